@@ -14,7 +14,7 @@ const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
 const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
 const MAX_REQUEST_BYTES = 18 * 1024 * 1024;
 const WARM_UP = 10;
-const PARAGRAPH_MAX = 800; // the service's chunk length (src/services/chunking.ts)
+const PARAGRAPH_MAX = 800; // the service's chunk length (src/services/knowledge/chunking.ts)
 const INGEST_TIMEOUT_MS = Number(process.env.BENCH_INGEST_TIMEOUT_S ?? 4 * 3600) * 1000;
 
 const METHODS = [

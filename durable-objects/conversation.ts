@@ -24,7 +24,7 @@ import {
   type SenderInput,
 } from "../src/services/conversations";
 import type { TurnResult } from "../src/services/conversation/turn-result";
-import { knowledgeBasesOfChatbot } from "../src/services/knowledge-bases";
+import { knowledgeBasesOfChatbot } from "../src/services/knowledge/knowledge-bases";
 import { WriteQueue } from "./write-queue";
 import { SseWriter } from "../src/services/sse";
 import { effectStatements, runStored } from "../src/services/conversation/effects";
@@ -40,7 +40,7 @@ import {
   type TurnStore,
   type Writing,
 } from "../src/services/conversation/turn";
-import type { QueryMetadata } from "../src/services/query-scope";
+import type { QueryMetadata } from "../src/services/knowledge/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
 import type { ChangeReason } from "../src/services/conversation/inbox-events";
 import { changeEventWrites } from "../src/services/webhooks/conversation-events";

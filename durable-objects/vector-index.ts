@@ -1,22 +1,22 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../src/env";
-import type { VectorFilter, VectorMatch, VectorRecord } from "../src/services/vector-store/types";
+import type { VectorFilter, VectorMatch, VectorRecord } from "../src/services/knowledge/vector-store/types";
 import { TopK } from "../src/lib/top-k";
-import { sourcePredicate } from "../src/services/vector-store/filter";
-import { feedbackPassages, meanDirection, steered } from "../src/services/retrieval/feedback";
+import { sourcePredicate } from "../src/services/knowledge/vector-store/filter";
+import { feedbackPassages, meanDirection, steered } from "../src/services/knowledge/retrieval/feedback";
 import {
   KeywordIndex,
   type KeywordDocument,
   type KeywordMatch,
   type WeightedTerm,
-} from "../src/services/retrieval/keyword-index";
+} from "../src/services/knowledge/retrieval/keyword-index";
 import {
   embedWithModel,
   MIN_TRAINING_CHUNKS,
   TRAINING_SAMPLE,
   trainCorpusModel,
   type CorpusModel,
-} from "../src/services/embeddings/corpus";
+} from "../src/services/knowledge/embeddings/corpus";
 
 type VectorType = VectorRecord["type"];
 
@@ -40,7 +40,7 @@ export interface IndexSearchResult {
 
 /**
  * The index of one knowledge base, one instance per base. It holds the base's keyword index (an
- * inverted index with BM25 in its SQLite storage, src/services/retrieval/keyword-index.ts: every
+ * inverted index with BM25 in its SQLite storage, src/services/knowledge/retrieval/keyword-index.ts: every
  * deployment), the base's corpus-trained embedding model (every deployment using the built-in
  * model) and, without a VECTORIZE binding, its vectors: the local vector store. For vectors SQLite
  * storage is the record; queries scan an in-memory copy loaded once per instance, int8 in one
@@ -52,7 +52,7 @@ export interface IndexSearchResult {
  */
 export class VectorIndex extends DurableObject<Bindings> {
   private memory: Slots | null = null;
-  /** The knowledge base's corpus-trained embedding (src/services/embeddings/corpus.ts), loaded once. */
+  /** The knowledge base's corpus-trained embedding (src/services/knowledge/embeddings/corpus.ts), loaded once. */
   private embedding: EmbeddingState | null = null;
   /** When a caller was granted the retraining (claimTraining); another is granted after the lease runs out. */
   private trainingSince = 0;
@@ -191,7 +191,7 @@ export class VectorIndex extends DurableObject<Bindings> {
     if (!values) return { keyword, vector: [] };
     if (v.scan === false) return { keyword, vector: [], embedding: values };
     const slots = this.load();
-    // Feedback: the query moves towards the keyword leg's best passages (src/services/retrieval/feedback.ts).
+    // Feedback: the query moves towards the keyword leg's best passages (src/services/knowledge/retrieval/feedback.ts).
     const passages = feedbackPassages(this.env);
     const direction =
       passages && keyword?.length ? meanDirection(slots.vectorsOf(keyword.slice(0, passages).map((m) => m.id))) : null;

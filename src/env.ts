@@ -106,7 +106,7 @@ export interface Bindings {
   DNS_STATIC_TXT?: string;
   /** Lifetime of signed attachment download URLs in seconds (default 3600; message attachments: 7 days). */
   ATTACHMENT_URL_TTL_SECONDS?: string;
-  /** Fault injection for tests and `npm run chaos` only (src/services/ingestion-fault.ts); never set in a deployment. */
+  /** Fault injection for tests and `npm run chaos` only (src/services/knowledge/ingestion-fault.ts); never set in a deployment. */
   INGESTION_FAULT?: string;
   /** `development` or `test` where the worker runs for a developer or a test run; unset in a deployment (src/lib/clock.ts). */
   ENVIRONMENT?: string;

@@ -1,7 +1,7 @@
 /**
  * The best `k` (score, slot) pairs offered: a min-heap with the worst kept at the root, so n offers
  * cost O(n log k) and no list of every score is sorted. Used by the local vector scan and the
- * keyword index (durable-objects/vector-index.ts, src/services/retrieval/keyword-index.ts).
+ * keyword index (durable-objects/vector-index.ts, src/services/knowledge/retrieval/keyword-index.ts).
  */
 export class TopK {
   private scores: Float64Array;

@@ -1,10 +1,10 @@
 import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { deletePrefix } from "../lib/r2";
-import { ingestFile } from "../services/ingestion";
-import type { IngestionJob } from "../services/knowledge-content";
-import { vectorStoreFor } from "../services/vector-store";
-import { rebuildKeywordIndex, removeKeywordTexts } from "../services/retrieval/knowledge-index";
+import { ingestFile } from "../services/knowledge/ingestion";
+import type { IngestionJob } from "../services/knowledge/content";
+import { vectorStoreFor } from "../services/knowledge/vector-store";
+import { rebuildKeywordIndex, removeKeywordTexts } from "../services/knowledge/retrieval/knowledge-index";
 import { ack, retry } from "./settle";
 
 /** Deliveries of one message before its file is marked failed (wrangler.toml max_retries + 1). */

@@ -7,7 +7,7 @@ import { encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, contains, likePattern } from "../lib/sql";
-import type { QueryMetadata } from "./query-scope";
+import type { QueryMetadata } from "./knowledge/query-scope";
 import { contactRecord } from "./records/contacts";
 
 // ---------------------------------------------------------------------------------------------

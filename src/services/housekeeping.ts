@@ -7,7 +7,7 @@ import { strandedDeliveries as strandedChannelDeliveries } from "./channels/outb
 import { SESSION_IDLE_MS } from "./console-sessions";
 import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
-import { enqueueFiles } from "./knowledge-files";
+import { enqueueFiles } from "./knowledge/files";
 import { cleanupUploads } from "./uploads/cleanup";
 import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
 import { rollUpDays } from "./statistics/rollup";

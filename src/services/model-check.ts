@@ -1,7 +1,7 @@
 import type { Bindings } from "../env";
 import { chatModelFor, complete, ModelError } from "./llm";
-import { embeddingModelFor } from "./embeddings";
-import { rerankerFor } from "./rerankers";
+import { embeddingModelFor } from "./knowledge/embeddings";
+import { rerankerFor } from "./knowledge/rerankers";
 import type { ModelRow } from "./models";
 
 /** A connection test waits this long for the provider (completions wait up to 60 s; a test should tell sooner). */

@@ -7,7 +7,7 @@ import { uuidv7 } from "../lib/ids";
 import { deletePrefix } from "../lib/r2";
 import { organizationInserts } from "./accounts";
 import { countedChatbots } from "./chatbots/quota";
-import { deleteKnowledgeBase } from "./knowledge-content";
+import { deleteKnowledgeBase } from "./knowledge/content";
 import { LOGO_FIELDS, readLogoPart, storeLogo } from "./organization-logos";
 import { planOf, type PlanSettings, planSettings } from "./plans";
 import { type OrganizationRecord, organizationRecordOf } from "./records/organizations";

@@ -4,7 +4,7 @@ import { isPlaceholder, MIN_PASSWORD_LENGTH } from "../lib/placeholders";
 
 import { planSettingsProblem } from "./plans";
 import { fileSpecs } from "./uploads/file-specs";
-import { ingestionFaultProblem } from "./ingestion-fault";
+import { ingestionFaultProblem } from "./knowledge/ingestion-fault";
 import { countSetting } from "./llm/retries";
 import { clockProblem } from "../lib/clock";
 

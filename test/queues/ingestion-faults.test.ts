@@ -3,15 +3,15 @@ import { createExecutionContext, createMessageBatch, getQueueResult, runInDurabl
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import type { Bindings } from "../../src/env";
-import type { IngestionJob } from "../../src/services/knowledge-content";
-import { knowledgeIndexOf } from "../../src/services/retrieval/knowledge-index";
+import type { IngestionJob } from "../../src/services/knowledge/content";
+import { knowledgeIndexOf } from "../../src/services/knowledge/retrieval/knowledge-index";
 import { seedOwner, unique, type Actor, type Settings } from "../harness";
 import { createKnowledgeBase } from "../fixtures/knowledge";
 import { vectorizeStandIn } from "../support/vectorize-stand-in";
 import { bodyOf } from "../support/api";
 
 /**
- * Ingestion that dies part-way (INGESTION_FAULT, src/services/ingestion-fault.ts) and files that can
+ * Ingestion that dies part-way (INGESTION_FAULT, src/services/knowledge/ingestion-fault.ts) and files that can
  * never be parsed. Uploads go through the real route, but their jobs are held here instead of being
  * sent to the local queue, so that each delivery (its attempt number, its settings) is this test's.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkDocument, splitSentences } from "../../src/services/chunking";
+import { chunkDocument, splitSentences } from "../../src/services/knowledge/chunking";
 import type { Chunk, ParsedDocument } from "../../src/services/parsing";
 
 const fullText = (doc: ParsedDocument) => doc.pages.map((p) => p.text).join("\n\n");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CitationMarker } from "../../src/services/citations";
+import { CitationMarker } from "../../src/services/knowledge/citations";
 import { streamPieces } from "../../src/services/llm/text";
 
 const passages = [

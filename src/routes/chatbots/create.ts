@@ -6,7 +6,7 @@ import { checkChatbotReferences, checkChatbotRules, chatbotColumns } from "../..
 import { chatbotView } from "../../services/chatbots/views";
 import { createChatbot } from "../../services/chatbots/store";
 import { requireChatbotQuota } from "../../services/chatbots/quota";
-import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
+import { checkChatbotKnowledgeBases } from "../../services/knowledge/knowledge-bases";
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
 import { checkChatbotSkills } from "../../services/skills/write";
 import { planSettings } from "../../services/plans";

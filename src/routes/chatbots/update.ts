@@ -7,7 +7,7 @@ import { checkChatbotReferences, checkChatbotRules, chatbotColumns } from "../..
 import { chatbotView, maskDatabaseUrl } from "../../services/chatbots/views";
 import { chatbotGroupIds, getChatbotForUpdate } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
-import { checkChatbotKnowledgeBases } from "../../services/knowledge-bases";
+import { checkChatbotKnowledgeBases } from "../../services/knowledge/knowledge-bases";
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
 import { checkChatbotSkills } from "../../services/skills/write";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";

@@ -1,5 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { LABEL_RELATION_MAX_DEPTH, normalizeQueryMetadata, type LabelRelation } from "../../services/query-scope";
+import {
+  LABEL_RELATION_MAX_DEPTH,
+  normalizeQueryMetadata,
+  type LabelRelation,
+} from "../../services/knowledge/query-scope";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
-import { createKnowledgeBase } from "../../services/knowledge-bases";
+import { createKnowledgeBase } from "../../services/knowledge/knowledge-bases";
 import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
 import { KNOWLEDGE_TAG, KnowledgeBaseWrite } from "./schema";
 

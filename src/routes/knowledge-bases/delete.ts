@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getKnowledgeBaseForRead } from "../../services/knowledge-bases";
-import { deleteKnowledgeBase } from "../../services/knowledge-content";
+import { getKnowledgeBaseForRead } from "../../services/knowledge/knowledge-bases";
+import { deleteKnowledgeBase } from "../../services/knowledge/content";
 import { KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({

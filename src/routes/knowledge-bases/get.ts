@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
-import { getKnowledgeBaseForRead, knowledgeBaseRecordOf } from "../../services/knowledge-bases";
+import { getKnowledgeBaseForRead, knowledgeBaseRecordOf } from "../../services/knowledge/knowledge-bases";
 import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
 import { KNOWLEDGE_TAG } from "./schema";
 

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
-import { listKnowledgeBases } from "../../services/knowledge-bases";
+import { listKnowledgeBases } from "../../services/knowledge/knowledge-bases";
 import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
 import { KNOWLEDGE_TAG, KnowledgeBaseListQuery } from "./schema";
 

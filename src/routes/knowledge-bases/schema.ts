@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { IdRef } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { EXAMPLE_ID } from "../../services/records/knowledge-bases";
-import { VECTOR_DATABASE_TYPES } from "../../services/vector-database";
+import { VECTOR_DATABASE_TYPES } from "../../services/knowledge/vector-database";
 
 export { EXAMPLE_ID };
 

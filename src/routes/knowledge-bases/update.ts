@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getKnowledgeBaseForRead, updateKnowledgeBase } from "../../services/knowledge-bases";
+import { getKnowledgeBaseForRead, updateKnowledgeBase } from "../../services/knowledge/knowledge-bases";
 import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
 import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseWrite } from "./schema";
 

@@ -17,7 +17,7 @@ const id = (description: string) =>
   z.string().openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
 const page = (description: string) => z.number().int().nullable().openapi({ description, example: 2 });
 
-/** A passage a reply was given (services/retrieval: the node of each retrieved passage). */
+/** A passage a reply was given (services/knowledge/retrieval: the node of each retrieved passage). */
 export const CitedPassage = z
   .object({
     id: id("The text node's or FAQ's id"),

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
-import { deleteTextNode, getTextNodeForUpdate } from "../../services/text-nodes";
+import { deleteTextNode, getTextNodeForUpdate } from "../../services/knowledge/text-nodes";
 import { KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({

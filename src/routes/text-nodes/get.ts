@@ -2,9 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
-import { fileLabels } from "../../services/knowledge-files";
+import { fileLabels } from "../../services/knowledge/files";
 import { legacyTextNodeRecord, textNodeRecord } from "../../services/records/text-nodes";
-import { getVisibleTextNode } from "../../services/text-nodes";
+import { getVisibleTextNode } from "../../services/knowledge/text-nodes";
 import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeSchema, isNewerForm } from "./schema";
 
 const route = createRoute({

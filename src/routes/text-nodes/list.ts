@@ -4,8 +4,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { cursorPageOf, cursorResponse, decodeCursor, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
-import { getVisibleFile } from "../../services/knowledge-files";
-import { listLegacyTextNodes, listTextNodes } from "../../services/text-nodes";
+import { getVisibleFile } from "../../services/knowledge/files";
+import { listLegacyTextNodes, listTextNodes } from "../../services/knowledge/text-nodes";
 import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeListQuery, TextNodeSchema, isNewerForm } from "./schema";
 
 const route = createRoute({

@@ -2,9 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess } from "../../services/access";
-import { fileLabels } from "../../services/knowledge-files";
+import { fileLabels } from "../../services/knowledge/files";
 import { legacyTextNodeRecord, textNodeRecord } from "../../services/records/text-nodes";
-import { getTextNodeForUpdate, rewriteTextNode } from "../../services/text-nodes";
+import { getTextNodeForUpdate, rewriteTextNode } from "../../services/knowledge/text-nodes";
 import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeSchema, isNewerForm } from "./schema";
 
 const TextNodePatch = z

@@ -11,7 +11,7 @@ import {
   type ConversationRow,
 } from "../../services/conversations";
 import { interruptible, SSE_HEADERS } from "../../services/sse";
-import type { QueryMetadata } from "../../services/query-scope";
+import type { QueryMetadata } from "../../services/knowledge/query-scope";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
 import { widgetEvents } from "../../services/widget/event-ids";

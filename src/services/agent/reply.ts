@@ -2,7 +2,7 @@ import type { Bindings, Db } from "../../env";
 import { ModelError, type ChatMessage, type ChatRequest } from "../llm";
 import { replyModel } from "../llm/fallback";
 import type { ReplyInput, Reply } from "../conversation/replies";
-import { citationNode, citedFiles } from "../retrieval";
+import { citationNode, citedFiles } from "../knowledge/retrieval";
 import { DEFAULT_MAX_TOOL_CALLS, runAgentLoop } from "./loop";
 import { ToolRecorder } from "./recorder";
 import { toolsForReply } from "./registry";

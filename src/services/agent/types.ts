@@ -1,8 +1,8 @@
 import type { Bindings, Db } from "../../env";
 import type { chatbots, messages } from "../../db/schema";
-import type { KnowledgeBaseRow } from "../knowledge-bases";
-import type { QueryMetadata } from "../query-scope";
-import type { RetrievedPassage } from "../retrieval";
+import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
+import type { QueryMetadata } from "../knowledge/query-scope";
+import type { RetrievedPassage } from "../knowledge/retrieval";
 
 export type ToolStatus = "success" | "failure" | "timeout" | "pending";
 

@@ -2,7 +2,7 @@ import type { Bindings, Db } from "../../env";
 import { complete, ModelError, type ChatMessage, type ChatModel } from "../llm";
 import { replyModel } from "../llm/fallback";
 import { terms, sentences, streamPieces } from "../llm/text";
-import { citationNode, retrievePassages, type RetrievedPassage } from "../retrieval";
+import { citationNode, retrievePassages, type RetrievedPassage } from "../knowledge/retrieval";
 import type { Reply, ReplyInput } from "../conversation/replies";
 import { runAgentLoop } from "./loop";
 import { ToolRecorder } from "./recorder";

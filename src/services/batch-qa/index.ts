@@ -3,7 +3,7 @@ import type { Bindings, Db } from "../../env";
 import { batchQaItems, batchQas, chatbots, models } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { generateReply } from "../conversation/replies";
-import { knowledgeBasesOfChatbot } from "../knowledge-bases";
+import { knowledgeBasesOfChatbot } from "../knowledge/knowledge-bases";
 import { scoreAnswer } from "../evaluation/judge";
 import { contextTexts } from "../records/chatbot-records";
 import { failureText } from "../statistics/failures";

@@ -22,7 +22,7 @@ import { tableCache } from "../../db/write-watch";
 import { isUuid } from "../../lib/ids";
 import type { OrgAccess } from "../access";
 import type { ModelRow } from "../models";
-import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../knowledge-bases";
+import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../knowledge/knowledge-bases";
 import { type ChatbotRow, visibleChatbotsCondition } from "./visibility";
 
 type ConversationRow = typeof conversations.$inferSelect;

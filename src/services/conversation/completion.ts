@@ -14,7 +14,7 @@ import {
   type ConversationRow,
   type NewMessage,
 } from "../conversations";
-import type { QueryMetadata } from "../query-scope";
+import type { QueryMetadata } from "../knowledge/query-scope";
 import { interruptible } from "../sse";
 import { resolveMessageAttachments, type MessageAttachmentInput } from "../uploads/attachments";
 import { extractAttachment } from "../uploads/reading";

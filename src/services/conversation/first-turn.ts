@@ -21,7 +21,7 @@ import {
 } from "../conversations";
 import { DEFAULT_TIMEOUT_MS } from "../llm/openai-compatible";
 import { countSetting, retryPolicy } from "../llm/retries";
-import type { QueryMetadata } from "../query-scope";
+import type { QueryMetadata } from "../knowledge/query-scope";
 import { messageRecord } from "../records/messages";
 import { SseWriter } from "../sse";
 import { effectStatements, runStored } from "./effects";

@@ -1,14 +1,14 @@
 import { Validator } from "@cfworker/json-schema";
 import type { Bindings, Db } from "../../env";
 import type { chatbots, models, messages } from "../../db/schema";
-import { CitationMarker } from "../citations";
+import { CitationMarker } from "../knowledge/citations";
 import { ModelError, type ChatMessage, type Usage } from "../llm";
 import { replyModel, type AnsweringModel } from "../llm/fallback";
 import { streamPieces } from "../llm/text";
 import { saysUnknown } from "../llm/local";
-import type { KnowledgeBaseRow } from "../knowledge-bases";
-import { citationNode, citedFiles, retrievePassages } from "../retrieval";
-import type { QueryMetadata } from "../query-scope";
+import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
+import { citationNode, citedFiles, retrievePassages } from "../knowledge/retrieval";
+import type { QueryMetadata } from "../knowledge/query-scope";
 import { attachmentParts } from "../uploads/reading";
 import { agentReply, type AgentOptions } from "../agent/reply";
 import { workflowReply } from "../agent/workflows";

@@ -7,7 +7,7 @@ import type { Bindings, Db } from "../../env";
 import { uuidv7 } from "../../lib/ids";
 import type { AssistantForReply } from "../chatbots/for-reply";
 import { afterMessage, replyFields, type ConversationRow, type MessageRow, type NewMessage } from "../conversations";
-import type { QueryMetadata } from "../query-scope";
+import type { QueryMetadata } from "../knowledge/query-scope";
 import { messageRecord } from "../records/messages";
 import type { SseWriter } from "../sse";
 import { runReplied, runReplyFailed, type TurnEnd } from "./effects";

@@ -1,5 +1,5 @@
 import { sentences, terms } from "../llm/text";
-import { CJK_STOPWORDS } from "../retrieval/terms";
+import { CJK_STOPWORDS } from "../knowledge/retrieval/terms";
 
 /**
  * Deterministic approximations of the RAGAS metrics, offline and without a model: claims are

@@ -1,4 +1,4 @@
-import { contentTerms } from "../retrieval/terms";
+import { contentTerms } from "../knowledge/retrieval/terms";
 import { terms as wordsOf } from "./text";
 import type { Passage } from "./types";
 import { features, holds, keyUnits, type Unit } from "./local-terms";

@@ -1,4 +1,4 @@
-import { CJK_STOPWORDS, contentTerms, termsOf } from "../retrieval/terms";
+import { CJK_STOPWORDS, contentTerms, termsOf } from "../knowledge/retrieval/terms";
 import { conceptsIn } from "./local-concepts";
 
 /**

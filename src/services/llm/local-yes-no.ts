@@ -1,4 +1,4 @@
-import { contentTerms } from "../retrieval/terms";
+import { contentTerms } from "../knowledge/retrieval/terms";
 import { conceptsIn } from "./local-concepts";
 import { holds, type Unit } from "./local-terms";
 

@@ -4,8 +4,8 @@ import type { Db } from "../../env";
 import { faqLabels, knowledgeBaseLabels } from "../../db/schema";
 import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
-import type { FaqRow } from "../faqs";
-import type { KnowledgeBaseRow } from "../knowledge-bases";
+import type { FaqRow } from "../knowledge/faqs";
+import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
 import { EXAMPLE_ID } from "./knowledge-bases";
 
 const object = (description: string, example: Record<string, unknown>) =>

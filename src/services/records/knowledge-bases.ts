@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { VECTOR_DATABASE_TYPES } from "../../db/schema";
 import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
-import type { KnowledgeBaseView } from "../knowledge-bases";
-import { CREDENTIAL_FIELDS, type CredentialName } from "../vector-database";
+import type { KnowledgeBaseView } from "../knowledge/knowledge-bases";
+import { CREDENTIAL_FIELDS, type CredentialName } from "../knowledge/vector-database";
 
 export const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { FILE_STATUSES } from "../../db/schema";
 import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
-import type { FileRow } from "../knowledge-files";
+import type { FileRow } from "../knowledge/files";
 import { BUILT_IN_PARSER } from "../parsing";
 import { EXAMPLE_ID } from "./knowledge-bases";
 

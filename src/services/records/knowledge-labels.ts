@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
-import type { KnowledgeBaseRow } from "../knowledge-bases";
-import type { LabelRow } from "../knowledge-labels";
+import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
+import type { LabelRow } from "../knowledge/labels";
 import { EXAMPLE_ID } from "./knowledge-bases";
 
 export const LabelSchema = z

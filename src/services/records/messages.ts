@@ -1,6 +1,6 @@
 import { ms } from "../../lib/time";
 import type { MessageRow } from "../conversations";
-import type { CitedPassageNode } from "../retrieval";
+import type { CitedPassageNode } from "../knowledge/retrieval";
 
 import { stored, type JsonObject as Json } from "../../lib/json";
 /** A passage a reply was given: written only by replies, from their retrieved passages (services/conversation/replies.ts, agent/). */

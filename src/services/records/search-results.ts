@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { IdName } from "../../lib/openapi";
-import type { SearchHit } from "../retrieval/search";
-import { highlight } from "../retrieval/terms";
+import type { SearchHit } from "../knowledge/retrieval/search";
+import { highlight } from "../knowledge/retrieval/terms";
 import { EXAMPLE_ID } from "./knowledge-bases";
 
 /** One search result (CONTRACT section 9). */

@@ -1,7 +1,7 @@
 import type { textNodes } from "../../db/schema";
 import { ms } from "../../lib/time";
-import type { NodeFile } from "../knowledge-files";
-import { highlight } from "../retrieval/terms";
+import type { NodeFile } from "../knowledge/files";
+import { highlight } from "../knowledge/retrieval/terms";
 
 export type TextNodeRow = typeof textNodes.$inferSelect;
 type IdName = { id: string; name: string };

@@ -4,7 +4,7 @@ import { knowledgeBaseFiles, knowledgeBases, sqlDatabaseTables, type SqlColumn }
 import { ApiError, conflict, fieldError, notFound } from "../../lib/errors";
 import { isUuid, uuidv7 } from "../../lib/ids";
 import type { OrgAccess } from "../access";
-import { visibleKnowledgeBasesCondition } from "../knowledge-bases";
+import { visibleKnowledgeBasesCondition } from "../knowledge/knowledge-bases";
 import type { SqlDatabaseRow } from "./access";
 import { managedDatabase } from "./write";
 import { parseTable, sqlName, TABULAR_LIMITS, TabularError } from "./tabular";

@@ -1,5 +1,5 @@
 import { renderSources } from "../llm/prompt";
-import { retrievePassages } from "../retrieval";
+import { retrievePassages } from "../knowledge/retrieval";
 import type { AgentTool } from "../agent/types";
 
 export const KNOWLEDGE_TOOL = "search_knowledge_base";

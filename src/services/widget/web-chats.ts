@@ -5,7 +5,7 @@ import { ApiError, notFound } from "../../lib/errors";
 import { decryptSecret } from "../../lib/crypto";
 import { isUuid } from "../../lib/ids";
 import { tableCache } from "../../db/write-watch";
-import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../knowledge-bases";
+import { knowledgeBasesOfChatbot, type KnowledgeBaseRow } from "../knowledge/knowledge-bases";
 import type { ChatbotRow } from "../chatbots/visibility";
 import type { ModelRow } from "../models";
 import type { WebChatRow } from "../inboxes";

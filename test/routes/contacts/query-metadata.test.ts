@@ -5,7 +5,7 @@ import {
   queryScope,
   type QueryMetadata,
   type QueryScope,
-} from "../../../src/services/query-scope";
+} from "../../../src/services/knowledge/query-scope";
 
 const KB = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const KB2 = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c40";

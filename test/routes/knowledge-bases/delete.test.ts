@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { matchExpression } from "../../../src/services/retrieval/terms";
+import { matchExpression } from "../../../src/services/knowledge/retrieval/terms";
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -10,7 +10,7 @@ const rowsOf = async (table: string, kbId: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE knowledge_base_id = ?`)
     .bind(kbId)
     .first<{ n: number }>())!.n;
-/** FTS rows of the knowledge base (its term prefix, src/services/retrieval/terms.ts) holding `term`. */
+/** FTS rows of the knowledge base (its term prefix, src/services/knowledge/retrieval/terms.ts) holding `term`. */
 const ftsRows = async (table: "text_nodes_fts" | "faqs_fts", kbId: string, term: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`)
     .bind(matchExpression(term, kbId))

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { knowledgeBases } from "../../../src/db/schema";
-import { readCredentials } from "../../../src/services/vector-database";
+import { readCredentials } from "../../../src/services/knowledge/vector-database";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { LOCAL_EMBEDDING, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";

@@ -1,10 +1,14 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { embedWithModel, MIN_TRAINING_CHUNKS, trainCorpusModel } from "../../../src/services/embeddings/corpus";
-import { embedText } from "../../../src/services/embeddings/local";
-import { truncatedSvd } from "../../../src/services/embeddings/svd";
-import { knowledgeBaseEmbeddingModel } from "../../../src/services/embeddings/knowledge-base";
+import {
+  embedWithModel,
+  MIN_TRAINING_CHUNKS,
+  trainCorpusModel,
+} from "../../../src/services/knowledge/embeddings/corpus";
+import { embedText } from "../../../src/services/knowledge/embeddings/local";
+import { truncatedSvd } from "../../../src/services/knowledge/embeddings/svd";
+import { knowledgeBaseEmbeddingModel } from "../../../src/services/knowledge/embeddings/knowledge-base";
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 const stubOf = (kb: string) => env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb));

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { models } from "../../../src/db/schema";
-import { embeddingModelFor } from "../../../src/services/embeddings";
-import { localEmbeddingModel, stem } from "../../../src/services/embeddings/local";
+import { embeddingModelFor } from "../../../src/services/knowledge/embeddings";
+import { localEmbeddingModel, stem } from "../../../src/services/knowledge/embeddings/local";
 import { db } from "../../harness";
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);

@@ -4,8 +4,8 @@ import { ModelError } from "../../../src/services/llm/types";
 import {
   EMBEDDING_BATCH_SIZE,
   openAiCompatibleEmbeddingModel,
-} from "../../../src/services/embeddings/openai-compatible";
-import { workersAiEmbeddingModel } from "../../../src/services/embeddings/workers-ai";
+} from "../../../src/services/knowledge/embeddings/openai-compatible";
+import { workersAiEmbeddingModel } from "../../../src/services/knowledge/embeddings/workers-ai";
 
 const KEY = "sk-test-upstream-0123456789";
 const model = (name: string, opts: { apiKey?: string | null; dimensions?: number } = {}) =>

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { models } from "../../../src/db/schema";
-import { rerankerFor } from "../../../src/services/rerankers";
-import { localReranker } from "../../../src/services/rerankers/local";
+import { rerankerFor } from "../../../src/services/knowledge/rerankers";
+import { localReranker } from "../../../src/services/knowledge/rerankers/local";
 import { db } from "../../harness";
 
 /** Document indexes, best first (ties keep the given order). */

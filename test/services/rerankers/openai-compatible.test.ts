@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ModelError } from "../../../src/services/llm/types";
-import { openAiCompatibleReranker, toUnitRange } from "../../../src/services/rerankers/openai-compatible";
-import { workersAiReranker } from "../../../src/services/rerankers/workers-ai";
+import { openAiCompatibleReranker, toUnitRange } from "../../../src/services/knowledge/rerankers/openai-compatible";
+import { workersAiReranker } from "../../../src/services/knowledge/rerankers/workers-ai";
 
 const KEY = "sk-test-upstream-0123456789";
 const reranker = (name: string, apiKey: string | null = KEY) =>

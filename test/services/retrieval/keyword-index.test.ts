@@ -1,7 +1,11 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { KeywordIndex, type KeywordDocument, type WeightedTerm } from "../../../src/services/retrieval/keyword-index";
-import { keywordTerms } from "../../../src/services/retrieval/terms";
+import {
+  KeywordIndex,
+  type KeywordDocument,
+  type WeightedTerm,
+} from "../../../src/services/knowledge/retrieval/keyword-index";
+import { keywordTerms } from "../../../src/services/knowledge/retrieval/terms";
 import { prng } from "../../../src/lib/random";
 
 /** Documents of words drawn with a skewed distribution (a few very common words, many rare ones). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { porterStem } from "../../../src/services/retrieval/porter";
+import { porterStem } from "../../../src/services/knowledge/retrieval/porter";
 
 describe("Porter stemmer", () => {
   it("stems as Porter's reference vocabulary does (the same as SQLite FTS5's porter tokenizer)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { highlight, indexedTerms, matchExpression, queryTerms } from "../../../src/services/retrieval/terms";
+import { highlight, indexedTerms, matchExpression, queryTerms } from "../../../src/services/knowledge/retrieval/terms";
 
 describe("keyword terms", () => {
   it("a Chinese question keeps its meaningful characters and pairs, and drops function characters and question words", () => {

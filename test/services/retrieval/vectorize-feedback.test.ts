@@ -2,9 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env";
 import { getDb } from "../../../src/db";
-import type { KnowledgeBaseRow } from "../../../src/services/knowledge-bases";
-import { searchKnowledge } from "../../../src/services/retrieval/search";
-import { meanDirection, steered } from "../../../src/services/retrieval/feedback";
+import type { KnowledgeBaseRow } from "../../../src/services/knowledge/knowledge-bases";
+import { searchKnowledge } from "../../../src/services/knowledge/retrieval/search";
+import { meanDirection, steered } from "../../../src/services/knowledge/retrieval/feedback";
 import { vectorizeStandIn } from "../../support/vectorize-stand-in";
 
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";

@@ -2,9 +2,9 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIST_MIN_VECTORS, type VectorIndex } from "../../../durable-objects/vector-index";
-import { vectorStoreFor } from "../../../src/services/vector-store";
-import { UPSERT_CHUNK } from "../../../src/services/vector-store/local";
-import type { VectorRecord } from "../../../src/services/vector-store/types";
+import { vectorStoreFor } from "../../../src/services/knowledge/vector-store";
+import { UPSERT_CHUNK } from "../../../src/services/knowledge/vector-store/local";
+import type { VectorRecord } from "../../../src/services/knowledge/vector-store/types";
 
 const store = vectorStoreFor(env);
 const kb = () => crypto.randomUUID();

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { groupMembers, organizations, webhookDeliveries } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { strToU8, zipSync } from "fflate";
-import { objectPrefixOf } from "../../../src/services/knowledge-content";
+import { objectPrefixOf } from "../../../src/services/knowledge/content";
 import { call, db, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { readEvents } from "../sse";
 import { channelInbox, messagesWhen, onlyConversation, post, standIn } from "../../channels/support";

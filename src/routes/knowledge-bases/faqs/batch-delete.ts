@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, jsonBody, noContent } from "../../../lib/openapi";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { deleteFaqsOf } from "../../../services/faqs";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { deleteFaqsOf } from "../../../services/knowledge/faqs";
 import { FaqBatchDelete, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({

@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { createFaq } from "../../../services/faqs";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { createFaq } from "../../../services/knowledge/faqs";
 import { FaqSchema } from "../../../services/records/faqs";
 import { FaqWrite, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 

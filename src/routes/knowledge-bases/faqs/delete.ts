@@ -2,9 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { deleteFaqs } from "../../../services/knowledge-content";
-import { getFaq } from "../../../services/faqs";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { deleteFaqs } from "../../../services/knowledge/content";
+import { getFaq } from "../../../services/knowledge/faqs";
 import { FaqParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({

@@ -2,9 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { FaqSchema, faqRecord } from "../../../services/records/faqs";
-import { getFaq } from "../../../services/faqs";
+import { getFaq } from "../../../services/knowledge/faqs";
 import { FaqParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({

@@ -3,8 +3,8 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
 import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { listFaqs } from "../../../services/faqs";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { listFaqs } from "../../../services/knowledge/faqs";
 import { FaqSchema } from "../../../services/records/faqs";
 import { FaqListQuery, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 

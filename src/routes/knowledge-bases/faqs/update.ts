@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { getFaq, updateFaq } from "../../../services/faqs";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { getFaq, updateFaq } from "../../../services/knowledge/faqs";
 import { FaqSchema } from "../../../services/records/faqs";
 import { FaqParams, FaqPatch, KNOWLEDGE_TAG } from "./schema";
 

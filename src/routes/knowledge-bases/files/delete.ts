@@ -2,9 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, jsonBody, noContent } from "../../../lib/openapi";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { deleteFiles } from "../../../services/knowledge-content";
-import { getFile } from "../../../services/knowledge-files";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { deleteFiles } from "../../../services/knowledge/content";
+import { getFile } from "../../../services/knowledge/files";
 import { KNOWLEDGE_TAG } from "../schema";
 import { FileParams, IdsBody, KnowledgeBaseParams } from "./schema";
 

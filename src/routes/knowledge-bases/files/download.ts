@@ -3,8 +3,8 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses } from "../../../lib/openapi";
 import { notFound } from "../../../lib/errors";
 import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { getFile } from "../../../services/knowledge-files";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { getFile } from "../../../services/knowledge/files";
 import { KNOWLEDGE_TAG } from "../schema";
 import { FileParams } from "./schema";
 

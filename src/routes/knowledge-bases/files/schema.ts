@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { IdRef, uuidParam } from "../../../lib/openapi";
 import { PageQuery } from "../../../lib/pagination";
-import { BUILT_IN_PARSER, FILE_STATUSES } from "../../../services/knowledge-files";
+import { BUILT_IN_PARSER, FILE_STATUSES } from "../../../services/knowledge/files";
 import { EXAMPLE_ID } from "../schema";
 
 export const KnowledgeBaseParams = z.object({ knowledgeBaseId: uuidParam("knowledgeBaseId", "Knowledge base id") });

@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { createLabel } from "../../../services/knowledge-labels";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { createLabel } from "../../../services/knowledge/labels";
 import { LabelSchema } from "../../../services/records/knowledge-labels";
 import { KNOWLEDGE_TAG, LabelWrite, LabelsParams } from "./schema";
 

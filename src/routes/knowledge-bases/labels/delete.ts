@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
 import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { deleteLabel, getLabel } from "../../../services/knowledge-labels";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { deleteLabel, getLabel } from "../../../services/knowledge/labels";
 import { KNOWLEDGE_TAG, LabelParams } from "./schema";
 
 const route = createRoute({

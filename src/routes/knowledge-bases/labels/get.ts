@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { getLabel } from "../../../services/knowledge-labels";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { getLabel } from "../../../services/knowledge/labels";
 import { LabelSchema, labelRecord } from "../../../services/records/knowledge-labels";
 import { KNOWLEDGE_TAG, LabelParams } from "./schema";
 

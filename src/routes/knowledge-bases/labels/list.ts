@@ -3,8 +3,8 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
 import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge-bases";
-import { listLabels } from "../../../services/knowledge-labels";
+import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
+import { listLabels } from "../../../services/knowledge/labels";
 import { LabelSchema } from "../../../services/records/knowledge-labels";
 import { KNOWLEDGE_TAG, LabelListQuery, LabelsParams } from "./schema";
 

@@ -1,0 +1,154 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { faqs, knowledgeBaseFiles, knowledgeBases, textNodes } from "../../db/schema";
+import { chunk } from "../../lib/sql";
+import { ModelError } from "../llm/types";
+import { modelById } from "../models";
+import { embeddingModelFor } from "./embeddings";
+import { knowledgeBaseEmbeddingModel, refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
+import { vectorStoreFor } from "./vector-store";
+import { indexedTerms } from "./retrieval/terms";
+import { indexKeywordTexts, removeKeywordTexts } from "./retrieval/knowledge-index";
+import { countWords } from "../llm/text";
+import type { KnowledgeBaseRow } from "./knowledge-bases";
+
+/** Jobs of the knowledge-ingestion queue (src/queues/knowledge-ingestion.ts). */
+export type IngestionJob =
+  | { kind: "file"; fileId: string; generation: number }
+  | { kind: "purge"; knowledgeBaseId: string; vectorIds: string[]; objectPrefix?: string }
+  /** Fill the keyword index of a base that had content before the index existed (retrieval/knowledge-index.ts). */
+  | { kind: "keywords"; knowledgeBaseId: string };
+
+/** Vectors removed per purge job: keeps each queue message far below its 128 KB limit. */
+const PURGE_BATCH = 1000;
+
+export async function embedderOf(env: Bindings, db: Db, kb: Pick<KnowledgeBaseRow, "id" | "embeddingModelId">) {
+  const row = await modelById(db, kb.embeddingModelId);
+  if (!row) throw new ModelError("The knowledge base's embedding model no longer exists.", 400);
+  // The built-in model is trained on each base's own text (src/services/knowledge/embeddings/knowledge-base.ts).
+  return row.provider === "local" ? knowledgeBaseEmbeddingModel(env, kb.id) : embeddingModelFor(env, row);
+}
+
+/** What an FAQ is searched by: its question and its answer. */
+export const faqText = (faq: { question: string; answer: string }) => `${faq.question}\n${faq.answer}`;
+
+/**
+ * Indexes FAQs that were just written (or rewritten): their FTS rows in one batch, their vectors in
+ * the knowledge base's store. Called after the rows exist; a failure leaves them keyword-searchable
+ * only, and the caller reports it.
+ */
+export async function indexFaqs(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  rows: { id: string; question: string; answer: string }[],
+) {
+  if (!rows.length) return;
+  const texts = rows.map(faqText);
+  const data = JSON.stringify(
+    rows.map((r, i) => ({ id: r.id, terms: indexedTerms(texts[i], kb.id), words: countWords(texts[i]) })),
+  );
+  await env.DB.batch([
+    env.DB.prepare(
+      "delete from faqs_fts where rowid in (select f.rowid from faqs as f join json_each(?1) as j on f.id = j.value ->> '$.id')",
+    ).bind(data),
+    env.DB.prepare(
+      "insert into faqs_fts (rowid, terms) select f.rowid, j.value ->> '$.terms' from json_each(?1) as j join faqs as f on f.id = j.value ->> '$.id'",
+    ).bind(data),
+    env.DB.prepare(
+      "update faqs set embedding_tokens_count = (select j.value ->> '$.words' from json_each(?1) as j where j.value ->> '$.id' = faqs.id) where id in (select value ->> '$.id' from json_each(?1))",
+    ).bind(data),
+  ]);
+  await indexKeywordTexts(
+    env,
+    kb.id,
+    rows.map((r, i) => ({ id: r.id, type: "faq" as const, sourceId: r.id, text: texts[i] })),
+  );
+  const embedder = await embedderOf(env, db, kb);
+  const vectors = await embedder.embed(texts, "document");
+  const records = rows.map((r, i) => ({ id: r.id, values: vectors[i], type: "faq" as const, sourceId: r.id }));
+  await vectorStoreFor(env).upsert(kb.id, records);
+  await refreshKnowledgeBaseEmbedding(
+    env,
+    db,
+    embedder,
+    records.map(({ values: _, ...r }, i) => ({ ...r, text: texts[i] })),
+  );
+}
+
+/** Deletes FAQs of a knowledge base with their index rows and vectors. */
+export async function deleteFaqs(env: Bindings, db: Db, knowledgeBaseId: string, ids: string[]) {
+  if (!ids.length) return;
+  await db
+    .delete(faqs)
+    .where(
+      and(
+        eq(faqs.knowledgeBaseId, knowledgeBaseId),
+        sql`${faqs.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+      ),
+    );
+  await Promise.all([
+    vectorStoreFor(env).deleteByIds(knowledgeBaseId, ids),
+    removeKeywordTexts(env, knowledgeBaseId, ids),
+  ]);
+}
+
+/**
+ * Deletes files of a knowledge base with their text nodes (FTS rows go by trigger), then their
+ * vectors and stored bytes. Ids of other knowledge bases are ignored. A queue job still running for
+ * a deleted file finds no row and stops.
+ */
+export async function deleteFiles(env: Bindings, db: Db, knowledgeBaseId: string, fileIds: string[]) {
+  const ofThisBase = and(
+    eq(knowledgeBaseFiles.knowledgeBaseId, knowledgeBaseId),
+    sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(fileIds)}))`,
+  );
+  const files = await db
+    .select({ id: knowledgeBaseFiles.id, objectKey: knowledgeBaseFiles.objectKey })
+    .from(knowledgeBaseFiles)
+    .where(ofThisBase);
+  if (!files.length) return;
+  const nodes = await db
+    .select({ id: textNodes.id })
+    .from(textNodes)
+    .where(sql`${textNodes.fileId} in (select value from json_each(${JSON.stringify(files.map((f) => f.id))}))`);
+  await db.delete(knowledgeBaseFiles).where(ofThisBase);
+  await Promise.all([
+    ...chunk(
+      nodes.map((n) => n.id),
+      PURGE_BATCH,
+    ).map((part) => vectorStoreFor(env).deleteByIds(knowledgeBaseId, part)),
+    removeKeywordTexts(
+      env,
+      knowledgeBaseId,
+      nodes.map((n) => n.id),
+    ),
+    ...chunk(
+      files.map((f) => f.objectKey),
+      PURGE_BATCH,
+    ).map((keys) => env.FILES.delete(keys)),
+  ]);
+}
+
+/**
+ * Deletes a knowledge base: its rows go at once (cascades), its vectors and file bytes through purge
+ * jobs on the ingestion queue, since a large base holds more than one request should remove.
+ */
+export async function deleteKnowledgeBase(env: Bindings, db: Db, knowledgeBaseId: string) {
+  const [nodes, faqRows] = await Promise.all([
+    db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.knowledgeBaseId, knowledgeBaseId)),
+    db.select({ id: faqs.id }).from(faqs).where(eq(faqs.knowledgeBaseId, knowledgeBaseId)),
+  ]);
+  await db.delete(knowledgeBases).where(eq(knowledgeBases.id, knowledgeBaseId));
+  const ids = [...nodes, ...faqRows].map((r) => r.id);
+  const jobs: IngestionJob[] = chunk(ids, PURGE_BATCH).map((vectorIds) => ({
+    kind: "purge",
+    knowledgeBaseId,
+    vectorIds,
+  }));
+  jobs.push({ kind: "purge", knowledgeBaseId, vectorIds: [], objectPrefix: objectPrefixOf(knowledgeBaseId) });
+  for (const part of chunk(jobs, 100)) await env.INGESTION_QUEUE.sendBatch(part.map((body) => ({ body })));
+}
+
+/** Stored bytes of a knowledge base's files live under this prefix of the FILES bucket. */
+export const objectPrefixOf = (knowledgeBaseId: string) => `knowledge-bases/${knowledgeBaseId}/`;

@@ -1,0 +1,39 @@
+import type { Bindings } from "../../../env";
+import { ModelError } from "../../llm/types";
+import { modelApiKey, type ModelRow } from "../../models";
+import { localEmbeddingModel } from "./local";
+import { openAiCompatibleEmbeddingModel } from "./openai-compatible";
+import { workersAiEmbeddingModel } from "./workers-ai";
+import type { EmbeddingModel } from "./types";
+
+export type { EmbeddingModel } from "./types";
+
+/** The embedding model behind a registered model record (STYLE 6: chosen by record, never by test flags). */
+export async function embeddingModelFor(env: Bindings, row: ModelRow): Promise<EmbeddingModel> {
+  switch (row.provider) {
+    case "local":
+      return localEmbeddingModel;
+    case "openai_compatible": {
+      if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
+      const apiKey = await modelApiKey(row, env).catch(() => {
+        throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
+      });
+      return openAiCompatibleEmbeddingModel({
+        baseUrl: row.baseUrl,
+        apiKey,
+        model: row.modelName,
+        dimensions: dimensionsOf(row),
+      });
+    }
+    case "workers_ai":
+      return workersAiEmbeddingModel(env.AI, row.modelName, dimensionsOf(row));
+    default:
+      throw new ModelError(`Provider ${row.provider} is not available.`, 400);
+  }
+}
+
+/** Remote embedding records must declare their dimensions (checkModelRules); old rows may not. */
+function dimensionsOf(row: ModelRow): number {
+  if (!row.dimensions) throw new ModelError(`Embedding model "${row.name}" has no dimensions.`, 400);
+  return row.dimensions;
+}

@@ -1,0 +1,149 @@
+import { and, count, desc, eq, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Bindings, Db } from "../../env";
+import { type PageWindow, paginate } from "../../db/paginate";
+import { faqLabels, faqs } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import { isUuid, uuidv7 } from "../../lib/ids";
+import { chunk, contains } from "../../lib/sql";
+import type { KnowledgeBaseRow } from "./knowledge-bases";
+import { deleteFaqs, indexFaqs } from "./content";
+import { checkLabels } from "./files";
+import { modelApiError } from "../llm/errors";
+import { faqRecord, faqRecords } from "../records/faqs";
+
+export type FaqRow = typeof faqs.$inferSelect;
+
+/** An FAQ of this knowledge base; one of another knowledge base (or a malformed id) is a 404. */
+export async function getFaq(db: Db, kb: KnowledgeBaseRow, faqId: string): Promise<FaqRow> {
+  const [row] = isUuid(faqId)
+    ? await db
+        .select()
+        .from(faqs)
+        .where(and(eq(faqs.id, faqId), eq(faqs.knowledgeBaseId, kb.id)))
+    : [];
+  if (!row) throw notFound("FAQ not found.");
+  return row;
+}
+
+/** Statements replacing an FAQ's labels; 40 links per insert keeps each under D1's 100 bound parameters. */
+export function labelLinkStatements(
+  db: Db,
+  faqId: string,
+  labelIds: string[] | undefined,
+  replace: boolean,
+): BatchItem<"sqlite">[] {
+  if (labelIds === undefined) return [];
+  const out: BatchItem<"sqlite">[] = replace ? [db.delete(faqLabels).where(eq(faqLabels.faqId, faqId))] : [];
+  for (const part of chunk(labelIds, 40))
+    out.push(db.insert(faqLabels).values(part.map((labelId) => ({ faqId, labelId }))));
+  return out;
+}
+
+/** A page of a knowledge base's FAQs, newest first; `query`: question or answer contains; `labels`: any of. */
+export async function listFaqs(
+  db: Db,
+  kb: KnowledgeBaseRow,
+  filters: { query?: string; labels?: string[] },
+  window: PageWindow,
+) {
+  const where = and(
+    eq(faqs.knowledgeBaseId, kb.id),
+    filters.query ? or(contains(faqs.question, filters.query), contains(faqs.answer, filters.query)) : undefined,
+    // One bound parameter however many labels are asked for (D1 binds at most 100).
+    filters.labels
+      ? sql`exists (select 1 from ${faqLabels} where ${faqLabels.faqId} = ${faqs.id} and ${faqLabels.labelId} in (select value from json_each(${JSON.stringify(filters.labels)})))`
+      : undefined,
+  );
+  const page = await paginate(window, db.select({ n: count() }).from(faqs).where(where), ({ limit, offset }) =>
+    db.select().from(faqs).where(where).orderBy(desc(faqs.createdAt), desc(faqs.id)).limit(limit).offset(offset),
+  );
+  return { count: page.count, items: await faqRecords(db, kb, page.items) };
+}
+
+/** What a create, PUT or PATCH body of an FAQ carries (null clears a field). */
+export interface FaqInput {
+  question?: string;
+  answer?: string;
+  answerMediaUrls?: Record<string, unknown> | null;
+  labels?: { id: string }[] | null;
+  rawUserDefineMetadata?: Record<string, unknown> | null;
+}
+
+/** Creates an FAQ with its labels (labels of this knowledge base, else 400) and indexes it at once. */
+export async function createFaq(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  body: FaqInput & { question: string; answer: string },
+) {
+  const labelIds = await checkLabels(db, kb.id, body.labels);
+  const id = uuidv7();
+  const [[row]] = await db.batch([
+    db
+      .insert(faqs)
+      .values({
+        id,
+        knowledgeBaseId: kb.id,
+        question: body.question,
+        answer: body.answer,
+        answerMediaUrls: body.answerMediaUrls ?? {},
+        rawUserDefineMetadata: body.rawUserDefineMetadata ?? {},
+      })
+      .returning(),
+    ...labelLinkStatements(db, id, labelIds, false),
+  ]);
+  await indexFaqs(env, db, kb, [row]).catch((err) => {
+    throw modelApiError(err);
+  });
+  // Indexing counted the embedded tokens on the row.
+  return faqRecord(db, kb, await getFaq(db, kb, id));
+}
+
+/**
+ * Writes the given fields of an FAQ and its labels in one batch (atomic), then re-indexes it when
+ * its searchable text changed. For PUT, PATCH and update-metadata.
+ */
+export async function updateFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, current: FaqRow, body: FaqInput) {
+  const labelIds = await checkLabels(db, kb.id, body.labels);
+  const values = Object.fromEntries(
+    Object.entries({
+      question: body.question,
+      answer: body.answer,
+      answerMediaUrls: body.answerMediaUrls === null ? {} : body.answerMediaUrls,
+      rawUserDefineMetadata: body.rawUserDefineMetadata === null ? {} : body.rawUserDefineMetadata,
+    }).filter(([, v]) => v !== undefined),
+  );
+  const [[row]] = await db.batch([
+    db
+      .update(faqs)
+      .set({ ...values, updatedAt: Date.now() })
+      .where(eq(faqs.id, current.id))
+      .returning(),
+    ...labelLinkStatements(db, current.id, labelIds, true),
+  ]);
+  if (row.question !== current.question || row.answer !== current.answer) {
+    await indexFaqs(env, db, kb, [row]).catch((err) => {
+      throw modelApiError(err);
+    });
+    return faqRecord(db, kb, await getFaq(db, kb, row.id));
+  }
+  return faqRecord(db, kb, row);
+}
+
+/** Deletes the FAQs of this knowledge base among `ids`; other ids are ignored. */
+export async function deleteFaqsOf(env: Bindings, db: Db, kb: KnowledgeBaseRow, ids: string[]) {
+  // Only this knowledge base's ids reach the vector store, so another base's vectors are never touched.
+  const own = await db
+    .select({ id: faqs.id })
+    .from(faqs)
+    .where(
+      and(eq(faqs.knowledgeBaseId, kb.id), sql`${faqs.id} in (select value from json_each(${JSON.stringify(ids)}))`),
+    );
+  await deleteFaqs(
+    env,
+    db,
+    kb.id,
+    own.map((f) => f.id),
+  );
+}

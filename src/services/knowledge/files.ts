@@ -1,0 +1,267 @@
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Bindings, Db } from "../../env";
+import { type PageWindow, paginate } from "../../db/paginate";
+import { knowledgeBaseFileLabels, knowledgeBaseFiles, knowledgeBaseLabels, knowledgeBases } from "../../db/schema";
+import { fieldError, notFound } from "../../lib/errors";
+import { isUuid, uuidv7 } from "../../lib/ids";
+import { chunk, contains } from "../../lib/sql";
+import type { OrgAccess } from "../access";
+import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "./knowledge-bases";
+import { objectPrefixOf, type IngestionJob } from "./content";
+import type { Upload } from "./uploads";
+import { fileRecord } from "../records/knowledge-files";
+
+export { FILE_STATUSES } from "../../db/schema";
+
+export type FileRow = typeof knowledgeBaseFiles.$inferSelect;
+type IdName = { id: string; name: string };
+
+export { BUILT_IN_PARSER } from "../parsing";
+
+export async function getFile(db: Db, knowledgeBaseId: string, fileId: string): Promise<FileRow> {
+  const [row] = isUuid(fileId)
+    ? await db
+        .select()
+        .from(knowledgeBaseFiles)
+        .where(and(eq(knowledgeBaseFiles.id, fileId), eq(knowledgeBaseFiles.knowledgeBaseId, knowledgeBaseId)))
+    : [];
+  if (!row) throw notFound("File not found.");
+  return row;
+}
+
+/** What a text node shows of its file. */
+export type NodeFile = Pick<FileRow, "id" | "filename" | "rawUserDefineMetadata">;
+
+/**
+ * The file if its knowledge base is one the caller sees (which also keeps it in the caller's
+ * organization); anything else does not exist for them.
+ */
+export async function getVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string): Promise<NodeFile> {
+  const [file] = isUuid(fileId)
+    ? await db
+        .select({
+          id: knowledgeBaseFiles.id,
+          filename: knowledgeBaseFiles.filename,
+          rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata,
+        })
+        .from(knowledgeBaseFiles)
+        .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
+        .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)))
+    : [];
+  if (!file) throw notFound("File not found.");
+  return file;
+}
+
+/** Labels of each file, by file id. */
+export async function fileLabels(db: Db, fileIds: string[]): Promise<Map<string, IdName[]>> {
+  const rows = fileIds.length
+    ? (
+        await Promise.all(
+          chunk(fileIds, 90).map((part) =>
+            db
+              .select({
+                fileId: knowledgeBaseFileLabels.fileId,
+                id: knowledgeBaseLabels.id,
+                name: knowledgeBaseLabels.name,
+              })
+              .from(knowledgeBaseFileLabels)
+              .innerJoin(knowledgeBaseLabels, eq(knowledgeBaseLabels.id, knowledgeBaseFileLabels.labelId))
+              .where(inArray(knowledgeBaseFileLabels.fileId, part))
+              .orderBy(asc(knowledgeBaseLabels.name)),
+          ),
+        )
+      ).flat()
+    : [];
+  const out = new Map<string, IdName[]>();
+  for (const r of rows) out.set(r.fileId, [...(out.get(r.fileId) ?? []), { id: r.id, name: r.name }]);
+  return out;
+}
+
+/**
+ * The label ids a body names (`[{id}]`), checked to be labels of this knowledge base (else 400
+ * naming `labels`): for files and FAQs alike. Undefined when the body does not set labels; null
+ * clears them.
+ */
+export async function checkLabels(
+  db: Db,
+  knowledgeBaseId: string,
+  refs: { id: string }[] | null | undefined,
+): Promise<string[] | undefined> {
+  if (refs === undefined) return undefined;
+  const wanted = [...new Set((refs ?? []).map((l) => l.id))];
+  if (!wanted.length) return wanted;
+  const found = await db
+    .select({ id: knowledgeBaseLabels.id })
+    .from(knowledgeBaseLabels)
+    .where(
+      and(
+        eq(knowledgeBaseLabels.knowledgeBaseId, knowledgeBaseId),
+        sql`${knowledgeBaseLabels.id} in (select value from json_each(${JSON.stringify(wanted)}))`,
+      ),
+    );
+  const unknown = wanted.filter((id) => !found.some((f) => f.id === id));
+  if (unknown.length)
+    throw fieldError("labels", `Not labels of this knowledge base: ${unknown.slice(0, 5).join(", ")}.`);
+  return wanted;
+}
+
+/** Statements replacing a file's labels; 40 links per insert keeps each under D1's 100 bound parameters. */
+export function fileLabelStatements(db: Db, fileId: string, labelIds: string[]): BatchItem<"sqlite">[] {
+  return [
+    db.delete(knowledgeBaseFileLabels).where(eq(knowledgeBaseFileLabels.fileId, fileId)),
+    ...chunk(labelIds, 40).map((part) =>
+      db.insert(knowledgeBaseFileLabels).values(part.map((labelId) => ({ fileId, labelId }))),
+    ),
+  ];
+}
+
+/** A new file: where its bytes go and the row to insert (status `initial`, generation 1). */
+export function newFile(
+  knowledgeBaseId: string,
+  createdById: string,
+  upload: { filename: string; fileType: string; size: number; parserId: string | null },
+) {
+  const id = uuidv7();
+  const safe = upload.filename.replace(/[^\p{L}\p{N}._-]+/gu, "_").slice(-120) || "file";
+  const now = Date.now();
+  return {
+    id,
+    knowledgeBaseId,
+    createdById,
+    filename: upload.filename,
+    objectKey: `${objectPrefixOf(knowledgeBaseId)}${id}/${safe}`,
+    fileType: upload.fileType,
+    size: upload.size,
+    parserId: upload.parserId,
+    status: "initial" as const,
+    queuedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Queues the parsing of files (one job each, at their current generation). */
+export async function enqueueFiles(env: Bindings, files: Pick<FileRow, "id" | "generation">[]) {
+  for (const part of chunk(files, 100)) {
+    await env.INGESTION_QUEUE.sendBatch(
+      part.map((f) => ({ body: { kind: "file", fileId: f.id, generation: f.generation } satisfies IngestionJob })),
+    );
+  }
+}
+
+/** Records of files of `kb`, with their labels; `origin` is the service's own, for the download URLs. */
+async function fileRecords(db: Db, kb: KnowledgeBaseRow, rows: FileRow[], origin: string) {
+  const labels = await fileLabels(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []));
+}
+
+export const fileRecordOf = async (db: Db, kb: KnowledgeBaseRow, row: FileRow, origin: string) =>
+  (await fileRecords(db, kb, [row], origin))[0];
+
+/** A page of a knowledge base's files, newest first; `labels` is a comma-separated list of label ids (any of). */
+export async function listFiles(
+  db: Db,
+  kb: KnowledgeBaseRow,
+  filters: { query?: string; status?: FileRow["status"]; labels?: string },
+  window: PageWindow,
+  origin: string,
+) {
+  const labelIds = (filters.labels ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const where = and(
+    eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
+    filters.query ? contains(knowledgeBaseFiles.filename, filters.query) : undefined,
+    filters.status ? eq(knowledgeBaseFiles.status, filters.status) : undefined,
+    labelIds.length
+      ? sql`${knowledgeBaseFiles.id} in (select ${knowledgeBaseFileLabels.fileId} from ${knowledgeBaseFileLabels} where ${knowledgeBaseFileLabels.labelId} in (select value from json_each(${JSON.stringify(labelIds)})))`
+      : undefined,
+  );
+  const page = await paginate(
+    window,
+    db.select({ n: count() }).from(knowledgeBaseFiles).where(where),
+    ({ limit, offset }) =>
+      db
+        .select()
+        .from(knowledgeBaseFiles)
+        .where(where)
+        .orderBy(desc(knowledgeBaseFiles.createdAt), desc(knowledgeBaseFiles.id))
+        .limit(limit)
+        .offset(offset),
+  );
+  return { count: page.count, items: await fileRecords(db, kb, page.items, origin) };
+}
+
+/** Stores the uploads' bytes, inserts their rows (all or none) and queues their parsing. */
+export async function addFiles(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  userId: string,
+  uploads: Upload[],
+  origin: string,
+) {
+  const rows = uploads.map((u) => newFile(kb.id, userId, u));
+  await Promise.all(
+    rows.map((row, i) =>
+      env.FILES.put(row.objectKey, uploads[i].bytes, { httpMetadata: { contentType: uploads[i].contentType } }),
+    ),
+  );
+  // D1 binds at most 100 parameters per statement (a file row has ~20): four rows per INSERT, all in one atomic batch.
+  const [first, ...rest] = chunk(rows, 4).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
+  const inserted = (await db.batch([first, ...rest])).flat();
+  await enqueueFiles(env, inserted);
+  return inserted.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, []));
+}
+
+/**
+ * Sends files of `kb` back to `initial` at a new generation and queues them again (a job still
+ * running for the previous parse is then discarded). Ids of other knowledge bases are ignored.
+ */
+export async function reparseFiles(env: Bindings, db: Db, kb: KnowledgeBaseRow, ids: string[], origin: string) {
+  const now = Date.now();
+  const rows = await db
+    .update(knowledgeBaseFiles)
+    .set({
+      status: "initial",
+      generation: sql`${knowledgeBaseFiles.generation} + 1`,
+      queuedAt: now,
+      startedAt: null,
+      finishedAt: null,
+      processingTimeDetails: {},
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
+        sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+      ),
+    )
+    .returning();
+  await enqueueFiles(env, rows);
+  return fileRecords(db, kb, rows, origin);
+}
+
+/** Replaces a file's labels (labels of `kb`, else 400) and custom metadata, each when given. */
+export async function updateFileMetadata(
+  db: Db,
+  kb: KnowledgeBaseRow,
+  file: FileRow,
+  body: { labels?: { id: string }[]; rawUserDefineMetadata?: Record<string, unknown> },
+  origin: string,
+) {
+  const labelIds = await checkLabels(db, kb.id, body.labels);
+  await db.batch([
+    db
+      .update(knowledgeBaseFiles)
+      .set({ rawUserDefineMetadata: body.rawUserDefineMetadata ?? file.rawUserDefineMetadata, updatedAt: Date.now() })
+      .where(eq(knowledgeBaseFiles.id, file.id)),
+    ...(labelIds ? fileLabelStatements(db, file.id, labelIds) : []),
+  ]);
+  return fileRecordOf(db, kb, await getFile(db, kb.id, file.id), origin);
+}

@@ -1,0 +1,516 @@
+import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Bindings, Db } from "../../env";
+import { type PageWindow, paginate } from "../../db/paginate";
+import {
+  chatbotKnowledgeBases,
+  chatbots,
+  groupMembers,
+  groups,
+  knowledgeBaseFiles,
+  knowledgeBaseGroups,
+  knowledgeBaseLabels,
+  knowledgeBases,
+  models,
+  textNodes,
+  faqs,
+  users,
+} from "../../db/schema";
+import { fieldError, forbidden, notFound } from "../../lib/errors";
+import { isUuid, uuidv7 } from "../../lib/ids";
+import { chunk, contains, inChunks } from "../../lib/sql";
+import { can, requirePermission, type OrgAccess } from "../access";
+import { visibleChatbotsCondition } from "../chatbots/visibility";
+import { getModel } from "../models";
+import { knowledgeBaseRecord } from "../records/knowledge-bases";
+import { startKeywordIndex } from "./retrieval/knowledge-index";
+import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
+
+export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
+type IdName = { id: string; name: string };
+
+/** Knowledge bases given to one of the member's groups. */
+const reachableThroughGroups = (memberId: string) =>
+  sql`${knowledgeBases.id} in (select ${knowledgeBaseGroups.knowledgeBaseId} from ${knowledgeBaseGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${knowledgeBaseGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+
+/**
+ * The knowledge bases the caller sees (CONTRACT section 4), all in the organization of `access`:
+ * every one for owners; for other members those they created and, with `knowledge_base.view`,
+ * those given to one of their groups.
+ */
+export function visibleKnowledgeBasesCondition(access: OrgAccess, userId: string): SQL {
+  const inOrganization = eq(knowledgeBases.organizationId, access.organizationId);
+  if (access.isOwner) return inOrganization;
+  const mine = eq(knowledgeBases.createdById, userId);
+  const reach = can(access, "knowledge_base.view") ? or(mine, reachableThroughGroups(access.memberId)) : mine;
+  return and(inOrganization, reach)!;
+}
+
+export async function getVisibleKnowledgeBase(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  id: string,
+): Promise<KnowledgeBaseRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select()
+    .from(knowledgeBases)
+    .where(and(eq(knowledgeBases.id, id), visibleKnowledgeBasesCondition(access, userId)));
+  return row ?? null;
+}
+
+/** For reads of a knowledge base's content: 404 when the caller cannot see it. */
+export async function getKnowledgeBaseForRead(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  id: string,
+): Promise<KnowledgeBaseRow> {
+  const row = await getVisibleKnowledgeBase(db, access, userId, id);
+  if (!row) throw notFound("Knowledge base not found.");
+  return row;
+}
+
+export interface KnowledgeBaseView {
+  row: KnowledgeBaseRow;
+  createdBy: IdName;
+  embeddingModel: IdName;
+  rerankerModel: IdName;
+  labels: IdName[];
+  groups: IdName[];
+  chatbots: IdName[];
+  filesCount: number;
+  chunksCount: number;
+  vectorStorageSize: number;
+  canManage: boolean;
+}
+
+export async function knowledgeBaseViews(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  rows: KnowledgeBaseRow[],
+): Promise<KnowledgeBaseView[]> {
+  const ids = rows.map((r) => r.id);
+  const [names, labels, groupLinks, botLinks, files, faqCounts] = await Promise.all([
+    inChunks(
+      rows.flatMap((r) => [r.createdById, r.embeddingModelId, r.rerankerModelId]),
+      async (part) => [
+        ...(await db
+          .select({ id: users.id, name: users.name, dimensions: sql<number | null>`null` })
+          .from(users)
+          .where(inArray(users.id, part))),
+        ...(await db
+          .select({ id: models.id, name: models.name, dimensions: models.dimensions })
+          .from(models)
+          .where(inArray(models.id, part))),
+      ],
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({ kb: knowledgeBaseLabels.knowledgeBaseId, id: knowledgeBaseLabels.id, name: knowledgeBaseLabels.name })
+        .from(knowledgeBaseLabels)
+        .where(inArray(knowledgeBaseLabels.knowledgeBaseId, part))
+        .orderBy(asc(knowledgeBaseLabels.name)),
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({ kb: knowledgeBaseGroups.knowledgeBaseId, id: groups.id, name: groups.name })
+        .from(knowledgeBaseGroups)
+        .innerJoin(groups, eq(groups.id, knowledgeBaseGroups.groupId))
+        .where(inArray(knowledgeBaseGroups.knowledgeBaseId, part))
+        .orderBy(asc(groups.name)),
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({ kb: chatbotKnowledgeBases.knowledgeBaseId, id: chatbots.id, name: chatbots.name })
+        .from(chatbotKnowledgeBases)
+        .innerJoin(chatbots, eq(chatbots.id, chatbotKnowledgeBases.chatbotId))
+        // Only the assistants the caller can see: the list is what a PUT may send back.
+        .where(and(inArray(chatbotKnowledgeBases.knowledgeBaseId, part), visibleChatbotsCondition(access, userId)))
+        .orderBy(asc(chatbots.name)),
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({
+          kb: knowledgeBaseFiles.knowledgeBaseId,
+          // Files still queued or being processed are not counted (spec: filesCount excludes files in processing).
+          files: sql<number>`sum(case when ${knowledgeBaseFiles.status} in ('done', 'failed') then 1 else 0 end)`,
+          chunks: sql<number>`coalesce(sum(${knowledgeBaseFiles.chunksCount}), 0)`,
+          bytes: sql<number>`coalesce(sum(${knowledgeBaseFiles.vectorStorageSize}), 0)`,
+        })
+        .from(knowledgeBaseFiles)
+        .where(inArray(knowledgeBaseFiles.knowledgeBaseId, part))
+        .groupBy(knowledgeBaseFiles.knowledgeBaseId),
+    ),
+    inChunks(ids, (part) =>
+      db
+        .select({ kb: faqs.knowledgeBaseId, n: sql<number>`count(*)` })
+        .from(faqs)
+        .where(inArray(faqs.knowledgeBaseId, part))
+        .groupBy(faqs.knowledgeBaseId),
+    ),
+  ]);
+  const nameOf = new Map(names.map((x) => [x.id, x.name]));
+  const dimensionsOf = new Map(names.map((x) => [x.id, x.dimensions ?? 0]));
+  const ref = (id: string) => ({ id, name: nameOf.get(id) ?? "" });
+  const canManage = can(access, "knowledge_base.manage");
+  const pick = (list: { kb: string; id: string; name: string }[], kb: string) =>
+    list.filter((l) => l.kb === kb).map(({ id, name }) => ({ id, name }));
+  return rows.map((row) => {
+    const f = files.find((x) => x.kb === row.id);
+    const faqCount = Number(faqCounts.find((x) => x.kb === row.id)?.n ?? 0);
+    const faqBytes = faqCount * VECTOR_BYTES_PER_DIMENSION * (dimensionsOf.get(row.embeddingModelId) ?? 0);
+    return {
+      row,
+      createdBy: ref(row.createdById),
+      embeddingModel: ref(row.embeddingModelId),
+      rerankerModel: ref(row.rerankerModelId),
+      labels: pick(labels, row.id),
+      groups: pick(groupLinks, row.id),
+      chatbots: pick(botLinks, row.id),
+      filesCount: Number(f?.files ?? 0),
+      chunksCount: Number(f?.chunks ?? 0) + faqCount,
+      vectorStorageSize: Number(f?.bytes ?? 0) + faqBytes,
+      canManage,
+    };
+  });
+}
+
+/** Bytes a stored vector takes per dimension (float32, as Vectorize stores them). */
+export const VECTOR_BYTES_PER_DIMENSION = 4;
+
+export const knowledgeBaseView = async (db: Db, access: OrgAccess, userId: string, row: KnowledgeBaseRow) =>
+  (await knowledgeBaseViews(db, access, userId, [row]))[0];
+
+/** The record of a knowledge base as the caller sees it (links, counts, which credentials are set). */
+export async function knowledgeBaseRecordOf(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  row: KnowledgeBaseRow,
+  storedCredentials?: CredentialName[],
+) {
+  const view = await knowledgeBaseView(db, access, userId, row);
+  return knowledgeBaseRecord(view, storedCredentials ?? (await storedCredentialNames(row, env)));
+}
+
+export interface KnowledgeBaseFilters {
+  embeddingModel?: string;
+  rerankerModel?: string;
+  query?: string;
+}
+
+/** A page of the knowledge bases the caller sees, newest first. */
+export async function listKnowledgeBases(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  filters: KnowledgeBaseFilters,
+  window: PageWindow,
+) {
+  const where = and(
+    visibleKnowledgeBasesCondition(access, userId),
+    filters.embeddingModel ? eq(knowledgeBases.embeddingModelId, filters.embeddingModel) : undefined,
+    filters.rerankerModel ? eq(knowledgeBases.rerankerModelId, filters.rerankerModel) : undefined,
+    filters.query ? contains(knowledgeBases.name, filters.query) : undefined,
+  );
+  const page = await paginate(
+    window,
+    db.select({ n: count() }).from(knowledgeBases).where(where),
+    ({ limit, offset }) =>
+      db
+        .select()
+        .from(knowledgeBases)
+        .where(where)
+        .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id))
+        .limit(limit)
+        .offset(offset),
+  );
+  const views = await knowledgeBaseViews(db, access, userId, page.items);
+  const items = await Promise.all(
+    views.map(async (v) => knowledgeBaseRecord(v, await storedCredentialNames(v.row, env))),
+  );
+  return { count: page.count, items };
+}
+
+/** What a create, PUT or PATCH body of a knowledge base carries. */
+export type KnowledgeBaseBody = Parameters<typeof checkKnowledgeBaseReferences>[3] &
+  Parameters<typeof knowledgeBaseColumns>[0] &
+  Parameters<typeof resolveVectorDatabase>[2];
+
+/** Creates a knowledge base with its links (checked first) and starts its keyword index. */
+export async function createKnowledgeBase(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  body: KnowledgeBaseBody & { name: string; embeddingModel: string; rerankerModel: string },
+) {
+  const links = await checkKnowledgeBaseReferences(db, access, userId, body);
+  const { storedCredentials, ...store } = await resolveVectorDatabase(env, null, body);
+  const id = uuidv7();
+  const [[row]] = await db.batch([
+    db
+      .insert(knowledgeBases)
+      .values({
+        id,
+        organizationId: access.organizationId,
+        createdById: userId,
+        ...knowledgeBaseColumns(body),
+        name: body.name,
+        embeddingModelId: body.embeddingModel,
+        rerankerModelId: body.rerankerModel,
+        ...store,
+      })
+      .returning(),
+    ...linkStatements(db, id, links),
+  ]);
+  await startKeywordIndex(env, id);
+  return knowledgeBaseRecordOf(env, db, access, userId, row, storedCredentials);
+}
+
+/**
+ * Writes the fields a PUT or PATCH gives and replaces the links it names. The embedding model
+ * cannot change while the knowledge base holds indexed content (its vectors would no longer match).
+ */
+export async function updateKnowledgeBase(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  current: KnowledgeBaseRow,
+  body: KnowledgeBaseBody,
+) {
+  if (
+    body.embeddingModel &&
+    body.embeddingModel !== current.embeddingModelId &&
+    (await hasIndexedContent(db, current.id))
+  ) {
+    throw fieldError(
+      "embeddingModel",
+      "Cannot change while the knowledge base holds indexed files or FAQs; create a new knowledge base instead.",
+    );
+  }
+  const links = await checkKnowledgeBaseReferences(
+    db,
+    access,
+    userId,
+    body,
+    await currentLinks(db, access, userId, current.id),
+  );
+  const { storedCredentials, ...store } = await resolveVectorDatabase(env, current, body);
+  const values = Object.fromEntries(Object.entries(knowledgeBaseColumns(body)).filter(([, v]) => v !== undefined));
+  const [[row]] = await db.batch([
+    db
+      .update(knowledgeBases)
+      .set({ ...values, ...store, updatedAt: Date.now() })
+      .where(eq(knowledgeBases.id, current.id))
+      .returning(),
+    ...linkStatements(db, current.id, links),
+  ]);
+  return knowledgeBaseRecordOf(env, db, access, userId, row, storedCredentials);
+}
+
+/** What a create or update changes in a knowledge base's links: the group list, and assistants added and removed. */
+export interface KnowledgeBaseLinks {
+  groupIds?: string[];
+  chatbots?: { add: string[]; remove: string[] };
+}
+
+/**
+ * Checks the models, groups and assistants a create or update body names (400 naming the field).
+ * Non-owners may only add groups they belong to (403). `chatbots` replaces the list of assistants
+ * the caller can see: links to assistants they cannot see stay, and adding or removing any needs
+ * `chatbot.manage` (403). `current` holds the existing links (for an update).
+ */
+export async function checkKnowledgeBaseReferences(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  body: {
+    embeddingModel?: string;
+    rerankerModel?: string;
+    groups?: { id: string }[] | null;
+    chatbots?: { id: string }[] | null;
+  },
+  current: { groupIds: string[]; visibleChatbotIds: string[] } = { groupIds: [], visibleChatbotIds: [] },
+): Promise<KnowledgeBaseLinks> {
+  const [embedding, reranker] = await Promise.all([
+    body.embeddingModel ? getModel(db, access.organizationId, body.embeddingModel, "embedding") : true,
+    body.rerankerModel ? getModel(db, access.organizationId, body.rerankerModel, "reranker") : true,
+  ]);
+  if (!embedding)
+    throw fieldError("embeddingModel", "No embedding model with this id is available to the organization.");
+  if (!reranker) throw fieldError("rerankerModel", "No reranker model with this id is available to the organization.");
+  const out: KnowledgeBaseLinks = {};
+  if (body.groups !== undefined) {
+    const wanted = [...new Set((body.groups ?? []).map((g) => g.id))];
+    const known = await inChunks(wanted, (part) =>
+      db
+        .select({ id: groups.id })
+        .from(groups)
+        .where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))),
+    );
+    const unknown = wanted.filter((id) => !known.some((g) => g.id === id));
+    if (unknown.length)
+      throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+    if (!access.isOwner && wanted.some((id) => !current.groupIds.includes(id) && !access.groupIds.includes(id))) {
+      throw forbidden("You can only give a knowledge base to groups you belong to.");
+    }
+    out.groupIds = wanted;
+  }
+  if (body.chatbots !== undefined) {
+    const wanted = [...new Set((body.chatbots ?? []).map((b) => b.id))];
+    const known = await inChunks(wanted, (part) =>
+      db
+        .select({ id: chatbots.id })
+        .from(chatbots)
+        .where(and(inArray(chatbots.id, part), visibleChatbotsCondition(access, userId))),
+    );
+    const unknown = wanted.filter((id) => !known.some((b) => b.id === id));
+    if (unknown.length) throw fieldError("chatbots", `Unknown assistants: ${unknown.slice(0, 5).join(", ")}.`);
+    const add = wanted.filter((id) => !current.visibleChatbotIds.includes(id));
+    const remove = current.visibleChatbotIds.filter((id) => !wanted.includes(id));
+    if (add.length || remove.length) requirePermission(access, "chatbot.manage");
+    out.chatbots = { add, remove };
+  }
+  return out;
+}
+
+/** A knowledge base's links before an update: all its groups, and the assistants the caller can see. */
+export async function currentLinks(db: Db, access: OrgAccess, userId: string, knowledgeBaseId: string) {
+  const [groupRows, chatbotRows] = await Promise.all([
+    db
+      .select({ id: knowledgeBaseGroups.groupId })
+      .from(knowledgeBaseGroups)
+      .where(eq(knowledgeBaseGroups.knowledgeBaseId, knowledgeBaseId)),
+    db
+      .select({ id: chatbots.id })
+      .from(chatbotKnowledgeBases)
+      .innerJoin(chatbots, eq(chatbots.id, chatbotKnowledgeBases.chatbotId))
+      .where(and(eq(chatbotKnowledgeBases.knowledgeBaseId, knowledgeBaseId), visibleChatbotsCondition(access, userId))),
+  ]);
+  return { groupIds: groupRows.map((g) => g.id), visibleChatbotIds: chatbotRows.map((b) => b.id) };
+}
+
+/** Statements replacing the knowledge base's group links and adding and removing assistant links (when given). */
+export function linkStatements(db: Db, knowledgeBaseId: string, links: KnowledgeBaseLinks): BatchItem<"sqlite">[] {
+  const out: BatchItem<"sqlite">[] = [];
+  if (links.groupIds) {
+    out.push(
+      db
+        .delete(knowledgeBaseGroups)
+        .where(
+          and(
+            eq(knowledgeBaseGroups.knowledgeBaseId, knowledgeBaseId),
+            links.groupIds.length ? notInArray(knowledgeBaseGroups.groupId, links.groupIds) : undefined,
+          ),
+        ),
+      ...chunk(links.groupIds, 40).map((part) =>
+        db
+          .insert(knowledgeBaseGroups)
+          .values(part.map((groupId) => ({ knowledgeBaseId, groupId })))
+          .onConflictDoNothing(),
+      ),
+    );
+  }
+  const { add = [], remove = [] } = links.chatbots ?? {};
+  out.push(
+    ...chunk(remove, 40).map((part) =>
+      db
+        .delete(chatbotKnowledgeBases)
+        .where(
+          and(
+            eq(chatbotKnowledgeBases.knowledgeBaseId, knowledgeBaseId),
+            inArray(chatbotKnowledgeBases.chatbotId, part),
+          ),
+        ),
+    ),
+    ...chunk(add, 40).map((part) =>
+      db
+        .insert(chatbotKnowledgeBases)
+        .values(part.map((chatbotId) => ({ knowledgeBaseId, chatbotId })))
+        .onConflictDoNothing(),
+    ),
+  );
+  return out;
+}
+
+/** Column values of the settings a create, PUT or PATCH body carries (absent fields stay undefined). */
+export const knowledgeBaseColumns = (b: {
+  name?: string;
+  description?: string | null;
+  embeddingModel?: string;
+  rerankerModel?: string;
+  numberOfRetrievedChunks?: number;
+  sentenceWindowSize?: number;
+  enableHyde?: boolean;
+  similarityCutoff?: number;
+  enableRerank?: boolean;
+  enableRrf?: boolean | null;
+}) => ({
+  name: b.name,
+  description: b.description === null ? "" : b.description,
+  embeddingModelId: b.embeddingModel,
+  rerankerModelId: b.rerankerModel,
+  numberOfRetrievedChunks: b.numberOfRetrievedChunks,
+  sentenceWindowSize: b.sentenceWindowSize,
+  enableHyde: b.enableHyde,
+  similarityCutoff: b.similarityCutoff,
+  enableRerank: b.enableRerank,
+  enableRrf: b.enableRrf,
+});
+
+/**
+ * The knowledge bases an assistant answers from: a query to await or to put in a D1 batch (one
+ * table, so batch rows map cleanly; see readForReply).
+ */
+export const knowledgeBasesOfChatbot = (db: Db, chatbotId: string) =>
+  db
+    .select()
+    .from(knowledgeBases)
+    .where(
+      inArray(
+        knowledgeBases.id,
+        db
+          .select({ id: chatbotKnowledgeBases.knowledgeBaseId })
+          .from(chatbotKnowledgeBases)
+          .where(eq(chatbotKnowledgeBases.chatbotId, chatbotId)),
+      ),
+    );
+
+/** Whether the knowledge base holds any indexed content (then its embedding model is fixed). */
+export async function hasIndexedContent(db: Db, knowledgeBaseId: string): Promise<boolean> {
+  const [[node], [faq]] = await Promise.all([
+    db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.knowledgeBaseId, knowledgeBaseId)).limit(1),
+    db.select({ id: faqs.id }).from(faqs).where(eq(faqs.knowledgeBaseId, knowledgeBaseId)).limit(1),
+  ]);
+  return !!node || !!faq;
+}
+
+/**
+ * The knowledge bases an assistant body names (`knowledgeBases: [{id}]`): each must be one the
+ * caller sees in the organization of `access` (400 naming the field). Undefined when not given.
+ */
+export async function checkChatbotKnowledgeBases(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  wanted: { id: string }[] | null | undefined,
+): Promise<string[] | undefined> {
+  if (wanted === undefined) return undefined;
+  const ids = [...new Set((wanted ?? []).map((k) => k.id))];
+  const known = await inChunks(ids, (part) =>
+    db
+      .select({ id: knowledgeBases.id })
+      .from(knowledgeBases)
+      .where(and(inArray(knowledgeBases.id, part), visibleKnowledgeBasesCondition(access, userId))),
+  );
+  const unknown = ids.filter((id) => !known.some((k) => k.id === id));
+  if (unknown.length) throw fieldError("knowledgeBases", `Unknown knowledge bases: ${unknown.slice(0, 5).join(", ")}.`);
+  return ids;
+}

@@ -1,0 +1,28 @@
+import type { Bindings } from "../../../env";
+import { ModelError } from "../../llm/types";
+import { modelApiKey, type ModelRow } from "../../models";
+import { localReranker } from "./local";
+import { openAiCompatibleReranker } from "./openai-compatible";
+import { workersAiReranker } from "./workers-ai";
+import type { Reranker } from "./types";
+
+export type { Reranker } from "./types";
+
+/** The reranker behind a registered model record (STYLE 6: chosen by record, never by test flags). */
+export async function rerankerFor(env: Bindings, row: ModelRow): Promise<Reranker> {
+  switch (row.provider) {
+    case "local":
+      return localReranker;
+    case "openai_compatible": {
+      if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
+      const apiKey = await modelApiKey(row, env).catch(() => {
+        throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
+      });
+      return openAiCompatibleReranker({ baseUrl: row.baseUrl, apiKey, model: row.modelName });
+    }
+    case "workers_ai":
+      return workersAiReranker(env.AI, row.modelName);
+    default:
+      throw new ModelError(`Provider ${row.provider} is not available.`, 400);
+  }
+}

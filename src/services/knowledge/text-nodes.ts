@@ -1,0 +1,134 @@
+// Reading one text node, and changing a file's passages by hand (the console's text node editor): a node's text rewritten and
+// indexed again, or the node removed, with its keyword, FTS and vector entries. A reparse of the
+// file replaces its nodes, edited or not, with the parser's.
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { knowledgeBaseFiles, knowledgeBases, textNodes } from "../../db/schema";
+import { cursorWindow, type PageWindow, paginate } from "../../db/paginate";
+import { notFound } from "../../lib/errors";
+import { isUuid } from "../../lib/ids";
+import type { Cursor } from "../../lib/pagination";
+import { contains } from "../../lib/sql";
+import { requirePermission, type OrgAccess } from "../access";
+import { visibleKnowledgeBasesCondition, type KnowledgeBaseRow } from "./knowledge-bases";
+import { embedderOf } from "./content";
+import { refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
+import { indexKeywordTexts, removeKeywordTexts } from "./retrieval/knowledge-index";
+import { indexedTerms } from "./retrieval/terms";
+import { vectorStoreFor } from "./vector-store";
+import { fileLabels, type NodeFile } from "./files";
+import { legacyTextNodeRecord, textNodeRecord, type TextNodeRow } from "../records/text-nodes";
+
+const fileNodes = (file: NodeFile, query: string | undefined) =>
+  and(eq(textNodes.fileId, file.id), query ? contains(textNodes.text, query) : undefined);
+
+/** A page of a file's nodes in document order (the newer form), those containing `query` when given. */
+export async function listTextNodes(db: Db, file: NodeFile, query: string | undefined, window: PageWindow) {
+  const where = fileNodes(file, query);
+  const [page, labels] = await Promise.all([
+    paginate(window, db.select({ n: count() }).from(textNodes).where(where), ({ limit, offset }) =>
+      db.select().from(textNodes).where(where).orderBy(asc(textNodes.position)).limit(limit).offset(offset),
+    ),
+    fileLabels(db, [file.id]),
+  ]);
+  return {
+    count: page.count,
+    items: page.items.map((row) => textNodeRecord(row, file, labels.get(file.id) ?? [], query)),
+  };
+}
+
+/**
+ * `pageSize + 1` of a file's nodes from the cursor on (the older form, for `cursorResponse` keyed by
+ * `position`). The cursor walks `position`, unique within a file, so pages neither skip nor repeat a node.
+ */
+export async function listLegacyTextNodes(
+  db: Db,
+  file: NodeFile,
+  query: string | undefined,
+  cursor: Cursor | null,
+  pageSize: number,
+) {
+  const w = cursorWindow([textNodes.position], "asc", cursor, [Number(cursor?.k)], pageSize);
+  const rows = await db
+    .select()
+    .from(textNodes)
+    .where(and(fileNodes(file, query), w.after))
+    .orderBy(...w.orderBy)
+    .limit(w.limit);
+  return rows.map((row) => ({ position: row.position, record: legacyTextNodeRecord(row, file) }));
+}
+
+/** A node with its file and knowledge base, in one query: 404 when its knowledge base is not visible to the caller. */
+export async function getVisibleTextNode(db: Db, access: OrgAccess, userId: string, id: string) {
+  const [found] = isUuid(id)
+    ? await db
+        .select({
+          node: textNodes,
+          file: {
+            id: knowledgeBaseFiles.id,
+            filename: knowledgeBaseFiles.filename,
+            rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata,
+          },
+          kb: knowledgeBases,
+        })
+        .from(textNodes)
+        .innerJoin(knowledgeBaseFiles, eq(knowledgeBaseFiles.id, textNodes.fileId))
+        .innerJoin(knowledgeBases, eq(knowledgeBases.id, textNodes.knowledgeBaseId))
+        .where(and(eq(textNodes.id, id), visibleKnowledgeBasesCondition(access, userId)))
+    : [];
+  if (!found) throw notFound("Text node not found.");
+  return found;
+}
+
+/** For writes: 403 without `knowledge_base.manage`, then 404 as for reads. */
+export async function getTextNodeForUpdate(db: Db, access: OrgAccess, userId: string, id: string) {
+  requirePermission(access, "knowledge_base.manage");
+  return getVisibleTextNode(db, access, userId, id);
+}
+
+/** Rewrites a node's text and indexes it again: FTS (with the row, atomically), the base's keyword index, its vector and the built-in embedding. */
+export async function rewriteTextNode(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  node: TextNodeRow,
+  text: string,
+): Promise<TextNodeRow> {
+  const now = Date.now();
+  await env.DB.batch([
+    env.DB.prepare("update text_nodes set text = ?2, updated_at = ?3 where id = ?1").bind(node.id, text, now),
+    env.DB.prepare("delete from text_nodes_fts where rowid = (select rowid from text_nodes where id = ?1)").bind(
+      node.id,
+    ),
+    env.DB.prepare("insert into text_nodes_fts (rowid, terms) select rowid, ?2 from text_nodes where id = ?1").bind(
+      node.id,
+      indexedTerms(text, kb.id),
+    ),
+  ]);
+  const indexed = { id: node.id, type: "text_node" as const, sourceId: node.fileId, text };
+  await indexKeywordTexts(env, kb.id, [indexed]);
+  const embedder = await embedderOf(env, db, kb);
+  const [values] = await embedder.embed([text], "document");
+  await vectorStoreFor(env).upsert(kb.id, [{ id: node.id, values, type: "text_node", sourceId: node.fileId }]);
+  await refreshKnowledgeBaseEmbedding(env, db, embedder, [indexed]);
+  return { ...node, text, updatedAt: now };
+}
+
+/** Removes a node (its FTS row goes by trigger) and its file's count of it, then its vector and keyword entries. */
+export async function deleteTextNode(env: Bindings, db: Db, node: TextNodeRow) {
+  await db.batch([
+    db.delete(textNodes).where(and(eq(textNodes.id, node.id), eq(textNodes.knowledgeBaseId, node.knowledgeBaseId))),
+    db
+      .update(knowledgeBaseFiles)
+      .set({
+        // Each node holds an equal share of the file's vector bytes.
+        vectorStorageSize: sql`case when ${knowledgeBaseFiles.chunksCount} > 0 then ${knowledgeBaseFiles.vectorStorageSize} - ${knowledgeBaseFiles.vectorStorageSize} / ${knowledgeBaseFiles.chunksCount} else 0 end`,
+        chunksCount: sql`max(${knowledgeBaseFiles.chunksCount} - 1, 0)`,
+      })
+      .where(eq(knowledgeBaseFiles.id, node.fileId)),
+  ]);
+  await Promise.all([
+    vectorStoreFor(env).deleteByIds(node.knowledgeBaseId, [node.id]),
+    removeKeywordTexts(env, node.knowledgeBaseId, [node.id]),
+  ]);
+}

@@ -1,0 +1,113 @@
+import { and, eq } from "drizzle-orm";
+import type { Bindings } from "../../env";
+import { getDb } from "../../db";
+import { knowledgeBases } from "../../db/schema";
+import { ApiError, fieldError } from "../../lib/errors";
+import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
+import { fileTypeOf, SUPPORTED_FILE_TYPES, type FileType } from "../parsing";
+import { objectPrefixOf } from "./content";
+import { BUILT_IN_PARSER } from "./files";
+import { checkFile, fileSpecs } from "../uploads/file-specs";
+
+/** A file to add to a knowledge base, read and checked, not yet stored. */
+export interface Upload {
+  filename: string;
+  fileType: FileType;
+  contentType: string;
+  size: number;
+  bytes: ArrayBuffer;
+  parserId: string | null;
+}
+
+const FETCH_TIMEOUT_MS = 30_000;
+
+/** What the parsers read, within the deployment's allowed-file-specs for knowledge base files (ALLOWED_FILE_SPECS). */
+function checked(
+  env: Bindings,
+  field: string,
+  filename: string,
+  contentType: string,
+  size: number,
+): { fileType: FileType; contentType: string } {
+  const fileType = fileTypeOf(filename, contentType);
+  if (!fileType) {
+    const known = SUPPORTED_FILE_TYPES.map((t) => `.${t.extension}`).join(", ");
+    throw fieldError(field, `Unsupported file type for "${filename}"; supported: ${known}.`);
+  }
+  const spec = SUPPORTED_FILE_TYPES.find((t) => t.fileType === fileType)!;
+  if (size > spec.maxSize) {
+    throw new ApiError(
+      413,
+      "payload_too_large",
+      `"${filename}" is ${size} bytes; ${fileType} files may have at most ${spec.maxSize}.`,
+      { [field]: [`At most ${spec.maxSize} bytes.`] },
+    );
+  }
+  if (size === 0) throw fieldError(field, `"${filename}" is empty.`);
+  checkFile(fileSpecs(env).knowledgeBaseFile.file, { filename, contentType, size }, field, true);
+  return { fileType, contentType: contentType.split(";")[0].trim() || spec.contentTypes[0] };
+}
+
+/** A multipart `file` part. */
+export async function readUpload(env: Bindings, file: File): Promise<Upload> {
+  const filename = (file.name.split(/[\\/]/).pop() ?? "").trim() || "upload";
+  const { fileType, contentType } = checked(env, "file", filename, file.type, file.size);
+  return {
+    filename,
+    fileType,
+    contentType,
+    size: file.size,
+    bytes: await file.arrayBuffer(),
+    parserId: BUILT_IN_PARSER.id,
+  };
+}
+
+/**
+ * A JSON reference: an http(s) URL, fetched under the same SSRF rules as webhooks (no redirects
+ * followed), or the key of an object of this organization in the service's storage (uploads of the
+ * organization, or another of its knowledge bases' files).
+ */
+export async function fetchReference(
+  env: Bindings,
+  organizationId: string,
+  ref: { file: string; filename: string; parser?: string | null },
+  field: string,
+): Promise<Upload> {
+  const filename = ref.filename.split(/[\\/]/).pop()!.trim();
+  let bytes: ArrayBuffer;
+  let contentType: string;
+  if (/^https?:\/\//i.test(ref.file)) {
+    const problem = webhookUrlProblem(ref.file, outboundAllowedHosts(env));
+    if (problem) throw fieldError(field, problem);
+    const res = await fetch(ref.file, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch(
+      (err: Error) => {
+        throw fieldError(field, `Could not fetch the file: ${err.message}`);
+      },
+    );
+    if (res.status !== 200) throw fieldError(field, `Fetching the file answered HTTP ${res.status}.`);
+    contentType = res.headers.get("Content-Type") ?? "";
+    checked(env, field, filename, contentType, Number(res.headers.get("Content-Length") ?? 1));
+    bytes = await res.arrayBuffer();
+  } else {
+    if (!(await ownsKey(env, organizationId, ref.file))) throw fieldError(field, "No uploaded object with this key.");
+    const object = await env.FILES.get(ref.file);
+    if (!object) throw fieldError(field, "No uploaded object with this key.");
+    contentType = object.httpMetadata?.contentType ?? "";
+    bytes = await object.arrayBuffer();
+  }
+  const type = checked(env, field, filename, contentType, bytes.byteLength);
+  return { filename, ...type, size: bytes.byteLength, bytes, parserId: ref.parser ?? BUILT_IN_PARSER.id };
+}
+
+/** Keys a caller may name: `uploads/<organization>/...`, or a file of one of the organization's knowledge bases. */
+async function ownsKey(env: Bindings, organizationId: string, key: string): Promise<boolean> {
+  if (key.split("/").some((s) => s === "" || s === "." || s === "..")) return false;
+  if (key.startsWith(`uploads/${organizationId}/`)) return true;
+  const kbId = /^knowledge-bases\/([0-9a-f-]{36})\//.exec(key)?.[1];
+  if (!kbId || !key.startsWith(objectPrefixOf(kbId))) return false;
+  const [kb] = await getDb(env.DB)
+    .select({ id: knowledgeBases.id })
+    .from(knowledgeBases)
+    .where(and(eq(knowledgeBases.id, kbId), eq(knowledgeBases.organizationId, organizationId)));
+  return !!kb;
+}
