@@ -1,6 +1,5 @@
 // The knowledge base endpoints this page calls (CONTRACT section 9), typed by the generated schema.
 import { api, otherwise, unwrap, type Schemas } from "../../api/client";
-import type { paths } from "../../api/schema";
 
 export type KnowledgeBase = Schemas["KnowledgeBase"];
 export type KnowledgeBaseWrite = Schemas["KnowledgeBaseWrite"];
@@ -146,11 +145,3 @@ export const updateTextNode = (id: string, text: string) =>
   ) as Promise<TextNode>;
 export const deleteTextNode = (id: string) =>
   unwrap(api.DELETE("/api/v1/chatbot-text-nodes/{id}/", { params: { path: { id } } }));
-
-type Presigned = paths["/api/v1/upload-presigned-url/"]["post"]["responses"][200]["content"]["application/json"];
-export const presign = (file: File): Promise<Presigned> =>
-  unwrap(
-    api.POST("/api/v1/upload-presigned-url/", {
-      body: { modelName: "knowledge-base-file", fieldName: "file", filename: file.name, fileSize: file.size },
-    }),
-  );
