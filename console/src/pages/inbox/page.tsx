@@ -73,7 +73,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   const [ended, setEnded] = useState<string | null>(null);
   const [selected, setSelected] = useState<Conversation | null>(null);
   const [messages, setMessages] = useState<Message[] | undefined>(undefined);
-  const options = useResource(filterOptions, [organizationId]);
+  const options = useResource(() => filterOptions(organizationId), [organizationId]);
   const state = useRef({ rows, next, filters, selectedId });
   state.current = { rows, next, filters, selectedId };
 
