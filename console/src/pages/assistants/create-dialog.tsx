@@ -9,7 +9,7 @@ import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { navigate } from "../../shell/router";
-import { createAssistant, fieldMessage } from "./assistant-api";
+import { createAssistant, fieldMessage } from "./api";
 import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 

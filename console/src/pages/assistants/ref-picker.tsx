@@ -1,5 +1,5 @@
 import { CheckList } from "../../components/check-list";
-import type { IdName } from "./assistant-api";
+import type { IdName } from "./api";
 import { t } from "./strings";
 
 interface Props {

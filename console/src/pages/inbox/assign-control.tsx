@@ -6,7 +6,7 @@ import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
 import { useResource } from "../../components/use-resource";
 import { membership, session } from "../../shell/session";
-import { assign, type Conversation } from "./inbox-api";
+import { assign, type Conversation } from "./api";
 import { t } from "./strings";
 
 type Option = [string, string];

@@ -10,7 +10,7 @@ import { t as common } from "../../components/strings";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { organizationId } from "../../shell/session";
-import type { Conversation } from "./inbox-api";
+import type { Conversation } from "./api";
 import { t } from "./strings";
 
 type LabelRef = Conversation["labels"][number];

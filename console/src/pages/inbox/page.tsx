@@ -18,7 +18,7 @@ import {
   type Conversation,
   type Filters,
   type Message,
-} from "./inbox-api";
+} from "./api";
 import { useInboxEvents, type LiveConversation, type LiveEvent, type TypingEvent } from "./live";
 import { useVisitorTyping } from "./typing-state";
 import { t } from "./strings";

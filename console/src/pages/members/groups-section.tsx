@@ -14,7 +14,7 @@ import { t as common } from "../../components/strings";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
-import { listGroups, permissionCatalogue, type Group } from "./members-api";
+import { listGroups, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
 
 /** The organization's groups: created with their permissions, opened, deleted. */
