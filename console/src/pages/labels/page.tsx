@@ -6,7 +6,7 @@ import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
 import { can } from "../../shell/session";
-import { LabelChip } from "../inbox/labels";
+import { LabelChip } from "../conversations/labels";
 import type { PageProps } from "../types";
 import { PAGE_SIZE, deleteLabel, listLabels, type Label } from "./api";
 import { LabelForm } from "./label-form";
