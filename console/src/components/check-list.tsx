@@ -63,17 +63,18 @@ export function CheckList({
           {shown.map((o) => (
             <li key={o.id}>
               <label>
-                {onChange ? (
-                  <input
-                    type="checkbox"
-                    checked={ticked.has(o.id)}
-                    onChange={(e) =>
-                      onChange(e.currentTarget.checked ? [...chosen, o] : chosen.filter((c) => c.id !== o.id))
-                    }
-                  />
-                ) : (
-                  <input type="checkbox" name={name} value={o.id} defaultChecked={ticked.has(o.id)} />
-                )}
+                <input
+                  type="checkbox"
+                  {...(onChange
+                    ? {
+                        checked: ticked.has(o.id),
+                        onChange: (e: Event) => {
+                          const on = (e.currentTarget as HTMLInputElement).checked;
+                          onChange(on ? [...chosen, o] : chosen.filter((c) => c.id !== o.id));
+                        },
+                      }
+                    : { name, value: o.id, defaultChecked: ticked.has(o.id) })}
+                />
                 {o.name}
               </label>
             </li>
