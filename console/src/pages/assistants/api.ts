@@ -76,3 +76,21 @@ export function fieldMessage(problem: ApiProblem | null, field: string): string 
   const key = Object.keys(problem.errors).find((k) => k === field || k.startsWith(`${field}.`));
   return key ? problem.errors[key][0] : undefined;
 }
+
+/** The organization's language models, for a new assistant's model. */
+export const languageModels = () =>
+  unwrap(api.GET("/api/v1/large-language-models/", { params: { query: { pageSize: 100 } } }));
+
+/** The assistant's web chats: each web inbox of the assistant has one (its `channel`). */
+export const webChatsOf = (assistantId: string) =>
+  unwrap(
+    api.GET("/api/v1/inboxes/", { params: { query: { channelType: "web", chatbot: assistantId, pageSize: 100 } } }),
+  ).then((page) =>
+    page.results.flatMap((inbox) =>
+      inbox.channel ? [{ id: inbox.channel.id, name: inbox.channel.name || inbox.name }] : [],
+    ),
+  );
+
+/** A web inbox for the assistant, which comes with its web chat. */
+export const createWebInbox = (assistantId: string, name: string) =>
+  unwrap(api.POST("/api/v1/inboxes/", { body: { name, channelType: "web", chatbot: { id: assistantId } } }));

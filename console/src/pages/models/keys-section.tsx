@@ -1,5 +1,4 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
 import { useSubmit } from "../../components/use-submit";
 import { Button } from "../../components/button";
 import { CopyButton } from "../../components/copy-button";
@@ -10,20 +9,15 @@ import { ResourceList, useCrudList } from "../../components/resource-list";
 import type { Column } from "../../components/data-table";
 import { t as common } from "../../components/strings";
 import { formatTime } from "../../i18n";
+import { createApiKey, listApiKeys, PAGE_SIZE, revokeApiKey, type ApiKey } from "./api";
 import { t } from "./strings";
-
-type ApiKey = Schemas["ApiKey"];
-const PAGE_SIZE = 20;
 
 const statusOf = (key: ApiKey) =>
   key.revokedAt ? "revoked" : key.expiresAt && Number(key.expiresAt) <= Date.now() ? "expired" : "active";
 
 /** The user's API keys: created with the secret shown once (with copy), and revoked. */
 export function KeysSection() {
-  const crud = useCrudList(
-    (page) => unwrap(api.GET("/api/v1/api-keys/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
-    [],
-  );
+  const crud = useCrudList(listApiKeys, []);
   const [creating, setCreating] = useState(false);
   const columns: Column<ApiKey>[] = [
     { label: t("keyName"), rowHeader: true, cell: (k) => k.name },
@@ -72,7 +66,7 @@ export function KeysSection() {
           title: t("revokeKeyTitle"),
           message: (k) => t("revokeKeyMessage", { name: k.name }),
           action: t("revoke"),
-          run: (k) => unwrap(api.DELETE("/api/v1/api-keys/{id}/", { params: { path: { id: k.id } } })),
+          run: (k) => revokeApiKey(k.id),
           done: (k) => t("keyRevoked", { name: k.name }),
         }}
       />
@@ -86,14 +80,10 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
   const [secret, setSecret] = useState<string | null>(null);
   const { busy, problem, submit } = useSubmit(async (form) => {
     const expires = String(form.get("expires") ?? "");
-    const created = await unwrap(
-      api.POST("/api/v1/api-keys/", {
-        body: {
-          name: String(form.get("name") ?? "").trim(),
-          expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
-        },
-      }),
-    );
+    const created = await createApiKey({
+      name: String(form.get("name") ?? "").trim(),
+      expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
+    });
     setSecret(created.key);
     onCreated();
   });
