@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messageStateAfter, type MessageState } from "../../console/src/pages/inbox/unread-order";
+import { messageStateAfter, type MessageState } from "../../console/src/pages/conversations/unread-order";
 
 const state = (lastMessage: string | null, second: number | null, unreadCount: number): MessageState => ({
   lastMessage,

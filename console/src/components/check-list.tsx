@@ -7,11 +7,15 @@ type IdName = { id: string; name: string };
 interface Props {
   legend: string;
   hint?: ComponentChildren;
-  /** The checkboxes' name in the form (their values are the ids). */
-  name: string;
+  /** The checkboxes' name in the form (their values are the ids): read from the form when not controlled. */
+  name?: string;
   options: IdName[] | undefined;
   /** The record's current choice: ticked, and listed even when `options` lacks them. */
   chosen?: IdName[];
+  /** Controlled: the choice changes only through `onChange`, and `chosen` is the current choice. */
+  onChange?: (chosen: IdName[]) => void;
+  /** Another class beside `check-list` (a page's own size). */
+  class?: string;
   /** Shown when there is nothing to choose from. */
   empty: string;
   loading?: boolean;
@@ -19,14 +23,31 @@ interface Props {
   error?: string;
 }
 
-/** Records chosen by checkboxes (a record's groups, assistants, tools), read from the form as ids. */
-export function CheckList({ legend, hint, name, options, chosen = [], empty, loading, error }: Props) {
+/**
+ * Records chosen by checkboxes (a record's groups, assistants, tools): read from the form as ids, or
+ * controlled (`onChange` with the new choice, for a form that keeps a draft).
+ */
+export function CheckList({
+  legend,
+  hint,
+  name,
+  options,
+  chosen = [],
+  onChange,
+  empty,
+  loading,
+  error,
+  ...rest
+}: Props) {
   const id = useId();
   const ticked = new Set(chosen.map((o) => o.id));
   const shown = [...chosen, ...(options ?? []).filter((o) => !ticked.has(o.id))];
   const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
-    <fieldset class={`check-list${error ? " invalid" : ""}`} aria-describedby={described}>
+    <fieldset
+      class={`check-list${rest.class ? ` ${rest.class}` : ""}${error ? " invalid" : ""}`}
+      aria-describedby={described}
+    >
       <legend>{legend}</legend>
       {hint && (
         <p class="hint" id={`${id}-hint`}>
@@ -42,7 +63,18 @@ export function CheckList({ legend, hint, name, options, chosen = [], empty, loa
           {shown.map((o) => (
             <li key={o.id}>
               <label>
-                <input type="checkbox" name={name} value={o.id} defaultChecked={ticked.has(o.id)} />
+                <input
+                  type="checkbox"
+                  {...(onChange
+                    ? {
+                        checked: ticked.has(o.id),
+                        onChange: (e: Event) => {
+                          const on = (e.currentTarget as HTMLInputElement).checked;
+                          onChange(on ? [...chosen, o] : chosen.filter((c) => c.id !== o.id));
+                        },
+                      }
+                    : { name, value: o.id, defaultChecked: ticked.has(o.id) })}
+                />
                 {o.name}
               </label>
             </li>

@@ -1,4 +1,5 @@
-import { ApiProblem, api, unwrap } from "../api/client";
+import { choicesOf } from "../api/choices";
+import { api, unwrap } from "../api/client";
 import { CheckList, pickedIds } from "./check-list";
 import { t } from "./strings";
 import { useResource } from "./use-resource";
@@ -6,22 +7,15 @@ import { useResource } from "./use-resource";
 type IdName = { id: string; name: string };
 
 /**
- * The organization's groups; a member who may not list them (403: no `group.view`) gets their own
+ * The organization's groups; a member who may not list them (no `group.view`) gets their own
  * groups, which are the ones the API lets them give a record anyway.
  */
 async function pickable(organizationId: string): Promise<IdName[]> {
   const path = { organizationPk: organizationId };
-  try {
-    return (
-      await unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/groups/", { params: { path, query: { pageSize: 100 } } }),
-      )
-    ).results;
-  } catch (err) {
-    if (!(err instanceof ApiProblem) || err.status !== 403) throw err;
-    return (await unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/current/", { params: { path } })))
-      .groups;
-  }
+  return (
+    (await choicesOf("groups", organizationId)) ??
+    (await unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/current/", { params: { path } }))).groups
+  );
 }
 
 interface Props {

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
-import { api, otherwise, unwrap } from "../api/client";
+import { choicesOf } from "../api/choices";
+import { api, unwrap } from "../api/client";
 import { defineStrings } from "../i18n";
 import { membership, can } from "../shell/session";
 import { ErrorAlert, FormError, Loading } from "./alert";
@@ -41,13 +42,9 @@ const t = defineStrings({
 async function load(inboxId: string, organizationPk: string) {
   const [inbox, groups] = await Promise.all([
     unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: inboxId } } })),
-    unwrap(
-      api.GET("/api/v1/organizations/{organizationPk}/groups/", {
-        params: { path: { organizationPk }, query: { pageSize: 100 } },
-      }),
-    ).catch(otherwise({ results: [] as { id: string; name: string }[] })),
+    choicesOf("groups", organizationPk),
   ]);
-  return { assignment: inbox.assignment, teams: groups.results.map((g): [string, string] => [g.id, g.name]) };
+  return { assignment: inbox.assignment, teams: (groups ?? []).map((g): [string, string] => [g.id, g.name]) };
 }
 
 /** An inbox's assignment setting (manual or round-robin, team, capacity): a small form of its own. */

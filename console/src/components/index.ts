@@ -13,6 +13,7 @@ export { GroupPicker, pickedGroups } from "./group-picker";
 export { Markdown } from "./markdown";
 export { firstAvailable, modelOption, type ModelLike } from "./model-choice";
 export { PageHeader } from "./page-header";
+export { ListBody, ResourceList, useCrudList, type ListPage } from "./resource-list";
 export { UploadDialog, UploadProgress, uploadForm } from "./upload";
 export { Pager } from "./pager";
 export { Toasts, dismissToast, toast } from "./toast";

@@ -1,42 +1,102 @@
 import type { ComponentChildren } from "preact";
 import { useId, useState } from "preact/hooks";
-import { ApiProblem, problemOf } from "../api/client";
+import { ApiProblem, api, problemOf, unwrap } from "../api/client";
+import type { paths } from "../api/schema";
 import { FormError } from "./alert";
 import { Button } from "./button";
 import { Dialog } from "./dialog";
 import { t } from "./strings";
 
 /**
- * Sends a multipart form with XMLHttpRequest, because fetch cannot report an upload's progress:
- * `onProgress` gets 0..1 as the bytes leave. Resolves with the response's JSON (null when empty),
- * rejects with an ApiProblem carrying the API's `detail` and field errors.
+ * Sends `body` with XMLHttpRequest, because fetch cannot report an upload's progress: `onProgress`
+ * gets 0..1 as the bytes leave. Resolves with the response's JSON (null when empty) when the status
+ * is 2xx, rejects with an ApiProblem carrying the answer's `detail` and field errors otherwise.
  */
+function send(
+  method: string,
+  url: string,
+  body: FormData | File,
+  options: {
+    headers?: Record<string, string>;
+    /** Sends the session cookie and this organization's header: for the API itself, not a signed target. */
+    organizationId?: string | null;
+    credentials?: boolean;
+    onProgress: (share: number) => void;
+    /** The problem's code when the answer names none. */
+    failure: string;
+  },
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    xhr.withCredentials = options.credentials ?? false;
+    if (options.organizationId) xhr.setRequestHeader("X-Organization-Id", options.organizationId);
+    for (const [name, value] of Object.entries(options.headers ?? {})) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (e) => e.lengthComputable && options.onProgress(e.loaded / e.total);
+    xhr.onerror = () => reject(new ApiProblem(0, t("networkError"), "network_error"));
+    xhr.onload = () => {
+      let answer: { detail?: string; code?: string; errors?: Record<string, string[]> } | null = null;
+      try {
+        answer = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        // The body is the server's (or a proxy's, or S3's XML) and may not be JSON: the status says what happened.
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        options.onProgress(1);
+        resolve(answer);
+      } else
+        reject(
+          new ApiProblem(
+            xhr.status,
+            answer?.detail ?? (xhr.statusText || `HTTP ${xhr.status}`),
+            answer?.code ?? options.failure,
+            answer?.errors,
+          ),
+        );
+    };
+    xhr.send(body);
+  });
+}
+
+/** Posts a multipart form to the API (the session's cookie and organization), with its progress. */
 export function uploadForm(
   url: string,
   form: FormData,
   { organizationId, onProgress }: { organizationId?: string | null; onProgress: (share: number) => void },
 ): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", url);
-    xhr.withCredentials = true;
-    if (organizationId) xhr.setRequestHeader("X-Organization-Id", organizationId);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onerror = () => reject(new ApiProblem(0, t("networkError"), "network_error"));
-    xhr.onload = () => {
-      let body: { detail?: string; code?: string; errors?: Record<string, string[]> } | null = null;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-      } catch {
-        // The body is the server's (or a proxy's) and may not be JSON: the status text says what happened.
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onProgress(1);
-        resolve(body);
-      } else reject(new ApiProblem(xhr.status, body?.detail ?? xhr.statusText, body?.code ?? "error", body?.errors));
-    };
-    xhr.send(form);
-  });
+  return send("POST", url, form, { organizationId, credentials: true, onProgress, failure: "error" });
+}
+
+type SignRequest = NonNullable<
+  paths["/api/v1/upload-presigned-url/"]["post"]["requestBody"]
+>["content"]["application/json"];
+
+/**
+ * A file's upload the way every client does it (CONTRACT section 10): signed by
+ * `upload-presigned-url/` for `modelName` and `fieldName`, then sent as the signature says (a POST
+ * policy's fields, the file last; or a PUT with its headers), its progress reported. The signature
+ * is the only credential the target takes. Resolves with the stored key, which the record's own
+ * request then names; any answer but 2xx, of the signing or of the upload, rejects with an ApiProblem.
+ */
+export async function uploadSigned(
+  file: File,
+  { modelName, fieldName }: Pick<SignRequest, "modelName" | "fieldName">,
+  onProgress: (share: number) => void,
+): Promise<string> {
+  const target = await unwrap(
+    api.POST("/api/v1/upload-presigned-url/", {
+      body: { modelName, fieldName, filename: file.name, fileSize: file.size },
+    }),
+  );
+  if (target.method === "PUT") {
+    await send("PUT", target.url, file, { headers: target.headers ?? {}, onProgress, failure: "upload_failed" });
+  } else {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(target.fields)) form.append(name, String(value));
+    form.append("file", file);
+    await send("POST", target.url, form, { onProgress, failure: "upload_failed" });
+  }
+  return String(target.fields.key);
 }
 
 /** An upload's progress as a labelled progress bar, with its percentage as text. */

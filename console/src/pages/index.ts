@@ -14,13 +14,13 @@ export const PAGES: PageEntry[] = [
   },
   {
     path: "/knowledge-bases/*",
-    load: () => import("./knowledge/page"),
+    load: () => import("./knowledge-bases/page"),
     nav: { en: "Knowledge bases", "zh-TW": "知識庫" },
     requires: "knowledge_base.view",
   },
   {
     path: "/conversations/*",
-    load: () => import("./inbox/page"),
+    load: () => import("./conversations/page"),
     nav: { en: "Conversations", "zh-TW": "對話" },
     requires: "conversation.view",
   },

@@ -1,7 +1,7 @@
 // The organization's live conversation events, one EventSource per tab (`conversation-events/`,
 // with the session cookie): the shell keeps it open on every page for the unread counts and
-// notifications (notifications.ts), and the inbox page listens on the same stream (pages/inbox/live.ts).
-import type { LiveEvent, TypingEvent } from "../pages/inbox/live";
+// notifications (notifications.ts), and the inbox page listens on the same stream (pages/conversations/live.ts).
+import type { LiveEvent, TypingEvent } from "../pages/conversations/live";
 
 export interface LiveListener {
   onEvent: (e: LiveEvent) => void;

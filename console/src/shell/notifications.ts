@@ -5,7 +5,7 @@
 // conversation is handed to a person or assigned to them.
 import { computed, effect, signal } from "@preact/signals";
 import { api, otherwise, unwrap } from "../api/client";
-import type { LiveEvent } from "../pages/inbox/live";
+import type { LiveEvent } from "../pages/conversations/live";
 import { listenLive } from "./live-stream";
 import { navigate } from "./router";
 import { can, session } from "./session";

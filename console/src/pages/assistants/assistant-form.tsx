@@ -17,7 +17,7 @@ import {
   type Choices,
   type IdName,
   type ModelChoice,
-} from "./assistant-api";
+} from "./api";
 import { draftOf, patchOf, type Draft } from "./draft";
 import { RefPicker } from "./ref-picker";
 import { TextAreaField } from "../../components/field";

@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { Markdown } from "../../components/markdown";
 import { Notice } from "../../components/alert";
 import { formatTime } from "../../i18n";
-import type { Assistant, IdName } from "./assistant-api";
+import type { Assistant, IdName } from "./api";
 import { t } from "./strings";
 
 const names = (items: IdName[]) => (items.length ? items.map((i) => i.name).join(", ") : "—");

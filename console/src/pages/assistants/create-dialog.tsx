@@ -1,4 +1,3 @@
-import { api, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { FormError } from "../../components/alert";
@@ -9,16 +8,13 @@ import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { navigate } from "../../shell/router";
-import { createAssistant, fieldMessage } from "./assistant-api";
+import { createAssistant, fieldMessage, languageModels } from "./api";
 import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 
 /** A new assistant from its name, model and instructions; the rest is set on its page, where this leads. */
 export function CreateAssistant({ onClose }: { onClose: () => void }) {
-  const models = useResource(
-    () => unwrap(api.GET("/api/v1/large-language-models/", { params: { query: { pageSize: 100 } } })),
-    [],
-  );
+  const models = useResource(languageModels, []);
   const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const created = await createAssistant({

@@ -8,7 +8,7 @@ import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
-import { deleteAssistant, getAssistant, loadChoices, type Assistant } from "./assistant-api";
+import { deleteAssistant, getAssistant, loadChoices, type Assistant } from "./api";
 import { AssistantForm } from "./assistant-form";
 import { AssistantSummary } from "./assistant-summary";
 import { TryIt } from "./try-it";

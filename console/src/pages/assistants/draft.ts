@@ -1,6 +1,6 @@
 // The edit form's state: every writable field of the assistant record as the form holds it
 // (text for text boxes, JSON as typed), and the PATCH of what changed.
-import type { Assistant, AssistantPatch, IdName } from "./assistant-api";
+import type { Assistant, AssistantPatch, IdName } from "./api";
 
 export interface Draft {
   name: string;

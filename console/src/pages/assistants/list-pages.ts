@@ -1,7 +1,7 @@
 // Pages of the assistants list as the API serves them, kept for a short while and fetched ahead:
 // once a page shows, the pages before and after it are asked for, so "Next" and "Previous" show
 // at once. Searching asks the API afresh. The list starts empty whenever the page is opened.
-import { PAGE_SIZE, listAssistants } from "./assistant-api";
+import { PAGE_SIZE, listAssistants } from "./api";
 import { otherwise } from "../../api/client";
 
 type Page = Awaited<ReturnType<typeof listAssistants>>;

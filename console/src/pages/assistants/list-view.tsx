@@ -10,7 +10,7 @@ import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
-import { PAGE_SIZE, type Assistant } from "./assistant-api";
+import { PAGE_SIZE, type Assistant } from "./api";
 import { forgetPages, listPage, prefetchAround } from "./list-pages";
 import { CreateAssistant } from "./create-dialog";
 import { t } from "./strings";

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { SelectField } from "../../components/field";
@@ -8,17 +8,8 @@ import { useResource } from "../../components/use-resource";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { EmbedCodes } from "../web-chats/embed-codes";
+import { createWebInbox, webChatsOf } from "./api";
 import { t } from "./strings";
-
-/** The assistant's web chats: each web inbox of the assistant has one (its `channel`). */
-const webChatsOf = (assistantId: string) =>
-  unwrap(
-    api.GET("/api/v1/inboxes/", { params: { query: { channelType: "web", chatbot: assistantId, pageSize: 100 } } }),
-  ).then((page) =>
-    page.results.flatMap((inbox) =>
-      inbox.channel ? [{ id: inbox.channel.id, name: inbox.channel.name || inbox.name }] : [],
-    ),
-  );
 
 /**
  * How to put the assistant on a website, on its own page: the codes of its web chat (the widget),
@@ -33,11 +24,7 @@ export function PublishPanel({ assistantId, assistantName }: { assistantId: stri
     setCreating(true);
     setError(null);
     try {
-      await unwrap(
-        api.POST("/api/v1/inboxes/", {
-          body: { name: assistantName, channelType: "web", chatbot: { id: assistantId } },
-        }),
-      );
+      await createWebInbox(assistantId, assistantName);
       await chats.reload();
       toast(t("webChatCreated", { name: assistantName }));
     } catch (err) {

@@ -1,5 +1,5 @@
-import { ApiProblem, api, fetchOrNetworkError, unwrap, type Schemas } from "../../api/client";
-import { uploadForm } from "../../components/upload";
+import { api, unwrap, type Schemas } from "../../api/client";
+import { uploadSigned } from "../../components/upload";
 
 export type BatchQa = Schemas["BatchQa"];
 export type BatchQaItem = Schemas["BatchQaItem"];
@@ -28,35 +28,13 @@ export async function runItems(webChatId: string, id: string): Promise<BatchQaIt
   }
 }
 
-/**
- * Uploads the file of questions the way every client does (a presigned upload, `batch-qa` spec),
- * with its progress, then starts the run with the stored key.
- */
-export async function startRun(
-  webChatId: string,
-  file: File,
-  organizationId: string,
-  onProgress: (share: number) => void,
-): Promise<BatchQa> {
-  const target = await unwrap(
-    api.POST("/api/v1/upload-presigned-url/", {
-      body: { modelName: "batch-qa", fieldName: "file", filename: file.name, fileSize: file.size },
-    }),
-  );
-  if (target.method === "PUT") {
-    const put = await fetchOrNetworkError(target.url, { method: "PUT", body: file, headers: target.headers ?? {} });
-    if (!put.ok) throw new ApiProblem(put.status, put.statusText, "upload_failed");
-    onProgress(1);
-  } else {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(target.fields)) form.append(k, v);
-    form.append("file", file);
-    await uploadForm(target.url, form, { organizationId, onProgress });
-  }
+/** Uploads the file of questions the way every client does (a signed upload), then starts the run with the stored key. */
+export async function startRun(webChatId: string, file: File, onProgress: (share: number) => void): Promise<BatchQa> {
+  const key = await uploadSigned(file, { modelName: "batch-qa", fieldName: "file" }, onProgress);
   return unwrap(
     api.POST("/api/v1/web-chats/{webchatPk}/batch-qas/", {
       params: { path: { webchatPk: webChatId } },
-      body: { file: target.fields.key, filename: file.name },
+      body: { file: key, filename: file.name },
     }),
   );
 }

@@ -34,7 +34,7 @@ export default function BatchQaPage({ organizationId }: PageProps) {
     setProblem(null);
     setShare(0);
     try {
-      const run = await startRun(chosen, file, organizationId, setShare);
+      const run = await startRun(chosen, file, setShare);
       toast(t("started", { name: run.filename, n: run.total }));
       formElement.reset();
       setOpen(run);

@@ -1,12 +1,10 @@
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { ErrorAlert, Loading, Notice } from "../../components/alert";
+import { Notice } from "../../components/alert";
 import { toast } from "../../components/toast";
-import { DataTable, type Column } from "../../components/data-table";
+import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
-import { Pager } from "../../components/pager";
-import { useResource } from "../../components/use-resource";
+import { ResourceList, useCrudList } from "../../components/resource-list";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteCannedResponse, listCannedResponses, PAGE_SIZE, type CannedResponse } from "./api";
@@ -15,12 +13,9 @@ import { t } from "./strings";
 
 /** The organization's canned responses: what `/` offers in a conversation's reply box. */
 export default function CannedResponsesPage({ organizationId }: PageProps) {
-  const [page, setPage] = useState(1);
   const [search, setSearch] = useState("");
-  const list = useResource(() => listCannedResponses(page, search), [organizationId, page, search]);
+  const crud = useCrudList((page) => listCannedResponses(page, search), [organizationId, search]);
   const manage = can("canned_response.manage");
-  const [editing, setEditing] = useState<CannedResponse | "new" | null>(null);
-  const [deleting, setDeleting] = useState<CannedResponse | null>(null);
   const columns: Column<CannedResponse>[] = [
     { label: t("shortCode"), rowHeader: true, cell: (c) => <code>/{c.shortCode}</code> },
     { label: t("content"), class: "wrap-text", cell: (c) => c.content },
@@ -31,10 +26,14 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
       hiddenLabel: true,
       cell: (c) => (
         <div class="row-actions">
-          <Button aria-label={t("editNamed", { code: c.shortCode })} onClick={() => setEditing(c)}>
+          <Button aria-label={t("editNamed", { code: c.shortCode })} onClick={() => crud.setEditing(c)}>
             {t("edit")}
           </Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { code: c.shortCode })} onClick={() => setDeleting(c)}>
+          <Button
+            variant="danger"
+            aria-label={t("deleteNamed", { code: c.shortCode })}
+            onClick={() => crud.setDeleting(c)}
+          >
             {t("delete")}
           </Button>
         </div>
@@ -45,7 +44,7 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
     <>
       <PageHeader title={t("title")}>
         {manage && (
-          <Button variant="primary" onClick={() => setEditing("new")}>
+          <Button variant="primary" onClick={() => crud.setEditing("new")}>
             {t("create")}
           </Button>
         )}
@@ -60,44 +59,36 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
           value={search}
           onInput={(e) => {
             setSearch(e.currentTarget.value);
-            setPage(1);
+            crud.setPage(1);
           }}
         />
       </div>
       <h2 id="canned-title" class="sr-only">
         {t("title")}
       </h2>
-      <ErrorAlert error={list.error} />
-      {list.data === undefined ? (
-        list.loading && <Loading />
-      ) : list.data.count === 0 ? (
-        <p>{search ? t("noMatch") : t("none")}</p>
-      ) : (
-        <>
-          <DataTable labelledBy="canned-title" rows={list.data.results} rowKey={(c) => c.id} columns={columns} />
-          <Pager page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={setPage} />
-        </>
-      )}
-      {editing && (
-        <CannedForm
-          editing={editing === "new" ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={(c) => {
-            toast(t("saved", { code: c.shortCode }));
-            list.reload();
-          }}
-        />
-      )}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteTitle")}
-        message={t("deleteMessage", { code: deleting?.shortCode ?? "" })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteCannedResponse(deleting!.id);
-          toast(t("deleted", { code: deleting!.shortCode }));
-          await list.reload();
+      <ResourceList
+        crud={crud}
+        labelledBy="canned-title"
+        columns={columns}
+        rowKey={(c) => c.id}
+        empty={search ? t("noMatch") : t("none")}
+        pageSize={PAGE_SIZE}
+        form={(editing, close) => (
+          <CannedForm
+            editing={editing}
+            onClose={close}
+            onSaved={(c) => {
+              toast(t("saved", { code: c.shortCode }));
+              crud.list.reload();
+            }}
+          />
+        )}
+        remove={{
+          title: t("deleteTitle"),
+          message: (c) => t("deleteMessage", { code: c.shortCode }),
+          action: t("delete"),
+          run: (c) => deleteCannedResponse(c.id),
+          done: (c) => t("deleted", { code: c.shortCode }),
         }}
       />
     </>

@@ -1,5 +1,6 @@
-import { api, otherwise, unwrap } from "../../api/client";
-import { FormError, Loading } from "../../components/alert";
+import { choicesOf } from "../../api/choices";
+import { api, unwrap } from "../../api/client";
+import { ErrorAlert, FormError, Loading } from "../../components/alert";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { SelectField, TextField } from "../../components/field";
@@ -8,14 +9,14 @@ import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { navigate } from "../../shell/router";
+import { organizationId } from "../../shell/session";
 import { MESSAGING_TYPES, NOT_CONNECTABLE, platformName, type ChannelType } from "./platforms";
 import { t } from "./strings";
 
 /** The assistants the member may pick; none when they may not list them (the inbox can still be made). */
 const assistants = () =>
-  unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then(
-    (page) => page.results.map((a) => [a.id, a.name] as [string, string]),
-    otherwise([] as [string, string][]),
+  choicesOf("assistants", organizationId.value!).then((found) =>
+    (found ?? []).map((a) => [a.id, a.name] as [string, string]),
   );
 
 /** A new messaging inbox; its channel page opens next, where it is set up and connected. */
@@ -63,6 +64,8 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
             hint={t("assistantHint")}
             error={problem?.field("chatbot") ?? problem?.field("chatbot.id")}
           />
+        ) : choices.error ? (
+          <ErrorAlert error={choices.error} />
         ) : (
           <Loading />
         )}

@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
 import { api, unwrap, type Schemas } from "../../api/client";
-import { ErrorAlert, Loading } from "../../components/alert";
+import { ErrorAlert } from "../../components/alert";
 import { Button } from "../../components/button";
 import { DataTable, type Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
+import { ListBody } from "../../components/resource-list";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
@@ -67,13 +68,11 @@ export function ChannelList() {
         {t("intro")}
       </p>
       <ErrorAlert error={inboxes.error} />
-      {inboxes.data === undefined ? (
-        inboxes.loading && <Loading />
-      ) : inboxes.data.length === 0 ? (
-        <p>{t("none")}</p>
-      ) : (
-        <DataTable labelledBy="channels-intro" rows={inboxes.data} rowKey={(i) => i.id} columns={columns} />
-      )}
+      <ListBody
+        list={inboxes}
+        empty={t("none")}
+        table={(rows) => <DataTable labelledBy="channels-intro" rows={rows} rowKey={(i) => i.id} columns={columns} />}
+      />
       {creating && <CreateDialog onClose={() => setCreating(false)} />}
     </>
   );

@@ -10,7 +10,7 @@ import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { GroupAssistants, GroupKnowledgeBases, GroupMembers } from "./group-parts";
 import { PermissionMatrix } from "./matrix";
-import { permissionCatalogue, type Group } from "./members-api";
+import { permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
 
 /** One group: its name and permission matrix, its members, assistants and knowledge bases. */

@@ -5,7 +5,7 @@ import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField } from "../../components/field";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
-import { allMembers, memberName, type Group } from "./members-api";
+import { allMembers, memberName, type Group } from "./api";
 import { t } from "./strings";
 
 interface Link {

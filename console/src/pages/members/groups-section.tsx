@@ -4,6 +4,7 @@ import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { Dialog } from "../../components/dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
+import { ListBody } from "../../components/resource-list";
 import { TextField } from "../../components/field";
 import { DataTable, type Column } from "../../components/data-table";
 import { toast } from "../../components/toast";
@@ -13,7 +14,7 @@ import { t as common } from "../../components/strings";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
-import { listGroups, permissionCatalogue, type Group } from "./members-api";
+import { listGroups, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
 
 /** The organization's groups: created with their permissions, opened, deleted. */
@@ -59,13 +60,13 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
       </div>
       <p class="muted">{t("groupsIntro")}</p>
       <ErrorAlert error={groups.error} />
-      {groups.data === undefined ? (
-        groups.loading && <Loading />
-      ) : groups.data.results.length === 0 ? (
-        <p>{t("noGroupsYet")}</p>
-      ) : (
-        <DataTable labelledBy="groups-title" rows={groups.data.results} rowKey={(g) => g.id} columns={columns} />
-      )}
+      <ListBody
+        list={groups}
+        empty={t("noGroupsYet")}
+        table={(data) => (
+          <DataTable labelledBy="groups-title" rows={data.results} rowKey={(g) => g.id} columns={columns} />
+        )}
+      />
       {creating && <NewGroup organizationId={organizationId} onClose={() => setCreating(false)} />}
       <ConfirmDialog
         open={!!deleting}

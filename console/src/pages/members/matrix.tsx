@@ -1,5 +1,5 @@
 import { t } from "./strings";
-import type { Permission } from "./members-api";
+import type { Permission } from "./api";
 
 const ACTIONS = ["view", "manage"] as const;
 

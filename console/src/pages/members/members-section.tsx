@@ -13,7 +13,7 @@ import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
-import { listGroups, memberName, type Group, type Member } from "./members-api";
+import { listGroups, memberName, type Group, type Member } from "./api";
 import { t } from "./strings";
 
 const PAGE_SIZE = 20;

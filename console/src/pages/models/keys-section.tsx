@@ -1,35 +1,24 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
 import { useSubmit } from "../../components/use-submit";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
 import { CopyButton } from "../../components/copy-button";
 import { Dialog } from "../../components/dialog";
-import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
-import { Pager } from "../../components/pager";
+import { FormError, Notice } from "../../components/alert";
 import { TextField } from "../../components/field";
-import { toast } from "../../components/toast";
-import { useResource } from "../../components/use-resource";
-import { DataTable, type Column } from "../../components/data-table";
+import { ResourceList, useCrudList } from "../../components/resource-list";
+import type { Column } from "../../components/data-table";
 import { t as common } from "../../components/strings";
 import { formatTime } from "../../i18n";
+import { createApiKey, listApiKeys, PAGE_SIZE, revokeApiKey, type ApiKey } from "./api";
 import { t } from "./strings";
-
-type ApiKey = Schemas["ApiKey"];
-const PAGE_SIZE = 20;
 
 const statusOf = (key: ApiKey) =>
   key.revokedAt ? "revoked" : key.expiresAt && Number(key.expiresAt) <= Date.now() ? "expired" : "active";
 
 /** The user's API keys: created with the secret shown once (with copy), and revoked. */
 export function KeysSection() {
-  const [page, setPage] = useState(1);
-  const keys = useResource(
-    () => unwrap(api.GET("/api/v1/api-keys/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
-    [page],
-  );
+  const crud = useCrudList(listApiKeys, []);
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const columns: Column<ApiKey>[] = [
     { label: t("keyName"), rowHeader: true, cell: (k) => k.name },
     { label: t("key"), cell: (k) => <code>{k.prefix}…</code> },
@@ -46,7 +35,11 @@ export function KeysSection() {
       cell: (k) =>
         statusOf(k) === "active" && (
           <div class="row-actions">
-            <Button variant="danger" aria-label={t("revokeNamed", { name: k.name })} onClick={() => setRevoking(k)}>
+            <Button
+              variant="danger"
+              aria-label={t("revokeNamed", { name: k.name })}
+              onClick={() => crud.setDeleting(k)}
+            >
               {t("revoke")}
             </Button>
           </div>
@@ -62,28 +55,22 @@ export function KeysSection() {
         </Button>
       </div>
       <p class="muted">{t("apiKeysIntro")}</p>
-      <ErrorAlert error={keys.error} />
-      {keys.data === undefined ? (
-        keys.loading && <Loading />
-      ) : keys.data.count === 0 ? (
-        <p>{t("noKeys")}</p>
-      ) : (
-        <DataTable labelledBy="keys-title" rows={keys.data.results} rowKey={(k) => k.id} columns={columns} />
-      )}
-      {keys.data && <Pager page={page} count={keys.data.count} pageSize={PAGE_SIZE} onPage={setPage} />}
-      {creating && <CreateKey onClose={() => setCreating(false)} onCreated={() => keys.reload()} />}
-      <ConfirmDialog
-        open={!!revoking}
-        title={t("revokeKeyTitle")}
-        message={t("revokeKeyMessage", { name: revoking?.name ?? "" })}
-        action={t("revoke")}
-        onClose={() => setRevoking(null)}
-        onConfirm={async () => {
-          await unwrap(api.DELETE("/api/v1/api-keys/{id}/", { params: { path: { id: revoking!.id } } }));
-          toast(t("keyRevoked", { name: revoking!.name }));
-          await keys.reload();
+      <ResourceList
+        crud={crud}
+        labelledBy="keys-title"
+        columns={columns}
+        rowKey={(k) => k.id}
+        empty={t("noKeys")}
+        pageSize={PAGE_SIZE}
+        remove={{
+          title: t("revokeKeyTitle"),
+          message: (k) => t("revokeKeyMessage", { name: k.name }),
+          action: t("revoke"),
+          run: (k) => revokeApiKey(k.id),
+          done: (k) => t("keyRevoked", { name: k.name }),
         }}
       />
+      {creating && <CreateKey onClose={() => setCreating(false)} onCreated={() => crud.list.reload()} />}
     </section>
   );
 }
@@ -93,14 +80,10 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
   const [secret, setSecret] = useState<string | null>(null);
   const { busy, problem, submit } = useSubmit(async (form) => {
     const expires = String(form.get("expires") ?? "");
-    const created = await unwrap(
-      api.POST("/api/v1/api-keys/", {
-        body: {
-          name: String(form.get("name") ?? "").trim(),
-          expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
-        },
-      }),
-    );
+    const created = await createApiKey({
+      name: String(form.get("name") ?? "").trim(),
+      expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
+    });
     setSecret(created.key);
     onCreated();
   });

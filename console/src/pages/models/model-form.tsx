@@ -5,7 +5,7 @@ import { CheckboxField, SelectField, TextField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
 import { FormError } from "../../components/alert";
 import { t as common } from "../../components/strings";
-import { MODEL_KINDS, createModel, updateModel, type Model, type ModelKind, type ModelWrite } from "./model-api";
+import { MODEL_KINDS, createModel, updateModel, type Model, type ModelKind, type ModelWrite } from "./api";
 import { presetsFor, type Preset } from "./presets";
 import { t } from "./strings";
 

@@ -9,7 +9,7 @@ import { useResource } from "../../components/use-resource";
 import { DataTable, type Column } from "../../components/data-table";
 import { can } from "../../shell/session";
 import { ModelForm } from "./model-form";
-import { deleteModel, listModels, testModel, type ConnectionTest, type Model } from "./model-api";
+import { deleteModel, listModels, testModel, type ConnectionTest, type Model } from "./api";
 import { t } from "./strings";
 
 /** The organization's models: built-in and its own, with add, edit, delete and test connection for owners. */

@@ -2,7 +2,7 @@
 // documented OpenAI-compatible base URL and a few of its model names (the first is filled in; the
 // others are offered as suggestions). Anthropic and Groq have no embeddings endpoint; rerankers
 // speak the Cohere/Jina `/rerank` shape, which of these only vLLM serves.
-import type { ModelKind, ModelWrite } from "./model-api";
+import type { ModelKind, ModelWrite } from "./api";
 
 export interface PresetModel {
   name: string;

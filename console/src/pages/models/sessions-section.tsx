@@ -1,5 +1,4 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
@@ -9,10 +8,8 @@ import { useResource } from "../../components/use-resource";
 import { DataTable, type Column } from "../../components/data-table";
 import { formatTime } from "../../i18n";
 import { signOut } from "../../shell/session";
+import { listSessions, PAGE_SIZE, revokeSession, type ConsoleSession } from "./api";
 import { t } from "./strings";
-
-type ConsoleSession = Schemas["ConsoleSession"];
-const PAGE_SIZE = 20;
 
 /** "Chrome 156 on Linux" from a user agent; the whole string is kept as the cell's title. */
 function browserOf(userAgent: string | null): string {
@@ -26,10 +23,7 @@ function browserOf(userAgent: string | null): string {
 /** The user's console sessions, beside their keys; revoking the current one signs out. */
 export function SessionsSection() {
   const [page, setPage] = useState(1);
-  const sessions = useResource(
-    () => unwrap(api.GET("/api/v1/auth/sessions/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
-    [page],
-  );
+  const sessions = useResource(() => listSessions(page), [page]);
   const [revoking, setRevoking] = useState<ConsoleSession | null>(null);
   const columns: Column<ConsoleSession>[] = [
     {
@@ -83,7 +77,7 @@ export function SessionsSection() {
         action={t("revoke")}
         onClose={() => setRevoking(null)}
         onConfirm={async () => {
-          await unwrap(api.DELETE("/api/v1/auth/sessions/{id}/", { params: { path: { id: revoking!.id } } }));
+          await revokeSession(revoking!.id);
           toast(t("sessionRevoked"));
           await sessions.reload();
         }}

@@ -1,12 +1,9 @@
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { ErrorAlert, Loading } from "../../components/alert";
 import { toast } from "../../components/toast";
-import { DataTable, type Column } from "../../components/data-table";
+import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
-import { Pager } from "../../components/pager";
-import { useResource } from "../../components/use-resource";
+import { ResourceList, useCrudList } from "../../components/resource-list";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteSkill, listSkills, type SkillItem } from "./api";
@@ -17,13 +14,11 @@ import { t } from "./strings";
 
 /** Skills: packages of instructions and files an agent loads when a question calls for them. */
 export default function SkillsPage({ organizationId }: PageProps) {
-  const [page, setPage] = useState(1);
-  const skills = useResource(() => listSkills(page), [organizationId, page]);
+  const crud = useCrudList(listSkills, [organizationId]);
   const manage = can("skill.manage");
   const [uploading, setUploading] = useState(false);
   const [viewing, setViewing] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<SkillItem | null>(null);
   const columns: Column<SkillItem>[] = [
     { label: t("name"), rowHeader: true, cell: (s) => s.name },
     { label: t("description"), class: "wrap-text", cell: (s) => s.description },
@@ -45,7 +40,11 @@ export default function SkillsPage({ organizationId }: PageProps) {
             </Button>
           )}
           {manage && s.canDelete && (
-            <Button variant="danger" aria-label={t("deleteNamed", { name: s.name })} onClick={() => setDeleting(s)}>
+            <Button
+              variant="danger"
+              aria-label={t("deleteNamed", { name: s.name })}
+              onClick={() => crud.setDeleting(s)}
+            >
               {t("delete")}
             </Button>
           )}
@@ -68,24 +67,28 @@ export default function SkillsPage({ organizationId }: PageProps) {
       <h2 id="skills-title" class="sr-only">
         {t("title")}
       </h2>
-      <ErrorAlert error={skills.error} />
-      {skills.data === undefined ? (
-        skills.loading && <Loading />
-      ) : skills.data.count === 0 ? (
-        <p>{t("noSkills")}</p>
-      ) : (
-        <>
-          <DataTable labelledBy="skills-title" rows={skills.data.results} rowKey={(s) => s.id} columns={columns} />
-          <Pager page={page} count={skills.data.count} pageSize={20} onPage={setPage} />
-        </>
-      )}
+      <ResourceList
+        crud={crud}
+        labelledBy="skills-title"
+        columns={columns}
+        rowKey={(s) => s.id}
+        empty={t("noSkills")}
+        pageSize={20}
+        remove={{
+          title: t("deleteSkill"),
+          message: (s) => t("deleteMessage", { name: s.name }),
+          action: t("delete"),
+          run: (s) => deleteSkill(s.id),
+          done: (s) => t("deleted", { name: s.name }),
+        }}
+      />
       {uploading && (
         <UploadDialog
           organizationId={organizationId}
           onClose={() => setUploading(false)}
           onUploaded={(r) => {
             toast(t("uploaded", { name: r.name, message: r.message }));
-            skills.reload();
+            crud.list.reload();
           }}
         />
       )}
@@ -97,22 +100,10 @@ export default function SkillsPage({ organizationId }: PageProps) {
           onClose={() => setEditing(null)}
           onSaved={(s) => {
             toast(t("saved", { name: s.name }));
-            skills.reload();
+            crud.list.reload();
           }}
         />
       )}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteSkill")}
-        message={t("deleteMessage", { name: deleting?.name ?? "" })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteSkill(deleting!.id);
-          toast(t("deleted", { name: deleting!.name }));
-          await skills.reload();
-        }}
-      />
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { choicesOf } from "../../api/choices";
 import { api, unwrap, type Schemas } from "../../api/client";
 import type { paths } from "../../api/schema";
 
@@ -13,12 +14,8 @@ export const getDatabase = (id: string) => unwrap(api.GET("/api/v1/sql-databases
 export const createDatabase = (body: SqlDatabaseWrite) => unwrap(api.POST("/api/v1/sql-databases/", { body }));
 export const updateDatabase = (id: string, body: Partial<SqlDatabaseWrite>) =>
   unwrap(api.PATCH("/api/v1/sql-databases/{id}/", { params: { path: { id } }, body }));
-/** The assistants that may query a database, as `{id, name}` to tick. */
-export const assistantChoices = async () =>
-  (await unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } }))).results.map((b) => ({
-    id: b.id,
-    name: b.name,
-  }));
+/** The assistants that may query a database, as `{id, name}` to tick; null when the member may not list them. */
+export const assistantChoices = (organizationId: string) => choicesOf("assistants", organizationId);
 export const deleteDatabase = (id: string) =>
   unwrap(api.DELETE("/api/v1/sql-databases/{id}/", { params: { path: { id } } }));
 export const checkConnection = (id: string) =>

@@ -38,7 +38,7 @@ export function DatabaseForm({
   onSaved: (d: SqlDatabase) => void;
 }) {
   const [type, setType] = useState<FormType>(database?.databaseType ?? "managed");
-  const assistants = useResource(assistantChoices, [organizationId]);
+  const assistants = useResource(() => assistantChoices(organizationId), [organizationId]);
   const external = type !== "managed";
   const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
@@ -139,10 +139,10 @@ export function DatabaseForm({
           legend={t("assistants")}
           hint={t("assistantsHint")}
           name="chatbots"
-          options={assistants.data}
+          options={assistants.data ?? undefined}
           chosen={database?.chatbots}
           loading={assistants.loading}
-          empty={assistants.error ? t("assistantsUnavailable") : t("noAssistants")}
+          empty={assistants.error || assistants.data === null ? t("assistantsUnavailable") : t("noAssistants")}
           error={err("chatbots")}
         />
         <GroupPicker organizationId={organizationId} chosen={database?.groups} error={err("groups")} />

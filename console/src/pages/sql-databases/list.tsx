@@ -1,12 +1,8 @@
-import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { ErrorAlert, Loading } from "../../components/alert";
 import { toast } from "../../components/toast";
-import { DataTable, type Column } from "../../components/data-table";
+import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
-import { Pager } from "../../components/pager";
-import { useResource } from "../../components/use-resource";
+import { ResourceList, useCrudList } from "../../components/resource-list";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { deleteDatabase, listDatabases, type SqlDatabaseItem } from "./api";
@@ -16,11 +12,8 @@ import { t } from "./strings";
 
 /** The SQL databases the member can see; each opens its tables and "ask a question". */
 export function DatabaseList({ organizationId }: { organizationId: string }) {
-  const [page, setPage] = useState(1);
-  const databases = useResource(() => listDatabases(page), [organizationId, page]);
+  const crud = useCrudList(listDatabases, [organizationId]);
   const manage = can("sql_database.manage");
-  const [editing, setEditing] = useState<SqlDatabaseItem | "new" | null>(null);
-  const [deleting, setDeleting] = useState<SqlDatabaseItem | null>(null);
   const columns: Column<SqlDatabaseItem>[] = [
     {
       label: t("name"),
@@ -43,12 +36,16 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
       cell: (d) => (
         <div class="row-actions">
           {d.canUpdate && (
-            <Button aria-label={t("editNamed", { name: d.name })} onClick={() => setEditing(d)}>
+            <Button aria-label={t("editNamed", { name: d.name })} onClick={() => crud.setEditing(d)}>
               {t("edit")}
             </Button>
           )}
           {d.canDelete && (
-            <Button variant="danger" aria-label={t("deleteNamed", { name: d.name })} onClick={() => setDeleting(d)}>
+            <Button
+              variant="danger"
+              aria-label={t("deleteNamed", { name: d.name })}
+              onClick={() => crud.setDeleting(d)}
+            >
               {t("delete")}
             </Button>
           )}
@@ -59,7 +56,7 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
     <>
       <PageHeader title={t("title")}>
         {manage && (
-          <Button variant="primary" onClick={() => setEditing("new")}>
+          <Button variant="primary" onClick={() => crud.setEditing("new")}>
             {t("addDatabase")}
           </Button>
         )}
@@ -68,43 +65,30 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
       <h2 id="databases-title" class="sr-only">
         {t("title")}
       </h2>
-      <ErrorAlert error={databases.error} />
-      {databases.data === undefined ? (
-        databases.loading && <Loading />
-      ) : databases.data.count === 0 ? (
-        <p>{t("noDatabases")}</p>
-      ) : (
-        <>
-          <DataTable
-            labelledBy="databases-title"
-            rows={databases.data.results}
-            rowKey={(d) => d.id}
-            columns={columns}
+      <ResourceList
+        crud={crud}
+        labelledBy="databases-title"
+        columns={columns}
+        rowKey={(d) => d.id}
+        empty={t("noDatabases")}
+        pageSize={20}
+        form={(database, close) => (
+          <DatabaseForm
+            database={database ?? undefined}
+            organizationId={organizationId}
+            onClose={close}
+            onSaved={(d) => {
+              toast(t("saved", { name: d.name }));
+              crud.list.reload();
+            }}
           />
-          <Pager page={page} count={databases.data.count} pageSize={20} onPage={setPage} />
-        </>
-      )}
-      {editing && (
-        <DatabaseForm
-          database={editing === "new" ? undefined : editing}
-          organizationId={organizationId}
-          onClose={() => setEditing(null)}
-          onSaved={(d) => {
-            toast(t("saved", { name: d.name }));
-            databases.reload();
-          }}
-        />
-      )}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteDatabase")}
-        message={t("deleteMessage", { name: deleting?.name ?? "" })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteDatabase(deleting!.id);
-          toast(t("deleted", { name: deleting!.name }));
-          await databases.reload();
+        )}
+        remove={{
+          title: t("deleteDatabase"),
+          message: (d) => t("deleteMessage", { name: d.name }),
+          action: t("delete"),
+          run: (d) => deleteDatabase(d.id),
+          done: (d) => t("deleted", { name: d.name }),
         }}
       />
     </>

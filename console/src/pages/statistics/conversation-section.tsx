@@ -3,7 +3,7 @@ import { api, unwrap } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField } from "../../components/field";
 import { useResource } from "../../components/use-resource";
-import { formatCount, type Range } from "./stats-api";
+import { formatCount, type Range } from "./api";
 import { t } from "./strings";
 
 const COUNTS = [

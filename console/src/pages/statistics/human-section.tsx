@@ -9,7 +9,7 @@ import { useResource } from "../../components/use-resource";
 import { locale } from "../../i18n";
 import { Chart } from "./chart";
 import { th } from "./human-strings";
-import { formatCount, type Range } from "./stats-api";
+import { formatCount, type Range } from "./api";
 
 type Group = Schemas["HumanGroupFigures"];
 type Figures = Schemas["HumanFigures"];

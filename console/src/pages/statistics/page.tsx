@@ -20,7 +20,7 @@ import {
   type Range,
   type UsageBucket,
   type UsageCounts,
-} from "./stats-api";
+} from "./api";
 import { t } from "./strings";
 import { UsageSection } from "./usage-section";
 

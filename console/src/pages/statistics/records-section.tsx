@@ -8,7 +8,7 @@ import { SelectField, TextField } from "../../components/field";
 import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
-import type { ChatbotRecord, Range } from "./stats-api";
+import type { ChatbotRecord, Range } from "./api";
 import { t } from "./strings";
 
 const PAGE_SIZE = 20;

@@ -4,7 +4,7 @@ import { ErrorAlert, Loading } from "../../components/alert";
 import { DataTable, type Column } from "../../components/data-table";
 import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
-import { formatCount, type ChatbotUsage, type MemberUsage, type Range, type UsageCounts } from "./stats-api";
+import { formatCount, type ChatbotUsage, type MemberUsage, type Range, type UsageCounts } from "./api";
 import { t } from "./strings";
 
 const PAGE_SIZE = 10;

@@ -1,10 +1,8 @@
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { ErrorAlert, Loading } from "../../components/alert";
 import { toast } from "../../components/toast";
-import { DataTable, type Column } from "../../components/data-table";
-import { Pager } from "../../components/pager";
+import type { Column } from "../../components/data-table";
+import { ResourceList, useCrudList } from "../../components/resource-list";
 import { useResource } from "../../components/use-resource";
 import { can, session } from "../../shell/session";
 import { deleteConnector, listConnectors, listRegistry, myCredentials, type Connector } from "./api";
@@ -14,12 +12,10 @@ import { t } from "./strings";
 
 /** The organization's connectors: instances of the MCP registry's entries, enabled or not. */
 export function ConnectorsSection({ organizationId }: { organizationId: string }) {
-  const [page, setPage] = useState(1);
-  const connectors = useResource(() => listConnectors(page), [organizationId, page]);
+  const crud = useCrudList(listConnectors, [organizationId]);
+  const connectors = crud.list;
   const registry = useResource(listRegistry, []);
   const manage = can("tool.manage");
-  const [editing, setEditing] = useState<Connector | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Connector | null>(null);
   const [crediting, setCrediting] = useState<Connector | null>(null);
   // The user's own credentials, for the connectors on this page whose server takes one.
   const needing = (connectors.data?.results ?? []).filter((c) => c.mcpRegistry.authKind !== "none");
@@ -70,13 +66,13 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
       hiddenLabel: true,
       cell: (c) => (
         <div class="row-actions">
-          <Button aria-label={t("editNamed", { name: c.displayName })} onClick={() => setEditing(c)}>
+          <Button aria-label={t("editNamed", { name: c.displayName })} onClick={() => crud.setEditing(c)}>
             {t("edit")}
           </Button>
           <Button
             variant="danger"
             aria-label={t("deleteNamed", { name: c.displayName })}
-            onClick={() => setDeleting(c)}
+            onClick={() => crud.setDeleting(c)}
           >
             {t("delete")}
           </Button>
@@ -88,39 +84,42 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
       <div class="section-head">
         <h2 id="connectors-title">{t("connectors")}</h2>
         {manage && registry.data && (
-          <Button variant="primary" onClick={() => setEditing("new")}>
+          <Button variant="primary" onClick={() => crud.setEditing("new")}>
             {t("addConnector")}
           </Button>
         )}
       </div>
       <p class="muted">{t("connectorsIntro")}</p>
-      <ErrorAlert error={connectors.error ?? registry.error ?? mine.error} />
-      {connectors.data === undefined ? (
-        connectors.loading && <Loading />
-      ) : connectors.data.count === 0 ? (
-        <p>{t("noConnectors")}</p>
-      ) : (
-        <>
-          <DataTable
-            labelledBy="connectors-title"
-            rows={connectors.data.results}
-            rowKey={(c) => c.id}
-            columns={columns}
-          />
-          <Pager page={page} count={connectors.data.count} pageSize={20} onPage={setPage} />
-        </>
-      )}
-      {editing && registry.data && (
-        <ConnectorForm
-          connector={editing === "new" ? undefined : editing}
-          registry={registry.data}
-          onClose={() => setEditing(null)}
-          onSaved={(c) => {
-            toast(t("saved", { name: c.displayName }));
-            connectors.reload();
-          }}
-        />
-      )}
+      <ResourceList
+        crud={crud}
+        labelledBy="connectors-title"
+        columns={columns}
+        rowKey={(c) => c.id}
+        empty={t("noConnectors")}
+        pageSize={20}
+        error={connectors.error ?? registry.error ?? mine.error}
+        form={
+          registry.data &&
+          ((connector, close) => (
+            <ConnectorForm
+              connector={connector ?? undefined}
+              registry={registry.data!}
+              onClose={close}
+              onSaved={(c) => {
+                toast(t("saved", { name: c.displayName }));
+                connectors.reload();
+              }}
+            />
+          ))
+        }
+        remove={{
+          title: t("deleteConnector"),
+          message: (c) => t("deleteConnectorMessage", { name: c.displayName }),
+          action: t("delete"),
+          run: (c) => deleteConnector(c.id),
+          done: (c) => t("deleted", { name: c.displayName }),
+        }}
+      />
       {crediting && (
         <CredentialDialog
           connector={crediting}
@@ -130,18 +129,6 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
           onChanged={() => mine.reload()}
         />
       )}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteConnector")}
-        message={t("deleteConnectorMessage", { name: deleting?.displayName ?? "" })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteConnector(deleting!.id);
-          toast(t("deleted", { name: deleting!.displayName }));
-          await connectors.reload();
-        }}
-      />
     </section>
   );
 }

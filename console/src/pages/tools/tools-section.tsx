@@ -1,11 +1,7 @@
-import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { ErrorAlert, Loading } from "../../components/alert";
 import { toast } from "../../components/toast";
-import { DataTable, type Column } from "../../components/data-table";
-import { Pager } from "../../components/pager";
-import { useResource } from "../../components/use-resource";
+import type { Column } from "../../components/data-table";
+import { ResourceList, useCrudList } from "../../components/resource-list";
 import { can } from "../../shell/session";
 import { deleteTool, listTools, type Tool } from "./api";
 import { ToolForm } from "./tool-form";
@@ -32,11 +28,8 @@ function target(tool: Tool): string {
 
 /** The organization's tools: added, changed and deleted by members with `tool.manage`. */
 export function ToolsSection({ organizationId }: { organizationId: string }) {
-  const [page, setPage] = useState(1);
-  const tools = useResource(() => listTools(page), [organizationId, page]);
+  const crud = useCrudList(listTools, [organizationId]);
   const manage = can("tool.manage");
-  const [editing, setEditing] = useState<Tool | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Tool | null>(null);
   const columns: Column<Tool>[] = [
     {
       label: t("displayName"),
@@ -66,14 +59,14 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
       cell: (tool) =>
         tool.canUpdate && (
           <div class="row-actions">
-            <Button aria-label={t("editNamed", { name: tool.displayName })} onClick={() => setEditing(tool)}>
+            <Button aria-label={t("editNamed", { name: tool.displayName })} onClick={() => crud.setEditing(tool)}>
               {t("edit")}
             </Button>
             {tool.canDelete && (
               <Button
                 variant="danger"
                 aria-label={t("deleteNamed", { name: tool.displayName })}
-                onClick={() => setDeleting(tool)}
+                onClick={() => crud.setDeleting(tool)}
               >
                 {t("delete")}
               </Button>
@@ -86,44 +79,36 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
       <div class="section-head">
         <h2 id="tools-title">{t("tools")}</h2>
         {manage && (
-          <Button variant="primary" onClick={() => setEditing("new")}>
+          <Button variant="primary" onClick={() => crud.setEditing("new")}>
             {t("addTool")}
           </Button>
         )}
       </div>
       <p class="muted">{t("toolsIntro")}</p>
-      <ErrorAlert error={tools.error} />
-      {tools.data === undefined ? (
-        tools.loading && <Loading />
-      ) : tools.data.count === 0 ? (
-        <p>{t("noTools")}</p>
-      ) : (
-        <>
-          <DataTable labelledBy="tools-title" rows={tools.data.results} rowKey={(tool) => tool.id} columns={columns} />
-          <Pager page={page} count={tools.data.count} pageSize={20} onPage={setPage} />
-        </>
-      )}
-      {editing && (
-        <ToolForm
-          tool={editing === "new" ? undefined : editing}
-          organizationId={organizationId}
-          onClose={() => setEditing(null)}
-          onSaved={(tool) => {
-            toast(t("saved", { name: tool.displayName }));
-            tools.reload();
-          }}
-        />
-      )}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteTool")}
-        message={t("deleteToolMessage", { name: deleting?.displayName ?? "" })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteTool(deleting!.id);
-          toast(t("deleted", { name: deleting!.displayName }));
-          await tools.reload();
+      <ResourceList
+        crud={crud}
+        labelledBy="tools-title"
+        columns={columns}
+        rowKey={(tool) => tool.id}
+        empty={t("noTools")}
+        pageSize={20}
+        form={(tool, close) => (
+          <ToolForm
+            tool={tool ?? undefined}
+            organizationId={organizationId}
+            onClose={close}
+            onSaved={(tool) => {
+              toast(t("saved", { name: tool.displayName }));
+              crud.list.reload();
+            }}
+          />
+        )}
+        remove={{
+          title: t("deleteTool"),
+          message: (tool) => t("deleteToolMessage", { name: tool.displayName }),
+          action: t("delete"),
+          run: (tool) => deleteTool(tool.id),
+          done: (tool) => t("deleted", { name: tool.displayName }),
         }}
       />
     </section>

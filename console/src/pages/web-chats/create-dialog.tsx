@@ -1,20 +1,21 @@
-import { api, otherwise, unwrap } from "../../api/client";
+import { choicesOf } from "../../api/choices";
+import { api, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { Dialog } from "../../components/dialog";
 import { SelectField, TextField } from "../../components/field";
-import { FormError, Loading } from "../../components/alert";
+import { ErrorAlert, FormError, Loading } from "../../components/alert";
 import { toast } from "../../components/toast";
 import { t as common } from "../../components/strings";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { navigate } from "../../shell/router";
+import { organizationId } from "../../shell/session";
 import { t } from "./strings";
 
 /** The assistants the member may pick; none when they may not list them (the web chat can still be made). */
 const assistants = () =>
-  unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then(
-    (page) => page.results.map((a) => [a.id, a.name] as [string, string]),
-    otherwise([] as [string, string][]),
+  choicesOf("assistants", organizationId.value!).then((found) =>
+    (found ?? []).map((a) => [a.id, a.name] as [string, string]),
   );
 
 /**
@@ -59,6 +60,8 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
             hint={t("assistantHint")}
             error={problem?.field("chatbot") ?? problem?.field("chatbot.id")}
           />
+        ) : choices.error ? (
+          <ErrorAlert error={choices.error} />
         ) : (
           <Loading />
         )}

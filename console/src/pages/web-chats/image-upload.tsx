@@ -1,9 +1,8 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, fetchOrNetworkError, problemOf, unwrap } from "../../api/client";
-import { UploadProgress, uploadForm } from "../../components/upload";
+import { api, problemOf, unwrap } from "../../api/client";
+import { UploadProgress, uploadSigned } from "../../components/upload";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
-import { organizationId } from "../../shell/session";
 import type { WebChat } from "./draft";
 import { t } from "./strings";
 
@@ -21,24 +20,8 @@ async function uploadImage(
   file: File,
   onProgress: (share: number) => void,
 ): Promise<WebChat> {
-  const signed = await unwrap(
-    api.POST("/api/v1/upload-presigned-url/", {
-      body: { modelName: "web-chat", fieldName: field, filename: file.name, fileSize: file.size },
-    }),
-  );
-  if (signed.method === "PUT") {
-    const put = await fetchOrNetworkError(signed.url, { method: "PUT", headers: signed.headers, body: file });
-    if (!put.ok) throw new ApiProblem(put.status, put.statusText, "upload_failed");
-    onProgress(1);
-  } else {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(signed.fields)) form.set(name, value);
-    form.set("file", file);
-    await uploadForm(signed.url, form, { organizationId: organizationId.value, onProgress });
-  }
-  return unwrap(
-    api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: chatId } }, body: { [field]: signed.fields.key } }),
-  );
+  const key = await uploadSigned(file, { modelName: "web-chat", fieldName: field }, onProgress);
+  return unwrap(api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: chatId } }, body: { [field]: key } }));
 }
 
 /** A button choosing an image file for `field`, saved at once (as the organization's logos are); its problem shows under it. */

@@ -1,10 +1,8 @@
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../../api/client";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { DataTable, type Column } from "../../components/data-table";
+import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
-import { Pager } from "../../components/pager";
-import { useResource } from "../../components/use-resource";
+import { ResourceList, useCrudList } from "../../components/resource-list";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -17,11 +15,10 @@ const PAGE_SIZE = 20;
 
 /** The organization's web chats, each with a link to its designer. */
 export function WebChatList() {
-  const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const chats = useResource(
-    () => unwrap(api.GET("/api/v1/web-chats/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
-    [page],
+  const crud = useCrudList(
+    (page) => unwrap(api.GET("/api/v1/web-chats/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
+    [],
   );
   const columns: Column<WebChat>[] = [
     { label: t("name"), rowHeader: true, cell: (c) => c.name },
@@ -61,15 +58,14 @@ export function WebChatList() {
       <p class="muted" id="web-chats-intro">
         {t("intro")}
       </p>
-      <ErrorAlert error={chats.error} />
-      {chats.data === undefined ? (
-        chats.loading && <Loading />
-      ) : chats.data.count === 0 ? (
-        <p>{t("noWebChats")}</p>
-      ) : (
-        <DataTable labelledBy="web-chats-intro" rows={chats.data.results} rowKey={(c) => c.id} columns={columns} />
-      )}
-      {chats.data && <Pager page={page} count={chats.data.count} pageSize={PAGE_SIZE} onPage={setPage} />}
+      <ResourceList
+        crud={crud}
+        labelledBy="web-chats-intro"
+        columns={columns}
+        rowKey={(c) => c.id}
+        empty={t("noWebChats")}
+        pageSize={PAGE_SIZE}
+      />
       {creating && <CreateDialog onClose={() => setCreating(false)} />}
     </>
   );

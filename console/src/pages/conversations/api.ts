@@ -1,4 +1,5 @@
-import { api, otherwise, unwrap, type Schemas } from "../../api/client";
+import { choicesOf, type ChoiceKind } from "../../api/choices";
+import { api, unwrap, type Schemas } from "../../api/client";
 import { inView } from "./views";
 
 export type Conversation = Schemas["Conversation"];
@@ -82,25 +83,18 @@ export const attachmentUrl = async (id: string) =>
   (await unwrap(api.GET("/api/v1/attachments/{id}/", { params: { path: { id } } }))).file;
 
 /** The choices of the filters: assistants, inboxes, contacts and labels (the first 100 of each). */
-export async function filterOptions(): Promise<{
+export async function filterOptions(organizationId: string): Promise<{
   chatbots: Option[];
   inboxes: Option[];
   contacts: Option[];
   labels: Option[];
 }> {
-  const [chatbots, inboxes, contacts, labels] = await Promise.all([
-    unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
-    unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
-    unwrap(api.GET("/api/v1/contacts/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
-    unwrap(api.GET("/api/v1/labels/", { params: { query: { pageSize: 100 } } })).catch(otherwise({ results: [] })),
-  ]);
-  const pairs = (rows: { id: string; name?: string | null }[]) => rows.map((r): Option => [r.id, r.name || r.id]);
-  return {
-    chatbots: pairs(chatbots.results),
-    inboxes: pairs(inboxes.results),
-    contacts: pairs(contacts.results),
-    labels: pairs(labels.results),
-  };
+  const pairs = async (kind: ChoiceKind) =>
+    ((await choicesOf(kind, organizationId)) ?? []).map((r): Option => [r.id, r.name]);
+  const [chatbots, inboxes, contacts, labels] = await Promise.all(
+    (["assistants", "inboxes", "contacts", "labels"] as const).map(pairs),
+  );
+  return { chatbots, inboxes, contacts, labels };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "preact/hooks";
 import { listenLive } from "../../shell/live-stream";
-import type { Conversation, Message } from "./inbox-api";
+import type { Conversation, Message } from "./api";
 
 /** A conversation as the live stream carries it: its state and the ids of what it belongs to. */
 export type LiveConversation = Pick<

@@ -1,6 +1,6 @@
 // The knowledge base endpoints this page calls (CONTRACT section 9), typed by the generated schema.
-import { api, otherwise, unwrap, type Schemas } from "../../api/client";
-import type { paths } from "../../api/schema";
+import { choicesOf } from "../../api/choices";
+import { api, unwrap, type Schemas } from "../../api/client";
 
 export type KnowledgeBase = Schemas["KnowledgeBase"];
 export type KnowledgeBaseWrite = Schemas["KnowledgeBaseWrite"];
@@ -35,8 +35,6 @@ export const deleteKnowledgeBase = (id: string) =>
 
 /** What the settings form offers: the organization's embedding and reranker models, its groups and assistants (up to 100 each). */
 export async function formOptions(organizationId: string) {
-  const names = (p: Promise<{ results: Option[] }>) =>
-    p.then((page) => page.results.map(({ id, name }) => ({ id, name })));
   // Models keep whether they can answer here: an unavailable one is offered disabled, with its reason.
   const models = (p: Promise<{ results: ModelChoice[] }>) =>
     p.then((page) =>
@@ -45,20 +43,11 @@ export async function formOptions(organizationId: string) {
       ),
     );
   // Groups need `group.view` and assistants `chatbot.view`: a member without them keeps what the record shows.
-  const orEmpty = (p: Promise<Option[]>) => p.catch(otherwise(null));
   const [embeddings, rerankers, groups, chatbots] = await Promise.all([
     models(unwrap(api.GET("/api/v1/embedding-models/", { params: { query: { pageSize: 100 } } }))),
     models(unwrap(api.GET("/api/v1/reranker-models/", { params: { query: { pageSize: 100 } } }))),
-    orEmpty(
-      names(
-        unwrap(
-          api.GET("/api/v1/organizations/{organizationPk}/groups/", {
-            params: { path: { organizationPk: organizationId }, query: { pageSize: 100 } },
-          }),
-        ),
-      ),
-    ),
-    orEmpty(names(unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })))),
+    choicesOf("groups", organizationId),
+    choicesOf("assistants", organizationId),
   ]);
   return { embeddings, rerankers, groups, chatbots };
 }
@@ -146,11 +135,3 @@ export const updateTextNode = (id: string, text: string) =>
   ) as Promise<TextNode>;
 export const deleteTextNode = (id: string) =>
   unwrap(api.DELETE("/api/v1/chatbot-text-nodes/{id}/", { params: { path: { id } } }));
-
-type Presigned = paths["/api/v1/upload-presigned-url/"]["post"]["responses"][200]["content"]["application/json"];
-export const presign = (file: File): Promise<Presigned> =>
-  unwrap(
-    api.POST("/api/v1/upload-presigned-url/", {
-      body: { modelName: "knowledge-base-file", fieldName: "file", filename: file.name, fileSize: file.size },
-    }),
-  );

@@ -2,7 +2,7 @@ import { Markdown } from "../../components/markdown";
 import { isExpected } from "../../api/client";
 import { formatTime } from "../../i18n";
 import { ChannelTag, DeliveryStatus } from "./channel-parts";
-import { attachmentUrl, type Message } from "./inbox-api";
+import { attachmentUrl, type Message } from "./api";
 import { t } from "./strings";
 import { t as notes } from "./notes-strings";
 

@@ -1,4 +1,5 @@
-import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
+import { type ApiProblem, api, unwrap, type Schemas } from "../../api/client";
+import { choicesOf } from "../../api/choices";
 
 export type Assistant = Schemas["Assistant"];
 export type AssistantWrite = Schemas["AssistantWrite"];
@@ -40,21 +41,8 @@ export interface Choices {
   groups: IdName[] | null;
 }
 
-const names = (page: { results: { id: string; name: string | null; displayName?: string | null }[] }): IdName[] =>
-  page.results.map((r) => ({ id: r.id, name: r.displayName || r.name || r.id }));
-
 const models = (page: { results: Schemas["Model"][] }): ModelChoice[] =>
   page.results.map((m) => ({ id: m.id, name: m.name, available: m.available, unavailableReason: m.unavailableReason }));
-
-/** The list, or null when the API refuses it to this member. */
-async function allowed<T>(request: Promise<T>): Promise<T | null> {
-  try {
-    return await request;
-  } catch (err) {
-    if (err instanceof ApiProblem && (err.status === 403 || err.status === 404)) return null;
-    throw err;
-  }
-}
 
 export async function loadChoices(organizationId: string): Promise<Choices> {
   const query = { pageSize: 100 };
@@ -62,26 +50,20 @@ export async function loadChoices(organizationId: string): Promise<Choices> {
     unwrap(api.GET("/api/v1/large-language-models/", { params: { query } })),
     unwrap(api.GET("/api/v1/embedding-models/", { params: { query } })),
     unwrap(api.GET("/api/v1/reranker-models/", { params: { query } })),
-    allowed(unwrap(api.GET("/api/v1/knowledge-bases/", { params: { query } }))),
-    allowed(unwrap(api.GET("/api/v1/tools/", { params: { query } }))),
-    allowed(unwrap(api.GET("/api/v1/tools/", { params: { query: { ...query, isGlobal: "true" } } }))),
-    allowed(unwrap(api.GET("/api/v1/skills/", { params: { query } }))),
-    allowed(
-      unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/groups/", {
-          params: { path: { organizationPk: organizationId }, query },
-        }),
-      ),
-    ),
+    choicesOf("knowledgeBases", organizationId),
+    choicesOf("tools", organizationId),
+    choicesOf("globalTools", organizationId),
+    choicesOf("skills", organizationId),
+    choicesOf("groups", organizationId),
   ]);
   return {
     llms: models(llms),
     embeddings: models(embeddings),
     rerankers: models(rerankers),
-    knowledgeBases: knowledgeBases && names(knowledgeBases),
-    tools: tools && [...names(tools), ...(globalTools ? names(globalTools) : [])],
-    skills: skills && names(skills),
-    groups: groups && names(groups),
+    knowledgeBases,
+    tools: tools && [...tools, ...(globalTools ?? [])],
+    skills,
+    groups,
   };
 }
 
@@ -94,3 +76,21 @@ export function fieldMessage(problem: ApiProblem | null, field: string): string 
   const key = Object.keys(problem.errors).find((k) => k === field || k.startsWith(`${field}.`));
   return key ? problem.errors[key][0] : undefined;
 }
+
+/** The organization's language models, for a new assistant's model. */
+export const languageModels = () =>
+  unwrap(api.GET("/api/v1/large-language-models/", { params: { query: { pageSize: 100 } } }));
+
+/** The assistant's web chats: each web inbox of the assistant has one (its `channel`). */
+export const webChatsOf = (assistantId: string) =>
+  unwrap(
+    api.GET("/api/v1/inboxes/", { params: { query: { channelType: "web", chatbot: assistantId, pageSize: 100 } } }),
+  ).then((page) =>
+    page.results.flatMap((inbox) =>
+      inbox.channel ? [{ id: inbox.channel.id, name: inbox.channel.name || inbox.name }] : [],
+    ),
+  );
+
+/** A web inbox for the assistant, which comes with its web chat. */
+export const createWebInbox = (assistantId: string, name: string) =>
+  unwrap(api.POST("/api/v1/inboxes/", { body: { name, channelType: "web", chatbot: { id: assistantId } } }));

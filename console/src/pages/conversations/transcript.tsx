@@ -6,7 +6,7 @@ import { Button } from "../../components/button";
 import { can } from "../../shell/session";
 import { BASE, followLink } from "../../shell/router";
 import { StateBadges } from "./conversation-list";
-import { handBack, resolve, takeOver, type Conversation, type Message } from "./inbox-api";
+import { handBack, resolve, takeOver, type Conversation, type Message } from "./api";
 import { LabelChips, LabelPicker } from "./labels";
 import { MessageItem } from "./message-item";
 import { ReplyBox } from "./reply-box";

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "preact/hooks";
 import { api, otherwise, unwrap } from "../../api/client";
-import type { Conversation } from "./inbox-api";
+import type { Conversation } from "./api";
 import { t } from "./strings";
 
 /** How often, at most, "typing" is sent while the member types (the widget hides it after 6 s without one). */

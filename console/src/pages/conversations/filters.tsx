@@ -1,6 +1,6 @@
 import { Button } from "../../components/button";
 import { SelectField, TextField } from "../../components/field";
-import { NO_FILTERS, PROGRESS_STATUSES, STATUSES, TEST_CHOICES, type Filters, type Option } from "./inbox-api";
+import { NO_FILTERS, PROGRESS_STATUSES, STATUSES, TEST_CHOICES, type Filters, type Option } from "./api";
 import { SearchBox } from "./search-box";
 import { t } from "./strings";
 

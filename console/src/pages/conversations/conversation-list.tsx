@@ -1,7 +1,7 @@
 import { Button } from "../../components/button";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
-import type { Conversation } from "./inbox-api";
+import type { Conversation } from "./api";
 import { LabelChips } from "./labels";
 import { t } from "./strings";
 import { UnreadBadge } from "./unread";

@@ -3,7 +3,7 @@ import { api, problemOf, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { toast } from "../../components/toast";
 import { can } from "../../shell/session";
-import type { Message } from "./inbox-api";
+import type { Message } from "./api";
 import { t } from "./strings";
 
 /** The platforms' names (product names; e-mail in the chosen language). */

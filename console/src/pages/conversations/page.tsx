@@ -18,7 +18,7 @@ import {
   type Conversation,
   type Filters,
   type Message,
-} from "./inbox-api";
+} from "./api";
 import { useInboxEvents, type LiveConversation, type LiveEvent, type TypingEvent } from "./live";
 import { useVisitorTyping } from "./typing-state";
 import { t } from "./strings";
@@ -63,7 +63,7 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   const [ended, setEnded] = useState<string | null>(null);
   const [selected, setSelected] = useState<Conversation | null>(null);
   const [messages, setMessages] = useState<Message[] | undefined>(undefined);
-  const options = useResource(filterOptions, [organizationId]);
+  const options = useResource(() => filterOptions(organizationId), [organizationId]);
   const state = useRef({ rows, next, filters, selectedId });
   state.current = { rows, next, filters, selectedId };
 

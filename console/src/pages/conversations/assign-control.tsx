@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks";
+import { choicesOf } from "../../api/choices";
 import { api, otherwise, problemOf, unwrap } from "../../api/client";
 import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
 import { useResource } from "../../components/use-resource";
 import { membership, session } from "../../shell/session";
-import { assign, type Conversation } from "./inbox-api";
+import { assign, type Conversation } from "./api";
 import { t } from "./strings";
 
 type Option = [string, string];
@@ -19,16 +20,12 @@ async function choices(organizationPk: string) {
         params: { ...path.params, query: { pageSize: 100 } },
       }),
     ).catch(otherwise(null)),
-    unwrap(
-      api.GET("/api/v1/organizations/{organizationPk}/groups/", {
-        params: { ...path.params, query: { pageSize: 100 } },
-      }),
-    ).catch(otherwise(null)),
+    choicesOf("groups", organizationPk),
   ]);
   const people = members && "results" in members ? members.results : [];
   return {
     members: people.map((m): Option => [`member:${m.user.id}`, m.user.name || m.user.email]),
-    teams: (groups?.results ?? []).map((g): Option => [`team:${g.id}`, g.name]),
+    teams: (groups ?? []).map((g): Option => [`team:${g.id}`, g.name]),
   };
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { session } from "../../shell/session";
-import type { Conversation } from "./inbox-api";
+import type { Conversation } from "./api";
 import { t } from "./strings";
 
 /** The inbox's views: everything (with the filters), mine, unassigned, waiting for a person (longest first). */

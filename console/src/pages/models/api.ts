@@ -37,3 +37,18 @@ export const deleteModel = (model: Model) =>
   unwrap(api.DELETE(item(model.kind), { params: { path: { id: model.id } } }));
 export const testModel = (model: Model): Promise<ConnectionTest> =>
   unwrap(api.POST(test(model.kind), { params: { path: { id: model.id } } }));
+
+export type ApiKey = Schemas["ApiKey"];
+export type ConsoleSession = Schemas["ConsoleSession"];
+/** The user's own API keys and console sessions (a page of each at a time). */
+export const PAGE_SIZE = 20;
+
+export const listApiKeys = (page: number) =>
+  unwrap(api.GET("/api/v1/api-keys/", { params: { query: { page, pageSize: PAGE_SIZE } } }));
+export const createApiKey = (body: { name: string; expiresAt: string | null }) =>
+  unwrap(api.POST("/api/v1/api-keys/", { body }));
+export const revokeApiKey = (id: string) => unwrap(api.DELETE("/api/v1/api-keys/{id}/", { params: { path: { id } } }));
+export const listSessions = (page: number) =>
+  unwrap(api.GET("/api/v1/auth/sessions/", { params: { query: { page, pageSize: PAGE_SIZE } } }));
+export const revokeSession = (id: string) =>
+  unwrap(api.DELETE("/api/v1/auth/sessions/{id}/", { params: { path: { id } } }));

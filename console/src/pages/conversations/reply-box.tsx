@@ -8,7 +8,7 @@ import { Button } from "../../components/button";
 import { session } from "../../shell/session";
 import { listCannedResponses, type CannedResponse } from "../canned-responses/api";
 import { fillVariables, slashQuery } from "./canned-slash";
-import { reply, type Conversation, type Message } from "./inbox-api";
+import { reply, type Conversation, type Message } from "./api";
 import { t as inbox } from "./strings";
 import { t } from "./notes-strings";
 

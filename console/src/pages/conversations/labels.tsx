@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { choicesOf } from "../../api/choices";
 import { api, unwrap } from "../../api/client";
 import { ErrorAlert, FormError } from "../../components/alert";
 import { announce } from "../../components/announcer";
@@ -8,7 +9,8 @@ import { Dialog } from "../../components/dialog";
 import { t as common } from "../../components/strings";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
-import type { Conversation } from "./inbox-api";
+import { organizationId } from "../../shell/session";
+import type { Conversation } from "./api";
 import { t } from "./strings";
 
 type LabelRef = Conversation["labels"][number];
@@ -36,10 +38,6 @@ export function LabelChips({ labels }: { labels: LabelRef[] }) {
     </ul>
   );
 }
-
-/** The organization's labels (the first 100, by name), to pick from. */
-export const labelChoices = async () =>
-  (await unwrap(api.GET("/api/v1/labels/", { params: { query: { pageSize: 100 } } }))).results;
 
 const setLabels = (id: string, labelIds: string[]) =>
   unwrap(api.PUT("/api/v1/conversations/{id}/labels/", { params: { path: { id } }, body: { labelIds } }));
@@ -71,7 +69,7 @@ function LabelDialog({
   onChanged: (c: Conversation) => void;
   onClose: () => void;
 }) {
-  const choices = useResource(labelChoices, []);
+  const choices = useResource(() => choicesOf("labels", organizationId.value!), []);
   const { busy, problem, submit } = useSubmit(async (form) => {
     const saved = await setLabels(conversation.id, form.getAll("labelIds").map(String));
     onChanged(saved);
@@ -98,7 +96,7 @@ function LabelDialog({
         <CheckList
           legend={t("labels")}
           name="labelIds"
-          options={choices.data?.map((l) => ({ id: l.id, name: l.name }))}
+          options={choices.data ?? undefined}
           chosen={conversation.labels.map((l) => ({ id: l.id, name: l.name }))}
           loading={choices.loading}
           empty={t("noLabels")}

@@ -1,0 +1,115 @@
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import { ErrorAlert, Loading } from "./alert";
+import { ConfirmDialog } from "./confirm";
+import { DataTable, type Column } from "./data-table";
+import { Pager } from "./pager";
+import { toast } from "./toast";
+import { useResource, type Resource } from "./use-resource";
+
+/** A page of a page-number list, as the API answers it. */
+export interface ListPage<Row> {
+  count: number;
+  results: Row[];
+}
+
+/**
+ * The state of a page's list of records: the page number, the page loaded (again when `deps` or the
+ * page change), the record being edited ("new" for the create form) and the one being deleted.
+ */
+export function useCrudList<Row>(load: (page: number) => Promise<ListPage<Row>>, deps: unknown[]) {
+  const [page, setPage] = useState(1);
+  const list = useResource(() => load(page), [...deps, page]);
+  const [editing, setEditing] = useState<Row | "new" | null>(null);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  return { page, setPage, list, editing, setEditing, deleting, setDeleting };
+}
+
+export type CrudList<Row> = ReturnType<typeof useCrudList<Row>>;
+
+interface Props<Row> {
+  crud: CrudList<Row>;
+  labelledBy: string;
+  columns: Column<Row>[];
+  rowKey: (row: Row) => string;
+  /** Said when the list is empty (no records, or none that match). */
+  empty: string;
+  /** Results a page: the pager's. */
+  pageSize: number;
+  /** The error shown above the list, when the page loads more than the list (defaults to the list's). */
+  error?: unknown;
+  /** The create or edit form, while one is open: `row` is null for a new record. */
+  form?: (row: Row | null, close: () => void) => ComponentChildren;
+  /** Asks before a delete, then deletes, says it (a toast) and loads the page again. */
+  remove?: {
+    title: string;
+    message: (row: Row) => string;
+    action: string;
+    run: (row: Row) => Promise<unknown>;
+    done: (row: Row) => string;
+  };
+}
+
+/**
+ * The list part of a page of records: the load's error, "loading" until the first answer, the empty
+ * text, the table with its pager, and the create/edit form and delete confirmation of `useCrudList`.
+ */
+export function ResourceList<Row>({
+  crud,
+  labelledBy,
+  columns,
+  rowKey,
+  empty,
+  pageSize,
+  error,
+  form,
+  remove,
+}: Props<Row>) {
+  const { list, page, setPage, editing, setEditing, deleting, setDeleting } = crud;
+  return (
+    <>
+      <ErrorAlert error={error === undefined ? list.error : error} />
+      <ListBody
+        list={list}
+        empty={empty}
+        table={(data) => (
+          <>
+            <DataTable labelledBy={labelledBy} rows={data.results} rowKey={rowKey} columns={columns} />
+            <Pager page={page} count={data.count} pageSize={pageSize} onPage={setPage} />
+          </>
+        )}
+      />
+      {editing && form?.(editing === "new" ? null : editing, () => setEditing(null))}
+      {remove && (
+        <ConfirmDialog
+          open={!!deleting}
+          title={remove.title}
+          message={deleting ? remove.message(deleting) : ""}
+          action={remove.action}
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            const row = deleting!;
+            await remove.run(row);
+            toast(remove.done(row));
+            await list.reload();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** "Loading" until a list's first answer, then its empty text or `table` (the load's error is the caller's). */
+export function ListBody<Data extends { count: number } | unknown[]>({
+  list,
+  empty,
+  table,
+}: {
+  list: Resource<Data>;
+  empty: string;
+  table: (data: Data) => ComponentChildren;
+}) {
+  if (list.data === undefined) return list.loading ? <Loading /> : null;
+  const count = Array.isArray(list.data) ? list.data.length : list.data.count;
+  return count === 0 ? <p>{empty}</p> : table(list.data);
+}
