@@ -4,7 +4,7 @@
 // each question, the sentence of its documents that answers it (a few questions accept any of two
 // or three). Three knowledge bases, on the default retrieval settings:
 //   FAQ, as asked     one FAQ per question: the question as written, its article's text as the answer
-//                     (issue 25: a visitor asks an FAQ's question and must get its answer)
+//                     (a visitor asks an FAQ's question and must get its answer)
 //   FAQ, by title     one FAQ per article: its title as the question (every question is a paraphrase)
 //   documents         the articles as files
 // Figures per base: the share of replies that contain a key sentence (overall, en, zh), and the

@@ -3,7 +3,7 @@
 // bundle with `wrangler check startup` (module evaluation in workerd under the inspector's sampling
 // profiler), the two alternating so that drift of the machine hits both alike. Prints each round,
 // the medians and our bundle's size (raw and gzip, as wrangler counts it). Routes are built on
-// their first request (docs/decisions.md, issue 26), so it also profiles a fresh isolate's startup
+// their first request (docs/decisions.md, "Cold start"), so it also profiles a fresh isolate's startup
 // plus its first request, for a route outside the API and for an API route, the same way.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";

@@ -4,7 +4,7 @@
 // src/vendor/*.js, which wrangler uploads beside the script (wrangler.toml
 // `find_additional_modules`) and src/vendored.ts imports on first use. Run by `npm install`
 // (postinstall), so they follow the installed versions; `npm run build:vendor` by hand.
-// docs/decisions.md, issue 26.
+// docs/decisions.md, "Cold start".
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 

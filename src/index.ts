@@ -9,7 +9,7 @@ export { ManagedDatabase } from "../durable-objects/managed-database";
 export { InboxEvents } from "../durable-objects/inbox-events";
 
 // Queue consumers and housekeeping are imported when a batch or a cron event arrives: an isolate
-// started for a request does not pay for them (docs/decisions.md, issue 26).
+// started for a request does not pay for them (docs/decisions.md, "Cold start").
 export default {
   fetch(request, env, ctx) {
     return fetchApp(normalizeRequest(request), env, ctx);

@@ -22,7 +22,7 @@ const PATHS: Record<keyof Vendored, string> = {
 /**
  * A library uploaded as a module of its own, imported by its first user: whatever is in the worker's
  * script is compiled at every cold start, and the node: modules it imports statically are evaluated
- * then, used or not (docs/decisions.md, issue 26). The specifier is a variable, so that the bundler
+ * then, used or not (docs/decisions.md, "Cold start"). The specifier is a variable, so that the bundler
  * leaves the import to workerd; it is resolved against this file, which sits beside src/vendor both
  * in the sources (tests) and in the upload (the script's root).
  */

@@ -1,4 +1,4 @@
-// The Assistants list with 10,000 assistants, in Chromium on `wrangler dev` (issue 27):
+// The Assistants list with 10,000 assistants, in Chromium on `wrangler dev`:
 // - time to render a list page: from pressing "Next"/"Previous" to the first animation frame after
 //   the new rows are in the DOM, measured in the page; target p95 <= 100 ms. The list is paged by the
 //   API (20 a page) and the page fetches the neighbours of the page it shows; a search's first page
@@ -160,7 +160,7 @@ function timeSearches({ rounds }) {
 /**
  * Opens the list and returns, in ms since navigation start: `at`, the first frame in which it has
  * rows and "New assistant" can be pressed (read in the page); `seen`, when Playwright's own waits
- * for the same saw it (this bench's figure before the cuts of issue 27's list: it adds their round trips); and the
+ * for the same saw it (this bench's figure before the list's round trips were cut: it adds them); and the
  * load's phases from the browser's timings.
  */
 async function interactive(page, url) {

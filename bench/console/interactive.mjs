@@ -1,7 +1,7 @@
 // Time from navigation start to an interactive "Models and API keys" page (its models listed and
 // its buttons enabled), signed in, in Chromium on `wrangler dev`: a cold cache (a new browser
 // context each time), a warm one (reloads), and cold on an emulated slow phone link (150 ms round
-// trips, 1.6 Mbit/s down). Target for the first page: <= 1 s (issue 27, on wrangler dev).
+// trips, 1.6 Mbit/s down). Target for the first page: <= 1 s (on wrangler dev).
 import { percentile } from "../lib.mjs";
 import { openPage, signInContext } from "../../test/browser/console-helpers.mjs";
 

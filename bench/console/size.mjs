@@ -1,5 +1,5 @@
 // What a first visit downloads, gzip: the shell (its JS with its static chunks, and the CSS) and
-// the first page's chunk. Target: shell + first page <= 120 kB (issue 27).
+// the first page's chunk. Target: shell + first page <= 120 kB.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

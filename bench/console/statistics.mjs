@@ -1,5 +1,5 @@
 // The Statistics page over 1,000,000 messages: time from navigation start to its four charts
-// drawn, signed in, in Chromium on `wrangler dev`. Target: within 1 s of opening the page (issue 28).
+// drawn, signed in, in Chromium on `wrangler dev`. Target: within 1 s of opening the page.
 //
 // A server of its own (port CONSOLE_STATS_PORT, default 8955): 50 assistants are created through the
 // API; with the server stopped, a year of traffic is written straight into its D1's statistics

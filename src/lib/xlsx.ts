@@ -26,7 +26,7 @@ export async function xlsxDownload(
   const data: Row[] = [header.map((value) => ({ value, fontWeight: "bold" as const })), ...rows];
   const columns = header.map((h) => ({ width: Math.min(Math.max(h.length + 2, 14), 40) }));
   // Imported by the first download: the writer (a module of its own, src/vendor/xlsx.js) and
-  // node:stream are evaluated when imported, not at every cold start (docs/decisions.md, issue 26).
+  // node:stream are evaluated when imported, not at every cold start (docs/decisions.md, "Cold start").
   const [{ default: writeXlsxFile }, { Readable }] = await Promise.all([vendored("xlsx"), import("node:stream")]);
   // Streamed: the zip is sent as it is deflated, not built whole first.
   // `toStream` is typed as a union of its two forms; called without a target it gives a Readable.

@@ -1,4 +1,4 @@
-// Every user-provided text the console shows is rendered escaped or sanitized (issue 27, Security):
+// Every user-provided text the console shows is rendered escaped or sanitized (security):
 // hostile names, instructions, a knowledge base's name, an uploaded file's name and text, an FAQ, a
 // try-it question and a reply carrying a `javascript:` Markdown link and raw <script>, all written
 // through the API (or the console's own upload), then every page that shows them opened in Chromium.

@@ -158,7 +158,7 @@ describe("the embedded widget in Chromium", () => {
       .poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 })
       .not.toContain("typing");
     const answer = await lastAnswer(page).textContent();
-    // The FAQ's answer, not its question said back (issue 25); the bubble's text ends with its sources.
+    // The FAQ's answer, not its question said back; the bubble's text ends with its sources.
     expect(answer).toMatch(/^Our shop opens at 9 am and closes at 6 pm from Monday to Saturday\.Sources \(1\)/);
     await page.locator(".sources summary").last().click();
     expect(await page.locator(".sources li").count()).toBeGreaterThan(0);

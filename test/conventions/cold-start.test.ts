@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 /**
  * What a cold isolate evaluates is the worker's script from src/index.ts through static imports
- * (docs/decisions.md, issue 26). These libraries are imported on first use, and these node: modules
+ * (docs/decisions.md, "Cold start"). These libraries are imported on first use, and these node: modules
  * (which the bundler hoists to the top of the script, so workerd evaluates them at every start) are
  * never imported statically. No timing here: `npm run bench -- startup` measures.
  */

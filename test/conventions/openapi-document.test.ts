@@ -6,7 +6,7 @@ import type { AppEnv } from "../../src/env";
 import { createRouter } from "../../src/lib/openapi";
 import { ROUTE_GROUPS } from "../../src/routes";
 
-/** The document as the worker built it before issue 26: every group registered up front in one app. */
+/** The document as the worker built it before routes were registered per path segment: every group registered up front in one app. */
 async function eagerDocument(origin: string) {
   const app = new OpenAPIHono<AppEnv>();
   const api = createRouter();

@@ -12,7 +12,7 @@ const routesOf = async (segment?: string) => {
 
 /**
  * Route groups are built on the first request under one of their segments (docs/decisions.md,
- * issue 26). A request can only be answered as before if its segment's app holds every route that
+ * "Cold start"). A request can only be answered as before if its segment's app holds every route that
  * could match it, in the order of the eager build.
  */
 describe("route groups", () => {

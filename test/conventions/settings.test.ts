@@ -128,7 +128,7 @@ function tomlTables(text: string): { section: string; values: Record<string, str
   return tables;
 }
 
-describe("GET /health names the deploy's missing resources (issue 25)", () => {
+describe("GET /health names the deploy's missing resources", () => {
   it("a deploy without a queue, the bucket, a Durable Object namespace and the database is degraded, each named", async () => {
     // The real bindings minus four, as a deploy that never created them would run.
     const { EVALUATION_QUEUE: _q, FILES: _f, CONVERSATION: _c, DB: _d, ...partial } = env as unknown as Bindings;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call, expectError, unique } from "../harness";
 import { bodyOf, pageOf } from "../support/api";
 
-/** Issue 2, "What it must show": registration from nothing to a member with exactly one permission. */
+/** Registration from nothing to a member with exactly one permission. */
 async function register(company: string) {
   const email = `${unique("user")}@example.com`;
   const res = await call("POST", "/api/auth/registration/", {

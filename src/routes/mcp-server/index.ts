@@ -8,7 +8,7 @@ import type { FetchApi } from "./serve";
  * (app.ts puts the key check in front); each request builds a server whose tools call the API as
  * the key through `fetchApi`, in `X-Organization-Id` when sent. Stateless with JSON answers: any
  * isolate can serve any request, with no session to keep in a Durable Object. The MCP SDK is
- * imported by the first request (docs/decisions.md, issue 26).
+ * imported by the first request (docs/decisions.md, "Cold start").
  */
 export function registerMcpServer(app: OpenAPIHono<AppEnv>, fetchApi: FetchApi) {
   app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {

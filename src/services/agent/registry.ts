@@ -34,7 +34,7 @@ const BUILDERS: Record<ToolType, ((row: ToolRow) => AgentTool) | null> = {
   flex: flexTool,
   quick_reply: quickReplyTool,
   desktop: desktopTool,
-  // MCP tools expose the remote server's tools: a provider of their own (issue 17).
+  // MCP tools expose the remote server's tools: a provider of their own.
   mcp: null,
 };
 

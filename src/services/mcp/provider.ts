@@ -15,7 +15,7 @@ interface Server extends McpSource {
 }
 
 /**
- * MCP servers as a tool provider (issue 17): the assistant's `mcp` tools and, unless the message
+ * MCP servers as a tool provider: the assistant's `mcp` tools and, unless the message
  * narrows the tools (`toolIds`), the organization's enabled connectors. Each server is connected
  * once per reply: its tools are listed over the session every call of the reply then uses, and the
  * session closes when the reply ends (`ctx.cleanups`). A server that cannot be reached is left out

@@ -39,7 +39,7 @@ async function answer(res: Response, shape: (body: any) => unknown): Promise<Cal
 }
 
 /**
- * Our platform as an MCP server (issue 17): the businesses' assistants and knowledge for any MCP
+ * Our platform as an MCP server: the businesses' assistants and knowledge for any MCP
  * client. Built per request (stateless Streamable HTTP), acting through `dispatch`.
  */
 export function platformMcpServer(dispatch: ApiDispatch): McpServer {

@@ -93,7 +93,7 @@ export const SUPPORTED_FILE_TYPES: readonly SupportedFileType[] = [
 ];
 
 // The parsers built on libraries (pdf.js, fflate, htmlparser2, papaparse) are imported by the first
-// file of their type: importing them up front cost every cold start (docs/decisions.md, issue 26).
+// file of their type: importing them up front cost every cold start (docs/decisions.md, "Cold start").
 const PARSERS: Record<FileType, (bytes: Uint8Array) => ParsedDocument | Promise<ParsedDocument>> = {
   pdf: async (bytes) => (await import("./pdf")).parsePdf(bytes),
   docx: async (bytes) => (await import("./docx")).parseDocx(bytes),

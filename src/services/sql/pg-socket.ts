@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
  */
 async function defineSocket() {
   // node:events is imported by the first connection: a static import of a node: module is evaluated
-  // at every cold start, whatever imports it (docs/decisions.md, issue 26).
+  // at every cold start, whatever imports it (docs/decisions.md, "Cold start").
   const { EventEmitter } = await import("node:events");
   return class WorkersSocket extends EventEmitter {
     readyState = "opening";

@@ -26,7 +26,7 @@ let core: typeof import("quickjs-emscripten-core") | null = null;
 
 /**
  * The interpreter's WebAssembly module, instantiated once per isolate by the first call; its
- * JavaScript glue is imported then too, not at every cold start (docs/decisions.md, issue 26).
+ * JavaScript glue is imported then too, not at every cold start (docs/decisions.md, "Cold start").
  */
 export function quickJs(): Promise<QuickJSWASMModule> {
   loading ??= Promise.all([

@@ -6,7 +6,7 @@ import { bodyOf } from "../../support/api";
 
 /**
  * The built-in local model answers, through the real stack (retrieval from D1 and the index
- * object, the reply, the stored message), and never says the question back (issue 25: asked an
+ * object, the reply, the stored message), and never says the question back (asked an
  * FAQ's question, it answered with the question, as the widget's screenshot showed).
  */
 const ask = async (owner: Actor, chatbotId: string, content: string) => {

@@ -276,7 +276,7 @@ async function rerank(
   // of the two ranks counts, so a passage one search misses is not halved for it. A passage the
   // reranker finds unrelated (0) stays at 0, so the cutoff still drops it.
   // The local reranker is lexical, like the keyword search: on CISI its score alone undid the hybrid's
-  // gain (docs/decisions.md, issue 21), so it is averaged with the fused score instead.
+  // gain (docs/decisions.md, "Knowledge bases and retrieval"), so it is averaged with the fused score instead.
   if (row.provider !== "local")
     return candidates
       .map((c, i) => ({ ...c, score: scores[i] * (0.25 + 0.75 * c.evidence) }))
