@@ -262,6 +262,50 @@ describe("e-mail inbox", () => {
     ]);
   });
 
+  it('resolve mails the rating question in the thread; an answer "4" is kept as the rating, not as a message', async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const root = `<${crypto.randomUUID()}@mail.example.com>`;
+    await deliver(
+      first({ from: visitor, to: address, messageId: root, text: "Where is my parcel?" }),
+      visitor,
+      address,
+    );
+    const [ours] = await replies(visitor, 1);
+    const conversation = await onlyConversation(owner, inboxId);
+    expect((await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
+
+    // E-mail has no buttons: the question is a mail of its own, in the thread, naming the answers.
+    const [, asking] = await replies(visitor, 2);
+    const question = await PostalMime.parse(asking.raw);
+    expect(question.text).toMatch(/How would you rate this conversation\?/);
+    expect(question.inReplyTo).toBe(root);
+    const asked = await messagesOf(owner, conversation.id);
+    expect(asked.at(-1)).toMatchObject({ senderType: "chatbot", content: question.text?.trim() });
+
+    const answer = `<${crypto.randomUUID()}@mail.example.com>`;
+    await deliver(
+      answerTo(asking, {
+        from: visitor,
+        to: address,
+        messageId: answer,
+        references: [root, ours.messageId, asking.messageId],
+        text: "4",
+      }),
+      visitor,
+      address,
+    );
+    const rated = await eventually(async () =>
+      bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation.id}/`)).then(
+        (r) => r.csat,
+      ),
+    );
+    expect(rated).toMatchObject({ rating: 4 });
+    expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
+    expect(await sentTo(visitor)).toHaveLength(2);
+  });
+
   it("a recipient Email Service refuses: the reply is failed with its reason and not tried again", async () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);
