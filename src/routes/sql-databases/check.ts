@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
-import { currentAccess } from "../../services/access";
+import { currentAccess, requirePermission } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import { notSupportedMessage, refreshSqlDatabase, UNSUPPORTED_TYPES } from "../../services/sql/write";
 import { sqlDatabaseView } from "../../services/sql/views";
@@ -25,12 +25,13 @@ export const registerCheckSqlDatabase = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    let row = await getSqlDatabase(db, access, c.req.valid("param").id, "sql_database.manage");
+    requirePermission(access, "sql_database.manage");
+    let row = await getSqlDatabase(db, access, c.req.valid("param").id);
     if (UNSUPPORTED_TYPES.includes(row.databaseType))
       throw new ApiError(400, "not_supported", notSupportedMessage(row.databaseType));
     if (row.databaseType !== "managed") {
       await refreshSqlDatabase(c.env, db, row.id);
-      row = await getSqlDatabase(db, access, row.id, "sql_database.manage");
+      row = await getSqlDatabase(db, access, row.id);
     }
     return c.json(sqlDatabaseRecord(await sqlDatabaseView(db, access, row)), 200);
   });

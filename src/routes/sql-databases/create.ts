@@ -1,22 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { conflict, fieldError, isUniqueViolation } from "../../lib/errors";
-import { encryptSecret } from "../../lib/crypto";
-import { uuidv7 } from "../../lib/ids";
-import { sqlDatabases } from "../../db/schema";
 import { currentAccess, requirePermission } from "../../services/access";
-import { connectionProblem, maskConnectionUrl } from "../../services/sql/connection";
-import {
-  checkSqlChatbots,
-  checkSqlGroups,
-  notSupportedMessage,
-  refreshSqlDatabase,
-  sqlLinkStatements,
-  UNSUPPORTED_TYPES,
-} from "../../services/sql/write";
-import { sqlDatabaseView } from "../../services/sql/views";
-import { sqlDatabaseRecord } from "../../services/records/sql-databases";
+import { createSqlDatabase } from "../../services/sql/databases";
 import { SQL_DATABASES_TAG, SqlDatabaseSchema, SqlDatabaseWrite } from "./schema";
 
 const route = createRoute({
@@ -38,59 +24,12 @@ const route = createRoute({
 
 export const registerCreateSqlDatabase = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
-    const body = c.req.valid("json");
     const access = await currentAccess(c);
     requirePermission(access, "sql_database.manage");
-    const managed = body.databaseType === "managed";
-    if (managed && body.databaseUrl) throw fieldError("databaseUrl", "A managed database has no connection string.");
-    if (managed && body.includeTables?.tables.length)
-      throw fieldError("includeTables", "A managed database offers all of its tables.");
-    if (!managed && !body.databaseUrl) throw fieldError("databaseUrl", `Required for ${body.databaseType} databases.`);
-    const problem = body.databaseUrl
-      ? connectionProblem(c.env, body.databaseType, body.databaseUrl, access.organizationId)
-      : null;
-    if (problem) throw fieldError("databaseUrl", problem);
-    const sealed = body.databaseUrl ? await encryptSecret(body.databaseUrl, c.env.ENCRYPTION_KEY) : null;
-    const groupIds = await checkSqlGroups(
-      db,
+    const writer = {
       access,
-      body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id),
-      true,
-    );
-    const chatbotIds = await checkSqlChatbots(
-      db,
-      access,
-      c.var.principal.userId,
-      body.chatbots === undefined ? undefined : (body.chatbots ?? []).map((b) => b.id),
-    );
-    const unsupported = UNSUPPORTED_TYPES.includes(body.databaseType);
-    const id = uuidv7();
-    try {
-      const [[row]] = await db.batch([
-        db
-          .insert(sqlDatabases)
-          .values({
-            id,
-            organizationId: access.organizationId,
-            createdById: c.var.principal.userId,
-            name: body.name,
-            description: body.description ?? "",
-            databaseType: body.databaseType,
-            databaseUrlSealed: sealed,
-            databaseUrlMasked: body.databaseUrl ? maskConnectionUrl(body.databaseUrl) : null,
-            includeTables: body.includeTables ?? null,
-            isActive: body.isActive ?? true,
-            status: managed ? "connected" : unsupported ? "failed" : "pending",
-            errorMessage: unsupported ? notSupportedMessage(body.databaseType) : null,
-          })
-          .returning(),
-        ...sqlLinkStatements(db, id, { groupIds, chatbotIds }, false),
-      ]);
-      if (row.status === "pending") c.executionCtx.waitUntil(refreshSqlDatabase(c.env, db, id));
-      return c.json(sqlDatabaseRecord(await sqlDatabaseView(db, access, row)), 201);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`A SQL database named "${body.name}" already exists.`);
-      throw err;
-    }
+      userId: c.var.principal.userId,
+      waitUntil: (p: Promise<unknown>) => c.executionCtx.waitUntil(p),
+    };
+    return c.json(await createSqlDatabase(c.env, c.var.db, writer, c.req.valid("json")), 201);
   });

@@ -1,90 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { SQL_DATABASE_STATUSES, SQL_DATABASE_TYPES } from "../../db/schema";
-import { IdName, IdRef, Timestamp, uuidParam } from "../../lib/openapi";
+import { IdName, IdRef, uuidParam } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
+import { SQL_DATABASE_TYPES } from "../../services/records/sql-databases";
+
+export {
+  SqlDatabaseListItem,
+  SqlDatabaseSchema,
+  SqlTableSchema,
+} from "../../services/records/sql-databases";
 
 export const SQL_DATABASES_TAG = "SQL databases";
-const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
-
-const Column = z
-  .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    columnName: z.string().openapi({ example: "amount" }),
-    columnType: z.string().openapi({ description: "As the database names it", example: "integer" }),
-    description: z.string().openapi({ example: "" }),
-    isPrimaryKey: z.boolean().openapi({ example: false }),
-    isNullable: z.boolean().openapi({ example: true }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi("SqlColumn");
-
-export const SqlTableSchema = z
-  .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    tableName: z.string().openapi({ example: "sales" }),
-    description: z.string().openapi({ example: "One row per sale" }),
-    status: z.string().openapi({ description: "ready or failed", example: "ready" }),
-    errorMessage: z.string().nullable().openapi({ example: null }),
-    sourceFile: z
-      .object({
-        id: z.string().nullable().openapi({
-          description: "The knowledge base file; null for a file uploaded with the table",
-          example: EXAMPLE_ID,
-        }),
-        name: z.string().openapi({ example: "sales.csv" }),
-        isFromKnowledgeBase: z.boolean().openapi({ example: true }),
-      })
-      .nullable()
-      .openapi({ description: "The CSV or XLSX file a managed table was created from" }),
-    rowCount: z.number().int().nullable().openapi({ description: "Rows loaded (managed tables)", example: 120 }),
-    columns: z.array(Column),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi("SqlTable");
-
-const common = {
-  id: z.string().openapi({ example: EXAMPLE_ID }),
-  name: z.string().openapi({ example: "Shop database" }),
-  description: z.string().openapi({ example: "Orders and customers" }),
-  databaseType: z.enum(SQL_DATABASE_TYPES).openapi({ example: "postgresql" }),
-  databaseUrl: z.string().nullable().openapi({
-    description: "Masked connection string (write-only in requests); `hyperdrive://BINDING` as written",
-    example: "postgresql://bot:***@db.example.com:5432/shop",
-  }),
-  includeTables: z
-    .object({ tables: z.array(z.string()) })
-    .nullable()
-    .openapi({ description: "Tables text-to-SQL may read; null: all discovered", example: { tables: ["sales"] } }),
-  isActive: z.boolean().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
-  status: z
-    .enum(SQL_DATABASE_STATUSES)
-    .openapi({ description: "pending (being checked), connected or failed", example: "connected" }),
-  errorMessage: z.string().nullable().openapi({ description: "Why the last connection failed", example: null }),
-  deletedAt: z.string().nullable().openapi({ description: "Always null: deleted databases are gone", example: null }),
-  chatbots: z.array(IdName).openapi({ description: "Assistants that query it in agent replies" }),
-  groups: z.array(IdName).openapi({ description: "Groups whose members may see it" }),
-  createdBy: z.union([IdName, z.null()]).openapi({ description: "Its creator" }),
-  canUpdate: z.boolean().openapi({ example: true }),
-  canDelete: z.boolean().openapi({ example: true }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-};
-
-export const SqlDatabaseSchema = z.object({ ...common, tables: z.array(SqlTableSchema) }).openapi("SqlDatabase");
-export const SqlDatabaseListItem = z
-  .object({
-    ...common,
-    tables: z.array(
-      z.object({
-        id: z.string().openapi({ example: EXAMPLE_ID }),
-        tableName: z.string().openapi({ example: "sales" }),
-      }),
-    ),
-    tablesCount: z.number().int().openapi({ example: 1 }),
-  })
-  .openapi("SqlDatabaseListItem");
 
 const fields = {
   name: z

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, noContent } from "../../lib/openapi";
 import { ApiError, fieldError } from "../../lib/errors";
 import { acceptOnly } from "../../middleware/content-type";
-import { currentAccess } from "../../services/access";
+import { currentAccess, requirePermission } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import {
   createManagedTable,
@@ -57,7 +57,8 @@ export function registerSqlTableRoutes(r: Router) {
   r.openapi(create, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const database = await getSqlDatabase(db, access, c.req.valid("param").id, "sql_database.manage");
+    requirePermission(access, "sql_database.manage");
+    const database = await getSqlDatabase(db, access, c.req.valid("param").id);
     let source: TableSource;
     let options: { tableName?: string; description?: string; replace?: boolean };
     if (/^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")) {
@@ -90,8 +91,9 @@ export function registerSqlTableRoutes(r: Router) {
 
   r.openapi(remove, async (c) => {
     const access = await currentAccess(c);
+    requirePermission(access, "sql_database.manage");
     const { id, tableId } = c.req.valid("param");
-    const database = await getSqlDatabase(c.var.db, access, id, "sql_database.manage");
+    const database = await getSqlDatabase(c.var.db, access, id);
     await dropManagedTable(c.env, c.var.db, database, tableId);
     return c.body(null, 204);
   });

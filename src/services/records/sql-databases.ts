@@ -1,62 +1,99 @@
+import { z } from "@hono/zod-openapi";
+import { SQL_DATABASE_STATUSES, SQL_DATABASE_TYPES } from "../../db/schema";
+import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { SqlDatabaseView, SqlTableRow } from "../sql/views";
-import type { SqlDatabaseRow } from "../sql/access";
 
-type IdName = { id: string; name: string };
+/** The types and statuses a SQL database has, for the routes' query and body schemas. */
+export { SQL_DATABASE_STATUSES, SQL_DATABASE_TYPES };
 
-export interface SqlColumnRecord {
-  id: string;
-  columnName: string;
-  columnType: string;
-  description: string;
-  isPrimaryKey: boolean;
-  isNullable: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
-export interface SqlTableRecord {
-  id: string;
-  tableName: string;
-  description: string;
-  status: string;
-  errorMessage: string | null;
-  sourceFile: { id: string | null; name: string; isFromKnowledgeBase: boolean } | null;
-  rowCount: number | null;
-  columns: SqlColumnRecord[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const SqlColumnSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    columnName: z.string().openapi({ example: "amount" }),
+    columnType: z.string().openapi({ description: "As the database names it", example: "integer" }),
+    description: z.string().openapi({ example: "" }),
+    isPrimaryKey: z.boolean().openapi({ example: false }),
+    isNullable: z.boolean().openapi({ example: true }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("SqlColumn");
 
-interface Common {
-  id: string;
-  name: string;
-  description: string;
-  databaseType: SqlDatabaseRow["databaseType"];
-  /** Masked (`user:***@`); the connection string itself is write-only. */
-  databaseUrl: string | null;
-  includeTables: { tables: string[] } | null;
-  isActive: boolean;
-  status: SqlDatabaseRow["status"];
-  errorMessage: string | null;
-  deletedAt: string | null;
-  chatbots: IdName[];
-  groups: IdName[];
-  createdBy: IdName | null;
-  canUpdate: boolean;
-  canDelete: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const SqlTableSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    tableName: z.string().openapi({ example: "sales" }),
+    description: z.string().openapi({ example: "One row per sale" }),
+    status: z.string().openapi({ description: "ready or failed", example: "ready" }),
+    errorMessage: z.string().nullable().openapi({ example: null }),
+    sourceFile: z
+      .object({
+        id: z.string().nullable().openapi({
+          description: "The knowledge base file; null for a file uploaded with the table",
+          example: EXAMPLE_ID,
+        }),
+        name: z.string().openapi({ example: "sales.csv" }),
+        isFromKnowledgeBase: z.boolean().openapi({ example: true }),
+      })
+      .nullable()
+      .openapi({ description: "The CSV or XLSX file a managed table was created from" }),
+    rowCount: z.number().int().nullable().openapi({ description: "Rows loaded (managed tables)", example: 120 }),
+    columns: z.array(SqlColumnSchema),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("SqlTable");
 
-export interface SqlDatabaseRecord extends Common {
-  tables: SqlTableRecord[];
-}
+const commonFields = {
+  id: z.string().openapi({ example: EXAMPLE_ID }),
+  name: z.string().openapi({ example: "Shop database" }),
+  description: z.string().openapi({ example: "Orders and customers" }),
+  databaseType: z.enum(SQL_DATABASE_TYPES).openapi({ example: "postgresql" }),
+  databaseUrl: z.string().nullable().openapi({
+    description: "Masked connection string (write-only in requests); `hyperdrive://BINDING` as written",
+    example: "postgresql://bot:***@db.example.com:5432/shop",
+  }),
+  includeTables: z
+    .object({ tables: z.array(z.string()) })
+    .nullable()
+    .openapi({ description: "Tables text-to-SQL may read; null: all discovered", example: { tables: ["sales"] } }),
+  isActive: z.boolean().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
+  status: z
+    .enum(SQL_DATABASE_STATUSES)
+    .openapi({ description: "pending (being checked), connected or failed", example: "connected" }),
+  errorMessage: z.string().nullable().openapi({ description: "Why the last connection failed", example: null }),
+  deletedAt: z.string().nullable().openapi({ description: "Always null: deleted databases are gone", example: null }),
+  chatbots: z.array(IdName).openapi({ description: "Assistants that query it in agent replies" }),
+  groups: z.array(IdName).openapi({ description: "Groups whose members may see it" }),
+  createdBy: z.union([IdName, z.null()]).openapi({ description: "Its creator" }),
+  canUpdate: z.boolean().openapi({ example: true }),
+  canDelete: z.boolean().openapi({ example: true }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
 
-export interface SqlDatabaseListRecord extends Common {
-  tables: { id: string; tableName: string }[];
-  tablesCount: number;
-}
+export const SqlDatabaseSchema = z.object({ ...commonFields, tables: z.array(SqlTableSchema) }).openapi("SqlDatabase");
+export const SqlDatabaseListItem = z
+  .object({
+    ...commonFields,
+    tables: z.array(
+      z.object({
+        id: z.string().openapi({ example: EXAMPLE_ID }),
+        tableName: z.string().openapi({ example: "sales" }),
+      }),
+    ),
+    tablesCount: z.number().int().openapi({ example: 1 }),
+  })
+  .openapi("SqlDatabaseListItem");
+
+export type SqlColumnRecord = z.infer<typeof SqlColumnSchema>;
+export type SqlTableRecord = z.infer<typeof SqlTableSchema>;
+/** `databaseUrl` is masked (`user:***@`); the connection string itself is write-only. */
+export type SqlDatabaseRecord = z.infer<typeof SqlDatabaseSchema>;
+export type SqlDatabaseListRecord = z.infer<typeof SqlDatabaseListItem>;
 
 export const sqlTableRecord = (t: SqlTableRow): SqlTableRecord => ({
   id: t.id,
@@ -73,7 +110,7 @@ export const sqlTableRecord = (t: SqlTableRow): SqlTableRecord => ({
   updatedAt: ms(t.updatedAt)!,
 });
 
-const common = (v: SqlDatabaseView): Common => ({
+const common = (v: SqlDatabaseView): Omit<SqlDatabaseRecord, "tables"> => ({
   id: v.row.id,
   name: v.row.name,
   description: v.row.description,

@@ -3,7 +3,7 @@ import type { Db } from "../../env";
 import { groupMembers, sqlDatabaseGroups, sqlDatabases } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
-import { can, requirePermission, type OrgAccess } from "../access";
+import { can, type OrgAccess } from "../access";
 
 export type SqlDatabaseRow = typeof sqlDatabases.$inferSelect;
 
@@ -18,14 +18,11 @@ export function visibleSqlDatabasesCondition(access: OrgAccess): SQL {
   return and(inOrganization, reachableThroughGroups(access.memberId))!;
 }
 
-/** 403 without `permission`, 404 when the caller cannot see the database. */
-export async function getSqlDatabase(
-  db: Db,
-  access: OrgAccess,
-  id: string,
-  permission: "sql_database.view" | "sql_database.manage" = "sql_database.view",
-): Promise<SqlDatabaseRow> {
-  requirePermission(access, permission);
+/**
+ * The database, 404 when the caller cannot see it. The route declares the permission first, so a
+ * caller without it gets 403 before any lookup.
+ */
+export async function getSqlDatabase(db: Db, access: OrgAccess, id: string): Promise<SqlDatabaseRow> {
   const [row] = isUuid(id)
     ? await db
         .select()

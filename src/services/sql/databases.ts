@@ -1,0 +1,216 @@
+import { and, count, desc, eq, ne, or } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { sqlDatabaseGroups, sqlDatabases, type SqlDatabaseType } from "../../db/schema";
+import { mapPage, paginate, type Page, type PageWindow } from "../../db/paginate";
+import { encryptSecret } from "../../lib/crypto";
+import { conflict, fieldError, isUniqueViolation } from "../../lib/errors";
+import { uuidv7 } from "../../lib/ids";
+import { contains } from "../../lib/sql";
+import type { OrgAccess } from "../access";
+import {
+  sqlDatabaseListRecord,
+  sqlDatabaseRecord,
+  type SqlDatabaseListRecord,
+  type SqlDatabaseRecord,
+} from "../records/sql-databases";
+import { visibleSqlDatabasesCondition, type SqlDatabaseRow } from "./access";
+import { connectionProblem, maskConnectionUrl } from "./connection";
+import { sqlDatabaseView, sqlDatabaseViews } from "./views";
+import {
+  checkSqlChatbots,
+  checkSqlGroups,
+  notSupportedMessage,
+  refreshSqlDatabase,
+  sqlLinkStatements,
+  UNSUPPORTED_TYPES,
+} from "./write";
+
+export interface SqlDatabaseFilter {
+  databaseType?: SqlDatabaseType;
+  isActive?: "true" | "false";
+  /** true: external databases; false: managed ones. */
+  isExternal?: "true" | "false";
+  /** Name or description contains. */
+  query?: string;
+}
+
+/** The SQL databases the caller sees, newest first. */
+export async function listSqlDatabases(
+  db: Db,
+  access: OrgAccess,
+  q: SqlDatabaseFilter,
+  window: PageWindow,
+): Promise<Page<SqlDatabaseListRecord>> {
+  const where = and(
+    visibleSqlDatabasesCondition(access),
+    q.databaseType ? eq(sqlDatabases.databaseType, q.databaseType) : undefined,
+    q.isActive ? eq(sqlDatabases.isActive, q.isActive === "true") : undefined,
+    q.isExternal
+      ? q.isExternal === "true"
+        ? ne(sqlDatabases.databaseType, "managed")
+        : eq(sqlDatabases.databaseType, "managed")
+      : undefined,
+    q.query ? or(contains(sqlDatabases.name, q.query), contains(sqlDatabases.description, q.query)) : undefined,
+  );
+  const page = await paginate(window, db.select({ n: count() }).from(sqlDatabases).where(where), (w) =>
+    db
+      .select()
+      .from(sqlDatabases)
+      .where(where)
+      .orderBy(desc(sqlDatabases.createdAt), desc(sqlDatabases.id))
+      .limit(w.limit)
+      .offset(w.offset),
+  );
+  return mapPage({ count: page.count, items: await sqlDatabaseViews(db, access, page.items) }, sqlDatabaseListRecord);
+}
+
+/** A SQL database's settings as written (POST, PUT, PATCH); fields left out keep their value on update. */
+export interface SqlDatabaseInput {
+  name?: string;
+  description?: string | null;
+  databaseType?: SqlDatabaseType;
+  databaseUrl?: string | null;
+  includeTables?: { tables: string[] } | null;
+  isActive?: boolean;
+  chatbots?: { id: string }[] | null;
+  groups?: { id: string }[] | null;
+}
+
+/** Who writes, and where the background connection check runs. */
+export interface SqlDatabaseWriter {
+  access: OrgAccess;
+  userId: string;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+const ids = (refs: { id: string }[] | null | undefined) =>
+  refs === undefined ? undefined : (refs ?? []).map((r) => r.id);
+
+const nameTaken = (err: unknown, name: string | undefined) =>
+  isUniqueViolation(err) ? conflict(`A SQL database named "${name}" already exists.`) : err;
+
+/**
+ * Stores a new SQL database without reaching it: an external one is checked in the background
+ * (`status` pending), an unsupported type is stored failed.
+ */
+export async function createSqlDatabase(
+  env: Bindings,
+  db: Db,
+  writer: SqlDatabaseWriter,
+  body: SqlDatabaseInput & { name: string; databaseType: SqlDatabaseType },
+): Promise<SqlDatabaseRecord> {
+  const { access } = writer;
+  const managed = body.databaseType === "managed";
+  if (managed && body.databaseUrl) throw fieldError("databaseUrl", "A managed database has no connection string.");
+  if (managed && body.includeTables?.tables.length)
+    throw fieldError("includeTables", "A managed database offers all of its tables.");
+  if (!managed && !body.databaseUrl) throw fieldError("databaseUrl", `Required for ${body.databaseType} databases.`);
+  const problem = body.databaseUrl
+    ? connectionProblem(env, body.databaseType, body.databaseUrl, access.organizationId)
+    : null;
+  if (problem) throw fieldError("databaseUrl", problem);
+  const sealed = body.databaseUrl ? await encryptSecret(body.databaseUrl, env.ENCRYPTION_KEY) : null;
+  const groupIds = await checkSqlGroups(db, access, ids(body.groups), true);
+  const chatbotIds = await checkSqlChatbots(db, access, writer.userId, ids(body.chatbots));
+  const unsupported = UNSUPPORTED_TYPES.includes(body.databaseType);
+  const id = uuidv7();
+  try {
+    const [[row]] = await db.batch([
+      db
+        .insert(sqlDatabases)
+        .values({
+          id,
+          organizationId: access.organizationId,
+          createdById: writer.userId,
+          name: body.name,
+          description: body.description ?? "",
+          databaseType: body.databaseType,
+          databaseUrlSealed: sealed,
+          databaseUrlMasked: body.databaseUrl ? maskConnectionUrl(body.databaseUrl) : null,
+          includeTables: body.includeTables ?? null,
+          isActive: body.isActive ?? true,
+          status: managed ? "connected" : unsupported ? "failed" : "pending",
+          errorMessage: unsupported ? notSupportedMessage(body.databaseType) : null,
+        })
+        .returning(),
+      ...sqlLinkStatements(db, id, { groupIds, chatbotIds }, false),
+    ]);
+    if (row.status === "pending") writer.waitUntil(refreshSqlDatabase(env, db, id));
+    return sqlDatabaseRecord(await sqlDatabaseView(db, access, row));
+  } catch (err) {
+    throw nameTaken(err, body.name);
+  }
+}
+
+/**
+ * Updates `current`'s settings (its type cannot change; a `databaseUrl` sent back masked keeps the
+ * stored one). A new connection string or `includeTables` checks the connection again in the background.
+ */
+export async function updateSqlDatabase(
+  env: Bindings,
+  db: Db,
+  writer: SqlDatabaseWriter,
+  current: SqlDatabaseRow,
+  body: SqlDatabaseInput,
+): Promise<SqlDatabaseRecord> {
+  const { access } = writer;
+  if (body.databaseType !== undefined && body.databaseType !== current.databaseType)
+    throw fieldError("databaseType", "Cannot be changed after creation.");
+  const managed = current.databaseType === "managed";
+  const url = body.databaseUrl && body.databaseUrl !== current.databaseUrlMasked ? body.databaseUrl : undefined;
+  if (managed && url) throw fieldError("databaseUrl", "A managed database has no connection string.");
+  if (managed && body.includeTables?.tables.length)
+    throw fieldError("includeTables", "A managed database offers all of its tables.");
+  if (!managed && body.databaseUrl === null)
+    throw fieldError("databaseUrl", `Required for ${current.databaseType} databases.`);
+  const problem = url ? connectionProblem(env, current.databaseType, url, current.organizationId) : null;
+  if (problem) throw fieldError("databaseUrl", problem);
+  const sealed = url ? await encryptSecret(url, env.ENCRYPTION_KEY) : undefined;
+  const linked = await db
+    .select({ id: sqlDatabaseGroups.groupId })
+    .from(sqlDatabaseGroups)
+    .where(eq(sqlDatabaseGroups.sqlDatabaseId, current.id));
+  const groupIds =
+    body.groups === undefined
+      ? undefined
+      : await checkSqlGroups(
+          db,
+          access,
+          ids(body.groups),
+          false,
+          linked.map((g) => g.id),
+        );
+  const chatbotIds = await checkSqlChatbots(db, access, writer.userId, ids(body.chatbots));
+  const recheck =
+    !managed &&
+    !UNSUPPORTED_TYPES.includes(current.databaseType) &&
+    (url !== undefined || body.includeTables !== undefined);
+  const values = Object.fromEntries(
+    Object.entries({
+      name: body.name,
+      description: body.description === null ? "" : body.description,
+      isActive: body.isActive,
+      includeTables: body.includeTables,
+      databaseUrlSealed: sealed,
+      databaseUrlMasked: url ? maskConnectionUrl(url) : undefined,
+      ...(recheck ? { status: "pending" as const, errorMessage: null } : {}),
+      ...(UNSUPPORTED_TYPES.includes(current.databaseType)
+        ? { errorMessage: notSupportedMessage(current.databaseType) }
+        : {}),
+    }).filter(([, v]) => v !== undefined),
+  );
+  try {
+    const [[row]] = await db.batch([
+      db
+        .update(sqlDatabases)
+        .set({ ...values, updatedAt: Date.now() })
+        .where(eq(sqlDatabases.id, current.id))
+        .returning(),
+      ...sqlLinkStatements(db, current.id, { groupIds, chatbotIds }, true),
+    ]);
+    if (recheck) writer.waitUntil(refreshSqlDatabase(env, db, current.id));
+    return sqlDatabaseRecord(await sqlDatabaseView(db, access, row));
+  } catch (err) {
+    throw nameTaken(err, body.name);
+  }
+}
