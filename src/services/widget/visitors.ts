@@ -38,6 +38,21 @@ export async function visitorOf(env: Bindings, chat: PublicWebChat, header: stri
   return { contactId: claims.c, identified: !!claims.idv };
 }
 
+/** The visitor's contact in this web chat's organization; null when it no longer exists. */
+export async function visitorContact(db: Db, chat: PublicWebChat, visitor: Visitor): Promise<ContactRow | null> {
+  const [contact] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.id, visitor.contactId), eq(contacts.organizationId, chat.webChat.organizationId)));
+  return contact ?? null;
+}
+
+/** The name operators see for the visitor ("" when the contact is gone). */
+export async function visitorName(db: Db, visitor: Visitor): Promise<string> {
+  const [contact] = await db.select({ name: contacts.name }).from(contacts).where(eq(contacts.id, visitor.contactId));
+  return contact?.name ?? "";
+}
+
 /**
  * Starts or resumes a visitor's session (CONTRACT section 14). An identity signed by the business's
  * backend names a contact by `sourceId` (required by private web chats); otherwise a public web chat
