@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { createWebChat } from "../../services/web-chats";
-import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
+import { WebChatSchema } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG } from "./schema";
 import { IMAGE_NOTE, WebChatCreate } from "./write";
 
 const route = createRoute({

@@ -5,7 +5,8 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { updateWebChat, type WebChatInput } from "../../services/web-chats";
-import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
+import { WebChatSchema } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG } from "./schema";
 import { IMAGE_NOTE, WebChatPatch, WebChatReplace } from "./write";
 
 /** PUT replaces the themes, PATCH merges them key by key. */

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { verifyWebChatDomain } from "../../services/web-chats";
-import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
+import { WebChatSchema } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { THEME_MODES, WEB_CHAT_ACCESS_TYPES } from "../../db/schema";
 import { IdRef } from "../../lib/openapi";
 import { isImageRef } from "../../services/uploads/web-chat-images";
-import { WebChatFlags, themeFields } from "./schema";
+import { THEME_MODES, WEB_CHAT_ACCESS_TYPES, WebChatFlags, themeFields } from "../../services/records/web-chats";
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 // At least two labels, each 1..63 letters, digits or inner hyphens; no IP addresses.

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CONVERSATION_STATUSES, THEME_MODES, WEB_CHAT_ACCESS_TYPES } from "../../db/schema";
 import { uuidParam } from "../../lib/openapi";
-import { ThemeSchema, WebChatFlags } from "../web-chats/schema";
+import { ThemeSchema, WebChatFlags } from "../../services/records/web-chats";
 
 export const WIDGET_TAG = "Web chat widget";
 /** Routes that need the visitor token of the session endpoint. */
