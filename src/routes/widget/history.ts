@@ -4,7 +4,8 @@ import { errorResponses, json } from "../../lib/openapi";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
 import { conversationHistory } from "../../services/widget/messages";
-import { ConversationParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
+import { PublicMessageSchema } from "../../services/records/widget";
+import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const HistoryQuery = z.object({
   before: z.coerce

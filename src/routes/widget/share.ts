@@ -4,7 +4,8 @@ import { errorResponses, json } from "../../lib/openapi";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorOf } from "../../services/widget/visitors";
 import { sharedConversation, shareToken } from "../../services/widget/share";
-import { ConversationParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
+import { PublicMessageSchema } from "../../services/records/widget";
+import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const createShare = createRoute({
   method: "post",

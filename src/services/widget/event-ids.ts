@@ -2,7 +2,7 @@ import type { WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
 import type { MessageRow } from "../conversations";
 import { eventText } from "../sse";
-import { publicMessage } from "./messages";
+import { publicMessage } from "../records/widget";
 
 const encoder = new TextEncoder();
 
