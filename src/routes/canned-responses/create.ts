@@ -4,7 +4,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { createCannedResponse } from "../../services/canned-responses";
 import { cannedResponseRecord } from "../../services/records/canned-responses";
-import { CANNED_RESPONSES_TAG, CannedResponseCreate, CannedResponseSchema } from "./schema";
+import { CannedResponseSchema } from "../../services/records/canned-responses";
+import { CANNED_RESPONSES_TAG, CannedResponseCreate } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getCannedResponse } from "../../services/canned-responses";
 import { cannedResponseRecord } from "../../services/records/canned-responses";
-import { CANNED_RESPONSES_TAG, CannedResponseSchema } from "./schema";
+import { CannedResponseSchema } from "../../services/records/canned-responses";
+import { CANNED_RESPONSES_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -5,7 +5,8 @@ import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/paginatio
 import { currentAccess, requirePermission } from "../../services/access";
 import { listCannedResponses } from "../../services/canned-responses";
 import { cannedResponseRecord } from "../../services/records/canned-responses";
-import { CANNED_RESPONSES_TAG, CannedResponseSchema } from "./schema";
+import { CannedResponseSchema } from "../../services/records/canned-responses";
+import { CANNED_RESPONSES_TAG } from "./schema";
 
 const ListQuery = PageQuery.extend({
   search: z.string().max(200).optional().openapi({

@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "../../lib/openapi";
 
 export const CANNED_RESPONSES_TAG = "Canned responses";
 
@@ -19,16 +18,6 @@ const Content = z.string().trim().min(1, "Must not be empty").max(5_000, "At mos
     "The reply inserted. `{{contact.name}}` and `{{agent.name}}` are filled in by the console as it inserts it (the conversation's contact, the signed-in member); other `{{...}}` stay as written",
   example: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}",
 });
-
-export const CannedResponseSchema = z
-  .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    shortCode: z.string().openapi({ example: "refund" }),
-    content: z.string().openapi({ example: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi("CannedResponse");
 
 export const CannedResponseCreate = z
   .object({ shortCode: ShortCode, content: Content })

@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { updateCannedResponse } from "../../services/canned-responses";
 import { cannedResponseRecord } from "../../services/records/canned-responses";
-import { CANNED_RESPONSES_TAG, CannedResponsePatch, CannedResponseSchema } from "./schema";
+import { CannedResponseSchema } from "../../services/records/canned-responses";
+import { CANNED_RESPONSES_TAG, CannedResponsePatch } from "./schema";
 
 const route = createRoute({
   method: "patch",

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { createContact } from "../../services/contact-writes";
-import { CONTACTS_TAG, ContactCreate, ContactSchema } from "./schema";
+import { ContactSchema } from "../../services/records/contacts";
+import { CONTACTS_TAG, ContactCreate } from "./schema";
 
 const route = createRoute({
   method: "post",

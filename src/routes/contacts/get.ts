@@ -5,7 +5,8 @@ import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getContact } from "../../services/contacts";
 import { contactRecord } from "../../services/records/contacts";
-import { CONTACTS_TAG, ContactSchema } from "./schema";
+import { ContactSchema } from "../../services/records/contacts";
+import { CONTACTS_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -4,7 +4,8 @@ import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
 import { MAX_SEARCH_TERMS, contactFilters, listContacts } from "../../services/contacts";
-import { CONTACTS_TAG, ContactSchema } from "./schema";
+import { ContactSchema } from "../../services/records/contacts";
+import { CONTACTS_TAG } from "./schema";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { updateContact } from "../../services/contact-writes";
-import { CONTACTS_TAG, ContactSchema, ContactUpdate } from "./schema";
+import { ContactSchema } from "../../services/records/contacts";
+import { CONTACTS_TAG, ContactUpdate } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

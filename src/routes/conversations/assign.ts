@@ -6,7 +6,7 @@ import { currentAccess, requirePermission } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { assignmentChange } from "../../services/assignment/manual";
 import { changeConversation } from "./change";
-import { ConversationSchema } from "./schema";
+import { ConversationSchema } from "../../services/records/conversations";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 

@@ -9,7 +9,7 @@ import { requireContact } from "../../services/contacts";
 import { requireWebChatOf } from "../../services/inboxes";
 import { conversationRecord } from "../../services/records/conversations";
 import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
-import { ConversationSchema } from "./schema";
+import { ConversationSchema } from "../../services/records/conversations";
 
 const CreateConversation = z.object({
   webChat: z.uuid().openapi({

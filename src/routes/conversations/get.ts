@@ -5,7 +5,7 @@ import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { conversationRecord } from "../../services/records/conversations";
-import { ConversationSchema } from "./schema";
+import { ConversationSchema } from "../../services/records/conversations";
 
 const route = createRoute({
   method: "get",

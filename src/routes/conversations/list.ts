@@ -4,7 +4,7 @@ import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
 import { listConversations } from "../../services/conversation/list";
-import { ConversationSchema } from "./schema";
+import { ConversationSchema } from "../../services/records/conversations";
 
 const uuid = (description: string) =>
   z.uuid().optional().openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });

@@ -6,7 +6,7 @@ import { currentAccess, requirePermission } from "../../services/access";
 import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { markConversationRead } from "../../services/conversation/read";
 import { conversationRecord } from "../../services/records/conversations";
-import { ConversationSchema } from "./schema";
+import { ConversationSchema } from "../../services/records/conversations";
 
 const route = createRoute({
   method: "post",

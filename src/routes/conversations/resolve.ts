@@ -4,7 +4,7 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { resolvedState } from "../../services/conversations";
 import { askForRating } from "../../services/conversation/csat";
 import { changeConversation } from "./change";
-import { ConversationSchema } from "./schema";
+import { ConversationSchema } from "../../services/records/conversations";
 
 const route = createRoute({
   method: "post",

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { takeOverState } from "../../services/conversations";
 import { changeConversation } from "./change";
-import { ConversationSchema } from "./schema";
+import { ConversationSchema } from "../../services/records/conversations";
 
 const route = createRoute({
   method: "post",

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { handoffState } from "../../services/conversations";
 import { changeConversation } from "./change";
-import { ConversationSchema } from "./schema";
+import { ConversationSchema } from "../../services/records/conversations";
 
 const Body = z.object({
   autoReplyEnabled: z.boolean().openapi({

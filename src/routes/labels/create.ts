@@ -4,7 +4,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { createLabel } from "../../services/labels";
 import { labelRecord } from "../../services/records/labels";
-import { LABELS_TAG, LabelSchema, LabelWrite } from "./schema";
+import { LabelSchema } from "../../services/records/labels";
+import { LABELS_TAG, LabelWrite } from "./schema";
 
 const route = createRoute({
   method: "post",

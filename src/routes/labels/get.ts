@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getLabel } from "../../services/labels";
 import { labelRecord } from "../../services/records/labels";
-import { LABELS_TAG, LabelSchema } from "./schema";
+import { LabelSchema } from "../../services/records/labels";
+import { LABELS_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

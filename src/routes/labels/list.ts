@@ -5,7 +5,8 @@ import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
 import { listLabels } from "../../services/labels";
 import { labelRecord } from "../../services/records/labels";
-import { LABELS_TAG, LabelListQuery, LabelSchema } from "./schema";
+import { LabelSchema } from "../../services/records/labels";
+import { LABELS_TAG, LabelListQuery } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -1,21 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { MAX_CONVERSATION_LABELS } from "../../services/labels";
 
 export const LABELS_TAG = "Labels";
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
-
-export const LabelSchema = z
-  .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ description: "Unique within the organization", example: "Billing" }),
-    color: z.string().openapi({ description: "`#rrggbb`, lower case", example: "#1f77b4" }),
-    description: z.string().openapi({ example: "Questions about invoices and payments" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
-  })
-  .openapi("Label");
 
 const name = z
   .string()

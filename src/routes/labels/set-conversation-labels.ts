@@ -7,7 +7,7 @@ import { findConversation } from "../../services/conversations";
 import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { setConversationLabels } from "../../services/labels";
 import { conversationRecord } from "../../services/records/conversations";
-import { ConversationSchema } from "../conversations/schema";
+import { ConversationSchema } from "../../services/records/conversations";
 import { ConversationLabelsWrite, LABELS_TAG } from "./schema";
 
 const route = createRoute({

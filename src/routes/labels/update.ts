@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { updateLabel } from "../../services/labels";
 import { labelRecord } from "../../services/records/labels";
-import { LABELS_TAG, LabelPatch, LabelSchema } from "./schema";
+import { LabelSchema } from "../../services/records/labels";
+import { LABELS_TAG, LabelPatch } from "./schema";
 
 const route = createRoute({
   method: "patch",

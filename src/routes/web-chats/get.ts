@@ -5,7 +5,8 @@ import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { getWebChat } from "../../services/inboxes";
 import { webChatRecord } from "../../services/records/web-chats";
-import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
+import { WebChatSchema } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -1,11 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { webChats } from "../../db/schema";
-import { notFound } from "../../lib/errors";
-import { encryptSecret, randomBase62 } from "../../lib/crypto";
 import { currentAccess, requirePermission } from "../../services/access";
+import { replaceIdentitySecret } from "../../services/web-chats";
 import { WEB_CHATS_TAG } from "./schema";
 
 const route = createRoute({
@@ -37,16 +34,6 @@ export const registerWebChatIdentitySecret = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "inbox.manage");
-    const secret = `wcs_${randomBase62(40)}`;
-    const sealed = await encryptSecret(secret, c.env.ENCRYPTION_KEY);
-    const [row] = await c.var.db
-      .update(webChats)
-      .set({
-        settings: sql`json_set(${webChats.settings}, '$.identitySecretSealed', ${sealed})`,
-        updatedAt: Date.now(),
-      })
-      .where(and(eq(webChats.id, c.req.valid("param").id), eq(webChats.organizationId, access.organizationId)))
-      .returning({ id: webChats.id });
-    if (!row) throw notFound();
+    const secret = await replaceIdentitySecret(c.env, c.var.db, access.organizationId, c.req.valid("param").id);
     return c.json({ secret }, 200);
   });

@@ -4,7 +4,8 @@ import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
 import { listWebChats } from "../../services/inboxes";
-import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
+import { WebChatSchema } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG } from "./schema";
 
 const ListQuery = PageQuery.extend({
   inbox: z

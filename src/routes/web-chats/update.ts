@@ -1,47 +1,19 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { webChats } from "../../db/schema";
-import { fieldError, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getWebChat, requireDomainFree } from "../../services/inboxes";
-import { webChatRecord } from "../../services/records/web-chats";
-import { publishWebChatImages, replacedWebChatImages } from "../../services/uploads/web-chat-images";
-import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
-import { IMAGE_NOTE, WebChatPatch, WebChatReplace, applyWebChatInput, type WebChatInput } from "./write";
+import { updateWebChat, type WebChatInput } from "../../services/web-chats";
+import { WebChatSchema } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG } from "./schema";
+import { IMAGE_NOTE, WebChatPatch, WebChatReplace } from "./write";
 
-/** PUT replaces the themes, PATCH merges them key by key; other fields left out keep their value. */
-async function updateWebChat(c: Context<AppEnv>, id: string, input: WebChatInput, mergeThemes: boolean) {
+/** PUT replaces the themes, PATCH merges them key by key. */
+async function update(c: Context<AppEnv>, id: string, input: WebChatInput, mergeThemes: boolean) {
   const access = await currentAccess(c);
   requirePermission(access, "inbox.manage");
-  const view = await getWebChat(c.var.db, access.organizationId, id);
-  if (!view) throw notFound();
-  if (input.inbox && input.inbox.id !== view.inbox.id)
-    throw fieldError("inbox", "The inbox of a web chat cannot change.");
-  const images = await publishWebChatImages(
-    c.env,
-    c.var.db,
-    { organizationId: access.organizationId, webChatId: id, origin: new URL(c.req.url).origin },
-    input,
-  );
-  const stored = applyWebChatInput(view.webChat, { ...input, ...images.urls }, mergeThemes);
-  const domain = stored.settings.customDomain?.domain;
-  if (domain && domain !== view.webChat.settings.customDomain?.domain) await requireDomainFree(c.var.db, domain, id);
-  await c.var.db.batch([
-    c.var.db
-      .update(webChats)
-      .set({ ...stored, updatedAt: Date.now() })
-      .where(eq(webChats.id, id)),
-    ...images.claims,
-  ]);
-  await images.done();
-  // The public files of images this write replaced or cleared (a visitor's cached page may show one a moment longer).
-  const replaced = replacedWebChatImages(id, view.webChat.settings, stored.settings);
-  if (replaced.length) await c.env.FILES.delete(replaced);
-  return webChatRecord((await getWebChat(c.var.db, access.organizationId, id))!);
+  return updateWebChat(c.env, c.var.db, access.organizationId, id, input, mergeThemes, new URL(c.req.url).origin);
 }
 
 const route = (method: "put" | "patch") =>
@@ -61,10 +33,10 @@ const route = (method: "put" | "patch") =>
 
 export const registerReplaceWebChat = (r: Router) =>
   r.openapi(route("put"), async (c) =>
-    c.json(await updateWebChat(c, c.req.valid("param").id, c.req.valid("json"), false), 200),
+    c.json(await update(c, c.req.valid("param").id, c.req.valid("json"), false), 200),
   );
 
 export const registerPatchWebChat = (r: Router) =>
   r.openapi(route("patch"), async (c) =>
-    c.json(await updateWebChat(c, c.req.valid("param").id, c.req.valid("json"), true), 200),
+    c.json(await update(c, c.req.valid("param").id, c.req.valid("json"), true), 200),
   );

@@ -1,14 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { webChats } from "../../db/schema";
-import { badRequest, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getWebChat } from "../../services/inboxes";
-import { webChatRecord } from "../../services/records/web-chats";
-import { challengeName, challengeValue, domainVerified, txtResolver } from "../../services/widget/domains";
-import { WEB_CHATS_TAG, WebChatSchema } from "./schema";
+import { verifyWebChatDomain } from "../../services/web-chats";
+import { WebChatSchema } from "../../services/records/web-chats";
+import { WEB_CHATS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -45,23 +41,5 @@ export const registerVerifyWebChatDomain = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "inbox.manage");
-    const id = c.req.valid("param").id;
-    const view = await getWebChat(c.var.db, access.organizationId, id);
-    if (!view) throw notFound();
-    const domain = view.webChat.settings.customDomain;
-    if (!domain) throw badRequest("This web chat has no custom domain.");
-    const verified = await domainVerified(txtResolver(c.env), domain.domain, domain.id);
-    const settings = {
-      ...view.webChat.settings,
-      customDomain: { ...domain, status: verified ? ("active" as const) : ("failed" as const) },
-    };
-    await c.var.db
-      .update(webChats)
-      .set({ settings, updatedAt: Date.now() })
-      .where(and(eq(webChats.id, id), eq(webChats.organizationId, access.organizationId)));
-    const record = webChatRecord((await getWebChat(c.var.db, access.organizationId, id))!);
-    return c.json(
-      { ...record, verification: { recordName: challengeName(domain.domain), recordValue: challengeValue(domain.id) } },
-      200,
-    );
+    return c.json(await verifyWebChatDomain(c.env, c.var.db, access.organizationId, c.req.valid("param").id), 200);
   });

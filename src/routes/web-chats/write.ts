@@ -1,10 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { THEME_MODES, WEB_CHAT_ACCESS_TYPES, type WebChatSettings } from "../../db/schema";
-import { uuidv7 } from "../../lib/ids";
 import { IdRef } from "../../lib/openapi";
-import type { WebChatRow } from "../../services/inboxes";
 import { isImageRef } from "../../services/uploads/web-chat-images";
-import { WebChatFlags, themeFields } from "./schema";
+import { THEME_MODES, WEB_CHAT_ACCESS_TYPES, WebChatFlags, themeFields } from "../../services/records/web-chats";
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 // At least two labels, each 1..63 letters, digits or inner hyphens; no IP addresses.
@@ -109,43 +106,3 @@ export const WebChatPatch = WebChatReplace.partial();
 export const WebChatCreate = WebChatPatch.extend({
   inbox: IdRef.openapi({ description: "A web inbox without a web chat" }),
 });
-
-export type WebChatInput = z.infer<typeof WebChatPatch>;
-export type StoredWebChat = Pick<WebChatRow, "name" | "accessType" | "isActive" | "settings">;
-type Theme = Record<string, string | boolean>;
-
-function applyTheme(base: Theme, changes: Record<string, string | boolean | null | undefined>): Theme {
-  const out = { ...base };
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete out[key];
-    else if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
-/**
- * The web chat as it will be stored after a write. Fields left out keep their value; themes
- * replace the stored one (PUT) or merge into it key by key (PATCH).
- */
-export function applyWebChatInput(current: StoredWebChat, input: WebChatInput, mergeThemes: boolean): StoredWebChat {
-  const { name, accessType, isActive, inbox: _inbox, theme, darkTheme, customDomain, ...rest } = input;
-  const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
-  const settings: WebChatSettings = { ...current.settings, ...given };
-  if (theme) settings.theme = applyTheme(mergeThemes ? (current.settings.theme ?? {}) : {}, theme);
-  if (darkTheme) settings.darkTheme = applyTheme(mergeThemes ? (current.settings.darkTheme ?? {}) : {}, darkTheme);
-  if (customDomain !== undefined) {
-    const same = customDomain && current.settings.customDomain?.domain === customDomain.domain;
-    settings.customDomain =
-      customDomain === null
-        ? null
-        : same
-          ? current.settings.customDomain
-          : { id: uuidv7(), domain: customDomain.domain, status: "pending" };
-  }
-  return {
-    name: name ?? current.name,
-    accessType: accessType ?? current.accessType,
-    isActive: isActive ?? current.isActive,
-    settings,
-  };
-}

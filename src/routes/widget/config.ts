@@ -3,8 +3,9 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { publicWebChat } from "../../services/widget/web-chats";
-import { publicConfig } from "../../services/widget/config";
-import { PublicConfigSchema, WIDGET_TAG, WebChatParams } from "./schema";
+import { publicConfig } from "../../services/records/widget";
+import { PublicConfigSchema } from "../../services/records/widget";
+import { WIDGET_TAG, WebChatParams } from "./schema";
 
 const route = createRoute({
   method: "get",

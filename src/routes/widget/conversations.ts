@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversations, visitorOf } from "../../services/widget/visitors";
-import { VISITOR_SECURITY, VisitorConversationSchema, WIDGET_TAG, WebChatParams } from "./schema";
+import { VisitorConversationSchema } from "../../services/records/widget";
+import { VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
 
 const route = createRoute({
   method: "get",

@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
-import { csatRecord, rateConversation } from "../../services/conversation/csat";
-import { CsatSchema } from "../conversations/schema";
+import { rateConversation } from "../../services/conversation/csat";
+import { CsatSchema, csatRecord } from "../../services/records/conversations";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const CsatBody = z

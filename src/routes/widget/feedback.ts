@@ -3,9 +3,10 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorOf } from "../../services/widget/visitors";
-import { publicMessage } from "../../services/widget/messages";
+import { publicMessage } from "../../services/records/widget";
 import { rateAnswer } from "../../services/widget/feedback";
-import { MessageParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
+import { PublicMessageSchema } from "../../services/records/widget";
+import { MessageParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const FeedbackBody = z
   .object({

@@ -1,12 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq, lt } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { messages } from "../../db/schema";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
-import { publicMessage, visitorVisible } from "../../services/widget/messages";
-import { ConversationParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
+import { conversationHistory } from "../../services/widget/messages";
+import { PublicMessageSchema } from "../../services/records/widget";
+import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const HistoryQuery = z.object({
   before: z.coerce
@@ -54,21 +53,5 @@ export const registerWidgetHistory = (r: Router) =>
     const chat = await activeWebChat(c.var.db, id);
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
     const conversation = await visitorConversation(c.var.db, chat, visitor, conversationId);
-    const rows = await c.var.db
-      .select()
-      .from(messages)
-      .where(
-        and(
-          eq(messages.conversationId, conversation.id),
-          visitorVisible(),
-          before ? lt(messages.sequence, before) : undefined,
-        ),
-      )
-      .orderBy(desc(messages.sequence))
-      .limit(pageSize + 1);
-    const page = rows.slice(0, pageSize).reverse();
-    return c.json(
-      { results: page.map((m) => publicMessage(m, chat.webChat.settings)), hasMore: rows.length > pageSize },
-      200,
-    );
+    return c.json(await conversationHistory(c.var.db, conversation.id, chat.webChat.settings, before, pageSize), 200);
   });

@@ -1,14 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
-import { messages } from "../../db/schema";
 import { fieldError, notFound } from "../../lib/errors";
 import { conversationObject } from "../../services/conversations";
 import { interruptible, SSE_HEADERS } from "../../services/sse";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { visitorConversation, visitorOf } from "../../services/widget/visitors";
-import { followEvents, parseEventId, replyEvent } from "../../services/widget/event-ids";
+import { followEvents, parseEventId, storedReplyEvents } from "../../services/widget/event-ids";
+import { storedReply } from "../../services/widget/messages";
 import { ConversationParams, SSE_EXAMPLE, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const ResumeQuery = z.object({
@@ -60,31 +59,7 @@ export const registerWidgetResume = (r: Router) =>
         200,
         SSE_HEADERS,
       );
-    const [stored] = await db
-      .select()
-      .from(messages)
-      .where(
-        and(
-          eq(messages.id, last.messageId),
-          eq(messages.conversationId, conversation.id),
-          eq(messages.senderType, "chatbot"),
-        ),
-      );
+    const stored = await storedReply(db, conversation.id, last.messageId);
     if (!stored) throw notFound("No such reply in this conversation.");
-    let seen = Math.min(offset, stored.content.length);
-    const rest = stored.content.slice(seen);
-    const body =
-      (rest
-        ? replyEvent(
-            { conversationId: conversation.id, messageId: stored.id, content: rest, done: false },
-            settings,
-            (n) => (seen += n),
-          )
-        : "") +
-      replyEvent(
-        { conversationId: conversation.id, messageId: stored.id, content: "", done: true, message: stored },
-        settings,
-        () => seen,
-      );
-    return c.body(body, 200, SSE_HEADERS);
+    return c.body(storedReplyEvents(conversation.id, stored, offset, settings), 200, SSE_HEADERS);
   });

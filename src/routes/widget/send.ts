@@ -1,8 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, jsonBody } from "../../lib/openapi";
-import { contacts } from "../../db/schema";
 import { unauthenticated } from "../../lib/errors";
 import {
   conversationObject,
@@ -13,7 +11,7 @@ import {
 import { interruptible, SSE_HEADERS } from "../../services/sse";
 import type { QueryMetadata } from "../../services/knowledge/query-scope";
 import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorConversation, visitorOf } from "../../services/widget/visitors";
+import { visitorContact, visitorConversation, visitorOf } from "../../services/widget/visitors";
 import { widgetEvents } from "../../services/widget/event-ids";
 import { forgetAttachments, requireFileUpload, visitorAttachments } from "../../services/widget/uploads";
 import type { AttachmentRow } from "../../services/records/attachments";
@@ -124,14 +122,10 @@ export const registerWidgetSend = (r: Router) =>
       ...(location && chat.webChat.settings.enableLocation ? { location } : {}),
       channel: "web_chat",
     };
-    const [contactRows, conversation] = await Promise.all([
-      db
-        .select()
-        .from(contacts)
-        .where(and(eq(contacts.id, visitor.contactId), eq(contacts.organizationId, chat.webChat.organizationId))),
+    const [contact, conversation] = await Promise.all([
+      visitorContact(db, chat, visitor),
       body.conversation ? visitorConversation(db, chat, visitor, body.conversation) : Promise.resolve(undefined),
     ]);
-    const contact = contactRows[0];
     if (!contact) throw unauthenticated("The visitor no longer exists; start a new session.");
     let created: ConversationRow | undefined;
     if (!conversation) {

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { startSession } from "../../services/widget/visitors";
-import { SessionBody, SessionSchema, WIDGET_TAG, WebChatParams } from "./schema";
+import { SessionSchema } from "../../services/records/widget";
+import { SessionBody, WIDGET_TAG, WebChatParams } from "./schema";
 
 const route = createRoute({
   method: "post",

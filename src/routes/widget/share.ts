@@ -1,18 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, asc, eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { conversations, messages } from "../../db/schema";
-import { ApiError, notFound } from "../../lib/errors";
-import { timingSafeEqual } from "../../lib/crypto";
-import { isUuid } from "../../lib/ids";
 import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorConversation, visitorOf } from "../../services/widget/visitors";
-import { publicMessage, visitorVisible } from "../../services/widget/messages";
-import { signShareToken } from "../../services/widget/tokens";
-import { ConversationParams, PublicMessageSchema, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
-
-const SHARED_MESSAGES = 200;
+import { visitorOf } from "../../services/widget/visitors";
+import { sharedConversation, shareToken } from "../../services/widget/share";
+import { PublicMessageSchema } from "../../services/records/widget";
+import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const createShare = createRoute({
   method: "post",
@@ -84,10 +77,7 @@ export const registerWidgetShare = (r: Router) => {
     const { id, conversationId } = c.req.valid("param");
     const chat = await activeWebChat(c.var.db, id);
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
-    if (!chat.webChat.settings.enableShareConversation)
-      throw new ApiError(403, "permission_denied", "This web chat does not share conversations.");
-    const conversation = await visitorConversation(c.var.db, chat, visitor, conversationId);
-    const share = `${conversation.id}.${await signShareToken(chat.webChat.id, conversation.id, c.env.ENCRYPTION_KEY)}`;
+    const share = await shareToken(c.env, c.var.db, chat, visitor, conversationId);
     const url = new URL(`/chat/${chat.webChat.id}/`, c.req.url);
     url.searchParams.set("share", share);
     return c.json({ url: url.toString(), share }, 200);
@@ -95,31 +85,6 @@ export const registerWidgetShare = (r: Router) => {
   r.openapi(readShared, async (c) => {
     const { id, share } = c.req.valid("param");
     const chat = await activeWebChat(c.var.db, id);
-    const [conversationId, signature = ""] = share.split(".");
-    const expected = isUuid(conversationId)
-      ? await signShareToken(chat.webChat.id, conversationId, c.env.ENCRYPTION_KEY)
-      : "";
-    const encoder = new TextEncoder();
-    if (
-      !chat.webChat.settings.enableShareConversation ||
-      !expected ||
-      !timingSafeEqual(encoder.encode(signature), encoder.encode(expected))
-    )
-      throw notFound();
-    const [conversation] = await c.var.db
-      .select()
-      .from(conversations)
-      .where(and(eq(conversations.id, conversationId), eq(conversations.inboxId, chat.inboxId)));
-    if (!conversation) throw notFound();
-    const rows = await c.var.db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversationId, conversationId), visitorVisible()))
-      .orderBy(asc(messages.sequence))
-      .limit(SHARED_MESSAGES);
-    return c.json(
-      { title: conversation.title, results: rows.map((m) => publicMessage(m, chat.webChat.settings)) },
-      200,
-    );
+    return c.json(await sharedConversation(c.env, c.var.db, chat, share), 200);
   });
 };

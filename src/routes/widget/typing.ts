@@ -1,12 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, jsonBody } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
-import { contacts } from "../../db/schema";
 import { takeToken } from "../../services/rate-limit";
 import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorConversation, visitorOf } from "../../services/widget/visitors";
+import { visitorConversation, visitorName, visitorOf } from "../../services/widget/visitors";
 import { visitorTyping } from "../../services/conversation/typing";
 import { TypingBody } from "../conversations/typing";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
@@ -49,8 +47,7 @@ export const registerWidgetTyping = (r: Router) =>
         { "Retry-After": String(retryAfter) },
       );
     const conversation = await visitorConversation(db, chat, visitor, conversationId);
-    const [contact] = await db.select({ name: contacts.name }).from(contacts).where(eq(contacts.id, visitor.contactId));
-    const sender = { type: "contact" as const, id: visitor.contactId, name: contact?.name ?? "" };
+    const sender = { type: "contact" as const, id: visitor.contactId, name: await visitorName(db, visitor) };
     c.executionCtx.waitUntil(visitorTyping(c.env, conversation, sender, c.req.valid("json").typing));
     return c.body(null, 204);
   });

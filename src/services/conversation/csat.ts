@@ -7,24 +7,12 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { chatbots, conversations, inboxChannels, messages } from "../../db/schema";
 import { ApiError, conflict } from "../../lib/errors";
-import { ms } from "../../lib/time";
 import { conversationObject, type ConversationRow } from "../conversations";
 import { conversationEvent, publishInboxEvents } from "./inbox-events";
 import { inLanguage, type InLanguages } from "./handoff";
 
 /** An answer may be changed (given again) for this long after it was first given; later, 409. */
 export const CSAT_CHANGE_MS = 7 * 24 * 60 * 60 * 1000;
-
-export interface CsatRecord {
-  rating: number;
-  comment: string | null;
-  createdAt: string;
-}
-
-export const csatRecord = (row: Pick<ConversationRow, "csatRating" | "csatComment" | "csatAt">): CsatRecord | null =>
-  row.csatRating === null || row.csatAt === null
-    ? null
-    : { rating: row.csatRating, comment: row.csatComment, createdAt: ms(row.csatAt)! };
 
 /**
  * Stores the visitor's rating of a resolved conversation (400 `conversation_not_resolved` otherwise).

@@ -4,7 +4,7 @@ import { TtlCache } from "../../lib/ttl-cache";
 import type { ConversationRow, MessageRow } from "../conversations";
 import type { MessageRecord } from "../records/messages";
 import type { MessageEffect } from "./effects";
-import { csatRecord, type CsatRecord } from "./csat";
+import { csatRecord, type CsatRecord } from "../records/conversations";
 
 /**
  * A conversation as the live inbox stream carries it: its state and the ids of what it belongs to

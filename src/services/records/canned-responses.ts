@@ -1,13 +1,19 @@
+import { z } from "@hono/zod-openapi";
+import { Timestamp } from "../../lib/openapi";
 import type { cannedResponses } from "../../db/schema";
 import { ms } from "../../lib/time";
 
-export interface CannedResponseRecord {
-  id: string;
-  shortCode: string;
-  content: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const CannedResponseSchema = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    shortCode: z.string().openapi({ example: "refund" }),
+    content: z.string().openapi({ example: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("CannedResponse");
+
+export type CannedResponseRecord = z.infer<typeof CannedResponseSchema>;
 
 export const cannedResponseRecord = (row: typeof cannedResponses.$inferSelect): CannedResponseRecord => ({
   id: row.id,

@@ -1,36 +1,78 @@
+import { z } from "@hono/zod-openapi";
+import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { ContactView } from "../contacts";
 
-type IdName = { id: string; name: string };
-type Json = Record<string, unknown>;
+const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
-export interface ContactTagRecord {
-  id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-}
+// `.nullable()` on a registered schema loses the null in the OpenAPI document; a union keeps it.
+const nullableIdName = (description: string) => z.union([IdName, z.null()]).openapi({ description });
+const object = z.record(z.string(), z.unknown());
+
+export const ContactTagSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    name: z.string().openapi({ example: "vip" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("ContactTag");
+
+export type ContactTagRecord = z.infer<typeof ContactTagSchema>;
 
 /** The contact record; credentials are never returned, only whether they are stored. */
-export interface ContactRecord {
-  id: string;
-  inboxes: IdName[];
-  inbox: IdName | null;
-  name: string;
-  avatar: string | null;
-  phoneNumber: string | null;
-  email: string | null;
-  sourceId: string | null;
-  queryMetadata: Json | null;
-  metadata: Json;
-  preChatFieldIndex: Json;
-  hasMcpCredentials: boolean;
-  hasApiCredentials: boolean;
-  contactConnectors: Json[];
-  tags: ContactTagRecord[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const ContactSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    inboxes: z.array(IdName).openapi({
+      description: "Inboxes the contact is linked to, oldest inbox first",
+      example: [{ id: EXAMPLE_ID, name: "Website" }],
+    }),
+    inbox: nullableIdName("Deprecated: the first of `inboxes`, or null"),
+    name: z.string().openapi({ example: "王小明" }),
+    avatar: z
+      .string()
+      .nullable()
+      .openapi({ description: "URL or path starting with /", example: "https://cdn.example.com/a.png" }),
+    phoneNumber: z.string().nullable().openapi({ example: "+886912345678" }),
+    email: z.string().nullable().openapi({ example: "ming@example.com" }),
+    sourceId: z
+      .string()
+      .nullable()
+      .openapi({ description: "The contact's id on its platform", example: "U4af4980629" }),
+    queryMetadata: object.nullable().openapi({
+      description: "Limits on which knowledge the contact can query (see QueryMetadata); null: no restriction",
+      example: {
+        knowledgeBases: [
+          { knowledgeBaseId: EXAMPLE_ID, knowledgeBaseFileIds: [EXAMPLE_ID], hasUserSelectedAll: false },
+        ],
+      },
+    }),
+    metadata: object.openapi({ description: "Custom customer information", example: { plan: "gold" } }),
+    preChatFieldIndex: object.openapi({
+      description: "Field id -> label per locale",
+      example: { f1: { en: "Company", "zh-TW": "公司" } },
+    }),
+    hasMcpCredentials: z
+      .boolean()
+      .openapi({ description: "Whether MCP credentials are stored (they are never returned)", example: false }),
+    hasApiCredentials: z
+      .boolean()
+      .openapi({ description: "Whether API credentials are stored (they are never returned)", example: false }),
+    contactConnectors: z.array(object).openapi({
+      description: "Connector grants, without token bodies",
+      example: [{ connector: "google_drive", scopes: ["drive.readonly"] }],
+    }),
+    tags: z.array(ContactTagSchema).openapi({
+      description: "Tags, by name",
+      example: [{ id: EXAMPLE_ID, name: "vip", createdAt: "1767225600000", updatedAt: "1767225600000" }],
+    }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi("Contact");
+
+export type ContactRecord = z.infer<typeof ContactSchema>;
 
 export const contactRecord = ({ contact: c, inboxes, tags }: ContactView): ContactRecord => ({
   id: c.id,

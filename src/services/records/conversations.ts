@@ -1,30 +1,75 @@
+import { z } from "@hono/zod-openapi";
+import { Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { ConversationRow, ConversationView } from "../conversations";
-import { parseLabels, type LabelRef } from "../labels";
-import { csatRecord, type CsatRecord } from "../conversation/csat";
+import { parseLabels } from "../labels";
 
-export interface ConversationRecord {
-  id: string;
-  contact: { id: string; name: string; avatar: string | null } | null;
-  inbox: { id: string; name: string; channelType: string };
-  chatbot: { id: string; name: string } | null;
-  title: string;
-  type: ConversationRow["type"];
-  status: ConversationRow["status"];
-  progressStatus: ConversationRow["progressStatus"];
-  autoReplyEnabled: boolean;
-  assignee: { id: string; name: string } | null;
-  labels: LabelRef[];
-  team: { id: string; name: string } | null;
-  waitingSince: string | null;
-  lastMessage: string | null;
-  lastMessageCreatedAt: string | null;
-  isTest: boolean;
-  /** The visitor's messages no agent has read yet. */
-  unreadCount: number;
-  createdAt: string;
-  csat: CsatRecord | null;
-}
+const ID = z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
+const named = (name: string) => ({ id: ID, name: z.string().openapi({ example: name }) });
+
+export const CsatSchema = z
+  .object({
+    rating: z.number().int().openapi({ description: "1 (poor) to 5 (excellent)", example: 4 }),
+    comment: z.string().nullable().openapi({ description: "What the visitor added", example: "Quick and friendly." }),
+    createdAt: Timestamp,
+  })
+  .openapi("Csat");
+
+export const ConversationSchema = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    contact: z
+      .object({ ...named("Ada"), avatar: z.string().nullable().openapi({ example: null }) })
+      .nullable()
+      .openapi({ description: "The visitor" }),
+    inbox: z.object({ ...named("Website"), channelType: z.string().openapi({ example: "web" }) }),
+    chatbot: z.object(named("Support bot")).nullable().openapi({ description: "The assistant" }),
+    title: z.string().openapi({ example: "Opening hours" }),
+    type: z.enum(["individual", "group"]).openapi({ example: "individual" }),
+    status: z.enum(["open", "queued", "resolved"]).openapi({ example: "open" }),
+    progressStatus: z
+      .enum(["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"])
+      .openapi({ example: "ai_processing" }),
+    autoReplyEnabled: z.boolean().openapi({ description: "false after a handoff to a human agent", example: true }),
+    assignee: z
+      .object(named("Agent Smith"))
+      .nullable()
+      .openapi({ description: "The member serving it or asked to (takeover, assignment)" }),
+    team: z.object(named("Support")).nullable().openapi({ description: "The team (a group) it is assigned to" }),
+    waitingSince: Timestamp.nullable().openapi({
+      description: "Since when it waits for a person (queued); null when no one is awaited",
+    }),
+    labels: z
+      .array(
+        z.object({ ...named("Billing"), color: z.string().openapi({ description: "`#rrggbb`", example: "#1f77b4" }) }),
+      )
+      .openapi({ description: "Its labels, by name (PUT /conversations/{id}/labels/)" }),
+    lastMessage: z.string().nullable().openapi({ example: "Our opening hours are 9 to 5." }),
+    lastMessageCreatedAt: Timestamp.nullable(),
+    isTest: z.boolean().openapi({
+      description:
+        "Started as a test (the console's try-it, a completion with `test: true`); left out of statistics unless they include tests",
+      example: false,
+    }),
+    unreadCount: z.number().int().openapi({
+      description:
+        "The visitor's messages no agent has read yet (notes, the team's and the assistant's messages and test conversations never count); `read/` sets it to 0",
+      example: 2,
+    }),
+    createdAt: Timestamp,
+    csat: CsatSchema.nullable().openapi({
+      description: "The visitor's satisfaction rating once resolved (widget or channel), else null",
+    }),
+  })
+  .openapi("Conversation");
+
+export type CsatRecord = z.infer<typeof CsatSchema>;
+export type ConversationRecord = z.infer<typeof ConversationSchema>;
+
+export const csatRecord = (row: Pick<ConversationRow, "csatRating" | "csatComment" | "csatAt">): CsatRecord | null =>
+  row.csatRating === null || row.csatAt === null
+    ? null
+    : { rating: row.csatRating, comment: row.csatComment, createdAt: ms(row.csatAt)! };
 
 export const conversationRecord = (v: ConversationView): ConversationRecord => ({
   id: v.conversation.id,

@@ -1,7 +1,8 @@
 import type { WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
+import type { MessageRow } from "../conversations";
 import { eventText } from "../sse";
-import { publicMessage } from "./messages";
+import { publicMessage } from "../records/widget";
 
 const encoder = new TextEncoder();
 
@@ -73,6 +74,26 @@ export function replyEvent(
   if (data.done) out.message = data.message ? publicMessage(data.message as MessageRecord, settings) : null;
   const id = data.messageId ? `id: ${data.messageId}:${data.done ? "done" : at}\n` : "";
   return `${id}data: ${JSON.stringify(out)}\n\n`;
+}
+
+/**
+ * A reply already stored, resumed after `offset` characters: its remaining text (if any) and the
+ * final event at once, numbered like `widgetEvents`.
+ */
+export function storedReplyEvents(
+  conversationId: string,
+  stored: MessageRow,
+  offset: number,
+  settings: WebChatSettings,
+): string {
+  let seen = Math.min(offset, stored.content.length);
+  const rest = stored.content.slice(seen);
+  return (
+    (rest
+      ? replyEvent({ conversationId, messageId: stored.id, content: rest, done: false }, settings, (n) => (seen += n))
+      : "") +
+    replyEvent({ conversationId, messageId: stored.id, content: "", done: true, message: stored }, settings, () => seen)
+  );
 }
 
 /** `<messageId>:<offset>` or `<messageId>:done`, as `widgetEvents` numbers reply events. */

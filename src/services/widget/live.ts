@@ -4,7 +4,8 @@ import { messages, type WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
 import type { ConversationStateEvent } from "../conversations";
 import { eventText } from "../sse";
-import { publicMessage, visitorVisible } from "./messages";
+import { publicMessage } from "../records/widget";
+import { visitorVisible } from "./messages";
 
 const encoder = new TextEncoder();
 

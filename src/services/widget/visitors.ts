@@ -14,6 +14,7 @@ import {
   type VisitorClaims,
 } from "./tokens";
 import { identitySecret, type PublicWebChat } from "./web-chats";
+import { type VisitorConversation, visitorConversationRecord } from "../records/widget";
 
 export interface SessionInput {
   token?: string;
@@ -36,6 +37,21 @@ export async function visitorOf(env: Bindings, chat: PublicWebChat, header: stri
   if (!claims || claims.w !== chat.webChat.id) throw unauthenticated("Invalid visitor token.");
   if (claims.exp <= nowSeconds()) throw unauthenticated("The visitor token has expired; start a new session.");
   return { contactId: claims.c, identified: !!claims.idv };
+}
+
+/** The visitor's contact in this web chat's organization; null when it no longer exists. */
+export async function visitorContact(db: Db, chat: PublicWebChat, visitor: Visitor): Promise<ContactRow | null> {
+  const [contact] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.id, visitor.contactId), eq(contacts.organizationId, chat.webChat.organizationId)));
+  return contact ?? null;
+}
+
+/** The name operators see for the visitor ("" when the contact is gone). */
+export async function visitorName(db: Db, visitor: Visitor): Promise<string> {
+  const [contact] = await db.select({ name: contacts.name }).from(contacts).where(eq(contacts.id, visitor.contactId));
+  return contact?.name ?? "";
 }
 
 /**
@@ -161,27 +177,6 @@ async function identifiedContact(
   return updateContact(db, found, given);
 }
 
-export interface VisitorConversation {
-  id: string;
-  title: string;
-  lastMessage: string | null;
-  lastMessageAt: string | null;
-  createdAt: string;
-  status: ConversationRow["status"];
-  rated: boolean;
-}
-
-const conversationSummary = (c: ConversationRow): VisitorConversation => ({
-  id: c.id,
-  title: c.title,
-  lastMessage: c.lastMessage,
-  lastMessageAt: c.lastMessageAt === null ? null : String(c.lastMessageAt),
-  createdAt: String(c.createdAt),
-  status: c.status,
-  // The widget asks for a rating when it shows a resolved conversation the visitor has not rated.
-  rated: c.csatAt !== null,
-});
-
 /** The visitor's conversations in this web chat's inbox, latest first (at most 20). */
 export async function visitorConversations(
   db: Db,
@@ -200,7 +195,7 @@ export async function visitorConversations(
     )
     .orderBy(desc(conversations.createdAt))
     .limit(20);
-  return rows.map(conversationSummary);
+  return rows.map(visitorConversationRecord);
 }
 
 /** One of the visitor's conversations in this web chat, else 404 (another visitor's is simply not found). */

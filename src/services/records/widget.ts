@@ -1,0 +1,235 @@
+import { z } from "@hono/zod-openapi";
+import { CONVERSATION_STATUSES, THEME_MODES, WEB_CHAT_ACCESS_TYPES, type WebChatSettings } from "../../db/schema";
+import type { ConversationRow, MessageRow } from "../conversations";
+import type { PublicWebChat } from "../widget/web-chats";
+import { messageRecord, type MessageRecord } from "./messages";
+import { ThemeSchema, WEB_CHAT_FLAGS, WebChatFlags, type WebChatFlag, webChatRecord } from "./web-chats";
+
+const text = (description: string, example: string | null) => z.string().nullable().openapi({ description, example });
+
+export const PublicConfigSchema = z
+  .object({
+    id: z.string().openapi({ description: "Web chat id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ description: "Title of the chat", example: "Website chat" }),
+    avatar: text("Assistant avatar URL", "https://cdn.example.com/avatar.png"),
+    logo: text("Logo URL", "https://cdn.example.com/logo.png"),
+    cover: text("Cover image URL", null),
+    poweredByLogo: text("Powered-by logo URL", null),
+    description: text("Text under the title", "Ask us anything"),
+    backUrl: text("Where the full page's back button leads", "https://example.com"),
+    isActive: z
+      .boolean()
+      .openapi({ description: "False: the widget shows a closed notice and the API refuses visitors", example: true }),
+    accessType: z
+      .enum(WEB_CHAT_ACCESS_TYPES)
+      .openapi({ description: "private: visitors need an identity signed by the site", example: "public" }),
+    assistantName: z
+      .string()
+      .nullable()
+      .openapi({ description: "The assistant's name (enableDisplayChatbotName)", example: "Ava" }),
+    enableSpeech: z.boolean().openapi({ description: "Voice input and read-aloud", example: false }),
+    displayGreeting: z.string().openapi({ description: "First message shown", example: "Hello! How can I help?" }),
+    displayConversationStarters: z
+      .array(z.string())
+      .openapi({ description: "Suggested first questions", example: ["Opening hours?"] }),
+    theme: ThemeSchema,
+    darkTheme: ThemeSchema,
+    defaultThemeMode: z
+      .enum(THEME_MODES)
+      .openapi({ description: "light, dark or system (the default)", example: "system" }),
+  })
+  .extend(WebChatFlags.shape)
+  .openapi("WidgetConfig");
+
+export type WidgetConfig = z.infer<typeof PublicConfigSchema>;
+
+/**
+ * The widget's configuration: the web chat record without its inbox, custom domain and timestamps.
+ * `enableFileUpload` is the web chat's own switch: visitors upload through `public/uploads/`.
+ */
+export function publicConfig(chat: PublicWebChat): WidgetConfig {
+  const record = webChatRecord({ webChat: chat.webChat, inbox: { id: "", name: "" } });
+  const flags = Object.fromEntries(WEB_CHAT_FLAGS.map((k) => [k, record[k]])) as Record<WebChatFlag, boolean>;
+  return {
+    id: record.id,
+    name: record.name,
+    avatar: record.avatar,
+    logo: record.logo,
+    cover: record.cover,
+    poweredByLogo: record.poweredByLogo,
+    description: record.description,
+    backUrl: record.backUrl,
+    isActive: record.isActive,
+    accessType: record.accessType,
+    assistantName: chat.assistant?.chatbot.name ?? null,
+    enableSpeech: record.enableSpeech,
+    displayGreeting: record.displayGreeting,
+    displayConversationStarters: record.displayConversationStarters,
+    theme: record.theme,
+    darkTheme: record.darkTheme,
+    defaultThemeMode: record.defaultThemeMode ?? "system",
+    ...flags,
+  };
+}
+
+export const VisitorConversationSchema = z
+  .object({
+    id: z.string().openapi({ description: "Conversation id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    title: z.string().openapi({ description: "The first question, shortened", example: "Opening hours?" }),
+    lastMessage: z.string().nullable().openapi({ description: "Latest message, shortened", example: "We open at 9." }),
+    lastMessageAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "Milliseconds since the epoch", example: "1767225600000" }),
+    createdAt: z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" }),
+    status: z.enum(CONVERSATION_STATUSES).openapi({
+      description: "open, queued (waiting for a team member) or resolved (a message from the visitor opens it again)",
+      example: "open",
+    }),
+    rated: z.boolean().openapi({
+      description:
+        "The visitor rated it (`csat/`); the widget asks for a rating when it shows a resolved one not rated",
+      example: false,
+    }),
+  })
+  .openapi("WidgetConversation");
+
+export type VisitorConversation = z.infer<typeof VisitorConversationSchema>;
+
+/** A visitor's conversation as the widget lists it. */
+export const visitorConversationRecord = (c: ConversationRow): VisitorConversation => ({
+  id: c.id,
+  title: c.title,
+  lastMessage: c.lastMessage,
+  lastMessageAt: c.lastMessageAt === null ? null : String(c.lastMessageAt),
+  createdAt: String(c.createdAt),
+  status: c.status,
+  // The widget asks for a rating when it shows a resolved conversation the visitor has not rated.
+  rated: c.csatAt !== null,
+});
+
+export const SessionSchema = z
+  .object({
+    token: z.string().openapi({
+      description: "Visitor token: `Authorization: Bearer <token>` on the other public endpoints",
+      example: "v1.eyJ3Ijo...abc",
+    }),
+    expiresAt: z.string().openapi({
+      description: "When the token lapses (ms since the epoch); renew it through this endpoint",
+      example: "1767232800000",
+    }),
+    contact: z.object({
+      id: z
+        .string()
+        .openapi({ description: "The visitor's contact id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+      name: z.string().openapi({ description: "Display name", example: "Visitor 1A2B" }),
+      email: z.string().nullable().openapi({ description: "E-mail, when known", example: null }),
+      identified: z.boolean().openapi({ description: "Identified by a signed identity", example: false }),
+    }),
+    conversations: z
+      .array(VisitorConversationSchema)
+      .openapi({ description: "The visitor's conversations, latest first" }),
+  })
+  .openapi("WidgetSession");
+
+export const PublicMessageSchema = z
+  .object({
+    id: z.string().openapi({ description: "Message id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    conversation: z
+      .string()
+      .openapi({ description: "Conversation id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    sequence: z.number().int().openapi({ description: "Order in the conversation", example: 2 }),
+    role: z.enum(["visitor", "assistant", "agent"]).openapi({ description: "Who wrote it", example: "assistant" }),
+    senderName: z.string().openapi({ description: "Sender's display name", example: "Ava" }),
+    senderAvatar: z.string().nullable().openapi({ description: "Sender's avatar", example: null }),
+    content: z.string().openapi({ description: "Text (Markdown for assistant replies)", example: "We open at 9." }),
+    feedback: z.string().nullable().openapi({ description: "like, dislike or null", example: null }),
+    citations: z
+      .array(
+        z.object({
+          index: z.number().int().openapi({ description: "The n of an in-line [n] marker", example: 1 }),
+          title: z.string().openapi({ description: "File name or FAQ question", example: "opening-hours.pdf" }),
+          snippet: z
+            .string()
+            .openapi({ description: "The cited passage, shortened", example: "We open at 9 on weekdays." }),
+          page: z.number().int().nullable().openapi({ description: "Page of the file", example: 2 }),
+        }),
+      )
+      .openapi({ description: "Sources (enableDisplayCitations)" }),
+    toolResults: z
+      .array(
+        z.object({
+          name: z.string().openapi({ description: "Tool name", example: "order_status" }),
+          status: z.string().openapi({ description: "success, failure, pending or timeout", example: "success" }),
+          output: z.string().openapi({ description: "Result, shortened", example: "Shipped" }),
+        }),
+      )
+      .openapi({ description: "Results of tool calls (enableDisplayToolResults)" }),
+    attachments: z
+      .array(
+        z.object({
+          filename: z.string().openapi({ description: "File name", example: "notes.txt" }),
+          type: z.string().openapi({ description: "image, video, audio, sticker or other", example: "other" }),
+        }),
+      )
+      .openapi({ description: "Files sent with the message (names only)" }),
+    createdAt: z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" }),
+  })
+  .openapi("WidgetMessage");
+
+/** A message as the widget shows it: what the visitor may see and nothing internal (no ids of other resources). */
+export type PublicMessage = z.infer<typeof PublicMessageSchema>;
+/** A source of an answer as a visitor sees it: no ids of knowledge bases or files. */
+export type PublicCitation = PublicMessage["citations"][number];
+
+const SNIPPET = 280;
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+
+function citationsOf(m: MessageRecord): PublicCitation[] {
+  return m.citationNodes.map((entry, i) => {
+    const node = (entry.node ?? {}) as Record<string, unknown>;
+    const faq = node.faq as { question?: string } | null | undefined;
+    const text = str(node.text);
+    return {
+      index: i + 1,
+      title: str(node.filename) || str(faq?.question) || `Source ${i + 1}`,
+      snippet: text.length > SNIPPET ? `${text.slice(0, SNIPPET - 1)}…` : text,
+      page: typeof node.pageStart === "number" ? node.pageStart : null,
+    };
+  });
+}
+
+function toolResultsOf(m: MessageRecord): PublicMessage["toolResults"] {
+  const calls = (m.contentPayload?.toolCalls ?? []) as Record<string, unknown>[];
+  if (!Array.isArray(calls)) return [];
+  return calls.map((call) => {
+    const output = typeof call.output === "string" ? call.output : JSON.stringify(call.output ?? "");
+    return {
+      name: str(call.name) || str((call.tool as Record<string, unknown> | undefined)?.name),
+      status: str(call.status) || "success",
+      output: output.slice(0, 2000),
+    };
+  });
+}
+
+/** The public form of a message record or row, honouring the web chat's display switches. */
+export function publicMessage(message: MessageRecord | MessageRow, settings: WebChatSettings): PublicMessage {
+  const m = "conversationId" in message ? messageRecord(message) : message;
+  const role = m.senderType === "contact" ? "visitor" : m.senderType === "chatbot" ? "assistant" : "agent";
+  return {
+    id: m.id,
+    conversation: m.conversation,
+    sequence: m.sequence,
+    role,
+    senderName: m.sender.name,
+    senderAvatar: m.sender.avatar,
+    content: m.content,
+    feedback: m.feedback,
+    citations: role === "assistant" && settings.enableDisplayCitations ? citationsOf(m) : [],
+    toolResults: role === "assistant" && settings.enableDisplayToolResults ? toolResultsOf(m) : [],
+    attachments: (m.attachments as unknown[])
+      .filter((a): a is Record<string, unknown> => !!a && typeof a === "object")
+      .map((a) => ({ filename: str(a.filename) || "file", type: str(a.type) || "other" })),
+    createdAt: m.createdAt,
+  };
+}

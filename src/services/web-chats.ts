@@ -1,0 +1,178 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Bindings, Db } from "../env";
+import { inboxes, webChats, type WebChatSettings } from "../db/schema";
+import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
+import { encryptSecret, randomBase62 } from "../lib/crypto";
+import { uuidv7 } from "../lib/ids";
+import { defaultWebChatSettings, getInbox, getWebChat, requireDomainFree, type WebChatRow } from "./inboxes";
+import { webChatRecord, type WebChatRecord } from "./records/web-chats";
+import { publishWebChatImages, replacedWebChatImages } from "./uploads/web-chat-images";
+import { challengeName, challengeValue, domainVerified, txtResolver } from "./widget/domains";
+
+/** Theme keys as a write gives them: `null` removes a key. */
+type ThemeChanges = Record<string, string | boolean | null | undefined>;
+
+/** A web chat write as the routes validated it (POST, PUT or PATCH); fields left out keep their value. */
+export type WebChatInput = Partial<
+  Omit<WebChatSettings, "theme" | "darkTheme" | "customDomain" | "identitySecretSealed">
+> & {
+  name?: string;
+  accessType?: WebChatRow["accessType"];
+  isActive?: boolean;
+  inbox?: { id: string };
+  theme?: ThemeChanges;
+  darkTheme?: ThemeChanges;
+  customDomain?: { domain: string } | null;
+};
+
+export type StoredWebChat = Pick<WebChatRow, "name" | "accessType" | "isActive" | "settings">;
+type Theme = Record<string, string | boolean>;
+
+function applyTheme(base: Theme, changes: ThemeChanges): Theme {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete out[key];
+    else if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The web chat as it will be stored after a write. Fields left out keep their value; themes
+ * replace the stored one (PUT) or merge into it key by key (PATCH).
+ */
+export function applyWebChatInput(current: StoredWebChat, input: WebChatInput, mergeThemes: boolean): StoredWebChat {
+  const { name, accessType, isActive, inbox: _inbox, theme, darkTheme, customDomain, ...rest } = input;
+  const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  const settings: WebChatSettings = { ...current.settings, ...given };
+  if (theme) settings.theme = applyTheme(mergeThemes ? (current.settings.theme ?? {}) : {}, theme);
+  if (darkTheme) settings.darkTheme = applyTheme(mergeThemes ? (current.settings.darkTheme ?? {}) : {}, darkTheme);
+  if (customDomain !== undefined) {
+    const same = customDomain && current.settings.customDomain?.domain === customDomain.domain;
+    settings.customDomain =
+      customDomain === null
+        ? null
+        : same
+          ? current.settings.customDomain
+          : { id: uuidv7(), domain: customDomain.domain, status: "pending" };
+  }
+  return {
+    name: name ?? current.name,
+    accessType: accessType ?? current.accessType,
+    isActive: isActive ?? current.isActive,
+    settings,
+  };
+}
+
+const alreadyHasOne = () => conflict("This inbox already has a web chat.");
+
+/**
+ * Creates the web chat of a web inbox without one (400 for another inbox, 409 when it has one);
+ * unset fields take a new web chat's defaults, uploaded images are published with the write.
+ */
+export async function createWebChat(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  input: WebChatInput & { inbox: { id: string } },
+  origin: string,
+): Promise<WebChatRecord> {
+  const inbox = await getInbox(db, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));
+  if (!inbox) throw fieldError("inbox", "Must be a web inbox of this organization.");
+  if (inbox.channel) throw alreadyHasOne();
+  const fresh = {
+    name: inbox.inbox.name,
+    accessType: "public" as const,
+    isActive: true,
+    settings: defaultWebChatSettings(),
+  };
+  const id = uuidv7();
+  const images = await publishWebChatImages(env, db, { organizationId, webChatId: id, origin }, input);
+  const stored = applyWebChatInput(fresh, { ...input, ...images.urls }, false);
+  if (stored.settings.customDomain) await requireDomainFree(db, stored.settings.customDomain.domain, null);
+  try {
+    await db.batch([
+      db.insert(webChats).values({ ...stored, id, organizationId, inboxId: inbox.inbox.id }),
+      ...images.claims,
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyHasOne();
+    throw err;
+  }
+  await images.done();
+  return webChatRecord((await getWebChat(db, organizationId, id))!);
+}
+
+/** PUT replaces the themes, PATCH merges them key by key; other fields left out keep their value. 404 for another organization's. */
+export async function updateWebChat(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  id: string,
+  input: WebChatInput,
+  mergeThemes: boolean,
+  origin: string,
+): Promise<WebChatRecord> {
+  const view = await getWebChat(db, organizationId, id);
+  if (!view) throw notFound();
+  if (input.inbox && input.inbox.id !== view.inbox.id)
+    throw fieldError("inbox", "The inbox of a web chat cannot change.");
+  const images = await publishWebChatImages(env, db, { organizationId, webChatId: id, origin }, input);
+  const stored = applyWebChatInput(view.webChat, { ...input, ...images.urls }, mergeThemes);
+  const domain = stored.settings.customDomain?.domain;
+  if (domain && domain !== view.webChat.settings.customDomain?.domain) await requireDomainFree(db, domain, id);
+  await db.batch([
+    db
+      .update(webChats)
+      .set({ ...stored, updatedAt: Date.now() })
+      .where(eq(webChats.id, id)),
+    ...images.claims,
+  ]);
+  await images.done();
+  // The public files of images this write replaced or cleared (a visitor's cached page may show one a moment longer).
+  const replaced = replacedWebChatImages(id, view.webChat.settings, stored.settings);
+  if (replaced.length) await env.FILES.delete(replaced);
+  return webChatRecord((await getWebChat(db, organizationId, id))!);
+}
+
+/**
+ * Checks the custom domain's TXT record and stores the domain's new status (`active` or `failed`);
+ * 404 for another organization's web chat, 400 without a custom domain. Answers the web chat and
+ * the record the DNS must hold.
+ */
+export async function verifyWebChatDomain(env: Bindings, db: Db, organizationId: string, id: string) {
+  const view = await getWebChat(db, organizationId, id);
+  if (!view) throw notFound();
+  const domain = view.webChat.settings.customDomain;
+  if (!domain) throw badRequest("This web chat has no custom domain.");
+  const verified = await domainVerified(txtResolver(env), domain.domain, domain.id);
+  const settings = {
+    ...view.webChat.settings,
+    customDomain: { ...domain, status: verified ? ("active" as const) : ("failed" as const) },
+  };
+  await db
+    .update(webChats)
+    .set({ settings, updatedAt: Date.now() })
+    .where(and(eq(webChats.id, id), eq(webChats.organizationId, organizationId)));
+  const record = webChatRecord((await getWebChat(db, organizationId, id))!);
+  return {
+    ...record,
+    verification: { recordName: challengeName(domain.domain), recordValue: challengeValue(domain.id) },
+  };
+}
+
+/** A new identity secret for the web chat, stored sealed (it replaces the old at once); 404 for another organization's. */
+export async function replaceIdentitySecret(env: Bindings, db: Db, organizationId: string, id: string) {
+  const secret = `wcs_${randomBase62(40)}`;
+  const sealed = await encryptSecret(secret, env.ENCRYPTION_KEY);
+  const [row] = await db
+    .update(webChats)
+    .set({
+      settings: sql`json_set(${webChats.settings}, '$.identitySecretSealed', ${sealed})`,
+      updatedAt: Date.now(),
+    })
+    .where(and(eq(webChats.id, id), eq(webChats.organizationId, organizationId)))
+    .returning({ id: webChats.id });
+  if (!row) throw notFound();
+  return secret;
+}
