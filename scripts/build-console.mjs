@@ -86,13 +86,15 @@ const shellOnce = {
   },
 };
 
-/** The first segment of each page's address and its folder, from the page registry (pages/index.ts). */
+/** The first segment of each page's address and its folder, from the page registry (pages/index.ts, as Biome lays it out). */
 function pagePaths() {
   const registry = readFileSync(path.join(src, "pages", "index.ts"), "utf8");
-  return [...registry.matchAll(/path: "\/([\w-]+)[^"]*", load: \(\) => import\("\.\/([\w-]+)\/page"\)/g)].map((m) => ({
-    segment: m[1],
-    folder: m[2],
-  }));
+  return [...registry.matchAll(/path: "\/([\w-]+)[^"]*",\s*load: \(\) => import\("\.\/([\w-]+)\/page"\)/g)].map(
+    (m) => ({
+      segment: m[1],
+      folder: m[2],
+    }),
+  );
 }
 
 const html = ({ js, css, preload }) => `<!doctype html>
