@@ -59,3 +59,41 @@ describe("layers", () => {
     ).toEqual(["a.ts", "b.ts", "c.ts"]);
   });
 });
+
+const ROUTES: Record<string, string> = import.meta.glob("../src/routes/**/*.ts", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+
+/** A route file that reads or writes the database itself instead of calling its service. */
+const QUERY_IN_ROUTE =
+  /from\s+["']drizzle-orm|from\s+["'][^"']*db\/schema|\bDB\.prepare\(|\b(db|DB)\.(select|insert|update|delete|batch|exec)\(/;
+
+const routeQueries = (sources: Record<string, string>) =>
+  Object.entries(sources)
+    .filter(([, source]) => QUERY_IN_ROUTE.test(source))
+    .map(([file]) => file)
+    .sort();
+
+describe("routes hold no queries", () => {
+  it("reads every route file", () => {
+    expect(Object.keys(ROUTES).length).toBeGreaterThan(250);
+  });
+
+  it("no route file imports drizzle or the tables, or queries D1: its service does", () => {
+    expect(routeQueries(ROUTES)).toEqual([]);
+  });
+
+  it("the check recognises a query in a route", () => {
+    expect(
+      routeQueries({
+        "a.ts": 'import { eq } from "drizzle-orm";',
+        "b.ts": 'import { chatbots } from "../../db/schema";',
+        "c.ts": 'await c.env.DB.prepare("SELECT 1").first();',
+        "d.ts": "const rows = await db.select().from(x);",
+        "e.ts": 'import { listLabels } from "../../services/labels";',
+      }),
+    ).toEqual(["a.ts", "b.ts", "c.ts", "d.ts"]);
+  });
+});

@@ -110,6 +110,13 @@ export function inboxInserts(
   return { id, statements };
 }
 
+/** Creates an inbox (and, for a `web` inbox, its web chat) in one batch; the new inbox as read back. */
+export async function createInbox(db: Db, values: Parameters<typeof inboxInserts>[1]): Promise<InboxView> {
+  const { id, statements } = inboxInserts(db, values);
+  await db.batch(statements);
+  return (await getInbox(db, values.organizationId, id))!;
+}
+
 /** A web chat with the inbox it belongs to. */
 export interface WebChatView {
   webChat: WebChatRow;

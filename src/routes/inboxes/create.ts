@@ -6,7 +6,7 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { ApiError, fieldError } from "../../lib/errors";
 import { currentAccess, orgAccess, requirePermission, type OrgAccess } from "../../services/access";
 import { getVisibleChatbot } from "../../services/chatbots/visibility";
-import { chatbotOrganization, getInbox, inboxInserts } from "../../services/inboxes";
+import { chatbotOrganization, createInbox } from "../../services/inboxes";
 import { inboxRecord } from "../../services/records/inboxes";
 import { requireTeamOf } from "../../services/assignment/settings";
 import { INBOXES_TAG, InboxSchema, InboxWrite } from "./schema";
@@ -47,7 +47,7 @@ export const registerCreateInbox = (r: Router) =>
       throw noSuchChatbot();
     if (body.assignment?.teamId)
       await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
-    const { id, statements } = inboxInserts(c.var.db, {
+    const inbox = await createInbox(c.var.db, {
       organizationId: access.organizationId,
       name: body.name,
       channelType: body.channelType,
@@ -55,6 +55,5 @@ export const registerCreateInbox = (r: Router) =>
       businessHours: body.businessHours ?? null,
       assignment: body.assignment ?? null,
     });
-    await c.var.db.batch(statements);
-    return c.json(inboxRecord((await getInbox(c.var.db, access.organizationId, id))!), 201);
+    return c.json(inboxRecord(inbox), 201);
   });
