@@ -12,7 +12,8 @@ export const BOOTSTRAP_TEST_KEY = "ak_TestBootstrapKey0000000000000000000000000"
 /** `host:port` of a postgresql:// URL ("" for none). */
 const postgresHost = (url: string) => (url ? new URL(url.replace(/^postgresql:/, "http:")).host : "");
 
-/** The test Hyperdrive binding (wrangler.toml `[[hyperdrive]]` in a deployment): workerd's local Hyperdrive in front of the test cluster. */
+/** The test Hyperdrive binding (wrangler.toml `[[hyperdrive]]` in a deployment): workerd's local Hyperdrive in front of
+ * the test cluster. */
 const TEST_HYPERDRIVE = "TEST_HYPERDRIVE";
 
 export default defineConfig(async () => {

@@ -88,13 +88,18 @@ export default async function () {
     const seconds = (performance.now() - started) / 1000;
 
     console.log(
-      `loop overhead per tool call over the tool's own time (${ROUNDS} paired rounds): p50 ${percentile(overheads, 50).toFixed(1)} ms, p95 ${percentile(overheads, 95).toFixed(1)} ms (target p50 <= 5 ms); the api tool's own time p50 ${percentile(toolTimes, 50)} ms`,
+      `loop overhead per tool call over the tool's own time (${ROUNDS} paired rounds): p50 ` +
+        `${percentile(overheads, 50).toFixed(1)} ms, p95 ${percentile(overheads, 95).toFixed(1)} ms (target p50 ` +
+        `<= 5 ms); the api tool's own time p50 ${percentile(toolTimes, 50)} ms`,
     );
     console.log(
-      `function tool: cold start ${cold} ms (first call in the worker, QuickJS instantiated), warm p50 ${percentile(warm, 50)} ms, p95 ${percentile(warm, 95)} ms`,
+      `function tool: cold start ${cold} ms (first call in the worker, QuickJS instantiated), warm p50 ` +
+        `${percentile(warm, 50)} ms, p95 ${percentile(warm, 95)} ms`,
     );
     console.log(
-      `agent replies with one api tool call each, new conversation each, ${CONCURRENCY} at a time: ${(THROUGHPUT / seconds).toFixed(1)} replies/s (${THROUGHPUT} in ${seconds.toFixed(1)} s; receiver got ${receiver.requests.length} calls)`,
+      `agent replies with one api tool call each, new conversation each, ${CONCURRENCY} at a time: ` +
+        `${(THROUGHPUT / seconds).toFixed(1)} replies/s (${THROUGHPUT} in ${seconds.toFixed(1)} s; receiver got ` +
+        `${receiver.requests.length} calls)`,
     );
   } finally {
     await server.stop();

@@ -41,7 +41,8 @@ export const replySentences = (text) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** A PDF laid out as docs/handbook.pdf is: a 14 pt title, then 11 pt lines 18 pt apart, a blank line between sections. */
+/** A PDF laid out as docs/handbook.pdf is: a 14 pt title, then 11 pt lines 18 pt apart, a blank line between sections.
+ * */
 async function handbookPdf(text) {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);

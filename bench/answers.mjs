@@ -82,7 +82,8 @@ export function articleOf(doc) {
   return { title: first.replace(/^#+\s*/, "").trim(), text: rest.join("\n").trim() };
 }
 
-/** The FAQs of each FAQ base: per question (as written, with the article holding its key), or per article (its title). */
+/** The FAQs of each FAQ base: per question (as written, with the article holding its key), or per article (its title).
+ * */
 export function faqsOf(kind, { corpus, questions, answers }) {
   if (kind === "title") return corpus.map((d) => ({ question: articleOf(d).title, answer: articleOf(d).text }));
   const byName = new Map(corpus.map((d) => [d.filename, d]));
@@ -185,7 +186,8 @@ export async function measureAnswers(
 function printAnswers(rows, count) {
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   console.log(
-    `\nanswers of the built-in local model, ${count} questions: replies containing the key sentence, and echoes of the question`,
+    `\nanswers of the built-in local model, ${count} questions: replies containing the key sentence, and ` +
+      `echoes of the question`,
   );
   const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(14) : String(c).padStart(9))).join(" ");
   console.log(line(["source", "key", "  (en)", "  (zh)", "echoes"]));

@@ -35,12 +35,14 @@ export default async function () {
       bare.push(b.rps);
       auth.push(a.rps);
       console.log(
-        `round ${round}: bare ${b.rps.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms) | authenticated ${a.rps.toFixed(0)} req/s (p50 ${a.p50} ms, p99 ${a.p99} ms)`,
+        `round ${round}: bare ${b.rps.toFixed(0)} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms) | authenticated ` +
+          `${a.rps.toFixed(0)} req/s (p50 ${a.p50} ms, p99 ${a.p99} ms)`,
       );
     }
     const ratio = median(auth) / median(bare);
     console.log(
-      `\nbare GET /health:                      ${median(bare).toFixed(0)} req/s (median of ${ROUNDS} x ${SECONDS}s, ${CONNECTIONS} connections)`,
+      `\nbare GET /health:                      ${median(bare).toFixed(0)} req/s (median of ${ROUNDS} x ` +
+        `${SECONDS}s, ${CONNECTIONS} connections)`,
     );
     console.log(`authenticated GET /api/v1/users/current/: ${median(auth).toFixed(0)} req/s`);
     console.log(`ratio: ${(ratio * 100).toFixed(1)}% (target >= 60%) ${ratio >= 0.6 ? "PASS" : "FAIL"}`);

@@ -61,7 +61,8 @@ export default async function () {
       },
     });
 
-    /** An assistant on the local model (handoff off, so that every message is answered) with a Telegram inbox, connected to the stand-in. */
+    /** An assistant on the local model (handoff off, so that every message is answered) with a Telegram inbox,
+     * connected to the stand-in. */
     async function telegramInbox(name) {
       const bot = await api("/chatbots/", { name, largeLanguageModel: LOCAL_LLM, handoff: { enabled: false } });
       const inbox = await api("/inboxes/", { name, channelType: "telegram", chatbot: { id: bot.id } });
@@ -177,11 +178,13 @@ export default async function () {
       await Promise.all(pending);
       const sendSeconds = (lastAccepted - started) / 1000;
       console.log(
-        `burst: ${total} updates offered at ${RATE}/s for ${BURST_SECONDS} s from ${USERS} users into one inbox, at most ${CONNECTIONS} at once`,
+        `burst: ${total} updates offered at ${RATE}/s for ${BURST_SECONDS} s from ${USERS} users into one ` +
+          `inbox, at most ${CONNECTIONS} at once`,
       );
       const rate = (total / sendSeconds).toFixed(0);
       console.log(
-        `  dispatched in ${((dispatched - started) / 1000).toFixed(1)} s; all accepted (200) in ${sendSeconds.toFixed(1)} s = ${rate} updates/s`,
+        `  dispatched in ${((dispatched - started) / 1000).toFixed(1)} s; all accepted (200) in ` +
+          `${sendSeconds.toFixed(1)} s = ${rate} updates/s`,
       );
       console.log(`  redelivered after a non-200: ${redelivered}`);
       console.log(
@@ -232,11 +235,13 @@ export default async function () {
       const conversations = (await conversationsOf(inbox.inboxId)).length;
       const counted = ((settled - started) / 1000).toFixed(1);
       console.log(
-        `  counted as settled ${counted} s after the first update (the last reply reached the stand-in at ${lastReply.toFixed(1)} s)`,
+        `  counted as settled ${counted} s after the first update (the last reply reached the stand-in at ` +
+          `${lastReply.toFixed(1)} s)`,
       );
       console.log(`  ${messages} messages stored in ${conversations} conversations`);
       console.log(
-        `  lost: ${lost}, duplicated: ${duplicated} (required 0 and 0); a chat's messages out of the updates' order: ${outOfOrder}`,
+        `  lost: ${lost}, duplicated: ${duplicated} (required 0 and 0); a chat's messages out of the updates' ` +
+          `order: ${outOfOrder}`,
       );
       console.log(
         `  the assistant's replies stored: ${replies}, sendMessage requests received by the stand-in: ${sendMessages}`,
@@ -259,7 +264,8 @@ export default async function () {
         })
       ).json();
       console.log(
-        `outage: every request of the bot answered 503 for ${OUTAGE_SECONDS} s; ${OUTAGE_MESSAGES} messages in a row from one chat meanwhile`,
+        `outage: every request of the bot answered 503 for ${OUTAGE_SECONDS} s; ${OUTAGE_MESSAGES} messages ` +
+          `in a row from one chat meanwhile`,
       );
       let conversationId = null;
       for (let i = 1; i <= OUTAGE_MESSAGES; i++) {
@@ -308,7 +314,8 @@ export default async function () {
       console.log(`  deliveries' status: ${statuses.join(", ")}; attempts: ${attempts.join(", ")}`);
       const first = Math.min(...delivered.map((r) => r.at));
       console.log(
-        `  outage's end -> first delivery ${ms(first - until)}, -> last delivery ${ms(last - until)} (back-off cap ${MAX_BACKOFF_S} s)`,
+        `  outage's end -> first delivery ${ms(first - until)}, -> last delivery ${ms(last - until)} ` +
+          `(back-off cap ${MAX_BACKOFF_S} s)`,
       );
       if (
         delivered.length !== replies.length ||

@@ -127,7 +127,8 @@ async function directRound(side, seconds = SECONDS) {
 
 async function measureDirect(sides) {
   console.log(
-    `\nNon-streamed completions, a new conversation each: ${ROUNDS} rounds x ${SECONDS} s per side, ${CONNECTIONS} connections`,
+    `\nNon-streamed completions, a new conversation each: ${ROUNDS} rounds x ${SECONDS} s per side, ` +
+      `${CONNECTIONS} connections`,
   );
   for (const side of sides) await directRound(side, 3); // warm up: isolates, objects, JIT
   const rounds = Object.fromEntries(sides.map((s) => [s.name, []]));
@@ -136,20 +137,26 @@ async function measureDirect(sides) {
     for (const side of round % 2 ? sides : [...sides].reverse()) rounds[side.name].push(await directRound(side));
     const line = sides.map((s) => {
       const r = rounds[s.name].at(-1);
-      return `${s.name} ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, CPU ${r.cpuPerRequest.toFixed(2)} ms/req (runtime thread ${r.threadPerRequest.toFixed(2)})`;
+      return (
+        `${s.name} ${r.rps.toFixed(1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, CPU ` +
+        `${r.cpuPerRequest.toFixed(2)} ms/req (runtime thread ${r.threadPerRequest.toFixed(2)})`
+      );
     });
     console.log(`round ${round}: ${line.join(" | ")}`);
   }
   const med = (name, key) => median(rounds[name].map((r) => r[key]));
   for (const s of sides) {
     console.log(
-      `median ${s.name.padEnd(8)}: ${med(s.name, "rps").toFixed(1)} req/s, p50 ${med(s.name, "p50")} ms, p99 ${med(s.name, "p99")} ms, CPU ${med(s.name, "cpuPerRequest").toFixed(2)} ms/req (runtime thread ${med(s.name, "threadPerRequest").toFixed(2)})`,
+      `median ${s.name.padEnd(8)}: ${med(s.name, "rps").toFixed(1)} req/s, p50 ${med(s.name, "p50")} ms, p99 ` +
+        `${med(s.name, "p99")} ms, CPU ${med(s.name, "cpuPerRequest").toFixed(2)} ms/req (runtime thread ` +
+        `${med(s.name, "threadPerRequest").toFixed(2)})`,
     );
   }
   const ratios = rounds.working.map((w, i) => w.rps / rounds.baseline[i].rps);
   const cpuRatios = rounds.working.map((w, i) => rounds.baseline[i].cpuPerRequest / w.cpuPerRequest);
   console.log(
-    `median ratio working/baseline: throughput ${median(ratios).toFixed(2)}x, CPU per request ${median(cpuRatios).toFixed(2)}x less (target: 3x; CPU <= 6 ms/req)`,
+    `median ratio working/baseline: throughput ${median(ratios).toFixed(2)}x, CPU per request ` +
+      `${median(cpuRatios).toFixed(2)}x less (target: 3x; CPU <= 6 ms/req)`,
   );
 }
 
@@ -269,27 +276,33 @@ async function measureStream(sides, upstream) {
     await floor.stop();
   }
   console.log(
-    `\nStreamed completions, a new conversation each: first byte added over the upstream's own (${STREAM_ROUNDS} paired requests per side; words 5 ms apart)`,
+    `\nStreamed completions, a new conversation each: first byte added over the upstream's own ` +
+      `(${STREAM_ROUNDS} paired requests per side; words 5 ms apart)`,
   );
   const p = (xs, q) => percentile(xs, q).toFixed(1);
   for (const s of series) {
     const a = added[s.name];
     const cpu = a.thread.length
-      ? `; runtime thread CPU ${(a.thread.reduce((x, y) => x + y, 0) / a.thread.length).toFixed(2)} ms per streamed completion`
+      ? `; runtime thread CPU ${(a.thread.reduce((x, y) => x + y, 0) / a.thread.length).toFixed(2)} ms per ` +
+        `streamed completion`
       : "";
     console.log(
-      `${s.name.padEnd(15)}: p50 ${p(a.first, 50)} ms, p95 ${p(a.first, 95)} ms (p50: client to model request ${p(a.toModel, 50)} ms, model's first word to client ${p(a.fromModel, 50)} ms)${cpu}`,
+      `${s.name.padEnd(15)}: p50 ${p(a.first, 50)} ms, p95 ${p(a.first, 95)} ms (p50: client to model request ` +
+        `${p(a.toModel, 50)} ms, model's first word to client ${p(a.fromModel, 50)} ms)${cpu}`,
     );
   }
   console.log(
-    `floor: a worker that only passes the model's stream on, under the same wrangler dev; direct: the same requests straight at the runtime, without wrangler's proxy worker`,
+    `floor: a worker that only passes the model's stream on, under the same wrangler dev; direct: the same ` +
+      `requests straight at the runtime, without wrangler's proxy worker`,
   );
   const over = (name, floorName) =>
     added[name] && added[floorName]
       ? `${(percentile(added[name].first, 50) - percentile(added[floorName].first, 50)).toFixed(1)} ms`
       : "n/a";
   console.log(
-    `target: working p50 <= 3 ms; over the floor: ${over("working", "floor")} (baseline ${over("baseline", "floor")}); direct, over the direct floor: ${over("working direct", "floor direct")} (baseline ${over("baseline direct", "floor direct")})`,
+    `target: working p50 <= 3 ms; over the floor: ${over("working", "floor")} (baseline ` +
+      `${over("baseline", "floor")}); direct, over the direct floor: ${over("working direct", "floor direct")} ` +
+      `(baseline ${over("baseline direct", "floor direct")})`,
   );
 }
 
@@ -311,9 +324,12 @@ async function measureOrdering(sides) {
       const thread = busiestThreadMs(cpuBefore, cpuAfter) / r.turns;
       const tree = (cpuAfter.tree - cpuBefore.tree) / r.turns;
       rounds[name].push({ rate: r.messagesPerSecond, cpu, thread, tree });
-      const line = `${r.messagesPerSecond.toFixed(1)} messages/s, CPU ${cpu.toFixed(2)} ms/turn (runtime thread ${thread.toFixed(2)}, with wrangler's Node ${tree.toFixed(2)})`;
+      const line =
+        `${r.messagesPerSecond.toFixed(1)} messages/s, CPU ${cpu.toFixed(2)} ms/turn (runtime thread ` +
+        `${thread.toFixed(2)}, with wrangler's Node ${tree.toFixed(2)})`;
       console.log(
-        `round ${round} ${name.padEnd(15)}: ${r.clients} clients x ${r.turnsPerClient} turns, ${line}, stored ${r.stored}/${r.expected}, gaps ${r.gaps}, alternation errors ${r.alternationErrors}`,
+        `round ${round} ${name.padEnd(15)}: ${r.clients} clients x ${r.turnsPerClient} turns, ${line}, stored ` +
+          `${r.stored}/${r.expected}, gaps ${r.gaps}, alternation errors ${r.alternationErrors}`,
       );
       if (!r.ok) process.exitCode = 1;
     }
@@ -322,7 +338,9 @@ async function measureOrdering(sides) {
     const m = (key) => median(rounds[name].map((r) => r[key]));
     // Two messages a turn; the runtime's one thread bounds the turns a second when it has a core to itself.
     console.log(
-      `median ${name.padEnd(15)}: ${m("rate").toFixed(1)} messages/s, CPU ${m("cpu").toFixed(2)} ms/turn, runtime thread ${m("thread").toFixed(2)} ms/turn (its bound: ${(2000 / m("thread")).toFixed(0)} messages/s), with wrangler's Node ${m("tree").toFixed(2)} ms/turn`,
+      `median ${name.padEnd(15)}: ${m("rate").toFixed(1)} messages/s, CPU ${m("cpu").toFixed(2)} ms/turn, ` +
+        `runtime thread ${m("thread").toFixed(2)} ms/turn (its bound: ${(2000 / m("thread")).toFixed(0)} ` +
+        `messages/s), with wrangler's Node ${m("tree").toFixed(2)} ms/turn`,
     );
   }
   console.log(`target: working >= 500 messages/s, in order`);
@@ -336,7 +354,9 @@ export default async function (args) {
   try {
     const dirty = git("status", "--porcelain").length ? " + uncommitted changes" : "";
     console.log(
-      `baseline: ${ref} (${git("rev-parse", "--short", ref)}); working: ${git("rev-parse", "--short", "HEAD")}${dirty}; wrangler's DevTools inspector ${DEVTOOLS ? "on" : "off"}`,
+      `baseline: ${ref} (${git("rev-parse", "--short", ref)}); working: ` +
+        `${git("rev-parse", "--short", "HEAD")}${dirty}; wrangler's DevTools inspector ` +
+        `${DEVTOOLS ? "on" : "off"}`,
     );
     sides.push(await prepare("baseline", checkout.dir, PORTS.baseline, upstream.url));
     sides.push(await prepare("working", root, PORTS.working, upstream.url));

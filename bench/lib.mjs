@@ -54,7 +54,8 @@ export async function startServer({
   };
   const state = reuse ?? migratedState(root, env);
   const key = givenKey ?? newKey();
-  // Registration is closed by wrangler.toml; benches and browser tests register users, as `npm run dev` lets a developer.
+  // Registration is closed by wrangler.toml; benches and browser tests register users, as `npm run dev` lets a
+  // developer.
   // No BOOTSTRAP_PASSWORD (a developer's .dev.vars has one): the browser tests give the administrator theirs.
   const allVars = {
     BOOTSTRAP_API_KEY: key,
@@ -126,7 +127,8 @@ export async function startServer({
     headers,
     /** The `wrangler dev` process: its workerd processes are its descendants. */
     pid: child.pid,
-    /** A JSON (or multipart `form`) request to `/api/v1${path}`; throws on a non-2xx answer, returns the parsed body. */
+    /** A JSON (or multipart `form`) request to `/api/v1${path}`; throws on a non-2xx answer, returns the parsed body.
+     * */
     async api(path, { method = "POST", body, form } = {}) {
       const res = await fetch(`${base}/api/v1${path}`, {
         method,
@@ -169,7 +171,8 @@ export async function stopServers() {
   );
 }
 
-/** Throws when something still listens on 127.0.0.1:`port` after 10 s (a server just stopped may take a moment to let it go). */
+/** Throws when something still listens on 127.0.0.1:`port` after 10 s (a server just stopped may take a moment to let
+ * it go). */
 async function assertPortFree(port) {
   const { createServer } = await import("node:net");
   const free = () =>
@@ -210,7 +213,8 @@ function migratedState(root, env) {
       encoding: "utf8",
     });
     if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
-    // Complete or not there: another process may have made the same one meanwhile (then it is kept, and this one dropped).
+    // Complete or not there: another process may have made the same one meanwhile (then it is kept, and this one
+    // dropped).
     try {
       renameSync(fresh, template);
     } catch (err) {
@@ -223,7 +227,8 @@ function migratedState(root, env) {
   return state;
 }
 
-/** Seeds `count - 1` members (users and memberships) besides the owner into a stopped server's D1 file; returns their user ids, the owner's first. */
+/** Seeds `count - 1` members (users and memberships) besides the owner into a stopped server's D1 file; returns their
+ * user ids, the owner's first. */
 export function seedMembers(db, { organizationId, ownerId, count, at }) {
   const members = [ownerId, ...Array.from({ length: count - 1 }, () => randomUUID())];
   const user = db.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)");
@@ -271,7 +276,8 @@ export function workerdCpu(pid) {
   const ms = (ticks) => (ticks * 1000) / CLOCK_TICKS;
   return {
     total: workerd.reduce((sum, p) => sum + ms(p.ticks), 0),
-    // Every process of the server, wrangler's Node process too: on two cores their sum bounds a run, not the runtime thread alone.
+    // Every process of the server, wrangler's Node process too: on two cores their sum bounds a run, not the runtime
+    // thread alone.
     tree: procs.filter((p) => under.has(p.pid)).reduce((sum, p) => sum + ms(p.ticks), 0),
     mainThreads: Object.fromEntries(
       workerd.map((p) => [p.pid, ms(readStat(`/proc/${p.pid}/task/${p.pid}/stat`)?.ticks ?? 0)]),

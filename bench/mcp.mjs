@@ -43,7 +43,8 @@ export default async function () {
       await client.close();
     }
     console.log(
-      `available-tools: p50 ${f(listed, 50)} ms, p95 ${f(listed, 95)} ms | bare SDK client connect + list: p50 ${f(bareList, 50)} ms (${ROUNDS} rounds)`,
+      `available-tools: p50 ${f(listed, 50)} ms, p95 ${f(listed, 95)} ms | bare SDK client connect + list: ` +
+        `p50 ${f(bareList, 50)} ms (${ROUNDS} rounds)`,
     );
 
     // 2 and 3. An agent whose only tool is the server's `add`.
@@ -81,13 +82,16 @@ export default async function () {
     await bare.close();
     const overhead = percentile(ours, 50) - percentile(direct, 50);
     console.log(
-      `MCP tool call in an agent reply (session reused): p50 ${f(ours, 50)} ms, p95 ${f(ours, 95)} ms | bare SDK client on a reused session: p50 ${f(direct, 50)} ms`,
+      `MCP tool call in an agent reply (session reused): p50 ${f(ours, 50)} ms, p95 ${f(ours, 95)} ms | bare ` +
+        `SDK client on a reused session: p50 ${f(direct, 50)} ms`,
     );
     console.log(
-      `per-call overhead over the server's own time: p50 ${overhead.toFixed(1)} ms (target <= 5 ms) ${overhead <= 5 ? "PASS" : "FAIL"}`,
+      `per-call overhead over the server's own time: p50 ${overhead.toFixed(1)} ms (target <= 5 ms) ` +
+        `${overhead <= 5 ? "PASS" : "FAIL"}`,
     );
     console.log(
-      `a reply with one MCP call minus a normal reply, minus the call: p50 ${f(roundAdded, 50)} ms, p95 ${f(roundAdded, 95)} ms (opening the session and listing the tools included)`,
+      `a reply with one MCP call minus a normal reply, minus the call: p50 ${f(roundAdded, 50)} ms, p95 ` +
+        `${f(roundAdded, 95)} ms (opening the session and listing the tools included)`,
     );
   } finally {
     await server.stop();

@@ -75,10 +75,12 @@ export default async function () {
       `${r.clients} concurrent clients x ${r.turnsPerClient} completions into one conversation (local model)`,
     );
     console.log(
-      `turns: ${r.turns} in ${r.seconds.toFixed(2)} s = ${(r.turns / r.seconds).toFixed(1)} turns/s = ${r.messagesPerSecond.toFixed(1)} messages/s`,
+      `turns: ${r.turns} in ${r.seconds.toFixed(2)} s = ${(r.turns / r.seconds).toFixed(1)} turns/s = ` +
+        `${r.messagesPerSecond.toFixed(1)} messages/s`,
     );
     console.log(
-      `stored messages: ${r.stored} (expected ${r.expected}), sequence gaps: ${r.gaps}, alternation errors: ${r.alternationErrors}`,
+      `stored messages: ${r.stored} (expected ${r.expected}), sequence gaps: ${r.gaps}, alternation errors: ` +
+        `${r.alternationErrors}`,
     );
     if (!r.ok) process.exitCode = 1;
   } finally {

@@ -65,7 +65,8 @@ export function loadCisi(dir) {
   return { docs, queries };
 }
 
-/** The README's baseline: FTS5 with the porter tokenizer over title and abstract, OR of the query's words, by bm25(). */
+/** The README's baseline: FTS5 with the porter tokenizer over title and abstract, OR of the query's words, by bm25().
+ * */
 async function fts5Baseline(docs, queries) {
   const { DatabaseSync } = await import("node:sqlite");
   const db = new DatabaseSync(":memory:");
@@ -121,7 +122,9 @@ async function measure(args, docs, queries, vars, methods, suffix = "") {
     const files = await waitForIngestion(api, kb.id, uploaded, INGEST_TIMEOUT_MS);
     const chunks = files.reduce((a, f) => a + (f.chunksCount ?? 0), 0);
     console.log(
-      `CISI${suffix}: ${docs.length} documents, ${chunks} chunks, ingested in ${((performance.now() - started) / 1000).toFixed(1)} s; ${queries.length} judged queries; ${RETRIEVED} chunks per search`,
+      `CISI${suffix}: ${docs.length} documents, ${chunks} chunks, ingested in ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s; ${queries.length} judged queries; ${RETRIEVED} ` +
+        `chunks per search`,
     );
 
     const dumped = {};
@@ -179,7 +182,8 @@ export default async function (argv = []) {
   const best = Math.max(at("keyword (bm25)").ndcg10, at("vector").ndcg10);
   const verdict = (ok) => (ok ? "holds" : "does NOT hold");
   console.log(
-    `\ndefault >= baseline + 0.03 (${(baseline + 0.03).toFixed(3)}): ${verdict(at("default (rrf+rerank)").ndcg10 >= baseline + 0.03)}`,
+    `\ndefault >= baseline + 0.03 (${(baseline + 0.03).toFixed(3)}): ` +
+      `${verdict(at("default (rrf+rerank)").ndcg10 >= baseline + 0.03)}`,
   );
   console.log(`hybrid rrf >= max(keyword, vector) (${best.toFixed(3)}): ${verdict(at("hybrid rrf").ndcg10 >= best)}`);
 }

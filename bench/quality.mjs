@@ -153,10 +153,13 @@ export default async function (argv = []) {
     const chunks = files.reduce((a, f) => a + (f.chunksCount ?? 0), 0);
     const en = questions.filter((q) => q.lang === "en").length;
     console.log(
-      `corpus: ${corpus.length} documents (${corpus.filter((d) => d.filename.startsWith("en-")).length} en, ${corpus.filter((d) => d.filename.startsWith("zh-")).length} zh), ${chunks} chunks, ingested in ${ingestSeconds.toFixed(1)} s`,
+      `corpus: ${corpus.length} documents (${corpus.filter((d) => d.filename.startsWith("en-")).length} en, ` +
+        `${corpus.filter((d) => d.filename.startsWith("zh-")).length} zh), ${chunks} chunks, ingested in ` +
+        `${ingestSeconds.toFixed(1)} s`,
     );
     console.log(
-      `questions: ${questions.length} (${en} en, ${questions.length - en} zh); document-level scoring, binary relevance, ${RETRIEVED} chunks retrieved per search\n`,
+      `questions: ${questions.length} (${en} en, ${questions.length - en} zh); document-level scoring, binary ` +
+        `relevance, ${RETRIEVED} chunks retrieved per search\n`,
     );
 
     const rows = [];
@@ -206,7 +209,8 @@ export default async function (argv = []) {
         console.log(`-- ${method.name}: questions with a relevant document missing from the top 5`);
         for (const r of perQuestion.filter((r) => r.recall5 < 1))
           console.log(
-            `   ${r.q.id} [${r.q.lang}] ${r.q.question.slice(0, 70)} | want ${r.q.relevant.join(",")} | got ${r.ranked.slice(0, 5).join(",")}`,
+            `   ${r.q.id} [${r.q.lang}] ${r.q.question.slice(0, 70)} | want ${r.q.relevant.join(",")} | got ` +
+              `${r.ranked.slice(0, 5).join(",")}`,
           );
       }
     }
@@ -223,7 +227,10 @@ export default async function (argv = []) {
       .filter((r) => !r.name.startsWith("hybrid"))
       .map((r) => {
         const beats = best.all.recall5 > r.all.recall5 && best.all.ndcg10 > r.all.ndcg10;
-        return `${beats ? "beats" : "does NOT beat"} ${r.name} (recall@5 ${fmt(best.all.recall5)} vs ${fmt(r.all.recall5)}, nDCG@10 ${fmt(best.all.ndcg10)} vs ${fmt(r.all.ndcg10)})`;
+        return (
+          `${beats ? "beats" : "does NOT beat"} ${r.name} (recall@5 ${fmt(best.all.recall5)} vs ` +
+          `${fmt(r.all.recall5)}, nDCG@10 ${fmt(best.all.ndcg10)} vs ${fmt(r.all.ndcg10)})`
+        );
       });
     console.log(`\nhybrid (best: ${best.name}) ${verdicts.join("; ")} on both metrics overall`);
     if (!args.noAnswers)
@@ -275,7 +282,8 @@ export async function waitForIngestion(
       );
     if (Date.now() - changedAt > stallMs)
       throw new Error(
-        `ingestion stalled: no file changed status for ${stallMs / 1000} s: ${files.length}/${expected} files listed, ${summary}`,
+        `ingestion stalled: no file changed status for ${stallMs / 1000} s: ${files.length}/${expected} files ` +
+          `listed, ${summary}`,
       );
     await new Promise((r) => setTimeout(r, 500));
   }

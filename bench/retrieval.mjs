@@ -28,24 +28,42 @@ const METHODS = [
 // Deterministic text
 
 const COMMON = (
-  "account access adapter address alarm alert app area audio backup balance battery bill board box brand budget button cable calendar camera card cart case " +
-  "channel charge chart check city class client cloud code color column command company contract control cost count country cover credit customer data date " +
-  "day deal delivery desk device discount display document door download driver email energy engine error event field file filter floor folder form frame " +
-  "garden gate group guide hardware health history home hour image income index input invoice issue item key kitchen label language layer level license light " +
-  "limit line link list load lock login machine manager map market member memory menu message meter method mode model module money month motor network " +
-  "node note notice number offer office order owner package page panel partner password payment period phone picture plan platform plug point policy port " +
-  "power price printer process product profile program project queue radio range rate record refund region release report request reset resource result " +
-  "return review room route rule safety sale sample schedule screen search season sector sensor server service session setting shipping signal site size " +
-  "software sound source speaker speed staff status storage store stream subscription supply switch system table tax team temperature term test ticket " +
-  "time token tool topic track traffic transfer trial update upload user value vendor version video voice volume wallet warranty water week window wire " +
-  "work year zone able active basic clear close common correct daily direct early easy empty extra fast final free full general global good great heavy " +
-  "high large late light local long low main manual minor modern monthly new normal open original past personal plain primary private public quick rapid " +
-  "ready real recent regular remote right safe secure short simple single small smart soft special stable standard strong sudden total usual valid warm " +
-  "weekly wide wrong yearly add allow apply arrive ask become begin build buy call cancel carry change choose clean collect come connect contain continue " +
-  "create cut decide deliver describe design develop drive enable enter expect explain fail fill find finish fix follow give grow handle happen help hold " +
-  "improve include install keep know learn leave let lift link listen look lose make manage mark measure meet move need offer open pay pick place plan " +
-  "prepare press prevent print protect provide pull push reach read receive reduce remove repair replace reply report require restore run save see select " +
-  "send set share show sign start stay stop store support take talk tell test think track train try turn understand upgrade use wait walk want watch write"
+  "account access adapter address alarm alert app area audio backup balance battery bill board box brand " +
+  "budget button cable calendar camera card cart case " +
+  "channel charge chart check city class client cloud code color column command company contract control cost " +
+  "count country cover credit customer data date " +
+  "day deal delivery desk device discount display document door download driver email energy engine error " +
+  "event field file filter floor folder form frame " +
+  "garden gate group guide hardware health history home hour image income index input invoice issue item key " +
+  "kitchen label language layer level license light " +
+  "limit line link list load lock login machine manager map market member memory menu message meter method " +
+  "mode model module money month motor network " +
+  "node note notice number offer office order owner package page panel partner password payment period phone " +
+  "picture plan platform plug point policy port " +
+  "power price printer process product profile program project queue radio range rate record refund region " +
+  "release report request reset resource result " +
+  "return review room route rule safety sale sample schedule screen search season sector sensor server " +
+  "service session setting shipping signal site size " +
+  "software sound source speaker speed staff status storage store stream subscription supply switch system " +
+  "table tax team temperature term test ticket " +
+  "time token tool topic track traffic transfer trial update upload user value vendor version video voice " +
+  "volume wallet warranty water week window wire " +
+  "work year zone able active basic clear close common correct daily direct early easy empty extra fast final " +
+  "free full general global good great heavy " +
+  "high large late light local long low main manual minor modern monthly new normal open original past " +
+  "personal plain primary private public quick rapid " +
+  "ready real recent regular remote right safe secure short simple single small smart soft special stable " +
+  "standard strong sudden total usual valid warm " +
+  "weekly wide wrong yearly add allow apply arrive ask become begin build buy call cancel carry change choose " +
+  "clean collect come connect contain continue " +
+  "create cut decide deliver describe design develop drive enable enter expect explain fail fill find finish " +
+  "fix follow give grow handle happen help hold " +
+  "improve include install keep know learn leave let lift link listen look lose make manage mark measure meet " +
+  "move need offer open pay pick place plan " +
+  "prepare press prevent print protect provide pull push reach read receive reduce remove repair replace " +
+  "reply report require restore run save see select " +
+  "send set share show sign start stay stop store support take talk tell test think track train try turn " +
+  "understand upgrade use wait walk want watch write"
 ).split(" ");
 
 const HANZI =
@@ -210,7 +228,8 @@ function parseArgs(argv) {
     else if (flag === "--files-per-upload") args.filesPerUpload = Number(value());
     else
       throw new Error(
-        `unknown argument ${argv[i]} (expected --sizes 10000,100000 --files 100 --searches 200 --port N --files-per-upload 20)`,
+        `unknown argument ${argv[i]} (expected --sizes 10000,100000 --files 100 --searches 200 --port N ` +
+          `--files-per-upload 20)`,
       );
   }
   if (!args.sizes.length || args.sizes.some((s) => !Number.isInteger(s) || s < 1))
@@ -282,7 +301,9 @@ export default async function (argv = []) {
       const seconds = (performance.now() - started) / 1000;
       const chunks = done.reduce((a, f) => a + (f.chunksCount ?? 0), 0);
       console.log(
-        `[${n(size)}] ingested ${n(chunks)} chunks (${(bytes / 1e6).toFixed(1)} MB, uploads took ${uploadSeconds.toFixed(1)} s) in ${seconds.toFixed(1)} s = ${(chunks / seconds).toFixed(0)} chunks/s`,
+        `[${n(size)}] ingested ${n(chunks)} chunks (${(bytes / 1e6).toFixed(1)} MB, uploads took ` +
+          `${uploadSeconds.toFixed(1)} s) in ${seconds.toFixed(1)} s = ${(chunks / seconds).toFixed(0)} ` +
+          `chunks/s`,
       );
 
       // A base of 20,000 vectors or more gets k-means lists (durable-objects/vector-index.ts), built in an
@@ -340,7 +361,8 @@ export default async function (argv = []) {
         ),
       );
       console.log(
-        `${n(r.size).padStart(13)} ${n(r.chunks).padStart(10)} ${(r.chunks / r.seconds).toFixed(0).padStart(9)} | ${cells.join(" ")}`,
+        `${n(r.size).padStart(13)} ${n(r.chunks).padStart(10)} ` +
+          `${(r.chunks / r.seconds).toFixed(0).padStart(9)} | ${cells.join(" ")}`,
       );
     }
     const largest = report.reduce((a, b) => (b.size > a.size ? b : a));
@@ -348,10 +370,12 @@ export default async function (argv = []) {
     const reranked = percentile(largest.latencies["hybrid+rerank"], 50);
     const scaled = largest.size >= 100_000 ? "" : " [scaled-down run]";
     console.log(
-      `\nhybrid p50 at ${n(largest.size)} chunks: ${p50.toFixed(1)} ms (target <= 20 ms)${scaled} ${p50 <= 20 ? "PASS" : "FAIL"}`,
+      `\nhybrid p50 at ${n(largest.size)} chunks: ${p50.toFixed(1)} ms (target <= 20 ms)${scaled} ` +
+        `${p50 <= 20 ? "PASS" : "FAIL"}`,
     );
     console.log(
-      `hybrid+rerank p50 at ${n(largest.size)} chunks: ${reranked.toFixed(1)} ms (target <= 30 ms)${scaled} ${reranked <= 30 ? "PASS" : "FAIL"}`,
+      `hybrid+rerank p50 at ${n(largest.size)} chunks: ${reranked.toFixed(1)} ms (target <= 30 ms)${scaled} ` +
+        `${reranked <= 30 ? "PASS" : "FAIL"}`,
     );
     // Growth of the cost with the base: an index grows sub-linearly, a scan in proportion.
     for (let i = 1; i < report.length; i++) {

@@ -95,13 +95,17 @@ export default async function () {
 
     const f = (xs) => `p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms`;
     console.log(
-      `${ROWS} rows; managed table loaded from a ${(csv.length / 1e6).toFixed(1)} MB CSV in ${(loadMs / 1000).toFixed(2)} s (${table.rowCount} rows)`,
+      `${ROWS} rows; managed table loaded from a ${(csv.length / 1e6).toFixed(1)} MB CSV in ` +
+        `${(loadMs / 1000).toFixed(2)} s (${table.rowCount} rows)`,
     );
     console.log(
-      `managed (SQLite Durable Object): query_database round trip ${f(onManaged.tool)}; whole agent reply ${f(onManaged.reply)}; bare query (node:sqlite, same rows) ${f(bareSqlite)}`,
+      `managed (SQLite Durable Object): query_database round trip ${f(onManaged.tool)}; whole agent reply ` +
+        `${f(onManaged.reply)}; bare query (node:sqlite, same rows) ${f(bareSqlite)}`,
     );
     console.log(
-      `postgresql (Workers socket, new connection per call, read-only transaction): query_database round trip ${f(onPostgres.tool)}; whole agent reply ${f(onPostgres.reply)}; bare query (node postgres client, open connection) ${f(barePg)}`,
+      `postgresql (Workers socket, new connection per call, read-only transaction): query_database round trip ` +
+        `${f(onPostgres.tool)}; whole agent reply ${f(onPostgres.reply)}; bare query (node postgres client, ` +
+        `open connection) ${f(barePg)}`,
     );
   } finally {
     await server.stop();

@@ -46,7 +46,8 @@ async function readBundle(file) {
   return new Response(bytes, { headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` } }).formData();
 }
 
-/** The bundle's modules (script and WebAssembly, no source map), raw and gzip, as `wrangler check startup` counts them. */
+/** The bundle's modules (script and WebAssembly, no source map), raw and gzip, as `wrangler check startup` counts them.
+ * */
 async function bundleSize(file) {
   const form = await readBundle(file);
   const parts = [...form.values()].filter((v) => v instanceof Blob && v.type !== "application/source-map");
@@ -76,7 +77,9 @@ async function profileFirstRequest(file, path, outfile) {
   const bindings = Object.fromEntries(
     metadata.bindings.filter((b) => b.type === "plain_text").map((b) => [b.name, b.text]),
   );
-  const entry = `export default { async fetch(request, env, ctx) { const { default: worker } = await import(${JSON.stringify(metadata.main_module)}); return worker.fetch(request, env, ctx); } };`;
+  const entry =
+    `export default { async fetch(request, env, ctx) { const { default: worker } = await ` +
+    `import(${JSON.stringify(metadata.main_module)}); return worker.fetch(request, env, ctx); } };`;
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       name: "first-request",

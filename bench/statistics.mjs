@@ -50,7 +50,8 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   const members = seedMembers(db, { organizationId, ownerId, count: MEMBERS, at: start });
   db.exec("COMMIT");
   const conversation = db.prepare(
-    "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, title, " +
+      "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const message = db.prepare(
     `INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, created_at)
@@ -119,7 +120,9 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   const seconds = (performance.now() - started) / 1000;
   const counts = db
     .prepare(
-      "SELECT (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM usage_hourly) AS hourly, (SELECT count(*) FROM usage_hourly_contacts) AS contacts, (SELECT count(*) FROM chatbot_records) AS records",
+      "SELECT (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM usage_hourly) AS hourly, " +
+        "(SELECT count(*) FROM usage_hourly_contacts) AS contacts, (SELECT count(*) FROM chatbot_records) AS " +
+        "records",
     )
     .get();
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -127,7 +130,8 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   return { seconds, counts };
 }
 
-/** One completion's writes (a conversation, the question and the reply) through SQLite, with and without the triggers, in alternating blocks. */
+/** One completion's writes (a conversation, the question and the reply) through SQLite, with and without the triggers,
+ * in alternating blocks. */
 function sqliteWriteCost(file, { organizationId, chatbots }) {
   const db = new DatabaseSync(file);
   const saved = db
@@ -136,10 +140,13 @@ function sqliteWriteCost(file, { organizationId, chatbots }) {
     )
     .all(...TRIGGERS);
   const conversation = db.prepare(
-    "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, created_at, updated_at) VALUES (?, " +
+      "?, ?, ?, ?, ?)",
   );
   const message = db.prepare(
-    "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, words_count, model_id, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
+      "content, words_count, model_id, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, " +
+      "?, ?, ?, ?, ?)",
   );
   const completion = () => {
     const bot = pick(chatbots);
@@ -258,10 +265,13 @@ export default async function () {
   const world = { organizationId: org.id, ownerId: owner.id, chatbots };
   const seeded = seed(file, world);
   console.log(
-    `seeded ${seeded.counts.messages.toLocaleString("en")} messages (${CHATBOTS} assistants, ${CONTACTS} contacts, ${MEMBERS} members, one year) in ${seeded.seconds.toFixed(1)} s, triggers included`,
+    `seeded ${seeded.counts.messages.toLocaleString("en")} messages (${CHATBOTS} assistants, ${CONTACTS} ` +
+      `contacts, ${MEMBERS} members, one year) in ${seeded.seconds.toFixed(1)} s, triggers included`,
   );
   console.log(
-    `  rollups: ${seeded.counts.hourly.toLocaleString("en")} hour rows, ${seeded.counts.contacts.toLocaleString("en")} contact-hour rows, ${seeded.counts.records.toLocaleString("en")} records`,
+    `  rollups: ${seeded.counts.hourly.toLocaleString("en")} hour rows, ` +
+      `${seeded.counts.contacts.toLocaleString("en")} contact-hour rows, ` +
+      `${seeded.counts.records.toLocaleString("en")} records`,
   );
 
   server = await startServer({ port: PORT, state: server.state, key });
@@ -313,7 +323,8 @@ export default async function () {
     await timed(server, `/organizations/${org.id}/usage-statistics/members/`, 1);
     await new Promise((r) => setTimeout(r, 15_000));
     console.log(
-      `\nfirst usage request (starts the daily rollup of the year): ${(performance.now() - t0 - 15_000).toFixed(0)} ms; waited 15 s for the rollup`,
+      `\nfirst usage request (starts the daily rollup of the year): ` +
+        `${(performance.now() - t0 - 15_000).toFixed(0)} ms; waited 15 s for the rollup`,
     );
     console.log(`\nreads (${ROUNDS} requests each, sequential, after 3 warm-up requests; target p50 <= 50 ms)`);
     for (const [name, url] of cases) {
@@ -326,7 +337,8 @@ export default async function () {
     const live = new DatabaseSync(file);
     const saved = live
       .prepare(
-        `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`,
+        `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ` +
+          `(${TRIGGERS.map(() => "?").join(", ")})`,
       )
       .all(...TRIGGERS);
     const counted = () => live.prepare("SELECT coalesce(sum(incoming_messages), 0) AS n FROM usage_hourly").get().n;
@@ -355,10 +367,12 @@ export default async function () {
     const b = median(sqlite.without);
     console.log(`  SQLite, one completion's writes on the seeded database (1,000 each, alternating blocks):`);
     console.log(
-      `    with counters ${a.toFixed(3)} ms, without ${b.toFixed(3)} ms: +${((a - b) * 1000).toFixed(0)} µs p50 (ratio ${(a / b).toFixed(2)})`,
+      `    with counters ${a.toFixed(3)} ms, without ${b.toFixed(3)} ms: +${((a - b) * 1000).toFixed(0)} µs ` +
+        `p50 (ratio ${(a / b).toFixed(2)})`,
     );
     console.log(
-      `  end to end, new-conversation completions (local model), ${BLOCKS} blocks of ${COMPLETIONS / BLOCKS} per variant, alternating in one server:`,
+      `  end to end, new-conversation completions (local model), ${BLOCKS} blocks of ${COMPLETIONS / BLOCKS} ` +
+        `per variant, alternating in one server:`,
     );
     for (const variant of ["with", "without"]) console.log(`    ${variant.padEnd(7)} ${fmt(runs[variant])}`);
     const diffs = [];
@@ -367,7 +381,9 @@ export default async function () {
       diffs.push(first === "with" ? pairs[i] - pairs[i + 1] : pairs[i + 1] - pairs[i]);
     }
     console.log(
-      `    added p50: pooled ${(median(runs.with) - median(runs.without)).toFixed(2)} ms (ratio ${(median(runs.with) / median(runs.without)).toFixed(3)}); median of ${diffs.length} adjacent block pairs ${median(diffs).toFixed(2)} ms`,
+      `    added p50: pooled ${(median(runs.with) - median(runs.without)).toFixed(2)} ms (ratio ` +
+        `${(median(runs.with) / median(runs.without)).toFixed(3)}); median of ${diffs.length} adjacent block ` +
+        `pairs ${median(diffs).toFixed(2)} ms`,
     );
   } finally {
     // BENCH_KEEP=1 keeps the seeded state for further runs (its path and key are printed).

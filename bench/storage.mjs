@@ -184,11 +184,13 @@ export default async function () {
         `replies of ${REPLY_WORDS} words, webhook ${hook ? "on" : "off"}`,
     );
     console.log(
-      `\n${"D1 table".padEnd(28)} ${"B/turn".padStart(8)} ${"data".padStart(7)} ${"index".padStart(7)} ${"rows/turn".padStart(9)}`,
+      `\n${"D1 table".padEnd(28)} ${"B/turn".padStart(8)} ${"data".padStart(7)} ${"index".padStart(7)} ` +
+        `${"rows/turn".padStart(9)}`,
     );
     for (const r of rows)
       console.log(
-        `${r.table.padEnd(28)} ${fmt(r.bytes).padStart(8)} ${fmt(r.data).padStart(7)} ${fmt(r.index).padStart(7)} ${r.rows.toFixed(2).padStart(9)}`,
+        `${r.table.padEnd(28)} ${fmt(r.bytes).padStart(8)} ${fmt(r.data).padStart(7)} ` +
+          `${fmt(r.index).padStart(7)} ${r.rows.toFixed(2).padStart(9)}`,
       );
     console.log(`${"D1 total".padEnd(28)} ${fmt(perTurn).padStart(8)}`);
     // What a conversation costs beyond its turns: its first turn's bytes less one turn's.
@@ -206,7 +208,8 @@ export default async function () {
     );
     const objectBytes = (objectsLast.bytes - objectsFirst.bytes) / turns;
     console.log(
-      `\nConversation objects: ${objectsLast.files.length} files, ${fmt(objectsLast.bytes / Math.max(1, objectsLast.files.length))} B each on disk ` +
+      `\nConversation objects: ${objectsLast.files.length} files, ` +
+        `${fmt(objectsLast.bytes / Math.max(1, objectsLast.files.length))} B each on disk ` +
         `(${fmt(objectBytes)} B per turn; file sizes, page-granular)`,
     );
     const limit = 10 * 1024 ** 3;

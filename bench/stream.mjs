@@ -150,22 +150,27 @@ export default async function () {
     const f = (xs, p) => percentile(xs, p).toFixed(1).padStart(6);
     console.log(`${ROUNDS} paired streamed requests per series; upstream: 20 words, ${TOKEN_DELAY_MS} ms apart`);
     console.log(
-      `upstream alone:                             first byte p50 ${f(d.first, 50)} ms  p95 ${f(d.first, 95)} ms | last byte p50 ${f(d.last, 50)} ms  p95 ${f(d.last, 95)} ms`,
+      `upstream alone:                             first byte p50 ${f(d.first, 50)} ms  p95 ${f(d.first, 95)} ` +
+        `ms | last byte p50 ${f(d.last, 50)} ms  p95 ${f(d.last, 95)} ms`,
     );
     console.log(
-      `local server floor, GET /health over a bare Node answer: first byte p50 ${f(floor, 50)} ms  p95 ${f(floor, 95)} ms`,
+      `local server floor, GET /health over a bare Node answer: first byte p50 ${f(floor, 50)} ms  p95 ` +
+        `${f(floor, 95)} ms`,
     );
     for (const [name, added] of Object.entries(results)) {
       console.log(
-        `added, ${name.padEnd(36)} first byte p50 ${f(added.first, 50)} ms  p95 ${f(added.first, 95)} ms | last byte p50 ${f(added.last, 50)} ms  p95 ${f(added.last, 95)} ms`,
+        `added, ${name.padEnd(36)} first byte p50 ${f(added.first, 50)} ms  p95 ${f(added.first, 95)} ms | ` +
+          `last byte p50 ${f(added.last, 50)} ms  p95 ${f(added.last, 95)} ms`,
       );
       console.log(
-        `       ${"".padEnd(36)} p50: client to model request ${f(added.toModel, 50)} ms, model's first word to client ${f(added.fromModel, 50)} ms`,
+        `       ${"".padEnd(36)} p50: client to model request ${f(added.toModel, 50)} ms, model's first word ` +
+          `to client ${f(added.fromModel, 50)} ms`,
       );
     }
     const p50 = percentile(results["completion, new conversation"].first, 50);
     console.log(
-      `target: at most 10 ms added to the first byte at p50 (completion, new conversation): ${p50 <= 10 ? "PASS" : "FAIL"}`,
+      `target: at most 10 ms added to the first byte at p50 (completion, new conversation): ` +
+        `${p50 <= 10 ? "PASS" : "FAIL"}`,
     );
   } finally {
     await server.stop();

@@ -11,9 +11,11 @@ import { median, percentile, startServer } from "./lib.mjs";
 
 const ISSUE_COUNT = 200;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-/** Rounds of one size: at least ROUNDS, and as many as carry ~200 MB (a 1 MB upload takes tens of ms, as noisy as a shared machine). */
+/** Rounds of one size: at least ROUNDS, and as many as carry ~200 MB (a 1 MB upload takes tens of ms, as noisy as a
+ * shared machine). */
 const roundsFor = (mb) => Math.max(ROUNDS, Math.ceil(200 / mb));
-/** BENCH_UPLOAD_SIZES=1,20,80 adds sizes (MB); over 20 the servers allow attachments that large (ALLOWED_FILE_SPECS). */
+/** BENCH_UPLOAD_SIZES=1,20,80 adds sizes (MB); over 20 the servers allow attachments that large (ALLOWED_FILE_SPECS).
+ * */
 const SIZES = (process.env.BENCH_UPLOAD_SIZES ?? "1,20").split(",").map(Number);
 const LARGE_SPECS =
   Math.max(...SIZES) > 20
@@ -24,7 +26,8 @@ const LARGE_SPECS =
       }
     : {};
 
-/** Resident memory (MB) of the workerd processes below `root` (one server's `wrangler dev`), or of every workerd without one. */
+/** Resident memory (MB) of the workerd processes below `root` (one server's `wrangler dev`), or of every workerd
+ * without one. */
 function workerdRssMb(root) {
   const parent = new Map();
   const pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
@@ -57,7 +60,9 @@ function multipart(fields, filename, bytes) {
   const head = Object.entries(fields)
     .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
     .join("");
-  const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`;
+  const fileHead =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ` +
+    `application/pdf\r\n\r\n`;
   const body = Buffer.concat([Buffer.from(head + fileHead), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
@@ -78,7 +83,8 @@ export default async function () {
       issue.push(performance.now() - t);
     }
     console.log(
-      `presigned POST policy issue: p50 ${median(issue).toFixed(2)} ms, p99 ${percentile(issue, 99).toFixed(2)} ms (${ISSUE_COUNT} sequential requests)`,
+      `presigned POST policy issue: p50 ${median(issue).toFixed(2)} ms, p99 ` +
+        `${percentile(issue, 99).toFixed(2)} ms (${ISSUE_COUNT} sequential requests)`,
     );
 
     // One pair of uploads (POST target, direct PUT) of `bytes`; which goes first alternates with `round`.
@@ -140,7 +146,10 @@ export default async function () {
     for (const { mb, target, direct, peak, base } of results) {
       const ratio = median(target) / median(direct);
       console.log(
-        `${String(mb).padStart(2)} MB: our POST target ${median(target).toFixed(1)} MB/s | direct R2 put ${median(direct).toFixed(1)} MB/s | ratio ${(ratio * 100).toFixed(0)}% (target >= 80%) ${ratio >= 0.8 ? "PASS" : "FAIL"} (median of ${target.length}) | peak RSS growth: POST server ${(peak.post - base.post).toFixed(0)} MB, PUT server ${(peak.put - base.put).toFixed(0)} MB`,
+        `${String(mb).padStart(2)} MB: our POST target ${median(target).toFixed(1)} MB/s | direct R2 put ` +
+          `${median(direct).toFixed(1)} MB/s | ratio ${(ratio * 100).toFixed(0)}% (target >= 80%) ` +
+          `${ratio >= 0.8 ? "PASS" : "FAIL"} (median of ${target.length}) | peak RSS growth: POST server ` +
+          `${(peak.post - base.post).toFixed(0)} MB, PUT server ${(peak.put - base.put).toFixed(0)} MB`,
       );
     }
     // Streaming means the POST target holds no more than the PUT path (which hands the body to R2
@@ -149,8 +158,12 @@ export default async function () {
     const [small, large] = results;
     const extra = (r) => growth(r, "post") - growth(r, "put");
     console.log(
-      `\npeak RSS growth, POST target / direct PUT: 1 MB ${growth(small, "post").toFixed(0)} / ${growth(small, "put").toFixed(0)} MB, 20 MB ${growth(large, "post").toFixed(0)} / ${growth(large, "put").toFixed(0)} MB; ` +
-        `the POST target's extra over the direct PUT: ${extra(small).toFixed(0)} MB at 1 MB, ${extra(large).toFixed(0)} MB at 20 MB (${extra(large) <= Math.max(extra(small), 0) + 5 ? "flat" : "grows with the file"})`,
+      `\npeak RSS growth, POST target / direct PUT: 1 MB ${growth(small, "post").toFixed(0)} / ` +
+        `${growth(small, "put").toFixed(0)} MB, 20 MB ${growth(large, "post").toFixed(0)} / ` +
+        `${growth(large, "put").toFixed(0)} MB; ` +
+        `the POST target's extra over the direct PUT: ${extra(small).toFixed(0)} MB at 1 MB, ` +
+        `${extra(large).toFixed(0)} MB at 20 MB ` +
+        `(${extra(large) <= Math.max(extra(small), 0) + 5 ? "flat" : "grows with the file"})`,
     );
   } finally {
     await server.stop();

@@ -76,11 +76,13 @@ export default async function () {
     const lastReceipt = Math.max(...receiver.requests.map((r) => r.receivedAt));
     const firstCreated = Math.min(...created.values());
     console.log(
-      `${MESSAGES} messages into ${CONVERSATIONS} conversations, ${WEBHOOKS_PER_INBOX} webhooks each: ${expected} deliveries expected`,
+      `${MESSAGES} messages into ${CONVERSATIONS} conversations, ${WEBHOOKS_PER_INBOX} webhooks each: ` +
+        `${expected} deliveries expected`,
     );
     console.log(`messages posted in ${postSeconds.toFixed(1)} s (${(MESSAGES / postSeconds).toFixed(0)} messages/s)`);
     console.log(
-      `deliveries: ${receiver.requests.length} in ${((lastReceipt - firstCreated) / 1000).toFixed(1)} s = ${(receiver.requests.length / ((lastReceipt - firstCreated) / 1000)).toFixed(0)} deliveries/s`,
+      `deliveries: ${receiver.requests.length} in ${((lastReceipt - firstCreated) / 1000).toFixed(1)} s = ` +
+        `${(receiver.requests.length / ((lastReceipt - firstCreated) / 1000)).toFixed(0)} deliveries/s`,
     );
     console.log(
       `message creation to receipt: p50 ${percentile(latencies, 50)} ms, p95 ${percentile(latencies, 95)} ms`,

@@ -72,7 +72,8 @@ export default async function () {
     site = createServer((req, res) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       res.end(
-        `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1><script src="${server.base}/widget.js" data-web-chat-id="${webChatId}" async></script></body></html>`,
+        `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1><script ` +
+          `src="${server.base}/widget.js" data-web-chat-id="${webChatId}" async></script></body></html>`,
       );
     });
     await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
@@ -100,7 +101,8 @@ export default async function () {
       await context.close();
     }
     console.log(
-      `launcher interactive after page load: p50 ${f(ready, 50)} ms, p95 ${f(ready, 95)} ms (${PAGE_LOADS} fresh pages)`,
+      `launcher interactive after page load: p50 ${f(ready, 50)} ms, p95 ${f(ready, 95)} ms (${PAGE_LOADS} ` +
+        `fresh pages)`,
     );
 
     // 3. First token: public API (visitor token) against the authenticated completions endpoint.
@@ -150,7 +152,8 @@ export default async function () {
     console.log(`first token, public widget API: p50 ${f(widget, 50)} ms, p95 ${f(widget, 95)} ms`);
     console.log(`first token, authenticated completions: p50 ${f(api, 50)} ms, p95 ${f(api, 95)} ms`);
     console.log(
-      `public API minus completions, paired: p50 ${added.toFixed(1)} ms, p95 ${f(diff, 95)} ms (target <= 5 ms at p50) ${added <= 5 ? "PASS" : "FAIL"}`,
+      `public API minus completions, paired: p50 ${added.toFixed(1)} ms, p95 ${f(diff, 95)} ms (target <= 5 ` +
+        `ms at p50) ${added <= 5 ? "PASS" : "FAIL"}`,
     );
   } finally {
     await browser?.close();

@@ -70,7 +70,8 @@ export interface TurnInput {
   created?: ConversationRow;
   /** The conversation as the caller just read it: spares the object a read when it is current (see #load). */
   conversation?: ConversationRow;
-  /** The assistant, its model and knowledge bases as the caller read them for this request (saves reading them again). */
+  /** The assistant, its model and knowledge bases as the caller read them for this request (saves reading them again).
+   * */
   assistant?: Assistant;
   sender: SenderInput & { type: "contact" | "user" };
   message: MessageInput;
@@ -119,11 +120,14 @@ export class Conversation extends DurableObject<Bindings> {
   #announced: Promise<unknown> = Promise.resolve();
   /** The newest message's time: each new one is given a later one (`laterThan`). */
   #lastAt = 0;
-  /** The sequence of the last message before the latest handoff: a caller's row read before then is not used (see #load). */
+  /** The sequence of the last message before the latest handoff: a caller's row read before then is not used (see
+   * #load). */
   #handoffAt = 0;
-  /** Every D1 write of this object (messages, handoffs), in order; a failed one makes it load the conversation again. */
+  /** Every D1 write of this object (messages, handoffs), in order; a failed one makes it load the conversation again.
+   * */
   #writes = new WriteQueue(this.#db, () => (this.#recent = null));
-  /** A new conversation's first turn under way in the worker (see holdForFirstTurn); `done` settles when it reports or its time is up. */
+  /** A new conversation's first turn under way in the worker (see holdForFirstTurn); `done` settles when it reports or
+   * its time is up. */
   #firstTurn: { done: Promise<void>; end: () => void } | null = null;
 
   /** Nothing: lets a caller start this object ahead of use (see newConversationId). */
@@ -243,7 +247,8 @@ export class Conversation extends DurableObject<Bindings> {
 
   /**
    * An operator's change (handoff, takeover, hand back, resolve; `reason` as CONTRACT section 18
-   * names it), with its lifecycle event: written after the messages already on their way, so a visitor's message that arrived first cannot undo it. The next turn reads the
+   * names it), with its lifecycle event: written after the messages already on their way, so a visitor's message that
+   * arrived first cannot undo it. The next turn reads the
    * conversation again, whatever row its caller read before the change; a reply already under way
    * still completes.
    */
@@ -255,7 +260,8 @@ export class Conversation extends DurableObject<Bindings> {
   ): Promise<void> {
     this.#recent = null;
     this.#handoffAt = this.#sequence ?? Infinity; // not loaded: every message stored so far (see #load)
-    // Its lifecycle event and the event's webhook deliveries in the same batch (services/webhooks/conversation-events.ts).
+    // Its lifecycle event and the event's webhook deliveries in the same batch
+    // (services/webhooks/conversation-events.ts).
     const event = changeEventWrites(this.#db, conversationId, change, reason);
     const [, , outbox] = await this.#writes.write(
       [event.before, stateWrite(this.#db, conversationId, change), event.after],
@@ -413,7 +419,8 @@ export class Conversation extends DurableObject<Bindings> {
     return result;
   }
 
-  /** What a reply needs: the assistant, its model and knowledge bases (read unless the caller did), and the history, oldest first. */
+  /** What a reply needs: the assistant, its model and knowledge bases (read unless the caller did), and the history,
+   * oldest first. */
   async #replyContext(
     conversation: ConversationRow,
     recent: MessageRow[],
@@ -473,7 +480,8 @@ export class Conversation extends DurableObject<Bindings> {
       // The newest message the caller's row had seen: it must be one kept here, stored after the latest handoff.
       let seen =
         given.lastMessageAt === null ? recent.length : recent.findIndex((m) => m.createdAt === given.lastMessageAt);
-      // Two messages of one millisecond (stored before this object made times unique): which one the row saw is unknown.
+      // Two messages of one millisecond (stored before this object made times unique): which one the row saw is
+      // unknown.
       if (seen >= 0 && recent[seen + 1]?.createdAt === given.lastMessageAt) seen = -1;
       const after =
         seen === recent.length
@@ -546,7 +554,8 @@ export class Conversation extends DurableObject<Bindings> {
     };
   }
 
-  /** A message with the next sequence number and a later time than the one before (its writes are built when it is stored: see #commit). */
+  /** A message with the next sequence number and a later time than the one before (its writes are built when it is
+   * stored: see #commit). */
   #prepare(conversation: ConversationRow, fields: MessageFields): MessageRow {
     if (this.#sequence === null) throw new Error("the conversation is not loaded");
     const sequence = ++this.#sequence;

@@ -66,10 +66,13 @@ export class VectorIndex extends DurableObject<Bindings> {
       "CREATE TABLE IF NOT EXISTS keyword_state (id INTEGER PRIMARY KEY CHECK (id = 1), complete_at INTEGER NOT NULL)",
     );
     ctx.storage.sql.exec(
-      "CREATE TABLE IF NOT EXISTS vectors (id TEXT PRIMARY KEY, type TEXT NOT NULL, source_id TEXT NOT NULL, q BLOB NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS vectors (id TEXT PRIMARY KEY, type TEXT NOT NULL, source_id TEXT NOT NULL, " +
+        "q BLOB NOT NULL)",
     );
     ctx.storage.sql.exec(
-      "CREATE TABLE IF NOT EXISTS embedding_model (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, trained_on INTEGER NOT NULL, documents INTEGER NOT NULL, k INTEGER NOT NULL, terms TEXT NOT NULL, df BLOB NOT NULL, vectors BLOB NOT NULL, scales BLOB NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS embedding_model (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT " +
+        "NULL, trained_on INTEGER NOT NULL, documents INTEGER NOT NULL, k INTEGER NOT NULL, terms TEXT NOT " +
+        "NULL, df BLOB NOT NULL, vectors BLOB NOT NULL, scales BLOB NOT NULL)",
     );
   }
 
@@ -115,7 +118,8 @@ export class VectorIndex extends DurableObject<Bindings> {
     // Nothing to learn from yet: the next try waits until the base has grown by half again.
     if (!model) return ((this.embedding = { ...state, trainedOn: chunks }), state.version);
     this.ctx.storage.sql.exec(
-      "INSERT OR REPLACE INTO embedding_model (id, version, trained_on, documents, k, terms, df, vectors, scales) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT OR REPLACE INTO embedding_model (id, version, trained_on, documents, k, terms, df, vectors, " +
+        "scales) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
       version,
       chunks,
       model.documents,

@@ -86,7 +86,8 @@ const shellOnce = {
   },
 };
 
-/** The first segment of each page's address and its folder, from the page registry (pages/index.ts, as Biome lays it out). */
+/** The first segment of each page's address and its folder, from the page registry (pages/index.ts, as Biome lays it
+ * out). */
 function pagePaths() {
   const registry = readFileSync(path.join(src, "pages", "index.ts"), "utf8");
   return [...registry.matchAll(/path: "\/([\w-]+)[^"]*",\s*load: \(\) => import\("\.\/([\w-]+)\/page"\)/g)].map(
@@ -118,7 +119,7 @@ ${preload.map((p) => `<link rel="modulepreload" href="/console/${p}">`).join("\n
 `;
 
 // In the HTML (img-src allows data:): one request fewer beside the ones a first visit waits for.
-const ICON = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#4338ca"/><path d="M9 11h14v8H15l-4 4v-4H9z" fill="#fff"/></svg>`)}`;
+const ICON = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" ` + `fill="#4338ca"/><path d="M9 11h14v8H15l-4 4v-4H9z" fill="#fff"/></svg>`)}`;
 
 /** Builds into `outDir`/console; returns the figures and the headers its files are served with (by path pattern). */
 export async function buildConsole({ quiet = false, outDir }) {
@@ -164,7 +165,8 @@ export async function buildConsole({ quiet = false, outDir }) {
   const unknown = paths.filter((p) => !folderFiles[p.folder]);
   if (!paths.length || unknown.length)
     throw new Error(
-      `pages/index.ts: no chunk for ${unknown.map((p) => p.folder).join(", ") || "any page (is the registry's form changed?)"}`,
+      `pages/index.ts: no chunk for ` +
+        `${unknown.map((p) => p.folder).join(", ") || "any page (is the registry's form changed?)"}`,
     );
   // /console/ opens the start page, the registry's first for most members.
   writeFileSync(path.join(out, "index.html"), shell(folderFiles[paths[0].folder]));

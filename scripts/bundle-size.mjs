@@ -43,7 +43,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const mib = (n) => (n / 1024 / 1024).toFixed(2);
   const ok = gzip <= GZIP_LIMIT;
   console.log(
-    `worker bundle (${modules.length} modules): ${mib(bytes)} MiB, ${mib(gzip)} MiB gzip (limit ${mib(GZIP_LIMIT)} MiB gzip) ${ok ? "OK" : "TOO LARGE"}`,
+    `worker bundle (${modules.length} modules): ${mib(bytes)} MiB, ${mib(gzip)} MiB gzip (limit ` +
+      `${mib(GZIP_LIMIT)} MiB gzip) ${ok ? "OK" : "TOO LARGE"}`,
   );
   if (!ok) process.exit(1);
 }

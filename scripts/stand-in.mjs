@@ -17,7 +17,8 @@ const flag = (name, fallback) => {
 };
 const usage = () => {
   console.error(
-    "usage: npm run stand-in -- <telegram|line|graph|slack> [--port 8791]\n       npm run stand-in -- send telegram --token T --to URL --text TEXT\n       npm run stand-in -- sent telegram --token T",
+    "usage: npm run stand-in -- <telegram|line|graph|slack> [--port 8791]\n       npm run stand-in -- send " +
+      "telegram --token T --to URL --text TEXT\n       npm run stand-in -- sent telegram --token T",
   );
   process.exit(2);
 };
@@ -26,7 +27,8 @@ if (command === "send" || command === "sent") {
   const platform = rest[0];
   if (platform !== "telegram") {
     console.error(
-      "send and sent speak Telegram's updates; for the other platforms use their stand-in's /__sign (test/support/platforms).",
+      "send and sent speak Telegram's updates; for the other platforms use their stand-in's /__sign " +
+        "(test/support/platforms).",
     );
     process.exit(2);
   }

@@ -23,7 +23,8 @@ import { resourceProblems, settingProblems } from "./services/settings";
 
 /** Paths (after the prefix) that need no API key (CONTRACT section 3). */
 const PUBLIC_PATHS = new Set(["/auth/registration/", "/auth/login/", "/openapi.json", "/schema/", "/docs/"]);
-/** Public path prefixes: stored files meant for browsers (logos, avatars), under an unguessable key; upload targets and downloads that carry their own signature. */
+/** Public path prefixes: stored files meant for browsers (logos, avatars), under an unguessable key; upload targets and
+ * downloads that carry their own signature. */
 const PUBLIC_PREFIXES = ["/files/public/", "/uploads/"];
 const PREFIX = /^\/api(?:\/v1)?(?=\/)/;
 /** Signing in to the console (POST) needs no credentials; its other methods do. */
@@ -96,7 +97,8 @@ export function registerSecuritySchemes(app: OpenAPIHono<AppEnv>) {
     in: "cookie",
     name: "console_session",
     description:
-      "The operator console's session (`POST /auth/sessions/`); requests that change data must also send the console's own `Origin`.",
+      "The operator console's session (`POST /auth/sessions/`); requests that change data must also send the " +
+      "console's own `Origin`.",
   });
 }
 

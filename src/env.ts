@@ -31,7 +31,8 @@ export interface Bindings {
   REGISTRATION_ENABLED?: string;
   BOOTSTRAP_API_KEY?: string;
   BOOTSTRAP_EMAIL?: string;
-  /** The first administrator's password for the console's sign-in (`npm run dev` generates one); unset: they sign in with the key. */
+  /** The first administrator's password for the console's sign-in (`npm run dev` generates one); unset: they sign in
+   * with the key. */
   BOOTSTRAP_PASSWORD?: string;
   JSON_BODY_LIMIT_BYTES?: string;
   RATE_LIMIT_PER_MINUTE?: string;
@@ -46,7 +47,8 @@ export interface Bindings {
   SQL_HYPERDRIVE_BINDINGS?: string;
   /** Receiver time-out in ms (default 30,000, spec delivery rule 2); tests shorten it. */
   WEBHOOK_TIMEOUT_MS?: string;
-  /** Messaging platforms' API origins (CONTRACT section 17); unset: the platform's own. Stand-ins in tests and local development. */
+  /** Messaging platforms' API origins (CONTRACT section 17); unset: the platform's own. Stand-ins in tests and local
+   * development. */
   LINE_API_ORIGIN?: string;
   LINE_DATA_API_ORIGIN?: string;
   TELEGRAM_API_ORIGIN?: string;
@@ -54,19 +56,23 @@ export interface Bindings {
   SLACK_API_ORIGIN?: string;
   /** Outgoing e-mail of e-mail inboxes (wrangler.toml `send_email`). */
   EMAIL?: SendEmail;
-  /** Chaos runs only: the webhook retry schedule and disable window run this many times faster (src/services/webhooks/retries.ts). */
+  /** Chaos runs only: the webhook retry schedule and disable window run this many times faster
+   * (src/services/webhooks/retries.ts). */
   WEBHOOK_RETRY_TIME_SCALE?: string;
   /** How long one answer of an OpenAI-compatible model may take, streaming included, in ms (default 60,000). */
   MODEL_TIMEOUT_MS?: string;
-  /** Retries of a model request that failed with 429 or a lost connection before its first token (default 2; 0: none). */
+  /** Retries of a model request that failed with 429 or a lost connection before its first token (default 2; 0: none).
+   * */
   MODEL_RETRIES?: string;
   /** Longest wait before such a retry, in ms, whatever `Retry-After` asks (default 10,000). */
   MODEL_RETRY_MAX_DELAY_MS?: string;
   /** How often an open live inbox stream checks again that its reader may still read it, in ms (default 30,000). */
   INBOX_STREAM_RECHECK_MS?: string;
-  /** How long after a member's last console tab closed they become offline, in ms (default 30,000: a reload reopens it sooner). */
+  /** How long after a member's last console tab closed they become offline, in ms (default 30,000: a reload reopens it
+   * sooner). */
   PRESENCE_GRACE_MS?: string;
-  /** How long a visitor's live stream (the widget's `events/`) stays open before it ends and the widget reopens it with `Last-Event-ID`, in ms (default 600,000). */
+  /** How long a visitor's live stream (the widget's `events/`) stays open before it ends and the widget reopens it with
+   * `Last-Event-ID`, in ms (default 600,000). */
   WIDGET_STREAM_MAX_MS?: string;
   /** Timeout of one api tool call in ms (default 30,000). */
   TOOL_TIMEOUT_MS?: string;
@@ -74,7 +80,8 @@ export interface Bindings {
   FUNCTION_TOOL_TIMEOUT_MS?: string;
   /** Tool calls per agent reply (default 10). */
   AGENT_MAX_TOOL_CALLS?: string;
-  /** Text-to-SQL (`query_database`): rows returned to the model (default 200) and time limit of a query in ms (default 10,000). */
+  /** Text-to-SQL (`query_database`): rows returned to the model (default 200) and time limit of a query in ms (default
+   * 10,000). */
   SQL_QUERY_ROW_LIMIT?: string;
   SQL_QUERY_TIMEOUT_MS?: string;
   /** Secret used to encrypt credentials at rest (model API keys, store passwords). */
@@ -83,7 +90,8 @@ export interface Bindings {
   PLANS?: string;
   /** Plan id of new organizations (default: the first of PLANS). */
   DEFAULT_PLAN?: string;
-  /** R2's S3 API (all three, or none): presigned PUT and download URLs then point at R2 itself (src/services/uploads/settings.ts). */
+  /** R2's S3 API (all three, or none): presigned PUT and download URLs then point at R2 itself
+   * (src/services/uploads/settings.ts). */
   R2_ACCOUNT_ID?: string;
   R2_ACCESS_KEY_ID?: string;
   R2_SECRET_ACCESS_KEY?: string;
@@ -106,11 +114,14 @@ export interface Bindings {
   DNS_STATIC_TXT?: string;
   /** Lifetime of signed attachment download URLs in seconds (default 3600; message attachments: 7 days). */
   ATTACHMENT_URL_TTL_SECONDS?: string;
-  /** Fault injection for tests and `npm run chaos` only (src/services/knowledge/ingestion-fault.ts); never set in a deployment. */
+  /** Fault injection for tests and `npm run chaos` only (src/services/knowledge/ingestion-fault.ts); never set in a
+   * deployment. */
   INGESTION_FAULT?: string;
-  /** `development` or `test` where the worker runs for a developer or a test run; unset in a deployment (src/lib/clock.ts). */
+  /** `development` or `test` where the worker runs for a developer or a test run; unset in a deployment
+   * (src/lib/clock.ts). */
   ENVIRONMENT?: string;
-  /** Milliseconds added to the time business hours are read at (src/lib/clock.ts); honoured only in development and test. */
+  /** Milliseconds added to the time business hours are read at (src/lib/clock.ts); honoured only in development and
+   * test. */
   CLOCK_OFFSET_MS?: string;
   /** Keyword results whose vectors steer a hybrid search's vector leg (default 5; 0: off). */
   RETRIEVAL_FEEDBACK_PASSAGES?: string;

@@ -17,7 +17,8 @@ declare global {
       TEST_EMAIL_OUTBOX: Service & {
         sent(to?: string): Promise<{ from: string; to: string; raw: string; messageId: string }[]>;
       };
-      /** The throwaway PostgreSQL cluster (test/support/postgres-setup.ts), "" when none could be started; its host:port; why not. */
+      /** The throwaway PostgreSQL cluster (test/support/postgres-setup.ts), "" when none could be started; its
+       * host:port; why not. */
       TEST_POSTGRES_URL: string;
       TEST_POSTGRES_HOST: string;
       TEST_POSTGRES_UNAVAILABLE: string;

@@ -175,7 +175,8 @@ export async function expectError(res: Response, status: number, code?: string) 
 
 export const NO_SUCH_ID = "01900000-0000-7000-8000-000000000000";
 
-/** Polls `read` every `everyMs` until `done` holds or `ms` pass; returns the last value (the assertions after it say what was wrong). */
+/** Polls `read` every `everyMs` until `done` holds or `ms` pass; returns the last value (the assertions after it say
+ * what was wrong). */
 export async function waitFor<T>(
   read: () => Promise<T>,
   done: (v: T) => boolean,

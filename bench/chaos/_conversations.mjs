@@ -81,7 +81,8 @@ export const percentile = (xs, p) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
 
-/** The delivery records of a webhook by status, and its failures' reasons (what became of events the receiver lacks). */
+/** The delivery records of a webhook by status, and its failures' reasons (what became of events the receiver lacks).
+ * */
 export async function deliveryTally(api, inboxId, webhookId) {
   const tally = {};
   const reasons = {};

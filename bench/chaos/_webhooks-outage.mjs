@@ -18,7 +18,8 @@ export async function outage(ctx, { events: n, outageMs, postOverMs = 0, scale =
   const backAt = downAt + outageMs;
   const events = await postEvents(ctx, world.conversations, n, postOverMs);
   log(
-    `${events.size} events posted in ${((Date.now() - downAt) / 1000).toFixed(1)} s; the receiver answers 503 for ${(outageMs / 1000).toFixed(0)} s`,
+    `${events.size} events posted in ${((Date.now() - downAt) / 1000).toFixed(1)} s; the receiver answers 503 ` +
+      `for ${(outageMs / 1000).toFixed(0)} s`,
   );
   if (Date.now() > backAt) log("warning: posting outlasted the outage");
   await new Promise((r) => setTimeout(r, Math.max(0, backAt - Date.now())));

@@ -15,7 +15,8 @@ export async function prepareReceiver(vars = {}) {
   };
 }
 
-/** An assistant, `conversations` conversations with auto reply off, and one webhook per entry of `hooks` ({key, retry}). */
+/** An assistant, `conversations` conversations with auto reply off, and one webhook per entry of `hooks` ({key,
+ * retry}). */
 export async function setUp({ api, receiver }, conversations, hooks) {
   const bot = await api("POST", "/chatbots/", { name: "Chaos bot", largeLanguageModel: LOCAL_LLM });
   const started = [];

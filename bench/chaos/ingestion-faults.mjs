@@ -16,7 +16,9 @@ const MODELS = {
 };
 const WAIT_MS = 10 * 60_000;
 
-export const description = `knowledge ingestion dying after ${DIE_AFTER} chunks on the first delivery of each of ${FILES} files; one file in ten never parsable`;
+export const description =
+  `knowledge ingestion dying after ${DIE_AFTER} chunks on the first delivery of each of ${FILES} files; one ` +
+  `file in ten never parsable`;
 export const prepare = async () => ({
   vars: { INGESTION_FAULT: JSON.stringify({ afterChunks: DIE_AFTER, attempts: 1, filename: "^dies-" }) },
 });
@@ -25,7 +27,8 @@ const text = (i) =>
   Array.from(
     { length: 160 },
     (_, p) =>
-      `Section ${p} of guide ${i}: the harbour ferry ${i} leaves every ${p + 5} minutes from pier ${p}, weather permitting.`,
+      `Section ${p} of guide ${i}: the harbour ferry ${i} leaves every ${p + 5} minutes from pier ${p}, ` +
+      `weather permitting.`,
   ).join("\n\n");
 
 export default async function ({ server, api, log }) {
@@ -79,7 +82,9 @@ export default async function ({ server, api, log }) {
     }
     const held = files.map((f) => stores.get(f.id)).filter(Boolean);
     const total = (key) => held.reduce((n, e) => n + e[key].size, 0);
-    const note = `chunks held: ${total("d1")} in D1, ${total("keywords")} in the keyword index, ${total("vectors")} in the vector store; the same files without the fault were processed in ${seconds(finished[1].doneAt)}`;
+    const note =
+      `chunks held: ${total("d1")} in D1, ${total("keywords")} in the keyword index, ${total("vectors")} in the ` +
+      `vector store; the same files without the fault were processed in ${seconds(finished[1].doneAt)}`;
     return {
       fault,
       operations: `${files.length} files`,
@@ -128,7 +133,8 @@ async function waitForFiles(api, kbId, count, started) {
   }
 }
 
-/** Per file id: its text node ids in D1 (and how many distinct positions), and the ids the keyword index and vector store hold for it. */
+/** Per file id: its text node ids in D1 (and how many distinct positions), and the ids the keyword index and vector
+ * store hold for it. */
 function readStores(state) {
   const byFile = new Map();
   const entry = (fileId) =>

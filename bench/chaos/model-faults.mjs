@@ -13,7 +13,9 @@ const CONCURRENCY = 8;
 const MODEL_TIMEOUT_MS = 3000;
 const ANSWER = answerPieces().join("");
 
-export const description = `${TURNS} turns per model fault (500, 429, 429 for a while, connection lost, no answer, stream broken), ${CONCURRENCY} at a time, then one healthy turn each`;
+export const description =
+  `${TURNS} turns per model fault (500, 429, 429 for a while, connection lost, no answer, stream broken), ` +
+  `${CONCURRENCY} at a time, then one healthy turn each`;
 
 export async function prepare() {
   const upstream = await startUpstream({ tokenDelayMs: 5 });

@@ -12,7 +12,9 @@ const CLIENTS = 2; // per conversation
 const BEFORE_MS = 1500; // of burst before the stop
 const AFTER = 5; // messages per client once the server is back
 
-export const description = `${CONVERSATIONS} conversations x ${CLIENTS} clients sending POST /messages/; the server (every object) stopped mid-burst and started again on its state`;
+export const description =
+  `${CONVERSATIONS} conversations x ${CLIENTS} clients sending POST /messages/; the server (every object) ` +
+  `stopped mid-burst and started again on its state`;
 
 export default async function ({ server, api, log }) {
   const bot = await api("POST", "/chatbots/", { name: "Restart bot", largeLanguageModel: LOCAL_LLM });
@@ -102,7 +104,9 @@ export default async function ({ server, api, log }) {
       lost,
       duplicated,
       serverErrors,
-      recovery: `back in ${((backAt - stoppedAt) / 1000).toFixed(1)} s; all owed replies stored ${((Date.now() - backAt) / 1000).toFixed(1)} s after`,
+      recovery:
+        `back in ${((backAt - stoppedAt) / 1000).toFixed(1)} s; all owed replies stored ` +
+        `${((Date.now() - backAt) / 1000).toFixed(1)} s after`,
       note: `requests cut by the stop: ${cut} (of which 503 interrupted: ${interrupted}); sequence gaps ${gaps}`,
     },
   ];

@@ -10,7 +10,9 @@ import { checkConversation, deliveryTally, LOCAL_LLM, messagesOf, webhookOutcome
 const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 16);
 const PER_CLIENT = Number(process.env.CHAOS_CLIENT_MESSAGES ?? 50);
 
-export const description = `one conversation, ${CLIENTS} clients sending ${PER_CLIENT} messages each as fast as accepted: completions, then POST /messages/ (goal 500 messages/s)`;
+export const description =
+  `one conversation, ${CLIENTS} clients sending ${PER_CLIENT} messages each as fast as accepted: completions, ` +
+  `then POST /messages/ (goal 500 messages/s)`;
 
 export async function prepare() {
   const receiver = await startReceiver();
@@ -85,15 +87,23 @@ async function burst({ api, request, receiver, bot, webhookIds, via, log }) {
     for (const id of webhookIds) log(`webhook ${id} records: ${await deliveryTally(api, bot.defaultInbox.id, id)}`);
   const acceptSeconds = (accepted - started) / 1000;
   log(
-    `${via}: ${sent.length} accepted in ${acceptSeconds.toFixed(2)} s, all ${messages.length} stored after ${((allStored - started) / 1000).toFixed(2)} s`,
+    `${via}: ${sent.length} accepted in ${acceptSeconds.toFixed(2)} s, all ${messages.length} stored after ` +
+      `${((allStored - started) / 1000).toFixed(2)} s`,
   );
   return {
-    fault: `one conversation, ${CLIENTS} clients at once: ${via === "completions" ? "direct completions" : "POST /messages/ (async replies)"}`,
+    fault:
+      `one conversation, ${CLIENTS} clients at once: ` +
+      `${via === "completions" ? "direct completions" : "POST /messages/ (async replies)"}`,
     operations: `${sent.length + refused} messages, ${messages.length} stored, ${checked.ids.length} webhook events`,
     lost: checked.lost + checked.gaps + orderErrors + clientOrderErrors + hooks.lost + refused,
     duplicated: checked.duplicated + hooks.duplicated,
-    recovery: `${(sent.length / acceptSeconds).toFixed(0)} messages/s accepted, ${(messages.length / ((allStored - started) / 1000)).toFixed(0)} messages/s stored (with replies)`,
-    note: `refused ${refused}, sequence gaps ${checked.gaps}, arrival-order errors ${orderErrors + clientOrderErrors}, webhook events lost ${hooks.lost}, duplicated ${hooks.duplicated}, webhooks waited for ${(hooks.drainedMs / 1000).toFixed(0)} s after the read-back`,
+    recovery:
+      `${(sent.length / acceptSeconds).toFixed(0)} messages/s accepted, ` +
+      `${(messages.length / ((allStored - started) / 1000)).toFixed(0)} messages/s stored (with replies)`,
+    note:
+      `refused ${refused}, sequence gaps ${checked.gaps}, arrival-order errors ` +
+      `${orderErrors + clientOrderErrors}, webhook events lost ${hooks.lost}, duplicated ${hooks.duplicated}, ` +
+      `webhooks waited for ${(hooks.drainedMs / 1000).toFixed(0)} s after the read-back`,
   };
 }
 

@@ -14,7 +14,9 @@ const FUNCTION_TIMEOUT_MS = 1000;
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const CITY = { type: "object", properties: { city: { type: "string" } } };
 
-export const description = `${REPLIES} agent replies per misbehaving tool (hang, trickle, 3 MB, malformed JSON, endless function, MCP call and handshake that hang), ${CONCURRENCY} at a time`;
+export const description =
+  `${REPLIES} agent replies per misbehaving tool (hang, trickle, 3 MB, malformed JSON, endless function, MCP ` +
+  `call and handshake that hang), ${CONCURRENCY} at a time`;
 
 export async function prepare() {
   const [receiver, mcp] = await Promise.all([startReceiver(), startMcpServer()]);

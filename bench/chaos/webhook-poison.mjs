@@ -10,7 +10,9 @@ import { drain, outcome, postEvents, prepareReceiver, setUp } from "./_webhooks.
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? 200);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-export const description = `a webhook row the delivery consumer cannot read (poison) beside a healthy one, ${EVENTS} events: dead-letter queue`;
+export const description =
+  `a webhook row the delivery consumer cannot read (poison) beside a healthy one, ${EVENTS} events: dead-letter ` +
+  `queue`;
 export const prepare = () => prepareReceiver();
 
 /** SQL on the running server's local D1 (wrangler's own client, as an operator would). */
@@ -41,7 +43,8 @@ export default async function (ctx) {
   for (const deadline = started + 5 * 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 2000))) {
     [{ n: recorded }] = d1(
       server.state,
-      `SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = '${poisoned}' AND status = 'failure' AND error LIKE '%dead-lettered%'`,
+      `SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = '${poisoned}' AND status = 'failure' ` +
+        `AND error LIKE '%dead-lettered%'`,
     );
     settledAt = Date.now();
     if (recorded >= events.size) break;
@@ -60,7 +63,10 @@ export default async function (ctx) {
       lost: unaccounted,
       duplicated: 0,
       recovery: `${((settledAt - started) / 1000).toFixed(1)} s until all recorded as dead-lettered`,
-      note: `${recorded} attempts recorded as failed by the dead-letter consumer; none was sent (nothing reached /switch/poisoned: ${receiver.requests.filter((r) => r.path.startsWith("/switch/poisoned")).length} requests)`,
+      note:
+        `${recorded} attempts recorded as failed by the dead-letter consumer; none was sent (nothing reached ` +
+        `/switch/poisoned: ${receiver.requests.filter((r) => r.path.startsWith("/switch/poisoned")).length} ` +
+        `requests)`,
     },
   ];
 }

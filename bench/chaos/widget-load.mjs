@@ -15,7 +15,8 @@ import {
 const VISITORS = Number(process.env.CHAOS_VISITORS ?? 200);
 const MESSAGES = Number(process.env.CHAOS_VISITOR_MESSAGES ?? 20);
 
-export const description = `${VISITORS} concurrent widget visitors x ${MESSAGES} messages each, with replies and webhooks (built-in model)`;
+export const description =
+  `${VISITORS} concurrent widget visitors x ${MESSAGES} messages each, with replies and webhooks (built-in ` + `model)`;
 
 export async function prepare() {
   const receiver = await startReceiver();
@@ -124,9 +125,13 @@ export default async function ({ server, api, receiver, log }) {
       operations: `${VISITORS * MESSAGES} turns, ${stored} messages, ${stored} webhook events`,
       lost: lost + hooks.lost + gaps,
       duplicated: duplicated + hooks.duplicated,
-      recovery: `${(stored / seconds).toFixed(0)} messages/s stored; turn p50 ${percentile(turnMs, 50).toFixed(0)} ms, p99 ${percentile(turnMs, 99).toFixed(0)} ms`,
+      recovery:
+        `${(stored / seconds).toFixed(0)} messages/s stored; turn p50 ${percentile(turnMs, 50).toFixed(0)} ms, ` +
+        `p99 ${percentile(turnMs, 99).toFixed(0)} ms`,
       serverErrors,
-      note: `sequence gaps ${gaps}, webhook events lost ${hooks.lost}, duplicated ${hooks.duplicated}, webhooks waited for ${(hooks.drainedMs / 1000).toFixed(0)} s after the read-back; failed turns ${failedTurns}`,
+      note:
+        `sequence gaps ${gaps}, webhook events lost ${hooks.lost}, duplicated ${hooks.duplicated}, webhooks ` +
+        `waited for ${(hooks.drainedMs / 1000).toFixed(0)} s after the read-back; failed turns ${failedTurns}`,
     },
   ];
 }

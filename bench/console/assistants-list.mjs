@@ -24,7 +24,8 @@ const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 20);
 const f = (xs, p) => percentile(xs, p).toFixed(0);
 const nameOf = (n) => `Assistant ${String(n).padStart(5, "0")}`;
 
-/** Copies assistant `templateId` and its default inbox as assistants `first`..`last`, one millisecond apart before it; returns their ids. */
+/** Copies assistant `templateId` and its default inbox as assistants `first`..`last`, one millisecond apart before it;
+ * returns their ids. */
 function copyAssistant(file, templateId, first, last) {
   const db = new DatabaseSync(file);
   const columns = (table) =>
@@ -87,12 +88,14 @@ export async function seed(app) {
       `a copy differs from the assistant the API created:\n${JSON.stringify(copy)}\n${JSON.stringify(template)}`,
     );
   console.log(
-    `seeded ${total - count} assistants in ${seconds} s (one through the API, the rest copies of its rows in the stopped server's D1; ${total} in the organization; a copy reads as the API's own)`,
+    `seeded ${total - count} assistants in ${seconds} s (one through the API, the rest copies of its rows in ` +
+      `the stopped server's D1; ${total} in the organization; a copy reads as the API's own)`,
   );
   return total;
 }
 
-/** In the page: presses `action` (a button, or a form to submit) `rounds` times, timing each until the first row changed and a frame followed. */
+/** In the page: presses `action` (a button, or a form to submit) `rounds` times, timing each until the first row
+ * changed and a frame followed. */
 function timeRenders({ rounds, action }) {
   const firstRow = () => document.querySelector(".assistant-list tbody th")?.textContent;
   const once = () =>
@@ -124,7 +127,8 @@ function timeRenders({ rounds, action }) {
   })();
 }
 
-/** In the page: `rounds` searches, each timed from submitting the form to the first frame after its results show (never cached: each query is new). */
+/** In the page: `rounds` searches, each timed from submitting the form to the first frame after its results show (never
+ * cached: each query is new). */
 function timeSearches({ rounds }) {
   const input = document.querySelector(".list-search input");
   const count = () => document.querySelector(".list-count")?.textContent ?? "";
@@ -215,13 +219,17 @@ export async function run(ctx) {
   const searches = await page.evaluate(timeSearches, { rounds: Math.min(PAGES, 80) });
   const p95 = percentile(renders, 95);
   console.log(
-    `render a list page of ${total} assistants (Next/Previous; pages fetched ahead; ${renders.length} pages): p50 ${f(renders, 50)} ms, p95 ${f(renders, 95)} ms, max ${Math.max(...renders).toFixed(0)} ms (target p95 <= 100 ms) ${p95 <= 100 ? "PASS" : "FAIL"}`,
+    `render a list page of ${total} assistants (Next/Previous; pages fetched ahead; ${renders.length} pages): ` +
+      `p50 ${f(renders, 50)} ms, p95 ${f(renders, 95)} ms, max ${Math.max(...renders).toFixed(0)} ms (target ` +
+      `p95 <= 100 ms) ${p95 <= 100 ? "PASS" : "FAIL"}`,
   );
   console.log(
-    `  a search's first page (never fetched ahead: submit -> rows): p50 ${f(searches, 50)} ms, p95 ${f(searches, 95)} ms (${searches.length} searches)`,
+    `  a search's first page (never fetched ahead: submit -> rows): p50 ${f(searches, 50)} ms, p95 ` +
+      `${f(searches, 95)} ms (${searches.length} searches)`,
   );
   console.log(
-    `  the API's time for a page (GET /chatbots/?page=n, as the browser timed it): p50 ${f(fetches, 50)} ms, p95 ${f(fetches, 95)} ms`,
+    `  the API's time for a page (GET /chatbots/?page=n, as the browser timed it): p50 ${f(fetches, 50)} ms, ` +
+      `p95 ${f(fetches, 95)} ms`,
   );
   await context.close();
 
@@ -243,11 +251,14 @@ export async function run(ctx) {
   const seen = (xs) => xs.map((x) => x.seen);
   const p50 = percentile(at(cold), 50);
   console.log(
-    `navigation -> interactive assistants list (${total} assistants), cold cache: p50 ${f(at(cold), 50)} ms, p95 ${f(at(cold), 95)} ms (${LOADS} loads; goal <= 1000 ms at p50) ${p50 <= 1000 ? "PASS" : "FAIL"}; load average ${loadBefore} before, ${load()} after`,
+    `navigation -> interactive assistants list (${total} assistants), cold cache: p50 ${f(at(cold), 50)} ms, ` +
+      `p95 ${f(at(cold), 95)} ms (${LOADS} loads; goal <= 1000 ms at p50) ${p50 <= 1000 ? "PASS" : "FAIL"}; ` +
+      `load average ${loadBefore} before, ${load()} after`,
   );
   console.log(`  warm cache (reload): p50 ${f(at(warm), 50)} ms, p95 ${f(at(warm), 95)} ms`);
   console.log(
-    `  as Playwright's waits saw it (plus their round trips): cold p50 ${f(seen(cold), 50)} ms, p95 ${f(seen(cold), 95)} ms; warm p50 ${f(seen(warm), 50)} ms, p95 ${f(seen(warm), 95)} ms`,
+    `  as Playwright's waits saw it (plus their round trips): cold p50 ${f(seen(cold), 50)} ms, p95 ` +
+      `${f(seen(cold), 95)} ms; warm p50 ${f(seen(warm), 50)} ms, p95 ${f(seen(warm), 95)} ms`,
   );
   const phases = Object.keys(cold[0].phases).map(
     (k) =>
@@ -257,6 +268,7 @@ export async function run(ctx) {
       )}`,
   );
   console.log(
-    `  cold load, p50 of each step's end (ms since navigation start): ${phases.join(", ")}, interactive ${f(at(cold), 50)}`,
+    `  cold load, p50 of each step's end (ms since navigation start): ${phases.join(", ")}, interactive ` +
+      `${f(at(cold), 50)}`,
   );
 }

@@ -17,7 +17,8 @@ export async function run() {
     for (const [page, bytes] of Object.entries(built.pages)) {
       const total = shell + bytes;
       console.log(
-        `shell + ${page} page: ${kb(total)} gzip (page chunk ${kb(bytes)}; target <= ${kb(TARGET)}) ${total <= TARGET ? "PASS" : "FAIL"}`,
+        `shell + ${page} page: ${kb(total)} gzip (page chunk ${kb(bytes)}; target <= ${kb(TARGET)}) ` +
+          `${total <= TARGET ? "PASS" : "FAIL"}`,
       );
     }
   } finally {

@@ -38,7 +38,8 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   // Counters per (assistant, hour, member), as the triggers add them up message by message.
   const hours = new Map();
   const record = db.prepare(
-    "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, input_message, output_message, reply_ms, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, input_message, " +
+      "output_message, reply_ms, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   let written = 0;
   for (let c = 0; written < MESSAGES; c++) {
@@ -124,24 +125,30 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   // The daily rollup of every settled day (src/services/statistics/rollup.ts), and its watermark.
   const through = Math.floor((now - 2 * HOUR) / DAY) * DAY;
   const sums =
-    "sum(conversations), sum(incoming_messages), sum(outgoing_messages), sum(replies), sum(failed_replies), sum(words), sum(requests), sum(input_tokens), sum(output_tokens)";
+    "sum(conversations), sum(incoming_messages), sum(outgoing_messages), sum(replies), sum(failed_replies), " +
+    "sum(words), sum(requests), sum(input_tokens), sum(output_tokens)";
   const counters =
-    "conversations, incoming_messages, outgoing_messages, replies, failed_replies, words, requests, input_tokens, output_tokens";
+    "conversations, incoming_messages, outgoing_messages, replies, failed_replies, words, requests, " +
+    "input_tokens, output_tokens";
   for (const [table, key] of [
     ["usage_daily_members", "member_id"],
     ["usage_daily_chatbots", "chatbot_id"],
   ]) {
     db.prepare(
-      `INSERT INTO ${table} (organization_id, day, ${key}, ${counters}) SELECT organization_id, hour - hour % ${DAY}, ${key}, ${sums} FROM usage_hourly WHERE hour < ? GROUP BY 1, 2, 3`,
+      `INSERT INTO ${table} (organization_id, day, ${key}, ${counters}) SELECT organization_id, hour - hour % ` +
+        `${DAY}, ${key}, ${sums} FROM usage_hourly WHERE hour < ? GROUP BY 1, 2, 3`,
     ).run(through);
   }
   db.prepare(
-    "INSERT INTO usage_rollup (id, through) VALUES ('daily', ?) ON CONFLICT (id) DO UPDATE SET through = excluded.through",
+    "INSERT INTO usage_rollup (id, through) VALUES ('daily', ?) ON CONFLICT (id) DO UPDATE SET through = " +
+      "excluded.through",
   ).run(through);
   db.exec("COMMIT");
   const counts = db
     .prepare(
-      "SELECT (SELECT sum(incoming_messages + outgoing_messages) FROM usage_hourly) AS messages, (SELECT count(*) FROM usage_hourly) AS hourly, (SELECT count(*) FROM usage_daily_chatbots) AS daily, (SELECT count(*) FROM chatbot_records) AS records",
+      "SELECT (SELECT sum(incoming_messages + outgoing_messages) FROM usage_hourly) AS messages, (SELECT " +
+        "count(*) FROM usage_hourly) AS hourly, (SELECT count(*) FROM usage_daily_chatbots) AS daily, (SELECT " +
+        "count(*) FROM chatbot_records) AS records",
     )
     .get();
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -185,8 +192,11 @@ export async function run() {
     const started = performance.now();
     const counts = seed(d1File(first.state), { organizationId: org.id, ownerId: owner.id, chatbots });
     console.log(
-      `seeded ${counts.messages.toLocaleString("en")} messages' statistics in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
-        `${counts.hourly.toLocaleString("en")} hour rows, ${counts.daily.toLocaleString("en")} assistant-day rows, ${counts.records.toLocaleString("en")} records (${CHATBOTS} assistants, ${MEMBERS} members, one year)`,
+      `seeded ${counts.messages.toLocaleString("en")} messages' statistics in ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s: ` +
+        `${counts.hourly.toLocaleString("en")} hour rows, ${counts.daily.toLocaleString("en")} assistant-day ` +
+        `rows, ${counts.records.toLocaleString("en")} records (${CHATBOTS} assistants, ${MEMBERS} members, ` +
+        `one year)`,
     );
     server = await startServer({ port: PORT, state: first.state, key: first.key });
     browser = await launchChromium();
@@ -216,7 +226,8 @@ export async function run() {
     await context.close();
     const p95 = percentile(cold, 95);
     console.log(
-      `navigation -> four charts drawn (last 30 days, all assistants), cold cache: p50 ${f(cold, 50)} ms, p95 ${f(cold, 95)} ms (${LOADS} loads; target <= 1000 ms) ${p95 <= 1000 ? "PASS" : "FAIL"}`,
+      `navigation -> four charts drawn (last 30 days, all assistants), cold cache: p50 ${f(cold, 50)} ms, p95 ` +
+        `${f(cold, 95)} ms (${LOADS} loads; target <= 1000 ms) ${p95 <= 1000 ? "PASS" : "FAIL"}`,
     );
     for (const [what, times] of Object.entries(requests)) {
       console.log(
@@ -230,7 +241,8 @@ export async function run() {
       );
     }
     console.log(
-      `  a whole year by day chosen in the form, "Show" -> charts redrawn: p50 ${f(year, 50)} ms, p95 ${f(year, 95)} ms (${year.length} times)`,
+      `  a whole year by day chosen in the form, "Show" -> charts redrawn: p50 ${f(year, 50)} ms, p95 ` +
+        `${f(year, 95)} ms (${year.length} times)`,
     );
   } finally {
     await browser?.close();

@@ -120,7 +120,8 @@ export async function hmacSha256(secret: string, data: string): Promise<Uint8Arr
   return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret, "sign"), encoder.encode(data)));
 }
 
-/** Whether `mac` is the HMAC-SHA256 of `data` under `secret`, compared in constant time (WebCrypto's verify): platforms' signed requests. */
+/** Whether `mac` is the HMAC-SHA256 of `data` under `secret`, compared in constant time (WebCrypto's verify):
+ * platforms' signed requests. */
 export async function verifyHmacSha256(secret: string, mac: Uint8Array, data: string): Promise<boolean> {
   return crypto.subtle.verify("HMAC", await hmacKey(secret, "verify"), mac, encoder.encode(data));
 }

@@ -1,6 +1,7 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** Every `code` an error body may carry: the contract's table (section 2) and docs/reference.md's "Error codes" additions. */
+/** Every `code` an error body may carry: the contract's table (section 2) and docs/reference.md's "Error codes"
+ * additions. */
 export type ErrorCode =
   | "invalid"
   | "parse_error"
@@ -82,7 +83,8 @@ export function isUniqueViolation(err: unknown): boolean {
 export const notConfigured = (detail: string) => new ApiError(503, "not_configured", detail);
 export const missingSetting = (setting: string, purpose: string) =>
   notConfigured(
-    `${setting} is not set, so the service cannot ${purpose}. Set it with \`wrangler secret put ${setting}\` (locally: in .dev.vars).`,
+    `${setting} is not set, so the service cannot ${purpose}. Set it with \`wrangler secret put ${setting}\` ` +
+      `(locally: in .dev.vars).`,
   );
 
 /**
@@ -96,7 +98,8 @@ export function objectInterrupted(err: unknown): ApiError | null {
   return new ApiError(
     503,
     "interrupted",
-    "The request was cut short by a restart on our side and may have taken effect (for a message: list the conversation's messages) before you send it again.",
+    "The request was cut short by a restart on our side and may have taken effect (for a message: list the " +
+      "conversation's messages) before you send it again.",
     undefined,
     { "Retry-After": "1" },
   );

@@ -35,7 +35,8 @@ export function validationError(issues: Issue[]): ApiError {
   return new ApiError(400, "invalid", `Invalid request. ${summary}`, errors);
 }
 
-/** A part of a request that fails validation: a malformed id in a path is simply a resource that does not exist (CONTRACT section 1). */
+/** A part of a request that fails validation: a malformed id in a path is simply a resource that does not exist
+ * (CONTRACT section 1). */
 const reject: Reject = (target, issues) => {
   if (target === "param") throw notFound();
   throw validationError(issues);
@@ -112,8 +113,10 @@ export const IdempotencyHeaders = z.object({
     .optional()
     .openapi({
       description:
-        "A key of yours (a UUID) for this message: sent again with the same request within 24 hours, it returns the first request's outcome " +
-        "(header `Idempotent-Replayed: true`) instead of storing the message twice; with a different request it is 422 `idempotency_key_reused`, " +
+        "A key of yours (a UUID) for this message: sent again with the same request within 24 hours, it " +
+        "returns the first request's outcome " +
+        "(header `Idempotent-Replayed: true`) instead of storing the message twice; with a different request " +
+        "it is 422 `idempotency_key_reused`, " +
         "while the first is under way 409 `idempotency_in_progress`",
       example: "6f1c8e0a-3b2d-4c5e-9f7a-1b2c3d4e5f60",
     }),

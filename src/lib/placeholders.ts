@@ -26,7 +26,8 @@ export const usableSecret = (name: PlaceholderSetting, value: string | undefined
 export function requiredSecret(name: PlaceholderSetting, value: string | undefined, purpose: string): string {
   if (isPlaceholder(name, value)) {
     throw notConfigured(
-      `${name} still holds the placeholder of .dev.vars.example, so the service cannot ${purpose}. Set a value of your own with \`wrangler secret put ${name}\` (locally: in .dev.vars).`,
+      `${name} still holds the placeholder of .dev.vars.example, so the service cannot ${purpose}. Set a ` +
+        `value of your own with \`wrangler secret put ${name}\` (locally: in .dev.vars).`,
     );
   }
   if (!value) throw missingSetting(name, purpose);

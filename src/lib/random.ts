@@ -1,4 +1,5 @@
-/** mulberry32: a small seeded PRNG, uniform in [0, 1); the same seed draws the same numbers (SVD start vectors, test corpora). */
+/** mulberry32: a small seeded PRNG, uniform in [0, 1); the same seed draws the same numbers (SVD start vectors, test
+ * corpora). */
 export function prng(seed: number) {
   let a = seed >>> 0;
   return () => {

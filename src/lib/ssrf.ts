@@ -49,7 +49,8 @@ export function parseAllowedHosts(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** Hosts every outbound call may reach despite a private address: OUTBOUND_ALLOWED_HOSTS, and its alias WEBHOOK_ALLOWED_HOSTS. */
+/** Hosts every outbound call may reach despite a private address: OUTBOUND_ALLOWED_HOSTS, and its alias
+ * WEBHOOK_ALLOWED_HOSTS. */
 export const outboundAllowedHosts = (env: { OUTBOUND_ALLOWED_HOSTS?: string; WEBHOOK_ALLOWED_HOSTS?: string }) =>
   parseAllowedHosts(`${env.OUTBOUND_ALLOWED_HOSTS ?? ""},${env.WEBHOOK_ALLOWED_HOSTS ?? ""}`);
 

@@ -84,7 +84,8 @@ async function withSession(c: Context<AppEnv>, token: string, next: () => Promis
     throw new ApiError(401, "not_authenticated", "Console session has expired; sign in again.", undefined, cleared);
   if (!SAFE_METHODS.has(c.req.method) && c.req.header("Origin") !== new URL(c.req.url).origin) {
     throw forbidden(
-      "A request with the console's session cookie that changes data must come from the console's own origin (Origin header).",
+      "A request with the console's session cookie that changes data must come from the console's own origin " +
+        "(Origin header).",
     );
   }
   const { user, session } = row;

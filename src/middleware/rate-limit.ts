@@ -3,7 +3,8 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { takeToken } from "../services/rate-limit";
 
-/** Per-API-key (or console session) limit, RATE_LIMIT_PER_MINUTE (default 1,200) requests a minute (CONTRACT section 8). */
+/** Per-API-key (or console session) limit, RATE_LIMIT_PER_MINUTE (default 1,200) requests a minute (CONTRACT section
+ * 8). */
 export const rateLimit = () =>
   createMiddleware<AppEnv>(async (c, next) => {
     const principal = c.get("principal");

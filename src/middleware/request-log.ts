@@ -36,7 +36,8 @@ export const requestLog = (now: () => number = Date.now) =>
     (status >= 500 ? console.error : status >= 400 ? console.warn : console.info)(JSON.stringify(line));
   });
 
-/** The endpoint's pattern (`/api/v1/knowledge-bases/:id/`), even when a middleware answered first (401, 429); null when no endpoint matched. */
+/** The endpoint's pattern (`/api/v1/knowledge-bases/:id/`), even when a middleware answered first (401, 429); null when
+ * no endpoint matched. */
 function routeOf(c: Context<AppEnv>): string | null {
   return (
     matchedRoutes(c)

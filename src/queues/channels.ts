@@ -5,7 +5,8 @@ import { takeInEvents } from "../services/channels/intake";
 import { deliverConversation } from "../services/channels/outbound";
 import { ack, retry } from "./settle";
 
-/** Seconds before work that failed is tried again: 5, 10, 20 ... at most 5 minutes (the cron takes over past the queue's retries). */
+/** Seconds before work that failed is tried again: 5, 10, 20 ... at most 5 minutes (the cron takes over past the
+ * queue's retries). */
 const retryDelay = (attempts: number) => Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));
 
 /**

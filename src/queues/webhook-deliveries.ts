@@ -4,7 +4,8 @@ import { deliverAll } from "../services/webhooks/delivery";
 import { deliveryIdOf } from "../services/webhooks/emit";
 import { ack, retry } from "./settle";
 
-/** Before a message the consumer failed on is tried again: 5, 10, 20 s; then (wrangler.toml max_retries) the dead-letter queue. */
+/** Before a message the consumer failed on is tried again: 5, 10, 20 s; then (wrangler.toml max_retries) the
+ * dead-letter queue. */
 const retryDelaySeconds = (attempts: number) => Math.min(60, 5 * 2 ** (attempts - 1));
 
 /**

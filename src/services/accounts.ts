@@ -85,7 +85,8 @@ export async function createAccount(db: Db, input: NewAccount) {
 
 /**
  * CONTRACT section 3: with BOOTSTRAP_API_KEY set and no user yet, the first request with that key
- * creates an owner (staff) user, an approved organization on the default plan, and the key. Called only when a presented key
+ * creates an owner (staff) user, an approved organization on the default plan, and the key. Called only when a
+ * presented key
  * equal to BOOTSTRAP_API_KEY is unknown, so it costs nothing on the normal path.
  * Returns whether it created the account.
  */
@@ -98,7 +99,8 @@ export async function bootstrapOwner(
 ): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(users);
   if (n > 0) return false;
-  // With BOOTSTRAP_PASSWORD the administrator can also sign in to the console with e-mail and password (docs/decisions.md, "The first administrator's sign-in").
+  // With BOOTSTRAP_PASSWORD the administrator can also sign in to the console with e-mail and password
+  // (docs/decisions.md, "The first administrator's sign-in").
   const passwordHash = password ? await hashPassword(password) : null;
   try {
     await createAccount(db, {

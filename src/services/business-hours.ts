@@ -9,7 +9,8 @@ export type Weekday = (typeof WEEKDAYS)[number];
 export interface BusinessHours {
   /** An IANA time zone: "Asia/Taipei". */
   timeZone: string;
-  /** Opening periods by weekday, `["09:00", "18:00"]` (close after open; "24:00" for midnight); a day left out is closed. */
+  /** Opening periods by weekday, `["09:00", "18:00"]` (close after open; "24:00" for midnight); a day left out is
+   * closed. */
   weekly: Partial<Record<Weekday, string[][]>>;
   /** Closed all day, as local dates "2026-12-25". */
   holidays: string[];

@@ -38,7 +38,8 @@ export async function createContact(
   return contactRecord((await getContact(db, organizationId, id))!);
 }
 
-/** Writes the fields present; `inboxes` (or `inbox`) and `tags` replace the contact's links. 404 for none of the organization's. */
+/** Writes the fields present; `inboxes` (or `inbox`) and `tags` replace the contact's links. 404 for none of the
+ * organization's. */
 export async function updateContact(
   db: Db,
   organizationId: string,
@@ -71,7 +72,8 @@ export async function updateContact(
   return contactRecord((await getContact(db, organizationId, id))!);
 }
 
-/** Deletes a contact that has no conversation (400 `contact_has_conversations` otherwise; 404 for none of the organization's). */
+/** Deletes a contact that has no conversation (400 `contact_has_conversations` otherwise; 404 for none of the
+ * organization's). */
 export async function deleteContact(db: Db, organizationId: string, contactId: string) {
   const view = await getContact(db, organizationId, contactId);
   if (!view) throw notFound();

@@ -160,7 +160,8 @@ export interface ContactListQuery {
   tags?: string[];
 }
 
-/** Checks the list's filters (400 naming the field) and reads the deprecated single `inbox` when `inboxes` is absent. */
+/** Checks the list's filters (400 naming the field) and reads the deprecated single `inbox` when `inboxes` is absent.
+ * */
 export function contactFilters(q: ContactListQuery): ContactFilters {
   for (const [field, values] of Object.entries({ inboxes: q.inboxes, channels: q.channels, tags: q.tags })) {
     if (values && values.length > MAX_VALUES) throw fieldError(field, `At most ${MAX_VALUES} values.`);

@@ -101,7 +101,8 @@ export const waitingAfter = (
 // date by its object (durable-objects/conversation.ts, #load) and by the turn's caller.
 const insertConversation = preparedInsert(conversations, { keepsCaches: true });
 const insertMessage = preparedInsert(messages);
-/** A message's effects on its conversation; `title`, `status`, `progressStatus` and `autoReplyEnabled` are left as they are when null. */
+/** A message's effects on its conversation; `title`, `status`, `progressStatus` and `autoReplyEnabled` are left as they
+ * are when null. */
 const updateAfterMessage = prepared<{
   id: string;
   lastMessage: string;
@@ -143,7 +144,8 @@ const addChatbotWords = prepared<{ id: string; words: number }>(
   { keepsCaches: true },
 );
 
-/** Statements creating a conversation (and counting it in the month's usage), for one batch (`batch` in db/prepared.ts). */
+/** Statements creating a conversation (and counting it in the month's usage), for one batch (`batch` in
+ * db/prepared.ts). */
 export function conversationInserts(db: Db, row: ConversationRow): D1PreparedStatement[] {
   return [insertConversation(db, row), usageIncrement(db, row.organizationId, { conversations: 1 }, row.createdAt)];
 }
@@ -258,7 +260,8 @@ export function messageWrites(
   conversation: ConversationRow,
   row: ReturnType<typeof messageRow>,
 ): D1PreparedStatement[] {
-  // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays as it was.
+  // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays
+  // as it was.
   if (row.private) return [insertMessage(db, row)];
   const { createdAt, wordsCount: words } = row;
   const state = stateAfter(conversation, row);

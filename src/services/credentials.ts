@@ -81,7 +81,8 @@ async function findKey(db: Db, hash: string): Promise<KeyRecord | undefined> {
   return row;
 }
 
-/** The live (not revoked) console session whose cookie is `token`, with its user; idle expiry is the caller's to check. */
+/** The live (not revoked) console session whose cookie is `token`, with its user; idle expiry is the caller's to check.
+ * */
 export async function sessionRecordFor(db: Db, token: string): Promise<SessionRecord | undefined> {
   const hash = await sha256Hex(token);
   return verifiedSession(hash, async () => {

@@ -21,7 +21,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, and
  * knowledge-base files stuck queued or processing, and evaluations still pending; rolls up the
  * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
- * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24 hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
+ * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
+ * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);

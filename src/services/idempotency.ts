@@ -98,7 +98,8 @@ export async function claimKey(db: Db, scope: KeyScope, hash: string, now = Date
     throw new ApiError(
       409,
       "idempotency_unfinished",
-      "The first request with this Idempotency-Key never finished (a restart on our side) and may have taken effect: list the conversation's messages before sending it again with a new key.",
+      "The first request with this Idempotency-Key never finished (a restart on our side) and may have taken " +
+        "effect: list the conversation's messages before sending it again with a new key.",
     );
   }
   return {

@@ -212,7 +212,8 @@ export async function updateInbox(db: Db, organizationId: string, id: string, bo
   return inboxRecord((await getInbox(db, organizationId, id))!);
 }
 
-/** Deletes an inbox and its web chat (an assistant's default inbox goes only with its assistant); answers the web chat removed, if any. */
+/** Deletes an inbox and its web chat (an assistant's default inbox goes only with its assistant); answers the web chat
+ * removed, if any. */
 export async function deleteInbox(db: Db, organizationId: string, inboxId: string): Promise<{ id: string } | null> {
   const view = await getInbox(db, organizationId, inboxId);
   if (!view) throw notFound();

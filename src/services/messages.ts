@@ -23,7 +23,8 @@ export async function findMessage(db: Db, organizationId: string, conversationId
   return messageRecord(row);
 }
 
-/** `pageSize + 1` messages of a conversation from the cursor on, newest first (for `cursorResponse`, keyed by `sequence`). */
+/** `pageSize + 1` messages of a conversation from the cursor on, newest first (for `cursorResponse`, keyed by
+ * `sequence`). */
 export async function listMessages(db: Db, conversationId: string, cursor: Cursor | null, pageSize: number) {
   const w = cursorWindow([messages.sequence], "desc", cursor, [Number(cursor?.k)], pageSize);
   const rows = await db

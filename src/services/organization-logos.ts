@@ -31,7 +31,8 @@ export function readLogoPart(field: LogoField, value: unknown, spec: FileSpec): 
   if (!LOGO_TYPES[type] || !spec.content_types.includes(type)) {
     throw fieldError(
       field,
-      `Unsupported image type "${value.type || "unknown"}"; use ${spec.content_types.filter((t) => LOGO_TYPES[t]).join(", ")}.`,
+      `Unsupported image type "${value.type || "unknown"}"; use ` +
+        `${spec.content_types.filter((t) => LOGO_TYPES[t]).join(", ")}.`,
     );
   }
   const max = Math.min(spec.max_size, LOGO_MAX_BYTES);

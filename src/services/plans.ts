@@ -7,7 +7,8 @@ import { notConfigured } from "../lib/errors";
  * without `PLANS` every organization is on the one "Self-hosted" plan, which limits nothing.
  *
  * `PLANS` is a JSON object keyed by plan id, e.g.
- * `{"free": {"planName": "Free", "createChatbotLimit": 3, "monthlyWords": 100000}, "enterprise": {"planName": "Enterprise", "logoUploads": true}}`;
+ * `{"free": {"planName": "Free", "createChatbotLimit": 3, "monthlyWords": 100000}, "enterprise": {"planName":
+ * "Enterprise", "logoUploads": true}}`;
  * `DEFAULT_PLAN` names the plan new organizations get (default: the first one listed).
  * A quota left out (or null) is unlimited.
  */

@@ -23,7 +23,9 @@ export function settingProblems(env: Bindings): SettingProblem[] {
   if (isPlaceholder("ENCRYPTION_KEY", env.ENCRYPTION_KEY)) {
     problems.push({
       name: "ENCRYPTION_KEY",
-      problem: `${placeholder}: model API keys, webhook secret tokens and contact credentials cannot be stored (503 not_configured)`,
+      problem:
+        `${placeholder}: model API keys, webhook secret tokens and contact credentials cannot be stored (503 ` +
+        `not_configured)`,
     });
   } else if (!env.ENCRYPTION_KEY) {
     problems.push({
@@ -154,6 +156,8 @@ export function resourceProblems(env: Bindings): ResourceProblem[] {
   return REQUIRED_BINDINGS.filter((b) => typeof bound[b.name]?.[b.needs] !== "function").map((b) => ({
     name: b.name,
     kind: b.kind,
-    problem: `the ${b.kind} "${b.resource}" is not bound as ${b.name} (wrangler.toml); ${b.usedFor} cannot work without it`,
+    problem:
+      `the ${b.kind} "${b.resource}" is not bound as ${b.name} (wrangler.toml); ${b.usedFor} cannot work ` +
+      `without it`,
   }));
 }

@@ -30,7 +30,8 @@ const addUsage = prepared<{
     }),
 );
 
-/** Statement adding to an organization's usage of the current month (upsert), for a batch (`batch` in db/prepared.ts) or `.run()`. */
+/** Statement adding to an organization's usage of the current month (upsert), for a batch (`batch` in db/prepared.ts)
+ * or `.run()`. */
 export function usageIncrement(
   db: Db,
   organizationId: string,

@@ -103,7 +103,8 @@ export async function createWebChat(
   return webChatRecord((await getWebChat(db, organizationId, id))!);
 }
 
-/** PUT replaces the themes, PATCH merges them key by key; other fields left out keep their value. 404 for another organization's. */
+/** PUT replaces the themes, PATCH merges them key by key; other fields left out keep their value. 404 for another
+ * organization's. */
 export async function updateWebChat(
   env: Bindings,
   db: Db,
@@ -161,7 +162,8 @@ export async function verifyWebChatDomain(env: Bindings, db: Db, organizationId:
   };
 }
 
-/** A new identity secret for the web chat, stored sealed (it replaces the old at once); 404 for another organization's. */
+/** A new identity secret for the web chat, stored sealed (it replaces the old at once); 404 for another organization's.
+ * */
 export async function replaceIdentitySecret(env: Bindings, db: Db, organizationId: string, id: string) {
   const secret = `wcs_${randomBase62(40)}`;
   const sealed = await encryptSecret(secret, env.ENCRYPTION_KEY);

@@ -60,7 +60,8 @@ const rowOf = (page, text) => page.locator(".inbox-list li", { hasText: text });
 const view = (page, name) => page.locator(`[data-view="${name}"]`).click();
 
 describe("Assignment in the console", () => {
-  it("the visitor asks for a person: assigned to the online agent, in their Mine; the offline one sees it waiting; reassigned by hand", async () => {
+  it("the visitor asks for a person: assigned to the online agent, in their Mine; the offline one sees it " +
+    "waiting; reassigned by hand", async () => {
     const owner = await operator({ apiKey: app.owner.key });
     const other = await operator({ email: olga.email, password: OLGA_PASSWORD }, { notify: true });
     // Olga opts in to notifications (the browser's permission is granted: the click only turns it on).

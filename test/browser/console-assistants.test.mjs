@@ -43,7 +43,8 @@ beforeAll(async () => {
       answer: "We ship to every country of the European Union within five days.",
     },
   });
-  // A member who may view assistants (and talk to them), but not change them: in a group the shown assistant is given to.
+  // A member who may view assistants (and talk to them), but not change them: in a group the shown assistant is given
+  // to.
   const catalogue = await api("/permissions/", { method: "GET" });
   const permission = (codename) => catalogue.find((p) => p.codename === codename).id;
   group = await api(`/organizations/${await orgId()}/groups/`, {
@@ -128,94 +129,98 @@ describe("Assistants in Chromium", () => {
     });
   });
 
-  it("signs in with a password, creates an assistant, attaches a knowledge base, and the try-it panel streams the answer with its citation", async () => {
-    const { context, page, errors } = await openPage(app.browser);
-    await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
-    await expect.poll(() => page.url()).toBe(`${app.base}/console/assistants`);
-    await page.getByRole("button", { name: "New assistant" }).click();
-    await dialog(page).getByLabel("Name", { exact: true }).fill("Shop helper");
-    await dialog(page).getByLabel("Instructions").fill("Answer from the help centre.");
-    await dialog(page).getByRole("button", { name: "Create" }).click();
-    await page.locator("main h1", { hasText: "Shop helper" }).waitFor();
-    const id = page.url().split("/").at(-1);
-    const created = await app.server.api(`/chatbots/${id}/`, { method: "GET" });
-    expect(created).toMatchObject({
-      name: "Shop helper",
-      instructions: "Answer from the help centre.",
-      largeLanguageModel: { id: LOCAL_LLM },
-    });
+  it(
+    "signs in with a password, creates an assistant, attaches a knowledge base, and the try-it panel streams " +
+      "the answer with its citation",
+    async () => {
+      const { context, page, errors } = await openPage(app.browser);
+      await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
+      await expect.poll(() => page.url()).toBe(`${app.base}/console/assistants`);
+      await page.getByRole("button", { name: "New assistant" }).click();
+      await dialog(page).getByLabel("Name", { exact: true }).fill("Shop helper");
+      await dialog(page).getByLabel("Instructions").fill("Answer from the help centre.");
+      await dialog(page).getByRole("button", { name: "Create" }).click();
+      await page.locator("main h1", { hasText: "Shop helper" }).waitFor();
+      const id = page.url().split("/").at(-1);
+      const created = await app.server.api(`/chatbots/${id}/`, { method: "GET" });
+      expect(created).toMatchObject({
+        name: "Shop helper",
+        instructions: "Answer from the help centre.",
+        largeLanguageModel: { id: LOCAL_LLM },
+      });
 
-    await page.getByRole("group", { name: "Knowledge bases" }).getByLabel("Help centre").check();
-    await page.getByRole("button", { name: "Save changes" }).click();
-    await expect
-      .poll(async () => (await app.server.api(`/chatbots/${id}/`, { method: "GET" })).knowledgeBases)
-      .toEqual([{ id: kb.id, name: "Help centre" }]);
+      await page.getByRole("group", { name: "Knowledge bases" }).getByLabel("Help centre").check();
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect
+        .poll(async () => (await app.server.api(`/chatbots/${id}/`, { method: "GET" })).knowledgeBases)
+        .toEqual([{ id: kb.id, name: "Help centre" }]);
 
-    // The reply arrives as an event stream, and the page shows it growing.
-    const streamed = page.waitForResponse((r) => r.url().includes(`/chatbots/${id}/completions/`));
-    await page.evaluate(() => {
-      window.__lengths = new Set();
-      new MutationObserver(() => {
-        const answer = document.querySelector(".turn:last-child .bubble.answer .markdown");
-        if (answer) window.__lengths.add(answer.textContent.length);
-      }).observe(document.querySelector(".try-it"), { subtree: true, childList: true, characterData: true });
-    });
-    const turn = await ask(page, QUESTION);
-    const response = await streamed;
-    expect(response.headers()["content-type"]).toContain("text/event-stream");
-    // The reply came in pieces (events with text before the last one). The built-in model writes
-    // them without a pause, so whether the page could draw each piece depends on the machine's
-    // speed: the page is only required to have drawn the text at least once before it was done.
-    const pieces = (await response.text())
-      .split("\n\n")
-      .filter((e) => e.startsWith("data: ") && /"content":"[^"]/.test(e) && /"done":false/.test(e));
-    expect(pieces.length).toBeGreaterThan(2);
-    expect(await page.evaluate(() => window.__lengths.size)).toBeGreaterThan(0);
-    expect(await turn.locator(".bubble.answer .markdown").textContent()).toBe(ANSWER);
-    // Its citation: the FAQ, from the knowledge base, with the passage behind it.
-    const source = turn.locator(".sources li").first();
-    expect(await source.locator("summary").textContent()).toContain(QUESTION);
-    expect(await source.locator("summary").textContent()).toContain("Help centre");
-    await source.locator("summary").click();
-    expect(await source.locator(".passage").textContent()).toContain(ANSWER);
-    const meta = await turn.locator(".turn-meta").textContent();
-    expect(meta).toMatch(/First token \d+ ms/);
-    expect(meta).toMatch(/\d+ prompt \+ \d+ completion tokens/);
-    // What was said to a screen reader.
-    await expect
-      .poll(() => page.locator("[role=status][aria-live=polite]").textContent())
-      .toContain(`Shop helper replied: ${ANSWER}`);
+      // The reply arrives as an event stream, and the page shows it growing.
+      const streamed = page.waitForResponse((r) => r.url().includes(`/chatbots/${id}/completions/`));
+      await page.evaluate(() => {
+        window.__lengths = new Set();
+        new MutationObserver(() => {
+          const answer = document.querySelector(".turn:last-child .bubble.answer .markdown");
+          if (answer) window.__lengths.add(answer.textContent.length);
+        }).observe(document.querySelector(".try-it"), { subtree: true, childList: true, characterData: true });
+      });
+      const turn = await ask(page, QUESTION);
+      const response = await streamed;
+      expect(response.headers()["content-type"]).toContain("text/event-stream");
+      // The reply came in pieces (events with text before the last one). The built-in model writes
+      // them without a pause, so whether the page could draw each piece depends on the machine's
+      // speed: the page is only required to have drawn the text at least once before it was done.
+      const pieces = (await response.text())
+        .split("\n\n")
+        .filter((e) => e.startsWith("data: ") && /"content":"[^"]/.test(e) && /"done":false/.test(e));
+      expect(pieces.length).toBeGreaterThan(2);
+      expect(await page.evaluate(() => window.__lengths.size)).toBeGreaterThan(0);
+      expect(await turn.locator(".bubble.answer .markdown").textContent()).toBe(ANSWER);
+      // Its citation: the FAQ, from the knowledge base, with the passage behind it.
+      const source = turn.locator(".sources li").first();
+      expect(await source.locator("summary").textContent()).toContain(QUESTION);
+      expect(await source.locator("summary").textContent()).toContain("Help centre");
+      await source.locator("summary").click();
+      expect(await source.locator(".passage").textContent()).toContain(ANSWER);
+      const meta = await turn.locator(".turn-meta").textContent();
+      expect(meta).toMatch(/First token \d+ ms/);
+      expect(meta).toMatch(/\d+ prompt \+ \d+ completion tokens/);
+      // What was said to a screen reader.
+      await expect
+        .poll(() => page.locator("[role=status][aria-live=polite]").textContent())
+        .toContain(`Shop helper replied: ${ANSWER}`);
 
-    // The conversation goes on, then a new one starts.
-    const conversation = (
-      await tryIt(page)
-        .getByText(/^Conversation /)
-        .textContent()
-    ).replace("Conversation ", "");
-    // The try-it's conversations are tests: listed as such, and left out of the assistant's statistics.
-    expect((await app.server.api(`/conversations/${conversation}/`, { method: "GET" })).isTest).toBe(true);
-    expect(
-      (await app.server.api(`/conversations/?isTest=true&chatbot=${id}`, { method: "GET" })).results.map((c) => c.id),
-    ).toEqual([conversation]);
-    await ask(page, "Do you ship abroad?");
-    expect(
-      await tryIt(page)
-        .getByText(/^Conversation /)
-        .textContent(),
-    ).toBe(`Conversation ${conversation}`);
-    const messages = await app.server.api(`/messages/?conversation=${conversation}`, { method: "GET" });
-    expect(messages.results.map((m) => m.type)).toEqual(["outgoing", "incoming", "outgoing", "incoming"]);
-    await tryIt(page).getByRole("button", { name: "New conversation" }).click();
-    expect(await page.locator(".turn").count()).toBe(0);
-    await ask(page, QUESTION);
-    expect(
-      await tryIt(page)
-        .getByText(/^Conversation /)
-        .textContent(),
-    ).not.toBe(`Conversation ${conversation}`);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // The conversation goes on, then a new one starts.
+      const conversation = (
+        await tryIt(page)
+          .getByText(/^Conversation /)
+          .textContent()
+      ).replace("Conversation ", "");
+      // The try-it's conversations are tests: listed as such, and left out of the assistant's statistics.
+      expect((await app.server.api(`/conversations/${conversation}/`, { method: "GET" })).isTest).toBe(true);
+      expect(
+        (await app.server.api(`/conversations/?isTest=true&chatbot=${id}`, { method: "GET" })).results.map((c) => c.id),
+      ).toEqual([conversation]);
+      await ask(page, "Do you ship abroad?");
+      expect(
+        await tryIt(page)
+          .getByText(/^Conversation /)
+          .textContent(),
+      ).toBe(`Conversation ${conversation}`);
+      const messages = await app.server.api(`/messages/?conversation=${conversation}`, { method: "GET" });
+      expect(messages.results.map((m) => m.type)).toEqual(["outgoing", "incoming", "outgoing", "incoming"]);
+      await tryIt(page).getByRole("button", { name: "New conversation" }).click();
+      expect(await page.locator(".turn").count()).toBe(0);
+      await ask(page, QUESTION);
+      expect(
+        await tryIt(page)
+          .getByText(/^Conversation /)
+          .textContent(),
+      ).not.toBe(`Conversation ${conversation}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("shows an agent's tool calls with their inputs and outputs", async () => {
     const tool = await app.server.api("/tools/", {
@@ -395,39 +400,43 @@ describe("Assistants in Chromium", () => {
     await context.close();
   });
 
-  it("publishes an assistant from its page: a web chat created when it has none, each code copied with a visible confirmation", async () => {
-    const bot = await app.server.api("/chatbots/", { body: { name: "Publisher", largeLanguageModel: LOCAL_LLM } });
-    const { context, page, errors } = await ownerOn(`/assistants/${bot.id}`);
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.base });
-    // The header's button brings the panel (below the settings) into view, its heading focused.
-    await page.getByRole("button", { name: "Publish" }).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("publish-title");
-    const panel = page.getByRole("region", { name: "Publish" });
-    await panel.getByText("This assistant is on no web chat yet.").waitFor();
-    await panel.getByRole("button", { name: "Create a web chat" }).click();
-    const toast = page.locator(".toast", { hasText: "Web chat Publisher created." });
-    await toast.waitFor();
-    const inboxes = await app.server.api(`/inboxes/?chatbot=${bot.id}&channelType=web`, { method: "GET" });
-    expect(inboxes.results.map((i) => i.chatbot.id)).toEqual([bot.id]);
-    const id = inboxes.results[0].channel.id;
-    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
-    await panel.getByRole("button", { name: "Copy snippet" }).click();
-    await expect.poll(clipboard).toBe(`<script src="${app.base}/widget.js" data-web-chat-id="${id}" async></script>`);
-    // Seen, not only heard: "Copied" beside the button.
-    await panel.locator(".copied").first().waitFor();
-    await panel.getByRole("button", { name: "Copy iframe" }).click();
-    await expect.poll(clipboard).toContain(`<iframe src="${app.base}/chat/${id}"`);
-    await panel.getByRole("button", { name: "Copy link" }).click();
-    await expect.poll(clipboard).toBe(`${app.base}/chat/${id}`);
-    expect((await fetch(`${app.base}/chat/${id}`)).status).toBe(200);
-    await panel.getByRole("button", { name: "Copy component" }).click();
-    await expect.poll(clipboard).toContain(`script.dataset.webChatId = "${id}";`);
-    // The web chat's designer is one link away.
-    expect(await panel.getByRole("link", { name: /^Design / }).getAttribute("href")).toBe(`/console/web-chats/${id}`);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+  it(
+    "publishes an assistant from its page: a web chat created when it has none, each code copied with a visible " +
+      "confirmation",
+    async () => {
+      const bot = await app.server.api("/chatbots/", { body: { name: "Publisher", largeLanguageModel: LOCAL_LLM } });
+      const { context, page, errors } = await ownerOn(`/assistants/${bot.id}`);
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.base });
+      // The header's button brings the panel (below the settings) into view, its heading focused.
+      await page.getByRole("button", { name: "Publish" }).click();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("publish-title");
+      const panel = page.getByRole("region", { name: "Publish" });
+      await panel.getByText("This assistant is on no web chat yet.").waitFor();
+      await panel.getByRole("button", { name: "Create a web chat" }).click();
+      const toast = page.locator(".toast", { hasText: "Web chat Publisher created." });
+      await toast.waitFor();
+      const inboxes = await app.server.api(`/inboxes/?chatbot=${bot.id}&channelType=web`, { method: "GET" });
+      expect(inboxes.results.map((i) => i.chatbot.id)).toEqual([bot.id]);
+      const id = inboxes.results[0].channel.id;
+      const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+      await panel.getByRole("button", { name: "Copy snippet" }).click();
+      await expect.poll(clipboard).toBe(`<script src="${app.base}/widget.js" data-web-chat-id="${id}" async></script>`);
+      // Seen, not only heard: "Copied" beside the button.
+      await panel.locator(".copied").first().waitFor();
+      await panel.getByRole("button", { name: "Copy iframe" }).click();
+      await expect.poll(clipboard).toContain(`<iframe src="${app.base}/chat/${id}"`);
+      await panel.getByRole("button", { name: "Copy link" }).click();
+      await expect.poll(clipboard).toBe(`${app.base}/chat/${id}`);
+      expect((await fetch(`${app.base}/chat/${id}`)).status).toBe(200);
+      await panel.getByRole("button", { name: "Copy component" }).click();
+      await expect.poll(clipboard).toContain(`script.dataset.webChatId = "${id}";`);
+      // The web chat's designer is one link away.
+      expect(await panel.getByRole("link", { name: /^Design / }).getAttribute("href")).toBe(`/console/web-chats/${id}`);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("searches and pages the list on the server", async () => {
     for (let i = 1; i <= 23; i++)
@@ -548,7 +557,8 @@ describe("Assistants in Chromium", () => {
   });
 
   it.each(["light", "dark"])(
-    "axe-core finds no serious or critical violation on the list, the create dialog, the form with errors and the try-it panel (%s)",
+    "axe-core finds no serious or critical violation on the list, the create dialog, the form with errors and " +
+      "the try-it panel (%s)",
     async (theme) => {
       const { context, page } = await ownerOn("/assistants", { theme });
       await page.locator("tbody tr").first().waitFor();

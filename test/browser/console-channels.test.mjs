@@ -183,52 +183,56 @@ describe("Channels in Chromium", () => {
     await context.close();
   });
 
-  it("a refused token shows Telegram's refusal and Failing; Messenger's verify token; a type not connectable yet says so", async () => {
-    const refused = await app.server.api("/inboxes/", { body: { name: "Old bot", channelType: "telegram" } });
-    await app.server.api(`/inboxes/${refused.id}/channel/`, { method: "PUT", body: { botToken: "123:revoked" } });
-    const { context, page, errors } = await ownerOn(app, `/channels/${refused.id}`);
-    await page.getByRole("button", { name: "Connect", exact: true }).click();
-    await page
-      .getByRole("alert")
-      .filter({ hasText: "Telegram refused: Telegram answered 401: Unauthorized" })
-      .waitFor();
-    await expect.poll(() => badge(page).textContent()).toBe("Failing");
-    expect(await page.locator(".channel-error").textContent()).toBe("Telegram answered 401: Unauthorized");
-    expect(await axeViolations(page)).toEqual([]);
+  it(
+    "a refused token shows Telegram's refusal and Failing; Messenger's verify token; a type not connectable yet " +
+      "says so",
+    async () => {
+      const refused = await app.server.api("/inboxes/", { body: { name: "Old bot", channelType: "telegram" } });
+      await app.server.api(`/inboxes/${refused.id}/channel/`, { method: "PUT", body: { botToken: "123:revoked" } });
+      const { context, page, errors } = await ownerOn(app, `/channels/${refused.id}`);
+      await page.getByRole("button", { name: "Connect", exact: true }).click();
+      await page
+        .getByRole("alert")
+        .filter({ hasText: "Telegram refused: Telegram answered 401: Unauthorized" })
+        .waitFor();
+      await expect.poll(() => badge(page).textContent()).toBe("Failing");
+      expect(await page.locator(".channel-error").textContent()).toBe("Telegram answered 401: Unauthorized");
+      expect(await axeViolations(page)).toEqual([]);
 
-    const teams = await app.server.api("/inboxes/", { body: { name: "Teams desk", channelType: "teams" } });
-    await page.goto(`${app.base}/console/channels/${teams.id}`);
-    await page.getByRole("heading", { name: "Teams desk: Microsoft Teams" }).waitFor();
-    expect(await page.locator("main").textContent()).toContain("Microsoft Teams inboxes cannot be connected yet");
-    expect(await page.getByRole("button", { name: "Connect", exact: true }).count()).toBe(0);
+      const teams = await app.server.api("/inboxes/", { body: { name: "Teams desk", channelType: "teams" } });
+      await page.goto(`${app.base}/console/channels/${teams.id}`);
+      await page.getByRole("heading", { name: "Teams desk: Microsoft Teams" }).waitFor();
+      expect(await page.locator("main").textContent()).toContain("Microsoft Teams inboxes cannot be connected yet");
+      expect(await page.getByRole("button", { name: "Connect", exact: true }).count()).toBe(0);
 
-    // A Meta platform: the verify token beside the webhook URL, both to copy, and Meta's webhook guide.
-    const messenger = await app.server.api("/inboxes/", { body: { name: "Acme page", channelType: "messenger" } });
-    const saved = await app.server.api(`/inboxes/${messenger.id}/channel/`, {
-      method: "PUT",
-      body: { pageId: "1029384756" },
-    });
-    await page.goto(`${app.base}/console/channels/${messenger.id}`);
-    await page.getByRole("heading", { name: "Acme page: Messenger" }).waitFor();
-    expect(await page.getByLabel("Page ID").inputValue()).toBe("1029384756");
-    expect(await page.getByLabel("App secret").getAttribute("type")).toBe("password");
-    expect(await page.locator('[data-field="verifyToken"]').textContent()).toBe(saved.verifyToken);
-    await page.getByRole("button", { name: "Copy the verify token" }).waitFor();
-    expect(await page.getByRole("link", { name: "Messenger's documentation" }).getAttribute("href")).toBe(
-      "https://developers.facebook.com/docs/messenger-platform/webhooks",
-    );
-    // Connect before every field is set: the API's reason, as it says it.
-    await page.getByRole("button", { name: "Connect", exact: true }).click();
-    await page.getByRole("alert").filter({ hasText: "Missing pageAccessToken, appSecret" }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+      // A Meta platform: the verify token beside the webhook URL, both to copy, and Meta's webhook guide.
+      const messenger = await app.server.api("/inboxes/", { body: { name: "Acme page", channelType: "messenger" } });
+      const saved = await app.server.api(`/inboxes/${messenger.id}/channel/`, {
+        method: "PUT",
+        body: { pageId: "1029384756" },
+      });
+      await page.goto(`${app.base}/console/channels/${messenger.id}`);
+      await page.getByRole("heading", { name: "Acme page: Messenger" }).waitFor();
+      expect(await page.getByLabel("Page ID").inputValue()).toBe("1029384756");
+      expect(await page.getByLabel("App secret").getAttribute("type")).toBe("password");
+      expect(await page.locator('[data-field="verifyToken"]').textContent()).toBe(saved.verifyToken);
+      await page.getByRole("button", { name: "Copy the verify token" }).waitFor();
+      expect(await page.getByRole("link", { name: "Messenger's documentation" }).getAttribute("href")).toBe(
+        "https://developers.facebook.com/docs/messenger-platform/webhooks",
+      );
+      // Connect before every field is set: the API's reason, as it says it.
+      await page.getByRole("button", { name: "Connect", exact: true }).click();
+      await page.getByRole("alert").filter({ hasText: "Missing pageAccessToken, appSecret" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
 
-    // The list: every messaging inbox with its platform, each linked to its channel page.
-    await page.goto(`${app.base}/console/channels`);
-    await page.getByRole("link", { name: "Channel settings of Acme on Telegram" }).waitFor();
-    expect(await page.locator("table").textContent()).toContain("Microsoft Teams");
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // The list: every messaging inbox with its platform, each linked to its channel page.
+      await page.goto(`${app.base}/console/channels`);
+      await page.getByRole("link", { name: "Channel settings of Acme on Telegram" }).waitFor();
+      expect(await page.locator("table").textContent()).toContain("Microsoft Teams");
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("in zh-TW and dark: the channel page and the transcript, axe-clean; screenshots", async () => {
     const zh = await ownerOn(app, `/channels/${inboxId}`, { locale: "zh-TW" });

@@ -88,7 +88,8 @@ function watchDialogs(page) {
   return dialogs;
 }
 
-/** Nothing the hostile text could have become: no script, image, frame or handler made from it, no javascript: URL, no dialog. */
+/** Nothing the hostile text could have become: no script, image, frame or handler made from it, no javascript: URL, no
+ * dialog. */
 async function expectInert(page, dialogs) {
   const found = await page.evaluate(() => ({
     xss: window.__xss ?? null,
@@ -142,59 +143,67 @@ describe("hostile text in the console", () => {
     await context.close();
   });
 
-  it("a member who may only look sees the instructions rendered as Markdown: the link's text without the link, the tag as text", async () => {
-    const { context, page } = await openPage(app.browser);
-    const dialogs = watchDialogs(page);
-    await signInWithPassword(page, app.base, member, `/console/assistants/${assistant.id}`);
-    await page.getByLabel("Organization").selectOption(member.organization);
-    const instructions = page.locator(".assistant-summary .markdown");
-    await instructions.waitFor();
-    expect(await instructions.textContent()).toBe(`Be kind. x ${SCRIPT}`);
-    expect(await instructions.locator("a").count()).toBe(0);
-    await expectInert(page, dialogs);
-    await context.close();
-  });
+  it(
+    "a member who may only look sees the instructions rendered as Markdown: the link's text without the link, " +
+      "the tag as text",
+    async () => {
+      const { context, page } = await openPage(app.browser);
+      const dialogs = watchDialogs(page);
+      await signInWithPassword(page, app.base, member, `/console/assistants/${assistant.id}`);
+      await page.getByLabel("Organization").selectOption(member.organization);
+      const instructions = page.locator(".assistant-summary .markdown");
+      await instructions.waitFor();
+      expect(await instructions.textContent()).toBe(`Be kind. x ${SCRIPT}`);
+      expect(await instructions.locator("a").count()).toBe(0);
+      await expectInert(page, dialogs);
+      await context.close();
+    },
+  );
 
-  it("knowledge bases: the list, a file uploaded with a hostile name (its progress and ingestion), FAQs, text nodes and the search tester", async () => {
-    const { context, page } = await ownerOn(app, "/knowledge-bases");
-    const dialogs = watchDialogs(page);
-    await shown(page, KNOWLEDGE_BASE);
-    await expectInert(page, dialogs);
+  it(
+    "knowledge bases: the list, a file uploaded with a hostile name (its progress and ingestion), FAQs, text " +
+      "nodes and the search tester",
+    async () => {
+      const { context, page } = await ownerOn(app, "/knowledge-bases");
+      const dialogs = watchDialogs(page);
+      await shown(page, KNOWLEDGE_BASE);
+      await expectInert(page, dialogs);
 
-    await page.goto(`${app.base}/console/knowledge-bases/${kb.id}`);
-    await page.locator("main h1", { hasText: KNOWLEDGE_BASE }).waitFor();
-    await page
-      .getByLabel("Files to upload")
-      .setInputFiles([{ name: FILE, mimeType: "text/plain", buffer: Buffer.from(FILE_TEXT) }]);
-    await page.getByRole("progressbar", { name: `Upload of ${FILE}` }).waitFor();
-    expect(await page.locator(".kb-upload-name").textContent()).toBe(FILE);
-    await page.getByRole("row", { name: FILE }).getByText("Done", { exact: true }).waitFor({ timeout: 60_000 });
-    await expectInert(page, dialogs);
+      await page.goto(`${app.base}/console/knowledge-bases/${kb.id}`);
+      await page.locator("main h1", { hasText: KNOWLEDGE_BASE }).waitFor();
+      await page
+        .getByLabel("Files to upload")
+        .setInputFiles([{ name: FILE, mimeType: "text/plain", buffer: Buffer.from(FILE_TEXT) }]);
+      await page.getByRole("progressbar", { name: `Upload of ${FILE}` }).waitFor();
+      expect(await page.locator(".kb-upload-name").textContent()).toBe(FILE);
+      await page.getByRole("row", { name: FILE }).getByText("Done", { exact: true }).waitFor({ timeout: 60_000 });
+      await expectInert(page, dialogs);
 
-    await page.getByRole("link", { name: "FAQs" }).click();
-    const faq = page.getByRole("row", { name: QUESTION });
-    await faq.waitFor();
-    // An FAQ's answer is shown as the text it is (not rendered as Markdown).
-    expect(await faq.textContent()).toContain(ANSWER);
-    await expectInert(page, dialogs);
+      await page.getByRole("link", { name: "FAQs" }).click();
+      const faq = page.getByRole("row", { name: QUESTION });
+      await faq.waitFor();
+      // An FAQ's answer is shown as the text it is (not rendered as Markdown).
+      expect(await faq.textContent()).toContain(ANSWER);
+      await expectInert(page, dialogs);
 
-    await page.getByRole("link", { name: "Text nodes" }).click();
-    await page.getByLabel("File", { exact: true }).selectOption({ label: FILE });
-    await page.getByRole("row", { name: /Refunds/ }).waitFor();
-    expect(await page.getByRole("row", { name: /Refunds/ }).textContent()).toContain(FILE_TEXT);
-    await expectInert(page, dialogs);
+      await page.getByRole("link", { name: "Text nodes" }).click();
+      await page.getByLabel("File", { exact: true }).selectOption({ label: FILE });
+      await page.getByRole("row", { name: /Refunds/ }).waitFor();
+      expect(await page.getByRole("row", { name: /Refunds/ }).textContent()).toContain(FILE_TEXT);
+      await expectInert(page, dialogs);
 
-    await page.getByRole("link", { name: "Search tester" }).click();
-    await page.getByLabel("Query").fill("refunds working days");
-    await page.getByLabel("Method").selectOption("keyword");
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    const result = page.locator(".kb-result", { hasText: "Refunds" });
-    await result.locator("mark").first().waitFor();
-    expect(await result.locator(".kb-passage").textContent()).toBe(FILE_TEXT);
-    expect(await result.locator(".badge").textContent()).toBe(FILE);
-    await expectInert(page, dialogs);
-    await context.close();
-  });
+      await page.getByRole("link", { name: "Search tester" }).click();
+      await page.getByLabel("Query").fill("refunds working days");
+      await page.getByLabel("Method").selectOption("keyword");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      const result = page.locator(".kb-result", { hasText: "Refunds" });
+      await result.locator("mark").first().waitFor();
+      expect(await result.locator(".kb-passage").textContent()).toBe(FILE_TEXT);
+      expect(await result.locator(".badge").textContent()).toBe(FILE);
+      await expectInert(page, dialogs);
+      await context.close();
+    },
+  );
 
   it("conversations: a conversation's question and reply in the transcript", async () => {
     const { conversationId } = await app.server.api(`/chatbots/${assistant.id}/completions/`, {

@@ -61,108 +61,118 @@ async function operator(locale, path = "/console/conversations") {
 const navUnread = (page) => page.locator(".side-nav .nav-unread");
 
 describe("handoff in the console", () => {
-  it("(a) a visitor asking for a person: handoff said once; the inbox shows it waiting, unread counts rise live, a notification is raised; opening it reads it", async () => {
-    const en = await operator("en");
-    const zh = await operator("zh-TW");
-    for (const { page } of [en, zh]) await page.locator(".badge.live").waitFor();
-    // Opting in: the browser's permission was granted, so the click only turns it on (remembered).
-    await en.page.getByRole("button", { name: "Notify me" }).click();
-    await en.page.getByRole("button", { name: "Notifications on" }).waitFor();
-    expect(await en.page.evaluate(() => localStorage.getItem("console.notify"))).toBe("on");
-    await expect.poll(() => navUnread(en.page).count()).toBe(0);
+  it(
+    "(a) a visitor asking for a person: handoff said once; the inbox shows it waiting, unread counts rise live, " +
+      "a notification is raised; opening it reads it",
+    async () => {
+      const en = await operator("en");
+      const zh = await operator("zh-TW");
+      for (const { page } of [en, zh]) await page.locator(".badge.live").waitFor();
+      // Opting in: the browser's permission was granted, so the click only turns it on (remembered).
+      await en.page.getByRole("button", { name: "Notify me" }).click();
+      await en.page.getByRole("button", { name: "Notifications on" }).waitFor();
+      expect(await en.page.evaluate(() => localStorage.getItem("console.notify"))).toBe("on");
+      await expect.poll(() => navUnread(en.page).count()).toBe(0);
 
-    const v = await visitor();
-    await v.send("I need to talk to a person about order 4471");
-    const handoff = v.page.locator(".row.assistant .bubble", { hasText: HANDOFF });
-    await handoff.waitFor();
-    const id = await v.conversationId();
+      const v = await visitor();
+      await v.send("I need to talk to a person about order 4471");
+      const handoff = v.page.locator(".row.assistant .bubble", { hasText: HANDOFF });
+      await handoff.waitFor();
+      const id = await v.conversationId();
 
-    for (const { page } of [en, zh]) {
-      const row = page.locator(`li[data-conversation="${id}"]`);
-      await row.locator(".badge.progress-waiting_for_human").waitFor();
-      await row.locator(".badge.unread").waitFor();
-      await expect.poll(() => navUnread(page).textContent()).toBe("1");
-      await expect.poll(() => page.title()).toMatch(/^\(1\) /);
-    }
-    await expect
-      .poll(() => en.page.evaluate(() => window.__notifications))
-      .toEqual([{ title: "A visitor is waiting for a person", body: "I need to talk to a person about order 4471" }]);
-    // zh-TW did not opt in: nothing raised there.
-    expect(await zh.page.evaluate(() => window.__notifications)).toEqual([]);
-    // Said once, and the assistant is silent after.
-    expect(await handoff.count()).toBe(1);
-    await v.send("hello?");
-    await expect.poll(() => en.page.locator(`li[data-conversation="${id}"] .badge.unread`).textContent()).toMatch(/^2/);
-    expect(await v.page.locator(".row.assistant .bubble", { hasText: HANDOFF }).count()).toBe(1);
+      for (const { page } of [en, zh]) {
+        const row = page.locator(`li[data-conversation="${id}"]`);
+        await row.locator(".badge.progress-waiting_for_human").waitFor();
+        await row.locator(".badge.unread").waitFor();
+        await expect.poll(() => navUnread(page).textContent()).toBe("1");
+        await expect.poll(() => page.title()).toMatch(/^\(1\) /);
+      }
+      await expect
+        .poll(() => en.page.evaluate(() => window.__notifications))
+        .toEqual([{ title: "A visitor is waiting for a person", body: "I need to talk to a person about order 4471" }]);
+      // zh-TW did not opt in: nothing raised there.
+      expect(await zh.page.evaluate(() => window.__notifications)).toEqual([]);
+      // Said once, and the assistant is silent after.
+      expect(await handoff.count()).toBe(1);
+      await v.send("hello?");
+      await expect
+        .poll(() => en.page.locator(`li[data-conversation="${id}"] .badge.unread`).textContent())
+        .toMatch(/^2/);
+      expect(await v.page.locator(".row.assistant .bubble", { hasText: HANDOFF }).count()).toBe(1);
 
-    for (const [name, { page }] of [
-      ["en", en],
-      ["zh-TW", zh],
-    ]) {
+      for (const [name, { page }] of [
+        ["en", en],
+        ["zh-TW", zh],
+      ]) {
+        expect(await axeViolations(page)).toEqual([]);
+        await page.screenshot({ path: `${SHOTS}/inbox-waiting-${name}.png`, fullPage: true });
+      }
+
+      // Opening it reads it: both tabs' counts fall, without a reload.
+      await en.page.locator(`li[data-conversation="${id}"] a`).click();
+      await en.page.locator(".msg", { hasText: "hello?" }).waitFor();
+      for (const { page } of [en, zh]) {
+        await expect.poll(() => navUnread(page).count()).toBe(0);
+        await expect.poll(() => page.title()).not.toMatch(/^\(/);
+        await expect.poll(() => page.locator(`li[data-conversation="${id}"] .badge.unread`).count()).toBe(0);
+      }
+      expect((await app.server.api(`/conversations/${id}/`, { method: "GET" })).unreadCount).toBe(0);
+      for (const o of [en, zh, v]) await o.context.close();
+    },
+  );
+
+  it(
+    "(b) business hours set in the console; with the clock outside them the visitor asking for a person hears " +
+      "the outside-hours message",
+    async () => {
+      const clockDate = new Date(Date.now() + CLOCK_OFFSET_MS).toISOString().slice(0, 10);
+      const en = await operator("en", `/console/web-chats/${webChat}`);
+      const page = en.page;
+      const form = page.locator("section.business-hours");
+      await form.getByLabel("Set business hours").check();
+      await form.getByLabel("Time zone").fill("Mars/Olympus");
+      await form.getByRole("button", { name: "Save business hours" }).click();
+      // The API's 400 detail, at the field.
+      await form.locator(".field.invalid", { hasText: "Time zone" }).getByText("not an IANA time zone").waitFor();
       expect(await axeViolations(page)).toEqual([]);
-      await page.screenshot({ path: `${SHOTS}/inbox-waiting-${name}.png`, fullPage: true });
-    }
+      await form.screenshot({ path: `${SHOTS}/business-hours-error-en.png` });
 
-    // Opening it reads it: both tabs' counts fall, without a reload.
-    await en.page.locator(`li[data-conversation="${id}"] a`).click();
-    await en.page.locator(".msg", { hasText: "hello?" }).waitFor();
-    for (const { page } of [en, zh]) {
-      await expect.poll(() => navUnread(page).count()).toBe(0);
-      await expect.poll(() => page.title()).not.toMatch(/^\(/);
-      await expect.poll(() => page.locator(`li[data-conversation="${id}"] .badge.unread`).count()).toBe(0);
-    }
-    expect((await app.server.api(`/conversations/${id}/`, { method: "GET" })).unreadCount).toBe(0);
-    for (const o of [en, zh, v]) await o.context.close();
-  });
+      await form.getByLabel("Time zone").fill("UTC");
+      // Open all day, every day: only the holiday (the clock's date, two days ahead) is closed.
+      for (const day of ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]) {
+        if (!(await form.getByLabel(`${day} opens (period 1)`).count()))
+          await form.getByRole("button", { name: `Add hours on ${day}` }).click();
+        await form.getByLabel(`${day} opens (period 1)`).fill("00:00");
+        await form.getByLabel(`${day} closes (period 1)`).fill("24:00");
+      }
+      await form.getByRole("button", { name: "Add hours on Saturday" }).click();
+      await form.getByRole("button", { name: "Remove Saturday period 2" }).click();
+      await form.getByLabel("Holidays").fill(clockDate);
+      await form.getByRole("button", { name: "Save business hours" }).click();
+      await page.getByRole("region", { name: "Notifications" }).getByText("Business hours saved.").waitFor();
+      const inbox = (await app.server.api(`/web-chats/${webChat}/`, { method: "GET" })).inbox.id;
+      const saved = (await app.server.api(`/inboxes/${inbox}/`, { method: "GET" })).businessHours;
+      expect(saved).toMatchObject({
+        timeZone: "UTC",
+        holidays: [clockDate],
+        weekly: { mon: [["00:00", "24:00"]], sat: [["00:00", "24:00"]], sun: [["00:00", "24:00"]] },
+      });
+      expect(await axeViolations(page)).toEqual([]);
+      await form.screenshot({ path: `${SHOTS}/business-hours-en.png` });
 
-  it("(b) business hours set in the console; with the clock outside them the visitor asking for a person hears the outside-hours message", async () => {
-    const clockDate = new Date(Date.now() + CLOCK_OFFSET_MS).toISOString().slice(0, 10);
-    const en = await operator("en", `/console/web-chats/${webChat}`);
-    const page = en.page;
-    const form = page.locator("section.business-hours");
-    await form.getByLabel("Set business hours").check();
-    await form.getByLabel("Time zone").fill("Mars/Olympus");
-    await form.getByRole("button", { name: "Save business hours" }).click();
-    // The API's 400 detail, at the field.
-    await form.locator(".field.invalid", { hasText: "Time zone" }).getByText("not an IANA time zone").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await form.screenshot({ path: `${SHOTS}/business-hours-error-en.png` });
+      const zh = await operator("zh-TW", `/console/web-chats/${webChat}`);
+      const zhForm = zh.page.locator("section.business-hours");
+      await zhForm.getByLabel("時區").waitFor();
+      expect(await zhForm.getByLabel("時區").inputValue()).toBe("UTC");
+      expect(await axeViolations(zh.page)).toEqual([]);
+      await zhForm.screenshot({ path: `${SHOTS}/business-hours-zh-TW.png` });
 
-    await form.getByLabel("Time zone").fill("UTC");
-    // Open all day, every day: only the holiday (the clock's date, two days ahead) is closed.
-    for (const day of ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]) {
-      if (!(await form.getByLabel(`${day} opens (period 1)`).count()))
-        await form.getByRole("button", { name: `Add hours on ${day}` }).click();
-      await form.getByLabel(`${day} opens (period 1)`).fill("00:00");
-      await form.getByLabel(`${day} closes (period 1)`).fill("24:00");
-    }
-    await form.getByRole("button", { name: "Add hours on Saturday" }).click();
-    await form.getByRole("button", { name: "Remove Saturday period 2" }).click();
-    await form.getByLabel("Holidays").fill(clockDate);
-    await form.getByRole("button", { name: "Save business hours" }).click();
-    await page.getByRole("region", { name: "Notifications" }).getByText("Business hours saved.").waitFor();
-    const inbox = (await app.server.api(`/web-chats/${webChat}/`, { method: "GET" })).inbox.id;
-    const saved = (await app.server.api(`/inboxes/${inbox}/`, { method: "GET" })).businessHours;
-    expect(saved).toMatchObject({
-      timeZone: "UTC",
-      holidays: [clockDate],
-      weekly: { mon: [["00:00", "24:00"]], sat: [["00:00", "24:00"]], sun: [["00:00", "24:00"]] },
-    });
-    expect(await axeViolations(page)).toEqual([]);
-    await form.screenshot({ path: `${SHOTS}/business-hours-en.png` });
-
-    const zh = await operator("zh-TW", `/console/web-chats/${webChat}`);
-    const zhForm = zh.page.locator("section.business-hours");
-    await zhForm.getByLabel("時區").waitFor();
-    expect(await zhForm.getByLabel("時區").inputValue()).toBe("UTC");
-    expect(await axeViolations(zh.page)).toEqual([]);
-    await zhForm.screenshot({ path: `${SHOTS}/business-hours-zh-TW.png` });
-
-    // The real time is within the hours; the worker's clock is on the holiday.
-    const v = await visitor();
-    await v.send("I need to talk to a person, please");
-    await v.page.locator(".row.assistant .bubble", { hasText: AWAY }).waitFor();
-    expect(await v.page.locator(".row.assistant .bubble", { hasText: HANDOFF }).count()).toBe(0);
-    for (const o of [en, zh, v]) await o.context.close();
-  });
+      // The real time is within the hours; the worker's clock is on the holiday.
+      const v = await visitor();
+      await v.send("I need to talk to a person, please");
+      await v.page.locator(".row.assistant .bubble", { hasText: AWAY }).waitFor();
+      expect(await v.page.locator(".row.assistant .bubble", { hasText: HANDOFF }).count()).toBe(0);
+      for (const o of [en, zh, v]) await o.context.close();
+    },
+  );
 });

@@ -12,7 +12,8 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 export const SHOTS = path.resolve(import.meta.dirname, "../../docs/console");
 export const PASSWORD = "console password 1234";
-/** The console tests' default ports (each worker of the suite has 50 of them): the worker's, and a site's (console-web-chats). */
+/** The console tests' default ports (each worker of the suite has 50 of them): the worker's, and a site's
+ * (console-web-chats). */
 export const CONSOLE_PORTS = { from: 9000, size: 50 };
 /** The built-in models (migrations/0001_seed_builtin_models.sql). */
 export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
@@ -47,7 +48,8 @@ export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.V
     browser,
     base: server.base,
     owner: { ...owner, password: PASSWORD, key: server.key },
-    /** Stops the worker, runs `whileStopped(state)` (rows written straight into its local D1), and starts it again on that state. */
+    /** Stops the worker, runs `whileStopped(state)` (rows written straight into its local D1), and starts it again on
+     * that state. */
     async restart(whileStopped) {
       await server.stop({ keep: true });
       await whileStopped(server.state);

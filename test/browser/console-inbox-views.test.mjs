@@ -1,11 +1,13 @@
 // The conversations inbox's filters and transcript in Chromium against `wrangler dev`, with data
 // made through the public API (one conversation's creation day moved into the past in the stopped
 // server's D1): each filter (assistant, inbox, status, progress, contact, dates) gives the list the
-// API gives, and a late answer to an earlier filter does not replace a newer one's; under a filter, live events of conversations outside it stay out and those inside come
+// API gives, and a late answer to an earlier filter does not replace a newer one's; under a filter, live events of
+// conversations outside it stay out and those inside come
 // in (and leave when they no longer match). The transcript shows a reply with its sources, tool calls
 // (a knowledge search and a function tool), a visitor's image inline and file downloadable through a
 // signed URL, and the visitor's like and dislike. A test conversation (the try-it's) is tagged in the
-// list and the transcript, and the Tests filter hides it or shows it alone. A member who loses `conversation.view` while the
+// list and the transcript, and the Tests filter hides it or shows it alone. A member who loses `conversation.view`
+// while the
 // page is open sees the live stream end with the API's reason (the worker checks every 500 ms here).
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -255,38 +257,42 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     await context.close();
   });
 
-  it("tags the try-it's test conversations, in the list and the transcript; the Tests filter hides them or shows them alone, as the API does", async () => {
-    // What the try-it panel sends: a conversation started as a test.
-    const { conversationId: tried } = await api(`/chatbots/${ava.id}/completions/`, {
-      body: { message: { content: "Tried from the console" }, test: true },
-    });
-    const { context, page, errors } = await operator();
-    const filters = page.getByRole("form", { name: "Filters" });
-    const row = page.locator(`.inbox-list li[data-conversation="${tried}"]`);
-    await row.locator(".badge.test", { hasText: "Test" }).waitFor();
-    expect(
-      await page.locator(`.inbox-list li[data-conversation="${conversations.carol.id}"] .badge.test`).count(),
-    ).toBe(0);
-    const ids = () =>
-      page.locator(".inbox-list li").evaluateAll((items) => items.map((li) => li.dataset.conversation).sort());
-    const apiIds = async (query) =>
-      (await api(`/conversations/?pageSize=100&${query}`, { method: "GET" })).results.map((c) => c.id).sort();
-    await filters.getByLabel("Tests").selectOption({ label: "Only tests" });
-    await expect.poll(ids).toEqual([tried]);
-    expect(await apiIds("isTest=true")).toEqual([tried]);
-    await filters.getByLabel("Tests").selectOption({ label: "Hide tests" });
-    const others = await apiIds("isTest=false");
-    await expect.poll(ids).toEqual(others);
-    expect(others).not.toContain(tried);
-    expect(others).toContain(conversations.carol.id);
-    // Shown again with the rest, and its transcript's header says it is a test too.
-    await filters.getByLabel("Tests").selectOption({ label: "Show tests" });
-    await row.locator("a").click();
-    await page.locator(".inbox-transcript .section-head .badge.test", { hasText: "Test" }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+  it(
+    "tags the try-it's test conversations, in the list and the transcript; the Tests filter hides them or shows " +
+      "them alone, as the API does",
+    async () => {
+      // What the try-it panel sends: a conversation started as a test.
+      const { conversationId: tried } = await api(`/chatbots/${ava.id}/completions/`, {
+        body: { message: { content: "Tried from the console" }, test: true },
+      });
+      const { context, page, errors } = await operator();
+      const filters = page.getByRole("form", { name: "Filters" });
+      const row = page.locator(`.inbox-list li[data-conversation="${tried}"]`);
+      await row.locator(".badge.test", { hasText: "Test" }).waitFor();
+      expect(
+        await page.locator(`.inbox-list li[data-conversation="${conversations.carol.id}"] .badge.test`).count(),
+      ).toBe(0);
+      const ids = () =>
+        page.locator(".inbox-list li").evaluateAll((items) => items.map((li) => li.dataset.conversation).sort());
+      const apiIds = async (query) =>
+        (await api(`/conversations/?pageSize=100&${query}`, { method: "GET" })).results.map((c) => c.id).sort();
+      await filters.getByLabel("Tests").selectOption({ label: "Only tests" });
+      await expect.poll(ids).toEqual([tried]);
+      expect(await apiIds("isTest=true")).toEqual([tried]);
+      await filters.getByLabel("Tests").selectOption({ label: "Hide tests" });
+      const others = await apiIds("isTest=false");
+      await expect.poll(ids).toEqual(others);
+      expect(others).not.toContain(tried);
+      expect(others).toContain(conversations.carol.id);
+      // Shown again with the rest, and its transcript's header says it is a test too.
+      await filters.getByLabel("Tests").selectOption({ label: "Show tests" });
+      await row.locator("a").click();
+      await page.locator(".inbox-transcript .section-head .badge.test", { hasText: "Test" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("a late answer to an earlier filter does not replace the newer filter's list", async () => {
     const { context, page, errors } = await operator();
@@ -316,81 +322,88 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     await context.close();
   });
 
-  it("under a filter, live events of conversations outside it stay out; those inside come in, and leave when they stop matching", async () => {
-    const { context, page, errors } = await operator();
-    const filters = page.getByRole("form", { name: "Filters" });
-    await filters.getByLabel("Assistant").selectOption({ label: "Ava" });
-    await expect.poll(() => shown(page)).toEqual(["Carol's order", "Old chat", "Queued question"]);
-    await new Promise((r) => setTimeout(r, 3_000)); // past the page's catch-up read after `ready`: what changes now comes by events
-    const list = page.locator(".inbox-list");
-    // Bob's new conversation first, then Ava's: events of one organization arrive in order.
-    await api(`/chatbots/${bob.id}/completions/`, { body: { message: { content: "Outside the filter" } } });
-    await api(`/chatbots/${ava.id}/completions/`, { body: { message: { content: "Inside the filter" } } });
-    await list.locator("li", { hasText: "Inside the filter" }).waitFor({ timeout: 10_000 });
-    await api(`/chatbots/${bob.id}/completions/`, {
-      body: { conversation: conversations.served.id, message: { content: "Bob's served one again" } },
-    });
-    await api(`/chatbots/${ava.id}/completions/`, {
-      body: { conversation: conversations.carol.id, message: { content: "Carol writes again" } },
-    });
-    await list.locator("li", { hasText: "Carol writes again" }).waitFor({ timeout: 10_000 });
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(await list.textContent()).not.toContain("Outside the filter");
-    expect(await list.textContent()).not.toContain("Taken over");
+  it(
+    "under a filter, live events of conversations outside it stay out; those inside come in, and leave when " +
+      "they stop matching",
+    async () => {
+      const { context, page, errors } = await operator();
+      const filters = page.getByRole("form", { name: "Filters" });
+      await filters.getByLabel("Assistant").selectOption({ label: "Ava" });
+      await expect.poll(() => shown(page)).toEqual(["Carol's order", "Old chat", "Queued question"]);
+      await new Promise((r) => setTimeout(r, 3_000)); // past the page's catch-up read after `ready`: what changes now comes by events
+      const list = page.locator(".inbox-list");
+      // Bob's new conversation first, then Ava's: events of one organization arrive in order.
+      await api(`/chatbots/${bob.id}/completions/`, { body: { message: { content: "Outside the filter" } } });
+      await api(`/chatbots/${ava.id}/completions/`, { body: { message: { content: "Inside the filter" } } });
+      await list.locator("li", { hasText: "Inside the filter" }).waitFor({ timeout: 10_000 });
+      await api(`/chatbots/${bob.id}/completions/`, {
+        body: { conversation: conversations.served.id, message: { content: "Bob's served one again" } },
+      });
+      await api(`/chatbots/${ava.id}/completions/`, {
+        body: { conversation: conversations.carol.id, message: { content: "Carol writes again" } },
+      });
+      await list.locator("li", { hasText: "Carol writes again" }).waitFor({ timeout: 10_000 });
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(await list.textContent()).not.toContain("Outside the filter");
+      expect(await list.textContent()).not.toContain("Taken over");
 
-    // Status "Queued": handed back, a conversation leaves the list; one turned over to humans comes in.
-    await filters.getByLabel("Assistant").selectOption({ label: "Any" });
-    await filters.getByLabel("Status").selectOption({ label: "Queued" });
-    await expect.poll(() => shown(page)).toEqual(["Queued question"]);
-    await new Promise((r) => setTimeout(r, 3_000));
-    await api(`/conversations/${conversations.queued.id}/update-auto-reply/`, {
-      method: "PATCH",
-      body: { autoReplyEnabled: true },
-    });
-    await api(`/conversations/${conversations.carol.id}/update-auto-reply/`, {
-      method: "PATCH",
-      body: { autoReplyEnabled: false },
-    });
-    await expect.poll(() => shown(page), { timeout: 10_000 }).toEqual(["Carol's order"]);
-    expect(await listed("status=queued")).toEqual(["Carol's order"]);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // Status "Queued": handed back, a conversation leaves the list; one turned over to humans comes in.
+      await filters.getByLabel("Assistant").selectOption({ label: "Any" });
+      await filters.getByLabel("Status").selectOption({ label: "Queued" });
+      await expect.poll(() => shown(page)).toEqual(["Queued question"]);
+      await new Promise((r) => setTimeout(r, 3_000));
+      await api(`/conversations/${conversations.queued.id}/update-auto-reply/`, {
+        method: "PATCH",
+        body: { autoReplyEnabled: true },
+      });
+      await api(`/conversations/${conversations.carol.id}/update-auto-reply/`, {
+        method: "PATCH",
+        body: { autoReplyEnabled: false },
+      });
+      await expect.poll(() => shown(page), { timeout: 10_000 }).toEqual(["Carol's order"]);
+      expect(await listed("status=queued")).toEqual(["Carol's order"]);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
-  it("a member who loses conversation.view while watching: the stream ends with the API's reason, no reconnecting", async () => {
-    const [organization] = await api("/organizations/?pagination=false", { method: "GET" });
-    const email = `watcher-${Date.now()}@example.com`;
-    const password = "watcher password 1234";
-    await api("/auth/registration/", {
-      body: { email, password1: password, password2: password, name: "Wes", company: "Wes's" },
-    });
-    const member = await api(`/organizations/${organization.id}/members/`, { body: { email } });
-    const view = (await api("/permissions/", { method: "GET" }))
-      .filter((p) => p.codename === "conversation.view")
-      .map((p) => p.id);
-    const watchers = await api(`/organizations/${organization.id}/groups/`, {
-      body: { name: "Watchers", permissions: view },
-    });
-    await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, {
-      body: { groups: [watchers.id] },
-    });
-    const { context, page, errors } = await openPage(app.browser);
-    await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
-    await signInContext(context, app.base, { email, password });
-    await page.goto(`${app.base}/console/conversations`);
-    const badge = page.locator("main .badge[role=status]");
-    await expect.poll(() => badge.textContent()).toBe("Live");
-    await api(`/organizations/${organization.id}/groups/${watchers.id}/`, {
-      method: "PATCH",
-      body: { permissions: [] },
-    });
-    await page.getByRole("alert").filter({ hasText: "conversation.view" }).waitFor({ timeout: 10_000 });
-    expect(await badge.textContent()).toBe("Not live");
-    await new Promise((r) => setTimeout(r, 4_000)); // an EventSource would have reconnected by now
-    expect(await badge.textContent()).toBe("Not live");
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+  it(
+    "a member who loses conversation.view while watching: the stream ends with the API's reason, no " + "reconnecting",
+    async () => {
+      const [organization] = await api("/organizations/?pagination=false", { method: "GET" });
+      const email = `watcher-${Date.now()}@example.com`;
+      const password = "watcher password 1234";
+      await api("/auth/registration/", {
+        body: { email, password1: password, password2: password, name: "Wes", company: "Wes's" },
+      });
+      const member = await api(`/organizations/${organization.id}/members/`, { body: { email } });
+      const view = (await api("/permissions/", { method: "GET" }))
+        .filter((p) => p.codename === "conversation.view")
+        .map((p) => p.id);
+      const watchers = await api(`/organizations/${organization.id}/groups/`, {
+        body: { name: "Watchers", permissions: view },
+      });
+      await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, {
+        body: { groups: [watchers.id] },
+      });
+      const { context, page, errors } = await openPage(app.browser);
+      await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
+      await signInContext(context, app.base, { email, password });
+      await page.goto(`${app.base}/console/conversations`);
+      const badge = page.locator("main .badge[role=status]");
+      await expect.poll(() => badge.textContent()).toBe("Live");
+      await api(`/organizations/${organization.id}/groups/${watchers.id}/`, {
+        method: "PATCH",
+        body: { permissions: [] },
+      });
+      await page.getByRole("alert").filter({ hasText: "conversation.view" }).waitFor({ timeout: 10_000 });
+      expect(await badge.textContent()).toBe("Not live");
+      await new Promise((r) => setTimeout(r, 4_000)); // an EventSource would have reconnected by now
+      expect(await badge.textContent()).toBe("Not live");
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("a transcript: a cited reply, tool calls, an image inline, a file through a signed URL, and feedback", async () => {
     const { context, page, errors } = await operator(`/console/conversations/${transcript.id}`);

@@ -57,71 +57,75 @@ const focused = (page) =>
 const visitor = () => openVisitor(app.browser, host.url);
 
 describe("Conversations inbox in Chromium", () => {
-  it("a visitor's message shows live; takeover, a human reply the visitor sees, silence, hand back, the assistant again", async () => {
-    const { context, page, errors } = await operator();
-    const v = await visitor();
+  it(
+    "a visitor's message shows live; takeover, a human reply the visitor sees, silence, hand back, the " +
+      "assistant again",
+    async () => {
+      const { context, page, errors } = await operator();
+      const v = await visitor();
 
-    await v.send("I need help with my order");
-    const row = page.locator(".inbox-list li", { hasText: "I need help with my order" });
-    await row.waitFor({ timeout: 10_000 }); // no reload: the event stream brought it
-    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain("With the assistant");
+      await v.send("I need help with my order");
+      const row = page.locator(".inbox-list li", { hasText: "I need help with my order" });
+      await row.waitFor({ timeout: 10_000 }); // no reload: the event stream brought it
+      await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain("With the assistant");
 
-    // Keyboard only: open it, take it over, reply.
-    await row.getByRole("link").focus();
-    await page.keyboard.press("Enter");
-    await page.locator("#transcript-title").waitFor();
-    await page.locator(".transcript .msg.sender-chatbot").waitFor();
-    await page.getByRole("button", { name: "Take over" }).focus();
-    await page.keyboard.press("Enter");
-    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
-    expect(await page.locator(".inbox-transcript").textContent()).toContain("With a team member");
-    // Taken over: the reply box has the focus, so the member types at once.
-    await expect.poll(() => focused(page)).toBe("Your reply");
-    await page.keyboard.type("Hi, this is Sam from support.");
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Enter");
-    await page.locator(".transcript .msg.sender-user", { hasText: "Hi, this is Sam from support." }).waitFor();
-    // Sent: back in the reply box, emptied.
-    await expect.poll(() => focused(page)).toBe("Your reply");
-    expect(await page.getByLabel("Your reply").inputValue()).toBe("");
+      // Keyboard only: open it, take it over, reply.
+      await row.getByRole("link").focus();
+      await page.keyboard.press("Enter");
+      await page.locator("#transcript-title").waitFor();
+      await page.locator(".transcript .msg.sender-chatbot").waitFor();
+      await page.getByRole("button", { name: "Take over" }).focus();
+      await page.keyboard.press("Enter");
+      await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+      expect(await page.locator(".inbox-transcript").textContent()).toContain("With a team member");
+      // Taken over: the reply box has the focus, so the member types at once.
+      await expect.poll(() => focused(page)).toBe("Your reply");
+      await page.keyboard.type("Hi, this is Sam from support.");
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Enter");
+      await page.locator(".transcript .msg.sender-user", { hasText: "Hi, this is Sam from support." }).waitFor();
+      // Sent: back in the reply box, emptied.
+      await expect.poll(() => focused(page)).toBe("Your reply");
+      expect(await page.getByLabel("Your reply").inputValue()).toBe("");
 
-    // The visitor sees the human reply at once, under the agent's name.
-    const agentRow = v.page.locator(".row.agent", { hasText: "Hi, this is Sam from support." });
-    await agentRow.waitFor({ timeout: 10_000 });
-    // While a human serves, the assistant is silent, and the operator sees the message live.
-    const assistantRows = await v.page.locator(".row.assistant").count();
-    await v.send("Are you a real person?");
-    await page
-      .locator(".transcript .msg.sender-contact", { hasText: "Are you a real person?" })
-      .waitFor({ timeout: 10_000 });
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(await v.page.locator(".row.assistant").count()).toBe(assistantRows);
+      // The visitor sees the human reply at once, under the agent's name.
+      const agentRow = v.page.locator(".row.agent", { hasText: "Hi, this is Sam from support." });
+      await agentRow.waitFor({ timeout: 10_000 });
+      // While a human serves, the assistant is silent, and the operator sees the message live.
+      const assistantRows = await v.page.locator(".row.assistant").count();
+      await v.send("Are you a real person?");
+      await page
+        .locator(".transcript .msg.sender-contact", { hasText: "Are you a real person?" })
+        .waitFor({ timeout: 10_000 });
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await v.page.locator(".row.assistant").count()).toBe(assistantRows);
 
-    // Hand back: the assistant answers the next question.
-    await page.getByRole("button", { name: "Hand back to the assistant" }).focus();
-    await page.keyboard.press("Enter");
-    await page.getByRole("button", { name: "Take over" }).waitFor();
-    // Handed back: the Take over button that replaced Hand back has the focus.
-    await expect.poll(() => focused(page)).toBe("Take over");
-    await v.send("What are your opening hours?");
-    await expect.poll(() => v.page.locator(".row.assistant").count(), { timeout: 15_000 }).toBe(assistantRows + 1);
-    await expect
-      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
-        timeout: 15_000,
-      })
-      .not.toContain("typing");
-    expect((await v.page.locator(".row.assistant .bubble").last().textContent()).length).toBeGreaterThan(0);
-    await page.locator(".transcript .msg.sender-chatbot").nth(1).waitFor({ timeout: 10_000 });
+      // Hand back: the assistant answers the next question.
+      await page.getByRole("button", { name: "Hand back to the assistant" }).focus();
+      await page.keyboard.press("Enter");
+      await page.getByRole("button", { name: "Take over" }).waitFor();
+      // Handed back: the Take over button that replaced Hand back has the focus.
+      await expect.poll(() => focused(page)).toBe("Take over");
+      await v.send("What are your opening hours?");
+      await expect.poll(() => v.page.locator(".row.assistant").count(), { timeout: 15_000 }).toBe(assistantRows + 1);
+      await expect
+        .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
+          timeout: 15_000,
+        })
+        .not.toContain("typing");
+      expect((await v.page.locator(".row.assistant .bubble").last().textContent()).length).toBeGreaterThan(0);
+      await page.locator(".transcript .msg.sender-chatbot").nth(1).waitFor({ timeout: 10_000 });
 
-    // Resolve: the button goes; the conversation's heading has the focus.
-    await page.getByRole("button", { name: "Resolve" }).focus();
-    await page.keyboard.press("Enter");
-    await expect.poll(() => page.locator(".inbox-transcript .inbox-badges").textContent()).toContain("Resolved");
-    await expect.poll(() => focused(page)).toBe("#transcript-title");
-    expect(errors).toEqual([]);
-    await v.context.close();
-    await context.close();
-  });
+      // Resolve: the button goes; the conversation's heading has the focus.
+      await page.getByRole("button", { name: "Resolve" }).focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.locator(".inbox-transcript .inbox-badges").textContent()).toContain("Resolved");
+      await expect.poll(() => focused(page)).toBe("#transcript-title");
+      expect(errors).toEqual([]);
+      await v.context.close();
+      await context.close();
+    },
+  );
 
   it("has no serious or critical axe-core violations in either theme; takes the screenshots of docs/console/", async () => {
     const list = await app.server.api(`/conversations/`, { method: "GET" });

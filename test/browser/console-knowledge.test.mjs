@@ -129,7 +129,8 @@ describe("Knowledge bases in Chromium", () => {
         await page.locator(".kb-result mark").first().waitFor();
       },
     });
-    // Last, so the pictures above stay as they were: the FAQs tab shows labels (one FAQ with two), the text nodes tab a file's passages.
+    // Last, so the pictures above stay as they were: the FAQs tab shows labels (one FAQ with two), the text nodes tab a
+    // file's passages.
     const labels = await Promise.all(
       ["Payments", "Shipping"].map((name) => app.server.api(`/knowledge-bases/${kb.id}/labels/`, { body: { name } })),
     );
@@ -150,200 +151,215 @@ describe("Knowledge bases in Chromium", () => {
     });
   });
 
-  it("signs in with a password, creates a knowledge base, uploads two dropped files with a progress bar each and follows both ingestions; adds an FAQ and finds it first, highlighted", async () => {
-    const { context, page, errors } = await openPage(app.browser);
-    await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Knowledge bases" }).click();
-    await page.getByRole("heading", { name: "Knowledge bases", level: 1 }).waitFor();
-    await page.getByRole("button", { name: "Create knowledge base" }).click();
-    await dialog(page).getByLabel("Name", { exact: true }).fill("Support articles");
-    await dialog(page).getByLabel("Passages retrieved per question").fill("5");
-    await dialog(page).getByRole("button", { name: "Create" }).click();
-    await page.getByRole("heading", { name: "Support articles", level: 1 }).waitFor();
-    const kbId = new URL(page.url()).pathname.split("/")[3];
-    expect((await app.server.api(`/knowledge-bases/${kbId}/`, { method: "GET" })).numberOfRetrievedChunks).toBe(5);
+  it(
+    "signs in with a password, creates a knowledge base, uploads two dropped files with a progress bar each and " +
+      "follows both ingestions; adds an FAQ and finds it first, highlighted",
+    async () => {
+      const { context, page, errors } = await openPage(app.browser);
+      await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Knowledge bases" }).click();
+      await page.getByRole("heading", { name: "Knowledge bases", level: 1 }).waitFor();
+      await page.getByRole("button", { name: "Create knowledge base" }).click();
+      await dialog(page).getByLabel("Name", { exact: true }).fill("Support articles");
+      await dialog(page).getByLabel("Passages retrieved per question").fill("5");
+      await dialog(page).getByRole("button", { name: "Create" }).click();
+      await page.getByRole("heading", { name: "Support articles", level: 1 }).waitFor();
+      const kbId = new URL(page.url()).pathname.split("/")[3];
+      expect((await app.server.api(`/knowledge-bases/${kbId}/`, { method: "GET" })).numberOfRetrievedChunks).toBe(5);
 
-    // Every value each progress bar shows, as the page sets it.
-    await page.evaluate(() => {
-      window.progressSeen = {};
-      new MutationObserver(() => {
-        for (const bar of document.querySelectorAll(".kb-upload progress"))
-          (window.progressSeen[bar.getAttribute("aria-label")] ??= new Set()).add(bar.value);
-      }).observe(document.body, { subtree: true, childList: true, attributes: true });
-    });
-    await dropFiles(page, Object.entries(ARTICLES));
-    for (const name of Object.keys(ARTICLES)) {
-      const bar = page.getByRole("progressbar", { name: `Upload of ${name}` });
-      await bar.waitFor();
-      await expect.poll(() => bar.evaluate((el) => el.value)).toBe(1);
-      await page.locator(".kb-upload", { hasText: name }).getByText("Uploaded; ingestion below").waitFor();
-    }
-    const seen = await page.evaluate(() =>
-      Object.fromEntries(Object.entries(window.progressSeen).map(([k, v]) => [k, [...v]])),
-    );
-    expect(Object.keys(seen).sort()).toEqual(["Upload of refunds.txt", "Upload of shipping.md"]);
-    for (const values of Object.values(seen)) expect(values).toContain(1);
-    // Both ingestions, followed live until done.
-    for (const name of Object.keys(ARTICLES))
-      await page
-        .getByRole("row", { name: new RegExp(name) })
-        .getByText("Done", { exact: true })
-        .waitFor({ timeout: 60_000 });
-    const files = await app.server.api(`/knowledge-bases/${kbId}/files/`, { method: "GET" });
-    expect(files.results.map((f) => [f.filename, f.status]).sort()).toEqual([
-      ["refunds.txt", "done"],
-      ["shipping.md", "done"],
-    ]);
+      // Every value each progress bar shows, as the page sets it.
+      await page.evaluate(() => {
+        window.progressSeen = {};
+        new MutationObserver(() => {
+          for (const bar of document.querySelectorAll(".kb-upload progress"))
+            (window.progressSeen[bar.getAttribute("aria-label")] ??= new Set()).add(bar.value);
+        }).observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
+      await dropFiles(page, Object.entries(ARTICLES));
+      for (const name of Object.keys(ARTICLES)) {
+        const bar = page.getByRole("progressbar", { name: `Upload of ${name}` });
+        await bar.waitFor();
+        await expect.poll(() => bar.evaluate((el) => el.value)).toBe(1);
+        await page.locator(".kb-upload", { hasText: name }).getByText("Uploaded; ingestion below").waitFor();
+      }
+      const seen = await page.evaluate(() =>
+        Object.fromEntries(Object.entries(window.progressSeen).map(([k, v]) => [k, [...v]])),
+      );
+      expect(Object.keys(seen).sort()).toEqual(["Upload of refunds.txt", "Upload of shipping.md"]);
+      for (const values of Object.values(seen)) expect(values).toContain(1);
+      // Both ingestions, followed live until done.
+      for (const name of Object.keys(ARTICLES))
+        await page
+          .getByRole("row", { name: new RegExp(name) })
+          .getByText("Done", { exact: true })
+          .waitFor({ timeout: 60_000 });
+      const files = await app.server.api(`/knowledge-bases/${kbId}/files/`, { method: "GET" });
+      expect(files.results.map((f) => [f.filename, f.status]).sort()).toEqual([
+        ["refunds.txt", "done"],
+        ["shipping.md", "done"],
+      ]);
 
-    await page.getByRole("link", { name: "FAQs" }).click();
-    await page.getByRole("button", { name: "Add FAQ" }).click();
-    await dialog(page).getByLabel("Question").fill("Can I pay with PayPal?");
-    await dialog(page).getByLabel("Answer").fill("Yes, PayPal is accepted at checkout.");
-    await dialog(page).getByRole("button", { name: "Add" }).click();
-    await page.getByRole("row", { name: /Can I pay with PayPal\?/ }).waitFor();
+      await page.getByRole("link", { name: "FAQs" }).click();
+      await page.getByRole("button", { name: "Add FAQ" }).click();
+      await dialog(page).getByLabel("Question").fill("Can I pay with PayPal?");
+      await dialog(page).getByLabel("Answer").fill("Yes, PayPal is accepted at checkout.");
+      await dialog(page).getByRole("button", { name: "Add" }).click();
+      await page.getByRole("row", { name: /Can I pay with PayPal\?/ }).waitFor();
 
-    await page.getByRole("link", { name: "Search tester" }).click();
-    await page.getByLabel("Query").fill("pay with paypal");
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    const first = page.locator(".kb-result").first();
-    await first.waitFor();
-    expect(await first.locator(".badge").textContent()).toBe("FAQ");
-    expect(await first.locator("mark").allTextContents()).toEqual(expect.arrayContaining(["pay", "PayPal"]));
-    expect(await first.textContent()).not.toContain("<mark>");
-    // The other methods answer too.
-    await page.getByLabel("Method").selectOption("keyword");
-    await page.getByRole("button", { name: "Search", exact: true }).click();
-    await expect.poll(() => page.locator(".kb-result").first().locator(".badge").textContent()).toBe("FAQ");
-    expect(errors).toEqual([]);
-    await context.close();
-  });
-
-  it("uploads two files from the keyboard alone: the drop zone's file button opens the chooser, a progress bar each, both ingestions followed", async () => {
-    const kb = await seededBase("Keyboard uploads");
-    const { context, page, errors } = await ownerOn(`/knowledge-bases/${kb.id}`);
-    // Listening from the start: Playwright intercepts the browser's file chooser only once it has
-    // told Chromium to, which a listener added just before the key press may not have done yet.
-    const choosers = [];
-    page.on("filechooser", (chooser) => choosers.push(chooser));
-    const button = page.getByLabel("Files to upload");
-    await button.waitFor();
-    await tabTo(page, button);
-    await page.keyboard.press("Enter");
-    await expect.poll(() => choosers.length).toBe(1);
-    const files = Object.entries(ARTICLES).map(([name, text]) => ({
-      name,
-      mimeType: "text/plain",
-      buffer: Buffer.from(text),
-    }));
-    await choosers[0].setFiles(files);
-    for (const name of Object.keys(ARTICLES)) {
-      const bar = page.getByRole("progressbar", { name: `Upload of ${name}` });
-      await expect.poll(() => bar.evaluate((el) => el.value)).toBe(1);
-      await page
-        .getByRole("row", { name: new RegExp(name) })
-        .getByText("Done", { exact: true })
-        .waitFor({ timeout: 60_000 });
-    }
-    // Space opens it too; cancelling the chooser uploads nothing.
-    await expect.poll(() => button.evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.keyboard.press("Space");
-    await expect.poll(() => choosers.length).toBe(2);
-    await choosers[1].setFiles([]);
-    expect(await page.locator(".kb-upload").count()).toBe(2);
-    const listed = await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" });
-    expect(listed.results.map((f) => [f.filename, f.status]).sort()).toEqual([
-      ["refunds.txt", "done"],
-      ["shipping.md", "done"],
-    ]);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
-
-  it("the search tester from the keyboard alone: query, method, rerank, then the ranked results with a score each", async () => {
-    const kb = await seededBase("Keyboard search", {
-      files: ARTICLES,
-      faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }],
-    });
-    const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/search`);
-    await page.getByLabel("Query").waitFor();
-    await tabTo(page, page.getByLabel("Query"));
-    await page.keyboard.type("refund gift card");
-    await page.keyboard.press("Tab");
-    // The method: Hybrid, Keyword, Vector; arrows change a closed select.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe(
-      await page.getByLabel("Method").getAttribute("id"),
-    );
-    await page.keyboard.press("ArrowDown");
-    await page.keyboard.press("ArrowDown");
-    await expect.poll(() => page.getByLabel("Method").inputValue()).toBe("vector");
-    // Rerank applies to hybrid only: back to it, then the checkbox.
-    await page.keyboard.press("Home");
-    await expect.poll(() => page.getByLabel("Method").inputValue()).toBe("hybrid");
-    const rerank = page.getByLabel("Rerank the results");
-    const before = await rerank.isChecked();
-    await tabTo(page, rerank);
-    await page.keyboard.press("Space");
-    expect(await rerank.isChecked()).toBe(!before);
-    const sent = page.waitForRequest((r) => r.url().includes(`/knowledge-bases/${kb.id}/search/`));
-    await tabTo(page, page.getByRole("button", { name: "Search", exact: true }));
-    await page.keyboard.press("Enter");
-    expect((await sent).postDataJSON()).toEqual({
-      query: "refund gift card",
-      searchMethod: "hybrid",
-      enableRerank: !before,
-    });
-    const results = page.locator(".kb-result");
-    await results.first().waitFor();
-    expect(await results.first().textContent()).toContain("gift card");
-    expect(await results.locator(".kb-score").count()).toBe(await results.count());
-    await context.close();
-  });
-
-  it("searches by vector, and by hybrid with and without rerank: each result shows the score the API gives, and rerank changes them", async () => {
-    const kb = await seededBase("Methods", {
-      files: ARTICLES,
-      faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }],
-    });
-    const query = "refund to the gift card";
-    const scoresOf = async (searchMethod, enableRerank) =>
-      (
-        await app.server.api(`/knowledge-bases/${kb.id}/search/?pageSize=100`, {
-          body: { query, searchMethod, enableRerank },
-        })
-      ).results.map((r) => r.score.toFixed(3));
-    const { context, page, errors } = await ownerOn(`/knowledge-bases/${kb.id}/search`);
-    const shown = async () => {
-      const heads = await page.locator(".kb-result .kb-score").allTextContents();
-      return heads.map((h) => h.replace(/^Score /, ""));
-    };
-    const search = async (method, rerank) => {
-      await page.getByLabel("Method").selectOption(method);
-      if (rerank !== undefined) await page.getByLabel("Rerank the results").setChecked(rerank);
-      const answered = page.waitForResponse((r) => r.url().includes(`/knowledge-bases/${kb.id}/search/`));
+      await page.getByRole("link", { name: "Search tester" }).click();
+      await page.getByLabel("Query").fill("pay with paypal");
       await page.getByRole("button", { name: "Search", exact: true }).click();
-      await (await answered).finished();
-      await page.locator(".kb-result").first().waitFor();
-    };
-    await page.getByLabel("Query").fill(query);
+      const first = page.locator(".kb-result").first();
+      await first.waitFor();
+      expect(await first.locator(".badge").textContent()).toBe("FAQ");
+      expect(await first.locator("mark").allTextContents()).toEqual(expect.arrayContaining(["pay", "PayPal"]));
+      expect(await first.textContent()).not.toContain("<mark>");
+      // The other methods answer too.
+      await page.getByLabel("Method").selectOption("keyword");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await expect.poll(() => page.locator(".kb-result").first().locator(".badge").textContent()).toBe("FAQ");
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
-    await search("vector");
-    expect(await page.getByLabel("Rerank the results").isDisabled()).toBe(true);
-    const vector = await scoresOf("vector");
-    expect(vector.length).toBeGreaterThan(0);
-    await expect.poll(shown).toEqual(vector);
+  it(
+    "uploads two files from the keyboard alone: the drop zone's file button opens the chooser, a progress bar " +
+      "each, both ingestions followed",
+    async () => {
+      const kb = await seededBase("Keyboard uploads");
+      const { context, page, errors } = await ownerOn(`/knowledge-bases/${kb.id}`);
+      // Listening from the start: Playwright intercepts the browser's file chooser only once it has
+      // told Chromium to, which a listener added just before the key press may not have done yet.
+      const choosers = [];
+      page.on("filechooser", (chooser) => choosers.push(chooser));
+      const button = page.getByLabel("Files to upload");
+      await button.waitFor();
+      await tabTo(page, button);
+      await page.keyboard.press("Enter");
+      await expect.poll(() => choosers.length).toBe(1);
+      const files = Object.entries(ARTICLES).map(([name, text]) => ({
+        name,
+        mimeType: "text/plain",
+        buffer: Buffer.from(text),
+      }));
+      await choosers[0].setFiles(files);
+      for (const name of Object.keys(ARTICLES)) {
+        const bar = page.getByRole("progressbar", { name: `Upload of ${name}` });
+        await expect.poll(() => bar.evaluate((el) => el.value)).toBe(1);
+        await page
+          .getByRole("row", { name: new RegExp(name) })
+          .getByText("Done", { exact: true })
+          .waitFor({ timeout: 60_000 });
+      }
+      // Space opens it too; cancelling the chooser uploads nothing.
+      await expect.poll(() => button.evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.keyboard.press("Space");
+      await expect.poll(() => choosers.length).toBe(2);
+      await choosers[1].setFiles([]);
+      expect(await page.locator(".kb-upload").count()).toBe(2);
+      const listed = await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" });
+      expect(listed.results.map((f) => [f.filename, f.status]).sort()).toEqual([
+        ["refunds.txt", "done"],
+        ["shipping.md", "done"],
+      ]);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
-    await search("hybrid", true);
-    const reranked = await scoresOf("hybrid", true);
-    await expect.poll(shown).toEqual(reranked);
-    await search("hybrid", false);
-    const fused = await scoresOf("hybrid", false);
-    await expect.poll(shown).toEqual(fused);
-    // The built-in reranker rescores the fused list: the scores differ, and the page shows each.
-    expect(reranked).not.toEqual(fused);
-    for (const score of await shown()) expect(score).toMatch(/^(0|1)\.\d{3}$/);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+  it(
+    "the search tester from the keyboard alone: query, method, rerank, then the ranked results with a score " + "each",
+    async () => {
+      const kb = await seededBase("Keyboard search", {
+        files: ARTICLES,
+        faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }],
+      });
+      const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/search`);
+      await page.getByLabel("Query").waitFor();
+      await tabTo(page, page.getByLabel("Query"));
+      await page.keyboard.type("refund gift card");
+      await page.keyboard.press("Tab");
+      // The method: Hybrid, Keyword, Vector; arrows change a closed select.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe(
+        await page.getByLabel("Method").getAttribute("id"),
+      );
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowDown");
+      await expect.poll(() => page.getByLabel("Method").inputValue()).toBe("vector");
+      // Rerank applies to hybrid only: back to it, then the checkbox.
+      await page.keyboard.press("Home");
+      await expect.poll(() => page.getByLabel("Method").inputValue()).toBe("hybrid");
+      const rerank = page.getByLabel("Rerank the results");
+      const before = await rerank.isChecked();
+      await tabTo(page, rerank);
+      await page.keyboard.press("Space");
+      expect(await rerank.isChecked()).toBe(!before);
+      const sent = page.waitForRequest((r) => r.url().includes(`/knowledge-bases/${kb.id}/search/`));
+      await tabTo(page, page.getByRole("button", { name: "Search", exact: true }));
+      await page.keyboard.press("Enter");
+      expect((await sent).postDataJSON()).toEqual({
+        query: "refund gift card",
+        searchMethod: "hybrid",
+        enableRerank: !before,
+      });
+      const results = page.locator(".kb-result");
+      await results.first().waitFor();
+      expect(await results.first().textContent()).toContain("gift card");
+      expect(await results.locator(".kb-score").count()).toBe(await results.count());
+      await context.close();
+    },
+  );
+
+  it(
+    "searches by vector, and by hybrid with and without rerank: each result shows the score the API gives, and " +
+      "rerank changes them",
+    async () => {
+      const kb = await seededBase("Methods", {
+        files: ARTICLES,
+        faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }],
+      });
+      const query = "refund to the gift card";
+      const scoresOf = async (searchMethod, enableRerank) =>
+        (
+          await app.server.api(`/knowledge-bases/${kb.id}/search/?pageSize=100`, {
+            body: { query, searchMethod, enableRerank },
+          })
+        ).results.map((r) => r.score.toFixed(3));
+      const { context, page, errors } = await ownerOn(`/knowledge-bases/${kb.id}/search`);
+      const shown = async () => {
+        const heads = await page.locator(".kb-result .kb-score").allTextContents();
+        return heads.map((h) => h.replace(/^Score /, ""));
+      };
+      const search = async (method, rerank) => {
+        await page.getByLabel("Method").selectOption(method);
+        if (rerank !== undefined) await page.getByLabel("Rerank the results").setChecked(rerank);
+        const answered = page.waitForResponse((r) => r.url().includes(`/knowledge-bases/${kb.id}/search/`));
+        await page.getByRole("button", { name: "Search", exact: true }).click();
+        await (await answered).finished();
+        await page.locator(".kb-result").first().waitFor();
+      };
+      await page.getByLabel("Query").fill(query);
+
+      await search("vector");
+      expect(await page.getByLabel("Rerank the results").isDisabled()).toBe(true);
+      const vector = await scoresOf("vector");
+      expect(vector.length).toBeGreaterThan(0);
+      await expect.poll(shown).toEqual(vector);
+
+      await search("hybrid", true);
+      const reranked = await scoresOf("hybrid", true);
+      await expect.poll(shown).toEqual(reranked);
+      await search("hybrid", false);
+      const fused = await scoresOf("hybrid", false);
+      await expect.poll(shown).toEqual(fused);
+      // The built-in reranker rescores the fused list: the scores differ, and the page shows each.
+      expect(reranked).not.toEqual(fused);
+      for (const score of await shown()) expect(score).toMatch(/^(0|1)\.\d{3}$/);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("a file that cannot be parsed fails with the reason; reparse and delete work", async () => {
     const kb = await seededBase("Broken uploads");
@@ -402,7 +418,8 @@ describe("Knowledge bases in Chromium", () => {
     const kb = await seededBase("Imported FAQs");
     const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/faqs`);
     const csv =
-      'question,answer,labels\n"Where is my order?","Track it under ""Orders"", in your account.",Shipping\nCan I return a gift?,"Yes, within 30 days.","Returns, Gifts"\n,no question here,\n';
+      'question,answer,labels\n"Where is my order?","Track it under ""Orders"", in your ' +
+      'account.",Shipping\nCan I return a gift?,"Yes, within 30 days.","Returns, Gifts"\n,no question here,\n';
     await page.getByRole("button", { name: "Import CSV or XLSX" }).click();
     await dialog(page)
       .getByLabel("CSV or XLSX file")
@@ -456,7 +473,8 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByRole("button", { name: "Edit passage 1" }).click();
     await dialog(page).getByLabel("Text").fill("Refunds take five working days.");
     await dialog(page).getByRole("button", { name: "Save" }).click();
-    // Saved means indexed again (keyword, vector, the built-in embedding): slower than a plain write on a loaded machine.
+    // Saved means indexed again (keyword, vector, the built-in embedding): slower than a plain write on a loaded
+    // machine.
     await page.getByRole("row", { name: /Refunds take five working days\./ }).waitFor({ timeout: 60_000 });
     await page.getByRole("link", { name: "Search tester" }).click();
     await page.getByLabel("Query").fill("five working days");

@@ -62,98 +62,107 @@ describe("Models and API keys in Chromium", () => {
     });
   });
 
-  it("adds an OpenAI-compatible model, tests its connection, changes and deletes it; bad input shows at its field", async () => {
-    const { context, page, errors } = await ownerOnPage();
-    await page.getByRole("button", { name: "Add model" }).click();
-    await dialog(page).getByLabel("Name", { exact: true }).fill("Upstream GPT");
-    await dialog(page).getByLabel("Model name at the provider").fill("gpt-test");
-    await dialog(page).getByLabel("Endpoint URL").fill("ftp://models.example.com/v1");
-    await dialog(page).getByRole("button", { name: "Add" }).click();
-    const endpoint = dialog(page).getByLabel("Endpoint URL");
-    await expect.poll(() => endpoint.getAttribute("aria-invalid")).toBe("true");
-    expect(await dialog(page).locator(".field-error").textContent()).toContain("http(s)");
-    await endpoint.fill(`${upstream.url}/v1`);
-    await dialog(page).getByLabel("API key of the provider").fill(UPSTREAM_API_KEY);
-    await dialog(page).getByRole("button", { name: "Add" }).click();
-    await dialog(page).waitFor({ state: "detached" });
-    const row = page.getByRole("row", { name: /Upstream GPT/ });
-    await row.waitFor();
-    expect(await row.textContent()).toContain("sk-t…6789");
+  it(
+    "adds an OpenAI-compatible model, tests its connection, changes and deletes it; bad input shows at its " + "field",
+    async () => {
+      const { context, page, errors } = await ownerOnPage();
+      await page.getByRole("button", { name: "Add model" }).click();
+      await dialog(page).getByLabel("Name", { exact: true }).fill("Upstream GPT");
+      await dialog(page).getByLabel("Model name at the provider").fill("gpt-test");
+      await dialog(page).getByLabel("Endpoint URL").fill("ftp://models.example.com/v1");
+      await dialog(page).getByRole("button", { name: "Add" }).click();
+      const endpoint = dialog(page).getByLabel("Endpoint URL");
+      await expect.poll(() => endpoint.getAttribute("aria-invalid")).toBe("true");
+      expect(await dialog(page).locator(".field-error").textContent()).toContain("http(s)");
+      await endpoint.fill(`${upstream.url}/v1`);
+      await dialog(page).getByLabel("API key of the provider").fill(UPSTREAM_API_KEY);
+      await dialog(page).getByRole("button", { name: "Add" }).click();
+      await dialog(page).waitFor({ state: "detached" });
+      const row = page.getByRole("row", { name: /Upstream GPT/ });
+      await row.waitFor();
+      expect(await row.textContent()).toContain("sk-t…6789");
 
-    await page.getByRole("button", { name: "Test connection of Upstream GPT" }).click();
-    await row.getByText(/^Works · \d+ ms$/).waitFor();
-    expect(await page.locator("[role=status][aria-live=polite]").textContent()).toMatch(
-      /Upstream GPT: the connection works/,
-    );
+      await page.getByRole("button", { name: "Test connection of Upstream GPT" }).click();
+      await row.getByText(/^Works · \d+ ms$/).waitFor();
+      expect(await page.locator("[role=status][aria-live=polite]").textContent()).toMatch(
+        /Upstream GPT: the connection works/,
+      );
 
-    await page.getByRole("button", { name: "Edit Upstream GPT" }).click();
-    await dialog(page).getByLabel("Name", { exact: true }).fill("Upstream GPT 2");
-    await dialog(page).getByRole("button", { name: "Save" }).click();
-    await page.getByRole("row", { name: /Upstream GPT 2/ }).waitFor();
+      await page.getByRole("button", { name: "Edit Upstream GPT" }).click();
+      await dialog(page).getByLabel("Name", { exact: true }).fill("Upstream GPT 2");
+      await dialog(page).getByRole("button", { name: "Save" }).click();
+      await page.getByRole("row", { name: /Upstream GPT 2/ }).waitFor();
 
-    await page.getByRole("button", { name: "Delete Upstream GPT 2" }).click();
-    await dialog(page).getByRole("button", { name: "Delete" }).click();
-    await page.getByRole("row", { name: /Upstream GPT 2/ }).waitFor({ state: "detached" });
-    const models = await app.server.api("/large-language-models/", { method: "GET" });
-    expect(models.results.map((m) => m.name)).not.toContain("Upstream GPT 2");
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      await page.getByRole("button", { name: "Delete Upstream GPT 2" }).click();
+      await dialog(page).getByRole("button", { name: "Delete" }).click();
+      await page.getByRole("row", { name: /Upstream GPT 2/ }).waitFor({ state: "detached" });
+      const models = await app.server.api("/large-language-models/", { method: "GET" });
+      expect(models.results.map((m) => m.name)).not.toContain("Upstream GPT 2");
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
-  it("fills the form from a provider's preset: endpoint, model name and a name; the model saved shows a toast that can be dismissed", async () => {
-    const { context, page, errors } = await ownerOnPage();
-    await page.getByRole("button", { name: "Add model" }).click();
-    const form = dialog(page);
-    await form.getByLabel("Start from").selectOption({ label: "Groq" });
-    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("https://api.groq.com/openai/v1");
-    expect(await form.getByLabel("Model name at the provider").inputValue()).toBe("llama-3.3-70b-versatile");
-    expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Groq llama-3.3-70b-versatile");
-    // Another preset replaces the name it suggested, never one typed.
-    await form.getByLabel("Start from").selectOption({ label: "Google Gemini" });
-    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe(
-      "https://generativelanguage.googleapis.com/v1beta/openai/",
-    );
-    expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Google Gemini gemini-2.5-flash");
-    await form.getByLabel("Name", { exact: true }).fill("Our Gemini");
-    await form.getByLabel("Start from").selectOption({ label: "Ollama" });
-    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("http://localhost:11434/v1");
-    expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Our Gemini");
-    // Azure: the resource's URL is the user's to type; the field shows its form.
-    await form.getByLabel("Start from").selectOption({ label: "Azure OpenAI" });
-    expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("");
-    expect(await form.getByLabel("Endpoint URL").getAttribute("placeholder")).toContain(".openai.azure.com/openai/v1/");
-    // An embedding preset gives the vectors' length; Workers AI needs no endpoint.
-    await form.getByLabel("Kind", { exact: true }).selectOption("embedding");
-    await form.getByLabel("Start from").selectOption({ label: "OpenAI" });
-    expect(await form.getByLabel("Model name at the provider").inputValue()).toBe("text-embedding-3-small");
-    expect(await form.getByLabel("Dimensions").inputValue()).toBe("1536");
-    await form.getByLabel("Start from").selectOption({ label: "Cloudflare Workers AI" });
-    expect(await form.getByLabel("Provider", { exact: true }).inputValue()).toBe("workers_ai");
-    expect(await form.getByLabel("Endpoint URL").count()).toBe(0);
-    expect(await axeViolations(page)).toEqual([]);
+  it(
+    "fills the form from a provider's preset: endpoint, model name and a name; the model saved shows a toast " +
+      "that can be dismissed",
+    async () => {
+      const { context, page, errors } = await ownerOnPage();
+      await page.getByRole("button", { name: "Add model" }).click();
+      const form = dialog(page);
+      await form.getByLabel("Start from").selectOption({ label: "Groq" });
+      expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("https://api.groq.com/openai/v1");
+      expect(await form.getByLabel("Model name at the provider").inputValue()).toBe("llama-3.3-70b-versatile");
+      expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Groq llama-3.3-70b-versatile");
+      // Another preset replaces the name it suggested, never one typed.
+      await form.getByLabel("Start from").selectOption({ label: "Google Gemini" });
+      expect(await form.getByLabel("Endpoint URL").inputValue()).toBe(
+        "https://generativelanguage.googleapis.com/v1beta/openai/",
+      );
+      expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Google Gemini gemini-2.5-flash");
+      await form.getByLabel("Name", { exact: true }).fill("Our Gemini");
+      await form.getByLabel("Start from").selectOption({ label: "Ollama" });
+      expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("http://localhost:11434/v1");
+      expect(await form.getByLabel("Name", { exact: true }).inputValue()).toBe("Our Gemini");
+      // Azure: the resource's URL is the user's to type; the field shows its form.
+      await form.getByLabel("Start from").selectOption({ label: "Azure OpenAI" });
+      expect(await form.getByLabel("Endpoint URL").inputValue()).toBe("");
+      expect(await form.getByLabel("Endpoint URL").getAttribute("placeholder")).toContain(
+        ".openai.azure.com/openai/v1/",
+      );
+      // An embedding preset gives the vectors' length; Workers AI needs no endpoint.
+      await form.getByLabel("Kind", { exact: true }).selectOption("embedding");
+      await form.getByLabel("Start from").selectOption({ label: "OpenAI" });
+      expect(await form.getByLabel("Model name at the provider").inputValue()).toBe("text-embedding-3-small");
+      expect(await form.getByLabel("Dimensions").inputValue()).toBe("1536");
+      await form.getByLabel("Start from").selectOption({ label: "Cloudflare Workers AI" });
+      expect(await form.getByLabel("Provider", { exact: true }).inputValue()).toBe("workers_ai");
+      expect(await form.getByLabel("Endpoint URL").count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
 
-    // Saved against the in-test upstream: the toast says so, stays out of the focus, and closes.
-    await form.getByLabel("Kind", { exact: true }).selectOption("llm");
-    await form.getByLabel("Start from").selectOption({ label: "OpenAI" });
-    await form.getByLabel("Name", { exact: true }).fill("Preset GPT");
-    await form.getByLabel("Endpoint URL").fill(`${upstream.url}/v1`);
-    await form.getByLabel("API key of the provider").fill(UPSTREAM_API_KEY);
-    await form.getByRole("button", { name: "Add" }).click();
-    await form.waitFor({ state: "detached" });
-    const toast = page.getByRole("region", { name: "Notifications" }).locator(".toast", { hasText: "Preset GPT" });
-    await toast.waitFor();
-    expect(await page.evaluate(() => !!document.activeElement?.closest(".toasts"))).toBe(false);
-    expect(await axeViolations(page)).toEqual([]);
-    await toast.getByRole("button", { name: "Dismiss notification" }).click();
-    await toast.waitFor({ state: "detached" });
-    const models = await app.server.api("/large-language-models/", { method: "GET" });
-    expect(models.results.find((m) => m.name === "Preset GPT")).toMatchObject({
-      modelName: "gpt-4o-mini",
-      baseUrl: `${upstream.url}/v1`,
-    });
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // Saved against the in-test upstream: the toast says so, stays out of the focus, and closes.
+      await form.getByLabel("Kind", { exact: true }).selectOption("llm");
+      await form.getByLabel("Start from").selectOption({ label: "OpenAI" });
+      await form.getByLabel("Name", { exact: true }).fill("Preset GPT");
+      await form.getByLabel("Endpoint URL").fill(`${upstream.url}/v1`);
+      await form.getByLabel("API key of the provider").fill(UPSTREAM_API_KEY);
+      await form.getByRole("button", { name: "Add" }).click();
+      await form.waitFor({ state: "detached" });
+      const toast = page.getByRole("region", { name: "Notifications" }).locator(".toast", { hasText: "Preset GPT" });
+      await toast.waitFor();
+      expect(await page.evaluate(() => !!document.activeElement?.closest(".toasts"))).toBe(false);
+      expect(await axeViolations(page)).toEqual([]);
+      await toast.getByRole("button", { name: "Dismiss notification" }).click();
+      await toast.waitFor({ state: "detached" });
+      const models = await app.server.api("/large-language-models/", { method: "GET" });
+      expect(models.results.find((m) => m.name === "Preset GPT")).toMatchObject({
+        modelName: "gpt-4o-mini",
+        baseUrl: `${upstream.url}/v1`,
+      });
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("lists a model that cannot answer here with its reason beside it", async () => {
     // Locally there is no AI binding: the built-in Workers AI models are unavailable, and say why.

@@ -45,7 +45,8 @@ const NOTE_2 = "Follow up tomorrow about the parcel";
 let conversationId;
 
 describe("Private notes and canned responses in Chromium", () => {
-  it("a note while the assistant serves, a canned reply by `/` with its variables filled, a note by the switch; the visitor sees only the reply", async () => {
+  it("a note while the assistant serves, a canned reply by `/` with its variables filled, a note by the switch; " +
+    "the visitor sees only the reply", async () => {
     const v = await visitor();
     await v.send("Where is my parcel?");
     await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });

@@ -43,40 +43,44 @@ describe("the profile page and sign-up in Chromium", () => {
     await screenshots(app.browser, app.base, "/console/sign-up", "sign-up");
   });
 
-  it("is reached from the banner's name; a changed name shows a toast that can be closed, keeps the focus, and the banner follows", async () => {
-    const { context, page, errors } = await ownerOn(app, "/models");
-    await page.getByRole("link", { name: /^Signed in as .*: your profile$/ }).click();
-    await page.locator("main h1", { hasText: "Your profile" }).waitFor();
-    expect(page.url()).toBe(`${app.base}/console/profile`);
-    const details = page.getByRole("region", { name: "Your details" });
-    expect(await details.getByLabel("E-mail").inputValue()).toBe(app.owner.email);
-    await details.getByLabel("Name").fill("Ada Admin");
-    const save = details.getByRole("button", { name: "Save" });
-    await save.click();
-    const toasts = page.getByRole("region", { name: "Notifications" });
-    const toast = toasts.locator(".toast", { hasText: "Your details are saved." });
-    await toast.waitFor();
-    // Heard once, through the polite live region; the toast never takes the focus.
-    await expect
-      .poll(() => page.locator("[role=status][aria-live=polite]").textContent())
-      .toBe("Your details are saved.");
-    expect(await page.evaluate(() => !!document.activeElement?.closest(".toasts"))).toBe(false);
-    await page.getByRole("link", { name: "Signed in as Ada Admin: your profile" }).waitFor();
-    expect((await app.server.api("/users/current/", { method: "GET" })).name).toBe("Ada Admin");
-    expect(await axeViolations(page)).toEqual([]);
-    await toast.getByRole("button", { name: "Dismiss notification" }).click();
-    await toasts.waitFor({ state: "detached" });
+  it(
+    "is reached from the banner's name; a changed name shows a toast that can be closed, keeps the focus, and " +
+      "the banner follows",
+    async () => {
+      const { context, page, errors } = await ownerOn(app, "/models");
+      await page.getByRole("link", { name: /^Signed in as .*: your profile$/ }).click();
+      await page.locator("main h1", { hasText: "Your profile" }).waitFor();
+      expect(page.url()).toBe(`${app.base}/console/profile`);
+      const details = page.getByRole("region", { name: "Your details" });
+      expect(await details.getByLabel("E-mail").inputValue()).toBe(app.owner.email);
+      await details.getByLabel("Name").fill("Ada Admin");
+      const save = details.getByRole("button", { name: "Save" });
+      await save.click();
+      const toasts = page.getByRole("region", { name: "Notifications" });
+      const toast = toasts.locator(".toast", { hasText: "Your details are saved." });
+      await toast.waitFor();
+      // Heard once, through the polite live region; the toast never takes the focus.
+      await expect
+        .poll(() => page.locator("[role=status][aria-live=polite]").textContent())
+        .toBe("Your details are saved.");
+      expect(await page.evaluate(() => !!document.activeElement?.closest(".toasts"))).toBe(false);
+      await page.getByRole("link", { name: "Signed in as Ada Admin: your profile" }).waitFor();
+      expect((await app.server.api("/users/current/", { method: "GET" })).name).toBe("Ada Admin");
+      expect(await axeViolations(page)).toEqual([]);
+      await toast.getByRole("button", { name: "Dismiss notification" }).click();
+      await toasts.waitFor({ state: "detached" });
 
-    // A bad e-mail: at its field, and at the top of the form; nothing saved.
-    await details.getByLabel("E-mail").fill("not-an-address@");
-    await details.getByLabel("E-mail").evaluate((input) => (input.type = "text"));
-    await save.click();
-    await expect.poll(() => details.getByLabel("E-mail").getAttribute("aria-invalid")).toBe("true");
-    await details.getByRole("alert").waitFor();
-    expect((await app.server.api("/users/current/", { method: "GET" })).email).toBe(app.owner.email);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // A bad e-mail: at its field, and at the top of the form; nothing saved.
+      await details.getByLabel("E-mail").fill("not-an-address@");
+      await details.getByLabel("E-mail").evaluate((input) => (input.type = "text"));
+      await save.click();
+      await expect.poll(() => details.getByLabel("E-mail").getAttribute("aria-invalid")).toBe("true");
+      await details.getByRole("alert").waitFor();
+      expect((await app.server.api("/users/current/", { method: "GET" })).email).toBe(app.owner.email);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("lists the user's API keys (created, revoked with a toast) and console sessions", async () => {
     const { context, page } = await ownerOn(app, "/profile");
@@ -139,31 +143,35 @@ describe("the profile page and sign-up in Chromium", () => {
     await context.close();
   });
 
-  it("creates an account from the sign-in page's link and signs it in; mismatched passwords are refused at their field", async () => {
-    const { context, page, errors } = await openPage(app.browser);
-    await page.goto(`${app.base}/console/`);
-    await page.getByRole("link", { name: "Create an account" }).click();
-    await page.getByRole("heading", { name: "Create an account" }).waitFor();
-    expect(page.url()).toBe(`${app.base}/console/sign-up`);
-    const email = `newcomer-${Date.now()}@example.com`;
-    await page.getByLabel("Your name").fill("Nia Newcomer");
-    await page.getByLabel("Organization name").fill("Nia's bakery");
-    await page.getByLabel("E-mail").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill("bakery password 1");
-    await page.getByLabel("Password again").fill("bakery password 2");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await expect.poll(() => page.getByLabel("Password again").getAttribute("aria-invalid")).toBe("true");
-    await page.locator(".form-error").waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByLabel("Password again").fill("bakery password 1");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.locator(".shell main h1").waitFor();
-    await page.getByRole("link", { name: "Signed in as Nia Newcomer: your profile" }).waitFor();
-    expect(await page.locator(".organization-name").textContent()).toBe("Nia's bakery");
-    expect(new URL(page.url()).pathname).not.toBe("/console/sign-up");
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+  it(
+    "creates an account from the sign-in page's link and signs it in; mismatched passwords are refused at their " +
+      "field",
+    async () => {
+      const { context, page, errors } = await openPage(app.browser);
+      await page.goto(`${app.base}/console/`);
+      await page.getByRole("link", { name: "Create an account" }).click();
+      await page.getByRole("heading", { name: "Create an account" }).waitFor();
+      expect(page.url()).toBe(`${app.base}/console/sign-up`);
+      const email = `newcomer-${Date.now()}@example.com`;
+      await page.getByLabel("Your name").fill("Nia Newcomer");
+      await page.getByLabel("Organization name").fill("Nia's bakery");
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Password", { exact: true }).fill("bakery password 1");
+      await page.getByLabel("Password again").fill("bakery password 2");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await expect.poll(() => page.getByLabel("Password again").getAttribute("aria-invalid")).toBe("true");
+      await page.locator(".form-error").waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByLabel("Password again").fill("bakery password 1");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.locator(".shell main h1").waitFor();
+      await page.getByRole("link", { name: "Signed in as Nia Newcomer: your profile" }).waitFor();
+      expect(await page.locator(".organization-name").textContent()).toBe("Nia's bakery");
+      expect(new URL(page.url()).pathname).not.toBe("/console/sign-up");
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it.each(["light", "dark"])(
     "axe-core finds no serious or critical violation on the profile page and the sign-up page (%s)",

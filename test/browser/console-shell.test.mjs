@@ -18,7 +18,8 @@ import {
 } from "./console-helpers.mjs";
 
 let app;
-/** A registered user (with their own organization) who is also a member of the owner's, in a group with chatbot.manage only. */
+/** A registered user (with their own organization) who is also a member of the owner's, in a group with chatbot.manage
+ * only. */
 let member;
 
 beforeAll(async () => {
@@ -56,67 +57,74 @@ const raw = (path, cookie, init = {}) =>
   fetch(`${app.base}/api/v1${path}`, { ...init, headers: { Cookie: `console_session=${cookie}`, ...init.headers } });
 
 describe("the console shell in Chromium", () => {
-  it("signs in with e-mail and password, shows the start page, and keeps the session over a reload and a deep link", async () => {
-    const { context, page, errors } = await openPage(app.browser);
-    const served = await page.goto(`${app.base}/console/`);
-    expect(served.headers()["content-security-policy"]).toContain("script-src 'self'");
-    // Its hashed files, served by the asset router, are cached for good.
-    const script = await fetch(app.base + (await page.locator("script[type=module]").getAttribute("src")));
-    expect(script.headers.get("cache-control")).toContain("immutable");
-    await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
-    // The start page is the first page of the menu (the registry's order).
-    const start = page.getByRole("navigation", { name: "Main" }).getByRole("link").first();
-    const startTitle = await start.textContent();
-    await expect.poll(() => page.url()).toBe(app.base + (await start.getAttribute("href")));
-    expect(await page.locator("main h1").textContent()).toBe(startTitle);
-    expect(await page.title()).toBe(`${startTitle} · Console`);
-    // The cookie is HttpOnly: no script of the page can read it.
-    expect(await page.evaluate(() => document.cookie)).not.toContain("console_session");
-    const cookie = (await context.cookies()).find((c) => c.name === "console_session");
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/api" });
-    // Nothing of the session is kept in storage: no API key, no session id.
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
-    expect(stored).not.toMatch(/ak_|cs_/);
-    await page.reload();
-    await page.locator("main h1", { hasText: startTitle }).waitFor();
-    const deep = await context.newPage();
-    await deep.goto(`${app.base}/console/models`);
-    await deep.locator("main h1", { hasText: "Models and API keys" }).waitFor();
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+  it(
+    "signs in with e-mail and password, shows the start page, and keeps the session over a reload and a deep " + "link",
+    async () => {
+      const { context, page, errors } = await openPage(app.browser);
+      const served = await page.goto(`${app.base}/console/`);
+      expect(served.headers()["content-security-policy"]).toContain("script-src 'self'");
+      // Its hashed files, served by the asset router, are cached for good.
+      const script = await fetch(app.base + (await page.locator("script[type=module]").getAttribute("src")));
+      expect(script.headers.get("cache-control")).toContain("immutable");
+      await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
+      // The start page is the first page of the menu (the registry's order).
+      const start = page.getByRole("navigation", { name: "Main" }).getByRole("link").first();
+      const startTitle = await start.textContent();
+      await expect.poll(() => page.url()).toBe(app.base + (await start.getAttribute("href")));
+      expect(await page.locator("main h1").textContent()).toBe(startTitle);
+      expect(await page.title()).toBe(`${startTitle} · Console`);
+      // The cookie is HttpOnly: no script of the page can read it.
+      expect(await page.evaluate(() => document.cookie)).not.toContain("console_session");
+      const cookie = (await context.cookies()).find((c) => c.name === "console_session");
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/api" });
+      // Nothing of the session is kept in storage: no API key, no session id.
+      const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+      expect(stored).not.toMatch(/ak_|cs_/);
+      await page.reload();
+      await page.locator("main h1", { hasText: startTitle }).waitFor();
+      const deep = await context.newPage();
+      await deep.goto(`${app.base}/console/models`);
+      await deep.locator("main h1", { hasText: "Models and API keys" }).waitFor();
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
-  it("answers a page's address with a shell naming that page's chunk: a first visit asks for no script the HTML did not name", async () => {
-    const html = async (path) => {
-      const res = await fetch(app.base + path);
-      expect(res.status, path).toBe(200);
-      expect(res.headers.get("content-security-policy"), path).toContain("script-src 'self'");
-      return res.text();
-    };
-    const named = (text) =>
-      [...text.matchAll(/<(?:link rel="modulepreload" href|script type="module" src)="([^"]+)"/g)]
-        .map((m) => m[1])
-        .sort();
-    const start = named(await html("/console/"));
-    const models = named(await html("/console/models"));
-    // Each names the shell's files and its page's chunk(s): /console/ the start page's.
-    expect(models).not.toEqual(start);
-    // A deep link below the start page, and a path of no page, name what /console/ names.
-    expect(named(await html("/console/assistants/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d"))).toEqual(start);
-    expect(named(await html("/console/no-such-page"))).toEqual(start);
-    const { context, page } = await openPage(app.browser);
-    await signInContext(context, app.base, { apiKey: app.owner.key });
-    await page.goto(`${app.base}/console/models`);
-    await page.getByRole("button", { name: "Add model" }).waitFor();
-    const scripts = await page.evaluate(() =>
-      performance
-        .getEntriesByType("resource")
-        .map((e) => new URL(e.name).pathname)
-        .filter((p) => p.endsWith(".js")),
-    );
-    expect(scripts.sort()).toEqual(models);
-    await context.close();
-  });
+  it(
+    "answers a page's address with a shell naming that page's chunk: a first visit asks for no script the HTML " +
+      "did not name",
+    async () => {
+      const html = async (path) => {
+        const res = await fetch(app.base + path);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("content-security-policy"), path).toContain("script-src 'self'");
+        return res.text();
+      };
+      const named = (text) =>
+        [...text.matchAll(/<(?:link rel="modulepreload" href|script type="module" src)="([^"]+)"/g)]
+          .map((m) => m[1])
+          .sort();
+      const start = named(await html("/console/"));
+      const models = named(await html("/console/models"));
+      // Each names the shell's files and its page's chunk(s): /console/ the start page's.
+      expect(models).not.toEqual(start);
+      // A deep link below the start page, and a path of no page, name what /console/ names.
+      expect(named(await html("/console/assistants/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d"))).toEqual(start);
+      expect(named(await html("/console/no-such-page"))).toEqual(start);
+      const { context, page } = await openPage(app.browser);
+      await signInContext(context, app.base, { apiKey: app.owner.key });
+      await page.goto(`${app.base}/console/models`);
+      await page.getByRole("button", { name: "Add model" }).waitFor();
+      const scripts = await page.evaluate(() =>
+        performance
+          .getEntriesByType("resource")
+          .map((e) => new URL(e.name).pathname)
+          .filter((p) => p.endsWith(".js")),
+      );
+      expect(scripts.sort()).toEqual(models);
+      await context.close();
+    },
+  );
 
   it("signs out: back to the sign-in form, and the old cookie no longer works", async () => {
     const { context, page } = await openPage(app.browser);
@@ -280,46 +288,50 @@ describe("the console shell in Chromium", () => {
     },
   );
 
-  it("shows the API reference at /api/docs/ from this origin alone: operations by tag, and Try it out with an API key", async () => {
-    const { context, page, errors } = await openPage(app.browser);
-    const elsewhere = [];
-    await context.route(
-      (url) => url.origin !== app.base,
-      (route) => {
-        elsewhere.push(route.request().url());
-        return route.abort();
-      },
-    );
-    await page.goto(`${app.base}/api/docs/`);
-    const filter = page.getByPlaceholder("Filter by tag");
-    await filter.fill("Conversations");
-    await page
-      .locator(".opblock", { hasText: "Talk to an assistant: the reply directly, or streamed" })
-      .first()
-      .waitFor();
-    // Authorize with the key, then list the assistants from the page.
-    await page.getByRole("button", { name: "Authorize" }).first().click();
-    await page.locator("form", { hasText: "ApiKey (apiKey)" }).locator("input").fill(`Api-Key ${app.server.key}`);
-    await page
-      .locator("form", { hasText: "ApiKey (apiKey)" })
-      .getByRole("button", { name: "Apply credentials" })
-      .click();
-    await page.getByRole("button", { name: "Close" }).first().click();
-    await filter.fill("Assistants");
-    const list = page
-      .locator(".opblock-get")
-      .filter({ has: page.locator(".opblock-summary-path", { hasText: /^\/api\/v1\/chatbots\/$/ }) });
-    await list.locator(".opblock-summary-control").click();
-    await list.getByRole("button", { name: "Try it out" }).click();
-    await list.getByRole("button", { name: "Execute" }).click();
-    await expect
-      .poll(() => list.locator(".live-responses-table tbody .response-col_status").first().textContent(), {
-        timeout: 10_000,
-      })
-      .toContain("200");
-    expect(await list.locator(".live-responses-table .microlight").first().textContent()).toContain('"results"');
-    expect(elsewhere).toEqual([]);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+  it(
+    "shows the API reference at /api/docs/ from this origin alone: operations by tag, and Try it out with an " +
+      "API key",
+    async () => {
+      const { context, page, errors } = await openPage(app.browser);
+      const elsewhere = [];
+      await context.route(
+        (url) => url.origin !== app.base,
+        (route) => {
+          elsewhere.push(route.request().url());
+          return route.abort();
+        },
+      );
+      await page.goto(`${app.base}/api/docs/`);
+      const filter = page.getByPlaceholder("Filter by tag");
+      await filter.fill("Conversations");
+      await page
+        .locator(".opblock", { hasText: "Talk to an assistant: the reply directly, or streamed" })
+        .first()
+        .waitFor();
+      // Authorize with the key, then list the assistants from the page.
+      await page.getByRole("button", { name: "Authorize" }).first().click();
+      await page.locator("form", { hasText: "ApiKey (apiKey)" }).locator("input").fill(`Api-Key ${app.server.key}`);
+      await page
+        .locator("form", { hasText: "ApiKey (apiKey)" })
+        .getByRole("button", { name: "Apply credentials" })
+        .click();
+      await page.getByRole("button", { name: "Close" }).first().click();
+      await filter.fill("Assistants");
+      const list = page
+        .locator(".opblock-get")
+        .filter({ has: page.locator(".opblock-summary-path", { hasText: /^\/api\/v1\/chatbots\/$/ }) });
+      await list.locator(".opblock-summary-control").click();
+      await list.getByRole("button", { name: "Try it out" }).click();
+      await list.getByRole("button", { name: "Execute" }).click();
+      await expect
+        .poll(() => list.locator(".live-responses-table tbody .response-col_status").first().textContent(), {
+          timeout: 10_000,
+        })
+        .toContain("200");
+      expect(await list.locator(".live-responses-table .microlight").first().textContent()).toContain('"results"');
+      expect(elsewhere).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 });

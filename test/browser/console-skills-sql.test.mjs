@@ -73,133 +73,146 @@ async function save(page, form) {
 }
 
 describe("Editing skills and SQL databases in Chromium", () => {
-  it("a skill, keyboard only: a blank name is refused at its field, then every field is saved and shown after a reload", async () => {
-    const { context, page, errors } = await ownerOn("/skills");
-    await tabTo(page, page.getByRole("button", { name: "Edit refund-policy" }));
-    await page.keyboard.press("Enter");
-    const form = dialog(page);
-    const name = form.getByLabel("Name");
-    await name.waitFor();
-    expect(await name.inputValue()).toBe("refund-policy");
+  it(
+    "a skill, keyboard only: a blank name is refused at its field, then every field is saved and shown after a " +
+      "reload",
+    async () => {
+      const { context, page, errors } = await ownerOn("/skills");
+      await tabTo(page, page.getByRole("button", { name: "Edit refund-policy" }));
+      await page.keyboard.press("Enter");
+      const form = dialog(page);
+      const name = form.getByLabel("Name");
+      await name.waitFor();
+      expect(await name.inputValue()).toBe("refund-policy");
 
-    // Blanks pass the browser's `required`; the API trims them and refuses the name, at its field.
-    await retype(page, name, "   ");
-    await save(page, form);
-    await expect.poll(() => name.getAttribute("aria-invalid")).toBe("true");
-    expect(await form.locator(".field.invalid .field-error").textContent()).toBeTruthy();
-    expect((await app.server.api(`/skills/${skill.id}/`, { method: "GET" })).name).toBe("refund-policy");
+      // Blanks pass the browser's `required`; the API trims them and refuses the name, at its field.
+      await retype(page, name, "   ");
+      await save(page, form);
+      await expect.poll(() => name.getAttribute("aria-invalid")).toBe("true");
+      expect(await form.locator(".field.invalid .field-error").textContent()).toBeTruthy();
+      expect((await app.server.api(`/skills/${skill.id}/`, { method: "GET" })).name).toBe("refund-policy");
 
-    await retype(page, name, "refund-rules");
-    await retype(page, form.getByLabel("Description"), "Explains refunds and returns");
-    await retype(page, form.getByLabel("When to use"), "When someone asks for their money back");
-    await retype(page, form.getByLabel("Instructions"), "# Refunds\n\n1. Ask for the order number.");
-    await tabTo(page, form.getByRole("checkbox", { name: "Track order" }));
-    await page.keyboard.press("Space");
-    await tabTo(page, form.getByRole("checkbox", { name: "Support desk" }));
-    await page.keyboard.press("Space");
-    await tabTo(page, form.getByRole("checkbox", { name: "Billing" }));
-    await page.keyboard.press("Space");
-    await save(page, form);
-    await form.waitFor({ state: "detached" });
+      await retype(page, name, "refund-rules");
+      await retype(page, form.getByLabel("Description"), "Explains refunds and returns");
+      await retype(page, form.getByLabel("When to use"), "When someone asks for their money back");
+      await retype(page, form.getByLabel("Instructions"), "# Refunds\n\n1. Ask for the order number.");
+      await tabTo(page, form.getByRole("checkbox", { name: "Track order" }));
+      await page.keyboard.press("Space");
+      await tabTo(page, form.getByRole("checkbox", { name: "Support desk" }));
+      await page.keyboard.press("Space");
+      await tabTo(page, form.getByRole("checkbox", { name: "Billing" }));
+      await page.keyboard.press("Space");
+      await save(page, form);
+      await form.waitFor({ state: "detached" });
 
-    await page.reload();
-    const row = page.getByRole("row", { name: /refund-rules/ });
-    await row.waitFor();
-    expect(await row.textContent()).toMatch(/Explains refunds and returns.*Track order.*Billing/);
-    const saved = await app.server.api(`/skills/${skill.id}/`, { method: "GET" });
-    expect(saved).toMatchObject({
-      name: "refund-rules",
-      description: "Explains refunds and returns",
-      whenToUse: "When someone asks for their money back",
-      instructions: "# Refunds\n\n1. Ask for the order number.",
-      attachedTools: [{ displayName: "Track order" }],
-      groups: [{ id: billing.id, name: "Billing" }],
-    });
-    // The form opens with what was saved.
-    await page.getByRole("button", { name: "Edit refund-rules" }).click();
-    await expect.poll(() => form.getByLabel("When to use").inputValue()).toBe("When someone asks for their money back");
-    expect(await form.getByRole("checkbox", { name: "Track order" }).isChecked()).toBe(true);
-    expect(await form.getByRole("checkbox", { name: "Refund order" }).isChecked()).toBe(false);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      await page.reload();
+      const row = page.getByRole("row", { name: /refund-rules/ });
+      await row.waitFor();
+      expect(await row.textContent()).toMatch(/Explains refunds and returns.*Track order.*Billing/);
+      const saved = await app.server.api(`/skills/${skill.id}/`, { method: "GET" });
+      expect(saved).toMatchObject({
+        name: "refund-rules",
+        description: "Explains refunds and returns",
+        whenToUse: "When someone asks for their money back",
+        instructions: "# Refunds\n\n1. Ask for the order number.",
+        attachedTools: [{ displayName: "Track order" }],
+        groups: [{ id: billing.id, name: "Billing" }],
+      });
+      // The form opens with what was saved.
+      await page.getByRole("button", { name: "Edit refund-rules" }).click();
+      await expect
+        .poll(() => form.getByLabel("When to use").inputValue())
+        .toBe("When someone asks for their money back");
+      expect(await form.getByRole("checkbox", { name: "Track order" }).isChecked()).toBe(true);
+      expect(await form.getByRole("checkbox", { name: "Refund order" }).isChecked()).toBe(false);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
-  it("a managed SQL database, keyboard only: name, description, state, assistants and groups, shown after a reload", async () => {
-    const { context, page, errors } = await ownerOn("/sql-databases");
-    await tabTo(page, page.getByRole("button", { name: "Edit Sales" }));
-    await page.keyboard.press("Enter");
-    const form = dialog(page);
-    await retype(page, form.getByLabel("Name", { exact: true }), "Sales 2026");
-    await retype(page, form.getByLabel("Description"), "Sales by region and month");
-    expect(await form.getByLabel("Connection string").count()).toBe(0); // managed: none
-    await tabTo(page, form.getByRole("checkbox", { name: "Active" }));
-    await page.keyboard.press("Space");
-    await tabTo(page, form.getByRole("checkbox", { name: "Helpdesk" }));
-    await page.keyboard.press("Space");
-    await tabTo(page, form.getByRole("checkbox", { name: "Billing" }));
-    await page.keyboard.press("Space");
-    await save(page, form);
-    await form.waitFor({ state: "detached" });
+  it(
+    "a managed SQL database, keyboard only: name, description, state, assistants and groups, shown after a " + "reload",
+    async () => {
+      const { context, page, errors } = await ownerOn("/sql-databases");
+      await tabTo(page, page.getByRole("button", { name: "Edit Sales" }));
+      await page.keyboard.press("Enter");
+      const form = dialog(page);
+      await retype(page, form.getByLabel("Name", { exact: true }), "Sales 2026");
+      await retype(page, form.getByLabel("Description"), "Sales by region and month");
+      expect(await form.getByLabel("Connection string").count()).toBe(0); // managed: none
+      await tabTo(page, form.getByRole("checkbox", { name: "Active" }));
+      await page.keyboard.press("Space");
+      await tabTo(page, form.getByRole("checkbox", { name: "Helpdesk" }));
+      await page.keyboard.press("Space");
+      await tabTo(page, form.getByRole("checkbox", { name: "Billing" }));
+      await page.keyboard.press("Space");
+      await save(page, form);
+      await form.waitFor({ state: "detached" });
 
-    await page.goto(`${app.base}/console/sql-databases/${sales.id}`);
-    await page.getByRole("heading", { name: "Sales 2026", level: 1 }).waitFor();
-    const facts = await page.locator(".sql-facts").textContent();
-    expect(facts).toContain("Helpdesk");
-    expect(facts).toContain("Billing, Support desk");
-    expect(await page.locator("main").textContent()).toContain("Inactive");
-    expect(await app.server.api(`/sql-databases/${sales.id}/`, { method: "GET" })).toMatchObject({
-      name: "Sales 2026",
-      description: "Sales by region and month",
-      isActive: false,
-      chatbots: [{ name: "Helpdesk" }],
-      groups: expect.arrayContaining([
-        expect.objectContaining({ id: support.id }),
-        expect.objectContaining({ id: billing.id }),
-      ]),
-    });
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      await page.goto(`${app.base}/console/sql-databases/${sales.id}`);
+      await page.getByRole("heading", { name: "Sales 2026", level: 1 }).waitFor();
+      const facts = await page.locator(".sql-facts").textContent();
+      expect(facts).toContain("Helpdesk");
+      expect(facts).toContain("Billing, Support desk");
+      expect(await page.locator("main").textContent()).toContain("Inactive");
+      expect(await app.server.api(`/sql-databases/${sales.id}/`, { method: "GET" })).toMatchObject({
+        name: "Sales 2026",
+        description: "Sales by region and month",
+        isActive: false,
+        chatbots: [{ name: "Helpdesk" }],
+        groups: expect.arrayContaining([
+          expect.objectContaining({ id: support.id }),
+          expect.objectContaining({ id: billing.id }),
+        ]),
+      });
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
-  it("a PostgreSQL database: a private address is refused at the connection string; a new one and its tables are saved, the old one kept when left empty", async () => {
-    const { context, page, errors } = await ownerOn(`/sql-databases/${shop.id}`);
-    await tabTo(page, page.getByRole("button", { name: "Edit", exact: true }));
-    await page.keyboard.press("Enter");
-    const form = dialog(page);
-    const url = form.getByLabel("Connection string");
-    expect(await url.getAttribute("placeholder")).toBe("postgresql://bot:***@db.example.com:5432/shop");
-    await retype(page, url, "postgresql://bot:pw@10.0.0.5:5432/shop");
-    await save(page, form);
-    await expect.poll(() => url.getAttribute("aria-invalid")).toBe("true");
-    expect(await form.locator(".field.invalid .field-error").textContent()).toMatch(/private|internal|address/i);
-    expect((await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" })).databaseUrl).toBe(
-      "postgresql://bot:***@db.example.com:5432/shop",
-    );
+  it(
+    "a PostgreSQL database: a private address is refused at the connection string; a new one and its tables are " +
+      "saved, the old one kept when left empty",
+    async () => {
+      const { context, page, errors } = await ownerOn(`/sql-databases/${shop.id}`);
+      await tabTo(page, page.getByRole("button", { name: "Edit", exact: true }));
+      await page.keyboard.press("Enter");
+      const form = dialog(page);
+      const url = form.getByLabel("Connection string");
+      expect(await url.getAttribute("placeholder")).toBe("postgresql://bot:***@db.example.com:5432/shop");
+      await retype(page, url, "postgresql://bot:pw@10.0.0.5:5432/shop");
+      await save(page, form);
+      await expect.poll(() => url.getAttribute("aria-invalid")).toBe("true");
+      expect(await form.locator(".field.invalid .field-error").textContent()).toMatch(/private|internal|address/i);
+      expect((await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" })).databaseUrl).toBe(
+        "postgresql://bot:***@db.example.com:5432/shop",
+      );
 
-    await retype(page, url, "postgresql://reader:pw2@db2.example.com:5432/shop");
-    await retype(page, form.getByLabel("Tables to use"), "orders\ncustomers");
-    await save(page, form);
-    await form.waitFor({ state: "detached" });
-    await page.reload();
-    await page.locator(".sql-facts").getByText("orders, customers").waitFor();
-    const saved = await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" });
-    expect(saved).toMatchObject({
-      databaseUrl: "postgresql://reader:***@db2.example.com:5432/shop",
-      includeTables: { tables: ["orders", "customers"] },
-    });
+      await retype(page, url, "postgresql://reader:pw2@db2.example.com:5432/shop");
+      await retype(page, form.getByLabel("Tables to use"), "orders\ncustomers");
+      await save(page, form);
+      await form.waitFor({ state: "detached" });
+      await page.reload();
+      await page.locator(".sql-facts").getByText("orders, customers").waitFor();
+      const saved = await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" });
+      expect(saved).toMatchObject({
+        databaseUrl: "postgresql://reader:***@db2.example.com:5432/shop",
+        includeTables: { tables: ["orders", "customers"] },
+      });
 
-    // Saved again with the connection string left empty: the stored one stays.
-    await page.getByRole("button", { name: "Edit", exact: true }).click();
-    await form.getByLabel("Description").fill("The shop's orders");
-    await form.getByRole("button", { name: "Save" }).click();
-    await form.waitFor({ state: "detached" });
-    expect(await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" })).toMatchObject({
-      description: "The shop's orders",
-      databaseUrl: "postgresql://reader:***@db2.example.com:5432/shop",
-    });
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // Saved again with the connection string left empty: the stored one stays.
+      await page.getByRole("button", { name: "Edit", exact: true }).click();
+      await form.getByLabel("Description").fill("The shop's orders");
+      await form.getByRole("button", { name: "Save" }).click();
+      await form.waitFor({ state: "detached" });
+      expect(await app.server.api(`/sql-databases/${shop.id}/`, { method: "GET" })).toMatchObject({
+        description: "The shop's orders",
+        databaseUrl: "postgresql://reader:***@db2.example.com:5432/shop",
+      });
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("a member who may only view sees no edit controls", async () => {
     const email = `viewer-${Date.now()}@example.com`;

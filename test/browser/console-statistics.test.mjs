@@ -38,7 +38,8 @@ const METRICS = [
 
 let server, browser, org, owner, bots, handedOff;
 
-/** Six earlier days of each assistant: counters (the owner's for the first) and two records a day, scored for the first. */
+/** Six earlier days of each assistant: counters (the owner's for the first) and two records a day, scored for the
+ * first. */
 function seedHistory(file) {
   const db = new DatabaseSync(file);
   const noon = Math.floor(Date.now() / DAY) * DAY + 12 * HOUR;
@@ -92,7 +93,8 @@ function seedHistory(file) {
       }
     });
   }
-  // The human side: a stretch of Support's handed-off conversation a day, the owner answering after d minutes, resolved after 10.
+  // The human side: a stretch of Support's handed-off conversation a day, the owner answering after d minutes, resolved
+  // after 10.
   const handoff = db.prepare(
     `INSERT INTO conversation_handoffs (id, organization_id, conversation_id, inbox_id, chatbot_id, reason, is_test, queued_at, assignee_id, assigned_at, first_response_at, ended_at, resolved)
      SELECT ?, organization_id, id, inbox_id, chatbot_id, 'visitor_request', 0, ?, ?, ?, ?, ?, 1 FROM conversations WHERE id = ?`,
@@ -203,49 +205,53 @@ describe("Statistics in Chromium", () => {
     });
   });
 
-  it("draws the charts, and each chart's table equals the API's numbers, for the organization and for one assistant", async () => {
-    const { context, page, errors } = await statisticsPage();
-    const range = await rangeOf(page);
-    const summary = await get(`/organizations/${org.id}/usage-statistics/chatbots/summary/`, {
-      ...range,
-      timeGranularity: "day",
-    });
-    // The fixture: seven days with traffic (six seeded, and today's live completions), three assistants.
-    expect(summary.results.filter((b) => b.messagesCount > 0).length).toBe(7);
-    expect(summary.total.failedRepliesCount).toBeGreaterThan(0);
-    expectTablesEqual(await chartTables(page), summary.results);
-    const totals = await page.$$eval("#stats-overview ~ .totals .total", (tiles) =>
-      tiles.map((t) => [t.querySelector("dt").textContent, t.querySelector("dd").textContent]),
-    );
-    expect(totals.map(([label, value]) => [label, count(value)])).toEqual(
-      METRICS.map(([label, key]) => [label, summary.total[key]]),
-    );
-    // Each canvas has pixels drawn (the series line, not only a blank plot).
-    const inked = await page.$$eval("#stats-overview ~ .charts .chart canvas", (canvases) =>
-      canvases.map((c) =>
-        c
-          .getContext("2d")
-          .getImageData(0, 0, c.width, c.height)
-          .data.some((v, i) => i % 4 === 3 && v > 0),
-      ),
-    );
-    expect(inked).toEqual([true, true, true, true]);
+  it(
+    "draws the charts, and each chart's table equals the API's numbers, for the organization and for one " +
+      "assistant",
+    async () => {
+      const { context, page, errors } = await statisticsPage();
+      const range = await rangeOf(page);
+      const summary = await get(`/organizations/${org.id}/usage-statistics/chatbots/summary/`, {
+        ...range,
+        timeGranularity: "day",
+      });
+      // The fixture: seven days with traffic (six seeded, and today's live completions), three assistants.
+      expect(summary.results.filter((b) => b.messagesCount > 0).length).toBe(7);
+      expect(summary.total.failedRepliesCount).toBeGreaterThan(0);
+      expectTablesEqual(await chartTables(page), summary.results);
+      const totals = await page.$$eval("#stats-overview ~ .totals .total", (tiles) =>
+        tiles.map((t) => [t.querySelector("dt").textContent, t.querySelector("dd").textContent]),
+      );
+      expect(totals.map(([label, value]) => [label, count(value)])).toEqual(
+        METRICS.map(([label, key]) => [label, summary.total[key]]),
+      );
+      // Each canvas has pixels drawn (the series line, not only a blank plot).
+      const inked = await page.$$eval("#stats-overview ~ .charts .chart canvas", (canvases) =>
+        canvases.map((c) =>
+          c
+            .getContext("2d")
+            .getImageData(0, 0, c.width, c.height)
+            .data.some((v, i) => i % 4 === 3 && v > 0),
+        ),
+      );
+      expect(inked).toEqual([true, true, true, true]);
 
-    await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "Sales" });
-    await page.getByRole("button", { name: "Show", exact: true }).click();
-    await page.getByRole("heading", { name: "Per day: Sales" }).waitFor();
-    const series = await get(`/organizations/${org.id}/usage-statistics/chatbots/`, {
-      ...range,
-      chatbot: bots[1].id,
-      includeTime: "true",
-    });
-    await expect
-      .poll(async () => (await chartTables(page)).Messages.map(([, v]) => count(v)))
-      .toEqual(series.map((b) => b.messagesCount));
-    expectTablesEqual(await chartTables(page), series);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "Sales" });
+      await page.getByRole("button", { name: "Show", exact: true }).click();
+      await page.getByRole("heading", { name: "Per day: Sales" }).waitFor();
+      const series = await get(`/organizations/${org.id}/usage-statistics/chatbots/`, {
+        ...range,
+        chatbot: bots[1].id,
+        includeTime: "true",
+      });
+      await expect
+        .poll(async () => (await chartTables(page)).Messages.map(([, v]) => count(v)))
+        .toEqual(series.map((b) => b.messagesCount));
+      expectTablesEqual(await chartTables(page), series);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("the usage per assistant and per member equal the API's pages", async () => {
     const { context, page } = await statisticsPage();
@@ -332,149 +338,163 @@ describe("Statistics in Chromium", () => {
     await context.close();
   });
 
-  it("leaves the try-it's test conversations out of an assistant's conversation counts unless the switch includes them", async () => {
-    const { context, page, errors } = await statisticsPage();
-    const range = await rangeOf(page);
-    await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "Support" });
-    await page.getByRole("button", { name: "Show", exact: true }).click();
-    const section = page.getByRole("region", { name: "Conversations of the assistant" });
-    const conversations = () => section.locator('[data-count="conversationsCount"] dd').textContent().then(count);
-    const query = { datetimeFrom: range.startDate, datetimeTo: range.endDate, timezone: range.timezone };
-    const without = await get(`/chatbots/${bots[0].id}/statistics/`, query);
-    const withTests = await get(`/chatbots/${bots[0].id}/statistics/`, { ...query, includeTests: "true" });
-    expect(withTests.total.conversationsCount).toBe(without.total.conversationsCount + 1);
-    await expect.poll(conversations).toBe(without.total.conversationsCount);
-    // Off by default, as the API.
-    const toggle = section.getByLabel("Include test conversations");
-    expect(await toggle.isChecked()).toBe(false);
-    const asked = page.waitForRequest(
-      (r) =>
-        r.url().includes(`/chatbots/${bots[0].id}/statistics/`) &&
-        new URL(r.url()).searchParams.get("includeTests") === "true",
-    );
-    await toggle.check();
-    await asked;
-    await expect.poll(conversations).toBe(withTests.total.conversationsCount);
-    const tiles = await section
-      .locator(".total")
-      .evaluateAll((items) => items.map((i) => [i.dataset.count, i.querySelector("dd").textContent]));
-    expect(tiles.map(([key, value]) => [key, count(value)])).toEqual(tiles.map(([key]) => [key, withTests.total[key]]));
-    expect(await axeViolations(page)).toEqual([]);
-    await toggle.uncheck();
-    await expect.poll(conversations).toBe(without.total.conversationsCount);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
-
-  it("the human handoff section: totals, charts and the table per agent or assistant equal the API's figures; Export downloads them", async () => {
-    const { context, page, errors } = await statisticsPage();
-    const range = await rangeOf(page);
-    const human = page.getByRole("region", { name: "Human handoff" });
-    const byDay = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "day" });
-    // Six seeded days and today's two handoffs (one answered and resolved, one waiting).
-    expect(byDay.total).toMatchObject({
-      handoffsCount: 8,
-      resolvedCount: 7,
-      firstResponseTime: { count: 7 },
-      csat: { count: 1, average: 4 },
-    });
-    const tile = (label) =>
-      human
+  it(
+    "leaves the try-it's test conversations out of an assistant's conversation counts unless the switch " +
+      "includes them",
+    async () => {
+      const { context, page, errors } = await statisticsPage();
+      const range = await rangeOf(page);
+      await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "Support" });
+      await page.getByRole("button", { name: "Show", exact: true }).click();
+      const section = page.getByRole("region", { name: "Conversations of the assistant" });
+      const conversations = () => section.locator('[data-count="conversationsCount"] dd').textContent().then(count);
+      const query = { datetimeFrom: range.startDate, datetimeTo: range.endDate, timezone: range.timezone };
+      const without = await get(`/chatbots/${bots[0].id}/statistics/`, query);
+      const withTests = await get(`/chatbots/${bots[0].id}/statistics/`, { ...query, includeTests: "true" });
+      expect(withTests.total.conversationsCount).toBe(without.total.conversationsCount + 1);
+      await expect.poll(conversations).toBe(without.total.conversationsCount);
+      // Off by default, as the API.
+      const toggle = section.getByLabel("Include test conversations");
+      expect(await toggle.isChecked()).toBe(false);
+      const asked = page.waitForRequest(
+        (r) =>
+          r.url().includes(`/chatbots/${bots[0].id}/statistics/`) &&
+          new URL(r.url()).searchParams.get("includeTests") === "true",
+      );
+      await toggle.check();
+      await asked;
+      await expect.poll(conversations).toBe(withTests.total.conversationsCount);
+      const tiles = await section
         .locator(".total")
-        .filter({ has: page.getByText(label, { exact: true }) })
-        .locator("dd");
-    await expect.poll(() => tile("Handoffs").textContent()).toBe("8");
-    expect(await tile("Resolved").textContent()).toBe("7");
-    expect(await tile("Satisfaction (1-5)").textContent()).toBe("4.00");
-    // The median of the day's medians' stretches: 1..6 minutes and today's quick reply; the API's median, worded.
-    expect(byDay.total.firstResponseTime.median).toBeGreaterThan(60);
-    expect(await tile("Median first response").textContent()).toMatch(/^\d+ min( \d+ s)?$|^\d+ s$/);
+        .evaluateAll((items) => items.map((i) => [i.dataset.count, i.querySelector("dd").textContent]));
+      expect(tiles.map(([key, value]) => [key, count(value)])).toEqual(
+        tiles.map(([key]) => [key, withTests.total[key]]),
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      await toggle.uncheck();
+      await expect.poll(conversations).toBe(without.total.conversationsCount);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
-    const tables = await human
-      .locator(".chart")
-      .evaluateAll((figures) =>
-        Object.fromEntries(
-          figures.map((f) => [
-            f.querySelector("figcaption").textContent,
-            [...f.querySelectorAll("tbody tr")].map((tr) => [
-              tr.querySelector("th").textContent,
-              tr.querySelector("td").textContent,
+  it(
+    "the human handoff section: totals, charts and the table per agent or assistant equal the API's figures; " +
+      "Export downloads them",
+    async () => {
+      const { context, page, errors } = await statisticsPage();
+      const range = await rangeOf(page);
+      const human = page.getByRole("region", { name: "Human handoff" });
+      const byDay = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "day" });
+      // Six seeded days and today's two handoffs (one answered and resolved, one waiting).
+      expect(byDay.total).toMatchObject({
+        handoffsCount: 8,
+        resolvedCount: 7,
+        firstResponseTime: { count: 7 },
+        csat: { count: 1, average: 4 },
+      });
+      const tile = (label) =>
+        human
+          .locator(".total")
+          .filter({ has: page.getByText(label, { exact: true }) })
+          .locator("dd");
+      await expect.poll(() => tile("Handoffs").textContent()).toBe("8");
+      expect(await tile("Resolved").textContent()).toBe("7");
+      expect(await tile("Satisfaction (1-5)").textContent()).toBe("4.00");
+      // The median of the day's medians' stretches: 1..6 minutes and today's quick reply; the API's median, worded.
+      expect(byDay.total.firstResponseTime.median).toBeGreaterThan(60);
+      expect(await tile("Median first response").textContent()).toMatch(/^\d+ min( \d+ s)?$|^\d+ s$/);
+
+      const tables = await human
+        .locator(".chart")
+        .evaluateAll((figures) =>
+          Object.fromEntries(
+            figures.map((f) => [
+              f.querySelector("figcaption").textContent,
+              [...f.querySelectorAll("tbody tr")].map((tr) => [
+                tr.querySelector("th").textContent,
+                tr.querySelector("td").textContent,
+              ]),
             ]),
-          ]),
+          ),
+        );
+      expect(tables["Handoffs per day"]).toEqual(byDay.results.map((d) => [d.key, String(d.handoffsCount)]));
+      const seededDays = byDay.results.filter((d) => d.handoffsCount === 1 && d.key !== range.endDate);
+      expect(seededDays).toHaveLength(6);
+      expect(Object.fromEntries(tables["Median first response per day"])).toMatchObject(
+        Object.fromEntries(seededDays.map((d) => [d.key, `${d.firstResponseTime.median / 60} min`])),
+      );
+      expect(tables["Median first response per day"].filter(([, v]) => v === "—")).toHaveLength(
+        byDay.results.filter((d) => d.firstResponseTime.median === null).length,
+      );
+      const inked = await human.locator(".chart canvas").evaluateAll((canvases) =>
+        canvases.map((c) =>
+          c
+            .getContext("2d")
+            .getImageData(0, 0, c.width, c.height)
+            .data.some((v, i) => i % 4 === 3 && v > 0),
         ),
       );
-    expect(tables["Handoffs per day"]).toEqual(byDay.results.map((d) => [d.key, String(d.handoffsCount)]));
-    const seededDays = byDay.results.filter((d) => d.handoffsCount === 1 && d.key !== range.endDate);
-    expect(seededDays).toHaveLength(6);
-    expect(Object.fromEntries(tables["Median first response per day"])).toMatchObject(
-      Object.fromEntries(seededDays.map((d) => [d.key, `${d.firstResponseTime.median / 60} min`])),
-    );
-    expect(tables["Median first response per day"].filter(([, v]) => v === "—")).toHaveLength(
-      byDay.results.filter((d) => d.firstResponseTime.median === null).length,
-    );
-    const inked = await human.locator(".chart canvas").evaluateAll((canvases) =>
-      canvases.map((c) =>
-        c
-          .getContext("2d")
-          .getImageData(0, 0, c.width, c.height)
-          .data.some((v, i) => i % 4 === 3 && v > 0),
-      ),
-    );
-    expect(inked).toEqual([true, true]);
-    // The durations' y axis is as wide as its labels ("1 min 40 s"): none is cut at the canvas's left edge,
-    // where nothing but a label can be drawn (the x axis's dates are below the rows looked at).
-    const edgeInked = await human
-      .locator(".chart canvas")
-      .nth(1)
-      .evaluate((c) => {
-        const ratio = c.width / c.getBoundingClientRect().width;
-        const { data } = c.getContext("2d").getImageData(0, 0, Math.ceil(3 * ratio), Math.floor(c.height - 50 * ratio));
-        return data.some((v, i) => i % 4 === 3 && v > 0);
-      });
-    expect(edgeInked).toBe(false);
+      expect(inked).toEqual([true, true]);
+      // The durations' y axis is as wide as its labels ("1 min 40 s"): none is cut at the canvas's left edge,
+      // where nothing but a label can be drawn (the x axis's dates are below the rows looked at).
+      const edgeInked = await human
+        .locator(".chart canvas")
+        .nth(1)
+        .evaluate((c) => {
+          const ratio = c.width / c.getBoundingClientRect().width;
+          const { data } = c
+            .getContext("2d")
+            .getImageData(0, 0, Math.ceil(3 * ratio), Math.floor(c.height - 50 * ratio));
+          return data.some((v, i) => i % 4 === 3 && v > 0);
+        });
+      expect(edgeInked).toBe(false);
 
-    const rows = () =>
-      human
-        .getByRole("region", { name: "Human handoff" })
-        .locator("tbody tr")
-        .evaluateAll((trs) =>
-          trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent, tr.children[2].textContent]),
+      const rows = () =>
+        human
+          .getByRole("region", { name: "Human handoff" })
+          .locator("tbody tr")
+          .evaluateAll((trs) =>
+            trs.map((tr) => [tr.children[0].textContent, tr.children[1].textContent, tr.children[2].textContent]),
+          );
+      const byAgent = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "agent" });
+      expect(byAgent.results.map((g) => [g.key, g.handoffsCount])).toEqual([
+        [owner.id, 7],
+        [null, 1],
+      ]);
+      await expect
+        .poll(rows)
+        .toEqual(
+          byAgent.results.map((g) => [g.name ?? "Unassigned", String(g.handoffsCount), String(g.resolvedCount)]),
         );
-    const byAgent = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "agent" });
-    expect(byAgent.results.map((g) => [g.key, g.handoffsCount])).toEqual([
-      [owner.id, 7],
-      [null, 1],
-    ]);
-    await expect
-      .poll(rows)
-      .toEqual(byAgent.results.map((g) => [g.name ?? "Unassigned", String(g.handoffsCount), String(g.resolvedCount)]));
-    await human.getByLabel("Per", { exact: true }).selectOption({ label: "Assistant" });
-    const byAssistant = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "assistant" });
-    await expect.poll(rows).toEqual([
-      ["Support", "7", "7"],
-      ["Sales", "1", "0"],
-    ]);
-    expect(byAssistant.results.map((g) => [g.name, g.handoffsCount, g.resolvedCount])).toEqual([
-      ["Support", 7, 7],
-      ["Sales", 1, 0],
-    ]);
+      await human.getByLabel("Per", { exact: true }).selectOption({ label: "Assistant" });
+      const byAssistant = await get(`/organizations/${org.id}/human-statistics/`, { ...range, groupBy: "assistant" });
+      await expect.poll(rows).toEqual([
+        ["Support", "7", "7"],
+        ["Sales", "1", "0"],
+      ]);
+      expect(byAssistant.results.map((g) => [g.name, g.handoffsCount, g.resolvedCount])).toEqual([
+        ["Support", 7, 7],
+        ["Sales", 1, 0],
+      ]);
 
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      human.getByRole("button", { name: "Export the human handoff figures as .xlsx" }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe(`human-statistics-assistant-${range.startDate}-${range.endDate}.xlsx`);
-    const sheet = await readXlsxRows(readFileSync(await download.path()));
-    expect(sheet[0].slice(0, 4)).toEqual(["Assistant", "Id", "Handoffs", "Resolved"]);
-    expect(sheet.slice(1).map((r) => r.slice(0, 4))).toEqual([
-      ["Support", bots[0].id, "7", "7"],
-      ["Sales", bots[1].id, "1", "0"],
-      ["Total", null, "8", "7"],
-    ]);
-    expect(await axeViolations(page)).toEqual([]);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        human.getByRole("button", { name: "Export the human handoff figures as .xlsx" }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`human-statistics-assistant-${range.startDate}-${range.endDate}.xlsx`);
+      const sheet = await readXlsxRows(readFileSync(await download.path()));
+      expect(sheet[0].slice(0, 4)).toEqual(["Assistant", "Id", "Handoffs", "Resolved"]);
+      expect(sheet.slice(1).map((r) => r.slice(0, 4))).toEqual([
+        ["Support", bots[0].id, "7", "7"],
+        ["Sales", bots[1].id, "1", "0"],
+        ["Total", null, "8", "7"],
+      ]);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("takes the screenshots of the human handoff section (docs/console/statistics-human-*.png)", async () => {
     for (const [look, options] of [

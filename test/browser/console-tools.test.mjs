@@ -2,7 +2,8 @@
 // an api tool pointing at the loopback receiver's /echo/ (bad JSON shown at its field); an MCP tool
 // whose server's tools (the in-test MCP server) are picked with checkboxes, keyboard only; a
 // connector and a member's own credential for it (set, removed); desktop, flex and quick-reply tools
-// (keyboard only) with a group picked; a skill zip (built with fflate) uploaded with a progress bar; a managed SQL database
+// (keyboard only) with a group picked; a skill zip (built with fflate) uploaded with a progress bar; a managed SQL
+// database
 // with a table from a CSV and a question answered with its SQL and rows; a batch QA upload with its
 // results table and .xlsx; axe-core in both themes; screenshots into docs/console/.
 import { strToU8, unzipSync, zipSync } from "fflate";
@@ -36,7 +37,8 @@ afterAll(async () => {
 const ownerOn = (path, options) => ownerOnPage(app, path, options);
 
 const SKILL_MD =
-  "---\nname: refund-policy\ndescription: Explains the refund policy\nwhen_to_use: When someone asks for a refund\n---\n# Refunds\n\n1. Ask for the order number.\n2. Refunds take **5 days**.\n";
+  "---\nname: refund-policy\ndescription: Explains the refund policy\nwhen_to_use: When someone asks for a " +
+  "refund\n---\n# Refunds\n\n1. Ask for the order number.\n2. Refunds take **5 days**.\n";
 /** A skill package big enough (incompressible bytes) that its upload takes several progress events. */
 /** From the keyboard alone: opens "Add tool" and puts the focus on its Type field; returns the dialog. */
 async function addToolByKeyboard(page) {
@@ -178,7 +180,8 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await form.getByRole("button", { name: "Add" }).click();
     await expect.poll(() => template.getAttribute("aria-invalid")).toBe("true");
     await template.fill(
-      '{"type": "bubble", "body": {"type": "box", "layout": "vertical", "contents": [{"type": "text", "text": "{{name}}"}]}}',
+      '{"type": "bubble", "body": {"type": "box", "layout": "vertical", "contents": [{"type": "text", "text": ' +
+        '"{{name}}"}]}}',
     );
     await form
       .getByLabel("Fields the model fills (JSON)")

@@ -32,7 +32,8 @@ function blankSite(port) {
   const http = createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(
-      `<!doctype html><html lang="en"><head><title>Blank</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`,
+      `<!doctype html><html lang="en"><head><title>Blank</title><link rel="icon" ` +
+        `href="data:,"></head><body>${body}</body></html>`,
     );
   });
   return new Promise((resolve) =>
@@ -49,7 +50,8 @@ function blankSite(port) {
 beforeAll(async () => {
   // A fixed DNS table without the challenge record: the check answers "not verified" offline.
   app = await startConsole({ vars: { DNS_STATIC_TXT: "{}" } });
-  // The other port of this run's range (this worker's 50 of the default range): half the range away from the worker's; CONSOLE_TEST_SITE_PORT for a range of one's own.
+  // The other port of this run's range (this worker's 50 of the default range): half the range away from the worker's;
+  // CONSOLE_TEST_SITE_PORT for a range of one's own.
   const from = CONSOLE_PORTS.from + slot() * CONSOLE_PORTS.size;
   site = await blankSite(
     givenPort("CONSOLE_TEST_SITE_PORT") ?? from + ((new URL(app.base).port - from + 25) % CONSOLE_PORTS.size),
@@ -105,129 +107,137 @@ describe("the web chat designer in Chromium", () => {
     });
   });
 
-  it("shows colour and greeting changes in the live preview; the copied snippet opens the widget with them on a blank page", async () => {
-    const { context, page, errors } = await designer();
-    const frame = preview(page);
-    // The real widget, served by the worker, with the saved settings first.
-    expect(await frame.locator("script").getAttribute("src")).toBe("/widget.js");
-    expect(await frame.locator(".row.assistant .bubble").first().textContent()).toBe("Hello! How can I help?");
-    expect(await backgroundOf(frame.locator("button.launcher"))).toBe("rgb(79, 70, 229)");
+  it(
+    "shows colour and greeting changes in the live preview; the copied snippet opens the widget with them on a " +
+      "blank page",
+    async () => {
+      const { context, page, errors } = await designer();
+      const frame = preview(page);
+      // The real widget, served by the worker, with the saved settings first.
+      expect(await frame.locator("script").getAttribute("src")).toBe("/widget.js");
+      expect(await frame.locator(".row.assistant .bubble").first().textContent()).toBe("Hello! How can I help?");
+      expect(await backgroundOf(frame.locator("button.launcher"))).toBe("rgb(79, 70, 229)");
 
-    await page.getByLabel("Primary colour", { exact: true }).fill("#C2410C");
-    await expect.poll(() => backgroundOf(frame.locator("button.launcher"))).toBe("rgb(194, 65, 12)");
-    await page.getByLabel("Greeting").fill("Welcome to Acme! Ask me anything.");
-    await expect
-      .poll(() => frame.locator(".row.assistant .bubble").first().textContent())
-      .toBe("Welcome to Acme! Ask me anything.");
-    expect(await page.getByText(/Unsaved changes/).count()).toBe(1);
-    // Nothing is saved yet.
-    expect((await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" })).displayGreeting).toBe(
-      "Hello! How can I help?",
-    );
+      await page.getByLabel("Primary colour", { exact: true }).fill("#C2410C");
+      await expect.poll(() => backgroundOf(frame.locator("button.launcher"))).toBe("rgb(194, 65, 12)");
+      await page.getByLabel("Greeting").fill("Welcome to Acme! Ask me anything.");
+      await expect
+        .poll(() => frame.locator(".row.assistant .bubble").first().textContent())
+        .toBe("Welcome to Acme! Ask me anything.");
+      expect(await page.getByText(/Unsaved changes/).count()).toBe(1);
+      // Nothing is saved yet.
+      expect((await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" })).displayGreeting).toBe(
+        "Hello! How can I help?",
+      );
 
-    // Dark: the dark theme's colour, and its fields are the ones edited.
-    await page
-      .getByRole("group", { name: "Theme to edit and preview" })
-      .first()
-      .getByRole("button", { name: "Dark" })
-      .click();
-    await expect.poll(() => frame.locator("[data-assistant-chat]").getAttribute("class")).toContain("dark");
-    expect(await backgroundOf(frame.locator("button.launcher"))).toBe("rgb(165, 180, 252)");
-    expect(await page.getByLabel("Primary colour", { exact: true }).inputValue()).toBe("#A5B4FC");
-    await page
-      .getByRole("group", { name: "Theme to edit and preview" })
-      .first()
-      .getByRole("button", { name: "Light" })
-      .click();
-    await expect.poll(() => backgroundOf(frame.locator("button.launcher"))).toBe("rgb(194, 65, 12)");
+      // Dark: the dark theme's colour, and its fields are the ones edited.
+      await page
+        .getByRole("group", { name: "Theme to edit and preview" })
+        .first()
+        .getByRole("button", { name: "Dark" })
+        .click();
+      await expect.poll(() => frame.locator("[data-assistant-chat]").getAttribute("class")).toContain("dark");
+      expect(await backgroundOf(frame.locator("button.launcher"))).toBe("rgb(165, 180, 252)");
+      expect(await page.getByLabel("Primary colour", { exact: true }).inputValue()).toBe("#A5B4FC");
+      await page
+        .getByRole("group", { name: "Theme to edit and preview" })
+        .first()
+        .getByRole("button", { name: "Light" })
+        .click();
+      await expect.poll(() => backgroundOf(frame.locator("button.launcher"))).toBe("rgb(194, 65, 12)");
 
-    // A bad colour is the API's field error at its field; nothing changes.
-    await page.getByLabel("Visitor message bubble", { exact: true }).fill("blue");
-    await page.getByRole("button", { name: "Save changes" }).click();
-    await expect
-      .poll(() => page.getByLabel("Visitor message bubble", { exact: true }).getAttribute("aria-invalid"))
-      .toBe("true");
-    expect(await page.locator(".field-error").first().textContent()).toContain("HEX");
-    await page.getByLabel("Visitor message bubble", { exact: true }).fill("");
-    await page.getByRole("button", { name: "Save changes" }).click();
-    await page.getByText(/Unsaved changes/).waitFor({ state: "detached" });
-    const saved = await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" });
-    expect(saved.displayGreeting).toBe("Welcome to Acme! Ask me anything.");
-    expect(saved.theme.primaryColor).toBe("#C2410C");
-    expect(saved.darkTheme.primaryColor).toBe("#A5B4FC");
-    expect(saved.displayConversationStarters).toEqual(["Opening hours?", "Do you ship abroad?"]);
+      // A bad colour is the API's field error at its field; nothing changes.
+      await page.getByLabel("Visitor message bubble", { exact: true }).fill("blue");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect
+        .poll(() => page.getByLabel("Visitor message bubble", { exact: true }).getAttribute("aria-invalid"))
+        .toBe("true");
+      expect(await page.locator(".field-error").first().textContent()).toContain("HEX");
+      await page.getByLabel("Visitor message bubble", { exact: true }).fill("");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await page.getByText(/Unsaved changes/).waitFor({ state: "detached" });
+      const saved = await app.server.api(`/web-chats/${chat.id}/`, { method: "GET" });
+      expect(saved.displayGreeting).toBe("Welcome to Acme! Ask me anything.");
+      expect(saved.theme.primaryColor).toBe("#C2410C");
+      expect(saved.darkTheme.primaryColor).toBe("#A5B4FC");
+      expect(saved.displayConversationStarters).toEqual(["Opening hours?", "Do you ship abroad?"]);
 
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.base });
-    await page.getByRole("button", { name: "Copy snippet" }).click();
-    const snippet = await page.evaluate(() => navigator.clipboard.readText());
-    expect(snippet).toBe(`<script src="${app.base}/widget.js" data-web-chat-id="${chat.id}" async></script>`);
-    expect(errors).toEqual([]);
-    await context.close();
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.base });
+      await page.getByRole("button", { name: "Copy snippet" }).click();
+      const snippet = await page.evaluate(() => navigator.clipboard.readText());
+      expect(snippet).toBe(`<script src="${app.base}/widget.js" data-web-chat-id="${chat.id}" async></script>`);
+      expect(errors).toEqual([]);
+      await context.close();
 
-    site.set(snippet);
-    const visitor = await app.browser.newContext();
-    const blank = await visitor.newPage();
-    await blank.goto(site.url);
-    const launcher = blank.locator("button.launcher");
-    await launcher.waitFor();
-    expect(await backgroundOf(launcher)).toBe("rgb(194, 65, 12)");
-    await launcher.click();
-    await expect.poll(() => launcher.getAttribute("aria-expanded")).toBe("true");
-    expect(await blank.locator(".row.assistant .bubble").first().textContent()).toBe(
-      "Welcome to Acme! Ask me anything.",
-    );
-    expect(await blank.locator("button.chip").allTextContents()).toEqual(["Opening hours?", "Do you ship abroad?"]);
-    await visitor.close();
-  });
-
-  it("shows the codes to paste above the designer; with anonymous chat off, the preview and the widget show the pre-chat form, which says why when sent empty", async () => {
-    const { context, page, errors } = await designer();
-    const embed = page.getByRole("region", { name: "Embed" });
-    expect((await embed.boundingBox()).y).toBeLessThan((await page.locator("form.designer-form").boundingBox()).y);
-    expect(await embed.getByRole("button", { name: /^Copy / }).allTextContents()).toEqual([
-      "Copy snippet",
-      "Copy iframe",
-      "Copy link",
-      "Copy component",
-    ]);
-
-    // The preview follows the unsaved switch: the form a visitor will meet.
-    const frame = preview(page);
-    await page.getByLabel("Visitors may chat without giving a name or e-mail").uncheck();
-    const start = frame.getByRole("button", { name: "Start chatting" });
-    await start.click();
-    await frame.getByText("Please give your name or your e-mail so we can start.").waitFor();
-    expect(await frame.locator("#pc-name").getAttribute("aria-invalid")).toBe("true");
-    await frame.locator("#pc-name").fill("Vera");
-    await start.click();
-    await frame.locator(".composer textarea").waitFor();
-    expect(errors).toEqual([]);
-    await context.close();
-
-    await app.server.api(`/web-chats/${chat.id}/`, { method: "PATCH", body: { enableAnonymous: false } });
-    try {
-      site.set(`<script src="${app.base}/widget.js" data-web-chat-id="${chat.id}" async></script>`);
+      site.set(snippet);
       const visitor = await app.browser.newContext();
       const blank = await visitor.newPage();
       await blank.goto(site.url);
-      await blank.locator("button.launcher").click();
-      const form = blank.locator("form.prechat");
-      await form.waitFor();
-      // A message sent before the form is filled (here through the page's API) waits, and the form says why.
-      await blank.evaluate(() => window.AssistantChat.send("Do you ship abroad?"));
-      await form
-        .getByText("Tell us your name or your e-mail first: your message is sent as soon as you start.")
-        .waitFor();
-      await form.getByLabel("E-mail").fill("vera@example.com");
-      await form.getByRole("button", { name: "Start chatting" }).click();
-      await blank.locator(".row.visitor", { hasText: "Do you ship abroad?" }).waitFor();
-      // And answered, below the greeting.
-      await expect.poll(() => blank.locator(".row.assistant").count(), { timeout: 20_000 }).toBeGreaterThan(1);
+      const launcher = blank.locator("button.launcher");
+      await launcher.waitFor();
+      expect(await backgroundOf(launcher)).toBe("rgb(194, 65, 12)");
+      await launcher.click();
+      await expect.poll(() => launcher.getAttribute("aria-expanded")).toBe("true");
+      expect(await blank.locator(".row.assistant .bubble").first().textContent()).toBe(
+        "Welcome to Acme! Ask me anything.",
+      );
+      expect(await blank.locator("button.chip").allTextContents()).toEqual(["Opening hours?", "Do you ship abroad?"]);
       await visitor.close();
-    } finally {
-      await app.server.api(`/web-chats/${chat.id}/`, { method: "PATCH", body: { enableAnonymous: true } });
-    }
-  });
+    },
+  );
+
+  it(
+    "shows the codes to paste above the designer; with anonymous chat off, the preview and the widget show the " +
+      "pre-chat form, which says why when sent empty",
+    async () => {
+      const { context, page, errors } = await designer();
+      const embed = page.getByRole("region", { name: "Embed" });
+      expect((await embed.boundingBox()).y).toBeLessThan((await page.locator("form.designer-form").boundingBox()).y);
+      expect(await embed.getByRole("button", { name: /^Copy / }).allTextContents()).toEqual([
+        "Copy snippet",
+        "Copy iframe",
+        "Copy link",
+        "Copy component",
+      ]);
+
+      // The preview follows the unsaved switch: the form a visitor will meet.
+      const frame = preview(page);
+      await page.getByLabel("Visitors may chat without giving a name or e-mail").uncheck();
+      const start = frame.getByRole("button", { name: "Start chatting" });
+      await start.click();
+      await frame.getByText("Please give your name or your e-mail so we can start.").waitFor();
+      expect(await frame.locator("#pc-name").getAttribute("aria-invalid")).toBe("true");
+      await frame.locator("#pc-name").fill("Vera");
+      await start.click();
+      await frame.locator(".composer textarea").waitFor();
+      expect(errors).toEqual([]);
+      await context.close();
+
+      await app.server.api(`/web-chats/${chat.id}/`, { method: "PATCH", body: { enableAnonymous: false } });
+      try {
+        site.set(`<script src="${app.base}/widget.js" data-web-chat-id="${chat.id}" async></script>`);
+        const visitor = await app.browser.newContext();
+        const blank = await visitor.newPage();
+        await blank.goto(site.url);
+        await blank.locator("button.launcher").click();
+        const form = blank.locator("form.prechat");
+        await form.waitFor();
+        // A message sent before the form is filled (here through the page's API) waits, and the form says why.
+        await blank.evaluate(() => window.AssistantChat.send("Do you ship abroad?"));
+        await form
+          .getByText("Tell us your name or your e-mail first: your message is sent as soon as you start.")
+          .waitFor();
+        await form.getByLabel("E-mail").fill("vera@example.com");
+        await form.getByRole("button", { name: "Start chatting" }).click();
+        await blank.locator(".row.visitor", { hasText: "Do you ship abroad?" }).waitFor();
+        // And answered, below the greeting.
+        await expect.poll(() => blank.locator(".row.assistant").count(), { timeout: 20_000 }).toBeGreaterThan(1);
+        await visitor.close();
+      } finally {
+        await app.server.api(`/web-chats/${chat.id}/`, { method: "PATCH", body: { enableAnonymous: true } });
+      }
+    },
+  );
 
   it("edits from the keyboard alone: greeting typed, saved with Enter", async () => {
     const { context, page } = await designer();

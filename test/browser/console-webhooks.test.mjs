@@ -59,95 +59,98 @@ async function deliveryRows(page, done) {
 }
 
 describe("Webhooks in Chromium", () => {
-  it("adds a webhook with a secret shown once, sends a test, shows a reply's delivery, and redelivers failed ones", async () => {
-    const { context, page, errors } = await webhooksPage();
-    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-    await page.getByRole("button", { name: "Add webhook" }).click();
-    await dialog(page).getByLabel("Name", { exact: true }).fill("CRM sync");
-    await dialog(page).getByLabel("URL").fill(`${receiver.url}/switch/crm/hook`);
-    await dialog(page).getByLabel("Custom headers").fill("X-Team: support");
-    await dialog(page).getByRole("button", { name: "Generate" }).click();
-    await dialog(page).getByRole("button", { name: "Add" }).click();
-    const secretField = dialog(page).getByLabel("Secret token");
-    await dialog(page).getByText("it is not shown again").waitFor();
-    const secret = await secretField.inputValue();
-    expect(secret).toMatch(/^[0-9A-Za-z]{32}$/);
-    await dialog(page).getByRole("button", { name: "Copy" }).click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    await dialog(page).getByRole("button", { name: "Done" }).click();
-    const row = page.getByRole("row", { name: /CRM sync/ });
-    await row.waitFor();
-    expect(await row.textContent()).toContain(`${secret.slice(0, 4)}…`);
-    expect(await page.content()).not.toContain(secret);
-    const [hook] = (await app.server.api(`/inboxes/${inboxId}/webhooks/`, { method: "GET" })).results;
-    expect(hook).toMatchObject({
-      name: "CRM sync",
-      headers: { "X-Team": "support" },
-      hasSecretToken: true,
-      retryFailedDeliveries: false,
-      isEnabled: true,
-    });
+  it(
+    "adds a webhook with a secret shown once, sends a test, shows a reply's delivery, and redelivers failed " + "ones",
+    async () => {
+      const { context, page, errors } = await webhooksPage();
+      await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+      await page.getByRole("button", { name: "Add webhook" }).click();
+      await dialog(page).getByLabel("Name", { exact: true }).fill("CRM sync");
+      await dialog(page).getByLabel("URL").fill(`${receiver.url}/switch/crm/hook`);
+      await dialog(page).getByLabel("Custom headers").fill("X-Team: support");
+      await dialog(page).getByRole("button", { name: "Generate" }).click();
+      await dialog(page).getByRole("button", { name: "Add" }).click();
+      const secretField = dialog(page).getByLabel("Secret token");
+      await dialog(page).getByText("it is not shown again").waitFor();
+      const secret = await secretField.inputValue();
+      expect(secret).toMatch(/^[0-9A-Za-z]{32}$/);
+      await dialog(page).getByRole("button", { name: "Copy" }).click();
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+      await dialog(page).getByRole("button", { name: "Done" }).click();
+      const row = page.getByRole("row", { name: /CRM sync/ });
+      await row.waitFor();
+      expect(await row.textContent()).toContain(`${secret.slice(0, 4)}…`);
+      expect(await page.content()).not.toContain(secret);
+      const [hook] = (await app.server.api(`/inboxes/${inboxId}/webhooks/`, { method: "GET" })).results;
+      expect(hook).toMatchObject({
+        name: "CRM sync",
+        headers: { "X-Team": "support" },
+        hasSecretToken: true,
+        retryFailedDeliveries: false,
+        isEnabled: true,
+      });
 
-    // A test send: the receiver gets it with the secret, and the dialog shows its answer.
-    await page.getByRole("button", { name: "Send test to CRM sync" }).click();
-    await dialog(page).getByText("The receiver answered 200 in").waitFor();
-    expect(await dialog(page).textContent()).toContain("Delivered · 200");
-    const [test] = received("crm");
-    expect(test.headers["x-webhook-secret"]).toBe(secret);
-    expect(JSON.parse(test.body).metadata).toEqual({ test: true });
-    await page.keyboard.press("Escape");
+      // A test send: the receiver gets it with the secret, and the dialog shows its answer.
+      await page.getByRole("button", { name: "Send test to CRM sync" }).click();
+      await dialog(page).getByText("The receiver answered 200 in").waitFor();
+      expect(await dialog(page).textContent()).toContain("Delivered · 200");
+      const [test] = received("crm");
+      expect(test.headers["x-webhook-secret"]).toBe(secret);
+      expect(JSON.parse(test.body).metadata).toEqual({ test: true });
+      await page.keyboard.press("Escape");
 
-    // An assistant's reply is delivered, and its record shows the status.
-    await reply("Where is my parcel?");
-    await page.getByRole("button", { name: "Deliveries of CRM sync" }).click();
-    let rows = await deliveryRows(page, (r) => r.length === 1 && r[0][1] === "Delivered · 200");
-    expect(rows).toEqual([[1, "Delivered · 200"]]);
-    await page.getByRole("button", { name: /^Details of attempt 1 / }).click();
-    const details = await dialog(page).textContent();
-    expect(details).toContain('"type": "outgoing"');
-    expect(details).toContain('"message": "ok"');
-    await page.keyboard.press("Escape");
+      // An assistant's reply is delivered, and its record shows the status.
+      await reply("Where is my parcel?");
+      await page.getByRole("button", { name: "Deliveries of CRM sync" }).click();
+      let rows = await deliveryRows(page, (r) => r.length === 1 && r[0][1] === "Delivered · 200");
+      expect(rows).toEqual([[1, "Delivered · 200"]]);
+      await page.getByRole("button", { name: /^Details of attempt 1 / }).click();
+      const details = await dialog(page).textContent();
+      expect(details).toContain('"type": "outgoing"');
+      expect(details).toContain('"message": "ok"');
+      await page.keyboard.press("Escape");
 
-    // An outage: the next reply's delivery fails with 503; redelivered from its record once the receiver is back.
-    receiver.setMode("crm", "down");
-    await reply("And my refund?");
-    rows = await deliveryRows(page, (r) => r.length === 2 && r[0][1] === "Failed · 503");
-    expect(rows[0]).toEqual([1, "Failed · 503"]);
-    receiver.setMode("crm", "ok");
-    await page
-      .getByRole("button", { name: /^Redeliver attempt 1 / })
-      .first()
-      .click();
-    rows = await deliveryRows(page, (r) => r.length === 3 && r[0][1] === "Delivered · 200");
-    expect(rows.slice(0, 2)).toEqual([
-      [2, "Delivered · 200"],
-      [1, "Failed · 503"],
-    ]);
-    const events = await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/records/`, { method: "GET" });
-    expect(events.results[0].eventId).toBe(events.results[1].eventId);
+      // An outage: the next reply's delivery fails with 503; redelivered from its record once the receiver is back.
+      receiver.setMode("crm", "down");
+      await reply("And my refund?");
+      rows = await deliveryRows(page, (r) => r.length === 2 && r[0][1] === "Failed · 503");
+      expect(rows[0]).toEqual([1, "Failed · 503"]);
+      receiver.setMode("crm", "ok");
+      await page
+        .getByRole("button", { name: /^Redeliver attempt 1 / })
+        .first()
+        .click();
+      rows = await deliveryRows(page, (r) => r.length === 3 && r[0][1] === "Delivered · 200");
+      expect(rows.slice(0, 2)).toEqual([
+        [2, "Delivered · 200"],
+        [1, "Failed · 503"],
+      ]);
+      const events = await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/records/`, { method: "GET" });
+      expect(events.results[0].eventId).toBe(events.results[1].eventId);
 
-    // Another outage, and "Redeliver failed events" sends it again.
-    receiver.setMode("crm", "down");
-    await reply("Can I change the address?");
-    await deliveryRows(page, (r) => r.length === 4 && r[0][1] === "Failed · 503");
-    receiver.setMode("crm", "ok");
-    await page.getByRole("button", { name: "Redeliver failed events" }).click();
-    await dialog(page).getByRole("button", { name: "Redeliver" }).click();
-    rows = await deliveryRows(page, (r) => r.length === 5 && r[0][1] === "Delivered · 200");
-    expect(rows[0]).toEqual([2, "Delivered · 200"]);
-    // Filtered by status: the two failures of the outages stay on record.
-    await page.getByLabel("Status", { exact: true }).selectOption({ label: "Failed" });
-    await expect
-      .poll(() =>
-        page
-          .getByRole("region", { name: /^Deliveries of / })
-          .locator("tbody tr")
-          .count(),
-      )
-      .toBe(2);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // Another outage, and "Redeliver failed events" sends it again.
+      receiver.setMode("crm", "down");
+      await reply("Can I change the address?");
+      await deliveryRows(page, (r) => r.length === 4 && r[0][1] === "Failed · 503");
+      receiver.setMode("crm", "ok");
+      await page.getByRole("button", { name: "Redeliver failed events" }).click();
+      await dialog(page).getByRole("button", { name: "Redeliver" }).click();
+      rows = await deliveryRows(page, (r) => r.length === 5 && r[0][1] === "Delivered · 200");
+      expect(rows[0]).toEqual([2, "Delivered · 200"]);
+      // Filtered by status: the two failures of the outages stay on record.
+      await page.getByLabel("Status", { exact: true }).selectOption({ label: "Failed" });
+      await expect
+        .poll(() =>
+          page
+            .getByRole("region", { name: /^Deliveries of / })
+            .locator("tbody tr")
+            .count(),
+        )
+        .toBe(2);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it("a webhook disabled in its form says so and offers no redelivery", async () => {
     const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, {
@@ -175,46 +178,50 @@ describe("Webhooks in Chromium", () => {
     await context.close();
   });
 
-  it("ticks lifecycle events in the form (not offered with Genesys): a takeover reaches the receiver as conversation.updated", async () => {
-    const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, {
-      body: { name: "Lifecycle hook", direction: "outgoing", url: `${receiver.url}/ok/lifecycle` },
-    });
-    const { context, page, errors } = await webhooksPage();
-    await page.getByRole("button", { name: "Edit Lifecycle hook" }).click();
-    const option = dialog(page).getByLabel("Also send conversation lifecycle events");
-    expect(await option.isChecked()).toBe(false);
-    await dialog(page).getByLabel("Payload format").selectOption("genesys_cloud");
-    await option.waitFor({ state: "detached" });
-    await dialog(page).getByLabel("Payload format").selectOption("service_standard");
-    await option.check();
-    expect(await axeViolations(page)).toEqual([]);
-    await dialog(page).getByRole("button", { name: "Save" }).click();
-    await dialog(page).waitFor({ state: "detached" });
-    expect(await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "GET" })).toMatchObject({
-      conversationEvents: true,
-      templatePreset: "service_standard",
-    });
+  it(
+    "ticks lifecycle events in the form (not offered with Genesys): a takeover reaches the receiver as " +
+      "conversation.updated",
+    async () => {
+      const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, {
+        body: { name: "Lifecycle hook", direction: "outgoing", url: `${receiver.url}/ok/lifecycle` },
+      });
+      const { context, page, errors } = await webhooksPage();
+      await page.getByRole("button", { name: "Edit Lifecycle hook" }).click();
+      const option = dialog(page).getByLabel("Also send conversation lifecycle events");
+      expect(await option.isChecked()).toBe(false);
+      await dialog(page).getByLabel("Payload format").selectOption("genesys_cloud");
+      await option.waitFor({ state: "detached" });
+      await dialog(page).getByLabel("Payload format").selectOption("service_standard");
+      await option.check();
+      expect(await axeViolations(page)).toEqual([]);
+      await dialog(page).getByRole("button", { name: "Save" }).click();
+      await dialog(page).waitFor({ state: "detached" });
+      expect(await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "GET" })).toMatchObject({
+        conversationEvents: true,
+        templatePreset: "service_standard",
+      });
 
-    const { conversationId } = await reply("I have a question about my order");
-    await app.server.api(`/conversations/${conversationId}/take-over/`);
-    await expect
-      .poll(
-        () =>
-          receiver.requests
-            .filter((r) => r.path === "/ok/lifecycle")
-            .map((r) => JSON.parse(r.body))
-            .find((p) => p.event === "conversation.updated")?.reason,
-        { timeout: 15_000 },
-      )
-      .toBe("operator");
-    // Reopened, the form shows the option ticked.
-    await page.getByRole("button", { name: "Edit Lifecycle hook" }).click();
-    expect(await dialog(page).getByLabel("Also send conversation lifecycle events").isChecked()).toBe(true);
-    await page.keyboard.press("Escape");
-    expect(errors).toEqual([]);
-    await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "DELETE" });
-    await context.close();
-  });
+      const { conversationId } = await reply("I have a question about my order");
+      await app.server.api(`/conversations/${conversationId}/take-over/`);
+      await expect
+        .poll(
+          () =>
+            receiver.requests
+              .filter((r) => r.path === "/ok/lifecycle")
+              .map((r) => JSON.parse(r.body))
+              .find((p) => p.event === "conversation.updated")?.reason,
+          { timeout: 15_000 },
+        )
+        .toBe("operator");
+      // Reopened, the form shows the option ticked.
+      await page.getByRole("button", { name: "Edit Lifecycle hook" }).click();
+      expect(await dialog(page).getByLabel("Also send conversation lifecycle events").isChecked()).toBe(true);
+      await page.keyboard.press("Escape");
+      expect(errors).toEqual([]);
+      await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/`, { method: "DELETE" });
+      await context.close();
+    },
+  );
 
   it("sends a test from the keyboard alone, and the focus comes back after the dialog", async () => {
     const { context, page } = await webhooksPage();

@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 describe("typing indicators and the satisfaction rating", () => {
-  it("operator typing shows in the widget, visitor typing in the console; resolve asks for a rating that the console then shows", async () => {
+  it("operator typing shows in the widget, visitor typing in the console; resolve asks for a rating that the " +
+    "console then shows", async () => {
     const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
     const visitor = await context.newPage();
     const visitorErrors = [];

@@ -102,7 +102,8 @@ const widgetMessages = (page) =>
     );
 
 describe("the widget's live stream over a long conversation", () => {
-  it("shows each of five human replies within 1 s over more than two minutes; the visitor's messages reach the operator live; two connections at most at the end", async () => {
+  it("shows each of five human replies within 1 s over more than two minutes; the visitor's messages reach the " +
+    "operator live; two connections at most at the end", async () => {
     const v = await visitorPage();
     await v.send("Hello, I need help with order 4471");
     await expect
@@ -182,7 +183,8 @@ describe("the widget's live stream over a long conversation", () => {
     await context.close();
   }, 300_000);
 
-  it("marks a message the server does not answer in time 'Not sent'; Retry stores it once, with the same Idempotency-Key", async () => {
+  it("marks a message the server does not answer in time 'Not sent'; Retry stores it once, with the same " +
+    "Idempotency-Key", async () => {
     const v = await visitorPage("?timeout=2000");
     const keys = [];
     let hold = true;

@@ -61,7 +61,8 @@ async function seed() {
       enableFileUpload: true,
     },
   });
-  // A second web chat whose assistant answers slowly (the test upstream, 50 ms a word): time to cut the connection mid-reply.
+  // A second web chat whose assistant answers slowly (the test upstream, 50 ms a word): time to cut the connection
+  // mid-reply.
   const model = await server.api("/large-language-models/", {
     body: {
       name: "Slow upstream",
@@ -86,7 +87,9 @@ function hostPage() {
       const id = new URL(req.url, "http://x").searchParams.get("chat") ?? chat.id;
       res.writeHead(200, {
         "Content-Type": "text/html; charset=utf-8",
-        "Content-Security-Policy": `default-src 'self'; script-src 'self' ${server.base}; connect-src ${server.base}; img-src * data:; style-src 'self' 'unsafe-inline'`,
+        "Content-Security-Policy":
+          `default-src 'self'; script-src 'self' ${server.base}; connect-src ${server.base}; img-src * data:; ` +
+          `style-src 'self' 'unsafe-inline'`,
       });
       // The site's own inline style is allowed; the widget needs no 'unsafe-inline' (constructed stylesheets, CSSOM).
       res.end(`<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>Acme shop</title><style>body{font-family:Georgia,serif;background:#fafaf9;margin:40px} button{background:red !important}</style></head>
@@ -101,8 +104,10 @@ function hostPage() {
 
 beforeAll(async () => {
   upstream = await startUpstream({ tokenDelayMs: 60 });
-  // BROWSER_TEST_PORT (and BROWSER_TEST_INSPECTOR_PORT, wrangler's devtools) pin the ports (parallel runs on one machine keep to their own ranges).
-  // Each worker of the suite its own 25 of 8800-8849 by default (8791 is the README's stand-in's; test/support/test-ports.mjs).
+  // BROWSER_TEST_PORT (and BROWSER_TEST_INSPECTOR_PORT, wrangler's devtools) pin the ports (parallel runs on one
+  // machine keep to their own ranges).
+  // Each worker of the suite its own 25 of 8800-8849 by default (8791 is the README's stand-in's;
+  // test/support/test-ports.mjs).
   server = await startServer({
     port: testPort("BROWSER_TEST_PORT", { from: 8800, size: 25 }),
     inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"),
@@ -186,7 +191,8 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 90_000);
 
-  it("attaches a file from the keyboard, uploads it through the presigned POST, and the assistant acknowledges it", async () => {
+  it("attaches a file from the keyboard, uploads it through the presigned POST, and the assistant acknowledges " +
+    "it", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const errors = [];
@@ -302,7 +308,8 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
-  it("sends a message once when its answer is lost before the first event: the resend carries the same Idempotency-Key", async () => {
+  it("sends a message once when its answer is lost before the first event: the resend carries the same " +
+    "Idempotency-Key", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const keys = [];

@@ -54,67 +54,74 @@ describe("Telegram: typing and the rating question", () => {
   const sent = async (token: string, method: string) =>
     (await telegram.requests(token)).filter((r) => r.path === `/bot${token}/${method}`);
 
-  it("operator typing sends the typing action; resolve asks with csat:1..5 buttons; the callback is the rating, once", async () => {
-    const owner = await seedOwner();
-    const token = `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
-    const inbox = await channelInbox(owner, "telegram", { botToken: token });
-    await post(inbox.path, await telegram.sign({ token, update: textUpdate("Where is my parcel?") }));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
-    await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`);
+  it(
+    "operator typing sends the typing action; resolve asks with csat:1..5 buttons; the callback is the rating, " +
+      "once",
+    async () => {
+      const owner = await seedOwner();
+      const token = `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
+      const inbox = await channelInbox(owner, "telegram", { botToken: token });
+      await post(inbox.path, await telegram.sign({ token, update: textUpdate("Where is my parcel?") }));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
+      await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`);
 
-    const actions = (await sent(token, "sendChatAction")).length;
-    expect((await owner.fetch("POST", `/conversations/${conversation.id}/typing/`, { typing: true })).status).toBe(204);
-    const typed = await eventually(async () => (await sent(token, "sendChatAction")).slice(actions)[0]);
-    expect(typed.body).toMatchObject({ chat_id: String(from.id), action: "typing" });
-    // Stopping asks nothing of Telegram (its action lapses by itself).
-    await owner.fetch("POST", `/conversations/${conversation.id}/typing/`, { typing: false });
+      const actions = (await sent(token, "sendChatAction")).length;
+      expect((await owner.fetch("POST", `/conversations/${conversation.id}/typing/`, { typing: true })).status).toBe(
+        204,
+      );
+      const typed = await eventually(async () => (await sent(token, "sendChatAction")).slice(actions)[0]);
+      expect(typed.body).toMatchObject({ chat_id: String(from.id), action: "typing" });
+      // Stopping asks nothing of Telegram (its action lapses by itself).
+      await owner.fetch("POST", `/conversations/${conversation.id}/typing/`, { typing: false });
 
-    const resolved = await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
-    expect(await resolved.json()).toMatchObject({ status: "resolved", csat: null });
-    const ask = await eventually(async () =>
-      (await sent(token, "sendMessage")).find((r) => QUESTION.test(String(r.body.text))),
-    );
-    expect(ask.body.reply_markup).toEqual({
-      inline_keyboard: [["1", "2", "3", "4", "5"].map((n) => ({ text: n, callback_data: `csat:${n}` }))],
-    });
-    const asked = await messagesOf(owner, conversation.id);
-    expect(asked.at(-1)).toMatchObject({
-      type: "outgoing",
-      senderType: "chatbot",
-      content: expect.stringMatching(QUESTION),
-    });
-    expect(
-      (await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation.id}/`))).status,
-    ).toBe("resolved");
-    // Resolving again without a word since does not ask twice.
-    await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
+      const resolved = await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
+      expect(await resolved.json()).toMatchObject({ status: "resolved", csat: null });
+      const ask = await eventually(async () =>
+        (await sent(token, "sendMessage")).find((r) => QUESTION.test(String(r.body.text))),
+      );
+      expect(ask.body.reply_markup).toEqual({
+        inline_keyboard: [["1", "2", "3", "4", "5"].map((n) => ({ text: n, callback_data: `csat:${n}` }))],
+      });
+      const asked = await messagesOf(owner, conversation.id);
+      expect(asked.at(-1)).toMatchObject({
+        type: "outgoing",
+        senderType: "chatbot",
+        content: expect.stringMatching(QUESTION),
+      });
+      expect(
+        (await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation.id}/`)))
+          .status,
+      ).toBe("resolved");
+      // Resolving again without a word since does not ask twice.
+      await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
 
-    expect((await post(inbox.path, await telegram.sign({ token, update: callback("csat:4") }))).status).toBe(200);
-    expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 4, comment: null });
-    // The tap is answered, so the visitor's button stops spinning.
-    const answered = await eventually(
-      async () => (await sent(token, "answerCallbackQuery")).length > 0 && sent(token, "answerCallbackQuery"),
-    );
-    expect((answered as { body: { callback_query_id: string } }[]).map((r) => r.body.callback_query_id)).toHaveLength(
-      1,
-    );
-    expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
-    expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
+      expect((await post(inbox.path, await telegram.sign({ token, update: callback("csat:4") }))).status).toBe(200);
+      expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 4, comment: null });
+      // The tap is answered, so the visitor's button stops spinning.
+      const answered = await eventually(
+        async () => (await sent(token, "answerCallbackQuery")).length > 0 && sent(token, "answerCallbackQuery"),
+      );
+      expect((answered as { body: { callback_query_id: string } }[]).map((r) => r.body.callback_query_id)).toHaveLength(
+        1,
+      );
+      expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
+      expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
 
-    // Answered: a later "5" is the visitor's new question (a new conversation), the rating stays.
-    await post(inbox.path, await telegram.sign({ token, update: textUpdate("5") }));
-    const conversations = await eventually(async () => {
-      const all = await conversationsOf(owner, inbox.inboxId);
-      return all.length === 2 && all;
-    });
-    expect((await messagesOf(owner, conversations.find((c) => c.id !== conversation.id)!.id))[0]).toMatchObject({
-      senderType: "contact",
-      content: "5",
-    });
-    expect(await csatOf(owner, conversation.id)).toMatchObject({ rating: 4 });
-    expect((await sent(token, "sendMessage")).filter((r) => QUESTION.test(String(r.body.text)))).toHaveLength(1);
-  });
+      // Answered: a later "5" is the visitor's new question (a new conversation), the rating stays.
+      await post(inbox.path, await telegram.sign({ token, update: textUpdate("5") }));
+      const conversations = await eventually(async () => {
+        const all = await conversationsOf(owner, inbox.inboxId);
+        return all.length === 2 && all;
+      });
+      expect((await messagesOf(owner, conversations.find((c) => c.id !== conversation.id)!.id))[0]).toMatchObject({
+        senderType: "contact",
+        content: "5",
+      });
+      expect(await csatOf(owner, conversation.id)).toMatchObject({ rating: 4 });
+      expect((await sent(token, "sendMessage")).filter((r) => QUESTION.test(String(r.body.text)))).toHaveLength(1);
+    },
+  );
 
   it("the question is in the visitor's language (here Traditional Chinese), as the handoff message is", async () => {
     const owner = await seedOwner();
@@ -181,48 +188,51 @@ describe("LINE: the rating question with quick replies", () => {
     return inbox;
   }
 
-  it('operator typing shows the loading animation; resolve asks with quick replies 1-5; a reply "3" is the rating', async () => {
-    const owner = await seedOwner();
-    const creds = {
-      channelId: String(1_700_000_000 + Math.floor(Math.random() * 1e8)),
-      channelSecret: hex(32),
-      channelAccessToken: unique("line-token"),
-    };
-    const inbox = await lineInbox(owner, creds);
-    const user = `U${hex(32)}`;
-    const signed = (...events: unknown[]) =>
-      line.sign({ channelSecret: creds.channelSecret, body: { destination: `U${hex(32)}`, events } });
-    const requests = async (path: string) =>
-      (await line.requests(creds.channelAccessToken)).filter((r) => r.path === path);
-    await post(inbox.path, await signed(textEvent(user, "Hello")));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
-    await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`);
+  it(
+    'operator typing shows the loading animation; resolve asks with quick replies 1-5; a reply "3" is the ' + "rating",
+    async () => {
+      const owner = await seedOwner();
+      const creds = {
+        channelId: String(1_700_000_000 + Math.floor(Math.random() * 1e8)),
+        channelSecret: hex(32),
+        channelAccessToken: unique("line-token"),
+      };
+      const inbox = await lineInbox(owner, creds);
+      const user = `U${hex(32)}`;
+      const signed = (...events: unknown[]) =>
+        line.sign({ channelSecret: creds.channelSecret, body: { destination: `U${hex(32)}`, events } });
+      const requests = async (path: string) =>
+        (await line.requests(creds.channelAccessToken)).filter((r) => r.path === path);
+      await post(inbox.path, await signed(textEvent(user, "Hello")));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
+      await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`);
 
-    const loadings = (await requests("/v2/bot/chat/loading/start")).length;
-    await owner.fetch("POST", `/conversations/${conversation.id}/typing/`, { typing: true });
-    expect(
-      (await eventually(async () => (await requests("/v2/bot/chat/loading/start")).slice(loadings)[0])).body,
-    ).toEqual({ chatId: user, loadingSeconds: 20 });
+      const loadings = (await requests("/v2/bot/chat/loading/start")).length;
+      await owner.fetch("POST", `/conversations/${conversation.id}/typing/`, { typing: true });
+      expect(
+        (await eventually(async () => (await requests("/v2/bot/chat/loading/start")).slice(loadings)[0])).body,
+      ).toEqual({ chatId: user, loadingSeconds: 20 });
 
-    await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
-    const ask = await eventually(async () =>
-      [...(await requests("/v2/bot/message/reply")), ...(await requests("/v2/bot/message/push"))].find((r) =>
-        QUESTION.test(String(r.body.messages?.[0]?.text)),
-      ),
-    );
-    expect(ask.body.messages[0].quickReply.items.map((i: { action: { text: string } }) => i.action.text)).toEqual([
-      "1",
-      "2",
-      "3",
-      "4",
-      "5",
-    ]);
-    const before = (await messagesOf(owner, conversation.id)).length;
+      await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
+      const ask = await eventually(async () =>
+        [...(await requests("/v2/bot/message/reply")), ...(await requests("/v2/bot/message/push"))].find((r) =>
+          QUESTION.test(String(r.body.messages?.[0]?.text)),
+        ),
+      );
+      expect(ask.body.messages[0].quickReply.items.map((i: { action: { text: string } }) => i.action.text)).toEqual([
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+      ]);
+      const before = (await messagesOf(owner, conversation.id)).length;
 
-    await post(inbox.path, await signed(textEvent(user, " 3 ")));
-    expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 3 });
-    expect(await messagesOf(owner, conversation.id)).toHaveLength(before);
-    expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
-  });
+      await post(inbox.path, await signed(textEvent(user, " 3 ")));
+      expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 3 });
+      expect(await messagesOf(owner, conversation.id)).toHaveLength(before);
+      expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
+    },
+  );
 });

@@ -327,42 +327,48 @@ describe("e-mail inbox", () => {
     expect(await sentTo(visitor)).toEqual([]);
   });
 
-  it("connect says what to set up in Email Routing; an address another inbox has connected is refused, and saved alone it takes no mail", async () => {
-    const owner = await seedOwner();
-    const { inboxId, address } = await emailInbox(owner);
-    const record = await bodyOf<"GET /inboxes/{id}/channel/">(await owner.fetch("GET", `/inboxes/${inboxId}/channel/`));
-    expect(record).toMatchObject({
-      channelType: "email",
-      status: "connected",
-      credentials: { address, fromName: "Shop Support" },
-    });
+  it(
+    "connect says what to set up in Email Routing; an address another inbox has connected is refused, and saved " +
+      "alone it takes no mail",
+    async () => {
+      const owner = await seedOwner();
+      const { inboxId, address } = await emailInbox(owner);
+      const record = await bodyOf<"GET /inboxes/{id}/channel/">(
+        await owner.fetch("GET", `/inboxes/${inboxId}/channel/`),
+      );
+      expect(record).toMatchObject({
+        channelType: "email",
+        status: "connected",
+        credentials: { address, fromName: "Shop Support" },
+      });
 
-    const other = await seedOwner();
-    const taken = await channelInbox(
-      other,
-      "email",
-      { address: address.toUpperCase(), fromName: "Not the shop" },
-      { connect: false },
-    );
-    const refused = await other.fetch("POST", `/inboxes/${taken.inboxId}/channel/connect/`);
-    expect(refused.status).toBe(400);
-    const detail = `${address.toUpperCase()} already belongs to another inbox (${inboxId})`;
-    expect(await refused.json()).toMatchObject({ code: "channel_connect_failed", detail });
+      const other = await seedOwner();
+      const taken = await channelInbox(
+        other,
+        "email",
+        { address: address.toUpperCase(), fromName: "Not the shop" },
+        { connect: false },
+      );
+      const refused = await other.fetch("POST", `/inboxes/${taken.inboxId}/channel/connect/`);
+      expect(refused.status).toBe(400);
+      const detail = `${address.toUpperCase()} already belongs to another inbox (${inboxId})`;
+      expect(await refused.json()).toMatchObject({ code: "channel_connect_failed", detail });
 
-    const unconnected = `${unique("later")}@shop.example`.toLowerCase();
-    const later = await channelInbox(owner, "email", { address: unconnected, fromName: "Shop" }, { connect: false });
-    const visitor = visitorAddress();
-    const hi = () => first({ from: visitor, to: unconnected, text: "Hi" });
-    expect(await deliver(hi(), visitor, unconnected)).toEqual({
-      rejected: `${unconnected} is not the address of an inbox here.`,
-    });
-    const connected = await owner.fetch("POST", `/inboxes/${later.inboxId}/channel/connect/`);
-    expect(await connected.json()).toMatchObject({
-      status: "connected",
-      detail: expect.stringContaining(`route ${unconnected} to this Worker`),
-    });
-    expect(await deliver(hi(), visitor, unconnected)).toEqual({ rejected: null });
-  });
+      const unconnected = `${unique("later")}@shop.example`.toLowerCase();
+      const later = await channelInbox(owner, "email", { address: unconnected, fromName: "Shop" }, { connect: false });
+      const visitor = visitorAddress();
+      const hi = () => first({ from: visitor, to: unconnected, text: "Hi" });
+      expect(await deliver(hi(), visitor, unconnected)).toEqual({
+        rejected: `${unconnected} is not the address of an inbox here.`,
+      });
+      const connected = await owner.fetch("POST", `/inboxes/${later.inboxId}/channel/connect/`);
+      expect(await connected.json()).toMatchObject({
+        status: "connected",
+        detail: expect.stringContaining(`route ${unconnected} to this Worker`),
+      });
+      expect(await deliver(hi(), visitor, unconnected)).toEqual({ rejected: null });
+    },
+  );
 
   it("a message to an address no inbox has is rejected, and nothing is stored", async () => {
     const owner = await seedOwner();

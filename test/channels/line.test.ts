@@ -48,7 +48,8 @@ async function lineInbox(owner: Actor, creds = credentials()): Promise<ChannelIn
 }
 
 let sequence = 0;
-/** A message event as LINE's reference shows one (https://developers.line.biz/en/reference/messaging-api/#message-event). */
+/** A message event as LINE's reference shows one
+ * (https://developers.line.biz/en/reference/messaging-api/#message-event). */
 function messageEvent(
   userId: string,
   message: Record<string, unknown>,
@@ -178,160 +179,175 @@ describe("LINE", () => {
     expect((await post(inbox.path, await signed(creds.channelSecret))).status).toBe(200);
   });
 
-  it("an image is downloaded from LINE's data API into an attachment; a group's message opens a group conversation", async () => {
-    const owner = await seedOwner();
-    const creds = credentials();
-    const inbox = await lineInbox(owner, creds);
-    const user = newUser();
-    const image = messageEvent(user, { type: "image", quoteToken: `q${hex(16)}`, contentProvider: { type: "line" } });
-    await post(inbox.path, await signed(creds.channelSecret, image));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    const [incoming] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
-    expect(incoming).toMatchObject({
-      senderType: "contact",
-      attachments: [{ type: "image", contentType: "image/png" }],
-    });
-    const [download] = await sent(creds.channelAccessToken, `/v2/bot/message/${image.message.id}/content`);
-    expect(download.headers.authorization).toBe(`Bearer ${creds.channelAccessToken}`);
-    const png = await (
-      await fetch(`${line.url}/v2/bot/message/1/content`, { headers: { authorization: "Bearer size-check" } })
-    ).arrayBuffer();
-    const attachment = await bodyOf<"GET /attachments/{id}/">(
-      await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`),
-    );
-    expect(attachment.size).toBe(png.byteLength);
+  it(
+    "an image is downloaded from LINE's data API into an attachment; a group's message opens a group " + "conversation",
+    async () => {
+      const owner = await seedOwner();
+      const creds = credentials();
+      const inbox = await lineInbox(owner, creds);
+      const user = newUser();
+      const image = messageEvent(user, { type: "image", quoteToken: `q${hex(16)}`, contentProvider: { type: "line" } });
+      await post(inbox.path, await signed(creds.channelSecret, image));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      const [incoming] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
+      expect(incoming).toMatchObject({
+        senderType: "contact",
+        attachments: [{ type: "image", contentType: "image/png" }],
+      });
+      const [download] = await sent(creds.channelAccessToken, `/v2/bot/message/${image.message.id}/content`);
+      expect(download.headers.authorization).toBe(`Bearer ${creds.channelAccessToken}`);
+      const png = await (
+        await fetch(`${line.url}/v2/bot/message/1/content`, { headers: { authorization: "Bearer size-check" } })
+      ).arrayBuffer();
+      const attachment = await bodyOf<"GET /attachments/{id}/">(
+        await owner.fetch("GET", `/attachments/${incoming.attachments![0].id}/`),
+      );
+      expect(attachment.size).toBe(png.byteLength);
 
-    const group = `C${hex(32)}`;
-    const member = newUser();
-    await post(
-      inbox.path,
-      await signed(creds.channelSecret, textEvent(member, "Hi all", { type: "group", groupId: group, userId: member })),
-    );
-    const grouped = await eventually(async () =>
-      (await conversationsOf(owner, inbox.inboxId)).find((c) => c.type === "group"),
-    );
-    expect(grouped.contact).toMatchObject({ name: `User ${member.slice(-6)}` });
-    expect(grouped.title).toBe(`Group ${group.slice(-6)}`);
-    const inGroup = await messagesWhen(
-      owner,
-      grouped.id,
-      (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
-    );
-    expect(inGroup[0]).toMatchObject({ content: "Hi all" });
-    // The member's profile by the group's endpoint (a member need not be the bot's friend); no loading animation in a group.
-    expect(await sent(creds.channelAccessToken, `/v2/bot/group/${group}/member/${member}`)).toHaveLength(1);
-    expect((await sent(creds.channelAccessToken, "/v2/bot/chat/loading/start")).map((r) => r.body.chatId)).toEqual([
-      user,
-    ]);
-  });
+      const group = `C${hex(32)}`;
+      const member = newUser();
+      await post(
+        inbox.path,
+        await signed(
+          creds.channelSecret,
+          textEvent(member, "Hi all", { type: "group", groupId: group, userId: member }),
+        ),
+      );
+      const grouped = await eventually(async () =>
+        (await conversationsOf(owner, inbox.inboxId)).find((c) => c.type === "group"),
+      );
+      expect(grouped.contact).toMatchObject({ name: `User ${member.slice(-6)}` });
+      expect(grouped.title).toBe(`Group ${group.slice(-6)}`);
+      const inGroup = await messagesWhen(
+        owner,
+        grouped.id,
+        (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
+      );
+      expect(inGroup[0]).toMatchObject({ content: "Hi all" });
+      // The member's profile by the group's endpoint (a member need not be the bot's friend); no loading animation in a
+      // group.
+      expect(await sent(creds.channelAccessToken, `/v2/bot/group/${group}/member/${member}`)).toHaveLength(1);
+      expect((await sent(creds.channelAccessToken, "/v2/bot/chat/loading/start")).map((r) => r.body.chatId)).toEqual([
+        user,
+      ]);
+    },
+  );
 
-  it("after a takeover the assistant is silent and the person's replies are delivered as plain text (reply, then push)", async () => {
-    const owner = await seedOwner();
-    const creds = credentials();
-    const inbox = await lineInbox(owner, creds);
-    const user = newUser();
-    await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    // Its answer out first: a reply still queued would take the next event's reply token.
-    await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.length === 2 && m[1].metadata?.channelDelivery?.status === "sent",
-    );
-    expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
-    const question = textEvent(user, "Are you a bot?");
-    await post(inbox.path, await signed(creds.channelSecret, question));
-    await messagesWhen(owner, conversation.id, (m) => m.length === 3);
-    // Taken in to the end (its reply token kept for the answer) before the person answers.
-    const stored = env.DB.prepare("select status from channel_events where inbox_id = ? and event_id = ?").bind(
-      inbox.inboxId,
-      question.webhookEventId,
-    );
-    await eventually(async () => (await stored.first<{ status: string }>())?.status === "stored");
-    const content = "Hi, this is **Sam** from [Acme](https://acme.example).";
-    const agent = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content });
-    expect(agent.status, await agent.clone().text()).toBe(201);
-    await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
-    // The reply token went with the first answer to "Are you a bot?": a second one is pushed, with a retry key.
-    expect(
-      (
-        await owner.fetch("POST", "/messages/outgoing/", {
-          conversation: conversation.id,
-          content: "Yes, a *person* now.",
-        })
-      ).status,
-    ).toBe(201);
-    const messages = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.length === 5 && m[4].metadata?.channelDelivery?.status === "sent",
-    );
-    expect(messages.map((m) => m.senderType)).toEqual(["contact", "chatbot", "contact", "user", "user"]);
-    const out = (await line.requests(creds.channelAccessToken)).filter((r) =>
-      /^\/v2\/bot\/message\/(reply|push)$/.test(r.path),
-    );
-    expect(out.map((r) => [r.path, r.body.messages.map((m: { text: string }) => m.text)])).toEqual([
-      ["/v2/bot/message/reply", ["Hello! How can I help you today?"]],
-      ["/v2/bot/message/reply", ["Hi, this is Sam from Acme (https://acme.example)."]],
-      ["/v2/bot/message/push", ["Yes, a person now."]],
-    ]);
-    expect(out[2].body.to).toBe(user);
-    expect(out[2].headers["x-line-retry-key"]).toMatch(
-      /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
-    );
-  });
+  it(
+    "after a takeover the assistant is silent and the person's replies are delivered as plain text (reply, then " +
+      "push)",
+    async () => {
+      const owner = await seedOwner();
+      const creds = credentials();
+      const inbox = await lineInbox(owner, creds);
+      const user = newUser();
+      await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      // Its answer out first: a reply still queued would take the next event's reply token.
+      await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.length === 2 && m[1].metadata?.channelDelivery?.status === "sent",
+      );
+      expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
+      const question = textEvent(user, "Are you a bot?");
+      await post(inbox.path, await signed(creds.channelSecret, question));
+      await messagesWhen(owner, conversation.id, (m) => m.length === 3);
+      // Taken in to the end (its reply token kept for the answer) before the person answers.
+      const stored = env.DB.prepare("select status from channel_events where inbox_id = ? and event_id = ?").bind(
+        inbox.inboxId,
+        question.webhookEventId,
+      );
+      await eventually(async () => (await stored.first<{ status: string }>())?.status === "stored");
+      const content = "Hi, this is **Sam** from [Acme](https://acme.example).";
+      const agent = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content });
+      expect(agent.status, await agent.clone().text()).toBe(201);
+      await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+      // The reply token went with the first answer to "Are you a bot?": a second one is pushed, with a retry key.
+      expect(
+        (
+          await owner.fetch("POST", "/messages/outgoing/", {
+            conversation: conversation.id,
+            content: "Yes, a *person* now.",
+          })
+        ).status,
+      ).toBe(201);
+      const messages = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.length === 5 && m[4].metadata?.channelDelivery?.status === "sent",
+      );
+      expect(messages.map((m) => m.senderType)).toEqual(["contact", "chatbot", "contact", "user", "user"]);
+      const out = (await line.requests(creds.channelAccessToken)).filter((r) =>
+        /^\/v2\/bot\/message\/(reply|push)$/.test(r.path),
+      );
+      expect(out.map((r) => [r.path, r.body.messages.map((m: { text: string }) => m.text)])).toEqual([
+        ["/v2/bot/message/reply", ["Hello! How can I help you today?"]],
+        ["/v2/bot/message/reply", ["Hi, this is Sam from Acme (https://acme.example)."]],
+        ["/v2/bot/message/push", ["Yes, a person now."]],
+      ]);
+      expect(out[2].body.to).toBe(user);
+      expect(out[2].headers["x-line-retry-key"]).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+    },
+  );
 
-  it("a 429 is tried again after its Retry-After and delivered once; a 400 is failed with LINE's words and not tried again", async () => {
-    const owner = await seedOwner();
-    const creds = credentials();
-    const token = creds.channelAccessToken;
-    const inbox = await lineInbox(owner, creds);
-    const user = newUser();
-    await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
-    const before = (await line.requests(token)).length;
+  it(
+    "a 429 is tried again after its Retry-After and delivered once; a 400 is failed with LINE's words and not " +
+      "tried again",
+    async () => {
+      const owner = await seedOwner();
+      const creds = credentials();
+      const token = creds.channelAccessToken;
+      const inbox = await lineInbox(owner, creds);
+      const user = newUser();
+      await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      await messagesWhen(owner, conversation.id, (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent");
+      const before = (await line.requests(token)).length;
 
-    // The contact is known now: the next requests are the loading animation, then the reply.
-    await line.script(token, [
-      { status: 202, body: {} },
-      { status: 429, headers: { "retry-after": "1" }, body: { message: "Too many requests" } },
-    ]);
-    const started = Date.now();
-    await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Are you there?")));
-    const messages = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "sent",
-    );
-    expect(messages[3].metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2, error: null });
-    const attempts = (await line.requests(token))
-      .slice(before)
-      .filter((r) => /^\/v2\/bot\/message\/(reply|push)$/.test(r.path));
-    expect(attempts).toHaveLength(2);
-    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
-    expect(attempts[1].at - started).toBeLessThan(10_000);
+      // The contact is known now: the next requests are the loading animation, then the reply.
+      await line.script(token, [
+        { status: 202, body: {} },
+        { status: 429, headers: { "retry-after": "1" }, body: { message: "Too many requests" } },
+      ]);
+      const started = Date.now();
+      await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Are you there?")));
+      const messages = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "sent",
+      );
+      expect(messages[3].metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2, error: null });
+      const attempts = (await line.requests(token))
+        .slice(before)
+        .filter((r) => /^\/v2\/bot\/message\/(reply|push)$/.test(r.path));
+      expect(attempts).toHaveLength(2);
+      expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
+      expect(attempts[1].at - started).toBeLessThan(10_000);
 
-    const refusal = {
-      message: "The request body has 1 error(s)",
-      details: [{ message: "May not be empty", property: "messages[0].text" }],
-    };
-    await line.script(token, [
-      { status: 202, body: {} },
-      { status: 400, body: refusal },
-    ]);
-    await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Again")));
-    const failed = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.length === 6 && m[5].metadata?.channelDelivery?.status === "failed",
-    );
-    const error = "LINE answered 400: The request body has 1 error(s) (messages[0].text: May not be empty)";
-    expect(failed[5].metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error });
-    const count = (await line.requests(token)).length;
-    await new Promise((r) => setTimeout(r, 1500));
-    expect((await line.requests(token)).length).toBe(count);
-  });
+      const refusal = {
+        message: "The request body has 1 error(s)",
+        details: [{ message: "May not be empty", property: "messages[0].text" }],
+      };
+      await line.script(token, [
+        { status: 202, body: {} },
+        { status: 400, body: refusal },
+      ]);
+      await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Again")));
+      const failed = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.length === 6 && m[5].metadata?.channelDelivery?.status === "failed",
+      );
+      const error = "LINE answered 400: The request body has 1 error(s) (messages[0].text: May not be empty)";
+      expect(failed[5].metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error });
+      const count = (await line.requests(token)).length;
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await line.requests(token)).length).toBe(count);
+    },
+  );
 
   it("connect names LINE's refusal: a webhook URL that is not https, a revoked token", async () => {
     const owner = await seedOwner();

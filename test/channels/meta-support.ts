@@ -186,42 +186,46 @@ export function metaScenarios(c: MetaCase) {
     expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
   });
 
-  it("a 429 is tried again after its Retry-After and delivered once; a 400 is failed with Meta's words and not tried again", async () => {
-    const { owner, token, inbox } = await metaInbox(c);
-    // A first message makes the contact (a profile request for Messenger and Instagram): the
-    // scripted answers below then meet the same calls each time.
-    await post(inbox.path, await signed(c.text("Hello", newId("m_"))));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m[1]?.metadata?.channelDelivery?.status === "sent");
-    const typing = c.typing ? [{ status: 200, body: { recipient_id: c.sender } }] : [];
-    const limit = {
-      error: { message: "(#613) Calls to this api have exceeded the rate limit.", type: "OAuthException", code: 613 },
-    };
-    await graph.script(token, [...typing, { status: 429, headers: { "retry-after": "1" }, body: limit }]);
-    await post(inbox.path, await signed(c.text("Once more", newId("m_"))));
-    const messages = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m[3]?.metadata?.channelDelivery?.status === "sent",
-    );
-    expect(messages[3].metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2 });
-    const attempts = (await sends(c, token)).slice(1);
-    expect(attempts).toHaveLength(2);
-    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
+  it(
+    "a 429 is tried again after its Retry-After and delivered once; a 400 is failed with Meta's words and not " +
+      "tried again",
+    async () => {
+      const { owner, token, inbox } = await metaInbox(c);
+      // A first message makes the contact (a profile request for Messenger and Instagram): the
+      // scripted answers below then meet the same calls each time.
+      await post(inbox.path, await signed(c.text("Hello", newId("m_"))));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      await messagesWhen(owner, conversation.id, (m) => m[1]?.metadata?.channelDelivery?.status === "sent");
+      const typing = c.typing ? [{ status: 200, body: { recipient_id: c.sender } }] : [];
+      const limit = {
+        error: { message: "(#613) Calls to this api have exceeded the rate limit.", type: "OAuthException", code: 613 },
+      };
+      await graph.script(token, [...typing, { status: 429, headers: { "retry-after": "1" }, body: limit }]);
+      await post(inbox.path, await signed(c.text("Once more", newId("m_"))));
+      const messages = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m[3]?.metadata?.channelDelivery?.status === "sent",
+      );
+      expect(messages[3].metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2 });
+      const attempts = (await sends(c, token)).slice(1);
+      expect(attempts).toHaveLength(2);
+      expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
 
-    const refusal = {
-      error: { message: "(#100) No matching user found", type: "OAuthException", code: 100, error_subcode: 2018001 },
-    };
-    await graph.script(token, [...typing, { status: 400, body: refusal }]);
-    await post(inbox.path, await signed(c.text("Again", newId("m_"))));
-    const failed = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m[5]?.metadata?.channelDelivery?.status === "failed",
-    );
-    const error = `${c.name} answered 400: (#100) No matching user found`;
-    expect(failed[5].metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error });
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(await sends(c, token)).toHaveLength(4);
-  });
+      const refusal = {
+        error: { message: "(#100) No matching user found", type: "OAuthException", code: 100, error_subcode: 2018001 },
+      };
+      await graph.script(token, [...typing, { status: 400, body: refusal }]);
+      await post(inbox.path, await signed(c.text("Again", newId("m_"))));
+      const failed = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m[5]?.metadata?.channelDelivery?.status === "failed",
+      );
+      const error = `${c.name} answered 400: (#100) No matching user found`;
+      expect(failed[5].metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await sends(c, token)).toHaveLength(4);
+    },
+  );
 }

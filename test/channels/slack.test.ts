@@ -130,47 +130,51 @@ describe("Slack", () => {
     });
   });
 
-  it("a redelivery (X-Slack-Retry-Num) and the app_mention of a message make no second message; a bad signature is 401 and stores nothing", async () => {
-    const owner = await seedOwner();
-    const token = newToken();
-    const inbox = await channelInbox(owner, "slack", credentials(token));
-    const ts = nextTs();
-    const inChannel = { channel: "C024BE91L", user: "U2147483697", text: "<@U0BOTU5ER> hello", ts, event_ts: ts };
-    const message = envelope({ type: "message", ...inChannel, channel_type: "channel" });
-    expect((await post(inbox.path, await signed(message))).status).toBe(200);
-    // Slack tries again (no answer within 3 s, it says) with the same event_id and a new signature.
-    expect((await post(inbox.path, await signed(message, { retryNum: 1, retryReason: "http_timeout" }))).status).toBe(
-      200,
-    );
-    const mention = envelope({ type: "app_mention", ...inChannel });
-    expect((await post(inbox.path, await signed(mention))).status).toBe(200);
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    expect(conversation.type).toBe("group");
-    expect(conversation.title).toBe("#channel-e91l");
-    await messagesWhen(owner, conversation.id, (m) => m.length === 2);
-    await new Promise((r) => setTimeout(r, 500));
-    const contactMessages = (await messagesOf(owner, conversation.id)).filter((m) => m.senderType === "contact");
-    expect(contactMessages.map((m) => m.content)).toEqual(["hello"]);
-    // In a channel the reply goes to the message's thread.
-    expect((await eventually(async () => (await posted(token))[0])).body).toMatchObject({
-      channel: "C024BE91L",
-      thread_ts: ts,
-    });
+  it(
+    "a redelivery (X-Slack-Retry-Num) and the app_mention of a message make no second message; a bad signature " +
+      "is 401 and stores nothing",
+    async () => {
+      const owner = await seedOwner();
+      const token = newToken();
+      const inbox = await channelInbox(owner, "slack", credentials(token));
+      const ts = nextTs();
+      const inChannel = { channel: "C024BE91L", user: "U2147483697", text: "<@U0BOTU5ER> hello", ts, event_ts: ts };
+      const message = envelope({ type: "message", ...inChannel, channel_type: "channel" });
+      expect((await post(inbox.path, await signed(message))).status).toBe(200);
+      // Slack tries again (no answer within 3 s, it says) with the same event_id and a new signature.
+      expect((await post(inbox.path, await signed(message, { retryNum: 1, retryReason: "http_timeout" }))).status).toBe(
+        200,
+      );
+      const mention = envelope({ type: "app_mention", ...inChannel });
+      expect((await post(inbox.path, await signed(mention))).status).toBe(200);
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      expect(conversation.type).toBe("group");
+      expect(conversation.title).toBe("#channel-e91l");
+      await messagesWhen(owner, conversation.id, (m) => m.length === 2);
+      await new Promise((r) => setTimeout(r, 500));
+      const contactMessages = (await messagesOf(owner, conversation.id)).filter((m) => m.senderType === "contact");
+      expect(contactMessages.map((m) => m.content)).toEqual(["hello"]);
+      // In a channel the reply goes to the message's thread.
+      expect((await eventually(async () => (await posted(token))[0])).body).toMatchObject({
+        channel: "C024BE91L",
+        thread_ts: ts,
+      });
 
-    const forged = await slack.sign({ signingSecret: "not-the-signing-secret", body: dm("forged") });
-    expect((await post(inbox.path, forged)).status).toBe(401);
-    const stale = await signed(dm("replayed"), { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
-    expect((await post(inbox.path, stale)).status).toBe(401);
-    const unsigned = await post(inbox.path, {
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(dm("unsigned")),
-    });
-    expect(unsigned.status).toBe(401);
-    const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
-      .bind(inbox.inboxId)
-      .first<{ n: number }>();
-    expect(rows?.n).toBe(1);
-  });
+      const forged = await slack.sign({ signingSecret: "not-the-signing-secret", body: dm("forged") });
+      expect((await post(inbox.path, forged)).status).toBe(401);
+      const stale = await signed(dm("replayed"), { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
+      expect((await post(inbox.path, stale)).status).toBe(401);
+      const unsigned = await post(inbox.path, {
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(dm("unsigned")),
+      });
+      expect(unsigned.status).toBe(401);
+      const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
+        .bind(inbox.inboxId)
+        .first<{ n: number }>();
+      expect(rows?.n).toBe(1);
+    },
+  );
 
   it("a shared image is downloaded with the bot token into an attachment", async () => {
     const owner = await seedOwner();
@@ -207,61 +211,68 @@ describe("Slack", () => {
     expect(attachment.size).toBe(70); // the stand-in's PNG
   });
 
-  it("the first reply carries the assistant's conversation starters as buttons; a tap is the visitor's next message", async () => {
-    const owner = await seedOwner();
-    const token = newToken();
-    const inbox = await channelInbox(owner, "slack", credentials(token));
-    const web = await createInbox(owner, { chatbot: { id: inbox.chatbotId } });
-    const starters = await owner.fetch("PATCH", `/web-chats/${web.channel!.id}/`, {
-      displayConversationStarters: ["Opening hours?", "Prices?"],
-    });
-    expect(starters.status, await starters.clone().text()).toBe(200);
-    await post(inbox.path, await signed(dm("Hi")));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    const answered = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
-    );
-    const [first] = await posted(token);
-    expect(first.body.blocks[1].elements.map((b: { value: string }) => b.value)).toEqual(["Opening hours?", "Prices?"]);
+  it(
+    "the first reply carries the assistant's conversation starters as buttons; a tap is the visitor's next " +
+      "message",
+    async () => {
+      const owner = await seedOwner();
+      const token = newToken();
+      const inbox = await channelInbox(owner, "slack", credentials(token));
+      const web = await createInbox(owner, { chatbot: { id: inbox.chatbotId } });
+      const starters = await owner.fetch("PATCH", `/web-chats/${web.channel!.id}/`, {
+        displayConversationStarters: ["Opening hours?", "Prices?"],
+      });
+      expect(starters.status, await starters.clone().text()).toBe(200);
+      await post(inbox.path, await signed(dm("Hi")));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      const answered = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
+      );
+      const [first] = await posted(token);
+      expect(first.body.blocks[1].elements.map((b: { value: string }) => b.value)).toEqual([
+        "Opening hours?",
+        "Prices?",
+      ]);
 
-    const payload = {
-      type: "block_actions",
-      user: { id: "U2147483697", username: "spengler", team_id: "T061EG9R6" },
-      team: { id: "T061EG9R6", domain: "ghostbusters" },
-      container: {
-        type: "message",
-        message_ts: answered[1].metadata!.channelDelivery!.platformMessageIds[0],
-        channel_id: "D024BE91L",
-        is_ephemeral: false,
-      },
-      channel: { id: "D024BE91L", name: "directmessage" },
-      trigger_id: "12321423423.333649436676.d8c1bb837935619ccad0f624c448ffb3",
-      actions: [
-        {
-          type: "button",
-          action_id: "quick_reply_1",
-          block_id: "b",
-          text: { type: "plain_text", text: "Prices?" },
-          value: "Prices?",
-          action_ts: nextTs(),
+      const payload = {
+        type: "block_actions",
+        user: { id: "U2147483697", username: "spengler", team_id: "T061EG9R6" },
+        team: { id: "T061EG9R6", domain: "ghostbusters" },
+        container: {
+          type: "message",
+          message_ts: answered[1].metadata!.channelDelivery!.platformMessageIds[0],
+          channel_id: "D024BE91L",
+          is_ephemeral: false,
         },
-      ],
-    };
-    expect((await post(inbox.path, await slack.sign({ signingSecret: SIGNING_SECRET, payload }))).status).toBe(200);
-    const messages = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "sent",
-    );
-    expect(messages.map((m) => [m.senderType, m.content])).toEqual([
-      ["contact", "Hi"],
-      ["chatbot", expect.any(String)],
-      ["contact", "Prices?"],
-      ["chatbot", 'You said: "Prices?".'],
-    ]);
-  });
+        channel: { id: "D024BE91L", name: "directmessage" },
+        trigger_id: "12321423423.333649436676.d8c1bb837935619ccad0f624c448ffb3",
+        actions: [
+          {
+            type: "button",
+            action_id: "quick_reply_1",
+            block_id: "b",
+            text: { type: "plain_text", text: "Prices?" },
+            value: "Prices?",
+            action_ts: nextTs(),
+          },
+        ],
+      };
+      expect((await post(inbox.path, await slack.sign({ signingSecret: SIGNING_SECRET, payload }))).status).toBe(200);
+      const messages = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "sent",
+      );
+      expect(messages.map((m) => [m.senderType, m.content])).toEqual([
+        ["contact", "Hi"],
+        ["chatbot", expect.any(String)],
+        ["contact", "Prices?"],
+        ["chatbot", 'You said: "Prices?".'],
+      ]);
+    },
+  );
 
   it("after a takeover the assistant is silent and the person's reply is delivered", async () => {
     const owner = await seedOwner();
@@ -312,49 +323,53 @@ describe("Slack", () => {
     expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
   });
 
-  it("a 429 is tried again after its Retry-After and delivered once; ok:false channel_not_found is failed with Slack's words and not tried again", async () => {
-    const owner = await seedOwner();
-    const token = newToken();
-    const inbox = await channelInbox(owner, "slack", credentials(token));
-    // The first exchange makes the contact (users.info), so what follows calls chat.postMessage only.
-    await post(inbox.path, await signed(dm("Hello")));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.length === 2 && m[1].metadata?.channelDelivery?.status === "sent",
-    );
+  it(
+    "a 429 is tried again after its Retry-After and delivered once; ok:false channel_not_found is failed with " +
+      "Slack's words and not tried again",
+    async () => {
+      const owner = await seedOwner();
+      const token = newToken();
+      const inbox = await channelInbox(owner, "slack", credentials(token));
+      // The first exchange makes the contact (users.info), so what follows calls chat.postMessage only.
+      await post(inbox.path, await signed(dm("Hello")));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.length === 2 && m[1].metadata?.channelDelivery?.status === "sent",
+      );
 
-    await slack.script(token, [
-      { status: 429, headers: { "retry-after": "1" }, body: { ok: false, error: "ratelimited" } },
-    ]);
-    await post(inbox.path, await signed(dm("Again")));
-    const messages = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "sent",
-    );
-    expect(messages[3].metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2, error: null });
-    const attempts = (await posted(token)).slice(1);
-    expect(attempts).toHaveLength(2);
-    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
+      await slack.script(token, [
+        { status: 429, headers: { "retry-after": "1" }, body: { ok: false, error: "ratelimited" } },
+      ]);
+      await post(inbox.path, await signed(dm("Again")));
+      const messages = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "sent",
+      );
+      expect(messages[3].metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2, error: null });
+      const attempts = (await posted(token)).slice(1);
+      expect(attempts).toHaveLength(2);
+      expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
 
-    // Slack refuses with HTTP 200 and ok: false.
-    await slack.script(token, [{ status: 200, body: { ok: false, error: "channel_not_found" } }]);
-    await post(inbox.path, await signed(dm("Once more")));
-    const failed = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.length === 6 && m[5].metadata?.channelDelivery?.status === "failed",
-    );
-    expect(failed[5].metadata!.channelDelivery).toMatchObject({
-      status: "failed",
-      attempts: 1,
-      error: "Slack answered channel_not_found",
-    });
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(await posted(token)).toHaveLength(4);
-  });
+      // Slack refuses with HTTP 200 and ok: false.
+      await slack.script(token, [{ status: 200, body: { ok: false, error: "channel_not_found" } }]);
+      await post(inbox.path, await signed(dm("Once more")));
+      const failed = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.length === 6 && m[5].metadata?.channelDelivery?.status === "failed",
+      );
+      expect(failed[5].metadata!.channelDelivery).toMatchObject({
+        status: "failed",
+        attempts: 1,
+        error: "Slack answered channel_not_found",
+      });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await posted(token)).toHaveLength(4);
+    },
+  );
 
   it("a refused token fails connect with Slack's error code", async () => {
     const owner = await seedOwner();

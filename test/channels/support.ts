@@ -50,7 +50,8 @@ export interface ChannelInbox {
   path: string;
 }
 
-/** An assistant on the local model with an inbox of `platform` whose channel holds `credentials`; connected unless `connect: false`. */
+/** An assistant on the local model with an inbox of `platform` whose channel holds `credentials`; connected unless
+ * `connect: false`. */
 export async function channelInbox(
   actor: Actor,
   platform: ChannelPlatform,

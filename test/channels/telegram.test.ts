@@ -212,60 +212,64 @@ describe("Telegram", () => {
     ]);
   });
 
-  it("a 429 is tried again after its retry_after and delivered once; a 400 is failed with Telegram's words and not tried again", async () => {
-    const owner = await seedOwner();
-    const token = newToken();
-    const inbox = await channelInbox(owner, "telegram", { botToken: token });
-    await telegram.script(token, [
-      { status: 200, body: { ok: true, result: true } }, // sendChatAction
-      {
-        status: 429,
-        body: {
-          ok: false,
-          error_code: 429,
-          description: "Too Many Requests: retry after 1",
-          parameters: { retry_after: 1 },
+  it(
+    "a 429 is tried again after its retry_after and delivered once; a 400 is failed with Telegram's words and " +
+      "not tried again",
+    async () => {
+      const owner = await seedOwner();
+      const token = newToken();
+      const inbox = await channelInbox(owner, "telegram", { botToken: token });
+      await telegram.script(token, [
+        { status: 200, body: { ok: true, result: true } }, // sendChatAction
+        {
+          status: 429,
+          body: {
+            ok: false,
+            error_code: 429,
+            description: "Too Many Requests: retry after 1",
+            parameters: { retry_after: 1 },
+          },
         },
-      },
-    ]);
-    const started = Date.now();
-    await post(inbox.path, await telegram.sign({ token, update: textUpdate("Hello") }));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    const messages = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
-    );
-    expect(messages.at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2 });
-    const attempts = await sent(token, "sendMessage");
-    expect(attempts).toHaveLength(2);
-    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
-    expect(attempts[1].at - started).toBeLessThan(10_000);
+      ]);
+      const started = Date.now();
+      await post(inbox.path, await telegram.sign({ token, update: textUpdate("Hello") }));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      const messages = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
+      );
+      expect(messages.at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2 });
+      const attempts = await sent(token, "sendMessage");
+      expect(attempts).toHaveLength(2);
+      expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
+      expect(attempts[1].at - started).toBeLessThan(10_000);
 
-    await telegram.script(token, [
-      { status: 200, body: { ok: true, result: true } },
-      { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } },
-    ]);
-    await post(inbox.path, await telegram.sign({ token, update: textUpdate("Again") }));
-    const failed = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "failed",
-    );
-    expect(failed[3].metadata!.channelDelivery).toMatchObject({
-      status: "failed",
-      attempts: 1,
-      error: "Telegram answered 400: Bad Request: chat not found",
-    });
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(await sent(token, "sendMessage")).toHaveLength(3);
+      await telegram.script(token, [
+        { status: 200, body: { ok: true, result: true } },
+        { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } },
+      ]);
+      await post(inbox.path, await telegram.sign({ token, update: textUpdate("Again") }));
+      const failed = await messagesWhen(
+        owner,
+        conversation.id,
+        (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "failed",
+      );
+      expect(failed[3].metadata!.channelDelivery).toMatchObject({
+        status: "failed",
+        attempts: 1,
+        error: "Telegram answered 400: Bad Request: chat not found",
+      });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await sent(token, "sendMessage")).toHaveLength(3);
 
-    // Retried by hand (the console's Retry): delivered now.
-    const retried = await owner.fetch("POST", `/messages/${failed[3].id}/channel-delivery/retry/`);
-    expect(retried.status, await retried.clone().text()).toBe(202);
-    await messagesWhen(owner, conversation.id, (m) => m[3].metadata?.channelDelivery?.status === "sent");
-    expect((await owner.fetch("POST", `/messages/${failed[3].id}/channel-delivery/retry/`)).status).toBe(409);
-  });
+      // Retried by hand (the console's Retry): delivered now.
+      const retried = await owner.fetch("POST", `/messages/${failed[3].id}/channel-delivery/retry/`);
+      expect(retried.status, await retried.clone().text()).toBe(202);
+      await messagesWhen(owner, conversation.id, (m) => m[3].metadata?.channelDelivery?.status === "sent");
+      expect((await owner.fetch("POST", `/messages/${failed[3].id}/channel-delivery/retry/`)).status).toBe(409);
+    },
+  );
 
   it("a refused token fails connect with Telegram's answer", async () => {
     const owner = await seedOwner();

@@ -89,7 +89,8 @@ describe("cold start", () => {
   it("the check sees a static import, and not a type import or a dynamic one", () => {
     expect(
       staticImports(
-        'import { a } from "x";\nimport type { B } from "y";\nexport { c } from "./z";\nconst d = await import("w");\nimport "./side";',
+        'import { a } from "x";\nimport type { B } from "y";\nexport { c } from "./z";\nconst d = await ' +
+          'import("w");\nimport "./side";',
       ),
     ).toEqual(["x", "./z", "./side"]);
   });

@@ -54,7 +54,9 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
 
   it("a __proto__ key cannot give the body a prototype", async () => {
     const owner = await seedOwner();
-    const text = `{"name": "Proto", "large_language_model": "${LOCAL_LLM}", "__proto__": {"replyMode": "agent", "name": "Injected"}}`;
+    const text =
+      `{"name": "Proto", "large_language_model": "${LOCAL_LLM}", "__proto__": {"replyMode": "agent", "name": ` +
+      `"Injected"}}`;
     const res = await owner.fetch("POST", "/chatbots/", text, { headers: { "Content-Type": "application/json" } });
     expect(res.status, await res.clone().text()).toBe(201);
     expect(await res.json()).toMatchObject({ name: "Proto", replyMode: "normal" });

@@ -151,7 +151,8 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
       "POST /web-chats/{id}/public/uploads/",
     ].map((op) => [
       op,
-      "the web chat's public API (the widget) is scoped by visitor token, not by organization: another visitor's ids are 404 (test/routes/widget/)",
+      "the web chat's public API (the widget) is scoped by visitor token, not by organization: another " +
+        "visitor's ids are 404 (test/routes/widget/)",
     ]),
   ),
 };
@@ -283,7 +284,8 @@ const CONTROL_EXPECTED: Record<string, [number, string]> = {
   ],
   "DELETE /auth/sessions/current/": [
     404,
-    "the sweep sends API keys, which carry no console session (sign-out is tested in test/routes/sessions/sign-out.test.ts)",
+    "the sweep sends API keys, which carry no console session (sign-out is tested in " +
+      "test/routes/sessions/sign-out.test.ts)",
   ],
   "POST /uploads/": [
     400,
@@ -483,8 +485,10 @@ beforeAll(async () => {
 
 afterAll(() => {
   console.log(
-    `OpenAPI sweep: ${swept.size} of ${ops?.length ?? 0} operations swept with malformed requests (both prefixes), ${crossChecked} checked across organizations, ${requests} requests, ` +
-      `${findings.length} findings, ${((Date.now() - started) / 1000).toFixed(1)} s; answers by status ${JSON.stringify(statuses)}` +
+    `OpenAPI sweep: ${swept.size} of ${ops?.length ?? 0} operations swept with malformed requests (both ` +
+      `prefixes), ${crossChecked} checked across organizations, ${requests} requests, ` +
+      `${findings.length} findings, ${((Date.now() - started) / 1000).toFixed(1)} s; answers by status ` +
+      `${JSON.stringify(statuses)}` +
       (unscoped.length ? `; tables not scoped to an organization: ${unscoped.join(", ")}` : ""),
   );
 });
@@ -549,7 +553,8 @@ describe("OpenAPI sweep", () => {
         if (problem) mine.push(`${nameOf(op)} [${p.label}] -> ${r.status} (${problem}) ${snippet(r.text)}`);
       });
       const wrote = changes(before, after);
-      // A request answered 2xx is a finding already, and writes legitimately: only refused requests must leave no trace.
+      // A request answered 2xx is a finding already, and writes legitimately: only refused requests must leave no
+      // trace.
       if (wrote.length && results.slice(0, strict).every((r) => r.status >= 400))
         mine.push(`${nameOf(op)} [refused requests] -> wrote: ${wrote.join("; ")}`);
       // After accepted requests, background work (usage counters, queues) may still be writing: wait for it.
@@ -601,7 +606,8 @@ describe("OpenAPI sweep", () => {
         ["B's key, X-Organization-Id of A", { "X-Organization-Id": A.ids.organization }],
       ] as const) {
         const r = await send(probe, B.key, extra);
-        // A path naming A's resource is a 404; elsewhere (filters, B's own lists) any clean answer that shows nothing of A.
+        // A path naming A's resource is a 404; elsewhere (filters, B's own lists) any clean answer that shows nothing
+        // of A.
         const problem =
           op.pathParams.length && r.status !== 404
             ? "not a 404"
@@ -651,7 +657,8 @@ describe("OpenAPI sweep", () => {
     }
     expect(
       mine,
-      `Valid requests of the sweep refused (${mine.length}): fix the resolver tables or BODY_OVERRIDES\n${mine.join("\n")}`,
+      `Valid requests of the sweep refused (${mine.length}): fix the resolver tables or ` +
+        `BODY_OVERRIDES\n${mine.join("\n")}`,
     ).toEqual([]);
   }, 240_000);
 });

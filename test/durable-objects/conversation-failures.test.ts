@@ -97,21 +97,24 @@ describe("a reply that fails half-way leaves no partial message", () => {
     expect(next.message.sequence).toBe(5);
   });
 
-  it("a turn that cannot begin (its conversation is gone) ends its stream with event: error, never leaves it open", async () => {
-    const conversationId = crypto.randomUUID();
-    const object = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
-    const stream = await object.stream({
-      conversationId,
-      sender: { type: "contact", id: null, name: "Visitor", avatar: null },
-      message: { content: "hello" },
-      requestId: "req-1",
-    });
-    const events = await readEvents(new Response(stream));
-    expect(events).toEqual([
-      {
-        event: "error",
-        data: { detail: "The reply failed.", code: "server_error", requestId: "req-1", conversationId },
-      },
-    ]);
-  });
+  it(
+    "a turn that cannot begin (its conversation is gone) ends its stream with event: error, never leaves it " + "open",
+    async () => {
+      const conversationId = crypto.randomUUID();
+      const object = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
+      const stream = await object.stream({
+        conversationId,
+        sender: { type: "contact", id: null, name: "Visitor", avatar: null },
+        message: { content: "hello" },
+        requestId: "req-1",
+      });
+      const events = await readEvents(new Response(stream));
+      expect(events).toEqual([
+        {
+          event: "error",
+          data: { detail: "The reply failed.", code: "server_error", requestId: "req-1", conversationId },
+        },
+      ]);
+    },
+  );
 });

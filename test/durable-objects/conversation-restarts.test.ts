@@ -58,78 +58,86 @@ const lastEvent = (text: string) => {
 };
 
 describe("a conversation object reset mid-turn", () => {
-  it("a streamed completion ends with event: error carrying the request id; nothing is lost or doubled and the sequence goes on", async () => {
-    const owner = await seedOwner();
-    const bot = await slowBot(owner);
-    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
-    );
-    const conversationId = first.conversationId;
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      conversation: conversationId,
-      message: { content: "slow one" },
-      isStreaming: true,
-    });
-    const stream = await readUntil(res, (t) => t.includes('"done":false'));
-    await resetObject(conversationId);
-    const end = lastEvent(await stream.rest());
-    expect(end).toEqual({
-      event: "error",
-      data: {
-        code: "reply_interrupted",
-        detail: expect.stringMatching(/interrupted/),
-        requestId: res.headers.get("X-Request-Id"),
-      },
-    });
-    // The visitor's message was stored before the reset; the half-made reply never is.
-    expect(layout(await messagesOf(owner, conversationId))).toEqual(["1:incoming", "2:outgoing", "3:incoming"]);
-    const next = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      conversation: conversationId,
-      message: { content: "after" },
-    });
-    expect(next.status, await next.clone().text()).toBe(200);
-    const messages = await messagesOf(owner, conversationId);
-    expect(layout(messages)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:incoming", "5:outgoing"]);
-    expect(messages.map((m) => m.content).slice(0, 4)).toEqual(["start", expect.any(String), "slow one", "after"]);
-  });
+  it(
+    "a streamed completion ends with event: error carrying the request id; nothing is lost or doubled and the " +
+      "sequence goes on",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await slowBot(owner);
+      const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+      );
+      const conversationId = first.conversationId;
+      const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: conversationId,
+        message: { content: "slow one" },
+        isStreaming: true,
+      });
+      const stream = await readUntil(res, (t) => t.includes('"done":false'));
+      await resetObject(conversationId);
+      const end = lastEvent(await stream.rest());
+      expect(end).toEqual({
+        event: "error",
+        data: {
+          code: "reply_interrupted",
+          detail: expect.stringMatching(/interrupted/),
+          requestId: res.headers.get("X-Request-Id"),
+        },
+      });
+      // The visitor's message was stored before the reset; the half-made reply never is.
+      expect(layout(await messagesOf(owner, conversationId))).toEqual(["1:incoming", "2:outgoing", "3:incoming"]);
+      const next = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: conversationId,
+        message: { content: "after" },
+      });
+      expect(next.status, await next.clone().text()).toBe(200);
+      const messages = await messagesOf(owner, conversationId);
+      expect(layout(messages)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:incoming", "5:outgoing"]);
+      expect(messages.map((m) => m.content).slice(0, 4)).toEqual(["start", expect.any(String), "slow one", "after"]);
+    },
+  );
 
-  it("a widget visitor is told, cannot resume a reply that died with the object (404), and the next message is answered", async () => {
-    const owner = await seedOwner();
-    const bot = await slowBot(owner);
-    const inbox = await bodyOf<"POST /inboxes/">(
-      await owner.fetch("POST", "/inboxes/", { name: unique("site"), channelType: "web", chatbot: { id: bot.id } }),
-    );
-    const chatId = inbox.channel!.id;
-    expect((await owner.fetch("PATCH", `/web-chats/${chatId}/`, { enableAnonymous: true })).status).toBe(200);
-    const visitor = client();
-    const session = await startSession(chatId, {}, visitor);
-    const res = await visitor.post(pub(chatId, "messages/"), { content: "hello" }, session.token);
-    expect(res.status).toBe(200);
-    const stream = await readUntil(res, (t) => /^id: [0-9a-f-]{36}:\d+$/m.test(t));
-    const [, messageId, offset] = stream.text.match(/^id: ([0-9a-f-]{36}):(\d+)$/m)!;
-    const conversationId = JSON.parse(stream.text.match(/^data: (.*)$/m)![1]).conversationId as string;
-    await resetObject(conversationId);
-    expect(lastEvent(await stream.rest())).toEqual({
-      event: "error",
-      data: expect.objectContaining({ code: "reply_interrupted", requestId: res.headers.get("X-Request-Id") }),
-    });
+  it(
+    "a widget visitor is told, cannot resume a reply that died with the object (404), and the next message is " +
+      "answered",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await slowBot(owner);
+      const inbox = await bodyOf<"POST /inboxes/">(
+        await owner.fetch("POST", "/inboxes/", { name: unique("site"), channelType: "web", chatbot: { id: bot.id } }),
+      );
+      const chatId = inbox.channel!.id;
+      expect((await owner.fetch("PATCH", `/web-chats/${chatId}/`, { enableAnonymous: true })).status).toBe(200);
+      const visitor = client();
+      const session = await startSession(chatId, {}, visitor);
+      const res = await visitor.post(pub(chatId, "messages/"), { content: "hello" }, session.token);
+      expect(res.status).toBe(200);
+      const stream = await readUntil(res, (t) => /^id: [0-9a-f-]{36}:\d+$/m.test(t));
+      const [, messageId, offset] = stream.text.match(/^id: ([0-9a-f-]{36}):(\d+)$/m)!;
+      const conversationId = JSON.parse(stream.text.match(/^data: (.*)$/m)![1]).conversationId as string;
+      await resetObject(conversationId);
+      expect(lastEvent(await stream.rest())).toEqual({
+        event: "error",
+        data: expect.objectContaining({ code: "reply_interrupted", requestId: res.headers.get("X-Request-Id") }),
+      });
 
-    const resumed = await visitor.get(pub(chatId, `conversations/${conversationId}/stream/`), session.token, {
-      "Last-Event-ID": `${messageId}:${offset}`,
-    });
-    await expectError(resumed, 404, "not_found");
+      const resumed = await visitor.get(pub(chatId, `conversations/${conversationId}/stream/`), session.token, {
+        "Last-Event-ID": `${messageId}:${offset}`,
+      });
+      await expectError(resumed, 404, "not_found");
 
-    const again = await visitor.post(
-      pub(chatId, "messages/"),
-      { conversation: conversationId, content: "still there?" },
-      session.token,
-    );
-    const done = lastEvent(await (await readUntil(again, () => true)).rest());
-    expect(done.data).toMatchObject({ done: true, message: { content: expect.stringMatching(/^word1 /) } });
-    const messages = await messagesOf(owner, conversationId);
-    expect(layout(messages)).toEqual(["1:incoming", "2:incoming", "3:outgoing"]);
-    expect(messages.map((m) => m.content).slice(0, 2)).toEqual(["hello", "still there?"]);
-  });
+      const again = await visitor.post(
+        pub(chatId, "messages/"),
+        { conversation: conversationId, content: "still there?" },
+        session.token,
+      );
+      const done = lastEvent(await (await readUntil(again, () => true)).rest());
+      expect(done.data).toMatchObject({ done: true, message: { content: expect.stringMatching(/^word1 /) } });
+      const messages = await messagesOf(owner, conversationId);
+      expect(layout(messages)).toEqual(["1:incoming", "2:incoming", "3:outgoing"]);
+      expect(messages.map((m) => m.content).slice(0, 2)).toEqual(["hello", "still there?"]);
+    },
+  );
 
   it("an asynchronous message's reply, lost with the object, is made once by its alarm", async () => {
     const owner = await seedOwner();
@@ -186,31 +194,35 @@ describe("a conversation object reset mid-turn", () => {
     ).toBeNull();
   });
 
-  it("a burst of messages cut by a reset: each stored once, the sequence gapless, every stored message answered once", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
-    );
-    let receipts = 0;
-    let reset: Promise<unknown> | null = null;
-    const sent = await Promise.all(
-      Array.from({ length: 30 }, async (_, i) => {
-        const res = await owner.fetch("POST", "/messages/", { conversation: conversationId, content: `burst ${i}` });
-        if (res.status === 201 && ++receipts === 10) reset = resetObject(conversationId);
-        return { content: `burst ${i}`, status: res.status, body: await res.text() };
-      }),
-    );
-    await reset;
-    // What the caller was told: stored (201), or a 503 it may send again after.
-    for (const s of sent) expect([201, 503], s.body).toContain(s.status);
-    expect(sent.filter((s) => s.status === 503).every((s) => JSON.parse(s.body).code === "interrupted")).toBe(true);
-    await runDurableObjectAlarm(conversationObject(env, conversationId)); // the reply owed when it died, if any
-    const messages = await messagesOf(owner, conversationId);
-    expect(messages.map((m) => m.sequence)).toEqual(messages.map((_, i) => i + 1));
-    const contents = messages.filter((m) => m.type === "incoming").map((m) => m.content);
-    expect(new Set(contents).size).toBe(contents.length);
-    for (const s of sent.filter((s) => s.status === 201)) expect(contents).toContain(s.content);
-    expect(messages.map((m) => m.type)).toEqual(messages.map((_, i) => (i % 2 ? "outgoing" : "incoming")));
-  });
+  it(
+    "a burst of messages cut by a reset: each stored once, the sequence gapless, every stored message answered " +
+      "once",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+      );
+      let receipts = 0;
+      let reset: Promise<unknown> | null = null;
+      const sent = await Promise.all(
+        Array.from({ length: 30 }, async (_, i) => {
+          const res = await owner.fetch("POST", "/messages/", { conversation: conversationId, content: `burst ${i}` });
+          if (res.status === 201 && ++receipts === 10) reset = resetObject(conversationId);
+          return { content: `burst ${i}`, status: res.status, body: await res.text() };
+        }),
+      );
+      await reset;
+      // What the caller was told: stored (201), or a 503 it may send again after.
+      for (const s of sent) expect([201, 503], s.body).toContain(s.status);
+      expect(sent.filter((s) => s.status === 503).every((s) => JSON.parse(s.body).code === "interrupted")).toBe(true);
+      await runDurableObjectAlarm(conversationObject(env, conversationId)); // the reply owed when it died, if any
+      const messages = await messagesOf(owner, conversationId);
+      expect(messages.map((m) => m.sequence)).toEqual(messages.map((_, i) => i + 1));
+      const contents = messages.filter((m) => m.type === "incoming").map((m) => m.content);
+      expect(new Set(contents).size).toBe(contents.length);
+      for (const s of sent.filter((s) => s.status === 201)) expect(contents).toContain(s.content);
+      expect(messages.map((m) => m.type)).toEqual(messages.map((_, i) => (i % 2 ? "outgoing" : "incoming")));
+    },
+  );
 });

@@ -1,7 +1,8 @@
 // The README's session runs as written: on a fresh clone (test/node/support/checkout.mjs), the
 // server is started as the README's "Two commands" say (`npm run dev`, on a port of this suite's
 // range through PORT), then every ```sh block without a `<!-- test: ... -->` marker runs, in the
-// README's order and then docs/reference.md's (which continues the session), in one bash with `set -euo pipefail`. curl fails on any answer of 400 or above
+// README's order and then docs/reference.md's (which continues the session), in one bash with `set -euo pipefail`. curl
+// fails on any answer of 400 or above
 // (`--fail-with-body`), so a step the service refuses stops the session and names its README line.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
@@ -21,7 +22,8 @@ beforeAll(async () => {
   );
   checkout = copyCheckout();
   port = await freePort();
-  // README "Try a channel locally": the Telegram stand-in, and the lines it prints in .dev.vars before the server starts.
+  // README "Try a channel locally": the Telegram stand-in, and the lines it prints in .dev.vars before the server
+  // starts.
   const channels = readmeShellBlocks().find((b) => b.name === "channels stand-in");
   expect(channels?.text, "README: a ```sh block after <!-- test: channels stand-in -->").toMatch(
     /^npm run stand-in -- telegram --port (\d+)$/m,
@@ -98,31 +100,36 @@ describe("the README's curl session", () => {
     expect(run.stdout).toContain("two-year warranty");
     expect(run.stdout).toContain('"filename": "handbook.pdf"');
     expect(run.stdout).toContain('"status": "failure"');
-    // The failed delivery says why, in words a person can act on (docs/decisions.md, "Outbound errors a person can act on").
+    // The failed delivery says why, in words a person can act on (docs/decisions.md, "Outbound errors a person can act
+    // on").
     expect(run.stdout).toMatch(/"error": "(could not resolve host hooks\.example\.com|timed out after 30 s)"/);
   }, 300_000);
 
-  it("`npm run dev` printed a short summary with the administrator's sign-in, the migrations in a log, no DNS noise", async () => {
-    const output = server.output();
-    const lines = output.split("\n");
-    const keyLine = lines.findIndex((l) => /API key:\s+ak_/.test(l));
-    expect(keyLine, output).toBeGreaterThan(0);
-    expect(keyLine, output.slice(0, 3000)).toBeLessThan(30);
-    expect(output).not.toMatch(/getaddrinfo|ENOTFOUND/);
-    expect(output).not.toMatch(/Migrations to be applied/);
-    expect(readFileSync(path.join(checkout.dir, ".wrangler", "migrations.log"), "utf8")).toMatch(
-      /0001_seed_builtin_models\.sql/,
-    );
-    const email = /E-mail:\s+(\S+)/.exec(output)?.[1];
-    const password = /Password:\s+(\S+)/.exec(output)?.[1];
-    expect(email).toBe("admin@example.com");
-    // The console's sign-in takes the printed e-mail and password.
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/sessions/`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email, password }),
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toMatchObject({ user: { email: "admin@example.com", isStaff: true } });
-  });
+  it(
+    "`npm run dev` printed a short summary with the administrator's sign-in, the migrations in a log, no DNS " +
+      "noise",
+    async () => {
+      const output = server.output();
+      const lines = output.split("\n");
+      const keyLine = lines.findIndex((l) => /API key:\s+ak_/.test(l));
+      expect(keyLine, output).toBeGreaterThan(0);
+      expect(keyLine, output.slice(0, 3000)).toBeLessThan(30);
+      expect(output).not.toMatch(/getaddrinfo|ENOTFOUND/);
+      expect(output).not.toMatch(/Migrations to be applied/);
+      expect(readFileSync(path.join(checkout.dir, ".wrangler", "migrations.log"), "utf8")).toMatch(
+        /0001_seed_builtin_models\.sql/,
+      );
+      const email = /E-mail:\s+(\S+)/.exec(output)?.[1];
+      const password = /Password:\s+(\S+)/.exec(output)?.[1];
+      expect(email).toBe("admin@example.com");
+      // The console's sign-in takes the printed e-mail and password.
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/sessions/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      expect(await res.json()).toMatchObject({ user: { email: "admin@example.com", isStaff: true } });
+    },
+  );
 });

@@ -28,7 +28,8 @@ function holdingQueue() {
   };
 }
 
-/** Runs the real queue consumer on jobs delivered for the `attempts`-th time, with `settings` over the test bindings. */
+/** Runs the real queue consumer on jobs delivered for the `attempts`-th time, with `settings` over the test bindings.
+ * */
 async function deliver(jobs: IngestionJob[], attempts: number, settings: Settings = {}) {
   const batch = createMessageBatch(
     "knowledge-ingestion",
@@ -60,7 +61,8 @@ const fileOf = async (owner: Actor, kbId: string, fileId: string) =>
     await owner.fetch("GET", `/knowledge-bases/${kbId}/files/${fileId}/`),
   );
 
-/** A file's chunks as each store holds them: ids in D1 (with positions and FTS rows), the keyword index and the local vector store. */
+/** A file's chunks as each store holds them: ids in D1 (with positions and FTS rows), the keyword index and the local
+ * vector store. */
 async function chunksOf(kbId: string, fileId: string) {
   const nodes = await env.DB.prepare("select id, position from text_nodes where file_id = ? order by position")
     .bind(fileId)
@@ -89,7 +91,8 @@ async function chunksOf(kbId: string, fileId: string) {
   };
 }
 
-/** Exactly `count` chunks, the same ids in D1, its FTS index, the keyword index and the vector store, positions 0..count-1. */
+/** Exactly `count` chunks, the same ids in D1, its FTS index, the keyword index and the vector store, positions
+ * 0..count-1. */
 async function expectExactChunks(kbId: string, fileId: string, count: number) {
   const c = await chunksOf(kbId, fileId);
   expect(c.d1).toHaveLength(count);
@@ -105,7 +108,8 @@ const longText = (word: string) =>
   Array.from(
     { length: 40 },
     (_, i) =>
-      `Paragraph ${i} about ${word}: the harbour ferry leaves every ${i + 5} minutes and stops at pier ${i}, weather permitting.`,
+      `Paragraph ${i} about ${word}: the harbour ferry leaves every ${i + 5} minutes and stops at pier ${i}, ` +
+      `weather permitting.`,
   )
     .join("\n\n")
     .repeat(3);
@@ -113,46 +117,50 @@ const longText = (word: string) =>
 const FAULT = (fault: Record<string, unknown>): Settings => ({ INGESTION_FAULT: JSON.stringify(fault) });
 
 describe("ingestion that dies part-way", () => {
-  it("is retried and ends with exactly the file's chunks: none duplicated or left behind in D1, the keyword index or the vector store", async () => {
-    const owner = await seedOwner();
-    const kb = await createKnowledgeBase(owner);
-    const word = unique("ferry").replace(/[^a-z0-9]/g, "");
-    const {
-      files: [file],
-      jobs,
-    } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText(word) }]);
-    const fault = FAULT({ afterChunks: 3, attempts: 2 });
+  it(
+    "is retried and ends with exactly the file's chunks: none duplicated or left behind in D1, the keyword " +
+      "index or the vector store",
+    async () => {
+      const owner = await seedOwner();
+      const kb = await createKnowledgeBase(owner);
+      const word = unique("ferry").replace(/[^a-z0-9]/g, "");
+      const {
+        files: [file],
+        jobs,
+      } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText(word) }]);
+      const fault = FAULT({ afterChunks: 3, attempts: 2 });
 
-    // First delivery: dies after 3 chunks reached the indexes; the message is retried.
-    expect(await deliver(jobs, 1, fault)).toMatchObject({ acked: 0, retried: jobs });
-    const first = await chunksOf(kb.id, file.id);
-    const total = first.d1.length;
-    expect(total).toBeGreaterThan(10);
-    expect(first.keywords).toHaveLength(3);
-    expect(first.vectors).toHaveLength(3);
-    expect((await fileOf(owner, kb.id, file.id)).status).toBe("processing");
+      // First delivery: dies after 3 chunks reached the indexes; the message is retried.
+      expect(await deliver(jobs, 1, fault)).toMatchObject({ acked: 0, retried: jobs });
+      const first = await chunksOf(kb.id, file.id);
+      const total = first.d1.length;
+      expect(total).toBeGreaterThan(10);
+      expect(first.keywords).toHaveLength(3);
+      expect(first.vectors).toHaveLength(3);
+      expect((await fileOf(owner, kb.id, file.id)).status).toBe("processing");
 
-    // Second delivery dies too; what the first wrote is gone, only its own 3 chunks are indexed.
-    expect(await deliver(jobs, 2, fault)).toMatchObject({ acked: 0, retried: jobs });
-    const second = await chunksOf(kb.id, file.id);
-    expect(second.keywords).toHaveLength(3);
-    expect(second.keywords.filter((id) => first.d1.includes(id))).toEqual([]);
-    expect(second.vectors).toEqual(second.keywords);
+      // Second delivery dies too; what the first wrote is gone, only its own 3 chunks are indexed.
+      expect(await deliver(jobs, 2, fault)).toMatchObject({ acked: 0, retried: jobs });
+      const second = await chunksOf(kb.id, file.id);
+      expect(second.keywords).toHaveLength(3);
+      expect(second.keywords.filter((id) => first.d1.includes(id))).toEqual([]);
+      expect(second.vectors).toEqual(second.keywords);
 
-    // The third succeeds: every chunk once, in every store.
-    expect(await deliver(jobs, 3, fault)).toMatchObject({ acked: 1, retried: [] });
-    const record = await fileOf(owner, kb.id, file.id);
-    expect(record).toMatchObject({ status: "done", chunksCount: total });
-    const ids = await expectExactChunks(kb.id, file.id, total);
-    expect(ids.filter((id) => second.d1.includes(id))).toEqual([]);
+      // The third succeeds: every chunk once, in every store.
+      expect(await deliver(jobs, 3, fault)).toMatchObject({ acked: 1, retried: [] });
+      const record = await fileOf(owner, kb.id, file.id);
+      expect(record).toMatchObject({ status: "done", chunksCount: total });
+      const ids = await expectExactChunks(kb.id, file.id, total);
+      expect(ids.filter((id) => second.d1.includes(id))).toEqual([]);
 
-    // A search finds the file's passages once each.
-    const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: `${word} pier 7` });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const found = (await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(res)).results.map((r) => r.text);
-    expect(found.length).toBeGreaterThan(0);
-    expect(new Set(found).size).toBe(found.length);
-  });
+      // A search finds the file's passages once each.
+      const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: `${word} pier 7` });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const found = (await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(res)).results.map((r) => r.text);
+      expect(found.length).toBeGreaterThan(0);
+      expect(new Set(found).size).toBe(found.length);
+    },
+  );
 
   it("a reparse that dies part-way leaves neither the old generation's chunks nor its own partial ones", async () => {
     const owner = await seedOwner();
@@ -199,30 +207,34 @@ describe("ingestion that dies part-way", () => {
     );
   });
 
-  it("a vector store that fails to delete strands no old chunk: old chunks leave the indexes before D1 lets go of them", async () => {
-    const owner = await seedOwner();
-    const kb = await createKnowledgeBase(owner);
-    const {
-      files: [file],
-      jobs,
-    } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("outage") }]);
-    const vectorize = vectorizeStandIn();
-    const settings = { VECTORIZE: vectorize as unknown as VectorizeIndex };
-    expect(await deliver(jobs, 1, settings)).toMatchObject({ acked: 1 });
-    const before = [...vectorize.stored.keys()];
+  it(
+    "a vector store that fails to delete strands no old chunk: old chunks leave the indexes before D1 lets go " +
+      "of them",
+    async () => {
+      const owner = await seedOwner();
+      const kb = await createKnowledgeBase(owner);
+      const {
+        files: [file],
+        jobs,
+      } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("outage") }]);
+      const vectorize = vectorizeStandIn();
+      const settings = { VECTORIZE: vectorize as unknown as VectorizeIndex };
+      expect(await deliver(jobs, 1, settings)).toMatchObject({ acked: 1 });
+      const before = [...vectorize.stored.keys()];
 
-    const queue = holdingQueue();
-    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], {
-      settings: { INGESTION_QUEUE: queue as unknown as Queue },
-    });
-    vectorize.faults.failDeletes = 1;
-    expect(await deliver(queue.jobs, 1, settings)).toMatchObject({ retried: queue.jobs });
-    expect(await deliver(queue.jobs, 2, settings)).toMatchObject({ acked: 1 });
-    const { d1, keywords } = await chunksOf(kb.id, file.id);
-    expect(d1).toHaveLength(before.length);
-    expect([...vectorize.stored.keys()].sort()).toEqual(d1);
-    expect(keywords).toEqual(d1);
-  });
+      const queue = holdingQueue();
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], {
+        settings: { INGESTION_QUEUE: queue as unknown as Queue },
+      });
+      vectorize.faults.failDeletes = 1;
+      expect(await deliver(queue.jobs, 1, settings)).toMatchObject({ retried: queue.jobs });
+      expect(await deliver(queue.jobs, 2, settings)).toMatchObject({ acked: 1 });
+      const { d1, keywords } = await chunksOf(kb.id, file.id);
+      expect(d1).toHaveLength(before.length);
+      expect([...vectorize.stored.keys()].sort()).toEqual(d1);
+      expect(keywords).toEqual(d1);
+    },
+  );
 });
 
 describe("two deliveries of one job at the same time (queues deliver at least once)", () => {
@@ -281,28 +293,36 @@ describe("a batch of ten files where the third fails", () => {
     }
   });
 
-  it("a file that dies part-way on every delivery is retried, then failed with its reason and no chunks left; the other nine are done", async () => {
-    const owner = await seedOwner();
-    const kb = await createKnowledgeBase(owner);
-    const { files, jobs } = await upload(owner, kb.id, batchOfTen({ name: "doomed.txt", content: longText("doomed") }));
-    const fault = FAULT({ afterChunks: 2, filename: "^doomed" });
-    const first = await deliver(jobs, 1, fault);
-    expect(first.acked).toBe(9);
-    expect(first.retried.map((j) => j.kind === "file" && j.fileId)).toEqual([files[2].id]);
-    for (const attempt of [2, 3])
-      expect(await deliver(first.retried, attempt, fault)).toMatchObject({ retried: first.retried });
-    // The last delivery (wrangler.toml max_retries 3): failed, with the reason, and nothing of it indexed.
-    expect(await deliver(first.retried, 4, fault)).toEqual({ acked: 1, retried: [] });
-    const doomed = await fileOf(owner, kb.id, files[2].id);
-    expect(doomed).toMatchObject({ status: "failed", chunksCount: 0, processingTimeDetails: { stage: "indexing" } });
-    expect(String(doomed.processingTimeDetails.error)).toMatch(/died after 2 of \d+ chunks/);
-    await expectExactChunks(kb.id, files[2].id, 0);
-    for (const f of files.filter((_, i) => i !== 2)) {
-      const record = await fileOf(owner, kb.id, f.id);
-      expect(record.status).toBe("done");
-      await expectExactChunks(kb.id, f.id, record.chunksCount);
-    }
-  });
+  it(
+    "a file that dies part-way on every delivery is retried, then failed with its reason and no chunks left; " +
+      "the other nine are done",
+    async () => {
+      const owner = await seedOwner();
+      const kb = await createKnowledgeBase(owner);
+      const { files, jobs } = await upload(
+        owner,
+        kb.id,
+        batchOfTen({ name: "doomed.txt", content: longText("doomed") }),
+      );
+      const fault = FAULT({ afterChunks: 2, filename: "^doomed" });
+      const first = await deliver(jobs, 1, fault);
+      expect(first.acked).toBe(9);
+      expect(first.retried.map((j) => j.kind === "file" && j.fileId)).toEqual([files[2].id]);
+      for (const attempt of [2, 3])
+        expect(await deliver(first.retried, attempt, fault)).toMatchObject({ retried: first.retried });
+      // The last delivery (wrangler.toml max_retries 3): failed, with the reason, and nothing of it indexed.
+      expect(await deliver(first.retried, 4, fault)).toEqual({ acked: 1, retried: [] });
+      const doomed = await fileOf(owner, kb.id, files[2].id);
+      expect(doomed).toMatchObject({ status: "failed", chunksCount: 0, processingTimeDetails: { stage: "indexing" } });
+      expect(String(doomed.processingTimeDetails.error)).toMatch(/died after 2 of \d+ chunks/);
+      await expectExactChunks(kb.id, files[2].id, 0);
+      for (const f of files.filter((_, i) => i !== 2)) {
+        const record = await fileOf(owner, kb.id, f.id);
+        expect(record.status).toBe("done");
+        await expectExactChunks(kb.id, f.id, record.chunksCount);
+      }
+    },
+  );
 });
 
 describe("INGESTION_FAULT", () => {

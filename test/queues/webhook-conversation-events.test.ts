@@ -92,40 +92,46 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     expect(events.map((e) => e.reason).sort()).toEqual(["operator", "visitor_request"]);
   });
 
-  it("a visitor's message reopening a resolved conversation is an event (reason visitor_request), live and for the webhooks", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const opted = await addWebhook(owner, bot.defaultInbox!.id, { conversationEvents: true });
-    const { conversationId: id } = await talk(owner, bot.id, "Hello");
-    const resolved = await owner.fetch("POST", `/conversations/${id}/resolve/`);
-    expect(resolved.status, await resolved.clone().text()).toBe(200);
-    const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
-    const live = liveEvents(stream);
-    await live.next((e) => e.event === "ready");
+  it(
+    "a visitor's message reopening a resolved conversation is an event (reason visitor_request), live and for " +
+      "the webhooks",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const opted = await addWebhook(owner, bot.defaultInbox!.id, { conversationEvents: true });
+      const { conversationId: id } = await talk(owner, bot.id, "Hello");
+      const resolved = await owner.fetch("POST", `/conversations/${id}/resolve/`);
+      expect(resolved.status, await resolved.clone().text()).toBe(200);
+      const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
+      const live = liveEvents(stream);
+      await live.next((e) => e.event === "ready");
 
-    await talk(owner, bot.id, "One more thing", id);
-    const reopened = await live.next((e) => e.event === "conversation.updated" && e.data.reason === "visitor_request");
-    expect(reopened.data).toMatchObject({
-      changes: { status: ["resolved", "open"], progressStatus: ["resolved", "ai_processing"] },
-      conversation: { id, status: "open", progressStatus: "ai_processing" },
-    });
-    await live.close();
-    const hits = lifecycle(
-      await waitFor(
-        () => receivedAt(opted.path),
-        (r) => lifecycle(r).some((h) => h.payload.reason === "visitor_request"),
-      ),
-    );
-    expect(hits.find((h) => h.payload.reason === "visitor_request")!.payload).toMatchObject({
-      event: "conversation.updated",
-      changes: { status: ["resolved", "open"], progressStatus: ["resolved", "ai_processing"] },
-      conversation: { id, status: "open" },
-    });
-    // A visitor's message to an open conversation changes nothing of its lifecycle: no event.
-    await talk(owner, bot.id, "And another", id);
-    const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
-    expect(events.map((e) => e.reason).sort()).toEqual(["resolved", "visitor_request"]);
-  });
+      await talk(owner, bot.id, "One more thing", id);
+      const reopened = await live.next(
+        (e) => e.event === "conversation.updated" && e.data.reason === "visitor_request",
+      );
+      expect(reopened.data).toMatchObject({
+        changes: { status: ["resolved", "open"], progressStatus: ["resolved", "ai_processing"] },
+        conversation: { id, status: "open", progressStatus: "ai_processing" },
+      });
+      await live.close();
+      const hits = lifecycle(
+        await waitFor(
+          () => receivedAt(opted.path),
+          (r) => lifecycle(r).some((h) => h.payload.reason === "visitor_request"),
+        ),
+      );
+      expect(hits.find((h) => h.payload.reason === "visitor_request")!.payload).toMatchObject({
+        event: "conversation.updated",
+        changes: { status: ["resolved", "open"], progressStatus: ["resolved", "ai_processing"] },
+        conversation: { id, status: "open" },
+      });
+      // A visitor's message to an open conversation changes nothing of its lifecycle: no event.
+      await talk(owner, bot.id, "And another", id);
+      const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
+      expect(events.map((e) => e.reason).sort()).toEqual(["resolved", "visitor_request"]);
+    },
+  );
 
   it("an automatic assignment is an event too (reason auto_assignment), recorded only when the agent had room", async () => {
     const owner = await seedOwner();
@@ -156,148 +162,157 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     expect(events.map((e) => e.reason)).toEqual(["visitor_request"]);
   });
 
-  it("an opted-in receiver gets handoff, takeover and resolve, signed, with their changes; one without the opt-in gets messages only", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const inbox = bot.defaultInbox!.id;
-    const opted = await addWebhook(owner, inbox, { conversationEvents: true, secretToken: "lifecycle-secret" });
-    expect(opted.conversationEvents).toBe(true);
-    const visitors = await addWebhook(owner, inbox, {
-      direction: "incoming",
-      conversationEvents: true,
-      templatePreset: "legacy",
-    });
-    const plain = await addWebhook(owner, inbox, {});
-    expect(plain.conversationEvents).toBe(false);
+  it(
+    "an opted-in receiver gets handoff, takeover and resolve, signed, with their changes; one without the " +
+      "opt-in gets messages only",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const inbox = bot.defaultInbox!.id;
+      const opted = await addWebhook(owner, inbox, { conversationEvents: true, secretToken: "lifecycle-secret" });
+      expect(opted.conversationEvents).toBe(true);
+      const visitors = await addWebhook(owner, inbox, {
+        direction: "incoming",
+        conversationEvents: true,
+        templatePreset: "legacy",
+      });
+      const plain = await addWebhook(owner, inbox, {});
+      expect(plain.conversationEvents).toBe(false);
 
-    const { conversationId: id } = await talk(owner, bot.id, "Hello");
-    await talk(owner, bot.id, "I want to talk to a human", id);
-    expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
-    expect((await owner.fetch("POST", `/conversations/${id}/resolve/`)).status).toBe(200);
+      const { conversationId: id } = await talk(owner, bot.id, "Hello");
+      await talk(owner, bot.id, "I want to talk to a human", id);
+      expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
+      expect((await owner.fetch("POST", `/conversations/${id}/resolve/`)).status).toBe(200);
 
-    const hits = lifecycle(
-      await waitFor(
-        () => receivedAt(opted.path),
-        (r) => lifecycle(r).length >= 3,
-      ),
-    );
-    // Sent concurrently by the queue: told apart by their reason, not their order.
-    expect(hits.map((h) => h.payload.reason).sort()).toEqual(["operator", "resolved", "visitor_request"]);
-    const [handoff, takeover, resolved] = ["visitor_request", "operator", "resolved"].map(
-      (reason) => hits.find((h) => h.payload.reason === reason)!.payload,
-    );
-    expect(handoff.changes).toEqual({
-      status: ["open", "queued"],
-      progressStatus: ["ai_processing", "waiting_for_human"],
-      autoReplyEnabled: [true, false],
-    });
-    expect(takeover.changes).toEqual({
-      status: ["queued", "open"],
-      progressStatus: ["waiting_for_human", "human_serving"],
-      assignee: [null, owner.userId],
-    });
-    expect(resolved.changes).toEqual({ status: ["open", "resolved"], progressStatus: ["human_serving", "resolved"] });
-    for (const { payload, headers, body } of hits) {
-      // The standard payload of an event: its own id (the webhook-id header), the API's Conversation record.
-      expect(Object.keys(payload).sort()).toEqual([
-        "changes",
-        "conversation",
-        "created_at",
-        "event",
-        "id",
-        "inbox",
-        "reason",
-      ]);
-      expect(headers["webhook-id"]).toBe(payload.id);
-      expect(
-        await verifySignature(
-          "lifecycle-secret",
-          headers["webhook-id"],
-          headers["webhook-timestamp"],
-          body,
-          headers["webhook-signature"],
+      const hits = lifecycle(
+        await waitFor(
+          () => receivedAt(opted.path),
+          (r) => lifecycle(r).length >= 3,
         ),
-      ).toBe(true);
-      expect(payload.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      expect(payload.inbox).toEqual({ id: inbox, name: expect.any(String), channel_type: "api" });
-      expect(payload.conversation).toMatchObject({ id, inbox: { id: inbox }, chatbot: { id: bot.id } });
-    }
-    expect(new Set(hits.map((h) => h.payload.id)).size).toBe(3);
-    // The conversation as it is when the event is sent (these three were sent after it was resolved, or before).
-    expect(["queued", "open", "resolved"]).toContain(handoff.conversation.status);
+      );
+      // Sent concurrently by the queue: told apart by their reason, not their order.
+      expect(hits.map((h) => h.payload.reason).sort()).toEqual(["operator", "resolved", "visitor_request"]);
+      const [handoff, takeover, resolved] = ["visitor_request", "operator", "resolved"].map(
+        (reason) => hits.find((h) => h.payload.reason === reason)!.payload,
+      );
+      expect(handoff.changes).toEqual({
+        status: ["open", "queued"],
+        progressStatus: ["ai_processing", "waiting_for_human"],
+        autoReplyEnabled: [true, false],
+      });
+      expect(takeover.changes).toEqual({
+        status: ["queued", "open"],
+        progressStatus: ["waiting_for_human", "human_serving"],
+        assignee: [null, owner.userId],
+      });
+      expect(resolved.changes).toEqual({ status: ["open", "resolved"], progressStatus: ["human_serving", "resolved"] });
+      for (const { payload, headers, body } of hits) {
+        // The standard payload of an event: its own id (the webhook-id header), the API's Conversation record.
+        expect(Object.keys(payload).sort()).toEqual([
+          "changes",
+          "conversation",
+          "created_at",
+          "event",
+          "id",
+          "inbox",
+          "reason",
+        ]);
+        expect(headers["webhook-id"]).toBe(payload.id);
+        expect(
+          await verifySignature(
+            "lifecycle-secret",
+            headers["webhook-id"],
+            headers["webhook-timestamp"],
+            body,
+            headers["webhook-signature"],
+          ),
+        ).toBe(true);
+        expect(payload.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+        expect(payload.inbox).toEqual({ id: inbox, name: expect.any(String), channel_type: "api" });
+        expect(payload.conversation).toMatchObject({ id, inbox: { id: inbox }, chatbot: { id: bot.id } });
+      }
+      expect(new Set(hits.map((h) => h.payload.id)).size).toBe(3);
+      // The conversation as it is when the event is sent (these three were sent after it was resolved, or before).
+      expect(["queued", "open", "resolved"]).toContain(handoff.conversation.status);
 
-    // The event rows, written with each change; message events unchanged beside them.
-    const rows = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
-    expect(rows.map((r) => r.reason).sort()).toEqual(["operator", "resolved", "visitor_request"]);
-    expect(rows.map((r) => r.id).sort()).toEqual(hits.map((h) => h.payload.id).sort());
-    const messagesSeen = (await receivedAt(opted.path))
-      .map((r) => JSON.parse(r.body) as Payload)
-      .filter((p) => !p.event);
-    expect(messagesSeen.every((p) => p.type === "outgoing" && typeof p.content === "string")).toBe(true);
+      // The event rows, written with each change; message events unchanged beside them.
+      const rows = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
+      expect(rows.map((r) => r.reason).sort()).toEqual(["operator", "resolved", "visitor_request"]);
+      expect(rows.map((r) => r.id).sort()).toEqual(hits.map((h) => h.payload.id).sort());
+      const messagesSeen = (await receivedAt(opted.path))
+        .map((r) => JSON.parse(r.body) as Payload)
+        .filter((p) => !p.event);
+      expect(messagesSeen.every((p) => p.type === "outgoing" && typeof p.content === "string")).toBe(true);
 
-    // An incoming webhook that opted in gets the events too (legacy preset: the standard event payload).
-    const incoming = lifecycle(
+      // An incoming webhook that opted in gets the events too (legacy preset: the standard event payload).
+      const incoming = lifecycle(
+        await waitFor(
+          () => receivedAt(visitors.path),
+          (r) => lifecycle(r).length >= 3,
+        ),
+      );
+      expect(incoming.map((h) => h.payload.id).sort()).toEqual(hits.map((h) => h.payload.id).sort());
+
+      // Without the opt-in: the two replies and the agent-less resolve leave message payloads only.
+      const plainHits = await waitFor(
+        () => receivedAt(plain.path),
+        (r) => r.length >= 2,
+      );
       await waitFor(
-        () => receivedAt(visitors.path),
-        (r) => lifecycle(r).length >= 3,
-      ),
-    );
-    expect(incoming.map((h) => h.payload.id).sort()).toEqual(hits.map((h) => h.payload.id).sort());
+        () => records(owner, inbox, opted.id),
+        (p) => p.results.every((r) => r.status === "success"),
+      );
+      expect(lifecycle(await receivedAt(plain.path))).toEqual([]);
+      expect(plainHits.every((r) => JSON.parse(r.body).type === "outgoing")).toBe(true);
+      expect((await records(owner, inbox, plain.id)).results.every((r) => r.event === "outgoing")).toBe(true);
 
-    // Without the opt-in: the two replies and the agent-less resolve leave message payloads only.
-    const plainHits = await waitFor(
-      () => receivedAt(plain.path),
-      (r) => r.length >= 2,
-    );
-    await waitFor(
-      () => records(owner, inbox, opted.id),
-      (p) => p.results.every((r) => r.status === "success"),
-    );
-    expect(lifecycle(await receivedAt(plain.path))).toEqual([]);
-    expect(plainHits.every((r) => JSON.parse(r.body).type === "outgoing")).toBe(true);
-    expect((await records(owner, inbox, plain.id)).results.every((r) => r.event === "outgoing")).toBe(true);
+      // The records API lists them: no message, the event's id, and finds one by it.
+      const page = await records(owner, inbox, opted.id);
+      const events = page.results.filter((r) => r.event === "conversation.updated");
+      expect(events).toHaveLength(3);
+      for (const r of events)
+        expect(r).toMatchObject({ message: null, status: "success", attempt: 1, chatbot: { id: bot.id } });
+      expect(events.map((r) => r.eventId).sort()).toEqual(hits.map((h) => h.payload.id).sort());
+      const one = await records(owner, inbox, opted.id, `?eventId=${takeover.id}`);
+      expect(one.results.map((r) => [r.event, r.eventId])).toEqual([["conversation.updated", takeover.id]]);
+      expect(JSON.parse(one.results[0].requestBody!)).toMatchObject({ id: takeover.id, reason: "operator" });
+    },
+  );
 
-    // The records API lists them: no message, the event's id, and finds one by it.
-    const page = await records(owner, inbox, opted.id);
-    const events = page.results.filter((r) => r.event === "conversation.updated");
-    expect(events).toHaveLength(3);
-    for (const r of events)
-      expect(r).toMatchObject({ message: null, status: "success", attempt: 1, chatbot: { id: bot.id } });
-    expect(events.map((r) => r.eventId).sort()).toEqual(hits.map((h) => h.payload.id).sort());
-    const one = await records(owner, inbox, opted.id, `?eventId=${takeover.id}`);
-    expect(one.results.map((r) => [r.event, r.eventId])).toEqual([["conversation.updated", takeover.id]]);
-    expect(JSON.parse(one.results[0].requestBody!)).toMatchObject({ id: takeover.id, reason: "operator" });
-  });
+  it(
+    "a handoff in a new conversation's first turn, a custom template told by `event`, and no event when nothing " +
+      "changes",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const inbox = bot.defaultInbox!.id;
+      const template =
+        '{% if event == "conversation.updated" %}{"kind": "lifecycle", "why": {{ reason | tojson }}, "status": ' +
+        '{{ conversation.status | tojson }}, "was": {{ changes.progressStatus[0] | tojson }}}' +
+        '{% else %}{"kind": {{ event | tojson }}, "text": {{ message.content | tojson }}}{% endif %}';
+      const custom = await addWebhook(owner, inbox, {
+        conversationEvents: true,
+        templatePreset: "custom",
+        customTemplate: template,
+      });
 
-  it("a handoff in a new conversation's first turn, a custom template told by `event`, and no event when nothing changes", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const inbox = bot.defaultInbox!.id;
-    const template =
-      '{% if event == "conversation.updated" %}{"kind": "lifecycle", "why": {{ reason | tojson }}, "status": {{ conversation.status | tojson }}, "was": {{ changes.progressStatus[0] | tojson }}}' +
-      '{% else %}{"kind": {{ event | tojson }}, "text": {{ message.content | tojson }}}{% endif %}';
-    const custom = await addWebhook(owner, inbox, {
-      conversationEvents: true,
-      templatePreset: "custom",
-      customTemplate: template,
-    });
+      const { conversationId: id } = await talk(owner, bot.id, "I need to talk to a person about order 4471");
+      const [first] = await waitFor(
+        () => receivedAt(custom.path),
+        (r) => r.some((h) => JSON.parse(h.body).kind === "lifecycle"),
+      ).then((r) => r.map((h) => JSON.parse(h.body) as Payload).filter((p) => p.kind === "lifecycle"));
+      expect(first).toEqual({ kind: "lifecycle", why: "visitor_request", status: "queued", was: "ai_processing" });
+      expect((await receivedAt(custom.path)).map((h) => JSON.parse(h.body).kind)).toContain("outgoing");
 
-    const { conversationId: id } = await talk(owner, bot.id, "I need to talk to a person about order 4471");
-    const [first] = await waitFor(
-      () => receivedAt(custom.path),
-      (r) => r.some((h) => JSON.parse(h.body).kind === "lifecycle"),
-    ).then((r) => r.map((h) => JSON.parse(h.body) as Payload).filter((p) => p.kind === "lifecycle"));
-    expect(first).toEqual({ kind: "lifecycle", why: "visitor_request", status: "queued", was: "ai_processing" });
-    expect((await receivedAt(custom.path)).map((h) => JSON.parse(h.body).kind)).toContain("outgoing");
-
-    // A second take-over by the same member changes nothing: no event, no delivery.
-    expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
-    expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
-    const rows = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
-    expect(rows.map((r) => r.reason).sort()).toEqual(["operator", "visitor_request"]);
-    const deliveries = (await attemptsOf(custom.id)).filter((a) => a.event === "conversation.updated");
-    expect(deliveries).toHaveLength(2);
-  });
+      // A second take-over by the same member changes nothing: no event, no delivery.
+      expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
+      expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
+      const rows = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
+      expect(rows.map((r) => r.reason).sort()).toEqual(["operator", "visitor_request"]);
+      const deliveries = (await attemptsOf(custom.id)).filter((a) => a.event === "conversation.updated");
+      expect(deliveries).toHaveLength(2);
+    },
+  );
 
   it("an event delivery is retried on the schedule, then sent again by hand, with the same id every time", async () => {
     const owner = await seedOwner();

@@ -74,20 +74,30 @@ describe("what the webhook consumer cannot handle goes to the dead-letter queue,
     expect((await attemptsOf(bad.webhookId))[0]).toMatchObject({ status: "pending", leaseUntil: null });
   });
 
-  it("the dead-letter consumer records each attempt named as failed, and a webhook that retries gets its next attempt", async () => {
-    const { broken, bad } = await poisoned();
-    const before = Date.now();
-    const result = await runQueue("webhook-deliveries-dlq", [
-      { id: "bad", body: { deliveryId: bad.id }, attempts: 4 },
-      { id: "garbage", body: "not a job" },
-    ]);
-    expect(result).toMatchObject({ outcome: "ok", ackAll: true, retryMessages: [] });
-    const [first, second] = await attemptsOf(broken.hook.id);
-    expect(first).toMatchObject({ id: bad.id, status: "failure", error: DEAD_LETTERED, attempt: 1, leaseUntil: null });
-    expect(second).toMatchObject({ status: "pending", attempt: 2, messageId: bad.messageId });
-    expect(second.scheduledAt).toBeGreaterThanOrEqual(before + RETRY_SCHEDULE_SECONDS[0] * 1000);
-    // A message for an attempt already finished changes nothing.
-    await runQueue("webhook-deliveries-dlq", [{ id: "again", body: { deliveryId: bad.id } }]);
-    expect(await attemptsOf(broken.hook.id)).toEqual([first, second]);
-  });
+  it(
+    "the dead-letter consumer records each attempt named as failed, and a webhook that retries gets its next " +
+      "attempt",
+    async () => {
+      const { broken, bad } = await poisoned();
+      const before = Date.now();
+      const result = await runQueue("webhook-deliveries-dlq", [
+        { id: "bad", body: { deliveryId: bad.id }, attempts: 4 },
+        { id: "garbage", body: "not a job" },
+      ]);
+      expect(result).toMatchObject({ outcome: "ok", ackAll: true, retryMessages: [] });
+      const [first, second] = await attemptsOf(broken.hook.id);
+      expect(first).toMatchObject({
+        id: bad.id,
+        status: "failure",
+        error: DEAD_LETTERED,
+        attempt: 1,
+        leaseUntil: null,
+      });
+      expect(second).toMatchObject({ status: "pending", attempt: 2, messageId: bad.messageId });
+      expect(second.scheduledAt).toBeGreaterThanOrEqual(before + RETRY_SCHEDULE_SECONDS[0] * 1000);
+      // A message for an attempt already finished changes nothing.
+      await runQueue("webhook-deliveries-dlq", [{ id: "again", body: { deliveryId: bad.id } }]);
+      expect(await attemptsOf(broken.hook.id)).toEqual([first, second]);
+    },
+  );
 });

@@ -93,7 +93,8 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const custom = await addWebhook(owner, inbox, {
       templatePreset: "custom",
       customTemplate:
-        '{"text": {{ message.content | tojson }}, "who": {{ sender.name | tojson }}, "kind": {{ sender_type | tojson }}, "inbox": {{ inbox.channel_type | tojson }}}',
+        '{"text": {{ message.content | tojson }}, "who": {{ sender.name | tojson }}, "kind": {{ sender_type | ' +
+        'tojson }}, "inbox": {{ inbox.channel_type | tojson }}}',
     });
     const disabled = await addWebhook(owner, inbox, { isEnabled: false });
 

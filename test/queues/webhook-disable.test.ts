@@ -22,7 +22,8 @@ async function failingWebhook(owner: Actor) {
   return { bot, key, hook, since };
 }
 
-/** At `now`, every event of the webhook (or only the failed ones, as redeliver-failed does) is sent again by the consumer. */
+/** At `now`, every event of the webhook (or only the failed ones, as redeliver-failed does) is sent again by the
+ * consumer. */
 async function sendAgainAt(owner: Actor, hook: WebhookRecord, now: number, onlyFailed = true) {
   const ids = await addAttempts(
     db(),
@@ -37,30 +38,35 @@ async function sendAgainAt(owner: Actor, hook: WebhookRecord, now: number, onlyF
 }
 
 describe("a webhook whose every delivery failed for 3 days is disabled, with why", () => {
-  it("still failing after 2 days stays enabled; after 3 days it is disabled, says why, and new messages send it nothing", async () => {
-    const owner = await seedOwner();
-    const { bot, hook, since } = await failingWebhook(owner);
-    await sendAgainAt(owner, hook, since + 2 * DAY);
-    expect(await storedWebhook(hook.id)).toMatchObject({ isEnabled: true, failingSince: since, disabledAt: null });
+  it(
+    "still failing after 2 days stays enabled; after 3 days it is disabled, says why, and new messages send it " +
+      "nothing",
+    async () => {
+      const owner = await seedOwner();
+      const { bot, hook, since } = await failingWebhook(owner);
+      await sendAgainAt(owner, hook, since + 2 * DAY);
+      expect(await storedWebhook(hook.id)).toMatchObject({ isEnabled: true, failingSince: since, disabledAt: null });
 
-    const at = since + 3 * DAY + 1000;
-    await sendAgainAt(owner, hook, at);
-    const row = await storedWebhook(hook.id);
-    expect(row.isEnabled).toBe(false);
-    expect(row.disabledAt).toBeGreaterThanOrEqual(at);
-    const record = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/">(
-      await owner.fetch("GET", `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/`),
-    );
-    expect(record).toMatchObject({ isEnabled: false, disabledAt: String(row.disabledAt) });
-    expect(record.disabledReason).toBe(
-      `Every delivery failed from ${new Date(since).toISOString().slice(0, 19)}Z on, for more than 3 days; the last: The receiver answered 503.`,
-    );
+      const at = since + 3 * DAY + 1000;
+      await sendAgainAt(owner, hook, at);
+      const row = await storedWebhook(hook.id);
+      expect(row.isEnabled).toBe(false);
+      expect(row.disabledAt).toBeGreaterThanOrEqual(at);
+      const record = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/">(
+        await owner.fetch("GET", `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/`),
+      );
+      expect(record).toMatchObject({ isEnabled: false, disabledAt: String(row.disabledAt) });
+      expect(record.disabledReason).toBe(
+        `Every delivery failed from ${new Date(since).toISOString().slice(0, 19)}Z on, for more than 3 days; ` +
+          `the last: The receiver answered 503.`,
+      );
 
-    const attempts = (await attemptsOf(hook.id)).length;
-    await visitorMessages(owner, bot.id, 1);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await attemptsOf(hook.id)).toHaveLength(attempts);
-  });
+      const attempts = (await attemptsOf(hook.id)).length;
+      await visitorMessages(owner, bot.id, 1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await attemptsOf(hook.id)).toHaveLength(attempts);
+    },
+  );
 
   it("one success ends the run of failures: failing again later starts a new 3 days", async () => {
     const owner = await seedOwner();

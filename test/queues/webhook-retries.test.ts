@@ -54,56 +54,60 @@ const firstAttempts = (webhookId: string, events: number, retrying: boolean) =>
   );
 
 describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRACT section 8)", () => {
-  it("a receiver down for an hour gets every event once it is back: none lost, none twice, every 503 kept as its own attempt", async () => {
-    const EVENTS = 6;
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const { key, hook } = await switchedWebhook(owner, bot.defaultInbox!.id, "down", { retryFailedDeliveries: true });
-    await visitorMessages(owner, bot.id, EVENTS);
-    // The real queue consumer makes every first attempt while the receiver is down.
-    const start = Math.min(...(await firstAttempts(hook.id, EVENTS, true)).map((a) => a.createdAt));
-    const backAt = start + HOUR;
-    let back = false;
-    const end = await playClock(hook.id, Date.now(), async (now) => {
-      if (!back && now >= backAt) await setMode(key, "ok");
-      back ||= now >= backAt;
-    });
+  it(
+    "a receiver down for an hour gets every event once it is back: none lost, none twice, every 503 kept as its " +
+      "own attempt",
+    async () => {
+      const EVENTS = 6;
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const { key, hook } = await switchedWebhook(owner, bot.defaultInbox!.id, "down", { retryFailedDeliveries: true });
+      await visitorMessages(owner, bot.id, EVENTS);
+      // The real queue consumer makes every first attempt while the receiver is down.
+      const start = Math.min(...(await firstAttempts(hook.id, EVENTS, true)).map((a) => a.createdAt));
+      const backAt = start + HOUR;
+      let back = false;
+      const end = await playClock(hook.id, Date.now(), async (now) => {
+        if (!back && now >= backAt) await setMode(key, "ok");
+        back ||= now >= backAt;
+      });
 
-    const events = byEvent(await attemptsOf(hook.id));
-    expect(events.size).toBe(EVENTS);
-    for (const [eventId, attempts] of events) {
-      // 0 s, 10 s, 70 s, 6 min, 36 min fail; 2 h 36 min, the first try after the hour, succeeds.
-      expect(attempts.map((a) => [a.attempt, a.status, a.responseStatus])).toEqual([
-        [1, "failure", 503],
-        [2, "failure", 503],
-        [3, "failure", 503],
-        [4, "failure", 503],
-        [5, "failure", 503],
-        [6, "success", 200],
-      ]);
-      for (let i = 1; i < attempts.length; i++)
-        expect(attempts[i].scheduledAt - attempts[i - 1].deliveredAt!).toBe(RETRY_SCHEDULE_SECONDS[i - 1] * 1000);
-      for (const a of attempts) expect(JSON.parse(a.requestBody!).id).toBe(eventId);
-    }
-    // The receiver saw each event six times, always with the same id, and answered 200 to one of them.
-    const requests = await received(key);
-    expect(requests).toHaveLength(EVENTS * 6);
-    const delivered = requests.filter((r) => r.status === 200).map((r) => JSON.parse(r.body).id);
-    expect(delivered.sort()).toEqual([...events.keys()].sort());
-    for (const r of requests) expect(r.headers["webhook-id"]).toBe(JSON.parse(r.body).id);
-    expect(end - backAt).toBeLessThan(2 * HOUR);
+      const events = byEvent(await attemptsOf(hook.id));
+      expect(events.size).toBe(EVENTS);
+      for (const [eventId, attempts] of events) {
+        // 0 s, 10 s, 70 s, 6 min, 36 min fail; 2 h 36 min, the first try after the hour, succeeds.
+        expect(attempts.map((a) => [a.attempt, a.status, a.responseStatus])).toEqual([
+          [1, "failure", 503],
+          [2, "failure", 503],
+          [3, "failure", 503],
+          [4, "failure", 503],
+          [5, "failure", 503],
+          [6, "success", 200],
+        ]);
+        for (let i = 1; i < attempts.length; i++)
+          expect(attempts[i].scheduledAt - attempts[i - 1].deliveredAt!).toBe(RETRY_SCHEDULE_SECONDS[i - 1] * 1000);
+        for (const a of attempts) expect(JSON.parse(a.requestBody!).id).toBe(eventId);
+      }
+      // The receiver saw each event six times, always with the same id, and answered 200 to one of them.
+      const requests = await received(key);
+      expect(requests).toHaveLength(EVENTS * 6);
+      const delivered = requests.filter((r) => r.status === 200).map((r) => JSON.parse(r.body).id);
+      expect(delivered.sort()).toEqual([...events.keys()].sort());
+      for (const r of requests) expect(r.headers["webhook-id"]).toBe(JSON.parse(r.body).id);
+      expect(end - backAt).toBeLessThan(2 * HOUR);
 
-    // The records show the outage: per event, five 503s and the success, newest first.
-    const [eventId] = events.keys();
-    const res = await owner.fetch(
-      "GET",
-      `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/records/?eventId=${eventId}`,
-    );
-    const page = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(res);
-    expect(page.results.map((r) => [r.attempt, r.statusCode, r.eventId])).toEqual(
-      [6, 5, 4, 3, 2, 1].map((n) => [n, n === 6 ? 200 : 503, eventId]),
-    );
-  });
+      // The records show the outage: per event, five 503s and the success, newest first.
+      const [eventId] = events.keys();
+      const res = await owner.fetch(
+        "GET",
+        `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/records/?eventId=${eventId}`,
+      );
+      const page = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(res);
+      expect(page.results.map((r) => [r.attempt, r.statusCode, r.eventId])).toEqual(
+        [6, 5, 4, 3, 2, 1].map((n) => [n, n === 6 ? 200 : 503, eventId]),
+      );
+    },
+  );
 
   it("a receiver that never comes back: nine attempts over more than 24 hours, then the event stays failed", async () => {
     const owner = await seedOwner();

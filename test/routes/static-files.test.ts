@@ -35,7 +35,8 @@ describe("the operator console at /console/", () => {
     expect(html).toMatch(/<link rel="stylesheet" href="\/console\/assets\/app-[A-Z0-9]+\.css">/);
   });
 
-  // /console/ names the start page's chunk; a page's address gets the copy naming that page's (the build's console/shells/).
+  // /console/ names the start page's chunk; a page's address gets the copy naming that page's (the build's
+  // console/shells/).
   it.each([
     ["/console/models", "/console/shells/models.html"],
     ["/console/assistants/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d", "/console/shells/assistants.html"],
@@ -116,40 +117,44 @@ describe("the widget's script at /widget.js", () => {
 });
 
 describe("the API reference at /api/docs/", () => {
-  it("is a page of this origin's files only, under a CSP that lets it call nothing else; its script asks for this origin's document", async () => {
-    for (const path of ["/api/docs/", "/api/docs", "/api/v1/docs/"]) {
-      const res = await get(path);
-      expect(res.status, path).toBe(200);
-      expect(res.headers.get("Content-Type")).toMatch(/text\/html/);
-      const csp = res.headers.get("Content-Security-Policy") ?? "";
-      expect(csp).toContain("script-src 'self';");
-      expect(csp).toContain("connect-src 'self';");
-      expect(csp).not.toContain("unsafe-eval");
-      const html = await res.text();
-      // Every script and stylesheet is one of ours, and no script is inline.
-      expect(html).not.toMatch(/https?:\/\//);
-      const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-      expect(scripts.map(([, attributes]) => /src="([^"]+)"/.exec(attributes)?.[1])).toEqual([
-        expect.stringMatching(/^\/api-docs\/swagger-ui-bundle-[\d.]+\.js$/),
-        "/api-docs/start.js",
-      ]);
-      for (const [, , body] of scripts) expect(body.trim()).toBe("");
-    }
-    const html = await (await get("/api/docs/")).text();
-    const files = [...html.matchAll(/(?:src|href)="(\/api-docs\/[^"]+)"/g)].map((m) => m[1]);
-    expect(files).toHaveLength(4); // styles, icon, Swagger UI, start script
-    for (const file of files) {
-      const res = await get(file);
-      expect(res.status, file).toBe(200);
-      expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
-      expect(res.headers.get("Cache-Control"), file).toBe(
-        /\d\.(js|css)$/.test(file) ? "public, max-age=31536000, immutable" : "no-cache",
-      );
-      if (file.endsWith(".js")) expect(res.headers.get("Content-Type")).toMatch(/javascript/);
-      if (file.endsWith(".css")) expect(res.headers.get("Content-Type")).toMatch(/text\/css/);
-      if (file === "/api-docs/start.js") expect(await res.text()).toContain('url: "/api/v1/openapi.json"');
-      else await res.arrayBuffer();
-    }
-    expect((await get("/api-docs/swagger-ui-bundle-0.0.0.js")).status).toBe(404);
-  });
+  it(
+    "is a page of this origin's files only, under a CSP that lets it call nothing else; its script asks for " +
+      "this origin's document",
+    async () => {
+      for (const path of ["/api/docs/", "/api/docs", "/api/v1/docs/"]) {
+        const res = await get(path);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("Content-Type")).toMatch(/text\/html/);
+        const csp = res.headers.get("Content-Security-Policy") ?? "";
+        expect(csp).toContain("script-src 'self';");
+        expect(csp).toContain("connect-src 'self';");
+        expect(csp).not.toContain("unsafe-eval");
+        const html = await res.text();
+        // Every script and stylesheet is one of ours, and no script is inline.
+        expect(html).not.toMatch(/https?:\/\//);
+        const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+        expect(scripts.map(([, attributes]) => /src="([^"]+)"/.exec(attributes)?.[1])).toEqual([
+          expect.stringMatching(/^\/api-docs\/swagger-ui-bundle-[\d.]+\.js$/),
+          "/api-docs/start.js",
+        ]);
+        for (const [, , body] of scripts) expect(body.trim()).toBe("");
+      }
+      const html = await (await get("/api/docs/")).text();
+      const files = [...html.matchAll(/(?:src|href)="(\/api-docs\/[^"]+)"/g)].map((m) => m[1]);
+      expect(files).toHaveLength(4); // styles, icon, Swagger UI, start script
+      for (const file of files) {
+        const res = await get(file);
+        expect(res.status, file).toBe(200);
+        expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+        expect(res.headers.get("Cache-Control"), file).toBe(
+          /\d\.(js|css)$/.test(file) ? "public, max-age=31536000, immutable" : "no-cache",
+        );
+        if (file.endsWith(".js")) expect(res.headers.get("Content-Type")).toMatch(/javascript/);
+        if (file.endsWith(".css")) expect(res.headers.get("Content-Type")).toMatch(/text\/css/);
+        if (file === "/api-docs/start.js") expect(await res.text()).toContain('url: "/api/v1/openapi.json"');
+        else await res.arrayBuffer();
+      }
+      expect((await get("/api-docs/swagger-ui-bundle-0.0.0.js")).status).toBe(404);
+    },
+  );
 });

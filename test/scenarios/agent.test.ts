@@ -117,44 +117,48 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
     expect(listed.results[0].durationMs).toBeGreaterThanOrEqual(0);
   });
 
-  it("streams tool_call and tool_result events in order before the text, then the message with contentPayload.toolCalls", async () => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner, { modelName: "parallel-tools" });
-    const weather = await weatherTool(owner);
-    const fn = await fnTool(owner, "city_length", "function main(args) { return { length: args.city.length }; }");
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: weather.id }, { id: fn.id }],
-    });
-    const res = await owner.fetch("POST", completions(bot.id), {
-      message: { content: "Weather and length?" },
-      isStreaming: true,
-    });
-    expect(res.status).toBe(200);
-    const events = await readEvents(res);
-    const names = events.map((e) => e.event);
-    const firstText = names.indexOf("message");
-    expect(names.slice(0, 4).sort()).toEqual(["tool_call", "tool_call", "tool_result", "tool_result"]);
-    expect(names.indexOf("tool_result")).toBeGreaterThan(names.indexOf("tool_call"));
-    expect(firstText).toBeGreaterThan(names.lastIndexOf("tool_result"));
-    const results = events.filter((e) => e.event === "tool_result").map((e) => e.data);
-    expect(results.find((r) => r.name === "city_length")).toMatchObject({
-      status: "success",
-      output: { length: 5 },
-      toolType: "function",
-    });
-    expect(results.find((r) => r.name === "get_weather")).toMatchObject({ status: "success", toolType: "api" });
-    const done = events.at(-1)!.data as { done: boolean; message: Reply["message"] };
-    expect(done.done).toBe(true);
-    expect(done.message.contentPayload.toolCalls.map((c) => c.name)).toEqual(["get_weather", "city_length"]);
-    expect(done.message.content).toContain('{"length":5}');
-    const text = events
-      .filter((e) => e.event === "message" && !(e.data as { done: boolean }).done)
-      .map((e) => e.data.content)
-      .join("");
-    expect(text).toBe(done.message.content);
-  });
+  it(
+    "streams tool_call and tool_result events in order before the text, then the message with " +
+      "contentPayload.toolCalls",
+    async () => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner, { modelName: "parallel-tools" });
+      const weather = await weatherTool(owner);
+      const fn = await fnTool(owner, "city_length", "function main(args) { return { length: args.city.length }; }");
+      const bot = await createChatbot(owner, {
+        largeLanguageModel: model.id,
+        replyMode: "agent",
+        tools: [{ id: weather.id }, { id: fn.id }],
+      });
+      const res = await owner.fetch("POST", completions(bot.id), {
+        message: { content: "Weather and length?" },
+        isStreaming: true,
+      });
+      expect(res.status).toBe(200);
+      const events = await readEvents(res);
+      const names = events.map((e) => e.event);
+      const firstText = names.indexOf("message");
+      expect(names.slice(0, 4).sort()).toEqual(["tool_call", "tool_call", "tool_result", "tool_result"]);
+      expect(names.indexOf("tool_result")).toBeGreaterThan(names.indexOf("tool_call"));
+      expect(firstText).toBeGreaterThan(names.lastIndexOf("tool_result"));
+      const results = events.filter((e) => e.event === "tool_result").map((e) => e.data);
+      expect(results.find((r) => r.name === "city_length")).toMatchObject({
+        status: "success",
+        output: { length: 5 },
+        toolType: "function",
+      });
+      expect(results.find((r) => r.name === "get_weather")).toMatchObject({ status: "success", toolType: "api" });
+      const done = events.at(-1)!.data as { done: boolean; message: Reply["message"] };
+      expect(done.done).toBe(true);
+      expect(done.message.contentPayload.toolCalls.map((c) => c.name)).toEqual(["get_weather", "city_length"]);
+      expect(done.message.content).toContain('{"length":5}');
+      const text = events
+        .filter((e) => e.event === "message" && !(e.data as { done: boolean }).done)
+        .map((e) => e.data.content)
+        .join("");
+      expect(text).toBe(done.message.content);
+    },
+  );
 
   it("records timeouts and failures, and refuses private addresses at call time", async () => {
     const owner = await seedOwner();
@@ -194,22 +198,26 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
 });
 
 describe("agent replies with the built-in local model (offline)", () => {
-  it("calls the tool whose name the question names, with arguments the question spells, and answers from its result", async () => {
-    const owner = await seedOwner();
-    const add = await fnTool(owner, "add_numbers", "function main(a) { return a.x + a.y; }", {
-      x: { type: "number" },
-      y: { type: "number" },
-    });
-    const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: add.id }] });
-    const reply = await ask(owner, bot.id, { content: "Please add numbers x: 2, y: 40" });
-    expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({
-      name: "add_numbers",
-      input: { x: 2, y: 40 },
-      status: "success",
-      output: 42,
-    });
-    expect(reply.content).toBe("add_numbers returned 42.");
-  });
+  it(
+    "calls the tool whose name the question names, with arguments the question spells, and answers from its " +
+      "result",
+    async () => {
+      const owner = await seedOwner();
+      const add = await fnTool(owner, "add_numbers", "function main(a) { return a.x + a.y; }", {
+        x: { type: "number" },
+        y: { type: "number" },
+      });
+      const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: add.id }] });
+      const reply = await ask(owner, bot.id, { content: "Please add numbers x: 2, y: 40" });
+      expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({
+        name: "add_numbers",
+        input: { x: 2, y: 40 },
+        status: "success",
+        output: 42,
+      });
+      expect(reply.content).toBe("add_numbers returned 42.");
+    },
+  );
 
   it("uses a tool the message's toolIds name, and answers without tools otherwise", async () => {
     const owner = await seedOwner();
@@ -282,43 +290,46 @@ describe("agent replies with the built-in local model (offline)", () => {
     ]);
   });
 
-  it("desktop tools: offered only to desktop clients, returned as a pending record that takes the client's result", async () => {
-    const owner = await seedOwner();
-    const desktop = await createTool(owner, {
-      name: "open_file",
-      displayName: "Open file",
-      toolType: "desktop",
-      rawParametersSchema: { type: "object", properties: { path: { type: "string" } } },
-    });
-    const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: desktop.id }] });
-    const web = await ask(owner, bot.id, { content: "open file path: /tmp/a.txt" });
-    expect(web.message.contentPayload.toolCalls).toEqual([]);
-    const reply = await ask(owner, bot.id, {
-      content: "open file path: /tmp/a.txt",
-      metadata: { clientPlatform: "desktop" },
-    });
-    const [call] = reply.message.contentPayload.toolCalls;
-    expect(call).toMatchObject({ name: "open_file", status: "pending", input: { path: "/tmp/a.txt" } });
-    expect(reply.message.contentPayload.pendingToolCalls).toEqual([call.id]);
-    const posted = await owner.fetch("POST", `/tool-execution-records/${call.id}/result/`, { output: { bytes: 12 } });
-    expect(posted.status, await posted.clone().text()).toBe(200);
-    expect(await posted.json()).toMatchObject({ id: call.id, status: "success", output: { bytes: 12 } });
-    // The reply continues from the result in a new message.
-    let continued: { content: string; contentPayload: Reply["message"]["contentPayload"] } | undefined;
-    for (let i = 0; i < 50 && !continued; i++) {
-      const page = await refinedBodyOf<
-        "GET /messages/",
-        { results: { contentPayload: Reply["message"]["contentPayload"] }[] }
-      >(await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`));
-      continued = page.results.find((m) => m.type === "outgoing" && m.id !== reply.message.id);
-      if (!continued) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(continued?.content).toBe("open_file returned bytes: 12.");
-    expect(continued?.contentPayload.toolCalls).toEqual([]);
-    await expectError(await owner.fetch("POST", `/tool-execution-records/${call.id}/result/`, { output: 1 }), 400);
-    const other = await seedOwner();
-    await expectError(await other.fetch("POST", `/tool-execution-records/${call.id}/result/`, { output: 1 }), 404);
-  });
+  it(
+    "desktop tools: offered only to desktop clients, returned as a pending record that takes the client's " + "result",
+    async () => {
+      const owner = await seedOwner();
+      const desktop = await createTool(owner, {
+        name: "open_file",
+        displayName: "Open file",
+        toolType: "desktop",
+        rawParametersSchema: { type: "object", properties: { path: { type: "string" } } },
+      });
+      const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: desktop.id }] });
+      const web = await ask(owner, bot.id, { content: "open file path: /tmp/a.txt" });
+      expect(web.message.contentPayload.toolCalls).toEqual([]);
+      const reply = await ask(owner, bot.id, {
+        content: "open file path: /tmp/a.txt",
+        metadata: { clientPlatform: "desktop" },
+      });
+      const [call] = reply.message.contentPayload.toolCalls;
+      expect(call).toMatchObject({ name: "open_file", status: "pending", input: { path: "/tmp/a.txt" } });
+      expect(reply.message.contentPayload.pendingToolCalls).toEqual([call.id]);
+      const posted = await owner.fetch("POST", `/tool-execution-records/${call.id}/result/`, { output: { bytes: 12 } });
+      expect(posted.status, await posted.clone().text()).toBe(200);
+      expect(await posted.json()).toMatchObject({ id: call.id, status: "success", output: { bytes: 12 } });
+      // The reply continues from the result in a new message.
+      let continued: { content: string; contentPayload: Reply["message"]["contentPayload"] } | undefined;
+      for (let i = 0; i < 50 && !continued; i++) {
+        const page = await refinedBodyOf<
+          "GET /messages/",
+          { results: { contentPayload: Reply["message"]["contentPayload"] }[] }
+        >(await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`));
+        continued = page.results.find((m) => m.type === "outgoing" && m.id !== reply.message.id);
+        if (!continued) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(continued?.content).toBe("open_file returned bytes: 12.");
+      expect(continued?.contentPayload.toolCalls).toEqual([]);
+      await expectError(await owner.fetch("POST", `/tool-execution-records/${call.id}/result/`, { output: 1 }), 400);
+      const other = await seedOwner();
+      await expectError(await other.fetch("POST", `/tool-execution-records/${call.id}/result/`, { output: 1 }), 404);
+    },
+  );
 
   it("a member cannot give an assistant a tool outside their groups", async () => {
     const owner = await seedOwner();

@@ -129,25 +129,29 @@ describe("agent replies calling MCP tools", () => {
     expect(mine.at(-1)!.method).toBe("DELETE");
   });
 
-  it("records a tool that errors as failure and one that sleeps past the timeout as timeout; the reply still completes", async () => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner);
-    const tool = await mcpTool(owner, { name: "slow" });
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: tool.id }],
-    });
-    const failed = await ask(owner, bot.id, "use slow__fail");
-    expect(failed.message.contentPayload.toolCalls[0]).toMatchObject({
-      name: "slow__fail",
-      status: "failure",
-      error: "the tool broke on purpose",
-    });
-    const timedOut = await ask(owner, bot.id, 'use slow__sleep ARGS {"ms": 5000}');
-    expect(timedOut.message.contentPayload.toolCalls[0]).toMatchObject({ name: "slow__sleep", status: "timeout" });
-    expect(timedOut.content).toMatch(/^Result: Error \(timeout\)/);
-  });
+  it(
+    "records a tool that errors as failure and one that sleeps past the timeout as timeout; the reply still " +
+      "completes",
+    async () => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner);
+      const tool = await mcpTool(owner, { name: "slow" });
+      const bot = await createChatbot(owner, {
+        largeLanguageModel: model.id,
+        replyMode: "agent",
+        tools: [{ id: tool.id }],
+      });
+      const failed = await ask(owner, bot.id, "use slow__fail");
+      expect(failed.message.contentPayload.toolCalls[0]).toMatchObject({
+        name: "slow__fail",
+        status: "failure",
+        error: "the tool broke on purpose",
+      });
+      const timedOut = await ask(owner, bot.id, 'use slow__sleep ARGS {"ms": 5000}');
+      expect(timedOut.message.contentPayload.toolCalls[0]).toMatchObject({ name: "slow__sleep", status: "timeout" });
+      expect(timedOut.content).toMatch(/^Result: Error \(timeout\)/);
+    },
+  );
 
   it("streams tool_call and tool_result events for MCP tools", async () => {
     const owner = await seedOwner();
@@ -193,89 +197,98 @@ describe("agent replies calling MCP tools", () => {
     ).toEqual(["handoff"]);
   });
 
-  it("sends the member's credential over rawMcpHeader, the contact's over both; revocation applies on the next reply", async () => {
-    const owner = await seedOwner();
-    const member = await seedMember(owner, ["tool.view", "chatbot.view", "conversation.manage", "contact.manage"]);
-    const model = await upstreamModel(owner);
-    const group = member.groupId!;
-    const tool = await mcpTool(owner, {
-      name: "who",
-      rawMcpHeader: { Authorization: "Bearer default" },
-      mcpAllowedTools: ["whoami"],
-      groups: [{ id: group }],
-    });
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: tool.id }],
-      groups: [{ id: group }],
-    });
-    const whoami = async (actor: Actor, extra: Record<string, unknown> = {}) =>
-      (await ask(actor, bot.id, "use who__whoami", extra)).message.contentPayload.toolCalls[0].output;
+  it(
+    "sends the member's credential over rawMcpHeader, the contact's over both; revocation applies on the next " +
+      "reply",
+    async () => {
+      const owner = await seedOwner();
+      const member = await seedMember(owner, ["tool.view", "chatbot.view", "conversation.manage", "contact.manage"]);
+      const model = await upstreamModel(owner);
+      const group = member.groupId!;
+      const tool = await mcpTool(owner, {
+        name: "who",
+        rawMcpHeader: { Authorization: "Bearer default" },
+        mcpAllowedTools: ["whoami"],
+        groups: [{ id: group }],
+      });
+      const bot = await createChatbot(owner, {
+        largeLanguageModel: model.id,
+        replyMode: "agent",
+        tools: [{ id: tool.id }],
+        groups: [{ id: group }],
+      });
+      const whoami = async (actor: Actor, extra: Record<string, unknown> = {}) =>
+        (await ask(actor, bot.id, "use who__whoami", extra)).message.contentPayload.toolCalls[0].output;
 
-    expect(await whoami(member)).toEqual({ authorization: "Bearer default", apiKey: null });
-    await post(member, `/tools/${tool.id}/credentials/`, { headers: { Authorization: "Bearer member-token" } });
-    expect(await whoami(member)).toEqual({ authorization: "Bearer member-token", apiKey: null });
-    // Another member (the owner) still sends the default.
-    expect(await whoami(owner)).toEqual({ authorization: "Bearer default", apiKey: null });
+      expect(await whoami(member)).toEqual({ authorization: "Bearer default", apiKey: null });
+      await post(member, `/tools/${tool.id}/credentials/`, { headers: { Authorization: "Bearer member-token" } });
+      expect(await whoami(member)).toEqual({ authorization: "Bearer member-token", apiKey: null });
+      // Another member (the owner) still sends the default.
+      expect(await whoami(owner)).toEqual({ authorization: "Bearer default", apiKey: null });
 
-    const contact = await post<{ id: string }>(member, "/contacts/", {
-      name: "Visitor",
-      mcpCredentials: [{ toolId: tool.id, headers: { Authorization: "Bearer contact-token" } }],
-    });
-    expect(await whoami(member, { sender: contact.id })).toEqual({
-      authorization: "Bearer contact-token",
-      apiKey: null,
-    });
+      const contact = await post<{ id: string }>(member, "/contacts/", {
+        name: "Visitor",
+        mcpCredentials: [{ toolId: tool.id, headers: { Authorization: "Bearer contact-token" } }],
+      });
+      expect(await whoami(member, { sender: contact.id })).toEqual({
+        authorization: "Bearer contact-token",
+        apiKey: null,
+      });
 
-    const revoked = await member.fetch("DELETE", `/tools/${tool.id}/credentials/`);
-    expect(revoked.status).toBe(204);
-    expect(await whoami(member)).toEqual({ authorization: "Bearer default", apiKey: null });
-  });
+      const revoked = await member.fetch("DELETE", `/tools/${tool.id}/credentials/`);
+      expect(revoked.status).toBe(204);
+      expect(await whoami(member)).toEqual({ authorization: "Bearer default", apiKey: null });
+    },
+  );
 
-  it("offers enabled connectors' tools (not disabled ones), with their headers, and a member's credential in their place", async () => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner);
-    const connector = await post<{ id: string }>(owner, "/connectors/", {
-      mcpRegistryId: CUSTOM_ENTRY,
-      displayName: "Crm",
-      urlVariables: { serverUrl: mcp("/auth/mcp") },
-      authHeaders: { Authorization: "Bearer good-token" },
-    });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
-    const first = await ask(owner, bot.id, "use Crm__whoami");
-    expect(first.message.contentPayload.toolCalls[0]).toMatchObject({
-      name: "Crm__whoami",
-      toolType: "mcp",
-      status: "success",
-      output: { authorization: "Bearer good-token" },
-    });
-    expect(
-      (
-        await bodyOf<"GET /tool-execution-records/{id}/">(
-          await owner.fetch("GET", `/tool-execution-records/${first.message.contentPayload.toolCalls[0].id}/`),
-        )
-      ).tool,
-    ).toMatchObject({ id: null, toolType: "mcp" });
+  it(
+    "offers enabled connectors' tools (not disabled ones), with their headers, and a member's credential in " +
+      "their place",
+    async () => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner);
+      const connector = await post<{ id: string }>(owner, "/connectors/", {
+        mcpRegistryId: CUSTOM_ENTRY,
+        displayName: "Crm",
+        urlVariables: { serverUrl: mcp("/auth/mcp") },
+        authHeaders: { Authorization: "Bearer good-token" },
+      });
+      const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
+      const first = await ask(owner, bot.id, "use Crm__whoami");
+      expect(first.message.contentPayload.toolCalls[0]).toMatchObject({
+        name: "Crm__whoami",
+        toolType: "mcp",
+        status: "success",
+        output: { authorization: "Bearer good-token" },
+      });
+      expect(
+        (
+          await bodyOf<"GET /tool-execution-records/{id}/">(
+            await owner.fetch("GET", `/tool-execution-records/${first.message.contentPayload.toolCalls[0].id}/`),
+          )
+        ).tool,
+      ).toMatchObject({ id: null, toolType: "mcp" });
 
-    // The owner's own (wrong) credential replaces the connector's: the server refuses it, so the connector is left out.
-    await post(owner, `/connectors/${connector.id}/credentials/`, { headers: { Authorization: "Bearer wrong" } });
-    const members = await bodyOf<"GET /connectors/{id}/authorized-members/">(
-      await owner.fetch("GET", `/connectors/${connector.id}/authorized-members/`),
-    );
-    expect(members).toHaveLength(1);
-    expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls).toEqual([]);
-    // Revoked by id: the next reply sends the connector's headers again.
-    expect(
-      (await owner.fetch("DELETE", `/connectors/${connector.id}/authorized-members/${members[0].memberId}/`)).status,
-    ).toBe(204);
-    expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls[0]).toMatchObject({
-      status: "success",
-    });
+      // The owner's own (wrong) credential replaces the connector's: the server refuses it, so the connector is left
+      // out.
+      await post(owner, `/connectors/${connector.id}/credentials/`, { headers: { Authorization: "Bearer wrong" } });
+      const members = await bodyOf<"GET /connectors/{id}/authorized-members/">(
+        await owner.fetch("GET", `/connectors/${connector.id}/authorized-members/`),
+      );
+      expect(members).toHaveLength(1);
+      expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls).toEqual([]);
+      // Revoked by id: the next reply sends the connector's headers again.
+      expect(
+        (await owner.fetch("DELETE", `/connectors/${connector.id}/authorized-members/${members[0].memberId}/`)).status,
+      ).toBe(204);
+      expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls[0]).toMatchObject({
+        status: "success",
+      });
 
-    await owner.fetch("PATCH", `/connectors/${connector.id}/`, { isEnabled: false });
-    expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls).toEqual([]);
-  });
+      await owner.fetch("PATCH", `/connectors/${connector.id}/`, { isEnabled: false });
+      expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls).toEqual([]);
+    },
+  );
 
   it("namespaces two servers with tools of the same name apart", async () => {
     const owner = await seedOwner();

@@ -174,21 +174,25 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL o
     expect(after.output.rows).toEqual([["4"]]);
   });
 
-  it("the database itself refuses writes and slow queries (read-only transaction, statement timeout), whatever passes the checks", async () => {
-    const run = (sql: string, timeoutMs = 2_000) =>
-      queryPostgres(env, postgresUrl(), ANY_ORGANIZATION, sql, 200, timeoutMs);
-    await expect(run("select 1 as one")).resolves.toMatchObject({ columns: ["one"], rows: [[1]] });
-    await expect(run("insert into sales (region, amount) values ('x', 1) returning id")).rejects.toThrow();
-    await expect(run("with gone as (delete from sales returning *) select * from gone")).rejects.toThrow(
-      /WITH|top level|read-only/i,
-    );
-    await expect(run("select nextval('sales_id_seq')")).rejects.toThrow(/read-only/i);
-    await expect(run("select pg_sleep(5)", 200)).rejects.toThrow(/statement timeout/i);
-    const capped = await queryPostgres(env, postgresUrl(), ANY_ORGANIZATION, "select * from sales", 2, 2_000);
-    expect(capped).toMatchObject({ truncated: true });
-    expect(capped.rows).toHaveLength(2);
-    await expect(run("select count(*) as n from sales")).resolves.toMatchObject({ rows: [["4"]] });
-  });
+  it(
+    "the database itself refuses writes and slow queries (read-only transaction, statement timeout), whatever " +
+      "passes the checks",
+    async () => {
+      const run = (sql: string, timeoutMs = 2_000) =>
+        queryPostgres(env, postgresUrl(), ANY_ORGANIZATION, sql, 200, timeoutMs);
+      await expect(run("select 1 as one")).resolves.toMatchObject({ columns: ["one"], rows: [[1]] });
+      await expect(run("insert into sales (region, amount) values ('x', 1) returning id")).rejects.toThrow();
+      await expect(run("with gone as (delete from sales returning *) select * from gone")).rejects.toThrow(
+        /WITH|top level|read-only/i,
+      );
+      await expect(run("select nextval('sales_id_seq')")).rejects.toThrow(/read-only/i);
+      await expect(run("select pg_sleep(5)", 200)).rejects.toThrow(/statement timeout/i);
+      const capped = await queryPostgres(env, postgresUrl(), ANY_ORGANIZATION, "select * from sales", 2, 2_000);
+      expect(capped).toMatchObject({ truncated: true });
+      expect(capped.rows).toHaveLength(2);
+      await expect(run("select count(*) as n from sales")).resolves.toMatchObject({ rows: [["4"]] });
+    },
+  );
 
   it("the SSRF guard applies when the connection is made, not only on save", async () => {
     await expect(

@@ -90,7 +90,8 @@ function expectEndings(
 describe("tool answers that are slow, hang, too large or malformed", () => {
   it("api tools: each a recorded timeout or failure within the timeout, the model told, and the reply completes", async () => {
     const owner = await seedOwner();
-    // The upstream's `parallel-tools` model calls every tool at once, then answers "Result: " and what each tool message said.
+    // The upstream's `parallel-tools` model calls every tool at once, then answers "Result: " and what each tool
+    // message said.
     const model = await upstreamModel(owner, { modelName: "parallel-tools" });
     const tools = await Promise.all([
       apiTool(owner, "trickling_api", "/trickle/x?ms=20000"),
@@ -141,80 +142,88 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
     expect(next.content).toMatch(/^Result: /);
   });
 
-  it("function tools that loop, never settle, allocate without end or return too much: each a recorded timeout or failure within the limit", async () => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner, { modelName: "parallel-tools" });
-    const tools = await Promise.all([
-      functionTool(owner, "spin", "function main() { for (;;) {} }"),
-      functionTool(owner, "async_spin", "async function main() { for (;;) await null; }"),
-      functionTool(
-        owner,
-        "allocating_loop",
-        "function main() { const a = []; for (;;) a.push({ n: a.length, s: 'x' + a.length }); }",
-      ),
-      functionTool(owner, "never_settles", "function main() { return new Promise(() => {}); }"),
-      functionTool(owner, "string_doubling", "function main() { let s = 'x'; for (;;) s += s; }"),
-      functionTool(owner, "oversized_result", "function main() { return 'x'.repeat(200000); }"),
-    ]);
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: tools.map((t) => ({ id: t.id })),
-    });
-    const { reply, calls } = await ask(owner, bot.id, "Try every tool");
-    const expected: Record<string, [string, RegExp]> = {
-      spin: ["timeout", /did not finish/],
-      async_spin: ["timeout", /did not finish/],
-      // Whichever comes first on this machine: the time limit or the 32 MiB heap.
-      allocating_loop: ["timeout|failure", /did not finish|out of memory/],
-      never_settles: ["failure", /never settles/],
-      string_doubling: ["failure", /string too long/],
-      oversized_result: ["failure", /larger than 100000 characters/],
-    };
-    expectEndings(calls, expected, FUNCTION_TIMEOUT_MS);
-    for (const said of [
-      "Error (timeout): The function did not finish",
-      "Error (failure): The function's result is larger",
-    ])
-      expect(reply.content).toContain(said);
-    const records = await storedRecords(owner, bot.id);
-    for (const [name, [status]] of Object.entries(expected))
-      expect(status.split("|"), name).toContain(records[name].status);
-  });
+  it(
+    "function tools that loop, never settle, allocate without end or return too much: each a recorded timeout " +
+      "or failure within the limit",
+    async () => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner, { modelName: "parallel-tools" });
+      const tools = await Promise.all([
+        functionTool(owner, "spin", "function main() { for (;;) {} }"),
+        functionTool(owner, "async_spin", "async function main() { for (;;) await null; }"),
+        functionTool(
+          owner,
+          "allocating_loop",
+          "function main() { const a = []; for (;;) a.push({ n: a.length, s: 'x' + a.length }); }",
+        ),
+        functionTool(owner, "never_settles", "function main() { return new Promise(() => {}); }"),
+        functionTool(owner, "string_doubling", "function main() { let s = 'x'; for (;;) s += s; }"),
+        functionTool(owner, "oversized_result", "function main() { return 'x'.repeat(200000); }"),
+      ]);
+      const bot = await createChatbot(owner, {
+        largeLanguageModel: model.id,
+        replyMode: "agent",
+        tools: tools.map((t) => ({ id: t.id })),
+      });
+      const { reply, calls } = await ask(owner, bot.id, "Try every tool");
+      const expected: Record<string, [string, RegExp]> = {
+        spin: ["timeout", /did not finish/],
+        async_spin: ["timeout", /did not finish/],
+        // Whichever comes first on this machine: the time limit or the 32 MiB heap.
+        allocating_loop: ["timeout|failure", /did not finish|out of memory/],
+        never_settles: ["failure", /never settles/],
+        string_doubling: ["failure", /string too long/],
+        oversized_result: ["failure", /larger than 100000 characters/],
+      };
+      expectEndings(calls, expected, FUNCTION_TIMEOUT_MS);
+      for (const said of [
+        "Error (timeout): The function did not finish",
+        "Error (failure): The function's result is larger",
+      ])
+        expect(reply.content).toContain(said);
+      const records = await storedRecords(owner, bot.id);
+      for (const [name, [status]] of Object.entries(expected))
+        expect(status.split("|"), name).toContain(records[name].status);
+    },
+  );
 });
 
 describe("MCP servers that hang or answer malformed", () => {
-  it("a tool call that never answers times out within its timeout, the model is told, and the stream ends with the reply", async () => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner);
-    const tool = await mcpTool(owner, "faults", "/faults/mcp");
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: tool.id }],
-    });
-    const started = Date.now();
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      message: { content: "use faults__hang" },
-      isStreaming: true,
-    });
-    expect(res.status).toBe(200);
-    const events = await readEvents(res);
-    expect(Date.now() - started).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS + 2_000);
-    const result = events.find((e) => e.event === "tool_result")!.data as unknown as ToolCall;
-    expect(result).toMatchObject({
-      name: "faults__hang",
-      status: "timeout",
-      error: "The MCP server did not answer within 1.5 s.",
-    });
-    expect(result.durationMs).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS);
-    const done = events.at(-1)!.data as { done: boolean; message: { content: string } };
-    expect(done).toMatchObject({
-      done: true,
-      message: { content: "Result: Error (timeout): The MCP server did not answer within 1.5 s." },
-    });
-    expect((await storedRecords(owner, bot.id)).faults__hang).toMatchObject({ status: "timeout" });
-  });
+  it(
+    "a tool call that never answers times out within its timeout, the model is told, and the stream ends with " +
+      "the reply",
+    async () => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner);
+      const tool = await mcpTool(owner, "faults", "/faults/mcp");
+      const bot = await createChatbot(owner, {
+        largeLanguageModel: model.id,
+        replyMode: "agent",
+        tools: [{ id: tool.id }],
+      });
+      const started = Date.now();
+      const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "use faults__hang" },
+        isStreaming: true,
+      });
+      expect(res.status).toBe(200);
+      const events = await readEvents(res);
+      expect(Date.now() - started).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS + 2_000);
+      const result = events.find((e) => e.event === "tool_result")!.data as unknown as ToolCall;
+      expect(result).toMatchObject({
+        name: "faults__hang",
+        status: "timeout",
+        error: "The MCP server did not answer within 1.5 s.",
+      });
+      expect(result.durationMs).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS);
+      const done = events.at(-1)!.data as { done: boolean; message: { content: string } };
+      expect(done).toMatchObject({
+        done: true,
+        message: { content: "Result: Error (timeout): The MCP server did not answer within 1.5 s." },
+      });
+      expect((await storedRecords(owner, bot.id)).faults__hang).toMatchObject({ status: "timeout" });
+    },
+  );
 
   it("a malformed tool result is a recorded failure the model is told about", async () => {
     const owner = await seedOwner();
@@ -231,29 +240,33 @@ describe("MCP servers that hang or answer malformed", () => {
     expect(reply.content).toMatch(/^Result: Error \(failure\): The MCP call failed/);
   });
 
-  it("a server that hangs at the handshake, at listing its tools, or pages without end is left out within the timeout; the reply completes", async () => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner);
-    const tools = await Promise.all([
-      mcpTool(owner, "handshake", "/hang"),
-      mcpTool(owner, "listing", "/hang-list/mcp"),
-      mcpTool(owner, "paging", "/endless-list/mcp"),
-    ]);
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: tools.map((t) => ({ id: t.id })),
-    });
-    const { reply, ms } = await ask(owner, bot.id, "Hello there");
-    // The servers are tried at once; connecting and listing share one timeout.
-    expect(ms).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS + 2_000);
-    expect(reply.message.contentPayload.toolCalls).toEqual([]);
-    expect(reply.content).toBeTruthy();
-    // Only the built-in handoff tool is left.
-    expect(
-      (await lastUpstreamRequest(model.modelName)).body.tools.map(
-        (t: { function: { name: string } }) => t.function.name,
-      ),
-    ).toEqual(["handoff"]);
-  });
+  it(
+    "a server that hangs at the handshake, at listing its tools, or pages without end is left out within the " +
+      "timeout; the reply completes",
+    async () => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner);
+      const tools = await Promise.all([
+        mcpTool(owner, "handshake", "/hang"),
+        mcpTool(owner, "listing", "/hang-list/mcp"),
+        mcpTool(owner, "paging", "/endless-list/mcp"),
+      ]);
+      const bot = await createChatbot(owner, {
+        largeLanguageModel: model.id,
+        replyMode: "agent",
+        tools: tools.map((t) => ({ id: t.id })),
+      });
+      const { reply, ms } = await ask(owner, bot.id, "Hello there");
+      // The servers are tried at once; connecting and listing share one timeout.
+      expect(ms).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS + 2_000);
+      expect(reply.message.contentPayload.toolCalls).toEqual([]);
+      expect(reply.content).toBeTruthy();
+      // Only the built-in handoff tool is left.
+      expect(
+        (await lastUpstreamRequest(model.modelName)).body.tools.map(
+          (t: { function: { name: string } }) => t.function.name,
+        ),
+      ).toEqual(["handoff"]);
+    },
+  );
 });

@@ -91,74 +91,86 @@ describe("handoff stretches kept by triggers", () => {
     expect(stretches[0].ended_at).toBeGreaterThanOrEqual(stretches[0].first_response_at!);
   });
 
-  it("a handoff under way (after two unanswered replies) and a hand-back end the stretch unresolved; a takeover without a queue starts one", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner, {
-      replyMode: "template",
-      template: "{{answer}}",
-      unanswerableTemplate: "I don't know that.",
-    });
-    const { conversationId: id } = await ask(owner, bot.id, "What colour is the sky on Mars?");
-    expect(await stretchesOf(id)).toEqual([]);
-    await ask(owner, bot.id, "And on Venus?", id);
-    const [queued] = await stretchesOf(id);
-    expect(queued).toMatchObject({ reason: "unanswered", ended_at: null });
+  it(
+    "a handoff under way (after two unanswered replies) and a hand-back end the stretch unresolved; a takeover " +
+      "without a queue starts one",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner, {
+        replyMode: "template",
+        template: "{{answer}}",
+        unanswerableTemplate: "I don't know that.",
+      });
+      const { conversationId: id } = await ask(owner, bot.id, "What colour is the sky on Mars?");
+      expect(await stretchesOf(id)).toEqual([]);
+      await ask(owner, bot.id, "And on Venus?", id);
+      const [queued] = await stretchesOf(id);
+      expect(queued).toMatchObject({ reason: "unanswered", ended_at: null });
 
-    // Handed back to the assistant before anyone answered: over, not resolved.
-    await ok(await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: true }));
-    const [ended] = await stretchesOf(id);
-    expect(ended).toMatchObject({ resolved: 0, assigned_at: null, first_response_at: null });
-    expect(ended.ended_at).toBeGreaterThanOrEqual(ended.queued_at);
+      // Handed back to the assistant before anyone answered: over, not resolved.
+      await ok(await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: true }));
+      const [ended] = await stretchesOf(id);
+      expect(ended).toMatchObject({ resolved: 0, assigned_at: null, first_response_at: null });
+      expect(ended.ended_at).toBeGreaterThanOrEqual(ended.queued_at);
 
-    // An operator takes over the assistant's conversation: a stretch of its own, waiting nothing.
-    await ok(await owner.fetch("POST", `/conversations/${id}/take-over/`));
-    const stretches = await stretchesOf(id);
-    expect(stretches).toHaveLength(2);
-    expect(stretches[1]).toMatchObject({
-      reason: "operator",
-      assignee_id: owner.userId,
-      ended_at: null,
-      first_response_at: null,
-    });
-    expect(stretches[1].assigned_at).toBe(stretches[1].queued_at);
-  });
+      // An operator takes over the assistant's conversation: a stretch of its own, waiting nothing.
+      await ok(await owner.fetch("POST", `/conversations/${id}/take-over/`));
+      const stretches = await stretchesOf(id);
+      expect(stretches).toHaveLength(2);
+      expect(stretches[1]).toMatchObject({
+        reason: "operator",
+        assignee_id: owner.userId,
+        ended_at: null,
+        first_response_at: null,
+      });
+      expect(stretches[1].assigned_at).toBe(stretches[1].queued_at);
+    },
+  );
 
-  it("auto reply off queues for a person (operator); a member's reply is the first response; private notes are not", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const { conversationId: id } = await ask(owner, bot.id, "Hello");
-    await ok(await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false }));
-    expect(await stretchesOf(id)).toMatchObject([{ reason: "operator", assignee_id: null, ended_at: null }]);
+  it(
+    "auto reply off queues for a person (operator); a member's reply is the first response; private notes are " + "not",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const { conversationId: id } = await ask(owner, bot.id, "Hello");
+      await ok(await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false }));
+      expect(await stretchesOf(id)).toMatchObject([{ reason: "operator", assignee_id: null, ended_at: null }]);
 
-    // A note written straight as the notes' endpoint stores it: not a response to the visitor.
-    const note = Date.now();
-    await env.DB.prepare(
-      "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, private, created_at) VALUES (?, ?, ?, 100, 'outgoing', 'user', ?, 'internal', 1, ?)",
-    )
-      .bind(crypto.randomUUID(), owner.organizationId, id, owner.userId, note)
-      .run();
-    expect((await stretchesOf(id))[0].first_response_at).toBeNull();
+      // A note written straight as the notes' endpoint stores it: not a response to the visitor.
+      const note = Date.now();
+      await env.DB.prepare(
+        "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
+          "content, private, created_at) VALUES (?, ?, ?, 100, 'outgoing', 'user', ?, 'internal', 1, ?)",
+      )
+        .bind(crypto.randomUUID(), owner.organizationId, id, owner.userId, note)
+        .run();
+      expect((await stretchesOf(id))[0].first_response_at).toBeNull();
 
-    // Replying without a takeover: the first response, and the conversation is served.
-    await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, I'm here" }), 201);
-    const [stretch] = await stretchesOf(id);
-    expect(stretch.first_response_at).toBeGreaterThanOrEqual(stretch.queued_at);
-    expect(await stretchesOf(id)).toHaveLength(1);
-  });
+      // Replying without a takeover: the first response, and the conversation is served.
+      await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, I'm here" }), 201);
+      const [stretch] = await stretchesOf(id);
+      expect(stretch.first_response_at).toBeGreaterThanOrEqual(stretch.queued_at);
+      expect(await stretchesOf(id)).toHaveLength(1);
+    },
+  );
 
-  it("a member's reply to a conversation of the assistant opens a stretch that counts the reply as its first response", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const { conversationId: id } = await ask(owner, bot.id, "Hello");
-    await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here" }), 201);
-    const [stretch, ...more] = await stretchesOf(id);
-    expect(more).toEqual([]);
-    const reply = await env.DB.prepare(
-      "SELECT created_at FROM messages WHERE conversation_id = ? AND sender_type = 'user'",
-    )
-      .bind(id)
-      .first<{ created_at: number }>();
-    expect(stretch).toMatchObject({ reason: "operator", first_response_at: reply!.created_at, ended_at: null });
-    expect(stretch.queued_at).toBeLessThanOrEqual(reply!.created_at);
-  });
+  it(
+    "a member's reply to a conversation of the assistant opens a stretch that counts the reply as its first " +
+      "response",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const { conversationId: id } = await ask(owner, bot.id, "Hello");
+      await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here" }), 201);
+      const [stretch, ...more] = await stretchesOf(id);
+      expect(more).toEqual([]);
+      const reply = await env.DB.prepare(
+        "SELECT created_at FROM messages WHERE conversation_id = ? AND sender_type = 'user'",
+      )
+        .bind(id)
+        .first<{ created_at: number }>();
+      expect(stretch).toMatchObject({ reason: "operator", first_response_at: reply!.created_at, ended_at: null });
+      expect(stretch.queued_at).toBeLessThanOrEqual(reply!.created_at);
+    },
+  );
 });

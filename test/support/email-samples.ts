@@ -113,7 +113,8 @@ export function gmailReply(o: GmailReply) {
     `--${alt}`,
     'Content-Type: text/html; charset="UTF-8"',
     "",
-    `<div dir="ltr">${o.text}</div><br><div class="gmail_quote"><blockquote>We are open from 9 to 5.</blockquote></div>`,
+    `<div dir="ltr">${o.text}</div><br><div class="gmail_quote"><blockquote>We are open from 9 to ` +
+      `5.</blockquote></div>`,
     "",
     `--${alt}--`,
     ...(o.noAttachment

@@ -12,7 +12,8 @@ declare module "vitest" {
     receiverUrl: string;
     /** Base URL of the local MCP server (test/support/mcp-server.mjs). */
     mcpServerUrl: string;
-    /** The messaging platforms' stand-ins (test/support/platforms): base URL by name, and by setting (LINE_API_ORIGIN...). */
+    /** The messaging platforms' stand-ins (test/support/platforms): base URL by name, and by setting
+     * (LINE_API_ORIGIN...). */
     platformUrls: Record<string, string>;
     platformSettings: Record<string, string>;
   }

@@ -10,7 +10,8 @@ export function d1File(state) {
   return path.join(dir, file);
 }
 
-/** Minimal .xlsx reading for tests: the first sheet's rows as arrays of cell text (shared and inline strings, numbers). */
+/** Minimal .xlsx reading for tests: the first sheet's rows as arrays of cell text (shared and inline strings, numbers).
+ * */
 export async function readXlsxRows(bytes) {
   const { unzipSync, strFromU8 } = await import("fflate");
   const files = unzipSync(new Uint8Array(bytes));

@@ -6,7 +6,7 @@
 //   /sse          the older HTTP+SSE transport (POSTs go to /messages?sessionId=...)
 //   /html         200 text/html, not an MCP server
 //   /hang         never answers
-//   /faults/mcp   as /mcp, plus the tools hang (never answers) and malformed (answers a result that is not a tool result)
+// /faults/mcp   as /mcp, plus the tools hang (never answers) and malformed (answers a result that is not a tool result)
 //   /hang-list/mcp     as /mcp, but never answers tools/list
 //   /endless-list/mcp  as /mcp, but tools/list answers an empty page with a next cursor, forever
 //   GET /stats    {sessions, requests: [{method, path, authorization, apiKey, sessionId}], calls}
@@ -107,7 +107,8 @@ function buildServer(stats, { faults = false } = {}) {
   return server;
 }
 
-/** The by-hand answer of a fault path to a JSON-RPC request: "hang", a JSON-RPC message, or null (the SDK's server answers). */
+/** The by-hand answer of a fault path to a JSON-RPC request: "hang", a JSON-RPC message, or null (the SDK's server
+ * answers). */
 function faultyAnswer(path, body) {
   if (path === "/hang-list/mcp" && body?.method === "tools/list") return "hang";
   if (path === "/endless-list/mcp" && body?.method === "tools/list")

@@ -16,12 +16,14 @@
 // A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
 // outlast); with `from<N>` instead (`fail-500from2-<id>`) the first N-1 are answered and the later ones fail
-// (a model that dies between an agent's rounds). GET /request-count?model=<name> says how many requests that name has received.
+// (a model that dies between an agent's rounds). GET /request-count?model=<name> says how many requests that name has
+// received.
 // When the request carries `tools`, the answer is a call of a tool, its arguments streamed in fragments:
 // the tool `tool_choice` names, else the first tool whose name the last user message mentions, else the
 // first tool; arguments are the JSON after `ARGS ` in the user message (default {"city": "Paris"}); the
 // model `parallel-tools` calls every tool at once. When the last message is a tool result, the answer is
-// text instead: "Result: <each tool message's content>", one word per event. POST /v1/embeddings answers, per input, a deterministic vector of `dimensions` (default 8)
+// text instead: "Result: <each tool message's content>", one word per event. POST /v1/embeddings answers, per input, a
+// deterministic vector of `dimensions` (default 8)
 // numbers derived from the text's characters, not normalised. POST /v1/rerank (Cohere/Jina shape) scores
 // each document by the share of the query's words it contains, best first, `top_n` of them. Both check
 // the key and honour fail-500 as chat does. GET /last-request?model=<name> returns the last request for
@@ -99,7 +101,8 @@ function rerank(body) {
 
 const FAULT = /^(fail-500|fail-429|fail-connect|hang|fail-midstream|fail-truncated)(?:x(\d+)|from(\d+))?(?:-.*)?$/;
 
-/** The fault a request for `model` suffers, the `seen`-th with that name: null once a `x<N>` fault is spent, or before a `from<N>` one starts. */
+/** The fault a request for `model` suffers, the `seen`-th with that name: null once a `x<N>` fault is spent, or before
+ * a `from<N>` one starts. */
 function faultOf(model, seen) {
   const match = FAULT.exec(model);
   if (!match) return null;
@@ -243,7 +246,8 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         entry.aborted = !res.writableEnded;
       });
       const chunk = (delta, finish = null, extra = {}) =>
-        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+        `data: ` +
+        `${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
       res.write(": upstream comment\n\n");
       res.write(chunk({ role: "assistant", content: "" }));
       if (tool) {

@@ -21,7 +21,8 @@ export function testPort(name, { from, size }) {
   return from + slot() * size + Math.floor(Math.random() * size);
 }
 
-/** An inspector port given in the environment (moved by this worker's slot); undefined for the default (the server's port + 1000). */
+/** An inspector port given in the environment (moved by this worker's slot); undefined for the default (the server's
+ * port + 1000). */
 export function givenPort(name) {
   const given = Number(process.env[name]);
   return given ? given + slot() * STRIDE : undefined;

@@ -4,7 +4,8 @@ export const t = defineStrings({
   en: {
     title: "Business hours",
     intro:
-      "When this inbox's team answers. Outside these hours the assistant still answers, and a visitor who asks for a person hears the assistant's outside-hours message; the conversation waits in the queue.",
+      "When this inbox's team answers. Outside these hours the assistant still answers, and a visitor who " +
+      "asks for a person hears the assistant's outside-hours message; the conversation waits in the queue.",
     enabled: "Set business hours",
     enabledHint: "Off: the team is always in.",
     timeZone: "Time zone",

@@ -12,7 +12,8 @@ interface Props {
   action: string;
   open: boolean;
   onClose: () => void;
-  /** Runs on confirmation; the dialog closes when it resolves, and shows the API's or the network's error when it throws. */
+  /** Runs on confirmation; the dialog closes when it resolves, and shows the API's or the network's error when it
+   * throws. */
   onConfirm: () => Promise<void>;
 }
 

@@ -17,7 +17,8 @@ export const t = defineStrings({
     networkError: "The service could not be reached. Check the connection and try again.",
     groups: "Groups",
     groupsHint:
-      "Members of the ticked groups may see and use it (owners see everything). A member who is not an owner must tick one of their own groups.",
+      "Members of the ticked groups may see and use it (owners see everything). A member who is not an owner " +
+      "must tick one of their own groups.",
     noGroups: "The organization has no groups yet.",
     groupsUnavailable: "The groups could not be loaded.",
     notifications: "Notifications",

@@ -5,7 +5,8 @@ import type { LiveEvent, TypingEvent } from "../pages/conversations/live";
 
 export interface LiveListener {
   onEvent: (e: LiveEvent) => void;
-  /** Events may have been missed: after every reconnection, and once the API's quiet period has passed after `ready`. */
+  /** Events may have been missed: after every reconnection, and once the API's quiet period has passed after `ready`.
+   * */
   onGap: () => void;
   onState: (live: boolean) => void;
   /** The API ended the stream for good (the member lost access to it), with its reason. */

@@ -59,7 +59,8 @@ export const channelEvents = sqliteTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     /** The event as the adapter read it (services/channels/types.ts InboundEvent). */
     payload: json<Record<string, unknown>>("payload").notNull(),
-    /** Its chat, and when the platform says it happened: a chat's events are taken in in this order, whichever request brought them first. */
+    /** Its chat, and when the platform says it happened: a chat's events are taken in in this order, whichever request
+     * brought them first. */
     threadKey: text("thread_key"),
     at: integer("at"),
     status: text("status", { enum: CHANNEL_EVENT_STATUSES }).notNull().default("pending"),

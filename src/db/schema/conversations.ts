@@ -44,7 +44,8 @@ export const conversations = sqliteTable(
     unreadCount: integer("unread_count").notNull().default(0),
     /** The member whose API key started it (usage statistics per member); null for visitors and widgets. */
     createdById: text("created_by_id"),
-    /** Started by the console's try-it (a completion with `test: true`): apart in the inbox and left out of statistics by default. */
+    /** Started by the console's try-it (a completion with `test: true`): apart in the inbox and left out of statistics
+     * by default. */
     isTest: bool("is_test").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -92,7 +93,8 @@ export const messages = sqliteTable(
     toolIds: json<string[]>("tool_ids"),
     feedback: text("feedback"),
     wordsCount: integer("words_count").notNull().default(0),
-    /** Assistant replies that could not answer from their sources (a handoff may follow: services/conversation/handoff.ts). */
+    /** Assistant replies that could not answer from their sources (a handoff may follow:
+     * services/conversation/handoff.ts). */
     unanswered: bool("unanswered").notNull().default(false),
     /** An operator's private note: shown to the team only, never to the visitor, a channel or a message webhook. */
     private: bool("private").notNull().default(false),

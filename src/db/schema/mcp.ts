@@ -25,7 +25,8 @@ export const mcpRegistry = sqliteTable("mcp_registry", {
   /** The server URL; `{name}` placeholders are filled from the connector's urlVariables. */
   serverUrlTemplate: text("server_url_template").notNull(),
   urlVariables: json<UrlVariable[]>("url_variables").notNull(),
-  /** none: no credential; headers: an API key or token in a header; oauth: a token obtained by OAuth, stored as a header. */
+  /** none: no credential; headers: an API key or token in a header; oauth: a token obtained by OAuth, stored as a
+   * header. */
   authKind: text("auth_kind", { enum: MCP_AUTH_KINDS }).notNull(),
   /** How the credential is sent, e.g. `Authorization: Bearer <token>`. */
   authHint: text("auth_hint").notNull().default(""),

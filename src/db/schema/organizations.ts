@@ -57,7 +57,8 @@ export const members = sqliteTable(
     metadata: json<Record<string, unknown>>("metadata"),
     /** Whether automatic assignment may give them conversations (services/assignment): online, busy or offline. */
     availability: text("availability", { enum: MEMBER_AVAILABILITIES }).notNull().default("offline"),
-    /** Conversations with a person they may serve at once before automatic assignment passes them by; null: the inbox's default. */
+    /** Conversations with a person they may serve at once before automatic assignment passes them by; null: the inbox's
+     * default. */
     capacity: integer("capacity"),
     /** When automatic assignment last gave them a conversation (round-robin: the longest waiting agent is next). */
     lastAssignedAt: integer("last_assigned_at"),

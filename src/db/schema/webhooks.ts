@@ -31,7 +31,8 @@ export const webhooks = sqliteTable(
     customTemplate: text("custom_template"),
     /** AES-GCM sealed (lib/crypto.ts): sent as X-Webhook-Secret and used to sign; never returned. */
     secretTokenSealed: text("secret_token_sealed"),
-    /** CONTRACT section 8: failed deliveries are retried on the schedule of services/webhooks/retries.ts (off: spec rule 3). */
+    /** CONTRACT section 8: failed deliveries are retried on the schedule of services/webhooks/retries.ts (off: spec
+     * rule 3). */
     retryFailedDeliveries: bool("retry_failed_deliveries").notNull().default(false),
     /** Also send the conversation's lifecycle events (CONTRACT section 18); off: message payloads only. */
     conversationEvents: bool("conversation_events").notNull().default(false),

@@ -14,8 +14,10 @@ const route = createRoute({
   tags: ["Attachments"],
   summary: "Create an attachment from an uploaded file",
   description:
-    "Requires `conversation.manage`. `file` is the key of an upload of your organization (`fields.key` of `upload-presigned-url/`, or the `Location` of " +
-    "`attachments-upload/`) or our URL of it; anything else is 400 and is never fetched. Without `conversation`, the attachment joins the conversation of " +
+    "Requires `conversation.manage`. `file` is the key of an upload of your organization (`fields.key` of " +
+    "`upload-presigned-url/`, or the `Location` of " +
+    "`attachments-upload/`) or our URL of it; anything else is 400 and is never fetched. Without " +
+    "`conversation`, the attachment joins the conversation of " +
     "the first message that sends it, and is deleted after UNATTACHED_UPLOAD_TTL_HOURS (default 24) if none does.",
   request: jsonBody(AttachmentCreate),
   responses: { 201: json(AttachmentSchema, "The attachment"), ...errorResponses(400, 403, 404, 413, 415) },

@@ -17,9 +17,12 @@ const route = createRoute({
   tags: [BATCH_QA_TAG],
   summary: "Run a spreadsheet of questions through a web chat's assistant",
   description:
-    "Needs `chatbot.manage` and access to the web chat's assistant. `file` is an uploaded .xlsx (first sheet) or .csv within the " +
-    "`batchQa` file spec: a header row naming a `question` column (and optionally `expected answer`), or questions in the first column " +
-    "and expected answers in the second; at most 1,000 questions. Answered in the background, without storing conversations; " +
+    "Needs `chatbot.manage` and access to the web chat's assistant. `file` is an uploaded .xlsx (first sheet) " +
+    "or .csv within the " +
+    "`batchQa` file spec: a header row naming a `question` column (and optionally `expected answer`), or " +
+    "questions in the first column " +
+    "and expected answers in the second; at most 1,000 questions. Answered in the background, without storing " +
+    "conversations; " +
     "follow `GET .../batch-qas/{id}/` and download the results with `export-excel/`.",
   request: { params: WebChatParams, ...jsonBody(BatchQaCreateBody) },
   responses: { 201: json(BatchQaSchema, "The batch, pending"), ...errorResponses(400, 403, 404, 413, 415) },

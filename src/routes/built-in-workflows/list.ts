@@ -10,7 +10,8 @@ const route = createRoute({
   tags: [WORKFLOWS_TAG],
   summary: "List the built-in workflows",
   description:
-    "The catalogue shipped with the service (same for every organization). An assistant in `workflow` reply mode runs the one its `builtInWorkflow` names.",
+    "The catalogue shipped with the service (same for every organization). An assistant in `workflow` reply " +
+    "mode runs the one its `builtInWorkflow` names.",
   responses: { 200: json(z.array(BuiltInWorkflowSchema), "The workflows"), ...errorResponses() },
 });
 

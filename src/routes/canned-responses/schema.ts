@@ -13,11 +13,17 @@ const ShortCode = z
     example: "refund",
   });
 
-const Content = z.string().trim().min(1, "Must not be empty").max(5_000, "At most 5,000 characters").openapi({
-  description:
-    "The reply inserted. `{{contact.name}}` and `{{agent.name}}` are filled in by the console as it inserts it (the conversation's contact, the signed-in member); other `{{...}}` stay as written",
-  example: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}",
-});
+const Content = z
+  .string()
+  .trim()
+  .min(1, "Must not be empty")
+  .max(5_000, "At most 5,000 characters")
+  .openapi({
+    description:
+      "The reply inserted. `{{contact.name}}` and `{{agent.name}}` are filled in by the console as it inserts " +
+      "it (the conversation's contact, the signed-in member); other `{{...}}` stay as written",
+    example: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}",
+  });
 
 export const CannedResponseCreate = z
   .object({ shortCode: ShortCode, content: Content })

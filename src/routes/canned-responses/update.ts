@@ -13,7 +13,8 @@ const route = createRoute({
   tags: [CANNED_RESPONSES_TAG],
   summary: "Update a canned response",
   description:
-    "Needs `canned_response.manage`. Fields left out stay as they are; a short code another canned response has is a 409 (`conflict`).",
+    "Needs `canned_response.manage`. Fields left out stay as they are; a short code another canned response " +
+    "has is a 409 (`conflict`).",
   request: { params: IdParams, ...jsonBody(CannedResponsePatch) },
   responses: { 200: json(CannedResponseSchema, "The updated canned response"), ...errorResponses(400, 403, 404, 409) },
 });

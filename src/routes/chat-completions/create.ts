@@ -27,11 +27,14 @@ const route = createRoute({
   tags: [AI_GATEWAY_TAG],
   summary: "Create a chat completion (OpenAI-compatible)",
   description:
-    "OpenAI's chat completions protocol in front of the organization's large language models, so OpenAI SDKs work unchanged " +
+    "OpenAI's chat completions protocol in front of the organization's large language models, so OpenAI SDKs " +
+    "work unchanged " +
     "(`baseURL` `https://<host>/api/v1`, the API key as `apiKey`: `Authorization: Bearer <key>` is accepted). " +
     "`model` is the id or the name of a built-in model or one of the organization's. Allowed when the organization's " +
-    "`canUseAiGateway` is on (403 otherwise); any member may call it. Responses use OpenAI's snake_case; error bodies carry " +
-    "`{detail, code}` and OpenAI's `error: {message, type, code}`. The words of each answer count towards the organization's usage.",
+    "`canUseAiGateway` is on (403 otherwise); any member may call it. Responses use OpenAI's snake_case; " +
+    "error bodies carry " +
+    "`{detail, code}` and OpenAI's `error: {message, type, code}`. The words of each answer count towards the " +
+    "organization's usage.",
   request: jsonBody(ChatCompletionRequest),
   responses: {
     200: {

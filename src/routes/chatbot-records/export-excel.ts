@@ -15,8 +15,10 @@ const route = createRoute({
   tags: [RECORDS_TAG],
   summary: "Download an assistant's records as a spreadsheet (.xlsx)",
   description:
-    "Needs `conversation.view` and access to the assistant. The list's rows and filters (at most 50,000, newest first): " +
-    "Asked at (a date-time cell, UTC), Question, Answer, Context, Reply time (s) (a number), Error, Conversation, Contact, " +
+    "Needs `conversation.view` and access to the assistant. The list's rows and filters (at most 50,000, " +
+    "newest first): " +
+    "Asked at (a date-time cell, UTC), Question, Answer, Context, Reply time (s) (a number), Error, " +
+    "Conversation, Contact, " +
     "and with `enableEvaluation` one number column per score (0..1).",
   request: { params: ChatbotParams, query: RecordFilterQuery },
   responses: {

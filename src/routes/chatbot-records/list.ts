@@ -15,8 +15,10 @@ const route = createRoute({
   tags: [RECORDS_TAG],
   summary: "The questions an assistant answered, with answers, context, reply times and evaluation scores",
   description:
-    "Needs `conversation.view` and access to the assistant. One record per question (failed replies carry `error`), newest first, " +
-    "asked between `startDate` and `endDate` (local days in `timezone`, both included). Scores appear when the assistant has `enableEvaluation`.",
+    "Needs `conversation.view` and access to the assistant. One record per question (failed replies carry " +
+    "`error`), newest first, " +
+    "asked between `startDate` and `endDate` (local days in `timezone`, both included). Scores appear when " +
+    "the assistant has `enableEvaluation`.",
   request: { params: ChatbotParams, query: RecordListQuery },
   responses: { 200: json(ChatbotRecordPage, "A page of records"), ...errorResponses(400, 403, 404) },
 });

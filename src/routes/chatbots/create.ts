@@ -19,12 +19,19 @@ const route = createRoute({
   tags: [CHATBOTS_TAG],
   summary: "Create an assistant",
   description:
-    "Needs `chatbot.manage` in the assistant's organization: the current one when `organization` is absent, the one named (you must be a member, " +
-    "else 404), or none when it is empty or null (a personal assistant, visible to you only; it counts against and is hosted by the current organization). " +
-    "Models must be built-in or the organization's own, of the right kind, and available in this deployment (`available` on the model; else 400 naming the field and the reason). Knowledge bases must be ones you can see in the organization; toolkits do not exist in " +
-    "this service yet: only empty lists are accepted. Non-owners may only give the assistant to groups they belong to (403). " +
-    "`replyMode` template needs a `template`; `outputMode` json_schema needs `rawOutputFormat`. `totalWordsCount` is read-only and ignored. " +
-    "403 when the plan's assistant limit is reached or the plan has lapsed. The assistant's default inbox (`<name> API`, channel `api`) is created with it.",
+    "Needs `chatbot.manage` in the assistant's organization: the current one when `organization` is absent, " +
+    "the one named (you must be a member, " +
+    "else 404), or none when it is empty or null (a personal assistant, visible to you only; it counts " +
+    "against and is hosted by the current organization). " +
+    "Models must be built-in or the organization's own, of the right kind, and available in this deployment " +
+    "(`available` on the model; else 400 naming the field and the reason). Knowledge bases must be ones you " +
+    "can see in the organization; toolkits do not exist in " +
+    "this service yet: only empty lists are accepted. Non-owners may only give the assistant to groups they " +
+    "belong to (403). " +
+    "`replyMode` template needs a `template`; `outputMode` json_schema needs `rawOutputFormat`. " +
+    "`totalWordsCount` is read-only and ignored. " +
+    "403 when the plan's assistant limit is reached or the plan has lapsed. The assistant's default inbox " +
+    "(`<name> API`, channel `api`) is created with it.",
   request: jsonBody(ChatbotWrite),
   responses: { 201: json(ChatbotSchema, "The created assistant"), ...errorResponses(400, 403, 404) },
 });

@@ -12,7 +12,8 @@ const route = createRoute({
   tags: [CHATBOTS_TAG],
   summary: "Delete an assistant",
   description:
-    "Needs `chatbot.manage` and an assistant you can see. Its default inbox and that inbox's conversations go with it; " +
+    "Needs `chatbot.manage` and an assistant you can see. Its default inbox and that inbox's conversations go " +
+    "with it; " +
     "its other inboxes stay, without an assistant.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },

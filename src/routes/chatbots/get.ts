@@ -14,7 +14,8 @@ const route = createRoute({
   tags: [CHATBOTS_TAG],
   summary: "Get an assistant",
   description:
-    "Owners see every assistant of the organization; other members those they created and, with `chatbot.view`, those given to one of their groups. " +
+    "Owners see every assistant of the organization; other members those they created and, with " +
+    "`chatbot.view`, those given to one of their groups. " +
     "Personal assistants are visible to their creator only. Anything else is a 404.",
   request: { params: IdParams },
   responses: { 200: json(ChatbotSchema, "The assistant"), ...errorResponses(403, 404) },

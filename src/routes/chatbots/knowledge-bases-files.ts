@@ -28,17 +28,22 @@ export const ChatbotKnowledgeQuery = PageQuery.extend({
     description: "Accepted and ignored: the reply mode does not change the assistant's knowledge",
     example: "normal",
   }),
-  source: z.enum(KNOWLEDGE_SOURCES).default("all").openapi({
-    description:
-      "`self_built`: the organization's own knowledge bases (all there are here); `built_in`: platform-provided knowledge (none exists, so an empty page); `all` (default)",
-    example: "all",
-  }),
+  source: z
+    .enum(KNOWLEDGE_SOURCES)
+    .default("all")
+    .openapi({
+      description:
+        "`self_built`: the organization's own knowledge bases (all there are here); `built_in`: " +
+        "platform-provided knowledge (none exists, so an empty page); `all` (default)",
+      example: "all",
+    }),
 });
 
 export const CHATBOT_KNOWLEDGE_DESCRIPTION =
   "Newest first, from the knowledge bases linked to the assistant that you can also see (owner, creator, or " +
   "`knowledge_base.view` through one of their groups): seeing an assistant does not open its knowledge bases. " +
-  "`largeLanguageModel` and `replyMode` are accepted for compatibility and choose nothing. The assistant must be visible to you, else 404.";
+  "`largeLanguageModel` and `replyMode` are accepted for compatibility and choose nothing. The assistant must " +
+  "be visible to you, else 404.";
 
 /** The caller and the assistant whose knowledge both lists read. */
 export const knowledgeOf = async (c: Context<AppEnv>, chatbotId: string): Promise<ChatbotKnowledgeOf> => ({

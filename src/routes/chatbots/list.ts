@@ -14,7 +14,8 @@ const route = createRoute({
   tags: [CHATBOTS_TAG],
   summary: "List the assistants you can see",
   description:
-    "Newest first: the current organization's assistants visible to you (all of them for owners; for other members those they created and, " +
+    "Newest first: the current organization's assistants visible to you (all of them for owners; for other " +
+    "members those they created and, " +
     "with `chatbot.view`, those given to one of their groups) and your personal assistants.",
   request: { query: ChatbotListQuery },
   responses: {

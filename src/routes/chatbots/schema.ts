@@ -42,7 +42,8 @@ const fields = {
     example: LOCAL_LLM,
   }),
   fallbackLargeLanguageModel: optionalId(
-    "A second large language model of the organization, not the same as largeLanguageModel, that answers when largeLanguageModel fails before its first token (after its retries); null or empty: none",
+    "A second large language model of the organization, not the same as largeLanguageModel, that answers when " +
+      "largeLanguageModel fails before its first token (after its retries); null or empty: none",
     null,
   ),
   embeddingModel: optionalId(

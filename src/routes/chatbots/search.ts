@@ -18,8 +18,10 @@ const route = createRoute({
   tags: [CHATBOTS_TAG],
   summary: "Search an assistant's knowledge",
   description:
-    "What the assistant would retrieve for a question: every knowledge base linked to it, each with its own settings, best first, at most the " +
-    "assistant's numberOfRetrievedChunks, in page form. `query` (and the other parameters) in the JSON body or the query string; the body wins.",
+    "What the assistant would retrieve for a question: every knowledge base linked to it, each with its own " +
+    "settings, best first, at most the " +
+    "assistant's numberOfRetrievedChunks, in page form. `query` (and the other parameters) in the JSON body " +
+    "or the query string; the body wins.",
   request: {
     params: IdParams,
     query: ChatbotSearchQuery,

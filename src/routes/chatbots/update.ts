@@ -22,7 +22,8 @@ const routeFor = (method: "put" | "patch") =>
     description:
       "Needs `chatbot.manage` and an assistant you can see. " +
       (method === "put" ? "`name` and `largeLanguageModel` are required; " : "") +
-      "fields left out keep their value; `groups`, when given, replaces the assistant's groups (non-owners may only add groups they belong to). " +
+      "fields left out keep their value; `groups`, when given, replaces the assistant's groups (non-owners " +
+      "may only add groups they belong to). " +
       "`organization` cannot change. The rules of create apply to the result.",
     request: { params: IdParams, ...jsonBody(method === "put" ? ChatbotWrite : ChatbotPatch) },
     responses: { 200: json(ChatbotSchema, "The updated assistant"), ...errorResponses(400, 403, 404) },

@@ -39,11 +39,17 @@ const Completion = z
       .boolean()
       .default(true)
       .openapi({ description: "Wait for attachment processing first (v1)", example: true }),
-    test: z.boolean().optional().openapi({
-      description:
-        "Start the conversation as a test (the console's try-it): it is listed with `isTest: true`, can be filtered with `isTest`, and is left out of the assistant's statistics unless they are asked to include tests. Read only when a conversation starts; a continued conversation keeps what it is. Default false.",
-      example: false,
-    }),
+    test: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "Start the conversation as a test (the console's try-it): it is listed with `isTest: true`, can be " +
+          "filtered with `isTest`, and is left out of the assistant's statistics unless they are asked to " +
+          "include tests. Read only when a conversation starts; a continued conversation keeps what it is. " +
+          "Default false.",
+        example: false,
+      }),
   })
   .openapi("CompletionRequest");
 
@@ -65,8 +71,10 @@ const route = createRoute({
   summary: "Talk to an assistant: the reply directly, or streamed",
   description:
     "Requires `conversation.manage` and access to the assistant. Streaming (`isStreaming`): `text/event-stream` of " +
-    '`data: {"conversationId","messageId","content":"<delta>","done":false}`, ending with `done: true` and the stored `message`; ' +
-    "in agent mode `event: tool_call` and `event: tool_result` as tools run; failures after the stream started are `event: error` with `{detail, code}`; " +
+    '`data: {"conversationId","messageId","content":"<delta>","done":false}`, ending with `done: true` and ' +
+    "the stored `message`; " +
+    "in agent mode `event: tool_call` and `event: tool_result` as tools run; failures after the stream " +
+    "started are `event: error` with `{detail, code}`; " +
     "a `: ping` comment every 10 s. The `text/event-stream` schema gives each event's `data`.",
   request: {
     params: z.object({ chatbotId: uuidParam("chatbotId", "Assistant id") }),

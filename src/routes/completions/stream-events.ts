@@ -28,7 +28,8 @@ export const CompletionChunk = z
   })
   .openapi("CompletionChunk", {
     description:
-      "`data` of an event without a name (a `message` event); the last one (`done: true`) carries the stored reply in `message`, null when the conversation is with a human",
+      "`data` of an event without a name (a `message` event); the last one (`done: true`) carries the stored " +
+      "reply in `message`, null when the conversation is with a human",
   });
 
 const toolCall = {
@@ -57,10 +58,12 @@ export const ToolCallEvent = z
   .object({ ...ids, ...toolCall })
   .openapi("ToolCallEvent", { description: "`data` of an `event: tool_call`: the model called a tool" });
 
-/** A finished call: the `tool_result` event, and each item of an agent reply's `contentPayload.toolCalls` (without the ids). */
+/** A finished call: the `tool_result` event, and each item of an agent reply's `contentPayload.toolCalls` (without the
+ * ids). */
 export const ToolResultEvent = z.object({ ...ids, ...toolCall, ...toolResult }).openapi("ToolResultEvent", {
   description:
-    "`data` of an `event: tool_result`; an agent reply's `contentPayload.toolCalls` holds the same fields but the conversation and message ids",
+    "`data` of an `event: tool_result`; an agent reply's `contentPayload.toolCalls` holds the same fields but " +
+    "the conversation and message ids",
 });
 
 export const CompletionStreamError = z
@@ -79,6 +82,8 @@ export const CompletionStreamEvent = z
   .union([CompletionChunk, ToolCallEvent, ToolResultEvent, CompletionStreamError])
   .openapi({
     description:
-      "Each event's `data` is JSON: `CompletionChunk` for events without a name (text deltas, then the last one with `done: true` and the stored `message`), " +
-      "`ToolCallEvent` for `event: tool_call`, `ToolResultEvent` for `event: tool_result`, `CompletionStreamError` for `event: error`; `: ping` comments every 10 s.",
+      "Each event's `data` is JSON: `CompletionChunk` for events without a name (text deltas, then the last " +
+      "one with `done: true` and the stored `message`), " +
+      "`ToolCallEvent` for `event: tool_call`, `ToolResultEvent` for `event: tool_result`, " +
+      "`CompletionStreamError` for `event: error`; `: ping` comments every 10 s.",
   });

@@ -14,7 +14,8 @@ const route = createRoute({
   tags: [CONNECTORS_TAG],
   summary: "Revoke a member's credential for a connector",
   description:
-    "Needs `tool.manage`, or `tool.view` to revoke your own. The credential is deleted: the next call of the connector's tools on that " +
+    "Needs `tool.manage`, or `tool.view` to revoke your own. The credential is deleted: the next call of the " +
+    "connector's tools on that " +
     "member's behalf sends the connector's own headers. 404 when the member holds none.",
   request: { params: MemberParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },

@@ -12,9 +12,12 @@ const route = createRoute({
   tags: [CONNECTORS_TAG],
   summary: "Create a connector",
   description:
-    "Needs `tool.manage`. An organization's instance of an MCP registry entry: `urlVariables` fill the entry's URL placeholders (the result must " +
-    "pass the outbound address guard); `displayName` and `description` default to the entry's; `authHeaders` (write-only, encrypted; 503 " +
-    "`not_configured` without ENCRYPTION_KEY) are sent unless the contact or member has a credential of their own. Enabled connectors' tools " +
+    "Needs `tool.manage`. An organization's instance of an MCP registry entry: `urlVariables` fill the " +
+    "entry's URL placeholders (the result must " +
+    "pass the outbound address guard); `displayName` and `description` default to the entry's; `authHeaders` " +
+    "(write-only, encrypted; 503 " +
+    "`not_configured` without ENCRYPTION_KEY) are sent unless the contact or member has a credential of their " +
+    "own. Enabled connectors' tools " +
     "are offered to every agent reply of the organization.",
   request: jsonBody(ConnectorWrite),
   responses: { 201: json(ConnectorSchema, "The connector"), ...errorResponses(400, 403, 503) },

@@ -14,8 +14,10 @@ const route = createRoute({
   tags: [CONNECTORS_TAG],
   summary: "Store your own credential for a connector",
   description:
-    "Needs `tool.view`. Replaces any credential you held for it. Write-only, encrypted at rest (503 `not_configured` without ENCRYPTION_KEY). " +
-    "Conversations you start send these headers instead of the connector's `authHeaders` (a contact's own credential still comes first). " +
+    "Needs `tool.view`. Replaces any credential you held for it. Write-only, encrypted at rest (503 " +
+    "`not_configured` without ENCRYPTION_KEY). " +
+    "Conversations you start send these headers instead of the connector's `authHeaders` (a contact's own " +
+    "credential still comes first). " +
     "You then appear in `authorized-members`.",
   request: { params: IdParams, ...jsonBody(CredentialWrite) },
   responses: { 201: json(CredentialStatusSchema, "Stored"), ...errorResponses(400, 403, 404, 503) },

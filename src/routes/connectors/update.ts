@@ -16,7 +16,8 @@ const routeFor = (method: "put" | "patch") =>
     description:
       "Needs `tool.manage`. " +
       (method === "put" ? "`mcpRegistryId` is required; " : "") +
-      "fields left out keep their value (`authHeaders` too; null removes them). Another registry entry starts from empty urlVariables. " +
+      "fields left out keep their value (`authHeaders` too; null removes them). Another registry entry starts " +
+      "from empty urlVariables. " +
       "Members' credentials stay.",
     request: { params: IdParams, ...jsonBody(method === "put" ? ConnectorWrite : ConnectorPatch) },
     responses: { 200: json(ConnectorSchema, "The updated connector"), ...errorResponses(400, 403, 404, 503) },

@@ -11,7 +11,8 @@ const route = createRoute({
   tags: [CONTACTS_TAG],
   summary: "Delete a contact",
   description:
-    "Needs `contact.manage`. A contact that still has conversations cannot be deleted: 400 `contact_has_conversations`.",
+    "Needs `contact.manage`. A contact that still has conversations cannot be deleted: 400 " +
+    "`contact_has_conversations`.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });

@@ -14,7 +14,8 @@ const route = createRoute({
   tags: [CONTACTS_TAG],
   summary: "Get a contact",
   description:
-    "Needs `contact.view`. Credentials are never returned: `hasMcpCredentials` and `hasApiCredentials` say whether some are stored.",
+    "Needs `contact.view`. Credentials are never returned: `hasMcpCredentials` and `hasApiCredentials` say " +
+    "whether some are stored.",
   request: { params: IdParams },
   responses: { 200: json(ContactSchema, "The contact"), ...errorResponses(403, 404) },
 });

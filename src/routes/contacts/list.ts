@@ -45,7 +45,9 @@ const ListQuery = PageQuery.extend({
     .max(200)
     .optional()
     .openapi({
-      description: `Full text: every word (first ${MAX_SEARCH_TERMS}) occurs in the name, e-mail, phone number, source id or a metadata value`,
+      description:
+        `Full text: every word (first ${MAX_SEARCH_TERMS}) occurs in the name, e-mail, phone number, source id ` +
+        `or a metadata value`,
       example: "王小明 gold",
     }),
   channels: list("Comma-separated channel types: contacts linked to an inbox of one of them", "web,line"),

@@ -30,9 +30,12 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Assign a conversation to a member and/or a team",
   description:
-    "Requires `conversation.manage`. Names who should serve the conversation; its state stays as it is (a queued conversation " +
-    "keeps waiting until the assignee answers or takes it over). The assignee must be a member of the organization and, when the " +
-    "conversation has or gets a team, of that team (400). The live inbox gets `conversation.updated` with `changes.assignee` and reason `operator`.",
+    "Requires `conversation.manage`. Names who should serve the conversation; its state stays as it is (a " +
+    "queued conversation " +
+    "keeps waiting until the assignee answers or takes it over). The assignee must be a member of the " +
+    "organization and, when the " +
+    "conversation has or gets a team, of that team (400). The live inbox gets `conversation.updated` with " +
+    "`changes.assignee` and reason `operator`.",
   request: { params: IdParams, ...jsonBody(Body) },
   responses: { 200: json(ConversationSchema, "The conversation as assigned"), ...errorResponses(400, 403, 404) },
 });

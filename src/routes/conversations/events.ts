@@ -9,8 +9,10 @@ import { presenceGraceMs, whileOpen } from "../../services/assignment/availabili
 
 const EXAMPLE =
   'event: ready\ndata: {"subscribers":1}\n\n' +
-  'event: message.created\ndata: {"conversation":{"id":"0190...","inbox":{"id":"0190..."},"status":"open","progressStatus":"ai_processing",...},"message":{"id":"0190...","senderType":"contact","content":"Hello",...}}\n\n' +
-  'event: conversation.updated\ndata: {"conversation":{"id":"0190...","progressStatus":"human_serving","autoReplyEnabled":false,...}}';
+  "event: message.created\ndata: " +
+  '{"conversation":{"id":"0190...","inbox":{"id":"0190..."},"status":"open","progressStatus":"ai_processing",...},"message":{"id":"0190...","senderType":"contact","content":"Hello",...}}\n\n' +
+  "event: conversation.updated\ndata: " +
+  '{"conversation":{"id":"0190...","progressStatus":"human_serving","autoReplyEnabled":false,...}}';
 
 const route = createRoute({
   method: "get",
@@ -18,18 +20,28 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Live events of the organization's conversations",
   description:
-    "Requires `conversation.view`. A server-sent event stream (works with `EventSource` and the console's cookie) of what happens " +
-    "to the organization's conversations from now on, on any channel: `ready` once subscribed, then `conversation.created` " +
+    "Requires `conversation.view`. A server-sent event stream (works with `EventSource` and the console's " +
+    "cookie) of what happens " +
+    "to the organization's conversations from now on, on any channel: `ready` once subscribed, then " +
+    "`conversation.created` " +
     "`{conversation}`, `message.created` `{conversation, message}` (the message record) and `conversation.updated` " +
-    "`{conversation, changes, reason}` (handoff, takeover, hand back, resolve, a visitor's message reopening a resolved one; CONTRACT section 18: `changes` is each of `status`, " +
-    "`progressStatus`, `assignee`, `autoReplyEnabled` that changed as `[before, after]`, `reason` one of `visitor_request`, `unanswered`, " +
-    "`tool`, `operator`, `auto_assignment`, `resolved`; without `changes` when only its unread count changed: `read/`). `conversation` carries the state, `unreadCount` and the ids of its inbox, " +
-    "assistant, contact and assignee (`GET /conversations/{id}/` gives their names). A `: ping` comment every 10 s. Nothing " +
-    "is replayed: after a reconnection, read the list again. An isolate that found no stream open publishes nothing for 2 s, " +
-    "so read the list again 2 s after `ready` too. The caller's access is checked again every 30 s: once the API key or " +
+    "`{conversation, changes, reason}` (handoff, takeover, hand back, resolve, a visitor's message reopening " +
+    "a resolved one; CONTRACT section 18: `changes` is each of `status`, " +
+    "`progressStatus`, `assignee`, `autoReplyEnabled` that changed as `[before, after]`, `reason` one of " +
+    "`visitor_request`, `unanswered`, " +
+    "`tool`, `operator`, `auto_assignment`, `resolved`; without `changes` when only its unread count changed: " +
+    "`read/`). `conversation` carries the state, `unreadCount` and the ids of its inbox, " +
+    "assistant, contact and assignee (`GET /conversations/{id}/` gives their names). A `: ping` comment every " +
+    "10 s. Nothing " +
+    "is replayed: after a reconnection, read the list again. An isolate that found no stream open publishes " +
+    "nothing for 2 s, " +
+    "so read the list again 2 s after `ready` too. The caller's access is checked again every 30 s: once the " +
+    "API key or " +
     "console session is revoked or expired, or the member has left the organization or lost `conversation.view`, the " +
-    "stream ends with `event: error` `{detail, code}` (`not_authenticated` or `permission_denied`). A stream opened with the " +
-    "console's session counts as the member being present: 30 s after their last such stream closed, their availability becomes `offline`.",
+    "stream ends with `event: error` `{detail, code}` (`not_authenticated` or `permission_denied`). A stream " +
+    "opened with the " +
+    "console's session counts as the member being present: 30 s after their last such stream closed, their " +
+    "availability becomes `offline`.",
   request: { params: z.object({ organizationPk: uuidParam("organizationPk", "Organization id") }) },
   responses: {
     200: {

@@ -35,8 +35,10 @@ const Query = CursorQuery.extend({
     .optional()
     .openapi({
       description:
-        "Full-text search: every word (split on spaces) is found in the title, in a message (private notes included) or in the contact's name; " +
-        "case-insensitive substrings in any script (Chinese needs no spaces); words of 3 or more characters use the full-text index",
+        "Full-text search: every word (split on spaces) is found in the title, in a message (private notes " +
+        "included) or in the contact's name; " +
+        "case-insensitive substrings in any script (Chinese needs no spaces); words of 3 or more characters " +
+        "use the full-text index",
       example: "refund",
     }),
   label: uuid("Only conversations carrying this label"),
@@ -48,11 +50,15 @@ const Query = CursorQuery.extend({
       example: "me",
     }),
   team: uuid("Only conversations of this team (group)"),
-  view: z.enum(["mine", "unassigned", "waiting"]).optional().openapi({
-    description:
-      "`mine`: assigned to the caller, not resolved; `unassigned`: no assignee, not resolved (with `team`: the team's); `waiting`: queued for a person, longest waiting first",
-    example: "waiting",
-  }),
+  view: z
+    .enum(["mine", "unassigned", "waiting"])
+    .optional()
+    .openapi({
+      description:
+        "`mine`: assigned to the caller, not resolved; `unassigned`: no assignee, not resolved (with `team`: " +
+        "the team's); `waiting`: queued for a person, longest waiting first",
+      example: "waiting",
+    }),
   isTest: z.enum(["true", "false"]).optional().openapi({
     description: "`true`: only test conversations (the console's try-it); `false`: none of them; absent: both",
     example: "false",
@@ -65,7 +71,8 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "List the organization's conversations, newest first",
   description:
-    "Requires `conversation.view`. Cursor pagination. Every filter is optional and they combine. `view=waiting` sorts by `waitingSince`, oldest first.",
+    "Requires `conversation.view`. Cursor pagination. Every filter is optional and they combine. " +
+    "`view=waiting` sorts by `waitingSince`, oldest first.",
   request: { query: Query },
   responses: {
     200: json(cursorPageOf(ConversationSchema, "ConversationPage"), "Conversations"),

@@ -14,9 +14,12 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Mark a conversation read",
   description:
-    "Requires `conversation.view` (who may read a conversation may say they read it). Its `unreadCount` becomes 0, and the " +
-    "organization's live stream (`conversation-events/`) carries `conversation.updated` so the team's other tabs update their " +
-    "counts. The inbox's `unreadConversationsCount` no longer counts it. Nothing changes (and nothing is published) when it had no unread messages.",
+    "Requires `conversation.view` (who may read a conversation may say they read it). Its `unreadCount` " +
+    "becomes 0, and the " +
+    "organization's live stream (`conversation-events/`) carries `conversation.updated` so the team's other " +
+    "tabs update their " +
+    "counts. The inbox's `unreadConversationsCount` no longer counts it. Nothing changes (and nothing is " +
+    "published) when it had no unread messages.",
   request: { params: IdParams },
   responses: { 200: json(ConversationSchema, "The conversation, read"), ...errorResponses(403, 404) },
 });

@@ -12,11 +12,15 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Resolve a conversation",
   description:
-    "Requires `conversation.manage`. Status and progressStatus become `resolved`; auto reply and the assignee stay as they " +
-    "are. The assignee's place is free again: they are given the oldest waiting conversation of their round-robin inboxes. " +
+    "Requires `conversation.manage`. Status and progressStatus become `resolved`; auto reply and the assignee " +
+    "stay as they " +
+    "are. The assignee's place is free again: they are given the oldest waiting conversation of their " +
+    "round-robin inboxes. " +
     "A visitor's next message reopens it: answered by the assistant when auto reply is on, else queued for a human. " +
-    "The visitor is asked for a satisfaction rating (`csat` of the record): the widget asks on its own; on a messaging channel the " +
-    "assistant's side sends the question with buttons 1-5, and the answer to it is kept as the rating, not taken as a new message.",
+    "The visitor is asked for a satisfaction rating (`csat` of the record): the widget asks on its own; on a " +
+    "messaging channel the " +
+    "assistant's side sends the question with buttons 1-5, and the answer to it is kept as the rating, not " +
+    "taken as a new message.",
   request: { params: IdParams },
   responses: { 200: json(ConversationSchema, "Resolved"), ...errorResponses(403, 404) },
 });

@@ -11,8 +11,10 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Take a conversation over as a human agent",
   description:
-    "Requires `conversation.manage`. The assistant stops answering (`autoReplyEnabled` false), progressStatus becomes " +
-    "`human_serving`, status `open`, and the caller is the assignee. Reply with `POST /messages/outgoing/`; hand back with " +
+    "Requires `conversation.manage`. The assistant stops answering (`autoReplyEnabled` false), progressStatus " +
+    "becomes " +
+    "`human_serving`, status `open`, and the caller is the assignee. Reply with `POST /messages/outgoing/`; " +
+    "hand back with " +
     "`PATCH update-auto-reply/` `{autoReplyEnabled: true}`, or `resolve/`.",
   request: { params: IdParams },
   responses: { 200: json(ConversationSchema, "Taken over"), ...errorResponses(403, 404) },

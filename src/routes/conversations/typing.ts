@@ -21,10 +21,14 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Tell the visitor that you are typing",
   description:
-    "Requires `conversation.manage`. Nothing is stored. The widget's live stream gets `event: typing` `{typing, name}` (it shows " +
-    '"Olivia is typing…" and hides it after `typing: false` or 6 s without another `true`); a conversation of a messaging channel ' +
-    "shows the platform's typing action (Telegram `typing`, Messenger/Instagram `typing_on`, LINE's loading animation) when `typing` " +
-    "is true; the organization's live stream gets `conversation.typing` `{conversationId, typing, sender}`. Send `true` at most every " +
+    "Requires `conversation.manage`. Nothing is stored. The widget's live stream gets `event: typing` " +
+    "`{typing, name}` (it shows " +
+    '"Olivia is typing…" and hides it after `typing: false` or 6 s without another `true`); a conversation of ' +
+    "a messaging channel " +
+    "shows the platform's typing action (Telegram `typing`, Messenger/Instagram `typing_on`, LINE's loading " +
+    "animation) when `typing` " +
+    "is true; the organization's live stream gets `conversation.typing` `{conversationId, typing, sender}`. " +
+    "Send `true` at most every " +
     "3 s while typing.",
   request: { params: IdParams, ...jsonBody(TypingBody) },
   responses: { 204: { description: "Told" }, ...errorResponses(400, 403, 404) },

@@ -18,9 +18,12 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Hand a conversation to a human agent, or back to the assistant",
   description:
-    "Requires `conversation.manage`. Off: status `queued`, progressStatus `waiting_for_human`, and the assistant stays silent " +
-    "until it is switched on again (hand back: status `open`, progressStatus `ai_processing`, no assignee). A round-robin " +
-    "inbox then assigns the handed-off conversation as it does an assistant's handoff; an assignee whose place a hand back " +
+    "Requires `conversation.manage`. Off: status `queued`, progressStatus `waiting_for_human`, and the " +
+    "assistant stays silent " +
+    "until it is switched on again (hand back: status `open`, progressStatus `ai_processing`, no assignee). A " +
+    "round-robin " +
+    "inbox then assigns the handed-off conversation as it does an assistant's handoff; an assignee whose " +
+    "place a hand back " +
     "frees is given the oldest waiting conversation of their round-robin inboxes.",
   request: { params: IdParams, ...jsonBody(Body) },
   responses: { 200: json(ConversationSchema, "Updated"), ...errorResponses(400, 403, 404) },

@@ -13,8 +13,10 @@ const route = createRoute({
   tags: [HUMAN_STATISTICS_TAG],
   summary: "Download the figures of the human side as a spreadsheet (.xlsx)",
   description:
-    "Needs `statistics.view`. The figures of `GET /human-statistics/` with the same query, one row per group and a last row " +
-    "`Total`: Group, Id, Handoffs, Resolved, then median and 90th percentile in seconds of the waiting, first response and " +
+    "Needs `statistics.view`. The figures of `GET /human-statistics/` with the same query, one row per group " +
+    "and a last row " +
+    "`Total`: Group, Id, Handoffs, Resolved, then median and 90th percentile in seconds of the waiting, first " +
+    "response and " +
     "resolution times, CSAT ratings, CSAT average, and the count of each rating 1-5.",
   request: { params: OrganizationParams, query: HumanStatisticsQuery },
   responses: {

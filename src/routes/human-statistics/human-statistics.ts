@@ -12,9 +12,12 @@ const route = createRoute({
   tags: [HUMAN_STATISTICS_TAG],
   summary: "Figures of the human side: handoffs, waiting, first response, resolution and satisfaction",
   description:
-    "Needs `statistics.view`. Counts the stretches with people (from a handoff or an operator's takeover to resolution or hand-back) " +
-    "queued between `startDate` and `endDate` (local days in `timezone`), in total and per `groupBy`: medians and 90th percentiles " +
-    "in seconds, and the satisfaction ratings of their conversations. Filters: `inbox`, `chatbot`, `label`; test conversations are " +
+    "Needs `statistics.view`. Counts the stretches with people (from a handoff or an operator's takeover to " +
+    "resolution or hand-back) " +
+    "queued between `startDate` and `endDate` (local days in `timezone`), in total and per `groupBy`: medians " +
+    "and 90th percentiles " +
+    "in seconds, and the satisfaction ratings of their conversations. Filters: `inbox`, `chatbot`, `label`; " +
+    "test conversations are " +
     "left out unless `includeTests=true`.",
   request: { params: OrganizationParams, query: HumanStatisticsQuery },
   responses: {

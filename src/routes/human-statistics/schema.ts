@@ -14,11 +14,15 @@ export const HumanStatisticsQuery = z.object({
   startDate: DAY("First day, YYYY-MM-DD in `timezone` (default: the first of the current month)", "2026-01-01"),
   endDate: DAY("Last day, YYYY-MM-DD in `timezone`, included (default: today)", "2026-01-31"),
   timezone: Timezone,
-  groupBy: z.enum(HUMAN_GROUPS).default("agent").openapi({
-    description:
-      "`agent` (the stretch's assignee), `team`, `assistant` (the one that handed off) or `day` (the local day it was queued; every day of the range)",
-    example: "agent",
-  }),
+  groupBy: z
+    .enum(HUMAN_GROUPS)
+    .default("agent")
+    .openapi({
+      description:
+        "`agent` (the stretch's assignee), `team`, `assistant` (the one that handed off) or `day` (the local " +
+        "day it was queued; every day of the range)",
+      example: "agent",
+    }),
   inbox: filter("Only the stretches of this inbox"),
   chatbot: filter("Only the stretches of this assistant's conversations"),
   label: filter("Only the stretches of conversations with this label"),

@@ -54,7 +54,9 @@ const ChannelWrite = z
   )
   .strict()
   .openapi("ChannelWrite", {
-    description: `The inbox platform's fields (others are 400): ${byPlatform}. A field left out keeps its value; "" clears it. Changing any makes the channel not_connected until connected again.`,
+    description:
+      `The inbox platform's fields (others are 400): ${byPlatform}. A field left out keeps its value; "" clears ` +
+      `it. Changing any makes the channel not_connected until connected again.`,
     example: { botToken: "123456789:AAH-example-token" },
   });
 
@@ -116,9 +118,12 @@ export const registerChannelRoutes = (r: Router) => {
       tags: [INBOXES_TAG],
       summary: "Check the credentials with the platform and connect",
       description:
-        "Needs `inbox.manage`. Asks the platform (LINE bot info and webhook endpoint, Telegram getMe and setWebhook with a secret token, " +
-        "Meta and Slack token checks, e-mail's send binding) and sets `status`. A refusal is 400 `channel_connect_failed` whose `detail` is the " +
-        "platform's answer (and `status: failing`); `teams`, `viber`, `line_works` and `team_plus` are 400 `channel_not_supported`.",
+        "Needs `inbox.manage`. Asks the platform (LINE bot info and webhook endpoint, Telegram getMe and " +
+        "setWebhook with a secret token, " +
+        "Meta and Slack token checks, e-mail's send binding) and sets `status`. A refusal is 400 " +
+        "`channel_connect_failed` whose `detail` is the " +
+        "platform's answer (and `status: failing`); `teams`, `viber`, `line_works` and `team_plus` are 400 " +
+        "`channel_not_supported`.",
       request: { params: IdParams },
       responses: {
         200: json(

@@ -17,8 +17,10 @@ const route = createRoute({
   tags: [INBOXES_TAG],
   summary: "Create an inbox",
   description:
-    "Needs `inbox.manage`. An inbox with an assistant belongs to the assistant's organization (the caller needs the permission there), " +
-    "whatever organization the request otherwise acts in. A `web` inbox gets its web chat (public, default settings) in the same write.",
+    "Needs `inbox.manage`. An inbox with an assistant belongs to the assistant's organization (the caller " +
+    "needs the permission there), " +
+    "whatever organization the request otherwise acts in. A `web` inbox gets its web chat (public, default " +
+    "settings) in the same write.",
   request: jsonBody(InboxWrite),
   responses: { 201: json(InboxSchema, "The created inbox"), ...errorResponses(400, 403, 404) },
 });

@@ -12,7 +12,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Delete a knowledge base",
   description:
-    "Needs `knowledge_base.manage` and a knowledge base you can see. Its files, FAQs, labels and text nodes go with it at once; " +
+    "Needs `knowledge_base.manage` and a knowledge base you can see. Its files, FAQs, labels and text nodes " +
+    "go with it at once; " +
     "their vectors and stored file bytes are removed in the background. Assistants using it stop retrieving from it.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },

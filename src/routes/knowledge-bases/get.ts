@@ -12,7 +12,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Get a knowledge base",
   description:
-    "Owners see every knowledge base of the organization; other members those they created and, with `knowledge_base.view`, those of their groups.",
+    "Owners see every knowledge base of the organization; other members those they created and, with " +
+    "`knowledge_base.view`, those of their groups.",
   request: { params: IdParams },
   responses: { 200: json(KnowledgeBaseSchema, "The knowledge base"), ...errorResponses(403, 404) },
 });

@@ -13,7 +13,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "List the knowledge bases you can see",
   description:
-    "Newest first, in the current organization: all of them for owners; for other members those they created and, with `knowledge_base.view`, " +
+    "Newest first, in the current organization: all of them for owners; for other members those they created " +
+    "and, with `knowledge_base.view`, " +
     "those given to one of their groups. Filters: `embeddingModel`, `rerankerModel`, `query` (name contains).",
   request: { query: KnowledgeBaseListQuery },
   responses: {

@@ -10,20 +10,28 @@ const query = z
   .min(1)
   .max(2000)
   .openapi({ description: "What to search for", example: "How long do refunds take?" });
-const searchMethod = z.enum(SEARCH_METHODS).optional().openapi({
-  description:
-    "hybrid (default: vector and keyword, fused and reranked per the knowledge base's settings), or one method alone (for diagnostics)",
-  example: "hybrid",
-});
+const searchMethod = z
+  .enum(SEARCH_METHODS)
+  .optional()
+  .openapi({
+    description:
+      "hybrid (default: vector and keyword, fused and reranked per the knowledge base's settings), or one " +
+      "method alone (for diagnostics)",
+    example: "hybrid",
+  });
 const queryMetadata = QueryMetadataSchema.optional().openapi({
   description: "Restricts what may be found, as a contact's queryMetadata does (absent: no restriction)",
 });
 
-const enableRerank = z.boolean().optional().openapi({
-  description:
-    "Rerank hybrid results or not, for this search only (absent: the knowledge base's enableRerank); for comparing both",
-  example: false,
-});
+const enableRerank = z
+  .boolean()
+  .optional()
+  .openapi({
+    description:
+      "Rerank hybrid results or not, for this search only (absent: the knowledge base's enableRerank); for " +
+      "comparing both",
+    example: false,
+  });
 
 export const KnowledgeBaseSearchBody = z
   .object({ query, searchMethod, enableRerank, queryMetadata })

@@ -17,8 +17,10 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Search a knowledge base",
   description:
-    "Best first, at most the knowledge base's numberOfRetrievedChunks, in page form. Hybrid search (vector and keyword) fused by reciprocal rank fusion " +
-    "when enableRrf, reranked when enableRerank (the body's `enableRerank` overrides it for one search), HyDE when enableHyde, results at or below similarityCutoff dropped, text nodes widened by sentenceWindowSize. " +
+    "Best first, at most the knowledge base's numberOfRetrievedChunks, in page form. Hybrid search (vector " +
+    "and keyword) fused by reciprocal rank fusion " +
+    "when enableRrf, reranked when enableRerank (the body's `enableRerank` overrides it for one search), HyDE " +
+    "when enableHyde, results at or below similarityCutoff dropped, text nodes widened by sentenceWindowSize. " +
     "FAQs are searched beside the text. `queryMetadata` restricts the search as a contact's does.",
   request: { params: KnowledgeBaseParams, query: PageQuery, ...jsonBody(KnowledgeBaseSearchBody) },
   responses: {

@@ -15,9 +15,11 @@ const routeFor = (method: "put" | "patch") =>
     description:
       "Needs `knowledge_base.manage` and a knowledge base you can see. " +
       (method === "put" ? "`name`, `embeddingModel` and `rerankerModel` are required; " : "") +
-      "fields left out keep their value; `groups`, when given, replaces the list, and `chatbots` the assistants you can see " +
+      "fields left out keep their value; `groups`, when given, replaces the list, and `chatbots` the " +
+      "assistants you can see " +
       "(links to others stay; adding or removing one needs `chatbot.manage`). " +
-      "The embedding model cannot change while the knowledge base holds indexed content (its vectors would no longer match). " +
+      "The embedding model cannot change while the knowledge base holds indexed content (its vectors would no " +
+      "longer match). " +
       "Store credentials: a string replaces, null clears, absent keeps.",
     request: { params: IdParams, ...jsonBody(method === "put" ? KnowledgeBaseWrite : KnowledgeBasePatch) },
     responses: { 200: json(KnowledgeBaseSchema, "The updated knowledge base"), ...errorResponses(400, 403, 404) },

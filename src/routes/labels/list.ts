@@ -14,7 +14,8 @@ const route = createRoute({
   tags: [LABELS_TAG],
   summary: "List the organization's conversation labels",
   description:
-    "Needs `conversation.view` (whoever sees conversations sees their labels). Ordered by name; `search`: the name contains it.",
+    "Needs `conversation.view` (whoever sees conversations sees their labels). Ordered by name; `search`: the " +
+    "name contains it.",
   request: { query: LabelListQuery },
   responses: { 200: json(pageOf(LabelSchema, "LabelPage"), "Page of labels"), ...errorResponses(400, 403) },
 });

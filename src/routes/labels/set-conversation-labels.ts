@@ -16,7 +16,8 @@ const route = createRoute({
   tags: [LABELS_TAG],
   summary: "Set a conversation's labels",
   description:
-    "Needs `conversation.manage`. The conversation carries exactly `labelIds` afterwards (empty: none). An id that is not one of the " +
+    "Needs `conversation.manage`. The conversation carries exactly `labelIds` afterwards (empty: none). An id " +
+    "that is not one of the " +
     "organization's labels is a 400 naming it, and nothing changes. The live inbox hears `conversation.updated`.",
   request: { params: IdParams, ...jsonBody(ConversationLabelsWrite) },
   responses: { 200: json(ConversationSchema, "The conversation with its labels"), ...errorResponses(400, 403, 404) },

@@ -13,7 +13,8 @@ const route = createRoute({
   tags: [LABELS_TAG],
   summary: "Change a conversation label",
   description:
-    "Needs `label.manage`. Only the fields sent change; names are unique within the organization (409). Conversations carrying it show the change at once.",
+    "Needs `label.manage`. Only the fields sent change; names are unique within the organization (409). " +
+    "Conversations carrying it show the change at once.",
   request: { params: IdParams, ...jsonBody(LabelPatch) },
   responses: { 200: json(LabelSchema, "The label"), ...errorResponses(400, 403, 404, 409) },
 });

@@ -11,7 +11,8 @@ const route = createRoute({
   tags: [MCP_TAG],
   summary: "The MCP registry",
   description:
-    "The catalogue of MCP servers shipped with the service (global, read-only), in display order. Any authenticated user may read it.",
+    "The catalogue of MCP servers shipped with the service (global, read-only), in display order. Any " +
+    "authenticated user may read it.",
   responses: { 200: json(z.array(RegistryEntrySchema), "Every entry"), ...errorResponses() },
 });
 

@@ -38,7 +38,8 @@ export const AvailableToolsSchema = z
       .openapi({ description: "The transport the server answered on", example: "streamable-http" }),
     credential: z.enum(["member", "rawMcpHeader", "tool", "none"]).openapi({
       description:
-        "Which headers were sent: your stored credential for toolId, the rawMcpHeader given, the tool's rawMcpHeader, or none",
+        "Which headers were sent: your stored credential for toolId, the rawMcpHeader given, the tool's " +
+        "rawMcpHeader, or none",
       example: "member",
     }),
     tools: z

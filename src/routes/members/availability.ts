@@ -24,8 +24,10 @@ const putRoute = createRoute({
   tags: ["Members"],
   summary: "Set the caller's availability",
   description:
-    "Any member may set their own; no permission is needed. Only `online` members are given conversations by automatic " +
-    "(round-robin) assignment; coming online assigns them the oldest conversations waiting in the round-robin inboxes they " +
+    "Any member may set their own; no permission is needed. Only `online` members are given conversations by " +
+    "automatic " +
+    "(round-robin) assignment; coming online assigns them the oldest conversations waiting in the round-robin " +
+    "inboxes they " +
     "serve, up to their capacity, before the answer. Closing the last console tab makes them `offline` after a while " +
     "(see `conversation-events/`); coming back online is this call again.",
   request: { params: OrganizationParams, ...jsonBody(AvailabilityBody) },

@@ -25,9 +25,12 @@ const route = createRoute({
   tags: ["Members"],
   summary: "The custom member metadata fields in use",
   description:
-    "Requires `member.view`. There is no separate field definition: the template is derived from the members' `metadata`. " +
-    "Every key found is listed once, in order of first appearance (oldest member first), with a label made from the key " +
-    "(`cost_center` -> `Cost center`) and the JSON type of its values; a key whose values have several types, or are all null, is `string`.",
+    "Requires `member.view`. There is no separate field definition: the template is derived from the members' " +
+    "`metadata`. " +
+    "Every key found is listed once, in order of first appearance (oldest member first), with a label made " +
+    "from the key " +
+    "(`cost_center` -> `Cost center`) and the JSON type of its values; a key whose values have several types, " +
+    "or are all null, is `string`.",
   request: { params: OrganizationParams },
   responses: { 200: json(MetadataTemplate, "Fields of the template"), ...errorResponses(403, 404) },
 });

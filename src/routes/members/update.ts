@@ -16,7 +16,9 @@ const UpdateMember = z.object({
     .max(MAX_CAPACITY)
     .nullable()
     .openapi({
-      description: `Conversations they serve at once (1..${MAX_CAPACITY}) before automatic assignment passes them by; null: each inbox's capacity`,
+      description:
+        `Conversations they serve at once (1..${MAX_CAPACITY}) before automatic assignment passes them by; ` +
+        `null: each inbox's capacity`,
       example: 3,
     }),
 });

@@ -10,11 +10,16 @@ const AgentMessage = z
   .object({
     conversation: z.uuid().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     ...MessageFields,
-    private: z.boolean().optional().openapi({
-      description:
-        "A private note for the team (default false): shown in the transcript to members only; never sent to the visitor, a channel or a message webhook, and it changes neither the conversation's state nor its last message",
-      example: false,
-    }),
+    private: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "A private note for the team (default false): shown in the transcript to members only; never sent to " +
+          "the visitor, a channel or a message webhook, and it changes neither the conversation's state nor its " +
+          "last message",
+        example: false,
+      }),
   })
   .openapi("AgentMessageCreate");
 
@@ -24,8 +29,10 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Post a human agent's reply",
   description:
-    "Requires `conversation.manage`. The sender is the current user; the conversation becomes `human_serving`. With `private: true` the message is a note for the team: " +
-    "the visitor never sees it (widget history and live stream), no channel or message webhook carries it, and the conversation is left as it was (state, last message, unread count).",
+    "Requires `conversation.manage`. The sender is the current user; the conversation becomes " +
+    "`human_serving`. With `private: true` the message is a note for the team: " +
+    "the visitor never sees it (widget history and live stream), no channel or message webhook carries it, " +
+    "and the conversation is left as it was (state, last message, unread count).",
   request: { headers: IdempotencyHeaders, ...jsonBody(AgentMessage) },
   responses: { 201: json(MessageSchema, "The agent's message"), ...errorResponses(400, 403, 404, 409, 422) },
 });

@@ -15,8 +15,10 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Post a visitor message; the reply follows asynchronously",
   description:
-    "Requires `conversation.manage`. Returns the stored incoming message as a receipt. Unless the conversation was handed to a " +
-    "human, the assistant's reply is produced in the background, appears in the message list and is delivered through the inbox's " +
+    "Requires `conversation.manage`. Returns the stored incoming message as a receipt. Unless the " +
+    "conversation was handed to a " +
+    "human, the assistant's reply is produced in the background, appears in the message list and is delivered " +
+    "through the inbox's " +
     "outgoing webhooks. Messages of one conversation are strictly ordered, one reply at a time.",
   request: { headers: IdempotencyHeaders, ...jsonBody(MessageCreate) },
   responses: { 201: json(MessageSchema, "The incoming message"), ...errorResponses(400, 403, 404, 409, 422) },

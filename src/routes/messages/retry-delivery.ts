@@ -10,8 +10,10 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Send a failed reply to its messaging platform again",
   description:
-    "Requires `conversation.manage`. For an outgoing message of a messaging inbox whose `metadata.channelDelivery.status` is `failed`: " +
-    "it is sent again, before the conversation's later replies still on their way. 409 when it is sent or on its way; 404 for a message " +
+    "Requires `conversation.manage`. For an outgoing message of a messaging inbox whose " +
+    "`metadata.channelDelivery.status` is `failed`: " +
+    "it is sent again, before the conversation's later replies still on their way. 409 when it is sent or on " +
+    "its way; 404 for a message " +
     "with no delivery (web and API conversations).",
   request: { params: IdParams },
   responses: {

@@ -29,8 +29,10 @@ export const registerTestModelConnection = (r: Router, k: ModelKindRoute) =>
       tags: [MODELS_TAG],
       summary: `Test the connection of a ${k.noun}`,
       description:
-        "Organization owners only. Sends the model one small request of its kind (a short chat, one embedding, two reranked documents) " +
-        "and reports the outcome: a provider that fails or does not answer within 15 s is `ok: false` with its reason, not an error.",
+        "Organization owners only. Sends the model one small request of its kind (a short chat, one " +
+        "embedding, two reranked documents) " +
+        "and reports the outcome: a provider that fails or does not answer within 15 s is `ok: false` with " +
+        "its reason, not an error.",
       request: { params: IdParams },
       responses: { 200: json(ConnectionTestSchema, "The outcome"), ...errorResponses(403, 404) },
     }),

@@ -9,7 +9,9 @@ export const logoPart = (description: string) =>
     .openapi({
       type: "string",
       format: "binary",
-      description: `${description}: PNG, JPEG or GIF, at most ${LOGO_MAX_BYTES} bytes. An empty text part removes the logo; a text part may also carry a URL.`,
+      description:
+        `${description}: PNG, JPEG or GIF, at most ${LOGO_MAX_BYTES} bytes. An empty text part removes the ` +
+        `logo; a text part may also carry a URL.`,
     });
 
 const uri = (description: string) =>

@@ -24,9 +24,12 @@ const FormPut = OrganizationWrite.pick({
 const STAFF_FIELDS = Object.keys(OrganizationStaffWrite.shape);
 
 const description =
-  "Requires `organization.manage`. Plan, feature flags, fees and approval status are for platform staff only (403 otherwise); " +
-  "staff may set them on any organization they are a member of. Logos are URLs in JSON, or image files in the multipart form " +
-  "(PNG, JPEG or GIF, at most 5 MiB each; when the operator configured plans, only on a plan with `logoUploads`, 403 otherwise), stored and served under `/api/v1/files/public/`.";
+  "Requires `organization.manage`. Plan, feature flags, fees and approval status are for platform staff only " +
+  "(403 otherwise); " +
+  "staff may set them on any organization they are a member of. Logos are URLs in JSON, or image files in the " +
+  "multipart form " +
+  "(PNG, JPEG or GIF, at most 5 MiB each; when the operator configured plans, only on a plan with " +
+  "`logoUploads`, 403 otherwise), stored and served under `/api/v1/files/public/`.";
 
 const routeFor = (method: "put" | "patch", jsonSchema: z.ZodType, formSchema: z.ZodType) =>
   createRoute({

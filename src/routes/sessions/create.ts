@@ -11,11 +11,16 @@ const route = createRoute({
   tags: ["Accounts"],
   summary: "Sign in to the operator console",
   description:
-    "Public. With `email` and `password`, or with an API key of the user (`apiKey`), creates a console session: its id is set in the " +
-    "`console_session` cookie (HttpOnly, SameSite=Strict, Secure outside localhost), stored only as a hash, and lapses 12 hours after its " +
-    "last use. Requests with the cookie act as the user, like their API key; those that change data must send the console's own `Origin`. " +
-    "No API key is created. The first administrator signs in with `BOOTSTRAP_EMAIL` and `BOOTSTRAP_PASSWORD` when the deployment sets them " +
-    "(with no user yet, this creates them as the first request with `BOOTSTRAP_API_KEY` does). A sign-in sent from another site's page (`Origin` of another origin) is 403.",
+    "Public. With `email` and `password`, or with an API key of the user (`apiKey`), creates a console " +
+    "session: its id is set in the " +
+    "`console_session` cookie (HttpOnly, SameSite=Strict, Secure outside localhost), stored only as a hash, " +
+    "and lapses 12 hours after its " +
+    "last use. Requests with the cookie act as the user, like their API key; those that change data must send " +
+    "the console's own `Origin`. " +
+    "No API key is created. The first administrator signs in with `BOOTSTRAP_EMAIL` and `BOOTSTRAP_PASSWORD` " +
+    "when the deployment sets them " +
+    "(with no user yet, this creates them as the first request with `BOOTSTRAP_API_KEY` does). A sign-in sent " +
+    "from another site's page (`Origin` of another origin) is 403.",
   security: [],
   request: jsonBody(SignIn),
   responses: {
@@ -26,7 +31,8 @@ const route = createRoute({
 
 export const registerSignIn = (r: Router) =>
   r.openapi(route, async (c) => {
-    // Browsers send Origin with every POST: a sign-in posted by another site must not replace the user's session with the attacker's.
+    // Browsers send Origin with every POST: a sign-in posted by another site must not replace the user's session with
+    // the attacker's.
     const origin = c.req.header("Origin");
     if (origin !== undefined && origin !== new URL(c.req.url).origin)
       throw forbidden("Sign in from the console's own origin.");

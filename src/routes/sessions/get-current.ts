@@ -11,8 +11,10 @@ const route = createRoute({
   tags: ["Accounts"],
   summary: "The console session of the request, its user and their memberships",
   description:
-    "For the operator console: the session (from the cookie), the user, and every organization they belong to with the permission " +
-    "codenames they hold there, so the console can hide what they may not do (the API still decides). 404 for a request made with an API key.",
+    "For the operator console: the session (from the cookie), the user, and every organization they belong to " +
+    "with the permission " +
+    "codenames they hold there, so the console can hide what they may not do (the API still decides). 404 for " +
+    "a request made with an API key.",
   responses: { 200: json(ConsoleSessionStateSchema, "The session"), ...errorResponses(404) },
 });
 

@@ -11,7 +11,8 @@ const route = createRoute({
   tags: ["Accounts"],
   summary: "Sign out of the operator console",
   description:
-    "Revokes the session of the request and clears its cookie; the cookie no longer works anywhere. 404 for a request made with an API key.",
+    "Revokes the session of the request and clears its cookie; the cookie no longer works anywhere. 404 for a " +
+    "request made with an API key.",
   responses: { 204: { description: "Signed out" }, ...errorResponses(404) },
 });
 

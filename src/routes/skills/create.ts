@@ -16,7 +16,8 @@ const route = createRoute({
   tags: [SKILLS_TAG],
   summary: "Create a skill by hand",
   description:
-    "Needs `skill.manage`. A skill written in the API rather than uploaded (`source` manual, no resources). `name` is unique in the organization (409); " +
+    "Needs `skill.manage`. A skill written in the API rather than uploaded (`source` manual, no resources). " +
+    "`name` is unique in the organization (409); " +
     "non-owners must give it to one of their own groups.",
   request: jsonBody(SkillCreate),
   responses: { 201: json(SkillSchema, "The created skill"), ...errorResponses(400, 403, 409) },

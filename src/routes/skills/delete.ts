@@ -13,7 +13,8 @@ const route = createRoute({
   tags: [SKILLS_TAG],
   summary: "Delete a skill",
   description:
-    "Needs `skill.manage` and a skill you can see (global skills: platform staff only). Its package and resources are deleted; assistants stop offering it at once.",
+    "Needs `skill.manage` and a skill you can see (global skills: platform staff only). Its package and " +
+    "resources are deleted; assistants stop offering it at once.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

@@ -13,7 +13,8 @@ const route = createRoute({
   tags: [SKILLS_TAG],
   summary: "Get a skill",
   description:
-    "Needs `skill.view` and a skill you can see. The detail adds the instructions, the package and the resources as objects.",
+    "Needs `skill.view` and a skill you can see. The detail adds the instructions, the package and the " +
+    "resources as objects.",
   request: { params: IdParams },
   responses: { 200: json(SkillSchema, "The skill"), ...errorResponses(403, 404) },
 });

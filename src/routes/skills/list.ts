@@ -14,7 +14,8 @@ const route = createRoute({
   tags: [SKILLS_TAG],
   summary: "List the skills you can see",
   description:
-    "Needs `skill.view`. Newest first: the organization's skills (owners: all; others: through their groups) and the platform's global skills. " +
+    "Needs `skill.view`. Newest first: the organization's skills (owners: all; others: through their groups) " +
+    "and the platform's global skills. " +
     "`search` matches name, description and whenToUse. Resources are listed as paths.",
   request: { query: SkillListQuery },
   responses: { 200: json(pageOf(SkillListItem, "SkillPage"), "Page of skills"), ...errorResponses(400, 403, 404) },

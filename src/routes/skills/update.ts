@@ -19,7 +19,8 @@ const routeFor = (method: "put" | "patch") =>
     description:
       "Needs `skill.manage` and a skill you can see (global skills: platform staff only). " +
       (method === "put" ? "`name` and `description` are required; " : "") +
-      "fields left out keep their value; `attachedToolIds` and `groups`, when given, replace the lists. The package's resources stay.",
+      "fields left out keep their value; `attachedToolIds` and `groups`, when given, replace the lists. The " +
+      "package's resources stay.",
     request: { params: IdParams, ...jsonBody(method === "put" ? SkillWrite : SkillPatch) },
     responses: { 200: json(SkillSchema, "The updated skill"), ...errorResponses(400, 403, 404, 409) },
   });

@@ -15,10 +15,14 @@ const route = createRoute({
   tags: [SKILLS_TAG],
   summary: "Upload a skill package",
   description:
-    "Needs `skill.manage`. Multipart `file`: a .zip holding `SKILL.md` (YAML front matter with `name`, `description`, optional `when_to_use`, then " +
-    `markdown instructions) and resource files. At most ${SKILL_LIMITS.zipBytes} bytes zipped, ${SKILL_LIMITS.entries} entries, ${SKILL_LIMITS.expandedBytes} bytes expanded ` +
-    `(${SKILL_LIMITS.fileBytes} per file). A bad zip, a zip bomb, unsafe paths (\`../\`, absolute), a missing SKILL.md, name or description, or unknown ` +
-    "tool ids are 400 and nothing is stored. `name` is unique in the organization (409). Non-owners must give the skill to one of their own groups.",
+    "Needs `skill.manage`. Multipart `file`: a .zip holding `SKILL.md` (YAML front matter with `name`, " +
+    "`description`, optional `when_to_use`, then " +
+    `markdown instructions) and resource files. At most ${SKILL_LIMITS.zipBytes} bytes zipped, ` +
+    `${SKILL_LIMITS.entries} entries, ${SKILL_LIMITS.expandedBytes} bytes expanded ` +
+    `(${SKILL_LIMITS.fileBytes} per file). A bad zip, a zip bomb, unsafe paths (\`../\`, absolute), a missing ` +
+    `SKILL.md, name or description, or unknown ` +
+    "tool ids are 400 and nothing is stored. `name` is unique in the organization (409). Non-owners must give " +
+    "the skill to one of their own groups.",
   middleware: [
     acceptOnly(["multipart"], { required: true, maxMultipartBytes: SKILL_LIMITS.zipBytes + 64 * 1024 }),
   ] as const,

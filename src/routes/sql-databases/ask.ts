@@ -15,9 +15,12 @@ const route = createRoute({
   tags: [SQL_DATABASES_TAG],
   summary: "Ask a question: the SQL a model writes for it, and the rows",
   description:
-    "Needs `sql_database.view` and a database you can see. The model writes one query with the same tool, read-only check, row limit " +
-    "(SQL_QUERY_ROW_LIMIT) and timeout (SQL_QUERY_TIMEOUT_MS) as in assistants' agent replies, and the query runs; nothing is stored. " +
-    "A query the model does not write, or that is refused or fails, is `status: failure` with `error` (200). 400 when the database has " +
+    "Needs `sql_database.view` and a database you can see. The model writes one query with the same tool, " +
+    "read-only check, row limit " +
+    "(SQL_QUERY_ROW_LIMIT) and timeout (SQL_QUERY_TIMEOUT_MS) as in assistants' agent replies, and the query " +
+    "runs; nothing is stored. " +
+    "A query the model does not write, or that is refused or fails, is `status: failure` with `error` (200). " +
+    "400 when the database has " +
     "no ready tables, or for a type that cannot be queried.",
   request: { params: IdParams, ...jsonBody(SqlAskBody) },
   responses: {

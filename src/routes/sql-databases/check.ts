@@ -15,8 +15,10 @@ const route = createRoute({
   tags: [SQL_DATABASES_TAG],
   summary: "Connect now and rediscover the tables",
   description:
-    "Needs `sql_database.manage`. Connects to an external database while you wait and returns the record with its new `status`, `errorMessage` and tables " +
-    "(a failed connection is a `failed` status, not an error). mysql, oracle and mssql: 400, not supported in this deployment. Managed databases are always connected.",
+    "Needs `sql_database.manage`. Connects to an external database while you wait and returns the record with " +
+    "its new `status`, `errorMessage` and tables " +
+    "(a failed connection is a `failed` status, not an error). mysql, oracle and mssql: 400, not supported in " +
+    "this deployment. Managed databases are always connected.",
   request: { params: IdParams },
   responses: { 200: json(SqlDatabaseSchema, "The SQL database after the check"), ...errorResponses(400, 403, 404) },
 });

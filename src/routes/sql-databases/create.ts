@@ -11,12 +11,17 @@ const route = createRoute({
   tags: [SQL_DATABASES_TAG],
   summary: "Add a SQL database",
   description:
-    "Needs `sql_database.manage`. `managed`: a database of the service's own, one per SQL database (no `databaseUrl`; create tables from CSV or XLSX files " +
-    "with `tables/`). `postgresql`: `databaseUrl` (postgresql://user:password@host:5432/db, optional `?sslmode=require`), write-only and encrypted at rest " +
-    "(503 without ENCRYPTION_KEY); the host passes the outbound address guard. Or `hyperdrive://BINDING`: a Hyperdrive binding of the deployment that the " +
-    "operator offers to the organization (SQL_HYPERDRIVE_BINDINGS), connected to as the binding says (400 naming it when it is not available). " +
+    "Needs `sql_database.manage`. `managed`: a database of the service's own, one per SQL database (no " +
+    "`databaseUrl`; create tables from CSV or XLSX files " +
+    "with `tables/`). `postgresql`: `databaseUrl` (postgresql://user:password@host:5432/db, optional " +
+    "`?sslmode=require`), write-only and encrypted at rest " +
+    "(503 without ENCRYPTION_KEY); the host passes the outbound address guard. Or `hyperdrive://BINDING`: a " +
+    "Hyperdrive binding of the deployment that the " +
+    "operator offers to the organization (SQL_HYPERDRIVE_BINDINGS), connected to as the binding says (400 " +
+    "naming it when it is not available). " +
     "It is saved without being reached: the connection is checked in the " +
-    "background, then `status` is connected (tables discovered, limited to `includeTables`) or failed with `errorMessage`. mysql, oracle and mssql are " +
+    "background, then `status` is connected (tables discovered, limited to `includeTables`) or failed with " +
+    "`errorMessage`. mysql, oracle and mssql are " +
     "stored with status failed: not supported in this deployment. Non-owners must give it to one of their own groups.",
   request: jsonBody(SqlDatabaseWrite),
   responses: { 201: json(SqlDatabaseSchema, "The created SQL database"), ...errorResponses(400, 403, 409, 503) },

@@ -12,7 +12,8 @@ const route = createRoute({
   tags: [SQL_DATABASES_TAG],
   summary: "Delete a SQL database",
   description:
-    "Needs `sql_database.manage` and a database you can see. A managed database's tables and rows are deleted with it; an external database is only forgotten.",
+    "Needs `sql_database.manage` and a database you can see. A managed database's tables and rows are deleted " +
+    "with it; an external database is only forgotten.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

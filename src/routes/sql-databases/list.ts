@@ -12,7 +12,8 @@ const route = createRoute({
   tags: [SQL_DATABASES_TAG],
   summary: "List the SQL databases you can see",
   description:
-    "Needs `sql_database.view`. Newest first; owners see all of the organization's, other members those of their groups. Tables as `{id, tableName}` with `tablesCount`.",
+    "Needs `sql_database.view`. Newest first; owners see all of the organization's, other members those of " +
+    "their groups. Tables as `{id, tableName}` with `tablesCount`.",
   request: { query: SqlDatabaseListQuery },
   responses: {
     200: json(pageOf(SqlDatabaseListItem, "SqlDatabasePage"), "Page of SQL databases"),

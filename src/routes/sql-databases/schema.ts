@@ -28,11 +28,17 @@ const fields = {
     description: "managed or postgresql (mysql, oracle, mssql are stored but cannot be queried yet)",
     example: "managed",
   }),
-  databaseUrl: z.string().max(2000).nullable().optional().openapi({
-    description:
-      "Connection string, required except for managed; write-only, encrypted at rest. `hyperdrive://BINDING` connects through the deployment's Hyperdrive binding of that name",
-    example: "postgresql://bot:secret@db.example.com:5432/shop?sslmode=require",
-  }),
+  databaseUrl: z
+    .string()
+    .max(2000)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "Connection string, required except for managed; write-only, encrypted at rest. `hyperdrive://BINDING` " +
+        "connects through the deployment's Hyperdrive binding of that name",
+      example: "postgresql://bot:secret@db.example.com:5432/shop?sslmode=require",
+    }),
   includeTables: z
     .object({
       tables: z
@@ -114,11 +120,15 @@ export const SqlAskBody = z
       .min(1)
       .max(2000)
       .openapi({ description: "A question about the data", example: "Which region sold the most?" }),
-    largeLanguageModel: z.uuid().optional().openapi({
-      description:
-        'The language model that writes the SQL (default: the built-in local model, which only runs SQL the question spells as `sql: "..."`)',
-      example: LOCAL_LLM,
-    }),
+    largeLanguageModel: z
+      .uuid()
+      .optional()
+      .openapi({
+        description:
+          "The language model that writes the SQL (default: the built-in local model, which only runs SQL the " +
+          'question spells as `sql: "..."`)',
+        example: LOCAL_LLM,
+      }),
   })
   .openapi("SqlAsk");
 

@@ -21,9 +21,12 @@ const create = createRoute({
   tags: [SQL_DATABASES_TAG],
   summary: "Create a table of a managed database from a CSV or XLSX file",
   description:
-    "Needs `sql_database.manage`. JSON `{sourceFile: {id}, tableName?, description?, replace?}` names a CSV or XLSX file of a knowledge base you can see; " +
-    `or multipart \`file\` (.csv or .xlsx, at most ${TABULAR_LIMITS.bytes} bytes, ${TABULAR_LIMITS.rows} rows). Column names come from the header row ` +
-    "(lower-cased, letters, digits and underscores), types (INTEGER, REAL, TEXT) from the values. A table of the same name is 409 unless `replace`. " +
+    "Needs `sql_database.manage`. JSON `{sourceFile: {id}, tableName?, description?, replace?}` names a CSV " +
+    "or XLSX file of a knowledge base you can see; " +
+    `or multipart \`file\` (.csv or .xlsx, at most ${TABULAR_LIMITS.bytes} bytes, ${TABULAR_LIMITS.rows} ` +
+    `rows). Column names come from the header row ` +
+    "(lower-cased, letters, digits and underscores), types (INTEGER, REAL, TEXT) from the values. A table of " +
+    "the same name is 409 unless `replace`. " +
     "Managed databases only (400 otherwise).",
   middleware: [
     acceptOnly(["json", "multipart"], { required: true, maxMultipartBytes: TABULAR_LIMITS.bytes + 64 * 1024 }),

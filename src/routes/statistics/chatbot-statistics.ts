@@ -17,7 +17,8 @@ const route = createRoute({
   description:
     "Needs `statistics.view` and access to the assistant. Read from hourly counters kept as messages are stored; " +
     "buckets are local to `timezone` (default UTC). Defaults: the last 30 days (today included) by day. " +
-    "`total` covers the whole range (its `contactsCount` counts each contact once). Test conversations (`isTest`) are left out unless `includeTests=true`.",
+    "`total` covers the whole range (its `contactsCount` counts each contact once). Test conversations " +
+    "(`isTest`) are left out unless `includeTests=true`.",
   request: { params: ChatbotParams, query: ChatbotStatisticsQuery },
   responses: { 200: json(ChatbotStatisticsSchema, "Counts per bucket and in total"), ...errorResponses(400, 403, 404) },
 });

@@ -14,9 +14,11 @@ const route = createRoute({
   tags: [STATISTICS_TAG],
   summary: "Language-model usage of an assistant: tokens, requests and words per day or month, per model",
   description:
-    "Needs `statistics.view` and access to the assistant. `startDate` to `endDate` (both included, local days in `timezone`). " +
+    "Needs `statistics.view` and access to the assistant. `startDate` to `endDate` (both included, local days " +
+    "in `timezone`). " +
     "400 for a missing or malformed date, an `endDate` before `startDate` or a granularity other than day or month. " +
-    "Test conversations (`isTest`) are left out unless `includeTests=true`; the organization's usage statistics count them (their words and tokens were spent).",
+    "Test conversations (`isTest`) are left out unless `includeTests=true`; the organization's usage " +
+    "statistics count them (their words and tokens were spent).",
   request: { params: ChatbotParams, query: LlmUsageQuery },
   responses: {
     200: json(LlmUsageSchema, "Usage per bucket and model, and in total"),

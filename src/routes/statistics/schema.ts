@@ -17,7 +17,8 @@ export const Timezone = z
   .optional()
   .openapi({ description: "IANA timezone the buckets and dates are read in (default UTC)", example: "Asia/Taipei" });
 
-/** Test conversations (the console's try-it) are left out unless asked for (docs/decisions.md, "Test traffic apart"). */
+/** Test conversations (the console's try-it) are left out unless asked for (docs/decisions.md, "Test traffic apart").
+ * */
 const IncludeTests = z.enum(["true", "false"]).default("false").openapi({
   description:
     "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out",

@@ -11,7 +11,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Delete a text node",
   description:
-    "Needs `knowledge_base.manage` and a knowledge base you can see (else 404). The passage is no longer found by any search; " +
+    "Needs `knowledge_base.manage` and a knowledge base you can see (else 404). The passage is no longer " +
+    "found by any search; " +
     "parsing its file again brings it back.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },

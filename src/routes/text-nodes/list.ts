@@ -14,11 +14,14 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "List a file's text nodes",
   description:
-    "The chunks of one knowledge base file, in document order. Two forms (CONTRACT section 1): under `/api` the older one, " +
-    "a cursor page (`cursor`, `pageSize`) of short records, `chatbotFile` required; under `/api/v1` the newer one, a page " +
+    "The chunks of one knowledge base file, in document order. Two forms (CONTRACT section 1): under `/api` " +
+    "the older one, " +
+    "a cursor page (`cursor`, `pageSize`) of short records, `chatbotFile` required; under `/api/v1` the newer " +
+    "one, a page " +
     "(`page`, `pageSize`) of full records, file named by `knowledgeBaseFile` (or the deprecated `chatbotFile`). " +
     "`query` keeps the nodes whose text contains it (case-insensitive) and marks its terms in `highlightedText`. " +
-    "Needs a knowledge base you can see (owner, creator, or `knowledge_base.view` through one of its groups); anything else is a 404.",
+    "Needs a knowledge base you can see (owner, creator, or `knowledge_base.view` through one of its groups); " +
+    "anything else is a 404.",
   request: { query: TextNodeListQuery },
   responses: {
     200: json(

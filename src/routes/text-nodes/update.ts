@@ -22,8 +22,10 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Change a text node's text",
   description:
-    "Needs `knowledge_base.manage` and a knowledge base you can see (else 404). The passage is indexed again for keyword and vector search at once; " +
-    "its page and character offsets still name where it came from in the file. Parsing the file again replaces its nodes, edited ones included. " +
+    "Needs `knowledge_base.manage` and a knowledge base you can see (else 404). The passage is indexed again " +
+    "for keyword and vector search at once; " +
+    "its page and character offsets still name where it came from in the file. Parsing the file again " +
+    "replaces its nodes, edited ones included. " +
     "Answers the record in the form of the prefix (CONTRACT section 1).",
   request: { params: IdParams, ...jsonBody(TextNodePatch) },
   responses: {

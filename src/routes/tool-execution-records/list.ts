@@ -11,8 +11,10 @@ import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/r
 import { RECORDS_TAG, RecordListQuery, ToolPkParams } from "./schema";
 
 const DESCRIPTION =
-  "Needs `tool.view`. Newest first. Owners see every call in the organization; other members the calls of tools they can see. " +
-  "Filters: chatbot, tool, toolType, status, query (assistant name, tool name or message text), startDate and endDate (UTC days, inclusive).";
+  "Needs `tool.view`. Newest first. Owners see every call in the organization; other members the calls of " +
+  "tools they can see. " +
+  "Filters: chatbot, tool, toolType, status, query (assistant name, tool name or message text), startDate and " +
+  "endDate (UTC days, inclusive).";
 const page = pageOf(ToolExecutionRecordSchema, "ToolExecutionRecordPage");
 
 const all = createRoute({

@@ -14,10 +14,13 @@ const route = createRoute({
   tags: [RECORDS_TAG],
   summary: "Post a desktop tool's result",
   description:
-    "The desktop client ran a pending desktop tool call (contentPayload.pendingToolCalls of the reply) and reports what it returned. " +
+    "The desktop client ran a pending desktop tool call (contentPayload.pendingToolCalls of the reply) and " +
+    "reports what it returned. " +
     "Needs `conversation.manage`. Only pending records of desktop tools take a result (400 otherwise). " +
-    "When it is the last pending call of its reply, the assistant continues that reply in a new message (asynchronously: " +
-    "it appears in the message list and goes out through webhooks); otherwise the conversation's next message reads the results.",
+    "When it is the last pending call of its reply, the assistant continues that reply in a new message " +
+    "(asynchronously: " +
+    "it appears in the message list and goes out through webhooks); otherwise the conversation's next message " +
+    "reads the results.",
   request: { params: IdParams, ...jsonBody(DesktopResultBody) },
   responses: { 200: json(ToolExecutionRecordSchema, "The completed record"), ...errorResponses(400, 403, 404) },
 });

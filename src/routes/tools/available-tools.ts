@@ -12,10 +12,14 @@ const route = createRoute({
   tags: [TOOLS_TAG],
   summary: "List the tools of an MCP server",
   description:
-    "Needs `tool.view`. Connects to `mcpUrl` over Streamable HTTP (or the older HTTP+SSE transport), lists the server's tools and keeps those " +
-    "`mcpAllowedTools` and `availableTools` name. Headers sent: your stored credential for `toolId` when the URL is that tool's server, else " +
-    "`rawMcpHeader`, else the tool's rawMcpHeader. A refused address, bad headers, an unreachable server, one that refuses the credentials, one " +
-    "that is not an MCP server, or a timeout is a 400 whose `detail` says which (codes `invalid`, `mcp_unreachable`, `mcp_unauthorized`, `mcp_not_mcp`, `mcp_timeout`, `mcp_too_large`).",
+    "Needs `tool.view`. Connects to `mcpUrl` over Streamable HTTP (or the older HTTP+SSE transport), lists " +
+    "the server's tools and keeps those " +
+    "`mcpAllowedTools` and `availableTools` name. Headers sent: your stored credential for `toolId` when the " +
+    "URL is that tool's server, else " +
+    "`rawMcpHeader`, else the tool's rawMcpHeader. A refused address, bad headers, an unreachable server, one " +
+    "that refuses the credentials, one " +
+    "that is not an MCP server, or a timeout is a 400 whose `detail` says which (codes `invalid`, " +
+    "`mcp_unreachable`, `mcp_unauthorized`, `mcp_not_mcp`, `mcp_timeout`, `mcp_too_large`).",
   request: { query: AvailableToolsQuery },
   responses: { 200: json(AvailableToolsSchema, "The server and its tools"), ...errorResponses(400, 403, 404) },
 });

@@ -16,8 +16,10 @@ const route = createRoute({
   tags: [TOOLS_TAG],
   summary: "Create a tool",
   description:
-    "Needs `tool.manage`. `toolType` decides the required fields: api (apiUrl, httpMethod), function (functionCode, which must compile), " +
-    "mcp (mcpUrl), flex (flexTemplateJson), quick_reply (quickReplyConfig); desktop tools are run by the desktop client. " +
+    "Needs `tool.manage`. `toolType` decides the required fields: api (apiUrl, httpMethod), function " +
+    "(functionCode, which must compile), " +
+    "mcp (mcpUrl), flex (flexTemplateJson), quick_reply (quickReplyConfig); desktop tools are run by the " +
+    "desktop client. " +
     "`name` is unique in the organization (409). Non-owners must give the tool to at least one of their own groups. " +
     "URLs pass the outbound address guard (no private, loopback or metadata addresses).",
   request: jsonBody(ToolWrite),

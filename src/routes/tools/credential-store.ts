@@ -16,8 +16,10 @@ const route = createRoute({
   tags: [TOOLS_TAG],
   summary: "Store your own credential for an MCP tool",
   description:
-    "Needs `tool.view` and an `mcp` tool you can see. Replaces any credential you held for it. Write-only, encrypted at rest (503 " +
-    "`not_configured` without ENCRYPTION_KEY). Conversations you start, and `available-tools` with this `toolId`, send these headers instead " +
+    "Needs `tool.view` and an `mcp` tool you can see. Replaces any credential you held for it. Write-only, " +
+    "encrypted at rest (503 " +
+    "`not_configured` without ENCRYPTION_KEY). Conversations you start, and `available-tools` with this " +
+    "`toolId`, send these headers instead " +
     "of the tool's `rawMcpHeader` (a contact's own credential still comes first).",
   request: { params: IdParams, ...jsonBody(CredentialWrite) },
   responses: { 201: json(CredentialStatusSchema, "Stored"), ...errorResponses(400, 403, 404, 503) },

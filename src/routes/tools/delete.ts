@@ -13,7 +13,8 @@ const route = createRoute({
   tags: [TOOLS_TAG],
   summary: "Delete a tool",
   description:
-    "Needs `tool.manage` and a tool you can see. Assistants stop offering it at once; its execution records stay, naming it.",
+    "Needs `tool.manage` and a tool you can see. Assistants stop offering it at once; its execution records " +
+    "stay, naming it.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

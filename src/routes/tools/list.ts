@@ -14,8 +14,10 @@ const route = createRoute({
   tags: [TOOLS_TAG],
   summary: "List the tools you can see",
   description:
-    "Needs `tool.view`. Newest first. Owners see every tool of the organization; other members those given to one of their groups. " +
-    "`isGlobal=true` lists the platform's global tools instead. Desktop tools appear only with `clientPlatform=desktop`.",
+    "Needs `tool.view`. Newest first. Owners see every tool of the organization; other members those given to " +
+    "one of their groups. " +
+    "`isGlobal=true` lists the platform's global tools instead. Desktop tools appear only with " +
+    "`clientPlatform=desktop`.",
   request: { query: ToolListQuery },
   responses: { 200: json(pageOf(ToolSchema, "ToolPage"), "Page of tools"), ...errorResponses(400, 403, 404) },
 });

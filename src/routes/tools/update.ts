@@ -19,7 +19,8 @@ const routeFor = (method: "put" | "patch") =>
     description:
       "Needs `tool.manage` and a tool you can see (global tools: platform staff only). " +
       (method === "put" ? "`displayName` and `toolType` are required; " : "") +
-      "fields left out keep their value; the rules of create apply to the result. `groups`, when given, replaces the list.",
+      "fields left out keep their value; the rules of create apply to the result. `groups`, when given, " +
+      "replaces the list.",
     request: { params: IdParams, ...jsonBody(method === "put" ? ToolWrite : ToolPatch) },
     responses: { 200: json(ToolSchema, "The updated tool"), ...errorResponses(400, 403, 404, 409) },
   });

@@ -10,7 +10,8 @@ const route = createRoute({
   tags: ["Attachments"],
   summary: "What may be uploaded where: content types, extensions and size per model and field",
   description:
-    "Any authenticated user. Keys of each rule are snake_case, as in the spec. Every upload path enforces these rules (configurable with `ALLOWED_FILE_SPECS`).",
+    "Any authenticated user. Keys of each rule are snake_case, as in the spec. Every upload path enforces " +
+    "these rules (configurable with `ALLOWED_FILE_SPECS`).",
   responses: { 200: json(AllowedFileSpecsSchema, "The file specs") },
 });
 

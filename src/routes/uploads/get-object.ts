@@ -13,7 +13,8 @@ const route = createRoute({
   tags: ["Attachments"],
   summary: "Download a stored file through a signed, expiring URL",
   description:
-    "No API key: the URL's signature is the credential (attachment records carry such URLs in `file`). 403 once expired.",
+    "No API key: the URL's signature is the credential (attachment records carry such URLs in `file`). 403 " +
+    "once expired.",
   security: [],
   request: { params: ObjectKeyParams },
   responses: {

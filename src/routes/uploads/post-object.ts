@@ -21,10 +21,14 @@ const route = createRoute({
   tags: ["Attachments"],
   summary: "Upload target of presigned POST uploads (S3 POST Object semantics)",
   description:
-    "No API key: the signed policy is the credential. `multipart/form-data` with the fields `upload-presigned-url/` returned, then `file` last. " +
-    "The policy is checked as S3 does (signature, expiration, every condition, content-length-range) before a byte is stored; " +
-    "the stored content type is the declared Content-Type field when the policy asks for one, else the one of the presigned filename; " +
-    "the file streams to storage. 204 on success; 403 with S3's code (`SignatureDoesNotMatch`, `AccessDenied`) for a bad or expired policy; " +
+    "No API key: the signed policy is the credential. `multipart/form-data` with the fields " +
+    "`upload-presigned-url/` returned, then `file` last. " +
+    "The policy is checked as S3 does (signature, expiration, every condition, content-length-range) before a " +
+    "byte is stored; " +
+    "the stored content type is the declared Content-Type field when the policy asks for one, else the one of " +
+    "the presigned filename; " +
+    "the file streams to storage. 204 on success; 403 with S3's code (`SignatureDoesNotMatch`, " +
+    "`AccessDenied`) for a bad or expired policy; " +
     "400 `EntityTooLarge` / `EntityTooSmall` outside the size range. Nothing is stored on failure.",
   security: [],
   request: {
@@ -108,7 +112,9 @@ export const registerPostObject = (r: Router) => {
           throw new ApiError(
             400,
             /least/.test(err.message) ? "EntityTooSmall" : "EntityTooLarge",
-            `Your proposed upload ${/least/.test(err.message) ? "is smaller than the minimum" : "exceeds the maximum"} allowed size. ${err.message}`,
+            `Your proposed upload ` +
+              `${/least/.test(err.message) ? "is smaller than the minimum" : "exceeds the maximum"} allowed ` +
+              `size. ${err.message}`,
           );
         throw err;
       });

@@ -13,11 +13,16 @@ const route = createRoute({
   tags: ["Attachments"],
   summary: "Sign an upload: an S3 POST policy (default) or a presigned PUT URL",
   description:
-    "`modelName`, `fieldName` and `filename` come from the JSON body or the query string; `fileSize` (bytes) is required. " +
-    "Needs the permission of the model (attachment: `conversation.manage`; chatbot-file, knowledge-base-file, batch-qa: `knowledge_base.manage`; " +
-    "web-chat: `inbox.manage`; organization: `organization.manage`). An unknown model, a disallowed extension or a size over allowed-file-specs is 400. " +
-    "POST: send `multipart/form-data` to `url` with every field and `file` last; 204 on success. The policy names only the bucket, the key, the `x-amz-*` fields and the size range " +
-    "(plus Content-Type when `contentType` is given), so a client posting just `key`, `x-amz-algorithm`, `x-amz-credential`, `x-amz-date`, `policy`, `x-amz-signature` and `file` succeeds. " +
+    "`modelName`, `fieldName` and `filename` come from the JSON body or the query string; `fileSize` (bytes) " +
+    "is required. " +
+    "Needs the permission of the model (attachment: `conversation.manage`; chatbot-file, knowledge-base-file, " +
+    "batch-qa: `knowledge_base.manage`; " +
+    "web-chat: `inbox.manage`; organization: `organization.manage`). An unknown model, a disallowed extension " +
+    "or a size over allowed-file-specs is 400. " +
+    "POST: send `multipart/form-data` to `url` with every field and `file` last; 204 on success. The policy " +
+    "names only the bucket, the key, the `x-amz-*` fields and the size range " +
+    "(plus Content-Type when `contentType` is given), so a client posting just `key`, `x-amz-algorithm`, " +
+    "`x-amz-credential`, `x-amz-date`, `policy`, `x-amz-signature` and `file` succeeds. " +
     "Then pass `fields.key` as `file` to `attachments/` or `knowledge-bases/{id}/files/`.",
   request: { query: PresignQuery, ...jsonBody(PresignBody) },
   responses: { 200: json(PresignedUploadSchema, "Where and how to upload"), ...errorResponses(400, 403, 503) },

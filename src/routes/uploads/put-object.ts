@@ -15,7 +15,8 @@ const route = createRoute({
   tags: ["Attachments"],
   summary: "Upload target of presigned PUT uploads",
   description:
-    "No API key: the URL's signature is the credential. Send the raw bytes with the returned headers; `Content-Length` is required and must not exceed the signed size.",
+    "No API key: the URL's signature is the credential. Send the raw bytes with the returned headers; " +
+    "`Content-Length` is required and must not exceed the signed size.",
   security: [],
   request: { params: ObjectKeyParams },
   responses: { 200: { description: "Stored" }, ...errorResponses(400, 403, 411) },

@@ -55,11 +55,18 @@ const filename = z
   .min(1)
   .max(255)
   .openapi({ description: "Name of the file to upload; its extension must be allowed", example: "cat.png" });
-const contentType = z.string().trim().min(1).max(255).openapi({
-  description:
-    "Optional, stricter: the media type the upload must declare. When given, the POST policy holds a Content-Type condition and `fields` carry it; absent, no Content-Type field is asked for and the stored type comes from the filename",
-  example: "image/png",
-});
+const contentType = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .openapi({
+    description:
+      "Optional, stricter: the media type the upload must declare. When given, the POST policy holds a " +
+      "Content-Type condition and `fields` carry it; absent, no Content-Type field is asked for and the stored " +
+      "type comes from the filename",
+    example: "image/png",
+  });
 const fileSize = z.coerce
   .number()
   .int()
@@ -92,7 +99,8 @@ export const PresignedUploadSchema = z
       .openapi({ description: "Where to send the file", example: "https://api.example.com/api/v1/uploads/" }),
     fields: z.record(z.string(), z.string()).openapi({
       description:
-        "POST: every form field to send before `file` (key, x-amz-algorithm, x-amz-credential, x-amz-date, policy, x-amz-signature; Content-Type only when the request asked for it); PUT: only `key`",
+        "POST: every form field to send before `file` (key, x-amz-algorithm, x-amz-credential, x-amz-date, " +
+        "policy, x-amz-signature; Content-Type only when the request asked for it); PUT: only `key`",
       example: {
         key: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../cat.png",
         policy: "eyJleHBpcmF0aW9uIjoi...",

@@ -12,8 +12,10 @@ const route = createRoute({
   tags: [USAGE_TAG],
   summary: "Usage per assistant: conversations, messages, words and tokens",
   description:
-    "Needs `statistics.view`. An assistant's usage is all its traffic (visitors, widgets and members), between `startDate` and " +
-    "`endDate` (local days in `timezone`), optionally of one assistant (`chatbot`). Every assistant of the organization is listed, with zeros when idle; `search` matches its id or name. " +
+    "Needs `statistics.view`. An assistant's usage is all its traffic (visitors, widgets and members), " +
+    "between `startDate` and " +
+    "`endDate` (local days in `timezone`), optionally of one assistant (`chatbot`). Every assistant of the " +
+    "organization is listed, with zeros when idle; `search` matches its id or name. " +
     "With `includeTime=true` the answer is only the time series by `timeGranularity` (a plain array, not paginated).",
   request: { params: OrganizationParams, query: UsageListQuery },
   responses: {

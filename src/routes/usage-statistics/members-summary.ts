@@ -13,8 +13,10 @@ const route = createRoute({
   tags: [USAGE_TAG],
   summary: "Members' usage in total and over time, with the organization's quantities",
   description:
-    "Needs `statistics.view`. Totals and the time series of all members' traffic between `startDate` and `endDate`, how many members " +
-    "there are and how many used an assistant, and the organization's usage statistics (assistants, monthly words, upload bytes) and plan.",
+    "Needs `statistics.view`. Totals and the time series of all members' traffic between `startDate` and " +
+    "`endDate`, how many members " +
+    "there are and how many used an assistant, and the organization's usage statistics (assistants, monthly " +
+    "words, upload bytes) and plan.",
   request: { params: OrganizationParams, query: UsageSummaryQuery },
   responses: { 200: json(MembersSummarySchema, "The summary"), ...errorResponses(400, 403, 404) },
 });

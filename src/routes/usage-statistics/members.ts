@@ -12,8 +12,10 @@ const route = createRoute({
   tags: [USAGE_TAG],
   summary: "Usage per member: conversations, messages, words and tokens",
   description:
-    "Needs `statistics.view`. A member's usage is the traffic of the conversations their API key started, between `startDate` and " +
-    "`endDate` (local days in `timezone`), optionally of one assistant (`chatbot`). Every member is listed, with zeros when idle. " +
+    "Needs `statistics.view`. A member's usage is the traffic of the conversations their API key started, " +
+    "between `startDate` and " +
+    "`endDate` (local days in `timezone`), optionally of one assistant (`chatbot`). Every member is listed, " +
+    "with zeros when idle. " +
     "With `includeTime=true` the answer is only the time series by `timeGranularity` (a plain array, not paginated).",
   request: { params: OrganizationParams, query: UsageListQuery },
   responses: {

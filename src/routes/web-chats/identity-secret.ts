@@ -12,8 +12,10 @@ const route = createRoute({
   summary: "Create or replace the web chat's identity secret (shown once)",
   description:
     "Needs `inbox.manage`. The business's backend signs each visitor's identity with it: `identityToken` = hex " +
-    "HMAC-SHA256(secret, sourceId), or of `sourceId:expiresAt` with `identityExpiresAt`. Private web chats accept only " +
-    "signed identities. The secret is shown in this answer only; a new one replaces the old at once. 503 without ENCRYPTION_KEY.",
+    "HMAC-SHA256(secret, sourceId), or of `sourceId:expiresAt` with `identityExpiresAt`. Private web chats " +
+    "accept only " +
+    "signed identities. The secret is shown in this answer only; a new one replaces the old at once. 503 " +
+    "without ENCRYPTION_KEY.",
   request: { params: IdParams },
   responses: {
     200: json(

@@ -24,9 +24,11 @@ const route = (method: "put" | "patch") =>
     summary: method === "put" ? "Replace a web chat's settings" : "Update some settings of a web chat",
     description:
       method === "put"
-        ? "Needs `inbox.manage`. The spec's required fields are required; `theme` and `darkTheme` are replaced whole. " +
+        ? "Needs `inbox.manage`. The spec's required fields are required; `theme` and `darkTheme` are replaced " +
+          "whole. " +
           IMAGE_NOTE
-        : `Needs \`inbox.manage\`. \`theme\` and \`darkTheme\` merge key by key (\`null\` removes a key). ${IMAGE_NOTE}`,
+        : `Needs \`inbox.manage\`. \`theme\` and \`darkTheme\` merge key by key (\`null\` removes a key). ` +
+          `${IMAGE_NOTE}`,
     request: { params: IdParams, ...jsonBody(method === "put" ? WebChatReplace : WebChatPatch) },
     responses: { 200: json(WebChatSchema, "The updated web chat"), ...errorResponses(400, 403, 404, 409) },
   });

@@ -12,9 +12,12 @@ const route = createRoute({
   tags: [WEB_CHATS_TAG],
   summary: "Check the custom domain's DNS record",
   description:
-    "Needs `inbox.manage`. Looks up the TXT record `_assistant-platform-challenge.<domain>` (DNS over HTTPS); when it holds " +
-    "`assistant-platform-verification=<customDomain.id>` the status becomes `active` (the domain then serves the full-page " +
-    "chat at `/`), else `failed`. Point the domain at this worker (a Workers custom domain or route) as well. 400 without a custom domain.",
+    "Needs `inbox.manage`. Looks up the TXT record `_assistant-platform-challenge.<domain>` (DNS over HTTPS); " +
+    "when it holds " +
+    "`assistant-platform-verification=<customDomain.id>` the status becomes `active` (the domain then serves " +
+    "the full-page " +
+    "chat at `/`), else `failed`. Point the domain at this worker (a Workers custom domain or route) as well. " +
+    "400 without a custom domain.",
   request: { params: IdParams },
   responses: {
     200: json(

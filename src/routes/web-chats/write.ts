@@ -24,7 +24,8 @@ const ThemeWrite = z.strictObject(
 
 const link = (description: string) =>
   z.httpUrl().max(2000).nullable().optional().openapi({ description, example: "https://cdn.example.com/logo.png" });
-/** An image URL, or the key of a `web-chat` upload for the field, which the write publishes (services/uploads/web-chat-images.ts). */
+/** An image URL, or the key of a `web-chat` upload for the field, which the write publishes
+ * (services/uploads/web-chat-images.ts). */
 const image = (description: string) =>
   z
     .string()
@@ -35,13 +36,16 @@ const image = (description: string) =>
     .nullable()
     .optional()
     .openapi({
-      description: `${description}: an http(s) URL, or the \`fields.key\` of an upload-presigned-url/ upload (modelName web-chat), which is stored and replaced by its public URL`,
+      description:
+        `${description}: an http(s) URL, or the \`fields.key\` of an upload-presigned-url/ upload (modelName ` +
+        `web-chat), which is stored and replaced by its public URL`,
       example: "https://cdn.example.com/logo.png",
     });
 
 /** What the write endpoints say about images. */
 export const IMAGE_NOTE =
-  "`avatar` and `logo` take a URL, or the key of an image uploaded through `upload-presigned-url/` (modelName `web-chat`, fieldName `avatar` or `logo`), " +
+  "`avatar` and `logo` take a URL, or the key of an image uploaded through `upload-presigned-url/` (modelName " +
+  "`web-chat`, fieldName `avatar` or `logo`), " +
   "which is then served publicly under `/api/v1/files/public/` and its URL stored.";
 
 /** PUT body: the spec's required fields are required; fields left out keep their value. */

@@ -12,7 +12,8 @@ const route = createRoute({
   tags: [WEBHOOKS_TAG],
   summary: "Add a webhook to an inbox",
   description:
-    "Needs `webhook.manage`. The URL is checked against SSRF protection and a custom template is rendered once with test data (400 naming the field). " +
+    "Needs `webhook.manage`. The URL is checked against SSRF protection and a custom template is rendered " +
+    "once with test data (400 naming the field). " +
     "`secretToken` is write-only: stored encrypted, shown only as `hasSecretToken` and a masked `secretTokenPreview`.",
   request: { params: InboxParams, ...jsonBody(WebhookWrite) },
   responses: { 201: json(WebhookSchema, "The created webhook"), ...errorResponses(400, 403, 404) },

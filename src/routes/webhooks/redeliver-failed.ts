@@ -8,7 +8,8 @@ import { addAttempts, queueAttempts } from "../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
 const SINCE_FORMS =
-  "an ISO 8601 time with its offset (2026-01-31T08:00:00Z), a day in UTC (2026-01-31) or milliseconds since the epoch (1769846400000)";
+  "an ISO 8601 time with its offset (2026-01-31T08:00:00Z), a day in UTC (2026-01-31) or milliseconds since " +
+  "the epoch (1769846400000)";
 
 /** `since` in any of its forms -> epoch ms, or undefined when it is none of them. */
 function parseSince(value: string): number | undefined {
@@ -51,9 +52,12 @@ const route = createRoute({
   tags: [WEBHOOKS_TAG],
   summary: "Send again every event whose deliveries all failed",
   description:
-    "Needs `webhook.manage`. For operators who keep automatic retries off: after an outage, one call gives each event of this webhook " +
-    "none of whose attempts succeeded (optionally since a time) a new attempt, queued at once, with the same message id so receivers " +
-    "can deduplicate. Events with an attempt still pending (a retry on its schedule) are left to it. The body may be omitted. " +
+    "Needs `webhook.manage`. For operators who keep automatic retries off: after an outage, one call gives " +
+    "each event of this webhook " +
+    "none of whose attempts succeeded (optionally since a time) a new attempt, queued at once, with the same " +
+    "message id so receivers " +
+    "can deduplicate. Events with an attempt still pending (a retry on its schedule) are left to it. The body " +
+    "may be omitted. " +
     "A disabled webhook is a 409: enable it first.",
   request: { params: WebhookParams, body: { ...jsonBody(RedeliverFailedBody).body, required: false } },
   responses: {

@@ -59,11 +59,15 @@ export const WebhookWrite = z
       description: "http(s) endpoint; private networks and internal addresses are refused (SSRF protection)",
       example: "https://hooks.example.com/assistant",
     }),
-    isEnabled: z.boolean().optional().openapi({
-      description:
-        "A disabled webhook sends nothing but keeps its configuration (default true); true re-enables one the service disabled",
-      example: true,
-    }),
+    isEnabled: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "A disabled webhook sends nothing but keeps its configuration (default true); true re-enables one the " +
+          "service disabled",
+        example: true,
+      }),
     method: z
       .enum(WEBHOOK_METHODS)
       .optional()
@@ -78,15 +82,21 @@ export const WebhookWrite = z
       })
       .openapi({
         description:
-          "Custom headers sent with every push, names kept as written. Content-Type, Content-Length, Host, Transfer-Encoding, User-Agent, " +
-          "X-Webhook-Secret and the webhook-id/-timestamp/-signature headers are set by the service and cannot be given.",
+          "Custom headers sent with every push, names kept as written. Content-Type, Content-Length, Host, " +
+          "Transfer-Encoding, User-Agent, " +
+          "X-Webhook-Secret and the webhook-id/-timestamp/-signature headers are set by the service and " +
+          "cannot be given.",
         example: { Authorization: "Bearer 123" },
       }),
-    templatePreset: z.enum(WEBHOOK_PRESETS).optional().openapi({
-      description:
-        "Payload format: `service_standard` (default), `genesys_cloud`, `custom` (customTemplate) or `legacy` (the older format)",
-      example: "service_standard",
-    }),
+    templatePreset: z
+      .enum(WEBHOOK_PRESETS)
+      .optional()
+      .openapi({
+        description:
+          "Payload format: `service_standard` (default), `genesys_cloud`, `custom` (customTemplate) or `legacy` " +
+          "(the older format)",
+        example: "service_standard",
+      }),
     customTemplate: z.string().max(20_000).nullable().optional().openapi({
       description:
         "Jinja2 template rendering the JSON body; required with the `custom` preset, checked with test data on save",
@@ -97,7 +107,8 @@ export const WebhookWrite = z
       .optional()
       .openapi({
         description:
-          "Retry failed deliveries automatically, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after each failure (about 45 hours in all). " +
+          "Retry failed deliveries automatically, 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after " +
+          "each failure (about 45 hours in all). " +
           "Default false: a failure is recorded and not retried (the spec's delivery rule 3)",
         example: false,
       }),
@@ -106,8 +117,10 @@ export const WebhookWrite = z
       .optional()
       .openapi({
         description:
-          "Also send the conversation's lifecycle events (handoff, takeover, assignment, resolve) as `conversation.updated` payloads (docs/reference.md, " +
-          '"Lifecycle events"). Default false: message events only. Not available with `direction: receive` or the `genesys_cloud` preset',
+          "Also send the conversation's lifecycle events (handoff, takeover, assignment, resolve) as " +
+          "`conversation.updated` payloads (docs/reference.md, " +
+          '"Lifecycle events"). Default false: message events only. Not available with `direction: receive` ' +
+          "or the `genesys_cloud` preset",
         example: false,
       }),
     secretToken: z

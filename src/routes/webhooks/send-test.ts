@@ -42,10 +42,14 @@ const route = createRoute({
   tags: [WEBHOOKS_TAG],
   summary: "Send a test event to a webhook now",
   description:
-    "Needs `webhook.manage`. Pushes a made-up message event (sample contact and conversation, this inbox, the webhook's direction, " +
-    "`metadata.test: true`, a new id each time) with the webhook's current settings: preset or custom template, method, headers, secret " +
-    "and signature, SSRF rules and time-out; it waits for the receiver and returns what it answered. A receiver's failure is a 200 with " +
-    "`ok: false` and the reason. Nothing is stored: a test is not a delivery record, is never retried, and does not count towards " +
+    "Needs `webhook.manage`. Pushes a made-up message event (sample contact and conversation, this inbox, the " +
+    "webhook's direction, " +
+    "`metadata.test: true`, a new id each time) with the webhook's current settings: preset or custom " +
+    "template, method, headers, secret " +
+    "and signature, SSRF rules and time-out; it waits for the receiver and returns what it answered. A " +
+    "receiver's failure is a 200 with " +
+    "`ok: false` and the reason. Nothing is stored: a test is not a delivery record, is never retried, and " +
+    "does not count towards " +
     "disabling the webhook. A disabled webhook can be tested (to check a receiver before enabling it again). No body.",
   request: { params: WebhookParams },
   responses: { 200: json(TestSendResult, "What the receiver answered"), ...errorResponses(403, 404) },

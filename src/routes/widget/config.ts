@@ -14,7 +14,8 @@ const route = createRoute({
   summary: "What the widget shows: texts, theme and switches",
   description:
     "No key or token. Only what the widget needs (no keys, no ids of other resources). An inactive web chat answers " +
-    "`isActive: false` so that the widget can show a closed notice; its other public endpoints refuse with 403 `web_chat_inactive`.",
+    "`isActive: false` so that the widget can show a closed notice; its other public endpoints refuse with " +
+    "403 `web_chat_inactive`.",
   security: [],
   request: { params: WebChatParams },
   responses: { 200: json(PublicConfigSchema, "The widget's configuration"), ...errorResponses(404) },

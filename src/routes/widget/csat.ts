@@ -24,10 +24,13 @@ const route = createRoute({
   tags: [WIDGET_TAG],
   summary: "Rate a resolved conversation",
   description:
-    "Needs the visitor token. The widget asks once the live stream says `resolved`, and when it shows a resolved conversation " +
+    "Needs the visitor token. The widget asks once the live stream says `resolved`, and when it shows a " +
+    "resolved conversation " +
     "the session's `conversations` say is not `rated`. Only a resolved conversation can be rated " +
-    "(else 400 `conversation_not_resolved`). Giving it again within 7 days of the first answer replaces the rating and comment; " +
-    "later, 409. The conversation record's `csat` shows it, and the organization's live stream gets `conversation.updated`.",
+    "(else 400 `conversation_not_resolved`). Giving it again within 7 days of the first answer replaces the " +
+    "rating and comment; " +
+    "later, 409. The conversation record's `csat` shows it, and the organization's live stream gets " +
+    "`conversation.updated`.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, ...jsonBody(CsatBody) },
   responses: { 200: json(CsatSchema, "The rating as stored"), ...errorResponses(400, 403, 404, 409) },

@@ -23,8 +23,10 @@ const route = createRoute({
   tags: [WIDGET_TAG],
   summary: "Like or dislike an answer",
   description:
-    "Needs the visitor token. Only the assistant's answers in the visitor's own conversations (else 404). A second dislike since the assistant last " +
-    "handed off makes it hand the conversation to a person (its handoff message, then `queued` / `waiting_for_human`), unless its handoff is off.",
+    "Needs the visitor token. Only the assistant's answers in the visitor's own conversations (else 404). A " +
+    "second dislike since the assistant last " +
+    "handed off makes it hand the conversation to a person (its handoff message, then `queued` / " +
+    "`waiting_for_human`), unless its handoff is off.",
   security: VISITOR_SECURITY,
   request: { params: MessageParams, ...jsonBody(FeedbackBody) },
   responses: { 200: json(PublicMessageSchema, "The answer with its feedback"), ...errorResponses(400, 403, 404) },

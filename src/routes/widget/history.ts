@@ -29,7 +29,8 @@ const route = createRoute({
   tags: [WIDGET_TAG],
   summary: "A conversation's messages, oldest first",
   description:
-    "The latest `pageSize` messages (before `before`), oldest first; `hasMore` when older ones exist. Needs the visitor token; another visitor's conversation is 404.",
+    "The latest `pageSize` messages (before `before`), oldest first; `hasMore` when older ones exist. Needs " +
+    "the visitor token; another visitor's conversation is 404.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, query: HistoryQuery },
   responses: {

@@ -28,11 +28,16 @@ const route = createRoute({
   tags: [WIDGET_TAG],
   summary: "Messages of a conversation as they are stored",
   description:
-    "Needs the visitor token. A server-sent event stream of every message stored in the conversation from now on, in the " +
-    "public form (`event: message`, `id:` the message's id), such as a human agent's reply after a takeover; `event: status` " +
-    "`{status, progressStatus, agent}` when an operator changes who serves it (`agent` `{name, avatar}` while a human serves, " +
-    "else null); a `: ping` comment every 10 s. The stream ends after `WIDGET_STREAM_MAX_MS` (10 minutes by default): open it " +
-    "again with `Last-Event-ID` (the `id:` of the last message event read), and the messages stored since (up to 100) come " +
+    "Needs the visitor token. A server-sent event stream of every message stored in the conversation from now " +
+    "on, in the " +
+    "public form (`event: message`, `id:` the message's id), such as a human agent's reply after a takeover; " +
+    "`event: status` " +
+    "`{status, progressStatus, agent}` when an operator changes who serves it (`agent` `{name, avatar}` while " +
+    "a human serves, " +
+    "else null); a `: ping` comment every 10 s. The stream ends after `WIDGET_STREAM_MAX_MS` (10 minutes by " +
+    "default): open it " +
+    "again with `Last-Event-ID` (the `id:` of the last message event read), and the messages stored since (up " +
+    "to 100) come " +
     "first, each once.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, headers: LiveHeaders },

@@ -9,7 +9,8 @@ import { chatPage, PAGE_CSP } from "../../services/widget/page";
 
 /**
  * The full-page chat: `/chat/{webChatId}` (links, `backUrl`, share links) and `/` on a web chat's
- * active custom domain (elsewhere `/` redirects to the console). The page is a shell that loads `/widget.js` (a static asset) in page mode.
+ * active custom domain (elsewhere `/` redirects to the console). The page is a shell that loads `/widget.js` (a static
+ * asset) in page mode.
  */
 export function registerWidgetPages(app: OpenAPIHono<AppEnv>) {
   const serve = async (c: Context<AppEnv>, id: string | null) => {

@@ -23,9 +23,12 @@ const route = createRoute({
   tags: [WIDGET_TAG],
   summary: "Resume a reply's stream after a lost connection",
   description:
-    "Needs the visitor token and `Last-Event-ID: <messageId>:<characters>` (the id of the last reply event the client " +
-    "saw). Streams the text after those characters, then the rest of the reply and its final record, numbered the same " +
-    "way; a reply already stored comes back as its remainder and the final event at once. 404 when no such reply exists or it failed.",
+    "Needs the visitor token and `Last-Event-ID: <messageId>:<characters>` (the id of the last reply event " +
+    "the client " +
+    "saw). Streams the text after those characters, then the rest of the reply and its final record, numbered " +
+    "the same " +
+    "way; a reply already stored comes back as its remainder and the final event at once. 404 when no such " +
+    "reply exists or it failed.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, query: ResumeQuery },
   responses: {

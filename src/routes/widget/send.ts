@@ -34,11 +34,17 @@ const SendBody = z
       .array(
         z
           .object({
-            file: z.string().trim().min(1).max(2048).openapi({
-              description:
-                "`fields.key` of the visitor's upload from `uploads/` (or our URL of it); any other URL is 400 and never fetched",
-              example: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../notes.txt",
-            }),
+            file: z
+              .string()
+              .trim()
+              .min(1)
+              .max(2048)
+              .openapi({
+                description:
+                  "`fields.key` of the visitor's upload from `uploads/` (or our URL of it); any other URL is " +
+                  "400 and never fetched",
+                example: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../notes.txt",
+              }),
             filename: z
               .string()
               .trim()
@@ -52,7 +58,8 @@ const SendBody = z
       .optional()
       .openapi({
         description:
-          "Files the visitor uploaded through `uploads/` (web chats with enableFileUpload, else 403); the assistant reads them",
+          "Files the visitor uploaded through `uploads/` (web chats with enableFileUpload, else 403); the " +
+          "assistant reads them",
         example: [
           { file: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../notes.txt", filename: "notes.txt" },
         ],
@@ -93,10 +100,14 @@ const route = createRoute({
   summary: "Send a visitor's message; the reply streams back",
   description:
     "Needs the visitor token. Ordered and answered by the conversation's Durable Object like a streamed completion " +
-    "(CONTRACT section 7), with an `id: <messageId>:<characters so far>` on every reply event (for `Last-Event-ID` on " +
-    "`conversations/{conversationId}/stream/`), the public message record in the last event, and `event: error` on failure. With `enableFileUpload`, " +
-    "`attachments` name files the visitor uploaded through `uploads/` (all are checked before any is written; a foreign URL " +
-    "or a key that is not the visitor's own upload is 400 and never fetched); without it, files are 403 `file_upload_disabled`.",
+    "(CONTRACT section 7), with an `id: <messageId>:<characters so far>` on every reply event (for " +
+    "`Last-Event-ID` on " +
+    "`conversations/{conversationId}/stream/`), the public message record in the last event, and `event: " +
+    "error` on failure. With `enableFileUpload`, " +
+    "`attachments` name files the visitor uploaded through `uploads/` (all are checked before any is written; " +
+    "a foreign URL " +
+    "or a key that is not the visitor's own upload is 400 and never fetched); without it, files are 403 " +
+    "`file_upload_disabled`.",
   security: VISITOR_SECURITY,
   request: { params: WebChatParams, headers: IdempotencyHeaders, ...jsonBody(SendBody) },
   responses: {

@@ -12,9 +12,12 @@ const route = createRoute({
   tags: [WIDGET_TAG],
   summary: "Start or resume a visitor's session",
   description:
-    "No key. Returns a visitor token (2 hours; renew by sending it back here, up to 30 days after it lapsed) scoped to this " +
-    "web chat and the visitor's own conversations. A private web chat needs `contact.sourceId` with `contact.identityToken`, " +
-    "the hex HMAC-SHA256 of `sourceId` with the web chat's identity secret (401 otherwise). A public web chat without " +
+    "No key. Returns a visitor token (2 hours; renew by sending it back here, up to 30 days after it lapsed) " +
+    "scoped to this " +
+    "web chat and the visitor's own conversations. A private web chat needs `contact.sourceId` with " +
+    "`contact.identityToken`, " +
+    "the hex HMAC-SHA256 of `sourceId` with the web chat's identity secret (401 otherwise). A public web chat " +
+    "without " +
     "`enableAnonymous` asks a new visitor for a name or an e-mail (400 `contact.email`).",
   security: [],
   // Every field is optional: an anonymous visitor may send no body at all.

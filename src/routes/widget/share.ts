@@ -13,7 +13,8 @@ const createShare = createRoute({
   tags: [WIDGET_TAG],
   summary: "A read-only link to one of the visitor's conversations",
   description:
-    "Needs the visitor token and `enableShareConversation` (403 otherwise). The link shows the conversation as it is when opened, read-only.",
+    "Needs the visitor token and `enableShareConversation` (403 otherwise). The link shows the conversation " +
+    "as it is when opened, read-only.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams },
   responses: {

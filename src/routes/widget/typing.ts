@@ -9,7 +9,8 @@ import { visitorTyping } from "../../services/conversation/typing";
 import { TypingBody } from "../conversations/typing";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
-/** Typing signals a minute one visitor may send (the widget sends one every 3 s at most while typing, and one on stopping). */
+/** Typing signals a minute one visitor may send (the widget sends one every 3 s at most while typing, and one on
+ * stopping). */
 export const TYPING_PER_MINUTE = 40;
 
 const route = createRoute({
@@ -18,8 +19,10 @@ const route = createRoute({
   tags: [WIDGET_TAG],
   summary: "Tell the operators that the visitor is typing",
   description:
-    "Needs the visitor token. Nothing is stored: the organization's live stream (`conversation-events/`) gets `conversation.typing` " +
-    '`{conversationId, typing, sender: {type: "contact", id, name}}`. Send `true` at most every 3 s while typing and `false` once ' +
+    "Needs the visitor token. Nothing is stored: the organization's live stream (`conversation-events/`) gets " +
+    "`conversation.typing` " +
+    '`{conversationId, typing, sender: {type: "contact", id, name}}`. Send `true` at most every 3 s while ' +
+    "typing and `false` once " +
     "stopped or sent; more than 40 a minute are refused (429 `throttled`).",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, ...jsonBody(TypingBody) },

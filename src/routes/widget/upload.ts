@@ -28,9 +28,12 @@ const route = createRoute({
   tags: [WIDGET_TAG],
   summary: "Presign the upload of a file the visitor attaches",
   description:
-    "Needs the visitor token, and a web chat with `enableFileUpload` (else 403 `file_upload_disabled`). The file is checked " +
-    "against allowed-file-specs `attachment` (a disallowed extension or a size over the limit is 400) and keyed under the web " +
-    "chat's organization. Answers as `upload-presigned-url/` does: POST `multipart/form-data` to `url` with every field and `file` " +
+    "Needs the visitor token, and a web chat with `enableFileUpload` (else 403 `file_upload_disabled`). The " +
+    "file is checked " +
+    "against allowed-file-specs `attachment` (a disallowed extension or a size over the limit is 400) and " +
+    "keyed under the web " +
+    "chat's organization. Answers as `upload-presigned-url/` does: POST `multipart/form-data` to `url` with " +
+    "every field and `file` " +
     "last (204), then send `fields.key` as `attachments[].file` with a message (`messages/`).",
   security: VISITOR_SECURITY,
   request: { params: WebChatParams, ...jsonBody(UploadBody) },

@@ -28,7 +28,8 @@ export interface AgentReplyInput extends ReplyInput {
 }
 
 const AGENT_INSTRUCTIONS =
-  "You can call tools. Call one when it helps answer; use what it returns; answer the user in their language once you have what you need.";
+  "You can call tools. Call one when it helps answer; use what it returns; answer the user in their language " +
+  "once you have what you need.";
 
 /**
  * An agent reply (reply mode `agent`): the tool-calling loop over the assistant's tools, the
@@ -150,7 +151,8 @@ export function callView(t: ToolCallTrace, withResult: boolean): Record<string, 
   return view;
 }
 
-/** The prompt: instructions, the history with the tool turns of earlier agent replies, the message, and (resuming) the reply so far. */
+/** The prompt: instructions, the history with the tool turns of earlier agent replies, the message, and (resuming) the
+ * reply so far. */
 async function agentPrompt(
   db: Db,
   { chatbot, history, incoming }: ReplyInput,

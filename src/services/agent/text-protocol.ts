@@ -58,12 +58,14 @@ export function withTextProtocol(inner: ChatModel): ChatModel {
 function textMessages(request: ChatRequest): ChatMessage[] {
   const tools = (request.tools ?? []).map(
     (t) =>
-      `- ${t.function.name}: ${t.function.description ?? ""}\n  arguments (JSON Schema): ${JSON.stringify(t.function.parameters ?? {})}`,
+      `- ${t.function.name}: ${t.function.description ?? ""}\n  arguments (JSON Schema): ` +
+      `${JSON.stringify(t.function.parameters ?? {})}`,
   );
   const protocol = tools.length
     ? "You can use these tools:\n" +
       tools.join("\n") +
-      "\n\nTo use one, reply with exactly two lines and nothing else:\nAction: <tool name>\nAction Input: <arguments as a JSON object>\n" +
+      "\n\nTo use one, reply with exactly two lines and nothing else:\nAction: <tool name>\nAction Input: " +
+      "<arguments as a JSON object>\n" +
       "You will then get an Observation with its result. When you can answer, reply with the answer only."
     : "";
   const out: ChatMessage[] = [];

@@ -16,7 +16,8 @@ export interface ToolOutcome {
   forModel?: string;
   /** Parts the reply message carries in `contentPayload` (flex messages, quick replies, ...). */
   payload?: { flex?: unknown[]; quickReplies?: { label: string; text: string }[]; handoff?: true };
-  /** Tools the result brings into the loop from the next round on (a skill's attached tools, once `use_skill` loads it). */
+  /** Tools the result brings into the loop from the next round on (a skill's attached tools, once `use_skill` loads
+   * it). */
   tools?: AgentTool[];
 }
 

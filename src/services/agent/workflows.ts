@@ -16,21 +16,24 @@ export const BUILT_IN_WORKFLOWS = [
     id: "00000000-0000-7000-8000-00000000f001",
     name: "Rewrite, retrieve, answer",
     description:
-      "Rewrites the question into a standalone search query using the conversation, retrieves passages with it, and answers grounded in them.",
+      "Rewrites the question into a standalone search query using the conversation, retrieves passages with " +
+      "it, and answers grounded in them.",
     steps: ["rewrite_query", "retrieve", "answer"],
   },
   {
     id: "00000000-0000-7000-8000-00000000f002",
     name: "Classify intent and route to a tool",
     description:
-      "Decides which one of the assistant's tools the message calls for (or none), runs it once, and answers from its result.",
+      "Decides which one of the assistant's tools the message calls for (or none), runs it once, and answers " +
+      "from its result.",
     steps: ["classify_intent", "call_tool", "answer"],
   },
   {
     id: "00000000-0000-7000-8000-00000000f003",
     name: "Answer, then verify",
     description:
-      "Retrieves passages, answers from them, then checks each sentence of the answer against the passages; an unsupported answer is replaced by the unanswerable text.",
+      "Retrieves passages, answers from them, then checks each sentence of the answer against the passages; " +
+      "an unsupported answer is replaced by the unanswerable text.",
     steps: ["retrieve", "answer", "verify"],
   },
 ] as const;
@@ -189,7 +192,8 @@ function conversationPrompt({ chatbot, history, incoming }: ReplyInput): ChatMes
   ];
 }
 
-/** A standalone search query: the model's rewrite (local model or no history: the question itself, with the previous question's terms). */
+/** A standalone search query: the model's rewrite (local model or no history: the question itself, with the previous
+ * question's terms). */
 async function rewrite(model: ChatModel, input: ReplyInput, signal?: AbortSignal): Promise<string> {
   const previous = [...input.history].reverse().find((m) => m.type === "incoming")?.content ?? "";
   if (!previous || input.model?.provider === "local")
@@ -201,7 +205,8 @@ async function rewrite(model: ChatModel, input: ReplyInput, signal?: AbortSignal
       {
         role: "system",
         content:
-          "Rewrite the user's last message as one standalone search query, using the conversation for missing context. Answer with the query only.",
+          "Rewrite the user's last message as one standalone search query, using the conversation for missing " +
+          "context. Answer with the query only.",
       },
       { role: "user", content: `Previous question: ${previous}\nLast message: ${input.incoming.content}` },
     ],

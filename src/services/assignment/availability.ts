@@ -6,7 +6,8 @@ import { assignWaiting } from "./round-robin";
 import { enqueueDeliveries } from "../webhooks/emit";
 
 const PRESENCE_GRACE_MS = 30_000;
-/** `PRESENCE_GRACE_MS` (durable-objects/inbox-events.ts): how long a member without a console tab stays as they were. */
+/** `PRESENCE_GRACE_MS` (durable-objects/inbox-events.ts): how long a member without a console tab stays as they were.
+ * */
 export const presenceGraceMs = (env: Bindings) =>
   env.PRESENCE_GRACE_MS === undefined || Number.isNaN(Number(env.PRESENCE_GRACE_MS))
     ? PRESENCE_GRACE_MS

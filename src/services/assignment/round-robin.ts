@@ -23,7 +23,8 @@ interface Agent {
   capacity: number | null;
 }
 
-/** Who may be given the inbox's conversations: online, in its team (or able to manage conversations), longest since their last assignment first. */
+/** Who may be given the inbox's conversations: online, in its team (or able to manage conversations), longest since
+ * their last assignment first. */
 function eligibleAgents(
   db: Db,
   organizationId: string,

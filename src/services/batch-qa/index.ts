@@ -74,7 +74,9 @@ export async function createBatchQa(
   await d1.batch([
     d1
       .prepare(
-        "INSERT INTO batch_qas (id, organization_id, web_chat_id, chatbot_id, created_by_id, file, filename, status, total, completed, failed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, 0, ?, ?)",
+        "INSERT INTO batch_qas (id, organization_id, web_chat_id, chatbot_id, created_by_id, file, filename, " +
+          "status, total, completed, failed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, " +
+          "0, 0, ?, ?)",
       )
       .bind(
         id,

@@ -3,7 +3,8 @@
 // message is read (email.ts) and kept like a webhook's events (inbound.ts `keep`: by Message-ID, so a
 // redelivery is the same row; the channel queue makes it a message and the reply goes back by EMAIL).
 // Locally, `wrangler dev` (Miniflare 5) hands a raw message to this handler with
-//   curl -X POST 'http://localhost:8787/cdn-cgi/local/email?from=jane@example.com&to=support@shop.example' --data-binary @message.eml
+// curl -X POST 'http://localhost:8787/cdn-cgi/local/email?from=jane@example.com&to=support@shop.example' --data-binary
+// @message.eml
 // (the /cdn-cgi/handler/email of older releases reaches the fetch handler now); it answers 400 with the
 // reason given to setReject. The local EMAIL binding checks each message sent (From matching the
 // envelope sender, a Message-ID, no Received header), gives it a Message-ID of its own, and writes it to

@@ -226,7 +226,8 @@ export const email: ChannelAdapter<Promise<InboundEvent[]>> = {
     const other = await emailInboxFor(ctx.env, address, ctx.channel.inboxId);
     if (other) throw new PlatformError(`${address} already belongs to another inbox (${other.inboxId})`, 409);
     return (
-      `Ready: in Cloudflare Email Routing, route ${address} to this Worker (Routing rules > Custom address > Send to a Worker), ` +
+      `Ready: in Cloudflare Email Routing, route ${address} to this Worker (Routing rules > Custom address > ` +
+      `Send to a Worker), ` +
       `and onboard ${address.split("@")[1]} to Email Sending so replies can leave from ${address}.`
     );
   },

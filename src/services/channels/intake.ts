@@ -43,9 +43,11 @@ import {
 
 /** Largest file taken from a platform (the attachment spec's size). */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
-/** After this many failed attempts an event is set aside (`ignored`, with its error) instead of tried again (about a day of back-off). */
+/** After this many failed attempts an event is set aside (`ignored`, with its error) instead of tried again (about a
+ * day of back-off). */
 export const MAX_EVENT_ATTEMPTS = 300;
-/** After this many, a file the platform cannot give now is left out (said in the message) rather than holding the message back. */
+/** After this many, a file the platform cannot give now is left out (said in the message) rather than holding the
+ * message back. */
 const FILE_ATTEMPTS = 3;
 
 type EventRow = typeof channelEvents.$inferSelect;
@@ -258,7 +260,8 @@ const logUnless = (err: unknown, message = "typing indicator not shown") => {
   console.warn(JSON.stringify({ level: "warn", message, error: err.message }));
 };
 
-/** A new conversation's title: the group chat's name as the event gives it, else as the platform tells it; none for a person's own chat. */
+/** A new conversation's title: the group chat's name as the event gives it, else as the platform tells it; none for a
+ * person's own chat. */
 async function groupTitle(adapter: AnyChannelAdapter, ctx: PlatformContext, event: StoredEvent): Promise<string> {
   if (!event.group) return "";
   if (event.group.name || !adapter.groupName) return event.group.name ?? "";
@@ -271,7 +274,8 @@ async function groupTitle(adapter: AnyChannelAdapter, ctx: PlatformContext, even
   }
 }
 
-/** The sender as a contact of the inbox (its id from the inbox and the platform's user id); the platform's profile fills a new one. */
+/** The sender as a contact of the inbox (its id from the inbox and the platform's user id); the platform's profile
+ * fills a new one. */
 async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContext, event: StoredEvent) {
   const { inboxId, organizationId } = ctx.channel;
   const id = await stableUuidv7(`contact\n${inboxId}\n${event.sender.id}`, 0);
@@ -429,7 +433,8 @@ async function takeFiles(
     };
     rows.push(row);
   }
-  // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to it.
+  // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to
+  // it.
   if (rows.length) await db.insert(attachments).values(rows);
   return { rows, missing };
 }

@@ -55,7 +55,8 @@ async function answer<T>(response: Response): Promise<T> {
   return (await response.json().catch(() => ({}))) as T;
 }
 
-/** X-Line-Signature: base64 HMAC-SHA256 of the raw body under the channel secret, checked by WebCrypto (constant time). */
+/** X-Line-Signature: base64 HMAC-SHA256 of the raw body under the channel secret, checked by WebCrypto (constant time).
+ * */
 async function verify(
   request: Request,
   raw: string,

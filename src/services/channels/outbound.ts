@@ -302,7 +302,8 @@ async function outboundMessage(
   };
 }
 
-/** The assistant's conversation starters (its web chats' `displayConversationStarters`): quick replies under its first answer. */
+/** The assistant's conversation starters (its web chats' `displayConversationStarters`): quick replies under its first
+ * answer. */
 async function startersOf(db: Db, inboxId: string): Promise<string[]> {
   const rows = await db
     .select({ settings: webChats.settings })
@@ -333,7 +334,8 @@ export async function retryDelivery(env: Bindings, db: Db, organizationId: strin
   await enqueueWork(env, [{ kind: "deliver", conversationId: delivery.conversationId }]);
 }
 
-/** Conversations with deliveries nobody is sending though they are due (a lost queue message, a dead sender): for the cron. */
+/** Conversations with deliveries nobody is sending though they are due (a lost queue message, a dead sender): for the
+ * cron. */
 export async function strandedDeliveries(db: Db, now = Date.now()): Promise<string[]> {
   const rows = await db
     .selectDistinct({ conversationId: channelDeliveries.conversationId })

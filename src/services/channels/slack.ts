@@ -173,7 +173,8 @@ export function slackRefusal(body: Json, response: Response): PlatformError {
   );
 }
 
-/** A Web API method with the bot token; its answer when `ok` (or its error is `tolerated`), a PlatformError otherwise. */
+/** A Web API method with the bot token; its answer when `ok` (or its error is `tolerated`), a PlatformError otherwise.
+ * */
 async function callMethod(
   ctx: PlatformContext,
   method: string,

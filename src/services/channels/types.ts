@@ -52,7 +52,8 @@ export interface InboundAttachment {
 
 /** One message a platform sent, as every platform's module reads it. */
 export interface InboundEvent {
-  /** The platform's own event id (LINE webhookEventId, Telegram update_id, Meta mid, Slack event_id, e-mail Message-ID): a redelivery has the same. */
+  /** The platform's own event id (LINE webhookEventId, Telegram update_id, Meta mid, Slack event_id, e-mail
+   * Message-ID): a redelivery has the same. */
   eventId: string;
   /** The chat the conversation is for: the user's own chat, or the group's (then `group` is set). */
   threadKey: string;
@@ -69,7 +70,8 @@ export interface InboundEvent {
   at?: number;
   /** Whatever the reply needs that the platform's send API asks for (e-mail: subject, Message-ID, References). */
   thread?: JsonObject;
-  /** A satisfaction rating 1-5 given by a button of the rating question (Telegram's callback): never a message of its own. */
+  /** A satisfaction rating 1-5 given by a button of the rating question (Telegram's callback): never a message of its
+   * own. */
   rating?: number;
 }
 
@@ -86,7 +88,8 @@ export interface OutboundMessage {
   /** Files attached to the reply (a human agent's), as URLs the platform can fetch. */
   attachments: { url: string; filename: string; contentType: string }[];
   replyToken?: string;
-  /** The satisfaction question (services/conversation/csat.ts): `quickReplies` are the ratings 1-5; a module with callback buttons sends those instead (InboundEvent.rating). */
+  /** The satisfaction question (services/conversation/csat.ts): `quickReplies` are the ratings 1-5; a module with
+   * callback buttons sends those instead (InboundEvent.rating). */
   rating?: boolean;
   /** The thread's context (InboundEvent.thread of its latest event). */
   thread?: JsonObject;
@@ -125,21 +128,26 @@ export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
    * 401 and nothing is stored.
    */
   verify(request: Request, raw: string, channel: ChannelConfig): Promise<boolean>;
-  /** A request that is not an event (Meta's GET subscription, Slack's url_verification), answered here; null otherwise. Runs before verify for GET, after it for POST. */
+  /** A request that is not an event (Meta's GET subscription, Slack's url_verification), answered here; null otherwise.
+   * Runs before verify for GET, after it for POST. */
   handshake?(request: Request, raw: string, channel: ChannelConfig): Response | null;
-  /** The messages in a verified request (none for a delivery receipt, a read mark, the bot's own message). Throws a 400 ApiError for a body it cannot read. */
+  /** The messages in a verified request (none for a delivery receipt, a read mark, the bot's own message). Throws a 400
+   * ApiError for a body it cannot read. */
   parse(raw: string, channel: ChannelConfig): Parsed;
   /** The sender's name and picture from the platform's profile, where it has one. */
   profile?(ctx: PlatformContext, event: InboundEvent): Promise<{ name?: string; avatar?: string } | null>;
-  /** A group chat's name (LINE's group summary, Slack's channel): the title of its new conversation; null when it has none. */
+  /** A group chat's name (LINE's group summary, Slack's channel): the title of its new conversation; null when it has
+   * none. */
   groupName?(ctx: PlatformContext, groupId: string): Promise<string | null>;
   /** A file of an event: the platform's answer with its bytes. */
   download?(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response>;
-  /** Checks the credentials with the platform (and registers the webhook where the platform lets us); a line saying what it answered. Throws PlatformError. */
+  /** Checks the credentials with the platform (and registers the webhook where the platform lets us); a line saying
+   * what it answered. Throws PlatformError. */
   connect(ctx: PlatformContext): Promise<string>;
   /** Sends one reply (split at the platform's limit); the platform's message ids. Throws PlatformError. */
   send(ctx: PlatformContext, message: OutboundMessage): Promise<string[]>;
-  /** Answers a tapped button (`InboundEvent.tapId`), so the platform stops showing it as pending (Telegram's answerCallbackQuery). */
+  /** Answers a tapped button (`InboundEvent.tapId`), so the platform stops showing it as pending (Telegram's
+   * answerCallbackQuery). */
   acknowledge?(ctx: PlatformContext, tapId: string): Promise<void>;
   /** Shows the visitor that the assistant is writing (LINE's loading animation, Telegram's `typing`). */
   typing?(ctx: PlatformContext, threadKey: string): Promise<void>;

@@ -40,7 +40,8 @@ export async function requireChatbotQuota(db: Db, organizationId: string, plans:
     throw forbidden("The organization's plan has expired; no assistant can be created.");
   if (plan.createChatbotLimit !== null && n >= plan.createChatbotLimit) {
     throw forbidden(
-      `The ${plan.planName} plan allows ${plan.createChatbotLimit} assistants and the organization has ${n}; delete one or change the plan.`,
+      `The ${plan.planName} plan allows ${plan.createChatbotLimit} assistants and the organization has ${n}; ` +
+        `delete one or change the plan.`,
     );
   }
 }

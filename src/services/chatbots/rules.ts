@@ -81,7 +81,8 @@ const MODEL_FIELDS = [
 /**
  * Checks what the body refers to, 400 naming the field otherwise: models the organization may use,
  * groups of the organization (none for a personal assistant), and toolkits and tools, which this
- * service does not have yet (any id is unknown); models that cannot answer here are 400 with the reason. Knowledge bases: `checkChatbotKnowledgeBases`. Non-owners may only add groups they belong to
+ * service does not have yet (any id is unknown); models that cannot answer here are 400 with the reason. Knowledge
+ * bases: `checkChatbotKnowledgeBases`. Non-owners may only add groups they belong to
  * (403). Returns the group ids when the body sets them.
  */
 export async function checkChatbotReferences(
@@ -100,7 +101,8 @@ export async function checkChatbotReferences(
   );
   const missing = MODEL_FIELDS.find((_, i) => !found[i]);
   if (missing) throw fieldError(missing[0], `No ${missing[2]} model with this id is available to the organization.`);
-  // A model that cannot answer here (no AI binding, an unreadable key) would fail every reply: say so now (docs/decisions.md, "Honest model choices").
+  // A model that cannot answer here (no AI binding, an unreadable key) would fail every reply: say so now
+  // (docs/decisions.md, "Honest model choices").
   const rows = found.map((row) => (row === true ? null : row));
   const reasons = await Promise.all(rows.map((row) => (row ? modelUnavailableReason(row, env) : null)));
   const unavailable = MODEL_FIELDS.findIndex((_, i) => reasons[i] !== null);

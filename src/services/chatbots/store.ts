@@ -101,7 +101,8 @@ export async function updateChatbot(
   return row;
 }
 
-/** Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without assistant. */
+/** Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without
+ * assistant. */
 export async function deleteChatbot(db: Db, id: string) {
   await db.batch([
     db.delete(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true))),

@@ -69,7 +69,8 @@ export const isRatingAsk = (payload: unknown) => !!(payload as { csat?: { ask?: 
 /**
  * After an operator resolves a conversation of a messaging channel: the assistant's side asks for a
  * rating (a message with quick replies 1-5, delivered like any reply; services/channels/outbound.ts
- * gives it the platform's buttons), in the language of the visitor's latest message. Nothing for a web chat (the widget asks on its own) or an inbox
+ * gives it the platform's buttons), in the language of the visitor's latest message. Nothing for a web chat (the widget
+ * asks on its own) or an inbox
  * without a channel.
  */
 export async function askForRating(

@@ -62,7 +62,8 @@ export interface MessageEffect {
     conversation: ConversationRow,
     message: MessageRow,
   ): D1PreparedStatement | D1PreparedStatement[] | null;
-  /** After the batch is stored, in the order of the conversation's messages. Must not throw: hand slow work to `waitUntil`. */
+  /** After the batch is stored, in the order of the conversation's messages. Must not throw: hand slow work to
+   * `waitUntil`. */
   stored?(batch: StoredBatch): void;
   /** After the assistant's reply to `incoming` is stored. */
   replied?(end: TurnEnd, reply: MessageRow): void;
@@ -107,7 +108,8 @@ export function effectStatements(db: Db, conversation: ConversationRow, message:
   return { statements, resultsFrom };
 }
 
-/** Runs every effect's `stored` on a batch; `results` maps each message to its effects' statement results (effectStatements). */
+/** Runs every effect's `stored` on a batch; `results` maps each message to its effects' statement results
+ * (effectStatements). */
 export function runStored(
   batch: Omit<StoredBatch, "messages">,
   messages: {

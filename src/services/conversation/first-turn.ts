@@ -39,7 +39,8 @@ export interface FirstTurn {
   requestId?: string;
 }
 
-/** Beyond the longest a reply may take (every attempt and wait), before the object stops waiting for a worker taken for dead. */
+/** Beyond the longest a reply may take (every attempt and wait), before the object stops waiting for a worker taken for
+ * dead. */
 const HOLD_MARGIN_MS = 30_000;
 
 /**
@@ -228,7 +229,8 @@ async function storeTurn(
   );
 }
 
-/** Tells the conversation's object that the first turn is stored or failed; a fresh stub, as one that saw its object reset stays broken. */
+/** Tells the conversation's object that the first turn is stored or failed; a fresh stub, as one that saw its object
+ * reset stays broken. */
 async function release(env: Bindings, conversationId: string) {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -242,7 +244,8 @@ async function release(env: Bindings, conversationId: string) {
   }
 }
 
-/** The longest a reply may take: every attempt of the model (MODEL_TIMEOUT_MS each) and the waits between them, plus a margin. */
+/** The longest a reply may take: every attempt of the model (MODEL_TIMEOUT_MS each) and the waits between them, plus a
+ * margin. */
 function holdMs(env: Bindings) {
   const { retries, maxDelayMs } = retryPolicy(env);
   const timeoutMs = countSetting(env.MODEL_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;

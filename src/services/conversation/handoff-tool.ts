@@ -11,7 +11,8 @@ const handoffTool: AgentTool = {
   name: HANDOFF_TOOL,
   displayName: "Hand off to a person",
   description:
-    "Escalate: hand this conversation over to a human colleague, who replies here later. Use it when the visitor needs something only staff can do " +
+    "Escalate: hand this conversation over to a human colleague, who replies here later. Use it when the " +
+    "visitor needs something only staff can do " +
     "(a refund decision, an account change, a complaint) or you cannot help.",
   parameters: {
     type: "object",
@@ -25,7 +26,8 @@ const handoffTool: AgentTool = {
       output: { handedOff: true, reason: typeof args.reason === "string" ? args.reason.slice(0, 500) : null },
       // The turn adds the assistant's handoff message after the reply (handoffReply): the model need not say it again.
       forModel:
-        "The conversation is handed to a colleague; the visitor is told so right after your reply. Answer what you can without repeating that.",
+        "The conversation is handed to a colleague; the visitor is told so right after your reply. Answer " +
+        "what you can without repeating that.",
       payload: { handoff: true },
     };
   },

@@ -32,7 +32,8 @@ export const handoffSettings = (stored: Partial<HandoffSettings> | null | undefi
 
 /** Why a conversation was handed to a person (the contract's `reason`). */
 export type HandoffReason = "visitor_request" | "unanswered" | "tool";
-/** What made replies count as unanswered outside a turn (`contentPayload.handoff.trigger`): the visitor rated two of them down. */
+/** What made replies count as unanswered outside a turn (`contentPayload.handoff.trigger`): the visitor rated two of
+ * them down. */
 export type HandoffTrigger = "dislikes";
 
 /** Dislikes of the assistant's replies since it last handed off that make it hand off. */
@@ -135,7 +136,8 @@ export const handoffMessage = (
     ? settings.outsideHoursMessage?.trim() || inLanguage(OUTSIDE_HOURS_MESSAGES, incoming.content)
     : settings.message?.trim() || inLanguage(DEFAULT_MESSAGES, incoming.content);
 
-/** When the handoff happens outside the inbox's business hours: the team's next opening (ms; null: none within two weeks). */
+/** When the handoff happens outside the inbox's business hours: the team's next opening (ms; null: none within two
+ * weeks). */
 export interface OutsideHours {
   nextOpeningAt: number | null;
 }

@@ -27,7 +27,8 @@ export interface ConversationEventRecord {
   lastMessageCreatedAt: string | null;
   unreadCount: number;
   createdAt: string;
-  /** The visitor's satisfaction rating (services/conversation/csat.ts), so a rating's `conversation.updated` carries it. */
+  /** The visitor's satisfaction rating (services/conversation/csat.ts), so a rating's `conversation.updated` carries
+   * it. */
   csat: CsatRecord | null;
 }
 
@@ -51,7 +52,8 @@ export type InboxEvent =
   | { event: "message.created"; data: { conversation: ConversationEventRecord; message: MessageRecord } }
   | { event: "conversation.typing"; data: TypingEvent };
 
-/** Someone is typing in a conversation (true) or stopped (false): ephemeral, never stored (services/conversation/typing.ts). */
+/** Someone is typing in a conversation (true) or stopped (false): ephemeral, never stored
+ * (services/conversation/typing.ts). */
 export interface TypingEvent {
   conversationId: string;
   typing: boolean;
@@ -178,7 +180,8 @@ export function publishInboxEvents(env: Bindings, organizationId: string, ...eve
  */
 export const liveInboxEffect: MessageEffect = {
   name: "live inbox",
-  // The team's own view: a private note appears in the transcript as it is written (the conversation it carries is unchanged by it).
+  // The team's own view: a private note appears in the transcript as it is written (the conversation it carries is
+  // unchanged by it).
   notes: true,
   stored({ env, waitUntil, organizationId, created, messages }) {
     if (!inboxMayListen(organizationId)) return;
@@ -186,7 +189,8 @@ export const liveInboxEffect: MessageEffect = {
     if (created) events.push(conversationEvent("conversation.created", created));
     for (const m of messages) {
       events.push(messageEvent(m.conversation, m.record));
-      // A handoff reply queues the conversation, a member's reply serves it, a visitor's reopens it, in its own batch: that change is an event of its own.
+      // A handoff reply queues the conversation, a member's reply serves it, a visitor's reopens it, in its own batch:
+      // that change is an event of its own.
       const reason = messageChangeReason(m.message, m.before);
       const changed = reason ? lifecycleEvent(m.before, m.conversation, reason) : null;
       if (changed) events.push(changed);

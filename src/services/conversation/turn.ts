@@ -27,7 +27,8 @@ import { turnError, type TurnResult } from "./turn-result";
 export const VISITOR_WRITE_DELAY_MS = 20;
 
 export type Assistant = Omit<AssistantForReply, "defaultInboxId">;
-/** What a reply needs besides its message: the assistant with its model and knowledge bases, and the history, oldest first. */
+/** What a reply needs besides its message: the assistant with its model and knowledge bases, and the history, oldest
+ * first. */
 export type ReplyContext = Assistant & {
   history: MessageRow[];
   contactQueryMetadata?: QueryMetadata | null;
@@ -85,7 +86,8 @@ export interface Turn {
   conversation: ConversationRow;
   /** The turn's message (a visitor's, or a person's of the team), made by the store's `next`. */
   message: MessageRow;
-  /** What the assistant's reply needs; null when it does not answer (auto reply off, no assistant, a person's message). */
+  /** What the assistant's reply needs; null when it does not answer (auto reply off, no assistant, a person's message).
+   * */
   context: Promise<ReplyContext> | null;
   /** The caller's stream (CONTRACT section 7): reply deltas and tool events, then `done` or `error`. */
   stream?: SseWriter | null;
@@ -158,7 +160,8 @@ export async function answer(
   answered: () => void = () => {},
 ): Promise<{ result: Promise<TurnResult> }> {
   const { conversation, incoming, visitor, stream = null } = a;
-  // The visitor's message not stored: nor will the reply be. (Only then: a signal costs the model's request an AbortSignal.any.)
+  // The visitor's message not stored: nor will the reply be. (Only then: a signal costs the model's request an
+  // AbortSignal.any.)
   const abort = visitor.aheadOfReply ? new AbortController() : null;
   if (abort) visitor.stored.catch(() => abort.abort());
   const replyId = uuidv7();
@@ -315,7 +318,8 @@ function told(
   return result;
 }
 
-/** A stream whose turn failed without a result (its message not stored, or the turn never began): `event: error`, closed. */
+/** A stream whose turn failed without a result (its message not stored, or the turn never began): `event: error`,
+ * closed. */
 export function endStream(stream: SseWriter, err: unknown, turn: { conversationId: string; requestId?: string }) {
   const { code, detail } = turnError(err, turn.requestId);
   stream.send({ detail, code, requestId: turn.requestId, conversationId: turn.conversationId }, "error");

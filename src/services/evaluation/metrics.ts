@@ -28,8 +28,10 @@ export interface Scores {
 
 const STOPWORDS = new Set(
   (
-    "a an and are as at be but by can could did do does for from had has have how i if in into is it its me my no not of on or our " +
-    "should so that the their them then there these they this to was we were what when where which who why will with would you your said"
+    "a an and are as at be but by can could did do does for from had has have how i if in into is it its me " +
+    "my no not of on or our " +
+    "should so that the their them then there these they this to was we were what when where which who why " +
+    "will with would you your said"
   ).split(" "),
 );
 

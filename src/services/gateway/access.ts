@@ -9,7 +9,8 @@ import { currentAccess, type OrgAccess } from "../access";
 import { getModel, usableBy, type ModelRow } from "../models";
 import { tableCache } from "../../db/write-watch";
 
-/** Whether an organization may use the gateway, and models by reference, remembered 2 s (docs/decisions.md, "Per-isolate caches"). */
+/** Whether an organization may use the gateway, and models by reference, remembered 2 s (docs/decisions.md,
+ * "Per-isolate caches"). */
 const gatewaySwitches = tableCache<boolean>([organizations]);
 const chatModels = tableCache<ModelRow | null>([models]);
 

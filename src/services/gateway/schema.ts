@@ -171,7 +171,13 @@ export type ChatCompletionRecord = z.infer<typeof ChatCompletion>;
 
 export const ChatCompletionStream = z.string().openapi({
   description:
-    'Server-sent events: `data: {"id", "object": "chat.completion.chunk", "created", "model", "choices": [{"index": 0, "delta": {"role"?, "content"}, "finish_reason": null}]}` per delta, a chunk with `finish_reason` "stop" (or "tool_calls"), a usage chunk (`choices: []`) when `stream_options.include_usage`, then `data: [DONE]`. A failure after the stream started is `event: error` with `data: {"detail", "code", "error": {"message", "type", "code"}}`.',
+    'Server-sent events: `data: {"id", "object": "chat.completion.chunk", "created", "model", "choices": ' +
+    '[{"index": 0, "delta": {"role"?, "content"}, "finish_reason": null}]}` per delta, a chunk with ' +
+    '`finish_reason` "stop" (or "tool_calls"), a usage chunk (`choices: []`) when ' +
+    "`stream_options.include_usage`, then `data: [DONE]`. A failure after the stream started is `event: " +
+    'error` with `data: {"detail", "code", "error": {"message", "type", "code"}}`.',
   example:
-    'data: {"id":"chatcmpl-…","object":"chat.completion.chunk","created":1767225600,"model":"Local LLM","choices":[{"index":0,"delta":{"role":"assistant","content":"We "},"finish_reason":null}]}\n\ndata: [DONE]\n\n',
+    'data: {"id":"chatcmpl-…","object":"chat.completion.chunk","created":1767225600,"model":"Local ' +
+    'LLM","choices":[{"index":0,"delta":{"role":"assistant","content":"We "},"finish_reason":null}]}\n\ndata: ' +
+    "[DONE]\n\n",
 });

@@ -50,13 +50,16 @@ export async function indexFaqs(
   );
   await env.DB.batch([
     env.DB.prepare(
-      "delete from faqs_fts where rowid in (select f.rowid from faqs as f join json_each(?1) as j on f.id = j.value ->> '$.id')",
+      "delete from faqs_fts where rowid in (select f.rowid from faqs as f join json_each(?1) as j on f.id = " +
+        "j.value ->> '$.id')",
     ).bind(data),
     env.DB.prepare(
-      "insert into faqs_fts (rowid, terms) select f.rowid, j.value ->> '$.terms' from json_each(?1) as j join faqs as f on f.id = j.value ->> '$.id'",
+      "insert into faqs_fts (rowid, terms) select f.rowid, j.value ->> '$.terms' from json_each(?1) as j join " +
+        "faqs as f on f.id = j.value ->> '$.id'",
     ).bind(data),
     env.DB.prepare(
-      "update faqs set embedding_tokens_count = (select j.value ->> '$.words' from json_each(?1) as j where j.value ->> '$.id' = faqs.id) where id in (select value ->> '$.id' from json_each(?1))",
+      "update faqs set embedding_tokens_count = (select j.value ->> '$.words' from json_each(?1) as j where " +
+        "j.value ->> '$.id' = faqs.id) where id in (select value ->> '$.id' from json_each(?1))",
     ).bind(data),
   ]);
   await indexKeywordTexts(

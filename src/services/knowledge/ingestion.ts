@@ -114,7 +114,8 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
   if (!kb) return;
   if (kb.vectorDatabaseType) {
     throw new PermanentIngestionError(
-      `The external vector database type "${kb.vectorDatabaseType}" has no adapter in this deployment yet; use the platform's own store.`,
+      `The external vector database type "${kb.vectorDatabaseType}" has no adapter in this deployment yet; ` +
+        `use the platform's own store.`,
     );
   }
   const t0 = Date.now();
@@ -169,7 +170,8 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
            from json_each(?1) as j`,
         ).bind(data, now),
         env.DB.prepare(
-          "insert into text_nodes_fts (rowid, terms) select t.rowid, j.value ->> '$.terms' from json_each(?1) as j join text_nodes as t on t.id = j.value ->> '$.id'",
+          "insert into text_nodes_fts (rowid, terms) select t.rowid, j.value ->> '$.terms' from json_each(?1) " +
+            "as j join text_nodes as t on t.id = j.value ->> '$.id'",
         ).bind(data),
       ];
     }),

@@ -1,4 +1,5 @@
-// Reading one text node, and changing a file's passages by hand (the console's text node editor): a node's text rewritten and
+// Reading one text node, and changing a file's passages by hand (the console's text node editor): a node's text
+// rewritten and
 // indexed again, or the node removed, with its keyword, FTS and vector entries. A reparse of the
 // file replaces its nodes, edited or not, with the parser's.
 import { and, asc, count, eq, sql } from "drizzle-orm";
@@ -86,7 +87,8 @@ export async function getTextNodeForUpdate(db: Db, access: OrgAccess, userId: st
   return getVisibleTextNode(db, access, userId, id);
 }
 
-/** Rewrites a node's text and indexes it again: FTS (with the row, atomically), the base's keyword index, its vector and the built-in embedding. */
+/** Rewrites a node's text and indexes it again: FTS (with the row, atomically), the base's keyword index, its vector
+ * and the built-in embedding. */
 export async function rewriteTextNode(
   env: Bindings,
   db: Db,

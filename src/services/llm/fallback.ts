@@ -52,7 +52,8 @@ export function replyModel(
     return model;
   }
 
-  /** The request to one model; `onFirst` hears the model's own first event (not the adapter's, which may hold text back). */
+  /** The request to one model; `onFirst` hears the model's own first event (not the adapter's, which may hold text
+   * back). */
   async function* ask(row: ModelRow, request: ChatRequest, onFirst?: () => void): AsyncGenerator<ChatEvent> {
     const model = await client(row);
     yield* adapt(row, onFirst ? heard(model, onFirst) : model).stream(request);

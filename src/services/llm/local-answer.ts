@@ -19,29 +19,35 @@ import { yesOrNo } from "./local-yes-no";
  */
 
 const MAX_SENTENCES = 3;
-/** Share of the question's key weight a sentence must cover (more than) to answer it: one of two things asked is not an answer. */
+/** Share of the question's key weight a sentence must cover (more than) to answer it: one of two things asked is not an
+ * answer. */
 const MIN_COVERAGE = 0.5;
-/** A question with this many key units or more is told as a story; it needs two of them, and this share of its weight. */
+/** A question with this many key units or more is told as a story; it needs two of them, and this share of its weight.
+ * */
 const LONG_QUESTION = 4;
 const LONG_COVERAGE = 0.25;
-/** Share of a heading's or restated question's own weight handed to the next sentence, and half of that to the one after. */
+/** Share of a heading's or restated question's own weight handed to the next sentence, and half of that to the one
+ * after. */
 const FOLLOW = 0.6;
 /** A sentence whose words are mostly the question's and hold at least half of them says the question again. */
 const RESTATES_OWN = 0.6;
 const RESTATES_QUESTION = 0.5;
-/** What the best-ranked passage adds to a score (the n-th adds PRIOR / n): retrieval and rerank saw more than these units. */
+/** What the best-ranked passage adds to a score (the n-th adds PRIOR / n): retrieval and rerank saw more than these
+ * units. */
 const PRIOR = 0.3;
 /** What a unit held only by the sentence's heading, or by the question just before it, counts for its score. */
 const INHERITED = 0.25;
 /** How much more the thing a question asks for ("how much": a price) counts than what it is about. */
 const FOCUS = 2;
-/** What a sentence whose subject (its first concept) is not one the question asks about loses: its score / (1 + ELSEWHERE). */
+/** What a sentence whose subject (its first concept) is not one the question asks about loses: its score / (1 +
+ * ELSEWHERE). */
 const ELSEWHERE = 0.5;
 /** And for each other concept it speaks of besides: 1 / (1 + BESIDES per concept). */
 const BESIDES = 0.1;
 /** Concepts that qualify what a sentence says rather than being its subject ("per day", "in the EU", "any product"). */
 const GENERIC = new Set(["duration", "eu", "product"]);
-/** What a concept said in other words than the question's counts for in a score ("refunds" for "returns"): the asker's own word is the surer match. */
+/** What a concept said in other words than the question's counts for in a score ("refunds" for "returns"): the asker's
+ * own word is the surer match. */
 const SYNONYM = 0.8;
 /** What a unit of the previous question counts for, next to the question's own. */
 const CONTEXT = 0.3;
@@ -144,7 +150,8 @@ export function extract(question: string, passages: Passage[], context: string |
       const asks = s.heading || ASKS.test(s.text) || restates(s.text, question);
       const inherited = new Set([...section, ...(asked?.held ?? [])]);
       candidates.push({ text: s.text, rank, position, held, inherited, asks });
-      // A heading speaks for its whole section; a question for the two sentences after it (the answer follows the question).
+      // A heading speaks for its whole section; a question for the two sentences after it (the answer follows the
+      // question).
       if (s.heading) section = held;
       if (asks && !s.heading) asked = { held, left: 2 };
       else if (asked && --asked.left === 0) asked = null;
@@ -192,7 +199,8 @@ export function extract(question: string, passages: Passage[], context: string |
         : holds(c.inherited, u)
           ? INHERITED * contextWeights.get(u.key)!
           : 0;
-    // A sentence about something else ("You may return … within 30 days of delivery" for a delivery question) answers less squarely.
+    // A sentence about something else ("You may return … within 30 days of delivery" for a delivery question) answers
+    // less squarely.
     const about = leadingConcept(c.text, GENERIC);
     const elsewhere = about !== null && !askedConcepts.has(`@${about}`);
     let besides = 0;
@@ -203,7 +211,8 @@ export function extract(question: string, passages: Passage[], context: string |
     return { c, own, coverage: coveredWeight(c) / total, score };
   });
   // A sentence answers when it speaks of the question itself (a unit of its own) and covers enough of it.
-  // What the question asks for ("how long": a duration) comes first: a sentence holding it answers, one without it is about the subject.
+  // What the question asks for ("how long": a duration) comes first: a sentence holding it answers, one without it is
+  // about the subject.
   const focus = units.find((u) => u.focus);
   const answersFocus = (c: Candidate) => (focus && holds(c.held, focus) ? 1 : 0);
   // A long question tells its story ("my card keeps getting declined when the subscription tries to

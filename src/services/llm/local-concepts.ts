@@ -19,7 +19,9 @@ export interface Concept {
 
 // The 27 member states: "Do you ship to Germany?" is answered by "every country in the European Union".
 const EU_MEMBERS =
-  "austria belgium bulgaria croatia cyprus czechia czech republic denmark estonia finland france germany greece hungary ireland italy latvia lithuania luxembourg malta netherlands holland poland portugal romania slovakia slovenia spain sweden";
+  "austria belgium bulgaria croatia cyprus czechia czech republic denmark estonia finland france germany " +
+  "greece hungary ireland italy latvia lithuania luxembourg malta netherlands holland poland portugal romania " +
+  "slovakia slovenia spain sweden";
 
 export const CONCEPTS: Concept[] = [
   {

@@ -20,7 +20,8 @@ const CJK_CHAR = /[\u3400-\u9fff]/u;
  */
 const OPENERS = new Set(
   (
-    "a an the every each all any some most no our your my their its his her this these those that there it you we they he she i " +
+    "a an the every each all any some most no our your my their its his her this these those that there it " +
+    "you we they he she i " +
     "if when while to for in on at by with from after before during please orders customers products items"
   ).split(" "),
 );

@@ -67,7 +67,9 @@ const REPLIES: Record<Kind, Record<Language, string>> = {
     zhTW: "我很好，謝謝關心！請問有什麼可以幫您？",
   },
   bot: {
-    en: "I'm an automated assistant: I answer from this service's sources. If you would rather talk to a person, say so and I'll pass your message on.",
+    en:
+      "I'm an automated assistant: I answer from this service's sources. If you would rather talk to a person, " +
+      "say so and I'll pass your message on.",
     zh: "我是自动回复的助理，根据本服务的资料回答。如需真人协助，请告诉我，我会为您转达。",
     zhTW: "我是自動回覆的助理，根據本服務的資料回答。如需真人協助，請告訴我，我會為您轉達。",
   },

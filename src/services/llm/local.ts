@@ -36,7 +36,8 @@ export const localChatModel: ChatModel = {
       .filter((a) => a.kind === "document" && a.text)
       .map((a, i) => ({ index: i + 1, text: a.text!, title: a.filename }));
     const passages = request.passages ?? [];
-    // Retrieved passages first; the turn's own documents when the passages do not touch the question ("please check my notes").
+    // Retrieved passages first; the turn's own documents when the passages do not touch the question ("please check my
+    // notes").
     const grounding = passages.length && (!documents.length || mentions(question, passages)) ? passages : documents;
     // A request for a person never reaches a model while handoff is on (services/conversation/handoff.ts).
     const reply =
@@ -65,11 +66,13 @@ const UNKNOWN = {
   zhTW: "我的資料裡沒有這個問題的答案。",
 };
 const unknownAnswer = (question: string) => UNKNOWN[replyLanguage(question)];
-/** Whether the built-in model's answer is that its sources do not answer (a handoff counts it: services/conversation/handoff.ts). */
+/** Whether the built-in model's answer is that its sources do not answer (a handoff counts it:
+ * services/conversation/handoff.ts). */
 export const saysUnknown = (answer: string) =>
   Object.values(UNKNOWN).some((unknown) => answer.trimEnd().endsWith(unknown));
 
-/** The answer from the passages (or the turn's documents), read with the previous question when this one follows it up. */
+/** The answer from the passages (or the turn's documents), read with the previous question when this one follows it up.
+ * */
 function groundedAnswer(
   question: string,
   earlier: string[],

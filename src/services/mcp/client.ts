@@ -70,7 +70,8 @@ function guardedFetch(env: Bindings, state: { overflow: boolean }) {
     try {
       res = await fetch(url, init);
     } catch (err) {
-      // The session's own deadline or close: the SDK's to report. Anything else names the host or port (lib/outbound-errors.ts).
+      // The session's own deadline or close: the SDK's to report. Anything else names the host or port
+      // (lib/outbound-errors.ts).
       if (init?.signal?.aborted) throw err;
       throw new McpConnectError(
         "unreachable",

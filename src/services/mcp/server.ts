@@ -74,7 +74,8 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
     {
       title: "Ask an assistant",
       description:
-        "Sends a message to an assistant and returns its reply. Give conversationId to continue a conversation; the reply names the conversation.",
+        "Sends a message to an assistant and returns its reply. Give conversationId to continue a " +
+        "conversation; the reply names the conversation.",
       inputSchema: {
         assistantId: z.uuid().describe("The assistant's id (see list_assistants)"),
         message: z.string().min(1).max(20_000).describe("What to ask"),

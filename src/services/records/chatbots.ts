@@ -71,7 +71,8 @@ export const ChatbotSchema = z
       .object({
         enabled: z.boolean().openapi({
           description:
-            "Hand the conversation to a person when the visitor asks for one, or after afterUnanswered replies that could not answer",
+            "Hand the conversation to a person when the visitor asks for one, or after afterUnanswered " +
+            "replies that could not answer",
           example: true,
         }),
         afterUnanswered: z
@@ -82,11 +83,15 @@ export const ChatbotSchema = z
           .string()
           .nullable()
           .openapi({ description: "Said as it hands off; null: a default in the visitor's language", example: null }),
-        outsideHoursMessage: z.string().nullable().openapi({
-          description:
-            "Said instead outside the inbox's business hours (the conversation waits for the next opening); null: a default in the visitor's language",
-          example: null,
-        }),
+        outsideHoursMessage: z
+          .string()
+          .nullable()
+          .openapi({
+            description:
+              "Said instead outside the inbox's business hours (the conversation waits for the next opening); " +
+              "null: a default in the visitor's language",
+            example: null,
+          }),
       })
       .openapi("AssistantHandoff", { description: "Handing the conversation to a person (CONTRACT section 18)" }),
     knowledgeBases: idNames("Knowledge bases it answers from"),

@@ -33,7 +33,8 @@ const Membership = z
     isOwner: z.boolean().openapi({ description: "Owners can do everything in the organization", example: true }),
     permissions: z.array(z.string()).openapi({
       description:
-        "Permission codenames the user holds there (the catalogue of `GET /permissions/`), implied ones included: `x.manage` gives `x.view`; owners hold every one",
+        "Permission codenames the user holds there (the catalogue of `GET /permissions/`), implied ones " +
+        "included: `x.manage` gives `x.view`; owners hold every one",
       example: [PERMISSIONS[5].codename, PERMISSIONS[6].codename],
     }),
   })

@@ -48,14 +48,19 @@ export const ConversationSchema = z
     lastMessageCreatedAt: Timestamp.nullable(),
     isTest: z.boolean().openapi({
       description:
-        "Started as a test (the console's try-it, a completion with `test: true`); left out of statistics unless they include tests",
+        "Started as a test (the console's try-it, a completion with `test: true`); left out of statistics " +
+        "unless they include tests",
       example: false,
     }),
-    unreadCount: z.number().int().openapi({
-      description:
-        "The visitor's messages no agent has read yet (notes, the team's and the assistant's messages and test conversations never count); `read/` sets it to 0",
-      example: 2,
-    }),
+    unreadCount: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          "The visitor's messages no agent has read yet (notes, the team's and the assistant's messages and " +
+          "test conversations never count); `read/` sets it to 0",
+        example: 2,
+      }),
     createdAt: Timestamp,
     csat: CsatSchema.nullable().openapi({
       description: "The visitor's satisfaction rating once resolved (widget or channel), else null",

@@ -49,7 +49,8 @@ const figures = {
   resolvedCount: z.number().int().openapi({ description: "Of them, ended resolved (not handed back)", example: 41 }),
   waitingTime: Durations("first assignment or first response").openapi({
     description:
-      "Time waiting for a person: queued to the first assignment or first public reply of a member, whichever came first",
+      "Time waiting for a person: queued to the first assignment or first public reply of a member, whichever " +
+      "came first",
   }),
   firstResponseTime: Durations("first response").openapi({
     description: "Time to the first human response: queued to the first public message of a member",
@@ -64,11 +65,15 @@ export const HumanFiguresSchema = z.object(figures).openapi("HumanFigures");
 
 export const HumanGroupFiguresSchema = z
   .object({
-    key: z.string().nullable().openapi({
-      description:
-        "The agent's user id, the team's id, the assistant's id, or the day (YYYY-MM-DD); null: stretches with none (no assignee, team or assistant)",
-      example: ID,
-    }),
+    key: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The agent's user id, the team's id, the assistant's id, or the day (YYYY-MM-DD); null: stretches " +
+          "with none (no assignee, team or assistant)",
+        example: ID,
+      }),
     name: z.string().nullable().openapi({
       description:
         "The agent's, team's or assistant's name (the day again when by day); null with no key or a deleted one",

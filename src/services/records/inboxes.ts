@@ -11,7 +11,8 @@ export const BusinessHoursSchema = z
   .strictObject({
     timeZone: z.string().min(1).max(64).openapi({ description: "IANA time zone", example: "Asia/Taipei" }),
     weekly: z
-      // Pairs as plain arrays, their length checked by the service (a fixed length makes the generated clients read a tuple two ways).
+      // Pairs as plain arrays, their length checked by the service (a fixed length makes the generated clients read a
+      // tuple two ways).
       .strictObject(
         Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(z.array(hhmm)).max(6).optional()])) as Record<
           Weekday,
@@ -34,7 +35,8 @@ export const AssignmentSchema = z
   .object({
     mode: z.enum(["manual", "round_robin"]).openapi({
       description:
-        "`round_robin`: a conversation handed to a person goes to the next online agent with room (see docs); `manual`: operators assign",
+        "`round_robin`: a conversation handed to a person goes to the next online agent with room (see docs); " +
+        "`manual`: operators assign",
       example: "round_robin",
     }),
     teamId: z.uuid().nullable().default(null).openapi({
@@ -48,7 +50,9 @@ export const AssignmentSchema = z
       .max(MAX_CAPACITY)
       .default(DEFAULT_CAPACITY)
       .openapi({
-        description: `Conversations an agent serves at once (1..${MAX_CAPACITY}, default ${DEFAULT_CAPACITY}) unless their own capacity says otherwise`,
+        description:
+          `Conversations an agent serves at once (1..${MAX_CAPACITY}, default ${DEFAULT_CAPACITY}) unless their ` +
+          `own capacity says otherwise`,
         example: 5,
       }),
   })

@@ -3,7 +3,8 @@ import type { MessageRow } from "../conversations";
 import type { CitedPassageNode } from "../knowledge/retrieval";
 
 import { stored, type JsonObject as Json } from "../../lib/json";
-/** A passage a reply was given: written only by replies, from their retrieved passages (services/conversation/replies.ts, agent/). */
+/** A passage a reply was given: written only by replies, from their retrieved passages
+ * (services/conversation/replies.ts, agent/). */
 export type CitationNodeRecord = { node: CitedPassageNode; score: number; displayScore: number };
 
 /** The message record of CONTRACT section 7, as routes, the conversation object and webhooks give it. */
@@ -35,7 +36,8 @@ export const messageRecord = (m: MessageRow): MessageRecord => ({
   id: m.id,
   conversation: m.conversationId,
   sequence: m.sequence,
-  // A reply row built by the conversation object lacks the columns it leaves empty (avatar, feedback): the record has them, null.
+  // A reply row built by the conversation object lacks the columns it leaves empty (avatar, feedback): the record has
+  // them, null.
   sender: { id: m.senderId, name: m.senderName, avatar: m.senderAvatar ?? null },
   senderType: m.senderType,
   type: m.type,

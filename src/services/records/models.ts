@@ -30,11 +30,15 @@ export const ModelSchema = z
         "Whether the model can answer in this deployment; an assistant cannot be saved on one that cannot (400)",
       example: true,
     }),
-    unavailableReason: z.string().nullable().openapi({
-      description:
-        "Why it cannot, when `available` is false: e.g. a Workers AI model without the AI binding, or an API key that cannot be read",
-      example: null,
-    }),
+    unavailableReason: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "Why it cannot, when `available` is false: e.g. a Workers AI model without the AI binding, or an API " +
+          "key that cannot be read",
+        example: null,
+      }),
     organization: z
       .string()
       .nullable()

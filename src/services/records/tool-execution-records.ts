@@ -28,7 +28,8 @@ export const ToolExecutionRecordSchema = z
         displayName: z.string().openapi({ example: "Weather" }),
         toolType: z.string().openapi({
           description:
-            "api, function, mcp, desktop, flex, quick_reply; knowledge (the built-in search), skill (use_skill, read_skill_resource) or sql (query_database)",
+            "api, function, mcp, desktop, flex, quick_reply; knowledge (the built-in search), skill " +
+            "(use_skill, read_skill_resource) or sql (query_database)",
           example: "api",
         }),
       })

@@ -72,7 +72,8 @@ export const ToolSchema = z
   })
   .openapi("Tool");
 
-/** The tool record: the spec's tool fields plus id, organization, createdBy, isGlobal, timestamps and the caller's rights. */
+/** The tool record: the spec's tool fields plus id, organization, createdBy, isGlobal, timestamps and the caller's
+ * rights. */
 export type ToolRecord = z.infer<typeof ToolSchema>;
 
 export const toolRecord = (v: ToolView): ToolRecord => ({

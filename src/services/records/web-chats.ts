@@ -51,7 +51,8 @@ export const ThemeSchema = z
 
 const flag = (description: string, example = false) => z.boolean().openapi({ description, example });
 
-/** The eleven feature switches (`WEB_CHAT_FLAGS`); all false when unset except `enableShowPoweredBy`; new web chats store `enableAnonymous: true`. */
+/** The eleven feature switches (`WEB_CHAT_FLAGS`); all false when unset except `enableShowPoweredBy`; new web chats
+ * store `enableAnonymous: true`. */
 export const WebChatFlags = z.object({
   enableFileUpload: flag("Visitors may attach files"),
   enableDisplayCitations: flag("Show the sources of answers"),
@@ -60,7 +61,8 @@ export const WebChatFlags = z.object({
   enableLocation: flag("Send the visitor's location with messages"),
   enableShowPoweredBy: flag("Show the powered-by logo (default true)", true),
   enableAnonymous: flag(
-    "Visitors may chat without identifying themselves (no pre-chat form); true for new web chats, false for those created before it was the default and never set",
+    "Visitors may chat without identifying themselves (no pre-chat form); true for new web chats, false for " +
+      "those created before it was the default and never set",
     true,
   ),
   enableThemeModeToggle: flag("Visitors may switch between light and dark"),

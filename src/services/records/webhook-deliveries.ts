@@ -31,7 +31,8 @@ export const WebhookDeliverySchema = z
     }),
     event: z.enum(["incoming", "outgoing", "conversation.updated"]).openapi({
       description:
-        "Which event was pushed: a message (`incoming`, `outgoing`) or a conversation's lifecycle change (`conversation.updated`, webhooks with `conversationEvents`)",
+        "Which event was pushed: a message (`incoming`, `outgoing`) or a conversation's lifecycle change " +
+        "(`conversation.updated`, webhooks with `conversationEvents`)",
       example: "outgoing",
     }),
     status: z
@@ -43,7 +44,8 @@ export const WebhookDeliverySchema = z
     }),
     eventId: z.string().openapi({
       description:
-        "The id the payload carries (`id`: the message's, or the lifecycle event's), the same on every attempt, so receivers drop duplicates",
+        "The id the payload carries (`id`: the message's, or the lifecycle event's), the same on every " +
+        "attempt, so receivers drop duplicates",
       example: EXAMPLE_ID,
     }),
     scheduledAt: Timestamp.openapi({

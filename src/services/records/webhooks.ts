@@ -35,7 +35,8 @@ export const WebhookSchema = z
     }),
     disabledAt: Timestamp.nullable().openapi({
       description:
-        "When the service disabled the webhook because every delivery failed for 3 days; null otherwise (ms since the epoch)",
+        "When the service disabled the webhook because every delivery failed for 3 days; null otherwise (ms " +
+        "since the epoch)",
       example: null,
     }),
     disabledReason: z

@@ -60,7 +60,9 @@ function useSkillTool(offered: Offered[], build: Build): AgentTool {
     displayName: "Use skill",
     kind: "skill",
     toolId: null,
-    description: `Load a skill: its instructions (and any tools it brings) for the task at hand. Call it before doing a task one of these skills covers:\n${catalogue}`,
+    description:
+      `Load a skill: its instructions (and any tools it brings) for the task at hand. Call it before doing a ` +
+      `task one of these skills covers:\n${catalogue}`,
     parameters: {
       type: "object",
       properties: { name: { type: "string", enum: offered.map((s) => s.name), description: "The skill's name" } },

@@ -7,7 +7,8 @@ export const SKILL_LIMITS = {
   zipBytes: 10 * 1024 * 1024,
   /** Entries in the archive (folders included). */
   entries: 200,
-  /** Expanded size of all files together, as the archive declares it (fflate inflates into buffers of that size, never more). */
+  /** Expanded size of all files together, as the archive declares it (fflate inflates into buffers of that size, never
+   * more). */
   expandedBytes: 50 * 1024 * 1024,
   /** One file, expanded. */
   fileBytes: 10 * 1024 * 1024,

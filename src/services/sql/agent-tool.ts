@@ -128,7 +128,9 @@ export async function runQuery(offered: Offered[], args: Record<string, unknown>
   if (!target)
     return {
       status: "failure",
-      error: `No database named "${String(args.database).slice(0, 100)}"; choose one of ${offered.map((o) => o.database.name).join(", ")}.`,
+      error:
+        `No database named "${String(args.database).slice(0, 100)}"; choose one of ` +
+        `${offered.map((o) => o.database.name).join(", ")}.`,
     };
   const text = String(args.sql ?? "");
   const limit = Math.min(Math.max(Number(env.SQL_QUERY_ROW_LIMIT) || DEFAULT_ROW_LIMIT, 1), 10_000);
@@ -219,7 +221,9 @@ function forModel(o: {
       r.map((v) => (v === null ? "NULL" : typeof v === "object" ? JSON.stringify(v) : String(v))).join(" | "),
     ),
   ];
-  let text = `${o.rowCount} row${o.rowCount === 1 ? "" : "s"}${o.truncated ? " (more exist; only these are shown)" : ""}:\n${lines.join("\n")}`;
+  let text =
+    `${o.rowCount} ` +
+    `row${o.rowCount === 1 ? "" : "s"}${o.truncated ? " (more exist; only these are shown)" : ""}:\n${lines.join("\n")}`;
   if (text.length > MODEL_CHARS) text = `${text.slice(0, MODEL_CHARS)}\n[truncated]`;
   return text;
 }

@@ -21,7 +21,8 @@ export interface AskOutcome {
 }
 
 const INSTRUCTIONS =
-  "Answer the user's question about the database with exactly one call of query_database: one read-only SELECT in the database's dialect.";
+  "Answer the user's question about the database with exactly one call of query_database: one read-only " +
+  "SELECT in the database's dialect.";
 
 /**
  * One question turned into SQL by `model` and run against the database, as an assistant's agent

@@ -1,14 +1,16 @@
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { SqlDatabaseType } from "../../db/schema";
 
-/** What connecting needs of the deployment's settings: the SSRF guard's exceptions and the Hyperdrive bindings organizations may use. */
+/** What connecting needs of the deployment's settings: the SSRF guard's exceptions and the Hyperdrive bindings
+ * organizations may use. */
 export interface ConnectionEnv {
   OUTBOUND_ALLOWED_HOSTS?: string;
   WEBHOOK_ALLOWED_HOSTS?: string;
   SQL_HYPERDRIVE_BINDINGS?: string;
 }
 
-/** What a postgres connection needs, read from a connection string (never the string itself: no host lists, sockets or options). */
+/** What a postgres connection needs, read from a connection string (never the string itself: no host lists, sockets or
+ * options). */
 export interface PostgresTarget {
   host: string;
   port: number;
@@ -89,7 +91,8 @@ export function hyperdriveBindingName(url: string): string | null {
   const match = HYPERDRIVE_URL.exec(url.trim());
   if (!match)
     throw new ConnectionError(
-      "A Hyperdrive database is written hyperdrive://BINDING_NAME, the name of a [[hyperdrive]] binding of this deployment.",
+      "A Hyperdrive database is written hyperdrive://BINDING_NAME, the name of a [[hyperdrive]] binding of " +
+        "this deployment.",
     );
   return match[1];
 }
@@ -116,12 +119,14 @@ function hyperdriveOffered(env: ConnectionEnv, name: string, organizationId: str
 
 /**
  * The Hyperdrive binding `name` for an organization: listed for it in SQL_HYPERDRIVE_BINDINGS, present in
- * the deployment and a Hyperdrive binding (it has a connection string) for PostgreSQL. Throws a ConnectionError saying which it is not.
+ * the deployment and a Hyperdrive binding (it has a connection string) for PostgreSQL. Throws a ConnectionError saying
+ * which it is not.
  */
 export function hyperdriveBinding(env: ConnectionEnv, name: string, organizationId: string): Hyperdrive {
   if (!hyperdriveOffered(env, name, organizationId)) {
     throw new ConnectionError(
-      `The Hyperdrive binding "${name}" is not available to this organization: the operator lists the bindings organizations may use in SQL_HYPERDRIVE_BINDINGS.`,
+      `The Hyperdrive binding "${name}" is not available to this organization: the operator lists the ` +
+        `bindings organizations may use in SQL_HYPERDRIVE_BINDINGS.`,
     );
   }
   const binding: unknown = Object.hasOwn(env, name) ? (env as Record<string, unknown>)[name] : undefined;
@@ -165,7 +170,8 @@ export function postgresTarget(env: ConnectionEnv, url: string, organizationId: 
   return target;
 }
 
-/** Checks a connection string for a database type on save (400 text): the SSRF guard, or the Hyperdrive binding it names. */
+/** Checks a connection string for a database type on save (400 text): the SSRF guard, or the Hyperdrive binding it
+ * names. */
 export function connectionProblem(
   env: ConnectionEnv,
   type: SqlDatabaseType,

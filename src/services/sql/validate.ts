@@ -416,7 +416,8 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
     if (cteNames.has(name) && (!schema || schema === "null")) continue;
     if (!allowed.has(name))
       throw new SqlRefused(
-        `The table ${table.slice(0, 60)} is not one this assistant may read. Allowed: ${[...allowed].join(", ") || "none"}.`,
+        `The table ${table.slice(0, 60)} is not one this assistant may read. Allowed: ` +
+          `${[...allowed].join(", ") || "none"}.`,
       );
     tables.add(name);
   }
@@ -433,7 +434,8 @@ function closesBeforeAs(tokens: Token[], open: number): boolean {
   return false;
 }
 
-/** The statement as written, with comments (and the gaps around them) turned into single spaces and the trailing `;` gone. */
+/** The statement as written, with comments (and the gaps around them) turned into single spaces and the trailing `;`
+ * gone. */
 function tokensToSql(raw: string, tokens: Token[]): string {
   let out = "";
   for (const [i, t] of tokens.entries()) {

@@ -151,7 +151,8 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
   }
 }
 
-/** Statements making the stored tables of an external database the discovered ones (descriptions of kept tables stay). */
+/** Statements making the stored tables of an external database the discovered ones (descriptions of kept tables stay).
+ * */
 function replaceTableStatements(
   db: Db,
   id: string,

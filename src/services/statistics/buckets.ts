@@ -69,7 +69,8 @@ const offsetAt = (timezone: string, utc: number) => {
   return Date.UTC(l.y, l.m - 1, l.d, l.h, l.min) - (utc - (utc % 60_000));
 };
 
-/** The UTC time of a local wall-clock hour (the later one when DST repeats it, the next when it skips it), floored to the hour. */
+/** The UTC time of a local wall-clock hour (the later one when DST repeats it, the next when it skips it), floored to
+ * the hour. */
 export function utcOf(timezone: string, y: number, m: number, d: number, h = 0): number {
   const wall = Date.UTC(y, m - 1, d, h);
   if (timezone === "UTC") return wall;

@@ -86,7 +86,8 @@ export async function chatbotStatistics(
   const sumsOf = (table: string) =>
     d1
       .prepare(
-        `${BUCKETS_CTE} SELECT b.k AS k, ${SUMS} FROM b LEFT JOIN ${table} u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e GROUP BY b.k ORDER BY b.k`,
+        `${BUCKETS_CTE} SELECT b.k AS k, ${SUMS} FROM b LEFT JOIN ${table} u ON u.chatbot_id = ?2 AND u.hour ` +
+          `>= b.s AND u.hour < b.e GROUP BY b.k ORDER BY b.k`,
       )
       .bind(json, chatbotId);
   const totalOf = (table: string) =>
@@ -97,13 +98,16 @@ export async function chatbotStatistics(
     sumsOf("usage_hourly"),
     d1
       .prepare(
-        `${BUCKETS_CTE} SELECT b.k AS k, count(DISTINCT x.contact_id) AS n FROM b LEFT JOIN usage_hourly_contacts x ON x.chatbot_id = ?2 AND x.hour >= b.s AND x.hour < b.e GROUP BY b.k ORDER BY b.k`,
+        `${BUCKETS_CTE} SELECT b.k AS k, count(DISTINCT x.contact_id) AS n FROM b LEFT JOIN ` +
+          `usage_hourly_contacts x ON x.chatbot_id = ?2 AND x.hour >= b.s AND x.hour < b.e GROUP BY b.k ORDER ` +
+          `BY b.k`,
       )
       .bind(json, chatbotId),
     totalOf("usage_hourly"),
     d1
       .prepare(
-        `SELECT count(DISTINCT contact_id) AS n FROM usage_hourly_contacts WHERE chatbot_id = ?1 AND hour >= ?2 AND hour < ?3`,
+        `SELECT count(DISTINCT contact_id) AS n FROM usage_hourly_contacts WHERE chatbot_id = ?1 AND hour >= ` +
+          `?2 AND hour < ?3`,
       )
       .bind(chatbotId, start, end),
     ...(scope.includeTests ? [] : [sumsOf("usage_hourly_tests"), totalOf("usage_hourly_tests")]),
@@ -143,7 +147,8 @@ const tokens = (r: Pick<UsageRow, "requests" | "input_tokens" | "output_tokens" 
   wordsCount: r.words,
 });
 
-/** Language-model usage of one assistant per bucket and per model (models named as they are now; a deleted one keeps its id). */
+/** Language-model usage of one assistant per bucket and per model (models named as they are now; a deleted one keeps
+ * its id). */
 export async function llmUsageStatistics(
   d1: D1Database,
   chatbotId: string,

@@ -39,7 +39,8 @@ const FILTERS = [
   ["label", "labels", "Label not found."],
 ] as const;
 
-/** The request's range (local days in its timezone, by default this month up to today) and filters, each the organization's (else 404). */
+/** The request's range (local days in its timezone, by default this month up to today) and filters, each the
+ * organization's (else 404). */
 export async function humanQueryOf(d1: D1Database, organizationId: string, q: HumanRequest) {
   const timezone = checkTimezone(q.timezone);
   const today = localDate(timezone, Date.now());

@@ -24,7 +24,8 @@ export type UsageSort = (typeof USAGE_SORT_FIELDS)[number] | "name" | "email" | 
 
 /** A usage_hourly row's counters in the daily tables' column order. */
 const HOUR_COLUMNS =
-  "u.conversations, u.incoming_messages, u.outgoing_messages, u.replies, u.failed_replies, u.words, u.requests, u.input_tokens, u.output_tokens";
+  "u.conversations, u.incoming_messages, u.outgoing_messages, u.replies, u.failed_replies, u.words, " +
+  "u.requests, u.input_tokens, u.output_tokens";
 
 const SUMS = `coalesce(sum(u.conversations), 0) AS conversations, coalesce(sum(u.incoming_messages), 0) AS incoming,
   coalesce(sum(u.outgoing_messages), 0) AS outgoing, coalesce(sum(u.replies), 0) AS replies, coalesce(sum(u.failed_replies), 0) AS failed,
@@ -137,7 +138,8 @@ function rowsByRange(
   // CROSS JOIN keeps the ranges as the outer loop: with a plain JOIN the planner (no statistics in D1)
   // scanned every row of the organization and probed the ranges.
   const part = (table: string, column: string, from: string, to: string) =>
-    `SELECT b.k AS k, x.${key} AS key, ${columns} FROM b CROSS JOIN ${table} x ON x.organization_id = ? AND x.${column} >= ${from} AND x.${column} < ${to}${filters}`;
+    `SELECT b.k AS k, x.${key} AS key, ${columns} FROM b CROSS JOIN ${table} x ON x.organization_id = ? AND ` +
+    `x.${column} >= ${from} AND x.${column} < ${to}${filters}`;
   const own = [q.organizationId, ...binds];
   if (q.chatbotId) return { sql: part("usage_hourly", "hour", "b.s", "b.e"), binds: own };
   return {
@@ -206,7 +208,8 @@ export async function usageSeries(d1: D1Database, scope: UsageScope, q: UsageQue
   const [series, active] = await d1.batch<Record<string, number>>([
     d1
       .prepare(
-        `${RANGES_CTE} SELECT b.k AS k, ${SUMS.replaceAll("u.", "x.")} FROM b LEFT JOIN (${rows.sql}) x ON x.k = b.k GROUP BY b.k ORDER BY b.k`,
+        `${RANGES_CTE} SELECT b.k AS k, ${SUMS.replaceAll("u.", "x.")} FROM b LEFT JOIN (${rows.sql}) x ON ` +
+          `x.k = b.k GROUP BY b.k ORDER BY b.k`,
       )
       .bind(rangeJson(list), ...rows.binds),
     d1

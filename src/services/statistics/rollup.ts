@@ -17,9 +17,11 @@ const REMEMBER_MS = 60_000;
 let remembered: { through: number; at: number } | null = null;
 
 const COUNTERS =
-  "conversations, incoming_messages, outgoing_messages, replies, failed_replies, words, requests, input_tokens, output_tokens";
+  "conversations, incoming_messages, outgoing_messages, replies, failed_replies, words, requests, " +
+  "input_tokens, output_tokens";
 const SUMS =
-  "sum(conversations), sum(incoming_messages), sum(outgoing_messages), sum(replies), sum(failed_replies), sum(words), sum(requests), sum(input_tokens), sum(output_tokens)";
+  "sum(conversations), sum(incoming_messages), sum(outgoing_messages), sum(replies), sum(failed_replies), " +
+  "sum(words), sum(requests), sum(input_tokens), sum(output_tokens)";
 
 /** The last complete, settled UTC midnight at `now`: days before it can be rolled up. */
 export const settledThrough = (now: number) => Math.floor((now - SETTLE_MS) / DAY) * DAY;
@@ -47,7 +49,8 @@ export async function rollUpDays(d1: D1Database, now = Date.now()): Promise<numb
         .bind(through, target),
       d1
         .prepare(
-          "INSERT INTO usage_rollup (id, through) VALUES ('daily', ?2) ON CONFLICT (id) DO UPDATE SET through = excluded.through WHERE usage_rollup.through = ?1",
+          "INSERT INTO usage_rollup (id, through) VALUES ('daily', ?2) ON CONFLICT (id) DO UPDATE SET through " +
+            "= excluded.through WHERE usage_rollup.through = ?1",
         )
         .bind(row ? through : null, target),
     ]);

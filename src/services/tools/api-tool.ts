@@ -73,7 +73,8 @@ export async function callApi(
       // An answer cut at the cap, or JSON that does not parse, is not one the model can rely on: a
       // failure, with what was read kept in the record and its beginning shown to the model.
       const unusable = truncated
-        ? `The API's answer is larger than ${MAX_RESPONSE_BYTES} bytes; only its first ${MAX_RESPONSE_BYTES} bytes were read.`
+        ? `The API's answer is larger than ${MAX_RESPONSE_BYTES} bytes; only its first ${MAX_RESPONSE_BYTES} ` +
+          `bytes were read.`
         : isJson(res) && typeof output === "string" && text.trim()
           ? "The API's answer says it is JSON but is not valid JSON."
           : null;

@@ -36,7 +36,8 @@ export function chatbotToolStatements(
   ];
 }
 
-/** The `tools: [{id}]` of an assistant body: tools the caller can see (global or of the organization), else 400 naming them. */
+/** The `tools: [{id}]` of an assistant body: tools the caller can see (global or of the organization), else 400 naming
+ * them. */
 export async function checkChatbotTools(
   db: Db,
   access: OrgAccess,

@@ -4,7 +4,8 @@ import { toolDescription } from "./definition";
 
 type Spec = { key: string; path: string; prompt: string; tag?: string };
 
-/** flexSchema `{path: prompt | {prompt, tag}}` as argument specs; keys are the paths made safe for function arguments. */
+/** flexSchema `{path: prompt | {prompt, tag}}` as argument specs; keys are the paths made safe for function arguments.
+ * */
 export function flexSpecs(schema: Record<string, unknown> | null): Spec[] {
   return Object.entries(schema ?? {}).map(([path, spec], i) => {
     const prompt = typeof spec === "string" ? spec : String((spec as { prompt?: unknown }).prompt ?? "");
@@ -63,7 +64,8 @@ function setPath(target: Record<string, unknown>, parts: string[], value: unknow
   }
 }
 
-/** A flex tool: the model fills the prompts of flexSchema; the rendered message goes to the reply's contentPayload.flex. */
+/** A flex tool: the model fills the prompts of flexSchema; the rendered message goes to the reply's
+ * contentPayload.flex. */
 export function flexTool(row: ToolRow): AgentTool {
   const specs = flexSpecs(row.flexSchema);
   return {

@@ -12,7 +12,9 @@ export const KNOWLEDGE_TOOL = "search_knowledge_base";
 export function knowledgeTool(names: string[]): AgentTool {
   return {
     name: KNOWLEDGE_TOOL,
-    description: `Search the assistant's knowledge bases (${names.join(", ").slice(0, 300)}) for passages that answer a question. Use it for any question about facts these may hold; cite passages as [n].`,
+    description:
+      `Search the assistant's knowledge bases (${names.join(", ").slice(0, 300)}) for passages that answer a ` +
+      `question. Use it for any question about facts these may hold; cite passages as [n].`,
     parameters: {
       type: "object",
       properties: { query: { type: "string", description: "What to search for, in the user's language" } },

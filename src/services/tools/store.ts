@@ -15,7 +15,8 @@ export interface ToolListFilter {
   query?: string;
 }
 
-/** A page of the tools the caller sees, newest first: the organization's, or the global ones; desktop tools only for the desktop client. */
+/** A page of the tools the caller sees, newest first: the organization's, or the global ones; desktop tools only for
+ * the desktop client. */
 export function listTools(db: Db, access: OrgAccess, q: ToolListFilter, window: PageWindow) {
   const where = and(
     visibleToolsCondition(access),

@@ -41,7 +41,8 @@ export async function findAttachment(db: Db, organizationId: string, id: string)
 }
 
 export const NOT_OURS =
-  "Only files uploaded to this service can be attached: upload it with upload-presigned-url/ or attachments-upload/ and pass the returned key (other URLs are never fetched).";
+  "Only files uploaded to this service can be attached: upload it with upload-presigned-url/ or " +
+  "attachments-upload/ and pass the returned key (other URLs are never fetched).";
 
 /**
  * An attachment from an object the organization uploaded: the key (or our URL of it) must name an

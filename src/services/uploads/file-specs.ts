@@ -228,7 +228,9 @@ export function checkFile(
     (!type || type === "application/octet-stream" || spec.content_types.includes(type));
   if (!typeOk) {
     const what = `"${file.filename}"${type && type !== "application/octet-stream" ? ` (${type})` : ""}`;
-    const detail = `${what} is not an allowed file type; allowed: ${spec.extensions.join(", ")} (${spec.content_types.join(", ")}).`;
+    const detail =
+      `${what} is not an allowed file type; allowed: ${spec.extensions.join(", ")} ` +
+      `(${spec.content_types.join(", ")}).`;
     throw bytesSent
       ? new ApiError(415, "unsupported_media_type", detail, { [field]: ["File type not allowed."] })
       : badRequest(detail, { [field]: ["File type not allowed."] });

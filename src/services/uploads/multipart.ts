@@ -42,7 +42,8 @@ export class MultipartReader {
   #delimiter: Buffer;
   #done = false;
   #finished = false;
-  /** Bytes of the body taken from the stream so far, minus those still buffered: the position of the next unread byte. */
+  /** Bytes of the body taken from the stream so far, minus those still buffered: the position of the next unread byte.
+   * */
   #read = 0;
   #inPart = false;
   /** Buffers this reader read into (and may fill again once given back), and those given back. */

@@ -20,14 +20,16 @@ export const UPLOAD_PERMISSIONS: Record<SpecKey, Permission> = {
 
 export interface PresignRequest {
   organizationId: string;
-  /** Who asks (the upload's `createdBy`): a user id, or `contact:<id>` for a web chat visitor (see services/widget/uploads.ts). */
+  /** Who asks (the upload's `createdBy`): a user id, or `contact:<id>` for a web chat visitor (see
+   * services/widget/uploads.ts). */
   userId: string;
   origin: string;
   modelName: string;
   fieldName: string;
   filename: string;
   fileSize: number;
-  /** Opt-in: the upload must declare this Content-Type (a policy condition and a form field). Absent: none is asked for. */
+  /** Opt-in: the upload must declare this Content-Type (a policy condition and a form field). Absent: none is asked
+   * for. */
   contentType?: string;
 }
 

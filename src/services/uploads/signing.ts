@@ -18,7 +18,8 @@ async function hmac(key: ArrayBuffer | Uint8Array | string, data: string): Promi
   return crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(data));
 }
 
-/** Signing keys by secret, day and region: one a day per secret, derived by four HMACs (as aws4fetch caches its own). */
+/** Signing keys by secret, day and region: one a day per secret, derived by four HMACs (as aws4fetch caches its own).
+ * */
 const signingKeys = new Map<string, Promise<ArrayBuffer>>();
 
 function signingKey(secret: string, date: string, region: string): Promise<ArrayBuffer> {

@@ -68,9 +68,11 @@ const MAX_STREAMED_PART_BYTES = 4 * 1024 * 1024 * 1024;
  * submit button). Whatever follows the file beyond this is refused (400): those bytes went to R2.
  */
 export const STREAM_TAIL_BYTES = 64 * 1024;
-/** Pieces of the body (up to 1 MiB each) written to R2 and not yet taken: waiting for each one in turn left R2 and the body idle by turns. */
+/** Pieces of the body (up to 1 MiB each) written to R2 and not yet taken: waiting for each one in turn left R2 and the
+ * body idle by turns. */
 const WRITES_IN_FLIGHT = 4;
-/** The streamed path reads the body in pieces of 0.5 to 1 MiB (a small file's in 128 to 256 KiB): fewer hand-overs, still bounded. */
+/** The streamed path reads the body in pieces of 0.5 to 1 MiB (a small file's in 128 to 256 KiB): fewer hand-overs,
+ * still bounded. */
 const STREAM_READ_BYTES = 1024 * 1024;
 
 /**

@@ -54,7 +54,8 @@ export async function publishWebChatImages(
     const missing = () =>
       fieldError(
         field,
-        `No uploaded web-chat image of your organization has this key: upload it with upload-presigned-url/ (modelName web-chat, fieldName ${field}) first.`,
+        `No uploaded web-chat image of your organization has this key: upload it with upload-presigned-url/ ` +
+          `(modelName web-chat, fieldName ${field}) first.`,
       );
     if (organizationOfKey(key) !== scope.organizationId) throw missing();
     const [upload, head] = await Promise.all([findUpload(db, scope.organizationId, key), env.FILES.head(key)]);

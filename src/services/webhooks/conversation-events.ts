@@ -22,7 +22,8 @@ const raw = (text: string, ...names: string[]): Query => ({
 /**
  * The event of an operator's change, computed by SQL from the conversation as it is when the batch
  * runs (a reply stored just before in the same write queue included), the new values as
- * `stateWrite` sets them (a state left out is unchanged): so it goes before that statement. Nothing is inserted when nothing changes.
+ * `stateWrite` sets them (a state left out is unchanged): so it goes before that statement. Nothing is inserted when
+ * nothing changes.
  */
 const insertChangeEvent = prepared<{
   id: string;
@@ -70,7 +71,8 @@ const insertKnownEvent = prepared<{
   now: number;
 }>(() =>
   raw(
-    `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at) values (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+    `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, ` +
+      `created_at) values (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
     "id",
     "organizationId",
     "conversationId",
@@ -154,7 +156,8 @@ const insertAssignedEvent = prepared<{
   ),
 );
 
-/** The statements recording an automatic assignment of an unassigned conversation (round-robin), after the assigning UPDATE in its batch. */
+/** The statements recording an automatic assignment of an unassigned conversation (round-robin), after the assigning
+ * UPDATE in its batch. */
 export function assignmentEventWrites(
   db: Db,
   conversationId: string,
@@ -171,7 +174,8 @@ export function assignmentEventWrites(
 
 /**
  * The statements recording what an assistant's handoff reply, a member's reply or a visitor's message
- * reopening a resolved conversation does to its conversation (`before`: as the message finds it), for the batch storing it; none for other messages.
+ * reopening a resolved conversation does to its conversation (`before`: as the message finds it), for the batch storing
+ * it; none for other messages.
  */
 export function messageEventWrites(db: Db, before: ConversationRow, message: MessageRow): D1PreparedStatement[] {
   const reason = messageChangeReason(message, before);

@@ -9,7 +9,8 @@ export interface RedeliveryScope {
   webhookId: string;
   /** The webhook's URL now (new attempts go there). */
   url: string;
-  /** One event, by the id its payload carries (a message's or a lifecycle event's; the single-record redeliver); absent: every event of the webhook. */
+  /** One event, by the id its payload carries (a message's or a lifecycle event's; the single-record redeliver);
+   * absent: every event of the webhook. */
   eventId?: string;
   /** Only events none of whose attempts succeeded (redeliver-failed). */
   onlyFailed: boolean;
@@ -21,7 +22,8 @@ export interface RedeliveryScope {
  * A new attempt (the next number, pending, due now) for each event of the webhook in scope that has
  * no attempt pending or being sent, in one INSERT ... SELECT: earlier attempts stay as they were,
  * so the failures of an outage remain visible after the event gets through. The payload carries the
- * same event id as before (the message's or the lifecycle event's), so receivers drop what they already have. Returns the new attempts' ids.
+ * same event id as before (the message's or the lifecycle event's), so receivers drop what they already have. Returns
+ * the new attempts' ids.
  */
 export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now()): Promise<string[]> {
   const rows = await db.all<{ id: string }>(sql`

@@ -285,7 +285,8 @@ export function renderCustomTemplate(template: string, data: DeliveryData, now =
   } catch (err) {
     const excerpt = output.length > 200 ? `${output.slice(0, 200)}…` : output;
     throw new TemplateError(
-      `The template did not render valid JSON (${(err as Error).message}); pass strings through the tojson filter. Output: ${excerpt}`,
+      `The template did not render valid JSON (${(err as Error).message}); pass strings through the tojson ` +
+        `filter. Output: ${excerpt}`,
     );
   }
   return output;

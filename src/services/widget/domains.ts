@@ -7,7 +7,8 @@ import { tableCache } from "../../db/write-watch";
 export const challengeName = (domain: string) => `_assistant-platform-challenge.${domain}`;
 export const challengeValue = (customDomainId: string) => `assistant-platform-verification=${customDomainId}`;
 
-/** Looks up TXT records; DNS over HTTPS in production, a fixed table where DNS_STATIC_TXT is set (local runs, tests). */
+/** Looks up TXT records; DNS over HTTPS in production, a fixed table where DNS_STATIC_TXT is set (local runs, tests).
+ * */
 export interface TxtResolver {
   txt(name: string): Promise<string[]>;
 }

@@ -9,7 +9,8 @@ const encoder = new TextEncoder();
 /**
  * Rewrites a reply's event stream (CONTRACT section 7) for the widget: every reply event gets an
  * `id: <messageId>:<characters so far>` (what `Last-Event-ID` names on reconnection: the
- * widget's resume route, routes/widget/resume.ts, answers from there), the final `message` record becomes the public one, and tool events pass only
+ * widget's resume route, routes/widget/resume.ts, answers from there), the final `message` record becomes the public
+ * one, and tool events pass only
  * when the web chat shows tool results. Comments (pings) pass as they are.
  */
 export function widgetEvents(

@@ -9,7 +9,8 @@ import { visitorVisible } from "./messages";
 
 const encoder = new TextEncoder();
 
-/** How long a visitor's live stream stays open before it ends (`WIDGET_STREAM_MAX_MS`); the widget reopens it with `Last-Event-ID`. */
+/** How long a visitor's live stream stays open before it ends (`WIDGET_STREAM_MAX_MS`); the widget reopens it with
+ * `Last-Event-ID`. */
 export const STREAM_MAX_MS = 600_000;
 export const streamMaxMs = (env: Bindings) => Number(env.WIDGET_STREAM_MAX_MS) || STREAM_MAX_MS;
 
@@ -39,7 +40,8 @@ export async function messagesAfter(db: Db, conversationId: string, lastEventId:
 /**
  * A conversation object's live events (`subscribe`) as the visitor may see them: each stored
  * message in its public form (`event: message`, `id:` its message id), each change of who serves
- * the conversation (`event: status`), a human agent typing (`event: typing` `{typing, name}`), pings as they are; reply deltas and tool events are left out
+ * the conversation (`event: status`), a human agent typing (`event: typing` `{typing, name}`), pings as they are; reply
+ * deltas and tool events are left out
  * (the visitor's own reply stream carries those). This is how a human agent's reply reaches the
  * widget at once.
  *

@@ -5,7 +5,8 @@ import { cursorWindow } from "../../db/paginate";
 import type { MessageRow } from "../conversations";
 import { publicMessage, type PublicMessage } from "../records/widget";
 
-/** The messages a visitor may read: every one but operators' private notes (the live stream leaves them out too: durable-objects/conversation.ts). */
+/** The messages a visitor may read: every one but operators' private notes (the live stream leaves them out too:
+ * durable-objects/conversation.ts). */
 export const visitorVisible = () => eq(messages.private, false);
 
 /**

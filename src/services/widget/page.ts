@@ -7,9 +7,14 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.ch
 
 /** The full-page chat's HTML: widget.js in page mode does the rest. */
 export function chatPage(chat: { id: string; name: string } | null): string {
-  const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cover"><link rel="icon" href="data:,">`;
+  const head =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" ` +
+    `content="width=device-width,initial-scale=1,viewport-fit=cover"><link rel="icon" href="data:,">`;
   if (!chat)
-    return `${head}<title>Chat not found</title></head><body><h1>Chat not found</h1><p>This chat does not exist.</p></body></html>`;
+    return (
+      `${head}<title>Chat not found</title></head><body><h1>Chat not found</h1><p>This chat does not ` +
+      `exist.</p></body></html>`
+    );
   return (
     `${head}<title>${escapeHtml(chat.name)}</title><meta name="robots" content="noindex"></head>` +
     `<body><script src="/widget.js" data-web-chat-id="${escapeHtml(chat.id)}" data-mode="page" async></script>` +

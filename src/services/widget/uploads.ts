@@ -117,7 +117,8 @@ export async function visitorAttachments(
   return { stored, written };
 }
 
-/** Undoes `visitorAttachments` when the message was refused: the rows go, the uploads are unclaimed (the cleanup then removes them). */
+/** Undoes `visitorAttachments` when the message was refused: the rows go, the uploads are unclaimed (the cleanup then
+ * removes them). */
 export async function forgetAttachments(db: Db, rows: AttachmentRow[]) {
   if (!rows.length) return;
   await db.batch([

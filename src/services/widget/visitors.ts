@@ -80,7 +80,8 @@ export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, i
     identified = true;
   } else if (webChat.accessType === "private") {
     throw unauthenticated(
-      "This web chat is private: the visitor needs an identity signed by the site (contact.sourceId and contact.identityToken).",
+      "This web chat is private: the visitor needs an identity signed by the site (contact.sourceId and " +
+        "contact.identityToken).",
     );
   } else if (input.token) {
     const claims = await readVisitorToken(input.token, env.ENCRYPTION_KEY);
@@ -89,7 +90,8 @@ export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, i
     if (contact && (given.name || given.email)) contact = await updateContact(db, contact, given);
   }
   if (!contact) {
-    // New web chats store true; one stored before that default, without the flag, keeps its form (docs/decisions.md, "Widget defaults").
+    // New web chats store true; one stored before that default, without the flag, keeps its form (docs/decisions.md,
+    // "Widget defaults").
     const anonymous = webChat.settings.enableAnonymous ?? false;
     if (!anonymous && !given.name?.trim() && !given.email)
       throw fieldError("contact.email", "This web chat asks visitors for a name or an e-mail address first.");

@@ -44,7 +44,8 @@ export function readmeShellBlocks(file = path.join(root, "README.md")) {
   return blocks;
 }
 
-/** A port of this suite's range (8850-8899; this worker's 25 of it, test/support/test-ports.mjs) that nothing listens on now. */
+/** A port of this suite's range (8850-8899; this worker's 25 of it, test/support/test-ports.mjs) that nothing listens
+ * on now. */
 export async function freePort(from = 8850 + 25 * slot(), to = from + 24) {
   for (
     let port = from + Math.floor(Math.random() * (to - from)), n = 0;

@@ -46,19 +46,23 @@ describe("member availability and capacity", () => {
     },
   );
 
-  it("availability: 400 for a bad value (nothing written), 401 without a key, 404 for an organization the caller is not in", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    const path = availabilityPath(owner.organizationId);
-    for (const body of [{ availability: "away" }, {}, { availability: 1 }])
-      await expectError(await owner.fetch("PUT", path, body), 400, "invalid");
-    expect(await (await owner.fetch("GET", path)).json()).toEqual({ availability: "offline" });
-    await expectError(await call("GET", `/api/v1${path}`), 401);
-    await expectError(await call("PUT", `/api/v1${path}`, { availability: "online" }), 401);
-    await expectError(await other.fetch("GET", path), 404);
-    await expectError(await other.fetch("PUT", path, { availability: "online" }), 404);
-    await expectError(await owner.fetch("GET", availabilityPath(NO_SUCH_ID)), 404);
-  });
+  it(
+    "availability: 400 for a bad value (nothing written), 401 without a key, 404 for an organization the caller " +
+      "is not in",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const path = availabilityPath(owner.organizationId);
+      for (const body of [{ availability: "away" }, {}, { availability: 1 }])
+        await expectError(await owner.fetch("PUT", path, body), 400, "invalid");
+      expect(await (await owner.fetch("GET", path)).json()).toEqual({ availability: "offline" });
+      await expectError(await call("GET", `/api/v1${path}`), 401);
+      await expectError(await call("PUT", `/api/v1${path}`, { availability: "online" }), 401);
+      await expectError(await other.fetch("GET", path), 404);
+      await expectError(await other.fetch("PUT", path, { availability: "online" }), 404);
+      await expectError(await owner.fetch("GET", availabilityPath(NO_SUCH_ID)), 404);
+    },
+  );
 
   it("PATCH a member's capacity (member.manage): 1..100 or null; 400, 401, 403 and 404 change nothing", async () => {
     const owner = await seedOwner();

@@ -44,7 +44,8 @@ export async function handedOff(talk: (content: string, conversation?: string) =
 export const getConversation = async (actor: Actor, id: string) =>
   await bodyOf<"GET /conversations/{id}/">(await actor.fetch("GET", `/conversations/${id}/`));
 
-/** The conversation once automatic assignment (run after the handoff is stored) has had its turn: assigned, or `ms` passed. */
+/** The conversation once automatic assignment (run after the handoff is stored) has had its turn: assigned, or `ms`
+ * passed. */
 export const settledAssignment = (actor: Actor, id: string, ms = 3000) =>
   waitFor(
     () => getConversation(actor, id),

@@ -39,38 +39,42 @@ describe("the inbox's assignment setting", () => {
     expect(await created.json()).toMatchObject({ assignment: { mode: "round_robin", teamId: team, capacity: 10 } });
   });
 
-  it("400 for another organization's team, a bad mode or capacity (nothing written); 401; 403 without inbox.manage; 404 for another organization's inbox", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    const viewer = await seedMember(owner, ["inbox.view"]);
-    const foreignTeam = await seedTeam(other, []);
-    const bot = await createChatbot(owner);
-    const inboxPath = `/inboxes/${bot.defaultInbox!.id}/`;
-    const bad = [
-      { mode: "round_robin", teamId: foreignTeam },
-      { mode: "everyone" },
-      { mode: "manual", capacity: 0 },
-      { mode: "manual", capacity: 101 },
-      { capacity: 5 },
-    ];
-    for (const assignment of bad)
-      await expectError(await owner.fetch("PATCH", inboxPath, { assignment }), 400, "invalid");
-    const detail = (
-      await expectError(
-        await owner.fetch("POST", "/inboxes/", {
-          name: "X",
-          channelType: "email",
-          assignment: { mode: "manual", teamId: foreignTeam },
-        }),
-        400,
-      )
-    ).detail;
-    expect(detail).toMatch(/No such team/);
-    await expectError(await call("PATCH", `/api/v1${inboxPath}`, { assignment: { mode: "manual" } }), 401);
-    await expectError(await viewer.fetch("PATCH", inboxPath, { assignment: { mode: "round_robin" } }), 403);
-    await expectError(await other.fetch("PATCH", inboxPath, { assignment: { mode: "round_robin" } }), 404);
-    expect(await (await owner.fetch("GET", inboxPath)).json()).toMatchObject({
-      assignment: { mode: "manual", teamId: null, capacity: 5 },
-    });
-  });
+  it(
+    "400 for another organization's team, a bad mode or capacity (nothing written); 401; 403 without " +
+      "inbox.manage; 404 for another organization's inbox",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const viewer = await seedMember(owner, ["inbox.view"]);
+      const foreignTeam = await seedTeam(other, []);
+      const bot = await createChatbot(owner);
+      const inboxPath = `/inboxes/${bot.defaultInbox!.id}/`;
+      const bad = [
+        { mode: "round_robin", teamId: foreignTeam },
+        { mode: "everyone" },
+        { mode: "manual", capacity: 0 },
+        { mode: "manual", capacity: 101 },
+        { capacity: 5 },
+      ];
+      for (const assignment of bad)
+        await expectError(await owner.fetch("PATCH", inboxPath, { assignment }), 400, "invalid");
+      const detail = (
+        await expectError(
+          await owner.fetch("POST", "/inboxes/", {
+            name: "X",
+            channelType: "email",
+            assignment: { mode: "manual", teamId: foreignTeam },
+          }),
+          400,
+        )
+      ).detail;
+      expect(detail).toMatch(/No such team/);
+      await expectError(await call("PATCH", `/api/v1${inboxPath}`, { assignment: { mode: "manual" } }), 401);
+      await expectError(await viewer.fetch("PATCH", inboxPath, { assignment: { mode: "round_robin" } }), 403);
+      await expectError(await other.fetch("PATCH", inboxPath, { assignment: { mode: "round_robin" } }), 404);
+      expect(await (await owner.fetch("GET", inboxPath)).json()).toMatchObject({
+        assignment: { mode: "manual", teamId: null, capacity: 5 },
+      });
+    },
+  );
 });

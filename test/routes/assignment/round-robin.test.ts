@@ -18,33 +18,37 @@ const ROUND_ROBIN = { mode: "round_robin", teamId: null, capacity: 5 };
 const memberRow = async (memberId: string) => (await db().select().from(members).where(eq(members.id, memberId)))[0]!;
 
 describe("automatic (round-robin) assignment", () => {
-  it("a handoff goes to the online agent (offline and busy ones skipped), stays queued, and is told with reason auto_assignment", async () => {
-    const owner = await seedOwner();
-    const offline = await seedAgent(owner, "offline");
-    const busy = await seedAgent(owner, "busy");
-    const online = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
-    const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
-    const events = liveEvents(stream);
-    await events.next((e) => e.event === "ready");
+  it(
+    "a handoff goes to the online agent (offline and busy ones skipped), stays queued, and is told with reason " +
+      "auto_assignment",
+    async () => {
+      const owner = await seedOwner();
+      const offline = await seedAgent(owner, "offline");
+      const busy = await seedAgent(owner, "busy");
+      const online = await seedAgent(owner, "online");
+      const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+      const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
+      const events = liveEvents(stream);
+      await events.next((e) => e.event === "ready");
 
-    const id = await handedOff(talk);
-    const assigned = await settledAssignment(owner, id);
-    expect(assigned).toMatchObject({
-      status: "queued",
-      progressStatus: "waiting_for_human",
-      assignee: { id: online.userId },
-    });
-    expect(assigned.waitingSince).not.toBeNull();
-    const event = await events.next((e) => e.event === "conversation.updated" && e.data.reason === "auto_assignment");
-    expect(event.data).toMatchObject({
-      changes: { assignee: [null, online.userId] },
-      conversation: { id, assignee: { id: online.userId } },
-    });
-    await events.close();
-    expect((await memberRow(online.memberId)).lastAssignedAt).toBeGreaterThan(0);
-    for (const skipped of [offline, busy]) expect((await memberRow(skipped.memberId)).lastAssignedAt).toBeNull();
-  });
+      const id = await handedOff(talk);
+      const assigned = await settledAssignment(owner, id);
+      expect(assigned).toMatchObject({
+        status: "queued",
+        progressStatus: "waiting_for_human",
+        assignee: { id: online.userId },
+      });
+      expect(assigned.waitingSince).not.toBeNull();
+      const event = await events.next((e) => e.event === "conversation.updated" && e.data.reason === "auto_assignment");
+      expect(event.data).toMatchObject({
+        changes: { assignee: [null, online.userId] },
+        conversation: { id, assignee: { id: online.userId } },
+      });
+      await events.close();
+      expect((await memberRow(online.memberId)).lastAssignedAt).toBeGreaterThan(0);
+      for (const skipped of [offline, busy]) expect((await memberRow(skipped.memberId)).lastAssignedAt).toBeNull();
+    },
+  );
 
   it("the agent assigned longest ago goes first; then the other", async () => {
     const owner = await seedOwner();
@@ -59,22 +63,26 @@ describe("automatic (round-robin) assignment", () => {
     expect(second.assignee?.id).toBe(a.userId);
   });
 
-  it("capacity (the member's own, else the inbox's) is respected: beyond it the conversation stays unassigned and queued", async () => {
-    const owner = await seedOwner();
-    const agent = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
-    expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
-    const second = await handedOff(talk);
-    // Nothing more will happen: the effect has run once autoAssign itself finds nothing to do.
-    expect(await autoAssign(db(), second)).toBeNull();
-    expect(await getConversation(owner, second)).toMatchObject({ assignee: null, status: "queued" });
+  it(
+    "capacity (the member's own, else the inbox's) is respected: beyond it the conversation stays unassigned " +
+      "and queued",
+    async () => {
+      const owner = await seedOwner();
+      const agent = await seedAgent(owner, "online");
+      const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
+      expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
+      const second = await handedOff(talk);
+      // Nothing more will happen: the effect has run once autoAssign itself finds nothing to do.
+      expect(await autoAssign(db(), second)).toBeNull();
+      expect(await getConversation(owner, second)).toMatchObject({ assignee: null, status: "queued" });
 
-    const res = await owner.fetch("PATCH", `/organizations/${owner.organizationId}/members/${agent.memberId}/`, {
-      capacity: 2,
-    });
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
-  });
+      const res = await owner.fetch("PATCH", `/organizations/${owner.organizationId}/members/${agent.memberId}/`, {
+        capacity: 2,
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
+    },
+  );
 
   it("two handoffs at once never exceed capacity (a conditional write); the clock is the caller's", async () => {
     const owner = await seedOwner();
@@ -172,20 +180,24 @@ describe("automatic (round-robin) assignment", () => {
     expect((await getConversation(owner, fourth)).assignee).toBeNull();
   });
 
-  it("an operator's manual hand-off (auto reply off) queues the conversation and assigns it like the assistant's handoff", async () => {
-    const owner = await seedOwner();
-    const agent = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
-    const { conversationId: id } = await talk("hello");
-    const res = await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false });
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect(await res.json()).toMatchObject({ status: "queued", progressStatus: "waiting_for_human" });
-    expect(await settledAssignment(owner, id)).toMatchObject({
-      status: "queued",
-      progressStatus: "waiting_for_human",
-      assignee: { id: agent.userId },
-    });
-  });
+  it(
+    "an operator's manual hand-off (auto reply off) queues the conversation and assigns it like the assistant's " +
+      "handoff",
+    async () => {
+      const owner = await seedOwner();
+      const agent = await seedAgent(owner, "online");
+      const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+      const { conversationId: id } = await talk("hello");
+      const res = await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json()).toMatchObject({ status: "queued", progressStatus: "waiting_for_human" });
+      expect(await settledAssignment(owner, id)).toMatchObject({
+        status: "queued",
+        progressStatus: "waiting_for_human",
+        assignee: { id: agent.userId },
+      });
+    },
+  );
 
   it("an operator's hand-off with nobody online stays queued and unassigned", async () => {
     const owner = await seedOwner();

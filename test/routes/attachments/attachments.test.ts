@@ -79,40 +79,48 @@ describe("attachments", () => {
     ).toHaveLength(1);
   });
 
-  it("401 without a key; 403 without the permission; another organization's attachment, key or conversation is 404/400", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner("other");
-    const key = await uploadKey(owner);
-    await expectError(await call("POST", "/api/v1/attachments/", { file: key, filename: "cat.png" }), 401);
-    await expectError(await call("GET", `/api/v1/attachments/${NO_SUCH_ID}/`), 401);
-    const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(
-      await viewer.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }),
-      403,
-      "permission_denied",
-    );
-    const created = await bodyOf<"POST /attachments/">(
-      await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }),
-    );
-    expect((await viewer.fetch("GET", `/attachments/${created.id}/`)).status).toBe(200);
-    await expectError(await viewer.fetch("DELETE", `/attachments/${created.id}/`), 403);
-    await expectError(await other.fetch("GET", `/attachments/${created.id}/`), 404);
-    await expectError(await other.fetch("DELETE", `/attachments/${created.id}/`), 404);
-    await expectError(await other.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }), 400);
-    const { conversationId } = await conversationOf(owner);
-    const otherKey = await uploadKey(other);
-    await expectError(
-      await other.fetch("POST", `/conversations/${conversationId}/attachments/`, {
-        file: otherKey,
-        filename: "cat.png",
-      }),
-      404,
-    );
-    await expectError(
-      await other.fetch("POST", "/attachments/", { file: otherKey, filename: "cat.png", conversation: conversationId }),
-      404,
-    );
-  });
+  it(
+    "401 without a key; 403 without the permission; another organization's attachment, key or conversation is " +
+      "404/400",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner("other");
+      const key = await uploadKey(owner);
+      await expectError(await call("POST", "/api/v1/attachments/", { file: key, filename: "cat.png" }), 401);
+      await expectError(await call("GET", `/api/v1/attachments/${NO_SUCH_ID}/`), 401);
+      const viewer = await seedMember(owner, ["conversation.view"]);
+      await expectError(
+        await viewer.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }),
+        403,
+        "permission_denied",
+      );
+      const created = await bodyOf<"POST /attachments/">(
+        await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }),
+      );
+      expect((await viewer.fetch("GET", `/attachments/${created.id}/`)).status).toBe(200);
+      await expectError(await viewer.fetch("DELETE", `/attachments/${created.id}/`), 403);
+      await expectError(await other.fetch("GET", `/attachments/${created.id}/`), 404);
+      await expectError(await other.fetch("DELETE", `/attachments/${created.id}/`), 404);
+      await expectError(await other.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }), 400);
+      const { conversationId } = await conversationOf(owner);
+      const otherKey = await uploadKey(other);
+      await expectError(
+        await other.fetch("POST", `/conversations/${conversationId}/attachments/`, {
+          file: otherKey,
+          filename: "cat.png",
+        }),
+        404,
+      );
+      await expectError(
+        await other.fetch("POST", "/attachments/", {
+          file: otherKey,
+          filename: "cat.png",
+          conversation: conversationId,
+        }),
+        404,
+      );
+    },
+  );
 
   it("conversation attachments follow the conversation; bad input is 400", async () => {
     const owner = await seedOwner();
@@ -160,22 +168,26 @@ describe("direct upload", () => {
     }
   });
 
-  it("any client's multipart ending works (workerd's FormData has no CRLF after the closing boundary), and a file larger than one 8 MiB part goes up whole", async () => {
-    const owner = await seedOwner();
-    const form = new FormData();
-    form.append("file", new File(["From a Worker's FormData."], "note.txt", { type: "text/plain" }));
-    const res = await owner.fetch("POST", "/attachments-upload/", form);
-    expect(res.status, await res.clone().text()).toBe(200);
-    expect(await (await env.FILES.get(res.headers.get("Location")!))!.text()).toBe("From a Worker's FormData.");
-    const big = new Uint8Array(9 * 1024 * 1024 + 123);
-    for (let i = 0; i < big.length; i += 4096) big[i] = (i / 4096) % 251;
-    const large = await directUpload(owner, "big.png", big, "image/png");
-    expect(large.status, await large.clone().text()).toBe(200);
-    const stored = await env.FILES.get(large.headers.get("Location")!);
-    const bytes = new Uint8Array(await stored!.arrayBuffer());
-    expect(bytes.length).toBe(big.length);
-    expect(bytes.every((b, i) => b === big[i])).toBe(true);
-  });
+  it(
+    "any client's multipart ending works (workerd's FormData has no CRLF after the closing boundary), and a " +
+      "file larger than one 8 MiB part goes up whole",
+    async () => {
+      const owner = await seedOwner();
+      const form = new FormData();
+      form.append("file", new File(["From a Worker's FormData."], "note.txt", { type: "text/plain" }));
+      const res = await owner.fetch("POST", "/attachments-upload/", form);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await (await env.FILES.get(res.headers.get("Location")!))!.text()).toBe("From a Worker's FormData.");
+      const big = new Uint8Array(9 * 1024 * 1024 + 123);
+      for (let i = 0; i < big.length; i += 4096) big[i] = (i / 4096) % 251;
+      const large = await directUpload(owner, "big.png", big, "image/png");
+      expect(large.status, await large.clone().text()).toBe(200);
+      const stored = await env.FILES.get(large.headers.get("Location")!);
+      const bytes = new Uint8Array(await stored!.arrayBuffer());
+      expect(bytes.length).toBe(big.length);
+      expect(bytes.every((b, i) => b === big[i])).toBe(true);
+    },
+  );
 
   it("wrong type 415, too big 413, malformed 400, 401, 403; nothing stored", async () => {
     const owner = await seedOwner();
@@ -286,34 +298,43 @@ describe("the assistant reads attachments", () => {
     },
   );
 
-  it("documents are read and answered from (local model, deterministic); waitForAttachments false answers without them", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const text = new TextEncoder().encode("The warranty lasts 7 years for every kettle.\n");
-    const key = await uploadKey(owner, "warranty.txt", text, "text/plain");
-    let res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      message: { content: "How long is the warranty?", attachments: [{ file: key, filename: "warranty.txt" }] },
-    });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
-    expect(first.content).toBe(
-      "I received your attachments: warranty.txt (document). The warranty lasts 7 years for every kettle.",
-    );
-    // Later turns keep the document as context.
-    res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      conversation: first.conversationId,
-      message: { content: "warranty for kettle?" },
-    });
-    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).content).toContain("7 years");
+  it(
+    "documents are read and answered from (local model, deterministic); waitForAttachments false answers " +
+      "without them",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const text = new TextEncoder().encode("The warranty lasts 7 years for every kettle.\n");
+      const key = await uploadKey(owner, "warranty.txt", text, "text/plain");
+      let res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "How long is the warranty?", attachments: [{ file: key, filename: "warranty.txt" }] },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
+      expect(first.content).toBe(
+        "I received your attachments: warranty.txt (document). The warranty lasts 7 years for every kettle.",
+      );
+      // Later turns keep the document as context.
+      res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: first.conversationId,
+        message: { content: "warranty for kettle?" },
+      });
+      expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).content).toContain("7 years");
 
-    const key2 = await uploadKey(owner, "notes.txt", new TextEncoder().encode("Secret code is 4242.\n"), "text/plain");
-    res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      waitForAttachments: false,
-      message: { content: "What is the secret code?", attachments: [{ file: key2, filename: "notes.txt" }] },
-    });
-    expect(res.status).toBe(200);
-    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).content).not.toContain("4242");
-  });
+      const key2 = await uploadKey(
+        owner,
+        "notes.txt",
+        new TextEncoder().encode("Secret code is 4242.\n"),
+        "text/plain",
+      );
+      res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        waitForAttachments: false,
+        message: { content: "What is the secret code?", attachments: [{ file: key2, filename: "notes.txt" }] },
+      });
+      expect(res.status).toBe(200);
+      expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).content).not.toContain("4242");
+    },
+  );
 
   it("a message naming another organization's attachment is 400, a foreign link stays a reference", async () => {
     const owner = await seedOwner();

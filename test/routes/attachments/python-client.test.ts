@@ -80,21 +80,25 @@ async function attachAndIngest(owner: Actor, key: string) {
 }
 
 describe("the official Python client's upload flow, field for field", () => {
-  it("signs a policy such a client satisfies; its six fields and the file upload (204) and the key is ingested into a knowledge base", async () => {
-    const owner = await seedOwner();
-    const p = await presignHandbook(owner);
-    expect(p.method).toBe("POST");
-    expectClientSatisfiable(p);
+  it(
+    "signs a policy such a client satisfies; its six fields and the file upload (204) and the key is ingested " +
+      "into a knowledge base",
+    async () => {
+      const owner = await seedOwner();
+      const p = await presignHandbook(owner);
+      expect(p.method).toBe("POST");
+      expectClientSatisfiable(p);
 
-    const res = await SELF.fetch(clientUpload(p, "handbook.txt", bytes));
-    expect(res.status, await res.clone().text()).toBe(204);
-    const stored = await env.FILES.get(p.fields.key);
-    expect(await stored!.text()).toBe(HANDBOOK);
-    // No Content-Type was posted: the stored type is the filename's.
-    expect(stored!.httpMetadata?.contentType).toBe("text/plain");
+      const res = await SELF.fetch(clientUpload(p, "handbook.txt", bytes));
+      expect(res.status, await res.clone().text()).toBe(204);
+      const stored = await env.FILES.get(p.fields.key);
+      expect(await stored!.text()).toBe(HANDBOOK);
+      // No Content-Type was posted: the stored type is the filename's.
+      expect(stored!.httpMetadata?.contentType).toBe("text/plain");
 
-    await attachAndIngest(owner, p.fields.key);
-  });
+      await attachAndIngest(owner, p.fields.key);
+    },
+  );
 
   it("with R2's S3 credentials (R2_*), the policy is signed as S3 signs it, and the same six fields upload", async () => {
     const owner = await seedOwner();
@@ -121,38 +125,46 @@ describe("the official Python client's upload flow, field for field", () => {
     await attachAndIngest(owner, p.fields.key);
   });
 
-  it("a Content-Type condition is the client's choice: asked for, the fields carry it and a form without it fails as on S3", async () => {
-    const owner = await seedOwner();
-    const strict = await presignHandbook(owner, undefined, { content_type: "text/markdown" });
-    expect(strict.fields["Content-Type"]).toBe("text/markdown");
-    expect(policyOf(strict).conditions).toContainEqual({ "Content-Type": "text/markdown" });
-    const body = await expectError(await SELF.fetch(clientUpload(strict, "handbook.txt", bytes)), 403, "AccessDenied");
-    expect(body.detail).toContain("Content-Type");
-    expect(await env.FILES.head(strict.fields.key)).toBeNull();
-    const res = await SELF.fetch(
-      clientUpload(strict, "handbook.txt", bytes, [["Content-Type", [null, "text/markdown"]]]),
-    );
-    expect(res.status, await res.clone().text()).toBe(204);
-    expect((await env.FILES.head(strict.fields.key))?.httpMetadata?.contentType).toBe("text/markdown");
+  it(
+    "a Content-Type condition is the client's choice: asked for, the fields carry it and a form without it " +
+      "fails as on S3",
+    async () => {
+      const owner = await seedOwner();
+      const strict = await presignHandbook(owner, undefined, { content_type: "text/markdown" });
+      expect(strict.fields["Content-Type"]).toBe("text/markdown");
+      expect(policyOf(strict).conditions).toContainEqual({ "Content-Type": "text/markdown" });
+      const body = await expectError(
+        await SELF.fetch(clientUpload(strict, "handbook.txt", bytes)),
+        403,
+        "AccessDenied",
+      );
+      expect(body.detail).toContain("Content-Type");
+      expect(await env.FILES.head(strict.fields.key)).toBeNull();
+      const res = await SELF.fetch(
+        clientUpload(strict, "handbook.txt", bytes, [["Content-Type", [null, "text/markdown"]]]),
+      );
+      expect(res.status, await res.clone().text()).toBe(204);
+      expect((await env.FILES.head(strict.fields.key))?.httpMetadata?.contentType).toBe("text/markdown");
 
-    // Without the opt-in, a field the policy does not name is refused as S3 refuses it; nothing is stored.
-    const plain = await presignHandbook(owner);
-    const extra = await expectError(
-      await SELF.fetch(clientUpload(plain, "handbook.txt", bytes, [["Content-Type", [null, "text/plain"]]])),
-      403,
-      "AccessDenied",
-    );
-    expect(extra.detail).toMatch(/Extra input fields: content-type/);
-    expect(await env.FILES.head(plain.fields.key)).toBeNull();
+      // Without the opt-in, a field the policy does not name is refused as S3 refuses it; nothing is stored.
+      const plain = await presignHandbook(owner);
+      const extra = await expectError(
+        await SELF.fetch(clientUpload(plain, "handbook.txt", bytes, [["Content-Type", [null, "text/plain"]]])),
+        403,
+        "AccessDenied",
+      );
+      expect(extra.detail).toMatch(/Extra input fields: content-type/);
+      expect(await env.FILES.head(plain.fields.key)).toBeNull();
 
-    // A type the spec does not allow is a 400 naming it, before anything is signed.
-    const refused = await owner.fetch("POST", "/upload-presigned-url/", {
-      filename: "handbook.txt",
-      model_name: "chatbot-file",
-      field_name: "file",
-      file_size: 10,
-      content_type: "image/png",
-    });
-    expect((await expectError(refused, 400)).detail).toMatch(/image\/png/);
-  });
+      // A type the spec does not allow is a 400 naming it, before anything is signed.
+      const refused = await owner.fetch("POST", "/upload-presigned-url/", {
+        filename: "handbook.txt",
+        model_name: "chatbot-file",
+        field_name: "file",
+        file_size: 10,
+        content_type: "image/png",
+      });
+      expect((await expectError(refused, 400)).detail).toMatch(/image\/png/);
+    },
+  );
 });

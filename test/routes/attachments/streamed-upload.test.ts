@@ -25,7 +25,8 @@ async function storedBytes(key: string) {
   return object ? { bytes: new Uint8Array(await object.arrayBuffer()), etag: object.etag } : null;
 }
 
-/** A requests-style body (CRLF after the closing boundary) with `after` inserted between the file and the closing delimiter. */
+/** A requests-style body (CRLF after the closing boundary) with `after` inserted between the file and the closing
+ * delimiter. */
 function bodyWith(fields: Record<string, string>, file: Uint8Array, { closing = "\r\n", after = "" } = {}) {
   const { body, contentType } = requestsMultipart(fields, {
     filename: "big.pdf",
@@ -48,31 +49,35 @@ const post = (url: string, body: BodyInit, contentType: string) =>
   SELF.fetch(url, { method: "POST", body, headers: { "Content-Type": contentType } });
 
 describe("presigned POST: large files stream into R2", () => {
-  it("a file of 5 MiB and more streams as it arrives (all but its end as one part), stored exactly, with or without the CRLF after the closing boundary", async () => {
-    const owner = await seedOwner();
-    for (const closing of ["\r\n", ""]) {
-      const file = pattern(6 * MiB + 12345, "x");
-      const p = await presign(owner, {
-        filename: "big.pdf",
-        modelName: "attachment",
-        fieldName: "file",
-        fileSize: file.length,
-      });
-      const { body, contentType } = bodyWith(p.fields, file, { closing });
-      const res = await post(p.url, body, contentType);
-      expect(res.status, await res.clone().text()).toBe(204);
-      const stored = await storedBytes(p.fields.key);
-      expect(stored!.bytes.length).toBe(file.length);
-      expect(
-        stored!.bytes.every((b, i) => b === file[i]),
-        `closing ${JSON.stringify(closing)}`,
-      ).toBe(true);
-      // Two parts: the streamed prefix and the held-back tail (a multipart ETag counts its parts).
-      expect(stored!.etag).toMatch(/-2$/);
-      const [row] = await db().select().from(uploads).where(eq(uploads.key, p.fields.key));
-      expect(row.size).toBe(file.length);
-    }
-  });
+  it(
+    "a file of 5 MiB and more streams as it arrives (all but its end as one part), stored exactly, with or " +
+      "without the CRLF after the closing boundary",
+    async () => {
+      const owner = await seedOwner();
+      for (const closing of ["\r\n", ""]) {
+        const file = pattern(6 * MiB + 12345, "x");
+        const p = await presign(owner, {
+          filename: "big.pdf",
+          modelName: "attachment",
+          fieldName: "file",
+          fileSize: file.length,
+        });
+        const { body, contentType } = bodyWith(p.fields, file, { closing });
+        const res = await post(p.url, body, contentType);
+        expect(res.status, await res.clone().text()).toBe(204);
+        const stored = await storedBytes(p.fields.key);
+        expect(stored!.bytes.length).toBe(file.length);
+        expect(
+          stored!.bytes.every((b, i) => b === file[i]),
+          `closing ${JSON.stringify(closing)}`,
+        ).toBe(true);
+        // Two parts: the streamed prefix and the held-back tail (a multipart ETag counts its parts).
+        expect(stored!.etag).toMatch(/-2$/);
+        const [row] = await db().select().from(uploads).where(eq(uploads.key, p.fields.key));
+        expect(row.size).toBe(file.length);
+      }
+    },
+  );
 
   it("workerd's own FormData (no CRLF after the closing boundary) streams a large file too", async () => {
     const owner = await seedOwner();
@@ -94,58 +99,66 @@ describe("presigned POST: large files stream into R2", () => {
     expect(stored!.etag).toMatch(/-2$/);
   });
 
-  it("a short field after the file (an HTML form's named submit button) is ignored, as S3 does; more than 64 KiB after it is 400 and nothing is stored", async () => {
-    const owner = await seedOwner();
-    const file = pattern(5 * MiB + 70 * 1024);
-    // Content-Length counts the field after the file too: the early size check allows for it.
-    const fileSize = file.length + 1024;
-    let p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize });
-    let sent = bodyWith(p.fields, file, { after: "Upload to Amazon S3" });
-    let res = await post(p.url, sent.body, sent.contentType);
-    expect(res.status, await res.clone().text()).toBe(204);
-    const stored = await storedBytes(p.fields.key);
-    expect(stored!.bytes.length).toBe(file.length);
-    expect(stored!.bytes.every((b, i) => b === file[i])).toBe(true);
+  it(
+    "a short field after the file (an HTML form's named submit button) is ignored, as S3 does; more than 64 KiB " +
+      "after it is 400 and nothing is stored",
+    async () => {
+      const owner = await seedOwner();
+      const file = pattern(5 * MiB + 70 * 1024);
+      // Content-Length counts the field after the file too: the early size check allows for it.
+      const fileSize = file.length + 1024;
+      let p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize });
+      let sent = bodyWith(p.fields, file, { after: "Upload to Amazon S3" });
+      let res = await post(p.url, sent.body, sent.contentType);
+      expect(res.status, await res.clone().text()).toBe(204);
+      const stored = await storedBytes(p.fields.key);
+      expect(stored!.bytes.length).toBe(file.length);
+      expect(stored!.bytes.every((b, i) => b === file[i])).toBe(true);
 
-    p = await presign(owner, {
-      filename: "big.pdf",
-      modelName: "attachment",
-      fieldName: "file",
-      fileSize: file.length + 70 * 1024,
-    });
-    sent = bodyWith(p.fields, file, { after: "y".repeat(65 * 1024) });
-    res = await post(p.url, sent.body, sent.contentType);
-    const body = await expectError(res, 400, "MalformedPOSTRequest");
-    expect(body.detail).toMatch(/last part/);
-    expect(await env.FILES.head(p.fields.key)).toBeNull();
-    const [row] = await db().select().from(uploads).where(eq(uploads.key, p.fields.key));
-    expect(row.uploadedAt).toBeNull();
-  });
+      p = await presign(owner, {
+        filename: "big.pdf",
+        modelName: "attachment",
+        fieldName: "file",
+        fileSize: file.length + 70 * 1024,
+      });
+      sent = bodyWith(p.fields, file, { after: "y".repeat(65 * 1024) });
+      res = await post(p.url, sent.body, sent.contentType);
+      const body = await expectError(res, 400, "MalformedPOSTRequest");
+      expect(body.detail).toMatch(/last part/);
+      expect(await env.FILES.head(p.fields.key)).toBeNull();
+      const [row] = await db().select().from(uploads).where(eq(uploads.key, p.fields.key));
+      expect(row.uploadedAt).toBeNull();
+    },
+  );
 
-  it("a file over the limit that Content-Length cannot tell (one byte over, no CRLF) is refused as it streams; nothing is stored", async () => {
-    const owner = await seedOwner();
-    const limit = 6 * MiB;
-    const file = pattern(limit + 1);
-    const p = await presign(owner, {
-      filename: "big.pdf",
-      modelName: "attachment",
-      fieldName: "file",
-      fileSize: limit,
-    });
-    const sent = bodyWith(p.fields, file, { closing: "" });
-    await expectError(await post(p.url, sent.body, sent.contentType), 400, "EntityTooLarge");
-    expect(await env.FILES.head(p.fields.key)).toBeNull();
-    // The same file with the usual closing is refused before a byte is stored.
-    const again = await presign(owner, {
-      filename: "big.pdf",
-      modelName: "attachment",
-      fieldName: "file",
-      fileSize: limit,
-    });
-    const usual = bodyWith(again.fields, file);
-    await expectError(await post(again.url, usual.body, usual.contentType), 400, "EntityTooLarge");
-    expect(await env.FILES.head(again.fields.key)).toBeNull();
-  });
+  it(
+    "a file over the limit that Content-Length cannot tell (one byte over, no CRLF) is refused as it streams; " +
+      "nothing is stored",
+    async () => {
+      const owner = await seedOwner();
+      const limit = 6 * MiB;
+      const file = pattern(limit + 1);
+      const p = await presign(owner, {
+        filename: "big.pdf",
+        modelName: "attachment",
+        fieldName: "file",
+        fileSize: limit,
+      });
+      const sent = bodyWith(p.fields, file, { closing: "" });
+      await expectError(await post(p.url, sent.body, sent.contentType), 400, "EntityTooLarge");
+      expect(await env.FILES.head(p.fields.key)).toBeNull();
+      // The same file with the usual closing is refused before a byte is stored.
+      const again = await presign(owner, {
+        filename: "big.pdf",
+        modelName: "attachment",
+        fieldName: "file",
+        fileSize: limit,
+      });
+      const usual = bodyWith(again.fields, file);
+      await expectError(await post(again.url, usual.body, usual.contentType), 400, "EntityTooLarge");
+      expect(await env.FILES.head(again.fields.key)).toBeNull();
+    },
+  );
 
   it("a body that ends inside the streamed file (Content-Length longer than the body) stores nothing", async () => {
     const owner = await seedOwner();

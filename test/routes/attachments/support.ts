@@ -82,7 +82,8 @@ export async function uploadKey(
   return p.fields.key;
 }
 
-/** A part of Python `requests`' `files=[...]` list: `(name, (None, value))` for a field, `(name, (filename, fileobj))` for a file. */
+/** A part of Python `requests`' `files=[...]` list: `(name, (None, value))` for a field, `(name, (filename, fileobj))`
+ * for a file. */
 export type RequestsFile = [name: string, part: [filename: string | null, content: string | Uint8Array]];
 
 /**

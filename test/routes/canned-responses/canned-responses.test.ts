@@ -18,86 +18,94 @@ async function create(actor: Actor, shortCode: string, content: string): Promise
 }
 
 describe("/canned-responses/", () => {
-  it("creates, lists (by short code, searched over code and content, paged), reads, updates and deletes, under both prefixes", async () => {
-    const owner = await seedOwner();
-    for (const prefix of PREFIXES) {
-      const tag = prefix === "/api" ? "a" : "v";
-      const res = await owner.fetch(
-        "POST",
-        "/canned-responses/",
-        { shortCode: `refund-${tag}`, content: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}" },
-        { prefix },
+  it(
+    "creates, lists (by short code, searched over code and content, paged), reads, updates and deletes, under " +
+      "both prefixes",
+    async () => {
+      const owner = await seedOwner();
+      for (const prefix of PREFIXES) {
+        const tag = prefix === "/api" ? "a" : "v";
+        const res = await owner.fetch(
+          "POST",
+          "/canned-responses/",
+          { shortCode: `refund-${tag}`, content: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}" },
+          { prefix },
+        );
+        expect(res.status, await res.clone().text()).toBe(201);
+        const made = await bodyOf<"POST /canned-responses/">(res);
+        expect(made).toMatchObject({
+          shortCode: `refund-${tag}`,
+          content: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}",
+          createdAt: expect.stringMatching(/^\d+$/),
+          updatedAt: expect.stringMatching(/^\d+$/),
+        });
+        const got = await owner.fetch("GET", `/canned-responses/${made.id}/`, undefined, { prefix });
+        expect(await got.json()).toEqual(made);
+      }
+      await create(owner, "hours", "We open at 9.");
+      await create(owner, "bye_1", "Have a nice day!");
+
+      const all = await bodyOf<"GET /canned-responses/">(await owner.fetch("GET", "/canned-responses/"));
+      expect(all.count).toBe(4);
+      expect(all.results.map((c) => c.shortCode)).toEqual(["bye_1", "hours", "refund-a", "refund-v"]);
+      const byCode = await bodyOf<"GET /canned-responses/">(await owner.fetch("GET", "/canned-responses/?search=REF"));
+      expect(byCode.results.map((c) => c.shortCode)).toEqual(["refund-a", "refund-v"]);
+      const byContent = await bodyOf<"GET /canned-responses/">(
+        await owner.fetch("GET", "/canned-responses/?search=nice day"),
       );
-      expect(res.status, await res.clone().text()).toBe(201);
-      const made = await bodyOf<"POST /canned-responses/">(res);
-      expect(made).toMatchObject({
-        shortCode: `refund-${tag}`,
-        content: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}",
-        createdAt: expect.stringMatching(/^\d+$/),
-        updatedAt: expect.stringMatching(/^\d+$/),
-      });
-      const got = await owner.fetch("GET", `/canned-responses/${made.id}/`, undefined, { prefix });
-      expect(await got.json()).toEqual(made);
-    }
-    await create(owner, "hours", "We open at 9.");
-    await create(owner, "bye_1", "Have a nice day!");
+      expect(byContent.results.map((c) => c.shortCode)).toEqual(["bye_1"]);
+      // LIKE's wildcards are matched as themselves.
+      expect(
+        (await bodyOf<"GET /canned-responses/">(await owner.fetch("GET", "/canned-responses/?search=%25"))).count,
+      ).toBe(0);
+      const paged = await bodyOf<"GET /canned-responses/">(
+        await owner.fetch("GET", "/canned-responses/?pageSize=3&page=2"),
+      );
+      expect(paged).toMatchObject({ count: 4, next: null, previous: expect.stringContaining("pageSize=3") });
+      expect(paged.results.map((c) => c.shortCode)).toEqual(["refund-v"]);
 
-    const all = await bodyOf<"GET /canned-responses/">(await owner.fetch("GET", "/canned-responses/"));
-    expect(all.count).toBe(4);
-    expect(all.results.map((c) => c.shortCode)).toEqual(["bye_1", "hours", "refund-a", "refund-v"]);
-    const byCode = await bodyOf<"GET /canned-responses/">(await owner.fetch("GET", "/canned-responses/?search=REF"));
-    expect(byCode.results.map((c) => c.shortCode)).toEqual(["refund-a", "refund-v"]);
-    const byContent = await bodyOf<"GET /canned-responses/">(
-      await owner.fetch("GET", "/canned-responses/?search=nice day"),
-    );
-    expect(byContent.results.map((c) => c.shortCode)).toEqual(["bye_1"]);
-    // LIKE's wildcards are matched as themselves.
-    expect(
-      (await bodyOf<"GET /canned-responses/">(await owner.fetch("GET", "/canned-responses/?search=%25"))).count,
-    ).toBe(0);
-    const paged = await bodyOf<"GET /canned-responses/">(
-      await owner.fetch("GET", "/canned-responses/?pageSize=3&page=2"),
-    );
-    expect(paged).toMatchObject({ count: 4, next: null, previous: expect.stringContaining("pageSize=3") });
-    expect(paged.results.map((c) => c.shortCode)).toEqual(["refund-v"]);
+      const hours = all.results[1];
+      const patched = await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { content: "We open at 8." });
+      expect(patched.status).toBe(200);
+      expect(await patched.json()).toMatchObject({ id: hours.id, shortCode: "hours", content: "We open at 8." });
+      const renamed = await bodyOf<"PATCH /canned-responses/{id}/">(
+        await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { shortCode: "opening-hours" }),
+      );
+      expect(renamed).toMatchObject({ shortCode: "opening-hours", content: "We open at 8." });
 
-    const hours = all.results[1];
-    const patched = await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { content: "We open at 8." });
-    expect(patched.status).toBe(200);
-    expect(await patched.json()).toMatchObject({ id: hours.id, shortCode: "hours", content: "We open at 8." });
-    const renamed = await bodyOf<"PATCH /canned-responses/{id}/">(
-      await owner.fetch("PATCH", `/canned-responses/${hours.id}/`, { shortCode: "opening-hours" }),
-    );
-    expect(renamed).toMatchObject({ shortCode: "opening-hours", content: "We open at 8." });
+      expect((await owner.fetch("DELETE", `/canned-responses/${hours.id}/`)).status).toBe(204);
+      await expectError(await owner.fetch("GET", `/canned-responses/${hours.id}/`), 404);
+      expect((await rows(owner.organizationId)).map((r) => r.shortCode).sort()).toEqual([
+        "bye_1",
+        "refund-a",
+        "refund-v",
+      ]);
+    },
+  );
 
-    expect((await owner.fetch("DELETE", `/canned-responses/${hours.id}/`)).status).toBe(204);
-    await expectError(await owner.fetch("GET", `/canned-responses/${hours.id}/`), 404);
-    expect((await rows(owner.organizationId)).map((r) => r.shortCode).sort()).toEqual([
-      "bye_1",
-      "refund-a",
-      "refund-v",
-    ]);
-  });
-
-  it("answers a short code the organization has already with 409 (create and rename); another organization may use it", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    await create(owner, "hello", "Hello!");
-    const second = await create(owner, "hi", "Hi!");
-    const dup = await owner.fetch("POST", "/canned-responses/", { shortCode: "hello", content: "Again" });
-    await expectError(dup.clone(), 409, "conflict");
-    expect((await problemOf(dup)).detail).toContain('"hello" already exists');
-    await expectError(
-      await owner.fetch("PATCH", `/canned-responses/${second.id}/`, { shortCode: "hello" }),
-      409,
-      "conflict",
-    );
-    expect((await rows(owner.organizationId)).map((r) => [r.shortCode, r.content]).sort()).toEqual([
-      ["hello", "Hello!"],
-      ["hi", "Hi!"],
-    ]);
-    await create(other, "hello", "Hello from elsewhere!");
-  });
+  it(
+    "answers a short code the organization has already with 409 (create and rename); another organization may " +
+      "use it",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      await create(owner, "hello", "Hello!");
+      const second = await create(owner, "hi", "Hi!");
+      const dup = await owner.fetch("POST", "/canned-responses/", { shortCode: "hello", content: "Again" });
+      await expectError(dup.clone(), 409, "conflict");
+      expect((await problemOf(dup)).detail).toContain('"hello" already exists');
+      await expectError(
+        await owner.fetch("PATCH", `/canned-responses/${second.id}/`, { shortCode: "hello" }),
+        409,
+        "conflict",
+      );
+      expect((await rows(owner.organizationId)).map((r) => [r.shortCode, r.content]).sort()).toEqual([
+        ["hello", "Hello!"],
+        ["hi", "Hi!"],
+      ]);
+      await create(other, "hello", "Hello from elsewhere!");
+    },
+  );
 
   it("400 with a clear detail for bad input, nothing written", async () => {
     const owner = await seedOwner();

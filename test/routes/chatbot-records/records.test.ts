@@ -169,7 +169,8 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
       await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}),
     );
     await env.DB.prepare(
-      "UPDATE chatbot_records SET faithfulness = 0.855, evaluation_status = 'done' WHERE chatbot_id = ? AND input_message = 'Opening hours?'",
+      "UPDATE chatbot_records SET faithfulness = 0.855, evaluation_status = 'done' WHERE chatbot_id = ? AND " +
+        "input_message = 'Opening hours?'",
     )
       .bind(bot.id)
       .run();
@@ -227,7 +228,8 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
       await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}),
     );
     await env.DB.prepare(
-      "UPDATE chatbot_records SET faithfulness = 0.5, answer_relevancy = 1 WHERE chatbot_id = ? AND input_message = 'Opening hours?'",
+      "UPDATE chatbot_records SET faithfulness = 0.5, answer_relevancy = 1 WHERE chatbot_id = ? AND " +
+        "input_message = 'Opening hours?'",
     )
       .bind(bot.id)
       .run();

@@ -280,34 +280,38 @@ describe("POST /chatbots/", () => {
     expect(org.organizationPlan.planName).toBe("Self-hosted");
   });
 
-  it("with plans configured by the operator: 403 once the plan's limit is reached (personal assistants count), and when the plan has lapsed", async () => {
-    const settings = CONFIGURED_PLANS;
-    const post = (owner: Awaited<ReturnType<typeof seedOwner>>, body: Record<string, unknown>) =>
-      owner.fetch("POST", "/chatbots/", body, { settings });
-    const owner = await seedOwner();
-    await setPlan(owner.organizationId, "free");
-    for (const extra of [{}, {}, { organization: "" }])
-      expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM, ...extra })).status).toBe(201);
-    const err = await expectError(
-      await post(owner, { name: "fourth", largeLanguageModel: LOCAL_LLM }),
-      403,
-      "permission_denied",
-    );
-    expect(err.detail).toContain("Free plan allows 3");
-    expect(await storedChatbots(owner.userId)).toHaveLength(3);
-    expect(await inboxesOf(owner.organizationId)).toHaveLength(3);
-    const org = await bodyOf<"GET /organizations/{id}/">(
-      await owner.fetch("GET", `/organizations/${owner.organizationId}/`, undefined, { settings }),
-    );
-    expect(org.usageStatistics).toMatchObject({ canCreateChatbot: false, createChatbotLimit: 3 });
-    await setPlan(owner.organizationId, "pro");
-    expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM })).status).toBe(201);
-    await db()
-      .update(organizations)
-      .set({ planExpiredAt: Date.now() - 1000 })
-      .where(eq(organizations.id, owner.organizationId));
-    await expectError(await post(owner, { name: "late", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
-  });
+  it(
+    "with plans configured by the operator: 403 once the plan's limit is reached (personal assistants count), " +
+      "and when the plan has lapsed",
+    async () => {
+      const settings = CONFIGURED_PLANS;
+      const post = (owner: Awaited<ReturnType<typeof seedOwner>>, body: Record<string, unknown>) =>
+        owner.fetch("POST", "/chatbots/", body, { settings });
+      const owner = await seedOwner();
+      await setPlan(owner.organizationId, "free");
+      for (const extra of [{}, {}, { organization: "" }])
+        expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM, ...extra })).status).toBe(201);
+      const err = await expectError(
+        await post(owner, { name: "fourth", largeLanguageModel: LOCAL_LLM }),
+        403,
+        "permission_denied",
+      );
+      expect(err.detail).toContain("Free plan allows 3");
+      expect(await storedChatbots(owner.userId)).toHaveLength(3);
+      expect(await inboxesOf(owner.organizationId)).toHaveLength(3);
+      const org = await bodyOf<"GET /organizations/{id}/">(
+        await owner.fetch("GET", `/organizations/${owner.organizationId}/`, undefined, { settings }),
+      );
+      expect(org.usageStatistics).toMatchObject({ canCreateChatbot: false, createChatbotLimit: 3 });
+      await setPlan(owner.organizationId, "pro");
+      expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM })).status).toBe(201);
+      await db()
+        .update(organizations)
+        .set({ planExpiredAt: Date.now() - 1000 })
+        .where(eq(organizations.id, owner.organizationId));
+      await expectError(await post(owner, { name: "late", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
+    },
+  );
 
   it("a new organization gets the operator's default plan; a malformed PLANS is 503 naming the setting", async () => {
     const res = await call(

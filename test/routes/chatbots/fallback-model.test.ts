@@ -7,84 +7,92 @@ import { bodyOf } from "../../support/api";
 // The field `fallbackLargeLanguageModel` of an assistant (what it does in a turn:
 // test/routes/completions/fallback-model.test.ts).
 describe("an assistant's fallbackLargeLanguageModel", () => {
-  it("is set on create, read back with its name under both prefixes, changed by PATCH and cleared with null or empty", async () => {
-    const owner = await seedOwner();
-    const second = await upstreamModel(owner);
-    const bot = await createChatbot(owner, { fallbackLargeLanguageModel: second.id });
-    expect(bot.fallbackLargeLanguageModel).toEqual({ id: second.id, name: second.name });
-    for (const prefix of PREFIXES) {
-      const res = await owner.fetch("GET", `/chatbots/${bot.id}/`, undefined, { prefix });
-      expect((await bodyOf<"GET /chatbots/{id}/">(res)).fallbackLargeLanguageModel).toEqual({
-        id: second.id,
-        name: second.name,
-      });
-    }
-    // snake_case works too, and a record without the field has none.
-    expect((await createChatbot(owner)).fallbackLargeLanguageModel).toBeNull();
-    let res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallback_large_language_model: null });
-    expect((await bodyOf<"PATCH /chatbots/{id}/">(res)).fallbackLargeLanguageModel).toBeNull();
-    res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: second.id });
-    expect((await bodyOf<"PATCH /chatbots/{id}/">(res)).fallbackLargeLanguageModel?.id).toBe(second.id);
-    res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: "" });
-    expect((await bodyOf<"PATCH /chatbots/{id}/">(res)).fallbackLargeLanguageModel).toBeNull();
-    // A model in use as a fallback cannot be deleted.
-    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: second.id });
-    expect((await owner.fetch("DELETE", `/large-language-models/${second.id}/`)).status).toBe(400);
-  });
+  it(
+    "is set on create, read back with its name under both prefixes, changed by PATCH and cleared with null or " +
+      "empty",
+    async () => {
+      const owner = await seedOwner();
+      const second = await upstreamModel(owner);
+      const bot = await createChatbot(owner, { fallbackLargeLanguageModel: second.id });
+      expect(bot.fallbackLargeLanguageModel).toEqual({ id: second.id, name: second.name });
+      for (const prefix of PREFIXES) {
+        const res = await owner.fetch("GET", `/chatbots/${bot.id}/`, undefined, { prefix });
+        expect((await bodyOf<"GET /chatbots/{id}/">(res)).fallbackLargeLanguageModel).toEqual({
+          id: second.id,
+          name: second.name,
+        });
+      }
+      // snake_case works too, and a record without the field has none.
+      expect((await createChatbot(owner)).fallbackLargeLanguageModel).toBeNull();
+      let res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallback_large_language_model: null });
+      expect((await bodyOf<"PATCH /chatbots/{id}/">(res)).fallbackLargeLanguageModel).toBeNull();
+      res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: second.id });
+      expect((await bodyOf<"PATCH /chatbots/{id}/">(res)).fallbackLargeLanguageModel?.id).toBe(second.id);
+      res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: "" });
+      expect((await bodyOf<"PATCH /chatbots/{id}/">(res)).fallbackLargeLanguageModel).toBeNull();
+      // A model in use as a fallback cannot be deleted.
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: second.id });
+      expect((await owner.fetch("DELETE", `/large-language-models/${second.id}/`)).status).toBe(400);
+    },
+  );
 
-  it("400 naming the field, nothing written: the same model as largeLanguageModel (create, PATCH against the stored one), another organization's model, no such model, not a uuid", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner("other");
-    const foreign = await upstreamModel(other);
-    const mine = await upstreamModel(owner);
-    const same = await expectError(
-      await owner.fetch("POST", "/chatbots/", {
-        name: "twice",
-        largeLanguageModel: LOCAL_LLM,
-        fallbackLargeLanguageModel: LOCAL_LLM,
-      }),
-      400,
-      "invalid",
-    );
-    expect(same.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/differ from largeLanguageModel/);
-    for (const id of [foreign.id, NO_SUCH_ID]) {
-      const body = await expectError(
+  it(
+    "400 naming the field, nothing written: the same model as largeLanguageModel (create, PATCH against the " +
+      "stored one), another organization's model, no such model, not a uuid",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner("other");
+      const foreign = await upstreamModel(other);
+      const mine = await upstreamModel(owner);
+      const same = await expectError(
         await owner.fetch("POST", "/chatbots/", {
-          name: "foreign",
+          name: "twice",
           largeLanguageModel: LOCAL_LLM,
-          fallbackLargeLanguageModel: id,
+          fallbackLargeLanguageModel: LOCAL_LLM,
+        }),
+        400,
+        "invalid",
+      );
+      expect(same.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/differ from largeLanguageModel/);
+      for (const id of [foreign.id, NO_SUCH_ID]) {
+        const body = await expectError(
+          await owner.fetch("POST", "/chatbots/", {
+            name: "foreign",
+            largeLanguageModel: LOCAL_LLM,
+            fallbackLargeLanguageModel: id,
+          }),
+          400,
+        );
+        expect(body.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/No large language model with this id/);
+      }
+      await expectError(
+        await owner.fetch("POST", "/chatbots/", {
+          name: "bad",
+          largeLanguageModel: LOCAL_LLM,
+          fallbackLargeLanguageModel: "not-a-uuid",
         }),
         400,
       );
-      expect(body.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/No large language model with this id/);
-    }
-    await expectError(
-      await owner.fetch("POST", "/chatbots/", {
-        name: "bad",
-        largeLanguageModel: LOCAL_LLM,
-        fallbackLargeLanguageModel: "not-a-uuid",
-      }),
-      400,
-    );
-    const list = await bodyOf<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/"));
-    expect(list.count).toBe(0);
+      const list = await bodyOf<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/"));
+      expect(list.count).toBe(0);
 
-    const bot = await createChatbot(owner, { largeLanguageModel: mine.id });
-    const patched = await expectError(
-      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: mine.id }),
-      400,
-    );
-    expect(patched.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/differ/);
-    await expectError(
-      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: foreign.id }),
-      400,
-    );
-    // Moving the primary onto the fallback is the same mistake.
-    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: LOCAL_LLM });
-    await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: LOCAL_LLM }), 400);
-    const stored = await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`));
-    expect([stored.largeLanguageModel.id, stored.fallbackLargeLanguageModel?.id]).toEqual([mine.id, LOCAL_LLM]);
-  });
+      const bot = await createChatbot(owner, { largeLanguageModel: mine.id });
+      const patched = await expectError(
+        await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: mine.id }),
+        400,
+      );
+      expect(patched.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/differ/);
+      await expectError(
+        await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: foreign.id }),
+        400,
+      );
+      // Moving the primary onto the fallback is the same mistake.
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: LOCAL_LLM });
+      await expectError(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: LOCAL_LLM }), 400);
+      const stored = await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`));
+      expect([stored.largeLanguageModel.id, stored.fallbackLargeLanguageModel?.id]).toEqual([mine.id, LOCAL_LLM]);
+    },
+  );
 
   it("401 without a key, 403 for a member without chatbot.manage, 404 for another organization's assistant", async () => {
     const owner = await seedOwner();

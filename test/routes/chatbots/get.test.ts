@@ -23,14 +23,18 @@ describe("GET /chatbots/{id}/", () => {
     });
   });
 
-  it("404 for a member with chatbot.view outside the assistant's groups, and for a group member without chatbot.view", async () => {
-    const owner = await seedOwner();
-    const viewer = await seedMember(owner, ["chatbot.view"]);
-    const plain = await seedMember(owner, ["inbox.view"]);
-    const bot = await createChatbot(owner, { groups: [{ id: plain.groupId }] });
-    await expectError(await viewer.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
-    await expectError(await plain.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
-  });
+  it(
+    "404 for a member with chatbot.view outside the assistant's groups, and for a group member without " +
+      "chatbot.view",
+    async () => {
+      const owner = await seedOwner();
+      const viewer = await seedMember(owner, ["chatbot.view"]);
+      const plain = await seedMember(owner, ["inbox.view"]);
+      const bot = await createChatbot(owner, { groups: [{ id: plain.groupId }] });
+      await expectError(await viewer.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
+      await expectError(await plain.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
+    },
+  );
 
   it("404 for another organization's assistant, unknown and malformed ids; 401 without a key", async () => {
     const owner = await seedOwner();

@@ -50,32 +50,38 @@ describe("GET /chatbots/", () => {
     expect((await page<"GET /chatbots/">(await plain.fetch("GET", "/chatbots/"))).count).toBe(0);
   });
 
-  it("merges the caller's personal assistants with the organization's: newest first across pages, counted, searched", async () => {
-    const owner = await seedOwner();
-    const member = await seedMember(owner, ["chatbot.view", "chatbot.manage"]);
-    const given = await createChatbot(owner, { name: "Given A", groups: [{ id: member.groupId }] });
-    const personal = await createChatbot(member, { name: "Personal A", organization: null });
-    await createChatbot(owner, { name: "Not given A" });
-    const own = await createChatbot(member, { name: "Own B" });
-    const later = await createChatbot(member, { name: "Personal B", organization: null });
-    for (const [actor, expected] of [
-      [member, [later, own, personal, given]],
-      [owner, [own, { name: "Not given A" }, given]],
-    ] as const) {
-      const all = await page<"GET /chatbots/">(await actor.fetch("GET", "/chatbots/"));
-      expect(all.count).toBe(expected.length);
-      expect(all.results.map((b) => b.name)).toEqual(expected.map((b) => b.name));
-    }
-    const pages = [];
-    for (let n = 1; n <= 2; n++)
-      pages.push(await page<"GET /chatbots/">(await member.fetch("GET", `/chatbots/?page=${n}&pageSize=3`)));
-    expect(pages.map((p) => [p.count, p.results.map((b) => b.name)])).toEqual([
-      [4, ["Personal B", "Own B", "Personal A"]],
-      [4, ["Given A"]],
-    ]);
-    const searched = await page<"GET /chatbots/">(await member.fetch("GET", "/chatbots/?query=%20a&pageSize=1&page=2"));
-    expect([searched.count, searched.results.map((b) => b.name)]).toEqual([2, ["Given A"]]);
-  });
+  it(
+    "merges the caller's personal assistants with the organization's: newest first across pages, counted, " +
+      "searched",
+    async () => {
+      const owner = await seedOwner();
+      const member = await seedMember(owner, ["chatbot.view", "chatbot.manage"]);
+      const given = await createChatbot(owner, { name: "Given A", groups: [{ id: member.groupId }] });
+      const personal = await createChatbot(member, { name: "Personal A", organization: null });
+      await createChatbot(owner, { name: "Not given A" });
+      const own = await createChatbot(member, { name: "Own B" });
+      const later = await createChatbot(member, { name: "Personal B", organization: null });
+      for (const [actor, expected] of [
+        [member, [later, own, personal, given]],
+        [owner, [own, { name: "Not given A" }, given]],
+      ] as const) {
+        const all = await page<"GET /chatbots/">(await actor.fetch("GET", "/chatbots/"));
+        expect(all.count).toBe(expected.length);
+        expect(all.results.map((b) => b.name)).toEqual(expected.map((b) => b.name));
+      }
+      const pages = [];
+      for (let n = 1; n <= 2; n++)
+        pages.push(await page<"GET /chatbots/">(await member.fetch("GET", `/chatbots/?page=${n}&pageSize=3`)));
+      expect(pages.map((p) => [p.count, p.results.map((b) => b.name)])).toEqual([
+        [4, ["Personal B", "Own B", "Personal A"]],
+        [4, ["Given A"]],
+      ]);
+      const searched = await page<"GET /chatbots/">(
+        await member.fetch("GET", "/chatbots/?query=%20a&pageSize=1&page=2"),
+      );
+      expect([searched.count, searched.results.map((b) => b.name)]).toEqual([2, ["Given A"]]);
+    },
+  );
 
   it("401 without a key", async () => {
     await expectError(await call("GET", "/api/v1/chatbots/"), 401, "not_authenticated");

@@ -4,29 +4,33 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { ok, ownOrganizationOf, page } from "./helpers";
 
 describe("who sees an assistant", () => {
-  it("a member sees assistants they created, even after losing their permissions, and changes them only with chatbot.manage", async () => {
-    const owner = await seedOwner();
-    const manager = await seedMember(owner, ["chatbot.manage"]);
-    const bot = await createChatbot(manager);
-    expect(await ok<"GET /chatbots/{id}/">(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
-      canUpdate: true,
-    });
-    expect((await owner.fetch("GET", `/chatbots/${bot.id}/`)).status).toBe(200);
-    const removed = await owner.fetch(
-      "POST",
-      `/organizations/${owner.organizationId}/members/${manager.memberId}/update-groups/`,
-      { groups: [] },
-    );
-    expect(removed.status).toBe(200);
-    expect(await ok<"GET /chatbots/{id}/">(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
-      canUpdate: false,
-      canDelete: false,
-    });
-    expect((await page<"GET /chatbots/">(await manager.fetch("GET", "/chatbots/"))).results.map((b) => b.id)).toEqual([
-      bot.id,
-    ]);
-    await expectError(await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { name: "x" }), 403, "permission_denied");
-  });
+  it(
+    "a member sees assistants they created, even after losing their permissions, and changes them only with " +
+      "chatbot.manage",
+    async () => {
+      const owner = await seedOwner();
+      const manager = await seedMember(owner, ["chatbot.manage"]);
+      const bot = await createChatbot(manager);
+      expect(await ok<"GET /chatbots/{id}/">(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+        canUpdate: true,
+      });
+      expect((await owner.fetch("GET", `/chatbots/${bot.id}/`)).status).toBe(200);
+      const removed = await owner.fetch(
+        "POST",
+        `/organizations/${owner.organizationId}/members/${manager.memberId}/update-groups/`,
+        { groups: [] },
+      );
+      expect(removed.status).toBe(200);
+      expect(await ok<"GET /chatbots/{id}/">(await manager.fetch("GET", `/chatbots/${bot.id}/`))).toMatchObject({
+        canUpdate: false,
+        canDelete: false,
+      });
+      expect((await page<"GET /chatbots/">(await manager.fetch("GET", "/chatbots/"))).results.map((b) => b.id)).toEqual(
+        [bot.id],
+      );
+      await expectError(await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { name: "x" }), 403, "permission_denied");
+    },
+  );
 
   it("a personal assistant is visible to its creator only, from any organization they act in", async () => {
     const owner = await seedOwner();

@@ -159,7 +159,8 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const bot = await createChatbot(owner);
     const [{ id: foreignContact }] = (
       await env.DB.prepare(
-        "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'x', 0, 0) RETURNING id",
+        "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'x', 0, 0) " +
+          "RETURNING id",
       )
         .bind(crypto.randomUUID(), other.organizationId)
         .all<{ id: string }>()
@@ -213,40 +214,43 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     expect(await count("messages")).toBe(before);
   });
 
-  it("401 without a key, 403 without conversation.manage, 404 for another organization's assistant or conversation", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    const bot = await createChatbot(owner);
-    const otherBot = await createChatbot(other);
-    await expectError(await call("POST", `/api/v1${completions(bot.id)}`, { message: { content: "hi" } }), 401);
-    const viewer = await seedMember(owner, ["conversation.view", "chatbot.view"]);
-    await expectError(
-      await viewer.fetch("POST", completions(bot.id), { message: { content: "hi" } }),
-      403,
-      "permission_denied",
-    );
-    await expectError(
-      await owner.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("POST", completions(NO_SUCH_ID), { message: { content: "hi" } }),
-      404,
-      "not_found",
-    );
-    const theirs = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await other.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }),
-    );
-    await expectError(
-      await owner.fetch("POST", completions(bot.id), {
-        conversation: theirs.conversationId,
-        message: { content: "hi" },
-      }),
-      404,
-      "not_found",
-    );
-  });
+  it(
+    "401 without a key, 403 without conversation.manage, 404 for another organization's assistant or " + "conversation",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const bot = await createChatbot(owner);
+      const otherBot = await createChatbot(other);
+      await expectError(await call("POST", `/api/v1${completions(bot.id)}`, { message: { content: "hi" } }), 401);
+      const viewer = await seedMember(owner, ["conversation.view", "chatbot.view"]);
+      await expectError(
+        await viewer.fetch("POST", completions(bot.id), { message: { content: "hi" } }),
+        403,
+        "permission_denied",
+      );
+      await expectError(
+        await owner.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await owner.fetch("POST", completions(NO_SUCH_ID), { message: { content: "hi" } }),
+        404,
+        "not_found",
+      );
+      const theirs = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await other.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }),
+      );
+      await expectError(
+        await owner.fetch("POST", completions(bot.id), {
+          conversation: theirs.conversationId,
+          message: { content: "hi" },
+        }),
+        404,
+        "not_found",
+      );
+    },
+  );
 
   it("400 when the conversation belongs to another assistant of the organization", async () => {
     const owner = await seedOwner();

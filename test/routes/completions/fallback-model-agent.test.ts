@@ -54,7 +54,8 @@ const textOf = (events: Event[]) =>
     .map((e) => e.data.content)
     .join("");
 
-/** An assistant in `mode` whose model is `primaryName` on the upstream, with a working fallback and the weather tool. */
+/** An assistant in `mode` whose model is `primaryName` on the upstream, with a working fallback and the weather tool.
+ * */
 async function assistant(owner: Actor, primaryName: string, mode: Record<string, unknown>) {
   const tool = await createTool(owner, weatherToolBody());
   const made = await assistantWithFallback(owner, primaryName, { tools: [{ id: tool.id }], ...mode });
@@ -79,66 +80,70 @@ const failedReplies = async (owner: Actor, botId: string) =>
     .total.failedRepliesCount;
 
 describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault", ({ fault, attempts }) => {
-  it("is replaced by the fallback, which calls the tool and answers; the stream, the stored reply and the statistics name the fallback", async () => {
-    const owner = await seedOwner();
-    const primaryName = `${fault}x99-${crypto.randomUUID()}`;
-    const { bot, fallback, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "agent" });
+  it(
+    "is replaced by the fallback, which calls the tool and answers; the stream, the stored reply and the " +
+      "statistics name the fallback",
+    async () => {
+      const owner = await seedOwner();
+      const primaryName = `${fault}x99-${crypto.randomUUID()}`;
+      const { bot, fallback, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "agent" });
 
-    const streamed = await completion({
-      message: { content: "What is the weather? use get_weather" },
-      isStreaming: true,
-    });
-    expect(streamed.status).toBe(200);
-    const events = await readEvents(streamed);
-    expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual([
-      "tool_call",
-      "tool_result",
-      "message",
-    ]);
-    expect(events.find((e) => e.event === "tool_result")!.data).toMatchObject({
-      name: "get_weather",
-      status: "success",
-      input: { city: "Paris" },
-    });
-    const done = events.at(-1)!.data as { done: boolean; conversationId: string; message: Message };
-    expect(done.done).toBe(true);
-    expect(done.message.content).toMatch(/^Result: \{"method":"GET"/);
-    expect(textOf(events)).toBe(done.message.content);
-    expect(done.message.contentPayload.toolCalls).toMatchObject([{ name: "get_weather", status: "success" }]);
+      const streamed = await completion({
+        message: { content: "What is the weather? use get_weather" },
+        isStreaming: true,
+      });
+      expect(streamed.status).toBe(200);
+      const events = await readEvents(streamed);
+      expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual([
+        "tool_call",
+        "tool_result",
+        "message",
+      ]);
+      expect(events.find((e) => e.event === "tool_result")!.data).toMatchObject({
+        name: "get_weather",
+        status: "success",
+        input: { city: "Paris" },
+      });
+      const done = events.at(-1)!.data as { done: boolean; conversationId: string; message: Message };
+      expect(done.done).toBe(true);
+      expect(done.message.content).toMatch(/^Result: \{"method":"GET"/);
+      expect(textOf(events)).toBe(done.message.content);
+      expect(done.message.contentPayload.toolCalls).toMatchObject([{ name: "get_weather", status: "success" }]);
 
-    // The conversation goes on, directly: the fallback again, from the first round.
-    const again = await completion({
-      conversation: done.conversationId,
-      message: { content: "And now? use get_weather" },
-    });
-    expect(again.status, await again.clone().text()).toBe(200);
-    const second = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(again);
-    expect(second.content).toMatch(/^Result: \{"method":"GET"/);
+      // The conversation goes on, directly: the fallback again, from the first round.
+      const again = await completion({
+        conversation: done.conversationId,
+        message: { content: "And now? use get_weather" },
+      });
+      expect(again.status, await again.clone().text()).toBe(200);
+      const second = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(again);
+      expect(second.content).toMatch(/^Result: \{"method":"GET"/);
 
-    const stored = await messagesOf(owner, done.conversationId);
-    expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual([
-      "1:incoming",
-      "2:outgoing",
-      "3:incoming",
-      "4:outgoing",
-    ]);
-    expect(stored[1]).toMatchObject({
-      id: done.message.id,
-      content: done.message.content,
-      contentPayload: { toolCalls: [{ name: "get_weather", status: "success" }] },
-    });
-    for (const id of [done.message.id, second.message.id]) expect(await storedModelOf(id)).toBe(fallback.id);
-    // Once it has answered, the fallback keeps the reply: the primary is asked (with its retries) once per reply.
-    expect(await upstreamRequestCount(primaryName)).toBe(2 * attempts);
-    expect(await upstreamRequestCount(fallbackName)).toBe(4);
-    // The fallback heard the tool round it asked for, as tool messages.
-    expect(
-      (await lastUpstreamRequest(fallbackName)).body.messages.slice(-2).map((m: { role: string }) => m.role),
-    ).toEqual(["assistant", "tool"]);
+      const stored = await messagesOf(owner, done.conversationId);
+      expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual([
+        "1:incoming",
+        "2:outgoing",
+        "3:incoming",
+        "4:outgoing",
+      ]);
+      expect(stored[1]).toMatchObject({
+        id: done.message.id,
+        content: done.message.content,
+        contentPayload: { toolCalls: [{ name: "get_weather", status: "success" }] },
+      });
+      for (const id of [done.message.id, second.message.id]) expect(await storedModelOf(id)).toBe(fallback.id);
+      // Once it has answered, the fallback keeps the reply: the primary is asked (with its retries) once per reply.
+      expect(await upstreamRequestCount(primaryName)).toBe(2 * attempts);
+      expect(await upstreamRequestCount(fallbackName)).toBe(4);
+      // The fallback heard the tool round it asked for, as tool messages.
+      expect(
+        (await lastUpstreamRequest(fallbackName)).body.messages.slice(-2).map((m: { role: string }) => m.role),
+      ).toEqual(["assistant", "tool"]);
 
-    expect(await usageByModel(owner, bot.id)).toEqual([[fallback.id, 2]]);
-    expect(await failedReplies(owner, bot.id)).toBe(0);
-  });
+      expect(await usageByModel(owner, bot.id)).toEqual([[fallback.id, 2]]);
+      expect(await failedReplies(owner, bot.id)).toBe(0);
+    },
+  );
 });
 
 describe("agent mode and the fallback", () => {
@@ -206,28 +211,32 @@ describe("agent mode and the fallback", () => {
     );
   });
 
-  it("does not take over a stream broken after its first words: the error event ends it, the visitor's message stays, no reply is stored", async () => {
-    const owner = await seedOwner();
-    // The upstream's tool round streams whole; the answer after it breaks after three words.
-    const primaryName = `fail-midstream-${crypto.randomUUID()}`;
-    const { bot, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "agent" });
-    const res = await completion({ message: { content: "What is the weather? use get_weather" }, isStreaming: true });
-    const events = await readEvents(res);
-    expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual([
-      "tool_call",
-      "tool_result",
-      "message",
-      "error",
-    ]);
-    expect(textOf(events)).toMatch(/^Result: \{"method":"GET"/);
-    expect(events.some((e) => e.data.done === true)).toBe(false);
-    expect(events.at(-1)!.data).toMatchObject({ code: "upstream_error" });
-    expect(await upstreamRequestCount(primaryName)).toBe(2);
-    expect(await upstreamRequestCount(fallbackName)).toBe(0);
-    const conversationId = events.at(-1)!.data.conversationId as string;
-    expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming"]);
-    await expect.poll(() => failedReplies(owner, bot.id)).toBe(1);
-  });
+  it(
+    "does not take over a stream broken after its first words: the error event ends it, the visitor's message " +
+      "stays, no reply is stored",
+    async () => {
+      const owner = await seedOwner();
+      // The upstream's tool round streams whole; the answer after it breaks after three words.
+      const primaryName = `fail-midstream-${crypto.randomUUID()}`;
+      const { bot, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "agent" });
+      const res = await completion({ message: { content: "What is the weather? use get_weather" }, isStreaming: true });
+      const events = await readEvents(res);
+      expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual([
+        "tool_call",
+        "tool_result",
+        "message",
+        "error",
+      ]);
+      expect(textOf(events)).toMatch(/^Result: \{"method":"GET"/);
+      expect(events.some((e) => e.data.done === true)).toBe(false);
+      expect(events.at(-1)!.data).toMatchObject({ code: "upstream_error" });
+      expect(await upstreamRequestCount(primaryName)).toBe(2);
+      expect(await upstreamRequestCount(fallbackName)).toBe(0);
+      const conversationId = events.at(-1)!.data.conversationId as string;
+      expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming"]);
+      await expect.poll(() => failedReplies(owner, bot.id)).toBe(1);
+    },
+  );
 });
 
 describe("workflow mode and the fallback", () => {

@@ -25,40 +25,44 @@ const messagesOf = async (actor: Actor, id: string) =>
   );
 
 describe("an assistant hands the conversation to a person when the visitor asks for one", () => {
-  it("on a new conversation's first turn: says the handoff message once, queues the conversation, and is silent after", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const res = await owner.fetch("POST", completions(bot.id), {
-      message: { content: "I need to talk to a person about order 4471" },
-    });
-    expect(res.status, await res.clone().text()).toBe(200);
-    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
-    expect(reply.content).toBe(DEFAULT_EN);
-    expect(reply.message).toMatchObject({
-      senderType: "chatbot",
-      sequence: 2,
-      contentPayload: { handoff: { reason: "visitor_request" } },
-    });
-    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({
-      status: "queued",
-      progressStatus: "waiting_for_human",
-      autoReplyEnabled: false,
-    });
+  it(
+    "on a new conversation's first turn: says the handoff message once, queues the conversation, and is silent " +
+      "after",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const res = await owner.fetch("POST", completions(bot.id), {
+        message: { content: "I need to talk to a person about order 4471" },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
+      expect(reply.content).toBe(DEFAULT_EN);
+      expect(reply.message).toMatchObject({
+        senderType: "chatbot",
+        sequence: 2,
+        contentPayload: { handoff: { reason: "visitor_request" } },
+      });
+      expect(await conversationOf(owner, reply.conversationId)).toMatchObject({
+        status: "queued",
+        progressStatus: "waiting_for_human",
+        autoReplyEnabled: false,
+      });
 
-    // The assistant stays silent; the visitor's next message waits for the person.
-    const next = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), {
-        conversation: reply.conversationId,
-        message: { content: "Is anyone there?" },
-      }),
-    );
-    expect(next).toMatchObject({ content: "", message: null });
-    expect((await messagesOf(owner, reply.conversationId)).map((m) => `${m.sequence}:${m.senderType}`)).toEqual([
-      "1:contact",
-      "2:chatbot",
-      "3:contact",
-    ]);
-  });
+      // The assistant stays silent; the visitor's next message waits for the person.
+      const next = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), {
+          conversation: reply.conversationId,
+          message: { content: "Is anyone there?" },
+        }),
+      );
+      expect(next).toMatchObject({ content: "", message: null });
+      expect((await messagesOf(owner, reply.conversationId)).map((m) => `${m.sequence}:${m.senderType}`)).toEqual([
+        "1:contact",
+        "2:chatbot",
+        "3:contact",
+      ]);
+    },
+  );
 
   it("streamed, and in a conversation under way (through its object), in the visitor's language", async () => {
     const owner = await seedOwner();
@@ -125,114 +129,123 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     });
   });
 
-  it("follows the assistant's settings: its own message, or no handoff at all; a handed-back conversation is answered again", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner, { handoff: { message: "  Olivia will take it from here.  " } });
-    expect(bot.handoff).toEqual({
-      enabled: true,
-      afterUnanswered: 2,
-      message: "Olivia will take it from here.",
-      outsideHoursMessage: null,
-    });
-    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } }),
-    );
-    expect(reply.content).toBe("Olivia will take it from here.");
+  it(
+    "follows the assistant's settings: its own message, or no handoff at all; a handed-back conversation is " +
+      "answered again",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner, { handoff: { message: "  Olivia will take it from here.  " } });
+      expect(bot.handoff).toEqual({
+        enabled: true,
+        afterUnanswered: 2,
+        message: "Olivia will take it from here.",
+        outsideHoursMessage: null,
+      });
+      const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } }),
+      );
+      expect(reply.content).toBe("Olivia will take it from here.");
 
-    // Handed back, the assistant answers again, and hands off again when asked.
-    expect(
-      (
-        await owner.fetch("PATCH", `/conversations/${reply.conversationId}/update-auto-reply/`, {
-          autoReplyEnabled: true,
-        })
-      ).status,
-    ).toBe(200);
-    const again = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), {
-        conversation: reply.conversationId,
-        message: { content: "What time do you open?" },
-      }),
-    );
-    expect(again.content).toBe('You said: "What time do you open?".');
+      // Handed back, the assistant answers again, and hands off again when asked.
+      expect(
+        (
+          await owner.fetch("PATCH", `/conversations/${reply.conversationId}/update-auto-reply/`, {
+            autoReplyEnabled: true,
+          })
+        ).status,
+      ).toBe(200);
+      const again = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), {
+          conversation: reply.conversationId,
+          message: { content: "What time do you open?" },
+        }),
+      );
+      expect(again.content).toBe('You said: "What time do you open?".');
 
-    const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
-    expect((await bodyOf<"PATCH /chatbots/{id}/">(patched)).handoff).toEqual({
-      enabled: false,
-      afterUnanswered: 2,
-      message: null,
-      outsideHoursMessage: null,
-    });
-    const answered = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } }),
-    );
-    expect(answered.content).toBe('You said: "Let me talk to a human".');
+      const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
+      expect((await bodyOf<"PATCH /chatbots/{id}/">(patched)).handoff).toEqual({
+        enabled: false,
+        afterUnanswered: 2,
+        message: null,
+        outsideHoursMessage: null,
+      });
+      const answered = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), { message: { content: "Let me talk to a human" } }),
+      );
+      expect(answered.content).toBe('You said: "Let me talk to a human".');
 
-    const reset = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: null });
-    expect((await bodyOf<"PATCH /chatbots/{id}/">(reset)).handoff).toEqual({
-      enabled: true,
-      afterUnanswered: 2,
-      message: null,
-      outsideHoursMessage: null,
-    });
-  });
+      const reset = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: null });
+      expect((await bodyOf<"PATCH /chatbots/{id}/">(reset)).handoff).toEqual({
+        enabled: true,
+        afterUnanswered: 2,
+        message: null,
+        outsideHoursMessage: null,
+      });
+    },
+  );
 
-  it("after afterUnanswered replies in a row that could not answer, the last one goes on with the handoff message", async () => {
-    const owner = await seedOwner();
-    // Template mode without knowledge: every reply is the unanswerable template.
-    const bot = await createChatbot(owner, {
-      replyMode: "template",
-      template: "{{answer}}",
-      unanswerableTemplate: "I don't know that.",
-    });
-    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } }),
-    );
-    expect(first.content).toBe("I don't know that.");
-    expect(await conversationOf(owner, first.conversationId)).toMatchObject({
-      progressStatus: "ai_processing",
-      autoReplyEnabled: true,
-    });
-    const events = await readEvents(
-      await owner.fetch("POST", completions(bot.id), {
-        conversation: first.conversationId,
-        message: { content: "And on Venus?" },
-        isStreaming: true,
-      }),
-    );
-    const done = events.at(-1)!.data as { message: Message };
-    expect(done.message.content).toBe(`I don't know that.\n\n${DEFAULT_EN}`);
-    expect(done.message.contentPayload).toEqual({ handoff: { reason: "unanswered" } });
-    expect(
-      events
-        .filter((e) => e.data.done === false)
-        .map((e) => e.data.content)
-        .join(""),
-    ).toBe(done.message.content);
-    expect(await conversationOf(owner, first.conversationId)).toMatchObject({
-      status: "queued",
-      progressStatus: "waiting_for_human",
-      autoReplyEnabled: false,
-    });
+  it(
+    "after afterUnanswered replies in a row that could not answer, the last one goes on with the handoff " + "message",
+    async () => {
+      const owner = await seedOwner();
+      // Template mode without knowledge: every reply is the unanswerable template.
+      const bot = await createChatbot(owner, {
+        replyMode: "template",
+        template: "{{answer}}",
+        unanswerableTemplate: "I don't know that.",
+      });
+      const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } }),
+      );
+      expect(first.content).toBe("I don't know that.");
+      expect(await conversationOf(owner, first.conversationId)).toMatchObject({
+        progressStatus: "ai_processing",
+        autoReplyEnabled: true,
+      });
+      const events = await readEvents(
+        await owner.fetch("POST", completions(bot.id), {
+          conversation: first.conversationId,
+          message: { content: "And on Venus?" },
+          isStreaming: true,
+        }),
+      );
+      const done = events.at(-1)!.data as { message: Message };
+      expect(done.message.content).toBe(`I don't know that.\n\n${DEFAULT_EN}`);
+      expect(done.message.contentPayload).toEqual({ handoff: { reason: "unanswered" } });
+      expect(
+        events
+          .filter((e) => e.data.done === false)
+          .map((e) => e.data.content)
+          .join(""),
+      ).toBe(done.message.content);
+      expect(await conversationOf(owner, first.conversationId)).toMatchObject({
+        status: "queued",
+        progressStatus: "waiting_for_human",
+        autoReplyEnabled: false,
+      });
 
-    // Handed back, the count starts again from the handoff; with afterUnanswered 0 it never hands off.
-    await owner.fetch("PATCH", `/conversations/${first.conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
-    const after = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), {
-        conversation: first.conversationId,
-        message: { content: "And on Jupiter?" },
-      }),
-    );
-    expect(after.content).toBe("I don't know that.");
-    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { afterUnanswered: 0 } });
-    const never = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), {
-        conversation: first.conversationId,
-        message: { content: "And on Saturn?" },
-      }),
-    );
-    expect(never.content).toBe("I don't know that.");
-    expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "ai_processing" });
-  });
+      // Handed back, the count starts again from the handoff; with afterUnanswered 0 it never hands off.
+      await owner.fetch("PATCH", `/conversations/${first.conversationId}/update-auto-reply/`, {
+        autoReplyEnabled: true,
+      });
+      const after = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), {
+          conversation: first.conversationId,
+          message: { content: "And on Jupiter?" },
+        }),
+      );
+      expect(after.content).toBe("I don't know that.");
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { afterUnanswered: 0 } });
+      const never = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), {
+          conversation: first.conversationId,
+          message: { content: "And on Saturn?" },
+        }),
+      );
+      expect(never.content).toBe("I don't know that.");
+      expect(await conversationOf(owner, first.conversationId)).toMatchObject({ progressStatus: "ai_processing" });
+    },
+  );
 
   it("the built-in model's \"I don't know\" counts as a reply that could not answer", async () => {
     const owner = await seedOwner();
@@ -283,111 +296,125 @@ describe("an assistant hands the conversation to a person when the visitor asks 
 });
 
 describe("outside the inbox's business hours", () => {
-  it("a handoff says the outside-hours message and keeps the next opening; within hours the usual one; hours are validated", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner, {
-      handoff: { outsideHoursMessage: "We are closed; a colleague answers from 9:00." },
-    });
-    const inbox = bot.defaultInbox!.id;
-    // Open one hour, two days from now in Taipei (UTC+8): closed now, the next opening 01:00 UTC that day.
-    const inTwoDays = new Date(Date.now() + 8 * 3600_000 + 2 * 86_400_000);
-    const day = WEEKDAYS[inTwoDays.getUTCDay()];
-    const hours: BusinessHours = { timeZone: "Asia/Taipei", weekly: { [day]: [["09:00", "10:00"]] }, holidays: [] };
-    const patched = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: hours });
-    expect(patched.status, await patched.clone().text()).toBe(200);
-    expect(await patched.json()).toMatchObject({ businessHours: hours });
-    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } }),
-    );
-    expect(reply.content).toBe("We are closed; a colleague answers from 9:00.");
-    const { nextOpeningAt } = (
-      reply.message.contentPayload as { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } }
-    ).handoff;
-    expect(new Date(Number(nextOpeningAt)).toISOString()).toBe(`${inTwoDays.toISOString().slice(0, 10)}T01:00:00.000Z`);
-    expect(reply.message.contentPayload).toMatchObject({ handoff: { reason: "visitor_request", outsideHours: true } });
-    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({
-      status: "queued",
-      progressStatus: "waiting_for_human",
-    });
+  it(
+    "a handoff says the outside-hours message and keeps the next opening; within hours the usual one; hours are " +
+      "validated",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner, {
+        handoff: { outsideHoursMessage: "We are closed; a colleague answers from 9:00." },
+      });
+      const inbox = bot.defaultInbox!.id;
+      // Open one hour, two days from now in Taipei (UTC+8): closed now, the next opening 01:00 UTC that day.
+      const inTwoDays = new Date(Date.now() + 8 * 3600_000 + 2 * 86_400_000);
+      const day = WEEKDAYS[inTwoDays.getUTCDay()];
+      const hours: BusinessHours = { timeZone: "Asia/Taipei", weekly: { [day]: [["09:00", "10:00"]] }, holidays: [] };
+      const patched = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: hours });
+      expect(patched.status, await patched.clone().text()).toBe(200);
+      expect(await patched.json()).toMatchObject({ businessHours: hours });
+      const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } }),
+      );
+      expect(reply.content).toBe("We are closed; a colleague answers from 9:00.");
+      const { nextOpeningAt } = (
+        reply.message.contentPayload as { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } }
+      ).handoff;
+      expect(new Date(Number(nextOpeningAt)).toISOString()).toBe(
+        `${inTwoDays.toISOString().slice(0, 10)}T01:00:00.000Z`,
+      );
+      expect(reply.message.contentPayload).toMatchObject({
+        handoff: { reason: "visitor_request", outsideHours: true },
+      });
+      expect(await conversationOf(owner, reply.conversationId)).toMatchObject({
+        status: "queued",
+        progressStatus: "waiting_for_human",
+      });
 
-    // Always open: the usual message; hours removed: the usual message.
-    await owner.fetch("PATCH", `/inboxes/${inbox}/`, {
-      businessHours: {
-        timeZone: "UTC",
-        weekly: Object.fromEntries(
-          ["sun", "mon", "tue", "wed", "thu", "fri", "sat"].map((d) => [d, [["00:00", "24:00"]]]),
-        ),
-      },
-    });
-    const within = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } }),
-    );
-    expect(within.content).toBe(DEFAULT_EN);
-    // Default outside-hours message in the visitor's language.
-    await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: { timeZone: "UTC", weekly: {}, holidays: [] } });
-    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: {} });
-    const zh = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), { message: { content: "我要轉人工" } }),
-    );
-    expect(zh.content).toBe("我們的團隊目前不在線上。我已轉交您的訊息，團隊成員會在營業時間於這裡回覆您。");
+      // Always open: the usual message; hours removed: the usual message.
+      await owner.fetch("PATCH", `/inboxes/${inbox}/`, {
+        businessHours: {
+          timeZone: "UTC",
+          weekly: Object.fromEntries(
+            ["sun", "mon", "tue", "wed", "thu", "fri", "sat"].map((d) => [d, [["00:00", "24:00"]]]),
+          ),
+        },
+      });
+      const within = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } }),
+      );
+      expect(within.content).toBe(DEFAULT_EN);
+      // Default outside-hours message in the visitor's language.
+      await owner.fetch("PATCH", `/inboxes/${inbox}/`, {
+        businessHours: { timeZone: "UTC", weekly: {}, holidays: [] },
+      });
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: {} });
+      const zh = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), { message: { content: "我要轉人工" } }),
+      );
+      expect(zh.content).toBe("我們的團隊目前不在線上。我已轉交您的訊息，團隊成員會在營業時間於這裡回覆您。");
 
-    for (const bad of [
-      { timeZone: "Mars/Olympus", weekly: {} },
-      { timeZone: "UTC", weekly: { mon: [["18:00", "09:00"]] } },
-      { timeZone: "UTC", weekly: { monday: [] } },
-      { timeZone: "UTC", weekly: { mon: [["9:00", "10:00"]] } },
-    ]) {
-      const res = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: bad });
-      expect(res.status, JSON.stringify(bad)).toBe(400);
-      expect((await problemOf(res)).detail).toMatch(/businessHours/);
-    }
-    expect(await bodyOf<"GET /inboxes/{id}/">(await owner.fetch("GET", `/inboxes/${inbox}/`))).toMatchObject({
-      businessHours: { timeZone: "UTC", weekly: {} },
-    });
-  });
+      for (const bad of [
+        { timeZone: "Mars/Olympus", weekly: {} },
+        { timeZone: "UTC", weekly: { mon: [["18:00", "09:00"]] } },
+        { timeZone: "UTC", weekly: { monday: [] } },
+        { timeZone: "UTC", weekly: { mon: [["9:00", "10:00"]] } },
+      ]) {
+        const res = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: bad });
+        expect(res.status, JSON.stringify(bad)).toBe(400);
+        expect((await problemOf(res)).detail).toMatch(/businessHours/);
+      }
+      expect(await bodyOf<"GET /inboxes/{id}/">(await owner.fetch("GET", `/inboxes/${inbox}/`))).toMatchObject({
+        businessHours: { timeZone: "UTC", weekly: {} },
+      });
+    },
+  );
 });
 
 describe("an agent hands off through its built-in handoff tool", () => {
-  it("a model that calls `handoff` ends its reply with the handoff message and queues the conversation; without handoff the tool is not offered", async () => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner);
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
-    const reply = await refinedBodyOf<
-      "POST /chatbots/{chatbotId}/completions/",
-      { message: { contentPayload: Record<string, unknown> } }
-    >(
-      await owner.fetch("POST", completions(bot.id), {
-        message: { content: 'My refund was refused, please handoff ARGS {"reason": "refund dispute"}' },
-      }),
-    );
-    expect(reply.message.contentPayload.toolCalls).toMatchObject([
-      { name: "handoff", toolType: "handoff", output: { handedOff: true, reason: "refund dispute" } },
-    ]);
-    expect(reply.message.contentPayload.handoff).toEqual({ reason: "tool" });
-    expect(reply.content.endsWith(`\n\n${DEFAULT_EN}`)).toBe(true);
-    expect(await conversationOf(owner, reply.conversationId)).toMatchObject({
-      status: "queued",
-      progressStatus: "waiting_for_human",
-      autoReplyEnabled: false,
-    });
-    const offered = (await lastUpstreamRequest(model.modelName)).body.tools.map(
-      (t: { function: { name: string } }) => t.function.name,
-    );
-    expect(offered).toEqual(["handoff"]);
+  it(
+    "a model that calls `handoff` ends its reply with the handoff message and queues the conversation; without " +
+      "handoff the tool is not offered",
+    async () => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner);
+      const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
+      const reply = await refinedBodyOf<
+        "POST /chatbots/{chatbotId}/completions/",
+        { message: { contentPayload: Record<string, unknown> } }
+      >(
+        await owner.fetch("POST", completions(bot.id), {
+          message: { content: 'My refund was refused, please handoff ARGS {"reason": "refund dispute"}' },
+        }),
+      );
+      expect(reply.message.contentPayload.toolCalls).toMatchObject([
+        { name: "handoff", toolType: "handoff", output: { handedOff: true, reason: "refund dispute" } },
+      ]);
+      expect(reply.message.contentPayload.handoff).toEqual({ reason: "tool" });
+      expect(reply.content.endsWith(`\n\n${DEFAULT_EN}`)).toBe(true);
+      expect(await conversationOf(owner, reply.conversationId)).toMatchObject({
+        status: "queued",
+        progressStatus: "waiting_for_human",
+        autoReplyEnabled: false,
+      });
+      const offered = (await lastUpstreamRequest(model.modelName)).body.tools.map(
+        (t: { function: { name: string } }) => t.function.name,
+      );
+      expect(offered).toEqual(["handoff"]);
 
-    // An ordinary question: the model does not call it, the conversation stays with the assistant.
-    const plain = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", completions(bot.id), { message: { content: "What time do you open?" } }),
-    );
-    expect(await conversationOf(owner, plain.conversationId)).toMatchObject({
-      progressStatus: "ai_processing",
-      autoReplyEnabled: true,
-    });
+      // An ordinary question: the model does not call it, the conversation stays with the assistant.
+      const plain = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), { message: { content: "What time do you open?" } }),
+      );
+      expect(await conversationOf(owner, plain.conversationId)).toMatchObject({
+        progressStatus: "ai_processing",
+        autoReplyEnabled: true,
+      });
 
-    await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
-    await owner.fetch("POST", completions(bot.id), { message: { content: "Again, please handoff" } });
-    expect((await lastUpstreamRequest(model.modelName)).body.tools).toBeUndefined();
-  });
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: false } });
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Again, please handoff" } });
+      expect((await lastUpstreamRequest(model.modelName)).body.tools).toBeUndefined();
+    },
+  );
 });
 
 describe("asksForPerson", () => {

@@ -16,17 +16,22 @@ const HANDBOOK = [
     "Acme Customer Handbook",
     "",
     "Warranty",
-    "Every Acme product comes with a two-year warranty from the date of purchase. The warranty covers defects in materials and workmanship. It does not cover damage from accidents, misuse or normal wear. To make a claim, contact support with your order number; we repair or replace the product free of charge.",
+    "Every Acme product comes with a two-year warranty from the date of purchase. The warranty covers defects " +
+      "in materials and workmanship. It does not cover damage from accidents, misuse or normal wear. To make a " +
+      "claim, contact support with your order number; we repair or replace the product free of charge.",
     "",
     "Returns",
-    "You may return any unused product within 30 days of delivery for a full refund. Return shipping is free within the country.",
+    "You may return any unused product within 30 days of delivery for a full refund. Return shipping is free " +
+      "within the country.",
   ].join("\n"),
   [
     "Shipping",
-    "We ship to every country in the European Union and to the United Kingdom. Orders placed before 2 pm leave our warehouse the same working day. Delivery abroad takes three to five working days.",
+    "We ship to every country in the European Union and to the United Kingdom. Orders placed before 2 pm " +
+      "leave our warehouse the same working day. Delivery abroad takes three to five working days.",
     "",
     "Opening hours",
-    "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday. Support answers by e-mail and chat during the same hours.",
+    "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday. Support answers by e-mail and chat " +
+      "during the same hours.",
   ].join("\n"),
 ];
 const RENTALS = [
@@ -34,13 +39,15 @@ const RENTALS = [
     "Rentals and Workshop",
     "",
     "Bike rental",
-    "We rent city bikes and e-bikes by the day. A city bike costs 15 euros per day. A deposit of 50 euros is required for each bike.",
+    "We rent city bikes and e-bikes by the day. A city bike costs 15 euros per day. A deposit of 50 euros is " +
+      "required for each bike.",
     "",
     "Lockers",
     "We rent lockers at the station by the day. A deposit of 10 euros is required for each locker key.",
     "",
     "Workshop",
-    "The workshop is at 12 Harbour Street, Rotterdam, next to the ferry terminal. Repairs are usually done within two working days.",
+    "The workshop is at 12 Harbour Street, Rotterdam, next to the ferry terminal. Repairs are usually done " +
+      "within two working days.",
   ].join("\n"),
 ];
 const ZH = [
@@ -128,7 +135,8 @@ describe("the built-in local model's answers read like answers", () => {
   it("says no sentence twice and nothing unrelated: the answer, and the sentence that continues it", async () => {
     // The sentence window repeats the warranty paragraph in both pages' passages.
     expect(await reply("What does the warranty cover?")).toBe(
-      "The warranty covers defects in materials and workmanship. It does not cover damage from accidents, misuse or normal wear.",
+      "The warranty covers defects in materials and workmanship. It does not cover damage from accidents, " +
+        "misuse or normal wear.",
     );
     expect(await reply("How long do repairs take?")).toBe("Repairs are usually done within two working days.");
   });

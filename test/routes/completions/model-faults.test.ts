@@ -29,82 +29,87 @@ const messagesOf = async (owner: Actor, conversationId: string) =>
   ).results.sort((a, b) => a.sequence - b.sequence);
 
 describe.each(FAULTS)("a model that answers $fault", ({ fault, failing, status, attempts }) => {
-  it("keeps the visitor's message, ends the reply with a clear error carrying the request id, stores nothing partial, counts the failure, and the next message works", async () => {
-    const owner = await seedOwner();
-    const modelName = `${fault}x${failing}-${crypto.randomUUID()}`;
-    const model = await upstreamModel(owner, { modelName });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id });
-    const completion = (body: Record<string, unknown>) => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body);
+  it(
+    "keeps the visitor's message, ends the reply with a clear error carrying the request id, stores nothing " +
+      "partial, counts the failure, and the next message works",
+    async () => {
+      const owner = await seedOwner();
+      const modelName = `${fault}x${failing}-${crypto.randomUUID()}`;
+      const model = await upstreamModel(owner, { modelName });
+      const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+      const completion = (body: Record<string, unknown>) =>
+        owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body);
 
-    // (0) and (1) at once: a new conversation answered directly, one streamed.
-    const [direct, streamed] = await Promise.all([
-      completion({ message: { content: "first, direct" } }),
-      completion({ message: { content: "first, streamed" }, isStreaming: true }),
-    ]);
-    expect(direct.status).toBe(status);
-    const directError = await problemOf(direct);
-    expect(directError).toMatchObject({ code: "upstream_error", requestId: direct.headers.get("X-Request-Id") });
-    expect(directError.detail).toMatch(/model provider/);
+      // (0) and (1) at once: a new conversation answered directly, one streamed.
+      const [direct, streamed] = await Promise.all([
+        completion({ message: { content: "first, direct" } }),
+        completion({ message: { content: "first, streamed" }, isStreaming: true }),
+      ]);
+      expect(direct.status).toBe(status);
+      const directError = await problemOf(direct);
+      expect(directError).toMatchObject({ code: "upstream_error", requestId: direct.headers.get("X-Request-Id") });
+      expect(directError.detail).toMatch(/model provider/);
 
-    expect(streamed.status).toBe(200);
-    const events = await readEvents(streamed);
-    const last = events.at(-1)!;
-    expect(last.event).toBe("error");
-    expect(last.data).toMatchObject({ code: "upstream_error", requestId: streamed.headers.get("X-Request-Id") });
-    expect(events.some((e) => e.data.done === true)).toBe(false);
-    const conversationId = last.data.conversationId as string;
-    expect(conversationId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(streamed.status).toBe(200);
+      const events = await readEvents(streamed);
+      const last = events.at(-1)!;
+      expect(last.event).toBe("error");
+      expect(last.data).toMatchObject({ code: "upstream_error", requestId: streamed.headers.get("X-Request-Id") });
+      expect(events.some((e) => e.data.done === true)).toBe(false);
+      const conversationId = last.data.conversationId as string;
+      expect(conversationId).toMatch(/^[0-9a-f-]{36}$/);
 
-    // (2) the same conversation, directly.
-    const again = await completion({ conversation: conversationId, message: { content: "second" } });
-    expect(again.status).toBe(status);
-    expect((await problemOf(again)).requestId).toBe(again.headers.get("X-Request-Id"));
-    expect(await upstreamRequestCount(modelName)).toBe(attempts.reduce((a, b) => a + b));
+      // (2) the same conversation, directly.
+      const again = await completion({ conversation: conversationId, message: { content: "second" } });
+      expect(again.status).toBe(status);
+      expect((await problemOf(again)).requestId).toBe(again.headers.get("X-Request-Id"));
+      expect(await upstreamRequestCount(modelName)).toBe(attempts.reduce((a, b) => a + b));
 
-    // Only the visitor's messages are stored: no partial answer.
-    expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual([
-      "1:incoming",
-      "2:incoming",
-    ]);
+      // Only the visitor's messages are stored: no partial answer.
+      expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual([
+        "1:incoming",
+        "2:incoming",
+      ]);
 
-    // (3) the provider has recovered: the conversation goes on, in order.
-    const next = await completion({ conversation: conversationId, message: { content: "third" } });
-    expect(next.status, await next.clone().text()).toBe(200);
-    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(next)).content).toBe(ANSWER);
-    expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual([
-      "1:incoming",
-      "2:incoming",
-      "3:incoming",
-      "4:outgoing",
-    ]);
+      // (3) the provider has recovered: the conversation goes on, in order.
+      const next = await completion({ conversation: conversationId, message: { content: "third" } });
+      expect(next.status, await next.clone().text()).toBe(200);
+      expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(next)).content).toBe(ANSWER);
+      expect((await messagesOf(owner, conversationId)).map((m) => `${m.sequence}:${m.type}`)).toEqual([
+        "1:incoming",
+        "2:incoming",
+        "3:incoming",
+        "4:outgoing",
+      ]);
 
-    // Every failed reply is counted and recorded with its error; the new conversation's message is kept too.
-    const stats = await waitFor(
-      async () =>
-        await bodyOf<"GET /chatbots/{chatbotPk}/statistics/">(
-          await owner.fetch("GET", `/chatbots/${bot.id}/statistics/`),
-        ),
-      (s) => s.total.failedRepliesCount >= 3,
-      3_000,
-      30,
-    );
-    expect(stats.total).toMatchObject({ failedRepliesCount: 3, repliesCount: 1 });
-    const today = new Date().toISOString().slice(0, 10);
-    const records = (
-      await bodyOf<"GET /chatbots/{chatbotPk}/records/">(
-        await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`),
-      )
-    ).results;
-    expect(
-      records
-        .filter((r) => r.error)
-        .map((r) => r.inputMessage)
-        .sort(),
-    ).toEqual(["first, direct", "first, streamed", "second"]);
-    expect(records.filter((r) => r.error).every((r) => r.outputMessage === null)).toBe(true);
-    const firstDirect = records.find((r) => r.inputMessage === "first, direct")!;
-    expect(
-      (await messagesOf(owner, firstDirect.conversation)).map((m) => `${m.sequence}:${m.type}:${m.content}`),
-    ).toEqual(["1:incoming:first, direct"]);
-  });
+      // Every failed reply is counted and recorded with its error; the new conversation's message is kept too.
+      const stats = await waitFor(
+        async () =>
+          await bodyOf<"GET /chatbots/{chatbotPk}/statistics/">(
+            await owner.fetch("GET", `/chatbots/${bot.id}/statistics/`),
+          ),
+        (s) => s.total.failedRepliesCount >= 3,
+        3_000,
+        30,
+      );
+      expect(stats.total).toMatchObject({ failedRepliesCount: 3, repliesCount: 1 });
+      const today = new Date().toISOString().slice(0, 10);
+      const records = (
+        await bodyOf<"GET /chatbots/{chatbotPk}/records/">(
+          await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`),
+        )
+      ).results;
+      expect(
+        records
+          .filter((r) => r.error)
+          .map((r) => r.inputMessage)
+          .sort(),
+      ).toEqual(["first, direct", "first, streamed", "second"]);
+      expect(records.filter((r) => r.error).every((r) => r.outputMessage === null)).toBe(true);
+      const firstDirect = records.find((r) => r.inputMessage === "first, direct")!;
+      expect(
+        (await messagesOf(owner, firstDirect.conversation)).map((m) => `${m.sequence}:${m.type}:${m.content}`),
+      ).toEqual(["1:incoming:first, direct"]);
+    },
+  );
 });

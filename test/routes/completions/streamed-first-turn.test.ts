@@ -30,7 +30,8 @@ async function slowBot(owner: Actor, delayMs = 40) {
   return createChatbot(owner, { largeLanguageModel: model.id });
 }
 
-/** Starts a streamed first turn; resolves once its first event named the conversation and the visitor's message is stored. */
+/** Starts a streamed first turn; resolves once its first event named the conversation and the visitor's message is
+ * stored. */
 async function startFirstTurn(owner: Actor, chatbotId: string, content = "first") {
   const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, {
     message: { content },
@@ -61,52 +62,55 @@ async function startFirstTurn(owner: Actor, chatbotId: string, content = "first"
 }
 
 describe("a new conversation's first streamed turn, in the worker", () => {
-  it("streams the reply and stores the question and the reply as 1 and 2, with the conversation's words and state", async () => {
-    const owner = await seedOwner();
-    const bot = await slowBot(owner, 5);
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      message: { content: "Where is my parcel?" },
-      isStreaming: true,
-    });
-    expect(res.headers.get("Content-Type")).toContain("text/event-stream");
-    const events = await readEvents(res);
-    const last = events.at(-1)!;
-    expect(last.data).toMatchObject({
-      done: true,
-      content: "",
-      message: { content: ANSWER, sequence: 2, type: "outgoing", usage: { completionTokens: 20 } },
-    });
-    const conversationId = last.data.conversationId as string;
-    const message = last.data.message as Message;
-    expect(
-      events
-        .slice(0, -1)
-        .map((e) => e.data.content)
-        .join(""),
-    ).toBe(ANSWER);
-    for (const e of events.slice(0, -1))
-      expect(e.data).toEqual({ conversationId, messageId: message.id, content: expect.any(String), done: false });
-    const stored = await messagesOf(owner, conversationId);
-    expect(stored.map((m) => `${m.sequence}:${m.type}:${m.content}`)).toEqual([
-      "1:incoming:Where is my parcel?",
-      `2:outgoing:${ANSWER}`,
-    ]);
-    expect(stored[1].id).toBe(message.id);
-    const conversation = await bodyOf<"GET /conversations/{id}/">(
-      await owner.fetch("GET", `/conversations/${conversationId}/`),
-    );
-    expect(conversation).toMatchObject({
-      inbox: { id: bot.defaultInbox!.id },
-      title: "Where is my parcel?",
-      progressStatus: "ai_processing",
-      lastMessage: ANSWER,
-    });
-    expect(
-      (await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).totalWordsCount,
-    ).toBe(20);
-    // Told stored, the object waits for nothing any more.
-    expect(await holdOf(conversationId)).toBeNull();
-  });
+  it(
+    "streams the reply and stores the question and the reply as 1 and 2, with the conversation's words and " + "state",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await slowBot(owner, 5);
+      const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "Where is my parcel?" },
+        isStreaming: true,
+      });
+      expect(res.headers.get("Content-Type")).toContain("text/event-stream");
+      const events = await readEvents(res);
+      const last = events.at(-1)!;
+      expect(last.data).toMatchObject({
+        done: true,
+        content: "",
+        message: { content: ANSWER, sequence: 2, type: "outgoing", usage: { completionTokens: 20 } },
+      });
+      const conversationId = last.data.conversationId as string;
+      const message = last.data.message as Message;
+      expect(
+        events
+          .slice(0, -1)
+          .map((e) => e.data.content)
+          .join(""),
+      ).toBe(ANSWER);
+      for (const e of events.slice(0, -1))
+        expect(e.data).toEqual({ conversationId, messageId: message.id, content: expect.any(String), done: false });
+      const stored = await messagesOf(owner, conversationId);
+      expect(stored.map((m) => `${m.sequence}:${m.type}:${m.content}`)).toEqual([
+        "1:incoming:Where is my parcel?",
+        `2:outgoing:${ANSWER}`,
+      ]);
+      expect(stored[1].id).toBe(message.id);
+      const conversation = await bodyOf<"GET /conversations/{id}/">(
+        await owner.fetch("GET", `/conversations/${conversationId}/`),
+      );
+      expect(conversation).toMatchObject({
+        inbox: { id: bot.defaultInbox!.id },
+        title: "Where is my parcel?",
+        progressStatus: "ai_processing",
+        lastMessage: ANSWER,
+      });
+      expect(
+        (await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).totalWordsCount,
+      ).toBe(20);
+      // Told stored, the object waits for nothing any more.
+      expect(await holdOf(conversationId)).toBeNull();
+    },
+  );
 
   it("a second turn sent while the first streams waits for it: 3 and 4, nothing twice", async () => {
     const owner = await seedOwner();
@@ -147,44 +151,48 @@ describe("a new conversation's first streamed turn, in the worker", () => {
     ).toEqual(["first", "second", "third"]);
   });
 
-  it("a model fault mid-stream keeps the visitor's message, ends with an error naming the conversation, records the failure, and the object holds nothing", async () => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner, { modelName: `fail-midstreamx9-${crypto.randomUUID()}` });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id });
-    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      message: { content: "break" },
-      isStreaming: true,
-    });
-    const events = await readEvents(res);
-    expect(
-      events
-        .filter((e) => e.data.done === false)
-        .map((e) => e.data.content)
-        .join(""),
-    ).toBe("word1 word2 word3");
-    const last = events.at(-1)!;
-    expect(last).toEqual({
-      event: "error",
-      data: {
-        code: "upstream_error",
-        detail: expect.stringMatching(/model provider/),
-        requestId: res.headers.get("X-Request-Id"),
-        conversationId: expect.any(String),
-      },
-    });
-    const conversationId = last.data.conversationId as string;
-    expect(layout(await messagesOf(owner, conversationId))).toEqual(["1:incoming"]);
-    expect(await holdOf(conversationId)).toBeNull();
-    const today = new Date().toISOString().slice(0, 10);
-    const records = (
-      await bodyOf<"GET /chatbots/{chatbotPk}/records/">(
-        await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`),
-      )
-    ).results;
-    expect(records).toEqual([
-      expect.objectContaining({ inputMessage: "break", error: expect.stringMatching(/model provider/) }),
-    ]);
-  });
+  it(
+    "a model fault mid-stream keeps the visitor's message, ends with an error naming the conversation, records " +
+      "the failure, and the object holds nothing",
+    async () => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner, { modelName: `fail-midstreamx9-${crypto.randomUUID()}` });
+      const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+      const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "break" },
+        isStreaming: true,
+      });
+      const events = await readEvents(res);
+      expect(
+        events
+          .filter((e) => e.data.done === false)
+          .map((e) => e.data.content)
+          .join(""),
+      ).toBe("word1 word2 word3");
+      const last = events.at(-1)!;
+      expect(last).toEqual({
+        event: "error",
+        data: {
+          code: "upstream_error",
+          detail: expect.stringMatching(/model provider/),
+          requestId: res.headers.get("X-Request-Id"),
+          conversationId: expect.any(String),
+        },
+      });
+      const conversationId = last.data.conversationId as string;
+      expect(layout(await messagesOf(owner, conversationId))).toEqual(["1:incoming"]);
+      expect(await holdOf(conversationId)).toBeNull();
+      const today = new Date().toISOString().slice(0, 10);
+      const records = (
+        await bodyOf<"GET /chatbots/{chatbotPk}/records/">(
+          await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=${today}&endDate=${today}`),
+        )
+      ).results;
+      expect(records).toEqual([
+        expect.objectContaining({ inputMessage: "break", error: expect.stringMatching(/model provider/) }),
+      ]);
+    },
+  );
 
   it("the object reset while it holds: a new instance holds as well, and nothing is lost or doubled", async () => {
     const owner = await seedOwner();

@@ -69,10 +69,12 @@ describe("GET /conversations/?keyword= (full-text)", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const id = await started(owner, bot, "hello");
-    // A private note as the notes endpoint stores it (a message row with `private`): through the triggers of migration 0026.
+    // A private note as the notes endpoint stores it (a message row with `private`): through the triggers of migration
+    // 0026.
     const note = uuidv7();
     await env.DB.prepare(
-      "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, content, private, created_at) VALUES (?, ?, ?, 100, 'outgoing', 'user', ?, 1, ?)",
+      "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, content, " +
+        "private, created_at) VALUES (?, ?, ?, 100, 'outgoing', 'user', ?, 1, ?)",
     )
       .bind(note, owner.organizationId, id, "customer is a wombat breeder", Date.now())
       .run();

@@ -114,29 +114,33 @@ describe("human takeover", () => {
     });
   });
 
-  it("401 without a key, 403 without conversation.manage, 404 for another organization's or no conversation; nothing changes", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    const { id } = await conversationOf(owner);
-    const viewer = await seedMember(owner, ["conversation.view"]);
-    for (const action of ["take-over", "resolve"]) {
-      await expectError(await call("POST", `/api/v1/conversations/${id}/${action}/`), 401);
-      await expectError(await viewer.fetch("POST", `/conversations/${id}/${action}/`), 403);
-      await expectError(await other.fetch("POST", `/conversations/${id}/${action}/`), 404);
-      await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/${action}/`), 404);
-      await expectError(await owner.fetch("POST", `/conversations/nope/${action}/`), 404);
-    }
-    expect(await (await owner.fetch("GET", `/conversations/${id}/`)).json()).toMatchObject({
-      status: "open",
-      progressStatus: "ai_processing",
-      autoReplyEnabled: true,
-      assignee: null,
-    });
-    const manager = await seedMember(owner, ["conversation.manage"]);
-    expect(await (await manager.fetch("POST", `/conversations/${id}/take-over/`)).json()).toMatchObject({
-      assignee: { id: manager.userId },
-    });
-  });
+  it(
+    "401 without a key, 403 without conversation.manage, 404 for another organization's or no conversation; " +
+      "nothing changes",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const { id } = await conversationOf(owner);
+      const viewer = await seedMember(owner, ["conversation.view"]);
+      for (const action of ["take-over", "resolve"]) {
+        await expectError(await call("POST", `/api/v1/conversations/${id}/${action}/`), 401);
+        await expectError(await viewer.fetch("POST", `/conversations/${id}/${action}/`), 403);
+        await expectError(await other.fetch("POST", `/conversations/${id}/${action}/`), 404);
+        await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/${action}/`), 404);
+        await expectError(await owner.fetch("POST", `/conversations/nope/${action}/`), 404);
+      }
+      expect(await (await owner.fetch("GET", `/conversations/${id}/`)).json()).toMatchObject({
+        status: "open",
+        progressStatus: "ai_processing",
+        autoReplyEnabled: true,
+        assignee: null,
+      });
+      const manager = await seedMember(owner, ["conversation.manage"]);
+      expect(await (await manager.fetch("POST", `/conversations/${id}/take-over/`)).json()).toMatchObject({
+        assignee: { id: manager.userId },
+      });
+    },
+  );
 });
 
 describe("GET /web-chats/{id}/public/conversations/{conversationId}/events/", () => {

@@ -61,27 +61,31 @@ describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
     },
   );
 
-  it("bad input is 400 with a detail; no key 401; another organization's conversation 404; without conversation.manage 403", async () => {
-    const owner = await seedOwner();
-    const { id } = await visitorConversation(owner);
-    const bad = await expectError(
-      await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: "yes" }),
-      400,
-      "invalid",
-    );
-    expect(JSON.stringify(bad)).toContain("typing");
-    await expectError(await owner.fetch("POST", `/conversations/${id}/typing/`, {}), 400);
-    await expectError(await call("POST", `/api/v1/conversations/${id}/typing/`, { typing: true }), 401);
-    const other = await seedOwner("other");
-    await expectError(await other.fetch("POST", `/conversations/${id}/typing/`, { typing: true }), 404);
-    await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/typing/`, { typing: true }), 404);
-    const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(
-      await viewer.fetch("POST", `/conversations/${id}/typing/`, { typing: true }),
-      403,
-      "permission_denied",
-    );
-  });
+  it(
+    "bad input is 400 with a detail; no key 401; another organization's conversation 404; without " +
+      "conversation.manage 403",
+    async () => {
+      const owner = await seedOwner();
+      const { id } = await visitorConversation(owner);
+      const bad = await expectError(
+        await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: "yes" }),
+        400,
+        "invalid",
+      );
+      expect(JSON.stringify(bad)).toContain("typing");
+      await expectError(await owner.fetch("POST", `/conversations/${id}/typing/`, {}), 400);
+      await expectError(await call("POST", `/api/v1/conversations/${id}/typing/`, { typing: true }), 401);
+      const other = await seedOwner("other");
+      await expectError(await other.fetch("POST", `/conversations/${id}/typing/`, { typing: true }), 404);
+      await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/typing/`, { typing: true }), 404);
+      const viewer = await seedMember(owner, ["conversation.view"]);
+      await expectError(
+        await viewer.fetch("POST", `/conversations/${id}/typing/`, { typing: true }),
+        403,
+        "permission_denied",
+      );
+    },
+  );
 });
 
 describe("POST /web-chats/{id}/public/conversations/{conversationId}/typing/ (a visitor typing)", () => {
@@ -107,28 +111,32 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/typing/ (a 
     expect(await lastMessageOf(owner, id)).toBe(before);
   });
 
-  it("400 for bad input, 401 without the visitor token, 404 for another visitor's conversation, 429 past 40 a minute", async () => {
-    const owner = await seedOwner();
-    const mine = await visitorConversation(owner);
-    const theirs = await visitorConversation(owner);
-    const bad = await expectError(await mine.typing({ typing: 1 }), 400, "invalid");
-    expect(JSON.stringify(bad)).toContain("typing");
-    await expectError(await mine.typing({ typing: true }, ""), 401);
-    await expectError(
-      await mine.visitor.post(
-        pub(mine.chat.id, `conversations/${theirs.id}/typing/`),
-        { typing: true },
-        mine.session.token,
-      ),
-      404,
-    );
-    let last: Response | null = null;
-    for (let i = 0; i < 41; i++) {
-      last = await mine.typing({ typing: i % 2 === 0 });
-      if (last.status !== 204) break;
-    }
-    const throttled = await expectError(last!, 429, "throttled");
-    expect(throttled.detail).toContain("typing");
-    expect(last!.headers.get("Retry-After")).toMatch(/^\d+$/);
-  });
+  it(
+    "400 for bad input, 401 without the visitor token, 404 for another visitor's conversation, 429 past 40 a " +
+      "minute",
+    async () => {
+      const owner = await seedOwner();
+      const mine = await visitorConversation(owner);
+      const theirs = await visitorConversation(owner);
+      const bad = await expectError(await mine.typing({ typing: 1 }), 400, "invalid");
+      expect(JSON.stringify(bad)).toContain("typing");
+      await expectError(await mine.typing({ typing: true }, ""), 401);
+      await expectError(
+        await mine.visitor.post(
+          pub(mine.chat.id, `conversations/${theirs.id}/typing/`),
+          { typing: true },
+          mine.session.token,
+        ),
+        404,
+      );
+      let last: Response | null = null;
+      for (let i = 0; i < 41; i++) {
+        last = await mine.typing({ typing: i % 2 === 0 });
+        if (last.status !== 204) break;
+      }
+      const throttled = await expectError(last!, 429, "throttled");
+      expect(throttled.detail).toContain("typing");
+      expect(last!.headers.get("Retry-After")).toMatch(/^\d+$/);
+    },
+  );
 });

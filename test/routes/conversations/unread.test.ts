@@ -28,31 +28,35 @@ async function conversationOf(owner: Actor, options: { test?: boolean } = {}) {
 }
 
 describe("unread counts", () => {
-  it("a visitor's message adds one; the assistant's replies and an agent's replies add none; read/ sets 0 under both prefixes", async () => {
-    const owner = await seedOwner();
-    const { bot, id, say } = await conversationOf(owner);
-    const inbox = bot.defaultInbox!.id;
-    expect(await get(owner, id)).toMatchObject({ unreadCount: 1 });
-    await say("and another thing");
-    expect(await get(owner, id)).toMatchObject({ unreadCount: 2 });
-    expect(await inboxUnread(owner, inbox)).toBe(1);
+  it(
+    "a visitor's message adds one; the assistant's replies and an agent's replies add none; read/ sets 0 under " +
+      "both prefixes",
+    async () => {
+      const owner = await seedOwner();
+      const { bot, id, say } = await conversationOf(owner);
+      const inbox = bot.defaultInbox!.id;
+      expect(await get(owner, id)).toMatchObject({ unreadCount: 1 });
+      await say("and another thing");
+      expect(await get(owner, id)).toMatchObject({ unreadCount: 2 });
+      expect(await inboxUnread(owner, inbox)).toBe(1);
 
-    await owner.fetch("POST", `/conversations/${id}/take-over/`);
-    const agent = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
-    expect(agent.status, await agent.clone().text()).toBe(201);
-    expect(await get(owner, id)).toMatchObject({ unreadCount: 2 });
+      await owner.fetch("POST", `/conversations/${id}/take-over/`);
+      const agent = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
+      expect(agent.status, await agent.clone().text()).toBe(201);
+      expect(await get(owner, id)).toMatchObject({ unreadCount: 2 });
 
-    for (const prefix of PREFIXES) {
-      const read = await owner.fetch("POST", `/conversations/${id}/read/`, undefined, { prefix });
-      expect(read.status, await read.clone().text()).toBe(200);
-      expect(await read.json()).toMatchObject({ id, unreadCount: 0, progressStatus: "human_serving" });
-    }
-    expect(await get(owner, id)).toMatchObject({ unreadCount: 0 });
-    expect(await inboxUnread(owner, inbox)).toBe(0);
-    await say("thanks!");
-    expect(await get(owner, id)).toMatchObject({ unreadCount: 1 });
-    expect(await inboxUnread(owner, inbox)).toBe(1);
-  });
+      for (const prefix of PREFIXES) {
+        const read = await owner.fetch("POST", `/conversations/${id}/read/`, undefined, { prefix });
+        expect(read.status, await read.clone().text()).toBe(200);
+        expect(await read.json()).toMatchObject({ id, unreadCount: 0, progressStatus: "human_serving" });
+      }
+      expect(await get(owner, id)).toMatchObject({ unreadCount: 0 });
+      expect(await inboxUnread(owner, inbox)).toBe(0);
+      await say("thanks!");
+      expect(await get(owner, id)).toMatchObject({ unreadCount: 1 });
+      expect(await inboxUnread(owner, inbox)).toBe(1);
+    },
+  );
 
   it("the team's test conversations (the try-it) never count as unread", async () => {
     const owner = await seedOwner();
@@ -62,21 +66,25 @@ describe("unread counts", () => {
     expect(await inboxUnread(owner, bot.defaultInbox!.id)).toBe(0);
   });
 
-  it("counts what a message leaves: a visitor's +1; a private note, a member's, the assistant's, a test conversation's 0", () => {
-    const row = {
-      ...newConversation({ organizationId: "o", inboxId: "i", chatbotId: null, contactId: null }),
-      unreadCount: 3,
-    };
-    const at = { createdAt: Date.now(), content: "x", contentPayload: null };
-    expect(afterMessage(row, { ...at, type: "incoming", senderType: "contact" }).unreadCount).toBe(4);
-    expect(afterMessage(row, { ...at, type: "outgoing", senderType: "user", private: true }).unreadCount).toBe(3);
-    expect(afterMessage(row, { ...at, type: "incoming", senderType: "contact", private: true }).unreadCount).toBe(3);
-    expect(afterMessage(row, { ...at, type: "outgoing", senderType: "user" }).unreadCount).toBe(3);
-    expect(afterMessage(row, { ...at, type: "outgoing", senderType: "chatbot" }).unreadCount).toBe(3);
-    expect(afterMessage({ ...row, isTest: true }, { ...at, type: "incoming", senderType: "contact" }).unreadCount).toBe(
-      3,
-    );
-  });
+  it(
+    "counts what a message leaves: a visitor's +1; a private note, a member's, the assistant's, a test " +
+      "conversation's 0",
+    () => {
+      const row = {
+        ...newConversation({ organizationId: "o", inboxId: "i", chatbotId: null, contactId: null }),
+        unreadCount: 3,
+      };
+      const at = { createdAt: Date.now(), content: "x", contentPayload: null };
+      expect(afterMessage(row, { ...at, type: "incoming", senderType: "contact" }).unreadCount).toBe(4);
+      expect(afterMessage(row, { ...at, type: "outgoing", senderType: "user", private: true }).unreadCount).toBe(3);
+      expect(afterMessage(row, { ...at, type: "incoming", senderType: "contact", private: true }).unreadCount).toBe(3);
+      expect(afterMessage(row, { ...at, type: "outgoing", senderType: "user" }).unreadCount).toBe(3);
+      expect(afterMessage(row, { ...at, type: "outgoing", senderType: "chatbot" }).unreadCount).toBe(3);
+      expect(
+        afterMessage({ ...row, isTest: true }, { ...at, type: "incoming", senderType: "contact" }).unreadCount,
+      ).toBe(3);
+    },
+  );
 
   it("read/ publishes conversation.updated with unreadCount 0 on the live stream; message events carry the count", async () => {
     const owner = await seedOwner();
@@ -97,20 +105,24 @@ describe("unread counts", () => {
     await events.close();
   });
 
-  it("read/: 401 without a key, 403 without conversation.view, 404 for another organization's or no conversation; nothing changes", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    const { id } = await conversationOf(owner);
-    const stranger = await seedMember(owner, ["chatbot.view"]);
-    await expectError(await call("POST", `/api/v1/conversations/${id}/read/`), 401);
-    await expectError(await stranger.fetch("POST", `/conversations/${id}/read/`), 403);
-    await expectError(await other.fetch("POST", `/conversations/${id}/read/`), 404);
-    await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/read/`), 404);
-    await expectError(await owner.fetch("POST", `/conversations/nope/read/`), 404);
-    expect(await get(owner, id)).toMatchObject({ unreadCount: 1 });
-    const viewer = await seedMember(owner, ["conversation.view"]);
-    expect(await (await viewer.fetch("POST", `/conversations/${id}/read/`)).json()).toMatchObject({ unreadCount: 0 });
-  });
+  it(
+    "read/: 401 without a key, 403 without conversation.view, 404 for another organization's or no " +
+      "conversation; nothing changes",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const { id } = await conversationOf(owner);
+      const stranger = await seedMember(owner, ["chatbot.view"]);
+      await expectError(await call("POST", `/api/v1/conversations/${id}/read/`), 401);
+      await expectError(await stranger.fetch("POST", `/conversations/${id}/read/`), 403);
+      await expectError(await other.fetch("POST", `/conversations/${id}/read/`), 404);
+      await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/read/`), 404);
+      await expectError(await owner.fetch("POST", `/conversations/nope/read/`), 404);
+      expect(await get(owner, id)).toMatchObject({ unreadCount: 1 });
+      const viewer = await seedMember(owner, ["conversation.view"]);
+      expect(await (await viewer.fetch("POST", `/conversations/${id}/read/`)).json()).toMatchObject({ unreadCount: 0 });
+    },
+  );
 });
 
 describe("the clock of business hours (CLOCK_OFFSET_MS)", () => {

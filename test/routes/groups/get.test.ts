@@ -21,15 +21,18 @@ describe("GET /organizations/{organizationPk}/groups/{id}/", () => {
     expect(await res.json()).toMatchObject({ id: member.groupId, membersCount: 1 });
   });
 
-  it("404 for another organization's group, even through the caller's own organization; unknown and malformed ids", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    const theirs = await createGroup(other, []);
-    await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, `${theirs.id}/`)), 404, "not_found");
-    await expectError(await owner.fetch("GET", groupsPath(other.organizationId, `${theirs.id}/`)), 404, "not_found");
-    await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, `${NO_SUCH_ID}/`)), 404, "not_found");
-    await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, "nope/")), 404, "not_found");
-  });
+  it(
+    "404 for another organization's group, even through the caller's own organization; unknown and malformed " + "ids",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const theirs = await createGroup(other, []);
+      await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, `${theirs.id}/`)), 404, "not_found");
+      await expectError(await owner.fetch("GET", groupsPath(other.organizationId, `${theirs.id}/`)), 404, "not_found");
+      await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, `${NO_SUCH_ID}/`)), 404, "not_found");
+      await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, "nope/")), 404, "not_found");
+    },
+  );
 
   it("403 without group.view; 401 without a key", async () => {
     const owner = await seedOwner();

@@ -41,7 +41,8 @@ async function timeStretch(
 ) {
   const plus = (s: number | undefined) => (s === undefined ? null : queuedAt + s * S);
   await env.DB.prepare(
-    "UPDATE conversation_handoffs SET queued_at = ?, assigned_at = ?, first_response_at = ?, ended_at = ? WHERE conversation_id = ?",
+    "UPDATE conversation_handoffs SET queued_at = ?, assigned_at = ?, first_response_at = ?, ended_at = ? " +
+      "WHERE conversation_id = ?",
   )
     .bind(queuedAt, plus(offsets.assigned), plus(offsets.response), plus(offsets.ended), conversationId)
     .run();
@@ -66,7 +67,8 @@ async function seeded() {
   );
   const labelId = crypto.randomUUID();
   await env.DB.prepare(
-    "INSERT INTO labels (id, organization_id, name, color, created_at, updated_at) VALUES (?, ?, 'VIP', '#aa0000', 0, 0)",
+    "INSERT INTO labels (id, organization_id, name, color, created_at, updated_at) VALUES (?, ?, 'VIP', " +
+      "'#aa0000', 0, 0)",
   )
     .bind(labelId, owner.organizationId)
     .run();

@@ -22,33 +22,37 @@ const messagesIn = (conversationId: string) =>
 const keyRows = (k: string) => count("select count(*) as n from idempotency_keys where key = ?", k);
 
 describe("Idempotency-Key on completions", () => {
-  it("a direct completion resent (under the other prefix too) returns the first reply, marked replayed, and stores nothing more", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const k = key();
-    const body = { message: { content: "What are your opening hours?" } };
-    const first = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
-    expect(first.status).toBe(200);
-    expect(first.headers.get("Idempotent-Replayed")).toBeNull();
-    const answer = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(first);
-    for (const prefix of ["/api/v1", "/api"]) {
-      const again = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k, prefix));
-      expect(again.status).toBe(200);
-      expect(again.headers.get("Idempotent-Replayed")).toBe("true");
-      expect(await again.json()).toEqual(answer);
-    }
-    expect(await conversationsOf(owner)).toBe(1);
-    expect(await messagesIn(answer.conversationId)).toBe(2);
-    // Without a key, or with a new one, the same text is a new message.
-    const fresh = await owner.fetch(
-      "POST",
-      `/chatbots/${bot.id}/completions/`,
-      { ...body, conversation: answer.conversationId },
-      withKey(key()),
-    );
-    expect(fresh.status).toBe(200);
-    expect(await messagesIn(answer.conversationId)).toBe(4);
-  });
+  it(
+    "a direct completion resent (under the other prefix too) returns the first reply, marked replayed, and " +
+      "stores nothing more",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const k = key();
+      const body = { message: { content: "What are your opening hours?" } };
+      const first = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
+      expect(first.status).toBe(200);
+      expect(first.headers.get("Idempotent-Replayed")).toBeNull();
+      const answer = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(first);
+      for (const prefix of ["/api/v1", "/api"]) {
+        const again = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k, prefix));
+        expect(again.status).toBe(200);
+        expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+        expect(await again.json()).toEqual(answer);
+      }
+      expect(await conversationsOf(owner)).toBe(1);
+      expect(await messagesIn(answer.conversationId)).toBe(2);
+      // Without a key, or with a new one, the same text is a new message.
+      const fresh = await owner.fetch(
+        "POST",
+        `/chatbots/${bot.id}/completions/`,
+        { ...body, conversation: answer.conversationId },
+        withKey(key()),
+      );
+      expect(fresh.status).toBe(200);
+      expect(await messagesIn(answer.conversationId)).toBe(4);
+    },
+  );
 
   it("422 when the key comes back with a different request, 400 for a malformed key; nothing stored", async () => {
     const owner = await seedOwner();
@@ -71,64 +75,72 @@ describe("Idempotency-Key on completions", () => {
     expect(await conversationsOf(owner)).toBe(1);
   });
 
-  it("a streamed completion resent while it runs is 409 with Retry-After; once done, the resend replays its events (deltas merged) with the stored message", async () => {
-    const owner = await seedOwner();
-    const model = await upstreamModel(owner, { modelName: "delay-40" });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id });
-    const k = key();
-    const body = { message: { content: "Tell me slowly" }, isStreaming: true };
-    const first = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
-    const live = liveEvents(first.clone());
-    await live.next();
-    const busy = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
-    await expectError(busy.clone(), 409, "idempotency_in_progress");
-    expect(busy.headers.get("Retry-After")).toBe("1");
-    const events = await readEvents(first);
-    const done = events.at(-1)!.data as {
-      done: boolean;
-      conversationId: string;
-      message: { id: string; content: string };
-    };
-    expect(done.done).toBe(true);
+  it(
+    "a streamed completion resent while it runs is 409 with Retry-After; once done, the resend replays its " +
+      "events (deltas merged) with the stored message",
+    async () => {
+      const owner = await seedOwner();
+      const model = await upstreamModel(owner, { modelName: "delay-40" });
+      const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+      const k = key();
+      const body = { message: { content: "Tell me slowly" }, isStreaming: true };
+      const first = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
+      const live = liveEvents(first.clone());
+      await live.next();
+      const busy = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
+      await expectError(busy.clone(), 409, "idempotency_in_progress");
+      expect(busy.headers.get("Retry-After")).toBe("1");
+      const events = await readEvents(first);
+      const done = events.at(-1)!.data as {
+        done: boolean;
+        conversationId: string;
+        message: { id: string; content: string };
+      };
+      expect(done.done).toBe(true);
 
-    const again = await waitFor(
-      () => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)),
-      (r) => r.status !== 409,
-      3_000,
-      30,
-    );
-    expect(again.headers.get("Content-Type")).toContain("text/event-stream");
-    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
-    const replayed = await readEvents(again);
-    expect(replayed).toHaveLength(2);
-    expect(replayed[0].data).toMatchObject({
-      conversationId: done.conversationId,
-      content: done.message.content,
-      done: false,
-    });
-    expect(replayed[1].data).toEqual(done);
-    expect(await conversationsOf(owner)).toBe(1);
-    expect(await messagesIn(done.conversationId)).toBe(2);
-  });
+      const again = await waitFor(
+        () => owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)),
+        (r) => r.status !== 409,
+        3_000,
+        30,
+      );
+      expect(again.headers.get("Content-Type")).toContain("text/event-stream");
+      expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+      const replayed = await readEvents(again);
+      expect(replayed).toHaveLength(2);
+      expect(replayed[0].data).toMatchObject({
+        conversationId: done.conversationId,
+        content: done.message.content,
+        done: false,
+      });
+      expect(replayed[1].data).toEqual(done);
+      expect(await conversationsOf(owner)).toBe(1);
+      expect(await messagesIn(done.conversationId)).toBe(2);
+    },
+  );
 
-  it("a failure after the message was stored is replayed too: the resend neither stores the message again nor asks the model", async () => {
-    const owner = await seedOwner();
-    const name = `fail-500x1-${crypto.randomUUID()}`;
-    const model = await upstreamModel(owner, { modelName: name });
-    const bot = await createChatbot(owner, { largeLanguageModel: model.id });
-    const k = key();
-    const body = { message: { content: "hello" } };
-    const first = await expectError(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)),
-      502,
-      "upstream_error",
-    );
-    const again = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
-    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
-    expect(await expectError(again, 502, "upstream_error")).toEqual(first);
-    expect(await conversationsOf(owner)).toBe(1);
-    expect(await upstreamRequestCount(name)).toBe(1);
-  });
+  it(
+    "a failure after the message was stored is replayed too: the resend neither stores the message again nor " +
+      "asks the model",
+    async () => {
+      const owner = await seedOwner();
+      const name = `fail-500x1-${crypto.randomUUID()}`;
+      const model = await upstreamModel(owner, { modelName: name });
+      const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+      const k = key();
+      const body = { message: { content: "hello" } };
+      const first = await expectError(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k)),
+        502,
+        "upstream_error",
+      );
+      const again = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
+      expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(await expectError(again, 502, "upstream_error")).toEqual(first);
+      expect(await conversationsOf(owner)).toBe(1);
+      expect(await upstreamRequestCount(name)).toBe(1);
+    },
+  );
 
   it("a request refused before it reached the conversation frees its key: 400, 401, 403, 404 store nothing", async () => {
     const owner = await seedOwner();
@@ -223,43 +235,47 @@ describe("Idempotency-Key on POST /messages/", () => {
 });
 
 describe("Idempotency-Key on the widget's send", () => {
-  it("a visitor's message resent after a lost connection is replayed with its event ids; another visitor's same key is its own", async () => {
-    const owner = await seedOwner();
-    const chat = await seedWebChat(owner);
-    const c = client();
-    const session = await startSession(chat.id, {}, c);
-    const k = key();
-    const body = { content: "Where is my parcel?" };
-    const first = await c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k });
-    const raw = await first.text();
-    const again = await waitFor(
-      () => c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k }),
-      (r) => r.status !== 409,
-      3_000,
-      30,
-    );
-    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
-    const replay = await again.text();
-    const ids = (text: string) => [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
-    expect(ids(replay)).toEqual(ids(raw).slice(-2));
-    const conversations = await count(
-      "select count(*) as n from conversations where contact_id = ?",
-      session.contact.id,
-    );
-    expect(conversations).toBe(1);
+  it(
+    "a visitor's message resent after a lost connection is replayed with its event ids; another visitor's same " +
+      "key is its own",
+    async () => {
+      const owner = await seedOwner();
+      const chat = await seedWebChat(owner);
+      const c = client();
+      const session = await startSession(chat.id, {}, c);
+      const k = key();
+      const body = { content: "Where is my parcel?" };
+      const first = await c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k });
+      const raw = await first.text();
+      const again = await waitFor(
+        () => c.post(pub(chat.id, "messages/"), body, session.token, { "Idempotency-Key": k }),
+        (r) => r.status !== 409,
+        3_000,
+        30,
+      );
+      expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+      const replay = await again.text();
+      const ids = (text: string) => [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+      expect(ids(replay)).toEqual(ids(raw).slice(-2));
+      const conversations = await count(
+        "select count(*) as n from conversations where contact_id = ?",
+        session.contact.id,
+      );
+      expect(conversations).toBe(1);
 
-    // The widget runs on the business's site: the header passes CORS, and the replay can be seen.
-    const preflight = await call("OPTIONS", pub(chat.id, "messages/"), undefined, {
-      Origin: "https://shop.example.com",
-      "Access-Control-Request-Headers": "idempotency-key",
-    });
-    expect(preflight.headers.get("Access-Control-Allow-Headers")).toContain("Idempotency-Key");
-    expect(again.headers.get("Access-Control-Expose-Headers")).toContain("Idempotent-Replayed");
+      // The widget runs on the business's site: the header passes CORS, and the replay can be seen.
+      const preflight = await call("OPTIONS", pub(chat.id, "messages/"), undefined, {
+        Origin: "https://shop.example.com",
+        "Access-Control-Request-Headers": "idempotency-key",
+      });
+      expect(preflight.headers.get("Access-Control-Allow-Headers")).toContain("Idempotency-Key");
+      expect(again.headers.get("Access-Control-Expose-Headers")).toContain("Idempotent-Replayed");
 
-    const stranger = await startSession(chat.id, {}, client());
-    const theirs = await client().post(pub(chat.id, "messages/"), body, stranger.token, { "Idempotency-Key": k });
-    expect(theirs.status).toBe(200);
-    expect(theirs.headers.get("Idempotent-Replayed")).toBeNull();
-    await theirs.text();
-  });
+      const stranger = await startSession(chat.id, {}, client());
+      const theirs = await client().post(pub(chat.id, "messages/"), body, stranger.token, { "Idempotency-Key": k });
+      expect(theirs.status).toBe(200);
+      expect(theirs.headers.get("Idempotent-Replayed")).toBeNull();
+      await theirs.text();
+    },
+  );
 });

@@ -205,22 +205,26 @@ describe("POST /inboxes/{id}/channel/connect/", () => {
 });
 
 describe("POST /messages/{id}/channel-delivery/retry/", () => {
-  it("404 for a message without a delivery and another organization's; 403 without conversation.manage; 401 without a key", async () => {
-    const owner = await seedOwner();
-    await expectError(await owner.fetch("POST", `/messages/${NO_SUCH_ID}/channel-delivery/retry/`), 404, "not_found");
-    await expectError(await owner.fetch("POST", "/messages/123/channel-delivery/retry/"), 404, "not_found");
-    await expectError(
-      await (await seedMember(owner, ["conversation.view"])).fetch(
-        "POST",
-        `/messages/${NO_SUCH_ID}/channel-delivery/retry/`,
-      ),
-      403,
-      "permission_denied",
-    );
-    await expectError(
-      await call("POST", `/api/v1/messages/${NO_SUCH_ID}/channel-delivery/retry/`),
-      401,
-      "not_authenticated",
-    );
-  });
+  it(
+    "404 for a message without a delivery and another organization's; 403 without conversation.manage; 401 " +
+      "without a key",
+    async () => {
+      const owner = await seedOwner();
+      await expectError(await owner.fetch("POST", `/messages/${NO_SUCH_ID}/channel-delivery/retry/`), 404, "not_found");
+      await expectError(await owner.fetch("POST", "/messages/123/channel-delivery/retry/"), 404, "not_found");
+      await expectError(
+        await (await seedMember(owner, ["conversation.view"])).fetch(
+          "POST",
+          `/messages/${NO_SUCH_ID}/channel-delivery/retry/`,
+        ),
+        403,
+        "permission_denied",
+      );
+      await expectError(
+        await call("POST", `/api/v1/messages/${NO_SUCH_ID}/channel-delivery/retry/`),
+        401,
+        "not_authenticated",
+      );
+    },
+  );
 });

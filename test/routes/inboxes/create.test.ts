@@ -76,42 +76,47 @@ describe("POST /inboxes/", () => {
     expect(await countInboxes(owner.organizationId)).toBe(0);
   });
 
-  it("an inbox belongs to its assistant's organization when the caller may manage inboxes there (CONTRACT section 6)", async () => {
-    const owner = await seedOwner();
-    const bot = await seedChatbot(owner);
-    // A member of owner's organization (with inbox.manage and sight of every assistant) whose key acts in their own organization.
-    const member = await seedMember(owner, ["inbox.manage", "chatbot.view"]);
-    await db().insert(chatbotGroups).values({ id: uuidv7(), chatbotId: bot.id, groupId: member.groupId! });
-    const inOwnOrganization = (actor: { key: string }, body: unknown) =>
-      call("POST", "/api/v1/inboxes/", body, { Authorization: `Api-Key ${actor.key}` });
-    const res = await inOwnOrganization(member, {
-      name: "Elsewhere",
-      channelType: "telegram",
-      chatbot: { id: bot.id },
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
-    const inbox = await bodyOf<"POST /inboxes/">(res);
-    const [row] = await db().select().from(inboxes).where(eq(inboxes.id, inbox.id));
-    expect(row.organizationId).toBe(owner.organizationId);
-    expect(row.chatbotId).toBe(bot.id);
-    // Without the permission in the assistant's organization: 403, nothing written.
-    const viewer = await seedMember(owner, ["inbox.view", "chatbot.view"]);
-    await db().insert(chatbotGroups).values({ id: uuidv7(), chatbotId: bot.id, groupId: viewer.groupId! });
-    // An assistant the member cannot see is as good as none: 400 naming chatbot.
-    const hidden = await seedChatbot(owner);
-    const err = await expectError(
-      await inOwnOrganization(member, { name: "Hidden", channelType: "web", chatbot: { id: hidden.id } }),
-      400,
-      "invalid",
-    );
-    expect(Object.keys(err.errors!)).toEqual(["chatbot"]);
-    await expectError(
-      await inOwnOrganization(viewer, { name: "No", channelType: "web", chatbot: { id: bot.id } }),
-      403,
-      "permission_denied",
-    );
-    expect(await countInboxes(owner.organizationId)).toBe(1); // only the one above
-  });
+  it(
+    "an inbox belongs to its assistant's organization when the caller may manage inboxes there (CONTRACT " +
+      "section 6)",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await seedChatbot(owner);
+      // A member of owner's organization (with inbox.manage and sight of every assistant) whose key acts in their own
+      // organization.
+      const member = await seedMember(owner, ["inbox.manage", "chatbot.view"]);
+      await db().insert(chatbotGroups).values({ id: uuidv7(), chatbotId: bot.id, groupId: member.groupId! });
+      const inOwnOrganization = (actor: { key: string }, body: unknown) =>
+        call("POST", "/api/v1/inboxes/", body, { Authorization: `Api-Key ${actor.key}` });
+      const res = await inOwnOrganization(member, {
+        name: "Elsewhere",
+        channelType: "telegram",
+        chatbot: { id: bot.id },
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const inbox = await bodyOf<"POST /inboxes/">(res);
+      const [row] = await db().select().from(inboxes).where(eq(inboxes.id, inbox.id));
+      expect(row.organizationId).toBe(owner.organizationId);
+      expect(row.chatbotId).toBe(bot.id);
+      // Without the permission in the assistant's organization: 403, nothing written.
+      const viewer = await seedMember(owner, ["inbox.view", "chatbot.view"]);
+      await db().insert(chatbotGroups).values({ id: uuidv7(), chatbotId: bot.id, groupId: viewer.groupId! });
+      // An assistant the member cannot see is as good as none: 400 naming chatbot.
+      const hidden = await seedChatbot(owner);
+      const err = await expectError(
+        await inOwnOrganization(member, { name: "Hidden", channelType: "web", chatbot: { id: hidden.id } }),
+        400,
+        "invalid",
+      );
+      expect(Object.keys(err.errors!)).toEqual(["chatbot"]);
+      await expectError(
+        await inOwnOrganization(viewer, { name: "No", channelType: "web", chatbot: { id: bot.id } }),
+        403,
+        "permission_denied",
+      );
+      expect(await countInboxes(owner.organizationId)).toBe(1); // only the one above
+    },
+  );
 
   it("403 for a member with inbox.view only; inbox.manage may create", async () => {
     const owner = await seedOwner();

@@ -86,23 +86,27 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     expect(after.knowledgeBases).toEqual([{ id: other.id, name: other.name }]);
   });
 
-  it("403 for a viewer; 404 for another organization, a manager who cannot see it and a malformed id; 401; nothing is deleted", async () => {
-    const owner = await seedOwner();
-    const viewer = await seedMember(owner, ["knowledge_base.view"]);
-    const outsider = await seedMember(owner, ["knowledge_base.manage"]);
-    const kb = await createKnowledgeBase(owner, { groups: [{ id: viewer.groupId }] });
-    await createFaq(owner, kb.id, { question: "Q?", answer: "A." });
-    const path = `/knowledge-bases/${kb.id}/`;
-    await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
-    await expectError(await outsider.fetch("DELETE", path), 404, "not_found");
-    await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
-    await expectError(await owner.fetch("DELETE", "/knowledge-bases/not-a-uuid/"), 404, "not_found");
-    await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
-    await expectError(await call("DELETE", `/api${path}`), 401, "not_authenticated");
-    const still = await bodyOf<"GET /knowledge-bases/{id}/">(await owner.fetch("GET", path));
-    expect(still).toMatchObject({ id: kb.id, chunksCount: 1 });
-    expect(await rowsOf("faqs", kb.id)).toBe(1);
-  });
+  it(
+    "403 for a viewer; 404 for another organization, a manager who cannot see it and a malformed id; 401; " +
+      "nothing is deleted",
+    async () => {
+      const owner = await seedOwner();
+      const viewer = await seedMember(owner, ["knowledge_base.view"]);
+      const outsider = await seedMember(owner, ["knowledge_base.manage"]);
+      const kb = await createKnowledgeBase(owner, { groups: [{ id: viewer.groupId }] });
+      await createFaq(owner, kb.id, { question: "Q?", answer: "A." });
+      const path = `/knowledge-bases/${kb.id}/`;
+      await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
+      await expectError(await outsider.fetch("DELETE", path), 404, "not_found");
+      await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
+      await expectError(await owner.fetch("DELETE", "/knowledge-bases/not-a-uuid/"), 404, "not_found");
+      await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
+      await expectError(await call("DELETE", `/api${path}`), 401, "not_authenticated");
+      const still = await bodyOf<"GET /knowledge-bases/{id}/">(await owner.fetch("GET", path));
+      expect(still).toMatchObject({ id: kb.id, chunksCount: 1 });
+      expect(await rowsOf("faqs", kb.id)).toBe(1);
+    },
+  );
 
   it("a manager may delete one of their groups' knowledge bases", async () => {
     const owner = await seedOwner();

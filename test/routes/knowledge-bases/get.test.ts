@@ -67,18 +67,21 @@ describe("GET /knowledge-bases/{id}/", () => {
     });
   });
 
-  it("404 for another organization's, one the member cannot see, an unknown and a malformed id; 401 without a key", async () => {
-    const owner = await seedOwner();
-    const kb = await createKnowledgeBase(owner);
-    const stranger = await seedOwner();
-    await createKnowledgeBase(stranger);
-    const viewer = await seedMember(owner, ["knowledge_base.view"]);
-    await expectError(await stranger.fetch("GET", `/knowledge-bases/${kb.id}/`), 404, "not_found");
-    await expectError(await viewer.fetch("GET", `/knowledge-bases/${kb.id}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", `/knowledge-bases/${NO_SUCH_ID}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", "/knowledge-bases/not-a-uuid/"), 404, "not_found");
-    await expectError(await call("GET", `/api/v1/knowledge-bases/${kb.id}/`), 401, "not_authenticated");
-    await expectError(await call("GET", `/api/knowledge-bases/${kb.id}/`), 401, "not_authenticated");
-    expect((await ok(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`))).id).toBe(kb.id);
-  });
+  it(
+    "404 for another organization's, one the member cannot see, an unknown and a malformed id; 401 without a " + "key",
+    async () => {
+      const owner = await seedOwner();
+      const kb = await createKnowledgeBase(owner);
+      const stranger = await seedOwner();
+      await createKnowledgeBase(stranger);
+      const viewer = await seedMember(owner, ["knowledge_base.view"]);
+      await expectError(await stranger.fetch("GET", `/knowledge-bases/${kb.id}/`), 404, "not_found");
+      await expectError(await viewer.fetch("GET", `/knowledge-bases/${kb.id}/`), 404, "not_found");
+      await expectError(await owner.fetch("GET", `/knowledge-bases/${NO_SUCH_ID}/`), 404, "not_found");
+      await expectError(await owner.fetch("GET", "/knowledge-bases/not-a-uuid/"), 404, "not_found");
+      await expectError(await call("GET", `/api/v1/knowledge-bases/${kb.id}/`), 401, "not_authenticated");
+      await expectError(await call("GET", `/api/knowledge-bases/${kb.id}/`), 401, "not_authenticated");
+      expect((await ok(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`))).id).toBe(kb.id);
+    },
+  );
 });

@@ -59,34 +59,38 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
   });
 
-  it("a base whose keyword index lacks its content is searched through FTS5 meanwhile, and filled by the ingestion queue", async () => {
-    const owner = await seedOwner();
-    const kb = await searchable(owner);
-    const query = { query: "refund to the gift card, or warehouse shipping?", searchMethod: "keyword" };
-    const before = await search(owner, kb.id, query);
-    expect(before.results[0].knowledgeBaseFile?.filename).toBe("refunds.txt");
-    // As a base indexed before the keyword index existed: its index object knows none of its texts.
-    const stub = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
-    await runInDurableObject(stub, (_, state) => {
-      for (const table of ["keyword_documents", "keyword_terms", "keyword_blocks"])
-        state.storage.sql.exec(`DELETE FROM ${table}`);
-      state.storage.sql.exec("DELETE FROM keyword_state");
-    });
-    await evictDurableObject(stub);
-    expect(await stub.keywordStatus()).toEqual({ complete: false, documents: 0 });
-    const during = await search(owner, kb.id, query);
-    expect(during.results.map((r) => r.knowledgeBaseFile?.filename).slice(0, 2)).toEqual([
-      "refunds.txt",
-      "shipping.txt",
-    ]);
-    await vi.waitFor(async () => expect((await stub.keywordStatus()).complete).toBe(true), {
-      timeout: 15_000,
-      interval: 100,
-    });
-    expect((await stub.keywordStatus()).documents).toBe(ARTICLES.length);
-    const after = await search(owner, kb.id, query);
-    expect(after.results.map((r) => r.id)).toEqual(before.results.map((r) => r.id));
-  });
+  it(
+    "a base whose keyword index lacks its content is searched through FTS5 meanwhile, and filled by the " +
+      "ingestion queue",
+    async () => {
+      const owner = await seedOwner();
+      const kb = await searchable(owner);
+      const query = { query: "refund to the gift card, or warehouse shipping?", searchMethod: "keyword" };
+      const before = await search(owner, kb.id, query);
+      expect(before.results[0].knowledgeBaseFile?.filename).toBe("refunds.txt");
+      // As a base indexed before the keyword index existed: its index object knows none of its texts.
+      const stub = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
+      await runInDurableObject(stub, (_, state) => {
+        for (const table of ["keyword_documents", "keyword_terms", "keyword_blocks"])
+          state.storage.sql.exec(`DELETE FROM ${table}`);
+        state.storage.sql.exec("DELETE FROM keyword_state");
+      });
+      await evictDurableObject(stub);
+      expect(await stub.keywordStatus()).toEqual({ complete: false, documents: 0 });
+      const during = await search(owner, kb.id, query);
+      expect(during.results.map((r) => r.knowledgeBaseFile?.filename).slice(0, 2)).toEqual([
+        "refunds.txt",
+        "shipping.txt",
+      ]);
+      await vi.waitFor(async () => expect((await stub.keywordStatus()).complete).toBe(true), {
+        timeout: 15_000,
+        interval: 100,
+      });
+      expect((await stub.keywordStatus()).documents).toBe(ARTICLES.length);
+      const after = await search(owner, kb.id, query);
+      expect(after.results.map((r) => r.id)).toEqual(before.results.map((r) => r.id));
+    },
+  );
 
   it("Chinese text is found by keyword and by vector search", async () => {
     const owner = await seedOwner();
@@ -110,29 +114,33 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect(keyword.results[0].highlightedText).toContain("<mark>快递</mark>");
   });
 
-  it("English is found by keyword and by vector search; both match other word forms, vector search also misspellings", async () => {
-    const owner = await seedOwner();
-    const kb = await searchable(owner, { enableRerank: false });
-    expect(
-      (await search(owner, kb.id, { query: "warehouse", searchMethod: "keyword" })).results[0].knowledgeBaseFile
-        ?.filename,
-    ).toBe("shipping.txt");
-    // "authenticating" is not a word of any article: its stem ("authent", as "authentication") is.
-    expect(
-      (await search(owner, kb.id, { query: "authenticating", searchMethod: "keyword" })).results[0].knowledgeBaseFile
-        ?.filename,
-    ).toBe("security.txt");
-    expect(
-      (await search(owner, kb.id, { query: "authenticating", searchMethod: "vector" })).results[0].knowledgeBaseFile
-        ?.filename,
-    ).toBe("security.txt");
-    // A misspelling has no stem in common: keyword search misses it, the vector's character 3-grams do not.
-    expect((await search(owner, kb.id, { query: "authentcation", searchMethod: "keyword" })).count).toBe(0);
-    expect(
-      (await search(owner, kb.id, { query: "authentcation", searchMethod: "vector" })).results[0].knowledgeBaseFile
-        ?.filename,
-    ).toBe("security.txt");
-  });
+  it(
+    "English is found by keyword and by vector search; both match other word forms, vector search also " +
+      "misspellings",
+    async () => {
+      const owner = await seedOwner();
+      const kb = await searchable(owner, { enableRerank: false });
+      expect(
+        (await search(owner, kb.id, { query: "warehouse", searchMethod: "keyword" })).results[0].knowledgeBaseFile
+          ?.filename,
+      ).toBe("shipping.txt");
+      // "authenticating" is not a word of any article: its stem ("authent", as "authentication") is.
+      expect(
+        (await search(owner, kb.id, { query: "authenticating", searchMethod: "keyword" })).results[0].knowledgeBaseFile
+          ?.filename,
+      ).toBe("security.txt");
+      expect(
+        (await search(owner, kb.id, { query: "authenticating", searchMethod: "vector" })).results[0].knowledgeBaseFile
+          ?.filename,
+      ).toBe("security.txt");
+      // A misspelling has no stem in common: keyword search misses it, the vector's character 3-grams do not.
+      expect((await search(owner, kb.id, { query: "authentcation", searchMethod: "keyword" })).count).toBe(0);
+      expect(
+        (await search(owner, kb.id, { query: "authentcation", searchMethod: "vector" })).results[0].knowledgeBaseFile
+          ?.filename,
+      ).toBe("security.txt");
+    },
+  );
 
   it("FAQs are searched beside the text", async () => {
     const owner = await seedOwner();
@@ -193,39 +201,47 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect(hit.text.length).toBeGreaterThan(bare.text.length + 20);
   });
 
-  it("400 without a query, nothing else happens; 401; 404 another organization's; a member sees it only through its groups", async () => {
-    const owner = await seedOwner();
-    const kb = await createKnowledgeBase(owner);
-    const body = await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, {}), 400, "invalid");
-    expect(body.errors?.query).toBeTruthy();
-    await expectError(
-      await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x", searchMethod: "magic" }),
-      400,
-      "invalid",
-    );
-    await expectError(
-      await call("POST", `/api/v1/knowledge-bases/${kb.id}/search/`, { query: "x" }),
-      401,
-      "not_authenticated",
-    );
-    const stranger = await seedOwner();
-    await expectError(
-      await stranger.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("POST", `/knowledge-bases/${NO_SUCH_ID}/search/`, { query: "x" }),
-      404,
-      "not_found",
-    );
-    const outsider = await seedMember(owner, ["knowledge_base.view"]);
-    await expectError(
-      await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }),
-      404,
-      "not_found",
-    );
-    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: outsider.groupId }] });
-    expect((await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" })).status).toBe(200);
-  });
+  it(
+    "400 without a query, nothing else happens; 401; 404 another organization's; a member sees it only through " +
+      "its groups",
+    async () => {
+      const owner = await seedOwner();
+      const kb = await createKnowledgeBase(owner);
+      const body = await expectError(
+        await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, {}),
+        400,
+        "invalid",
+      );
+      expect(body.errors?.query).toBeTruthy();
+      await expectError(
+        await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x", searchMethod: "magic" }),
+        400,
+        "invalid",
+      );
+      await expectError(
+        await call("POST", `/api/v1/knowledge-bases/${kb.id}/search/`, { query: "x" }),
+        401,
+        "not_authenticated",
+      );
+      const stranger = await seedOwner();
+      await expectError(
+        await stranger.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await owner.fetch("POST", `/knowledge-bases/${NO_SUCH_ID}/search/`, { query: "x" }),
+        404,
+        "not_found",
+      );
+      const outsider = await seedMember(owner, ["knowledge_base.view"]);
+      await expectError(
+        await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }),
+        404,
+        "not_found",
+      );
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: outsider.groupId }] });
+      expect((await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" })).status).toBe(200);
+    },
+  );
 });

@@ -34,47 +34,51 @@ const rpc = (key: string | null, body: string) =>
   });
 
 describe("our platform as an MCP server at /mcp", () => {
-  it("serves the SDK client: tools, list_assistants, ask_assistant (continuing a conversation), search_knowledge_base", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner, { name: "Helpdesk" });
-    const client = await connect(owner.key);
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      "ask_assistant",
-      "list_assistants",
-      "list_knowledge_bases",
+  it(
+    "serves the SDK client: tools, list_assistants, ask_assistant (continuing a conversation), " +
       "search_knowledge_base",
-    ]);
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner, { name: "Helpdesk" });
+      const client = await connect(owner.key);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        "ask_assistant",
+        "list_assistants",
+        "list_knowledge_bases",
+        "search_knowledge_base",
+      ]);
 
-    const listed = await client.callTool({ name: "list_assistants", arguments: {} });
-    expect(listed.isError).toBeFalsy();
-    expect(JSON.parse(text(listed))).toEqual([expect.objectContaining({ id: bot.id, name: "Helpdesk" })]);
+      const listed = await client.callTool({ name: "list_assistants", arguments: {} });
+      expect(listed.isError).toBeFalsy();
+      expect(JSON.parse(text(listed))).toEqual([expect.objectContaining({ id: bot.id, name: "Helpdesk" })]);
 
-    const asked = (await client.callTool({
-      name: "ask_assistant",
-      arguments: { assistantId: bot.id, message: "Hello, who are you?" },
-    })) as CallToolResult;
-    expect(asked.isError, JSON.stringify(asked)).toBeFalsy();
-    const first = asked.structuredContent as { conversationId: string; content: string };
-    expect(first.content.length).toBeGreaterThan(0);
-    const again = (await client.callTool({
-      name: "ask_assistant",
-      arguments: { assistantId: bot.id, message: "And again?", conversationId: first.conversationId },
-    })) as CallToolResult;
-    expect((again.structuredContent as { conversationId: string }).conversationId).toBe(first.conversationId);
+      const asked = (await client.callTool({
+        name: "ask_assistant",
+        arguments: { assistantId: bot.id, message: "Hello, who are you?" },
+      })) as CallToolResult;
+      expect(asked.isError, JSON.stringify(asked)).toBeFalsy();
+      const first = asked.structuredContent as { conversationId: string; content: string };
+      expect(first.content.length).toBeGreaterThan(0);
+      const again = (await client.callTool({
+        name: "ask_assistant",
+        arguments: { assistantId: bot.id, message: "And again?", conversationId: first.conversationId },
+      })) as CallToolResult;
+      expect((again.structuredContent as { conversationId: string }).conversationId).toBe(first.conversationId);
 
-    const searched = (await client.callTool({
-      name: "search_knowledge_base",
-      arguments: { query: "refunds", assistantId: bot.id },
-    })) as CallToolResult;
-    expect(searched.isError).toBeFalsy();
-    const both = (await client.callTool({
-      name: "search_knowledge_base",
-      arguments: { query: "refunds" },
-    })) as CallToolResult;
-    expect(both.isError).toBe(true);
-    await client.close();
-  });
+      const searched = (await client.callTool({
+        name: "search_knowledge_base",
+        arguments: { query: "refunds", assistantId: bot.id },
+      })) as CallToolResult;
+      expect(searched.isError).toBeFalsy();
+      const both = (await client.callTool({
+        name: "search_knowledge_base",
+        arguments: { query: "refunds" },
+      })) as CallToolResult;
+      expect(both.isError).toBe(true);
+      await client.close();
+    },
+  );
 
   it("acts within the key's organization and permissions", async () => {
     const owner = await seedOwner();

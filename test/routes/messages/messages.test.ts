@@ -108,33 +108,37 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     await expectError(await nobody.fetch("GET", `/messages/?conversation=${conversationId}`), 403, "permission_denied");
   });
 
-  it("GET /messages/{id}/: the record; 400 without its conversation; 401; 403 without conversation.view; 404 for another organization's or a malformed id", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    const { conversationId } = await conversationOf(owner);
-    const [latest] = await waitForMessages(owner, conversationId, 2);
-    const one = (id: string) => `/messages/${id}/?conversation=${conversationId}`;
-    for (const prefix of PREFIXES) {
-      const res = await owner.fetch("GET", one(latest.id), undefined, { prefix });
-      expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({
-        id: latest.id,
-        conversation: conversationId,
-        type: latest.type,
-        content: latest.content,
-      });
-    }
-    const err = await expectError(await owner.fetch("GET", `/messages/${latest.id}/`), 400, "invalid");
-    expect(Object.keys(err.errors!)).toEqual(["conversation"]);
-    await expectError(await owner.fetch("GET", `/messages/${latest.id}/?conversation=nope`), 400, "invalid");
-    await expectError(await call("GET", `/api/v1${one(latest.id)}`), 401);
-    await expectError(await call("GET", `/api/v1/messages/?conversation=${conversationId}`), 401);
-    await expectError(await (await seedMember(owner)).fetch("GET", one(latest.id)), 403, "permission_denied");
-    expect((await (await seedMember(owner, ["conversation.view"])).fetch("GET", one(latest.id))).status).toBe(200);
-    await expectError(await other.fetch("GET", one(latest.id)), 404, "not_found");
-    await expectError(await owner.fetch("GET", one(NO_SUCH_ID)), 404, "not_found");
-    await expectError(await owner.fetch("GET", one("not-a-uuid")), 404, "not_found");
-  });
+  it(
+    "GET /messages/{id}/: the record; 400 without its conversation; 401; 403 without conversation.view; 404 for " +
+      "another organization's or a malformed id",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const { conversationId } = await conversationOf(owner);
+      const [latest] = await waitForMessages(owner, conversationId, 2);
+      const one = (id: string) => `/messages/${id}/?conversation=${conversationId}`;
+      for (const prefix of PREFIXES) {
+        const res = await owner.fetch("GET", one(latest.id), undefined, { prefix });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({
+          id: latest.id,
+          conversation: conversationId,
+          type: latest.type,
+          content: latest.content,
+        });
+      }
+      const err = await expectError(await owner.fetch("GET", `/messages/${latest.id}/`), 400, "invalid");
+      expect(Object.keys(err.errors!)).toEqual(["conversation"]);
+      await expectError(await owner.fetch("GET", `/messages/${latest.id}/?conversation=nope`), 400, "invalid");
+      await expectError(await call("GET", `/api/v1${one(latest.id)}`), 401);
+      await expectError(await call("GET", `/api/v1/messages/?conversation=${conversationId}`), 401);
+      await expectError(await (await seedMember(owner)).fetch("GET", one(latest.id)), 403, "permission_denied");
+      expect((await (await seedMember(owner, ["conversation.view"])).fetch("GET", one(latest.id))).status).toBe(200);
+      await expectError(await other.fetch("GET", one(latest.id)), 404, "not_found");
+      await expectError(await owner.fetch("GET", one(NO_SUCH_ID)), 404, "not_found");
+      await expectError(await owner.fetch("GET", one("not-a-uuid")), 404, "not_found");
+    },
+  );
 
   it("pages newest first with a cursor, both ways", async () => {
     const owner = await seedOwner();
@@ -171,54 +175,58 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
 });
 
 describe("human handoff", () => {
-  it("after update-auto-reply false the assistant stays silent, an agent answers, and switching back resumes replies", async () => {
-    const owner = await seedOwner();
-    const { bot, conversationId } = await conversationOf(owner);
-    const off = await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, {
-      auto_reply_enabled: false,
-    });
-    expect(await off.json()).toMatchObject({
-      autoReplyEnabled: false,
-      status: "queued",
-      progressStatus: "waiting_for_human",
-    });
+  it(
+    "after update-auto-reply false the assistant stays silent, an agent answers, and switching back resumes " +
+      "replies",
+    async () => {
+      const owner = await seedOwner();
+      const { bot, conversationId } = await conversationOf(owner);
+      const off = await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, {
+        auto_reply_enabled: false,
+      });
+      expect(await off.json()).toMatchObject({
+        autoReplyEnabled: false,
+        status: "queued",
+        progressStatus: "waiting_for_human",
+      });
 
-    const silent = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      const silent = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+          conversation: conversationId,
+          message: { content: "human please" },
+        }),
+      );
+      expect(silent).toMatchObject({ content: "", message: null });
+      await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "still there?" });
+
+      const agent = await owner.fetch("POST", "/messages/outgoing/", {
         conversation: conversationId,
-        message: { content: "human please" },
-      }),
-    );
-    expect(silent).toMatchObject({ content: "", message: null });
-    await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "still there?" });
+        content: "Hi, I am Sam.",
+      });
+      expect(agent.status).toBe(201);
+      expect(await agent.json()).toMatchObject({
+        type: "outgoing",
+        senderType: "user",
+        sender: { id: owner.userId },
+        sequence: 5,
+      });
+      const serving = await bodyOf<"GET /conversations/{id}/">(
+        await owner.fetch("GET", `/conversations/${conversationId}/`),
+      );
+      expect(serving).toMatchObject({ status: "open", progressStatus: "human_serving", autoReplyEnabled: false });
+      const messages = await waitForMessages(owner, conversationId, 5);
+      expect(messages.map((m) => m.senderType)).toEqual(["user", "contact", "contact", "chatbot", "contact"]);
 
-    const agent = await owner.fetch("POST", "/messages/outgoing/", {
-      conversation: conversationId,
-      content: "Hi, I am Sam.",
-    });
-    expect(agent.status).toBe(201);
-    expect(await agent.json()).toMatchObject({
-      type: "outgoing",
-      senderType: "user",
-      sender: { id: owner.userId },
-      sequence: 5,
-    });
-    const serving = await bodyOf<"GET /conversations/{id}/">(
-      await owner.fetch("GET", `/conversations/${conversationId}/`),
-    );
-    expect(serving).toMatchObject({ status: "open", progressStatus: "human_serving", autoReplyEnabled: false });
-    const messages = await waitForMessages(owner, conversationId, 5);
-    expect(messages.map((m) => m.senderType)).toEqual(["user", "contact", "contact", "chatbot", "contact"]);
-
-    await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
-    const back = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-        conversation: conversationId,
-        message: { content: "bot again" },
-      }),
-    );
-    expect(back.content).toBe('You said: "bot again".');
-  });
+      await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: true });
+      const back = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+          conversation: conversationId,
+          message: { content: "bot again" },
+        }),
+      );
+      expect(back.content).toBe('You said: "bot again".');
+    },
+  );
 
   it("messages/outgoing/: 400 for bad input and nothing written; 401 without a key", async () => {
     const owner = await seedOwner();

@@ -44,61 +44,64 @@ const note = (owner: Actor, conversation: string, content: string, extra: Record
   owner.fetch("POST", "/messages/outgoing/", { conversation, content, private: true, ...extra });
 
 describe("private notes", () => {
-  it("are stored for the team (private: true) and leave the conversation as it was: the assistant keeps serving it", async () => {
-    const owner = await seedOwner();
-    const { id, messages, conversation, chat, visitor, session } = await visitorConversation(owner);
-    const before = await conversation();
-    expect(before).toMatchObject({ status: "open", progressStatus: "ai_processing", autoReplyEnabled: true });
+  it(
+    "are stored for the team (private: true) and leave the conversation as it was: the assistant keeps serving " + "it",
+    async () => {
+      const owner = await seedOwner();
+      const { id, messages, conversation, chat, visitor, session } = await visitorConversation(owner);
+      const before = await conversation();
+      expect(before).toMatchObject({ status: "open", progressStatus: "ai_processing", autoReplyEnabled: true });
 
-    const res = await note(owner, id, "Customer is a VIP, be nice.");
-    expect(res.status, await res.clone().text()).toBe(201);
-    const record = (await res.json()) as Message;
-    expect(record).toMatchObject({
-      type: "outgoing",
-      senderType: "user",
-      content: "Customer is a VIP, be nice.",
-      private: true,
-      sequence: 3,
-    });
+      const res = await note(owner, id, "Customer is a VIP, be nice.");
+      expect(res.status, await res.clone().text()).toBe(201);
+      const record = (await res.json()) as Message;
+      expect(record).toMatchObject({
+        type: "outgoing",
+        senderType: "user",
+        content: "Customer is a VIP, be nice.",
+        private: true,
+        sequence: 3,
+      });
 
-    const listed = await messages();
-    expect(listed.map((m) => [m.content, m.private])).toEqual([
-      ["Where is my parcel?", false],
-      ['You said: "Where is my parcel?".', false],
-      ["Customer is a VIP, be nice.", true],
-    ]);
-    const one = await bodyOf<"GET /messages/{id}/">(
-      await owner.fetch("GET", `/messages/${record.id}/?conversation=${id}`),
-    );
-    expect(one.private).toBe(true);
+      const listed = await messages();
+      expect(listed.map((m) => [m.content, m.private])).toEqual([
+        ["Where is my parcel?", false],
+        ['You said: "Where is my parcel?".', false],
+        ["Customer is a VIP, be nice.", true],
+      ]);
+      const one = await bodyOf<"GET /messages/{id}/">(
+        await owner.fetch("GET", `/messages/${record.id}/?conversation=${id}`),
+      );
+      expect(one.private).toBe(true);
 
-    const after = await conversation();
-    expect(after).toMatchObject({
-      status: before.status,
-      progressStatus: before.progressStatus,
-      autoReplyEnabled: true,
-      lastMessage: before.lastMessage,
-      lastMessageCreatedAt: before.lastMessageCreatedAt,
-    });
+      const after = await conversation();
+      expect(after).toMatchObject({
+        status: before.status,
+        progressStatus: before.progressStatus,
+        autoReplyEnabled: true,
+        lastMessage: before.lastMessage,
+        lastMessageCreatedAt: before.lastMessageCreatedAt,
+      });
 
-    // The assistant still answers the visitor's next message: the note did not take the conversation over.
-    await visitor.post(pub(chat.id, "messages/"), { content: "still there?", conversation: id }, session.token);
-    const later = await eventually(async () => {
-      const all = await messages();
-      return all.length === 5 && all;
-    });
-    expect(later.map((m) => m.senderType)).toEqual(["contact", "chatbot", "user", "contact", "chatbot"]);
-    expect((await conversation()).lastMessage).toBe('You said: "still there?".');
+      // The assistant still answers the visitor's next message: the note did not take the conversation over.
+      await visitor.post(pub(chat.id, "messages/"), { content: "still there?", conversation: id }, session.token);
+      const later = await eventually(async () => {
+        const all = await messages();
+        return all.length === 5 && all;
+      });
+      expect(later.map((m) => m.senderType)).toEqual(["contact", "chatbot", "user", "contact", "chatbot"]);
+      expect((await conversation()).lastMessage).toBe('You said: "still there?".');
 
-    // A reply that is not a note has private: false and takes the conversation over, as before.
-    const reply = await bodyOf<"POST /messages/outgoing/">(
-      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, Sam here." }),
-    );
-    expect(reply.private).toBe(false);
-    expect(await conversation()).toMatchObject({ progressStatus: "human_serving", lastMessage: "Hi, Sam here." });
-    await note(owner, id, "Handled by Sam.");
-    expect((await conversation()).lastMessage).toBe("Hi, Sam here.");
-  });
+      // A reply that is not a note has private: false and takes the conversation over, as before.
+      const reply = await bodyOf<"POST /messages/outgoing/">(
+        await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, Sam here." }),
+      );
+      expect(reply.private).toBe(false);
+      expect(await conversation()).toMatchObject({ progressStatus: "human_serving", lastMessage: "Hi, Sam here." });
+      await note(owner, id, "Handled by Sam.");
+      expect((await conversation()).lastMessage).toBe("Hi, Sam here.");
+    },
+  );
 
   it("never reach the visitor: not in the widget's history, its live stream or its replay after Last-Event-ID", async () => {
     const owner = await seedOwner();
@@ -204,27 +207,35 @@ describe("private notes", () => {
     expect(JSON.stringify(total)).not.toContain("note for the team");
   });
 
-  it("400 for a private that is not a boolean (nothing written); 401; 403 without conversation.manage; 404 for another organization's conversation", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    const { id } = await visitorConversation(owner);
-    const before = await count();
-    for (const value of ["yes", 1, null]) {
-      const res = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "x", private: value });
-      await expectError(res, 400, "invalid");
-    }
-    const bad = await problemOf(
-      await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "x", private: "yes" }),
-    );
-    expect(bad.detail).toContain("private");
-    expect(await count()).toBe(before);
-    await expectError(
-      await call("POST", "/api/v1/messages/outgoing/", { conversation: id, content: "x", private: true }),
-      401,
-    );
-    const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(await note(viewer, id, "x"), 403, "permission_denied");
-    await expectError(await note(other, id, "x"), 404);
-    expect(await count()).toBe(before);
-  });
+  it(
+    "400 for a private that is not a boolean (nothing written); 401; 403 without conversation.manage; 404 for " +
+      "another organization's conversation",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const { id } = await visitorConversation(owner);
+      const before = await count();
+      for (const value of ["yes", 1, null]) {
+        const res = await owner.fetch("POST", "/messages/outgoing/", {
+          conversation: id,
+          content: "x",
+          private: value,
+        });
+        await expectError(res, 400, "invalid");
+      }
+      const bad = await problemOf(
+        await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "x", private: "yes" }),
+      );
+      expect(bad.detail).toContain("private");
+      expect(await count()).toBe(before);
+      await expectError(
+        await call("POST", "/api/v1/messages/outgoing/", { conversation: id, content: "x", private: true }),
+        401,
+      );
+      const viewer = await seedMember(owner, ["conversation.view"]);
+      await expectError(await note(viewer, id, "x"), 403, "permission_denied");
+      await expectError(await note(other, id, "x"), 404);
+      expect(await count()).toBe(before);
+    },
+  );
 });

@@ -75,31 +75,35 @@ describe("saving an assistant on an unavailable model", () => {
     expect((await bodyOf<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/"))).count).toBe(before.count);
   });
 
-  it("update: switching to one is 400 and changes nothing; a rename alone is not checked again; 403 without chatbot.manage", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    await expectError(
-      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: WORKERS_AI_LLM }),
-      400,
-      "invalid",
-    );
-    await expectError(
-      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { embeddingModel: WORKERS_AI_EMBEDDING }),
-      400,
-      "invalid",
-    );
-    const after = await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`));
-    expect(after.largeLanguageModel.id).toBe(LOCAL_LLM);
-    expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { name: "Renamed" })).status).toBe(200);
-    await expectError(
-      await (await seedMember(owner, [])).fetch("POST", "/chatbots/", {
-        name: "X",
-        largeLanguageModel: WORKERS_AI_LLM,
-      }),
-      403,
-      "permission_denied",
-    );
-  });
+  it(
+    "update: switching to one is 400 and changes nothing; a rename alone is not checked again; 403 without " +
+      "chatbot.manage",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      await expectError(
+        await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: WORKERS_AI_LLM }),
+        400,
+        "invalid",
+      );
+      await expectError(
+        await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { embeddingModel: WORKERS_AI_EMBEDDING }),
+        400,
+        "invalid",
+      );
+      const after = await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`));
+      expect(after.largeLanguageModel.id).toBe(LOCAL_LLM);
+      expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { name: "Renamed" })).status).toBe(200);
+      await expectError(
+        await (await seedMember(owner, [])).fetch("POST", "/chatbots/", {
+          name: "X",
+          largeLanguageModel: WORKERS_AI_LLM,
+        }),
+        403,
+        "permission_denied",
+      );
+    },
+  );
 
   it("another organization's model is still 400 'not available to the organization'", async () => {
     const owner = await seedOwner();

@@ -28,32 +28,36 @@ describe("DELETE /organizations/{id}/", () => {
       .toBe(0);
   });
 
-  it("what lives outside D1 goes too: knowledge base bytes and vectors, skill packages, uploads and managed SQL databases", async () => {
-    const owner = await seedOwner();
-    const org = owner.organizationId;
-    const kb = await createKnowledgeBase(owner);
-    const [file] = await uploadFiles(owner, kb.id, [{ name: "notes.txt", content: "Refunds take five days." }]);
-    expect((await waitForFile(owner, kb.id, file.id)).status).toBe("done");
-    await uploadSkill(owner, "refunds");
-    const database = await createDatabase(owner);
-    await createTable(owner, database.id);
-    await env.FILES.put(`uploads/${org}/attachment/${crypto.randomUUID()}/a.txt`, "x");
-    const objects = async (prefix: string) => (await env.FILES.list({ prefix })).objects.length;
-    const managed = env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(database.id));
-    const tables = async () =>
-      (
-        (await managed.query("SELECT name FROM sqlite_master WHERE type = 'table'", 10)) as unknown as {
-          rows: unknown[];
-        }
-      ).rows.length;
-    for (const prefix of [`knowledge-bases/${kb.id}/`, `skills/${org}/`, `uploads/${org}/`])
-      expect(await objects(prefix), prefix).toBeGreaterThan(0);
-    expect(await tables()).toBeGreaterThan(0);
-    expect((await owner.fetch("DELETE", `/organizations/${org}/`)).status).toBe(204);
-    for (const prefix of [`knowledge-bases/${kb.id}/`, `skills/${org}/`, `uploads/${org}/`])
-      await expect.poll(() => objects(prefix), { timeout: 15_000 }).toBe(0);
-    await expect.poll(tables).toBe(0);
-  });
+  it(
+    "what lives outside D1 goes too: knowledge base bytes and vectors, skill packages, uploads and managed SQL " +
+      "databases",
+    async () => {
+      const owner = await seedOwner();
+      const org = owner.organizationId;
+      const kb = await createKnowledgeBase(owner);
+      const [file] = await uploadFiles(owner, kb.id, [{ name: "notes.txt", content: "Refunds take five days." }]);
+      expect((await waitForFile(owner, kb.id, file.id)).status).toBe("done");
+      await uploadSkill(owner, "refunds");
+      const database = await createDatabase(owner);
+      await createTable(owner, database.id);
+      await env.FILES.put(`uploads/${org}/attachment/${crypto.randomUUID()}/a.txt`, "x");
+      const objects = async (prefix: string) => (await env.FILES.list({ prefix })).objects.length;
+      const managed = env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(database.id));
+      const tables = async () =>
+        (
+          (await managed.query("SELECT name FROM sqlite_master WHERE type = 'table'", 10)) as unknown as {
+            rows: unknown[];
+          }
+        ).rows.length;
+      for (const prefix of [`knowledge-bases/${kb.id}/`, `skills/${org}/`, `uploads/${org}/`])
+        expect(await objects(prefix), prefix).toBeGreaterThan(0);
+      expect(await tables()).toBeGreaterThan(0);
+      expect((await owner.fetch("DELETE", `/organizations/${org}/`)).status).toBe(204);
+      for (const prefix of [`knowledge-bases/${kb.id}/`, `skills/${org}/`, `uploads/${org}/`])
+        await expect.poll(() => objects(prefix), { timeout: 15_000 }).toBe(0);
+      await expect.poll(tables).toBe(0);
+    },
+  );
 
   it("401 without a key", async () => {
     const owner = await seedOwner();

@@ -87,17 +87,20 @@ describe("requests with the console's session cookie", () => {
     expect((await expectError(res, 401, "not_authenticated")).detail).toMatch(/expired/);
   });
 
-  it("slide: a session used within 12 hours is renewed (its last use written, its cookie's Max-Age again 12 hours)", async () => {
-    const owner = await seedOwner();
-    const browser = await signIn({ apiKey: owner.key });
-    const elevenHoursAgo = Date.now() - 11 * 3_600_000;
-    await backdate(browser.sessionId, elevenHoursAgo);
-    const res = await browser.fetch("GET", "/users/current/");
-    expect(res.status).toBe(200);
-    expect(sessionCookieOf(res)).toMatchObject({ value: browser.cookie });
-    expect(sessionCookieOf(res)!.attributes).toContain("Max-Age=43200");
-    await expect.poll(() => lastUsed(browser.sessionId)).toBeGreaterThan(elevenHoursAgo + 10 * 3_600_000);
-  });
+  it(
+    "slide: a session used within 12 hours is renewed (its last use written, its cookie's Max-Age again 12 " + "hours)",
+    async () => {
+      const owner = await seedOwner();
+      const browser = await signIn({ apiKey: owner.key });
+      const elevenHoursAgo = Date.now() - 11 * 3_600_000;
+      await backdate(browser.sessionId, elevenHoursAgo);
+      const res = await browser.fetch("GET", "/users/current/");
+      expect(res.status).toBe(200);
+      expect(sessionCookieOf(res)).toMatchObject({ value: browser.cookie });
+      expect(sessionCookieOf(res)!.attributes).toContain("Max-Age=43200");
+      await expect.poll(() => lastUsed(browser.sessionId)).toBeGreaterThan(elevenHoursAgo + 10 * 3_600_000);
+    },
+  );
 
   it("idle expiry follows the clock it is given", async () => {
     const owner = await seedOwner();

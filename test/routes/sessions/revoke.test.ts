@@ -23,18 +23,22 @@ describe("DELETE /auth/sessions/{id}/", () => {
     expect(sessionCookieOf(res)?.value).toBe("");
   });
 
-  it("404 for another user's session, an unknown id, a malformed id, or one already revoked; the other user's session keeps working", async () => {
-    const owner = await seedOwner();
-    const stranger = await seedOwner();
-    const theirs = await signIn({ apiKey: stranger.key });
-    await expectError(await owner.fetch("DELETE", `/auth/sessions/${theirs.sessionId}/`), 404, "not_found");
-    expect((await theirs.fetch("GET", "/users/current/")).status).toBe(200);
-    await expectError(await owner.fetch("DELETE", `/auth/sessions/${NO_SUCH_ID}/`), 404);
-    await expectError(await owner.fetch("DELETE", "/auth/sessions/not-a-uuid/"), 404);
-    const mine = await signIn({ apiKey: owner.key });
-    expect((await owner.fetch("DELETE", `/auth/sessions/${mine.sessionId}/`)).status).toBe(204);
-    await expectError(await owner.fetch("DELETE", `/auth/sessions/${mine.sessionId}/`), 404);
-  });
+  it(
+    "404 for another user's session, an unknown id, a malformed id, or one already revoked; the other user's " +
+      "session keeps working",
+    async () => {
+      const owner = await seedOwner();
+      const stranger = await seedOwner();
+      const theirs = await signIn({ apiKey: stranger.key });
+      await expectError(await owner.fetch("DELETE", `/auth/sessions/${theirs.sessionId}/`), 404, "not_found");
+      expect((await theirs.fetch("GET", "/users/current/")).status).toBe(200);
+      await expectError(await owner.fetch("DELETE", `/auth/sessions/${NO_SUCH_ID}/`), 404);
+      await expectError(await owner.fetch("DELETE", "/auth/sessions/not-a-uuid/"), 404);
+      const mine = await signIn({ apiKey: owner.key });
+      expect((await owner.fetch("DELETE", `/auth/sessions/${mine.sessionId}/`)).status).toBe(204);
+      await expectError(await owner.fetch("DELETE", `/auth/sessions/${mine.sessionId}/`), 404);
+    },
+  );
 
   it("401 without credentials", async () => {
     await expectError(await call("DELETE", `/api/v1/auth/sessions/${NO_SUCH_ID}/`), 401, "not_authenticated");

@@ -12,7 +12,8 @@ const keysOf = async (userId: string) =>
 
 describe("POST /auth/sessions/ (console sign-in)", () => {
   it.each(PREFIXES)(
-    "signs in with e-mail and password under %s: a hashed session in an HttpOnly, SameSite=Strict cookie, and no new API key",
+    "signs in with e-mail and password under %s: a hashed session in an HttpOnly, SameSite=Strict cookie, and " +
+      "no new API key",
     async (prefix) => {
       const owner = await withPassword(await seedOwner());
       const keysBefore = await keysOf(owner.userId);

@@ -108,7 +108,8 @@ describe("POST /skills/upload/", () => {
         "YAML alias bomb",
         zip({
           "SKILL.md": skillMd(
-            `a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nname: x\ndescription: y`,
+            `a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c ` +
+              `[*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nname: x\ndescription: y`,
           ),
         }),
         /YAML|alias/i,

@@ -86,24 +86,27 @@ describe("POST /sql-databases/{id}/ask/", () => {
     expect(other.error).toMatch(/^Query refused/);
   });
 
-  it("400 for a missing question, an unknown model, a database without tables or of a type that cannot be queried", async () => {
-    const owner = await seedOwner();
-    const database = await createDatabase(owner);
-    const ask = (id: string, body: unknown) => owner.fetch("POST", `/sql-databases/${id}/ask/`, body);
-    const empty = await ask(database.id, { question: 'sql: "select 1"' });
-    expect((await expectError(empty, 400, "invalid")).detail).toMatch(/no tables/);
-    await createTable(owner, database.id);
-    expect((await expectError(await ask(database.id, {}), 400, "invalid")).errors).toHaveProperty("question");
-    expect((await expectError(await ask(database.id, { question: "  " }), 400, "invalid")).errors).toHaveProperty(
-      "question",
-    );
-    expect(
-      (await expectError(await ask(database.id, { question: "x", largeLanguageModel: NO_SUCH_ID }), 400, "invalid"))
-        .errors,
-    ).toHaveProperty("largeLanguageModel");
-    const mysql = await createDatabase(owner, { databaseType: "mysql", databaseUrl: "mysql://a:b@db.example.com/x" });
-    await expectError(await ask(mysql.id, { question: "x" }), 400, "not_supported");
-  });
+  it(
+    "400 for a missing question, an unknown model, a database without tables or of a type that cannot be " + "queried",
+    async () => {
+      const owner = await seedOwner();
+      const database = await createDatabase(owner);
+      const ask = (id: string, body: unknown) => owner.fetch("POST", `/sql-databases/${id}/ask/`, body);
+      const empty = await ask(database.id, { question: 'sql: "select 1"' });
+      expect((await expectError(empty, 400, "invalid")).detail).toMatch(/no tables/);
+      await createTable(owner, database.id);
+      expect((await expectError(await ask(database.id, {}), 400, "invalid")).errors).toHaveProperty("question");
+      expect((await expectError(await ask(database.id, { question: "  " }), 400, "invalid")).errors).toHaveProperty(
+        "question",
+      );
+      expect(
+        (await expectError(await ask(database.id, { question: "x", largeLanguageModel: NO_SUCH_ID }), 400, "invalid"))
+          .errors,
+      ).toHaveProperty("largeLanguageModel");
+      const mysql = await createDatabase(owner, { databaseType: "mysql", databaseUrl: "mysql://a:b@db.example.com/x" });
+      await expectError(await ask(mysql.id, { question: "x" }), 400, "not_supported");
+    },
+  );
 
   it("401 without a key, 403 without sql_database.view, 404 for another organization's database", async () => {
     const owner = await seedOwner();

@@ -193,69 +193,74 @@ describe("SQL databases: CRUD", () => {
     expect(await checked.json()).toMatchObject({ status: "failed", errorMessage: expect.any(String) });
   });
 
-  it("hyperdrive://BINDING: 400 naming the binding when it is not offered to the organization, not configured or not a Hyperdrive binding", async () => {
-    const owner = await seedOwner();
-    const refused = async (databaseUrl: string, settings?: Settings, method = "POST", path = "/sql-databases/") => {
-      const res = await owner.fetch(
-        method,
-        path,
-        { name: unique("hd"), databaseType: "postgresql", databaseUrl },
-        { settings },
+  it(
+    "hyperdrive://BINDING: 400 naming the binding when it is not offered to the organization, not configured or " +
+      "not a Hyperdrive binding",
+    async () => {
+      const owner = await seedOwner();
+      const refused = async (databaseUrl: string, settings?: Settings, method = "POST", path = "/sql-databases/") => {
+        const res = await owner.fetch(
+          method,
+          path,
+          { name: unique("hd"), databaseType: "postgresql", databaseUrl },
+          { settings },
+        );
+        const error = await expectError(res, 400, "invalid");
+        expect(Object.keys(error.errors ?? {}), databaseUrl).toEqual(["databaseUrl"]);
+        return error.errors!.databaseUrl[0];
+      };
+      // Not listed in SQL_HYPERDRIVE_BINDINGS (whether or not the deployment has such a binding).
+      expect(await refused("hyperdrive://NOPE")).toBe(
+        'The Hyperdrive binding "NOPE" is not available to this organization: the operator lists the bindings ' +
+          "organizations may use in SQL_HYPERDRIVE_BINDINGS.",
       );
-      const error = await expectError(res, 400, "invalid");
-      expect(Object.keys(error.errors ?? {}), databaseUrl).toEqual(["databaseUrl"]);
-      return error.errors!.databaseUrl[0];
-    };
-    // Not listed in SQL_HYPERDRIVE_BINDINGS (whether or not the deployment has such a binding).
-    expect(await refused("hyperdrive://NOPE")).toBe(
-      'The Hyperdrive binding "NOPE" is not available to this organization: the operator lists the bindings organizations may use in SQL_HYPERDRIVE_BINDINGS.',
-    );
-    expect(await refused("hyperdrive://DB")).toContain('"DB" is not available');
-    const elsewhere = { SQL_HYPERDRIVE_BINDINGS: `${TEST_HYPERDRIVE}=${NO_SUCH_ID}|${crypto.randomUUID()}` };
-    expect(await refused(HYPERDRIVE_URL, elsewhere)).toContain(
-      `"${TEST_HYPERDRIVE}" is not available to this organization`,
-    );
-    // Listed by the operator, but missing from the deployment or some other kind of binding.
-    const listed = { SQL_HYPERDRIVE_BINDINGS: "NOPE, DB, ENCRYPTION_KEY, TEST_HYPERDRIVE_MYSQL" };
-    expect(await refused("hyperdrive://NOPE", listed)).toBe(
-      'No Hyperdrive binding named "NOPE" is configured in this deployment ([[hyperdrive]] in wrangler.toml).',
-    );
-    expect(await refused("hyperdrive://DB", listed)).toBe(
-      '"DB" is a binding of this deployment but not a Hyperdrive binding.',
-    );
-    expect(await refused("hyperdrive://ENCRYPTION_KEY", listed)).toContain(
-      '"ENCRYPTION_KEY" is a binding of this deployment but not a Hyperdrive binding',
-    );
-    expect(await refused("hyperdrive://TEST_HYPERDRIVE_MYSQL", listed)).toBe(
-      'The Hyperdrive binding "TEST_HYPERDRIVE_MYSQL" is for a mysql database, not PostgreSQL.',
-    );
-    for (const malformed of [
-      "hyperdrive://",
-      "hyperdrive://a-b",
-      "hyperdrive://u:p@NOPE",
-      "hyperdrive://NOPE/db",
-      "hyperdrive://NOPE?sslmode=require",
-      "hyperdrive:NOPE",
-    ]) {
-      expect(await refused(malformed, listed), malformed).toContain("hyperdrive://BINDING_NAME");
-    }
-    expect(await count(owner.organizationId)).toBe(0);
-    // The same on update; the stored connection string stays.
-    const external = await createDatabase(owner, {
-      databaseType: "postgresql",
-      databaseUrl: "postgresql://bot:s3cret@db.example.com:5432/shop",
-    });
-    expect(await refused("hyperdrive://NOPE", listed, "PATCH", `/sql-databases/${external.id}/`)).toContain(
-      'No Hyperdrive binding named "NOPE"',
-    );
-    expect(await refused("hyperdrive://DB", undefined, "PUT", `/sql-databases/${external.id}/`)).toContain(
-      '"DB" is not available',
-    );
-    expect(
-      (await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${external.id}/`)))
-        .databaseUrl,
-    ).toBe("postgresql://bot:***@db.example.com:5432/shop");
-  });
+      expect(await refused("hyperdrive://DB")).toContain('"DB" is not available');
+      const elsewhere = { SQL_HYPERDRIVE_BINDINGS: `${TEST_HYPERDRIVE}=${NO_SUCH_ID}|${crypto.randomUUID()}` };
+      expect(await refused(HYPERDRIVE_URL, elsewhere)).toContain(
+        `"${TEST_HYPERDRIVE}" is not available to this organization`,
+      );
+      // Listed by the operator, but missing from the deployment or some other kind of binding.
+      const listed = { SQL_HYPERDRIVE_BINDINGS: "NOPE, DB, ENCRYPTION_KEY, TEST_HYPERDRIVE_MYSQL" };
+      expect(await refused("hyperdrive://NOPE", listed)).toBe(
+        'No Hyperdrive binding named "NOPE" is configured in this deployment ([[hyperdrive]] in wrangler.toml).',
+      );
+      expect(await refused("hyperdrive://DB", listed)).toBe(
+        '"DB" is a binding of this deployment but not a Hyperdrive binding.',
+      );
+      expect(await refused("hyperdrive://ENCRYPTION_KEY", listed)).toContain(
+        '"ENCRYPTION_KEY" is a binding of this deployment but not a Hyperdrive binding',
+      );
+      expect(await refused("hyperdrive://TEST_HYPERDRIVE_MYSQL", listed)).toBe(
+        'The Hyperdrive binding "TEST_HYPERDRIVE_MYSQL" is for a mysql database, not PostgreSQL.',
+      );
+      for (const malformed of [
+        "hyperdrive://",
+        "hyperdrive://a-b",
+        "hyperdrive://u:p@NOPE",
+        "hyperdrive://NOPE/db",
+        "hyperdrive://NOPE?sslmode=require",
+        "hyperdrive:NOPE",
+      ]) {
+        expect(await refused(malformed, listed), malformed).toContain("hyperdrive://BINDING_NAME");
+      }
+      expect(await count(owner.organizationId)).toBe(0);
+      // The same on update; the stored connection string stays.
+      const external = await createDatabase(owner, {
+        databaseType: "postgresql",
+        databaseUrl: "postgresql://bot:s3cret@db.example.com:5432/shop",
+      });
+      expect(await refused("hyperdrive://NOPE", listed, "PATCH", `/sql-databases/${external.id}/`)).toContain(
+        'No Hyperdrive binding named "NOPE"',
+      );
+      expect(await refused("hyperdrive://DB", undefined, "PUT", `/sql-databases/${external.id}/`)).toContain(
+        '"DB" is not available',
+      );
+      expect(
+        (await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${external.id}/`)))
+          .databaseUrl,
+      ).toBe("postgresql://bot:***@db.example.com:5432/shop");
+    },
+  );
 
   it("401 without a key, 403 without the permission, 404 for another organization's database", async () => {
     const owner = await seedOwner();
@@ -462,51 +467,59 @@ describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () 
     expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["sales"]);
   });
 
-  it("hyperdrive://BINDING connects through the deployment's Hyperdrive binding, without the SSRF guard; a binding taken away is a failed status", async () => {
-    const owner = await seedOwner();
-    const created = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: HYPERDRIVE_URL });
-    expect(created).toMatchObject({ databaseUrl: HYPERDRIVE_URL, status: "pending" });
-    const [stored] = await db().select().from(sqlDatabases).where(eq(sqlDatabases.id, created.id));
-    expect(stored.databaseUrlSealed).toMatch(/^v1:/);
-    const connected = await settled(owner, created.id);
-    expect(connected).toMatchObject({ status: "connected", errorMessage: null, databaseUrl: HYPERDRIVE_URL });
-    expect(connected.tables.map((t) => t.tableName)).toEqual(["sales", "secrets"]);
-    expect(connected.tables[0].columns.map((c) => [c.columnName, c.columnType])).toEqual([
-      ["id", "integer"],
-      ["region", "text"],
-      ["amount", "integer"],
-      ["sold_on", "date"],
-    ]);
+  it(
+    "hyperdrive://BINDING connects through the deployment's Hyperdrive binding, without the SSRF guard; a " +
+      "binding taken away is a failed status",
+    async () => {
+      const owner = await seedOwner();
+      const created = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: HYPERDRIVE_URL });
+      expect(created).toMatchObject({ databaseUrl: HYPERDRIVE_URL, status: "pending" });
+      const [stored] = await db().select().from(sqlDatabases).where(eq(sqlDatabases.id, created.id));
+      expect(stored.databaseUrlSealed).toMatch(/^v1:/);
+      const connected = await settled(owner, created.id);
+      expect(connected).toMatchObject({ status: "connected", errorMessage: null, databaseUrl: HYPERDRIVE_URL });
+      expect(connected.tables.map((t) => t.tableName)).toEqual(["sales", "secrets"]);
+      expect(connected.tables[0].columns.map((c) => [c.columnName, c.columnType])).toEqual([
+        ["id", "integer"],
+        ["region", "text"],
+        ["amount", "integer"],
+        ["sold_on", "date"],
+      ]);
 
-    const check = async (settings?: Settings) => {
-      const res = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`, undefined, { settings });
-      expect(res.status, await res.clone().text()).toBe(200);
-      return await bodyOf<"POST /sql-databases/{id}/check-connection/">(res);
-    };
-    // The operator chose the origin: no outbound address guard (which refuses the cluster's loopback host).
-    expect(await check({ OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" })).toMatchObject({
-      status: "connected",
-      tables: [{ tableName: "sales" }, { tableName: "secrets" }],
-    });
-    // includeTables limits the discovery as for any PostgreSQL database.
-    const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, {
-      includeTables: { tables: ["sales"] },
-    });
-    expect(patched.status).toBe(200);
-    expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["sales"]);
-    // The binding removed from the deployment, or no longer offered: failed with the reason, never a 500.
-    expect(await check({ [TEST_HYPERDRIVE]: undefined } as Settings)).toMatchObject({
-      status: "failed",
-      errorMessage: `No Hyperdrive binding named "${TEST_HYPERDRIVE}" is configured in this deployment ([[hyperdrive]] in wrangler.toml).`,
-    });
-    expect(await check({ SQL_HYPERDRIVE_BINDINGS: "" })).toMatchObject({
-      status: "failed",
-      errorMessage: expect.stringContaining(`"${TEST_HYPERDRIVE}" is not available to this organization`),
-    });
-    expect(await check({ SQL_HYPERDRIVE_BINDINGS: `OTHER, ${TEST_HYPERDRIVE}=${owner.organizationId}` })).toMatchObject(
-      { status: "connected", errorMessage: null },
-    );
-  });
+      const check = async (settings?: Settings) => {
+        const res = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`, undefined, {
+          settings,
+        });
+        expect(res.status, await res.clone().text()).toBe(200);
+        return await bodyOf<"POST /sql-databases/{id}/check-connection/">(res);
+      };
+      // The operator chose the origin: no outbound address guard (which refuses the cluster's loopback host).
+      expect(await check({ OUTBOUND_ALLOWED_HOSTS: "", WEBHOOK_ALLOWED_HOSTS: "" })).toMatchObject({
+        status: "connected",
+        tables: [{ tableName: "sales" }, { tableName: "secrets" }],
+      });
+      // includeTables limits the discovery as for any PostgreSQL database.
+      const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, {
+        includeTables: { tables: ["sales"] },
+      });
+      expect(patched.status).toBe(200);
+      expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["sales"]);
+      // The binding removed from the deployment, or no longer offered: failed with the reason, never a 500.
+      expect(await check({ [TEST_HYPERDRIVE]: undefined } as Settings)).toMatchObject({
+        status: "failed",
+        errorMessage:
+          `No Hyperdrive binding named "${TEST_HYPERDRIVE}" is configured in this deployment ([[hyperdrive]] in ` +
+          `wrangler.toml).`,
+      });
+      expect(await check({ SQL_HYPERDRIVE_BINDINGS: "" })).toMatchObject({
+        status: "failed",
+        errorMessage: expect.stringContaining(`"${TEST_HYPERDRIVE}" is not available to this organization`),
+      });
+      expect(
+        await check({ SQL_HYPERDRIVE_BINDINGS: `OTHER, ${TEST_HYPERDRIVE}=${owner.organizationId}` }),
+      ).toMatchObject({ status: "connected", errorMessage: null });
+    },
+  );
 
   it("a wrong password is a failed status with the server's reason", async () => {
     const owner = await seedOwner();

@@ -38,7 +38,9 @@ const snapshot = async (org: string) =>
       .bind(org)
       .all(),
     env.DB.prepare(
-      "SELECT id, organization_id, chatbot_id, conversation_id, contact_id, reply_message_id, input_message, output_message, context, reply_ms, created_at, answered_at FROM chatbot_records WHERE organization_id = ? ORDER BY id",
+      "SELECT id, organization_id, chatbot_id, conversation_id, contact_id, reply_message_id, input_message, " +
+        "output_message, context, reply_ms, created_at, answered_at FROM chatbot_records WHERE organization_id " +
+        "= ? ORDER BY id",
     )
       .bind(org)
       .all(),

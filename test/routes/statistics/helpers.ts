@@ -54,7 +54,8 @@ export async function seedConversation(
   const first = turns[0]?.at ?? Date.now();
   const statements: D1PreparedStatement[] = [
     env.DB.prepare(
-      "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, " +
+        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     ).bind(
       conversationId,
       organizationId,
@@ -68,7 +69,9 @@ export async function seedConversation(
   ];
   let sequence = 0;
   const insert = env.DB.prepare(
-    "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
+      "content, content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, " +
+      "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const t of turns) {
     statements.push(

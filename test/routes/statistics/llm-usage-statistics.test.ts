@@ -61,7 +61,9 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
     );
     expect(days.results).toHaveLength(31 + 28 + 31);
     const scan = await env.DB.prepare(
-      "SELECT count(*) AS n, sum(input_tokens) AS i, sum(output_tokens) AS o, sum(words_count) AS w FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? AND m.sender_type = 'chatbot'",
+      "SELECT count(*) AS n, sum(input_tokens) AS i, sum(output_tokens) AS o, sum(words_count) AS w FROM " +
+        "messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? AND m.sender_type = " +
+        "'chatbot'",
     )
       .bind(bot.id)
       .first<{ n: number; i: number; o: number; w: number }>();
@@ -72,7 +74,8 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
       wordsCount: scan!.w,
     });
     expect(days.results.reduce((n, r) => n + r.requestsCount, 0)).toBe(scan!.n);
-    // Taipei (UTC+8): the reply of 00:10 UTC on 1 February and the question of 23:59 UTC on 28 February fall a day later.
+    // Taipei (UTC+8): the reply of 00:10 UTC on 1 February and the question of 23:59 UTC on 28 February fall a day
+    // later.
     const taipei = await ok<"GET /chatbots/{chatbotPk}/llm-usage-statistics/">(
       await owner.fetch(
         "GET",

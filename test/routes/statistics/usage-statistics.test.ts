@@ -138,7 +138,8 @@ describe("GET /organizations/{organizationPk}/usage-statistics/chatbots/", () =>
     ]);
     for (const bot of [a, b]) {
       const scan = await env.DB.prepare(
-        "SELECT count(*) AS n, sum(m.words_count) AS w FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? AND m.created_at >= ? AND m.created_at < ?",
+        "SELECT count(*) AS n, sum(m.words_count) AS w FROM messages m JOIN conversations c ON c.id = " +
+          "m.conversation_id WHERE c.chatbot_id = ? AND m.created_at >= ? AND m.created_at < ?",
       )
         .bind(bot.id, utc("2026-06-01T00:00:00Z"), utc("2026-07-01T00:00:00Z"))
         .first<{ n: number; w: number }>();

@@ -68,42 +68,46 @@ describe("PATCH /chatbot-text-nodes/{id}/", () => {
     expect(again.text).toBe("Refunds reach the original card within five working days.");
   });
 
-  it("400 for an empty or missing text, nothing written; 401; 403 for a viewer; 404 for another organization's node", async () => {
-    const { owner, viewer, refundsNode } = await world();
-    for (const body of [{}, { text: "   " }, { text: 42 }]) {
-      const error = await expectError(
-        await owner.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, body),
-        400,
-        "invalid",
+  it(
+    "400 for an empty or missing text, nothing written; 401; 403 for a viewer; 404 for another organization's " +
+      "node",
+    async () => {
+      const { owner, viewer, refundsNode } = await world();
+      for (const body of [{}, { text: "   " }, { text: 42 }]) {
+        const error = await expectError(
+          await owner.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, body),
+          400,
+          "invalid",
+        );
+        expect(error.errors?.text).toBeTruthy();
+      }
+      await expectError(
+        await call("PATCH", `/api/v1/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
+        401,
+        "not_authenticated",
       );
-      expect(error.errors?.text).toBeTruthy();
-    }
-    await expectError(
-      await call("PATCH", `/api/v1/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
-      401,
-      "not_authenticated",
-    );
-    await expectError(
-      await viewer.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
-      403,
-      "permission_denied",
-    );
-    const stranger = await seedOwner();
-    await expectError(
-      await stranger.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("PATCH", `/chatbot-text-nodes/${NO_SUCH_ID}/`, { text: "x" }),
-      404,
-      "not_found",
-    );
-    const unchanged = await bodyOf<"GET /chatbot-text-nodes/{id}/">(
-      await owner.fetch("GET", `/chatbot-text-nodes/${refundsNode.id}/`),
-    );
-    expect(unchanged.text).toBe(refundsNode.text);
-  });
+      await expectError(
+        await viewer.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
+        403,
+        "permission_denied",
+      );
+      const stranger = await seedOwner();
+      await expectError(
+        await stranger.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await owner.fetch("PATCH", `/chatbot-text-nodes/${NO_SUCH_ID}/`, { text: "x" }),
+        404,
+        "not_found",
+      );
+      const unchanged = await bodyOf<"GET /chatbot-text-nodes/{id}/">(
+        await owner.fetch("GET", `/chatbot-text-nodes/${refundsNode.id}/`),
+      );
+      expect(unchanged.text).toBe(refundsNode.text);
+    },
+  );
 });
 
 describe("DELETE /chatbot-text-nodes/{id}/", () => {

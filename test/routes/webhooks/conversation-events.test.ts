@@ -14,7 +14,8 @@ import { bodyOf } from "../../support/api";
 // Fails without a message (a filter on none); a template printing `message.content | tojson` would render null instead.
 const MESSAGES_ONLY_TEMPLATE = '{"text": {{ message.content | upper | tojson }}}';
 const BOTH_TEMPLATE =
-  '{% if event == "conversation.updated" %}{"why": {{ reason | tojson }}}{% else %}{"text": {{ message.content | tojson }}}{% endif %}';
+  '{% if event == "conversation.updated" %}{"why": {{ reason | tojson }}}{% else %}{"text": {{ ' +
+  "message.content | tojson }}}{% endif %}";
 
 describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)", () => {
   it.each(PREFIXES)(

@@ -193,52 +193,56 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
 });
 
 describe("webhook records of a real delivery", () => {
-  it("carries the product's fields: url, requestBody, response, statusCode, createdAt, chatbot, attempt, eventId (CONTRACT section 8)", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const inboxId = bot.defaultInbox!.id;
-    const path = `/ok/${unique("records")}`;
-    const hook = await createWebhook(owner, inboxId, { url: `${env.TEST_RECEIVER_URL}${path}` });
-    const before = Date.now();
-    const reply = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      message: { content: "Opening hours?" },
-    });
-    expect(reply.status, await reply.clone().text()).toBe(200);
-    const { message } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(reply);
+  it(
+    "carries the product's fields: url, requestBody, response, statusCode, createdAt, chatbot, attempt, eventId " +
+      "(CONTRACT section 8)",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const inboxId = bot.defaultInbox!.id;
+      const path = `/ok/${unique("records")}`;
+      const hook = await createWebhook(owner, inboxId, { url: `${env.TEST_RECEIVER_URL}${path}` });
+      const before = Date.now();
+      const reply = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: "Opening hours?" },
+      });
+      expect(reply.status, await reply.clone().text()).toBe(200);
+      const { message } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(reply);
 
-    const list = () =>
-      owner.fetch("GET", recordsPath(inboxId, hook.id)).then((r) => r.json() as Promise<Page<DeliveryRecord>>);
-    const page = await waitFor(list, (p) => p.results[0]?.status === "success");
-    expect(page.count).toBe(1);
-    const [record] = page.results;
-    const received = (await (
-      await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)
-    ).json()) as { body: string }[];
-    expect(received).toHaveLength(1);
-    expect(record).toMatchObject({
-      message: message.id,
-      attempt: 1,
-      eventId: message.id,
-      url: `${env.TEST_RECEIVER_URL}${path}`,
-      requestBody: received[0].body,
-      response: '{"message":"ok"}',
-      statusCode: 200,
-      chatbot: { id: bot.id, name: bot.name },
-      // The older names stay, with the same values.
-      responseBody: '{"message":"ok"}',
-      responseStatus: 200,
-    });
-    expect(JSON.parse(record.requestBody!)).toMatchObject({ id: message.id, type: "outgoing" });
-    expect(Number(record.createdAt)).toBeGreaterThanOrEqual(before - 1000);
-    expect(Number(record.createdAt)).toBeLessThanOrEqual(Date.now());
+      const list = () =>
+        owner.fetch("GET", recordsPath(inboxId, hook.id)).then((r) => r.json() as Promise<Page<DeliveryRecord>>);
+      const page = await waitFor(list, (p) => p.results[0]?.status === "success");
+      expect(page.count).toBe(1);
+      const [record] = page.results;
+      const received = (await (
+        await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)
+      ).json()) as { body: string }[];
+      expect(received).toHaveLength(1);
+      expect(record).toMatchObject({
+        message: message.id,
+        attempt: 1,
+        eventId: message.id,
+        url: `${env.TEST_RECEIVER_URL}${path}`,
+        requestBody: received[0].body,
+        response: '{"message":"ok"}',
+        statusCode: 200,
+        chatbot: { id: bot.id, name: bot.name },
+        // The older names stay, with the same values.
+        responseBody: '{"message":"ok"}',
+        responseStatus: 200,
+      });
+      expect(JSON.parse(record.requestBody!)).toMatchObject({ id: message.id, type: "outgoing" });
+      expect(Number(record.createdAt)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Number(record.createdAt)).toBeLessThanOrEqual(Date.now());
 
-    // The same record through the assistant's records, and through the one-record endpoints.
-    const one = await owner.fetch("GET", recordsPath(inboxId, hook.id, record.id));
-    expect(await one.json()).toEqual(record);
-    const viaBot = await owner.fetch("GET", `/chatbots/${bot.id}/webhook-records/${record.id}/`);
-    expect(viaBot.status).toBe(200);
-    expect(await viaBot.json()).toEqual(record);
-  });
+      // The same record through the assistant's records, and through the one-record endpoints.
+      const one = await owner.fetch("GET", recordsPath(inboxId, hook.id, record.id));
+      expect(await one.json()).toEqual(record);
+      const viaBot = await owner.fetch("GET", `/chatbots/${bot.id}/webhook-records/${record.id}/`);
+      expect(viaBot.status).toBe(200);
+      expect(await viaBot.json()).toEqual(record);
+    },
+  );
 
   it("chatbot is null when the delivery names no assistant", async () => {
     const owner = await seedOwner();

@@ -146,16 +146,24 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", () =>
     expect((await manager.fetch("POST", redeliverFailedPath(inboxId, hook.id))).status).toBe(202);
   });
 
-  it("404 for another organization's webhook or inbox, a webhook under another inbox, or an unknown one; theirs untouched", async () => {
-    const owner = await seedOwner();
-    const theirs = await seedOutage(await seedOwner());
-    const mine = await seedConversation(owner, 1);
-    const before = await attempts(theirs.hook.id);
-    await expectError(await owner.fetch("POST", redeliverFailedPath(theirs.inboxId, theirs.hook.id)), 404, "not_found");
-    await expectError(await owner.fetch("POST", redeliverFailedPath(mine.inboxId, theirs.hook.id)), 404, "not_found");
-    await expectError(await owner.fetch("POST", redeliverFailedPath(mine.inboxId, NO_SUCH_ID)), 404, "not_found");
-    expect(await attempts(theirs.hook.id)).toEqual(before);
-  });
+  it(
+    "404 for another organization's webhook or inbox, a webhook under another inbox, or an unknown one; theirs " +
+      "untouched",
+    async () => {
+      const owner = await seedOwner();
+      const theirs = await seedOutage(await seedOwner());
+      const mine = await seedConversation(owner, 1);
+      const before = await attempts(theirs.hook.id);
+      await expectError(
+        await owner.fetch("POST", redeliverFailedPath(theirs.inboxId, theirs.hook.id)),
+        404,
+        "not_found",
+      );
+      await expectError(await owner.fetch("POST", redeliverFailedPath(mine.inboxId, theirs.hook.id)), 404, "not_found");
+      await expectError(await owner.fetch("POST", redeliverFailedPath(mine.inboxId, NO_SUCH_ID)), 404, "not_found");
+      expect(await attempts(theirs.hook.id)).toEqual(before);
+    },
+  );
 
   it("401 without a key", async () => {
     await expectError(

@@ -217,46 +217,53 @@ describe("feedback, sharing and resuming", () => {
     );
   });
 
-  it("a second dislike since the last handoff hands the conversation to a person; a like or a taken-back dislike does not", async () => {
-    const owner = await seedOwner();
-    const chat = await seedWebChat(owner);
-    const session = await startSession(chat.id);
-    const rate = (messageId: string, feedback: string | null) =>
-      client().post(pub(chat.id, `messages/${messageId}/feedback/`), { feedback }, session.token);
-    const first = (await readEvents(await send(chat.id, session.token, { content: "Where is my parcel?" }))).at(-1)!
-      .data as Done;
-    const conversation = first.conversationId;
-    const second = (
-      await readEvents(await send(chat.id, session.token, { conversation, content: "It was due Monday" }))
-    ).at(-1)!.data as Done;
-    const state = async () =>
-      await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation}/`));
-    expect((await rate(first.messageId, "dislike")).status).toBe(200);
-    expect((await rate(first.messageId, null)).status).toBe(200);
-    expect((await rate(second.messageId, "dislike")).status).toBe(200);
-    expect((await rate(first.messageId, "like")).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await state()).toMatchObject({ progressStatus: "ai_processing", autoReplyEnabled: true });
+  it(
+    "a second dislike since the last handoff hands the conversation to a person; a like or a taken-back dislike " +
+      "does not",
+    async () => {
+      const owner = await seedOwner();
+      const chat = await seedWebChat(owner);
+      const session = await startSession(chat.id);
+      const rate = (messageId: string, feedback: string | null) =>
+        client().post(pub(chat.id, `messages/${messageId}/feedback/`), { feedback }, session.token);
+      const first = (await readEvents(await send(chat.id, session.token, { content: "Where is my parcel?" }))).at(-1)!
+        .data as Done;
+      const conversation = first.conversationId;
+      const second = (
+        await readEvents(await send(chat.id, session.token, { conversation, content: "It was due Monday" }))
+      ).at(-1)!.data as Done;
+      const state = async () =>
+        await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation}/`));
+      expect((await rate(first.messageId, "dislike")).status).toBe(200);
+      expect((await rate(first.messageId, null)).status).toBe(200);
+      expect((await rate(second.messageId, "dislike")).status).toBe(200);
+      expect((await rate(first.messageId, "like")).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await state()).toMatchObject({ progressStatus: "ai_processing", autoReplyEnabled: true });
 
-    expect((await rate(first.messageId, "dislike")).status).toBe(200);
-    await expect.poll(async () => (await state()).progressStatus).toBe("waiting_for_human");
-    expect(await state()).toMatchObject({ status: "queued", autoReplyEnabled: false });
-    const messages = (
-      await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`))
-    ).results.sort((a, b) => a.sequence - b.sequence);
-    expect(messages.at(-1)).toMatchObject({
-      senderType: "chatbot",
-      content: "I'll pass you to a member of our team, who will reply here as soon as they can.",
-      contentPayload: { handoff: { reason: "unanswered", trigger: "dislikes" } },
-    });
-    // Once handed off, more dislikes say nothing again.
-    expect((await rate(first.messageId, "dislike")).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(
-      (await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`)))
-        .results,
-    ).toHaveLength(messages.length);
-  });
+      expect((await rate(first.messageId, "dislike")).status).toBe(200);
+      await expect.poll(async () => (await state()).progressStatus).toBe("waiting_for_human");
+      expect(await state()).toMatchObject({ status: "queued", autoReplyEnabled: false });
+      const messages = (
+        await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`))
+      ).results.sort((a, b) => a.sequence - b.sequence);
+      expect(messages.at(-1)).toMatchObject({
+        senderType: "chatbot",
+        content: "I'll pass you to a member of our team, who will reply here as soon as they can.",
+        contentPayload: { handoff: { reason: "unanswered", trigger: "dislikes" } },
+      });
+      // Once handed off, more dislikes say nothing again.
+      expect((await rate(first.messageId, "dislike")).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(
+        (
+          await bodyOf<"GET /messages/">(
+            await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`),
+          )
+        ).results,
+      ).toHaveLength(messages.length);
+    },
+  );
 
   it("shares a conversation read-only when enableShareConversation is on", async () => {
     const owner = await seedOwner();

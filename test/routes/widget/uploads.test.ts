@@ -46,7 +46,8 @@ async function visitorUpload(webChatId: string, token: string, filename = "notes
   return p.fields.key;
 }
 
-/** What a refused send must leave behind: no conversation, message or attachment of the visitor, and the uploads unclaimed. */
+/** What a refused send must leave behind: no conversation, message or attachment of the visitor, and the uploads
+ * unclaimed. */
 async function expectNothingWritten(owner: Actor, contactId: string, keys: string[] = []) {
   expect(await count("SELECT COUNT(*) AS n FROM conversations WHERE contact_id = ?", contactId)).toBe(0);
   expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(0);
@@ -193,66 +194,70 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE organization_id = ?", owner.organizationId)).toBe(0);
   });
 
-  it("takes only the visitor's own uploads: foreign URLs, other organizations', other visitors' and staff keys are 400 with nothing written", async () => {
-    const owner = await seedOwner();
-    const chat = await seedWebChat(owner, ON);
-    const alice = await startSession(chat.id);
-    const bob = await startSession(chat.id);
-    const mine = await visitorUpload(chat.id, alice.token);
-    const bobs = await visitorUpload(chat.id, bob.token);
-    const staff = await uploadKey(owner, "staff.txt", NOTES, "text/plain");
-    const stranger = await seedOwner("stranger");
-    const strangerChat = await seedWebChat(stranger, ON);
-    const strangerVisitor = await startSession(strangerChat.id);
-    const foreignOrg = await visitorUpload(strangerChat.id, strangerVisitor.token);
-    const presignedOnly = (await presignFor(chat.id, alice.token, { filename: "never.txt", fileSize: 5 })).fields.key;
+  it(
+    "takes only the visitor's own uploads: foreign URLs, other organizations', other visitors' and staff keys " +
+      "are 400 with nothing written",
+    async () => {
+      const owner = await seedOwner();
+      const chat = await seedWebChat(owner, ON);
+      const alice = await startSession(chat.id);
+      const bob = await startSession(chat.id);
+      const mine = await visitorUpload(chat.id, alice.token);
+      const bobs = await visitorUpload(chat.id, bob.token);
+      const staff = await uploadKey(owner, "staff.txt", NOTES, "text/plain");
+      const stranger = await seedOwner("stranger");
+      const strangerChat = await seedWebChat(stranger, ON);
+      const strangerVisitor = await startSession(strangerChat.id);
+      const foreignOrg = await visitorUpload(strangerChat.id, strangerVisitor.token);
+      const presignedOnly = (await presignFor(chat.id, alice.token, { filename: "never.txt", fileSize: 5 })).fields.key;
 
-    const bad: [string, string][] = [
-      ["https://files.example.com/notes.txt", "a foreign URL (never fetched)"],
-      ["http://169.254.169.254/latest/meta-data/", "a private address"],
-      [`https://evil.example.com/api/v1/uploads/${mine}`, "our path on another host"],
-      [foreignOrg, "another organization's key"],
-      [bobs, "another visitor's key"],
-      [staff, "a staff member's upload"],
-      [presignedOnly, "a key presigned but never uploaded"],
-      [`uploads/${owner.organizationId}/attachment/${NO_SUCH_ID}/notes.txt`, "an unknown key"],
-      ["../../etc/passwd", "not a key"],
-    ];
-    for (const [file, why] of bad) {
-      // The good file first: it must not be written either.
-      const res = await client().post(
-        pub(chat.id, "messages/"),
-        {
-          content: "see attached",
-          attachments: [
-            { file: mine, filename: "notes.txt" },
-            { file, filename: "x.txt" },
-          ],
-        },
-        alice.token,
+      const bad: [string, string][] = [
+        ["https://files.example.com/notes.txt", "a foreign URL (never fetched)"],
+        ["http://169.254.169.254/latest/meta-data/", "a private address"],
+        [`https://evil.example.com/api/v1/uploads/${mine}`, "our path on another host"],
+        [foreignOrg, "another organization's key"],
+        [bobs, "another visitor's key"],
+        [staff, "a staff member's upload"],
+        [presignedOnly, "a key presigned but never uploaded"],
+        [`uploads/${owner.organizationId}/attachment/${NO_SUCH_ID}/notes.txt`, "an unknown key"],
+        ["../../etc/passwd", "not a key"],
+      ];
+      for (const [file, why] of bad) {
+        // The good file first: it must not be written either.
+        const res = await client().post(
+          pub(chat.id, "messages/"),
+          {
+            content: "see attached",
+            attachments: [
+              { file: mine, filename: "notes.txt" },
+              { file, filename: "x.txt" },
+            ],
+          },
+          alice.token,
+        );
+        const error = (await expectError(res, 400, "invalid")) as { errors?: Record<string, unknown> };
+        expect(Object.keys(error.errors ?? {}), why).toEqual(["attachments.1.file"]);
+      }
+      await expectError(
+        await client().post(
+          pub(chat.id, "messages/"),
+          {
+            content: "twice",
+            attachments: [
+              { file: mine, filename: "a.txt" },
+              { file: mine, filename: "b.txt" },
+            ],
+          },
+          alice.token,
+        ),
+        400,
+        "invalid",
       );
-      const error = (await expectError(res, 400, "invalid")) as { errors?: Record<string, unknown> };
-      expect(Object.keys(error.errors ?? {}), why).toEqual(["attachments.1.file"]);
-    }
-    await expectError(
-      await client().post(
-        pub(chat.id, "messages/"),
-        {
-          content: "twice",
-          attachments: [
-            { file: mine, filename: "a.txt" },
-            { file: mine, filename: "b.txt" },
-          ],
-        },
-        alice.token,
-      ),
-      400,
-      "invalid",
-    );
-    await expectError(await client().post(pub(chat.id, "messages/"), { content: "" }, alice.token), 400, "invalid");
-    await expectNothingWritten(owner, alice.contact.id, [mine, bobs, staff]);
-    expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE key = ? AND claimed_at IS NULL", foreignOrg)).toBe(1);
-  });
+      await expectError(await client().post(pub(chat.id, "messages/"), { content: "" }, alice.token), 400, "invalid");
+      await expectNothingWritten(owner, alice.contact.id, [mine, bobs, staff]);
+      expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE key = ? AND claimed_at IS NULL", foreignOrg)).toBe(1);
+    },
+  );
 
   it("is 404 for another visitor's conversation or an unknown web chat, 401 for a token of another web chat", async () => {
     const owner = await seedOwner();

@@ -190,8 +190,11 @@ describe("htmlToText", () => {
       '<html><head><style>p{color:red}</style></head><body><div dir="ltr">Is the <b>blue</b> one&nbsp;in stock?<br>' +
       'See <a href="https://shop.example/p/1">this page</a>.</div>' +
       "<ul><li>size M</li><li>size L</li></ul>" +
-      '<div class="gmail_quote"><div>On Mon, Acme wrote:</div><blockquote>We have &lt;3&gt; colours.</blockquote></div></body></html>';
-    const raw = `From: a@example.com\r\nTo: s@example.org\r\nMessage-ID: <h1@example.com>\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${html}\r\n`;
+      '<div class="gmail_quote"><div>On Mon, Acme wrote:</div><blockquote>We have &lt;3&gt; ' +
+      "colours.</blockquote></div></body></html>";
+    const raw =
+      `From: a@example.com\r\nTo: s@example.org\r\nMessage-ID: <h1@example.com>\r\nContent-Type: text/html; ` +
+      `charset=utf-8\r\n\r\n${html}\r\n`;
     const [event] = await readEmail(raw);
     expect(event.text).toBe(
       "Is the blue one in stock?\nSee this page (https://shop.example/p/1).\n\n• size M\n• size L",
@@ -218,39 +221,43 @@ describe("replySubject and the HTML part", () => {
 });
 
 describe("send", () => {
-  it("sends the reply's MIME through EMAIL: From the inbox, To the contact, Re: subject, threading headers, text and HTML", async () => {
-    const inbox = `${unique("support")}@example.org`.toLowerCase();
-    const visitor = `${unique("jane")}@example.com`.toLowerCase();
-    const references = ["<g1@mail.gmail.com>", "<r1@example.org>"];
-    const raw = gmailReply({
-      from: visitor,
-      to: inbox,
-      messageId: "<g2@mail.gmail.com>",
-      references,
-      inReplyTo: "<r1@example.org>",
-      text: "Sundays?",
-    });
-    const [event] = await email.parse(raw, channel(inbox));
-    const ids = await email.send(
-      platformContext(env, channel(inbox)),
-      outgoing(event.thread!, "We are **closed** on Sundays.", {
-        citations: [{ title: "Hours", url: "https://example.org/hours" }],
-      }),
-    );
-    const [sent] = await sentTo(visitor);
-    expect(sent).toMatchObject({ from: inbox, to: visitor });
-    // The local binding names the message itself; that id is the one a reply will quote.
-    expect(ids).toEqual([sent.messageId]);
-    const mail = await PostalMime.parse(sent.raw);
-    expect(mail.from).toEqual({ address: inbox, name: "Acme Support" });
-    expect(mail.to).toEqual([{ address: visitor, name: "Jane Visitor" }]);
-    expect(mail.subject).toBe("Re: Opening hours");
-    expect(mail.inReplyTo).toBe("<g2@mail.gmail.com>");
-    expect(mail.references).toBe("<g1@mail.gmail.com> <r1@example.org> <g2@mail.gmail.com>");
-    expect(mail.text).toBe("We are closed on Sundays.\n\n• Hours (https://example.org/hours)");
-    expect(mail.html).toContain("<p>We are <b>closed</b> on Sundays.</p>");
-    expect(mail.html).toContain('<a href="https://example.org/hours">Hours</a>');
-  });
+  it(
+    "sends the reply's MIME through EMAIL: From the inbox, To the contact, Re: subject, threading headers, text " +
+      "and HTML",
+    async () => {
+      const inbox = `${unique("support")}@example.org`.toLowerCase();
+      const visitor = `${unique("jane")}@example.com`.toLowerCase();
+      const references = ["<g1@mail.gmail.com>", "<r1@example.org>"];
+      const raw = gmailReply({
+        from: visitor,
+        to: inbox,
+        messageId: "<g2@mail.gmail.com>",
+        references,
+        inReplyTo: "<r1@example.org>",
+        text: "Sundays?",
+      });
+      const [event] = await email.parse(raw, channel(inbox));
+      const ids = await email.send(
+        platformContext(env, channel(inbox)),
+        outgoing(event.thread!, "We are **closed** on Sundays.", {
+          citations: [{ title: "Hours", url: "https://example.org/hours" }],
+        }),
+      );
+      const [sent] = await sentTo(visitor);
+      expect(sent).toMatchObject({ from: inbox, to: visitor });
+      // The local binding names the message itself; that id is the one a reply will quote.
+      expect(ids).toEqual([sent.messageId]);
+      const mail = await PostalMime.parse(sent.raw);
+      expect(mail.from).toEqual({ address: inbox, name: "Acme Support" });
+      expect(mail.to).toEqual([{ address: visitor, name: "Jane Visitor" }]);
+      expect(mail.subject).toBe("Re: Opening hours");
+      expect(mail.inReplyTo).toBe("<g2@mail.gmail.com>");
+      expect(mail.references).toBe("<g1@mail.gmail.com> <r1@example.org> <g2@mail.gmail.com>");
+      expect(mail.text).toBe("We are closed on Sundays.\n\n• Hours (https://example.org/hours)");
+      expect(mail.html).toContain("<p>We are <b>closed</b> on Sundays.</p>");
+      expect(mail.html).toContain('<a href="https://example.org/hours">Hours</a>');
+    },
+  );
 
   it("encodes a name and subject that are not ASCII, and uses the assistant's name without fromName", async () => {
     const inbox = `${unique("info")}@example.jp`.toLowerCase();

@@ -47,7 +47,8 @@ function channel(
 }
 const contextOf = (c: ChannelConfig) => platformContext(env, c);
 
-/** A message event as LINE's reference shows one (https://developers.line.biz/en/reference/messaging-api/#message-event). */
+/** A message event as LINE's reference shows one
+ * (https://developers.line.biz/en/reference/messaging-api/#message-event). */
 function messageEvent(
   message: Record<string, unknown>,
   source: Record<string, unknown> = { type: "user", userId: USER },
@@ -100,11 +101,15 @@ describe("LINE: verify (X-Line-Signature)", () => {
     );
   });
 
-  it("accepts the empty events array LINE sends when the console's Verify button is pressed, which carries no event", async () => {
-    const signed = await sign(SECRET, { destination: "Uxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", events: [] });
-    expect(await line.verify(request(signed.headers), signed.body, channel())).toBe(true);
-    expect(line.parse(signed.body, channel())).toEqual([]);
-  });
+  it(
+    "accepts the empty events array LINE sends when the console's Verify button is pressed, which carries no " +
+      "event",
+    async () => {
+      const signed = await sign(SECRET, { destination: "Uxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", events: [] });
+      expect(await line.verify(request(signed.headers), signed.body, channel())).toBe(true);
+      expect(line.parse(signed.body, channel())).toEqual([]);
+    },
+  );
 });
 
 describe("LINE: parse", () => {
@@ -138,83 +143,87 @@ describe("LINE: parse", () => {
     expect(inRoom).toMatchObject({ threadKey: ROOM, group: { id: ROOM }, sender: { id: USER } });
   });
 
-  it("images, videos, audio and files are attachments by message id (a shared image by its URL); stickers and locations are text", () => {
-    const events = line.parse(
-      JSON.stringify(
-        callback(
-          messageEvent({
-            id: "354718705033693859",
-            type: "image",
-            contentProvider: { type: "line" },
-            imageSet: { id: "E005D41A", index: 1, total: 2 },
-          }),
-          messageEvent({
-            id: "354718705033693861",
-            type: "image",
-            quoteToken: "q",
-            contentProvider: {
-              type: "external",
-              originalContentUrl: "https://example.com/original.jpg",
-              previewImageUrl: "https://example.com/preview.jpg",
-            },
-          }),
-          messageEvent({
-            id: "325708",
-            type: "video",
-            quoteToken: "q",
-            duration: 60000,
-            contentProvider: { type: "line" },
-          }),
-          messageEvent({ id: "325709", type: "audio", duration: 60000, contentProvider: { type: "line" } }),
-          messageEvent({ id: "325710", type: "file", fileName: "invoice.pdf", fileSize: 2138 }),
-          messageEvent({
-            id: "325711",
-            type: "sticker",
-            packageId: "1",
-            stickerId: "1",
-            stickerResourceType: "STATIC",
-            keywords: ["Happy", "Smile", "Yay"],
-          }),
-          messageEvent({
-            id: "325712",
-            type: "sticker",
-            packageId: "789",
-            stickerId: "10855",
-            stickerResourceType: "MESSAGE",
-            text: "Thank you!",
-          }),
-          messageEvent({
-            id: "325713",
-            type: "sticker",
-            quoteToken: "q",
-            packageId: "1",
-            stickerId: "2",
-            stickerResourceType: "STATIC",
-          }),
-          messageEvent({
-            id: "325714",
-            type: "location",
-            title: "my location",
-            address: "1-3 Kioicho, Chiyoda-ku, Tokyo",
-            latitude: 35.67966,
-            longitude: 139.73669,
-          }),
+  it(
+    "images, videos, audio and files are attachments by message id (a shared image by its URL); stickers and " +
+      "locations are text",
+    () => {
+      const events = line.parse(
+        JSON.stringify(
+          callback(
+            messageEvent({
+              id: "354718705033693859",
+              type: "image",
+              contentProvider: { type: "line" },
+              imageSet: { id: "E005D41A", index: 1, total: 2 },
+            }),
+            messageEvent({
+              id: "354718705033693861",
+              type: "image",
+              quoteToken: "q",
+              contentProvider: {
+                type: "external",
+                originalContentUrl: "https://example.com/original.jpg",
+                previewImageUrl: "https://example.com/preview.jpg",
+              },
+            }),
+            messageEvent({
+              id: "325708",
+              type: "video",
+              quoteToken: "q",
+              duration: 60000,
+              contentProvider: { type: "line" },
+            }),
+            messageEvent({ id: "325709", type: "audio", duration: 60000, contentProvider: { type: "line" } }),
+            messageEvent({ id: "325710", type: "file", fileName: "invoice.pdf", fileSize: 2138 }),
+            messageEvent({
+              id: "325711",
+              type: "sticker",
+              packageId: "1",
+              stickerId: "1",
+              stickerResourceType: "STATIC",
+              keywords: ["Happy", "Smile", "Yay"],
+            }),
+            messageEvent({
+              id: "325712",
+              type: "sticker",
+              packageId: "789",
+              stickerId: "10855",
+              stickerResourceType: "MESSAGE",
+              text: "Thank you!",
+            }),
+            messageEvent({
+              id: "325713",
+              type: "sticker",
+              quoteToken: "q",
+              packageId: "1",
+              stickerId: "2",
+              stickerResourceType: "STATIC",
+            }),
+            messageEvent({
+              id: "325714",
+              type: "location",
+              title: "my location",
+              address: "1-3 Kioicho, Chiyoda-ku, Tokyo",
+              latitude: 35.67966,
+              longitude: 139.73669,
+            }),
+          ),
         ),
-      ),
-      channel(),
-    );
-    expect(events.map((e) => [e.text, e.attachments])).toEqual([
-      ["", [{ kind: "image", ref: "354718705033693859" }]],
-      ["", [{ kind: "image", ref: "https://example.com/original.jpg" }]],
-      ["", [{ kind: "video", ref: "325708" }]],
-      ["", [{ kind: "audio", ref: "325709" }]],
-      ["", [{ kind: "file", ref: "325710", filename: "invoice.pdf" }]],
-      ["[sticker: Happy, Smile, Yay]", []],
-      ["Thank you!", []],
-      ["[sticker]", []],
-      ["[location] my location, 1-3 Kioicho, Chiyoda-ku, Tokyo (35.67966, 139.73669)", []],
-    ]);
-  });
+        channel(),
+      );
+      expect(events.map((e) => [e.text, e.attachments])).toEqual([
+        ["", [{ kind: "image", ref: "354718705033693859" }]],
+        ["", [{ kind: "image", ref: "https://example.com/original.jpg" }]],
+        ["", [{ kind: "video", ref: "325708" }]],
+        ["", [{ kind: "audio", ref: "325709" }]],
+        ["", [{ kind: "file", ref: "325710", filename: "invoice.pdf" }]],
+        ["[sticker: Happy, Smile, Yay]", []],
+        ["Thank you!", []],
+        ["[sticker]", []],
+        ["[location] my location, 1-3 Kioicho, Chiyoda-ku, Tokyo (35.67966, 139.73669)", []],
+      ]);
+    },
+  );
 
   it("follow, unfollow, join, postback, unsend and standby-mode events are no messages, and do not throw", () => {
     const source = { type: "user", userId: USER };
@@ -268,7 +277,8 @@ describe("LINE: parse", () => {
 describe("LINE: rendering and limits", () => {
   it("Markdown as plain text with links written out, sources after the reply", () => {
     const markdown =
-      "## Returns\n**Free** returns within *30 days*: see [the policy](https://shop.example/returns).\n- keep the receipt";
+      "## Returns\n**Free** returns within *30 days*: see [the policy](https://shop.example/returns).\n- keep " +
+      "the receipt";
     const [message, ...rest] = lineMessages(
       outbound({ text: markdown, citations: [{ title: "Returns FAQ", url: "https://shop.example/faq" }] }),
     );

@@ -8,18 +8,22 @@ import {
 } from "../../../src/services/channels/markdown";
 
 const reply =
-  "## Returns\nYou can return **unused** items within *30 days*.\n\n- Print the `label`\n- See [our policy](https://acme.example/returns) & <rules>\n\n```\ncode <x>\n```";
+  "## Returns\nYou can return **unused** items within *30 days*.\n\n- Print the `label`\n- See [our " +
+  "policy](https://acme.example/returns) & <rules>\n\n```\ncode <x>\n```";
 
 describe("a reply's Markdown as each platform shows it", () => {
   it("plain text: emphasis dropped, links written out, bullets", () => {
     expect(toPlainText(reply)).toBe(
-      "Returns\nYou can return unused items within 30 days.\n\n• Print the label\n• See our policy (https://acme.example/returns) & <rules>\n\ncode <x>",
+      "Returns\nYou can return unused items within 30 days.\n\n• Print the label\n• See our policy " +
+        "(https://acme.example/returns) & <rules>\n\ncode <x>",
     );
   });
 
   it("Telegram HTML: its tags only, everything else escaped", () => {
     expect(toTelegramHtml(reply)).toBe(
-      '<b>Returns</b>\nYou can return <b>unused</b> items within <i>30 days</i>.\n\n• Print the <code>label</code>\n• See <a href="https://acme.example/returns">our policy</a> &amp; &lt;rules&gt;\n\n<pre>code &lt;x&gt;</pre>',
+      "<b>Returns</b>\nYou can return <b>unused</b> items within <i>30 days</i>.\n\n• Print the " +
+        '<code>label</code>\n• See <a href="https://acme.example/returns">our policy</a> &amp; ' +
+        "&lt;rules&gt;\n\n<pre>code &lt;x&gt;</pre>",
     );
     expect(toTelegramHtml("[x](javascript:void)")).toBe("x");
     expect(toTelegramHtml("[x](javascript:alert(1))")).not.toContain("<a");
@@ -27,7 +31,8 @@ describe("a reply's Markdown as each platform shows it", () => {
 
   it("Slack mrkdwn: *bold*, _italic_, <url|text>, &<> escaped", () => {
     expect(toSlackMrkdwn(reply)).toBe(
-      "*Returns*\nYou can return *unused* items within _30 days_.\n\n• Print the `label`\n• See <https://acme.example/returns|our policy> &amp; &lt;rules&gt;\n\n```\ncode &lt;x&gt;\n```",
+      "*Returns*\nYou can return *unused* items within _30 days_.\n\n• Print the `label`\n• See " +
+        "<https://acme.example/returns|our policy> &amp; &lt;rules&gt;\n\n```\ncode &lt;x&gt;\n```",
     );
   });
 

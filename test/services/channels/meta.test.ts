@@ -179,38 +179,42 @@ describe("parse", () => {
     expect(instagram.parse(JSON.stringify(payload), c)).toEqual([]);
   });
 
-  it("reads WhatsApp's messages: wamid, the phone number, the name from contacts, media by id; statuses are not messages", () => {
-    const c = channel("whatsapp");
-    expect(whatsapp.parse(JSON.stringify(sample.whatsappText()), c)).toEqual([
-      {
-        eventId: "wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=",
-        threadKey: "16505551234",
-        sender: { id: "16505551234", name: "Sheena Nelson", phoneNumber: "+16505551234" },
-        text: "Does it come in another color?",
-        attachments: [],
-        at: 1749416383000,
-      },
-    ]);
-    expect(whatsapp.parse(JSON.stringify(sample.whatsappImage()), c)[0]).toMatchObject({
-      text: "This is the new one",
-      attachments: [{ kind: "image", ref: "1045263457620861", contentType: "image/png" }],
-    });
-    expect(whatsapp.parse(JSON.stringify(sample.whatsappStatus), c)).toEqual([]);
-    expect(whatsapp.parse(JSON.stringify(sample.whatsappText()), channel("whatsapp", { phoneNumberId: "1" }))).toEqual(
-      [],
-    );
-    const tapped: any = sample.whatsappText();
-    const button_reply = { id: "qr:Do you deliver to Taichung on weekends?", title: "Do you deliver to T…" };
-    const interactive = { type: "button_reply", button_reply };
-    tapped.entry[0].changes[0].value.messages[0] = {
-      from: "16505551234",
-      id: "wamid.b",
-      timestamp: "1",
-      type: "interactive",
-      interactive,
-    };
-    expect(whatsapp.parse(JSON.stringify(tapped), c)[0].text).toBe("Do you deliver to Taichung on weekends?");
-  });
+  it(
+    "reads WhatsApp's messages: wamid, the phone number, the name from contacts, media by id; statuses are not " +
+      "messages",
+    () => {
+      const c = channel("whatsapp");
+      expect(whatsapp.parse(JSON.stringify(sample.whatsappText()), c)).toEqual([
+        {
+          eventId: "wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=",
+          threadKey: "16505551234",
+          sender: { id: "16505551234", name: "Sheena Nelson", phoneNumber: "+16505551234" },
+          text: "Does it come in another color?",
+          attachments: [],
+          at: 1749416383000,
+        },
+      ]);
+      expect(whatsapp.parse(JSON.stringify(sample.whatsappImage()), c)[0]).toMatchObject({
+        text: "This is the new one",
+        attachments: [{ kind: "image", ref: "1045263457620861", contentType: "image/png" }],
+      });
+      expect(whatsapp.parse(JSON.stringify(sample.whatsappStatus), c)).toEqual([]);
+      expect(
+        whatsapp.parse(JSON.stringify(sample.whatsappText()), channel("whatsapp", { phoneNumberId: "1" })),
+      ).toEqual([]);
+      const tapped: any = sample.whatsappText();
+      const button_reply = { id: "qr:Do you deliver to Taichung on weekends?", title: "Do you deliver to T…" };
+      const interactive = { type: "button_reply", button_reply };
+      tapped.entry[0].changes[0].value.messages[0] = {
+        from: "16505551234",
+        id: "wamid.b",
+        timestamp: "1",
+        type: "interactive",
+        interactive,
+      };
+      expect(whatsapp.parse(JSON.stringify(tapped), c)[0].text).toBe("Do you deliver to Taichung on weekends?");
+    },
+  );
 });
 
 /** appsecret_proof as Meta documents it: hex HMAC-SHA256 of the token keyed with the app secret. */
@@ -228,60 +232,70 @@ async function appsecretProof(token: string) {
 }
 
 describe("send", () => {
-  it("Messenger: the Page's Send API with the token, plain text with links, split at 2000, quick replies on the last part", async () => {
-    const c = channel("messenger");
-    const long = `**Opening hours** are [on our site](https://shop.example/hours).\n\n${"Lorem ipsum dolor sit amet. ".repeat(90)}`;
-    const starters = Array.from({ length: 15 }, (_, i) => `Question number ${i + 1} about delivery`);
-    const citations = [{ title: "Hours", url: "https://shop.example/hours" }];
-    const ids = await messenger.send(
-      platformContext(env, c),
-      reply(sample.PSID, long, { quickReplies: starters, citations }),
-    );
-    const sent = (await requests(tokenOf(c))).filter((r) => r.method === "POST");
-    expect(ids).toHaveLength(sent.length);
-    expect(sent.length).toBeGreaterThan(1);
-    for (const r of sent) {
-      expect(r.path).toBe(`/v24.0/${sample.PAGE_ID}/messages`);
-      expect(r.headers.authorization).toBe(`Bearer ${tokenOf(c)}`);
-      expect(r.query.appsecret_proof).toBe(await appsecretProof(tokenOf(c)));
-      expect(r.body).toMatchObject({ recipient: { id: sample.PSID }, messaging_type: "RESPONSE" });
-      expect([...r.body.message.text].length).toBeLessThanOrEqual(2000);
-    }
-    expect(sent[0].body.message.text).toMatch(/^Opening hours are on our site \(https:\/\/shop\.example\/hours\)\./);
-    expect(sent.at(-1).body.message.text).toMatch(/• Hours \(https:\/\/shop\.example\/hours\)$/);
-    expect(sent.slice(0, -1).every((r: any) => !r.body.message.quick_replies)).toBe(true);
-    const replies = sent.at(-1).body.message.quick_replies;
-    expect(replies).toHaveLength(13);
-    expect(replies[0]).toEqual({
-      content_type: "text",
-      title: "Question number 1 a…",
-      payload: "qr:Question number 1 about delivery",
-    });
-  });
+  it(
+    "Messenger: the Page's Send API with the token, plain text with links, split at 2000, quick replies on the " +
+      "last part",
+    async () => {
+      const c = channel("messenger");
+      const long =
+        `**Opening hours** are [on our ` +
+        `site](https://shop.example/hours).\n\n${"Lorem ipsum dolor sit amet. ".repeat(90)}`;
+      const starters = Array.from({ length: 15 }, (_, i) => `Question number ${i + 1} about delivery`);
+      const citations = [{ title: "Hours", url: "https://shop.example/hours" }];
+      const ids = await messenger.send(
+        platformContext(env, c),
+        reply(sample.PSID, long, { quickReplies: starters, citations }),
+      );
+      const sent = (await requests(tokenOf(c))).filter((r) => r.method === "POST");
+      expect(ids).toHaveLength(sent.length);
+      expect(sent.length).toBeGreaterThan(1);
+      for (const r of sent) {
+        expect(r.path).toBe(`/v24.0/${sample.PAGE_ID}/messages`);
+        expect(r.headers.authorization).toBe(`Bearer ${tokenOf(c)}`);
+        expect(r.query.appsecret_proof).toBe(await appsecretProof(tokenOf(c)));
+        expect(r.body).toMatchObject({ recipient: { id: sample.PSID }, messaging_type: "RESPONSE" });
+        expect([...r.body.message.text].length).toBeLessThanOrEqual(2000);
+      }
+      expect(sent[0].body.message.text).toMatch(/^Opening hours are on our site \(https:\/\/shop\.example\/hours\)\./);
+      expect(sent.at(-1).body.message.text).toMatch(/• Hours \(https:\/\/shop\.example\/hours\)$/);
+      expect(sent.slice(0, -1).every((r: any) => !r.body.message.quick_replies)).toBe(true);
+      const replies = sent.at(-1).body.message.quick_replies;
+      expect(replies).toHaveLength(13);
+      expect(replies[0]).toEqual({
+        content_type: "text",
+        title: "Question number 1 a…",
+        payload: "qr:Question number 1 about delivery",
+      });
+    },
+  );
 
-  it("a person of the team answering after Meta's 24-hour window tags the message HUMAN_AGENT; the assistant and answers within it are responses", async () => {
-    const c = channel("messenger");
-    const lastInboundAt = Date.UTC(2026, 10, 1, 9);
-    const hours = (h: number) => lastInboundAt + h * 3600_000;
-    await messenger.send(
-      platformContext(env, c),
-      reply(sample.PSID, "Sorry for the wait.", { fromPerson: true, lastInboundAt, at: hours(25) }),
-    );
-    await messenger.send(
-      platformContext(env, c),
-      reply(sample.PSID, "Here you are.", { fromPerson: true, lastInboundAt, at: hours(23) }),
-    );
-    await messenger.send(
-      platformContext(env, c),
-      reply(sample.PSID, "An assistant's late answer.", { fromPerson: false, lastInboundAt, at: hours(25) }),
-    );
-    const sent = (await requests(tokenOf(c))).filter((r) => r.method === "POST").map((r) => r.body);
-    expect(sent.map((b: any) => [b.message.text, b.messaging_type, b.tag])).toEqual([
-      ["Sorry for the wait.", "MESSAGE_TAG", "HUMAN_AGENT"],
-      ["Here you are.", "RESPONSE", undefined],
-      ["An assistant's late answer.", "RESPONSE", undefined],
-    ]);
-  });
+  it(
+    "a person of the team answering after Meta's 24-hour window tags the message HUMAN_AGENT; the assistant and " +
+      "answers within it are responses",
+    async () => {
+      const c = channel("messenger");
+      const lastInboundAt = Date.UTC(2026, 10, 1, 9);
+      const hours = (h: number) => lastInboundAt + h * 3600_000;
+      await messenger.send(
+        platformContext(env, c),
+        reply(sample.PSID, "Sorry for the wait.", { fromPerson: true, lastInboundAt, at: hours(25) }),
+      );
+      await messenger.send(
+        platformContext(env, c),
+        reply(sample.PSID, "Here you are.", { fromPerson: true, lastInboundAt, at: hours(23) }),
+      );
+      await messenger.send(
+        platformContext(env, c),
+        reply(sample.PSID, "An assistant's late answer.", { fromPerson: false, lastInboundAt, at: hours(25) }),
+      );
+      const sent = (await requests(tokenOf(c))).filter((r) => r.method === "POST").map((r) => r.body);
+      expect(sent.map((b: any) => [b.message.text, b.messaging_type, b.tag])).toEqual([
+        ["Sorry for the wait.", "MESSAGE_TAG", "HUMAN_AGENT"],
+        ["Here you are.", "RESPONSE", undefined],
+        ["An assistant's late answer.", "RESPONSE", undefined],
+      ]);
+    },
+  );
 
   it("Instagram: me/messages, parts of at most 1000 UTF-8 bytes", async () => {
     const c = channel("instagram");

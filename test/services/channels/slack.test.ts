@@ -166,19 +166,22 @@ describe("Slack's url_verification handshake", () => {
 });
 
 describe("Slack events read", () => {
-  it("reads a direct message: the DM channel is the thread, the user the sender, the message's own id the event's", () => {
-    expect(parse(envelope(IM))).toEqual([
-      {
-        eventId: "D024BE91L:1355517523.000005",
-        threadKey: "D024BE91L",
-        sender: { id: "U2147483697" },
-        thread: { threadTs: null },
-        text: "Hello hello can you hear me?",
-        attachments: [],
-        at: 1355517523000,
-      },
-    ]);
-  });
+  it(
+    "reads a direct message: the DM channel is the thread, the user the sender, the message's own id the " + "event's",
+    () => {
+      expect(parse(envelope(IM))).toEqual([
+        {
+          eventId: "D024BE91L:1355517523.000005",
+          threadKey: "D024BE91L",
+          sender: { id: "U2147483697" },
+          thread: { threadTs: null },
+          text: "Hello hello can you hear me?",
+          attachments: [],
+          at: 1355517523000,
+        },
+      ]);
+    },
+  );
 
   it("reads a shared file as an attachment fetched from its private download URL", () => {
     const [event] = parse(envelope(FILE_SHARE));
@@ -380,7 +383,9 @@ describe("Slack Web API calls (the stand-in)", () => {
     expect(call.headers.authorization).toBe(`Bearer ${channel.credentials.botToken}`);
     expect(call.body).toEqual({
       channel: "D024BE91L",
-      text: "*Open* from _9_ to 5, see <https://example.com/hours|hours> &amp; more\n\n• <https://example.com/hours|Opening hours>",
+      text:
+        "*Open* from _9_ to 5, see <https://example.com/hours|hours> &amp; more\n\n• " +
+        "<https://example.com/hours|Opening hours>",
       unfurl_links: false,
     });
   });
@@ -452,44 +457,48 @@ describe("Slack Web API calls (the stand-in)", () => {
     ]);
   });
 
-  it("names Slack's refusals: 429 with Retry-After and ratelimited are retried, a 5xx too, channel_not_found is not", async () => {
-    const channel = config();
-    const token = channel.credentials.botToken;
-    const ctx = platformContext(env, channel);
-    await control("/__script", {
-      key: token,
-      responses: [
-        { status: 429, headers: { "retry-after": "7" }, body: { ok: false, error: "ratelimited" } },
-        { status: 200, headers: { "retry-after": "3" }, body: { ok: false, error: "ratelimited" } },
-        { status: 503, body: { ok: false, error: "service_unavailable" } },
-        { status: 200, body: { ok: false, error: "channel_not_found" } },
-        { status: 200, body: { ok: false, error: "missing_scope", needed: "chat:write", provided: "users:read" } },
-      ],
-    });
-    const attempt = () => slack.send(ctx, outbound({ text: "Hi" })).catch((err: PlatformError) => err);
-    expect(await attempt()).toMatchObject({
-      message: "Slack answered 429: ratelimited",
-      status: 429,
-      retryAfterSeconds: 7,
-      retryable: true,
-    });
-    expect(await attempt()).toMatchObject({
-      message: "Slack answered ratelimited",
-      status: 429,
-      retryAfterSeconds: 3,
-      retryable: true,
-    });
-    expect(await attempt()).toMatchObject({ message: "Slack answered 503: service_unavailable", retryable: true });
-    expect(await attempt()).toMatchObject({
-      message: "Slack answered channel_not_found",
-      status: 400,
-      retryable: false,
-    });
-    expect(await attempt()).toMatchObject({
-      message: "Slack answered missing_scope (the app needs the chat:write scope)",
-      retryable: false,
-    });
-  });
+  it(
+    "names Slack's refusals: 429 with Retry-After and ratelimited are retried, a 5xx too, channel_not_found is " +
+      "not",
+    async () => {
+      const channel = config();
+      const token = channel.credentials.botToken;
+      const ctx = platformContext(env, channel);
+      await control("/__script", {
+        key: token,
+        responses: [
+          { status: 429, headers: { "retry-after": "7" }, body: { ok: false, error: "ratelimited" } },
+          { status: 200, headers: { "retry-after": "3" }, body: { ok: false, error: "ratelimited" } },
+          { status: 503, body: { ok: false, error: "service_unavailable" } },
+          { status: 200, body: { ok: false, error: "channel_not_found" } },
+          { status: 200, body: { ok: false, error: "missing_scope", needed: "chat:write", provided: "users:read" } },
+        ],
+      });
+      const attempt = () => slack.send(ctx, outbound({ text: "Hi" })).catch((err: PlatformError) => err);
+      expect(await attempt()).toMatchObject({
+        message: "Slack answered 429: ratelimited",
+        status: 429,
+        retryAfterSeconds: 7,
+        retryable: true,
+      });
+      expect(await attempt()).toMatchObject({
+        message: "Slack answered ratelimited",
+        status: 429,
+        retryAfterSeconds: 3,
+        retryable: true,
+      });
+      expect(await attempt()).toMatchObject({ message: "Slack answered 503: service_unavailable", retryable: true });
+      expect(await attempt()).toMatchObject({
+        message: "Slack answered channel_not_found",
+        status: 400,
+        retryable: false,
+      });
+      expect(await attempt()).toMatchObject({
+        message: "Slack answered missing_scope (the app needs the chat:write scope)",
+        retryable: false,
+      });
+    },
+  );
 
   it("reads the sender's profile: display name, else real name, and the 72 px picture", async () => {
     const ctx = platformContext(env, config());

@@ -71,33 +71,37 @@ describe("corpus-trained embedding", () => {
 });
 
 describe("knowledge base embedding (VectorIndex Durable Object)", () => {
-  it("starts untrained (version 0, hashing), trains once the base is big enough and again when it has grown by half", async () => {
-    const kb = crypto.randomUUID();
-    const stub = stubOf(kb);
-    const model = knowledgeBaseEmbeddingModel(env, kb);
-    const [before] = await model.embed(["automobile"]);
-    expect(before).toEqual(embedText("automobile"));
-    expect([...model.versions]).toEqual([0]);
+  it(
+    "starts untrained (version 0, hashing), trains once the base is big enough and again when it has grown by " +
+      "half",
+    async () => {
+      const kb = crypto.randomUUID();
+      const stub = stubOf(kb);
+      const model = knowledgeBaseEmbeddingModel(env, kb);
+      const [before] = await model.embed(["automobile"]);
+      expect(before).toEqual(embedText("automobile"));
+      expect([...model.versions]).toEqual([0]);
 
-    expect(await stub.claimTraining(MIN_TRAINING_CHUNKS - 1)).toBe(false);
-    const size = MIN_TRAINING_CHUNKS;
-    expect(await stub.claimTraining(size)).toBe(true);
-    expect(await stub.claimTraining(size)).toBe(false); // another caller holds the training
-    expect(await stub.train(corpus(80), size)).toBe(1);
-    expect(await stub.embeddingVersion()).toEqual({ version: 1, trainedOn: size });
+      expect(await stub.claimTraining(MIN_TRAINING_CHUNKS - 1)).toBe(false);
+      const size = MIN_TRAINING_CHUNKS;
+      expect(await stub.claimTraining(size)).toBe(true);
+      expect(await stub.claimTraining(size)).toBe(false); // another caller holds the training
+      expect(await stub.train(corpus(80), size)).toBe(1);
+      expect(await stub.embeddingVersion()).toEqual({ version: 1, trainedOn: size });
 
-    const [after] = await model.embed(["automobile"]);
-    expect(after).not.toEqual(before);
-    expect(after).toEqual(embedWithModel(trainCorpusModel(corpus(80)), "automobile"));
-    expect(model.versions).toEqual(new Set([0, 1]));
+      const [after] = await model.embed(["automobile"]);
+      expect(after).not.toEqual(before);
+      expect(after).toEqual(embedWithModel(trainCorpusModel(corpus(80)), "automobile"));
+      expect(model.versions).toEqual(new Set([0, 1]));
 
-    // Not due again until the base has grown by half; then the new texts change the model.
-    expect(await stub.claimTraining(1.5 * size - 1)).toBe(false);
-    expect(await stub.claimTraining(1.5 * size)).toBe(true);
-    const more = [...corpus(80), ...Array.from({ length: 80 }, (_, i) => `automobile dealer showroom price${i}`)];
-    expect(await stub.train(more, 1.5 * size)).toBe(2);
-    expect((await model.embed(["automobile"]))[0]).not.toEqual(after);
-  });
+      // Not due again until the base has grown by half; then the new texts change the model.
+      expect(await stub.claimTraining(1.5 * size - 1)).toBe(false);
+      expect(await stub.claimTraining(1.5 * size)).toBe(true);
+      const more = [...corpus(80), ...Array.from({ length: 80 }, (_, i) => `automobile dealer showroom price${i}`)];
+      expect(await stub.train(more, 1.5 * size)).toBe(2);
+      expect((await model.embed(["automobile"]))[0]).not.toEqual(after);
+    },
+  );
 
   it("keeps its model across a restart of the object", async () => {
     const kb = crypto.randomUUID();

@@ -7,7 +7,8 @@ import { passageSentences } from "../../../src/services/llm/local-sentences";
 import { isYesNo } from "../../../src/services/llm/local-yes-no";
 import { extract } from "../../../src/services/llm/local";
 
-/** The pieces of the built-in model's answer composition (docs/decisions.md, "The built-in model's answer composition"). */
+/** The pieces of the built-in model's answer composition (docs/decisions.md, "The built-in model's answer
+ * composition"). */
 describe("the local model's answer composition", () => {
   it("asksForPerson: a request for a person, not a question about what we are", () => {
     for (const text of [
@@ -94,7 +95,9 @@ describe("the local model's answer composition", () => {
     const passages = [
       {
         index: 1,
-        text: "You may return any unused product within 30 days of delivery for a full refund. Delivery abroad takes three to five working days.",
+        text:
+          "You may return any unused product within 30 days of delivery for a full refund. Delivery abroad " +
+          "takes three to five working days.",
       },
     ];
     expect(extract("How long does delivery take?", passages)).toBe("Delivery abroad takes three to five working days.");

@@ -33,7 +33,8 @@ describe("local chat model", () => {
 
   it("extract picks the sentence that answers the question", () => {
     expect(extract("What are the opening hours?", passages)).toBe("Opening hours are 9 am to 6 pm on weekdays.");
-    // A yes/no question the sentence answers in full gets its "Yes" (docs/decisions.md, "The built-in model's answer composition").
+    // A yes/no question the sentence answers in full gets its "Yes" (docs/decisions.md, "The built-in model's answer
+    // composition").
     expect(extract("Do you sell bicycles?", passages)).toBe("Yes, we sell bicycles and parts.");
     expect(extract("營業時間", [{ index: 1, text: "我們的營業時間是早上九點到晚上六點。週日公休。" }])).toBe(
       "我們的營業時間是早上九點到晚上六點。",
@@ -53,7 +54,9 @@ describe("local chat model", () => {
     // A help text's title and its question come first; what follows them answers.
     const article = {
       index: 1,
-      text: "Payment methods we accept\n\nWhich payment methods do you accept? We take Visa and Mastercard. Cash is not accepted.",
+      text:
+        "Payment methods we accept\n\nWhich payment methods do you accept? We take Visa and Mastercard. Cash is " +
+        "not accepted.",
     };
     const payment = extract("What payment methods do you accept?", [article]);
     expect(payment).toMatch(/^We take Visa and Mastercard\./);

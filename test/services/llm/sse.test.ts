@@ -19,7 +19,8 @@ async function collect(parts: (string | Uint8Array)[]): Promise<SseEvent[]> {
 }
 
 const WIRE =
-  ': comment\n\ndata: {"a":1}\n\nevent: error\ndata: {"detail":"x"}\n\ndata: line one\ndata: line two\n\ndata: [DONE]\n\n';
+  ': comment\n\ndata: {"a":1}\n\nevent: error\ndata: {"detail":"x"}\n\ndata: line one\ndata: line ' +
+  "two\n\ndata: [DONE]\n\n";
 const EXPECTED: SseEvent[] = [
   { event: null, data: '{"a":1}' },
   { event: "error", data: '{"detail":"x"}' },

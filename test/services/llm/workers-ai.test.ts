@@ -30,7 +30,9 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
       run: async (name: string, inputs: unknown) => {
         calls.push({ name, inputs });
         const wire =
-          'data: {"response":"Hel"}\n\ndata: {"response":"lo"}\n\ndata: {"response":"","usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\ndata: [DONE]\n\n';
+          'data: {"response":"Hel"}\n\ndata: {"response":"lo"}\n\ndata: ' +
+          '{"response":"","usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\ndata: ' +
+          "[DONE]\n\n";
         return new ReadableStream({
           start(c) {
             c.enqueue(new TextEncoder().encode(wire.slice(0, 20)));
@@ -55,60 +57,64 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
     });
   });
 
-  it("with tools, runs one non-streamed round: tools in Cloudflare's form, tool turns in OpenAI's, tool_calls back as events", async () => {
-    const calls: { name: string; inputs: Record<string, unknown> }[] = [];
-    const fake = {
-      run: async (name: string, inputs: Record<string, unknown>) => {
-        calls.push({ name, inputs });
-        return calls.length === 1
-          ? {
-              response: null,
-              tool_calls: [{ name: "lookup_order", arguments: { order: "A-17" } }],
-              usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
-            }
-          : { response: "Order A-17 ships today." };
-      },
-    } as unknown as Ai;
-    const model = workersAiChatModel(fake, "@cf/meta/llama-3.3-70b-instruct-fp8-fast");
-    const tools = [
-      {
-        type: "function" as const,
-        function: {
-          name: "lookup_order",
-          description: "Finds an order",
-          parameters: { type: "object", properties: { order: { type: "string" } } },
+  it(
+    "with tools, runs one non-streamed round: tools in Cloudflare's form, tool turns in OpenAI's, tool_calls " +
+      "back as events",
+    async () => {
+      const calls: { name: string; inputs: Record<string, unknown> }[] = [];
+      const fake = {
+        run: async (name: string, inputs: Record<string, unknown>) => {
+          calls.push({ name, inputs });
+          return calls.length === 1
+            ? {
+                response: null,
+                tool_calls: [{ name: "lookup_order", arguments: { order: "A-17" } }],
+                usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
+              }
+            : { response: "Order A-17 ships today." };
         },
-      },
-    ];
-    const first = await complete(model, { messages: [{ role: "user", content: "Where is A-17?" }], tools });
-    expect(first.toolCalls).toEqual([{ id: "call_1", name: "lookup_order", arguments: '{"order":"A-17"}' }]);
-    expect(first.content).toBe("");
-    expect(first.usage).toEqual({ promptTokens: 9, completionTokens: 4, totalTokens: 13 });
-    expect(calls[0].inputs).not.toHaveProperty("stream");
-    expect(calls[0].inputs.tools).toEqual([
-      { name: "lookup_order", description: "Finds an order", parameters: tools[0].function.parameters },
-    ]);
-    const second = await complete(model, {
-      messages: [
-        { role: "user", content: "Where is A-17?" },
-        { role: "assistant", content: "", toolCalls: first.toolCalls },
-        { role: "tool", toolCallId: "call_1", name: "lookup_order", content: '{"status":"ships today"}' },
-      ],
-      tools,
-    });
-    expect(second.content).toBe("Order A-17 ships today.");
-    expect(calls[1].inputs.messages).toEqual([
-      { role: "user", content: "Where is A-17?" },
-      {
-        role: "assistant",
-        content: "",
-        tool_calls: [
-          { id: "call_1", type: "function", function: { name: "lookup_order", arguments: '{"order":"A-17"}' } },
+      } as unknown as Ai;
+      const model = workersAiChatModel(fake, "@cf/meta/llama-3.3-70b-instruct-fp8-fast");
+      const tools = [
+        {
+          type: "function" as const,
+          function: {
+            name: "lookup_order",
+            description: "Finds an order",
+            parameters: { type: "object", properties: { order: { type: "string" } } },
+          },
+        },
+      ];
+      const first = await complete(model, { messages: [{ role: "user", content: "Where is A-17?" }], tools });
+      expect(first.toolCalls).toEqual([{ id: "call_1", name: "lookup_order", arguments: '{"order":"A-17"}' }]);
+      expect(first.content).toBe("");
+      expect(first.usage).toEqual({ promptTokens: 9, completionTokens: 4, totalTokens: 13 });
+      expect(calls[0].inputs).not.toHaveProperty("stream");
+      expect(calls[0].inputs.tools).toEqual([
+        { name: "lookup_order", description: "Finds an order", parameters: tools[0].function.parameters },
+      ]);
+      const second = await complete(model, {
+        messages: [
+          { role: "user", content: "Where is A-17?" },
+          { role: "assistant", content: "", toolCalls: first.toolCalls },
+          { role: "tool", toolCallId: "call_1", name: "lookup_order", content: '{"status":"ships today"}' },
         ],
-      },
-      { role: "tool", tool_call_id: "call_1", name: "lookup_order", content: '{"status":"ships today"}' },
-    ]);
-  });
+        tools,
+      });
+      expect(second.content).toBe("Order A-17 ships today.");
+      expect(calls[1].inputs.messages).toEqual([
+        { role: "user", content: "Where is A-17?" },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "lookup_order", arguments: '{"order":"A-17"}' } },
+          ],
+        },
+        { role: "tool", tool_call_id: "call_1", name: "lookup_order", content: '{"status":"ships today"}' },
+      ]);
+    },
+  );
 
   it("only Cloudflare's function-calling models call tools natively; the others use the text protocol", async () => {
     const row = (modelName: string) =>

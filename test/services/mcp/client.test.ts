@@ -83,7 +83,8 @@ describe("the MCP client in workerd (the SDK's transports)", () => {
       kind: "unreachable",
       detail: "Could not reach the MCP server: connection refused (127.0.0.1:1).",
     });
-    // A real name that never resolves (RFC 6761), and the guard naming the setting that would let a loopback server through.
+    // A real name that never resolves (RFC 6761), and the guard naming the setting that would let a loopback server
+    // through.
     expect(await problem("http://no-such-host.invalid/mcp")).toMatchObject({
       kind: "unreachable",
       detail: "Could not reach the MCP server: could not resolve host no-such-host.invalid.",

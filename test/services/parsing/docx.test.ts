@@ -19,7 +19,8 @@ describe("DOCX parsing", () => {
     const xml =
       '<w:document xmlns:w="w"><w:body><w:p><w:r><w:t>One.</w:t></w:r></w:p>' +
       '<w:p><w:r><w:br w:type="page"/></w:r><w:r><w:lastRenderedPageBreak/><w:t>Two.</w:t></w:r></w:p>' +
-      '<w:p><w:r><w:lastRenderedPageBreak/><w:t>Three</w:t></w:r><w:r><w:t xml:space="preserve"> again.</w:t></w:r></w:p></w:body></w:document>';
+      '<w:p><w:r><w:lastRenderedPageBreak/><w:t>Three</w:t></w:r><w:r><w:t xml:space="preserve"> ' +
+      "again.</w:t></w:r></w:p></w:body></w:document>";
     const doc = await parseDocument(zipSync({ "word/document.xml": strToU8(xml) }), "pages.docx");
     expect(doc.pages).toEqual([
       { number: 1, text: "One." },

@@ -17,7 +17,8 @@ describe("PDF parsing (unpdf inside workerd)", () => {
 
   it("joins the wrapped lines of a paragraph and keeps paragraphs apart", async () => {
     const long =
-      "This first paragraph is long enough that the fixture wraps it over several lines of the page, and the parser must join them again into one line of text.";
+      "This first paragraph is long enough that the fixture wraps it over several lines of the page, and the " +
+      "parser must join them again into one line of text.";
     const doc = await parseDocument(await makePdf([`${long}\n\nA second paragraph.`]), "wrapped.pdf");
     expect(doc.pages[0].text).toBe(`${long}\nA second paragraph.`);
   });

@@ -63,7 +63,8 @@ describe("Markdown", () => {
     const doc = await parse(md, "returns.md");
     expect(doc.title).toBe("Returns policy");
     expect(doc.pages[0].text).toBe(
-      "Returns policy\n\nYou can return items within 30 days.\n\nNote: keep the receipt.\n\nfirst_item one\nsecond old item\n\nPlan | Price\nPro | $10\n\ndiagram\nconst x = 1;",
+      "Returns policy\n\nYou can return items within 30 days.\n\nNote: keep the receipt.\n\nfirst_item " +
+        "one\nsecond old item\n\nPlan | Price\nPro | $10\n\ndiagram\nconst x = 1;",
     );
   });
 
@@ -81,7 +82,8 @@ describe("HTML", () => {
     const doc = await parse(html, "help.htm");
     expect(doc.title).toBe("Help & support");
     expect(doc.pages[0].text).toBe(
-      "Shipping\n\nWe ship within 2 days.\nTracking is free.\n\nEurope\nAsia — 5 days\n\nZone | Price\nEU | €5\n\n中文：我们在两天内发货。",
+      "Shipping\n\nWe ship within 2 days.\nTracking is free.\n\nEurope\nAsia — 5 days\n\nZone | Price\nEU | " +
+        "€5\n\n中文：我们在两天内发货。",
     );
   });
 
@@ -94,9 +96,11 @@ describe("HTML", () => {
 describe("CSV", () => {
   it("renders each row as header: value pairs, with quoted fields and empty cells", async () => {
     const csv =
-      'question,answer,tag\n"How long is the warranty?","Two years, from delivery",\nDo you ship abroad?,Yes,shipping\n';
+      'question,answer,tag\n"How long is the warranty?","Two years, from delivery",\nDo you ship ' +
+      "abroad?,Yes,shipping\n";
     expect(await textOf(csv, "faq.csv")).toBe(
-      "question: How long is the warranty?; answer: Two years, from delivery\nquestion: Do you ship abroad?; answer: Yes; tag: shipping",
+      "question: How long is the warranty?; answer: Two years, from delivery\nquestion: Do you ship abroad?; " +
+        "answer: Yes; tag: shipping",
     );
   });
 

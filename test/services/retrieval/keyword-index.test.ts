@@ -175,7 +175,8 @@ describe("KeywordIndex (BM25 with MaxScore, in a Durable Object's storage)", () 
           .run();
       for (const query of [["refund"], ["return", "warehous"], ["ship", "refund", "day"], ["退款"]]) {
         const { results } = await env.DB.prepare(
-          "SELECT rowid, -bm25(keyword_index_check) AS score FROM keyword_index_check WHERE keyword_index_check MATCH ? ORDER BY score DESC",
+          "SELECT rowid, -bm25(keyword_index_check) AS score FROM keyword_index_check WHERE " +
+            "keyword_index_check MATCH ? ORDER BY score DESC",
         )
           .bind(query.map((t) => `"${t}"`).join(" OR "))
           .all<{ rowid: number; score: number }>();

@@ -2,11 +2,15 @@ import { describe, expect, it } from "vitest";
 import { highlight, indexedTerms, matchExpression, queryTerms } from "../../../src/services/knowledge/retrieval/terms";
 
 describe("keyword terms", () => {
-  it("a Chinese question keeps its meaningful characters and pairs, and drops function characters and question words", () => {
-    const terms = queryTerms("请问怎么申请退货？");
-    expect(terms).toEqual(expect.arrayContaining(["退货", "申请", "退", "货", "么申"]));
-    for (const stop of ["请问", "怎么", "请", "问", "怎", "么"]) expect(terms).not.toContain(stop);
-  });
+  it(
+    "a Chinese question keeps its meaningful characters and pairs, and drops function characters and question " +
+      "words",
+    () => {
+      const terms = queryTerms("请问怎么申请退货？");
+      expect(terms).toEqual(expect.arrayContaining(["退货", "申请", "退", "货", "么申"]));
+      for (const stop of ["请问", "怎么", "请", "问", "怎", "么"]) expect(terms).not.toContain(stop);
+    },
+  );
 
   it("English stopwords are dropped from queries, and words are lower-cased", () => {
     expect(queryTerms("How do I reset the API key?")).toEqual(["reset", "api", "key"]);
@@ -35,18 +39,22 @@ describe("stemmed keyword terms", () => {
     ]);
   });
 
-  it("a query term counts as often as the question says it (at most 3), and the unstemmed word follows for older indexes", () => {
-    const phrases = matchExpression(
-      "Titles of articles: how are titles and article titles and more titles chosen?",
-      kb,
-    )!.split(" OR ");
-    expect(phrases.filter((t) => t === `"${p}titl"`)).toHaveLength(3);
-    expect(phrases.filter((t) => t === `"${p}articl"`)).toHaveLength(2);
-    expect(phrases).toContain(`"${p}titles"`);
-    expect(phrases).toContain(`"${p}articles"`);
-    expect(phrases).not.toContain(`"${p}how"`);
-    expect(matchExpression("how are the", kb)).toBeNull();
-  });
+  it(
+    "a query term counts as often as the question says it (at most 3), and the unstemmed word follows for older " +
+      "indexes",
+    () => {
+      const phrases = matchExpression(
+        "Titles of articles: how are titles and article titles and more titles chosen?",
+        kb,
+      )!.split(" OR ");
+      expect(phrases.filter((t) => t === `"${p}titl"`)).toHaveLength(3);
+      expect(phrases.filter((t) => t === `"${p}articl"`)).toHaveLength(2);
+      expect(phrases).toContain(`"${p}titles"`);
+      expect(phrases).toContain(`"${p}articles"`);
+      expect(phrases).not.toContain(`"${p}how"`);
+      expect(matchExpression("how are the", kb)).toBeNull();
+    },
+  );
 
   it("highlights the other forms of a query word too", () => {
     expect(highlight("Retrieval of documents", "retrieving a document")).toBe(

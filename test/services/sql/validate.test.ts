@@ -21,7 +21,8 @@ describe("checkReadOnlySql", () => {
         tables: ["sales"],
       });
       const cte = checkReadOnlySql(
-        "with big as (select * from sales where amount > 10) select c.name, count(*) from big join customers c on c.id = big.customer_id group by c.name",
+        "with big as (select * from sales where amount > 10) select c.name, count(*) from big join customers " +
+          "c on c.id = big.customer_id group by c.name",
         dialect,
         TABLES,
       );

@@ -145,7 +145,8 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     expect((await store.query(id, [1, 0], { topK: 1 }))[0]).toMatchObject({ id: "b", score: expect.closeTo(1, 2) });
   });
 
-  it("a large base is searched through k-means lists once built: near the exact answer, new vectors included, exact again after a removal", async () => {
+  it("a large base is searched through k-means lists once built: near the exact answer, new vectors included, " +
+    "exact again after a removal", async () => {
     const id = kb();
     const stub = stubOf(id);
     let seed = 11;
@@ -220,31 +221,35 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     expect((await stub.search({ vector: { topK: 3, values: q } })).vector.map((m) => m.id)).toEqual(["c", "b", "a"]);
   });
 
-  it("keyword documents are replaced by id and removed, whether or not the index is in memory, and survive eviction", async () => {
-    const stub = stubOf(kb());
-    await stub.markKeywordsComplete();
-    const doc = (id: string, term: string) => ({
-      id,
-      type: "faq" as const,
-      sourceId: id,
-      length: 4,
-      terms: [[term, 2]] as [string, number][],
-    });
-    const find = async (term: string) =>
-      (await stub.search({ keyword: { terms: [{ term, weight: 1 }], topK: 5 } })).keyword?.map((m) => m.id);
-    await stub.indexKeywords([doc("q1", "refund"), doc("q2", "ship")]);
-    expect(await find("refund")).toEqual(["q1"]);
-    // Loaded: the old terms leave with the replaced document.
-    await stub.indexKeywords([doc("q1", "parcel")]);
-    expect(await find("refund")).toEqual([]);
-    expect(await find("parcel")).toEqual(["q1"]);
-    // Not loaded (a new instance): stored, and found once the next search loads the index.
-    await evictDurableObject(stub);
-    await stub.indexKeywords([doc("q1", "invoice")]);
-    expect(await find("parcel")).toEqual([]);
-    expect(await find("invoice")).toEqual(["q1"]);
-    await stub.removeKeywords(["q1", "unknown"]);
-    expect(await find("invoice")).toEqual([]);
-    expect(await stub.keywordStatus()).toEqual({ complete: true, documents: 1 });
-  });
+  it(
+    "keyword documents are replaced by id and removed, whether or not the index is in memory, and survive " +
+      "eviction",
+    async () => {
+      const stub = stubOf(kb());
+      await stub.markKeywordsComplete();
+      const doc = (id: string, term: string) => ({
+        id,
+        type: "faq" as const,
+        sourceId: id,
+        length: 4,
+        terms: [[term, 2]] as [string, number][],
+      });
+      const find = async (term: string) =>
+        (await stub.search({ keyword: { terms: [{ term, weight: 1 }], topK: 5 } })).keyword?.map((m) => m.id);
+      await stub.indexKeywords([doc("q1", "refund"), doc("q2", "ship")]);
+      expect(await find("refund")).toEqual(["q1"]);
+      // Loaded: the old terms leave with the replaced document.
+      await stub.indexKeywords([doc("q1", "parcel")]);
+      expect(await find("refund")).toEqual([]);
+      expect(await find("parcel")).toEqual(["q1"]);
+      // Not loaded (a new instance): stored, and found once the next search loads the index.
+      await evictDurableObject(stub);
+      await stub.indexKeywords([doc("q1", "invoice")]);
+      expect(await find("parcel")).toEqual([]);
+      expect(await find("invoice")).toEqual(["q1"]);
+      await stub.removeKeywords(["q1", "unknown"]);
+      expect(await find("invoice")).toEqual([]);
+      expect(await stub.keywordStatus()).toEqual({ complete: true, documents: 1 });
+    },
+  );
 });

@@ -113,7 +113,8 @@ export async function snapshot(scope: Scope): Promise<Snapshot> {
   return { rows, objects: objects.sort(), unscoped: statements.filter((s) => s.unscoped).map((s) => s.name) };
 }
 
-/** What changed between two snapshots, e.g. `chatbots: 3 -> 4 rows` or `faqs: 1 row changed`; empty when nothing did. */
+/** What changed between two snapshots, e.g. `chatbots: 3 -> 4 rows` or `faqs: 1 row changed`; empty when nothing did.
+ * */
 export function changes(before: Snapshot, after: Snapshot): string[] {
   const out: string[] = [];
   for (const [table, rows] of after.rows) {

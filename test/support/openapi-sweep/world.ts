@@ -57,13 +57,15 @@ export type Resource =
   | "toolExecutionRecord"
   /** A built-in workflow of the global catalogue. */
   | "builtInWorkflow"
-  /** A batch QA run of the web chat, the key of its questions file, and the dates and granularity statistics queries take. */
+  /** A batch QA run of the web chat, the key of its questions file, and the dates and granularity statistics queries
+   * take. */
   | "batchQa"
   | "batchQaFile"
   | "startDate"
   | "endDate"
   | "timeGranularity"
-  /** The in-test MCP server's URL, an mcp tool on it, a connector to it, the member holding a credential for that connector, a registry entry. */
+  /** The in-test MCP server's URL, an mcp tool on it, a connector to it, the member holding a credential for that
+   * connector, a registry entry. */
   | "mcpUrl"
   | "mcpTool"
   | "connector"
@@ -73,7 +75,8 @@ export type Resource =
   | "skill"
   | "sqlDatabase"
   | "sqlTable"
-  /** A Telegram inbox connected to the stand-in, its bot token, and a reply the platform refused (a failed delivery). */
+  /** A Telegram inbox connected to the stand-in, its bot token, and a reply the platform refused (a failed delivery).
+   * */
   | "channelInbox"
   | "channelToken"
   | "failedDelivery";
@@ -99,7 +102,8 @@ export const anyClient = () => ({
   "CF-Connecting-IP": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
 });
 
-/** A function tool and the record of a real call of it: an agent assistant asked with the tool forced (the local model calls it). */
+/** A function tool and the record of a real call of it: an agent assistant asked with the tool forced (the local model
+ * calls it). */
 async function toolWithRecord(owner: Actor) {
   const tool = await owner
     .fetch("POST", "/tools/", {
@@ -314,7 +318,8 @@ export async function buildWorld(owner: Actor): Promise<World> {
   const mcp = await mcpResources(owner);
   const data = await skillAndDatabase(owner);
   const channel = await channelWithFailedDelivery(owner);
-  // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries it).
+  // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries
+  // it).
   const webhookRecord = uuidv7();
   await db().insert(webhookDeliveries).values({
     id: webhookRecord,
@@ -393,7 +398,8 @@ export async function buildWorld(owner: Actor): Promise<World> {
   };
 }
 
-/** A Telegram inbox on the stand-in whose first reply the platform refused with a 400 (failed, so nothing retries it). */
+/** A Telegram inbox on the stand-in whose first reply the platform refused with a 400 (failed, so nothing retries it).
+ * */
 async function channelWithFailedDelivery(owner: Actor) {
   const telegram = standIn("telegram");
   const token = `42:${uuidv7().replace(/-/g, "")}`;

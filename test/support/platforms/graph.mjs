@@ -17,7 +17,8 @@ export const PNG = Buffer.from(
   "base64",
 );
 export const PDF = Buffer.from(
-  "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
+  "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count " +
+    "0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
 );
 
 /** WhatsApp media ids the stand-in knows (what a webhook's image.id or document.id names). */

@@ -87,7 +87,8 @@ function userInfo(id) {
   };
 }
 
-/** Channels as conversations.info shows them: `general` for Slack's documentation example, a made-up name for any other C/G id; D ids are DMs. */
+/** Channels as conversations.info shows them: `general` for Slack's documentation example, a made-up name for any other
+ * C/G id; D ids are DMs. */
 export const channelNameOf = (id) => (id === "C012AB3CD" ? "general" : `channel-${id.slice(-4).toLowerCase()}`);
 
 function channelInfo(id) {

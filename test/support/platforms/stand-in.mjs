@@ -16,18 +16,22 @@
 import http from "node:http";
 
 /**
- * @typedef {{ method: string, path: string, query: Record<string,string>, headers: Record<string,string>, raw: Buffer, body: any }} StandInRequest
+ * @typedef {{ method: string, path: string, query: Record<string,string>, headers: Record<string,string>, raw: Buffer,
+ * body: any }} StandInRequest
  * @typedef {{ status?: number, headers?: Record<string,string>, body?: any }} StandInAnswer
  * @typedef {{
  *   key(req: StandInRequest): string | null,
- *   route(req: StandInRequest, account: { requests: any[], data: Record<string, any> }): StandInAnswer | Promise<StandInAnswer>,
- *   sign?(input: any): { headers: Record<string,string>, body: string } | Promise<{ headers: Record<string,string>, body: string }>,
+ * route(req: StandInRequest, account: { requests: any[], data: Record<string, any> }): StandInAnswer |
+ * Promise<StandInAnswer>,
+ * sign?(input: any): { headers: Record<string,string>, body: string } | Promise<{ headers: Record<string,string>, body:
+ * string }>,
  * }} Platform
  */
 
 /** @param {Platform} platform @param {{ port?: number }} [options] */
 export async function startStandIn(platform, options = {}) {
-  /** @type {Map<string, { requests: any[], script: StandInAnswer[], data: Record<string, any>, outage: { until: number, status: number, body: any } | null }>} */
+  /** @type {Map<string, { requests: any[], script: StandInAnswer[], data: Record<string, any>, outage: { until: number,
+   * status: number, body: any } | null }>} */
   const accounts = new Map();
   const account = (key) => {
     let a = accounts.get(key);

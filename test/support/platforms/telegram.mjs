@@ -165,7 +165,8 @@ export const platform = {
         return fail(404, "Not Found: method not found");
     }
   },
-  /** `{token, update, secret?}`: the request Telegram makes to the webhook, with the secret setWebhook was given (or `secret` to forge one). */
+  /** `{token, update, secret?}`: the request Telegram makes to the webhook, with the secret setWebhook was given (or
+   * `secret` to forge one). */
   sign({ token, update, secret }) {
     const given = secret ?? secrets.get(token);
     return {

@@ -24,7 +24,8 @@ import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 
 type Options = [string, string, boolean][];
-/** The current model first when the lists no longer hold it, so the select shows the truth; an unavailable model is disabled, with its reason. */
+/** The current model first when the lists no longer hold it, so the select shows the truth; an unavailable model is
+ * disabled, with its reason. */
 const withCurrent = (items: ModelChoice[], current: IdName | null): Options =>
   (current && !items.some((i) => i.id === current.id) ? [current, ...items] : items).map((m) => modelOption(m));
 

@@ -62,14 +62,16 @@ export const t = defineStrings({
     handoffSection: "Handing off to a person",
     handoffEnabled: "Hand the conversation to a person when the visitor asks for one",
     handoffEnabledHint:
-      "Also after the replies that could not answer, below. The conversation then waits for a team member in the conversations inbox.",
+      "Also after the replies that could not answer, below. The conversation then waits for a team member in " +
+      "the conversations inbox.",
     handoffAfter: "After how many replies that could not answer",
     handoffAfterHint: "Replies in a row that could not answer before handing off (0 to 20); 0: never.",
     handoffMessage: "Handoff message",
     handoffMessageHint: "Said as the conversation is handed off. Empty: a default in the visitor's language.",
     handoffOutsideHours: "Outside business hours, say instead",
     handoffOutsideHoursHint:
-      "Said instead when the inbox's team is away (its business hours); the conversation waits for the next opening. Empty: a default in the visitor's language.",
+      "Said instead when the inbox's team is away (its business hours); the conversation waits for the next " +
+      "opening. Empty: a default in the visitor's language.",
     agentMode: "Agent mode",
     agent_normal: "Normal",
     agent_canvas: "Canvas",
@@ -115,7 +117,8 @@ export const t = defineStrings({
     no: "No",
     tryIt: "Try it",
     tryItIntro:
-      "Ask as a customer would; the reply streams through the completions API. These conversations are tests: tagged in the inbox, and left out of the statistics unless included.",
+      "Ask as a customer would; the reply streams through the completions API. These conversations are tests: " +
+      "tagged in the inbox, and left out of the statistics unless included.",
     inConversation: "Conversation {id}",
     newConversation: "New conversation",
     newConversationStarted: "New conversation started.",

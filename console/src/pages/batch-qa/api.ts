@@ -28,7 +28,8 @@ export async function runItems(webChatId: string, id: string): Promise<BatchQaIt
   }
 }
 
-/** Uploads the file of questions the way every client does (a signed upload), then starts the run with the stored key. */
+/** Uploads the file of questions the way every client does (a signed upload), then starts the run with the stored key.
+ * */
 export async function startRun(webChatId: string, file: File, onProgress: (share: number) => void): Promise<BatchQa> {
   const key = await uploadSigned(file, { modelName: "batch-qa", fieldName: "file" }, onProgress);
   return unwrap(

@@ -4,12 +4,14 @@ export const t = defineStrings({
   en: {
     title: "Batch QA",
     intro:
-      "Run a spreadsheet of questions through a web chat's assistant and read the answers with their scores. Nothing is stored as a conversation.",
+      "Run a spreadsheet of questions through a web chat's assistant and read the answers with their scores. " +
+      "Nothing is stored as a conversation.",
     noWebChats: "No web chats yet: a batch runs through a web chat's assistant.",
     webChat: "Web chat",
     questionsFile: "Questions (.xlsx or .csv)",
     questionsHint:
-      "A header row naming a “question” column (and optionally “expected answer”), or questions in the first column and expected answers in the second. At most 1,000.",
+      "A header row naming a “question” column (and optionally “expected answer”), or questions in the first " +
+      "column and expected answers in the second. At most 1,000.",
     run: "Upload and run",
     uploading: "Uploading the questions",
     started: "{name}: {n} questions started.",

@@ -4,7 +4,8 @@ export const t = defineStrings({
   en: {
     title: "Canned responses",
     intro:
-      "Replies your team inserts by typing / and the short code in a conversation's reply box. {{contact.name}} becomes the visitor's name and {{agent.name}} yours.",
+      "Replies your team inserts by typing / and the short code in a conversation's reply box. " +
+      "{{contact.name}} becomes the visitor's name and {{agent.name}} yours.",
     none: "No canned responses yet.",
     noMatch: "No canned response matches.",
     create: "New canned response",

@@ -4,7 +4,8 @@ export const t = defineStrings({
   en: {
     title: "Channels",
     intro:
-      "Inboxes on messaging platforms (LINE, Telegram, Messenger, Instagram, WhatsApp, Slack, e-mail). Open one to connect it.",
+      "Inboxes on messaging platforms (LINE, Telegram, Messenger, Instagram, WhatsApp, Slack, e-mail). Open " +
+      "one to connect it.",
     none: "No messaging inbox yet. Create one to connect an assistant to a platform.",
     name: "Name",
     platform: "Platform",
@@ -15,7 +16,8 @@ export const t = defineStrings({
     openNamed: "Channel settings of {name}",
     newInbox: "New channel",
     newInboxIntro:
-      "A messaging inbox on one platform; its assistant answers the people who write to it there. Connect it after creating it.",
+      "A messaging inbox on one platform; its assistant answers the people who write to it there. Connect it " +
+      "after creating it.",
     assistantHint: "Who answers on the platform. It can be changed on the inbox later.",
     notYet: "{name} (not connectable yet)",
     create: "Create",
@@ -63,39 +65,55 @@ export const t = defineStrings({
     f_address: "Address",
     f_fromName: "Sender name",
     steps_line_1:
-      "In the LINE Developers console, open the provider's Messaging API channel. Copy the Channel ID and Channel secret (Basic settings) and issue a long-lived Channel access token (Messaging API tab) into the fields above; Save.",
+      "In the LINE Developers console, open the provider's Messaging API channel. Copy the Channel ID and " +
+      "Channel secret (Basic settings) and issue a long-lived Channel access token (Messaging API tab) into " +
+      "the fields above; Save.",
     steps_line_2:
-      "Press Connect: it checks the credentials with LINE and sets the webhook URL below as the channel's Webhook URL (it can also be pasted there by hand).",
+      "Press Connect: it checks the credentials with LINE and sets the webhook URL below as the channel's " +
+      "Webhook URL (it can also be pasted there by hand).",
     steps_line_3: "On the Messaging API tab, turn Use webhook on and Auto-reply messages off.",
     steps_telegram_1: "In Telegram, talk to @BotFather: /newbot makes the bot and gives its token.",
     steps_telegram_2: "Paste the token above and Save.",
     steps_telegram_3:
       "Press Connect: it checks the token and sets the bot's webhook to this inbox itself; there is nothing to paste.",
     steps_messenger_1:
-      "In a Meta Business app with Messenger, copy the Page ID, a Page access token (pages_messaging, pages_manage_metadata) and the App secret (App settings > Basic) into the fields above; Save.",
+      "In a Meta Business app with Messenger, copy the Page ID, a Page access token (pages_messaging, " +
+      "pages_manage_metadata) and the App secret (App settings > Basic) into the fields above; Save.",
     steps_messenger_2:
-      "In the app's Webhooks, paste the webhook URL below as the Callback URL and the verify token as the Verify token; subscribe to the messages field (and messaging_postbacks).",
+      "In the app's Webhooks, paste the webhook URL below as the Callback URL and the verify token as the " +
+      "Verify token; subscribe to the messages field (and messaging_postbacks).",
     steps_messenger_3: "Press Connect: it checks the token and subscribes the Page to the app.",
     steps_instagram_1:
-      "In the Meta app, copy the ID of the Instagram professional account linked to the Page, the Page's access token (instagram_basic, instagram_manage_messages) and the App secret into the fields above; Save.",
+      "In the Meta app, copy the ID of the Instagram professional account linked to the Page, the Page's " +
+      "access token (instagram_basic, instagram_manage_messages) and the App secret into the fields above; " +
+      "Save.",
     steps_instagram_2:
-      "In the app's Webhooks, object Instagram, paste the webhook URL below as the Callback URL and the verify token as the Verify token; subscribe to the messages field.",
+      "In the app's Webhooks, object Instagram, paste the webhook URL below as the Callback URL and the " +
+      "verify token as the Verify token; subscribe to the messages field.",
     steps_instagram_3: "Press Connect: it checks the credentials with Meta.",
     steps_whatsapp_1:
-      "In the Meta app > WhatsApp > API Setup, copy the Phone number ID and the WhatsApp Business Account ID, and make a System User access token (whatsapp_business_messaging, whatsapp_business_management); the App secret is under App settings > Basic. Save.",
+      "In the Meta app > WhatsApp > API Setup, copy the Phone number ID and the WhatsApp Business Account ID, " +
+      "and make a System User access token (whatsapp_business_messaging, whatsapp_business_management); the " +
+      "App secret is under App settings > Basic. Save.",
     steps_whatsapp_2:
-      "In WhatsApp > Configuration, paste the webhook URL below as the Callback URL and the verify token, Verify and save, and subscribe to the messages field.",
+      "In WhatsApp > Configuration, paste the webhook URL below as the Callback URL and the verify token, " +
+      "Verify and save, and subscribe to the messages field.",
     steps_whatsapp_3: "Press Connect: it checks the token and subscribes the app to the business account.",
     steps_slack_1:
-      "In your Slack app, add the bot scopes chat:write, users:read, files:read, im:history and app_mentions:read, and channels:read to title channel conversations by the channel's name (OAuth & Permissions), install it to the workspace and copy the Bot User OAuth Token (xoxb-…); the Signing Secret is under Basic Information. Save, then Connect.",
+      "In your Slack app, add the bot scopes chat:write, users:read, files:read, im:history and " +
+      "app_mentions:read, and channels:read to title channel conversations by the channel's name (OAuth & " +
+      "Permissions), install it to the workspace and copy the Bot User OAuth Token (xoxb-…); the Signing " +
+      "Secret is under Basic Information. Save, then Connect.",
     steps_slack_2: "Under Event Subscriptions, turn events on and paste the webhook URL below as the Request URL.",
     steps_slack_3:
-      "Subscribe to the bot events message.im and app_mention (and message.channels for support channels, answered in a thread), and save.",
+      "Subscribe to the bot events message.im and app_mention (and message.channels for support channels, " +
+      "answered in a thread), and save.",
     steps_slack_4:
       "Under Interactivity, paste the same URL as the Request URL (for the conversation starters' buttons).",
     steps_email_1: "Fill in the address this inbox answers as and the sender name; Save, then Connect.",
     steps_email_2:
-      "In the Cloudflare dashboard > Email > Email Routing > Routing rules, add a rule that sends this address to this Worker (Send to a Worker).",
+      "In the Cloudflare dashboard > Email > Email Routing > Routing rules, add a rule that sends this " +
+      "address to this Worker (Send to a Worker).",
   },
   "zh-TW": {
     title: "通路",
@@ -156,7 +174,8 @@ export const t = defineStrings({
     f_address: "地址",
     f_fromName: "寄件人名稱",
     steps_line_1:
-      "在 LINE Developers 主控台開啟提供者的 Messaging API channel，將 Channel ID 與 Channel secret（Basic settings）以及發行的長期 Channel access token（Messaging API 分頁）填入上方欄位，然後儲存。",
+      "在 LINE Developers 主控台開啟提供者的 Messaging API channel，將 Channel ID 與 Channel secret（Basic settings）以及發行的長期 " +
+      "Channel access token（Messaging API 分頁）填入上方欄位，然後儲存。",
     steps_line_2:
       "按「連線」：會向 LINE 驗證憑證，並將下方 Webhook 網址設為該 channel 的 Webhook URL（也可以手動貼上）。",
     steps_line_3: "在 Messaging API 分頁開啟 Use webhook，並關閉自動回應訊息（Auto-reply messages）。",
@@ -164,9 +183,11 @@ export const t = defineStrings({
     steps_telegram_2: "將權杖貼到上方後儲存。",
     steps_telegram_3: "按「連線」：會驗證權杖並自動將機器人的 Webhook 設為此收件匣，無須貼上任何內容。",
     steps_messenger_1:
-      "在含 Messenger 的 Meta 商業應用程式中，將粉絲專頁 ID、粉絲專頁存取權杖（pages_messaging、pages_manage_metadata）與應用程式密鑰（應用程式設定 > 基本資料）填入上方欄位，然後儲存。",
+      "在含 Messenger 的 Meta 商業應用程式中，將粉絲專頁 ID、粉絲專頁存取權杖（pages_messaging、pages_manage_metadata）與應用程式密鑰（應用程式設定 > " +
+      "基本資料）填入上方欄位，然後儲存。",
     steps_messenger_2:
-      "在應用程式的 Webhooks 中，將下方 Webhook 網址貼為回呼網址（Callback URL），驗證權杖貼為 Verify token；訂閱 messages 欄位（以及 messaging_postbacks）。",
+      "在應用程式的 Webhooks 中，將下方 Webhook 網址貼為回呼網址（Callback URL），驗證權杖貼為 Verify token；訂閱 messages 欄位（以及 " +
+      "messaging_postbacks）。",
     steps_messenger_3: "按「連線」：會驗證權杖並讓粉絲專頁訂閱此應用程式。",
     steps_instagram_1:
       "在 Meta 應用程式中，將連結粉絲專頁的 Instagram 專業帳號 ID、粉絲專頁存取權杖（instagram_basic、instagram_manage_messages）與應用程式密鑰填入上方欄位，然後儲存。",
@@ -174,12 +195,15 @@ export const t = defineStrings({
       "在應用程式的 Webhooks 中選擇 Instagram 物件，將下方 Webhook 網址貼為回呼網址，驗證權杖貼為 Verify token；訂閱 messages 欄位。",
     steps_instagram_3: "按「連線」：會向 Meta 驗證憑證。",
     steps_whatsapp_1:
-      "在 Meta 應用程式 > WhatsApp > API 設定中，複製電話號碼 ID 與 WhatsApp Business 帳號 ID，並建立系統使用者存取權杖（whatsapp_business_messaging、whatsapp_business_management）；應用程式密鑰在應用程式設定 > 基本資料。然後儲存。",
+      "在 Meta 應用程式 > WhatsApp > API 設定中，複製電話號碼 ID 與 WhatsApp Business 帳號 " +
+      "ID，並建立系統使用者存取權杖（whatsapp_business_messaging、whatsapp_business_management）；應用程式密鑰在應用程式設定 > 基本資料。然後儲存。",
     steps_whatsapp_2:
       "在 WhatsApp > 設定（Configuration）中，將下方 Webhook 網址貼為回呼網址並填入驗證權杖，驗證並儲存，再訂閱 messages 欄位。",
     steps_whatsapp_3: "按「連線」：會驗證權杖並讓應用程式訂閱該商業帳號。",
     steps_slack_1:
-      "在您的 Slack 應用程式中加入 bot 權限範圍 chat:write、users:read、files:read、im:history 與 app_mentions:read，以及 channels:read（以頻道名稱作為對話標題）（OAuth & Permissions），安裝到工作區並複製 Bot User OAuth Token（xoxb-…）；Signing Secret 在 Basic Information。儲存後按「連線」。",
+      "在您的 Slack 應用程式中加入 bot 權限範圍 chat:write、users:read、files:read、im:history 與 app_mentions:read，以及 " +
+      "channels:read（以頻道名稱作為對話標題）（OAuth & Permissions），安裝到工作區並複製 Bot User OAuth Token（xoxb-…）；Signing Secret " +
+      "在 Basic Information。儲存後按「連線」。",
     steps_slack_2: "在 Event Subscriptions 開啟事件，將下方 Webhook 網址貼為 Request URL。",
     steps_slack_3:
       "訂閱 bot 事件 message.im 與 app_mention（客服頻道另加 message.channels，會在討論串中回覆），並儲存。",

@@ -42,7 +42,8 @@ export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_s
 const defined = (filters: Filters) =>
   Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as Partial<Filters>;
 
-/** A page of the organization's conversations (newest first) matching `filters`; `cursor` from the previous page's `next`. */
+/** A page of the organization's conversations (newest first) matching `filters`; `cursor` from the previous page's
+ * `next`. */
 export async function listConversations(filters: Filters, cursor?: string) {
   const query = { ...defined(filters), pageSize: 30, ...(cursor ? { cursor } : {}) } as Record<string, string | number>;
   const page = await unwrap(api.GET("/api/v1/conversations/", { params: { query: query as never } }));

@@ -161,7 +161,8 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     const row = current?.find((x) => x.id === c.id) ?? (selected?.id === c.id ? selected : undefined);
     const update = row && !(e.type === "conversation.updated" && !e.changes) && merged(row, c);
     if (update) upsert(update);
-    // A plain `conversation.updated` (no lifecycle change: labels, for one) is read again, since events carry no labels.
+    // A plain `conversation.updated` (no lifecycle change: labels, for one) is read again, since events carry no
+    // labels.
     else if (row || (matches(c, f) && !f.keyword)) {
       getConversation(c.id).then((record) => {
         if (!row)

@@ -33,7 +33,8 @@ export const updateKnowledgeBase = (id: string, body: Schemas["KnowledgeBasePatc
 export const deleteKnowledgeBase = (id: string) =>
   unwrap(api.DELETE("/api/v1/knowledge-bases/{id}/", { params: { path: { id } } }));
 
-/** What the settings form offers: the organization's embedding and reranker models, its groups and assistants (up to 100 each). */
+/** What the settings form offers: the organization's embedding and reranker models, its groups and assistants (up to
+ * 100 each). */
 export async function formOptions(organizationId: string) {
   // Models keep whether they can answer here: an unavailable one is offered disabled, with its reason.
   const models = (p: Promise<{ results: ModelChoice[] }>) =>

@@ -39,7 +39,8 @@ function faqRows(rows: string[][]): Row[] {
     .filter((r) => r.question && r.answer);
 }
 
-/** Reads a CSV or XLSX in the browser and creates its FAQs (and missing labels) one by one, telling which rows failed. */
+/** Reads a CSV or XLSX in the browser and creates its FAQs (and missing labels) one by one, telling which rows failed.
+ * */
 export function FaqImport({
   kb,
   labels,

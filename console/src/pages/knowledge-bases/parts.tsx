@@ -4,7 +4,8 @@
 import { DataTable, Loading, Pager, TextField, type Column, type Resource } from "../../components";
 import { PAGE_SIZE } from "./api";
 
-/** Checkboxes named `name`, one per option, checked for the ids in `chosen`; `note` replaces them when there are none. */
+/** Checkboxes named `name`, one per option, checked for the ids in `chosen`; `note` replaces them when there are none.
+ * */
 export function CheckList({
   legend,
   name,

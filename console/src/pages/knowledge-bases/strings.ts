@@ -122,7 +122,8 @@ export const t = defineStrings({
     importTitle: "Import FAQs",
     importFile: "CSV or XLSX file",
     importHint:
-      "Columns question and answer (a header row names them; without one the first two columns are used), and optionally labels, separated by commas. Missing labels are created.",
+      "Columns question and answer (a header row names them; without one the first two columns are used), and " +
+      "optionally labels, separated by commas. Missing labels are created.",
     importReady: "FAQs ready to import: {count}.",
     importEmpty: "The file holds no rows with a question and an answer.",
     importAction: "Import {count}",
@@ -133,7 +134,8 @@ export const t = defineStrings({
     // text nodes
     textNodes: "Text nodes",
     textNodesIntro:
-      "The passages a file was cut into, in document order, as retrieval sees them. Edit or delete one to change what is found.",
+      "The passages a file was cut into, in document order, as retrieval sees them. Edit or delete one to " +
+      "change what is found.",
     file: "File",
     noDoneFiles: "No file has finished ingestion yet.",
     position: "Pages",

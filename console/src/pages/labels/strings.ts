@@ -4,7 +4,8 @@ export const t = defineStrings({
   en: {
     title: "Labels",
     intro:
-      "Labels sort conversations (billing, VIP, bug…): put them on a conversation in the inbox, then filter the inbox by them.",
+      "Labels sort conversations (billing, VIP, bug…): put them on a conversation in the inbox, then filter " +
+      "the inbox by them.",
     newLabel: "New label",
     editLabel: "Edit label",
     name: "Name",

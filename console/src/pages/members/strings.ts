@@ -5,7 +5,8 @@ export const t = defineStrings({
     title: "Members and groups",
     members: "Members",
     membersIntro:
-      "People of this organization. What a member may do is the union of their groups' permissions; owners may do everything.",
+      "People of this organization. What a member may do is the union of their groups' permissions; owners " +
+      "may do everything.",
     addMember: "Add member",
     email: "E-mail",
     emailHint: "The e-mail address of a registered user.",

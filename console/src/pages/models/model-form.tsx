@@ -11,7 +11,8 @@ import { t } from "./strings";
 
 const PROVIDERS = ["openai_compatible", "local", "workers_ai"] as const;
 
-/** Adds a model (`model` absent; a preset may fill the form) or changes one; the API's field errors show at their fields. */
+/** Adds a model (`model` absent; a preset may fill the form) or changes one; the API's field errors show at their
+ * fields. */
 export function ModelForm({
   model,
   open,

@@ -5,7 +5,8 @@ export const t = defineStrings({
     title: "Models and API keys",
     models: "Models",
     modelsIntro:
-      "The language, embedding and reranker models your assistants and knowledge bases can use. Built-in models run locally; add any OpenAI-compatible endpoint.",
+      "The language, embedding and reranker models your assistants and knowledge bases can use. Built-in " +
+      "models run locally; add any OpenAI-compatible endpoint.",
     ownersOnly: "Only owners of the organization can add, change or test models.",
     addModel: "Add model",
     editModel: "Edit model",
@@ -32,9 +33,11 @@ export const t = defineStrings({
     presetNone: "Nothing: fill in every field",
     presetHint: "A provider fills in its endpoint and a model name; you add your key.",
     presetAzureNote:
-      "Type your resource's endpoint (Azure portal, Keys and Endpoint) ending in /openai/v1/, and your deployment's name as the model name.",
+      "Type your resource's endpoint (Azure portal, Keys and Endpoint) ending in /openai/v1/, and your " +
+      "deployment's name as the model name.",
     presetLocalNote:
-      "A server on your own machine: it needs no key, and the platform must be able to reach it (wrangler dev on the same machine can).",
+      "A server on your own machine: it needs no key, and the platform must be able to reach it (wrangler dev " +
+      "on the same machine can).",
     presetWorkersAiNote: "Runs on Cloudflare through the platform's AI binding: no endpoint or key to give.",
     azureDeployment: "your deployment's name",
     apiKeyLocal: "Usually none for a local server; leave it empty.",

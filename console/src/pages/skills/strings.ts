@@ -4,7 +4,8 @@ export const t = defineStrings({
   en: {
     title: "Skills",
     intro:
-      "A skill is a package of instructions and files that an assistant in agent mode loads when a question calls for it. Upload a .zip with a SKILL.md.",
+      "A skill is a package of instructions and files that an assistant in agent mode loads when a question " +
+      "calls for it. Upload a .zip with a SKILL.md.",
     noSkills: "No skills yet.",
     uploadSkill: "Upload skill",
     upload: "Upload",

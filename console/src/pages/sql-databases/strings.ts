@@ -4,7 +4,8 @@ export const t = defineStrings({
   en: {
     title: "SQL databases",
     intro:
-      "Databases that assistants in agent mode answer from with read-only SQL: a managed database of the service's own (tables from CSV or XLSX files), or your PostgreSQL.",
+      "Databases that assistants in agent mode answer from with read-only SQL: a managed database of the " +
+      "service's own (tables from CSV or XLSX files), or your PostgreSQL.",
     noDatabases: "No SQL databases yet.",
     addDatabase: "Add database",
     allDatabases: "← All SQL databases",
@@ -45,10 +46,12 @@ export const t = defineStrings({
     checkConnection: "Check connection",
     askTitle: "Ask a question",
     askIntro:
-      "A model writes one read-only query for the question, as an assistant would, and the query runs. Nothing is stored.",
+      "A model writes one read-only query for the question, as an assistant would, and the query runs. " +
+      "Nothing is stored.",
     question: "Question",
     questionHint:
-      'The built-in local model runs only the SQL a question spells, as in: sql: "select count(*) from sales". A real model writes it from the question.',
+      'The built-in local model runs only the SQL a question spells, as in: sql: "select count(*) from ' +
+      'sales". A real model writes it from the question.',
     model: "Model that writes the SQL",
     askButton: "Ask",
     generatedSql: "Generated SQL",

@@ -11,7 +11,8 @@ type RecordPage =
   paths["/api/v1/chatbots/{chatbotPk}/records/"]["get"]["responses"][200]["content"]["application/json"];
 export type ChatbotRecord = RecordPage["results"][number];
 
-/** What the page shows: a range of local days (in `timezone`, the browser's) and an assistant, or the whole organization. */
+/** What the page shows: a range of local days (in `timezone`, the browser's) and an assistant, or the whole
+ * organization. */
 export interface Range {
   startDate: string;
   endDate: string;
@@ -19,7 +20,8 @@ export interface Range {
 }
 
 const formatters = new Map<string, Intl.NumberFormat>();
-/** A count as the chosen language writes it (1,234); one formatter per language (making one costs more than using it). */
+/** A count as the chosen language writes it (1,234); one formatter per language (making one costs more than using it).
+ * */
 export function formatCount(n: number): string {
   let f = formatters.get(locale.value);
   if (!f) formatters.set(locale.value, (f = new Intl.NumberFormat(locale.value)));

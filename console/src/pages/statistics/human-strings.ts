@@ -5,7 +5,8 @@ export const th = defineStrings({
   en: {
     human: "Human handoff",
     humanIntro:
-      "Conversations handed to people (by an assistant or an operator's takeover) in the range: how long visitors waited, how soon a person answered, and how satisfied they were.",
+      "Conversations handed to people (by an assistant or an operator's takeover) in the range: how long " +
+      "visitors waited, how soon a person answered, and how satisfied they were.",
     groupBy: "Per",
     byAgent: "Agent",
     byTeam: "Team",

@@ -26,7 +26,8 @@ export const t = defineStrings({
     usageByAssistant: "Usage per assistant",
     usageByMember: "Usage per member",
     usageByMemberNote:
-      "A member's usage is the traffic of the conversations they started through the API; visitors' traffic counts under assistants only.",
+      "A member's usage is the traffic of the conversations they started through the API; visitors' traffic " +
+      "counts under assistants only.",
     name: "Name",
     email: "E-mail",
     noUsage: "No usage in this range.",
@@ -60,7 +61,8 @@ export const t = defineStrings({
     conversationTotals: "Conversation totals",
     includeTests: "Include test conversations",
     includeTestsHint:
-      "Conversations started from the assistant's try-it panel; left out by default, so the numbers are visitors' traffic.",
+      "Conversations started from the assistant's try-it panel; left out by default, so the numbers are " +
+      "visitors' traffic.",
     contacts: "Contacts",
     replies: "Replies",
     likes: "Liked replies",

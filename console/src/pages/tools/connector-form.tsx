@@ -9,7 +9,8 @@ import { createConnector, updateConnector, type Connector, type ConnectorWrite, 
 import { jsonObject } from "./json-field";
 import { t } from "./strings";
 
-/** Enables a registry entry as a connector (or changes one): its URL placeholders and service-account headers (write-only). */
+/** Enables a registry entry as a connector (or changes one): its URL placeholders and service-account headers
+ * (write-only). */
 export function ConnectorForm({
   connector,
   registry,

@@ -6,7 +6,8 @@ export const t = defineStrings({
     tools: "Tools",
     connectors: "Connectors",
     toolsIntro:
-      "What assistants in agent mode may call: an HTTP API, a JavaScript function, the tools of an MCP server, a desktop action, a flex message or quick-reply buttons.",
+      "What assistants in agent mode may call: an HTTP API, a JavaScript function, the tools of an MCP " +
+      "server, a desktop action, a flex message or quick-reply buttons.",
     connectorsIntro:
       "MCP servers from the registry, enabled for the organization; their tools are offered to agent replies.",
     noTools: "No tools yet.",
@@ -37,7 +38,8 @@ export const t = defineStrings({
     flexTemplateRequired: "A flex tool needs its flex message.",
     flexSchema: "Fields the model fills (JSON)",
     flexSchemaHint:
-      'An object from a path in the message to what the model is asked, such as {"body.contents.0.text": "The product\'s name"}; a value may be {"prompt": …, "tag": …}. Optional.',
+      'An object from a path in the message to what the model is asked, such as {"body.contents.0.text": "The ' +
+      'product\'s name"}; a value may be {"prompt": …, "tag": …}. Optional.',
     quickReplyMode: "Suggestions",
     mode_static: "Fixed buttons",
     mode_dynamic: "Written by the model",
@@ -61,7 +63,8 @@ export const t = defineStrings({
     change: "Change",
     credentialHeld: "You hold a credential for it (stored {at}). A new one replaces it.",
     credentialNone:
-      "Conversations you start call this server with your own credential when you set one; otherwise with the connector's.",
+      "Conversations you start call this server with your own credential when you set one; otherwise with the " +
+      "connector's.",
     credentialHeader: "Header",
     credentialValue: "Value",
     credentialWriteOnly: "Stored encrypted, never shown again.",

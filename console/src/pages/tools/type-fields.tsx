@@ -202,7 +202,8 @@ export function TypeFields({ type, tool, err, readMcp }: Props) {
   }
 }
 
-/** Static chips (one per line) or chips the model writes (at most `maxItems`); the API's error for the config shows at the field in use. */
+/** Static chips (one per line) or chips the model writes (at most `maxItems`); the API's error for the config shows at
+ * the field in use. */
 function QuickReplyFields({ tool, err }: Pick<Props, "tool" | "err">) {
   const config = (tool?.quickReplyConfig ?? {}) as { mode?: string; items?: unknown; maxItems?: number };
   const [mode, setMode] = useState(config.mode === "dynamic" ? "dynamic" : "static");

@@ -7,7 +7,8 @@ import { t } from "./strings";
 export const pageOf = (id: string) => `${location.origin}/chat/${id}`;
 
 const iframeOf = (id: string) =>
-  `<iframe src="${pageOf(id)}" title="Chat" style="width:100%;height:640px;border:0" allow="microphone; geolocation; clipboard-write"></iframe>`;
+  `<iframe src="${pageOf(id)}" title="Chat" style="width:100%;height:640px;border:0" allow="microphone; ` +
+  `geolocation; clipboard-write"></iframe>`;
 
 // The widget reads its script tag; React would add it again on each mount (twice in development),
 // and each copy would draw a second launcher: the example adds it once per page.

@@ -11,7 +11,8 @@ import type { WebChat } from "./draft";
 import { EmbedCodes } from "./embed-codes";
 import { t } from "./strings";
 
-/** Every way to publish the web chat (script tag, iframe, link, React), each with copy: they show the saved settings. */
+/** Every way to publish the web chat (script tag, iframe, link, React), each with copy: they show the saved settings.
+ * */
 export function EmbedSection({ chat }: { chat: WebChat }) {
   return (
     <section class="section embed-section" aria-labelledby="embed-title">

@@ -24,7 +24,8 @@ async function uploadImage(
   return unwrap(api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: chatId } }, body: { [field]: key } }));
 }
 
-/** A button choosing an image file for `field`, saved at once (as the organization's logos are); its problem shows under it. */
+/** A button choosing an image file for `field`, saved at once (as the organization's logos are); its problem shows
+ * under it. */
 export function ImageUpload({
   chatId,
   field,

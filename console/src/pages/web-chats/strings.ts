@@ -28,7 +28,8 @@ export const t = defineStrings({
     backUrlHint: "An http(s) URL or a path; empty for none.",
     images: "Images",
     imagesHint:
-      "http(s) URLs of images; empty for none. The avatar and the logo can also be uploaded (PNG, JPEG or GIF), which saves them at once.",
+      "http(s) URLs of images; empty for none. The avatar and the logo can also be uploaded (PNG, JPEG or " +
+      "GIF), which saves them at once.",
     currentImage: "Current {name}",
     uploadImage: "Upload {name}",
     uploadingImage: "Uploading {name}",
@@ -89,7 +90,8 @@ export const t = defineStrings({
     previewHint: "The real widget with the values above; messages typed into it are not sent.",
     embed: "Embed",
     embedIntro:
-      "Put the chat on your site in one of these ways. Each shows the saved settings, so changes below reach your site once saved.",
+      "Put the chat on your site in one of these ways. Each shows the saved settings, so changes below reach " +
+      "your site once saved.",
     snippet: "Embed snippet",
     copySnippet: "Copy snippet",
     fullPage: "Full-page chat",
@@ -105,12 +107,14 @@ export const t = defineStrings({
     copyReact: "Copy component",
     identity: "Identity secret",
     identityIntro:
-      "A private web chat only talks to visitors your backend vouches for: it signs each visitor's sourceId with this secret (hex HMAC-SHA256), and the page calls AssistantChat.setContact({sourceId, token}).",
+      "A private web chat only talks to visitors your backend vouches for: it signs each visitor's sourceId " +
+      "with this secret (hex HMAC-SHA256), and the page calls AssistantChat.setContact({sourceId, token}).",
     identityPublic: "Only private web chats need an identity secret. Set “Who may chat” to private and save.",
     rotate: "Create or replace the secret",
     rotateTitle: "Replace the identity secret?",
     rotateMessage:
-      "A new secret is made and shown once. The old one stops working at once: visitors signed with it can no longer chat until your backend uses the new one.",
+      "A new secret is made and shown once. The old one stops working at once: visitors signed with it can no " +
+      "longer chat until your backend uses the new one.",
     rotateAction: "Create new secret",
     secretTitle: "New identity secret",
     secretWarning: "Copy it now into your backend's settings: it is not shown again.",
@@ -118,7 +122,8 @@ export const t = defineStrings({
     done: "Done",
     domain: "Custom domain",
     domainIntro:
-      "Serve the full-page chat at / on your own domain: point it at this service, publish the TXT record shown after a check, then check again.",
+      "Serve the full-page chat at / on your own domain: point it at this service, publish the TXT record " +
+      "shown after a check, then check again.",
     domainField: "Domain",
     domainSaved: "Saved domain",
     domainHint: "Such as chat.example.com; saved with the other changes. Empty for none.",

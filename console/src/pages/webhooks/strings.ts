@@ -4,7 +4,8 @@ export const t = defineStrings({
   en: {
     title: "Webhooks",
     intro:
-      "Webhooks push each message of an inbox to your systems as it is stored: visitors' messages (incoming) or the assistant's and agents' replies (outgoing).",
+      "Webhooks push each message of an inbox to your systems as it is stored: visitors' messages (incoming) " +
+      "or the assistant's and agents' replies (outgoing).",
     inbox: "Inbox",
     noInboxes: "Create an inbox first: webhooks belong to an inbox.",
     webhooksOf: "Webhooks of {inbox}",
@@ -29,10 +30,12 @@ export const t = defineStrings({
     retryOff: "Not retried",
     retryFailedDeliveries: "Retry failed deliveries",
     retryHint:
-      "10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after each failure. Off: a failure is recorded and not retried.",
+      "10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h after each failure. Off: a failure is recorded and " +
+      "not retried.",
     conversationEvents: "Also send conversation lifecycle events",
     conversationEventsHint:
-      "Handoff to a person, takeover, assignment and resolve, as conversation.updated payloads with what changed and why. A custom template tells them apart by event.",
+      "Handoff to a person, takeover, assignment and resolve, as conversation.updated payloads with what " +
+      "changed and why. A custom template tells them apart by event.",
     templatePreset: "Payload format",
     service_standard: "Standard",
     genesys_cloud: "Genesys Cloud",
@@ -75,7 +78,8 @@ export const t = defineStrings({
     deliveriesNamed: "Deliveries of {name}",
     deliveriesOf: "Deliveries of {name}",
     deliveriesIntro:
-      "One record per attempt to push a message, newest first. A retry or a redelivery is a new attempt of the same event.",
+      "One record per attempt to push a message, newest first. A retry or a redelivery is a new attempt of " +
+      "the same event.",
     noDeliveries: "No deliveries yet.",
     refresh: "Refresh",
     redeliverFailed: "Redeliver failed events",

@@ -72,7 +72,8 @@ export function WebhookForm({
       method,
       isEnabled: form.get("isEnabled") === "on",
       retryFailedDeliveries: form.get("retryFailedDeliveries") === "on",
-      // Only a pushing webhook with a preset that has a shape for them sends lifecycle events (the API refuses the rest).
+      // Only a pushing webhook with a preset that has a shape for them sends lifecycle events (the API refuses the
+      // rest).
       conversationEvents: lifecycleAllowed && form.get("conversationEvents") === "on",
       templatePreset: preset,
       headers,

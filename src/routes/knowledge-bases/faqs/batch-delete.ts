@@ -12,7 +12,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Delete several FAQs",
   description:
-    "Needs `knowledge_base.manage` and a knowledge base you can see. Up to 1,000 ids; ids that are not FAQs of this knowledge base are ignored.",
+    "Needs `knowledge_base.manage` and a knowledge base you can see. Up to 1,000 ids; ids that are not FAQs " +
+    "of this knowledge base are ignored.",
   request: { params: FaqsParams, ...jsonBody(FaqBatchDelete) },
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });

@@ -13,7 +13,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Create an FAQ",
   description:
-    "Needs `knowledge_base.manage` and a knowledge base you can see. `labels` must be labels of this knowledge base (400). " +
+    "Needs `knowledge_base.manage` and a knowledge base you can see. `labels` must be labels of this " +
+    "knowledge base (400). " +
     "The FAQ is indexed at once for keyword and vector search with the knowledge base's embedding model.",
   request: { params: FaqsParams, ...jsonBody(FaqWrite) },
   responses: { 201: json(FaqSchema, "The created FAQ"), ...errorResponses(400, 403, 404, 502) },

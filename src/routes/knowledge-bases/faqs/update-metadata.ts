@@ -13,7 +13,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Update the labels and custom metadata of an FAQ",
   description:
-    "Needs `knowledge_base.manage` and a knowledge base you can see. `labels` (labels of this knowledge base, else 400) and " +
+    "Needs `knowledge_base.manage` and a knowledge base you can see. `labels` (labels of this knowledge base, " +
+    "else 400) and " +
     "`rawUserDefineMetadata` replace the stored values when given; the FAQ's text and index are untouched.",
   request: { params: FaqParams, ...jsonBody(FaqMetadataPatch) },
   responses: { 200: json(FaqSchema, "The updated FAQ"), ...errorResponses(400, 403, 404) },

@@ -16,7 +16,8 @@ const routeFor = (method: "put" | "patch") =>
     description:
       "Needs `knowledge_base.manage` and a knowledge base you can see. " +
       (method === "put" ? "PUT takes the same partial body as PATCH (clients send only the changed `answer`): " : "") +
-      "fields left out keep their value; fields given are checked as on creation (an empty `question` or `answer` is 400); " +
+      "fields left out keep their value; fields given are checked as on creation (an empty `question` or " +
+      "`answer` is 400); " +
       "`labels`, when given, replaces the list (labels of this knowledge base, else 400). " +
       "A changed question or answer is re-indexed at once.",
     request: { params: FaqParams, ...jsonBody(FaqPatch) },

@@ -23,10 +23,13 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Add files to a knowledge base",
   description:
-    "Needs `knowledge_base.manage`. Either multipart/form-data with 1 to 20 `file` parts, or JSON `{files: [{file, filename, parser?}]}` where `file` is an " +
-    "http(s) URL the service fetches (private and internal addresses are refused) or the key of an object uploaded to this service's storage for the organization. " +
+    "Needs `knowledge_base.manage`. Either multipart/form-data with 1 to 20 `file` parts, or JSON `{files: " +
+    "[{file, filename, parser?}]}` where `file` is an " +
+    "http(s) URL the service fetches (private and internal addresses are refused) or the key of an object " +
+    "uploaded to this service's storage for the organization. " +
     "Types and size limits: `GET /api/parsers/supported-file-types/` (400 for another type, 413 over the limit). " +
-    "Every file is checked before any is stored. Files start `initial` and are parsed, chunked, embedded and indexed in the background.",
+    "Every file is checked before any is stored. Files start `initial` and are parsed, chunked, embedded and " +
+    "indexed in the background.",
   middleware: [acceptOnly(["json", "multipart"], { required: true, maxMultipartBytes: MULTIPART_MAX_BYTES })] as const,
   request: {
     params: KnowledgeBaseParams,

@@ -14,7 +14,8 @@ const deleteRoute = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Delete a knowledge base file",
   description:
-    "Needs `knowledge_base.manage`. Its text nodes, vectors and stored bytes go with it; replies stop citing it at once.",
+    "Needs `knowledge_base.manage`. Its text nodes, vectors and stored bytes go with it; replies stop citing " +
+    "it at once.",
   request: { params: FileParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

@@ -14,7 +14,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Get a knowledge base file",
   description:
-    "With its processing status: `initial` (queued), `processing`, `done`, or `failed` with the reason in `processingTimeDetails.error`.",
+    "With its processing status: `initial` (queued), `processing`, `done`, or `failed` with the reason in " +
+    "`processingTimeDetails.error`.",
   request: { params: FileParams },
   responses: { 200: json(KnowledgeBaseFileSchema, "The file"), ...errorResponses(403, 404) },
 });

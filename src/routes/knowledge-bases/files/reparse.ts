@@ -14,8 +14,10 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Parse files again",
   description:
-    "Needs `knowledge_base.manage`. Each file goes back to `initial` and is parsed, chunked and indexed again in the background; its current text " +
-    "nodes stay searchable until the new ones replace them. A job still running for the previous parse is discarded. Ids of other knowledge bases are ignored.",
+    "Needs `knowledge_base.manage`. Each file goes back to `initial` and is parsed, chunked and indexed again " +
+    "in the background; its current text " +
+    "nodes stay searchable until the new ones replace them. A job still running for the previous parse is " +
+    "discarded. Ids of other knowledge bases are ignored.",
   request: { params: KnowledgeBaseParams, ...jsonBody(ReparseBody, "JSON array of `{id, parser}`") },
   responses: {
     200: json(KnowledgeBaseFileSchema.array(), "The files, queued again"),

@@ -14,7 +14,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Set a file's labels and custom metadata",
   description:
-    "Needs `knowledge_base.manage`. `labels` (labels of this knowledge base, else 400) and `rawUserDefineMetadata`, when given, replace the current ones. " +
+    "Needs `knowledge_base.manage`. `labels` (labels of this knowledge base, else 400) and " +
+    "`rawUserDefineMetadata`, when given, replace the current ones. " +
     "Labels restrict what a contact may retrieve (queryMetadata `labelRelations`).",
   request: { params: FileParams, ...jsonBody(FileMetadataBody) },
   responses: { 200: json(KnowledgeBaseFileSchema, "The file"), ...errorResponses(400, 403, 404) },

@@ -12,7 +12,8 @@ const route = createRoute({
   tags: [KNOWLEDGE_TAG],
   summary: "Delete a label",
   description:
-    "Needs `knowledge_base.manage` and a knowledge base you can see. Files and FAQs keep existing; they just lose the label.",
+    "Needs `knowledge_base.manage` and a knowledge base you can see. Files and FAQs keep existing; they just " +
+    "lose the label.",
   request: { params: LabelParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

@@ -16,8 +16,10 @@ const route = createRoute({
   tags: [WEBHOOKS_TAG],
   summary: "List the delivery records of an assistant's messages",
   description:
-    "Needs `webhook.manage` and access to the assistant. Records of every webhook that pushed messages of the assistant's " +
-    "conversations in the current organization, newest first; `webhook` narrows them to one. Dates are inclusive days in UTC.",
+    "Needs `webhook.manage` and access to the assistant. Records of every webhook that pushed messages of the " +
+    "assistant's " +
+    "conversations in the current organization, newest first; `webhook` narrows them to one. Dates are " +
+    "inclusive days in UTC.",
   request: { params: ChatbotParams, query: ChatbotRecordQuery },
   responses: { 200: json(RecordPage, "Page of delivery records"), ...errorResponses(400, 403, 404) },
 });

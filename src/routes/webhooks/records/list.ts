@@ -14,8 +14,10 @@ const route = createRoute({
   tags: [WEBHOOKS_TAG],
   summary: "List a webhook's delivery records",
   description:
-    "Needs `webhook.manage`. One record per attempt to push a message (event): what was sent, the receiver's status and answer, newest first. " +
-    "Retries and redeliveries add attempts (`attempt` 2, 3, ...) with the same `eventId`; a pending retry shows when it is due (`scheduledAt`). " +
+    "Needs `webhook.manage`. One record per attempt to push a message (event): what was sent, the receiver's " +
+    "status and answer, newest first. " +
+    "Retries and redeliveries add attempts (`attempt` 2, 3, ...) with the same `eventId`; a pending retry " +
+    "shows when it is due (`scheduledAt`). " +
     "Dates are inclusive days in UTC.",
   request: { params: WebhookParams, query: RecordQuery },
   responses: { 200: json(RecordPage, "Page of delivery records"), ...errorResponses(400, 403, 404) },

@@ -15,9 +15,12 @@ const route = createRoute({
   tags: [WEBHOOKS_TAG],
   summary: "Send a record's event again",
   description:
-    "Needs `webhook.manage`. Adds the event's next attempt, pending and queued, and returns it; the record named stays as it was. " +
-    "It is sent with the webhook's current configuration and the same event id (`eventId`: the message's, or the lifecycle event's), so receivers can deduplicate. " +
-    "A failed or a successful event may be sent again; one with an attempt still pending or being sent, or a disabled webhook, is a 409.",
+    "Needs `webhook.manage`. Adds the event's next attempt, pending and queued, and returns it; the record " +
+    "named stays as it was. " +
+    "It is sent with the webhook's current configuration and the same event id (`eventId`: the message's, or " +
+    "the lifecycle event's), so receivers can deduplicate. " +
+    "A failed or a successful event may be sent again; one with an attempt still pending or being sent, or a " +
+    "disabled webhook, is a 409.",
   request: { params: RecordParams },
   responses: { 202: json(WebhookDeliverySchema, "The new attempt, pending"), ...errorResponses(403, 404, 409) },
 });

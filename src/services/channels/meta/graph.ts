@@ -6,7 +6,8 @@ import { fromHex, hmacSha256, timingSafeEqual, toHex, verifyHmacSha256 } from ".
 import { fetchPlatform, platformBase, refusal } from "../http";
 import { PlatformError, type ChannelConfig, type PlatformContext } from "../types";
 
-/** Each Graph API version is served for at least two years after its release (v24.0: October 2025); the one place to move it. */
+/** Each Graph API version is served for at least two years after its release (v24.0: October 2025); the one place to
+ * move it. */
 export const GRAPH_VERSION = "v24.0";
 
 const encoder = new TextEncoder();
@@ -19,7 +20,8 @@ const encoder = new TextEncoder();
 export const escapeUnicode = (text: string) =>
   text.replace(/[^\0-~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
-/** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret, body)>`, compared in constant time (WebCrypto's verify). */
+/** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret, body)>`, compared in constant time (WebCrypto's verify).
+ * */
 export async function verifyHubSignature(
   request: Request,
   raw: string,

@@ -26,6 +26,9 @@ export const instagram = messagingAdapter({
     const page = await graph(ctx, account, "GET", "me?fields=id,name");
     // The account's messages reach the app only while the linked Page is subscribed to it.
     await graph(ctx, account, "POST", `${encodeURIComponent(page.id)}/subscribed_apps?subscribed_fields=messages`);
-    return `Connected to the Instagram account @${user.username} (through the Page "${page.name}"); its messages come to this inbox.`;
+    return (
+      `Connected to the Instagram account @${user.username} (through the Page "${page.name}"); its messages ` +
+      `come to this inbox.`
+    );
   },
 });

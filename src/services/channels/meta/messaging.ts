@@ -47,7 +47,8 @@ export const account = (name: string, channel: ChannelConfig): GraphAccount => (
   appSecret: channel.credentials.appSecret,
 });
 
-/** One `messaging[]` item as an event: a person's message or a tapped button; null for echoes, deliveries, reads, reactions. */
+/** One `messaging[]` item as an event: a person's message or a tapped button; null for echoes, deliveries, reads,
+ * reactions. */
 function toEvent(item: any, platform: MessagingPlatform): InboundEvent | null {
   const sender = item?.sender?.id ? String(item.sender.id) : "";
   if (!sender) return null;
@@ -122,7 +123,8 @@ export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
     parse: (raw, channel) => parseMessaging(raw, channel, platform),
 
     async profile(ctx, event) {
-      // Meta refuses profiles to apps without the profile permission or outside the person's consent: the contact keeps its id.
+      // Meta refuses profiles to apps without the profile permission or outside the person's consent: the contact keeps
+      // its id.
       const path = `${encodeURIComponent(event.sender.id)}?fields=${platform.profileFields}`;
       const found = await graph(ctx, account(platform.name, ctx.channel), "GET", path).catch((err) => {
         if (err instanceof PlatformError && !err.retryable) return null;

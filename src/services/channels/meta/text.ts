@@ -4,7 +4,8 @@
 import { splitMessage, toPlainText, withCitations } from "../markdown";
 import type { OutboundMessage } from "../types";
 
-/** The reply's parts as plain text, each at most `limit` UTF-16 units: the Markdown split first, then rendered (markdown.ts). */
+/** The reply's parts as plain text, each at most `limit` UTF-16 units: the Markdown split first, then rendered
+ * (markdown.ts). */
 export function plainParts(message: Pick<OutboundMessage, "text" | "citations">, limit: number): string[] {
   return splitMessage(withCitations(message.text, message.citations), limit)
     .map(toPlainText)

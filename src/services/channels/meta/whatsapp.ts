@@ -76,7 +76,8 @@ function parseWhatsApp(raw: string, channel: ChannelConfig): InboundEvent[] {
   const events: InboundEvent[] = [];
   for (const change of list(body.entry).flatMap((entry) => list(entry?.changes))) {
     const value = change?.value;
-    // Statuses (sent, delivered, read) come in the same field without messages; other numbers of the app's business are other inboxes'.
+    // Statuses (sent, delivered, read) come in the same field without messages; other numbers of the app's business are
+    // other inboxes'.
     if (change?.field !== "messages" || !value) continue;
     if (
       phoneNumberId &&
@@ -104,10 +105,12 @@ function parseWhatsApp(raw: string, channel: ChannelConfig): InboundEvent[] {
 
 const FILE_TYPES = ["image", "video", "audio"] as const;
 
-/** The reply as Cloud API messages: text parts, the last one with the buttons when there are starters, then the files. */
+/** The reply as Cloud API messages: text parts, the last one with the buttons when there are starters, then the files.
+ * */
 function whatsappMessages(message: OutboundMessage): Record<string, unknown>[] {
   const parts = plainParts(message, WHATSAPP_TEXT_LIMIT);
-  // Reply buttons are at most three: the five ratings would lose 4 and 5, so the rating question goes as text ("reply with a number").
+  // Reply buttons are at most three: the five ratings would lose 4 and 5, so the rating question goes as text ("reply
+  // with a number").
   const buttons = message.rating ? [] : quickReplyChoices(message.quickReplies, MAX_BUTTONS, 20, 256);
   let last: string | undefined;
   if (buttons.length && parts.length) {
@@ -138,7 +141,8 @@ export const whatsapp: ChannelAdapter = {
   handshake: (request, _raw, channel) => subscriptionHandshake(request, channel),
   parse: parseWhatsApp,
 
-  /** The media id's URL (valid for minutes), then its bytes, both with the token; Meta's refusal of either is the answer. */
+  /** The media id's URL (valid for minutes), then its bytes, both with the token; Meta's refusal of either is the
+   * answer. */
   async download(ctx: PlatformContext, attachment: InboundAttachment) {
     const media = await graphRequest(ctx, account(ctx.channel), "GET", encodeURIComponent(attachment.ref));
     if (!media.ok) return media;
@@ -156,7 +160,10 @@ export const whatsapp: ChannelAdapter = {
     );
     // The business account sends its numbers' messages only to apps subscribed to it.
     await graph(ctx, account(ctx.channel), "POST", `${encodeURIComponent(businessAccountId)}/subscribed_apps`);
-    return `Connected to WhatsApp ${number.display_phone_number} (${number.verified_name}); its messages come to this inbox.`;
+    return (
+      `Connected to WhatsApp ${number.display_phone_number} (${number.verified_name}); its messages come to ` +
+      `this inbox.`
+    );
   },
 
   async send(ctx, message) {

@@ -93,7 +93,8 @@ const indexOf = (model: CorpusModel) => {
   return index;
 };
 
-/** The unit vector (LOCAL_EMBEDDING_DIMENSIONS long) of a text under a knowledge base's model, or the hashing embedding without one. */
+/** The unit vector (LOCAL_EMBEDDING_DIMENSIONS long) of a text under a knowledge base's model, or the hashing embedding
+ * without one. */
 export function embedWithModel(model: CorpusModel | null, text: string): number[] {
   if (!model) return embedText(text);
   const index = indexOf(model);

@@ -33,8 +33,10 @@ const TOKEN =
 // rather than nothing, so a query made only of them still finds something.
 const STOPWORDS = new Set(
   (
-    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its me my no not " +
-    "of on or our she he so than that the their them then there these they this to too was we were what when where which " +
+    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its " +
+    "me my no not " +
+    "of on or our she he so than that the their them then there these they this to too was we were what when " +
+    "where which " +
     "who why will with would you your"
   ).split(" "),
 );

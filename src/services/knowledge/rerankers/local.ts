@@ -49,7 +49,8 @@ export function rerankLocally(query: string, documents: string[]): number[] {
   const idf = new Map(
     queryTerms.map((t) => [t, 1 + Math.log((n + 1) / (docs.filter((d) => d.counts.has(t)).length + 1))]),
   );
-  // A term the question repeats weighs as often (at most 3), as in the keyword search: long questions name their subject more than once.
+  // A term the question repeats weighs as often (at most 3), as in the keyword search: long questions name their
+  // subject more than once.
   const weight = new Map(
     queryTerms.map((t) => [t, Math.min(MAX_QUERY_TERM_FREQUENCY, q.counts.get(t) ?? 1) * idf.get(t)!]),
   );

@@ -24,7 +24,8 @@ const MIN_IDF = 1e-6;
 /** A block is closed once it holds this many bytes; the next postings start a new one. */
 const BLOCK_BYTES = 4096;
 
-/** A document as the index takes it: its terms with their counts, and its length in terms (stopwords included, as FTS5 counts). */
+/** A document as the index takes it: its terms with their counts, and its length in terms (stopwords included, as FTS5
+ * counts). */
 export interface KeywordDocument {
   id: string;
   type: "text_node" | "faq";
@@ -125,14 +126,18 @@ export class KeywordIndex {
 
   constructor(private sql: SqlStorage) {
     sql.exec(
-      "CREATE TABLE IF NOT EXISTS keyword_documents (slot INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, source_id TEXT NOT NULL, length INTEGER NOT NULL, terms TEXT NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS keyword_documents (slot INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL " +
+        "UNIQUE, type TEXT NOT NULL, source_id TEXT NOT NULL, length INTEGER NOT NULL, terms TEXT NOT NULL)",
     );
     sql.exec(
-      "CREATE TABLE IF NOT EXISTS keyword_terms (term TEXT PRIMARY KEY, live INTEGER NOT NULL, size INTEGER NOT NULL, last INTEGER NOT NULL, max_tf INTEGER NOT NULL, min_length INTEGER NOT NULL, blocks INTEGER NOT NULL, tail_bytes INTEGER NOT NULL) WITHOUT ROWID",
+      "CREATE TABLE IF NOT EXISTS keyword_terms (term TEXT PRIMARY KEY, live INTEGER NOT NULL, size INTEGER " +
+        "NOT NULL, last INTEGER NOT NULL, max_tf INTEGER NOT NULL, min_length INTEGER NOT NULL, blocks INTEGER " +
+        "NOT NULL, tail_bytes INTEGER NOT NULL) WITHOUT ROWID",
     );
     sql.exec("CREATE TABLE IF NOT EXISTS keyword_holes (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)");
     sql.exec(
-      "CREATE TABLE IF NOT EXISTS keyword_blocks (term TEXT NOT NULL, block INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (term, block)) WITHOUT ROWID",
+      "CREATE TABLE IF NOT EXISTS keyword_blocks (term TEXT NOT NULL, block INTEGER NOT NULL, data BLOB NOT " +
+        "NULL, PRIMARY KEY (term, block)) WITHOUT ROWID",
     );
   }
 
@@ -179,7 +184,8 @@ export class KeywordIndex {
     const tails = new Map(
       this.sql
         .exec<{ term: string; data: ArrayBuffer }>(
-          "SELECT b.term, b.data FROM json_each(?) AS j JOIN keyword_blocks AS b ON b.term = j.value ->> '$[0]' AND b.block = j.value ->> '$[1]'",
+          "SELECT b.term, b.data FROM json_each(?) AS j JOIN keyword_blocks AS b ON b.term = j.value ->> " +
+            "'$[0]' AND b.block = j.value ->> '$[1]'",
           JSON.stringify(
             [...rows.values()]
               .filter((r) => r.blocks > 0 && r.tail_bytes < BLOCK_BYTES)
@@ -239,7 +245,8 @@ export class KeywordIndex {
     );
   }
 
-  /** Removes documents by id (unknown ids are ignored): their terms' document counts go down, their postings become holes. */
+  /** Removes documents by id (unknown ids are ignored): their terms' document counts go down, their postings become
+   * holes. */
   remove(ids: string[]) {
     if (!ids.length) return;
     const rows = this.sql
@@ -254,7 +261,8 @@ export class KeywordIndex {
     for (const r of rows)
       for (const [t] of JSON.parse(r.terms) as KeywordDocument["terms"]) held.set(t, (held.get(t) ?? 0) + 1);
     this.sql.exec(
-      "UPDATE keyword_terms SET live = live - (j.value ->> '$[1]') FROM json_each(?) AS j WHERE keyword_terms.term = j.value ->> '$[0]'",
+      "UPDATE keyword_terms SET live = live - (j.value ->> '$[1]') FROM json_each(?) AS j WHERE " +
+        "keyword_terms.term = j.value ->> '$[0]'",
       JSON.stringify([...held]),
     );
     this.sql.exec(

@@ -54,7 +54,8 @@ const KEYWORD_HALF_SCORE = 2;
  * base's embedding model and vector store, steered by the keyword leg's best passages) each return a
  * candidate list; `hybrid` fuses them by reciprocal rank fusion when enableRrf (else by the mean of
  * their normalized scores) and, when enableRerank, reorders the fused list with the base's reranker
- * (its score, tempered by the better of the two ranks, becomes the result's). Results at or below similarityCutoff are dropped, each base keeps
+ * (its score, tempered by the better of the two ranks, becomes the result's). Results at or below similarityCutoff are
+ * dropped, each base keeps
  * numberOfRetrievedChunks, and the text nodes are widened by sentenceWindowSize sentences.
  */
 export async function searchKnowledge(
@@ -179,7 +180,8 @@ async function requestKeywordRebuild(env: Bindings, knowledgeBaseId: string) {
     await env.INGESTION_QUEUE.send({ kind: "keywords", knowledgeBaseId });
 }
 
-/** The keyword leg through FTS5 in D1, raw BM25 (larger is better): for a base whose own index is still being filled. */
+/** The keyword leg through FTS5 in D1, raw BM25 (larger is better): for a base whose own index is still being filled.
+ * */
 async function keywordCandidatesFts(
   env: Bindings,
   kb: KnowledgeBaseRow,
@@ -204,7 +206,8 @@ async function keywordCandidatesFts(
          from (select rowid, bm25(${table}_fts) as score from ${table}_fts where ${table}_fts match ?1 order by score limit ?2) as m
          join ${table} as t on t.rowid = m.rowid where t.knowledge_base_id = ?3`;
   const { results } = await env.DB.prepare(
-    `select * from (${part("text_nodes", "text_node", "t.file_id")}) union all select * from (${part("faqs", "faq", "t.id")}) order by score desc limit ?2`,
+    `select * from (${part("text_nodes", "text_node", "t.file_id")}) union all select * from ` +
+      `(${part("faqs", "faq", "t.id")}) order by score desc limit ?2`,
   )
     .bind(
       match,

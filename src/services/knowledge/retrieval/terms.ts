@@ -25,8 +25,10 @@ export const CJK_STOPWORDS = new Set(
 /** English words that carry no meaning for search. */
 const STOPWORDS = new Set(
   (
-    "a an and are as at be but by can could did do does for from had has have how i if in into is it its me my no not of on or our " +
-    "should so that the their them then there these they this to was we were what when where which who why will with would you your"
+    "a an and are as at be but by can could did do does for from had has have how i if in into is it its me " +
+    "my no not of on or our " +
+    "should so that the their them then there these they this to was we were what when where which who why " +
+    "will with would you your"
   ).split(" "),
 );
 
@@ -74,7 +76,8 @@ export function queryTerms(query: string): string[] {
   return [...new Set(termsOf(query).filter((t) => !isStopTerm(t)))].slice(0, 64);
 }
 
-/** The meaningful terms of a text in order, duplicates kept, English words stemmed: what the corpus-trained embedding counts. */
+/** The meaningful terms of a text in order, duplicates kept, English words stemmed: what the corpus-trained embedding
+ * counts. */
 export const contentTerms = (text: string): string[] =>
   termsOf(text)
     .filter((t) => !isStopTerm(t))

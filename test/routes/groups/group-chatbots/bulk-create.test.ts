@@ -48,33 +48,37 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
     expect((await viewer.fetch("GET", `/chatbots/${bot.id}/`)).status).toBe(200);
   });
 
-  it("400 naming `chatbots` for any id that is not an assistant of this organization (or a personal one); nothing is added", async () => {
-    const owner = await seedOwner();
-    const other = await seedOwner();
-    const group = await createGroup(owner);
-    const mine = await createChatbot(owner);
-    const theirs = await createChatbot(other);
-    const personal = await createChatbot(owner, { organization: null });
-    for (const bad of [theirs.id, personal.id, NO_SUCH_ID, "not-a-uuid"]) {
-      const body = await expectError(
-        await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), {
-          chatbots: [mine.id, bad],
-        }),
-        400,
-        "invalid",
-      );
-      expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
-    }
-    for (const chatbots of [[], undefined, "x"]) {
-      const body = await expectError(
-        await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots }),
-        400,
-        "invalid",
-      );
-      expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
-    }
-    expect(await linksOfGroup(group.id)).toHaveLength(0);
-  });
+  it(
+    "400 naming `chatbots` for any id that is not an assistant of this organization (or a personal one); " +
+      "nothing is added",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const group = await createGroup(owner);
+      const mine = await createChatbot(owner);
+      const theirs = await createChatbot(other);
+      const personal = await createChatbot(owner, { organization: null });
+      for (const bad of [theirs.id, personal.id, NO_SUCH_ID, "not-a-uuid"]) {
+        const body = await expectError(
+          await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), {
+            chatbots: [mine.id, bad],
+          }),
+          400,
+          "invalid",
+        );
+        expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
+      }
+      for (const chatbots of [[], undefined, "x"]) {
+        const body = await expectError(
+          await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots }),
+          400,
+          "invalid",
+        );
+        expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
+      }
+      expect(await linksOfGroup(group.id)).toHaveLength(0);
+    },
+  );
 
   it("a non-owner with group.manage can only give assistants they can see", async () => {
     const owner = await seedOwner();

@@ -21,34 +21,38 @@ describe("DELETE .../groups/{groupPk}/group-chatbots/{id}/", () => {
     await expectError(await owner.fetch("DELETE", path), 404, "not_found");
   });
 
-  it("403 with only group.view; 404 through another group, another organization, unknown or malformed ids; 401; nothing is removed", async () => {
-    const owner = await seedOwner();
-    const viewer = await seedMember(owner, ["group.view"]);
-    const group = await createGroup(owner);
-    const sibling = await createGroup(owner);
-    const bot = await createChatbot(owner);
-    const [link] = await addChatbots(owner, group.id, [bot.id]);
-    const path = groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`);
-    await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
-    await expectError(
-      await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, sibling.id, `${link.id}/`)),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, "nope/")),
-      404,
-      "not_found",
-    );
-    await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
-    await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
-    expect(await linksOfGroup(group.id)).toHaveLength(1);
-  });
+  it(
+    "403 with only group.view; 404 through another group, another organization, unknown or malformed ids; 401; " +
+      "nothing is removed",
+    async () => {
+      const owner = await seedOwner();
+      const viewer = await seedMember(owner, ["group.view"]);
+      const group = await createGroup(owner);
+      const sibling = await createGroup(owner);
+      const bot = await createChatbot(owner);
+      const [link] = await addChatbots(owner, group.id, [bot.id]);
+      const path = groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`);
+      await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
+      await expectError(
+        await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, sibling.id, `${link.id}/`)),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, "nope/")),
+        404,
+        "not_found",
+      );
+      await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
+      await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
+      expect(await linksOfGroup(group.id)).toHaveLength(1);
+    },
+  );
 
   it("a non-owner with group.manage cannot remove a link to an assistant they cannot see (404)", async () => {
     const owner = await seedOwner();

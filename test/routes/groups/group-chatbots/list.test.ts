@@ -71,22 +71,26 @@ describe("GET .../groups/{groupPk}/group-chatbots/", () => {
     expect(await ids("nothing")).toEqual([]);
   });
 
-  it("group.view suffices and shows only assistants the caller can see; without it 403; another organization's group 404; 401", async () => {
-    const owner = await seedOwner();
-    const viewer = await seedMember(owner, ["group.view", "chatbot.view"]);
-    const group = await createGroup(owner);
-    const seen = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
-    const hidden = await createChatbot(owner);
-    await addChatbots(owner, group.id, [seen.id, hidden.id]);
-    const path = groupChatbotsPath(owner.organizationId, group.id);
-    const body = await page(await viewer.fetch("GET", path));
-    expect(body.count).toBe(1);
-    expect(body.results.map((l) => l.chatbot.id)).toEqual([seen.id]);
-    await expectError(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", path), 403, "permission_denied");
-    const other = await seedOwner();
-    const theirs = await createGroup(other);
-    await expectError(await owner.fetch("GET", groupChatbotsPath(owner.organizationId, theirs.id)), 404, "not_found");
-    await expectError(await other.fetch("GET", path), 404, "not_found");
-    await expectError(await call("GET", `/api/v1${path}`), 401, "not_authenticated");
-  });
+  it(
+    "group.view suffices and shows only assistants the caller can see; without it 403; another organization's " +
+      "group 404; 401",
+    async () => {
+      const owner = await seedOwner();
+      const viewer = await seedMember(owner, ["group.view", "chatbot.view"]);
+      const group = await createGroup(owner);
+      const seen = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
+      const hidden = await createChatbot(owner);
+      await addChatbots(owner, group.id, [seen.id, hidden.id]);
+      const path = groupChatbotsPath(owner.organizationId, group.id);
+      const body = await page(await viewer.fetch("GET", path));
+      expect(body.count).toBe(1);
+      expect(body.results.map((l) => l.chatbot.id)).toEqual([seen.id]);
+      await expectError(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", path), 403, "permission_denied");
+      const other = await seedOwner();
+      const theirs = await createGroup(other);
+      await expectError(await owner.fetch("GET", groupChatbotsPath(owner.organizationId, theirs.id)), 404, "not_found");
+      await expectError(await other.fetch("GET", path), 404, "not_found");
+      await expectError(await call("GET", `/api/v1${path}`), 401, "not_authenticated");
+    },
+  );
 });

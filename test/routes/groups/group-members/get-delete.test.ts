@@ -17,49 +17,52 @@ describe("GET .../groups/{groupPk}/group-members/{id}/", () => {
     expect(await res.json()).toEqual(added);
   });
 
-  it("404 through another group, for another organization's, unknown or malformed ids; 403 without group.view; 401", async () => {
-    const owner = await seedOwner();
-    const group = await createGroup(owner, []);
-    const sibling = await createGroup(owner, []);
-    const a = await seedMember(owner);
-    const [added] = await addMembers(owner, group.id, [a.memberId]);
-    await expectError(
-      await owner.fetch("GET", groupMembersPath(owner.organizationId, sibling.id, `${added.id}/`)),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, "nope/")),
-      404,
-      "not_found",
-    );
-    const other = await seedOwner();
-    await expectError(
-      await other.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`)),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await other.fetch("GET", groupMembersPath(other.organizationId, group.id, `${added.id}/`)),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await a.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`)),
-      403,
-      "permission_denied",
-    );
-    await expectError(
-      await call("GET", `/api/v1${groupMembersPath(owner.organizationId, group.id, `${added.id}/`)}`),
-      401,
-      "not_authenticated",
-    );
-  });
+  it(
+    "404 through another group, for another organization's, unknown or malformed ids; 403 without group.view; " + "401",
+    async () => {
+      const owner = await seedOwner();
+      const group = await createGroup(owner, []);
+      const sibling = await createGroup(owner, []);
+      const a = await seedMember(owner);
+      const [added] = await addMembers(owner, group.id, [a.memberId]);
+      await expectError(
+        await owner.fetch("GET", groupMembersPath(owner.organizationId, sibling.id, `${added.id}/`)),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, "nope/")),
+        404,
+        "not_found",
+      );
+      const other = await seedOwner();
+      await expectError(
+        await other.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`)),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await other.fetch("GET", groupMembersPath(other.organizationId, group.id, `${added.id}/`)),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await a.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`)),
+        403,
+        "permission_denied",
+      );
+      await expectError(
+        await call("GET", `/api/v1${groupMembersPath(owner.organizationId, group.id, `${added.id}/`)}`),
+        401,
+        "not_authenticated",
+      );
+    },
+  );
 });
 
 describe("DELETE .../groups/{groupPk}/group-members/{id}/", () => {
