@@ -347,6 +347,9 @@ describe("the embedded widget in Chromium", () => {
     const page = await context.newPage();
     const errors = [];
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    // Which request a "Failed to load resource" line was about (the console's line does not say).
+    const failed = [];
+    page.on("response", (r) => r.status() >= 400 && failed.push(`${r.request().method()} ${r.url()} ${r.status()}`));
     await page.goto(`${server.base}/chat/${chat.id}`);
     await page.locator("button.chip").first().click();
     await expect
@@ -354,7 +357,7 @@ describe("the embedded widget in Chromium", () => {
       .not.toContain("typing");
     expect(await page.locator("section.panel").getAttribute("role")).toBe("main");
     await page.screenshot({ path: path.join(shots, "page.png") });
-    expect(errors).toEqual([]);
+    expect(errors, failed.join("\n")).toEqual([]);
     await context.close();
   }, 60_000);
 });
