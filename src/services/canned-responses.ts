@@ -6,7 +6,7 @@ import type { Db } from "../env";
 import { cannedResponses } from "../db/schema";
 import { conflict, isUniqueViolation, notFound } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
-import type { PageParams } from "../lib/pagination";
+import { type Page, type PageWindow, paginate } from "../db/paginate";
 import { contains } from "../lib/sql";
 
 type Row = typeof cannedResponses.$inferSelect;
@@ -28,24 +28,16 @@ async function uniqueCode<T>(shortCode: string | undefined, write: () => Promise
 export async function listCannedResponses(
   db: Db,
   organizationId: string,
-  p: PageParams,
+  window: PageWindow,
   search?: string,
-): Promise<{ count: number; rows: Row[] }> {
+): Promise<Page<Row>> {
   const where = and(
     eq(cannedResponses.organizationId, organizationId),
     search ? or(contains(cannedResponses.shortCode, search), contains(cannedResponses.content, search)) : undefined,
   );
-  const [[{ n }], rows] = await Promise.all([
-    db.select({ n: count() }).from(cannedResponses).where(where),
-    db
-      .select()
-      .from(cannedResponses)
-      .where(where)
-      .orderBy(asc(cannedResponses.shortCode))
-      .limit(p.limit)
-      .offset(p.offset),
-  ]);
-  return { count: n, rows };
+  return paginate(window, db.select({ n: count() }).from(cannedResponses).where(where), ({ limit, offset }) =>
+    db.select().from(cannedResponses).where(where).orderBy(asc(cannedResponses.shortCode)).limit(limit).offset(offset),
+  );
 }
 
 export async function getCannedResponse(db: Db, organizationId: string, id: string): Promise<Row> {

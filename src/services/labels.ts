@@ -4,6 +4,7 @@ import { conversationLabels, conversations, labels } from "../db/schema";
 import { badRequest, conflict, isUniqueViolation, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { contains } from "../lib/sql";
+import { type PageWindow, paginate } from "../db/paginate";
 
 /** Conversation labels of an organization (CONTRACT section 18): filters of the inbox and of statistics. */
 export type LabelRow = typeof labels.$inferSelect;
@@ -35,17 +36,11 @@ export async function getLabel(db: Db, organizationId: string, id: string): Prom
 }
 
 /** A page of the organization's labels by name; `search`: the name contains it. */
-export async function listLabels(
-  db: Db,
-  organizationId: string,
-  q: { search?: string; limit: number; offset: number },
-) {
-  const where = and(eq(labels.organizationId, organizationId), q.search ? contains(labels.name, q.search) : undefined);
-  const [[{ n }], rows] = await Promise.all([
-    db.select({ n: count() }).from(labels).where(where),
-    db.select().from(labels).where(where).orderBy(asc(labels.name), asc(labels.id)).limit(q.limit).offset(q.offset),
-  ]);
-  return { count: n, rows };
+export async function listLabels(db: Db, organizationId: string, search: string | undefined, window: PageWindow) {
+  const where = and(eq(labels.organizationId, organizationId), search ? contains(labels.name, search) : undefined);
+  return paginate(window, db.select({ n: count() }).from(labels).where(where), ({ limit, offset }) =>
+    db.select().from(labels).where(where).orderBy(asc(labels.name), asc(labels.id)).limit(limit).offset(offset),
+  );
 }
 
 export async function createLabel(db: Db, organizationId: string, input: LabelInput): Promise<LabelRow> {

@@ -34,6 +34,6 @@ export const registerListCannedResponses = (r: Router) =>
     requirePermission(access, "conversation.manage");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const { count, rows } = await listCannedResponses(c.var.db, access.organizationId, p, q.search || undefined);
-    return c.json(pageResponse(c, p, count, rows.map(cannedResponseRecord)), 200);
+    const page = await listCannedResponses(c.var.db, access.organizationId, p, q.search || undefined);
+    return c.json(pageResponse(c, p, page.count, page.items.map(cannedResponseRecord)), 200);
   });

@@ -26,10 +26,6 @@ export const registerListLabels = (r: Router) =>
     requirePermission(access, "conversation.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const { count, rows } = await listLabels(c.var.db, access.organizationId, {
-      search: q.search?.trim() || undefined,
-      limit: p.limit,
-      offset: p.offset,
-    });
-    return c.json(pageResponse(c, p, count, rows.map(labelRecord)), 200);
+    const page = await listLabels(c.var.db, access.organizationId, q.search?.trim() || undefined, p);
+    return c.json(pageResponse(c, p, page.count, page.items.map(labelRecord)), 200);
   });
