@@ -19,7 +19,7 @@ import {
   type Filters,
   type Message,
 } from "./api";
-import { useInboxEvents, type LiveConversation, type LiveEvent, type TypingEvent } from "./live";
+import { useInboxEvents, type LiveEvent, type TypingEvent } from "./live";
 import { useVisitorTyping } from "./typing-state";
 import { t } from "./strings";
 import { Transcript } from "./transcript";
@@ -28,19 +28,27 @@ import { UnreadInboxes, markRead } from "./unread";
 import { messageStateAfter } from "./unread-order";
 import { ViewSwitch, inOrder } from "./views";
 
-/** A row brought up to date from a live event; null when its assignee is someone it cannot name yet. */
-function merged(row: Conversation, c: LiveConversation): Conversation | null {
+/**
+ * A row brought up to date from a live event; null when its assignee is someone it cannot name yet.
+ * A message's event carries the conversation as it was when the message was written, and may arrive after
+ * a lifecycle change the member made meanwhile (the take-over's answer): only lifecycle events
+ * (`conversation.updated` with `changes`) move the state, assignee and team, so a late message event
+ * cannot take a conversation back to the assistant on screen.
+ */
+function merged(row: Conversation, e: Exclude<LiveEvent, { type: "conversation.created" }>): Conversation | null {
+  const c = e.conversation;
+  const messageState = { title: c.title, ...messageStateAfter(row, c) };
+  if (e.type === "message.created") return { ...row, ...messageState };
   if ((c.assignee?.id ?? null) !== (row.assignee?.id ?? null) && c.assignee) return null;
   if ((c.team?.id ?? null) !== (row.team?.id ?? null) && c.team) return null;
-  const { title, status, progressStatus, autoReplyEnabled, waitingSince, csat } = c;
+  const { status, progressStatus, autoReplyEnabled, waitingSince, csat } = c;
   return {
     ...row,
-    title,
     status,
     progressStatus,
     autoReplyEnabled,
     // A late event (a message's after the read's) cannot bring back an older message nor raise the count again.
-    ...messageStateAfter(row, c),
+    ...messageState,
     waitingSince,
     csat,
     assignee: c.assignee ? row.assignee : null,
@@ -159,7 +167,8 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     const c = e.conversation;
     const { rows: current, filters: f, selectedId: open } = state.current;
     const row = current?.find((x) => x.id === c.id) ?? (selected?.id === c.id ? selected : undefined);
-    const update = row && !(e.type === "conversation.updated" && !e.changes) && merged(row, c);
+    const update =
+      row && e.type !== "conversation.created" && !(e.type === "conversation.updated" && !e.changes) && merged(row, e);
     if (update) upsert(update);
     // A plain `conversation.updated` (no lifecycle change: labels, for one) is read again, since events carry no
     // labels.
