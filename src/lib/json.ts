@@ -1,9 +1,26 @@
+import { z } from "@hono/zod-openapi";
+
 /**
- * A JSON object as it is stored and sent. Its values are typed `{} | null` (anything but
- * undefined), not `unknown`: a record holding `unknown` cannot cross the conversation object's RPC
- * boundary as typed, and a recursive JSON type is too deep for Hono's response types.
+ * A JSON value as it is stored and sent. Its recursion goes through interfaces, which TypeScript
+ * resolves lazily: written with inline object and array types, the conversation object's RPC types
+ * (Rpc.Stubify in @cloudflare/workers-types) expand it without end ("excessively deep").
  */
-export type JsonObject = { [key: string]: {} | null };
+export type Json = string | number | boolean | null | JsonArray | JsonObject;
+
+/** A JSON object as it is stored and sent. */
+export interface JsonObject {
+  [key: string]: Json;
+}
+
+export interface JsonArray extends Array<Json> {}
+
+/**
+ * Any JSON value, in a record's schema: documented as any value (as `z.unknown()`, which it is at
+ * run time) but typed `Json`, so a record inferred from its schema can cross the conversation
+ * object's RPC boundary as typed (a field typed `unknown` cannot). Records are built from stored
+ * JSON, never parsed with this schema.
+ */
+export const JsonValue = z.unknown() as z.ZodType<Json>;
 
 /** A JSON column's value (drizzle types them `Record<string, unknown>`): what was stored as JSON is JSON. */
 export const stored = <T extends Record<string, unknown> | null | undefined>(value: T) =>

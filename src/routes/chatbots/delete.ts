@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { deleteChatbot } from "../../services/chatbots/store";
-import { getChatbotForUpdate } from "../../services/chatbots/visibility";
+import { getChatbotForRead } from "../../services/chatbots/visibility";
 import { CHATBOTS_TAG } from "./schema";
 
 const route = createRoute({
@@ -23,7 +23,7 @@ export const registerDeleteChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "chatbot.manage");
-    const row = await getChatbotForUpdate(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
+    const row = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     await deleteChatbot(c.var.db, row.id);
     return c.body(null, 204);
   });

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { chatbotView } from "../../services/chatbots/views";
-import { getChatbotForUpdate } from "../../services/chatbots/visibility";
+import { getChatbotForRead } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
 import { CHATBOTS_TAG, EnableEvaluationBody } from "./schema";
@@ -26,7 +26,7 @@ export const registerEnableEvaluation = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "chatbot.manage");
-    const current = await getChatbotForUpdate(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
+    const current = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     const row = await updateChatbot(c.var.db, current.id, {
       enableEvaluation: c.req.valid("json").enableEvaluation ?? true,
     });

@@ -5,7 +5,7 @@ import { fieldError } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { checkChatbotReferences, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
 import { chatbotView, maskDatabaseUrl } from "../../services/chatbots/views";
-import { chatbotGroupIds, getChatbotForUpdate } from "../../services/chatbots/visibility";
+import { chatbotGroupIds, getChatbotForRead } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
 import { checkChatbotKnowledgeBases } from "../../services/knowledge/knowledge-bases";
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
@@ -35,7 +35,7 @@ export function registerUpdateChatbot(r: Router) {
       const db = c.var.db;
       const access = await currentAccess(c);
       requirePermission(access, "chatbot.manage");
-      const current = await getChatbotForUpdate(db, access, c.var.principal.userId, c.req.valid("param").id);
+      const current = await getChatbotForRead(db, access, c.var.principal.userId, c.req.valid("param").id);
       const body = c.req.valid("json");
       if (body.organization !== undefined && (body.organization || null) !== current.organizationId) {
         throw fieldError("organization", "Cannot be changed after creation.");

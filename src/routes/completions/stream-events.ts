@@ -2,7 +2,7 @@
 // named schemas of the OpenAPI document: the console's try-it panel (and any generated client)
 // reads its events with these types instead of guessing them.
 import { z } from "@hono/zod-openapi";
-import { MessageSchema } from "../messages/schema";
+import { MessageSchema } from "../../services/records/messages";
 
 const ids = {
   conversationId: z.string().openapi({

@@ -2,7 +2,11 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
-import { createKnowledgeBase } from "../../services/knowledge/knowledge-bases";
+import {
+  changesAssistantLinks,
+  checkKnowledgeBaseReferences,
+  createKnowledgeBase,
+} from "../../services/knowledge/knowledge-bases";
 import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
 import { KNOWLEDGE_TAG, KnowledgeBaseWrite } from "./schema";
 
@@ -26,5 +30,8 @@ export const registerCreateKnowledgeBase = (r: Router) =>
     const body = c.req.valid("json");
     const access = await currentAccess(c);
     requirePermission(access, "knowledge_base.manage");
-    return c.json(await createKnowledgeBase(c.env, c.var.db, access, c.var.principal.userId, body), 201);
+    const userId = c.var.principal.userId;
+    const links = await checkKnowledgeBaseReferences(c.var.db, access, userId, body);
+    if (changesAssistantLinks(links)) requirePermission(access, "chatbot.manage");
+    return c.json(await createKnowledgeBase(c.env, c.var.db, access, userId, body, links), 201);
   });

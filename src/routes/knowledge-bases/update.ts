@@ -2,7 +2,12 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
-import { getKnowledgeBaseForRead, updateKnowledgeBase } from "../../services/knowledge/knowledge-bases";
+import {
+  changesAssistantLinks,
+  checkKnowledgeBaseUpdate,
+  getKnowledgeBaseForRead,
+  updateKnowledgeBase,
+} from "../../services/knowledge/knowledge-bases";
 import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
 import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseWrite } from "./schema";
 
@@ -34,7 +39,9 @@ export function registerUpdateKnowledgeBase(r: Router) {
       const userId = c.var.principal.userId;
       const current = await getKnowledgeBaseForRead(db, access, userId, c.req.valid("param").id);
       const body = c.req.valid("json");
-      return c.json(await updateKnowledgeBase(c.env, db, access, userId, current, body), 200);
+      const links = await checkKnowledgeBaseUpdate(db, access, userId, current, body);
+      if (changesAssistantLinks(links)) requirePermission(access, "chatbot.manage");
+      return c.json(await updateKnowledgeBase(c.env, db, access, userId, current, body, links), 200);
     });
   }
 }

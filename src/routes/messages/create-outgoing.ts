@@ -4,7 +4,8 @@ import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/op
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationObject, findConversation } from "../../services/conversations";
-import { MessageFields, MessageSchema } from "./schema";
+import { MessageFields } from "./schema";
+import { MessageSchema } from "../../services/records/messages";
 
 const AgentMessage = z
   .object({

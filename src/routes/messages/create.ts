@@ -5,7 +5,8 @@ import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { conversationObject, findConversation } from "../../services/conversations";
 import { requireContact } from "../../services/contacts";
-import { MessageCreate, MessageSchema } from "./schema";
+import { MessageCreate } from "./schema";
+import { MessageSchema } from "../../services/records/messages";
 import { resolveMessageAttachments } from "../../services/uploads/attachments";
 import { extractLater } from "../attachments/respond";
 

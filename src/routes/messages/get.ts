@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
 import { findMessage } from "../../services/messages";
-import { MessageSchema } from "./schema";
+import { MessageSchema } from "../../services/records/messages";
 
 const Query = z.object({
   conversation: z.uuid().openapi({

@@ -6,7 +6,7 @@ import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { listMessages } from "../../services/messages";
-import { MessageSchema } from "./schema";
+import { MessageSchema } from "../../services/records/messages";
 
 const Query = CursorQuery.extend({
   conversation: z

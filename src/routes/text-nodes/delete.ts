@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess } from "../../services/access";
-import { deleteTextNode, getTextNodeForUpdate } from "../../services/knowledge/text-nodes";
+import { currentAccess, requirePermission } from "../../services/access";
+import { deleteTextNode, getVisibleTextNode } from "../../services/knowledge/text-nodes";
 import { KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
@@ -20,12 +20,9 @@ const route = createRoute({
 
 export const registerDeleteTextNode = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { node } = await getTextNodeForUpdate(
-      c.var.db,
-      await currentAccess(c),
-      c.var.principal.userId,
-      c.req.valid("param").id,
-    );
+    const access = await currentAccess(c);
+    requirePermission(access, "knowledge_base.manage");
+    const { node } = await getVisibleTextNode(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     await deleteTextNode(c.env, c.var.db, node);
     return c.body(null, 204);
   });

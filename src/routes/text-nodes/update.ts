@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess } from "../../services/access";
+import { currentAccess, requirePermission } from "../../services/access";
 import { fileLabels } from "../../services/knowledge/files";
 import { legacyTextNodeRecord, textNodeRecord } from "../../services/records/text-nodes";
-import { getTextNodeForUpdate, rewriteTextNode } from "../../services/knowledge/text-nodes";
+import { getVisibleTextNode, rewriteTextNode } from "../../services/knowledge/text-nodes";
 import { KNOWLEDGE_TAG, TextNodeLegacySchema, TextNodeSchema, isNewerForm } from "./schema";
 
 const TextNodePatch = z
@@ -42,12 +42,9 @@ const route = createRoute({
 export const registerUpdateTextNode = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const { node, file, kb } = await getTextNodeForUpdate(
-      db,
-      await currentAccess(c),
-      c.var.principal.userId,
-      c.req.valid("param").id,
-    );
+    const access = await currentAccess(c);
+    requirePermission(access, "knowledge_base.manage");
+    const { node, file, kb } = await getVisibleTextNode(db, access, c.var.principal.userId, c.req.valid("param").id);
     const row = await rewriteTextNode(c.env, db, kb, node, c.req.valid("json").text);
     if (!isNewerForm(c)) return c.json(legacyTextNodeRecord(row, file), 200);
     const labels = await fileLabels(db, [file.id]);

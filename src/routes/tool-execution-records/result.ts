@@ -30,6 +30,8 @@ export const registerDesktopResult = (r: Router) =>
     const db = c.var.db;
     const access = await currentAccess(c);
     requirePermission(access, "conversation.manage");
+    // Which records a member sees follows `tool.view` (visibleRecordsCondition); answering a desktop call needs
+    // `conversation.manage` instead, so the caller sees the calls of the tools given to their groups as a viewer does.
     const record = await getRecordForRead(
       db,
       { ...access, permissions: new Set([...access.permissions, "tool.view"]) },

@@ -1,20 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, jsonBody } from "../../lib/openapi";
-import { unauthenticated } from "../../lib/errors";
-import {
-  conversationObject,
-  newConversation,
-  newConversationId,
-  type ConversationRow,
-} from "../../services/conversations";
-import { interruptible, SSE_HEADERS } from "../../services/sse";
-import type { QueryMetadata } from "../../services/knowledge/query-scope";
+import { SSE_HEADERS } from "../../services/sse";
 import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorContact, visitorConversation, visitorOf } from "../../services/widget/visitors";
-import { widgetEvents } from "../../services/widget/event-ids";
-import { forgetAttachments, requireFileUpload, visitorAttachments } from "../../services/widget/uploads";
-import type { AttachmentRow } from "../../services/records/attachments";
+import { visitorOf } from "../../services/widget/visitors";
+import { sendVisitorMessage } from "../../services/widget/send";
 import { SSE_EXAMPLE, VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
 
 const SendBody = z
@@ -121,65 +111,12 @@ const route = createRoute({
 
 export const registerWidgetSend = (r: Router) =>
   r.openapi(route, async (c) => {
-    const db = c.var.db;
-    const chat = await activeWebChat(db, c.req.valid("param").id);
+    const chat = await activeWebChat(c.var.db, c.req.valid("param").id);
     const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
-    const body = c.req.valid("json");
-    const files = body.attachments?.length ? body.attachments : undefined;
-    if (files) requireFileUpload(chat);
-    const { location, ...environment } = body.metadata ?? {};
-    const metadata = {
-      ...environment,
-      ...(location && chat.webChat.settings.enableLocation ? { location } : {}),
-      channel: "web_chat",
-    };
-    const [contact, conversation] = await Promise.all([
-      visitorContact(db, chat, visitor),
-      body.conversation ? visitorConversation(db, chat, visitor, body.conversation) : Promise.resolve(undefined),
-    ]);
-    if (!contact) throw unauthenticated("The visitor no longer exists; start a new session.");
-    let created: ConversationRow | undefined;
-    if (!conversation) {
-      const values = {
-        organizationId: chat.webChat.organizationId,
-        inboxId: chat.inboxId,
-        chatbotId: chat.assistant?.chatbot.id ?? null,
-        contactId: contact.id,
-      };
-      created = newConversation(
-        values,
-        newConversationId(c.env, (p) => c.executionCtx.waitUntil(p)),
-      );
-    }
-    const conversationId = conversation?.id ?? created!.id;
-    // Checked and written before the message, which carries their records; taken back if it is refused.
-    let written: AttachmentRow[] = [];
-    let attachments: Record<string, unknown>[] | undefined;
-    if (files)
-      ({ stored: attachments, written } = await visitorAttachments(
-        c.env,
-        db,
-        chat,
-        visitor,
-        new URL(c.req.url).origin,
-        conversationId,
-        files,
-      ));
-    let stream: Awaited<ReturnType<ReturnType<typeof conversationObject>["stream"]>>;
-    try {
-      stream = await conversationObject(c.env, conversationId).stream({
-        conversationId,
-        created,
-        conversation,
-        assistant: chat.assistant ?? undefined,
-        sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },
-        message: { content: body.content, metadata, ...(attachments ? { attachments } : {}) },
-        contactQueryMetadata: (contact.queryMetadata as QueryMetadata | null) ?? null,
-        requestId: c.var.requestId,
-      });
-    } catch (err) {
-      await forgetAttachments(db, written);
-      throw err;
-    }
-    return c.body(widgetEvents(interruptible(stream, c.var.requestId), chat.webChat.settings), 200, SSE_HEADERS);
+    const events = await sendVisitorMessage(c.env, c.var.db, chat, visitor, c.req.valid("json"), {
+      origin: new URL(c.req.url).origin,
+      requestId: c.var.requestId,
+      waitUntil: (p) => c.executionCtx.waitUntil(p),
+    });
+    return c.body(events, 200, SSE_HEADERS);
   });

@@ -7,7 +7,7 @@ import { DEFAULT_MAX_TOOL_CALLS, runAgentLoop } from "./loop";
 import { ToolRecorder } from "./recorder";
 import { toolsForReply } from "./registry";
 import { withTextProtocol, nativeToolCalling } from "./text-protocol";
-import type { ToolCallTrace, ToolContext } from "./types";
+import { replyToolContext, type ToolCallTrace, type ToolContext } from "./types";
 import { toolTurns } from "./history";
 import { attachmentParts } from "../uploads/reading";
 import type { messages } from "../../db/schema";
@@ -47,15 +47,7 @@ export async function agentReply(
   const { chatbot, incoming } = input;
   if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
   const ctx: ToolContext = {
-    env,
-    db,
-    organizationId: incoming.organizationId,
-    chatbot,
-    incoming,
-    knowledgeBases: input.knowledgeBases,
-    contactQueryMetadata: input.contactQueryMetadata,
-    signal: options.signal,
-    passages: [],
+    ...replyToolContext(env, db, input, options.signal),
     conversation: input.conversation
       ? { contactId: input.conversation.contactId, createdById: input.conversation.createdById }
       : undefined,

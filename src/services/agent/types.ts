@@ -3,6 +3,7 @@ import type { chatbots, messages } from "../../db/schema";
 import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
 import type { QueryMetadata } from "../knowledge/query-scope";
 import type { RetrievedPassage } from "../knowledge/retrieval";
+import type { ReplyInput } from "../conversation/replies";
 
 export type ToolStatus = "success" | "failure" | "timeout" | "pending";
 
@@ -20,6 +21,19 @@ export interface ToolOutcome {
    * it). */
   tools?: AgentTool[];
 }
+
+/** A reply's tool context: the message it answers, in the assistant's organization, with no passage found yet. */
+export const replyToolContext = (env: Bindings, db: Db, input: ReplyInput, signal?: AbortSignal): ToolContext => ({
+  env,
+  db,
+  organizationId: input.incoming.organizationId,
+  chatbot: input.chatbot,
+  incoming: input.incoming,
+  knowledgeBases: input.knowledgeBases,
+  contactQueryMetadata: input.contactQueryMetadata,
+  signal,
+  passages: [],
+});
 
 /** What a tool may use while it runs: the reply it belongs to, never more than the organization's. */
 export interface ToolContext {

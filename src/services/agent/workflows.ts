@@ -4,11 +4,12 @@ import { replyModel } from "../llm/fallback";
 import { terms, sentences, streamPieces } from "../llm/text";
 import { citationNode, retrievePassages, type RetrievedPassage } from "../knowledge/retrieval";
 import type { Reply, ReplyInput } from "../conversation/replies";
+import { conversationPrompt } from "../conversation/prompt";
 import { runAgentLoop } from "./loop";
 import { ToolRecorder } from "./recorder";
 import { assistantToolsProvider } from "./registry";
 import type { AgentOptions } from "./reply";
-import type { ToolContext } from "./types";
+import { replyToolContext } from "./types";
 
 /** The catalogue of built-in workflows (fixed ids; `builtInWorkflow` of an assistant in workflow mode). */
 export const BUILT_IN_WORKFLOWS = [
@@ -108,17 +109,7 @@ export async function workflowReply(
     await retrieve(query.query);
     await step("answer", async () => ({ characters: (await answer()).length }));
   } else if (workflow.id === BUILT_IN_WORKFLOWS[1].id) {
-    const ctx: ToolContext = {
-      env,
-      db,
-      organizationId: incoming.organizationId,
-      chatbot,
-      incoming,
-      knowledgeBases: input.knowledgeBases,
-      contactQueryMetadata: input.contactQueryMetadata,
-      signal,
-      passages: [],
-    };
+    const ctx = replyToolContext(env, db, input, signal);
     const tools = await assistantToolsProvider(ctx, { toolIds: incoming.toolIds });
     const recorder = new ToolRecorder(db, {
       organizationId: incoming.organizationId,
@@ -178,18 +169,6 @@ export async function workflowReply(
     contentPayload: { workflow: { id: workflow.id, name: workflow.name }, steps },
     modelId: model.fallbackAnswered(),
   };
-}
-
-function conversationPrompt({ chatbot, history, incoming }: ReplyInput): ChatMessage[] {
-  const system = chatbot.instructions.trim();
-  return [
-    ...(system ? [{ role: "system" as const, content: system }] : []),
-    ...history.map((m) => ({
-      role: m.type === "incoming" ? ("user" as const) : ("assistant" as const),
-      content: m.content,
-    })),
-    { role: "user", content: incoming.content },
-  ];
 }
 
 /** A standalone search query: the model's rewrite (local model or no history: the question itself, with the previous

@@ -7,7 +7,7 @@ import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { contains } from "../../lib/sql";
 import type { Page, PageWindow } from "../../db/paginate";
-import { can, requirePermission, type OrgAccess } from "../access";
+import { can, type OrgAccess } from "../access";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
 /** Assistants given to one of the member's groups (chatbot_groups). */
@@ -88,14 +88,6 @@ export async function getVisibleChatbot(
 
 /** The assistant if the caller may see it, else 404; the route has checked the permission its use needs. */
 export async function getChatbotForRead(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow> {
-  const row = await getVisibleChatbot(db, access, userId, id);
-  if (!row) throw notFound("Assistant not found.");
-  return row;
-}
-
-/** For writes: 403 without `chatbot.manage`, then 404 when the caller cannot see the assistant. */
-export async function getChatbotForUpdate(db: Db, access: OrgAccess, userId: string, id: string): Promise<ChatbotRow> {
-  requirePermission(access, "chatbot.manage");
   const row = await getVisibleChatbot(db, access, userId, id);
   if (!row) throw notFound("Assistant not found.");
   return row;

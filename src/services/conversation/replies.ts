@@ -2,10 +2,11 @@ import { Validator } from "@cfworker/json-schema";
 import type { Bindings, Db } from "../../env";
 import type { chatbots, models, messages } from "../../db/schema";
 import { CitationMarker } from "../knowledge/citations";
-import { ModelError, type ChatMessage, type Usage } from "../llm";
+import { ModelError, type Usage } from "../llm";
 import { replyModel, type AnsweringModel } from "../llm/fallback";
 import { streamPieces } from "../llm/text";
 import { saysUnknown } from "../llm/local";
+import { conversationPrompt } from "./prompt";
 import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
 import { citationNode, citedFiles, retrievePassages } from "../knowledge/retrieval";
 import type { QueryMetadata } from "../knowledge/query-scope";
@@ -107,7 +108,7 @@ export async function generateReply(
     if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
     model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId);
     const request = {
-      messages: prompt(input),
+      messages: conversationPrompt(input),
       passages,
       attachments,
       jsonSchema,
@@ -137,18 +138,6 @@ export async function generateReply(
     modelId: fallback,
     ...(unanswered ? { unanswered } : {}),
   };
-}
-
-function prompt({ chatbot, history, incoming }: ReplyInput): ChatMessage[] {
-  const system = chatbot.instructions.trim();
-  return [
-    ...(system ? [{ role: "system" as const, content: system }] : []),
-    ...history.map((m) => ({
-      role: m.type === "incoming" ? ("user" as const) : ("assistant" as const),
-      content: m.content,
-    })),
-    { role: "user", content: incoming.content },
-  ];
 }
 
 /** What the visitor said before this message, oldest first: a follow-up is searched with its previous question. */

@@ -19,7 +19,7 @@ import {
 import { fieldError, forbidden, notFound } from "../../lib/errors";
 import { isUuid, uuidv7 } from "../../lib/ids";
 import { chunk, contains, inChunks } from "../../lib/sql";
-import { can, requirePermission, type OrgAccess } from "../access";
+import { can, type OrgAccess } from "../access";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { getModel } from "../models";
 import { knowledgeBaseRecord } from "../records/knowledge-bases";
@@ -242,15 +242,15 @@ export type KnowledgeBaseBody = Parameters<typeof checkKnowledgeBaseReferences>[
   Parameters<typeof knowledgeBaseColumns>[0] &
   Parameters<typeof resolveVectorDatabase>[2];
 
-/** Creates a knowledge base with its links (checked first) and starts its keyword index. */
+/** Creates a knowledge base with its links (from checkKnowledgeBaseReferences) and starts its keyword index. */
 export async function createKnowledgeBase(
   env: Bindings,
   db: Db,
   access: OrgAccess,
   userId: string,
   body: KnowledgeBaseBody & { name: string; embeddingModel: string; rerankerModel: string },
+  links: KnowledgeBaseLinks,
 ) {
-  const links = await checkKnowledgeBaseReferences(db, access, userId, body);
   const { storedCredentials, ...store } = await resolveVectorDatabase(env, null, body);
   const id = uuidv7();
   const [[row]] = await db.batch([
@@ -274,17 +274,17 @@ export async function createKnowledgeBase(
 }
 
 /**
- * Writes the fields a PUT or PATCH gives and replaces the links it names. The embedding model
- * cannot change while the knowledge base holds indexed content (its vectors would no longer match).
+ * Checks a PUT or PATCH body against the knowledge base: the embedding model cannot change while it
+ * holds indexed content (its vectors would no longer match), and the references it names as for a
+ * create. Returns the links to write.
  */
-export async function updateKnowledgeBase(
-  env: Bindings,
+export async function checkKnowledgeBaseUpdate(
   db: Db,
   access: OrgAccess,
   userId: string,
   current: KnowledgeBaseRow,
   body: KnowledgeBaseBody,
-) {
+): Promise<KnowledgeBaseLinks> {
   if (
     body.embeddingModel &&
     body.embeddingModel !== current.embeddingModelId &&
@@ -295,13 +295,19 @@ export async function updateKnowledgeBase(
       "Cannot change while the knowledge base holds indexed files or FAQs; create a new knowledge base instead.",
     );
   }
-  const links = await checkKnowledgeBaseReferences(
-    db,
-    access,
-    userId,
-    body,
-    await currentLinks(db, access, userId, current.id),
-  );
+  return checkKnowledgeBaseReferences(db, access, userId, body, await currentLinks(db, access, userId, current.id));
+}
+
+/** Writes the fields a PUT or PATCH gives and the links checkKnowledgeBaseUpdate returned. */
+export async function updateKnowledgeBase(
+  env: Bindings,
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  current: KnowledgeBaseRow,
+  body: KnowledgeBaseBody,
+  links: KnowledgeBaseLinks,
+) {
   const { storedCredentials, ...store } = await resolveVectorDatabase(env, current, body);
   const values = Object.fromEntries(Object.entries(knowledgeBaseColumns(body)).filter(([, v]) => v !== undefined));
   const [[row]] = await db.batch([
@@ -324,8 +330,9 @@ export interface KnowledgeBaseLinks {
 /**
  * Checks the models, groups and assistants a create or update body names (400 naming the field).
  * Non-owners may only add groups they belong to (403). `chatbots` replaces the list of assistants
- * the caller can see: links to assistants they cannot see stay, and adding or removing any needs
- * `chatbot.manage` (403). `current` holds the existing links (for an update).
+ * the caller can see: links to assistants they cannot see stay (adding or removing any needs
+ * `chatbot.manage`, which the route declares: changesAssistantLinks). `current` holds the existing
+ * links (for an update).
  */
 export async function checkKnowledgeBaseReferences(
   db: Db,
@@ -375,11 +382,14 @@ export async function checkKnowledgeBaseReferences(
     if (unknown.length) throw fieldError("chatbots", `Unknown assistants: ${unknown.slice(0, 5).join(", ")}.`);
     const add = wanted.filter((id) => !current.visibleChatbotIds.includes(id));
     const remove = current.visibleChatbotIds.filter((id) => !wanted.includes(id));
-    if (add.length || remove.length) requirePermission(access, "chatbot.manage");
     out.chatbots = { add, remove };
   }
   return out;
 }
+
+/** Whether writing the links adds or removes assistants' links (then the caller needs `chatbot.manage`). */
+export const changesAssistantLinks = (links: KnowledgeBaseLinks) =>
+  !!links.chatbots && links.chatbots.add.length + links.chatbots.remove.length > 0;
 
 /** A knowledge base's links before an update: all its groups, and the assistants the caller can see. */
 export async function currentLinks(db: Db, access: OrgAccess, userId: string, knowledgeBaseId: string) {

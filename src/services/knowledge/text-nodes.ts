@@ -10,7 +10,7 @@ import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import type { Cursor } from "../../lib/pagination";
 import { contains } from "../../lib/sql";
-import { requirePermission, type OrgAccess } from "../access";
+import type { OrgAccess } from "../access";
 import { visibleKnowledgeBasesCondition, type KnowledgeBaseRow } from "./knowledge-bases";
 import { embedderOf } from "./content";
 import { refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
@@ -79,12 +79,6 @@ export async function getVisibleTextNode(db: Db, access: OrgAccess, userId: stri
     : [];
   if (!found) throw notFound("Text node not found.");
   return found;
-}
-
-/** For writes: 403 without `knowledge_base.manage`, then 404 as for reads. */
-export async function getTextNodeForUpdate(db: Db, access: OrgAccess, userId: string, id: string) {
-  requirePermission(access, "knowledge_base.manage");
-  return getVisibleTextNode(db, access, userId, id);
 }
 
 /** Rewrites a node's text and indexes it again: FTS (with the row, atomically), the base's keyword index, its vector

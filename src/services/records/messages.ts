@@ -1,36 +1,119 @@
+import { z } from "@hono/zod-openapi";
+import { JsonValue, stored } from "../../lib/json";
+import { Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { MessageRow } from "../conversations";
-import type { CitedPassageNode } from "../knowledge/retrieval";
 
-import { stored, type JsonObject as Json } from "../../lib/json";
+const obj = (description: string, example: Record<string, unknown> = {}) =>
+  z.record(z.string(), JsonValue).openapi({ description, example });
+
+export const Sender = z
+  .object({
+    id: z.string().nullable().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ example: "Support bot" }),
+    avatar: z.string().nullable().openapi({ example: null }),
+  })
+  .openapi("MessageSender");
+
+const id = (description: string) =>
+  z.string().openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
+const page = (description: string) => z.number().int().nullable().openapi({ description, example: 2 });
+
+/** A passage a reply was given (services/knowledge/retrieval: the node of each retrieved passage). */
+export const CitedPassage = z
+  .object({
+    id: id("The text node's or FAQ's id"),
+    type: z.enum(["text_node", "faq"]).openapi({ example: "text_node" }),
+    text: z
+      .string()
+      .openapi({ description: "The text node's own text, or the FAQ's answer", example: "We open at 9." }),
+    knowledgeBase: z
+      .object({ id: id("Knowledge base id"), name: z.string().openapi({ example: "Help centre" }) })
+      .openapi({ description: "Its knowledge base" }),
+    knowledgeBaseFile: z
+      .object({ id: id("File id"), filename: z.string().openapi({ example: "hours.pdf" }) })
+      .nullable()
+      .openapi({ description: "Its file (null for an FAQ)" }),
+    chatbotFile: z.string().nullable().openapi({ description: "Its file's id (null for an FAQ)", example: null }),
+    filename: z.string().nullable().openapi({ example: "hours.pdf" }),
+    pageNumber: page("First page (as pageStart)"),
+    pageStart: page("First page of the passage, when the file has pages"),
+    pageEnd: page("Last page of the passage"),
+    startCharIdx: z.number().int().nullable().openapi({ description: "Start in the file's text", example: 120 }),
+    endCharIdx: z.number().int().nullable().openapi({ description: "End in the file's text", example: 480 }),
+    faq: z
+      .object({
+        id: id("FAQ id"),
+        question: z.string().openapi({ example: "When do you open?" }),
+        answer: z.string().openapi({ example: "At 9." }),
+      })
+      .nullable()
+      .openapi({ description: "The FAQ (null for a text node)" }),
+  })
+  .openapi("CitedPassage");
+
 /** A passage a reply was given: written only by replies, from their retrieved passages
  * (services/conversation/replies.ts, agent/). */
-export type CitationNodeRecord = { node: CitedPassageNode; score: number; displayScore: number };
+export const CitationNode = z
+  .object({
+    node: CitedPassage,
+    score: z.number().openapi({ description: "Retrieval score, 0..1", example: 0.82 }),
+    displayScore: z.number().int().openapi({ description: "The score as a percentage", example: 82 }),
+  })
+  .openapi("CitationNode");
 
 /** The message record of CONTRACT section 7, as routes, the conversation object and webhooks give it. */
-export interface MessageRecord {
-  id: string;
-  conversation: string;
-  sequence: number;
-  sender: { id: string | null; name: string; avatar: string | null };
-  senderType: MessageRow["senderType"];
-  type: MessageRow["type"];
-  content: string;
-  contentPayload: Json | null;
-  feedback: string | null;
-  attachments: Json[];
-  citations: Json[];
-  citationNodes: CitationNodeRecord[];
-  canvas: Json | null;
-  metadata: Json;
-  queryMetadata: Json | null;
-  skillIds: string[];
-  toolIds: string[];
-  usage: { promptTokens: number; completionTokens: number } | null;
-  /** An operator's private note: the team sees it, the visitor, channels and message webhooks never do. */
-  private: boolean;
-  createdAt: string;
-}
+export const MessageSchema = z
+  .object({
+    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    conversation: z
+      .string()
+      .openapi({ description: "Conversation id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
+    sequence: z
+      .number()
+      .int()
+      .openapi({ description: "Position in the conversation, strictly increasing", example: 3 }),
+    sender: Sender,
+    senderType: z.enum(["chatbot", "user", "contact"]).openapi({ example: "chatbot" }),
+    type: z.enum(["incoming", "outgoing"]).openapi({ example: "outgoing" }),
+    content: z.string().openapi({ example: "Our opening hours are 9 to 5 [1]." }),
+    contentPayload: obj(
+      "Structured content; an agent reply's `toolCalls` are its tool calls (ToolResultEvent's fields)",
+      { content: "", items: [] },
+    ).nullable(),
+    feedback: z.string().nullable().openapi({ example: null }),
+    attachments: z.array(obj("Attachment")).openapi({ example: [] }),
+    citations: z.array(obj("Cited file")).openapi({ example: [] }),
+    citationNodes: z.array(CitationNode).openapi({
+      description: "The passages the reply was given, best first ([n] markers name the n-th)",
+      example: [],
+    }),
+    canvas: obj("Canvas").nullable(),
+    metadata: obj("Environment data such as time zone", { timeZone: "Europe/Paris" }),
+    queryMetadata: obj("Knowledge restriction for this message").nullable(),
+    skillIds: z.array(z.string()).openapi({ example: [] }),
+    toolIds: z.array(z.string()).openapi({ example: [] }),
+    usage: z
+      .object({
+        promptTokens: z.number().int().openapi({ example: 412 }),
+        completionTokens: z.number().int().openapi({ example: 38 }),
+      })
+      .nullable()
+      .openapi({
+        description: "Tokens the model reported for an assistant's reply; null for other messages",
+        example: { promptTokens: 412, completionTokens: 38 },
+      }),
+    private: z.boolean().openapi({
+      description:
+        "An operator's private note: shown to the team only, never to the visitor, a channel or a message webhook",
+      example: false,
+    }),
+    createdAt: Timestamp,
+  })
+  .openapi("Message");
+
+export type CitationNodeRecord = z.infer<typeof CitationNode>;
+export type MessageRecord = z.infer<typeof MessageSchema>;
 
 export const messageRecord = (m: MessageRow): MessageRecord => ({
   id: m.id,

@@ -3,7 +3,7 @@ import type { Db } from "../../env";
 import { groupMembers, skillGroups, skills } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
-import { can, requirePermission, type OrgAccess } from "../access";
+import { can, type OrgAccess } from "../access";
 
 export type SkillRow = typeof skills.$inferSelect;
 
@@ -31,9 +31,8 @@ export async function getVisibleSkill(db: Db, access: OrgAccess, id: string): Pr
   return row ?? null;
 }
 
-/** For reads: 403 without `skill.view`, 404 when the caller cannot see it. */
+/** The skill if the caller can see it, else 404; the route has declared the permission its use needs. */
 export async function getSkillForRead(db: Db, access: OrgAccess, id: string): Promise<SkillRow> {
-  requirePermission(access, "skill.view");
   const row = await getVisibleSkill(db, access, id);
   if (!row) throw notFound("Skill not found.");
   return row;

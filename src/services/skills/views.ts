@@ -1,11 +1,11 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../env";
-import { groups, skillGroups, skillResources, skillTools, tools, users } from "../../db/schema";
+import { skillGroups, skillResources, skillTools, tools } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
+import { creatorsOf, type IdName, linkedGroups } from "../view-parts";
 import { canManageSkill, type SkillRow } from "./access";
 
-type IdName = { id: string; name: string };
 export type SkillResourceRow = typeof skillResources.$inferSelect;
 export interface AttachedTool {
   id: string;
@@ -27,24 +27,9 @@ export interface SkillView {
 /** What a skill record shows besides its own columns; groups of other organizations never show. */
 export async function skillViews(db: Db, access: OrgAccess, isStaff: boolean, rows: SkillRow[]): Promise<SkillView[]> {
   const ids = rows.map((r) => r.id);
-  const [creators, groupLinks, toolLinks, resources] = await Promise.all([
-    inChunks(
-      rows.map((r) => r.createdById).filter((x): x is string => !!x),
-      (part) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, part)),
-    ),
-    inChunks(ids, (part) =>
-      db
-        .select({
-          skillId: skillGroups.skillId,
-          id: groups.id,
-          name: groups.name,
-          organizationId: groups.organizationId,
-        })
-        .from(skillGroups)
-        .innerJoin(groups, eq(groups.id, skillGroups.groupId))
-        .where(inArray(skillGroups.skillId, part))
-        .orderBy(asc(groups.name), asc(groups.id)),
-    ),
+  const [createdBy, groupsOf, toolLinks, resources] = await Promise.all([
+    creatorsOf(db, rows),
+    linkedGroups(db, access, { table: skillGroups, owner: skillGroups.skillId, group: skillGroups.groupId }, ids),
     inChunks(ids, (part) =>
       db
         .select({
@@ -64,19 +49,11 @@ export async function skillViews(db: Db, access: OrgAccess, isStaff: boolean, ro
       db.select().from(skillResources).where(inArray(skillResources.skillId, part)).orderBy(asc(skillResources.path)),
     ),
   ]);
-  const names = new Map(creators.map((u) => [u.id, u.name]));
   return rows.map((row) => ({
     row,
     // Global skills show "System" as their author (spec).
-    createdBy:
-      row.organizationId === null
-        ? { id: "", name: "System" }
-        : row.createdById
-          ? { id: row.createdById, name: names.get(row.createdById) ?? "" }
-          : null,
-    groups: groupLinks
-      .filter((l) => l.skillId === row.id && l.organizationId === access.organizationId)
-      .map(({ id, name }) => ({ id, name })),
+    createdBy: row.organizationId === null ? { id: "", name: "System" } : createdBy(row),
+    groups: groupsOf(row.id),
     attachedTools: toolLinks.filter((l) => l.skillId === row.id).map(({ skillId: _, ...t }) => t),
     resources: resources.filter((r) => r.skillId === row.id),
     canManage: canManageSkill(access, row, isStaff),

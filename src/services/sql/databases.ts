@@ -89,6 +89,38 @@ const ids = (refs: { id: string }[] | null | undefined) =>
 const nameTaken = (err: unknown, name: string | undefined) =>
   isUniqueViolation(err) ? conflict(`A SQL database named "${name}" already exists.`) : err;
 
+/** A connection string as stored: sealed, and masked for display. */
+interface StoredConnection {
+  databaseUrlSealed: string;
+  databaseUrlMasked: string;
+}
+
+/**
+ * Checks what a create or update writes about the connection of a database of `type`: a managed
+ * database has no connection string and offers all of its tables; the others need one (`missing`:
+ * the body leaves none) that this deployment may reach (connectionProblem). `url` is the connection
+ * string to store, if any; it comes back sealed and masked.
+ */
+async function checkConnection(
+  env: Bindings,
+  organizationId: string,
+  type: SqlDatabaseType,
+  write: { url: string | undefined; missing: boolean; includeTables: SqlDatabaseInput["includeTables"] },
+): Promise<StoredConnection | undefined> {
+  const managed = type === "managed";
+  if (managed && write.url) throw fieldError("databaseUrl", "A managed database has no connection string.");
+  if (managed && write.includeTables?.tables.length)
+    throw fieldError("includeTables", "A managed database offers all of its tables.");
+  if (!managed && write.missing) throw fieldError("databaseUrl", `Required for ${type} databases.`);
+  if (!write.url) return undefined;
+  const problem = connectionProblem(env, type, write.url, organizationId);
+  if (problem) throw fieldError("databaseUrl", problem);
+  return {
+    databaseUrlSealed: await encryptSecret(write.url, env.ENCRYPTION_KEY),
+    databaseUrlMasked: maskConnectionUrl(write.url),
+  };
+}
+
 /**
  * Stores a new SQL database without reaching it: an external one is checked in the background
  * (`status` pending), an unsupported type is stored failed.
@@ -101,15 +133,11 @@ export async function createSqlDatabase(
 ): Promise<SqlDatabaseRecord> {
   const { access } = writer;
   const managed = body.databaseType === "managed";
-  if (managed && body.databaseUrl) throw fieldError("databaseUrl", "A managed database has no connection string.");
-  if (managed && body.includeTables?.tables.length)
-    throw fieldError("includeTables", "A managed database offers all of its tables.");
-  if (!managed && !body.databaseUrl) throw fieldError("databaseUrl", `Required for ${body.databaseType} databases.`);
-  const problem = body.databaseUrl
-    ? connectionProblem(env, body.databaseType, body.databaseUrl, access.organizationId)
-    : null;
-  if (problem) throw fieldError("databaseUrl", problem);
-  const sealed = body.databaseUrl ? await encryptSecret(body.databaseUrl, env.ENCRYPTION_KEY) : null;
+  const connection = await checkConnection(env, access.organizationId, body.databaseType, {
+    url: body.databaseUrl || undefined,
+    missing: !body.databaseUrl,
+    includeTables: body.includeTables,
+  });
   const groupIds = await checkSqlGroups(db, access, ids(body.groups), true);
   const chatbotIds = await checkSqlChatbots(db, access, writer.userId, ids(body.chatbots));
   const unsupported = UNSUPPORTED_TYPES.includes(body.databaseType);
@@ -125,8 +153,8 @@ export async function createSqlDatabase(
           name: body.name,
           description: body.description ?? "",
           databaseType: body.databaseType,
-          databaseUrlSealed: sealed,
-          databaseUrlMasked: body.databaseUrl ? maskConnectionUrl(body.databaseUrl) : null,
+          databaseUrlSealed: connection?.databaseUrlSealed ?? null,
+          databaseUrlMasked: connection?.databaseUrlMasked ?? null,
           includeTables: body.includeTables ?? null,
           isActive: body.isActive ?? true,
           status: managed ? "connected" : unsupported ? "failed" : "pending",
@@ -158,14 +186,11 @@ export async function updateSqlDatabase(
     throw fieldError("databaseType", "Cannot be changed after creation.");
   const managed = current.databaseType === "managed";
   const url = body.databaseUrl && body.databaseUrl !== current.databaseUrlMasked ? body.databaseUrl : undefined;
-  if (managed && url) throw fieldError("databaseUrl", "A managed database has no connection string.");
-  if (managed && body.includeTables?.tables.length)
-    throw fieldError("includeTables", "A managed database offers all of its tables.");
-  if (!managed && body.databaseUrl === null)
-    throw fieldError("databaseUrl", `Required for ${current.databaseType} databases.`);
-  const problem = url ? connectionProblem(env, current.databaseType, url, current.organizationId) : null;
-  if (problem) throw fieldError("databaseUrl", problem);
-  const sealed = url ? await encryptSecret(url, env.ENCRYPTION_KEY) : undefined;
+  const connection = await checkConnection(env, current.organizationId, current.databaseType, {
+    url,
+    missing: body.databaseUrl === null,
+    includeTables: body.includeTables,
+  });
   const linked = await db
     .select({ id: sqlDatabaseGroups.groupId })
     .from(sqlDatabaseGroups)
@@ -191,8 +216,7 @@ export async function updateSqlDatabase(
       description: body.description === null ? "" : body.description,
       isActive: body.isActive,
       includeTables: body.includeTables,
-      databaseUrlSealed: sealed,
-      databaseUrlMasked: url ? maskConnectionUrl(url) : undefined,
+      ...connection,
       ...(recheck ? { status: "pending" as const, errorMessage: null } : {}),
       ...(UNSUPPORTED_TYPES.includes(current.databaseType)
         ? { errorMessage: notSupportedMessage(current.databaseType) }

@@ -1,11 +1,11 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../env";
-import { chatbots, groups, sqlDatabaseChatbots, sqlDatabaseGroups, sqlDatabaseTables, users } from "../../db/schema";
+import { chatbots, groups, sqlDatabaseChatbots, sqlDatabaseGroups, sqlDatabaseTables } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
+import { creatorsOf, type IdName } from "../view-parts";
 import type { SqlDatabaseRow } from "./access";
 
-type IdName = { id: string; name: string };
 export type SqlTableRow = typeof sqlDatabaseTables.$inferSelect;
 
 export interface SqlDatabaseView {
@@ -19,7 +19,7 @@ export interface SqlDatabaseView {
 
 export async function sqlDatabaseViews(db: Db, access: OrgAccess, rows: SqlDatabaseRow[]): Promise<SqlDatabaseView[]> {
   const ids = rows.map((r) => r.id);
-  const [tables, bots, groupLinks, creators] = await Promise.all([
+  const [tables, bots, groupLinks, createdBy] = await Promise.all([
     inChunks(ids, (part) =>
       db
         .select()
@@ -43,19 +43,15 @@ export async function sqlDatabaseViews(db: Db, access: OrgAccess, rows: SqlDatab
         .where(inArray(sqlDatabaseGroups.sqlDatabaseId, part))
         .orderBy(asc(groups.name)),
     ),
-    inChunks(
-      rows.map((r) => r.createdById).filter((x): x is string => !!x),
-      (part) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, part)),
-    ),
+    creatorsOf(db, rows),
   ]);
-  const names = new Map(creators.map((u) => [u.id, u.name]));
   const canManage = can(access, "sql_database.manage");
   return rows.map((row) => ({
     row,
     tables: tables.filter((t) => t.sqlDatabaseId === row.id),
     chatbots: bots.filter((b) => b.sqlDatabaseId === row.id).map(({ id, name }) => ({ id, name })),
     groups: groupLinks.filter((g) => g.sqlDatabaseId === row.id).map(({ id, name }) => ({ id, name })),
-    createdBy: row.createdById ? { id: row.createdById, name: names.get(row.createdById) ?? "" } : null,
+    createdBy: createdBy(row),
     canManage,
   }));
 }

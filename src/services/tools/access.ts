@@ -3,7 +3,7 @@ import type { Db } from "../../env";
 import { groupMembers, toolGroups, tools } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
-import { can, requirePermission, type OrgAccess } from "../access";
+import { can, type OrgAccess } from "../access";
 
 export type ToolRow = typeof tools.$inferSelect;
 
@@ -32,9 +32,8 @@ export async function getVisibleTool(db: Db, access: OrgAccess, id: string): Pro
   return row ?? null;
 }
 
-/** For reads: 403 without `tool.view`, 404 when the caller cannot see it. */
+/** The tool if the caller can see it, else 404; the route has declared the permission its use needs. */
 export async function getToolForRead(db: Db, access: OrgAccess, id: string): Promise<ToolRow> {
-  requirePermission(access, "tool.view");
   const row = await getVisibleTool(db, access, id);
   if (!row) throw notFound("Tool not found.");
   return row;

@@ -150,19 +150,13 @@ const evaluateBlock = (Interpreter.prototype as unknown as BlockEvaluator).evalu
 
 const tooLarge = () => new TemplateError(`The template renders more than ${MAX_OUTPUT_BYTES / 1024} KiB.`);
 
-/** The variables the spec lists, snake_case, from one event. */
-export function templateVariables(data: WebhookEventData): Record<string, unknown> {
-  const { message: m, conversation: c, inbox, contact, sender } = data;
+/** The conversation, its inbox and its contact, as the variables of every event name them. */
+function conversationVariables(
+  c: WebhookEventData["conversation"],
+  inbox: WebhookEventData["inbox"],
+  contact: WebhookEventData["contact"],
+) {
   return {
-    // Which event this is: `incoming` or `outgoing` here, `conversation.updated` for a lifecycle event.
-    event: m.type,
-    message: {
-      id: m.id,
-      type: m.type,
-      content: m.content,
-      created_at: new Date(m.createdAt).toISOString(),
-      metadata: m.metadata,
-    },
     conversation: {
       ...conversationFields(c),
       // The spec's assignee is an agent membership reached as assignee.id and assignee.user.name.
@@ -180,6 +174,23 @@ export function templateVariables(data: WebhookEventData): Record<string, unknow
           source_id: contact.sourceId,
         }
       : null,
+  };
+}
+
+/** The variables the spec lists, snake_case, from one event. */
+export function templateVariables(data: WebhookEventData): Record<string, unknown> {
+  const { message: m, conversation: c, inbox, contact, sender } = data;
+  return {
+    // Which event this is: `incoming` or `outgoing` here, `conversation.updated` for a lifecycle event.
+    event: m.type,
+    message: {
+      id: m.id,
+      type: m.type,
+      content: m.content,
+      created_at: new Date(m.createdAt).toISOString(),
+      metadata: m.metadata,
+    },
+    ...conversationVariables(c, inbox, contact),
     sender: { id: sender.id, name: sender.name },
     sender_type: sender.type,
     attachments: data.attachments.map((a) => ({
@@ -206,22 +217,7 @@ export function eventTemplateVariables(data: ConversationEventData): Record<stri
     reason: data.reason,
     changes: data.changes,
     created_at: new Date(data.createdAt).toISOString(),
-    conversation: {
-      ...conversationFields(c),
-      assignee: c.assignee
-        ? { id: c.assignee.id, name: c.assignee.name, user: { id: c.assignee.id, name: c.assignee.name } }
-        : null,
-    },
-    inbox: { id: c.inbox.id, name: c.inbox.name, channel_type: c.inbox.channelType },
-    contact: contact
-      ? {
-          id: contact.id,
-          name: contact.name,
-          email: contact.email,
-          phone_number: contact.phoneNumber,
-          source_id: contact.sourceId,
-        }
-      : null,
+    ...conversationVariables(c, c.inbox, contact),
     message: null,
     sender: null,
     sender_type: null,

@@ -4,7 +4,7 @@
 import { badRequest } from "../../../lib/errors";
 import { fromHex, hmacSha256, timingSafeEqual, toHex, verifyHmacSha256 } from "../../../lib/crypto";
 import { fetchPlatform, platformBase, refusal } from "../http";
-import { PlatformError, type ChannelConfig, type PlatformContext } from "../types";
+import { PlatformError, type ChannelAdapter, type ChannelConfig, type PlatformContext } from "../types";
 
 /** Each Graph API version is served for at least two years after its release (v24.0: October 2025); the one place to
  * move it. */
@@ -52,6 +52,18 @@ export function subscriptionHandshake(request: Request, channel: ChannelConfig):
   }
   return new Response("hub.verify_token does not match this channel's verify token.", { status: 403, headers: TEXT });
 }
+
+/** How every Meta platform's webhook is checked: the app secret's signature, and the subscription handshake. */
+export const metaWebhook: Pick<ChannelAdapter, "verify" | "handshake"> = {
+  verify: (request, raw, channel) => verifyHubSignature(request, raw, channel.credentials.appSecret),
+  handshake: (request, _raw, channel) => subscriptionHandshake(request, channel),
+};
+
+const MEDIA_TYPES = ["image", "video", "audio"] as const;
+
+/** What a Send API calls a file of `contentType`: image, video, audio, else `other` (each platform's word for it). */
+export const mediaType = <T extends string>(contentType: string, other: T) =>
+  MEDIA_TYPES.find((t) => contentType.startsWith(`${t}/`)) ?? other;
 
 /** The webhook body as JSON; a body that is not is the platform's mistake, 400. */
 export function readPayload(raw: string): { object?: unknown; entry?: unknown } {

@@ -11,15 +11,7 @@ import type {
   OutboundMessage,
   PlatformContext,
 } from "../types";
-import {
-  fetchMetaFile,
-  graph,
-  list,
-  readPayload,
-  subscriptionHandshake,
-  verifyHubSignature,
-  type GraphAccount,
-} from "./graph";
+import { fetchMetaFile, graph, list, mediaType, metaWebhook, readPayload, type GraphAccount } from "./graph";
 import { fileNameOf, quickReplyChoices, tappedText } from "./text";
 
 export interface MessagingPlatform {
@@ -95,9 +87,6 @@ export function parseMessaging(raw: string, channel: ChannelConfig, platform: Me
   return events;
 }
 
-const ATTACHMENT_TYPES = ["image", "video", "audio"] as const;
-const attachmentType = (contentType: string) => ATTACHMENT_TYPES.find((t) => contentType.startsWith(`${t}/`)) ?? "file";
-
 const DAY_MS = 24 * 3600_000;
 
 /**
@@ -118,8 +107,7 @@ const quickReplies = (starters: string[]) =>
 export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
   return {
     platform: platform.platform,
-    verify: (request, raw, channel) => verifyHubSignature(request, raw, channel.credentials.appSecret),
-    handshake: (request, _raw, channel) => subscriptionHandshake(request, channel),
+    ...metaWebhook,
     parse: (raw, channel) => parseMessaging(raw, channel, platform),
 
     async profile(ctx, event) {
@@ -140,7 +128,7 @@ export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
     async send(ctx, message) {
       const messages: Record<string, unknown>[] = platform.parts(message).map((text) => ({ text }));
       for (const file of message.attachments) {
-        messages.push({ attachment: { type: attachmentType(file.contentType), payload: { url: file.url } } });
+        messages.push({ attachment: { type: mediaType(file.contentType, "file"), payload: { url: file.url } } });
       }
       // Quick replies belong to the last message: Messenger shows them under the latest one only.
       const choices = quickReplies(message.quickReplies);

@@ -16,9 +16,9 @@ import {
   graph,
   graphRequest,
   list,
+  mediaType,
+  metaWebhook,
   readPayload,
-  subscriptionHandshake,
-  verifyHubSignature,
   type GraphAccount,
 } from "./graph";
 import { plainParts, quickReplyChoices, tappedText } from "./text";
@@ -103,8 +103,6 @@ function parseWhatsApp(raw: string, channel: ChannelConfig): InboundEvent[] {
   return events;
 }
 
-const FILE_TYPES = ["image", "video", "audio"] as const;
-
 /** The reply as Cloud API messages: text parts, the last one with the buttons when there are starters, then the files.
  * */
 function whatsappMessages(message: OutboundMessage): Record<string, unknown>[] {
@@ -126,7 +124,7 @@ function whatsappMessages(message: OutboundMessage): Record<string, unknown>[] {
     messages.push({ type: "interactive", interactive: { type: "button", body: { text: last }, action } });
   }
   for (const file of message.attachments) {
-    const type = FILE_TYPES.find((t) => file.contentType.startsWith(`${t}/`)) ?? "document";
+    const type = mediaType(file.contentType, "document");
     messages.push({
       type,
       [type]: type === "document" ? { link: file.url, filename: file.filename } : { link: file.url },
@@ -137,8 +135,7 @@ function whatsappMessages(message: OutboundMessage): Record<string, unknown>[] {
 
 export const whatsapp: ChannelAdapter = {
   platform: "whatsapp",
-  verify: (request, raw, channel) => verifyHubSignature(request, raw, channel.credentials.appSecret),
-  handshake: (request, _raw, channel) => subscriptionHandshake(request, channel),
+  ...metaWebhook,
   parse: parseWhatsApp,
 
   /** The media id's URL (valid for minutes), then its bytes, both with the token; Meta's refusal of either is the

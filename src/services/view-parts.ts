@@ -1,0 +1,54 @@
+// Parts that several resources' views read the same way for a page of rows at once: who created
+// each row, and the groups each is given to.
+import { asc, eq, inArray } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Db } from "../env";
+import { groups, users } from "../db/schema";
+import { inChunks } from "../lib/sql";
+import type { OrgAccess } from "./access";
+
+export type IdName = { id: string; name: string };
+
+/** Reads the creators of `rows` at once; the function returns a row's `createdBy` (null without a creator). */
+export async function creatorsOf(
+  db: Db,
+  rows: { createdById: string | null }[],
+): Promise<(row: { createdById: string | null }) => IdName | null> {
+  const creators = await inChunks(
+    rows.map((r) => r.createdById).filter((x): x is string => !!x),
+    (part) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, part)),
+  );
+  const names = new Map(creators.map((u) => [u.id, u.name]));
+  return (row) => (row.createdById ? { id: row.createdById, name: names.get(row.createdById) ?? "" } : null);
+}
+
+/** A table linking a resource (`owner`) to groups (`group`). */
+export interface GroupLinks {
+  table: SQLiteTable;
+  owner: SQLiteColumn;
+  group: SQLiteColumn;
+}
+
+/**
+ * Reads the groups each of `ownerIds` is given to, by name; the function returns one owner's.
+ * Groups of other organizations than the caller's never show.
+ */
+export async function linkedGroups(
+  db: Db,
+  access: OrgAccess,
+  link: GroupLinks,
+  ownerIds: string[],
+): Promise<(ownerId: string) => IdName[]> {
+  const rows = await inChunks(ownerIds, (part) =>
+    db
+      .select({ ownerId: link.owner, id: groups.id, name: groups.name, organizationId: groups.organizationId })
+      .from(link.table)
+      .innerJoin(groups, eq(groups.id, link.group))
+      .where(inArray(link.owner, part))
+      .orderBy(asc(groups.name), asc(groups.id)),
+  );
+  return (ownerId) =>
+    rows
+      .filter((l) => l.ownerId === ownerId && l.organizationId === access.organizationId)
+      .map(({ id, name }) => ({ id, name }));
+}
