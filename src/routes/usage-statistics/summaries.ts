@@ -4,10 +4,10 @@ import type { ZodType } from "zod";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { orgAccess, requirePermission } from "../../services/access";
 import { planSettings } from "../../services/plans";
 import type { UsageScope } from "../../services/statistics/organization";
-import { usageRange, usageSummary } from "../../services/statistics/usage";
+import { usageSummary } from "../../services/statistics/usage";
+import { usageRangeOf } from "./range";
 import { ChatbotsSummarySchema, MembersSummarySchema } from "../../services/records/usage-statistics";
 import { OrganizationParams, USAGE_TAG, UsageSummaryQuery } from "./schema";
 
@@ -49,9 +49,7 @@ async function summaryOf(
   q: z.infer<typeof UsageSummaryQuery>,
   scope: UsageScope,
 ) {
-  const access = await orgAccess(c, organizationPk);
-  requirePermission(access, "statistics.view");
-  const range = await usageRange(c.env.DB, access.organizationId, q, c.executionCtx);
+  const range = await usageRangeOf(c, organizationPk, q);
   return usageSummary(c.env.DB, c.var.db, planSettings(c.env), scope, range, q.timeGranularity);
 }
 
