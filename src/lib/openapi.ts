@@ -138,4 +138,12 @@ export const IdRef = z.object({
   id: z.uuid().openapi({ description: "Referenced id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
 });
 
+/** A write's optional `groups` (`[{id}]`, at most 50): who may see or use the resource. */
+export const GroupRefs = (description: string, example: { id: string }[] = []) =>
+  z.array(IdRef).max(50).nullable().optional().openapi({ description, example });
+
+/** The trimmed, non-empty name of a resource a write creates or renames. */
+export const NameField = (description: string, example: string) =>
+  z.string().trim().min(1).max(200).openapi({ description, example });
+
 export const Timestamp = z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" });

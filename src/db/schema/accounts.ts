@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, id, updatedAt } from "./columns";
+import { belongsTo, bool, createdAt, id, timestamps } from "./columns";
 
 export const users = sqliteTable("users", {
   id: id(),
@@ -12,17 +12,14 @@ export const users = sqliteTable("users", {
   /** Platform operators: may change plans and feature flags of any organization. */
   isStaff: bool("is_staff").notNull().default(false),
   lastLoginAt: integer("last_login_at"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 });
 
 export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: id(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: belongsTo("user_id", () => users.id),
     /** The organization the key acts in unless X-Organization-Id says otherwise. */
     organizationId: text("organization_id"),
     name: text("name").notNull(),
@@ -45,9 +42,7 @@ export const consoleSessions = sqliteTable(
   "console_sessions",
   {
     id: id(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: belongsTo("user_id", () => users.id),
     /** The organization it acts in unless X-Organization-Id says otherwise (a key's, when signed in with one). */
     organizationId: text("organization_id"),
     tokenHash: text("token_hash").notNull().unique(),

@@ -1,6 +1,6 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
-import { createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, evaluationScores, id, json, timestamps } from "./columns";
 
 export const BATCH_QA_STATUSES = ["pending", "running", "done", "failed"] as const;
 
@@ -13,9 +13,7 @@ export const batchQas = sqliteTable(
   "batch_qas",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     webChatId: text("web_chat_id").notNull(),
     chatbotId: text("chatbot_id").notNull(),
     createdById: text("created_by_id").notNull(),
@@ -25,8 +23,7 @@ export const batchQas = sqliteTable(
     total: integer("total").notNull().default(0),
     completed: integer("completed").notNull().default(0),
     failed: integer("failed").notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     finishedAt: integer("finished_at"),
   },
   (t) => [index("batch_qas_web_chat_idx").on(t.webChatId, t.createdAt)],
@@ -38,12 +35,8 @@ export const batchQaItems = sqliteTable(
   "batch_qa_items",
   {
     id: id(),
-    batchQaId: text("batch_qa_id")
-      .notNull()
-      .references(() => batchQas.id, { onDelete: "cascade" }),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    batchQaId: belongsTo("batch_qa_id", () => batchQas.id),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     position: integer("position").notNull(),
     question: text("question").notNull(),
     expectedAnswer: text("expected_answer"),
@@ -52,12 +45,7 @@ export const batchQaItems = sqliteTable(
     citations: json<Record<string, unknown>[]>("citations"),
     replyMs: integer("reply_ms"),
     error: text("error"),
-    faithfulness: real("faithfulness"),
-    answerRelevancy: real("answer_relevancy"),
-    contextPrecision: real("context_precision"),
-    contextRecall: real("context_recall"),
-    answerCorrectness: real("answer_correctness"),
-    answerSimilarity: real("answer_similarity"),
+    ...evaluationScores(),
     answeredAt: integer("answered_at"),
   },
   (t) => [uniqueIndex("batch_qa_items_position_uq").on(t.batchQaId, t.position)],

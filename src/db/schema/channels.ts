@@ -3,7 +3,7 @@ import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
 import { conversations, messages } from "./conversations";
 import { contacts } from "./contacts";
-import { createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, createdAt, id, json, timestamps, updatedAt } from "./columns";
 
 export const CHANNEL_STATUSES = ["not_connected", "connected", "failing"] as const;
 
@@ -17,9 +17,7 @@ export const inboxChannels = sqliteTable(
     inboxId: text("inbox_id")
       .primaryKey()
       .references(() => inboxes.id, { onDelete: "cascade" }),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     channelType: text("channel_type").notNull(),
     /** The fields that are not secret (ids, addresses, names). */
     settings: json<Record<string, string>>("settings").notNull(),
@@ -34,8 +32,7 @@ export const inboxChannels = sqliteTable(
     origin: text("origin").notNull(),
     lastError: text("last_error"),
     lastEventAt: integer("last_event_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("inbox_channels_org_idx").on(t.organizationId)],
 );
@@ -50,13 +47,9 @@ export const CHANNEL_EVENT_STATUSES = ["pending", "stored", "ignored"] as const;
 export const channelEvents = sqliteTable(
   "channel_events",
   {
-    inboxId: text("inbox_id")
-      .notNull()
-      .references(() => inboxes.id, { onDelete: "cascade" }),
+    inboxId: belongsTo("inbox_id", () => inboxes.id),
     eventId: text("event_id").notNull(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     /** The event as the adapter read it (services/channels/types.ts InboundEvent). */
     payload: json<Record<string, unknown>>("payload").notNull(),
     /** Its chat, and when the platform says it happened: a chat's events are taken in in this order, whichever request
@@ -80,13 +73,9 @@ export const channelEvents = sqliteTable(
 export const channelThreads = sqliteTable(
   "channel_threads",
   {
-    inboxId: text("inbox_id")
-      .notNull()
-      .references(() => inboxes.id, { onDelete: "cascade" }),
+    inboxId: belongsTo("inbox_id", () => inboxes.id),
     threadKey: text("thread_key").notNull(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     conversationId: text("conversation_id"),
     /** What a reply needs that the conversation does not hold (e-mail's subject and Message-IDs). */
@@ -109,18 +98,10 @@ export const channelDeliveries = sqliteTable(
   "channel_deliveries",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    inboxId: text("inbox_id")
-      .notNull()
-      .references(() => inboxes.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
-    messageId: text("message_id")
-      .notNull()
-      .references(() => messages.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    inboxId: belongsTo("inbox_id", () => inboxes.id),
+    conversationId: belongsTo("conversation_id", () => conversations.id),
+    messageId: belongsTo("message_id", () => messages.id),
     status: text("status", { enum: CHANNEL_DELIVERY_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at").notNull(),

@@ -3,7 +3,7 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
 import { users } from "./accounts";
 import { organizations, groups } from "./organizations";
 import { models } from "./models";
-import { bool, createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, bool, createdAt, id, json, timestamps } from "./columns";
 import { uuidv7 } from "../../lib/ids";
 
 export const REPLY_MODES = ["normal", "template", "hybrid", "workflow", "agent"] as const;
@@ -45,8 +45,7 @@ export const chatbots = sqliteTable(
     enableInLineCitations: bool("enable_in_line_citations").notNull().default(false),
     /** Handing the conversation to a person (services/conversation/handoff.ts); null: the defaults. */
     handoff: json<{ enabled?: boolean; afterUnanswered?: number; message?: string | null }>("handoff"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   // The list reads each part of what a caller sees in creation order (services/chatbots.ts listVisibleChatbots).
   (t) => [
@@ -63,12 +62,8 @@ export const chatbotGroups = sqliteTable(
       .notNull()
       .unique()
       .$defaultFn(() => uuidv7()),
-    chatbotId: text("chatbot_id")
-      .notNull()
-      .references(() => chatbots.id, { onDelete: "cascade" }),
-    groupId: text("group_id")
-      .notNull()
-      .references(() => groups.id, { onDelete: "cascade" }),
+    chatbotId: belongsTo("chatbot_id", () => chatbots.id),
+    groupId: belongsTo("group_id", () => groups.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.groupId] }), index("chatbot_groups_group_idx").on(t.groupId)],

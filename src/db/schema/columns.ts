@@ -1,4 +1,4 @@
-import { integer, text } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, integer, real, text } from "drizzle-orm/sqlite-core";
 import { uuidv7 } from "../../lib/ids";
 
 /** Shared column builders: uuid v7 primary key and epoch-millisecond timestamps. */
@@ -15,5 +15,20 @@ export const updatedAt = () =>
     .notNull()
     .$defaultFn(() => Date.now())
     .$onUpdateFn(() => Date.now());
+/** A row's creation and last-update times. */
+export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });
 export const bool = (name: string) => integer(name, { mode: "boolean" });
 export const json = <T>(name: string) => text(name, { mode: "json" }).$type<T>();
+/** A required reference to the row this one belongs to: deleting that row deletes this one. */
+export const belongsTo = (name: string, parent: () => AnySQLiteColumn) =>
+  text(name).notNull().references(parent, { onDelete: "cascade" });
+/** The judge's scores of one answer (services/evaluation/metrics.ts), null when not evaluated: a chatbot record's and a
+ * batch QA item's. */
+export const evaluationScores = () => ({
+  faithfulness: real("faithfulness"),
+  answerRelevancy: real("answer_relevancy"),
+  contextPrecision: real("context_precision"),
+  contextRecall: real("context_recall"),
+  answerCorrectness: real("answer_correctness"),
+  answerSimilarity: real("answer_similarity"),
+});

@@ -1,16 +1,14 @@
 import { index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
-import { createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, id, json, timestamps } from "./columns";
 
 /** End users who talk to assistants. Credentials are stored sealed and never returned. */
 export const contacts = sqliteTable(
   "contacts",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     name: text("name").notNull().default(""),
     avatar: text("avatar"),
     phoneNumber: text("phone_number"),
@@ -23,8 +21,7 @@ export const contacts = sqliteTable(
     mcpCredentialsSealed: text("mcp_credentials_sealed"),
     apiCredentialsSealed: text("api_credentials_sealed"),
     contactConnectors: json<Record<string, unknown>[]>("contact_connectors"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index("contacts_org_idx").on(t.organizationId, t.createdAt),
@@ -35,12 +32,8 @@ export const contacts = sqliteTable(
 export const contactInboxes = sqliteTable(
   "contact_inboxes",
   {
-    contactId: text("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
-    inboxId: text("inbox_id")
-      .notNull()
-      .references(() => inboxes.id, { onDelete: "cascade" }),
+    contactId: belongsTo("contact_id", () => contacts.id),
+    inboxId: belongsTo("inbox_id", () => inboxes.id),
   },
   (t) => [primaryKey({ columns: [t.contactId, t.inboxId] }), index("contact_inboxes_inbox_idx").on(t.inboxId)],
 );
@@ -49,12 +42,9 @@ export const tags = sqliteTable(
   "tags",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     name: text("name").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("tags_org_name_uq").on(t.organizationId, t.name)],
 );
@@ -62,12 +52,8 @@ export const tags = sqliteTable(
 export const contactTags = sqliteTable(
   "contact_tags",
   {
-    contactId: text("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
-    tagId: text("tag_id")
-      .notNull()
-      .references(() => tags.id, { onDelete: "cascade" }),
+    contactId: belongsTo("contact_id", () => contacts.id),
+    tagId: belongsTo("tag_id", () => tags.id),
   },
   (t) => [primaryKey({ columns: [t.contactId, t.tagId] }), index("contact_tags_tag_idx").on(t.tagId)],
 );

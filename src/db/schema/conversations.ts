@@ -5,7 +5,7 @@ import { chatbots } from "./chatbots";
 import { contacts } from "./contacts";
 import { users } from "./accounts";
 import { groups } from "./organizations";
-import { bool, createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, bool, createdAt, id, json, timestamps } from "./columns";
 
 export const CONVERSATION_STATUSES = ["open", "queued", "resolved"] as const;
 export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"] as const;
@@ -14,12 +14,8 @@ export const conversations = sqliteTable(
   "conversations",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    inboxId: text("inbox_id")
-      .notNull()
-      .references(() => inboxes.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    inboxId: belongsTo("inbox_id", () => inboxes.id),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
     contactId: text("contact_id").references(() => contacts.id),
     title: text("title").notNull().default(""),
@@ -47,8 +43,7 @@ export const conversations = sqliteTable(
     /** Started by the console's try-it (a completion with `test: true`): apart in the inbox and left out of statistics
      * by default. */
     isTest: bool("is_test").notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index("conversations_inbox_idx").on(t.inboxId, t.lastMessageAt),
@@ -69,12 +64,8 @@ export const messages = sqliteTable(
   "messages",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    conversationId: belongsTo("conversation_id", () => conversations.id),
     sequence: integer("sequence").notNull(),
     type: text("type", { enum: MESSAGE_TYPES }).notNull(),
     senderType: text("sender_type", { enum: SENDER_TYPES }).notNull(),
@@ -115,15 +106,12 @@ export const labels = sqliteTable(
   "labels",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     name: text("name").notNull(),
     /** `#rrggbb`. */
     color: text("color").notNull(),
     description: text("description").notNull().default(""),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("labels_org_name_uq").on(t.organizationId, t.name)],
 );
@@ -131,15 +119,9 @@ export const labels = sqliteTable(
 export const conversationLabels = sqliteTable(
   "conversation_labels",
   {
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
-    labelId: text("label_id")
-      .notNull()
-      .references(() => labels.id, { onDelete: "cascade" }),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    conversationId: belongsTo("conversation_id", () => conversations.id),
+    labelId: belongsTo("label_id", () => labels.id),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.labelId] }), index("conversation_labels_label_idx").on(t.labelId)],
@@ -150,14 +132,11 @@ export const cannedResponses = sqliteTable(
   "canned_responses",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     shortCode: text("short_code").notNull(),
     content: text("content").notNull(),
     createdById: text("created_by_id"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("canned_responses_org_code_uq").on(t.organizationId, t.shortCode)],
 );
@@ -173,12 +152,8 @@ export const conversationHandoffs = sqliteTable(
   "conversation_handoffs",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    conversationId: belongsTo("conversation_id", () => conversations.id),
     inboxId: text("inbox_id").notNull(),
     chatbotId: text("chatbot_id"),
     reason: text("reason", { enum: HANDOFF_REASONS }).notNull(),
@@ -206,12 +181,8 @@ export const conversationEvents = sqliteTable(
   "conversation_events",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    conversationId: belongsTo("conversation_id", () => conversations.id),
     inboxId: text("inbox_id").notNull(),
     changes: json<Record<string, [unknown, unknown]>>("changes").notNull(),
     reason: text("reason").notNull(),

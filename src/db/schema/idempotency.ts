@@ -1,5 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
+import { belongsTo } from "./columns";
 
 /**
  * Requests sent with an `Idempotency-Key` (docs/decisions.md, "Resent messages"): one row per key and
@@ -10,9 +11,7 @@ import { organizations } from "./organizations";
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     owner: text("owner").notNull(),
     key: text("key").notNull(),
     /** SHA-256 of the method, path and canonical JSON body: the same key with another request is refused. */

@@ -1,7 +1,7 @@
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { chatbots } from "./chatbots";
-import { bool, createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, bool, id, json, timestamps } from "./columns";
 import type { BusinessHours } from "../../services/business-hours";
 
 export const CHANNEL_TYPES = [
@@ -34,9 +34,7 @@ export const inboxes = sqliteTable(
   "inboxes",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     name: text("name").notNull(),
     channelType: text("channel_type", { enum: CHANNEL_TYPES }).notNull(),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
@@ -46,8 +44,7 @@ export const inboxes = sqliteTable(
     businessHours: json<BusinessHours>("business_hours"),
     /** Who serves its conversations once handed off (services/assignment): null: manual, no team. */
     assignment: json<InboxAssignment>("assignment"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("inboxes_org_idx").on(t.organizationId), index("inboxes_chatbot_idx").on(t.chatbotId)],
 );
@@ -79,9 +76,7 @@ export const webChats = sqliteTable(
   "web_chats",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     inboxId: text("inbox_id")
       .notNull()
       .unique()
@@ -90,8 +85,7 @@ export const webChats = sqliteTable(
     accessType: text("access_type", { enum: WEB_CHAT_ACCESS_TYPES }).notNull().default("public"),
     isActive: bool("is_active").notNull().default(true),
     settings: json<WebChatSettings>("settings").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("web_chats_org_idx").on(t.organizationId)],
 );

@@ -3,7 +3,7 @@ import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
 import { models } from "./models";
 import { chatbots } from "./chatbots";
-import { bool, createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, bool, id, json, timestamps } from "./columns";
 
 export const VECTOR_DATABASE_TYPES = ["elasticsearch", "opensearch", "oracle", "synxdb"] as const;
 export const FILE_STATUSES = ["initial", "processing", "done", "failed"] as const;
@@ -13,9 +13,7 @@ export const knowledgeBases = sqliteTable(
   "knowledge_bases",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     createdById: text("created_by_id")
       .notNull()
       .references(() => users.id),
@@ -39,8 +37,7 @@ export const knowledgeBases = sqliteTable(
     vectorDatabaseUrl: text("vector_database_url"),
     /** AES-GCM sealed JSON of the store's credentials (api key, users, passwords); never returned. */
     vectorDatabaseCredentialsSealed: text("vector_database_credentials_sealed"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("knowledge_bases_org_idx").on(t.organizationId, t.createdAt)],
 );
@@ -49,12 +46,8 @@ export const knowledgeBases = sqliteTable(
 export const knowledgeBaseGroups = sqliteTable(
   "knowledge_base_groups",
   {
-    knowledgeBaseId: text("knowledge_base_id")
-      .notNull()
-      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
-    groupId: text("group_id")
-      .notNull()
-      .references(() => groups.id, { onDelete: "cascade" }),
+    knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
+    groupId: belongsTo("group_id", () => groups.id),
   },
   (t) => [
     primaryKey({ columns: [t.knowledgeBaseId, t.groupId] }),
@@ -66,12 +59,8 @@ export const knowledgeBaseGroups = sqliteTable(
 export const chatbotKnowledgeBases = sqliteTable(
   "chatbot_knowledge_bases",
   {
-    chatbotId: text("chatbot_id")
-      .notNull()
-      .references(() => chatbots.id, { onDelete: "cascade" }),
-    knowledgeBaseId: text("knowledge_base_id")
-      .notNull()
-      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    chatbotId: belongsTo("chatbot_id", () => chatbots.id),
+    knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
   },
   (t) => [
     primaryKey({ columns: [t.chatbotId, t.knowledgeBaseId] }),
@@ -83,12 +72,9 @@ export const knowledgeBaseLabels = sqliteTable(
   "knowledge_base_labels",
   {
     id: id(),
-    knowledgeBaseId: text("knowledge_base_id")
-      .notNull()
-      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
     name: text("name").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("knowledge_base_labels_name_uq").on(t.knowledgeBaseId, t.name)],
 );
@@ -102,9 +88,7 @@ export const knowledgeBaseFiles = sqliteTable(
   "knowledge_base_files",
   {
     id: id(),
-    knowledgeBaseId: text("knowledge_base_id")
-      .notNull()
-      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
     createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
     filename: text("filename").notNull(),
     objectKey: text("object_key").notNull(),
@@ -120,8 +104,7 @@ export const knowledgeBaseFiles = sqliteTable(
     startedAt: integer("started_at"),
     finishedAt: integer("finished_at"),
     processingTimeDetails: json<Record<string, unknown>>("processing_time_details").notNull().default({}),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("knowledge_base_files_kb_idx").on(t.knowledgeBaseId, t.createdAt)],
 );
@@ -129,12 +112,8 @@ export const knowledgeBaseFiles = sqliteTable(
 export const knowledgeBaseFileLabels = sqliteTable(
   "knowledge_base_file_labels",
   {
-    fileId: text("file_id")
-      .notNull()
-      .references(() => knowledgeBaseFiles.id, { onDelete: "cascade" }),
-    labelId: text("label_id")
-      .notNull()
-      .references(() => knowledgeBaseLabels.id, { onDelete: "cascade" }),
+    fileId: belongsTo("file_id", () => knowledgeBaseFiles.id),
+    labelId: belongsTo("label_id", () => knowledgeBaseLabels.id),
   },
   (t) => [primaryKey({ columns: [t.fileId, t.labelId] }), index("knowledge_base_file_labels_label_idx").on(t.labelId)],
 );
@@ -144,17 +123,14 @@ export const faqs = sqliteTable(
   "faqs",
   {
     id: id(),
-    knowledgeBaseId: text("knowledge_base_id")
-      .notNull()
-      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
     question: text("question").notNull(),
     answer: text("answer").notNull(),
     answerMediaUrls: json<Record<string, unknown>>("answer_media_urls").notNull().default({}),
     hitsCount: integer("hits_count").notNull().default(0),
     embeddingTokensCount: integer("embedding_tokens_count").notNull().default(0),
     rawUserDefineMetadata: json<Record<string, unknown>>("raw_user_define_metadata").notNull().default({}),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("faqs_kb_idx").on(t.knowledgeBaseId, t.createdAt)],
 );
@@ -162,12 +138,8 @@ export const faqs = sqliteTable(
 export const faqLabels = sqliteTable(
   "faq_labels",
   {
-    faqId: text("faq_id")
-      .notNull()
-      .references(() => faqs.id, { onDelete: "cascade" }),
-    labelId: text("label_id")
-      .notNull()
-      .references(() => knowledgeBaseLabels.id, { onDelete: "cascade" }),
+    faqId: belongsTo("faq_id", () => faqs.id),
+    labelId: belongsTo("label_id", () => knowledgeBaseLabels.id),
   },
   (t) => [primaryKey({ columns: [t.faqId, t.labelId] }), index("faq_labels_label_idx").on(t.labelId)],
 );
@@ -181,12 +153,8 @@ export const textNodes = sqliteTable(
   "text_nodes",
   {
     id: id(),
-    knowledgeBaseId: text("knowledge_base_id")
-      .notNull()
-      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
-    fileId: text("file_id")
-      .notNull()
-      .references(() => knowledgeBaseFiles.id, { onDelete: "cascade" }),
+    knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
+    fileId: belongsTo("file_id", () => knowledgeBaseFiles.id),
     position: integer("position").notNull(),
     text: text("text").notNull(),
     hitsCount: integer("hits_count").notNull().default(0),
@@ -194,8 +162,7 @@ export const textNodes = sqliteTable(
     pageEnd: integer("page_end"),
     startCharIdx: integer("start_char_idx").notNull(),
     endCharIdx: integer("end_char_idx").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("text_nodes_file_position_uq").on(t.fileId, t.position),

@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { users } from "./accounts";
 import { members, organizations } from "./organizations";
 import { tools } from "./tools";
-import { bool, createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, bool, id, json, timestamps } from "./columns";
 
 export const MCP_AUTH_KINDS = ["none", "headers", "oauth"] as const;
 
@@ -32,8 +32,7 @@ export const mcpRegistry = sqliteTable("mcp_registry", {
   authHint: text("auth_hint").notNull().default(""),
   documentationUrl: text("documentation_url"),
   sortOrder: integer("sort_order").notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 });
 
 /** An organization's enabled instance of a registry entry; its service-account headers are sealed. */
@@ -41,9 +40,7 @@ export const connectors = sqliteTable(
   "connectors",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     mcpRegistryId: text("mcp_registry_id")
       .notNull()
       .references(() => mcpRegistry.id),
@@ -56,8 +53,7 @@ export const connectors = sqliteTable(
     authHeadersSealed: text("auth_headers_sealed"),
     isEnabled: bool("is_enabled").notNull().default(true),
     createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("connectors_org_idx").on(t.organizationId, t.createdAt)],
 );
@@ -70,17 +66,12 @@ export const mcpCredentials = sqliteTable(
   "mcp_credentials",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    memberId: text("member_id")
-      .notNull()
-      .references(() => members.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    memberId: belongsTo("member_id", () => members.id),
     toolId: text("tool_id").references(() => tools.id, { onDelete: "cascade" }),
     connectorId: text("connector_id").references(() => connectors.id, { onDelete: "cascade" }),
     headersSealed: text("headers_sealed").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("mcp_credentials_member_tool_uq").on(t.memberId, t.toolId),

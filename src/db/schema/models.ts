@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
-import { createdAt, id, updatedAt } from "./columns";
+import { id, timestamps } from "./columns";
 
 export const MODEL_KINDS = ["llm", "embedding", "reranker"] as const;
 export const MODEL_PROVIDERS = ["local", "openai_compatible", "workers_ai"] as const;
@@ -19,8 +19,7 @@ export const models = sqliteTable(
     /** AES-GCM sealed (lib/crypto.ts); never returned. */
     apiKeyEncrypted: text("api_key_encrypted"),
     dimensions: integer("dimensions"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("models_org_kind_idx").on(t.organizationId, t.kind)],
 );

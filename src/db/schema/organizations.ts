@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts";
-import { bool, createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, bool, createdAt, id, json, timestamps } from "./columns";
 
 export const organizations = sqliteTable("organizations", {
   id: id(),
@@ -36,8 +36,7 @@ export const organizations = sqliteTable("organizations", {
   invitationCode: text("invitation_code"),
   gptInboxId: text("gpt_inbox_id"),
   creditWalletId: text("credit_wallet_id").notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 });
 
 export const MEMBER_AVAILABILITIES = ["online", "busy", "offline"] as const;
@@ -46,12 +45,8 @@ export const members = sqliteTable(
   "members",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    userId: belongsTo("user_id", () => users.id),
     isOwner: bool("is_owner").notNull().default(false),
     /** Custom member information, filled from the metadata template. */
     metadata: json<Record<string, unknown>>("metadata"),
@@ -71,12 +66,9 @@ export const groups = sqliteTable(
   "groups",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     name: text("name").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("groups_org_name_uq").on(t.organizationId, t.name)],
 );
@@ -85,9 +77,7 @@ export const groups = sqliteTable(
 export const groupPermissions = sqliteTable(
   "group_permissions",
   {
-    groupId: text("group_id")
-      .notNull()
-      .references(() => groups.id, { onDelete: "cascade" }),
+    groupId: belongsTo("group_id", () => groups.id),
     permissionId: text("permission_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.permissionId] })],
@@ -97,12 +87,8 @@ export const groupMembers = sqliteTable(
   "group_members",
   {
     id: id(),
-    groupId: text("group_id")
-      .notNull()
-      .references(() => groups.id, { onDelete: "cascade" }),
-    memberId: text("member_id")
-      .notNull()
-      .references(() => members.id, { onDelete: "cascade" }),
+    groupId: belongsTo("group_id", () => groups.id),
+    memberId: belongsTo("member_id", () => members.id),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("group_members_uq").on(t.groupId, t.memberId), index("group_members_member_idx").on(t.memberId)],
@@ -112,9 +98,7 @@ export const groupMembers = sqliteTable(
 export const organizationUsage = sqliteTable(
   "organization_usage",
   {
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     month: text("month").notNull(),
     wordsCount: integer("words_count").notNull().default(0),
     conversationsCount: integer("conversations_count").notNull().default(0),

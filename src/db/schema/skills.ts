@@ -3,7 +3,7 @@ import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
 import { chatbots } from "./chatbots";
 import { tools } from "./tools";
-import { createdAt, id, updatedAt } from "./columns";
+import { belongsTo, createdAt, id, timestamps } from "./columns";
 
 export const SKILL_SOURCES = ["upload", "manual"] as const;
 
@@ -29,8 +29,7 @@ export const skills = sqliteTable(
     packageSize: integer("package_size"),
     packageUploadedAt: integer("package_uploaded_at"),
     lastUsedAt: integer("last_used_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("skills_org_name_uq").on(t.organizationId, t.name),
@@ -43,9 +42,7 @@ export const skillResources = sqliteTable(
   "skill_resources",
   {
     id: id(),
-    skillId: text("skill_id")
-      .notNull()
-      .references(() => skills.id, { onDelete: "cascade" }),
+    skillId: belongsTo("skill_id", () => skills.id),
     /** The path inside the package (`reference/api.md`). */
     path: text("path").notNull(),
     objectKey: text("object_key").notNull(),
@@ -60,12 +57,8 @@ export const skillResources = sqliteTable(
 export const skillTools = sqliteTable(
   "skill_tools",
   {
-    skillId: text("skill_id")
-      .notNull()
-      .references(() => skills.id, { onDelete: "cascade" }),
-    toolId: text("tool_id")
-      .notNull()
-      .references(() => tools.id, { onDelete: "cascade" }),
+    skillId: belongsTo("skill_id", () => skills.id),
+    toolId: belongsTo("tool_id", () => tools.id),
   },
   (t) => [primaryKey({ columns: [t.skillId, t.toolId] }), index("skill_tools_tool_idx").on(t.toolId)],
 );
@@ -74,12 +67,8 @@ export const skillTools = sqliteTable(
 export const skillGroups = sqliteTable(
   "skill_groups",
   {
-    skillId: text("skill_id")
-      .notNull()
-      .references(() => skills.id, { onDelete: "cascade" }),
-    groupId: text("group_id")
-      .notNull()
-      .references(() => groups.id, { onDelete: "cascade" }),
+    skillId: belongsTo("skill_id", () => skills.id),
+    groupId: belongsTo("group_id", () => groups.id),
   },
   (t) => [primaryKey({ columns: [t.skillId, t.groupId] }), index("skill_groups_group_idx").on(t.groupId)],
 );
@@ -88,12 +77,8 @@ export const skillGroups = sqliteTable(
 export const chatbotSkills = sqliteTable(
   "chatbot_skills",
   {
-    chatbotId: text("chatbot_id")
-      .notNull()
-      .references(() => chatbots.id, { onDelete: "cascade" }),
-    skillId: text("skill_id")
-      .notNull()
-      .references(() => skills.id, { onDelete: "cascade" }),
+    chatbotId: belongsTo("chatbot_id", () => chatbots.id),
+    skillId: belongsTo("skill_id", () => skills.id),
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.skillId] }), index("chatbot_skills_skill_idx").on(t.skillId)],
 );

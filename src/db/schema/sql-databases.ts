@@ -2,7 +2,7 @@ import { index, primaryKey, sqliteTable, text, uniqueIndex, integer } from "driz
 import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
 import { chatbots } from "./chatbots";
-import { bool, createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, bool, id, json, timestamps } from "./columns";
 
 export const SQL_DATABASE_TYPES = ["postgresql", "mysql", "oracle", "mssql", "managed"] as const;
 export const SQL_DATABASE_STATUSES = ["pending", "connected", "failed"] as const;
@@ -29,9 +29,7 @@ export const sqlDatabases = sqliteTable(
   "sql_databases",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     createdById: text("created_by_id").references(() => users.id, { onDelete: "set null" }),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
@@ -45,8 +43,7 @@ export const sqlDatabases = sqliteTable(
     status: text("status", { enum: SQL_DATABASE_STATUSES }).notNull().default("pending"),
     errorMessage: text("error_message"),
     checkedAt: integer("checked_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("sql_databases_org_name_uq").on(t.organizationId, t.name),
@@ -59,9 +56,7 @@ export const sqlDatabaseTables = sqliteTable(
   "sql_database_tables",
   {
     id: id(),
-    sqlDatabaseId: text("sql_database_id")
-      .notNull()
-      .references(() => sqlDatabases.id, { onDelete: "cascade" }),
+    sqlDatabaseId: belongsTo("sql_database_id", () => sqlDatabases.id),
     tableName: text("table_name").notNull(),
     description: text("description").notNull().default(""),
     status: text("status", { enum: SQL_TABLE_STATUSES }).notNull().default("ready"),
@@ -71,8 +66,7 @@ export const sqlDatabaseTables = sqliteTable(
     isFromKnowledgeBase: bool("is_from_knowledge_base").notNull().default(false),
     rowCount: integer("row_count"),
     columns: json<SqlColumn[]>("columns").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("sql_database_tables_name_uq").on(t.sqlDatabaseId, t.tableName)],
 );
@@ -81,12 +75,8 @@ export const sqlDatabaseTables = sqliteTable(
 export const sqlDatabaseChatbots = sqliteTable(
   "sql_database_chatbots",
   {
-    sqlDatabaseId: text("sql_database_id")
-      .notNull()
-      .references(() => sqlDatabases.id, { onDelete: "cascade" }),
-    chatbotId: text("chatbot_id")
-      .notNull()
-      .references(() => chatbots.id, { onDelete: "cascade" }),
+    sqlDatabaseId: belongsTo("sql_database_id", () => sqlDatabases.id),
+    chatbotId: belongsTo("chatbot_id", () => chatbots.id),
   },
   (t) => [
     primaryKey({ columns: [t.sqlDatabaseId, t.chatbotId] }),
@@ -97,12 +87,8 @@ export const sqlDatabaseChatbots = sqliteTable(
 export const sqlDatabaseGroups = sqliteTable(
   "sql_database_groups",
   {
-    sqlDatabaseId: text("sql_database_id")
-      .notNull()
-      .references(() => sqlDatabases.id, { onDelete: "cascade" }),
-    groupId: text("group_id")
-      .notNull()
-      .references(() => groups.id, { onDelete: "cascade" }),
+    sqlDatabaseId: belongsTo("sql_database_id", () => sqlDatabases.id),
+    groupId: belongsTo("group_id", () => groups.id),
   },
   (t) => [primaryKey({ columns: [t.sqlDatabaseId, t.groupId] }), index("sql_database_groups_group_idx").on(t.groupId)],
 );

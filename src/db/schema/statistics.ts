@@ -1,6 +1,6 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
-import { json } from "./columns";
+import { belongsTo, evaluationScores, json } from "./columns";
 
 /**
  * Hourly rollups of conversation traffic (CONTRACT section 13), one row per assistant, hour (UTC,
@@ -12,9 +12,7 @@ import { json } from "./columns";
  * Day and month answers add up hour rows, in any timezone. The same counters make usage_hourly_tests.
  */
 const hourlyCounters = () => ({
-  organizationId: text("organization_id")
-    .notNull()
-    .references(() => organizations.id, { onDelete: "cascade" }),
+  organizationId: belongsTo("organization_id", () => organizations.id),
   chatbotId: text("chatbot_id").notNull(),
   hour: integer("hour").notNull(),
   memberId: text("member_id").notNull().default(""),
@@ -55,9 +53,7 @@ export const usageHourlyTests = sqliteTable("usage_hourly_tests", hourlyCounters
 export const usageHourlyContacts = sqliteTable(
   "usage_hourly_contacts",
   {
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     chatbotId: text("chatbot_id").notNull(),
     hour: integer("hour").notNull(),
     contactId: text("contact_id").notNull(),
@@ -76,9 +72,7 @@ export const chatbotRecords = sqliteTable(
   "chatbot_records",
   {
     id: text("id").primaryKey(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     chatbotId: text("chatbot_id").notNull(),
     conversationId: text("conversation_id").notNull(),
     contactId: text("contact_id"),
@@ -93,12 +87,7 @@ export const chatbotRecords = sqliteTable(
     createdAt: integer("created_at").notNull(),
     answeredAt: integer("answered_at"),
     evaluationStatus: text("evaluation_status", { enum: EVALUATION_STATUSES }),
-    faithfulness: real("faithfulness"),
-    answerRelevancy: real("answer_relevancy"),
-    contextPrecision: real("context_precision"),
-    contextRecall: real("context_recall"),
-    answerCorrectness: real("answer_correctness"),
-    answerSimilarity: real("answer_similarity"),
+    ...evaluationScores(),
   },
   (t) => [index("chatbot_records_chatbot_idx").on(t.chatbotId, t.createdAt)],
 );
@@ -124,9 +113,7 @@ const dailyCounters = () => ({
 export const usageDailyMembers = sqliteTable(
   "usage_daily_members",
   {
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     day: integer("day").notNull(),
     memberId: text("member_id").notNull(),
     ...dailyCounters(),
@@ -137,9 +124,7 @@ export const usageDailyMembers = sqliteTable(
 export const usageDailyChatbots = sqliteTable(
   "usage_daily_chatbots",
   {
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     day: integer("day").notNull(),
     chatbotId: text("chatbot_id").notNull(),
     ...dailyCounters(),

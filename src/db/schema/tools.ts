@@ -2,7 +2,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
 import { chatbots } from "./chatbots";
-import { createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, id, json, timestamps } from "./columns";
 
 export const TOOL_TYPES = ["api", "function", "mcp", "desktop", "flex", "quick_reply"] as const;
 export const HTTP_METHODS = ["get", "post", "put", "delete", "patch"] as const;
@@ -36,8 +36,7 @@ export const tools = sqliteTable(
     flexTemplateJson: json<Record<string, unknown>>("flex_template_json"),
     flexSchema: json<Record<string, unknown>>("flex_schema"),
     quickReplyConfig: json<Record<string, unknown>>("quick_reply_config"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("tools_org_name_uq").on(t.organizationId, t.name),
@@ -49,12 +48,8 @@ export const tools = sqliteTable(
 export const toolGroups = sqliteTable(
   "tool_groups",
   {
-    toolId: text("tool_id")
-      .notNull()
-      .references(() => tools.id, { onDelete: "cascade" }),
-    groupId: text("group_id")
-      .notNull()
-      .references(() => groups.id, { onDelete: "cascade" }),
+    toolId: belongsTo("tool_id", () => tools.id),
+    groupId: belongsTo("group_id", () => groups.id),
   },
   (t) => [primaryKey({ columns: [t.toolId, t.groupId] }), index("tool_groups_group_idx").on(t.groupId)],
 );
@@ -63,12 +58,8 @@ export const toolGroups = sqliteTable(
 export const chatbotTools = sqliteTable(
   "chatbot_tools",
   {
-    chatbotId: text("chatbot_id")
-      .notNull()
-      .references(() => chatbots.id, { onDelete: "cascade" }),
-    toolId: text("tool_id")
-      .notNull()
-      .references(() => tools.id, { onDelete: "cascade" }),
+    chatbotId: belongsTo("chatbot_id", () => chatbots.id),
+    toolId: belongsTo("tool_id", () => tools.id),
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.toolId] }), index("chatbot_tools_tool_idx").on(t.toolId)],
 );
@@ -82,9 +73,7 @@ export const toolExecutionRecords = sqliteTable(
   "tool_execution_records",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
     chatbotName: text("chatbot_name").notNull().default(""),
     toolId: text("tool_id").references(() => tools.id, { onDelete: "set null" }),
@@ -102,8 +91,7 @@ export const toolExecutionRecords = sqliteTable(
     output: json<unknown>("output"),
     error: text("error"),
     durationMs: integer("duration_ms"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index("tool_execution_records_org_idx").on(t.organizationId, t.createdAt),

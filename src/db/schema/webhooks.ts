@@ -3,7 +3,7 @@ import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
 import { chatbots } from "./chatbots";
 import { conversationEvents, messages } from "./conversations";
-import { bool, createdAt, id, json, updatedAt } from "./columns";
+import { belongsTo, bool, createdAt, id, json, timestamps } from "./columns";
 
 export const WEBHOOK_DIRECTIONS = ["outgoing", "incoming", "receive"] as const;
 export const WEBHOOK_METHODS = ["POST", "PUT", "PATCH"] as const;
@@ -15,12 +15,8 @@ export const webhooks = sqliteTable(
   "webhooks",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    inboxId: text("inbox_id")
-      .notNull()
-      .references(() => inboxes.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    inboxId: belongsTo("inbox_id", () => inboxes.id),
     name: text("name").notNull(),
     direction: text("direction", { enum: WEBHOOK_DIRECTIONS }).notNull(),
     isEnabled: bool("is_enabled").notNull().default(true),
@@ -41,8 +37,7 @@ export const webhooks = sqliteTable(
     /** Set when the service disabled the webhook itself (every delivery failed for 3 days); cleared on re-enabling. */
     disabledAt: integer("disabled_at"),
     disabledReason: text("disabled_reason"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("webhooks_inbox_idx").on(t.inboxId, t.direction)],
 );
@@ -59,12 +54,8 @@ export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: id(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    webhookId: text("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    webhookId: belongsTo("webhook_id", () => webhooks.id),
     inboxId: text("inbox_id").notNull(),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
     /** The message pushed; null for a lifecycle event (conversationEventId). */

@@ -4,9 +4,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError, notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { findConversation } from "../../services/conversations";
-import { createAttachment } from "../../services/uploads/attachments";
 import { AttachmentCreate, AttachmentSchema, ConversationParams } from "./schema";
-import { extractLater, recordOf } from "./respond";
+import { createdAttachment } from "./respond";
 
 const route = createRoute({
   method: "post",
@@ -32,17 +31,5 @@ export const registerCreateConversationAttachment = (r: Router) =>
       throw notFound("Conversation not found.");
     if (input.conversation && input.conversation !== conversationPk)
       throw fieldError("conversation", "Must be the conversation of the path, or absent.");
-    const scope = {
-      organizationId: access.organizationId,
-      userId: c.var.principal.userId,
-      origin: new URL(c.req.url).origin,
-    };
-    const row = await createAttachment(c.env, c.var.db, scope, {
-      file: input.file,
-      filename: input.filename,
-      type: input.type,
-      conversationId: conversationPk,
-    });
-    extractLater(c, [row]);
-    return c.json(await recordOf(c, row), 201);
+    return c.json(await createdAttachment(c, access, input, conversationPk), 201);
   });

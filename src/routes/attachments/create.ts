@@ -4,9 +4,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
 import { findConversation } from "../../services/conversations";
-import { createAttachment } from "../../services/uploads/attachments";
 import { AttachmentCreate, AttachmentSchema } from "./schema";
-import { extractLater, recordOf } from "./respond";
+import { createdAttachment } from "./respond";
 
 const route = createRoute({
   method: "post",
@@ -30,17 +29,5 @@ export const registerCreateAttachment = (r: Router) =>
     const input = c.req.valid("json");
     if (input.conversation && !(await findConversation(c.var.db, access.organizationId, input.conversation)))
       throw notFound("Conversation not found.");
-    const scope = {
-      organizationId: access.organizationId,
-      userId: c.var.principal.userId,
-      origin: new URL(c.req.url).origin,
-    };
-    const row = await createAttachment(c.env, c.var.db, scope, {
-      file: input.file,
-      filename: input.filename,
-      type: input.type,
-      conversationId: input.conversation,
-    });
-    extractLater(c, [row]);
-    return c.json(await recordOf(c, row), 201);
+    return c.json(await createdAttachment(c, access, input, input.conversation), 201);
   });

@@ -1,9 +1,13 @@
+import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { attachmentRecord, type AttachmentRow } from "../../services/records/attachments";
 import { downloadTtlSeconds } from "../../services/uploads/settings";
 import { signedDownloadUrl } from "../../services/uploads/urls";
 import { extractAttachment } from "../../services/uploads/reading";
+import type { OrgAccess } from "../../services/access";
+import { createAttachment } from "../../services/uploads/attachments";
+import type { AttachmentCreate } from "./schema";
 
 /** The record with a fresh signed URL. */
 export async function recordOf(c: Context<AppEnv>, row: AttachmentRow) {
@@ -18,4 +22,23 @@ export function extractLater(c: Context<AppEnv>, rows: AttachmentRow[]) {
   for (const row of rows)
     if (row.extractionStatus === "pending")
       c.executionCtx.waitUntil(extractAttachment(c.env, c.var.db, row).catch((err) => console.error(String(err))));
+}
+
+/** Creates the caller's attachment of an uploaded file (in `conversationId`, or unattached), starts reading it, and
+ * returns its record. */
+export async function createdAttachment(
+  c: Context<AppEnv>,
+  access: OrgAccess,
+  input: z.infer<typeof AttachmentCreate>,
+  conversationId: string | undefined,
+) {
+  const scope = {
+    organizationId: access.organizationId,
+    userId: c.var.principal.userId,
+    origin: new URL(c.req.url).origin,
+  };
+  const { file, filename, type } = input;
+  const row = await createAttachment(c.env, c.var.db, scope, { file, filename, type, conversationId });
+  extractLater(c, [row]);
+  return recordOf(c, row);
 }

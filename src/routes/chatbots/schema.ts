@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdRef } from "../../lib/openapi";
+import { IdRef, GroupRefs, NameField } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { AGENT_MODES, DATABASE_TYPES, OUTPUT_MODES, REPLY_MODES } from "../../services/records/chatbots";
 
@@ -31,12 +31,7 @@ const notYet = (noun: string) =>
     });
 
 const fields = {
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .openapi({ description: "A label; in agent mode also used by the model", example: "Support assistant" }),
+  name: NameField("A label; in agent mode also used by the model", "Support assistant"),
   largeLanguageModel: z.uuid().openapi({
     description: "A large language model available to the organization (built-in or its own)",
     example: LOCAL_LLM,
@@ -77,16 +72,10 @@ const fields = {
     description: "Skills it may use in agent mode (`[{id}]`, skills you can see); replaces the list",
     example: [],
   }),
-  groups: z
-    .array(IdRef)
-    .max(50)
-    .nullable()
-    .optional()
-    .openapi({
-      description:
-        "Groups of the organization whose members may see it (`[{id}]`); non-owners may only add groups they belong to",
-      example: [{ id: EXAMPLE_ID }],
-    }),
+  groups: GroupRefs(
+    "Groups of the organization whose members may see it (`[{id}]`); non-owners may only add groups they belong to",
+    [{ id: EXAMPLE_ID }],
+  ),
   replyMode: z
     .enum(REPLY_MODES)
     .optional()

@@ -6,8 +6,7 @@ import { registerUpdateConnector } from "./update";
 import { registerDeleteConnector } from "./delete";
 import { registerListAuthorizedMembers } from "./authorized-members";
 import { registerRevokeAuthorizedMember } from "./authorized-member-delete";
-import { registerStoreConnectorCredential } from "./credential-store";
-import { registerDeleteConnectorCredential } from "./credential-delete";
+import { registerConnectorCredentials } from "./credentials";
 
 export function registerConnectorRoutes(r: Router) {
   registerListConnectors(r);
@@ -17,6 +16,5 @@ export function registerConnectorRoutes(r: Router) {
   registerDeleteConnector(r);
   registerListAuthorizedMembers(r);
   registerRevokeAuthorizedMember(r);
-  registerStoreConnectorCredential(r);
-  registerDeleteConnectorCredential(r);
+  registerConnectorCredentials(r);
 }

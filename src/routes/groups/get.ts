@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { orgAccess, requirePermission } from "../../services/access";
-import { findGroup, groupRecord } from "../../services/groups";
+import { groupRecord } from "../../services/groups";
 import { GroupSchema } from "../../services/records/groups";
+import { groupWith } from "./access";
 import { GroupParams } from "./schema";
 
 const route = createRoute({
@@ -19,8 +19,6 @@ const route = createRoute({
 export const registerGetGroup = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, id } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "group.view");
-    const group = await findGroup(c.var.db, access.organizationId, id);
+    const { group } = await groupWith(c, organizationPk, id, "group.view");
     return c.json(await groupRecord(c.var.db, group), 200);
   });

@@ -2,9 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
-import { orgAccess, requirePermission } from "../../services/access";
 import type { Durations, HumanFigures } from "../../services/records/human-statistics";
-import { humanQueryOf, humanStatistics } from "../../services/statistics/human";
+import { figuresOf } from "./figures";
 import { HUMAN_STATISTICS_TAG, HumanStatisticsQuery, OrganizationParams } from "./schema";
 
 const route = createRoute({
@@ -43,10 +42,7 @@ const cells = (f: HumanFigures) => [
 export const registerExportHumanStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const access = await orgAccess(c, c.req.valid("param").organizationPk);
-    requirePermission(access, "statistics.view");
-    const ctx = await humanQueryOf(c.env.DB, access.organizationId, q);
-    const { total, results } = await humanStatistics(c.env.DB, ctx.query);
+    const { ctx, total, results } = await figuresOf(c, c.req.valid("param").organizationPk, q);
     const header = [
       GROUP_TITLES[q.groupBy],
       "Id",

@@ -1,8 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { orgAccess, requirePermission } from "../../services/access";
-import { humanQueryOf, humanStatistics } from "../../services/statistics/human";
+import { figuresOf } from "./figures";
 import { HumanStatisticsSchema } from "../../services/records/human-statistics";
 import { HUMAN_STATISTICS_TAG, HumanStatisticsQuery, OrganizationParams } from "./schema";
 
@@ -29,10 +28,7 @@ const route = createRoute({
 export const registerHumanStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const access = await orgAccess(c, c.req.valid("param").organizationPk);
-    requirePermission(access, "statistics.view");
-    const ctx = await humanQueryOf(c.env.DB, access.organizationId, q);
-    const { total, results } = await humanStatistics(c.env.DB, ctx.query);
+    const { ctx, total, results } = await figuresOf(c, c.req.valid("param").organizationPk, q);
     return c.json(
       { startDate: ctx.startDate, endDate: ctx.endDate, timezone: ctx.timezone, groupBy: q.groupBy, total, results },
       200,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdRef } from "../../lib/openapi";
+import { IdRef, GroupRefs } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { EXAMPLE_ID } from "../../services/records/knowledge-bases";
 import { VECTOR_DATABASE_TYPES } from "../../services/knowledge/vector-database";
@@ -84,12 +84,7 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "Assistants that answer from it (`[{id}]`); replaces the list", example: [] }),
-  groups: z
-    .array(IdRef)
-    .max(50)
-    .nullable()
-    .optional()
-    .openapi({ description: "Groups whose members may see it (`[{id}]`); replaces the list", example: [] }),
+  groups: GroupRefs("Groups whose members may see it (`[{id}]`); replaces the list"),
 };
 
 /** POST and PUT: name and both models required. */

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { orgAccess, requirePermission } from "../../services/access";
-import { getMember } from "../../services/members";
 import { MemberSchema, memberRecord } from "../../services/records/members";
+import { memberWith } from "./access";
 import { MemberParams } from "./schema";
 
 const route = createRoute({
@@ -19,7 +18,6 @@ const route = createRoute({
 export const registerGetMember = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, id } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "member.view");
-    return c.json(memberRecord(await getMember(c.var.db, access.organizationId, id)), 200);
+    const { member } = await memberWith(c, organizationPk, id, "member.view");
+    return c.json(memberRecord(member), 200);
   });

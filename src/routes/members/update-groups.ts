@@ -2,10 +2,11 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError, forbidden } from "../../lib/errors";
-import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
+import { requireGrantable } from "../../services/access";
 import { groupPermissionIds } from "../../services/groups";
 import { getMember, organizationGroupIds, replaceMemberGroups } from "../../services/members";
 import { MemberSchema, memberRecord } from "../../services/records/members";
+import { memberWith } from "./access";
 import { MemberParams } from "./schema";
 
 const UpdateGroups = z.object({
@@ -35,10 +36,8 @@ const route = createRoute({
 export const registerUpdateMemberGroups = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, id } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "member.manage");
+    const { access, member } = await memberWith(c, organizationPk, id, "member.manage");
     const db = c.var.db;
-    const member = await getMember(db, access.organizationId, id);
     if (member.member.id === access.memberId && !access.isOwner) throw forbidden("You cannot change your own groups.");
     const wanted = [...new Set(c.req.valid("json").groups)];
     const known = await organizationGroupIds(db, access.organizationId, wanted);

@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { orgAccess, requirePermission } from "../../services/access";
 import { getMember } from "../../services/members";
 import { MAX_CAPACITY } from "../../services/assignment/settings";
 import { setCapacity } from "../../services/assignment/availability";
 import { MemberSchema, memberRecord } from "../../services/records/members";
+import { memberWith } from "./access";
 import { MemberParams } from "./schema";
 
 const UpdateMember = z.object({
@@ -36,10 +36,8 @@ const route = createRoute({
 export const registerUpdateMember = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, id } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "member.manage");
+    const { access, member } = await memberWith(c, organizationPk, id, "member.manage");
     const db = c.var.db;
-    const member = await getMember(db, access.organizationId, id);
     await setCapacity(db, member.member.id, c.req.valid("json").capacity);
     return c.json(memberRecord(await getMember(db, access.organizationId, id)), 200);
   });

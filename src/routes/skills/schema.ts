@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdRef } from "../../lib/openapi";
+import { GroupRefs, NameField } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 
 export const SKILLS_TAG = "Skills";
@@ -33,12 +33,7 @@ export const SkillUploadForm = z.object({
 });
 
 const fields = {
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .openapi({ description: "Unique in the organization", example: "expense-report" }),
+  name: NameField("Unique in the organization", "expense-report"),
   description: z
     .string()
     .trim()
@@ -61,12 +56,7 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "Tools (ids) loaded when the skill is used; replaces the list", example: [] }),
-  groups: z
-    .array(IdRef)
-    .max(50)
-    .nullable()
-    .optional()
-    .openapi({ description: "Groups (`[{id}]`); non-owners must pick at least one of their own", example: [] }),
+  groups: GroupRefs("Groups (`[{id}]`); non-owners must pick at least one of their own"),
 };
 
 export const SkillWrite = z.object(fields).openapi("SkillWrite");

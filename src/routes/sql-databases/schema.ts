@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdName, IdRef, uuidParam } from "../../lib/openapi";
+import { IdName, IdRef, uuidParam, GroupRefs, NameField } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { SQL_DATABASE_TYPES } from "../../services/records/sql-databases";
 
@@ -12,12 +12,7 @@ export {
 export const SQL_DATABASES_TAG = "SQL databases";
 
 const fields = {
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .openapi({ description: "Unique in the organization", example: "Shop database" }),
+  name: NameField("Unique in the organization", "Shop database"),
   description: z
     .string()
     .max(10_000)
@@ -59,12 +54,7 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "Assistants (`[{id}]`) that query it in agent replies; replaces the list", example: [] }),
-  groups: z
-    .array(IdRef)
-    .max(50)
-    .nullable()
-    .optional()
-    .openapi({ description: "Groups (`[{id}]`); non-owners must pick one of their own", example: [] }),
+  groups: GroupRefs("Groups (`[{id}]`); non-owners must pick one of their own"),
 };
 
 export const SqlDatabaseWrite = z.object(fields).openapi("SqlDatabaseWrite");

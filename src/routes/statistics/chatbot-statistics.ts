@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { ms } from "../../lib/time";
-import { currentAccess, requirePermission } from "../../services/access";
-import { getChatbotForRead } from "../../services/chatbots/visibility";
+import { chatbotWith } from "./access";
+import { bucketRows } from "./buckets";
 import { buckets, checkTimezone, localDayStart, parseInstant } from "../../services/statistics/buckets";
 import { chatbotStatistics } from "../../services/statistics/chatbot";
 import { ChatbotParams, ChatbotStatisticsQuery, ChatbotStatisticsSchema, STATISTICS_TAG } from "./schema";
@@ -25,9 +25,7 @@ const route = createRoute({
 
 export const registerChatbotStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "statistics.view");
-    const chatbot = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").chatbotPk);
+    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
     const q = c.req.valid("query");
     const timezone = checkTimezone(q.timezone);
     const now = Date.now();
@@ -50,12 +48,7 @@ export const registerChatbotStatistics = (r: Router) =>
         datetimeFrom: ms(list[0].start)!,
         datetimeTo: ms(list[list.length - 1].end)!,
         total,
-        results: results.map(({ bucket, ...counts }) => ({
-          time: bucket.time,
-          startAt: ms(bucket.start)!,
-          endAt: ms(bucket.end)!,
-          ...counts,
-        })),
+        results: bucketRows(results),
       },
       200,
     );

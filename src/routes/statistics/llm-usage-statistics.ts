@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { ms } from "../../lib/time";
-import { currentAccess, requirePermission } from "../../services/access";
-import { getChatbotForRead } from "../../services/chatbots/visibility";
+import { chatbotWith } from "./access";
+import { bucketRows } from "./buckets";
 import { buckets, checkTimezone, dayRange } from "../../services/statistics/buckets";
 import { llmUsageStatistics } from "../../services/statistics/chatbot";
 import { ChatbotParams, LlmUsageQuery, LlmUsageSchema, STATISTICS_TAG } from "./schema";
@@ -28,9 +27,7 @@ const route = createRoute({
 
 export const registerLlmUsageStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "statistics.view");
-    const chatbot = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").chatbotPk);
+    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
     const q = c.req.valid("query");
     const timezone = checkTimezone(q.timezone);
     const { start, end } = dayRange(timezone, q.startDate, q.endDate, "startDate", "endDate");
@@ -46,12 +43,7 @@ export const registerLlmUsageStatistics = (r: Router) =>
         startDate: q.startDate,
         endDate: q.endDate ?? q.startDate,
         total,
-        results: results.map(({ bucket, ...usage }) => ({
-          time: bucket.time,
-          startAt: ms(bucket.start)!,
-          endAt: ms(bucket.end)!,
-          ...usage,
-        })),
+        results: bucketRows(results),
       },
       200,
     );

@@ -5,8 +5,7 @@ import { registerGetTool } from "./get";
 import { registerUpdateTool } from "./update";
 import { registerDeleteTool } from "./delete";
 import { registerAvailableTools } from "./available-tools";
-import { registerStoreToolCredential } from "./credential-store";
-import { registerDeleteToolCredential } from "./credential-delete";
+import { registerToolCredentials } from "./credentials";
 
 export function registerToolRoutes(r: Router) {
   registerListTools(r);
@@ -16,6 +15,5 @@ export function registerToolRoutes(r: Router) {
   registerGetTool(r);
   registerUpdateTool(r);
   registerDeleteTool(r);
-  registerStoreToolCredential(r);
-  registerDeleteToolCredential(r);
+  registerToolCredentials(r);
 }

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdRef } from "../../lib/openapi";
+import { GroupRefs } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { HTTP_METHODS, PARAMETERS_EXAMPLE as PARAMETERS, TOOL_TYPES } from "../../services/records/tools";
 
@@ -63,12 +63,7 @@ const fields = {
       "quick_reply tools (required): {mode: static, items: [label | {label, text}]} or {mode: dynamic, maxItems}",
     example: null,
   }),
-  groups: z
-    .array(IdRef)
-    .max(50)
-    .nullable()
-    .optional()
-    .openapi({ description: "Groups (`[{id}]`); non-owners must pick at least one of their own", example: [] }),
+  groups: GroupRefs("Groups (`[{id}]`); non-owners must pick at least one of their own"),
   isGlobal: z
     .boolean()
     .optional()

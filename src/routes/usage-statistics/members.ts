@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageParams, pageResponse } from "../../lib/pagination";
-import { orgAccess, requirePermission } from "../../services/access";
-import { memberUsagePage, usageRange, usageTimeSeries } from "../../services/statistics/usage";
+import { memberUsagePage, usageTimeSeries } from "../../services/statistics/usage";
+import { usageRangeOf } from "./range";
 import { MemberUsageAnswer, OrganizationParams, USAGE_TAG, UsageListQuery } from "./schema";
 
 const route = createRoute({
@@ -27,9 +27,7 @@ const route = createRoute({
 export const registerMemberUsage = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const access = await orgAccess(c, c.req.valid("param").organizationPk);
-    requirePermission(access, "statistics.view");
-    const range = await usageRange(c.env.DB, access.organizationId, q, c.executionCtx);
+    const range = await usageRangeOf(c, c.req.valid("param").organizationPk, q);
     if (q.includeTime === "true") return c.json(await usageTimeSeries(c.env.DB, "members", range), 200);
     const p = pageParams(q);
     const order = { by: q.sortBy, descending: q.sortOrder === "desc" };

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorConversations, visitorOf } from "../../services/widget/visitors";
+import { visitorConversations } from "../../services/widget/visitors";
 import { VisitorConversationSchema } from "../../services/records/widget";
+import { chatVisitor } from "./visitor";
 import { VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
 
 const route = createRoute({
@@ -25,7 +25,6 @@ const route = createRoute({
 
 export const registerWidgetConversations = (r: Router) =>
   r.openapi(route, async (c) => {
-    const chat = await activeWebChat(c.var.db, c.req.valid("param").id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const { chat, visitor } = await chatVisitor(c, c.req.valid("param").id);
     return c.json({ results: await visitorConversations(c.var.db, chat, visitor.contactId) }, 200);
   });

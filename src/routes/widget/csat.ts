@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorConversation, visitorOf } from "../../services/widget/visitors";
+import { visitorConversation } from "../../services/widget/visitors";
 import { rateConversation } from "../../services/conversation/csat";
 import { CsatSchema, csatRecord } from "../../services/records/conversations";
+import { chatVisitor } from "./visitor";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const CsatBody = z
@@ -40,8 +40,7 @@ export const registerWidgetCsat = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
     const db = c.var.db;
-    const chat = await activeWebChat(db, id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const { chat, visitor } = await chatVisitor(c, id);
     const conversation = await visitorConversation(db, chat, visitor, conversationId);
     const { rating, comment } = c.req.valid("json");
     const row = await rateConversation(

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorOf } from "../../services/widget/visitors";
 import { publicMessage } from "../../services/records/widget";
 import { rateAnswer } from "../../services/widget/feedback";
 import { PublicMessageSchema } from "../../services/records/widget";
+import { chatVisitor } from "./visitor";
 import { MessageParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const FeedbackBody = z
@@ -35,8 +34,7 @@ const route = createRoute({
 export const registerWidgetFeedback = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, messageId } = c.req.valid("param");
-    const chat = await activeWebChat(c.var.db, id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const { chat, visitor } = await chatVisitor(c, id);
     const row = await rateAnswer(
       c.env,
       c.var.db,

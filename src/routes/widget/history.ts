@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorConversation, visitorOf } from "../../services/widget/visitors";
+import { visitorConversation } from "../../services/widget/visitors";
 import { conversationHistory } from "../../services/widget/messages";
 import { PublicMessageSchema } from "../../services/records/widget";
+import { chatVisitor } from "./visitor";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const HistoryQuery = z.object({
@@ -51,8 +51,7 @@ export const registerWidgetHistory = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
     const { before, pageSize } = c.req.valid("query");
-    const chat = await activeWebChat(c.var.db, id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const { chat, visitor } = await chatVisitor(c, id);
     const conversation = await visitorConversation(c.var.db, chat, visitor, conversationId);
     return c.json(await conversationHistory(c.var.db, conversation.id, chat.webChat.settings, before, pageSize), 200);
   });

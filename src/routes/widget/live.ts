@@ -3,9 +3,9 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { conversationObject } from "../../services/conversations";
 import { SSE_HEADERS } from "../../services/sse";
-import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorConversation, visitorOf } from "../../services/widget/visitors";
+import { visitorConversation } from "../../services/widget/visitors";
 import { liveMessages, messagesAfter, streamMaxMs } from "../../services/widget/live";
+import { chatVisitor } from "./visitor";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const EXAMPLE =
@@ -54,8 +54,7 @@ export const registerWidgetLive = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
     const db = c.var.db;
-    const chat = await activeWebChat(db, id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const { chat, visitor } = await chatVisitor(c, id);
     const conversation = await visitorConversation(db, chat, visitor, conversationId);
     const lastEventId = c.req.valid("header")["last-event-id"];
     // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.

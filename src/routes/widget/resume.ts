@@ -4,10 +4,10 @@ import { errorResponses } from "../../lib/openapi";
 import { fieldError, notFound } from "../../lib/errors";
 import { conversationObject } from "../../services/conversations";
 import { interruptible, SSE_HEADERS } from "../../services/sse";
-import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorConversation, visitorOf } from "../../services/widget/visitors";
+import { visitorConversation } from "../../services/widget/visitors";
 import { followEvents, parseEventId, storedReplyEvents } from "../../services/widget/event-ids";
 import { storedReply } from "../../services/widget/messages";
+import { chatVisitor } from "./visitor";
 import { ConversationParams, SSE_EXAMPLE, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const ResumeQuery = z.object({
@@ -44,8 +44,7 @@ export const registerWidgetResume = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
     const db = c.var.db;
-    const chat = await activeWebChat(db, id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const { chat, visitor } = await chatVisitor(c, id);
     const last = parseEventId(c.req.header("Last-Event-ID") ?? c.req.valid("query").lastEventId);
     if (!last)
       throw fieldError(

@@ -2,9 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorOf } from "../../services/widget/visitors";
 import { sharedConversation, shareToken } from "../../services/widget/share";
 import { PublicMessageSchema } from "../../services/records/widget";
+import { chatVisitor } from "./visitor";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const createShare = createRoute({
@@ -76,8 +76,7 @@ const readShared = createRoute({
 export const registerWidgetShare = (r: Router) => {
   r.openapi(createShare, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const chat = await activeWebChat(c.var.db, id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const { chat, visitor } = await chatVisitor(c, id);
     const share = await shareToken(c.env, c.var.db, chat, visitor, conversationId);
     const url = new URL(`/chat/${chat.webChat.id}/`, c.req.url);
     url.searchParams.set("share", share);

@@ -3,10 +3,10 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, jsonBody } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
 import { takeToken } from "../../services/rate-limit";
-import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorConversation, visitorName, visitorOf } from "../../services/widget/visitors";
+import { visitorConversation, visitorName } from "../../services/widget/visitors";
 import { visitorTyping } from "../../services/conversation/typing";
 import { TypingBody } from "../conversations/typing";
+import { chatVisitor } from "./visitor";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 /** Typing signals a minute one visitor may send (the widget sends one every 3 s at most while typing, and one on
@@ -33,8 +33,7 @@ export const registerWidgetTyping = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
     const db = c.var.db;
-    const chat = await activeWebChat(db, id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const { chat, visitor } = await chatVisitor(c, id);
     const { allowed, retryAfter } = takeToken(
       c.env,
       `widget-typing:${visitor.contactId}`,

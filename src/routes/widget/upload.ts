@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorOf } from "../../services/widget/visitors";
 import { presignVisitorUpload } from "../../services/widget/uploads";
 import { PresignedUploadSchema } from "../uploads/schema";
+import { chatVisitor } from "./visitor";
 import { VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
 
 const UploadBody = z
@@ -42,8 +41,7 @@ const route = createRoute({
 
 export const registerWidgetUpload = (r: Router) =>
   r.openapi(route, async (c) => {
-    const chat = await activeWebChat(c.var.db, c.req.valid("param").id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
+    const { chat, visitor } = await chatVisitor(c, c.req.valid("param").id);
     const upload = await presignVisitorUpload(
       c.env,
       c.var.db,

@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { orgAccess, requirePermission } from "../../../services/access";
-import { findGroup } from "../../../services/groups";
 import { addGroupChatbots } from "../../../services/group-chatbots";
 import { GroupChatbotSchema } from "../../../services/records/group-chatbots";
+import { groupWith } from "../access";
 import { BulkCreateGroupChatbots, GroupPkParams } from "./schema";
 
 const route = createRoute({
@@ -24,9 +23,7 @@ const route = createRoute({
 export const registerBulkCreateGroupChatbots = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, groupPk } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "group.manage");
-    const group = await findGroup(c.var.db, access.organizationId, groupPk);
+    const { access, group } = await groupWith(c, organizationPk, groupPk, "group.manage");
     const created = await addGroupChatbots(
       c.var.db,
       access,

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
-import { orgAccess, requirePermission } from "../../../services/access";
-import { findGroup } from "../../../services/groups";
 import { removeGroupChatbot } from "../../../services/group-chatbots";
+import { groupWith } from "../access";
 import { GroupChatbotParams } from "./schema";
 
 const route = createRoute({
@@ -21,9 +20,7 @@ const route = createRoute({
 export const registerDeleteGroupChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, groupPk, id } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "group.manage");
-    const group = await findGroup(c.var.db, access.organizationId, groupPk);
+    const { access, group } = await groupWith(c, organizationPk, groupPk, "group.manage");
     await removeGroupChatbot(c.var.db, access, c.var.principal.userId, group.id, id);
     return c.body(null, 204);
   });

@@ -2,10 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
-import { orgAccess, requirePermission } from "../../../services/access";
-import { findGroup } from "../../../services/groups";
 import { listGroupChatbots } from "../../../services/group-chatbots";
 import { GroupChatbotSchema } from "../../../services/records/group-chatbots";
+import { groupWith } from "../access";
 import { GroupChatbotListQuery, GroupPkParams } from "./schema";
 
 const route = createRoute({
@@ -24,10 +23,8 @@ const route = createRoute({
 export const registerListGroupChatbots = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, groupPk } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "group.view");
+    const { access, group } = await groupWith(c, organizationPk, groupPk, "group.view");
     const db = c.var.db;
-    const group = await findGroup(db, access.organizationId, groupPk);
     const { query, ...page } = c.req.valid("query");
     const p = pageParams(page);
     const found = await listGroupChatbots(db, access, c.var.principal.userId, group.id, query, p);

@@ -1,9 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { orgAccess, requireGrantable, requirePermission } from "../../../services/access";
-import { addGroupMembers, findGroup, groupPermissionIds } from "../../../services/groups";
+import { requireGrantable } from "../../../services/access";
+import { addGroupMembers, groupPermissionIds } from "../../../services/groups";
 import { GroupMemberSchema } from "../../../services/records/group-members";
+import { groupWith } from "../access";
 import { BulkCreateGroupMembers, GroupPkParams } from "./schema";
 
 const route = createRoute({
@@ -22,9 +23,7 @@ const route = createRoute({
 export const registerBulkCreateGroupMembers = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, groupPk } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "group.manage");
-    const group = await findGroup(c.var.db, access.organizationId, groupPk);
+    const { access, group } = await groupWith(c, organizationPk, groupPk, "group.manage");
     requireGrantable(access, await groupPermissionIds(c.var.db, group.id));
     const created = await addGroupMembers(c.var.db, group, c.req.valid("json").members);
     return c.json(created, 201);

@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
-import { orgAccess, requirePermission } from "../../../services/access";
-import { findGroup, removeGroupMember } from "../../../services/groups";
+import { removeGroupMember } from "../../../services/groups";
+import { groupWith } from "../access";
 import { GroupMemberParams } from "./schema";
 
 const route = createRoute({
@@ -18,9 +18,7 @@ const route = createRoute({
 export const registerDeleteGroupMember = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, groupPk, id } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "group.manage");
-    const group = await findGroup(c.var.db, access.organizationId, groupPk);
+    const { group } = await groupWith(c, organizationPk, groupPk, "group.manage");
     await removeGroupMember(c.var.db, group.id, id);
     return c.body(null, 204);
   });

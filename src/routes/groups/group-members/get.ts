@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { orgAccess, requirePermission } from "../../../services/access";
-import { findGroup, findGroupMember } from "../../../services/groups";
+import { findGroupMember } from "../../../services/groups";
 import { GroupMemberSchema, groupMemberRecord } from "../../../services/records/group-members";
+import { groupWith } from "../access";
 import { GroupMemberParams } from "./schema";
 
 const route = createRoute({
@@ -19,8 +19,6 @@ const route = createRoute({
 export const registerGetGroupMember = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, groupPk, id } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "group.view");
-    const group = await findGroup(c.var.db, access.organizationId, groupPk);
+    const { group } = await groupWith(c, organizationPk, groupPk, "group.view");
     return c.json(groupMemberRecord(await findGroupMember(c.var.db, group.id, id)), 200);
   });

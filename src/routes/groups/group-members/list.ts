@@ -2,9 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
-import { orgAccess, requirePermission } from "../../../services/access";
-import { findGroup, listGroupMembers } from "../../../services/groups";
+import { listGroupMembers } from "../../../services/groups";
 import { GroupMemberSchema } from "../../../services/records/group-members";
+import { groupWith } from "../access";
 import { GroupMemberListQuery, GroupPkParams } from "./schema";
 
 const route = createRoute({
@@ -23,10 +23,8 @@ const route = createRoute({
 export const registerListGroupMembers = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, groupPk } = c.req.valid("param");
-    const access = await orgAccess(c, organizationPk);
-    requirePermission(access, "group.view");
+    const { group } = await groupWith(c, organizationPk, groupPk, "group.view");
     const db = c.var.db;
-    const group = await findGroup(db, access.organizationId, groupPk);
     const { query, ...page } = c.req.valid("query");
     const p = pageParams(page);
     const found = await listGroupMembers(db, group.id, query, p);

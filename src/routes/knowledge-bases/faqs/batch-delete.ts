@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, jsonBody, noContent } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { deleteFaqsOf } from "../../../services/knowledge/faqs";
+import { knowledgeBaseWith } from "../access";
 import { FaqBatchDelete, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
@@ -21,9 +20,7 @@ const route = createRoute({
 export const registerBatchDeleteFaqs = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, c.req.valid("param").knowledgeBaseId, "knowledge_base.manage");
     await deleteFaqsOf(c.env, db, kb, c.req.valid("json").ids);
     return c.body(null, 204);
   });

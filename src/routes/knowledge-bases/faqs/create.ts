@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { createFaq } from "../../../services/knowledge/faqs";
 import { FaqSchema } from "../../../services/records/faqs";
+import { knowledgeBaseWith } from "../access";
 import { FaqWrite, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
@@ -23,8 +22,6 @@ const route = createRoute({
 export const registerCreateFaq = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, c.req.valid("param").knowledgeBaseId, "knowledge_base.manage");
     return c.json(await createFaq(c.env, db, kb, c.req.valid("json")), 201);
   });

@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { deleteFaqs } from "../../../services/knowledge/content";
 import { getFaq } from "../../../services/knowledge/faqs";
+import { knowledgeBaseWith } from "../access";
 import { FaqParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
@@ -22,9 +21,7 @@ export const registerDeleteFaq = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const { knowledgeBaseId, faqId } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, knowledgeBaseId, "knowledge_base.manage");
     const faq = await getFaq(db, kb, faqId);
     await deleteFaqs(c.env, db, kb.id, [faq.id]);
     return c.body(null, 204);

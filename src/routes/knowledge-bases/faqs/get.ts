@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { FaqSchema, faqRecord } from "../../../services/records/faqs";
 import { getFaq } from "../../../services/knowledge/faqs";
+import { knowledgeBaseWith } from "../access";
 import { FaqParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
@@ -21,7 +20,6 @@ export const registerGetFaq = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const { knowledgeBaseId, faqId } = c.req.valid("param");
-    const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, knowledgeBaseId);
     return c.json(await faqRecord(db, kb, await getFaq(db, kb, faqId)), 200);
   });

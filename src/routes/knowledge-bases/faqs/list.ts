@@ -2,10 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { listFaqs } from "../../../services/knowledge/faqs";
 import { FaqSchema } from "../../../services/records/faqs";
+import { knowledgeBaseWith } from "../access";
 import { FaqListQuery, FaqsParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
@@ -23,8 +22,7 @@ const route = createRoute({
 export const registerListFaqs = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, c.req.valid("param").knowledgeBaseId);
     const { query, labels, ...page } = c.req.valid("query");
     const p = pageParams(page);
     const found = await listFaqs(db, kb, { query, labels }, p);

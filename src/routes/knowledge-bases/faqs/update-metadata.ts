@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { getFaq, updateFaq } from "../../../services/knowledge/faqs";
 import { FaqSchema } from "../../../services/records/faqs";
+import { knowledgeBaseWith } from "../access";
 import { FaqMetadataPatch, FaqParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
@@ -24,9 +23,7 @@ export const registerUpdateFaqMetadata = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const { knowledgeBaseId, faqId } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, knowledgeBaseId, "knowledge_base.manage");
     const current = await getFaq(db, kb, faqId);
     const { labels, rawUserDefineMetadata } = c.req.valid("json");
     return c.json(await updateFaq(c.env, db, kb, current, { labels, rawUserDefineMetadata }), 200);

@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { getFaq, updateFaq } from "../../../services/knowledge/faqs";
 import { FaqSchema } from "../../../services/records/faqs";
+import { knowledgeBaseWith } from "../access";
 import { FaqParams, FaqPatch, KNOWLEDGE_TAG } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
@@ -29,9 +28,7 @@ export function registerUpdateFaq(r: Router) {
     r.openapi(route, async (c) => {
       const db = c.var.db;
       const { knowledgeBaseId, faqId } = c.req.valid("param");
-      const access = await currentAccess(c);
-      requirePermission(access, "knowledge_base.manage");
-      const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
+      const { kb } = await knowledgeBaseWith(c, knowledgeBaseId, "knowledge_base.manage");
       const current = await getFaq(db, kb, faqId);
       return c.json(await updateFaq(c.env, db, kb, current, c.req.valid("json")), 200);
     });

@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, jsonBody, noContent } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { deleteFiles } from "../../../services/knowledge/content";
 import { getFile } from "../../../services/knowledge/files";
 import { KNOWLEDGE_TAG } from "../schema";
+import { knowledgeBaseWith } from "../access";
 import { FileParams, IdsBody, KnowledgeBaseParams } from "./schema";
 
 const deleteRoute = createRoute({
@@ -34,18 +33,14 @@ export const registerDeleteFiles = (r: Router) => {
   r.openapi(deleteRoute, async (c) => {
     const db = c.var.db;
     const { knowledgeBaseId, fileId } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, knowledgeBaseId, "knowledge_base.manage");
     const row = await getFile(db, kb.id, fileId);
     await deleteFiles(c.env, db, kb.id, [row.id]);
     return c.body(null, 204);
   });
   r.openapi(batchRoute, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, c.req.valid("param").knowledgeBaseId, "knowledge_base.manage");
     await deleteFiles(c.env, db, kb.id, [...new Set(c.req.valid("json").ids)]);
     return c.body(null, 204);
   });

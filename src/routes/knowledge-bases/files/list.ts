@@ -2,11 +2,10 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { listFiles } from "../../../services/knowledge/files";
 import { KnowledgeBaseFileSchema } from "../../../services/records/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
+import { knowledgeBaseWith } from "../access";
 import { FileListQuery, KnowledgeBaseParams } from "./schema";
 
 const route = createRoute({
@@ -26,8 +25,7 @@ const route = createRoute({
 export const registerListFiles = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, c.req.valid("param").knowledgeBaseId);
     const { query, status, labels, ...page } = c.req.valid("query");
     const p = pageParams(page);
     const found = await listFiles(db, kb, { query, status, labels }, p, new URL(c.req.url).origin);

@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { reparseFiles } from "../../../services/knowledge/files";
 import { KnowledgeBaseFileSchema } from "../../../services/records/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
+import { knowledgeBaseWith } from "../access";
 import { KnowledgeBaseParams, ReparseBody } from "./schema";
 
 const route = createRoute({
@@ -28,9 +27,7 @@ const route = createRoute({
 export const registerReparseFiles = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, c.req.valid("param").knowledgeBaseId, "knowledge_base.manage");
     const ids = [...new Set(c.req.valid("json").map((f) => f.id))];
     return c.json(await reparseFiles(c.env, db, kb, ids, new URL(c.req.url).origin), 200);
   });

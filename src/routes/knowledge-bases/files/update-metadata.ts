@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { getFile, updateFileMetadata } from "../../../services/knowledge/files";
 import { KnowledgeBaseFileSchema } from "../../../services/records/knowledge-files";
 import { KNOWLEDGE_TAG } from "../schema";
+import { knowledgeBaseWith } from "../access";
 import { FileMetadataBody, FileParams } from "./schema";
 
 const route = createRoute({
@@ -25,9 +24,7 @@ export const registerUpdateFileMetadata = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const { knowledgeBaseId, fileId } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, knowledgeBaseId, "knowledge_base.manage");
     const file = await getFile(db, kb.id, fileId);
     return c.json(await updateFileMetadata(db, kb, file, c.req.valid("json"), new URL(c.req.url).origin), 200);
   });

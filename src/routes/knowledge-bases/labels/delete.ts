@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { deleteLabel, getLabel } from "../../../services/knowledge/labels";
+import { knowledgeBaseWith } from "../access";
 import { KNOWLEDGE_TAG, LabelParams } from "./schema";
 
 const route = createRoute({
@@ -22,9 +21,7 @@ export const registerDeleteLabel = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const { knowledgeBaseId, labelId } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, knowledgeBaseId, "knowledge_base.manage");
     await deleteLabel(db, await getLabel(db, kb, labelId));
     return c.body(null, 204);
   });

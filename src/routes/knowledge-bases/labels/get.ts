@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { getLabel } from "../../../services/knowledge/labels";
 import { LabelSchema, labelRecord } from "../../../services/records/knowledge-labels";
+import { knowledgeBaseWith } from "../access";
 import { KNOWLEDGE_TAG, LabelParams } from "./schema";
 
 const route = createRoute({
@@ -20,7 +19,6 @@ const route = createRoute({
 export const registerGetLabel = (r: Router) =>
   r.openapi(route, async (c) => {
     const { knowledgeBaseId, labelId } = c.req.valid("param");
-    const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForRead(c.var.db, access, c.var.principal.userId, knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, knowledgeBaseId);
     return c.json(labelRecord(kb, await getLabel(c.var.db, kb, labelId)), 200);
   });

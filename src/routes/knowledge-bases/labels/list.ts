@@ -2,10 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../../lib/pagination";
-import { currentAccess } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { listLabels } from "../../../services/knowledge/labels";
 import { LabelSchema } from "../../../services/records/knowledge-labels";
+import { knowledgeBaseWith } from "../access";
 import { KNOWLEDGE_TAG, LabelListQuery, LabelsParams } from "./schema";
 
 const route = createRoute({
@@ -24,8 +23,7 @@ const route = createRoute({
 export const registerListLabels = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, c.req.valid("param").knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, c.req.valid("param").knowledgeBaseId);
     const { query, ...page } = c.req.valid("query");
     const p = pageParams(page);
     const found = await listLabels(db, kb, query, p);

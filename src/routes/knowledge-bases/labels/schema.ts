@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { uuidParam } from "../../../lib/openapi";
+import { uuidParam, NameField } from "../../../lib/openapi";
 import { PageQuery } from "../../../lib/pagination";
 
 export { KNOWLEDGE_TAG } from "../schema";
@@ -10,12 +10,7 @@ export const LabelParams = z.object({ knowledgeBaseId, labelId: uuidParam("label
 
 export const LabelWrite = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .openapi({ description: "Label name, unique within the knowledge base", example: "Billing" }),
+    name: NameField("Label name, unique within the knowledge base", "Billing"),
   })
   .openapi("KnowledgeBaseLabelWrite");
 

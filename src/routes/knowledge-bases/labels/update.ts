@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
-import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { getLabel, renameLabel } from "../../../services/knowledge/labels";
 import { LabelSchema } from "../../../services/records/knowledge-labels";
+import { knowledgeBaseWith } from "../access";
 import { KNOWLEDGE_TAG, LabelParams, LabelWrite } from "./schema";
 
 const route = createRoute({
@@ -22,9 +21,7 @@ export const registerUpdateLabel = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const { knowledgeBaseId, labelId } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
-    const kb = await getKnowledgeBaseForRead(db, access, c.var.principal.userId, knowledgeBaseId);
+    const { kb } = await knowledgeBaseWith(c, knowledgeBaseId, "knowledge_base.manage");
     const current = await getLabel(db, kb, labelId);
     return c.json(await renameLabel(db, kb, current, c.req.valid("json").name), 200);
   });

@@ -1,0 +1,14 @@
+import type { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { orgAccess, requirePermission } from "../../services/access";
+import { humanQueryOf, humanStatistics } from "../../services/statistics/human";
+import type { HumanStatisticsQuery } from "./schema";
+
+/** The figures a request asks for (viewed as JSON or exported), once the caller holds `statistics.view`. */
+export async function figuresOf(c: Context<AppEnv>, organizationPk: string, q: z.infer<typeof HumanStatisticsQuery>) {
+  const access = await orgAccess(c, organizationPk);
+  requirePermission(access, "statistics.view");
+  const ctx = await humanQueryOf(c.env.DB, access.organizationId, q);
+  return { ctx, ...(await humanStatistics(c.env.DB, ctx.query)) };
+}
