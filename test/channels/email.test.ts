@@ -14,11 +14,11 @@ import { bodyOf } from "../support/api";
 
 type Sent = { from: string; to: string; raw: string; messageId: string };
 
-/** A message as Email Routing gives it to the email handler; what the handler said (setReject). */
+/** A message the way Email Routing gives it to the email handler; what the handler said (setReject). */
 async function deliver(raw: string, from: string, to: string): Promise<{ rejected: string | null }> {
   let rejected: string | null = null;
   const bytes = new TextEncoder().encode(raw);
-  const message = {
+  const message: ForwardableEmailMessage = {
     from,
     to,
     raw: new Response(bytes).body!,
@@ -30,7 +30,7 @@ async function deliver(raw: string, from: string, to: string): Promise<{ rejecte
     setReject: (reason: string) => void (rejected = reason),
     forward: () => Promise.reject(new Error("not forwarded in these tests")),
     reply: () => Promise.reject(new Error("replies go through the EMAIL binding")),
-  } as unknown as ForwardableEmailMessage;
+  };
   const ctx = createExecutionContext();
   await worker.email!(message, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -56,7 +56,7 @@ const first = (o: Omit<GmailReply, "messageId"> & { messageId?: string }) =>
     messageId: `<${crypto.randomUUID()}@mail.example.com>`,
     ...o,
   });
-/** The visitor's answer to our reply `ours`, as Gmail writes it (References as given: none, or the thread). */
+/** The visitor's answer to our reply `ours`, the way Gmail writes it (References as given: none, or the thread). */
 const answerTo = (ours: Sent, o: { from: string; to: string; messageId: string; references: string[]; text: string }) =>
   gmailReply({ ...o, inReplyTo: ours.messageId, noAttachment: true });
 
@@ -66,7 +66,7 @@ describe("e-mail inbox", () => {
     const { inboxId, address } = await emailInbox(owner);
     const visitor = visitorAddress();
     const messageId = `<${crypto.randomUUID()}@mail.example.com>`;
-    // The envelope recipient as Email Routing gives it may differ in case from the inbox's address.
+    // The envelope recipient that Email Routing gives may differ in case from the inbox's address.
     const raw = first({ from: visitor, to: address, messageId, text: "Are you open on Sundays?" });
     expect(await deliver(raw, visitor, address.toUpperCase())).toEqual({ rejected: null });
 
