@@ -105,40 +105,49 @@ describe("e-mail inbox", () => {
     });
   });
 
-  it("a reply to the reply comes back into the same conversation, and its answer carries the whole thread", async () => {
-    const owner = await seedOwner();
-    const { inboxId, address } = await emailInbox(owner);
-    const visitor = visitorAddress();
-    const root = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(
-      first({ from: visitor, to: address, messageId: root, text: "Do you ship to Japan?" }),
-      visitor,
-      address,
-    );
-    const [ours] = await replies(visitor, 1);
+  it(
+    "a reply to the reply comes back into the same conversation, and its answer carries the whole " + "thread",
+    async () => {
+      const owner = await seedOwner();
+      const { inboxId, address } = await emailInbox(owner);
+      const visitor = visitorAddress();
+      const root = `<${crypto.randomUUID()}@mail.example.com>`;
+      await deliver(
+        first({ from: visitor, to: address, messageId: root, text: "Do you ship to Japan?" }),
+        visitor,
+        address,
+      );
+      const [ours] = await replies(visitor, 1);
 
-    const second = `<${crypto.randomUUID()}@mail.example.com>`;
-    const references = [root, ours.messageId];
-    const answer = answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "And to Korea?" });
-    expect(await deliver(answer, visitor, address)).toEqual({ rejected: null });
-    const [, again] = await replies(visitor, 2);
-    const mail = await PostalMime.parse(again.raw);
-    expect(mail.subject).toBe("Re: Opening hours");
-    expect(mail.inReplyTo).toBe(second);
-    expect(mail.references).toBe(`${root} ${ours.messageId} ${second}`);
-    expect(mail.text).toBe('You said: "And to Korea?".');
+      const second = `<${crypto.randomUUID()}@mail.example.com>`;
+      const references = [root, ours.messageId];
+      const answer = answerTo(ours, {
+        from: visitor,
+        to: address,
+        messageId: second,
+        references,
+        text: "And to Korea?",
+      });
+      expect(await deliver(answer, visitor, address)).toEqual({ rejected: null });
+      const [, again] = await replies(visitor, 2);
+      const mail = await PostalMime.parse(again.raw);
+      expect(mail.subject).toBe("Re: Opening hours");
+      expect(mail.inReplyTo).toBe(second);
+      expect(mail.references).toBe(`${root} ${ours.messageId} ${second}`);
+      expect(mail.text).toBe('You said: "And to Korea?".');
 
-    const conversations = await conversationsOf(owner, inboxId);
-    expect(conversations).toHaveLength(1);
-    const contents = (await messagesOf(owner, conversations[0].id)).map((m) => m.content);
-    // Only the new text: the history Gmail quotes under "On ... wrote:" is not the visitor's message.
-    expect(contents).toEqual([
-      "Do you ship to Japan?",
-      'You said: "Do you ship to Japan?".',
-      "And to Korea?",
-      'You said: "And to Korea?".',
-    ]);
-  });
+      const conversations = await conversationsOf(owner, inboxId);
+      expect(conversations).toHaveLength(1);
+      const contents = (await messagesOf(owner, conversations[0].id)).map((m) => m.content);
+      // Only the new text: the history Gmail quotes under "On ... wrote:" is not the visitor's message.
+      expect(contents).toEqual([
+        "Do you ship to Japan?",
+        'You said: "Do you ship to Japan?".',
+        "And to Korea?",
+        'You said: "And to Korea?".',
+      ]);
+    },
+  );
 
   it("a reply naming only our reply (In-Reply-To, no References) comes back into the same conversation", async () => {
     const owner = await seedOwner();
@@ -262,49 +271,52 @@ describe("e-mail inbox", () => {
     ]);
   });
 
-  it('resolve mails the rating question in the thread; an answer "4" is kept as the rating, not as a message', async () => {
-    const owner = await seedOwner();
-    const { inboxId, address } = await emailInbox(owner);
-    const visitor = visitorAddress();
-    const root = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(
-      first({ from: visitor, to: address, messageId: root, text: "Where is my parcel?" }),
-      visitor,
-      address,
-    );
-    const [ours] = await replies(visitor, 1);
-    const conversation = await onlyConversation(owner, inboxId);
-    expect((await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
+  it(
+    'resolve mails the rating question in the thread; an answer "4" is kept as the rating, not as a ' + "message",
+    async () => {
+      const owner = await seedOwner();
+      const { inboxId, address } = await emailInbox(owner);
+      const visitor = visitorAddress();
+      const root = `<${crypto.randomUUID()}@mail.example.com>`;
+      await deliver(
+        first({ from: visitor, to: address, messageId: root, text: "Where is my parcel?" }),
+        visitor,
+        address,
+      );
+      const [ours] = await replies(visitor, 1);
+      const conversation = await onlyConversation(owner, inboxId);
+      expect((await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
 
-    // E-mail has no buttons: the question is a mail of its own, in the thread, naming the answers.
-    const [, asking] = await replies(visitor, 2);
-    const question = await PostalMime.parse(asking.raw);
-    expect(question.text).toMatch(/How would you rate this conversation\?/);
-    expect(question.inReplyTo).toBe(root);
-    const asked = await messagesOf(owner, conversation.id);
-    expect(asked.at(-1)).toMatchObject({ senderType: "chatbot", content: question.text?.trim() });
+      // E-mail has no buttons: the question is a mail of its own, in the thread, naming the answers.
+      const [, asking] = await replies(visitor, 2);
+      const question = await PostalMime.parse(asking.raw);
+      expect(question.text).toMatch(/How would you rate this conversation\?/);
+      expect(question.inReplyTo).toBe(root);
+      const asked = await messagesOf(owner, conversation.id);
+      expect(asked.at(-1)).toMatchObject({ senderType: "chatbot", content: question.text?.trim() });
 
-    const answer = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(
-      answerTo(asking, {
-        from: visitor,
-        to: address,
-        messageId: answer,
-        references: [root, ours.messageId, asking.messageId],
-        text: "4",
-      }),
-      visitor,
-      address,
-    );
-    const rated = await eventually(async () =>
-      bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation.id}/`)).then(
-        (r) => r.csat,
-      ),
-    );
-    expect(rated).toMatchObject({ rating: 4 });
-    expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
-    expect(await sentTo(visitor)).toHaveLength(2);
-  });
+      const answer = `<${crypto.randomUUID()}@mail.example.com>`;
+      await deliver(
+        answerTo(asking, {
+          from: visitor,
+          to: address,
+          messageId: answer,
+          references: [root, ours.messageId, asking.messageId],
+          text: "4",
+        }),
+        visitor,
+        address,
+      );
+      const rated = await eventually(async () =>
+        bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation.id}/`)).then(
+          (r) => r.csat,
+        ),
+      );
+      expect(rated).toMatchObject({ rating: 4 });
+      expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
+      expect(await sentTo(visitor)).toHaveLength(2);
+    },
+  );
 
   it("a recipient Email Service refuses: the reply is failed with its reason and not tried again", async () => {
     const owner = await seedOwner();

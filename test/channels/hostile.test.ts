@@ -74,13 +74,16 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
     },
   );
 
-  it("an unknown platform, e-mail (which comes by the e-mail handler) and an inbox without a channel are 404", async () => {
-    const owner = await seedOwner();
-    const inbox = await newInbox(owner, "telegram");
-    for (const path of [`/channels/teams/${inbox}`, `/channels/email/${inbox}`, `/channels/telegram/${inbox}`]) {
-      expect((await send(path, "{}")).status, path).toBe(404);
-    }
-  });
+  it(
+    "an unknown platform, e-mail (which comes by the e-mail handler) and an inbox without a channel " + "are 404",
+    async () => {
+      const owner = await seedOwner();
+      const inbox = await newInbox(owner, "telegram");
+      for (const path of [`/channels/teams/${inbox}`, `/channels/email/${inbox}`, `/channels/telegram/${inbox}`]) {
+        expect((await send(path, "{}")).status, path).toBe(404);
+      }
+    },
+  );
 
   it("signed but malformed bodies are 400; a replayed event is one event", async () => {
     const owner = await seedOwner();

@@ -84,24 +84,27 @@ describe("LINE", () => {
     });
   });
 
-  it("a redelivered event makes no second message; a wrong or missing signature is 401 and stores nothing", async () => {
-    const owner = await seedOwner();
-    const creds = credentials();
-    const inbox = await lineInbox(owner, creds);
-    const event = textEvent(newUser(), "Hello");
-    // LINE's redelivery: the same webhookEventId, flagged as redelivered.
-    const again = { ...event, deliveryContext: { isRedelivery: true } };
-    const { fromContact } = await redeliveredAndForged(owner, inbox, {
-      delivered: [await signed(creds.channelSecret, event), await signed(creds.channelSecret, again)],
-      forged: [
-        await signed("not-the-channel-secret", textEvent(newUser(), "forged")),
-        unsigned({ destination: "U0", events: [textEvent(newUser(), "unsigned")] }),
-      ],
-    });
-    expect(fromContact).toHaveLength(1);
-    // The console's "Verify" button: a signed body with no events, answered 200.
-    expect((await post(inbox.path, await signed(creds.channelSecret))).status).toBe(200);
-  });
+  it(
+    "a redelivered event makes no second message; a wrong or missing signature is 401 and stores " + "nothing",
+    async () => {
+      const owner = await seedOwner();
+      const creds = credentials();
+      const inbox = await lineInbox(owner, creds);
+      const event = textEvent(newUser(), "Hello");
+      // LINE's redelivery: the same webhookEventId, flagged as redelivered.
+      const again = { ...event, deliveryContext: { isRedelivery: true } };
+      const { fromContact } = await redeliveredAndForged(owner, inbox, {
+        delivered: [await signed(creds.channelSecret, event), await signed(creds.channelSecret, again)],
+        forged: [
+          await signed("not-the-channel-secret", textEvent(newUser(), "forged")),
+          unsigned({ destination: "U0", events: [textEvent(newUser(), "unsigned")] }),
+        ],
+      });
+      expect(fromContact).toHaveLength(1);
+      // The console's "Verify" button: a signed body with no events, answered 200.
+      expect((await post(inbox.path, await signed(creds.channelSecret))).status).toBe(200);
+    },
+  );
 
   it(
     "an image is downloaded from LINE's data API into an attachment; a group's message opens a group " + "conversation",

@@ -82,50 +82,53 @@ async function slackInbox() {
 }
 
 describe("Slack", () => {
-  it("connects (auth.test), answers the url_verification challenge, takes a DM in and sends the reply out", async () => {
-    const { owner, token, inbox } = await slackInbox();
-    const [check] = await slack.requests(token);
-    expect(check).toMatchObject({
-      method: "POST",
-      path: "/api/auth.test",
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const webhookUrl = expect.stringMatching(new RegExp(`${inbox.path}$`));
-    await shownChannel(owner, inbox.inboxId, { status: "connected", lastError: null, webhookUrl }, [
-      token,
-      SIGNING_SECRET,
-    ]);
+  it(
+    "connects (auth.test), answers the url_verification challenge, takes a DM in and sends the " + "reply out",
+    async () => {
+      const { owner, token, inbox } = await slackInbox();
+      const [check] = await slack.requests(token);
+      expect(check).toMatchObject({
+        method: "POST",
+        path: "/api/auth.test",
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const webhookUrl = expect.stringMatching(new RegExp(`${inbox.path}$`));
+      await shownChannel(owner, inbox.inboxId, { status: "connected", lastError: null, webhookUrl }, [
+        token,
+        SIGNING_SECRET,
+      ]);
 
-    const challenge = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P";
-    const handshake = await post(
-      inbox.path,
-      await signed({ token: "Jhj5dZrVaK7ZwHHjRyZWjbDl", challenge, type: "url_verification" }),
-    );
-    expect(handshake.status).toBe(200);
-    expect(await handshake.json()).toEqual({ challenge });
+      const challenge = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P";
+      const handshake = await post(
+        inbox.path,
+        await signed({ token: "Jhj5dZrVaK7ZwHHjRyZWjbDl", challenge, type: "url_verification" }),
+      );
+      expect(handshake.status).toBe(200);
+      expect(await handshake.json()).toEqual({ challenge });
 
-    const event = dm("Where is my *parcel*?");
-    const { conversation } = await textInReplyOut(owner, inbox, {
-      platform: "slack",
-      signed: await signed(event),
-      text: "Where is my *parcel*?",
-      eventId: `D024BE91L:${event.event.ts}`,
-      platformMessageId: expect.stringMatching(/^\d+\.\d{6}$/),
-      contact: { sourceId: "U2147483697", avatar: "https://avatars.slack-edge.com/2026-01-01/U2147483697_72.png" },
-    });
-    expect(conversation).toMatchObject({ type: "individual", contact: { name: "spengler" } });
-    const [reply] = await posted(token);
-    expect(reply.headers).toMatchObject({
-      authorization: `Bearer ${token}`,
-      "content-type": expect.stringMatching(/^application\/json/),
-    });
-    // Markdown's *emphasis* is Slack's _italic_.
-    expect(reply.body).toEqual({
-      channel: "D024BE91L",
-      text: 'You said: "Where is my _parcel_?".',
-      unfurl_links: false,
-    });
-  });
+      const event = dm("Where is my *parcel*?");
+      const { conversation } = await textInReplyOut(owner, inbox, {
+        platform: "slack",
+        signed: await signed(event),
+        text: "Where is my *parcel*?",
+        eventId: `D024BE91L:${event.event.ts}`,
+        platformMessageId: expect.stringMatching(/^\d+\.\d{6}$/),
+        contact: { sourceId: "U2147483697", avatar: "https://avatars.slack-edge.com/2026-01-01/U2147483697_72.png" },
+      });
+      expect(conversation).toMatchObject({ type: "individual", contact: { name: "spengler" } });
+      const [reply] = await posted(token);
+      expect(reply.headers).toMatchObject({
+        authorization: `Bearer ${token}`,
+        "content-type": expect.stringMatching(/^application\/json/),
+      });
+      // Markdown's *emphasis* is Slack's _italic_.
+      expect(reply.body).toEqual({
+        channel: "D024BE91L",
+        text: 'You said: "Where is my _parcel_?".',
+        unfurl_links: false,
+      });
+    },
+  );
 
   it(
     "a redelivery (X-Slack-Retry-Num) and the app_mention of a message make no second message; a bad signature " +
