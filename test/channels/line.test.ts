@@ -64,7 +64,7 @@ describe("LINE", () => {
     expect((await sent(token, "/v2/bot/chat/loading/start"))[0].body).toEqual({ chatId: user, loadingSeconds: 20 });
   });
 
-  it("the assistant's conversation starters go under its first answer as LINE quick replies", async () => {
+  it("the assistant's conversation starters go under its first answer, in LINE quick replies", async () => {
     const owner = await seedOwner();
     const creds = credentials();
     const inbox = await lineInbox(owner, creds);
