@@ -23,6 +23,9 @@ import {
   LOCAL_LLM,
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
+  addToGroup,
+  permissionIds,
+  register,
 } from "./console-helpers.mjs";
 
 const QUESTION = "What are your opening hours?";
@@ -45,10 +48,8 @@ beforeAll(async () => {
   });
   // A member who may view assistants (and talk to them), but not change them: in a group the shown assistant is given
   // to.
-  const catalogue = await api("/permissions/", { method: "GET" });
-  const permission = (codename) => catalogue.find((p) => p.codename === codename).id;
   group = await api(`/organizations/${await orgId()}/groups/`, {
-    body: { name: "Support agents", permissions: [permission("chatbot.view"), permission("conversation.manage")] },
+    body: { name: "Support agents", permissions: await permissionIds(app, ["chatbot.view", "conversation.manage"]) },
   });
   for (const name of ["Billing helper", "Sales agent", "Returns desk"])
     await api("/chatbots/", { body: { name, largeLanguageModel: LOCAL_LLM } });
@@ -64,22 +65,9 @@ beforeAll(async () => {
   // Published on a web chat: its page shows the codes to paste (in the screenshots too).
   await api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: shown.id } } });
   const email = `member-${Date.now()}@example.com`;
-  await fetch(`${app.base}/api/v1/auth/registration/`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      email,
-      password1: PASSWORD,
-      password2: PASSWORD,
-      name: "Mia Member",
-      company: "Mia's shop",
-    }),
-  });
+  await register(app, { email, name: "Mia Member", company: "Mia's shop" });
   const organization = await orgId();
-  const added = await api(`/organizations/${organization}/members/`, { body: { email } });
-  await api(`/organizations/${organization}/groups/${group.id}/group-members/bulk-create/`, {
-    body: { members: [added.id] },
-  });
+  await addToGroup(app, organization, group.id, email);
   member = { email, password: PASSWORD, organization };
 }, 180_000);
 

@@ -15,6 +15,9 @@ import {
   LOCAL_LLM,
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
+  addToGroup,
+  permissionIds,
+  register,
 } from "./console-helpers.mjs";
 
 const IMG = "<img src=x onerror=window.__xss=1>";
@@ -41,10 +44,8 @@ beforeAll(async () => {
   await api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: QUESTION, answer: ANSWER } });
   const [organization] = await api("/organizations/?pagination=false", { method: "GET" });
   // A member who may look (not change): they see the instructions rendered as Markdown.
-  const catalogue = await api("/permissions/", { method: "GET" });
-  const permission = (codename) => catalogue.find((p) => p.codename === codename).id;
   const group = await api(`/organizations/${organization.id}/groups/`, {
-    body: { name: "Lookers", permissions: [permission("chatbot.view")] },
+    body: { name: "Lookers", permissions: await permissionIds(app, ["chatbot.view"]) },
   });
   assistant = await api("/chatbots/", {
     body: {
@@ -56,21 +57,8 @@ beforeAll(async () => {
     },
   });
   const email = `looker-${Date.now()}@example.com`;
-  await fetch(`${app.base}/api/v1/auth/registration/`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      email,
-      password1: PASSWORD,
-      password2: PASSWORD,
-      name: "Lou Looker",
-      company: "Lou's shop",
-    }),
-  });
-  const added = await api(`/organizations/${organization.id}/members/`, { body: { email } });
-  await api(`/organizations/${organization.id}/groups/${group.id}/group-members/bulk-create/`, {
-    body: { members: [added.id] },
-  });
+  await register(app, { email, name: "Lou Looker", company: "Lou's shop" });
+  await addToGroup(app, organization.id, group.id, email);
   member = { email, password: PASSWORD, organization: organization.id };
 }, 180_000);
 

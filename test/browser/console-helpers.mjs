@@ -166,6 +166,31 @@ export async function ownerOn(app, path, options) {
   return opened;
 }
 
+/** A user signed up by the public registration (with an organization of their own): its answer's body. */
+export async function register(app, { email, password = PASSWORD, name, company }) {
+  const res = await fetch(`${app.base}/api/v1/auth/registration/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password1: password, password2: password, name, company }),
+  });
+  return res.json();
+}
+
+/** The registered user `email` made a member of the organization and put in its group `groupId`; the member. */
+export async function addToGroup(app, organizationId, groupId, email) {
+  const added = await app.server.api(`/organizations/${organizationId}/members/`, { body: { email } });
+  await app.server.api(`/organizations/${organizationId}/groups/${groupId}/group-members/bulk-create/`, {
+    body: { members: [added.id] },
+  });
+  return added;
+}
+
+/** The ids of the permissions named by `codenames` (`chatbot.view`, ...), from the API's catalogue. */
+export async function permissionIds(app, codenames) {
+  const catalogue = await app.server.api("/permissions/", { method: "GET" });
+  return codenames.map((codename) => catalogue.find((p) => p.codename === codename).id);
+}
+
 /** The open dialog of the page. */
 export const dialog = (page) => page.locator("dialog[open]");
 

@@ -23,6 +23,9 @@ import {
   tabTo,
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
+  addToGroup,
+  permissionIds,
+  register,
 } from "./console-helpers.mjs";
 
 const ARTICLES = {
@@ -39,25 +42,11 @@ beforeAll(async () => {
   org = (await app.server.api("/organizations/?pagination=false", { method: "GET" }))[0];
   // A registered user who is also a member of the owner's organization, in a group that may only view knowledge bases.
   const email = `viewer-${Date.now()}@example.com`;
-  await fetch(`${app.base}/api/v1/auth/registration/`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      email,
-      password1: PASSWORD,
-      password2: PASSWORD,
-      name: "Vic Viewer",
-      company: "Vic's shop",
-    }),
-  });
-  const added = await app.server.api(`/organizations/${org.id}/members/`, { body: { email } });
-  const catalogue = await app.server.api("/permissions/", { method: "GET" });
+  await register(app, { email, name: "Vic Viewer", company: "Vic's shop" });
   const group = await app.server.api(`/organizations/${org.id}/groups/`, {
-    body: { name: "Readers", permissions: [catalogue.find((p) => p.codename === "knowledge_base.view").id] },
+    body: { name: "Readers", permissions: await permissionIds(app, ["knowledge_base.view"]) },
   });
-  await app.server.api(`/organizations/${org.id}/groups/${group.id}/group-members/bulk-create/`, {
-    body: { members: [added.id] },
-  });
+  await addToGroup(app, org.id, group.id, email);
   member = { email, password: PASSWORD, groupId: group.id };
 }, 120_000);
 

@@ -15,6 +15,9 @@ import {
   DESKTOP,
   PASSWORD,
   PHONE,
+  addToGroup,
+  permissionIds,
+  register,
 } from "./console-helpers.mjs";
 
 let app;
@@ -25,27 +28,13 @@ let member;
 beforeAll(async () => {
   app = await startConsole();
   const email = `member-${Date.now()}@example.com`;
-  const registered = await fetch(`${app.base}/api/v1/auth/registration/`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      email,
-      password1: PASSWORD,
-      password2: PASSWORD,
-      name: "Mia Member",
-      company: "Mia's shop",
-    }),
-  }).then((r) => r.json());
+  const registered = await register(app, { email, name: "Mia Member", company: "Mia's shop" });
   const orgs = await app.server.api("/organizations/?pagination=false", { method: "GET" });
   const org = orgs[0];
-  const added = await app.server.api(`/organizations/${org.id}/members/`, { body: { email } });
-  const catalogue = await app.server.api("/permissions/", { method: "GET" });
   const group = await app.server.api(`/organizations/${org.id}/groups/`, {
-    body: { name: "Editors", permissions: [catalogue.find((p) => p.codename === "chatbot.manage").id] },
+    body: { name: "Editors", permissions: await permissionIds(app, ["chatbot.manage"]) },
   });
-  await app.server.api(`/organizations/${org.id}/groups/${group.id}/group-members/bulk-create/`, {
-    body: { members: [added.id] },
-  });
+  await addToGroup(app, org.id, group.id, email);
   member = { email, password: PASSWORD, ownOrganization: registered.organization, organization: org };
 }, 120_000);
 

@@ -1,69 +1,36 @@
 // Messaging channels and the human side's extras: an operator's typing shows the platform's typing
 // action; resolving asks the visitor for a rating with the platform's buttons, and the answer (a
 // Telegram callback, a LINE quick reply's text) is kept as the conversation's rating, not a message.
-import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { seedOwner, unique, type Actor } from "../harness";
+import { seedOwner } from "../harness";
+import { bodyOf } from "../support/api";
+import { credentials, lineInbox, newUser, sent as lineSent, signed, textEvent } from "./line-support";
 import {
-  channelInbox,
   conversationsOf,
+  csatOf,
   eventually,
   messagesOf,
   messagesWhen,
   onlyConversation,
   post,
-  standIn,
-  type ChannelInbox,
+  someSent,
 } from "./support";
-import { bodyOf } from "../support/api";
+import { callbackQuery, sent, telegramInbox, textUpdate, type TelegramUser } from "./telegram-support";
 
-const csatOf = async (owner: Actor, id: string) =>
-  (await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`))).csat;
 const QUESTION = /How would you rate this conversation\?/;
 
 describe("Telegram: typing and the rating question", () => {
-  const telegram = standIn("telegram");
-  const from = { id: 7001000 + Math.floor(Math.random() * 1000), first_name: "Olivia", is_bot: false };
-  let updateId = Math.floor(Math.random() * 1e8);
-  const textUpdate = (text: string) => ({
-    update_id: ++updateId,
-    message: {
-      message_id: updateId % 100000,
-      from,
-      chat: { id: from.id, type: "private", first_name: "Olivia" },
-      date: Math.floor(Date.now() / 1000),
-      text,
-    },
-  });
-  /** A tap on an inline button, as the Bot API sends it (https://core.telegram.org/bots/api#callbackquery). */
-  const callback = (data: string) => ({
-    update_id: ++updateId,
-    callback_query: {
-      id: String(updateId),
-      from,
-      chat_instance: "-77",
-      data,
-      message: {
-        message_id: 1,
-        date: Math.floor(Date.now() / 1000),
-        chat: { id: from.id, type: "private" },
-        text: "How would you rate…",
-      },
-    },
-  });
-  const sent = async (token: string, method: string) =>
-    (await telegram.requests(token)).filter((r) => r.path === `/bot${token}/${method}`);
+  const from: TelegramUser = { id: 7001000 + Math.floor(Math.random() * 1000), first_name: "Olivia" };
+  const callback = (data: string) => callbackQuery(data, from);
 
   it(
     "operator typing sends the typing action; resolve asks with csat:1..5 buttons; the callback is the rating, " +
       "once",
     async () => {
-      const owner = await seedOwner();
-      const token = `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
-      const inbox = await channelInbox(owner, "telegram", { botToken: token });
-      await post(inbox.path, await telegram.sign({ token, update: textUpdate("Where is my parcel?") }));
+      const { owner, token, inbox, postUpdate } = await telegramInbox();
+      await postUpdate(textUpdate("Where is my parcel?", from));
       const conversation = await onlyConversation(owner, inbox.inboxId);
-      await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
+      await messagesWhen(owner, conversation.id, someSent);
       await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`);
 
       const actions = (await sent(token, "sendChatAction")).length;
@@ -96,20 +63,18 @@ describe("Telegram: typing and the rating question", () => {
       // Resolving again without a word since does not ask twice.
       await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
 
-      expect((await post(inbox.path, await telegram.sign({ token, update: callback("csat:4") }))).status).toBe(200);
+      expect((await postUpdate(callback("csat:4"))).status).toBe(200);
       expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 4, comment: null });
       // The tap is answered, so the visitor's button stops spinning.
       const answered = await eventually(
         async () => (await sent(token, "answerCallbackQuery")).length > 0 && sent(token, "answerCallbackQuery"),
       );
-      expect((answered as { body: { callback_query_id: string } }[]).map((r) => r.body.callback_query_id)).toHaveLength(
-        1,
-      );
+      expect(answered.map((r) => r.body.callback_query_id)).toHaveLength(1);
       expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
       expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
 
       // Answered: a later "5" is the visitor's new question (a new conversation), the rating stays.
-      await post(inbox.path, await telegram.sign({ token, update: textUpdate("5") }));
+      await postUpdate(textUpdate("5", from));
       const conversations = await eventually(async () => {
         const all = await conversationsOf(owner, inbox.inboxId);
         return all.length === 2 && all;
@@ -124,12 +89,10 @@ describe("Telegram: typing and the rating question", () => {
   );
 
   it("the question is in the visitor's language (here Traditional Chinese), as the handoff message is", async () => {
-    const owner = await seedOwner();
-    const token = `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
-    const inbox = await channelInbox(owner, "telegram", { botToken: token });
-    await post(inbox.path, await telegram.sign({ token, update: textUpdate("請問我的包裹在哪裡？") }));
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
+    await postUpdate(textUpdate("請問我的包裹在哪裡？", from));
     const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
+    await messagesWhen(owner, conversation.id, someSent);
     await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
     const question = "您對這次對話的滿意度如何？請回覆 1（很差）到 5（很好）的數字。";
     const ask = await eventually(async () => (await sent(token, "sendMessage")).find((r) => r.body.text === question));
@@ -141,12 +104,10 @@ describe("Telegram: typing and the rating question", () => {
   });
 
   it("a rating button tapped when no question waits is dropped: no message, no conversation", async () => {
-    const owner = await seedOwner();
-    const token = `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
-    const inbox = await channelInbox(owner, "telegram", { botToken: token });
-    expect((await post(inbox.path, await telegram.sign({ token, update: callback("csat:2") }))).status).toBe(200);
+    const { owner, inbox, postUpdate } = await telegramInbox();
+    expect((await postUpdate(callback("csat:2"))).status).toBe(200);
     // An ordinary message after it is taken in; the tap before it left nothing.
-    await post(inbox.path, await telegram.sign({ token, update: textUpdate("hello") }));
+    await postUpdate(textUpdate("hello", from));
     const conversation = await onlyConversation(owner, inbox.inboxId);
     const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
     expect(messages.filter((m) => m.senderType === "contact").map((m) => m.content)).toEqual(["hello"]);
@@ -155,57 +116,17 @@ describe("Telegram: typing and the rating question", () => {
 });
 
 describe("LINE: the rating question with quick replies", () => {
-  const line = standIn("line");
-  const ORIGIN = "https://assistants.example.com";
-  const hex = (n: number) =>
-    Array.from(crypto.getRandomValues(new Uint8Array(n / 2)), (b) => b.toString(16).padStart(2, "0")).join("");
-  const textEvent = (userId: string, text: string) => ({
-    type: "message",
-    message: {
-      id: String(480000000000000000 + Math.floor(Math.random() * 1e9)),
-      type: "text",
-      quoteToken: `q${hex(16)}`,
-      text,
-    },
-    webhookEventId: `01J${hex(22).toUpperCase()}`,
-    deliveryContext: { isRedelivery: false },
-    timestamp: Date.now(),
-    source: { type: "user", userId },
-    replyToken: hex(32),
-    mode: "active",
-  });
-
-  async function lineInbox(owner: Actor, creds: Record<string, string>): Promise<ChannelInbox> {
-    const inbox = await channelInbox(owner, "line", creds, { connect: false });
-    const asOwner = (method: string, path: string, body?: unknown) =>
-      SELF.fetch(`${ORIGIN}/api/v1/inboxes/${inbox.inboxId}${path}`, {
-        method,
-        headers: { authorization: `Api-Key ${owner.key}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    expect((await asOwner("PUT", "/channel/", creds)).status).toBe(200);
-    expect((await asOwner("POST", "/channel/connect/")).status).toBe(200);
-    return inbox;
-  }
-
   it(
     'operator typing shows the loading animation; resolve asks with quick replies 1-5; a reply "3" is the ' + "rating",
     async () => {
       const owner = await seedOwner();
-      const creds = {
-        channelId: String(1_700_000_000 + Math.floor(Math.random() * 1e8)),
-        channelSecret: hex(32),
-        channelAccessToken: unique("line-token"),
-      };
+      const creds = credentials();
       const inbox = await lineInbox(owner, creds);
-      const user = `U${hex(32)}`;
-      const signed = (...events: unknown[]) =>
-        line.sign({ channelSecret: creds.channelSecret, body: { destination: `U${hex(32)}`, events } });
-      const requests = async (path: string) =>
-        (await line.requests(creds.channelAccessToken)).filter((r) => r.path === path);
-      await post(inbox.path, await signed(textEvent(user, "Hello")));
+      const user = newUser();
+      const requests = (path: string) => lineSent(creds.channelAccessToken, path);
+      await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
       const conversation = await onlyConversation(owner, inbox.inboxId);
-      await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.metadata?.channelDelivery?.status === "sent"));
+      await messagesWhen(owner, conversation.id, someSent);
       await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`);
 
       const loadings = (await requests("/v2/bot/chat/loading/start")).length;
@@ -229,7 +150,7 @@ describe("LINE: the rating question with quick replies", () => {
       ]);
       const before = (await messagesOf(owner, conversation.id)).length;
 
-      await post(inbox.path, await signed(textEvent(user, " 3 ")));
+      await post(inbox.path, await signed(creds.channelSecret, textEvent(user, " 3 ")));
       expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 3 });
       expect(await messagesOf(owner, conversation.id)).toHaveLength(before);
       expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);

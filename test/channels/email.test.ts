@@ -14,11 +14,11 @@ import { bodyOf } from "../support/api";
 
 type Sent = { from: string; to: string; raw: string; messageId: string };
 
-/** A message as Email Routing gives it to the email handler; what the handler said (setReject). */
+/** A message the way Email Routing gives it to the email handler; what the handler said (setReject). */
 async function deliver(raw: string, from: string, to: string): Promise<{ rejected: string | null }> {
   let rejected: string | null = null;
   const bytes = new TextEncoder().encode(raw);
-  const message = {
+  const message: ForwardableEmailMessage = {
     from,
     to,
     raw: new Response(bytes).body!,
@@ -30,7 +30,7 @@ async function deliver(raw: string, from: string, to: string): Promise<{ rejecte
     setReject: (reason: string) => void (rejected = reason),
     forward: () => Promise.reject(new Error("not forwarded in these tests")),
     reply: () => Promise.reject(new Error("replies go through the EMAIL binding")),
-  } as unknown as ForwardableEmailMessage;
+  };
   const ctx = createExecutionContext();
   await worker.email!(message, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -56,7 +56,7 @@ const first = (o: Omit<GmailReply, "messageId"> & { messageId?: string }) =>
     messageId: `<${crypto.randomUUID()}@mail.example.com>`,
     ...o,
   });
-/** The visitor's answer to our reply `ours`, as Gmail writes it (References as given: none, or the thread). */
+/** The visitor's answer to our reply `ours`, the way Gmail writes it (References as given: none, or the thread). */
 const answerTo = (ours: Sent, o: { from: string; to: string; messageId: string; references: string[]; text: string }) =>
   gmailReply({ ...o, inReplyTo: ours.messageId, noAttachment: true });
 
@@ -66,7 +66,7 @@ describe("e-mail inbox", () => {
     const { inboxId, address } = await emailInbox(owner);
     const visitor = visitorAddress();
     const messageId = `<${crypto.randomUUID()}@mail.example.com>`;
-    // The envelope recipient as Email Routing gives it may differ in case from the inbox's address.
+    // The envelope recipient that Email Routing gives may differ in case from the inbox's address.
     const raw = first({ from: visitor, to: address, messageId, text: "Are you open on Sundays?" });
     expect(await deliver(raw, visitor, address.toUpperCase())).toEqual({ rejected: null });
 
@@ -105,40 +105,49 @@ describe("e-mail inbox", () => {
     });
   });
 
-  it("a reply to the reply comes back into the same conversation, and its answer carries the whole thread", async () => {
-    const owner = await seedOwner();
-    const { inboxId, address } = await emailInbox(owner);
-    const visitor = visitorAddress();
-    const root = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(
-      first({ from: visitor, to: address, messageId: root, text: "Do you ship to Japan?" }),
-      visitor,
-      address,
-    );
-    const [ours] = await replies(visitor, 1);
+  it(
+    "a reply to the reply comes back into the same conversation, and its answer carries the whole " + "thread",
+    async () => {
+      const owner = await seedOwner();
+      const { inboxId, address } = await emailInbox(owner);
+      const visitor = visitorAddress();
+      const root = `<${crypto.randomUUID()}@mail.example.com>`;
+      await deliver(
+        first({ from: visitor, to: address, messageId: root, text: "Do you ship to Japan?" }),
+        visitor,
+        address,
+      );
+      const [ours] = await replies(visitor, 1);
 
-    const second = `<${crypto.randomUUID()}@mail.example.com>`;
-    const references = [root, ours.messageId];
-    const answer = answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "And to Korea?" });
-    expect(await deliver(answer, visitor, address)).toEqual({ rejected: null });
-    const [, again] = await replies(visitor, 2);
-    const mail = await PostalMime.parse(again.raw);
-    expect(mail.subject).toBe("Re: Opening hours");
-    expect(mail.inReplyTo).toBe(second);
-    expect(mail.references).toBe(`${root} ${ours.messageId} ${second}`);
-    expect(mail.text).toBe('You said: "And to Korea?".');
+      const second = `<${crypto.randomUUID()}@mail.example.com>`;
+      const references = [root, ours.messageId];
+      const answer = answerTo(ours, {
+        from: visitor,
+        to: address,
+        messageId: second,
+        references,
+        text: "And to Korea?",
+      });
+      expect(await deliver(answer, visitor, address)).toEqual({ rejected: null });
+      const [, again] = await replies(visitor, 2);
+      const mail = await PostalMime.parse(again.raw);
+      expect(mail.subject).toBe("Re: Opening hours");
+      expect(mail.inReplyTo).toBe(second);
+      expect(mail.references).toBe(`${root} ${ours.messageId} ${second}`);
+      expect(mail.text).toBe('You said: "And to Korea?".');
 
-    const conversations = await conversationsOf(owner, inboxId);
-    expect(conversations).toHaveLength(1);
-    const contents = (await messagesOf(owner, conversations[0].id)).map((m) => m.content);
-    // Only the new text: the history Gmail quotes under "On ... wrote:" is not the visitor's message.
-    expect(contents).toEqual([
-      "Do you ship to Japan?",
-      'You said: "Do you ship to Japan?".',
-      "And to Korea?",
-      'You said: "And to Korea?".',
-    ]);
-  });
+      const conversations = await conversationsOf(owner, inboxId);
+      expect(conversations).toHaveLength(1);
+      const contents = (await messagesOf(owner, conversations[0].id)).map((m) => m.content);
+      // Only the new text: the history Gmail quotes under "On ... wrote:" is not the visitor's message.
+      expect(contents).toEqual([
+        "Do you ship to Japan?",
+        'You said: "Do you ship to Japan?".',
+        "And to Korea?",
+        'You said: "And to Korea?".',
+      ]);
+    },
+  );
 
   it("a reply naming only our reply (In-Reply-To, no References) comes back into the same conversation", async () => {
     const owner = await seedOwner();
@@ -262,49 +271,52 @@ describe("e-mail inbox", () => {
     ]);
   });
 
-  it('resolve mails the rating question in the thread; an answer "4" is kept as the rating, not as a message', async () => {
-    const owner = await seedOwner();
-    const { inboxId, address } = await emailInbox(owner);
-    const visitor = visitorAddress();
-    const root = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(
-      first({ from: visitor, to: address, messageId: root, text: "Where is my parcel?" }),
-      visitor,
-      address,
-    );
-    const [ours] = await replies(visitor, 1);
-    const conversation = await onlyConversation(owner, inboxId);
-    expect((await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
+  it(
+    'resolve mails the rating question in the thread; an answer "4" is kept as the rating, not as a ' + "message",
+    async () => {
+      const owner = await seedOwner();
+      const { inboxId, address } = await emailInbox(owner);
+      const visitor = visitorAddress();
+      const root = `<${crypto.randomUUID()}@mail.example.com>`;
+      await deliver(
+        first({ from: visitor, to: address, messageId: root, text: "Where is my parcel?" }),
+        visitor,
+        address,
+      );
+      const [ours] = await replies(visitor, 1);
+      const conversation = await onlyConversation(owner, inboxId);
+      expect((await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
 
-    // E-mail has no buttons: the question is a mail of its own, in the thread, naming the answers.
-    const [, asking] = await replies(visitor, 2);
-    const question = await PostalMime.parse(asking.raw);
-    expect(question.text).toMatch(/How would you rate this conversation\?/);
-    expect(question.inReplyTo).toBe(root);
-    const asked = await messagesOf(owner, conversation.id);
-    expect(asked.at(-1)).toMatchObject({ senderType: "chatbot", content: question.text?.trim() });
+      // E-mail has no buttons: the question is a mail of its own, in the thread, naming the answers.
+      const [, asking] = await replies(visitor, 2);
+      const question = await PostalMime.parse(asking.raw);
+      expect(question.text).toMatch(/How would you rate this conversation\?/);
+      expect(question.inReplyTo).toBe(root);
+      const asked = await messagesOf(owner, conversation.id);
+      expect(asked.at(-1)).toMatchObject({ senderType: "chatbot", content: question.text?.trim() });
 
-    const answer = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(
-      answerTo(asking, {
-        from: visitor,
-        to: address,
-        messageId: answer,
-        references: [root, ours.messageId, asking.messageId],
-        text: "4",
-      }),
-      visitor,
-      address,
-    );
-    const rated = await eventually(async () =>
-      bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation.id}/`)).then(
-        (r) => r.csat,
-      ),
-    );
-    expect(rated).toMatchObject({ rating: 4 });
-    expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
-    expect(await sentTo(visitor)).toHaveLength(2);
-  });
+      const answer = `<${crypto.randomUUID()}@mail.example.com>`;
+      await deliver(
+        answerTo(asking, {
+          from: visitor,
+          to: address,
+          messageId: answer,
+          references: [root, ours.messageId, asking.messageId],
+          text: "4",
+        }),
+        visitor,
+        address,
+      );
+      const rated = await eventually(async () =>
+        bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation.id}/`)).then(
+          (r) => r.csat,
+        ),
+      );
+      expect(rated).toMatchObject({ rating: 4 });
+      expect(await messagesOf(owner, conversation.id)).toHaveLength(asked.length);
+      expect(await sentTo(visitor)).toHaveLength(2);
+    },
+  );
 
   it("a recipient Email Service refuses: the reply is failed with its reason and not tried again", async () => {
     const owner = await seedOwner();

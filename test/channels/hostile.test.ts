@@ -2,19 +2,22 @@
 // send it: forged, oversized, malformed and replayed requests are 401, 413 or 400, never a 5xx, and
 // store nothing (CONTRACT section 17).
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, seedOwner, unique } from "../harness";
+import { type Actor, NO_SUCH_ID, seedOwner, unique } from "../harness";
 import { CHANNEL_FIELDS } from "../../src/services/channels/fields";
 import { CHANNEL_PLATFORMS } from "../../src/services/channels/types";
-import { post, standIn } from "./support";
+import { post, standIn, storedEvents } from "./support";
 import { bodyOf } from "../support/api";
 
-const eventsOf = async (inboxId: string) =>
-  (await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
-    .bind(inboxId)
-    .first<{ n: number }>())!.n;
 const send = (path: string, body: BodyInit, headers: Record<string, string> = { "content-type": "application/json" }) =>
-  post(path, { headers, body: body as string });
+  post(path, { headers, body });
+
+/** A new inbox of `platform`, its channel not saved yet: its id. */
+const newInbox = async (owner: Actor, platform: string) =>
+  (
+    await bodyOf<"POST /inboxes/">(
+      await owner.fetch("POST", "/inboxes/", { name: unique(platform), channelType: platform }),
+    )
+  ).id;
 
 const WEBHOOK_PLATFORMS = CHANNEL_PLATFORMS.filter((p) => p !== "email");
 
@@ -23,11 +26,7 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
     "%s: forged, unsigned, oversized and wrongly addressed requests are 401, 413 or 404 and store nothing",
     async (platform) => {
       const owner = await seedOwner();
-      const inbox = (
-        await bodyOf<"POST /inboxes/">(
-          await owner.fetch("POST", "/inboxes/", { name: unique(platform), channelType: platform }),
-        )
-      ).id;
+      const inbox = await newInbox(owner, platform);
       const credentials = Object.fromEntries(CHANNEL_FIELDS[platform].map((f) => [f.name, `${f.name}-${unique("v")}`]));
       expect((await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, credentials)).status).toBe(200);
       const path = `/channels/${platform}/${inbox}`;
@@ -57,9 +56,7 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
       }
       expect((await send(path, "x".repeat(1_048_577))).status).toBe(413);
       expect((await send(path, "{not json", forged)).status).toBe(401);
-      expect((await send(path, new Uint8Array([0xff, 0xfe, 0x00]) as unknown as string, forged)).status).toBeLessThan(
-        500,
-      );
+      expect((await send(path, new Uint8Array([0xff, 0xfe, 0x00]), forged)).status).toBeLessThan(500);
       expect((await send(`/channels/${platform}/${NO_SUCH_ID}`, body, forged)).status).toBe(404);
       expect((await send(`/channels/${platform}/not-an-id`, body, forged)).status).toBe(404);
       const other = WEBHOOK_PLATFORMS.find((p) => p !== platform)!;
@@ -73,30 +70,25 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
           )
         ).status,
       ).toBeGreaterThanOrEqual(400);
-      expect(await eventsOf(inbox)).toBe(0);
+      expect(await storedEvents(inbox)).toBe(0);
     },
   );
 
-  it("an unknown platform, e-mail (which comes by the e-mail handler) and an inbox without a channel are 404", async () => {
-    const owner = await seedOwner();
-    const inbox = (
-      await bodyOf<"POST /inboxes/">(
-        await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" }),
-      )
-    ).id;
-    for (const path of [`/channels/teams/${inbox}`, `/channels/email/${inbox}`, `/channels/telegram/${inbox}`]) {
-      expect((await send(path, "{}")).status, path).toBe(404);
-    }
-  });
+  it(
+    "an unknown platform, e-mail (which comes by the e-mail handler) and an inbox without a channel " + "are 404",
+    async () => {
+      const owner = await seedOwner();
+      const inbox = await newInbox(owner, "telegram");
+      for (const path of [`/channels/teams/${inbox}`, `/channels/email/${inbox}`, `/channels/telegram/${inbox}`]) {
+        expect((await send(path, "{}")).status, path).toBe(404);
+      }
+    },
+  );
 
   it("signed but malformed bodies are 400; a replayed event is one event", async () => {
     const owner = await seedOwner();
     const token = `9:${unique("t").replace(/[^A-Za-z0-9]/g, "")}`;
-    const inbox = (
-      await bodyOf<"POST /inboxes/">(
-        await owner.fetch("POST", "/inboxes/", { name: unique("tg"), channelType: "telegram" }),
-      )
-    ).id;
+    const inbox = await newInbox(owner, "telegram");
     await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: token });
     expect((await owner.fetch("POST", `/inboxes/${inbox}/channel/connect/`)).status).toBe(200);
     const { headers } = await standIn("telegram").sign({ token, update: {} });
@@ -112,7 +104,7 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
       const res = await send(path, body, headers);
       expect(res.status, body.slice(0, 20)).toBe(400);
     }
-    expect((await send(path, new Uint8Array([0x7b, 0xff, 0x7d]) as unknown as string, headers)).status).toBe(400);
+    expect((await send(path, new Uint8Array([0x7b, 0xff, 0x7d]), headers)).status).toBe(400);
     // Not a message (an edit, a bot's own message): 200 and nothing kept.
     expect(
       (
@@ -126,7 +118,7 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
         )
       ).status,
     ).toBe(200);
-    expect(await eventsOf(inbox)).toBe(0);
+    expect(await storedEvents(inbox)).toBe(0);
     const update = JSON.stringify({
       update_id: 6,
       message: {
@@ -139,6 +131,6 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
     });
     const answers = await Promise.all([1, 2, 3].map(() => send(path, update, headers)));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(await eventsOf(inbox)).toBe(1);
+    expect(await storedEvents(inbox)).toBe(1);
   });
 });

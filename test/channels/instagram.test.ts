@@ -5,14 +5,11 @@ import { APP_SECRET, graph, metaInbox, metaScenarios, newId, sends, signed, type
 import * as sample from "./meta-samples";
 import { messagesWhen, onlyConversation, post } from "./support";
 
-function instagramImage(id: string) {
-  const payload = sample.instagramText("", id);
-  payload.entry[0].messaging[0].message = {
+const instagramImage = (id: string) =>
+  sample.instagramMessage({
     mid: id,
     attachments: [{ type: "image", payload: { url: `${graph.url}/cdn/story.png` } }],
-  } as any;
-  return payload;
-}
+  });
 
 const instagram: MetaCase = {
   platform: "instagram",

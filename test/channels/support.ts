@@ -10,6 +10,12 @@ import { unique } from "../harness";
 import type { ChannelPlatform } from "../../src/services/channels/types";
 import { bodyOf, refinedBodyOf, type Schemas } from "../support/api";
 
+/** A request to our webhook as the platform sends it: its headers (with the signature) and its body. */
+export interface Signed {
+  headers: Record<string, string>;
+  body: BodyInit;
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -19,9 +25,17 @@ export interface RecordedRequest {
   at: number;
 }
 
+/** One answer of the platform's stand-in, scripted ahead (`standIn(...).script`). */
+export interface Scripted {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
 /** A platform's stand-in by name (line, telegram, graph, slack). */
 export function standIn(name: "line" | "telegram" | "graph" | "slack") {
-  const url = (JSON.parse(env.TEST_PLATFORM_URLS) as Record<string, string>)[name];
+  const urls: Record<string, string> = JSON.parse(env.TEST_PLATFORM_URLS);
+  const url = urls[name];
   const control = (path: string, body: unknown) =>
     fetch(`${url}${path}`, {
       method: "POST",
@@ -32,13 +46,12 @@ export function standIn(name: "line" | "telegram" | "graph" | "slack") {
     url,
     /** The requests our worker made with this account (bot token, access token). */
     requests: async (key: string) =>
-      (await (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as RecordedRequest[],
+      (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json<RecordedRequest[]>(),
     /** The account's next answers, in order, before the stand-in answers as the platform would again. */
-    script: async (key: string, responses: { status: number; headers?: Record<string, string>; body?: unknown }[]) =>
-      void (await control("/__script", { key, responses })),
+    script: async (key: string, responses: Scripted[]) => void (await control("/__script", { key, responses })),
     /** The platform's request to our webhook, signed by the stand-in the platform's way. */
     sign: async (input: unknown) =>
-      (await (await control("/__sign", input)).json()) as { headers: Record<string, string>; body: string },
+      (await control("/__sign", input)).json<{ headers: Record<string, string>; body: string }>(),
     reset: async (key: string) => void (await control("/__reset", { key })),
   };
 }
@@ -76,12 +89,26 @@ export async function channelInbox(
 }
 
 /** Posts a signed event to our webhook as the platform would. */
-export const post = (path: string, signed: { headers: Record<string, string>; body: string }, method = "POST") =>
+export const post = (path: string, signed: Signed, method = "POST") =>
   SELF.fetch(`https://assistants.example.com${path}`, {
     method,
     headers: signed.headers,
     body: method === "GET" ? undefined : signed.body,
   });
+
+/** A request to our webhook with no signature at all. */
+export const unsigned = (body: unknown): Signed => ({
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
+
+/** How many of the inbox's events the webhook kept (one a platform event, redeliveries included). */
+export const storedEvents = async (inboxId: string) =>
+  (
+    await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
+      .bind(inboxId)
+      .first<{ n: number }>()
+  )?.n;
 
 /** Polls `read` until it gives something truthy (default 15 s); returns it. */
 export async function eventually<T>(read: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
@@ -115,6 +142,9 @@ export const messagesOf = async (actor: Actor, conversationId: string) =>
     )
   ).results.sort((a, b) => a.sequence - b.sequence);
 
+export const csatOf = async (actor: Actor, conversationId: string) =>
+  (await bodyOf<"GET /conversations/{id}/">(await actor.fetch("GET", `/conversations/${conversationId}/`))).csat;
+
 /** The inbox's only conversation, once it exists. */
 export const onlyConversation = (actor: Actor, inboxId: string) =>
   eventually(async () => (await conversationsOf(actor, inboxId))[0]);
@@ -130,3 +160,12 @@ export const messagesWhen = (
     const messages = await messagesOf(actor, conversationId);
     return done(messages) && messages;
   }, ms);
+
+/** `messagesWhen` conditions on what the channel wrote of its delivery: some message is sent; the last one is
+ * `status`; message `index` is the last and `status`. */
+export const someSent = (messages: MessageItem[]) =>
+  messages.some((m) => m.metadata?.channelDelivery?.status === "sent");
+export const lastIs = (status: string) => (messages: MessageItem[]) =>
+  messages.at(-1)?.metadata?.channelDelivery?.status === status;
+export const nthIs = (index: number, status: string) => (messages: MessageItem[]) =>
+  messages.length === index + 1 && messages[index].metadata?.channelDelivery?.status === status;

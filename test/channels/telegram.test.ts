@@ -2,102 +2,55 @@
 // worked example of a channel's tests (test/channels/support.ts).
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { seedOwner, unique } from "../harness";
+import { seedOwner } from "../harness";
+import { bodyOf } from "../support/api";
+import { connectRefused, redeliveredAndForged, shownChannel, takenOver, textInReplyOut } from "./scenes";
 import {
   channelInbox,
   conversationsOf,
   eventually,
-  messagesOf,
+  lastIs,
   messagesWhen,
+  nthIs,
   onlyConversation,
-  post,
-  standIn,
+  unsigned,
 } from "./support";
-import { bodyOf } from "../support/api";
-
-const telegram = standIn("telegram");
-const newToken = () => `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
-
-let updateId = Math.floor(Math.random() * 1e8);
-/** A private text message update, shaped as the Bot API documents it. */
-function textUpdate(
-  text: string,
-  from = { id: 5551234, first_name: "Olivia", last_name: "Chen", username: "olivia" },
-  chat: Record<string, unknown> = { id: from.id, type: "private", first_name: from.first_name },
-) {
-  return {
-    update_id: ++updateId,
-    message: {
-      message_id: updateId % 100000,
-      from: { ...from, is_bot: false, language_code: "en" },
-      chat,
-      date: Math.floor(Date.now() / 1000),
-      text,
-    },
-  };
-}
-
-const sent = async (token: string, method: string) =>
-  (await telegram.requests(token)).filter((r) => r.path === `/bot${token}/${method}`);
+import { sent, telegram, telegramInbox, textUpdate } from "./telegram-support";
 
 describe("Telegram", () => {
   it("connects (getMe, setWebhook with a secret token), takes a text in and sends the reply out", async () => {
-    const owner = await seedOwner();
-    const token = newToken();
-    const inbox = await channelInbox(owner, "telegram", { botToken: token });
+    const { owner, token, inbox } = await telegramInbox();
     const [webhook] = await sent(token, "setWebhook");
     expect(webhook.body).toMatchObject({
       url: expect.stringMatching(new RegExp(`^https?://[^/]+${inbox.path}$`)),
       allowed_updates: ["message", "callback_query"],
     });
     expect(webhook.body.secret_token).toMatch(/^[A-Za-z0-9]{48}$/);
-    const channel = await bodyOf<"GET /inboxes/{id}/channel/">(
-      await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`),
-    );
-    expect(channel).toMatchObject({
-      status: "connected",
-      lastError: null,
-      credentials: { botToken: expect.stringMatching(/…/) },
-    });
-    expect(JSON.stringify(channel)).not.toContain(token);
+    const connected = { status: "connected", lastError: null, credentials: { botToken: expect.stringMatching(/…/) } };
+    await shownChannel(owner, inbox.inboxId, connected, [token]);
 
     const update = textUpdate("Where is my parcel?");
-    const res = await post(inbox.path, await telegram.sign({ token, update }));
-    expect(res.status).toBe(200);
-    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const { conversation } = await textInReplyOut(owner, inbox, {
+      platform: "telegram",
+      signed: await telegram.sign({ token, update }),
+      text: "Where is my parcel?",
+      eventId: String(update.update_id),
+      platformMessageId: expect.any(String),
+      contact: { sourceId: "5551234" },
+    });
     expect(conversation).toMatchObject({ type: "individual", contact: { name: "Olivia Chen" } });
-    const messages = await messagesWhen(owner, conversation.id, (m) =>
-      m.some((x) => x.metadata?.channelDelivery?.status === "sent"),
-    );
-    expect(messages.map((m) => [m.senderType, m.content])).toEqual([
-      ["contact", "Where is my parcel?"],
-      ["chatbot", 'You said: "Where is my parcel?".'],
-    ]);
-    expect(messages[0].metadata?.channel).toMatchObject({ type: "telegram", eventId: String(update.update_id) });
     const [reply] = await sent(token, "sendMessage");
     expect(reply.body).toMatchObject({
       chat_id: "5551234",
       parse_mode: "HTML",
       text: 'You said: "Where is my parcel?".',
     });
-    expect(messages[1].metadata?.channelDelivery).toMatchObject({
-      status: "sent",
-      attempts: 1,
-      error: null,
-      platformMessageIds: [expect.any(String)],
-    });
     // The visitor saw "typing" while the assistant wrote.
     expect((await sent(token, "sendChatAction"))[0].body).toMatchObject({ chat_id: "5551234", action: "typing" });
-    const contact = await bodyOf<"GET /contacts/{id}/">(
-      await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`),
-    );
-    expect(contact.sourceId).toBe("5551234");
   });
 
   it("outgoing webhooks of the inbox fire as for every inbox, with the platform as inbox.channel_type", async () => {
-    const owner = await seedOwner();
-    const token = newToken();
-    const inbox = await channelInbox(owner, "telegram", { botToken: token });
+    const { owner, inbox, postUpdate } = await telegramInbox();
     const hook = await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(
       await owner.fetch("POST", `/inboxes/${inbox.inboxId}/webhooks/`, {
         name: "CRM",
@@ -105,7 +58,7 @@ describe("Telegram", () => {
         url: `${env.TEST_RECEIVER_URL}/ok/telegram`,
       }),
     );
-    await post(inbox.path, await telegram.sign({ token, update: textUpdate("Do you ship to Osaka?") }));
+    await postUpdate(textUpdate("Do you ship to Osaka?"));
     const records = await eventually(async () => {
       const page = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(
         await owner.fetch("GET", `/inboxes/${inbox.inboxId}/webhooks/${hook.id}/records/?status=success`),
@@ -120,35 +73,18 @@ describe("Telegram", () => {
   });
 
   it("a redelivered update makes no second message; a wrong or missing secret is 401 and stores nothing", async () => {
-    const owner = await seedOwner();
-    const token = newToken();
-    const inbox = await channelInbox(owner, "telegram", { botToken: token }, { chatbot: {} });
+    const { owner, token, inbox } = await telegramInbox();
     const signed = await telegram.sign({ token, update: textUpdate("Hello") });
-    expect((await post(inbox.path, signed)).status).toBe(200);
-    expect((await post(inbox.path, signed)).status).toBe(200);
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.length === 2);
-    await new Promise((r) => setTimeout(r, 500));
-    expect((await messagesOf(owner, conversation.id)).filter((m) => m.senderType === "contact")).toHaveLength(1);
-
     const forged = await telegram.sign({ token, update: textUpdate("forged"), secret: "not-the-secret" });
-    const refused = await post(inbox.path, forged);
-    expect(refused.status).toBe(401);
-    const unsigned = await post(inbox.path, {
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(textUpdate("unsigned")),
+    const { fromContact } = await redeliveredAndForged(owner, inbox, {
+      delivered: [signed, signed],
+      forged: [forged, unsigned(textUpdate("unsigned"))],
     });
-    expect(unsigned.status).toBe(401);
-    const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
-      .bind(inbox.inboxId)
-      .first<{ n: number }>();
-    expect(rows?.n).toBe(1);
+    expect(fromContact).toHaveLength(1);
   });
 
   it("a photo is downloaded into an attachment; a group chat is a group conversation", async () => {
-    const owner = await seedOwner();
-    const token = newToken();
-    const inbox = await channelInbox(owner, "telegram", { botToken: token });
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
     const from = { id: 99887766, first_name: "Kenji", last_name: "", username: "kenji" };
     const photo = textUpdate("", from);
     const { text: _text, ...message } = photo.message;
@@ -163,7 +99,7 @@ describe("Telegram", () => {
         ],
       },
     };
-    await post(inbox.path, await telegram.sign({ token, update }));
+    await postUpdate(update);
     const conversation = await onlyConversation(owner, inbox.inboxId);
     const [incoming] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
     expect(incoming).toMatchObject({
@@ -177,7 +113,7 @@ describe("Telegram", () => {
     expect(attachment.size).toBe(70); // the stand-in's PNG
 
     const group = textUpdate("Hi all", from, { id: -100123, type: "supergroup", title: "Acme buyers" });
-    await post(inbox.path, await telegram.sign({ token, update: group }));
+    await postUpdate(group);
     const grouped = await eventually(async () =>
       (await conversationsOf(owner, inbox.inboxId)).find((c) => c.type === "group"),
     );
@@ -185,26 +121,8 @@ describe("Telegram", () => {
   });
 
   it("after a takeover the assistant is silent and the person's reply is delivered", async () => {
-    const owner = await seedOwner();
-    const token = newToken();
-    const inbox = await channelInbox(owner, "telegram", { botToken: token });
-    await post(inbox.path, await telegram.sign({ token, update: textUpdate("Hello") }));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.length === 2);
-    expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
-    await post(inbox.path, await telegram.sign({ token, update: textUpdate("Are you a bot?") }));
-    await messagesWhen(owner, conversation.id, (m) => m.length === 3);
-    const agent = await owner.fetch("POST", "/messages/outgoing/", {
-      conversation: conversation.id,
-      content: "Hi, this is **Sam** from Acme.",
-    });
-    expect(agent.status, await agent.clone().text()).toBe(201);
-    const messages = await messagesWhen(
-      owner,
-      conversation.id,
-      (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
-    );
-    expect(messages.map((m) => m.senderType)).toEqual(["contact", "chatbot", "contact", "user"]);
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
+    await takenOver(owner, inbox, (text) => postUpdate(textUpdate(text)), "Hi, this is **Sam** from Acme.");
     const replies = await sent(token, "sendMessage");
     expect(replies.map((r) => r.body.text)).toEqual([
       "Hello! How can I help you today?",
@@ -216,9 +134,7 @@ describe("Telegram", () => {
     "a 429 is tried again after its retry_after and delivered once; a 400 is failed with Telegram's words and " +
       "not tried again",
     async () => {
-      const owner = await seedOwner();
-      const token = newToken();
-      const inbox = await channelInbox(owner, "telegram", { botToken: token });
+      const { owner, token, inbox, postUpdate } = await telegramInbox();
       await telegram.script(token, [
         { status: 200, body: { ok: true, result: true } }, // sendChatAction
         {
@@ -232,13 +148,9 @@ describe("Telegram", () => {
         },
       ]);
       const started = Date.now();
-      await post(inbox.path, await telegram.sign({ token, update: textUpdate("Hello") }));
+      await postUpdate(textUpdate("Hello"));
       const conversation = await onlyConversation(owner, inbox.inboxId);
-      const messages = await messagesWhen(
-        owner,
-        conversation.id,
-        (m) => m.at(-1)?.metadata?.channelDelivery?.status === "sent",
-      );
+      const messages = await messagesWhen(owner, conversation.id, lastIs("sent"));
       expect(messages.at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2 });
       const attempts = await sent(token, "sendMessage");
       expect(attempts).toHaveLength(2);
@@ -249,12 +161,8 @@ describe("Telegram", () => {
         { status: 200, body: { ok: true, result: true } },
         { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: chat not found" } },
       ]);
-      await post(inbox.path, await telegram.sign({ token, update: textUpdate("Again") }));
-      const failed = await messagesWhen(
-        owner,
-        conversation.id,
-        (m) => m.length === 4 && m[3].metadata?.channelDelivery?.status === "failed",
-      );
+      await postUpdate(textUpdate("Again"));
+      const failed = await messagesWhen(owner, conversation.id, nthIs(3, "failed"));
       expect(failed[3].metadata!.channelDelivery).toMatchObject({
         status: "failed",
         attempts: 1,
@@ -274,15 +182,6 @@ describe("Telegram", () => {
   it("a refused token fails connect with Telegram's answer", async () => {
     const owner = await seedOwner();
     const inbox = await channelInbox(owner, "telegram", { botToken: "123:revoked" }, { connect: false });
-    const res = await owner.fetch("POST", `/inboxes/${inbox.inboxId}/channel/connect/`);
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({
-      code: "channel_connect_failed",
-      detail: "Telegram answered 401: Unauthorized",
-    });
-    expect(await (await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`)).json()).toMatchObject({
-      status: "failing",
-      lastError: "Telegram answered 401: Unauthorized",
-    });
+    await connectRefused(owner, inbox.inboxId, "Telegram answered 401: Unauthorized");
   });
 });

@@ -32,12 +32,15 @@ const whatsapp: MetaCase = {
 describe("WhatsApp", () => {
   metaScenarios(whatsapp);
 
-  it("statuses make no conversation; connect checked the number and subscribed the app to the business account", async () => {
-    const { owner, token, inbox } = await metaInbox(whatsapp);
-    expect((await post(inbox.path, await signed(sample.whatsappStatus))).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(await conversationsOf(owner, inbox.inboxId)).toEqual([]);
-    const calls = (await graph.requests(token)).map((r) => `${r.method} ${r.path}`);
-    expect(calls).toEqual([`GET /v24.0/${sample.PHONE_NUMBER_ID}`, `POST /v24.0/${sample.WABA_ID}/subscribed_apps`]);
-  });
+  it(
+    "statuses make no conversation; connect checked the number and subscribed the app to the " + "business account",
+    async () => {
+      const { owner, token, inbox } = await metaInbox(whatsapp);
+      expect((await post(inbox.path, await signed(sample.whatsappStatus))).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await conversationsOf(owner, inbox.inboxId)).toEqual([]);
+      const calls = (await graph.requests(token)).map((r) => `${r.method} ${r.path}`);
+      expect(calls).toEqual([`GET /v24.0/${sample.PHONE_NUMBER_ID}`, `POST /v24.0/${sample.WABA_ID}/subscribed_apps`]);
+    },
+  );
 });

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { uuidv7 } from "../../../src/lib/ids";
 import { rollBackTo } from "../../../src/services/statistics/rollup";
-import { type Body, listOf, type Operation, pageOf } from "../../support/api";
+import { expectError } from "../../harness";
+import { type Body, listOf, type Operation, pageOf, problemOf } from "../../support/api";
 
 /** The body of an answer of operation `K` once its status is `status` (without `K`: a body only compared whole). */
 export async function ok<K extends Operation = never>(
@@ -11,6 +12,13 @@ export async function ok<K extends Operation = never>(
 ): Promise<[K] extends [never] ? unknown : Body<K>> {
   expect(res.status, await res.clone().text()).toBe(status);
   return res.json();
+}
+
+/** A 400 whose errors name `field` (among others, if any). */
+export async function expectInvalid(res: Response, field: string) {
+  const body = await problemOf(res.clone());
+  await expectError(res, 400);
+  expect(Object.keys(body.errors ?? {})).toContain(field);
 }
 
 /** A page of list `K` (which answers a plain series for some queries) once its status is 200. */

@@ -2,8 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
-import { ok, seedConversation, utc } from "./helpers";
-import { problemOf } from "../../support/api";
+import { expectInvalid, ok, seedConversation, utc } from "./helpers";
 
 const path = (id: string, query: string) => `/chatbots/${id}/llm-usage-statistics/${query}`;
 
@@ -95,10 +94,7 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
   ])("400 for %s", async (query, field) => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const res = await owner.fetch("GET", path(bot.id, query));
-    const body = await problemOf(res.clone());
-    await expectError(res, 400);
-    expect(Object.keys(body.errors ?? {})).toContain(field);
+    await expectInvalid(await owner.fetch("GET", path(bot.id, query)), field);
   });
 
   it("401, 403 without statistics.view, 404 for another organization's assistant", async () => {

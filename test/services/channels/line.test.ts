@@ -6,6 +6,7 @@ import { ApiError } from "../../../src/lib/errors";
 import { platformContext } from "../../../src/services/channels/http";
 import { line, lineMessages, quickReply, retryKey, TEXT_LIMIT } from "../../../src/services/channels/line";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
+import { outboundMessage } from "./outbound";
 import { unique } from "../../harness";
 
 const STAND_IN = (JSON.parse(env.TEST_PLATFORM_URLS) as Record<string, string>).line;
@@ -69,21 +70,8 @@ function messageEvent(
 const callback = (...events: unknown[]) => ({ destination: "xxxxxxxxxx", events });
 const text = (t: string) => ({ id: "444573844083572737", type: "text", quoteToken: "q3Plxr4AgKd...", text: t });
 
-function outbound(over: Partial<OutboundMessage> = {}): OutboundMessage {
-  return {
-    deliveryId: unique("delivery"),
-    threadKey: USER,
-    text: "Hello",
-    citations: [],
-    quickReplies: [],
-    attachments: [],
-    senderName: "Assistant",
-    fromPerson: false,
-    lastInboundAt: 0,
-    at: 0,
-    ...over,
-  };
-}
+const outbound = (over: Partial<OutboundMessage> = {}) =>
+  outboundMessage({ deliveryId: unique("delivery"), threadKey: USER, text: "Hello", ...over });
 
 describe("LINE: verify (X-Line-Signature)", () => {
   const request = (headers: Record<string, string>) =>

@@ -6,6 +6,7 @@ import { ApiError } from "../../../src/lib/errors";
 import { platformContext } from "../../../src/services/channels/http";
 import { instagram, messenger, whatsapp } from "../../../src/services/channels/meta";
 import type { ChannelConfig, ChannelPlatform, OutboundMessage } from "../../../src/services/channels/types";
+import { outboundMessage } from "./outbound";
 import * as sample from "../../channels/meta-samples";
 
 const graphUrl: string = JSON.parse(env.TEST_PLATFORM_URLS).graph;
@@ -47,19 +48,8 @@ function channel(platform: ChannelPlatform, credentials: Record<string, string> 
   };
 }
 const tokenOf = (c: ChannelConfig) => c.credentials.pageAccessToken ?? c.credentials.accessToken;
-const reply = (threadKey: string, text: string, more: Partial<OutboundMessage> = {}): OutboundMessage => ({
-  deliveryId: crypto.randomUUID(),
-  threadKey,
-  text,
-  citations: [],
-  quickReplies: [],
-  attachments: [],
-  senderName: "Assistant",
-  fromPerson: false,
-  lastInboundAt: 0,
-  at: 0,
-  ...more,
-});
+const reply = (threadKey: string, text: string, more: Partial<OutboundMessage> = {}) =>
+  outboundMessage({ threadKey, text, ...more });
 const signedRequest = (signed: { headers: Record<string, string>; body: string }) =>
   new Request("https://example.com/channels/messenger/inbox", {
     method: "POST",

@@ -7,6 +7,7 @@ import { ApiError } from "../../../src/lib/errors";
 import { platformContext } from "../../../src/services/channels/http";
 import { SLACK_TEXT_LIMIT, fromSlackText, slack, verifySlackSignature } from "../../../src/services/channels/slack";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
+import { outboundMessage } from "./outbound";
 
 const standIn = JSON.parse(env.TEST_PLATFORM_URLS).slack as string;
 const SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
@@ -330,19 +331,8 @@ describe("Slack events read", () => {
   });
 });
 
-const outbound = (message: Partial<OutboundMessage>): OutboundMessage => ({
-  deliveryId: crypto.randomUUID(),
-  threadKey: "D024BE91L",
-  text: "",
-  citations: [],
-  quickReplies: [],
-  attachments: [],
-  senderName: "Assistant",
-  fromPerson: false,
-  lastInboundAt: 0,
-  at: 0,
-  ...message,
-});
+const outbound = (message: Partial<OutboundMessage>) =>
+  outboundMessage({ threadKey: "D024BE91L", text: "", ...message });
 
 describe("Slack Web API calls (the stand-in)", () => {
   it("connects: auth.test with the bot token names the bot and the team", async () => {

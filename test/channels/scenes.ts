@@ -1,0 +1,183 @@
+// The scenes every messaging channel plays the same way (a text in and the reply out, a redelivery and forgeries,
+// a takeover, the rating question, a 429 then a 400, a refused connect). Each platform's test file gives what is
+// its own: how its events are built and signed, what its API stand-in received, and checks that on its own.
+import { expect } from "vitest";
+import type { Actor } from "../harness";
+import type { ChannelPlatform } from "../../src/services/channels/types";
+import { bodyOf, problemOf } from "../support/api";
+import { createInbox } from "../routes/inboxes/fixtures";
+import {
+  type ChannelInbox,
+  type RecordedRequest,
+  type Scripted,
+  type Signed,
+  csatOf,
+  eventually,
+  messagesOf,
+  messagesWhen,
+  nthIs,
+  lastIs,
+  onlyConversation,
+  post,
+  someSent,
+  storedEvents,
+} from "./support";
+
+/** The visitor's text as the platform posts it to the inbox's webhook, signed. */
+export type Say = (text: string) => Promise<unknown>;
+
+/** The assistant's conversation starters: they are its web chat's, so a web inbox of the assistant holds them. */
+export async function givenStarters(actor: Actor, chatbotId: string, starters: string[]) {
+  const web = await createInbox(actor, { chatbot: { id: chatbotId } });
+  const res = await actor.fetch("PATCH", `/web-chats/${web.channel!.id}/`, { displayConversationStarters: starters });
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+/** The inbox's channel as the API shows it: it matches `expected` and shows none of `secrets`. */
+export async function shownChannel(actor: Actor, inboxId: string, expected: object, secrets: string[]) {
+  const channel = await bodyOf<"GET /inboxes/{id}/channel/">(await actor.fetch("GET", `/inboxes/${inboxId}/channel/`));
+  expect(channel).toMatchObject(expected);
+  for (const secret of secrets) expect(JSON.stringify(channel)).not.toContain(secret);
+  return channel;
+}
+
+/**
+ * A visitor's `text` in (the request `signed`), the echo model's reply sent once: the message keeps the platform's
+ * event id, the reply its delivery, the contact the platform's account (`contact`, matched).
+ */
+export async function textInReplyOut(
+  actor: Actor,
+  inbox: ChannelInbox,
+  scene: {
+    platform: ChannelPlatform;
+    signed: Signed;
+    text: string;
+    eventId: string;
+    platformMessageId: unknown;
+    contact: object;
+  },
+) {
+  expect((await post(inbox.path, scene.signed)).status).toBe(200);
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  const messages = await messagesWhen(actor, conversation.id, someSent);
+  expect(messages.map((m) => [m.senderType, m.content])).toEqual([
+    ["contact", scene.text],
+    ["chatbot", `You said: "${scene.text}".`],
+  ]);
+  expect(messages[0].metadata?.channel).toMatchObject({ type: scene.platform, eventId: scene.eventId });
+  expect(messages[1].metadata?.channelDelivery).toMatchObject({
+    status: "sent",
+    attempts: 1,
+    error: null,
+    platformMessageIds: [scene.platformMessageId],
+  });
+  const contact = await bodyOf<"GET /contacts/{id}/">(
+    await actor.fetch("GET", `/contacts/${conversation.contact!.id}/`),
+  );
+  expect(contact).toMatchObject(scene.contact);
+  return { conversation, messages };
+}
+
+/**
+ * One event `delivered` more than once (the platform's redeliveries) is answered 200 each time and makes one
+ * message; each of the `forged` requests is 401 and kept nothing. Gives the conversation and its contact's messages.
+ */
+export async function redeliveredAndForged(
+  actor: Actor,
+  inbox: ChannelInbox,
+  scene: { delivered: Signed[]; forged: Signed[] },
+) {
+  for (const signed of scene.delivered) expect((await post(inbox.path, signed)).status).toBe(200);
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  await messagesWhen(actor, conversation.id, (m) => m.length === 2);
+  await new Promise((r) => setTimeout(r, 500));
+  const fromContact = (await messagesOf(actor, conversation.id)).filter((m) => m.senderType === "contact");
+  for (const forged of scene.forged) expect((await post(inbox.path, forged)).status).toBe(401);
+  expect(await storedEvents(inbox.inboxId)).toBe(1);
+  return { conversation, fromContact };
+}
+
+/**
+ * "Hello" answered, the conversation taken over, "Are you a bot?" kept unanswered, and the person's `content`
+ * delivered: the messages then.
+ */
+export async function takenOver(actor: Actor, inbox: ChannelInbox, say: Say, content: string) {
+  await say("Hello");
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  await messagesWhen(actor, conversation.id, (m) => m.length === 2);
+  expect((await actor.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
+  await say("Are you a bot?");
+  await messagesWhen(actor, conversation.id, (m) => m.length === 3);
+  const agent = await actor.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content });
+  expect(agent.status, await agent.clone().text()).toBe(201);
+  const messages = await messagesWhen(actor, conversation.id, lastIs("sent"));
+  expect(messages.map((m) => m.senderType)).toEqual(["contact", "chatbot", "contact", "user"]);
+  return messages;
+}
+
+/**
+ * Resolving sends the rating question (found among the requests `sent` gives); the visitor's "4" is kept as the
+ * rating, not as a message.
+ */
+export async function ratedFour(actor: Actor, inbox: ChannelInbox, say: Say, sent: () => Promise<RecordedRequest[]>) {
+  await say("Hello");
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  await messagesWhen(actor, conversation.id, lastIs("sent"));
+  expect((await actor.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
+  const question = /How would you rate this conversation\?/;
+  await eventually(async () => (await sent()).find((r) => question.test(JSON.stringify(r.body))));
+  const asked = await messagesOf(actor, conversation.id);
+  expect(asked.at(-1)).toMatchObject({ senderType: "chatbot", content: expect.stringMatching(question) });
+
+  await say("4");
+  expect(await eventually(() => csatOf(actor, conversation.id))).toMatchObject({ rating: 4 });
+  expect(await messagesOf(actor, conversation.id)).toHaveLength(asked.length);
+}
+
+/**
+ * After a first exchange (which makes the contact, so the platform then sees the same calls each time): a reply
+ * `rateLimited` once is tried again after its Retry-After and sent on the second attempt; one `refused` is failed
+ * with the platform's words (`error`) and not tried again. `before` is what the platform answers ahead of each
+ * reply (a typing action); `replies` the reply requests it received.
+ */
+export async function retriedThenFailed(
+  actor: Actor,
+  inbox: ChannelInbox,
+  scene: {
+    say: Say;
+    script: (responses: Scripted[]) => Promise<void>;
+    before?: Scripted[];
+    rateLimited: Scripted;
+    refused: Scripted;
+    error: string;
+    replies: () => Promise<RecordedRequest[]>;
+  },
+) {
+  const before = scene.before ?? [];
+  await scene.say("Hello");
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  await messagesWhen(actor, conversation.id, nthIs(1, "sent"));
+
+  await scene.script([...before, scene.rateLimited]);
+  await scene.say("Again");
+  const messages = await messagesWhen(actor, conversation.id, nthIs(3, "sent"));
+  expect(messages[3].metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2, error: null });
+  const attempts = (await scene.replies()).slice(1);
+  expect(attempts).toHaveLength(2);
+  expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(1000);
+
+  await scene.script([...before, scene.refused]);
+  await scene.say("Once more");
+  const failed = await messagesWhen(actor, conversation.id, nthIs(5, "failed"));
+  expect(failed[5].metadata!.channelDelivery).toMatchObject({ status: "failed", attempts: 1, error: scene.error });
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(await scene.replies()).toHaveLength(4);
+}
+
+/** Connecting the inbox's channel is refused with the platform's answer (`detail`), and the channel shows it. */
+export async function connectRefused(actor: Actor, inboxId: string, detail: string) {
+  const res = await actor.fetch("POST", `/inboxes/${inboxId}/channel/connect/`);
+  expect(res.status).toBe(400);
+  expect(await problemOf(res)).toMatchObject({ code: "channel_connect_failed", detail });
+  await shownChannel(actor, inboxId, { status: "failing", lastError: detail }, []);
+}

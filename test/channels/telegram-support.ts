@@ -1,0 +1,65 @@
+// Telegram's side of its end-to-end tests (telegram.test.ts, csat.test.ts): updates shaped as the Bot API
+// documents them, signed by its stand-in (test/support/platforms/telegram.mjs) with the webhook's secret token.
+import { seedOwner, unique } from "../harness";
+import { channelInbox, post, standIn, type ChannelInbox } from "./support";
+
+export const telegram = standIn("telegram");
+export const newToken = () => `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
+
+export interface TelegramUser {
+  id: number;
+  first_name: string;
+  last_name?: string;
+  username?: string;
+}
+const OLIVIA: TelegramUser = { id: 5551234, first_name: "Olivia", last_name: "Chen", username: "olivia" };
+
+let updateId = Math.floor(Math.random() * 1e8);
+/** A private text message update, shaped as the Bot API documents it. */
+export function textUpdate(
+  text: string,
+  from = OLIVIA,
+  chat: Record<string, unknown> = { id: from.id, type: "private", first_name: from.first_name },
+) {
+  return {
+    update_id: ++updateId,
+    message: {
+      message_id: updateId % 100000,
+      from: { ...from, is_bot: false, language_code: "en" },
+      chat,
+      date: Math.floor(Date.now() / 1000),
+      text,
+    },
+  };
+}
+
+/** A tap on an inline button, as the Bot API sends it (https://core.telegram.org/bots/api#callbackquery). */
+export const callbackQuery = (data: string, from: TelegramUser) => ({
+  update_id: ++updateId,
+  callback_query: {
+    id: String(updateId),
+    from: { ...from, is_bot: false },
+    chat_instance: "-77",
+    data,
+    message: {
+      message_id: 1,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: from.id, type: "private" },
+      text: "How would you rate…",
+    },
+  },
+});
+
+/** What the bot `token` asked of the Bot API's `method`. */
+export const sent = async (token: string, method: string) =>
+  (await telegram.requests(token)).filter((r) => r.path === `/bot${token}/${method}`);
+
+/** A new owner with a Telegram inbox of a new bot, connected unless `connect: false`. */
+export async function telegramInbox(options: { connect?: boolean } = {}) {
+  const owner = await seedOwner();
+  const token = newToken();
+  const inbox: ChannelInbox = await channelInbox(owner, "telegram", { botToken: token }, options);
+  /** Posts `update` to the inbox's webhook, signed with the bot's secret token. */
+  const postUpdate = async (update: unknown) => post(inbox.path, await telegram.sign({ token, update }));
+  return { owner, token, inbox, postUpdate };
+}
