@@ -174,7 +174,8 @@ export async function measureAnswers(
       const flat = (text, n) => text.replace(/\s+/g, " ").slice(0, n);
       for (const r of results.filter((r) => !r.hit || r.echo))
         console.log(
-          `   ${r.q.id} ${r.hit ? "" : "MISS "}${r.echo ? `ECHO "${r.echo}" ` : ""}| ${flat(r.q.question, 60)} | ${flat(r.reply, 140)}`,
+          `   ${r.q.id} ${r.hit ? "" : "MISS "}${r.echo ? `ECHO "${r.echo}" ` : ""}` +
+            `| ${flat(r.q.question, 60)} | ${flat(r.reply, 140)}`,
         );
     }
   }

@@ -115,7 +115,8 @@ export default async function () {
         }
         throw new Error(`no sendMessage for chat ${chat} within 60 s`);
       };
-      for (let w = 0; w < 3; w++) await one(1_000_000 + w); // warm-up: the first requests compile and open what later ones reuse
+      // Warm-up: the first requests compile and open what later ones reuse.
+      for (let w = 0; w < 3; w++) await one(1_000_000 + w);
       const replies = [];
       const answers = [];
       const health = []; // the runtime's bare `GET /health` between them: how busy this machine was

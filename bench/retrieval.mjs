@@ -67,7 +67,12 @@ const COMMON = (
 ).split(" ");
 
 const HANZI =
-  "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研质信";
+  "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种" +
+  "面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本" +
+  "去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比" +
+  "或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总" +
+  "次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做" +
+  "必战先回则任取据处理府研质信";
 const SYLLABLES = [
   "ka",
   "lo",
@@ -344,8 +349,11 @@ export default async function (argv = []) {
         const breakdown = Object.entries(stages)
           .map(([stage, xs]) => `${stage} ${percentile(xs, 50).toFixed(1)}`)
           .join(", ");
+        const [p50, p95] = [50, 95].map((p) => percentile(ms, p).toFixed(1).padStart(7));
+        const searches = `${ms.length} searches${empty ? `, ${empty} without results` : ""}`;
         console.log(
-          `[${n(size)}] ${method.name.padEnd(13)} p50 ${percentile(ms, 50).toFixed(1).padStart(7)} ms  p95 ${percentile(ms, 95).toFixed(1).padStart(7)} ms  (${ms.length} searches${empty ? `, ${empty} without results` : ""}; server p50 ms: ${breakdown})`,
+          `[${n(size)}] ${method.name.padEnd(13)} p50 ${p50} ms  p95 ${p95} ms  ` +
+            `(${searches}; server p50 ms: ${breakdown})`,
         );
       }
       report.push({ size, chunks, seconds, latencies });
@@ -355,11 +363,10 @@ export default async function (argv = []) {
       `\nsize (chunks)   ingested  chunks/s | ${METHODS.map((m) => `${m.name} p50/p95 ms`.padStart(24)).join(" ")}`,
     );
     for (const r of report) {
-      const cells = METHODS.map((m) =>
-        `${percentile(r.latencies[m.name], 50).toFixed(1)} / ${percentile(r.latencies[m.name], 95).toFixed(1)}`.padStart(
-          24,
-        ),
-      );
+      const cells = METHODS.map((m) => {
+        const [p50, p95] = [50, 95].map((p) => percentile(r.latencies[m.name], p).toFixed(1));
+        return `${p50} / ${p95}`.padStart(24);
+      });
       console.log(
         `${n(r.size).padStart(13)} ${n(r.chunks).padStart(10)} ` +
           `${(r.chunks / r.seconds).toFixed(0).padStart(9)} | ${cells.join(" ")}`,
@@ -382,7 +389,8 @@ export default async function (argv = []) {
       const [a, b] = [report[i - 1], report[i]];
       const ratio = (m) => (percentile(b.latencies[m], 50) / percentile(a.latencies[m], 50)).toFixed(2);
       console.log(
-        `${n(a.size)} -> ${n(b.size)} chunks (x${(b.size / a.size).toFixed(1)}): p50 x ${METHODS.map((m) => `${m.name} ${ratio(m.name)}`).join(", ")}`,
+        `${n(a.size)} -> ${n(b.size)} chunks (x${(b.size / a.size).toFixed(1)}): ` +
+          `p50 x ${METHODS.map((m) => `${m.name} ${ratio(m.name)}`).join(", ")}`,
       );
     }
   } finally {

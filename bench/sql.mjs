@@ -21,7 +21,8 @@ const amount = (i) => (i * 7919) % 1000;
 export default async function () {
   const pg = await startPostgres({
     seed: `create table sales (id integer primary key, region text not null, amount integer not null);
-      insert into sales select i, (array['north','south','east','west','centre'])[1 + i % 5], (i * 7919) % 1000 from generate_series(0, ${ROWS - 1}) as i;
+      insert into sales select i, (array['north','south','east','west','centre'])[1 + i % 5], (i * 7919) % 1000
+        from generate_series(0, ${ROWS - 1}) as i;
       analyze sales;`,
   });
   if (!pg.url) throw new Error(pg.reason);

@@ -54,7 +54,8 @@ function seed(file, { organizationId, ownerId, chatbots }) {
       "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const message = db.prepare(
-    `INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, created_at)
+    `INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content,
+       content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const nodes = JSON.stringify([{ node: { text: "Refunds are possible within 30 days of purchase." }, score: 0.8 }]);

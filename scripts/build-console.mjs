@@ -119,7 +119,10 @@ ${preload.map((p) => `<link rel="modulepreload" href="/console/${p}">`).join("\n
 `;
 
 // In the HTML (img-src allows data:): one request fewer beside the ones a first visit waits for.
-const ICON = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" ` + `fill="#4338ca"/><path d="M9 11h14v8H15l-4 4v-4H9z" fill="#fff"/></svg>`)}`;
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#4338ca"/>' +
+  '<path d="M9 11h14v8H15l-4 4v-4H9z" fill="#fff"/></svg>';
+const ICON = `data:image/svg+xml,${encodeURIComponent(ICON_SVG)}`;
 
 /** Builds into `outDir`/console; returns the figures and the headers its files are served with (by path pattern). */
 export async function buildConsole({ quiet = false, outDir }) {

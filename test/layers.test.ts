@@ -67,8 +67,16 @@ const ROUTES: Record<string, string> = import.meta.glob("../src/routes/**/*.ts",
 });
 
 /** A route file that reads or writes the database itself instead of calling its service. */
-const QUERY_IN_ROUTE =
-  /from\s+["']drizzle-orm|from\s+["'][^"']*db\/schema|\bDB\.prepare\(|\b(db|DB)\.(select|insert|update|delete|batch|exec)\(/;
+const QUERY_IN_ROUTE = new RegExp(
+  [
+    /from\s+["']drizzle-orm/,
+    /from\s+["'][^"']*db\/schema/,
+    /\bDB\.prepare\(/,
+    /\b(db|DB)\.(select|insert|update|delete|batch|exec)\(/,
+  ]
+    .map((r) => r.source)
+    .join("|"),
+);
 
 const routeQueries = (sources: Record<string, string>) =>
   Object.entries(sources)

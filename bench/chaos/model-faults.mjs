@@ -127,13 +127,17 @@ async function oneFault({ server, api, upstream }, { fault, model }) {
   lost += Math.max(0, failed - counted);
   const ms = outcomes.map((o) => o.ms);
   const s = (x) => `${(x / 1000).toFixed(1)} s`;
+  const { count: received } = await (await fetch(`${upstream.url}/request-count?model=${model}`)).json();
   return {
     fault,
     operations: `${TURNS} turns + ${TURNS} after`,
     lost,
     duplicated,
-    recovery: `${failed} failed cleanly, ${TURNS - failed} answered; turn p50 ${s(percentile(ms, 50))}, max ${s(Math.max(...ms))}; next turns all answered: ${nextFailed === 0 ? "yes" : `no (${nextFailed})`}`,
-    note: `failures counted in statistics ${counted}/${failed}; requests the model received ${(await (await fetch(`${upstream.url}/request-count?model=${model}`)).json()).count}`,
+    recovery:
+      `${failed} failed cleanly, ${TURNS - failed} answered; ` +
+      `turn p50 ${s(percentile(ms, 50))}, max ${s(Math.max(...ms))}; ` +
+      `next turns all answered: ${nextFailed === 0 ? "yes" : `no (${nextFailed})`}`,
+    note: `failures counted in statistics ${counted}/${failed}; requests the model received ${received}`,
   };
 }
 

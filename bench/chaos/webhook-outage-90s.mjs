@@ -5,7 +5,8 @@ import { outage } from "./_webhooks-outage.mjs";
 
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? 300);
 
-export const description = `webhook receiver answering 503 for 90 s of real time, ${EVENTS} events posted during the first 60 s`;
+export const description =
+  "webhook receiver answering 503 for 90 s of real time, " + `${EVENTS} events posted during the first 60 s`;
 export const long = true;
 export const prepare = () => prepareReceiver();
 

@@ -6,7 +6,8 @@ import { outage } from "./_webhooks-outage.mjs";
 const SCALE = Number(process.env.CHAOS_TIME_SCALE ?? 60);
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? 1000);
 
-export const description = `webhook receiver answering 503 for 1 h on the retry clock (run ${SCALE}x faster), ${EVENTS} events`;
+export const description =
+  "webhook receiver answering 503 for 1 h on the retry clock " + `(run ${SCALE}x faster), ${EVENTS} events`;
 export const prepare = () => prepareReceiver({ WEBHOOK_RETRY_TIME_SCALE: String(SCALE) });
 
 export default (ctx) =>

@@ -101,7 +101,8 @@ function seed(file, { organizationId, ownerId, chatbots }) {
     }
   }
   const hourly = db.prepare(
-    `INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, conversations, incoming_messages, outgoing_messages, replies, reply_ms, failed_replies, requests, input_tokens, output_tokens, words)
+    `INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, conversations, incoming_messages,
+       outgoing_messages, replies, reply_ms, failed_replies, requests, input_tokens, output_tokens, words)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const r of hours.values())

@@ -27,8 +27,16 @@ export function uuidv7(now = Date.now()): string {
   b[6] = 0x70 | (counter >> 8);
   b[7] = counter & 0xff;
   b[8] = (b[8] & 0x3f) | 0x80;
+  return uuidText(b);
+}
+
+/** 16 bytes as a UUID's text: 8-4-4-4-12 hex digits. */
+function uuidText(b: Uint8Array): string {
   const h = (i: number) => HEX[b[i]];
-  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+  return (
+    `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-` +
+    `${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`
+  );
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -52,6 +60,5 @@ export async function stableUuidv7(name: string, at: number): Promise<string> {
   b.set(hash.subarray(0, 10), 6);
   b[6] = 0x70 | (b[6] & 0x0f);
   b[8] = (b[8] & 0x3f) | 0x80;
-  const h = (i: number) => HEX[b[i]];
-  return `${h(0)}${h(1)}${h(2)}${h(3)}-${h(4)}${h(5)}-${h(6)}${h(7)}-${h(8)}${h(9)}-${h(10)}${h(11)}${h(12)}${h(13)}${h(14)}${h(15)}`;
+  return uuidText(b);
 }

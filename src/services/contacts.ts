@@ -90,7 +90,8 @@ const TRIGRAM = 3;
 const metadataContains = (term: string) =>
   sql`EXISTS (SELECT 1 FROM json_tree(CASE WHEN json_valid(${contacts.metadata}) THEN ${contacts.metadata} END) AS m
     WHERE m.type NOT IN ('object', 'array', 'null')
-    AND (CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END) LIKE ${likePattern(term)} ESCAPE '\\')`;
+    AND (CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END)
+      LIKE ${likePattern(term)} ESCAPE '\\')`;
 
 /** An FTS5 phrase: the word in double quotes, its own quotes doubled, so no query syntax applies. */
 const phrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
@@ -111,7 +112,8 @@ function searchCondition(search: string): SQL | undefined {
     );
   if (long.length) {
     parts.push(
-      sql`${contacts.id} IN (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${long.map(phrase).join(" ")})`,
+      sql`${contacts.id} IN
+        (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${long.map(phrase).join(" ")})`,
     );
   }
   return and(...parts);

@@ -407,8 +407,10 @@ const setState = prepared<{
       autoReplyEnabled: sql`coalesce(${sql.placeholder("autoReplyEnabled")}, ${conversations.autoReplyEnabled})`,
       status: sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
       progressStatus: sql`coalesce(${sql.placeholder("progressStatus")}, ${conversations.progressStatus})`,
-      assigneeId: sql`case when ${sql.placeholder("assign")} = 1 then ${sql.placeholder("assigneeId")} else ${conversations.assigneeId} end`,
-      teamId: sql`case when ${sql.placeholder("assignTeam")} = 1 then ${sql.placeholder("teamId")} else ${conversations.teamId} end`,
+      assigneeId: sql`case when ${sql.placeholder("assign")} = 1
+        then ${sql.placeholder("assigneeId")} else ${conversations.assigneeId} end`,
+      teamId: sql`case when ${sql.placeholder("assignTeam")} = 1
+        then ${sql.placeholder("teamId")} else ${conversations.teamId} end`,
       waitingSince: waitingSinceAfter(
         sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
         sql`${sql.placeholder("updatedAt")}`,

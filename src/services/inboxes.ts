@@ -23,10 +23,8 @@ export interface InboxView {
 }
 
 /** Conversations of the inbox with messages no agent has read yet. */
-const unreadConversations =
-  sql<number>`(select count(*) from ${conversations} where ${conversations.inboxId} = ${inboxes.id} and ${conversations.unreadCount} > 0)`.mapWith(
-    Number,
-  );
+const unreadConversations = sql<number>`(select count(*) from ${conversations}
+  where ${conversations.inboxId} = ${inboxes.id} and ${conversations.unreadCount} > 0)`.mapWith(Number);
 
 /** Inboxes joined with their assistant and web chat; callers add the organization filter. */
 export const selectInboxes = (db: Db) =>

@@ -29,7 +29,8 @@ export interface MemberFilters {
 /** A metadata value as text; JSON booleans read as `true` / `false` rather than 1 / 0. */
 const metadataContains = (term: string) =>
   sql`EXISTS (SELECT 1 FROM json_each(${members.metadata}) AS m
-    WHERE (CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END) LIKE ${likePattern(term)} ESCAPE '\\')`;
+    WHERE (CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END)
+      LIKE ${likePattern(term)} ESCAPE '\\')`;
 
 function inboxAccess(db: Db, organizationId: string, inboxId: string): SQL {
   const theInbox = and(eq(inboxes.id, inboxId), eq(inboxes.organizationId, organizationId));

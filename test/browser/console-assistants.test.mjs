@@ -509,7 +509,7 @@ describe("Assistants in Chromium", () => {
     await context.close();
   });
 
-  it("a member without chatbot.manage sees the assistant but no edit controls, and the API refuses the change", async () => {
+  it("a member without chatbot.manage sees the assistant, no edit controls; the API refuses the change", async () => {
     const { context, page } = await openPage(app.browser);
     await signInWithPassword(page, app.base, member, "/console/assistants");
     await page.getByLabel("Organization").selectOption(member.organization);

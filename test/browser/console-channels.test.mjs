@@ -65,7 +65,7 @@ async function deliver(webhookUrl, text) {
 const badge = (page) => page.locator(".badge.channel-status");
 
 describe("Channels in Chromium", () => {
-  it("creates a Telegram inbox, saves its token, connects; an update makes a conversation whose reply shows sent", async () => {
+  it("creates a Telegram inbox, saves its token, connects; an update makes a conversation; reply sent", async () => {
     const { context, page, errors } = await ownerOn(app, "/channels");
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.base });
     await page.getByText("No messaging inbox yet.").waitFor();

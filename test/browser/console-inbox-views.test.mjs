@@ -330,7 +330,8 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
       const filters = page.getByRole("form", { name: "Filters" });
       await filters.getByLabel("Assistant").selectOption({ label: "Ava" });
       await expect.poll(() => shown(page)).toEqual(["Carol's order", "Old chat", "Queued question"]);
-      await new Promise((r) => setTimeout(r, 3_000)); // past the page's catch-up read after `ready`: what changes now comes by events
+      // Past the page's catch-up read after `ready`: what changes now comes by events.
+      await new Promise((r) => setTimeout(r, 3_000));
       const list = page.locator(".inbox-list");
       // Bob's new conversation first, then Ava's: events of one organization arrive in order.
       await api(`/chatbots/${bob.id}/completions/`, { body: { message: { content: "Outside the filter" } } });
@@ -405,7 +406,7 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     },
   );
 
-  it("a transcript: a cited reply, tool calls, an image inline, a file through a signed URL, and feedback", async () => {
+  it("a transcript: a cited reply, tool calls, an image inline, a file by a signed URL, and feedback", async () => {
     const { context, page, errors } = await operator(`/console/conversations/${transcript.id}`);
     const log = page.getByRole("log", { name: "Transcript" });
     const replies = log.locator(".msg.sender-chatbot");

@@ -127,7 +127,7 @@ describe("Conversations inbox in Chromium", () => {
     },
   );
 
-  it("has no serious or critical axe-core violations in either theme; takes the screenshots of docs/console/", async () => {
+  it("no serious or critical axe-core violations in either theme; takes the screenshots of docs/console/", async () => {
     const list = await app.server.api(`/conversations/`, { method: "GET" });
     const id = list.results[0].id;
     // A try-it conversation beside it, so the list shows (and axe-core checks) the "Test" tag.

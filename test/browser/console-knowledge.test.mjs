@@ -564,12 +564,9 @@ describe("Knowledge bases in Chromium", () => {
       }).then((r) => r.status);
     expect(await write(`/knowledge-bases/${kb.id}/faqs/`, "POST", { question: "Sneaky?", answer: "Yes." })).toBe(403);
     expect(await write(`/knowledge-bases/${kb.id}/`, "PATCH", { name: "Renamed" })).toBe(403);
-    const [node] = (
-      await app.server.api(
-        `/chatbot-text-nodes/?knowledgeBaseFile=${(await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results[0].id}`,
-        { method: "GET" },
-      )
-    ).results;
+    const [file] = (await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results;
+    const [node] = (await app.server.api(`/chatbot-text-nodes/?knowledgeBaseFile=${file.id}`, { method: "GET" }))
+      .results;
     expect(await write(`/chatbot-text-nodes/${node.id}/`, "PATCH", { text: "Sneaky." })).toBe(403);
     expect(
       await write("/upload-presigned-url/", "POST", {

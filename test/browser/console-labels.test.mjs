@@ -37,7 +37,7 @@ afterAll(async () => {
 const rows = (page) => page.locator(".inbox-list > li");
 
 describe("Conversation labels and search in Chromium", () => {
-  it("creates a label, puts it on a conversation, filters the inbox by it and finds a conversation by a word", async () => {
+  it("creates a label, puts it on a conversation, filters the inbox by it, finds a conversation by word", async () => {
     // The Labels page: a new label with a colour.
     const { page, context, errors } = await ownerOn(app, "/labels");
     await page.locator("table").waitFor();

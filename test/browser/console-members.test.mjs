@@ -77,7 +77,7 @@ async function tabTo(page, label, max = 60) {
 }
 
 describe("Members, groups and the organization in Chromium", () => {
-  it("adds a member; a group with permissions, an assistant and a knowledge base changes what the member may do", async () => {
+  it("adds a member; a group with permissions, an assistant and a knowledge base changes what they do", async () => {
     const { context, page, errors } = await signedIn(app.owner.key, "/console/members");
     await page.getByRole("button", { name: "Add member" }).click();
     await dialog(page).getByLabel("E-mail").fill("nobody@example.com");

@@ -236,7 +236,7 @@ describe("Models and API keys in Chromium", () => {
     await context.close();
   });
 
-  it("from the keyboard alone: adds a model and tests it, creates an API key (shown once, copied) and revokes it", async () => {
+  it("keyboard alone: adds a model and tests it, creates an API key (shown once, copied) and revokes it", async () => {
     const { context, page, errors } = await ownerOnPage();
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const press = async (locator, key = "Enter") => {

@@ -100,7 +100,7 @@ describe("the profile page and sign-up in Chromium", () => {
     await context.close();
   });
 
-  it("changes the password: a wrong current one is refused at its field and at the top; the new one signs in", async () => {
+  it("changes the password: a wrong current one is refused at its field and the top; the new one works", async () => {
     const { context, page, errors } = await ownerOn(app, "/profile");
     const form = page.getByRole("region", { name: "Password" });
     await form.getByLabel("Current password").fill("not the password");

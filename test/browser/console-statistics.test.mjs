@@ -44,11 +44,13 @@ function seedHistory(file) {
   const db = new DatabaseSync(file);
   const noon = Math.floor(Date.now() / DAY) * DAY + 12 * HOUR;
   const hourly = db.prepare(
-    `INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, conversations, incoming_messages, outgoing_messages, replies, reply_ms, failed_replies, requests, input_tokens, output_tokens, words)
+    `INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, conversations, incoming_messages,
+       outgoing_messages, replies, reply_ms, failed_replies, requests, input_tokens, output_tokens, words)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const record = db.prepare(
-    `INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, input_message, output_message, reply_ms, created_at, answered_at, evaluation_status, faithfulness, answer_relevancy, context_precision)
+    `INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, input_message, output_message,
+       reply_ms, created_at, answered_at, evaluation_status, faithfulness, answer_relevancy, context_precision)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   db.exec("BEGIN");
@@ -96,8 +98,10 @@ function seedHistory(file) {
   // The human side: a stretch of Support's handed-off conversation a day, the owner answering after d minutes, resolved
   // after 10.
   const handoff = db.prepare(
-    `INSERT INTO conversation_handoffs (id, organization_id, conversation_id, inbox_id, chatbot_id, reason, is_test, queued_at, assignee_id, assigned_at, first_response_at, ended_at, resolved)
-     SELECT ?, organization_id, id, inbox_id, chatbot_id, 'visitor_request', 0, ?, ?, ?, ?, ?, 1 FROM conversations WHERE id = ?`,
+    `INSERT INTO conversation_handoffs (id, organization_id, conversation_id, inbox_id, chatbot_id, reason, is_test,
+       queued_at, assignee_id, assigned_at, first_response_at, ended_at, resolved)
+     SELECT ?, organization_id, id, inbox_id, chatbot_id, 'visitor_request', 0, ?, ?, ?, ?, ?, 1
+     FROM conversations WHERE id = ?`,
   );
   for (let d = 1; d <= 6; d++) {
     const queued = noon - d * DAY;

@@ -149,7 +149,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await context.close();
   });
 
-  it("creates desktop and flex tools, each given a picked group; flex JSON typed wrong shows at its field", async () => {
+  it("creates desktop and flex tools, each given a picked group; bad flex JSON shows at its field", async () => {
     const [organization] = await app.server.api("/organizations/?pagination=false", { method: "GET" });
     await app.server.api(`/organizations/${organization.id}/groups/`, {
       body: { name: "Support desk", permissions: [] },

@@ -30,7 +30,8 @@ function hostPage(base) {
       }
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
-<body><h1>Acme shop</h1><script src="/settings.js?timeout=${timeout ?? ""}"></script><script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
+<body><h1>Acme shop</h1><script src="/settings.js?timeout=${timeout ?? ""}"></script>
+<script src="${base}/widget.js" data-web-chat-id="${webChat}" async></script></body></html>`);
     });
     http.listen(0, "127.0.0.1", () =>
       resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }),

@@ -92,7 +92,10 @@ function hostPage() {
           `style-src 'self' 'unsafe-inline'`,
       });
       // The site's own inline style is allowed; the widget needs no 'unsafe-inline' (constructed stylesheets, CSSOM).
-      res.end(`<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>Acme shop</title><style>body{font-family:Georgia,serif;background:#fafaf9;margin:40px} button{background:red !important}</style></head>
+      res.end(`<!doctype html><html lang="en"><head>
+<meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
+<title>Acme shop</title>
+<style>body{font-family:Georgia,serif;background:#fafaf9;margin:40px} button{background:red !important}</style></head>
 <body><h1>Acme shop</h1><p>Welcome to our store.</p>
 <script src="${server.base}/widget.js" data-web-chat-id="${id}" async></script></body></html>`);
     });
@@ -298,10 +301,11 @@ describe("the embedded widget in Chromium", () => {
       .poll(async () => (await bubble.getAttribute("class")) ?? "", { timeout: 20_000 })
       .not.toContain("typing");
     const shown = await bubble.textContent();
-    const stored = await server.api(
-      `/messages/?conversation=${await page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, slowChat)}`,
-      { method: "GET" },
+    const conversationId = await page.evaluate(
+      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
+      slowChat,
     );
+    const stored = await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" });
     const reply = stored.results.find((m) => m.type === "outgoing");
     expect(shown).toBe(reply.content);
     expect(await page.locator(".err").count()).toBe(0);

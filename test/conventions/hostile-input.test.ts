@@ -64,7 +64,8 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
 
   it("invalid UTF-8, duplicate keys and bodies of the wrong shape are 400", async () => {
     const owner = await seedOwner();
-    const invalidUtf8 = new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]); // {"name":"\xff\xfe"}
+    // The bytes of {"name":"\xff\xfe"}.
+    const invalidUtf8 = new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
     const utf = await SELF.fetch("http://localhost/api/v1/chatbots/", {
       method: "POST",
       body: invalidUtf8,

@@ -74,6 +74,7 @@ describe("HTTP conventions (CONTRACT sections 1, 2, 8)", () => {
     expect((await call("GET", "/api/schema/")).status).toBe(200);
     const docs = await call("GET", "/api/docs");
     expect(docs.status).toBe(200);
-    expect(await docs.text()).toContain('<script src="/api-docs/start.js">'); // which reads /api/v1/openapi.json (test/routes/static-files.test.ts)
+    // start.js reads /api/v1/openapi.json (test/routes/static-files.test.ts).
+    expect(await docs.text()).toContain('<script src="/api-docs/start.js">');
   });
 });

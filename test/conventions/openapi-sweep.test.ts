@@ -628,7 +628,7 @@ describe("OpenAPI sweep", () => {
     expect(mine, `Cross-organization requests not answered 404 (${mine.length}):\n${mine.join("\n")}`).toEqual([]);
   }, 240_000);
 
-  it("control: the same requests with the organization's own ids succeed (so the 404s above mean something)", async () => {
+  it("control: the same requests with the organization's own ids succeed (so the 404s above count)", async () => {
     // In M, whose resources the malformed phase has finished with: deletes last, children before
     // parents, the organization itself at the very end.
     const depth = (op: Operation) => CHILD_DEPTH[op.template] ?? op.template.split("/").length;

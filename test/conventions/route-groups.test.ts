@@ -25,7 +25,7 @@ describe("route groups", () => {
     }
   });
 
-  it("no route starts with a parameter, so a path's first segment names the only routes that can match it", async () => {
+  it("no route starts with a parameter, so a path's first segment names the only routes that can match", async () => {
     const all = await routesOf();
     expect(all.filter((r) => /^\S+ \/[:{*]/.test(r))).toEqual([]);
   });

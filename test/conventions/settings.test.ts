@@ -15,7 +15,7 @@ import { HOOK_URL, createInbox, storedWebhooks, webhooksPath } from "../routes/w
 const UNSET: Settings = { ENCRYPTION_KEY: undefined };
 
 describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", () => {
-  it("storing a model's apiKey without ENCRYPTION_KEY is 503 not_configured naming it, and nothing is written", async () => {
+  it("storing a model's apiKey without ENCRYPTION_KEY: 503 not_configured naming it, nothing written", async () => {
     const owner = await seedOwner();
     const body = await expectError(
       await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0], { apiKey: "sk-secret-123456" }), {
@@ -56,7 +56,7 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
     expect(await db().select().from(contacts).where(eq(contacts.organizationId, owner.organizationId))).toHaveLength(0);
   });
 
-  it("the placeholders of .dev.vars.example count as not set: 503 naming the setting, and /health names them", async () => {
+  it("the placeholders of .dev.vars.example count as not set: 503 naming the setting; /health names them", async () => {
     const PLACEHOLDERS: Settings = {
       ENCRYPTION_KEY: "replace-with-a-long-random-string",
       BOOTSTRAP_API_KEY: "ak_replaceWithFortyLettersOrDigits000000000",
@@ -129,7 +129,7 @@ function tomlTables(text: string): { section: string; values: Record<string, str
 }
 
 describe("GET /health names the deploy's missing resources", () => {
-  it("a deploy without a queue, the bucket, a Durable Object namespace and the database is degraded, each named", async () => {
+  it("a deploy without a queue, the bucket, a Durable Object namespace, the database: degraded, named", async () => {
     // The real bindings minus four, as a deploy that never created them would run.
     const { EVALUATION_QUEUE: _q, FILES: _f, CONVERSATION: _c, DB: _d, ...partial } = env as unknown as Bindings;
     const ctx = createExecutionContext();

@@ -66,7 +66,7 @@ describe("a reply that fails half-way leaves no partial message", () => {
     ]);
   });
 
-  it("the conversation's object dies mid-reply: no outgoing message, and the next turn continues the sequence", async () => {
+  it("the conversation's object dies mid-reply: no outgoing message; the next turn goes on in sequence", async () => {
     const owner = await seedOwner();
     const { bot, conversationId } = await botOn(owner, "delay-100");
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {

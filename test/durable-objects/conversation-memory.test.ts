@@ -49,7 +49,7 @@ describe("the conversation object's memory", () => {
     expect(listed.results.map((m) => m.sequence).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
-  it("a caller's row read before the object's latest write is read again, so a handoff since then is obeyed", async () => {
+  it("a caller's row read before the object's latest write is read again, so a later handoff is obeyed", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const { conversationId } = await say(owner, bot.id, "hello");
@@ -60,7 +60,8 @@ describe("the conversation object's memory", () => {
       (await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }))
         .status,
     ).toBe(200);
-    expect((await say(owner, bot.id, "anyone there?", conversationId)).content).toBe(""); // silent: the object's latest write is this message
+    // Silent: the object's latest write is this message.
+    expect((await say(owner, bot.id, "anyone there?", conversationId)).content).toBe("");
 
     // Handing the object the row read before both: it must not trust it (auto reply on, older last message).
     const turn = {

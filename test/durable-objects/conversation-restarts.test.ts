@@ -159,7 +159,8 @@ describe("a conversation object reset mid-turn", () => {
     const messages = await messagesOf(owner, conversationId);
     expect(layout(messages)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:outgoing"]);
     expect(messages[3].content).toMatch(/^word1 .* word20$/);
-    await runDurableObjectAlarm(stub); // it may still be set (it was set again before replying): nothing is owed any more
+    // It may still be set (it was set again before replying): nothing is owed any more.
+    await runDurableObjectAlarm(stub);
     expect(layout(await messagesOf(owner, conversationId))).toHaveLength(4);
   });
 

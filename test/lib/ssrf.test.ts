@@ -62,7 +62,7 @@ describe("webhookUrlProblem: WEBHOOK_ALLOWED_HOSTS", () => {
     expect(webhookUrlProblem("http://0x7f.1:9000/", ["127.0.0.1:9000"])).toBeNull();
   });
 
-  it("a bare host allows every port of it; OUTBOUND_ALLOWED_HOSTS and its alias WEBHOOK_ALLOWED_HOSTS both count", () => {
+  it("a bare host allows every port of it; OUTBOUND_ALLOWED_HOSTS and its alias WEBHOOK_ALLOWED_HOSTS count", () => {
     const allowed = outboundAllowedHosts({
       OUTBOUND_ALLOWED_HOSTS: "127.0.0.1",
       WEBHOOK_ALLOWED_HOSTS: "localhost:9000",

@@ -67,7 +67,7 @@ async function records(owner: Actor, inboxId: string, webhookId: string, query =
 }
 
 describe("lifecycle events as outgoing webhook events (conversationEvents, CONTRACT section 18)", () => {
-  it("a member's reply that serves a waiting conversation is an event (reason operator); a private note is not", async () => {
+  it("a member's reply to a waiting conversation is an event (reason operator); a private note is not", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const opted = await addWebhook(owner, bot.defaultInbox!.id, { conversationEvents: true });
@@ -133,7 +133,7 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     },
   );
 
-  it("an automatic assignment is an event too (reason auto_assignment), recorded only when the agent had room", async () => {
+  it("an automatic assignment is an event (reason auto_assignment), recorded only if the agent had room", async () => {
     const owner = await seedOwner();
     const agent = await seedAgent(owner, "online");
     const { inboxId, talk } = await assistantWithInbox(owner, { mode: "round_robin", teamId: null, capacity: 1 });

@@ -54,7 +54,7 @@ afterEach(async () => {
 });
 
 describe("what the webhook consumer cannot handle goes to the dead-letter queue, whose consumer records it", () => {
-  it("a batch with an attempt that cannot be read: the others are sent, that one is retried and given back", async () => {
+  it("a batch with an attempt that cannot be read: the others are sent, that one retried and given back", async () => {
     const { healthy, good, bad } = await poisoned();
     const result = await runQueue("webhook-deliveries", [
       { id: "good", body: { deliveryId: good.id } },

@@ -182,7 +182,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     });
   });
 
-  it("a receiver that answers 500 or hangs is a recorded failure, not retried, and the next message is delivered", async () => {
+  it("a receiver answering 500 or hanging: a recorded failure, not retried; the next message is sent", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const inbox = bot.defaultInbox!.id;
@@ -239,7 +239,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     ).toHaveLength(1);
   });
 
-  it("a queue event the runtime has ended (settling throws) still delivers, and the consumer does not reject", async () => {
+  it("a queue event the runtime has ended (settling throws) still delivers; the consumer does not reject", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });

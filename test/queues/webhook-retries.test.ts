@@ -109,7 +109,7 @@ describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRA
     },
   );
 
-  it("a receiver that never comes back: nine attempts over more than 24 hours, then the event stays failed", async () => {
+  it("a receiver that never comes back: nine attempts over more than 24 hours, then the event is failed", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const { hook } = await switchedWebhook(owner, bot.defaultInbox!.id, "down", { retryFailedDeliveries: true });
@@ -122,7 +122,7 @@ describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRA
     expect(attempts[8].deliveredAt! - attempts[0].deliveredAt!).toBeGreaterThan(24 * HOUR);
   });
 
-  it("a slow receiver (past the time-out) and one closing the connection are failures, retried until they answer", async () => {
+  it("a slow receiver (past the time-out), one closing the connection: failures, retried until answered", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const inbox = bot.defaultInbox!.id;

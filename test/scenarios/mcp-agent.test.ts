@@ -53,7 +53,7 @@ async function mcpStats() {
 }
 
 describe("agent replies calling MCP tools", () => {
-  it("offers the server's tools namespaced, calls one through an OpenAI-compatible upstream and records it", async () => {
+  it("offers the server's tools namespaced, calls one through an OpenAI-compatible upstream, records it", async () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, { mcpAllowedTools: ["add", "lookup_order", "whoami"] });

@@ -71,7 +71,7 @@ describe("queryMetadata restricts retrieval", () => {
     expect(await found({ knowledgeBases: null })).toEqual([]);
   });
 
-  it("rule 2: hasUserSelectedAll false selects only the listed files and FAQs; none listed selects nothing", async () => {
+  it("rule 2: hasUserSelectedAll false selects only the listed files and FAQs; none listed selects none", async () => {
     expect(await found(only({ knowledgeBaseFileIds: [file.b], faqIds: [faq] }))).toEqual(["b", "faq"]);
     expect(await found(only({}))).toEqual([]);
   });
@@ -118,7 +118,7 @@ describe("queryMetadata restricts retrieval", () => {
     ).toEqual(["a"]);
   });
 
-  it("rule 4: empty conditions mean no label filtering, and label relations without knowledgeBases do nothing", async () => {
+  it("rule 4: empty conditions mean no label filter; label relations without knowledgeBases do nothing", async () => {
     expect(await found({ ...allBut({}), labelRelations: { operator: "AND", conditions: [] } })).toEqual([
       "a",
       "b",

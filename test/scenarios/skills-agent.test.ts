@@ -33,7 +33,7 @@ async function fileExpenseTool(owner: Actor) {
 }
 
 describe("skills in agent replies", () => {
-  it("the local model chooses a skill by name (use_skill): its instructions come back and lastUsedAt is set", async () => {
+  it("the local model picks a skill by name (use_skill): its instructions come back, lastUsedAt is set", async () => {
     const owner = await seedOwner();
     const name = unique("expense");
     const skill = await uploadSkill(owner, name, { body: "Always ask for the receipt number first." });

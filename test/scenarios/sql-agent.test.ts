@@ -209,7 +209,7 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL o
 });
 
 describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL through a Hyperdrive binding", () => {
-  it("answers through hyperdrive://BINDING with the same checks, read-only transaction, timeout and row cap", async () => {
+  it("answers through hyperdrive://BINDING with the same checks, read-only transaction, timeout, row cap", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { replyMode: "agent" });
     const database = await createDatabase(owner, {

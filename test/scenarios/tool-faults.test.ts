@@ -88,7 +88,7 @@ function expectEndings(
 }
 
 describe("tool answers that are slow, hang, too large or malformed", () => {
-  it("api tools: each a recorded timeout or failure within the timeout, the model told, and the reply completes", async () => {
+  it("api tools: each a recorded timeout or failure within the timeout; the model told; the reply ends", async () => {
     const owner = await seedOwner();
     // The upstream's `parallel-tools` model calls every tool at once, then answers "Result: " and what each tool
     // message said.

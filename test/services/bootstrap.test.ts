@@ -8,7 +8,7 @@ const signIn = (email: string, password: string, settings: Settings = { BOOTSTRA
 const userCount = async () => (await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())!.n;
 
 // This file's storage starts empty (storage is per test file): no user exists yet.
-describe('the example\'s placeholders and BOOTSTRAP_PASSWORD before any user (docs/decisions.md, "Safe defaults")', () => {
+describe('the example\'s placeholders and BOOTSTRAP_PASSWORD before any user (decisions.md, "Safe defaults")', () => {
   it("the placeholder bootstrap key never creates an administrator", async () => {
     const placeholder = "ak_replaceWithFortyLettersOrDigits000000000";
     const res = await call(

@@ -245,9 +245,11 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         gone = true;
         entry.aborted = !res.writableEnded;
       });
-      const chunk = (delta, finish = null, extra = {}) =>
-        `data: ` +
-        `${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+      const chunk = (delta, finish = null, extra = {}) => {
+        const choices = [{ index: 0, delta, finish_reason: finish }];
+        const body = { id, object: "chat.completion.chunk", created, model, choices, ...extra };
+        return `data: ${JSON.stringify(body)}\n\n`;
+      };
       res.write(": upstream comment\n\n");
       res.write(chunk({ role: "assistant", content: "" }));
       if (tool) {

@@ -33,7 +33,9 @@ const freePort = () =>
 
 /** Seeds what the tests read: a `sales` table, and a `secrets` table no assistant is given. */
 export const SEED_SQL = `
-create table sales (id serial primary key, region text not null, amount integer not null, sold_on date not null default current_date);
+create table sales (
+  id serial primary key, region text not null, amount integer not null, sold_on date not null default current_date
+);
 insert into sales (region, amount) values ('north', 120), ('north', 80), ('south', 50), ('east', 75);
 create table secrets (id serial primary key, value text);
 insert into secrets (value) values ('top secret');

@@ -42,7 +42,8 @@ describe("the widget's default themes meet WCAG AA contrast (4.5:1)", () => {
       [dark, DARK],
     ] as const) {
       expect(block).toContain(
-        `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};--bt:${t.text};--bb:${t.bubble};--muted:${t.muted}`,
+        `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};` +
+          `--bt:${t.text};--bb:${t.bubble};--muted:${t.muted}`,
       );
     }
   });

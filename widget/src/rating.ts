@@ -79,12 +79,41 @@ function ratingForm(send: (rating: number, comment: string) => Promise<void>): H
   return form;
 }
 
-export const RATING_CSS = `.rate{align-self:stretch;display:flex;flex-direction:column;gap:6px;border:1px solid var(--line);border-radius:12px;padding:10px 12px;margin:6px 0;background:var(--bb);color:var(--bt)}
+export const RATING_CSS = `
+.rate{
+  align-self:stretch;
+  display:flex;
+  flex-direction:column;
+  gap:6px;
+  border:1px solid var(--line);
+  border-radius:12px;
+  padding:10px 12px;
+  margin:6px 0;
+  background:var(--bb);
+  color:var(--bt);
+}
 .rate-q{margin:0;font-size:14px}
 .stars{display:flex;gap:4px}
-.star{background:transparent;border:1px solid var(--line);border-radius:8px;width:36px;height:36px;font-size:20px;color:var(--muted);cursor:pointer}
+.star{
+  background:transparent;
+  border:1px solid var(--line);
+  border-radius:8px;
+  width:36px;
+  height:36px;
+  font-size:20px;
+  color:var(--muted);
+  cursor:pointer;
+}
 .star.on{color:#b45309;border-color:#b45309}
-.rate textarea{border:1px solid var(--line);border-radius:10px;padding:8px 10px;font:inherit;background:var(--bg);color:var(--bt);resize:vertical}
+.rate textarea{
+  border:1px solid var(--line);
+  border-radius:10px;
+  padding:8px 10px;
+  font:inherit;
+  background:var(--bg);
+  color:var(--bt);
+  resize:vertical;
+}
 .rate-send{background:var(--p);color:var(--pt);border:0;border-radius:10px;padding:8px}
 .rate-send:disabled{opacity:.5}
 .rate-note,.rate-done{margin:0;font-size:13px}

@@ -44,7 +44,8 @@ export function textOn(hex: string): string {
 }
 
 const vars = (t: typeof LIGHT) =>
-  `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};--bt:${t.text};--bb:${t.bubble};--muted:${t.muted};--line:${t.line}`;
+  `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};` +
+  `--bt:${t.text};--bb:${t.bubble};--muted:${t.muted};--line:${t.line}`;
 
 export const CSS = `
 :host{all:initial;${vars(LIGHT)};--ut:var(--pt);--ub:var(--p);--bs:none;--us:none;
@@ -52,11 +53,43 @@ font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--
 :host(.dark){${vars(DARK)}}
 *{box-sizing:border-box}
 button{font:inherit;cursor:pointer}
-.launcher{position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;background:var(--p);color:var(--pt);box-shadow:0 6px 20px rgba(0,0,0,.25);display:grid;place-items:center;z-index:2147483000;transition:transform .15s}
+.launcher{
+  position:fixed;
+  right:20px;
+  bottom:20px;
+  width:56px;
+  height:56px;
+  border-radius:50%;
+  border:0;
+  background:var(--p);
+  color:var(--pt);
+  box-shadow:0 6px 20px rgba(0,0,0,.25);
+  display:grid;
+  place-items:center;
+  z-index:2147483000;
+  transition:transform .15s;
+}
 .launcher:hover{transform:scale(1.06)}
-.launcher:focus-visible,button:focus-visible,textarea:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid var(--p);outline-offset:2px}
+.launcher:focus-visible,button:focus-visible,textarea:focus-visible,input:focus-visible,a:focus-visible{
+  outline:3px solid var(--p);
+  outline-offset:2px;
+}
 .launcher svg{width:28px;height:28px;fill:currentColor}
-.panel{position:fixed;right:20px;bottom:88px;width:min(400px,calc(100vw - 24px));height:min(640px,calc(100vh - 110px));background:var(--bg);color:var(--bt);border-radius:16px;box-shadow:0 12px 40px rgba(0,0,0,.28);display:flex;flex-direction:column;overflow:hidden;z-index:2147483000}
+.panel{
+  position:fixed;
+  right:20px;
+  bottom:88px;
+  width:min(400px,calc(100vw - 24px));
+  height:min(640px,calc(100vh - 110px));
+  background:var(--bg);
+  color:var(--bt);
+  border-radius:16px;
+  box-shadow:0 12px 40px rgba(0,0,0,.28);
+  display:flex;
+  flex-direction:column;
+  overflow:hidden;
+  z-index:2147483000;
+}
 .panel[hidden]{display:none}
 .page .panel{position:static;width:100%;height:100vh;height:100dvh;border-radius:0;box-shadow:none;max-width:none}
 @media (max-width:480px){.panel{right:0;bottom:0;width:100vw;height:100vh;height:100dvh;border-radius:0}}
@@ -65,7 +98,17 @@ header .t{flex:1;min-width:0}
 header h2{font-size:16px;margin:0;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 header p{margin:2px 0 0;font-size:13px;opacity:.9}
 header img{width:36px;height:36px;border-radius:50%;object-fit:cover;background:#fff}
-.ib{background:transparent;border:0;color:inherit;width:34px;height:34px;border-radius:8px;display:grid;place-items:center;padding:0}
+.ib{
+  background:transparent;
+  border:0;
+  color:inherit;
+  width:34px;
+  height:34px;
+  border-radius:8px;
+  display:grid;
+  place-items:center;
+  padding:0;
+}
 .ib:hover{background:rgba(255,255,255,.18)}
 .ib svg{width:20px;height:20px;fill:currentColor}
 .cover{width:100%;max-height:120px;object-fit:cover;display:block}
@@ -75,8 +118,21 @@ header img{width:36px;height:36px;border-radius:50%;object-fit:cover;background:
 .row .av{width:28px;height:28px;border-radius:50%;object-fit:cover;flex:none}
 .col{display:flex;flex-direction:column;max-width:82%;min-width:0}
 .who{font-size:12px;color:var(--muted);margin:0 0 2px 4px}
-.bubble{padding:9px 12px;border-radius:14px;background:var(--bb);color:var(--bt);overflow-wrap:anywhere;box-shadow:var(--bs)}
-.visitor .bubble{background:var(--ub);color:var(--ut);border-bottom-right-radius:4px;box-shadow:var(--us);white-space:pre-wrap}
+.bubble{
+  padding:9px 12px;
+  border-radius:14px;
+  background:var(--bb);
+  color:var(--bt);
+  overflow-wrap:anywhere;
+  box-shadow:var(--bs);
+}
+.visitor .bubble{
+  background:var(--ub);
+  color:var(--ut);
+  border-bottom-right-radius:4px;
+  box-shadow:var(--us);
+  white-space:pre-wrap;
+}
 .assistant .bubble,.agent .bubble{border-bottom-left-radius:4px}
 .bubble p{margin:0 0 .5em}.bubble p:last-child{margin:0}.bubble .h{font-weight:700}
 .bubble ul,.bubble ol{margin:.2em 0 .5em;padding-left:1.3em}
@@ -85,11 +141,29 @@ header img{width:36px;height:36px;border-radius:50%;object-fit:cover;background:
 .bubble blockquote{margin:0 0 .5em;padding-left:8px;border-left:3px solid var(--line)}
 .bubble a{color:inherit;text-decoration:underline}
 sup.c{font-size:11px;color:var(--p);font-weight:700;margin:0 1px}
-.typing::after{content:"";display:inline-block;width:6px;height:14px;background:currentColor;margin-left:2px;vertical-align:-2px;animation:blink 1s steps(2) infinite}
+.typing::after{
+  content:"";
+  display:inline-block;
+  width:6px;
+  height:14px;
+  background:currentColor;
+  margin-left:2px;
+  vertical-align:-2px;
+  animation:blink 1s steps(2) infinite;
+}
 @keyframes blink{50%{opacity:0}}
 @media (prefers-reduced-motion:reduce){.typing::after{animation:none}.launcher{transition:none}}
 .tools{display:flex;gap:2px;margin-top:2px}
-.tools button{background:transparent;border:0;color:var(--muted);border-radius:6px;padding:3px 5px;display:grid;place-items:center}.tools svg{width:16px;height:16px;fill:currentColor}
+.tools button{
+  background:transparent;
+  border:0;
+  color:var(--muted);
+  border-radius:6px;
+  padding:3px 5px;
+  display:grid;
+  place-items:center;
+}
+.tools svg{width:16px;height:16px;fill:currentColor}
 .tools button[aria-pressed=true]{color:var(--p)}
 .tools button:hover{background:var(--bb)}
 .sources{margin-top:6px;font-size:13px;border-top:1px solid var(--line);padding-top:6px}
@@ -102,37 +176,120 @@ sup.c{font-size:11px;color:var(--p);font-weight:700;margin:0 1px}
 .chips{display:flex;flex-wrap:wrap;gap:6px;padding:0 14px 10px}
 .chip{border:1px solid var(--p);color:var(--p);background:var(--bg);border-radius:999px;padding:6px 12px;font-size:14px}
 .chip:hover{background:var(--p);color:var(--pt)}
-form.composer{display:flex;gap:6px;padding:10px;border-top:1px solid var(--line);background:var(--bg);align-items:flex-end}
-textarea{flex:1;resize:none;border:1px solid var(--line);border-radius:12px;padding:9px 12px;font:inherit;background:var(--bg);color:var(--bt);max-height:120px;min-height:40px}
-.send{background:var(--p);color:var(--pt);border:0;border-radius:12px;width:40px;height:40px;display:grid;place-items:center;flex:none}
+form.composer{
+  display:flex;
+  gap:6px;
+  padding:10px;
+  border-top:1px solid var(--line);
+  background:var(--bg);
+  align-items:flex-end;
+}
+textarea{
+  flex:1;
+  resize:none;
+  border:1px solid var(--line);
+  border-radius:12px;
+  padding:9px 12px;
+  font:inherit;
+  background:var(--bg);
+  color:var(--bt);
+  max-height:120px;
+  min-height:40px;
+}
+.send{
+  background:var(--p);
+  color:var(--pt);
+  border:0;
+  border-radius:12px;
+  width:40px;
+  height:40px;
+  display:grid;
+  place-items:center;
+  flex:none;
+}
 .send svg,.mic svg{width:20px;height:20px;fill:currentColor}
 .files{display:flex;flex-wrap:wrap;gap:6px;padding:0 10px 8px}.files:empty{display:none}
 .files.sent{padding:0;margin-top:4px;justify-content:flex-end}
-.file{display:inline-flex;align-items:center;gap:4px;max-width:100%;border:1px solid var(--line);border-radius:999px;padding:3px 10px;font-size:13px;background:var(--bb);color:var(--bt)}
+.file{
+  display:inline-flex;
+  align-items:center;
+  gap:4px;
+  max-width:100%;
+  border:1px solid var(--line);
+  border-radius:999px;
+  padding:3px 10px;
+  font-size:13px;
+  background:var(--bb);
+  color:var(--bt);
+}
 .file:has(.x){padding-right:3px}
 .file svg{width:14px;height:14px;fill:currentColor;flex:none}
 .file .fn{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:180px}
-.file .x{background:transparent;border:0;color:inherit;border-radius:50%;width:26px;height:26px;display:grid;place-items:center;padding:0}
+.file .x{
+  background:transparent;
+  border:0;
+  color:inherit;
+  border-radius:50%;
+  width:26px;
+  height:26px;
+  display:grid;
+  place-items:center;
+  padding:0;
+}
 .file .x:hover{background:var(--line)}
 .file.bad{border-color:${ERROR.light}}.file.bad .st{color:${ERROR.light}}
 :host(.dark) .file.bad{border-color:${ERROR.dark}}:host(.dark) .file.bad .st{color:${ERROR.dark}}
 .send:disabled{opacity:.5;cursor:default}
-.mic{background:transparent;border:1px solid var(--line);color:var(--bt);border-radius:12px;width:40px;height:40px;display:grid;place-items:center;flex:none}
+.mic{
+  background:transparent;
+  border:1px solid var(--line);
+  color:var(--bt);
+  border-radius:12px;
+  width:40px;
+  height:40px;
+  display:grid;
+  place-items:center;
+  flex:none;
+}
 .mic[aria-pressed=true]{background:#dc2626;color:#fff;border-color:#dc2626}
 .foot{text-align:center;font-size:12px;color:var(--muted);padding:0 0 8px;background:var(--bg)}
 .foot img{height:14px;vertical-align:middle}
 .notice{margin:auto;text-align:center;color:var(--muted);padding:24px}
 .prechat{display:flex;flex-direction:column;gap:8px;padding:16px}
 .prechat label{font-size:13px;color:var(--muted)}
-.prechat input{border:1px solid var(--line);border-radius:10px;padding:9px 12px;font:inherit;background:var(--bg);color:var(--bt)}
+.prechat input{
+  border:1px solid var(--line);
+  border-radius:10px;
+  padding:9px 12px;
+  font:inherit;
+  background:var(--bg);
+  color:var(--bt);
+}
 .prechat button,.err button{background:var(--p);color:var(--pt);border:0;border-radius:10px;padding:10px}
 .err{color:${ERROR.light};font-size:13px;padding:4px 14px}
 :host(.dark) .err{color:${ERROR.dark}}
 .who .tag{font-size:11px;border:1px solid var(--line);border-radius:999px;padding:0 6px;margin-left:4px}
-.event{align-self:center;text-align:center;font-size:12px;color:var(--muted);margin:2px 0;padding:2px 10px;border:1px solid var(--line);border-radius:999px}
+.event{
+  align-self:center;
+  text-align:center;
+  font-size:12px;
+  color:var(--muted);
+  margin:2px 0;
+  padding:2px 10px;
+  border:1px solid var(--line);
+  border-radius:999px;
+}
 .unsent .bubble{outline:1px dashed ${ERROR.light};outline-offset:1px}
 .unsent-note{margin:4px 0 0;font-size:12px;color:${ERROR.light};text-align:right}
 :host(.dark) .unsent-note{color:${ERROR.dark}}
-.unsent-note .retry{background:transparent;border:1px solid currentColor;color:inherit;border-radius:999px;padding:2px 10px;font:inherit;margin-left:4px}
+.unsent-note .retry{
+  background:transparent;
+  border:1px solid currentColor;
+  color:inherit;
+  border-radius:999px;
+  padding:2px 10px;
+  font:inherit;
+  margin-left:4px;
+}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

@@ -64,7 +64,8 @@ export function Toasts() {
             {n.tone === "success" ? "✓" : "!"}
           </span>
           <p>{n.text}</p>
-          {/* Named without the note's text: "Dismiss: Ava deleted." would also answer a voice command (or a test) asking for the page's "Delete" button. */}
+          {/* Named without the note's text: "Dismiss: Ava deleted." would also answer a voice command (or a
+              test) asking for the page's "Delete" button. */}
           <button
             type="button"
             class="btn quiet icon"

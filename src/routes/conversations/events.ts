@@ -10,7 +10,8 @@ import { presenceGraceMs, whileOpen } from "../../services/assignment/availabili
 const EXAMPLE =
   'event: ready\ndata: {"subscribers":1}\n\n' +
   "event: message.created\ndata: " +
-  '{"conversation":{"id":"0190...","inbox":{"id":"0190..."},"status":"open","progressStatus":"ai_processing",...},"message":{"id":"0190...","senderType":"contact","content":"Hello",...}}\n\n' +
+  '{"conversation":{"id":"0190...","inbox":{"id":"0190..."},"status":"open","progressStatus":"ai_processing",...},' +
+  '"message":{"id":"0190...","senderType":"contact","content":"Hello",...}}\n\n' +
   "event: conversation.updated\ndata: " +
   '{"conversation":{"id":"0190...","progressStatus":"human_serving","autoReplyEnabled":false,...}}';
 

@@ -35,7 +35,8 @@ export const ConversationLabelsWrite = z
       .array(z.uuid().openapi({ example: EXAMPLE_ID }))
       .max(MAX_CONVERSATION_LABELS)
       .openapi({
-        description: `The conversation's labels from now on (at most ${MAX_CONVERSATION_LABELS}; empty removes them all)`,
+        description:
+          `The conversation's labels from now on (at most ${MAX_CONVERSATION_LABELS}; ` + "empty removes them all)",
         example: [EXAMPLE_ID],
       }),
   })

@@ -1,5 +1,5 @@
 import type { Context, ExecutionContext } from "hono";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import * as streamableHttp from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AppEnv, Bindings } from "../../env";
 import { platformMcpServer, type ApiDispatch } from "../../services/mcp/server";
 
@@ -20,7 +20,7 @@ export async function serveMcp(c: Context<AppEnv>, fetchApi: FetchApi) {
     });
     return Promise.resolve(fetchApi(request, c.env, c.executionCtx));
   };
-  const transport = new WebStandardStreamableHTTPServerTransport({
+  const transport = new streamableHttp.WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });

@@ -30,7 +30,8 @@ const RedeliverFailedBody = z
           ctx.addIssue({ code: "custom", message: `Must be ${SINCE_FORMS}.` });
       })
       .openapi({
-        description: `Only events that first happened at or after this time: ${SINCE_FORMS}. Absent: every failed event`,
+        description:
+          `Only events that first happened at or after this time: ${SINCE_FORMS}. ` + "Absent: every failed event",
         example: "2026-01-31T08:00:00Z",
       }),
   })

@@ -84,7 +84,10 @@ const assignIfRoom = prepared<{
         eq(conversations.id, ph("id")),
         eq(conversations.status, "queued"),
         isNull(conversations.assigneeId),
-        sql`(select count(*) from ${conversations} as served where served.organization_id = ${ph("organizationId")} and served.assignee_id = ${ph("userId")} and served.status <> 'resolved') < ${ph("capacity")}`,
+        sql`(select count(*) from ${conversations} as served
+          where served.organization_id = ${ph("organizationId")}
+            and served.assignee_id = ${ph("userId")}
+            and served.status <> 'resolved') < ${ph("capacity")}`,
       ),
     ),
 );

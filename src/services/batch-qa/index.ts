@@ -69,7 +69,9 @@ export async function createBatchQa(
   if (part.length) parts.push(JSON.stringify(part));
   const items = d1.prepare(
     `INSERT INTO batch_qa_items (id, batch_qa_id, organization_id, position, question, expected_answer, status)
-    SELECT json_extract(value, '$[0]'), ?1, ?2, json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), 'pending' FROM json_each(?3)`,
+    SELECT json_extract(value, '$[0]'), ?1, ?2, json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+      json_extract(value, '$[3]'), 'pending'
+    FROM json_each(?3)`,
   );
   await d1.batch([
     d1
@@ -175,7 +177,8 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
       db
         .update(batchQas)
         .set({
-          completed: sql`(SELECT count(*) FROM batch_qa_items WHERE batch_qa_id = ${batchQaId} AND status <> 'pending')`,
+          completed: sql`(SELECT count(*) FROM batch_qa_items
+            WHERE batch_qa_id = ${batchQaId} AND status <> 'pending')`,
           failed: sql`(SELECT count(*) FROM batch_qa_items WHERE batch_qa_id = ${batchQaId} AND status = 'failed')`,
         })
         .where(eq(batchQas.id, batchQaId)),

@@ -45,7 +45,8 @@ async function ourThread(db: Db, inboxId: string, event: InboundEvent): Promise<
     .where(
       and(
         eq(channelDeliveries.inboxId, inboxId),
-        sql`${event.threadKey} in (select value from json_each(coalesce(${channelDeliveries.platformMessageIds}, '[]')))`,
+        sql`${event.threadKey} in
+          (select value from json_each(coalesce(${channelDeliveries.platformMessageIds}, '[]')))`,
       ),
     )
     .limit(1);

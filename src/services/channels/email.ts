@@ -238,8 +238,10 @@ export const email: ChannelAdapter<Promise<InboundEvent[]>> = {
     const thread = threadOf(message.thread);
     let markdown = withCitations(message.text, message.citations);
     // Files a human agent attached, as links: the message stays small and every client shows them.
-    if (message.attachments.length)
-      markdown += `\n\n${message.attachments.map((a) => `- [${a.filename.replace(/[[\]]/g, "")}](${a.url})`).join("\n")}`;
+    if (message.attachments.length) {
+      const links = message.attachments.map((a) => `- [${a.filename.replace(/[[\]]/g, "")}](${a.url})`);
+      markdown += `\n\n${links.join("\n")}`;
+    }
     const { references: all } = thread;
     const references = all.length > MAX_REFERENCES ? [all[0], ...all.slice(-(MAX_REFERENCES - 1))] : all;
     const messageId = `<${crypto.randomUUID()}@${from.split("@")[1]}>`;

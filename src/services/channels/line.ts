@@ -256,7 +256,8 @@ export async function retryKey(message: OutboundMessage, request: number): Promi
   const hex = await sha256Hex(seed);
   // Version 8 (custom) and the RFC 4122 variant, so it is a well-formed UUID.
   const variant = ((parseInt(hex[16], 16) & 3) | 8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  const [a, b, c, d] = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(13, 16), hex.slice(17, 20)];
+  return `${a}-${b}-8${c}-${variant}${d}-${hex.slice(20, 32)}`;
 }
 
 type Sent = { sentMessages?: { id: string }[] };

@@ -14,8 +14,21 @@ type Inline = {
   text: (s: string) => string;
 };
 
-const INLINE =
-  /`([^`\n]+)`|!?\[([^\]\n]*)\]\(\s*<?([^()\s>]+)>?(?:\s+"[^"]*")?\s*\)|\*\*([^*\n]+?)\*\*|__([^_\n]+?)__|(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])|(?<![\w_])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w_])|~~([^~\n]+?)~~/g;
+/** Inline Markdown, one alternative per form; the groups, in order, are what inline() reads as m[1] to m[8]. */
+const INLINE = new RegExp(
+  [
+    /`([^`\n]+)`/, // code: 1
+    /!?\[([^\]\n]*)\]\(\s*<?([^()\s>]+)>?(?:\s+"[^"]*")?\s*\)/, // link or image: text 2, URL 3 (a title is left out)
+    /\*\*([^*\n]+?)\*\*/, // bold: 4
+    /__([^_\n]+?)__/, // bold: 5
+    /(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])/, // italic: 6
+    /(?<![\w_])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w_])/, // italic: 7
+    /~~([^~\n]+?)~~/, // strike: 8
+  ]
+    .map((r) => r.source)
+    .join("|"),
+  "g",
+);
 
 function inline(line: string, r: Inline): string {
   let out = "";

@@ -167,7 +167,8 @@ const conversationInOrganization = inOrganization(conversations);
 const contactInOrganization = inOrganization(contacts);
 const contactOfConversation = prepared<{ conversationId: string; organizationId: string }>((db) => {
   const [conversation, organization] = [sql.placeholder("conversationId"), sql.placeholder("organizationId")];
-  const contactId = sql`(select ${conversations.contactId} from ${conversations} where ${conversations.id} = ${conversation} and ${conversations.organizationId} = ${organization})`;
+  const contactId = sql`(select ${conversations.contactId} from ${conversations}
+    where ${conversations.id} = ${conversation} and ${conversations.organizationId} = ${organization})`;
   return db
     .select()
     .from(contacts)

@@ -28,7 +28,8 @@ async function chatbotKnowledgeScope(
   if (!bot) throw notFound("Assistant not found.");
   if (source === "built_in") return null;
   return and(
-    sql`${knowledgeBases.id} in (select ${chatbotKnowledgeBases.knowledgeBaseId} from ${chatbotKnowledgeBases} where ${chatbotKnowledgeBases.chatbotId} = ${bot.id})`,
+    sql`${knowledgeBases.id} in (select ${chatbotKnowledgeBases.knowledgeBaseId} from ${chatbotKnowledgeBases}
+      where ${chatbotKnowledgeBases.chatbotId} = ${bot.id})`,
     visibleKnowledgeBasesCondition(access, userId),
   )!;
 }

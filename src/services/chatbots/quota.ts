@@ -15,7 +15,8 @@ export async function countedChatbots(db: Db, organizationId: string): Promise<n
         eq(chatbots.organizationId, organizationId),
         and(
           isNull(chatbots.organizationId),
-          sql`${chatbots.id} in (select ${inboxes.chatbotId} from ${inboxes} where ${inboxes.organizationId} = ${organizationId} and ${inboxes.isDefault} = 1)`,
+          sql`${chatbots.id} in (select ${inboxes.chatbotId} from ${inboxes}
+            where ${inboxes.organizationId} = ${organizationId} and ${inboxes.isDefault} = 1)`,
         ),
       ),
     );

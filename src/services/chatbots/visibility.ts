@@ -12,7 +12,9 @@ import { can, type OrgAccess } from "../access";
 export type ChatbotRow = typeof chatbots.$inferSelect;
 /** Assistants given to one of the member's groups (chatbot_groups). */
 const reachableThroughGroups = (memberId: string) =>
-  sql`${chatbots.id} in (select ${chatbotGroups.chatbotId} from ${chatbotGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${chatbotGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+  sql`${chatbots.id} in (select ${chatbotGroups.chatbotId} from ${chatbotGroups}
+    inner join ${groupMembers} on ${groupMembers.groupId} = ${chatbotGroups.groupId}
+    where ${groupMembers.memberId} = ${memberId})`;
 
 /**
  * The assistants the caller sees (CONTRACT section 4): their own personal assistants, and in the

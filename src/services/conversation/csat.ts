@@ -133,6 +133,7 @@ export async function channelRating(
     .orderBy(desc(messages.sequence))
     .limit(1);
   if (!latest || !isRatingAsk(latest.contentPayload)) return null;
-  if (conversation.csatAt !== null && conversation.csatAt >= latest.createdAt) return null; // answered already: once per question
+  // Answered already: once per question.
+  if (conversation.csatAt !== null && conversation.csatAt >= latest.createdAt) return null;
   return rateConversation(env, db, waitUntil, { ...conversation, csatAt: null }, rating, null);
 }

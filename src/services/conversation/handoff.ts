@@ -44,10 +44,13 @@ export const DISLIKES_TO_HAND_OFF = 2;
 // customer service hours?" and "客服電話是多少?" ask the assistant, "Are you a human?" and "你是真人嗎"
 // ask what it is, "I don't want an agent" refuses one.
 const PERSON =
-  "(?:(?:an?|the|your|one\\s+of\\s+your)\\s+)?(?:real\\s+|live\\s+|actual\\s+)?(?:person|human(?:\\s+being)?|agent|representative|rep|operator|someone|somebody|staff(?:\\s+member)?|employee|member\\s+of\\s+(?:your\\s+)?(?:staff|team)|support\\s+agent|customer\\s+(?:service|support))";
+  "(?:(?:an?|the|your|one\\s+of\\s+your)\\s+)?(?:real\\s+|live\\s+|actual\\s+)?" +
+  "(?:person|human(?:\\s+being)?|agent|representative|rep|operator|someone|somebody|staff(?:\\s+member)?|employee|" +
+  "member\\s+of\\s+(?:your\\s+)?(?:staff|team)|support\\s+agent|customer\\s+(?:service|support))";
 const ENGLISH = [
   new RegExp(
-    `\\b(?:talk|speak|chat|connect|transfer|put|pass|forward)\\w*(?:\\s+me)?(?:\\s+(?:through|over))?\\s+(?:to|with)\\s+${PERSON}\\b`,
+    "\\b(?:talk|speak|chat|connect|transfer|put|pass|forward)\\w*(?:\\s+me)?(?:\\s+(?:through|over))?" +
+      `\\s+(?:to|with)\\s+${PERSON}\\b`,
   ),
   new RegExp(`\\b(?:want|need|get\\s+me|give\\s+me|request|prefer|can\\s+i\\s+have)\\s+${PERSON}\\b`),
   new RegExp(`^${PERSON}(?:\\s+(?:please|pls|now|asap))?$`),

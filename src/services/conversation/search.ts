@@ -20,8 +20,10 @@ function wordCondition(organizationId: string, word: string): SQL {
   if ([...word].length < TRIGRAM) {
     return or(
       contains(conversations.title, word),
-      sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id} AND ${messages.content} LIKE ${likePattern(word)} ESCAPE '\\')`,
-      sql`EXISTS (SELECT 1 FROM contacts c WHERE c.id = ${conversations.contactId} AND c.name LIKE ${likePattern(word)} ESCAPE '\\')`,
+      sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id}
+        AND ${messages.content} LIKE ${likePattern(word)} ESCAPE '\\')`,
+      sql`EXISTS (SELECT 1 FROM contacts c WHERE c.id = ${conversations.contactId}
+        AND c.name LIKE ${likePattern(word)} ESCAPE '\\')`,
     )!;
   }
   const match = phrase(word);
@@ -29,7 +31,8 @@ function wordCondition(organizationId: string, word: string): SQL {
     contains(conversations.title, word),
     sql`${conversations.id} IN (SELECT m.conversation_id FROM messages m WHERE m.organization_id = ${organizationId}
       AND m.rowid IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match}))`,
-    sql`${conversations.contactId} IN (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${`{name} : ${match}`})`,
+    sql`${conversations.contactId} IN
+      (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${`{name} : ${match}`})`,
   )!;
 }
 

@@ -13,10 +13,12 @@ const METRICS = [
   "answerSimilarity",
 ] as const;
 
-const PROMPT = `You evaluate a question-answering assistant with the RAGAS metrics. Score each from 0 to 1:
+const PROMPT =
+  `You evaluate a question-answering assistant with the RAGAS metrics. Score each from 0 to 1:
 faithfulness (the answer's claims are supported by the contexts), answerRelevancy (the answer addresses the question),
 contextPrecision (relevant contexts are ranked first), contextRecall (the contexts cover the reference answer),
-answerCorrectness (the answer agrees with the reference answer), answerSimilarity (the answer means what the reference means).
+answerCorrectness (the answer agrees with the reference answer), ` +
+  `answerSimilarity (the answer means what the reference means).
 Use null for contextRecall, answerCorrectness and answerSimilarity when there is no reference answer.
 Reply with one JSON object with exactly those six keys and nothing else.`;
 

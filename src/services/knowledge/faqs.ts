@@ -52,7 +52,8 @@ export async function listFaqs(
     filters.query ? or(contains(faqs.question, filters.query), contains(faqs.answer, filters.query)) : undefined,
     // One bound parameter however many labels are asked for (D1 binds at most 100).
     filters.labels
-      ? sql`exists (select 1 from ${faqLabels} where ${faqLabels.faqId} = ${faqs.id} and ${faqLabels.labelId} in (select value from json_each(${JSON.stringify(filters.labels)})))`
+      ? sql`exists (select 1 from ${faqLabels} where ${faqLabels.faqId} = ${faqs.id}
+          and ${faqLabels.labelId} in (select value from json_each(${JSON.stringify(filters.labels)})))`
       : undefined,
   );
   const page = await paginate(window, db.select({ n: count() }).from(faqs).where(where), ({ limit, offset }) =>

@@ -179,7 +179,8 @@ export async function listFiles(
     filters.query ? contains(knowledgeBaseFiles.filename, filters.query) : undefined,
     filters.status ? eq(knowledgeBaseFiles.status, filters.status) : undefined,
     labelIds.length
-      ? sql`${knowledgeBaseFiles.id} in (select ${knowledgeBaseFileLabels.fileId} from ${knowledgeBaseFileLabels} where ${knowledgeBaseFileLabels.labelId} in (select value from json_each(${JSON.stringify(labelIds)})))`
+      ? sql`${knowledgeBaseFiles.id} in (select ${knowledgeBaseFileLabels.fileId} from ${knowledgeBaseFileLabels}
+          where ${knowledgeBaseFileLabels.labelId} in (select value from json_each(${JSON.stringify(labelIds)})))`
       : undefined,
   );
   const page = await paginate(

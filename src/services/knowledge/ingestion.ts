@@ -164,8 +164,10 @@ async function indexFile(env: Bindings, db: Db, file: FileRow, startedAt: number
       const data = JSON.stringify(part);
       return [
         env.DB.prepare(
-          `insert into text_nodes (id, knowledge_base_id, file_id, position, text, hits_count, page_start, page_end, start_char_idx, end_char_idx, created_at, updated_at)
-           select j.value ->> '$.id', j.value ->> '$.kb', j.value ->> '$.file', j.value ->> '$.position', j.value ->> '$.text', 0,
+          `insert into text_nodes (id, knowledge_base_id, file_id, position, text, hits_count,
+             page_start, page_end, start_char_idx, end_char_idx, created_at, updated_at)
+           select j.value ->> '$.id', j.value ->> '$.kb', j.value ->> '$.file', j.value ->> '$.position',
+                  j.value ->> '$.text', 0,
                   j.value ->> '$.pageStart', j.value ->> '$.pageEnd', j.value ->> '$.start', j.value ->> '$.end', ?2, ?2
            from json_each(?1) as j`,
         ).bind(data, now),

@@ -31,7 +31,9 @@ type IdName = { id: string; name: string };
 
 /** Knowledge bases given to one of the member's groups. */
 const reachableThroughGroups = (memberId: string) =>
-  sql`${knowledgeBases.id} in (select ${knowledgeBaseGroups.knowledgeBaseId} from ${knowledgeBaseGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${knowledgeBaseGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+  sql`${knowledgeBases.id} in (select ${knowledgeBaseGroups.knowledgeBaseId} from ${knowledgeBaseGroups}
+    inner join ${groupMembers} on ${groupMembers.groupId} = ${knowledgeBaseGroups.groupId}
+    where ${groupMembers.memberId} = ${memberId})`;
 
 /**
  * The knowledge bases the caller sees (CONTRACT section 4), all in the organization of `access`:

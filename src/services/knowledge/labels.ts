@@ -11,7 +11,8 @@ import { labelRecord } from "../records/knowledge-labels";
 /** Label columns plus how many files and FAQs carry it, read in the same query. */
 export const labelColumns = {
   ...getTableColumns(knowledgeBaseLabels),
-  filesCount: sql<number>`(select count(*) from ${knowledgeBaseFileLabels} where ${knowledgeBaseFileLabels.labelId} = ${knowledgeBaseLabels.id})`,
+  filesCount: sql<number>`(select count(*) from ${knowledgeBaseFileLabels}
+    where ${knowledgeBaseFileLabels.labelId} = ${knowledgeBaseLabels.id})`,
   faqsCount: sql<number>`(select count(*) from ${faqLabels} where ${faqLabels.labelId} = ${knowledgeBaseLabels.id})`,
 };
 export type LabelRow = typeof knowledgeBaseLabels.$inferSelect & { filesCount: number; faqsCount: number };

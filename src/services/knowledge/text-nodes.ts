@@ -118,7 +118,10 @@ export async function deleteTextNode(env: Bindings, db: Db, node: TextNodeRow) {
       .update(knowledgeBaseFiles)
       .set({
         // Each node holds an equal share of the file's vector bytes.
-        vectorStorageSize: sql`case when ${knowledgeBaseFiles.chunksCount} > 0 then ${knowledgeBaseFiles.vectorStorageSize} - ${knowledgeBaseFiles.vectorStorageSize} / ${knowledgeBaseFiles.chunksCount} else 0 end`,
+        vectorStorageSize: sql`case when ${knowledgeBaseFiles.chunksCount} > 0
+          then ${knowledgeBaseFiles.vectorStorageSize}
+            - ${knowledgeBaseFiles.vectorStorageSize} / ${knowledgeBaseFiles.chunksCount}
+          else 0 end`,
         chunksCount: sql`max(${knowledgeBaseFiles.chunksCount} - 1, 0)`,
       })
       .where(eq(knowledgeBaseFiles.id, node.fileId)),

@@ -52,8 +52,11 @@ const SYNONYM = 0.8;
 /** What a unit of the previous question counts for, next to the question's own. */
 const CONTEXT = 0.3;
 /** Sentences opening with these lean on the one before ("It does not cover …"): they are quoted after it. */
-const CONTINUES =
-  /^(?:it|its|this|that|these|those|they|their|such|however|but|otherwise|also|in\s+that\s+case|這|这|此|它|但|另外|如果|否則|否则)(?![\p{L}\p{N}])/iu;
+const CONTINUES = new RegExp(
+  String.raw`^(?:it|its|this|that|these|those|they|their|such|however|but|otherwise|also|in\s+that\s+case` +
+    String.raw`|這|这|此|它|但|另外|如果|否則|否则)(?![\p{L}\p{N}])`,
+  "iu",
+);
 
 interface Candidate {
   text: string;

@@ -11,8 +11,11 @@ import { smallTalkReply } from "./local-small-talk";
  */
 
 /** Words that point back at what was said before ("it", "that one", "and for e-bikes?", "那個呢"). */
-const POINTS_BACK_EN =
-  /^(?:and|also|so|but|what\s+about|how\s+about|and\s+what\s+about)\b|\b(?:it|its|that|this|those|these|they|them|their|one|ones)\b/u;
+const POINTS_BACK_EN = new RegExp(
+  String.raw`^(?:and|also|so|but|what\s+about|how\s+about|and\s+what\s+about)\b` +
+    String.raw`|\b(?:it|its|that|this|those|these|they|them|their|one|ones)\b`,
+  "u",
+);
 const POINTS_BACK_ZH = /^(?:那|還有|还有|另外|那麼|那么)|(?:它|這個|这个|那個|那个|這些|这些|那些|呢)/u;
 /** A question naming this many things or fewer leans on its context. */
 const ELLIPTIC_UNITS = 2;

@@ -19,19 +19,36 @@ const ENGLISH: [Kind, RegExp][] = [
   ],
   [
     "bot",
-    /^(?:are\s+you\s+(?:a\s+|an\s+)?(?:bot|robot|chatbot|machine|ai|computer|program|human|real(?:\s+person)?|person)|am\s+i\s+(?:talking|chatting|speaking)\s+(?:to|with)\s+(?:a\s+)?(?:bot|robot|human|machine|real\s+person|person)|is\s+this\s+(?:a\s+)?(?:bot|robot|chatbot|human|real\s+person))$/,
+    new RegExp(
+      String.raw`^(?:are\s+you\s+(?:a\s+|an\s+)?` +
+        String.raw`(?:bot|robot|chatbot|machine|ai|computer|program|human|real(?:\s+person)?|person)` +
+        String.raw`|am\s+i\s+(?:talking|chatting|speaking)\s+(?:to|with)\s+` +
+        String.raw`(?:a\s+)?(?:bot|robot|human|machine|real\s+person|person)` +
+        String.raw`|is\s+this\s+(?:a\s+)?(?:bot|robot|chatbot|human|real\s+person))$`,
+    ),
   ],
   [
     "greeting",
-    /^(?:hi+|hello+|hey+|hiya|howdy|greetings|yo|good\s+(?:morning|afternoon|evening|day))(?:\s+(?:there|all|everyone|everybody|team|bot|friend))?$/,
+    new RegExp(
+      String.raw`^(?:hi+|hello+|hey+|hiya|howdy|greetings|yo|good\s+(?:morning|afternoon|evening|day))` +
+        String.raw`(?:\s+(?:there|all|everyone|everybody|team|bot|friend))?$`,
+    ),
   ],
   [
     "thanks",
-    /^(?:(?:ok(?:ay)?|great|perfect|cool|awesome|nice)\s+)?(?:thanks?|thank\s+you|thx|ty|cheers|many\s+thanks)(?:\s+(?:a\s+lot|so\s+much|very\s+much|again|a\s+bunch|for\s+(?:the|your)\s+help))?$/,
+    new RegExp(
+      String.raw`^(?:(?:ok(?:ay)?|great|perfect|cool|awesome|nice)\s+)?` +
+        String.raw`(?:thanks?|thank\s+you|thx|ty|cheers|many\s+thanks)` +
+        String.raw`(?:\s+(?:a\s+lot|so\s+much|very\s+much|again|a\s+bunch|for\s+(?:the|your)\s+help))?$`,
+    ),
   ],
   [
     "farewell",
-    /^(?:bye+|goodbye|good\s+bye|bye\s+bye|see\s+you(?:\s+later|\s+soon)?|see\s+ya|take\s+care|good\s+night|have\s+a\s+(?:nice|good|great)\s+day)$/,
+    new RegExp(
+      String.raw`^(?:bye+|goodbye|good\s+bye|bye\s+bye|see\s+you(?:\s+later|\s+soon)?|see\s+ya|take\s+care` +
+        String.raw`|good\s+night` +
+        String.raw`|have\s+a\s+(?:nice|good|great)\s+day)$`,
+    ),
   ],
 ];
 

@@ -28,7 +28,12 @@ const ASKS_WHAT =
 
 /** Words that make a question a question but say nothing of its subject. */
 const FILLER = new Set(
-  "tell know need want like please get let also any anything some someone just help able possible ok okay hi hello hey thank thanks question ask wonder wondering sure still really take takes policy policies rule rules info information detail details option options after before within during about per than more less"
+  [
+    "tell know need want like please get let also any anything some someone just help able possible ok okay",
+    "hi hello hey thank thanks question ask wonder wondering sure still really take takes policy policies",
+    "rule rules info information detail details option options after before within during about per than more less",
+  ]
+    .join(" ")
     .split(" ")
     .flatMap(contentTerms),
 );

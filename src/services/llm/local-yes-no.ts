@@ -14,8 +14,14 @@ import { holds, type Unit } from "./local-terms";
  * - Otherwise the sentence alone: it answers in part, and the visitor can judge.
  */
 
-const YES_NO_EN =
-  /^(?:(?:hi|hello|hey|ok|okay|so|and|also|please|sorry)[\s,]+)?(?:do|does|did|is|are|was|were|can|could|will|would|should|have|has|had|may|must|shall|am)\s+(?!you\s+(?:tell|give|explain|help|send|show|let|describe|list|recommend|suggest)\b)(?!i\s+(?:ask|know)\b)/iu;
+const YES_NO_EN = new RegExp(
+  String.raw`^(?:(?:hi|hello|hey|ok|okay|so|and|also|please|sorry)[\s,]+)?` +
+    String.raw`(?:do|does|did|is|are|was|were|can|could|will|would|should|have|has|had|may|must|shall|am)\s+` +
+    // Not a request put as a question ("can you tell me …", "may I ask …").
+    String.raw`(?!you\s+(?:tell|give|explain|help|send|show|let|describe|list|recommend|suggest)\b)` +
+    String.raw`(?!i\s+(?:ask|know)\b)`,
+  "iu",
+);
 const WH_ZH = /什麼|什么|哪|幾|几|多少|怎|為何|为何|誰|谁|何時|何时/u;
 const YES_NO_ZH = /[嗎吗][？?！!。.]*$|是否|有沒有|有没有|能不能|可不可以|會不會|会不会|是不是|可否/u;
 const DENIES_EN =

@@ -28,9 +28,9 @@ export function renderAttachments(parts: NonNullable<ChatRequest["attachments"]>
   const documents = parts.filter((p) => p.kind === "document" && p.text);
   const others = parts.filter((p) => p.kind === "file");
   const blocks = documents.map((p) => `--- ${p.filename} ---\n${p.text!.trim()}`);
-  if (others.length)
-    blocks.push(
-      `Files the visitor attached that cannot be read as text: ${others.map((p) => `${p.filename} (${p.contentType})`).join(", ")}.`,
-    );
+  if (others.length) {
+    const named = others.map((p) => `${p.filename} (${p.contentType})`);
+    blocks.push(`Files the visitor attached that cannot be read as text: ${named.join(", ")}.`);
+  }
   return blocks.length ? `The visitor attached these files in this conversation:\n\n${blocks.join("\n\n")}` : "";
 }

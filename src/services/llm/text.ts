@@ -1,8 +1,10 @@
 /** Words for usage counts: a run of letters/digits is one word, each CJK character is one. */
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+const CJK_RANGES = String.raw`\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af`;
+const CJK = new RegExp(`[${CJK_RANGES}]`, "u");
 // A Latin word stops where CJK text starts ("API密钥" is one word and two characters).
-const TOKEN =
-  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|(?:(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])[\p{L}\p{N}])+(?:['’][\p{L}]+)*/gu;
+const TOKEN = new RegExp(String.raw`[${CJK_RANGES}]|(?:(?![${CJK_RANGES}])[\p{L}\p{N}])+(?:['’][\p{L}]+)*`, "gu");
+/** A CJK character, or a run of other non-space characters with the spaces after it, or spaces. */
+const STREAM_PIECE = new RegExp(String.raw`[${CJK_RANGES}]|[^\s${CJK_RANGES}]+\s*|\s+`, "gu");
 
 export const countWords = (text: string) => text.match(TOKEN)?.length ?? 0;
 
@@ -24,9 +26,5 @@ export function sentences(text: string): string[] {
 
 /** Splits an answer into stream pieces: a word with its following space, or one CJK character. */
 export function streamPieces(text: string): string[] {
-  return (
-    text.match(
-      /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+\s*|\s+/gu,
-    ) ?? []
-  );
+  return text.match(STREAM_PIECE) ?? [];
 }

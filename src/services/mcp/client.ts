@@ -147,7 +147,8 @@ function classify(err: unknown, url: string, sdk: Sdk): McpConnectError {
     return new McpConnectError("unreachable", `Could not reach ${hostOf(url)}: ${message.slice(0, 200)}`);
   return new McpConnectError(
     "not_mcp",
-    `${url.slice(0, 200)} does not answer as an MCP server${status ? ` (HTTP ${status})` : ""}: ${message.slice(0, 200)}`,
+    `${url.slice(0, 200)} does not answer as an MCP server${status ? ` (HTTP ${status})` : ""}: ` +
+      message.slice(0, 200),
   );
 }
 

@@ -8,7 +8,9 @@ import { can, type OrgAccess } from "../access";
 export type SkillRow = typeof skills.$inferSelect;
 
 const reachableThroughGroups = (memberId: string) =>
-  sql`${skills.id} in (select ${skillGroups.skillId} from ${skillGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${skillGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+  sql`${skills.id} in (select ${skillGroups.skillId} from ${skillGroups}
+    inner join ${groupMembers} on ${groupMembers.groupId} = ${skillGroups.groupId}
+    where ${groupMembers.memberId} = ${memberId})`;
 
 /**
  * The skills the caller sees, like tools (CONTRACT section 4): global skills and, in the

@@ -8,7 +8,9 @@ import { can, type OrgAccess } from "../access";
 export type SqlDatabaseRow = typeof sqlDatabases.$inferSelect;
 
 const reachableThroughGroups = (memberId: string) =>
-  sql`${sqlDatabases.id} in (select ${sqlDatabaseGroups.sqlDatabaseId} from ${sqlDatabaseGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${sqlDatabaseGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+  sql`${sqlDatabases.id} in (select ${sqlDatabaseGroups.sqlDatabaseId} from ${sqlDatabaseGroups}
+    inner join ${groupMembers} on ${groupMembers.groupId} = ${sqlDatabaseGroups.groupId}
+    where ${groupMembers.memberId} = ${memberId})`;
 
 /** SQL databases the caller sees (CONTRACT section 4): owners all of the organization's; members with
  * `sql_database.view` those of their groups. */

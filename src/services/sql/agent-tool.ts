@@ -77,9 +77,8 @@ const dialectOf = (d: SqlDatabaseRow) => (d.databaseType === "postgresql" ? "pos
 function schemaText(offered: Offered[]): string {
   const lines: string[] = [];
   for (const { database, tables } of offered) {
-    lines.push(
-      `Database "${database.name}" (${database.databaseType === "postgresql" ? "PostgreSQL" : "SQLite"})${database.description ? `: ${database.description}` : ""}`,
-    );
+    const kind = database.databaseType === "postgresql" ? "PostgreSQL" : "SQLite";
+    lines.push(`Database "${database.name}" (${kind})${database.description ? `: ${database.description}` : ""}`);
     for (const t of tables) {
       const columns = t.columns
         .map((c) => `${c.columnName} ${c.columnType}${c.isPrimaryKey ? " primary key" : ""}`)
@@ -221,9 +220,8 @@ function forModel(o: {
       r.map((v) => (v === null ? "NULL" : typeof v === "object" ? JSON.stringify(v) : String(v))).join(" | "),
     ),
   ];
-  let text =
-    `${o.rowCount} ` +
-    `row${o.rowCount === 1 ? "" : "s"}${o.truncated ? " (more exist; only these are shown)" : ""}:\n${lines.join("\n")}`;
+  const more = o.truncated ? " (more exist; only these are shown)" : "";
+  let text = `${o.rowCount} row${o.rowCount === 1 ? "" : "s"}${more}:\n${lines.join("\n")}`;
   if (text.length > MODEL_CHARS) text = `${text.slice(0, MODEL_CHARS)}\n[truncated]`;
   return text;
 }

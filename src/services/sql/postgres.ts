@@ -54,7 +54,8 @@ export async function discoverPostgres(
     const keys = await sql<{ table_name: string; column_name: string }[]>`
       select k.table_name, k.column_name
       from information_schema.table_constraints c
-      join information_schema.key_column_usage k on k.constraint_name = c.constraint_name and k.table_schema = c.table_schema and k.table_name = c.table_name
+      join information_schema.key_column_usage k on k.constraint_name = c.constraint_name
+        and k.table_schema = c.table_schema and k.table_name = c.table_name
       where c.constraint_type = 'PRIMARY KEY' and c.table_schema = 'public'`;
     const tables = new Map<string, DiscoveredTable>();
     for (const c of columns) {

@@ -37,8 +37,9 @@ type SumRow = {
 };
 
 const SUMS = `coalesce(sum(u.conversations), 0) AS conversations, coalesce(sum(u.incoming_messages), 0) AS incoming,
-  coalesce(sum(u.outgoing_messages), 0) AS outgoing, coalesce(sum(u.replies), 0) AS replies, coalesce(sum(u.reply_ms), 0) AS reply_ms,
-  coalesce(sum(u.failed_replies), 0) AS failed, coalesce(sum(u.likes), 0) AS likes, coalesce(sum(u.dislikes), 0) AS dislikes,
+  coalesce(sum(u.outgoing_messages), 0) AS outgoing, coalesce(sum(u.replies), 0) AS replies,
+  coalesce(sum(u.reply_ms), 0) AS reply_ms, coalesce(sum(u.failed_replies), 0) AS failed,
+  coalesce(sum(u.likes), 0) AS likes, coalesce(sum(u.dislikes), 0) AS dislikes,
   coalesce(sum(u.tool_calls), 0) AS tool_calls`;
 
 const counts = (r: Omit<SumRow, "k">, contacts: number): ChatbotCounts => ({
@@ -159,9 +160,11 @@ export async function llmUsageStatistics(
   const usageOf = (table: string) =>
     d1
       .prepare(
-        `${BUCKETS_CTE} SELECT b.k AS k, u.model_id AS model_id, coalesce(sum(u.requests), 0) AS requests, coalesce(sum(u.input_tokens), 0) AS input_tokens,
-          coalesce(sum(u.output_tokens), 0) AS output_tokens, coalesce(sum(u.words), 0) AS words
-        FROM b LEFT JOIN ${table} u ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e AND u.model_id <> '' AND u.requests > 0
+        `${BUCKETS_CTE} SELECT b.k AS k, u.model_id AS model_id, coalesce(sum(u.requests), 0) AS requests,
+          coalesce(sum(u.input_tokens), 0) AS input_tokens, coalesce(sum(u.output_tokens), 0) AS output_tokens,
+          coalesce(sum(u.words), 0) AS words
+        FROM b LEFT JOIN ${table} u
+          ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e AND u.model_id <> '' AND u.requests > 0
         GROUP BY b.k, u.model_id ORDER BY b.k`,
       )
       .bind(json, chatbotId);

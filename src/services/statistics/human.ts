@@ -97,7 +97,8 @@ function stretchesQuery(q: HumanQuery): { sql: string; binds: unknown[] } {
       "EXISTS (SELECT 1 FROM conversation_labels l WHERE l.conversation_id = h.conversation_id AND l.label_id = ?)",
     ) && binds.push(q.labelId);
   return {
-    sql: `SELECT h.conversation_id, h.chatbot_id, h.team_id, h.assignee_id, h.queued_at, h.assigned_at, h.first_response_at, h.ended_at, h.resolved, c.csat_rating
+    sql: `SELECT h.conversation_id, h.chatbot_id, h.team_id, h.assignee_id, h.queued_at, h.assigned_at,
+        h.first_response_at, h.ended_at, h.resolved, c.csat_rating
       FROM conversation_handoffs h JOIN conversations c ON c.id = h.conversation_id
       WHERE ${where.join(" AND ")} ORDER BY h.queued_at LIMIT ${MAX_STRETCHES}`,
     binds,

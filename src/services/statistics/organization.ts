@@ -28,8 +28,9 @@ const HOUR_COLUMNS =
   "u.requests, u.input_tokens, u.output_tokens";
 
 const SUMS = `coalesce(sum(u.conversations), 0) AS conversations, coalesce(sum(u.incoming_messages), 0) AS incoming,
-  coalesce(sum(u.outgoing_messages), 0) AS outgoing, coalesce(sum(u.replies), 0) AS replies, coalesce(sum(u.failed_replies), 0) AS failed,
-  coalesce(sum(u.words), 0) AS words, coalesce(sum(u.requests), 0) AS requests, coalesce(sum(u.input_tokens), 0) AS input_tokens,
+  coalesce(sum(u.outgoing_messages), 0) AS outgoing, coalesce(sum(u.replies), 0) AS replies,
+  coalesce(sum(u.failed_replies), 0) AS failed, coalesce(sum(u.words), 0) AS words,
+  coalesce(sum(u.requests), 0) AS requests, coalesce(sum(u.input_tokens), 0) AS input_tokens,
   coalesce(sum(u.output_tokens), 0) AS output_tokens`;
 
 type SumRow = {
@@ -84,12 +85,16 @@ export interface UsageQuery {
  * The entities of the scope (members with their user, or the organization's assistants) matching
  * `search`, as SQL selecting `id, name, email, created_at, user_id` with its bound values.
  */
+/** A member's id, user id, name or e-mail address: bound to the search twice, then to its LIKE pattern twice. */
+const MEMBER_SEARCH = " AND (m.id = ? OR us.id = ? OR us.name LIKE ? ESCAPE '\\' OR us.email LIKE ? ESCAPE '\\')";
+
 function entities(scope: UsageScope, q: UsageQuery): { sql: string; binds: unknown[] } {
   const like = q.search ? likePattern(q.search) : null;
   if (scope === "members") {
     return {
-      sql: `SELECT m.id AS id, us.name AS name, us.email AS email, m.created_at AS created_at, us.id AS user_id FROM members m JOIN users us ON us.id = m.user_id
-        WHERE m.organization_id = ?${like ? " AND (m.id = ? OR us.id = ? OR us.name LIKE ? ESCAPE '\\' OR us.email LIKE ? ESCAPE '\\')" : ""}`,
+      sql: `SELECT m.id AS id, us.name AS name, us.email AS email, m.created_at AS created_at, us.id AS user_id
+        FROM members m JOIN users us ON us.id = m.user_id
+        WHERE m.organization_id = ?${like ? MEMBER_SEARCH : ""}`,
       binds: like ? [q.organizationId, q.search, q.search, like, like] : [q.organizationId],
     };
   }
@@ -112,9 +117,10 @@ const DAILY: Record<UsageScope, { table: string; key: string }> = {
  * `[start, end, firstMidnight, lastMidnight]`, numbered `k`.
  */
 const RANGES_CTE = `WITH t(through) AS (SELECT coalesce((SELECT through FROM usage_rollup WHERE id = 'daily'), 0)),
-  r0(k, s, e, ds, de) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
-    min(json_extract(value, '$[3]'), (SELECT through FROM t)) FROM json_each(?)),
-  b(k, s, e, ds, de) AS (SELECT k, s, e, CASE WHEN de > ds THEN ds ELSE e END, CASE WHEN de > ds THEN de ELSE e END FROM r0)`;
+  r0(k, s, e, ds, de) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+    json_extract(value, '$[2]'), min(json_extract(value, '$[3]'), (SELECT through FROM t)) FROM json_each(?)),
+  b(k, s, e, ds, de) AS (SELECT k, s, e, CASE WHEN de > ds THEN ds ELSE e END, CASE WHEN de > ds THEN de ELSE e END
+    FROM r0)`;
 
 const rangeJson = (ranges: { start: number; end: number }[]) =>
   JSON.stringify(
@@ -177,10 +183,13 @@ export async function usageByEntity(
   const [rows, count] = await d1.batch<Record<string, unknown>>([
     d1
       .prepare(
-        `${RANGES_CTE}, g AS (SELECT x.key AS key, ${SUMS.replaceAll("u.", "x.")} FROM (${g.sql}) x GROUP BY x.key), e AS (${e.sql})
-        SELECT e.id, e.name, e.email, e.created_at, e.user_id, coalesce(g.conversations, 0) AS conversations, coalesce(g.incoming, 0) AS incoming,
-          coalesce(g.outgoing, 0) AS outgoing, coalesce(g.replies, 0) AS replies, coalesce(g.failed, 0) AS failed, coalesce(g.words, 0) AS words,
-          coalesce(g.requests, 0) AS requests, coalesce(g.input_tokens, 0) AS input_tokens, coalesce(g.output_tokens, 0) AS output_tokens
+        `${RANGES_CTE}, g AS (SELECT x.key AS key, ${SUMS.replaceAll("u.", "x.")} FROM (${g.sql}) x GROUP BY x.key),
+          e AS (${e.sql})
+        SELECT e.id, e.name, e.email, e.created_at, e.user_id,
+          coalesce(g.conversations, 0) AS conversations, coalesce(g.incoming, 0) AS incoming,
+          coalesce(g.outgoing, 0) AS outgoing, coalesce(g.replies, 0) AS replies, coalesce(g.failed, 0) AS failed,
+          coalesce(g.words, 0) AS words, coalesce(g.requests, 0) AS requests,
+          coalesce(g.input_tokens, 0) AS input_tokens, coalesce(g.output_tokens, 0) AS output_tokens
         FROM e LEFT JOIN g ON g.key = e.user_id ORDER BY ${order} ${direction}, e.id ${direction} LIMIT ? OFFSET ?`,
       )
       .bind(rangeJson([q]), ...g.binds, ...e.binds, limit, offset),

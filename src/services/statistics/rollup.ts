@@ -41,11 +41,13 @@ export async function rollUpDays(d1: D1Database, now = Date.now()): Promise<numb
       d1.prepare("DELETE FROM usage_daily_chatbots WHERE day >= ?1 AND day < ?2").bind(through, target),
       d1
         .prepare(`INSERT INTO usage_daily_members (organization_id, day, member_id, ${COUNTERS})
-          SELECT organization_id, hour - hour % ${DAY}, member_id, ${SUMS} FROM usage_hourly WHERE hour >= ?1 AND hour < ?2 GROUP BY 1, 2, 3`)
+          SELECT organization_id, hour - hour % ${DAY}, member_id, ${SUMS} FROM usage_hourly
+          WHERE hour >= ?1 AND hour < ?2 GROUP BY 1, 2, 3`)
         .bind(through, target),
       d1
         .prepare(`INSERT INTO usage_daily_chatbots (organization_id, day, chatbot_id, ${COUNTERS})
-          SELECT organization_id, hour - hour % ${DAY}, chatbot_id, ${SUMS} FROM usage_hourly WHERE hour >= ?1 AND hour < ?2 GROUP BY 1, 2, 3`)
+          SELECT organization_id, hour - hour % ${DAY}, chatbot_id, ${SUMS} FROM usage_hourly
+          WHERE hour >= ?1 AND hour < ?2 GROUP BY 1, 2, 3`)
         .bind(through, target),
       d1
         .prepare(

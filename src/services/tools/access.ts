@@ -9,7 +9,9 @@ export type ToolRow = typeof tools.$inferSelect;
 
 /** Tools given to one of the member's groups. */
 const reachableThroughGroups = (memberId: string) =>
-  sql`${tools.id} in (select ${toolGroups.toolId} from ${toolGroups} inner join ${groupMembers} on ${groupMembers.groupId} = ${toolGroups.groupId} where ${groupMembers.memberId} = ${memberId})`;
+  sql`${tools.id} in (select ${toolGroups.toolId} from ${toolGroups}
+    inner join ${groupMembers} on ${groupMembers.groupId} = ${toolGroups.groupId}
+    where ${groupMembers.memberId} = ${memberId})`;
 
 /**
  * The tools the caller sees (CONTRACT section 4): global tools and, in the organization of

@@ -20,8 +20,10 @@ export type ToolExecutionRow = typeof toolExecutionRecords.$inferSelect;
 export function visibleRecordsCondition(access: OrgAccess, userId: string): SQL {
   const inOrganization = eq(toolExecutionRecords.organizationId, access.organizationId);
   if (access.isOwner) return inOrganization;
-  const visibleTool = sql`${toolExecutionRecords.toolId} in (select ${tools.id} from ${tools} where ${visibleToolsCondition(access)})`;
-  const visibleBot = sql`${toolExecutionRecords.chatbotId} in (select ${chatbots.id} from ${chatbots} where ${visibleChatbotsCondition(access, userId)})`;
+  const visibleTool = sql`${toolExecutionRecords.toolId} in
+    (select ${tools.id} from ${tools} where ${visibleToolsCondition(access)})`;
+  const visibleBot = sql`${toolExecutionRecords.chatbotId} in
+    (select ${chatbots.id} from ${chatbots} where ${visibleChatbotsCondition(access, userId)})`;
   return and(inOrganization, or(visibleTool, and(isNull(toolExecutionRecords.toolId), visibleBot)))!;
 }
 

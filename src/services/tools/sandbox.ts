@@ -54,7 +54,10 @@ export const sandboxWarm = () => loaded !== null;
 const PRELUDE = `"use strict";`;
 const CALL = `
 (function () {
-  const f = typeof main === "function" ? main : typeof handler === "function" ? handler : typeof run === "function" ? run : null;
+  const f = typeof main === "function" ? main
+    : typeof handler === "function" ? handler
+    : typeof run === "function" ? run
+    : null;
   return f ? f(args) : undefined;
 })()`;
 

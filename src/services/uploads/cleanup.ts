@@ -28,7 +28,8 @@ export async function cleanupUploads(env: Bindings, now = Date.now()) {
       .select({ id: attachments.id, key: attachments.key })
       .from(attachments)
       .where(
-        sql`(${attachments.conversationId} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.id = ${attachments.conversationId}))
+        sql`(${attachments.conversationId} IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.id = ${attachments.conversationId}))
           OR NOT EXISTS (SELECT 1 FROM organizations o WHERE o.id = ${attachments.organizationId})`,
       )
       .limit(BATCH),

@@ -131,7 +131,8 @@ function healthWrites(db: Db, finished: FinishedAttempt[], now: number, disableA
         .where(and(eq(webhooks.id, id), isNull(webhooks.failingSince))),
     );
     const since = sql`strftime('%Y-%m-%dT%H:%M:%SZ', ${webhooks.failingSince} / 1000, 'unixepoch')`;
-    const reason = sql`'Every delivery failed from ' || ${since} || ' on, for more than ' || ${windowText(disableAfterMs)} || '; the last: ' || ${h.lastError}`;
+    const reason = sql`'Every delivery failed from ' || ${since}
+      || ' on, for more than ' || ${windowText(disableAfterMs)} || '; the last: ' || ${h.lastError}`;
     disables.push(
       db
         .update(webhooks)

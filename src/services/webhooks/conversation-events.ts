@@ -41,7 +41,8 @@ const insertChangeEvent = prepared<{
      select ?1, organization_id, id, inbox_id, changes, ?8, ?9 from (
        select c.organization_id, c.id, c.inbox_id, json_patch('{}', json_object(
          'status', case when ?3 is not null and c.status is not ?3 then json_array(c.status, ?3) end,
-         'progressStatus', case when ?4 is not null and c.progress_status is not ?4 then json_array(c.progress_status, ?4) end,
+         'progressStatus', case when ?4 is not null and c.progress_status is not ?4
+           then json_array(c.progress_status, ?4) end,
          'assignee', case when ?5 = 1 and c.assignee_id is not ?6 then json_array(c.assignee_id, ?6) end,
          'autoReplyEnabled', case when ?7 is not null and c.auto_reply_enabled is not ?7
            then json_array(json(iif(c.auto_reply_enabled, 'true', 'false')), json(iif(?7, 'true', 'false'))) end
@@ -84,7 +85,8 @@ const insertKnownEvent = prepared<{
 );
 
 /** `uuidv7At` of emit.ts as text, the time in ms being the statement's `?2`. */
-const UUIDV7_AT_2 = `lower(substr(printf('%012x', ?2), 1, 8) || '-' || substr(printf('%012x', ?2), 9, 4) || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
+const UUIDV7_AT_2 = `lower(substr(printf('%012x', ?2), 1, 8) || '-' || substr(printf('%012x', ?2), 9, 4)
+  || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
   substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 
 /**
@@ -95,8 +97,10 @@ const UUIDV7_AT_2 = `lower(substr(printf('%012x', ?2), 1, 8) || '-' || substr(pr
 const insertEventOutbox = prepared<{ eventId: string; now: number }>(() =>
   raw(
     `insert into webhook_deliveries
-       (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status, attempt, scheduled_at, attempts, url, created_at)
-     select ${UUIDV7_AT_2}, e.organization_id, w.id, w.inbox_id, c.chatbot_id, null, e.id, '${CONVERSATION_UPDATED}', 'pending', 1, ?2, 0, w.url, ?2
+       (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status,
+        attempt, scheduled_at, attempts, url, created_at)
+     select ${UUIDV7_AT_2}, e.organization_id, w.id, w.inbox_id, c.chatbot_id, null, e.id, '${CONVERSATION_UPDATED}',
+       'pending', 1, ?2, 0, w.url, ?2
      from conversation_events e
      join conversations c on c.id = e.conversation_id
      join webhooks w on w.inbox_id = e.inbox_id and w.organization_id = e.organization_id

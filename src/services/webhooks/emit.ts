@@ -17,7 +17,8 @@ export const deliveryIdOf = (body: unknown): string | null => {
 
 /** A uuid v7 made in SQL: the message's time in ms, then random bits (version 7, variant 10). */
 export const uuidv7At = (ms: SQL | number) => sql`lower(
-  substr(printf('%012x', ${ms}), 1, 8) || '-' || substr(printf('%012x', ${ms}), 9, 4) || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
+  substr(printf('%012x', ${ms}), 1, 8) || '-' || substr(printf('%012x', ${ms}), 9, 4)
+  || '-7' || substr(hex(randomblob(2)), 2) || '-' ||
   substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
 
 const insertOutbox = prepared<{

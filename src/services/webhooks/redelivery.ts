@@ -28,8 +28,10 @@ export interface RedeliveryScope {
 export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now()): Promise<string[]> {
   const rows = await db.all<{ id: string }>(sql`
     insert into webhook_deliveries
-      (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status, attempt, scheduled_at, attempts, url, created_at)
-    select ${uuidv7At(now)}, organization_id, webhook_id, inbox_id, max(chatbot_id), message_id, conversation_event_id, event, 'pending', max(attempt) + 1, ${now}, 0, ${scope.url}, ${now}
+      (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status, attempt,
+       scheduled_at, attempts, url, created_at)
+    select ${uuidv7At(now)}, organization_id, webhook_id, inbox_id, max(chatbot_id), message_id, conversation_event_id,
+      event, 'pending', max(attempt) + 1, ${now}, 0, ${scope.url}, ${now}
     from webhook_deliveries
     where organization_id = ${scope.organizationId} and webhook_id = ${scope.webhookId}
       ${scope.eventId ? sql`and (message_id = ${scope.eventId} or conversation_event_id = ${scope.eventId})` : sql``}

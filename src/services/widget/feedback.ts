@@ -37,7 +37,9 @@ export async function rateAnswer(
 }
 
 async function dislikesSinceHandoff(db: Db, conversationId: string): Promise<number> {
-  const lastHandoff = sql`coalesce((select max(${messages.sequence}) from ${messages} where ${messages.conversationId} = ${conversationId} and ${messages.senderType} = 'chatbot' and json_extract(${messages.contentPayload}, '$.handoff') is not null), 0)`;
+  const lastHandoff = sql`coalesce((select max(${messages.sequence}) from ${messages}
+    where ${messages.conversationId} = ${conversationId} and ${messages.senderType} = 'chatbot'
+      and json_extract(${messages.contentPayload}, '$.handoff') is not null), 0)`;
   const [{ n }] = await db
     .select({ n: count() })
     .from(messages)

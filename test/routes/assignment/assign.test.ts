@@ -119,7 +119,7 @@ describe("POST /conversations/{id}/assign/", () => {
     expect(await getConversation(owner, id)).toMatchObject({ assignee: null, team: null, status: "queued" });
   });
 
-  it("401 without a key, 403 without conversation.manage, 404 for another organization's or no conversation", async () => {
+  it("401 without a key, 403 without conversation.manage, 404 for a foreign or missing conversation", async () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const viewer = await seedMember(owner, ["conversation.view"]);

@@ -131,7 +131,7 @@ describe("automatic (round-robin) assignment", () => {
     expect((await getConversation(owner, id)).assignee).toBeNull();
   });
 
-  it("resolving frees the assignee's place: the oldest waiting conversation of their inboxes is pulled to them", async () => {
+  it("resolving frees the assignee's place: the oldest waiting conversation of their inboxes is theirs", async () => {
     const owner = await seedOwner();
     const agent = await seedAgent(owner, "online");
     const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });

@@ -53,7 +53,7 @@ describe("GET /conversations/ views and assignment filters", () => {
     expect(ids(await follow(owner, newest.next!))).toEqual([waiting, older]);
   });
 
-  it("400 for a bad assignee, team, view or waiting cursor; 401 without a key; 403 without conversation.view", async () => {
+  it("400 for a bad assignee, team, view or waiting cursor; 401 without a key; 403 without permission", async () => {
     const owner = await seedOwner();
     const plain = await seedMember(owner);
     await expectError(await owner.fetch("GET", "/conversations/?assignee=someone"), 400, "invalid");

@@ -51,7 +51,7 @@ describe("attachments", () => {
     }
   });
 
-  it("accepts our own URL of an object; a foreign URL or unknown key is 400 and nothing is fetched or written", async () => {
+  it("accepts our own URL of an object; a foreign URL or unknown key is 400, nothing fetched or written", async () => {
     const owner = await seedOwner();
     const key = await uploadKey(owner);
     const res = await owner.fetch("POST", "/attachments/", {

@@ -9,7 +9,7 @@ import { bodyOf } from "../../support/api";
 const b64decode = (s: string) => JSON.parse(atob(s));
 
 describe("presigned POST upload (three steps, as real clients do)", () => {
-  it("signs a policy, accepts a requests-style multipart form with the file last (204), and the key attaches", async () => {
+  it("signs a policy, accepts a requests-style multipart form with the file last (204); the key attaches", async () => {
     const owner = await seedOwner();
     for (const prefix of PREFIXES) {
       // 1. snake_case JSON body
@@ -51,7 +51,7 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     }
   });
 
-  it("takes camelCase, and the fields from the query string (a declared content type is bound by the policy)", async () => {
+  it("takes camelCase, and the fields from the query string (a declared content type is in the policy)", async () => {
     const owner = await seedOwner();
     const res = await owner.fetch(
       "POST",
@@ -64,7 +64,7 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     expect(p.fields["Content-Type"]).toBe("application/pdf");
   });
 
-  it("rejects a tampered policy, an expired policy, an oversize file and a changed key; nothing is stored", async () => {
+  it("rejects a tampered policy, an expired policy, an oversize file and a changed key; nothing stored", async () => {
     const owner = await seedOwner();
     const fresh = () =>
       presign(owner, { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: PNG.length });

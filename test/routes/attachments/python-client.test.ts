@@ -100,7 +100,7 @@ describe("the official Python client's upload flow, field for field", () => {
     },
   );
 
-  it("with R2's S3 credentials (R2_*), the policy is signed as S3 signs it, and the same six fields upload", async () => {
+  it("with R2's S3 credentials (R2_*), the policy is signed as S3 signs it; the same six fields upload", async () => {
     const owner = await seedOwner();
     const settings: Settings = {
       R2_ACCOUNT_ID: "acc123",

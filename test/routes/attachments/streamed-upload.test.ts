@@ -190,7 +190,7 @@ describe("presigned POST: large files stream into R2", () => {
     expect(await env.FILES.head(p.fields.key)).toBeNull();
   });
 
-  it("small files (one put) and chunked bodies without Content-Length (bounded 8 MiB parts) are stored exactly", async () => {
+  it("small files (one put) and chunked bodies without Content-Length (8 MiB parts) are stored exactly", async () => {
     const owner = await seedOwner();
     for (const closing of ["\r\n", ""]) {
       const file = pattern(3 * MiB + 7, "x");

@@ -38,10 +38,12 @@ function workbook(rows: string[][]): Uint8Array {
   const header = rows[0];
   const shared = `<sst>${header.map((h) => `<si><t>${esc(h)}</t></si>`).join("")}</sst>`;
   const col = (i: number) => String.fromCharCode(65 + i);
-  const xmlRows = rows.map(
-    (r, y) =>
-      `<row r="${y + 1}">${r.map((v, x) => (y === 0 ? `<c r="${col(x)}${y + 1}" t="s"><v>${x}</v></c>` : `<c r="${col(x)}${y + 1}" t="inlineStr"><is><t>${esc(v)}</t></is></c>`)).join("")}</row>`,
-  );
+  // The header row's cells are shared strings (their index), the others inline strings.
+  const cell = (v: string, x: number, y: number) =>
+    y === 0
+      ? `<c r="${col(x)}${y + 1}" t="s"><v>${x}</v></c>`
+      : `<c r="${col(x)}${y + 1}" t="inlineStr"><is><t>${esc(v)}</t></is></c>`;
+  const xmlRows = rows.map((r, y) => `<row r="${y + 1}">${r.map((v, x) => cell(v, x, y)).join("")}</row>`);
   return zipSync({
     "[Content_Types].xml": strToU8("<Types/>"),
     "xl/workbook.xml": strToU8("<workbook/>"),

@@ -47,7 +47,8 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
       answerRelevancyDisplay: "100%",
       answerCorrectness: null,
     });
-    expect(records[1]).toMatchObject({ evaluationStatus: null, faithfulness: null }); // answered before evaluation was on
+    // Answered before evaluation was on.
+    expect(records[1]).toMatchObject({ evaluationStatus: null, faithfulness: null });
   });
 
   it("a redelivered or unknown job changes nothing; a scored record is not scored again", async () => {

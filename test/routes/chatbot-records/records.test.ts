@@ -217,7 +217,8 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     await expectError(await manager.fetch("GET", exportPath(own.id, q)), 403, "permission_denied");
     await expectError(await owner.fetch("GET", list(NO_SUCH_ID, q)), 404, "not_found");
     const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(await viewer.fetch("GET", list(bot.id, q)), 404, "not_found"); // not one of the assistants they may see
+    // Not one of the assistants they may see.
+    await expectError(await viewer.fetch("GET", list(bot.id, q)), 404, "not_found");
   });
 });
 

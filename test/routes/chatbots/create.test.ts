@@ -247,7 +247,7 @@ describe("POST /chatbots/", () => {
     });
   });
 
-  it("`organization` names another organization of the caller (404 when not a member); its permissions apply", async () => {
+  it("`organization` names another organization of the caller (404 if not in it); its permissions apply", async () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner);
     const manager = await seedMember(owner, ["chatbot.manage"]);

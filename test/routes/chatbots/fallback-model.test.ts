@@ -94,7 +94,7 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
     },
   );
 
-  it("401 without a key, 403 for a member without chatbot.manage, 404 for another organization's assistant", async () => {
+  it("401 without a key, 403 for a member without chatbot.manage, 404 for another organization's one", async () => {
     const owner = await seedOwner();
     const second = await upstreamModel(owner);
     const bot = await createChatbot(owner);

@@ -94,7 +94,7 @@ describe("GET /chatbots/{id}/knowledge-bases-files/ and -faqs/", () => {
     }
   });
 
-  it("`query` filters by filename (files) and question (FAQs); largeLanguageModel and replyMode change nothing", async () => {
+  it("`query` filters by filename (files) and question (FAQs); largeLanguageModel, replyMode do nothing", async () => {
     const { owner, bot, refunds, refundFaq } = await readOnly();
     const files = await list<File>(owner, filesOf(bot.id, "?query=REFUND"));
     expect(files.results.map((f) => f.id)).toEqual([refunds.id]);

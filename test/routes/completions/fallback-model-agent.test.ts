@@ -164,7 +164,7 @@ describe("agent mode and the fallback", () => {
     expect(await storedModelOf(reply.message.id)).toBe(fallback.id);
   });
 
-  it("speaks to a fallback without tool calling in the text protocol, as it would as the assistant's own model", async () => {
+  it("speaks to a fallback without tool calling in the text protocol, as it would as the own model", async () => {
     const owner = await seedOwner();
     const primary = await upstreamModel(owner, { modelName: `fail-500x99-${crypto.randomUUID()}` });
     const tool = await createTool(owner, weatherToolBody());
@@ -262,12 +262,13 @@ describe("workflow mode and the fallback", () => {
     const stored = await messagesOf(owner, done.conversationId);
     expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:outgoing"]);
     expect(await storedModelOf(done.message.id)).toBe(fallback.id);
-    expect(await upstreamRequestCount(primaryName)).toBe(3); // its retries, once: the fallback then answers the answer round too
+    // Its retries, once: the fallback then answers the answer round too.
+    expect(await upstreamRequestCount(primaryName)).toBe(3);
     expect(await upstreamRequestCount(fallbackName)).toBe(2);
     expect(await usageByModel(owner, bot.id)).toEqual([[fallback.id, 1]]);
   });
 
-  it("rewrite, retrieve, answer: the fallback answers, and rewrites the query of a continuing conversation", async () => {
+  it("rewrite, retrieve, answer: the fallback answers, and rewrites a continuing conversation's query", async () => {
     const owner = await seedOwner();
     const primaryName = `fail-500x99-${crypto.randomUUID()}`;
     const { bot, fallback, fallbackName, completion } = await assistant(owner, primaryName, {

@@ -39,7 +39,7 @@ describe("the built-in local model answers, and does not echo the question", () 
     );
   });
 
-  it("from a document, answers with the sentences that follow the question, never the question or its title", async () => {
+  it("from a document, answers with the sentences after the question, never the question or its title", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
     const handbook = [

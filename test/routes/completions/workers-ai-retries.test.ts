@@ -57,7 +57,7 @@ describe("a Workers AI model", () => {
     expect(calls).toBe(1);
   });
 
-  it("waits as the OpenAI-compatible provider does: doubling from 0.5 s, capped by MODEL_RETRY_MAX_DELAY_MS", async () => {
+  it("waits as the OpenAI-compatible provider: doubling from 0.5 s, capped at MODEL_RETRY_MAX_DELAY_MS", async () => {
     const ai = workersAiStandIn([CAPACITY_429, NETWORK_LOST, CAPACITY_429]);
     const waits: number[] = [];
     const policy = retryPolicy({

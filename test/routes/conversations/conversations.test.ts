@@ -86,7 +86,7 @@ describe("conversations", () => {
     await expectError(await owner.fetch("GET", "/conversations/?startDate=yesterday"), 400, "invalid");
   });
 
-  it("filters the organization's conversations by assistant, inbox, status, progress status, contact and date", async () => {
+  it("filters the organization's conversations by assistant, inbox, status, progress, contact and date", async () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const [a, b] = [await createChatbot(owner), await createChatbot(owner)];

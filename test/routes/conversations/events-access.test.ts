@@ -98,7 +98,7 @@ describe("conversation-events/ ends when its reader's access does", () => {
     expect(await expectEnded(events, "not_authenticated")).toContain("API key");
   });
 
-  it("the console session it was opened with is signed out: not_authenticated; another session's stream goes on", async () => {
+  it("the console session it was opened with signs out: not_authenticated; another session's goes on", async () => {
     const owner = await withPassword(await seedOwner());
     const [leaving, staying] = await Promise.all([
       signIn({ email: owner.email, password: "correct horse battery" }),

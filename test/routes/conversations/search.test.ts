@@ -21,7 +21,7 @@ const search = async (actor: Actor, keyword: string, extra = "") => {
 };
 
 describe("GET /conversations/?keyword= (full-text)", () => {
-  it("finds English words, Chinese substrings, contact names and every word of several, case-insensitively", async () => {
+  it("finds English words, Chinese substrings, contact names and every word of several, ignoring case", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const contact = await bodyOf<"POST /contacts/">(
@@ -65,7 +65,7 @@ describe("GET /conversations/?keyword= (full-text)", () => {
     expect(await search(stranger, "xylophone")).not.toContain(id);
   });
 
-  it("includes the team's private notes; the index follows edits and deletions and keeps no copy of the text", async () => {
+  it("includes the team's private notes; the index follows edits and deletions, keeps no text copy", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const id = await started(owner, bot, "hello");

@@ -92,7 +92,7 @@ describe("human takeover", () => {
     });
   });
 
-  it("resolve: resolved; a visitor's next message reopens it, for the assistant or, taken over, for a human", async () => {
+  it("resolve: resolved; a visitor's next message reopens it, for the assistant or, taken over, a human", async () => {
     const owner = await seedOwner();
     const { id, ask } = await conversationOf(owner);
     const res = await owner.fetch("POST", `/conversations/${id}/resolve/`);

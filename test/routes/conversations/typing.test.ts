@@ -89,7 +89,7 @@ describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
 });
 
 describe("POST /web-chats/{id}/public/conversations/{conversationId}/typing/ (a visitor typing)", () => {
-  it("reaches the organization's live stream as conversation.typing with the visitor as sender; nothing stored", async () => {
+  it("reaches the organization's live stream as conversation.typing, sent by the visitor; nothing stored", async () => {
     const owner = await seedOwner();
     const { id, session, typing } = await visitorConversation(owner);
     const before = await lastMessageOf(owner, id);

@@ -86,7 +86,7 @@ describe("unread counts", () => {
     },
   );
 
-  it("read/ publishes conversation.updated with unreadCount 0 on the live stream; message events carry the count", async () => {
+  it("read/ publishes conversation.updated with unreadCount 0 live; message events carry the count", async () => {
     const owner = await seedOwner();
     const res = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
     const events = liveEvents(res);
@@ -126,7 +126,7 @@ describe("unread counts", () => {
 });
 
 describe("the clock of business hours (CLOCK_OFFSET_MS)", () => {
-  it("moves the time business hours are read at in development and test, and is refused (and reported) elsewhere", async () => {
+  it("moves the time business hours are read at in development and test; refused (reported) elsewhere", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { handoff: { outsideHoursMessage: "We are closed." } });
     // Open one hour, two days from now (UTC): closed now; the offset puts the clock in that hour.

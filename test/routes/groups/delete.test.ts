@@ -25,7 +25,7 @@ describe("DELETE /organizations/{organizationPk}/groups/{id}/", () => {
     },
   );
 
-  it("403 with only group.view, 404 for another organization's group, 401 without a key; nothing is deleted", async () => {
+  it("403 with only group.view, 404 for another organization's group, 401 without a key; nothing deleted", async () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, []);
     const path = groupsPath(owner.organizationId, `${group.id}/`);

@@ -4,7 +4,7 @@ import { groupsPath, permissionId } from "./helpers";
 import { problemOf, bodyOf } from "../../support/api";
 
 describe("group permissions are enforced", () => {
-  it("a member whose group holds only group.view can list but not create, until the owner adds group.manage", async () => {
+  it("a member whose group holds only group.view can list, not create, until the owner adds group.manage", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["group.view"]);
     const groups = groupsPath(owner.organizationId);

@@ -142,7 +142,7 @@ describe("Idempotency-Key on completions", () => {
     },
   );
 
-  it("a request refused before it reached the conversation frees its key: 400, 401, 403, 404 store nothing", async () => {
+  it("a request refused before it reached the conversation frees its key: 400, 401, 403, 404 keep none", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const other = await seedOwner("other");

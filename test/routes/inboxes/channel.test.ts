@@ -69,7 +69,7 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
     expect(record.verifyToken).toMatch(/^[A-Za-z0-9]{32}$/);
   });
 
-  it("400 for another platform's field, an unknown field, a bad address or a web inbox, and nothing is written", async () => {
+  it("400 for another platform's field, an unknown field, a bad address or a web inbox; nothing written", async () => {
     const owner = await seedOwner();
     const inbox = await newInbox(owner);
     const other = await expectError(

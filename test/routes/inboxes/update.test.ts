@@ -36,7 +36,7 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
     expect(detached).toMatchObject({ name: "Only name", chatbot: null });
   });
 
-  it("400 naming the field, and nothing written: channelType change, missing PUT field, foreign assistant", async () => {
+  it("400 naming the field, nothing written: channelType change, missing PUT field, foreign assistant", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const theirs = await seedChatbot(await seedOwner());

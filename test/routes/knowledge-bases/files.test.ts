@@ -141,7 +141,7 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     expect((await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form())).status).toBe(201);
   });
 
-  it("401 without a key, 403 without knowledge_base.manage, 404 for another organization's knowledge base", async () => {
+  it("401 without a key, 403 without knowledge_base.manage, 404 for another organization's base", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
     const viewer = await seedMember(owner, ["knowledge_base.view"]);

@@ -137,7 +137,7 @@ describe("knowledge base labels", () => {
     expect(page.results.map((l) => l.name)).toEqual(["seen"]);
   });
 
-  it("answers 404 for another organization's knowledge base, another knowledge base's label and malformed ids", async () => {
+  it("404 for another organization's knowledge base, another knowledge base's label and malformed ids", async () => {
     const { owner, kb } = await setup();
     const label = await createLabel(owner, kb.id);
     const stranger = await seedOwner("stranger");

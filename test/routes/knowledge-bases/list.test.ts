@@ -73,7 +73,7 @@ describe("GET /knowledge-bases/", () => {
     expect(await ids(stranger)).toEqual([foreign.id]);
   });
 
-  it("without knowledge_base.view a member sees none of their groups' ones; knowledge_base.manage implies view", async () => {
+  it("without knowledge_base.view a member sees none of their groups' ones; manage implies view", async () => {
     const owner = await seedOwner();
     const other = await seedMember(owner, ["chatbot.view"]);
     const manager = await seedMember(owner, ["knowledge_base.manage"]);

@@ -178,7 +178,7 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect(body.errors?.enableRerank).toBeTruthy();
   });
 
-  it("similarityCutoff drops weak results; numberOfRetrievedChunks caps them; the sentence window widens a hit", async () => {
+  it("similarityCutoff drops weak results, numberOfRetrievedChunks caps them, the sentence window widens", async () => {
     const owner = await seedOwner();
     const kb = await searchable(owner, { numberOfRetrievedChunks: 2 });
     expect((await search(owner, kb.id, { query: "refund shipping passwords warehouse" })).count).toBeLessThanOrEqual(2);

@@ -130,7 +130,7 @@ describe("PUT /conversations/{id}/labels/", () => {
     expect(await linksOf(id)).toEqual([mine.id]);
   });
 
-  it("401, 403 without conversation.manage and 404 for another organization's conversation, nothing written", async () => {
+  it("401, 403 without conversation.manage, 404 for another organization's conversation; nothing written", async () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
     const bot = await createChatbot(owner);

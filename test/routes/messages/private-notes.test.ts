@@ -103,7 +103,7 @@ describe("private notes", () => {
     },
   );
 
-  it("never reach the visitor: not in the widget's history, its live stream or its replay after Last-Event-ID", async () => {
+  it("never reach the visitor: not in the widget's history, its live stream or a replay (Last-Event-ID)", async () => {
     const owner = await seedOwner();
     const { id, history, open } = await visitorConversation(owner);
     const [hello] = await history();

@@ -52,7 +52,7 @@ describe("available and unavailableReason on model records", () => {
     });
   });
 
-  it("any member reads them (no permission needed); 401 without credentials; another organization's model is 404", async () => {
+  it("any member reads them (no permission needed); 401 without credentials; a foreign model is 404", async () => {
     const owner = await seedOwner();
     await expectError(await call("GET", "/api/v1/large-language-models/"), 401, "not_authenticated");
     const page = await bodyOf<"GET /large-language-models/">(

@@ -68,7 +68,7 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     expect(await stored(owner.organizationId)).toHaveLength(1);
   });
 
-  it("with configured plans, 403 on a plan without logo uploads, with a detail saying so, and nothing is stored", async () => {
+  it("with configured plans, 403 on a plan without logo uploads, a detail saying so; nothing is stored", async () => {
     const owner = await seedOwner();
     await setPlan(owner.organizationId, "free");
     const before = await row(owner.organizationId);

@@ -25,7 +25,7 @@ describe("requests with the console's session cookie", () => {
     expect(created.status).toBe(201);
   });
 
-  it("have the same permissions as the user's API key: a member without chatbot.manage is refused, with either", async () => {
+  it("have the permissions of the user's API key: a member without chatbot.manage is refused either way", async () => {
     const owner = await seedOwner();
     const member = await withPassword(await seedMember(owner, ["chatbot.view"]));
     const browser = await signIn({ email: member.email, password: PASSWORD });

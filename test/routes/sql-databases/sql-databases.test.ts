@@ -155,7 +155,7 @@ describe("SQL databases: CRUD", () => {
     expect(await count(owner.organizationId)).toBe(0);
   });
 
-  it("stores mysql, oracle and mssql as failed: not supported in this deployment (400 when asked to connect)", async () => {
+  it("stores mysql, oracle and mssql as failed: not supported in this deployment (400 to connect)", async () => {
     const owner = await seedOwner();
     for (const type of ["mysql", "oracle", "mssql"]) {
       const row = await createDatabase(owner, { databaseType: type, databaseUrl: `${type}://u:p@db.example.com/x` });

@@ -125,8 +125,10 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
       await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-03-01&datetimeTo=2026-03-10")),
     );
     const scan = await env.DB.prepare(
-      `SELECT strftime('%Y-%m-%d', m.created_at / 1000, 'unixepoch') AS day, sum(m.type = 'incoming') AS incoming, sum(m.type = 'outgoing') AS outgoing,
-        sum(m.feedback IS 'like') AS likes, sum(m.feedback IS 'dislike') AS dislikes, coalesce(sum(json_array_length(m.content_payload, '$.toolCalls')), 0) AS tools,
+      `SELECT strftime('%Y-%m-%d', m.created_at / 1000, 'unixepoch') AS day,
+        sum(m.type = 'incoming') AS incoming, sum(m.type = 'outgoing') AS outgoing,
+        sum(m.feedback IS 'like') AS likes, sum(m.feedback IS 'dislike') AS dislikes,
+        coalesce(sum(json_array_length(m.content_payload, '$.toolCalls')), 0) AS tools,
         count(DISTINCT CASE WHEN m.type = 'incoming' THEN c.contact_id END) AS contacts
       FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? GROUP BY day`,
     )

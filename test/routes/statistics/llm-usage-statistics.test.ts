@@ -42,7 +42,8 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
     const bot = await createChatbot(owner);
     const inbox = bot.defaultInbox!.id;
     const turns = [
-      { at: utc("2026-01-31T23:30:00Z"), replyMs: 40 * 60_000, inputTokens: 100, outputTokens: 10, words: 7 }, // answered 1 February
+      // Answered 1 February.
+      { at: utc("2026-01-31T23:30:00Z"), replyMs: 40 * 60_000, inputTokens: 100, outputTokens: 10, words: 7 },
       { at: utc("2026-01-15T08:00:00Z"), inputTokens: 50, outputTokens: 5, words: 3 },
       { at: utc("2026-02-28T23:59:00Z"), inputTokens: 20, outputTokens: 2, words: 1 },
     ];

@@ -86,10 +86,11 @@ describe("GET /organizations/{organizationPk}/usage-statistics/members/", () => 
       ),
     );
     expect(found.results.map((m) => m.userId)).toEqual([member.userId]);
+    const alpha = await seededBot(owner.organizationId, "Alpha desk");
     const ofA = await okPage<"GET /organizations/{organizationPk}/usage-statistics/members/">(
       await owner.fetch(
         "GET",
-        `${base(owner.organizationId)}/members/?${RANGE}&sortBy=name&sortOrder=asc&chatbot=${await seededBot(owner.organizationId, "Alpha desk")}`,
+        `${base(owner.organizationId)}/members/?${RANGE}&sortBy=name&sortOrder=asc&chatbot=${alpha}`,
       ),
     );
     expect(ofA.results.find((m) => m.userId === member.userId)!.messagesCount).toBe(0);
@@ -109,7 +110,8 @@ describe("GET /organizations/{organizationPk}/usage-statistics/members/", () => 
     const months = await okList<"GET /organizations/{organizationPk}/usage-statistics/members/">(
       await owner.fetch(
         "GET",
-        `${base(owner.organizationId)}/members/?startDate=2026-06-01&endDate=2026-07-31&include_time=true&time_granularity=month`,
+        `${base(owner.organizationId)}/members/?startDate=2026-06-01&endDate=2026-07-31` +
+          "&include_time=true&time_granularity=month",
       ),
     );
     expect(months.map((m) => [m.time, m.messagesCount, m.wordsCount])).toEqual([
@@ -157,7 +159,7 @@ describe("GET /organizations/{organizationPk}/usage-statistics/chatbots/", () =>
 });
 
 describe("daily rollups (organization-wide answers over long ranges)", () => {
-  it("answer exactly as the hour rows do, in UTC and in a timezone, before and after the days are rolled up", async () => {
+  it("answer as the hour rows do, in UTC and in a timezone, before and after the days are rolled up", async () => {
     const { owner } = await seeded();
     const queries = [
       `members/?${RANGE}`,

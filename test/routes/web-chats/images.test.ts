@@ -95,7 +95,7 @@ describe("web chat images through the upload flow", () => {
     expect((await bodyOf<"POST /web-chats/">(res)).avatar).toContain("/api/v1/files/public/web-chats/");
   });
 
-  it("400 at the field for a key that is not a web-chat upload of this field or organization; nothing written", async () => {
+  it("400 at the field for a key not a web-chat upload of this field or organization; nothing written", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const id = inbox.channel!.id;

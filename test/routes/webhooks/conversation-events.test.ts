@@ -107,7 +107,7 @@ describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)",
     },
   );
 
-  it("PATCH refuses what cannot send lifecycle events, judged with the stored values, and changes nothing", async () => {
+  it("PATCH refuses what cannot send lifecycle events, judged on the stored values, and changes nothing", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const opted = await createWebhook(owner, inbox.id, { conversationEvents: true });
@@ -143,7 +143,7 @@ describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)",
     expect(fixed.status, await fixed.clone().text()).toBe(200);
   });
 
-  it("403 without webhook.manage, 404 for another organization's webhook, 401 without a key: nothing changes", async () => {
+  it("403 without webhook.manage, 404 for another organization's webhook, 401 without a key: no change", async () => {
     const owner = await seedOwner();
     const { theirInbox, theirs, mine, hook } = await webhooksOfTwoOrganizations(owner);
     const member = await seedMember(owner, ["inbox.manage", "chatbot.manage"]);

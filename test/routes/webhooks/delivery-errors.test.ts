@@ -84,7 +84,7 @@ describe("webhook delivery errors", () => {
     expect(await storedWebhooks(inbox)).toEqual([]);
   });
 
-  it("403 for a member without webhook.manage, 404 for another organization's webhook, 401 without credentials", async () => {
+  it("403 for a member without webhook.manage, 404 for another organization's webhook, 401 anonymous", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const inbox = bot.defaultInbox!.id;

@@ -75,7 +75,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeli
     expect(await res.json()).toMatchObject({ status: "pending", attempt: 2 });
   });
 
-  it("409 for an event with an attempt still pending or being sent, and for a disabled webhook; nothing is added", async () => {
+  it("409 for an event with an attempt pending or being sent, and for a disabled webhook; nothing added", async () => {
     const owner = await seedOwner();
     const { bot, inboxId, hook, pending, sending, failure, messageIds } = await seedFinished(owner);
     // An event whose failed first attempt has its retry scheduled.

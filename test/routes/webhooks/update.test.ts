@@ -75,7 +75,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     expect((await storedWebhook(hook.id)).secretTokenSealed).toBeNull();
   });
 
-  it("PATCH switches retries on and off; isEnabled true re-enables a webhook the service disabled, clearing why", async () => {
+  it("PATCH switches retries on and off; isEnabled true re-enables one disabled by failures, clears why", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);

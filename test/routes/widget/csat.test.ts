@@ -23,7 +23,7 @@ const recordOf = async (owner: Actor, id: string) =>
   await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`));
 
 describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () => {
-  it("rates a resolved conversation: stored, on the record, told to the live inbox; a second answer replaces it", async () => {
+  it("rates a resolved conversation: stored, on the record, told to the live inbox; a later rating wins", async () => {
     const owner = await seedOwner();
     const { id, rate } = await visitorConversation(owner);
     expect((await recordOf(owner, id)).csat).toBeNull();
@@ -53,7 +53,7 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
     expect((await recordOf(owner, id)).csat).toEqual(again);
   });
 
-  it("400 conversation_not_resolved for an open conversation; bad ratings and long comments 400, nothing stored", async () => {
+  it("400 conversation_not_resolved for an open conversation; bad ratings, long comments 400; none kept", async () => {
     const owner = await seedOwner();
     const { id, rate } = await visitorConversation(owner);
     const open = await expectError(await rate({ rating: 5 }), 400, "conversation_not_resolved");
@@ -73,7 +73,7 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
     expect((await recordOf(owner, id)).csat).toBeNull();
   });
 
-  it("after 7 days the rating stands (409); 401 without the token; 404 for another visitor's conversation", async () => {
+  it("after 7 days the rating stands (409); 401 without the token; 404 for another visitor's one", async () => {
     const owner = await seedOwner();
     const mine = await visitorConversation(owner);
     const theirs = await visitorConversation(owner);
@@ -92,7 +92,7 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
 });
 
 describe("the visitor's conversations tell the widget whether to ask for a rating", () => {
-  it("status and rated in the session and in conversations/: open, then resolved and not rated, then rated", async () => {
+  it("status and rated in the session and conversations/: open, then resolved and not rated, then rated", async () => {
     const owner = await seedOwner();
     const { chat, visitor, session, id, rate } = await visitorConversation(owner);
     const listed = async () => {

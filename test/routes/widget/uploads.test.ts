@@ -259,7 +259,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     },
   );
 
-  it("is 404 for another visitor's conversation or an unknown web chat, 401 for a token of another web chat", async () => {
+  it("404 for another visitor's conversation or an unknown web chat, 401 for a token of another web chat", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, ON);
     const alice = await startSession(chat.id);

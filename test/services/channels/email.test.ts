@@ -74,7 +74,7 @@ describe("parse", () => {
     });
   });
 
-  it("threads a reply and the reply to it under the first message (References' first id, else In-Reply-To)", async () => {
+  it("threads a reply and the reply to it under the first message (References' first id, or In-Reply-To)", async () => {
     const [reply] = await email.parse(RFC5322_REPLY, channel("jdoe@machine.example"));
     const [again] = await email.parse(RFC5322_REPLY_TO_REPLY, channel("smith@home.example"));
     expect(reply.threadKey).toBe("<1234@local.machine.example>");
@@ -185,7 +185,7 @@ describe("newText", () => {
 });
 
 describe("htmlToText", () => {
-  it("reads a message written in HTML alone: blocks as lines, links written out, the quoted history left out", async () => {
+  it("reads a message in HTML alone: blocks as lines, links written out, the quoted history left out", async () => {
     const html =
       '<html><head><style>p{color:red}</style></head><body><div dir="ltr">Is the <b>blue</b> one&nbsp;in stock?<br>' +
       'See <a href="https://shop.example/p/1">this page</a>.</div>' +

@@ -77,7 +77,7 @@ describe("LINE: verify (X-Line-Signature)", () => {
   const request = (headers: Record<string, string>) =>
     new Request("https://bots.example.com/channels/line/inbox-1", { method: "POST", headers });
 
-  it("accepts LINE's signature of the raw body, and refuses a changed body, another secret, none or garbage", async () => {
+  it("accepts LINE's signature of the raw body; refuses a changed body, another secret, none or garbage", async () => {
     const signed = await sign(SECRET, callback(messageEvent(text("Hello, world 👋 こんにちは"))));
     expect(await line.verify(request(signed.headers), signed.body, channel())).toBe(true);
     expect(await line.verify(request(signed.headers), signed.body.replace("Hello", "Hallo"), channel())).toBe(false);
@@ -101,7 +101,7 @@ describe("LINE: verify (X-Line-Signature)", () => {
 });
 
 describe("LINE: parse", () => {
-  it("a text in a one-on-one chat: LINE's webhookEventId, the user as sender and chat, the reply token, the time", () => {
+  it("a text in a one-on-one chat: LINE's webhookEventId, the user as sender and chat, reply token, time", () => {
     const event = messageEvent(text("Where is my order?"));
     const [parsed, ...rest] = line.parse(JSON.stringify(callback(event)), channel());
     expect(rest).toEqual([]);
@@ -284,7 +284,8 @@ describe("LINE: rendering and limits", () => {
   });
 
   it("a long reply is split at 5000 characters, between paragraphs, and nothing is lost", () => {
-    const paragraph = "Lorem ipsum dolor sit amet. ".repeat(60).trim(); // 1679 characters: two fit in a message, three do not
+    // 1679 characters: two fit in a message, three do not.
+    const paragraph = "Lorem ipsum dolor sit amet. ".repeat(60).trim();
     const reply = Array.from({ length: 7 }, (_, i) => `${i}: ${paragraph}`).join("\n\n");
     const parts = lineMessages(outbound({ text: reply }));
     expect(parts.length).toBe(4);
@@ -335,7 +336,7 @@ describe("LINE: rendering and limits", () => {
 });
 
 describe("LINE: calls to the platform (stand-in)", () => {
-  it("send pushes with the bearer token and a retry key; a second try of the same message is not sent twice", async () => {
+  it("send pushes with the bearer token and a retry key; a second try of one message is not sent twice", async () => {
     const c = channel();
     const message = outbound({ text: "Your order **shipped**.", quickReplies: ["Track it", "Talk to a person"] });
     const ids = await line.send(contextOf(c), message);

@@ -300,7 +300,7 @@ describe("send", () => {
     expect(sent.map((r) => r.body.message.text).join("")).toBe(japanese);
   });
 
-  it("WhatsApp: text with link previews split at 4096, starters as up to three reply buttons, files by link", async () => {
+  it("WhatsApp: text with link previews split at 4096, starters as up to 3 reply buttons, files by link", async () => {
     const c = channel("whatsapp");
     const text = `See [the catalogue](https://shop.example/c).\n\n${"Colours and sizes vary by season. ".repeat(150)}`;
     const ids = await whatsapp.send(
@@ -388,7 +388,7 @@ describe("profiles, files and connecting", () => {
     expect(await instagram.profile!(platformContext(env, i), event)).toBeNull();
   });
 
-  it("downloads Messenger's attachment URL and WhatsApp's media id (URL, then bytes, both with the token)", async () => {
+  it("downloads Messenger's attachment URL and WhatsApp's media id (URL, then bytes, both with a token)", async () => {
     const m = channel("messenger");
     const png = await (await fetch(`${graphUrl}/cdn/photo.png`)).arrayBuffer();
     const file = await messenger.download!(platformContext(env, m), {

@@ -114,7 +114,7 @@ describe("Slack request signatures", () => {
     expect(await verifySlackSignature(docHeaders(), docBody, SECRET, at(1531420618 - 299))).toBe(true);
   });
 
-  it("refuses it later or earlier than five minutes (a replay), with another body, secret or a missing header", async () => {
+  it("refuses it over five minutes late or early (a replay), with another body, secret or no header", async () => {
     expect(await verifySlackSignature(docHeaders(), docBody, SECRET, at(1531420618 + 301))).toBe(false);
     expect(await verifySlackSignature(docHeaders(), docBody, SECRET, at(1531420618 - 301))).toBe(false);
     expect(
@@ -288,7 +288,7 @@ describe("Slack events read", () => {
     expect(fromSlackText("<mailto:bob@example.com|bob@example.com>")).toBe("bob@example.com");
   });
 
-  it("reads a quick reply button's tap (block_actions) as the visitor's message in the thread of the buttons", async () => {
+  it("reads a quick reply button's tap (block_actions) as the visitor's message in the buttons' thread", async () => {
     const payload = {
       type: "block_actions",
       user: { id: "U2147483697", username: "spengler", team_id: "T061EG9R6" },

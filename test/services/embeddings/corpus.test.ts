@@ -53,7 +53,7 @@ describe("corpus-trained embedding", () => {
     expect(embedWithModel(model, "engine repair")).toEqual(v);
   });
 
-  it("relates words by the company they keep: 'automobile' finds a passage of its topic that does not contain it", () => {
+  it("relates words by the company they keep: 'automobile' finds a passage on its topic without it", () => {
     const model = trainCorpusModel(corpus())!;
     const query = embedWithModel(model, "automobile");
     const sameTopic = embedWithModel(model, "t0w5 t0w9 t0w12 t0w3");

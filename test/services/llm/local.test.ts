@@ -102,7 +102,7 @@ describe("local chat model", () => {
     expect(hours.content).toBe("I received your attachments: notes.txt (document). Our shop opens at 9 am.");
   });
 
-  it("without passages it says so, or echoes when there are no instructions; small talk gets a polite reply", async () => {
+  it("without passages it says so, or echoes without instructions; small talk gets a polite reply", async () => {
     expect(
       (await complete(localChatModel, { messages: [{ role: "user", content: "Where is my parcel?" }] })).content,
     ).toBe('You said: "Where is my parcel?".');

@@ -42,7 +42,7 @@ describe("openai_compatible chat model", () => {
     });
   });
 
-  it("sends the passages as numbered sources in the system message, and the JSON schema as response_format", async () => {
+  it("sends the passages as numbered sources in the system message, the JSON schema as response_format", async () => {
     const name = `body-${crypto.randomUUID()}`;
     const schema = { type: "object", properties: { answer: { type: "string" } } };
     await complete(model(name), {

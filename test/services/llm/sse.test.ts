@@ -29,7 +29,7 @@ const EXPECTED: SseEvent[] = [
 ];
 
 describe("parseSse", () => {
-  it("reads several events from one read, skipping comments, joining multi-line data, keeping event names", async () => {
+  it("reads several events from one read, skipping comments, joining multi-line data, keeping names", async () => {
     expect(await collect([WIRE])).toEqual(EXPECTED);
   });
 

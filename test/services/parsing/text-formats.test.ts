@@ -75,10 +75,13 @@ describe("Markdown", () => {
 
 describe("HTML", () => {
   it("keeps visible text block by block, takes the title, drops scripts, styles and navigation", async () => {
-    const html = `<!doctype html><html><head><title>Help &amp; support</title><style>p{color:red}</style><script>var x = "<p>no</p>";</script></head>
+    const html =
+      "<!doctype html><html><head><title>Help &amp; support</title><style>p{color:red}</style>" +
+      `<script>var x = "<p>no</p>";</script></head>
       <body><nav><a href="/">Home</a></nav><h1>Shipping</h1><p>We ship   within <b>2 days</b>.<br>Tracking is free.</p>
       <ul><li>Europe</li><li>Asia &mdash; 5&nbsp;days</li></ul><div hidden>secret</div>
-      <table><tr><th>Zone</th><th>Price</th></tr><tr><td>EU</td><td>&euro;5</td></tr></table><p>中文：我们在两天内发货。</p></body></html>`;
+      <table><tr><th>Zone</th><th>Price</th></tr><tr><td>EU</td><td>&euro;5</td></tr></table>` +
+      "<p>中文：我们在两天内发货。</p></body></html>";
     const doc = await parse(html, "help.htm");
     expect(doc.title).toBe("Help & support");
     expect(doc.pages[0].text).toBe(

@@ -10,7 +10,7 @@ import { vectorizeStandIn } from "../../support/vectorize-stand-in";
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 
 describe("hybrid search with Vectorize", () => {
-  it("steers the vector sent to Vectorize towards the keyword leg's best passages, as the local store does", async () => {
+  it("steers the vector sent to Vectorize towards the keyword leg's best passages, as the local store", async () => {
     const kbId = crypto.randomUUID();
     const index = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kbId));
     await index.markKeywordsComplete();

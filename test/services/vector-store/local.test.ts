@@ -45,7 +45,7 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     expect(await store.query(kb(), [1, 0, 0, 0], { topK: 5 })).toEqual([]);
   });
 
-  it("keeps exactly the best topK of many (the heap agrees with a full ranking) and scores near the exact cosine", async () => {
+  it("keeps exactly the best topK of many (the heap agrees with a full ranking), scores near the cosine", async () => {
     const id = kb();
     let seed = 7;
     const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
@@ -203,7 +203,7 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     );
   }, 120_000);
 
-  it("a hybrid search's vector leg is steered towards the keyword leg's best passages (feedback), in one call", async () => {
+  it("a hybrid search's vector leg is steered towards the keyword leg's best passages, in one call", async () => {
     const stub = stubOf(kb());
     await stub.markKeywordsComplete();
     await stub.indexKeywords([{ id: "a", type: "text_node", sourceId: "f", length: 3, terms: [["refund", 1]] }]);

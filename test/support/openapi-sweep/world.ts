@@ -98,9 +98,8 @@ export interface World {
 }
 
 /** A client address per request, so the widget's per-client limit never throttles the sweep. */
-export const anyClient = () => ({
-  "CF-Connecting-IP": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-});
+const anyOctet = () => Math.floor(Math.random() * 250);
+export const anyClient = () => ({ "CF-Connecting-IP": `10.${anyOctet()}.${anyOctet()}.${anyOctet()}` });
 
 /** A function tool and the record of a real call of it: an agent assistant asked with the tool forced (the local model
  * calls it). */

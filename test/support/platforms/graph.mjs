@@ -177,7 +177,9 @@ export const platform = {
       return {
         body: {
           messaging_product: "whatsapp",
-          url: `${origin}/whatsapp_business/attachments/?mid=${id}&ext=${Math.floor(Date.now() / 1000) + 300}&hash=${hash.slice(0, 16)}`,
+          url:
+            `${origin}/whatsapp_business/attachments/?mid=${id}` +
+            `&ext=${Math.floor(Date.now() / 1000) + 300}&hash=${hash.slice(0, 16)}`,
           mime_type: media.mime_type,
           sha256: hash,
           file_size: String(media.bytes.length),

@@ -60,12 +60,16 @@ export async function refreshKnowledgeBaseEmbedding(
   const kb = model.knowledgeBaseId;
   const index = knowledgeIndexOf(env, kb);
   const [{ chunks }] = await db.all<{ chunks: number }>(sql`
-    select (select count(*) from text_nodes where knowledge_base_id = ${kb}) + (select count(*) from faqs where knowledge_base_id = ${kb}) as chunks`);
+    select (select count(*) from text_nodes where knowledge_base_id = ${kb})
+      + (select count(*) from faqs where knowledge_base_id = ${kb}) as chunks`);
   if (await index.claimTraining(chunks)) {
     // A multiplicative hash of the rowid spreads the sample over the whole base, the same rows every time.
     const sample = await db.all<{ text: string }>(sql`
-      select text from (select text, (rowid * 2654435761) % 4294967296 as h from text_nodes where knowledge_base_id = ${kb}
-                        union all select question || char(10) || answer, (rowid * 2654435761) % 4294967296 from faqs where knowledge_base_id = ${kb})
+      select text from (
+        select text, (rowid * 2654435761) % 4294967296 as h from text_nodes where knowledge_base_id = ${kb}
+        union all
+        select question || char(10) || answer, (rowid * 2654435761) % 4294967296 from faqs
+          where knowledge_base_id = ${kb})
       order by h limit ${TRAINING_SAMPLE}`);
     const before = (await index.embeddingVersion()).version;
     const version = await index.train(

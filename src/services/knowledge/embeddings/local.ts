@@ -24,10 +24,10 @@ export const localEmbeddingModel: EmbeddingModel = {
 };
 
 /** Han and kana: scripts written without spaces. Hangul is spaced, so it goes with the words. */
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
+const HAN_KANA = "\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff";
+const CJK = new RegExp(`[${HAN_KANA}]`, "u");
 // A Latin word stops where CJK text starts ("API密钥" is "api" and "密钥").
-const TOKEN =
-  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|(?:(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])[\p{L}\p{N}])+(?:['’][\p{L}]+)*/gu;
+const TOKEN = new RegExp(`[${HAN_KANA}]+|(?:(?![${HAN_KANA}])[\\p{L}\\p{N}])+(?:['’][\\p{L}]+)*`, "gu");
 
 // Function words carry little meaning but would dominate short texts; they keep a tenth of a weight
 // rather than nothing, so a query made only of them still finds something.

@@ -51,8 +51,10 @@ export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
     !nodeList.length
       ? []
       : db.all<NodeRow>(sql`
-      select t.id, t.text, t.file_id as fileId, t.page_start as pageStart, t.page_end as pageEnd, t.start_char_idx as start, t.end_char_idx as end,
-             f.filename, f.file_type as fileType, f.size, f.created_at as fileCreatedAt, p.text as previous, n.text as next
+      select t.id, t.text, t.file_id as fileId, t.page_start as pageStart, t.page_end as pageEnd,
+             t.start_char_idx as start, t.end_char_idx as end,
+             f.filename, f.file_type as fileType, f.size, f.created_at as fileCreatedAt,
+             p.text as previous, n.text as next
       from text_nodes as t join knowledge_base_files as f on f.id = t.file_id
       left join text_nodes as p on p.file_id = t.file_id and p.position = t.position - 1
       left join text_nodes as n on n.file_id = t.file_id and n.position = t.position + 1

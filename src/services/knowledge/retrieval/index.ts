@@ -83,7 +83,8 @@ export async function retrievePassages(
 
 async function contactQueryMetadata(db: Db, conversationId: string): Promise<QueryMetadata | null> {
   const [row] = await db.all<{ qm: string | null }>(
-    sql`select c.query_metadata as qm from conversations as v join contacts as c on c.id = v.contact_id where v.id = ${conversationId}`,
+    sql`select c.query_metadata as qm from conversations as v join contacts as c on c.id = v.contact_id
+      where v.id = ${conversationId}`,
   );
   return row?.qm ? (JSON.parse(row.qm) as QueryMetadata) : null;
 }

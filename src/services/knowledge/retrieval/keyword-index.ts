@@ -240,7 +240,9 @@ export class KeywordIndex {
     }
     this.sql.exec(
       `INSERT OR REPLACE INTO keyword_terms (term, live, size, last, max_tf, min_length, blocks, tail_bytes)
-       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]', value ->> '$[7]' FROM json_each(?)`,
+       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]',
+              value ->> '$[4]', value ->> '$[5]', value ->> '$[6]', value ->> '$[7]'
+       FROM json_each(?)`,
       JSON.stringify(updated),
     );
   }

@@ -74,8 +74,10 @@ export async function* knowledgeBaseTexts(db: Db, knowledgeBaseId: string): Asyn
     for (let after = 0; ; ) {
       const rows = await db.all<{ rowid: number; id: string; text: string; source: string }>(
         table === "text_nodes"
-          ? sql`select rowid, id, text, file_id as source from text_nodes where knowledge_base_id = ${knowledgeBaseId} and rowid > ${after} order by rowid limit ${REBUILD_PAGE}`
-          : sql`select rowid, id, question || char(10) || answer as text, id as source from faqs where knowledge_base_id = ${knowledgeBaseId} and rowid > ${after} order by rowid limit ${REBUILD_PAGE}`,
+          ? sql`select rowid, id, text, file_id as source from text_nodes
+              where knowledge_base_id = ${knowledgeBaseId} and rowid > ${after} order by rowid limit ${REBUILD_PAGE}`
+          : sql`select rowid, id, question || char(10) || answer as text, id as source from faqs
+              where knowledge_base_id = ${knowledgeBaseId} and rowid > ${after} order by rowid limit ${REBUILD_PAGE}`,
       );
       if (!rows.length) break;
       after = rows[rows.length - 1].rowid;

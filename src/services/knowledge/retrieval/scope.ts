@@ -57,7 +57,8 @@ async function sourcesByLabel(db: Db, knowledgeBaseId: string): Promise<Map<stri
     select l.file_id as source, l.label_id as label from knowledge_base_file_labels as l
       join knowledge_base_files as f on f.id = l.file_id where f.knowledge_base_id = ${knowledgeBaseId}
     union all
-    select l.faq_id, l.label_id from faq_labels as l join faqs as q on q.id = l.faq_id where q.knowledge_base_id = ${knowledgeBaseId}`);
+    select l.faq_id, l.label_id from faq_labels as l
+      join faqs as q on q.id = l.faq_id where q.knowledge_base_id = ${knowledgeBaseId}`);
   const out = new Map<string, Set<string>>();
   for (const r of rows) out.set(r.source, (out.get(r.source) ?? new Set()).add(r.label));
   return out;

@@ -200,10 +200,12 @@ async function keywordCandidatesFts(
       ? `select t.id, ${source} as source, '${type}' as type, -bm25(${table}_fts) as score
          from ${table}_fts join ${table} as t on t.rowid = ${table}_fts.rowid
          where ${table}_fts match ?1 and t.knowledge_base_id = ?3
-           and (?4 = 0 or ${source} in (select value from json_each(?5))) and ${source} not in (select value from json_each(?6))
+           and (?4 = 0 or ${source} in (select value from json_each(?5)))
+           and ${source} not in (select value from json_each(?6))
          order by bm25(${table}_fts) limit ?2`
       : `select t.id, ${source} as source, '${type}' as type, -m.score as score
-         from (select rowid, bm25(${table}_fts) as score from ${table}_fts where ${table}_fts match ?1 order by score limit ?2) as m
+         from (select rowid, bm25(${table}_fts) as score from ${table}_fts
+               where ${table}_fts match ?1 order by score limit ?2) as m
          join ${table} as t on t.rowid = m.rowid where t.knowledge_base_id = ?3`;
   const { results } = await env.DB.prepare(
     `select * from (${part("text_nodes", "text_node", "t.file_id")}) union all select * from ` +
