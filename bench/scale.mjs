@@ -239,11 +239,13 @@ export default async function () {
     `\nScale: ${ORGS} organizations, the hot one ${Math.round(HOT_SHARE * 100)}% of the conversations; ` +
       `replies of ${REPLY_CHARS} characters`,
   );
-  for (const p of points)
+  for (const p of points) {
+    const share = `${((100 * largest(p).bytes) / LIMIT).toFixed(1)}% of 10 GB`;
     console.log(
       `  at ${p.messages.toLocaleString("en")} messages: ${p.stores.length} stores, the largest ` +
-        `${storeName(largest(p).file, file)} ${gb(largest(p).bytes)} (${((100 * largest(p).bytes) / LIMIT).toFixed(1)}% of 10 GB)`,
+        `${storeName(largest(p).file, file)} ${gb(largest(p).bytes)} (${share})`,
     );
+  }
   const projected = perMessage * 1e9;
   console.log(
     `  largest store: ${perMessage.toFixed(0)} B per message; at 1 billion messages ${gb(projected)}, ` +

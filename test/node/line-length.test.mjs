@@ -26,12 +26,6 @@ const files = execFileSync("git", ["ls-files", "-z", "*.ts", "*.tsx", "*.mjs", "
  */
 const LEFT_FOR_REWRITE = {
   "console/src/pages/conversations/transcript.tsx": 1,
-  "console/src/pages/statistics/uplot.css": 1,
-  "test/channels/email.test.ts": 2,
-  "test/channels/hostile.test.ts": 1,
-  "test/channels/line.test.ts": 1,
-  "test/channels/slack.test.ts": 1,
-  "test/channels/whatsapp.test.ts": 1,
 };
 
 /** `file:line (n characters)` of each line over MAX, in characters (code points), not bytes or UTF-16 units. */
