@@ -1,6 +1,9 @@
 // The kit's requests: what its shared components (the group picker, an inbox's settings, uploads) and the
 // shell's availability switch read and write.
-import { api, unwrap, type BodyOf } from "../api/client";
+import { api, unwrap, type BodyOf, type Schemas } from "../api/client";
+
+export type Inbox = Schemas["Inbox"];
+export type NewInbox = BodyOf<"/api/v1/inboxes/", "post">;
 
 export type SignRequest = BodyOf<"/api/v1/upload-presigned-url/", "post">;
 
@@ -25,6 +28,9 @@ export const setMyAvailability = (organizationPk: string, availability: Availabi
       body: { availability },
     }),
   );
+
+/** A new inbox (a web one comes with its web chat, named in `channel`). */
+export const createInbox = (body: NewInbox) => unwrap(api.POST("/api/v1/inboxes/", { body }));
 
 export const getInbox = (id: string) => unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id } } }));
 

@@ -1,5 +1,4 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
 import { ErrorAlert } from "../../components/alert";
 import { Button } from "../../components/button";
 import { DataTable, type Column } from "../../components/data-table";
@@ -9,25 +8,11 @@ import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
+import type { Inbox } from "../../components/api";
+import { messagingInboxes } from "./api";
 import { CreateDialog } from "./create-dialog";
-import { isMessaging, platformName } from "./platforms";
+import { platformName } from "./platforms";
 import { t } from "./strings";
-
-type Inbox = Schemas["Inbox"];
-
-/**
- * Every messaging inbox of the organization. The API filters by one type only, so the pages are
- * read and web and API inboxes left out here (an organization has tens of inboxes, not thousands).
- */
-async function messagingInboxes(): Promise<Inbox[]> {
-  const found: Inbox[] = [];
-  for (let page = 1; page <= 20; page++) {
-    const answer = await unwrap(api.GET("/api/v1/inboxes/", { params: { query: { page, pageSize: 100 } } }));
-    found.push(...answer.results.filter((i) => isMessaging(i.channelType)));
-    if (page * 100 >= answer.count) break;
-  }
-  return found;
-}
 
 /** The messaging inboxes, each with a link to its channel settings. */
 export function ChannelList() {

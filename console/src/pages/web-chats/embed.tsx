@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap, type Schemas } from "../../api/client";
+import { problemOf, type Schemas } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { CopyButton } from "../../components/copy-button";
@@ -7,6 +7,7 @@ import { Dialog } from "../../components/dialog";
 import { ErrorAlert, Notice } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { announce } from "../../components/announcer";
+import { rotateIdentitySecret, verifyCustomDomain } from "./api";
 import type { WebChat } from "./draft";
 import { EmbedCodes } from "./embed-codes";
 import { t } from "./strings";
@@ -43,9 +44,7 @@ export function IdentitySection({ chat, canManage }: { chat: WebChat; canManage:
         action={t("rotateAction")}
         onClose={() => setAsking(false)}
         onConfirm={async () => {
-          const answer = await unwrap(
-            api.POST("/api/v1/web-chats/{id}/identity-secret/", { params: { path: { id: chat.id } } }),
-          );
+          const answer = await rotateIdentitySecret(chat.id);
           setSecret(answer.secret);
         }}
       />
@@ -99,9 +98,7 @@ export function DomainCheck({
     setBusy(true);
     setError(null);
     try {
-      const { verification, ...updated } = await unwrap(
-        api.POST("/api/v1/web-chats/{id}/custom-domain/verify/", { params: { path: { id: chat.id } } }),
-      );
+      const { verification, ...updated } = await verifyCustomDomain(chat.id);
       setCheck(verification);
       onChecked(updated);
       const ok = updated.customDomain?.status === "active";

@@ -1,5 +1,4 @@
 import { useState } from "preact/hooks";
-import { api, unwrap } from "../../api/client";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
@@ -7,19 +6,15 @@ import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { Button } from "../../components/button";
+import { listWebChats, PAGE_SIZE } from "./api";
 import { CreateDialog } from "./create-dialog";
 import type { WebChat } from "./draft";
 import { t } from "./strings";
 
-const PAGE_SIZE = 20;
-
 /** The organization's web chats, each with a link to its designer. */
 export function WebChatList() {
   const [creating, setCreating] = useState(false);
-  const crud = useCrudList(
-    (page) => unwrap(api.GET("/api/v1/web-chats/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
-    [],
-  );
+  const crud = useCrudList(listWebChats, []);
   const columns: Column<WebChat>[] = [
     { label: t("name"), rowHeader: true, cell: (c) => c.name },
     { label: t("inbox"), cell: (c) => c.inbox.name },
