@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { Dialog } from "../../components/dialog";
@@ -13,10 +13,18 @@ import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
-import { listGroups, memberName, type Group, type Member } from "./api";
+import {
+  addMember,
+  listGroups,
+  listMembers,
+  memberName,
+  PAGE_SIZE,
+  removeMember,
+  setMemberGroups,
+  type Group,
+  type Member,
+} from "./api";
 import { t } from "./strings";
-
-const PAGE_SIZE = 20;
 
 /** The organization's members: added by e-mail, their groups changed, removed. */
 export function MembersSection({
@@ -26,17 +34,8 @@ export function MembersSection({
   organizationId: string;
   groupsChanged: () => void;
 }) {
-  const path = { organizationPk: organizationId };
   const [page, setPage] = useState(1);
-  const members = useResource(
-    () =>
-      unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/members/", {
-          params: { path, query: { page, pageSize: PAGE_SIZE } },
-        }),
-      ),
-    [organizationId, page],
-  );
+  const members = useResource(() => listMembers(organizationId, page), [organizationId, page]);
   const [adding, setAdding] = useState(false);
   const [grouping, setGrouping] = useState<Member | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -121,11 +120,7 @@ export function MembersSection({
         action={t("remove")}
         onClose={() => setRemoving(null)}
         onConfirm={async () => {
-          await unwrap(
-            api.DELETE("/api/v1/organizations/{organizationPk}/members/{id}/", {
-              params: { path: { ...path, id: removing!.id } },
-            }),
-          );
+          await removeMember(organizationId, removing!.id);
           toast(t("memberRemoved", { name: memberName(removing!) }));
           await changed();
         }}
@@ -145,12 +140,7 @@ function AddMember({
 }) {
   const { busy, problem, submit } = useSubmit(async (form) => {
     const email = String(form.get("email") ?? "").trim();
-    const member = await unwrap(
-      api.POST("/api/v1/organizations/{organizationPk}/members/", {
-        params: { path: { organizationPk: organizationId } },
-        body: { email },
-      }),
-    );
+    const member = await addMember(organizationId, email);
     toast(t("memberAdded", { name: memberName(member) }));
     onAdded();
     onClose();
@@ -206,12 +196,7 @@ function MemberGroups({
     setBusy(true);
     setError(null);
     try {
-      await unwrap(
-        api.POST("/api/v1/organizations/{organizationPk}/members/{id}/update-groups/", {
-          params: { path: { organizationPk: organizationId, id: member.id } },
-          body: { groups: chosen },
-        }),
-      );
+      await setMemberGroups(organizationId, member.id, chosen);
       toast(t("groupsSaved", { name: memberName(member) }));
       onSaved();
       onClose();
