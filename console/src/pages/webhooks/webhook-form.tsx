@@ -1,5 +1,4 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
 import { FormError, Notice } from "../../components/alert";
 import { Button } from "../../components/button";
 import { CopyButton } from "../../components/copy-button";
@@ -7,10 +6,8 @@ import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
+import { createWebhook, updateWebhook, type Webhook, type WebhookWrite } from "./api";
 import { t } from "./strings";
-
-export type Webhook = Schemas["Webhook"];
-type WebhookWrite = Schemas["WebhookWrite"];
 
 const DIRECTIONS = ["outgoing", "incoming", "receive"] as const;
 const METHODS = ["POST", "PUT", "PATCH"] as const;
@@ -83,14 +80,7 @@ export function WebhookForm({
     const newSecret = secret.trim();
     if (form.get("removeSecret")) body.secretToken = null;
     else if (newSecret) body.secretToken = newSecret;
-    const saved = webhook
-      ? await unwrap(
-          api.PATCH("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", {
-            params: { path: { inboxId, webhookId: webhook.id } },
-            body,
-          }),
-        )
-      : await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/", { params: { path: { inboxId } }, body }));
+    const saved = webhook ? await updateWebhook(inboxId, webhook.id, body) : await createWebhook(inboxId, body);
     onSaved(saved);
     if (body.secretToken) setShownSecret(newSecret);
     else onClose();
