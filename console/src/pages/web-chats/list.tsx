@@ -2,10 +2,9 @@ import { useState } from "preact/hooks";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
+import { linkColumn } from "../../components/row-actions";
 import { formatTime } from "../../i18n";
-import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
-import { Button } from "../../components/button";
 import { listWebChats, PAGE_SIZE } from "./api";
 import { CreateDialog } from "./create-dialog";
 import type { WebChat } from "./draft";
@@ -24,32 +23,18 @@ export function WebChatList() {
       cell: (c) => <span class={`status ${c.isActive ? "ok" : "muted"}`}>{t(c.isActive ? "active" : "inactive")}</span>,
     },
     { label: t("updated"), cell: (c) => formatTime(c.updatedAt) },
-    {
-      label: t("design"),
-      hiddenLabel: true,
-      cell: (c) => (
-        <div class="row-actions">
-          <a
-            class="btn secondary"
-            href={`${BASE}/web-chats/${c.id}`}
-            onClick={followLink}
-            aria-label={t("designNamed", { name: c.name })}
-          >
-            {t("design")}
-          </a>
-        </div>
-      ),
-    },
+    linkColumn(
+      t("design"),
+      (c) => t("designNamed", { name: c.name }),
+      (c) => `/web-chats/${c.id}`,
+    ),
   ];
   return (
     <>
-      <PageHeader title={t("title")}>
-        {can("inbox.manage") && (
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            {t("newWebChat")}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader
+        title={t("title")}
+        action={can("inbox.manage") && { text: t("newWebChat"), run: () => setCreating(true) }}
+      />
       <p class="muted" id="web-chats-intro">
         {t("intro")}
       </p>
