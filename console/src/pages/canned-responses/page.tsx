@@ -49,14 +49,11 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
           }}
         />
       </div>
-      <h2 id="canned-title" class="sr-only">
-        {t("title")}
-      </h2>
       <ResourceList
         crud={crud}
         labelledBy="canned-title"
+        heading={t("title")}
         columns={columns}
-        rowKey={(c) => c.id}
         empty={search ? t("noMatch") : t("none")}
         pageSize={PAGE_SIZE}
         form={(editing, close) => (

@@ -51,14 +51,11 @@ export default function LabelsPage({ organizationId }: PageProps) {
       <form class="labels-search" role="search" onSubmit={(e) => e.preventDefault()}>
         <TextField label={t("search")} type="search" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
       </form>
-      <h2 id="labels-title" class="sr-only">
-        {t("title")}
-      </h2>
       <ResourceList
         crud={crud}
         labelledBy="labels-title"
+        heading={t("title")}
         columns={columns}
-        rowKey={(l) => l.id}
         empty={search ? t("noMatch") : t("noLabels")}
         pageSize={PAGE_SIZE}
         form={(label, close) => (

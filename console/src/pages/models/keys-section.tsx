@@ -59,7 +59,6 @@ export function KeysSection() {
         crud={crud}
         labelledBy="keys-title"
         columns={columns}
-        rowKey={(k) => k.id}
         empty={t("noKeys")}
         pageSize={PAGE_SIZE}
         remove={{

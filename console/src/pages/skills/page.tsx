@@ -49,14 +49,11 @@ export default function SkillsPage({ organizationId }: PageProps) {
       <p class="muted" id="skills-intro">
         {t("intro")}
       </p>
-      <h2 id="skills-title" class="sr-only">
-        {t("title")}
-      </h2>
       <ResourceList
         crud={crud}
         labelledBy="skills-title"
+        heading={t("title")}
         columns={columns}
-        rowKey={(s) => s.id}
         empty={t("noSkills")}
         pageSize={20}
         remove={{

@@ -51,14 +51,11 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
     <>
       <PageHeader title={t("title")} action={manage && { text: t("addDatabase"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
-      <h2 id="databases-title" class="sr-only">
-        {t("title")}
-      </h2>
       <ResourceList
         crud={crud}
         labelledBy="databases-title"
+        heading={t("title")}
         columns={columns}
-        rowKey={(d) => d.id}
         empty={t("noDatabases")}
         pageSize={20}
         form={(database, close) => (

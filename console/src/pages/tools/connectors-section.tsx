@@ -94,7 +94,6 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
         crud={crud}
         labelledBy="connectors-title"
         columns={columns}
-        rowKey={(c) => c.id}
         empty={t("noConnectors")}
         pageSize={20}
         error={connectors.error ?? registry.error ?? mine.error}

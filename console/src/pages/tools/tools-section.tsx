@@ -89,7 +89,6 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
         crud={crud}
         labelledBy="tools-title"
         columns={columns}
-        rowKey={(tool) => tool.id}
         empty={t("noTools")}
         pageSize={20}
         form={(tool, close) => (

@@ -42,7 +42,6 @@ export function WebChatList() {
         crud={crud}
         labelledBy="web-chats-intro"
         columns={columns}
-        rowKey={(c) => c.id}
         empty={t("noWebChats")}
         pageSize={PAGE_SIZE}
       />
