@@ -14,18 +14,20 @@ export interface RowAction<Row> {
 
 /**
  * A list's last column: each row's buttons (Edit, Delete, ...), named for screen readers, under a
- * heading only they read. A `false` action is left out (one the member may not take).
+ * heading only they read. A `false` action is left out (one the member may not take); a row with
+ * no button left has an empty cell.
  */
 export function actionsColumn<Row>(label: string, actions: (RowAction<Row> | false)[]): Column<Row> {
-  const shown = actions.filter((a): a is RowAction<Row> => a !== false);
+  const offered = actions.filter((a): a is RowAction<Row> => a !== false);
   return {
     label,
     hiddenLabel: true,
-    cell: (row) => (
-      <div class="row-actions">
-        {shown.map(
-          (a) =>
-            (a.when?.(row) ?? true) && (
+    cell: (row) => {
+      const shown = offered.filter((a) => a.when?.(row) ?? true);
+      return (
+        shown.length > 0 && (
+          <div class="row-actions">
+            {shown.map((a) => (
               <Button
                 key={a.text}
                 variant={a.danger ? "danger" : "secondary"}
@@ -34,10 +36,11 @@ export function actionsColumn<Row>(label: string, actions: (RowAction<Row> | fal
               >
                 {a.text}
               </Button>
-            ),
-        )}
-      </div>
-    ),
+            ))}
+          </div>
+        )
+      );
+    },
   };
 }
 

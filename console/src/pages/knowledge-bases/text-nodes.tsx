@@ -1,3 +1,4 @@
+import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import {
   Button,
@@ -62,24 +63,12 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
     { label: t("hits"), cell: (n) => n.hitsCount },
   ];
   if (editable)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (n) => (
-        <div class="row-actions">
-          <Button aria-label={t("editPassageNamed", { n: number(n) })} onClick={() => setEditing(n)}>
-            {t("edit")}
-          </Button>
-          <Button
-            variant="danger"
-            aria-label={t("deletePassageNamed", { n: number(n) })}
-            onClick={() => setDeleting(n)}
-          >
-            {t("delete")}
-          </Button>
-        </div>
-      ),
-    });
+    columns.push(
+      actionsColumn<TextNode>(t("actions"), [
+        { text: t("edit"), named: (n) => t("editPassageNamed", { n: number(n) }), run: setEditing },
+        { text: t("delete"), named: (n) => t("deletePassageNamed", { n: number(n) }), run: setDeleting, danger: true },
+      ]),
+    );
   return (
     <section class="section" aria-labelledby="kb-nodes-title">
       <h2 id="kb-nodes-title">{t("textNodes")}</h2>

@@ -1,3 +1,4 @@
+import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
@@ -36,17 +37,11 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
     { label: t("membersCount"), cell: (g) => g.membersCount },
   ];
   if (manage)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (g) => (
-        <div class="row-actions">
-          <Button variant="danger" aria-label={t("deleteNamed", { name: g.name })} onClick={() => setDeleting(g)}>
-            {t("delete")}
-          </Button>
-        </div>
-      ),
-    });
+    columns.push(
+      actionsColumn<Group>(t("actions"), [
+        { text: t("delete"), named: (g) => t("deleteNamed", { name: g.name }), run: setDeleting, danger: true },
+      ]),
+    );
   return (
     <section class="section" aria-labelledby="groups-title">
       <div class="section-head">

@@ -1,3 +1,4 @@
+import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
@@ -61,25 +62,23 @@ export function MembersSection({
     { label: t("joined"), cell: (m) => formatTime(m.createdAt) },
   ];
   if (manage)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (m) =>
-        !m.isOwner && (
-          <div class="row-actions">
-            <Button aria-label={t("editGroupsNamed", { name: memberName(m) })} onClick={() => setGrouping(m)}>
-              {t("editGroups")}
-            </Button>
-            <Button
-              variant="danger"
-              aria-label={t("removeNamed", { name: memberName(m) })}
-              onClick={() => setRemoving(m)}
-            >
-              {t("remove")}
-            </Button>
-          </div>
-        ),
-    });
+    columns.push(
+      actionsColumn<Member>(t("actions"), [
+        {
+          text: t("editGroups"),
+          named: (m) => t("editGroupsNamed", { name: memberName(m) }),
+          run: setGrouping,
+          when: (m) => !m.isOwner,
+        },
+        {
+          text: t("remove"),
+          named: (m) => t("removeNamed", { name: memberName(m) }),
+          run: setRemoving,
+          danger: true,
+          when: (m) => !m.isOwner,
+        },
+      ]),
+    );
   const changed = async () => {
     await members.reload();
     groupsChanged();
