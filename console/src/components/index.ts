@@ -16,6 +16,7 @@ export { firstAvailable, modelOption, type ModelLike } from "./model-choice";
 export { PageHeader } from "./page-header";
 export { ListBody, ResourceList, useCrudList, type ListPage } from "./resource-list";
 export { actionsColumn, linkColumn, type RowAction } from "./row-actions";
+export { SecretDialog } from "./secret-dialog";
 export { UploadDialog, UploadProgress, uploadForm } from "./upload";
 export { Pager } from "./pager";
 export { Toasts, dismissToast, toast } from "./toast";

@@ -1,12 +1,12 @@
 import { useState } from "preact/hooks";
 import { useSubmit } from "../../components/use-submit";
 import { Button } from "../../components/button";
-import { CopyButton } from "../../components/copy-button";
 import { Dialog } from "../../components/dialog";
-import { FormError, Notice } from "../../components/alert";
+import { FormError } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { ResourceList, useCrudList } from "../../components/resource-list";
 import type { Column } from "../../components/data-table";
+import { SecretDialog } from "../../components/secret-dialog";
 import { t as common } from "../../components/strings";
 import { formatTime } from "../../i18n";
 import { createApiKey, listApiKeys, PAGE_SIZE, revokeApiKey, type ApiKey } from "./api";
@@ -88,28 +88,14 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
   });
   if (secret)
     return (
-      <Dialog
+      <SecretDialog
         title={t("newKeyTitle")}
-        open
+        warning={t("newKeyWarning")}
+        label={t("newKeyLabel")}
+        secret={secret}
+        done={t("done")}
         onClose={onClose}
-        footer={
-          <Button variant="primary" onClick={onClose}>
-            {t("done")}
-          </Button>
-        }
-      >
-        <Notice tone="warning">{t("newKeyWarning")}</Notice>
-        <div class="secret">
-          <TextField
-            label={t("newKeyLabel")}
-            value={secret}
-            readOnly
-            onFocus={(e) => e.currentTarget.select()}
-            spellcheck={false}
-          />
-          <CopyButton text={secret} />
-        </div>
-      </Dialog>
+      />
     );
   return (
     <Dialog

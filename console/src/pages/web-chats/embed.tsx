@@ -2,14 +2,12 @@ import { useState } from "preact/hooks";
 import { problemOf, type Schemas } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
-import { CopyButton } from "../../components/copy-button";
-import { Dialog } from "../../components/dialog";
 import { ErrorAlert, Notice } from "../../components/alert";
-import { TextField } from "../../components/field";
 import { announce } from "../../components/announcer";
 import { rotateIdentitySecret, verifyCustomDomain } from "./api";
 import type { WebChat } from "./draft";
 import { EmbedCodes } from "./embed-codes";
+import { SecretDialog } from "../../components/secret-dialog";
 import { t } from "./strings";
 
 /** Every way to publish the web chat (script tag, iframe, link, React), each with copy: they show the saved settings.
@@ -49,28 +47,14 @@ export function IdentitySection({ chat, canManage }: { chat: WebChat; canManage:
         }}
       />
       {secret && (
-        <Dialog
+        <SecretDialog
           title={t("secretTitle")}
-          open
+          warning={t("secretWarning")}
+          label={t("secretLabel")}
+          secret={secret}
+          done={t("done")}
           onClose={() => setSecret(null)}
-          footer={
-            <Button variant="primary" onClick={() => setSecret(null)}>
-              {t("done")}
-            </Button>
-          }
-        >
-          <Notice tone="warning">{t("secretWarning")}</Notice>
-          <div class="secret">
-            <TextField
-              label={t("secretLabel")}
-              value={secret}
-              readOnly
-              spellcheck={false}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <CopyButton text={secret} />
-          </div>
-        </Dialog>
+        />
       )}
     </section>
   );

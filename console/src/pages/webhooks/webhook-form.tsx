@@ -1,10 +1,10 @@
 import { useState } from "preact/hooks";
-import { FormError, Notice } from "../../components/alert";
+import { FormError } from "../../components/alert";
 import { Button } from "../../components/button";
-import { CopyButton } from "../../components/copy-button";
 import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
+import { SecretDialog } from "../../components/secret-dialog";
 import { t as common } from "../../components/strings";
 import { createWebhook, updateWebhook, type Webhook, type WebhookWrite } from "./api";
 import { t } from "./strings";
@@ -88,28 +88,14 @@ export function WebhookForm({
 
   if (shownSecret)
     return (
-      <Dialog
+      <SecretDialog
         title={t("newSecretTitle")}
-        open
+        warning={t("newSecretWarning")}
+        label={t("secretToken")}
+        secret={shownSecret}
+        done={t("done")}
         onClose={onClose}
-        footer={
-          <Button variant="primary" onClick={onClose}>
-            {t("done")}
-          </Button>
-        }
-      >
-        <Notice tone="warning">{t("newSecretWarning")}</Notice>
-        <div class="secret">
-          <TextField
-            label={t("secretToken")}
-            value={shownSecret}
-            readOnly
-            spellcheck={false}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <CopyButton text={shownSecret} />
-        </div>
-      </Dialog>
+      />
     );
   const formId = webhook ? `webhook-form-${webhook.id}` : "webhook-form-new";
   const headerLines = Object.entries(webhook?.headers ?? {})
