@@ -3,12 +3,10 @@ import { choicesOf } from "../api/choices";
 import type { ApiProblem } from "../api/client";
 import { navigate } from "../shell/router";
 import { organizationId } from "../shell/session";
-import { ErrorAlert, FormError, Loading } from "./alert";
+import { ErrorAlert, Loading } from "./alert";
 import { createInbox, type Inbox, type NewInbox } from "./api";
-import { Button } from "./button";
-import { Dialog } from "./dialog";
 import { SelectField, TextField } from "./field";
-import { t as common } from "./strings";
+import { FormDialog } from "./form-dialog";
 import { toast } from "./toast";
 import { useResource } from "./use-resource";
 import { useSubmit } from "./use-submit";
@@ -59,38 +57,31 @@ export function InboxCreateDialog({ id, text, channelType, fields, next, onClose
     if (to) navigate(to);
   });
   return (
-    <Dialog
+    <FormDialog
       title={text.title}
-      open
+      formId={id}
+      submit={text.create}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={id} variant="primary" busy={busy}>
-            {text.create}
-          </Button>
-        </>
-      }
     >
-      <form id={id} onSubmit={submit} class="stack">
-        <FormError problem={problem} />
-        <p class="muted">{text.intro}</p>
-        <TextField label={text.name} name="name" required maxLength={200} error={problem?.field("name")} />
-        {fields?.(problem)}
-        {choices.data ? (
-          <SelectField
-            label={text.assistant}
-            name="chatbot"
-            options={[...choices.data, ["", text.noAssistant]]}
-            hint={text.assistantHint}
-            error={problem?.field("chatbot") ?? problem?.field("chatbot.id")}
-          />
-        ) : choices.error ? (
-          <ErrorAlert error={choices.error} />
-        ) : (
-          <Loading />
-        )}
-      </form>
-    </Dialog>
+      <p class="muted">{text.intro}</p>
+      <TextField label={text.name} name="name" required maxLength={200} error={problem?.field("name")} />
+      {fields?.(problem)}
+      {choices.data ? (
+        <SelectField
+          label={text.assistant}
+          name="chatbot"
+          options={[...choices.data, ["", text.noAssistant]]}
+          hint={text.assistantHint}
+          error={problem?.field("chatbot") ?? problem?.field("chatbot.id")}
+        />
+      ) : choices.error ? (
+        <ErrorAlert error={choices.error} />
+      ) : (
+        <Loading />
+      )}
+    </FormDialog>
   );
 }

@@ -8,6 +8,7 @@ export { ConfirmDialog } from "./confirm";
 export { CopyButton } from "./copy-button";
 export { DataTable, type Column } from "./data-table";
 export { Dialog } from "./dialog";
+export { FormDialog } from "./form-dialog";
 export { CheckboxField, SelectField, TextAreaField, TextField } from "./field";
 export { GroupPicker, pickedGroups } from "./group-picker";
 export { InboxCreateDialog } from "./inbox-dialog";

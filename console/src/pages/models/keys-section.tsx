@@ -1,13 +1,11 @@
 import { useState } from "preact/hooks";
 import { useSubmit } from "../../components/use-submit";
 import { Button } from "../../components/button";
-import { Dialog } from "../../components/dialog";
-import { FormError } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { ResourceList, useCrudList } from "../../components/resource-list";
 import type { Column } from "../../components/data-table";
 import { SecretDialog } from "../../components/secret-dialog";
-import { t as common } from "../../components/strings";
+import { FormDialog } from "../../components/form-dialog";
 import { formatTime } from "../../i18n";
 import { createApiKey, listApiKeys, PAGE_SIZE, revokeApiKey, type ApiKey } from "./api";
 import { t } from "./strings";
@@ -98,37 +96,30 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
       />
     );
   return (
-    <Dialog
+    <FormDialog
       title={t("createKey")}
-      open
+      formId="create-key"
+      submit={t("create")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="create-key" variant="primary" busy={busy}>
-            {t("create")}
-          </Button>
-        </>
-      }
     >
-      <form id="create-key" class="stack" onSubmit={submit}>
-        <FormError problem={problem} />
-        <TextField
-          label={t("keyName")}
-          name="name"
-          required
-          maxLength={100}
-          hint={t("keyNameHint")}
-          error={problem?.field("name")}
-        />
-        <TextField
-          label={t("expires")}
-          name="expires"
-          type="date"
-          hint={t("expiresHint")}
-          error={problem?.field("expiresAt")}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        label={t("keyName")}
+        name="name"
+        required
+        maxLength={100}
+        hint={t("keyNameHint")}
+        error={problem?.field("name")}
+      />
+      <TextField
+        label={t("expires")}
+        name="expires"
+        type="date"
+        hint={t("expiresHint")}
+        error={problem?.field("expiresAt")}
+      />
+    </FormDialog>
   );
 }

@@ -1,11 +1,9 @@
 import { useState } from "preact/hooks";
-import { FormError } from "../../components/alert";
 import { Button } from "../../components/button";
-import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
 import { SecretDialog } from "../../components/secret-dialog";
-import { t as common } from "../../components/strings";
+import { FormDialog } from "../../components/form-dialog";
 import { createWebhook, updateWebhook, type Webhook, type WebhookWrite } from "./api";
 import { t } from "./strings";
 
@@ -102,112 +100,105 @@ export function WebhookForm({
     .map(([k, v]) => `${k}: ${v}`)
     .join("\n");
   return (
-    <Dialog
+    <FormDialog
       title={webhook ? t("editWebhook") : t("addWebhook")}
-      open
+      formId={formId}
+      submit={webhook ? t("save") : t("add")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {webhook ? t("save") : t("add")}
-          </Button>
-        </>
-      }
     >
-      <form id={formId} class="stack" onSubmit={submit}>
-        <FormError problem={problem} />
-        <TextField
-          label={t("name")}
-          name="name"
-          required
-          maxLength={200}
-          defaultValue={webhook?.name}
-          error={problem?.field("name")}
-        />
-        <SelectField
-          label={t("direction")}
-          value={direction}
-          onChange={(e) => setDirection(e.currentTarget.value as WebhookWrite["direction"])}
-          options={DIRECTIONS.map((d) => [d, t(d)])}
-          error={problem?.field("direction")}
-        />
-        <TextField
-          label={t("url")}
-          name="url"
-          type="url"
-          required
-          maxLength={2000}
-          defaultValue={webhook?.url}
-          hint={t("urlHint")}
-          error={problem?.field("url")}
-        />
-        <SelectField
-          label={t("method")}
-          value={method}
-          onChange={(e) => setMethod(e.currentTarget.value as typeof method)}
-          options={METHODS.map((m) => [m, m])}
-        />
-        <CheckboxField label={t("isEnabled")} name="isEnabled" defaultChecked={webhook?.isEnabled ?? true} />
+      <TextField
+        label={t("name")}
+        name="name"
+        required
+        maxLength={200}
+        defaultValue={webhook?.name}
+        error={problem?.field("name")}
+      />
+      <SelectField
+        label={t("direction")}
+        value={direction}
+        onChange={(e) => setDirection(e.currentTarget.value as WebhookWrite["direction"])}
+        options={DIRECTIONS.map((d) => [d, t(d)])}
+        error={problem?.field("direction")}
+      />
+      <TextField
+        label={t("url")}
+        name="url"
+        type="url"
+        required
+        maxLength={2000}
+        defaultValue={webhook?.url}
+        hint={t("urlHint")}
+        error={problem?.field("url")}
+      />
+      <SelectField
+        label={t("method")}
+        value={method}
+        onChange={(e) => setMethod(e.currentTarget.value as typeof method)}
+        options={METHODS.map((m) => [m, m])}
+      />
+      <CheckboxField label={t("isEnabled")} name="isEnabled" defaultChecked={webhook?.isEnabled ?? true} />
+      <CheckboxField
+        label={t("retryFailedDeliveries")}
+        name="retryFailedDeliveries"
+        defaultChecked={webhook?.retryFailedDeliveries ?? false}
+        hint={t("retryHint")}
+      />
+      <SelectField
+        label={t("templatePreset")}
+        value={preset}
+        onChange={(e) => setPreset(e.currentTarget.value as WebhookWrite["templatePreset"])}
+        options={PRESETS.map((p) => [p, t(p)])}
+        error={problem?.field("templatePreset")}
+      />
+      {lifecycleAllowed && (
         <CheckboxField
-          label={t("retryFailedDeliveries")}
-          name="retryFailedDeliveries"
-          defaultChecked={webhook?.retryFailedDeliveries ?? false}
-          hint={t("retryHint")}
+          label={t("conversationEvents")}
+          name="conversationEvents"
+          defaultChecked={webhook?.conversationEvents ?? false}
+          hint={t("conversationEventsHint")}
+          error={problem?.field("conversationEvents")}
         />
-        <SelectField
-          label={t("templatePreset")}
-          value={preset}
-          onChange={(e) => setPreset(e.currentTarget.value as WebhookWrite["templatePreset"])}
-          options={PRESETS.map((p) => [p, t(p)])}
-          error={problem?.field("templatePreset")}
-        />
-        {lifecycleAllowed && (
-          <CheckboxField
-            label={t("conversationEvents")}
-            name="conversationEvents"
-            defaultChecked={webhook?.conversationEvents ?? false}
-            hint={t("conversationEventsHint")}
-            error={problem?.field("conversationEvents")}
-          />
-        )}
-        {preset === "custom" && (
-          <TextAreaField
-            label={t("customTemplate")}
-            name="customTemplate"
-            rows={6}
-            spellcheck={false}
-            defaultValue={webhook?.customTemplate ?? ""}
-            hint={t("customTemplateHint")}
-            error={problem?.field("customTemplate")}
-          />
-        )}
+      )}
+      {preset === "custom" && (
         <TextAreaField
-          label={t("headers")}
-          name="headers"
+          label={t("customTemplate")}
+          name="customTemplate"
+          rows={6}
           spellcheck={false}
-          defaultValue={headerLines}
-          hint={t("headersHint")}
-          error={headersError ?? problem?.field("headers")}
+          defaultValue={webhook?.customTemplate ?? ""}
+          hint={t("customTemplateHint")}
+          error={problem?.field("customTemplate")}
         />
-        <div class="secret">
-          <TextField
-            label={t("secretToken")}
-            type="password"
-            autoComplete="off"
-            value={secret}
-            onInput={(e) => setSecret(e.currentTarget.value)}
-            hint={
-              webhook?.hasSecretToken
-                ? t("secretKeep", { preview: webhook.secretTokenPreview ?? "••••" })
-                : t("secretHint")
-            }
-            error={problem?.field("secretToken")}
-          />
-          <Button onClick={() => setSecret(randomSecret())}>{t("generate")}</Button>
-        </div>
-        {webhook?.hasSecretToken && <CheckboxField label={t("removeSecret")} name="removeSecret" />}
-      </form>
-    </Dialog>
+      )}
+      <TextAreaField
+        label={t("headers")}
+        name="headers"
+        spellcheck={false}
+        defaultValue={headerLines}
+        hint={t("headersHint")}
+        error={headersError ?? problem?.field("headers")}
+      />
+      <div class="secret">
+        <TextField
+          label={t("secretToken")}
+          type="password"
+          autoComplete="off"
+          value={secret}
+          onInput={(e) => setSecret(e.currentTarget.value)}
+          hint={
+            webhook?.hasSecretToken
+              ? t("secretKeep", { preview: webhook.secretTokenPreview ?? "••••" })
+              : t("secretHint")
+          }
+          error={problem?.field("secretToken")}
+        />
+        <Button onClick={() => setSecret(randomSecret())}>{t("generate")}</Button>
+      </div>
+      {webhook?.hasSecretToken && <CheckboxField label={t("removeSecret")} name="removeSecret" />}
+    </FormDialog>
   );
 }
