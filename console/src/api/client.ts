@@ -11,6 +11,16 @@ import { t } from "../components/strings";
 export { NetworkError, StreamEnded, fetchOrNetworkError } from "../../../widget/src/sse";
 
 export type Schemas = components["schemas"];
+/** The JSON body a request of `method` to `path` sends (for a body the document writes inline, without a name). */
+export type BodyOf<Path extends keyof paths, Method extends keyof paths[Path]> = paths[Path][Method] extends {
+  requestBody?: { content: { "application/json": infer Body } };
+}
+  ? Body
+  : never;
+/** The query parameters of a GET of `path`. */
+export type QueryOf<Path extends keyof paths> = paths[Path] extends { get: { parameters: { query?: infer Query } } }
+  ? NonNullable<Query>
+  : never;
 
 export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
 

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../api/client";
+import type { Schemas } from "../api/client";
+import { patchInbox } from "./api";
 import { FormError } from "./alert";
 import { Button } from "./button";
 import { CheckboxField, TextAreaField, TextField } from "./field";
@@ -66,12 +67,7 @@ export function BusinessHoursForm({
   const change = (changes: Partial<Draft>) => setDraft((d) => ({ ...d, ...changes }));
   const setPeriods = (day: Day, periods: Period[]) => change({ weekly: { ...draft.weekly, [day]: periods } });
   const { busy, problem, submit } = useSubmit(async () => {
-    const inbox = await unwrap(
-      api.PATCH("/api/v1/inboxes/{id}/", {
-        params: { path: { id: inboxId } },
-        body: { businessHours: hoursOf(draft) },
-      }),
-    );
+    const inbox = await patchInbox(inboxId, { businessHours: hoursOf(draft) });
     setDraft(draftOf(inbox.businessHours));
     onSaved?.(inbox.businessHours ?? null);
     toast(t("saved"));

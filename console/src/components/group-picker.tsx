@@ -1,5 +1,5 @@
 import { choicesOf } from "../api/choices";
-import { api, unwrap } from "../api/client";
+import { currentMember } from "./api";
 import { CheckList, pickedIds } from "./check-list";
 import { t } from "./strings";
 import { useResource } from "./use-resource";
@@ -11,11 +11,7 @@ type IdName = { id: string; name: string };
  * groups, which are the ones the API lets them give a record anyway.
  */
 async function pickable(organizationId: string): Promise<IdName[]> {
-  const path = { organizationPk: organizationId };
-  return (
-    (await choicesOf("groups", organizationId)) ??
-    (await unwrap(api.GET("/api/v1/organizations/{organizationPk}/members/current/", { params: { path } }))).groups
-  );
+  return (await choicesOf("groups", organizationId)) ?? (await currentMember(organizationId)).groups;
 }
 
 interface Props {

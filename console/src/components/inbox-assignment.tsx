@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
 import { choicesOf } from "../api/choices";
-import { api, unwrap } from "../api/client";
 import { defineStrings } from "../i18n";
 import { membership, can } from "../shell/session";
+import { getInbox, patchInbox } from "./api";
 import { ErrorAlert, FormError, Loading } from "./alert";
 import { announce } from "./announcer";
 import { Button } from "./button";
@@ -40,10 +40,7 @@ const t = defineStrings({
 });
 
 async function load(inboxId: string, organizationPk: string) {
-  const [inbox, groups] = await Promise.all([
-    unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: inboxId } } })),
-    choicesOf("groups", organizationPk),
-  ]);
+  const [inbox, groups] = await Promise.all([getInbox(inboxId), choicesOf("groups", organizationPk)]);
   return { assignment: inbox.assignment, teams: (groups ?? []).map((g): [string, string] => [g.id, g.name]) };
 }
 
@@ -56,12 +53,7 @@ export function InboxAssignmentSection({ inboxId }: { inboxId: string }) {
     const mode = form.get("mode") === "round_robin" ? "round_robin" : "manual";
     const teamId = String(form.get("teamId") ?? "") || null;
     const capacity = Number(form.get("capacity"));
-    await unwrap(
-      api.PATCH("/api/v1/inboxes/{id}/", {
-        params: { path: { id: inboxId } },
-        body: { assignment: { mode, teamId, capacity } },
-      }),
-    );
+    await patchInbox(inboxId, { assignment: { mode, teamId, capacity } });
     setSaved((n) => n + 1);
     announce(t("saved"));
   });

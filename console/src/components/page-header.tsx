@@ -3,12 +3,23 @@ import { useEffect, useRef } from "preact/hooks";
 import { arrived } from "../shell/router";
 import { setPageTitle } from "../shell/notifications";
 import { announce } from "./announcer";
+import { Button } from "./button";
 
 /**
- * A page's title (its one h1) and its main actions. Sets the document title; after a navigation
- * the heading takes the focus and is announced, so keyboard and screen-reader users start there.
+ * A page's title (its one h1) and its main actions: `action` is the usual one (New ..., a primary
+ * button; false when the member may not take it), `children` any other. Sets the document title;
+ * after a navigation the heading takes the focus and is announced, so keyboard and screen-reader
+ * users start there.
  */
-export function PageHeader({ title, children }: { title: string; children?: ComponentChildren }) {
+export function PageHeader({
+  title,
+  action,
+  children,
+}: {
+  title: string;
+  action?: { text: string; run: () => void } | false;
+  children?: ComponentChildren;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     setPageTitle(`${title} · Console`); // after the unread count, if any
@@ -23,7 +34,16 @@ export function PageHeader({ title, children }: { title: string; children?: Comp
       <h1 ref={heading} tabIndex={-1}>
         {title}
       </h1>
-      {children && <div class="actions">{children}</div>}
+      {(action || children) && (
+        <div class="actions">
+          {action && (
+            <Button variant="primary" onClick={action.run}>
+              {action.text}
+            </Button>
+          )}
+          {children}
+        </div>
+      )}
     </div>
   );
 }

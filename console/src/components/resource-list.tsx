@@ -29,9 +29,11 @@ export type CrudList<Row> = ReturnType<typeof useCrudList<Row>>;
 
 interface Props<Row> {
   crud: CrudList<Row>;
+  /** The id of the list's heading (the table's name for screen readers). */
   labelledBy: string;
+  /** That heading, for screen readers only, where the page shows none (its id is `labelledBy`). */
+  heading?: string;
   columns: Column<Row>[];
-  rowKey: (row: Row) => string;
   /** Said when the list is empty (no records, or none that match). */
   empty: string;
   /** Results a page: the pager's. */
@@ -51,14 +53,15 @@ interface Props<Row> {
 }
 
 /**
- * The list part of a page of records: the load's error, "loading" until the first answer, the empty
- * text, the table with its pager, and the create/edit form and delete confirmation of `useCrudList`.
+ * The list part of a page of records (keyed by their id): the load's error, "loading" until the
+ * first answer, the empty text, the table with its pager, and the create/edit form and delete
+ * confirmation of `useCrudList`.
  */
-export function ResourceList<Row>({
+export function ResourceList<Row extends { id: string }>({
   crud,
   labelledBy,
+  heading,
   columns,
-  rowKey,
   empty,
   pageSize,
   error,
@@ -68,13 +71,18 @@ export function ResourceList<Row>({
   const { list, page, setPage, editing, setEditing, deleting, setDeleting } = crud;
   return (
     <>
+      {heading && (
+        <h2 id={labelledBy} class="sr-only">
+          {heading}
+        </h2>
+      )}
       <ErrorAlert error={error === undefined ? list.error : error} />
       <ListBody
         list={list}
         empty={empty}
         table={(data) => (
           <>
-            <DataTable labelledBy={labelledBy} rows={data.results} rowKey={rowKey} columns={columns} />
+            <DataTable labelledBy={labelledBy} rows={data.results} rowKey={(row) => row.id} columns={columns} />
             <Pager page={page} count={data.count} pageSize={pageSize} onPage={setPage} />
           </>
         )}

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useId, useState } from "preact/hooks";
-import { ApiProblem, api, problemOf, unwrap } from "../api/client";
-import type { paths } from "../api/schema";
+import { ApiProblem, problemOf } from "../api/client";
+import { type SignRequest, signUpload } from "./api";
 import { FormError } from "./alert";
 import { Button } from "./button";
 import { Dialog } from "./dialog";
@@ -67,10 +67,6 @@ export function uploadForm(
   return send("POST", url, form, { organizationId, credentials: true, onProgress, failure: "error" });
 }
 
-type SignRequest = NonNullable<
-  paths["/api/v1/upload-presigned-url/"]["post"]["requestBody"]
->["content"]["application/json"];
-
 /**
  * A file's upload the way every client does it (CONTRACT section 10): signed by
  * `upload-presigned-url/` for `modelName` and `fieldName`, then sent as the signature says (a POST
@@ -83,11 +79,7 @@ export async function uploadSigned(
   { modelName, fieldName }: Pick<SignRequest, "modelName" | "fieldName">,
   onProgress: (share: number) => void,
 ): Promise<string> {
-  const target = await unwrap(
-    api.POST("/api/v1/upload-presigned-url/", {
-      body: { modelName, fieldName, filename: file.name, fileSize: file.size },
-    }),
-  );
+  const target = await signUpload({ modelName, fieldName, filename: file.name, fileSize: file.size });
   if (target.method === "PUT") {
     await send("PUT", target.url, file, { headers: target.headers ?? {}, onProgress, failure: "upload_failed" });
   } else {

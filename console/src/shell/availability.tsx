@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, otherwise, problemOf, unwrap } from "../api/client";
+import { otherwise, problemOf } from "../api/client";
 import { announce } from "../components/announcer";
+import { myAvailability, setMyAvailability } from "../components/api";
 import { defineStrings } from "../i18n";
 import { membership } from "./session";
 
@@ -38,11 +39,7 @@ export function AvailabilitySwitch() {
     setState(null);
     if (!organizationPk) return;
     let current = true;
-    unwrap(
-      api.GET("/api/v1/organizations/{organizationPk}/members/current/availability/", {
-        params: { path: { organizationPk } },
-      }),
-    )
+    myAvailability(organizationPk)
       .catch(otherwise({ availability: "offline" as State }))
       .then((r) => current && setState(r.availability));
     return () => void (current = false);
@@ -52,12 +49,7 @@ export function AvailabilitySwitch() {
     const before = state;
     setState(next);
     try {
-      const r = await unwrap(
-        api.PUT("/api/v1/organizations/{organizationPk}/members/current/availability/", {
-          params: { path: { organizationPk } },
-          body: { availability: next },
-        }),
-      );
+      const r = await setMyAvailability(organizationPk, next);
       setState(r.availability);
       announce(t("changed", { state: t(r.availability) }));
     } catch (err) {

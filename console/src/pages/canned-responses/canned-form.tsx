@@ -1,8 +1,5 @@
-import { Button } from "../../components/button";
-import { Dialog } from "../../components/dialog";
-import { FormError } from "../../components/alert";
 import { TextAreaField, TextField } from "../../components/field";
-import { t as common } from "../../components/strings";
+import { FormDialog } from "../../components/form-dialog";
 import { useSubmit } from "../../components/use-submit";
 import { createCannedResponse, updateCannedResponse, type CannedResponse } from "./api";
 import { t } from "./strings";
@@ -24,42 +21,35 @@ export function CannedForm({
   });
   const err = (name: string) => problem?.field(name);
   return (
-    <Dialog
+    <FormDialog
       title={editing ? t("editTitle") : t("create")}
-      open
+      formId="canned-form"
+      submit={t("save")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="canned-form" variant="primary" busy={busy}>
-            {t("save")}
-          </Button>
-        </>
-      }
     >
-      <form id="canned-form" onSubmit={submit} class="stack">
-        <FormError problem={problem} />
-        <TextField
-          label={t("shortCode")}
-          name="shortCode"
-          required
-          maxLength={50}
-          pattern="[a-z0-9_\-]+"
-          defaultValue={editing?.shortCode}
-          hint={t("shortCodeHint")}
-          error={err("shortCode")}
-        />
-        <TextAreaField
-          label={t("content")}
-          name="content"
-          rows={5}
-          required
-          maxLength={5000}
-          defaultValue={editing?.content}
-          hint={t("contentHint")}
-          error={err("content")}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        label={t("shortCode")}
+        name="shortCode"
+        required
+        maxLength={50}
+        pattern="[a-z0-9_\-]+"
+        defaultValue={editing?.shortCode}
+        hint={t("shortCodeHint")}
+        error={err("shortCode")}
+      />
+      <TextAreaField
+        label={t("content")}
+        name="content"
+        rows={5}
+        required
+        maxLength={5000}
+        defaultValue={editing?.content}
+        hint={t("contentHint")}
+        error={err("content")}
+      />
+    </FormDialog>
   );
 }

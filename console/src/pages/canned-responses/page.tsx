@@ -1,10 +1,10 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
 import { Notice } from "../../components/alert";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
+import { actionsColumn } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteCannedResponse, listCannedResponses, PAGE_SIZE, type CannedResponse } from "./api";
@@ -20,35 +20,21 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
     { label: t("shortCode"), rowHeader: true, cell: (c) => <code>/{c.shortCode}</code> },
     { label: t("content"), class: "wrap-text", cell: (c) => c.content },
   ];
-  if (manage) {
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (c) => (
-        <div class="row-actions">
-          <Button aria-label={t("editNamed", { code: c.shortCode })} onClick={() => crud.setEditing(c)}>
-            {t("edit")}
-          </Button>
-          <Button
-            variant="danger"
-            aria-label={t("deleteNamed", { code: c.shortCode })}
-            onClick={() => crud.setDeleting(c)}
-          >
-            {t("delete")}
-          </Button>
-        </div>
-      ),
-    });
-  }
+  if (manage)
+    columns.push(
+      actionsColumn<CannedResponse>(t("actions"), [
+        { text: t("edit"), named: (c) => t("editNamed", { code: c.shortCode }), run: crud.setEditing },
+        {
+          text: t("delete"),
+          named: (c) => t("deleteNamed", { code: c.shortCode }),
+          run: crud.setDeleting,
+          danger: true,
+        },
+      ]),
+    );
   return (
     <>
-      <PageHeader title={t("title")}>
-        {manage && (
-          <Button variant="primary" onClick={() => crud.setEditing("new")}>
-            {t("create")}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader title={t("title")} action={manage && { text: t("create"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
       {!manage && <Notice>{t("viewOnly")}</Notice>}
       <div class="field canned-search">
@@ -63,14 +49,11 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
           }}
         />
       </div>
-      <h2 id="canned-title" class="sr-only">
-        {t("title")}
-      </h2>
       <ResourceList
         crud={crud}
         labelledBy="canned-title"
+        heading={t("title")}
         columns={columns}
-        rowKey={(c) => c.id}
         empty={search ? t("noMatch") : t("none")}
         pageSize={PAGE_SIZE}
         form={(editing, close) => (

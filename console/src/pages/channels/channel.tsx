@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, otherwise, problemOf, unwrap } from "../../api/client";
+import { otherwise, problemOf } from "../../api/client";
 import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
@@ -11,6 +11,7 @@ import { useSubmit } from "../../components/use-submit";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
+import { connectChannel, getChannel, inboxWithChannel, saveChannel } from "./api";
 import { PLATFORMS, platformName, type Channel, type Platform } from "./platforms";
 import { SetupSection } from "./setup";
 import { InboxAssignmentSection } from "../../components/inbox-assignment";
@@ -22,18 +23,9 @@ interface Outcome {
   text: string;
 }
 
-async function load(id: string) {
-  const path = { params: { path: { id } } };
-  const [inbox, channel] = await Promise.all([
-    unwrap(api.GET("/api/v1/inboxes/{id}/", path)),
-    unwrap(api.GET("/api/v1/inboxes/{id}/channel/", path)),
-  ]);
-  return { inbox, channel };
-}
-
 /** One messaging inbox's channel: its status, its settings (Save, Connect) and how to connect it on the platform. */
 export function ChannelPage({ inboxId }: { inboxId: string }) {
-  const loaded = useResource(() => load(inboxId), [inboxId]);
+  const loaded = useResource(() => inboxWithChannel(inboxId), [inboxId]);
   const [channel, setChannel] = useState<Channel | null>(null);
   // Kept here: the form is made again for each saved state, the platform's answer stays.
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -134,9 +126,7 @@ function SettingsForm({
       const value = String(form.get(f.name) ?? "").trim();
       if (f.secret ? value !== "" : value !== (channel.credentials[f.name] ?? "")) body[f.name] = value;
     }
-    const saved = await unwrap(
-      api.PUT("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } }, body }),
-    );
+    const saved = await saveChannel(channel.inboxId, body);
     setOutcome(null);
     onChanged(saved);
     toast(t("saved", { platform: name }));
@@ -145,9 +135,7 @@ function SettingsForm({
     setConnecting(true);
     setOutcome(null);
     try {
-      const answer = await unwrap(
-        api.POST("/api/v1/inboxes/{id}/channel/connect/", { params: { path: { id: channel.inboxId } } }),
-      );
+      const answer = await connectChannel(channel.inboxId);
       const text = t("connectedToast", { platform: name, detail: answer.detail });
       setOutcome({ ok: true, text });
       onChanged(answer);
@@ -159,9 +147,7 @@ function SettingsForm({
         p.code === "channel_connect_failed" ? t("connectFailed", { platform: name, detail: p.detail }) : p.detail;
       setOutcome({ ok: false, text });
       // A refusal is recorded (failing, its reason): the status above shows it.
-      const fresh = await unwrap(
-        api.GET("/api/v1/inboxes/{id}/channel/", { params: { path: { id: channel.inboxId } } }),
-      ).catch(otherwise(null));
+      const fresh = await getChannel(channel.inboxId).catch(otherwise(null));
       if (fresh && fresh.status !== channel.status) onChanged(fresh);
     } finally {
       setConnecting(false);

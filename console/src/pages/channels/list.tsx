@@ -1,33 +1,17 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
 import { ErrorAlert } from "../../components/alert";
-import { Button } from "../../components/button";
 import { DataTable, type Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ListBody } from "../../components/resource-list";
+import { linkColumn } from "../../components/row-actions";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
-import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
+import type { Inbox } from "../../components/api";
+import { messagingInboxes } from "./api";
 import { CreateDialog } from "./create-dialog";
-import { isMessaging, platformName } from "./platforms";
+import { platformName } from "./platforms";
 import { t } from "./strings";
-
-type Inbox = Schemas["Inbox"];
-
-/**
- * Every messaging inbox of the organization. The API filters by one type only, so the pages are
- * read and web and API inboxes left out here (an organization has tens of inboxes, not thousands).
- */
-async function messagingInboxes(): Promise<Inbox[]> {
-  const found: Inbox[] = [];
-  for (let page = 1; page <= 20; page++) {
-    const answer = await unwrap(api.GET("/api/v1/inboxes/", { params: { query: { page, pageSize: 100 } } }));
-    found.push(...answer.results.filter((i) => isMessaging(i.channelType)));
-    if (page * 100 >= answer.count) break;
-  }
-  return found;
-}
 
 /** The messaging inboxes, each with a link to its channel settings. */
 export function ChannelList() {
@@ -38,32 +22,18 @@ export function ChannelList() {
     { label: t("platform"), cell: (i) => platformName(i.channelType) },
     { label: t("assistant"), cell: (i) => i.chatbot?.name ?? <span class="muted">{t("noAssistant")}</span> },
     { label: t("created"), cell: (i) => formatTime(i.createdAt) },
-    {
-      label: t("open"),
-      hiddenLabel: true,
-      cell: (i) => (
-        <div class="row-actions">
-          <a
-            class="btn secondary"
-            href={`${BASE}/channels/${i.id}`}
-            onClick={followLink}
-            aria-label={t("openNamed", { name: i.name })}
-          >
-            {t("open")}
-          </a>
-        </div>
-      ),
-    },
+    linkColumn(
+      t("open"),
+      (i) => t("openNamed", { name: i.name }),
+      (i) => `/channels/${i.id}`,
+    ),
   ];
   return (
     <>
-      <PageHeader title={t("title")}>
-        {can("inbox.manage") && (
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            {t("newInbox")}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader
+        title={t("title")}
+        action={can("inbox.manage") && { text: t("newInbox"), run: () => setCreating(true) }}
+      />
       <p class="muted" id="channels-intro">
         {t("intro")}
       </p>

@@ -1,5 +1,5 @@
 import { choicesOf, type ChoiceKind } from "../../api/choices";
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, otherwise, unwrap, type Schemas } from "../../api/client";
 import { inView } from "./views";
 
 export type Conversation = Schemas["Conversation"];
@@ -78,6 +78,32 @@ export const reply = (conversation: string, content: string, isPrivate = false) 
   unwrap(api.POST("/api/v1/messages/outgoing/", { body: { conversation, content, private: isPrivate } }));
 export const assign = (id: string, body: { assigneeId?: string | null; teamId?: string | null }) =>
   unwrap(api.POST("/api/v1/conversations/{id}/assign/", { params: { path: { id } }, body }));
+
+/** Marks a conversation read by the team (its unread count 0); the live stream tells the other tabs. */
+export const markRead = (id: string) =>
+  unwrap(api.POST("/api/v1/conversations/{id}/read/", { params: { path: { id } } }));
+
+/** Puts exactly these labels on the conversation; answers it as saved. */
+export const setLabels = (id: string, labelIds: string[]) =>
+  unwrap(api.PUT("/api/v1/conversations/{id}/labels/", { params: { path: { id } }, body: { labelIds } }));
+
+/** Tells the visitor the member is typing (or stopped); a lost signal only costs the indicator. */
+export const sendTyping = (id: string, typing: boolean) =>
+  unwrap(api.POST("/api/v1/conversations/{id}/typing/", { params: { path: { id } }, body: { typing } })).catch(
+    otherwise(undefined),
+  );
+
+/** Sends a message the channel failed to deliver again (queued). */
+export const retryDelivery = (messageId: string) =>
+  unwrap(api.POST("/api/v1/messages/{id}/channel-delivery/retry/", { params: { path: { id: messageId } } }));
+
+/** The organization's members, the first 100 (null when the caller may not list them). */
+export const assignableMembers = (organizationPk: string) =>
+  unwrap(
+    api.GET("/api/v1/organizations/{organizationPk}/members/", {
+      params: { path: { organizationPk }, query: { pageSize: 100 } },
+    }),
+  ).catch(otherwise(null));
 
 /** A fresh signed URL of an attachment (the one stored in the message may have expired). */
 export const attachmentUrl = async (id: string) =>

@@ -1,27 +1,19 @@
 import { useState } from "preact/hooks";
 import { choicesOf } from "../../api/choices";
-import { api, otherwise, problemOf, unwrap } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
 import { useResource } from "../../components/use-resource";
 import { membership, session } from "../../shell/session";
-import { assign, type Conversation } from "./api";
+import { assign, assignableMembers, type Conversation } from "./api";
 import { t } from "./strings";
 
 type Option = [string, string];
 
 /** Who a conversation can go to: the members and teams the caller may list (else only themselves). */
 async function choices(organizationPk: string) {
-  const path = { params: { path: { organizationPk } } };
-  const [members, groups] = await Promise.all([
-    unwrap(
-      api.GET("/api/v1/organizations/{organizationPk}/members/", {
-        params: { ...path.params, query: { pageSize: 100 } },
-      }),
-    ).catch(otherwise(null)),
-    choicesOf("groups", organizationPk),
-  ]);
+  const [members, groups] = await Promise.all([assignableMembers(organizationPk), choicesOf("groups", organizationPk)]);
   const people = members && "results" in members ? members.results : [];
   return {
     members: people.map((m): Option => [`member:${m.user.id}`, m.user.name || m.user.email]),

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { toast } from "../../components/toast";
 import { can } from "../../shell/session";
-import type { Message } from "./api";
+import { type Message, retryDelivery } from "./api";
 import { t } from "./strings";
 
 /** The platforms' names (product names; e-mail in the chosen language). */
@@ -66,7 +66,7 @@ export function DeliveryStatus({ m, onRetried }: { m: Message; onRetried: () => 
   const retry = async () => {
     setBusy(true);
     try {
-      await unwrap(api.POST("/api/v1/messages/{id}/channel-delivery/retry/", { params: { path: { id: m.id } } }));
+      await retryDelivery(m.id);
       toast(t("retryQueued"));
       onRetried();
     } catch (err) {

@@ -1,15 +1,9 @@
 import { useEffect, useRef } from "preact/hooks";
-import { api, otherwise, unwrap } from "../../api/client";
-import type { Conversation } from "./api";
+import { type Conversation, sendTyping } from "./api";
 import { t } from "./strings";
 
 /** How often, at most, "typing" is sent while the member types (the widget hides it after 6 s without one). */
 const TYPING_EVERY_MS = 3000;
-
-const sendTyping = (id: string, typing: boolean) =>
-  unwrap(api.POST("/api/v1/conversations/{id}/typing/", { params: { path: { id } }, body: { typing } })).catch(
-    otherwise(undefined),
-  ); // a lost signal only costs the indicator
 
 /**
  * The member's typing, told to the visitor: `input(text)` on each change of the reply box sends

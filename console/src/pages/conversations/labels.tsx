@@ -1,6 +1,5 @@
 import { useState } from "preact/hooks";
 import { choicesOf } from "../../api/choices";
-import { api, unwrap } from "../../api/client";
 import { ErrorAlert, FormError } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
@@ -10,7 +9,7 @@ import { t as common } from "../../components/strings";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { organizationId } from "../../shell/session";
-import type { Conversation } from "./api";
+import { type Conversation, setLabels } from "./api";
 import { t } from "./strings";
 
 type LabelRef = Conversation["labels"][number];
@@ -38,9 +37,6 @@ export function LabelChips({ labels }: { labels: LabelRef[] }) {
     </ul>
   );
 }
-
-const setLabels = (id: string, labelIds: string[]) =>
-  unwrap(api.PUT("/api/v1/conversations/{id}/labels/", { params: { path: { id } }, body: { labelIds } }));
 
 /** The button that opens the conversation's label choice. */
 export function LabelPicker({

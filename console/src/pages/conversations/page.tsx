@@ -14,6 +14,7 @@ import {
   getConversation,
   listConversations,
   listMessages,
+  markRead,
   matches,
   type Conversation,
   type Filters,
@@ -24,7 +25,7 @@ import { useVisitorTyping } from "./typing-state";
 import { t } from "./strings";
 import { Transcript } from "./transcript";
 import { NotifyToggle } from "../../shell/notify-toggle";
-import { UnreadInboxes, markRead } from "./unread";
+import { UnreadInboxes } from "./unread";
 import { messageStateAfter } from "./unread-order";
 import { ViewSwitch, inOrder } from "./views";
 

@@ -1,10 +1,5 @@
-import { api, unwrap } from "../../api/client";
 import { unreadInboxes } from "../../shell/notifications";
 import { t } from "./unread-strings";
-
-/** Marks a conversation read by the team (its unread count 0); the live stream tells the other tabs. */
-export const markRead = (id: string) =>
-  unwrap(api.POST("/api/v1/conversations/{id}/read/", { params: { path: { id } } }));
 
 /** A conversation's unread messages, as a badge (nothing when none). */
 export function UnreadBadge({ n }: { n: number }) {

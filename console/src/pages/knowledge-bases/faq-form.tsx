@@ -1,8 +1,9 @@
-import { Button, Dialog, FormError, TextField, common } from "../../components";
+import { TextField } from "../../components";
 import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
 import { CheckList } from "./parts";
 import { TextAreaField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
+import { FormDialog } from "../../components/form-dialog";
 import { t } from "./strings";
 
 /** Adds an FAQ (`faq` absent) or changes one: question, answer and the labels it carries. */
@@ -30,47 +31,35 @@ export function FaqForm({
     onClose();
   });
   return (
-    <Dialog
+    <FormDialog
       title={faq ? t("editFaq") : t("addFaq")}
-      open
+      formId="kb-faq-form"
+      submit={faq ? t("saveEdit") : t("add")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="kb-faq-form" variant="primary" busy={busy}>
-            {faq ? t("saveEdit") : t("add")}
-          </Button>
-        </>
-      }
     >
-      <form id="kb-faq-form" class="stack" onSubmit={submit}>
-        <FormError problem={problem} />
-        <TextField
-          label={t("question")}
-          name="question"
-          required
-          maxLength={10_000}
-          defaultValue={faq?.question}
-          error={problem?.field("question")}
-        />
-        <TextAreaField
-          label={t("answer")}
-          name="answer"
-          required
-          maxLength={100_000}
-          defaultValue={faq?.answer}
-          rows={5}
-          error={problem?.field("answer")}
-        />
-        {labels.length > 0 && (
-          <CheckList
-            legend={t("labels")}
-            name="labels"
-            options={labels}
-            chosen={(faq?.labels ?? []).map((l) => l.id)}
-          />
-        )}
-      </form>
-    </Dialog>
+      <TextField
+        label={t("question")}
+        name="question"
+        required
+        maxLength={10_000}
+        defaultValue={faq?.question}
+        error={problem?.field("question")}
+      />
+      <TextAreaField
+        label={t("answer")}
+        name="answer"
+        required
+        maxLength={100_000}
+        defaultValue={faq?.answer}
+        rows={5}
+        error={problem?.field("answer")}
+      />
+      {labels.length > 0 && (
+        <CheckList legend={t("labels")} name="labels" options={labels} chosen={(faq?.labels ?? []).map((l) => l.id)} />
+      )}
+    </FormDialog>
   );
 }

@@ -1,3 +1,4 @@
+import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button, ConfirmDialog, ErrorAlert, toast, useResource, type Column } from "../../components";
 import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
@@ -34,20 +35,12 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
     { label: t("hits"), cell: (f) => f.hitsCount },
   ];
   if (editable)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (f) => (
-        <div class="row-actions">
-          <Button aria-label={t("editNamed", { name: f.question })} onClick={() => setEditing(f)}>
-            {t("edit")}
-          </Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { name: f.question })} onClick={() => setDeleting(f)}>
-            {t("delete")}
-          </Button>
-        </div>
-      ),
-    });
+    columns.push(
+      actionsColumn<Faq>(t("actions"), [
+        { text: t("edit"), named: (f) => t("editNamed", { name: f.question }), run: setEditing },
+        { text: t("delete"), named: (f) => t("deleteNamed", { name: f.question }), run: setDeleting, danger: true },
+      ]),
+    );
 
   return (
     <section class="section" aria-labelledby="kb-faqs-title">

@@ -1,17 +1,6 @@
+import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import {
-  Button,
-  ConfirmDialog,
-  Dialog,
-  ErrorAlert,
-  FormError,
-  Loading,
-  SelectField,
-  common,
-  toast,
-  type Column,
-  useResource,
-} from "../../components";
+import { ConfirmDialog, ErrorAlert, Loading, SelectField, toast, type Column, useResource } from "../../components";
 import {
   PAGE_SIZE,
   deleteTextNode,
@@ -25,6 +14,7 @@ import { Highlighted } from "./highlight";
 import { FilterField, PagedTable } from "./parts";
 import { TextAreaField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
+import { FormDialog } from "../../components/form-dialog";
 import { t } from "./strings";
 
 /** A file's passages as retrieval sees them, filtered by text; managers edit or delete one. */
@@ -62,24 +52,12 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
     { label: t("hits"), cell: (n) => n.hitsCount },
   ];
   if (editable)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (n) => (
-        <div class="row-actions">
-          <Button aria-label={t("editPassageNamed", { n: number(n) })} onClick={() => setEditing(n)}>
-            {t("edit")}
-          </Button>
-          <Button
-            variant="danger"
-            aria-label={t("deletePassageNamed", { n: number(n) })}
-            onClick={() => setDeleting(n)}
-          >
-            {t("delete")}
-          </Button>
-        </div>
-      ),
-    });
+    columns.push(
+      actionsColumn<TextNode>(t("actions"), [
+        { text: t("edit"), named: (n) => t("editPassageNamed", { n: number(n) }), run: setEditing },
+        { text: t("delete"), named: (n) => t("deletePassageNamed", { n: number(n) }), run: setDeleting, danger: true },
+      ]),
+    );
   return (
     <section class="section" aria-labelledby="kb-nodes-title">
       <h2 id="kb-nodes-title">{t("textNodes")}</h2>
@@ -154,32 +132,25 @@ function TextNodeForm({ node, onClose, onSaved }: { node: TextNode; onClose: () 
     onClose();
   });
   return (
-    <Dialog
+    <FormDialog
       title={t("editTextNode")}
-      open
+      formId="kb-node-form"
+      submit={t("saveEdit")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="kb-node-form" variant="primary" busy={busy}>
-            {t("saveEdit")}
-          </Button>
-        </>
-      }
     >
-      <form id="kb-node-form" class="stack" onSubmit={submit}>
-        <FormError problem={problem} />
-        <TextAreaField
-          label={t("text")}
-          name="text"
-          required
-          maxLength={100_000}
-          rows={8}
-          defaultValue={node.text}
-          error={problem?.field("text")}
-        />
-        <p class="hint">{t("textNodeHint")}</p>
-      </form>
-    </Dialog>
+      <TextAreaField
+        label={t("text")}
+        name="text"
+        required
+        maxLength={100_000}
+        rows={8}
+        defaultValue={node.text}
+        error={problem?.field("text")}
+      />
+      <p class="hint">{t("textNodeHint")}</p>
+    </FormDialog>
   );
 }

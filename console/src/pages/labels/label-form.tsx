@@ -1,8 +1,5 @@
-import { Button } from "../../components/button";
-import { Dialog } from "../../components/dialog";
-import { FormError } from "../../components/alert";
 import { TextField } from "../../components/field";
-import { t as common } from "../../components/strings";
+import { FormDialog } from "../../components/form-dialog";
 import { useSubmit } from "../../components/use-submit";
 import { createLabel, updateLabel, type Label } from "./api";
 import { t } from "./strings";
@@ -29,46 +26,39 @@ export function LabelForm({
   });
   const err = (name: string) => problem?.field(name);
   return (
-    <Dialog
+    <FormDialog
       title={label ? t("editLabel") : t("newLabel")}
-      open
+      formId="label-form"
+      submit={t("save")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="label-form" variant="primary" busy={busy}>
-            {t("save")}
-          </Button>
-        </>
-      }
     >
-      <form id="label-form" onSubmit={submit} class="stack">
-        <FormError problem={problem} />
-        <TextField
-          label={t("name")}
-          name="name"
-          required
-          maxLength={50}
-          defaultValue={label?.name ?? ""}
-          hint={t("nameHint")}
-          error={err("name")}
-        />
-        <TextField
-          label={t("color")}
-          name="color"
-          type="color"
-          required
-          defaultValue={label?.color ?? "#1f77b4"}
-          error={err("color")}
-        />
-        <TextField
-          label={t("description")}
-          name="description"
-          maxLength={500}
-          defaultValue={label?.description ?? ""}
-          error={err("description")}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        label={t("name")}
+        name="name"
+        required
+        maxLength={50}
+        defaultValue={label?.name ?? ""}
+        hint={t("nameHint")}
+        error={err("name")}
+      />
+      <TextField
+        label={t("color")}
+        name="color"
+        type="color"
+        required
+        defaultValue={label?.color ?? "#1f77b4"}
+        error={err("color")}
+      />
+      <TextField
+        label={t("description")}
+        name="description"
+        maxLength={500}
+        defaultValue={label?.description ?? ""}
+        error={err("description")}
+      />
+    </FormDialog>
   );
 }

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import { Button } from "../../components/button";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
+import { actionsColumn } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import { LabelChip } from "../conversations/labels";
 import type { PageProps } from "../types";
@@ -32,48 +32,30 @@ export default function LabelsPage({ organizationId }: PageProps) {
     { label: t("description"), class: "wrap-text", cell: (l) => l.description || "—" },
     ...(manage
       ? [
-          {
-            label: t("actions"),
-            hiddenLabel: true,
-            cell: (l: Label) => (
-              <div class="row-actions">
-                <Button aria-label={t("editNamed", { name: l.name })} onClick={() => crud.setEditing(l)}>
-                  {t("edit")}
-                </Button>
-                <Button
-                  variant="danger"
-                  aria-label={t("deleteNamed", { name: l.name })}
-                  onClick={() => crud.setDeleting(l)}
-                >
-                  {t("delete")}
-                </Button>
-              </div>
-            ),
-          },
+          actionsColumn<Label>(t("actions"), [
+            { text: t("edit"), named: (l) => t("editNamed", { name: l.name }), run: crud.setEditing },
+            {
+              text: t("delete"),
+              named: (l) => t("deleteNamed", { name: l.name }),
+              run: crud.setDeleting,
+              danger: true,
+            },
+          ]),
         ]
       : []),
   ];
   return (
     <>
-      <PageHeader title={t("title")}>
-        {manage && (
-          <Button variant="primary" onClick={() => crud.setEditing("new")}>
-            {t("newLabel")}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader title={t("title")} action={manage && { text: t("newLabel"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
       <form class="labels-search" role="search" onSubmit={(e) => e.preventDefault()}>
         <TextField label={t("search")} type="search" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
       </form>
-      <h2 id="labels-title" class="sr-only">
-        {t("title")}
-      </h2>
       <ResourceList
         crud={crud}
         labelledBy="labels-title"
+        heading={t("title")}
         columns={columns}
-        rowKey={(l) => l.id}
         empty={search ? t("noMatch") : t("noLabels")}
         pageSize={PAGE_SIZE}
         form={(label, close) => (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { type ApiProblem, api, problemOf, unwrap } from "../../api/client";
+import { type ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";
@@ -10,18 +10,13 @@ import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { GroupAssistants, GroupKnowledgeBases, GroupMembers } from "./group-parts";
 import { PermissionMatrix } from "./matrix";
-import { permissionCatalogue, type Group } from "./api";
+import { getGroup, permissionCatalogue, type Group, updateGroup } from "./api";
 import { t } from "./strings";
 
 /** One group: its name and permission matrix, its members, assistants and knowledge bases. */
 export function GroupPage({ organizationId, id }: { organizationId: string; id: string }) {
-  const path = { organizationPk: organizationId, id };
   const loaded = useResource(
-    () =>
-      Promise.all([
-        unwrap(api.GET("/api/v1/organizations/{organizationPk}/groups/{id}/", { params: { path } })),
-        permissionCatalogue(),
-      ]),
+    () => Promise.all([getGroup(organizationId, id), permissionCatalogue()]),
     [organizationId, id],
   );
   const [group, setGroup] = useState<Group | null>(null);
@@ -81,12 +76,7 @@ function GroupForm({
     setBusy(true);
     setProblem(null);
     try {
-      const saved = await unwrap(
-        api.PATCH("/api/v1/organizations/{organizationPk}/groups/{id}/", {
-          params: { path: { organizationPk: organizationId, id: group.id } },
-          body: { name: name.trim(), permissions: [...selected] },
-        }),
-      );
+      const saved = await updateGroup(organizationId, group.id, { name: name.trim(), permissions: [...selected] });
       toast(t("groupSaved", { name: saved.name }));
       onSaved(saved);
     } catch (err) {

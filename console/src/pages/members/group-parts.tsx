@@ -1,11 +1,24 @@
 import { useId, useState } from "preact/hooks";
-import { api, problemOf, unwrap } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField } from "../../components/field";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
-import { allMembers, memberName, type Group } from "./api";
+import {
+  addGroupChatbot,
+  addGroupMember,
+  allMembers,
+  groupChatbots,
+  groupMembers,
+  listAssistants,
+  listKnowledgeBases,
+  memberName,
+  removeGroupChatbot,
+  removeGroupMember,
+  setKnowledgeBaseGroups,
+  type Group,
+} from "./api";
 import { t } from "./strings";
 
 interface Link {
@@ -126,16 +139,7 @@ export function GroupMembers({
   manage: boolean;
   onChanged: () => void;
 }) {
-  const path = { organizationPk: organizationId, groupPk: group.id };
-  const links = useResource(
-    () =>
-      unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/", {
-          params: { path, query: { pageSize: 100 } },
-        }),
-      ),
-    [group.id],
-  );
+  const links = useResource(() => groupMembers(organizationId, group.id), [group.id]);
   const members = useResource(() => (manage ? allMembers(organizationId) : Promise.resolve([])), [organizationId]);
   return (
     <Links
@@ -147,22 +151,13 @@ export function GroupMembers({
       manage={manage}
       removeLabel={(name) => t("removeNamed", { name })}
       onAdd={async (m) => {
-        await unwrap(
-          api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/", {
-            params: { path },
-            body: { members: [m.id] },
-          }),
-        );
+        await addGroupMember(organizationId, group.id, m.id);
         toast(t("addedToGroup", { name: m.name }));
         await links.reload();
         onChanged();
       }}
       onRemove={async (l) => {
-        await unwrap(
-          api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-members/{id}/", {
-            params: { path: { ...path, id: l.id } },
-          }),
-        );
+        await removeGroupMember(organizationId, group.id, l.id);
         toast(t("removedFromGroup", { name: l.target.name }));
         await links.reload();
         onChanged();
@@ -180,23 +175,8 @@ export function GroupAssistants({
   group: Group;
   manage: boolean;
 }) {
-  const path = { organizationPk: organizationId, groupPk: group.id };
-  const links = useResource(
-    () =>
-      unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/", {
-          params: { path, query: { pageSize: 100 } },
-        }),
-      ),
-    [group.id],
-  );
-  const chatbots = useResource(
-    () =>
-      manage
-        ? unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then((p) => p.results)
-        : Promise.resolve([]),
-    [organizationId],
-  );
+  const links = useResource(() => groupChatbots(organizationId, group.id), [group.id]);
+  const chatbots = useResource(() => (manage ? listAssistants() : Promise.resolve([])), [organizationId]);
   return (
     <Links
       title={t("assistants")}
@@ -207,21 +187,12 @@ export function GroupAssistants({
       manage={manage}
       removeLabel={(name) => t("removeNamed", { name })}
       onAdd={async (c) => {
-        await unwrap(
-          api.POST("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/bulk-create/", {
-            params: { path },
-            body: { chatbots: [c.id] },
-          }),
-        );
+        await addGroupChatbot(organizationId, group.id, c.id);
         toast(t("assistantAdded", { name: c.name }));
         await links.reload();
       }}
       onRemove={async (l) => {
-        await unwrap(
-          api.DELETE("/api/v1/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/{id}/", {
-            params: { path: { ...path, id: l.id } },
-          }),
-        );
+        await removeGroupChatbot(organizationId, group.id, l.id);
         toast(t("assistantRemoved", { name: l.target.name }));
         await links.reload();
       }}
@@ -231,21 +202,13 @@ export function GroupAssistants({
 
 /** Knowledge bases carry their groups themselves: ticking one adds this group to its `groups`. */
 export function GroupKnowledgeBases({ group, manage }: { group: Group; manage: boolean }) {
-  const bases = useResource(
-    () => unwrap(api.GET("/api/v1/knowledge-bases/", { params: { query: { pageSize: 100 } } })).then((p) => p.results),
-    [group.id],
-  );
+  const bases = useResource(listKnowledgeBases, [group.id]);
   const [error, setError] = useState<unknown>(null);
   const toggle = async (kb: NonNullable<typeof bases.data>[number], on: boolean) => {
     setError(null);
     const others = kb.groups.filter((g) => g.id !== group.id).map((g) => ({ id: g.id }));
     try {
-      await unwrap(
-        api.PATCH("/api/v1/knowledge-bases/{id}/", {
-          params: { path: { id: kb.id } },
-          body: { groups: on ? [...others, { id: group.id }] : others },
-        }),
-      );
+      await setKnowledgeBaseGroups(kb.id, on ? [...others, { id: group.id }] : others);
       toast(t("kbSaved", { name: kb.name }));
       await bases.reload();
     } catch (err) {

@@ -1,5 +1,5 @@
+import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { api, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { Dialog } from "../../components/dialog";
@@ -14,7 +14,7 @@ import { t as common } from "../../components/strings";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
-import { listGroups, permissionCatalogue, type Group } from "./api";
+import { createGroup, deleteGroup, listGroups, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
 
 /** The organization's groups: created with their permissions, opened, deleted. */
@@ -37,17 +37,11 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
     { label: t("membersCount"), cell: (g) => g.membersCount },
   ];
   if (manage)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (g) => (
-        <div class="row-actions">
-          <Button variant="danger" aria-label={t("deleteNamed", { name: g.name })} onClick={() => setDeleting(g)}>
-            {t("delete")}
-          </Button>
-        </div>
-      ),
-    });
+    columns.push(
+      actionsColumn<Group>(t("actions"), [
+        { text: t("delete"), named: (g) => t("deleteNamed", { name: g.name }), run: setDeleting, danger: true },
+      ]),
+    );
   return (
     <section class="section" aria-labelledby="groups-title">
       <div class="section-head">
@@ -75,11 +69,7 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
         action={t("delete")}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await unwrap(
-            api.DELETE("/api/v1/organizations/{organizationPk}/groups/{id}/", {
-              params: { path: { organizationPk: organizationId, id: deleting!.id } },
-            }),
-          );
+          await deleteGroup(organizationId, deleting!.id);
           toast(t("groupDeleted", { name: deleting!.name }));
           await groups.reload();
         }}
@@ -94,12 +84,7 @@ function NewGroup({ organizationId, onClose }: { organizationId: string; onClose
   const [selected, setSelected] = useState(new Set<string>());
   const { busy, problem, submit } = useSubmit(async (form) => {
     const name = String(form.get("name") ?? "").trim();
-    const group = await unwrap(
-      api.POST("/api/v1/organizations/{organizationPk}/groups/", {
-        params: { path: { organizationPk: organizationId } },
-        body: { name, permissions: [...selected] },
-      }),
-    );
+    const group = await createGroup(organizationId, { name, permissions: [...selected] });
     toast(t("groupSaved", { name: group.name }));
     onClose();
     navigate(`/members/groups/${group.id}`);

@@ -1,5 +1,6 @@
+import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { Dialog } from "../../components/dialog";
@@ -13,10 +14,18 @@ import { useSubmit } from "../../components/use-submit";
 import { t as common } from "../../components/strings";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
-import { listGroups, memberName, type Group, type Member } from "./api";
+import {
+  addMember,
+  listGroups,
+  listMembers,
+  memberName,
+  PAGE_SIZE,
+  removeMember,
+  setMemberGroups,
+  type Group,
+  type Member,
+} from "./api";
 import { t } from "./strings";
-
-const PAGE_SIZE = 20;
 
 /** The organization's members: added by e-mail, their groups changed, removed. */
 export function MembersSection({
@@ -26,17 +35,8 @@ export function MembersSection({
   organizationId: string;
   groupsChanged: () => void;
 }) {
-  const path = { organizationPk: organizationId };
   const [page, setPage] = useState(1);
-  const members = useResource(
-    () =>
-      unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/members/", {
-          params: { path, query: { page, pageSize: PAGE_SIZE } },
-        }),
-      ),
-    [organizationId, page],
-  );
+  const members = useResource(() => listMembers(organizationId, page), [organizationId, page]);
   const [adding, setAdding] = useState(false);
   const [grouping, setGrouping] = useState<Member | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -62,25 +62,23 @@ export function MembersSection({
     { label: t("joined"), cell: (m) => formatTime(m.createdAt) },
   ];
   if (manage)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (m) =>
-        !m.isOwner && (
-          <div class="row-actions">
-            <Button aria-label={t("editGroupsNamed", { name: memberName(m) })} onClick={() => setGrouping(m)}>
-              {t("editGroups")}
-            </Button>
-            <Button
-              variant="danger"
-              aria-label={t("removeNamed", { name: memberName(m) })}
-              onClick={() => setRemoving(m)}
-            >
-              {t("remove")}
-            </Button>
-          </div>
-        ),
-    });
+    columns.push(
+      actionsColumn<Member>(t("actions"), [
+        {
+          text: t("editGroups"),
+          named: (m) => t("editGroupsNamed", { name: memberName(m) }),
+          run: setGrouping,
+          when: (m) => !m.isOwner,
+        },
+        {
+          text: t("remove"),
+          named: (m) => t("removeNamed", { name: memberName(m) }),
+          run: setRemoving,
+          danger: true,
+          when: (m) => !m.isOwner,
+        },
+      ]),
+    );
   const changed = async () => {
     await members.reload();
     groupsChanged();
@@ -121,11 +119,7 @@ export function MembersSection({
         action={t("remove")}
         onClose={() => setRemoving(null)}
         onConfirm={async () => {
-          await unwrap(
-            api.DELETE("/api/v1/organizations/{organizationPk}/members/{id}/", {
-              params: { path: { ...path, id: removing!.id } },
-            }),
-          );
+          await removeMember(organizationId, removing!.id);
           toast(t("memberRemoved", { name: memberName(removing!) }));
           await changed();
         }}
@@ -145,12 +139,7 @@ function AddMember({
 }) {
   const { busy, problem, submit } = useSubmit(async (form) => {
     const email = String(form.get("email") ?? "").trim();
-    const member = await unwrap(
-      api.POST("/api/v1/organizations/{organizationPk}/members/", {
-        params: { path: { organizationPk: organizationId } },
-        body: { email },
-      }),
-    );
+    const member = await addMember(organizationId, email);
     toast(t("memberAdded", { name: memberName(member) }));
     onAdded();
     onClose();
@@ -206,12 +195,7 @@ function MemberGroups({
     setBusy(true);
     setError(null);
     try {
-      await unwrap(
-        api.POST("/api/v1/organizations/{organizationPk}/members/{id}/update-groups/", {
-          params: { path: { organizationPk: organizationId, id: member.id } },
-          body: { groups: chosen },
-        }),
-      );
+      await setMemberGroups(organizationId, member.id, chosen);
       toast(t("groupsSaved", { name: memberName(member) }));
       onSaved();
       onClose();

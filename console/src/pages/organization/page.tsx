@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { type ApiProblem, api, problemOf, unwrap, type Schemas } from "../../api/client";
+import { type ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, FormError, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";
@@ -9,18 +9,15 @@ import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import type { PageProps } from "../types";
+import { getOrganization, type Organization, patchOrganization } from "./api";
 import { t } from "./strings";
 
-type Organization = Schemas["Organization"];
 const LOGOS = ["compactLogo", "fullLogo"] as const;
 const TEXT = ["name", "themePrimaryColor", "companyName", "taxId", "contactPhone"] as const;
 
 /** The organization's settings and its logos (uploaded through the API's multipart form). */
 export default function OrganizationPage({ organizationId }: PageProps) {
-  const loaded = useResource(
-    () => unwrap(api.GET("/api/v1/organizations/{id}/", { params: { path: { id: organizationId } } })),
-    [organizationId],
-  );
+  const loaded = useResource(() => getOrganization(organizationId), [organizationId]);
   const [organization, setOrganization] = useState<Organization | null>(null);
   const current = organization ?? loaded.data;
   return (
@@ -39,9 +36,6 @@ export default function OrganizationPage({ organizationId }: PageProps) {
   );
 }
 
-const patch = (id: string, body: Record<string, unknown> | FormData) =>
-  unwrap(api.PATCH("/api/v1/organizations/{id}/", { params: { path: { id } }, body: body as never }));
-
 function Settings({ organization, onSaved }: { organization: Organization; onSaved: (o: Organization) => void }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
@@ -53,7 +47,7 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
     setBusy(true);
     setProblem(null);
     try {
-      onSaved(await patch(organization.id, body));
+      onSaved(await patchOrganization(organization.id, body));
       toast(t("saved"));
     } catch (err) {
       setProblem(problemOf(err));
@@ -134,7 +128,7 @@ function Logos({ organization, onSaved }: { organization: Organization; onSaved:
     setBusy(field);
     setProblem(null);
     try {
-      onSaved(await patch(organization.id, body));
+      onSaved(await patchOrganization(organization.id, body));
       toast(t(said, { name: t(field) }));
     } catch (err) {
       const p = problemOf(err);

@@ -1,5 +1,4 @@
 import { useRef } from "preact/hooks";
-import { api, unwrap } from "../../api/client";
 import { Button } from "../../components/button";
 import { FormError } from "../../components/alert";
 import { TextField } from "../../components/field";
@@ -9,6 +8,7 @@ import { useSubmit } from "../../components/use-submit";
 import { session } from "../../shell/session";
 import { KeysSection } from "../models/keys-section";
 import { SessionsSection } from "../models/sessions-section";
+import { changePassword, updateMe } from "./api";
 import { t } from "./strings";
 
 /** The signed-in user's own page: their name and e-mail, their password, their API keys and console sessions. */
@@ -27,11 +27,10 @@ export default function ProfilePage() {
 function DetailsSection() {
   const user = session.value!.user;
   const { busy, problem, submit } = useSubmit(async (form) => {
-    const saved = await unwrap(
-      api.PUT("/api/v1/users/current/", {
-        body: { name: String(form.get("name") ?? "").trim(), email: String(form.get("email") ?? "").trim() },
-      }),
-    );
+    const saved = await updateMe({
+      name: String(form.get("name") ?? "").trim(),
+      email: String(form.get("email") ?? "").trim(),
+    });
     // The banner's "Signed in as" reads the session: it follows at once.
     if (session.value) session.value = { ...session.value, user: saved };
     toast(t("detailsSaved"));
@@ -77,15 +76,11 @@ function PasswordSection() {
   const { busy, problem, submit } = useSubmit(async (data) => {
     const text = (name: string) => String(data.get(name) ?? "");
     // The administrator made at first start has no password: the API takes any old one then, but not an empty one.
-    await unwrap(
-      api.POST("/api/v1/auth/password/change/", {
-        body: {
-          oldPassword: text("oldPassword") || "-",
-          newPassword1: text("newPassword1"),
-          newPassword2: text("newPassword2"),
-        },
-      }),
-    );
+    await changePassword({
+      oldPassword: text("oldPassword") || "-",
+      newPassword1: text("newPassword1"),
+      newPassword2: text("newPassword2"),
+    });
     form.current?.reset();
     toast(t("passwordChanged"));
   });

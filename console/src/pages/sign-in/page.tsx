@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ApiProblem, api, problemOf, unwrap } from "../../api/client";
+import { ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/field";
 import { FormError } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { signedIn } from "../../shell/session";
 import { BASE, arrived, currentPath, followLink } from "../../shell/router";
+import { createSession } from "./api";
 import { SignUpForm } from "./sign-up";
 import { LanguagePicker } from "./language";
 import { t } from "./strings";
@@ -42,7 +43,7 @@ function SignInForm() {
     setBusy(true);
     setProblem(null);
     try {
-      const state = await unwrap(api.POST("/api/v1/auth/sessions/", { body }));
+      const state = await createSession(body);
       announce(t("signedIn"));
       arrived.value = true;
       signedIn(state);

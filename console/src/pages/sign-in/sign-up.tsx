@@ -1,11 +1,12 @@
 import { useEffect, useRef } from "preact/hooks";
-import { ApiProblem, api, unwrap } from "../../api/client";
+import { ApiProblem } from "../../api/client";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/field";
 import { FormError } from "../../components/alert";
 import { useSubmit } from "../../components/use-submit";
 import { signedIn } from "../../shell/session";
 import { BASE, arrived, followLink, navigate } from "../../shell/router";
+import { createSession, register } from "./api";
 import { LanguagePicker } from "./language";
 import { t } from "./strings";
 
@@ -24,19 +25,15 @@ export function SignUpForm() {
     const text = (name: string) => String(data.get(name) ?? "").trim();
     const email = text("email");
     const password = String(data.get("password1") ?? "");
-    await unwrap(
-      api.POST("/api/v1/auth/registration/", {
-        body: {
-          name: text("name"),
-          company: text("company"),
-          email,
-          password1: password,
-          password2: String(data.get("password2") ?? ""),
-          authSource: { id: "console" },
-        },
-      }),
-    );
-    const state = await unwrap(api.POST("/api/v1/auth/sessions/", { body: { email, password } }));
+    await register({
+      name: text("name"),
+      company: text("company"),
+      email,
+      password1: password,
+      password2: String(data.get("password2") ?? ""),
+      authSource: { id: "console" },
+    });
+    const state = await createSession({ email, password });
     navigate("/", { replace: true });
     arrived.value = true;
     signedIn(state);

@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
+import { actionsColumn } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteSkill, listSkills, type SkillItem } from "./api";
@@ -26,52 +26,34 @@ export default function SkillsPage({ organizationId }: PageProps) {
     { label: t("resources"), cell: (s) => s.resources.length },
     { label: t("attachedTools"), cell: (s) => s.attachedTools.map((a) => a.displayName).join(", ") || "—" },
     { label: t("groupsColumn"), cell: (s) => s.groups.map((g) => g.name).join(", ") || "—" },
-    {
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (s) => (
-        <div class="row-actions">
-          <Button aria-label={t("viewNamed", { name: s.name })} onClick={() => setViewing(s.id)}>
-            {t("view")}
-          </Button>
-          {manage && s.canUpdate && (
-            <Button aria-label={t("editNamed", { name: s.name })} onClick={() => setEditing(s.id)}>
-              {t("edit")}
-            </Button>
-          )}
-          {manage && s.canDelete && (
-            <Button
-              variant="danger"
-              aria-label={t("deleteNamed", { name: s.name })}
-              onClick={() => crud.setDeleting(s)}
-            >
-              {t("delete")}
-            </Button>
-          )}
-        </div>
-      ),
-    },
+    actionsColumn<SkillItem>(t("actions"), [
+      { text: t("view"), named: (s) => t("viewNamed", { name: s.name }), run: (s) => setViewing(s.id) },
+      manage && {
+        text: t("edit"),
+        named: (s) => t("editNamed", { name: s.name }),
+        run: (s) => setEditing(s.id),
+        when: (s) => s.canUpdate,
+      },
+      manage && {
+        text: t("delete"),
+        named: (s) => t("deleteNamed", { name: s.name }),
+        run: crud.setDeleting,
+        danger: true,
+        when: (s) => s.canDelete,
+      },
+    ]),
   ];
   return (
     <>
-      <PageHeader title={t("title")}>
-        {manage && (
-          <Button variant="primary" onClick={() => setUploading(true)}>
-            {t("uploadSkill")}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader title={t("title")} action={manage && { text: t("uploadSkill"), run: () => setUploading(true) }} />
       <p class="muted" id="skills-intro">
         {t("intro")}
       </p>
-      <h2 id="skills-title" class="sr-only">
-        {t("title")}
-      </h2>
       <ResourceList
         crud={crud}
         labelledBy="skills-title"
+        heading={t("title")}
         columns={columns}
-        rowKey={(s) => s.id}
         empty={t("noSkills")}
         pageSize={20}
         remove={{

@@ -1,13 +1,10 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
 import { CheckList, pickedIds } from "../../components/check-list";
-import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
-import { FormError } from "../../components/alert";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
-import { t as common } from "../../components/strings";
+import { FormDialog } from "../../components/form-dialog";
 import {
   assistantChoices,
   createDatabase,
@@ -63,90 +60,83 @@ export function DatabaseForm({
   const err = (name: string) => problem?.field(name);
   const formId = database ? `database-form-${database.id}` : "database-form";
   return (
-    <Dialog
+    <FormDialog
       title={database ? t("editDatabase") : t("addDatabase")}
-      open
+      formId={formId}
+      submit={database ? t("save") : t("add")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {database ? t("save") : t("add")}
-          </Button>
-        </>
-      }
     >
-      <form id={formId} onSubmit={submit} class="stack">
-        <FormError problem={problem} />
+      <TextField
+        label={t("name")}
+        name="name"
+        required
+        maxLength={200}
+        defaultValue={database?.name}
+        error={err("name")}
+      />
+      <TextField
+        label={t("description")}
+        name="description"
+        maxLength={10000}
+        defaultValue={database?.description}
+        hint={t("descriptionHint")}
+        error={err("description")}
+      />
+      {database ? (
+        <p class="small">
+          {t("databaseType")}: {t(`type_${database.databaseType}`)} <span class="muted">({t("typeFixed")})</span>
+        </p>
+      ) : (
+        <SelectField
+          label={t("databaseType")}
+          value={type}
+          onChange={(e) => setType(e.currentTarget.value as FormType)}
+          options={TYPES.map((k) => [k, t(`type_${k}`)])}
+          hint={t(`typeHint_${type as (typeof TYPES)[number]}`)}
+        />
+      )}
+      {external && (
         <TextField
-          label={t("name")}
-          name="name"
-          required
-          maxLength={200}
-          defaultValue={database?.name}
-          error={err("name")}
+          label={t("databaseUrl")}
+          name="databaseUrl"
+          type="password"
+          autoComplete="off"
+          required={!database}
+          placeholder={database?.databaseUrl ?? undefined}
+          hint={database ? t("databaseUrlKeepHint") : t("databaseUrlHint")}
+          error={err("databaseUrl")}
         />
-        <TextField
-          label={t("description")}
-          name="description"
-          maxLength={10000}
-          defaultValue={database?.description}
-          hint={t("descriptionHint")}
-          error={err("description")}
+      )}
+      {external && (
+        <TextAreaField
+          label={t("includeTables")}
+          name="includeTables"
+          rows={2}
+          defaultValue={database?.includeTables?.tables.join("\n") ?? ""}
+          hint={t("includeTablesHint")}
+          error={err("includeTables")}
         />
-        {database ? (
-          <p class="small">
-            {t("databaseType")}: {t(`type_${database.databaseType}`)} <span class="muted">({t("typeFixed")})</span>
-          </p>
-        ) : (
-          <SelectField
-            label={t("databaseType")}
-            value={type}
-            onChange={(e) => setType(e.currentTarget.value as FormType)}
-            options={TYPES.map((k) => [k, t(`type_${k}`)])}
-            hint={t(`typeHint_${type as (typeof TYPES)[number]}`)}
-          />
-        )}
-        {external && (
-          <TextField
-            label={t("databaseUrl")}
-            name="databaseUrl"
-            type="password"
-            autoComplete="off"
-            required={!database}
-            placeholder={database?.databaseUrl ?? undefined}
-            hint={database ? t("databaseUrlKeepHint") : t("databaseUrlHint")}
-            error={err("databaseUrl")}
-          />
-        )}
-        {external && (
-          <TextAreaField
-            label={t("includeTables")}
-            name="includeTables"
-            rows={2}
-            defaultValue={database?.includeTables?.tables.join("\n") ?? ""}
-            hint={t("includeTablesHint")}
-            error={err("includeTables")}
-          />
-        )}
-        <CheckboxField
-          label={t("active")}
-          name="isActive"
-          defaultChecked={database?.isActive ?? true}
-          hint={t("activeHint")}
-        />
-        <CheckList
-          legend={t("assistants")}
-          hint={t("assistantsHint")}
-          name="chatbots"
-          options={assistants.data ?? undefined}
-          chosen={database?.chatbots}
-          loading={assistants.loading}
-          empty={assistants.error || assistants.data === null ? t("assistantsUnavailable") : t("noAssistants")}
-          error={err("chatbots")}
-        />
-        <GroupPicker organizationId={organizationId} chosen={database?.groups} error={err("groups")} />
-      </form>
-    </Dialog>
+      )}
+      <CheckboxField
+        label={t("active")}
+        name="isActive"
+        defaultChecked={database?.isActive ?? true}
+        hint={t("activeHint")}
+      />
+      <CheckList
+        legend={t("assistants")}
+        hint={t("assistantsHint")}
+        name="chatbots"
+        options={assistants.data ?? undefined}
+        chosen={database?.chatbots}
+        loading={assistants.loading}
+        empty={assistants.error || assistants.data === null ? t("assistantsUnavailable") : t("noAssistants")}
+        error={err("chatbots")}
+      />
+      <GroupPicker organizationId={organizationId} chosen={database?.groups} error={err("groups")} />
+    </FormDialog>
   );
 }

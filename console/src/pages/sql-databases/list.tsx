@@ -1,4 +1,4 @@
-import { Button } from "../../components/button";
+import { actionsColumn } from "../../components/row-actions";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
@@ -30,46 +30,32 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
     { label: t("groupsColumn"), cell: (d) => d.groups.map((g) => g.name).join(", ") || "—" },
   ];
   if (manage)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (d) => (
-        <div class="row-actions">
-          {d.canUpdate && (
-            <Button aria-label={t("editNamed", { name: d.name })} onClick={() => crud.setEditing(d)}>
-              {t("edit")}
-            </Button>
-          )}
-          {d.canDelete && (
-            <Button
-              variant="danger"
-              aria-label={t("deleteNamed", { name: d.name })}
-              onClick={() => crud.setDeleting(d)}
-            >
-              {t("delete")}
-            </Button>
-          )}
-        </div>
-      ),
-    });
+    columns.push(
+      actionsColumn<SqlDatabaseItem>(t("actions"), [
+        {
+          text: t("edit"),
+          named: (d) => t("editNamed", { name: d.name }),
+          run: crud.setEditing,
+          when: (d) => d.canUpdate,
+        },
+        {
+          text: t("delete"),
+          named: (d) => t("deleteNamed", { name: d.name }),
+          run: crud.setDeleting,
+          danger: true,
+          when: (d) => d.canDelete,
+        },
+      ]),
+    );
   return (
     <>
-      <PageHeader title={t("title")}>
-        {manage && (
-          <Button variant="primary" onClick={() => crud.setEditing("new")}>
-            {t("addDatabase")}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader title={t("title")} action={manage && { text: t("addDatabase"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
-      <h2 id="databases-title" class="sr-only">
-        {t("title")}
-      </h2>
       <ResourceList
         crud={crud}
         labelledBy="databases-title"
+        heading={t("title")}
         columns={columns}
-        rowKey={(d) => d.id}
         empty={t("noDatabases")}
         pageSize={20}
         form={(database, close) => (

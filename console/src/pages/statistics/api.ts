@@ -1,4 +1,6 @@
-import { api, unwrap, type Schemas } from "../../api/client";
+import { useState } from "preact/hooks";
+import { ApiProblem, api, problemOf, unwrap, type QueryOf, type Schemas } from "../../api/client";
+import { toast } from "../../components/toast";
 import type { paths } from "../../api/schema";
 import { locale } from "../../i18n";
 
@@ -87,3 +89,86 @@ export async function loadSeries(
 /** Every assistant the member can see (names for the filter), up to 100. */
 export const loadAssistants = () =>
   unwrap(api.GET("/api/v1/chatbots/", { params: { query: { pageSize: 100 } } })).then((p) => p.results);
+
+const HUMAN = "/api/v1/organizations/{organizationPk}/human-statistics/";
+const RECORDS = "/api/v1/chatbots/{chatbotPk}/records/";
+const CHATBOT_USAGE = "/api/v1/organizations/{organizationPk}/usage-statistics/chatbots/";
+const MEMBER_USAGE = "/api/v1/organizations/{organizationPk}/usage-statistics/members/";
+
+/** The human side's figures in the range, per day or per agent, team or assistant (`groupBy`). */
+export const humanStatistics = (organizationPk: string, query: QueryOf<typeof HUMAN>) =>
+  unwrap(api.GET(HUMAN, { params: { path: { organizationPk }, query } }));
+
+/** An assistant's questions and answers, a page at a time. */
+export const chatbotRecords = (chatbotPk: string, query: QueryOf<typeof RECORDS>) =>
+  unwrap(api.GET(RECORDS, { params: { path: { chatbotPk }, query } }));
+
+/** One assistant's conversation counts over a range. */
+export const conversationStatistics = (chatbotPk: string, query: QueryOf<"/api/v1/chatbots/{chatbotPk}/statistics/">) =>
+  unwrap(api.GET("/api/v1/chatbots/{chatbotPk}/statistics/", { params: { path: { chatbotPk }, query } }));
+
+/** Usage per assistant in the range, a page at a time. */
+export const chatbotUsage = (organizationPk: string, query: QueryOf<typeof CHATBOT_USAGE>) =>
+  unwrap(api.GET(CHATBOT_USAGE, { params: { path: { organizationPk }, query } }));
+
+/** Usage per member in the range, a page at a time. */
+export const memberUsage = (organizationPk: string, query: QueryOf<typeof MEMBER_USAGE>) =>
+  unwrap(api.GET(MEMBER_USAGE, { params: { path: { organizationPk }, query } }));
+
+type Download = Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/** Saves a spreadsheet the API answers under the API's file name (else `fallback`); a refusal is an ApiProblem. */
+async function save(request: Download, fallback: string) {
+  const answer = await request;
+  if (!answer.response.ok)
+    throw new ApiProblem(
+      answer.response.status,
+      (answer.error as { detail?: string })?.detail ?? answer.response.statusText,
+      "error",
+    );
+  const name = /filename="?([^";]+)"?/.exec(answer.response.headers.get("Content-Disposition") ?? "")?.[1] ?? fallback;
+  const url = URL.createObjectURL(answer.data as Blob);
+  Object.assign(document.createElement("a"), { href: url, download: name }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+// Fetched through the client (it sends the organization), then saved under the API's file name.
+export const exportHumanStatistics = (organizationPk: string, query: QueryOf<typeof HUMAN>) =>
+  save(
+    api.GET("/api/v1/organizations/{organizationPk}/human-statistics/export-excel/", {
+      params: { path: { organizationPk }, query },
+      parseAs: "blob",
+    }),
+    "human-statistics.xlsx",
+  );
+
+export const exportChatbotRecords = (
+  chatbotPk: string,
+  query: QueryOf<"/api/v1/chatbots/{chatbotPk}/records/export-excel/">,
+) =>
+  save(
+    api.GET("/api/v1/chatbots/{chatbotPk}/records/export-excel/", {
+      params: { path: { chatbotPk }, query },
+      parseAs: "blob",
+    }),
+    "records.xlsx",
+  );
+
+/** A download button's state: `exporting` while `run` saves the file, its problem kept; `done` is said (a toast). */
+export function useDownload(run: () => Promise<void>, done: string) {
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<unknown>(null);
+  const download = async () => {
+    setExporting(true);
+    setExportError(null);
+    try {
+      await run();
+      toast(done);
+    } catch (err) {
+      setExportError(problemOf(err));
+    } finally {
+      setExporting(false);
+    }
+  };
+  return { exporting, exportError, download };
+}

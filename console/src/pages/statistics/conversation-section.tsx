@@ -1,9 +1,8 @@
 import { useState } from "preact/hooks";
-import { api, unwrap } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField } from "../../components/field";
 import { useResource } from "../../components/use-resource";
-import { formatCount, type Range } from "./api";
+import { conversationStatistics, formatCount, type Range } from "./api";
 import { t } from "./strings";
 
 const COUNTS = [
@@ -25,19 +24,12 @@ export function ConversationSection({ chatbot, range }: { chatbot: string; range
   const [includeTests, setIncludeTests] = useState(false);
   const stats = useResource(
     () =>
-      unwrap(
-        api.GET("/api/v1/chatbots/{chatbotPk}/statistics/", {
-          params: {
-            path: { chatbotPk: chatbot },
-            query: {
-              datetimeFrom: range.startDate,
-              datetimeTo: range.endDate,
-              timezone: range.timezone,
-              ...(includeTests ? { includeTests: "true" as const } : {}),
-            },
-          },
-        }),
-      ),
+      conversationStatistics(chatbot, {
+        datetimeFrom: range.startDate,
+        datetimeTo: range.endDate,
+        timezone: range.timezone,
+        ...(includeTests ? { includeTests: "true" as const } : {}),
+      }),
     [chatbot, range, includeTests],
   );
   return (

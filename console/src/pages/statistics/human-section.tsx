@@ -1,15 +1,14 @@
 import { useMemo, useState } from "preact/hooks";
-import { ApiProblem, api, problemOf, unwrap, type Schemas } from "../../api/client";
+import type { Schemas } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { Button } from "../../components/button";
 import { DataTable, type Column } from "../../components/data-table";
 import { SelectField } from "../../components/field";
-import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { locale } from "../../i18n";
 import { Chart } from "./chart";
 import { th } from "./human-strings";
-import { formatCount, type Range } from "./api";
+import { exportHumanStatistics, formatCount, humanStatistics, type Range, useDownload } from "./api";
 
 type Group = Schemas["HumanGroupFigures"];
 type Figures = Schemas["HumanFigures"];
@@ -55,57 +54,19 @@ export function HumanSection({
   chatbot: string;
 }) {
   const [groupBy, setGroupBy] = useState<GroupBy>("agent");
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState<unknown>(null);
-  const path = { organizationPk: organizationId };
   const base = { ...range, chatbot: chatbot || undefined };
   const days = useResource(
-    () =>
-      unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/human-statistics/", {
-          params: { path, query: { ...base, groupBy: "day" } },
-        }),
-      ),
+    () => humanStatistics(organizationId, { ...base, groupBy: "day" }),
     [organizationId, range, chatbot],
   );
   const groups = useResource(
-    () =>
-      unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/human-statistics/", {
-          params: { path, query: { ...base, groupBy } },
-        }),
-      ),
+    () => humanStatistics(organizationId, { ...base, groupBy }),
     [organizationId, range, chatbot, groupBy],
   );
-
-  // Fetched through the client (it sends the organization), then saved under the API's file name.
-  const download = async () => {
-    setExporting(true);
-    setExportError(null);
-    try {
-      const answer = await api.GET("/api/v1/organizations/{organizationPk}/human-statistics/export-excel/", {
-        params: { path, query: { ...base, groupBy } },
-        parseAs: "blob",
-      });
-      if (!answer.response.ok)
-        throw new ApiProblem(
-          answer.response.status,
-          (answer.error as { detail?: string })?.detail ?? answer.response.statusText,
-          "error",
-        );
-      const name =
-        /filename="?([^";]+)"?/.exec(answer.response.headers.get("Content-Disposition") ?? "")?.[1] ??
-        "human-statistics.xlsx";
-      const url = URL.createObjectURL(answer.data as Blob);
-      Object.assign(document.createElement("a"), { href: url, download: name }).click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      toast(th("exported"));
-    } catch (err) {
-      setExportError(problemOf(err));
-    } finally {
-      setExporting(false);
-    }
-  };
+  const { exporting, exportError, download } = useDownload(
+    () => exportHumanStatistics(organizationId, { ...base, groupBy }),
+    th("exported"),
+  );
 
   const perDay = days.data?.results;
   const starts = useMemo(() => (perDay ?? []).map((d) => Date.parse(`${d.key}T00:00:00`)), [perDay]);

@@ -1,14 +1,12 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, api, problemOf, unwrap } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { toast } from "../../components/toast";
 import { Button } from "../../components/button";
 import { DataTable, type Column } from "../../components/data-table";
 import { SelectField, TextField } from "../../components/field";
 import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
-import type { ChatbotRecord, Range } from "./api";
+import { type ChatbotRecord, chatbotRecords, exportChatbotRecords, type Range, useDownload } from "./api";
 import { t } from "./strings";
 
 const PAGE_SIZE = 20;
@@ -42,8 +40,6 @@ export function RecordsSection({
   const [picked, setPicked] = useState("");
   const [filters, setFilters] = useState<Filters>({ userMessage: "", botMessage: "" });
   const [page, setPage] = useState(1);
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState<unknown>(null);
   const bot = chatbot || picked || assistants?.[0]?.id || "";
   const query = {
     ...range,
@@ -51,14 +47,7 @@ export function RecordsSection({
     botMessage: filters.botMessage || undefined,
   };
   const records = useResource(
-    () =>
-      bot
-        ? unwrap(
-            api.GET("/api/v1/chatbots/{chatbotPk}/records/", {
-              params: { path: { chatbotPk: bot }, query: { ...query, page, pageSize: PAGE_SIZE } },
-            }),
-          )
-        : Promise.resolve(undefined),
+    () => (bot ? chatbotRecords(bot, { ...query, page, pageSize: PAGE_SIZE }) : Promise.resolve(undefined)),
     [bot, range, filters, page],
   );
 
@@ -72,34 +61,7 @@ export function RecordsSection({
     });
   };
 
-  // Fetched through the client (it sends the organization), then saved under the API's file name.
-  const download = async () => {
-    setExporting(true);
-    setExportError(null);
-    try {
-      const answer = await api.GET("/api/v1/chatbots/{chatbotPk}/records/export-excel/", {
-        params: { path: { chatbotPk: bot }, query },
-        parseAs: "blob",
-      });
-      if (!answer.response.ok)
-        throw new ApiProblem(
-          answer.response.status,
-          (answer.error as { detail?: string })?.detail ?? answer.response.statusText,
-          "error",
-        );
-      const name =
-        /filename="?([^";]+)"?/.exec(answer.response.headers.get("Content-Disposition") ?? "")?.[1] ?? "records.xlsx";
-      const url = URL.createObjectURL(answer.data as Blob);
-      const link = Object.assign(document.createElement("a"), { href: url, download: name });
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      toast(t("exported"));
-    } catch (err) {
-      setExportError(problemOf(err));
-    } finally {
-      setExporting(false);
-    }
-  };
+  const { exporting, exportError, download } = useDownload(() => exportChatbotRecords(bot, query), t("exported"));
 
   type Row = NonNullable<typeof records.data>["results"][number];
   const columns: Column<Row>[] = [

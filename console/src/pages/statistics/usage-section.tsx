@@ -1,10 +1,17 @@
 import { useState } from "preact/hooks";
-import { api, unwrap } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { DataTable, type Column } from "../../components/data-table";
 import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
-import { formatCount, type ChatbotUsage, type MemberUsage, type Range, type UsageCounts } from "./api";
+import {
+  type ChatbotUsage,
+  chatbotUsage,
+  formatCount,
+  memberUsage,
+  type MemberUsage,
+  type Range,
+  type UsageCounts,
+} from "./api";
 import { t } from "./strings";
 
 const PAGE_SIZE = 10;
@@ -37,23 +44,12 @@ export function UsageSection({
     sortBy: "messagesCount" as const,
     sortOrder: "desc" as const,
   };
-  const path = { organizationPk: organizationId };
   const bots = useResource(
-    () =>
-      unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/chatbots/", {
-          params: { path, query: { ...query, page: botPage } },
-        }),
-      ),
+    () => chatbotUsage(organizationId, { ...query, page: botPage }),
     [organizationId, range, chatbot, botPage],
   );
   const members = useResource(
-    () =>
-      unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/usage-statistics/members/", {
-          params: { path, query: { ...query, page: memberPage } },
-        }),
-      ),
+    () => memberUsage(organizationId, { ...query, page: memberPage }),
     [organizationId, range, chatbot, memberPage],
   );
   return (

@@ -1,9 +1,6 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
-import { FormError } from "../../components/alert";
-import { t as common } from "../../components/strings";
+import { FormDialog } from "../../components/form-dialog";
 import { useSubmit } from "../../components/use-submit";
 import { createConnector, updateConnector, type Connector, type ConnectorWrite, type RegistryEntry } from "./api";
 import { jsonObject } from "./json-field";
@@ -42,77 +39,70 @@ export function ConnectorForm({
   });
   const formId = connector ? `connector-form-${connector.id}` : "connector-form-new";
   return (
-    <Dialog
+    <FormDialog
       title={connector ? t("editConnector") : t("addConnector")}
-      open
+      formId={formId}
+      submit={connector ? t("save") : t("add")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {connector ? t("save") : t("add")}
-          </Button>
-        </>
-      }
     >
-      <form id={formId} onSubmit={submit} class="stack">
-        <FormError problem={problem} />
-        <SelectField
-          label={t("registryEntry")}
-          value={entryId}
-          disabled={!!connector}
-          onChange={(e) => setEntryId(e.currentTarget.value)}
-          options={registry.map((e) => [e.id, e.name])}
-          hint={entry?.description}
-          error={problem?.field("mcpRegistryId")}
-        />
+      <SelectField
+        label={t("registryEntry")}
+        value={entryId}
+        disabled={!!connector}
+        onChange={(e) => setEntryId(e.currentTarget.value)}
+        options={registry.map((e) => [e.id, e.name])}
+        hint={entry?.description}
+        error={problem?.field("mcpRegistryId")}
+      />
+      <TextField
+        label={t("displayName")}
+        name="displayName"
+        maxLength={200}
+        defaultValue={connector?.displayName ?? ""}
+        hint={t("defaultEntryName")}
+        error={problem?.field("displayName")}
+      />
+      <TextField
+        label={t("description")}
+        name="description"
+        maxLength={10000}
+        defaultValue={connector?.description ?? ""}
+        error={problem?.field("description")}
+      />
+      {entry?.urlVariables.map((v) => (
         <TextField
-          label={t("displayName")}
-          name="displayName"
-          maxLength={200}
-          defaultValue={connector?.displayName ?? ""}
-          hint={t("defaultEntryName")}
-          error={problem?.field("displayName")}
+          key={v.name}
+          label={v.name}
+          name={`var-${v.name}`}
+          required
+          defaultValue={connector?.urlVariables[v.name] ?? ""}
+          hint={v.description}
+          error={problem?.field(`urlVariables.${v.name}`) ?? problem?.field("urlVariables")}
         />
-        <TextField
-          label={t("description")}
-          name="description"
-          maxLength={10000}
-          defaultValue={connector?.description ?? ""}
-          error={problem?.field("description")}
-        />
-        {entry?.urlVariables.map((v) => (
-          <TextField
-            key={v.name}
-            label={v.name}
-            name={`var-${v.name}`}
-            required
-            defaultValue={connector?.urlVariables[v.name] ?? ""}
-            hint={v.description}
-            error={problem?.field(`urlVariables.${v.name}`) ?? problem?.field("urlVariables")}
+      ))}
+      {entry && entry.authKind !== "none" && (
+        <>
+          <TextAreaField
+            class="code"
+            spellcheck={false}
+            label={t("authHeaders")}
+            name="authHeaders"
+            rows={3}
+            hint={`${entry.authHint}. ${connector?.hasAuthHeaders ? t("headersKept") : t("headersWriteOnly")}`}
+            error={problem?.field("authHeaders")}
           />
-        ))}
-        {entry && entry.authKind !== "none" && (
-          <>
-            <TextAreaField
-              class="code"
-              spellcheck={false}
-              label={t("authHeaders")}
-              name="authHeaders"
-              rows={3}
-              hint={`${entry.authHint}. ${connector?.hasAuthHeaders ? t("headersKept") : t("headersWriteOnly")}`}
-              error={problem?.field("authHeaders")}
-            />
-            {connector?.hasAuthHeaders && <CheckboxField label={t("removeHeaders")} name="removeHeaders" />}
-          </>
-        )}
-        <CheckboxField
-          label={t("enabled")}
-          name="isEnabled"
-          defaultChecked={connector?.isEnabled ?? true}
-          hint={t("enabledHint")}
-        />
-      </form>
-    </Dialog>
+          {connector?.hasAuthHeaders && <CheckboxField label={t("removeHeaders")} name="removeHeaders" />}
+        </>
+      )}
+      <CheckboxField
+        label={t("enabled")}
+        name="isEnabled"
+        defaultChecked={connector?.isEnabled ?? true}
+        hint={t("enabledHint")}
+      />
+    </FormDialog>
   );
 }

@@ -1,3 +1,4 @@
+import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { toast } from "../../components/toast";
@@ -61,24 +62,17 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
     },
   ];
   if (manage)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (c) => (
-        <div class="row-actions">
-          <Button aria-label={t("editNamed", { name: c.displayName })} onClick={() => crud.setEditing(c)}>
-            {t("edit")}
-          </Button>
-          <Button
-            variant="danger"
-            aria-label={t("deleteNamed", { name: c.displayName })}
-            onClick={() => crud.setDeleting(c)}
-          >
-            {t("delete")}
-          </Button>
-        </div>
-      ),
-    });
+    columns.push(
+      actionsColumn<Connector>(t("actions"), [
+        { text: t("edit"), named: (c) => t("editNamed", { name: c.displayName }), run: crud.setEditing },
+        {
+          text: t("delete"),
+          named: (c) => t("deleteNamed", { name: c.displayName }),
+          run: crud.setDeleting,
+          danger: true,
+        },
+      ]),
+    );
   return (
     <section aria-labelledby="connectors-title" class="section">
       <div class="section-head">
@@ -94,7 +88,6 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
         crud={crud}
         labelledBy="connectors-title"
         columns={columns}
-        rowKey={(c) => c.id}
         empty={t("noConnectors")}
         pageSize={20}
         error={connectors.error ?? registry.error ?? mine.error}

@@ -1,3 +1,4 @@
+import { actionsColumn } from "../../components/row-actions";
 import { Button } from "../../components/button";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
@@ -53,27 +54,23 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
     },
   ];
   if (manage)
-    columns.push({
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (tool) =>
-        tool.canUpdate && (
-          <div class="row-actions">
-            <Button aria-label={t("editNamed", { name: tool.displayName })} onClick={() => crud.setEditing(tool)}>
-              {t("edit")}
-            </Button>
-            {tool.canDelete && (
-              <Button
-                variant="danger"
-                aria-label={t("deleteNamed", { name: tool.displayName })}
-                onClick={() => crud.setDeleting(tool)}
-              >
-                {t("delete")}
-              </Button>
-            )}
-          </div>
-        ),
-    });
+    columns.push(
+      actionsColumn<Tool>(t("actions"), [
+        {
+          text: t("edit"),
+          named: (tool) => t("editNamed", { name: tool.displayName }),
+          run: crud.setEditing,
+          when: (tool) => tool.canUpdate,
+        },
+        {
+          text: t("delete"),
+          named: (tool) => t("deleteNamed", { name: tool.displayName }),
+          run: crud.setDeleting,
+          danger: true,
+          when: (tool) => tool.canUpdate && tool.canDelete,
+        },
+      ]),
+    );
   return (
     <section aria-labelledby="tools-title" class="section">
       <div class="section-head">
@@ -89,7 +86,6 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
         crud={crud}
         labelledBy="tools-title"
         columns={columns}
-        rowKey={(tool) => tool.id}
         empty={t("noTools")}
         pageSize={20}
         form={(tool, close) => (

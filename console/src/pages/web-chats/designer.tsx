@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { InboxAssignmentSection } from "../../components/inbox-assignment";
-import { api, otherwise, problemOf, unwrap } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/field";
 import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
@@ -10,6 +10,7 @@ import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
+import { loadWebChat, patchWebChat } from "./api";
 import { draftOf, patchOf, previewConfig, type Draft, type WebChat } from "./draft";
 import { ColourFields, FeatureFields, GeneralFields, ImageFields, MessageFields } from "./fields";
 import { DomainCheck, EmbedSection, IdentitySection } from "./embed";
@@ -17,18 +18,9 @@ import { WidgetPreview } from "./preview";
 import { t } from "./strings";
 import { BusinessHoursForm } from "../../components/business-hours";
 
-async function load(id: string) {
-  const chat = await unwrap(api.GET("/api/v1/web-chats/{id}/", { params: { path: { id } } }));
-  // The assistant's name is what the widget shows as the sender; without the inbox it is the web chat's.
-  const inbox = await unwrap(api.GET("/api/v1/inboxes/{id}/", { params: { path: { id: chat.inbox.id } } })).catch(
-    otherwise(null),
-  );
-  return { chat, assistantName: inbox?.chatbot?.name ?? null, businessHours: inbox ? inbox.businessHours : undefined };
-}
-
 /** One web chat: every field, the live preview of the real widget, embedding, identity and domain. */
 export function Designer({ id }: { id: string }) {
-  const loaded = useResource(() => load(id), [id]);
+  const loaded = useResource(() => loadWebChat(id), [id]);
   const [saved, setSaved] = useState<WebChat | null>(null);
   useEffect(() => setSaved(loaded.data?.chat ?? null), [loaded.data]);
   if (!saved || !loaded.data)
@@ -79,9 +71,7 @@ function Editor({
     submit: save,
   } = useSubmit(async () => {
     try {
-      const chat = await unwrap(
-        api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: saved.id } }, body: patchOf(draft) as never }),
-      );
+      const chat = await patchWebChat(saved.id, patchOf(draft) as never);
       onSaved(chat);
       setDraft(draftOf(chat));
       setDirty(false);

@@ -1,14 +1,13 @@
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap, type Schemas } from "../../api/client";
+import { problemOf, type Schemas } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
-import { CopyButton } from "../../components/copy-button";
-import { Dialog } from "../../components/dialog";
 import { ErrorAlert, Notice } from "../../components/alert";
-import { TextField } from "../../components/field";
 import { announce } from "../../components/announcer";
+import { rotateIdentitySecret, verifyCustomDomain } from "./api";
 import type { WebChat } from "./draft";
 import { EmbedCodes } from "./embed-codes";
+import { SecretDialog } from "../../components/secret-dialog";
 import { t } from "./strings";
 
 /** Every way to publish the web chat (script tag, iframe, link, React), each with copy: they show the saved settings.
@@ -43,35 +42,19 @@ export function IdentitySection({ chat, canManage }: { chat: WebChat; canManage:
         action={t("rotateAction")}
         onClose={() => setAsking(false)}
         onConfirm={async () => {
-          const answer = await unwrap(
-            api.POST("/api/v1/web-chats/{id}/identity-secret/", { params: { path: { id: chat.id } } }),
-          );
+          const answer = await rotateIdentitySecret(chat.id);
           setSecret(answer.secret);
         }}
       />
       {secret && (
-        <Dialog
+        <SecretDialog
           title={t("secretTitle")}
-          open
+          warning={t("secretWarning")}
+          label={t("secretLabel")}
+          secret={secret}
+          done={t("done")}
           onClose={() => setSecret(null)}
-          footer={
-            <Button variant="primary" onClick={() => setSecret(null)}>
-              {t("done")}
-            </Button>
-          }
-        >
-          <Notice tone="warning">{t("secretWarning")}</Notice>
-          <div class="secret">
-            <TextField
-              label={t("secretLabel")}
-              value={secret}
-              readOnly
-              spellcheck={false}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <CopyButton text={secret} />
-          </div>
-        </Dialog>
+        />
       )}
     </section>
   );
@@ -99,9 +82,7 @@ export function DomainCheck({
     setBusy(true);
     setError(null);
     try {
-      const { verification, ...updated } = await unwrap(
-        api.POST("/api/v1/web-chats/{id}/custom-domain/verify/", { params: { path: { id: chat.id } } }),
-      );
+      const { verification, ...updated } = await verifyCustomDomain(chat.id);
       setCheck(verification);
       onChecked(updated);
       const ok = updated.customDomain?.status === "active";

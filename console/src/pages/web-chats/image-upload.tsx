@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { UploadProgress, uploadSigned } from "../../components/upload";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
+import { patchWebChat } from "./api";
 import type { WebChat } from "./draft";
 import { t } from "./strings";
 
@@ -21,7 +22,7 @@ async function uploadImage(
   onProgress: (share: number) => void,
 ): Promise<WebChat> {
   const key = await uploadSigned(file, { modelName: "web-chat", fieldName: field }, onProgress);
-  return unwrap(api.PATCH("/api/v1/web-chats/{id}/", { params: { path: { id: chatId } }, body: { [field]: key } }));
+  return patchWebChat(chatId, { [field]: key });
 }
 
 /** A button choosing an image file for `field`, saved at once (as the organization's logos are); its problem shows

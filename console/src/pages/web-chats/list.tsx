@@ -1,25 +1,19 @@
 import { useState } from "preact/hooks";
-import { api, unwrap } from "../../api/client";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
+import { linkColumn } from "../../components/row-actions";
 import { formatTime } from "../../i18n";
-import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
-import { Button } from "../../components/button";
+import { listWebChats, PAGE_SIZE } from "./api";
 import { CreateDialog } from "./create-dialog";
 import type { WebChat } from "./draft";
 import { t } from "./strings";
 
-const PAGE_SIZE = 20;
-
 /** The organization's web chats, each with a link to its designer. */
 export function WebChatList() {
   const [creating, setCreating] = useState(false);
-  const crud = useCrudList(
-    (page) => unwrap(api.GET("/api/v1/web-chats/", { params: { query: { page, pageSize: PAGE_SIZE } } })),
-    [],
-  );
+  const crud = useCrudList(listWebChats, []);
   const columns: Column<WebChat>[] = [
     { label: t("name"), rowHeader: true, cell: (c) => c.name },
     { label: t("inbox"), cell: (c) => c.inbox.name },
@@ -29,32 +23,18 @@ export function WebChatList() {
       cell: (c) => <span class={`status ${c.isActive ? "ok" : "muted"}`}>{t(c.isActive ? "active" : "inactive")}</span>,
     },
     { label: t("updated"), cell: (c) => formatTime(c.updatedAt) },
-    {
-      label: t("design"),
-      hiddenLabel: true,
-      cell: (c) => (
-        <div class="row-actions">
-          <a
-            class="btn secondary"
-            href={`${BASE}/web-chats/${c.id}`}
-            onClick={followLink}
-            aria-label={t("designNamed", { name: c.name })}
-          >
-            {t("design")}
-          </a>
-        </div>
-      ),
-    },
+    linkColumn(
+      t("design"),
+      (c) => t("designNamed", { name: c.name }),
+      (c) => `/web-chats/${c.id}`,
+    ),
   ];
   return (
     <>
-      <PageHeader title={t("title")}>
-        {can("inbox.manage") && (
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            {t("newWebChat")}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader
+        title={t("title")}
+        action={can("inbox.manage") && { text: t("newWebChat"), run: () => setCreating(true) }}
+      />
       <p class="muted" id="web-chats-intro">
         {t("intro")}
       </p>
@@ -62,7 +42,6 @@ export function WebChatList() {
         crud={crud}
         labelledBy="web-chats-intro"
         columns={columns}
-        rowKey={(c) => c.id}
         empty={t("noWebChats")}
         pageSize={PAGE_SIZE}
       />

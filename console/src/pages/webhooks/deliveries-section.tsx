@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap, type Schemas } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { toast } from "../../components/toast";
 import { Button } from "../../components/button";
@@ -11,9 +11,7 @@ import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { t } from "./strings";
-import type { Webhook } from "./webhook-form";
-
-type Delivery = Schemas["WebhookRecord"];
+import { type Delivery, listDeliveries, redeliverFailed, redeliverRecord, type Webhook } from "./api";
 const PAGE_SIZE = 20;
 const STATUSES = ["success", "failure", "pending", "sending"] as const;
 
@@ -39,28 +37,20 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
   const [open, setOpen] = useState<Delivery | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const path = { inboxId, webhookId: webhook.id };
   const records = useResource(
     () =>
-      unwrap(
-        api.GET("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/records/", {
-          params: {
-            path,
-            query: { page, pageSize: PAGE_SIZE, status: (status || undefined) as Delivery["status"] | undefined },
-          },
-        }),
-      ),
+      listDeliveries(inboxId, webhook.id, {
+        page,
+        pageSize: PAGE_SIZE,
+        status: (status || undefined) as Delivery["status"] | undefined,
+      }),
     [inboxId, webhook.id, status, page],
   );
 
   const redeliver = async (d: Delivery) => {
     setError(null);
     try {
-      const attempt = await unwrap(
-        api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeliver/", {
-          params: { path: { ...path, recordId: d.id } },
-        }),
-      );
+      const attempt = await redeliverRecord(inboxId, webhook.id, d.id);
       toast(t("redelivered", { attempt: attempt.attempt }));
       await records.reload();
     } catch (err) {
@@ -139,12 +129,7 @@ export function DeliveriesSection({ inboxId, webhook }: { inboxId: string; webho
         action={t("redeliver")}
         onClose={() => setConfirming(false)}
         onConfirm={async () => {
-          const queued = await unwrap(
-            api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", {
-              params: { path },
-              body: {},
-            }),
-          );
+          const queued = await redeliverFailed(inboxId, webhook.id);
           toast(t("redeliverFailedDone", { count: queued.count }));
           await records.reload();
         }}

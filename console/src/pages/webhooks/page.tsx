@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, problemOf, unwrap, type Schemas } from "../../api/client";
+import { problemOf } from "../../api/client";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
@@ -14,16 +14,12 @@ import { formatTime } from "../../i18n";
 import type { PageProps } from "../types";
 import { Body, DeliveriesSection, DeliveryStatus } from "./deliveries-section";
 import { t } from "./strings";
-import { WebhookForm, type Webhook } from "./webhook-form";
-
-type TestResult = Schemas["WebhookTestSendResult"];
+import { deleteWebhook, listInboxes, listWebhooks, sendTestEvent, type TestResult, type Webhook } from "./api";
+import { WebhookForm } from "./webhook-form";
 
 /** The webhooks of an inbox: their settings, a test send, and the deliveries of the one chosen. */
 export default function WebhooksPage({ organizationId }: PageProps) {
-  const inboxes = useResource(
-    () => unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } })).then((p) => p.results),
-    [organizationId],
-  );
+  const inboxes = useResource(listInboxes, [organizationId]);
   const [picked, setPicked] = useState("");
   const inbox = inboxes.data?.find((i) => i.id === picked) ?? inboxes.data?.[0];
   return (
@@ -53,13 +49,7 @@ export default function WebhooksPage({ organizationId }: PageProps) {
 }
 
 function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: string }) {
-  const hooks = useResource(
-    () =>
-      unwrap(
-        api.GET("/api/v1/inboxes/{inboxId}/webhooks/", { params: { path: { inboxId }, query: { pageSize: 100 } } }),
-      ),
-    [inboxId],
-  );
+  const hooks = useResource(() => listWebhooks(inboxId), [inboxId]);
   const [editing, setEditing] = useState<Webhook | "new" | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
@@ -73,11 +63,7 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
     setTesting(webhook.id);
     setError(null);
     try {
-      const result = await unwrap(
-        api.POST("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/send-test/", {
-          params: { path: { inboxId, webhookId: webhook.id } },
-        }),
-      );
+      const result = await sendTestEvent(inboxId, webhook.id);
       setTested({ webhook, result });
       announce(
         result.ok
@@ -176,11 +162,7 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
         action={t("delete")}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await unwrap(
-            api.DELETE("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", {
-              params: { path: { inboxId, webhookId: deleting!.id } },
-            }),
-          );
+          await deleteWebhook(inboxId, deleting!.id);
           toast(t("deleted", { name: deleting!.name }));
           if (chosen === deleting!.id) setChosen(null);
           await hooks.reload();

@@ -1,16 +1,11 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type Schemas } from "../../api/client";
-import { FormError, Notice } from "../../components/alert";
 import { Button } from "../../components/button";
-import { CopyButton } from "../../components/copy-button";
-import { Dialog } from "../../components/dialog";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
-import { t as common } from "../../components/strings";
+import { SecretDialog } from "../../components/secret-dialog";
+import { FormDialog } from "../../components/form-dialog";
+import { createWebhook, updateWebhook, type Webhook, type WebhookWrite } from "./api";
 import { t } from "./strings";
-
-export type Webhook = Schemas["Webhook"];
-type WebhookWrite = Schemas["WebhookWrite"];
 
 const DIRECTIONS = ["outgoing", "incoming", "receive"] as const;
 const METHODS = ["POST", "PUT", "PATCH"] as const;
@@ -83,14 +78,7 @@ export function WebhookForm({
     const newSecret = secret.trim();
     if (form.get("removeSecret")) body.secretToken = null;
     else if (newSecret) body.secretToken = newSecret;
-    const saved = webhook
-      ? await unwrap(
-          api.PATCH("/api/v1/inboxes/{inboxId}/webhooks/{webhookId}/", {
-            params: { path: { inboxId, webhookId: webhook.id } },
-            body,
-          }),
-        )
-      : await unwrap(api.POST("/api/v1/inboxes/{inboxId}/webhooks/", { params: { path: { inboxId } }, body }));
+    const saved = webhook ? await updateWebhook(inboxId, webhook.id, body) : await createWebhook(inboxId, body);
     onSaved(saved);
     if (body.secretToken) setShownSecret(newSecret);
     else onClose();
@@ -98,140 +86,119 @@ export function WebhookForm({
 
   if (shownSecret)
     return (
-      <Dialog
+      <SecretDialog
         title={t("newSecretTitle")}
-        open
+        warning={t("newSecretWarning")}
+        label={t("secretToken")}
+        secret={shownSecret}
+        done={t("done")}
         onClose={onClose}
-        footer={
-          <Button variant="primary" onClick={onClose}>
-            {t("done")}
-          </Button>
-        }
-      >
-        <Notice tone="warning">{t("newSecretWarning")}</Notice>
-        <div class="secret">
-          <TextField
-            label={t("secretToken")}
-            value={shownSecret}
-            readOnly
-            spellcheck={false}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <CopyButton text={shownSecret} />
-        </div>
-      </Dialog>
+      />
     );
   const formId = webhook ? `webhook-form-${webhook.id}` : "webhook-form-new";
   const headerLines = Object.entries(webhook?.headers ?? {})
     .map(([k, v]) => `${k}: ${v}`)
     .join("\n");
   return (
-    <Dialog
+    <FormDialog
       title={webhook ? t("editWebhook") : t("addWebhook")}
-      open
+      formId={formId}
+      submit={webhook ? t("save") : t("add")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {webhook ? t("save") : t("add")}
-          </Button>
-        </>
-      }
     >
-      <form id={formId} class="stack" onSubmit={submit}>
-        <FormError problem={problem} />
-        <TextField
-          label={t("name")}
-          name="name"
-          required
-          maxLength={200}
-          defaultValue={webhook?.name}
-          error={problem?.field("name")}
-        />
-        <SelectField
-          label={t("direction")}
-          value={direction}
-          onChange={(e) => setDirection(e.currentTarget.value as WebhookWrite["direction"])}
-          options={DIRECTIONS.map((d) => [d, t(d)])}
-          error={problem?.field("direction")}
-        />
-        <TextField
-          label={t("url")}
-          name="url"
-          type="url"
-          required
-          maxLength={2000}
-          defaultValue={webhook?.url}
-          hint={t("urlHint")}
-          error={problem?.field("url")}
-        />
-        <SelectField
-          label={t("method")}
-          value={method}
-          onChange={(e) => setMethod(e.currentTarget.value as typeof method)}
-          options={METHODS.map((m) => [m, m])}
-        />
-        <CheckboxField label={t("isEnabled")} name="isEnabled" defaultChecked={webhook?.isEnabled ?? true} />
+      <TextField
+        label={t("name")}
+        name="name"
+        required
+        maxLength={200}
+        defaultValue={webhook?.name}
+        error={problem?.field("name")}
+      />
+      <SelectField
+        label={t("direction")}
+        value={direction}
+        onChange={(e) => setDirection(e.currentTarget.value as WebhookWrite["direction"])}
+        options={DIRECTIONS.map((d) => [d, t(d)])}
+        error={problem?.field("direction")}
+      />
+      <TextField
+        label={t("url")}
+        name="url"
+        type="url"
+        required
+        maxLength={2000}
+        defaultValue={webhook?.url}
+        hint={t("urlHint")}
+        error={problem?.field("url")}
+      />
+      <SelectField
+        label={t("method")}
+        value={method}
+        onChange={(e) => setMethod(e.currentTarget.value as typeof method)}
+        options={METHODS.map((m) => [m, m])}
+      />
+      <CheckboxField label={t("isEnabled")} name="isEnabled" defaultChecked={webhook?.isEnabled ?? true} />
+      <CheckboxField
+        label={t("retryFailedDeliveries")}
+        name="retryFailedDeliveries"
+        defaultChecked={webhook?.retryFailedDeliveries ?? false}
+        hint={t("retryHint")}
+      />
+      <SelectField
+        label={t("templatePreset")}
+        value={preset}
+        onChange={(e) => setPreset(e.currentTarget.value as WebhookWrite["templatePreset"])}
+        options={PRESETS.map((p) => [p, t(p)])}
+        error={problem?.field("templatePreset")}
+      />
+      {lifecycleAllowed && (
         <CheckboxField
-          label={t("retryFailedDeliveries")}
-          name="retryFailedDeliveries"
-          defaultChecked={webhook?.retryFailedDeliveries ?? false}
-          hint={t("retryHint")}
+          label={t("conversationEvents")}
+          name="conversationEvents"
+          defaultChecked={webhook?.conversationEvents ?? false}
+          hint={t("conversationEventsHint")}
+          error={problem?.field("conversationEvents")}
         />
-        <SelectField
-          label={t("templatePreset")}
-          value={preset}
-          onChange={(e) => setPreset(e.currentTarget.value as WebhookWrite["templatePreset"])}
-          options={PRESETS.map((p) => [p, t(p)])}
-          error={problem?.field("templatePreset")}
-        />
-        {lifecycleAllowed && (
-          <CheckboxField
-            label={t("conversationEvents")}
-            name="conversationEvents"
-            defaultChecked={webhook?.conversationEvents ?? false}
-            hint={t("conversationEventsHint")}
-            error={problem?.field("conversationEvents")}
-          />
-        )}
-        {preset === "custom" && (
-          <TextAreaField
-            label={t("customTemplate")}
-            name="customTemplate"
-            rows={6}
-            spellcheck={false}
-            defaultValue={webhook?.customTemplate ?? ""}
-            hint={t("customTemplateHint")}
-            error={problem?.field("customTemplate")}
-          />
-        )}
+      )}
+      {preset === "custom" && (
         <TextAreaField
-          label={t("headers")}
-          name="headers"
+          label={t("customTemplate")}
+          name="customTemplate"
+          rows={6}
           spellcheck={false}
-          defaultValue={headerLines}
-          hint={t("headersHint")}
-          error={headersError ?? problem?.field("headers")}
+          defaultValue={webhook?.customTemplate ?? ""}
+          hint={t("customTemplateHint")}
+          error={problem?.field("customTemplate")}
         />
-        <div class="secret">
-          <TextField
-            label={t("secretToken")}
-            type="password"
-            autoComplete="off"
-            value={secret}
-            onInput={(e) => setSecret(e.currentTarget.value)}
-            hint={
-              webhook?.hasSecretToken
-                ? t("secretKeep", { preview: webhook.secretTokenPreview ?? "••••" })
-                : t("secretHint")
-            }
-            error={problem?.field("secretToken")}
-          />
-          <Button onClick={() => setSecret(randomSecret())}>{t("generate")}</Button>
-        </div>
-        {webhook?.hasSecretToken && <CheckboxField label={t("removeSecret")} name="removeSecret" />}
-      </form>
-    </Dialog>
+      )}
+      <TextAreaField
+        label={t("headers")}
+        name="headers"
+        spellcheck={false}
+        defaultValue={headerLines}
+        hint={t("headersHint")}
+        error={headersError ?? problem?.field("headers")}
+      />
+      <div class="secret">
+        <TextField
+          label={t("secretToken")}
+          type="password"
+          autoComplete="off"
+          value={secret}
+          onInput={(e) => setSecret(e.currentTarget.value)}
+          hint={
+            webhook?.hasSecretToken
+              ? t("secretKeep", { preview: webhook.secretTokenPreview ?? "••••" })
+              : t("secretHint")
+          }
+          error={problem?.field("secretToken")}
+        />
+        <Button onClick={() => setSecret(randomSecret())}>{t("generate")}</Button>
+      </div>
+      {webhook?.hasSecretToken && <CheckboxField label={t("removeSecret")} name="removeSecret" />}
+    </FormDialog>
   );
 }

@@ -1,0 +1,87 @@
+import type { ComponentChildren } from "preact";
+import { choicesOf } from "../api/choices";
+import type { ApiProblem } from "../api/client";
+import { navigate } from "../shell/router";
+import { organizationId } from "../shell/session";
+import { ErrorAlert, Loading } from "./alert";
+import { createInbox, type Inbox, type NewInbox } from "./api";
+import { SelectField, TextField } from "./field";
+import { FormDialog } from "./form-dialog";
+import { toast } from "./toast";
+import { useResource } from "./use-resource";
+import { useSubmit } from "./use-submit";
+
+/** The assistants the member may pick; none when they may not list them (the inbox can still be made). */
+const assistants = () =>
+  choicesOf("assistants", organizationId.value!).then((found) =>
+    (found ?? []).map((a) => [a.id, a.name] as [string, string]),
+  );
+
+interface Props {
+  /** The form's id (its submit button is in the dialog's footer). */
+  id: string;
+  /** The page's words: the title, the intro, the button, the fields' and the toast's. */
+  text: {
+    title: string;
+    intro: string;
+    create: string;
+    name: string;
+    assistant: string;
+    noAssistant: string;
+    assistantHint: string;
+    created: (name: string) => string;
+  };
+  /** The inbox's type, read from the form (a field of `fields`) or fixed. */
+  channelType: (form: FormData) => NewInbox["channelType"];
+  /** Fields after the name (the platform, say), shown with the API's problem. */
+  fields?: (problem: ApiProblem | null) => ComponentChildren;
+  /** Where to go once it is made (null: stay). */
+  next: (inbox: Inbox) => string | null;
+  onClose: () => void;
+}
+
+/** A new inbox with its name and, if the member may list them, its assistant; the page of `next` opens after. */
+export function InboxCreateDialog({ id, text, channelType, fields, next, onClose }: Props) {
+  const choices = useResource(assistants, []);
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const name = String(form.get("name") ?? "").trim();
+    const chatbot = String(form.get("chatbot") ?? "");
+    const inbox = await createInbox({
+      name,
+      channelType: channelType(form),
+      chatbot: chatbot ? { id: chatbot } : null,
+    });
+    toast(text.created(inbox.name));
+    onClose();
+    const to = next(inbox);
+    if (to) navigate(to);
+  });
+  return (
+    <FormDialog
+      title={text.title}
+      formId={id}
+      submit={text.create}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <p class="muted">{text.intro}</p>
+      <TextField label={text.name} name="name" required maxLength={200} error={problem?.field("name")} />
+      {fields?.(problem)}
+      {choices.data ? (
+        <SelectField
+          label={text.assistant}
+          name="chatbot"
+          options={[...choices.data, ["", text.noAssistant]]}
+          hint={text.assistantHint}
+          error={problem?.field("chatbot") ?? problem?.field("chatbot.id")}
+        />
+      ) : choices.error ? (
+        <ErrorAlert error={choices.error} />
+      ) : (
+        <Loading />
+      )}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,60 @@
+import { BASE, followLink } from "../shell/router";
+import { Button } from "./button";
+import type { Column } from "./data-table";
+
+/** A button of a row: its word, its accessible name (with the row's name), what it does. */
+export interface RowAction<Row> {
+  text: string;
+  named: (row: Row) => string;
+  run: (row: Row) => void;
+  danger?: boolean;
+  /** Shown only for the rows it is true of (those the member may change, say). */
+  when?: (row: Row) => boolean;
+}
+
+/**
+ * A list's last column: each row's buttons (Edit, Delete, ...), named for screen readers, under a
+ * heading only they read. A `false` action is left out (one the member may not take); a row with
+ * no button left has an empty cell.
+ */
+export function actionsColumn<Row>(label: string, actions: (RowAction<Row> | false)[]): Column<Row> {
+  const offered = actions.filter((a): a is RowAction<Row> => a !== false);
+  return {
+    label,
+    hiddenLabel: true,
+    cell: (row) => {
+      const shown = offered.filter((a) => a.when?.(row) ?? true);
+      return (
+        shown.length > 0 && (
+          <div class="row-actions">
+            {shown.map((a) => (
+              <Button
+                key={a.text}
+                variant={a.danger ? "danger" : "secondary"}
+                aria-label={a.named(row)}
+                onClick={() => a.run(row)}
+              >
+                {a.text}
+              </Button>
+            ))}
+          </div>
+        )
+      );
+    },
+  };
+}
+
+/** A list's last column: a link to each row's own page (`to`, under the console's base), named for screen readers. */
+export function linkColumn<Row>(text: string, named: (row: Row) => string, to: (row: Row) => string): Column<Row> {
+  return {
+    label: text,
+    hiddenLabel: true,
+    cell: (row) => (
+      <div class="row-actions">
+        <a class="btn secondary" href={`${BASE}${to(row)}`} onClick={followLink} aria-label={named(row)}>
+          {text}
+        </a>
+      </div>
+    ),
+  };
+}

@@ -1,0 +1,34 @@
+import { api, unwrap, type BodyOf } from "../../api/client";
+import { getInbox, type Inbox } from "../../components/api";
+import { isMessaging } from "./platforms";
+
+/**
+ * Every messaging inbox of the organization. The API filters by one type only, so the pages are
+ * read and web and API inboxes left out here (an organization has tens of inboxes, not thousands).
+ */
+export async function messagingInboxes(): Promise<Inbox[]> {
+  const found: Inbox[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const answer = await unwrap(api.GET("/api/v1/inboxes/", { params: { query: { page, pageSize: 100 } } }));
+    found.push(...answer.results.filter((i) => isMessaging(i.channelType)));
+    if (page * 100 >= answer.count) break;
+  }
+  return found;
+}
+
+export const getChannel = (inboxId: string) =>
+  unwrap(api.GET("/api/v1/inboxes/{id}/channel/", { params: { path: { id: inboxId } } }));
+
+/** An inbox with its channel. */
+export async function inboxWithChannel(inboxId: string) {
+  const [inbox, channel] = await Promise.all([getInbox(inboxId), getChannel(inboxId)]);
+  return { inbox, channel };
+}
+
+/** Saves the channel's settings (only the credentials given change); answers the channel as saved. */
+export const saveChannel = (inboxId: string, body: BodyOf<"/api/v1/inboxes/{id}/channel/", "put">) =>
+  unwrap(api.PUT("/api/v1/inboxes/{id}/channel/", { params: { path: { id: inboxId } }, body }));
+
+/** Connects the channel on its platform (webhook, subscription); a refusal is recorded in its status. */
+export const connectChannel = (inboxId: string) =>
+  unwrap(api.POST("/api/v1/inboxes/{id}/channel/connect/", { params: { path: { id: inboxId } } }));
