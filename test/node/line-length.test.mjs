@@ -19,15 +19,6 @@ const files = execFileSync("git", ["ls-files", "-z", "*.ts", "*.tsx", "*.mjs", "
   .split("\0")
   .filter((f) => f && !f.endsWith("schema.d.ts"));
 
-/**
- * Files whose long lines are left to a rewrite of those files under way, with how many they hold.
- * Remove an entry when its file is rewritten: the count is checked exactly, so a file fixed but still
- * listed fails, as does a new long line in it.
- */
-const LEFT_FOR_REWRITE = {
-  "console/src/pages/conversations/transcript.tsx": 1,
-};
-
 /** `file:line (n characters)` of each line over MAX, in characters (code points), not bytes or UTF-16 units. */
 function longLines(sources) {
   const out = [];
@@ -41,7 +32,6 @@ function longLines(sources) {
 }
 
 const sources = files.map((f) => [f, readFileSync(path.join(root, f), "utf8")]);
-const fileOf = (line) => line.slice(0, line.indexOf(":"));
 
 describe("line length", () => {
   it("reads the tracked sources of every directory, stylesheets included", () => {
@@ -55,14 +45,7 @@ describe("line length", () => {
   });
 
   it(`no line is longer than ${MAX} characters`, () => {
-    expect(longLines(sources).filter((line) => !(fileOf(line) in LEFT_FOR_REWRITE))).toEqual([]);
-  });
-
-  it("the files left for a rewrite hold exactly the long lines listed", () => {
-    const counts = {};
-    for (const line of longLines(sources).map(fileOf))
-      if (line in LEFT_FOR_REWRITE) counts[line] = (counts[line] ?? 0) + 1;
-    expect(counts).toEqual(LEFT_FOR_REWRITE);
+    expect(longLines(sources)).toEqual([]);
   });
 
   it("counts characters, not bytes or UTF-16 units, and not a CRLF's carriage return", () => {

@@ -152,7 +152,8 @@ export function Transcript({
       <TypingLine name={typing} />
       {c.csat ? <CsatView csat={c.csat} /> : null}
       {manage && c.autoReplyEnabled && <p class="muted">{t("replyHint")}</p>}
-      {/* Keyed by the conversation and who serves it: a new draft, in the mode that fits (notes only while the assistant serves). */}
+      {/* Keyed by the conversation and who serves it: a new draft, in the mode that fits (notes only while the
+          assistant serves). */}
       {manage && (
         <ReplyBox key={`${c.id}-${c.autoReplyEnabled}`} conversation={c} areaRef={controls.reply} onSent={onSent} />
       )}
