@@ -15,7 +15,7 @@ describe("prepared statements", () => {
     const { conversationId, message } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } }),
     );
-    const [stored] = await db().select().from(messages).where(eq(messages.id, message.id));
+    const [stored] = await db().select().from(messages).where(eq(messages.id, message!.id));
     const values = {
       ...stored,
       id: crypto.randomUUID(),

@@ -94,7 +94,7 @@ describe("a reply that fails half-way leaves no partial message", () => {
         message: { content: "after" },
       }),
     );
-    expect(next.message.sequence).toBe(5);
+    expect(next.message!.sequence).toBe(5);
   });
 
   it(

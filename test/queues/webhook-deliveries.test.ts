@@ -107,7 +107,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(hit.headers["content-type"]).toBe("application/json");
     expect(hit.headers["x-tenant"]).toBe("acme");
     expect(hit.headers["x-webhook-secret"]).toBe("s3cret-token");
-    expect(hit.headers["webhook-id"]).toBe(reply.message.id);
+    expect(hit.headers["webhook-id"]).toBe(reply.message!.id);
     expect(
       await verifySignature(
         "s3cret-token",
@@ -119,9 +119,9 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     ).toBe(true);
     const payload = JSON.parse(hit.body);
     expect(payload).toMatchObject({
-      id: reply.message.id,
+      id: reply.message!.id,
       type: "outgoing",
-      content: reply.message.content,
+      content: reply.message!.content,
       conversation: {
         id: reply.conversationId,
         type: "individual",
@@ -160,7 +160,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     );
     expect(JSON.parse(g.body)).toMatchObject({
       type: "Text",
-      text: reply.message.content,
+      text: reply.message!.content,
       channel: { platform: "Open" },
     });
 
@@ -168,7 +168,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       () => received(`/ok/${custom}`),
       (r) => r.length > 0,
     );
-    expect(JSON.parse(c.body)).toEqual({ text: reply.message.content, who: bot.name, kind: "chatbot", inbox: "api" });
+    expect(JSON.parse(c.body)).toEqual({ text: reply.message!.content, who: bot.name, kind: "chatbot", inbox: "api" });
 
     await new Promise((r) => setTimeout(r, 500));
     expect(await received(`/ok/${disabled}`)).toEqual([]);
@@ -178,7 +178,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       status: "success",
       responseStatus: 200,
       attempts: 1,
-      messageId: reply.message.id,
+      messageId: reply.message!.id,
     });
   });
 
@@ -192,7 +192,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     await addWebhook(owner, inbox, { url: receiver(`/hang/${hanging}`) });
     const first = await talk(owner, bot.id, "one");
     const rows = await waitFor(
-      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, first.message.id)),
+      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, first.message!.id)),
       (r) => r.length === 2 && r.every((d) => d.status === "failure"),
     );
     const byUrl = Object.fromEntries(rows.map((r) => [r.url!.includes("/fail/") ? "fail" : "hang", r]));
@@ -208,7 +208,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     );
     await new Promise((r) => setTimeout(r, 1000));
     const failed = await received(`/fail/${failing}`);
-    expect(failed.map((r) => JSON.parse(r.body).id)).toEqual([first.message.id, second.message.id]);
+    expect(failed.map((r) => JSON.parse(r.body).id)).toEqual([first.message!.id, second.message!.id]);
     expect(await received(`/hang/${hanging}`)).toHaveLength(2);
   });
 
@@ -235,7 +235,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(await deliver(env, db(), record.id)).toBe("skipped");
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
     expect(
-      await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id)),
+      await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message!.id)),
     ).toHaveLength(1);
   });
 
@@ -249,7 +249,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       owner,
       bot as { id: string; defaultInbox: { id: string } },
       hook,
-      reply.message.id,
+      reply.message!.id,
     );
     // What workerd throws once it has cancelled the event (as hung): the message cannot be settled any more.
     const ended = () => {
@@ -280,13 +280,13 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const bot = await createChatbot(owner);
     const reply = await talk(owner, bot.id, "hello");
     const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
-    const id = await pendingDelivery(owner, bot, hook, reply.message.id, Date.now() - 5 * 60_000);
+    const id = await pendingDelivery(owner, bot, hook, reply.message!.id, Date.now() - 5 * 60_000);
     await runHousekeeping(env);
     const [hit] = await waitFor(
       () => received(`/ok/${hook}`),
       (r) => r.length > 0,
     );
-    expect(JSON.parse(hit.body).id).toBe(reply.message.id);
+    expect(JSON.parse(hit.body).id).toBe(reply.message!.id);
     const [row] = await waitFor(
       () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)),
       (r) => r[0]?.status === "success",
@@ -299,7 +299,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const bot = await createChatbot(owner);
     const reply = await talk(owner, bot.id, "hello");
     const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
-    const id = await pendingDelivery(owner, bot, hook, reply.message.id);
+    const id = await pendingDelivery(owner, bot, hook, reply.message!.id);
     expect(await deliver(env, db(), id)).toBe("sent");
     const [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
     expect(row).toMatchObject({
@@ -320,7 +320,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     });
     const reply = await talk(owner, bot.id, "hello");
     const [row] = await waitFor(
-      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message.id)),
+      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message!.id)),
       (r) => r[0]?.status === "failure",
     );
     expect(row.error).toMatch(/^Redirect refused/);

@@ -100,7 +100,7 @@ describe("every message path emits its event to the inbox's webhooks", () => {
 
       const replies = outgoing.filter((p) => p.sender.type === "chatbot");
       expect(replies).toHaveLength(2);
-      expect(replies.map((p) => p.id)).toContain(completion.message.id);
+      expect(replies.map((p) => p.id)).toContain(completion.message!.id);
       const human = outgoing.find((p) => p.sender.type === "user")!;
       expect(human).toMatchObject({
         id: agent.id,

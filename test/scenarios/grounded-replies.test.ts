@@ -53,9 +53,9 @@ describe("replies grounded in a knowledge base", () => {
     expect(bot.knowledgeBases).toEqual([{ id: kb.id, name: kb.name }]);
     const reply = await ask(owner, bot.id, "How many years does the warranty last?");
     expect(reply.content).toContain("five years");
-    expect(reply.message.citations.map((c) => c.filename)).toContain("nimbus-handbook.pdf");
-    expect(reply.message.citations.find((c) => c.filename === "nimbus-handbook.pdf")!.id).toBe(pdfFile.id);
-    const top = reply.message.citationNodes[0];
+    expect(reply.message!.citations.map((c) => c.filename)).toContain("nimbus-handbook.pdf");
+    expect(reply.message!.citations.find((c) => c.filename === "nimbus-handbook.pdf")!.id).toBe(pdfFile.id);
+    const top = reply.message!.citationNodes[0];
     expect(top.node).toMatchObject({ pageStart: 2, knowledgeBaseFile: { filename: "nimbus-handbook.pdf" } });
     expect(top.displayScore).toBe(Math.round(top.score * 100));
   });
@@ -66,7 +66,7 @@ describe("replies grounded in a knowledge base", () => {
     const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
     const reply = await ask(owner, bot.id, "Can I return it for a refund?");
     expect(reply.content).toContain("30 days");
-    expect(reply.message.citations.map((c) => c.filename)).toContain("returns.docx");
+    expect(reply.message!.citations.map((c) => c.filename)).toContain("returns.docx");
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
       message: { content: "Can I return it for a refund?" },
       is_streaming: true,
@@ -86,12 +86,12 @@ describe("replies grounded in a knowledge base", () => {
     expect(markers.length).toBeGreaterThan(0);
     const warrantySentence = reply.content.split(/(?<=\])\s*/).find((s) => s.includes("five years"))!;
     const n = Number(/\[(\d+)\]/.exec(warrantySentence)![1]);
-    expect(reply.message.citationNodes[n - 1].node).toMatchObject({
+    expect(reply.message!.citationNodes[n - 1].node).toMatchObject({
       pageStart: 2,
       knowledgeBaseFile: { filename: "nimbus-handbook.pdf" },
     });
-    for (const m of markers) expect(reply.message.citationNodes[m - 1]).toBeTruthy();
-    expect(reply.message.citations.map((c) => c.filename)).toContain("nimbus-handbook.pdf");
+    for (const m of markers) expect(reply.message!.citationNodes[m - 1]).toBeTruthy();
+    expect(reply.message!.citations.map((c) => c.filename)).toContain("nimbus-handbook.pdf");
   });
 
   it("template mode answers with the best passage; with nothing relevant it gives the unanswerable text", async () => {
@@ -107,7 +107,7 @@ describe("replies grounded in a knowledge base", () => {
     expect(answered.content).toMatch(/^From the handbook: .*warranty/);
     const unanswerable = await ask(owner, bot.id, "Which football club won the league?");
     expect(unanswerable.content).toBe("I cannot answer that from the handbook.");
-    expect(unanswerable.message.citations).toEqual([]);
+    expect(unanswerable.message!.citations).toEqual([]);
   });
 
   it("FAQ hits count in hitsCount", async () => {

@@ -184,8 +184,8 @@ describe("queryMetadata restricts retrieval", () => {
         message: { content: "Tell me about the zebra document", ...(sender ? { sender } : {}) },
       });
       expect(res.status, await res.clone().text()).toBe(200);
-      return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).message.citations
-        .map((c) => c.filename)
+      return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res))
+        .message!.citations.map((c) => c.filename)
         .sort();
     };
     expect(await reply()).toEqual(["a.txt", "b.txt", "c.txt"]);

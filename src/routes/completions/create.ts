@@ -61,7 +61,7 @@ const Reply = z
       description: "The assistant's answer (empty while the conversation is with a human)",
       example: "We open at 9.",
     }),
-    message: MessageSchema.nullable(),
+    message: z.union([MessageSchema, z.null()]),
   })
   .openapi("CompletionReply");
 

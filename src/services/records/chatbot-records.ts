@@ -53,7 +53,9 @@ export const ChatbotRecordSchema = z
     conversation: z
       .string()
       .openapi({ description: "Conversation id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    contact: IdName.nullable().openapi({ description: "The contact who asked (null for anonymous API conversations)" }),
+    contact: z
+      .union([IdName, z.null()])
+      .openapi({ description: "The contact who asked (null for anonymous API conversations)" }),
     evaluationStatus: z
       .enum(["pending", "done", "failed"])
       .nullable()

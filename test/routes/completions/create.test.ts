@@ -33,8 +33,8 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       sequence: 2,
       conversation: body.conversationId,
     });
-    expect(body.message.sender).toMatchObject({ id: bot.id, name: bot.name });
-    expect(body.message.usage).toEqual({ promptTokens: 4, completionTokens: 6 });
+    expect(body.message!.sender).toMatchObject({ id: bot.id, name: bot.name });
+    expect(body.message!.usage).toEqual({ promptTokens: 4, completionTokens: 6 });
     const incoming = await bodyOf<"GET /messages/">(
       await owner.fetch("GET", `/messages/?conversation=${body.conversationId}`),
     );
@@ -71,7 +71,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
     expect(await count("conversations", "id = ? AND chatbot_id = ?", reply.conversationId, bot.id)).toBe(1);
-    expect(reply.message.sequence).toBe(2);
+    expect(reply.message!.sequence).toBe(2);
   });
 
   it("continues a conversation with its history, in sequence", async () => {
@@ -87,7 +87,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       }),
     );
     expect(second.conversationId).toBe(first.conversationId);
-    expect(second.message.sequence).toBe(4);
+    expect(second.message!.sequence).toBe(4);
     const list = await bodyOf<"GET /messages/">(
       await owner.fetch("GET", `/messages/?conversation=${first.conversationId}`),
     );

@@ -33,7 +33,6 @@ const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 type ToolCall = { id: string; name: string; status: string; input: Record<string, unknown> };
 type Message = {
   id: string;
-  type: string;
   sequence: number;
   content: string;
   contentPayload: {

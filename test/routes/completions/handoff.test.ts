@@ -317,12 +317,12 @@ describe("outside the inbox's business hours", () => {
       );
       expect(reply.content).toBe("We are closed; a colleague answers from 9:00.");
       const { nextOpeningAt } = (
-        reply.message.contentPayload as { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } }
+        reply.message!.contentPayload as { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } }
       ).handoff;
       expect(new Date(Number(nextOpeningAt)).toISOString()).toBe(
         `${inTwoDays.toISOString().slice(0, 10)}T01:00:00.000Z`,
       );
-      expect(reply.message.contentPayload).toMatchObject({
+      expect(reply.message!.contentPayload).toMatchObject({
         handoff: { reason: "visitor_request", outsideHours: true },
       });
       expect(await conversationOf(owner, reply.conversationId)).toMatchObject({

@@ -43,7 +43,7 @@ describe("what a continuing completion remembers", () => {
       );
     const { conversationId } = await say("one");
     for (const [i, content] of ["two", "three", "four"].entries())
-      expect((await say(content, conversationId)).message.sequence).toBe(4 + 2 * i);
+      expect((await say(content, conversationId)).message!.sequence).toBe(4 + 2 * i);
     expect(
       (await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }))
         .status,

@@ -16,7 +16,7 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
     const stored = await env.DB.prepare(
       "SELECT model_id, input_tokens, output_tokens, words_count FROM messages WHERE id = ?",
     )
-      .bind(reply.message.id)
+      .bind(reply.message!.id)
       .first<Record<string, number | string>>();
     expect(stored).toMatchObject({ model_id: LOCAL_LLM });
     expect(stored!.input_tokens).toBeGreaterThan(0);

@@ -219,9 +219,9 @@ describe("webhook records of a real delivery", () => {
       ).json()) as { body: string }[];
       expect(received).toHaveLength(1);
       expect(record).toMatchObject({
-        message: message.id,
+        message: message!.id,
         attempt: 1,
-        eventId: message.id,
+        eventId: message!.id,
         url: `${env.TEST_RECEIVER_URL}${path}`,
         requestBody: received[0].body,
         response: '{"message":"ok"}',
@@ -231,7 +231,7 @@ describe("webhook records of a real delivery", () => {
         responseBody: '{"message":"ok"}',
         responseStatus: 200,
       });
-      expect(JSON.parse(record.requestBody!)).toMatchObject({ id: message.id, type: "outgoing" });
+      expect(JSON.parse(record.requestBody!)).toMatchObject({ id: message!.id, type: "outgoing" });
       expect(Number(record.createdAt)).toBeGreaterThanOrEqual(before - 1000);
       expect(Number(record.createdAt)).toBeLessThanOrEqual(Date.now());
 
