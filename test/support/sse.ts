@@ -107,3 +107,10 @@ export function liveEvents<E extends Parsed = Untyped>(res: Response) {
   }
   return { next, close: () => reader.cancel() };
 }
+
+/** The last chunk of a reply that was stored, with the reply record in `message` (the test fails if it has none). */
+export function storedReply<M>(events: StreamEvent<M>[]): Chunk<M> & { message: M } {
+  const last = lastChunk(events);
+  if (!last.message) throw new Error(`the stream ended without a stored reply: ${JSON.stringify(last)}`);
+  return { ...last, message: last.message };
+}
