@@ -59,7 +59,7 @@ export async function fetchWorker(request: Request, bindings: Bindings) {
 
 /**
  * The worker itself, called with `settings` over the test bindings: the same code, storage and
- * objects as SELF.fetch, as a deployment configured that way would run.
+ * objects that SELF.fetch uses, the way a deployment configured so would run.
  */
 export const fetchWithSettings = (request: Request, settings: Settings) => fetchWorker(request, bindingsWith(settings));
 
