@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { uuidv7 } from "../src/lib/ids";
 import worker from "../src/index";
 import type { Bindings } from "../src/env";
-import { bodyOf } from "./support/api";
+import { bodyOf, type Schemas } from "./support/api";
 
 export const db = () => getDb(env.DB);
 export const PREFIXES = ["/api/v1", "/api"] as const;
@@ -45,20 +45,23 @@ export const CONFIGURED_PLANS: Settings = {
   DEFAULT_PLAN: "free",
 };
 
-/**
- * The worker itself, called with `settings` over the test bindings: the same code, storage and
- * objects as SELF.fetch, as a deployment configured that way would run.
- */
-export async function fetchWithSettings(request: Request, settings: Settings) {
+/** The test bindings with `settings` over them (an `undefined` setting is one the deployment lacks). */
+export const bindingsWith = (settings: Settings = {}) => ({ ...env, ...settings }) as Bindings;
+
+/** The worker's own `fetch` with `bindings` as its env, once its `waitUntil` work is done. */
+export async function fetchWorker(request: Request, bindings: Bindings) {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(
-    request as Parameters<typeof worker.fetch>[0],
-    { ...env, ...settings } as Bindings,
-    ctx,
-  );
+  // The Workers types give an incoming request its `cf` properties, which a test's Request has not.
+  const res = await worker.fetch(request as Parameters<typeof worker.fetch>[0], bindings, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
+
+/**
+ * The worker itself, called with `settings` over the test bindings: the same code, storage and
+ * objects that SELF.fetch uses, the way a deployment configured so would run.
+ */
+export const fetchWithSettings = (request: Request, settings: Settings) => fetchWorker(request, bindingsWith(settings));
 
 export async function call(
   method: string,
@@ -67,13 +70,11 @@ export async function call(
   headers: Record<string, string> = {},
   settings?: Settings,
 ) {
-  const init: RequestInit = { method, headers: { ...headers } };
-  if (body !== undefined) {
-    if (body instanceof FormData || typeof body === "string") init.body = body as BodyInit;
-    else {
-      init.body = JSON.stringify(body);
-      (init.headers as Record<string, string>)["Content-Type"] = "application/json";
-    }
+  const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers } };
+  if (body instanceof FormData || typeof body === "string") init.body = body;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers["Content-Type"] = "application/json";
   }
   const request = new Request(`http://localhost${url}`, init);
   return settings ? fetchWithSettings(request, settings) : SELF.fetch(request);
@@ -166,11 +167,11 @@ export async function setPlan(organizationId: string, planId: "free" | "trial" |
 export async function expectError(res: Response, status: number, code?: string) {
   const text = await res.text();
   expect(res.status, text).toBe(status);
-  const body = JSON.parse(text);
+  const body: Schemas["Error"] = JSON.parse(text);
   expect(typeof body.detail).toBe("string");
   if (code) expect(body.code).toBe(code);
   expect(res.headers.get("X-Request-Id")).toBeTruthy();
-  return body as { detail: string; code: string; errors?: Record<string, string[]> };
+  return body;
 }
 
 export const NO_SUCH_ID = "01900000-0000-7000-8000-000000000000";

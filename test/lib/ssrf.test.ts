@@ -56,7 +56,7 @@ describe("webhookUrlProblem: WEBHOOK_ALLOWED_HOSTS", () => {
     expect(webhookUrlProblem("https://receiver.internal:443/", ["receiver.internal:443"])).toBeNull();
   });
 
-  it("accepts IPv6 entries as URL.host spells them, and any spelling of the same address", () => {
+  it("accepts IPv6 entries in URL.host's spelling, and any spelling of the same address", () => {
     expect(webhookUrlProblem("http://[::1]:9000/", ["[::1]:9000"])).toBeNull();
     expect(webhookUrlProblem("http://[0::1]:9000/", ["[::1]:9000"])).toBeNull();
     expect(webhookUrlProblem("http://0x7f.1:9000/", ["127.0.0.1:9000"])).toBeNull();

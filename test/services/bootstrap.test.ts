@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { call, expectError, seedOwner, type Settings } from "../harness";
+import { pageOf } from "../support/api";
 
 const PASSWORD = "generated-password-1";
 const signIn = (email: string, password: string, settings: Settings = { BOOTSTRAP_PASSWORD: PASSWORD }) =>
@@ -72,7 +73,7 @@ describe("bootstrap from BOOTSTRAP_API_KEY (CONTRACT section 3)", () => {
   });
 
   it("once revoked, the key is not bootstrapped again while users exist", async () => {
-    const keys = (await (await asBootstrap("GET", "/api-keys/")).json()) as { results: { id: string }[] };
+    const keys = await pageOf<"GET /api-keys/">(await asBootstrap("GET", "/api-keys/"));
     expect((await asBootstrap("DELETE", `/api-keys/${keys.results[0].id}/`)).status).toBe(204);
     await seedOwner();
     await expectError(await asBootstrap("GET", "/users/current/"), 401, "not_authenticated");

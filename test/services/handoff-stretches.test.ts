@@ -2,11 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { bodyOf } from "../support/api";
 
 // The stretches with people (conversation_handoffs) kept by the triggers of migration 0025, driven
 // through the API as visitors and operators do.
 
-type Reply = { conversationId: string; content: string };
 type Stretch = {
   reason: string;
   chatbot_id: string | null;
@@ -33,14 +33,14 @@ async function ok(res: Response, status = 200) {
 }
 
 const ask = async (owner: Actor, chatbotId: string, content: string, conversation?: string) =>
-  (await (
+  await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
     await ok(
       await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, {
         ...(conversation ? { conversation } : {}),
         message: { content },
       }),
-    )
-  ).json()) as Reply;
+    ),
+  );
 
 describe("handoff stretches kept by triggers", () => {
   it("a visitor asks for a person on the first turn; an operator takes over, answers, resolves", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ApiError } from "../../src/lib/errors";
+import { ApiError } from "../../src/lib/errors";
+import { rejectionOf } from "../support/errors";
 import {
   claimKey,
   condenseEvents,
@@ -11,11 +12,7 @@ import {
 import { db, seedOwner } from "../harness";
 
 // The key's life on its own clock: the routes are tested in test/routes/idempotency/.
-const refusal = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.unreachable("should be refused"),
-    (e) => e as ApiError,
-  );
+const refusal = (p: Promise<unknown>) => rejectionOf(p, ApiError);
 
 describe("an idempotency key", () => {
   it(

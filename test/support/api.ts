@@ -88,3 +88,30 @@ export async function refinedBodyOf<K extends Operation, R extends DeepPartial<B
 ): Promise<Merge<Body<K>, R>> {
   return res.json<Merge<Body<K>, R>>();
 }
+
+/** A JSON Schema of the served document (3.1: JSON Schema 2020-12 plus `example`), read keyword by keyword. */
+export type DocSchema = { [keyword: string]: any };
+
+/** An operation of the served document, with the fields tests read. */
+export interface DocOperation {
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  /** `[]` for an operation that answers without a key. */
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema: DocSchema }[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: DocSchema }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: DocSchema }> }>;
+}
+
+/** The served OpenAPI document (`/api/v1/openapi.json`): operations by path and method, schemas by name. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, DocOperation>>;
+  components: { schemas: Record<string, DocSchema>; securitySchemes?: Record<string, DocSchema> };
+}
+
+/** The body of an answer of `GET /openapi.json` (the test asserts the status). */
+export const documentOf = (res: Response) => res.json<OpenApiDocument>();

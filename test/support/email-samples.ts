@@ -1,6 +1,6 @@
-// Raw messages as Email Routing hands them to the Worker's email handler: RFC 5322's own examples
+// Raw messages in the form Email Routing hands them to the Worker's email handler: RFC 5322's own examples
 // (Appendix A.2 and A.3, a message, its reply and the reply to that), the sample of Cloudflare's
-// "Email Workers: local development" page, and one as Gmail writes a reply (multipart/alternative,
+// "Email Workers: local development" page, and one in the form Gmail writes a reply (multipart/alternative,
 // the history quoted under "On ... wrote:", a picture attached).
 
 /** RFC 5322 A.2: John's message to Mary. */
@@ -67,7 +67,7 @@ export const CLOUDFLARE_LOCAL_SAMPLE = [
 export const PNG_BASE64 =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
-/** A reply as Gmail writes one: text and HTML, the history quoted, a picture attached. */
+/** A reply in the form Gmail writes one: text and HTML, the history quoted, a picture attached. */
 export interface GmailReply {
   from: string;
   name?: string;

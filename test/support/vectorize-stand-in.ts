@@ -1,7 +1,7 @@
 /**
  * Stands in for Cloudflare Vectorize, which has no local runtime: vectors by namespace, exact cosine
  * ranking, and a record of the query vectors it was sent. `failDeletes` makes that many next
- * deletes fail, as Vectorize does when it is unavailable.
+ * deletes fail, like Vectorize when it is unavailable.
  */
 export function vectorizeStandIn() {
   const stored = new Map<

@@ -12,7 +12,7 @@ export const PNG = Uint8Array.from(
 const enc = new TextEncoder();
 
 /**
- * A multipart body as Python's `requests` builds it for `post(url, data=fields, files={"file": ...})`:
+ * A multipart body the way Python's `requests` builds it for `post(url, data=fields, files={"file": ...})`:
  * a hex boundary, the fields first (no Content-Type), then the file, `--boundary--\r\n` to close.
  */
 export function requestsMultipart(

@@ -7,6 +7,7 @@ import { createParser } from "eventsource-parser";
 import type { SseEvent } from "../../../src/services/llm/sse";
 import { db, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
+import type { Schemas } from "../../support/api";
 
 /** Key the local upstream accepts (test/support/openai-upstream.mjs). */
 export const UPSTREAM_API_KEY = "sk-test-upstream-0123456789";
@@ -49,7 +50,7 @@ export async function upstreamModel(
     ...(opts.dimensions ? { dimensions: opts.dimensions } : {}),
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  const model = (await res.json()) as { id: string; name: string; modelName: string };
+  const model = await res.json<Schemas["Model"]>();
   await db()
     .update(models)
     .set({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1` })
@@ -97,11 +98,7 @@ export const storedModelOf = async (messageId: string) =>
 export async function lastUpstreamRequest(modelName: string) {
   const res = await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${encodeURIComponent(modelName)}`);
   expect(res.status).toBe(200);
-  return (await res.json()) as {
-    headers: { authorization: string | null };
-    body: Record<string, any>;
-    aborted: boolean;
-  };
+  return res.json<{ headers: { authorization: string | null }; body: Record<string, any>; aborted: boolean }>();
 }
 
 /** How many requests the upstream has received for a model name. */

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { documentOf } from "../../support/api";
 import { call } from "../../harness";
-
-type Doc = { paths: Record<string, Record<string, { tags?: string[] }>> };
 
 describe("assistants in the OpenAPI document", () => {
   it("documents every assistant and group-assistant endpoint under both prefixes", async () => {
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as Doc;
+    const doc = await documentOf(await call("GET", "/api/v1/openapi.json"));
     const groups = "/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/";
     const expected: [string, string[], string][] = [
       ["/chatbots/", ["get", "post"], "Assistants"],

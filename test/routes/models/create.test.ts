@@ -86,7 +86,7 @@ describe("POST models", () => {
 });
 
 describe("openai_compatible base URLs", () => {
-  it("accept a local server such as Ollama on localhost or an IP, and refuse other schemes", async () => {
+  it("accept a local server (Ollama, say) on localhost or an IP, and refuse other schemes", async () => {
     const owner = await seedOwner();
     for (const baseUrl of ["http://localhost:11434/v1", "http://127.0.0.1:8000/v1"]) {
       const res = await owner.fetch("POST", "/large-language-models/", {

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { documentOf } from "../../support/api";
 import { call } from "../../harness";
 import { KINDS } from "./fixtures";
 
-type Doc = { paths: Record<string, Record<string, { tags: string[]; summary: string }>> };
-
 describe("model routes in the OpenAPI document", () => {
   it("each kind has its own list and item paths, tagged Models", async () => {
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as Doc;
+    const doc = await documentOf(await call("GET", "/api/v1/openapi.json"));
     for (const k of KINDS) {
       for (const prefix of ["/api/v1", "/api"]) {
         const list = doc.paths[`${prefix}${k.path}`];

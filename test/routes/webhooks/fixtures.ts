@@ -10,7 +10,8 @@ export type { WebhookRecord } from "../../../src/services/records/webhooks";
 import type { WebhookRecord } from "../../../src/services/records/webhooks";
 import { bodyOf } from "../../support/api";
 
-export type { WebhookDeliveryRecord as DeliveryRecord } from "../../../src/services/records/webhook-deliveries";
+import type { WebhookDeliveryRecord } from "../../../src/services/records/webhook-deliveries";
+export type DeliveryRecord = WebhookDeliveryRecord;
 
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 

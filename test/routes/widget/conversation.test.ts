@@ -1,18 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, expectError, seedOwner } from "../../harness";
-import { readEvents } from "../../support/sse";
+import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
-import { bodyOf } from "../../support/api";
+import { bodyOf, type Schemas } from "../../support/api";
 
-type Done = {
-  conversationId: string;
-  messageId: string;
-  content: string;
-  done: boolean;
-  message: Record<string, unknown> & { id: string; content: string; role: string };
-};
+/** A visitor's send streams back like a completion, with the public record of the reply. */
+type Reply = StreamEvent<Schemas["WidgetMessage"]>;
 
 async function send(webChatId: string, token: string, body: Record<string, unknown>, c = client()) {
   const res = await c.post(pub(webChatId, "messages/"), body, token);
@@ -31,8 +26,8 @@ describe("POST /web-chats/{id}/public/messages/", () => {
       metadata: { timeZone: "Europe/Paris", location: { latitude: 1, longitude: 2 } },
     });
     const raw = await res.clone().text();
-    const events = await readEvents(res);
-    const done = events.at(-1)!.data as Done;
+    const events = await readEvents<Reply>(res);
+    const done = storedReply(events);
     expect(done.done).toBe(true);
     expect(done.message).toMatchObject({
       role: "assistant",
@@ -40,9 +35,9 @@ describe("POST /web-chats/{id}/public/messages/", () => {
       citations: [],
     });
     expect(JSON.stringify(done.message)).not.toContain(chat.bot.id);
-    const deltas = events
+    const deltas = chunksOf(events)
       .slice(0, -1)
-      .map((e) => (e.data as Done).content)
+      .map((e) => e.content)
       .join("");
     expect(deltas).toBe(done.message.content);
     // Every reply event names the message and the characters sent so far.
@@ -73,9 +68,11 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     expect(history.results.map((m) => m.role)).toEqual(["visitor", "assistant"]);
     expect(history.hasMore).toBe(false);
     // A second message continues it, in order.
-    const next = (
-      await readEvents(await send(chat.id, session.token, { conversation: done.conversationId, content: "and now?" }))
-    ).at(-1)!.data as Done;
+    const next = storedReply(
+      await readEvents<Reply>(
+        await send(chat.id, session.token, { conversation: done.conversationId, content: "and now?" }),
+      ),
+    );
     expect(next.conversationId).toBe(done.conversationId);
     const page = await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
       await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/?pageSize=2`), session.token),
@@ -88,11 +85,11 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, { enableAnonymous: true, enableLocation: true });
     const session = await startSession(chat.id);
-    const done = (
-      await readEvents(
+    const done = storedReply(
+      await readEvents<Reply>(
         await send(chat.id, session.token, { content: "hi", metadata: { location: { latitude: 1.5, longitude: 2 } } }),
-      )
-    ).at(-1)!.data as Done;
+      ),
+    );
     const incoming = await env.DB.prepare(
       "SELECT metadata FROM messages WHERE conversation_id = ? AND type = 'incoming'",
     )
@@ -106,8 +103,7 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     const chat = await seedWebChat(owner);
     const alice = await startSession(chat.id);
     const bob = await startSession(chat.id);
-    const done = (await readEvents(await send(chat.id, alice.token, { content: "secret order 42" }))).at(-1)!
-      .data as Done;
+    const done = storedReply(await readEvents<Reply>(await send(chat.id, alice.token, { content: "secret order 42" })));
     await expectError(
       await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), bob.token),
       404,
@@ -188,7 +184,7 @@ describe("feedback, sharing and resuming", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
-    const done = (await readEvents(await send(chat.id, session.token, { content: "hello" }))).at(-1)!.data as Done;
+    const done = storedReply(await readEvents<Reply>(await send(chat.id, session.token, { content: "hello" })));
     const res = await client().post(
       pub(chat.id, `messages/${done.messageId}/feedback/`),
       { feedback: "like" },
@@ -224,14 +220,15 @@ describe("feedback, sharing and resuming", () => {
       const owner = await seedOwner();
       const chat = await seedWebChat(owner);
       const session = await startSession(chat.id);
-      const rate = (messageId: string, feedback: string | null) =>
+      const rate = (messageId: string | null, feedback: string | null) =>
         client().post(pub(chat.id, `messages/${messageId}/feedback/`), { feedback }, session.token);
-      const first = (await readEvents(await send(chat.id, session.token, { content: "Where is my parcel?" }))).at(-1)!
-        .data as Done;
+      const first = storedReply(
+        await readEvents<Reply>(await send(chat.id, session.token, { content: "Where is my parcel?" })),
+      );
       const conversation = first.conversationId;
-      const second = (
-        await readEvents(await send(chat.id, session.token, { conversation, content: "It was due Monday" }))
-      ).at(-1)!.data as Done;
+      const second = storedReply(
+        await readEvents<Reply>(await send(chat.id, session.token, { conversation, content: "It was due Monday" })),
+      );
       const state = async () =>
         await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${conversation}/`));
       expect((await rate(first.messageId, "dislike")).status).toBe(200);
@@ -269,7 +266,7 @@ describe("feedback, sharing and resuming", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
-    const done = (await readEvents(await send(chat.id, session.token, { content: "share me" }))).at(-1)!.data as Done;
+    const done = storedReply(await readEvents<Reply>(await send(chat.id, session.token, { content: "share me" })));
     await expectError(
       await client().post(pub(chat.id, `conversations/${done.conversationId}/share/`), {}, session.token),
       403,
@@ -292,16 +289,20 @@ describe("feedback, sharing and resuming", () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
-    const done = (
-      await readEvents(await send(chat.id, session.token, { content: "Tell me about the weather in Paris" }))
-    ).at(-1)!.data as Done;
+    const done = storedReply(
+      await readEvents<Reply>(await send(chat.id, session.token, { content: "Tell me about the weather in Paris" })),
+    );
     const res = await client().get(pub(chat.id, `conversations/${done.conversationId}/stream/`), session.token, {
       "Last-Event-ID": `${done.messageId}:5`,
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const events = await readEvents(res);
-    expect(events.map((e) => (e.data as Done).content).join("")).toBe(done.message.content.slice(5));
-    expect((events.at(-1)!.data as Done).message.content).toBe(done.message.content);
+    const events = await readEvents<Reply>(res);
+    expect(
+      chunksOf(events)
+        .map((e) => e.content)
+        .join(""),
+    ).toBe(done.message.content.slice(5));
+    expect(storedReply(events).message.content).toBe(done.message.content);
     await expectError(
       await client().get(pub(chat.id, `conversations/${done.conversationId}/stream/`), session.token, {
         "Last-Event-ID": "garbage",

@@ -4,9 +4,11 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { conversations } from "../../../src/db/schema";
 import { db, expectError, seedOwner, type Actor } from "../../harness";
-import { liveEvents } from "../../support/sse";
+import { liveEvents, type InboxStreamEvent } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
 import { bodyOf } from "../../support/api";
+
+type Csat = "POST /web-chats/{id}/public/conversations/{conversationId}/csat/";
 
 async function visitorConversation(owner: Actor) {
   const chat = await seedWebChat(owner);
@@ -29,27 +31,21 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
     expect((await recordOf(owner, id)).csat).toBeNull();
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
     const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
-    const events = liveEvents(stream);
+    const events = liveEvents<InboxStreamEvent>(stream);
     expect((await events.next()).event).toBe("ready");
 
     const res = await rate({ rating: 4, comment: "  Quick and friendly.  " });
     expect(res.status, await res.clone().text()).toBe(200);
-    const given = (await res.json()) as { rating: number; comment: string; createdAt: string };
+    const given = await bodyOf<Csat>(res);
     expect(given).toEqual({ rating: 4, comment: "Quick and friendly.", createdAt: expect.stringMatching(/^\d+$/) });
     expect((await recordOf(owner, id)).csat).toEqual(given);
-    const updated = await events.next(
-      (e) => e.event === "conversation.updated" && (e.data.conversation as { id: string }).id === id,
-    );
+    const updated = await events.next("conversation.updated", (e) => e.data.conversation.id === id);
     expect(updated.data.conversation).toMatchObject({ id, status: "resolved" });
     await events.close();
 
     // A slip corrected: the answer replaced, its time (the first answer's) kept.
-    const again = (await (await rate({ rating: 5 })).json()) as {
-      rating: number;
-      comment: string | null;
-      createdAt: string;
-    };
-    expect(again).toEqual({ rating: 5, comment: null, createdAt: given.createdAt });
+    const again = await bodyOf<Csat>(await rate({ rating: 5 }));
+    expect(again).toEqual({ rating: 5, comment: null, createdAt: given!.createdAt });
     expect((await recordOf(owner, id)).csat).toEqual(again);
   });
 
@@ -97,10 +93,10 @@ describe("the visitor's conversations tell the widget whether to ask for a ratin
     const { chat, visitor, session, id, rate } = await visitorConversation(owner);
     const listed = async () => {
       // Where the widget reads it: the session it resumes with its stored token, and the list of conversations.
-      const resumed = (await startSession(chat.id, { token: session.token }, visitor)).conversations as unknown[];
+      const resumed = (await startSession(chat.id, { token: session.token }, visitor)).conversations;
       const res = await visitor.get(pub(chat.id, "conversations/"), session.token);
       expect(res.status).toBe(200);
-      const { results } = (await res.json()) as { results: unknown[] };
+      const { results } = await bodyOf<"GET /web-chats/{id}/public/conversations/">(res);
       expect(results).toEqual(resumed);
       return results;
     };

@@ -1,20 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, call, expectError, seedOwner, type Actor } from "../../harness";
-import { readEvents } from "../../support/sse";
+import { lastChunk, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { postForm, uploadKey } from "../attachments/support";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
-import { bodyOf } from "../../support/api";
+import { bodyOf, type Schemas } from "../../support/api";
 
 const NOTES = new TextEncoder().encode("Order 42 ships on Monday.\n");
 const ON = { enableAnonymous: true, enableFileUpload: true };
 
-type Done = {
-  conversationId: string;
-  messageId: string;
-  done: boolean;
-  message: { id: string; content: string; role: string };
-};
+/** A visitor's send streams back like a completion, with the public record of the reply. */
+type Reply = StreamEvent<Schemas["WidgetMessage"]>;
 
 const count = async (sql: string, ...binds: unknown[]) =>
   (await env.DB.prepare(sql)
@@ -89,7 +85,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       session.token,
     );
     expect(res.status, await res.clone().text()).toBe(200);
-    const done = (await readEvents(res)).at(-1)!.data as Done;
+    const done = storedReply(await readEvents<Reply>(res));
     expect(done.done).toBe(true);
     expect(done.message.content).toContain("I received your attachments: notes.txt (document).");
 
@@ -139,7 +135,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       session.token,
     );
     expect(again.status, await again.clone().text()).toBe(200);
-    const next = (await readEvents(again)).at(-1)!.data as Done;
+    const next = storedReply(await readEvents<Reply>(again));
     expect(next.message.content).toContain("I received your attachments:");
     expect(next.message.content).toContain("second.txt (document)");
     expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(
@@ -175,7 +171,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     // Without files, the web chat still answers; an empty list is no files.
     const plain = await client().post(pub(chat.id, "messages/"), { content: "hi", attachments: [] }, session.token);
     expect(plain.status).toBe(200);
-    expect(((await readEvents(plain)).at(-1)!.data as Done).done).toBe(true);
+    expect(lastChunk(await readEvents<Reply>(plain)).done).toBe(true);
   });
 
   it("refuses files the spec does not allow before signing anything (400)", async () => {
@@ -185,7 +181,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     const refuse = async (body: unknown, field: string) => {
       const res = await client().post(pub(chat.id, "uploads/"), body, session.token);
       const error = await expectError(res, 400);
-      expect(Object.keys((error as { errors?: Record<string, unknown> }).errors ?? {})).toContain(field);
+      expect(Object.keys(error.errors ?? {})).toContain(field);
     };
     await refuse({ filename: "setup.exe", fileSize: 10 }, "fileSize");
     await refuse({ filename: "notes.txt", fileSize: 21 * 1024 * 1024 }, "fileSize");
@@ -235,7 +231,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
           },
           alice.token,
         );
-        const error = (await expectError(res, 400, "invalid")) as { errors?: Record<string, unknown> };
+        const error = await expectError(res, 400, "invalid");
         expect(Object.keys(error.errors ?? {}), why).toEqual(["attachments.1.file"]);
       }
       await expectError(
@@ -264,9 +260,9 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     const chat = await seedWebChat(owner, ON);
     const alice = await startSession(chat.id);
     const bob = await startSession(chat.id);
-    const first = (
-      await readEvents(await client().post(pub(chat.id, "messages/"), { content: "my order" }, alice.token))
-    ).at(-1)!.data as Done;
+    const first = storedReply(
+      await readEvents<Reply>(await client().post(pub(chat.id, "messages/"), { content: "my order" }, alice.token)),
+    );
     const bobs = await visitorUpload(chat.id, bob.token);
     await expectError(
       await client().post(
@@ -293,7 +289,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       alice.token,
     );
     expect(here.status).toBe(200);
-    expect(((await readEvents(here)).at(-1)!.data as Done).done).toBe(true);
+    expect(lastChunk(await readEvents<Reply>(here)).done).toBe(true);
     await expectError(
       await client().post(
         pub(chat.id, "messages/"),

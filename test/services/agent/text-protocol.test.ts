@@ -9,7 +9,7 @@ function scripted(text: string) {
   const model: ChatModel = {
     async *stream(request) {
       asked.push(request);
-      for (let i = 0; i < text.length; i += 4) yield { type: "delta", text: text.slice(i, i + 4) } as ChatEvent;
+      for (let i = 0; i < text.length; i += 4) yield { type: "delta" as const, text: text.slice(i, i + 4) };
     },
   };
   return { model, asked };

@@ -9,6 +9,7 @@ import { newText, replySubject, toEmailHtml } from "../../../src/services/channe
 import { platformContext } from "../../../src/services/channels/http";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
 import { unique } from "../../harness";
+import { standIn } from "../../support/bindings";
 import {
   CLOUDFLARE_LOCAL_SAMPLE,
   PNG_BASE64,
@@ -29,7 +30,7 @@ const channel = (address: string, fromName = "Acme Support"): ChannelConfig => (
 });
 
 const outgoing = (
-  thread: Record<string, unknown>,
+  thread: NonNullable<OutboundMessage["thread"]>,
   text: string,
   extra: Partial<OutboundMessage> = {},
 ): OutboundMessage => ({
@@ -39,7 +40,7 @@ const outgoing = (
   citations: [],
   quickReplies: [],
   attachments: [],
-  thread: thread as OutboundMessage["thread"],
+  thread,
   senderName: "Assistant",
   fromPerson: false,
   lastInboundAt: 0,
@@ -296,7 +297,7 @@ describe("send", () => {
     // allowed_destination_addresses), as the binding throws it.
     const refusing = {
       ...env,
-      EMAIL: { send: () => Promise.reject(new Error("email to x@example.com not allowed")) } as unknown as SendEmail,
+      EMAIL: standIn("EMAIL", { send: () => Promise.reject(new Error("email to x@example.com not allowed")) }),
     };
     const thread = { subject: "x", messageId: "<a@b>", references: [], address: "x@example.com" };
     const refused = await email
@@ -311,7 +312,7 @@ describe("send", () => {
     // A limit or an outage is tried again.
     const limited = {
       ...env,
-      EMAIL: { send: () => Promise.reject(new Error("daily sending rate limit exceeded")) } as unknown as SendEmail,
+      EMAIL: standIn("EMAIL", { send: () => Promise.reject(new Error("daily sending rate limit exceeded")) }),
     };
     const later = await email
       .send(platformContext(limited, channel(inbox)), outgoing(thread, "hi"))

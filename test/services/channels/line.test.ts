@@ -1,6 +1,7 @@
 // The LINE module against LINE's documented shapes and the LINE stand-in (test/support/platforms/line.mjs):
-// signatures made by the stand-in with LINE's algorithm, webhook bodies shaped as LINE's reference shows them.
+// signatures made by the stand-in with LINE's algorithm, webhook bodies in the shapes of LINE's reference.
 import { describe, expect, it } from "vitest";
+import { thrownBy } from "../../support/errors";
 import { env } from "cloudflare:workers";
 import { ApiError } from "../../../src/lib/errors";
 import { platformContext } from "../../../src/services/channels/http";
@@ -9,7 +10,7 @@ import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../.
 import { outboundMessage } from "./outbound";
 import { unique } from "../../harness";
 
-const STAND_IN = (JSON.parse(env.TEST_PLATFORM_URLS) as Record<string, string>).line;
+const STAND_IN: string = JSON.parse(env.TEST_PLATFORM_URLS).line;
 const SECRET = "8c570fa6dd201bb328f1c1eac23a96d8";
 const USER = "U4af4980629a1b2c3d4e5f60718293a4b";
 const GROUP = "Ca56f94637cc4347f90a25382909b24b9";
@@ -17,7 +18,7 @@ const ROOM = "Ra8dbf4673c4c812cd491258042226c99";
 
 type Recorded = { method: string; path: string; headers: Record<string, string>; body: any };
 const requests = async (key: string) =>
-  (await (await fetch(`${STAND_IN}/__requests?key=${encodeURIComponent(key)}`)).json()) as Recorded[];
+  (await fetch(`${STAND_IN}/__requests?key=${encodeURIComponent(key)}`)).json<Recorded[]>();
 const control = (path: string, body: unknown) =>
   fetch(`${STAND_IN}${path}`, {
     method: "POST",
@@ -25,12 +26,9 @@ const control = (path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 const script = (key: string, responses: unknown[]) => control("/__script", { key, responses });
-/** The stand-in signs as LINE does (never our own code). */
+/** The stand-in signs the way LINE does (never our own code). */
 const sign = async (channelSecret: string, body: unknown) =>
-  (await (await control("/__sign", { channelSecret, body })).json()) as {
-    headers: Record<string, string>;
-    body: string;
-  };
+  (await control("/__sign", { channelSecret, body })).json<{ headers: Record<string, string>; body: string }>();
 
 function channel(
   token = unique("line-token"),
@@ -48,7 +46,7 @@ function channel(
 }
 const contextOf = (c: ChannelConfig) => platformContext(env, c);
 
-/** A message event as LINE's reference shows one
+/** A message event in the form LINE's reference shows
  * (https://developers.line.biz/en/reference/messaging-api/#message-event). */
 function messageEvent(
   message: Record<string, unknown>,
@@ -254,11 +252,7 @@ describe("LINE: parse", () => {
     for (const raw of ["not json", "{}", JSON.stringify({ destination: "U1", events: "none" })]) {
       expect(() => line.parse(raw, channel())).toThrow(ApiError);
     }
-    try {
-      line.parse("not json", channel());
-    } catch (err) {
-      expect((err as ApiError).status).toBe(400);
-    }
+    expect(thrownBy(() => line.parse("not json", channel()), ApiError).status).toBe(400);
   });
 });
 

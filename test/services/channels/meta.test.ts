@@ -1,5 +1,5 @@
 // The Meta module against Meta's documented payloads and the Graph API stand-in
-// (test/support/platforms/graph.mjs), which signs as Meta does and checks what we send.
+// (test/support/platforms/graph.mjs), which signs like Meta and checks what we send.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../src/lib/errors";
@@ -16,7 +16,7 @@ const JSON_POST = (body: unknown) => ({
   body: JSON.stringify(body),
 });
 const control = async (path: string, body?: unknown) =>
-  (await fetch(`${graphUrl}${path}`, body === undefined ? {} : JSON_POST(body))).json() as Promise<any>;
+  (await fetch(`${graphUrl}${path}`, body === undefined ? {} : JSON_POST(body))).json<any>();
 const sign = (appSecret: string, body: unknown): Promise<{ headers: Record<string, string>; body: string }> =>
   control("/__sign", { appSecret, body });
 const requests = (token: string): Promise<any[]> => control(`/__requests?key=${encodeURIComponent(token)}`);
@@ -207,7 +207,7 @@ describe("parse", () => {
   );
 });
 
-/** appsecret_proof as Meta documents it: hex HMAC-SHA256 of the token keyed with the app secret. */
+/** appsecret_proof, documented by Meta: hex HMAC-SHA256 of the token keyed with the app secret. */
 async function appsecretProof(token: string) {
   const key = await crypto.subtle.importKey(
     "raw",

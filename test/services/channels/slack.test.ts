@@ -1,8 +1,9 @@
 // The Slack module on its own: signatures (Slack's documented example and the stand-in's signing),
-// the url_verification handshake, events as Slack documents them, and the Web API calls against the
+// the url_verification handshake, events in the form Slack documents, and the Web API calls against the
 // stand-in (test/support/platforms/slack.mjs).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { thrownBy } from "../../support/errors";
 import { ApiError } from "../../../src/lib/errors";
 import { platformContext } from "../../../src/services/channels/http";
 import { SLACK_TEXT_LIMIT, fromSlackText, slack, verifySlackSignature } from "../../../src/services/channels/slack";
@@ -271,11 +272,7 @@ describe("Slack events read", () => {
 
   it("refuses a body that is neither JSON nor an interactivity payload with a 400", () => {
     expect(() => slack.parse("not json", config())).toThrow(ApiError);
-    try {
-      slack.parse("{", config());
-    } catch (err) {
-      expect((err as ApiError).status).toBe(400);
-    }
+    expect(thrownBy(() => slack.parse("{", config()), ApiError).status).toBe(400);
   });
 
   it("reads Slack's markup as text: links, mentions, channels, entities", () => {

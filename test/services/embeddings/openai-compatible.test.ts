@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { rejectionOf } from "../../support/errors";
+import { lastUpstreamRequest } from "../../routes/chat-completions/fixtures";
 import { ModelError } from "../../../src/services/llm/types";
 import {
   EMBEDDING_BATCH_SIZE,
@@ -15,16 +17,8 @@ const model = (name: string, opts: { apiKey?: string | null; dimensions?: number
     model: name,
     dimensions: opts.dimensions ?? 8,
   });
-const requestsOf = async (name: string) =>
-  (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()) as {
-    headers: { authorization: string | null };
-    body: any;
-  };
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.unreachable("should have failed"),
-    (e) => e as ModelError,
-  );
+const requestsOf = lastUpstreamRequest;
+const failure = (p: Promise<unknown>) => rejectionOf(p, ModelError);
 
 describe("openai_compatible embedding model (against the local upstream)", () => {
   it("posts {model, input} to /embeddings with the key and returns unit vectors in input order", async () => {

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { rejectionOf } from "../../support/errors";
 import { complete, ModelError, type ChatEvent, type ChatRequest } from "../../../src/services/llm";
 import { openAiCompatibleChatModel, requestBody } from "../../../src/services/llm/openai-compatible";
 
@@ -18,11 +19,7 @@ const ask = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
 });
 const lastRequest = async (name: string) =>
   (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()).body;
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.unreachable("should have failed"),
-    (e) => e as ModelError,
-  );
+const failure = (p: Promise<unknown>) => rejectionOf(p, ModelError);
 
 describe("openai_compatible chat model", () => {
   it("yields each delta as the upstream sends it, then the usage", async () => {
@@ -31,7 +28,7 @@ describe("openai_compatible chat model", () => {
     const seen: { event: ChatEvent; at: number }[] = [];
     for await (const event of model(name).stream(ask({ maxTokens: 10 }))) seen.push({ event, at: Date.now() - start });
     const deltas = seen.filter((s) => s.event.type === "delta");
-    expect(deltas.map((d) => (d.event as { text: string }).text).join("")).toBe(
+    expect(deltas.map((d) => (d.event.type === "delta" ? d.event.text : "")).join("")).toBe(
       "word1 word2 word3 word4 word5 word6 word7 word8 word9 word10",
     );
     expect(deltas[0].at).toBeLessThan(300);

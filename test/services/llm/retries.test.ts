@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { rejectionOf } from "../../support/errors";
 import { complete, ModelError, type ChatRequest } from "../../../src/services/llm";
 import { openAiCompatibleChatModel, retryAfterMs } from "../../../src/services/llm/openai-compatible";
 import { retryPolicy, withRetries, type RetryPolicy } from "../../../src/services/llm/retries";
 import { settingProblems } from "../../../src/services/settings";
-import type { Bindings } from "../../../src/env";
+import { bindingsWith } from "../../harness";
 import { upstreamRequestCount } from "../../routes/chat-completions/fixtures";
 
 // The real upstream (test/support/openai-upstream.mjs) with its fault modes; only the waits are
@@ -16,11 +17,7 @@ const ask = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
   maxTokens: 3,
   ...extra,
 });
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.unreachable("should have failed"),
-    (e) => e as ModelError,
-  );
+const failure = (p: Promise<unknown>) => rejectionOf(p, ModelError);
 
 function retrying(name: string, policy = POLICY, timeoutMs?: number) {
   const waits: number[] = [];
@@ -108,13 +105,12 @@ describe("model requests retried before the first token", () => {
 
   it("takes its limits from the settings; a malformed one keeps the default and is reported", () => {
     const settings = (vars: Record<string, string>) =>
-      ({
-        ...env,
+      bindingsWith({
         MODEL_RETRIES: undefined,
         MODEL_RETRY_MAX_DELAY_MS: undefined,
         MODEL_TIMEOUT_MS: undefined,
         ...vars,
-      }) as Bindings;
+      });
     expect(retryPolicy(settings({}))).toEqual({ retries: 2, baseDelayMs: 500, maxDelayMs: 10_000 });
     expect(retryPolicy(settings({ MODEL_RETRIES: "0", MODEL_RETRY_MAX_DELAY_MS: "3000" }))).toMatchObject({
       retries: 0,

@@ -7,6 +7,7 @@ import { workersAiChatModel } from "../../../src/services/llm/workers-ai";
 import { nativeToolCalling } from "../../../src/services/agent/text-protocol";
 import { models } from "../../../src/db/schema";
 import { db } from "../../harness";
+import { standIn } from "../../support/bindings";
 
 const builtIn = async (id: string) => (await db().select().from(models).where(eq(models.id, id)))[0];
 
@@ -26,7 +27,7 @@ describe("chatModelFor", () => {
 describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
   it("reads the binding's event stream of {response} deltas and its usage", async () => {
     const calls: unknown[] = [];
-    const fake = {
+    const fake = standIn("AI", {
       run: async (name: string, inputs: unknown) => {
         calls.push({ name, inputs });
         const wire =
@@ -41,7 +42,7 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
           },
         });
       },
-    } as unknown as Ai;
+    });
     const result = await complete(workersAiChatModel(fake, "@cf/meta/llama"), {
       messages: [{ role: "user", content: "Hi" }],
       passages: [{ index: 1, text: "Greeting." }],
@@ -62,7 +63,7 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
       "back as events",
     async () => {
       const calls: { name: string; inputs: Record<string, unknown> }[] = [];
-      const fake = {
+      const fake = standIn("AI", {
         run: async (name: string, inputs: Record<string, unknown>) => {
           calls.push({ name, inputs });
           return calls.length === 1
@@ -73,7 +74,7 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
               }
             : { response: "Order A-17 ships today." };
         },
-      } as unknown as Ai;
+      });
       const model = workersAiChatModel(fake, "@cf/meta/llama-3.3-70b-instruct-fp8-fast");
       const tools = [
         {
@@ -117,21 +118,19 @@ describe("workers_ai chat model (parsing, with a stand-in binding)", () => {
   );
 
   it("only Cloudflare's function-calling models call tools natively; the others use the text protocol", async () => {
-    const row = (modelName: string) =>
-      ({ provider: "workers_ai", modelName }) as Parameters<typeof nativeToolCalling>[0];
+    const workersAi = await builtIn("00000000-0000-7000-8000-000000000011");
+    const row = (modelName: string) => ({ ...workersAi, provider: "workers_ai" as const, modelName });
     expect(nativeToolCalling(row("@cf/meta/llama-3.3-70b-instruct-fp8-fast"))).toBe(true);
     expect(nativeToolCalling(row("@cf/meta/llama-3.1-8b-instruct"))).toBe(false);
-    expect(
-      nativeToolCalling({ provider: "openai_compatible", modelName: "any" } as Parameters<typeof nativeToolCalling>[0]),
-    ).toBe(true);
+    expect(nativeToolCalling({ ...workersAi, provider: "openai_compatible", modelName: "any" })).toBe(true);
   });
 
   it("a failing binding is a 502 ModelError", async () => {
-    const fake = {
+    const fake = standIn("AI", {
       run: async () => {
         throw new Error("capacity");
       },
-    } as unknown as Ai;
+    });
     const err = await complete(workersAiChatModel(fake, "m"), { messages: [{ role: "user", content: "Hi" }] }).catch(
       (e) => e,
     );

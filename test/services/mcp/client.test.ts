@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { expectInstance } from "../../support/errors";
 import type { Bindings } from "../../../src/env";
 import { listAllTools, openMcpSession, McpConnectError } from "../../../src/services/mcp/client";
 import { callRemoteTool } from "../../../src/services/mcp/remote-tools";
@@ -13,7 +14,7 @@ async function problem(url: string, headers: Record<string, string> = {}, settin
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(McpConnectError);
-  return err as McpConnectError;
+  return expectInstance(err, McpConnectError);
 }
 
 describe("the MCP client in workerd (the SDK's transports)", () => {

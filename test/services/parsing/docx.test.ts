@@ -1,5 +1,6 @@
 import { zipSync, strToU8 } from "fflate";
 import { describe, expect, it } from "vitest";
+import { expectInstance } from "../../support/errors";
 import { ParseError, parseDocument } from "../../../src/services/parsing";
 import { makeDocx } from "../../fixtures/documents";
 
@@ -40,6 +41,6 @@ describe("DOCX parsing", () => {
   ])("gives a readable ParseError for %s", async (_, bytes, message) => {
     const err = await parseDocument(bytes, "broken.docx").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ParseError);
-    expect((err as Error).message).toMatch(message);
+    expect(expectInstance(err, ParseError).message).toMatch(message);
   });
 });

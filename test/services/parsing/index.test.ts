@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectInstance } from "../../support/errors";
 import {
   ParseError,
   SUPPORTED_FILE_TYPES,
@@ -48,7 +49,7 @@ describe("parseDocument", () => {
     const err = await parseDocument(utf8("x"), "slides.pptx").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnsupportedFileType);
     expect(err).toBeInstanceOf(ParseError);
-    expect((err as Error).message).toBe(
+    expect(expectInstance(err, UnsupportedFileType).message).toBe(
       'Unsupported file type: ".pptx" files cannot be read. Supported types: pdf, docx, txt, md, html, csv, json.',
     );
     await expect(parseDocument(utf8("x"), "blob", "application/zip")).rejects.toThrow(/"blob" \(application\/zip\)/);

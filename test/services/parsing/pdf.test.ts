@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectInstance } from "../../support/errors";
 import { ParseError, parseDocument } from "../../../src/services/parsing";
 import { makePdf } from "../../fixtures/documents";
 
@@ -45,7 +46,7 @@ describe("PDF parsing (unpdf inside workerd)", () => {
     const bytes = typeof make === "function" ? await make() : make;
     const err = await parseDocument(bytes, "broken.pdf").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ParseError);
-    expect((err as Error).message).toMatch(/PDF/);
-    expect((err as Error).message).not.toMatch(/undefined|\[object/);
+    expect(expectInstance(err, ParseError).message).toMatch(/PDF/);
+    expect(expectInstance(err, ParseError).message).not.toMatch(/undefined|\[object/);
   });
 });

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { rejectionOf } from "../../support/errors";
+import { lastUpstreamRequest } from "../../routes/chat-completions/fixtures";
 import { ModelError } from "../../../src/services/llm/types";
 import { openAiCompatibleReranker, toUnitRange } from "../../../src/services/knowledge/rerankers/openai-compatible";
 import { workersAiReranker } from "../../../src/services/knowledge/rerankers/workers-ai";
@@ -7,16 +9,8 @@ import { workersAiReranker } from "../../../src/services/knowledge/rerankers/wor
 const KEY = "sk-test-upstream-0123456789";
 const reranker = (name: string, apiKey: string | null = KEY) =>
   openAiCompatibleReranker({ baseUrl: `${env.TEST_UPSTREAM_URL}/v1`, apiKey, model: name });
-const lastRequest = async (name: string) =>
-  (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()) as {
-    headers: { authorization: string | null };
-    body: any;
-  };
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.unreachable("should have failed"),
-    (e) => e as ModelError,
-  );
+const lastRequest = lastUpstreamRequest;
+const failure = (p: Promise<unknown>) => rejectionOf(p, ModelError);
 
 describe("openai_compatible reranker (against the local upstream)", () => {
   it("posts {model, query, documents, top_n} to /rerank and maps results back to the documents' order", async () => {

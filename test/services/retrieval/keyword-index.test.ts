@@ -78,9 +78,10 @@ function expectSameRanking(got: { id: string; score: number }[], want: { id: str
 }
 
 /** Runs `f` with a keyword index in the storage of a new, empty index object. */
-const inIndex = <T>(f: (index: KeywordIndex) => T | Promise<T>) =>
+/** Runs `f` on a keyword index in a fresh Durable Object's storage, `sql` (the index's own) to look underneath. */
+const inIndex = <T>(f: (index: KeywordIndex, sql: SqlStorage) => T | Promise<T>) =>
   runInDurableObject(env.VECTOR_INDEX.get(env.VECTOR_INDEX.newUniqueId()), (_instance, state) =>
-    f(new KeywordIndex(state.storage.sql)),
+    f(new KeywordIndex(state.storage.sql), state.storage.sql),
   );
 
 describe("KeywordIndex (BM25 with MaxScore, in a Durable Object's storage)", () => {
@@ -145,7 +146,7 @@ describe("KeywordIndex (BM25 with MaxScore, in a Durable Object's storage)", () 
       expectSameRanking(got, exhaustive(docs, query, 10, accept));
     }));
 
-  it("scores as SQLite FTS5's bm25() does over the same rows", async () => {
+  it("scores like SQLite FTS5's bm25() over the same rows", async () => {
     const texts = [
       "Refunds are paid within five days of the return arriving at our warehouse.",
       "You can return an item within thirty days. Returns of opened items need a receipt.",
@@ -159,7 +160,7 @@ describe("KeywordIndex (BM25 with MaxScore, in a Durable Object's storage)", () 
       sourceId: "f",
       ...keywordTerms(text),
     }));
-    // The same terms as FTS5 rows: stopwords included (they count towards a row's length).
+    // The same terms in FTS5 rows: stopwords included (they count towards a row's length).
     const rows = docs.map((d) =>
       d.terms
         .flatMap(([t, c]) => Array(c).fill(t))
@@ -233,13 +234,10 @@ describe("KeywordIndex (BM25 with MaxScore, in a Durable Object's storage)", () 
   it(
     "rewrites its posting lists without the holes of removed documents once they pile up, and ranks as before",
     () =>
-      inIndex((index) => {
+      inIndex((index, sql) => {
         const docs = corpus(12, 3000);
         index.add(docs);
-        const bytes = () =>
-          (index as unknown as { sql: SqlStorage }).sql
-            .exec<{ n: number }>("SELECT SUM(length(data)) AS n FROM keyword_blocks")
-            .one().n;
+        const bytes = () => sql.exec<{ n: number }>("SELECT SUM(length(data)) AS n FROM keyword_blocks").one().n;
         const full = bytes();
         index.remove(docs.filter((_, i) => i % 2 === 0).map((d) => d.id));
         const kept = docs.filter((_, i) => i % 2 === 1);

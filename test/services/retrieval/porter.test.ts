@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { porterStem } from "../../../src/services/knowledge/retrieval/porter";
 
 describe("Porter stemmer", () => {
-  it("stems as Porter's reference vocabulary does (the same as SQLite FTS5's porter tokenizer)", () => {
+  it("stems like Porter's reference vocabulary (and like SQLite FTS5's porter tokenizer)", () => {
     const cases: Record<string, string> = {
       caresses: "caress",
       ponies: "poni",

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Bindings } from "../../../src/env";
+import { bindingsWith, type Settings } from "../../harness";
+import { standIn } from "../../support/bindings";
 import { getDb } from "../../../src/db";
 import type { KnowledgeBaseRow } from "../../../src/services/knowledge/knowledge-bases";
 import { searchKnowledge } from "../../../src/services/knowledge/retrieval/search";
@@ -25,10 +26,18 @@ describe("hybrid search with Vectorize", () => {
         metadata: { type: "text_node", sourceId: `f${i + 1}` },
       })),
     );
-    const kb = {
+    const kb: KnowledgeBaseRow = {
       id: kbId,
+      organizationId: "org-1",
+      createdById: "user-1",
       name: "Vectorize",
+      description: "",
+      rerankerModelId: "00000000-0000-7000-8000-000000000003",
       vectorDatabaseType: null,
+      vectorDatabaseUrl: null,
+      vectorDatabaseCredentialsSealed: null,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
       embeddingModelId: LOCAL_EMBEDDING,
       numberOfRetrievedChunks: 5,
       enableHyde: false,
@@ -36,9 +45,9 @@ describe("hybrid search with Vectorize", () => {
       enableRerank: false,
       similarityCutoff: 0,
       sentenceWindowSize: 0,
-    } as unknown as KnowledgeBaseRow;
-    const search = (settings: Partial<Bindings>) =>
-      searchKnowledge({ ...env, VECTORIZE: vectorize, ...settings } as unknown as Bindings, getDb(env.DB), [kb], {
+    };
+    const search = (settings: Settings) =>
+      searchKnowledge(bindingsWith({ VECTORIZE: standIn("VECTORIZE", vectorize), ...settings }), getDb(env.DB), [kb], {
         query: "refund",
         limit: 5,
       });

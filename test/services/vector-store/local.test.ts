@@ -127,9 +127,8 @@ describe("local vector store (VectorIndex Durable Object)", () => {
 
     const stub = stubOf(id);
     await evictDurableObject(stub);
-    expect(
-      await runInDurableObject(stub, (instance: VectorIndex) => (instance as unknown as { memory: unknown }).memory),
-    ).toBeNull();
+    // biome-ignore lint/complexity/useLiteralKeys: private state, which TypeScript lets a test read only so
+    expect(await runInDurableObject(stub, (instance: VectorIndex) => instance["memory"])).toBeNull();
     expect(await store.count(id)).toBe(UPSERT_CHUNK + 49);
     expect(await store.query(id, many[700].values, { topK: 5 })).toEqual(before);
   });
@@ -161,11 +160,8 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     const exact = await Promise.all(queries.map((q) => stub.query(q, { topK: 20 })));
     // The lists are built by the alarm the writes scheduled; run it now rather than wait for it.
     const lists = () =>
-      runInDurableObject(
-        stub,
-        (instance: VectorIndex) =>
-          (instance as unknown as { memory: { lists: { count: number } | null } }).memory.lists?.count ?? 0,
-      );
+      // biome-ignore lint/complexity/useLiteralKeys: private members, read as above
+      runInDurableObject(stub, (instance: VectorIndex) => instance["memory"]?.["lists"]?.count ?? 0);
     expect(await lists()).toBe(0);
     await runInDurableObject(stub, (instance: VectorIndex) => instance.alarm());
     expect(await lists()).toBe(Math.round(Math.sqrt(LIST_MIN_VECTORS) / 2));

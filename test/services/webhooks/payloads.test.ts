@@ -54,7 +54,7 @@ describe("standard payload (service_standard)", () => {
     expect(Date.parse(p.created_at)).toBe(sampleEvent().message.createdAt);
   });
 
-  it("buildPayload sends it as JSON, also for an unknown preset", () => {
+  it("buildPayload sends it in JSON, also for an unknown preset", () => {
     const data = sampleEvent();
     expect(JSON.parse(buildPayload("service_standard", data))).toStrictEqual(standardPayload(data));
     expect(JSON.parse(buildPayload("something_else", data))).toStrictEqual(standardPayload(data));
@@ -89,7 +89,7 @@ describe("older payload format (legacy)", () => {
     expect(JSON.parse(buildPayload("legacy", data))).toStrictEqual(legacyPayload(data));
   });
 
-  it("sends feedback as an object: JSON objects as they are, other text as {value}", () => {
+  it("sends feedback in an object: JSON objects unchanged, other text in {value}", () => {
     const withFeedback = (feedback: string | Record<string, unknown> | null) => {
       const e = sampleEvent();
       return legacyPayload({ ...e, message: { ...e.message, feedback } }).feedback;
