@@ -2,13 +2,13 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import type { Bindings } from "../../src/env";
 import type { IngestionJob } from "../../src/services/knowledge/content";
 import { knowledgeIndexOf } from "../../src/services/knowledge/retrieval/knowledge-index";
-import { seedOwner, unique, type Actor, type Settings } from "../harness";
+import { bindingsWith, fetchWithSettings, seedOwner, unique, type Actor, type Settings } from "../harness";
 import { createKnowledgeBase } from "../fixtures/knowledge";
 import { vectorizeStandIn } from "../support/vectorize-stand-in";
-import { bodyOf } from "../support/api";
+import { bodyOf, healthOf } from "../support/api";
+import { standIn } from "../support/bindings";
 
 /**
  * Ingestion that dies part-way (INGESTION_FAULT, src/services/knowledge/ingestion-fault.ts) and files that can
@@ -36,12 +36,12 @@ async function deliver(jobs: IngestionJob[], attempts: number, settings: Setting
     jobs.map((body) => ({ id: unique("delivery"), timestamp: new Date(), attempts, body })),
   );
   const ctx = createExecutionContext();
-  await worker.queue!(batch, { ...env, ...settings } as Bindings, ctx);
+  await worker.queue!(batch, bindingsWith(settings), ctx);
   const result = await getQueueResult(batch, ctx);
   const retried = new Set(result.retryMessages.map((m) => m.msgId));
   return {
     acked: result.explicitAcks.length,
-    retried: batch.messages.filter((m) => retried.has(m.id)).map((m) => m.body as IngestionJob),
+    retried: batch.messages.filter((m) => retried.has(m.id)).map((m) => m.body),
   };
 }
 
@@ -50,7 +50,7 @@ async function upload(owner: Actor, kbId: string, files: { name: string; content
   const form = new FormData();
   for (const f of files) form.append("file", new File([f.content], f.name, { type: f.type ?? "text/plain" }));
   const res = await owner.fetch("POST", `/knowledge-bases/${kbId}/files/`, form, {
-    settings: { INGESTION_QUEUE: queue as unknown as Queue },
+    settings: { INGESTION_QUEUE: standIn("INGESTION_QUEUE", queue) },
   });
   expect(res.status, await res.clone().text()).toBe(201);
   return { files: await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/files/">(res), jobs: queue.jobs };
@@ -175,7 +175,7 @@ describe("ingestion that dies part-way", () => {
 
     const queue = holdingQueue();
     const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], {
-      settings: { INGESTION_QUEUE: queue as unknown as Queue },
+      settings: { INGESTION_QUEUE: standIn("INGESTION_QUEUE", queue) },
     });
     expect(res.status, await res.clone().text()).toBe(200);
     const fault = FAULT({ afterChunks: 5, attempts: 1 });
@@ -195,7 +195,7 @@ describe("ingestion that dies part-way", () => {
       jobs,
     } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("vectorize") }]);
     const vectorize = vectorizeStandIn();
-    const settings = { ...FAULT({ afterChunks: 4, attempts: 2 }), VECTORIZE: vectorize as unknown as VectorizeIndex };
+    const settings = { ...FAULT({ afterChunks: 4, attempts: 2 }), VECTORIZE: standIn("VECTORIZE", vectorize) };
     for (const attempt of [1, 2]) expect(await deliver(jobs, attempt, settings)).toMatchObject({ retried: jobs });
     expect(vectorize.stored.size).toBe(4);
     expect(await deliver(jobs, 3, settings)).toMatchObject({ acked: 1 });
@@ -218,13 +218,13 @@ describe("ingestion that dies part-way", () => {
         jobs,
       } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("outage") }]);
       const vectorize = vectorizeStandIn();
-      const settings = { VECTORIZE: vectorize as unknown as VectorizeIndex };
+      const settings = { VECTORIZE: standIn("VECTORIZE", vectorize) };
       expect(await deliver(jobs, 1, settings)).toMatchObject({ acked: 1 });
       const before = [...vectorize.stored.keys()];
 
       const queue = holdingQueue();
       await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], {
-        settings: { INGESTION_QUEUE: queue as unknown as Queue },
+        settings: { INGESTION_QUEUE: standIn("INGESTION_QUEUE", queue) },
       });
       vectorize.faults.failDeletes = 1;
       expect(await deliver(queue.jobs, 1, settings)).toMatchObject({ retried: queue.jobs });
@@ -257,7 +257,7 @@ describe("two deliveries of one job at the same time (queues deliver at least on
       await expectExactChunks(kb.id, file.id, record.chunksCount);
       const queue = holdingQueue();
       const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], {
-        settings: { INGESTION_QUEUE: queue as unknown as Queue },
+        settings: { INGESTION_QUEUE: standIn("INGESTION_QUEUE", queue) },
       });
       expect(res.status, await res.clone().text()).toBeLessThan(300);
       jobs = queue.jobs;
@@ -328,13 +328,7 @@ describe("a batch of ten files where the third fails", () => {
 describe("INGESTION_FAULT", () => {
   it("is listed by /health while set, so that no deployment keeps it by mistake", async () => {
     const health = async (settings: Settings) => {
-      const ctx = createExecutionContext();
-      const res = await worker.fetch(
-        new Request("http://localhost/health") as Parameters<typeof worker.fetch>[0],
-        { ...env, ...settings } as Bindings,
-        ctx,
-      );
-      return (await res.json()) as { status: string; settings: { name: string; problem: string }[] };
+      return healthOf(await fetchWithSettings(new Request("http://localhost/health"), settings));
     };
     expect((await health({})).settings.map((s) => s.name)).not.toContain("INGESTION_FAULT");
     const on = await health(FAULT({ afterChunks: 1 }));

@@ -45,8 +45,7 @@ describe("knowledge ingestion when the embedding provider keeps failing", () => 
     expect(last.explicitAcks).toHaveLength(1);
     const failed = await fileRow(file.id);
     expect(failed.status).toBe("failed");
-    expect(failed.processingTimeDetails).toMatchObject({ stage: "embedding" });
-    expect(String((failed.processingTimeDetails as { error: string }).error)).toMatch(/500/);
+    expect(failed.processingTimeDetails).toMatchObject({ stage: "embedding", error: expect.stringMatching(/500/) });
 
     // The API shows the same, and no chunk of the file was indexed.
     const record = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/{fileId}/">(

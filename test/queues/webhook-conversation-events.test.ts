@@ -12,13 +12,12 @@ import { liveEvents } from "../support/sse";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 type Payload = Record<string, any>;
+const payloadOf = (r: { body: string }): Payload => JSON.parse(r.body);
 
 const receivedAt = async (path: string): Promise<Received[]> =>
   (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
 const lifecycle = (requests: Received[]) =>
-  requests
-    .map((r) => ({ ...r, payload: JSON.parse(r.body) as Payload }))
-    .filter((r) => r.payload.event === "conversation.updated");
+  requests.map((r) => ({ ...r, payload: payloadOf(r) })).filter((r) => r.payload.event === "conversation.updated");
 
 async function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string) {
   const key = await crypto.subtle.importKey(
@@ -239,9 +238,7 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       const rows = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
       expect(rows.map((r) => r.reason).sort()).toEqual(["operator", "resolved", "visitor_request"]);
       expect(rows.map((r) => r.id).sort()).toEqual(hits.map((h) => h.payload.id).sort());
-      const messagesSeen = (await receivedAt(opted.path))
-        .map((r) => JSON.parse(r.body) as Payload)
-        .filter((p) => !p.event);
+      const messagesSeen = (await receivedAt(opted.path)).map(payloadOf).filter((p) => !p.event);
       expect(messagesSeen.every((p) => p.type === "outgoing" && typeof p.content === "string")).toBe(true);
 
       // An incoming webhook that opted in gets the events too (legacy preset: the standard event payload).
@@ -300,7 +297,7 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       const [first] = await waitFor(
         () => receivedAt(custom.path),
         (r) => r.some((h) => JSON.parse(h.body).kind === "lifecycle"),
-      ).then((r) => r.map((h) => JSON.parse(h.body) as Payload).filter((p) => p.kind === "lifecycle"));
+      ).then((r) => r.map(payloadOf).filter((p) => p.kind === "lifecycle"));
       expect(first).toEqual({ kind: "lifecycle", why: "visitor_request", status: "queued", was: "ai_processing" });
       expect((await receivedAt(custom.path)).map((h) => JSON.parse(h.body).kind)).toContain("outgoing");
 

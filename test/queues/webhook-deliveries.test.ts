@@ -245,30 +245,26 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
     const reply = await talk(owner, bot.id, "late");
     await db().update(webhooks).set({ isEnabled: true }).where(eq(webhooks.id, hook));
-    const id = await pendingDelivery(
-      owner,
-      bot as { id: string; defaultInbox: { id: string } },
-      hook,
-      reply.message!.id,
-    );
+    const id = await pendingDelivery(owner, bot, hook, reply.message!.id);
     // What workerd throws once it has cancelled the event (as hung): the message cannot be settled any more.
     const ended = () => {
       throw new Error("Cannot perform I/O on behalf of a different request. (I/O type: QueueEventResult)");
     };
-    const message = {
+    const message: Message<{ deliveryId: string }> = {
       id: "ended",
       timestamp: new Date(),
       attempts: 1,
       body: { deliveryId: id },
       ack: ended,
       retry: ended,
-    } as unknown as Message;
-    const batch = {
+    };
+    const batch: MessageBatch<{ deliveryId: string }> = {
       queue: "webhook-deliveries",
       messages: [message],
+      metadata: { metrics: { backlogCount: 1, backlogBytes: 0 } },
       ackAll: ended,
       retryAll: ended,
-    } as unknown as MessageBatch;
+    };
     await expect(worker.queue!(batch, env, createExecutionContext())).resolves.toBeUndefined();
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
     const [record] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));

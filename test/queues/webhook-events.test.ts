@@ -15,9 +15,9 @@ type Payload = {
 };
 
 const received = async (path: string): Promise<Payload[]> =>
-  (
-    (await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json()) as Received[]
-  ).map((r) => JSON.parse(r.body));
+  (await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json<Received[]>()).map(
+    (r) => JSON.parse(r.body),
+  );
 
 async function waitForCount(path: string, n: number, ms = 8000): Promise<Payload[]> {
   const until = Date.now() + ms;

@@ -2,6 +2,7 @@
 // `npm run console:types`) are the one copy, so a test reads what the document promises instead of a shape
 // it wrote itself, and a change of the document that a test relies on fails the typecheck.
 import type { components, paths } from "../../console/src/api/schema";
+import type { ResourceProblem, SettingProblem } from "../../src/services/settings";
 
 /** The document's schemas by name (`Schemas["Message"]`). */
 export type Schemas = components["schemas"];
@@ -115,3 +116,13 @@ export interface OpenApiDocument {
 
 /** The body of an answer of `GET /openapi.json` (the test asserts the status). */
 export const documentOf = (res: Response) => res.json<OpenApiDocument>();
+
+/** The body of `GET /health` (outside the document): the settings and bound resources the deployment lacks. */
+export interface Health {
+  status: "ok" | "degraded";
+  settings: SettingProblem[];
+  resources: ResourceProblem[];
+}
+
+/** The body of an answer of `GET /health` (the test asserts the status). */
+export const healthOf = (res: Response) => res.json<Health>();
