@@ -1,6 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/lib/crypto";
+import { documentOf } from "../support/api";
 import generated from "../../console/src/api/schema.d.ts?raw";
 import widgetGenerated from "../../widget/src/api-schema.d.ts?raw";
 
@@ -16,7 +17,7 @@ describe("the generated API types", () => {
     ["widget/src/api-schema.d.ts", widgetGenerated],
   ])
     it(`${file} matches the OpenAPI document the worker serves (else run \`npm run console:types\`)`, async () => {
-      const doc = (await (await SELF.fetch("http://localhost/api/v1/openapi.json")).json()) as Record<string, unknown>;
+      const doc = await documentOf(await SELF.fetch("http://localhost/api/v1/openapi.json"));
       delete doc.servers;
       const recorded = /^\/\/ openapi-sha256: ([0-9a-f]{64})$/m.exec(text)?.[1];
       expect(recorded, `${file} has no openapi-sha256 line`).toBeTruthy();

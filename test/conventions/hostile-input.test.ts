@@ -32,8 +32,7 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
           headers: { "Content-Type": "application/json" },
         });
         expect(res.status, `${method} ${path}`).toBe(400);
-        const body = (await res.json()) as { detail?: string; code?: string; error?: { message: string } };
-        expect(JSON.stringify(body)).toContain("64 levels");
+        expect(await res.text()).toContain("64 levels");
       }
       const deepMetadata = { name: "Deep", metadata: JSON.parse(`{"a":${nested(200, "{}")}}`) };
       await expectError(await owner.fetch("POST", "/contacts/", deepMetadata, { prefix }), 400, "invalid");

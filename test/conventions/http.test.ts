@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedOwner } from "../harness";
-import { bodyOf } from "../support/api";
+import { bodyOf, documentOf } from "../support/api";
 
 describe("HTTP conventions (CONTRACT sections 1, 2, 8)", () => {
   it("unknown paths are a JSON 404 with a request id", async () => {
@@ -57,7 +57,7 @@ describe("HTTP conventions (CONTRACT sections 1, 2, 8)", () => {
   it.each(PREFIXES)("the OpenAPI document lists every route under both prefixes (%s)", async (prefix) => {
     const res = await call("GET", `${prefix}/openapi.json`);
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { paths: Record<string, Record<string, { summary?: string; tags?: string[] }>> };
+    const doc = await documentOf(res);
     const paths = Object.keys(doc.paths);
     const v1 = paths.filter((p) => p.startsWith("/api/v1/"));
     expect(v1.length).toBeGreaterThan(5);

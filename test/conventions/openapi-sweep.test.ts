@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedOwner, unique, type Actor } from "../harness";
-import { SchemaKit, type Schema } from "../support/openapi-sweep/schema";
+import { SchemaKit } from "../support/openapi-sweep/schema";
+import { bodyOf, documentOf } from "../support/api";
 import {
   bodyProbes,
   fillPath,
@@ -462,10 +463,7 @@ const scopeOf = (...worlds: (World | Actor)[]): Scope => ({
 });
 
 beforeAll(async () => {
-  const doc = (await (await SELF.fetch("http://localhost/api/v1/openapi.json")).json()) as {
-    paths: Record<string, Record<string, any>>;
-    components: Schema;
-  };
+  const doc = await documentOf(await SELF.fetch("http://localhost/api/v1/openapi.json"));
   kit = new SchemaKit(doc.components);
   ops = operationsOf(doc);
   const [m, a, b] = await Promise.all([seedOwner("sweep-m"), seedOwner("sweep-a"), seedOwner("sweep-b")]);
@@ -477,7 +475,7 @@ beforeAll(async () => {
     Array.from({ length: 9 }, () =>
       m
         .fetch("POST", "/api-keys/", { name: unique("sweep-key") })
-        .then(async (r) => ((await r.json()) as { key: string }).key),
+        .then(async (r) => (await bodyOf<"POST /api-keys/">(r)).key),
     ),
   );
   keys = [m.key, ...extra];

@@ -3,6 +3,8 @@ import { call, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { createKnowledgeBase } from "../fixtures/knowledge";
 import { scrub } from "../../src/middleware/request-log";
+import { problemOf } from "../support/api";
+import { standIn } from "../support/bindings";
 
 /**
  * The request log (src/middleware/request-log.ts): one JSON line per request, read off the
@@ -22,6 +24,8 @@ type Line = {
   error?: { message: string; stack: string };
 };
 
+const lineOf = (text: string): Line => JSON.parse(text);
+
 let written: { stream: "log" | "info" | "error" | "warn"; text: string }[] = [];
 beforeEach(() => {
   written = [];
@@ -37,7 +41,7 @@ afterEach(() => vi.restoreAllMocks());
 function linesOf(requestId: string) {
   return written
     .filter((w) => w.text.includes(requestId))
-    .map((w) => ({ stream: w.stream, text: w.text, line: JSON.parse(w.text) as Line }))
+    .map((w) => ({ stream: w.stream, text: w.text, line: lineOf(w.text) }))
     .filter((l) => l.line.message === "request");
 }
 
@@ -125,7 +129,7 @@ describe("request log", () => {
       [await asOwner(owner, "GET", "/no-such-thing/"), 404, "not_found", null],
     ];
     for (const [res, status, code, route] of cases) {
-      const body = (await res.clone().json()) as { requestId: string; code: string };
+      const body = await problemOf(res.clone());
       const { line, stream, id } = await logged(res);
       expect(body).toMatchObject({ code, requestId: id });
       expect(stream).toBe("warn");
@@ -146,10 +150,10 @@ describe("request log", () => {
     };
     const res = await owner.fetch("GET", "/knowledge-bases/", undefined, {
       headers: { "X-Request-Id": unique("req") },
-      settings: { DB: broken as unknown as D1Database },
+      settings: { DB: standIn("DB", broken) },
     });
     expect(res.status).toBe(500);
-    const body = (await res.clone().json()) as Record<string, unknown>;
+    const body = await problemOf(res.clone());
     const { line, text, stream, id } = await logged(res);
     expect(body).toEqual({ detail: "A server error occurred.", code: "server_error", requestId: id });
     expect(stream).toBe("error");

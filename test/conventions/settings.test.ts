@@ -2,12 +2,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { contacts, models } from "../../src/db/schema";
-import { SELF, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
-import worker from "../../src/index";
-import type { Bindings } from "../../src/env";
+import { SELF } from "cloudflare:test";
 import { REQUIRED_BINDINGS } from "../../src/services/settings";
-import { call, db, expectError, seedOwner, type Settings } from "../harness";
+import { call, db, expectError, fetchWithSettings, seedOwner, type Settings } from "../harness";
+import { healthOf } from "../support/api";
 import { KINDS, validBody } from "../routes/models/fixtures";
 import { HOOK_URL, createInbox, storedWebhooks, webhooksPath } from "../routes/webhooks/fixtures";
 
@@ -72,10 +70,7 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
     );
     expect(body.detail).toMatch(/^ENCRYPTION_KEY still holds the placeholder of \.dev\.vars\.example/);
     expect(await db().select().from(models).where(eq(models.organizationId, owner.organizationId))).toHaveLength(0);
-    const health = (await (await call("GET", "/health", undefined, {}, PLACEHOLDERS)).json()) as {
-      status: string;
-      settings: { name: string; problem: string }[];
-    };
+    const health = await healthOf(await call("GET", "/health", undefined, {}, PLACEHOLDERS));
     expect(health.status).toBe("degraded");
     expect(health.settings.map((s) => s.name)).toEqual(["ENCRYPTION_KEY", "BOOTSTRAP_API_KEY", "BOOTSTRAP_PASSWORD"]);
     for (const s of health.settings) expect(s.problem).toContain("still the placeholder of .dev.vars.example");
@@ -99,7 +94,7 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
       { ENCRYPTION_KEY: undefined, PLANS: "[1", ALLOWED_FILE_SPECS: "{" },
     );
     expect(degraded.status).toBe(200);
-    const body = (await degraded.json()) as { status: string; settings: { name: string; problem: string }[] };
+    const body = await healthOf(degraded);
     expect(body.status).toBe("degraded");
     expect(body.settings.map((s) => s.name)).toEqual(["ENCRYPTION_KEY", "PLANS", "ALLOWED_FILE_SPECS"]);
     expect(body.settings[1].problem).toContain("not valid JSON");
@@ -130,21 +125,11 @@ function tomlTables(text: string): { section: string; values: Record<string, str
 
 describe("GET /health names the deploy's missing resources", () => {
   it("a deploy without a queue, the bucket, a Durable Object namespace, the database: degraded, named", async () => {
-    // The real bindings minus four, as a deploy that never created them would run.
-    const { EVALUATION_QUEUE: _q, FILES: _f, CONVERSATION: _c, DB: _d, ...partial } = env as unknown as Bindings;
-    const ctx = createExecutionContext();
-    const res = await worker.fetch(
-      new Request("http://localhost/health") as Parameters<typeof worker.fetch>[0],
-      partial as Bindings,
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
+    // The real bindings without four (unset), as a deploy that never created them would run.
+    const lacking = { EVALUATION_QUEUE: undefined, FILES: undefined, CONVERSATION: undefined, DB: undefined };
+    const res = await fetchWithSettings(new Request("http://localhost/health"), lacking);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as {
-      status: string;
-      settings: unknown[];
-      resources: { name: string; kind: string; problem: string }[];
-    };
+    const body = await healthOf(res);
     expect(body.status).toBe("degraded");
     expect(body.settings).toEqual([]);
     expect(body.resources.map((r) => r.name)).toEqual(["DB", "FILES", "CONVERSATION", "EVALUATION_QUEUE"]);
@@ -159,7 +144,7 @@ describe("GET /health names the deploy's missing resources", () => {
       {},
       { FILES: "assistant-platform-files" as unknown as R2Bucket },
     );
-    expect(((await wrong.json()) as typeof body).resources.map((r) => r.name)).toEqual(["FILES"]);
+    expect((await healthOf(wrong)).resources.map((r) => r.name)).toEqual(["FILES"]);
   });
 
   it("checks exactly the D1 databases, R2 buckets, Durable Objects and queues wrangler.toml binds", () => {

@@ -1,3 +1,4 @@
+import type { OpenApiDocument } from "../api";
 import { type SchemaKit, toJson, withValue, type Path, type Schema } from "./schema";
 
 /** One operation of the served OpenAPI document under one prefix. */
@@ -16,17 +17,15 @@ export interface Operation {
 export const nameOf = (op: Pick<Operation, "method" | "prefix" | "template">) =>
   `${op.method} ${op.prefix}${op.template}`;
 
-type Doc = { paths: Record<string, Record<string, any>>; components: Schema };
-
 /** Every operation of the document, under the prefix of its path (`/api/v1` or `/api`). */
-export function operationsOf(doc: Doc): Operation[] {
+export function operationsOf(doc: OpenApiDocument): Operation[] {
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     const prefix = path.startsWith("/api/v1/") ? "/api/v1" : "/api";
     for (const [method, op] of Object.entries(item)) {
       if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
-      const params = (op.parameters ?? []) as { name: string; in: string; required?: boolean; schema: Schema }[];
-      const content = (op.requestBody?.content ?? {}) as Record<string, { schema: Schema }>;
+      const params = op.parameters ?? [];
+      const content = op.requestBody?.content ?? {};
       const types = Object.keys(content);
       ops.push({
         method: method.toUpperCase(),
@@ -115,7 +114,7 @@ function fieldMutations(kit: SchemaKit, schema: Schema, path: Path, depth: numbe
   }
   for (const key of (object.required ?? []) as string[])
     out.push({ label: `missing required ${[...path, key].join(".")}`, path: [...path, key], value: undefined });
-  for (const [key, prop] of Object.entries((object.properties ?? {}) as Record<string, Schema>)) {
+  for (const [key, prop] of Object.entries<Schema>(object.properties ?? {})) {
     const at = [...path, key];
     const name = at.join(".");
     for (const w of kit.wrongValues(prop)) out.push({ label: `${name}: ${w.label}`, path: at, value: w.value });
@@ -221,18 +220,11 @@ export function bodyProbes(kit: SchemaKit, op: Operation, url: string, base: unk
   const mutations = fieldMutations(kit, s, [], 0);
   for (const m of mutations) add(m.label, toJson(withValue(base, m.path, m.value, fill)), JSON_TYPE, m.lenient);
   // Duplicate keys: the last one wins in JSON.parse, so the wrong value must be seen.
-  const first = mutations.find(
-    (m) =>
-      m.path.length === 1 &&
-      m.value !== undefined &&
-      !m.lenient &&
-      typeof base === "object" &&
-      base &&
-      !Array.isArray(base),
-  );
+  const isObject = typeof base === "object" && base !== null && !Array.isArray(base);
+  const first = isObject && mutations.find((m) => m.path.length === 1 && m.value !== undefined && !m.lenient);
   if (first) {
     const key = String(first.path[0]);
-    const rest = { ...(base as Record<string, unknown>) };
+    const rest: Record<string, unknown> = { ...base };
     delete rest[key];
     const head = toJson({ [key]: fill([key]), ...rest }).slice(0, -1);
     add(`duplicate key ${key}, the last of a wrong type`, `${head},${JSON.stringify(key)}:${toJson(first.value)}}`);
@@ -243,7 +235,7 @@ export function bodyProbes(kit: SchemaKit, op: Operation, url: string, base: unk
 /** Multipart forms without a required field, with a field out of bounds, or text where a file belongs. */
 function multipartProbes(kit: SchemaKit, op: Operation, url: string, schema: Schema): Probe[] {
   const s = kit.resolve(schema);
-  const props = (s.properties ?? {}) as Record<string, Schema>;
+  const props: Record<string, Schema> = s.properties ?? {};
   const isFile = (p: Schema) => {
     const r = kit.resolve(p);
     return r.format === "binary" || kit.resolve(r.items ?? {}).format === "binary";

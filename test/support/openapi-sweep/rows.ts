@@ -98,7 +98,7 @@ export async function snapshot(scope: Scope): Promise<Snapshot> {
   statements.forEach((s, i) => {
     rows.set(
       s.name,
-      (results[i].results as unknown[]).map((r) => JSON.stringify(r)),
+      results[i].results.map((r) => JSON.stringify(r)),
     );
   });
   const objects: string[] = [];

@@ -7,8 +7,11 @@ export type Path = (string | number)[];
 const NO_SUCH_ID = "01900000-0000-7000-8000-000000000000";
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
-/** Drops `example` (not a JSON Schema keyword; its values confuse the validator's `$id` scan). */
-function stripExamples(node: unknown, inMap = false): unknown {
+/**
+ * Drops `example` (not a JSON Schema keyword; its values confuse the validator's `$id` scan). `node` is any value of
+ * the document, typed as a schema's keywords are.
+ */
+function stripExamples(node: Schema[string], inMap = false): Schema[string] {
   if (Array.isArray(node)) return node.map((n) => stripExamples(n));
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
@@ -35,7 +38,7 @@ export class SchemaKit {
   private readonly validators = new Map<Schema, Validator>();
 
   constructor(components: Schema) {
-    this.components = stripExamples(components) as Schema;
+    this.components = stripExamples(components);
     this.schemas = components.schemas ?? {};
   }
 
@@ -48,7 +51,7 @@ export class SchemaKit {
   valid(schema: Schema, value: unknown): boolean {
     let v = this.validators.get(schema);
     if (!v) {
-      v = new Validator({ ...(stripExamples(schema) as Schema), components: this.components }, "2020-12", true);
+      v = new Validator({ ...stripExamples(schema), components: this.components }, "2020-12", true);
       this.validators.set(schema, v);
     }
     return v.validate(value).valid;
@@ -58,7 +61,7 @@ export class SchemaKit {
   types(schema: Schema): string[] {
     const s = this.resolve(schema);
     if (s.type) return Array.isArray(s.type) ? s.type : [s.type];
-    const branches = (s.anyOf ?? s.oneOf ?? s.allOf ?? []) as Schema[];
+    const branches: Schema[] = s.anyOf ?? s.oneOf ?? s.allOf ?? [];
     return [...new Set(branches.flatMap((b) => this.types(b)))];
   }
 
@@ -66,7 +69,8 @@ export class SchemaKit {
   objectOf(schema: Schema): Schema | undefined {
     const s = this.resolve(schema);
     if (s.properties) return s;
-    for (const b of (s.allOf ?? s.anyOf ?? []) as Schema[]) {
+    const branches: Schema[] = s.allOf ?? s.anyOf ?? [];
+    for (const b of branches) {
       const r = this.resolve(b);
       if (r.properties) return r;
     }
@@ -80,7 +84,8 @@ export class SchemaKit {
     if (s.default !== undefined && this.valid(s, s.default)) return clone(s.default);
     for (const key of ["anyOf", "oneOf"] as const) {
       if (!s[key]) continue;
-      for (const branch of s[key] as Schema[]) {
+      const branches: Schema[] = s[key];
+      for (const branch of branches) {
         const v = this.sample(branch, depth + 1);
         if (this.valid(s, v)) return v;
       }

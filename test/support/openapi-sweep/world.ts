@@ -6,7 +6,8 @@ import { uuidv7 } from "../../../src/lib/ids";
 import { strToU8, zipSync } from "fflate";
 import { objectPrefixOf } from "../../../src/services/knowledge/content";
 import { call, db, seedMember, seedOwner, unique, type Actor } from "../../harness";
-import { readEvents } from "../sse";
+import { readEvents, storedReply, type StreamEvent } from "../sse";
+import type { Schemas } from "../api";
 import { channelInbox, messagesWhen, onlyConversation, post, standIn } from "../../channels/support";
 import { LOCAL_LLM } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, createLabel, uploadFiles, waitForFile } from "../../fixtures/knowledge";
@@ -200,11 +201,11 @@ async function visitor(owner: Actor, webChatId: string) {
   const auth = () => ({ Authorization: `Bearer ${session.token}`, ...anyClient() });
   const reply = await call("POST", pub("messages/"), { content: "How long do refunds take?" }, auth());
   expect(reply.status).toBe(200);
-  const done = (await readEvents(reply)).at(-1)!.data as { conversationId: string; messageId: string };
+  const done = storedReply(await readEvents<StreamEvent<Schemas["WidgetMessage"]>>(reply));
   const share = await call("POST", pub(`conversations/${done.conversationId}/share/`), {}, auth()).then((r) =>
     created<{ share: string }>(r, 200),
   );
-  return { token: session.token, conversation: done.conversationId, message: done.messageId, share: share.share };
+  return { token: session.token, conversation: done.conversationId, message: done.message.id, share: share.share };
 }
 
 async function created<T = { id: string }>(res: Response, status = 201): Promise<T> {
