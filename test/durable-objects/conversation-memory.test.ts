@@ -4,7 +4,6 @@ import { abortAllDurableObjects } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { conversations } from "../../src/db/schema";
 import { conversationObject } from "../../src/services/conversations";
-import type { TurnResult } from "../../durable-objects/conversation";
 import { db, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
@@ -39,7 +38,7 @@ describe("the conversation object's memory", () => {
     // A new instance reads the history from D1: same prompt, and the sequence goes on.
     await abortAllDurableObjects();
     await say(owner, bot.id, "four", first.conversationId);
-    const messages = (await lastUpstreamRequest(modelName)).body.messages as { role: string; content: string }[];
+    const messages: { role: string; content: string }[] = (await lastUpstreamRequest(modelName)).body.messages;
     expect(messages.slice(0, 6)).toEqual(turns);
     expect(messages.slice(6).map((m) => m.role)).toEqual(["assistant", "user"]);
     expect(messages.at(-1)!.content).toBe("four");
@@ -70,7 +69,7 @@ describe("the conversation object's memory", () => {
       sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
       message: { content: "still there?" },
     };
-    const result = (await conversationObject(env, conversationId).converse(turn)) as unknown as TurnResult;
+    const result = await conversationObject(env, conversationId).converse(turn);
     expect(result.incoming.sequence).toBe(4);
     expect(result.reply).toBeNull();
     const [after] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
@@ -99,7 +98,7 @@ describe("the conversation object's memory", () => {
       sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
       message: { content: "hi again" },
     };
-    const result = (await conversationObject(env, conversationId).converse(turn)) as unknown as TurnResult;
+    const result = await conversationObject(env, conversationId).converse(turn);
     expect(result.reply).toBeNull();
     const [after] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
     expect(after).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human" });

@@ -9,7 +9,7 @@ async function allMessages(actor: Actor, conversationId: string): Promise<Messag
   const out: Message[] = [];
   let url: string | null = `/messages/?conversation=${conversationId}&pageSize=100`;
   while (url) {
-    const page = (await (await actor.fetch("GET", url)).json()) as { next: string | null; results: Message[] };
+    const page: { next: string | null; results: Message[] } = await (await actor.fetch("GET", url)).json();
     out.push(...page.results);
     url = page.next ? page.next.replace(/^http:\/\/localhost\/api\/v1/, "") : null;
   }
@@ -68,7 +68,7 @@ describe("one Durable Object per conversation orders its messages", () => {
       ),
     );
     expect(receipts.map((r) => r.status)).toEqual(Array(20).fill(201));
-    for (const r of receipts) expect(((await r.json()) as Message).type).toBe("incoming");
+    for (const r of receipts) expect((await bodyOf<"POST /messages/">(r)).type).toBe("incoming");
     let messages: Message[] = [];
     for (let attempt = 0; attempt < 50 && messages.length < 42; attempt++) {
       messages = await allMessages(owner, first.conversationId);

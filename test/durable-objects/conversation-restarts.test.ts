@@ -49,11 +49,13 @@ async function readUntil(res: Response, seen: (text: string) => boolean) {
   };
 }
 
+const jsonObject = (text: string): Record<string, unknown> => JSON.parse(text);
+
 const lastEvent = (text: string) => {
   const block = text.trim().split("\n\n").at(-1)!;
   return {
     event: block.match(/^event: (\w+)/m)?.[1] ?? "message",
-    data: JSON.parse(block.match(/^data: (.*)$/m)![1]) as Record<string, unknown>,
+    data: jsonObject(block.match(/^data: (.*)$/m)![1]),
   };
 };
 
