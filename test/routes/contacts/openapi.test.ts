@@ -1,16 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../harness";
-
-type Doc = {
-  paths: Record<string, Record<string, { tags?: string[] }>>;
-  components: { schemas: Record<string, Record<string, unknown>> };
-};
+import { documentOf } from "../../support/api";
 
 describe("Contacts in the OpenAPI document", () => {
   it("lists every contact route under both prefixes, with the recursive label schema as a reference", async () => {
     const res = await call("GET", "/api/v1/openapi.json");
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as Doc;
+    const doc = await documentOf(res);
     for (const prefix of ["/api/v1", "/api"]) {
       expect(Object.keys(doc.paths[`${prefix}/contacts/`]).sort()).toEqual(["get", "post"]);
       expect(Object.keys(doc.paths[`${prefix}/contacts/{id}/`]).sort()).toEqual(["delete", "get", "patch", "put"]);

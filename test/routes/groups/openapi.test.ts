@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../harness";
+import { documentOf } from "../../support/api";
 
 describe("groups in the OpenAPI document", () => {
   it("documents every group endpoint under the Roles and permissions tag", async () => {
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as {
-      paths: Record<string, Record<string, { tags?: string[] }>>;
-    };
+    const doc = await documentOf(await call("GET", "/api/v1/openapi.json"));
     const base = "/api/v1/organizations/{organizationPk}/groups/";
     const expected: Record<string, string[]> = {
       [base]: ["get", "post"],

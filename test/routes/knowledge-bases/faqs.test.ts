@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
-import { bodyOf } from "../../support/api";
+import { bodyOf, documentOf } from "../../support/api";
 
 const faqsOf = (kbId: string) => `/knowledge-bases/${kbId}/faqs/`;
 const REFUND = { question: "How do I get a refund?", answer: "Write to billing within 30 days." };
@@ -302,8 +302,7 @@ describe("knowledge base FAQs", () => {
   });
 
   it("documents every FAQ and label endpoint under both prefixes", async () => {
-    type Doc = { paths: Record<string, Record<string, { tags?: string[] }>> };
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as Doc;
+    const doc = await documentOf(await call("GET", "/api/v1/openapi.json"));
     const base = "/knowledge-bases/{knowledgeBaseId}";
     const expected: [string, string[]][] = [
       [`${base}/labels/`, ["get", "post"]],

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call } from "../../harness";
-
-type Operation = { tags?: string[]; summary?: string; requestBody?: unknown; responses?: Record<string, unknown> };
-type Doc = {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
-};
+import { documentOf } from "../../support/api";
 
 const KB = "/knowledge-bases/{knowledgeBaseId}";
 const ROUTES: [string, string[]][] = [
@@ -29,7 +24,7 @@ const ROUTES: [string, string[]][] = [
 const fetchDoc = async () => {
   const res = await call("GET", "/api/v1/openapi.json");
   expect(res.status).toBe(200);
-  return (await res.json()) as Doc;
+  return documentOf(res);
 };
 
 describe("knowledge bases in the OpenAPI document", () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 
@@ -21,7 +22,19 @@ async function connect(key: string | null, headers: Record<string, string> = {})
   return client;
 }
 
-const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
+/** A tool call's result, read as the current protocol's (the SDK's type also allows a 2024 `toolResult`). */
+const callTool = async (client: Client, params: { name: string; arguments: Record<string, unknown> }) =>
+  CallToolResultSchema.parse(await client.callTool(params));
+
+/** The text of a result's first content part (the test fails if it is not text). */
+function text(r: CallToolResult) {
+  const [first] = r.content;
+  if (first?.type !== "text") return expect.unreachable(`expected text content, got ${JSON.stringify(r)}`);
+  return first.text;
+}
+
+/** What ask_assistant answers in `structuredContent`. */
+const Asked = z.object({ conversationId: z.string(), content: z.string() });
 const rpc = (key: string | null, body: string) =>
   SELF.fetch("http://localhost/mcp", {
     method: "POST",
@@ -49,32 +62,32 @@ describe("our platform as an MCP server at /mcp", () => {
         "search_knowledge_base",
       ]);
 
-      const listed = await client.callTool({ name: "list_assistants", arguments: {} });
+      const listed = await callTool(client, { name: "list_assistants", arguments: {} });
       expect(listed.isError).toBeFalsy();
       expect(JSON.parse(text(listed))).toEqual([expect.objectContaining({ id: bot.id, name: "Helpdesk" })]);
 
-      const asked = (await client.callTool({
+      const asked = await callTool(client, {
         name: "ask_assistant",
         arguments: { assistantId: bot.id, message: "Hello, who are you?" },
-      })) as CallToolResult;
+      });
       expect(asked.isError, JSON.stringify(asked)).toBeFalsy();
-      const first = asked.structuredContent as { conversationId: string; content: string };
+      const first = Asked.parse(asked.structuredContent);
       expect(first.content.length).toBeGreaterThan(0);
-      const again = (await client.callTool({
+      const again = await callTool(client, {
         name: "ask_assistant",
         arguments: { assistantId: bot.id, message: "And again?", conversationId: first.conversationId },
-      })) as CallToolResult;
-      expect((again.structuredContent as { conversationId: string }).conversationId).toBe(first.conversationId);
+      });
+      expect(Asked.parse(again.structuredContent).conversationId).toBe(first.conversationId);
 
-      const searched = (await client.callTool({
+      const searched = await callTool(client, {
         name: "search_knowledge_base",
         arguments: { query: "refunds", assistantId: bot.id },
-      })) as CallToolResult;
+      });
       expect(searched.isError).toBeFalsy();
-      const both = (await client.callTool({
+      const both = await callTool(client, {
         name: "search_knowledge_base",
         arguments: { query: "refunds" },
-      })) as CallToolResult;
+      });
       expect(both.isError).toBe(true);
       await client.close();
     },
@@ -85,21 +98,21 @@ describe("our platform as an MCP server at /mcp", () => {
     const bot = await createChatbot(owner);
     const other = await seedOwner();
     const outsider = await connect(other.key);
-    const foreign = (await outsider.callTool({
+    const foreign = await callTool(outsider, {
       name: "ask_assistant",
       arguments: { assistantId: bot.id, message: "hi" },
-    })) as CallToolResult;
+    });
     expect(foreign.isError).toBe(true);
     expect(text(foreign)).toMatch(/^HTTP 404/);
-    expect(JSON.parse(text(await outsider.callTool({ name: "list_assistants", arguments: {} })))).toEqual([]);
+    expect(JSON.parse(text(await callTool(outsider, { name: "list_assistants", arguments: {} })))).toEqual([]);
 
     const member = await seedMember(owner, ["chatbot.view"]);
     const limited = await connect(member.key, { "X-Organization-Id": owner.organizationId });
     // Asking needs conversation.manage.
-    const denied = (await limited.callTool({
+    const denied = await callTool(limited, {
       name: "ask_assistant",
       arguments: { assistantId: bot.id, message: "hi" },
-    })) as CallToolResult;
+    });
     expect(denied.isError, JSON.stringify(denied)).toBe(true);
     expect(text(denied)).toMatch(/^HTTP 403/);
   });
@@ -123,10 +136,10 @@ describe("our platform as an MCP server at /mcp", () => {
     });
     expect(get.status).toBe(405);
     const client = await connect(owner.key);
-    const bad = (await client.callTool({
+    const bad = await callTool(client, {
       name: "ask_assistant",
       arguments: { assistantId: "nope", message: "" },
-    })) as CallToolResult;
+    });
     expect(bad.isError).toBe(true);
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).resolves.toMatchObject({ isError: true });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_FILE_TYPES } from "../../../src/services/parsing";
 import { PREFIXES, call, expectError, seedOwner } from "../../harness";
-import { bodyOf } from "../../support/api";
+import { bodyOf, documentOf } from "../../support/api";
 
 describe("GET /parsers/supported-file-types/", () => {
   it.each(PREFIXES)("lists every supported file type under %s", async (prefix) => {
@@ -24,9 +24,7 @@ describe("GET /parsers/supported-file-types/", () => {
   });
 
   it("appears in the OpenAPI document under both prefixes", async () => {
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as {
-      paths: Record<string, Record<string, { tags: string[]; summary: string }>>;
-    };
+    const doc = await documentOf(await call("GET", "/api/v1/openapi.json"));
     for (const prefix of PREFIXES) {
       const op = doc.paths[`${prefix}/parsers/supported-file-types/`]?.get;
       expect(op?.summary).toMatch(/file types/);

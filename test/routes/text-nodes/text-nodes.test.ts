@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
-import { pageOf } from "../../support/api";
+import { documentOf, pageOf, type DocSchema } from "../../support/api";
 
 type Legacy = {
   id: string;
@@ -312,20 +312,11 @@ describe("text node access", () => {
 
 describe("text nodes in the OpenAPI document", () => {
   it("documents both forms under both prefixes", async () => {
-    type Op = {
-      responses: Record<
-        string,
-        { content?: Record<string, { schema: { anyOf?: { $ref: string }[]; oneOf?: { $ref: string }[] } }> }
-      >;
-    };
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as {
-      paths: Record<string, Record<string, Op>>;
-      components: { schemas: Record<string, unknown> };
-    };
+    const doc = await documentOf(await call("GET", "/api/v1/openapi.json"));
     for (const prefix of ["/api/v1", "/api"]) {
       for (const path of ["/chatbot-text-nodes/", "/chatbot-text-nodes/{id}/"]) {
         const schema = doc.paths[`${prefix}${path}`]?.get?.responses["200"]?.content?.["application/json"]?.schema;
-        const refs = (schema?.anyOf ?? schema?.oneOf ?? []).map((s) => s.$ref);
+        const refs = (schema?.anyOf ?? schema?.oneOf ?? []).map((s: DocSchema) => s.$ref);
         expect(refs.length, `${prefix}${path}`).toBe(2);
       }
     }

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../harness";
-
-type Operation = {
-  tags: string[];
-  summary: string;
-  parameters?: { name: string; in: string; schema?: Record<string, unknown>; example?: unknown }[];
-};
-type Doc = {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties: Record<string, object> }> };
-};
+import { documentOf, type DocSchema } from "../../support/api";
 
 const ROUTES: [string, string[]][] = [
   ["/inboxes/{inboxId}/webhooks/", ["get", "post"]],
@@ -24,7 +15,7 @@ const ROUTES: [string, string[]][] = [
 
 describe("webhook routes in the OpenAPI document", () => {
   it("every route is there under both prefixes, tagged Webhooks, with examples on every field", async () => {
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as Doc;
+    const doc = await documentOf(await call("GET", "/api/v1/openapi.json"));
     for (const [path, methods] of ROUTES) {
       for (const prefix of ["/api/v1", "/api"]) {
         const item = doc.paths[`${prefix}${path}`];
@@ -39,9 +30,9 @@ describe("webhook routes in the OpenAPI document", () => {
       "RedeliverFailedWebhookEvents",
       "RedeliverFailedWebhookEventsResult",
     ]) {
-      for (const [field, schema] of Object.entries(doc.components.schemas[name].properties)) {
+      for (const [field, schema] of Object.entries<DocSchema>(doc.components.schemas[name].properties)) {
         // A referenced schema (IdName) carries its example beside the $ref, in allOf.
-        const parts = [schema, ...((schema as { allOf?: object[] }).allOf ?? [])];
+        const parts: DocSchema[] = [schema, ...(schema.allOf ?? [])];
         expect(
           parts.some((p) => "example" in p),
           `${name}.${field}: ${JSON.stringify(schema)}`,
