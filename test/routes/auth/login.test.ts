@@ -21,7 +21,7 @@ describe("POST /auth/login/", () => {
     const email = await register();
     const res = await call("POST", `${prefix}/auth/login/`, { email: email.toUpperCase(), password: PASSWORD });
     expect(res.status).toBe(200);
-    const { key } = (await res.json()) as { key: string };
+    const { key } = await res.json<{ key: string }>();
     expect(key).toMatch(/^ak_[0-9A-Za-z]{40}$/);
     const current = await call("GET", `${prefix}/users/current/`, undefined, { Authorization: `Api-Key ${key}` });
     expect(current.status).toBe(200);

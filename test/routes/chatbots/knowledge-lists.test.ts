@@ -15,7 +15,7 @@ const faqsOf = (botId: string, query = "") => `/chatbots/${botId}/knowledge-base
 async function list<T>(actor: Actor, path: string): Promise<Page<T>> {
   const res = await actor.fetch("GET", path);
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as Page<T>;
+  return await res.json<Page<T>>();
 }
 
 /** An assistant answering from one knowledge base (`linked`), and one it does not use (`other`). */

@@ -54,7 +54,7 @@ describe("private notes", () => {
 
       const res = await note(owner, id, "Customer is a VIP, be nice.");
       expect(res.status, await res.clone().text()).toBe(201);
-      const record = (await res.json()) as Message;
+      const record = await res.json<Message>();
       expect(record).toMatchObject({
         type: "outgoing",
         senderType: "user",

@@ -15,7 +15,7 @@ describe("GET model lists", () => {
       await createModel(stranger, k);
       const res = await owner.fetch("GET", k.path, undefined, { prefix });
       expect(res.status).toBe(200);
-      const page = (await res.json()) as Page;
+      const page = await res.json<Page>();
       expect(page.count).toBe(3);
       expect(page.results.map((m) => m.id)).toEqual([...k.builtIns, mine.id]);
       expect(page.results.every((m) => m.kind === k.kind)).toBe(true);

@@ -21,7 +21,7 @@ describe("POST models/{id}/test-connection/", () => {
       });
       const res = await owner.fetch("POST", `${k.path}${model.id}/test-connection/`, undefined, { prefix });
       expect(res.status, await res.clone().text()).toBe(200);
-      const outcome = (await res.json()) as Outcome;
+      const outcome = await res.json<Outcome>();
       expect(outcome).toMatchObject({ ok: true });
       expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
       expect(outcome.sample).toMatch(

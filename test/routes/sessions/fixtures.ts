@@ -41,7 +41,7 @@ export async function signIn(body: Record<string, unknown>, prefix = "/api/v1"):
   const res = await call("POST", `${prefix}/auth/sessions/`, body, { Origin: ORIGIN });
   expect(res.status, await res.clone().text()).toBe(201);
   const cookie = sessionCookieOf(res)!.value;
-  const { session } = (await res.json()) as { session: { id: string } };
+  const { session } = await res.json<{ session: { id: string } }>();
   return browserWith(cookie, session.id);
 }
 

@@ -74,7 +74,7 @@ async function world() {
 const list = async (actor: Actor, path: string, prefix?: string) => {
   const res = await actor.fetch("GET", path, undefined, { prefix });
   expect(res.status, await res.clone().text()).toBe(200);
-  return res.json() as Promise<Page>;
+  return res.json<Page>();
 };
 
 describe("tool execution records", () => {

@@ -9,7 +9,7 @@ describe("users/current", () => {
       const res = await owner.fetch("GET", path, undefined, { prefix });
       expect(res.status).toBe(200);
       expect(res.headers.get("X-Request-Id")).toBeTruthy();
-      const body = (await res.json()) as Record<string, unknown>;
+      const body = await res.json<Record<string, unknown>>();
       expect(body).toMatchObject({ id: owner.userId, email: owner.email, isStaff: false });
       expect(body).not.toHaveProperty("passwordHash");
     }
