@@ -5,7 +5,7 @@ import { createChatbot } from "../fixtures/chatbots";
 import { createTool, weatherToolBody } from "../fixtures/tools";
 import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
-import { readEvents } from "../support/sse";
+import { chunksOf, readEvents, storedReply, type StreamEvent } from "../support/sse";
 import { bodyOf, refinedBodyOf } from "../support/api";
 
 type ToolCall = {
@@ -135,26 +135,28 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
         isStreaming: true,
       });
       expect(res.status).toBe(200);
-      const events = await readEvents(res);
+      const events = await readEvents<StreamEvent>(res);
       const names = events.map((e) => e.event);
       const firstText = names.indexOf("message");
       expect(names.slice(0, 4).sort()).toEqual(["tool_call", "tool_call", "tool_result", "tool_result"]);
       expect(names.indexOf("tool_result")).toBeGreaterThan(names.indexOf("tool_call"));
       expect(firstText).toBeGreaterThan(names.lastIndexOf("tool_result"));
-      const results = events.filter((e) => e.event === "tool_result").map((e) => e.data);
+      const results = events.flatMap((e) => (e.event === "tool_result" ? [e.data] : []));
       expect(results.find((r) => r.name === "city_length")).toMatchObject({
         status: "success",
         output: { length: 5 },
         toolType: "function",
       });
       expect(results.find((r) => r.name === "get_weather")).toMatchObject({ status: "success", toolType: "api" });
-      const done = events.at(-1)!.data as { done: boolean; message: Reply["message"] };
+      const done = storedReply(events);
       expect(done.done).toBe(true);
-      expect(done.message.contentPayload.toolCalls.map((c) => c.name)).toEqual(["get_weather", "city_length"]);
+      expect(done.message.contentPayload).toMatchObject({
+        toolCalls: [{ name: "get_weather" }, { name: "city_length" }],
+      });
       expect(done.message.content).toContain('{"length":5}');
-      const text = events
-        .filter((e) => e.event === "message" && !(e.data as { done: boolean }).done)
-        .map((e) => e.data.content)
+      const text = chunksOf(events)
+        .filter((c) => !c.done)
+        .map((c) => c.content)
         .join("");
       expect(text).toBe(done.message.content);
     },

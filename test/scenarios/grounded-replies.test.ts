@@ -3,18 +3,8 @@ import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { makeDocx, makePdf } from "../fixtures/documents";
-import { readEvents } from "../support/sse";
+import { readEvents, storedReply, type StreamEvent } from "../support/sse";
 import { bodyOf } from "../support/api";
-
-type Message = {
-  content: string;
-  citations: { id: string; filename: string }[];
-  citationNodes: {
-    node: { pageStart: number | null; knowledgeBaseFile: { filename: string } | null };
-    score: number;
-    displayScore: number;
-  }[];
-};
 
 async function ask(owner: Actor, chatbotId: string, content: string, extra: Record<string, unknown> = {}) {
   const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content, ...extra } });
@@ -71,8 +61,7 @@ describe("replies grounded in a knowledge base", () => {
       message: { content: "Can I return it for a refund?" },
       is_streaming: true,
     });
-    const events = await readEvents(res);
-    const last = events.at(-1)!.data as { done: boolean; message: Message };
+    const last = storedReply(await readEvents<StreamEvent>(res));
     expect(last.done).toBe(true);
     expect(last.message.content).toBe(reply.content);
   });

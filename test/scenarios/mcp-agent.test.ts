@@ -5,6 +5,7 @@ import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents } from "../support/sse";
 import { bodyOf } from "../support/api";
+import type { McpTestServer } from "../support/mcp-server.mjs";
 
 type ToolCall = {
   id: string;
@@ -45,11 +46,7 @@ async function ask(actor: Actor, botId: string, content: string, extra: Record<s
 }
 
 async function mcpStats() {
-  return (await (await fetch(`${env.TEST_MCP_URL}/stats`)).json()) as {
-    sessions: number;
-    calls: { name: string; args: unknown }[];
-    requests: { method: string; path: string; apiKey: string | null; sessionId: string | null }[];
-  };
+  return (await fetch(`${env.TEST_MCP_URL}/stats`)).json<McpTestServer["stats"]>();
 }
 
 describe("agent replies calling MCP tools", () => {

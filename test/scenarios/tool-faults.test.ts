@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
-import { readEvents } from "../support/sse";
+import { readEvents, storedReply, type StreamEvent } from "../support/sse";
 import { bodyOf } from "../support/api";
 
 /**
@@ -207,16 +207,16 @@ describe("MCP servers that hang or answer malformed", () => {
         isStreaming: true,
       });
       expect(res.status).toBe(200);
-      const events = await readEvents(res);
+      const events = await readEvents<StreamEvent>(res);
       expect(Date.now() - started).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS + 2_000);
-      const result = events.find((e) => e.event === "tool_result")!.data as unknown as ToolCall;
+      const [result] = events.flatMap((e) => (e.event === "tool_result" ? [e.data] : []));
       expect(result).toMatchObject({
         name: "faults__hang",
         status: "timeout",
         error: "The MCP server did not answer within 1.5 s.",
       });
       expect(result.durationMs).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS);
-      const done = events.at(-1)!.data as { done: boolean; message: { content: string } };
+      const done = storedReply(events);
       expect(done).toMatchObject({
         done: true,
         message: { content: "Result: Error (timeout): The MCP server did not answer within 1.5 s." },

@@ -98,9 +98,7 @@ describe("built-in workflows", () => {
       unanswerableTemplate: "I cannot confirm that.",
     });
     const good = await ask(owner, bot.id, "How many days for returns?");
-    const verdict = good.message.contentPayload.steps.find((s) => s.name === "verify")!.output as {
-      supported: boolean;
-    };
+    const verdict = good.message.contentPayload.steps.find((s) => s.name === "verify")!.output;
     expect(verdict.supported).toBe(true);
     expect(good.content).toContain("30 days");
     const bare = await createChatbot(owner, {

@@ -1,3 +1,5 @@
+import { standIn } from "./bindings";
+
 /**
  * Stands in for the Workers AI binding (`env.AI`), which has no local runtime: it answers a chat as
  * the binding does (server-sent events of `{"response": "<delta>"}`, then `[DONE]`), and fails as the
@@ -22,12 +24,13 @@ export const DAILY_LIMIT_429 = {
 export const INTERNAL_500 = { upstream: { status: 500, internalCode: 3043, description: "Internal server error" } };
 export const NETWORK_LOST = { network: true } as const;
 
+/** The stand-in, typed as the `AI` binding, with the `calls` it received (each a chat's inputs). */
 export function workersAiStandIn(faults: WorkersAiFault[] = [], answer = "Hello from Workers AI.") {
-  const calls: { model: string; inputs: Record<string, unknown> }[] = [];
+  const calls: { model: string; inputs: AiTextGenerationInput }[] = [];
   const binding = {
     calls,
     lastRequestHttpStatusCode: null as number | null,
-    async run(model: string, inputs: Record<string, unknown>) {
+    async run(model: string, inputs: AiTextGenerationInput) {
       calls.push({ model, inputs });
       const fault = faults.shift();
       if (fault && "network" in fault) throw new Error("Network connection lost.");
@@ -43,5 +46,5 @@ export function workersAiStandIn(faults: WorkersAiFault[] = [], answer = "Hello 
       return new Response(wire).body;
     },
   };
-  return binding;
+  return standIn("AI", binding);
 }

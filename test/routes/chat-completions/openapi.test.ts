@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../harness";
-
-type Op = {
-  tags: string[];
-  requestBody: { content: Record<string, { schema: { $ref?: string } }> };
-  responses: Record<string, { content?: Record<string, unknown> }>;
-};
-type Doc = {
-  paths: Record<string, Record<string, Op>>;
-  components: { schemas: Record<string, { properties: Record<string, { example?: unknown; description?: string }> }> };
-};
+import { documentOf, type DocSchema } from "../../support/api";
 
 describe("the AI gateway in the OpenAPI document", () => {
   it("documents POST /chat/completions/ under both prefixes, JSON or event stream, tagged AI gateway", async () => {
-    const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as Doc;
+    const doc = await documentOf(await call("GET", "/api/v1/openapi.json"));
     for (const prefix of ["/api/v1", "/api"]) {
       const path = doc.paths[`${prefix}/chat/completions/`];
       expect(Object.keys(path)).toEqual(["post"]);
@@ -25,7 +16,7 @@ describe("the AI gateway in the OpenAPI document", () => {
       expect(Object.keys(path.post.responses)).toEqual(expect.arrayContaining(["400", "401", "403", "404", "502"]));
     }
     const request = doc.components.schemas.ChatCompletionRequest;
-    for (const [name, field] of Object.entries(request.properties)) {
+    for (const [name, field] of Object.entries<DocSchema>(request.properties)) {
       expect(field.example !== undefined || field.description !== undefined, name).toBe(true);
     }
     expect(doc.components.schemas.ChatCompletion.properties.choices).toBeTruthy();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { readEvents } from "../../support/sse";
+import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { bodyOf } from "../../support/api";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
@@ -108,21 +108,20 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       expect(res.headers.get("Content-Type")).toContain("text/event-stream");
       expect(res.headers.get("Cache-Control")).toBe("no-cache");
       expect(res.headers.get("X-Accel-Buffering")).toBe("no");
-      const events = await readEvents(res);
-      const deltas = events.filter((e) => e.data.done === false);
+      const events = await readEvents<StreamEvent>(res);
+      const deltas = chunksOf(events).filter((c) => c.done === false);
       expect(deltas.length).toBeGreaterThan(3);
-      const last = events.at(-1)!;
-      expect(last.data).toMatchObject({ done: true, content: "" });
-      const message = last.data.message as { id: string; content: string };
-      expect(deltas.map((e) => e.data.content).join("")).toBe(message.content);
-      for (const e of deltas)
-        expect(e.data).toMatchObject({ conversationId: last.data.conversationId, messageId: message.id });
-      const stored = await owner.fetch("GET", `/messages/${message.id}/?conversation=${last.data.conversationId}`);
+      const last = storedReply(events);
+      expect(last).toMatchObject({ done: true, content: "" });
+      const { message } = last;
+      expect(deltas.map((c) => c.content).join("")).toBe(message.content);
+      for (const c of deltas) expect(c).toMatchObject({ conversationId: last.conversationId, messageId: message.id });
+      const stored = await owner.fetch("GET", `/messages/${message.id}/?conversation=${last.conversationId}`);
       const record = await bodyOf<"GET /messages/{id}/">(stored);
       expect(record.content).toBe(message.content);
       // The tokens the model reported, in the streamed record and the stored one.
-      expect(last.data.message).toMatchObject({ usage: { promptTokens: expect.any(Number), completionTokens: 9 } });
-      expect(record.usage).toEqual((last.data.message as { usage: unknown }).usage);
+      expect(message).toMatchObject({ usage: { promptTokens: expect.any(Number), completionTokens: 9 } });
+      expect(record.usage).toEqual(message.usage);
     },
   );
 

@@ -1,10 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { db, seedOwner, type Actor } from "../../harness";
+import { bindingsWith, db, seedOwner, type Actor } from "../../harness";
 import { chatbots, messages, models } from "../../../src/db/schema";
 import { agentReply } from "../../../src/services/agent/reply";
-import type { Bindings } from "../../../src/env";
 import { WITH_AI_BINDING, createChatbot } from "../../fixtures/chatbots";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
 import {
@@ -16,7 +14,7 @@ import {
   WORKERS_AI_LLM_ID,
   upstreamRequestCount,
 } from "../chat-completions/fixtures";
-import { readEvents } from "../../support/sse";
+import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { workersAiStandIn } from "../../support/workers-ai-stand-in";
 import { bodyOf, refinedBodyOf } from "../../support/api";
 
@@ -41,16 +39,15 @@ type Message = {
   };
 };
 type Completion = { conversationId: string; content: string; message: Message };
-type Event = { event: string; data: Record<string, unknown> };
 
 const messagesOf = async (owner: Actor, conversationId: string) =>
   (
     await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`))
   ).results.sort((a, b) => a.sequence - b.sequence);
-const textOf = (events: Event[]) =>
-  events
-    .filter((e) => e.event === "message" && !e.data.done)
-    .map((e) => e.data.content)
+const textOf = (events: StreamEvent[]) =>
+  chunksOf(events)
+    .filter((c) => !c.done)
+    .map((c) => c.content)
     .join("");
 
 /** An assistant in `mode` whose model is `primaryName` on the upstream, with a working fallback and the weather tool.
@@ -92,7 +89,7 @@ describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault
         isStreaming: true,
       });
       expect(streamed.status).toBe(200);
-      const events = await readEvents(streamed);
+      const events = await readEvents<StreamEvent>(streamed);
       expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual([
         "tool_call",
         "tool_result",
@@ -103,11 +100,11 @@ describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault
         status: "success",
         input: { city: "Paris" },
       });
-      const done = events.at(-1)!.data as { done: boolean; conversationId: string; message: Message };
+      const done = storedReply(events);
       expect(done.done).toBe(true);
       expect(done.message.content).toMatch(/^Result: \{"method":"GET"/);
       expect(textOf(events)).toBe(done.message.content);
-      expect(done.message.contentPayload.toolCalls).toMatchObject([{ name: "get_weather", status: "success" }]);
+      expect(done.message.contentPayload).toMatchObject({ toolCalls: [{ name: "get_weather", status: "success" }] });
 
       // The conversation goes on, directly: the fallback again, from the first round.
       const again = await completion({
@@ -196,7 +193,7 @@ describe("agent mode and the fallback", () => {
     const ai = workersAiStandIn();
     let streamed = "";
     const reply = await agentReply(
-      { ...env, AI: ai } as unknown as Bindings,
+      bindingsWith({ AI: ai }),
       db(),
       { chatbot, model, knowledgeBases: [], history: [], incoming },
       (text) => (streamed += text),
@@ -205,9 +202,7 @@ describe("agent mode and the fallback", () => {
     expect(streamed).toBe(reply.content);
     const [call] = ai.calls;
     expect(call.inputs.tools).toBeUndefined();
-    expect((call.inputs.messages as { role: string; content: string }[])[0].content).toMatch(
-      /You can use these tools:\n- get_weather/,
-    );
+    expect(call.inputs.messages![0].content).toMatch(/You can use these tools:\n- get_weather/);
   });
 
   it(
@@ -219,7 +214,7 @@ describe("agent mode and the fallback", () => {
       const primaryName = `fail-midstream-${crypto.randomUUID()}`;
       const { bot, fallbackName, completion } = await assistant(owner, primaryName, { replyMode: "agent" });
       const res = await completion({ message: { content: "What is the weather? use get_weather" }, isStreaming: true });
-      const events = await readEvents(res);
+      const events = await readEvents<StreamEvent>(res);
       expect(events.map((e) => e.event).filter((e, i, all) => e !== all[i - 1])).toEqual([
         "tool_call",
         "tool_result",
@@ -227,7 +222,7 @@ describe("agent mode and the fallback", () => {
         "error",
       ]);
       expect(textOf(events)).toMatch(/^Result: \{"method":"GET"/);
-      expect(events.some((e) => e.data.done === true)).toBe(false);
+      expect(chunksOf(events).some((c) => c.done === true)).toBe(false);
       expect(events.at(-1)!.data).toMatchObject({ code: "upstream_error" });
       expect(await upstreamRequestCount(primaryName)).toBe(2);
       expect(await upstreamRequestCount(fallbackName)).toBe(0);
@@ -247,17 +242,19 @@ describe("workflow mode and the fallback", () => {
       builtInWorkflow: ROUTE,
     });
     const res = await completion({ message: { content: "What is the weather? use get_weather" }, isStreaming: true });
-    const events = await readEvents(res);
-    const done = events.at(-1)!.data as { done: boolean; conversationId: string; message: Message };
+    const events = await readEvents<StreamEvent>(res);
+    const done = storedReply(events);
     expect(done).toMatchObject({ done: true });
     expect(done.message.content).toMatch(/^Result: \{"method":"GET"/);
     expect(textOf(events)).toBe(done.message.content);
-    expect(done.message.contentPayload.steps!.map((s) => [s.name, s.status])).toEqual([
-      ["classify_intent", "success"],
-      ["call_tool", "success"],
-      ["answer", "success"],
-    ]);
-    expect(done.message.contentPayload.toolCalls).toMatchObject([{ name: "get_weather", status: "success" }]);
+    expect(done.message.contentPayload).toMatchObject({
+      steps: [
+        { name: "classify_intent", status: "success" },
+        { name: "call_tool", status: "success" },
+        { name: "answer", status: "success" },
+      ],
+      toolCalls: [{ name: "get_weather", status: "success" }],
+    });
     const stored = await messagesOf(owner, done.conversationId);
     expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:outgoing"]);
     expect(await storedModelOf(done.message.id)).toBe(fallback.id);
@@ -297,7 +294,9 @@ describe("workflow mode and the fallback", () => {
       replyMode: "workflow",
       builtInWorkflow: REWRITE,
     });
-    const events = await readEvents(await completion({ message: { content: "hello" }, isStreaming: true }));
+    const events = await readEvents<StreamEvent>(
+      await completion({ message: { content: "hello" }, isStreaming: true }),
+    );
     expect(textOf(events)).toBe("word1 word2 word3");
     expect(events.at(-1)).toMatchObject({ event: "error", data: { code: "upstream_error" } });
     expect(await upstreamRequestCount(fallbackName)).toBe(0);

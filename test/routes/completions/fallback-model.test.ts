@@ -8,7 +8,7 @@ import {
   upstreamModel,
   upstreamRequestCount,
 } from "../chat-completions/fixtures";
-import { readEvents } from "../../support/sse";
+import { readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { bodyOf, refinedBodyOf } from "../../support/api";
 
 // An assistant whose model fails before its first token (after its retries) is answered by its
@@ -36,17 +36,16 @@ describe.each(PRE_TOKEN_FAULTS)("a primary model that answers $fault", ({ fault,
       expect(answered.content).toBe(ANSWER);
 
       const streamed = await completion({ message: { content: "first, streamed" }, isStreaming: true });
-      const events = await readEvents(streamed);
-      const done = events.at(-1)!;
-      expect(done.data).toMatchObject({ done: true, message: { content: ANSWER } });
-      const conversationId = done.data.conversationId as string;
+      const done = storedReply(await readEvents<StreamEvent>(streamed));
+      expect(done).toMatchObject({ done: true, message: { content: ANSWER } });
+      const { conversationId } = done;
 
       const again = await completion({ conversation: conversationId, message: { content: "second" } });
       expect(again.status).toBe(200);
       const second = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(again);
       expect(second.content).toBe(ANSWER);
 
-      for (const id of [answered.message.id, (done.data.message as { id: string }).id, second.message.id])
+      for (const id of [answered.message.id, done.message.id, second.message.id])
         expect(await storedModelOf(id)).toBe(fallback.id);
       expect(await upstreamRequestCount(primaryName)).toBe(3 * attempts);
       expect(await upstreamRequestCount(fallbackName)).toBe(3);

@@ -1,20 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { readEvents } from "../../support/sse";
+import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { asksForPerson } from "../../../src/services/conversation/handoff";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { WEEKDAYS, type BusinessHours } from "../../../src/services/business-hours";
 import { bodyOf, problemOf, refinedBodyOf } from "../../support/api";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
-type Message = {
-  id: string;
-  content: string;
-  sequence: number;
-  senderType: string;
-  contentPayload: Record<string, unknown> | null;
-};
 const DEFAULT_EN = "I'll pass you to a member of our team, who will reply here as soon as they can.";
 
 const conversationOf = async (actor: Actor, id: string) =>
@@ -76,8 +69,8 @@ describe("an assistant hands the conversation to a person when the visitor asks 
       message: { content: "我要轉人工" },
       isStreaming: true,
     });
-    const events = await readEvents(res);
-    const done = events.at(-1)!.data as { done: boolean; message: Message };
+    const events = await readEvents<StreamEvent>(res);
+    const done = storedReply(events);
     expect(done).toMatchObject({
       done: true,
       message: {
@@ -86,9 +79,9 @@ describe("an assistant hands the conversation to a person when the visitor asks 
       },
     });
     expect(
-      events
-        .filter((e) => e.data.done === false)
-        .map((e) => e.data.content)
+      chunksOf(events)
+        .filter((c) => c.done === false)
+        .map((c) => c.content)
         .join(""),
     ).toBe(done.message.content);
     expect(await conversationOf(owner, first.conversationId)).toMatchObject({
@@ -98,13 +91,13 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     });
 
     // A first turn streamed in the worker hands off too.
-    const streamed = await readEvents(
+    const streamed = await readEvents<StreamEvent>(
       await owner.fetch("POST", completions(bot.id), {
         message: { content: "Can I speak to a real person?" },
         isStreaming: true,
       }),
     );
-    const last = streamed.at(-1)!.data as { conversationId: string; message: Message };
+    const last = storedReply(streamed);
     expect(last.message.content).toBe(DEFAULT_EN);
     expect(await conversationOf(owner, last.conversationId)).toMatchObject({
       progressStatus: "waiting_for_human",
@@ -202,20 +195,20 @@ describe("an assistant hands the conversation to a person when the visitor asks 
         progressStatus: "ai_processing",
         autoReplyEnabled: true,
       });
-      const events = await readEvents(
+      const events = await readEvents<StreamEvent>(
         await owner.fetch("POST", completions(bot.id), {
           conversation: first.conversationId,
           message: { content: "And on Venus?" },
           isStreaming: true,
         }),
       );
-      const done = events.at(-1)!.data as { message: Message };
+      const done = storedReply(events);
       expect(done.message.content).toBe(`I don't know that.\n\n${DEFAULT_EN}`);
       expect(done.message.contentPayload).toEqual({ handoff: { reason: "unanswered" } });
       expect(
-        events
-          .filter((e) => e.data.done === false)
-          .map((e) => e.data.content)
+        chunksOf(events)
+          .filter((c) => c.done === false)
+          .map((c) => c.content)
           .join(""),
       ).toBe(done.message.content);
       expect(await conversationOf(owner, first.conversationId)).toMatchObject({
@@ -312,17 +305,16 @@ describe("outside the inbox's business hours", () => {
       const patched = await owner.fetch("PATCH", `/inboxes/${inbox}/`, { businessHours: hours });
       expect(patched.status, await patched.clone().text()).toBe(200);
       expect(await patched.json()).toMatchObject({ businessHours: hours });
-      const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-        await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } }),
-      );
+      const reply = await refinedBodyOf<
+        "POST /chatbots/{chatbotId}/completions/",
+        { message: { contentPayload: { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } } } }
+      >(await owner.fetch("POST", completions(bot.id), { message: { content: "I need to talk to a person" } }));
       expect(reply.content).toBe("We are closed; a colleague answers from 9:00.");
-      const { nextOpeningAt } = (
-        reply.message!.contentPayload as { handoff: { reason: string; outsideHours: boolean; nextOpeningAt: string } }
-      ).handoff;
+      const { nextOpeningAt } = reply.message.contentPayload.handoff;
       expect(new Date(Number(nextOpeningAt)).toISOString()).toBe(
         `${inTwoDays.toISOString().slice(0, 10)}T01:00:00.000Z`,
       );
-      expect(reply.message!.contentPayload).toMatchObject({
+      expect(reply.message.contentPayload).toMatchObject({
         handoff: { reason: "visitor_request", outsideHours: true },
       });
       expect(await conversationOf(owner, reply.conversationId)).toMatchObject({

@@ -8,7 +8,8 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { upstreamModel } from "../chat-completions/fixtures";
-import { readEvents } from "../../support/sse";
+import { readEvents, storedReply, type StreamEvent } from "../../support/sse";
+import { documentOf } from "../../support/api";
 import { SchemaKit, type Schema } from "../../support/openapi-sweep/schema";
 
 let kit: SchemaKit;
@@ -17,7 +18,7 @@ const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
 let streamSchema: Schema;
 
 /** Each event's data checked against the schema named for its event, and against the operation's stream schema. */
-function expectDocumented(events: { event: string; data: Record<string, unknown> }[]) {
+function expectDocumented(events: StreamEvent[]) {
   const NAMED: Record<string, string> = {
     message: "CompletionChunk",
     tool_call: "ToolCallEvent",
@@ -34,14 +35,14 @@ function expectDocumented(events: { event: string; data: Record<string, unknown>
 const stream = async (owner: Actor, botId: string, content: string) => {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { message: { content }, isStreaming: true });
   expect(res.status).toBe(200);
-  return readEvents(res);
+  return readEvents<StreamEvent>(res);
 };
 
 beforeAll(async () => {
-  const doc = (await (await SELF.fetch("https://example.com/api/v1/openapi.json")).json()) as Schema;
+  const doc = await documentOf(await SELF.fetch("https://example.com/api/v1/openapi.json"));
   kit = new SchemaKit(doc.components);
   streamSchema =
-    doc.paths["/api/v1/chatbots/{chatbotId}/completions/"].post.responses["200"].content["text/event-stream"].schema;
+    doc.paths["/api/v1/chatbots/{chatbotId}/completions/"].post.responses["200"].content!["text/event-stream"].schema;
 });
 
 describe("the streamed completion's events, as the OpenAPI document types them", () => {
@@ -55,13 +56,14 @@ describe("the streamed completion's events, as the OpenAPI document types them",
     const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
     const events = await stream(owner, bot.id, "When does the shop open?");
     expectDocumented(events);
-    const last = events.at(-1)!.data as { done: boolean; message: { citationNodes: { node: { type: string } }[] } };
+    const last = storedReply(events);
     expect(last.done).toBe(true);
     expect(last.message.citationNodes.map((c) => c.node.type).sort()).toEqual(["faq", "text_node"]);
     expect(kit.valid(ref("Message"), last.message)).toBe(true);
     // The schema is not vacuous: a citation without its score is refused.
-    const broken = structuredClone(last.message) as { citationNodes: Record<string, unknown>[] };
-    delete broken.citationNodes[0].score;
+    const [cited, ...others] = last.message.citationNodes;
+    const { score: _, ...unscored } = cited;
+    const broken = { ...last.message, citationNodes: [unscored, ...others] };
     expect(kit.valid(ref("Message"), broken)).toBe(false);
   });
 
@@ -90,17 +92,15 @@ describe("the streamed completion's events, as the OpenAPI document types them",
         .sort(),
     ).toEqual(["tool_call", "tool_call", "tool_result", "tool_result"]);
     expectDocumented(events);
-    const { conversationId, messageId, message } = events.at(-1)!.data as {
-      conversationId: string;
-      messageId: string;
-      message: { contentPayload: { toolCalls: Record<string, unknown>[] } };
-    };
+    const { conversationId, messageId, message } = storedReply(events);
+    const toolCalls = message.contentPayload?.toolCalls;
+    if (!Array.isArray(toolCalls)) return expect.unreachable(`no toolCalls: ${JSON.stringify(message.contentPayload)}`);
     // Each stored call holds ToolResultEvent's fields but the ids.
-    for (const call of message.contentPayload.toolCalls)
+    for (const call of toolCalls)
       expect(kit.valid(ref("ToolResultEvent"), { conversationId, messageId, ...call }), JSON.stringify(call)).toBe(
         true,
       );
-    expect(message.contentPayload.toolCalls).toHaveLength(2);
+    expect(toolCalls).toHaveLength(2);
   });
 
   it("an error after the stream started", async () => {

@@ -3,16 +3,15 @@ import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
-import { liveEvents, readEvents } from "../../support/sse";
+import { chunksOf, liveEvents, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { conversationObject } from "../../../src/services/conversations";
-import { bodyOf } from "../../support/api";
+import { bodyOf, type Schemas } from "../../support/api";
 
 // A new conversation's first streamed turn runs in the worker (src/services/conversation/first-turn.ts): the
 // visitor's message is stored while the reply streams, once the conversation's object holds later
 // turns until the reply is stored. The model is the local upstream pacing its 20 words
 // (`delay-<ms>`), so the reply is still under way when the conversation becomes visible.
-type Message = { id: string; type: string; sequence: number; content: string };
-type Event = { event: string; data: Record<string, unknown> };
+type Message = Schemas["Message"];
 const ANSWER = Array.from({ length: 20 }, (_, i) => `word${i + 1}`).join(" ");
 const messagesOf = async (owner: Actor, conversationId: string) =>
   (
@@ -38,9 +37,9 @@ async function startFirstTurn(owner: Actor, chatbotId: string, content = "first"
     isStreaming: true,
   });
   expect(res.status).toBe(200);
-  const events = liveEvents(res);
-  const first = await events.next();
-  const conversationId = first.data.conversationId as string;
+  const events = liveEvents<StreamEvent>(res);
+  const first = await events.next("message");
+  const { conversationId } = first.data;
   expect(first.data).toMatchObject({
     conversationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     content: "word1",
@@ -51,7 +50,7 @@ async function startFirstTurn(owner: Actor, chatbotId: string, content = "first"
   expect(layout(stored)).toEqual(["1:incoming"]);
   /** The rest of the stream, to its last event. */
   const rest = async () => {
-    const seen: Event[] = [first];
+    const seen: StreamEvent[] = [first];
     for (;;) {
       const e = await events.next().catch(() => null);
       if (!e) return seen;
@@ -72,23 +71,25 @@ describe("a new conversation's first streamed turn, in the worker", () => {
         isStreaming: true,
       });
       expect(res.headers.get("Content-Type")).toContain("text/event-stream");
-      const events = await readEvents(res);
-      const last = events.at(-1)!;
-      expect(last.data).toMatchObject({
+      const events = await readEvents<StreamEvent>(res);
+      const last = storedReply(events);
+      expect(last).toMatchObject({
         done: true,
         content: "",
         message: { content: ANSWER, sequence: 2, type: "outgoing", usage: { completionTokens: 20 } },
       });
-      const conversationId = last.data.conversationId as string;
-      const message = last.data.message as Message;
+      const { conversationId, message } = last;
+      const deltas = events.slice(0, -1);
       expect(
-        events
-          .slice(0, -1)
-          .map((e) => e.data.content)
+        chunksOf(deltas)
+          .map((c) => c.content)
           .join(""),
       ).toBe(ANSWER);
-      for (const e of events.slice(0, -1))
-        expect(e.data).toEqual({ conversationId, messageId: message.id, content: expect.any(String), done: false });
+      for (const e of deltas)
+        expect(e).toEqual({
+          event: "message",
+          data: { conversationId, messageId: message.id, content: expect.any(String), done: false },
+        });
       const stored = await messagesOf(owner, conversationId);
       expect(stored.map((m) => `${m.sequence}:${m.type}:${m.content}`)).toEqual([
         "1:incoming:Where is my parcel?",
@@ -130,8 +131,8 @@ describe("a new conversation's first streamed turn, in the worker", () => {
     ]);
     expect(firstEvents.at(-1)!.data).toMatchObject({ done: true, message: { content: ANSWER, sequence: 2 } });
     expect(direct.status, await direct.clone().text()).toBe(200);
-    const directSequence = ((await direct.json()) as { message: Message }).message.sequence;
-    const streamedSequence = ((await readEvents(streamed)).at(-1)!.data.message as Message).sequence;
+    const directSequence = (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(direct)).message!.sequence;
+    const streamedSequence = storedReply(await readEvents<StreamEvent>(streamed)).message.sequence;
     expect([directSequence, streamedSequence].sort()).toEqual([4, 6]);
     const stored = await messagesOf(owner, first.conversationId);
     expect(layout(stored)).toEqual([
@@ -162,11 +163,11 @@ describe("a new conversation's first streamed turn, in the worker", () => {
         message: { content: "break" },
         isStreaming: true,
       });
-      const events = await readEvents(res);
+      const events = await readEvents<StreamEvent>(res);
       expect(
-        events
-          .filter((e) => e.data.done === false)
-          .map((e) => e.data.content)
+        chunksOf(events)
+          .filter((c) => c.done === false)
+          .map((c) => c.content)
           .join(""),
       ).toBe("word1 word2 word3");
       const last = events.at(-1)!;
@@ -210,7 +211,10 @@ describe("a new conversation's first streamed turn, in the worker", () => {
     ]);
     expect(firstEvents.at(-1)!.data).toMatchObject({ done: true, message: { content: ANSWER, sequence: 2 } });
     expect(second.status, await second.clone().text()).toBe(200);
-    expect(((await second.json()) as { message: Message }).message).toMatchObject({ sequence: 4, content: ANSWER });
+    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(second)).message).toMatchObject({
+      sequence: 4,
+      content: ANSWER,
+    });
     const stored = await messagesOf(owner, first.conversationId);
     expect(layout(stored)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:outgoing"]);
     expect(stored.map((m) => m.content).slice(0, 3)).toEqual(["first", ANSWER, "second"]);

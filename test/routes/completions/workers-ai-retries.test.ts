@@ -14,6 +14,7 @@ import { retryPolicy, withRetries } from "../../../src/services/llm/retries";
 import { workersAiChatModel } from "../../../src/services/llm/workers-ai";
 import { complete } from "../../../src/services/llm";
 import { env } from "cloudflare:workers";
+import { bodyOf } from "../../support/api";
 
 // Workers AI failures before the first token go through the same retries as the OpenAI-compatible
 // provider's (MODEL_RETRIES 2, MODEL_RETRY_MAX_DELAY_MS 20 in tests). The binding is a stand-in
@@ -22,12 +23,12 @@ import { env } from "cloudflare:workers";
 async function ask(faults: WorkersAiFault[]) {
   const owner = await seedOwner();
   const ai = workersAiStandIn(faults);
-  const bot = await createChatbot(owner, { largeLanguageModel: WORKERS_AI_LLM_ID }, { AI: ai as unknown as Ai });
+  const bot = await createChatbot(owner, { largeLanguageModel: WORKERS_AI_LLM_ID }, { AI: ai });
   const res = await owner.fetch(
     "POST",
     `/chatbots/${bot.id}/completions/`,
     { message: { content: "hello" } },
-    { settings: { AI: ai as unknown as Ai } },
+    { settings: { AI: ai } },
   );
   return { res, calls: ai.calls.length };
 }
@@ -40,7 +41,7 @@ describe("a Workers AI model", () => {
   ])("is asked again after %s, and the answer that follows is stored whole", async (_, fault) => {
     const { res, calls } = await ask([fault, fault]);
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(((await res.json()) as { content: string }).content).toBe("Hello from Workers AI.");
+    expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).content).toBe("Hello from Workers AI.");
     expect(calls).toBe(3);
   });
 
@@ -65,11 +66,7 @@ describe("a Workers AI model", () => {
       MODEL_RETRIES: "3",
       MODEL_RETRY_MAX_DELAY_MS: "1500",
     });
-    const model = withRetries(
-      workersAiChatModel(ai as unknown as Ai, "@cf/meta/llama"),
-      policy,
-      async (ms) => void waits.push(ms),
-    );
+    const model = withRetries(workersAiChatModel(ai, "@cf/meta/llama"), policy, async (ms) => void waits.push(ms));
     expect((await complete(model, { messages: [{ role: "user", content: "hi" }] })).content).toBe(
       "Hello from Workers AI.",
     );

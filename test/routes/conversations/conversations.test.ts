@@ -76,11 +76,11 @@ describe("conversations", () => {
       await owner.fetch("GET", `/conversations/?inbox=${inbox}&pageSize=2`),
     );
     expect(page.results.map((c) => c.id)).toEqual([ids[2], ids[1]]);
-    const rest = (await (
+    const rest = await bodyOf<"GET /conversations/">(
       await call("GET", page.next!.replace("http://localhost", ""), undefined, {
         Authorization: `Api-Key ${owner.key}`,
-      })
-    ).json()) as { results: { id: string }[] };
+      }),
+    );
     expect(rest.results.map((c) => c.id)).toEqual([ids[0]]);
     await expectError(await owner.fetch("GET", "/conversations/?status=closed"), 400, "invalid");
     await expectError(await owner.fetch("GET", "/conversations/?startDate=yesterday"), 400, "invalid");

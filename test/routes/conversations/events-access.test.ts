@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { inboxEventsObject, type InboxEvent } from "../../../src/services/conversation/inbox-events";
+import { inboxEventsObject, type TypingEvent } from "../../../src/services/conversation/inbox-events";
 import { call, seedMember, seedOwner, type Actor, type Settings } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { liveEvents } from "../../support/sse";
+import { liveEvents, type InboxStreamEvent } from "../../support/sse";
 import { ORIGIN, signIn, withPassword } from "../sessions/fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -21,18 +21,25 @@ const byKey =
 async function subscribe(get: Request, organizationId: string) {
   const res = await get(`/organizations/${organizationId}/conversation-events/`);
   expect(res.status, res.ok ? "" : await res.clone().text()).toBe(200);
-  const events = liveEvents(res);
+  const events = liveEvents<InboxStreamEvent>(res);
   const ready = await events.next();
-  expect(ready.event).toBe("ready");
-  return { ...events, subscribers: ready.data.subscribers as number };
+  if (ready.event !== "ready") return expect.unreachable(`the stream began with ${ready.event}, not ready`);
+  return { ...events, subscribers: ready.data.subscribers };
 }
+
+/** An event for the hub to write to its streams: someone stopped typing in a conversation that does not exist. */
+const TYPING_PROBE: TypingEvent = {
+  conversationId: "probe",
+  typing: false,
+  sender: { type: "user", id: "probe", name: "probe" },
+};
 
 /** The stream's last event is `event: error` with `code`, and then it ends. */
 async function expectEnded(events: Awaited<ReturnType<typeof subscribe>>, code: string) {
-  const end = await events.next((e) => e.event === "error");
+  const end = await events.next("error");
   expect(end.data).toMatchObject({ code, detail: expect.any(String) });
   await expect(events.next()).rejects.toThrow("the stream ended");
-  return end.data.detail as string;
+  return end.data.detail;
 }
 
 /** A completion in the organization; the stream sees its conversation created. */
@@ -41,8 +48,8 @@ async function someTraffic(owner: Actor, events: Awaited<ReturnType<typeof subsc
   const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
     await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }),
   );
-  const created = await events.next((e) => e.event === "conversation.created");
-  expect((created.data.conversation as { id: string }).id).toBe(conversationId);
+  const created = await events.next("conversation.created");
+  expect(created.data.conversation.id).toBe(conversationId);
 }
 
 describe("conversation-events/ ends when its reader's access does", () => {
@@ -69,12 +76,7 @@ describe("conversation-events/ ends when its reader's access does", () => {
     // cancel on to the hub's side when the hub next writes to it (as for any reader that went away).
     const hub = inboxEventsObject(env, owner.organizationId);
     await expect
-      .poll(
-        async () => (
-          await hub.publish([{ event: "conversation.updated", data: { conversation: { id: "probe" } } } as InboxEvent]),
-          hub.publish([])
-        ),
-      )
+      .poll(async () => (await hub.publish([{ event: "conversation.typing", data: TYPING_PROBE }]), hub.publish([])))
       .toBe(0);
   });
 

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { liveEvents } from "../../support/sse";
+import { liveEvents, type InboxStreamEvent } from "../../support/sse";
 import { signIn, withPassword } from "../sessions/fixtures";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
-
-type Event = { event: string; data: Record<string, any> };
 
 /** The organization's live inbox stream, once subscribed (its `ready` event read). */
 async function subscribe(actor: Pick<Actor, "fetch" | "organizationId">, prefix = "/api/v1") {
@@ -15,15 +13,19 @@ async function subscribe(actor: Pick<Actor, "fetch" | "organizationId">, prefix 
   });
   expect(res.status, res.ok ? "" : await res.clone().text()).toBe(200);
   expect(res.headers.get("Content-Type")).toContain("text/event-stream");
-  const events = liveEvents(res);
+  const events = liveEvents<InboxStreamEvent>(res);
   expect((await events.next()).event).toBe("ready");
   return events;
 }
 
+/** Accepts an event of conversation `conversationId` that `extra` accepts too (`events.next(name, of(id))`). */
 const of =
-  (name: string, conversationId: string, extra: (e: Event) => boolean = () => true) =>
-  (e: Event) =>
-    e.event === name && e.data.conversation.id === conversationId && extra(e);
+  <E extends { data: { conversation: { id: string } } }>(
+    conversationId: string,
+    extra: (e: E) => boolean = () => true,
+  ) =>
+  (e: E) =>
+    e.data.conversation.id === conversationId && extra(e);
 
 describe("GET /organizations/{organizationPk}/conversation-events/", () => {
   it.each(PREFIXES)("streams new conversations, their messages and state changes (%s)", async (prefix) => {
@@ -35,14 +37,14 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }),
     );
     const id = first.conversationId;
-    const created = await events.next(of("conversation.created", id));
+    const created = await events.next("conversation.created", of(id));
     expect(created.data.conversation).toMatchObject({
       id,
       inbox: { id: bot.defaultInbox!.id },
       chatbot: { id: bot.id },
       status: "open",
     });
-    const incoming = await events.next(of("message.created", id));
+    const incoming = await events.next("message.created", of(id));
     expect(incoming.data.message).toMatchObject({
       conversation: id,
       senderType: "contact",
@@ -50,23 +52,23 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
       sequence: 1,
     });
     expect(incoming.data.conversation).toMatchObject({ progressStatus: "ai_processing", lastMessage: "hello" });
-    const reply = await events.next(of("message.created", id));
+    const reply = await events.next("message.created", of(id));
     expect(reply.data.message).toMatchObject({ senderType: "chatbot", sequence: 2 });
 
     // A later turn, through the conversation's object.
     await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: id, message: { content: "again" } });
-    expect((await events.next(of("message.created", id))).data.message).toMatchObject({
+    expect((await events.next("message.created", of(id))).data.message).toMatchObject({
       content: "again",
       sequence: 3,
     });
-    expect((await events.next(of("message.created", id))).data.message).toMatchObject({
+    expect((await events.next("message.created", of(id))).data.message).toMatchObject({
       senderType: "chatbot",
       sequence: 4,
     });
 
     // Takeover, a human agent's reply, resolve.
     expect((await owner.fetch("POST", `/conversations/${id}/take-over/`, undefined, { prefix })).status).toBe(200);
-    const takenOver = await events.next(of("conversation.updated", id));
+    const takenOver = await events.next("conversation.updated", of(id));
     expect(takenOver.data.conversation).toMatchObject({
       progressStatus: "human_serving",
       autoReplyEnabled: false,
@@ -81,10 +83,10 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
       },
     });
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
-    const human = await events.next(of("message.created", id));
+    const human = await events.next("message.created", of(id));
     expect(human.data.message).toMatchObject({ senderType: "user", content: "Sam here", sequence: 5 });
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
-    const resolved = await events.next(of("conversation.updated", id));
+    const resolved = await events.next("conversation.updated", of(id));
     expect(resolved.data.conversation).toMatchObject({ status: "resolved", progressStatus: "resolved" });
     expect(resolved.data).toMatchObject({
       reason: "resolved",
@@ -104,15 +106,12 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
       conversation: id,
       message: { content: "I want to talk to a human" },
     });
-    const said = (await events.next(
-      of(
-        "message.created",
-        id,
-        (e) => e.data.message.senderType === "chatbot" && !!e.data.message.contentPayload?.handoff,
-      ),
-    )) as Event;
+    const said = await events.next(
+      "message.created",
+      of(id, (e) => e.data.message.senderType === "chatbot" && !!e.data.message.contentPayload?.handoff),
+    );
     expect(said.data.message.contentPayload).toEqual({ handoff: { reason: "visitor_request" } });
-    const updated = await events.next(of("conversation.updated", id));
+    const updated = await events.next("conversation.updated", of(id));
     expect(updated.data).toMatchObject({
       reason: "visitor_request",
       changes: {
@@ -124,8 +123,11 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     });
     // A member's reply serves it: an event of its own (reason operator), after the reply.
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
-    await events.next(of("message.created", id, (e) => e.data.message.senderType === "user"));
-    const served = await events.next(of("conversation.updated", id));
+    await events.next(
+      "message.created",
+      of(id, (e) => e.data.message.senderType === "user"),
+    );
+    const served = await events.next("conversation.updated", of(id));
     expect(served.data).toMatchObject({
       reason: "operator",
       changes: { status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"] },
@@ -149,20 +151,20 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
         .replace(/^id: .*\n/, "")
         .slice(6),
     ).conversationId as string;
-    expect((await events.next(of("conversation.created", id))).data.conversation).toMatchObject({
+    expect((await events.next("conversation.created", of(id))).data.conversation).toMatchObject({
       inbox: { id: chat.inboxId },
       contact: { id: session.contact.id },
     });
-    expect((await events.next(of("message.created", id))).data.message).toMatchObject({
+    expect((await events.next("message.created", of(id))).data.message).toMatchObject({
       content: "From the widget",
       senderType: "contact",
     });
-    expect((await events.next(of("message.created", id))).data.message).toMatchObject({ senderType: "chatbot" });
+    expect((await events.next("message.created", of(id))).data.message).toMatchObject({ senderType: "chatbot" });
 
     const empty = await bodyOf<"POST /conversations/">(
       await owner.fetch("POST", "/conversations/", { webChat: chat.id }),
     );
-    expect((await events.next(of("conversation.created", empty.id))).data.conversation).toMatchObject({
+    expect((await events.next("conversation.created", of(empty.id))).data.conversation).toMatchObject({
       lastMessage: null,
     });
     await events.close();
@@ -181,7 +183,7 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     );
     // Events of one organization come in order: the first one seen is ours, the foreign one never comes.
     const seen = await events.next((e) => e.event !== "ready");
-    expect((seen.data.conversation as { id: string }).id).toBe(own.conversationId);
+    expect("conversation" in seen.data && seen.data.conversation.id).toBe(own.conversationId);
     expect(JSON.stringify(seen)).not.toContain(foreign.conversationId);
     await events.close();
   });
@@ -197,7 +199,7 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const heard = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "heard" } }),
     );
-    expect((await events.next(of("message.created", heard.conversationId))).data.message).toMatchObject({
+    expect((await events.next("message.created", of(heard.conversationId))).data.message).toMatchObject({
       content: "heard",
     });
     // The conversation's object, which skips its events while unheard, publishes again too, in order.
@@ -211,10 +213,7 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     );
     const sequences: number[] = [];
     for (let i = 0; i < 5; i++)
-      sequences.push(
-        ((await events.next(of("message.created", heard.conversationId))).data.message as { sequence: number })
-          .sequence,
-      );
+      sequences.push((await events.next("message.created", of(heard.conversationId))).data.message.sequence);
     expect(sequences).toEqual([2, 3, 4, 5, 6]);
     await events.close();
   });
@@ -227,7 +226,7 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
     const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } }),
     );
-    expect((await events.next(of("conversation.created", first.conversationId))).event).toBe("conversation.created");
+    expect((await events.next("conversation.created", of(first.conversationId))).event).toBe("conversation.created");
     await events.close();
   });
 

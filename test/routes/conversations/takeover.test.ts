@@ -5,6 +5,7 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
+import type { ReceivedRequest } from "../../support/webhook-receiver.mjs";
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
@@ -21,12 +22,11 @@ async function conversationOf(owner: Actor) {
   return { bot, id: first.conversationId, ask };
 }
 
+/** The bodies the webhook receiver got at `path`, parsed (the test asserts what they hold). */
 const received = async (path: string) =>
   (
-    (await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json()) as {
-      body: string;
-    }[]
-  ).map((r) => JSON.parse(r.body) as Record<string, any>);
+    await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json<ReceivedRequest[]>()
+  ).map((r): unknown => JSON.parse(r.body));
 
 describe("human takeover", () => {
   it.each(PREFIXES)(
@@ -77,7 +77,7 @@ describe("human takeover", () => {
     const agent = await bodyOf<"POST /messages/outgoing/">(
       await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" }),
     );
-    let got: Record<string, any>[] = [];
+    let got: unknown[] = [];
     for (let i = 0; i < 80 && !got.length; i++) {
       got = await received(`/ok/${tag}`);
       if (!got.length) await new Promise((r) => setTimeout(r, 100));

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { liveEvents } from "../../support/sse";
+import { liveEvents, type InboxStreamEvent } from "../../support/sse";
 import { afterMessage, newConversation } from "../../../src/services/conversations";
 import { WEEKDAYS, type BusinessHours } from "../../../src/services/business-hours";
 import { bodyOf } from "../../support/api";
-
-type Event = { event: string; data: Record<string, any> };
 
 const get = async (actor: Actor, id: string) =>
   await bodyOf<"GET /conversations/{id}/">(await actor.fetch("GET", `/conversations/${id}/`));
@@ -89,17 +87,15 @@ describe("unread counts", () => {
   it("read/ publishes conversation.updated with unreadCount 0 live; message events carry the count", async () => {
     const owner = await seedOwner();
     const res = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
-    const events = liveEvents(res);
+    const events = liveEvents<InboxStreamEvent>(res);
     expect((await events.next()).event).toBe("ready");
     const { id, say } = await conversationOf(owner);
-    const of = (name: string) => (e: Event) => e.event === name && e.data.conversation.id === id;
+    const ofIt = (e: { data: { conversation: { id: string } } }) => e.data.conversation.id === id;
     await say("second");
-    const incoming = await events.next(
-      (e) => of("message.created")(e as Event) && (e as Event).data.message.content === "second",
-    );
+    const incoming = await events.next("message.created", (e) => ofIt(e) && e.data.message.content === "second");
     expect(incoming.data.conversation).toMatchObject({ unreadCount: 2 });
     await owner.fetch("POST", `/conversations/${id}/read/`);
-    const read = await events.next(of("conversation.updated"));
+    const read = await events.next("conversation.updated", ofIt);
     expect(read.data.conversation).toMatchObject({ id, unreadCount: 0 });
     expect(read.data).not.toHaveProperty("changes");
     await events.close();
