@@ -4,7 +4,7 @@ import { errorResponses, json } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { ms } from "../../lib/time";
 import { chatbotWith } from "./access";
-import { bucketRows } from "./buckets";
+import { bucketRows } from "../../services/statistics/buckets";
 import { buckets, checkTimezone, localDayStart, parseInstant } from "../../services/statistics/buckets";
 import { chatbotStatistics } from "../../services/statistics/chatbot";
 import { ChatbotParams, ChatbotStatisticsQuery, ChatbotStatisticsSchema, STATISTICS_TAG } from "./schema";

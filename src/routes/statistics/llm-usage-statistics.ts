@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { chatbotWith } from "./access";
-import { bucketRows } from "./buckets";
+import { bucketRows } from "../../services/statistics/buckets";
 import { buckets, checkTimezone, dayRange } from "../../services/statistics/buckets";
 import { llmUsageStatistics } from "../../services/statistics/chatbot";
 import { ChatbotParams, LlmUsageQuery, LlmUsageSchema, STATISTICS_TAG } from "./schema";

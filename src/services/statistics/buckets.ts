@@ -1,4 +1,5 @@
 import { badRequest, fieldError } from "../../lib/errors";
+import { ms } from "../../lib/time";
 
 /**
  * Time buckets of a statistics answer. Counters are kept per UTC hour; a day or month bucket in a
@@ -189,3 +190,12 @@ export function localDate(timezone: string, now: number): string {
   const l = local(timezone, now);
   return `${l.y}-${pad(l.m)}-${pad(l.d)}`;
 }
+
+/** A time series as the statistics routes answer it: each bucket's label and bounds, then its figures. */
+export const bucketRows = <T extends object>(rows: ({ bucket: Bucket } & T)[]) =>
+  rows.map(({ bucket, ...figures }) => ({
+    time: bucket.time,
+    startAt: ms(bucket.start)!,
+    endAt: ms(bucket.end)!,
+    ...figures,
+  }));

@@ -2,15 +2,13 @@
 // figures in total, over time and per member or assistant (read in ./organization).
 import type { Db } from "../../env";
 import { fieldError, notFound } from "../../lib/errors";
-import { ms } from "../../lib/time";
 import { getOrganizationRecord } from "../organizations";
 import type { PlanSettings } from "../plans";
-import { buckets, checkTimezone, dayRange, localDate, type Bucket, type Granularity } from "./buckets";
+import { bucketRows, buckets, checkTimezone, dayRange, localDate, type Granularity } from "./buckets";
 import {
   usageByEntity,
   usageCounts,
   usageSeries,
-  type UsageCounts,
   type UsageQuery,
   type UsageScope,
   type UsageSort,
@@ -57,14 +55,6 @@ export async function usageRange(
 }
 
 export type UsageRange = Awaited<ReturnType<typeof usageRange>>;
-
-const bucketRows = (rows: ({ bucket: Bucket } & UsageCounts)[]) =>
-  rows.map(({ bucket, ...counts }) => ({
-    time: bucket.time,
-    startAt: ms(bucket.start)!,
-    endAt: ms(bucket.end)!,
-    ...counts,
-  }));
 
 /** The scope's usage per bucket only (`includeTime=true`). */
 export const usageTimeSeries = async (d1: D1Database, scope: UsageScope, range: UsageRange) =>
