@@ -1,12 +1,13 @@
 // Everything an assistant record shows besides its own columns, read for a page of assistants at once.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../env";
-import { chatbotGroups, chatbotKnowledgeBases, groups, inboxes, knowledgeBases, models, users } from "../../db/schema";
+import { chatbotGroups, chatbotKnowledgeBases, groups, inboxes, knowledgeBases, models } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
 import { chatbotToolLinks } from "../tools/chatbot-tools";
 import { chatbotSkillLinks } from "../skills/chatbot-skills";
 import type { ChatbotRow } from "./visibility";
+import { creatorsOf } from "../view-parts";
 
 type IdName = { id: string; name: string };
 /** Everything an assistant record shows besides its own columns. */
@@ -30,11 +31,8 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
   const modelIds = rows
     .flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId])
     .filter((x): x is string => !!x);
-  const [creators, modelNames, links, defaults, bases, toolLinks, skillLinks] = await Promise.all([
-    inChunks(
-      rows.map((r) => r.createdById),
-      (ids) => db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)),
-    ),
+  const [creatorOf, modelNames, links, defaults, bases, toolLinks, skillLinks] = await Promise.all([
+    creatorsOf(db, rows),
     inChunks(modelIds, (ids) =>
       db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids)),
     ),
@@ -64,14 +62,14 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
     chatbotToolLinks(db, botIds),
     chatbotSkillLinks(db, botIds),
   ]);
-  const names = new Map([...creators, ...modelNames].map((x) => [x.id, x.name]));
+  const names = new Map(modelNames.map((x) => [x.id, x.name]));
   const ref = (id: string | null) => (id ? { id, name: names.get(id) ?? "" } : null);
   const canManage = can(access, "chatbot.manage");
   return rows.map((row) => {
     const inbox = defaults.find((d) => d.chatbotId === row.id);
     return {
       row,
-      createdBy: ref(row.createdById)!,
+      createdBy: creatorOf(row)!,
       largeLanguageModel: ref(row.largeLanguageModelId)!,
       fallbackLargeLanguageModel: ref(row.fallbackLargeLanguageModelId),
       embeddingModel: ref(row.embeddingModelId),
