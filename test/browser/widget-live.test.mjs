@@ -69,6 +69,9 @@ async function visitorPage(query = "") {
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  // Refused API requests: a live stream opened before its conversation is stored is refused (404) and stops.
+  const refused = [];
+  page.on("response", (r) => r.status() >= 400 && r.url().startsWith(`${app.base}/api/`) && refused.push(r.url()));
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   const open = new Map();
@@ -88,7 +91,7 @@ async function visitorPage(query = "") {
   };
   const conversationId = () =>
     page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, webChat);
-  return { context, page, errors, send, open, conversationId };
+  return { context, page, errors, refused, send, open, conversationId };
 }
 
 /** The messages a screen shows, in order, as [role, text]. */
@@ -179,6 +182,7 @@ describe("the widget's live stream over a long conversation", () => {
     expect([...v.open.values()].filter((url) => url.includes("/events/")).length).toBe(1);
     expect(v.open.size, JSON.stringify([...v.open.values()])).toBeLessThanOrEqual(2);
     expect(v.errors).toEqual([]);
+    expect(v.refused).toEqual([]);
     expect(errors).toEqual([]);
     await v.context.close();
     await context.close();

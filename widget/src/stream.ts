@@ -1,6 +1,6 @@
 // Sending the visitor's message and streaming the reply into the log: files and metadata made
 // ready first, a message the server did not take marked "Not sent" with a Retry (same key).
-import { ApiError, expected, type Attachment, type Metadata, newKey, type Outgoing } from "./api";
+import { ApiError, expected, type Attachment, type Message, type Metadata, newKey, type Outgoing } from "./api";
 import { h } from "./dom";
 import type { Widget } from "./main";
 import { addMessage, draft, nameOf } from "./messages";
@@ -97,6 +97,11 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
   const { render, row: placeholder } = addMessage(w, reply);
   render(reply, true);
   let answered = false;
+  // A conversation this send starts is watched once the send is over: until its first turn is stored
+  // no route knows it, and the live stream would be refused (404) and stop (docs/decisions.md,
+  // "Conversations and the Durable Object").
+  let started: string | null = null;
+  let newest: Message | null = null;
   try {
     await w.api.send(
       w.conversationId,
@@ -106,7 +111,7 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
         if (!w.conversationId && e.conversationId) {
           w.conversationId = e.conversationId;
           w.storage.store({ conversationId: e.conversationId });
-          watch(w, e.conversationId, null);
+          started = e.conversationId;
         }
         if (e.messageId) placeholder.dataset.id = e.messageId;
         // No reply: a human agent serves the conversation (their answer comes through the live stream).
@@ -114,6 +119,7 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
         if (e.done) {
           if (e.message) {
             Object.assign(reply, e.message);
+            newest = e.message;
             w.live?.saw(e.message);
           }
           render(reply, false);
@@ -145,6 +151,7 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
       );
     }
   } finally {
+    if (started && w.conversationId === started) watch(w, started, newest);
     w.busy = false;
     sendButton.disabled = false;
     releaseHeld(w);
