@@ -151,7 +151,7 @@ describe("the API reference at /api/docs/", () => {
         );
         if (file.endsWith(".js")) expect(res.headers.get("Content-Type")).toMatch(/javascript/);
         if (file.endsWith(".css")) expect(res.headers.get("Content-Type")).toMatch(/text\/css/);
-        if (file === "/api-docs/start.js") expect(await res.text()).toContain('url: "/api/v1/openapi.json"');
+        if (file === "/api-docs/start.js") expect(await res.text()).toContain('fetch("/api/v1/openapi.json")');
         else await res.arrayBuffer();
       }
       expect((await get("/api-docs/swagger-ui-bundle-0.0.0.js")).status).toBe(404);
