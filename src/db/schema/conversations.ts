@@ -190,3 +190,33 @@ export const conversationEvents = sqliteTable(
   },
   (t) => [index("conversation_events_conversation_idx").on(t.conversationId, t.createdAt)],
 );
+
+/**
+ * Conversation search (services/conversation/search.ts): each distinct term of a conversation's
+ * messages once (services/knowledge/retrieval/terms.ts `searchTerms`), with the time of the newest
+ * message that had it, written by the pipeline with the message (services/conversation/search-terms.ts)
+ * and removed 90 days after `lastAt`. The key leads with the organization and the term, so a word is
+ * one range of the organization's own rows. WITHOUT ROWID in the migration (0029), which drizzle
+ * cannot declare. No reference to `conversations`: a conversation goes only with its organization,
+ * and a reference would make each of those deletes scan this table.
+ */
+export const conversationTerms = sqliteTable(
+  "conversation_terms",
+  {
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    term: text("term").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    lastAt: integer("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.term, t.conversationId] })],
+);
+
+/**
+ * Where the housekeeping of `conversation_terms` stands (services/conversation/search-terms.ts): the
+ * backfill of messages stored before migration 0029 (`backfill`: the last message rowid indexed and
+ * the last to index) and the retention sweep (`retention`: the last key swept), as JSON.
+ */
+export const conversationTermsCursors = sqliteTable("conversation_terms_cursors", {
+  id: text("id").primaryKey(),
+  position: text("position", { mode: "json" }).notNull(),
+});
