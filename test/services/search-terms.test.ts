@@ -43,7 +43,9 @@ const setBackfill = (after: number, through: number) =>
 
 const termsOf = async (conversationId: string) =>
   (
-    await env.DB.prepare("SELECT term FROM conversation_terms WHERE conversation_id = ? ORDER BY term")
+    await env.DB.prepare(
+      "SELECT term FROM conversation_terms WHERE conversation_id = unhex(replace(?, '-', '')) ORDER BY term",
+    )
       .bind(conversationId)
       .all<{ term: string }>()
   ).results.map((r) => r.term);
@@ -86,7 +88,8 @@ describe("conversation search terms", () => {
     const theirs = await conversation(stranger);
     const insert = (organizationId: string, conversationId: string, term: string, lastAt: number) =>
       env.DB.prepare(
-        "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) VALUES (?, ?, ?, ?)",
+        "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
+          "VALUES (unhex(replace(?, '-', '')), ?, unhex(replace(?, '-', '')), ?)",
       )
         .bind(organizationId, term, conversationId, lastAt)
         .run();
@@ -115,5 +118,16 @@ describe("conversation search terms", () => {
     await runHousekeeping(env, now + TERMS_KEPT_MS + 86_400_000);
     expect(await termsOf(id)).toEqual([]);
     expect(await search(owner, "recent")).toEqual([]);
+  });
+
+  it("go with their organization", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    const id = await conversation(owner);
+    const theirs = await conversation(stranger);
+    expect((await termsOf(id)).length).toBeGreaterThan(0);
+    expect((await owner.fetch("DELETE", `/organizations/${owner.organizationId}/`)).status).toBe(204);
+    expect(await termsOf(id)).toEqual([]);
+    expect((await termsOf(theirs)).length).toBeGreaterThan(0);
   });
 });

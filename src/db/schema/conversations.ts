@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
 import { chatbots } from "./chatbots";
@@ -197,15 +197,17 @@ export const conversationEvents = sqliteTable(
  * message that had it, written by the pipeline with the message (services/conversation/search-terms.ts)
  * and removed 90 days after `lastAt`. The key leads with the organization and the term, so a word is
  * one range of the organization's own rows. WITHOUT ROWID in the migration (0029), which drizzle
- * cannot declare. No reference to `conversations`: a conversation goes only with its organization,
- * and a reference would make each of those deletes scan this table.
+ * cannot declare. The ids are kept as their 16 bytes, not 36 characters (a row is a third smaller;
+ * services/conversation/search-terms.ts converts), so they reference nothing: the organization's
+ * delete removes its terms (services/organizations.ts), and a conversation goes only with its
+ * organization.
  */
 export const conversationTerms = sqliteTable(
   "conversation_terms",
   {
-    organizationId: belongsTo("organization_id", () => organizations.id),
+    organizationId: blob("organization_id", { mode: "buffer" }).notNull(),
     term: text("term").notNull(),
-    conversationId: text("conversation_id").notNull(),
+    conversationId: blob("conversation_id", { mode: "buffer" }).notNull(),
     lastAt: integer("last_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.term, t.conversationId] })],

@@ -11,9 +11,17 @@ export const TERMS_KEPT_MS = 90 * 86_400_000;
 /** A message brings at most this many distinct terms (the first ones): a pasted document is not a conversation. */
 const MAX_TERMS_PER_MESSAGE = 1000;
 
+/** A uuid as `conversation_terms` keeps it, its 16 bytes, from SQL text `param`. */
+export const uuidBytes = (param: string) => `unhex(replace(${param}, '-', ''))`;
+/** A `conversation_terms` row's conversation as the uuid text `conversations.id` holds. */
+export const CONVERSATION_ID_TEXT =
+  "lower(substr(hex(conversation_id), 1, 8) || '-' || substr(hex(conversation_id), 9, 4) || '-' || " +
+  "substr(hex(conversation_id), 13, 4) || '-' || substr(hex(conversation_id), 17, 4) || '-' || " +
+  "substr(hex(conversation_id), 21))";
+
 const UPSERT =
   "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
-  "SELECT ?1, value, ?2, ?3 FROM json_each(?4) WHERE true " +
+  `SELECT ${uuidBytes("?1")}, value, ${uuidBytes("?2")}, ?3 FROM json_each(?4) WHERE true ` +
   "ON CONFLICT (organization_id, term, conversation_id) DO UPDATE SET last_at = max(last_at, excluded.last_at)";
 
 /** One statement storing a message's terms for its conversation; null when it has none. */
@@ -81,8 +89,17 @@ export async function backfillSearchTerms(d1: D1Database, { pages = 20, size = 5
   return after < through;
 }
 
+/** A row's key, its ids in hex. */
 type Key = [organizationId: string, term: string, conversationId: string];
+const KEY = "(organization_id, term, conversation_id)";
 const START: Key = ["", "", ""];
+
+/** Removes an organization's terms (they reference nothing: see the table in db/schema). */
+export const deleteOrganizationTerms = (d1: D1Database, organizationId: string) =>
+  d1
+    .prepare(`DELETE FROM conversation_terms WHERE organization_id = ${uuidBytes("?1")}`)
+    .bind(organizationId)
+    .run();
 
 /**
  * Removes terms whose `last_at` is older than TERMS_KEPT_MS at `now`. The table has no index on
@@ -105,9 +122,8 @@ export async function expireSearchTerms(
   for (let page = 0; page < pages; page++) {
     const end = await d1
       .prepare(
-        "SELECT organization_id, term, conversation_id FROM conversation_terms " +
-          "WHERE (organization_id, term, conversation_id) > (?1, ?2, ?3) " +
-          "ORDER BY organization_id, term, conversation_id LIMIT 1 OFFSET ?4",
+        "SELECT hex(organization_id), term, hex(conversation_id) FROM conversation_terms " +
+          `WHERE ${KEY} > (unhex(?1), ?2, unhex(?3)) ORDER BY ${KEY.slice(1, -1)} LIMIT 1 OFFSET ?4`,
       )
       .bind(...from, size - 1)
       .raw<Key>();
@@ -115,8 +131,8 @@ export async function expireSearchTerms(
     const [deleted] = await d1.batch([
       d1
         .prepare(
-          "DELETE FROM conversation_terms WHERE (organization_id, term, conversation_id) > (?1, ?2, ?3) " +
-            (to ? "AND (organization_id, term, conversation_id) <= (?5, ?6, ?7) " : "") +
+          `DELETE FROM conversation_terms WHERE ${KEY} > (unhex(?1), ?2, unhex(?3)) ` +
+            (to ? `AND ${KEY} <= (unhex(?5), ?6, unhex(?7)) ` : "") +
             "AND last_at < ?4",
         )
         .bind(...from, before, ...(to ?? [])),

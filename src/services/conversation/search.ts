@@ -2,6 +2,7 @@ import { and, or, sql, type SQL } from "drizzle-orm";
 import { conversations } from "../../db/schema";
 import { contains, likePattern } from "../../lib/sql";
 import { searchWordTerms } from "../knowledge/retrieval/terms";
+import { CONVERSATION_ID_TEXT } from "./search-terms";
 
 /** At most this many words of a keyword are searched; the rest are ignored. */
 export const MAX_KEYWORD_WORDS = 10;
@@ -30,13 +31,14 @@ function titleOrContact(word: string): SQL[] {
  * term, each CJK pair a term. One set of ids read once for the whole list.
  */
 function termsCondition(organizationId: string, prefixes: string[], pairs: string[]): SQL[] {
+  const organization = sql`unhex(replace(${organizationId}, '-', ''))`;
   const byPrefix = prefixes.map(
-    (prefix) => sql`${conversations.id} IN (SELECT conversation_id FROM conversation_terms
-      WHERE organization_id = ${organizationId} AND term >= ${prefix} AND term < ${prefix + LAST})`,
+    (prefix) => sql`${conversations.id} IN (SELECT ${sql.raw(CONVERSATION_ID_TEXT)} FROM conversation_terms
+      WHERE organization_id = ${organization} AND term >= ${prefix} AND term < ${prefix + LAST})`,
   );
   if (!pairs.length) return byPrefix;
-  const byPairs = sql`${conversations.id} IN (SELECT conversation_id FROM conversation_terms
-    WHERE organization_id = ${organizationId} AND term IN (SELECT value FROM json_each(${JSON.stringify(pairs)}))
+  const byPairs = sql`${conversations.id} IN (SELECT ${sql.raw(CONVERSATION_ID_TEXT)} FROM conversation_terms
+    WHERE organization_id = ${organization} AND term IN (SELECT value FROM json_each(${JSON.stringify(pairs)}))
     GROUP BY conversation_id HAVING count(*) = ${pairs.length})`;
   return [...byPrefix, byPairs];
 }
