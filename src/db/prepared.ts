@@ -96,4 +96,4 @@ export function rowMapper<T extends SQLiteTable>(table: T): (raw: unknown) => T[
 export const batch = (db: Db, statements: D1PreparedStatement[]) => client(db).batch(statements);
 
 /** The D1 binding under a drizzle database (drizzle's `$client`, which the Db type leaves out). */
-const client = (db: Db) => (db as Db & { $client: D1Database }).$client;
+export const client = (db: Db) => (db as Db & { $client: D1Database }).$client;

@@ -12,6 +12,7 @@ import { cleanupUploads } from "./uploads/cleanup";
 import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
 import { rollUpDays } from "./statistics/rollup";
 import { forgetExpiredKeys } from "./idempotency";
+import { backfillSearchTerms, expireSearchTerms } from "./conversation/search-terms";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -22,7 +23,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * knowledge-base files stuck queued or processing, and evaluations still pending; rolls up the
  * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
  * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
- * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
+ * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); indexes the search terms of
+ * messages stored before them and removes terms 90 days old (src/services/conversation/search-terms.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -41,6 +43,8 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await enqueueEvaluations(env, await strandedEvaluations(db, now));
   await requeueChannelWork(env, db, now);
   await rollUpDays(env.DB, now);
+  await backfillSearchTerms(env.DB);
+  await expireSearchTerms(env.DB, now);
   const before = now - KEEP_DEAD_KEYS_MS;
   await cleanupUploads(env, now);
   await db

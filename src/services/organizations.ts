@@ -12,6 +12,7 @@ import { LOGO_FIELDS, readLogoPart, storeLogo } from "./organization-logos";
 import { planOf, type PlanSettings, planSettings } from "./plans";
 import { type OrganizationRecord, organizationRecordOf } from "./records/organizations";
 import { managedDatabase } from "./sql/write";
+import { deleteOrganizationTerms } from "./conversation/search-terms";
 import { fileSpecs } from "./uploads/file-specs";
 
 type OrganizationRow = typeof organizations.$inferSelect;
@@ -149,9 +150,10 @@ export async function updateOrganization(
 }
 
 /**
- * Deletes an organization. Its rows go with it (ON DELETE CASCADE); what lives outside D1 is removed
- * too: knowledge bases' vectors and file bytes (purge jobs, as when a base is deleted), and, once
- * the rows are gone, its public files, skill packages, uploads and managed SQL databases.
+ * Deletes an organization. Its rows go with it (ON DELETE CASCADE; its search terms, which reference
+ * nothing, by their own delete: it leads their key); what lives outside D1 is removed too: knowledge
+ * bases' vectors and file bytes (purge jobs, as when a base is deleted), and, once the rows are gone,
+ * its public files, skill packages, uploads and managed SQL databases.
  * Returns the removal of the latter, for the caller to wait on in the background.
  */
 export async function deleteOrganization(
@@ -168,6 +170,7 @@ export async function deleteOrganization(
   ]);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
   await db.delete(organizations).where(eq(organizations.id, organizationId));
+  await deleteOrganizationTerms(env.DB, organizationId);
   return () =>
     Promise.all([
       ...[`public/organizations/${organizationId}/`, `skills/${organizationId}/`, `uploads/${organizationId}/`].map(

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
 import { chatbots } from "./chatbots";
@@ -190,3 +190,35 @@ export const conversationEvents = sqliteTable(
   },
   (t) => [index("conversation_events_conversation_idx").on(t.conversationId, t.createdAt)],
 );
+
+/**
+ * Conversation search (services/conversation/search.ts): each distinct term of a conversation's
+ * messages once (services/knowledge/retrieval/terms.ts `searchTerms`), with the time of the newest
+ * message that had it, written by the pipeline with the message (services/conversation/search-terms.ts)
+ * and removed 90 days after `lastAt`. The key leads with the organization and the term, so a word is
+ * one range of the organization's own rows. WITHOUT ROWID in the migration (0029), which drizzle
+ * cannot declare. The ids are kept as their 16 bytes, not 36 characters (a row is a third smaller;
+ * services/conversation/search-terms.ts converts), so they reference nothing: the organization's
+ * delete removes its terms (services/organizations.ts), and a conversation goes only with its
+ * organization.
+ */
+export const conversationTerms = sqliteTable(
+  "conversation_terms",
+  {
+    organizationId: blob("organization_id", { mode: "buffer" }).notNull(),
+    term: text("term").notNull(),
+    conversationId: blob("conversation_id", { mode: "buffer" }).notNull(),
+    lastAt: integer("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.term, t.conversationId] })],
+);
+
+/**
+ * Where the housekeeping of `conversation_terms` stands (services/conversation/search-terms.ts): the
+ * backfill of messages stored before migration 0029 (`backfill`: the last message rowid indexed and
+ * the last to index) and the retention sweep (`retention`: the last key swept), as JSON.
+ */
+export const conversationTermsCursors = sqliteTable("conversation_terms_cursors", {
+  id: text("id").primaryKey(),
+  position: text("position", { mode: "json" }).notNull(),
+});

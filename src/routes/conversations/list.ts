@@ -36,9 +36,10 @@ const Query = CursorQuery.extend({
     .openapi({
       description:
         "Full-text search: every word (split on spaces) is found in the title, in a message (private notes " +
-        "included) or in the contact's name; " +
-        "case-insensitive substrings in any script (Chinese needs no spaces); words of 3 or more characters " +
-        "use the full-text index",
+        "included) or in the contact's name, case-insensitively. In messages a word matches the start of a " +
+        "word (`deliv` finds `deliveries`) and Chinese or Japanese by pairs of characters (no spaces needed), " +
+        "from the last 90 days; stopwords (`the`, `is`) are left out and one-character words are looked for " +
+        "in the title and the contact's name only",
       example: "refund",
     }),
   label: uuid("Only conversations carrying this label"),

@@ -13,6 +13,7 @@ import { conversationEventWebhookEffect, webhookEffect } from "../webhooks/effec
 import { liveInboxEffect } from "./inbox-events";
 import { channelEffect } from "../channels/outbound";
 import { autoAssignmentEffect } from "../assignment/effect";
+import { searchTermsEffect } from "./search-terms";
 
 /** A message as its effects see it, once stored: `conversation` is the state it left. */
 export interface StoredMessage {
@@ -80,6 +81,7 @@ const EFFECTS: MessageEffect[] = [
   failedReplyEffect,
   evaluationEffect,
   autoAssignmentEffect,
+  searchTermsEffect,
 ];
 
 /** Adds an effect for a test, after the others; returns its removal. Tests only: production effects are in EFFECTS. */

@@ -1,43 +1,75 @@
 import { and, or, sql, type SQL } from "drizzle-orm";
-import { conversations, messages } from "../../db/schema";
+import { conversations } from "../../db/schema";
 import { contains, likePattern } from "../../lib/sql";
+import { searchWordTerms } from "../knowledge/retrieval/terms";
+import { CONVERSATION_ID_TEXT } from "./search-terms";
 
 /** At most this many words of a keyword are searched; the rest are ignored. */
 export const MAX_KEYWORD_WORDS = 10;
-/** The trigram tokenizer cannot match anything shorter; such words are matched with LIKE. */
+/** The trigram tokenizer of contact names cannot match anything shorter; such words are matched with LIKE. */
 const TRIGRAM = 3;
+/** Above every character: `term < prefix || LAST` holds for every term that starts with `prefix`. */
+const LAST = "\u{10FFFF}";
 
 /** An FTS5 phrase: the word in double quotes, its own quotes doubled, so no query syntax applies. */
 const phrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
 
-/**
- * One word of a conversation search: in its title, in any of its messages (private notes too: the
- * search is the team's, over the team's own text) or in its contact's name. Words of 3 or more
- * characters go through the trigram indexes (messages_fts, migration 0026; contacts_fts, migration
- * 0003), each one set of ids read once for the whole list; shorter ones fall back to LIKE.
- */
-function wordCondition(organizationId: string, word: string): SQL {
-  if ([...word].length < TRIGRAM) {
-    return or(
-      contains(conversations.title, word),
-      sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id}
-        AND ${messages.content} LIKE ${likePattern(word)} ESCAPE '\\')`,
-      sql`EXISTS (SELECT 1 FROM contacts c WHERE c.id = ${conversations.contactId}
-        AND c.name LIKE ${likePattern(word)} ESCAPE '\\')`,
-    )!;
-  }
-  const match = phrase(word);
-  return or(
-    contains(conversations.title, word),
-    sql`${conversations.id} IN (SELECT m.conversation_id FROM messages m WHERE m.organization_id = ${organizationId}
-      AND m.rowid IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${match}))`,
-    sql`${conversations.contactId} IN
-      (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${`{name} : ${match}`})`,
-  )!;
+/** The word in the conversation's title, or in its contact's name (the trigram index `contacts_fts`, migration 0003). */
+function titleOrContact(word: string): SQL[] {
+  const contact =
+    [...word].length < TRIGRAM
+      ? sql`EXISTS (SELECT 1 FROM contacts c WHERE c.id = ${conversations.contactId}
+        AND c.name LIKE ${likePattern(word)} ESCAPE '\\')`
+      : sql`${conversations.contactId} IN
+      (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${`{name} : ${phrase(word)}`})`;
+  return [contains(conversations.title, word), contact];
 }
 
-/** Every word of `keyword` (split on white space) matches the conversation somewhere; undefined when it has none. */
+/**
+ * The conversations of the organization whose messages brought every one of these terms
+ * (`conversation_terms`, services/conversation/search-terms.ts): each Latin word the start of a
+ * term, each CJK pair a term. One set of ids read once for the whole list.
+ */
+function termsCondition(organizationId: string, prefixes: string[], pairs: string[]): SQL[] {
+  const organization = sql`unhex(replace(${organizationId}, '-', ''))`;
+  const byPrefix = prefixes.map(
+    (prefix) => sql`${conversations.id} IN (SELECT ${sql.raw(CONVERSATION_ID_TEXT)} FROM conversation_terms
+      WHERE organization_id = ${organization} AND term >= ${prefix} AND term < ${prefix + LAST})`,
+  );
+  if (!pairs.length) return byPrefix;
+  const byPairs = sql`${conversations.id} IN (SELECT ${sql.raw(CONVERSATION_ID_TEXT)} FROM conversation_terms
+    WHERE organization_id = ${organization} AND term IN (SELECT value FROM json_each(${JSON.stringify(pairs)}))
+    GROUP BY conversation_id HAVING count(*) = ${pairs.length})`;
+  return [...byPrefix, byPairs];
+}
+
+/**
+ * One word of a conversation search: in its title, in its messages (private notes too: the search is
+ * the team's, over the team's own text) or in its contact's name. In messages, through their terms
+ * (docs/decisions.md, "Conversation search by terms"): a Latin word matches the start of a word, a
+ * CJK one by its pairs of characters, and a word with several (`API密钥`, `e-mail`) needs them all.
+ * A word of a single character (or only punctuation) has no term: it is looked for in the title and
+ * the contact's name alone.
+ */
+function wordCondition(organizationId: string, word: string, terms: ReturnType<typeof searchWordTerms>): SQL {
+  const inMessages = termsCondition(organizationId, terms.prefixes, terms.pairs);
+  return or(...titleOrContact(word), ...(inMessages.length ? [and(...inMessages)] : []))!;
+}
+
+/**
+ * Every word of `keyword` (split on white space) matches the conversation somewhere; undefined when it
+ * has none. Stopwords are not terms: they are left out when other words remain ("where is my parcel"
+ * is "parcel"), else looked for in the title and the contact's name alone.
+ */
 export function keywordCondition(organizationId: string, keyword: string): SQL | undefined {
-  const words = keyword.split(/\s+/).filter(Boolean).slice(0, MAX_KEYWORD_WORDS);
-  return words.length ? and(...words.map((w) => wordCondition(organizationId, w))) : undefined;
+  const words = keyword
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, MAX_KEYWORD_WORDS)
+    .map((word) => ({ word, terms: searchWordTerms(word) }));
+  const meaningful = words.filter((w) => !w.terms.stopwords);
+  const conditions = meaningful.length
+    ? meaningful.map(({ word, terms }) => wordCondition(organizationId, word, terms))
+    : words.map(({ word }) => or(...titleOrContact(word))!);
+  return conditions.length ? and(...conditions) : undefined;
 }

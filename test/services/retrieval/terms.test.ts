@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { highlight, indexedTerms, matchExpression, queryTerms } from "../../../src/services/knowledge/retrieval/terms";
+import {
+  highlight,
+  indexedTerms,
+  matchExpression,
+  queryTerms,
+  searchTerms,
+  searchWordTerms,
+} from "../../../src/services/knowledge/retrieval/terms";
 
 describe("keyword terms", () => {
   it(
@@ -60,5 +67,21 @@ describe("stemmed keyword terms", () => {
     expect(highlight("Retrieval of documents", "retrieving a document")).toBe(
       "<mark>Retrieval</mark> of <mark>documents</mark>",
     );
+  });
+
+  it("conversation search terms: distinct, unstemmed, no stopwords or single characters, CJK by pairs", () => {
+    expect(searchTerms("The Deliveries, the DELIVERIES and a parcel: 退货退货 x ｆｕｌｌ")).toEqual([
+      "deliveries",
+      "parcel",
+      "退货",
+      "货退",
+      "full",
+    ]);
+    expect(searchTerms("a".repeat(100))).toEqual(["a".repeat(64)]);
+    expect(searchWordTerms("API密钥")).toEqual({ prefixes: ["api"], pairs: ["密钥"], stopwords: false });
+    expect(searchWordTerms('"Kettle"')).toEqual({ prefixes: ["kettle"], pairs: [], stopwords: false });
+    expect(searchWordTerms("the")).toEqual({ prefixes: [], pairs: [], stopwords: true });
+    expect(searchWordTerms("x")).toEqual({ prefixes: [], pairs: [], stopwords: false });
+    expect(searchWordTerms("退")).toEqual({ prefixes: [], pairs: [], stopwords: false });
   });
 });

@@ -53,6 +53,44 @@ export function termsOf(text: string): string[] {
   return out;
 }
 
+/** A conversation's search term is at most this many characters: a longer word is kept, and searched, by its start. */
+const MAX_SEARCH_TERM = 64;
+const clip = (term: string) =>
+  [...term].length > MAX_SEARCH_TERM ? [...term].slice(0, MAX_SEARCH_TERM).join("") : term;
+/** Whether a term is worth a row of conversation search: not a stopword, not one character (a letter, a lone CJK one). */
+const isSearchTerm = (term: string) => !isStopTerm(term) && [...term].length > 1;
+
+/**
+ * The distinct terms a conversation is searched by (services/conversation/search.ts), as `termsOf`
+ * makes them, unstemmed (a search word matches the start of a term, which stems would cut short),
+ * without stopwords and single characters: for CJK the pairs of neighbouring characters.
+ */
+export function searchTerms(text: string): string[] {
+  const out = new Set<string>();
+  for (const term of termsOf(text)) if (isSearchTerm(term)) out.add(clip(term));
+  return [...out];
+}
+
+/**
+ * How one search word meets `searchTerms`: its Latin words as the start of a term (`prefixes`), its
+ * CJK runs by each of their pairs (`pairs`, the term itself). Stopwords and single characters give
+ * nothing (`stopwords`: whether the word was only stopwords).
+ */
+export function searchWordTerms(word: string): { prefixes: string[]; pairs: string[]; stopwords: boolean } {
+  const prefixes = new Set<string>();
+  const pairs = new Set<string>();
+  let stopwords = false;
+  for (const token of word.toLowerCase().normalize("NFKC").match(WORD) ?? []) {
+    const chars = [...token];
+    const terms = IS_CJK.test(token) ? chars.slice(1).map((c, i) => chars[i] + c) : [token];
+    for (const term of terms) {
+      if (isStopTerm(term)) stopwords = true;
+      else if (isSearchTerm(term)) (IS_CJK.test(token) ? pairs : prefixes).add(clip(term));
+    }
+  }
+  return { prefixes: [...prefixes], pairs: [...pairs], stopwords: stopwords && !prefixes.size && !pairs.size };
+}
+
 /**
  * The prefix that makes a term one knowledge base's own (`k` + the last 12 hex digits of its id, the
  * random part of a uuid v7). Two bases sharing a prefix would only share posting lists: search
