@@ -7,6 +7,7 @@ import { strandedDeliveries as strandedChannelDeliveries } from "./channels/outb
 import { SESSION_IDLE_MS } from "./console-sessions";
 import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
+import { moveEndedDeliveries } from "./webhooks/segments";
 import { enqueueFiles } from "./knowledge/files";
 import { cleanupUploads } from "./uploads/cleanup";
 import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
@@ -22,7 +23,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * knowledge-base files stuck queued or processing, and evaluations still pending; rolls up the
  * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
  * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
- * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts).
+ * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); moves delivered webhook
+ * deliveries to their R2 segments (src/services/webhooks/segments.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -55,6 +57,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await db
     .delete(consoleSessions)
     .where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
+  await moveEndedDeliveries(env, db, now);
 }
 
 /** Messaging channels' events and replies the queue never heard of (a refused hand-over, a lost message). */
