@@ -8,6 +8,7 @@ import {
   readSegment,
   writeSegments,
 } from "../../../src/services/webhooks/segments";
+import { runHousekeeping } from "../../../src/services/housekeeping";
 import { db, seedOwner, type Actor } from "../../harness";
 import { at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
 
@@ -200,7 +201,8 @@ describe("webhook delivery records moved to R2 segments", () => {
     const stranger = await seedOwner();
     const mine = await seedMoved(owner);
     const theirs = await seedMoved(stranger);
-    await moveEndedDeliveries(env, db());
+    // The cron's run moves them (with its other work).
+    await runHousekeeping(env);
     const segments = await db()
       .select()
       .from(webhookDeliverySegments)
@@ -220,5 +222,17 @@ describe("webhook delivery records moved to R2 segments", () => {
     const list = await owner.fetch("GET", `/chatbots/${mine.bot.id}/webhook-records/`);
     const ids = ((await list.json()) as { results: { id: string }[] }).results.map((x) => x.id);
     expect(ids.sort()).toEqual(Object.values(mine.r).sort());
+  });
+
+  it("moved records of a deleted webhook leave the assistant's list, as D1's cascade removes its rows", async () => {
+    const owner = await seedOwner();
+    const { bot, inboxId, b, r } = await seedMoved(owner);
+    await moveEndedDeliveries(env, db());
+    expect((await owner.fetch("DELETE", webhooksPath(inboxId, b.id))).status).toBe(204);
+    const res = await owner.fetch("GET", `/chatbots/${bot.id}/webhook-records/`);
+    const page = (await res.json()) as { count: number; results: { id: string }[] };
+    expect(page.count).toBe(7);
+    expect(page.results.map((x) => x.id).sort()).toEqual([r.m0first, r.m0second, r.m1, r.m6, r.m2, r.m3, r.m4].sort());
+    expect((await owner.fetch("GET", `/chatbots/${bot.id}/webhook-records/${r.m5}/`)).status).toBe(404);
   });
 });
