@@ -73,7 +73,19 @@ export async function startServer({
   const child = devtools
     ? spawn(
         "wrangler",
-        ["dev", "--port", String(port), ...inspector, "--persist-to", state, "--log-level", "error", ...varArgs],
+        // --test-scheduled: a bench may run the housekeeping cron (GET /__scheduled) when it needs its effects.
+        [
+          "dev",
+          "--port",
+          String(port),
+          ...inspector,
+          "--persist-to",
+          state,
+          "--log-level",
+          "error",
+          "--test-scheduled",
+          ...varArgs,
+        ],
         { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
       )
     : spawn(

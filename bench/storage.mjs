@@ -145,13 +145,21 @@ export default async function () {
       if (!res.ok || !body.message?.content) throw new Error(`completion: ${res.status} ${JSON.stringify(body)}`);
       return body;
     };
+    // Deliveries sent, then housekeeping, which moves the delivered ones to R2 (services/webhooks/segments.ts), as
+    // its cron does every 15 minutes.
+    const settle = async () => {
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      const cron = await fetch(`${server.base}/__scheduled?cron=${encodeURIComponent("*/15 * * * *")}`);
+      if (!cron.ok) throw new Error(`housekeeping: ${cron.status} ${await cron.text()}`);
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+    };
     // A first turn in every conversation: conversations, contacts and first-turn rows are
     // per-conversation costs; what follows is what each further turn adds.
     const file = d1File(server.state);
     const empty = tableSizes(file);
     const conversations = [];
     for (let i = 0; i < CONVERSATIONS; i++) conversations.push((await ask(QUESTIONS[i % 4], null)).conversationId);
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    await settle();
     const first = tableSizes(file);
     const objectsFirst = objectFiles(server.state, "Conversation");
     let turns = 0;
@@ -160,7 +168,7 @@ export default async function () {
         await ask(`${QUESTIONS[(i + t) % 4]} (${t})`, id);
         turns++;
       }
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    await settle();
     const last = tableSizes(file);
     const objectsLast = objectFiles(server.state, "Conversation");
 

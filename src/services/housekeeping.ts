@@ -7,6 +7,7 @@ import { strandedDeliveries as strandedChannelDeliveries } from "./channels/outb
 import { SESSION_IDLE_MS } from "./console-sessions";
 import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
+import { moveEndedDeliveries } from "./webhooks/segments";
 import { enqueueFiles } from "./knowledge/files";
 import { cleanupUploads } from "./uploads/cleanup";
 import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
@@ -24,7 +25,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
  * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
  * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); indexes the search terms of
- * messages stored before them and removes terms 90 days old (src/services/conversation/search-terms.ts).
+ * messages stored before them and removes terms 90 days old (src/services/conversation/search-terms.ts); moves
+ * delivered webhook deliveries to their R2 segments (src/services/webhooks/segments.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -59,6 +61,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await db
     .delete(consoleSessions)
     .where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
+  await moveEndedDeliveries(env, db, now);
 }
 
 /** Messaging channels' events and replies the queue never heard of (a refused hand-over, a lost message). */

@@ -5,6 +5,7 @@ import { type Page, type PageWindow, paginate } from "../db/paginate";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import { deletePrefix } from "../lib/r2";
+import { SEGMENT_PREFIX } from "./webhooks/segments";
 import { organizationInserts } from "./accounts";
 import { countedChatbots } from "./chatbots/quota";
 import { deleteKnowledgeBase } from "./knowledge/content";
@@ -173,9 +174,12 @@ export async function deleteOrganization(
   await deleteOrganizationTerms(env.DB, organizationId);
   return () =>
     Promise.all([
-      ...[`public/organizations/${organizationId}/`, `skills/${organizationId}/`, `uploads/${organizationId}/`].map(
-        (prefix) => deletePrefix(env.FILES, prefix),
-      ),
+      ...[
+        `public/organizations/${organizationId}/`,
+        `skills/${organizationId}/`,
+        `uploads/${organizationId}/`,
+        `${SEGMENT_PREFIX}${organizationId}/`,
+      ].map((prefix) => deletePrefix(env.FILES, prefix)),
       ...managed.map((row) => managedDatabase(env, row.id).destroy()),
     ]);
 }

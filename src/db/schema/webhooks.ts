@@ -88,3 +88,36 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_pending_idx").on(t.status, t.scheduledAt),
   ],
 );
+
+/** One count of a segment: how many of its records went to `webhookId`, of `chatbotId`'s messages, in `status`. */
+export type SegmentCount = [
+  webhookId: string,
+  chatbotId: string | null,
+  status: (typeof DELIVERY_STATUSES)[number],
+  n: number,
+];
+
+/**
+ * Ended delivery records moved out of `webhook_deliveries` (services/webhooks/segments.ts): one R2 object of NDJSON
+ * per move and (organization, hour of `createdAt`), written before this row; the row is inserted in the batch
+ * that deletes the moved rows, so a record is in D1 or in a segment listed here, never in both and never in
+ * neither. Its counts let lists page without reading the segments they skip; its id range finds a record's segment.
+ */
+export const webhookDeliverySegments = sqliteTable(
+  "webhook_delivery_segments",
+  {
+    key: text("key").primaryKey(),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    /** Start of the hour (epoch ms) of every record's `createdAt`. */
+    hour: integer("hour").notNull(),
+    records: integer("records").notNull(),
+    counts: json<SegmentCount[]>("counts").notNull(),
+    minId: text("min_id").notNull(),
+    maxId: text("max_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_delivery_segments_hour_idx").on(t.organizationId, t.hour),
+    index("webhook_delivery_segments_id_idx").on(t.organizationId, t.minId),
+  ],
+);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lte, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import {
   chatbots,
@@ -11,11 +11,12 @@ import {
 } from "../../db/schema";
 import { decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
 import { fieldError, notFound } from "../../lib/errors";
-import { type PageWindow, paginate } from "../../db/paginate";
+import { type Page, type PageWindow, paginate } from "../../db/paginate";
 import { isUuid, uuidv7 } from "../../lib/ids";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { parseDate } from "../../lib/time";
 import { validateCustomTemplate } from "./templates";
+import { listedSegments, movedDeliveries, movedRecord, newestFirst, segmentsHolding } from "./moved-records";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -125,6 +126,8 @@ export interface DeliveryView {
   webhook: IdName;
   /** Null when the delivery names no assistant or the assistant is gone. */
   chatbot: IdName | null;
+  /** Only for a record read from a segment: its event's last attempt number when the event moved. */
+  eventAttempts?: number;
 }
 
 export interface DeliveryFilter {
@@ -149,16 +152,39 @@ export function deliveryConditions(f: DeliveryFilter): (SQL | undefined)[] {
   ];
 }
 
+// The joined columns are named apart: in a D1 batch, rows come back keyed by column name, where the ids and names
+// of the three tables would overwrite each other.
 const selectDeliveries = (db: Db) =>
   db
     .select({
       delivery: webhookDeliveries,
-      webhook: { id: webhooks.id, name: webhooks.name },
-      chatbot: { id: chatbots.id, name: chatbots.name },
+      webhook: {
+        id: sql<string>`${webhooks.id}`.as("webhook_ref"),
+        name: sql<string>`${webhooks.name}`.as("webhook_name"),
+      },
+      chatbot: {
+        id: sql<string | null>`${chatbots.id}`.as("chatbot_ref"),
+        name: sql<string | null>`${chatbots.name}`.as("chatbot_name"),
+      },
     })
     .from(webhookDeliveries)
     .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
     .leftJoin(chatbots, eq(chatbots.id, webhookDeliveries.chatbotId));
+
+/** A row of `selectDeliveries` as a view: no assistant when the left join found none. */
+const asView = ({
+  delivery,
+  webhook,
+  chatbot,
+}: {
+  delivery: DeliveryRow;
+  webhook: IdName;
+  chatbot: { id: string | null; name: string | null };
+}): DeliveryView => ({
+  delivery,
+  webhook,
+  chatbot: chatbot.id === null || chatbot.name === null ? null : { id: chatbot.id, name: chatbot.name },
+});
 
 /** Whose delivery records: one webhook's, or those of one assistant's messages. */
 export type DeliveryScope = { webhookId: string } | { chatbotId: string };
@@ -168,46 +194,65 @@ const deliveryScope = (scope: DeliveryScope) =>
     ? eq(webhookDeliveries.webhookId, scope.webhookId)
     : eq(webhookDeliveries.chatbotId, scope.chatbotId);
 
-/** A page of the organization's delivery records in `scope`, filtered, newest first. */
-export function listDeliveries(
+/** A page of the organization's delivery records in `scope`, filtered, newest first: D1's rows and moved ones. */
+export async function listDeliveries(
+  env: Pick<Bindings, "FILES">,
   db: Db,
   organizationId: string,
   scope: DeliveryScope,
   filter: DeliveryFilter,
   window: PageWindow,
-) {
+): Promise<Page<DeliveryView>> {
   const where = and(
     eq(webhookDeliveries.organizationId, organizationId),
     deliveryScope(scope),
     ...deliveryConditions(filter),
   );
-  return paginate(window, db.select({ n: count() }).from(webhookDeliveries).where(where), ({ limit, offset }) =>
+  const total = db.select({ n: count() }).from(webhookDeliveries).where(where);
+  const rows = ({ limit, offset }: PageWindow) =>
     selectDeliveries(db)
       .where(where)
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
       .limit(limit)
-      .offset(offset),
-  );
+      .offset(offset);
+  const segments = listedSegments(db, organizationId, scope, filter);
+  const [[first], items, listed] = await db.batch([total, rows(window), segments]);
+  if (!listed.some((s) => s.n > 0)) return { count: first?.n ?? 0, items: items.map(asView) };
+  // D1's newest rows up to the page's end with the segments, again from one snapshot: a move committed between
+  // the two batches would otherwise show a record twice or not at all.
+  const end = window.offset + window.limit;
+  const [[inD1], newest, refs] = await db.batch([total, rows({ limit: end, offset: 0 }), segments]);
+  const moved = await movedDeliveries(env, db, organizationId, scope, filter, refs, end);
+  return {
+    count: (inD1?.n ?? 0) + moved.count,
+    items: [...newest.map(asView), ...moved.items].sort(newestFirst).slice(window.offset, end),
+  };
 }
 
-/** One delivery record of the organization in `scope` (its webhook or its assistant), else 404. */
+/** One delivery record of the organization in `scope` (its webhook or its assistant), in D1 or moved, else 404. */
 export async function getDelivery(
+  env: Pick<Bindings, "FILES">,
   db: Db,
   organizationId: string,
   id: string,
   scope: DeliveryScope,
 ): Promise<DeliveryView> {
-  const [row] = isUuid(id)
-    ? await selectDeliveries(db).where(
-        and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), deliveryScope(scope)),
-      )
-    : [];
-  if (!row) throw notFound("Webhook record not found.");
-  return row;
+  if (!isUuid(id)) throw notFound("Webhook record not found.");
+  const [[row], holders] = await db.batch([
+    selectDeliveries(db).where(
+      and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), deliveryScope(scope)),
+    ),
+    segmentsHolding(db, organizationId, id),
+  ]);
+  if (row) return asView(row);
+  const [found] = await movedRecord(env, db, organizationId, scope, id, holders);
+  if (!found) throw notFound("Webhook record not found.");
+  return found;
 }
 
 /** A delivery record of a webhook of an inbox of the organization, with that webhook (404 for any miss). */
 export async function getWebhookDelivery(
+  env: Pick<Bindings, "FILES">,
   db: Db,
   organizationId: string,
   inboxId: string,
@@ -215,7 +260,7 @@ export async function getWebhookDelivery(
   recordId: string,
 ) {
   const { webhook } = await getWebhook(db, organizationId, inboxId, webhookId);
-  const record = await getDelivery(db, organizationId, recordId, { webhookId: webhook.id });
+  const record = await getDelivery(env, db, organizationId, recordId, { webhookId: webhook.id });
   return { webhook, record };
 }
 

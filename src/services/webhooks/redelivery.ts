@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { conflict, isUniqueViolation } from "../../lib/errors";
-import { type DeliveryView, getDelivery, type WebhookRow } from "./config";
+import { deliveryEventId } from "../records/webhook-deliveries";
+import { type DeliveryRow, type DeliveryView, getDelivery, type WebhookRow } from "./config";
 import { enqueueDeliveries, uuidv7At } from "./emit";
 
 export interface RedeliveryScope {
@@ -16,6 +17,11 @@ export interface RedeliveryScope {
   onlyFailed: boolean;
   /** Only events first attempted at or after this time (epoch ms). */
   since?: number;
+  /** The event's attempts moved to a segment (segments.ts), as one: its last attempt, which succeeded. */
+  moved?: Pick<
+    DeliveryRow,
+    "inboxId" | "chatbotId" | "messageId" | "conversationEventId" | "event" | "attempt" | "createdAt"
+  >;
 }
 
 /**
@@ -26,18 +32,32 @@ export interface RedeliveryScope {
  * the new attempts' ids.
  */
 export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now()): Promise<string[]> {
+  const m = scope.moved;
   const rows = await db.all<{ id: string }>(sql`
     insert into webhook_deliveries
       (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status, attempt,
        scheduled_at, attempts, url, created_at)
     select ${uuidv7At(now)}, organization_id, webhook_id, inbox_id, max(chatbot_id), message_id, conversation_event_id,
       event, 'pending', max(attempt) + 1, ${now}, 0, ${scope.url}, ${now}
-    from webhook_deliveries
-    where organization_id = ${scope.organizationId} and webhook_id = ${scope.webhookId}
-      ${scope.eventId ? sql`and (message_id = ${scope.eventId} or conversation_event_id = ${scope.eventId})` : sql``}
+    from (
+      select organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status,
+        attempt, created_at
+      from webhook_deliveries
+      where organization_id = ${scope.organizationId} and webhook_id = ${scope.webhookId}
+        ${scope.eventId ? sql`and (message_id = ${scope.eventId} or conversation_event_id = ${scope.eventId})` : sql``}
+      ${
+        m
+          ? sql`union all select ${scope.organizationId}, ${scope.webhookId}, ${m.inboxId}, ${m.chatbotId}, ${m.messageId},
+              ${m.conversationEventId}, ${m.event}, 'success', ${m.attempt}, ${m.createdAt}`
+          : sql``
+      }
+    )
     group by message_id, conversation_event_id
     having sum(status in ('pending', 'sending')) = 0
-      ${scope.onlyFailed ? sql`and sum(status = 'success') = 0` : sql``}
+      ${
+        // An event whose first attempts moved to a segment (min(attempt) > 1 here) had a success: only those move.
+        scope.onlyFailed ? sql`and sum(status = 'success') = 0 and min(attempt) = 1` : sql``
+      }
       ${scope.since !== undefined ? sql`and min(created_at) >= ${scope.since}` : sql``}
     returning id`);
   return rows.map((r) => r.id);
@@ -45,23 +65,41 @@ export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now
 
 /**
  * The single-record redeliver: the event's next attempt, pending, with its record; 409 while an
- * attempt of the event is still pending or being sent.
+ * attempt of the event is still pending or being sent. `record` is the record named, in D1 or moved.
  */
 export async function addEventAttempt(
+  env: Pick<Bindings, "FILES">,
   db: Db,
   organizationId: string,
   webhook: Pick<WebhookRow, "id" | "url">,
-  eventId: string,
+  record: DeliveryView,
 ): Promise<DeliveryView> {
-  const scope = { organizationId, webhookId: webhook.id, url: webhook.url, eventId, onlyFailed: false };
-  const [id] = await addAttempts(db, scope).catch((err) => {
-    // Two redeliveries of one event at once: the unique (message or event, webhook, attempt) lets one through.
-    if (isUniqueViolation(err)) return [];
-    throw err;
-  });
+  const attempt = async (named: DeliveryView) => {
+    const { delivery: d, eventAttempts } = named;
+    const scope: RedeliveryScope = {
+      organizationId,
+      webhookId: webhook.id,
+      url: webhook.url,
+      eventId: deliveryEventId(d),
+      onlyFailed: false,
+      moved: eventAttempts === undefined ? undefined : { ...d, attempt: eventAttempts },
+    };
+    const [id] = await addAttempts(db, scope).catch((err) => {
+      // Two redeliveries of one event at once: the unique (message or event, webhook, attempt) lets one through.
+      if (isUniqueViolation(err)) return [];
+      throw err;
+    });
+    return id;
+  };
+  let id = await attempt(record);
+  if (!id && record.eventAttempts === undefined) {
+    // Its event may have moved to a segment since the record was read: then it is there.
+    const again = await getDelivery(env, db, organizationId, record.delivery.id, { webhookId: webhook.id });
+    if (again.eventAttempts !== undefined) id = await attempt(again);
+  }
   if (!id)
     throw conflict("An attempt of this event is still pending or being sent; only a finished event can be sent again.");
-  return getDelivery(db, organizationId, id, { webhookId: webhook.id });
+  return getDelivery(env, db, organizationId, id, { webhookId: webhook.id });
 }
 
 /**

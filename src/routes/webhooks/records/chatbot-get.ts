@@ -26,6 +26,6 @@ export const registerGetChatbotWebhookRecord = (r: Router) =>
     const { chatbotPk, recordId } = c.req.valid("param");
     const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
     if (!chatbot) throw notFound("Assistant not found.");
-    const record = await getDelivery(c.var.db, access.organizationId, recordId, { chatbotId: chatbot.id });
+    const record = await getDelivery(c.env, c.var.db, access.organizationId, recordId, { chatbotId: chatbot.id });
     return c.json(deliveryRecord(record), 200);
   });

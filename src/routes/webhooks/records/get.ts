@@ -22,6 +22,6 @@ export const registerGetWebhookRecord = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
-    const { record } = await getWebhookDelivery(c.var.db, access.organizationId, inboxId, webhookId, recordId);
+    const { record } = await getWebhookDelivery(c.env, c.var.db, access.organizationId, inboxId, webhookId, recordId);
     return c.json(deliveryRecord(record), 200);
   });

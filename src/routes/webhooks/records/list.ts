@@ -31,6 +31,6 @@ export const registerListWebhookRecords = (r: Router) =>
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const page = await listDeliveries(c.var.db, access.organizationId, { webhookId: webhook.id }, q, p);
+    const page = await listDeliveries(c.env, c.var.db, access.organizationId, { webhookId: webhook.id }, q, p);
     return c.json(pageResponse(c, p, page.count, page.items.map(deliveryRecord)), 200);
   });

@@ -30,9 +30,16 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
-    const { webhook, record } = await getWebhookDelivery(c.var.db, access.organizationId, inboxId, webhookId, recordId);
+    const { webhook, record } = await getWebhookDelivery(
+      c.env,
+      c.var.db,
+      access.organizationId,
+      inboxId,
+      webhookId,
+      recordId,
+    );
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
-    const attempt = await addEventAttempt(c.var.db, access.organizationId, webhook, deliveryRecord(record).eventId);
+    const attempt = await addEventAttempt(c.env, c.var.db, access.organizationId, webhook, record);
     await queueAttempts(c.env, [attempt.delivery.id], { requestId: c.var.requestId, message: "redelivery not queued" });
     return c.json(deliveryRecord(attempt), 202);
   });
