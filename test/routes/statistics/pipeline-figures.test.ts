@@ -155,6 +155,9 @@ describe("a message's figures, written by the pipeline", () => {
     };
     const first = await send({ content: "Where is my parcel?" });
     const conversation = first.conversationId;
+    // A first turn stored by the worker: its reply recorded on its question too.
+    const [q1] = await messagesOf(conversation);
+    expect(await recordOf(q1.id)).toMatchObject({ reply_message_id: first.messageId, contact_id: expect.any(String) });
     await rate(first.messageId!, "dislike");
     expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({ likes: 0, dislikes: 1 });
     await rate(first.messageId!, "like");
