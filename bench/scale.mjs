@@ -10,9 +10,10 @@
 // - p50/p95 over BENCH_ROUNDS requests of the hot organization's message list, conversation list
 //   and assistant statistics, which must not grow with the total.
 //
-// The seed writes the stores where the data lives today (the `DB` file, with the server stopped and
-// the counters' and full-text triggers running as in production): when the design of docs/scale.md
-// moves messages, `seed()` is the one function that follows them.
+// The seed writes the stores where the data lives today (the `DB` file, with the server stopped, the
+// full-text triggers running and each message's figures written beside it, as the pipeline writes
+// them: statistics/message-figures.ts): when the design of docs/scale.md moves messages, `seed()` is
+// the one function that follows them.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
@@ -77,6 +78,18 @@ function seed(file, orgs, written, until) {
     "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, reply_message_id, " +
       "input_message, output_message, reply_ms, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
+  // A message's hour row (the pipeline's upsert, without the counters this seed leaves at 0).
+  const hourly = db.prepare(
+    "INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, incoming_messages, " +
+      "outgoing_messages, replies, reply_ms, requests, input_tokens, output_tokens, words) " +
+      "VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
+      "incoming_messages = incoming_messages + excluded.incoming_messages, " +
+      "outgoing_messages = outgoing_messages + excluded.outgoing_messages, replies = replies + excluded.replies, " +
+      "reply_ms = reply_ms + excluded.reply_ms, requests = requests + excluded.requests, " +
+      "input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, " +
+      "words = words + excluded.words",
+  );
+  const hourOf = (at) => at - (at % 3_600_000);
   const now = Date.now();
   const started = performance.now();
   let n = written;
@@ -92,21 +105,8 @@ function seed(file, orgs, written, until) {
     for (let t = 0; t < TURNS; t++) {
       const asked = at + t * 60_000;
       const question = `Where is my order number ${n}-${t}? It was due on Monday.`;
-      message.run(
-        randomUUID(),
-        org.id,
-        id,
-        2 * t + 1,
-        "incoming",
-        "contact",
-        null,
-        question,
-        0,
-        null,
-        null,
-        null,
-        asked,
-      );
+      const questionId = randomUUID();
+      message.run(questionId, org.id, id, 2 * t + 1, "incoming", "contact", null, question, 0, null, null, null, asked);
       const reply = randomUUID();
       message.run(
         reply,
@@ -123,7 +123,9 @@ function seed(file, orgs, written, until) {
         90,
         asked + 800,
       );
-      record.run(randomUUID(), org.id, org.chatbot, id, reply, question, REPLY, 800, asked, asked + 800);
+      hourly.run(org.id, org.chatbot, hourOf(asked), "", 1, 0, 0, 0, 0, 0, 0, 0);
+      hourly.run(org.id, org.chatbot, hourOf(asked + 800), LOCAL_LLM, 0, 1, 1, 800, 1, 400, 90, 50);
+      record.run(questionId, org.id, org.chatbot, id, reply, question, REPLY, 800, asked, asked + 800);
       n += 2;
     }
     if (++conversations % 2000 === 0) {

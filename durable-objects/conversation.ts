@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Bindings } from "../src/env";
 import { getDb } from "../src/db";
 import { chatbots, conversations, messages, models } from "../src/db/schema";
@@ -42,6 +42,7 @@ import {
 } from "../src/services/conversation/turn";
 import type { QueryMetadata } from "../src/services/knowledge/query-scope";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
+import type { Question } from "../src/services/statistics/message-figures";
 import type { ChangeReason } from "../src/services/conversation/inbox-events";
 import { changeEventWrites } from "../src/services/webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/emit";
@@ -116,6 +117,12 @@ export class Conversation extends DurableObject<Bindings> {
   #sequence: number | null = null;
   /** The conversation's latest messages, newest first, kept up to date by #commit; null until loaded. */
   #recent: MessageRow[] | null = null;
+  /**
+   * The latest incoming message queued for storing (the question the next assistant message
+   * answers: its record and reply time, statistics/message-figures.ts), loaded with #recent: it may
+   * be older than the messages kept there.
+   */
+  #question: Question | null = null;
   /** The announcement (to subscribers and the live inbox) of the newest message queued (see #commit). */
   #announced: Promise<unknown> = Promise.resolve();
   /** The newest message's time: each new one is given a later one (`laterThan`). */
@@ -472,7 +479,10 @@ export class Conversation extends DurableObject<Bindings> {
     const view = this.#writes.view;
     if (created) {
       this.#sequence ??= 0;
-      this.#recent ??= [];
+      if (!this.#recent) {
+        this.#recent = [];
+        this.#question = null;
+      }
       return { conversation: created, recent: this.#recent, view };
     }
     const recent = this.#recent;
@@ -492,7 +502,7 @@ export class Conversation extends DurableObject<Bindings> {
     // Not loaded yet: a first turn may be under way in the worker (holdForFirstTurn).
     if (this.#sequence === null) await this.#firstTurnStored();
     await this.#writes.idle();
-    const [[conversation], loaded] = await this.#db.batch([
+    const [[conversation], loaded, [question]] = await this.#db.batch([
       this.#db.select().from(conversations).where(eq(conversations.id, id)),
       this.#db
         .select()
@@ -500,12 +510,19 @@ export class Conversation extends DurableObject<Bindings> {
         .where(eq(messages.conversationId, id))
         .orderBy(desc(messages.sequence))
         .limit(HISTORY_MESSAGES),
+      this.#db
+        .select({ id: messages.id, content: messages.content, createdAt: messages.createdAt })
+        .from(messages)
+        .where(and(eq(messages.conversationId, id), eq(messages.type, "incoming")))
+        .orderBy(desc(messages.sequence))
+        .limit(1),
     ]);
     if (!conversation) throw new Error(`conversation ${id} does not exist`);
     this.#sequence ??= loaded[0]?.sequence ?? 0;
     this.#lastAt = Math.max(this.#lastAt, loaded[0]?.createdAt ?? 0);
     if (this.#handoffAt === Infinity) this.#handoffAt = this.#sequence;
     this.#recent = loaded;
+    this.#question = question ?? null;
     return { conversation, recent: loaded, view: this.#writes.view };
   }
 
@@ -615,11 +632,15 @@ export class Conversation extends DurableObject<Bindings> {
   ): Writing {
     const db = this.#db;
     const queued = after.then(() => {
+      // Messages are queued in the order of their sequence (a reply after the message it answers, a
+      // turn after the one before): the question is the latest incoming one queued before this one.
+      const question = this.#question;
+      if (row.type === "incoming") this.#question = row;
       const effects = effectStatements(db, conversation, row);
       const written = this.#writes.write(
         [
           ...(creates ? conversationInserts(db, conversation) : []),
-          ...messageWrites(db, conversation, row),
+          ...messageWrites(db, conversation, row, question),
           ...effects.statements,
         ],
         view,

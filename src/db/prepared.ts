@@ -92,6 +92,10 @@ export function rowMapper<T extends SQLiteTable>(table: T): (raw: unknown) => T[
   };
 }
 
+/** A statement written in SQL (an INSERT ... SELECT upsert, which the query builder says less plainly) on `db`'s D1
+ * binding, for `batch`. */
+export const sqlStatement = (db: Db, query: string) => client(db).prepare(query);
+
 /** Runs D1 statements in one batch (one transaction). */
 export const batch = (db: Db, statements: D1PreparedStatement[]) => client(db).batch(statements);
 

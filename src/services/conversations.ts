@@ -9,6 +9,7 @@ import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
 import { handsOff } from "./conversation/handoff";
 import { labelsColumn } from "./labels";
+import { messageFigureWrites, type Question } from "./statistics/message-figures";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -177,7 +178,11 @@ export function newConversationWrites(
       conversation.createdAt,
     ),
   ];
-  for (const message of rows) statements.push(insertMessage(db, message));
+  let question: Question | null = null;
+  for (const message of rows) {
+    statements.push(insertMessage(db, message), ...messageFigureWrites(db, conversation, message, question));
+    if (message.type === "incoming") question = message;
+  }
   if (words && conversation.chatbotId) {
     statements.push(addChatbotWords(db, { id: conversation.chatbotId, words }));
     if (!sameMonth) statements.push(usageIncrement(db, conversation.organizationId, { words }, last));
@@ -251,23 +256,27 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
 }
 
 /**
- * Statements writing one message (a `messageRow`) and what follows from it: the conversation's last
- * message, unread count and title, and for assistant replies the word counts of the assistant and
- * the organization. Run in one batch so a message never exists without its effects.
+ * Statements writing one message (a `messageRow`) and what follows from it: its figures (rollups,
+ * record, handoff stretches: statistics/message-figures.ts; `question` is the latest incoming message
+ * before it), the conversation's last message, unread count and title, and for assistant replies the
+ * word counts of the assistant and the organization. Run in one batch so a message never exists
+ * without its effects.
  */
 export function messageWrites(
   db: Db,
   conversation: ConversationRow,
   row: ReturnType<typeof messageRow>,
+  question: Question | null,
 ): D1PreparedStatement[] {
+  const stored = [insertMessage(db, row), ...messageFigureWrites(db, conversation, row, question)];
   // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays
   // as it was.
-  if (row.private) return [insertMessage(db, row)];
+  if (row.private) return stored;
   const { createdAt, wordsCount: words } = row;
   const state = stateAfter(conversation, row);
   const after = afterMessage(conversation, row);
   const statements = [
-    insertMessage(db, row),
+    ...stored,
     updateAfterMessage(db, {
       id: conversation.id,
       lastMessage: after.lastMessage!,

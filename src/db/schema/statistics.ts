@@ -4,9 +4,10 @@ import { belongsTo, evaluationScores, json } from "./columns";
 
 /**
  * Hourly rollups of conversation traffic (CONTRACT section 13), one row per assistant, hour (UTC,
- * epoch ms of its start), member and model. They are kept by SQLite triggers on `messages` and
- * `conversations` (migration 0009), so every counter is written by the same statement as what it
- * counts; failed replies are added by `failedReplyWrites` in one batch with their record.
+ * epoch ms of its start), member and model. A message's counters are written in the batch that
+ * stores it (statistics/message-figures.ts), a conversation's by a trigger on `conversations`
+ * (migration 0009), so nothing is stored without its counts; failed replies are added by
+ * `failedReplyWrites` in one batch with their record.
  * `memberId` is the member whose API key started the conversation ('' for visitors, widgets and
  * older rows); `modelId` is the language model of an assistant reply ('' for everything else).
  * Day and month answers add up hour rows, in any timezone. The same counters make usage_hourly_tests.
@@ -65,8 +66,8 @@ export const EVALUATION_STATUSES = ["pending", "done", "failed"] as const;
 
 /**
  * Chatbot records: one row per answered (or failed) question, keyed by the visitor's message id.
- * Written by the trigger that stores an assistant reply (or with a failed reply's error), scored
- * later by the evaluation queue when the assistant has `enableEvaluation`.
+ * Written with the assistant reply that answers it (statistics/message-figures.ts) or with a failed reply's
+ * error, scored later by the evaluation queue when the assistant has `enableEvaluation`.
  */
 export const chatbotRecords = sqliteTable(
   "chatbot_records",

@@ -25,6 +25,7 @@ import type { QueryMetadata } from "../knowledge/query-scope";
 import { messageRecord } from "../records/messages";
 import { SseWriter } from "../sse";
 import { effectStatements, runStored } from "./effects";
+import type { Question } from "../statistics/message-figures";
 import { runTurn, type Assistant, type MessageFields, type TurnStore, type Writing } from "./turn";
 import type { TurnResult } from "./turn-result";
 
@@ -210,8 +211,11 @@ async function storeTurn(
   const creates = !stored.length;
   const writes = creates ? newConversationWrites(db, conversation, rows) : [];
   let state = stored.reduce(afterMessage, conversation);
+  let question: Question | null = null;
+  for (const m of stored) if (m.type === "incoming") question = m;
   const entries = rows.map((row) => {
-    if (!creates) writes.push(...messageWrites(db, state, row));
+    if (!creates) writes.push(...messageWrites(db, state, row, question));
+    if (row.type === "incoming") question = row;
     const before = state;
     state = afterMessage(state, row);
     return { row, before, state, effects: effectStatements(db, before, row) };

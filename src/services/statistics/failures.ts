@@ -16,7 +16,7 @@ export function failureText(err: unknown): string {
 /**
  * A failed reply, counted in its hour and recorded on the question's record (its error), in one
  * batch. A later reply that succeeds (an owed reply's retry) overwrites the record and clears the
- * error (the trigger on messages); the failed attempt stays counted.
+ * error (statistics/message-figures.ts); the failed attempt stays counted.
  */
 export function failedReplyWrites(
   db: Db,
@@ -61,7 +61,7 @@ export function failedReplyWrites(
         setWhere: sql`${chatbotRecords.replyMessageId} IS NULL`,
       }),
     counted(usageHourly),
-    // A test conversation's failure is also counted apart, as the triggers count its messages (migration 0019).
+    // A test conversation's failure is also counted apart, as its messages are (message-figures.ts).
     ...(conversation.isTest ? [counted(usageHourlyTests)] : []),
   ];
 }

@@ -1,5 +1,6 @@
 // The human side's figures (docs/decisions.md, "Handoff stretches by triggers"): read from the
-// stretches with people (conversation_handoffs, kept by the triggers of migration 0025), grouped by
+// stretches with people (conversation_handoffs: opened and closed by the triggers of migration 0025, a message's part
+// written with it by statistics/message-figures.ts), grouped by
 // agent, team, assistant or day. Medians and 90th percentiles are computed here over the range's
 // stretches (linear interpolation between ranks, as spreadsheets' PERCENTILE.INC), not in SQL.
 import { notFound } from "../../lib/errors";

@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
+import { getDb } from "../../../src/db";
+import { storeRating } from "../../../src/services/widget/feedback";
 import { ok, seedContact, seedConversation, utc } from "./helpers";
 
 type Migration = { name: string; queries: string[] };
@@ -47,7 +49,7 @@ const snapshot = async (org: string) =>
   ]).then((all) => all.map((r) => r.results));
 
 describe("migration 0009's backfill", () => {
-  it("rebuilds from stored messages exactly the counters and records the triggers kept", async () => {
+  it("rebuilds from stored messages exactly the counters and records written with them", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const other = await createChatbot(owner);
@@ -69,11 +71,12 @@ describe("migration 0009's backfill", () => {
         { contactId: i % 2 ? contact : null, createdById: i % 3 ? owner.userId : null, modelId: LOCAL_LLM },
       );
     }
-    await env.DB.prepare(
-      "UPDATE messages SET feedback = 'dislike' WHERE organization_id = ? AND feedback = 'like' AND rowid % 2 = 0",
+    const { results: changed } = await env.DB.prepare(
+      "SELECT id FROM messages WHERE organization_id = ? AND feedback = 'like' AND rowid % 2 = 0",
     )
       .bind(owner.organizationId)
-      .run();
+      .all<{ id: string }>();
+    for (const { id } of changed) await storeRating(getDb(env.DB), id, "dislike", undefined);
     const live = await snapshot(owner.organizationId);
     expect(live[0].length).toBeGreaterThan(5);
 

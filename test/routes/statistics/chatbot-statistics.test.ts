@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { expectInvalid, ok, seedContact, seedConversation, utc } from "./helpers";
+import { expectInvalid, ok, rateAnswers, seedContact, seedConversation, utc } from "./helpers";
 
 const path = (id: string, query = "") => `/chatbots/${id}/statistics/${query}`;
 
@@ -183,13 +183,9 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
         )
       ).total;
     expect(await read()).toMatchObject({ likesCount: 1, dislikesCount: 0 });
-    await env.DB.prepare("UPDATE messages SET feedback = 'dislike' WHERE conversation_id = ? AND type = 'outgoing'")
-      .bind(conversation)
-      .run();
+    await rateAnswers(conversation, "dislike");
     expect(await read()).toMatchObject({ likesCount: 0, dislikesCount: 1 });
-    await env.DB.prepare("UPDATE messages SET feedback = NULL WHERE conversation_id = ? AND type = 'outgoing'")
-      .bind(conversation)
-      .run();
+    await rateAnswers(conversation, null);
     expect(await read()).toMatchObject({ likesCount: 0, dislikesCount: 0 });
   });
 

@@ -1,6 +1,14 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { getDb } from "../../../src/db";
 import { uuidv7 } from "../../../src/lib/ids";
+import { newConversation } from "../../../src/services/conversations";
+import {
+  type FiguredMessage,
+  messageFigureWrites,
+  type Question,
+} from "../../../src/services/statistics/message-figures";
+import { storeRating } from "../../../src/services/widget/feedback";
 import { rollBackTo } from "../../../src/services/statistics/rollup";
 import { expectError } from "../../harness";
 import { type Body, listOf, type Operation, pageOf, problemOf } from "../../support/api";
@@ -48,8 +56,9 @@ export interface Turn {
 }
 
 /**
- * A conversation of `chatbotId` written straight into D1 as the conversation object would (the
- * triggers keep the counters), with one question and reply per turn, at the given times.
+ * A conversation of `chatbotId` written straight into D1 as the conversation object would (each
+ * message with its figures' statements, statistics/message-figures.ts), with one question and reply
+ * per turn, at the given times.
  */
 export async function seedConversation(
   organizationId: string,
@@ -58,80 +67,99 @@ export async function seedConversation(
   turns: Turn[],
   opts: { contactId?: string | null; createdById?: string | null; modelId?: string } = {},
 ): Promise<string> {
-  const conversationId = uuidv7();
+  const db = getDb(env.DB);
   const first = turns[0]?.at ?? Date.now();
+  const conversation = newConversation(
+    { organizationId, inboxId, chatbotId, contactId: opts.contactId ?? null, createdById: opts.createdById ?? null },
+    uuidv7(),
+    first,
+  );
   const statements: D1PreparedStatement[] = [
     env.DB.prepare(
       "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, " +
         "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     ).bind(
-      conversationId,
+      conversation.id,
       organizationId,
       inboxId,
       chatbotId,
-      opts.contactId ?? null,
-      opts.createdById ?? null,
+      conversation.contactId,
+      conversation.createdById,
       first,
       first,
     ),
   ];
   let sequence = 0;
+  let question: Question | null = null;
   const insert = env.DB.prepare(
     "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
       "content, content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, " +
       "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
+  const store = (message: FiguredMessage) => {
+    statements.push(
+      insert.bind(
+        message.id,
+        organizationId,
+        conversation.id,
+        ++sequence,
+        message.type,
+        message.senderType,
+        message.senderType === "chatbot" ? chatbotId : (opts.contactId ?? null),
+        message.content,
+        message.contentPayload ? JSON.stringify(message.contentPayload) : null,
+        message.citationNodes ? JSON.stringify(message.citationNodes) : null,
+        message.feedback ?? null,
+        message.wordsCount,
+        message.modelId ?? null,
+        message.inputTokens ?? null,
+        message.outputTokens ?? null,
+        message.createdAt,
+      ),
+      ...messageFigureWrites(db, conversation, message, question),
+    );
+    if (message.type === "incoming") question = message;
+  };
   for (const t of turns) {
-    statements.push(
-      insert.bind(
-        uuidv7(),
-        organizationId,
-        conversationId,
-        ++sequence,
-        "incoming",
-        "contact",
-        opts.contactId ?? null,
-        t.question ?? "question",
-        null,
-        null,
-        null,
-        0,
-        null,
-        null,
-        null,
-        t.at,
-      ),
-    );
+    store({
+      id: uuidv7(),
+      type: "incoming",
+      senderType: "contact",
+      content: t.question ?? "question",
+      wordsCount: 0,
+      createdAt: t.at,
+    });
     if (t.answer === null) continue;
-    const payload = t.toolCalls
-      ? JSON.stringify({ toolCalls: Array.from({ length: t.toolCalls }, (_, i) => ({ id: `c${i}`, name: "tool" })) })
-      : null;
-    const nodes = JSON.stringify([{ node: { text: "Refunds are possible within 30 days." }, score: 0.9 }]);
-    statements.push(
-      insert.bind(
-        uuidv7(),
-        organizationId,
-        conversationId,
-        ++sequence,
-        "outgoing",
-        "chatbot",
-        chatbotId,
-        t.answer ?? "answer",
-        payload,
-        nodes,
-        t.feedback ?? null,
-        t.words ?? 2,
-        opts.modelId ?? null,
-        t.inputTokens ?? null,
-        t.outputTokens ?? null,
-        t.at + (t.replyMs ?? 1000),
-      ),
-    );
+    const toolCalls = Array.from({ length: t.toolCalls ?? 0 }, (_, i) => ({ id: `c${i}`, name: "tool" }));
+    store({
+      id: uuidv7(),
+      type: "outgoing",
+      senderType: "chatbot",
+      content: t.answer ?? "answer",
+      contentPayload: toolCalls.length ? { toolCalls } : null,
+      citationNodes: [{ node: { text: "Refunds are possible within 30 days." }, score: 0.9 }],
+      feedback: t.feedback ?? null,
+      wordsCount: t.words ?? 2,
+      modelId: opts.modelId ?? null,
+      inputTokens: t.inputTokens ?? null,
+      outputTokens: t.outputTokens ?? null,
+      createdAt: t.at + (t.replyMs ?? 1000),
+    });
   }
   await env.DB.batch(statements);
   // History written after its days were rolled up must be rolled up again (as an import would).
   await rollBackTo(env.DB, first);
-  return conversationId;
+  return conversation.id;
+}
+
+/** Rates the assistant's answers in `conversationId` as a visitor's rating is stored (services/widget/feedback.ts). */
+export async function rateAnswers(conversationId: string, feedback: "like" | "dislike" | null) {
+  const { results } = await env.DB.prepare(
+    "SELECT id FROM messages WHERE conversation_id = ? AND sender_type = 'chatbot' ORDER BY sequence",
+  )
+    .bind(conversationId)
+    .all<{ id: string }>();
+  for (const { id } of results) await storeRating(getDb(env.DB), id, feedback, undefined);
 }
 
 export async function seedContact(organizationId: string, name = "Ada"): Promise<string> {

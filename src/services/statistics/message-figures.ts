@@ -1,0 +1,212 @@
+// What a stored message adds to the figures (docs/decisions.md, "Figures written with the message"):
+// the hourly rollups (usage_hourly; usage_hourly_tests again for a test conversation), the contacts
+// of an hour, an assistant reply's record (chatbot_records) and the human side's stretches
+// (conversation_handoffs). Triggers on D1 `messages` wrote them until messages began to leave D1;
+// these are the triggers' statements with the message's values as parameters, which the message's
+// writer stores in the message's batch. The conversation's fields come from the writer's row (an
+// organization, assistant, contact, creator and test flag never change); the assistant's row stays
+// in the query (configuration, in D1): its model is a reply's when the reply names none, its
+// evaluation setting marks the record, and a deleted assistant (the conversation's `chatbot_id`
+// set null) counts nothing, as the triggers did.
+import { sqlStatement } from "../../db/prepared";
+import { messages } from "../../db/schema";
+import type { Db } from "../../env";
+import type { ConversationRow, MessageRow, NewMessage } from "../conversations";
+
+const HOUR = 3_600_000;
+const HANDOFF_REASONS = ["visitor_request", "unanswered", "tool"];
+
+/**
+ * The question a message follows: the latest incoming message before it in its conversation. An
+ * assistant's reply is recorded on it (chatbot_records is keyed by the question's id) and its reply
+ * time runs from it; none before the conversation's first incoming message.
+ */
+export type Question = Pick<NewMessage, "content"> & { id: string; createdAt: number };
+
+/** A message as its writer stores it (`messageRow`): the fields the figures read. */
+export type FiguredMessage = Pick<
+  NewMessage,
+  | "type"
+  | "senderType"
+  | "content"
+  | "contentPayload"
+  | "citationNodes"
+  | "feedback"
+  | "private"
+  | "modelId"
+  | "inputTokens"
+  | "outputTokens"
+> & { id: string; createdAt: number; wordsCount: number };
+
+type Conversation = Pick<
+  ConversationRow,
+  "id" | "organizationId" | "chatbotId" | "contactId" | "createdById" | "isTest"
+>;
+
+const rollup = (table: "usage_hourly" | "usage_hourly_tests") =>
+  `INSERT INTO ${table} (organization_id, chatbot_id, hour, member_id, model_id, incoming_messages, ` +
+  "outgoing_messages, replies, reply_ms, tool_calls, requests, input_tokens, output_tokens, words, likes, dislikes) " +
+  "SELECT ?1, b.id, ?2, ?3, coalesce(?4, b.large_language_model_id, ''), ?5, ?6, ?7, ?8, ?9, ?7, ?10, ?11, ?12, " +
+  "?13, ?14 FROM chatbots b WHERE b.id = ?15 " +
+  "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
+  "incoming_messages = incoming_messages + excluded.incoming_messages, " +
+  "outgoing_messages = outgoing_messages + excluded.outgoing_messages, replies = replies + excluded.replies, " +
+  "reply_ms = reply_ms + excluded.reply_ms, tool_calls = tool_calls + excluded.tool_calls, " +
+  "requests = requests + excluded.requests, input_tokens = input_tokens + excluded.input_tokens, " +
+  "output_tokens = output_tokens + excluded.output_tokens, words = words + excluded.words, " +
+  "likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes";
+const ROLLUP = rollup("usage_hourly");
+const ROLLUP_TESTS = rollup("usage_hourly_tests");
+
+const CONTACT =
+  "INSERT OR IGNORE INTO usage_hourly_contacts (organization_id, chatbot_id, hour, contact_id) " +
+  "SELECT ?1, b.id, ?2, ?3 FROM chatbots b WHERE b.id = ?4";
+
+// A reply answering a question recorded already (its failure, or an earlier reply: a tool call's
+// continuation, an owed reply's retry) takes its record over, clearing the failure.
+const RECORD =
+  "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, contact_id, reply_message_id, " +
+  "input_message, output_message, context, reply_ms, error, created_at, answered_at, evaluation_status) " +
+  "SELECT ?1, ?2, b.id, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, CASE WHEN b.enable_evaluation THEN 'pending' END " +
+  "FROM chatbots b WHERE b.id = ?12 " +
+  "ON CONFLICT (id) DO UPDATE SET reply_message_id = excluded.reply_message_id, " +
+  "output_message = excluded.output_message, context = excluded.context, reply_ms = excluded.reply_ms, " +
+  "error = NULL, answered_at = excluded.answered_at, evaluation_status = excluded.evaluation_status";
+
+/** A member's first public message in an open stretch is its first response (never before the stretch opened). */
+const FIRST_RESPONSE =
+  "UPDATE conversation_handoffs SET first_response_at = max(?1, queued_at) " +
+  "WHERE conversation_id = ?2 AND ended_at IS NULL AND first_response_at IS NULL";
+
+/** The assistant's handoff message landing in a stretch no one has touched yet opened it: its reason. */
+const HANDOFF_REASON =
+  "UPDATE conversation_handoffs SET reason = ?1 WHERE conversation_id = ?2 AND ended_at IS NULL " +
+  "AND reason = 'operator' AND assigned_at IS NULL AND first_response_at IS NULL";
+
+const feedbackRollup = (table: "usage_hourly" | "usage_hourly_tests") =>
+  `INSERT INTO ${table} (organization_id, chatbot_id, hour, member_id, model_id, likes, dislikes) ` +
+  "SELECT ?1, b.id, ?2, ?3, coalesce(?4, b.large_language_model_id, ''), ?5, ?6 FROM chatbots b " +
+  "WHERE b.id = ?7 AND EXISTS (SELECT 1 FROM messages m WHERE m.id = ?8 AND m.feedback IS ?9) " +
+  "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
+  "likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes";
+const FEEDBACK = feedbackRollup("usage_hourly");
+const FEEDBACK_TESTS = feedbackRollup("usage_hourly_tests");
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The tool calls an agent reply made (`contentPayload.toolCalls`, as SQLite's json_array_length counts them). */
+function toolCallsOf(payload: unknown): number {
+  const calls = isObject(payload) ? payload.toolCalls : undefined;
+  return Array.isArray(calls) ? calls.length : 0;
+}
+
+/** The reason of an assistant's handoff message (`contentPayload.handoff.reason`), if it is one of the assistant's. */
+function handoffReasonOf(payload: unknown): string | null {
+  const handoff = isObject(payload) ? payload.handoff : undefined;
+  const reason = isObject(handoff) ? handoff.reason : undefined;
+  return typeof reason === "string" && HANDOFF_REASONS.includes(reason) ? reason : null;
+}
+
+/** The model a message counts under: an assistant reply's (its own, else the assistant's current: null), '' else. */
+const modelOf = (message: Pick<NewMessage, "senderType" | "modelId">) =>
+  message.senderType === "chatbot" ? (message.modelId ?? null) : "";
+
+/**
+ * The figures' statements for one stored message, to store in its batch right after its row (where
+ * the triggers ran: before the conversation's row changes, whose own trigger opens and ends the
+ * stretches). `question`: the latest incoming message before it (see Question). Private notes count
+ * in the rollups as every message does; a stretch's first response is a public message.
+ */
+export function messageFigureWrites(
+  db: Db,
+  conversation: Conversation,
+  message: FiguredMessage,
+  question: Question | null,
+): D1PreparedStatement[] {
+  const statements: D1PreparedStatement[] = [];
+  const { chatbotId } = conversation;
+  if (chatbotId) {
+    const hour = message.createdAt - (message.createdAt % HOUR);
+    const reply = message.senderType === "chatbot";
+    const counts = [
+      conversation.organizationId,
+      hour,
+      conversation.createdById ?? "",
+      modelOf(message),
+      Number(message.type === "incoming"),
+      Number(message.type === "outgoing"),
+      Number(reply),
+      reply && question ? message.createdAt - question.createdAt : 0,
+      reply ? toolCallsOf(message.contentPayload) : 0,
+      message.inputTokens ?? 0,
+      message.outputTokens ?? 0,
+      message.wordsCount,
+      Number(message.feedback === "like"),
+      Number(message.feedback === "dislike"),
+      chatbotId,
+    ];
+    statements.push(sqlStatement(db, ROLLUP).bind(...counts));
+    if (conversation.isTest) statements.push(sqlStatement(db, ROLLUP_TESTS).bind(...counts));
+    if (message.type === "incoming" && conversation.contactId)
+      statements.push(
+        sqlStatement(db, CONTACT).bind(conversation.organizationId, hour, conversation.contactId, chatbotId),
+      );
+    if (reply && question) {
+      const context =
+        message.citationNodes == null ? null : messages.citationNodes.mapToDriverValue(message.citationNodes);
+      statements.push(
+        sqlStatement(db, RECORD).bind(
+          question.id,
+          conversation.organizationId,
+          conversation.id,
+          conversation.contactId,
+          message.id,
+          question.content ?? "",
+          message.content ?? "",
+          context,
+          message.createdAt - question.createdAt,
+          question.createdAt,
+          message.createdAt,
+          chatbotId,
+        ),
+      );
+    }
+  }
+  if (message.senderType === "user" && message.type === "outgoing" && !message.private)
+    statements.push(sqlStatement(db, FIRST_RESPONSE).bind(message.createdAt, conversation.id));
+  const reason = message.senderType === "chatbot" ? handoffReasonOf(message.contentPayload) : null;
+  if (reason) statements.push(sqlStatement(db, HANDOFF_REASON).bind(reason, conversation.id));
+  return statements;
+}
+
+/**
+ * A rating's change (`before` to `after`) in the rollups: it counts in the hour (and model row) of
+ * the message it rates. Stored in one batch before the rating's own update, which must have the
+ * same condition: the counts move only while the message still has the rating `before` it was read
+ * with, so two ratings at once count as the one that was stored.
+ */
+export function feedbackFigureWrites(
+  db: Db,
+  conversation: Conversation,
+  message: Pick<MessageRow, "id" | "senderType" | "modelId" | "createdAt">,
+  before: string | null,
+  after: string | null,
+): D1PreparedStatement[] {
+  if (!conversation.chatbotId || before === after) return [];
+  const values = [
+    conversation.organizationId,
+    message.createdAt - (message.createdAt % HOUR),
+    conversation.createdById ?? "",
+    modelOf(message),
+    Number(after === "like") - Number(before === "like"),
+    Number(after === "dislike") - Number(before === "dislike"),
+    conversation.chatbotId,
+    message.id,
+    before,
+  ];
+  return [
+    sqlStatement(db, FEEDBACK).bind(...values),
+    ...(conversation.isTest ? [sqlStatement(db, FEEDBACK_TESTS).bind(...values)] : []),
+  ];
+}
