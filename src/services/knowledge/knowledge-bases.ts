@@ -23,11 +23,11 @@ import { can, type OrgAccess } from "../access";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { getModel } from "../models";
 import { knowledgeBaseRecord } from "../records/knowledge-bases";
+import type { IdName } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
 import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
-type IdName = { id: string; name: string };
 
 /** Knowledge bases given to one of the member's groups. */
 const reachableThroughGroups = (memberId: string) =>
