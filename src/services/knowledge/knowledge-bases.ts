@@ -5,7 +5,6 @@ import { type PageWindow, paginate } from "../../db/paginate";
 import {
   chatbotKnowledgeBases,
   chatbots,
-  groupMembers,
   groups,
   knowledgeBaseFiles,
   knowledgeBaseGroups,
@@ -23,17 +22,19 @@ import { can, type OrgAccess } from "../access";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { getModel } from "../models";
 import { knowledgeBaseRecord } from "../records/knowledge-bases";
+import { type GroupLinks, linkStatements, reachableThroughGroups } from "../links";
 import type { IdName } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
 import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 
-/** Knowledge bases given to one of the member's groups. */
-const reachableThroughGroups = (memberId: string) =>
-  sql`${knowledgeBases.id} in (select ${knowledgeBaseGroups.knowledgeBaseId} from ${knowledgeBaseGroups}
-    inner join ${groupMembers} on ${groupMembers.groupId} = ${knowledgeBaseGroups.groupId}
-    where ${groupMembers.memberId} = ${memberId})`;
+/** Knowledge bases given to groups (`knowledge_base_groups`). */
+export const knowledgeBaseGroupLinks = {
+  table: knowledgeBaseGroups,
+  owner: knowledgeBaseGroups.knowledgeBaseId,
+  group: knowledgeBaseGroups.groupId,
+} satisfies GroupLinks;
 
 /**
  * The knowledge bases the caller sees (CONTRACT section 4), all in the organization of `access`:
@@ -44,7 +45,9 @@ export function visibleKnowledgeBasesCondition(access: OrgAccess, userId: string
   const inOrganization = eq(knowledgeBases.organizationId, access.organizationId);
   if (access.isOwner) return inOrganization;
   const mine = eq(knowledgeBases.createdById, userId);
-  const reach = can(access, "knowledge_base.view") ? or(mine, reachableThroughGroups(access.memberId)) : mine;
+  const reach = can(access, "knowledge_base.view")
+    ? or(mine, reachableThroughGroups(knowledgeBases.id, knowledgeBaseGroupLinks, access.memberId))
+    : mine;
   return and(inOrganization, reach)!;
 }
 
@@ -269,7 +272,7 @@ export async function createKnowledgeBase(
         ...store,
       })
       .returning(),
-    ...linkStatements(db, id, links),
+    ...knowledgeBaseLinkStatements(db, id, links),
   ]);
   await startKeywordIndex(env, id);
   return knowledgeBaseRecordOf(env, db, access, userId, row, storedCredentials);
@@ -318,7 +321,7 @@ export async function updateKnowledgeBase(
       .set({ ...values, ...store, updatedAt: Date.now() })
       .where(eq(knowledgeBases.id, current.id))
       .returning(),
-    ...linkStatements(db, current.id, links),
+    ...knowledgeBaseLinkStatements(db, current.id, links),
   ]);
   return knowledgeBaseRecordOf(env, db, access, userId, row, storedCredentials);
 }
@@ -410,7 +413,11 @@ export async function currentLinks(db: Db, access: OrgAccess, userId: string, kn
 }
 
 /** Statements replacing the knowledge base's group links and adding and removing assistant links (when given). */
-export function linkStatements(db: Db, knowledgeBaseId: string, links: KnowledgeBaseLinks): BatchItem<"sqlite">[] {
+export function knowledgeBaseLinkStatements(
+  db: Db,
+  knowledgeBaseId: string,
+  links: KnowledgeBaseLinks,
+): BatchItem<"sqlite">[] {
   const out: BatchItem<"sqlite">[] = [];
   if (links.groupIds) {
     out.push(
@@ -422,11 +429,12 @@ export function linkStatements(db: Db, knowledgeBaseId: string, links: Knowledge
             links.groupIds.length ? notInArray(knowledgeBaseGroups.groupId, links.groupIds) : undefined,
           ),
         ),
-      ...chunk(links.groupIds, 40).map((part) =>
-        db
-          .insert(knowledgeBaseGroups)
-          .values(part.map((groupId) => ({ knowledgeBaseId, groupId })))
-          .onConflictDoNothing(),
+      ...linkStatements(
+        db,
+        knowledgeBaseGroupLinks,
+        knowledgeBaseId,
+        links.groupIds.map((groupId) => ({ knowledgeBaseId, groupId })),
+        false,
       ),
     );
   }
@@ -442,11 +450,12 @@ export function linkStatements(db: Db, knowledgeBaseId: string, links: Knowledge
           ),
         ),
     ),
-    ...chunk(add, 40).map((part) =>
-      db
-        .insert(chatbotKnowledgeBases)
-        .values(part.map((chatbotId) => ({ knowledgeBaseId, chatbotId })))
-        .onConflictDoNothing(),
+    ...linkStatements(
+      db,
+      { table: chatbotKnowledgeBases, owner: chatbotKnowledgeBases.knowledgeBaseId },
+      knowledgeBaseId,
+      add.map((chatbotId) => ({ knowledgeBaseId, chatbotId })),
+      false,
     ),
   );
   return out;

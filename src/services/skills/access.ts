@@ -1,16 +1,19 @@
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
-import { groupMembers, skillGroups, skills } from "../../db/schema";
+import { skillGroups, skills } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
+import { type GroupLinks, reachableThroughGroups } from "../links";
 
 export type SkillRow = typeof skills.$inferSelect;
 
-const reachableThroughGroups = (memberId: string) =>
-  sql`${skills.id} in (select ${skillGroups.skillId} from ${skillGroups}
-    inner join ${groupMembers} on ${groupMembers.groupId} = ${skillGroups.groupId}
-    where ${groupMembers.memberId} = ${memberId})`;
+/** Skills given to groups (`skill_groups`). */
+export const skillGroupLinks = {
+  table: skillGroups,
+  owner: skillGroups.skillId,
+  group: skillGroups.groupId,
+} satisfies GroupLinks;
 
 /**
  * The skills the caller sees, like tools (CONTRACT section 4): global skills and, in the
@@ -21,7 +24,10 @@ export function visibleSkillsCondition(access: OrgAccess): SQL {
   const inOrganization = eq(skills.organizationId, access.organizationId);
   if (access.isOwner) return or(isNull(skills.organizationId), inOrganization)!;
   if (!can(access, "skill.view")) return sql`0`;
-  return or(isNull(skills.organizationId), and(inOrganization, reachableThroughGroups(access.memberId)))!;
+  return or(
+    isNull(skills.organizationId),
+    and(inOrganization, reachableThroughGroups(skills.id, skillGroupLinks, access.memberId)),
+  )!;
 }
 
 export async function getVisibleSkill(db: Db, access: OrgAccess, id: string): Promise<SkillRow | null> {

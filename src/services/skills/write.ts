@@ -1,13 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { chatbotSkills, skillGroups, skillResources, skills, skillTools, tools } from "../../db/schema";
+import { chatbotSkills, skillResources, skills, skillTools, tools } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { chunk, inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import { checkGroupAssignment } from "../groups";
+import { linkStatements } from "../links";
 import { visibleToolsCondition } from "../tools/access";
-import { visibleSkillsCondition } from "./access";
+import { skillGroupLinks, visibleSkillsCondition } from "./access";
 
 /** `groups` of a skill body (see checkGroupAssignment). */
 export const checkSkillGroups = (
@@ -69,37 +70,32 @@ export function parseToolIdList(raw: string | null | undefined): string[] {
   return ids;
 }
 
-export function skillLinkStatements(
+/** Statements setting (or, with `replace`, replacing) the groups and attached tools given. */
+export const skillLinkStatements = (
   db: Db,
   skillId: string,
   links: { groupIds?: string[]; toolIds?: string[] },
   replace: boolean,
-): BatchItem<"sqlite">[] {
-  const out: BatchItem<"sqlite">[] = [];
-  if (links.groupIds) {
-    if (replace) out.push(db.delete(skillGroups).where(eq(skillGroups.skillId, skillId)));
-    out.push(
-      ...chunk(links.groupIds, 40).map((part) =>
-        db
-          .insert(skillGroups)
-          .values(part.map((groupId) => ({ skillId, groupId })))
-          .onConflictDoNothing(),
-      ),
-    );
-  }
-  if (links.toolIds) {
-    if (replace) out.push(db.delete(skillTools).where(eq(skillTools.skillId, skillId)));
-    out.push(
-      ...chunk(links.toolIds, 40).map((part) =>
-        db
-          .insert(skillTools)
-          .values(part.map((toolId) => ({ skillId, toolId })))
-          .onConflictDoNothing(),
-      ),
-    );
-  }
-  return out;
-}
+): BatchItem<"sqlite">[] => [
+  ...(links.groupIds
+    ? linkStatements(
+        db,
+        skillGroupLinks,
+        skillId,
+        links.groupIds.map((groupId) => ({ skillId, groupId })),
+        replace,
+      )
+    : []),
+  ...(links.toolIds
+    ? linkStatements(
+        db,
+        { table: skillTools, owner: skillTools.skillId },
+        skillId,
+        links.toolIds.map((toolId) => ({ skillId, toolId })),
+        replace,
+      )
+    : []),
+];
 
 /** Deletes a skill and then its stored package and resources (R2). */
 export async function deleteSkill(env: Bindings, db: Db, skill: { id: string; packageKey: string | null }) {
@@ -134,19 +130,11 @@ export async function checkChatbotSkills(
 }
 
 /** Statements replacing (or setting) an assistant's skills. */
-export function chatbotSkillStatements(
-  db: Db,
-  chatbotId: string,
-  skillIds: string[],
-  replace: boolean,
-): BatchItem<"sqlite">[] {
-  return [
-    ...(replace ? [db.delete(chatbotSkills).where(eq(chatbotSkills.chatbotId, chatbotId))] : []),
-    ...chunk(skillIds, 40).map((part) =>
-      db
-        .insert(chatbotSkills)
-        .values(part.map((skillId) => ({ chatbotId, skillId })))
-        .onConflictDoNothing(),
-    ),
-  ];
-}
+export const chatbotSkillStatements = (db: Db, chatbotId: string, skillIds: string[], replace: boolean) =>
+  linkStatements(
+    db,
+    { table: chatbotSkills, owner: chatbotSkills.chatbotId },
+    chatbotId,
+    skillIds.map((skillId) => ({ chatbotId, skillId })),
+    replace,
+  );

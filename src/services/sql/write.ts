@@ -4,7 +4,6 @@ import type { Bindings, Db } from "../../env";
 import {
   chatbots,
   sqlDatabaseChatbots,
-  sqlDatabaseGroups,
   sqlDatabases,
   sqlDatabaseTables,
   type SqlColumn,
@@ -13,11 +12,12 @@ import {
 import { decryptSecret } from "../../lib/crypto";
 import { fieldError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
-import { chunk, inChunks } from "../../lib/sql";
+import { inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import { checkGroupAssignment } from "../groups";
+import { linkStatements } from "../links";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
-import type { SqlDatabaseRow } from "./access";
+import { type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 import { discoverPostgres } from "./postgres";
 
 /** Types stored and listed, but without a driver that runs on Workers yet. */
@@ -62,37 +62,32 @@ export async function checkSqlChatbots(
   return ids;
 }
 
-export function sqlLinkStatements(
+/** Statements setting (or, with `replace`, replacing) the groups and assistants given. */
+export const sqlLinkStatements = (
   db: Db,
   id: string,
   links: { groupIds?: string[]; chatbotIds?: string[] },
   replace: boolean,
-): BatchItem<"sqlite">[] {
-  const out: BatchItem<"sqlite">[] = [];
-  if (links.groupIds) {
-    if (replace) out.push(db.delete(sqlDatabaseGroups).where(eq(sqlDatabaseGroups.sqlDatabaseId, id)));
-    out.push(
-      ...chunk(links.groupIds, 40).map((part) =>
-        db
-          .insert(sqlDatabaseGroups)
-          .values(part.map((groupId) => ({ sqlDatabaseId: id, groupId })))
-          .onConflictDoNothing(),
-      ),
-    );
-  }
-  if (links.chatbotIds) {
-    if (replace) out.push(db.delete(sqlDatabaseChatbots).where(eq(sqlDatabaseChatbots.sqlDatabaseId, id)));
-    out.push(
-      ...chunk(links.chatbotIds, 40).map((part) =>
-        db
-          .insert(sqlDatabaseChatbots)
-          .values(part.map((chatbotId) => ({ sqlDatabaseId: id, chatbotId })))
-          .onConflictDoNothing(),
-      ),
-    );
-  }
-  return out;
-}
+): BatchItem<"sqlite">[] => [
+  ...(links.groupIds
+    ? linkStatements(
+        db,
+        sqlDatabaseGroupLinks,
+        id,
+        links.groupIds.map((groupId) => ({ sqlDatabaseId: id, groupId })),
+        replace,
+      )
+    : []),
+  ...(links.chatbotIds
+    ? linkStatements(
+        db,
+        { table: sqlDatabaseChatbots, owner: sqlDatabaseChatbots.sqlDatabaseId },
+        id,
+        links.chatbotIds.map((chatbotId) => ({ sqlDatabaseId: id, chatbotId })),
+        replace,
+      )
+    : []),
+];
 
 const describeError = (err: unknown) => {
   const e = err as { message?: string; code?: string };

@@ -1,17 +1,19 @@
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
-import { groupMembers, toolGroups, tools } from "../../db/schema";
+import { toolGroups, tools } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
+import { type GroupLinks, reachableThroughGroups } from "../links";
 
 export type ToolRow = typeof tools.$inferSelect;
 
-/** Tools given to one of the member's groups. */
-const reachableThroughGroups = (memberId: string) =>
-  sql`${tools.id} in (select ${toolGroups.toolId} from ${toolGroups}
-    inner join ${groupMembers} on ${groupMembers.groupId} = ${toolGroups.groupId}
-    where ${groupMembers.memberId} = ${memberId})`;
+/** Tools given to groups (`tool_groups`). */
+export const toolGroupLinks = {
+  table: toolGroups,
+  owner: toolGroups.toolId,
+  group: toolGroups.groupId,
+} satisfies GroupLinks;
 
 /**
  * The tools the caller sees (CONTRACT section 4): global tools and, in the organization of
@@ -22,7 +24,10 @@ export function visibleToolsCondition(access: OrgAccess): SQL {
   const inOrganization = eq(tools.organizationId, access.organizationId);
   if (access.isOwner) return or(isNull(tools.organizationId), inOrganization)!;
   if (!can(access, "tool.view")) return sql`0`;
-  return or(isNull(tools.organizationId), and(inOrganization, reachableThroughGroups(access.memberId)))!;
+  return or(
+    isNull(tools.organizationId),
+    and(inOrganization, reachableThroughGroups(tools.id, toolGroupLinks, access.memberId)),
+  )!;
 }
 
 export async function getVisibleTool(db: Db, access: OrgAccess, id: string): Promise<ToolRow | null> {

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../env";
 import { chatbotTools, tools } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
-import { chunk, inChunks } from "../../lib/sql";
+import { inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
+import { linkStatements } from "../links";
 import { visibleToolsCondition } from "./access";
 
 /** The tools of assistants, by display name: `[{chatbotId, id, name}]`. */
@@ -19,22 +19,14 @@ export const chatbotToolLinks = (db: Db, chatbotIds: string[]) =>
   );
 
 /** Statements replacing (or setting) an assistant's tools. */
-export function chatbotToolStatements(
-  db: Db,
-  chatbotId: string,
-  toolIds: string[],
-  replace: boolean,
-): BatchItem<"sqlite">[] {
-  return [
-    ...(replace ? [db.delete(chatbotTools).where(eq(chatbotTools.chatbotId, chatbotId))] : []),
-    ...chunk(toolIds, 40).map((part) =>
-      db
-        .insert(chatbotTools)
-        .values(part.map((toolId) => ({ chatbotId, toolId })))
-        .onConflictDoNothing(),
-    ),
-  ];
-}
+export const chatbotToolStatements = (db: Db, chatbotId: string, toolIds: string[], replace: boolean) =>
+  linkStatements(
+    db,
+    { table: chatbotTools, owner: chatbotTools.chatbotId },
+    chatbotId,
+    toolIds.map((toolId) => ({ chatbotId, toolId })),
+    replace,
+  );
 
 /** The `tools: [{id}]` of an assistant body: tools the caller can see (global or of the organization), else 400 naming
  * them. */

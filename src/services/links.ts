@@ -1,0 +1,43 @@
+// Link tables: rows that give a resource to groups, or tie it to assistants, tools or skills. Every
+// resource that has them reads and writes them the same way.
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Db } from "../env";
+import { groupMembers } from "../db/schema";
+import { chunk } from "../lib/sql";
+
+/** A link table and its column naming the resource that owns the link. */
+export interface LinkTable<T extends SQLiteTable = SQLiteTable> {
+  table: T;
+  owner: SQLiteColumn;
+}
+
+/** A table linking a resource (`owner`) to groups (`group`). */
+export interface GroupLinks<T extends SQLiteTable = SQLiteTable> extends LinkTable<T> {
+  group: SQLiteColumn;
+}
+
+/** The resources (`id`, the resource's own id column) given to one of the member's groups. */
+export const reachableThroughGroups = (id: SQLiteColumn, link: GroupLinks, memberId: string): SQL =>
+  sql`${id} in (select ${link.owner} from ${link.table}
+    inner join ${groupMembers} on ${groupMembers.groupId} = ${link.group}
+    where ${groupMembers.memberId} = ${memberId})`;
+
+/**
+ * Statements setting one resource's links: with `replace`, its links (the rows whose `owner` is `ownerId`) are
+ * deleted first. `rows` are inserted 40 at a time (D1 binds 100 parameters; link rows have two columns), and a
+ * link that is already there is kept.
+ */
+export function linkStatements<T extends SQLiteTable>(
+  db: Db,
+  link: LinkTable<T>,
+  ownerId: string,
+  rows: T["$inferInsert"][],
+  replace: boolean,
+): BatchItem<"sqlite">[] {
+  return [
+    ...(replace ? [db.delete(link.table).where(eq(link.owner, ownerId))] : []),
+    ...chunk(rows, 40).map((part) => db.insert(link.table).values(part).onConflictDoNothing()),
+  ];
+}
