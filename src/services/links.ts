@@ -5,7 +5,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 import { groupMembers } from "../db/schema";
-import { chunk } from "../lib/sql";
+import { fieldError } from "../lib/errors";
+import { chunk, inChunks } from "../lib/sql";
 
 /** A link table and its column naming the resource that owns the link. */
 export interface LinkTable<T extends SQLiteTable = SQLiteTable> {
@@ -40,4 +41,19 @@ export function linkStatements<T extends SQLiteTable>(
     ...(replace ? [db.delete(link.table).where(eq(link.owner, ownerId))] : []),
     ...chunk(rows, 40).map((part) => db.insert(link.table).values(part).onConflictDoNothing()),
   ];
+}
+
+/**
+ * Checks the ids a body links a resource to: `find` reads (in parts D1 can bind) those of `ids` the caller may link;
+ * any other is a 400 on `field`, naming the first five after `lead` ("Unknown tool: a, b.").
+ */
+export async function requireKnownIds(
+  ids: string[],
+  find: (part: string[]) => Promise<{ id: string }[]>,
+  field: string,
+  lead: string,
+): Promise<void> {
+  const known = new Set((await inChunks(ids, find)).map((row) => row.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) throw fieldError(field, `${lead}: ${unknown.slice(0, 5).join(", ")}.`);
 }

@@ -20,9 +20,10 @@ import { isUuid, uuidv7 } from "../../lib/ids";
 import { chunk, contains, inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
+import { requireOrganizationGroups } from "../groups";
 import { getModel } from "../models";
 import { knowledgeBaseRecord } from "../records/knowledge-bases";
-import { type GroupLinks, linkStatements, reachableThroughGroups } from "../links";
+import { type GroupLinks, linkStatements, reachableThroughGroups, requireKnownIds } from "../links";
 import type { IdName } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
 import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
@@ -361,15 +362,7 @@ export async function checkKnowledgeBaseReferences(
   const out: KnowledgeBaseLinks = {};
   if (body.groups !== undefined) {
     const wanted = [...new Set((body.groups ?? []).map((g) => g.id))];
-    const known = await inChunks(wanted, (part) =>
-      db
-        .select({ id: groups.id })
-        .from(groups)
-        .where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))),
-    );
-    const unknown = wanted.filter((id) => !known.some((g) => g.id === id));
-    if (unknown.length)
-      throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+    await requireOrganizationGroups(db, access, wanted);
     if (!access.isOwner && wanted.some((id) => !current.groupIds.includes(id) && !access.groupIds.includes(id))) {
       throw forbidden("You can only give a knowledge base to groups you belong to.");
     }
@@ -377,14 +370,16 @@ export async function checkKnowledgeBaseReferences(
   }
   if (body.chatbots !== undefined) {
     const wanted = [...new Set((body.chatbots ?? []).map((b) => b.id))];
-    const known = await inChunks(wanted, (part) =>
-      db
-        .select({ id: chatbots.id })
-        .from(chatbots)
-        .where(and(inArray(chatbots.id, part), visibleChatbotsCondition(access, userId))),
+    await requireKnownIds(
+      wanted,
+      (part) =>
+        db
+          .select({ id: chatbots.id })
+          .from(chatbots)
+          .where(and(inArray(chatbots.id, part), visibleChatbotsCondition(access, userId))),
+      "chatbots",
+      "Unknown assistants",
     );
-    const unknown = wanted.filter((id) => !known.some((b) => b.id === id));
-    if (unknown.length) throw fieldError("chatbots", `Unknown assistants: ${unknown.slice(0, 5).join(", ")}.`);
     const add = wanted.filter((id) => !current.visibleChatbotIds.includes(id));
     const remove = current.visibleChatbotIds.filter((id) => !wanted.includes(id));
     out.chatbots = { add, remove };
@@ -525,13 +520,15 @@ export async function checkChatbotKnowledgeBases(
 ): Promise<string[] | undefined> {
   if (wanted === undefined) return undefined;
   const ids = [...new Set((wanted ?? []).map((k) => k.id))];
-  const known = await inChunks(ids, (part) =>
-    db
-      .select({ id: knowledgeBases.id })
-      .from(knowledgeBases)
-      .where(and(inArray(knowledgeBases.id, part), visibleKnowledgeBasesCondition(access, userId))),
+  await requireKnownIds(
+    ids,
+    (part) =>
+      db
+        .select({ id: knowledgeBases.id })
+        .from(knowledgeBases)
+        .where(and(inArray(knowledgeBases.id, part), visibleKnowledgeBasesCondition(access, userId))),
+    "knowledgeBases",
+    "Unknown knowledge bases",
   );
-  const unknown = ids.filter((id) => !known.some((k) => k.id === id));
-  if (unknown.length) throw fieldError("knowledgeBases", `Unknown knowledge bases: ${unknown.slice(0, 5).join(", ")}.`);
   return ids;
 }

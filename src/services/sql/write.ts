@@ -10,12 +10,10 @@ import {
   type SqlDatabaseType,
 } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
-import { fieldError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
-import { inChunks } from "../../lib/sql";
-import type { OrgAccess } from "../access";
+import { type OrgAccess, withPermission } from "../access";
 import { checkGroupAssignment } from "../groups";
-import { linkStatements } from "../links";
+import { linkStatements, requireKnownIds } from "../links";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 import { discoverPostgres } from "./postgres";
@@ -43,22 +41,23 @@ export async function checkSqlChatbots(
 ): Promise<string[] | undefined> {
   if (wanted === undefined) return undefined;
   const ids = [...new Set(wanted)];
-  const visible = { ...access, permissions: new Set([...access.permissions, "chatbot.view" as const]) };
-  const found = await inChunks(ids, (part) =>
-    db
-      .select({ id: chatbots.id })
-      .from(chatbots)
-      .where(
-        and(
-          inArray(chatbots.id, part),
-          eq(chatbots.organizationId, access.organizationId),
-          visibleChatbotsCondition(visible, userId),
+  const visible = withPermission(access, "chatbot.view");
+  await requireKnownIds(
+    ids,
+    (part) =>
+      db
+        .select({ id: chatbots.id })
+        .from(chatbots)
+        .where(
+          and(
+            inArray(chatbots.id, part),
+            eq(chatbots.organizationId, access.organizationId),
+            visibleChatbotsCondition(visible, userId),
+          ),
         ),
-      ),
+    "chatbots",
+    "Not assistants of this organization",
   );
-  const unknown = ids.filter((id) => !found.some((b) => b.id === id));
-  if (unknown.length)
-    throw fieldError("chatbots", `Not assistants of this organization: ${unknown.slice(0, 5).join(", ")}.`);
   return ids;
 }
 
