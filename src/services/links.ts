@@ -1,12 +1,14 @@
 // Link tables: rows that give a resource to groups, or tie it to assistants, tools or skills. Every
 // resource that has them reads and writes them the same way.
-import { eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 import { groupMembers } from "../db/schema";
 import { fieldError } from "../lib/errors";
 import { chunk, inChunks } from "../lib/sql";
+import type { Permission } from "./permissions";
+import { can, type OrgAccess } from "./access";
 
 /** A link table and its column naming the resource that owns the link. */
 export interface LinkTable<T extends SQLiteTable = SQLiteTable> {
@@ -24,6 +26,24 @@ export const reachableThroughGroups = (id: SQLiteColumn, link: GroupLinks, membe
   sql`${id} in (select ${link.owner} from ${link.table}
     inner join ${groupMembers} on ${groupMembers.groupId} = ${link.group}
     where ${groupMembers.memberId} = ${memberId})`;
+
+/**
+ * What the caller sees of a resource that may be global (no organization: tools, skills), CONTRACT section 4: every
+ * global one and, in the organization of `access`, all of them for owners; other members need `permission` and see
+ * one only through one of their groups.
+ */
+export function globalOrReachableCondition(
+  access: OrgAccess,
+  resource: { id: SQLiteColumn; organizationId: SQLiteColumn },
+  link: GroupLinks,
+  permission: Permission,
+): SQL {
+  const global = isNull(resource.organizationId);
+  const inOrganization = eq(resource.organizationId, access.organizationId);
+  if (access.isOwner) return or(global, inOrganization)!;
+  if (!can(access, permission)) return sql`0`;
+  return or(global, and(inOrganization, reachableThroughGroups(resource.id, link, access.memberId)))!;
+}
 
 /**
  * Statements setting one resource's links: with `replace`, its links (the rows whose `owner` is `ownerId`) are

@@ -1,10 +1,10 @@
-import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
 import { skillGroups, skills } from "../../db/schema";
-import { notFound } from "../../lib/errors";
+import { forbidden, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
-import { type GroupLinks, reachableThroughGroups } from "../links";
+import { type GroupLinks, globalOrReachableCondition } from "../links";
 
 export type SkillRow = typeof skills.$inferSelect;
 
@@ -15,20 +15,9 @@ export const skillGroupLinks = {
   group: skillGroups.groupId,
 } satisfies GroupLinks;
 
-/**
- * The skills the caller sees, like tools (CONTRACT section 4): global skills and, in the
- * organization, all of them for owners; other members need `skill.view` and see a skill only
- * through one of their groups.
- */
-export function visibleSkillsCondition(access: OrgAccess): SQL {
-  const inOrganization = eq(skills.organizationId, access.organizationId);
-  if (access.isOwner) return or(isNull(skills.organizationId), inOrganization)!;
-  if (!can(access, "skill.view")) return sql`0`;
-  return or(
-    isNull(skills.organizationId),
-    and(inOrganization, reachableThroughGroups(skills.id, skillGroupLinks, access.memberId)),
-  )!;
-}
+/** The skills the caller sees (globalOrReachableCondition with `skill.view`), as for tools. */
+export const visibleSkillsCondition = (access: OrgAccess): SQL =>
+  globalOrReachableCondition(access, skills, skillGroupLinks, "skill.view");
 
 export async function getVisibleSkill(db: Db, access: OrgAccess, id: string): Promise<SkillRow | null> {
   if (!isUuid(id)) return null;
@@ -49,3 +38,16 @@ export async function getSkillForRead(db: Db, access: OrgAccess, id: string): Pr
 /** Global skills are platform staff's to change. */
 export const canManageSkill = (access: OrgAccess, row: Pick<SkillRow, "organizationId">, isStaff: boolean) =>
   row.organizationId === null ? isStaff : can(access, "skill.manage");
+
+/** The skill for a change or a delete: 404 unless the caller sees it; a global skill is platform staff's (403). */
+export async function getSkillToManage(
+  db: Db,
+  access: OrgAccess,
+  id: string,
+  isStaff: boolean,
+  action: "change" | "delete",
+): Promise<SkillRow> {
+  const row = await getSkillForRead(db, access, id);
+  if (!canManageSkill(access, row, isStaff)) throw forbidden(`Only platform staff can ${action} global skills.`);
+  return row;
+}
