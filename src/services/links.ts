@@ -21,6 +21,12 @@ export interface GroupLinks<T extends SQLiteTable = SQLiteTable> extends LinkTab
   group: SQLiteColumn;
 }
 
+/** The group links in `table`, whose `owner` column names the resource (the group's is `groupId`). */
+export const groupLinksOf = <T extends SQLiteTable & { groupId: SQLiteColumn }>(
+  table: T,
+  owner: SQLiteColumn,
+): GroupLinks<T> => ({ table, owner, group: table.groupId });
+
 /** The resources (`id`, the resource's own id column) given to one of the member's groups. */
 export const reachableThroughGroups = (id: SQLiteColumn, link: GroupLinks, memberId: string): SQL =>
   sql`${id} in (select ${link.owner} from ${link.table}

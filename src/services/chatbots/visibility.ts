@@ -8,15 +8,11 @@ import { isUuid } from "../../lib/ids";
 import { contains } from "../../lib/sql";
 import type { Page, PageWindow } from "../../db/paginate";
 import { can, type OrgAccess } from "../access";
-import { type GroupLinks, reachableThroughGroups } from "../links";
+import { groupLinksOf, reachableThroughGroups } from "../links";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
 /** Assistants given to groups (`chatbot_groups`). */
-export const chatbotGroupLinks = {
-  table: chatbotGroups,
-  owner: chatbotGroups.chatbotId,
-  group: chatbotGroups.groupId,
-} satisfies GroupLinks;
+export const chatbotGroupLinks = groupLinksOf(chatbotGroups, chatbotGroups.chatbotId);
 
 /**
  * The assistants the caller sees (CONTRACT section 4): their own personal assistants, and in the

@@ -23,7 +23,7 @@ import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { requireOrganizationGroups } from "../groups";
 import { getModel } from "../models";
 import { knowledgeBaseRecord } from "../records/knowledge-bases";
-import { type GroupLinks, linkStatements, reachableThroughGroups, requireKnownIds } from "../links";
+import { groupLinksOf, linkStatements, reachableThroughGroups, requireKnownIds } from "../links";
 import type { IdName } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
 import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
@@ -31,11 +31,7 @@ import { type CredentialName, resolveVectorDatabase, storedCredentialNames } fro
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 
 /** Knowledge bases given to groups (`knowledge_base_groups`). */
-export const knowledgeBaseGroupLinks = {
-  table: knowledgeBaseGroups,
-  owner: knowledgeBaseGroups.knowledgeBaseId,
-  group: knowledgeBaseGroups.groupId,
-} satisfies GroupLinks;
+export const knowledgeBaseGroupLinks = groupLinksOf(knowledgeBaseGroups, knowledgeBaseGroups.knowledgeBaseId);
 
 /**
  * The knowledge bases the caller sees (CONTRACT section 4), all in the organization of `access`:

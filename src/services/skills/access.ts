@@ -4,16 +4,12 @@ import { skillGroups, skills } from "../../db/schema";
 import { forbidden, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
-import { type GroupLinks, globalOrReachableCondition } from "../links";
+import { groupLinksOf, globalOrReachableCondition } from "../links";
 
 export type SkillRow = typeof skills.$inferSelect;
 
 /** Skills given to groups (`skill_groups`). */
-export const skillGroupLinks = {
-  table: skillGroups,
-  owner: skillGroups.skillId,
-  group: skillGroups.groupId,
-} satisfies GroupLinks;
+export const skillGroupLinks = groupLinksOf(skillGroups, skillGroups.skillId);
 
 /** The skills the caller sees (globalOrReachableCondition with `skill.view`), as for tools. */
 export const visibleSkillsCondition = (access: OrgAccess): SQL =>

@@ -4,16 +4,12 @@ import { sqlDatabaseGroups, sqlDatabases } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
-import { type GroupLinks, reachableThroughGroups } from "../links";
+import { groupLinksOf, reachableThroughGroups } from "../links";
 
 export type SqlDatabaseRow = typeof sqlDatabases.$inferSelect;
 
 /** SQL databases given to groups (`sql_database_groups`). */
-export const sqlDatabaseGroupLinks = {
-  table: sqlDatabaseGroups,
-  owner: sqlDatabaseGroups.sqlDatabaseId,
-  group: sqlDatabaseGroups.groupId,
-} satisfies GroupLinks;
+export const sqlDatabaseGroupLinks = groupLinksOf(sqlDatabaseGroups, sqlDatabaseGroups.sqlDatabaseId);
 
 /** SQL databases the caller sees (CONTRACT section 4): owners all of the organization's; members with
  * `sql_database.view` those of their groups. */

@@ -4,16 +4,12 @@ import { toolGroups, tools } from "../../db/schema";
 import { forbidden, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
-import { type GroupLinks, globalOrReachableCondition } from "../links";
+import { groupLinksOf, globalOrReachableCondition } from "../links";
 
 export type ToolRow = typeof tools.$inferSelect;
 
 /** Tools given to groups (`tool_groups`). */
-export const toolGroupLinks = {
-  table: toolGroups,
-  owner: toolGroups.toolId,
-  group: toolGroups.groupId,
-} satisfies GroupLinks;
+export const toolGroupLinks = groupLinksOf(toolGroups, toolGroups.toolId);
 
 /**
  * The tools the caller sees (globalOrReachableCondition with `tool.view`); creators must give a tool to one of their
