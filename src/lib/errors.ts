@@ -68,6 +68,11 @@ export const badRequest = (detail: string, errors?: Record<string, string[]>, co
 export const conflict = (detail: string) => new ApiError(409, "conflict", detail);
 export const unauthenticated = (detail = "Authentication credentials were not provided.") =>
   new ApiError(401, "not_authenticated", detail);
+/** 429 of a rate limit (an API key's, a web chat's): the client may try again in `retryAfter` seconds. */
+export const throttled = (retryAfter: number) =>
+  new ApiError(429, "throttled", `Request was throttled. Expected available in ${retryAfter} seconds.`, undefined, {
+    "Retry-After": String(retryAfter),
+  });
 
 /** Field errors of one field, the 400 shape the contract fixes. */
 export const fieldError = (field: string, message: string) =>

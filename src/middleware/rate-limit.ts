@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { ApiError } from "../lib/errors";
+import { throttled } from "../lib/errors";
 import { takeToken } from "../services/rate-limit";
 
 /** Per-API-key (or console session) limit, RATE_LIMIT_PER_MINUTE (default 1,200) requests a minute (CONTRACT section
@@ -10,17 +10,7 @@ export const rateLimit = () =>
     const principal = c.get("principal");
     if (principal) {
       const { allowed, retryAfter } = takeToken(c.env, principal.apiKeyId ?? principal.session!.id);
-      if (!allowed) {
-        throw new ApiError(
-          429,
-          "throttled",
-          `Request was throttled. Expected available in ${retryAfter} seconds.`,
-          undefined,
-          {
-            "Retry-After": String(retryAfter),
-          },
-        );
-      }
+      if (!allowed) throw throttled(retryAfter);
     }
     await next();
   });

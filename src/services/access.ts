@@ -109,6 +109,12 @@ export function can(access: OrgAccess, permission: Permission): boolean {
   return access.isOwner || grants(access.permissions, permission);
 }
 
+/** The caller's access as if they also held `permission`: for reading what another right lets them use. */
+export const withPermission = (access: OrgAccess, permission: Permission): OrgAccess => ({
+  ...access,
+  permissions: new Set([...access.permissions, permission]),
+});
+
 /** Authorization, named in each handler: owners pass, others need the permission through a group. */
 export function requirePermission(access: OrgAccess, permission: Permission): void {
   if (!can(access, permission)) throw forbidden(`This action requires the "${permission}" permission.`);

@@ -4,8 +4,9 @@ import { groupMembers, groupPermissions, groups, members, users } from "../db/sc
 import { conflict, fieldError, forbidden, isUniqueViolation, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { type PageWindow, mapPage, paginate } from "../db/paginate";
-import { chunk, contains, inChunks } from "../lib/sql";
+import { chunk, contains } from "../lib/sql";
 import type { OrgAccess } from "./access";
+import { requireKnownIds } from "./links";
 import { groupMemberRecord } from "./records/group-members";
 import { type GroupRecord, groupRecordOf } from "./records/groups";
 
@@ -242,6 +243,19 @@ export async function groupPermissionIds(db: Db, groupId: string): Promise<strin
   return rows.map((r) => r.id);
 }
 
+/** 400 on `groups` unless each of `ids` is a group of the caller's organization. */
+export const requireOrganizationGroups = (db: Db, access: OrgAccess, ids: string[]) =>
+  requireKnownIds(
+    ids,
+    (part) =>
+      db
+        .select({ id: groups.id })
+        .from(groups)
+        .where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))),
+    "groups",
+    "Not groups of this organization",
+  );
+
 /**
  * The `groups` a body gives a resource that members see through groups (tools, skills, SQL
  * databases): groups of the organization (400 naming others); a non-owner must give it to at least
@@ -261,14 +275,7 @@ export async function checkGroupAssignment(
     return undefined;
   }
   const ids = [...new Set(wanted)];
-  const known = await inChunks(ids, (part) =>
-    db
-      .select({ id: groups.id })
-      .from(groups)
-      .where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))),
-  );
-  const unknown = ids.filter((id) => !known.some((g) => g.id === id));
-  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+  await requireOrganizationGroups(db, access, ids);
   if (!access.isOwner) {
     if (!ids.some((id) => access.groupIds.includes(id)))
       throw fieldError("groups", "Pick at least one of your own groups.");

@@ -150,3 +150,32 @@ export function endedWhen(
     },
   });
 }
+
+/**
+ * A stream of server-sent events taken event by event: `onEvent` gets each event's text (without the blank line that
+ * ends it) and enqueues what it makes of it, or ends the stream; `onRest` gets what is left after the last one.
+ */
+export function eachEvent(
+  source: ReadableStream<Uint8Array>,
+  onEvent: (block: string, controller: TransformStreamDefaultController<Uint8Array>) => void,
+  onRest?: (rest: string, controller: TransformStreamDefaultController<Uint8Array>) => void,
+): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  return source.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          onEvent(block, controller);
+        }
+      },
+      flush(controller) {
+        onRest?.(buffer, controller);
+      },
+    }),
+  );
+}

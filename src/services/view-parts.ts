@@ -1,11 +1,11 @@
 // Parts that several resources' views read the same way for a page of rows at once: who created
 // each row, and the groups each is given to.
 import { asc, eq, inArray } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 import { groups, users } from "../db/schema";
 import { inChunks } from "../lib/sql";
 import type { OrgAccess } from "./access";
+import type { GroupLinks } from "./links";
 
 export type IdName = { id: string; name: string };
 
@@ -20,13 +20,6 @@ export async function creatorsOf(
   );
   const names = new Map(creators.map((u) => [u.id, u.name]));
   return (row) => (row.createdById ? { id: row.createdById, name: names.get(row.createdById) ?? "" } : null);
-}
-
-/** A table linking a resource (`owner`) to groups (`group`). */
-export interface GroupLinks {
-  table: SQLiteTable;
-  owner: SQLiteColumn;
-  group: SQLiteColumn;
 }
 
 /**

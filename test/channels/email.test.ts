@@ -49,23 +49,35 @@ async function emailInbox(owner: Actor) {
 }
 
 const visitorAddress = () => `${unique("jane")}@example.com`.toLowerCase();
+const mailId = () => `<${crypto.randomUUID()}@mail.example.com>`;
 const first = (o: Omit<GmailReply, "messageId"> & { messageId?: string }) =>
   gmailReply({
     subject: "Opening hours",
     noAttachment: true,
-    messageId: `<${crypto.randomUUID()}@mail.example.com>`,
+    messageId: mailId(),
     ...o,
   });
 /** The visitor's answer to our reply `ours`, the way Gmail writes it (References as given: none, or the thread). */
 const answerTo = (ours: Sent, o: { from: string; to: string; messageId: string; references: string[]; text: string }) =>
   gmailReply({ ...o, inReplyTo: ours.messageId, noAttachment: true });
 
+/** A new e-mail inbox, a visitor's first mail to it (Message-ID `root`) and our reply to that (`ours`). */
+async function threadBegun(text: string) {
+  const owner = await seedOwner();
+  const { inboxId, address } = await emailInbox(owner);
+  const visitor = visitorAddress();
+  const root = mailId();
+  await deliver(first({ from: visitor, to: address, messageId: root, text }), visitor, address);
+  const [ours] = await replies(visitor, 1);
+  return { owner, inboxId, address, visitor, root, ours };
+}
+
 describe("e-mail inbox", () => {
   it("a message in: the contact by address, the message stored, the reply sent with the thread's headers", async () => {
     const owner = await seedOwner();
     const { inboxId, address } = await emailInbox(owner);
     const visitor = visitorAddress();
-    const messageId = `<${crypto.randomUUID()}@mail.example.com>`;
+    const messageId = mailId();
     // The envelope recipient that Email Routing gives may differ in case from the inbox's address.
     const raw = first({ from: visitor, to: address, messageId, text: "Are you open on Sundays?" });
     expect(await deliver(raw, visitor, address.toUpperCase())).toEqual({ rejected: null });
@@ -108,18 +120,9 @@ describe("e-mail inbox", () => {
   it(
     "a reply to the reply comes back into the same conversation, and its answer carries the whole " + "thread",
     async () => {
-      const owner = await seedOwner();
-      const { inboxId, address } = await emailInbox(owner);
-      const visitor = visitorAddress();
-      const root = `<${crypto.randomUUID()}@mail.example.com>`;
-      await deliver(
-        first({ from: visitor, to: address, messageId: root, text: "Do you ship to Japan?" }),
-        visitor,
-        address,
-      );
-      const [ours] = await replies(visitor, 1);
+      const { owner, inboxId, address, visitor, root, ours } = await threadBegun("Do you ship to Japan?");
 
-      const second = `<${crypto.randomUUID()}@mail.example.com>`;
+      const second = mailId();
       const references = [root, ours.messageId];
       const answer = answerTo(ours, {
         from: visitor,
@@ -150,17 +153,8 @@ describe("e-mail inbox", () => {
   );
 
   it("a reply naming only our reply (In-Reply-To, no References) comes back into the same conversation", async () => {
-    const owner = await seedOwner();
-    const { inboxId, address } = await emailInbox(owner);
-    const visitor = visitorAddress();
-    const root = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(
-      first({ from: visitor, to: address, messageId: root, text: "Can I change my order?" }),
-      visitor,
-      address,
-    );
-    const [ours] = await replies(visitor, 1);
-    const second = `<${crypto.randomUUID()}@mail.example.com>`;
+    const { owner, inboxId, address, visitor, ours } = await threadBegun("Can I change my order?");
+    const second = mailId();
     const answer = answerTo(ours, {
       from: visitor,
       to: address,
@@ -233,16 +227,11 @@ describe("e-mail inbox", () => {
   });
 
   it("taken over: the assistant stays silent, the human's reply goes out in the thread", async () => {
-    const owner = await seedOwner();
-    const { inboxId, address } = await emailInbox(owner);
-    const visitor = visitorAddress();
-    const root = `<${crypto.randomUUID()}@mail.example.com>`;
-    await deliver(first({ from: visitor, to: address, messageId: root, text: "I want a refund." }), visitor, address);
-    const [ours] = await replies(visitor, 1);
+    const { owner, inboxId, address, visitor, root, ours } = await threadBegun("I want a refund.");
     const conversation = await onlyConversation(owner, inboxId);
     expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
 
-    const second = `<${crypto.randomUUID()}@mail.example.com>`;
+    const second = mailId();
     const references = [root, ours.messageId];
     await deliver(
       answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "Hello?" }),
@@ -274,16 +263,7 @@ describe("e-mail inbox", () => {
   it(
     'resolve mails the rating question in the thread; an answer "4" is kept as the rating, not as a ' + "message",
     async () => {
-      const owner = await seedOwner();
-      const { inboxId, address } = await emailInbox(owner);
-      const visitor = visitorAddress();
-      const root = `<${crypto.randomUUID()}@mail.example.com>`;
-      await deliver(
-        first({ from: visitor, to: address, messageId: root, text: "Where is my parcel?" }),
-        visitor,
-        address,
-      );
-      const [ours] = await replies(visitor, 1);
+      const { owner, inboxId, address, visitor, root, ours } = await threadBegun("Where is my parcel?");
       const conversation = await onlyConversation(owner, inboxId);
       expect((await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
 
@@ -295,7 +275,7 @@ describe("e-mail inbox", () => {
       const asked = await messagesOf(owner, conversation.id);
       expect(asked.at(-1)).toMatchObject({ senderType: "chatbot", content: question.text?.trim() });
 
-      const answer = `<${crypto.randomUUID()}@mail.example.com>`;
+      const answer = mailId();
       await deliver(
         answerTo(asking, {
           from: visitor,

@@ -5,7 +5,7 @@ import { createChatbot } from "../fixtures/chatbots";
 import { createTool, weatherToolBody } from "../fixtures/tools";
 import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
-import { chunksOf, readEvents, storedReply, type StreamEvent } from "../support/sse";
+import { readEvents, storedReply, type StreamEvent, streamedText } from "../support/sse";
 import { bodyOf, refinedBodyOf } from "../support/api";
 
 type ToolCall = {
@@ -154,10 +154,7 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
         toolCalls: [{ name: "get_weather" }, { name: "city_length" }],
       });
       expect(done.message.content).toContain('{"length":5}');
-      const text = chunksOf(events)
-        .filter((c) => !c.done)
-        .map((c) => c.content)
-        .join("");
+      const text = streamedText(events);
       expect(text).toBe(done.message.content);
     },
   );

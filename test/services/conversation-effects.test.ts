@@ -7,7 +7,7 @@ import { seedOwner, waitFor, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { readEvents } from "../support/sse";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
-import { client, pub, seedWebChat, startSession } from "../routes/widget/fixtures";
+import { visitorConversation } from "../routes/widget/fixtures";
 import { addEffectForTest } from "../../src/services/conversation/effects";
 import { bodyOf } from "../support/api";
 
@@ -92,11 +92,7 @@ describe("the effects of stored messages", () => {
 
   it("run once per message for an asynchronous message, the widget, and a human agent's reply", async () => {
     const owner = await seedOwner();
-    const chat = await seedWebChat(owner);
-    const visitor = client();
-    const session = await startSession(chat.id, {}, visitor);
-    const sent = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
-    const conversationId = /"conversationId":"([^"]+)"/.exec(sent)![1];
+    const { id: conversationId } = await visitorConversation(owner);
     await expectEachOnce(owner, conversationId, 2);
 
     // Asynchronous: the receipt first, the reply after.

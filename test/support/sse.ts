@@ -70,6 +70,13 @@ export function lastChunk<M>(events: StreamEvent<M>[]): Chunk<M> {
 export const chunksOf = <M>(events: StreamEvent<M>[]): Chunk<M>[] =>
   events.flatMap((e) => (e.event === "message" ? [e.data] : []));
 
+/** The text a streamed reply's deltas (its chunks before the last) carried, joined. */
+export const streamedText = <M>(events: StreamEvent<M>[]): string =>
+  chunksOf(events)
+    .filter((c) => !c.done)
+    .map((c) => c.content)
+    .join("");
+
 /**
  * Reads a live server-sent event stream (one that does not end) event by event: `next(match)`
  * resolves with the first event from now on that `match` accepts, skipping others; `next(name, match)` the first

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { forbidden } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { canManageSkill, getSkillForRead } from "../../services/skills/access";
+import { getSkillToManage } from "../../services/skills/access";
 import { deleteSkill } from "../../services/skills/write";
 import { SKILLS_TAG } from "./schema";
 
@@ -23,9 +22,7 @@ export const registerDeleteSkill = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "skill.manage");
-    const row = await getSkillForRead(c.var.db, access, c.req.valid("param").id);
-    if (!canManageSkill(access, row, c.var.principal.isStaff))
-      throw forbidden("Only platform staff can delete global skills.");
+    const row = await getSkillToManage(c.var.db, access, c.req.valid("param").id, c.var.principal.isStaff, "delete");
     await deleteSkill(c.env, c.var.db, row);
     return c.body(null, 204);
   });

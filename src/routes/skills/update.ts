@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { forbidden } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { canManageSkill, getSkillForRead } from "../../services/skills/access";
+import { getSkillToManage } from "../../services/skills/access";
 import { skillGroupIds, updateSkill } from "../../services/skills/store";
 import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
 import { skillView } from "../../services/skills/views";
@@ -31,9 +30,7 @@ export function registerUpdateSkill(r: Router) {
       const db = c.var.db;
       const access = await currentAccess(c);
       requirePermission(access, "skill.manage");
-      const current = await getSkillForRead(db, access, c.req.valid("param").id);
-      if (!canManageSkill(access, current, c.var.principal.isStaff))
-        throw forbidden("Only platform staff can change global skills.");
+      const current = await getSkillToManage(db, access, c.req.valid("param").id, c.var.principal.isStaff, "change");
       const body = c.req.valid("json");
       const toolIds = await checkAttachedTools(
         db,

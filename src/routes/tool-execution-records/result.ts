@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { badRequest } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { currentAccess, requirePermission, withPermission } from "../../services/access";
 import { completeDesktopCall, getRecordForRead } from "../../services/tools/execution-records";
 import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
 import { conversationObject } from "../../services/conversations";
@@ -34,7 +34,7 @@ export const registerDesktopResult = (r: Router) =>
     // `conversation.manage` instead, so the caller sees the calls of the tools given to their groups as a viewer does.
     const record = await getRecordForRead(
       db,
-      { ...access, permissions: new Set([...access.permissions, "tool.view"]) },
+      withPermission(access, "tool.view"),
       c.var.principal.userId,
       c.req.valid("param").id,
     );

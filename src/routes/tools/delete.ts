@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { forbidden } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { canManageTool, getToolForRead } from "../../services/tools/access";
+import { getToolToManage } from "../../services/tools/access";
 import { deleteTool } from "../../services/tools/store";
 import { TOOLS_TAG } from "./schema";
 
@@ -23,9 +22,7 @@ export const registerDeleteTool = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
     requirePermission(access, "tool.manage");
-    const row = await getToolForRead(c.var.db, access, c.req.valid("param").id);
-    if (!canManageTool(access, row, c.var.principal.isStaff))
-      throw forbidden("Only platform staff can delete global tools.");
+    const row = await getToolToManage(c.var.db, access, c.req.valid("param").id, c.var.principal.isStaff, "delete");
     await deleteTool(c.var.db, row.id);
     return c.body(null, 204);
   });

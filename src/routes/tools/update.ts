@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { fieldError, forbidden } from "../../lib/errors";
+import { fieldError } from "../../lib/errors";
 import { currentAccess, requirePermission } from "../../services/access";
-import { canManageTool, getToolForRead } from "../../services/tools/access";
+import { getToolToManage } from "../../services/tools/access";
 import { toolGroupIds, updateTool } from "../../services/tools/store";
 import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
 import { toolView } from "../../services/tools/views";
@@ -31,9 +31,7 @@ export function registerUpdateTool(r: Router) {
       const db = c.var.db;
       const access = await currentAccess(c);
       requirePermission(access, "tool.manage");
-      const current = await getToolForRead(db, access, c.req.valid("param").id);
-      if (!canManageTool(access, current, c.var.principal.isStaff))
-        throw forbidden("Only platform staff can change global tools.");
+      const current = await getToolToManage(db, access, c.req.valid("param").id, c.var.principal.isStaff, "change");
       const body = c.req.valid("json");
       if (body.isGlobal !== undefined && body.isGlobal !== (current.organizationId === null))
         throw fieldError("isGlobal", "Cannot be changed after creation.");

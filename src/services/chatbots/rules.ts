@@ -1,11 +1,10 @@
 // An assistant's body as columns, and the rules it must meet: references the caller may use, and
 // rules across fields.
-import { and, eq, inArray } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { type chatbots, groups } from "../../db/schema";
+import type { chatbots } from "../../db/schema";
 import { fieldError, forbidden } from "../../lib/errors";
-import { inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
+import { requireOrganizationGroups } from "../groups";
 import { getModel, modelUnavailableReason, type ModelKind } from "../models";
 import type { ChatbotRow } from "./visibility";
 
@@ -119,15 +118,7 @@ export async function checkChatbotReferences(
   const wanted = [...new Set(body.groups.map((g) => g.id))];
   if (personal && wanted.length)
     throw fieldError("groups", "A personal assistant belongs to no organization and has no groups.");
-  const known = await inChunks(wanted, (ids) =>
-    db
-      .select({ id: groups.id })
-      .from(groups)
-      .where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, ids))),
-  );
-  const knownIds = new Set(known.map((g) => g.id));
-  const unknown = wanted.filter((id) => !knownIds.has(id));
-  if (unknown.length) throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+  await requireOrganizationGroups(db, access, wanted);
   const added = wanted.filter((id) => !currentGroupIds.includes(id));
   if (!access.isOwner && added.some((id) => !access.groupIds.includes(id))) {
     throw forbidden("You can only give an assistant to groups you belong to.");

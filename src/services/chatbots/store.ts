@@ -7,6 +7,7 @@ import { uuidv7 } from "../../lib/ids";
 import { chunk } from "../../lib/sql";
 import { chatbotToolStatements } from "../tools/chatbot-tools";
 import { chatbotSkillStatements } from "../skills/write";
+import { linkStatements } from "../links";
 import type { ChatbotRow } from "./visibility";
 import type { ChatbotColumns } from "./rules";
 
@@ -18,12 +19,13 @@ const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.n
       .onConflictDoNothing(),
   );
 
-const knowledgeBaseLinks = (db: Db, chatbotId: string, ids: string[]) =>
-  chunk(ids, 40).map((part) =>
-    db
-      .insert(chatbotKnowledgeBases)
-      .values(part.map((knowledgeBaseId) => ({ chatbotId, knowledgeBaseId })))
-      .onConflictDoNothing(),
+const knowledgeBaseLinks = (db: Db, chatbotId: string, ids: string[], replace: boolean) =>
+  linkStatements(
+    db,
+    { table: chatbotKnowledgeBases, owner: chatbotKnowledgeBases.chatbotId },
+    chatbotId,
+    ids.map((knowledgeBaseId) => ({ chatbotId, knowledgeBaseId })),
+    replace,
   );
 
 /**
@@ -55,7 +57,7 @@ export async function createChatbot(
     insert,
     inbox,
     ...linkInserts(db, id, groupIds),
-    ...knowledgeBaseLinks(db, id, knowledgeBaseIds),
+    ...knowledgeBaseLinks(db, id, knowledgeBaseIds, false),
     ...chatbotToolStatements(db, id, toolIds, false),
     ...chatbotSkillStatements(db, id, skillIds, false),
   ]);
@@ -90,11 +92,7 @@ export async function updateChatbot(
         ...linkInserts(db, id, groupIds),
       ]
     : [];
-  if (knowledgeBaseIds)
-    links.push(
-      db.delete(chatbotKnowledgeBases).where(eq(chatbotKnowledgeBases.chatbotId, id)),
-      ...knowledgeBaseLinks(db, id, knowledgeBaseIds),
-    );
+  if (knowledgeBaseIds) links.push(...knowledgeBaseLinks(db, id, knowledgeBaseIds, true));
   if (toolIds) links.push(...chatbotToolStatements(db, id, toolIds, true));
   if (skillIds) links.push(...chatbotSkillStatements(db, id, skillIds, true));
   const [[row]] = await db.batch([update, ...links]);

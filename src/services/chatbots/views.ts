@@ -7,9 +7,8 @@ import { can, type OrgAccess } from "../access";
 import { chatbotToolLinks } from "../tools/chatbot-tools";
 import { chatbotSkillLinks } from "../skills/chatbot-skills";
 import type { ChatbotRow } from "./visibility";
-import { creatorsOf } from "../view-parts";
+import { creatorsOf, type IdName } from "../view-parts";
 
-type IdName = { id: string; name: string };
 /** Everything an assistant record shows besides its own columns. */
 export interface ChatbotView {
   row: ChatbotRow;

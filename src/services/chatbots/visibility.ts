@@ -1,20 +1,18 @@
 // Which assistants a member sees (CONTRACT section 4), and reading one for a change.
-import { and, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, isNull, or, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../env";
-import { chatbotGroups, chatbots, groupMembers } from "../../db/schema";
+import { chatbotGroups, chatbots } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { contains } from "../../lib/sql";
 import type { Page, PageWindow } from "../../db/paginate";
 import { can, type OrgAccess } from "../access";
+import { groupLinksOf, reachableThroughGroups } from "../links";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
-/** Assistants given to one of the member's groups (chatbot_groups). */
-const reachableThroughGroups = (memberId: string) =>
-  sql`${chatbots.id} in (select ${chatbotGroups.chatbotId} from ${chatbotGroups}
-    inner join ${groupMembers} on ${groupMembers.groupId} = ${chatbotGroups.groupId}
-    where ${groupMembers.memberId} = ${memberId})`;
+/** Assistants given to groups (`chatbot_groups`). */
+export const chatbotGroupLinks = groupLinksOf(chatbotGroups, chatbotGroups.chatbotId);
 
 /**
  * The assistants the caller sees (CONTRACT section 4): their own personal assistants, and in the
@@ -31,7 +29,9 @@ function visibleChatbotParts(access: OrgAccess, userId: string): [SQL, SQL] {
   const inOrganization = eq(chatbots.organizationId, access.organizationId);
   if (access.isOwner) return [personal, inOrganization];
   const mine = eq(chatbots.createdById, userId);
-  const reach = can(access, "chatbot.view") ? or(mine, reachableThroughGroups(access.memberId)) : mine;
+  const reach = can(access, "chatbot.view")
+    ? or(mine, reachableThroughGroups(chatbots.id, chatbotGroupLinks, access.memberId))
+    : mine;
   return [personal, and(inOrganization, reach)!];
 }
 

@@ -11,11 +11,11 @@ import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "./knowled
 import { objectPrefixOf, type IngestionJob } from "./content";
 import type { Upload } from "./uploads";
 import { fileRecord } from "../records/knowledge-files";
+import type { IdName } from "../view-parts";
 
 export { FILE_STATUSES } from "../../db/schema";
 
 export type FileRow = typeof knowledgeBaseFiles.$inferSelect;
-type IdName = { id: string; name: string };
 
 export { BUILT_IN_PARSER } from "../parsing";
 

@@ -5,7 +5,6 @@ import { type PageWindow, paginate } from "../../db/paginate";
 import {
   chatbotKnowledgeBases,
   chatbots,
-  groupMembers,
   groups,
   knowledgeBaseFiles,
   knowledgeBaseGroups,
@@ -21,19 +20,18 @@ import { isUuid, uuidv7 } from "../../lib/ids";
 import { chunk, contains, inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
+import { requireOrganizationGroups } from "../groups";
 import { getModel } from "../models";
 import { knowledgeBaseRecord } from "../records/knowledge-bases";
+import { groupLinksOf, linkStatements, reachableThroughGroups, requireKnownIds } from "../links";
+import type { IdName } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
 import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
-type IdName = { id: string; name: string };
 
-/** Knowledge bases given to one of the member's groups. */
-const reachableThroughGroups = (memberId: string) =>
-  sql`${knowledgeBases.id} in (select ${knowledgeBaseGroups.knowledgeBaseId} from ${knowledgeBaseGroups}
-    inner join ${groupMembers} on ${groupMembers.groupId} = ${knowledgeBaseGroups.groupId}
-    where ${groupMembers.memberId} = ${memberId})`;
+/** Knowledge bases given to groups (`knowledge_base_groups`). */
+export const knowledgeBaseGroupLinks = groupLinksOf(knowledgeBaseGroups, knowledgeBaseGroups.knowledgeBaseId);
 
 /**
  * The knowledge bases the caller sees (CONTRACT section 4), all in the organization of `access`:
@@ -44,7 +42,9 @@ export function visibleKnowledgeBasesCondition(access: OrgAccess, userId: string
   const inOrganization = eq(knowledgeBases.organizationId, access.organizationId);
   if (access.isOwner) return inOrganization;
   const mine = eq(knowledgeBases.createdById, userId);
-  const reach = can(access, "knowledge_base.view") ? or(mine, reachableThroughGroups(access.memberId)) : mine;
+  const reach = can(access, "knowledge_base.view")
+    ? or(mine, reachableThroughGroups(knowledgeBases.id, knowledgeBaseGroupLinks, access.memberId))
+    : mine;
   return and(inOrganization, reach)!;
 }
 
@@ -269,7 +269,7 @@ export async function createKnowledgeBase(
         ...store,
       })
       .returning(),
-    ...linkStatements(db, id, links),
+    ...knowledgeBaseLinkStatements(db, id, links),
   ]);
   await startKeywordIndex(env, id);
   return knowledgeBaseRecordOf(env, db, access, userId, row, storedCredentials);
@@ -318,7 +318,7 @@ export async function updateKnowledgeBase(
       .set({ ...values, ...store, updatedAt: Date.now() })
       .where(eq(knowledgeBases.id, current.id))
       .returning(),
-    ...linkStatements(db, current.id, links),
+    ...knowledgeBaseLinkStatements(db, current.id, links),
   ]);
   return knowledgeBaseRecordOf(env, db, access, userId, row, storedCredentials);
 }
@@ -358,15 +358,7 @@ export async function checkKnowledgeBaseReferences(
   const out: KnowledgeBaseLinks = {};
   if (body.groups !== undefined) {
     const wanted = [...new Set((body.groups ?? []).map((g) => g.id))];
-    const known = await inChunks(wanted, (part) =>
-      db
-        .select({ id: groups.id })
-        .from(groups)
-        .where(and(eq(groups.organizationId, access.organizationId), inArray(groups.id, part))),
-    );
-    const unknown = wanted.filter((id) => !known.some((g) => g.id === id));
-    if (unknown.length)
-      throw fieldError("groups", `Not groups of this organization: ${unknown.slice(0, 5).join(", ")}.`);
+    await requireOrganizationGroups(db, access, wanted);
     if (!access.isOwner && wanted.some((id) => !current.groupIds.includes(id) && !access.groupIds.includes(id))) {
       throw forbidden("You can only give a knowledge base to groups you belong to.");
     }
@@ -374,14 +366,16 @@ export async function checkKnowledgeBaseReferences(
   }
   if (body.chatbots !== undefined) {
     const wanted = [...new Set((body.chatbots ?? []).map((b) => b.id))];
-    const known = await inChunks(wanted, (part) =>
-      db
-        .select({ id: chatbots.id })
-        .from(chatbots)
-        .where(and(inArray(chatbots.id, part), visibleChatbotsCondition(access, userId))),
+    await requireKnownIds(
+      wanted,
+      (part) =>
+        db
+          .select({ id: chatbots.id })
+          .from(chatbots)
+          .where(and(inArray(chatbots.id, part), visibleChatbotsCondition(access, userId))),
+      "chatbots",
+      "Unknown assistants",
     );
-    const unknown = wanted.filter((id) => !known.some((b) => b.id === id));
-    if (unknown.length) throw fieldError("chatbots", `Unknown assistants: ${unknown.slice(0, 5).join(", ")}.`);
     const add = wanted.filter((id) => !current.visibleChatbotIds.includes(id));
     const remove = current.visibleChatbotIds.filter((id) => !wanted.includes(id));
     out.chatbots = { add, remove };
@@ -410,7 +404,11 @@ export async function currentLinks(db: Db, access: OrgAccess, userId: string, kn
 }
 
 /** Statements replacing the knowledge base's group links and adding and removing assistant links (when given). */
-export function linkStatements(db: Db, knowledgeBaseId: string, links: KnowledgeBaseLinks): BatchItem<"sqlite">[] {
+export function knowledgeBaseLinkStatements(
+  db: Db,
+  knowledgeBaseId: string,
+  links: KnowledgeBaseLinks,
+): BatchItem<"sqlite">[] {
   const out: BatchItem<"sqlite">[] = [];
   if (links.groupIds) {
     out.push(
@@ -422,11 +420,12 @@ export function linkStatements(db: Db, knowledgeBaseId: string, links: Knowledge
             links.groupIds.length ? notInArray(knowledgeBaseGroups.groupId, links.groupIds) : undefined,
           ),
         ),
-      ...chunk(links.groupIds, 40).map((part) =>
-        db
-          .insert(knowledgeBaseGroups)
-          .values(part.map((groupId) => ({ knowledgeBaseId, groupId })))
-          .onConflictDoNothing(),
+      ...linkStatements(
+        db,
+        knowledgeBaseGroupLinks,
+        knowledgeBaseId,
+        links.groupIds.map((groupId) => ({ knowledgeBaseId, groupId })),
+        false,
       ),
     );
   }
@@ -442,11 +441,12 @@ export function linkStatements(db: Db, knowledgeBaseId: string, links: Knowledge
           ),
         ),
     ),
-    ...chunk(add, 40).map((part) =>
-      db
-        .insert(chatbotKnowledgeBases)
-        .values(part.map((chatbotId) => ({ knowledgeBaseId, chatbotId })))
-        .onConflictDoNothing(),
+    ...linkStatements(
+      db,
+      { table: chatbotKnowledgeBases, owner: chatbotKnowledgeBases.knowledgeBaseId },
+      knowledgeBaseId,
+      add.map((chatbotId) => ({ knowledgeBaseId, chatbotId })),
+      false,
     ),
   );
   return out;
@@ -516,13 +516,15 @@ export async function checkChatbotKnowledgeBases(
 ): Promise<string[] | undefined> {
   if (wanted === undefined) return undefined;
   const ids = [...new Set((wanted ?? []).map((k) => k.id))];
-  const known = await inChunks(ids, (part) =>
-    db
-      .select({ id: knowledgeBases.id })
-      .from(knowledgeBases)
-      .where(and(inArray(knowledgeBases.id, part), visibleKnowledgeBasesCondition(access, userId))),
+  await requireKnownIds(
+    ids,
+    (part) =>
+      db
+        .select({ id: knowledgeBases.id })
+        .from(knowledgeBases)
+        .where(and(inArray(knowledgeBases.id, part), visibleKnowledgeBasesCondition(access, userId))),
+    "knowledgeBases",
+    "Unknown knowledge bases",
   );
-  const unknown = ids.filter((id) => !known.some((k) => k.id === id));
-  if (unknown.length) throw fieldError("knowledgeBases", `Unknown knowledge bases: ${unknown.slice(0, 5).join(", ")}.`);
   return ids;
 }

@@ -4,9 +4,8 @@ import { IdName, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { FileRow } from "../knowledge/files";
 import { BUILT_IN_PARSER } from "../parsing";
+import type { IdName as IdNameRef } from "../view-parts";
 import { EXAMPLE_ID } from "./knowledge-bases";
-
-type IdNameRef = { id: string; name: string };
 
 const ParserSchema = z
   .object({

@@ -2,9 +2,9 @@ import type { textNodes } from "../../db/schema";
 import { ms } from "../../lib/time";
 import type { NodeFile } from "../knowledge/files";
 import { highlight } from "../knowledge/retrieval/terms";
+import type { IdName } from "../view-parts";
 
 export type TextNodeRow = typeof textNodes.$inferSelect;
-type IdName = { id: string; name: string };
 
 /** The older form of a text node (`/api`). */
 export interface TextNodeLegacy {

@@ -1,28 +1,19 @@
-import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
-import { groupMembers, skillGroups, skills } from "../../db/schema";
-import { notFound } from "../../lib/errors";
+import { skillGroups, skills } from "../../db/schema";
+import { forbidden, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
+import { groupLinksOf, globalOrReachableCondition } from "../links";
 
 export type SkillRow = typeof skills.$inferSelect;
 
-const reachableThroughGroups = (memberId: string) =>
-  sql`${skills.id} in (select ${skillGroups.skillId} from ${skillGroups}
-    inner join ${groupMembers} on ${groupMembers.groupId} = ${skillGroups.groupId}
-    where ${groupMembers.memberId} = ${memberId})`;
+/** Skills given to groups (`skill_groups`). */
+export const skillGroupLinks = groupLinksOf(skillGroups, skillGroups.skillId);
 
-/**
- * The skills the caller sees, like tools (CONTRACT section 4): global skills and, in the
- * organization, all of them for owners; other members need `skill.view` and see a skill only
- * through one of their groups.
- */
-export function visibleSkillsCondition(access: OrgAccess): SQL {
-  const inOrganization = eq(skills.organizationId, access.organizationId);
-  if (access.isOwner) return or(isNull(skills.organizationId), inOrganization)!;
-  if (!can(access, "skill.view")) return sql`0`;
-  return or(isNull(skills.organizationId), and(inOrganization, reachableThroughGroups(access.memberId)))!;
-}
+/** The skills the caller sees (globalOrReachableCondition with `skill.view`), as for tools. */
+export const visibleSkillsCondition = (access: OrgAccess): SQL =>
+  globalOrReachableCondition(access, skills, skillGroupLinks, "skill.view");
 
 export async function getVisibleSkill(db: Db, access: OrgAccess, id: string): Promise<SkillRow | null> {
   if (!isUuid(id)) return null;
@@ -43,3 +34,16 @@ export async function getSkillForRead(db: Db, access: OrgAccess, id: string): Pr
 /** Global skills are platform staff's to change. */
 export const canManageSkill = (access: OrgAccess, row: Pick<SkillRow, "organizationId">, isStaff: boolean) =>
   row.organizationId === null ? isStaff : can(access, "skill.manage");
+
+/** The skill for a change or a delete: 404 unless the caller sees it; a global skill is platform staff's (403). */
+export async function getSkillToManage(
+  db: Db,
+  access: OrgAccess,
+  id: string,
+  isStaff: boolean,
+  action: "change" | "delete",
+): Promise<SkillRow> {
+  const row = await getSkillForRead(db, access, id);
+  if (!canManageSkill(access, row, isStaff)) throw forbidden(`Only platform staff can ${action} global skills.`);
+  return row;
+}

@@ -1,10 +1,10 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../env";
-import { skillGroups, skillResources, skillTools, tools } from "../../db/schema";
+import { skillResources, skillTools, tools } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import { creatorsOf, type IdName, linkedGroups } from "../view-parts";
-import { canManageSkill, type SkillRow } from "./access";
+import { canManageSkill, type SkillRow, skillGroupLinks } from "./access";
 
 export type SkillResourceRow = typeof skillResources.$inferSelect;
 export interface AttachedTool {
@@ -29,7 +29,7 @@ export async function skillViews(db: Db, access: OrgAccess, isStaff: boolean, ro
   const ids = rows.map((r) => r.id);
   const [createdBy, groupsOf, toolLinks, resources] = await Promise.all([
     creatorsOf(db, rows),
-    linkedGroups(db, access, { table: skillGroups, owner: skillGroups.skillId, group: skillGroups.groupId }, ids),
+    linkedGroups(db, access, skillGroupLinks, ids),
     inChunks(ids, (part) =>
       db
         .select({

@@ -1,13 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { chatbotSkills, skillGroups, skillResources, skills, skillTools, tools } from "../../db/schema";
+import { chatbotSkills, skillResources, skills, skillTools } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
-import { chunk, inChunks } from "../../lib/sql";
-import type { OrgAccess } from "../access";
+import { chunk } from "../../lib/sql";
+import { type OrgAccess, withPermission } from "../access";
 import { checkGroupAssignment } from "../groups";
-import { visibleToolsCondition } from "../tools/access";
-import { visibleSkillsCondition } from "./access";
+import { linkStatements, requireKnownIds } from "../links";
+import { checkVisibleTools } from "../tools/chatbot-tools";
+import { skillGroupLinks, visibleSkillsCondition } from "./access";
 
 /** `groups` of a skill body (see checkGroupAssignment). */
 export const checkSkillGroups = (
@@ -18,27 +19,9 @@ export const checkSkillGroups = (
   current: string[] = [],
 ) => checkGroupAssignment(db, access, wanted, creating, current, "a skill");
 
-/** Attached tool ids: tools the caller can see (global or of the organization), else 400 naming them. */
-export async function checkAttachedTools(
-  db: Db,
-  access: OrgAccess,
-  wanted: string[] | undefined,
-  field = "attachedToolIds",
-): Promise<string[] | undefined> {
-  if (wanted === undefined) return undefined;
-  const ids = [...new Set(wanted)];
-  if (!ids.length) return [];
-  const visible = { ...access, permissions: new Set([...access.permissions, "tool.view" as const]) };
-  const found = await inChunks(ids, (part) =>
-    db
-      .select({ id: tools.id })
-      .from(tools)
-      .where(and(inArray(tools.id, part), visibleToolsCondition(visible))),
-  );
-  const unknown = ids.filter((id) => !found.some((t) => t.id === id));
-  if (unknown.length) throw fieldError(field, `Unknown tool: ${unknown.slice(0, 5).join(", ")}.`);
-  return ids;
-}
+/** Attached tool ids (see checkVisibleTools). */
+export const checkAttachedTools = (db: Db, access: OrgAccess, wanted: string[] | undefined) =>
+  checkVisibleTools(db, access, wanted, "attachedToolIds");
 
 /** `attached_tool_ids` of the upload form: comma-separated ids or a JSON array string. */
 export function parseToolIdList(raw: string | null | undefined): string[] {
@@ -69,37 +52,32 @@ export function parseToolIdList(raw: string | null | undefined): string[] {
   return ids;
 }
 
-export function skillLinkStatements(
+/** Statements setting (or, with `replace`, replacing) the groups and attached tools given. */
+export const skillLinkStatements = (
   db: Db,
   skillId: string,
   links: { groupIds?: string[]; toolIds?: string[] },
   replace: boolean,
-): BatchItem<"sqlite">[] {
-  const out: BatchItem<"sqlite">[] = [];
-  if (links.groupIds) {
-    if (replace) out.push(db.delete(skillGroups).where(eq(skillGroups.skillId, skillId)));
-    out.push(
-      ...chunk(links.groupIds, 40).map((part) =>
-        db
-          .insert(skillGroups)
-          .values(part.map((groupId) => ({ skillId, groupId })))
-          .onConflictDoNothing(),
-      ),
-    );
-  }
-  if (links.toolIds) {
-    if (replace) out.push(db.delete(skillTools).where(eq(skillTools.skillId, skillId)));
-    out.push(
-      ...chunk(links.toolIds, 40).map((part) =>
-        db
-          .insert(skillTools)
-          .values(part.map((toolId) => ({ skillId, toolId })))
-          .onConflictDoNothing(),
-      ),
-    );
-  }
-  return out;
-}
+): BatchItem<"sqlite">[] => [
+  ...(links.groupIds
+    ? linkStatements(
+        db,
+        skillGroupLinks,
+        skillId,
+        links.groupIds.map((groupId) => ({ skillId, groupId })),
+        replace,
+      )
+    : []),
+  ...(links.toolIds
+    ? linkStatements(
+        db,
+        { table: skillTools, owner: skillTools.skillId },
+        skillId,
+        links.toolIds.map((toolId) => ({ skillId, toolId })),
+        replace,
+      )
+    : []),
+];
 
 /** Deletes a skill and then its stored package and resources (R2). */
 export async function deleteSkill(env: Bindings, db: Db, skill: { id: string; packageKey: string | null }) {
@@ -120,33 +98,26 @@ export async function checkChatbotSkills(
 ): Promise<string[] | undefined> {
   if (body.skills === undefined) return undefined;
   const wanted = [...new Set((body.skills ?? []).map((s) => s.id))];
-  if (!wanted.length) return [];
-  const visible = { ...access, permissions: new Set([...access.permissions, "skill.view" as const]) };
-  const found = await inChunks(wanted, (ids) =>
-    db
-      .select({ id: skills.id })
-      .from(skills)
-      .where(and(inArray(skills.id, ids), visibleSkillsCondition(visible))),
+  const visible = withPermission(access, "skill.view");
+  await requireKnownIds(
+    wanted,
+    (ids) =>
+      db
+        .select({ id: skills.id })
+        .from(skills)
+        .where(and(inArray(skills.id, ids), visibleSkillsCondition(visible))),
+    "skills",
+    "Unknown skill",
   );
-  const unknown = wanted.filter((id) => !found.some((s) => s.id === id));
-  if (unknown.length) throw fieldError("skills", `Unknown skill: ${unknown.slice(0, 5).join(", ")}.`);
   return wanted;
 }
 
 /** Statements replacing (or setting) an assistant's skills. */
-export function chatbotSkillStatements(
-  db: Db,
-  chatbotId: string,
-  skillIds: string[],
-  replace: boolean,
-): BatchItem<"sqlite">[] {
-  return [
-    ...(replace ? [db.delete(chatbotSkills).where(eq(chatbotSkills.chatbotId, chatbotId))] : []),
-    ...chunk(skillIds, 40).map((part) =>
-      db
-        .insert(chatbotSkills)
-        .values(part.map((skillId) => ({ chatbotId, skillId })))
-        .onConflictDoNothing(),
-    ),
-  ];
-}
+export const chatbotSkillStatements = (db: Db, chatbotId: string, skillIds: string[], replace: boolean) =>
+  linkStatements(
+    db,
+    { table: chatbotSkills, owner: chatbotSkills.chatbotId },
+    chatbotId,
+    skillIds.map((skillId) => ({ chatbotId, skillId })),
+    replace,
+  );

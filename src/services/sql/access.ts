@@ -1,16 +1,15 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
-import { groupMembers, sqlDatabaseGroups, sqlDatabases } from "../../db/schema";
+import { sqlDatabaseGroups, sqlDatabases } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
+import { groupLinksOf, reachableThroughGroups } from "../links";
 
 export type SqlDatabaseRow = typeof sqlDatabases.$inferSelect;
 
-const reachableThroughGroups = (memberId: string) =>
-  sql`${sqlDatabases.id} in (select ${sqlDatabaseGroups.sqlDatabaseId} from ${sqlDatabaseGroups}
-    inner join ${groupMembers} on ${groupMembers.groupId} = ${sqlDatabaseGroups.groupId}
-    where ${groupMembers.memberId} = ${memberId})`;
+/** SQL databases given to groups (`sql_database_groups`). */
+export const sqlDatabaseGroupLinks = groupLinksOf(sqlDatabaseGroups, sqlDatabaseGroups.sqlDatabaseId);
 
 /** SQL databases the caller sees (CONTRACT section 4): owners all of the organization's; members with
  * `sql_database.view` those of their groups. */
@@ -18,7 +17,7 @@ export function visibleSqlDatabasesCondition(access: OrgAccess): SQL {
   const inOrganization = eq(sqlDatabases.organizationId, access.organizationId);
   if (access.isOwner) return inOrganization;
   if (!can(access, "sql_database.view")) return sql`0`;
-  return and(inOrganization, reachableThroughGroups(access.memberId))!;
+  return and(inOrganization, reachableThroughGroups(sqlDatabases.id, sqlDatabaseGroupLinks, access.memberId))!;
 }
 
 /**

@@ -4,20 +4,18 @@ import type { Bindings, Db } from "../../env";
 import {
   chatbots,
   sqlDatabaseChatbots,
-  sqlDatabaseGroups,
   sqlDatabases,
   sqlDatabaseTables,
   type SqlColumn,
   type SqlDatabaseType,
 } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
-import { fieldError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
-import { chunk, inChunks } from "../../lib/sql";
-import type { OrgAccess } from "../access";
+import { type OrgAccess, withPermission } from "../access";
 import { checkGroupAssignment } from "../groups";
+import { linkStatements, requireKnownIds } from "../links";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
-import type { SqlDatabaseRow } from "./access";
+import { type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 import { discoverPostgres } from "./postgres";
 
 /** Types stored and listed, but without a driver that runs on Workers yet. */
@@ -43,56 +41,52 @@ export async function checkSqlChatbots(
 ): Promise<string[] | undefined> {
   if (wanted === undefined) return undefined;
   const ids = [...new Set(wanted)];
-  const visible = { ...access, permissions: new Set([...access.permissions, "chatbot.view" as const]) };
-  const found = await inChunks(ids, (part) =>
-    db
-      .select({ id: chatbots.id })
-      .from(chatbots)
-      .where(
-        and(
-          inArray(chatbots.id, part),
-          eq(chatbots.organizationId, access.organizationId),
-          visibleChatbotsCondition(visible, userId),
+  const visible = withPermission(access, "chatbot.view");
+  await requireKnownIds(
+    ids,
+    (part) =>
+      db
+        .select({ id: chatbots.id })
+        .from(chatbots)
+        .where(
+          and(
+            inArray(chatbots.id, part),
+            eq(chatbots.organizationId, access.organizationId),
+            visibleChatbotsCondition(visible, userId),
+          ),
         ),
-      ),
+    "chatbots",
+    "Not assistants of this organization",
   );
-  const unknown = ids.filter((id) => !found.some((b) => b.id === id));
-  if (unknown.length)
-    throw fieldError("chatbots", `Not assistants of this organization: ${unknown.slice(0, 5).join(", ")}.`);
   return ids;
 }
 
-export function sqlLinkStatements(
+/** Statements setting (or, with `replace`, replacing) the groups and assistants given. */
+export const sqlLinkStatements = (
   db: Db,
   id: string,
   links: { groupIds?: string[]; chatbotIds?: string[] },
   replace: boolean,
-): BatchItem<"sqlite">[] {
-  const out: BatchItem<"sqlite">[] = [];
-  if (links.groupIds) {
-    if (replace) out.push(db.delete(sqlDatabaseGroups).where(eq(sqlDatabaseGroups.sqlDatabaseId, id)));
-    out.push(
-      ...chunk(links.groupIds, 40).map((part) =>
-        db
-          .insert(sqlDatabaseGroups)
-          .values(part.map((groupId) => ({ sqlDatabaseId: id, groupId })))
-          .onConflictDoNothing(),
-      ),
-    );
-  }
-  if (links.chatbotIds) {
-    if (replace) out.push(db.delete(sqlDatabaseChatbots).where(eq(sqlDatabaseChatbots.sqlDatabaseId, id)));
-    out.push(
-      ...chunk(links.chatbotIds, 40).map((part) =>
-        db
-          .insert(sqlDatabaseChatbots)
-          .values(part.map((chatbotId) => ({ sqlDatabaseId: id, chatbotId })))
-          .onConflictDoNothing(),
-      ),
-    );
-  }
-  return out;
-}
+): BatchItem<"sqlite">[] => [
+  ...(links.groupIds
+    ? linkStatements(
+        db,
+        sqlDatabaseGroupLinks,
+        id,
+        links.groupIds.map((groupId) => ({ sqlDatabaseId: id, groupId })),
+        replace,
+      )
+    : []),
+  ...(links.chatbotIds
+    ? linkStatements(
+        db,
+        { table: sqlDatabaseChatbots, owner: sqlDatabaseChatbots.sqlDatabaseId },
+        id,
+        links.chatbotIds.map((chatbotId) => ({ sqlDatabaseId: id, chatbotId })),
+        replace,
+      )
+    : []),
+];
 
 const describeError = (err: unknown) => {
   const e = err as { message?: string; code?: string };

@@ -1,29 +1,22 @@
-import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
-import { groupMembers, toolGroups, tools } from "../../db/schema";
-import { notFound } from "../../lib/errors";
+import { toolGroups, tools } from "../../db/schema";
+import { forbidden, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
+import { groupLinksOf, globalOrReachableCondition } from "../links";
 
 export type ToolRow = typeof tools.$inferSelect;
 
-/** Tools given to one of the member's groups. */
-const reachableThroughGroups = (memberId: string) =>
-  sql`${tools.id} in (select ${toolGroups.toolId} from ${toolGroups}
-    inner join ${groupMembers} on ${groupMembers.groupId} = ${toolGroups.groupId}
-    where ${groupMembers.memberId} = ${memberId})`;
+/** Tools given to groups (`tool_groups`). */
+export const toolGroupLinks = groupLinksOf(toolGroups, toolGroups.toolId);
 
 /**
- * The tools the caller sees (CONTRACT section 4): global tools and, in the organization of
- * `access`, all of its tools for owners; other members need `tool.view` and see a tool only through
- * one of their groups (creators must give it to one of theirs, so they keep seeing it).
+ * The tools the caller sees (globalOrReachableCondition with `tool.view`); creators must give a tool to one of their
+ * groups, so they keep seeing it.
  */
-export function visibleToolsCondition(access: OrgAccess): SQL {
-  const inOrganization = eq(tools.organizationId, access.organizationId);
-  if (access.isOwner) return or(isNull(tools.organizationId), inOrganization)!;
-  if (!can(access, "tool.view")) return sql`0`;
-  return or(isNull(tools.organizationId), and(inOrganization, reachableThroughGroups(access.memberId)))!;
-}
+export const visibleToolsCondition = (access: OrgAccess): SQL =>
+  globalOrReachableCondition(access, tools, toolGroupLinks, "tool.view");
 
 export async function getVisibleTool(db: Db, access: OrgAccess, id: string): Promise<ToolRow | null> {
   if (!isUuid(id)) return null;
@@ -44,3 +37,16 @@ export async function getToolForRead(db: Db, access: OrgAccess, id: string): Pro
 /** Whether the caller may change or delete the tool: global tools are platform staff's. */
 export const canManageTool = (access: OrgAccess, row: Pick<ToolRow, "organizationId">, isStaff: boolean) =>
   row.organizationId === null ? isStaff : can(access, "tool.manage");
+
+/** The tool for a change or a delete: 404 unless the caller sees it; a global tool is platform staff's (403). */
+export async function getToolToManage(
+  db: Db,
+  access: OrgAccess,
+  id: string,
+  isStaff: boolean,
+  action: "change" | "delete",
+): Promise<ToolRow> {
+  const row = await getToolForRead(db, access, id);
+  if (!canManageTool(access, row, isStaff)) throw forbidden(`Only platform staff can ${action} global tools.`);
+  return row;
+}

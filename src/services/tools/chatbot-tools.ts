@@ -1,10 +1,9 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../env";
 import { chatbotTools, tools } from "../../db/schema";
-import { fieldError } from "../../lib/errors";
-import { chunk, inChunks } from "../../lib/sql";
-import type { OrgAccess } from "../access";
+import { inChunks } from "../../lib/sql";
+import { type OrgAccess, withPermission } from "../access";
+import { linkStatements, requireKnownIds } from "../links";
 import { visibleToolsCondition } from "./access";
 
 /** The tools of assistants, by display name: `[{chatbotId, id, name}]`. */
@@ -19,41 +18,41 @@ export const chatbotToolLinks = (db: Db, chatbotIds: string[]) =>
   );
 
 /** Statements replacing (or setting) an assistant's tools. */
-export function chatbotToolStatements(
-  db: Db,
-  chatbotId: string,
-  toolIds: string[],
-  replace: boolean,
-): BatchItem<"sqlite">[] {
-  return [
-    ...(replace ? [db.delete(chatbotTools).where(eq(chatbotTools.chatbotId, chatbotId))] : []),
-    ...chunk(toolIds, 40).map((part) =>
-      db
-        .insert(chatbotTools)
-        .values(part.map((toolId) => ({ chatbotId, toolId })))
-        .onConflictDoNothing(),
-    ),
-  ];
-}
+export const chatbotToolStatements = (db: Db, chatbotId: string, toolIds: string[], replace: boolean) =>
+  linkStatements(
+    db,
+    { table: chatbotTools, owner: chatbotTools.chatbotId },
+    chatbotId,
+    toolIds.map((toolId) => ({ chatbotId, toolId })),
+    replace,
+  );
 
-/** The `tools: [{id}]` of an assistant body: tools the caller can see (global or of the organization), else 400 naming
- * them. */
-export async function checkChatbotTools(
+/**
+ * Tool ids a body names in `field` (an assistant's tools, a skill's attached tools): tools the caller can see
+ * (global or of the organization), else 400 naming them. Undefined when not given.
+ */
+export async function checkVisibleTools(
   db: Db,
   access: OrgAccess,
-  body: { tools?: { id: string }[] | null },
+  wanted: string[] | undefined,
+  field: string,
 ): Promise<string[] | undefined> {
-  if (body.tools === undefined) return undefined;
-  const wanted = [...new Set((body.tools ?? []).map((t) => t.id))];
-  if (!wanted.length) return [];
-  const visible = { ...access, permissions: new Set([...access.permissions, "tool.view" as const]) };
-  const found = await inChunks(wanted, (ids) =>
-    db
-      .select({ id: tools.id })
-      .from(tools)
-      .where(and(inArray(tools.id, ids), visibleToolsCondition(visible))),
+  if (wanted === undefined) return undefined;
+  const ids = [...new Set(wanted)];
+  const visible = withPermission(access, "tool.view");
+  await requireKnownIds(
+    ids,
+    (part) =>
+      db
+        .select({ id: tools.id })
+        .from(tools)
+        .where(and(inArray(tools.id, part), visibleToolsCondition(visible))),
+    field,
+    "Unknown tool",
   );
-  const unknown = wanted.filter((id) => !found.some((t) => t.id === id));
-  if (unknown.length) throw fieldError("tools", `Unknown tool: ${unknown.slice(0, 5).join(", ")}.`);
-  return wanted;
+  return ids;
 }
+
+/** The `tools: [{id}]` of an assistant body (see checkVisibleTools). */
+export const checkChatbotTools = (db: Db, access: OrgAccess, body: { tools?: { id: string }[] | null }) =>
+  checkVisibleTools(db, access, body.tools === undefined ? undefined : (body.tools ?? []).map((t) => t.id), "tools");

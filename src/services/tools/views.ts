@@ -1,8 +1,7 @@
 import type { Db } from "../../env";
-import { toolGroups } from "../../db/schema";
 import type { OrgAccess } from "../access";
 import { creatorsOf, type IdName, linkedGroups } from "../view-parts";
-import { canManageTool, type ToolRow } from "./access";
+import { canManageTool, type ToolRow, toolGroupLinks } from "./access";
 
 export interface ToolView {
   row: ToolRow;
@@ -18,7 +17,7 @@ export async function toolViews(db: Db, access: OrgAccess, isStaff: boolean, row
     linkedGroups(
       db,
       access,
-      { table: toolGroups, owner: toolGroups.toolId, group: toolGroups.groupId },
+      toolGroupLinks,
       rows.map((r) => r.id),
     ),
   ]);

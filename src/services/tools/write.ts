@@ -1,13 +1,11 @@
-import { eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { toolGroups, type tools, type ToolType } from "../../db/schema";
+import type { tools, ToolType } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
-import { chunk } from "../../lib/sql";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { OrgAccess } from "../access";
 import { checkGroupAssignment } from "../groups";
-import type { ToolRow } from "./access";
+import { linkStatements } from "../links";
+import { type ToolRow, toolGroupLinks } from "./access";
 import { compileProblem } from "./sandbox";
 
 export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -151,21 +149,14 @@ export const checkToolGroups = (
     "a tool",
   );
 
-/** Statements replacing a tool's group links. */
-export function groupLinkStatements(
-  db: Db,
-  toolId: string,
-  groupIds: string[] | undefined,
-  replace: boolean,
-): BatchItem<"sqlite">[] {
-  if (!groupIds) return [];
-  return [
-    ...(replace ? [db.delete(toolGroups).where(eq(toolGroups.toolId, toolId))] : []),
-    ...chunk(groupIds, 40).map((part) =>
-      db
-        .insert(toolGroups)
-        .values(part.map((groupId) => ({ toolId, groupId })))
-        .onConflictDoNothing(),
-    ),
-  ];
-}
+/** Statements setting (or, with `replace`, replacing) a tool's group links, when given. */
+export const groupLinkStatements = (db: Db, toolId: string, groupIds: string[] | undefined, replace: boolean) =>
+  groupIds
+    ? linkStatements(
+        db,
+        toolGroupLinks,
+        toolId,
+        groupIds.map((groupId) => ({ toolId, groupId })),
+        replace,
+      )
+    : [];

@@ -1,7 +1,7 @@
 import type { WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
 import type { MessageRow } from "../conversations";
-import { eventText } from "../sse";
+import { eachEvent, eventText } from "../sse";
 import { publicMessage } from "../records/widget";
 
 const encoder = new TextEncoder();
@@ -18,8 +18,6 @@ export function widgetEvents(
   settings: WebChatSettings,
   startOffset = 0,
 ): ReadableStream<Uint8Array> {
-  const decoder = new TextDecoder();
-  let buffer = "";
   let offset = startOffset;
   const rewrite = (block: string): string | null => {
     const lines = block.split("\n");
@@ -40,21 +38,15 @@ export function widgetEvents(
     }
     return replyEvent(data, settings, (n) => (offset += n));
   };
-  return source.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const out = rewrite(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-          if (out) controller.enqueue(encoder.encode(out));
-        }
-      },
-      flush(controller) {
-        if (buffer.trim()) controller.enqueue(encoder.encode(`${buffer}\n\n`));
-      },
-    }),
+  return eachEvent(
+    source,
+    (block, controller) => {
+      const out = rewrite(block);
+      if (out) controller.enqueue(encoder.encode(out));
+    },
+    (rest, controller) => {
+      if (rest.trim()) controller.enqueue(encoder.encode(`${rest}\n\n`));
+    },
   );
 }
 
@@ -115,59 +107,45 @@ export function followEvents(
   offset: number,
   settings: WebChatSettings,
 ): ReadableStream<Uint8Array> {
-  const decoder = new TextDecoder();
-  let buffer = "";
   let seen = 0;
   let first = true;
-  return source.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = block.match(/^event: (\w+)/m)?.[1];
-          const raw = block.match(/^data: (.*)$/m)?.[1];
-          if (!raw) continue;
-          const data = JSON.parse(raw) as Record<string, unknown>;
-          const id = event === "message" ? data.id : data.messageId;
-          if (id !== messageId) continue;
-          if (event === "delta") {
-            let content = String(data.content ?? "");
-            // The first event holds the whole text so far: only what the client has not seen goes out.
-            if (first) content = content.slice(Math.min(offset, content.length));
-            first = false;
-            seen = seen || offset;
-            if (!content) continue;
-            controller.enqueue(
-              encoder.encode(
-                replyEvent(
-                  { conversationId: data.conversationId, messageId, content, done: false },
-                  settings,
-                  (n) => (seen += n),
-                ),
-              ),
-            );
-          } else if (event === "message") {
-            controller.enqueue(
-              encoder.encode(
-                replyEvent(
-                  { conversationId: data.conversation, messageId, content: "", done: true, message: data },
-                  settings,
-                  () => seen,
-                ),
-              ),
-            );
-            controller.terminate();
-          } else if (event === "reply_failed") {
-            controller.enqueue(
-              encoder.encode(eventText({ detail: "The reply failed.", code: "upstream_error" }, "error")),
-            );
-            controller.terminate();
-          }
-        }
-      },
-    }),
-  );
+  return eachEvent(source, (block, controller) => {
+    const event = block.match(/^event: (\w+)/m)?.[1];
+    const raw = block.match(/^data: (.*)$/m)?.[1];
+    if (!raw) return;
+    const data = JSON.parse(raw) as Record<string, unknown>;
+    const id = event === "message" ? data.id : data.messageId;
+    if (id !== messageId) return;
+    if (event === "delta") {
+      let content = String(data.content ?? "");
+      // The first event holds the whole text so far: only what the client has not seen goes out.
+      if (first) content = content.slice(Math.min(offset, content.length));
+      first = false;
+      seen = seen || offset;
+      if (!content) return;
+      controller.enqueue(
+        encoder.encode(
+          replyEvent(
+            { conversationId: data.conversationId, messageId, content, done: false },
+            settings,
+            (n) => (seen += n),
+          ),
+        ),
+      );
+    } else if (event === "message") {
+      controller.enqueue(
+        encoder.encode(
+          replyEvent(
+            { conversationId: data.conversation, messageId, content: "", done: true, message: data },
+            settings,
+            () => seen,
+          ),
+        ),
+      );
+      controller.terminate();
+    } else if (event === "reply_failed") {
+      controller.enqueue(encoder.encode(eventText({ detail: "The reply failed.", code: "upstream_error" }, "error")));
+      controller.terminate();
+    }
+  });
 }

@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env";
-import { ApiError } from "../../lib/errors";
+import { throttled } from "../../lib/errors";
 import { takeToken } from "../rate-limit";
 
 /** Requests a minute one client (address) may make to one web chat's public endpoints. */
@@ -26,14 +26,6 @@ export function limitWidget(env: Bindings, webChatId: string, client: string) {
     [`widget:${webChatId}`, perChat],
   ] as const) {
     const { allowed, retryAfter } = takeToken(env, key, now, limit);
-    if (!allowed) {
-      throw new ApiError(
-        429,
-        "throttled",
-        `Request was throttled. Expected available in ${retryAfter} seconds.`,
-        undefined,
-        { "Retry-After": String(retryAfter) },
-      );
-    }
+    if (!allowed) throw throttled(retryAfter);
   }
 }

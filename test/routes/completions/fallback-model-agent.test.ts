@@ -14,7 +14,7 @@ import {
   WORKERS_AI_LLM_ID,
   upstreamRequestCount,
 } from "../chat-completions/fixtures";
-import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
+import { chunksOf, readEvents, storedReply, type StreamEvent, streamedText } from "../../support/sse";
 import { workersAiStandIn } from "../../support/workers-ai-stand-in";
 import { bodyOf, refinedBodyOf } from "../../support/api";
 
@@ -44,11 +44,6 @@ const messagesOf = async (owner: Actor, conversationId: string) =>
   (
     await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`))
   ).results.sort((a, b) => a.sequence - b.sequence);
-const textOf = (events: StreamEvent[]) =>
-  chunksOf(events)
-    .filter((c) => !c.done)
-    .map((c) => c.content)
-    .join("");
 
 /** An assistant in `mode` whose model is `primaryName` on the upstream, with a working fallback and the weather tool.
  * */
@@ -103,7 +98,7 @@ describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault
       const done = storedReply(events);
       expect(done.done).toBe(true);
       expect(done.message.content).toMatch(/^Result: \{"method":"GET"/);
-      expect(textOf(events)).toBe(done.message.content);
+      expect(streamedText(events)).toBe(done.message.content);
       expect(done.message.contentPayload).toMatchObject({ toolCalls: [{ name: "get_weather", status: "success" }] });
 
       // The conversation goes on, directly: the fallback again, from the first round.
@@ -221,7 +216,7 @@ describe("agent mode and the fallback", () => {
         "message",
         "error",
       ]);
-      expect(textOf(events)).toMatch(/^Result: \{"method":"GET"/);
+      expect(streamedText(events)).toMatch(/^Result: \{"method":"GET"/);
       expect(chunksOf(events).some((c) => c.done === true)).toBe(false);
       expect(events.at(-1)!.data).toMatchObject({ code: "upstream_error" });
       expect(await upstreamRequestCount(primaryName)).toBe(2);
@@ -246,7 +241,7 @@ describe("workflow mode and the fallback", () => {
     const done = storedReply(events);
     expect(done).toMatchObject({ done: true });
     expect(done.message.content).toMatch(/^Result: \{"method":"GET"/);
-    expect(textOf(events)).toBe(done.message.content);
+    expect(streamedText(events)).toBe(done.message.content);
     expect(done.message.contentPayload).toMatchObject({
       steps: [
         { name: "classify_intent", status: "success" },
@@ -297,7 +292,7 @@ describe("workflow mode and the fallback", () => {
     const events = await readEvents<StreamEvent>(
       await completion({ message: { content: "hello" }, isStreaming: true }),
     );
-    expect(textOf(events)).toBe("word1 word2 word3");
+    expect(streamedText(events)).toBe("word1 word2 word3");
     expect(events.at(-1)).toMatchObject({ event: "error", data: { code: "upstream_error" } });
     expect(await upstreamRequestCount(fallbackName)).toBe(0);
     const conversationId = events.at(-1)!.data.conversationId as string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
+import { readEvents, storedReply, type StreamEvent, streamedText } from "../../support/sse";
 import { asksForPerson } from "../../../src/services/conversation/handoff";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { WEEKDAYS, type BusinessHours } from "../../../src/services/business-hours";
@@ -78,12 +78,7 @@ describe("an assistant hands the conversation to a person when the visitor asks 
         contentPayload: { handoff: { reason: "visitor_request" } },
       },
     });
-    expect(
-      chunksOf(events)
-        .filter((c) => c.done === false)
-        .map((c) => c.content)
-        .join(""),
-    ).toBe(done.message.content);
+    expect(streamedText(events)).toBe(done.message.content);
     expect(await conversationOf(owner, first.conversationId)).toMatchObject({
       status: "queued",
       progressStatus: "waiting_for_human",
@@ -205,12 +200,7 @@ describe("an assistant hands the conversation to a person when the visitor asks 
       const done = storedReply(events);
       expect(done.message.content).toBe(`I don't know that.\n\n${DEFAULT_EN}`);
       expect(done.message.contentPayload).toEqual({ handoff: { reason: "unanswered" } });
-      expect(
-        chunksOf(events)
-          .filter((c) => c.done === false)
-          .map((c) => c.content)
-          .join(""),
-      ).toBe(done.message.content);
+      expect(streamedText(events)).toBe(done.message.content);
       expect(await conversationOf(owner, first.conversationId)).toMatchObject({
         status: "queued",
         progressStatus: "waiting_for_human",

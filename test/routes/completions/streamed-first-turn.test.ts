@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
-import { chunksOf, liveEvents, readEvents, storedReply, type StreamEvent } from "../../support/sse";
+import { chunksOf, liveEvents, readEvents, storedReply, type StreamEvent, streamedText } from "../../support/sse";
 import { conversationObject } from "../../../src/services/conversations";
 import { bodyOf, type Schemas } from "../../support/api";
 
@@ -164,12 +164,7 @@ describe("a new conversation's first streamed turn, in the worker", () => {
         isStreaming: true,
       });
       const events = await readEvents<StreamEvent>(res);
-      expect(
-        chunksOf(events)
-          .filter((c) => c.done === false)
-          .map((c) => c.content)
-          .join(""),
-      ).toBe("word1 word2 word3");
+      expect(streamedText(events)).toBe("word1 word2 word3");
       const last = events.at(-1)!;
       expect(last).toEqual({
         event: "error",

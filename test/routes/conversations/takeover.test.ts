@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
-import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+import { client, pub, startSession, visitorConversation } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
 import type { ReceivedRequest } from "../../support/webhook-receiver.mjs";
 
@@ -146,11 +146,7 @@ describe("human takeover", () => {
 describe("GET /web-chats/{id}/public/conversations/{conversationId}/events/", () => {
   it("gives the visitor a human agent's reply as soon as it is stored; nothing to other visitors", async () => {
     const owner = await seedOwner();
-    const chat = await seedWebChat(owner);
-    const visitor = client();
-    const session = await startSession(chat.id, {}, visitor);
-    const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
-    const id = /"conversationId":"([^"]+)"/.exec(first)![1];
+    const { chat, visitor, session, id } = await visitorConversation(owner);
     const res = await visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token);
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toContain("text/event-stream");

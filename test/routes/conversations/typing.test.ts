@@ -3,16 +3,14 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { liveEvents } from "../../support/sse";
-import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+import { pub, visitorConversation } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
 
 /** A visitor's conversation in a web chat (one answered message), and the visitor's means to reach it. */
-async function visitorConversation(owner: Actor) {
-  const chat = await seedWebChat(owner);
-  const visitor = client();
-  const session = await startSession(chat.id, { contact: { name: "Ada Visitor" } }, visitor);
-  const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
-  const id = /"conversationId":"([^"]+)"/.exec(first)![1];
+async function typingConversation(owner: Actor) {
+  const { chat, visitor, session, id } = await visitorConversation(owner, {
+    session: { contact: { name: "Ada Visitor" } },
+  });
   const typing = (body: unknown, token: string | undefined = session.token) =>
     visitor.post(pub(chat.id, `conversations/${id}/typing/`), body, token);
   const live = async () => {
@@ -39,7 +37,7 @@ describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
     "reaches the widget's live stream as event: typing with the operator's name, and the live inbox (%s)",
     async (prefix) => {
       const owner = await seedOwner();
-      const { id, live } = await visitorConversation(owner);
+      const { id, live } = await typingConversation(owner);
       const before = await lastMessageOf(owner, id);
       const widget = await live();
       const inbox = await inboxStream(owner);
@@ -66,7 +64,7 @@ describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
       "conversation.manage 403",
     async () => {
       const owner = await seedOwner();
-      const { id } = await visitorConversation(owner);
+      const { id } = await typingConversation(owner);
       const bad = await expectError(
         await owner.fetch("POST", `/conversations/${id}/typing/`, { typing: "yes" }),
         400,
@@ -91,7 +89,7 @@ describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
 describe("POST /web-chats/{id}/public/conversations/{conversationId}/typing/ (a visitor typing)", () => {
   it("reaches the organization's live stream as conversation.typing, sent by the visitor; nothing stored", async () => {
     const owner = await seedOwner();
-    const { id, session, typing } = await visitorConversation(owner);
+    const { id, session, typing } = await typingConversation(owner);
     const before = await lastMessageOf(owner, id);
     const inbox = await inboxStream(owner);
     const res = await typing({ typing: true });
@@ -116,8 +114,8 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/typing/ (a 
       "minute",
     async () => {
       const owner = await seedOwner();
-      const mine = await visitorConversation(owner);
-      const theirs = await visitorConversation(owner);
+      const mine = await typingConversation(owner);
+      const theirs = await typingConversation(owner);
       const bad = await expectError(await mine.typing({ typing: 1 }), 400, "invalid");
       expect(JSON.stringify(bad)).toContain("typing");
       await expectError(await mine.typing({ typing: true }, ""), 401);

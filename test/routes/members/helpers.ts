@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { chatbotGroups, chatbots, groupMembers, groups, inboxes, members } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
-import { db, unique } from "../../harness";
+import { expect } from "vitest";
+import type { Permission } from "../../../src/services/permissions";
+import { db, expectError, seedMember, unique, type Actor } from "../../harness";
 
 export const LOCAL_LLM_ID = async () => {
   const row = await db().query.models.findFirst({
@@ -103,3 +105,10 @@ export function readXlsx(bytes: ArrayBuffer): Cell[][] {
 
 /** Excel's serial number of an instant (1900 date system, UTC), as date cells store it. */
 export const excelSerial = (ms: number) => ms / 86_400_000 + 25569;
+
+/** A GET of `path` refused (403) to a member of `owner`'s organization holding only `lacking`, answered once they hold
+ * `needed`. */
+export async function expectNeedsPermission(owner: Actor, path: string, lacking: Permission[], needed: Permission) {
+  await expectError(await (await seedMember(owner, lacking)).fetch("GET", path), 403, "permission_denied");
+  expect((await (await seedMember(owner, [needed])).fetch("GET", path)).status).toBe(200);
+}

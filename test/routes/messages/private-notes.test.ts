@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { liveEvents } from "../../support/sse";
-import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+import { pub, visitorConversation } from "../widget/fixtures";
 import { channelInbox, eventually, messagesWhen, onlyConversation, post, standIn } from "../../channels/support";
 import { bodyOf, problemOf } from "../../support/api";
 
@@ -14,14 +14,8 @@ type Message = { id: string; sequence: number; type: string; senderType: string;
 const count = async () => (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
 
 /** A visitor's conversation with one exchange (their message, the assistant's reply), still served by the assistant. */
-async function visitorConversation(owner: Actor) {
-  const chat = await seedWebChat(owner);
-  const visitor = client();
-  const session = await startSession(chat.id, {}, visitor);
-  const first = await (
-    await visitor.post(pub(chat.id, "messages/"), { content: "Where is my parcel?" }, session.token)
-  ).text();
-  const id = /"conversationId":"([^"]+)"/.exec(first)![1];
+async function notedConversation(owner: Actor) {
+  const { chat, visitor, session, id } = await visitorConversation(owner, { content: "Where is my parcel?" });
   const history = async () =>
     (
       await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
@@ -48,7 +42,7 @@ describe("private notes", () => {
     "are stored for the team (private: true) and leave the conversation as it was: the assistant keeps serving " + "it",
     async () => {
       const owner = await seedOwner();
-      const { id, messages, conversation, chat, visitor, session } = await visitorConversation(owner);
+      const { id, messages, conversation, chat, visitor, session } = await notedConversation(owner);
       const before = await conversation();
       expect(before).toMatchObject({ status: "open", progressStatus: "ai_processing", autoReplyEnabled: true });
 
@@ -105,7 +99,7 @@ describe("private notes", () => {
 
   it("never reach the visitor: not in the widget's history, its live stream or a replay (Last-Event-ID)", async () => {
     const owner = await seedOwner();
-    const { id, history, open } = await visitorConversation(owner);
+    const { id, history, open } = await notedConversation(owner);
     const [hello] = await history();
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
 
@@ -141,7 +135,7 @@ describe("private notes", () => {
 
   it("never reach an outgoing message webhook", async () => {
     const owner = await seedOwner();
-    const { id, chat } = await visitorConversation(owner);
+    const { id, chat } = await notedConversation(owner);
     const hook = await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(
       await owner.fetch("POST", `/inboxes/${chat.inboxId}/webhooks/`, {
         name: "CRM",
@@ -213,7 +207,7 @@ describe("private notes", () => {
     async () => {
       const owner = await seedOwner();
       const other = await seedOwner();
-      const { id } = await visitorConversation(owner);
+      const { id } = await notedConversation(owner);
       const before = await count();
       for (const value of ["yes", 1, null]) {
         const res = await owner.fetch("POST", "/messages/outgoing/", {

@@ -5,17 +5,13 @@ import { eq } from "drizzle-orm";
 import { conversations } from "../../../src/db/schema";
 import { db, expectError, seedOwner, type Actor } from "../../harness";
 import { liveEvents, type InboxStreamEvent } from "../../support/sse";
-import { client, pub, seedWebChat, startSession } from "./fixtures";
+import { pub, startSession, visitorConversation } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
 type Csat = "POST /web-chats/{id}/public/conversations/{conversationId}/csat/";
 
-async function visitorConversation(owner: Actor) {
-  const chat = await seedWebChat(owner);
-  const visitor = client();
-  const session = await startSession(chat.id, {}, visitor);
-  const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
-  const id = /"conversationId":"([^"]+)"/.exec(first)![1];
+async function ratedConversation(owner: Actor) {
+  const { chat, visitor, session, id } = await visitorConversation(owner);
   const rate = (body: unknown, token: string | undefined = session.token, conversationId = id) =>
     visitor.post(pub(chat.id, `conversations/${conversationId}/csat/`), body, token);
   return { chat, visitor, session, id, rate };
@@ -27,7 +23,7 @@ const recordOf = async (owner: Actor, id: string) =>
 describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () => {
   it("rates a resolved conversation: stored, on the record, told to the live inbox; a later rating wins", async () => {
     const owner = await seedOwner();
-    const { id, rate } = await visitorConversation(owner);
+    const { id, rate } = await ratedConversation(owner);
     expect((await recordOf(owner, id)).csat).toBeNull();
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
     const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
@@ -51,7 +47,7 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
 
   it("400 conversation_not_resolved for an open conversation; bad ratings, long comments 400; none kept", async () => {
     const owner = await seedOwner();
-    const { id, rate } = await visitorConversation(owner);
+    const { id, rate } = await ratedConversation(owner);
     const open = await expectError(await rate({ rating: 5 }), 400, "conversation_not_resolved");
     expect(open.detail).toContain("resolved");
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
@@ -71,8 +67,8 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
 
   it("after 7 days the rating stands (409); 401 without the token; 404 for another visitor's one", async () => {
     const owner = await seedOwner();
-    const mine = await visitorConversation(owner);
-    const theirs = await visitorConversation(owner);
+    const mine = await ratedConversation(owner);
+    const theirs = await ratedConversation(owner);
     await owner.fetch("POST", `/conversations/${mine.id}/resolve/`);
     await owner.fetch("POST", `/conversations/${theirs.id}/resolve/`);
     await expectError(await mine.rate({ rating: 3 }, ""), 401);
@@ -90,7 +86,7 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
 describe("the visitor's conversations tell the widget whether to ask for a rating", () => {
   it("status and rated in the session and conversations/: open, then resolved and not rated, then rated", async () => {
     const owner = await seedOwner();
-    const { chat, visitor, session, id, rate } = await visitorConversation(owner);
+    const { chat, visitor, session, id, rate } = await ratedConversation(owner);
     const listed = async () => {
       // Where the widget reads it: the session it resumes with its stored token, and the list of conversations.
       const resumed = (await startSession(chat.id, { token: session.token }, visitor)).conversations;

@@ -50,3 +50,19 @@ export async function startSession(webChatId: string, body: unknown = {}, c = cl
   expect(res.status, await res.clone().text()).toBe(200);
   return await bodyOf<"POST /web-chats/{id}/public/session/">(res);
 }
+
+/**
+ * A visitor's conversation in a new web chat, begun with one answered message (`content`): the chat, the visitor's
+ * client and session (started with `session`), and the conversation's id.
+ */
+export async function visitorConversation(
+  owner: Actor,
+  o: { content?: string; session?: Record<string, unknown> } = {},
+) {
+  const chat = await seedWebChat(owner);
+  const visitor = client();
+  const session = await startSession(chat.id, o.session ?? {}, visitor);
+  const res = await visitor.post(pub(chat.id, "messages/"), { content: o.content ?? "hello" }, session.token);
+  const id = /"conversationId":"([^"]+)"/.exec(await res.text())![1];
+  return { chat, visitor, session, id };
+}

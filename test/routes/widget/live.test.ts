@@ -3,16 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { expectError, seedOwner, type Actor } from "../../harness";
 import { liveEvents } from "../../support/sse";
-import { client, pub, seedWebChat, startSession } from "./fixtures";
+import { pub, visitorConversation } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
 /** A visitor's conversation with one exchange (their message, the assistant's reply). */
-async function visitorConversation(owner: Actor) {
-  const chat = await seedWebChat(owner);
-  const visitor = client();
-  const session = await startSession(chat.id, {}, visitor);
-  const first = await (await visitor.post(pub(chat.id, "messages/"), { content: "hello" }, session.token)).text();
-  const id = /"conversationId":"([^"]+)"/.exec(first)![1];
+async function liveConversation(owner: Actor) {
+  const { chat, visitor, session, id } = await visitorConversation(owner);
   const history = async () =>
     (
       await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
@@ -27,7 +23,7 @@ async function visitorConversation(owner: Actor) {
 describe("the visitor's live stream", () => {
   it("tells the visitor who serves the conversation: an agent joins by name, hands back, resolves", async () => {
     const owner = await seedOwner();
-    const { id, open } = await visitorConversation(owner);
+    const { id, open } = await liveConversation(owner);
     const res = await open();
     expect(res.status).toBe(200);
     const live = liveEvents(res);
@@ -54,7 +50,7 @@ describe("the visitor's live stream", () => {
 
   it("with Last-Event-ID, sends the messages stored since first, in order, then live ones, each once", async () => {
     const owner = await seedOwner();
-    const { id, open, history } = await visitorConversation(owner);
+    const { id, open, history } = await liveConversation(owner);
     const [hello, reply] = await history();
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
     for (const content of ["one", "two"])
@@ -87,8 +83,8 @@ describe("the visitor's live stream", () => {
 
   it("replays nothing for another conversation's message id, and refuses an id that is not a UUID (400)", async () => {
     const owner = await seedOwner();
-    const mine = await visitorConversation(owner);
-    const theirs = await visitorConversation(owner);
+    const mine = await liveConversation(owner);
+    const theirs = await liveConversation(owner);
     const [foreign] = await theirs.history();
     await owner.fetch("POST", `/conversations/${mine.id}/take-over/`);
     const live = liveEvents(await mine.open({ "Last-Event-ID": foreign.id }));
@@ -104,7 +100,7 @@ describe("the visitor's live stream", () => {
 
   it("ends after WIDGET_STREAM_MAX_MS; reopened with Last-Event-ID, nothing stored meanwhile is missed", async () => {
     const owner = await seedOwner();
-    const { id, open } = await visitorConversation(owner);
+    const { id, open } = await liveConversation(owner);
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
     const settings = { WIDGET_STREAM_MAX_MS: "300" };
     const live = liveEvents(await open({}, settings));

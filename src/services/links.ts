@@ -1,0 +1,85 @@
+// Link tables: rows that give a resource to groups, or tie it to assistants, tools or skills. Every
+// resource that has them reads and writes them the same way.
+import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Db } from "../env";
+import { groupMembers } from "../db/schema";
+import { fieldError } from "../lib/errors";
+import { chunk, inChunks } from "../lib/sql";
+import type { Permission } from "./permissions";
+import { can, type OrgAccess } from "./access";
+
+/** A link table and its column naming the resource that owns the link. */
+export interface LinkTable<T extends SQLiteTable = SQLiteTable> {
+  table: T;
+  owner: SQLiteColumn;
+}
+
+/** A table linking a resource (`owner`) to groups (`group`). */
+export interface GroupLinks<T extends SQLiteTable = SQLiteTable> extends LinkTable<T> {
+  group: SQLiteColumn;
+}
+
+/** The group links in `table`, whose `owner` column names the resource (the group's is `groupId`). */
+export const groupLinksOf = <T extends SQLiteTable & { groupId: SQLiteColumn }>(
+  table: T,
+  owner: SQLiteColumn,
+): GroupLinks<T> => ({ table, owner, group: table.groupId });
+
+/** The resources (`id`, the resource's own id column) given to one of the member's groups. */
+export const reachableThroughGroups = (id: SQLiteColumn, link: GroupLinks, memberId: string): SQL =>
+  sql`${id} in (select ${link.owner} from ${link.table}
+    inner join ${groupMembers} on ${groupMembers.groupId} = ${link.group}
+    where ${groupMembers.memberId} = ${memberId})`;
+
+/**
+ * What the caller sees of a resource that may be global (no organization: tools, skills), CONTRACT section 4: every
+ * global one and, in the organization of `access`, all of them for owners; other members need `permission` and see
+ * one only through one of their groups.
+ */
+export function globalOrReachableCondition(
+  access: OrgAccess,
+  resource: { id: SQLiteColumn; organizationId: SQLiteColumn },
+  link: GroupLinks,
+  permission: Permission,
+): SQL {
+  const global = isNull(resource.organizationId);
+  const inOrganization = eq(resource.organizationId, access.organizationId);
+  if (access.isOwner) return or(global, inOrganization)!;
+  if (!can(access, permission)) return sql`0`;
+  return or(global, and(inOrganization, reachableThroughGroups(resource.id, link, access.memberId)))!;
+}
+
+/**
+ * Statements setting one resource's links: with `replace`, its links (the rows whose `owner` is `ownerId`) are
+ * deleted first. `rows` are inserted 40 at a time (D1 binds 100 parameters; link rows have two columns), and a
+ * link that is already there is kept.
+ */
+export function linkStatements<T extends SQLiteTable>(
+  db: Db,
+  link: LinkTable<T>,
+  ownerId: string,
+  rows: T["$inferInsert"][],
+  replace: boolean,
+): BatchItem<"sqlite">[] {
+  return [
+    ...(replace ? [db.delete(link.table).where(eq(link.owner, ownerId))] : []),
+    ...chunk(rows, 40).map((part) => db.insert(link.table).values(part).onConflictDoNothing()),
+  ];
+}
+
+/**
+ * Checks the ids a body links a resource to: `find` reads (in parts D1 can bind) those of `ids` the caller may link;
+ * any other is a 400 on `field`, naming the first five after `lead` ("Unknown tool: a, b.").
+ */
+export async function requireKnownIds(
+  ids: string[],
+  find: (part: string[]) => Promise<{ id: string }[]>,
+  field: string,
+  lead: string,
+): Promise<void> {
+  const known = new Set((await inChunks(ids, find)).map((row) => row.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) throw fieldError(field, `${lead}: ${unknown.slice(0, 5).join(", ")}.`);
+}
