@@ -1,34 +1,37 @@
-// `npm run bench -- statistics`: statistics, usage statistics and records at scale, and what the
-// counters cost a completion.
+// `npm run bench -- statistics`: statistics, usage statistics and records at scale.
 //
 // 1. A local `wrangler dev` (port BENCH_PORT, default 8841) creates 50 assistants through the API.
 // 2. With the server stopped, 1,000,000 messages (BENCH_MESSAGES) are written straight into its D1
 //    file (node:sqlite) across the 50 assistants, 1,000 contacts and 20 members over the last year:
-//    100,000 conversations of 5 turns. The counters' triggers run for every row, as in production.
+//    100,000 conversations of 5 turns; their counters and records are then written by migration
+//    0009's backfill statements (the pipeline writes the same rows with each message:
+//    src/services/statistics/message-figures.ts).
 // 3. The server restarts on that state; p50/p95 of each read endpoint over BENCH_ROUNDS requests.
-// 4. Write cost, two ways, in the same run:
-//    a. SQLite itself, on the seeded database: one completion's writes (a conversation and its two
-//       messages) with the counter triggers and without them, in alternating blocks;
-//    b. end to end: new-conversation completions (local model) in blocks alternating, in one running
-//       server, with the triggers and without them (dropped and re-created in its database file;
-//       each block checks that its messages were counted, or not).
+// What the counters cost a completion is inside every completion `npm run bench -- completions` measures.
+import { readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
-import { median, percentile, prng, seedMembers, startServer } from "./lib.mjs";
+import { percentile, prng, seedMembers, startServer } from "./lib.mjs";
 import { d1File } from "../test/support/local-d1.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8841);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
-const COMPLETIONS = Number(process.env.BENCH_COMPLETIONS ?? 240);
-const BLOCKS = 12;
 const CHATBOTS = 50;
 const CONTACTS = 1000;
 const MEMBERS = 20;
 const TURNS = 5;
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const DAY = 86_400_000;
-const TRIGGERS = ["usage_on_message", "usage_on_conversation"];
+/** Migration 0009's backfill of messages' counters, contacts and records (its first backfill statement,
+ * the conversations', is left out: a trigger on `conversations` counts them as they are seeded). */
+const BACKFILL = (() => {
+  const parts = readFileSync(new URL("../migrations/0009_statistics.sql", import.meta.url), "utf8").split(
+    "--> statement-breakpoint",
+  );
+  const at = parts.findIndex((p) => p.includes("-- Backfill:"));
+  return parts.slice(at + 1, at + 4);
+})();
 
 const rand = prng(42);
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
@@ -118,6 +121,7 @@ function seed(file, { organizationId, ownerId, chatbots }) {
     }
   }
   db.exec("COMMIT");
+  for (const statement of BACKFILL) db.exec(statement);
   const seconds = (performance.now() - started) / 1000;
   const counts = db
     .prepare(
@@ -131,94 +135,6 @@ function seed(file, { organizationId, ownerId, chatbots }) {
   return { seconds, counts };
 }
 
-/** One completion's writes (a conversation, the question and the reply) through SQLite, with and without the triggers,
- * in alternating blocks. */
-function sqliteWriteCost(file, { organizationId, chatbots }) {
-  const db = new DatabaseSync(file);
-  const saved = db
-    .prepare(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`,
-    )
-    .all(...TRIGGERS);
-  const conversation = db.prepare(
-    "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, created_at, updated_at) VALUES (?, " +
-      "?, ?, ?, ?, ?)",
-  );
-  const message = db.prepare(
-    "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
-      "content, words_count, model_id, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, " +
-      "?, ?, ?, ?, ?)",
-  );
-  const completion = () => {
-    const bot = pick(chatbots);
-    const id = uuid();
-    const now = Date.now();
-    db.exec("BEGIN");
-    conversation.run(id, organizationId, bot.inbox, bot.id, now, now);
-    message.run(
-      uuid(),
-      organizationId,
-      id,
-      1,
-      "incoming",
-      "contact",
-      null,
-      "Where is my parcel?",
-      0,
-      null,
-      null,
-      null,
-      now,
-    );
-    message.run(
-      uuid(),
-      organizationId,
-      id,
-      2,
-      "outgoing",
-      "chatbot",
-      bot.id,
-      'You said: "Where is my parcel?".',
-      6,
-      LOCAL_LLM,
-      40,
-      6,
-      now + 3,
-    );
-    db.exec("COMMIT");
-  };
-  const timings = { with: [], without: [] };
-  for (let block = 0; block < 20; block++) {
-    for (const variant of block % 2 ? ["without", "with"] : ["with", "without"]) {
-      if (variant === "without") for (const t of saved) db.exec(`DROP TRIGGER ${t.name}`);
-      for (let i = 0; i < 100; i++) {
-        const t0 = performance.now();
-        completion();
-        timings[variant].push(performance.now() - t0);
-      }
-      if (variant === "without") for (const t of saved) db.exec(t.sql);
-    }
-  }
-  db.close();
-  return timings;
-}
-
-function dropTriggers(file) {
-  const db = new DatabaseSync(file);
-  const saved = db
-    .prepare(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${TRIGGERS.map(() => "?").join(", ")})`,
-    )
-    .all(...TRIGGERS);
-  for (const t of saved) db.exec(`DROP TRIGGER ${t.name}`);
-  db.close();
-  return () => {
-    const again = new DatabaseSync(file);
-    for (const t of saved) again.exec(t.sql);
-    again.close();
-  };
-}
-
 async function timed(server, url, rounds) {
   const times = [];
   for (let i = 0; i < rounds; i++) {
@@ -228,23 +144,6 @@ async function timed(server, url, rounds) {
     await res.arrayBuffer();
     times.push(performance.now() - t0);
     if (!res.ok) throw new Error(`GET ${u}: ${res.status}`);
-  }
-  return times;
-}
-
-async function completions(server, chatbots, n, warm = 10) {
-  const times = [];
-  for (let i = 0; i < n + warm; i++) {
-    const bot = chatbots[i % chatbots.length];
-    const t0 = performance.now();
-    const res = await fetch(`${server.base}/api/v1/chatbots/${bot.id}/completions/`, {
-      method: "POST",
-      headers: { ...server.headers, "Content-Type": "application/json" },
-      body: JSON.stringify({ message: { content: `Where is my parcel number ${i}?` } }),
-    });
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`completion: ${res.status}`);
-    if (i >= warm) times.push(performance.now() - t0);
   }
   return times;
 }
@@ -267,7 +166,7 @@ export default async function () {
   const seeded = seed(file, world);
   console.log(
     `seeded ${seeded.counts.messages.toLocaleString("en")} messages (${CHATBOTS} assistants, ${CONTACTS} ` +
-      `contacts, ${MEMBERS} members, one year) in ${seeded.seconds.toFixed(1)} s, triggers included`,
+      `contacts, ${MEMBERS} members, one year) in ${seeded.seconds.toFixed(1)} s, counters included`,
   );
   console.log(
     `  rollups: ${seeded.counts.hourly.toLocaleString("en")} hour rows, ` +
@@ -333,59 +232,6 @@ export default async function () {
       const times = await timed(server, url, ROUNDS);
       console.log(`  ${name.padEnd(58)} ${fmt(times)}`);
     }
-    // End to end, one server: blocks of completions alternate with and without the triggers, dropped
-    // and re-created in the live database file between blocks (SQLite re-reads the changed schema).
-    const live = new DatabaseSync(file);
-    const saved = live
-      .prepare(
-        `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ` +
-          `(${TRIGGERS.map(() => "?").join(", ")})`,
-      )
-      .all(...TRIGGERS);
-    const counted = () => live.prepare("SELECT coalesce(sum(incoming_messages), 0) AS n FROM usage_hourly").get().n;
-    const runs = { with: [], without: [] };
-    const pairs = [];
-    await completions(server, chatbots, 20);
-    for (let block = 0; block < 2 * BLOCKS; block++) {
-      const variant = (block >> 1) % 2 === block % 2 ? "with" : "without"; // with/without, then without/with, ...
-      if (variant === "without") for (const t of saved) live.exec(`DROP TRIGGER ${t.name}`);
-      const before = counted();
-      const times = await completions(server, chatbots, COMPLETIONS / BLOCKS, 2);
-      await new Promise((r) => setTimeout(r, 200));
-      const after = counted();
-      if (variant === "without") for (const t of saved) live.exec(t.sql);
-      if (after > before !== (variant === "with"))
-        throw new Error(`block ${block} (${variant}) counted ${after - before} messages`);
-      runs[variant].push(...times);
-      pairs.push(median(times));
-    }
-    live.close();
-    await server.stop({ keep: true });
-    const sqlite = sqliteWriteCost(file, world);
-    server = await startServer({ port: PORT, state: server.state, key });
-    console.log(`\nwrite cost of the counters (target <= 1 ms p50 per completion)`);
-    const a = median(sqlite.with);
-    const b = median(sqlite.without);
-    console.log(`  SQLite, one completion's writes on the seeded database (1,000 each, alternating blocks):`);
-    console.log(
-      `    with counters ${a.toFixed(3)} ms, without ${b.toFixed(3)} ms: +${((a - b) * 1000).toFixed(0)} µs ` +
-        `p50 (ratio ${(a / b).toFixed(2)})`,
-    );
-    console.log(
-      `  end to end, new-conversation completions (local model), ${BLOCKS} blocks of ${COMPLETIONS / BLOCKS} ` +
-        `per variant, alternating in one server:`,
-    );
-    for (const variant of ["with", "without"]) console.log(`    ${variant.padEnd(7)} ${fmt(runs[variant])}`);
-    const diffs = [];
-    for (let i = 0; i + 1 < pairs.length; i += 2) {
-      const first = (i >> 1) % 2 === 0 ? "with" : "without";
-      diffs.push(first === "with" ? pairs[i] - pairs[i + 1] : pairs[i + 1] - pairs[i]);
-    }
-    console.log(
-      `    added p50: pooled ${(median(runs.with) - median(runs.without)).toFixed(2)} ms (ratio ` +
-        `${(median(runs.with) / median(runs.without)).toFixed(3)}); median of ${diffs.length} adjacent block ` +
-        `pairs ${median(diffs).toFixed(2)} ms`,
-    );
   } finally {
     // BENCH_KEEP=1 keeps the seeded state for further runs (its path and key are printed).
     if (process.env.BENCH_KEEP) console.log(`\nkept state ${server.state} key ${key} organization ${org.id}`);
