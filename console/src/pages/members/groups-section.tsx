@@ -2,7 +2,7 @@ import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
-import { Dialog } from "../../components/dialog";
+import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { ListBody } from "../../components/resource-list";
 import { TextField } from "../../components/field";
@@ -10,7 +10,6 @@ import { DataTable, type Column } from "../../components/data-table";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
-import { t as common } from "../../components/strings";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
@@ -90,28 +89,22 @@ function NewGroup({ organizationId, onClose }: { organizationId: string; onClose
     navigate(`/members/groups/${group.id}`);
   });
   return (
-    <Dialog
+    <FormDialog
       title={t("newGroup")}
-      open
+      formId="new-group"
+      submit={t("create")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="new-group" variant="primary" busy={busy}>
-            {t("create")}
-          </Button>
-        </>
-      }
     >
-      <form id="new-group" class="stack" onSubmit={submit}>
-        <TextField label={t("groupName")} name="name" required maxLength={150} error={problem?.field("name")} />
-        {catalogue.data ? (
-          <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} />
-        ) : (
-          <Loading />
-        )}
-        <ErrorAlert error={(problem && !problem.field("name") ? problem : null) ?? catalogue.error} />
-      </form>
-    </Dialog>
+      <TextField label={t("groupName")} name="name" required maxLength={150} error={problem?.field("name")} />
+      {catalogue.data ? (
+        <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} />
+      ) : (
+        <Loading />
+      )}
+      <ErrorAlert error={catalogue.error} />
+    </FormDialog>
   );
 }
