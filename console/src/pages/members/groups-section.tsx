@@ -1,7 +1,7 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
+import { RemoveDialog } from "../../components/confirm";
 import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { ListBody } from "../../components/resource-list";
@@ -61,17 +61,17 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
         )}
       />
       {creating && <NewGroup organizationId={organizationId} onClose={() => setCreating(false)} />}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteGroupTitle")}
-        message={t("deleteGroupMessage", { n: deleting?.membersCount ?? 0 })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteGroup(organizationId, deleting!.id);
-          toast(t("groupDeleted", { name: deleting!.name }));
-          await groups.reload();
+      <RemoveDialog
+        row={deleting}
+        remove={{
+          title: t("deleteGroupTitle"),
+          message: (g) => t("deleteGroupMessage", { n: g.membersCount }),
+          action: t("delete"),
+          run: (g) => deleteGroup(organizationId, g.id),
+          done: (g) => t("groupDeleted", { name: g.name }),
         }}
+        onClose={() => setDeleting(null)}
+        after={groups.reload}
       />
     </section>
   );

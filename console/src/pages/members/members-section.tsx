@@ -1,7 +1,7 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
+import { RemoveDialog } from "../../components/confirm";
 import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField, TextField } from "../../components/field";
@@ -110,17 +110,17 @@ export function MembersSection({
           onSaved={changed}
         />
       )}
-      <ConfirmDialog
-        open={!!removing}
-        title={t("removeMemberTitle")}
-        message={t("removeMemberMessage", { name: removing ? memberName(removing) : "" })}
-        action={t("remove")}
-        onClose={() => setRemoving(null)}
-        onConfirm={async () => {
-          await removeMember(organizationId, removing!.id);
-          toast(t("memberRemoved", { name: memberName(removing!) }));
-          await changed();
+      <RemoveDialog
+        row={removing}
+        remove={{
+          title: t("removeMemberTitle"),
+          message: (m) => t("removeMemberMessage", { name: memberName(m) }),
+          action: t("remove"),
+          run: (m) => removeMember(organizationId, m.id),
+          done: (m) => t("memberRemoved", { name: memberName(m) }),
         }}
+        onClose={() => setRemoving(null)}
+        after={changed}
       />
     </section>
   );
