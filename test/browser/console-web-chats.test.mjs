@@ -266,6 +266,10 @@ describe("the web chat designer in Chromium", () => {
     await secret.waitFor();
     expect(await secret.inputValue()).toMatch(/^wcs_[A-Za-z0-9]{40}$/);
     await page.locator("dialog[open]").getByRole("button", { name: "Done" }).click();
+    // The confirmation and the secret are two dialogs: the focus goes back to the button that opened the first.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe("Create or replace the secret");
 
     const status = page.locator(".domain-check .status");
     expect(await status.textContent()).toBe("Pending");

@@ -4,6 +4,7 @@ import { Dialog } from "./dialog";
 import { ErrorAlert } from "./alert";
 import { t } from "./strings";
 import { problemOf } from "../api/client";
+import { toast } from "./toast";
 
 interface Props {
   title: string;
@@ -54,5 +55,48 @@ export function ConfirmDialog({ title, message, action, open, onClose, onConfirm
       <p>{message}</p>
       <ErrorAlert error={error} />
     </Dialog>
+  );
+}
+
+/** What a list says and does around removing one of its rows. */
+export interface Removal<Row> {
+  title: string;
+  message: (row: Row) => string;
+  /** The confirming button's text ("Delete", "Revoke", "Remove"). */
+  action: string;
+  run: (row: Row) => Promise<unknown>;
+  /** The toast once it is done. */
+  done: (row: Row) => string;
+}
+
+/**
+ * Asks before removing `row` (open while there is one), then removes it, says so in a toast and runs `after` (the
+ * list's reload); a refusal shows in the dialog.
+ */
+export function RemoveDialog<Row>({
+  row,
+  remove,
+  onClose,
+  after,
+}: {
+  row: Row | null;
+  remove: Removal<Row>;
+  onClose: () => void;
+  after: () => Promise<unknown>;
+}) {
+  return (
+    <ConfirmDialog
+      open={row !== null}
+      title={remove.title}
+      message={row === null ? "" : remove.message(row)}
+      action={remove.action}
+      onClose={onClose}
+      onConfirm={async () => {
+        const removed = row!;
+        await remove.run(removed);
+        toast(remove.done(removed));
+        await after();
+      }}
+    />
   );
 }

@@ -11,27 +11,51 @@ interface Props {
   footer?: ComponentChildren;
 }
 
+/** The dialogs shown now, oldest first, each with where the focus goes back when it closes. */
+const shown: { dialog: HTMLDialogElement; opener: Element | null }[] = [];
+
+/**
+ * Gives the focus back to what opened `dialog`, once, however it closed (its close event, or unmounted open).
+ * A dialog that opened while this one was closing (a form dialog, then the secret it made shown in a
+ * SecretDialog) had no real opener: the focus was in this one, or nowhere once its button was gone, and
+ * Preact may run the new dialog's effect before the old one's cleanup. That dialog takes over this one's
+ * return target, so the button that began the chain gets the focus back when the last dialog closes.
+ */
+function giveFocusBack(dialog: HTMLDialogElement) {
+  const at = shown.findIndex((s) => s.dialog === dialog);
+  if (at < 0) return;
+  const [{ opener }] = shown.splice(at, 1);
+  for (const other of shown) {
+    const from = other.opener;
+    if (!from || from === document.body || !from.isConnected || dialog.contains(from)) other.opener = opener;
+  }
+  // Refused (the page is inert) while a dialog that took over is open: it keeps the focus.
+  (opener as HTMLElement | null)?.focus?.();
+}
+
 /**
  * A modal dialog on the native <dialog>: the browser keeps focus inside it, Escape closes it, and
  * the rest of the page is inert. Focus returns to what opened it.
  */
 export function Dialog({ title, open, onClose, children, footer }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<Element | null>(null);
   const id = useId();
   useEffect(() => {
     const dialog = ref.current!;
     if (open && !dialog.open) {
-      opener.current = document.activeElement;
+      shown.push({ dialog, opener: document.activeElement });
       dialog.showModal();
     } else if (!open && dialog.open) {
       dialog.close();
     }
   }, [open]);
-  // Unmounted while open (its parent stopped rendering it): the focus still goes back.
-  useEffect(() => () => (opener.current as HTMLElement | null)?.focus?.(), []);
+  // Unmounted while open (its parent stopped rendering it): the focus still goes back. The ref is cleared by then.
+  useEffect(() => {
+    const dialog = ref.current!;
+    return () => giveFocusBack(dialog);
+  }, []);
   const closed = () => {
-    (opener.current as HTMLElement | null)?.focus?.();
+    giveFocusBack(ref.current!);
     if (open) onClose();
   };
   return (

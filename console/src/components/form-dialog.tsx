@@ -1,4 +1,4 @@
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren, Ref } from "preact";
 import type { ApiProblem } from "../api/client";
 import { FormError } from "./alert";
 import { Button } from "./button";
@@ -18,6 +18,11 @@ export function FormDialog({
   onSubmit,
   onClose,
   children,
+  open = true,
+  submitDisabled,
+  noValidate,
+  formRef,
+  actions,
 }: {
   title: string;
   /** The form's id: the footer's submit button is outside it. */
@@ -28,22 +33,32 @@ export function FormDialog({
   onSubmit: (event: SubmitEvent) => void;
   onClose: () => void;
   children: ComponentChildren;
+  /** For a dialog its parent keeps rendered while closed. */
+  open?: boolean;
+  /** The submit button off (nothing to submit yet, e.g. no model to choose). */
+  submitDisabled?: boolean;
+  /** The form checks its fields itself (the API's messages at the fields rather than the browser's). */
+  noValidate?: boolean;
+  formRef?: Ref<HTMLFormElement>;
+  /** Buttons before Cancel, for what the dialog does besides submitting (e.g. remove what the form sets). */
+  actions?: ComponentChildren;
 }) {
   return (
     <Dialog
       title={title}
-      open
+      open={open}
       onClose={onClose}
       footer={
         <>
+          {actions}
           <Button onClick={onClose}>{t("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
+          <Button type="submit" form={formId} variant="primary" busy={busy} disabled={submitDisabled}>
             {submit}
           </Button>
         </>
       }
     >
-      <form id={formId} onSubmit={onSubmit} class="stack">
+      <form id={formId} ref={formRef} onSubmit={onSubmit} class="stack" noValidate={noValidate}>
         <FormError problem={problem} />
         {children}
       </form>

@@ -7,6 +7,7 @@ import { ErrorAlert, Loading } from "./alert";
 import { createInbox, type Inbox, type NewInbox } from "./api";
 import { SelectField, TextField } from "./field";
 import { FormDialog } from "./form-dialog";
+import { t } from "./strings";
 import { toast } from "./toast";
 import { useResource } from "./use-resource";
 import { useSubmit } from "./use-submit";
@@ -20,13 +21,10 @@ const assistants = () =>
 interface Props {
   /** The form's id (its submit button is in the dialog's footer). */
   id: string;
-  /** The page's words: the title, the intro, the button, the fields' and the toast's. */
+  /** The page's words: the title, the intro, the assistant's hint and its "none", and the toast's. */
   text: {
     title: string;
     intro: string;
-    create: string;
-    name: string;
-    assistant: string;
     noAssistant: string;
     assistantHint: string;
     created: (name: string) => string;
@@ -60,18 +58,18 @@ export function InboxCreateDialog({ id, text, channelType, fields, next, onClose
     <FormDialog
       title={text.title}
       formId={id}
-      submit={text.create}
+      submit={t("create")}
       busy={busy}
       problem={problem}
       onSubmit={submit}
       onClose={onClose}
     >
       <p class="muted">{text.intro}</p>
-      <TextField label={text.name} name="name" required maxLength={200} error={problem?.field("name")} />
+      <TextField label={t("inboxName")} name="name" required maxLength={200} error={problem?.field("name")} />
       {fields?.(problem)}
       {choices.data ? (
         <SelectField
-          label={text.assistant}
+          label={t("inboxAssistant")}
           name="chatbot"
           options={[...choices.data, ["", text.noAssistant]]}
           hint={text.assistantHint}

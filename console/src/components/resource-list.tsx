@@ -1,10 +1,9 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { ErrorAlert, Loading } from "./alert";
-import { ConfirmDialog } from "./confirm";
+import { RemoveDialog, type Removal } from "./confirm";
 import { DataTable, type Column } from "./data-table";
 import { Pager } from "./pager";
-import { toast } from "./toast";
 import { useResource, type Resource } from "./use-resource";
 
 /** A page of a page-number list, as the API answers it. */
@@ -43,13 +42,7 @@ interface Props<Row> {
   /** The create or edit form, while one is open: `row` is null for a new record. */
   form?: (row: Row | null, close: () => void) => ComponentChildren;
   /** Asks before a delete, then deletes, says it (a toast) and loads the page again. */
-  remove?: {
-    title: string;
-    message: (row: Row) => string;
-    action: string;
-    run: (row: Row) => Promise<unknown>;
-    done: (row: Row) => string;
-  };
+  remove?: Removal<Row>;
 }
 
 /**
@@ -88,21 +81,7 @@ export function ResourceList<Row extends { id: string }>({
         )}
       />
       {editing && form?.(editing === "new" ? null : editing, () => setEditing(null))}
-      {remove && (
-        <ConfirmDialog
-          open={!!deleting}
-          title={remove.title}
-          message={deleting ? remove.message(deleting) : ""}
-          action={remove.action}
-          onClose={() => setDeleting(null)}
-          onConfirm={async () => {
-            const row = deleting!;
-            await remove.run(row);
-            toast(remove.done(row));
-            await list.reload();
-          }}
-        />
-      )}
+      {remove && <RemoveDialog row={deleting} remove={remove} onClose={() => setDeleting(null)} after={list.reload} />}
     </>
   );
 }

@@ -27,6 +27,9 @@ export const t = defineStrings({
     copiedShort: "Copied",
     unavailableModel: "{name} — unavailable: {reason}",
     unavailableNoReason: "not available in this deployment",
+    inboxName: "Name",
+    inboxAssistant: "Assistant",
+    create: "Create",
   },
   "zh-TW": {
     loading: "載入中…",
@@ -52,5 +55,8 @@ export const t = defineStrings({
     copiedShort: "已複製",
     unavailableModel: "{name} — 無法使用：{reason}",
     unavailableNoReason: "此部署無法使用",
+    inboxName: "名稱",
+    inboxAssistant: "助理",
+    create: "建立",
   },
 });

@@ -2,9 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useId, useState } from "preact/hooks";
 import { ApiProblem, problemOf } from "../api/client";
 import { type SignRequest, signUpload } from "./api";
-import { FormError } from "./alert";
-import { Button } from "./button";
-import { Dialog } from "./dialog";
+import { FormDialog } from "./form-dialog";
 import { t } from "./strings";
 
 /**
@@ -153,24 +151,17 @@ export function UploadDialog({
     }
   };
   return (
-    <Dialog
+    <FormDialog
       title={title}
-      open
+      formId={formId}
+      submit={action}
+      busy={share !== null}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{t("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={share !== null}>
-            {action}
-          </Button>
-        </>
-      }
     >
-      <form id={formId} onSubmit={submit} class="stack">
-        <FormError problem={problem} />
-        {fields(problem)}
-        <UploadProgress share={share} label={progressLabel} />
-      </form>
-    </Dialog>
+      {fields(problem)}
+      <UploadProgress share={share} label={progressLabel} />
+    </FormDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
-import { LOCALES, locale, setLocale, type Locale } from "../i18n";
 import { Button } from "../components/button";
+import { LanguagePicker } from "../components/language-picker";
 import { chooseOrganization, membership, session, signOut } from "./session";
 import { setTheme, theme, type Theme } from "./theme";
 import { BASE, currentPath, followLink } from "./router";
@@ -58,16 +58,7 @@ export function Header({ menuOpen, onMenu }: { menuOpen: boolean; onMenu: () => 
             <option value="dark">{t("themeDark")}</option>
           </select>
         </label>
-        <label class="compact">
-          <span>{t("language")}</span>
-          <select value={locale.value} onChange={(e) => setLocale(e.currentTarget.value as Locale)}>
-            {LOCALES.map((l) => (
-              <option key={l.id} value={l.id} lang={l.id}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LanguagePicker label={t("language")} />
         <a
           class="who"
           href={`${BASE}/profile`}

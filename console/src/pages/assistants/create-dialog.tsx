@@ -1,12 +1,9 @@
-import { Button } from "../../components/button";
-import { Dialog } from "../../components/dialog";
-import { FormError } from "../../components/alert";
+import { FormDialog } from "../../components/form-dialog";
 import { SelectField, TextField } from "../../components/field";
 import { toast } from "../../components/toast";
 import { modelOption } from "../../components/model-choice";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
-import { t as common } from "../../components/strings";
 import { navigate } from "../../shell/router";
 import { createAssistant, fieldMessage, languageModels } from "./api";
 import { TextAreaField } from "../../components/field";
@@ -28,52 +25,41 @@ export function CreateAssistant({ onClose }: { onClose: () => void }) {
   });
   const options = (models.data?.results ?? []).map((m) => modelOption(m));
   return (
-    <Dialog
+    <FormDialog
       title={t("newAssistant")}
-      open
+      formId="create-assistant"
+      submit={t("create")}
+      busy={busy}
+      submitDisabled={!options.some(([, , off]) => !off)}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button
-            type="submit"
-            form="create-assistant"
-            variant="primary"
-            busy={busy}
-            disabled={!options.some(([, , off]) => !off)}
-          >
-            {t("create")}
-          </Button>
-        </>
-      }
+      noValidate
     >
-      <form id="create-assistant" class="stack" onSubmit={submit} noValidate>
-        <FormError problem={problem} />
-        <TextField
-          label={t("name")}
-          name="name"
-          required
-          maxLength={200}
-          autoFocus
-          error={fieldMessage(problem, "name")}
-        />
-        <SelectField
-          label={t("llm")}
-          name="largeLanguageModel"
-          options={options}
-          hint={t("llmHint")}
-          error={
-            fieldMessage(problem, "largeLanguageModel") ??
-            (models.error ? String((models.error as Error).message) : undefined)
-          }
-        />
-        <TextAreaField
-          label={t("instructions")}
-          name="instructions"
-          hint={t("instructionsHint")}
-          error={fieldMessage(problem, "instructions")}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        label={t("name")}
+        name="name"
+        required
+        maxLength={200}
+        autoFocus
+        error={fieldMessage(problem, "name")}
+      />
+      <SelectField
+        label={t("llm")}
+        name="largeLanguageModel"
+        options={options}
+        hint={t("llmHint")}
+        error={
+          fieldMessage(problem, "largeLanguageModel") ??
+          (models.error ? String((models.error as Error).message) : undefined)
+        }
+      />
+      <TextAreaField
+        label={t("instructions")}
+        name="instructions"
+        hint={t("instructionsHint")}
+        error={fieldMessage(problem, "instructions")}
+      />
+    </FormDialog>
   );
 }

@@ -15,9 +15,6 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
       text={{
         title: t("newInbox"),
         intro: t("newInboxIntro"),
-        create: t("create"),
-        name: t("name"),
-        assistant: t("assistant"),
         noAssistant: t("noAssistant"),
         assistantHint: t("assistantHint"),
         created: (name) => t("createdToast", { name }),

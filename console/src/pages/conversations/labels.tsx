@@ -1,11 +1,10 @@
 import { useState } from "preact/hooks";
 import { choicesOf } from "../../api/choices";
-import { ErrorAlert, FormError } from "../../components/alert";
+import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
 import { CheckList } from "../../components/check-list";
-import { Dialog } from "../../components/dialog";
-import { t as common } from "../../components/strings";
+import { FormDialog } from "../../components/form-dialog";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { organizationId } from "../../shell/session";
@@ -73,32 +72,25 @@ function LabelDialog({
     onClose();
   });
   return (
-    <Dialog
+    <FormDialog
       title={t("editLabels")}
-      open
+      formId="conversation-labels-form"
+      submit={t("saveLabels")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="conversation-labels-form" variant="primary" busy={busy}>
-            {t("saveLabels")}
-          </Button>
-        </>
-      }
     >
       <ErrorAlert error={choices.error} />
-      <form id="conversation-labels-form" onSubmit={submit} class="stack">
-        <FormError problem={problem} />
-        <CheckList
-          legend={t("labels")}
-          name="labelIds"
-          options={choices.data ?? undefined}
-          chosen={conversation.labels.map((l) => ({ id: l.id, name: l.name }))}
-          loading={choices.loading}
-          empty={t("noLabels")}
-          error={problem?.field("labelIds")}
-        />
-      </form>
-    </Dialog>
+      <CheckList
+        legend={t("labels")}
+        name="labelIds"
+        options={choices.data ?? undefined}
+        chosen={conversation.labels.map((l) => ({ id: l.id, name: l.name }))}
+        loading={choices.loading}
+        empty={t("noLabels")}
+        error={problem?.field("labelIds")}
+      />
+    </FormDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { Button, ConfirmDialog, ErrorAlert, toast, useResource, type Column } from "../../components";
+import { Button, RemoveDialog, ErrorAlert, toast, useResource, type Column } from "../../components";
 import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
 import { FaqForm } from "./faq-form";
 import { FaqImport } from "./faq-import";
@@ -99,17 +99,17 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
           }}
         />
       )}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteFaqTitle")}
-        message={t("deleteFaqMessage", { question: deleting?.question ?? "" })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteFaq(kb.id, deleting!.id);
-          toast(t("faqDeleted"));
-          await faqs.reload();
+      <RemoveDialog
+        row={deleting}
+        remove={{
+          title: t("deleteFaqTitle"),
+          message: (f) => t("deleteFaqMessage", { question: f.question }),
+          action: t("delete"),
+          run: (f) => deleteFaq(kb.id, f.id),
+          done: () => t("faqDeleted"),
         }}
+        onClose={() => setDeleting(null)}
+        after={faqs.reload}
       />
     </section>
   );

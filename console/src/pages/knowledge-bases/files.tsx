@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Button, ConfirmDialog, ErrorAlert, announce, toast, useResource, type Column } from "../../components";
+import { Button, RemoveDialog, ErrorAlert, announce, toast, useResource, type Column } from "../../components";
 import { formatTime, locale } from "../../i18n";
 import { deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
 import { PagedTable } from "./parts";
@@ -89,17 +89,17 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
         page={page}
         onPage={setPage}
       />
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteFileTitle")}
-        message={t("deleteFileMessage", { name: deleting?.filename ?? "" })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteFile(kb.id, deleting!.id);
-          toast(t("fileDeleted", { name: deleting!.filename }));
-          await files.reload();
+      <RemoveDialog
+        row={deleting}
+        remove={{
+          title: t("deleteFileTitle"),
+          message: (f) => t("deleteFileMessage", { name: f.filename }),
+          action: t("delete"),
+          run: (f) => deleteFile(kb.id, f.id),
+          done: (f) => t("fileDeleted", { name: f.filename }),
         }}
+        onClose={() => setDeleting(null)}
+        after={files.reload}
       />
     </section>
   );

@@ -1,6 +1,6 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { ConfirmDialog, ErrorAlert, Loading, SelectField, toast, type Column, useResource } from "../../components";
+import { RemoveDialog, ErrorAlert, Loading, SelectField, toast, type Column, useResource } from "../../components";
 import {
   PAGE_SIZE,
   deleteTextNode,
@@ -109,17 +109,17 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
           }}
         />
       )}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteTextNodeTitle")}
-        message={t("deleteTextNodeMessage")}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteTextNode(deleting!.id);
-          toast(t("textNodeDeleted"));
-          await nodes.reload();
+      <RemoveDialog
+        row={deleting}
+        remove={{
+          title: t("deleteTextNodeTitle"),
+          message: () => t("deleteTextNodeMessage"),
+          action: t("delete"),
+          run: (node) => deleteTextNode(node.id),
+          done: () => t("textNodeDeleted"),
         }}
+        onClose={() => setDeleting(null)}
+        after={nodes.reload}
       />
     </section>
   );

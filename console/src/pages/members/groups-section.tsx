@@ -1,8 +1,8 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { Dialog } from "../../components/dialog";
+import { RemoveDialog } from "../../components/confirm";
+import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { ListBody } from "../../components/resource-list";
 import { TextField } from "../../components/field";
@@ -10,7 +10,6 @@ import { DataTable, type Column } from "../../components/data-table";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
-import { t as common } from "../../components/strings";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
@@ -62,17 +61,17 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
         )}
       />
       {creating && <NewGroup organizationId={organizationId} onClose={() => setCreating(false)} />}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteGroupTitle")}
-        message={t("deleteGroupMessage", { n: deleting?.membersCount ?? 0 })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteGroup(organizationId, deleting!.id);
-          toast(t("groupDeleted", { name: deleting!.name }));
-          await groups.reload();
+      <RemoveDialog
+        row={deleting}
+        remove={{
+          title: t("deleteGroupTitle"),
+          message: (g) => t("deleteGroupMessage", { n: g.membersCount }),
+          action: t("delete"),
+          run: (g) => deleteGroup(organizationId, g.id),
+          done: (g) => t("groupDeleted", { name: g.name }),
         }}
+        onClose={() => setDeleting(null)}
+        after={groups.reload}
       />
     </section>
   );
@@ -90,28 +89,22 @@ function NewGroup({ organizationId, onClose }: { organizationId: string; onClose
     navigate(`/members/groups/${group.id}`);
   });
   return (
-    <Dialog
+    <FormDialog
       title={t("newGroup")}
-      open
+      formId="new-group"
+      submit={t("create")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="new-group" variant="primary" busy={busy}>
-            {t("create")}
-          </Button>
-        </>
-      }
     >
-      <form id="new-group" class="stack" onSubmit={submit}>
-        <TextField label={t("groupName")} name="name" required maxLength={150} error={problem?.field("name")} />
-        {catalogue.data ? (
-          <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} />
-        ) : (
-          <Loading />
-        )}
-        <ErrorAlert error={(problem && !problem.field("name") ? problem : null) ?? catalogue.error} />
-      </form>
-    </Dialog>
+      <TextField label={t("groupName")} name="name" required maxLength={150} error={problem?.field("name")} />
+      {catalogue.data ? (
+        <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} />
+      ) : (
+        <Loading />
+      )}
+      <ErrorAlert error={catalogue.error} />
+    </FormDialog>
   );
 }

@@ -1,9 +1,8 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { Dialog } from "../../components/dialog";
+import { RemoveDialog } from "../../components/confirm";
+import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField, TextField } from "../../components/field";
 import { DataTable, type Column } from "../../components/data-table";
@@ -11,7 +10,6 @@ import { Pager } from "../../components/pager";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
-import { t as common } from "../../components/strings";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import {
@@ -112,17 +110,17 @@ export function MembersSection({
           onSaved={changed}
         />
       )}
-      <ConfirmDialog
-        open={!!removing}
-        title={t("removeMemberTitle")}
-        message={t("removeMemberMessage", { name: removing ? memberName(removing) : "" })}
-        action={t("remove")}
-        onClose={() => setRemoving(null)}
-        onConfirm={async () => {
-          await removeMember(organizationId, removing!.id);
-          toast(t("memberRemoved", { name: memberName(removing!) }));
-          await changed();
+      <RemoveDialog
+        row={removing}
+        remove={{
+          title: t("removeMemberTitle"),
+          message: (m) => t("removeMemberMessage", { name: memberName(m) }),
+          action: t("remove"),
+          run: (m) => removeMember(organizationId, m.id),
+          done: (m) => t("memberRemoved", { name: memberName(m) }),
         }}
+        onClose={() => setRemoving(null)}
+        after={changed}
       />
     </section>
   );
@@ -145,32 +143,25 @@ function AddMember({
     onClose();
   });
   return (
-    <Dialog
+    <FormDialog
       title={t("addMember")}
-      open
+      formId="add-member"
+      submit={t("add")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="add-member" variant="primary" busy={busy}>
-            {t("add")}
-          </Button>
-        </>
-      }
     >
-      <form id="add-member" class="stack" onSubmit={submit}>
-        <TextField
-          label={t("email")}
-          name="email"
-          type="email"
-          required
-          autoComplete="off"
-          hint={t("emailHint")}
-          error={problem?.field("email")}
-        />
-        {problem && !problem.field("email") && <ErrorAlert error={problem} />}
-      </form>
-    </Dialog>
+      <TextField
+        label={t("email")}
+        name="email"
+        type="email"
+        required
+        autoComplete="off"
+        hint={t("emailHint")}
+        error={problem?.field("email")}
+      />
+    </FormDialog>
   );
 }
 
@@ -187,54 +178,36 @@ function MemberGroups({
   onSaved: () => void;
 }) {
   const groups = useResource(() => listGroups(organizationId), [organizationId]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const chosen = new FormData(event.currentTarget as HTMLFormElement).getAll("group").map(String);
-    setBusy(true);
-    setError(null);
-    try {
-      await setMemberGroups(organizationId, member.id, chosen);
-      toast(t("groupsSaved", { name: memberName(member) }));
-      onSaved();
-      onClose();
-    } catch (err) {
-      setError(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    await setMemberGroups(organizationId, member.id, form.getAll("group").map(String));
+    toast(t("groupsSaved", { name: memberName(member) }));
+    onSaved();
+    onClose();
+  });
   const held = new Set(member.groups.map((g) => g.id));
   return (
-    <Dialog
+    <FormDialog
       title={t("groupsOf", { name: memberName(member) })}
-      open
+      formId="member-groups"
+      submit={t("save")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="member-groups" variant="primary" busy={busy}>
-            {t("save")}
-          </Button>
-        </>
-      }
     >
-      <form id="member-groups" onSubmit={submit}>
-        <fieldset class="plain stack">
-          <legend class="hint">{t("groupsHint")}</legend>
-          {groups.data === undefined ? (
-            <Loading />
-          ) : groups.data.results.length === 0 ? (
-            <p>{t("noGroupsYet")}</p>
-          ) : (
-            groups.data.results.map((g: Group) => (
-              <CheckboxField key={g.id} label={g.name} name="group" value={g.id} defaultChecked={held.has(g.id)} />
-            ))
-          )}
-        </fieldset>
-        <ErrorAlert error={error ?? groups.error} />
-      </form>
-    </Dialog>
+      <fieldset class="plain stack">
+        <legend class="hint">{t("groupsHint")}</legend>
+        {groups.data === undefined ? (
+          <Loading />
+        ) : groups.data.results.length === 0 ? (
+          <p>{t("noGroupsYet")}</p>
+        ) : (
+          groups.data.results.map((g: Group) => (
+            <CheckboxField key={g.id} label={g.name} name="group" value={g.id} defaultChecked={held.has(g.id)} />
+          ))
+        )}
+      </fieldset>
+      <ErrorAlert error={groups.error} />
+    </FormDialog>
   );
 }

@@ -1,13 +1,11 @@
 import { useState } from "preact/hooks";
 import { useSubmit } from "../../components/use-submit";
 import { Button } from "../../components/button";
-import { CopyButton } from "../../components/copy-button";
-import { Dialog } from "../../components/dialog";
-import { FormError, Notice } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { ResourceList, useCrudList } from "../../components/resource-list";
 import type { Column } from "../../components/data-table";
-import { t as common } from "../../components/strings";
+import { SecretDialog } from "../../components/secret-dialog";
+import { FormDialog } from "../../components/form-dialog";
 import { formatTime } from "../../i18n";
 import { createApiKey, listApiKeys, PAGE_SIZE, revokeApiKey, type ApiKey } from "./api";
 import { t } from "./strings";
@@ -88,61 +86,40 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
   });
   if (secret)
     return (
-      <Dialog
+      <SecretDialog
         title={t("newKeyTitle")}
-        open
+        warning={t("newKeyWarning")}
+        label={t("newKeyLabel")}
+        secret={secret}
+        done={t("done")}
         onClose={onClose}
-        footer={
-          <Button variant="primary" onClick={onClose}>
-            {t("done")}
-          </Button>
-        }
-      >
-        <Notice tone="warning">{t("newKeyWarning")}</Notice>
-        <div class="secret">
-          <TextField
-            label={t("newKeyLabel")}
-            value={secret}
-            readOnly
-            onFocus={(e) => e.currentTarget.select()}
-            spellcheck={false}
-          />
-          <CopyButton text={secret} />
-        </div>
-      </Dialog>
+      />
     );
   return (
-    <Dialog
+    <FormDialog
       title={t("createKey")}
-      open
+      formId="create-key"
+      submit={t("create")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form="create-key" variant="primary" busy={busy}>
-            {t("create")}
-          </Button>
-        </>
-      }
     >
-      <form id="create-key" class="stack" onSubmit={submit}>
-        <FormError problem={problem} />
-        <TextField
-          label={t("keyName")}
-          name="name"
-          required
-          maxLength={100}
-          hint={t("keyNameHint")}
-          error={problem?.field("name")}
-        />
-        <TextField
-          label={t("expires")}
-          name="expires"
-          type="date"
-          hint={t("expiresHint")}
-          error={problem?.field("expiresAt")}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        label={t("keyName")}
+        name="name"
+        required
+        maxLength={100}
+        hint={t("keyNameHint")}
+        error={problem?.field("name")}
+      />
+      <TextField
+        label={t("expires")}
+        name="expires"
+        type="date"
+        hint={t("expiresHint")}
+        error={problem?.field("expiresAt")}
+      />
+    </FormDialog>
   );
 }

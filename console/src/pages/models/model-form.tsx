@@ -1,10 +1,7 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { Dialog } from "../../components/dialog";
+import { FormDialog } from "../../components/form-dialog";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
-import { FormError } from "../../components/alert";
-import { t as common } from "../../components/strings";
 import { MODEL_KINDS, createModel, updateModel, type Model, type ModelKind, type ModelWrite } from "./api";
 import { presetsFor, type Preset } from "./presets";
 import { t } from "./strings";
@@ -60,122 +57,116 @@ export function ModelForm({
 
   const formId = model ? `model-form-${model.id}` : "model-form-new";
   return (
-    <Dialog
+    <FormDialog
       title={model ? t("editModel") : t("addModel")}
       open={open}
+      formId={formId}
+      submit={model ? t("save") : t("add")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {model ? t("save") : t("add")}
-          </Button>
-        </>
-      }
     >
-      <form id={formId} onSubmit={submit} class="stack">
-        <FormError problem={problem} />
-        {!model && (
-          <SelectField
-            label={t("kind")}
-            value={kind}
-            onChange={(e) => {
-              const next = e.currentTarget.value as ModelKind;
-              setKind(next);
-              // A preset without models of the new kind is dropped; one with them gives its first.
-              choose(preset && preset.models[next] !== undefined ? preset : null, next);
-            }}
-            options={MODEL_KINDS.map((k) => [k, t(k)])}
-          />
-        )}
-        {!model && (
-          <SelectField
-            label={t("preset")}
-            value={preset?.id ?? ""}
-            hint={preset?.note ? t(preset.note) : t("presetHint")}
-            onChange={(e) => choose(presets.find((p) => p.id === e.currentTarget.value) ?? null)}
-            options={[["", t("presetNone")], ...presets.map((p): [string, string] => [p.id, p.label])]}
-          />
-        )}
-        <TextField
-          label={t("name")}
-          name="name"
-          required
-          maxLength={200}
-          value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
-          error={problem?.field("name")}
-        />
+      {!model && (
         <SelectField
-          label={t("provider")}
-          value={provider}
-          onChange={(e) => setProvider(e.currentTarget.value as ModelWrite["provider"])}
-          options={PROVIDERS.map((p) => [p, t(p)])}
-          error={problem?.field("provider")}
+          label={t("kind")}
+          value={kind}
+          onChange={(e) => {
+            const next = e.currentTarget.value as ModelKind;
+            setKind(next);
+            // A preset without models of the new kind is dropped; one with them gives its first.
+            choose(preset && preset.models[next] !== undefined ? preset : null, next);
+          }}
+          options={MODEL_KINDS.map((k) => [k, t(k)])}
         />
-        <TextField
-          label={t("modelName")}
-          name="modelName"
-          required
-          maxLength={200}
-          value={modelName}
-          onInput={(e) => setModelName(e.currentTarget.value)}
-          list={suggestions.length > 1 ? "model-suggestions" : undefined}
-          placeholder={preset?.id === "azure" ? t("azureDeployment") : undefined}
-          hint={t("modelNameHint")}
-          error={problem?.field("modelName")}
+      )}
+      {!model && (
+        <SelectField
+          label={t("preset")}
+          value={preset?.id ?? ""}
+          hint={preset?.note ? t(preset.note) : t("presetHint")}
+          onChange={(e) => choose(presets.find((p) => p.id === e.currentTarget.value) ?? null)}
+          options={[["", t("presetNone")], ...presets.map((p): [string, string] => [p.id, p.label])]}
         />
-        {suggestions.length > 1 && (
-          <datalist id="model-suggestions">
-            {suggestions.map((m) => (
-              <option key={m.name} value={m.name} />
-            ))}
-          </datalist>
-        )}
-        {provider === "openai_compatible" && (
-          <>
-            <TextField
-              label={t("baseUrl")}
-              name="baseUrl"
-              type="url"
-              required
-              value={baseUrl}
-              onInput={(e) => setBaseUrl(e.currentTarget.value)}
-              placeholder={preset?.placeholder}
-              hint={t("baseUrlHint")}
-              error={problem?.field("baseUrl")}
-            />
-            <TextField
-              label={t("apiKey")}
-              name="apiKey"
-              type="password"
-              autoComplete="off"
-              hint={
-                model?.hasApiKey
-                  ? `${t("apiKeyKeep")} ${model.apiKeyPreview ?? ""}`
-                  : preset?.keyless
-                    ? t("apiKeyLocal")
-                    : t("apiKeyHint")
-              }
-              error={problem?.field("apiKey")}
-            />
-            {model?.hasApiKey && <CheckboxField label={t("removeKey")} name="removeKey" />}
-          </>
-        )}
-        {kind === "embedding" && (
+      )}
+      <TextField
+        label={t("name")}
+        name="name"
+        required
+        maxLength={200}
+        value={name}
+        onInput={(e) => setName(e.currentTarget.value)}
+        error={problem?.field("name")}
+      />
+      <SelectField
+        label={t("provider")}
+        value={provider}
+        onChange={(e) => setProvider(e.currentTarget.value as ModelWrite["provider"])}
+        options={PROVIDERS.map((p) => [p, t(p)])}
+        error={problem?.field("provider")}
+      />
+      <TextField
+        label={t("modelName")}
+        name="modelName"
+        required
+        maxLength={200}
+        value={modelName}
+        onInput={(e) => setModelName(e.currentTarget.value)}
+        list={suggestions.length > 1 ? "model-suggestions" : undefined}
+        placeholder={preset?.id === "azure" ? t("azureDeployment") : undefined}
+        hint={t("modelNameHint")}
+        error={problem?.field("modelName")}
+      />
+      {suggestions.length > 1 && (
+        <datalist id="model-suggestions">
+          {suggestions.map((m) => (
+            <option key={m.name} value={m.name} />
+          ))}
+        </datalist>
+      )}
+      {provider === "openai_compatible" && (
+        <>
           <TextField
-            label={t("dimensions")}
-            name="dimensions"
-            type="number"
-            min={1}
-            max={8192}
-            value={dimensions}
-            onInput={(e) => setDimensions(e.currentTarget.value)}
-            hint={t("dimensionsHint")}
-            error={problem?.field("dimensions")}
+            label={t("baseUrl")}
+            name="baseUrl"
+            type="url"
+            required
+            value={baseUrl}
+            onInput={(e) => setBaseUrl(e.currentTarget.value)}
+            placeholder={preset?.placeholder}
+            hint={t("baseUrlHint")}
+            error={problem?.field("baseUrl")}
           />
-        )}
-      </form>
-    </Dialog>
+          <TextField
+            label={t("apiKey")}
+            name="apiKey"
+            type="password"
+            autoComplete="off"
+            hint={
+              model?.hasApiKey
+                ? `${t("apiKeyKeep")} ${model.apiKeyPreview ?? ""}`
+                : preset?.keyless
+                  ? t("apiKeyLocal")
+                  : t("apiKeyHint")
+            }
+            error={problem?.field("apiKey")}
+          />
+          {model?.hasApiKey && <CheckboxField label={t("removeKey")} name="removeKey" />}
+        </>
+      )}
+      {kind === "embedding" && (
+        <TextField
+          label={t("dimensions")}
+          name="dimensions"
+          type="number"
+          min={1}
+          max={8192}
+          value={dimensions}
+          onInput={(e) => setDimensions(e.currentTarget.value)}
+          hint={t("dimensionsHint")}
+          error={problem?.field("dimensions")}
+        />
+      )}
+    </FormDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
+import { RemoveDialog } from "../../components/confirm";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
@@ -128,17 +128,17 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
           onSaved={saved}
         />
       )}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteTitle")}
-        message={t("deleteMessage", { name: deleting?.name ?? "" })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteModel(deleting!);
-          toast(t("modelDeleted", { name: deleting!.name }));
-          await models.reload();
+      <RemoveDialog
+        row={deleting}
+        remove={{
+          title: t("deleteTitle"),
+          message: (m) => t("deleteMessage", { name: m.name }),
+          action: t("delete"),
+          run: deleteModel,
+          done: (m) => t("modelDeleted", { name: m.name }),
         }}
+        onClose={() => setDeleting(null)}
+        after={models.reload}
       />
     </section>
   );

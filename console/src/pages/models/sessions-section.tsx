@@ -1,9 +1,8 @@
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
+import { RemoveDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { Pager } from "../../components/pager";
-import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { DataTable, type Column } from "../../components/data-table";
 import { formatTime } from "../../i18n";
@@ -70,17 +69,17 @@ export function SessionsSection() {
         <DataTable labelledBy="sessions-title" rows={sessions.data.results} rowKey={(s) => s.id} columns={columns} />
       )}
       {sessions.data && <Pager page={page} count={sessions.data.count} pageSize={PAGE_SIZE} onPage={setPage} />}
-      <ConfirmDialog
-        open={!!revoking}
-        title={t("revokeSessionTitle")}
-        message={t("revokeSessionMessage")}
-        action={t("revoke")}
-        onClose={() => setRevoking(null)}
-        onConfirm={async () => {
-          await revokeSession(revoking!.id);
-          toast(t("sessionRevoked"));
-          await sessions.reload();
+      <RemoveDialog
+        row={revoking}
+        remove={{
+          title: t("revokeSessionTitle"),
+          message: () => t("revokeSessionMessage"),
+          action: t("revoke"),
+          run: (s) => revokeSession(s.id),
+          done: () => t("sessionRevoked"),
         }}
+        onClose={() => setRevoking(null)}
+        after={sessions.reload}
       />
     </section>
   );

@@ -8,7 +8,7 @@ import { signedIn } from "../../shell/session";
 import { BASE, arrived, currentPath, followLink } from "../../shell/router";
 import { createSession } from "./api";
 import { SignUpForm } from "./sign-up";
-import { LanguagePicker } from "./language";
+import { LanguagePicker } from "../../components/language-picker";
 import { t } from "./strings";
 
 type Method = "password" | "key";

@@ -7,7 +7,7 @@ import { useSubmit } from "../../components/use-submit";
 import { signedIn } from "../../shell/session";
 import { BASE, arrived, followLink, navigate } from "../../shell/router";
 import { createSession, register } from "./api";
-import { LanguagePicker } from "./language";
+import { LanguagePicker } from "../../components/language-picker";
 import { t } from "./strings";
 
 /**

@@ -1,10 +1,8 @@
-import { Button } from "../../components/button";
 import { CheckList } from "../../components/check-list";
-import { Dialog } from "../../components/dialog";
-import { ErrorAlert, FormError, Loading } from "../../components/alert";
+import { FormDialog } from "../../components/form-dialog";
+import { ErrorAlert, Loading } from "../../components/alert";
 import { TextAreaField, TextField } from "../../components/field";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
-import { t as common } from "../../components/strings";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { getSkill, toolChoices, updateSkill, type Skill } from "./api";
@@ -40,27 +38,22 @@ export function SkillForm({
   });
   const err = (name: string) => problem?.field(name);
   return (
-    <Dialog
+    // Nothing to save until the skill is read: the fields hold what the PATCH sends.
+    <FormDialog
       title={t("editSkill")}
-      open
+      formId="skill-form"
+      submit={t("save")}
+      busy={busy}
+      submitDisabled={!s}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        s && (
-          <>
-            <Button onClick={onClose}>{common("cancel")}</Button>
-            <Button type="submit" form="skill-form" variant="primary" busy={busy}>
-              {t("save")}
-            </Button>
-          </>
-        )
-      }
     >
       <ErrorAlert error={skill.error} />
       {!s ? (
         skill.loading && <Loading />
       ) : (
-        <form id="skill-form" onSubmit={submit} class="stack">
-          <FormError problem={problem} />
+        <>
           <TextField
             label={t("name")}
             name="name"
@@ -107,8 +100,8 @@ export function SkillForm({
             error={err("attachedToolIds")}
           />
           <GroupPicker organizationId={organizationId} chosen={s.groups} error={err("groups")} />
-        </form>
+        </>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

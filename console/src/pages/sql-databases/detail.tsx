@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
+import { RemoveDialog } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
@@ -150,17 +150,17 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
           }}
         />
       )}
-      <ConfirmDialog
-        open={!!dropping}
-        title={t("deleteTable")}
-        message={t("deleteTableMessage", { name: dropping?.tableName ?? "" })}
-        action={t("delete")}
-        onClose={() => setDropping(null)}
-        onConfirm={async () => {
-          await deleteTable(id, dropping!.id);
-          toast(t("deleted", { name: dropping!.tableName }));
-          await database.reload();
+      <RemoveDialog
+        row={dropping}
+        remove={{
+          title: t("deleteTable"),
+          message: (table) => t("deleteTableMessage", { name: table.tableName }),
+          action: t("delete"),
+          run: (table) => deleteTable(id, table.id),
+          done: (table) => t("deleted", { name: table.tableName }),
         }}
+        onClose={() => setDropping(null)}
+        after={database.reload}
       />
     </>
   );

@@ -1,11 +1,10 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
-import { Dialog } from "../../components/dialog";
+import { FormDialog } from "../../components/form-dialog";
 import { TextField } from "../../components/field";
 import { ErrorAlert } from "../../components/alert";
 import { toast } from "../../components/toast";
-import { t as common } from "../../components/strings";
 import { useSubmit } from "../../components/use-submit";
 import { formatTime } from "../../i18n";
 import { removeCredential, storeCredential, type Connector } from "./api";
@@ -55,48 +54,43 @@ export function CredentialDialog({ connector, authHint, held, onClose, onChanged
     problem && Object.entries(problem.errors).find(([k]) => k === "headers" || k.startsWith("headers."))?.[1][0];
   const formId = `credential-${connector.id}`;
   return (
-    <Dialog
+    <FormDialog
       title={t("myCredentialFor", { name: connector.displayName })}
-      open
+      formId={formId}
+      submit={held ? t("replaceCredential") : t("saveCredential")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          {held && (
-            <Button variant="danger" busy={removing} onClick={remove}>
-              {t("removeCredential")}
-            </Button>
-          )}
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {held ? t("replaceCredential") : t("saveCredential")}
+      actions={
+        held && (
+          <Button variant="danger" busy={removing} onClick={remove}>
+            {t("removeCredential")}
           </Button>
-        </>
+        )
       }
     >
-      <form id={formId} onSubmit={submit} class="stack">
-        <p class="muted">{held ? t("credentialHeld", { at: formatTime(held.updatedAt) }) : t("credentialNone")}</p>
-        <TextField
-          label={t("credentialHeader")}
-          name="header"
-          required
-          maxLength={100}
-          pattern="[A-Za-z0-9_\-]+"
-          defaultValue={headerOf(authHint)}
-          spellcheck={false}
-        />
-        <TextField
-          label={t("credentialValue")}
-          name="value"
-          type="password"
-          autoComplete="off"
-          required
-          maxLength={8000}
-          hint={`${authHint}. ${t("credentialWriteOnly")}`}
-          error={fieldError ?? undefined}
-        />
-        {problem && !fieldError && <ErrorAlert error={problem} />}
-        <ErrorAlert error={removeError} />
-      </form>
-    </Dialog>
+      <p class="muted">{held ? t("credentialHeld", { at: formatTime(held.updatedAt) }) : t("credentialNone")}</p>
+      <TextField
+        label={t("credentialHeader")}
+        name="header"
+        required
+        maxLength={100}
+        pattern="[A-Za-z0-9_\-]+"
+        defaultValue={headerOf(authHint)}
+        spellcheck={false}
+      />
+      <TextField
+        label={t("credentialValue")}
+        name="value"
+        type="password"
+        autoComplete="off"
+        required
+        maxLength={8000}
+        hint={`${authHint}. ${t("credentialWriteOnly")}`}
+        error={fieldError ?? undefined}
+      />
+      <ErrorAlert error={removeError} />
+    </FormDialog>
   );
 }

@@ -1,10 +1,7 @@
 import { useRef, useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { Dialog } from "../../components/dialog";
+import { FormDialog } from "../../components/form-dialog";
 import { SelectField, TextAreaField, TextField } from "../../components/field";
-import { FormError } from "../../components/alert";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
-import { t as common } from "../../components/strings";
 import { useSubmit } from "../../components/use-submit";
 import { createTool, updateTool, type Tool, type ToolWrite } from "./api";
 import { jsonObject } from "./json-field";
@@ -49,70 +46,64 @@ export function ToolForm({
   const formId = tool ? `tool-form-${tool.id}` : "tool-form-new";
   const err = (name: string) => problem?.field(name);
   return (
-    <Dialog
+    <FormDialog
       title={tool ? t("editTool") : t("addTool")}
-      open
+      formId={formId}
+      formRef={form}
+      submit={tool ? t("save") : t("add")}
+      busy={busy}
+      problem={problem}
+      onSubmit={submit}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{common("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy}>
-            {tool ? t("save") : t("add")}
-          </Button>
-        </>
-      }
     >
-      <form id={formId} ref={form} onSubmit={submit} class="stack">
-        <FormError problem={problem} />
-        {!tool && (
-          <SelectField
-            label={t("toolType")}
-            value={type}
-            onChange={(e) => setType(e.currentTarget.value as FormType)}
-            options={TYPES.map((k) => [k, t(`type_${k}`)])}
-            hint={t(`typeHint_${type}`)}
-          />
-        )}
+      {!tool && (
+        <SelectField
+          label={t("toolType")}
+          value={type}
+          onChange={(e) => setType(e.currentTarget.value as FormType)}
+          options={TYPES.map((k) => [k, t(`type_${k}`)])}
+          hint={t(`typeHint_${type}`)}
+        />
+      )}
+      <TextField
+        label={t("displayName")}
+        name="displayName"
+        required
+        maxLength={200}
+        defaultValue={tool?.displayName}
+        error={err("displayName")}
+      />
+      {type !== "mcp" && (
         <TextField
-          label={t("displayName")}
-          name="displayName"
+          label={t("functionName")}
+          name="name"
           required
-          maxLength={200}
-          defaultValue={tool?.displayName}
-          error={err("displayName")}
+          maxLength={64}
+          pattern="[A-Za-z0-9_\-]{1,64}"
+          defaultValue={tool?.name ?? ""}
+          hint={t("functionNameHint")}
+          error={err("name")}
         />
-        {type !== "mcp" && (
-          <TextField
-            label={t("functionName")}
-            name="name"
-            required
-            maxLength={64}
-            pattern="[A-Za-z0-9_\-]{1,64}"
-            defaultValue={tool?.name ?? ""}
-            hint={t("functionNameHint")}
-            error={err("name")}
-          />
-        )}
-        <TextField
-          label={t("description")}
-          name="description"
-          maxLength={10000}
-          defaultValue={tool?.description}
-          hint={t("descriptionHint")}
-          error={err("description")}
-        />
-        <TextAreaField
-          label={t("prompt")}
-          name="prompt"
-          rows={2}
-          maxLength={10000}
-          defaultValue={tool?.prompt ?? ""}
-          hint={t("promptHint")}
-          error={err("prompt")}
-        />
-        <TypeFields key={type} type={type} tool={tool} err={err} readMcp={readMcp} />
-        <GroupPicker organizationId={organizationId} chosen={tool?.groups} error={err("groups")} />
-      </form>
-    </Dialog>
+      )}
+      <TextField
+        label={t("description")}
+        name="description"
+        maxLength={10000}
+        defaultValue={tool?.description}
+        hint={t("descriptionHint")}
+        error={err("description")}
+      />
+      <TextAreaField
+        label={t("prompt")}
+        name="prompt"
+        rows={2}
+        maxLength={10000}
+        defaultValue={tool?.prompt ?? ""}
+        hint={t("promptHint")}
+        error={err("prompt")}
+      />
+      <TypeFields key={type} type={type} tool={tool} err={err} readMcp={readMcp} />
+      <GroupPicker organizationId={organizationId} chosen={tool?.groups} error={err("groups")} />
+    </FormDialog>
   );
 }

@@ -12,9 +12,6 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
       text={{
         title: t("newWebChat"),
         intro: t("newWebChatIntro"),
-        create: t("create"),
-        name: t("name"),
-        assistant: t("assistant"),
         noAssistant: t("noAssistant"),
         assistantHint: t("assistantHint"),
         created: (name) => t("created", { name }),

@@ -4,7 +4,7 @@ import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
+import { RemoveDialog } from "../../components/confirm";
 import { DataTable, type Column } from "../../components/data-table";
 import { Dialog } from "../../components/dialog";
 import { SelectField } from "../../components/field";
@@ -155,18 +155,20 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
         />
       )}
       {tested && <TestResultDialog {...tested} onClose={() => setTested(null)} />}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t("deleteTitle")}
-        message={t("deleteMessage", { name: deleting?.name ?? "" })}
-        action={t("delete")}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await deleteWebhook(inboxId, deleting!.id);
-          toast(t("deleted", { name: deleting!.name }));
-          if (chosen === deleting!.id) setChosen(null);
-          await hooks.reload();
+      <RemoveDialog
+        row={deleting}
+        remove={{
+          title: t("deleteTitle"),
+          message: (w) => t("deleteMessage", { name: w.name }),
+          action: t("delete"),
+          run: async (w) => {
+            await deleteWebhook(inboxId, w.id);
+            if (chosen === w.id) setChosen(null);
+          },
+          done: (w) => t("deleted", { name: w.name }),
         }}
+        onClose={() => setDeleting(null)}
+        after={hooks.reload}
       />
     </>
   );
