@@ -50,7 +50,9 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
 
 /**
  * Brings the object's SQLite schema to the last version of `migrations`, each version once (its number is kept in
- * `schema_version`, written in the version's transaction). Returns the version the storage is at.
+ * `schema_version`, written in the version's transaction). Returns the version the storage is at. Migrations only add
+ * (tables, nullable or defaulted columns, indexes), so code older than its storage (a deploy rolled back) works with
+ * it and leaves it as it is.
  */
 export function migrate(storage: DurableObjectStorage, migrations = MIGRATIONS): number {
   const sql = storage.sql;
@@ -59,8 +61,6 @@ export function migrate(storage: DurableObjectStorage, migrations = MIGRATIONS):
   );
   const [stored] = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray();
   let version = stored?.version ?? 0;
-  if (version > migrations.length)
-    throw new Error(`storage at schema version ${version}, code at ${migrations.length}`);
   for (; version < migrations.length; version++) {
     const statements = migrations[version];
     storage.transactionSync(() => {
