@@ -120,6 +120,9 @@ const upsert =
  * only columns written after a message is stored, by other writers than the object) from D1 for the page it answers.
  */
 export class MessageStore {
+  /** `through` by conversation as stored, read once: only this object writes its storage. */
+  #through = new Map<string, number>();
+
   constructor(
     private readonly sql: SqlStorage,
     private readonly d1: D1Database,
@@ -158,10 +161,15 @@ export class MessageStore {
    * next read copies it.
    */
   through(conversationId: string): number {
-    const [row] = this.sql
-      .exec<{ through: number }>("SELECT through FROM copies WHERE conversation_id = ?", conversationId)
-      .toArray();
-    return row?.through ?? 0;
+    let through = this.#through.get(conversationId);
+    if (through === undefined) {
+      const [row] = this.sql
+        .exec<{ through: number }>("SELECT through FROM copies WHERE conversation_id = ?", conversationId)
+        .toArray();
+      through = row?.through ?? 0;
+      this.#through.set(conversationId, through);
+    }
+    return through;
   }
 
   /** A message the object has just stored in D1 (its batch succeeded), as D1 holds it: the schema's defaults filled in. */
@@ -219,6 +227,7 @@ export class MessageStore {
   }
 
   #raise(conversationId: string, through: number) {
+    this.#through.set(conversationId, through);
     this.sql.exec(
       "INSERT INTO copies (conversation_id, through) VALUES (?, ?) " +
         "ON CONFLICT (conversation_id) DO UPDATE SET through = excluded.through",

@@ -106,7 +106,8 @@ const FIRST_TURN_KEY = "firstTurnUntil";
  * in one batch once complete, so a crash never leaves half a message; a reply owed to an
  * asynchronous message is remembered and retried by an alarm if the object dies. Live subscribers
  * (the chat widget) see every message and reply delta; every stored message's effects run in order
- * (services/conversation/effects.ts: webhooks, the live inbox, ...).
+ * (services/conversation/effects.ts: webhooks, the live inbox, ...). Each message it stores is kept in
+ * its own SQLite as well, which the message list reads (durable-objects/conversation-store.ts).
  */
 export class Conversation extends DurableObject<Bindings> {
   #chain: Promise<unknown> = Promise.resolve();
@@ -657,6 +658,7 @@ export class Conversation extends DurableObject<Bindings> {
     const previous = this.#announced;
     const stored = queued.then(async ({ written, effects }) => {
       const results = await written;
+      // Its own store holds only what D1 stored (durable-objects/conversation-store.ts).
       this.#messages.put(row);
       await previous;
       await shown;

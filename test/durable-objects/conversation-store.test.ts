@@ -62,12 +62,13 @@ async function walkAgainstD1(owner: Actor, conversationId: string, pageSize: num
 }
 
 const storeOf = (conversationId: string) => {
-  const stub = conversationObject(env, conversationId);
+  // A stub of its own for each call: one used when the object was reset stays broken.
+  const stub = () => conversationObject(env, conversationId);
   return {
     stub,
     /** The sequences stored in the object's SQLite, and how far its copy of D1 is known complete. */
     state: () =>
-      runInDurableObject(stub, (_instance, state) => ({
+      runInDurableObject(stub(), (_instance, state) => ({
         sequences: state.storage.sql
           .exec<{ sequence: number }>("SELECT sequence FROM messages ORDER BY sequence")
           .toArray()
@@ -295,11 +296,12 @@ describe("GET /messages/ through the conversation object", () => {
     expect((await turn()).status).toBe(200);
     const store = storeOf(id);
     expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4], through: 4 });
-    // What a crash after the D1 batch of 3 and 4 leaves: D1 has them, the store does not.
-    await runInDurableObject(store.stub, (_instance, state) => {
+    // What a crash after the D1 batch of 3 and 4 leaves: D1 has them, the store does not, the instance is gone.
+    await runInDurableObject(store.stub(), (_instance, state) => {
       state.storage.sql.exec("DELETE FROM messages WHERE sequence > 2");
       state.storage.sql.exec("UPDATE copies SET through = 2");
     });
+    await runInDurableObject(store.stub(), (_instance, state) => state.abort("reset by test")).catch(() => undefined);
     expect((await turn()).status).toBe(200);
     // Its later writes are stored, but the gap keeps `through` below them...
     expect(await store.state()).toEqual({ sequences: [1, 2, 5, 6], through: 2 });
