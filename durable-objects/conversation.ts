@@ -26,6 +26,7 @@ import {
 import type { TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge/knowledge-bases";
 import { WriteQueue } from "./write-queue";
+import { MessageStore, migrate } from "./conversation-store";
 import { SseWriter } from "../src/services/sse";
 import { effectStatements, runStored } from "../src/services/conversation/effects";
 import {
@@ -41,6 +42,7 @@ import {
   type Writing,
 } from "../src/services/conversation/turn";
 import type { QueryMetadata } from "../src/services/knowledge/query-scope";
+import type { Cursor } from "../src/lib/pagination";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
 import type { Question } from "../src/services/statistics/message-figures";
 import type { ChangeReason } from "../src/services/conversation/inbox-events";
@@ -105,7 +107,8 @@ const FIRST_TURN_KEY = "firstTurnUntil";
  * in one batch once complete, so a crash never leaves half a message; a reply owed to an
  * asynchronous message is remembered and retried by an alarm if the object dies. Live subscribers
  * (the chat widget) see every message and reply delta; every stored message's effects run in order
- * (services/conversation/effects.ts: webhooks, the live inbox, ...).
+ * (services/conversation/effects.ts: webhooks, the live inbox, ...). Each message it stores is kept in
+ * its own SQLite as well, which the message list reads (durable-objects/conversation-store.ts).
  */
 export class Conversation extends DurableObject<Bindings> {
   #chain: Promise<unknown> = Promise.resolve();
@@ -136,6 +139,15 @@ export class Conversation extends DurableObject<Bindings> {
   /** A new conversation's first turn under way in the worker (see holdForFirstTurn); `done` settles when it reports or
    * its time is up. */
   #firstTurn: { done: Promise<void>; end: () => void } | null = null;
+  /** The messages in this object's own storage (durable-objects/conversation-store.ts). */
+  #messages: MessageStore;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    // Synchronous SQLite statements: nothing runs before the schema is current, and nothing waits long for it.
+    ctx.blockConcurrencyWhile(async () => migrate(ctx.storage));
+    this.#messages = new MessageStore(ctx.storage.sql, env.DB);
+  }
 
   /** Nothing: lets a caller start this object ahead of use (see newConversationId). */
   warm(): void {}
@@ -337,6 +349,21 @@ export class Conversation extends DurableObject<Bindings> {
       );
       return (await this.#answer(conversation, incoming, view, { ...context, continues: latest })).reply;
     });
+  }
+
+  /**
+   * `pageSize + 1` of the conversation's messages from the cursor on, newest first (`GET /messages/`, as
+   * services/messages.ts pages them), from this object's store: D1's messages it has not copied yet are copied first,
+   * and the page's `feedback` and `metadata` are D1's (one D1 batch; see MessageStore). None when the conversation is
+   * not the organization's.
+   */
+  async listMessages(
+    organizationId: string,
+    conversationId: string,
+    cursor: Cursor | null,
+    pageSize: number,
+  ): Promise<MessageRecord[]> {
+    return (await this.#messages.list(organizationId, conversationId, cursor, pageSize)).map(messageRecord);
   }
 
   /** Safety net for asynchronous replies lost with a crashed instance. */
@@ -652,6 +679,8 @@ export class Conversation extends DurableObject<Bindings> {
     const previous = this.#announced;
     const stored = queued.then(async ({ written, effects }) => {
       const results = await written;
+      // Its own store holds only what D1 stored (durable-objects/conversation-store.ts).
+      this.#messages.put(row);
       await previous;
       await shown;
       const record = messageRecord(row);

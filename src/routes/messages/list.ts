@@ -32,7 +32,7 @@ export const registerListMessages = (r: Router) =>
     if (!(await findConversation(c.var.db, access.organizationId, q.conversation)))
       throw notFound("Conversation not found.");
     const cursor = decodeCursor(q.cursor);
-    const rows = await listMessages(c.var.db, q.conversation, cursor, q.pageSize);
+    const rows = await listMessages(c.env, access.organizationId, q.conversation, cursor, q.pageSize);
     return c.json(
       cursorResponse(c, cursor, q.pageSize, rows, (m) => m.sequence),
       200,

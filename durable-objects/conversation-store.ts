@@ -1,0 +1,238 @@
+// The conversation object's own message store (docs/decisions.md, "The conversation object's message store"): its
+// SQLite schema, migrated by the object itself, and a copy of the conversation's D1 messages kept in step with D1.
+import { getTableColumns } from "drizzle-orm";
+import { messages } from "../src/db/schema";
+import { rowMapper } from "../src/db/prepared";
+import type { Cursor } from "../src/lib/pagination";
+import type { MessageRow, NewMessage } from "../src/services/conversations";
+
+/**
+ * The object's schema, one entry per version, each a list of statements applied in one transaction. An entry that
+ * has shipped is never edited: a change is a new entry. `messages` has D1's columns (migrations/), with the same types
+ * and defaults, so a row copied from D1 is stored as D1 holds it; `copies` says how far each conversation's D1
+ * messages are known to be here (see MessageStore.through).
+ */
+export const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    `CREATE TABLE messages (
+      id text PRIMARY KEY NOT NULL,
+      organization_id text NOT NULL,
+      conversation_id text NOT NULL,
+      sequence integer NOT NULL,
+      type text NOT NULL,
+      sender_type text NOT NULL,
+      sender_id text,
+      sender_name text DEFAULT '' NOT NULL,
+      sender_avatar text,
+      content text DEFAULT '' NOT NULL,
+      content_payload text,
+      attachments text,
+      citations text,
+      citation_nodes text,
+      canvas text,
+      query_metadata text,
+      metadata text,
+      skill_ids text,
+      tool_ids text,
+      feedback text,
+      words_count integer DEFAULT 0 NOT NULL,
+      unanswered integer DEFAULT false NOT NULL,
+      private integer DEFAULT false NOT NULL,
+      model_id text,
+      input_tokens integer,
+      output_tokens integer,
+      created_at integer NOT NULL
+    )`,
+    "CREATE UNIQUE INDEX messages_conversation_seq_uq ON messages (conversation_id, sequence)",
+    "CREATE TABLE copies (conversation_id text PRIMARY KEY NOT NULL, through integer NOT NULL)",
+  ],
+];
+
+/**
+ * Brings the object's SQLite schema to the last version of `migrations`, each version once (its number is kept in
+ * `schema_version`, written in the version's transaction). Returns the version the storage is at. Migrations only add
+ * (tables, nullable or defaulted columns, indexes), so code older than its storage (a deploy rolled back) works with
+ * it and leaves it as it is.
+ */
+export function migrate(storage: DurableObjectStorage, migrations = MIGRATIONS): number {
+  const sql = storage.sql;
+  sql.exec(
+    "CREATE TABLE IF NOT EXISTS schema_version (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)",
+  );
+  const [stored] = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray();
+  let version = stored?.version ?? 0;
+  for (; version < migrations.length; version++) {
+    const statements = migrations[version];
+    storage.transactionSync(() => {
+      for (const statement of statements) sql.exec(statement);
+      sql.exec(
+        "INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version",
+        version + 1,
+      );
+    });
+  }
+  return version;
+}
+
+const columns = Object.entries(getTableColumns(messages));
+/** D1's column names, in the schema's order: what a copy reads and the store writes. */
+const names = columns.map(([, column]) => column.name);
+const list = names.join(", ");
+const toRow = rowMapper(messages);
+
+/** How many D1 messages one read copies at a time. */
+export const COPY_PAGE = 100;
+
+/** A page of the message list over the conversation's sequence: its condition, its order and its size. */
+interface PageWindow {
+  after: string;
+  order: "ASC" | "DESC";
+  bound: number[];
+  limit: number;
+}
+
+/**
+ * The window of `GET /messages/` over a conversation's sequence, newest first, as `cursorWindow` (db/paginate.ts)
+ * made it for the D1 read: `pageSize + 1` rows past the cursor, read backwards for a "p" cursor (cursorResponse puts
+ * them back in order).
+ */
+function pageWindow(cursor: Cursor | null, pageSize: number): PageWindow {
+  const ascending = cursor?.d === "p";
+  return {
+    after: cursor ? (ascending ? "AND sequence > ?" : "AND sequence < ?") : "",
+    order: ascending ? "ASC" : "DESC",
+    bound: cursor ? [Number(cursor.k)] : [],
+    limit: pageSize + 1,
+  };
+}
+
+type Raw = Record<string, SqlStorageValue>;
+type Mutable = { id: string; feedback: string | null; metadata: string | null };
+
+const upsert =
+  `INSERT INTO messages (${list}) VALUES (${names.map(() => "?").join(", ")}) ` +
+  "ON CONFLICT (id) DO UPDATE SET feedback = excluded.feedback, metadata = excluded.metadata";
+
+/**
+ * One conversation object's messages in its SQLite storage. D1 stays written as before and is the reference: the
+ * store holds a copy of the conversation's D1 rows, made on its first read and kept in step by one rule (see
+ * docs/decisions.md): every read first copies the D1 rows past `through`, and takes `feedback` and `metadata` (the
+ * only columns written after a message is stored, by other writers than the object) from D1 for the page it answers.
+ */
+export class MessageStore {
+  /** `through` by conversation as stored, read once: only this object writes its storage. */
+  #through = new Map<string, number>();
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly d1: D1Database,
+  ) {}
+
+  /**
+   * `pageSize + 1` of the conversation's messages from the cursor on, in the message list's order (see pageWindow);
+   * none when the conversation is not the organization's. One D1 batch reads the messages past `through` and the
+   * page's mutable columns; a conversation not copied before takes more, a page of messages each.
+   */
+  async list(organizationId: string, conversationId: string, cursor: Cursor | null, pageSize: number) {
+    const window = pageWindow(cursor, pageSize);
+    const [copied, mutable] = await this.d1.batch<Raw>([
+      this.#d1CopyPage(conversationId),
+      this.d1
+        .prepare(
+          `SELECT id, feedback, metadata FROM messages WHERE conversation_id = ? ${window.after} ` +
+            `ORDER BY sequence ${window.order} LIMIT ?`,
+        )
+        .bind(conversationId, ...window.bound, window.limit),
+    ]);
+    let page = copied.results;
+    this.#copy(conversationId, page);
+    while (page.length === COPY_PAGE) {
+      page = (await this.#d1CopyPage(conversationId).all<Raw>()).results;
+      this.#copy(conversationId, page);
+    }
+    this.#refresh(mutable.results as Mutable[]);
+    return this.#page(organizationId, conversationId, window);
+  }
+
+  /**
+   * Every D1 message of the conversation with a sequence up to this one is here (0: none known). Raised by a copy up
+   * to the last row it read, and by the object's own write of the next sequence; a message stored in D1 but not here
+   * (the worker's first turn, an instance that died between its D1 batch and its local write) stays above it, so the
+   * next read copies it.
+   */
+  through(conversationId: string): number {
+    let through = this.#through.get(conversationId);
+    if (through === undefined) {
+      const [row] = this.sql
+        .exec<{ through: number }>("SELECT through FROM copies WHERE conversation_id = ?", conversationId)
+        .toArray();
+      through = row?.through ?? 0;
+      this.#through.set(conversationId, through);
+    }
+    return through;
+  }
+
+  /** A message the object has just stored in D1 (its batch succeeded), as D1 holds it: the schema's defaults filled in. */
+  put(row: NewMessage & { id: string; conversationId: string; sequence: number }): void {
+    const values = columns.map(([key, column]) => {
+      const given = row[key as keyof NewMessage];
+      const value = given === undefined ? (column.defaultFn ? column.defaultFn() : (column.default ?? null)) : given;
+      return value === null ? null : (column.mapToDriverValue(value) as SqlStorageValue);
+    });
+    this.sql.exec(upsert, ...values);
+    if (row.sequence === this.through(row.conversationId) + 1) this.#raise(row.conversationId, row.sequence);
+  }
+
+  /** D1 rows read past `through(conversationId)` as it was when read (oldest first, a whole page of them). */
+  #copy(conversationId: string, rows: Raw[]): void {
+    for (const raw of rows) this.sql.exec(upsert, ...names.map((name) => raw[name] ?? null));
+    const last = rows.at(-1);
+    if (last && Number(last.sequence) > this.through(conversationId))
+      this.#raise(conversationId, Number(last.sequence));
+  }
+
+  /** The page's `feedback` and `metadata` as D1 holds them (written only where they differ). */
+  #refresh(rows: Mutable[]): void {
+    for (const { id, feedback, metadata } of rows)
+      this.sql.exec(
+        "UPDATE messages SET feedback = ?, metadata = ? WHERE id = ? AND (feedback IS NOT ? OR metadata IS NOT ?)",
+        feedback,
+        metadata,
+        id,
+        feedback,
+        metadata,
+      );
+  }
+
+  /** A page of the conversation's messages in `window`'s order; none when it is not the organization's. */
+  #page(organizationId: string, conversationId: string, window: PageWindow): MessageRow[] {
+    return this.sql
+      .exec<Raw>(
+        `SELECT ${list} FROM messages WHERE conversation_id = ? AND organization_id = ? ${window.after} ` +
+          `ORDER BY sequence ${window.order} LIMIT ?`,
+        conversationId,
+        organizationId,
+        ...window.bound,
+        window.limit,
+      )
+      .toArray()
+      .map(toRow);
+  }
+
+  /** The conversation's D1 messages past `through`, oldest first, a page of them. */
+  #d1CopyPage(conversationId: string) {
+    return this.d1
+      .prepare(`SELECT ${list} FROM messages WHERE conversation_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`)
+      .bind(conversationId, this.through(conversationId), COPY_PAGE);
+  }
+
+  #raise(conversationId: string, through: number) {
+    this.#through.set(conversationId, through);
+    this.sql.exec(
+      "INSERT INTO copies (conversation_id, through) VALUES (?, ?) " +
+        "ON CONFLICT (conversation_id) DO UPDATE SET through = excluded.through",
+      conversationId,
+      through,
+    );
+  }
+}

@@ -1,0 +1,323 @@
+// The conversation object's own message store (durable-objects/conversation-store.ts): its schema migrations, the
+// copy of a conversation's D1 messages, its own writes, and `GET /messages/` read through it, answering exactly as
+// the D1 read it replaces.
+import { env, runInDurableObject } from "cloudflare:test";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import type { Context } from "hono";
+import { describe, expect, it } from "vitest";
+import { COPY_PAGE, MIGRATIONS, migrate } from "../../durable-objects/conversation-store";
+import { cursorWindow } from "../../src/db/paginate";
+import { messages } from "../../src/db/schema";
+import { cursorResponse, decodeCursor, encodeCursor, type Cursor } from "../../src/lib/pagination";
+import { conversationObject } from "../../src/services/conversations";
+import { messageRecord } from "../../src/services/records/messages";
+import { createChatbot } from "../fixtures/chatbots";
+import { db, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
+import { bodyOf } from "../support/api";
+
+/** The message list as D1 answered it before the object's store: the reference every read through the object equals. */
+async function d1List(conversationId: string, cursor: Cursor | null, pageSize: number) {
+  const w = cursorWindow([messages.sequence], "desc", cursor, [Number(cursor?.k)], pageSize);
+  const rows = await db()
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), w.after))
+    .orderBy(...w.orderBy)
+    .limit(w.limit);
+  return rows.map(messageRecord);
+}
+
+/** `GET /messages/` at `url` as the D1 read would answer it (the same paging of the same rows). */
+async function d1Answer(url: string) {
+  const q = new URL(url).searchParams;
+  const cursor = decodeCursor(q.get("cursor") ?? undefined);
+  const pageSize = Number(q.get("pageSize"));
+  const rows = await d1List(q.get("conversation")!, cursor, pageSize);
+  const c = { req: { url } } as Context;
+  return JSON.parse(JSON.stringify(cursorResponse(c, cursor, pageSize, rows, (m) => m.sequence)));
+}
+
+type Page = { next: string | null; previous: string | null; results: { sequence: number }[] };
+
+/** Every page of the conversation's list through the API, forwards then back, each equal to the D1 read; the
+ * sequences seen. */
+async function walkAgainstD1(owner: Actor, conversationId: string, pageSize: number) {
+  const get = async (url: string) => {
+    const res = await owner.fetch("GET", url.replace("http://localhost/api/v1", ""));
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = (await res.json()) as Page;
+    expect(body).toEqual(await d1Answer(url));
+    return body;
+  };
+  const seen: number[] = [];
+  let url: string | null = `http://localhost/api/v1/messages/?conversation=${conversationId}&pageSize=${pageSize}`;
+  let page: Page | null = null;
+  while (url) {
+    page = await get(url);
+    seen.push(...page.results.map((m) => m.sequence));
+    url = page.next;
+  }
+  for (url = page!.previous; url; url = page!.previous) page = await get(url);
+  return seen;
+}
+
+const storeOf = (conversationId: string) => {
+  // A stub of its own for each call: one used when the object was reset stays broken.
+  const stub = () => conversationObject(env, conversationId);
+  return {
+    stub,
+    /** The sequences stored in the object's SQLite, and how far its copy of D1 is known complete. */
+    state: () =>
+      runInDurableObject(stub(), (_instance, state) => ({
+        sequences: state.storage.sql
+          .exec<{ sequence: number }>("SELECT sequence FROM messages ORDER BY sequence")
+          .toArray()
+          .map((r) => r.sequence),
+        through:
+          state.storage.sql
+            .exec<{ through: number }>("SELECT through FROM copies WHERE conversation_id = ?", conversationId)
+            .toArray()[0]?.through ?? 0,
+      })),
+  };
+};
+
+/** A conversation whose first turn the worker stored (a direct completion), and its assistant. */
+async function workerConversation(owner: Actor) {
+  const bot = await createChatbot(owner);
+  const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return { bot, id: (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId };
+}
+
+const listed = async (owner: Actor, conversationId: string) =>
+  (await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)))
+    .results;
+
+describe("the conversation object's schema", () => {
+  it("is migrated once, on the object's first use, and upgraded by later migrations, each in one transaction", async () => {
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(unique("store")));
+    await stub.warm();
+    await runInDurableObject(stub, (_instance, state) => {
+      const storage = state.storage;
+      const version = () => storage.sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version;
+      expect(version()).toBe(MIGRATIONS.length);
+      const tables = storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .toArray()
+        .map((t) => t.name);
+      expect(tables).toEqual(expect.arrayContaining(["copies", "messages", "schema_version"]));
+      // Applied already: a second run (another instance's constructor) changes nothing; its CREATE TABLE would fail.
+      expect(migrate(storage)).toBe(MIGRATIONS.length);
+
+      // An older object: the version it stored, a row it holds, a later migration applied once, the row kept.
+      storage.sql.exec("INSERT INTO copies (conversation_id, through) VALUES ('c', 7)");
+      const later = [...MIGRATIONS, ["CREATE TABLE later (x integer)", "INSERT INTO later (x) VALUES (1)"]];
+      expect(migrate(storage, later)).toBe(MIGRATIONS.length + 1);
+      expect(migrate(storage, later)).toBe(MIGRATIONS.length + 1);
+      expect(storage.sql.exec("SELECT count(*) AS n FROM later").one().n).toBe(1);
+      expect(storage.sql.exec("SELECT through FROM copies").one().through).toBe(7);
+
+      // A migration that fails leaves the version and the schema as they were.
+      const failing = [...later, ["CREATE TABLE half (x integer)", "NOT SQL"]];
+      expect(() => migrate(storage, failing)).toThrow();
+      expect(version()).toBe(MIGRATIONS.length + 1);
+      expect(storage.sql.exec("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half'").one().n).toBe(0);
+      // Code older than its storage (a deploy rolled back) leaves it as it is.
+      expect(migrate(storage)).toBe(MIGRATIONS.length + 1);
+      expect(version()).toBe(MIGRATIONS.length + 1);
+    });
+  });
+
+  it("upgrades an object stored before it had a schema, keeping what it stored", async () => {
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(unique("store")));
+    await stub.warm();
+    await runInDurableObject(stub, (_instance, state) => {
+      const storage = state.storage;
+      for (const table of ["messages", "copies", "schema_version"]) storage.sql.exec(`DROP TABLE ${table}`);
+      storage.kv.put("pendingReply", { incomingId: "m", attempts: 1 });
+      expect(migrate(storage)).toBe(MIGRATIONS.length);
+      expect(storage.sql.exec("SELECT version FROM schema_version").one().version).toBe(MIGRATIONS.length);
+      expect(storage.kv.get("pendingReply")).toEqual({ incomingId: "m", attempts: 1 });
+    });
+  });
+
+  it("has D1's message columns, with their types, defaults and keys", async () => {
+    const columns = `SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info('messages') ORDER BY name`;
+    const d1 = (await env.DB.prepare(columns).all()).results;
+    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(unique("store")));
+    const local = await runInDurableObject(stub, (_instance, state) => state.storage.sql.exec(columns).toArray());
+    expect(local).toEqual(d1);
+    // And the schema's (src/db/schema), whose columns a copy reads and an own write fills.
+    expect(local.map((c) => c.name).sort()).toEqual(
+      Object.values(getTableColumns(messages))
+        .map((c) => c.name)
+        .sort(),
+    );
+  });
+});
+
+describe("GET /messages/ through the conversation object", () => {
+  it("copies a conversation whose first turn the worker stored on its first read, then keeps its own writes", async () => {
+    const owner = await seedOwner();
+    const { bot, id } = await workerConversation(owner);
+    const store = storeOf(id);
+    expect(await store.state()).toEqual({ sequences: [], through: 0 });
+    expect(await walkAgainstD1(owner, id, 20)).toEqual([2, 1]);
+    expect(await store.state()).toEqual({ sequences: [1, 2], through: 2 });
+
+    // The object's own writes are in its store once stored in D1, before any read.
+    const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: id,
+      message: { content: "again" },
+    });
+    expect(turn.status).toBe(200);
+    const reply = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here." });
+    expect(reply.status, await reply.clone().text()).toBe(201);
+    expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4, 5], through: 5 });
+    expect(await walkAgainstD1(owner, id, 2)).toEqual([5, 4, 3, 2, 1]);
+  });
+
+  it("stores a conversation the object creates from its first message on", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    // An attachment sends the first turn through the object (first-turn.ts, answersWithoutObject).
+    const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: {
+        content: "see this",
+        attachments: [{ type: "image", filename: "a.png", file: "https://cdn.example.com/a.png" }],
+      },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const id = (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
+    expect(await storeOf(id).state()).toEqual({ sequences: [1, 2], through: 2 });
+    expect(await walkAgainstD1(owner, id, 1)).toEqual([2, 1]);
+  });
+
+  it(
+    "answers as D1 does for replies, private notes, attachments, feedback and delivery metadata, in every page " +
+      "size, both ways",
+    async () => {
+      const owner = await seedOwner();
+      const { bot, id } = await workerConversation(owner);
+      const post = async (path: string, body: Record<string, unknown>) => {
+        const res = await owner.fetch("POST", path, { conversation: id, ...body });
+        expect(res.status, await res.clone().text()).toBe(201);
+      };
+      await post("/messages/", {
+        content: "Can I pay by card?",
+        content_payload: { content: "Can I pay by card?" },
+        attachments: [{ type: "image", filename: "card.png", file: "https://cdn.example.com/card.png" }],
+        canvas: { name: "c", title: "T", content: "x", canvasType: { type: "markdown" } },
+        metadata: { time_zone: "Europe/Paris" },
+        skill_ids: [],
+        tool_ids: [],
+      });
+      expect(
+        await waitFor(
+          () => listed(owner, id),
+          (m) => m.length === 4,
+        ),
+      ).toHaveLength(4);
+      await post("/messages/outgoing/", { content: "Checking with billing.", private: true });
+      await post("/messages/outgoing/", { content: "Yes, you can." });
+      const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: id,
+        message: { content: "thanks" },
+      });
+      expect(turn.status).toBe(200);
+      // What the widget's rating and a channel delivery write after a message is stored (widget/feedback.ts, the
+      // channel_deliveries triggers): D1 only, read by the object for every page it answers.
+      const rate = (sequence: number, feedback: string | null) =>
+        db()
+          .update(messages)
+          .set({ feedback })
+          .where(and(eq(messages.conversationId, id), eq(messages.sequence, sequence)));
+      const delivered = (sequence: number, status: string) =>
+        db()
+          .update(messages)
+          .set({
+            metadata: sql`json_set(coalesce(${messages.metadata}, '{}'), '$.channelDelivery', json_object('status', ${status}, 'attempts', 1, 'error', null, 'platformMessageIds', json('["p1"]')))`,
+          })
+          .where(and(eq(messages.conversationId, id), eq(messages.sequence, sequence)));
+      await rate(2, "like");
+      await delivered(6, "sent");
+      for (const size of [1, 2, 3, 100]) expect(await walkAgainstD1(owner, id, size)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+      const records = await listed(owner, id);
+      expect(records.find((m) => m.sequence === 5)).toMatchObject({ private: true });
+      expect(records.find((m) => m.sequence === 3)?.attachments).toHaveLength(1);
+
+      // Changed after the copy: the next read shows it.
+      await rate(2, "dislike");
+      await rate(8, "like");
+      await delivered(6, "failed");
+      await delivered(3, "sent");
+      expect(await walkAgainstD1(owner, id, 3)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+      await rate(2, null);
+      expect(await walkAgainstD1(owner, id, 100)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+      expect((await listed(owner, id)).find((m) => m.sequence === 6)?.metadata).toMatchObject({
+        channelDelivery: { status: "failed" },
+      });
+
+      // A cursor that names no sequence reads as D1 reads it.
+      const odd = encodeCursor({ k: "not-a-number", d: "n" });
+      const url = `http://localhost/api/v1/messages/?conversation=${id}&pageSize=5&cursor=${odd}`;
+      const res = await owner.fetch("GET", url.replace("http://localhost/api/v1", ""));
+      expect(await res.json()).toEqual(await d1Answer(url));
+    },
+  );
+
+  it("copies a long conversation in pages, once", async () => {
+    const owner = await seedOwner();
+    const { id } = await workerConversation(owner);
+    const [first] = await db().select().from(messages).where(eq(messages.conversationId, id)).limit(1);
+    const total = COPY_PAGE * 2 + 30;
+    const rows = Array.from({ length: total - 2 }, (_, i) => ({
+      ...first,
+      id: crypto.randomUUID(),
+      sequence: i + 3,
+      content: `message ${i + 3}`,
+      createdAt: first.createdAt + i + 10,
+    }));
+    await db().batch(rows.map((row) => db().insert(messages).values(row)) as never);
+    const page = await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${id}&pageSize=5`));
+    expect(page.results.map((m) => m.sequence)).toEqual([total, total - 1, total - 2, total - 3, total - 4]);
+    const state = await storeOf(id).state();
+    expect(state.through).toBe(total);
+    expect(state.sequences).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect((await walkAgainstD1(owner, id, 100)).length).toBe(total);
+  });
+
+  it("copies a message stored in D1 but not in the store (an instance that died between the two writes)", async () => {
+    const owner = await seedOwner();
+    const { bot, id } = await workerConversation(owner);
+    await listed(owner, id);
+    const turn = () =>
+      owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: id, message: { content: "more" } });
+    expect((await turn()).status).toBe(200);
+    const store = storeOf(id);
+    expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4], through: 4 });
+    // What a crash after the D1 batch of 3 and 4 leaves: D1 has them, the store does not, the instance is gone.
+    await runInDurableObject(store.stub(), (_instance, state) => {
+      state.storage.sql.exec("DELETE FROM messages WHERE sequence > 2");
+      state.storage.sql.exec("UPDATE copies SET through = 2");
+    });
+    await runInDurableObject(store.stub(), (_instance, state) => state.abort("reset by test")).catch(() => undefined);
+    expect((await turn()).status).toBe(200);
+    // Its later writes are stored, but the gap keeps `through` below them...
+    expect(await store.state()).toEqual({ sequences: [1, 2, 5, 6], through: 2 });
+    // ...until a read copies what is missing.
+    expect(await walkAgainstD1(owner, id, 4)).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4, 5, 6], through: 6 });
+  });
+
+  it("never reads another organization's conversation: the route's 404, and nothing from the object", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { id } = await workerConversation(owner);
+    expect(await listed(owner, id)).toHaveLength(2);
+    await expectError(await other.fetch("GET", `/messages/?conversation=${id}`), 404);
+    const stub = conversationObject(env, id);
+    expect(await stub.listMessages(other.organizationId, id, null, 20)).toEqual([]);
+    expect(await stub.listMessages(owner.organizationId, id, null, 20)).toHaveLength(2);
+  });
+});
