@@ -168,6 +168,7 @@ export function WebhookForm({
           label={t("customTemplate")}
           name="customTemplate"
           rows={6}
+          class="code"
           spellcheck={false}
           defaultValue={webhook?.customTemplate ?? ""}
           hint={t("customTemplateHint")}
@@ -177,6 +178,7 @@ export function WebhookForm({
       <TextAreaField
         label={t("headers")}
         name="headers"
+        class="code"
         spellcheck={false}
         defaultValue={headerLines}
         hint={t("headersHint")}
