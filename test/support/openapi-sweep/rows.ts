@@ -20,7 +20,13 @@ export interface Scope {
   objectPrefixes: string[];
 }
 
-type TableInfo = { name: string; columns: string[]; fks: { from: string; table: string; to: string }[] };
+type TableInfo = {
+  name: string;
+  /** What rows are read in: `rowid`, or a table WITHOUT ROWID's primary key columns. */
+  order: string;
+  columns: string[];
+  fks: { from: string; table: string; to: string }[];
+};
 
 let tablesCache: Promise<TableInfo[]> | undefined;
 
@@ -37,14 +43,18 @@ async function tables(): Promise<TableInfo[]> {
     .filter((n) => !virtual.some((v) => n === v || n.startsWith(`${v}_`)));
   return Promise.all(
     names.map(async (name) => {
-      const cols = await env.DB.prepare(`PRAGMA table_info("${name}")`).all<{ name: string }>();
+      const cols = await env.DB.prepare(`PRAGMA table_info("${name}")`).all<{ name: string; pk: number }>();
       const fks = await env.DB.prepare(`PRAGMA foreign_key_list("${name}")`).all<{
         from: string;
         table: string;
         to: string | null;
       }>();
+      // A table WITHOUT ROWID (e.g. conversation_terms) is read in its primary key's order.
+      const withoutRowid = /WITHOUT ROWID/i.test(results.find((t) => t.name === name)?.sql ?? "");
+      const key = cols.results.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
       return {
         name,
+        order: withoutRowid ? key.map((c) => `"${c.name}"`).join(", ") : "rowid",
         columns: cols.results.map((c) => c.name),
         fks: fks.results.map((f) => ({ from: f.from, table: f.table, to: f.to ?? "id" })),
       };
@@ -90,7 +100,7 @@ export async function snapshot(scope: Scope): Promise<Snapshot> {
     return {
       name: t.name,
       unscoped: !where,
-      sql: `SELECT ${cols.join(", ")} FROM "${t.name}"${where ? ` WHERE ${where}` : ""} ORDER BY rowid`,
+      sql: `SELECT ${cols.join(", ")} FROM "${t.name}"${where ? ` WHERE ${where}` : ""} ORDER BY ${t.order}`,
     };
   });
   const results = await env.DB.batch(statements.map((s) => env.DB.prepare(s.sql)));
