@@ -82,7 +82,8 @@ function seed(file, orgs, written, until) {
   const hourly = db.prepare(
     "INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, incoming_messages, " +
       "outgoing_messages, replies, reply_ms, requests, input_tokens, output_tokens, words) " +
-      "VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
+      "VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?) " +
+      "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
       "incoming_messages = incoming_messages + excluded.incoming_messages, " +
       "outgoing_messages = outgoing_messages + excluded.outgoing_messages, replies = replies + excluded.replies, " +
       "reply_ms = reply_ms + excluded.reply_ms, requests = requests + excluded.requests, " +

@@ -66,7 +66,8 @@ export function migrate(storage: DurableObjectStorage, migrations = MIGRATIONS):
     storage.transactionSync(() => {
       for (const statement of statements) sql.exec(statement);
       sql.exec(
-        "INSERT INTO schema_version (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version",
+        "INSERT INTO schema_version (id, version) VALUES (1, ?) " +
+          "ON CONFLICT (id) DO UPDATE SET version = excluded.version",
         version + 1,
       );
     });
@@ -172,7 +173,10 @@ export class MessageStore {
     return through;
   }
 
-  /** A message the object has just stored in D1 (its batch succeeded), as D1 holds it: the schema's defaults filled in. */
+  /**
+   * A message the object has just stored in D1 (its batch succeeded), as D1 holds it: the schema's
+   * defaults filled in.
+   */
   put(row: NewMessage & { id: string; conversationId: string; sequence: number }): void {
     const values = columns.map(([key, column]) => {
       const given = row[key as keyof NewMessage];

@@ -94,39 +94,42 @@ const listed = async (owner: Actor, conversationId: string) =>
     .results;
 
 describe("the conversation object's schema", () => {
-  it("is migrated once, on the object's first use, and upgraded by later migrations, each in one transaction", async () => {
-    const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(unique("store")));
-    await stub.warm();
-    await runInDurableObject(stub, (_instance, state) => {
-      const storage = state.storage;
-      const version = () => storage.sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version;
-      expect(version()).toBe(MIGRATIONS.length);
-      const tables = storage.sql
-        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        .toArray()
-        .map((t) => t.name);
-      expect(tables).toEqual(expect.arrayContaining(["copies", "messages", "schema_version"]));
-      // Applied already: a second run (another instance's constructor) changes nothing; its CREATE TABLE would fail.
-      expect(migrate(storage)).toBe(MIGRATIONS.length);
+  it(
+    "is migrated once, on the object's first use, and upgraded by later migrations, each in one " + "transaction",
+    async () => {
+      const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(unique("store")));
+      await stub.warm();
+      await runInDurableObject(stub, (_instance, state) => {
+        const storage = state.storage;
+        const version = () => storage.sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version;
+        expect(version()).toBe(MIGRATIONS.length);
+        const tables = storage.sql
+          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+          .toArray()
+          .map((t) => t.name);
+        expect(tables).toEqual(expect.arrayContaining(["copies", "messages", "schema_version"]));
+        // Applied already: a second run (another instance's constructor) changes nothing; its CREATE TABLE would fail.
+        expect(migrate(storage)).toBe(MIGRATIONS.length);
 
-      // An older object: the version it stored, a row it holds, a later migration applied once, the row kept.
-      storage.sql.exec("INSERT INTO copies (conversation_id, through) VALUES ('c', 7)");
-      const later = [...MIGRATIONS, ["CREATE TABLE later (x integer)", "INSERT INTO later (x) VALUES (1)"]];
-      expect(migrate(storage, later)).toBe(MIGRATIONS.length + 1);
-      expect(migrate(storage, later)).toBe(MIGRATIONS.length + 1);
-      expect(storage.sql.exec("SELECT count(*) AS n FROM later").one().n).toBe(1);
-      expect(storage.sql.exec("SELECT through FROM copies").one().through).toBe(7);
+        // An older object: the version it stored, a row it holds, a later migration applied once, the row kept.
+        storage.sql.exec("INSERT INTO copies (conversation_id, through) VALUES ('c', 7)");
+        const later = [...MIGRATIONS, ["CREATE TABLE later (x integer)", "INSERT INTO later (x) VALUES (1)"]];
+        expect(migrate(storage, later)).toBe(MIGRATIONS.length + 1);
+        expect(migrate(storage, later)).toBe(MIGRATIONS.length + 1);
+        expect(storage.sql.exec("SELECT count(*) AS n FROM later").one().n).toBe(1);
+        expect(storage.sql.exec("SELECT through FROM copies").one().through).toBe(7);
 
-      // A migration that fails leaves the version and the schema as they were.
-      const failing = [...later, ["CREATE TABLE half (x integer)", "NOT SQL"]];
-      expect(() => migrate(storage, failing)).toThrow();
-      expect(version()).toBe(MIGRATIONS.length + 1);
-      expect(storage.sql.exec("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half'").one().n).toBe(0);
-      // Code older than its storage (a deploy rolled back) leaves it as it is.
-      expect(migrate(storage)).toBe(MIGRATIONS.length + 1);
-      expect(version()).toBe(MIGRATIONS.length + 1);
-    });
-  });
+        // A migration that fails leaves the version and the schema as they were.
+        const failing = [...later, ["CREATE TABLE half (x integer)", "NOT SQL"]];
+        expect(() => migrate(storage, failing)).toThrow();
+        expect(version()).toBe(MIGRATIONS.length + 1);
+        expect(storage.sql.exec("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half'").one().n).toBe(0);
+        // Code older than its storage (a deploy rolled back) leaves it as it is.
+        expect(migrate(storage)).toBe(MIGRATIONS.length + 1);
+        expect(version()).toBe(MIGRATIONS.length + 1);
+      });
+    },
+  );
 
   it("upgrades an object stored before it had a schema, keeping what it stored", async () => {
     const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(unique("store")));
@@ -157,25 +160,28 @@ describe("the conversation object's schema", () => {
 });
 
 describe("GET /messages/ through the conversation object", () => {
-  it("copies a conversation whose first turn the worker stored on its first read, then keeps its own writes", async () => {
-    const owner = await seedOwner();
-    const { bot, id } = await workerConversation(owner);
-    const store = storeOf(id);
-    expect(await store.state()).toEqual({ sequences: [], through: 0 });
-    expect(await walkAgainstD1(owner, id, 20)).toEqual([2, 1]);
-    expect(await store.state()).toEqual({ sequences: [1, 2], through: 2 });
+  it(
+    "copies a conversation whose first turn the worker stored on its first read, then keeps its own " + "writes",
+    async () => {
+      const owner = await seedOwner();
+      const { bot, id } = await workerConversation(owner);
+      const store = storeOf(id);
+      expect(await store.state()).toEqual({ sequences: [], through: 0 });
+      expect(await walkAgainstD1(owner, id, 20)).toEqual([2, 1]);
+      expect(await store.state()).toEqual({ sequences: [1, 2], through: 2 });
 
-    // The object's own writes are in its store once stored in D1, before any read.
-    const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      conversation: id,
-      message: { content: "again" },
-    });
-    expect(turn.status).toBe(200);
-    const reply = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here." });
-    expect(reply.status, await reply.clone().text()).toBe(201);
-    expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4, 5], through: 5 });
-    expect(await walkAgainstD1(owner, id, 2)).toEqual([5, 4, 3, 2, 1]);
-  });
+      // The object's own writes are in its store once stored in D1, before any read.
+      const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: id,
+        message: { content: "again" },
+      });
+      expect(turn.status).toBe(200);
+      const reply = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here." });
+      expect(reply.status, await reply.clone().text()).toBe(201);
+      expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4, 5], through: 5 });
+      expect(await walkAgainstD1(owner, id, 2)).toEqual([5, 4, 3, 2, 1]);
+    },
+  );
 
   it("stores a conversation the object creates from its first message on", async () => {
     const owner = await seedOwner();
@@ -236,7 +242,8 @@ describe("GET /messages/ through the conversation object", () => {
         db()
           .update(messages)
           .set({
-            metadata: sql`json_set(coalesce(${messages.metadata}, '{}'), '$.channelDelivery', json_object('status', ${status}, 'attempts', 1, 'error', null, 'platformMessageIds', json('["p1"]')))`,
+            metadata: sql`json_set(coalesce(${messages.metadata}, '{}'), '$.channelDelivery',
+              json_object('status', ${status}, 'attempts', 1, 'error', null, 'platformMessageIds', json('["p1"]')))`,
           })
           .where(and(eq(messages.conversationId, id), eq(messages.sequence, sequence)));
       await rate(2, "like");

@@ -14,7 +14,10 @@ const LAST = "\u{10FFFF}";
 /** An FTS5 phrase: the word in double quotes, its own quotes doubled, so no query syntax applies. */
 const phrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
 
-/** The word in the conversation's title, or in its contact's name (the trigram index `contacts_fts`, migration 0003). */
+/**
+ * The word in the conversation's title, or in its contact's name (the trigram index `contacts_fts`,
+ * migration 0003).
+ */
 function titleOrContact(word: string): SQL[] {
   const contact =
     [...word].length < TRIGRAM

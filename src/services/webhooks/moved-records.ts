@@ -29,11 +29,13 @@ export function listedSegments(db: Db, organizationId: string, scope: DeliverySc
     "webhookId" in scope
       ? sql`${part(0)} = ${scope.webhookId}`
       : // The assistant's list shows only records of webhooks that still exist (D1's rows go with their webhook).
-        sql`${part(1)} = ${scope.chatbotId} and ${part(0)} in (select id from webhooks where organization_id = ${organizationId})`,
+        sql`${part(1)} = ${scope.chatbotId}
+          and ${part(0)} in (select id from webhooks where organization_id = ${organizationId})`,
   ];
   if (f.status) matches.push(sql`${part(2)} = ${f.status}`);
   if (f.webhook) matches.push(sql`${part(0)} = ${f.webhook}`);
-  const n = sql<number>`(select coalesce(sum(${part(3)}), 0) from json_each(${s.counts}) as j where ${sql.join(matches, sql` and `)})`;
+  const n = sql<number>`(select coalesce(sum(${part(3)}), 0) from json_each(${s.counts}) as j
+    where ${sql.join(matches, sql` and `)})`;
   return db
     .select({ key: s.key, hour: s.hour, n })
     .from(s)

@@ -47,8 +47,8 @@ export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now
         ${scope.eventId ? sql`and (message_id = ${scope.eventId} or conversation_event_id = ${scope.eventId})` : sql``}
       ${
         m
-          ? sql`union all select ${scope.organizationId}, ${scope.webhookId}, ${m.inboxId}, ${m.chatbotId}, ${m.messageId},
-              ${m.conversationEventId}, ${m.event}, 'success', ${m.attempt}, ${m.createdAt}`
+          ? sql`union all select ${scope.organizationId}, ${scope.webhookId}, ${m.inboxId}, ${m.chatbotId},
+              ${m.messageId}, ${m.conversationEventId}, ${m.event}, 'success', ${m.attempt}, ${m.createdAt}`
           : sql``
       }
     )

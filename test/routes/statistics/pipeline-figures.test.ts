@@ -140,55 +140,61 @@ describe("a message's figures, written by the pipeline", () => {
       expect(await sums(table, bot.id)).toMatchObject({ likes: 1, dislikes: 0 });
   });
 
-  it("a visitor's ratings count once each, at once too; the assistant's handoff takes over its question's record", async () => {
-    const owner = await seedOwner();
-    const chat = await seedWebChat(owner);
-    const session = await startSession(chat.id);
-    const send = async (body: Record<string, unknown>) => {
-      const res = await client().post(pub(chat.id, "messages/"), body, session.token);
-      expect(res.status, await res.clone().text()).toBe(200);
-      return storedReply(await readEvents(res));
-    };
-    const rate = async (messageId: string, feedback: string | null) => {
-      const res = await client().post(pub(chat.id, `messages/${messageId}/feedback/`), { feedback }, session.token);
-      expect(res.status, await res.clone().text()).toBe(200);
-    };
-    const first = await send({ content: "Where is my parcel?" });
-    const conversation = first.conversationId;
-    // A first turn stored by the worker: its reply recorded on its question too.
-    const [q1] = await messagesOf(conversation);
-    expect(await recordOf(q1.id)).toMatchObject({ reply_message_id: first.messageId, contact_id: expect.any(String) });
-    await rate(first.messageId!, "dislike");
-    expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({ likes: 0, dislikes: 1 });
-    await rate(first.messageId!, "like");
-    expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({ likes: 1, dislikes: 0 });
+  it(
+    "a visitor's ratings count once each, at once too; the assistant's handoff takes over its question's " + "record",
+    async () => {
+      const owner = await seedOwner();
+      const chat = await seedWebChat(owner);
+      const session = await startSession(chat.id);
+      const send = async (body: Record<string, unknown>) => {
+        const res = await client().post(pub(chat.id, "messages/"), body, session.token);
+        expect(res.status, await res.clone().text()).toBe(200);
+        return storedReply(await readEvents(res));
+      };
+      const rate = async (messageId: string, feedback: string | null) => {
+        const res = await client().post(pub(chat.id, `messages/${messageId}/feedback/`), { feedback }, session.token);
+        expect(res.status, await res.clone().text()).toBe(200);
+      };
+      const first = await send({ content: "Where is my parcel?" });
+      const conversation = first.conversationId;
+      // A first turn stored by the worker: its reply recorded on its question too.
+      const [q1] = await messagesOf(conversation);
+      expect(await recordOf(q1.id)).toMatchObject({
+        reply_message_id: first.messageId,
+        contact_id: expect.any(String),
+      });
+      await rate(first.messageId!, "dislike");
+      expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({ likes: 0, dislikes: 1 });
+      await rate(first.messageId!, "like");
+      expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({ likes: 1, dislikes: 0 });
 
-    await Promise.all([
-      rate(first.messageId!, "dislike"),
-      rate(first.messageId!, null),
-      rate(first.messageId!, "like"),
-    ]);
-    const stored = (await messagesOf(conversation)).find((m) => m.id === first.messageId)!.feedback;
-    expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({
-      likes: Number(stored === "like"),
-      dislikes: Number(stored === "dislike"),
-    });
-    expect(await sums("usage_hourly_tests", chat.bot.id)).toMatchObject({ incoming: 0, likes: 0, dislikes: 0 });
+      await Promise.all([
+        rate(first.messageId!, "dislike"),
+        rate(first.messageId!, null),
+        rate(first.messageId!, "like"),
+      ]);
+      const stored = (await messagesOf(conversation)).find((m) => m.id === first.messageId)!.feedback;
+      expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({
+        likes: Number(stored === "like"),
+        dislikes: Number(stored === "dislike"),
+      });
+      expect(await sums("usage_hourly_tests", chat.bot.id)).toMatchObject({ incoming: 0, likes: 0, dislikes: 0 });
 
-    // A second dislike: the assistant hands off (its object says so), recorded on the latest question.
-    const second = await send({ conversation, content: "It was due Monday" });
-    await rate(first.messageId!, "dislike");
-    await rate(second.messageId!, "dislike");
-    await expect.poll(async () => (await messagesOf(conversation)).length).toBe(5);
-    const [, , question, , handoff] = await messagesOf(conversation);
-    expect(await recordOf(question.id)).toMatchObject({
-      reply_message_id: handoff.id,
-      output_message: handoff.content,
-      reply_ms: handoff.created_at - question.created_at,
-    });
-    const stretch = await env.DB.prepare("SELECT reason FROM conversation_handoffs WHERE conversation_id = ?")
-      .bind(conversation)
-      .first();
-    expect(stretch).toEqual({ reason: "unanswered" });
-  });
+      // A second dislike: the assistant hands off (its object says so), recorded on the latest question.
+      const second = await send({ conversation, content: "It was due Monday" });
+      await rate(first.messageId!, "dislike");
+      await rate(second.messageId!, "dislike");
+      await expect.poll(async () => (await messagesOf(conversation)).length).toBe(5);
+      const [, , question, , handoff] = await messagesOf(conversation);
+      expect(await recordOf(question.id)).toMatchObject({
+        reply_message_id: handoff.id,
+        output_message: handoff.content,
+        reply_ms: handoff.created_at - question.created_at,
+      });
+      const stretch = await env.DB.prepare("SELECT reason FROM conversation_handoffs WHERE conversation_id = ?")
+        .bind(conversation)
+        .first();
+      expect(stretch).toEqual({ reason: "unanswered" });
+    },
+  );
 });

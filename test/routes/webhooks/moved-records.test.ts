@@ -147,54 +147,60 @@ describe("webhook delivery records moved to R2 segments", () => {
     expect(await answers(owner, seeded)).toEqual(before);
   });
 
-  it("a moved event is sent again with its next attempt number; redeliver-failed still skips events that succeeded", async () => {
-    const owner = await seedOwner();
-    const { inboxId, a, m, r } = await seedMoved(owner);
-    await moveEndedDeliveries(env, db());
-    const redeliver = (id: string) => owner.fetch("POST", `${webhooksPath(inboxId, a.id)}records/${id}/redeliver/`);
+  it(
+    "a moved event is sent again with its next attempt number; redeliver-failed still skips events that " + "succeeded",
+    async () => {
+      const owner = await seedOwner();
+      const { inboxId, a, m, r } = await seedMoved(owner);
+      await moveEndedDeliveries(env, db());
+      const redeliver = (id: string) => owner.fetch("POST", `${webhooksPath(inboxId, a.id)}records/${id}/redeliver/`);
 
-    const res = await redeliver(r.m0first);
-    expect(res.status, await res.clone().text()).toBe(202);
-    expect(await res.json()).toMatchObject({ eventId: m[0], attempt: 3, status: "pending" });
-    // Its attempt 3 is pending (or being sent): the event cannot be sent again yet.
-    expect((await redeliver(r.m0second)).status).toBe(409);
+      const res = await redeliver(r.m0first);
+      expect(res.status, await res.clone().text()).toBe(202);
+      expect(await res.json()).toMatchObject({ eventId: m[0], attempt: 3, status: "pending" });
+      // Its attempt 3 is pending (or being sent): the event cannot be sent again yet.
+      expect((await redeliver(r.m0second)).status).toBe(409);
 
-    // m1 was sent again after it moved, and that attempt failed: it had a success all the same.
-    await insertDelivery(owner, {
-      inboxId,
-      webhookId: a.id,
-      chatbotId: null,
-      messageId: m[1],
-      attempt: 2,
-      createdAt: at("2026-01-13"),
-    });
-    const failed = await owner.fetch("POST", `${webhooksPath(inboxId, a.id)}redeliver-failed/`, {});
-    expect(failed.status).toBe(202);
-    // Only m2: m3 is pending, and every other event has a success (m1's in its segment).
-    expect(await failed.json()).toMatchObject({ count: 1 });
-  });
+      // m1 was sent again after it moved, and that attempt failed: it had a success all the same.
+      await insertDelivery(owner, {
+        inboxId,
+        webhookId: a.id,
+        chatbotId: null,
+        messageId: m[1],
+        attempt: 2,
+        createdAt: at("2026-01-13"),
+      });
+      const failed = await owner.fetch("POST", `${webhooksPath(inboxId, a.id)}redeliver-failed/`, {});
+      expect(failed.status).toBe(202);
+      // Only m2: m3 is pending, and every other event has a success (m1's in its segment).
+      expect(await failed.json()).toMatchObject({ count: 1 });
+    },
+  );
 
-  it("a move stopped between writing its segments and its D1 batch shows each record once, and moves later", async () => {
-    const owner = await seedOwner();
-    const seeded = await seedMoved(owner);
-    // Whatever earlier tests left ready moves first, so that this move holds only the seed's records.
-    await moveEndedDeliveries(env, db());
-    const more = await seedMoved(owner);
-    const before = await answers(owner, more);
-    const lines = await endedDeliveries(db());
-    expect(lines.map((l) => l.id).sort()).toEqual(
-      [more.r.m0first, more.r.m0second, more.r.m1, more.r.m6, more.r.m4, more.r.m5].sort(),
-    );
-    const written = await writeSegments(env, lines);
-    expect(written.length).toBe(3);
-    expect(await answers(owner, more)).toEqual(before);
+  it(
+    "a move stopped between writing its segments and its D1 batch shows each record once, and moves " + "later",
+    async () => {
+      const owner = await seedOwner();
+      const seeded = await seedMoved(owner);
+      // Whatever earlier tests left ready moves first, so that this move holds only the seed's records.
+      await moveEndedDeliveries(env, db());
+      const more = await seedMoved(owner);
+      const before = await answers(owner, more);
+      const lines = await endedDeliveries(db());
+      expect(lines.map((l) => l.id).sort()).toEqual(
+        [more.r.m0first, more.r.m0second, more.r.m1, more.r.m6, more.r.m4, more.r.m5].sort(),
+      );
+      const written = await writeSegments(env, lines);
+      expect(written.length).toBe(3);
+      expect(await answers(owner, more)).toEqual(before);
 
-    await moveEndedDeliveries(env, db());
-    expect(await answers(owner, more)).toEqual(before);
-    expect(await d1Ids([seeded.a.id, more.a.id, more.b.id])).toEqual(
-      [seeded.r.m2, seeded.r.m3, more.r.m2, more.r.m3, more.r.m7].sort(),
-    );
-  });
+      await moveEndedDeliveries(env, db());
+      expect(await answers(owner, more)).toEqual(before);
+      expect(await d1Ids([seeded.a.id, more.a.id, more.b.id])).toEqual(
+        [seeded.r.m2, seeded.r.m3, more.r.m2, more.r.m3, more.r.m7].sort(),
+      );
+    },
+  );
 
   it("two organizations' records never share a segment, and one cannot read the other's", async () => {
     const owner = await seedOwner();

@@ -57,7 +57,10 @@ export function termsOf(text: string): string[] {
 const MAX_SEARCH_TERM = 64;
 const clip = (term: string) =>
   [...term].length > MAX_SEARCH_TERM ? [...term].slice(0, MAX_SEARCH_TERM).join("") : term;
-/** Whether a term is worth a row of conversation search: not a stopword, not one character (a letter, a lone CJK one). */
+/**
+ * Whether a term is worth a row of conversation search: not a stopword, not one character (a
+ * letter, a lone CJK one).
+ */
 const isSearchTerm = (term: string) => !isStopTerm(term) && [...term].length > 1;
 
 /**
