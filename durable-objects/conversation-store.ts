@@ -124,10 +124,25 @@ export class MessageStore {
   /** `through` by conversation as stored, read once: only this object writes its storage. */
   #through = new Map<string, number>();
 
+  #migrated = false;
+
   constructor(
-    private readonly sql: SqlStorage,
+    private readonly storage: DurableObjectStorage,
     private readonly d1: D1Database,
   ) {}
+
+  /**
+   * The storage's SQL, its schema brought up to date on first use: an object that never stores a message (the spare
+   * started ahead of every new conversation, whose first turn the worker may answer alone) creates no tables.
+   * Synchronous, so nothing else runs on the object in between.
+   */
+  private get sql(): SqlStorage {
+    if (!this.#migrated) {
+      migrate(this.storage);
+      this.#migrated = true;
+    }
+    return this.storage.sql;
+  }
 
   /**
    * `pageSize + 1` of the conversation's messages from the cursor on, in the message list's order (see pageWindow);

@@ -26,7 +26,7 @@ import {
 import type { TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge/knowledge-bases";
 import { WriteQueue } from "./write-queue";
-import { MessageStore, migrate } from "./conversation-store";
+import { MessageStore } from "./conversation-store";
 import { SseWriter } from "../src/services/sse";
 import { effectStatements, runStored } from "../src/services/conversation/effects";
 import {
@@ -144,9 +144,7 @@ export class Conversation extends DurableObject<Bindings> {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    // Synchronous SQLite statements: nothing runs before the schema is current, and nothing waits long for it.
-    ctx.blockConcurrencyWhile(async () => migrate(ctx.storage));
-    this.#messages = new MessageStore(ctx.storage.sql, env.DB);
+    this.#messages = new MessageStore(ctx.storage, env.DB);
   }
 
   /** Nothing: lets a caller start this object ahead of use (see newConversationId). */

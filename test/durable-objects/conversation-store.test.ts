@@ -6,6 +6,7 @@ import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { COPY_PAGE, MIGRATIONS, migrate } from "../../durable-objects/conversation-store";
+import type { Conversation } from "../../durable-objects/conversation";
 import { cursorWindow } from "../../src/db/paginate";
 import { messages } from "../../src/db/schema";
 import { cursorResponse, decodeCursor, encodeCursor, type Cursor } from "../../src/lib/pagination";
@@ -66,18 +67,23 @@ const storeOf = (conversationId: string) => {
   const stub = () => conversationObject(env, conversationId);
   return {
     stub,
-    /** The sequences stored in the object's SQLite, and how far its copy of D1 is known complete. */
+    /** The sequences stored in the object's SQLite, and how far its copy of D1 is known complete (none before the
+     * store's first use, which makes its tables). */
     state: () =>
-      runInDurableObject(stub(), (_instance, state) => ({
-        sequences: state.storage.sql
-          .exec<{ sequence: number }>("SELECT sequence FROM messages ORDER BY sequence")
-          .toArray()
-          .map((r) => r.sequence),
-        through:
-          state.storage.sql
-            .exec<{ through: number }>("SELECT through FROM copies WHERE conversation_id = ?", conversationId)
-            .toArray()[0]?.through ?? 0,
-      })),
+      runInDurableObject(stub(), (_instance, state) =>
+        state.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'messages'").toArray().length === 0
+          ? { sequences: [], through: 0 }
+          : {
+              sequences: state.storage.sql
+                .exec<{ sequence: number }>("SELECT sequence FROM messages ORDER BY sequence")
+                .toArray()
+                .map((r) => r.sequence),
+              through:
+                state.storage.sql
+                  .exec<{ through: number }>("SELECT through FROM copies WHERE conversation_id = ?", conversationId)
+                  .toArray()[0]?.through ?? 0,
+            },
+      ),
   };
 };
 
@@ -93,22 +99,32 @@ const listed = async (owner: Actor, conversationId: string) =>
   (await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`)))
     .results;
 
+/** The object's first read of its store (a conversation no one has): its schema is made then. */
+const firstUse = (stub: DurableObjectStub<Conversation>) =>
+  stub.listMessages(crypto.randomUUID(), crypto.randomUUID(), null, 1);
+
 describe("the conversation object's schema", () => {
   it(
     "is migrated once, on the object's first use, and upgraded by later migrations, each in one " + "transaction",
     async () => {
       const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(unique("store")));
+      // Started ahead of use (the spare of every new conversation): no tables yet.
       await stub.warm();
+      const tablesOf = (sql: SqlStorage) =>
+        sql
+          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+          .toArray()
+          .map((t) => t.name);
+      await runInDurableObject(stub, (_instance, state) => {
+        expect(tablesOf(state.storage.sql)).not.toContain("schema_version");
+      });
+      await firstUse(stub);
       await runInDurableObject(stub, (_instance, state) => {
         const storage = state.storage;
         const version = () => storage.sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version;
         expect(version()).toBe(MIGRATIONS.length);
-        const tables = storage.sql
-          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-          .toArray()
-          .map((t) => t.name);
-        expect(tables).toEqual(expect.arrayContaining(["copies", "messages", "schema_version"]));
-        // Applied already: a second run (another instance's constructor) changes nothing; its CREATE TABLE would fail.
+        expect(tablesOf(storage.sql)).toEqual(expect.arrayContaining(["copies", "messages", "schema_version"]));
+        // Applied already: a second run (another instance's first use) changes nothing; its CREATE TABLE would fail.
         expect(migrate(storage)).toBe(MIGRATIONS.length);
 
         // An older object: the version it stored, a row it holds, a later migration applied once, the row kept.
@@ -133,7 +149,7 @@ describe("the conversation object's schema", () => {
 
   it("upgrades an object stored before it had a schema, keeping what it stored", async () => {
     const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(unique("store")));
-    await stub.warm();
+    await firstUse(stub);
     await runInDurableObject(stub, (_instance, state) => {
       const storage = state.storage;
       for (const table of ["messages", "copies", "schema_version"]) storage.sql.exec(`DROP TABLE ${table}`);
@@ -148,6 +164,7 @@ describe("the conversation object's schema", () => {
     const columns = `SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info('messages') ORDER BY name`;
     const d1 = (await env.DB.prepare(columns).all()).results;
     const stub = env.CONVERSATION.get(env.CONVERSATION.idFromName(unique("store")));
+    await firstUse(stub);
     const local = await runInDurableObject(stub, (_instance, state) => state.storage.sql.exec(columns).toArray());
     expect(local).toEqual(d1);
     // And the schema's (src/db/schema), whose columns a copy reads and an own write fills.
