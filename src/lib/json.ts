@@ -25,3 +25,7 @@ export const JsonValue = z.unknown() as z.ZodType<Json>;
 /** A JSON column's value (drizzle types them `Record<string, unknown>`): what was stored as JSON is JSON. */
 export const stored = <T extends Record<string, unknown> | null | undefined>(value: T) =>
   value as T extends null | undefined ? T : JsonObject;
+
+/** Whether a value read from JSON (or anything) is an object with keys: not null, not an array. */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);

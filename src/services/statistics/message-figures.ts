@@ -11,6 +11,7 @@
 import { sqlStatement } from "../../db/prepared";
 import { messages } from "../../db/schema";
 import type { Db } from "../../env";
+import { isObject } from "../../lib/json";
 import type { ConversationRow, MessageRow, NewMessage } from "../conversations";
 
 const HOUR = 3_600_000;
@@ -91,9 +92,6 @@ const feedbackRollup = (table: "usage_hourly" | "usage_hourly_tests") =>
   "likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes";
 const FEEDBACK = feedbackRollup("usage_hourly");
 const FEEDBACK_TESTS = feedbackRollup("usage_hourly_tests");
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The tool calls an agent reply made (`contentPayload.toolCalls`, as SQLite's json_array_length counts them). */
 function toolCallsOf(payload: unknown): number {

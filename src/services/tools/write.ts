@@ -1,6 +1,7 @@
 import type { Bindings, Db } from "../../env";
 import type { tools, ToolType } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
+import { isObject } from "../../lib/json";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { OrgAccess } from "../access";
 import { checkGroupAssignment } from "../groups";
@@ -65,8 +66,6 @@ const REQUIRED: Record<ToolType, (keyof Checked)[]> = {
   flex: ["flexTemplateJson"],
   quick_reply: ["quickReplyConfig"],
 };
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /**
  * Rules on the tool as it will be stored (CONTRACT section 11), 400 naming the field: the name
