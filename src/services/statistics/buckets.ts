@@ -17,6 +17,9 @@ export interface Bucket {
 }
 
 const HOUR = 3_600_000;
+
+/** The start of the UTC hour a time falls in: the key of every hourly rollup and segment. */
+export const hourOf = (ms: number) => ms - (ms % HOUR);
 /** Bounds the work and the answer: 62 days by hour, four years by day. */
 export const MAX_BUCKETS = 1_500;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

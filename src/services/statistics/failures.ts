@@ -3,8 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../env";
 import { chatbotRecords, usageHourly, usageHourlyTests } from "../../db/schema";
 import type { ConversationRow, MessageRow } from "../conversations";
-
-const HOUR = 3_600_000;
+import { hourOf } from "./buckets";
 
 /** What a failed reply's record says: the error's detail or message, never a stack. */
 export function failureText(err: unknown): string {
@@ -33,7 +32,7 @@ export function failedReplyWrites(
       .values({
         organizationId: conversation.organizationId,
         chatbotId: conversation.chatbotId!,
-        hour: now - (now % HOUR),
+        hour: hourOf(now),
         memberId: conversation.createdById ?? "",
         modelId: "",
         failedReplies: 1,

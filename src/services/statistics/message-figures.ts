@@ -12,9 +12,9 @@ import { sqlStatement } from "../../db/prepared";
 import { messages } from "../../db/schema";
 import type { Db } from "../../env";
 import { isObject } from "../../lib/json";
+import { hourOf } from "./buckets";
 import type { ConversationRow, MessageRow, NewMessage } from "../conversations";
 
-const HOUR = 3_600_000;
 const HANDOFF_REASONS = ["visitor_request", "unanswered", "tool"];
 
 /**
@@ -125,7 +125,7 @@ export function messageFigureWrites(
   const statements: D1PreparedStatement[] = [];
   const { chatbotId } = conversation;
   if (chatbotId) {
-    const hour = message.createdAt - (message.createdAt % HOUR);
+    const hour = hourOf(message.createdAt);
     const reply = message.senderType === "chatbot";
     const counts = [
       conversation.organizationId,
@@ -194,7 +194,7 @@ export function feedbackFigureWrites(
   if (!conversation.chatbotId || before === after) return [];
   const values = [
     conversation.organizationId,
-    message.createdAt - (message.createdAt % HOUR),
+    hourOf(message.createdAt),
     conversation.createdById ?? "",
     modelOf(message),
     Number(after === "like") - Number(before === "like"),

@@ -4,6 +4,7 @@ import type { Bindings, Db } from "../../env";
 import { type SegmentCount, webhookDeliveries, webhookDeliverySegments } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { chunk, inChunks } from "../../lib/sql";
+import { hourOf } from "../statistics/buckets";
 import type { DeliveryRow } from "./config";
 
 /**
@@ -22,13 +23,11 @@ type Bucket = Pick<Bindings, "FILES">;
 export type SegmentLine = DeliveryRow & { eventAttempts: number };
 
 export const SEGMENT_PREFIX = "deliveries/";
-const HOUR_MS = 3_600_000;
 /** Events per move: a few hundred rows, a few objects, one D1 batch. */
 const MOVE_EVENTS = 200;
 /** Moves per housekeeping run (every 15 minutes): up to 2,000 events, above any organization's quarter hour so far. */
 const MOVES_PER_RUN = 10;
 
-const hourOf = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
 const hourName = (hour: number) => new Date(hour).toISOString().slice(0, 13);
 
 /**
