@@ -1,13 +1,23 @@
-// The housekeeping of conversation search terms (services/conversation/search-terms.ts): messages
-// stored before the terms existed are indexed in pages, and terms 90 days old are removed.
+// Conversation search terms (services/conversation/search-terms.ts): written by the
+// `conversation-terms` queue's consumer, many conversations at a time; messages stored before the
+// terms existed indexed by housekeeping in pages; terms 90 days old removed.
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { uuidv7 } from "../../src/lib/ids";
 import { runHousekeeping } from "../../src/services/housekeeping";
-import { backfillSearchTerms, expireSearchTerms, TERMS_KEPT_MS } from "../../src/services/conversation/search-terms";
+import {
+  backfillSearchTerms,
+  expireSearchTerms,
+  sendTerms,
+  TERMS_KEPT_MS,
+  type TermsJob,
+} from "../../src/services/conversation/search-terms";
+import { consumeConversationTerms } from "../../src/queues/conversation-terms";
 import { bodyOf } from "../support/api";
+import { searchable } from "../support/search-terms";
 
 const search = async (actor: Actor, keyword: string) => {
   const res = await actor.fetch("GET", `/conversations/?keyword=${encodeURIComponent(keyword)}`);
@@ -19,7 +29,9 @@ async function conversation(actor: Actor) {
   const bot = await createChatbot(actor);
   const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
+  const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
+  await searchable(conversationId, "hello");
+  return conversationId;
 }
 
 /** A message stored as before migration 0029: straight into D1, without the pipeline and its terms. */
@@ -41,16 +53,97 @@ const setBackfill = (after: number, through: number) =>
     .bind(JSON.stringify({ after, through }))
     .run();
 
-const termsOf = async (conversationId: string) =>
+const rowsOf = async (conversationId: string) =>
   (
     await env.DB.prepare(
-      "SELECT term FROM conversation_terms WHERE conversation_id = unhex(replace(?, '-', '')) ORDER BY term",
+      "SELECT term, last_at FROM conversation_terms WHERE conversation_id = unhex(replace(?, '-', '')) ORDER BY term",
     )
       .bind(conversationId)
-      .all<{ term: string }>()
-  ).results.map((r) => r.term);
+      .all<{ term: string; last_at: number }>()
+  ).results;
+const termsOf = async (conversationId: string) => (await rowsOf(conversationId)).map((r) => r.term);
+
+const job = (actor: Actor, conversationId: string, at: number, terms: string[]): TermsJob => ({
+  organizationId: actor.organizationId,
+  conversationId,
+  at,
+  terms,
+});
 
 describe("conversation search terms", () => {
+  it("are written by the queue's consumer, many conversations at once, each term with its newest time", async () => {
+    const owner = await seedOwner();
+    const [a, b] = [await conversation(owner), await conversation(owner)];
+    const jobs = [
+      job(owner, a, 1000, ["alpha", "beta"]),
+      job(owner, a, 2000, ["beta"]),
+      job(owner, b, 1500, ["alpha"]),
+    ];
+    const batch = createMessageBatch<unknown>("conversation-terms", [
+      { id: "two", timestamp: new Date(), attempts: 1, body: { jobs: jobs.slice(0, 2) } },
+      { id: "one", timestamp: new Date(), attempts: 1, body: { jobs: jobs.slice(2) } },
+      { id: "odd", timestamp: new Date(), attempts: 1, body: { jobs: [{ terms: "not a job" }] } },
+    ]);
+    const ctx = createExecutionContext();
+    await consumeConversationTerms(batch, env);
+    expect((await getQueueResult(batch, ctx)).ackAll).toBe(true);
+    const mine = new Set(["alpha", "beta", "gamma"]);
+    const rows = async (id: string) => (await rowsOf(id)).filter((r) => mine.has(r.term));
+    expect(await rows(a)).toEqual([
+      { term: "alpha", last_at: 1000 },
+      { term: "beta", last_at: 2000 },
+    ]);
+    expect(await rows(b)).toEqual([{ term: "alpha", last_at: 1500 }]);
+    // Delivered again, or late: a time never goes back.
+    await consumeConversationTerms(
+      createMessageBatch("conversation-terms", [
+        { id: "again", timestamp: new Date(), attempts: 2, body: { jobs: [job(owner, a, 500, ["beta", "gamma"])] } },
+      ]),
+      env,
+    );
+    expect(await rows(a)).toEqual([
+      { term: "alpha", last_at: 1000 },
+      { term: "beta", last_at: 2000 },
+      { term: "gamma", last_at: 500 },
+    ]);
+
+    // D1 failing: the whole batch is retried, later each time.
+    const failing = createMessageBatch("conversation-terms", [
+      { id: "f", timestamp: new Date(), attempts: 3, body: { jobs: [job(owner, b, 3000, ["delta"])] } },
+    ]);
+    const down = {
+      ...env,
+      DB: { prepare: (q: string) => env.DB.prepare(q), batch: () => Promise.reject(new Error("D1 is down")) },
+    };
+    const failingCtx = createExecutionContext();
+    await consumeConversationTerms(failing, down as unknown as typeof env);
+    expect(await getQueueResult(failing, failingCtx)).toMatchObject({
+      ackAll: false,
+      retryBatch: { retry: true },
+    });
+    expect(await termsOf(b)).not.toContain("delta");
+  });
+
+  it("the queue refusing them, are written at once rather than lost", async () => {
+    const owner = await seedOwner();
+    const id = await conversation(owner);
+    const refusing = { send: () => Promise.reject(new Error("queue unavailable")) } as unknown as Queue;
+    await sendTerms({ TERMS_QUEUE: refusing, DB: env.DB }, [job(owner, id, Date.now(), ["zither"])]);
+    expect(await search(owner, "zither")).toEqual([id]);
+    // Many conversations' jobs go in as few messages as hold them, each under the queue's 128 kB.
+    const sent: string[] = [];
+    const recording = { send: async (body: unknown) => void sent.push(JSON.stringify(body)) } as unknown as Queue;
+    const long = Array.from({ length: 200 }, (_, i) => `${"長".repeat(60)}${i}`);
+    await sendTerms({ TERMS_QUEUE: recording, DB: env.DB }, [
+      job(owner, id, 1, ["a1"]),
+      ...Array(6).fill(job(owner, id, 2, long)),
+    ]);
+    expect(sent.length).toBeGreaterThan(1);
+    expect(sent.length).toBeLessThan(7);
+    for (const body of sent) expect(new TextEncoder().encode(body).length).toBeLessThan(128_000);
+    expect(sent.flatMap((body) => JSON.parse(body).jobs)).toHaveLength(7);
+  });
+
   it("indexes messages stored before them, page by page up to the last one of the migration", async () => {
     const owner = await seedOwner();
     const id = await conversation(owner);
@@ -127,6 +220,15 @@ describe("conversation search terms", () => {
     const theirs = await conversation(stranger);
     expect((await termsOf(id)).length).toBeGreaterThan(0);
     expect((await owner.fetch("DELETE", `/organizations/${owner.organizationId}/`)).status).toBe(204);
+    expect(await termsOf(id)).toEqual([]);
+    // Terms still queued when it went are not written back.
+    const late = {
+      id: "late",
+      timestamp: new Date(),
+      attempts: 1,
+      body: { jobs: [job(owner, id, Date.now(), ["late"])] },
+    };
+    await consumeConversationTerms(createMessageBatch("conversation-terms", [late]), env);
     expect(await termsOf(id)).toEqual([]);
     expect((await termsOf(theirs)).length).toBeGreaterThan(0);
   });

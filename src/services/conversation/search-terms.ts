@@ -1,15 +1,17 @@
 // The terms conversations are searched by (`conversation_terms`, migration 0029; docs/decisions.md,
-// "Conversation search by terms"): written with each message by the pipeline, older messages indexed
-// by housekeeping in pages, and terms no message has brought for 90 days removed.
-import type { Db } from "../../env";
-import { client } from "../../db/prepared";
+// "Conversation search by terms"): sent by the pipeline to the `conversation-terms` queue once a
+// message is stored and written there many messages at a time, older messages indexed by housekeeping
+// in pages, and terms no message has brought for 90 days removed.
+import type { Bindings } from "../../env";
 import { searchTerms } from "../knowledge/retrieval/terms";
-import type { MessageEffect } from "./effects";
+import type { MessageEffect, StoredBatch } from "./effects";
 
 /** A term no message of the conversation has brought for this long is removed (the search reaches back as far). */
 export const TERMS_KEPT_MS = 90 * 86_400_000;
 /** A message brings at most this many distinct terms (the first ones): a pasted document is not a conversation. */
 const MAX_TERMS_PER_MESSAGE = 1000;
+/** A queue message carries at most this many terms (64 characters at most each: well under a message's 128 kB). */
+const TERMS_PER_JOB = 200;
 
 /** A uuid as `conversation_terms` keeps it, its 16 bytes, from SQL text `param`. */
 export const uuidBytes = (param: string) => `unhex(replace(${param}, '-', ''))`;
@@ -19,31 +21,124 @@ export const CONVERSATION_ID_TEXT =
   "substr(hex(conversation_id), 13, 4) || '-' || substr(hex(conversation_id), 17, 4) || '-' || " +
   "substr(hex(conversation_id), 21))";
 
+/** Terms a conversation's messages brought, the newest of them at `at`: one message of the queue. */
+export interface TermsJob {
+  organizationId: string;
+  conversationId: string;
+  at: number;
+  terms: string[];
+}
+
+export const isTermsJob = (body: unknown): body is TermsJob => {
+  const job = body as Partial<TermsJob> | null;
+  return (
+    typeof job?.organizationId === "string" &&
+    typeof job.conversationId === "string" &&
+    typeof job.at === "number" &&
+    Array.isArray(job.terms) &&
+    job.terms.every((t) => typeof t === "string")
+  );
+};
+
 const UPSERT =
   "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
-  `SELECT ${uuidBytes("?1")}, value, ${uuidBytes("?2")}, ?3 FROM json_each(?4) WHERE true ` +
+  `SELECT ${uuidBytes("?1")}, value, ${uuidBytes("?2")}, ?3 FROM json_each(?4) ` +
+  // An organization deleted while its terms were queued gets none back.
+  "WHERE EXISTS (SELECT 1 FROM organizations WHERE id = ?1) " +
   "ON CONFLICT (organization_id, term, conversation_id) DO UPDATE SET last_at = max(last_at, excluded.last_at)";
 
-/** One statement storing a message's terms for its conversation; null when it has none. */
-function termsStatement(
-  d1: D1Database,
-  message: { organizationId: string; conversationId: string; content: string; createdAt: number },
-): D1PreparedStatement | null {
-  const terms = searchTerms(message.content).slice(0, MAX_TERMS_PER_MESSAGE);
-  if (!terms.length) return null;
-  return d1
-    .prepare(UPSERT)
-    .bind(message.organizationId, message.conversationId, message.createdAt, JSON.stringify(terms));
+/**
+ * A statement a job, to run many in one batch: that is what makes them cheap. Conversation ids are
+ * time-ordered (uuidv7), so new rows land at the end of each term's range, and one transaction writes
+ * each term's last page once for all its conversations rather than once per message.
+ */
+export const termsStatements = (d1: D1Database, jobs: TermsJob[]) =>
+  jobs.map((job) => d1.prepare(UPSERT).bind(job.organizationId, job.conversationId, job.at, JSON.stringify(job.terms)));
+
+/** The jobs for `messages`: each conversation's distinct terms, in queue-sized parts. */
+export function termsJobs(
+  messages: { organizationId: string; conversationId: string; content: string; createdAt: number }[],
+): TermsJob[] {
+  const byConversation = new Map<string, TermsJob>();
+  for (const { organizationId, conversationId, content, createdAt } of messages) {
+    const terms = searchTerms(content).slice(0, MAX_TERMS_PER_MESSAGE);
+    if (!terms.length) continue;
+    const job = byConversation.get(conversationId) ?? { organizationId, conversationId, at: createdAt, terms: [] };
+    job.at = Math.max(job.at, createdAt);
+    job.terms.push(...terms);
+    byConversation.set(conversationId, job);
+  }
+  return [...byConversation.values()].flatMap((job) => {
+    const terms = [...new Set(job.terms)];
+    const jobs: TermsJob[] = [];
+    for (let i = 0; i < terms.length; i += TERMS_PER_JOB)
+      jobs.push({ ...job, terms: terms.slice(i, i + TERMS_PER_JOB) });
+    return jobs;
+  });
+}
+
+/** The jobs of one queue message: up to ~96 kB of them (a message carries at most 128 kB). */
+export interface TermsMessage {
+  jobs: TermsJob[];
+}
+const MESSAGE_BYTES = 96_000;
+
+/**
+ * Hands the jobs to the queue, as few messages as fit them; when it refuses them, writes them here
+ * instead, so that a stored message is always searchable (a failure of that write too is the caller's).
+ */
+export async function sendTerms(env: Pick<Bindings, "TERMS_QUEUE" | "DB">, jobs: TermsJob[]) {
+  const messages: TermsMessage[] = [];
+  let bytes = Infinity;
+  for (const job of jobs) {
+    const size = new TextEncoder().encode(JSON.stringify(job)).length;
+    if (bytes + size > MESSAGE_BYTES) {
+      messages.push({ jobs: [] });
+      bytes = 0;
+    }
+    messages[messages.length - 1].jobs.push(job);
+    bytes += size;
+  }
+  try {
+    for (const body of messages) await env.TERMS_QUEUE.send(body);
+  } catch (err) {
+    console.warn(
+      JSON.stringify({ level: "warn", message: "terms queue refused; terms written directly", error: String(err) }),
+    );
+    await env.DB.batch(termsStatements(env.DB, jobs));
+  }
+}
+
+/** Jobs of this isolate's latest messages, gathered for one send (`gatherTerms`). */
+const gathered: TermsJob[] = [];
+/** How long a message's terms wait for others' to share its send. */
+const GATHER_MS = 50;
+
+/**
+ * Sends the jobs with those of every other message this isolate stores within GATHER_MS: each
+ * message's own wait sends what has gathered by then, so the first to wake sends for all and the
+ * others find nothing left. A queue message and its delivery cost more than writing its terms: one
+ * per message took 6% of the completion path's throughput (docs/decisions.md, "Conversation search
+ * by terms").
+ */
+async function gatherTerms(env: Pick<Bindings, "TERMS_QUEUE" | "DB">, jobs: TermsJob[]) {
+  gathered.push(...jobs);
+  await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+  if (gathered.length) await sendTerms(env, gathered.splice(0));
 }
 
 /**
- * The message's terms, in its batch: stored with it or not at all. Private notes too (`notes`): the
- * search is the team's, over the team's own text.
+ * The stored messages' terms, private notes too (`notes`: the search is the team's, over the team's
+ * own text), sent to the queue after the turn: in the message's own batch they cost the completion
+ * path a page write per term (docs/decisions.md, "Conversation search by terms").
  */
 export const searchTermsEffect: MessageEffect = {
   name: "search terms",
   notes: true,
-  inBatch: (db: Db, _conversation, message) => termsStatement(client(db), message),
+  stored: (batch: StoredBatch) => {
+    const jobs = termsJobs(batch.messages.map(({ message }) => message));
+    if (jobs.length) batch.waitUntil(gatherTerms(batch.env, jobs));
+  },
 };
 
 type Backfill = { after: number; through: number };
@@ -69,21 +164,20 @@ export async function backfillSearchTerms(d1: D1Database, { pages = 20, size = 5
       .bind(after, through, size)
       .all<{ rowid: number; organization_id: string; conversation_id: string; content: string; created_at: number }>();
     const next = results.length ? results[results.length - 1].rowid : through;
-    const statements = results.flatMap(
-      (m) =>
-        termsStatement(d1, {
-          organizationId: m.organization_id,
-          conversationId: m.conversation_id,
-          content: m.content,
-          createdAt: m.created_at,
-        }) ?? [],
+    const jobs = termsJobs(
+      results.map((m) => ({
+        organizationId: m.organization_id,
+        conversationId: m.conversation_id,
+        content: m.content,
+        createdAt: m.created_at,
+      })),
     );
-    statements.push(
+    await d1.batch([
+      ...termsStatements(d1, jobs),
       d1
         .prepare("UPDATE conversation_terms_cursors SET position = ?1 WHERE id = 'backfill'")
         .bind(JSON.stringify({ after: next, through })),
-    );
-    await d1.batch(statements);
+    ]);
     after = next;
   }
   return after < through;

@@ -2,15 +2,29 @@ import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
+import { searchable } from "../../support/search-terms";
 
-/** A conversation begun by `content` (from `sender` when given), answered by the local assistant. */
-async function started(actor: Actor, bot: { id: string }, content: string, sender?: string) {
+/**
+ * A message `content` (from `sender` when given) answered by the local assistant, in `conversation` or
+ * a new one, once searchable; returns its conversation.
+ */
+async function said(
+  actor: Actor,
+  bot: { id: string },
+  content: string,
+  init: { sender?: string; conversation?: string } = {},
+) {
   const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-    message: { content, ...(sender ? { sender } : {}) },
+    ...(init.conversation ? { conversation: init.conversation } : {}),
+    message: { content, ...(init.sender ? { sender: init.sender } : {}) },
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
+  const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
+  await searchable(conversationId, content);
+  return conversationId;
 }
+const started = (actor: Actor, bot: { id: string }, content: string, sender?: string) =>
+  said(actor, bot, content, { sender });
 
 const search = async (actor: Actor, keyword: string, extra = "") => {
   const res = await actor.fetch("GET", `/conversations/?keyword=${encodeURIComponent(keyword)}${extra}`);
@@ -29,10 +43,7 @@ describe("GET /conversations/?keyword= (full-text)", () => {
     const chinese = await started(owner, bot, "請問你們的退貨政策是什麼？");
     const named = await started(owner, bot, "hi there", contact.id);
     const later = await started(owner, bot, "where is my parcel");
-    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      conversation: later,
-      message: { content: "the kettle arrived broken" },
-    });
+    await said(owner, bot, "the kettle arrived broken", { conversation: later });
 
     expect(await search(owner, "refund")).toEqual([refund]);
     expect(await search(owner, "KETTLE")).toEqual([later, refund]);
@@ -57,10 +68,7 @@ describe("GET /conversations/?keyword= (full-text)", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const english = await started(owner, bot, "hello");
-    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      conversation: english,
-      message: { content: "Your Deliveries of marmalade were late" },
-    });
+    await said(owner, bot, "Your Deliveries of marmalade were late", { conversation: english });
     const japanese = await started(owner, bot, "パスワードを忘れました。配送状況を確認したいです");
     const chinese = await started(owner, bot, "请帮我查一下订单物流信息");
 
@@ -100,6 +108,7 @@ describe("GET /conversations/?keyword= (full-text)", () => {
       private: true,
     });
     expect(res.status, await res.clone().text()).toBe(201);
+    await searchable(id, "customer is a wombat breeder");
     expect(await search(owner, "wombat")).toEqual([id]);
     expect(await search(owner, "breed")).toEqual([id]);
   });
