@@ -10,10 +10,10 @@
 // - p50/p95 over BENCH_ROUNDS requests of the hot organization's message list, conversation list
 //   and assistant statistics, which must not grow with the total.
 //
-// The seed writes the stores where the data lives today (the `DB` file, with the server stopped, the
-// full-text triggers running and each message's figures written beside it, as the pipeline writes
-// them: statistics/message-figures.ts): when the design of docs/scale.md moves messages, `seed()` is
-// the one function that follows them.
+// The seed writes the stores where the data lives today (the `DB` file, with the server stopped: each
+// message's figures written beside it as the pipeline writes them, statistics/message-figures.ts, and
+// each conversation's search terms as the `conversation-terms` queue's consumer does): when the design
+// of docs/scale.md moves messages, `seed()` is the one function that follows them.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
@@ -62,6 +62,14 @@ function stores(state) {
   return files.sort((a, b) => b.bytes - a.bytes);
 }
 
+/** The seed's text's search terms: its words of two characters or more, lower-cased, without its stopwords. */
+const STOPWORDS = new Set(["by", "from", "is", "it", "my", "on", "our", "was", "where", "your"]);
+const termsOf = (text) =>
+  text
+    .toLowerCase()
+    .match(/[a-z0-9]{2,}/g)
+    .filter((w) => !STOPWORDS.has(w));
+
 /** Writes conversations of five turns until `until` messages, `hot` getting HOT_SHARE of them. */
 function seed(file, orgs, written, until) {
   const db = new DatabaseSync(file);
@@ -90,6 +98,11 @@ function seed(file, orgs, written, until) {
       "input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, " +
       "words = words + excluded.words",
   );
+  // A conversation's distinct search terms, once (services/conversation/search-terms.ts), ids as their 16 bytes.
+  const term = db.prepare(
+    "INSERT OR IGNORE INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
+      "VALUES (unhex(replace(?, '-', '')), ?, unhex(replace(?, '-', '')), ?)",
+  );
   const hourOf = (at) => at - (at % 3_600_000);
   const now = Date.now();
   const started = performance.now();
@@ -103,9 +116,11 @@ function seed(file, orgs, written, until) {
     const at = now - Math.floor(rand() * 30 * DAY);
     const last = at + (TURNS - 1) * 60_000 + 800;
     conversation.run(id, org.id, org.inbox, org.chatbot, `Order ${n}`, REPLY, last, at, last);
+    const words = new Set(termsOf(REPLY));
     for (let t = 0; t < TURNS; t++) {
       const asked = at + t * 60_000;
       const question = `Where is my order number ${n}-${t}? It was due on Monday.`;
+      for (const word of termsOf(question)) words.add(word);
       const questionId = randomUUID();
       message.run(questionId, org.id, id, 2 * t + 1, "incoming", "contact", null, question, 0, null, null, null, asked);
       const reply = randomUUID();
@@ -129,6 +144,7 @@ function seed(file, orgs, written, until) {
       record.run(questionId, org.id, org.chatbot, id, reply, question, REPLY, 800, asked, asked + 800);
       n += 2;
     }
+    for (const word of words) term.run(org.id, word, id, last);
     if (++conversations % 2000 === 0) {
       db.exec("COMMIT");
       db.exec("BEGIN");
