@@ -90,7 +90,33 @@ export const chatbotRecords = sqliteTable(
     evaluationStatus: text("evaluation_status", { enum: EVALUATION_STATUSES }),
     ...evaluationScores(),
   },
-  (t) => [index("chatbot_records_chatbot_idx").on(t.chatbotId, t.createdAt)],
+  (t) => [
+    index("chatbot_records_chatbot_idx").on(t.chatbotId, t.createdAt),
+    // The housekeeping moves the oldest settled records first (statistics/record-segments.ts).
+    index("chatbot_records_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * Settled chatbot records moved out of `chatbot_records` (services/statistics/record-segments.ts): one R2 object of
+ * NDJSON per move and (organization, assistant, hour of `createdAt`), written before this row; the row is inserted
+ * in the batch that deletes the moved rows, so a record is in D1 or in a segment listed here, never in neither.
+ * Its span (`minCreatedAt`..`maxCreatedAt`) and count let lists skip and count segments without reading them.
+ */
+export const chatbotRecordSegments = sqliteTable(
+  "chatbot_record_segments",
+  {
+    key: text("key").primaryKey(),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    chatbotId: text("chatbot_id").notNull(),
+    /** Start of the hour (epoch ms) of every record's `createdAt`. */
+    hour: integer("hour").notNull(),
+    records: integer("records").notNull(),
+    minCreatedAt: integer("min_created_at").notNull(),
+    maxCreatedAt: integer("max_created_at").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("chatbot_record_segments_hour_idx").on(t.chatbotId, t.hour)],
 );
 
 const dailyCounters = () => ({

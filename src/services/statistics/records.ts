@@ -1,8 +1,10 @@
-import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../env";
-import { chatbotRecords, contacts } from "../../db/schema";
+import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { chatbotRecordSegments, chatbotRecords, contacts } from "../../db/schema";
 import type { Page, PageWindow } from "../../db/paginate";
-import { contains } from "../../lib/sql";
+import { contains, inChunks } from "../../lib/sql";
+import { hourOf } from "./buckets";
+import { readRecordSegment, type RecordLine } from "./record-segments";
 
 export interface RecordFilters {
   chatbotId: string;
@@ -11,6 +13,8 @@ export interface RecordFilters {
   userMessage?: string;
   botMessage?: string;
 }
+
+type Bucket = Pick<Bindings, "FILES">;
 
 /** Most rows an export holds: a year of a busy assistant; narrow the dates for more. */
 export const EXPORT_LIMIT = 50_000;
@@ -25,6 +29,22 @@ function where(f: RecordFilters): SQL {
   if (f.botMessage) parts.push(contains(chatbotRecords.outputMessage, f.botMessage));
   return and(...parts)!;
 }
+
+/** SQLite's LIKE of `contains` (lib/sql.ts): ASCII letters match either case, every other character itself. */
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const holds = (text: string | null, part: string) => text !== null && asciiLower(text).includes(asciiLower(part));
+
+/** `where` for a moved record. */
+const matches = (line: RecordLine, f: RecordFilters) =>
+  line.chatbotId === f.chatbotId &&
+  line.createdAt >= f.start &&
+  line.createdAt < f.end &&
+  (!f.userMessage || holds(line.inputMessage, f.userMessage)) &&
+  (!f.botMessage || holds(line.outputMessage, f.botMessage));
+
+/** The list's order, newest question first: `createdAt`, then id, descending. */
+const newestFirst = (a: RecordLine, b: RecordLine) =>
+  b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 const selectRecords = (db: Db) =>
   db
@@ -41,26 +61,141 @@ const selectRecords = (db: Db) =>
 
 export type ChatbotRecordView = Awaited<ReturnType<ReturnType<typeof selectRecords>["all"]>>[number];
 
-/** One page of an assistant's records, newest question first, with the total count (one round trip). */
-export async function listChatbotRecords(
+const s = chatbotRecordSegments;
+
+/**
+ * The window `[offset, offset + limit)` of an assistant's records, from D1 and the segments (record-segments.ts),
+ * and with `counted` their total. One D1 batch (one snapshot) reads the segments of the date range, D1's count and
+ * page, and D1's rows as old as the newest segment's records ("older"; few: the housekeeping moves the oldest
+ * records first). D1's other rows come before every moved record, so a page among them opens no segment. A D1 row
+ * with the id of a moved record is that record answered again after it moved, and replaces it.
+ *
+ * Segments are read newest first until the window is known; for the total, only those whose count is not the
+ * list's: with a message filter, across an end of the range (days in a timezone off whole hours), or holding a
+ * time of a D1 row (which may replace one of their records).
+ */
+async function recordsWindow(
+  env: Bucket,
   db: Db,
   f: RecordFilters,
-  window: PageWindow,
+  { offset, limit }: PageWindow,
+  counted: boolean,
 ): Promise<Page<ChatbotRecordView>> {
-  const [items, [{ count }]] = await db.batch([
+  const inRange = and(
+    eq(s.chatbotId, f.chatbotId),
+    gte(s.hour, hourOf(f.start)),
+    lt(s.hour, f.end),
+    gte(s.maxCreatedAt, f.start),
+    lt(s.minCreatedAt, f.end),
+  );
+  const newest = sql`(select max(${s.maxCreatedAt}) from ${s} where ${inRange})`;
+  const order = [desc(chatbotRecords.createdAt), desc(chatbotRecords.id)];
+  const [segments, page, [{ count }], older, times] = await db.batch([
+    db
+      .select({ key: s.key, records: s.records, min: s.minCreatedAt, max: s.maxCreatedAt })
+      .from(s)
+      .where(inRange)
+      .orderBy(desc(s.maxCreatedAt), desc(s.key)),
     selectRecords(db)
       .where(where(f))
-      .orderBy(desc(chatbotRecords.createdAt), desc(chatbotRecords.id))
-      .limit(window.limit)
-      .offset(window.offset),
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
     db.select({ count: sql<number>`count(*)` }).from(chatbotRecords).where(where(f)),
+    selectRecords(db)
+      .where(and(where(f), lte(chatbotRecords.createdAt, newest)))
+      .orderBy(...order),
+    db
+      .select({ id: chatbotRecords.id, createdAt: chatbotRecords.createdAt })
+      .from(chatbotRecords)
+      .where(
+        and(
+          eq(chatbotRecords.chatbotId, f.chatbotId),
+          gte(chatbotRecords.createdAt, f.start),
+          lt(chatbotRecords.createdAt, f.end),
+          lte(chatbotRecords.createdAt, newest),
+        ),
+      ),
   ]);
-  return { count, items };
+  if (!segments.length) return { count, items: page };
+
+  const inD1 = new Set(times.map((t) => t.id));
+  const lines = new Map<string, Promise<RecordLine[]>>();
+  const shown = (key: string) => {
+    let read = lines.get(key);
+    if (!read) {
+      read = readRecordSegment(env, key).then((all) => all.filter((l) => matches(l, f) && !inD1.has(l.id)));
+      lines.set(key, read);
+    }
+    return read;
+  };
+  const filtered = Boolean(f.userMessage || f.botMessage);
+  const countedAsIs = (seg: (typeof segments)[number]) =>
+    !filtered &&
+    seg.min >= f.start &&
+    seg.max < f.end &&
+    !times.some((t) => t.createdAt >= seg.min && t.createdAt <= seg.max);
+  const moved = counted
+    ? await Promise.all(segments.map(async (seg) => (countedAsIs(seg) ? seg.records : (await shown(seg.key)).length)))
+    : [];
+  const total = count + moved.reduce((sum, n) => sum + n, 0);
+
+  // D1's rows newer than every moved record come first.
+  const first = count - older.length;
+  const need = offset + limit - first;
+  if (need <= 0) return { count: total, items: page };
+  let read = 0;
+  let known: { record: RecordLine; view?: ChatbotRecordView }[] = [];
+  const opened: RecordLine[] = [];
+  for (;;) {
+    // Enough segments to hold what is missing, if their records are the list's; at least one.
+    let expected = known.length;
+    const next: string[] = [];
+    while (read < segments.length && (!next.length || expected < need)) {
+      next.push(segments[read].key);
+      expected += segments[read++].records;
+    }
+    opened.push(...(await Promise.all(next.map(shown))).flat());
+    // Every record of an unread segment is at most as new as this: what is newer is in its final place.
+    const bound = read < segments.length ? segments[read].max : -Infinity;
+    known = [...older.map((view) => ({ record: view.record, view })), ...opened.map((record) => ({ record }))]
+      .filter((e) => e.record.createdAt > bound)
+      .sort((a, b) => newestFirst(a.record, b.record));
+    if (known.length >= need || read === segments.length) break;
+  }
+  const window = known.slice(Math.max(0, offset - first), need);
+  const views = await viewsOf(
+    db,
+    window.flatMap((e) => (e.view ? [] : [e.record])),
+  );
+  return {
+    count: total,
+    items: [...page.slice(0, Math.max(0, first - offset)), ...window.map((e) => e.view ?? views.get(e.record.id)!)],
+  };
 }
 
+/**
+ * Moved records as D1's rows read, with their contact as it is now (as D1's join, by id: the record's organization
+ * is its conversation's, and a personal assistant's records may be of several).
+ */
+async function viewsOf(db: Db, lines: RecordLine[]) {
+  const ids = lines.flatMap((l) => (l.contactId ? [l.contactId] : []));
+  const found = await inChunks(ids, (part) =>
+    db.select({ id: contacts.id, name: contacts.name }).from(contacts).where(inArray(contacts.id, part)),
+  );
+  const byId = new Map(found.map((c) => [c.id, c]));
+  return new Map<string, ChatbotRecordView>(
+    lines.map((record) => {
+      const contact = (record.contactId && byId.get(record.contactId)) || null;
+      return [record.id, { record, contact: { id: contact?.id ?? null, name: contact?.name ?? null } }];
+    }),
+  );
+}
+
+/** One page of an assistant's records, newest question first, with the total count. */
+export const listChatbotRecords = (env: Bucket, db: Db, f: RecordFilters, window: PageWindow) =>
+  recordsWindow(env, db, f, window, true);
+
 /** Every record matching, newest first, up to EXPORT_LIMIT. */
-export const exportChatbotRecords = (db: Db, f: RecordFilters) =>
-  selectRecords(db)
-    .where(where(f))
-    .orderBy(desc(chatbotRecords.createdAt), desc(chatbotRecords.id))
-    .limit(EXPORT_LIMIT);
+export const exportChatbotRecords = async (env: Bucket, db: Db, f: RecordFilters) =>
+  (await recordsWindow(env, db, f, { offset: 0, limit: EXPORT_LIMIT }, false)).items;

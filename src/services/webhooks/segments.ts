@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { type SegmentCount, webhookDeliveries, webhookDeliverySegments } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
+import { hourName, putSegment, readSegmentLines } from "../../lib/r2";
 import { chunk, inChunks } from "../../lib/sql";
 import { hourOf } from "../statistics/buckets";
 import type { DeliveryRow } from "./config";
@@ -27,8 +28,6 @@ export const SEGMENT_PREFIX = "deliveries/";
 const MOVE_EVENTS = 200;
 /** Moves per housekeeping run (every 15 minutes): up to 2,000 events, above any organization's quarter hour so far. */
 const MOVES_PER_RUN = 10;
-
-const hourName = (hour: number) => new Date(hour).toISOString().slice(0, 13);
 
 /**
  * The attempts of events ready to move, with their event's last attempt number: each event (message or lifecycle
@@ -73,9 +72,7 @@ export async function writeSegments(env: Bucket, lines: SegmentLine[], now = Dat
       const { organizationId, createdAt } = group[0];
       const hour = hourOf(createdAt);
       const key = `${SEGMENT_PREFIX}${organizationId}/${hourName(hour)}/${uuidv7(now)}.ndjson.gz`;
-      await env.FILES.put(key, await gzip(group.map((line) => JSON.stringify(line)).join("\n")), {
-        httpMetadata: { contentType: "application/gzip" },
-      });
+      await putSegment(env.FILES, key, group);
       const ids = group.map((line) => line.id).sort();
       return {
         row: {
@@ -141,13 +138,5 @@ export async function moveEndedDeliveries(env: Bucket, db: Db, now = Date.now())
 }
 
 /** The records of a segment. */
-export async function readSegment(env: Bucket, key: string): Promise<SegmentLine[]> {
-  const object = await env.FILES.get(key);
-  // A listed segment is written before its row; without it, records would silently go missing.
-  if (!object) throw new Error(`webhook delivery segment ${key} is listed but missing`);
-  const text = await new Response(object.body.pipeThrough(new DecompressionStream("gzip"))).text();
-  return text ? text.split("\n").map((line) => JSON.parse(line) as SegmentLine) : [];
-}
-
-const gzip = (text: string) =>
-  new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+export const readSegment = (env: Bucket, key: string) =>
+  readSegmentLines<SegmentLine>(env.FILES, key, "webhook delivery segment");

@@ -1,0 +1,211 @@
+import { and, asc, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { chatbotRecordSegments, chatbotRecords } from "../../db/schema";
+import { batch, sqlStatement } from "../../db/prepared";
+import { uuidv7 } from "../../lib/ids";
+import { hourName, putSegment, readSegmentLines } from "../../lib/r2";
+import { inChunks } from "../../lib/sql";
+import { hourOf } from "./buckets";
+
+/**
+ * Settled chatbot records leave D1 for R2 (docs/decisions.md, "Chatbot records in hourly R2 segments"): housekeeping
+ * moves every record asked and answered more than SETTLED_AFTER_MS ago (`cutoffAt`), with no evaluation pending,
+ * into NDJSON segments, one R2 object per move and (organization, assistant, hour of the record's `createdAt`), and records each
+ * segment in `chatbot_record_segments` in the same D1 batch that deletes the moved rows. Readers
+ * (statistics/records.ts) take the D1 rows and the segment rows in one batch (one snapshot), so each record is read
+ * once. A move that stops between writing its objects and its batch leaves objects no row names, which no reader
+ * opens.
+ */
+
+type Bucket = Pick<Bindings, "FILES">;
+
+/** A moved record: the row as it was when it moved. */
+export type RecordLine = typeof chatbotRecords.$inferSelect;
+
+export const RECORD_SEGMENT_PREFIX = "records/";
+/**
+ * How long after its question and its answer a record may still change: the evaluation settles within minutes
+ * (three tries, the cron re-sending lost messages every 15 minutes), a failed reply's retry within the hour. Two
+ * days leaves room for a queue outage of a day; what is younger stays in D1.
+ */
+export const SETTLED_AFTER_MS = 2 * 86_400_000;
+/** Records per move: a few objects and one D1 batch. */
+const MOVE_RECORDS = 500;
+/** Moves per housekeeping run (every 15 minutes): up to 5,000 records, above any organization's quarter hour so far. */
+const MOVES_PER_RUN = 10;
+
+const r = chatbotRecords;
+
+/**
+ * What may move at a time: records asked before the hour SETTLED_AFTER_MS ago began (whole hours, so that an hour's
+ * records move together, into one segment per assistant, rather than a quarter of an hour at each run) and answered
+ * before SETTLED_AFTER_MS ago.
+ */
+export interface Cutoff {
+  asked: number;
+  answered: number;
+}
+
+export const cutoffAt = (now: number): Cutoff => ({
+  asked: hourOf(now - SETTLED_AFTER_MS),
+  answered: now - SETTLED_AFTER_MS,
+});
+
+/** Records that can no longer change at `cutoff`: asked and answered before it, no evaluation pending. */
+const settled = (cutoff: Cutoff) =>
+  and(
+    lt(r.createdAt, cutoff.asked),
+    or(isNull(r.answeredAt), lt(r.answeredAt, cutoff.answered)),
+    or(isNull(r.evaluationStatus), ne(r.evaluationStatus, "pending")),
+  );
+
+/**
+ * The oldest settled records, up to `limit`. A record whose time lies inside a segment of its assistant stays in D1:
+ * it may be that segment's record answered again after it moved (a reply upserts by the question's id), which
+ * readers show instead of the moved line; moving it again would list one record in two segments. Such records are
+ * rare (answered again days later, or evaluated after the cut-off), so D1 keeps them.
+ */
+export async function settledRecords(db: Db, cutoff: Cutoff, limit = MOVE_RECORDS): Promise<RecordLine[]> {
+  const rows = await db
+    .select()
+    .from(r)
+    .where(
+      and(
+        settled(cutoff),
+        sql`not exists (select 1 from chatbot_record_segments s where s.chatbot_id = ${r.chatbotId}
+          and s.hour = ${r.createdAt} - ${r.createdAt} % 3600000
+          and s.min_created_at <= ${r.createdAt} and s.max_created_at >= ${r.createdAt})`,
+      ),
+    )
+    .orderBy(asc(r.createdAt), asc(r.id))
+    .limit(limit);
+  // Records of the last time picked may go on past the limit: they wait for the next move, all together, so that no
+  // later record of theirs falls inside this move's span.
+  if (rows.length < limit) return rows;
+  const last = rows[rows.length - 1].createdAt;
+  const before = rows.filter((row) => row.createdAt < last);
+  return before.length ? before : rows;
+}
+
+/** A segment written to R2, not yet committed: its D1 row and the ids of the records it holds. */
+export interface WrittenRecordSegment {
+  row: typeof chatbotRecordSegments.$inferInsert;
+  ids: string[];
+}
+
+/** Writes the records into one new object per (organization, assistant, hour) and returns the segments to commit. */
+export async function writeRecordSegments(
+  env: Bucket,
+  lines: RecordLine[],
+  now = Date.now(),
+): Promise<WrittenRecordSegment[]> {
+  const groups = new Map<string, RecordLine[]>();
+  for (const line of lines) {
+    const group = `${line.organizationId}/${line.chatbotId}/${hourOf(line.createdAt)}`;
+    groups.set(group, [...(groups.get(group) ?? []), line]);
+  }
+  return Promise.all(
+    [...groups.values()].map(async (group) => {
+      const { organizationId, chatbotId, createdAt } = group[0];
+      const hour = hourOf(createdAt);
+      const key = `${RECORD_SEGMENT_PREFIX}${organizationId}/${chatbotId}/${hourName(hour)}/${uuidv7(now)}.ndjson.gz`;
+      await putSegment(env.FILES, key, group);
+      const times = group.map((line) => line.createdAt);
+      return {
+        row: {
+          key,
+          organizationId,
+          chatbotId,
+          hour,
+          records: group.length,
+          minCreatedAt: Math.min(...times),
+          maxCreatedAt: Math.max(...times),
+          createdAt: now,
+        },
+        ids: group.map((line) => line.id),
+      };
+    }),
+  );
+}
+
+/**
+ * Lists the segments and deletes the records they hold, in one batch: the records change store at once. Each
+ * segment is listed only if every record it holds is still in D1 and still settled, and its records are deleted
+ * only if it was listed: a record answered again while it was being written stays in D1 with its new answer, and a
+ * move running beside this one over the same records lists nothing twice.
+ */
+export async function commitRecordSegments(db: Db, segments: WrittenRecordSegment[], cutoff: Cutoff): Promise<void> {
+  if (!segments.length) return;
+  await batch(
+    db,
+    segments.flatMap(({ row, ids }) => [
+      sqlStatement(db, LIST_SEGMENT).bind(
+        row.key,
+        row.organizationId,
+        row.chatbotId,
+        row.hour,
+        row.records,
+        row.minCreatedAt,
+        row.maxCreatedAt,
+        row.createdAt,
+        JSON.stringify(ids),
+        cutoff.asked,
+        cutoff.answered,
+      ),
+      sqlStatement(db, DELETE_LISTED).bind(JSON.stringify(ids), row.key),
+    ]),
+  );
+}
+
+// `settled` of the segment's records, all still in D1.
+const LIST_SEGMENT =
+  "INSERT INTO chatbot_record_segments (key, organization_id, chatbot_id, hour, records, min_created_at, " +
+  "max_created_at, created_at) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE (SELECT count(*) FROM chatbot_records " +
+  "WHERE id IN (SELECT value FROM json_each(?9)) AND created_at < ?10 AND (answered_at IS NULL OR answered_at < ?11) " +
+  "AND (evaluation_status IS NULL OR evaluation_status <> 'pending')) = ?5";
+const DELETE_LISTED =
+  "DELETE FROM chatbot_records WHERE id IN (SELECT value FROM json_each(?1)) " +
+  "AND EXISTS (SELECT 1 FROM chatbot_record_segments WHERE key = ?2)";
+
+/**
+ * Housekeeping: moves settled records to segments, a move at a time, oldest first, until none is left or the run's
+ * share is done. Returns how many records moved.
+ */
+export async function moveSettledRecords(env: Bucket, db: Db, now = Date.now()): Promise<number> {
+  const cutoff = cutoffAt(now);
+  let moved = 0;
+  for (let run = 0; run < MOVES_PER_RUN; run++) {
+    const lines = await settledRecords(db, cutoff);
+    if (!lines.length) break;
+    const segments = await writeRecordSegments(env, lines, now);
+    const keys = segments.map((s) => s.row.key);
+    try {
+      await commitRecordSegments(db, segments, cutoff);
+    } catch (err) {
+      // Unlisted objects are never read; removing them only saves their bytes.
+      await env.FILES.delete(keys);
+      throw err;
+    }
+    const listed = new Set(
+      (
+        await inChunks(keys, (part) =>
+          db
+            .select({ key: chatbotRecordSegments.key })
+            .from(chatbotRecordSegments)
+            .where(inArray(chatbotRecordSegments.key, part)),
+        )
+      ).map((s) => s.key),
+    );
+    const unlisted = keys.filter((key) => !listed.has(key));
+    if (unlisted.length) await env.FILES.delete(unlisted);
+    const done = segments.filter((s) => listed.has(s.row.key)).reduce((n, s) => n + s.ids.length, 0);
+    // Nothing listed: another move took these records, or they changed; the next run looks again.
+    if (!done) break;
+    moved += done;
+  }
+  return moved;
+}
+
+/** The records of a segment. */
+export const readRecordSegment = (env: Bucket, key: string) =>
+  readSegmentLines<RecordLine>(env.FILES, key, "chatbot record segment");
