@@ -10,8 +10,8 @@ import { hourOf } from "./buckets";
 /**
  * Settled chatbot records leave D1 for R2 (docs/decisions.md, "Chatbot records in hourly R2 segments"): housekeeping
  * moves every record asked and answered more than SETTLED_AFTER_MS ago (`cutoffAt`), with no evaluation pending,
- * into NDJSON segments, one R2 object per move and (organization, assistant, hour of the record's `createdAt`), and records each
- * segment in `chatbot_record_segments` in the same D1 batch that deletes the moved rows. Readers
+ * into NDJSON segments, one R2 object per move and (organization, assistant, hour of the record's `createdAt`), and
+ * records each segment in `chatbot_record_segments` in the same D1 batch that deletes the moved rows. Readers
  * (statistics/records.ts) take the D1 rows and the segment rows in one batch (one snapshot), so each record is read
  * once. A move that stops between writing its objects and its batch leaves objects no row names, which no reader
  * opens.
