@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { type PageWindow, paginate } from "../../db/paginate";
@@ -11,7 +11,7 @@ import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "./knowled
 import { objectPrefixOf, type IngestionJob } from "./content";
 import type { Upload } from "./uploads";
 import { fileRecord } from "../records/knowledge-files";
-import type { IdName } from "../view-parts";
+import { linkedNames } from "../view-parts";
 
 export { FILE_STATUSES } from "../../db/schema";
 
@@ -53,30 +53,17 @@ export async function getVisibleFile(db: Db, access: OrgAccess, userId: string, 
   return file;
 }
 
-/** Labels of each file, by file id. */
-export async function fileLabels(db: Db, fileIds: string[]): Promise<Map<string, IdName[]>> {
-  const rows = fileIds.length
-    ? (
-        await Promise.all(
-          chunk(fileIds, 90).map((part) =>
-            db
-              .select({
-                fileId: knowledgeBaseFileLabels.fileId,
-                id: knowledgeBaseLabels.id,
-                name: knowledgeBaseLabels.name,
-              })
-              .from(knowledgeBaseFileLabels)
-              .innerJoin(knowledgeBaseLabels, eq(knowledgeBaseLabels.id, knowledgeBaseFileLabels.labelId))
-              .where(inArray(knowledgeBaseFileLabels.fileId, part))
-              .orderBy(asc(knowledgeBaseLabels.name)),
-          ),
-        )
-      ).flat()
-    : [];
-  const out = new Map<string, IdName[]>();
-  for (const r of rows) out.set(r.fileId, [...(out.get(r.fileId) ?? []), { id: r.id, name: r.name }]);
-  return out;
-}
+/** Labels of files, by name; the function returns one file's. */
+export const fileLabels = (db: Db, fileIds: string[]) =>
+  linkedNames(db, fileIds, {
+    table: knowledgeBaseFileLabels,
+    owner: knowledgeBaseFileLabels.fileId,
+    target: knowledgeBaseLabels,
+    on: eq(knowledgeBaseLabels.id, knowledgeBaseFileLabels.labelId),
+    id: knowledgeBaseLabels.id,
+    name: knowledgeBaseLabels.name,
+    orderBy: [asc(knowledgeBaseLabels.name)],
+  });
 
 /**
  * The label ids a body names (`[{id}]`), checked to be labels of this knowledge base (else 400
@@ -156,7 +143,7 @@ async function fileRecords(db: Db, kb: KnowledgeBaseRow, rows: FileRow[], origin
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []));
+  return rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels(row.id)));
 }
 
 export const fileRecordOf = async (db: Db, kb: KnowledgeBaseRow, row: FileRow, origin: string) =>

@@ -1,21 +1,22 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotTools, tools } from "../../db/schema";
-import { inChunks } from "../../lib/sql";
 import { type OrgAccess, withPermission } from "../access";
 import { linkStatements, requireKnownIds } from "../links";
 import { visibleToolsCondition } from "./access";
+import { linkedNames } from "../view-parts";
 
-/** The tools of assistants, by display name: `[{chatbotId, id, name}]`. */
+/** The tools of assistants, by display name (their name there); the function returns one assistant's. */
 export const chatbotToolLinks = (db: Db, chatbotIds: string[]) =>
-  inChunks(chatbotIds, (ids) =>
-    db
-      .select({ chatbotId: chatbotTools.chatbotId, id: tools.id, name: tools.displayName })
-      .from(chatbotTools)
-      .innerJoin(tools, eq(tools.id, chatbotTools.toolId))
-      .where(inArray(chatbotTools.chatbotId, ids))
-      .orderBy(asc(tools.displayName), asc(tools.id)),
-  );
+  linkedNames(db, chatbotIds, {
+    table: chatbotTools,
+    owner: chatbotTools.chatbotId,
+    target: tools,
+    on: eq(tools.id, chatbotTools.toolId),
+    id: tools.id,
+    name: tools.displayName,
+    orderBy: [asc(tools.displayName), asc(tools.id)],
+  });
 
 /** Statements replacing (or setting) an assistant's tools. */
 export const chatbotToolStatements = (db: Db, chatbotId: string, toolIds: string[], replace: boolean) =>
