@@ -34,23 +34,31 @@ export async function getFile(db: Db, knowledgeBaseId: string, fileId: string): 
 export type NodeFile = Pick<FileRow, "id" | "filename" | "rawUserDefineMetadata">;
 
 /**
- * The file if its knowledge base is one the caller sees (which also keeps it in the caller's
- * organization); anything else does not exist for them.
+ * The file if its knowledge base is one the caller sees (which also keeps it in the caller's organization);
+ * undefined for anything else, which does not exist for them. The columns are those its text nodes show and those
+ * a SQL table made from it reads.
  */
-export async function getVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string): Promise<NodeFile> {
-  const [file] = isUuid(fileId)
-    ? await db
-        .select({
-          id: knowledgeBaseFiles.id,
-          filename: knowledgeBaseFiles.filename,
-          rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata,
-        })
-        .from(knowledgeBaseFiles)
-        .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
-        .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)))
-    : [];
-  if (!file) throw notFound("File not found.");
+export async function findVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string) {
+  if (!isUuid(fileId)) return undefined;
+  const [file] = await db
+    .select({
+      id: knowledgeBaseFiles.id,
+      filename: knowledgeBaseFiles.filename,
+      rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata,
+      objectKey: knowledgeBaseFiles.objectKey,
+      size: knowledgeBaseFiles.size,
+    })
+    .from(knowledgeBaseFiles)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
+    .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)));
   return file;
+}
+
+/** The file as its text nodes show it, if the caller sees it; 404 otherwise. */
+export async function getVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string): Promise<NodeFile> {
+  const file = await findVisibleFile(db, access, userId, fileId);
+  if (!file) throw notFound("File not found.");
+  return { id: file.id, filename: file.filename, rawUserDefineMetadata: file.rawUserDefineMetadata };
 }
 
 /** Labels of files, by name; the function returns one file's. */
