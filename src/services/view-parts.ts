@@ -61,6 +61,17 @@ export interface NamedLinks {
   orderBy: SQL[];
 }
 
+/** A resource's group links read as named links: the groups, by name unless `orderBy` says otherwise. */
+export const groupNameLinks = (link: GroupLinks, orderBy: SQL[] = [asc(groups.name)]): NamedLinks => ({
+  table: link.table,
+  owner: link.owner,
+  target: groups,
+  on: eq(groups.id, link.group),
+  id: groups.id,
+  name: groups.name,
+  orderBy,
+});
+
 /**
  * Reads the rows each of `ownerIds` is linked to (only those matching `where`, when given); the function returns
  * one owner's, in the link's order. Every view listing an owner's assistants, groups, tools... reads them so.

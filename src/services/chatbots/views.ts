@@ -1,13 +1,13 @@
 // Everything an assistant record shows besides its own columns, read for a page of assistants at once.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../env";
-import { chatbotGroups, chatbotKnowledgeBases, groups, inboxes, knowledgeBases, models } from "../../db/schema";
+import { chatbotKnowledgeBases, groups, inboxes, knowledgeBases, models } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
 import { chatbotToolLinks } from "../tools/chatbot-tools";
 import { chatbotSkillLinks } from "../skills/chatbot-skills";
-import type { ChatbotRow } from "./visibility";
-import { creatorsOf, type IdName, linkedNames } from "../view-parts";
+import { chatbotGroupLinks, type ChatbotRow } from "./visibility";
+import { creatorsOf, groupNameLinks, type IdName, linkedNames } from "../view-parts";
 
 /** Everything an assistant record shows besides its own columns. */
 export interface ChatbotView {
@@ -35,15 +35,11 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
     inChunks(modelIds, (ids) =>
       db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids)),
     ),
-    linkedNames(db, botIds, {
-      table: chatbotGroups,
-      owner: chatbotGroups.chatbotId,
-      target: groups,
-      on: eq(groups.id, chatbotGroups.groupId),
-      id: groups.id,
-      name: groups.name,
-      orderBy: [asc(sql`${groups.name} collate nocase`), asc(groups.id)],
-    }),
+    linkedNames(
+      db,
+      botIds,
+      groupNameLinks(chatbotGroupLinks, [asc(sql`${groups.name} collate nocase`), asc(groups.id)]),
+    ),
     inChunks(botIds, (ids) =>
       db
         .select({ chatbotId: inboxes.chatbotId, id: inboxes.id, name: inboxes.name })

@@ -5,7 +5,6 @@ import { type PageWindow, paginate } from "../../db/paginate";
 import {
   chatbotKnowledgeBases,
   chatbots,
-  groups,
   knowledgeBaseFiles,
   knowledgeBaseGroups,
   knowledgeBaseLabels,
@@ -24,7 +23,7 @@ import { requireOrganizationGroups } from "../groups";
 import { getModel } from "../models";
 import { knowledgeBaseRecord } from "../records/knowledge-bases";
 import { groupLinksOf, linkStatements, reachableThroughGroups, requireKnownIds } from "../links";
-import { type IdName, linkedNames } from "../view-parts";
+import { groupNameLinks, type IdName, linkedNames } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
 import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
 
@@ -116,15 +115,7 @@ export async function knowledgeBaseViews(
         .where(inArray(knowledgeBaseLabels.knowledgeBaseId, part))
         .orderBy(asc(knowledgeBaseLabels.name)),
     ),
-    linkedNames(db, ids, {
-      table: knowledgeBaseGroups,
-      owner: knowledgeBaseGroups.knowledgeBaseId,
-      target: groups,
-      on: eq(groups.id, knowledgeBaseGroups.groupId),
-      id: groups.id,
-      name: groups.name,
-      orderBy: [asc(groups.name)],
-    }),
+    linkedNames(db, ids, groupNameLinks(knowledgeBaseGroupLinks)),
     linkedNames(
       db,
       ids,

@@ -1,10 +1,10 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../env";
-import { chatbots, groups, sqlDatabaseChatbots, sqlDatabaseGroups, sqlDatabaseTables } from "../../db/schema";
+import { chatbots, sqlDatabaseChatbots, sqlDatabaseTables } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
-import { creatorsOf, type IdName, linkedNames } from "../view-parts";
-import type { SqlDatabaseRow } from "./access";
+import { creatorsOf, groupNameLinks, type IdName, linkedNames } from "../view-parts";
+import { type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 
 export type SqlTableRow = typeof sqlDatabaseTables.$inferSelect;
 
@@ -36,15 +36,7 @@ export async function sqlDatabaseViews(db: Db, access: OrgAccess, rows: SqlDatab
       name: chatbots.name,
       orderBy: [asc(chatbots.name)],
     }),
-    linkedNames(db, ids, {
-      table: sqlDatabaseGroups,
-      owner: sqlDatabaseGroups.sqlDatabaseId,
-      target: groups,
-      on: eq(groups.id, sqlDatabaseGroups.groupId),
-      id: groups.id,
-      name: groups.name,
-      orderBy: [asc(groups.name)],
-    }),
+    linkedNames(db, ids, groupNameLinks(sqlDatabaseGroupLinks)),
     creatorsOf(db, rows),
   ]);
   const canManage = can(access, "sql_database.manage");
