@@ -146,4 +146,8 @@ export const GroupRefs = (description: string, example: { id: string }[] = []) =
 export const NameField = (description: string, example: string) =>
   z.string().trim().min(1).max(200).openapi({ description, example });
 
+/** A list's optional text filter (`query`, `search`): trimmed, at most 200 characters. */
+export const SearchParam = (description: string, example: string) =>
+  z.string().trim().max(200).optional().openapi({ description, example });
+
 export const Timestamp = z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" });

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { errorResponses, json } from "../../lib/openapi";
+import { errorResponses, json, SearchParam } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess, requirePermission } from "../../services/access";
 import { MAX_SEARCH_TERMS, contactFilters, listContacts } from "../../services/contacts";
@@ -33,23 +33,12 @@ const ListQuery = PageQuery.extend({
     .uuid()
     .optional()
     .openapi({ description: "Deprecated single inbox id; ignored when `inboxes` is given", example: EXAMPLE_ID }),
-  query: z
-    .string()
-    .trim()
-    .max(200)
-    .optional()
-    .openapi({ description: "Name or source id contains (case-insensitive)", example: "U4af" }),
-  search: z
-    .string()
-    .trim()
-    .max(200)
-    .optional()
-    .openapi({
-      description:
-        `Full text: every word (first ${MAX_SEARCH_TERMS}) occurs in the name, e-mail, phone number, source id ` +
-        `or a metadata value`,
-      example: "王小明 gold",
-    }),
+  query: SearchParam("Name or source id contains (case-insensitive)", "U4af"),
+  search: SearchParam(
+    `Full text: every word (first ${MAX_SEARCH_TERMS}) occurs in the name, e-mail, phone number, source id ` +
+      `or a metadata value`,
+    "王小明 gold",
+  ),
   channels: list("Comma-separated channel types: contacts linked to an inbox of one of them", "web,line"),
   tags: list("Comma-separated tag names or ids: contacts with any of them", "vip,taipei"),
 });

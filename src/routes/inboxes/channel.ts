@@ -1,8 +1,11 @@
 // A messaging inbox's connection to its platform (CONTRACT section 17).
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, Timestamp, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requirePermission } from "../../services/access";
+import type { Permission } from "../../services/permissions";
 import { connectChannel, getChannel, saveChannel } from "../../services/channels/settings";
 import { CHANNEL_FIELDS } from "../../services/channels/fields";
 import { INBOXES_TAG } from "./schema";
@@ -62,6 +65,16 @@ const ChannelWrite = z
 
 const path = "/inboxes/{id}/channel/";
 
+/**
+ * What each channel route needs of the request: the caller's organization, once `permission` is checked there, and
+ * the origin the platform's webhook URLs are built on.
+ */
+async function channelCaller(c: Context<AppEnv>, permission: Permission) {
+  const access = await currentAccess(c);
+  requirePermission(access, permission);
+  return { organizationId: access.organizationId, origin: new URL(c.req.url).origin };
+}
+
 export const registerChannelRoutes = (r: Router) => {
   r.openapi(
     createRoute({
@@ -75,12 +88,8 @@ export const registerChannelRoutes = (r: Router) => {
       responses: { 200: json(ChannelSchema, "The channel"), ...errorResponses(400, 403, 404) },
     }),
     async (c) => {
-      const access = await currentAccess(c);
-      requirePermission(access, "inbox.view");
-      return c.json(
-        await getChannel(c.env, c.var.db, access.organizationId, c.req.valid("param").id, new URL(c.req.url).origin),
-        200,
-      );
+      const { organizationId, origin } = await channelCaller(c, "inbox.view");
+      return c.json(await getChannel(c.env, c.var.db, organizationId, c.req.valid("param").id, origin), 200);
     },
   );
   r.openapi(
@@ -95,20 +104,9 @@ export const registerChannelRoutes = (r: Router) => {
       responses: { 200: json(ChannelSchema, "The channel"), ...errorResponses(400, 403, 404) },
     }),
     async (c) => {
-      const access = await currentAccess(c);
-      requirePermission(access, "inbox.manage");
+      const { organizationId, origin } = await channelCaller(c, "inbox.manage");
       const body = c.req.valid("json") as Record<string, string | undefined>;
-      return c.json(
-        await saveChannel(
-          c.env,
-          c.var.db,
-          access.organizationId,
-          c.req.valid("param").id,
-          new URL(c.req.url).origin,
-          body,
-        ),
-        200,
-      );
+      return c.json(await saveChannel(c.env, c.var.db, organizationId, c.req.valid("param").id, origin, body), 200);
     },
   );
   r.openapi(
@@ -138,18 +136,8 @@ export const registerChannelRoutes = (r: Router) => {
       },
     }),
     async (c) => {
-      const access = await currentAccess(c);
-      requirePermission(access, "inbox.manage");
-      return c.json(
-        await connectChannel(
-          c.env,
-          c.var.db,
-          access.organizationId,
-          c.req.valid("param").id,
-          new URL(c.req.url).origin,
-        ),
-        200,
-      );
+      const { organizationId, origin } = await channelCaller(c, "inbox.manage");
+      return c.json(await connectChannel(c.env, c.var.db, organizationId, c.req.valid("param").id, origin), 200);
     },
   );
 };

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Timestamp } from "../../lib/openapi";
+import { MemberUserSchema } from "../../services/records/group-members";
 
 export const MCP_TAG = "MCP";
 export const REGISTRY_EXAMPLE_ID = "00000000-0000-7000-8100-000000000002";
@@ -96,13 +97,7 @@ export const AuthorizedMemberSchema = z
     memberId: z
       .string()
       .openapi({ description: "The member's id (for DELETE .../authorized-members/{memberId}/)", example: EXAMPLE_ID }),
-    user: z
-      .object({
-        id: z.string().openapi({ example: EXAMPLE_ID }),
-        name: z.string().openapi({ example: "Ada Lovelace" }),
-        email: z.string().openapi({ example: "ada@example.com" }),
-      })
-      .openapi({ description: "The member's user" }),
+    user: MemberUserSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { uuidParam } from "../../lib/openapi";
+import { SearchParam, uuidParam } from "../../lib/openapi";
 import { csv } from "../../lib/pagination";
 import { MAX_IDS_PER_QUERY, MAX_SEARCH_TERMS } from "../../services/members";
 
@@ -10,25 +10,15 @@ export const MemberParams = OrganizationParams.extend({ id: uuidParam("id", "Mem
 
 /** Filters shared by the member list and its spreadsheet export. */
 export const MemberFilterQuery = z.object({
-  query: z
-    .string()
-    .trim()
-    .max(200)
-    .optional()
-    .openapi({ description: "Name or e-mail contains (case-insensitive)", example: "ada" }),
+  query: SearchParam("Name or e-mail contains (case-insensitive)", "ada"),
   group: z.uuid().optional().openapi({ description: "Members of this group", example: EXAMPLE_ID }),
   ids: csv(`Comma-separated member ids (at most ${MAX_IDS_PER_QUERY})`),
   inbox: z.uuid().optional().openapi({
     description: "Members who can reach this inbox's assistant: owners and members of the assistant's groups",
     example: EXAMPLE_ID,
   }),
-  search: z
-    .string()
-    .trim()
-    .max(200)
-    .optional()
-    .openapi({
-      description: `Every word (first ${MAX_SEARCH_TERMS}) matches the name, the e-mail or a metadata value`,
-      example: "sales ada",
-    }),
+  search: SearchParam(
+    `Every word (first ${MAX_SEARCH_TERMS}) matches the name, the e-mail or a metadata value`,
+    "sales ada",
+  ),
 });

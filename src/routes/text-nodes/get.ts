@@ -33,5 +33,5 @@ export const registerGetTextNode = (r: Router) =>
     const found = await getVisibleTextNode(db, await currentAccess(c), c.var.principal.userId, c.req.valid("param").id);
     if (!isNewerForm(c)) return c.json(legacyTextNodeRecord(found.node, found.file), 200);
     const labels = await fileLabels(db, [found.file.id]);
-    return c.json(textNodeRecord(found.node, found.file, labels.get(found.file.id) ?? [], undefined), 200);
+    return c.json(textNodeRecord(found.node, found.file, labels(found.file.id), undefined), 200);
   });

@@ -48,5 +48,5 @@ export const registerUpdateTextNode = (r: Router) =>
     const row = await rewriteTextNode(c.env, db, kb, node, c.req.valid("json").text);
     if (!isNewerForm(c)) return c.json(legacyTextNodeRecord(row, file), 200);
     const labels = await fileLabels(db, [file.id]);
-    return c.json(textNodeRecord(row, file, labels.get(file.id) ?? [], undefined), 200);
+    return c.json(textNodeRecord(row, file, labels(file.id), undefined), 200);
   });

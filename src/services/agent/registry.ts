@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull, or } from "drizzle-orm";
-import { chatbotTools, tools, type ToolType } from "../../db/schema";
+import type { ToolType } from "../../db/schema";
 import type { ToolRow } from "../tools/access";
+import { assistantToolRows } from "../tools/chatbot-tools";
 import { apiTool } from "../tools/api-tool";
 import { functionTool } from "../tools/function-tool";
 import { flexTool } from "../tools/flex-tool";
@@ -40,19 +40,8 @@ const BUILDERS: Record<ToolType, ((row: ToolRow) => AgentTool) | null> = {
 
 /** The assistant's own tools (`tools: [{id}]`), of its organization or global, narrowed by the message's toolIds. */
 export const assistantToolsProvider: ToolProvider = async (ctx, options) => {
-  const rows = await ctx.db
-    .select({ tool: tools })
-    .from(chatbotTools)
-    .innerJoin(tools, eq(tools.id, chatbotTools.toolId))
-    .where(
-      and(
-        eq(chatbotTools.chatbotId, ctx.chatbot.id),
-        or(isNull(tools.organizationId), eq(tools.organizationId, ctx.organizationId)),
-        options.toolIds?.length ? inArray(tools.id, options.toolIds.slice(0, 90)) : undefined,
-      ),
-    );
+  const rows = await assistantToolRows(ctx.db, ctx.chatbot.id, ctx.organizationId, options.toolIds);
   return rows
-    .map((r) => r.tool)
     .filter((t) => t.name && (t.toolType !== "desktop" || options.clientPlatform === "desktop"))
     .map((t) => BUILDERS[t.toolType]?.(t))
     .filter((t): t is AgentTool => !!t);

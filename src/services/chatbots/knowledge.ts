@@ -77,7 +77,7 @@ export async function listChatbotKnowledgeFiles(
     db,
     page.items.map((r) => r.file.id),
   );
-  return mapPage(page, ({ file, kb }) => fileRecord(origin, file, kb, labels.get(file.id) ?? []));
+  return mapPage(page, ({ file, kb }) => fileRecord(origin, file, kb, labels(file.id)));
 }
 
 /** A page of the FAQs of an assistant's knowledge, newest first, as records. */

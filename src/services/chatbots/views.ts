@@ -1,13 +1,13 @@
 // Everything an assistant record shows besides its own columns, read for a page of assistants at once.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../env";
-import { chatbotGroups, chatbotKnowledgeBases, groups, inboxes, knowledgeBases, models } from "../../db/schema";
+import { chatbotKnowledgeBases, groups, inboxes, knowledgeBases, models } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
 import { chatbotToolLinks } from "../tools/chatbot-tools";
 import { chatbotSkillLinks } from "../skills/chatbot-skills";
-import type { ChatbotRow } from "./visibility";
-import { creatorsOf, type IdName } from "../view-parts";
+import { chatbotGroupLinks, type ChatbotRow } from "./visibility";
+import { creatorsOf, groupNameLinks, type IdName, linkedNames } from "../view-parts";
 
 /** Everything an assistant record shows besides its own columns. */
 export interface ChatbotView {
@@ -30,18 +30,15 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
   const modelIds = rows
     .flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId])
     .filter((x): x is string => !!x);
-  const [creatorOf, modelNames, links, defaults, bases, toolLinks, skillLinks] = await Promise.all([
+  const [creatorOf, modelNames, groupsOf, defaults, basesOf, toolsOf, skillsOf] = await Promise.all([
     creatorsOf(db, rows),
     inChunks(modelIds, (ids) =>
       db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids)),
     ),
-    inChunks(botIds, (ids) =>
-      db
-        .select({ chatbotId: chatbotGroups.chatbotId, id: groups.id, name: groups.name })
-        .from(chatbotGroups)
-        .innerJoin(groups, eq(groups.id, chatbotGroups.groupId))
-        .where(inArray(chatbotGroups.chatbotId, ids))
-        .orderBy(asc(sql`${groups.name} collate nocase`), asc(groups.id)),
+    linkedNames(
+      db,
+      botIds,
+      groupNameLinks(chatbotGroupLinks, [asc(sql`${groups.name} collate nocase`), asc(groups.id)]),
     ),
     inChunks(botIds, (ids) =>
       db
@@ -50,14 +47,15 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
         .where(and(inArray(inboxes.chatbotId, ids), eq(inboxes.isDefault, true)))
         .orderBy(asc(inboxes.createdAt), asc(inboxes.id)),
     ),
-    inChunks(botIds, (ids) =>
-      db
-        .select({ chatbotId: chatbotKnowledgeBases.chatbotId, id: knowledgeBases.id, name: knowledgeBases.name })
-        .from(chatbotKnowledgeBases)
-        .innerJoin(knowledgeBases, eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId))
-        .where(inArray(chatbotKnowledgeBases.chatbotId, ids))
-        .orderBy(asc(knowledgeBases.name), asc(knowledgeBases.id)),
-    ),
+    linkedNames(db, botIds, {
+      table: chatbotKnowledgeBases,
+      owner: chatbotKnowledgeBases.chatbotId,
+      target: knowledgeBases,
+      on: eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId),
+      id: knowledgeBases.id,
+      name: knowledgeBases.name,
+      orderBy: [asc(knowledgeBases.name), asc(knowledgeBases.id)],
+    }),
     chatbotToolLinks(db, botIds),
     chatbotSkillLinks(db, botIds),
   ]);
@@ -73,11 +71,11 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
       fallbackLargeLanguageModel: ref(row.fallbackLargeLanguageModelId),
       embeddingModel: ref(row.embeddingModelId),
       rerankerModel: ref(row.rerankerModelId),
-      groups: links.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
-      knowledgeBases: bases.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
+      groups: groupsOf(row.id),
+      knowledgeBases: basesOf(row.id),
       defaultInbox: inbox ? { id: inbox.id, name: inbox.name } : null,
-      tools: toolLinks.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
-      skills: skillLinks.filter((l) => l.chatbotId === row.id).map(({ id, name }) => ({ id, name })),
+      tools: toolsOf(row.id),
+      skills: skillsOf(row.id),
       canManage,
     };
   });

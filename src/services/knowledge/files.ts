@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { type PageWindow, paginate } from "../../db/paginate";
@@ -11,7 +11,7 @@ import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "./knowled
 import { objectPrefixOf, type IngestionJob } from "./content";
 import type { Upload } from "./uploads";
 import { fileRecord } from "../records/knowledge-files";
-import type { IdName } from "../view-parts";
+import { linkedNames } from "../view-parts";
 
 export { FILE_STATUSES } from "../../db/schema";
 
@@ -34,49 +34,44 @@ export async function getFile(db: Db, knowledgeBaseId: string, fileId: string): 
 export type NodeFile = Pick<FileRow, "id" | "filename" | "rawUserDefineMetadata">;
 
 /**
- * The file if its knowledge base is one the caller sees (which also keeps it in the caller's
- * organization); anything else does not exist for them.
+ * The file if its knowledge base is one the caller sees (which also keeps it in the caller's organization);
+ * undefined for anything else, which does not exist for them. The columns are those its text nodes show and those
+ * a SQL table made from it reads.
  */
-export async function getVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string): Promise<NodeFile> {
-  const [file] = isUuid(fileId)
-    ? await db
-        .select({
-          id: knowledgeBaseFiles.id,
-          filename: knowledgeBaseFiles.filename,
-          rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata,
-        })
-        .from(knowledgeBaseFiles)
-        .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
-        .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)))
-    : [];
-  if (!file) throw notFound("File not found.");
+export async function findVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string) {
+  if (!isUuid(fileId)) return undefined;
+  const [file] = await db
+    .select({
+      id: knowledgeBaseFiles.id,
+      filename: knowledgeBaseFiles.filename,
+      rawUserDefineMetadata: knowledgeBaseFiles.rawUserDefineMetadata,
+      objectKey: knowledgeBaseFiles.objectKey,
+      size: knowledgeBaseFiles.size,
+    })
+    .from(knowledgeBaseFiles)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
+    .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)));
   return file;
 }
 
-/** Labels of each file, by file id. */
-export async function fileLabels(db: Db, fileIds: string[]): Promise<Map<string, IdName[]>> {
-  const rows = fileIds.length
-    ? (
-        await Promise.all(
-          chunk(fileIds, 90).map((part) =>
-            db
-              .select({
-                fileId: knowledgeBaseFileLabels.fileId,
-                id: knowledgeBaseLabels.id,
-                name: knowledgeBaseLabels.name,
-              })
-              .from(knowledgeBaseFileLabels)
-              .innerJoin(knowledgeBaseLabels, eq(knowledgeBaseLabels.id, knowledgeBaseFileLabels.labelId))
-              .where(inArray(knowledgeBaseFileLabels.fileId, part))
-              .orderBy(asc(knowledgeBaseLabels.name)),
-          ),
-        )
-      ).flat()
-    : [];
-  const out = new Map<string, IdName[]>();
-  for (const r of rows) out.set(r.fileId, [...(out.get(r.fileId) ?? []), { id: r.id, name: r.name }]);
-  return out;
+/** The file as its text nodes show it, if the caller sees it; 404 otherwise. */
+export async function getVisibleFile(db: Db, access: OrgAccess, userId: string, fileId: string): Promise<NodeFile> {
+  const file = await findVisibleFile(db, access, userId, fileId);
+  if (!file) throw notFound("File not found.");
+  return { id: file.id, filename: file.filename, rawUserDefineMetadata: file.rawUserDefineMetadata };
 }
+
+/** Labels of files, by name; the function returns one file's. */
+export const fileLabels = (db: Db, fileIds: string[]) =>
+  linkedNames(db, fileIds, {
+    table: knowledgeBaseFileLabels,
+    owner: knowledgeBaseFileLabels.fileId,
+    target: knowledgeBaseLabels,
+    on: eq(knowledgeBaseLabels.id, knowledgeBaseFileLabels.labelId),
+    id: knowledgeBaseLabels.id,
+    name: knowledgeBaseLabels.name,
+    orderBy: [asc(knowledgeBaseLabels.name)],
+  });
 
 /**
  * The label ids a body names (`[{id}]`), checked to be labels of this knowledge base (else 400
@@ -156,7 +151,7 @@ async function fileRecords(db: Db, kb: KnowledgeBaseRow, rows: FileRow[], origin
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels.get(row.id) ?? []));
+  return rows.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, labels(row.id)));
 }
 
 export const fileRecordOf = async (db: Db, kb: KnowledgeBaseRow, row: FileRow, origin: string) =>

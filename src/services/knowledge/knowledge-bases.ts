@@ -5,7 +5,6 @@ import { type PageWindow, paginate } from "../../db/paginate";
 import {
   chatbotKnowledgeBases,
   chatbots,
-  groups,
   knowledgeBaseFiles,
   knowledgeBaseGroups,
   knowledgeBaseLabels,
@@ -24,7 +23,7 @@ import { requireOrganizationGroups } from "../groups";
 import { getModel } from "../models";
 import { knowledgeBaseRecord } from "../records/knowledge-bases";
 import { groupLinksOf, linkStatements, reachableThroughGroups, requireKnownIds } from "../links";
-import type { IdName } from "../view-parts";
+import { groupNameLinks, type IdName, linkedNames } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
 import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
 
@@ -95,7 +94,7 @@ export async function knowledgeBaseViews(
   rows: KnowledgeBaseRow[],
 ): Promise<KnowledgeBaseView[]> {
   const ids = rows.map((r) => r.id);
-  const [names, labels, groupLinks, botLinks, files, faqCounts] = await Promise.all([
+  const [names, labels, groupsOf, botsOf, files, faqCounts] = await Promise.all([
     inChunks(
       rows.flatMap((r) => [r.createdById, r.embeddingModelId, r.rerankerModelId]),
       async (part) => [
@@ -116,22 +115,21 @@ export async function knowledgeBaseViews(
         .where(inArray(knowledgeBaseLabels.knowledgeBaseId, part))
         .orderBy(asc(knowledgeBaseLabels.name)),
     ),
-    inChunks(ids, (part) =>
-      db
-        .select({ kb: knowledgeBaseGroups.knowledgeBaseId, id: groups.id, name: groups.name })
-        .from(knowledgeBaseGroups)
-        .innerJoin(groups, eq(groups.id, knowledgeBaseGroups.groupId))
-        .where(inArray(knowledgeBaseGroups.knowledgeBaseId, part))
-        .orderBy(asc(groups.name)),
-    ),
-    inChunks(ids, (part) =>
-      db
-        .select({ kb: chatbotKnowledgeBases.knowledgeBaseId, id: chatbots.id, name: chatbots.name })
-        .from(chatbotKnowledgeBases)
-        .innerJoin(chatbots, eq(chatbots.id, chatbotKnowledgeBases.chatbotId))
-        // Only the assistants the caller can see: the list is what a PUT may send back.
-        .where(and(inArray(chatbotKnowledgeBases.knowledgeBaseId, part), visibleChatbotsCondition(access, userId)))
-        .orderBy(asc(chatbots.name)),
+    linkedNames(db, ids, groupNameLinks(knowledgeBaseGroupLinks)),
+    linkedNames(
+      db,
+      ids,
+      {
+        table: chatbotKnowledgeBases,
+        owner: chatbotKnowledgeBases.knowledgeBaseId,
+        target: chatbots,
+        on: eq(chatbots.id, chatbotKnowledgeBases.chatbotId),
+        id: chatbots.id,
+        name: chatbots.name,
+        orderBy: [asc(chatbots.name)],
+      },
+      // Only the assistants the caller can see: the list is what a PUT may send back.
+      visibleChatbotsCondition(access, userId),
     ),
     inChunks(ids, (part) =>
       db
@@ -170,8 +168,8 @@ export async function knowledgeBaseViews(
       embeddingModel: ref(row.embeddingModelId),
       rerankerModel: ref(row.rerankerModelId),
       labels: pick(labels, row.id),
-      groups: pick(groupLinks, row.id),
-      chatbots: pick(botLinks, row.id),
+      groups: groupsOf(row.id),
+      chatbots: botsOf(row.id),
       filesCount: Number(f?.files ?? 0),
       chunksCount: Number(f?.chunks ?? 0) + faqCount,
       vectorStorageSize: Number(f?.bytes ?? 0) + faqBytes,

@@ -34,7 +34,7 @@ export async function listTextNodes(db: Db, file: NodeFile, query: string | unde
   ]);
   return {
     count: page.count,
-    items: page.items.map((row) => textNodeRecord(row, file, labels.get(file.id) ?? [], query)),
+    items: page.items.map((row) => textNodeRecord(row, file, labels(file.id), query)),
   };
 }
 

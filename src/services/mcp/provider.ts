@@ -1,7 +1,8 @@
-import { and, eq, inArray, isNull, or } from "drizzle-orm";
-import { chatbotTools, connectors, contacts, mcpCredentials, members, tools } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { connectors, contacts, mcpCredentials, members, tools } from "../../db/schema";
 import type { ToolProvider } from "../agent/registry";
 import type { AgentTool, ToolContext } from "../agent/types";
+import { assistantToolRows } from "../tools/chatbot-tools";
 import { listAllTools, mcpTimeoutMs, openMcpSession, type McpSession } from "./client";
 import { contactCredential, openContactCredentials, openHeaders, type Headers } from "./credentials";
 import { filterTools, namespacedName, nameList, remoteAgentTool, slug, type McpSource } from "./remote-tools";
@@ -78,18 +79,7 @@ export const mcpToolsProvider: ToolProvider = async (ctx, options) => {
 async function serversForReply(ctx: ToolContext, toolIds: string[] | null | undefined): Promise<Server[]> {
   const narrowed = !!toolIds?.length;
   const [toolRows, connectorRows] = await Promise.all([
-    ctx.db
-      .select({ tool: tools })
-      .from(chatbotTools)
-      .innerJoin(tools, eq(tools.id, chatbotTools.toolId))
-      .where(
-        and(
-          eq(chatbotTools.chatbotId, ctx.chatbot.id),
-          eq(tools.toolType, "mcp"),
-          or(isNull(tools.organizationId), eq(tools.organizationId, ctx.organizationId)),
-          narrowed ? inArray(tools.id, toolIds!.slice(0, 90)) : undefined,
-        ),
-      ),
+    assistantToolRows(ctx.db, ctx.chatbot.id, ctx.organizationId, toolIds, eq(tools.toolType, "mcp")),
     narrowed
       ? Promise.resolve([])
       : ctx.db
@@ -98,7 +88,6 @@ async function serversForReply(ctx: ToolContext, toolIds: string[] | null | unde
           .where(and(eq(connectors.organizationId, ctx.organizationId), eq(connectors.isEnabled, true))),
   ]);
   const fromTools: Server[] = toolRows
-    .map((r) => r.tool)
     .filter((t) => !!t.mcpUrl)
     .map((t) => ({
       toolId: t.id,

@@ -5,6 +5,15 @@ import type { GroupMemberRow } from "../groups";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
+/** A member's user as the lists of members of a group, or of those holding a credential, show it. */
+export const MemberUserSchema = z
+  .object({
+    id: z.string().openapi({ example: EXAMPLE_ID }),
+    name: z.string().openapi({ example: "Ada Lovelace" }),
+    email: z.string().openapi({ example: "ada@example.com" }),
+  })
+  .openapi({ description: "The member's user" });
+
 export const GroupMemberSchema = z
   .object({
     id: z.string().openapi({ description: "Group membership id", example: EXAMPLE_ID }),
@@ -12,13 +21,7 @@ export const GroupMemberSchema = z
     member: z
       .object({
         id: z.string().openapi({ description: "Organization member id", example: EXAMPLE_ID }),
-        user: z
-          .object({
-            id: z.string().openapi({ example: EXAMPLE_ID }),
-            name: z.string().openapi({ example: "Ada Lovelace" }),
-            email: z.string().openapi({ example: "ada@example.com" }),
-          })
-          .openapi({ description: "The member's user" }),
+        user: MemberUserSchema,
       })
       .openapi({ description: "The organization member" }),
     createdAt: Timestamp,

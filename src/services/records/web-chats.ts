@@ -71,7 +71,19 @@ export const WebChatFlags = z.object({
   enableDisplayChatbotName: flag("Show the assistant's name"),
 } satisfies Record<WebChatFlag, z.ZodBoolean>);
 
-const text = (description: string, example: string | null) => z.string().nullable().openapi({ description, example });
+export const text = (description: string, example: string | null) =>
+  z.string().nullable().openapi({ description, example });
+
+/** What the web chat record and the widget's configuration both show of the chat's voice, first words and look. */
+export const chatDisplayFields = {
+  enableSpeech: z.boolean().openapi({ description: "Voice input and read-aloud", example: false }),
+  displayGreeting: z.string().openapi({ description: "First message shown", example: "Hello! How can I help?" }),
+  displayConversationStarters: z
+    .array(z.string())
+    .openapi({ description: "Suggested first questions", example: ["Opening hours?"] }),
+  theme: ThemeSchema,
+  darkTheme: ThemeSchema,
+};
 
 export const CustomDomainSchema = z
   .object({
@@ -92,13 +104,7 @@ export const WebChatSchema = z
     description: text("Text under the title", "Ask us anything"),
     backUrl: text("Where the back button leads", "https://example.com"),
     isActive: z.boolean().openapi({ description: "Whether the widget answers (default true)", example: true }),
-    enableSpeech: z.boolean().openapi({ description: "Voice input and read-aloud", example: false }),
-    displayGreeting: z.string().openapi({ description: "First message shown", example: "Hello! How can I help?" }),
-    displayConversationStarters: z
-      .array(z.string())
-      .openapi({ description: "Suggested first questions", example: ["Opening hours?"] }),
-    theme: ThemeSchema,
-    darkTheme: ThemeSchema,
+    ...chatDisplayFields,
     accessType: z.enum(WEB_CHAT_ACCESS_TYPES).openapi({ description: "public or private", example: "public" }),
     defaultThemeMode: z
       .enum(THEME_MODES)

@@ -3,9 +3,7 @@ import { CONVERSATION_STATUSES, THEME_MODES, WEB_CHAT_ACCESS_TYPES, type WebChat
 import type { ConversationRow, MessageRow } from "../conversations";
 import type { PublicWebChat } from "../widget/web-chats";
 import { messageRecord, type MessageRecord } from "./messages";
-import { ThemeSchema, WEB_CHAT_FLAGS, WebChatFlags, type WebChatFlag, webChatRecord } from "./web-chats";
-
-const text = (description: string, example: string | null) => z.string().nullable().openapi({ description, example });
+import { chatDisplayFields, text, WEB_CHAT_FLAGS, WebChatFlags, type WebChatFlag, webChatRecord } from "./web-chats";
 
 export const PublicConfigSchema = z
   .object({
@@ -27,13 +25,7 @@ export const PublicConfigSchema = z
       .string()
       .nullable()
       .openapi({ description: "The assistant's name (enableDisplayChatbotName)", example: "Ava" }),
-    enableSpeech: z.boolean().openapi({ description: "Voice input and read-aloud", example: false }),
-    displayGreeting: z.string().openapi({ description: "First message shown", example: "Hello! How can I help?" }),
-    displayConversationStarters: z
-      .array(z.string())
-      .openapi({ description: "Suggested first questions", example: ["Opening hours?"] }),
-    theme: ThemeSchema,
-    darkTheme: ThemeSchema,
+    ...chatDisplayFields,
     defaultThemeMode: z
       .enum(THEME_MODES)
       .openapi({ description: "light, dark or system (the default)", example: "system" }),

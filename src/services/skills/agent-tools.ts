@@ -3,6 +3,7 @@ import { chatbotSkills, skillResources, skills, skillTools, tools } from "../../
 import type { ToolProvider } from "../agent/registry";
 import type { AgentTool, ToolContext } from "../agent/types";
 import type { ToolRow } from "../tools/access";
+import { usableToolsCondition } from "../tools/chatbot-tools";
 import type { SkillRow } from "./access";
 
 const RESOURCE_CHARS = 16_000;
@@ -118,12 +119,7 @@ async function attachedTools(ctx: ToolContext, skillId: string): Promise<ToolRow
     .select({ tool: tools })
     .from(skillTools)
     .innerJoin(tools, eq(tools.id, skillTools.toolId))
-    .where(
-      and(
-        eq(skillTools.skillId, skillId),
-        or(isNull(tools.organizationId), eq(tools.organizationId, ctx.organizationId)),
-      ),
-    );
+    .where(and(eq(skillTools.skillId, skillId), usableToolsCondition(ctx.organizationId)));
   return rows.map((r) => r.tool).filter((t) => t.name && t.toolType !== "desktop");
 }
 

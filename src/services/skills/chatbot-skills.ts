@@ -1,15 +1,16 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotSkills, skills } from "../../db/schema";
-import { inChunks } from "../../lib/sql";
+import { linkedNames } from "../view-parts";
 
-/** The skills of assistants, by name: `[{chatbotId, id, name}]`. */
+/** The skills of assistants, by name; the function returns one assistant's. */
 export const chatbotSkillLinks = (db: Db, chatbotIds: string[]) =>
-  inChunks(chatbotIds, (ids) =>
-    db
-      .select({ chatbotId: chatbotSkills.chatbotId, id: skills.id, name: skills.name })
-      .from(chatbotSkills)
-      .innerJoin(skills, eq(skills.id, chatbotSkills.skillId))
-      .where(inArray(chatbotSkills.chatbotId, ids))
-      .orderBy(asc(skills.name), asc(skills.id)),
-  );
+  linkedNames(db, chatbotIds, {
+    table: chatbotSkills,
+    owner: chatbotSkills.chatbotId,
+    target: skills,
+    on: eq(skills.id, chatbotSkills.skillId),
+    id: skills.id,
+    name: skills.name,
+    orderBy: [asc(skills.name), asc(skills.id)],
+  });

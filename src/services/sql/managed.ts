@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { knowledgeBaseFiles, knowledgeBases, sqlDatabaseTables, type SqlColumn } from "../../db/schema";
+import { sqlDatabaseTables, type SqlColumn } from "../../db/schema";
 import { ApiError, conflict, fieldError, notFound } from "../../lib/errors";
 import { isUuid, uuidv7 } from "../../lib/ids";
 import type { OrgAccess } from "../access";
-import { visibleKnowledgeBasesCondition } from "../knowledge/knowledge-bases";
+import { findVisibleFile } from "../knowledge/files";
 import type { SqlDatabaseRow } from "./access";
 import { managedDatabase } from "./write";
 import { parseTable, sqlName, TABULAR_LIMITS, TabularError } from "./tabular";
@@ -27,18 +27,7 @@ export async function knowledgeBaseSource(
   userId: string,
   fileId: string,
 ): Promise<TableSource> {
-  const [file] = isUuid(fileId)
-    ? await db
-        .select({
-          id: knowledgeBaseFiles.id,
-          filename: knowledgeBaseFiles.filename,
-          objectKey: knowledgeBaseFiles.objectKey,
-          size: knowledgeBaseFiles.size,
-        })
-        .from(knowledgeBaseFiles)
-        .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
-        .where(and(eq(knowledgeBaseFiles.id, fileId), visibleKnowledgeBasesCondition(access, userId)))
-    : [];
+  const file = await findVisibleFile(db, access, userId, fileId);
   if (!file) throw fieldError("sourceFile", "No knowledge base file with this id is visible to you.");
   if (file.size > TABULAR_LIMITS.bytes)
     throw fieldError("sourceFile", `The file is larger than ${TABULAR_LIMITS.bytes} bytes.`);

@@ -1,21 +1,52 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotTools, tools } from "../../db/schema";
-import { inChunks } from "../../lib/sql";
 import { type OrgAccess, withPermission } from "../access";
 import { linkStatements, requireKnownIds } from "../links";
-import { visibleToolsCondition } from "./access";
+import { type ToolRow, visibleToolsCondition } from "./access";
+import { linkedNames } from "../view-parts";
 
-/** The tools of assistants, by display name: `[{chatbotId, id, name}]`. */
+/** Tools an organization's replies may run: its own and the global ones. */
+export const usableToolsCondition = (organizationId: string) =>
+  or(isNull(tools.organizationId), eq(tools.organizationId, organizationId));
+
+/**
+ * The assistant's tools its organization may run (matching `where`, when given), only those of `toolIds` (the
+ * first 90, what one query binds) when the message names some: what a reply's tool providers start from.
+ */
+export async function assistantToolRows(
+  db: Db,
+  chatbotId: string,
+  organizationId: string,
+  toolIds: string[] | null | undefined,
+  where?: SQL,
+): Promise<ToolRow[]> {
+  const rows = await db
+    .select({ tool: tools })
+    .from(chatbotTools)
+    .innerJoin(tools, eq(tools.id, chatbotTools.toolId))
+    .where(
+      and(
+        eq(chatbotTools.chatbotId, chatbotId),
+        where,
+        usableToolsCondition(organizationId),
+        toolIds?.length ? inArray(tools.id, toolIds.slice(0, 90)) : undefined,
+      ),
+    );
+  return rows.map((r) => r.tool);
+}
+
+/** The tools of assistants, by display name (their name there); the function returns one assistant's. */
 export const chatbotToolLinks = (db: Db, chatbotIds: string[]) =>
-  inChunks(chatbotIds, (ids) =>
-    db
-      .select({ chatbotId: chatbotTools.chatbotId, id: tools.id, name: tools.displayName })
-      .from(chatbotTools)
-      .innerJoin(tools, eq(tools.id, chatbotTools.toolId))
-      .where(inArray(chatbotTools.chatbotId, ids))
-      .orderBy(asc(tools.displayName), asc(tools.id)),
-  );
+  linkedNames(db, chatbotIds, {
+    table: chatbotTools,
+    owner: chatbotTools.chatbotId,
+    target: tools,
+    on: eq(tools.id, chatbotTools.toolId),
+    id: tools.id,
+    name: tools.displayName,
+    orderBy: [asc(tools.displayName), asc(tools.id)],
+  });
 
 /** Statements replacing (or setting) an assistant's tools. */
 export const chatbotToolStatements = (db: Db, chatbotId: string, toolIds: string[], replace: boolean) =>

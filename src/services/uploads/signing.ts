@@ -213,6 +213,23 @@ export async function verifyPostPolicy(
   return { key, contentType: get("content-type") ?? null, minSize: range[0], maxSize: range[1] };
 }
 
+/**
+ * The S3 query signer of our credentials: presigning a URL and checking a presigned request both use it, so that
+ * the same request signs to the same signature.
+ */
+const querySigner = (
+  creds: SigningCredentials,
+  request: { url: string; method: string; headers: Record<string, string>; datetime: string; allHeaders?: boolean },
+) =>
+  new AwsV4Signer({
+    ...request,
+    accessKeyId: creds.accessKeyId,
+    secretAccessKey: creds.secretAccessKey,
+    service: "s3",
+    region: creds.region,
+    signQuery: true,
+  });
+
 /** A query-signed URL (presigned PUT or GET) for `url`, valid `expiresIn` seconds. */
 export async function presignUrl(
   creds: SigningCredentials,
@@ -224,17 +241,7 @@ export async function presignUrl(
 ): Promise<string> {
   const target = new URL(url);
   target.searchParams.set("X-Amz-Expires", String(expiresIn));
-  const signer = new AwsV4Signer({
-    url: target.toString(),
-    method,
-    headers,
-    accessKeyId: creds.accessKeyId,
-    secretAccessKey: creds.secretAccessKey,
-    service: "s3",
-    region: creds.region,
-    signQuery: true,
-    datetime: amzDate(now),
-  });
+  const signer = querySigner(creds, { url: target.toString(), method, headers, datetime: amzDate(now) });
   return (await signer.sign()).url.toString();
 }
 
@@ -281,15 +288,10 @@ export async function verifyPresignedRequest(
   url.searchParams.delete("X-Amz-Signature");
   // Keys never end in a slash; the request normalizer appends one to paths without a dot.
   url.pathname = url.pathname.replace(/\/+$/, "");
-  const signer = new AwsV4Signer({
+  const signer = querySigner(creds, {
     url: url.toString(),
     method: request.method,
     headers,
-    accessKeyId: creds.accessKeyId,
-    secretAccessKey: creds.secretAccessKey,
-    service: "s3",
-    region: creds.region,
-    signQuery: true,
     datetime,
     allHeaders: true,
   });

@@ -4,7 +4,7 @@
  * payloads (payloads.ts); custom templates get both (templates.ts, `eventTemplateVariables`).
  */
 import type { ConversationRecord } from "../records/conversations";
-import type { WebhookEventData } from "./payloads";
+import type { WebhookContact, WebhookEventData } from "./payloads";
 
 export interface ConversationEventData {
   kind: "conversation.updated";
@@ -16,13 +16,7 @@ export interface ConversationEventData {
   /** The conversation as the API's Conversation record shows it when the event is sent. */
   conversation: ConversationRecord;
   /** For templates, which know a contact's email and phone number from message events too. */
-  contact: {
-    id: string;
-    name: string;
-    email: string | null;
-    phoneNumber: string | null;
-    sourceId: string | null;
-  } | null;
+  contact: WebhookContact | null;
 }
 
 export type DeliveryData = WebhookEventData | ConversationEventData;

@@ -5,6 +5,15 @@
 import { conversationEventPayload, isConversationEvent, type DeliveryData } from "./conversation-payloads";
 import { renderCustomTemplate, TemplateError } from "./templates";
 
+/** The contact as every event's data carries it: templates read its email and phone number from either kind. */
+export interface WebhookContact {
+  id: string;
+  name: string;
+  email: string | null;
+  phoneNumber: string | null;
+  sourceId: string | null;
+}
+
 export interface WebhookEventData {
   message: {
     id: string;
@@ -26,13 +35,7 @@ export interface WebhookEventData {
     assignee: { id: string; name: string } | null;
   };
   inbox: { id: string; name: string; channelType: string };
-  contact: {
-    id: string;
-    name: string;
-    email: string | null;
-    phoneNumber: string | null;
-    sourceId: string | null;
-  } | null;
+  contact: WebhookContact | null;
   sender: { id: string | null; name: string; avatar: string | null; type: "chatbot" | "user" | "contact" };
   attachments: { id: string | null; type: string; filename: string; sourceUrl: string; fileUrl: string }[];
 }
