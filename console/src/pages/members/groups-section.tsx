@@ -9,7 +9,6 @@ import { TextField } from "../../components/field";
 import { DataTable, type Column } from "../../components/data-table";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
@@ -81,24 +80,16 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
 function NewGroup({ organizationId, onClose }: { organizationId: string; onClose: () => void }) {
   const catalogue = useResource(permissionCatalogue, []);
   const [selected, setSelected] = useState(new Set<string>());
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     const name = String(form.get("name") ?? "").trim();
     const group = await createGroup(organizationId, { name, permissions: [...selected] });
     toast(t("groupSaved", { name: group.name }));
     onClose();
     navigate(`/members/groups/${group.id}`);
-  });
+  };
   return (
-    <FormDialog
-      title={t("newGroup")}
-      formId="new-group"
-      submit={t("create")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
-      <TextField label={t("groupName")} name="name" required maxLength={150} error={problem?.field("name")} />
+    <FormDialog title={t("newGroup")} formId="new-group" submit={t("create")} save={save} onClose={onClose}>
+      <TextField label={t("groupName")} name="name" required maxLength={150} />
       {catalogue.data ? (
         <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} />
       ) : (

@@ -9,7 +9,6 @@ import { DataTable, type Column } from "../../components/data-table";
 import { Pager } from "../../components/pager";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import {
@@ -135,32 +134,16 @@ function AddMember({
   onClose: () => void;
   onAdded: () => void;
 }) {
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     const email = String(form.get("email") ?? "").trim();
     const member = await addMember(organizationId, email);
     toast(t("memberAdded", { name: memberName(member) }));
     onAdded();
     onClose();
-  });
+  };
   return (
-    <FormDialog
-      title={t("addMember")}
-      formId="add-member"
-      submit={t("add")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
-      <TextField
-        label={t("email")}
-        name="email"
-        type="email"
-        required
-        autoComplete="off"
-        hint={t("emailHint")}
-        error={problem?.field("email")}
-      />
+    <FormDialog title={t("addMember")} formId="add-member" submit={t("add")} save={save} onClose={onClose}>
+      <TextField label={t("email")} name="email" type="email" required autoComplete="off" hint={t("emailHint")} />
     </FormDialog>
   );
 }
@@ -178,21 +161,19 @@ function MemberGroups({
   onSaved: () => void;
 }) {
   const groups = useResource(() => listGroups(organizationId), [organizationId]);
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     await setMemberGroups(organizationId, member.id, form.getAll("group").map(String));
     toast(t("groupsSaved", { name: memberName(member) }));
     onSaved();
     onClose();
-  });
+  };
   const held = new Set(member.groups.map((g) => g.id));
   return (
     <FormDialog
       title={t("groupsOf", { name: memberName(member) })}
       formId="member-groups"
       submit={t("save")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      save={save}
       onClose={onClose}
     >
       <fieldset class="plain stack">

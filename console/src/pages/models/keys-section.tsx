@@ -105,14 +105,7 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
       onSubmit={submit}
       onClose={onClose}
     >
-      <TextField
-        label={t("keyName")}
-        name="name"
-        required
-        maxLength={100}
-        hint={t("keyNameHint")}
-        error={problem?.field("name")}
-      />
+      <TextField label={t("keyName")} name="name" required maxLength={100} hint={t("keyNameHint")} />
       <TextField
         label={t("expires")}
         name="expires"
