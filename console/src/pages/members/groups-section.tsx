@@ -1,6 +1,5 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
 import { RemoveDialog } from "../../components/confirm";
 import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
@@ -14,6 +13,7 @@ import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
 import { createGroup, deleteGroup, listGroups, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 /** The organization's groups: created with their permissions, opened, deleted. */
 export function GroupsSection({ organizationId, version }: { organizationId: string; version: number }) {
@@ -42,14 +42,11 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
     );
   return (
     <section class="section" aria-labelledby="groups-title">
-      <div class="section-head">
-        <h2 id="groups-title">{t("groupsTitle")}</h2>
-        {manage && (
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            {t("newGroup")}
-          </Button>
-        )}
-      </div>
+      <SectionHead
+        id="groups-title"
+        title={t("groupsTitle")}
+        action={manage && { text: t("newGroup"), run: () => setCreating(true) }}
+      />
       <p class="muted">{t("groupsIntro")}</p>
       <ErrorAlert error={groups.error} />
       <ListBody

@@ -1,6 +1,5 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
 import { RemoveDialog } from "../../components/confirm";
 import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
@@ -23,6 +22,7 @@ import {
   type Member,
 } from "./api";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 /** The organization's members: added by e-mail, their groups changed, removed. */
 export function MembersSection({
@@ -82,14 +82,11 @@ export function MembersSection({
   };
   return (
     <section class="section" aria-labelledby="members-title">
-      <div class="section-head">
-        <h2 id="members-title">{t("members")}</h2>
-        {manage && (
-          <Button variant="primary" onClick={() => setAdding(true)}>
-            {t("addMember")}
-          </Button>
-        )}
-      </div>
+      <SectionHead
+        id="members-title"
+        title={t("members")}
+        action={manage && { text: t("addMember"), run: () => setAdding(true) }}
+      />
       <p class="muted">{t("membersIntro")}</p>
       <ErrorAlert error={members.error} />
       {!list ? (
