@@ -1,5 +1,13 @@
-import type { ComponentChildren, InputHTMLAttributes, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from "preact";
-import { useId } from "preact/hooks";
+import {
+  createContext,
+  type ComponentChildren,
+  type InputHTMLAttributes,
+  type Ref,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "preact";
+import { useContext, useId } from "preact/hooks";
+import type { ApiProblem } from "../api/client";
 
 interface Common {
   label: string;
@@ -7,6 +15,19 @@ interface Common {
   hint?: ComponentChildren;
   /** The API's message for this field (ApiProblem.field), shown and read as the control's error. */
   error?: string;
+}
+
+/**
+ * The API's problem with the form the fields stand in (FormDialog and PageForm give it): a text field
+ * or select with a `name` and no `error` prop shows the API's message for that name. A field given
+ * `error`, even undefined, shows only that (its message is under another name, or none).
+ */
+export const FormProblem = createContext<ApiProblem | null>(null);
+
+function useError(props: { name?: unknown; error?: string }) {
+  const problem = useContext(FormProblem);
+  if ("error" in props || typeof props.name !== "string") return props.error;
+  return problem?.field(props.name);
 }
 
 function described(id: string, hint: unknown, error: unknown) {
@@ -31,7 +52,9 @@ function Notes({ id, hint, error }: { id: string; hint?: ComponentChildren; erro
 }
 
 /** A labelled text input. */
-export function TextField({ label, hint, error, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField(props: Common & InputHTMLAttributes<HTMLInputElement>) {
+  const { label, hint, error: _, ...input } = props;
+  const error = useError(props);
   const id = useId();
   return (
     <div class={`field${error ? " invalid" : ""}`}>
@@ -49,14 +72,11 @@ export function TextField({ label, hint, error, ...input }: Common & InputHTMLAt
 }
 
 /** A labelled multi-line text box; `class` goes to the field, `areaRef` to the textarea. */
-export function TextAreaField({
-  label,
-  hint,
-  error,
-  class: extra,
-  areaRef,
-  ...area
-}: Common & { areaRef?: Ref<HTMLTextAreaElement> } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField(
+  props: Common & { areaRef?: Ref<HTMLTextAreaElement> } & TextareaHTMLAttributes<HTMLTextAreaElement>,
+) {
+  const { label, hint, error: _, class: extra, areaRef, ...area } = props;
+  const error = useError(props);
   const id = useId();
   return (
     <div class={`field${error ? " invalid" : ""}${extra ? ` ${extra}` : ""}`}>
@@ -75,13 +95,13 @@ export function TextAreaField({
 }
 
 /** A labelled select; `options` are [value, label] pairs, with `true` third for one that cannot be picked. */
-export function SelectField({
-  label,
-  hint,
-  error,
-  options,
-  ...select
-}: Common & { options: ([string, string] | [string, string, boolean])[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField(
+  props: Common & {
+    options: ([string, string] | [string, string, boolean])[];
+  } & SelectHTMLAttributes<HTMLSelectElement>,
+) {
+  const { label, hint, error: _, options, ...select } = props;
+  const error = useError(props);
   const id = useId();
   return (
     <div class={`field${error ? " invalid" : ""}`}>
@@ -112,5 +132,25 @@ export function CheckboxField({ label, hint, error, ...input }: Common & InputHT
       <label for={id}>{label}</label>
       <Notes id={id} hint={hint} error={error} />
     </div>
+  );
+}
+
+/** A new password and the same again (password managers offer to make one), each of 8 characters or more. */
+export function NewPasswordFields({
+  names,
+  labels,
+  hint,
+}: {
+  names: [string, string];
+  labels: [string, string];
+  /** Under the first. */
+  hint: string;
+}) {
+  const common = { type: "password", autoComplete: "new-password", required: true, minLength: 8 } as const;
+  return (
+    <>
+      <TextField label={labels[0]} name={names[0]} {...common} hint={hint} />
+      <TextField label={labels[1]} name={names[1]} {...common} />
+    </>
   );
 }

@@ -65,7 +65,7 @@ export function InboxCreateDialog({ id, text, channelType, fields, next, onClose
       onClose={onClose}
     >
       <p class="muted">{text.intro}</p>
-      <TextField label={t("inboxName")} name="name" required maxLength={200} error={problem?.field("name")} />
+      <TextField label={t("inboxName")} name="name" required maxLength={200} />
       {fields?.(problem)}
       {choices.data ? (
         <SelectField

@@ -5,6 +5,17 @@ import { setPageTitle } from "../shell/notifications";
 import { announce } from "./announcer";
 import { Button } from "./button";
 
+/** The usual action of a page or a section ("New ..."), a primary button; false when the member may not take it. */
+type Action = { text: string; run: () => void } | false;
+
+function MainAction({ action }: { action?: Action }) {
+  return action ? (
+    <Button variant="primary" onClick={action.run}>
+      {action.text}
+    </Button>
+  ) : null;
+}
+
 /**
  * A page's title (its one h1) and its main actions: `action` is the usual one (New ..., a primary
  * button; false when the member may not take it), `children` any other. Sets the document title;
@@ -17,7 +28,7 @@ export function PageHeader({
   children,
 }: {
   title: string;
-  action?: { text: string; run: () => void } | false;
+  action?: Action;
   children?: ComponentChildren;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -36,14 +47,34 @@ export function PageHeader({
       </h1>
       {(action || children) && (
         <div class="actions">
-          {action && (
-            <Button variant="primary" onClick={action.run}>
-              {action.text}
-            </Button>
-          )}
+          <MainAction action={action} />
           {children}
         </div>
       )}
+    </div>
+  );
+}
+
+/**
+ * A section's heading (an h2 whose `id` names the section) and its actions: `action` is the usual
+ * one (a primary button; false when the member may not take it), `children` any other.
+ */
+export function SectionHead({
+  id,
+  title,
+  action,
+  children,
+}: {
+  id: string;
+  title: string;
+  action?: Action;
+  children?: ComponentChildren;
+}) {
+  return (
+    <div class="section-head">
+      <h2 id={id}>{title}</h2>
+      <MainAction action={action} />
+      {children}
     </div>
   );
 }

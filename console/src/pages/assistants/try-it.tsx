@@ -5,6 +5,7 @@ import { TurnView } from "./try-it-turn";
 import { ask, type Turn } from "./try-it-stream";
 import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 /** Each assistant's conversation in this tab, kept while the operator looks at other pages. */
 const kept = new Map<string, { conversationId: string | null; turns: Turn[] }>();
@@ -56,12 +57,11 @@ export function TryIt({ assistantId, assistantName }: { assistantId: string; ass
 
   return (
     <section class="try-it" aria-labelledby="try-it-title">
-      <div class="section-head">
-        <h2 id="try-it-title">{t("tryIt")}</h2>
+      <SectionHead id="try-it-title" title={t("tryIt")}>
         <Button onClick={restart} disabled={!state.turns.length && !busy}>
           {t("newConversation")}
         </Button>
-      </div>
+      </SectionHead>
       <p class="muted small">
         {state.conversationId ? t("inConversation", { id: state.conversationId }) : t("tryItIntro")}
       </p>

@@ -7,6 +7,7 @@ import { DataTable, type Column } from "../../components/data-table";
 import { useResource } from "../../components/use-resource";
 import { exportRun, getRun, runItems, type BatchQa, type BatchQaItem } from "./api";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 const POLL_MS = 1000;
 const score = (v: number | null) => (v === null ? "—" : v.toFixed(2));
@@ -65,10 +66,9 @@ export function RunResults({
   ];
   return (
     <section aria-labelledby="results-title" class="section">
-      <div class="section-head">
-        <h2 id="results-title">{t("resultsOf", { name: run.filename })}</h2>
+      <SectionHead id="results-title" title={t("resultsOf", { name: run.filename })}>
         <Button onClick={download}>{t("export")}</Button>
-      </div>
+      </SectionHead>
       <p>
         <span role="status">{t("progress", { done: run.completed, total: run.total, failed: run.failed })}</span>
         {run.averageAnswerCorrectness !== null && <> · {t("average", { v: score(run.averageAnswerCorrectness) })}</>}

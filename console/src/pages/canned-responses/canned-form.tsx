@@ -1,6 +1,5 @@
 import { TextAreaField, TextField } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
-import { useSubmit } from "../../components/use-submit";
 import { createCannedResponse, updateCannedResponse, type CannedResponse } from "./api";
 import { t } from "./strings";
 
@@ -14,20 +13,17 @@ export function CannedForm({
   onClose: () => void;
   onSaved: (c: CannedResponse) => void;
 }) {
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     const body = { shortCode: String(form.get("shortCode") ?? ""), content: String(form.get("content") ?? "") };
     onSaved(editing ? await updateCannedResponse(editing.id, body) : await createCannedResponse(body));
     onClose();
-  });
-  const err = (name: string) => problem?.field(name);
+  };
   return (
     <FormDialog
       title={editing ? t("editTitle") : t("create")}
       formId="canned-form"
       submit={t("save")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      save={save}
       onClose={onClose}
     >
       <TextField
@@ -38,7 +34,6 @@ export function CannedForm({
         pattern="[a-z0-9_\-]+"
         defaultValue={editing?.shortCode}
         hint={t("shortCodeHint")}
-        error={err("shortCode")}
       />
       <TextAreaField
         label={t("content")}
@@ -48,7 +43,6 @@ export function CannedForm({
         maxLength={5000}
         defaultValue={editing?.content}
         hint={t("contentHint")}
-        error={err("content")}
       />
     </FormDialog>
   );

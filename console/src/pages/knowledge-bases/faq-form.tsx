@@ -2,7 +2,6 @@ import { TextField } from "../../components";
 import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
 import { CheckList } from "./parts";
 import { TextAreaField } from "../../components/field";
-import { useSubmit } from "../../components/use-submit";
 import { FormDialog } from "../../components/form-dialog";
 import { t } from "./strings";
 
@@ -20,7 +19,7 @@ export function FaqForm({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     const body = {
       question: String(form.get("question") ?? "").trim(),
       answer: String(form.get("answer") ?? ""),
@@ -29,25 +28,16 @@ export function FaqForm({
     await (faq ? updateFaq(kb.id, faq.id, body) : createFaq(kb.id, body));
     onSaved();
     onClose();
-  });
+  };
   return (
     <FormDialog
       title={faq ? t("editFaq") : t("addFaq")}
       formId="kb-faq-form"
       submit={faq ? t("saveEdit") : t("add")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      save={save}
       onClose={onClose}
     >
-      <TextField
-        label={t("question")}
-        name="question"
-        required
-        maxLength={10_000}
-        defaultValue={faq?.question}
-        error={problem?.field("question")}
-      />
+      <TextField label={t("question")} name="question" required maxLength={10_000} defaultValue={faq?.question} />
       <TextAreaField
         label={t("answer")}
         name="answer"
@@ -55,7 +45,6 @@ export function FaqForm({
         maxLength={100_000}
         defaultValue={faq?.answer}
         rows={5}
-        error={problem?.field("answer")}
       />
       {labels.length > 0 && (
         <CheckList legend={t("labels")} name="labels" options={labels} chosen={(faq?.labels ?? []).map((l) => l.id)} />

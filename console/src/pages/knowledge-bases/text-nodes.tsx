@@ -13,7 +13,6 @@ import {
 import { Highlighted } from "./highlight";
 import { FilterField, PagedTable } from "./parts";
 import { TextAreaField } from "../../components/field";
-import { useSubmit } from "../../components/use-submit";
 import { FormDialog } from "../../components/form-dialog";
 import { t } from "./strings";
 
@@ -126,30 +125,14 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
 }
 
 function TextNodeForm({ node, onClose, onSaved }: { node: TextNode; onClose: () => void; onSaved: () => void }) {
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     await updateTextNode(node.id, String(form.get("text") ?? ""));
     onSaved();
     onClose();
-  });
+  };
   return (
-    <FormDialog
-      title={t("editTextNode")}
-      formId="kb-node-form"
-      submit={t("saveEdit")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
-      <TextAreaField
-        label={t("text")}
-        name="text"
-        required
-        maxLength={100_000}
-        rows={8}
-        defaultValue={node.text}
-        error={problem?.field("text")}
-      />
+    <FormDialog title={t("editTextNode")} formId="kb-node-form" submit={t("saveEdit")} save={save} onClose={onClose}>
+      <TextAreaField label={t("text")} name="text" required maxLength={100_000} rows={8} defaultValue={node.text} />
       <p class="hint">{t("textNodeHint")}</p>
     </FormDialog>
   );

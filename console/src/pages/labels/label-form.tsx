@@ -1,6 +1,5 @@
 import { TextField } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
-import { useSubmit } from "../../components/use-submit";
 import { createLabel, updateLabel, type Label } from "./api";
 import { t } from "./strings";
 
@@ -14,7 +13,7 @@ export function LabelForm({
   onClose: () => void;
   onSaved: (l: Label, created: boolean) => void;
 }) {
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     const body = {
       name: String(form.get("name") ?? ""),
       color: String(form.get("color") ?? ""),
@@ -23,16 +22,13 @@ export function LabelForm({
     const saved = label ? await updateLabel(label.id, body) : await createLabel(body);
     onSaved(saved, !label);
     onClose();
-  });
-  const err = (name: string) => problem?.field(name);
+  };
   return (
     <FormDialog
       title={label ? t("editLabel") : t("newLabel")}
       formId="label-form"
       submit={t("save")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      save={save}
       onClose={onClose}
     >
       <TextField
@@ -42,23 +38,9 @@ export function LabelForm({
         maxLength={50}
         defaultValue={label?.name ?? ""}
         hint={t("nameHint")}
-        error={err("name")}
       />
-      <TextField
-        label={t("color")}
-        name="color"
-        type="color"
-        required
-        defaultValue={label?.color ?? "#1f77b4"}
-        error={err("color")}
-      />
-      <TextField
-        label={t("description")}
-        name="description"
-        maxLength={500}
-        defaultValue={label?.description ?? ""}
-        error={err("description")}
-      />
+      <TextField label={t("color")} name="color" type="color" required defaultValue={label?.color ?? "#1f77b4"} />
+      <TextField label={t("description")} name="description" maxLength={500} defaultValue={label?.description ?? ""} />
     </FormDialog>
   );
 }

@@ -1,6 +1,5 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
 import { RemoveDialog } from "../../components/confirm";
 import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
@@ -9,12 +8,12 @@ import { TextField } from "../../components/field";
 import { DataTable, type Column } from "../../components/data-table";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
 import { createGroup, deleteGroup, listGroups, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 /** The organization's groups: created with their permissions, opened, deleted. */
 export function GroupsSection({ organizationId, version }: { organizationId: string; version: number }) {
@@ -43,14 +42,11 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
     );
   return (
     <section class="section" aria-labelledby="groups-title">
-      <div class="section-head">
-        <h2 id="groups-title">{t("groupsTitle")}</h2>
-        {manage && (
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            {t("newGroup")}
-          </Button>
-        )}
-      </div>
+      <SectionHead
+        id="groups-title"
+        title={t("groupsTitle")}
+        action={manage && { text: t("newGroup"), run: () => setCreating(true) }}
+      />
       <p class="muted">{t("groupsIntro")}</p>
       <ErrorAlert error={groups.error} />
       <ListBody
@@ -81,24 +77,16 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
 function NewGroup({ organizationId, onClose }: { organizationId: string; onClose: () => void }) {
   const catalogue = useResource(permissionCatalogue, []);
   const [selected, setSelected] = useState(new Set<string>());
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     const name = String(form.get("name") ?? "").trim();
     const group = await createGroup(organizationId, { name, permissions: [...selected] });
     toast(t("groupSaved", { name: group.name }));
     onClose();
     navigate(`/members/groups/${group.id}`);
-  });
+  };
   return (
-    <FormDialog
-      title={t("newGroup")}
-      formId="new-group"
-      submit={t("create")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
-      <TextField label={t("groupName")} name="name" required maxLength={150} error={problem?.field("name")} />
+    <FormDialog title={t("newGroup")} formId="new-group" submit={t("create")} save={save} onClose={onClose}>
+      <TextField label={t("groupName")} name="name" required maxLength={150} />
       {catalogue.data ? (
         <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} />
       ) : (

@@ -1,6 +1,5 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
 import { RemoveDialog } from "../../components/confirm";
 import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
@@ -9,7 +8,6 @@ import { DataTable, type Column } from "../../components/data-table";
 import { Pager } from "../../components/pager";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import {
@@ -24,6 +22,7 @@ import {
   type Member,
 } from "./api";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 /** The organization's members: added by e-mail, their groups changed, removed. */
 export function MembersSection({
@@ -83,14 +82,11 @@ export function MembersSection({
   };
   return (
     <section class="section" aria-labelledby="members-title">
-      <div class="section-head">
-        <h2 id="members-title">{t("members")}</h2>
-        {manage && (
-          <Button variant="primary" onClick={() => setAdding(true)}>
-            {t("addMember")}
-          </Button>
-        )}
-      </div>
+      <SectionHead
+        id="members-title"
+        title={t("members")}
+        action={manage && { text: t("addMember"), run: () => setAdding(true) }}
+      />
       <p class="muted">{t("membersIntro")}</p>
       <ErrorAlert error={members.error} />
       {!list ? (
@@ -135,32 +131,16 @@ function AddMember({
   onClose: () => void;
   onAdded: () => void;
 }) {
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     const email = String(form.get("email") ?? "").trim();
     const member = await addMember(organizationId, email);
     toast(t("memberAdded", { name: memberName(member) }));
     onAdded();
     onClose();
-  });
+  };
   return (
-    <FormDialog
-      title={t("addMember")}
-      formId="add-member"
-      submit={t("add")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
-      <TextField
-        label={t("email")}
-        name="email"
-        type="email"
-        required
-        autoComplete="off"
-        hint={t("emailHint")}
-        error={problem?.field("email")}
-      />
+    <FormDialog title={t("addMember")} formId="add-member" submit={t("add")} save={save} onClose={onClose}>
+      <TextField label={t("email")} name="email" type="email" required autoComplete="off" hint={t("emailHint")} />
     </FormDialog>
   );
 }
@@ -178,21 +158,19 @@ function MemberGroups({
   onSaved: () => void;
 }) {
   const groups = useResource(() => listGroups(organizationId), [organizationId]);
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     await setMemberGroups(organizationId, member.id, form.getAll("group").map(String));
     toast(t("groupsSaved", { name: memberName(member) }));
     onSaved();
     onClose();
-  });
+  };
   const held = new Set(member.groups.map((g) => g.id));
   return (
     <FormDialog
       title={t("groupsOf", { name: memberName(member) })}
       formId="member-groups"
       submit={t("save")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      save={save}
       onClose={onClose}
     >
       <fieldset class="plain stack">

@@ -9,6 +9,7 @@ import { FormDialog } from "../../components/form-dialog";
 import { formatTime } from "../../i18n";
 import { createApiKey, listApiKeys, PAGE_SIZE, revokeApiKey, type ApiKey } from "./api";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 const statusOf = (key: ApiKey) =>
   key.revokedAt ? "revoked" : key.expiresAt && Number(key.expiresAt) <= Date.now() ? "expired" : "active";
@@ -46,12 +47,11 @@ export function KeysSection() {
   ];
   return (
     <section aria-labelledby="keys-title" class="section">
-      <div class="section-head">
-        <h2 id="keys-title">{t("apiKeys")}</h2>
-        <Button variant="primary" onClick={() => setCreating(true)}>
-          {t("createKey")}
-        </Button>
-      </div>
+      <SectionHead
+        id="keys-title"
+        title={t("apiKeys")}
+        action={{ text: t("createKey"), run: () => setCreating(true) }}
+      />
       <p class="muted">{t("apiKeysIntro")}</p>
       <ResourceList
         crud={crud}
@@ -105,14 +105,7 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
       onSubmit={submit}
       onClose={onClose}
     >
-      <TextField
-        label={t("keyName")}
-        name="name"
-        required
-        maxLength={100}
-        hint={t("keyNameHint")}
-        error={problem?.field("name")}
-      />
+      <TextField label={t("keyName")} name="name" required maxLength={100} hint={t("keyNameHint")} />
       <TextField
         label={t("expires")}
         name="expires"

@@ -96,7 +96,6 @@ export function ModelForm({
         maxLength={200}
         value={name}
         onInput={(e) => setName(e.currentTarget.value)}
-        error={problem?.field("name")}
       />
       <SelectField
         label={t("provider")}
@@ -115,7 +114,6 @@ export function ModelForm({
         list={suggestions.length > 1 ? "model-suggestions" : undefined}
         placeholder={preset?.id === "azure" ? t("azureDeployment") : undefined}
         hint={t("modelNameHint")}
-        error={problem?.field("modelName")}
       />
       {suggestions.length > 1 && (
         <datalist id="model-suggestions">
@@ -135,7 +133,6 @@ export function ModelForm({
             onInput={(e) => setBaseUrl(e.currentTarget.value)}
             placeholder={preset?.placeholder}
             hint={t("baseUrlHint")}
-            error={problem?.field("baseUrl")}
           />
           <TextField
             label={t("apiKey")}
@@ -149,7 +146,6 @@ export function ModelForm({
                   ? t("apiKeyLocal")
                   : t("apiKeyHint")
             }
-            error={problem?.field("apiKey")}
           />
           {model?.hasApiKey && <CheckboxField label={t("removeKey")} name="removeKey" />}
         </>
@@ -164,7 +160,6 @@ export function ModelForm({
           value={dimensions}
           onInput={(e) => setDimensions(e.currentTarget.value)}
           hint={t("dimensionsHint")}
-          error={problem?.field("dimensions")}
         />
       )}
     </FormDialog>

@@ -11,6 +11,7 @@ import { can } from "../../shell/session";
 import { ModelForm } from "./model-form";
 import { deleteModel, listModels, testModel, type ConnectionTest, type Model } from "./api";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 /** The organization's models: built-in and its own, with add, edit, delete and test connection for owners. */
 export function ModelsSection({ organizationId }: { organizationId: string }) {
@@ -103,14 +104,11 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
 
   return (
     <section aria-labelledby="models-title" class="section">
-      <div class="section-head">
-        <h2 id="models-title">{t("models")}</h2>
-        {owner && (
-          <Button variant="primary" onClick={() => setEditing("new")}>
-            {t("addModel")}
-          </Button>
-        )}
-      </div>
+      <SectionHead
+        id="models-title"
+        title={t("models")}
+        action={owner && { text: t("addModel"), run: () => setEditing("new") }}
+      />
       <p class="muted">{t("modelsIntro")}</p>
       {!owner && <Notice>{t("ownersOnly")}</Notice>}
       <ErrorAlert error={models.error} />

@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
 import { type ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
-import { ErrorAlert, FormError, Loading } from "../../components/alert";
+import { ErrorAlert, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";
+import { PageForm } from "../../components/form-dialog";
 import { PageHeader } from "../../components/page-header";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
@@ -37,23 +38,11 @@ export default function OrganizationPage({ organizationId }: PageProps) {
 }
 
 function Settings({ organization, onSaved }: { organization: Organization; onSaved: (o: Organization) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const save = async (form: FormData) => {
     const value = (k: string) => String(form.get(k) ?? "").trim();
     const body = Object.fromEntries(TEXT.map((k) => [k, k === "name" ? value(k) : value(k) || null]));
-    setBusy(true);
-    setProblem(null);
-    try {
-      onSaved(await patchOrganization(organization.id, body));
-      toast(t("saved"));
-    } catch (err) {
-      setProblem(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
+    onSaved(await patchOrganization(organization.id, body));
+    toast(t("saved"));
   };
   return (
     <section class="section" aria-labelledby="settings-title">
@@ -64,16 +53,8 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
         <dt>{t("created")}</dt>
         <dd>{formatTime(organization.createdAt)}</dd>
       </dl>
-      <form class="stack org-form" onSubmit={submit} aria-labelledby="settings-title">
-        <FormError problem={problem} />
-        <TextField
-          label={t("name")}
-          name="name"
-          required
-          maxLength={200}
-          defaultValue={organization.name}
-          error={problem?.field("name")}
-        />
+      <PageForm class="org-form" submit={t("save")} save={save} labelledBy="settings-title">
+        <TextField label={t("name")} name="name" required maxLength={200} defaultValue={organization.name} />
         <TextField
           label={t("themePrimaryColor")}
           name="themePrimaryColor"
@@ -81,14 +62,12 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
           placeholder="#3366FF"
           hint={t("themePrimaryColorHint")}
           defaultValue={organization.themePrimaryColor ?? ""}
-          error={problem?.field("themePrimaryColor")}
         />
         <TextField
           label={t("companyName")}
           name="companyName"
           maxLength={200}
           defaultValue={organization.companyName ?? ""}
-          error={problem?.field("companyName")}
         />
         <TextField
           label={t("taxId")}
@@ -97,7 +76,6 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
           maxLength={8}
           hint={t("taxIdHint")}
           defaultValue={organization.taxId ?? ""}
-          error={problem?.field("taxId")}
         />
         <TextField
           label={t("contactPhone")}
@@ -105,14 +83,8 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
           type="tel"
           maxLength={50}
           defaultValue={organization.contactPhone ?? ""}
-          error={problem?.field("contactPhone")}
         />
-        <div>
-          <Button type="submit" variant="primary" busy={busy}>
-            {t("save")}
-          </Button>
-        </div>
-      </form>
+      </PageForm>
     </section>
   );
 }

@@ -1,10 +1,8 @@
 import { useRef } from "preact/hooks";
-import { Button } from "../../components/button";
-import { FormError } from "../../components/alert";
-import { TextField } from "../../components/field";
+import { NewPasswordFields, TextField } from "../../components/field";
+import { PageForm } from "../../components/form-dialog";
 import { PageHeader } from "../../components/page-header";
 import { toast } from "../../components/toast";
-import { useSubmit } from "../../components/use-submit";
 import { session } from "../../shell/session";
 import { KeysSection } from "../models/keys-section";
 import { SessionsSection } from "../models/sessions-section";
@@ -26,7 +24,7 @@ export default function ProfilePage() {
 
 function DetailsSection() {
   const user = session.value!.user;
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     const saved = await updateMe({
       name: String(form.get("name") ?? "").trim(),
       email: String(form.get("email") ?? "").trim(),
@@ -34,13 +32,12 @@ function DetailsSection() {
     // The banner's "Signed in as" reads the session: it follows at once.
     if (session.value) session.value = { ...session.value, user: saved };
     toast(t("detailsSaved"));
-  });
+  };
   return (
     <section class="section" aria-labelledby="details-title">
       <h2 id="details-title">{t("details")}</h2>
       <p class="muted">{t("detailsIntro")}</p>
-      <form class="stack profile-form" onSubmit={submit}>
-        <FormError problem={problem} />
+      <PageForm class="profile-form" submit={t("save")} save={save}>
         <TextField
           label={t("name")}
           name="name"
@@ -48,7 +45,6 @@ function DetailsSection() {
           required
           maxLength={150}
           defaultValue={user.name}
-          error={problem?.field("name")}
         />
         <TextField
           label={t("email")}
@@ -59,21 +55,15 @@ function DetailsSection() {
           maxLength={254}
           defaultValue={user.email}
           hint={t("emailHint")}
-          error={problem?.field("email")}
         />
-        <div>
-          <Button type="submit" variant="primary" busy={busy}>
-            {t("save")}
-          </Button>
-        </div>
-      </form>
+      </PageForm>
     </section>
   );
 }
 
 function PasswordSection() {
   const form = useRef<HTMLFormElement>(null);
-  const { busy, problem, submit } = useSubmit(async (data) => {
+  const save = async (data: FormData) => {
     const text = (name: string) => String(data.get(name) ?? "");
     // The administrator made at first start has no password: the API takes any old one then, but not an empty one.
     await changePassword({
@@ -83,13 +73,12 @@ function PasswordSection() {
     });
     form.current?.reset();
     toast(t("passwordChanged"));
-  });
+  };
   return (
     <section class="section" aria-labelledby="password-title">
       <h2 id="password-title">{t("password")}</h2>
       <p class="muted">{t("passwordIntro")}</p>
-      <form ref={form} class="stack profile-form" onSubmit={submit}>
-        <FormError problem={problem} />
+      <PageForm formRef={form} class="profile-form" submit={t("changePassword")} save={save}>
         {/* For password managers: the account the new password belongs to. */}
         <input type="email" name="username" autoComplete="username" value={session.value!.user.email} hidden readOnly />
         <TextField
@@ -98,33 +87,13 @@ function PasswordSection() {
           type="password"
           autoComplete="current-password"
           hint={t("oldPasswordHint")}
-          error={problem?.field("oldPassword")}
         />
-        <TextField
-          label={t("newPassword1")}
-          name="newPassword1"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
+        <NewPasswordFields
+          names={["newPassword1", "newPassword2"]}
+          labels={[t("newPassword1"), t("newPassword2")]}
           hint={t("newPasswordHint")}
-          error={problem?.field("newPassword1")}
         />
-        <TextField
-          label={t("newPassword2")}
-          name="newPassword2"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          error={problem?.field("newPassword2")}
-        />
-        <div>
-          <Button type="submit" variant="primary" busy={busy}>
-            {t("changePassword")}
-          </Button>
-        </div>
-      </form>
+      </PageForm>
     </section>
   );
 }

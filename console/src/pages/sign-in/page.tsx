@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
-import { TextField } from "../../components/field";
+import { FormProblem, TextField } from "../../components/field";
 import { FormError } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { signedIn } from "../../shell/session";
@@ -84,37 +84,30 @@ function SignInForm() {
         </div>
         <form ref={form} onSubmit={submit}>
           <FormError problem={alert} />
-          {method === "password" ? (
-            <>
+          <FormProblem.Provider value={problem}>
+            {method === "password" ? (
+              <>
+                <TextField label={t("email")} name="email" type="email" autoComplete="username" required />
+                <TextField
+                  label={t("password")}
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                />
+              </>
+            ) : (
               <TextField
-                label={t("email")}
-                name="email"
-                type="email"
-                autoComplete="username"
-                required
-                error={problem?.field("email")}
-              />
-              <TextField
-                label={t("password")}
-                name="password"
+                label={t("apiKey")}
+                name="apiKey"
                 type="password"
-                autoComplete="current-password"
+                autoComplete="off"
+                spellcheck={false}
                 required
-                error={problem?.field("password")}
+                hint={t("apiKeyHint")}
               />
-            </>
-          ) : (
-            <TextField
-              label={t("apiKey")}
-              name="apiKey"
-              type="password"
-              autoComplete="off"
-              spellcheck={false}
-              required
-              hint={t("apiKeyHint")}
-              error={problem?.field("apiKey")}
-            />
-          )}
+            )}
+          </FormProblem.Provider>
           <Button type="submit" variant="primary" busy={busy}>
             {busy ? t("signingIn") : t("submit")}
           </Button>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "preact/hooks";
 import { ApiProblem } from "../../api/client";
 import { Button } from "../../components/button";
-import { TextField } from "../../components/field";
+import { FormProblem, NewPasswordFields, TextField } from "../../components/field";
 import { FormError } from "../../components/alert";
 import { useSubmit } from "../../components/use-submit";
 import { signedIn } from "../../shell/session";
@@ -40,7 +40,6 @@ export function SignUpForm() {
   });
   // The API's "Registration is disabled." tells no one what to do next.
   const shown = problem?.status === 403 ? new ApiProblem(403, t("registrationClosed"), problem.code) : problem;
-  const field = (name: string) => problem?.field(name);
   return (
     <main class="sign-in" id="main">
       <div class="card">
@@ -48,44 +47,23 @@ export function SignUpForm() {
         <p class="muted">{t("signUpIntro")}</p>
         <form ref={form} onSubmit={submit}>
           <FormError problem={shown} />
-          <TextField label={t("name")} name="name" autoComplete="name" required maxLength={150} error={field("name")} />
-          <TextField
-            label={t("company")}
-            name="company"
-            autoComplete="organization"
-            required
-            maxLength={200}
-            hint={t("companyHint")}
-            error={field("company")}
-          />
-          <TextField
-            label={t("email")}
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            maxLength={254}
-            error={field("email")}
-          />
-          <TextField
-            label={t("newPassword")}
-            name="password1"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            hint={t("newPasswordHint")}
-            error={field("password1")}
-          />
-          <TextField
-            label={t("repeatPassword")}
-            name="password2"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            error={field("password2")}
-          />
+          <FormProblem.Provider value={problem}>
+            <TextField label={t("name")} name="name" autoComplete="name" required maxLength={150} />
+            <TextField
+              label={t("company")}
+              name="company"
+              autoComplete="organization"
+              required
+              maxLength={200}
+              hint={t("companyHint")}
+            />
+            <TextField label={t("email")} name="email" type="email" autoComplete="username" required maxLength={254} />
+            <NewPasswordFields
+              names={["password1", "password2"]}
+              labels={[t("newPassword"), t("repeatPassword")]}
+              hint={t("newPasswordHint")}
+            />
+          </FormProblem.Provider>
           <Button type="submit" variant="primary" busy={busy}>
             {busy ? t("signingUp") : t("signUpSubmit")}
           </Button>

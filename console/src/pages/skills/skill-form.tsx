@@ -61,7 +61,6 @@ export function SkillForm({
             maxLength={200}
             defaultValue={s.name}
             hint={t("nameHint")}
-            error={err("name")}
           />
           <TextAreaField
             label={t("description")}
@@ -70,7 +69,6 @@ export function SkillForm({
             required
             maxLength={10000}
             defaultValue={s.description}
-            error={err("description")}
           />
           <TextField
             label={t("whenToUse")}
@@ -78,7 +76,6 @@ export function SkillForm({
             maxLength={2000}
             defaultValue={s.whenToUse}
             hint={t("whenToUseHint")}
-            error={err("whenToUse")}
           />
           <TextAreaField
             label={t("instructions")}
@@ -87,7 +84,6 @@ export function SkillForm({
             maxLength={200000}
             defaultValue={s.instructions}
             hint={t("instructionsHint")}
-            error={err("instructions")}
           />
           <CheckList
             legend={t("attachedTools")}

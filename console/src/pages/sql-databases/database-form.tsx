@@ -69,21 +69,13 @@ export function DatabaseForm({
       onSubmit={submit}
       onClose={onClose}
     >
-      <TextField
-        label={t("name")}
-        name="name"
-        required
-        maxLength={200}
-        defaultValue={database?.name}
-        error={err("name")}
-      />
+      <TextField label={t("name")} name="name" required maxLength={200} defaultValue={database?.name} />
       <TextField
         label={t("description")}
         name="description"
         maxLength={10000}
         defaultValue={database?.description}
         hint={t("descriptionHint")}
-        error={err("description")}
       />
       {database ? (
         <p class="small">
@@ -107,7 +99,6 @@ export function DatabaseForm({
           required={!database}
           placeholder={database?.databaseUrl ?? undefined}
           hint={database ? t("databaseUrlKeepHint") : t("databaseUrlHint")}
-          error={err("databaseUrl")}
         />
       )}
       {external && (
@@ -117,7 +108,6 @@ export function DatabaseForm({
           rows={2}
           defaultValue={database?.includeTables?.tables.join("\n") ?? ""}
           hint={t("includeTablesHint")}
-          error={err("includeTables")}
         />
       )}
       <CheckboxField

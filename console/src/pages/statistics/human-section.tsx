@@ -9,6 +9,7 @@ import { locale } from "../../i18n";
 import { Chart } from "./chart";
 import { th } from "./human-strings";
 import { exportHumanStatistics, formatCount, humanStatistics, type Range, useDownload } from "./api";
+import { SectionHead } from "../../components/page-header";
 
 type Group = Schemas["HumanGroupFigures"];
 type Figures = Schemas["HumanFigures"];
@@ -96,12 +97,11 @@ export function HumanSection({
   const total = days.data?.total;
   return (
     <section aria-labelledby="stats-human" class="section" data-section="human">
-      <div class="section-head">
-        <h2 id="stats-human">{th("human")}</h2>
+      <SectionHead id="stats-human" title={th("human")}>
         <Button onClick={download} busy={exporting} aria-label={th("exportHumanLabel")}>
           {th("exportHuman")}
         </Button>
-      </div>
+      </SectionHead>
       <p class="muted">{th("humanIntro")}</p>
       <ErrorAlert error={days.error ?? groups.error ?? exportError} />
       {total === undefined ? (

@@ -8,6 +8,7 @@ import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { type ChatbotRecord, chatbotRecords, exportChatbotRecords, type Range, useDownload } from "./api";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 const PAGE_SIZE = 20;
 const SCORES = [
@@ -82,14 +83,13 @@ export function RecordsSection({
   const data = records.data;
   return (
     <section aria-labelledby="stats-records" class="section">
-      <div class="section-head">
-        <h2 id="stats-records">{t("records")}</h2>
+      <SectionHead id="stats-records" title={t("records")}>
         {bot && (
           <Button onClick={download} busy={exporting}>
             {t("exportXlsx")}
           </Button>
         )}
-      </div>
+      </SectionHead>
       <p class="muted">{t("recordsIntro")}</p>
       {!assistants?.length ? (
         assistants && <p>{t("pickAssistant")}</p>

@@ -63,14 +63,12 @@ export function ConnectorForm({
         maxLength={200}
         defaultValue={connector?.displayName ?? ""}
         hint={t("defaultEntryName")}
-        error={problem?.field("displayName")}
       />
       <TextField
         label={t("description")}
         name="description"
         maxLength={10000}
         defaultValue={connector?.description ?? ""}
-        error={problem?.field("description")}
       />
       {entry?.urlVariables.map((v) => (
         <TextField
@@ -92,7 +90,6 @@ export function ConnectorForm({
             name="authHeaders"
             rows={3}
             hint={`${entry.authHint}. ${connector?.hasAuthHeaders ? t("headersKept") : t("headersWriteOnly")}`}
-            error={problem?.field("authHeaders")}
           />
           {connector?.hasAuthHeaders && <CheckboxField label={t("removeHeaders")} name="removeHeaders" />}
         </>

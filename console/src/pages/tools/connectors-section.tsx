@@ -10,6 +10,7 @@ import { deleteConnector, listConnectors, listRegistry, myCredentials, type Conn
 import { ConnectorForm } from "./connector-form";
 import { CredentialDialog } from "./credential-dialog";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 /** The organization's connectors: instances of the MCP registry's entries, enabled or not. */
 export function ConnectorsSection({ organizationId }: { organizationId: string }) {
@@ -75,14 +76,11 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
     );
   return (
     <section aria-labelledby="connectors-title" class="section">
-      <div class="section-head">
-        <h2 id="connectors-title">{t("connectors")}</h2>
-        {manage && registry.data && (
-          <Button variant="primary" onClick={() => crud.setEditing("new")}>
-            {t("addConnector")}
-          </Button>
-        )}
-      </div>
+      <SectionHead
+        id="connectors-title"
+        title={t("connectors")}
+        action={manage && registry.data && { text: t("addConnector"), run: () => crud.setEditing("new") }}
+      />
       <p class="muted">{t("connectorsIntro")}</p>
       <ResourceList
         crud={crud}

@@ -71,7 +71,6 @@ export function ToolForm({
         required
         maxLength={200}
         defaultValue={tool?.displayName}
-        error={err("displayName")}
       />
       {type !== "mcp" && (
         <TextField
@@ -82,7 +81,6 @@ export function ToolForm({
           pattern="[A-Za-z0-9_\-]{1,64}"
           defaultValue={tool?.name ?? ""}
           hint={t("functionNameHint")}
-          error={err("name")}
         />
       )}
       <TextField
@@ -91,7 +89,6 @@ export function ToolForm({
         maxLength={10000}
         defaultValue={tool?.description}
         hint={t("descriptionHint")}
-        error={err("description")}
       />
       <TextAreaField
         label={t("prompt")}
@@ -100,7 +97,6 @@ export function ToolForm({
         maxLength={10000}
         defaultValue={tool?.prompt ?? ""}
         hint={t("promptHint")}
-        error={err("prompt")}
       />
       <TypeFields key={type} type={type} tool={tool} err={err} readMcp={readMcp} />
       <GroupPicker organizationId={organizationId} chosen={tool?.groups} error={err("groups")} />

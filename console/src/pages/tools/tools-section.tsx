@@ -1,5 +1,4 @@
 import { actionsColumn } from "../../components/row-actions";
-import { Button } from "../../components/button";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { ResourceList, useCrudList } from "../../components/resource-list";
@@ -7,6 +6,7 @@ import { can } from "../../shell/session";
 import { deleteTool, listTools, type Tool } from "./api";
 import { ToolForm } from "./tool-form";
 import { t } from "./strings";
+import { SectionHead } from "../../components/page-header";
 
 /** What a tool calls: its URL (api, MCP) or that it runs code. */
 function target(tool: Tool): string {
@@ -73,14 +73,11 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
     );
   return (
     <section aria-labelledby="tools-title" class="section">
-      <div class="section-head">
-        <h2 id="tools-title">{t("tools")}</h2>
-        {manage && (
-          <Button variant="primary" onClick={() => crud.setEditing("new")}>
-            {t("addTool")}
-          </Button>
-        )}
-      </div>
+      <SectionHead
+        id="tools-title"
+        title={t("tools")}
+        action={manage && { text: t("addTool"), run: () => crud.setEditing("new") }}
+      />
       <p class="muted">{t("toolsIntro")}</p>
       <ResourceList
         crud={crud}

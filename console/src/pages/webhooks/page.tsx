@@ -8,7 +8,7 @@ import { RemoveDialog } from "../../components/confirm";
 import { DataTable, type Column } from "../../components/data-table";
 import { Dialog } from "../../components/dialog";
 import { SelectField } from "../../components/field";
-import { PageHeader } from "../../components/page-header";
+import { PageHeader, SectionHead } from "../../components/page-header";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import type { PageProps } from "../types";
@@ -127,12 +127,11 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
   return (
     <>
       <section aria-labelledby="webhooks-title" class="section">
-        <div class="section-head">
-          <h2 id="webhooks-title">{t("webhooksOf", { inbox: inboxName })}</h2>
-          <Button variant="primary" onClick={() => setEditing("new")}>
-            {t("addWebhook")}
-          </Button>
-        </div>
+        <SectionHead
+          id="webhooks-title"
+          title={t("webhooksOf", { inbox: inboxName })}
+          action={{ text: t("addWebhook"), run: () => setEditing("new") }}
+        />
         <ErrorAlert error={hooks.error ?? error} />
         {list === undefined ? (
           hooks.loading && <Loading />

@@ -109,14 +109,7 @@ export function WebhookForm({
       onSubmit={submit}
       onClose={onClose}
     >
-      <TextField
-        label={t("name")}
-        name="name"
-        required
-        maxLength={200}
-        defaultValue={webhook?.name}
-        error={problem?.field("name")}
-      />
+      <TextField label={t("name")} name="name" required maxLength={200} defaultValue={webhook?.name} />
       <SelectField
         label={t("direction")}
         value={direction}
@@ -132,7 +125,6 @@ export function WebhookForm({
         maxLength={2000}
         defaultValue={webhook?.url}
         hint={t("urlHint")}
-        error={problem?.field("url")}
       />
       <SelectField
         label={t("method")}
@@ -172,7 +164,6 @@ export function WebhookForm({
           spellcheck={false}
           defaultValue={webhook?.customTemplate ?? ""}
           hint={t("customTemplateHint")}
-          error={problem?.field("customTemplate")}
         />
       )}
       <TextAreaField
