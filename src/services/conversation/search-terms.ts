@@ -109,24 +109,6 @@ export async function sendTerms(env: Pick<Bindings, "TERMS_QUEUE" | "DB">, jobs:
   }
 }
 
-/** Jobs of this isolate's latest messages, gathered for one send (`gatherTerms`). */
-const gathered: TermsJob[] = [];
-/** How long a message's terms wait for others' to share its send. */
-const GATHER_MS = 50;
-
-/**
- * Sends the jobs with those of every other message this isolate stores within GATHER_MS: each
- * message's own wait sends what has gathered by then, so the first to wake sends for all and the
- * others find nothing left. A queue message and its delivery cost more than writing its terms: one
- * per message took 6% of the completion path's throughput (docs/decisions.md, "Conversation search
- * by terms").
- */
-async function gatherTerms(env: Pick<Bindings, "TERMS_QUEUE" | "DB">, jobs: TermsJob[]) {
-  gathered.push(...jobs);
-  await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
-  if (gathered.length) await sendTerms(env, gathered.splice(0));
-}
-
 /**
  * The stored messages' terms, private notes too (`notes`: the search is the team's, over the team's
  * own text), sent to the queue after the turn: in the message's own batch they cost the completion
@@ -137,7 +119,7 @@ export const searchTermsEffect: MessageEffect = {
   notes: true,
   stored: (batch: StoredBatch) => {
     const jobs = termsJobs(batch.messages.map(({ message }) => message));
-    if (jobs.length) batch.waitUntil(gatherTerms(batch.env, jobs));
+    if (jobs.length) batch.waitUntil(sendTerms(batch.env, jobs));
   },
 };
 
