@@ -82,6 +82,7 @@ export interface TermsMessage {
   jobs: TermsJob[];
 }
 const MESSAGE_BYTES = 96_000;
+const encoder = new TextEncoder();
 
 /**
  * Hands the jobs to the queue, as few messages as fit them; when it refuses them, writes them here
@@ -91,7 +92,7 @@ export async function sendTerms(env: Pick<Bindings, "TERMS_QUEUE" | "DB">, jobs:
   const messages: TermsMessage[] = [];
   let bytes = Infinity;
   for (const job of jobs) {
-    const size = new TextEncoder().encode(JSON.stringify(job)).length;
+    const size = encoder.encode(JSON.stringify(job)).length;
     if (bytes + size > MESSAGE_BYTES) {
       messages.push({ jobs: [] });
       bytes = 0;
