@@ -12,7 +12,7 @@
 //
 // The seed writes the stores where the data lives today (the `DB` file, with the server stopped: each
 // message's figures written beside it as the pipeline writes them, statistics/message-figures.ts, and
-// each conversation's search terms as the `conversation-terms` queue's consumer does): when the design
+// each conversation's search terms as the every-minute fold does): when the design
 // of docs/scale.md moves messages, `seed()` is the one function that follows them.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";

@@ -17,8 +17,6 @@ export interface Bindings {
   CHANNEL_QUEUE: Queue;
   /** Scoring of answered questions (src/queues/chatbot-evaluation.ts). */
   EVALUATION_QUEUE: Queue;
-  /** Conversation search terms, written many messages at a time (src/queues/conversation-terms.ts). */
-  TERMS_QUEUE: Queue;
   /** Id of the model that judges evaluations; unset (or a local model): deterministic approximations. */
   EVALUATION_MODEL?: string;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;

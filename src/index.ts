@@ -8,6 +8,9 @@ export { VectorIndex } from "../durable-objects/vector-index";
 export { ManagedDatabase } from "../durable-objects/managed-database";
 export { InboxEvents } from "../durable-objects/inbox-events";
 
+/** wrangler.toml's every-minute cron: it folds the conversation search's pending terms; any other runs housekeeping. */
+const FOLD_CRON = "* * * * *";
+
 // Queue consumers and housekeeping are imported when a batch or a cron event arrives: an isolate
 // started for a request does not pay for them (docs/decisions.md, "Cold start").
 export default {
@@ -23,7 +26,11 @@ export default {
   },
   scheduled(controller, env, ctx) {
     ctx.waitUntil(
-      import("./services/housekeeping").then(({ runHousekeeping }) => runHousekeeping(env, controller.scheduledTime)),
+      controller.cron === FOLD_CRON
+        ? import("./services/conversation/search-terms").then(({ foldPendingTerms }) => foldPendingTerms(env.DB))
+        : import("./services/housekeeping").then(({ runHousekeeping }) =>
+            runHousekeeping(env, controller.scheduledTime),
+          ),
     );
   },
 } satisfies ExportedHandler<Bindings>;

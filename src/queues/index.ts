@@ -4,7 +4,6 @@ import { consumeWebhookDeadLetters } from "./webhook-dead-letters";
 import { consumeKnowledgeIngestion } from "./knowledge-ingestion";
 import { consumeChatbotEvaluation } from "./chatbot-evaluation";
 import { consumeChannelWork } from "./channels";
-import { consumeConversationTerms } from "./conversation-terms";
 import { retryAll } from "./settle";
 
 export const QUEUES = {
@@ -14,7 +13,6 @@ export const QUEUES = {
   knowledgeIngestion: "knowledge-ingestion",
   chatbotEvaluation: "chatbot-evaluation",
   channelWork: "channel-work",
-  conversationTerms: "conversation-terms",
 } as const;
 
 type Consumer = (batch: MessageBatch, env: Bindings, ctx: ExecutionContext) => Promise<void>;
@@ -26,7 +24,6 @@ const consumers: Partial<Record<string, Consumer>> = {
   [QUEUES.knowledgeIngestion]: consumeKnowledgeIngestion,
   [QUEUES.chatbotEvaluation]: consumeChatbotEvaluation,
   [QUEUES.channelWork]: consumeChannelWork,
-  [QUEUES.conversationTerms]: consumeConversationTerms,
 };
 
 export async function handleQueue(batch: MessageBatch, env: Bindings, ctx: ExecutionContext) {

@@ -14,7 +14,7 @@ import { cleanupUploads } from "./uploads/cleanup";
 import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
 import { rollUpDays } from "./statistics/rollup";
 import { forgetExpiredKeys } from "./idempotency";
-import { backfillSearchTerms, expireSearchTerms } from "./conversation/search-terms";
+import { backfillSearchTerms, expireSearchTerms, foldPendingTerms } from "./conversation/search-terms";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -26,7 +26,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
  * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
  * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); indexes the search terms of
- * messages stored before them and removes terms 90 days old (src/services/conversation/search-terms.ts); moves
+ * messages stored before them, folds pending terms in and removes terms 90 days old
+ * (src/services/conversation/search-terms.ts); moves
  * delivered webhook deliveries to their R2 segments (src/services/webhooks/segments.ts), and settled chatbot records
  * to theirs (src/services/statistics/record-segments.ts).
  */
@@ -48,6 +49,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await requeueChannelWork(env, db, now);
   await rollUpDays(env.DB, now);
   await backfillSearchTerms(env.DB);
+  await foldPendingTerms(env.DB);
   await expireSearchTerms(env.DB, now);
   const before = now - KEEP_DEAD_KEYS_MS;
   await cleanupUploads(env, now);

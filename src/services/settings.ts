@@ -144,13 +144,6 @@ export const REQUIRED_BINDINGS = [
     needs: "send",
     usedFor: "messaging channels (events taken in, replies sent)",
   },
-  {
-    name: "TERMS_QUEUE",
-    kind: "queue",
-    resource: "conversation-terms",
-    needs: "send",
-    usedFor: "conversation search terms",
-  },
 ] as const;
 
 export interface ResourceProblem extends SettingProblem {

@@ -1,23 +1,22 @@
-// Conversation search terms (services/conversation/search-terms.ts): written by the
-// `conversation-terms` queue's consumer, many conversations at a time; messages stored before the
-// terms existed indexed by housekeeping in pages; terms 90 days old removed.
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+// Conversation search terms (services/conversation/search-terms.ts): each stored message's terms
+// pending in its own batch and searched at once, folded into `conversation_terms` by the every-minute
+// cron many conversations at a time; messages stored before the terms existed indexed by housekeeping
+// in pages; terms 90 days old removed.
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { uuidv7 } from "../../src/lib/ids";
+import worker from "../../src/index";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import {
   backfillSearchTerms,
   expireSearchTerms,
-  sendTerms,
+  foldPendingTerms,
   TERMS_KEPT_MS,
-  type TermsJob,
 } from "../../src/services/conversation/search-terms";
-import { consumeConversationTerms } from "../../src/queues/conversation-terms";
 import { bodyOf } from "../support/api";
-import { searchable } from "../support/search-terms";
 
 const search = async (actor: Actor, keyword: string) => {
   const res = await actor.fetch("GET", `/conversations/?keyword=${encodeURIComponent(keyword)}`);
@@ -25,13 +24,22 @@ const search = async (actor: Actor, keyword: string) => {
   return (await bodyOf<"GET /conversations/">(res)).results.map((c) => c.id);
 };
 
-async function conversation(actor: Actor) {
+/** A conversation whose first message is `content`; the assistant's reply is stored with it. */
+async function conversation(actor: Actor, content = "hello") {
   const bot = await createChatbot(actor);
-  const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
+  const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content } });
   expect(res.status, await res.clone().text()).toBe(200);
-  const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
-  await searchable(conversationId, "hello");
-  return conversationId;
+  return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
+}
+
+/** A private note of the team in the conversation: searched like any message. */
+async function say(actor: Actor, conversationId: string, content: string) {
+  const res = await actor.fetch("POST", "/messages/outgoing/", {
+    conversation: conversationId,
+    content,
+    private: true,
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
 }
 
 /** A message stored as before migration 0029: straight into D1, without the pipeline and its terms. */
@@ -63,85 +71,97 @@ const rowsOf = async (conversationId: string) =>
   ).results;
 const termsOf = async (conversationId: string) => (await rowsOf(conversationId)).map((r) => r.term);
 
-const job = (actor: Actor, conversationId: string, at: number, terms: string[]): TermsJob => ({
-  organizationId: actor.organizationId,
-  conversationId,
-  at,
-  terms,
-});
+const pendingOf = async (conversationId: string) =>
+  (
+    await env.DB.prepare("SELECT terms FROM conversation_terms_pending WHERE conversation_id = ? ORDER BY id")
+      .bind(conversationId)
+      .all<{ terms: string }>()
+  ).results.map((r) => JSON.parse(r.terms) as string[]);
+
+const pend = (actor: Actor, conversationId: string, at: number, terms: string[]) =>
+  env.DB.prepare(
+    "INSERT INTO conversation_terms_pending (organization_id, conversation_id, at, terms) VALUES (?, ?, ?, ?)",
+  )
+    .bind(actor.organizationId, conversationId, at, JSON.stringify(terms))
+    .run();
+
+/** The worker's cron event, as the runtime sends it. */
+async function cron(schedule: string) {
+  const ctx = createExecutionContext();
+  worker.scheduled(createScheduledController({ cron: schedule, scheduledTime: Date.now() }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
 
 describe("conversation search terms", () => {
-  it("are written by the queue's consumer, many conversations at once, each term with its newest time", async () => {
+  it("are pending once stored, found at once, and found the same once the minute's cron folds them in", async () => {
+    const owner = await seedOwner();
+    const id = await conversation(owner, "my wombat chews cables");
+    await say(owner, id, "Note: the wombat's 运费");
+    const other = await conversation(owner, "nothing to see");
+    // Each message's distinct terms, stopwords and single characters left out; the assistant's reply too.
+    const pending = await pendingOf(id);
+    expect(pending.length).toBeGreaterThanOrEqual(3);
+    expect(pending[0]).toEqual(["wombat", "chews", "cables"]);
+    expect(pending.at(-1)).toEqual(["note", "wombat", "运费"]);
+    expect(await termsOf(id)).toEqual([]);
+    // The title has the first message's words anywhere; the note's words are found through their terms alone.
+    const found = ["wombat", "wom", "CABLES", "运费", "wombat note", "Note"];
+    for (const keyword of found) expect(await search(owner, keyword)).toEqual([id]);
+    expect(await search(owner, "notes")).toEqual([]);
+    expect(await search(owner, "ote")).toEqual([]); // the start of a term, not any part
+
+    await cron("* * * * *");
+    expect(await pendingOf(id)).toEqual([]);
+    const rows = await rowsOf(id);
+    expect(rows.map((r) => r.term)).toEqual(expect.arrayContaining(["wombat", "chews", "note", "运费"]));
+    expect(new Set(rows.map((r) => r.term)).size).toBe(rows.length);
+    for (const keyword of ["wombat", "wom", "CABLES", "运费", "wombat note"])
+      expect(await search(owner, keyword)).toEqual([id]);
+    expect(await search(owner, "nothing")).toEqual([other]);
+  });
+
+  it("a word is found when its terms are some folded, some pending", async () => {
+    const owner = await seedOwner();
+    const id = await conversation(owner, "运费");
+    await foldPendingTerms(env.DB);
+    await say(owner, id, "费太贵 and an accordion");
+    expect(await termsOf(id)).toContain("运费");
+    expect((await pendingOf(id)).flat()).toEqual(expect.arrayContaining(["费太", "太贵"]));
+    expect(await search(owner, "运费太贵")).toEqual([id]);
+    expect(await search(owner, "运费 accordion")).toEqual([id]);
+    expect(await search(owner, "运费太便宜")).toEqual([]);
+  });
+
+  it("are folded a page at a time, each term once with its newest time, a time never going back", async () => {
     const owner = await seedOwner();
     const [a, b] = [await conversation(owner), await conversation(owner)];
-    const jobs = [
-      job(owner, a, 1000, ["alpha", "beta"]),
-      job(owner, a, 2000, ["beta"]),
-      job(owner, b, 1500, ["alpha"]),
-    ];
-    const batch = createMessageBatch<unknown>("conversation-terms", [
-      { id: "two", timestamp: new Date(), attempts: 1, body: { jobs: jobs.slice(0, 2) } },
-      { id: "one", timestamp: new Date(), attempts: 1, body: { jobs: jobs.slice(2) } },
-      { id: "odd", timestamp: new Date(), attempts: 1, body: { jobs: [{ terms: "not a job" }] } },
-    ]);
-    const ctx = createExecutionContext();
-    await consumeConversationTerms(batch, env);
-    expect((await getQueueResult(batch, ctx)).ackAll).toBe(true);
+    await foldPendingTerms(env.DB);
+    await pend(owner, a, 1000, ["alpha", "beta"]);
+    await pend(owner, a, 2000, ["beta"]);
+    await pend(owner, b, 1500, ["alpha"]);
+    await pend(owner, a, 500, ["gamma", "beta"]);
+    expect(await foldPendingTerms(env.DB, { pages: 1, size: 2 })).toBe(true);
+    expect(await pendingOf(b)).toEqual([["alpha"]]);
+    expect(await foldPendingTerms(env.DB, { pages: 5, size: 2 })).toBe(false);
     const mine = new Set(["alpha", "beta", "gamma"]);
     const rows = async (id: string) => (await rowsOf(id)).filter((r) => mine.has(r.term));
     expect(await rows(a)).toEqual([
       { term: "alpha", last_at: 1000 },
       { term: "beta", last_at: 2000 },
-    ]);
-    expect(await rows(b)).toEqual([{ term: "alpha", last_at: 1500 }]);
-    // Delivered again, or late: a time never goes back.
-    await consumeConversationTerms(
-      createMessageBatch("conversation-terms", [
-        { id: "again", timestamp: new Date(), attempts: 2, body: { jobs: [job(owner, a, 500, ["beta", "gamma"])] } },
-      ]),
-      env,
-    );
-    expect(await rows(a)).toEqual([
-      { term: "alpha", last_at: 1000 },
-      { term: "beta", last_at: 2000 },
       { term: "gamma", last_at: 500 },
     ]);
+    expect(await rows(b)).toEqual([{ term: "alpha", last_at: 1500 }]);
+    expect(await foldPendingTerms(env.DB)).toBe(false); // nothing left: nothing done
 
-    // D1 failing: the whole batch is retried, later each time.
-    const failing = createMessageBatch("conversation-terms", [
-      { id: "f", timestamp: new Date(), attempts: 3, body: { jobs: [job(owner, b, 3000, ["delta"])] } },
-    ]);
-    const down = {
-      ...env,
-      DB: { prepare: (q: string) => env.DB.prepare(q), batch: () => Promise.reject(new Error("D1 is down")) },
-    };
-    const failingCtx = createExecutionContext();
-    await consumeConversationTerms(failing, down as unknown as typeof env);
-    expect(await getQueueResult(failing, failingCtx)).toMatchObject({
-      ackAll: false,
-      retryBatch: { retry: true },
-    });
-    expect(await termsOf(b)).not.toContain("delta");
-  });
-
-  it("the queue refusing them, are written at once rather than lost", async () => {
-    const owner = await seedOwner();
-    const id = await conversation(owner);
-    const refusing = { send: () => Promise.reject(new Error("queue unavailable")) } as unknown as Queue;
-    await sendTerms({ TERMS_QUEUE: refusing, DB: env.DB }, [job(owner, id, Date.now(), ["zither"])]);
-    expect(await search(owner, "zither")).toEqual([id]);
-    // Many conversations' jobs go in as few messages as hold them, each under the queue's 128 kB.
-    const sent: string[] = [];
-    const recording = { send: async (body: unknown) => void sent.push(JSON.stringify(body)) } as unknown as Queue;
-    const long = Array.from({ length: 200 }, (_, i) => `${"長".repeat(60)}${i}`);
-    await sendTerms({ TERMS_QUEUE: recording, DB: env.DB }, [
-      job(owner, id, 1, ["a1"]),
-      ...Array(6).fill(job(owner, id, 2, long)),
-    ]);
-    expect(sent.length).toBeGreaterThan(1);
-    expect(sent.length).toBeLessThan(7);
-    for (const body of sent) expect(new TextEncoder().encode(body).length).toBeLessThan(128_000);
-    expect(sent.flatMap((body) => JSON.parse(body).jobs)).toHaveLength(7);
+    // D1 refusing the fold's batch: the rows stay pending, and the next run folds them.
+    await pend(owner, b, 3000, ["delta"]);
+    const down = { prepare: (q: string) => env.DB.prepare(q), batch: () => Promise.reject(new Error("D1 is down")) };
+    await expect(foldPendingTerms(down as unknown as D1Database)).rejects.toThrow("D1 is down");
+    expect(await pendingOf(b)).toEqual([["delta"]]);
+    expect(await search(owner, "delta")).toEqual([b]);
+    await cron("* * * * *");
+    expect(await termsOf(b)).toContain("delta");
+    expect(await pendingOf(b)).toEqual([]);
   });
 
   it("indexes messages stored before them, page by page up to the last one of the migration", async () => {
@@ -158,12 +178,14 @@ describe("conversation search terms", () => {
     expect(await search(owner, "accordion")).toEqual([id]);
     expect(await search(owner, "运费")).toEqual([id]);
     expect(await search(owner, "bassoon")).toEqual([]);
-    // The housekeeping cron goes on from there, private notes included, and stops at the migration's last message.
+    // The housekeeping cron goes on from there, private notes included, stops at the migration's last
+    // message, and folds what it indexed.
     await runHousekeeping(env);
     expect(await search(owner, "bassoon")).toEqual([id]);
     expect(await search(owner, "clarinet")).toEqual([]);
     expect(await backfillSearchTerms(env.DB)).toBe(false);
     expect(later).toBeGreaterThan(last);
+    expect(await pendingOf(id)).toEqual([]);
     // Each term once per conversation, stopwords and single characters left out.
     const terms = await termsOf(id);
     expect(terms).toEqual(
@@ -179,6 +201,7 @@ describe("conversation search terms", () => {
     const now = Date.now();
     const id = await conversation(owner);
     const theirs = await conversation(stranger);
+    await foldPendingTerms(env.DB);
     const insert = (organizationId: string, conversationId: string, term: string, lastAt: number) =>
       env.DB.prepare(
         "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
@@ -213,23 +236,25 @@ describe("conversation search terms", () => {
     expect(await search(owner, "recent")).toEqual([]);
   });
 
-  it("go with their organization", async () => {
+  it("go with their organization, folded and pending", async () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
-    const id = await conversation(owner);
-    const theirs = await conversation(stranger);
-    expect((await termsOf(id)).length).toBeGreaterThan(0);
+    const id = await conversation(owner, "a folded word");
+    const theirs = await conversation(stranger, "a folded word");
+    await foldPendingTerms(env.DB);
+    await say(owner, id, "a pending word");
+    await say(stranger, theirs, "a pending word");
+    expect(await termsOf(id)).toContain("folded");
+    expect((await pendingOf(id)).flat()).toContain("pending");
     expect((await owner.fetch("DELETE", `/organizations/${owner.organizationId}/`)).status).toBe(204);
     expect(await termsOf(id)).toEqual([]);
-    // Terms still queued when it went are not written back.
-    const late = {
-      id: "late",
-      timestamp: new Date(),
-      attempts: 1,
-      body: { jobs: [job(owner, id, Date.now(), ["late"])] },
-    };
-    await consumeConversationTerms(createMessageBatch("conversation-terms", [late]), env);
+    expect(await pendingOf(id)).toEqual([]);
+    // A message's terms stored as it went are not folded back in.
+    await pend(owner, id, Date.now(), ["late"]);
+    await foldPendingTerms(env.DB);
     expect(await termsOf(id)).toEqual([]);
-    expect((await termsOf(theirs)).length).toBeGreaterThan(0);
+    expect(await pendingOf(id)).toEqual([]);
+    expect(await termsOf(theirs)).toEqual(expect.arrayContaining(["folded", "pending"]));
+    expect(await search(stranger, "pending folded")).toEqual([theirs]);
   });
 });

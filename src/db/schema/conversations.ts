@@ -194,8 +194,8 @@ export const conversationEvents = sqliteTable(
 /**
  * Conversation search (services/conversation/search.ts): each distinct term of a conversation's
  * messages once (services/knowledge/retrieval/terms.ts `searchTerms`), with the time of the newest
- * message that had it, written by the pipeline with the message (services/conversation/search-terms.ts)
- * and removed 90 days after `lastAt`. The key leads with the organization and the term, so a word is
+ * message that had it, folded in from `conversation_terms_pending` many conversations at a time
+ * (services/conversation/search-terms.ts) and removed 90 days after `lastAt`. The key leads with the organization and the term, so a word is
  * one range of the organization's own rows. WITHOUT ROWID in the migration (0029), which drizzle
  * cannot declare. The ids are kept as their 16 bytes, not 36 characters (a row is a third smaller;
  * services/conversation/search-terms.ts converts), so they reference nothing: the organization's
@@ -222,3 +222,23 @@ export const conversationTermsCursors = sqliteTable("conversation_terms_cursors"
   id: text("id").primaryKey(),
   position: text("position", { mode: "json" }).notNull(),
 });
+
+/**
+ * The terms of messages stored since the last fold, a row per message (its distinct terms as a JSON
+ * array), written in the batch that stores the message: a row appended, where `conversation_terms`
+ * would take a page write per term. The search reads these rows beside `conversation_terms`, and a
+ * cron folds them into it, many conversations a transaction (services/conversation/search-terms.ts;
+ * docs/decisions.md, "Conversation search by terms"). Transient, so the ids stay text and reference
+ * nothing: the organization's delete removes its rows with its terms.
+ */
+export const conversationTermsPending = sqliteTable(
+  "conversation_terms_pending",
+  {
+    id: integer("id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    at: integer("at").notNull(),
+    terms: text("terms").notNull(),
+  },
+  (t) => [index("conversation_terms_pending_org_idx").on(t.organizationId)],
+);

@@ -1,17 +1,16 @@
 // The terms conversations are searched by (`conversation_terms`, migration 0029; docs/decisions.md,
-// "Conversation search by terms"): sent by the pipeline to the `conversation-terms` queue once a
-// message is stored and written there many messages at a time, older messages indexed by housekeeping
-// in pages, and terms no message has brought for 90 days removed.
-import type { Bindings } from "../../env";
+// "Conversation search by terms"): each stored message's terms go into `conversation_terms_pending` in
+// the batch that stores it, a cron folds that table into `conversation_terms` many conversations at a
+// time, older messages are indexed by housekeeping in pages, and terms no message has brought for 90
+// days are removed.
+import { sqlStatement } from "../../db/prepared";
 import { searchTerms } from "../knowledge/retrieval/terms";
-import type { MessageEffect, StoredBatch } from "./effects";
+import type { MessageEffect } from "./effects";
 
 /** A term no message of the conversation has brought for this long is removed (the search reaches back as far). */
 export const TERMS_KEPT_MS = 90 * 86_400_000;
 /** A message brings at most this many distinct terms (the first ones): a pasted document is not a conversation. */
 const MAX_TERMS_PER_MESSAGE = 1000;
-/** A queue message carries at most this many terms (64 characters at most each: well under a message's 128 kB). */
-const TERMS_PER_JOB = 200;
 
 /** A uuid as `conversation_terms` keeps it, its 16 bytes, from SQL text `param`. */
 export const uuidBytes = (param: string) => `unhex(replace(${param}, '-', ''))`;
@@ -21,116 +20,85 @@ export const CONVERSATION_ID_TEXT =
   "substr(hex(conversation_id), 13, 4) || '-' || substr(hex(conversation_id), 17, 4) || '-' || " +
   "substr(hex(conversation_id), 21))";
 
-/** Terms a conversation's messages brought, the newest of them at `at`: one message of the queue. */
-export interface TermsJob {
-  organizationId: string;
-  conversationId: string;
-  at: number;
-  terms: string[];
+/** A message's terms as `conversation_terms_pending` keeps them (a JSON array), or null when it has none. */
+export function pendingTerms(content: string): string | null {
+  const terms = searchTerms(content).slice(0, MAX_TERMS_PER_MESSAGE);
+  return terms.length ? JSON.stringify(terms) : null;
 }
 
-export const isTermsJob = (body: unknown): body is TermsJob => {
-  const job = body as Partial<TermsJob> | null;
-  return (
-    typeof job?.organizationId === "string" &&
-    typeof job.conversationId === "string" &&
-    typeof job.at === "number" &&
-    Array.isArray(job.terms) &&
-    job.terms.every((t) => typeof t === "string")
-  );
-};
-
-const UPSERT =
-  "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
-  `SELECT ${uuidBytes("?1")}, value, ${uuidBytes("?2")}, ?3 FROM json_each(?4) ` +
-  // An organization deleted while its terms were queued gets none back.
-  "WHERE EXISTS (SELECT 1 FROM organizations WHERE id = ?1) " +
-  "ON CONFLICT (organization_id, term, conversation_id) DO UPDATE SET last_at = max(last_at, excluded.last_at)";
+const INSERT_PENDING =
+  "INSERT INTO conversation_terms_pending (organization_id, conversation_id, at, terms) VALUES (?1, ?2, ?3, ?4)";
 
 /**
- * A statement a job, to run many in one batch: that is what makes them cheap. Conversation ids are
- * time-ordered (uuidv7), so new rows land at the end of each term's range, and one transaction writes
- * each term's last page once for all its conversations rather than once per message.
- */
-export const termsStatements = (d1: D1Database, jobs: TermsJob[]) =>
-  jobs.map((job) => d1.prepare(UPSERT).bind(job.organizationId, job.conversationId, job.at, JSON.stringify(job.terms)));
-
-/** The jobs for `messages`: each conversation's distinct terms, in queue-sized parts. */
-export function termsJobs(
-  messages: { organizationId: string; conversationId: string; content: string; createdAt: number }[],
-): TermsJob[] {
-  const byConversation = new Map<string, TermsJob>();
-  for (const { organizationId, conversationId, content, createdAt } of messages) {
-    const terms = searchTerms(content).slice(0, MAX_TERMS_PER_MESSAGE);
-    if (!terms.length) continue;
-    const job = byConversation.get(conversationId) ?? { organizationId, conversationId, at: createdAt, terms: [] };
-    job.at = Math.max(job.at, createdAt);
-    job.terms.push(...terms);
-    byConversation.set(conversationId, job);
-  }
-  return [...byConversation.values()].flatMap((job) => {
-    const terms = [...new Set(job.terms)];
-    const jobs: TermsJob[] = [];
-    for (let i = 0; i < terms.length; i += TERMS_PER_JOB)
-      jobs.push({ ...job, terms: terms.slice(i, i + TERMS_PER_JOB) });
-    return jobs;
-  });
-}
-
-/** The jobs of one queue message: up to ~96 kB of them (a message carries at most 128 kB). */
-export interface TermsMessage {
-  jobs: TermsJob[];
-}
-const MESSAGE_BYTES = 96_000;
-const encoder = new TextEncoder();
-
-/**
- * Hands the jobs to the queue, as few messages as fit them; when it refuses them, writes them here
- * instead, so that a stored message is always searchable (a failure of that write too is the caller's).
- */
-export async function sendTerms(env: Pick<Bindings, "TERMS_QUEUE" | "DB">, jobs: TermsJob[]) {
-  const messages: TermsMessage[] = [];
-  let bytes = Infinity;
-  for (const job of jobs) {
-    const size = encoder.encode(JSON.stringify(job)).length;
-    if (bytes + size > MESSAGE_BYTES) {
-      messages.push({ jobs: [] });
-      bytes = 0;
-    }
-    messages[messages.length - 1].jobs.push(job);
-    bytes += size;
-  }
-  try {
-    for (const body of messages) await env.TERMS_QUEUE.send(body);
-  } catch (err) {
-    console.warn(
-      JSON.stringify({ level: "warn", message: "terms queue refused; terms written directly", error: String(err) }),
-    );
-    await env.DB.batch(termsStatements(env.DB, jobs));
-  }
-}
-
-/**
- * The stored messages' terms, private notes too (`notes`: the search is the team's, over the team's
- * own text), sent to the queue after the turn: in the message's own batch they cost the completion
- * path a page write per term (docs/decisions.md, "Conversation search by terms").
+ * Each stored message's terms, private notes too (`notes`: the search is the team's, over the team's
+ * own text), as one row of `conversation_terms_pending` in the message's own batch: an appended row,
+ * where writing `conversation_terms` there cost a page write per term (docs/decisions.md,
+ * "Conversation search by terms"). The search reads it at once.
  */
 export const searchTermsEffect: MessageEffect = {
   name: "search terms",
   notes: true,
-  stored: (batch: StoredBatch) => {
-    const jobs = termsJobs(batch.messages.map(({ message }) => message));
-    if (jobs.length) batch.waitUntil(sendTerms(batch.env, jobs));
+  inBatch(db, _conversation, message) {
+    const terms = pendingTerms(message.content);
+    if (!terms) return null;
+    return sqlStatement(db, INSERT_PENDING).bind(
+      message.organizationId,
+      message.conversationId,
+      message.createdAt,
+      terms,
+    );
   },
 };
 
+/**
+ * Pending rows up to ?1 into `conversation_terms`: each (organization, term, conversation) once, at its
+ * newest message's time, in key order (new conversations' rows go at the end of each term's range, so
+ * the transaction writes each term's last page once for all of them). An organization deleted since
+ * gets no terms back.
+ */
+const FOLD =
+  "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
+  `SELECT ${uuidBytes("p.organization_id")}, t.value, ${uuidBytes("p.conversation_id")}, max(p.at) ` +
+  "FROM conversation_terms_pending AS p, json_each(p.terms) AS t " +
+  "WHERE p.id <= ?1 AND EXISTS (SELECT 1 FROM organizations AS o WHERE o.id = p.organization_id) " +
+  "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 " +
+  "ON CONFLICT (organization_id, term, conversation_id) DO UPDATE SET last_at = max(last_at, excluded.last_at)";
+
+/**
+ * Moves pending terms into `conversation_terms`, `size` messages a transaction (the fold and the
+ * delete of what it folded, so a row is folded once or stays), at most `pages` a run. Run by the
+ * every-minute cron (src/index.ts) and by housekeeping. Returns whether rows are left.
+ */
+export async function foldPendingTerms(d1: D1Database, { pages = 50, size = 2000 } = {}): Promise<boolean> {
+  for (let page = 0; page < pages; page++) {
+    const head = await d1
+      .prepare(
+        "SELECT max(id) AS last, count(*) AS rows FROM (SELECT id FROM conversation_terms_pending ORDER BY id LIMIT ?1)",
+      )
+      .bind(size)
+      .first<{ last: number | null; rows: number }>();
+    if (head?.last == null) return false;
+    await d1.batch([
+      d1.prepare(FOLD).bind(head.last),
+      d1.prepare("DELETE FROM conversation_terms_pending WHERE id <= ?1").bind(head.last),
+    ]);
+    if (head.rows < size) return false;
+  }
+  return true;
+}
+
 type Backfill = { after: number; through: number };
+
+/** Pending rows from a JSON array of [organization, conversation, at, terms]. */
+const INSERT_PENDING_ROWS =
+  "INSERT INTO conversation_terms_pending (organization_id, conversation_id, at, terms) " +
+  "SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?1)";
 
 /**
  * Indexes messages stored before migration 0029 (rowids up to `through`, the last one then), at most
- * `pages` pages of `size` messages a run, each page's terms and the cursor in one batch: a run that
- * stops leaves the cursor where its last batch did, and a page indexed twice only sets `last_at`
- * again. Returns whether messages are left.
+ * `pages` pages of `size` messages a run: each page's pending terms (folded as the pipeline's are) and
+ * the cursor in one batch, so a run that stops leaves the cursor where its last batch did, and a page
+ * indexed twice only sets `last_at` again. Returns whether messages are left.
  */
 export async function backfillSearchTerms(d1: D1Database, { pages = 20, size = 500 } = {}): Promise<boolean> {
   const row = await d1
@@ -147,16 +115,12 @@ export async function backfillSearchTerms(d1: D1Database, { pages = 20, size = 5
       .bind(after, through, size)
       .all<{ rowid: number; organization_id: string; conversation_id: string; content: string; created_at: number }>();
     const next = results.length ? results[results.length - 1].rowid : through;
-    const jobs = termsJobs(
-      results.map((m) => ({
-        organizationId: m.organization_id,
-        conversationId: m.conversation_id,
-        content: m.content,
-        createdAt: m.created_at,
-      })),
-    );
+    const rows = results.flatMap((m) => {
+      const terms = pendingTerms(m.content);
+      return terms ? [[m.organization_id, m.conversation_id, m.created_at, terms]] : [];
+    });
     await d1.batch([
-      ...termsStatements(d1, jobs),
+      d1.prepare(INSERT_PENDING_ROWS).bind(JSON.stringify(rows)),
       d1
         .prepare("UPDATE conversation_terms_cursors SET position = ?1 WHERE id = 'backfill'")
         .bind(JSON.stringify({ after: next, through })),
@@ -171,12 +135,12 @@ type Key = [organizationId: string, term: string, conversationId: string];
 const KEY = "(organization_id, term, conversation_id)";
 const START: Key = ["", "", ""];
 
-/** Removes an organization's terms (they reference nothing: see the table in db/schema). */
+/** Removes an organization's terms, pending ones too (they reference nothing: see the tables in db/schema). */
 export const deleteOrganizationTerms = (d1: D1Database, organizationId: string) =>
-  d1
-    .prepare(`DELETE FROM conversation_terms WHERE organization_id = ${uuidBytes("?1")}`)
-    .bind(organizationId)
-    .run();
+  d1.batch([
+    d1.prepare(`DELETE FROM conversation_terms WHERE organization_id = ${uuidBytes("?1")}`).bind(organizationId),
+    d1.prepare("DELETE FROM conversation_terms_pending WHERE organization_id = ?1").bind(organizationId),
+  ]);
 
 /**
  * Removes terms whose `last_at` is older than TERMS_KEPT_MS at `now`. The table has no index on

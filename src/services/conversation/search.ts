@@ -29,21 +29,25 @@ function titleOrContact(word: string): SQL[] {
 }
 
 /**
- * The conversations of the organization whose messages brought every one of these terms
- * (`conversation_terms`, services/conversation/search-terms.ts): each Latin word the start of a
- * term, each CJK pair a term. One set of ids read once for the whole list.
+ * The conversations of the organization whose messages brought every one of these terms: each Latin
+ * word the start of a term, each CJK pair a term; one condition a term, met in `conversation_terms` or
+ * in the terms not folded into it yet (`conversation_terms_pending`, a JSON array of terms a message,
+ * where `"` starts each term; services/conversation/search-terms.ts). One set of ids read once for the
+ * whole list.
  */
 function termsCondition(organizationId: string, prefixes: string[], pairs: string[]): SQL[] {
   const organization = sql`unhex(replace(${organizationId}, '-', ''))`;
-  const byPrefix = prefixes.map(
-    (prefix) => sql`${conversations.id} IN (SELECT ${sql.raw(CONVERSATION_ID_TEXT)} FROM conversation_terms
-      WHERE organization_id = ${organization} AND term >= ${prefix} AND term < ${prefix + LAST})`,
-  );
-  if (!pairs.length) return byPrefix;
-  const byPairs = sql`${conversations.id} IN (SELECT ${sql.raw(CONVERSATION_ID_TEXT)} FROM conversation_terms
-    WHERE organization_id = ${organization} AND term IN (SELECT value FROM json_each(${JSON.stringify(pairs)}))
-    GROUP BY conversation_id HAVING count(*) = ${pairs.length})`;
-  return [...byPrefix, byPairs];
+  const term = (folded: SQL, pending: string) =>
+    or(
+      sql`${conversations.id} IN (SELECT ${sql.raw(CONVERSATION_ID_TEXT)} FROM conversation_terms
+        WHERE organization_id = ${organization} AND ${folded})`,
+      sql`${conversations.id} IN (SELECT conversation_id FROM conversation_terms_pending
+        WHERE organization_id = ${organizationId} AND instr(terms, ${pending}) > 0)`,
+    )!;
+  return [
+    ...prefixes.map((prefix) => term(sql`term >= ${prefix} AND term < ${prefix + LAST}`, `"${prefix}`)),
+    ...pairs.map((pair) => term(sql`term = ${pair}`, `"${pair}"`)),
+  ];
 }
 
 /**

@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
-import { searchable } from "../../support/search-terms";
 
 /**
  * A message `content` (from `sender` when given) answered by the local assistant, in `conversation` or
- * a new one, once searchable; returns its conversation.
+ * a new one; returns its conversation (searchable at once).
  */
 async function said(
   actor: Actor,
@@ -20,7 +19,6 @@ async function said(
   });
   expect(res.status, await res.clone().text()).toBe(200);
   const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
-  await searchable(conversationId, content);
   return conversationId;
 }
 const started = (actor: Actor, bot: { id: string }, content: string, sender?: string) =>
@@ -108,7 +106,6 @@ describe("GET /conversations/?keyword= (full-text)", () => {
       private: true,
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    await searchable(id, "customer is a wombat breeder");
     expect(await search(owner, "wombat")).toEqual([id]);
     expect(await search(owner, "breed")).toEqual([id]);
   });
