@@ -3,11 +3,11 @@ import { getDb } from "../db";
 import type { ChannelWork } from "../services/channels/inbound";
 import { takeInEvents } from "../services/channels/intake";
 import { deliverConversation } from "../services/channels/outbound";
-import { ack, retry } from "./settle";
+import { ack, backoffSeconds, retry } from "./settle";
 
-/** Seconds before work that failed is tried again: 5, 10, 20 ... at most 5 minutes (the cron takes over past the
- * queue's retries). */
-const retryDelay = (attempts: number) => Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));
+/** Work that failed is tried again after 5, 10, 20 ... s, at most 5 minutes (the cron takes over past the queue's
+ * retries). */
+const RETRY = { first: 5, max: 300 };
 
 /**
  * Messaging channels' work (services/channels): events taken in, chat by chat in order; each
@@ -38,7 +38,7 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
     events.length &&
       takeInEvents(env, db, events, (p) => ctx.waitUntil(p)).then((failed) => {
         for (const e of events)
-          if (failed.has(e.eventId)) retry(e.message, retryDelay(e.message.attempts));
+          if (failed.has(e.eventId)) retry(e.message, backoffSeconds(e.message.attempts, RETRY));
           else ack(e.message);
       }),
     ...[...conversations].map(([conversationId, messages]) =>
@@ -57,7 +57,7 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
             }),
           );
           messages.forEach((m) => {
-            retry(m, retryDelay(m.attempts));
+            retry(m, backoffSeconds(m.attempts, RETRY));
           });
         },
       ),

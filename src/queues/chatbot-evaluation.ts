@@ -3,9 +3,11 @@ import { getDb } from "../db";
 import { evaluateRecord, markEvaluationFailed, type EvaluationJob } from "../services/evaluation/records";
 
 import { enqueueBatchQa, runBatchQa, type BatchQaJob } from "../services/batch-qa";
-import { ack, retry } from "./settle";
+import { ack, backoffSeconds, retry } from "./settle";
 
 const MAX_ATTEMPTS = 3;
+/** An evaluation that failed is tried again after 20, then 40 s. */
+const RETRY = { first: 20, max: 300 };
 
 /**
  * Batch QA jobs (`kind: "batchQa"`) answer the next questions of a batch and send themselves
@@ -50,7 +52,7 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
           error: String(err),
         }),
       );
-      if (message.attempts < MAX_ATTEMPTS) retry(message, Math.min(300, 10 * 2 ** message.attempts));
+      if (message.attempts < MAX_ATTEMPTS) retry(message, backoffSeconds(message.attempts, RETRY));
       else {
         await markEvaluationFailed(db, recordId).catch(() => undefined);
         ack(message);

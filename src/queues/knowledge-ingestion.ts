@@ -5,10 +5,12 @@ import { ingestFile } from "../services/knowledge/ingestion";
 import type { IngestionJob } from "../services/knowledge/content";
 import { vectorStoreFor } from "../services/knowledge/vector-store";
 import { rebuildKeywordIndex, removeKeywordTexts } from "../services/knowledge/retrieval/knowledge-index";
-import { ack, retry } from "./settle";
+import { ack, backoffSeconds, retry } from "./settle";
 
 /** Deliveries of one message before its file is marked failed (wrangler.toml max_retries + 1). */
 const MAX_ATTEMPTS = 4;
+/** A job that failed is tried again after 10, 20, 40 s. */
+const RETRY = { first: 10, max: 60 };
 
 /**
  * Consumer of `knowledge-ingestion`. Each message is handled on its own, so one bad file does not
@@ -39,7 +41,7 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
             stack: (err as Error).stack,
           }),
         );
-        retry(message, Math.min(60, 5 * 2 ** message.attempts));
+        retry(message, backoffSeconds(message.attempts, RETRY));
       }
     }),
   );

@@ -19,6 +19,13 @@ function guarded(settle: () => void, messageId?: string) {
   }
 }
 
+/**
+ * Seconds before a message that failed its `attempts`-th time is tried again: `first` after the first
+ * failure, doubling each time, at most `max` (each queue's figures are in its consumer).
+ */
+export const backoffSeconds = (attempts: number, { first, max }: { first: number; max: number }) =>
+  Math.min(max, first * 2 ** Math.max(0, attempts - 1));
+
 export const ack = (message: Message) => guarded(() => message.ack(), message.id);
 export const retry = (message: Message, delaySeconds: number) =>
   guarded(() => message.retry({ delaySeconds }), message.id);

@@ -2,11 +2,11 @@ import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { deliverAll } from "../services/webhooks/delivery";
 import { deliveryIdOf } from "../services/webhooks/emit";
-import { ack, retry } from "./settle";
+import { ack, backoffSeconds, retry } from "./settle";
 
 /** Before a message the consumer failed on is tried again: 5, 10, 20 s; then (wrangler.toml max_retries) the
  * dead-letter queue. */
-const retryDelaySeconds = (attempts: number) => Math.min(60, 5 * 2 ** (attempts - 1));
+const RETRY = { first: 5, max: 60 };
 
 /**
  * Consumer of `webhook-deliveries`: each message names one attempt (delivery record), and the whole
@@ -57,7 +57,7 @@ export async function consumeWebhookDeliveries(batch: MessageBatch, env: Binding
               error: String(err),
             }),
           );
-          retry(message, retryDelaySeconds(message.attempts));
+          retry(message, backoffSeconds(message.attempts, RETRY));
         }
       }),
     );
