@@ -1,6 +1,6 @@
 import { and, asc, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { chatbotRecordSegments, chatbotRecords } from "../../db/schema";
+import { type chatbotRecordSegments, chatbotRecords } from "../../db/schema";
 import { batch, sqlStatement } from "../../db/prepared";
 import { uuidv7 } from "../../lib/ids";
 import { hourName, putSegment, readSegmentLines } from "../../lib/r2";
