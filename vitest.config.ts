@@ -12,6 +12,7 @@ const FUTURE_CLOCK_TEST = "test/services/search-terms.test.ts";
  */
 const RECORD_MOVE_TESTS = [
   "test/routes/chatbot-records/moved-records.test.ts",
+  "test/routes/tool-execution-records/moved-records.test.ts",
   "test/routes/statistics/backfill.test.ts",
 ];
 /** Tests in Node against `wrangler dev` (real Chromium, the README's commands), run by vitest.node.config.mjs. */

@@ -9,6 +9,7 @@ import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
 import { moveEndedDeliveries } from "./webhooks/segments";
 import { moveSettledRecords } from "./statistics/record-segments";
+import { moveFinishedToolRecords } from "./tools/record-segments";
 import { enqueueFiles } from "./knowledge/files";
 import { cleanupUploads } from "./uploads/cleanup";
 import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
@@ -28,8 +29,9 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); indexes the search terms of
  * messages stored before them, folds pending terms in and removes terms 90 days old
  * (src/services/conversation/search-terms.ts); moves
- * delivered webhook deliveries to their R2 segments (src/services/webhooks/segments.ts), and settled chatbot records
- * to theirs (src/services/statistics/record-segments.ts).
+ * delivered webhook deliveries to their R2 segments (src/services/webhooks/segments.ts), settled chatbot records
+ * to theirs (src/services/statistics/record-segments.ts) and finished tool execution records to theirs
+ * (src/services/tools/record-segments.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -67,6 +69,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
     .where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
   await moveEndedDeliveries(env, db, now);
   await moveSettledRecords(env, db, now);
+  await moveFinishedToolRecords(env, db, now);
 }
 
 /** Messaging channels' events and replies the queue never heard of (a refused hand-over, a lost message). */

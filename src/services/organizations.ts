@@ -7,6 +7,7 @@ import { uuidv7 } from "../lib/ids";
 import { deletePrefix } from "../lib/r2";
 import { SEGMENT_PREFIX } from "./webhooks/segments";
 import { RECORD_SEGMENT_PREFIX } from "./statistics/record-segments";
+import { TOOL_RECORD_SEGMENT_PREFIX } from "./tools/record-segments";
 import { organizationInserts } from "./accounts";
 import { countedChatbots } from "./chatbots/quota";
 import { deleteKnowledgeBase } from "./knowledge/content";
@@ -181,6 +182,7 @@ export async function deleteOrganization(
         `uploads/${organizationId}/`,
         `${SEGMENT_PREFIX}${organizationId}/`,
         `${RECORD_SEGMENT_PREFIX}${organizationId}/`,
+        `${TOOL_RECORD_SEGMENT_PREFIX}${organizationId}/`,
       ].map((prefix) => deletePrefix(env.FILES, prefix)),
       ...managed.map((row) => managedDatabase(env, row.id).destroy()),
     ]);

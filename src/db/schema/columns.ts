@@ -17,6 +17,16 @@ export const updatedAt = () =>
     .$onUpdateFn(() => Date.now());
 /** A row's creation and last-update times. */
 export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });
+/**
+ * A segment's hour and span (services/statistics/record-segments.ts): the start (epoch ms) of the hour of every
+ * record's `createdAt`, how many records it holds, and their first and last `createdAt`.
+ */
+export const segmentSpan = () => ({
+  hour: integer("hour").notNull(),
+  records: integer("records").notNull(),
+  minCreatedAt: integer("min_created_at").notNull(),
+  maxCreatedAt: integer("max_created_at").notNull(),
+});
 export const bool = (name: string) => integer(name, { mode: "boolean" });
 export const json = <T>(name: string) => text(name, { mode: "json" }).$type<T>();
 /** A required reference to the row this one belongs to: deleting that row deletes this one. */

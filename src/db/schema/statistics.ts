@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
-import { belongsTo, evaluationScores, json } from "./columns";
+import { belongsTo, evaluationScores, json, segmentSpan } from "./columns";
 
 /**
  * Hourly rollups of conversation traffic (CONTRACT section 13), one row per assistant, hour (UTC,
@@ -109,11 +109,7 @@ export const chatbotRecordSegments = sqliteTable(
     key: text("key").primaryKey(),
     organizationId: belongsTo("organization_id", () => organizations.id),
     chatbotId: text("chatbot_id").notNull(),
-    /** Start of the hour (epoch ms) of every record's `createdAt`. */
-    hour: integer("hour").notNull(),
-    records: integer("records").notNull(),
-    minCreatedAt: integer("min_created_at").notNull(),
-    maxCreatedAt: integer("max_created_at").notNull(),
+    ...segmentSpan(),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("chatbot_record_segments_hour_idx").on(t.chatbotId, t.hour)],

@@ -2,7 +2,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
 import { chatbots } from "./chatbots";
-import { belongsTo, id, json, timestamps } from "./columns";
+import { belongsTo, id, json, segmentSpan, timestamps } from "./columns";
 
 export const TOOL_TYPES = ["api", "function", "mcp", "desktop", "flex", "quick_reply"] as const;
 export const HTTP_METHODS = ["get", "post", "put", "delete", "patch"] as const;
@@ -97,5 +97,36 @@ export const toolExecutionRecords = sqliteTable(
     index("tool_execution_records_org_idx").on(t.organizationId, t.createdAt),
     index("tool_execution_records_tool_idx").on(t.toolId, t.createdAt),
     index("tool_execution_records_chatbot_idx").on(t.chatbotId),
+    // The housekeeping moves the oldest finished records first (tools/record-segments.ts).
+    index("tool_execution_records_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * Finished tool execution records moved out of `tool_execution_records` (services/tools/record-segments.ts): one R2
+ * object of NDJSON per move and (organization, assistant, tool, hour of `createdAt`), written before this row; the
+ * row is inserted in the batch that deletes the moved rows, so a record is in D1 or in a segment listed here, never
+ * in neither. The assistant and the tool are nulled as the records' own are when they are deleted, so lists filter,
+ * scope and choose what a member sees on these rows as on the records; the records' are read from here. Its span
+ * (`minCreatedAt`..`maxCreatedAt`) and count let lists skip and count segments without reading them; its id range
+ * finds a record's segment.
+ */
+export const toolRecordSegments = sqliteTable(
+  "tool_record_segments",
+  {
+    key: text("key").primaryKey(),
+    organizationId: belongsTo("organization_id", () => organizations.id),
+    chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
+    toolId: text("tool_id").references(() => tools.id, { onDelete: "set null" }),
+    ...segmentSpan(),
+    minId: text("min_id").notNull(),
+    maxId: text("max_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("tool_record_segments_org_idx").on(t.organizationId, t.maxCreatedAt),
+    index("tool_record_segments_id_idx").on(t.organizationId, t.minId),
+    index("tool_record_segments_chatbot_idx").on(t.chatbotId),
+    index("tool_record_segments_tool_idx").on(t.toolId, t.maxCreatedAt),
   ],
 );

@@ -32,7 +32,9 @@ export function registerGetRecord(r: Router) {
     const access = await currentAccess(c);
     requirePermission(access, "tool.view");
     return c.json(
-      toolExecutionRecord(await getRecordForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id)),
+      toolExecutionRecord(
+        await getRecordForRead(c.env, c.var.db, access, c.var.principal.userId, c.req.valid("param").id),
+      ),
       200,
     );
   });
@@ -42,7 +44,7 @@ export function registerGetRecord(r: Router) {
     const { toolPk, id } = c.req.valid("param");
     const tool = await getToolForRead(c.var.db, access, toolPk);
     return c.json(
-      toolExecutionRecord(await getRecordForRead(c.var.db, access, c.var.principal.userId, id, tool.id)),
+      toolExecutionRecord(await getRecordForRead(c.env, c.var.db, access, c.var.principal.userId, id, tool.id)),
       200,
     );
   });

@@ -33,6 +33,7 @@ export const registerDesktopResult = (r: Router) =>
     // Which records a member sees follows `tool.view` (visibleRecordsCondition); answering a desktop call needs
     // `conversation.manage` instead, so the caller sees the calls of the tools given to their groups as a viewer does.
     const record = await getRecordForRead(
+      c.env,
       db,
       withPermission(access, "tool.view"),
       c.var.principal.userId,

@@ -1,10 +1,9 @@
-import { and, asc, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, asc, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { chatbotRecordSegments, chatbotRecords } from "../../db/schema";
+import { type chatbotRecordSegments, chatbotRecords } from "../../db/schema";
 import { batch, sqlStatement } from "../../db/prepared";
 import { uuidv7 } from "../../lib/ids";
 import { hourName, putSegment, readSegmentLines } from "../../lib/r2";
-import { inChunks } from "../../lib/sql";
 import { hourOf } from "./buckets";
 
 /**
@@ -79,123 +78,186 @@ export async function settledRecords(db: Db, cutoff: Cutoff, limit = MOVE_RECORD
     )
     .orderBy(asc(r.createdAt), asc(r.id))
     .limit(limit);
-  // Records of the last time picked may go on past the limit: they wait for the next move, all together, so that no
-  // later record of theirs falls inside this move's span.
+  return wholeTimes(rows, limit);
+}
+
+/**
+ * Rows read oldest first up to `limit`, less those of the last time read when the limit cut it: they wait for the
+ * next move, all together, so that no later record of theirs falls inside this move's span.
+ */
+export function wholeTimes<L extends MovableRecord>(rows: L[], limit: number): L[] {
   if (rows.length < limit) return rows;
   const last = rows[rows.length - 1].createdAt;
   const before = rows.filter((row) => row.createdAt < last);
   return before.length ? before : rows;
 }
 
+/** What every moved record has: the segment it goes to and its place in lists follow from these. */
+export interface MovableRecord {
+  id: string;
+  organizationId: string;
+  createdAt: number;
+}
+
+/** The columns every segment row has (chatbot_record_segments, tool_record_segments). */
+export interface SegmentRow {
+  key: string;
+  organizationId: string;
+  hour: number;
+  records: number;
+  minCreatedAt: number;
+  maxCreatedAt: number;
+  createdAt: number;
+}
+
 /** A segment written to R2, not yet committed: its D1 row and the ids of the records it holds. */
-export interface WrittenRecordSegment {
-  row: typeof chatbotRecordSegments.$inferInsert;
+export interface WrittenSegment<R extends SegmentRow = SegmentRow> {
+  row: R;
   ids: string[];
 }
 
-/** Writes the records into one new object per (organization, assistant, hour) and returns the segments to commit. */
-export async function writeRecordSegments(
+/** How one kind of record moves to segments: its tables, its objects' keys, and when a record is settled. */
+export interface RecordMove<L extends MovableRecord, R extends SegmentRow> {
+  /** The D1 table of the records, and that of their segments. */
+  records: string;
+  segments: string;
+  /** Of every object: `{prefix}{organization}/{path}/{hour}/{id}.ndjson.gz`. */
+  prefix: string;
+  /** The parts of the object's path after the organization: records with the same share a segment. */
+  path: (line: L) => string[];
+  /** The columns of the segment row beyond `SegmentRow`, from its records. */
+  columns: (lines: L[]) => Omit<R, keyof SegmentRow>;
+  /** The oldest records settled at `cutoff`, a move's worth, in time order. */
+  pick: (db: Db, cutoff: Cutoff) => Promise<L[]>;
+  /** SQL of `settled` over the records' columns; `bind` binds a value and answers its placeholder. */
+  settled: (cutoff: Cutoff, bind: (value: unknown) => string) => string;
+}
+
+export type WrittenRecordSegment = WrittenSegment<typeof chatbotRecordSegments.$inferInsert>;
+
+const chatbotRecordMove: RecordMove<RecordLine, WrittenRecordSegment["row"]> = {
+  records: "chatbot_records",
+  segments: "chatbot_record_segments",
+  prefix: RECORD_SEGMENT_PREFIX,
+  path: (line) => [line.chatbotId],
+  columns: ([first]) => ({ chatbotId: first.chatbotId }),
+  pick: (db, cutoff) => settledRecords(db, cutoff),
+  settled: (cutoff, bind) =>
+    `created_at < ${bind(cutoff.asked)} AND (answered_at IS NULL OR answered_at < ${bind(cutoff.answered)}) ` +
+    "AND (evaluation_status IS NULL OR evaluation_status <> 'pending')",
+};
+
+/** Writes the records into one new object per (organization, path, hour) and returns the segments to commit. */
+export async function writeSegments<L extends MovableRecord, R extends SegmentRow>(
   env: Bucket,
-  lines: RecordLine[],
+  move: RecordMove<L, R>,
+  lines: L[],
   now = Date.now(),
-): Promise<WrittenRecordSegment[]> {
-  const groups = new Map<string, RecordLine[]>();
+): Promise<WrittenSegment<R>[]> {
+  const groups = new Map<string, L[]>();
   for (const line of lines) {
-    const group = `${line.organizationId}/${line.chatbotId}/${hourOf(line.createdAt)}`;
+    const group = [line.organizationId, ...move.path(line), hourOf(line.createdAt)].join("/");
     groups.set(group, [...(groups.get(group) ?? []), line]);
   }
   return Promise.all(
     [...groups.values()].map(async (group) => {
-      const { organizationId, chatbotId, createdAt } = group[0];
+      const { organizationId, createdAt } = group[0];
       const hour = hourOf(createdAt);
-      const key = `${RECORD_SEGMENT_PREFIX}${organizationId}/${chatbotId}/${hourName(hour)}/${uuidv7(now)}.ndjson.gz`;
+      const path = [organizationId, ...move.path(group[0]), hourName(hour), `${uuidv7(now)}.ndjson.gz`];
+      const key = `${move.prefix}${path.join("/")}`;
       await putSegment(env.FILES, key, group);
       const times = group.map((line) => line.createdAt);
-      return {
-        row: {
-          key,
-          organizationId,
-          chatbotId,
-          hour,
-          records: group.length,
-          minCreatedAt: Math.min(...times),
-          maxCreatedAt: Math.max(...times),
-          createdAt: now,
-        },
-        ids: group.map((line) => line.id),
+      const row: SegmentRow = {
+        key,
+        organizationId,
+        hour,
+        records: group.length,
+        minCreatedAt: Math.min(...times),
+        maxCreatedAt: Math.max(...times),
+        createdAt: now,
       };
+      return { row: { ...row, ...move.columns(group) } as R, ids: group.map((line) => line.id) };
     }),
   );
 }
 
+/** Writes the chatbot records into one new object per (organization, assistant, hour). */
+export const writeRecordSegments = (env: Bucket, lines: RecordLine[], now = Date.now()) =>
+  writeSegments(env, chatbotRecordMove, lines, now);
+
 /**
  * Lists the segments and deletes the records they hold, in one batch: the records change store at once. Each
  * segment is listed only if every record it holds is still in D1 and still settled, and its records are deleted
- * only if it was listed: a record answered again while it was being written stays in D1 with its new answer, and a
- * move running beside this one over the same records lists nothing twice.
+ * only if it was listed: a record changed while it was being written stays in D1 as it is now, and a move running
+ * beside this one over the same records lists nothing twice.
  */
-export async function commitRecordSegments(db: Db, segments: WrittenRecordSegment[], cutoff: Cutoff): Promise<void> {
+export async function commitSegments<L extends MovableRecord, R extends SegmentRow>(
+  db: Db,
+  move: RecordMove<L, R>,
+  segments: WrittenSegment<R>[],
+  cutoff: Cutoff,
+): Promise<void> {
   if (!segments.length) return;
   await batch(
     db,
-    segments.flatMap(({ row, ids }) => [
-      sqlStatement(db, LIST_SEGMENT).bind(
-        row.key,
-        row.organizationId,
-        row.chatbotId,
-        row.hour,
-        row.records,
-        row.minCreatedAt,
-        row.maxCreatedAt,
-        row.createdAt,
-        JSON.stringify(ids),
-        cutoff.asked,
-        cutoff.answered,
-      ),
-      sqlStatement(db, DELETE_LISTED).bind(JSON.stringify(ids), row.key),
-    ]),
+    segments.flatMap(({ row, ids }) => {
+      const values: unknown[] = [];
+      const bind = (value: unknown) => `?${values.push(value)}`;
+      const columns = Object.entries(row);
+      const list =
+        `INSERT INTO ${move.segments} (${columns.map(([name]) => snakeCase(name)).join(", ")}) ` +
+        `SELECT ${columns.map(([, value]) => bind(value)).join(", ")} WHERE (SELECT count(*) FROM ${move.records} ` +
+        `WHERE id IN (SELECT value FROM json_each(${bind(JSON.stringify(ids))})) AND ${move.settled(cutoff, bind)}) ` +
+        `= ${bind(row.records)}`;
+      return [
+        sqlStatement(db, list).bind(...values),
+        sqlStatement(
+          db,
+          `DELETE FROM ${move.records} WHERE id IN (SELECT value FROM json_each(?1)) ` +
+            `AND EXISTS (SELECT 1 FROM ${move.segments} WHERE key = ?2)`,
+        ).bind(JSON.stringify(ids), row.key),
+      ];
+    }),
   );
 }
 
-// `settled` of the segment's records, all still in D1.
-const LIST_SEGMENT =
-  "INSERT INTO chatbot_record_segments (key, organization_id, chatbot_id, hour, records, min_created_at, " +
-  "max_created_at, created_at) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE (SELECT count(*) FROM chatbot_records " +
-  "WHERE id IN (SELECT value FROM json_each(?9)) AND created_at < ?10 AND (answered_at IS NULL OR answered_at < ?11) " +
-  "AND (evaluation_status IS NULL OR evaluation_status <> 'pending')) = ?5";
-const DELETE_LISTED =
-  "DELETE FROM chatbot_records WHERE id IN (SELECT value FROM json_each(?1)) " +
-  "AND EXISTS (SELECT 1 FROM chatbot_record_segments WHERE key = ?2)";
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Lists the chatbot records' segments and deletes the records they hold (`commitSegments`). */
+export const commitRecordSegments = (db: Db, segments: WrittenRecordSegment[], cutoff: Cutoff) =>
+  commitSegments(db, chatbotRecordMove, segments, cutoff);
 
 /**
  * Housekeeping: moves settled records to segments, a move at a time, oldest first, until none is left or the run's
  * share is done. Returns how many records moved.
  */
-export async function moveSettledRecords(env: Bucket, db: Db, now = Date.now()): Promise<number> {
+export async function moveRecords<L extends MovableRecord, R extends SegmentRow>(
+  env: Bucket,
+  db: Db,
+  move: RecordMove<L, R>,
+  now = Date.now(),
+): Promise<number> {
   const cutoff = cutoffAt(now);
   let moved = 0;
   for (let run = 0; run < MOVES_PER_RUN; run++) {
-    const lines = await settledRecords(db, cutoff);
+    const lines = await move.pick(db, cutoff);
     if (!lines.length) break;
-    const segments = await writeRecordSegments(env, lines, now);
+    const segments = await writeSegments(env, move, lines, now);
     const keys = segments.map((s) => s.row.key);
     try {
-      await commitRecordSegments(db, segments, cutoff);
+      await commitSegments(db, move, segments, cutoff);
     } catch (err) {
       // Unlisted objects are never read; removing them only saves their bytes.
       await env.FILES.delete(keys);
       throw err;
     }
-    const listed = new Set(
-      (
-        await inChunks(keys, (part) =>
-          db
-            .select({ key: chatbotRecordSegments.key })
-            .from(chatbotRecordSegments)
-            .where(inArray(chatbotRecordSegments.key, part)),
-        )
-      ).map((s) => s.key),
-    );
+    const { results } = await sqlStatement(
+      db,
+      `SELECT key FROM ${move.segments} WHERE key IN (SELECT value FROM json_each(?1))`,
+    )
+      .bind(JSON.stringify(keys))
+      .all<{ key: string }>();
+    const listed = new Set(results.map((s) => s.key));
     const unlisted = keys.filter((key) => !listed.has(key));
     if (unlisted.length) await env.FILES.delete(unlisted);
     const done = segments.filter((s) => listed.has(s.row.key)).reduce((n, s) => n + s.ids.length, 0);
@@ -205,6 +267,10 @@ export async function moveSettledRecords(env: Bucket, db: Db, now = Date.now()):
   }
   return moved;
 }
+
+/** Housekeeping: moves settled chatbot records to their segments. */
+export const moveSettledRecords = (env: Bucket, db: Db, now = Date.now()) =>
+  moveRecords(env, db, chatbotRecordMove, now);
 
 /** The records of a segment. */
 export const readRecordSegment = (env: Bucket, key: string) =>

@@ -32,7 +32,8 @@ function where(f: RecordFilters): SQL {
 
 /** SQLite's LIKE of `contains` (lib/sql.ts): ASCII letters match either case, every other character itself. */
 const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-const holds = (text: string | null, part: string) => text !== null && asciiLower(text).includes(asciiLower(part));
+export const holds = (text: string | null, part: string) =>
+  text !== null && asciiLower(text).includes(asciiLower(part));
 
 /** `where` for a moved record. */
 const matches = (line: RecordLine, f: RecordFilters) =>
@@ -43,7 +44,7 @@ const matches = (line: RecordLine, f: RecordFilters) =>
   (!f.botMessage || holds(line.outputMessage, f.botMessage));
 
 /** The list's order, newest question first: `createdAt`, then id, descending. */
-const newestFirst = (a: RecordLine, b: RecordLine) =>
+const newestFirst = (a: { id: string; createdAt: number }, b: { id: string; createdAt: number }) =>
   b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 const selectRecords = (db: Db) =>
@@ -118,24 +119,75 @@ async function recordsWindow(
       ),
   ]);
   if (!segments.length) return { count, items: page };
-
   const inD1 = new Set(times.map((t) => t.id));
-  const lines = new Map<string, Promise<RecordLine[]>>();
-  const shown = (key: string) => {
-    let read = lines.get(key);
-    if (!read) {
-      read = readRecordSegment(env, key).then((all) => all.filter((l) => matches(l, f) && !inD1.has(l.id)));
-      lines.set(key, read);
-    }
-    return read;
-  };
   const filtered = Boolean(f.userMessage || f.botMessage);
-  const countedAsIs = (seg: (typeof segments)[number]) =>
-    !filtered &&
-    seg.min >= f.start &&
-    seg.max < f.end &&
-    !times.some((t) => t.createdAt >= seg.min && t.createdAt <= seg.max);
-  const moved = counted
+  return mergeWindow({
+    window: { offset, limit },
+    count,
+    page,
+    older: older.map((view) => ({ record: view.record, view })),
+    segments,
+    read: async (key) => (await readRecordSegment(env, key)).filter((l) => matches(l, f) && !inD1.has(l.id)),
+    countedAsIs: counted
+      ? (seg) =>
+          !filtered &&
+          seg.min >= f.start &&
+          seg.max < f.end &&
+          !times.some((t) => t.createdAt >= seg.min && t.createdAt <= seg.max)
+      : null,
+    views: (lines) => viewsOf(db, lines),
+  });
+}
+
+/** A segment as a list reads it: its key, how many records it holds and their span of `createdAt`. */
+export interface ListedSegment {
+  key: string;
+  records: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * The window `[offset, offset + limit)` of a list of records newest first (`createdAt`, then id, descending) merged
+ * from D1 and segments, and its total: D1's count and page, D1's rows as old as the newest segment's records
+ * (`older`) and the segments that may hold records of the list (newest first), all read in one D1 batch (one
+ * snapshot). D1's other rows come before every moved record, so a page among them opens no segment.
+ *
+ * Segments are read newest first until the window is known; for the total (`countedAsIs` given), only those whose
+ * count is not the list's.
+ */
+export async function mergeWindow<L extends { id: string; createdAt: number }, V>({
+  window: { offset, limit },
+  count,
+  page,
+  older,
+  segments,
+  read: readLines,
+  countedAsIs,
+  views: viewsOfLines,
+}: {
+  window: PageWindow;
+  count: number;
+  page: V[];
+  older: { record: L; view: V }[];
+  segments: ListedSegment[];
+  /** The records of a segment that the list shows. */
+  read: (key: string) => Promise<L[]>;
+  /** Whether a segment holds only records of the list (counted without reading); null when no total is wanted. */
+  countedAsIs: ((segment: ListedSegment) => boolean) | null;
+  /** Moved records as D1's rows read. */
+  views: (lines: L[]) => Promise<Map<string, V>>;
+}): Promise<Page<V>> {
+  const lines = new Map<string, Promise<L[]>>();
+  const shown = (key: string) => {
+    let found = lines.get(key);
+    if (!found) {
+      found = readLines(key);
+      lines.set(key, found);
+    }
+    return found;
+  };
+  const moved = countedAsIs
     ? await Promise.all(segments.map(async (seg) => (countedAsIs(seg) ? seg.records : (await shown(seg.key)).length)))
     : [];
   const total = count + moved.reduce((sum, n) => sum + n, 0);
@@ -145,8 +197,8 @@ async function recordsWindow(
   const need = offset + limit - first;
   if (need <= 0) return { count: total, items: page };
   let read = 0;
-  let known: { record: RecordLine; view?: ChatbotRecordView }[] = [];
-  const opened: RecordLine[] = [];
+  let known: { record: L; view?: V }[] = [];
+  const opened: L[] = [];
   for (;;) {
     // Enough segments to hold what is missing, if their records are the list's; at least one.
     let expected = known.length;
@@ -158,16 +210,13 @@ async function recordsWindow(
     opened.push(...(await Promise.all(next.map(shown))).flat());
     // Every record of an unread segment is at most as new as this: what is newer is in its final place.
     const bound = read < segments.length ? segments[read].max : -Infinity;
-    known = [...older.map((view) => ({ record: view.record, view })), ...opened.map((record) => ({ record }))]
+    known = [...older, ...opened.map((record) => ({ record }))]
       .filter((e) => e.record.createdAt > bound)
       .sort((a, b) => newestFirst(a.record, b.record));
     if (known.length >= need || read === segments.length) break;
   }
   const window = known.slice(Math.max(0, offset - first), need);
-  const views = await viewsOf(
-    db,
-    window.flatMap((e) => (e.view ? [] : [e.record])),
-  );
+  const views = await viewsOfLines(window.flatMap((e) => (e.view ? [] : [e.record])));
   return {
     count: total,
     items: [...page.slice(0, Math.max(0, first - offset)), ...window.map((e) => e.view ?? views.get(e.record.id)!)],

@@ -1,7 +1,9 @@
-import { and, asc, count, desc, eq, gte, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../env";
-import { chatbots, toolExecutionRecords, tools } from "../../db/schema";
-import { type PageWindow, paginate } from "../../db/paginate";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { chatbots, toolExecutionRecords, toolRecordSegments, tools } from "../../db/schema";
+import type { Page, PageWindow } from "../../db/paginate";
+import { holds, mergeWindow } from "../statistics/records";
+import { readToolRecordSegment } from "./record-segments";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { contains } from "../../lib/sql";
@@ -12,19 +14,24 @@ import { visibleToolsCondition } from "./access";
 
 export type ToolExecutionRow = typeof toolExecutionRecords.$inferSelect;
 
+type Bucket = Pick<Bindings, "FILES">;
+const s = toolRecordSegments;
+const t = toolExecutionRecords;
+
 /**
  * The records the caller sees: all of the organization's for owners; for other members (with
  * `tool.view`) those of tools they can see, and of built-in tools (knowledge search) of assistants
- * they can see.
+ * they can see. Over the records, or over their segments (tools/record-segments.ts), which have the same
+ * organization, assistant and tool.
  */
-export function visibleRecordsCondition(access: OrgAccess, userId: string): SQL {
-  const inOrganization = eq(toolExecutionRecords.organizationId, access.organizationId);
+function visibleCondition(access: OrgAccess, userId: string, on: typeof t | typeof s): SQL {
+  const inOrganization = eq(on.organizationId, access.organizationId);
   if (access.isOwner) return inOrganization;
-  const visibleTool = sql`${toolExecutionRecords.toolId} in
+  const visibleTool = sql`${on.toolId} in
     (select ${tools.id} from ${tools} where ${visibleToolsCondition(access)})`;
-  const visibleBot = sql`${toolExecutionRecords.chatbotId} in
+  const visibleBot = sql`${on.chatbotId} in
     (select ${chatbots.id} from ${chatbots} where ${visibleChatbotsCondition(access, userId)})`;
-  return and(inOrganization, or(visibleTool, and(isNull(toolExecutionRecords.toolId), visibleBot)))!;
+  return and(inOrganization, or(visibleTool, and(isNull(on.toolId), visibleBot)))!;
 }
 
 export interface RecordFilters {
@@ -37,28 +44,61 @@ export interface RecordFilters {
   endDate?: string;
 }
 
+/** The scope and the assistant and tool filters, over the records or over their segments. */
+const scopeCondition = (on: typeof t | typeof s, f: RecordFilters, toolId?: string) =>
+  and(
+    toolId ? eq(on.toolId, toolId) : undefined,
+    f.chatbot ? eq(on.chatbotId, f.chatbot) : undefined,
+    f.tool ? eq(on.toolId, f.tool) : undefined,
+  );
+
+/** The filters a segment's row answers: scope, assistant, tool and dates (a segment holds one of each). */
+const segmentCondition = (f: RecordFilters, toolId?: string) =>
+  and(
+    scopeCondition(s, f, toolId),
+    f.startDate ? gte(s.maxCreatedAt, parseDate(f.startDate)) : undefined,
+    f.endDate ? lte(s.minCreatedAt, parseDate(f.endDate, true)) : undefined,
+  );
+
 export function recordFilterCondition(f: RecordFilters, toolId?: string): SQL | undefined {
   return and(
-    toolId ? eq(toolExecutionRecords.toolId, toolId) : undefined,
-    f.chatbot ? eq(toolExecutionRecords.chatbotId, f.chatbot) : undefined,
-    f.tool ? eq(toolExecutionRecords.toolId, f.tool) : undefined,
-    f.toolType ? eq(toolExecutionRecords.toolType, f.toolType) : undefined,
-    f.status ? eq(toolExecutionRecords.status, f.status as ToolExecutionRow["status"]) : undefined,
+    scopeCondition(t, f, toolId),
+    f.toolType ? eq(t.toolType, f.toolType) : undefined,
+    f.status ? eq(t.status, f.status as ToolExecutionRow["status"]) : undefined,
     f.query
       ? or(
-          contains(toolExecutionRecords.chatbotName, f.query),
-          contains(toolExecutionRecords.toolName, f.query),
-          contains(toolExecutionRecords.toolDisplayName, f.query),
-          contains(toolExecutionRecords.messageText, f.query),
+          contains(t.chatbotName, f.query),
+          contains(t.toolName, f.query),
+          contains(t.toolDisplayName, f.query),
+          contains(t.messageText, f.query),
         )
       : undefined,
-    f.startDate ? gte(toolExecutionRecords.createdAt, parseDate(f.startDate)) : undefined,
-    f.endDate ? lte(toolExecutionRecords.createdAt, parseDate(f.endDate, true)) : undefined,
+    f.startDate ? gte(t.createdAt, parseDate(f.startDate)) : undefined,
+    f.endDate ? lte(t.createdAt, parseDate(f.endDate, true)) : undefined,
   );
 }
 
-/** One record the caller may see, else 404; the route has declared the permission its use needs. */
+/** `recordFilterCondition` for a moved record, beyond what its segment's row answered (`segmentCondition`). */
+const matches = (line: ToolExecutionRow, f: RecordFilters) =>
+  (!f.toolType || line.toolType === f.toolType) &&
+  (!f.status || line.status === f.status) &&
+  (!f.query ||
+    [line.chatbotName, line.toolName, line.toolDisplayName, line.messageText].some((text) => holds(text, f.query!))) &&
+  (!f.startDate || line.createdAt >= parseDate(f.startDate)) &&
+  (!f.endDate || line.createdAt <= parseDate(f.endDate, true));
+
+const segmentColumns = {
+  key: s.key,
+  chatbotId: s.chatbotId,
+  toolId: s.toolId,
+  records: s.records,
+  min: s.minCreatedAt,
+  max: s.maxCreatedAt,
+};
+
+/** One record the caller may see, in D1 or moved, else 404; the route has declared the permission its use needs. */
 export async function getRecordForRead(
+  env: Bucket,
   db: Db,
   access: OrgAccess,
   userId: string,
@@ -66,62 +106,109 @@ export async function getRecordForRead(
   toolId?: string,
 ): Promise<ToolExecutionRow> {
   if (!isUuid(id)) throw notFound("Tool execution record not found.");
-  const [row] = await db
-    .select()
-    .from(toolExecutionRecords)
-    .where(
-      and(
-        eq(toolExecutionRecords.id, id),
-        toolId ? eq(toolExecutionRecords.toolId, toolId) : undefined,
-        visibleRecordsCondition(access, userId),
+  const [[row], segments] = await db.batch([
+    db
+      .select()
+      .from(t)
+      .where(and(eq(t.id, id), toolId ? eq(t.toolId, toolId) : undefined, visibleCondition(access, userId, t))),
+    db
+      .select(segmentColumns)
+      .from(s)
+      .where(
+        and(
+          lte(s.minId, id),
+          gte(s.maxId, id),
+          toolId ? eq(s.toolId, toolId) : undefined,
+          visibleCondition(access, userId, s),
+        ),
       ),
-    );
-  if (!row) throw notFound("Tool execution record not found.");
-  return row;
+  ]);
+  if (row) return row;
+  for (const lines of await Promise.all(segments.map((seg) => readToolRecordSegment(env, seg)))) {
+    const moved = lines.find((line) => line.id === id);
+    if (moved) return moved;
+  }
+  throw notFound("Tool execution record not found.");
 }
 
-/** A page of the records the caller sees, newest first, filtered (and scoped to one tool when given). */
-export function listToolExecutionRecords(
+/**
+ * A page of the records the caller sees, newest first, filtered (and scoped to one tool when given), from D1 and the
+ * segments as chatbot records' lists merge them (statistics/records.ts). A moved record is never in D1 again.
+ */
+export async function listToolExecutionRecords(
+  env: Bucket,
   db: Db,
   access: OrgAccess,
   userId: string,
   filters: RecordFilters,
   toolId: string | undefined,
-  window: PageWindow,
-) {
-  const where = and(visibleRecordsCondition(access, userId), recordFilterCondition(filters, toolId));
-  return paginate(window, db.select({ n: count() }).from(toolExecutionRecords).where(where), ({ limit, offset }) =>
+  { offset, limit }: PageWindow,
+): Promise<Page<ToolExecutionRow>> {
+  const where = and(visibleCondition(access, userId, t), recordFilterCondition(filters, toolId));
+  const inRange = and(visibleCondition(access, userId, s), segmentCondition(filters, toolId));
+  const newest = sql`(select max(${s.maxCreatedAt}) from ${s} where ${inRange})`;
+  const order = [desc(t.createdAt), desc(t.id)];
+  const [segments, page, [{ n }], older] = await db.batch([
+    db.select(segmentColumns).from(s).where(inRange).orderBy(desc(s.maxCreatedAt), desc(s.key)),
     db
       .select()
-      .from(toolExecutionRecords)
+      .from(t)
       .where(where)
-      .orderBy(desc(toolExecutionRecords.createdAt), desc(toolExecutionRecords.id))
+      .orderBy(...order)
       .limit(limit)
       .offset(offset),
-  );
+    db.select({ n: count() }).from(t).where(where),
+    db
+      .select()
+      .from(t)
+      .where(and(where, lte(t.createdAt, newest)))
+      .orderBy(...order),
+  ]);
+  if (!segments.length) return { count: n, items: page };
+  const byKey = new Map(segments.map((seg) => [seg.key, seg]));
+  const lineFiltered = Boolean(filters.toolType || filters.status || filters.query);
+  const start = filters.startDate ? parseDate(filters.startDate) : -Infinity;
+  const end = filters.endDate ? parseDate(filters.endDate, true) : Infinity;
+  return mergeWindow({
+    window: { offset, limit },
+    count: n,
+    page,
+    older: older.map((row) => ({ record: row, view: row })),
+    segments,
+    read: async (key) => (await readToolRecordSegment(env, byKey.get(key)!)).filter((l) => matches(l, filters)),
+    countedAsIs: (seg) => !lineFiltered && seg.min >= start && seg.max <= end,
+    views: async (lines) => new Map(lines.map((line) => [line.id, line])),
+  });
 }
 
 /** Filter options of the record list: the distinct assistants or tools of the records the caller sees, by name. */
 export function recordOptions(db: Db, access: OrgAccess, userId: string, kind: "chatbots" | "tools", toolId?: string) {
-  const where = and(
-    visibleRecordsCondition(access, userId),
-    toolId ? eq(toolExecutionRecords.toolId, toolId) : undefined,
-  );
+  // In D1's records or in their segments (same columns, same visibility).
+  const having = (id: SQLWrapper, column: "chatbotId" | "toolId") =>
+    or(
+      ...[t, s].map((on) =>
+        inArray(
+          id,
+          db
+            .select({ id: on[column] })
+            .from(on)
+            .where(and(visibleCondition(access, userId, on), toolId ? eq(on.toolId, toolId) : undefined)),
+        ),
+      ),
+    );
   if (kind === "chatbots") {
     return db
-      .selectDistinct({ id: chatbots.id, name: chatbots.name })
-      .from(toolExecutionRecords)
-      .innerJoin(chatbots, eq(chatbots.id, toolExecutionRecords.chatbotId))
-      .where(and(where, isNotNull(toolExecutionRecords.chatbotId)))
+      .select({ id: chatbots.id, name: chatbots.name })
+      .from(chatbots)
+      .where(having(chatbots.id, "chatbotId"))
       .orderBy(asc(chatbots.name), asc(chatbots.id));
   }
   return db
-    .selectDistinct({ id: tools.id, name: tools.name, displayName: tools.displayName, toolType: tools.toolType })
-    .from(toolExecutionRecords)
-    .innerJoin(tools, eq(tools.id, toolExecutionRecords.toolId))
-    .where(where)
+    .select({ id: tools.id, name: tools.name, displayName: tools.displayName, toolType: tools.toolType })
+    .from(tools)
+    .where(having(tools.id, "toolId"))
     .orderBy(asc(tools.displayName), asc(tools.id))
-    .then((rows) => rows.map((t) => ({ ...t, name: t.name ?? "" })));
+    .then((rows) => rows.map((tool) => ({ ...tool, name: tool.name ?? "" })));
 }
 
 /**
@@ -134,7 +221,7 @@ export async function completeDesktopCall(
   result: { status: ToolExecutionRow["status"]; output: unknown; error: string | null },
 ): Promise<{ row: ToolExecutionRow | null; lastOfReply: boolean }> {
   const [row] = await db
-    .update(toolExecutionRecords)
+    .update(t)
     .set({
       status: result.status,
       output: result.output as never,
@@ -142,14 +229,14 @@ export async function completeDesktopCall(
       durationMs: Date.now() - record.createdAt,
       updatedAt: Date.now(),
     })
-    .where(and(eq(toolExecutionRecords.id, record.id), eq(toolExecutionRecords.status, "pending")))
+    .where(and(eq(t.id, record.id), eq(t.status, "pending")))
     .returning();
   if (!row) return { row: null, lastOfReply: false };
   if (!row.messageId || !row.conversationId) return { row, lastOfReply: false };
   const [waiting] = await db
-    .select({ id: toolExecutionRecords.id })
-    .from(toolExecutionRecords)
-    .where(and(eq(toolExecutionRecords.messageId, row.messageId), eq(toolExecutionRecords.status, "pending")))
+    .select({ id: t.id })
+    .from(t)
+    .where(and(eq(t.messageId, row.messageId), eq(t.status, "pending")))
     .limit(1);
   return { row, lastOfReply: !waiting };
 }

@@ -4,6 +4,7 @@ import { toolExecutionRecords } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
+import { createTool, functionToolBody } from "../../fixtures/tools";
 import { bodyOf } from "../../support/api";
 
 type Rec = {
@@ -20,17 +21,7 @@ const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 /** An organization with two tools, an assistant and four records on different days and statuses. */
 async function world() {
   const owner = await seedOwner();
-  const mk = async (name: string, groups: { id: string }[] = []) => {
-    const res = await owner.fetch("POST", "/tools/", {
-      name,
-      displayName: name.toUpperCase(),
-      toolType: "function",
-      functionCode: "function main() { return 1; }",
-      groups,
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
-    return await bodyOf<"POST /tools/">(res);
-  };
+  const mk = (name: string, groups: { id: string }[] = []) => createTool(owner, functionToolBody(name, groups));
   const member = await seedMember(owner, ["tool.view"]);
   const shared = await mk(unique("shared").replace(/-/g, "_"), [{ id: member.groupId! }]);
   const secret = await mk(unique("secret").replace(/-/g, "_"));
