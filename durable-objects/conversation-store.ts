@@ -202,6 +202,15 @@ export class MessageStore {
     if (row.sequence === this.through(row.conversationId) + 1) this.#raise(row.conversationId, row.sequence);
   }
 
+  /**
+   * A column written after the message was stored, by the object itself once its D1 write succeeded (a rating, a
+   * delivery's state: see Conversation.rate, Conversation.deliveryState): the stored value (JSON text for
+   * `metadata`). A message not here yet is copied with D1's value when read.
+   */
+  set(messageId: string, column: "feedback" | "metadata", value: string | null): void {
+    this.sql.exec(`UPDATE messages SET ${column} = ? WHERE id = ?`, value, messageId);
+  }
+
   /** D1 rows read past `through(conversationId)` as it was when read (oldest first, a whole page of them). */
   #copy(conversationId: string, rows: Raw[]): void {
     for (const raw of rows) this.sql.exec(upsert, ...names.map((name) => raw[name] ?? null));

@@ -48,6 +48,7 @@ import type { Question } from "../src/services/statistics/message-figures";
 import type { ChangeReason } from "../src/services/conversation/inbox-events";
 import { changeEventWrites } from "../src/services/webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/emit";
+import { storeRating, type RatedAnswer } from "../src/services/widget/feedback";
 
 export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
@@ -141,6 +142,12 @@ export class Conversation extends DurableObject<Bindings> {
   #firstTurn: { done: Promise<void>; end: () => void } | null = null;
   /** The messages in this object's own storage (durable-objects/conversation-store.ts). */
   #messages: MessageStore;
+  /**
+   * The writes of columns changed after a message is stored (ratings, delivery states), one at a time: each D1 write
+   * and then its local one, so the store ends with what D1 ended with. Apart from the turns (#exclusive), which a
+   * rating need not wait for: no turn writes these columns of a stored message.
+   */
+  #columns: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -364,6 +371,20 @@ export class Conversation extends DurableObject<Bindings> {
     return (await this.#messages.list(organizationId, conversationId, cursor, pageSize)).map(messageRecord);
   }
 
+  /**
+   * A visitor's rating of the assistant's answer `found` (as the widget's route read it, in the visitor's
+   * conversation): stored in D1 as `storeRating` stores it (with its statistics, against a rating stored meanwhile),
+   * then in this object's store. The answer as stored.
+   */
+  rate(found: RatedAnswer, feedback: "like" | "dislike" | null): Promise<MessageRow> {
+    const { id, conversationId } = found.message;
+    return this.#columnWrite(async () => {
+      const row = await storeRating(this.#db, id, feedback, eq(messages.conversationId, conversationId), found);
+      this.#messages.set(id, "feedback", row.feedback);
+      return row;
+    });
+  }
+
   /** Safety net for asynchronous replies lost with a crashed instance. */
   async alarm() {
     if (!this.ctx.storage.kv.get<Pending>(PENDING_KEY)) return;
@@ -476,6 +497,12 @@ export class Conversation extends DurableObject<Bindings> {
     ]);
     if (!row) throw new ApiError(404, "not_found", "The conversation's assistant no longer exists.");
     return { ...row, knowledgeBases };
+  }
+
+  #columnWrite<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.#columns.then(op, op);
+    this.#columns = run.catch(() => undefined);
+    return run;
   }
 
   #exclusive<T>(op: () => Promise<T>): Promise<T> {
