@@ -49,6 +49,8 @@ import type { ChangeReason } from "../src/services/conversation/inbox-events";
 import { changeEventWrites } from "../src/services/webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/emit";
 import { storeRating, type RatedAnswer } from "../src/services/widget/feedback";
+import { channelEffect, showDelivery } from "../src/services/channels/outbound";
+import { batch } from "../src/db/prepared";
 
 export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
@@ -385,6 +387,19 @@ export class Conversation extends DurableObject<Bindings> {
     });
   }
 
+  /**
+   * A channel delivery's state was written (services/channels/outbound.ts, showState): shown on its message
+   * (`metadata.channelDelivery`) in D1, then in this object's store. The state is read from the delivery's row by
+   * the write itself, so a late or repeated call shows the latest state.
+   */
+  deliveryState(messageId: string): Promise<void> {
+    return this.#columnWrite(async () => {
+      const [shown] = await batch(this.#db, showDelivery(this.#db, messageId));
+      const [row] = shown.results as { metadata: string | null }[];
+      if (row) this.#messages.set(messageId, "metadata", row.metadata);
+    });
+  }
+
   /** Safety net for asynchronous replies lost with a crashed instance. */
   async alarm() {
     if (!this.ctx.storage.kv.get<Pending>(PENDING_KEY)) return;
@@ -704,8 +719,11 @@ export class Conversation extends DurableObject<Bindings> {
     const previous = this.#announced;
     const stored = queued.then(async ({ written, effects }) => {
       const results = await written;
-      // Its own store holds only what D1 stored (durable-objects/conversation-store.ts).
-      this.#messages.put(row);
+      const own = effects.resultsFrom(results, results.length - effects.statements.length);
+      // Its own store holds only what D1 stored (durable-objects/conversation-store.ts): with its channel delivery's
+      // state when the batch made one (channelEffect).
+      const [delivery] = (own.get(channelEffect)?.results ?? []) as { metadata: string | null }[];
+      this.#messages.put(delivery ? { ...row, metadata: delivery.metadata && JSON.parse(delivery.metadata) } : row);
       await previous;
       await shown;
       const record = messageRecord(row);
@@ -717,7 +735,6 @@ export class Conversation extends DurableObject<Bindings> {
         organizationId: conversation.organizationId,
         created: creates ? conversation : null,
       };
-      const own = effects.resultsFrom(results, results.length - effects.statements.length);
       runStored(batch, [
         { message: row, record, conversation: afterMessage(conversation, row), before: conversation, results: own },
       ]);
