@@ -150,6 +150,8 @@ export class Conversation extends DurableObject<Bindings> {
    * rating need not wait for: no turn writes these columns of a stored message.
    */
   #columns: Promise<unknown> = Promise.resolve();
+  /** The store's copies of D1 rows under way (listMessages): a column write waits for them (see #columnWrite). */
+  #copies = new Set<Promise<unknown>>();
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -360,9 +362,10 @@ export class Conversation extends DurableObject<Bindings> {
 
   /**
    * `pageSize + 1` of the conversation's messages from the cursor on, newest first (`GET /messages/`, as
-   * services/messages.ts pages them), from this object's store: D1's messages it has not copied yet are copied first,
-   * and the page's `feedback` and `metadata` are D1's (one D1 batch; see MessageStore). None when the conversation is
-   * not the organization's.
+   * services/messages.ts pages them), from this object's store: D1's messages it has not copied yet are copied first
+   * (one D1 query; see MessageStore). None when the conversation is not the organization's. After the column writes
+   * queued before it, and those queued later wait for it: a copy of a row read from D1 before a rating and stored
+   * here after it would lay the older value over the newer one.
    */
   async listMessages(
     organizationId: string,
@@ -370,19 +373,31 @@ export class Conversation extends DurableObject<Bindings> {
     cursor: Cursor | null,
     pageSize: number,
   ): Promise<MessageRecord[]> {
-    return (await this.#messages.list(organizationId, conversationId, cursor, pageSize)).map(messageRecord);
+    // Counted from when it starts: a write queued before it may not wait for it.
+    const read = this.#columns.then(() => {
+      const copy = this.#messages.list(organizationId, conversationId, cursor, pageSize);
+      this.#copies.add(copy);
+      return copy.finally(() => this.#copies.delete(copy));
+    });
+    return (await read).map(messageRecord);
   }
 
   /**
    * A visitor's rating of the assistant's answer `found` (as the widget's route read it, in the visitor's
    * conversation): stored in D1 as `storeRating` stores it (with its statistics, against a rating stored meanwhile),
-   * then in this object's store. The answer as stored.
+   * then in this object's store. The answer as stored; null when it no longer exists (the route's 404: an error
+   * thrown here would reach the worker as a plain Error).
    */
-  rate(found: RatedAnswer, feedback: "like" | "dislike" | null): Promise<MessageRow> {
+  rate(found: RatedAnswer, feedback: "like" | "dislike" | null): Promise<MessageRow | null> {
     const { id, conversationId } = found.message;
     return this.#columnWrite(async () => {
-      const row = await storeRating(this.#db, id, feedback, eq(messages.conversationId, conversationId), found);
-      this.#messages.set(id, "feedback", row.feedback);
+      this.#messages.settling(id, conversationId);
+      const of = eq(messages.conversationId, conversationId);
+      const row = await storeRating(this.#db, id, feedback, of, found).catch((err) => {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      });
+      this.#messages.set(id, "feedback", row ? row.feedback : undefined);
       return row;
     });
   }
@@ -392,11 +407,12 @@ export class Conversation extends DurableObject<Bindings> {
    * (`metadata.channelDelivery`) in D1, then in this object's store. The state is read from the delivery's row by
    * the write itself, so a late or repeated call shows the latest state.
    */
-  deliveryState(messageId: string): Promise<void> {
+  deliveryState(conversationId: string, messageId: string): Promise<void> {
     return this.#columnWrite(async () => {
+      this.#messages.settling(messageId, conversationId);
       const [shown] = await batch(this.#db, showDelivery(this.#db, messageId));
       const [row] = shown.results as { metadata: string | null }[];
-      if (row) this.#messages.set(messageId, "metadata", row.metadata);
+      this.#messages.set(messageId, "metadata", row ? row.metadata : undefined);
     });
   }
 
@@ -515,7 +531,8 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   #columnWrite<T>(op: () => Promise<T>): Promise<T> {
-    const run = this.#columns.then(op, op);
+    const write = () => Promise.allSettled([...this.#copies]).then(op);
+    const run = this.#columns.then(write, write);
     this.#columns = run.catch(() => undefined);
     return run;
   }
@@ -720,10 +737,11 @@ export class Conversation extends DurableObject<Bindings> {
     const stored = queued.then(async ({ written, effects }) => {
       const results = await written;
       const own = effects.resultsFrom(results, results.length - effects.statements.length);
-      // Its own store holds only what D1 stored (durable-objects/conversation-store.ts): with its channel delivery's
-      // state when the batch made one (channelEffect).
-      const [delivery] = (own.get(channelEffect)?.results ?? []) as { metadata: string | null }[];
-      this.#messages.put(delivery ? { ...row, metadata: delivery.metadata && JSON.parse(delivery.metadata) } : row);
+      // Its own store holds only what D1 stored (durable-objects/conversation-store.ts).
+      this.#messages.put(row);
+      // A channel delivery its batch made (channelEffect) is shown on it as each later state is (the cron should
+      // this fail). Not in the batch: a statement more for every reply of an inbox without a channel.
+      if (own.get(channelEffect)?.results.length) this.ctx.waitUntil(this.deliveryState(conversation.id, row.id));
       await previous;
       await shown;
       const record = messageRecord(row);

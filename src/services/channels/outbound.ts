@@ -60,8 +60,8 @@ const insertOutbox = prepared<{ inboxId: string; conversationId: string; message
             platformMessageIds: value(null, "platform_message_ids"),
             createdAt: ph("createdAt").as("created_at"),
             sentAt: value(null, "sent_at"),
-            // Shown by the statement after it in the same batch (channelEffect).
-            shown: value(1, "shown"),
+            // Shown by the conversation's object once its batch is stored, or the cron (see showState).
+            shown: value(0, "shown"),
           })
           .from(inboxChannels)
           .where(eq(inboxChannels.inboxId, ph("inboxId"))),
@@ -98,7 +98,7 @@ export const showDelivery = (db: Db, messageId: string) => [
  */
 export async function showState(env: Bindings, delivery: Pick<DeliveryRow, "conversationId" | "messageId">) {
   try {
-    await conversationObject(env, delivery.conversationId).deliveryState(delivery.messageId);
+    await conversationObject(env, delivery.conversationId).deliveryState(delivery.conversationId, delivery.messageId);
   } catch (err) {
     console.error(
       JSON.stringify({
@@ -121,22 +121,19 @@ export async function unshownDeliveries(db: Db, limit = 500) {
 }
 
 /**
- * The outbox: a delivery for each outgoing message of an inbox with a channel, in the message's batch, shown on the
- * message in the same batch (the conversation's object copies the `metadata` it returns into its store).
+ * The outbox: a delivery for each outgoing message of an inbox with a channel, in the message's batch (no statement
+ * more for an inbox without one); the conversation's object shows it on the message once stored.
  */
 export const channelEffect: MessageEffect = {
   name: "channels",
   inBatch(db, conversation: ConversationRow, message: MessageRow) {
     if (message.type !== "outgoing") return null;
-    return [
-      insertOutbox(db, {
-        inboxId: conversation.inboxId,
-        conversationId: conversation.id,
-        messageId: message.id,
-        createdAt: message.createdAt,
-      }),
-      sqlStatement(db, showOnMessage).bind(message.id),
-    ];
+    return insertOutbox(db, {
+      inboxId: conversation.inboxId,
+      conversationId: conversation.id,
+      messageId: message.id,
+      createdAt: message.createdAt,
+    });
   },
   stored({ env, waitUntil, messages: stored }) {
     const due = new Set(

@@ -28,6 +28,7 @@ export async function rateAnswer(
     found.message.feedback === feedback
       ? found.message
       : await conversationObject(env, found.message.conversationId).rate(found, feedback);
+  if (!row) throw notFound("Message not found.");
   if (feedback === "dislike" && (await dislikesSinceHandoff(db, row.conversationId)) >= DISLIKES_TO_HAND_OFF) {
     // Said by the conversation's object, in order with its messages; the visitor sees it on their live stream.
     waitUntil(conversationObject(env, row.conversationId).handOff(row.conversationId, "dislikes"));
