@@ -46,6 +46,13 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     "CREATE UNIQUE INDEX messages_conversation_seq_uq ON messages (conversation_id, sequence)",
     "CREATE TABLE copies (conversation_id text PRIMARY KEY NOT NULL, through integer NOT NULL)",
   ],
+  // The object writes `feedback` and `metadata` after a message is stored (ratings, channel delivery states) and
+  // reads stop taking them from D1: every conversation is copied once more, its rows taking D1's current values.
+  // `unsettled`: messages whose columns the object is writing in D1 (see MessageStore.settling).
+  [
+    "DELETE FROM copies",
+    "CREATE TABLE unsettled (message_id text PRIMARY KEY NOT NULL, conversation_id text NOT NULL)",
+  ],
 ];
 
 /**
@@ -108,17 +115,18 @@ function pageWindow(cursor: Cursor | null, pageSize: number): PageWindow {
 }
 
 type Raw = Record<string, SqlStorageValue>;
-type Mutable = { id: string; feedback: string | null; metadata: string | null };
 
-const upsert =
-  `INSERT INTO messages (${list}) VALUES (${names.map(() => "?").join(", ")}) ` +
-  "ON CONFLICT (id) DO UPDATE SET feedback = excluded.feedback, metadata = excluded.metadata";
+const insert = `INSERT INTO messages (${list}) VALUES (${names.map(() => "?").join(", ")}) `;
+/** A copied row: D1's values of the columns written after a message is stored win over what is here. */
+const upsert = `${insert}ON CONFLICT (id) DO UPDATE SET feedback = excluded.feedback, metadata = excluded.metadata`;
+/** A row the object stored: already here only when copied or rated since, which is as new or newer. */
+const insertNew = `${insert}ON CONFLICT (id) DO NOTHING`;
 
 /**
  * One conversation object's messages in its SQLite storage. D1 stays written as before and is the reference: the
- * store holds a copy of the conversation's D1 rows, made on its first read and kept in step by one rule (see
- * docs/decisions.md): every read first copies the D1 rows past `through`, and takes `feedback` and `metadata` (the
- * only columns written after a message is stored, by other writers than the object) from D1 for the page it answers.
+ * store holds a copy of the conversation's D1 rows, made on its first read and kept in step by two rules (see
+ * docs/decisions.md): every read first copies the D1 rows past `through`, and the object writes `feedback` and
+ * `metadata` (the only columns written after a message is stored) in D1 and then here (`set`).
  */
 export class MessageStore {
   /** `through` by conversation as stored, read once: only this object writes its storage. */
@@ -146,28 +154,30 @@ export class MessageStore {
 
   /**
    * `pageSize + 1` of the conversation's messages from the cursor on, in the message list's order (see pageWindow);
-   * none when the conversation is not the organization's. One D1 batch reads the messages past `through` and the
-   * page's mutable columns; a conversation not copied before takes more, a page of messages each.
+   * none when the conversation is not the organization's. One D1 query reads the messages past `through`; a
+   * conversation not copied before takes more, a page of messages each. Not beside a `set` of the object's (see
+   * Conversation.listMessages): a copy read before it and stored after it would undo it.
    */
   async list(organizationId: string, conversationId: string, cursor: Cursor | null, pageSize: number) {
-    const window = pageWindow(cursor, pageSize);
-    const [copied, mutable] = await this.d1.batch<Raw>([
-      this.#d1CopyPage(conversationId),
-      this.d1
-        .prepare(
-          `SELECT id, feedback, metadata FROM messages WHERE conversation_id = ? ${window.after} ` +
-            `ORDER BY sequence ${window.order} LIMIT ?`,
-        )
-        .bind(conversationId, ...window.bound, window.limit),
-    ]);
+    const unsettled = this.sql
+      .exec<{ id: string }>("SELECT message_id AS id FROM unsettled WHERE conversation_id = ?", conversationId)
+      .toArray()
+      .map((r) => r.id);
+    // Columns unsettled only after an instance died between a D1 write of them and its own (see settling).
+    const [copied, settled] = unsettled.length
+      ? await this.d1.batch<Raw>([this.#d1CopyPage(conversationId), this.#d1Columns(unsettled)])
+      : [await this.#d1CopyPage(conversationId).all<Raw>()];
+    for (const { id, feedback, metadata } of settled?.results ?? []) {
+      this.sql.exec("UPDATE messages SET feedback = ?, metadata = ? WHERE id = ?", feedback, metadata, id);
+    }
+    for (const id of unsettled) this.sql.exec("DELETE FROM unsettled WHERE message_id = ?", id);
     let page = copied.results;
     this.#copy(conversationId, page);
     while (page.length === COPY_PAGE) {
       page = (await this.#d1CopyPage(conversationId).all<Raw>()).results;
       this.#copy(conversationId, page);
     }
-    this.#refresh(mutable.results as Mutable[]);
-    return this.#page(organizationId, conversationId, window);
+    return this.#page(organizationId, conversationId, pageWindow(cursor, pageSize));
   }
 
   /**
@@ -198,8 +208,32 @@ export class MessageStore {
       const value = given === undefined ? (column.defaultFn ? column.defaultFn() : (column.default ?? null)) : given;
       return value === null ? null : (column.mapToDriverValue(value) as SqlStorageValue);
     });
-    this.sql.exec(upsert, ...values);
+    this.sql.exec(insertNew, ...values);
     if (row.sequence === this.through(row.conversationId) + 1) this.#raise(row.conversationId, row.sequence);
+  }
+
+  /**
+   * The object is about to write a column of the message in D1 (see set): until its write here, the message is
+   * unsettled, and a read takes its columns from D1 (list). So an instance that dies between the two writes, or a D1
+   * write whose outcome is unknown, leaves no stale copy behind. Durable before the D1 write leaves the object (its
+   * output gate).
+   */
+  settling(messageId: string, conversationId: string): void {
+    this.sql.exec(
+      "INSERT INTO unsettled (message_id, conversation_id) VALUES (?, ?) ON CONFLICT (message_id) DO NOTHING",
+      messageId,
+      conversationId,
+    );
+  }
+
+  /**
+   * A column written after the message was stored, by the object itself once its D1 write succeeded (a rating, a
+   * delivery's state: see Conversation.rate, Conversation.deliveryState): the stored value (JSON text for
+   * `metadata`; undefined: D1's write changed nothing). A message not here yet is copied with D1's value when read.
+   */
+  set(messageId: string, column: "feedback" | "metadata", value: string | null | undefined): void {
+    if (value !== undefined) this.sql.exec(`UPDATE messages SET ${column} = ? WHERE id = ?`, value, messageId);
+    this.sql.exec("DELETE FROM unsettled WHERE message_id = ?", messageId);
   }
 
   /** D1 rows read past `through(conversationId)` as it was when read (oldest first, a whole page of them). */
@@ -208,19 +242,6 @@ export class MessageStore {
     const last = rows.at(-1);
     if (last && Number(last.sequence) > this.through(conversationId))
       this.#raise(conversationId, Number(last.sequence));
-  }
-
-  /** The page's `feedback` and `metadata` as D1 holds them (written only where they differ). */
-  #refresh(rows: Mutable[]): void {
-    for (const { id, feedback, metadata } of rows)
-      this.sql.exec(
-        "UPDATE messages SET feedback = ?, metadata = ? WHERE id = ? AND (feedback IS NOT ? OR metadata IS NOT ?)",
-        feedback,
-        metadata,
-        id,
-        feedback,
-        metadata,
-      );
   }
 
   /** A page of the conversation's messages in `window`'s order; none when it is not the organization's. */
@@ -243,6 +264,13 @@ export class MessageStore {
     return this.d1
       .prepare(`SELECT ${list} FROM messages WHERE conversation_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`)
       .bind(conversationId, this.through(conversationId), COPY_PAGE);
+  }
+
+  /** The columns written after a message is stored, of `ids`, as D1 holds them. */
+  #d1Columns(ids: string[]) {
+    return this.d1
+      .prepare("SELECT id, feedback, metadata FROM messages WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(ids));
   }
 
   #raise(conversationId: string, through: number) {

@@ -48,6 +48,9 @@ import type { Question } from "../src/services/statistics/message-figures";
 import type { ChangeReason } from "../src/services/conversation/inbox-events";
 import { changeEventWrites } from "../src/services/webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/emit";
+import { storeRating, type RatedAnswer } from "../src/services/widget/feedback";
+import { channelEffect, showDelivery } from "../src/services/channels/outbound";
+import { batch } from "../src/db/prepared";
 
 export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
@@ -141,6 +144,14 @@ export class Conversation extends DurableObject<Bindings> {
   #firstTurn: { done: Promise<void>; end: () => void } | null = null;
   /** The messages in this object's own storage (durable-objects/conversation-store.ts). */
   #messages: MessageStore;
+  /**
+   * The writes of columns changed after a message is stored (ratings, delivery states), one at a time: each D1 write
+   * and then its local one, so the store ends with what D1 ended with. Apart from the turns (#exclusive), which a
+   * rating need not wait for: no turn writes these columns of a stored message.
+   */
+  #columns: Promise<unknown> = Promise.resolve();
+  /** The store's copies of D1 rows under way (listMessages): a column write waits for them (see #columnWrite). */
+  #copies = new Set<Promise<unknown>>();
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -351,9 +362,10 @@ export class Conversation extends DurableObject<Bindings> {
 
   /**
    * `pageSize + 1` of the conversation's messages from the cursor on, newest first (`GET /messages/`, as
-   * services/messages.ts pages them), from this object's store: D1's messages it has not copied yet are copied first,
-   * and the page's `feedback` and `metadata` are D1's (one D1 batch; see MessageStore). None when the conversation is
-   * not the organization's.
+   * services/messages.ts pages them), from this object's store: D1's messages it has not copied yet are copied first
+   * (one D1 query; see MessageStore). None when the conversation is not the organization's. After the column writes
+   * queued before it, and those queued later wait for it: a copy of a row read from D1 before a rating and stored
+   * here after it would lay the older value over the newer one.
    */
   async listMessages(
     organizationId: string,
@@ -361,7 +373,47 @@ export class Conversation extends DurableObject<Bindings> {
     cursor: Cursor | null,
     pageSize: number,
   ): Promise<MessageRecord[]> {
-    return (await this.#messages.list(organizationId, conversationId, cursor, pageSize)).map(messageRecord);
+    // Counted from when it starts: a write queued before it may not wait for it.
+    const read = this.#columns.then(() => {
+      const copy = this.#messages.list(organizationId, conversationId, cursor, pageSize);
+      this.#copies.add(copy);
+      return copy.finally(() => this.#copies.delete(copy));
+    });
+    return (await read).map(messageRecord);
+  }
+
+  /**
+   * A visitor's rating of the assistant's answer `found` (as the widget's route read it, in the visitor's
+   * conversation): stored in D1 as `storeRating` stores it (with its statistics, against a rating stored meanwhile),
+   * then in this object's store. The answer as stored; null when it no longer exists (the route's 404: an error
+   * thrown here would reach the worker as a plain Error).
+   */
+  rate(found: RatedAnswer, feedback: "like" | "dislike" | null): Promise<MessageRow | null> {
+    const { id, conversationId } = found.message;
+    return this.#columnWrite(async () => {
+      this.#messages.settling(id, conversationId);
+      const of = eq(messages.conversationId, conversationId);
+      const row = await storeRating(this.#db, id, feedback, of, found).catch((err) => {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      });
+      this.#messages.set(id, "feedback", row ? row.feedback : undefined);
+      return row;
+    });
+  }
+
+  /**
+   * A channel delivery's state was written (services/channels/outbound.ts, showState): shown on its message
+   * (`metadata.channelDelivery`) in D1, then in this object's store. The state is read from the delivery's row by
+   * the write itself, so a late or repeated call shows the latest state.
+   */
+  deliveryState(conversationId: string, messageId: string): Promise<void> {
+    return this.#columnWrite(async () => {
+      this.#messages.settling(messageId, conversationId);
+      const [shown] = await batch(this.#db, showDelivery(this.#db, messageId));
+      const [row] = shown.results as { metadata: string | null }[];
+      this.#messages.set(messageId, "metadata", row ? row.metadata : undefined);
+    });
   }
 
   /** Safety net for asynchronous replies lost with a crashed instance. */
@@ -476,6 +528,13 @@ export class Conversation extends DurableObject<Bindings> {
     ]);
     if (!row) throw new ApiError(404, "not_found", "The conversation's assistant no longer exists.");
     return { ...row, knowledgeBases };
+  }
+
+  #columnWrite<T>(op: () => Promise<T>): Promise<T> {
+    const write = () => Promise.allSettled([...this.#copies]).then(op);
+    const run = this.#columns.then(write, write);
+    this.#columns = run.catch(() => undefined);
+    return run;
   }
 
   #exclusive<T>(op: () => Promise<T>): Promise<T> {
@@ -677,8 +736,12 @@ export class Conversation extends DurableObject<Bindings> {
     const previous = this.#announced;
     const stored = queued.then(async ({ written, effects }) => {
       const results = await written;
+      const own = effects.resultsFrom(results, results.length - effects.statements.length);
       // Its own store holds only what D1 stored (durable-objects/conversation-store.ts).
       this.#messages.put(row);
+      // A channel delivery its batch made (channelEffect) is shown on it as each later state is (the cron should
+      // this fail). Not in the batch: a statement more for every reply of an inbox without a channel.
+      if (own.get(channelEffect)?.results.length) this.ctx.waitUntil(this.deliveryState(conversation.id, row.id));
       await previous;
       await shown;
       const record = messageRecord(row);
@@ -690,7 +753,6 @@ export class Conversation extends DurableObject<Bindings> {
         organizationId: conversation.organizationId,
         created: creates ? conversation : null,
       };
-      const own = effects.resultsFrom(results, results.length - effects.statements.length);
       runStored(batch, [
         { message: row, record, conversation: afterMessage(conversation, row), before: conversation, results: own },
       ]);

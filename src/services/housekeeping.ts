@@ -3,7 +3,7 @@ import type { Bindings, Db } from "../env";
 import { getDb } from "../db";
 import { apiKeys, channelEvents, consoleSessions, knowledgeBaseFiles } from "../db/schema";
 import { enqueueWork } from "./channels/inbound";
-import { strandedDeliveries as strandedChannelDeliveries } from "./channels/outbound";
+import { showState, strandedDeliveries as strandedChannelDeliveries, unshownDeliveries } from "./channels/outbound";
 import { SESSION_IDLE_MS } from "./console-sessions";
 import { strandedDeliveries } from "./webhooks/delivery";
 import { enqueueDeliveries } from "./webhooks/emit";
@@ -22,7 +22,8 @@ const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 const STRANDED_FILE_MS = 30 * 60_000;
 
 /**
- * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, and
+ * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, tells conversation objects
+ * the channel delivery states their messages do not show yet (services/channels/outbound.ts, showState), and
  * knowledge-base files stuck queued or processing, and evaluations still pending; rolls up the
  * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
  * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
@@ -49,6 +50,8 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await enqueueFiles(env, stranded);
   await enqueueEvaluations(env, await strandedEvaluations(db, now));
   await requeueChannelWork(env, db, now);
+  // Channel delivery states whose message's object was not told (its call failed): told again.
+  await Promise.all((await unshownDeliveries(db)).map((delivery) => showState(env, delivery)));
   await rollUpDays(env.DB, now);
   await backfillSearchTerms(env.DB);
   await foldPendingTerms(env.DB);

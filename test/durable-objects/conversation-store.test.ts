@@ -2,16 +2,18 @@
 // copy of a conversation's D1 messages, its own writes, and `GET /messages/` read through it, answering exactly as
 // the D1 read it replaces.
 import { env, runInDurableObject } from "cloudflare:test";
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns } from "drizzle-orm";
 import type { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { COPY_PAGE, MIGRATIONS, migrate } from "../../durable-objects/conversation-store";
 import type { Conversation } from "../../durable-objects/conversation";
 import { cursorWindow } from "../../src/db/paginate";
-import { messages } from "../../src/db/schema";
+import { channelDeliveries, conversations, messages } from "../../src/db/schema";
 import { cursorResponse, decodeCursor, encodeCursor, type Cursor } from "../../src/lib/pagination";
 import { conversationObject } from "../../src/services/conversations";
 import { messageRecord } from "../../src/services/records/messages";
+import { ratedAnswer } from "../../src/services/widget/feedback";
+import { runHousekeeping } from "../../src/services/housekeeping";
 import { createChatbot } from "../fixtures/chatbots";
 import { db, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { bodyOf } from "../support/api";
@@ -152,7 +154,8 @@ describe("the conversation object's schema", () => {
     await firstUse(stub);
     await runInDurableObject(stub, (_instance, state) => {
       const storage = state.storage;
-      for (const table of ["messages", "copies", "schema_version"]) storage.sql.exec(`DROP TABLE ${table}`);
+      for (const table of ["messages", "copies", "unsettled", "schema_version"])
+        storage.sql.exec(`DROP TABLE ${table}`);
       storage.kv.put("pendingReply", { incomingId: "m", attempts: 1 });
       expect(migrate(storage)).toBe(MIGRATIONS.length);
       expect(storage.sql.exec("SELECT version FROM schema_version").one().version).toBe(MIGRATIONS.length);
@@ -248,21 +251,36 @@ describe("GET /messages/ through the conversation object", () => {
         message: { content: "thanks" },
       });
       expect(turn.status).toBe(200);
-      // What the widget's rating and a channel delivery write after a message is stored (widget/feedback.ts, the
-      // channel_deliveries triggers): D1 only, read by the object for every page it answers.
-      const rate = (sequence: number, feedback: string | null) =>
-        db()
-          .update(messages)
-          .set({ feedback })
-          .where(and(eq(messages.conversationId, id), eq(messages.sequence, sequence)));
-      const delivered = (sequence: number, status: string) =>
-        db()
-          .update(messages)
-          .set({
-            metadata: sql`json_set(coalesce(${messages.metadata}, '{}'), '$.channelDelivery',
-              json_object('status', ${status}, 'attempts', 1, 'error', null, 'platformMessageIds', json('["p1"]')))`,
+      // What is written after a message is stored, by the object (widget/feedback.ts rates through it; a channel
+      // delivery's sender tells it each state it writes, channels/outbound.ts): in D1, then in its store.
+      const object = conversationObject(env, id);
+      const [{ organizationId, inboxId }] = await db().select().from(conversations).where(eq(conversations.id, id));
+      const at = async (sequence: number) =>
+        (
+          await db()
+            .select()
+            .from(messages)
+            .where(and(eq(messages.conversationId, id), eq(messages.sequence, sequence)))
+        )[0].id;
+      const rate = async (sequence: number, feedback: "like" | "dislike" | null) =>
+        object.rate(await ratedAnswer(db(), await at(sequence), undefined), feedback);
+      const delivered = async (sequence: number, status: "sent" | "failed") => {
+        const messageId = await at(sequence);
+        const row = { status, attempts: 1, platformMessageIds: ["p1"], shown: false };
+        await db()
+          .insert(channelDeliveries)
+          .values({
+            id: `d-${messageId}`,
+            organizationId,
+            inboxId,
+            conversationId: id,
+            messageId,
+            nextAttemptAt: 0,
+            ...row,
           })
-          .where(and(eq(messages.conversationId, id), eq(messages.sequence, sequence)));
+          .onConflictDoUpdate({ target: channelDeliveries.id, set: row });
+        await object.deliveryState(id, messageId);
+      };
       await rate(2, "like");
       await delivered(6, "sent");
       for (const size of [1, 2, 3, 100]) expect(await walkAgainstD1(owner, id, size)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
@@ -343,5 +361,87 @@ describe("GET /messages/ through the conversation object", () => {
     const stub = conversationObject(env, id);
     expect(await stub.listMessages(other.organizationId, id, null, 20)).toEqual([]);
     expect(await stub.listMessages(owner.organizationId, id, null, 20)).toHaveLength(2);
+  });
+});
+
+describe("the columns written after a message is stored, by the conversation object", () => {
+  /** The message `sequence` of conversation `id` as D1 holds it. */
+  const d1Message = async (id: string, sequence: number) =>
+    (
+      await db()
+        .select()
+        .from(messages)
+        .where(and(eq(messages.conversationId, id), eq(messages.sequence, sequence)))
+    )[0];
+
+  it("are read from the store, not D1: a store of before copies every conversation once more", async () => {
+    const owner = await seedOwner();
+    const { id } = await workerConversation(owner);
+    const reply = await d1Message(id, 2);
+    await listed(owner, id);
+    // Written in D1 by no writer of the object's: the list answers from its store.
+    await db().update(messages).set({ feedback: "dislike" }).where(eq(messages.id, reply.id));
+    expect((await listed(owner, id)).find((m) => m.sequence === 2)?.feedback).toBeNull();
+    const store = storeOf(id);
+
+    // An instance that died between its D1 write of the columns and its own: the next read takes D1's, once.
+    await runInDurableObject(store.stub(), (_instance, state) => {
+      state.storage.sql.exec("INSERT INTO unsettled (message_id, conversation_id) VALUES (?, ?)", reply.id, id);
+    });
+    expect((await listed(owner, id)).find((m) => m.sequence === 2)?.feedback).toBe("dislike");
+    await runInDurableObject(store.stub(), (_instance, state) => {
+      expect(state.storage.sql.exec("SELECT count(*) AS n FROM unsettled").one().n).toBe(0);
+    });
+
+    // A store migrated before the object wrote these columns: its copies are made again, with D1's values (and it
+    // shows the D1 value it has not seen: `like`).
+    await db().update(messages).set({ feedback: "like" }).where(eq(messages.id, reply.id));
+    await runInDurableObject(store.stub(), (_instance, state) => {
+      state.storage.sql.exec("DROP TABLE unsettled");
+      state.storage.sql.exec("UPDATE schema_version SET version = 1");
+    });
+    await runInDurableObject(store.stub(), (_instance, state) => state.abort("reset by test")).catch(() => undefined);
+    expect(await walkAgainstD1(owner, id, 1)).toEqual([2, 1]);
+    expect(await store.state()).toEqual({ sequences: [1, 2], through: 2 });
+    expect((await listed(owner, id)).find((m) => m.sequence === 2)?.feedback).toBe("like");
+  });
+
+  it("a delivery state its object was not told reaches the message through the housekeeping cron", async () => {
+    const owner = await seedOwner();
+    const { id } = await workerConversation(owner);
+    const reply = await d1Message(id, 2);
+    const [{ inboxId }] = await db().select().from(conversations).where(eq(conversations.id, id));
+    const shownBefore = (await listed(owner, id)).find((m) => m.sequence === 2)?.metadata;
+    // The sender's write of the state, then a call to the object that failed: no trigger writes the message.
+    await db()
+      .insert(channelDeliveries)
+      .values({
+        id: crypto.randomUUID(),
+        organizationId: owner.organizationId,
+        inboxId,
+        conversationId: id,
+        messageId: reply.id,
+        status: "sent",
+        attempts: 2,
+        nextAttemptAt: 0,
+        platformMessageIds: ["p9"],
+        shown: false,
+      });
+    expect((await d1Message(id, 2)).metadata).toEqual(reply.metadata);
+    expect((await listed(owner, id)).find((m) => m.sequence === 2)?.metadata).toEqual(shownBefore);
+
+    await runHousekeeping(env);
+    const channelDelivery = { status: "sent", attempts: 2, error: null, platformMessageIds: ["p9"] };
+    expect((await d1Message(id, 2)).metadata).toEqual({ ...reply.metadata, channelDelivery });
+    expect((await listed(owner, id)).find((m) => m.sequence === 2)?.metadata).toEqual({
+      ...reply.metadata,
+      channelDelivery,
+    });
+    const [delivery] = await db().select().from(channelDeliveries).where(eq(channelDeliveries.messageId, reply.id));
+    expect(delivery.shown).toBe(true);
+    const triggers = await env.DB.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'channel_deliveries_shown_%'",
+    ).all();
+    expect(triggers.results).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
@@ -111,10 +112,17 @@ export const channelDeliveries = sqliteTable(
     platformMessageIds: json<string[]>("platform_message_ids"),
     createdAt: createdAt(),
     sentAt: integer("sent_at"),
+    /**
+     * The message shows this state (`metadata.channelDelivery`, written by the conversation's object): false from a
+     * write of the state until the object copied it, so the housekeeping cron tells the object should the sender's
+     * call have failed (services/channels/outbound.ts, showDelivery).
+     */
+    shown: integer("shown", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [
     index("channel_deliveries_conversation_idx").on(t.conversationId, t.status, t.id),
     index("channel_deliveries_pending_idx").on(t.status, t.nextAttemptAt),
     index("channel_deliveries_message_idx").on(t.messageId),
+    index("channel_deliveries_unshown_idx").on(t.messageId).where(sql`${t.shown} = 0`),
   ],
 );

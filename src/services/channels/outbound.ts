@@ -3,10 +3,10 @@
 // queue sends a conversation's deliveries oldest first, one sender at a time (a lease on the
 // oldest pending one): a reply waits for the one before it, a refused one (429, 5xx) is tried again
 // after Retry-After or a back-off by a delayed queue message, any other refusal is recorded as failed
-// and the next goes. The message's `metadata.channelDelivery` follows its row (triggers of
-// migration 0021). docs/decisions.md, "Messaging channels".
+// and the next goes. The message's `metadata.channelDelivery` follows its row, written by the conversation's
+// object after each write of the row (showDelivery). docs/decisions.md, "Messaging channels".
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
-import { prepared, ph } from "../../db/prepared";
+import { prepared, ph, sqlStatement } from "../../db/prepared";
 import {
   attachments,
   channelDeliveries,
@@ -19,7 +19,7 @@ import {
 } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { conflict, notFound } from "../../lib/errors";
-import type { ConversationRow, MessageRow } from "../conversations";
+import { conversationObject, type ConversationRow, type MessageRow } from "../conversations";
 import type { MessageEffect } from "../conversation/effects";
 import { signedDownloadUrl } from "../uploads/urls";
 import { uuidv7At } from "../webhooks/emit";
@@ -60,6 +60,8 @@ const insertOutbox = prepared<{ inboxId: string; conversationId: string; message
             platformMessageIds: value(null, "platform_message_ids"),
             createdAt: ph("createdAt").as("created_at"),
             sentAt: value(null, "sent_at"),
+            // Shown by the conversation's object once its batch is stored, or the cron (see showState).
+            shown: value(0, "shown"),
           })
           .from(inboxChannels)
           .where(eq(inboxChannels.inboxId, ph("inboxId"))),
@@ -68,7 +70,60 @@ const insertOutbox = prepared<{ inboxId: string; conversationId: string; message
   },
 );
 
-/** The outbox: a delivery for each outgoing message of an inbox with a channel, in the message's batch. */
+/**
+ * The delivery's state as its message shows it (`metadata.channelDelivery`, CONTRACT section 17), copied from its
+ * row as the statement runs; the message's `metadata` as stored, none without a delivery.
+ */
+const showOnMessage =
+  "UPDATE messages SET metadata = json_set(coalesce(messages.metadata, '{}'), '$.channelDelivery', " +
+  "json_object('status', d.status, 'attempts', d.attempts, 'error', d.error, " +
+  "'platformMessageIds', json(coalesce(d.platform_message_ids, '[]')))) " +
+  "FROM channel_deliveries AS d WHERE messages.id = ?1 AND d.message_id = ?1 RETURNING messages.metadata AS metadata";
+
+/**
+ * The writes that show a delivery's current state on its message, for its conversation's object to run
+ * (Conversation.deliveryState) and then copy `metadata` into its store: one batch, so the state copied is the one
+ * marked shown. They read the row rather than take a state: a call that comes late, twice, or after a later write
+ * only copies the latest state again.
+ */
+export const showDelivery = (db: Db, messageId: string) => [
+  sqlStatement(db, showOnMessage).bind(messageId),
+  sqlStatement(db, "UPDATE channel_deliveries SET shown = 1 WHERE message_id = ?1 AND shown = 0").bind(messageId),
+];
+
+/**
+ * Tells the message's conversation object that its delivery's state was written (the row marked not shown in the
+ * same statement). Safe to fail: the row stays marked until an object's copy clears it, and the housekeeping cron
+ * tells the object again (unshownDeliveries), so the state still reaches the message; never rejects.
+ */
+export async function showState(env: Bindings, delivery: Pick<DeliveryRow, "conversationId" | "messageId">) {
+  try {
+    await conversationObject(env, delivery.conversationId).deliveryState(delivery.conversationId, delivery.messageId);
+  } catch (err) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "delivery state not shown on its message (the cron tries again)",
+        messageId: delivery.messageId,
+        error: String((err as Error)?.message ?? err),
+      }),
+    );
+  }
+}
+
+/** Deliveries whose message may not show their state (see showState): for the cron. */
+export async function unshownDeliveries(db: Db, limit = 500) {
+  return db
+    .select({ conversationId: channelDeliveries.conversationId, messageId: channelDeliveries.messageId })
+    .from(channelDeliveries)
+    .where(eq(channelDeliveries.shown, false))
+    .limit(limit);
+}
+
+/**
+ * The outbox: a delivery for each outgoing message of an inbox with a channel, in the message's batch (no statement
+ * more for an inbox without one); the conversation's object shows it on the message once stored.
+ */
 export const channelEffect: MessageEffect = {
   name: "channels",
   inBatch(db, conversation: ConversationRow, message: MessageRow) {
@@ -116,7 +171,7 @@ export async function deliverConversation(
       .limit(1);
     const [claimed] = await db
       .update(channelDeliveries)
-      .set({ leaseUntil: at + LEASE_MS, attempts: sql`${channelDeliveries.attempts} + 1` })
+      .set({ leaseUntil: at + LEASE_MS, attempts: sql`${channelDeliveries.attempts} + 1`, shown: false })
       .where(
         and(
           eq(channelDeliveries.id, sql`(${head})`),
@@ -136,17 +191,23 @@ export async function deliverConversation(
       }
       return;
     }
-    if (!(await send(env, db, claimed, now))) return;
+    // Its attempts shown while it is sent.
+    const shown = showState(env, claimed);
+    const next = await send(env, db, claimed, now);
+    await shown;
+    if (!next) return;
   }
 }
 
 /** One attempt; true when the next delivery may go (this one sent or failed for good). */
 async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => number): Promise<boolean> {
-  const done = (set: Partial<DeliveryRow>) =>
-    db
+  const done = async (set: Partial<DeliveryRow>) => {
+    await db
       .update(channelDeliveries)
-      .set({ leaseUntil: null, ...set })
+      .set({ leaseUntil: null, ...set, shown: false })
       .where(eq(channelDeliveries.id, delivery.id));
+    await showState(env, delivery);
+  };
   const channel = await loadChannel(env, db, delivery.inboxId);
   const [message] = await db.select().from(messages).where(eq(messages.id, delivery.messageId));
   const thread = message ? await threadOf(db, delivery) : null;
@@ -329,8 +390,16 @@ export async function retryDelivery(env: Bindings, db: Db, organizationId: strin
     );
   await db
     .update(channelDeliveries)
-    .set({ status: "pending", nextAttemptAt: Date.now(), error: null, attempts: 0, createdAt: Date.now() })
+    .set({
+      status: "pending",
+      nextAttemptAt: Date.now(),
+      error: null,
+      attempts: 0,
+      createdAt: Date.now(),
+      shown: false,
+    })
     .where(eq(channelDeliveries.id, delivery.id));
+  await showState(env, delivery);
   await enqueueWork(env, [{ kind: "deliver", conversationId: delivery.conversationId }]);
 }
 

@@ -5,7 +5,7 @@ import { batch, rowMapper, sqlStatement } from "../../db/prepared";
 import { conversations, messages } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { notFound } from "../../lib/errors";
-import { conversationObject, type MessageRow } from "../conversations";
+import { conversationObject, type ConversationRow, type MessageRow } from "../conversations";
 import { DISLIKES_TO_HAND_OFF } from "../conversation/handoff";
 import { feedbackFigureWrites } from "../statistics/message-figures";
 import type { PublicWebChat } from "./web-chats";
@@ -22,7 +22,13 @@ export async function rateAnswer(
 ): Promise<MessageRow> {
   // The message must be an answer in one of the visitor's conversations.
   const mine = and(eq(conversations.inboxId, chat.inboxId), eq(conversations.contactId, visitor.contactId));
-  const row = await storeRating(db, messageId, feedback, mine);
+  const found = await ratedAnswer(db, messageId, mine);
+  // Written by the conversation's object, which keeps a copy of its messages (durable-objects/conversation-store.ts).
+  const row =
+    found.message.feedback === feedback
+      ? found.message
+      : await conversationObject(env, found.message.conversationId).rate(found, feedback);
+  if (!row) throw notFound("Message not found.");
   if (feedback === "dislike" && (await dislikesSinceHandoff(db, row.conversationId)) >= DISLIKES_TO_HAND_OFF) {
     // Said by the conversation's object, in order with its messages; the visitor sees it on their live stream.
     waitUntil(conversationObject(env, row.conversationId).handOff(row.conversationId, "dislikes"));
@@ -33,36 +39,48 @@ export async function rateAnswer(
 const setRating = "UPDATE messages SET feedback = ?1 WHERE id = ?2 AND feedback IS ?3 RETURNING *";
 const messageOf = rowMapper(messages);
 
+/** An assistant's answer and what of its conversation a rating's statistics need (see ratedAnswer). */
+export interface RatedAnswer {
+  message: MessageRow;
+  conversation: Pick<ConversationRow, "id" | "organizationId" | "chatbotId" | "contactId" | "createdById" | "isTest">;
+}
+
+/** The assistant's answer `messageId`, in a conversation `of` the rater's (not found otherwise). */
+export async function ratedAnswer(db: Db, messageId: string, of: SQL | undefined): Promise<RatedAnswer> {
+  const [found] = await db
+    .select({
+      message: messages,
+      conversation: {
+        id: conversations.id,
+        organizationId: conversations.organizationId,
+        chatbotId: conversations.chatbotId,
+        contactId: conversations.contactId,
+        createdById: conversations.createdById,
+        isTest: conversations.isTest,
+      },
+    })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(eq(messages.id, messageId), eq(messages.senderType, "chatbot"), of));
+  if (!found) throw notFound("Message not found.");
+  return found;
+}
+
 /**
  * An assistant's answer rated, in a conversation `of` the rater's (not found otherwise), with what the
  * rating changes in the statistics (statistics/message-figures.ts) in the same batch: both only while
  * the answer still has the rating read here, so a rating stored in between (the visitor's other tab)
- * is read again rather than counted twice.
+ * is read again rather than counted twice. `found`: the answer as the caller read it (spares the first read).
  */
 export async function storeRating(
   db: Db,
   messageId: string,
   feedback: "like" | "dislike" | null,
   of: SQL | undefined,
+  found?: RatedAnswer,
 ): Promise<MessageRow> {
-  for (;;) {
-    const [found] = await db
-      .select({
-        message: messages,
-        conversation: {
-          id: conversations.id,
-          organizationId: conversations.organizationId,
-          chatbotId: conversations.chatbotId,
-          contactId: conversations.contactId,
-          createdById: conversations.createdById,
-          isTest: conversations.isTest,
-        },
-      })
-      .from(messages)
-      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-      .where(and(eq(messages.id, messageId), eq(messages.senderType, "chatbot"), of));
-    if (!found) throw notFound("Message not found.");
-    const { message, conversation } = found;
+  for (let read = found; ; read = undefined) {
+    const { message, conversation } = read ?? (await ratedAnswer(db, messageId, of));
     if (message.feedback === feedback) return message;
     const results = await batch(db, [
       ...feedbackFigureWrites(db, conversation, message, message.feedback, feedback),

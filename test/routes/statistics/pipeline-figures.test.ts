@@ -179,6 +179,16 @@ describe("a message's figures, written by the pipeline", () => {
         dislikes: Number(stored === "dislike"),
       });
       expect(await sums("usage_hourly_tests", chat.bot.id)).toMatchObject({ incoming: 0, likes: 0, dislikes: 0 });
+      // Written through the conversation's object: its store, which the message list reads, has the rating D1 has,
+      // and so has the widget's history.
+      const listed = await bodyOf<"GET /messages/">(
+        await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=10`),
+      );
+      expect(listed.results.find((m) => m.id === first.messageId)?.feedback ?? null).toBe(stored);
+      const history = await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+        await client().get(pub(chat.id, `conversations/${conversation}/messages/`), session.token),
+      );
+      expect(history.results.find((m) => m.id === first.messageId)).toMatchObject({ feedback: stored });
 
       // A second dislike: the assistant hands off (its object says so), recorded on the latest question.
       const second = await send({ conversation, content: "It was due Monday" });
