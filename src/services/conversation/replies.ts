@@ -5,7 +5,7 @@ import { CitationMarker } from "../knowledge/citations";
 import { ModelError, type Usage } from "../llm";
 import { replyModel, type AnsweringModel } from "../llm/fallback";
 import { streamPieces } from "../llm/text";
-import { saysUnknown } from "../llm/local";
+import { saysUnknown } from "../llm/local-unknown";
 import { conversationPrompt } from "./prompt";
 import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
 import { citationNode, citedFiles, retrievePassages } from "../knowledge/retrieval";

@@ -1,7 +1,6 @@
 import type { Bindings } from "../../env";
 import type { models } from "../../db/schema";
 import { modelApiKey } from "../models";
-import { localChatModel } from "./local";
 import { DEFAULT_TIMEOUT_MS, openAiCompatibleChatModel } from "./openai-compatible";
 import { countSetting, retryPolicy, withRetries } from "./retries";
 import { workersAiChatModel } from "./workers-ai";
@@ -16,7 +15,8 @@ type ModelRow = typeof models.$inferSelect;
 export async function chatModelFor(env: Bindings, row: ModelRow): Promise<ChatModel> {
   switch (row.provider) {
     case "local":
-      return localChatModel;
+      // Loaded on first use: most deployments never ask it, and every isolate would pay its load at start-up.
+      return (await import("./local")).localChatModel;
     case "openai_compatible": {
       if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
       const apiKey = await modelApiKey(row, env).catch(() => {

@@ -2,8 +2,9 @@ import type { ChatEvent, ChatModel, ChatRequest } from "./types";
 import { countWords, streamPieces } from "./text";
 import { answerFromTools, localToolCall } from "./local-tools";
 import { extract, mentions } from "./local-answer";
-import { replyLanguage, smallTalkReply } from "./local-small-talk";
+import { smallTalkReply } from "./local-small-talk";
 import { previousQuestion } from "./local-context";
+import { unknownAnswer } from "./local-unknown";
 import { passageSentences } from "./local-sentences";
 
 export { extract };
@@ -58,18 +59,6 @@ export const localChatModel: ChatModel = {
     yield { type: "usage", usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens } };
   },
 };
-
-/** Said plainly when the sources do not answer: a nearby fact would read as an answer and mislead. */
-const UNKNOWN = {
-  en: "I don't know the answer to that from my sources.",
-  zh: "我的资料里没有这个问题的答案。",
-  zhTW: "我的資料裡沒有這個問題的答案。",
-};
-const unknownAnswer = (question: string) => UNKNOWN[replyLanguage(question)];
-/** Whether the built-in model's answer is that its sources do not answer (a handoff counts it:
- * services/conversation/handoff.ts). */
-export const saysUnknown = (answer: string) =>
-  Object.values(UNKNOWN).some((unknown) => answer.trimEnd().endsWith(unknown));
 
 /** The answer from the passages (or the turn's documents), read with the previous question when this one follows it up.
  * */
