@@ -73,8 +73,9 @@ describe("cold start", () => {
     const { seen } = startupGraph();
     expect(seen.has("../../src/app.ts")).toBe(true);
     expect(seen.has("../../durable-objects/conversation.ts")).toBe(true);
-    // Route groups are imported by their first request.
+    // Route groups are imported by their first request, the built-in model by its first reply.
     expect([...seen].some((f) => f.includes("/src/routes/chatbots/"))).toBe(false);
+    expect(seen.has("../../src/services/llm/local.ts")).toBe(false);
   });
 
   it("imports no heavy library and no heavy node: module from the script's start", () => {
