@@ -69,7 +69,7 @@ export default async function () {
     await server.api(`/web-chats/${webChatId}/`, { method: "PATCH", body: { enableAnonymous: true } });
 
     // 2. The launcher, in real Chromium, on a site of another origin.
-    site = createServer((req, res) => {
+    site = createServer((_req, res) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       res.end(
         `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1><script ` +

@@ -16,14 +16,14 @@ import {
   webChatSite,
 } from "./console-helpers.mjs";
 
-let app, host, webChat, organization, olga;
+let app, host, organization, olga;
 const OLGA_PASSWORD = "olga password 1234";
 
 beforeAll(async () => {
   app = await startConsole();
   const api = (path, init) => app.server.api(path, init);
   [organization] = await api("/organizations/?pagination=false", { method: "GET" });
-  ({ webChat, host } = await webChatSite(app, { inbox: { assignment: { mode: "round_robin", capacity: 5 } } }));
+  ({ host } = await webChatSite(app, { inbox: { assignment: { mode: "round_robin", capacity: 5 } } }));
   const email = `olga-${Date.now()}@example.com`;
   await api("/auth/registration/", {
     body: { email, password1: OLGA_PASSWORD, password2: OLGA_PASSWORD, name: "Olga", company: "Olga's" },

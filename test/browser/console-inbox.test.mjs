@@ -16,11 +16,11 @@ import {
   webChatSite,
 } from "./console-helpers.mjs";
 
-let app, host, webChat;
+let app, host;
 
 beforeAll(async () => {
   app = await startConsole();
-  ({ webChat, host } = await webChatSite(app, { webChat: { displayGreeting: "Hello! How can I help you today?" } }));
+  ({ host } = await webChatSite(app, { webChat: { displayGreeting: "Hello! How can I help you today?" } }));
 }, 120_000);
 
 afterAll(async () => {

@@ -18,11 +18,11 @@ import {
   webChatSite,
 } from "./console-helpers.mjs";
 
-let app, host, webChat;
+let app, host;
 
 beforeAll(async () => {
   app = await startConsole();
-  ({ webChat, host } = await webChatSite(app));
+  ({ host } = await webChatSite(app));
   await app.server.api("/canned-responses/", {
     body: {
       shortCode: "thanks",

@@ -195,12 +195,12 @@ export const conversationEvents = sqliteTable(
  * Conversation search (services/conversation/search.ts): each distinct term of a conversation's
  * messages once (services/knowledge/retrieval/terms.ts `searchTerms`), with the time of the newest
  * message that had it, folded in from `conversation_terms_pending` many conversations at a time
- * (services/conversation/search-terms.ts) and removed 90 days after `lastAt`. The key leads with the organization and the term, so a word is
- * one range of the organization's own rows. WITHOUT ROWID in the migration (0029), which drizzle
- * cannot declare. The ids are kept as their 16 bytes, not 36 characters (a row is a third smaller;
- * services/conversation/search-terms.ts converts), so they reference nothing: the organization's
- * delete removes its terms (services/organizations.ts), and a conversation goes only with its
- * organization.
+ * (services/conversation/search-terms.ts) and removed 90 days after `lastAt`. The key leads with the
+ * organization and the term, so a word is one range of the organization's own rows. WITHOUT ROWID in
+ * the migration (0029), which drizzle cannot declare. The ids are kept as their 16 bytes, not 36
+ * characters (a row is a third smaller; services/conversation/search-terms.ts converts), so they
+ * reference nothing: the organization's delete removes its terms (services/organizations.ts), and a
+ * conversation goes only with its organization.
  */
 export const conversationTerms = sqliteTable(
   "conversation_terms",

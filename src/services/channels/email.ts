@@ -257,7 +257,7 @@ export const email: ChannelAdapter<Promise<InboundEvent[]>> = {
       text: toPlainText(markdown),
       html: toEmailHtml(markdown),
     });
-    let result: EmailSendResult | void;
+    let result: EmailSendResult | undefined;
     try {
       result = await binding.send(new EmailMessage(from, thread.address, raw));
     } catch (err) {

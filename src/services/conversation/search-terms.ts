@@ -73,7 +73,8 @@ export async function foldPendingTerms(d1: D1Database, { pages = 50, size = 2000
   for (let page = 0; page < pages; page++) {
     const head = await d1
       .prepare(
-        "SELECT max(id) AS last, count(*) AS rows FROM (SELECT id FROM conversation_terms_pending ORDER BY id LIMIT ?1)",
+        "SELECT max(id) AS last, count(*) AS rows " +
+          "FROM (SELECT id FROM conversation_terms_pending ORDER BY id LIMIT ?1)",
       )
       .bind(size)
       .first<{ last: number | null; rows: number }>();

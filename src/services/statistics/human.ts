@@ -46,6 +46,7 @@ export async function humanQueryOf(d1: D1Database, organizationId: string, q: Hu
   const timezone = checkTimezone(q.timezone);
   const today = localDate(timezone, Date.now());
   const startDate = q.startDate ?? `${today.slice(0, 7)}-01`;
+  // biome-ignore lint/complexity/useMathMinMax: the dates are text ("YYYY-MM-DD"), which Math.max cannot compare
   const endDate = q.endDate ?? (startDate > today ? startDate : today);
   const { start, end } = dayRange(timezone, startDate, endDate, "startDate", "endDate");
   for (const [field, table, detail] of FILTERS) {

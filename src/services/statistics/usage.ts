@@ -36,6 +36,7 @@ export async function usageRange(
   const timezone = checkTimezone(q.timezone);
   const today = localDate(timezone, Date.now());
   const startDate = q.startDate ?? `${today.slice(0, 7)}-01`;
+  // biome-ignore lint/complexity/useMathMinMax: the dates are text ("YYYY-MM-DD"), which Math.max cannot compare
   const endDate = q.endDate ?? (startDate > today ? startDate : today);
   const { start, end } = dayRange(timezone, startDate, endDate, "startDate", "endDate");
   if (q.chatbot) {

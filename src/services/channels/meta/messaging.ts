@@ -41,7 +41,7 @@ export const account = (name: string, channel: ChannelConfig): GraphAccount => (
 
 /** One `messaging[]` item as an event: a person's message or a tapped button; null for echoes, deliveries, reads,
  * reactions. */
-function toEvent(item: any, platform: MessagingPlatform): InboundEvent | null {
+function toEvent(item: any, _platform: MessagingPlatform): InboundEvent | null {
   const sender = item?.sender?.id ? String(item.sender.id) : "";
   if (!sender) return null;
   const at = typeof item.timestamp === "number" ? item.timestamp : undefined;
