@@ -13,6 +13,8 @@
 //   fail-connect      drops the connection before answering (a connection error before the first token;
 //                     workerd logs an "uncaught exception: Network connection lost" of its own for it)
 //   hang              never answers (until the client goes away): the caller's time-out must end it
+//   malformed         200 with JSON of the wrong shapes (choices holding null, tool_calls not a list, embeddings'
+//                     data holding null), streamed or not: the caller keeps what it can read and fails cleanly
 // A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
 // outlast); with `from<N>` instead (`fail-500from2-<id>`) the first N-1 are answered and the later ones fail
@@ -99,7 +101,21 @@ function rerank(body) {
   return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
 }
 
-const FAULT = /^(fail-500|fail-429|fail-connect|hang|fail-midstream|fail-truncated)(?:x(\d+)|from(\d+))?(?:-.*)?$/;
+const FAULT =
+  /^(fail-500|fail-429|fail-connect|hang|malformed|fail-midstream|fail-truncated)(?:x(\d+)|from(\d+))?(?:-.*)?$/;
+
+/** Answers of the right status and the wrong shapes (see `malformed` above). */
+function sendMalformed(res, route, stream) {
+  if (route === "embeddings") return sendJson(res, 200, { object: "list", data: [null] });
+  const choices = [null, "text", { index: 0, message: { content: "still here", tool_calls: { id: 1 } } }];
+  if (!stream) return sendJson(res, 200, { choices, usage: "many" });
+  res.writeHead(200, { "Content-Type": "text/event-stream" });
+  res.write(`data: ${JSON.stringify({ choices: { 0: "not a list" } })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ choices: [null, { index: 0, delta: { content: "still here", tool_calls: 7 } }] })}\n\n`,
+  );
+  res.end("data: [DONE]\n\n");
+}
 
 /** The fault a request for `model` suffers, the `seen`-th with that name: null once a `x<N>` fault is spent, or before
  * a `from<N>` one starts. */
@@ -167,6 +183,7 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       }
       if (fault === "fail-connect") return req.socket.destroy();
       if (fault === "hang") return; // the socket stays open, unanswered, until the client leaves
+      if (fault === "malformed") return sendMalformed(res, route, body.stream === true);
       if (route !== "chat") return sendJson(res, 200, route === "embeddings" ? embeddings(body) : rerank(body));
 
       const delay = /^delay-(\d+)$/.exec(model) ? Number(model.slice(6)) : tokenDelayMs;

@@ -157,7 +157,8 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
   yield* state.finish();
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a provider's JSON, each field read with a check of its own
+type Json = Record<string, any>;
 
 /** Accumulates what arrives chunk by chunk: tool-call fragments and the usage. */
 class ChunkState {
@@ -167,11 +168,11 @@ class ChunkState {
 
   *take(chunk: Json, whole: boolean): Generator<ChatEvent> {
     if (chunk.usage) this.usage = mapUsage(chunk.usage);
-    for (const choice of (chunk.choices ?? []) as Json[]) {
+    for (const choice of objects(chunk.choices)) {
       if ((choice.index ?? 0) !== 0) continue;
       const part: Json = (whole ? choice.message : choice.delta) ?? {};
       if (typeof part.content === "string" && part.content) yield { type: "delta", text: part.content };
-      for (const call of (part.tool_calls ?? []) as Json[]) this.addCall(call);
+      for (const call of objects(part.tool_calls)) this.addCall(call);
       if (choice.finish_reason) this.done = true;
     }
     if (whole) this.done = true;
@@ -199,6 +200,10 @@ export function mapUsage(u: Json): Usage {
   const completionTokens = Number(u.completion_tokens ?? u.output_tokens ?? 0) || 0;
   return { promptTokens, completionTokens, totalTokens: Number(u.total_tokens) || promptTokens + completionTokens };
 }
+
+/** The objects of a list in a provider's JSON; anything else is none. */
+const objects = (value: unknown): Json[] =>
+  Array.isArray(value) ? value.filter((v): v is Json => v !== null && typeof v === "object") : [];
 
 function parseJson(text: string): Json | null {
   try {

@@ -65,6 +65,11 @@ describe("openai_compatible embedding model (against the local upstream)", () =>
     expect(leaked.message).not.toContain(secret);
   });
 
+  it("an answer of the wrong shape is a 502 ModelError, not a crash", async () => {
+    const err = await failure(model("malformed").embed(["x"]));
+    expect(err).toMatchObject({ status: 502, message: "The embedding provider returned a malformed vector." });
+  });
+
   it("vectors of another length than the record says are a 400 ModelError (the record is wrong)", async () => {
     const err = await failure(model(`dims-${crypto.randomUUID()}`, { dimensions: 1024 }).embed(["x"]));
     expect(err).toMatchObject({

@@ -22,6 +22,14 @@ const lastRequest = async (name: string) =>
 const failure = (p: Promise<unknown>) => rejectionOf(p, ModelError);
 
 describe("openai_compatible chat model", () => {
+  it("keeps what it can read of an answer of the wrong shapes, streamed or not", async () => {
+    for (const whole of [false, true]) {
+      const { content, toolCalls } = await complete(model("malformed"), ask({ whole }));
+      expect(content).toBe("still here");
+      expect(toolCalls).toEqual([]);
+    }
+  });
+
   it("yields each delta as the upstream sends it, then the usage", async () => {
     const name = `stream-${crypto.randomUUID()}`;
     const start = Date.now();

@@ -37,15 +37,16 @@ export function openAiCompatibleEmbeddingModel(o: OpenAiCompatibleEmbeddingOptio
   };
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a provider's JSON, each field read with a check of its own
+type Json = Record<string, any>;
 
 /** `data[].embedding` in input order (by `index`: the protocol does not promise array order). */
 function readEmbeddings(body: Json, expected: number, dimensions: number): number[][] {
   const data = Array.isArray(body.data) ? (body.data as Json[]) : null;
   if (!data || data.length !== expected)
     throw new ModelError(`The embedding provider returned ${data?.length ?? "no"} vectors for ${expected} texts.`, 502);
-  const sorted = data.every((d) => typeof d.index === "number") ? [...data].sort((a, b) => a.index - b.index) : data;
-  return sorted.map((d) => checkedVector(d.embedding, dimensions));
+  const sorted = data.every((d) => typeof d?.index === "number") ? [...data].sort((a, b) => a.index - b.index) : data;
+  return sorted.map((d) => checkedVector(d?.embedding, dimensions));
 }
 
 /** A unit vector of the declared length; the interface promises unit length and not every provider normalises. */
