@@ -149,6 +149,8 @@ describe("the widget's live stream over a long conversation", () => {
       // The visitor answers; the operator sees it without a reload. The assistant stays silent.
       const answer = `Visitor answer ${i}`;
       await v.send(answer);
+      // A person serves: the visitor's send shows no assistant typing, not even until the server says so.
+      expect(await v.page.locator(".row.assistant .bubble.typing").count()).toBe(0);
       await page.locator(".transcript .msg.sender-contact", { hasText: answer }).waitFor({ timeout: 5_000 });
     }
     expect(Date.now() - started).toBeGreaterThanOrEqual((REPLIES - 1) * REPLY_EVERY_MS);

@@ -71,6 +71,7 @@ export function releaseHeld(w: Widget) {
 
 /** A change of who serves the conversation, as a line in the log. */
 function showStatus(w: Widget, s: StatusEvent) {
+  w.humanServing = s.progressStatus === "human_serving" || s.progressStatus === "waiting_for_human";
   const text = statusLine(s, w.config.assistantName ?? w.config.name);
   if (!text) return;
   w.log.append(h("p", { class: "event", role: "status", text }));

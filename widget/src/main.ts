@@ -70,6 +70,11 @@ export class Widget {
   waiting: string | null = null;
   /** A reply is under way (one at a time). */
   busy = false;
+  /**
+   * A person serves the conversation (told by the live stream's status, or by a send the assistant did not
+   * answer): a send shows no assistant typing, since the reply comes from the person.
+   */
+  humanServing = false;
   /** A message is being made ready to send (its files, its metadata). */
   preparing = false;
   dark = false;
@@ -368,6 +373,7 @@ export class Widget {
   async load(conversationId: string) {
     const { results } = await this.api.history(conversationId);
     this.conversationId = conversationId;
+    this.humanServing = false;
     this.showEmpty();
     if (results.length) this.chips.replaceChildren();
     for (const m of results) addMessage(this, m);
@@ -416,6 +422,7 @@ export class Widget {
     this.live?.stop();
     this.live = null;
     this.conversationId = null;
+    this.humanServing = false;
     this.storage.store({ conversationId: null });
     if (this.config.isActive) this.showEmpty();
     this.input?.focus();

@@ -94,8 +94,13 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
   row.classList.remove("unsent");
   row.querySelector(".unsent-note")?.remove();
   const reply = draft({ role: "assistant", content: "" });
-  const { render, row: placeholder } = addMessage(w, reply);
-  render(reply, true);
+  // The assistant's typing, unless a person serves: then their reply comes through the live stream.
+  let shown = null as ReturnType<typeof addMessage> | null;
+  const show = () => {
+    shown ??= addMessage(w, reply);
+    return shown;
+  };
+  if (!w.humanServing) show().render(reply, true);
   let answered = false;
   // A conversation this send starts is watched once the send is over: until its first turn is stored
   // no route knows it, and the live stream would be refused (404) and stop (docs/decisions.md,
@@ -113,9 +118,13 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
           w.storage.store({ conversationId: e.conversationId });
           started = e.conversationId;
         }
-        if (e.messageId) placeholder.dataset.id = e.messageId;
         // No reply: a human agent serves the conversation (their answer comes through the live stream).
-        if (e.done && !e.message && !reply.content) return placeholder.remove();
+        if (e.done && !e.message && !reply.content) {
+          w.humanServing = true;
+          return shown?.row.remove();
+        }
+        const { render, row: placeholder } = show();
+        if (e.messageId) placeholder.dataset.id = e.messageId;
         if (e.done) {
           if (e.message) {
             Object.assign(reply, e.message);
@@ -140,10 +149,10 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
       w.storage.store({ token: null });
     }
     if (!answered) {
-      placeholder.remove();
+      shown?.row.remove();
       markUnsent(w, row, outgoing, err);
     } else {
-      render(reply, false);
+      shown?.render(reply, false);
       w.error(
         err instanceof ApiError && err.status === 429
           ? "Too many messages. Please wait a moment."
