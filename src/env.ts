@@ -1,6 +1,6 @@
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as schema from "./db/schema";
-import type { Conversation } from "../durable-objects/conversation";
+import type { Conversation } from "../durable-objects/conversation-entry";
 import type { RateLimiter } from "../durable-objects/rate-limiter";
 import type { VectorIndex } from "../durable-objects/vector-index";
 import type { ManagedDatabase } from "../durable-objects/managed-database";

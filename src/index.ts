@@ -2,7 +2,7 @@ import type { Bindings } from "./env";
 import { fetchApp } from "./app";
 import { normalizeRequest } from "./lib/http";
 
-export { Conversation } from "../durable-objects/conversation";
+export { Conversation } from "../durable-objects/conversation-entry";
 export { RateLimiter } from "../durable-objects/rate-limiter";
 export { VectorIndex } from "../durable-objects/vector-index";
 export { ManagedDatabase } from "../durable-objects/managed-database";

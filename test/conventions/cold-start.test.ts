@@ -72,8 +72,11 @@ describe("cold start", () => {
   it("reads the sources and follows the imports of the entry", () => {
     const { seen } = startupGraph();
     expect(seen.has("../../src/app.ts")).toBe(true);
-    expect(seen.has("../../durable-objects/conversation.ts")).toBe(true);
-    // Route groups are imported by their first request, the built-in model by its first reply.
+    expect(seen.has("../../durable-objects/conversation-entry.ts")).toBe(true);
+    // Route groups are imported by their first request, the built-in model by its first reply, the conversation
+    // object's body (and the pipeline with it) by the object's first call.
+    expect(seen.has("../../durable-objects/conversation.ts")).toBe(false);
+    expect(seen.has("../../src/services/conversation/turn.ts")).toBe(false);
     expect([...seen].some((f) => f.includes("/src/routes/chatbots/"))).toBe(false);
     expect(seen.has("../../src/services/llm/local.ts")).toBe(false);
   });

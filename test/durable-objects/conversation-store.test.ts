@@ -6,7 +6,7 @@ import { and, eq, getTableColumns } from "drizzle-orm";
 import type { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { COPY_PAGE, MIGRATIONS, migrate } from "../../durable-objects/conversation-store";
-import type { Conversation } from "../../durable-objects/conversation";
+import type { Conversation } from "../../durable-objects/conversation-entry";
 import { cursorWindow } from "../../src/db/paginate";
 import { channelDeliveries, conversations, messages } from "../../src/db/schema";
 import { cursorResponse, decodeCursor, encodeCursor, type Cursor } from "../../src/lib/pagination";
