@@ -116,6 +116,17 @@ function pageWindow(cursor: Cursor | null, pageSize: number): PageWindow {
 
 type Raw = Record<string, SqlStorageValue>;
 
+/** Which message `MessageStore.latest` takes: the latest one of this type, of this sender, from a platform chat. */
+export interface LatestFilter {
+  type?: "incoming";
+  senderType?: "contact";
+  /** From a messaging platform's chat (its `metadata.channel.threadKey`). */
+  threadKey?: boolean;
+}
+
+/** One message a read looks up: by id, or the latest one a filter takes (see Conversation.lookupMessages). */
+export type MessageLookup = { id: string } | { latest: LatestFilter };
+
 /** Which of the visible messages a read takes (see MessageStore.visible). */
 export interface VisibleWindow {
   /** Those after this message, oldest first. */
@@ -205,6 +216,26 @@ export class MessageStore {
         id,
         conversationId,
         organizationId,
+      )
+      .toArray()
+      .map(toRow)[0];
+  }
+
+  /** The conversation's latest message that `filter` takes; undefined when none (or not the organization's). */
+  latest(organizationId: string, conversationId: string, filter: LatestFilter): MessageRow | undefined {
+    const conditions = [
+      filter.type ? "AND type = ?" : "",
+      filter.senderType ? "AND sender_type = ?" : "",
+      filter.threadKey ? "AND json_extract(metadata, '$.channel.threadKey') IS NOT NULL" : "",
+    ].join(" ");
+    const values = [filter.type, filter.senderType].filter((v) => v !== undefined);
+    return this.sql
+      .exec<Raw>(
+        `SELECT ${list} FROM messages WHERE conversation_id = ? AND organization_id = ? ${conditions} ` +
+          "ORDER BY sequence DESC LIMIT 1",
+        conversationId,
+        organizationId,
+        ...values,
       )
       .toArray()
       .map(toRow)[0];

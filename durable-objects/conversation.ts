@@ -26,7 +26,7 @@ import {
 import type { TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge/knowledge-bases";
 import { WriteQueue } from "./write-queue";
-import { MessageStore, type VisibleWindow } from "./conversation-store";
+import { MessageStore, type MessageLookup, type VisibleWindow } from "./conversation-store";
 import { SseWriter } from "../src/services/sse";
 import { effectStatements, runStored } from "../src/services/conversation/effects";
 import {
@@ -376,9 +376,24 @@ export class Conversation extends DurableObject<Bindings> {
     );
   }
 
-  /** The conversation's message `id` as stored (services/messages.ts); null when it is not the organization's. */
-  findMessage(organizationId: string, conversationId: string, id: string): Promise<MessageRow | null> {
-    return this.#read(conversationId, () => this.#messages.find(organizationId, conversationId, id) ?? null);
+  /**
+   * Messages of the conversation as stored, each looked up by id or as the latest one a filter takes (a message by
+   * id, services/messages.ts; a channel's chat and reply, services/channels/outbound.ts; ...), in one read; null for
+   * each not found, and for every one when the conversation is not the organization's.
+   */
+  lookupMessages(
+    organizationId: string,
+    conversationId: string,
+    lookups: MessageLookup[],
+  ): Promise<(MessageRow | null)[]> {
+    return this.#read(conversationId, () =>
+      lookups.map(
+        (l) =>
+          ("id" in l
+            ? this.#messages.find(organizationId, conversationId, l.id)
+            : this.#messages.latest(organizationId, conversationId, l.latest)) ?? null,
+      ),
+    );
   }
 
   /**

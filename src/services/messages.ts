@@ -2,7 +2,7 @@
 import type { Bindings } from "../env";
 import { notFound } from "../lib/errors";
 import type { Cursor } from "../lib/pagination";
-import type { VisibleWindow } from "../../durable-objects/conversation-store";
+import type { MessageLookup, VisibleWindow } from "../../durable-objects/conversation-store";
 import { conversationObject, type MessageRow } from "./conversations";
 import { messageRecord, type MessageRecord } from "./records/messages";
 
@@ -13,8 +13,12 @@ import { messageRecord, type MessageRecord } from "./records/messages";
  */
 export function storedMessages(env: Bindings, organizationId: string, conversationId: string) {
   const stub = conversationObject(env, conversationId);
+  /** Each lookup's message, or null, in one read. */
+  const lookup = async (lookups: MessageLookup[]) =>
+    (await stub.lookupMessages(organizationId, conversationId, lookups)) as unknown as (MessageRow | null)[];
   return {
-    find: async (id: string) => (await stub.findMessage(organizationId, conversationId, id)) as MessageRow | null,
+    lookup,
+    find: async (id: string) => (await lookup([{ id }]))[0],
     visible: async (window: VisibleWindow) =>
       (await stub.visibleMessages(organizationId, conversationId, window)) as unknown as MessageRow[],
   };
@@ -39,3 +43,7 @@ export const listMessages = (
   pageSize: number,
 ): Promise<MessageRecord[]> =>
   conversationObject(env, conversationId).listMessages(organizationId, conversationId, cursor, pageSize);
+
+/** The platform chat a message came from (`metadata.channel.threadKey`: services/channels/intake.ts). */
+export const threadKeyOf = (message: MessageRow) =>
+  (message.metadata as { channel?: { threadKey?: string } } | null)?.channel?.threadKey as string;

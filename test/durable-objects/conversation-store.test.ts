@@ -469,11 +469,46 @@ describe("the other readers of one conversation, through the conversation object
 
     // Another organization's conversation: 404, and the object answers nothing for that organization.
     await expectError(await other.fetch("GET", `/messages/${rows[0].id}/?conversation=${id}`), 404);
-    expect(await store.stub().findMessage(other.organizationId, id, rows[0].id)).toBeNull();
+    expect(await store.stub().lookupMessages(other.organizationId, id, [{ id: rows[0].id }, { latest: {} }])).toEqual([
+      null,
+      null,
+    ]);
     // A message of another conversation, named with this one: 404.
     const elsewhere = await workerConversation(owner);
     const [foreign] = await d1Messages(elsewhere.id);
     await expectError(await owner.fetch("GET", `/messages/${foreign.id}/?conversation=${id}`), 404);
+  });
+
+  it("looks up the latest message a filter takes, as D1 holds it; none for another organization", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { bot, id } = await workerConversation(owner);
+    const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: id,
+      message: { content: "again" },
+    });
+    expect(turn.status).toBe(200);
+    const note = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "n", private: true });
+    expect(note.status).toBe(201);
+    const rows = await d1Messages(id);
+    const lookups = [
+      { latest: {} },
+      { latest: { senderType: "contact" as const } },
+      { latest: { type: "incoming" as const, threadKey: true } },
+      { id: rows[1].id },
+    ];
+    const found = await storeOf(id).stub().lookupMessages(owner.organizationId, id, lookups);
+    const [newest, visitor, fromPlatform, second] = found as unknown as (typeof rows)[number][];
+    expect(newest).toEqual(rows.at(-1));
+    expect(visitor).toEqual(rows.filter((m) => m.senderType === "contact").at(-1));
+    expect(fromPlatform).toBeNull();
+    expect(second).toEqual(rows[1]);
+    expect(await storeOf(id).stub().lookupMessages(other.organizationId, id, lookups)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it(
