@@ -116,6 +116,28 @@ function pageWindow(cursor: Cursor | null, pageSize: number): PageWindow {
 
 type Raw = Record<string, SqlStorageValue>;
 
+/** Which message `MessageStore.latest` takes: the latest one of this type, of this sender, from a platform chat. */
+export interface LatestFilter {
+  type?: "incoming";
+  senderType?: "contact";
+  /** From a messaging platform's chat (its `metadata.channel.threadKey`). */
+  threadKey?: boolean;
+}
+
+/** One message a read looks up: by id, or the latest one a filter takes (see Conversation.lookupMessages). */
+export type MessageLookup = { id: string } | { latest: LatestFilter };
+
+/** Which of the visible messages a read takes (see MessageStore.visible). */
+export interface VisibleWindow {
+  /** Those after this message, oldest first. */
+  afterId?: string;
+  /** Those before this sequence. */
+  before?: number;
+  /** Newest first (otherwise oldest first). */
+  newest?: boolean;
+  limit: number;
+}
+
 const insert = `INSERT INTO messages (${list}) VALUES (${names.map(() => "?").join(", ")}) `;
 /** A copied row: D1's values of the columns written after a message is stored win over what is here. */
 const upsert = `${insert}ON CONFLICT (id) DO UPDATE SET feedback = excluded.feedback, metadata = excluded.metadata`;
@@ -153,12 +175,11 @@ export class MessageStore {
   }
 
   /**
-   * `pageSize + 1` of the conversation's messages from the cursor on, in the message list's order (see pageWindow);
-   * none when the conversation is not the organization's. One D1 query reads the messages past `through`; a
-   * conversation not copied before takes more, a page of messages each. Not beside a `set` of the object's (see
-   * Conversation.listMessages): a copy read before it and stored after it would undo it.
+   * Brings the conversation's copy up to D1 (every read's first step): one D1 query reads the messages past
+   * `through`; a conversation not copied before takes more, a page of messages each. Not beside a `set` of the
+   * object's (see Conversation.#read): a copy read before it and stored after it would undo it.
    */
-  async list(organizationId: string, conversationId: string, cursor: Cursor | null, pageSize: number) {
+  async sync(conversationId: string): Promise<void> {
     const unsettled = this.sql
       .exec<{ id: string }>("SELECT message_id AS id FROM unsettled WHERE conversation_id = ?", conversationId)
       .toArray()
@@ -177,7 +198,77 @@ export class MessageStore {
       page = (await this.#d1CopyPage(conversationId).all<Raw>()).results;
       this.#copy(conversationId, page);
     }
+  }
+
+  /**
+   * `pageSize + 1` of the conversation's messages from the cursor on, in the message list's order (see pageWindow);
+   * none when the conversation is not the organization's. Read after `sync`, as every read below.
+   */
+  list(organizationId: string, conversationId: string, cursor: Cursor | null, pageSize: number): MessageRow[] {
     return this.#page(organizationId, conversationId, pageWindow(cursor, pageSize));
+  }
+
+  /** The conversation's message `id`; undefined when it is not one of the organization's conversation's. */
+  find(organizationId: string, conversationId: string, id: string): MessageRow | undefined {
+    return this.sql
+      .exec<Raw>(
+        `SELECT ${list} FROM messages WHERE id = ? AND conversation_id = ? AND organization_id = ?`,
+        id,
+        conversationId,
+        organizationId,
+      )
+      .toArray()
+      .map(toRow)[0];
+  }
+
+  /** The conversation's latest message that `filter` takes; undefined when none (or not the organization's). */
+  latest(organizationId: string, conversationId: string, filter: LatestFilter): MessageRow | undefined {
+    const conditions = [
+      filter.type ? "AND type = ?" : "",
+      filter.senderType ? "AND sender_type = ?" : "",
+      filter.threadKey ? "AND json_extract(metadata, '$.channel.threadKey') IS NOT NULL" : "",
+    ].join(" ");
+    const values = [filter.type, filter.senderType].filter((v) => v !== undefined);
+    return this.sql
+      .exec<Raw>(
+        `SELECT ${list} FROM messages WHERE conversation_id = ? AND organization_id = ? ${conditions} ` +
+          "ORDER BY sequence DESC LIMIT 1",
+        conversationId,
+        organizationId,
+        ...values,
+      )
+      .toArray()
+      .map(toRow)[0];
+  }
+
+  /**
+   * Up to `limit` of the messages a visitor may read (all but private notes), oldest first from the start, from
+   * after message `afterId` (none when it is not the conversation's), or newest first before sequence `before`.
+   * None when the conversation is not the organization's.
+   */
+  visible(organizationId: string, conversationId: string, window: VisibleWindow): MessageRow[] {
+    let after = "";
+    const bound: number[] = [];
+    if (window.afterId !== undefined) {
+      const from = this.find(organizationId, conversationId, window.afterId);
+      if (!from) return [];
+      after = "AND sequence > ?";
+      bound.push(from.sequence);
+    } else if (window.before !== undefined) {
+      after = "AND sequence < ?";
+      bound.push(window.before);
+    }
+    return this.sql
+      .exec<Raw>(
+        `SELECT ${list} FROM messages WHERE conversation_id = ? AND organization_id = ? AND private = 0 ${after} ` +
+          `ORDER BY sequence ${window.newest ? "DESC" : "ASC"} LIMIT ?`,
+        conversationId,
+        organizationId,
+        ...bound,
+        window.limit,
+      )
+      .toArray()
+      .map(toRow);
   }
 
   /**

@@ -26,7 +26,7 @@ import {
 import type { TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge/knowledge-bases";
 import { WriteQueue } from "./write-queue";
-import { MessageStore } from "./conversation-store";
+import { MessageStore, type MessageLookup, type VisibleWindow } from "./conversation-store";
 import { SseWriter } from "../src/services/sse";
 import { effectStatements, runStored } from "../src/services/conversation/effects";
 import {
@@ -362,24 +362,46 @@ export class Conversation extends DurableObject<Bindings> {
 
   /**
    * `pageSize + 1` of the conversation's messages from the cursor on, newest first (`GET /messages/`, as
-   * services/messages.ts pages them), from this object's store: D1's messages it has not copied yet are copied first
-   * (one D1 query; see MessageStore). None when the conversation is not the organization's. After the column writes
-   * queued before it, and those queued later wait for it: a copy of a row read from D1 before a rating and stored
-   * here after it would lay the older value over the newer one.
+   * services/messages.ts pages them), from this object's store. None when the conversation is not the
+   * organization's.
    */
-  async listMessages(
+  listMessages(
     organizationId: string,
     conversationId: string,
     cursor: Cursor | null,
     pageSize: number,
   ): Promise<MessageRecord[]> {
-    // Counted from when it starts: a write queued before it may not wait for it.
-    const read = this.#columns.then(() => {
-      const copy = this.#messages.list(organizationId, conversationId, cursor, pageSize);
-      this.#copies.add(copy);
-      return copy.finally(() => this.#copies.delete(copy));
-    });
-    return (await read).map(messageRecord);
+    return this.#read(conversationId, () =>
+      this.#messages.list(organizationId, conversationId, cursor, pageSize).map(messageRecord),
+    );
+  }
+
+  /**
+   * Messages of the conversation as stored, each looked up by id or as the latest one a filter takes (a message by
+   * id, services/messages.ts; a channel's chat and reply, services/channels/outbound.ts; ...), in one read; null for
+   * each not found, and for every one when the conversation is not the organization's.
+   */
+  lookupMessages(
+    organizationId: string,
+    conversationId: string,
+    lookups: MessageLookup[],
+  ): Promise<(MessageRow | null)[]> {
+    return this.#read(conversationId, () =>
+      lookups.map(
+        (l) =>
+          ("id" in l
+            ? this.#messages.find(organizationId, conversationId, l.id)
+            : this.#messages.latest(organizationId, conversationId, l.latest)) ?? null,
+      ),
+    );
+  }
+
+  /**
+   * The messages a visitor may read, as `window` takes them (the widget's history, live catch-up and shared
+   * conversation: services/widget/); none when the conversation is not the organization's.
+   */
+  visibleMessages(organizationId: string, conversationId: string, window: VisibleWindow): Promise<MessageRow[]> {
+    return this.#read(conversationId, () => this.#messages.visible(organizationId, conversationId, window));
   }
 
   /**
@@ -528,6 +550,22 @@ export class Conversation extends DurableObject<Bindings> {
     ]);
     if (!row) throw new ApiError(404, "not_found", "The conversation's assistant no longer exists.");
     return { ...row, knowledgeBases };
+  }
+
+  /**
+   * A read of this object's store (`local`), once D1's messages it has not copied yet are copied (one D1 query; see
+   * MessageStore.sync). After the column writes queued before it, and those queued later wait for it: a copy of a
+   * row read from D1 before a rating and stored here after it would lay the older value over the newer one. Every
+   * message this object stored is in the store before its caller hears of it (#commit), and a message another writer
+   * stored in D1 (the worker's first turn) is copied by the read: a reader sees what was stored before it asked.
+   */
+  #read<T>(conversationId: string, local: () => T): Promise<T> {
+    // Counted from when it starts: a write queued before it may not wait for it.
+    return this.#columns.then(() => {
+      const copy = this.#messages.sync(conversationId).then(local);
+      this.#copies.add(copy);
+      return copy.finally(() => this.#copies.delete(copy));
+    });
   }
 
   #columnWrite<T>(op: () => Promise<T>): Promise<T> {

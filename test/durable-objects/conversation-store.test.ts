@@ -1,6 +1,7 @@
 // The conversation object's own message store (durable-objects/conversation-store.ts): its schema migrations, the
-// copy of a conversation's D1 messages, its own writes, and `GET /messages/` read through it, answering exactly as
-// the D1 read it replaces.
+// copy of a conversation's D1 messages, its own writes, and the readers of one conversation's messages read through
+// it (`GET /messages/`, a message by id, the widget's history and catch-up), answering exactly as the D1 reads they
+// replace.
 import { env, runInDurableObject } from "cloudflare:test";
 import { and, eq, getTableColumns } from "drizzle-orm";
 import type { Context } from "hono";
@@ -17,6 +18,7 @@ import { runHousekeeping } from "../../src/services/housekeeping";
 import { createChatbot } from "../fixtures/chatbots";
 import { db, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { bodyOf } from "../support/api";
+import { pub, visitorConversation } from "../routes/widget/fixtures";
 
 /** The message list as D1 answered it before the object's store: the reference every read through the object equals. */
 async function d1List(conversationId: string, cursor: Cursor | null, pageSize: number) {
@@ -444,4 +446,118 @@ describe("the columns written after a message is stored, by the conversation obj
     ).all();
     expect(triggers.results).toEqual([]);
   });
+});
+
+describe("the other readers of one conversation, through the conversation object", () => {
+  /** The conversation's messages as D1 holds them, oldest first. */
+  const d1Messages = (conversationId: string) =>
+    db().select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(messages.sequence);
+
+  it("GET /messages/{id}/ answers each message as D1 holds it, the conversation copied on the first read", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { id } = await workerConversation(owner);
+    const store = storeOf(id);
+    expect(await store.state()).toEqual({ sequences: [], through: 0 });
+    const rows = await d1Messages(id);
+    for (const row of rows) {
+      const res = await owner.fetch("GET", `/messages/${row.id}/?conversation=${id}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json()).toEqual(JSON.parse(JSON.stringify(messageRecord(row))));
+    }
+    expect(await store.state()).toEqual({ sequences: [1, 2], through: 2 });
+
+    // Another organization's conversation: 404, and the object answers nothing for that organization.
+    await expectError(await other.fetch("GET", `/messages/${rows[0].id}/?conversation=${id}`), 404);
+    expect(await store.stub().lookupMessages(other.organizationId, id, [{ id: rows[0].id }, { latest: {} }])).toEqual([
+      null,
+      null,
+    ]);
+    // A message of another conversation, named with this one: 404.
+    const elsewhere = await workerConversation(owner);
+    const [foreign] = await d1Messages(elsewhere.id);
+    await expectError(await owner.fetch("GET", `/messages/${foreign.id}/?conversation=${id}`), 404);
+  });
+
+  it("looks up the latest message a filter takes, as D1 holds it; none for another organization", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { bot, id } = await workerConversation(owner);
+    const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      conversation: id,
+      message: { content: "again" },
+    });
+    expect(turn.status).toBe(200);
+    const note = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "n", private: true });
+    expect(note.status).toBe(201);
+    const rows = await d1Messages(id);
+    const lookups = [
+      { latest: {} },
+      { latest: { senderType: "contact" as const } },
+      { latest: { type: "incoming" as const, threadKey: true } },
+      { id: rows[1].id },
+    ];
+    const found = await storeOf(id).stub().lookupMessages(owner.organizationId, id, lookups);
+    const [newest, visitor, fromPlatform, second] = found as unknown as (typeof rows)[number][];
+    expect(newest).toEqual(rows.at(-1));
+    expect(visitor).toEqual(rows.filter((m) => m.senderType === "contact").at(-1));
+    expect(fromPlatform).toBeNull();
+    expect(second).toEqual(rows[1]);
+    expect(await storeOf(id).stub().lookupMessages(other.organizationId, id, lookups)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it(
+    "the widget's history pages, catch-up and first messages are D1's visible messages, and nothing for " +
+      "another organization",
+    async () => {
+      const owner = await seedOwner();
+      const other = await seedOwner();
+      const { chat, visitor, session, id } = await visitorConversation(owner);
+      await owner.fetch("POST", `/conversations/${id}/take-over/`);
+      for (const [content, note] of [
+        ["one", false],
+        ["for the team", true],
+        ["two", false],
+        ["three", false],
+      ] as const) {
+        const res = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content, private: note });
+        expect(res.status, await res.clone().text()).toBe(201);
+      }
+      const visible = (await d1Messages(id)).filter((m) => !m.private);
+      expect(visible.map((m) => m.content)).toEqual(["hello", expect.any(String), "one", "two", "three"]);
+
+      // Read backwards two at a time, as the widget does.
+      const seen: string[] = [];
+      let before: number | undefined;
+      for (;;) {
+        const q = `pageSize=2${before ? `&before=${before}` : ""}`;
+        const page = await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+          await visitor.get(pub(chat.id, `conversations/${id}/messages/?${q}`), session.token),
+        );
+        seen.unshift(...page.results.map((m) => m.id));
+        if (!page.hasMore) break;
+        before = page.results[0].sequence;
+      }
+      expect(seen).toEqual(visible.map((m) => m.id));
+
+      const stub = storeOf(id).stub();
+      const windows = [{ limit: 100 }, { newest: true, limit: 100 }, { afterId: visible[0].id, limit: 100 }];
+      for (const window of windows) {
+        expect(await stub.visibleMessages(other.organizationId, id, window)).toEqual([]);
+        const mine = (await stub.visibleMessages(owner.organizationId, id, window)) as unknown as { id: string }[];
+        expect(mine.length).toBeGreaterThan(0);
+      }
+      const after = (await stub.visibleMessages(owner.organizationId, id, windows[2])) as unknown as { id: string }[];
+      expect(after.map((m) => m.id)).toEqual(visible.slice(1).map((m) => m.id));
+      // A message id of another conversation names no place in this one.
+      const elsewhere = await workerConversation(owner);
+      const [foreign] = await d1Messages(elsewhere.id);
+      expect(await stub.visibleMessages(owner.organizationId, id, { afterId: foreign.id, limit: 100 })).toEqual([]);
+    },
+  );
 });

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { resolvedState } from "../../services/conversations";
+import { currentAccess } from "../../services/access";
 import { askForRating } from "../../services/conversation/csat";
 import { changeConversation } from "./change";
 import { ConversationSchema } from "../../services/records/conversations";
@@ -30,6 +31,8 @@ export const registerResolveConversation = (r: Router) =>
     const record = await changeConversation(c, c.req.valid("param").id, () => resolvedState, "resolved");
     await askForRating(c.env, c.var.db, {
       id: record.id,
+      // As changeConversation found the conversation (remembered: no second read).
+      organizationId: (await currentAccess(c)).organizationId,
       inboxId: record.inbox.id,
       chatbotId: record.chatbot?.id ?? null,
     });

@@ -28,5 +28,5 @@ export const registerGetMessage = (r: Router) =>
     requirePermission(access, "conversation.view");
     const { id } = c.req.valid("param");
     const { conversation } = c.req.valid("query");
-    return c.json(await findMessage(c.var.db, access.organizationId, conversation, id), 200);
+    return c.json(await findMessage(c.env, access.organizationId, conversation, id), 200);
   });

@@ -53,5 +53,5 @@ export const registerWidgetHistory = (r: Router) =>
     const { before, pageSize } = c.req.valid("query");
     const { chat, visitor } = await chatVisitor(c, id);
     const conversation = await visitorConversation(c.var.db, chat, visitor, conversationId);
-    return c.json(await conversationHistory(c.var.db, conversation.id, chat.webChat.settings, before, pageSize), 200);
+    return c.json(await conversationHistory(c.env, conversation, chat.webChat.settings, before, pageSize), 200);
   });

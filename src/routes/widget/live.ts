@@ -59,6 +59,6 @@ export const registerWidgetLive = (r: Router) =>
     const lastEventId = c.req.valid("header")["last-event-id"];
     // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.
     const stream = await conversationObject(c.env, conversation.id).subscribe();
-    const missed = () => messagesAfter(db, conversation.id, lastEventId);
+    const missed = () => messagesAfter(c.env, conversation, lastEventId);
     return c.body(liveMessages(stream, chat.webChat.settings, missed, streamMaxMs(c.env)), 200, SSE_HEADERS);
   });

@@ -61,7 +61,7 @@ export const registerWidgetResume = (r: Router) =>
         200,
         SSE_HEADERS,
       );
-    const stored = await storedReply(db, conversation.id, last.messageId);
+    const stored = await storedReply(c.env, conversation, last.messageId);
     if (!stored) throw notFound("No such reply in this conversation.");
     return c.body(storedReplyEvents(conversation.id, stored, offset, settings), 200, SSE_HEADERS);
   });

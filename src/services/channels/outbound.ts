@@ -5,7 +5,7 @@
 // after Retry-After or a back-off by a delayed queue message, any other refusal is recorded as failed
 // and the next goes. The message's `metadata.channelDelivery` follows its row, written by the conversation's
 // object after each write of the row (showDelivery). docs/decisions.md, "Messaging channels".
-import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { prepared, ph, sqlStatement } from "../../db/prepared";
 import {
   attachments,
@@ -14,12 +14,12 @@ import {
   chatbots,
   inboxChannels,
   inboxes,
-  messages,
   webChats,
 } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { conflict, notFound } from "../../lib/errors";
 import { conversationObject, type ConversationRow, type MessageRow } from "../conversations";
+import { storedMessages, threadKeyOf } from "../messages";
 import type { MessageEffect } from "../conversation/effects";
 import { signedDownloadUrl } from "../uploads/urls";
 import { uuidv7At } from "../webhooks/emit";
@@ -209,8 +209,12 @@ async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => num
     await showState(env, delivery);
   };
   const channel = await loadChannel(env, db, delivery.inboxId);
-  const [message] = await db.select().from(messages).where(eq(messages.id, delivery.messageId));
-  const thread = message ? await threadOf(db, delivery) : null;
+  // The reply and the latest message from the platform, in one read of the conversation's object.
+  const [message, latest] = await storedMessages(env, delivery.organizationId, delivery.conversationId).lookup([
+    { id: delivery.messageId },
+    { latest: { type: "incoming", threadKey: true } },
+  ]);
+  const thread = message ? await threadOf(db, delivery, latest) : null;
   const missing = !channel
     ? "The inbox's channel no longer exists."
     : !message
@@ -268,25 +272,16 @@ async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => num
 type ThreadRow = typeof channelThreads.$inferSelect & { lastInboundAt: number };
 
 /**
- * The platform chat a conversation answers: the one its latest message from the platform came
+ * The platform chat a conversation answers: the one its `latest` message from the platform came
  * from (a resolved conversation keeps its chat though the chat has moved on to a new conversation).
  */
-async function threadOf(db: Db, delivery: DeliveryRow): Promise<ThreadRow | null> {
-  const key = sql<string>`json_extract(${messages.metadata}, '$.channel.threadKey')`;
-  const [latest] = await db
-    .select({ threadKey: key, at: messages.createdAt })
-    .from(messages)
-    .where(
-      and(eq(messages.conversationId, delivery.conversationId), eq(messages.type, "incoming"), sql`${key} is not null`),
-    )
-    .orderBy(desc(messages.sequence))
-    .limit(1);
+async function threadOf(db: Db, delivery: DeliveryRow, latest: MessageRow | null): Promise<ThreadRow | null> {
   if (!latest) return null;
   const [thread] = await db
     .select()
     .from(channelThreads)
-    .where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, latest.threadKey)));
-  return thread ? { ...thread, lastInboundAt: latest.at } : null;
+    .where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, threadKeyOf(latest))));
+  return thread ? { ...thread, lastInboundAt: latest.createdAt } : null;
 }
 
 const markChannel = (db: Db, inboxId: string, status: "connected" | "failing", lastError: string | null) =>

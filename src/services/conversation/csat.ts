@@ -3,11 +3,12 @@
 // its own (its live stream says `resolved`); a messaging channel's visitor gets the question as a
 // message of the assistant's side with the platform's buttons (askForRating), and their answer to it
 // (a button's callback, or a message "1".."5" right after it) is kept as the rating (channelRating).
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { chatbots, conversations, inboxChannels, messages } from "../../db/schema";
+import { chatbots, conversations, inboxChannels } from "../../db/schema";
 import { ApiError, conflict } from "../../lib/errors";
 import { conversationObject, type ConversationRow } from "../conversations";
+import { storedMessages } from "../messages";
 import { conversationEvent, publishInboxEvents } from "./inbox-events";
 import { inLanguage, type InLanguages } from "./handoff";
 
@@ -76,27 +77,20 @@ export const isRatingAsk = (payload: unknown) => !!(payload as { csat?: { ask?: 
 export async function askForRating(
   env: Bindings,
   db: Db,
-  conversation: { id: string; inboxId: string; chatbotId: string | null },
+  conversation: { id: string; organizationId: string; inboxId: string; chatbotId: string | null },
 ): Promise<void> {
   const [channel] = await db
     .select({ inboxId: inboxChannels.inboxId })
     .from(inboxChannels)
     .where(eq(inboxChannels.inboxId, conversation.inboxId));
   if (!channel) return;
+  // Both read by the conversation's object, in one read.
+  const [latest, visitor] = await storedMessages(env, conversation.organizationId, conversation.id).lookup([
+    { latest: {} },
+    { latest: { senderType: "contact" } },
+  ]);
   // Resolved again without a word since: asked already.
-  const [latest] = await db
-    .select({ contentPayload: messages.contentPayload })
-    .from(messages)
-    .where(eq(messages.conversationId, conversation.id))
-    .orderBy(desc(messages.sequence))
-    .limit(1);
   if (!latest || isRatingAsk(latest.contentPayload)) return;
-  const [visitor] = await db
-    .select({ content: messages.content })
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversation.id), eq(messages.senderType, "contact")))
-    .orderBy(desc(messages.sequence))
-    .limit(1);
   const [bot] = conversation.chatbotId
     ? await db
         .select({ id: chatbots.id, name: chatbots.name })
@@ -126,12 +120,7 @@ export async function channelRating(
 ): Promise<ConversationRow | null> {
   const rating = answer.rating ?? Number(/^\s*([1-5])\s*$/.exec(answer.text)?.[1] ?? NaN);
   if (conversation?.status !== "resolved" || !(rating >= 1 && rating <= 5)) return null;
-  const [latest] = await db
-    .select({ contentPayload: messages.contentPayload, createdAt: messages.createdAt })
-    .from(messages)
-    .where(eq(messages.conversationId, conversation.id))
-    .orderBy(desc(messages.sequence))
-    .limit(1);
+  const [latest] = await storedMessages(env, conversation.organizationId, conversation.id).lookup([{ latest: {} }]);
   if (!latest || !isRatingAsk(latest.contentPayload)) return null;
   // Answered already: once per question.
   if (conversation.csatAt !== null && conversation.csatAt >= latest.createdAt) return null;

@@ -2,10 +2,9 @@
 // stored. An operator's typing reaches the visitor through the conversation's object (the widget's
 // live stream) or, on a messaging channel, the platform's own typing action; a visitor's typing
 // reaches the operators through the organization's live inbox stream.
-import { and, desc, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { messages } from "../../db/schema";
 import { conversationObject, type ConversationRow } from "../conversations";
+import { storedMessages, threadKeyOf } from "../messages";
 import { platformContext } from "../channels/http";
 import { adapterFor } from "../channels/platforms";
 import { loadChannel } from "../channels/settings";
@@ -50,23 +49,20 @@ const typingEvent = (conversationId: string, sender: Sender, typing: boolean) =>
 
 /**
  * The platform's typing action in the chat the conversation answers (its latest message from the
- * platform). A platform's refusal costs the visitor only the indicator: logged, not thrown.
+ * platform, read by the conversation's object). A platform's refusal costs the visitor only the
+ * indicator: logged, not thrown.
  */
 async function channelTyping(env: Bindings, db: Db, conversation: ConversationRow): Promise<void> {
   const channel = await loadChannel(env, db, conversation.inboxId);
   if (!channel) return;
   const adapter = await adapterFor(channel.config.platform);
   if (!adapter.typing) return;
-  const key = sql<string>`json_extract(${messages.metadata}, '$.channel.threadKey')`;
-  const [latest] = await db
-    .select({ threadKey: key })
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversation.id), eq(messages.type, "incoming"), sql`${key} is not null`))
-    .orderBy(desc(messages.sequence))
-    .limit(1);
+  const [latest] = await storedMessages(env, conversation.organizationId, conversation.id).lookup([
+    { latest: { type: "incoming", threadKey: true } },
+  ]);
   if (!latest) return;
   try {
-    await adapter.typing(platformContext(env, channel.config), latest.threadKey);
+    await adapter.typing(platformContext(env, channel.config), threadKeyOf(latest));
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
     console.warn(JSON.stringify({ level: "warn", message: "typing indicator not shown", error: err.message }));

@@ -1,11 +1,10 @@
-import { and, asc, eq, gt } from "drizzle-orm";
-import type { Bindings, Db } from "../../env";
-import { messages, type WebChatSettings } from "../../db/schema";
+import type { Bindings } from "../../env";
+import type { WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
-import type { ConversationStateEvent } from "../conversations";
+import type { ConversationStateEvent, MessageRow } from "../conversations";
+import { storedMessages } from "../messages";
 import { eventText } from "../sse";
 import { publicMessage } from "../records/widget";
-import { visitorVisible } from "./messages";
 
 const encoder = new TextEncoder();
 
@@ -19,22 +18,19 @@ const REPLAY_LIMIT = 100;
 
 /**
  * The messages of a conversation stored after `lastEventId` (a message id of this conversation, as
- * the live stream numbers its events), oldest first. An id that is not one of this conversation's
- * messages replays nothing: it could name another visitor's message.
+ * the live stream numbers its events), oldest first, read by its object. An id that is not one of this
+ * conversation's messages replays nothing: it could name another visitor's message.
  */
-export async function messagesAfter(db: Db, conversationId: string, lastEventId: string | undefined) {
+export async function messagesAfter(
+  env: Bindings,
+  conversation: { id: string; organizationId: string },
+  lastEventId: string | undefined,
+): Promise<MessageRow[]> {
   if (!lastEventId) return [];
-  const [last] = await db
-    .select({ sequence: messages.sequence })
-    .from(messages)
-    .where(and(eq(messages.id, lastEventId.toLowerCase()), eq(messages.conversationId, conversationId)));
-  if (!last) return [];
-  return db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), visitorVisible(), gt(messages.sequence, last.sequence)))
-    .orderBy(asc(messages.sequence))
-    .limit(REPLAY_LIMIT);
+  return storedMessages(env, conversation.organizationId, conversation.id).visible({
+    afterId: lastEventId.toLowerCase(),
+    limit: REPLAY_LIMIT,
+  });
 }
 
 /**

@@ -1,59 +1,52 @@
-import { and, asc, eq } from "drizzle-orm";
-import type { Db } from "../../env";
-import { messages, type WebChatSettings } from "../../db/schema";
-import { cursorWindow } from "../../db/paginate";
+import type { Bindings } from "../../env";
+import type { WebChatSettings } from "../../db/schema";
 import type { MessageRow } from "../conversations";
+import { storedMessages } from "../messages";
 import { publicMessage, type PublicMessage } from "../records/widget";
 
-/** The messages a visitor may read: every one but operators' private notes (the live stream leaves them out too:
- * durable-objects/conversation.ts). */
-export const visitorVisible = () => eq(messages.private, false);
+/**
+ * The conversation a visitor reads, as its row gives it: the object reads only the organization's, and only the
+ * messages a visitor may read (every one but operators' private notes; the live stream leaves them out too).
+ */
+type Visited = { id: string; organizationId: string };
 
 /**
  * A conversation's latest `pageSize` visible messages before sequence `before`, oldest first, and
- * whether older ones exist (the widget's history reads backwards from the newest).
+ * whether older ones exist (the widget's history reads backwards from the newest), read by its object.
  */
 export async function conversationHistory(
-  db: Db,
-  conversationId: string,
+  env: Bindings,
+  conversation: Visited,
   settings: WebChatSettings,
   before: number | undefined,
   pageSize: number,
 ): Promise<{ results: PublicMessage[]; hasMore: boolean }> {
-  const w = cursorWindow([messages.sequence], "desc", before ? { k: before, d: "n" } : null, [before], pageSize);
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), visitorVisible(), w.after))
-    .orderBy(...w.orderBy)
-    .limit(w.limit);
+  const rows = await storedMessages(env, conversation.organizationId, conversation.id).visible({
+    before: before || undefined,
+    newest: true,
+    limit: pageSize + 1,
+  });
   const page = rows.slice(0, pageSize).reverse();
   return { results: page.map((m) => publicMessage(m, settings)), hasMore: rows.length > pageSize };
 }
 
-/** The first `limit` visible messages of a conversation, oldest first, in their public form. */
+/** The first `limit` visible messages of a conversation, oldest first, in their public form, read by its object. */
 export async function firstPublicMessages(
-  db: Db,
-  conversationId: string,
+  env: Bindings,
+  conversation: Visited,
   settings: WebChatSettings,
   limit: number,
 ): Promise<PublicMessage[]> {
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), visitorVisible()))
-    .orderBy(asc(messages.sequence))
-    .limit(limit);
+  const rows = await storedMessages(env, conversation.organizationId, conversation.id).visible({ limit });
   return rows.map((m) => publicMessage(m, settings));
 }
 
-/** The assistant's reply `messageId` stored in this conversation, if any. */
-export async function storedReply(db: Db, conversationId: string, messageId: string): Promise<MessageRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(messages)
-    .where(
-      and(eq(messages.id, messageId), eq(messages.conversationId, conversationId), eq(messages.senderType, "chatbot")),
-    );
-  return row;
+/** The assistant's reply `messageId` stored in this conversation, if any, read by its object. */
+export async function storedReply(
+  env: Bindings,
+  conversation: Visited,
+  messageId: string,
+): Promise<MessageRow | undefined> {
+  const row = await storedMessages(env, conversation.organizationId, conversation.id).find(messageId);
+  return row?.senderType === "chatbot" ? row : undefined;
 }

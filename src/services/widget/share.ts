@@ -55,6 +55,6 @@ export async function sharedConversation(
   if (!conversation) throw notFound();
   return {
     title: conversation.title,
-    results: await firstPublicMessages(db, conversationId, chat.webChat.settings, SHARED_MESSAGES),
+    results: await firstPublicMessages(env, conversation, chat.webChat.settings, SHARED_MESSAGES),
   };
 }
