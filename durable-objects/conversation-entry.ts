@@ -22,6 +22,8 @@ export const FORWARDED = [
   "say",
   "resume",
   "listMessages",
+  "lookupMessages",
+  "visibleMessages",
   "rate",
   "deliveryState",
 ] as const satisfies readonly (keyof Body)[];
