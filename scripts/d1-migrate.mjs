@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Applies the migrations of every D1 binding of wrangler.toml (`DB` and the organization shards `CONVERSATIONS_n`, each
 // with its `migrations_dir`): `node scripts/d1-migrate.mjs --local|--remote [wrangler flags]`, run by `npm run dev`
-// (as `applyAll`), `npm run deploy` and `npm run db:migrate:local`. The bindings are read from wrangler.toml, so a shard
-// added there is migrated everywhere.
+// (as `applyAll`), `npm run deploy` and `npm run db:migrate:local`. The bindings are read from wrangler.toml, so a
+// shard added there is migrated everywhere.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -62,7 +62,8 @@ const UPSERT =
   "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
   `SELECT ${uuidBytes("?1")}, value ->> 0, unhex(value ->> 1), value ->> 2 FROM json_each(?2) WHERE true ` +
   "ON CONFLICT (organization_id, term, conversation_id) DO UPDATE SET last_at = max(last_at, excluded.last_at)";
-const KEPT = `SELECT count(*) AS n FROM conversation_terms WHERE organization_id = ${uuidBytes("?1")} AND last_at >= ?2`;
+const KEPT =
+  `SELECT count(*) AS n FROM conversation_terms WHERE organization_id = ${uuidBytes("?1")} ` + "AND last_at >= ?2";
 
 async function copy(env: Bindings, move: Move, to: ShardName, now: number, pages: number, size: number) {
   const from = shardDb(env, move.shard);
