@@ -4,8 +4,11 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { buildAssets } from "./scripts/build-assets.mjs";
 
 const BOOTSTRAP_TEST = "test/services/bootstrap.test.ts";
-/** Runs the housekeeping cron with its clock 91 days on, which would expire other files' rows in a shared database. */
-const FUTURE_CLOCK_TEST = "test/services/search-terms.test.ts";
+/**
+ * Run the housekeeping cron with its clock 91 days on, which would expire other files' rows in a shared database, and
+ * move organizations between shards with the cron's clock minutes on.
+ */
+const FUTURE_CLOCK_TESTS = ["test/services/search-terms.test.ts", "test/services/shards.test.ts"];
 /**
  * Move every organization's settled chatbot records to R2 and assert on all of D1; the backfill test compares D1's
  * records of months ago, which a move beside it (any housekeeping run) would take.
@@ -29,6 +32,8 @@ const TEST_HYPERDRIVE = "TEST_HYPERDRIVE";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // The organization shards' own (CONVERSATIONS_n in wrangler.toml; test/setup.ts applies them to each).
+  const shardMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-shards"));
   // The worker's static files (the widget's script, the console), built into modules of src/vendor as
   // wrangler.toml's `[build]` does (scripts/build-assets.mjs): before any test.
   await buildAssets({ quiet: true });
@@ -70,6 +75,7 @@ export default defineConfig(async () => {
           },
           bindings: {
             TEST_MIGRATIONS: migrations,
+            TEST_SHARD_MIGRATIONS: shardMigrations,
             ENCRYPTION_KEY: "test-encryption-key",
             // wrangler.toml keeps registration closed; the tests register users (as `npm run dev` lets a developer).
             REGISTRATION_ENABLED: "true",
@@ -140,7 +146,7 @@ export default defineConfig(async () => {
             exclude: [
               ...configDefaults.exclude,
               BOOTSTRAP_TEST,
-              FUTURE_CLOCK_TEST,
+              ...FUTURE_CLOCK_TESTS,
               ...RECORD_MOVE_TESTS,
               ...NODE_TESTS,
             ],
@@ -148,7 +154,7 @@ export default defineConfig(async () => {
         },
         {
           extends: true,
-          test: { name: "own-database", include: [BOOTSTRAP_TEST, FUTURE_CLOCK_TEST, ...RECORD_MOVE_TESTS] },
+          test: { name: "own-database", include: [BOOTSTRAP_TEST, ...FUTURE_CLOCK_TESTS, ...RECORD_MOVE_TESTS] },
         },
       ],
     },

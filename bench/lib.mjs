@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { applyAll } from "../scripts/d1-migrate.mjs";
 // The service's own seeded PRNG (Node 24 strips the file's types), so every run of a bench draws the same data.
 export { prng } from "../src/lib/random.ts";
 
@@ -52,7 +53,7 @@ export async function startServer({
     X_LOCAL_OBSERVABILITY: "false",
     ...(prebuilt ? { ASSETS_PREBUILT: "1" } : {}),
   };
-  const state = reuse ?? migratedState(root, env);
+  const state = reuse ?? (await migratedState(root, env));
   const key = givenKey ?? newKey();
   // Registration is closed by wrangler.toml; benches and browser tests register users, as `npm run dev` lets a
   // developer.
@@ -204,27 +205,26 @@ async function assertPortFree(port) {
  * runtime (seconds of CPU; 27 s of it measured on the loaded machine) before each server; a copy of
  * the same files takes milliseconds.
  */
-function migratedState(root, env) {
+async function migratedState(root, env) {
   const hash = createHash("sha256");
   const migrations = path.join(root, "migrations");
-  for (const file of readdirSync(migrations)
-    .filter((f) => f.endsWith(".sql"))
-    .sort())
-    hash
-      .update(`${file}\0`)
-      .update(readFileSync(path.join(migrations, file)))
-      .update("\0");
+  // The organization shards' own migrations, in a checkout that has them (a baseline may be older).
+  for (const folder of [migrations, path.join(root, "migrations-shards")].filter((f) => existsSync(f)))
+    for (const file of readdirSync(folder)
+      .filter((f) => f.endsWith(".sql"))
+      .sort())
+      hash
+        .update(`${file}\0`)
+        .update(readFileSync(path.join(folder, file)))
+        .update("\0");
   hash.update(readFileSync(path.join(root, "wrangler.toml")));
   hash.update(readFileSync(createRequire(path.join(root, "package.json")).resolve("wrangler/package.json")));
   const template = path.join(tmpdir(), `bench-migrated-${hash.digest("hex").slice(0, 16)}`);
   if (!existsSync(template)) {
     const fresh = mkdtempSync(path.join(tmpdir(), "bench-migrating-"));
-    const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", fresh], {
-      cwd: root,
-      env,
-      encoding: "utf8",
-    });
-    if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+    // Every D1 binding: `DB` and the organization shards (scripts/d1-migrate.mjs).
+    const migrate = await applyAll(["--local", "--persist-to", fresh], { cwd: root, env });
+    if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.output}`);
     // Complete or not there: another process may have made the same one meanwhile (then it is kept, and this one
     // dropped).
     try {

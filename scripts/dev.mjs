@@ -4,9 +4,10 @@
 // local state (their output in .wrangler/migrations.log) and starts `wrangler dev` on port 8787 with
 // every binding local. It prints a short summary: where things are, and how the first administrator
 // signs in (docs/decisions.md, "Safe defaults", "The first administrator's sign-in").
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { applyAll } from "./d1-migrate.mjs";
 
 const port = process.env.PORT ?? "8787";
 const varsFile = ".dev.vars";
@@ -86,21 +87,14 @@ const env = {
   WRANGLER_HIDE_BANNER: "true",
   CI: process.env.CI ?? "",
 };
-const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local"], {
-  env,
-  input: "y\n",
-  encoding: "utf8",
-});
-writeFileSync(
-  migrationsLog,
-  `${new Date().toISOString()} wrangler d1 migrations apply DB --local\n${migrate.stdout ?? ""}${migrate.stderr ?? ""}`,
-);
+const migrate = await applyAll(["--local"], { env });
+writeFileSync(migrationsLog, `${new Date().toISOString()}\n${migrate.output}`);
 if (migrate.status !== 0) {
   console.error(`The D1 migrations failed (exit ${migrate.status}); their output is in ${migrationsLog}:\n`);
-  console.error((migrate.stderr || migrate.stdout || "").split("\n").slice(-30).join("\n"));
-  process.exit(migrate.status ?? 1);
+  console.error(migrate.output.split("\n").slice(-30).join("\n"));
+  process.exit(migrate.status);
 }
-const applied = (migrate.stdout.match(/│\s*\d{4}_[\w-]+\.sql\s*│\s*✅/g) ?? []).length;
+const applied = (migrate.output.match(/│\s*\d{4}_[\w-]+\.sql\s*│\s*✅/g) ?? []).length;
 appendFileSync(migrationsLog, "\n");
 
 const email = vars.BOOTSTRAP_EMAIL || "admin@example.com";

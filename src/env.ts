@@ -9,6 +9,9 @@ import type { InboxEvents } from "../durable-objects/inbox-events";
 /** Bindings declared in wrangler.toml. Optional ones are remote-only and absent locally. */
 export interface Bindings {
   DB: D1Database;
+  /** Organization shards (services/shards): each organization's conversation search terms. */
+  CONVERSATIONS_1: D1Database;
+  CONVERSATIONS_2: D1Database;
   FILES: R2Bucket;
   CONVERSATION: DurableObjectNamespace<Conversation>;
   WEBHOOK_QUEUE: Queue;

@@ -27,7 +27,9 @@ export default {
   scheduled(controller, env, ctx) {
     ctx.waitUntil(
       controller.cron === FOLD_CRON
-        ? import("./services/conversation/search-terms").then(({ foldPendingTerms }) => foldPendingTerms(env.DB))
+        ? import("./services/conversation/search-terms").then(({ runTermsCron }) =>
+            runTermsCron(env, controller.scheduledTime),
+          )
         : import("./services/housekeeping").then(({ runHousekeeping }) =>
             runHousekeeping(env, controller.scheduledTime),
           ),

@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
+      /** The organization shards' migrations (migrations-shards/). */
+      TEST_SHARD_MIGRATIONS: D1Migration[];
       /** Base URL of the local OpenAI-compatible upstream started by test/support/global-setup.ts. */
       TEST_UPSTREAM_URL: string;
       /** Base URL of the local webhook receiver started by test/support/global-setup.ts. */

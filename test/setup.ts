@@ -3,3 +3,6 @@ import { env } from "cloudflare:workers";
 
 // Runs before each test file; applying is idempotent (tracked in d1_migrations).
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+// Every organization shard (wrangler.toml's CONVERSATIONS_n), with its own migrations.
+for (const shard of [env.CONVERSATIONS_1, env.CONVERSATIONS_2])
+  await applyD1Migrations(shard, env.TEST_SHARD_MIGRATIONS);

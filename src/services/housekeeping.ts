@@ -15,7 +15,13 @@ import { cleanupUploads } from "./uploads/cleanup";
 import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
 import { rollUpDays } from "./statistics/rollup";
 import { forgetExpiredKeys } from "./idempotency";
-import { backfillSearchTerms, expireSearchTerms, foldPendingTerms } from "./conversation/search-terms";
+import {
+  backfillSearchTerms,
+  expireSearchTerms,
+  foldPendingTerms,
+  shipPendingTerms,
+} from "./conversation/search-terms";
+import { allShards } from "./shards";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -54,7 +60,12 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await Promise.all((await unshownDeliveries(db)).map((delivery) => showState(env, delivery)));
   await rollUpDays(env.DB, now);
   await backfillSearchTerms(env.DB);
-  await foldPendingTerms(env.DB);
+  await shipPendingTerms(env);
+  // Each shard; `DB`'s terms from before the shards are read until they expire.
+  for (const { db: shard } of allShards(env)) {
+    await foldPendingTerms(shard);
+    await expireSearchTerms(shard, now);
+  }
   await expireSearchTerms(env.DB, now);
   const before = now - KEEP_DEAD_KEYS_MS;
   await cleanupUploads(env, now);

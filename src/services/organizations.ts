@@ -173,7 +173,7 @@ export async function deleteOrganization(
   ]);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
   await db.delete(organizations).where(eq(organizations.id, organizationId));
-  await deleteOrganizationTerms(env.DB, organizationId);
+  await deleteOrganizationTerms(env, organizationId);
   return () =>
     Promise.all([
       ...[

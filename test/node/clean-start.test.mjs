@@ -45,6 +45,7 @@ describe("a fresh clone, started by hand as the README says", () => {
       cwd: checkout.dir,
       env: { PATH: plainPath },
       url: `http://127.0.0.1:${port}/health`,
+      timeoutMs: 120_000,
     });
     try {
       expect(server.output()).toContain("[custom build] Running: node scripts/build-assets.mjs");
@@ -73,7 +74,8 @@ describe("a fresh clone, started by hand as the README says", () => {
     } finally {
       await server.stop();
     }
-  });
+    // The README's commands migrate each D1 binding (DB and the organization shards), a wrangler start each.
+  }, 240_000);
 
   it("the assets build with the node first on a plain PATH (Node 20 on this machine)", () => {
     const output = shell(checkout.dir, "node --version && node scripts/build-assets.mjs");

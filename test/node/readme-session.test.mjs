@@ -42,12 +42,14 @@ beforeAll(async () => {
   const settings = printed();
   expect(settings.map((line) => line.split("=")[0])).toEqual(["TELEGRAM_API_ORIGIN", "OUTBOUND_ALLOWED_HOSTS"]);
   appendFileSync(path.join(checkout.dir, ".dev.vars"), `${settings.join("\n")}\n`);
+  // `npm run dev` migrates every D1 binding first (DB and the organization shards: a wrangler start each, at once).
   server = await startServer("npm", ["run", "dev"], {
     cwd: checkout.dir,
     env: { PORT: String(port) },
     url: `http://127.0.0.1:${port}/health`,
+    timeoutMs: 180_000,
   });
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await server?.stop();

@@ -1,12 +1,11 @@
 // Conversation search terms (services/conversation/search-terms.ts): each stored message's terms
-// pending in its own batch and searched at once, folded into `conversation_terms` by the every-minute
-// cron many conversations at a time; messages stored before the terms existed indexed by housekeeping
-// in pages; terms 90 days old removed.
+// pending in its own batch and searched at once, shipped to the organization's shard and folded into its
+// `conversation_terms` by the every-minute cron many conversations at a time; messages stored before the terms
+// existed indexed by housekeeping in pages; terms 90 days old removed.
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
-import { createChatbot } from "../fixtures/chatbots";
 import { uuidv7 } from "../../src/lib/ids";
 import worker from "../../src/index";
 import { runHousekeeping } from "../../src/services/housekeeping";
@@ -14,33 +13,12 @@ import {
   backfillSearchTerms,
   expireSearchTerms,
   foldPendingTerms,
+  runTermsCron,
+  shipPendingTerms,
   TERMS_KEPT_MS,
 } from "../../src/services/conversation/search-terms";
-import { bodyOf } from "../support/api";
-
-const search = async (actor: Actor, keyword: string) => {
-  const res = await actor.fetch("GET", `/conversations/?keyword=${encodeURIComponent(keyword)}`);
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await bodyOf<"GET /conversations/">(res)).results.map((c) => c.id);
-};
-
-/** A conversation whose first message is `content`; the assistant's reply is stored with it. */
-async function conversation(actor: Actor, content = "hello") {
-  const bot = await createChatbot(actor);
-  const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content } });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
-}
-
-/** A private note of the team in the conversation: searched like any message. */
-async function say(actor: Actor, conversationId: string, content: string) {
-  const res = await actor.fetch("POST", "/messages/outgoing/", {
-    conversation: conversationId,
-    content,
-    private: true,
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-}
+import { organizationPlacement, shardDb } from "../../src/services/shards";
+import { conversation, say, search } from "../support/conversation-search";
 
 /** A message stored as before migration 0029: straight into D1, without the pipeline and its terms. */
 async function storedBefore(actor: Actor, conversationId: string, sequence: number, content: string, isPrivate = 0) {
@@ -61,22 +39,38 @@ const setBackfill = (after: number, through: number) =>
     .bind(JSON.stringify({ after, through }))
     .run();
 
-const rowsOf = async (conversationId: string) =>
-  (
-    await env.DB.prepare(
-      "SELECT term, last_at FROM conversation_terms WHERE conversation_id = unhex(replace(?, '-', '')) ORDER BY term",
-    )
+/** Every organization shard (wrangler.toml's CONVERSATIONS_n). */
+const shards = () => [env.CONVERSATIONS_1, env.CONVERSATIONS_2];
+/** The shard an organization's terms are in. */
+const shardOf = async (actor: Actor) => shardDb(env, (await organizationPlacement(env, actor.organizationId)).read);
+/** What the every-minute cron does: `DB`'s pending terms shipped to the shards, each shard's folded. */
+const settle = () => runTermsCron(env);
+
+/** A conversation's folded terms, in whichever shard. */
+const rowsOf = async (conversationId: string) => {
+  const read = (d1: D1Database) =>
+    d1
+      .prepare(
+        "SELECT term, last_at FROM conversation_terms WHERE conversation_id = unhex(replace(?, '-', '')) ORDER BY term",
+      )
       .bind(conversationId)
-      .all<{ term: string; last_at: number }>()
-  ).results;
+      .all<{ term: string; last_at: number }>();
+  return (await Promise.all(shards().map(read))).flatMap((r) => r.results);
+};
 const termsOf = async (conversationId: string) => (await rowsOf(conversationId)).map((r) => r.term);
 
+/** A conversation's pending terms, a message each: in `DB` (not shipped yet), then in the shards (not folded yet). */
 const pendingOf = async (conversationId: string) =>
   (
-    await env.DB.prepare("SELECT terms FROM conversation_terms_pending WHERE conversation_id = ? ORDER BY id")
-      .bind(conversationId)
-      .all<{ terms: string }>()
-  ).results.map((r) => JSON.parse(r.terms) as string[]);
+    await Promise.all(
+      [env.DB, ...shards()].map((d1) =>
+        d1
+          .prepare("SELECT terms FROM conversation_terms_pending WHERE conversation_id = ? ORDER BY id")
+          .bind(conversationId)
+          .all<{ terms: string }>(),
+      ),
+    )
+  ).flatMap((r) => r.results.map((row) => JSON.parse(row.terms) as string[]));
 
 const pend = (actor: Actor, conversationId: string, at: number, terms: string[]) =>
   env.DB.prepare(
@@ -123,7 +117,7 @@ describe("conversation search terms", () => {
   it("a word is found when its terms are some folded, some pending", async () => {
     const owner = await seedOwner();
     const id = await conversation(owner, "运费");
-    await foldPendingTerms(env.DB);
+    await settle();
     await say(owner, id, "费太贵 and an accordion");
     expect(await termsOf(id)).toContain("运费");
     expect((await pendingOf(id)).flat()).toEqual(expect.arrayContaining(["费太", "太贵"]));
@@ -135,14 +129,18 @@ describe("conversation search terms", () => {
   it("are folded a page at a time, each term once with its newest time, a time never going back", async () => {
     const owner = await seedOwner();
     const [a, b] = [await conversation(owner), await conversation(owner)];
-    await foldPendingTerms(env.DB);
+    await settle();
     await pend(owner, a, 1000, ["alpha", "beta"]);
     await pend(owner, a, 2000, ["beta"]);
     await pend(owner, b, 1500, ["alpha"]);
     await pend(owner, a, 500, ["gamma", "beta"]);
-    expect(await foldPendingTerms(env.DB, { pages: 1, size: 2 })).toBe(true);
+    // Shipped to the organization's shard a page at a time, then folded there a page at a time.
+    expect(await shipPendingTerms(env, { pages: 1, size: 2 })).toBe(true);
+    expect(await shipPendingTerms(env, { pages: 5, size: 2 })).toBe(false);
+    const shard = await shardOf(owner);
+    expect(await foldPendingTerms(shard, { pages: 1, size: 2 })).toBe(true);
     expect(await pendingOf(b)).toEqual([["alpha"]]);
-    expect(await foldPendingTerms(env.DB, { pages: 5, size: 2 })).toBe(false);
+    expect(await foldPendingTerms(shard, { pages: 5, size: 2 })).toBe(false);
     const mine = new Set(["alpha", "beta", "gamma"]);
     const rows = async (id: string) => (await rowsOf(id)).filter((r) => mine.has(r.term));
     expect(await rows(a)).toEqual([
@@ -151,11 +149,12 @@ describe("conversation search terms", () => {
       { term: "gamma", last_at: 500 },
     ]);
     expect(await rows(b)).toEqual([{ term: "alpha", last_at: 1500 }]);
-    expect(await foldPendingTerms(env.DB)).toBe(false); // nothing left: nothing done
+    expect(await foldPendingTerms(shard)).toBe(false); // nothing left: nothing done
 
-    // D1 refusing the fold's batch: the rows stay pending, and the next run folds them.
+    // The shard refusing the fold's batch: the rows stay pending, and the next run folds them.
     await pend(owner, b, 3000, ["delta"]);
-    const down = { prepare: (q: string) => env.DB.prepare(q), batch: () => Promise.reject(new Error("D1 is down")) };
+    await shipPendingTerms(env);
+    const down = { prepare: (q: string) => shard.prepare(q), batch: () => Promise.reject(new Error("D1 is down")) };
     await expect(foldPendingTerms(down as unknown as D1Database)).rejects.toThrow("D1 is down");
     expect(await pendingOf(b)).toEqual([["delta"]]);
     expect(await search(owner, "delta")).toEqual([b]);
@@ -201,31 +200,33 @@ describe("conversation search terms", () => {
     const now = Date.now();
     const id = await conversation(owner);
     const theirs = await conversation(stranger);
-    await foldPendingTerms(env.DB);
-    const insert = (organizationId: string, conversationId: string, term: string, lastAt: number) =>
-      env.DB.prepare(
-        "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
-          "VALUES (unhex(replace(?, '-', '')), ?, unhex(replace(?, '-', '')), ?)",
-      )
-        .bind(organizationId, term, conversationId, lastAt)
+    await settle();
+    const [mine, others] = [await shardOf(owner), await shardOf(stranger)];
+    const insert = (actor: Actor, shard: D1Database, conversationId: string, term: string, lastAt: number) =>
+      shard
+        .prepare(
+          "INSERT INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
+            "VALUES (unhex(replace(?, '-', '')), ?, unhex(replace(?, '-', '')), ?)",
+        )
+        .bind(actor.organizationId, term, conversationId, lastAt)
         .run();
-    await insert(owner.organizationId, id, "ancient", now - TERMS_KEPT_MS - 1);
-    await insert(owner.organizationId, id, "archaic", now - TERMS_KEPT_MS - 60_000);
-    await insert(owner.organizationId, id, "recent", now - TERMS_KEPT_MS + 60_000);
-    await insert(stranger.organizationId, theirs, "ancient", now - TERMS_KEPT_MS - 1);
+    await insert(owner, mine, id, "ancient", now - TERMS_KEPT_MS - 1);
+    await insert(owner, mine, id, "archaic", now - TERMS_KEPT_MS - 60_000);
+    await insert(owner, mine, id, "recent", now - TERMS_KEPT_MS + 60_000);
+    await insert(stranger, others, theirs, "ancient", now - TERMS_KEPT_MS - 1);
     expect(await search(owner, "ancient")).toEqual([id]);
 
     // Small pages: the sweep needs several runs, each going on where the last stopped, and starts over at the end.
     let removed = 0;
     for (let run = 0; run < 1000 && (await termsOf(id)).includes("archaic"); run++)
-      removed += await expireSearchTerms(env.DB, now, { pages: 1, size: 2 });
+      removed += await expireSearchTerms(mine, now, { pages: 1, size: 2 });
     expect(await termsOf(id)).toContain("recent");
     expect(await termsOf(id)).not.toContain("ancient");
     expect(await search(owner, "ancient")).toEqual([]);
     expect(await search(owner, "recent")).toEqual([id]);
     // The sweep goes round: the stranger's expired term goes too, on a later run if not yet.
     for (let run = 0; run < 1000 && (await termsOf(theirs)).includes("ancient"); run++)
-      removed += await expireSearchTerms(env.DB, now, { pages: 1, size: 2 });
+      removed += await expireSearchTerms(others, now, { pages: 1, size: 2 });
     expect(await termsOf(theirs)).not.toContain("ancient");
     expect((await termsOf(theirs)).length).toBeGreaterThan(0); // the conversation's own, of today
     expect(removed).toBeGreaterThanOrEqual(3);
@@ -241,7 +242,7 @@ describe("conversation search terms", () => {
     const stranger = await seedOwner();
     const id = await conversation(owner, "a folded word");
     const theirs = await conversation(stranger, "a folded word");
-    await foldPendingTerms(env.DB);
+    await settle();
     await say(owner, id, "a pending word");
     await say(stranger, theirs, "a pending word");
     expect(await termsOf(id)).toContain("folded");
@@ -251,7 +252,7 @@ describe("conversation search terms", () => {
     expect(await pendingOf(id)).toEqual([]);
     // A message's terms stored as it went are not folded back in.
     await pend(owner, id, Date.now(), ["late"]);
-    await foldPendingTerms(env.DB);
+    await settle();
     expect(await termsOf(id)).toEqual([]);
     expect(await pendingOf(id)).toEqual([]);
     expect(await termsOf(theirs)).toEqual(expect.arrayContaining(["folded", "pending"]));

@@ -3,11 +3,24 @@
 // before starting the server again on that state. Never while the server runs.
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 
+/**
+ * `DB`'s file: the state holds one a D1 binding (the organization shards `CONVERSATIONS_n` too), each named by a hash,
+ * so it is the one with `DB`'s `organizations` table.
+ */
 export function d1File(state) {
   const dir = path.join(state, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  return path.join(dir, file);
+  const files = readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+  const file = files.find((f) => {
+    const db = new DatabaseSync(path.join(dir, f), { readOnly: true });
+    try {
+      return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'organizations'").get();
+    } finally {
+      db.close();
+    }
+  });
+  return path.join(dir, file ?? files[0]);
 }
 
 /** Minimal .xlsx reading for tests: the first sheet's rows as arrays of cell text (shared and inline strings, numbers).

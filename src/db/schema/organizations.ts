@@ -106,3 +106,21 @@ export const organizationUsage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.month] })],
 );
+
+/**
+ * Which organization shard (a `CONVERSATIONS_n` D1 binding, services/shards) holds an organization's
+ * conversation search terms; written on the organization's first use of its shard, by a fixed rule
+ * (services/shards/directory.ts). A move (services/shards/move.ts) sets `movingTo` (new writes go to
+ * both shards while the old rows are copied, `cursor` says how far), then `shard` to it and
+ * `movingFrom` to the old one until its rows are deleted. `since`: when the current step began.
+ */
+export const organizationShards = sqliteTable("organization_shards", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  shard: text("shard").notNull(),
+  movingTo: text("moving_to"),
+  movingFrom: text("moving_from"),
+  cursor: text("cursor"),
+  since: integer("since").notNull(),
+});

@@ -86,6 +86,6 @@ export const registerListConversations = (r: Router) =>
     const access = await currentAccess(c);
     requirePermission(access, "conversation.view");
     const q = c.req.valid("query");
-    const page = await listConversations(c.var.db, access.organizationId, c.var.principal.userId, q);
+    const page = await listConversations(c.env, c.var.db, access.organizationId, c.var.principal.userId, q);
     return c.json(cursorResponse(c, page.cursor, q.pageSize, page.rows, page.key), 200);
   });

@@ -1,6 +1,6 @@
 // The organization's conversation list (the console's inbox): its filters, views and cursor over either order.
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "../../env";
+import type { Bindings, Db } from "../../env";
 import { conversations, inboxes } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { decodeCursor } from "../../lib/pagination";
@@ -34,7 +34,13 @@ export interface ConversationFilters {
  * `pageSize + 1` conversations from the cursor on, with the decoded cursor and the key of the list's
  * order, for `cursorResponse`. An inbox filter that is not the organization's is a 404.
  */
-export async function listConversations(db: Db, organizationId: string, me: string, q: ConversationFilters) {
+export async function listConversations(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  me: string,
+  q: ConversationFilters,
+) {
   if (q.inbox) {
     const [inbox] = await db
       .select({ id: inboxes.id })
@@ -45,6 +51,7 @@ export async function listConversations(db: Db, organizationId: string, me: stri
   const cursor = decodeCursor(q.cursor);
   const keyword = q.keyword?.trim();
   const order = listOrder(q.view === "waiting", cursor, q.pageSize);
+  const searched = keyword ? await keywordCondition(env, organizationId, keyword) : undefined;
   const rows = await selectConversationViews(db)
     .where(
       and(
@@ -67,7 +74,7 @@ export async function listConversations(db: Db, organizationId: string, me: stri
         q.endDate ? sql`+${conversations.createdAt} <= ${parseDate(q.endDate, true)}` : undefined,
         order.after,
         q.label ? hasLabel(q.label) : undefined,
-        keyword ? keywordCondition(organizationId, keyword) : undefined,
+        searched,
       ),
     )
     .orderBy(...order.orderBy)

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Applies the migrations of every D1 binding of wrangler.toml (`DB` and the organization shards `CONVERSATIONS_n`, each
+// with its `migrations_dir`): `node scripts/d1-migrate.mjs --local|--remote [wrangler flags]`, run by `npm run dev`
+// (as `applyAll`), `npm run deploy` and `npm run db:migrate:local`. The bindings are read from wrangler.toml, so a
+// shard added there is migrated everywhere.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The `binding` of each `[[d1_databases]]` table of a wrangler.toml, in order. */
+export function d1Bindings(toml) {
+  return [...toml.matchAll(/^\[\[d1_databases\]\]\s*\nbinding\s*=\s*"(\w+)"/gm)].map((m) => m[1]);
+}
+
+/** `wrangler ...args` in `cwd`, its exit status and everything it printed (under the command). */
+function wrangler(args, { cwd, env }) {
+  return new Promise((resolve) => {
+    const child = spawn("wrangler", args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    let output = `wrangler ${args.join(" ")}\n`;
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.stdin.end("y\n");
+    child.on("error", (err) => resolve({ status: 1, output: `${output}${err}\n` }));
+    child.on("close", (code) => resolve({ status: code ?? 1, output }));
+  });
+}
+
+/**
+ * `wrangler d1 migrations apply <binding> ...args` for each binding, in `cwd`, all at once (each wrangler start costs
+ * seconds; the databases are separate files). Resolves to `{ status, output }`: the first failure's exit status (0
+ * for none) and everything they printed, each binding's under its command.
+ */
+export async function applyAll(args, { cwd = process.cwd(), env = process.env } = {}) {
+  const bindings = d1Bindings(readFileSync(path.join(cwd, "wrangler.toml"), "utf8"));
+  const runs = await Promise.all(
+    bindings.map((b) => wrangler(["d1", "migrations", "apply", b, ...args], { cwd, env })),
+  );
+  return { status: runs.find((r) => r.status !== 0)?.status ?? 0, output: runs.map((r) => r.output).join("\n") };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { status, output } = await applyAll(process.argv.slice(2));
+  process.stdout.write(output);
+  process.exit(status);
+}
