@@ -47,7 +47,7 @@ function records(file) {
 }
 
 /** The search API takes queries of up to 2,000 characters: a longer one is cut at a word (for the baseline too). */
-const fit = (text, max = 2000) => (text.length <= max ? text : text.slice(0, text.lastIndexOf(" ", max)));
+const cutAtWord = (text, max = 2000) => (text.length <= max ? text : text.slice(0, text.lastIndexOf(" ", max)));
 
 export function loadCisi(dir) {
   const clean = (s) => s.replace(/\s+/g, " ").trim();
@@ -61,7 +61,7 @@ export function loadCisi(dir) {
   }
   const queries = records(path.join(dir, "CISI.QRY"))
     .filter((r) => relevant.has(r.id))
-    .map((r) => ({ id: r.id, text: fit(clean(r.W)), relevant: [...relevant.get(r.id)] }));
+    .map((r) => ({ id: r.id, text: cutAtWord(clean(r.W)), relevant: [...relevant.get(r.id)] }));
   return { docs, queries };
 }
 

@@ -5,37 +5,31 @@ import { conversationEvents } from "../../src/db/schema";
 import { db, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import type { DeliveryRecord, Page, WebhookRecord } from "../routes/webhooks/fixtures";
-import { attemptsOf, consumeAt, received, setMode, switchedWebhook } from "./webhook-fixtures";
+import { attemptsOf, consumeAt, received, setMode, switchedWebhook, verifySignature } from "./webhook-fixtures";
 import { assistantWithInbox, handedOff, seedAgent, settledAssignment } from "../routes/assignment/fixtures";
 import { bodyOf } from "../support/api";
 import { liveEvents } from "../support/sse";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
-type Payload = Record<string, any>;
+/** A delivered body as far as these tests read it: a lifecycle event, a message event or a custom template's. */
+type Payload = {
+  id: string;
+  event?: string;
+  created_at: string;
+  reason?: string;
+  changes?: unknown;
+  inbox?: unknown;
+  conversation: { id: string; status: string };
+  type?: string;
+  content?: unknown;
+  kind?: string;
+};
 const payloadOf = (r: { body: string }): Payload => JSON.parse(r.body);
 
 const receivedAt = async (path: string): Promise<Received[]> =>
   (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
 const lifecycle = (requests: Received[]) =>
   requests.map((r) => ({ ...r, payload: payloadOf(r) })).filter((r) => r.payload.event === "conversation.updated");
-
-async function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string) {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["verify"],
-  );
-  const [version, sig] = header.split(",");
-  expect(version).toBe("v1");
-  return crypto.subtle.verify(
-    "HMAC",
-    key,
-    Uint8Array.from(atob(sig), (c) => c.charCodeAt(0)),
-    new TextEncoder().encode(`${id}.${timestamp}.${body}`),
-  );
-}
 
 async function addWebhook(
   owner: Actor,

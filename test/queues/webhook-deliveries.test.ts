@@ -11,6 +11,7 @@ import { uuidv7 } from "../../src/lib/ids";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { deliver } from "../../src/services/webhooks/delivery";
 import { bodyOf } from "../support/api";
+import { verifySignature } from "./webhook-fixtures";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 
@@ -60,20 +61,6 @@ async function pendingDelivery(
     createdAt,
   });
   return id;
-}
-
-async function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string) {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["verify"],
-  );
-  const [version, sig] = header.split(",");
-  expect(version).toBe("v1");
-  const bytes = Uint8Array.from(atob(sig), (c) => c.charCodeAt(0));
-  return crypto.subtle.verify("HMAC", key, bytes, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
 }
 
 async function talk(owner: Actor, botId: string, content: string, conversation?: string) {

@@ -78,3 +78,18 @@ export async function consumeAt(attempts: { id: string }[], now: number) {
   );
   await consumeWebhookDeliveries(batch, env, now);
 }
+
+/** Checks a delivery's `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) with the secret. */
+export async function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string) {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  const [version, sig] = header.split(",");
+  expect(version).toBe("v1");
+  const bytes = Uint8Array.from(atob(sig), (c) => c.charCodeAt(0));
+  return crypto.subtle.verify("HMAC", key, bytes, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
+}

@@ -10,7 +10,7 @@ type Call = {
   toolType: string;
   input: Record<string, unknown>;
   status: string;
-  output: any;
+  output: unknown;
   error: string | null;
 };
 type Reply = { content: string; message: { contentPayload: { toolCalls: Call[] } } };

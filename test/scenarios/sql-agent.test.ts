@@ -20,7 +20,7 @@ type Call = {
   toolType: string;
   input: Record<string, unknown>;
   status: string;
-  output: any;
+  output: { rows?: unknown[]; [field: string]: unknown };
   error: string | null;
 };
 type Reply = { content: string; message: { contentPayload: { toolCalls: Call[] } } };

@@ -91,7 +91,19 @@ export async function refinedBodyOf<K extends Operation, R extends DeepPartial<B
 }
 
 /** A JSON Schema of the served document (3.1: JSON Schema 2020-12 plus `example`), read keyword by keyword. */
-export type DocSchema = { [keyword: string]: any };
+export interface DocSchema {
+  type?: string | string[];
+  properties?: Record<string, DocSchema>;
+  items?: DocSchema;
+  required?: string[];
+  enum?: unknown[];
+  oneOf?: DocSchema[];
+  anyOf?: DocSchema[];
+  allOf?: DocSchema[];
+  $ref?: string;
+  description?: string;
+  [keyword: string]: unknown;
+}
 
 /** An operation of the served document, with the fields tests read. */
 export interface DocOperation {

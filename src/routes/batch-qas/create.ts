@@ -38,10 +38,11 @@ export const registerCreateBatchQa = (r: Router) =>
     const body = c.req.valid("json");
     const key = await keyOfFile(c.env, new URL(c.req.url).origin, body.file);
     const own =
-      key !== null &&
-      key.startsWith(`uploads/${access.organizationId}/`) &&
-      !key.split("/").some((s) => s === "" || s === "." || s === "..");
-    const object = own ? await c.env.FILES.get(key) : null;
+      key?.startsWith(`uploads/${access.organizationId}/`) &&
+      !key.split("/").some((s) => s === "" || s === "." || s === "..")
+        ? key
+        : null;
+    const object = own ? await c.env.FILES.get(own) : null;
     if (!object) throw fieldError("file", "No uploaded object of your organization with this key.");
     const filename = body.filename ?? key!.split("/").pop()!;
     checkFile(

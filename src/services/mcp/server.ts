@@ -12,9 +12,14 @@ export type ApiDispatch = (method: "GET" | "POST", path: string, body?: unknown)
 
 const MAX_TEXT = 100_000;
 
-async function answer(res: Response, shape: (body: any) => unknown): Promise<CallToolResult> {
+type Row = Record<string, unknown>;
+/** A list route's answer, as far as the tools read it. */
+type Page = { results?: Row[] };
+
+/** The route's JSON answer shaped by `shape`, which names the part of the route's response it reads. */
+async function answer<T>(res: Response, shape: (body: T) => unknown): Promise<CallToolResult> {
   const text = await res.text();
-  let body: any = text;
+  let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
@@ -26,11 +31,11 @@ async function answer(res: Response, shape: (body: any) => unknown): Promise<Cal
       content: [
         {
           type: "text",
-          text: `HTTP ${res.status}: ${typeof body === "object" && body?.detail ? body.detail : text.slice(0, 2000)}`,
+          text: `HTTP ${res.status}: ${detailOf(body) || text.slice(0, 2000)}`,
         },
       ],
     };
-  const value = shape(body);
+  const value = shape(body as T);
   const json = JSON.stringify(value, null, 2);
   return {
     content: [{ type: "text", text: json.length > MAX_TEXT ? `${json.slice(0, MAX_TEXT)} [truncated]` : json }],
@@ -42,6 +47,10 @@ async function answer(res: Response, shape: (body: any) => unknown): Promise<Cal
  * Our platform as an MCP server: the businesses' assistants and knowledge for any MCP
  * client. Built per request (stateless Streamable HTTP), acting through `dispatch`.
  */
+/** An API error's `detail` (the problem+json body every refusal has). */
+const detailOf = (body: unknown) =>
+  body && typeof body === "object" && "detail" in body && body.detail ? body.detail : undefined;
+
 export function platformMcpServer(dispatch: ApiDispatch): McpServer {
   const server = new McpServer(
     { name: "assistant-platform", version: "1.0.0" },
@@ -58,8 +67,8 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
     },
     async ({ query }) => {
       const q = new URLSearchParams({ pageSize: "100", ...(query ? { query } : {}) });
-      return answer(await dispatch("GET", `/chatbots/?${q}`), (b) =>
-        (b.results ?? []).map((a: Record<string, unknown>) => ({
+      return answer(await dispatch("GET", `/chatbots/?${q}`), (b: Page) =>
+        (b.results ?? []).map((a) => ({
           id: a.id,
           name: a.name,
           description: a.description ?? "",
@@ -88,10 +97,10 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
           message: { content: message },
           ...(conversationId ? { conversation: conversationId } : {}),
         }),
-        (b) => ({
+        (b: { conversationId?: string; content?: string; message?: { citations?: Row[] } }) => ({
           conversationId: b.conversationId,
           content: b.content,
-          citations: (b.message?.citations ?? []).map((f: Record<string, unknown>) => ({
+          citations: (b.message?.citations ?? []).map((f) => ({
             id: f.id,
             filename: f.filename ?? f.name ?? null,
           })),
@@ -122,8 +131,8 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
       const path = knowledgeBaseId
         ? `/knowledge-bases/${knowledgeBaseId}/search/?pageSize=${pageSize}`
         : `/chatbots/${assistantId}/search/?pageSize=${pageSize}`;
-      return answer(await dispatch("POST", path, { query }), (b) =>
-        (b.results ?? []).map((r: Record<string, any>) => ({
+      return answer(await dispatch("POST", path, { query }), (b: Page) =>
+        (b.results ?? []).map((r) => ({
           text: r.text,
           score: r.score,
           knowledgeBase: r.knowledgeBase,
@@ -144,8 +153,8 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
       annotations: { readOnlyHint: true },
     },
     async () =>
-      answer(await dispatch("GET", "/knowledge-bases/?pageSize=100"), (b) =>
-        (b.results ?? []).map((k: Record<string, unknown>) => ({
+      answer(await dispatch("GET", "/knowledge-bases/?pageSize=100"), (b: Page) =>
+        (b.results ?? []).map((k) => ({
           id: k.id,
           name: k.name,
           description: k.description ?? "",

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { PREFIXES, seedMember, seedStaff } from "../../harness";
+import { bodyOf } from "../../support/api";
 import {
   LOCAL_LLM_ID,
   PATH,
@@ -17,7 +18,7 @@ describe("POST /chat/completions (non-streaming)", () => {
     const owner = await gatewayOwner();
     const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: question }, { prefix });
     expect(res.status, await res.clone().text()).toBe(200);
-    const body = await res.json<any>();
+    const body = await bodyOf<"POST /chat/completions/">(res);
     expect(body).toMatchObject({
       object: "chat.completion",
       model: "Local LLM",
@@ -51,7 +52,9 @@ describe("POST /chat/completions (non-streaming)", () => {
       ],
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect((await res.json<any>()).choices[0].message.content).toBe("Hello! How can I help you today?");
+    expect((await bodyOf<"POST /chat/completions/">(res)).choices[0].message.content).toBe(
+      "Hello! How can I help you today?",
+    );
   });
 
   it("400 for a request that is not a chat completion, naming the field", async () => {
@@ -124,7 +127,7 @@ describe("POST /chat/completions (non-streaming)", () => {
       response_format: { type: "json_schema", json_schema: { name: "reply", schema, strict: true } },
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const parsed = JSON.parse((await res.json<any>()).choices[0].message.content);
+    const parsed = JSON.parse((await bodyOf<"POST /chat/completions/">(res)).choices[0].message.content!);
     expect(parsed).toEqual({
       answer: 'You said: "What are your opening hours?".',
       confidence: 0,
@@ -147,7 +150,7 @@ describe("POST /chat/completions (non-streaming)", () => {
       },
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    const body = await res.json<any>();
+    const body = await bodyOf<"POST /chat/completions/">(res);
     expect(body.model).toBe(model.name);
     expect(body.choices[0].message.content).toBe("word1 word2 word3 word4 word5");
     expect(body.usage).toEqual({ prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 });
@@ -187,7 +190,7 @@ describe("POST /chat/completions (non-streaming)", () => {
     ];
     const res = await owner.fetch("POST", PATH, { model: model.name, messages: question, tools });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect((await res.json<any>()).choices[0]).toEqual({
+    expect((await bodyOf<"POST /chat/completions/">(res)).choices[0]).toEqual({
       index: 0,
       message: {
         role: "assistant",

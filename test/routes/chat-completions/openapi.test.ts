@@ -16,9 +16,9 @@ describe("the AI gateway in the OpenAPI document", () => {
       expect(Object.keys(path.post.responses)).toEqual(expect.arrayContaining(["400", "401", "403", "404", "502"]));
     }
     const request = doc.components.schemas.ChatCompletionRequest;
-    for (const [name, field] of Object.entries<DocSchema>(request.properties)) {
+    for (const [name, field] of Object.entries<DocSchema>(request.properties ?? {})) {
       expect(field.example !== undefined || field.description !== undefined, name).toBe(true);
     }
-    expect(doc.components.schemas.ChatCompletion.properties.choices).toBeTruthy();
+    expect(doc.components.schemas.ChatCompletion.properties?.choices).toBeTruthy();
   });
 });

@@ -173,8 +173,8 @@ describe("PUT /conversations/{id}/labels/", () => {
     expect((await events.next()).event).toBe("ready");
     await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [vip.id] });
     const updated = await events.next(
-      (e: { event: string; data: Record<string, any> }) =>
-        e.event === "conversation.updated" && e.data.conversation.id === id,
+      (e: { event: string; data: { conversation?: { id: string } } }) =>
+        e.event === "conversation.updated" && e.data.conversation?.id === id,
     );
     expect(updated.data.conversation).toMatchObject({ id, status: "open" });
     await events.close();

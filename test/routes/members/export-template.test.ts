@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { expectNeedsPermission, readXlsx, setMetadata } from "./helpers";
+import { PREFIXES, seedMember, seedOwner } from "../../harness";
+import { itGuardsRead, readXlsx, setMetadata } from "./helpers";
 
 const path = (orgId: string) => `/organizations/${orgId}/members/export-template/`;
 
@@ -16,19 +16,5 @@ describe("GET /organizations/{organizationPk}/members/export-template/", () => {
     expect(readXlsx(await res.arrayBuffer())).toEqual([["email", "name", "groups", "department", "employeeId"]]);
   });
 
-  it("401 without a key", async () => {
-    const owner = await seedOwner();
-    await expectError(await call("GET", `/api/v1${path(owner.organizationId)}`), 401, "not_authenticated");
-  });
-
-  it("403 without member.manage (member.view is not enough)", async () => {
-    const owner = await seedOwner();
-    await expectNeedsPermission(owner, path(owner.organizationId), ["member.view"], "member.manage");
-  });
-
-  it("404 for another organization", async () => {
-    const owner = await seedOwner();
-    const stranger = await seedOwner();
-    await expectError(await stranger.fetch("GET", path(owner.organizationId)), 404, "not_found");
-  });
+  itGuardsRead(path, "member.manage", ["member.view"]);
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { PREFIXES, db, expectError, seedMember, seedOwner } from "../../harness";
 import { members } from "../../../src/db/schema";
 import { eq } from "drizzle-orm";
-import { addGroup, excelSerial, expectNeedsPermission, joinGroup, readXlsx, setMetadata } from "./helpers";
+import { addGroup, excelSerial, itGuardsRead, joinGroup, readXlsx, setMetadata } from "./helpers";
 
 const path = (orgId: string, query = "") => `/organizations/${orgId}/members/export/${query}`;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -56,19 +56,5 @@ describe("GET /organizations/{organizationPk}/members/export/", () => {
     expect(Object.keys(body.errors!)).toEqual(["group"]);
   });
 
-  it("401 without a key", async () => {
-    const owner = await seedOwner();
-    await expectError(await call("GET", `/api/v1${path(owner.organizationId)}`), 401, "not_authenticated");
-  });
-
-  it("403 without member.view", async () => {
-    const owner = await seedOwner();
-    await expectNeedsPermission(owner, path(owner.organizationId), [], "member.view");
-  });
-
-  it("404 for another organization", async () => {
-    const owner = await seedOwner();
-    const stranger = await seedOwner();
-    await expectError(await stranger.fetch("GET", path(owner.organizationId)), 404, "not_found");
-  });
+  itGuardsRead(path, "member.view");
 });

@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { chatbotGroups, chatbots, groupMembers, groups, inboxes, members } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 import type { Permission } from "../../../src/services/permissions";
-import { db, expectError, seedMember, unique, type Actor } from "../../harness";
+import { call, db, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
 
 export const LOCAL_LLM_ID = async () => {
   const row = await db().query.models.findFirst({
@@ -111,4 +111,26 @@ export const excelSerial = (ms: number) => ms / 86_400_000 + 25569;
 export async function expectNeedsPermission(owner: Actor, path: string, lacking: Permission[], needed: Permission) {
   await expectError(await (await seedMember(owner, lacking)).fetch("GET", path), 403, "permission_denied");
   expect((await (await seedMember(owner, [needed])).fetch("GET", path)).status).toBe(200);
+}
+
+/**
+ * The guards of a member route read with GET at `path(organizationId)` below /api/v1: 401 without a key, 403
+ * for a member holding only `lacking` while one with `needed` may read, 404 for another organization.
+ */
+export function itGuardsRead(path: (organizationId: string) => string, needed: Permission, lacking: Permission[] = []) {
+  it("401 without a key", async () => {
+    const owner = await seedOwner();
+    await expectError(await call("GET", `/api/v1${path(owner.organizationId)}`), 401, "not_authenticated");
+  });
+
+  it(`403 without ${needed}${lacking.length ? ` (${lacking.join(", ")} is not enough)` : ""}`, async () => {
+    const owner = await seedOwner();
+    await expectNeedsPermission(owner, path(owner.organizationId), lacking, needed);
+  });
+
+  it("404 for another organization", async () => {
+    const owner = await seedOwner();
+    const stranger = await seedOwner();
+    await expectError(await stranger.fetch("GET", path(owner.organizationId)), 404, "not_found");
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { expectNeedsPermission, setMetadata } from "./helpers";
+import { PREFIXES, seedMember, seedOwner } from "../../harness";
+import { itGuardsRead, setMetadata } from "./helpers";
 
 const path = (orgId: string) => `/organizations/${orgId}/members/metadata-template/`;
 
@@ -32,19 +32,5 @@ describe("GET /organizations/{organizationPk}/members/metadata-template/", () =>
     expect(await (await owner.fetch("GET", path(owner.organizationId))).json()).toEqual({ fields: [] });
   });
 
-  it("401 without a key", async () => {
-    const owner = await seedOwner();
-    await expectError(await call("GET", `/api/v1${path(owner.organizationId)}`), 401, "not_authenticated");
-  });
-
-  it("403 without member.view", async () => {
-    const owner = await seedOwner();
-    await expectNeedsPermission(owner, path(owner.organizationId), [], "member.view");
-  });
-
-  it("404 for another organization", async () => {
-    const owner = await seedOwner();
-    const stranger = await seedOwner();
-    await expectError(await stranger.fetch("GET", path(owner.organizationId)), 404, "not_found");
-  });
+  itGuardsRead(path, "member.view");
 });

@@ -30,7 +30,7 @@ describe("webhook routes in the OpenAPI document", () => {
       "RedeliverFailedWebhookEvents",
       "RedeliverFailedWebhookEventsResult",
     ]) {
-      for (const [field, schema] of Object.entries<DocSchema>(doc.components.schemas[name].properties)) {
+      for (const [field, schema] of Object.entries<DocSchema>(doc.components.schemas[name].properties ?? {})) {
         // A referenced schema (IdName) carries its example beside the $ref, in allOf.
         const parts: DocSchema[] = [schema, ...(schema.allOf ?? [])];
         expect(

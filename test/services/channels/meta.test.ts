@@ -207,6 +207,55 @@ describe("parse", () => {
   );
 });
 
+describe("malformed events", () => {
+  it("pass over the items that cannot be read and keep their neighbours; a body that is not an object is 400", () => {
+    const [kept] = sample.messengerText("kept").entry[0].messaging;
+    const odd = [null, 7, { sender: "x", message: { mid: 1 } }, { sender: { id: {} } }];
+    const page = {
+      object: "page",
+      entry: [
+        {
+          id: sample.PAGE_ID,
+          messaging: [
+            ...odd,
+            kept,
+            { sender: { id: sample.PSID }, message: { mid: "m_9", text: 5, attachments: "x" } },
+          ],
+        },
+        "entry",
+        { id: { not: "an id" }, messaging: [{ sender: { id: "1" }, message: { mid: "m" } }] },
+      ],
+    };
+    const c = channel("messenger");
+    expect(messenger.parse(JSON.stringify(page), c).map((e) => e.text)).toEqual(["kept"]);
+    expect(messenger.parse(JSON.stringify({ object: "page", entry: { messaging: [] } }), c)).toEqual([]);
+    expect(() => messenger.parse("[]", c)).toThrow(ApiError);
+
+    const messages = [
+      null,
+      { from: "16505551234", type: "text", text: { body: "no id" } },
+      { from: "16505551234", id: "wamid.k", timestamp: "1", type: "text", text: { body: "kept" } },
+      { from: "16505551234", id: "wamid.c", type: "image", image: "not media" },
+    ];
+    const contacts = [7, { profile: { name: "Sheena Nelson" }, wa_id: "16505551234" }];
+    const value = { metadata: { phone_number_id: sample.PHONE_NUMBER_ID }, contacts, messages };
+    const wa = {
+      object: "whatsapp_business_account",
+      entry: [
+        {
+          changes: [
+            { field: "messages", value },
+            { field: "messages", value: { metadata: "?", messages } },
+          ],
+        },
+      ],
+    };
+    const w = channel("whatsapp");
+    expect(whatsapp.parse(JSON.stringify(wa), w)).toMatchObject([{ text: "kept", sender: { name: "Sheena Nelson" } }]);
+    expect(() => whatsapp.parse("null", w)).toThrow(ApiError);
+  });
+});
+
 /** appsecret_proof, documented by Meta: hex HMAC-SHA256 of the token keyed with the app secret. */
 async function appsecretProof(token: string) {
   const key = await crypto.subtle.importKey(

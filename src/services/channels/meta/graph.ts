@@ -1,7 +1,7 @@
 // Meta's Graph API as Messenger, Instagram and WhatsApp share it: one API version, the
 // X-Hub-Signature-256 check, the GET subscription handshake, calls with the token, and Meta's
 // refusals as PlatformErrors that say what Meta said.
-import { badRequest } from "../../../lib/errors";
+import { z } from "zod";
 import { fromHex, hmacSha256, timingSafeEqual, toHex, verifyHmacSha256 } from "../../../lib/crypto";
 import { fetchPlatform, platformBase, refusal } from "../http";
 import { PlatformError, type ChannelAdapter, type ChannelConfig, type PlatformContext } from "../types";
@@ -65,19 +65,6 @@ const MEDIA_TYPES = ["image", "video", "audio"] as const;
 export const mediaType = <T extends string>(contentType: string, other: T) =>
   MEDIA_TYPES.find((t) => contentType.startsWith(`${t}/`)) ?? other;
 
-/** The webhook body as JSON; a body that is not is the platform's mistake, 400. */
-export function readPayload(raw: string): { object?: unknown; entry?: unknown } {
-  try {
-    const body: unknown = JSON.parse(raw);
-    if (body && typeof body === "object" && !Array.isArray(body)) return body;
-  } catch {
-    // reported below, as for a body that is JSON but not an object
-  }
-  throw badRequest("The webhook body is not a JSON object.");
-}
-
-export const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
-
 /**
  * Graph reports throttling and passing trouble as a 400 or 403 with a code rather than a 429:
  * 1 and 2 (unknown error, service unavailable), 4, 17, 32, 613 (application, user, page and custom
@@ -100,14 +87,25 @@ export class GraphRefusal extends PlatformError {
   }
 }
 
+/** The part of Graph's refusal we read: `{error: {message, type, code, is_transient}}`. */
+const graphError = z
+  .object({
+    error: z.looseObject({
+      message: z.string().optional().catch(undefined),
+      code: z.unknown().optional(),
+      is_transient: z.unknown().optional(),
+    }),
+  })
+  .transform((body) => body.error);
+
 /** Graph's `{error: {message, type, code}}` as a PlatformError: "WhatsApp answered 400: (#100) Invalid parameter". */
 export async function graphRefusal(platformName: string, response: Response): Promise<PlatformError> {
   const error = await response
     .clone()
     .json()
-    .then((body: any) => body?.error)
+    .then((body) => graphError.safeParse(body).data)
     .catch(() => undefined);
-  const base = await refusal(platformName, response, (body: any) => body?.error?.message);
+  const base = await refusal(platformName, response, (body) => graphError.safeParse(body).data?.message);
   const transient = error?.is_transient === true || TRANSIENT_CODES.has(Number(error?.code));
   return new GraphRefusal(base.message, base.status!, base.retryAfterSeconds, transient);
 }
@@ -144,7 +142,7 @@ export async function graphRequest(
 }
 
 /** A Graph API call's JSON; Meta's refusal thrown as a PlatformError. */
-export async function graph<T = any>(
+export async function graph<T = unknown>(
   ctx: PlatformContext,
   account: GraphAccount,
   method: "GET" | "POST",

@@ -17,13 +17,13 @@ export const instagram = messagingAdapter({
   profileFields: "name,username,profile_pic",
   profile: (body) => ({ name: body.name || body.username || undefined, avatar: body.profile_pic || undefined }),
   async connect(ctx, account) {
-    const user = await graph(
+    const user = await graph<{ username?: string }>(
       ctx,
       account,
       "GET",
       `${encodeURIComponent(ctx.channel.credentials.instagramAccountId)}?fields=username,name`,
     );
-    const page = await graph(ctx, account, "GET", "me?fields=id,name");
+    const page = await graph<{ id: string; name?: string }>(ctx, account, "GET", "me?fields=id,name");
     // The account's messages reach the app only while the linked Page is subscribed to it.
     await graph(ctx, account, "POST", `${encodeURIComponent(page.id)}/subscribed_apps?subscribed_fields=messages`);
     return (

@@ -11,7 +11,8 @@ import type {
   OutboundMessage,
   PlatformContext,
 } from "../types";
-import { fetchMetaFile, graph, list, mediaType, metaWebhook, readPayload, type GraphAccount } from "./graph";
+import { readMessagingWebhook, type MessagingItem } from "./events";
+import { fetchMetaFile, graph, mediaType, metaWebhook, type GraphAccount } from "./graph";
 import { fileNameOf, quickReplyChoices, tappedText } from "./text";
 
 export interface MessagingPlatform {
@@ -27,8 +28,17 @@ export interface MessagingPlatform {
   /** The reply's text as messages within the platform's limit. */
   parts(message: OutboundMessage): string[];
   profileFields: string;
-  profile(body: any): { name?: string; avatar?: string };
+  profile(body: GraphProfile): { name?: string; avatar?: string };
   connect(ctx: PlatformContext, account: GraphAccount): Promise<string>;
+}
+
+/** The profile fields the platforms' `profileFields` ask for, as Graph answers them. */
+export interface GraphProfile {
+  name?: string;
+  username?: string;
+  first_name?: string;
+  last_name?: string;
+  profile_pic?: string;
 }
 
 const KINDS: Record<string, InboundAttachmentKind> = { image: "image", video: "video", audio: "audio", file: "file" };
@@ -41,46 +51,45 @@ export const account = (name: string, channel: ChannelConfig): GraphAccount => (
 
 /** One `messaging[]` item as an event: a person's message or a tapped button; null for echoes, deliveries, reads,
  * reactions. */
-function toEvent(item: any, _platform: MessagingPlatform): InboundEvent | null {
-  const sender = item?.sender?.id ? String(item.sender.id) : "";
+function toEvent(item: MessagingItem): InboundEvent | null {
+  const sender = item.sender?.id ?? "";
   if (!sender) return null;
-  const at = typeof item.timestamp === "number" ? item.timestamp : undefined;
-  const base = { threadKey: sender, sender: { id: sender }, at };
+  const base = { threadKey: sender, sender: { id: sender }, at: item.timestamp };
   if (item.postback?.mid) {
     return {
       ...base,
-      eventId: String(item.postback.mid),
-      text: tappedText(item.postback.payload, String(item.postback.title ?? "")),
+      eventId: item.postback.mid,
+      text: tappedText(item.postback.payload, item.postback.title ?? ""),
       attachments: [],
     };
   }
   const message = item.message;
   if (!message?.mid || message.is_echo || message.is_deleted || message.is_unsupported) return null;
-  const lines = [tappedText(message.quick_reply?.payload, typeof message.text === "string" ? message.text : "")];
+  const lines = [tappedText(message.quick_reply?.payload, message.text ?? "")];
   const attachments: InboundAttachment[] = [];
-  for (const attachment of list(message.attachments)) {
-    const url = attachment?.payload?.url ?? attachment?.url;
-    if (typeof url !== "string" || !url) continue;
-    const kind = KINDS[attachment.type];
+  for (const attachment of message.attachments) {
+    const url = attachment.payload?.url ?? attachment.url;
+    if (!url) continue;
+    const kind = attachment.type && Object.hasOwn(KINDS, attachment.type) ? KINDS[attachment.type] : undefined;
     // A shared link, post or reel: the person sent a link, which the conversation keeps as text.
     if (!kind) lines.push(url);
     else attachments.push({ kind, ref: url, filename: fileNameOf(url) });
   }
   const text = lines.filter(Boolean).join("\n");
   if (!text && !attachments.length) return null;
-  return { ...base, eventId: String(message.mid), text, attachments };
+  return { ...base, eventId: message.mid, text, attachments };
 }
 
 export function parseMessaging(raw: string, channel: ChannelConfig, platform: MessagingPlatform): InboundEvent[] {
-  const body = readPayload(raw);
+  const body = readMessagingWebhook(raw);
   if (body.object !== platform.object) return [];
   const accountId = channel.credentials[platform.accountField];
   const events: InboundEvent[] = [];
-  for (const entry of list(body.entry)) {
+  for (const entry of body.entry) {
     // One app's callback gets every Page (or Instagram account) subscribed to it: only this channel's are this inbox's.
-    if (accountId && entry?.id !== undefined && String(entry.id) !== accountId) continue;
-    for (const item of list(entry?.messaging)) {
-      const event = toEvent(item, platform);
+    if (accountId && entry.id !== undefined && entry.id !== accountId) continue;
+    for (const item of entry.messaging) {
+      const event = toEvent(item);
       if (event) events.push(event);
     }
   }
@@ -114,7 +123,7 @@ export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
       // Meta refuses profiles to apps without the profile permission or outside the person's consent: the contact keeps
       // its id.
       const path = `${encodeURIComponent(event.sender.id)}?fields=${platform.profileFields}`;
-      const found = await graph(ctx, account(platform.name, ctx.channel), "GET", path).catch((err) => {
+      const found = await graph<GraphProfile>(ctx, account(platform.name, ctx.channel), "GET", path).catch((err) => {
         if (err instanceof PlatformError && !err.retryable) return null;
         throw err;
       });
@@ -136,11 +145,17 @@ export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
       const ids: string[] = [];
       const kind = messagingType(message);
       for (const body of messages) {
-        const sent = await graph(ctx, account(platform.name, ctx.channel), "POST", platform.sendPath(ctx.channel), {
-          recipient: { id: message.threadKey },
-          ...kind,
-          message: body,
-        });
+        const sent = await graph<{ message_id?: string }>(
+          ctx,
+          account(platform.name, ctx.channel),
+          "POST",
+          platform.sendPath(ctx.channel),
+          {
+            recipient: { id: message.threadKey },
+            ...kind,
+            message: body,
+          },
+        );
         ids.push(String(sent.message_id));
       }
       return ids;

@@ -19,7 +19,7 @@ export const messenger = messagingAdapter({
   }),
   async connect(ctx, account) {
     const pageId = encodeURIComponent(ctx.channel.credentials.pageId);
-    const page = await graph(ctx, account, "GET", `${pageId}?fields=name`);
+    const page = await graph<{ name?: string }>(ctx, account, "GET", `${pageId}?fields=name`);
     // Meta sends a Page's messages only to apps the Page is subscribed to (needs pages_manage_metadata).
     await graph(ctx, account, "POST", `${pageId}/subscribed_apps?subscribed_fields=messages,messaging_postbacks`);
     return `Connected to the Facebook Page "${page.name}"; its messages come to this inbox.`;

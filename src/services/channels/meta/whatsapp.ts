@@ -11,16 +11,8 @@ import type {
   OutboundMessage,
   PlatformContext,
 } from "../types";
-import {
-  fetchMetaFile,
-  graph,
-  graphRequest,
-  list,
-  mediaType,
-  metaWebhook,
-  readPayload,
-  type GraphAccount,
-} from "./graph";
+import { readWhatsAppWebhook, type WhatsAppMessage } from "./events";
+import { fetchMetaFile, graph, graphRequest, mediaType, metaWebhook, type GraphAccount } from "./graph";
 import { plainParts, quickReplyChoices, tappedText } from "./text";
 
 export const WHATSAPP_TEXT_LIMIT = 4096;
@@ -34,33 +26,35 @@ const account = (channel: ChannelConfig): GraphAccount => ({
   appSecret: channel.credentials.appSecret,
 });
 
-const MEDIA: Record<string, InboundAttachmentKind> = {
+const MEDIA = {
   image: "image",
   sticker: "image",
   video: "video",
   audio: "audio",
   document: "file",
-};
+} as const satisfies Record<string, InboundAttachmentKind>;
+
+const isMedia = (type: string | undefined): type is keyof typeof MEDIA => !!type && Object.hasOwn(MEDIA, type);
 
 /** A message's text and files; null for what is not a person writing (reactions, system notices, unsupported types). */
-function content(message: any): { text: string; attachments: InboundAttachment[] } | null {
-  const type = String(message?.type ?? "");
-  const media = MEDIA[type] ? message[type] : undefined;
-  if (media?.id) {
+function content(message: WhatsAppMessage): { text: string; attachments: InboundAttachment[] } | null {
+  const type = message.type;
+  const media = isMedia(type) ? message[type] : undefined;
+  if (isMedia(type) && media?.id) {
     const attachment: InboundAttachment = {
       kind: MEDIA[type],
-      ref: String(media.id),
+      ref: media.id,
       contentType: media.mime_type,
       filename: media.filename,
     };
-    return { text: typeof media.caption === "string" ? media.caption : "", attachments: [attachment] };
+    return { text: media.caption ?? "", attachments: [attachment] };
   }
-  if (type === "text") return { text: String(message.text?.body ?? ""), attachments: [] };
+  if (type === "text") return { text: message.text?.body ?? "", attachments: [] };
   if (type === "interactive") {
     const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
-    return reply ? { text: tappedText(reply.id, String(reply.title ?? "")), attachments: [] } : null;
+    return reply ? { text: tappedText(reply.id, reply.title ?? ""), attachments: [] } : null;
   }
-  if (type === "button") return { text: String(message.button?.text ?? ""), attachments: [] };
+  if (type === "button") return { text: message.button?.text ?? "", attachments: [] };
   if (type === "location" && message.location) {
     const { latitude, longitude, name, address } = message.location;
     const place = [name, address].filter(Boolean).join(", ");
@@ -70,24 +64,20 @@ function content(message: any): { text: string; attachments: InboundAttachment[]
 }
 
 function parseWhatsApp(raw: string, channel: ChannelConfig): InboundEvent[] {
-  const body = readPayload(raw);
+  const body = readWhatsAppWebhook(raw);
   if (body.object !== "whatsapp_business_account") return [];
   const phoneNumberId = channel.credentials.phoneNumberId;
   const events: InboundEvent[] = [];
-  for (const change of list(body.entry).flatMap((entry) => list(entry?.changes))) {
-    const value = change?.value;
+  for (const change of body.entry.flatMap((entry) => entry.changes)) {
+    const value = change.value;
     // Statuses (sent, delivered, read) come in the same field without messages; other numbers of the app's business are
     // other inboxes'.
-    if (change?.field !== "messages" || !value) continue;
-    if (
-      phoneNumberId &&
-      value.metadata?.phone_number_id !== undefined &&
-      String(value.metadata.phone_number_id) !== phoneNumberId
-    )
-      continue;
-    const names = new Map(list(value.contacts).map((c) => [String(c?.wa_id), c?.profile?.name as string | undefined]));
-    for (const message of list(value.messages)) {
-      const from = message?.from ? String(message.from) : "";
+    if (change.field !== "messages" || !value) continue;
+    const numberId = value.metadata?.phone_number_id;
+    if (phoneNumberId && numberId !== undefined && numberId !== phoneNumberId) continue;
+    const names = new Map(value.contacts.map((c) => [String(c.wa_id), c.profile?.name]));
+    for (const message of value.messages) {
+      const from = message.from ?? "";
       const found = from && message.id ? content(message) : null;
       if (!found || (!found.text && !found.attachments.length)) continue;
       events.push({
@@ -149,7 +139,7 @@ export const whatsapp: ChannelAdapter = {
 
   async connect(ctx) {
     const { phoneNumberId, businessAccountId } = ctx.channel.credentials;
-    const number = await graph(
+    const number = await graph<{ display_phone_number?: string; verified_name?: string }>(
       ctx,
       account(ctx.channel),
       "GET",
@@ -166,7 +156,7 @@ export const whatsapp: ChannelAdapter = {
   async send(ctx, message) {
     const ids: string[] = [];
     for (const body of whatsappMessages(message)) {
-      const sent = await graph(
+      const sent = await graph<{ messages?: { id?: string }[] }>(
         ctx,
         account(ctx.channel),
         "POST",
