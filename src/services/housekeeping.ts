@@ -57,7 +57,10 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await enqueueEvaluations(env, await strandedEvaluations(db, now));
   await requeueChannelWork(env, db, now);
   // Channel delivery states whose message's object was not told (its call failed): told again.
-  await Promise.all((await unshownDeliveries(db)).map((delivery) => showState(env, delivery)));
+  // Twenty objects at a time: a run may find up to 500 (each call logs its own failure; the next run tries again).
+  const unshown = await unshownDeliveries(db);
+  for (let i = 0; i < unshown.length; i += 20)
+    await Promise.all(unshown.slice(i, i + 20).map((delivery) => showState(env, delivery)));
   await rollUpDays(env.DB, now);
   await backfillSearchTerms(env.DB);
   await shipPendingTerms(env);
