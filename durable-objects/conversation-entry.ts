@@ -28,31 +28,33 @@ export const FORWARDED = [
   "deliveryState",
 ] as const satisfies readonly (keyof Body)[];
 
-type Forwarded = {
-  [K in (typeof FORWARDED)[number]]: (...args: Parameters<Body[K]>) => Promise<Awaited<ReturnType<Body[K]>>>;
-};
+type Forwarded = Pick<Body, (typeof FORWARDED)[number]>;
 
 // Declares the forwarded methods, which the static block puts on the prototype (where RPC looks them up).
 export interface Conversation extends Forwarded {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface types the methods the static block defines
 export class Conversation extends DurableObject<Bindings> {
-  #body: Promise<Body> | undefined;
+  #body: Body | undefined;
 
-  /** The body, made on the first call (its module imported by the isolate's first instance). */
-  #made(): Promise<Body> {
-    this.#body ??= import("./conversation").then(({ Conversation: Made }) => new Made(this.ctx, this.env));
-    return this.#body;
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    // Made before any call is delivered (the input gate holds them): a call never waits on an import that the
+    // request which started it (a `warm()` nobody awaits) could take down with it.
+    void ctx.blockConcurrencyWhile(async () => {
+      const { Conversation: Made } = await import("./conversation");
+      this.#body = new Made(ctx, env);
+    });
   }
 
-  async alarm() {
-    return (await this.#made()).alarm();
+  alarm() {
+    return this.#body!.alarm();
   }
 
   static {
     for (const name of FORWARDED) {
       Object.defineProperty(Conversation.prototype, name, {
-        async value(this: Conversation, ...args: unknown[]) {
-          const made = await this.#made();
+        value(this: Conversation, ...args: unknown[]) {
+          const made = this.#body!;
           return (made[name] as (...a: unknown[]) => unknown).apply(made, args);
         },
         writable: true,

@@ -74,6 +74,13 @@ export function settingProblems(env: Bindings): SettingProblem[] {
  */
 export const REQUIRED_BINDINGS = [
   { name: "DB", kind: "D1 database", resource: "assistant-platform", needs: "prepare", usedFor: "every API request" },
+  ...[1, 2].map((n) => ({
+    name: `CONVERSATIONS_${n}`,
+    kind: "D1 database",
+    resource: `assistant-platform-conversations-${n}`,
+    needs: "prepare",
+    usedFor: "the conversation search of the organizations placed on this shard",
+  })),
   {
     name: "FILES",
     kind: "R2 bucket",
