@@ -1,6 +1,7 @@
-// The class the worker exports for the conversation object: it imports the object's body (conversation.ts, and with
-// it the whole conversation pipeline: agent, models, tools, knowledge retrieval) on its first call, so an isolate
-// started for a request that reaches no conversation does not evaluate it (docs/decisions.md, "Cold start").
+// The class the worker exports for the conversation object: it imports the object's body (conversation.ts, and
+// with it the whole conversation pipeline: agent, models, tools, knowledge retrieval) when an instance is made, so
+// an isolate started for a request that reaches no conversation does not evaluate it (docs/decisions.md, "Cold
+// start").
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../src/env";
 import type { Conversation as Body } from "./conversation";
