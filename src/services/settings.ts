@@ -7,6 +7,7 @@ import { fileSpecs } from "./uploads/file-specs";
 import { ingestionFaultProblem } from "./knowledge/ingestion-fault";
 import { countSetting } from "./llm/retries";
 import { clockProblem } from "../lib/clock";
+import { SHARDS } from "./shards";
 
 export interface SettingProblem {
   name: string;
@@ -74,10 +75,10 @@ export function settingProblems(env: Bindings): SettingProblem[] {
  */
 export const REQUIRED_BINDINGS = [
   { name: "DB", kind: "D1 database", resource: "assistant-platform", needs: "prepare", usedFor: "every API request" },
-  ...[1, 2].map((n) => ({
-    name: `CONVERSATIONS_${n}`,
+  ...SHARDS.map((name, i) => ({
+    name,
     kind: "D1 database",
-    resource: `assistant-platform-conversations-${n}`,
+    resource: `assistant-platform-conversations-${i + 1}`,
     needs: "prepare",
     usedFor: "the conversation search of the organizations placed on this shard",
   })),
