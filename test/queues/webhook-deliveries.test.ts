@@ -48,6 +48,7 @@ async function pendingDelivery(
   webhookId: string,
   messageId: string,
   createdAt = Date.now(),
+  conversationId: string | null = null,
 ) {
   const id = uuidv7();
   await db().insert(webhookDeliveries).values({
@@ -57,6 +58,7 @@ async function pendingDelivery(
     inboxId: bot.defaultInbox!.id,
     chatbotId: bot.id,
     messageId,
+    conversationId,
     event: "outgoing",
     createdAt,
   });
@@ -67,6 +69,19 @@ async function talk(owner: Actor, botId: string, content: string, conversation?:
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } });
   expect(res.status).toBe(200);
   return await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
+}
+
+/** A new owner's assistant with one webhook, and `content` sent to it: the reply and its delivery, once sent. */
+async function deliveredOnce(content: string) {
+  const owner = await seedOwner();
+  const bot = await createChatbot(owner);
+  const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
+  const reply = await talk(owner, bot.id, content);
+  const [record] = await waitFor(
+    () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook)),
+    (r) => r[0]?.status === "success",
+  );
+  return { owner, bot, hook, reply, record };
 }
 
 describe("webhook deliveries through the queue, to a real receiver", () => {
@@ -200,14 +215,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
   });
 
   it("a redelivered queue message or a second consumer does not push twice or add a record", async () => {
-    const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
-    const reply = await talk(owner, bot.id, "once");
-    const [record] = await waitFor(
-      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook)),
-      (r) => r[0]?.status === "success",
-    );
+    const { hook, reply, record } = await deliveredOnce("once");
     const batch = createMessageBatch("webhook-deliveries", [
       { id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } },
     ]);
@@ -275,6 +283,36 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       (r) => r[0]?.status === "success",
     );
     expect(row.status).toBe("success");
+  });
+
+  it("a payload is read from the conversation its record names, in the record's organization only", async () => {
+    const { owner, bot, reply, record: sent } = await deliveredOnce("hello");
+    // The outbox names the conversation; so does the payload read through it.
+    expect(sent.conversationId).toBe(reply.conversationId);
+    const body = JSON.parse(sent.requestBody!);
+    expect(body).toMatchObject({ id: reply.message!.id, conversation: { id: reply.conversationId } });
+    // Written without it (by an older worker; another webhook, added since): found by its message, the same payload.
+    const later = await addWebhook(owner, bot.defaultInbox!.id, {});
+    const unnamed = await pendingDelivery(owner, bot, later, reply.message!.id);
+    expect(await deliver(env, db(), unnamed)).toBe("sent");
+    const [again] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, unnamed));
+    expect(again).toMatchObject({ status: "success", requestBody: sent.requestBody });
+    // Another organization's record naming this conversation reads nothing of it.
+    const other = await seedOwner();
+    const otherBot = await createChatbot(other);
+    const otherHook = await addWebhook(other, otherBot.defaultInbox!.id, {});
+    const foreign = await pendingDelivery(
+      other,
+      otherBot,
+      otherHook,
+      reply.message!.id,
+      Date.now(),
+      reply.conversationId,
+    );
+    expect(await deliver(env, db(), foreign)).toBe("sent");
+    const [refused] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, foreign));
+    expect(refused).toMatchObject({ status: "failure", error: "The message no longer exists." });
+    expect(await received(`/ok/${otherHook}`)).toEqual([]);
   });
 
   it("a webhook disabled after its event was recorded sends nothing, and the record says why", async () => {

@@ -43,7 +43,7 @@ export const CHANNEL_EVENT_STATUSES = ["pending", "stored", "ignored"] as const;
 /**
  * Every event a platform sent, kept before the platform is answered (nothing it sends is lost), by
  * the platform's own id (so a redelivery is the same row, never a second message). The intake
- * (services/channels/intake.ts) turns pending ones into messages; the message's batch marks it stored.
+ * (services/channels/intake.ts) turns pending ones into messages and marks each stored.
  */
 export const channelEvents = sqliteTable(
   "channel_events",
@@ -58,6 +58,8 @@ export const channelEvents = sqliteTable(
     threadKey: text("thread_key"),
     at: integer("at"),
     status: text("status", { enum: CHANNEL_EVENT_STATUSES }).notNull().default("pending"),
+    /** The event's message, named before it is posted: a pending event with one may have been stored by a run that
+     * died (services/channels/intake.ts asks the conversation's object). */
     messageId: text("message_id"),
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),

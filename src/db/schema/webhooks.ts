@@ -61,6 +61,9 @@ export const webhookDeliveries = sqliteTable(
     /** The message pushed; null for a lifecycle event (conversationEventId). */
     messageId: text("message_id").references(() => messages.id, { onDelete: "cascade" }),
     conversationEventId: text("conversation_event_id").references(() => conversationEvents.id, { onDelete: "cascade" }),
+    /** The conversation of the message or lifecycle event: a message's payload is read from its conversation's object
+     * (event-data.ts). Null only for a record moved to a segment before the column existed. */
+    conversationId: text("conversation_id"),
     event: text("event", { enum: ["incoming", "outgoing", "conversation.updated"] }).notNull(),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
     /** 1 for the first push of the event to this webhook, then 2, 3, ... */

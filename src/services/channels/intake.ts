@@ -3,7 +3,8 @@
 // message posted to the conversation's object like a widget's (CONTRACT section 17). Run by the
 // channel queue; every step may run again (a redelivered queue message, a crash) without a second
 // contact, conversation or message: their ids are derived from the platform's ids (stableUuidv7),
-// and the conversation of a chat changes only from the one the step read (docs/decisions.md,
+// the conversation of a chat changes only from the one the step read, and an event whose run got as
+// far as posting its message asks the chat's conversation object whether it is stored (docs/decisions.md,
 // "Messaging channels").
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import {
@@ -14,7 +15,6 @@ import {
   contacts,
   conversations,
   inboxes,
-  messages,
 } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { stableUuidv7, uuidv7 } from "../../lib/ids";
@@ -29,6 +29,7 @@ import { inferType } from "../uploads/attachments";
 import { newUploadKey } from "../uploads/store";
 import { MESSAGE_URL_TTL_SECONDS } from "../uploads/settings";
 import { signedDownloadUrl } from "../uploads/urls";
+import { storedMessages } from "../messages";
 import { platformContext } from "./http";
 import type { StoredEvent } from "./inbound";
 import { adapterFor } from "./platforms";
@@ -152,17 +153,17 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
   const adapter = await adapterFor(channel.config.platform);
   const ctx = platformContext(env, channel.config);
   const messageId = await stableUuidv7(`message\n${row.inboxId}\n${row.eventId}`, event.receivedAt);
-  const [already] = await db.select({ id: messages.id }).from(messages).where(eq(messages.id, messageId));
-  if (!already) {
+  const ofEvent = and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId));
+  // Asked only of an event a run got as far as posting, or one that failed before (a run older than the naming may
+  // have posted it): a first run costs nothing more.
+  const earlier = row.messageId !== null || row.attempts > 0;
+  if (!(earlier && (await posted(env, db, channel.config, event, messageId)))) {
     const [inbox] = await db.select({ chatbotId: inboxes.chatbotId }).from(inboxes).where(eq(inboxes.id, row.inboxId));
     // A tapped button is answered at once, whatever comes of it, so the visitor's client stops waiting.
     if (event.tapId && adapter.acknowledge)
       waitUntil(adapter.acknowledge(ctx, event.tapId).catch((err) => logUnless(err, "button tap not acknowledged")));
     if (await ratingAnswer(env, db, channel.config, event, waitUntil)) {
-      await db
-        .update(channelEvents)
-        .set({ status: "stored", error: null })
-        .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
+      await db.update(channelEvents).set({ status: "stored", error: null }).where(ofEvent);
       return;
     }
     const contact = await contactOf(db, adapter, ctx, event);
@@ -200,15 +201,19 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
       ...(event.thread ?? {}),
       ...(event.replyToken ? { replyToken: event.replyToken, replyTokenAt: event.receivedAt } : {}),
     };
+    // The event names its message before the message is posted: a later run of it (this one died, or its post's
+    // outcome is unknown) then looks for the message in the chat's conversation (see posted).
+    const named = db.update(channelEvents).set({ messageId }).where(ofEvent);
     if (Object.keys(context).length) {
-      await db
+      const patched = db
         .update(channelThreads)
         .set({
           context: sql`json_patch(coalesce(${channelThreads.context}, '{}'), ${JSON.stringify(context)})`,
           updatedAt: Date.now(),
         })
         .where(and(eq(channelThreads.inboxId, row.inboxId), eq(channelThreads.threadKey, event.threadKey)));
-    }
+      await db.batch([patched, named]);
+    } else await named;
     await conversationObject(env, conversation.id).post({
       conversationId: conversation.id,
       ...(created ? { created: conversation } : { conversation }),
@@ -224,10 +229,22 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
       if (f.extractionStatus === "pending")
         waitUntil(extractAttachment(env, db, f).catch((err) => console.error(String(err))));
   }
-  await db
-    .update(channelEvents)
-    .set({ status: "stored", messageId, error: null })
-    .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
+  await db.update(channelEvents).set({ status: "stored", messageId, error: null }).where(ofEvent);
+}
+
+/**
+ * Whether a message an earlier run of the event posted (`messageId`, named on the event before its post) is stored:
+ * asked of the chat's conversation object. A run posts to the chat's conversation, and the chat moves to another
+ * one only by a later event of the chat, which waits for this one (takeInEvents): so it is that conversation's,
+ * even when resolved since.
+ */
+async function posted(env: Bindings, db: Db, channel: ChannelConfig, event: StoredEvent, messageId: string) {
+  const [thread] = await db
+    .select({ conversationId: channelThreads.conversationId })
+    .from(channelThreads)
+    .where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
+  if (!thread?.conversationId) return false;
+  return !!(await storedMessages(env, channel.organizationId, thread.conversationId).find(messageId));
 }
 
 /**

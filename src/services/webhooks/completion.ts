@@ -64,6 +64,7 @@ export async function completeAttempts(env: Bindings, db: Db, finished: Finished
           chatbotId: delivery.chatbotId,
           messageId: delivery.messageId,
           conversationEventId: delivery.conversationEventId,
+          conversationId: delivery.conversationId,
           event: delivery.event,
           attempt: delivery.attempt + 1,
           scheduledAt: dueAt,

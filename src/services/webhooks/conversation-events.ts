@@ -97,10 +97,10 @@ const UUIDV7_AT_2 = `lower(substr(printf('%012x', ?2), 1, 8) || '-' || substr(pr
 const insertEventOutbox = prepared<{ eventId: string; now: number }>(() =>
   raw(
     `insert into webhook_deliveries
-       (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status,
-        attempt, scheduled_at, attempts, url, created_at)
-     select ${UUIDV7_AT_2}, e.organization_id, w.id, w.inbox_id, c.chatbot_id, null, e.id, '${CONVERSATION_UPDATED}',
-       'pending', 1, ?2, 0, w.url, ?2
+       (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, conversation_id,
+        event, status, attempt, scheduled_at, attempts, url, created_at)
+     select ${UUIDV7_AT_2}, e.organization_id, w.id, w.inbox_id, c.chatbot_id, null, e.id, e.conversation_id,
+       '${CONVERSATION_UPDATED}', 'pending', 1, ?2, 0, w.url, ?2
      from conversation_events e
      join conversations c on c.id = e.conversation_id
      join webhooks w on w.inbox_id = e.inbox_id and w.organization_id = e.organization_id

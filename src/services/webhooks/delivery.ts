@@ -19,7 +19,8 @@ const LEASE_MS = 60_000;
  * retries). A redelivered queue message finds its record claimed or finished and is skipped; one
  * woken before its attempt is due is queued again for then. Without `retryFailedDeliveries`, a
  * failure stays a failure (spec delivery rule 3). `now` is the clock (tests play hours in seconds).
- * A batch costs four D1 round trips however large it is (claim, webhooks, messages, completion).
+ * A batch costs four D1 round trips however large it is (claim, webhooks, conversations, completion), and a call
+ * to the object of each conversation whose messages it sends (their payloads: event-data.ts).
  * Resolves to the ids that were sent (claimed), in any order.
  */
 export async function deliverAll(env: Bindings, db: Db, deliveryIds: string[], now = Date.now()): Promise<Set<string>> {
@@ -63,7 +64,11 @@ async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: n
     inChunks([...new Set(claimed.map((d) => d.webhookId))], (part) =>
       db.select().from(webhooks).where(inArray(webhooks.id, part)),
     ),
-    eventData(db, ids("messageId")),
+    eventData(
+      env,
+      db,
+      claimed.filter((d) => d.messageId),
+    ),
     conversationEventData(db, ids("conversationEventId")),
   ]);
   const hookById = new Map(hooks.map((h) => [h.id, h]));

@@ -26,6 +26,7 @@ const insertOutbox = prepared<{
   chatbotId: string | null;
   inboxId: string;
   messageId: string;
+  conversationId: string;
   event: string;
   createdAt: number;
 }>((db) => {
@@ -43,6 +44,7 @@ const insertOutbox = prepared<{
           chatbotId: ph("chatbotId").as("chatbot_id"),
           messageId: ph("messageId").as("message_id"),
           conversationEventId: value(null, "conversation_event_id"),
+          conversationId: ph("conversationId").as("conversation_id"),
           event: ph("event").as("event"),
           status: value("pending", "status"),
           attempt: value(1, "attempt"),
@@ -80,6 +82,7 @@ export function deliveryOutbox(db: Db, conversation: ConversationRow, message: M
     chatbotId: conversation.chatbotId,
     inboxId: conversation.inboxId,
     messageId: message.id,
+    conversationId: message.conversationId,
     event: message.type,
     createdAt: message.createdAt,
   });

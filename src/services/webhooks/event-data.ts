@@ -1,41 +1,94 @@
 import { eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../env";
+import type { Bindings, Db } from "../../env";
 import { contacts, conversations, inboxes, messages, users } from "../../db/schema";
-import { chunk } from "../../lib/sql";
+import { inChunks } from "../../lib/sql";
+import type { MessageRow } from "../conversations";
+import { storedMessages } from "../messages";
+import type { DeliveryRow } from "./config";
 import type { WebhookEventData } from "./payloads";
 
 const assignees = alias(users, "assignees");
 
-/** Everything a payload may show about each message, by message id (one query per 90 messages). */
-export async function eventData(db: Db, messageIds: string[]): Promise<Map<string, WebhookEventData>> {
-  const rows = (await Promise.all(chunk(messageIds).map((ids) => eventRows(db, ids)))).flat();
-  return new Map(rows.map((row) => [row.message.id, eventOf(row)]));
+/** What `eventData` needs of a delivery of a message. */
+export type MessageDelivery = Pick<DeliveryRow, "organizationId" | "messageId" | "conversationId">;
+
+/**
+ * Everything a payload may show about each delivery's message, by message id: the messages as their conversations'
+ * objects hold them (one call per conversation, side by side, each given the delivery's organization), and the
+ * conversations with their inbox, contact and assignee from D1 (one query per 90 conversations, beside the calls). A
+ * message, conversation or inbox that no longer exists is missing.
+ */
+export async function eventData(
+  env: Bindings,
+  db: Db,
+  deliveries: MessageDelivery[],
+): Promise<Map<string, WebhookEventData>> {
+  const groups = new Map<string, { organizationId: string; conversationId: string; ids: Set<string> }>();
+  for (const { organizationId, messageId, conversationId } of await withConversations(db, deliveries)) {
+    if (!messageId || !conversationId) continue;
+    const key = `${organizationId}\n${conversationId}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { organizationId, conversationId, ids: new Set<string>() }));
+    group.ids.add(messageId);
+  }
+  const [rows, found] = await Promise.all([
+    inChunks(
+      [...groups.values()].map((g) => g.conversationId),
+      (ids) => conversationRows(db, ids),
+    ),
+    Promise.all(
+      [...groups.values()].map(({ organizationId, conversationId, ids }) =>
+        storedMessages(env, organizationId, conversationId).lookup([...ids].map((id) => ({ id }))),
+      ),
+    ),
+  ]);
+  const byId = new Map(rows.map((row) => [row.conversation.id, row]));
+  const data = new Map<string, WebhookEventData>();
+  for (const message of found.flat()) {
+    const row = message && byId.get(message.conversationId);
+    if (row && row.conversation.organizationId === message.organizationId) data.set(message.id, eventOf(message, row));
+  }
+  return data;
 }
 
-const eventRows = (db: Db, messageIds: string[]) =>
+/**
+ * The deliveries, each with its conversation. One written without it (by a worker older than migration 0035, or a
+ * new attempt of an event moved to a segment before then) finds it by its message in D1: one query, only then.
+ */
+async function withConversations(db: Db, deliveries: MessageDelivery[]): Promise<MessageDelivery[]> {
+  const unnamed = deliveries.flatMap((d) => (d.messageId && !d.conversationId ? [d.messageId] : []));
+  if (!unnamed.length) return deliveries;
+  const found = await inChunks(unnamed, (ids) =>
+    db
+      .select({ id: messages.id, conversationId: messages.conversationId })
+      .from(messages)
+      .where(inArray(messages.id, ids)),
+  );
+  const conversationOf = new Map(found.map((m) => [m.id, m.conversationId]));
+  return deliveries.map((d) =>
+    d.conversationId || !d.messageId ? d : { ...d, conversationId: conversationOf.get(d.messageId) ?? null },
+  );
+}
+
+const conversationRows = (db: Db, conversationIds: string[]) =>
   db
     .select({
-      message: messages,
       conversation: conversations,
       inbox: inboxes,
       contact: contacts,
       assignee: { id: assignees.id, name: assignees.name },
     })
-    .from(messages)
-    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .from(conversations)
     .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
     .leftJoin(contacts, eq(contacts.id, conversations.contactId))
     .leftJoin(assignees, eq(assignees.id, conversations.assigneeId))
-    .where(inArray(messages.id, messageIds));
+    .where(inArray(conversations.id, conversationIds));
 
-function eventOf({
-  message: m,
-  conversation: c,
-  inbox,
-  contact,
-  assignee,
-}: Awaited<ReturnType<typeof eventRows>>[number]): WebhookEventData {
+function eventOf(
+  m: MessageRow,
+  { conversation: c, inbox, contact, assignee }: Awaited<ReturnType<typeof conversationRows>>[number],
+): WebhookEventData {
   return {
     message: {
       id: m.id,

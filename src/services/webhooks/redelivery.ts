@@ -20,7 +20,7 @@ export interface RedeliveryScope {
   /** The event's attempts moved to a segment (segments.ts), as one: its last attempt, which succeeded. */
   moved?: Pick<
     DeliveryRow,
-    "inboxId" | "chatbotId" | "messageId" | "conversationEventId" | "event" | "attempt" | "createdAt"
+    "inboxId" | "chatbotId" | "messageId" | "conversationEventId" | "conversationId" | "event" | "attempt" | "createdAt"
   >;
 }
 
@@ -35,20 +35,21 @@ export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now
   const m = scope.moved;
   const rows = await db.all<{ id: string }>(sql`
     insert into webhook_deliveries
-      (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status, attempt,
-       scheduled_at, attempts, url, created_at)
+      (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, conversation_id, event,
+       status, attempt, scheduled_at, attempts, url, created_at)
     select ${uuidv7At(now)}, organization_id, webhook_id, inbox_id, max(chatbot_id), message_id, conversation_event_id,
-      event, 'pending', max(attempt) + 1, ${now}, 0, ${scope.url}, ${now}
+      max(conversation_id), event, 'pending', max(attempt) + 1, ${now}, 0, ${scope.url}, ${now}
     from (
-      select organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, event, status,
-        attempt, created_at
+      select organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, conversation_id,
+        event, status, attempt, created_at
       from webhook_deliveries
       where organization_id = ${scope.organizationId} and webhook_id = ${scope.webhookId}
         ${scope.eventId ? sql`and (message_id = ${scope.eventId} or conversation_event_id = ${scope.eventId})` : sql``}
       ${
         m
           ? sql`union all select ${scope.organizationId}, ${scope.webhookId}, ${m.inboxId}, ${m.chatbotId},
-              ${m.messageId}, ${m.conversationEventId}, ${m.event}, 'success', ${m.attempt}, ${m.createdAt}`
+              ${m.messageId}, ${m.conversationEventId}, ${m.conversationId}, ${m.event}, 'success', ${m.attempt},
+              ${m.createdAt}`
           : sql``
       }
     )

@@ -137,6 +137,9 @@ export async function moveEndedDeliveries(env: Bucket, db: Db, now = Date.now())
   return moved;
 }
 
-/** The records of a segment. */
-export const readSegment = (env: Bucket, key: string) =>
-  readSegmentLines<SegmentLine>(env.FILES, key, "webhook delivery segment");
+/** The records of a segment; one moved before deliveries named their conversation (migration 0035) names none. */
+export const readSegment = async (env: Bucket, key: string): Promise<SegmentLine[]> =>
+  (await readSegmentLines<SegmentLine>(env.FILES, key, "webhook delivery segment")).map((line) => ({
+    ...line,
+    conversationId: line.conversationId ?? null,
+  }));
