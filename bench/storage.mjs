@@ -66,6 +66,27 @@ export function tableSizes(file) {
   }
 }
 
+/**
+ * Bytes and rows per table of `DB` and of the organization shards (their tables marked " (shard)", the shards
+ * summed: each organization's rows are in one of them).
+ */
+function storeSizes(dbFile) {
+  const sizes = tableSizes(dbFile);
+  const dir = path.dirname(dbFile);
+  const shards = readdirSync(dir)
+    .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite" && path.join(dir, f) !== dbFile)
+    .map((f) => path.join(dir, f));
+  for (const shard of shards)
+    for (const [table, e] of tableSizes(shard)) {
+      if (table === "d1_migrations" || table.startsWith("_cf_")) continue;
+      const key = `${table} (shard)`;
+      const sum = sizes.get(key) ?? { bytes: 0, dataBytes: 0, indexBytes: 0, rows: 0 };
+      for (const k of Object.keys(sum)) sum[k] += e[k];
+      sizes.set(key, sum);
+    }
+  return sizes;
+}
+
 /** The SQLite files of one Durable Object class in a `wrangler dev` state, and their total size. */
 function objectFiles(state, className) {
   const dir = path.join(state, "v3", "do");
@@ -156,11 +177,11 @@ export default async function () {
     // A first turn in every conversation: conversations, contacts and first-turn rows are
     // per-conversation costs; what follows is what each further turn adds.
     const file = d1File(server.state);
-    const empty = tableSizes(file);
+    const empty = storeSizes(file);
     const conversations = [];
     for (let i = 0; i < CONVERSATIONS; i++) conversations.push((await ask(QUESTIONS[i % 4], null)).conversationId);
     await settle();
-    const first = tableSizes(file);
+    const first = storeSizes(file);
     const objectsFirst = objectFiles(server.state, "Conversation");
     let turns = 0;
     for (let t = 1; t < TURNS; t++)
@@ -169,7 +190,7 @@ export default async function () {
         turns++;
       }
     await settle();
-    const last = tableSizes(file);
+    const last = storeSizes(file);
     const objectsLast = objectFiles(server.state, "Conversation");
 
     const rows = [...last.entries()]
@@ -187,6 +208,7 @@ export default async function () {
       .filter((r) => r.bytes !== 0 || r.rows !== 0)
       .sort((a, b) => b.bytes - a.bytes);
     const perTurn = rows.reduce((n, r) => n + r.bytes, 0);
+    const inShards = rows.filter((r) => r.table.endsWith(" (shard)")).reduce((n, r) => n + r.bytes, 0);
     console.log(
       `\nStorage per turn: ${turns} turns after a first one in each of ${CONVERSATIONS} conversations; ` +
         `replies of ${REPLY_WORDS} words, webhook ${hook ? "on" : "off"}`,
@@ -201,6 +223,8 @@ export default async function () {
           `${fmt(r.index).padStart(7)} ${r.rows.toFixed(2).padStart(9)}`,
       );
     console.log(`${"D1 total".padEnd(28)} ${fmt(perTurn).padStart(8)}`);
+    console.log(`${"  of it in DB".padEnd(28)} ${fmt(perTurn - inShards).padStart(8)}`);
+    console.log(`${"  of it in the shards".padEnd(28)} ${fmt(inShards).padStart(8)}`);
     // What a conversation costs beyond its turns: its first turn's bytes less one turn's.
     const firstTurns = [...first.entries()]
       .map(([table, e]) => ({ table, bytes: (e.bytes - (empty.get(table)?.bytes ?? 0)) / CONVERSATIONS }))
@@ -222,7 +246,8 @@ export default async function () {
     );
     const limit = 10 * 1024 ** 3;
     console.log(
-      `\nOne D1 database (10 GB) fills at ${(limit / perTurn / 1e6).toFixed(1)} million turns at this rate` +
+      `\nD1 \`DB\` (10 GB) fills at ${(limit / (perTurn - inShards) / 1e6).toFixed(1)} million turns at this rate, ` +
+        `an organization's shard at ${(limit / Math.max(1, inShards) / 1e6).toFixed(1)} million of its turns` +
         (hook ? `; webhook events received: ${hook.received()}` : ""),
     );
   } finally {
