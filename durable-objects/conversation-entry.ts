@@ -31,6 +31,16 @@ export const FORWARDED = [
 
 type Forwarded = Pick<Body, (typeof FORWARDED)[number]>;
 
+/**
+ * The body's class, once its module is evaluated (it calls `bodyEvaluated`): later instances need no import. The
+ * Workers test pool cannot serve a module imported first inside a Durable Object (cloudflare/workers-sdk#5387), so
+ * test/setup.ts evaluates the body before the tests and no test's object imports it.
+ */
+let evaluated: (new (ctx: DurableObjectState, env: Bindings) => Body) | undefined;
+export const bodyEvaluated = (body: typeof evaluated) => {
+  evaluated = body;
+};
+
 // Declares the forwarded methods, which the static block puts on the prototype (where RPC looks them up).
 export interface Conversation extends Forwarded {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface types the methods the static block defines
@@ -39,11 +49,15 @@ export class Conversation extends DurableObject<Bindings> {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    if (evaluated) {
+      this.#body = new evaluated(ctx, env);
+      return;
+    }
     // Made before any call is delivered (the input gate holds them): a call never waits on an import that the
     // request which started it (a `warm()` nobody awaits) could take down with it.
     void ctx.blockConcurrencyWhile(async () => {
-      const { Conversation: Made } = await import("./conversation");
-      this.#body = new Made(ctx, env);
+      await import("./conversation");
+      this.#body = new evaluated!(ctx, env);
     });
   }
 

@@ -51,6 +51,7 @@ import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/e
 import { storeRating, type RatedAnswer } from "../src/services/widget/feedback";
 import { channelEffect, showDelivery } from "../src/services/channels/outbound";
 import { batch } from "../src/db/prepared";
+import { bodyEvaluated } from "./conversation-entry";
 
 export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
@@ -804,3 +805,5 @@ export class Conversation extends DurableObject<Bindings> {
     for (const sse of this.#subscribers) sse.send(data, event);
   }
 }
+
+bodyEvaluated(Conversation);

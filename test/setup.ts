@@ -7,8 +7,6 @@ await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 for (const shard of [env.CONVERSATIONS_1, env.CONVERSATIONS_2])
   await applyD1Migrations(shard, env.TEST_SHARD_MIGRATIONS);
 
-// The conversation object's body is imported by its first call (durable-objects/conversation-entry.ts). The test
-// runner loads modules over a connection only its own context may use, so a dynamic import made first inside a
-// Durable Object never settles here (a known limit of the Workers test pool: cloudflare/workers-sdk#5387).
-// Loaded now, the object's import finds it in the runner's cache; a deployed worker has it in its bundle.
+// The conversation object's body is imported by the object (durable-objects/conversation-entry.ts), which the Workers
+// test pool cannot serve inside a Durable Object: evaluated here, no object imports it.
 await import("../durable-objects/conversation");
