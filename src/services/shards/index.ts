@@ -40,9 +40,12 @@ const READ =
   "SELECT organization_id, shard, moving_to FROM organization_shards " +
   "WHERE organization_id IN (SELECT value ->> 0 FROM json_each(?1))";
 
+type DirectoryRow = { organization_id: string; shard: ShardName; moving_to: ShardName | null };
+
 /**
- * Each organization's placement, its directory row written on first use (one batch for all of them). An organization
- * that does not exist (deleted) has none.
+ * Each organization's placement, read from the directory; the rows of organizations placed for the first time are
+ * written then (one batch for all of them), so a search or a ship page writes nothing once its organization is
+ * placed. An organization that does not exist (deleted) has none.
  */
 export async function organizationPlacements(
   env: Bindings,
@@ -50,12 +53,16 @@ export async function organizationPlacements(
   now = Date.now(),
 ): Promise<Map<string, Placement>> {
   const ids = JSON.stringify(organizationIds.map((id) => [id, placement(id)]));
-  const [, read] = await env.DB.batch<{ organization_id: string; shard: ShardName; moving_to: ShardName | null }>([
-    env.DB.prepare(PLACE).bind(ids, now),
-    env.DB.prepare(READ).bind(ids),
-  ]);
+  let { results } = await env.DB.prepare(READ).bind(ids).all<DirectoryRow>();
+  if (results.length < new Set(organizationIds).size) {
+    const [, read] = await env.DB.batch<DirectoryRow>([
+      env.DB.prepare(PLACE).bind(ids, now),
+      env.DB.prepare(READ).bind(ids),
+    ]);
+    results = read.results;
+  }
   return new Map(
-    read.results.map((r) => [
+    results.map((r) => [
       r.organization_id,
       { read: r.shard, writes: r.moving_to ? [r.shard, r.moving_to] : [r.shard] },
     ]),

@@ -81,7 +81,7 @@ async function copy(env: Bindings, move: Move, to: ShardName, now: number, pages
       await target.prepare(UPSERT).bind(move.organization_id, JSON.stringify(rows)).run();
       const last = results[results.length - 1];
       cursor = [last.term, last.conversation];
-      await setMove(env, move.organization_id, "cursor = ?2", { value: JSON.stringify(cursor) });
+      await setMove(env, move.organization_id, "cursor = ?2", JSON.stringify(cursor));
     }
     if (results.length < size) return compare(env, move, from, target, now);
   }
@@ -101,10 +101,8 @@ async function compare(env: Bindings, move: Move, from: D1Database, target: D1Da
     await setMove(
       env,
       move.organization_id,
-      "shard = moving_to, moving_from = shard, moving_to = NULL, cursor = NULL",
-      {
-        since: now,
-      },
+      "shard = moving_to, moving_from = shard, moving_to = NULL, cursor = NULL, since = ?2",
+      now,
     );
   else await setMove(env, move.organization_id, "cursor = NULL");
 }
@@ -129,12 +127,9 @@ async function clean(env: Bindings, move: Move, old: ShardName, pages: number, s
   }
 }
 
-/** Sets `columns` of an organization's directory row (?2: the value they take, if any); `since` too, for a new step. */
-function setMove(env: Bindings, organizationId: string, columns: string, { value, since }: SetMove = {}) {
-  const sets = [columns, ...(since === undefined ? [] : [`since = ${value === undefined ? "?2" : "?3"}`])];
-  const values = [value, since].filter((v) => v !== undefined);
-  return env.DB.prepare(`UPDATE organization_shards SET ${sets.join(", ")} WHERE organization_id = ?1`)
-    .bind(organizationId, ...values)
+/** Sets `columns` of an organization's directory row (?2: the value they take, if any). */
+function setMove(env: Bindings, organizationId: string, columns: string, value?: string | number) {
+  return env.DB.prepare(`UPDATE organization_shards SET ${columns} WHERE organization_id = ?1`)
+    .bind(organizationId, ...(value === undefined ? [] : [value]))
     .run();
 }
-type SetMove = { value?: string; since?: number };
