@@ -27,6 +27,7 @@ export const FORWARDED = [
   "visibleMessages",
   "rate",
   "deliveryState",
+  "takeOver",
 ] as const satisfies readonly (keyof Body)[];
 
 type Forwarded = Pick<Body, (typeof FORWARDED)[number]>;

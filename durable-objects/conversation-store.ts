@@ -1,5 +1,7 @@
-// The conversation object's own message store (docs/decisions.md, "The conversation object's message store"): its
-// SQLite schema, migrated by the object itself, and a copy of the conversation's D1 messages kept in step with D1.
+// The conversation object's own message store (docs/decisions.md, "The conversation object's message store",
+// "Messages in the conversation object"): its SQLite schema, migrated by the object itself, holding the conversation's
+// messages. D1 holds a message only on its way here (the worker's first turn; messages stored before the object kept
+// them): the store copies such rows on its next read and deletes them from D1.
 import { getTableColumns } from "drizzle-orm";
 import { messages } from "../src/db/schema";
 import { rowMapper } from "../src/db/prepared";
@@ -48,11 +50,14 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
   ],
   // The object writes `feedback` and `metadata` after a message is stored (ratings, channel delivery states) and
   // reads stop taking them from D1: every conversation is copied once more, its rows taking D1's current values.
-  // `unsettled`: messages whose columns the object is writing in D1 (see MessageStore.settling).
+  // `unsettled`: messages whose columns the object was writing in D1 (while D1 was the reference; none is added now).
   [
     "DELETE FROM copies",
     "CREATE TABLE unsettled (message_id text PRIMARY KEY NOT NULL, conversation_id text NOT NULL)",
   ],
+  // The object's own messages go here only, not to D1: once it has stored one, D1 gets none of the conversation's
+  // again (`drained`), and a read asks D1 nothing (see MessageStore.sync).
+  ["ALTER TABLE copies ADD COLUMN drained integer DEFAULT 0 NOT NULL"],
 ];
 
 /**
@@ -138,21 +143,34 @@ export interface VisibleWindow {
   limit: number;
 }
 
-const insert = `INSERT INTO messages (${list}) VALUES (${names.map(() => "?").join(", ")}) `;
-/** A copied row: D1's values of the columns written after a message is stored win over what is here. */
-const upsert = `${insert}ON CONFLICT (id) DO UPDATE SET feedback = excluded.feedback, metadata = excluded.metadata`;
-/** A row the object stored: already here only when copied or rated since, which is as new or newer. */
-const insertNew = `${insert}ON CONFLICT (id) DO NOTHING`;
+const values = `(${list}) VALUES (${names.map(() => "?").join(", ")})`;
+/** A row copied from D1, or one the object stored: a row already here (copied before, rated since) is as new or newer;
+ * one of the same sequence is the conversation's (see MessageStore.sync). */
+const insert = `INSERT OR IGNORE INTO messages ${values}`;
 
 /**
- * One conversation object's messages in its SQLite storage. D1 stays written as before and is the reference: the
- * store holds a copy of the conversation's D1 rows, made on its first read and kept in step by two rules (see
- * docs/decisions.md): every read first copies the D1 rows past `through`, and the object writes `feedback` and
- * `metadata` (the only columns written after a message is stored) in D1 and then here (`set`).
+ * Deletes a conversation's D1 messages copied here (`sequence` up to ?2), but those the search terms' backfill has
+ * still to index (services/conversation/search-terms.ts, backfillSearchTerms: rowids after its cursor up to its
+ * `through`): the mover of the housekeeping cron takes those once it is done.
+ */
+const DELETE_COPIED =
+  "DELETE FROM messages WHERE conversation_id = ?1 AND sequence <= ?2 AND NOT EXISTS (" +
+  "SELECT 1 FROM conversation_terms_cursors c WHERE c.id = 'backfill' " +
+  "AND messages.rowid > json_extract(c.position, '$.after') " +
+  "AND messages.rowid <= json_extract(c.position, '$.through'))";
+
+/**
+ * One conversation object's messages in its SQLite storage, the reference for them (docs/decisions.md, "Messages in
+ * the conversation object"): the object stores its messages here once their D1 batch (figures, the conversation's
+ * row, effects) is stored, and writes the columns written later (`feedback`, `metadata`) here alone. Messages another
+ * writer stored in D1 (the worker's first turn) or stored before this store existed are copied by the next read
+ * (`sync`) and then deleted from D1; the housekeeping cron takes those of conversations no one reads (`takeOver`).
  */
 export class MessageStore {
   /** `through` by conversation as stored, read once: only this object writes its storage. */
   #through = new Map<string, number>();
+  /** Conversations whose D1 messages are all here and which D1 gets no more of (see `put`). */
+  #drained = new Set<string>();
 
   #migrated = false;
 
@@ -175,29 +193,52 @@ export class MessageStore {
   }
 
   /**
-   * Brings the conversation's copy up to D1 (every read's first step): one D1 query reads the messages past
-   * `through`; a conversation not copied before takes more, a page of messages each. Not beside a `set` of the
-   * object's (see Conversation.#read): a copy read before it and stored after it would undo it.
+   * Copies the conversation's D1 messages past `through` (every read's first step) and deletes them from D1 (see
+   * DELETE_COPIED): one D1 query when there are none, none at all once the object has stored a message of its own
+   * (`drained`). A row whose sequence is here already is a message the object answered in its place (a first turn's
+   * worker taken for dead, see Conversation.holdForFirstTurn): the conversation's own is kept. `organizationId`: only
+   * that organization's rows (a read for another organization, which finds nothing, moves nothing either).
    */
-  async sync(conversationId: string): Promise<void> {
+  async sync(conversationId: string, organizationId?: string): Promise<void> {
+    if (this.#isDrained(conversationId)) return;
+    const copied = await this.#pull(conversationId, organizationId);
+    if (copied) await this.#deleteCopied(conversationId);
+  }
+
+  /** `sync`, and D1's copied rows deleted even when none was copied now (the housekeeping cron's mover). */
+  async takeOver(conversationId: string): Promise<void> {
+    await this.#pull(conversationId);
+    await this.#deleteCopied(conversationId);
+  }
+
+  /** Copies D1's rows past `through` here (of `organizationId` only, when given); whether there were any. */
+  async #pull(conversationId: string, organizationId?: string): Promise<boolean> {
     const unsettled = this.sql
       .exec<{ id: string }>("SELECT message_id AS id FROM unsettled WHERE conversation_id = ?", conversationId)
       .toArray()
       .map((r) => r.id);
-    // Columns unsettled only after an instance died between a D1 write of them and its own (see settling).
+    // Columns unsettled only after an instance died between a D1 write of them and its own, while the object still
+    // wrote them in D1 first: D1's value is the newer one.
     const [copied, settled] = unsettled.length
-      ? await this.d1.batch<Raw>([this.#d1CopyPage(conversationId), this.#d1Columns(unsettled)])
-      : [await this.#d1CopyPage(conversationId).all<Raw>()];
+      ? await this.d1.batch<Raw>([this.#d1CopyPage(conversationId, organizationId), this.#d1Columns(unsettled)])
+      : [await this.#d1CopyPage(conversationId, organizationId).all<Raw>()];
     for (const { id, feedback, metadata } of settled?.results ?? []) {
       this.sql.exec("UPDATE messages SET feedback = ?, metadata = ? WHERE id = ?", feedback, metadata, id);
     }
     for (const id of unsettled) this.sql.exec("DELETE FROM unsettled WHERE message_id = ?", id);
     let page = copied.results;
+    const any = page.length > 0;
     this.#copy(conversationId, page);
     while (page.length === COPY_PAGE) {
-      page = (await this.#d1CopyPage(conversationId).all<Raw>()).results;
+      page = (await this.#d1CopyPage(conversationId, organizationId).all<Raw>()).results;
       this.#copy(conversationId, page);
     }
+    return any;
+  }
+
+  /** Deletes D1's copied rows, once the copy is durable (the object's output gate holds the D1 call till then). */
+  async #deleteCopied(conversationId: string): Promise<void> {
+    await this.d1.prepare(DELETE_COPIED).bind(conversationId, this.through(conversationId)).run();
   }
 
   /**
@@ -290,8 +331,8 @@ export class MessageStore {
   }
 
   /**
-   * A message the object has just stored in D1 (its batch succeeded), as D1 holds it: the schema's
-   * defaults filled in.
+   * A message the object stored (its D1 batch succeeded), with the schema's defaults filled in. From then on D1 gets
+   * none of the conversation's messages: the object loaded it (copying D1's) before, and is its only writer since.
    */
   put(row: NewMessage & { id: string; conversationId: string; sequence: number }): void {
     const values = columns.map(([key, column]) => {
@@ -299,37 +340,73 @@ export class MessageStore {
       const value = given === undefined ? (column.defaultFn ? column.defaultFn() : (column.default ?? null)) : given;
       return value === null ? null : (column.mapToDriverValue(value) as SqlStorageValue);
     });
-    this.sql.exec(insertNew, ...values);
-    if (row.sequence === this.through(row.conversationId) + 1) this.#raise(row.conversationId, row.sequence);
+    this.sql.exec(insert, ...values);
+    const through = this.through(row.conversationId);
+    this.#raise(row.conversationId, Math.max(through, row.sequence), true);
   }
 
-  /**
-   * The object is about to write a column of the message in D1 (see set): until its write here, the message is
-   * unsettled, and a read takes its columns from D1 (list). So an instance that dies between the two writes, or a D1
-   * write whose outcome is unknown, leaves no stale copy behind. Durable before the D1 write leaves the object (its
-   * output gate).
-   */
-  settling(messageId: string, conversationId: string): void {
+  /** A message by id, whatever its conversation (the object's own reads). */
+  get(id: string): MessageRow | undefined {
+    return this.sql.exec<Raw>(`SELECT ${list} FROM messages WHERE id = ?`, id).toArray().map(toRow)[0];
+  }
+
+  /** The conversation's latest `limit` messages, newest first, and its latest incoming one (the object's history). */
+  history(conversationId: string, limit: number): { recent: MessageRow[]; question: MessageRow | undefined } {
+    const recent = this.sql
+      .exec<Raw>(
+        `SELECT ${list} FROM messages WHERE conversation_id = ? ORDER BY sequence DESC LIMIT ?`,
+        conversationId,
+        limit,
+      )
+      .toArray()
+      .map(toRow);
+    const question = this.sql
+      .exec<Raw>(
+        `SELECT ${list} FROM messages WHERE conversation_id = ? AND type = 'incoming' ORDER BY sequence DESC LIMIT 1`,
+        conversationId,
+      )
+      .toArray()
+      .map(toRow)[0];
+    return { recent, question };
+  }
+
+  /** The assistant's answers disliked since its last handoff message in the conversation (see rateAnswer). */
+  dislikesSinceHandoff(conversationId: string): number {
+    const [{ n }] = this.sql
+      .exec<{ n: number }>(
+        "SELECT count(*) AS n FROM messages WHERE conversation_id = ?1 AND sender_type = 'chatbot' " +
+          "AND feedback = 'dislike' AND sequence > coalesce((SELECT max(sequence) FROM messages " +
+          "WHERE conversation_id = ?1 AND sender_type = 'chatbot' " +
+          "AND json_extract(content_payload, '$.handoff') IS NOT NULL), 0)",
+        conversationId,
+      )
+      .toArray();
+    return n;
+  }
+
+  /** A message's rating, written by the object once its figures are stored (Conversation.rate). */
+  setFeedback(messageId: string, feedback: "like" | "dislike" | null): void {
+    this.sql.exec("UPDATE messages SET feedback = ? WHERE id = ?", feedback, messageId);
+  }
+
+  /** A channel delivery's state (JSON) shown on its message, `metadata.channelDelivery`. */
+  setDeliveryState(messageId: string, state: string): void {
     this.sql.exec(
-      "INSERT INTO unsettled (message_id, conversation_id) VALUES (?, ?) ON CONFLICT (message_id) DO NOTHING",
+      "UPDATE messages SET metadata = json_set(coalesce(metadata, '{}'), '$.channelDelivery', json(?)) WHERE id = ?",
+      state,
       messageId,
-      conversationId,
     );
-  }
-
-  /**
-   * A column written after the message was stored, by the object itself once its D1 write succeeded (a rating, a
-   * delivery's state: see Conversation.rate, Conversation.deliveryState): the stored value (JSON text for
-   * `metadata`; undefined: D1's write changed nothing). A message not here yet is copied with D1's value when read.
-   */
-  set(messageId: string, column: "feedback" | "metadata", value: string | null | undefined): void {
-    if (value !== undefined) this.sql.exec(`UPDATE messages SET ${column} = ? WHERE id = ?`, value, messageId);
-    this.sql.exec("DELETE FROM unsettled WHERE message_id = ?", messageId);
   }
 
   /** D1 rows read past `through(conversationId)` as it was when read (oldest first, a whole page of them). */
   #copy(conversationId: string, rows: Raw[]): void {
-    for (const raw of rows) this.sql.exec(upsert, ...names.map((name) => raw[name] ?? null));
+    for (const raw of rows) {
+      const written = this.sql.exec(insert, ...names.map((name) => raw[name] ?? null)).rowsWritten;
+      if (!written && !this.get(String(raw.id)))
+        console.warn(
+          JSON.stringify({ level: "warn", message: "handed-over message not taken", conversationId, id: raw.id }),
+        );
+    }
     const last = rows.at(-1);
     if (last && Number(last.sequence) > this.through(conversationId))
       this.#raise(conversationId, Number(last.sequence));
@@ -350,11 +427,14 @@ export class MessageStore {
       .map(toRow);
   }
 
-  /** The conversation's D1 messages past `through`, oldest first, a page of them. */
-  #d1CopyPage(conversationId: string) {
+  /** The conversation's D1 messages past `through` (of `organizationId` when given), oldest first, a page of them. */
+  #d1CopyPage(conversationId: string, organizationId?: string) {
     return this.d1
-      .prepare(`SELECT ${list} FROM messages WHERE conversation_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`)
-      .bind(conversationId, this.through(conversationId), COPY_PAGE);
+      .prepare(
+        `SELECT ${list} FROM messages WHERE conversation_id = ?1 AND sequence > ?2 ` +
+          "AND (?3 IS NULL OR organization_id = ?3) ORDER BY sequence LIMIT ?4",
+      )
+      .bind(conversationId, this.through(conversationId), organizationId ?? null, COPY_PAGE);
   }
 
   /** The columns written after a message is stored, of `ids`, as D1 holds them. */
@@ -364,13 +444,26 @@ export class MessageStore {
       .bind(JSON.stringify(ids));
   }
 
-  #raise(conversationId: string, through: number) {
+  #raise(conversationId: string, through: number, drained = false) {
+    if (drained && this.#isDrained(conversationId) && through === this.through(conversationId)) return;
     this.#through.set(conversationId, through);
+    if (drained) this.#drained.add(conversationId);
     this.sql.exec(
-      "INSERT INTO copies (conversation_id, through) VALUES (?, ?) " +
-        "ON CONFLICT (conversation_id) DO UPDATE SET through = excluded.through",
+      "INSERT INTO copies (conversation_id, through, drained) VALUES (?, ?, ?) " +
+        "ON CONFLICT (conversation_id) DO UPDATE SET through = excluded.through, " +
+        "drained = max(drained, excluded.drained)",
       conversationId,
       through,
+      Number(drained),
     );
+  }
+
+  #isDrained(conversationId: string): boolean {
+    if (this.#drained.has(conversationId)) return true;
+    const [row] = this.sql
+      .exec<{ drained: number }>("SELECT drained FROM copies WHERE conversation_id = ?", conversationId)
+      .toArray();
+    if (row?.drained) this.#drained.add(conversationId);
+    return Boolean(row?.drained);
   }
 }

@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
-import { and, desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Bindings } from "../src/env";
 import { getDb } from "../src/db";
-import { chatbots, conversations, messages, models } from "../src/db/schema";
+import { chatbots, conversations, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
 import { handoffReply, handoffSettings, type HandoffTrigger } from "../src/services/conversation/handoff";
@@ -44,11 +44,11 @@ import {
 import type { QueryMetadata } from "../src/services/knowledge/query-scope";
 import type { Cursor } from "../src/lib/pagination";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
-import type { Question } from "../src/services/statistics/message-figures";
+import { feedbackFigureWrites, type Question } from "../src/services/statistics/message-figures";
 import type { ChangeReason } from "../src/services/conversation/inbox-events";
 import { changeEventWrites } from "../src/services/webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/emit";
-import { storeRating, type RatedAnswer } from "../src/services/widget/feedback";
+import type { RatedConversation } from "../src/services/widget/feedback";
 import { channelEffect, showDelivery } from "../src/services/channels/outbound";
 import { batch } from "../src/db/prepared";
 import { bodyEvaluated } from "./conversation-entry";
@@ -146,13 +146,10 @@ export class Conversation extends DurableObject<Bindings> {
   /** The messages in this object's own storage (durable-objects/conversation-store.ts). */
   #messages: MessageStore;
   /**
-   * The writes of columns changed after a message is stored (ratings, delivery states), one at a time: each D1 write
-   * and then its local one, so the store ends with what D1 ended with. Apart from the turns (#exclusive), which a
-   * rating need not wait for: no turn writes these columns of a stored message.
+   * The writes of columns changed after a message is stored (ratings, delivery states), one at a time. Apart from the
+   * turns (#exclusive), which a rating need not wait for: no turn writes these columns of a stored message.
    */
   #columns: Promise<unknown> = Promise.resolve();
-  /** The store's copies of D1 rows under way (listMessages): a column write waits for them (see #columnWrite). */
-  #copies = new Set<Promise<unknown>>();
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -372,7 +369,7 @@ export class Conversation extends DurableObject<Bindings> {
     cursor: Cursor | null,
     pageSize: number,
   ): Promise<MessageRecord[]> {
-    return this.#read(conversationId, () =>
+    return this.#read(organizationId, conversationId, () =>
       this.#messages.list(organizationId, conversationId, cursor, pageSize).map(messageRecord),
     );
   }
@@ -387,7 +384,7 @@ export class Conversation extends DurableObject<Bindings> {
     conversationId: string,
     lookups: MessageLookup[],
   ): Promise<(MessageRow | null)[]> {
-    return this.#read(conversationId, () =>
+    return this.#read(organizationId, conversationId, () =>
       lookups.map(
         (l) =>
           ("id" in l
@@ -402,41 +399,55 @@ export class Conversation extends DurableObject<Bindings> {
    * conversation: services/widget/); none when the conversation is not the organization's.
    */
   visibleMessages(organizationId: string, conversationId: string, window: VisibleWindow): Promise<MessageRow[]> {
-    return this.#read(conversationId, () => this.#messages.visible(organizationId, conversationId, window));
+    return this.#read(organizationId, conversationId, () =>
+      this.#messages.visible(organizationId, conversationId, window),
+    );
   }
 
   /**
-   * A visitor's rating of the assistant's answer `found` (as the widget's route read it, in the visitor's
-   * conversation): stored in D1 as `storeRating` stores it (with its statistics, against a rating stored meanwhile),
-   * then in this object's store. The answer as stored; null when it no longer exists (the route's 404: an error
-   * thrown here would reach the worker as a plain Error).
+   * A visitor's rating of the assistant's answer `messageId` in `conversation` (one of the visitor's, as the widget's
+   * route read it): its figures stored in D1 (statistics/message-figures.ts), then the rating in this object's store,
+   * one rating at a time (#columnWrite), so each counts the change it makes. The answer as rated and the dislikes since
+   * the assistant last handed off; null when the conversation has no such answer.
    */
-  rate(found: RatedAnswer, feedback: "like" | "dislike" | null): Promise<MessageRow | null> {
-    const { id, conversationId } = found.message;
+  rate(
+    conversation: RatedConversation,
+    messageId: string,
+    feedback: "like" | "dislike" | null,
+  ): Promise<{ message: MessageRow; dislikes: number } | null> {
     return this.#columnWrite(async () => {
-      this.#messages.settling(id, conversationId);
-      const of = eq(messages.conversationId, conversationId);
-      const row = await storeRating(this.#db, id, feedback, of, found).catch((err) => {
-        if (err instanceof ApiError && err.status === 404) return null;
-        throw err;
-      });
-      this.#messages.set(id, "feedback", row ? row.feedback : undefined);
-      return row;
+      await this.#messages.sync(conversation.id, conversation.organizationId);
+      const message = this.#messages.find(conversation.organizationId, conversation.id, messageId);
+      if (message?.senderType !== "chatbot") return null;
+      if (message.feedback !== feedback) {
+        const figures = feedbackFigureWrites(this.#db, conversation, message, message.feedback, feedback);
+        if (figures.length) await batch(this.#db, figures);
+        this.#messages.setFeedback(messageId, feedback);
+      }
+      return { message: { ...message, feedback }, dislikes: this.#messages.dislikesSinceHandoff(conversation.id) };
     });
   }
 
   /**
-   * A channel delivery's state was written (services/channels/outbound.ts, showState): shown on its message
-   * (`metadata.channelDelivery`) in D1, then in this object's store. The state is read from the delivery's row by
-   * the write itself, so a late or repeated call shows the latest state.
+   * A channel delivery's state was written (services/channels/outbound.ts, showState): read from its row in D1 as the
+   * row is marked shown (one batch), then shown on its message (`metadata.channelDelivery`) in this object's store. A
+   * late or repeated call shows the latest state.
    */
   deliveryState(conversationId: string, messageId: string): Promise<void> {
     return this.#columnWrite(async () => {
-      this.#messages.settling(messageId, conversationId);
-      const [shown] = await batch(this.#db, showDelivery(this.#db, messageId));
-      const [row] = shown.results as { metadata: string | null }[];
-      this.#messages.set(messageId, "metadata", row ? row.metadata : undefined);
+      await this.#messages.sync(conversationId);
+      const [read] = await batch(this.#db, showDelivery(this.#db, messageId));
+      const [row] = read.results as { state: string }[];
+      if (row) this.#messages.setDeliveryState(messageId, row.state);
     });
+  }
+
+  /**
+   * Copies the conversation's messages D1 still holds (see MessageStore.takeOver) into this object's store and
+   * deletes them there: the housekeeping cron's mover, for conversations no one reads.
+   */
+  takeOver(conversationId: string): Promise<void> {
+    return this.#columnWrite(() => this.#messages.takeOver(conversationId));
   }
 
   /** Safety net for asynchronous replies lost with a crashed instance. */
@@ -445,7 +456,7 @@ export class Conversation extends DurableObject<Bindings> {
     await this.#exclusive(async () => {
       const pending = this.ctx.storage.kv.get<Pending>(PENDING_KEY);
       if (!pending) return;
-      const [incoming] = await this.#db.select().from(messages).where(eq(messages.id, pending.incomingId));
+      const incoming = this.#messages.get(pending.incomingId);
       if (!incoming || pending.attempts >= MAX_REPLY_ATTEMPTS) return this.ctx.storage.kv.delete(PENDING_KEY);
       this.ctx.storage.kv.put(PENDING_KEY, { ...pending, attempts: pending.attempts + 1 });
       await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
@@ -554,24 +565,18 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   /**
-   * A read of this object's store (`local`), once D1's messages it has not copied yet are copied (one D1 query; see
-   * MessageStore.sync). After the column writes queued before it, and those queued later wait for it: a copy of a
-   * row read from D1 before a rating and stored here after it would lay the older value over the newer one. Every
-   * message this object stored is in the store before its caller hears of it (#commit), and a message another writer
-   * stored in D1 (the worker's first turn) is copied by the read: a reader sees what was stored before it asked.
+   * A read of this object's store (`local`), once the messages D1 still holds for the conversation are copied (see
+   * MessageStore.sync): every message this object stored is in the store before its caller hears of it (#commit), and
+   * one another writer stored in D1 (the worker's first turn) is copied by the read, so a reader sees what was stored
+   * before it asked.
    */
-  #read<T>(conversationId: string, local: () => T): Promise<T> {
-    // Counted from when it starts: a write queued before it may not wait for it.
-    return this.#columns.then(() => {
-      const copy = this.#messages.sync(conversationId).then(local);
-      this.#copies.add(copy);
-      return copy.finally(() => this.#copies.delete(copy));
-    });
+  #read<T>(organizationId: string, conversationId: string, local: () => T): Promise<T> {
+    return this.#messages.sync(conversationId, organizationId).then(local);
   }
 
+  /** Writes of a stored message's columns (ratings, delivery states), one at a time: each reads what it changes. */
   #columnWrite<T>(op: () => Promise<T>): Promise<T> {
-    const write = () => Promise.allSettled([...this.#copies]).then(op);
-    const run = this.#columns.then(write, write);
+    const run = this.#columns.then(op, op);
     this.#columns = run.catch(() => undefined);
     return run;
   }
@@ -625,22 +630,13 @@ export class Conversation extends DurableObject<Bindings> {
     // Not loaded yet: a first turn may be under way in the worker (holdForFirstTurn).
     if (this.#sequence === null) await this.#firstTurnStored();
     await this.#writes.idle();
-    const [[conversation], loaded, [question]] = await this.#db.batch([
+    // The conversation's messages D1 still holds (a first turn the worker stored) are copied into the store first.
+    const [[conversation]] = await Promise.all([
       this.#db.select().from(conversations).where(eq(conversations.id, id)),
-      this.#db
-        .select()
-        .from(messages)
-        .where(eq(messages.conversationId, id))
-        .orderBy(desc(messages.sequence))
-        .limit(HISTORY_MESSAGES),
-      this.#db
-        .select({ id: messages.id, content: messages.content, createdAt: messages.createdAt })
-        .from(messages)
-        .where(and(eq(messages.conversationId, id), eq(messages.type, "incoming")))
-        .orderBy(desc(messages.sequence))
-        .limit(1),
+      this.#messages.sync(id),
     ]);
     if (!conversation) throw new Error(`conversation ${id} does not exist`);
+    const { recent: loaded, question } = this.#messages.history(id, HISTORY_MESSAGES);
     this.#sequence ??= loaded[0]?.sequence ?? 0;
     this.#lastAt = Math.max(this.#lastAt, loaded[0]?.createdAt ?? 0);
     if (this.#handoffAt === Infinity) this.#handoffAt = this.#sequence;

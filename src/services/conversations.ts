@@ -9,7 +9,7 @@ import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
 import { handsOff } from "./conversation/handoff";
 import { labelsColumn } from "./labels";
-import { messageFigureWrites, type Question } from "./statistics/message-figures";
+import { messageFigureWrites, type Question, stretchWrites } from "./statistics/message-figures";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -102,6 +102,14 @@ export const waitingAfter = (
 // date by its object (durable-objects/conversation.ts, #load) and by the turn's caller.
 const insertConversation = preparedInsert(conversations, { keepsCaches: true });
 const insertMessage = preparedInsert(messages);
+
+/**
+ * A message stored by a writer other than its conversation's object (the worker's first turn,
+ * services/conversation/first-turn.ts): D1 `messages` holds it until the object copies it into its own store and
+ * deletes it here (durable-objects/conversation-store.ts, MessageStore.sync; docs/decisions.md, "Messages in the
+ * conversation object"). The object's own messages never come to D1.
+ */
+export const handedOverMessage = (db: Db, row: ReturnType<typeof messageRow>) => insertMessage(db, row);
 /** A message's effects on its conversation; `title`, `status`, `progressStatus` and `autoReplyEnabled` are left as they
  * are when null. */
 const updateAfterMessage = prepared<{
@@ -152,8 +160,9 @@ export function conversationInserts(db: Db, row: ConversationRow): D1PreparedSta
 }
 
 /**
- * What `conversationInserts` and then `messageWrites` of each of `rows` store, for a conversation
- * stored together with its first messages (services/conversation/first-turn.ts), in fewer statements: the row
+ * What `conversationInserts` and then `handedOverMessage` and `messageWrites` of each of `rows` store, for a
+ * conversation stored together with its first messages (services/conversation/first-turn.ts), in fewer statements: the
+ * row
  * inserted as those messages leave it (`afterMessage`; it is this turn's alone, so nothing else can
  * have changed it), one usage upsert when the words fall in the conversation's month.
  */
@@ -180,7 +189,11 @@ export function newConversationWrites(
   ];
   let question: Question | null = null;
   for (const message of rows) {
-    statements.push(insertMessage(db, message), ...messageFigureWrites(db, conversation, message, question));
+    statements.push(
+      handedOverMessage(db, message),
+      ...messageFigureWrites(db, conversation, message, question),
+      ...stretchWrites(db, conversation, message),
+    );
     if (message.type === "incoming") question = message;
   }
   if (words && conversation.chatbotId) {
@@ -256,11 +269,11 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
 }
 
 /**
- * Statements writing one message (a `messageRow`) and what follows from it: its figures (rollups,
- * record, handoff stretches: statistics/message-figures.ts; `question` is the latest incoming message
- * before it), the conversation's last message, unread count and title, and for assistant replies the
- * word counts of the assistant and the organization. Run in one batch so a message never exists
- * without its effects.
+ * Statements writing what follows in D1 from one message (a `messageRow`, itself stored by its conversation's object):
+ * its figures (rollups, record, handoff stretches: statistics/message-figures.ts; `question` is the latest incoming
+ * message before it), the conversation's last message, unread count and title, and for assistant replies the word
+ * counts of the assistant and the organization. Run in one batch, which the object awaits before it stores the message
+ * and tells of it, so a message is never told of without its effects.
  */
 export function messageWrites(
   db: Db,
@@ -268,10 +281,10 @@ export function messageWrites(
   row: ReturnType<typeof messageRow>,
   question: Question | null,
 ): D1PreparedStatement[] {
-  const stored = [insertMessage(db, row), ...messageFigureWrites(db, conversation, row, question)];
+  const stored = messageFigureWrites(db, conversation, row, question);
   // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays
   // as it was.
-  if (row.private) return stored;
+  if (row.private) return [...stored, ...stretchWrites(db, conversation, row)];
   const { createdAt, wordsCount: words } = row;
   const state = stateAfter(conversation, row);
   const after = afterMessage(conversation, row);
@@ -288,6 +301,7 @@ export function messageWrites(
       autoReplyEnabled: state.autoReplyEnabled === undefined ? null : Number(state.autoReplyEnabled),
       updatedAt: Date.now(),
     }),
+    ...stretchWrites(db, conversation, row),
   ];
   if (words && conversation.chatbotId) {
     statements.push(

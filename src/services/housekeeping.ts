@@ -22,6 +22,7 @@ import {
   shipPendingTerms,
 } from "./conversation/search-terms";
 import { allShards } from "./shards";
+import { takeOverHandedOver } from "./conversation/handed-over";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -35,7 +36,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
  * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); indexes the search terms of
  * messages stored before them, folds pending terms in and removes terms 90 days old
- * (src/services/conversation/search-terms.ts); moves
+ * (src/services/conversation/search-terms.ts); has conversation objects take the messages D1 still holds
+ * (src/services/conversation/handed-over.ts); moves
  * delivered webhook deliveries to their R2 segments (src/services/webhooks/segments.ts), settled chatbot records
  * to theirs (src/services/statistics/record-segments.ts) and finished tool execution records to theirs
  * (src/services/tools/record-segments.ts).
@@ -62,7 +64,8 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   for (let i = 0; i < unshown.length; i += 20)
     await Promise.all(unshown.slice(i, i + 20).map((delivery) => showState(env, delivery)));
   await rollUpDays(env.DB, now);
-  await backfillSearchTerms(env.DB);
+  // The backfill reads D1 `messages`: their objects take them over once it is done.
+  if (!(await backfillSearchTerms(env.DB))) await takeOverHandedOver(env);
   await shipPendingTerms(env);
   // Each shard; `DB`'s terms from before the shards are read until they expire.
   for (const { db: shard } of allShards(env)) {

@@ -1,57 +1,76 @@
 // The conversation object's own message store (durable-objects/conversation-store.ts): its schema migrations, the
-// copy of a conversation's D1 messages, its own writes, and the readers of one conversation's messages read through
-// it (`GET /messages/`, a message by id, the widget's history and catch-up), answering exactly as the D1 reads they
-// replace.
+// messages D1 holds on their way to it (a first turn the worker stored, messages of before) taken and deleted from D1,
+// its own writes (never in D1), and the readers of one conversation's messages read through it (`GET /messages/`, a
+// message by id, the widget's history and catch-up), answering exactly as the D1 reads they replaced answered.
 import { env, runInDurableObject } from "cloudflare:test";
-import { and, eq, getTableColumns } from "drizzle-orm";
+import { eq, getTableColumns } from "drizzle-orm";
 import type { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { COPY_PAGE, MIGRATIONS, migrate } from "../../durable-objects/conversation-store";
 import type { Conversation } from "../../durable-objects/conversation-entry";
-import { cursorWindow } from "../../src/db/paginate";
+import { rowMapper } from "../../src/db/prepared";
 import { channelDeliveries, conversations, messages } from "../../src/db/schema";
 import { cursorResponse, decodeCursor, encodeCursor, type Cursor } from "../../src/lib/pagination";
 import { conversationObject } from "../../src/services/conversations";
 import { messageRecord } from "../../src/services/records/messages";
-import { ratedAnswer } from "../../src/services/widget/feedback";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { createChatbot } from "../fixtures/chatbots";
 import { db, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { bodyOf } from "../support/api";
 import { pub, visitorConversation } from "../routes/widget/fixtures";
 
-/** The message list as D1 answered it before the object's store: the reference every read through the object equals. */
-async function d1List(conversationId: string, cursor: Cursor | null, pageSize: number) {
-  const w = cursorWindow([messages.sequence], "desc", cursor, [Number(cursor?.k)], pageSize);
-  const rows = await db()
-    .select()
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), w.after))
-    .orderBy(...w.orderBy)
-    .limit(w.limit);
-  return rows.map(messageRecord);
+const toRow = rowMapper(messages);
+
+/** The conversation's rows as the object's SQLite holds them, oldest first (read without the object's code). */
+const storedRows = (conversationId: string) =>
+  runInDurableObject(conversationObject(env, conversationId), (_instance, state) =>
+    state.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'messages'").toArray().length === 0
+      ? []
+      : state.storage.sql
+          .exec("SELECT * FROM messages WHERE conversation_id = ? ORDER BY sequence", conversationId)
+          .toArray()
+          .map((raw) => toRow(raw as Record<string, unknown>)),
+  );
+
+/** How many of the conversation's messages D1 holds (on their way to the object). */
+const inD1 = async (conversationId: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?").bind(conversationId).first<{
+    n: number;
+  }>())!.n;
+
+/**
+ * The message list as the D1 read answered it (its window over `sequence`: newest first, past the cursor, read
+ * backwards for a "p" cursor), applied to the stored rows: the reference every read through the object equals.
+ */
+async function referenceList(conversationId: string, cursor: Cursor | null, pageSize: number) {
+  const rows = await storedRows(conversationId);
+  const k = Number(cursor?.k);
+  const ascending = cursor?.d === "p";
+  const taken = cursor ? rows.filter((m) => (ascending ? m.sequence > k : m.sequence < k)) : rows;
+  const ordered = ascending ? taken : [...taken].reverse();
+  return ordered.slice(0, pageSize + 1).map(messageRecord);
 }
 
-/** `GET /messages/` at `url` as the D1 read would answer it (the same paging of the same rows). */
-async function d1Answer(url: string) {
+/** `GET /messages/` at `url` as the D1 read answered it (the same paging of the same rows). */
+async function referenceAnswer(url: string) {
   const q = new URL(url).searchParams;
   const cursor = decodeCursor(q.get("cursor") ?? undefined);
   const pageSize = Number(q.get("pageSize"));
-  const rows = await d1List(q.get("conversation")!, cursor, pageSize);
+  const rows = await referenceList(q.get("conversation")!, cursor, pageSize);
   const c = { req: { url } } as Context;
   return JSON.parse(JSON.stringify(cursorResponse(c, cursor, pageSize, rows, (m) => m.sequence)));
 }
 
 type Page = { next: string | null; previous: string | null; results: { sequence: number }[] };
 
-/** Every page of the conversation's list through the API, forwards then back, each equal to the D1 read; the
+/** Every page of the conversation's list through the API, forwards then back, each equal to the reference; the
  * sequences seen. */
-async function walkAgainstD1(owner: Actor, conversationId: string, pageSize: number) {
+async function walkAgainstReference(owner: Actor, conversationId: string, pageSize: number) {
   const get = async (url: string) => {
     const res = await owner.fetch("GET", url.replace("http://localhost/api/v1", ""));
     expect(res.status, await res.clone().text()).toBe(200);
     const body = (await res.json()) as Page;
-    expect(body).toEqual(await d1Answer(url));
+    expect(body).toEqual(await referenceAnswer(url));
     return body;
   };
   const seen: number[] = [];
@@ -189,10 +208,13 @@ describe("GET /messages/ through the conversation object", () => {
       const { bot, id } = await workerConversation(owner);
       const store = storeOf(id);
       expect(await store.state()).toEqual({ sequences: [], through: 0 });
-      expect(await walkAgainstD1(owner, id, 20)).toEqual([2, 1]);
+      expect(await inD1(id)).toBe(2);
+      expect(await walkAgainstReference(owner, id, 20)).toEqual([2, 1]);
       expect(await store.state()).toEqual({ sequences: [1, 2], through: 2 });
+      // Taken: D1 holds them no more.
+      expect(await inD1(id)).toBe(0);
 
-      // The object's own writes are in its store once stored in D1, before any read.
+      // The object's own writes are in its store once their D1 batch is stored, before any read, and never in D1.
       const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         conversation: id,
         message: { content: "again" },
@@ -201,7 +223,8 @@ describe("GET /messages/ through the conversation object", () => {
       const reply = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here." });
       expect(reply.status, await reply.clone().text()).toBe(201);
       expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4, 5], through: 5 });
-      expect(await walkAgainstD1(owner, id, 2)).toEqual([5, 4, 3, 2, 1]);
+      expect(await inD1(id)).toBe(0);
+      expect(await walkAgainstReference(owner, id, 2)).toEqual([5, 4, 3, 2, 1]);
     },
   );
 
@@ -218,7 +241,8 @@ describe("GET /messages/ through the conversation object", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const id = (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
     expect(await storeOf(id).state()).toEqual({ sequences: [1, 2], through: 2 });
-    expect(await walkAgainstD1(owner, id, 1)).toEqual([2, 1]);
+    expect(await inD1(id)).toBe(0);
+    expect(await walkAgainstReference(owner, id, 1)).toEqual([2, 1]);
   });
 
   it(
@@ -254,18 +278,13 @@ describe("GET /messages/ through the conversation object", () => {
       });
       expect(turn.status).toBe(200);
       // What is written after a message is stored, by the object (widget/feedback.ts rates through it; a channel
-      // delivery's sender tells it each state it writes, channels/outbound.ts): in D1, then in its store.
+      // delivery's sender tells it each state it writes, channels/outbound.ts): in its store alone.
       const object = conversationObject(env, id);
-      const [{ organizationId, inboxId }] = await db().select().from(conversations).where(eq(conversations.id, id));
-      const at = async (sequence: number) =>
-        (
-          await db()
-            .select()
-            .from(messages)
-            .where(and(eq(messages.conversationId, id), eq(messages.sequence, sequence)))
-        )[0].id;
+      const [conversation] = await db().select().from(conversations).where(eq(conversations.id, id));
+      const { organizationId, inboxId } = conversation;
+      const at = async (sequence: number) => (await storedRows(id)).find((m) => m.sequence === sequence)!.id;
       const rate = async (sequence: number, feedback: "like" | "dislike" | null) =>
-        object.rate(await ratedAnswer(db(), await at(sequence), undefined), feedback);
+        expect(await object.rate(conversation, await at(sequence), feedback)).not.toBeNull();
       const delivered = async (sequence: number, status: "sent" | "failed") => {
         const messageId = await at(sequence);
         const row = { status, attempts: 1, platformMessageIds: ["p1"], shown: false };
@@ -285,7 +304,8 @@ describe("GET /messages/ through the conversation object", () => {
       };
       await rate(2, "like");
       await delivered(6, "sent");
-      for (const size of [1, 2, 3, 100]) expect(await walkAgainstD1(owner, id, size)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+      for (const size of [1, 2, 3, 100])
+        expect(await walkAgainstReference(owner, id, size)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
       const records = await listed(owner, id);
       expect(records.find((m) => m.sequence === 5)).toMatchObject({ private: true });
       expect(records.find((m) => m.sequence === 3)?.attachments).toHaveLength(1);
@@ -295,9 +315,9 @@ describe("GET /messages/ through the conversation object", () => {
       await rate(8, "like");
       await delivered(6, "failed");
       await delivered(3, "sent");
-      expect(await walkAgainstD1(owner, id, 3)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+      expect(await walkAgainstReference(owner, id, 3)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
       await rate(2, null);
-      expect(await walkAgainstD1(owner, id, 100)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+      expect(await walkAgainstReference(owner, id, 100)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
       expect((await listed(owner, id)).find((m) => m.sequence === 6)?.metadata).toMatchObject({
         channelDelivery: { status: "failed" },
       });
@@ -306,7 +326,7 @@ describe("GET /messages/ through the conversation object", () => {
       const odd = encodeCursor({ k: "not-a-number", d: "n" });
       const url = `http://localhost/api/v1/messages/?conversation=${id}&pageSize=5&cursor=${odd}`;
       const res = await owner.fetch("GET", url.replace("http://localhost/api/v1", ""));
-      expect(await res.json()).toEqual(await d1Answer(url));
+      expect(await res.json()).toEqual(await referenceAnswer(url));
     },
   );
 
@@ -328,30 +348,69 @@ describe("GET /messages/ through the conversation object", () => {
     const state = await storeOf(id).state();
     expect(state.through).toBe(total);
     expect(state.sequences).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-    expect((await walkAgainstD1(owner, id, 100)).length).toBe(total);
+    expect(await inD1(id)).toBe(0);
+    expect((await walkAgainstReference(owner, id, 100)).length).toBe(total);
   });
 
-  it("copies a message stored in D1 but not in the store (an instance that died between the two writes)", async () => {
+  it(
+    "once the object has stored a message of its own, a read asks D1 nothing; the housekeeping cron takes what D1 " +
+      "still holds, but a sequence the conversation has",
+    async () => {
+      const owner = await seedOwner();
+      const { bot, id } = await workerConversation(owner);
+      const [first] = await db().select().from(messages).where(eq(messages.conversationId, id)).limit(1);
+      const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: id,
+        message: { content: "more" },
+      });
+      expect(turn.status).toBe(200);
+      const store = storeOf(id);
+      expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4], through: 4 });
+      // Rows no writer of today puts there (a read would not look): one past the store, one of a sequence it has (a
+      // first turn's worker taken for dead, whose reply the object answered in its place).
+      const late = { ...first, id: crypto.randomUUID(), content: "late", createdAt: first.createdAt + 1 };
+      await db()
+        .insert(messages)
+        .values([
+          { ...late, sequence: 5 },
+          { ...late, id: crypto.randomUUID(), sequence: 2 },
+        ]);
+      expect((await listed(owner, id)).map((m) => m.sequence)).toEqual([4, 3, 2, 1]);
+      expect(await inD1(id)).toBe(2);
+      await runHousekeeping(env);
+      expect(await inD1(id)).toBe(0);
+      const rows = await storedRows(id);
+      expect(rows.map((m) => m.sequence)).toEqual([1, 2, 3, 4, 5]);
+      expect(rows.find((m) => m.sequence === 2)!.content).not.toBe("late");
+      expect((await listed(owner, id)).map((m) => m.sequence)).toEqual([5, 4, 3, 2, 1]);
+    },
+  );
+
+  it("keeps in D1 the messages the search terms' backfill has yet to index, until it has", async () => {
     const owner = await seedOwner();
-    const { bot, id } = await workerConversation(owner);
-    await listed(owner, id);
-    const turn = () =>
-      owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { conversation: id, message: { content: "more" } });
-    expect((await turn()).status).toBe(200);
-    const store = storeOf(id);
-    expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4], through: 4 });
-    // What a crash after the D1 batch of 3 and 4 leaves: D1 has them, the store does not, the instance is gone.
-    await runInDurableObject(store.stub(), (_instance, state) => {
-      state.storage.sql.exec("DELETE FROM messages WHERE sequence > 2");
-      state.storage.sql.exec("UPDATE copies SET through = 2");
-    });
-    await runInDurableObject(store.stub(), (_instance, state) => state.abort("reset by test")).catch(() => undefined);
-    expect((await turn()).status).toBe(200);
-    // Its later writes are stored, but the gap keeps `through` below them...
-    expect(await store.state()).toEqual({ sequences: [1, 2, 5, 6], through: 2 });
-    // ...until a read copies what is missing.
-    expect(await walkAgainstD1(owner, id, 4)).toEqual([6, 5, 4, 3, 2, 1]);
-    expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4, 5, 6], through: 6 });
+    const { id } = await workerConversation(owner);
+    const { results } = await env.DB.prepare("SELECT rowid FROM messages WHERE conversation_id = ? ORDER BY rowid")
+      .bind(id)
+      .all<{ rowid: number }>();
+    const saved = await env.DB.prepare("SELECT position FROM conversation_terms_cursors WHERE id = 'backfill'").first();
+    const cursor = (after: number, through: number) =>
+      env.DB.prepare(
+        "INSERT INTO conversation_terms_cursors (id, position) VALUES ('backfill', ?1) " +
+          "ON CONFLICT (id) DO UPDATE SET position = excluded.position",
+      )
+        .bind(JSON.stringify({ after, through }))
+        .run();
+    // The backfill has indexed the first of the two rows, not the second.
+    await cursor(results[0].rowid, results[1].rowid);
+    try {
+      expect(await listed(owner, id)).toHaveLength(2);
+      expect(await inD1(id)).toBe(1);
+    } finally {
+      if (saved) await cursor(...(Object.values(JSON.parse(String(saved.position))) as [number, number]));
+      else await env.DB.prepare("DELETE FROM conversation_terms_cursors WHERE id = 'backfill'").run();
+    }
+    await storeOf(id).stub().takeOver(id);
+    expect(await inD1(id)).toBe(0);
   });
 
   it("never reads another organization's conversation: the route's 404, and nothing from the object", async () => {
@@ -367,53 +426,48 @@ describe("GET /messages/ through the conversation object", () => {
 });
 
 describe("the columns written after a message is stored, by the conversation object", () => {
-  /** The message `sequence` of conversation `id` as D1 holds it. */
-  const d1Message = async (id: string, sequence: number) =>
-    (
-      await db()
-        .select()
-        .from(messages)
-        .where(and(eq(messages.conversationId, id), eq(messages.sequence, sequence)))
-    )[0];
+  /** The message `sequence` of conversation `id` as the object stores it. */
+  const storedMessage = async (id: string, sequence: number) =>
+    (await storedRows(id)).find((m) => m.sequence === sequence)!;
 
-  it("are read from the store, not D1: a store of before copies every conversation once more", async () => {
+  it("a rating is the store's: one at a time, each counted once, with the dislikes since a handoff", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const reply = await d1Message(id, 2);
-    await listed(owner, id);
-    // Written in D1 by no writer of the object's: the list answers from its store.
-    await db().update(messages).set({ feedback: "dislike" }).where(eq(messages.id, reply.id));
-    expect((await listed(owner, id)).find((m) => m.sequence === 2)?.feedback).toBeNull();
-    const store = storeOf(id);
-
-    // An instance that died between its D1 write of the columns and its own: the next read takes D1's, once.
-    await runInDurableObject(store.stub(), (_instance, state) => {
-      state.storage.sql.exec("INSERT INTO unsettled (message_id, conversation_id) VALUES (?, ?)", reply.id, id);
-    });
+    const [conversation] = await db().select().from(conversations).where(eq(conversations.id, id));
+    const [question, reply] = await db()
+      .select()
+      .from(messages)
+      .where(eq(messages.conversationId, id))
+      .orderBy(messages.sequence);
+    const object = storeOf(id).stub();
+    // Only an answer of this conversation is rated: the visitor's own message, and another id, are not.
+    expect(await object.rate(conversation, question.id, "like")).toBeNull();
+    expect(await object.rate(conversation, crypto.randomUUID(), "like")).toBeNull();
+    const rated = (await Promise.all(
+      (["dislike", "like", "dislike"] as const).map((f) => object.rate(conversation, reply.id, f)),
+    )) as unknown as ({ message: { feedback: string | null }; dislikes: number } | null)[];
+    expect(rated.map((r) => [r?.message.feedback, r?.dislikes])).toEqual([
+      ["dislike", 1],
+      ["like", 0],
+      ["dislike", 1],
+    ]);
+    expect((await storedMessage(id, 2)).feedback).toBe("dislike");
     expect((await listed(owner, id)).find((m) => m.sequence === 2)?.feedback).toBe("dislike");
-    await runInDurableObject(store.stub(), (_instance, state) => {
-      expect(state.storage.sql.exec("SELECT count(*) AS n FROM unsettled").one().n).toBe(0);
-    });
-
-    // A store migrated before the object wrote these columns: its copies are made again, with D1's values (and it
-    // shows the D1 value it has not seen: `like`).
-    await db().update(messages).set({ feedback: "like" }).where(eq(messages.id, reply.id));
-    await runInDurableObject(store.stub(), (_instance, state) => {
-      state.storage.sql.exec("DROP TABLE unsettled");
-      state.storage.sql.exec("UPDATE schema_version SET version = 1");
-    });
-    await runInDurableObject(store.stub(), (_instance, state) => state.abort("reset by test")).catch(() => undefined);
-    expect(await walkAgainstD1(owner, id, 1)).toEqual([2, 1]);
-    expect(await store.state()).toEqual({ sequences: [1, 2], through: 2 });
-    expect((await listed(owner, id)).find((m) => m.sequence === 2)?.feedback).toBe("like");
+    const likes = await env.DB.prepare(
+      "SELECT sum(likes) AS likes, sum(dislikes) AS dislikes FROM usage_hourly WHERE chatbot_id = ?",
+    )
+      .bind(conversation.chatbotId)
+      .first();
+    expect(likes).toEqual({ likes: 0, dislikes: 1 });
+    expect(await inD1(id)).toBe(0);
   });
 
   it("a delivery state its object was not told reaches the message through the housekeeping cron", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const reply = await d1Message(id, 2);
     const [{ inboxId }] = await db().select().from(conversations).where(eq(conversations.id, id));
     const shownBefore = (await listed(owner, id)).find((m) => m.sequence === 2)?.metadata;
+    const reply = await storedMessage(id, 2);
     // The sender's write of the state, then a call to the object that failed: no trigger writes the message.
     await db()
       .insert(channelDeliveries)
@@ -429,12 +483,12 @@ describe("the columns written after a message is stored, by the conversation obj
         platformMessageIds: ["p9"],
         shown: false,
       });
-    expect((await d1Message(id, 2)).metadata).toEqual(reply.metadata);
+    expect((await storedMessage(id, 2)).metadata).toEqual(reply.metadata);
     expect((await listed(owner, id)).find((m) => m.sequence === 2)?.metadata).toEqual(shownBefore);
 
     await runHousekeeping(env);
     const channelDelivery = { status: "sent", attempts: 2, error: null, platformMessageIds: ["p9"] };
-    expect((await d1Message(id, 2)).metadata).toEqual({ ...reply.metadata, channelDelivery });
+    expect((await storedMessage(id, 2)).metadata).toEqual({ ...reply.metadata, channelDelivery });
     expect((await listed(owner, id)).find((m) => m.sequence === 2)?.metadata).toEqual({
       ...reply.metadata,
       channelDelivery,
@@ -449,7 +503,7 @@ describe("the columns written after a message is stored, by the conversation obj
 });
 
 describe("the other readers of one conversation, through the conversation object", () => {
-  /** The conversation's messages as D1 holds them, oldest first. */
+  /** The conversation's messages as D1 holds them (before a read takes them), oldest first. */
   const d1Messages = (conversationId: string) =>
     db().select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(messages.sequence);
 
@@ -490,7 +544,7 @@ describe("the other readers of one conversation, through the conversation object
     expect(turn.status).toBe(200);
     const note = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "n", private: true });
     expect(note.status).toBe(201);
-    const rows = await d1Messages(id);
+    const rows = await storedRows(id);
     const lookups = [
       { latest: {} },
       { latest: { senderType: "contact" as const } },
@@ -528,7 +582,7 @@ describe("the other readers of one conversation, through the conversation object
         const res = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content, private: note });
         expect(res.status, await res.clone().text()).toBe(201);
       }
-      const visible = (await d1Messages(id)).filter((m) => !m.private);
+      const visible = (await storedRows(id)).filter((m) => !m.private);
       expect(visible.map((m) => m.content)).toEqual(["hello", expect.any(String), "one", "two", "three"]);
 
       // Read backwards two at a time, as the widget does.

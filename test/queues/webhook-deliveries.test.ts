@@ -271,7 +271,14 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const bot = await createChatbot(owner);
     const reply = await talk(owner, bot.id, "hello");
     const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
-    const id = await pendingDelivery(owner, bot, hook, reply.message!.id, Date.now() - 5 * 60_000);
+    const id = await pendingDelivery(
+      owner,
+      bot,
+      hook,
+      reply.message!.id,
+      Date.now() - 5 * 60_000,
+      reply.conversationId,
+    );
     await runHousekeeping(env);
     const [hit] = await waitFor(
       () => received(`/ok/${hook}`),
@@ -291,7 +298,8 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(sent.conversationId).toBe(reply.conversationId);
     const body = JSON.parse(sent.requestBody!);
     expect(body).toMatchObject({ id: reply.message!.id, conversation: { id: reply.conversationId } });
-    // Written without it (by an older worker; another webhook, added since): found by its message, the same payload.
+    // Written without it (by an older worker; another webhook, added since): found through the payload the event's
+    // earlier attempt sent (its message is in its conversation's object, not in D1), the same payload.
     const later = await addWebhook(owner, bot.defaultInbox!.id, {});
     const unnamed = await pendingDelivery(owner, bot, later, reply.message!.id);
     expect(await deliver(env, db(), unnamed)).toBe("sent");

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
+import { objectMessages } from "../support/object-messages";
 
 // The stretches with people (conversation_handoffs) kept by the triggers of migration 0025, driven
 // through the API as visitors and operators do.
@@ -73,13 +74,7 @@ describe("handoff stretches kept by triggers", () => {
       201,
     );
     await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Anything else?" }), 201);
-    const messages = (
-      await env.DB.prepare(
-        "SELECT created_at FROM messages WHERE conversation_id = ? AND sender_type = 'user' ORDER BY sequence",
-      )
-        .bind(id)
-        .all<{ created_at: number }>()
-    ).results;
+    const messages = await objectMessages(id, "sender_type = 'user'");
     [stretch] = await stretchesOf(id);
     expect(stretch.first_response_at).toBe(messages[0].created_at);
     expect(stretch.ended_at).toBeNull();
@@ -164,11 +159,7 @@ describe("handoff stretches kept by triggers", () => {
       await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here" }), 201);
       const [stretch, ...more] = await stretchesOf(id);
       expect(more).toEqual([]);
-      const reply = await env.DB.prepare(
-        "SELECT created_at FROM messages WHERE conversation_id = ? AND sender_type = 'user'",
-      )
-        .bind(id)
-        .first<{ created_at: number }>();
+      const [reply] = await objectMessages(id, "sender_type = 'user'");
       expect(stretch).toMatchObject({ reason: "operator", first_response_at: reply!.created_at, ended_at: null });
       expect(stretch.queued_at).toBeLessThanOrEqual(reply!.created_at);
     },

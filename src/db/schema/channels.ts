@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
-import { conversations, messages } from "./conversations";
+import { conversations } from "./conversations";
 import { contacts } from "./contacts";
 import { belongsTo, createdAt, id, json, timestamps, updatedAt } from "./columns";
 
@@ -104,7 +104,9 @@ export const channelDeliveries = sqliteTable(
     organizationId: belongsTo("organization_id", () => organizations.id),
     inboxId: belongsTo("inbox_id", () => inboxes.id),
     conversationId: belongsTo("conversation_id", () => conversations.id),
-    messageId: belongsTo("message_id", () => messages.id),
+    /** The message sent: in its conversation's object, not in D1 (no foreign key; docs/decisions.md, "Messages in the
+     * conversation object"). */
+    messageId: text("message_id").notNull(),
     status: text("status", { enum: CHANNEL_DELIVERY_STATUSES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at").notNull(),

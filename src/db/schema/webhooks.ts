@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
 import { chatbots } from "./chatbots";
-import { conversationEvents, messages } from "./conversations";
+import { conversationEvents } from "./conversations";
 import { belongsTo, bool, createdAt, id, json, timestamps } from "./columns";
 
 export const WEBHOOK_DIRECTIONS = ["outgoing", "incoming", "receive"] as const;
@@ -58,8 +58,9 @@ export const webhookDeliveries = sqliteTable(
     webhookId: belongsTo("webhook_id", () => webhooks.id),
     inboxId: text("inbox_id").notNull(),
     chatbotId: text("chatbot_id").references(() => chatbots.id, { onDelete: "set null" }),
-    /** The message pushed; null for a lifecycle event (conversationEventId). */
-    messageId: text("message_id").references(() => messages.id, { onDelete: "cascade" }),
+    /** The message pushed, in its conversation's object (no foreign key: D1 does not keep messages); null for a
+     * lifecycle event (conversationEventId). */
+    messageId: text("message_id"),
     conversationEventId: text("conversation_event_id").references(() => conversationEvents.id, { onDelete: "cascade" }),
     /** The conversation of the message or lifecycle event: a message's payload is read from its conversation's object
      * (event-data.ts). Null only for a record moved to a segment before the column existed. */

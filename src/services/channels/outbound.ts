@@ -71,23 +71,22 @@ const insertOutbox = prepared<{ inboxId: string; conversationId: string; message
 );
 
 /**
- * The delivery's state as its message shows it (`metadata.channelDelivery`, CONTRACT section 17), copied from its
- * row as the statement runs; the message's `metadata` as stored, none without a delivery.
+ * The delivery's state as its message shows it (`metadata.channelDelivery`, CONTRACT section 17), read from its row;
+ * none without a delivery.
  */
-const showOnMessage =
-  "UPDATE messages SET metadata = json_set(coalesce(messages.metadata, '{}'), '$.channelDelivery', " +
-  "json_object('status', d.status, 'attempts', d.attempts, 'error', d.error, " +
-  "'platformMessageIds', json(coalesce(d.platform_message_ids, '[]')))) " +
-  "FROM channel_deliveries AS d WHERE messages.id = ?1 AND d.message_id = ?1 RETURNING messages.metadata AS metadata";
+const deliveryStateOf =
+  "SELECT json_object('status', status, 'attempts', attempts, 'error', error, " +
+  "'platformMessageIds', json(coalesce(platform_message_ids, '[]'))) AS state " +
+  "FROM channel_deliveries WHERE message_id = ?1 ORDER BY created_at DESC LIMIT 1";
 
 /**
- * The writes that show a delivery's current state on its message, for its conversation's object to run
- * (Conversation.deliveryState) and then copy `metadata` into its store: one batch, so the state copied is the one
- * marked shown. They read the row rather than take a state: a call that comes late, twice, or after a later write
- * only copies the latest state again.
+ * The statements that read a delivery's current state and mark it shown, for its conversation's object to run in one
+ * batch (Conversation.deliveryState) and then show the state on the message in its store: the state shown is the one
+ * marked. They read the row rather than take a state: a call that comes late, twice, or after a later write only
+ * shows the latest state again.
  */
 export const showDelivery = (db: Db, messageId: string) => [
-  sqlStatement(db, showOnMessage).bind(messageId),
+  sqlStatement(db, deliveryStateOf).bind(messageId),
   sqlStatement(db, "UPDATE channel_deliveries SET shown = 1 WHERE message_id = ?1 AND shown = 0").bind(messageId),
 ];
 

@@ -1,7 +1,8 @@
 // A new conversation's first turn, run in the worker rather than in the conversation's object
 // (docs/decisions.md, "Conversations and the Durable Object", "The streamed first byte"): the same
 // turn (turn.ts), with a store of its own. No one can know the conversation before this response
-// names it, so no other write can come between; the object of a later turn reads it from D1.
+// names it, so no other write can come between; its messages wait in D1 until the conversation's
+// object copies them into its own store (handedOverMessage).
 import { batch } from "../../db/prepared";
 import type { Bindings, Db } from "../../env";
 import { uuidv7 } from "../../lib/ids";
@@ -9,6 +10,7 @@ import type { AssistantForReply } from "../chatbots/for-reply";
 import {
   afterMessage,
   conversationObject,
+  handedOverMessage,
   incomingFields,
   laterThan,
   messageRow,
@@ -214,7 +216,7 @@ async function storeTurn(
   let question: Question | null = null;
   for (const m of stored) if (m.type === "incoming") question = m;
   const entries = rows.map((row) => {
-    if (!creates) writes.push(...messageWrites(db, state, row, question));
+    if (!creates) writes.push(handedOverMessage(db, row), ...messageWrites(db, state, row, question));
     if (row.type === "incoming") question = row;
     const before = state;
     state = afterMessage(state, row);

@@ -74,9 +74,12 @@ const RECORD =
   "output_message = excluded.output_message, context = excluded.context, reply_ms = excluded.reply_ms, " +
   "error = NULL, answered_at = excluded.answered_at, evaluation_status = excluded.evaluation_status";
 
-/** A member's first public message in an open stretch is its first response (never before the stretch opened). */
+/**
+ * A member's first public message in an open stretch is its first response; a stretch this message opened (its
+ * batch's change of the conversation, a moment later) is queued from the message on.
+ */
 const FIRST_RESPONSE =
-  "UPDATE conversation_handoffs SET first_response_at = max(?1, queued_at) " +
+  "UPDATE conversation_handoffs SET queued_at = min(queued_at, ?1), first_response_at = ?1 " +
   "WHERE conversation_id = ?2 AND ended_at IS NULL AND first_response_at IS NULL";
 
 /** The assistant's handoff message landing in a stretch no one has touched yet opened it: its reason. */
@@ -87,7 +90,7 @@ const HANDOFF_REASON =
 const feedbackRollup = (table: "usage_hourly" | "usage_hourly_tests") =>
   `INSERT INTO ${table} (organization_id, chatbot_id, hour, member_id, model_id, likes, dislikes) ` +
   "SELECT ?1, b.id, ?2, ?3, coalesce(?4, b.large_language_model_id, ''), ?5, ?6 FROM chatbots b " +
-  "WHERE b.id = ?7 AND EXISTS (SELECT 1 FROM messages m WHERE m.id = ?8 AND m.feedback IS ?9) " +
+  "WHERE b.id = ?7 " +
   "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
   "likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes";
 const FEEDBACK = feedbackRollup("usage_hourly");
@@ -111,10 +114,9 @@ const modelOf = (message: Pick<NewMessage, "senderType" | "modelId">) =>
   message.senderType === "chatbot" ? (message.modelId ?? null) : "";
 
 /**
- * The figures' statements for one stored message, to store in its batch right after its row (where
- * the triggers ran: before the conversation's row changes, whose own trigger opens and ends the
- * stretches). `question`: the latest incoming message before it (see Question). Private notes count
- * in the rollups as every message does; a stretch's first response is a public message.
+ * The figures' statements for one stored message, to store in its batch before the conversation's
+ * row changes (stretchWrites follow that change). `question`: the latest incoming message before it
+ * (see Question). Private notes count in the rollups as every message does.
  */
 export function messageFigureWrites(
   db: Db,
@@ -171,6 +173,17 @@ export function messageFigureWrites(
       );
     }
   }
+  return statements;
+}
+
+/**
+ * What one stored message does to the conversation's open stretch with people (conversation_handoffs): a member's
+ * first public message is its first response, the assistant's handoff message gives a stretch no one has touched its
+ * reason. To store after the conversation's row changes in the message's batch: that change opens the stretch the
+ * message brings (trigger `handoffs_on_conversation`, migration 0037), which these then complete.
+ */
+export function stretchWrites(db: Db, conversation: Pick<Conversation, "id">, message: FiguredMessage) {
+  const statements: D1PreparedStatement[] = [];
   if (message.senderType === "user" && message.type === "outgoing" && !message.private)
     statements.push(sqlStatement(db, FIRST_RESPONSE).bind(message.createdAt, conversation.id));
   const reason = message.senderType === "chatbot" ? handoffReasonOf(message.contentPayload) : null;
@@ -180,14 +193,14 @@ export function messageFigureWrites(
 
 /**
  * A rating's change (`before` to `after`) in the rollups: it counts in the hour (and model row) of
- * the message it rates. Stored in one batch before the rating's own update, which must have the
- * same condition: the counts move only while the message still has the rating `before` it was read
- * with, so two ratings at once count as the one that was stored.
+ * the message it rates. Written by the conversation's object, which rates one message at a time and
+ * reads `before` from its own store (durable-objects/conversation.ts, `rate`), so two ratings at
+ * once count as the two changes they are.
  */
 export function feedbackFigureWrites(
   db: Db,
   conversation: Conversation,
-  message: Pick<MessageRow, "id" | "senderType" | "modelId" | "createdAt">,
+  message: Pick<MessageRow, "senderType" | "modelId" | "createdAt">,
   before: string | null,
   after: string | null,
 ): D1PreparedStatement[] {
@@ -200,8 +213,6 @@ export function feedbackFigureWrites(
     Number(after === "like") - Number(before === "like"),
     Number(after === "dislike") - Number(before === "dislike"),
     conversation.chatbotId,
-    message.id,
-    before,
   ];
   return [
     sqlStatement(db, FEEDBACK).bind(...values),

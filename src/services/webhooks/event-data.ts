@@ -1,7 +1,7 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Bindings, Db } from "../../env";
-import { contacts, conversations, inboxes, messages, users } from "../../db/schema";
+import { contacts, conversations, inboxes, users } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import type { MessageRow } from "../conversations";
 import { storedMessages } from "../messages";
@@ -53,18 +53,20 @@ export async function eventData(
 }
 
 /**
- * The deliveries, each with its conversation. One written without it (by a worker older than migration 0035, or a
- * new attempt of an event moved to a segment before then) finds it by its message in D1: one query, only then.
+ * The deliveries, each with its conversation. One written without it (by a worker older than migration 0035) finds
+ * it, only then, in one query: by its message while D1 still holds it on its way to its conversation's object, else
+ * in the payload an earlier attempt of the event sent (`conversation.id`).
  */
 async function withConversations(db: Db, deliveries: MessageDelivery[]): Promise<MessageDelivery[]> {
   const unnamed = deliveries.flatMap((d) => (d.messageId && !d.conversationId ? [d.messageId] : []));
   if (!unnamed.length) return deliveries;
-  const found = await inChunks(unnamed, (ids) =>
-    db
-      .select({ id: messages.id, conversationId: messages.conversationId })
-      .from(messages)
-      .where(inArray(messages.id, ids)),
-  );
+  const ids = JSON.stringify([...new Set(unnamed)]);
+  const found = await db.all<{ id: string; conversationId: string }>(sql`
+    select id, conversation_id as conversationId from messages where id in (select value from json_each(${ids}))
+    union all
+    select message_id, json_extract(request_body, '$.conversation.id') from webhook_deliveries
+    where message_id in (select value from json_each(${ids})) and json_valid(request_body)
+      and json_extract(request_body, '$.conversation.id') is not null`);
   const conversationOf = new Map(found.map((m) => [m.id, m.conversationId]));
   return deliveries.map((d) =>
     d.conversationId || !d.messageId ? d : { ...d, conversationId: conversationOf.get(d.messageId) ?? null },

@@ -40,7 +40,10 @@ export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now
     select ${uuidv7At(now)}, organization_id, webhook_id, inbox_id, max(chatbot_id), message_id, conversation_event_id,
       max(conversation_id), event, 'pending', max(attempt) + 1, ${now}, 0, ${scope.url}, ${now}
     from (
-      select organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, conversation_id,
+      select organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id,
+        -- An attempt older than the column names its conversation in the payload it sent (segments.ts).
+        coalesce(conversation_id, case when json_valid(request_body)
+          then json_extract(request_body, '$.conversation.id') end) as conversation_id,
         event, status, attempt, created_at
       from webhook_deliveries
       where organization_id = ${scope.organizationId} and webhook_id = ${scope.webhookId}

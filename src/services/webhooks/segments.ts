@@ -137,9 +137,24 @@ export async function moveEndedDeliveries(env: Bucket, db: Db, now = Date.now())
   return moved;
 }
 
-/** The records of a segment; one moved before deliveries named their conversation (migration 0035) names none. */
+/**
+ * The records of a segment. One moved before deliveries named their conversation (migration 0035) takes it from the
+ * payload it sent (`conversation.id`), if any: its message lives in that conversation's object, not in D1.
+ */
 export const readSegment = async (env: Bucket, key: string): Promise<SegmentLine[]> =>
   (await readSegmentLines<SegmentLine>(env.FILES, key, "webhook delivery segment")).map((line) => ({
     ...line,
-    conversationId: line.conversationId ?? null,
+    conversationId: line.conversationId ?? conversationOfPayload(line.requestBody),
   }));
+
+/** The conversation a sent message payload names (payloads.ts: `conversation.id`); null when it names none. */
+export function conversationOfPayload(body: string | null | undefined): string | null {
+  if (!body) return null;
+  try {
+    const id = (JSON.parse(body) as { conversation?: { id?: unknown } }).conversation?.id;
+    return typeof id === "string" ? id : null;
+  } catch (err) {
+    if (err instanceof SyntaxError) return null; // a receiver-facing body is JSON; an older one may be cut short
+    throw err;
+  }
+}

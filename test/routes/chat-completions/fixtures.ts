@@ -8,6 +8,7 @@ import type { SseEvent } from "../../../src/services/llm/sse";
 import { db, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import type { Schemas } from "../../support/api";
+import { objectMessages } from "../../support/object-messages";
 
 /** Key the local upstream accepts (test/support/openai-upstream.mjs). */
 export const UPSTREAM_API_KEY = "sk-test-upstream-0123456789";
@@ -90,9 +91,9 @@ export async function assistantWithFallback(
 }
 
 /** The model a stored message names (`model_id`: the one that answered a reply). */
-export const storedModelOf = async (messageId: string) =>
-  (await env.DB.prepare("select model_id from messages where id = ?").bind(messageId).first<{ model_id: string }>())
-    ?.model_id;
+/** The model a reply was stored with, as its conversation's object holds it. */
+export const storedModelOf = async (reply: { conversationId: string; message: { id: string } | null }) =>
+  (await objectMessages<{ model_id: string }>(reply.conversationId, `id = '${reply.message!.id}'`))[0]?.model_id;
 
 /** What the upstream last received for a model name: `{headers: {authorization}, body}`. */
 export async function lastUpstreamRequest(modelName: string) {

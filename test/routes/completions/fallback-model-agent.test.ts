@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { bindingsWith, db, seedOwner, type Actor } from "../../harness";
-import { chatbots, messages, models } from "../../../src/db/schema";
+import { chatbots, conversations, models } from "../../../src/db/schema";
+import { storedMessages } from "../../../src/services/messages";
+import { env } from "cloudflare:workers";
 import { agentReply } from "../../../src/services/agent/reply";
 import { WITH_AI_BINDING, createChatbot } from "../../fixtures/chatbots";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
@@ -122,7 +124,7 @@ describe.each(PRE_TOKEN_FAULTS)("agent mode, a primary model that answers $fault
         content: done.message.content,
         contentPayload: { toolCalls: [{ name: "get_weather", status: "success" }] },
       });
-      for (const id of [done.message.id, second.message.id]) expect(await storedModelOf(id)).toBe(fallback.id);
+      for (const r of [done, second]) expect(await storedModelOf(r)).toBe(fallback.id);
       // Once it has answered, the fallback keeps the reply: the primary is asked (with its retries) once per reply.
       expect(await upstreamRequestCount(primaryName)).toBe(2 * attempts);
       expect(await upstreamRequestCount(fallbackName)).toBe(4);
@@ -152,7 +154,7 @@ describe("agent mode and the fallback", () => {
     const asked = (await lastUpstreamRequest(fallbackName)).body.messages;
     expect(asked.at(-2).tool_calls[0]).toMatchObject({ id: "call_1", function: { name: "get_weather" } });
     expect(asked.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_1" });
-    expect(await storedModelOf(reply.message.id)).toBe(fallback.id);
+    expect(await storedModelOf(reply)).toBe(fallback.id);
   });
 
   it("speaks to a fallback without tool calling in the text protocol, as it would as the own model", async () => {
@@ -182,7 +184,11 @@ describe("agent mode and the fallback", () => {
       detail: expect.stringContaining("AI binding"),
     });
     // The same reply to the stored message, with a stand-in for the binding (test/support/workers-ai-stand-in.ts).
-    const [incoming] = await db().select().from(messages).where(eq(messages.organizationId, owner.organizationId));
+    const [conversation] = await db()
+      .select()
+      .from(conversations)
+      .where(eq(conversations.organizationId, owner.organizationId));
+    const incoming = (await storedMessages(env, owner.organizationId, conversation.id).lookup([{ latest: {} }]))[0]!;
     const [chatbot] = await db().select().from(chatbots).where(eq(chatbots.id, bot.id));
     const [model] = await db().select().from(models).where(eq(models.id, primary.id));
     const ai = workersAiStandIn();
@@ -252,7 +258,7 @@ describe("workflow mode and the fallback", () => {
     });
     const stored = await messagesOf(owner, done.conversationId);
     expect(stored.map((m) => `${m.sequence}:${m.type}`)).toEqual(["1:incoming", "2:outgoing"]);
-    expect(await storedModelOf(done.message.id)).toBe(fallback.id);
+    expect(await storedModelOf(done)).toBe(fallback.id);
     // Its retries, once: the fallback then answers the answer round too.
     expect(await upstreamRequestCount(primaryName)).toBe(3);
     expect(await upstreamRequestCount(fallbackName)).toBe(2);
@@ -276,7 +282,7 @@ describe("workflow mode and the fallback", () => {
     expect(second.message.contentPayload.steps!.map((s) => s.name)).toEqual(["rewrite_query", "retrieve", "answer"]);
     expect(second.message.contentPayload.steps![0].output.query).toMatch(/^word1 word2/); // the fallback's rewrite
     expect(second.content).toBe(ANSWER);
-    for (const id of [answered.message.id, second.message.id]) expect(await storedModelOf(id)).toBe(fallback.id);
+    for (const r of [answered, second]) expect(await storedModelOf(r)).toBe(fallback.id);
     expect(await upstreamRequestCount(primaryName)).toBe(2); // the first answer; the second reply's rewrite
     expect(await upstreamRequestCount(fallbackName)).toBe(3);
     expect(await usageByModel(owner, bot.id)).toEqual([[fallback.id, 2]]);

@@ -45,8 +45,7 @@ describe.each(PRE_TOKEN_FAULTS)("a primary model that answers $fault", ({ fault,
       const second = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(again);
       expect(second.content).toBe(ANSWER);
 
-      for (const id of [answered.message.id, done.message.id, second.message.id])
-        expect(await storedModelOf(id)).toBe(fallback.id);
+      for (const reply of [answered, done, second]) expect(await storedModelOf(reply)).toBe(fallback.id);
       expect(await upstreamRequestCount(primaryName)).toBe(3 * attempts);
       expect(await upstreamRequestCount(fallbackName)).toBe(3);
 
@@ -68,9 +67,9 @@ describe("the fallback model", () => {
     const { bot, fallback } = await assistantWithFallback(owner, `hangx99-${crypto.randomUUID()}`);
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
     expect(res.status).toBe(200);
-    expect(
-      await storedModelOf((await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(res)).message.id),
-    ).toBe(fallback.id);
+    expect(await storedModelOf(await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(res))).toBe(
+      fallback.id,
+    );
   });
 
   it(
@@ -103,9 +102,9 @@ describe("the fallback model", () => {
     const second = await upstreamModel(owner, { modelName: brokenFallback });
     const healthy = await createChatbot(owner, { largeLanguageModel: fine.id, fallbackLargeLanguageModel: second.id });
     const ok = await owner.fetch("POST", `/chatbots/${healthy.id}/completions/`, { message: { content: "hello" } });
-    expect(
-      await storedModelOf((await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(ok)).message.id),
-    ).toBe(fine.id);
+    expect(await storedModelOf(await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Completion>(ok))).toBe(
+      fine.id,
+    );
     expect(await upstreamRequestCount(brokenFallback)).toBe(0);
 
     const bot = await createChatbot(owner, { largeLanguageModel: broken.id, fallbackLargeLanguageModel: second.id });

@@ -6,6 +6,7 @@ import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixture
 import { liveEvents, readEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
+import { objectMessages } from "../../support/object-messages";
 
 // A message resent with the same Idempotency-Key (after a time-out, a restart) is stored once: the
 // repeat gets the first request's outcome (docs/decisions.md, "Resent messages").
@@ -17,8 +18,7 @@ const count = async (sql: string, ...binds: unknown[]) =>
     .first<{ n: number }>())!.n;
 const conversationsOf = (owner: Actor) =>
   count("select count(*) as n from conversations where organization_id = ?", owner.organizationId);
-const messagesIn = (conversationId: string) =>
-  count("select count(*) as n from messages where conversation_id = ?", conversationId);
+const messagesIn = async (conversationId: string) => (await objectMessages(conversationId)).length;
 const keyRows = (k: string) => count("select count(*) as n from idempotency_keys where key = ?", k);
 
 describe("Idempotency-Key on completions", () => {

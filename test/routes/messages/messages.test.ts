@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
+import { objectMessages } from "../../support/object-messages";
 
 type Message = {
   id: string;
@@ -83,7 +83,7 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const { conversationId } = await conversationOf(owner);
-    const before = (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
+    const before = (await objectMessages(conversationId)).length;
     for (const body of [
       { content: "x" },
       { conversation: "nope", content: "x" },
@@ -93,7 +93,7 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     ]) {
       await expectError(await owner.fetch("POST", "/messages/", body), 400, "invalid");
     }
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n).toBe(before);
+    expect(await objectMessages(conversationId)).toHaveLength(before);
     await expectError(await other.fetch("POST", "/messages/", { conversation: conversationId, content: "x" }), 404);
     await expectError(await other.fetch("GET", `/messages/?conversation=${conversationId}`), 404);
     await expectError(await call("POST", "/api/v1/messages/", { conversation: conversationId, content: "x" }), 401);
@@ -231,7 +231,7 @@ describe("human handoff", () => {
   it("messages/outgoing/: 400 for bad input and nothing written; 401 without a key", async () => {
     const owner = await seedOwner();
     const { conversationId } = await conversationOf(owner);
-    const before = (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
+    const before = (await objectMessages(conversationId)).length;
     for (const body of [
       { content: "x" },
       { conversation: "nope", content: "x" },
@@ -245,7 +245,7 @@ describe("human handoff", () => {
       await call("POST", "/api/v1/messages/outgoing/", { conversation: conversationId, content: "x" }),
       401,
     );
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n).toBe(before);
+    expect(await objectMessages(conversationId)).toHaveLength(before);
   });
 
   it("update-auto-reply: 400 bad body, 401, 403, 404 across organizations", async () => {

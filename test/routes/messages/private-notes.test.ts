@@ -8,10 +8,9 @@ import { liveEvents } from "../../support/sse";
 import { pub, visitorConversation } from "../widget/fixtures";
 import { channelInbox, eventually, messagesWhen, onlyConversation, post, standIn } from "../../channels/support";
 import { bodyOf, problemOf } from "../../support/api";
+import { objectMessages } from "../../support/object-messages";
 
 type Message = { id: string; sequence: number; type: string; senderType: string; content: string; private: boolean };
-
-const count = async () => (await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>())!.n;
 
 /** A visitor's conversation with one exchange (their message, the assistant's reply), still served by the assistant. */
 async function notedConversation(owner: Actor) {
@@ -208,6 +207,7 @@ describe("private notes", () => {
       const owner = await seedOwner();
       const other = await seedOwner();
       const { id } = await notedConversation(owner);
+      const count = async () => (await objectMessages(id)).length;
       const before = await count();
       for (const value of ["yes", 1, null]) {
         const res = await owner.fetch("POST", "/messages/outgoing/", {

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { getDb } from "../../../src/db";
-import { storeRating } from "../../../src/services/widget/feedback";
+import { batch } from "../../../src/db/prepared";
+import { feedbackFigureWrites } from "../../../src/services/statistics/message-figures";
 import { ok, seedContact, seedConversation, utc } from "./helpers";
 
 type Migration = { name: string; queries: string[] };
@@ -25,6 +26,36 @@ function backfill(organizationId: string): string[] {
       expect(scoped.split(organizationId).length).toBe(2);
       return scoped;
     });
+}
+
+/**
+ * A rating of a message D1 still holds (stored before messages moved to their conversations' objects, as this
+ * migration's messages were): its figures as the object writes them, and the rating on the D1 row.
+ */
+async function rateInD1(messageId: string, feedback: "like" | "dislike") {
+  const row = await env.DB.prepare(
+    "SELECT m.feedback, m.sender_type AS senderType, m.model_id AS modelId, m.created_at AS createdAt, " +
+      "c.id, c.contact_id AS contactId, c.organization_id AS organizationId, c.chatbot_id AS chatbotId, " +
+      "c.created_by_id AS createdById, " +
+      "c.is_test AS isTest FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?",
+  )
+    .bind(messageId)
+    .first<
+      { feedback: string | null; senderType: "chatbot"; modelId: string | null; createdAt: number } & {
+        id: string;
+        contactId: string | null;
+        organizationId: string;
+        chatbotId: string | null;
+        createdById: string | null;
+        isTest: number;
+      }
+    >();
+  const db = getDb(env.DB);
+  const conversation = { ...row!, isTest: Boolean(row!.isTest) };
+  await batch(db, [
+    ...feedbackFigureWrites(db, conversation, row!, row!.feedback, feedback),
+    env.DB.prepare("UPDATE messages SET feedback = ? WHERE id = ?").bind(feedback, messageId),
+  ]);
 }
 
 const snapshot = async (org: string) =>
@@ -76,7 +107,7 @@ describe("migration 0009's backfill", () => {
     )
       .bind(owner.organizationId)
       .all<{ id: string }>();
-    for (const { id } of changed) await storeRating(getDb(env.DB), id, "dislike", undefined);
+    for (const { id } of changed) await rateInD1(id, "dislike");
     const live = await snapshot(owner.organizationId);
     expect(live[0].length).toBeGreaterThan(5);
 

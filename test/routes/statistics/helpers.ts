@@ -8,10 +8,11 @@ import {
   messageFigureWrites,
   type Question,
 } from "../../../src/services/statistics/message-figures";
-import { storeRating } from "../../../src/services/widget/feedback";
 import { rollBackTo } from "../../../src/services/statistics/rollup";
 import { expectError } from "../../harness";
 import { type Body, listOf, type Operation, pageOf, problemOf } from "../../support/api";
+import { objectMessages } from "../../support/object-messages";
+import { rateMessage } from "../../support/ratings";
 
 /** The body of an answer of operation `K` once its status is `status` (without `K`: a body only compared whole). */
 export async function ok<K extends Operation = never>(
@@ -154,12 +155,8 @@ export async function seedConversation(
 
 /** Rates the assistant's answers in `conversationId` as a visitor's rating is stored (services/widget/feedback.ts). */
 export async function rateAnswers(conversationId: string, feedback: "like" | "dislike" | null) {
-  const { results } = await env.DB.prepare(
-    "SELECT id FROM messages WHERE conversation_id = ? AND sender_type = 'chatbot' ORDER BY sequence",
-  )
-    .bind(conversationId)
-    .all<{ id: string }>();
-  for (const { id } of results) await storeRating(getDb(env.DB), id, feedback, undefined);
+  for (const { id } of await objectMessages(conversationId, "sender_type = 'chatbot'"))
+    await rateMessage(conversationId, id, feedback);
 }
 
 export async function seedContact(organizationId: string, name = "Ada"): Promise<string> {

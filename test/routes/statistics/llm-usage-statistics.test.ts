@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { expectInvalid, ok, seedConversation, utc } from "./helpers";
+import { objectMessages } from "../../support/object-messages";
 
 const path = (id: string, query: string) => `/chatbots/${id}/llm-usage-statistics/${query}`;
 
@@ -13,11 +14,7 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
     const reply = await ok<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Where is my parcel?" } }),
     );
-    const stored = await env.DB.prepare(
-      "SELECT model_id, input_tokens, output_tokens, words_count FROM messages WHERE id = ?",
-    )
-      .bind(reply.message!.id)
-      .first<Record<string, number | string>>();
+    const [stored] = await objectMessages(reply.conversationId, `id = '${reply.message!.id}'`);
     expect(stored).toMatchObject({ model_id: LOCAL_LLM });
     expect(stored!.input_tokens).toBeGreaterThan(0);
     const today = new Date().toISOString().slice(0, 10);

@@ -3,13 +3,13 @@
 // src/services/statistics/message-figures.ts).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../../src/db";
-import { storeRating } from "../../../src/services/widget/feedback";
+import { rateMessage } from "../../support/ratings";
 import { type Actor, seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
 import { readEvents, storedReply } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+import { objectMessages } from "../../support/object-messages";
 
 const HOUR = 3_600_000;
 const TRIGGERS = [
@@ -23,12 +23,7 @@ const TRIGGERS = [
 
 type Row = Record<string, unknown> & { id: string; created_at: number };
 
-const messagesOf = async (conversationId: string) =>
-  (
-    await env.DB.prepare("SELECT * FROM messages WHERE conversation_id = ? ORDER BY sequence")
-      .bind(conversationId)
-      .all<Row>()
-  ).results;
+const messagesOf = (conversationId: string) => objectMessages<Row>(conversationId);
 
 /** An assistant's counters summed over its rows of `table`. */
 const sums = (table: "usage_hourly" | "usage_hourly_tests", chatbotId: string) =>
@@ -130,12 +125,11 @@ describe("a message's figures, written by the pipeline", () => {
       dislikes: 0,
     });
 
-    const db = getDb(env.DB);
-    await storeRating(db, r1.id, "dislike", undefined);
+    await rateMessage(test, r1.id, "dislike");
     for (const table of ["usage_hourly", "usage_hourly_tests"] as const)
       expect(await sums(table, bot.id)).toMatchObject({ likes: 0, dislikes: 1 });
-    await storeRating(db, r1.id, "like", undefined);
-    await storeRating(db, r1.id, "like", undefined);
+    await rateMessage(test, r1.id, "like");
+    await rateMessage(test, r1.id, "like");
     for (const table of ["usage_hourly", "usage_hourly_tests"] as const)
       expect(await sums(table, bot.id)).toMatchObject({ likes: 1, dislikes: 0 });
   });

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { env } from "cloudflare:workers";
-import { asc, eq } from "drizzle-orm";
-import { messages, webhookDeliveries, webhooks } from "../../../src/db/schema";
+import { eq } from "drizzle-orm";
+import { webhookDeliveries, webhooks } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { db, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot, type ChatbotRecord } from "../../fixtures/chatbots";
@@ -11,6 +11,7 @@ import type { WebhookRecord } from "../../../src/services/records/webhooks";
 import { bodyOf } from "../../support/api";
 
 import type { WebhookDeliveryRecord } from "../../../src/services/records/webhook-deliveries";
+import { objectMessages } from "../../support/object-messages";
 export type DeliveryRecord = WebhookDeliveryRecord;
 
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
@@ -66,12 +67,12 @@ export const storedWebhook = async (id: string) => (await db().select().from(web
 
 /**
  * An assistant with one conversation of `turns` completions (two messages each) in its default
- * inbox; returns the assistant, that inbox and the message ids in sequence.
+ * inbox; returns the assistant, that inbox, the conversation and its message ids in sequence.
  */
 export async function seedConversation(
   actor: Actor,
   turns = 2,
-): Promise<{ bot: ChatbotRecord; inboxId: string; messageIds: string[] }> {
+): Promise<{ bot: ChatbotRecord; inboxId: string; conversationId: string; messageIds: string[] }> {
   const bot = await createChatbot(actor);
   let conversation: string | undefined;
   for (let i = 0; i < turns; i++) {
@@ -82,12 +83,8 @@ export async function seedConversation(
     expect(res.status, await res.clone().text()).toBe(200);
     conversation = (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
   }
-  const rows = await db()
-    .select({ id: messages.id })
-    .from(messages)
-    .where(eq(messages.conversationId, conversation!))
-    .orderBy(asc(messages.sequence));
-  return { bot, inboxId: bot.defaultInbox!.id, messageIds: rows.map((r) => r.id) };
+  const rows = await objectMessages(conversation!);
+  return { bot, inboxId: bot.defaultInbox!.id, conversationId: conversation!, messageIds: rows.map((r) => r.id) };
 }
 
 /** A delivery record written straight to the table, as the outbox and the consumer would leave it. */

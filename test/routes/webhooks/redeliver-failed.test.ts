@@ -17,9 +17,9 @@ const attempts = (webhookId: string) =>
  * one that succeeded, and one whose retry is still pending.
  */
 async function seedOutage(owner: Actor) {
-  const { bot, inboxId, messageIds: m } = await seedConversation(owner, 3);
+  const { bot, inboxId, conversationId, messageIds: m } = await seedConversation(owner, 3);
   const hook = await createWebhook(owner, inboxId, { url: `${env.TEST_RECEIVER_URL}/ok/redeliver-failed` });
-  const base = { webhookId: hook.id, inboxId, chatbotId: bot.id };
+  const base = { webhookId: hook.id, inboxId, chatbotId: bot.id, conversationId };
   const day10 = at("2026-01-10");
   await insertDelivery(owner, { ...base, messageId: m[0], createdAt: day10 });
   await insertDelivery(owner, { ...base, messageId: m[0], attempt: 2, createdAt: day10 + 60_000 });

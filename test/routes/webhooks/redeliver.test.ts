@@ -11,9 +11,9 @@ const redeliverPath = (inboxId: string, webhookId: string, recordId: string) =>
 
 /** A webhook pointing at the local receiver (so a real send stays on this machine), with one record per status. */
 async function seedFinished(owner: Actor) {
-  const { bot, inboxId, messageIds } = await seedConversation(owner, 3);
+  const { bot, inboxId, conversationId, messageIds } = await seedConversation(owner, 3);
   const hook = await createWebhook(owner, inboxId, { url: `${env.TEST_RECEIVER_URL}/ok/redeliver` });
-  const base = { webhookId: hook.id, inboxId, chatbotId: bot.id };
+  const base = { webhookId: hook.id, inboxId, chatbotId: bot.id, conversationId };
   const [failure, success, pending, sending] = await Promise.all(
     (["failure", "success", "pending", "sending"] as const).map((status, i) =>
       insertDelivery(owner, {

@@ -5,6 +5,7 @@ import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../suppo
 import { signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
 import { bodyOf, type Schemas } from "../../support/api";
+import { objectMessages } from "../../support/object-messages";
 
 /** A visitor's send streams back like a completion, with the public record of the reply. */
 type Reply = StreamEvent<Schemas["WidgetMessage"]>;
@@ -49,11 +50,7 @@ describe("POST /web-chats/{id}/public/messages/", () => {
       .bind(done.conversationId)
       .first();
     expect(stored).toEqual({ inbox_id: chat.inboxId, contact_id: session.contact.id, chatbot_id: chat.bot.id });
-    const incoming = await env.DB.prepare(
-      "SELECT metadata FROM messages WHERE conversation_id = ? AND type = 'incoming'",
-    )
-      .bind(done.conversationId)
-      .first<{ metadata: string }>();
+    const [incoming] = await objectMessages<{ metadata: string }>(done.conversationId, "type = 'incoming'");
     // enableLocation is off: the position is not kept.
     expect(JSON.parse(incoming!.metadata)).toEqual({ timeZone: "Europe/Paris", channel: "web_chat" });
 
@@ -90,11 +87,7 @@ describe("POST /web-chats/{id}/public/messages/", () => {
         await send(chat.id, session.token, { content: "hi", metadata: { location: { latitude: 1.5, longitude: 2 } } }),
       ),
     );
-    const incoming = await env.DB.prepare(
-      "SELECT metadata FROM messages WHERE conversation_id = ? AND type = 'incoming'",
-    )
-      .bind(done.conversationId)
-      .first<{ metadata: string }>();
+    const [incoming] = await objectMessages<{ metadata: string }>(done.conversationId, "type = 'incoming'");
     expect(JSON.parse(incoming!.metadata).location).toEqual({ latitude: 1.5, longitude: 2 });
   });
 

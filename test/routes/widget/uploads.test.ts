@@ -5,6 +5,7 @@ import { lastChunk, readEvents, storedReply, type StreamEvent } from "../../supp
 import { postForm, uploadKey } from "../attachments/support";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
 import { bodyOf, type Schemas } from "../../support/api";
+import { objectMessages } from "../../support/object-messages";
 
 const NOTES = new TextEncoder().encode("Order 42 ships on Monday.\n");
 const ON = { enableAnonymous: true, enableFileUpload: true };
@@ -280,7 +281,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(
       0,
     );
-    expect(await count("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?", first.conversationId)).toBe(2);
+    expect(await objectMessages(first.conversationId)).toHaveLength(2);
     // A file sent in one conversation is not sent again in another.
     const mine = await visitorUpload(chat.id, alice.token);
     const here = await client().post(
