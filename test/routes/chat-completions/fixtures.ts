@@ -8,6 +8,7 @@ import type { SseEvent } from "../../../src/services/llm/sse";
 import { db, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import type { Schemas } from "../../support/api";
+import type { ChatCompletionBody, UpstreamRequest } from "../../support/platforms/recorded";
 
 /** Key the local upstream accepts (test/support/openai-upstream.mjs). */
 export const UPSTREAM_API_KEY = "sk-test-upstream-0123456789";
@@ -95,10 +96,10 @@ export const storedModelOf = async (messageId: string) =>
     ?.model_id;
 
 /** What the upstream last received for a model name: `{headers: {authorization}, body}`. */
-export async function lastUpstreamRequest(modelName: string) {
+export async function lastUpstreamRequest<Body = ChatCompletionBody>(modelName: string) {
   const res = await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${encodeURIComponent(modelName)}`);
   expect(res.status).toBe(200);
-  return res.json<{ headers: { authorization: string | null }; body: Record<string, any>; aborted: boolean }>();
+  return res.json<UpstreamRequest<Body>>();
 }
 
 /** How many requests the upstream has received for a model name. */
