@@ -114,3 +114,18 @@ export function PageForm({
     </form>
   );
 }
+
+/**
+ * The bar under a form that stands in a page with its own layout (settings of an inbox, a web chat's
+ * designer): the submit button (`text`, busy while it saves), then what goes beside it.
+ */
+export function SaveBar({ text, busy, children }: { text: string; busy: boolean; children?: ComponentChildren }) {
+  return (
+    <div class="save-bar">
+      <Button type="submit" variant="primary" busy={busy}>
+        {text}
+      </Button>
+      {children}
+    </div>
+  );
+}
