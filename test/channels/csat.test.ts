@@ -96,7 +96,7 @@ describe("Telegram: typing and the rating question", () => {
     await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
     const question = "您對這次對話的滿意度如何？請回覆 1（很差）到 5（很好）的數字。";
     const ask = await eventually(async () => (await sent(token, "sendMessage")).find((r) => r.body.text === question));
-    expect(ask.body.reply_markup.inline_keyboard[0]).toHaveLength(5);
+    expect(ask.body.reply_markup!.inline_keyboard[0]).toHaveLength(5);
     expect((await messagesOf(owner, conversation.id)).at(-1)).toMatchObject({
       senderType: "chatbot",
       content: question,
@@ -141,7 +141,7 @@ describe("LINE: the rating question with quick replies", () => {
           QUESTION.test(String(r.body.messages?.[0]?.text)),
         ),
       );
-      expect(ask.body.messages[0].quickReply.items.map((i: { action: { text: string } }) => i.action.text)).toEqual([
+      expect(ask.body.messages![0].quickReply!.items.map((i: { action: { text: string } }) => i.action.text)).toEqual([
         "1",
         "2",
         "3",

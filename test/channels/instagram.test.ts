@@ -42,7 +42,7 @@ describe("Instagram", () => {
       conversation.id,
       (m) => m[2]?.metadata?.channelDelivery?.status === "sent",
     );
-    const parts = (await sends(instagram, token)).slice(1).map((r) => r.body.message.text as string);
+    const parts = (await sends(instagram, token)).slice(1).map((r) => r.body.message!.text as string);
     expect(parts).toHaveLength(3);
     expect(parts.every((text) => new TextEncoder().encode(text).length <= 1000)).toBe(true);
     expect(parts.join("")).toBe(answer);

@@ -73,7 +73,7 @@ describe("LINE", () => {
     const conversation = await onlyConversation(owner, inbox.inboxId);
     await messagesWhen(owner, conversation.id, lastIs("sent"));
     const [reply] = await sent(creds.channelAccessToken, "/v2/bot/message/reply");
-    expect(reply.body.messages[0].quickReply).toEqual({
+    expect(reply.body.messages![0].quickReply).toEqual({
       items: [
         { type: "action", action: { type: "message", label: "Opening hours?", text: "Opening hours?" } },
         {
@@ -196,7 +196,7 @@ describe("LINE", () => {
       const out = (await line.requests(creds.channelAccessToken)).filter((r) =>
         /^\/v2\/bot\/message\/(reply|push)$/.test(r.path),
       );
-      expect(out.map((r) => [r.path, r.body.messages.map((m: { text: string }) => m.text)])).toEqual([
+      expect(out.map((r) => [r.path, r.body.messages!.map((m) => m.text)])).toEqual([
         ["/v2/bot/message/reply", ["Hello! How can I help you today?"]],
         ["/v2/bot/message/reply", ["Hi, this is Sam from Acme (https://acme.example)."]],
         ["/v2/bot/message/push", ["Yes, a person now."]],

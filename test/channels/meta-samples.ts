@@ -94,7 +94,7 @@ const whatsappField = (value: object) => ({
 });
 
 /** One message of Sheena Nelson's (16505551234), with her profile's name. */
-const whatsappMessage = (message: object) =>
+export const whatsappMessage = (message: object) =>
   whatsappField({ contacts: [{ profile: { name: "Sheena Nelson" }, wa_id: "16505551234" }], messages: [message] });
 
 export const whatsappText = (

@@ -205,10 +205,7 @@ describe("Slack", () => {
       const conversation = await onlyConversation(owner, inbox.inboxId);
       const answered = await messagesWhen(owner, conversation.id, lastIs("sent"));
       const [first] = await posted(token);
-      expect(first.body.blocks[1].elements.map((b: { value: string }) => b.value)).toEqual([
-        "Opening hours?",
-        "Prices?",
-      ]);
+      expect(first.body.blocks![1].elements!.map((b) => b.value)).toEqual(["Opening hours?", "Prices?"]);
 
       const payload = {
         type: "block_actions",

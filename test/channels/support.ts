@@ -9,6 +9,7 @@ import { createChatbot } from "../fixtures/chatbots";
 import { unique } from "../harness";
 import type { ChannelPlatform } from "../../src/services/channels/types";
 import { bodyOf, refinedBodyOf, type Schemas } from "../support/api";
+import type { GraphBody, LineBody, RecordedRequest, SlackBody, TelegramBody } from "../support/platforms/recorded";
 
 /** A request to our webhook as the platform sends it: its headers (with the signature) and its body. */
 export interface Signed {
@@ -16,14 +17,7 @@ export interface Signed {
   body: BodyInit;
 }
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: any;
-  at: number;
-}
+export type { RecordedRequest } from "../support/platforms/recorded";
 
 /** One answer of the platform's stand-in, scripted ahead (`standIn(...).script`). */
 export interface Scripted {
@@ -32,8 +26,16 @@ export interface Scripted {
   body?: unknown;
 }
 
+/** What each stand-in records of a request's body. */
+interface StandInBodies {
+  line: LineBody;
+  telegram: TelegramBody;
+  graph: GraphBody;
+  slack: SlackBody;
+}
+
 /** A platform's stand-in by name (line, telegram, graph, slack). */
-export function standIn(name: "line" | "telegram" | "graph" | "slack") {
+export function standIn<Name extends keyof StandInBodies>(name: Name) {
   const urls: Record<string, string> = JSON.parse(env.TEST_PLATFORM_URLS);
   const url = urls[name];
   const control = (path: string, body: unknown) =>
@@ -46,7 +48,7 @@ export function standIn(name: "line" | "telegram" | "graph" | "slack") {
     url,
     /** The requests our worker made with this account (bot token, access token). */
     requests: async (key: string) =>
-      (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json<RecordedRequest[]>(),
+      (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json<RecordedRequest<StandInBodies[Name]>[]>(),
     /** The account's next answers, in order, before the stand-in answers as the platform would again. */
     script: async (key: string, responses: Scripted[]) => void (await control("/__script", { key, responses })),
     /** The platform's request to our webhook, signed by the stand-in the platform's way. */

@@ -38,7 +38,7 @@ describe("the conversation object's memory", () => {
     // A new instance reads the history from D1: same prompt, and the sequence goes on.
     await abortAllDurableObjects();
     await say(owner, bot.id, "four", first.conversationId);
-    const messages: { role: string; content: string }[] = (await lastUpstreamRequest(modelName)).body.messages;
+    const { messages } = (await lastUpstreamRequest(modelName)).body;
     expect(messages.slice(0, 6)).toEqual(turns);
     expect(messages.slice(6).map((m) => m.role)).toEqual(["assistant", "user"]);
     expect(messages.at(-1)!.content).toBe("four");

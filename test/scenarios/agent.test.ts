@@ -94,15 +94,18 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
     expect(reply.content).toMatch(/^Result: \{"method":"GET"/);
     // The model got the tool as a function, then its result as a tool message.
     const last = await lastUpstreamRequest(model.modelName);
-    expect(last.body.tools[0].function).toMatchObject({
+    expect(last.body.tools![0].function).toMatchObject({
       name: "get_weather",
       description: "Current weather of a city",
       parameters: { required: ["city"] },
     });
     const roles = last.body.messages.map((m: { role: string }) => m.role);
     expect(roles.slice(-2)).toEqual(["assistant", "tool"]);
-    expect(last.body.messages.at(-2).tool_calls[0]).toMatchObject({ id: "call_1", function: { name: "get_weather" } });
-    expect(last.body.messages.at(-1).tool_call_id).toBe("call_1");
+    expect(last.body.messages.at(-2)!.tool_calls![0]).toMatchObject({
+      id: "call_1",
+      function: { name: "get_weather" },
+    });
+    expect(last.body.messages.at(-1)!.tool_call_id).toBe("call_1");
 
     const listed = await records(owner, `?chatbot=${bot.id}`);
     expect(listed.count).toBe(1);

@@ -73,14 +73,15 @@ describe("agent replies calling MCP tools", () => {
     expect(reply.content).toBe("Result: 42");
     const last = await lastUpstreamRequest(model.modelName);
     // Only the allowed tools, under the tool's namespace.
-    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
+    expect(last.body.tools!.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
       "calc__add",
       "calc__lookup_order",
       "calc__whoami",
       "handoff",
     ]);
     expect(
-      last.body.tools.find((t: { function: { name: string } }) => t.function.name === "calc__add").function.parameters,
+      last.body.tools!.find((t: { function: { name: string } }) => t.function.name === "calc__add")!.function
+        .parameters,
     ).toMatchObject({ type: "object", required: ["a", "b"] });
 
     const records = await (await owner.fetch("GET", `/tool-execution-records/?chatbot=${bot.id}&toolType=mcp`)).json();
@@ -188,7 +189,7 @@ describe("agent replies calling MCP tools", () => {
     expect(reply.message.contentPayload.toolCalls).toEqual([]);
     // Only the built-in handoff tool is left.
     expect(
-      (await lastUpstreamRequest(model.modelName)).body.tools.map(
+      (await lastUpstreamRequest(model.modelName)).body.tools!.map(
         (t: { function: { name: string } }) => t.function.name,
       ),
     ).toEqual(["handoff"]);
@@ -300,8 +301,8 @@ describe("agent replies calling MCP tools", () => {
     const reply = await ask(owner, bot.id, 'use two__add ARGS {"a": 3, "b": 4}');
     expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "two__add", output: "7" });
     expect(
-      (await lastUpstreamRequest(model.modelName)).body.tools
-        .map((t: { function: { name: string } }) => t.function.name)
+      (await lastUpstreamRequest(model.modelName)).body
+        .tools!.map((t: { function: { name: string } }) => t.function.name)
         .sort(),
     ).toEqual(["handoff", "one__add", "two__add"]);
   });

@@ -94,14 +94,14 @@ describe("skills in agent replies", () => {
       output: { tools: ["file_expense"] },
     });
     const last = await lastUpstreamRequest(model.modelName);
-    expect(last.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual([
+    expect(last.body.tools!.map((t: { function: { name: string } }) => t.function.name)).toEqual([
       "use_skill",
       "read_skill_resource",
       "handoff",
       "file_expense",
     ]);
-    expect(last.body.tools[0].function.description).toContain(`${name}: When the user asks to file expenses`);
-    expect(last.body.messages.at(-1).content).toContain("Tools now available: file_expense");
+    expect(last.body.tools![0].function.description).toContain(`${name}: When the user asks to file expenses`);
+    expect(last.body.messages.at(-1)!.content).toContain("Tools now available: file_expense");
   });
 
   it("a message's skillIds narrows the skills; an assistant cannot take unknown skills", async () => {

@@ -263,7 +263,7 @@ describe("MCP servers that hang or answer malformed", () => {
       expect(reply.content).toBeTruthy();
       // Only the built-in handoff tool is left.
       expect(
-        (await lastUpstreamRequest(model.modelName)).body.tools.map(
+        (await lastUpstreamRequest(model.modelName)).body.tools!.map(
           (t: { function: { name: string } }) => t.function.name,
         ),
       ).toEqual(["handoff"]);

@@ -3,6 +3,7 @@ import type { Schemas } from "../api/client";
 import { patchInbox } from "./api";
 import { FormError } from "./alert";
 import { Button } from "./button";
+import { SaveBar } from "./form-dialog";
 import { CheckboxField, TextAreaField, TextField } from "./field";
 import { toast } from "./toast";
 import { useSubmit } from "./use-submit";
@@ -132,13 +133,7 @@ export function BusinessHoursForm({
             )}
           </div>
         </fieldset>
-        {canManage && (
-          <div class="save-bar">
-            <Button type="submit" variant="primary" busy={busy}>
-              {t("save")}
-            </Button>
-          </div>
-        )}
+        {canManage && <SaveBar text={t("save")} busy={busy} />}
       </form>
     </section>
   );

@@ -1,25 +1,25 @@
 import type { ComponentChildren, Ref } from "preact";
-import type { ApiProblem } from "../api/client";
+import { useId } from "preact/hooks";
 import { FormError } from "./alert";
 import { Button } from "./button";
 import { Dialog } from "./dialog";
 import { FormProblem } from "./field";
 import { t } from "./strings";
-import { useSubmit } from "./use-submit";
+import { type Submit, useSubmit } from "./use-submit";
 
 /**
  * How a form submits: `save` with the form's data (useSubmit keeps its busy state and the API's
- * problem), or, where the page needs that state itself, its own `useSubmit`'s `busy`, `problem`
- * and `onSubmit`.
+ * problem), or, where the page needs that state itself (the problem at a field of another name),
+ * its own `useSubmit` as `submitting`.
  */
 export type Submitting =
-  | { save: (form: FormData) => Promise<void>; busy?: never; problem?: never; onSubmit?: never }
-  | { save?: never; busy: boolean; problem: ApiProblem | null; onSubmit: (event: SubmitEvent) => void };
+  | { save: (form: FormData) => Promise<void>; submitting?: never }
+  | { save?: never; submitting: Submit };
 
 /** The submit state of `Submitting`, from its own `useSubmit` when the form gave `save`. */
-function useSubmitting(submitting: Submitting) {
-  const own = useSubmit(submitting.save ?? (async () => {}));
-  return submitting.save ? { busy: own.busy, problem: own.problem, onSubmit: own.submit } : submitting;
+function useSubmitting({ save, submitting }: Submitting) {
+  const own = useSubmit(save ?? (async () => {}));
+  return submitting ?? own;
 }
 
 /**
@@ -37,11 +37,11 @@ export function FormDialog({
   noValidate,
   formRef,
   actions,
-  ...submitting
+  ...how
 }: {
   title: string;
-  /** The form's id: the footer's submit button is outside it. */
-  formId: string;
+  /** The form's id, which ties the footer's submit button (outside the form) to it; a unique one by default. */
+  formId?: string;
   submit: string;
   onClose: () => void;
   children: ComponentChildren;
@@ -55,7 +55,9 @@ export function FormDialog({
   /** Buttons before Cancel, for what the dialog does besides submitting (e.g. remove what the form sets). */
   actions?: ComponentChildren;
 } & Submitting) {
-  const { busy, problem, onSubmit } = useSubmitting(submitting as Submitting);
+  const { busy, problem, submit: onSubmit } = useSubmitting(how as Submitting);
+  const ownId = useId();
+  const id = formId ?? ownId;
   return (
     <Dialog
       title={title}
@@ -65,13 +67,13 @@ export function FormDialog({
         <>
           {actions}
           <Button onClick={onClose}>{t("cancel")}</Button>
-          <Button type="submit" form={formId} variant="primary" busy={busy} disabled={submitDisabled}>
+          <Button type="submit" form={id} variant="primary" busy={busy} disabled={submitDisabled}>
             {submit}
           </Button>
         </>
       }
     >
-      <form id={formId} ref={formRef} onSubmit={onSubmit} class="stack" noValidate={noValidate}>
+      <form id={id} ref={formRef} onSubmit={onSubmit} class="stack" noValidate={noValidate}>
         <FormError problem={problem} />
         <FormProblem.Provider value={problem}>{children}</FormProblem.Provider>
       </form>
@@ -89,7 +91,7 @@ export function PageForm({
   formRef,
   labelledBy,
   children,
-  ...submitting
+  ...how
 }: {
   /** The form's class beside `stack` (its width on the page). */
   class: string;
@@ -99,7 +101,7 @@ export function PageForm({
   labelledBy?: string;
   children: ComponentChildren;
 } & Submitting) {
-  const { busy, problem, onSubmit } = useSubmitting(submitting as Submitting);
+  const { busy, problem, submit: onSubmit } = useSubmitting(how as Submitting);
   return (
     <form ref={formRef} class={`stack ${extra}`} onSubmit={onSubmit} aria-labelledby={labelledBy}>
       <FormError problem={problem} />
@@ -110,5 +112,20 @@ export function PageForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/**
+ * The bar under a form that stands in a page with its own layout (settings of an inbox, a web chat's
+ * designer): the submit button (`text`, busy while it saves), then what goes beside it.
+ */
+export function SaveBar({ text, busy, children }: { text: string; busy: boolean; children?: ComponentChildren }) {
+  return (
+    <div class="save-bar">
+      <Button type="submit" variant="primary" busy={busy}>
+        {text}
+      </Button>
+      {children}
+    </div>
   );
 }

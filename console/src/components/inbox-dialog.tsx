@@ -41,7 +41,7 @@ interface Props {
 /** A new inbox with its name and, if the member may list them, its assistant; the page of `next` opens after. */
 export function InboxCreateDialog({ id, text, channelType, fields, next, onClose }: Props) {
   const choices = useResource(assistants, []);
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const name = String(form.get("name") ?? "").trim();
     const chatbot = String(form.get("chatbot") ?? "");
     const inbox = await createInbox({
@@ -54,16 +54,9 @@ export function InboxCreateDialog({ id, text, channelType, fields, next, onClose
     const to = next(inbox);
     if (to) navigate(to);
   });
+  const { problem } = submitting;
   return (
-    <FormDialog
-      title={text.title}
-      formId={id}
-      submit={t("create")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
+    <FormDialog title={text.title} formId={id} submit={t("create")} submitting={submitting} onClose={onClose}>
       <p class="muted">{text.intro}</p>
       <TextField label={t("inboxName")} name="name" required maxLength={200} />
       {fields?.(problem)}

@@ -8,7 +8,7 @@ export { ConfirmDialog, RemoveDialog, type Removal } from "./confirm";
 export { CopyButton } from "./copy-button";
 export { DataTable, type Column } from "./data-table";
 export { Dialog } from "./dialog";
-export { FormDialog, PageForm, type Submitting } from "./form-dialog";
+export { FormDialog, PageForm, SaveBar, type Submitting } from "./form-dialog";
 export { CheckboxField, FormProblem, NewPasswordFields, SelectField, TextAreaField, TextField } from "./field";
 export { GroupPicker, pickedGroups } from "./group-picker";
 export { InboxCreateDialog } from "./inbox-dialog";

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useId, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { ApiProblem, problemOf } from "../api/client";
 import { type SignRequest, signUpload } from "./api";
 import { FormDialog } from "./form-dialog";
@@ -134,7 +134,6 @@ export function UploadDialog({
 }: UploadDialogProps) {
   const [share, setShare] = useState<number | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const formId = useId();
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
@@ -151,15 +150,7 @@ export function UploadDialog({
     }
   };
   return (
-    <FormDialog
-      title={title}
-      formId={formId}
-      submit={action}
-      busy={share !== null}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
+    <FormDialog title={title} submit={action} submitting={{ busy: share !== null, problem, submit }} onClose={onClose}>
       {fields(problem)}
       <UploadProgress share={share} label={progressLabel} />
     </FormDialog>

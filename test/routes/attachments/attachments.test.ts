@@ -9,6 +9,7 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { PNG, requestsMultipart, uploadKey } from "./support";
 import { bodyOf } from "../../support/api";
+import type { ContentPart } from "../../support/platforms/recorded";
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
@@ -281,11 +282,12 @@ describe("the assistant reads attachments", () => {
       expect(res.status, await res.clone().text()).toBe(200);
       const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
       const sent = await lastUpstreamRequest(model.modelName);
-      const user = sent.body.messages.at(-1);
+      const user = sent.body.messages.at(-1)!;
       expect(user.role).toBe("user");
-      expect(user.content[0]).toEqual({ type: "text", text: "What is in this picture?" });
-      expect(user.content[1].type).toBe("image_url");
-      expect(user.content[1].image_url.url).toBe(`data:image/png;base64,${btoa(String.fromCharCode(...PNG))}`);
+      const parts = user.content as ContentPart[];
+      expect(parts[0]).toEqual({ type: "text", text: "What is in this picture?" });
+      expect(parts[1].type).toBe("image_url");
+      expect(parts[1].image_url!.url).toBe(`data:image/png;base64,${btoa(String.fromCharCode(...PNG))}`);
       // The message carries the attachment record, which joined the conversation.
       const list = await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`);
       const messages = await bodyOf<"GET /messages/">(list);

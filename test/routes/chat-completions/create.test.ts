@@ -219,7 +219,7 @@ describe("POST /chat/completions (non-streaming)", () => {
     });
     expect(res.status).toBe(200);
     const sent = (await lastUpstreamRequest(model.modelName)).body;
-    expect(sent.tools[0].function.parameters).toEqual(parameters);
-    expect(sent.response_format.json_schema.schema).toEqual(schema);
+    expect(sent.tools![0].function.parameters).toEqual(parameters);
+    expect(sent.response_format!.json_schema!.schema).toEqual(schema);
   });
 });

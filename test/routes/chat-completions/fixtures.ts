@@ -9,6 +9,7 @@ import { db, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import type { Schemas } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
+import type { ChatCompletionBody, UpstreamRequest } from "../../support/platforms/recorded";
 
 /** Key the local upstream accepts (test/support/openai-upstream.mjs). */
 export const UPSTREAM_API_KEY = "sk-test-upstream-0123456789";
@@ -90,16 +91,15 @@ export async function assistantWithFallback(
   return { bot, primary, fallback, primaryName, fallbackName };
 }
 
-/** The model a stored message names (`model_id`: the one that answered a reply). */
-/** The model a reply was stored with, as its conversation's object holds it. */
+/** The model a reply was stored with (`model_id`: the one that answered it), as its conversation's object holds it. */
 export const storedModelOf = async (reply: { conversationId: string; message: { id: string } | null }) =>
   (await objectMessages<{ model_id: string }>(reply.conversationId, `id = '${reply.message!.id}'`))[0]?.model_id;
 
 /** What the upstream last received for a model name: `{headers: {authorization}, body}`. */
-export async function lastUpstreamRequest(modelName: string) {
+export async function lastUpstreamRequest<Body = ChatCompletionBody>(modelName: string) {
   const res = await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${encodeURIComponent(modelName)}`);
   expect(res.status).toBe(200);
-  return res.json<{ headers: { authorization: string | null }; body: Record<string, any>; aborted: boolean }>();
+  return res.json<UpstreamRequest<Body>>();
 }
 
 /** How many requests the upstream has received for a model name. */

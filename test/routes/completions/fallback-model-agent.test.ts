@@ -152,7 +152,7 @@ describe("agent mode and the fallback", () => {
     expect(await upstreamRequestCount(primaryName)).toBe(2);
     expect(await upstreamRequestCount(fallbackName)).toBe(1);
     const asked = (await lastUpstreamRequest(fallbackName)).body.messages;
-    expect(asked.at(-2).tool_calls[0]).toMatchObject({ id: "call_1", function: { name: "get_weather" } });
+    expect(asked.at(-2)!.tool_calls![0]).toMatchObject({ id: "call_1", function: { name: "get_weather" } });
     expect(asked.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_1" });
     expect(await storedModelOf(reply)).toBe(fallback.id);
   });

@@ -378,7 +378,7 @@ describe("an agent hands off through its built-in handoff tool", () => {
         progressStatus: "waiting_for_human",
         autoReplyEnabled: false,
       });
-      const offered = (await lastUpstreamRequest(model.modelName)).body.tools.map(
+      const offered = (await lastUpstreamRequest(model.modelName)).body.tools!.map(
         (t: { function: { name: string } }) => t.function.name,
       );
       expect(offered).toEqual(["handoff"]);

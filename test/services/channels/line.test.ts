@@ -9,6 +9,7 @@ import { line, lineMessages, quickReply, retryKey, TEXT_LIMIT } from "../../../s
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
 import { outboundMessage } from "./outbound";
 import { unique } from "../../harness";
+import type { LineBody, RecordedRequest } from "../../support/platforms/recorded";
 
 const STAND_IN: string = JSON.parse(env.TEST_PLATFORM_URLS).line;
 const SECRET = "8c570fa6dd201bb328f1c1eac23a96d8";
@@ -16,9 +17,8 @@ const USER = "U4af4980629a1b2c3d4e5f60718293a4b";
 const GROUP = "Ca56f94637cc4347f90a25382909b24b9";
 const ROOM = "Ra8dbf4673c4c812cd491258042226c99";
 
-type Recorded = { method: string; path: string; headers: Record<string, string>; body: any };
 const requests = async (key: string) =>
-  (await fetch(`${STAND_IN}/__requests?key=${encodeURIComponent(key)}`)).json<Recorded[]>();
+  (await fetch(`${STAND_IN}/__requests?key=${encodeURIComponent(key)}`)).json<RecordedRequest<LineBody>[]>();
 const control = (path: string, body: unknown) =>
   fetch(`${STAND_IN}${path}`, {
     method: "POST",
@@ -364,7 +364,7 @@ describe("LINE: calls to the platform (stand-in)", () => {
     const ids = await line.send(contextOf(c), outbound({ text: reply }));
     expect(ids).toHaveLength(6);
     const pushes = await requests(c.credentials.channelAccessToken);
-    expect(pushes.map((r) => r.body.messages.length)).toEqual([5, 1]);
+    expect(pushes.map((r) => r.body.messages!.length)).toEqual([5, 1]);
     expect(new Set(pushes.map((r) => r.headers["x-line-retry-key"])).size).toBe(2);
   });
 

@@ -8,6 +8,7 @@ import { instagram, messenger, whatsapp } from "../../../src/services/channels/m
 import type { ChannelConfig, ChannelPlatform, OutboundMessage } from "../../../src/services/channels/types";
 import { outboundMessage } from "./outbound";
 import * as sample from "../../channels/meta-samples";
+import type { GraphBody, RecordedRequest } from "../../support/platforms/recorded";
 
 const graphUrl: string = JSON.parse(env.TEST_PLATFORM_URLS).graph;
 const JSON_POST = (body: unknown) => ({
@@ -15,11 +16,12 @@ const JSON_POST = (body: unknown) => ({
   headers: { "content-type": "application/json" },
   body: JSON.stringify(body),
 });
-const control = async (path: string, body?: unknown) =>
-  (await fetch(`${graphUrl}${path}`, body === undefined ? {} : JSON_POST(body))).json<any>();
-const sign = (appSecret: string, body: unknown): Promise<{ headers: Record<string, string>; body: string }> =>
-  control("/__sign", { appSecret, body });
-const requests = (token: string): Promise<any[]> => control(`/__requests?key=${encodeURIComponent(token)}`);
+const control = async <T = unknown>(path: string, body?: unknown) =>
+  (await fetch(`${graphUrl}${path}`, body === undefined ? {} : JSON_POST(body))).json<T>();
+const sign = (appSecret: string, body: unknown) =>
+  control<{ headers: Record<string, string>; body: string }>("/__sign", { appSecret, body });
+const requests = (token: string) =>
+  control<RecordedRequest<GraphBody>[]>(`/__requests?key=${encodeURIComponent(token)}`);
 const script = (token: string, responses: unknown[]) => control("/__script", { key: token, responses });
 
 const APP_SECRET = "d6c2bd9b0b4d1c8e5e7c2b5f6a1e3d9c";
@@ -148,24 +150,26 @@ describe("parse", () => {
 
   it("reads Instagram's messages, the whole starter of a tapped quick reply, a shared link as text", () => {
     const c = channel("instagram");
-    const payload: any = sample.instagramText("Opening hours?");
+    const payload = sample.instagramText("Opening hours?");
     expect(instagram.parse(JSON.stringify(payload), c)).toMatchObject([
       { threadKey: "1254459154682919", text: "Opening hours?" },
     ]);
-    payload.entry[0].messaging[0].message.quick_reply = {
-      payload: "qr:What are your opening hours on public holidays?",
+    const event = payload.entry[0].messaging[0];
+    event.message = {
+      ...event.message,
+      quick_reply: { payload: "qr:What are your opening hours on public holidays?" },
     };
     expect(instagram.parse(JSON.stringify(payload), c)[0].text).toBe("What are your opening hours on public holidays?");
     const reel = {
       type: "ig_reel",
       payload: { reel_video_id: "1", url: "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=1" },
     };
-    payload.entry[0].messaging[0].message = { mid: "m_2", attachments: [reel] };
+    event.message = { mid: "m_2", attachments: [reel] };
     expect(instagram.parse(JSON.stringify(payload), c)[0]).toMatchObject({
       text: "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=1",
       attachments: [],
     });
-    payload.entry[0].messaging[0].message = { mid: "m_3", text: "sent from the app", is_echo: true };
+    event.message = { mid: "m_3", text: "sent from the app", is_echo: true };
     expect(instagram.parse(JSON.stringify(payload), c)).toEqual([]);
   });
 
@@ -192,16 +196,15 @@ describe("parse", () => {
       expect(
         whatsapp.parse(JSON.stringify(sample.whatsappText()), channel("whatsapp", { phoneNumberId: "1" })),
       ).toEqual([]);
-      const tapped: any = sample.whatsappText();
       const button_reply = { id: "qr:Do you deliver to Taichung on weekends?", title: "Do you deliver to T…" };
       const interactive = { type: "button_reply", button_reply };
-      tapped.entry[0].changes[0].value.messages[0] = {
+      const tapped = sample.whatsappMessage({
         from: "16505551234",
         id: "wamid.b",
         timestamp: "1",
         type: "interactive",
         interactive,
-      };
+      });
       expect(whatsapp.parse(JSON.stringify(tapped), c)[0].text).toBe("Do you deliver to Taichung on weekends?");
     },
   );
@@ -293,14 +296,14 @@ describe("send", () => {
         expect(r.headers.authorization).toBe(`Bearer ${tokenOf(c)}`);
         expect(r.query.appsecret_proof).toBe(await appsecretProof(tokenOf(c)));
         expect(r.body).toMatchObject({ recipient: { id: sample.PSID }, messaging_type: "RESPONSE" });
-        expect([...r.body.message.text].length).toBeLessThanOrEqual(2000);
+        expect([...r.body.message!.text!].length).toBeLessThanOrEqual(2000);
       }
-      expect(sent[0].body.message.text).toMatch(/^Opening hours are on our site \(https:\/\/shop\.example\/hours\)\./);
-      expect(sent.at(-1).body.message.text).toMatch(/• Hours \(https:\/\/shop\.example\/hours\)$/);
-      expect(sent.slice(0, -1).every((r: any) => !r.body.message.quick_replies)).toBe(true);
-      const replies = sent.at(-1).body.message.quick_replies;
+      expect(sent[0].body.message!.text).toMatch(/^Opening hours are on our site \(https:\/\/shop\.example\/hours\)\./);
+      expect(sent.at(-1)!.body.message!.text).toMatch(/• Hours \(https:\/\/shop\.example\/hours\)$/);
+      expect(sent.slice(0, -1).every((r) => !r.body.message!.quick_replies)).toBe(true);
+      const replies = sent.at(-1)!.body.message!.quick_replies;
       expect(replies).toHaveLength(13);
-      expect(replies[0]).toEqual({
+      expect(replies![0]).toEqual({
         content_type: "text",
         title: "Question number 1 a…",
         payload: "qr:Question number 1 about delivery",
@@ -328,7 +331,7 @@ describe("send", () => {
         reply(sample.PSID, "An assistant's late answer.", { fromPerson: false, lastInboundAt, at: hours(25) }),
       );
       const sent = (await requests(tokenOf(c))).filter((r) => r.method === "POST").map((r) => r.body);
-      expect(sent.map((b: any) => [b.message.text, b.messaging_type, b.tag])).toEqual([
+      expect(sent.map((b) => [b.message!.text, b.messaging_type, b.tag])).toEqual([
         ["Sorry for the wait.", "MESSAGE_TAG", "HUMAN_AGENT"],
         ["Here you are.", "RESPONSE", undefined],
         ["An assistant's late answer.", "RESPONSE", undefined],
@@ -344,9 +347,9 @@ describe("send", () => {
     expect(sent.length).toBeGreaterThanOrEqual(3);
     for (const r of sent) {
       expect(r.path).toBe("/v24.0/me/messages");
-      expect(new TextEncoder().encode(r.body.message.text).length).toBeLessThanOrEqual(1000);
+      expect(new TextEncoder().encode(r.body.message!.text).length).toBeLessThanOrEqual(1000);
     }
-    expect(sent.map((r) => r.body.message.text).join("")).toBe(japanese);
+    expect(sent.map((r) => r.body.message!.text).join("")).toBe(japanese);
   });
 
   it("WhatsApp: text with link previews split at 4096, starters as up to 3 reply buttons, files by link", async () => {
@@ -374,16 +377,16 @@ describe("send", () => {
       type: "text",
       text: { body: expect.stringMatching(/^See the catalogue \(https:\/\/shop\.example\/c\)\./), preview_url: true },
     });
-    const interactive = sent.at(-2).body;
+    const interactive = sent.at(-2)!.body;
     expect(interactive.type).toBe("interactive");
-    expect(interactive.interactive.body.text.length).toBeLessThanOrEqual(1024);
-    expect(interactive.interactive.action.buttons.map((b: any) => b.reply.title)).toEqual([
+    expect(interactive.interactive!.body.text.length).toBeLessThanOrEqual(1024);
+    expect(interactive.interactive!.action.buttons.map((b) => b.reply.title)).toEqual([
       "Sizes",
       "Colours",
       "Do you deliver to T…",
     ]);
-    expect(interactive.interactive.action.buttons[2].reply.id).toBe("qr:Do you deliver to Taichung on weekends?");
-    expect(sent.at(-1).body).toMatchObject({
+    expect(interactive.interactive!.action.buttons[2].reply.id).toBe("qr:Do you deliver to Taichung on weekends?");
+    expect(sent.at(-1)!.body).toMatchObject({
       type: "document",
       document: { link: "https://files.example/c.pdf", filename: "c.pdf" },
     });

@@ -9,6 +9,7 @@ import { platformContext } from "../../../src/services/channels/http";
 import { SLACK_TEXT_LIMIT, fromSlackText, slack, verifySlackSignature } from "../../../src/services/channels/slack";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
 import { outboundMessage } from "./outbound";
+import type { RecordedRequest, SlackBody } from "../../support/platforms/recorded";
 
 const standIn = JSON.parse(env.TEST_PLATFORM_URLS).slack as string;
 const SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
@@ -23,18 +24,19 @@ const config = (credentials: Partial<Record<"botToken" | "signingSecret", string
   webhookUrl: "https://example.com/channels/slack/inbox",
 });
 
-async function control(path: string, body?: unknown) {
+async function control<T = unknown>(path: string, body?: unknown) {
   const init =
     body === undefined
       ? {}
       : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   const response = await fetch(`${standIn}${path}`, init);
   expect(response.status).toBe(200);
-  return response.json<any>();
+  return response.json<T>();
 }
-const requests = (token: string): Promise<any[]> => control(`/__requests?key=${encodeURIComponent(token)}`);
-const signed = (input: Record<string, unknown>): Promise<{ headers: Record<string, string>; body: string }> =>
-  control("/__sign", input);
+const requests = (token: string) =>
+  control<RecordedRequest<SlackBody>[]>(`/__requests?key=${encodeURIComponent(token)}`);
+const signed = (input: Record<string, unknown>) =>
+  control<{ headers: Record<string, string>; body: string }>("/__sign", input);
 const webhook = (s: { headers: Record<string, string>; body: string }) =>
   new Request("https://example.com/channels/slack/inbox", { method: "POST", headers: s.headers, body: s.body });
 
@@ -409,8 +411,8 @@ describe("Slack Web API calls (the stand-in)", () => {
     const calls = await requests(channel.credentials.botToken);
     expect(ids).toHaveLength(calls.length);
     // 5 paragraphs of 1,502 characters: two fit in 4,000, a third does not.
-    expect(calls.map((c) => c.body.text.slice(0, 3))).toEqual(["1. ", "3. ", "5. "]);
-    for (const call of calls) expect(call.body.text.length).toBeLessThanOrEqual(SLACK_TEXT_LIMIT);
+    expect(calls.map((c) => c.body.text!.slice(0, 3))).toEqual(["1. ", "3. ", "5. "]);
+    for (const call of calls) expect(call.body.text!.length).toBeLessThanOrEqual(SLACK_TEXT_LIMIT);
     expect(calls.map((c) => c.body.text).join("\n\n")).toBe(text);
   });
 

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { rejectionOf } from "../../support/errors";
 import { lastUpstreamRequest } from "../../routes/chat-completions/fixtures";
+import type { EmbeddingsBody } from "../../support/platforms/recorded";
 import { ModelError } from "../../../src/services/llm/types";
 import {
   EMBEDDING_BATCH_SIZE,
@@ -17,7 +18,7 @@ const model = (name: string, opts: { apiKey?: string | null; dimensions?: number
     model: name,
     dimensions: opts.dimensions ?? 8,
   });
-const requestsOf = lastUpstreamRequest;
+const requestsOf = lastUpstreamRequest<EmbeddingsBody>;
 const failure = (p: Promise<unknown>) => rejectionOf(p, ModelError);
 
 describe("openai_compatible embedding model (against the local upstream)", () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { rejectionOf } from "../../support/errors";
 import { complete, ModelError, type ChatEvent, type ChatRequest } from "../../../src/services/llm";
 import { openAiCompatibleChatModel, requestBody } from "../../../src/services/llm/openai-compatible";
+import type { UpstreamRequest } from "../../support/platforms/recorded";
 
 const KEY = "sk-test-upstream-0123456789";
 const baseUrl = () => `${env.TEST_UPSTREAM_URL}/v1`;
@@ -18,7 +19,7 @@ const ask = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
   ...extra,
 });
 const lastRequest = async (name: string) =>
-  (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<any>()).body;
+  (await (await fetch(`${env.TEST_UPSTREAM_URL}/last-request?model=${name}`)).json<UpstreamRequest>()).body;
 const failure = (p: Promise<unknown>) => rejectionOf(p, ModelError);
 
 describe("openai_compatible chat model", () => {

@@ -1,7 +1,33 @@
-import { Validator } from "@cfworker/json-schema";
+import { type Schema as ValidatorSchema, Validator } from "@cfworker/json-schema";
 
-/** A JSON Schema node of the served OpenAPI document (3.1: plain JSON Schema 2020-12 plus `example`). */
-export type Schema = { [key: string]: any };
+/**
+ * A JSON Schema node of the served OpenAPI document (3.1: plain JSON Schema 2020-12 plus `example`): the keywords the
+ * sweep reads, typed; any other keyword is carried along unread. `schemas` is there for the `components` object.
+ */
+export interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  example?: unknown;
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  schemas?: Record<string, Schema>;
+  [keyword: string]: unknown;
+}
 export type Path = (string | number)[];
 
 const NO_SUCH_ID = "01900000-0000-7000-8000-000000000000";
@@ -11,15 +37,15 @@ const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "defini
  * Drops `example` (not a JSON Schema keyword; its values confuse the validator's `$id` scan). `node` is any value of
  * the document, typed as a schema's keywords are.
  */
-function stripExamples(node: Schema[string], inMap = false): Schema[string] {
-  if (Array.isArray(node)) return node.map((n) => stripExamples(n));
+function stripExamples<T>(node: T, inMap = false): T {
+  if (Array.isArray(node)) return node.map((n) => stripExamples(n)) as T;
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (!inMap && (k === "example" || k === "examples")) continue;
     out[k] = k === "enum" || k === "const" || k === "default" ? v : stripExamples(v, !inMap && SCHEMA_MAPS.has(k));
   }
-  return out;
+  return out as T;
 }
 
 const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
@@ -34,7 +60,7 @@ export class SchemaKit {
   /** Example-free copy of the document's `components`, the validators' `$ref` targets. */
   private readonly components: Schema;
   /** The document's component schemas as served (with examples, for samples). */
-  private readonly schemas: Schema;
+  private readonly schemas: Record<string, Schema>;
   private readonly validators = new Map<Schema, Validator>();
 
   constructor(components: Schema) {
@@ -51,7 +77,8 @@ export class SchemaKit {
   valid(schema: Schema, value: unknown): boolean {
     let v = this.validators.get(schema);
     if (!v) {
-      v = new Validator({ ...stripExamples(schema), components: this.components }, "2020-12", true);
+      const document = { ...stripExamples(schema), components: this.components } as ValidatorSchema;
+      v = new Validator(document, "2020-12", true);
       this.validators.set(schema, v);
     }
     return v.validate(value).valid;
@@ -184,12 +211,13 @@ export class SchemaKit {
 /** A copy of `base` with `value` at `path` (intermediate containers from `fill`); `undefined` deletes. */
 export function withValue(base: unknown, path: Path, value: unknown, fill: (at: Path) => unknown): unknown {
   if (!path.length) return clone(value);
-  const root = clone(base) as any;
+  type Container = Record<string | number, unknown>;
+  const root = clone(base) as Container;
   let node = root;
   for (let i = 0; i < path.length - 1; i++) {
     if (node[path[i]] === undefined || node[path[i]] === null || typeof node[path[i]] !== "object")
       node[path[i]] = fill(path.slice(0, i + 1));
-    node = node[path[i]];
+    node = node[path[i]] as Container;
   }
   const last = path[path.length - 1];
   if (value === undefined) delete node[last];

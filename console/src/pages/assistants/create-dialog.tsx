@@ -12,7 +12,7 @@ import { t } from "./strings";
 /** A new assistant from its name, model and instructions; the rest is set on its page, where this leads. */
 export function CreateAssistant({ onClose }: { onClose: () => void }) {
   const models = useResource(languageModels, []);
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const created = await createAssistant({
       name: text("name"),
@@ -23,16 +23,14 @@ export function CreateAssistant({ onClose }: { onClose: () => void }) {
     onClose();
     navigate(`/assistants/${created.id}`);
   });
+  const { problem } = submitting;
   const options = (models.data?.results ?? []).map((m) => modelOption(m));
   return (
     <FormDialog
       title={t("newAssistant")}
-      formId="create-assistant"
       submit={t("create")}
-      busy={busy}
       submitDisabled={!options.some(([, , off]) => !off)}
-      problem={problem}
-      onSubmit={submit}
+      submitting={submitting}
       onClose={onClose}
       noValidate
     >

@@ -19,13 +19,7 @@ export function CannedForm({
     onClose();
   };
   return (
-    <FormDialog
-      title={editing ? t("editTitle") : t("create")}
-      formId="canned-form"
-      submit={t("save")}
-      save={save}
-      onClose={onClose}
-    >
+    <FormDialog title={editing ? t("editTitle") : t("create")} submit={t("save")} save={save} onClose={onClose}>
       <TextField
         label={t("shortCode")}
         name="shortCode"

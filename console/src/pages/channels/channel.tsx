@@ -3,6 +3,7 @@ import { otherwise, problemOf } from "../../api/client";
 import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
+import { SaveBar } from "../../components/form-dialog";
 import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
 import { toast } from "../../components/toast";
@@ -197,17 +198,14 @@ function SettingsForm({
           </div>
         </fieldset>
         {manage && (
-          <div class="save-bar">
-            <Button type="submit" variant="primary" busy={busy}>
-              {t("save")}
-            </Button>
+          <SaveBar text={t("save")} busy={busy}>
             <Button busy={connecting} onClick={connect} aria-describedby="channel-connect-hint">
               {t("connect")}
             </Button>
             <span class="hint" id="channel-connect-hint">
               {t("connectHint")}
             </span>
-          </div>
+          </SaveBar>
         )}
       </form>
     </section>

@@ -65,22 +65,15 @@ function LabelDialog({
   onClose: () => void;
 }) {
   const choices = useResource(() => choicesOf("labels", organizationId.value!), []);
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const saved = await setLabels(conversation.id, form.getAll("labelIds").map(String));
     onChanged(saved);
     announce(t("labelsSaved"));
     onClose();
   });
+  const { problem } = submitting;
   return (
-    <FormDialog
-      title={t("editLabels")}
-      formId="conversation-labels-form"
-      submit={t("saveLabels")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
+    <FormDialog title={t("editLabels")} submit={t("saveLabels")} submitting={submitting} onClose={onClose}>
       <ErrorAlert error={choices.error} />
       <CheckList
         legend={t("labels")}

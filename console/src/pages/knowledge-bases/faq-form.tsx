@@ -32,7 +32,6 @@ export function FaqForm({
   return (
     <FormDialog
       title={faq ? t("editFaq") : t("addFaq")}
-      formId="kb-faq-form"
       submit={faq ? t("saveEdit") : t("add")}
       save={save}
       onClose={onClose}

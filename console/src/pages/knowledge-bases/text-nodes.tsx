@@ -131,7 +131,7 @@ function TextNodeForm({ node, onClose, onSaved }: { node: TextNode; onClose: () 
     onClose();
   };
   return (
-    <FormDialog title={t("editTextNode")} formId="kb-node-form" submit={t("saveEdit")} save={save} onClose={onClose}>
+    <FormDialog title={t("editTextNode")} submit={t("saveEdit")} save={save} onClose={onClose}>
       <TextAreaField label={t("text")} name="text" required maxLength={100_000} rows={8} defaultValue={node.text} />
       <p class="hint">{t("textNodeHint")}</p>
     </FormDialog>

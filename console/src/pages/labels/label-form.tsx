@@ -24,13 +24,7 @@ export function LabelForm({
     onClose();
   };
   return (
-    <FormDialog
-      title={label ? t("editLabel") : t("newLabel")}
-      formId="label-form"
-      submit={t("save")}
-      save={save}
-      onClose={onClose}
-    >
+    <FormDialog title={label ? t("editLabel") : t("newLabel")} submit={t("save")} save={save} onClose={onClose}>
       <TextField
         label={t("name")}
         name="name"

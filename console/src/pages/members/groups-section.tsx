@@ -85,7 +85,7 @@ function NewGroup({ organizationId, onClose }: { organizationId: string; onClose
     navigate(`/members/groups/${group.id}`);
   };
   return (
-    <FormDialog title={t("newGroup")} formId="new-group" submit={t("create")} save={save} onClose={onClose}>
+    <FormDialog title={t("newGroup")} submit={t("create")} save={save} onClose={onClose}>
       <TextField label={t("groupName")} name="name" required maxLength={150} />
       {catalogue.data ? (
         <PermissionMatrix catalogue={catalogue.data} selected={selected} onChange={setSelected} />

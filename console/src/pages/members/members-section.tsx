@@ -139,7 +139,7 @@ function AddMember({
     onClose();
   };
   return (
-    <FormDialog title={t("addMember")} formId="add-member" submit={t("add")} save={save} onClose={onClose}>
+    <FormDialog title={t("addMember")} submit={t("add")} save={save} onClose={onClose}>
       <TextField label={t("email")} name="email" type="email" required autoComplete="off" hint={t("emailHint")} />
     </FormDialog>
   );
@@ -166,13 +166,7 @@ function MemberGroups({
   };
   const held = new Set(member.groups.map((g) => g.id));
   return (
-    <FormDialog
-      title={t("groupsOf", { name: memberName(member) })}
-      formId="member-groups"
-      submit={t("save")}
-      save={save}
-      onClose={onClose}
-    >
+    <FormDialog title={t("groupsOf", { name: memberName(member) })} submit={t("save")} save={save} onClose={onClose}>
       <fieldset class="plain stack">
         <legend class="hint">{t("groupsHint")}</legend>
         {groups.data === undefined ? (

@@ -75,7 +75,7 @@ export function KeysSection() {
 /** Asks for a name (and an optional expiry), then shows the new key once, with a copy button. */
 function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
   const [secret, setSecret] = useState<string | null>(null);
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const expires = String(form.get("expires") ?? "");
     const created = await createApiKey({
       name: String(form.get("name") ?? "").trim(),
@@ -84,6 +84,7 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
     setSecret(created.key);
     onCreated();
   });
+  const { problem } = submitting;
   if (secret)
     return (
       <SecretDialog
@@ -96,15 +97,7 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
       />
     );
   return (
-    <FormDialog
-      title={t("createKey")}
-      formId="create-key"
-      submit={t("create")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
+    <FormDialog title={t("createKey")} submit={t("create")} submitting={submitting} onClose={onClose}>
       <TextField label={t("keyName")} name="name" required maxLength={100} hint={t("keyNameHint")} />
       <TextField
         label={t("expires")}

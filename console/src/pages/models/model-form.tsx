@@ -28,7 +28,7 @@ export function ModelForm({
   const [modelName, setModelName] = useState(model?.modelName ?? "");
   const [baseUrl, setBaseUrl] = useState(model?.baseUrl ?? "");
   const [dimensions, setDimensions] = useState(model?.dimensions ? String(model.dimensions) : "");
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const text = (field: string) => String(form.get(field) ?? "").trim();
     const body: ModelWrite = { name: name.trim(), provider, modelName: modelName.trim() };
     if (provider === "openai_compatible") body.baseUrl = baseUrl.trim() || null;
@@ -39,6 +39,7 @@ export function ModelForm({
     onSaved(model ? await updateModel(model, body) : await createModel(kind, body));
     onClose();
   });
+  const { problem } = submitting;
 
   /** Fills the form from a preset: its endpoint and first model, and a name made of both unless one was typed. */
   const choose = (next: Preset | null, forKind = kind) => {
@@ -54,17 +55,12 @@ export function ModelForm({
   };
   const presets = presetsFor(kind);
   const suggestions = preset?.models[kind] ?? [];
-
-  const formId = model ? `model-form-${model.id}` : "model-form-new";
   return (
     <FormDialog
       title={model ? t("editModel") : t("addModel")}
       open={open}
-      formId={formId}
       submit={model ? t("save") : t("add")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      submitting={submitting}
       onClose={onClose}
     >
       {!model && (

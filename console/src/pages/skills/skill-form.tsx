@@ -23,7 +23,7 @@ export function SkillForm({
   const skill = useResource(() => getSkill(id), [id]);
   const tools = useResource(toolChoices, [organizationId]);
   const s = skill.data;
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "");
     const saved = await updateSkill(id, {
       name: text("name"),
@@ -36,19 +36,11 @@ export function SkillForm({
     onSaved(saved);
     onClose();
   });
+  const { problem } = submitting;
   const err = (name: string) => problem?.field(name);
   return (
     // Nothing to save until the skill is read: the fields hold what the PATCH sends.
-    <FormDialog
-      title={t("editSkill")}
-      formId="skill-form"
-      submit={t("save")}
-      busy={busy}
-      submitDisabled={!s}
-      problem={problem}
-      onSubmit={submit}
-      onClose={onClose}
-    >
+    <FormDialog title={t("editSkill")} submit={t("save")} submitDisabled={!s} submitting={submitting} onClose={onClose}>
       <ErrorAlert error={skill.error} />
       {!s ? (
         skill.loading && <Loading />

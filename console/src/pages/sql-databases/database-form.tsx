@@ -37,7 +37,7 @@ export function DatabaseForm({
   const [type, setType] = useState<FormType>(database?.databaseType ?? "managed");
   const assistants = useResource(() => assistantChoices(organizationId), [organizationId]);
   const external = type !== "managed";
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const body: SqlDatabaseWrite = {
       name: text("name"),
@@ -57,16 +57,13 @@ export function DatabaseForm({
     onSaved(database ? await updateDatabase(database.id, body) : await createDatabase(body));
     onClose();
   });
+  const { problem } = submitting;
   const err = (name: string) => problem?.field(name);
-  const formId = database ? `database-form-${database.id}` : "database-form";
   return (
     <FormDialog
       title={database ? t("editDatabase") : t("addDatabase")}
-      formId={formId}
       submit={database ? t("save") : t("add")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      submitting={submitting}
       onClose={onClose}
     >
       <TextField label={t("name")} name="name" required maxLength={200} defaultValue={database?.name} />

@@ -21,6 +21,13 @@ export interface Range {
   timezone: string;
 }
 
+/** What a section of the organization's figures is given: the range and the chosen assistant ("" for all). */
+export interface SectionProps {
+  organizationId: string;
+  range: Range;
+  chatbot: string;
+}
+
 const formatters = new Map<string, Intl.NumberFormat>();
 /** A count as the chosen language writes it (1,234); one formatter per language (making one costs more than using it).
  * */

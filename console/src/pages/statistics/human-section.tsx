@@ -8,7 +8,7 @@ import { useResource } from "../../components/use-resource";
 import { locale } from "../../i18n";
 import { Chart } from "./chart";
 import { th } from "./human-strings";
-import { exportHumanStatistics, formatCount, humanStatistics, type Range, useDownload } from "./api";
+import { exportHumanStatistics, formatCount, humanStatistics, type SectionProps, useDownload } from "./api";
 import { SectionHead } from "../../components/page-header";
 
 type Group = Schemas["HumanGroupFigures"];
@@ -45,15 +45,7 @@ const csatText = (f: Figures) =>
  * The human side of the range (GET /human-statistics/): totals, handoffs and the median first
  * response per day, the figures per agent, team or assistant, and the same figures as a spreadsheet.
  */
-export function HumanSection({
-  organizationId,
-  range,
-  chatbot,
-}: {
-  organizationId: string;
-  range: Range;
-  chatbot: string;
-}) {
+export function HumanSection({ organizationId, range, chatbot }: SectionProps) {
   const [groupBy, setGroupBy] = useState<GroupBy>("agent");
   const base = { ...range, chatbot: chatbot || undefined };
   const days = useResource(

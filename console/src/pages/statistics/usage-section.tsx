@@ -9,7 +9,7 @@ import {
   formatCount,
   memberUsage,
   type MemberUsage,
-  type Range,
+  type SectionProps,
   type UsageCounts,
 } from "./api";
 import { t } from "./strings";
@@ -26,15 +26,7 @@ const countColumns = <Row extends UsageCounts>(): Column<Row>[] => [
 ];
 
 /** Usage per assistant and per member in the range (of one assistant when one is chosen), busiest first. */
-export function UsageSection({
-  organizationId,
-  range,
-  chatbot,
-}: {
-  organizationId: string;
-  range: Range;
-  chatbot: string;
-}) {
+export function UsageSection({ organizationId, range, chatbot }: SectionProps) {
   const [botPage, setBotPage] = useState(1);
   const [memberPage, setMemberPage] = useState(1);
   const query = {

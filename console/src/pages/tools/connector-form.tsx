@@ -21,7 +21,7 @@ export function ConnectorForm({
 }) {
   const [entryId, setEntryId] = useState(connector?.mcpRegistryId ?? registry[0]?.id ?? "");
   const entry = registry.find((e) => e.id === entryId);
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const body: ConnectorWrite = {
       mcpRegistryId: entryId,
@@ -37,15 +37,12 @@ export function ConnectorForm({
     onSaved(connector ? await updateConnector(connector.id, body) : await createConnector(body));
     onClose();
   });
-  const formId = connector ? `connector-form-${connector.id}` : "connector-form-new";
+  const { problem } = submitting;
   return (
     <FormDialog
       title={connector ? t("editConnector") : t("addConnector")}
-      formId={formId}
       submit={connector ? t("save") : t("add")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      submitting={submitting}
       onClose={onClose}
     >
       <SelectField

@@ -29,13 +29,14 @@ interface Props {
 export function CredentialDialog({ connector, authHint, held, onClose, onChanged }: Props) {
   const [removing, setRemoving] = useState(false);
   const [removeError, setRemoveError] = useState<unknown>(null);
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const header = String(form.get("header") ?? "").trim();
     await storeCredential(connector.id, { headers: { [header]: String(form.get("value") ?? "").trim() } });
     toast(t("credentialSaved", { name: connector.displayName }));
     onChanged();
     onClose();
   });
+  const { problem } = submitting;
   const remove = async () => {
     setRemoving(true);
     setRemoveError(null);
@@ -52,15 +53,11 @@ export function CredentialDialog({ connector, authHint, held, onClose, onChanged
   };
   const fieldError =
     problem && Object.entries(problem.errors).find(([k]) => k === "headers" || k.startsWith("headers."))?.[1][0];
-  const formId = `credential-${connector.id}`;
   return (
     <FormDialog
       title={t("myCredentialFor", { name: connector.displayName })}
-      formId={formId}
       submit={held ? t("replaceCredential") : t("saveCredential")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      submitting={submitting}
       onClose={onClose}
       actions={
         held && (

@@ -22,7 +22,7 @@ export function ToolForm({
 }) {
   const [type, setType] = useState<FormType>((tool?.toolType as FormType) ?? "api");
   const form = useRef<HTMLFormElement>(null);
-  const { busy, problem, submit } = useSubmit(async (data) => {
+  const submitting = useSubmit(async (data) => {
     const text = (name: string) => String(data.get(name) ?? "").trim();
     const body: ToolWrite = {
       toolType: type,
@@ -36,6 +36,7 @@ export function ToolForm({
     onSaved(tool ? await updateTool(tool.id, body) : await createTool(body));
     onClose();
   });
+  const { problem } = submitting;
   const readMcp = () => {
     const data = new FormData(form.current!);
     return {
@@ -43,17 +44,13 @@ export function ToolForm({
       headers: jsonObject(String(data.get("rawMcpHeader") ?? ""), "rawMcpHeader"),
     };
   };
-  const formId = tool ? `tool-form-${tool.id}` : "tool-form-new";
   const err = (name: string) => problem?.field(name);
   return (
     <FormDialog
       title={tool ? t("editTool") : t("addTool")}
-      formId={formId}
       formRef={form}
       submit={tool ? t("save") : t("add")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      submitting={submitting}
       onClose={onClose}
     >
       {!tool && (

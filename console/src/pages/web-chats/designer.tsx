@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { InboxAssignmentSection } from "../../components/inbox-assignment";
 import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
+import { SaveBar } from "../../components/form-dialog";
 import { TextField } from "../../components/field";
 import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
 import { PageHeader } from "../../components/page-header";
@@ -133,12 +134,9 @@ function Editor({
             </div>
           </fieldset>
           {canManage && (
-            <div class="save-bar">
-              <Button type="submit" variant="primary" busy={busy}>
-                {t("save")}
-              </Button>
+            <SaveBar text={t("save")} busy={busy}>
               {dirty && <span class="muted">{t("unsaved")}</span>}
-            </div>
+            </SaveBar>
           )}
         </form>
         <aside class="designer-preview" aria-labelledby="preview-title">

@@ -1,6 +1,5 @@
-import { useId } from "preact/hooks";
 import type { ApiProblem } from "../../api/client";
-import { CheckboxField, SelectField, TextField } from "../../components/field";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
 import { COLOURS, FLAGS, HEX, IMAGES, SHADOWS, type Draft, type Theme, type WebChat } from "./draft";
 import { ImageUpload, UPLOADABLE, type Uploadable } from "./image-upload";
 import { t } from "./strings";
@@ -99,20 +98,20 @@ export function MessageFields({ draft, change, problem }: FieldsProps) {
   return (
     <fieldset class="designer-group">
       <legend>{t("messages")}</legend>
-      <TextArea
+      <TextAreaField
         label={t("greeting")}
         value={draft.displayGreeting}
         hint={t("greetingHint")}
         rows={3}
-        onInput={(v) => change({ displayGreeting: v })}
+        onInput={(e) => change({ displayGreeting: e.currentTarget.value })}
         error={problem?.field("displayGreeting")}
       />
-      <TextArea
+      <TextAreaField
         label={t("starters")}
         value={draft.startersText}
         hint={t("startersHint")}
         rows={4}
-        onInput={(v) => change({ startersText: v })}
+        onInput={(e) => change({ startersText: e.currentTarget.value })}
         error={problem?.field("displayConversationStarters")}
       />
     </fieldset>
@@ -187,44 +186,5 @@ export function FeatureFields({ draft, change }: FieldsProps) {
         />
       ))}
     </fieldset>
-  );
-}
-
-function TextArea({
-  label,
-  value,
-  hint,
-  rows,
-  onInput,
-  error,
-}: {
-  label: string;
-  value: string;
-  hint: string;
-  rows: number;
-  onInput: (v: string) => void;
-  error?: string;
-}) {
-  const id = useId();
-  return (
-    <div class={`field${error ? " invalid" : ""}`}>
-      <label for={id}>{label}</label>
-      <textarea
-        id={id}
-        rows={rows}
-        value={value}
-        onInput={(e) => onInput(e.currentTarget.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-      />
-      <p class="hint" id={`${id}-hint`}>
-        {hint}
-      </p>
-      {error && (
-        <p class="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

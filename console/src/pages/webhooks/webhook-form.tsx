@@ -55,7 +55,7 @@ export function WebhookForm({
 
   const lifecycleAllowed = direction !== "receive" && preset !== "genesys_cloud";
 
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const submitting = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const headers = parseHeaders(String(form.get("headers") ?? ""));
     if (typeof headers === "number") return setHeadersError(t("headersInvalid", { line: headers }));
@@ -83,6 +83,7 @@ export function WebhookForm({
     if (body.secretToken) setShownSecret(newSecret);
     else onClose();
   });
+  const { problem } = submitting;
 
   if (shownSecret)
     return (
@@ -95,18 +96,14 @@ export function WebhookForm({
         onClose={onClose}
       />
     );
-  const formId = webhook ? `webhook-form-${webhook.id}` : "webhook-form-new";
   const headerLines = Object.entries(webhook?.headers ?? {})
     .map(([k, v]) => `${k}: ${v}`)
     .join("\n");
   return (
     <FormDialog
       title={webhook ? t("editWebhook") : t("addWebhook")}
-      formId={formId}
       submit={webhook ? t("save") : t("add")}
-      busy={busy}
-      problem={problem}
-      onSubmit={submit}
+      submitting={submitting}
       onClose={onClose}
     >
       <TextField label={t("name")} name="name" required maxLength={200} defaultValue={webhook?.name} />
