@@ -34,13 +34,31 @@ export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.V
     inspectorPort: givenPort("CONSOLE_TEST_INSPECTOR_PORT"),
     vars,
     prebuilt,
+    // Under vitest no DevTools window ever connects, and the inspector's relay of every line the worker logs cost
+    // about a quarter of the server's CPU per request (measured); bench/console.mjs keeps `wrangler dev` as it is.
+    devtools: !process.env.VITEST,
   };
-  let server = await startServer(options);
-  await server.api("/auth/password/change/", {
-    body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD },
-  });
-  const owner = await server.api("/users/current/", { method: "GET" });
-  const browser = await launchChromium();
+  // Chromium starts while the worker does: neither needs the other until the first page, and each
+  // start spends much of its time waiting (on a process, on the server's first answer).
+  const launching = launchChromium();
+  launching.catch(() => {}); // awaited below; a failed launch is thrown there, not reported unhandled first
+  let server;
+  let owner;
+  try {
+    server = await startServer(options);
+    await server.api("/auth/password/change/", {
+      body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD },
+    });
+    owner = await server.api("/users/current/", { method: "GET" });
+  } catch (err) {
+    // No browser left behind by a failed start (the file's teardown stops only servers).
+    await launching.then(
+      (b) => b.close(),
+      () => {},
+    );
+    throw err;
+  }
+  const browser = await launching;
   return {
     get server() {
       return server;
@@ -116,8 +134,9 @@ const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 /** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules and best practices). */
 export async function axeViolations(page) {
-  // Injected through the DevTools protocol, so the page's CSP (no inline script) does not stop it.
-  await page.evaluate(AXE);
+  // Injected through the DevTools protocol, so the page's CSP (no inline script) does not stop it; once per document
+  // (the console moves between its pages without loading a new one), not its 500 kB parsed again for every check.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")

@@ -37,6 +37,8 @@ const METRICS = [
 ];
 
 let server, browser, org, owner, bots, handedOff;
+/** Chromium as it launches: afterAll closes it even when the setup failed before it was awaited. */
+let launching;
 
 /** Six earlier days of each assistant: counters (the owner's for the first) and two records a day, scored for the
  * first. */
@@ -115,7 +117,11 @@ function seedHistory(file) {
 }
 
 beforeAll(async () => {
-  const first = await startServer({ port: PORT, prebuilt: true });
+  // Chromium starts while the servers do (console-helpers.mjs, startConsole, says why); afterAll closes it.
+  launching = launchChromium();
+  launching.catch(() => {}); // awaited below; a failed launch is thrown there
+  // devtools: false, as startConsole's (console-helpers.mjs says why).
+  const first = await startServer({ port: PORT, prebuilt: true, devtools: false });
   [org] = (await first.api("/organizations/", { method: "GET" })).results;
   owner = await first.api("/users/current/", { method: "GET" });
   bots = [];
@@ -148,12 +154,15 @@ beforeAll(async () => {
   });
   await first.stop({ keep: true });
   seedHistory(d1File(first.state));
-  server = await startServer({ port: PORT, state: first.state, key: first.key, prebuilt: true });
-  browser = await launchChromium();
+  server = await startServer({ port: PORT, state: first.state, key: first.key, prebuilt: true, devtools: false });
+  browser = await launching;
 }, 420_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await launching?.then(
+    (b) => b.close(),
+    () => {},
+  );
   await server?.stop();
 });
 

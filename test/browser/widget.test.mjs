@@ -26,6 +26,8 @@ const CHROMIUM_FLAGS = [
 ];
 
 let server, upstream, host, browser, chat, slowChat;
+/** Chromium as it launches: afterAll closes it even when the setup failed before it was awaited. */
+let launching;
 
 async function seed() {
   const kb = await server.api("/knowledge-bases/", {
@@ -106,6 +108,15 @@ function hostPage() {
 }
 
 beforeAll(async () => {
+  // Chromium starts while the server does (console-helpers.mjs, startConsole, says why); afterAll closes it.
+  // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
+  launching = chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: CHROMIUM_FLAGS.filter((f) => f !== "--headless"),
+    headless: true,
+    timeout: 30_000,
+  });
+  launching.catch(() => {}); // awaited below; a failed launch is thrown there
   upstream = await startUpstream({ tokenDelayMs: 60 });
   // BROWSER_TEST_PORT (and BROWSER_TEST_INSPECTOR_PORT, wrangler's devtools) pin the ports (parallel runs on one
   // machine keep to their own ranges).
@@ -115,21 +126,20 @@ beforeAll(async () => {
     port: testPort("BROWSER_TEST_PORT", { from: 8800, size: 25 }),
     inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"),
     prebuilt: true,
+    // No DevTools inspector, as startConsole's (console-helpers.mjs says why).
+    devtools: false,
     vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host },
   });
   ({ id: chat, slowId: slowChat } = await seed().then((ids) => ({ id: { id: ids.id }, slowId: ids.slowId })));
   host = await hostPage();
-  // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: CHROMIUM_FLAGS.filter((f) => f !== "--headless"),
-    headless: true,
-    timeout: 30_000,
-  });
+  browser = await launching;
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await launching?.then(
+    (b) => b.close(),
+    () => {},
+  );
   await host?.close();
   await server?.stop();
   await upstream?.close();
