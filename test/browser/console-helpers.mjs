@@ -137,6 +137,20 @@ export async function axeViolations(page) {
   // Injected through the DevTools protocol, so the page's CSP (no inline script) does not stop it; once per document
   // (the console moves between its pages without loading a new one), not its 500 kB parsed again for every check.
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
+  // What is still coming in (a toast's 0.15 s entrance) is checked at its final colours, as a person reads it: axe
+  // measured mid-fade reports contrast the page never settles at. Endless animations (spinners) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) =>
+          a.finished.catch((err) => {
+            if (err.name !== "AbortError") throw err; // cancelled: the element left
+          }),
+        ),
+    ),
+  );
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
