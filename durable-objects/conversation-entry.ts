@@ -28,6 +28,7 @@ export const FORWARDED = [
   "rate",
   "deliveryState",
   "takeOver",
+  "forget",
 ] as const satisfies readonly (keyof Body)[];
 
 type Forwarded = Pick<Body, (typeof FORWARDED)[number]>;

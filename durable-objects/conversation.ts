@@ -450,6 +450,19 @@ export class Conversation extends DurableObject<Bindings> {
     return this.#columnWrite(() => this.#messages.takeOver(conversationId));
   }
 
+  /**
+   * The conversation was deleted (services/conversation/forget.ts): its messages and everything else this object
+   * stored go, after the turn under way; an instance reading it again starts empty.
+   */
+  forget(_conversationId: string): Promise<void> {
+    return this.#exclusive(async () => {
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
+      this.#messages = new MessageStore(this.ctx.storage, this.env.DB);
+      this.#recent = null;
+    });
+  }
+
   /** Safety net for asynchronous replies lost with a crashed instance. */
   async alarm() {
     if (!this.ctx.storage.kv.get<Pending>(PENDING_KEY)) return;

@@ -10,6 +10,7 @@ import { requireTeamOf } from "./assignment/settings";
 import { inboxRecord } from "./records/inboxes";
 import { webChatRecord } from "./records/web-chats";
 import { businessHoursProblem, type BusinessHours } from "./business-hours";
+import { forgetInboxConversations } from "./conversation/forget";
 
 export type InboxRow = typeof inboxes.$inferSelect;
 export type WebChatRow = typeof webChats.$inferSelect;
@@ -219,6 +220,7 @@ export async function deleteInbox(db: Db, organizationId: string, inboxId: strin
     throw badRequest("An assistant's default inbox is deleted with its assistant.", undefined, "default_inbox");
   const id = view.inbox.id;
   await db.batch([
+    forgetInboxConversations(db, id),
     db.delete(webChats).where(eq(webChats.inboxId, id)),
     db.delete(inboxes).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId))),
   ]);

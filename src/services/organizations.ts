@@ -17,6 +17,7 @@ import { type OrganizationRecord, organizationRecordOf } from "./records/organiz
 import { managedDatabase } from "./sql/write";
 import { deleteOrganizationTerms } from "./conversation/search-terms";
 import { fileSpecs } from "./uploads/file-specs";
+import { forgetOrganizationConversations } from "./conversation/forget";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -172,7 +173,10 @@ export async function deleteOrganization(
       .where(and(eq(sqlDatabases.organizationId, organizationId), eq(sqlDatabases.databaseType, "managed"))),
   ]);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
-  await db.delete(organizations).where(eq(organizations.id, organizationId));
+  await db.batch([
+    forgetOrganizationConversations(db, organizationId),
+    db.delete(organizations).where(eq(organizations.id, organizationId)),
+  ]);
   await deleteOrganizationTerms(env, organizationId);
   return () =>
     Promise.all([

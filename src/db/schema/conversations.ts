@@ -242,3 +242,13 @@ export const conversationTermsPending = sqliteTable(
   },
   (t) => [index("conversation_terms_pending_org_idx").on(t.organizationId)],
 );
+
+/**
+ * Conversations deleted (with their inbox, assistant or organization) whose objects still hold their messages:
+ * written in the batch that deletes them, so none is missed, and emptied by the housekeeping cron as each object
+ * forgets its storage (services/conversation/forget.ts). No foreign key: the conversation is gone.
+ */
+export const forgottenConversations = sqliteTable("forgotten_conversations", {
+  conversationId: text("conversation_id").primaryKey(),
+  forgottenAt: integer("forgotten_at").notNull(),
+});

@@ -10,6 +10,7 @@ import { chatbotSkillStatements } from "../skills/write";
 import { linkStatements } from "../links";
 import type { ChatbotRow } from "./visibility";
 import type { ChatbotColumns } from "./rules";
+import { forgetChatbotConversations } from "../conversation/forget";
 
 const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.now()) =>
   chunk(groupIds, 20).map((part) =>
@@ -103,6 +104,7 @@ export async function updateChatbot(
  * assistant. */
 export async function deleteChatbot(db: Db, id: string) {
   await db.batch([
+    forgetChatbotConversations(db, id),
     db.delete(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true))),
     db.delete(chatbots).where(eq(chatbots.id, id)),
   ]);

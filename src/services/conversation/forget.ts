@@ -1,0 +1,75 @@
+// A deleted conversation's messages live in its object's storage, not in D1 (docs/decisions.md, "Messages in the
+// conversation object"): the batch that deletes conversations (with their inbox, assistant or organization) names
+// them in `forgotten_conversations`, and the housekeeping cron has each object forget its storage.
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { conversations, forgottenConversations, inboxes } from "../../db/schema";
+import type { Bindings, Db } from "../../env";
+import { conversationObject } from "../conversations";
+
+/** How many deleted conversations one run forgets at most, and how many objects it asks at once. */
+const PER_RUN = 500;
+const AT_ONCE = 20;
+
+/** For a delete's batch, before the delete: the conversations `where` takes, named to forget. */
+const forgetWhere = (db: Db, where: SQL | undefined) =>
+  db
+    .insert(forgottenConversations)
+    .select(
+      db
+        .select({ conversationId: conversations.id, forgottenAt: sql<number>`${Date.now()}`.as("forgotten_at") })
+        .from(conversations)
+        .where(where),
+    )
+    .onConflictDoNothing();
+
+export const forgetInboxConversations = (db: Db, inboxId: string) =>
+  forgetWhere(db, eq(conversations.inboxId, inboxId));
+
+export const forgetOrganizationConversations = (db: Db, organizationId: string) =>
+  forgetWhere(db, eq(conversations.organizationId, organizationId));
+
+/** The conversations of the assistant's default inbox (deleted with it). */
+export const forgetChatbotConversations = (db: Db, chatbotId: string) =>
+  forgetWhere(
+    db,
+    inArray(
+      conversations.inboxId,
+      db
+        .select({ id: inboxes.id })
+        .from(inboxes)
+        .where(and(eq(inboxes.chatbotId, chatbotId), eq(inboxes.isDefault, true))),
+    ),
+  );
+
+/**
+ * Has the objects of up to `perRun` deleted conversations forget their storage (Conversation.forget), then drops
+ * their names; an object that fails is logged and asked again by a later run. Returns how many were forgotten.
+ */
+export async function forgetDeletedConversations(env: Bindings, db: Db, { perRun = PER_RUN } = {}): Promise<number> {
+  const named = await db
+    .select({ id: forgottenConversations.conversationId })
+    .from(forgottenConversations)
+    .limit(perRun);
+  const done: string[] = [];
+  for (let i = 0; i < named.length; i += AT_ONCE) {
+    const asked = named.slice(i, i + AT_ONCE);
+    const settled = await Promise.allSettled(asked.map(({ id }) => conversationObject(env, id).forget(id)));
+    settled.forEach((s, n) => {
+      if (s.status === "fulfilled") done.push(asked[n].id);
+      else
+        console.error(
+          JSON.stringify({
+            level: "error",
+            message: "deleted conversation not forgotten",
+            conversationId: asked[n].id,
+            error: String(s.reason),
+          }),
+        );
+    });
+  }
+  for (let i = 0; i < done.length; i += 90)
+    await db
+      .delete(forgottenConversations)
+      .where(inArray(forgottenConversations.conversationId, done.slice(i, i + 90)));
+  return done.length;
+}

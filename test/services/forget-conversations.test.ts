@@ -1,0 +1,71 @@
+// A deleted conversation's messages leave its object too (services/conversation/forget.ts): the delete names the
+// conversations it takes, and the housekeeping cron has each object forget its storage.
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { conversationObject } from "../../src/services/conversations";
+import { runHousekeeping } from "../../src/services/housekeeping";
+import { createChatbot } from "../fixtures/chatbots";
+import { seedOwner, type Actor } from "../harness";
+import { bodyOf } from "../support/api";
+import { objectMessages } from "../support/object-messages";
+
+/** A conversation of two turns (the second through its object), its messages in the object. */
+async function talked(owner: Actor, chatbotId: string) {
+  let conversation: string | undefined;
+  for (const content of ["hello", "and again"]) {
+    const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, {
+      conversation,
+      message: { content },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    conversation = (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
+  }
+  expect(await objectMessages(conversation!)).toHaveLength(4);
+  return conversation!;
+}
+
+/** Every key and table row the conversation's object stores. */
+const storedOf = (conversationId: string) =>
+  runInDurableObject(conversationObject(env, conversationId), (_instance, state) => ({
+    tables: state.storage.sql
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+      )
+      .toArray().length,
+    keys: [...state.storage.kv.list()].length,
+  }));
+
+const named = async () =>
+  (await env.DB.prepare("SELECT conversation_id AS id FROM forgotten_conversations").all<{ id: string }>()).results.map(
+    (r) => r.id,
+  );
+
+describe("deleted conversations' objects", () => {
+  it("forget their storage after an assistant's deletion, through the housekeeping cron; others keep theirs", async () => {
+    const owner = await seedOwner();
+    const gone = await createChatbot(owner);
+    const kept = await createChatbot(owner);
+    const [a, b, c] = [await talked(owner, gone.id), await talked(owner, gone.id), await talked(owner, kept.id)];
+    expect((await storedOf(a)).tables).toBeGreaterThan(0);
+    expect((await owner.fetch("DELETE", `/chatbots/${gone.id}/`)).status).toBe(204);
+    expect(await named()).toEqual(expect.arrayContaining([a, b]));
+    expect(await named()).not.toContain(c);
+    await runHousekeeping(env);
+    for (const id of [a, b]) expect(await storedOf(id)).toEqual({ tables: 0, keys: 0 });
+    expect(await named()).not.toEqual(expect.arrayContaining([a]));
+    expect(await named()).not.toEqual(expect.arrayContaining([b]));
+    expect(await objectMessages(c)).toHaveLength(4);
+  });
+
+  it("forget their storage after the organization's deletion", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const id = await talked(owner, bot.id);
+    const res = await owner.fetch("DELETE", `/organizations/${owner.organizationId}/`);
+    expect(res.status, await res.clone().text()).toBe(204);
+    expect(await named()).toContain(id);
+    await runHousekeeping(env);
+    expect(await storedOf(id)).toEqual({ tables: 0, keys: 0 });
+    expect(await named()).not.toContain(id);
+  });
+});
