@@ -28,14 +28,17 @@ function wrangler(args, { cwd, env }) {
 
 /**
  * `wrangler d1 migrations apply <binding> ...args` for each binding, in `cwd`, all at once (each wrangler start costs
- * seconds; the databases are separate files). Resolves to `{ status, output }`: the first failure's exit status (0
- * for none) and everything they printed, each binding's under its command.
+ * seconds; the databases are separate files). On a fresh local state the runs can meet in the files they share
+ * (SQLITE_BUSY, seen on a clean clone's first `npm run dev`): a binding that failed so is applied again on its own.
+ * Resolves to `{ status, output }`: the first failure's exit status (0 for none) and everything they printed, each
+ * binding's under its command.
  */
 export async function applyAll(args, { cwd = process.cwd(), env = process.env } = {}) {
   const bindings = d1Bindings(readFileSync(path.join(cwd, "wrangler.toml"), "utf8"));
-  const runs = await Promise.all(
-    bindings.map((b) => wrangler(["d1", "migrations", "apply", b, ...args], { cwd, env })),
-  );
+  const apply = (b) => wrangler(["d1", "migrations", "apply", b, ...args], { cwd, env });
+  const runs = await Promise.all(bindings.map(apply));
+  for (const [i, run] of runs.entries())
+    if (run.status !== 0 && run.output.includes("SQLITE_BUSY")) runs[i] = await apply(bindings[i]);
   return { status: runs.find((r) => r.status !== 0)?.status ?? 0, output: runs.map((r) => r.output).join("\n") };
 }
 

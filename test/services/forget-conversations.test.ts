@@ -41,7 +41,7 @@ const named = async () =>
   );
 
 describe("deleted conversations' objects", () => {
-  it("forget their storage after an assistant's deletion, through the housekeeping cron; others keep theirs", async () => {
+  it("forget their storage after an assistant's deletion, through the housekeeping cron; others keep it", async () => {
     const owner = await seedOwner();
     const gone = await createChatbot(owner);
     const kept = await createChatbot(owner);
