@@ -461,6 +461,34 @@ export const stateWrite = (db: Db, conversationId: string, change: ConversationC
 export const conversationObject = (env: Bindings, conversationId: string) =>
   env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
 
+/** How many conversation objects a cron's pass asks at once. */
+const OBJECTS_AT_ONCE = 20;
+
+/**
+ * A cron's pass over many conversations' objects: `call` on each of `ids`, twenty at a time; a call that fails is
+ * logged under `failure` and left for a later pass. Returns the ids whose call succeeded.
+ */
+export async function eachConversationObject(
+  env: Bindings,
+  ids: string[],
+  call: (object: ReturnType<typeof conversationObject>, conversationId: string) => Promise<unknown>,
+  failure: string,
+): Promise<string[]> {
+  const done: string[] = [];
+  for (let i = 0; i < ids.length; i += OBJECTS_AT_ONCE) {
+    const asked = ids.slice(i, i + OBJECTS_AT_ONCE);
+    const settled = await Promise.allSettled(asked.map((id) => call(conversationObject(env, id), id)));
+    settled.forEach((s, n) => {
+      if (s.status === "fulfilled") done.push(asked[n]);
+      else
+        console.error(
+          JSON.stringify({ level: "error", message: failure, conversationId: asked[n], error: String(s.reason) }),
+        );
+    });
+  }
+  return done;
+}
+
 /** How long a spare stays usable: bounds how much older than its conversation its uuidv7 id may be. */
 const SPARE_MAX_AGE_MS = 10_000;
 /** How long after a new conversation its isolate's next spare starts (see newConversationId). */

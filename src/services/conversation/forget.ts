@@ -4,11 +4,11 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { conversations, forgottenConversations, inboxes } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
-import { conversationObject } from "../conversations";
+import { chunk } from "../../lib/sql";
+import { eachConversationObject } from "../conversations";
 
-/** How many deleted conversations one run forgets at most, and how many objects it asks at once. */
+/** How many deleted conversations one run forgets at most. */
 const PER_RUN = 500;
-const AT_ONCE = 20;
 
 /** For a delete's batch, before the delete: the conversations `where` takes, named to forget. */
 const forgetWhere = (db: Db, where: SQL | undefined) =>
@@ -50,26 +50,13 @@ export async function forgetDeletedConversations(env: Bindings, db: Db, { perRun
     .select({ id: forgottenConversations.conversationId })
     .from(forgottenConversations)
     .limit(perRun);
-  const done: string[] = [];
-  for (let i = 0; i < named.length; i += AT_ONCE) {
-    const asked = named.slice(i, i + AT_ONCE);
-    const settled = await Promise.allSettled(asked.map(({ id }) => conversationObject(env, id).forget(id)));
-    settled.forEach((s, n) => {
-      if (s.status === "fulfilled") done.push(asked[n].id);
-      else
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "deleted conversation not forgotten",
-            conversationId: asked[n].id,
-            error: String(s.reason),
-          }),
-        );
-    });
-  }
-  for (let i = 0; i < done.length; i += 90)
-    await db
-      .delete(forgottenConversations)
-      .where(inArray(forgottenConversations.conversationId, done.slice(i, i + 90)));
+  const done = await eachConversationObject(
+    env,
+    named.map((n) => n.id),
+    (object, id) => object.forget(id),
+    "deleted conversation not forgotten",
+  );
+  for (const part of chunk(done))
+    await db.delete(forgottenConversations).where(inArray(forgottenConversations.conversationId, part));
   return done.length;
 }

@@ -2,11 +2,10 @@
 // conversation object"): a first turn the worker stored, or messages stored before the objects kept them. A read of
 // the conversation takes them; the housekeeping cron takes those of conversations no one reads.
 import type { Bindings } from "../../env";
-import { conversationObject } from "../conversations";
+import { eachConversationObject } from "../conversations";
 
-/** How many conversations one run hands over at most, and how many objects it asks at once. */
+/** How many conversations one run hands over at most. */
 const PER_RUN = 1000;
-const AT_ONCE = 20;
 
 /**
  * Asks the objects of up to `perRun` conversations with messages in D1 to take them over (copy, then delete them in
@@ -17,20 +16,7 @@ export async function takeOverHandedOver(env: Bindings, { perRun = PER_RUN } = {
   const { results } = await env.DB.prepare("SELECT DISTINCT conversation_id AS id FROM messages LIMIT ?1")
     .bind(perRun)
     .all<{ id: string }>();
-  for (let i = 0; i < results.length; i += AT_ONCE) {
-    const asked = results.slice(i, i + AT_ONCE);
-    const settled = await Promise.allSettled(asked.map(({ id }) => conversationObject(env, id).takeOver(id)));
-    settled.forEach((s, n) => {
-      if (s.status === "rejected")
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "messages not taken over",
-            conversationId: asked[n].id,
-            error: String(s.reason),
-          }),
-        );
-    });
-  }
-  return results.length;
+  const ids = results.map((r) => r.id);
+  await eachConversationObject(env, ids, (object, id) => object.takeOver(id), "messages not taken over");
+  return ids.length;
 }
