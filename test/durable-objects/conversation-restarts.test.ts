@@ -228,4 +228,87 @@ describe("a conversation object reset mid-turn", () => {
       expect(messages.map((m) => m.type)).toEqual(messages.map((_, i) => (i % 2 ? "outgoing" : "incoming")));
     },
   );
+
+  it(
+    "an instance dead between a message's D1 batch and its own write: the next one keeps the message D1 counted and " +
+      "drops the one D1 never stored",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
+      );
+      const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: conversationId,
+        message: { content: "second" },
+      });
+      expect(turn.status).toBe(200);
+      const before = await messagesOf(owner, conversationId);
+      expect(layout(before)).toEqual(["1:incoming", "2:outgoing", "3:incoming", "4:outgoing"]);
+      const mark = async () =>
+        (await env.DB.prepare("SELECT stored_through AS n FROM conversations WHERE id = ?")
+          .bind(conversationId)
+          .first<{ n: number }>())!.n;
+      // Each stored message's batch marks its sequence in D1; the object keeps nothing on its way.
+      expect(await mark()).toBe(4);
+      // A new stub each time: one that saw its object reset stays broken.
+      const writing = () =>
+        runInDurableObject(conversationObject(env, conversationId), (_instance, state) =>
+          state.storage.sql.exec("SELECT sequence FROM writing ORDER BY sequence").toArray(),
+        );
+      expect(await writing()).toEqual([]);
+
+      // As an instance leaves them when it dies: the reply's batch stored in D1 but its row still written ahead, and
+      // a visitor's message written ahead whose batch never reached D1.
+      await runInDurableObject(conversationObject(env, conversationId), (_instance, state) => {
+        const sql = state.storage.sql;
+        const columns = sql
+          .exec<{ name: string }>("SELECT name FROM pragma_table_info('messages') ORDER BY cid")
+          .toArray()
+          .map((c) => c.name);
+        const rowOf = (sequence: number) => sql.exec("SELECT * FROM messages WHERE sequence = ?", sequence).one();
+        const ahead = (row: Record<string, SqlStorageValue>) =>
+          sql.exec(
+            "INSERT INTO writing (id, conversation_id, sequence, row) VALUES (?, ?, ?, ?)",
+            row.id,
+            row.conversation_id,
+            row.sequence,
+            JSON.stringify(columns.map((c) => row[c])),
+          );
+        ahead(rowOf(4));
+        sql.exec("DELETE FROM messages WHERE sequence = 4");
+        ahead({ ...rowOf(3), id: crypto.randomUUID(), sequence: 5, content: "never stored" });
+      });
+      await resetObject(conversationId);
+
+      const after = await messagesOf(owner, conversationId);
+      expect(after).toEqual(before);
+      expect(await writing()).toEqual([]);
+      // The sequence goes on after the kept message.
+      const next = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        conversation: conversationId,
+        message: { content: "third" },
+      });
+      expect(next.status, await next.clone().text()).toBe(200);
+      const messages = await messagesOf(owner, conversationId);
+      expect(layout(messages)).toEqual([
+        "1:incoming",
+        "2:outgoing",
+        "3:incoming",
+        "4:outgoing",
+        "5:incoming",
+        "6:outgoing",
+      ]);
+      expect(messages[4].content).toBe("third");
+      expect(await mark()).toBe(6);
+      // A private note leaves the conversation as it was but its mark.
+      const note = await owner.fetch("POST", "/messages/outgoing/", {
+        conversation: conversationId,
+        content: "VIP",
+        private: true,
+      });
+      expect(note.status).toBe(201);
+      expect(await mark()).toBe(7);
+    },
+  );
 });

@@ -1,0 +1,1 @@
+ALTER TABLE `conversations` ADD `stored_through` integer DEFAULT 0 NOT NULL;
