@@ -8,6 +8,7 @@ import { createChatbot } from "../fixtures/chatbots";
 import { seedOwner, type Actor } from "../harness";
 import { bodyOf } from "../support/api";
 import { objectMessages } from "../support/object-messages";
+import { pub, visitorConversation } from "../routes/widget/fixtures";
 
 /** A conversation of two turns (the second through its object), its messages in the object. */
 async function talked(owner: Actor, chatbotId: string) {
@@ -67,5 +68,23 @@ describe("deleted conversations' objects", () => {
     await runHousekeeping(env);
     expect(await storedOf(id)).toEqual({ tables: 0, keys: 0 });
     expect(await named()).not.toContain(id);
+  });
+
+  it("forget their storage after their inbox's deletion; the inbox's assistant keeps its own", async () => {
+    const owner = await seedOwner();
+    const { chat, visitor, session, id } = await visitorConversation(owner);
+    const again = await visitor.post(pub(chat.id, "messages/"), { conversation: id, content: "again" }, session.token);
+    expect(again.status).toBe(200);
+    await again.text();
+    expect(await objectMessages(id)).toHaveLength(4);
+    const elsewhere = await talked(owner, chat.bot.id);
+    const res = await owner.fetch("DELETE", `/inboxes/${chat.inboxId}/`);
+    expect(res.status, await res.clone().text()).toBe(204);
+    expect(await named()).toContain(id);
+    expect(await named()).not.toContain(elsewhere);
+    await runHousekeeping(env);
+    expect(await storedOf(id)).toEqual({ tables: 0, keys: 0 });
+    expect(await named()).not.toContain(id);
+    expect(await objectMessages(elsewhere)).toHaveLength(4);
   });
 });
