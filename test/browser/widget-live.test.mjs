@@ -4,8 +4,9 @@
 // the visitor's messages in between reach the operator live; the visitor's live stream, ended by the
 // server every 20 s here (WIDGET_STREAM_MAX_MS), is reopened with Last-Event-ID; at the end the
 // widget page holds at most two connections (counted with the browser's own Network events) and
-// the API's message list equals both screens. Also: a message the server does not answer in time
-// shows "Not sent" with Retry, and the retry stores it once (same Idempotency-Key).
+// the API's message list equals both screens; a reload while the person serves keeps the widget knowing it.
+// Also: a message the server does not answer in time shows "Not sent" with Retry, and the retry stores it once
+// (same Idempotency-Key).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
@@ -146,6 +147,20 @@ describe("the widget's live stream over a long conversation", () => {
         .filter({ hasText: text })
         .waitFor({ timeout: 1_000 });
       latencies.push(Date.now() - at);
+      if (i === 3) {
+        // The visitor reloads the page while a person serves: the live stream's opening says so (no line of news
+        // again), and the next send shows no assistant typing either.
+        const reopened = v.page.waitForResponse((r) => r.url().includes(`/conversations/${id}/events/`));
+        await v.page.reload();
+        await v.page.locator("button.launcher").click();
+        await v.page
+          .getByRole("article", { name: `${app.owner.name} (team member)` })
+          .filter({ hasText: text })
+          .waitFor();
+        await reopened;
+        await new Promise((r) => setTimeout(r, 1_000)); // its first event, the state, follows the headers
+        expect(await v.page.locator(".event").count()).toBe(0);
+      }
       // The visitor answers; the operator sees it without a reload. The assistant stays silent.
       const answer = `Visitor answer ${i}`;
       await v.send(answer);

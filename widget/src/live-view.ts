@@ -27,7 +27,7 @@ export function watch(w: Widget, conversationId: string, newest: Pick<Message, "
   w.held = [];
   w.live = new LiveStream(w.api, conversationId, newest, {
     message: (m) => showLive(w, m),
-    status: (s) => showStatus(w, s),
+    status: (s, news) => showStatus(w, s, news),
     typing: (t) => w.typingIndicator.show(t.typing, t.name),
     expired: async () => {
       w.api.token = null;
@@ -69,9 +69,10 @@ export function releaseHeld(w: Widget) {
   for (const m of held) showLive(w, m);
 }
 
-/** A change of who serves the conversation, as a line in the log. */
-function showStatus(w: Widget, s: StatusEvent) {
+/** Who serves the conversation (a send shows no assistant typing while a person does); a change, as a line in the log. */
+function showStatus(w: Widget, s: StatusEvent, news: boolean) {
   w.humanServing = s.progressStatus === "human_serving" || s.progressStatus === "waiting_for_human";
+  if (!news) return;
   const text = statusLine(s, w.config.assistantName ?? w.config.name);
   if (!text) return;
   w.log.append(h("p", { class: "event", role: "status", text }));

@@ -5,7 +5,11 @@ import { NetworkError } from "./sse";
 
 export interface LiveHandlers {
   message: (m: Message) => void;
-  status: (s: StatusEvent) => void;
+  /**
+   * Who serves the conversation. `news`: a change to tell the visitor; false for the state a stream opens with
+   * when the widget knew it already or knew none yet (a page just loaded).
+   */
+  status: (s: StatusEvent, news: boolean) => void;
   typing: (t: TypingEvent) => void;
   /** The visitor's token was refused: renew it; false when there is no session to be had (the stream stops). */
   expired: () => Promise<boolean>;
@@ -42,6 +46,8 @@ export class LiveStream {
   /** The id of the newest message known: where the next opening resumes. */
   lastEventId: string | null;
   #lastSequence = 0;
+  /** The state the last `status` event told (see #status). */
+  #state: string | null = null;
 
   constructor(
     readonly api: Api,
@@ -66,11 +72,24 @@ export class LiveStream {
     this.#abort.abort();
   }
 
+  /**
+   * Every opening starts with the conversation's state: news only when it differs from what the widget knew, as a
+   * change made while the stream was down. A state told twice (a change between the opening's subscription and its
+   * read of the state) is news once.
+   */
+  #status(s: StatusEvent, opening: boolean) {
+    const state = JSON.stringify([s.status, s.progressStatus, s.agent?.name ?? null]);
+    const news = state !== this.#state && !(opening && this.#state === null);
+    this.#state = state;
+    this.on.status(s, news);
+  }
+
   async #run() {
     const signal = this.#abort.signal;
     let failures = 0;
     while (!signal.aborted) {
       let opened = false;
+      let opening = true;
       const started = Date.now();
       try {
         await liveEvents(
@@ -84,7 +103,11 @@ export class LiveStream {
               this.saw(m);
               this.on.message(m);
             },
-            status: (s) => !signal.aborted && this.on.status(s),
+            status: (s) => {
+              if (signal.aborted) return;
+              this.#status(s, opening);
+              opening = false;
+            },
             typing: (t) => !signal.aborted && this.on.typing(t),
           },
           signal,

@@ -4,7 +4,7 @@ import { errorResponses } from "../../lib/openapi";
 import { conversationObject } from "../../services/conversations";
 import { SSE_HEADERS } from "../../services/sse";
 import { visitorConversation } from "../../services/widget/visitors";
-import { liveMessages, messagesAfter, streamMaxMs } from "../../services/widget/live";
+import { liveMessages, messagesAfter, stateOf, streamMaxMs } from "../../services/widget/live";
 import { chatVisitor } from "./visitor";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
@@ -32,7 +32,8 @@ const route = createRoute({
     "on, in the " +
     "public form (`event: message`, `id:` the message's id), such as a human agent's reply after a takeover; " +
     "`event: status` " +
-    "`{status, progressStatus, agent}` when an operator changes who serves it (`agent` `{name, avatar}` while " +
+    "`{status, progressStatus, agent}` first, the conversation's state when the stream opens, then whenever an " +
+    "operator changes who serves it (`agent` `{name, avatar}` while " +
     "a human serves, " +
     "else null); a `: ping` comment every 10 s. The stream ends after `WIDGET_STREAM_MAX_MS` (10 minutes by " +
     "default): open it " +
@@ -59,6 +60,12 @@ export const registerWidgetLive = (r: Router) =>
     const lastEventId = c.req.valid("header")["last-event-id"];
     // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.
     const stream = await conversationObject(c.env, conversation.id).subscribe();
-    const missed = () => messagesAfter(c.env, conversation, lastEventId);
-    return c.body(liveMessages(stream, chat.webChat.settings, missed, streamMaxMs(c.env)), 200, SSE_HEADERS);
+    const opening = async () => {
+      const [state, missed] = await Promise.all([
+        stateOf(db, conversation),
+        messagesAfter(c.env, conversation, lastEventId),
+      ]);
+      return { state, missed };
+    };
+    return c.body(liveMessages(stream, chat.webChat.settings, opening, streamMaxMs(c.env)), 200, SSE_HEADERS);
   });

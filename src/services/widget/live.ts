@@ -1,7 +1,8 @@
-import type { Bindings } from "../../env";
-import type { WebChatSettings } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { users, type WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
-import type { ConversationStateEvent, MessageRow } from "../conversations";
+import type { ConversationRow, ConversationStateEvent, MessageRow } from "../conversations";
 import { storedMessages } from "../messages";
 import { eventText } from "../sse";
 import { publicMessage } from "../records/widget";
@@ -33,8 +34,26 @@ export async function messagesAfter(
   });
 }
 
+/** What `event: status` tells: the conversation's state and the person serving it (null unless `human_serving`). */
+export type VisitorState = Pick<ConversationStateEvent, "status" | "progressStatus" | "agent">;
+
 /**
- * A conversation object's live events (`subscribe`) as the visitor may see them: each stored
+ * The conversation's state as the live stream opens with it: the widget knows at once whether a person serves (a
+ * send then shows no assistant typing), also after a reload. The agent is its assignee while a human serves.
+ */
+export async function stateOf(db: Db, conversation: ConversationRow): Promise<VisitorState> {
+  const { status, progressStatus, assigneeId } = conversation;
+  if (progressStatus !== "human_serving" || !assigneeId) return { status, progressStatus, agent: null };
+  const [agent] = await db
+    .select({ name: users.name, avatar: users.avatar })
+    .from(users)
+    .where(eq(users.id, assigneeId));
+  return { status, progressStatus, agent: agent ?? null };
+}
+
+/**
+ * A conversation object's live events (`subscribe`) as the visitor may see them: the conversation's state first
+ * (`event: status`, `state`, read after subscribing: a change in between is sent twice, never missed), each stored
  * message in its public form (`event: message`, `id:` its message id), each change of who serves
  * the conversation (`event: status`), a human agent typing (`event: typing` `{typing, name}`), pings as they are; reply
  * deltas and tool events are left out
@@ -49,7 +68,7 @@ export async function messagesAfter(
 export function liveMessages(
   source: ReadableStream<Uint8Array>,
   settings: WebChatSettings,
-  missed: () => Promise<Awaited<ReturnType<typeof messagesAfter>>>,
+  opening: () => Promise<{ state: VisitorState; missed: MessageRow[] }>,
   maxMs: number,
 ): ReadableStream<Uint8Array> {
   const reader = source.pipeThrough(new TextDecoderStream()).getReader();
@@ -95,7 +114,10 @@ export function liveMessages(
       controller.enqueue(encoder.encode(": connected\n\n")); // the response starts at once
       timer = setTimeout(() => end(controller), maxMs);
       // Live events wait in the source until this settles (a pull runs after start).
-      for (const row of await missed()) {
+      const { state, missed } = await opening();
+      if (ended) return;
+      controller.enqueue(encoder.encode(eventText(state, "status")));
+      for (const row of missed) {
         if (ended) return;
         controller.enqueue(messageEvent(row));
         replayedUpTo = row.sequence;

@@ -27,12 +27,20 @@ describe("the visitor's live stream", () => {
     const res = await open();
     expect(res.status).toBe(200);
     const live = liveEvents(res);
+    // First the state it has when the stream opens.
+    expect(await live.next()).toEqual({
+      event: "status",
+      id: null,
+      data: { status: "open", progressStatus: "ai_processing", agent: null },
+    });
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
     const me = await bodyOf<"GET /users/current/">(await owner.fetch("GET", "/users/current/"));
-    expect(await live.next((e) => e.event === "status")).toMatchObject({
-      id: null,
-      data: { status: "open", progressStatus: "human_serving", agent: { name: me.name, avatar: null } },
-    });
+    const serving = { status: "open", progressStatus: "human_serving", agent: { name: me.name, avatar: null } };
+    expect(await live.next((e) => e.event === "status")).toMatchObject({ id: null, data: serving });
+    // Opened again (a reload) while a person serves: the stream starts with them.
+    const reopened = liveEvents(await open());
+    expect(await reopened.next()).toMatchObject({ event: "status", data: serving });
+    await reopened.close();
     await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: true });
     expect((await live.next((e) => e.event === "status")).data).toEqual({
       status: "open",
@@ -57,6 +65,7 @@ describe("the visitor's live stream", () => {
       await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content });
 
     const live = liveEvents(await open({ "Last-Event-ID": hello.id }));
+    expect((await live.next()).event).toBe("status"); // the state, before what was missed
     const missed = [await live.next(), await live.next(), await live.next()];
     expect(missed.map((e) => [e.event, e.data.role, e.data.content])).toEqual([
       ["message", "assistant", reply.content],
