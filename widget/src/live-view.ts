@@ -69,7 +69,7 @@ export function releaseHeld(w: Widget) {
   for (const m of held) showLive(w, m);
 }
 
-/** Who serves the conversation (a send shows no assistant typing while a person does); a change, as a line in the log. */
+/** Who serves the conversation (a send shows no assistant typing while a person does); a change, as a line. */
 function showStatus(w: Widget, s: StatusEvent, news: boolean) {
   w.humanServing = s.progressStatus === "human_serving" || s.progressStatus === "waiting_for_human";
   if (!news) return;
