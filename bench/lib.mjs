@@ -4,7 +4,7 @@
 // request's spans to a SQLite file in the same process, which grows by megabytes a minute under
 // load and slows every request more the longer a run lasts. Deployed workers have no such cost.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -26,7 +26,10 @@ export function newKey() {
  * of the project (a baseline, side by side); `inspectorPort` is wrangler's devtools port (default: `port` + 1000);
  * `devtools: false` starts it without that inspector (bench/dev-server.mjs says why); `prebuilt: true`
  * when the caller has built the static assets (scripts/build-assets.mjs) already, which wrangler.toml's
- * `[build]` would otherwise build again on every start.
+ * `[build]` would otherwise build again on every start. `bundle` (WORKER_BUNDLE in the environment by default; this
+ * checkout's, with `devtools: false`): a folder, shared by the servers of one run, where the first to start saves the
+ * worker as wrangler bundled it and the later ones run that bundle as it is: esbuild over src/ is ~4 s of CPU a start,
+ * the same bundle each time while the sources do not change (a source changed since it was saved bundles again).
  */
 export async function startServer({
   port = 8788,
@@ -37,6 +40,7 @@ export async function startServer({
   inspectorPort,
   devtools = true,
   prebuilt = false,
+  bundle = root === ownRoot && !devtools ? process.env.WORKER_BUNDLE : undefined,
 } = {}) {
   // wrangler.toml's `[build]` builds the assets; a baseline checkout older than it (06f2be4) serves
   // widget/dist, which must exist before wrangler starts.
@@ -91,7 +95,14 @@ export async function startServer({
       )
     : spawn(
         process.execPath,
-        [path.join(ownRoot, "bench", "dev-server.mjs"), root, String(port), state, JSON.stringify(allVars)],
+        [
+          path.join(ownRoot, "bench", "dev-server.mjs"),
+          root,
+          String(port),
+          state,
+          JSON.stringify(allVars),
+          JSON.stringify(bundle ? (savedBundle(root, bundle) ? { bundle } : { saveBundle: bundle }) : {}),
+        ],
         { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
       );
   running.add(child);
@@ -164,6 +175,17 @@ export async function startServer({
       if (!keep) rmSync(state, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether `dir` holds a saved bundle (bench/dev-server.mjs) newer than every source of the worker in `root`. */
+function savedBundle(root, dir) {
+  const saved = path.join(dir, "modules.json");
+  if (!existsSync(saved)) return false;
+  const sources = readdirSync(path.join(root, "src"), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+  const since = statSync(saved).mtimeMs;
+  return [path.join(root, "wrangler.toml"), ...sources].every((file) => statSync(file).mtimeMs <= since);
 }
 
 /** The servers startServer started that have not exited yet. */
