@@ -62,8 +62,8 @@ export function ConfirmDialog({ title, message, action, open, onClose, onConfirm
 export interface Removal<Row> {
   title: string;
   message: (row: Row) => string;
-  /** The confirming button's text ("Delete", "Revoke", "Remove"). */
-  action: string;
+  /** The confirming button's text ("Revoke", "Remove"); "Delete" when not given. */
+  action?: string;
   run: (row: Row) => Promise<unknown>;
   /** The toast once it is done. */
   done: (row: Row) => string;
@@ -89,7 +89,7 @@ export function RemoveDialog<Row>({
       open={row !== null}
       title={remove.title}
       message={row === null ? "" : remove.message(row)}
-      action={remove.action}
+      action={remove.action ?? t("delete")}
       onClose={onClose}
       onConfirm={async () => {
         const removed = row!;
@@ -99,4 +99,14 @@ export function RemoveDialog<Row>({
       }}
     />
   );
+}
+
+/**
+ * The removal of one row of a list that is not a ResourceList: `ask(row)` opens the confirmation,
+ * `dialog` is it (rendered once, in the page); `after` runs once the row is removed (the list's reload).
+ */
+export function useRemoval<Row>({ after, ...remove }: Removal<Row> & { after: () => Promise<unknown> }) {
+  const [row, setRow] = useState<Row | null>(null);
+  const dialog = <RemoveDialog row={row} remove={remove} onClose={() => setRow(null)} after={after} />;
+  return { ask: setRow, dialog };
 }

@@ -1,6 +1,7 @@
 import { BASE, followLink } from "../shell/router";
 import { Button } from "./button";
 import type { Column } from "./data-table";
+import { t } from "./strings";
 
 /** A button of a row: its word, its accessible name (with the row's name), what it does. */
 export interface RowAction<Row> {
@@ -10,6 +11,26 @@ export interface RowAction<Row> {
   danger?: boolean;
   /** Shown only for the rows it is true of (those the member may change, say). */
   when?: (row: Row) => boolean;
+}
+
+type Named<Row> = (row: Row) => string;
+
+/** A row's Edit, in the kit's word: `named` gives its accessible name, `when` the rows it is offered for. */
+export function editAction<Row>(
+  named: Named<Row>,
+  run: (row: NoInfer<Row>) => void,
+  when?: (row: NoInfer<Row>) => boolean,
+): RowAction<Row> {
+  return { text: t("edit"), named, run, when };
+}
+
+/** A row's Delete (a danger button), in the kit's word; `run` usually asks first (a RemoveDialog). */
+export function deleteAction<Row>(
+  named: Named<Row>,
+  run: (row: NoInfer<Row>) => void,
+  when?: (row: NoInfer<Row>) => boolean,
+): RowAction<Row> {
+  return { text: t("delete"), named, run, when, danger: true };
 }
 
 /**

@@ -30,6 +30,8 @@ export const t = defineStrings({
     inboxName: "Name",
     inboxAssistant: "Assistant",
     create: "Create",
+    edit: "Edit",
+    delete: "Delete",
   },
   "zh-TW": {
     loading: "載入中…",
@@ -58,5 +60,7 @@ export const t = defineStrings({
     inboxName: "名稱",
     inboxAssistant: "助理",
     create: "建立",
+    edit: "編輯",
+    delete: "刪除",
   },
 });

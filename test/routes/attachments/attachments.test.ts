@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { attachments, uploads } from "../../../src/db/schema";
 import { cleanupUploads } from "../../../src/services/uploads/cleanup";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { PNG, requestsMultipart, uploadKey } from "./support";
@@ -90,11 +91,7 @@ describe("attachments", () => {
       await expectError(await call("POST", "/api/v1/attachments/", { file: key, filename: "cat.png" }), 401);
       await expectError(await call("GET", `/api/v1/attachments/${NO_SUCH_ID}/`), 401);
       const viewer = await seedMember(owner, ["conversation.view"]);
-      await expectError(
-        await viewer.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }),
-        403,
-        "permission_denied",
-      );
+      await expectDenied(await viewer.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }));
       const created = await bodyOf<"POST /attachments/">(
         await owner.fetch("POST", "/attachments/", { file: key, filename: "cat.png" }),
       );

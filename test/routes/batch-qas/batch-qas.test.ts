@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createInbox } from "../inboxes/fixtures";
 import { readXlsx } from "../members/helpers";
@@ -206,20 +207,16 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     await expectError(await call("POST", `/api/v1${base}`, { file: key }), 401, "not_authenticated");
     await expectError(await call("GET", `/api${base}${created.id}/`), 401, "not_authenticated");
     const viewer = await seedMember(owner, ["inbox.view", "conversation.view"]);
-    await expectError(await viewer.fetch("POST", base, { file: key }), 403, "permission_denied");
-    await expectError(await viewer.fetch("GET", `${base}${created.id}/`), 403, "permission_denied");
-    await expectError(await viewer.fetch("GET", `${base}${created.id}/export-excel/`), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("POST", base, { file: key }));
+    await expectDenied(await viewer.fetch("GET", `${base}${created.id}/`));
+    await expectDenied(await viewer.fetch("GET", `${base}${created.id}/export-excel/`));
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("POST", base, { file: key }), 404, "not_found");
-    await expectError(await stranger.fetch("GET", `${base}${created.id}/`), 404, "not_found");
-    await expectError(await stranger.fetch("GET", `${base}${created.id}/export-excel/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", `${base}${NO_SUCH_ID}/`), 404, "not_found");
+    await expectNotFound(await stranger.fetch("POST", base, { file: key }));
+    await expectNotFound(await stranger.fetch("GET", `${base}${created.id}/`));
+    await expectNotFound(await stranger.fetch("GET", `${base}${created.id}/export-excel/`));
+    await expectNotFound(await owner.fetch("GET", `${base}${NO_SUCH_ID}/`));
     const other = await webChatWithBot(owner);
-    await expectError(
-      await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/`),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/`));
   });
 });
 
@@ -313,17 +310,13 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
     await expectError(await call("GET", `/api/v1${base}`), 401, "not_authenticated");
     await expectError(await call("GET", `/api${base}${created.id}/items/`), 401, "not_authenticated");
     const viewer = await seedMember(owner, ["inbox.view", "conversation.view"]);
-    await expectError(await viewer.fetch("GET", base), 403, "permission_denied");
-    await expectError(await viewer.fetch("GET", `${base}${created.id}/items/`), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("GET", base));
+    await expectDenied(await viewer.fetch("GET", `${base}${created.id}/items/`));
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("GET", base), 404, "not_found");
-    await expectError(await stranger.fetch("GET", `${base}${created.id}/items/`), 404, "not_found");
+    await expectNotFound(await stranger.fetch("GET", base));
+    await expectNotFound(await stranger.fetch("GET", `${base}${created.id}/items/`));
     const other = await webChatWithBot(owner);
-    await expectError(
-      await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/items/`),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/${created.id}/items/`));
     expect(
       await ok<"GET /web-chats/{webchatPk}/batch-qas/">(
         await owner.fetch("GET", `/web-chats/${other.webChatId}/batch-qas/`),

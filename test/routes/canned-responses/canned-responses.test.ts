@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { cannedResponses } from "../../../src/db/schema";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied } from "../../support/refusals";
 import { bodyOf, problemOf } from "../../support/api";
 
 type Canned = { id: string; shortCode: string; content: string; createdAt: string; updatedAt: string };
@@ -160,8 +161,8 @@ describe("/canned-responses/", () => {
     const owner = await seedOwner();
     const made = await create(owner, "shared", "Shared.");
     const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(await viewer.fetch("GET", "/canned-responses/"), 403, "permission_denied");
-    await expectError(await viewer.fetch("GET", `/canned-responses/${made.id}/`), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("GET", "/canned-responses/"));
+    await expectDenied(await viewer.fetch("GET", `/canned-responses/${made.id}/`));
     const agent = await seedMember(owner, ["conversation.manage"]);
     expect(
       (await bodyOf<"GET /canned-responses/">(await agent.fetch("GET", "/canned-responses/"))).results.map(
@@ -169,17 +170,9 @@ describe("/canned-responses/", () => {
       ),
     ).toEqual(["shared"]);
     expect((await agent.fetch("GET", `/canned-responses/${made.id}/`)).status).toBe(200);
-    await expectError(
-      await agent.fetch("POST", "/canned-responses/", { shortCode: "agent", content: "x" }),
-      403,
-      "permission_denied",
-    );
-    await expectError(
-      await agent.fetch("PATCH", `/canned-responses/${made.id}/`, { content: "x" }),
-      403,
-      "permission_denied",
-    );
-    await expectError(await agent.fetch("DELETE", `/canned-responses/${made.id}/`), 403, "permission_denied");
+    await expectDenied(await agent.fetch("POST", "/canned-responses/", { shortCode: "agent", content: "x" }));
+    await expectDenied(await agent.fetch("PATCH", `/canned-responses/${made.id}/`, { content: "x" }));
+    await expectDenied(await agent.fetch("DELETE", `/canned-responses/${made.id}/`));
     expect((await rows(owner.organizationId)).map((r) => [r.shortCode, r.content])).toEqual([["shared", "Shared."]]);
     const editor = await seedMember(owner, ["canned_response.manage"]);
     expect((await editor.fetch("PATCH", `/canned-responses/${made.id}/`, { content: "Edited." })).status).toBe(200);

@@ -13,6 +13,7 @@ import {
   setPlan,
   unique,
 } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
 import { createModel, KINDS } from "../models/fixtures";
 import { createGroup } from "../groups/helpers";
@@ -218,7 +219,7 @@ describe("POST /chatbots/", () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["chatbot.view"]);
     const body = { name: "x", largeLanguageModel: LOCAL_LLM };
-    await expectError(await viewer.fetch("POST", "/chatbots/", body), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("POST", "/chatbots/", body));
     await expectError(await call("POST", "/api/v1/chatbots/", body), 401, "not_authenticated");
     expect(await storedChatbots(viewer.userId)).toHaveLength(0);
     expect(await inboxesOf(owner.organizationId)).toHaveLength(0);
@@ -253,11 +254,7 @@ describe("POST /chatbots/", () => {
     const manager = await seedMember(owner, ["chatbot.manage"]);
     const asIn = async (m: typeof viewer) => ({ "X-Organization-Id": await ownOrganizationOf(m.userId) });
     const body = { name: "elsewhere", largeLanguageModel: LOCAL_LLM, organization: owner.organizationId };
-    await expectError(
-      await viewer.fetch("POST", "/chatbots/", body, { headers: await asIn(viewer) }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("POST", "/chatbots/", body, { headers: await asIn(viewer) }));
     const bot = await ok<"POST /chatbots/">(
       await manager.fetch("POST", "/chatbots/", body, { headers: await asIn(manager) }),
       201,
@@ -265,7 +262,7 @@ describe("POST /chatbots/", () => {
     expect(bot.organization).toBe(owner.organizationId);
     expect((await inboxesOf(owner.organizationId)).map((i) => i.chatbotId)).toEqual([bot.id]);
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("POST", "/chatbots/", body), 404, "not_found");
+    await expectNotFound(await stranger.fetch("POST", "/chatbots/", body));
     expect(await storedChatbots(stranger.userId)).toHaveLength(0);
   });
 
@@ -291,11 +288,7 @@ describe("POST /chatbots/", () => {
       await setPlan(owner.organizationId, "free");
       for (const extra of [{}, {}, { organization: "" }])
         expect((await post(owner, { name: unique("bot"), largeLanguageModel: LOCAL_LLM, ...extra })).status).toBe(201);
-      const err = await expectError(
-        await post(owner, { name: "fourth", largeLanguageModel: LOCAL_LLM }),
-        403,
-        "permission_denied",
-      );
+      const err = await expectDenied(await post(owner, { name: "fourth", largeLanguageModel: LOCAL_LLM }));
       expect(err.detail).toContain("Free plan allows 3");
       expect(await storedChatbots(owner.userId)).toHaveLength(3);
       expect(await inboxesOf(owner.organizationId)).toHaveLength(3);
@@ -309,7 +302,7 @@ describe("POST /chatbots/", () => {
         .update(organizations)
         .set({ planExpiredAt: Date.now() - 1000 })
         .where(eq(organizations.id, owner.organizationId));
-      await expectError(await post(owner, { name: "late", largeLanguageModel: LOCAL_LLM }), 403, "permission_denied");
+      await expectDenied(await post(owner, { name: "late", largeLanguageModel: LOCAL_LLM }));
     },
   );
 

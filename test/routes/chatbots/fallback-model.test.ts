@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { expectNotFound } from "../../support/refusals";
 import { createChatbot, LOCAL_LLM } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
 import { bodyOf } from "../../support/api";
@@ -114,11 +115,7 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
       "permission_denied",
     );
     const other = await seedOwner("other");
-    await expectError(
-      await other.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: LOCAL_LLM }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await other.fetch("PATCH", `/chatbots/${bot.id}/`, { fallbackLargeLanguageModel: LOCAL_LLM }));
     expect(
       (await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`)))
         .fallbackLargeLanguageModel,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { LOCAL_EMBEDDING, LOCAL_LLM, WITH_AI_BINDING, createChatbot } from "../../fixtures/chatbots";
 import { createGroup } from "../groups/helpers";
 import { linksOf, ok, storedChatbot } from "./helpers";
@@ -113,9 +114,9 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     const outsider = await seedMember(owner, ["chatbot.manage"]);
     const bot = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
     const path = `/chatbots/${bot.id}/`;
-    await expectError(await viewer.fetch("PATCH", path, { name: "x" }), 403, "permission_denied");
-    await expectError(await outsider.fetch("PATCH", path, { name: "x" }), 404, "not_found");
-    await expectError(await (await seedOwner()).fetch("PATCH", path, { name: "x" }), 404, "not_found");
+    await expectDenied(await viewer.fetch("PATCH", path, { name: "x" }));
+    await expectNotFound(await outsider.fetch("PATCH", path, { name: "x" }));
+    await expectNotFound(await (await seedOwner()).fetch("PATCH", path, { name: "x" }));
     await expectError(await call("PATCH", `/api/v1${path}`, { name: "x" }), 401, "not_authenticated");
     expect((await storedChatbot(bot.id)).name).toBe(bot.name);
   });
@@ -126,10 +127,8 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     const foreign = await createGroup(owner);
     const bot = await createChatbot(owner, { groups: [{ id: manager.groupId }, { id: foreign.id }] });
     const other = await createGroup(owner);
-    await expectError(
+    await expectDenied(
       await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }, { id: other.id }] }),
-      403,
-      "permission_denied",
     );
     const kept = await ok<"PATCH /chatbots/{id}/">(
       await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }] }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { bodyOf } from "../../support/api";
@@ -222,21 +223,9 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       const otherBot = await createChatbot(other);
       await expectError(await call("POST", `/api/v1${completions(bot.id)}`, { message: { content: "hi" } }), 401);
       const viewer = await seedMember(owner, ["conversation.view", "chatbot.view"]);
-      await expectError(
-        await viewer.fetch("POST", completions(bot.id), { message: { content: "hi" } }),
-        403,
-        "permission_denied",
-      );
-      await expectError(
-        await owner.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }),
-        404,
-        "not_found",
-      );
-      await expectError(
-        await owner.fetch("POST", completions(NO_SUCH_ID), { message: { content: "hi" } }),
-        404,
-        "not_found",
-      );
+      await expectDenied(await viewer.fetch("POST", completions(bot.id), { message: { content: "hi" } }));
+      await expectNotFound(await owner.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }));
+      await expectNotFound(await owner.fetch("POST", completions(NO_SUCH_ID), { message: { content: "hi" } }));
       const theirs = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
         await other.fetch("POST", completions(otherBot.id), { message: { content: "hi" } }),
       );
@@ -293,11 +282,7 @@ describe("what completions remember of an assistant (2 s per isolate, forgotten 
     const bot = await createChatbot(owner, { groups: [{ id: member.groupId }] });
     expect((await member.fetch("POST", completions(bot.id), { message: { content: "hi" } })).status).toBe(200);
     expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [] })).status).toBe(200);
-    await expectError(
-      await member.fetch("POST", completions(bot.id), { message: { content: "hi" } }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await member.fetch("POST", completions(bot.id), { message: { content: "hi" } }));
   });
 });
 

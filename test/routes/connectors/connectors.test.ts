@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { connectors, mcpCredentials } from "../../../src/db/schema";
 import { eq } from "drizzle-orm";
 import { bodyOf } from "../../support/api";
@@ -41,8 +42,8 @@ describe("GET /mcp/registry/", () => {
     expect(await (await owner.fetch("GET", `/mcp/registry/${SHOPIFY}/`)).json()).toMatchObject({
       serverUrlTemplate: "https://{shop}.myshopify.com/api/mcp",
     });
-    await expectError(await owner.fetch("GET", `/mcp/registry/${NO_SUCH_ID}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", "/mcp/registry/nope/"), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/mcp/registry/${NO_SUCH_ID}/`));
+    await expectNotFound(await owner.fetch("GET", "/mcp/registry/nope/"));
     await expectError(await call("GET", "/api/v1/mcp/registry/"), 401, "not_authenticated");
     // Read-only: nothing but GET.
     await expectError(await owner.fetch("POST", "/mcp/registry/", {}), 405);
@@ -140,26 +141,14 @@ describe("connectors", () => {
     await expectError(await call("GET", "/api/v1/connectors/"), 401, "not_authenticated");
     await expectError(await call("POST", "/api/v1/connectors/", { mcpRegistryId: GITHUB }), 401, "not_authenticated");
     const nobody = await seedMember(owner, []);
-    await expectError(await nobody.fetch("GET", "/connectors/"), 403, "permission_denied");
-    await expectError(
-      await nobody.fetch("GET", `/connectors/${made.id}/authorized-members/`),
-      403,
-      "permission_denied",
-    );
-    await expectError(
-      await nobody.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await nobody.fetch("GET", "/connectors/"));
+    await expectDenied(await nobody.fetch("GET", `/connectors/${made.id}/authorized-members/`));
+    await expectDenied(await nobody.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } }));
     const viewer = await seedMember(owner, ["tool.view"]);
     expect((await viewer.fetch("GET", `/connectors/${made.id}/`)).status).toBe(200);
-    await expectError(await viewer.fetch("POST", "/connectors/", { mcpRegistryId: GITHUB }), 403, "permission_denied");
-    await expectError(
-      await viewer.fetch("PATCH", `/connectors/${made.id}/`, { isEnabled: false }),
-      403,
-      "permission_denied",
-    );
-    await expectError(await viewer.fetch("DELETE", `/connectors/${made.id}/`), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("POST", "/connectors/", { mcpRegistryId: GITHUB }));
+    await expectDenied(await viewer.fetch("PATCH", `/connectors/${made.id}/`, { isEnabled: false }));
+    await expectDenied(await viewer.fetch("DELETE", `/connectors/${made.id}/`));
 
     const other = await seedOwner();
     for (const [method, path, body] of [
@@ -172,7 +161,7 @@ describe("connectors", () => {
       ["POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } }],
       ["DELETE", `/connectors/${made.id}/credentials/`],
     ] as [string, string, unknown?][]) {
-      await expectError(await other.fetch(method, path, body), 404, "not_found");
+      await expectNotFound(await other.fetch(method, path, body));
     }
     expect((await bodyOf<"GET /connectors/">(await other.fetch("GET", "/connectors/"))).count).toBe(0);
   });
@@ -200,10 +189,8 @@ describe("connectors", () => {
     expect(JSON.stringify(holders)).not.toContain("Bearer");
 
     // A viewer may revoke only their own.
-    await expectError(
+    await expectDenied(
       await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${holders[1].memberId}/`),
-      403,
-      "permission_denied",
     );
     expect((await viewer.fetch("DELETE", `/connectors/${made.id}/authorized-members/${viewer.memberId}/`)).status).toBe(
       204,

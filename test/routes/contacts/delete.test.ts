@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { contactInboxes, contactTags } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { createContact, seedConversation, storedContact } from "./fixtures";
 
@@ -16,7 +17,7 @@ describe("DELETE /contacts/{id}/", () => {
     expect(await storedContact(contact.id)).toBeUndefined();
     expect(await db().select().from(contactInboxes).where(eq(contactInboxes.contactId, contact.id))).toHaveLength(0);
     expect(await db().select().from(contactTags).where(eq(contactTags.contactId, contact.id))).toHaveLength(0);
-    await expectError(await owner.fetch("GET", `/contacts/${contact.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/contacts/${contact.id}/`));
   });
 
   it("400 contact_has_conversations while a conversation exists", async () => {
@@ -32,18 +33,14 @@ describe("DELETE /contacts/{id}/", () => {
   it("403 for a member with contact.view only", async () => {
     const owner = await seedOwner();
     const contact = await createContact(owner);
-    await expectError(
-      await (await seedMember(owner, ["contact.view"])).fetch("DELETE", `/contacts/${contact.id}/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner, ["contact.view"])).fetch("DELETE", `/contacts/${contact.id}/`));
     expect(await storedContact(contact.id)).toBeDefined();
   });
 
   it("404 for another organization's contact", async () => {
     const owner = await seedOwner();
     const theirs = await createContact(await seedOwner());
-    await expectError(await owner.fetch("DELETE", `/contacts/${theirs.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("DELETE", `/contacts/${theirs.id}/`));
     expect(await storedContact(theirs.id)).toBeDefined();
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { createContact } from "./fixtures";
 
@@ -28,19 +29,15 @@ describe("GET /contacts/{id}/", () => {
   it("404 for another organization's contact, an unknown or a malformed id", async () => {
     const owner = await seedOwner();
     const theirs = await createContact(await seedOwner());
-    await expectError(await owner.fetch("GET", `/contacts/${theirs.id}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", `/contacts/${NO_SUCH_ID}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", "/contacts/123/"), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/contacts/${theirs.id}/`));
+    await expectNotFound(await owner.fetch("GET", `/contacts/${NO_SUCH_ID}/`));
+    await expectNotFound(await owner.fetch("GET", "/contacts/123/"));
   });
 
   it("403 without contact.view; contact.view or contact.manage may read", async () => {
     const owner = await seedOwner();
     const contact = await createContact(owner);
-    await expectError(
-      await (await seedMember(owner, ["inbox.view"])).fetch("GET", `/contacts/${contact.id}/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner, ["inbox.view"])).fetch("GET", `/contacts/${contact.id}/`));
     expect((await (await seedMember(owner, ["contact.view"])).fetch("GET", `/contacts/${contact.id}/`)).status).toBe(
       200,
     );

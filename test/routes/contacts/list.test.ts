@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { createContact, type ContactPage } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -149,7 +150,7 @@ describe("GET /contacts/", () => {
     const page = await lister(owner)("?page_size=2&page=2");
     expect(page).toMatchObject({ count: 3, next: null });
     expect(page.results).toHaveLength(1);
-    await expectError(await owner.fetch("GET", "/contacts/?pageSize=2&page=3"), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", "/contacts/?pageSize=2&page=3"));
   });
 
   it("400 naming the bad filter", async () => {
@@ -167,11 +168,7 @@ describe("GET /contacts/", () => {
   it("403 without contact.view; 200 with it", async () => {
     const owner = await seedOwner();
     await createContact(owner);
-    await expectError(
-      await (await seedMember(owner, ["inbox.view"])).fetch("GET", "/contacts/"),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner, ["inbox.view"])).fetch("GET", "/contacts/"));
     const viewer = await seedMember(owner, ["contact.view"]);
     expect((await bodyOf<"GET /contacts/">(await viewer.fetch("GET", "/contacts/"))).count).toBe(1);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { contactInboxes, contactTags } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { createContact, storedContact } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -150,11 +151,7 @@ describe("PUT and PATCH /contacts/{id}/", () => {
     const owner = await seedOwner();
     const contact = await createContact(owner);
     const viewer = await seedMember(owner, ["contact.view"]);
-    await expectError(
-      await viewer.fetch("PATCH", `/contacts/${contact.id}/`, { name: "New" }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("PATCH", `/contacts/${contact.id}/`, { name: "New" }));
     expect((await storedContact(contact.id)).name).toBe(contact.name);
     const manager = await seedMember(owner, ["contact.manage"]);
     expect((await manager.fetch("PUT", `/contacts/${contact.id}/`, { name: "New" })).status).toBe(200);
@@ -163,8 +160,8 @@ describe("PUT and PATCH /contacts/{id}/", () => {
   it("404 for another organization's contact", async () => {
     const owner = await seedOwner();
     const theirs = await createContact(await seedOwner());
-    await expectError(await owner.fetch("PUT", `/contacts/${theirs.id}/`, { name: "Mine" }), 404, "not_found");
-    await expectError(await owner.fetch("PATCH", `/contacts/${theirs.id}/`, { name: "Mine" }), 404, "not_found");
+    await expectNotFound(await owner.fetch("PUT", `/contacts/${theirs.id}/`, { name: "Mine" }));
+    await expectNotFound(await owner.fetch("PATCH", `/contacts/${theirs.id}/`, { name: "Mine" }));
     expect((await storedContact(theirs.id)).name).toBe(theirs.name);
   });
 

@@ -3,6 +3,7 @@
 // assistant's statistics unless `includeTests=true`.
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner, waitFor, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
 
@@ -107,26 +108,14 @@ describe("isTest conversations", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     await expectError(await call("GET", "/api/v1/conversations/?isTest=true"), 401, "not_authenticated");
-    await expectError(
-      await (await seedMember(owner, [])).fetch("GET", "/conversations/?isTest=true"),
-      403,
-      "permission_denied",
-    );
-    await expectError(
+    await expectDenied(await (await seedMember(owner, [])).fetch("GET", "/conversations/?isTest=true"));
+    await expectDenied(
       await (await seedMember(owner, [])).fetch("GET", `/chatbots/${bot.id}/statistics/?includeTests=true`),
-      403,
-      "permission_denied",
     );
     const stranger = await seedOwner();
-    await expectError(
-      await stranger.fetch("GET", `/chatbots/${bot.id}/statistics/?includeTests=true`),
-      404,
-      "not_found",
-    );
-    await expectError(
+    await expectNotFound(await stranger.fetch("GET", `/chatbots/${bot.id}/statistics/?includeTests=true`));
+    await expectNotFound(
       await stranger.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hi" }, test: true }),
-      404,
-      "not_found",
     );
   });
 });

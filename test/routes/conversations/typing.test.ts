@@ -2,6 +2,7 @@
 // organization's live inbox stream. Nothing is stored.
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied } from "../../support/refusals";
 import { liveEvents } from "../../support/sse";
 import { pub, visitorConversation } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
@@ -77,11 +78,7 @@ describe("POST /conversations/{id}/typing/ (an operator typing)", () => {
       await expectError(await other.fetch("POST", `/conversations/${id}/typing/`, { typing: true }), 404);
       await expectError(await owner.fetch("POST", `/conversations/${NO_SUCH_ID}/typing/`, { typing: true }), 404);
       const viewer = await seedMember(owner, ["conversation.view"]);
-      await expectError(
-        await viewer.fetch("POST", `/conversations/${id}/typing/`, { typing: true }),
-        403,
-        "permission_denied",
-      );
+      await expectDenied(await viewer.fetch("POST", `/conversations/${id}/typing/`, { typing: true }));
     },
   );
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createGroup, groupsPath } from "./helpers";
 
 describe("GET /organizations/{organizationPk}/groups/{id}/", () => {
@@ -27,10 +28,10 @@ describe("GET /organizations/{organizationPk}/groups/{id}/", () => {
       const owner = await seedOwner();
       const other = await seedOwner();
       const theirs = await createGroup(other, []);
-      await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, `${theirs.id}/`)), 404, "not_found");
-      await expectError(await owner.fetch("GET", groupsPath(other.organizationId, `${theirs.id}/`)), 404, "not_found");
-      await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, `${NO_SUCH_ID}/`)), 404, "not_found");
-      await expectError(await owner.fetch("GET", groupsPath(owner.organizationId, "nope/")), 404, "not_found");
+      await expectNotFound(await owner.fetch("GET", groupsPath(owner.organizationId, `${theirs.id}/`)));
+      await expectNotFound(await owner.fetch("GET", groupsPath(other.organizationId, `${theirs.id}/`)));
+      await expectNotFound(await owner.fetch("GET", groupsPath(owner.organizationId, `${NO_SUCH_ID}/`)));
+      await expectNotFound(await owner.fetch("GET", groupsPath(owner.organizationId, "nope/")));
     },
   );
 
@@ -38,11 +39,7 @@ describe("GET /organizations/{organizationPk}/groups/{id}/", () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, []);
     const plain = await seedMember(owner);
-    await expectError(
-      await plain.fetch("GET", groupsPath(owner.organizationId, `${group.id}/`)),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await plain.fetch("GET", groupsPath(owner.organizationId, `${group.id}/`)));
     await expectError(
       await call("GET", `/api/v1${groupsPath(owner.organizationId, `${group.id}/`)}`),
       401,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner, unique } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createGroup, groupsPath } from "./helpers";
 import { bodyOf } from "../../support/api";
 
@@ -34,11 +35,7 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
     expect(second.results.map((g) => g.name)).toEqual(["g3"]);
     expect(second.next).toBeNull();
     expect(second.previous).not.toBeNull();
-    await expectError(
-      await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=3&pageSize=2`),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("GET", `${groupsPath(owner.organizationId)}?page=3&pageSize=2`));
   });
 
   it("400 for a page that is not a positive integer", async () => {
@@ -80,9 +77,9 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
     );
     expect(page.count).toBe(2); // the group above and the viewer's own group
     const plain = await seedMember(owner, ["chatbot.view"]);
-    await expectError(await plain.fetch("GET", groupsPath(owner.organizationId)), 403, "permission_denied");
+    await expectDenied(await plain.fetch("GET", groupsPath(owner.organizationId)));
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("GET", groupsPath(owner.organizationId)), 404, "not_found");
+    await expectNotFound(await stranger.fetch("GET", groupsPath(owner.organizationId)));
     await expectError(await call("GET", `/api/v1${groupsPath(owner.organizationId)}`), 401, "not_authenticated");
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { codenames, createGroup, groupsPath, permissionId } from "./helpers";
 import { bodyOf } from "../../support/api";
 
@@ -103,15 +104,11 @@ describe("PUT and PATCH access", () => {
     const viewer = await seedMember(owner, ["group.view"]);
     const body = { name: "x", permissions: [] };
     for (const method of ["PUT", "PATCH"]) {
-      await expectError(
-        await viewer.fetch(method, path(owner.organizationId, group.id), body),
-        403,
-        "permission_denied",
-      );
+      await expectDenied(await viewer.fetch(method, path(owner.organizationId, group.id), body));
       const other = await seedOwner();
       const theirs = await createGroup(other, []);
-      await expectError(await owner.fetch(method, path(owner.organizationId, theirs.id), body), 404, "not_found");
-      await expectError(await owner.fetch(method, path(other.organizationId, theirs.id), body), 404, "not_found");
+      await expectNotFound(await owner.fetch(method, path(owner.organizationId, theirs.id), body));
+      await expectNotFound(await owner.fetch(method, path(other.organizationId, theirs.id), body));
       await expectError(
         await call(method, `/api/v1${path(owner.organizationId, group.id)}`, body),
         401,

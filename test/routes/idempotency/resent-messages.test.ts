@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
+import { expectDenied } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
 import { liveEvents, readEvents } from "../../support/sse";
@@ -166,10 +167,8 @@ describe("Idempotency-Key on completions", () => {
       404,
     );
     const member = await seedMember(owner, ["conversation.view"]);
-    await expectError(
+    await expectDenied(
       await member.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "x" } }, withKey(k)),
-      403,
-      "permission_denied",
     );
     await expectError(
       await call(

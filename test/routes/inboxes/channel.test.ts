@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { decryptSecret } from "../../../src/lib/crypto";
 import { standIn } from "../../channels/support";
 import { bodyOf } from "../../support/api";
@@ -113,15 +114,11 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
         404,
         "not_found",
       );
-      await expectError(
+      await expectNotFound(
         await owner.fetch(method, `/inboxes/${NO_SUCH_ID}/channel/${path}`, method === "PUT" ? {} : undefined),
-        404,
-        "not_found",
       );
-      await expectError(
+      await expectNotFound(
         await owner.fetch(method, `/inboxes/123/channel/${path}`, method === "PUT" ? {} : undefined),
-        404,
-        "not_found",
       );
     }
     expect(await rowOf(theirs)).toBeNull();
@@ -132,17 +129,9 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
     const inbox = await newInbox(owner);
     const viewer = await seedMember(owner, ["inbox.view"]);
     expect((await viewer.fetch("GET", `/inboxes/${inbox}/channel/`)).status).toBe(200);
-    await expectError(
-      await viewer.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: "1:x" }),
-      403,
-      "permission_denied",
-    );
-    await expectError(await viewer.fetch("POST", `/inboxes/${inbox}/channel/connect/`), 403, "permission_denied");
-    await expectError(
-      await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox}/channel/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("PUT", `/inboxes/${inbox}/channel/`, { botToken: "1:x" }));
+    await expectDenied(await viewer.fetch("POST", `/inboxes/${inbox}/channel/connect/`));
+    await expectDenied(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox}/channel/`));
     expect(await rowOf(inbox)).toBeNull();
   });
 
@@ -210,8 +199,8 @@ describe("POST /messages/{id}/channel-delivery/retry/", () => {
       "without a key",
     async () => {
       const owner = await seedOwner();
-      await expectError(await owner.fetch("POST", `/messages/${NO_SUCH_ID}/channel-delivery/retry/`), 404, "not_found");
-      await expectError(await owner.fetch("POST", "/messages/123/channel-delivery/retry/"), 404, "not_found");
+      await expectNotFound(await owner.fetch("POST", `/messages/${NO_SUCH_ID}/channel-delivery/retry/`));
+      await expectNotFound(await owner.fetch("POST", "/messages/123/channel-delivery/retry/"));
       await expectError(
         await (await seedMember(owner, ["conversation.view"])).fetch(
           "POST",

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { chatbotGroups, inboxes, webChats } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied } from "../../support/refusals";
 import { createInbox, seedChatbot } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -109,11 +110,7 @@ describe("POST /inboxes/", () => {
         "invalid",
       );
       expect(Object.keys(err.errors!)).toEqual(["chatbot"]);
-      await expectError(
-        await inOwnOrganization(viewer, { name: "No", channelType: "web", chatbot: { id: bot.id } }),
-        403,
-        "permission_denied",
-      );
+      await expectDenied(await inOwnOrganization(viewer, { name: "No", channelType: "web", chatbot: { id: bot.id } }));
       expect(await countInboxes(owner.organizationId)).toBe(1); // only the one above
     },
   );
@@ -121,11 +118,7 @@ describe("POST /inboxes/", () => {
   it("403 for a member with inbox.view only; inbox.manage may create", async () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["inbox.view"]);
-    await expectError(
-      await viewer.fetch("POST", "/inboxes/", { name: "x", channelType: "web" }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("POST", "/inboxes/", { name: "x", channelType: "web" }));
     expect(await countInboxes(owner.organizationId)).toBe(0);
     const manager = await seedMember(owner, ["inbox.manage"]);
     expect((await manager.fetch("POST", "/inboxes/", { name: "x", channelType: "web" })).status).toBe(201);

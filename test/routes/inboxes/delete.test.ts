@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { inboxes, webChats } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "./fixtures";
 
 const exists = async (id: string) => (await db().select().from(inboxes).where(eq(inboxes.id, id))).length === 1;
@@ -14,24 +15,20 @@ describe("DELETE /inboxes/{id}/", () => {
     expect(res.status).toBe(204);
     expect(await exists(inbox.id)).toBe(false);
     expect(await db().select().from(webChats).where(eq(webChats.id, inbox.channel!.id))).toHaveLength(0);
-    await expectError(await owner.fetch("GET", `/web-chats/${inbox.channel!.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/web-chats/${inbox.channel!.id}/`));
   });
 
   it("403 for a member with inbox.view only", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    await expectError(
-      await (await seedMember(owner, ["inbox.view"])).fetch("DELETE", `/inboxes/${inbox.id}/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner, ["inbox.view"])).fetch("DELETE", `/inboxes/${inbox.id}/`));
     expect(await exists(inbox.id)).toBe(true);
   });
 
   it("404 for another organization's inbox", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectError(await owner.fetch("DELETE", `/inboxes/${theirs.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("DELETE", `/inboxes/${theirs.id}/`));
     expect(await exists(theirs.id)).toBe(true);
   });
 

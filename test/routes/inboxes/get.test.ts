@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conversations } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -33,19 +34,15 @@ describe("GET /inboxes/{id}/", () => {
   it("404 for another organization's inbox, an unknown or a malformed id", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectError(await owner.fetch("GET", `/inboxes/${theirs.id}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", `/inboxes/${NO_SUCH_ID}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", "/inboxes/123/"), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/inboxes/${theirs.id}/`));
+    await expectNotFound(await owner.fetch("GET", `/inboxes/${NO_SUCH_ID}/`));
+    await expectNotFound(await owner.fetch("GET", "/inboxes/123/"));
   });
 
   it("403 without inbox.view", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    await expectError(
-      await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox.id}/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox.id}/`));
     expect((await (await seedMember(owner, ["inbox.manage"])).fetch("GET", `/inboxes/${inbox.id}/`)).status).toBe(200);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { inboxes } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox, seedChatbot } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -57,18 +58,14 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const viewer = await seedMember(owner, ["inbox.view"]);
-    await expectError(await viewer.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "New" }), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "New" }));
     expect((await stored(inbox.id)).name).toBe(inbox.name);
   });
 
   it("404 for another organization's inbox", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectError(
-      await owner.fetch("PUT", `/inboxes/${theirs.id}/`, { name: "Mine", channelType: "web" }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("PUT", `/inboxes/${theirs.id}/`, { name: "Mine", channelType: "web" }));
     expect((await stored(theirs.id)).name).toBe(theirs.name);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { expectDenied } from "../../support/refusals";
 import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
 import { createKnowledgeBase } from "../../fixtures/knowledge";
 import { bodyOf, type Operation } from "../../support/api";
@@ -216,8 +217,8 @@ describe("POST /knowledge-bases/", () => {
     const viewer = await seedMember(owner, ["knowledge_base.view"]);
     const plain = await seedMember(owner);
     await expectError(await call("POST", "/api/v1/knowledge-bases/", base()), 401, "not_authenticated");
-    await expectError(await viewer.fetch("POST", "/knowledge-bases/", base()), 403, "permission_denied");
-    await expectError(await plain.fetch("POST", "/knowledge-bases/", base()), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("POST", "/knowledge-bases/", base()));
+    await expectDenied(await plain.fetch("POST", "/knowledge-bases/", base()));
     expect(await countOf(owner)).toBe(0);
   });
 
@@ -225,15 +226,9 @@ describe("POST /knowledge-bases/", () => {
     const owner = await seedOwner();
     const manager = await seedMember(owner, ["knowledge_base.manage", "knowledge_base.view"]);
     const foreign = await createGroup(owner, ["knowledge_base.view"]);
-    await expectError(
-      await manager.fetch("POST", "/knowledge-bases/", base({ groups: [{ id: foreign.id }] })),
-      403,
-      "permission_denied",
-    );
-    await expectError(
+    await expectDenied(await manager.fetch("POST", "/knowledge-bases/", base({ groups: [{ id: foreign.id }] })));
+    await expectDenied(
       await manager.fetch("POST", "/knowledge-bases/", base({ groups: [{ id: manager.groupId }, { id: foreign.id }] })),
-      403,
-      "permission_denied",
     );
     expect(await countOf(owner)).toBe(0);
     const kb = await createKnowledgeBase(manager, { groups: [{ id: manager.groupId }] });

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { matchExpression } from "../../../src/services/knowledge/retrieval/terms";
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
@@ -54,17 +55,9 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     );
     expect(await ftsRows("text_nodes_fts", kb.id, word)).toBe(0);
     expect(await ftsRows("faqs_fts", kb.id, word)).toBe(0);
-    await expectError(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`), 404, "not_found");
-    await expectError(
-      await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: word }),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`, undefined, { prefix }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`));
+    await expectNotFound(await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: word }));
+    await expectNotFound(await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`, undefined, { prefix }));
 
     // The other knowledge base keeps all of its content.
     expect(await rowsOf("text_nodes", keep.id)).toBeGreaterThan(0);
@@ -96,10 +89,10 @@ describe("DELETE /knowledge-bases/{id}/", () => {
       const kb = await createKnowledgeBase(owner, { groups: [{ id: viewer.groupId }] });
       await createFaq(owner, kb.id, { question: "Q?", answer: "A." });
       const path = `/knowledge-bases/${kb.id}/`;
-      await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
-      await expectError(await outsider.fetch("DELETE", path), 404, "not_found");
-      await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
-      await expectError(await owner.fetch("DELETE", "/knowledge-bases/not-a-uuid/"), 404, "not_found");
+      await expectDenied(await viewer.fetch("DELETE", path));
+      await expectNotFound(await outsider.fetch("DELETE", path));
+      await expectNotFound(await (await seedOwner()).fetch("DELETE", path));
+      await expectNotFound(await owner.fetch("DELETE", "/knowledge-bases/not-a-uuid/"));
       await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
       await expectError(await call("DELETE", `/api${path}`), 401, "not_authenticated");
       const still = await bodyOf<"GET /knowledge-bases/{id}/">(await owner.fetch("GET", path));
@@ -113,6 +106,6 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     const manager = await seedMember(owner, ["knowledge_base.manage"]);
     const kb = await createKnowledgeBase(owner, { groups: [{ id: manager.groupId }] });
     expect((await manager.fetch("DELETE", `/knowledge-bases/${kb.id}/`)).status).toBe(204);
-    await expectError(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`));
   });
 });

@@ -2,6 +2,7 @@ import { matchExpression } from "../../../src/services/knowledge/retrieval/terms
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
 import { bodyOf, documentOf } from "../../support/api";
 
@@ -67,7 +68,7 @@ describe("knowledge base FAQs", () => {
     expect(await keywordHits(kb.id, "refund")).toContain(rowid);
     expect((await owner.fetch("DELETE", `${faqsOf(kb.id)}${faq.id}/`)).status).toBe(204);
     expect(await keywordHits(kb.id, "refund")).not.toContain(rowid);
-    await expectError(await owner.fetch("GET", `${faqsOf(kb.id)}${faq.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `${faqsOf(kb.id)}${faq.id}/`));
   });
 
   it.each(PREFIXES)("lists newest first with query and label filters under %s", async (prefix) => {
@@ -267,8 +268,7 @@ describe("knowledge base FAQs", () => {
       ["POST", `${faqsOf(kb.id)}batch-delete/`, { ids: [faq.id] }],
       ["PATCH", `${one}update-metadata/`, { rawUserDefineMetadata: { a: 1 } }],
     ];
-    for (const [method, path, body] of writes)
-      await expectError(await member.fetch(method, path, body), 403, "permission_denied");
+    for (const [method, path, body] of writes) await expectDenied(await member.fetch(method, path, body));
     expect(await (await owner.fetch("GET", one)).json()).toMatchObject({ ...REFUND, rawUserDefineMetadata: {} });
     expect((await listFaqs(owner, kb.id)).count).toBe(1);
   });
@@ -278,26 +278,22 @@ describe("knowledge base FAQs", () => {
     const faq = await createFaq(owner, kb.id, REFUND);
     const stranger = await seedOwner("stranger");
     const kb2 = await createKnowledgeBase(owner);
-    await expectError(await stranger.fetch("GET", faqsOf(kb.id)), 404, "not_found");
-    await expectError(await stranger.fetch("POST", faqsOf(kb.id), REFUND), 404, "not_found");
-    await expectError(
-      await stranger.fetch("POST", `${faqsOf(kb.id)}batch-delete/`, { ids: [faq.id] }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await stranger.fetch("GET", faqsOf(kb.id)));
+    await expectNotFound(await stranger.fetch("POST", faqsOf(kb.id), REFUND));
+    await expectNotFound(await stranger.fetch("POST", `${faqsOf(kb.id)}batch-delete/`, { ids: [faq.id] }));
     // The FAQ's own id, under a knowledge base the caller cannot see or one it does not belong to.
     for (const [actor, one] of [
       [stranger, `${faqsOf(kb.id)}${faq.id}/`],
       [owner, `${faqsOf(kb2.id)}${faq.id}/`],
     ] as const) {
-      await expectError(await actor.fetch("GET", one), 404, "not_found");
-      await expectError(await actor.fetch("PUT", one, REFUND), 404, "not_found");
-      await expectError(await actor.fetch("PATCH", one, { answer: "x" }), 404, "not_found");
-      await expectError(await actor.fetch("DELETE", one), 404, "not_found");
-      await expectError(await actor.fetch("PATCH", `${one}update-metadata/`, { labels: [] }), 404, "not_found");
+      await expectNotFound(await actor.fetch("GET", one));
+      await expectNotFound(await actor.fetch("PUT", one, REFUND));
+      await expectNotFound(await actor.fetch("PATCH", one, { answer: "x" }));
+      await expectNotFound(await actor.fetch("DELETE", one));
+      await expectNotFound(await actor.fetch("PATCH", `${one}update-metadata/`, { labels: [] }));
     }
-    await expectError(await owner.fetch("GET", `${faqsOf("not-a-uuid")}`), 404, "not_found");
-    await expectError(await owner.fetch("GET", `${faqsOf(kb.id)}not-a-uuid/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `${faqsOf("not-a-uuid")}`));
+    await expectNotFound(await owner.fetch("GET", `${faqsOf(kb.id)}not-a-uuid/`));
     expect(await (await owner.fetch("GET", `${faqsOf(kb.id)}${faq.id}/`)).json()).toMatchObject(REFUND);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
 
@@ -42,7 +43,7 @@ describe("knowledge base labels", () => {
 
     const del = await owner.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`, undefined, { prefix });
     expect(del.status).toBe(204);
-    await expectError(await owner.fetch("GET", `${labelsOf(kb.id)}${label.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `${labelsOf(kb.id)}${label.id}/`));
   });
 
   it("lists by name with a name filter, and counts the FAQs carrying each label", async () => {
@@ -124,13 +125,9 @@ describe("knowledge base labels", () => {
     const label = await createLabel(owner, kb.id, "seen");
     expect((await member.fetch("GET", labelsOf(kb.id))).status).toBe(200);
     expect((await member.fetch("GET", `${labelsOf(kb.id)}${label.id}/`)).status).toBe(200);
-    await expectError(await member.fetch("POST", labelsOf(kb.id), { name: "new" }), 403, "permission_denied");
-    await expectError(
-      await member.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "new" }),
-      403,
-      "permission_denied",
-    );
-    await expectError(await member.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`), 403, "permission_denied");
+    await expectDenied(await member.fetch("POST", labelsOf(kb.id), { name: "new" }));
+    await expectDenied(await member.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "new" }));
+    await expectDenied(await member.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`));
     const page = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/labels/">(
       await owner.fetch("GET", labelsOf(kb.id)),
     );
@@ -141,20 +138,20 @@ describe("knowledge base labels", () => {
     const { owner, kb } = await setup();
     const label = await createLabel(owner, kb.id);
     const stranger = await seedOwner("stranger");
-    await expectError(await stranger.fetch("GET", labelsOf(kb.id)), 404, "not_found");
-    await expectError(await stranger.fetch("POST", labelsOf(kb.id), { name: "x" }), 404, "not_found");
-    await expectError(await stranger.fetch("GET", `${labelsOf(kb.id)}${label.id}/`), 404, "not_found");
-    await expectError(await stranger.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "x" }), 404, "not_found");
-    await expectError(await stranger.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`), 404, "not_found");
+    await expectNotFound(await stranger.fetch("GET", labelsOf(kb.id)));
+    await expectNotFound(await stranger.fetch("POST", labelsOf(kb.id), { name: "x" }));
+    await expectNotFound(await stranger.fetch("GET", `${labelsOf(kb.id)}${label.id}/`));
+    await expectNotFound(await stranger.fetch("PUT", `${labelsOf(kb.id)}${label.id}/`, { name: "x" }));
+    await expectNotFound(await stranger.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`));
 
     const kb2 = await createKnowledgeBase(owner);
-    await expectError(await owner.fetch("GET", `${labelsOf(kb2.id)}${label.id}/`), 404, "not_found");
-    await expectError(await owner.fetch("PUT", `${labelsOf(kb2.id)}${label.id}/`, { name: "x" }), 404, "not_found");
-    await expectError(await owner.fetch("DELETE", `${labelsOf(kb2.id)}${label.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `${labelsOf(kb2.id)}${label.id}/`));
+    await expectNotFound(await owner.fetch("PUT", `${labelsOf(kb2.id)}${label.id}/`, { name: "x" }));
+    await expectNotFound(await owner.fetch("DELETE", `${labelsOf(kb2.id)}${label.id}/`));
     expect(await countLabels(owner, kb.id)).toBe(1);
 
-    await expectError(await owner.fetch("GET", labelsOf("not-a-uuid")), 404, "not_found");
-    await expectError(await owner.fetch("GET", `${labelsOf(kb.id)}not-a-uuid/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", `${labelsOf(kb.id)}${NO_SUCH_ID}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", labelsOf("not-a-uuid")));
+    await expectNotFound(await owner.fetch("GET", `${labelsOf(kb.id)}not-a-uuid/`));
+    await expectNotFound(await owner.fetch("GET", `${labelsOf(kb.id)}${NO_SUCH_ID}/`));
   });
 });

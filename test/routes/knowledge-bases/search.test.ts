@@ -1,6 +1,7 @@
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectNotFound } from "../../support/refusals";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
 
@@ -224,22 +225,10 @@ describe("POST /knowledge-bases/{id}/search/", () => {
         "not_authenticated",
       );
       const stranger = await seedOwner();
-      await expectError(
-        await stranger.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }),
-        404,
-        "not_found",
-      );
-      await expectError(
-        await owner.fetch("POST", `/knowledge-bases/${NO_SUCH_ID}/search/`, { query: "x" }),
-        404,
-        "not_found",
-      );
+      await expectNotFound(await stranger.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }));
+      await expectNotFound(await owner.fetch("POST", `/knowledge-bases/${NO_SUCH_ID}/search/`, { query: "x" }));
       const outsider = await seedMember(owner, ["knowledge_base.view"]);
-      await expectError(
-        await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }),
-        404,
-        "not_found",
-      );
+      await expectNotFound(await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" }));
       await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { groups: [{ id: outsider.groupId }] });
       expect((await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" })).status).toBe(200);
     },

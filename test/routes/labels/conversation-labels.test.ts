@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
 import { bodyOf } from "../../support/api";
@@ -142,17 +143,9 @@ describe("PUT /conversations/{id}/labels/", () => {
       "not_authenticated",
     );
     const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(
-      await viewer.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] }),
-      403,
-      "permission_denied",
-    );
-    await expectError(await stranger.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] }), 404, "not_found");
-    await expectError(
-      await owner.fetch("PUT", `/conversations/${NO_SUCH_ID}/labels/`, { labelIds: [] }),
-      404,
-      "not_found",
-    );
+    await expectDenied(await viewer.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] }));
+    await expectNotFound(await stranger.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] }));
+    await expectNotFound(await owner.fetch("PUT", `/conversations/${NO_SUCH_ID}/labels/`, { labelIds: [] }));
     expect(await linksOf(id)).toEqual([]);
     // A viewer sees the labels and filters by them.
     await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { bodyOf } from "../../support/api";
 
 const createLabel = async (actor: Actor, body: Record<string, unknown>) => {
@@ -54,7 +55,7 @@ describe("/labels/", () => {
     });
 
     expect((await owner.fetch("DELETE", `/labels/${vip.id}/`, undefined, { prefix })).status).toBe(204);
-    await expectError(await owner.fetch("GET", `/labels/${vip.id}/`, undefined, { prefix }), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/labels/${vip.id}/`, undefined, { prefix }));
     expect(await labelsOf(owner.organizationId)).toEqual([
       { name: "Billing", color: "#000000", description: "Invoices" },
       { name: "Bug", color: "#00ff00", description: "" },
@@ -98,10 +99,10 @@ describe("/labels/", () => {
     const stranger = await seedOwner();
     const mine = await createLabel(owner, { name: "Billing", color: "#123456" });
     await createLabel(stranger, { name: "Billing", color: "#654321" });
-    await expectError(await stranger.fetch("GET", `/labels/${mine.id}/`), 404, "not_found");
-    await expectError(await stranger.fetch("PATCH", `/labels/${mine.id}/`, { name: "Mine now" }), 404, "not_found");
-    await expectError(await stranger.fetch("DELETE", `/labels/${mine.id}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", `/labels/${NO_SUCH_ID}/`), 404, "not_found");
+    await expectNotFound(await stranger.fetch("GET", `/labels/${mine.id}/`));
+    await expectNotFound(await stranger.fetch("PATCH", `/labels/${mine.id}/`, { name: "Mine now" }));
+    await expectNotFound(await stranger.fetch("DELETE", `/labels/${mine.id}/`));
+    await expectNotFound(await owner.fetch("GET", `/labels/${NO_SUCH_ID}/`));
     const theirs = await bodyOf<"GET /labels/">(await stranger.fetch("GET", "/labels/"));
     expect(theirs.results.map((l) => l.color)).toEqual(["#654321"]);
     expect(await labelsOf(owner.organizationId)).toEqual([{ name: "Billing", color: "#123456", description: "" }]);
@@ -113,22 +114,16 @@ describe("/labels/", () => {
     await expectError(await call("GET", "/api/v1/labels/"), 401, "not_authenticated");
     await expectError(await call("POST", "/api/v1/labels/", { name: "x", color: "#123456" }), 401, "not_authenticated");
     const plain = await seedMember(owner);
-    await expectError(await plain.fetch("GET", "/labels/"), 403, "permission_denied");
-    await expectError(await plain.fetch("GET", `/labels/${label.id}/`), 403, "permission_denied");
+    await expectDenied(await plain.fetch("GET", "/labels/"));
+    await expectDenied(await plain.fetch("GET", `/labels/${label.id}/`));
     const viewer = await seedMember(owner, ["conversation.manage"]);
     expect((await viewer.fetch("GET", "/labels/")).status).toBe(200);
     expect((await viewer.fetch("GET", `/labels/${label.id}/`)).status).toBe(200);
     expect(
-      (
-        await expectError(
-          await viewer.fetch("POST", "/labels/", { name: "New", color: "#123456" }),
-          403,
-          "permission_denied",
-        )
-      ).detail,
+      (await expectDenied(await viewer.fetch("POST", "/labels/", { name: "New", color: "#123456" }))).detail,
     ).toContain("label.manage");
-    await expectError(await viewer.fetch("PATCH", `/labels/${label.id}/`, { name: "New" }), 403, "permission_denied");
-    await expectError(await viewer.fetch("DELETE", `/labels/${label.id}/`), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("PATCH", `/labels/${label.id}/`, { name: "New" }));
+    await expectDenied(await viewer.fetch("DELETE", `/labels/${label.id}/`));
     expect(await labelsOf(owner.organizationId)).toEqual([{ name: label.name, color: "#123456", description: "" }]);
     const manager = await seedMember(owner, ["label.manage"]);
     expect((await manager.fetch("POST", "/labels/", { name: "New", color: "#123456" })).status).toBe(201);

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { members } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { bodyOf } from "../../support/api";
 
 const path = (orgId: string) => `/organizations/${orgId}/members/`;
@@ -97,11 +98,7 @@ describe("POST /organizations/{organizationPk}/members/", () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["member.view"]);
     const other = await seedOwner();
-    await expectError(
-      await viewer.fetch("POST", path(owner.organizationId), { email: other.email }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("POST", path(owner.organizationId), { email: other.email }));
     expect(await membershipsOf(owner.organizationId, other.userId)).toHaveLength(0);
   });
 
@@ -115,13 +112,9 @@ describe("POST /organizations/{organizationPk}/members/", () => {
   it("404 for another organization, an unknown one and a malformed id", async () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
-    await expectError(
-      await stranger.fetch("POST", path(owner.organizationId), { email: stranger.email }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await stranger.fetch("POST", path(owner.organizationId), { email: stranger.email }));
     expect(await membershipsOf(owner.organizationId, stranger.userId)).toHaveLength(0);
-    await expectError(await owner.fetch("POST", path(NO_SUCH_ID), { email: stranger.email }), 404, "not_found");
-    await expectError(await owner.fetch("POST", path("not-a-uuid"), { email: stranger.email }), 404, "not_found");
+    await expectNotFound(await owner.fetch("POST", path(NO_SUCH_ID), { email: stranger.email }));
+    await expectNotFound(await owner.fetch("POST", path("not-a-uuid"), { email: stranger.email }));
   });
 });

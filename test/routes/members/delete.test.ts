@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { members } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { memberIdOf } from "./helpers";
 
 const path = (orgId: string, id: string) => `/organizations/${orgId}/members/${id}/`;
@@ -14,11 +15,7 @@ describe("DELETE /organizations/{organizationPk}/members/{id}/", () => {
     const res = await owner.fetch("DELETE", path(owner.organizationId, member.memberId), undefined, { prefix });
     expect(res.status).toBe(204);
     expect(await exists(member.memberId)).toBe(false);
-    await expectError(
-      await member.fetch("GET", `/organizations/${owner.organizationId}/members/current/`),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await member.fetch("GET", `/organizations/${owner.organizationId}/members/current/`));
   });
 
   it("a member may leave without member.manage", async () => {
@@ -52,11 +49,7 @@ describe("DELETE /organizations/{organizationPk}/members/{id}/", () => {
     const owner = await seedOwner();
     const viewer = await seedMember(owner, ["member.view"]);
     const target = await seedMember(owner);
-    await expectError(
-      await viewer.fetch("DELETE", path(owner.organizationId, target.memberId)),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("DELETE", path(owner.organizationId, target.memberId)));
     expect(await exists(target.memberId)).toBe(true);
     const manager = await seedMember(owner, ["member.manage"]);
     expect((await manager.fetch("DELETE", path(owner.organizationId, target.memberId))).status).toBe(204);
@@ -66,9 +59,9 @@ describe("DELETE /organizations/{organizationPk}/members/{id}/", () => {
     const owner = await seedOwner();
     const member = await seedMember(owner);
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("DELETE", path(owner.organizationId, member.memberId)), 404, "not_found");
-    await expectError(await stranger.fetch("DELETE", path(stranger.organizationId, member.memberId)), 404, "not_found");
-    await expectError(await owner.fetch("DELETE", path(owner.organizationId, NO_SUCH_ID)), 404, "not_found");
+    await expectNotFound(await stranger.fetch("DELETE", path(owner.organizationId, member.memberId)));
+    await expectNotFound(await stranger.fetch("DELETE", path(stranger.organizationId, member.memberId)));
+    await expectNotFound(await owner.fetch("DELETE", path(owner.organizationId, NO_SUCH_ID)));
     expect(await exists(member.memberId)).toBe(true);
   });
 });

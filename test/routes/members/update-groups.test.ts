@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { groupPermissions } from "../../../src/db/schema";
 import { PERMISSIONS } from "../../../src/services/permissions";
 import { addGroup, groupLinks, joinGroup, memberIdOf } from "./helpers";
@@ -72,17 +73,9 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
     const target = await seedMember(owner);
     const group = await addGroup(owner.organizationId);
     const viewer = await seedMember(owner, ["member.view", "group.manage"]);
-    await expectError(
-      await viewer.fetch("POST", path(owner.organizationId, target.memberId), { groups: [group] }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("POST", path(owner.organizationId, target.memberId), { groups: [group] }));
     const manager = await seedMember(owner, ["member.manage"]);
-    await expectError(
-      await manager.fetch("POST", path(owner.organizationId, manager.memberId), { groups: [group] }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await manager.fetch("POST", path(owner.organizationId, manager.memberId), { groups: [group] }));
     expect(await linkedGroups(target.memberId)).toEqual([]);
     expect(await linkedGroups(manager.memberId)).toEqual([manager.groupId]);
     expect((await manager.fetch("POST", path(owner.organizationId, target.memberId), { groups: [group] })).status).toBe(
@@ -104,7 +97,7 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
       .insert(groupPermissions)
       .values({ groupId: admins, permissionId: PERMISSIONS.find((p) => p.codename === "organization.manage")!.id });
     const res = await manager.fetch("POST", path(owner.organizationId, target.memberId), { groups: [admins] });
-    expect((await expectError(res, 403, "permission_denied")).detail).toContain("organization.manage");
+    expect((await expectDenied(res)).detail).toContain("organization.manage");
     expect(await linkedGroups(target.memberId)).toEqual([]);
   });
 
@@ -113,21 +106,11 @@ describe("POST /organizations/{organizationPk}/members/{id}/update-groups/", () 
     const member = await seedMember(owner);
     const stranger = await seedOwner();
     const strangerGroup = await addGroup(stranger.organizationId);
-    await expectError(
-      await stranger.fetch("POST", path(owner.organizationId, member.memberId), { groups: [] }),
-      404,
-      "not_found",
-    );
-    await expectError(
+    await expectNotFound(await stranger.fetch("POST", path(owner.organizationId, member.memberId), { groups: [] }));
+    await expectNotFound(
       await stranger.fetch("POST", path(stranger.organizationId, member.memberId), { groups: [strangerGroup] }),
-      404,
-      "not_found",
     );
-    await expectError(
-      await owner.fetch("POST", path(owner.organizationId, NO_SUCH_ID), { groups: [] }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("POST", path(owner.organizationId, NO_SUCH_ID), { groups: [] }));
     expect(await linkedGroups(member.memberId)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
@@ -98,14 +99,10 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     await expectError(await other.fetch("GET", `/messages/?conversation=${conversationId}`), 404);
     await expectError(await call("POST", "/api/v1/messages/", { conversation: conversationId, content: "x" }), 401);
     const viewer = await seedMember(owner, ["conversation.view"]);
-    await expectError(
-      await viewer.fetch("POST", "/messages/", { conversation: conversationId, content: "x" }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("POST", "/messages/", { conversation: conversationId, content: "x" }));
     expect((await viewer.fetch("GET", `/messages/?conversation=${conversationId}`)).status).toBe(200);
     const nobody = await seedMember(owner);
-    await expectError(await nobody.fetch("GET", `/messages/?conversation=${conversationId}`), 403, "permission_denied");
+    await expectDenied(await nobody.fetch("GET", `/messages/?conversation=${conversationId}`));
   });
 
   it(
@@ -132,11 +129,11 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
       await expectError(await owner.fetch("GET", `/messages/${latest.id}/?conversation=nope`), 400, "invalid");
       await expectError(await call("GET", `/api/v1${one(latest.id)}`), 401);
       await expectError(await call("GET", `/api/v1/messages/?conversation=${conversationId}`), 401);
-      await expectError(await (await seedMember(owner)).fetch("GET", one(latest.id)), 403, "permission_denied");
+      await expectDenied(await (await seedMember(owner)).fetch("GET", one(latest.id)));
       expect((await (await seedMember(owner, ["conversation.view"])).fetch("GET", one(latest.id))).status).toBe(200);
-      await expectError(await other.fetch("GET", one(latest.id)), 404, "not_found");
-      await expectError(await owner.fetch("GET", one(NO_SUCH_ID)), 404, "not_found");
-      await expectError(await owner.fetch("GET", one("not-a-uuid")), 404, "not_found");
+      await expectNotFound(await other.fetch("GET", one(latest.id)));
+      await expectNotFound(await owner.fetch("GET", one(NO_SUCH_ID)));
+      await expectNotFound(await owner.fetch("GET", one("not-a-uuid")));
     },
   );
 

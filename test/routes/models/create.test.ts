@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied } from "../../support/refusals";
 import { modelApiKey } from "../../../src/services/models";
 import { KINDS, storedModel, storedModels, validBody, type ModelRecord } from "./fixtures";
 
@@ -76,11 +77,7 @@ describe("POST models", () => {
   it("403 for a member who is not an owner, even with permissions, and nothing is written", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["chatbot.manage", "inbox.manage"]);
-    await expectError(
-      await member.fetch("POST", "/large-language-models/", validBody(KINDS[0])),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await member.fetch("POST", "/large-language-models/", validBody(KINDS[0])));
     expect(await storedModels(owner.organizationId)).toHaveLength(0);
   });
 });

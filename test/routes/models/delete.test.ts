@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { seedChatbot } from "../inboxes/fixtures";
 import { KINDS, createModel, storedModel } from "./fixtures";
 
@@ -12,7 +13,7 @@ describe("DELETE a model", () => {
       const res = await owner.fetch("DELETE", `${k.path}${model.id}/`, undefined, { prefix });
       expect(res.status).toBe(204);
       expect(await storedModel(model.id)).toBeUndefined();
-      await expectError(await owner.fetch("GET", `${k.path}${model.id}/`), 404, "not_found");
+      await expectNotFound(await owner.fetch("GET", `${k.path}${model.id}/`));
     },
   );
 
@@ -33,12 +34,8 @@ describe("DELETE a model", () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["chatbot.manage"]);
     const model = await createModel(owner, KINDS[1]);
-    await expectError(
-      await owner.fetch("DELETE", `/embedding-models/${KINDS[1].builtIns[0]}/`),
-      403,
-      "permission_denied",
-    );
-    await expectError(await member.fetch("DELETE", `/embedding-models/${model.id}/`), 403, "permission_denied");
+    await expectDenied(await owner.fetch("DELETE", `/embedding-models/${KINDS[1].builtIns[0]}/`));
+    await expectDenied(await member.fetch("DELETE", `/embedding-models/${model.id}/`));
     expect(await storedModel(model.id)).toBeDefined();
     expect(await storedModel(KINDS[1].builtIns[0])).toBeDefined();
   });
@@ -47,8 +44,8 @@ describe("DELETE a model", () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
     const theirs = await createModel(stranger, KINDS[2]);
-    await expectError(await owner.fetch("DELETE", `/reranker-models/${theirs.id}/`), 404, "not_found");
-    await expectError(await stranger.fetch("DELETE", `/large-language-models/${theirs.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("DELETE", `/reranker-models/${theirs.id}/`));
+    await expectNotFound(await stranger.fetch("DELETE", `/large-language-models/${theirs.id}/`));
     expect(await storedModel(theirs.id)).toBeDefined();
   });
 

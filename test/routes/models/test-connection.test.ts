@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { PREFIXES, call, expectError, NO_SUCH_ID, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { UPSTREAM_API_KEY } from "../../support/openai-upstream.mjs";
 import { testConnection } from "../../../src/services/model-check";
 import { KINDS, createModel, storedModel } from "./fixtures";
@@ -78,22 +79,14 @@ describe("POST models/{id}/test-connection/", () => {
     const owner = await seedOwner();
     const model = await createModel(owner, KINDS[0], { baseUrl: upstream(), apiKey: UPSTREAM_API_KEY });
     const member = await seedMember(owner, ["chatbot.manage"]);
-    await expectError(
-      await member.fetch("POST", `/large-language-models/${model.id}/test-connection/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await member.fetch("POST", `/large-language-models/${model.id}/test-connection/`));
   });
 
   it("404 for another organization's model, an unknown id, or a model of another kind", async () => {
     const owner = await seedOwner();
     const model = await createModel(owner, KINDS[0]);
     const stranger = await seedOwner();
-    await expectError(
-      await stranger.fetch("POST", `/large-language-models/${model.id}/test-connection/`),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await stranger.fetch("POST", `/large-language-models/${model.id}/test-connection/`));
     await expectError(await owner.fetch("POST", `/large-language-models/${NO_SUCH_ID}/test-connection/`), 404);
     await expectError(await owner.fetch("POST", `/embedding-models/${model.id}/test-connection/`), 404);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { KINDS, createModel, storedModel } from "./fixtures";
 
 describe("PATCH a model", () => {
@@ -56,10 +57,8 @@ describe("PATCH a model", () => {
 
   it("403 for built-in models, even for an owner", async () => {
     const owner = await seedOwner();
-    const err = await expectError(
+    const err = await expectDenied(
       await owner.fetch("PATCH", `/reranker-models/${KINDS[2].builtIns[0]}/`, { name: "Mine" }),
-      403,
-      "permission_denied",
     );
     expect(err.detail).toBe("Built-in models cannot be changed.");
   });
@@ -68,11 +67,7 @@ describe("PATCH a model", () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["inbox.manage"]);
     const model = await createModel(owner, KINDS[0]);
-    await expectError(
-      await member.fetch("PATCH", `/large-language-models/${model.id}/`, { name: "Mine" }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await member.fetch("PATCH", `/large-language-models/${model.id}/`, { name: "Mine" }));
     expect((await storedModel(model.id)).name).toBe(model.name);
   });
 
@@ -81,12 +76,8 @@ describe("PATCH a model", () => {
     const stranger = await seedOwner();
     const theirs = await createModel(stranger, KINDS[0]);
     const mine = await createModel(owner, KINDS[0]);
-    await expectError(
-      await owner.fetch("PATCH", `/large-language-models/${theirs.id}/`, { name: "Mine" }),
-      404,
-      "not_found",
-    );
-    await expectError(await owner.fetch("PATCH", `/reranker-models/${mine.id}/`, { name: "Mine" }), 404, "not_found");
+    await expectNotFound(await owner.fetch("PATCH", `/large-language-models/${theirs.id}/`, { name: "Mine" }));
+    await expectNotFound(await owner.fetch("PATCH", `/reranker-models/${mine.id}/`, { name: "Mine" }));
     expect((await storedModel(theirs.id)).name).toBe(theirs.name);
   });
 

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { groups, members, organizations } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createKnowledgeBase, uploadFiles, waitForFile } from "../../fixtures/knowledge";
 import { uploadSkill } from "../skills/support";
 import { createDatabase, createTable } from "../sql-databases/support";
@@ -20,7 +21,7 @@ describe("DELETE /organizations/{id}/", () => {
     expect(await orgExists(owner.organizationId)).toBe(false);
     expect(await db().select().from(members).where(eq(members.organizationId, owner.organizationId))).toEqual([]);
     expect(await db().select().from(groups).where(eq(groups.id, member.groupId!))).toEqual([]);
-    await expectError(await owner.fetch("GET", `/organizations/${owner.organizationId}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/organizations/${owner.organizationId}/`));
     await expect
       .poll(
         async () => (await env.FILES.list({ prefix: `public/organizations/${owner.organizationId}/` })).objects.length,
@@ -68,19 +69,15 @@ describe("DELETE /organizations/{id}/", () => {
   it("403 for a member who is not the owner, even with organization.manage", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["organization.manage", "member.manage"]);
-    await expectError(
-      await member.fetch("DELETE", `/organizations/${owner.organizationId}/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await member.fetch("DELETE", `/organizations/${owner.organizationId}/`));
     expect(await orgExists(owner.organizationId)).toBe(true);
   });
 
   it("404 for another organization", async () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("DELETE", `/organizations/${owner.organizationId}/`), 404, "not_found");
-    await expectError(await stranger.fetch("DELETE", `/organizations/${NO_SUCH_ID}/`), 404, "not_found");
+    await expectNotFound(await stranger.fetch("DELETE", `/organizations/${owner.organizationId}/`));
+    await expectNotFound(await stranger.fetch("DELETE", `/organizations/${NO_SUCH_ID}/`));
     expect(await orgExists(owner.organizationId)).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { organizations } from "../../../src/db/schema";
 import { CONFIGURED_PLANS, PREFIXES, db, expectError, seedMember, seedOwner, setPlan } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { bodyOf } from "../../support/api";
 
 const path = (id: string) => `/organizations/${id}/`;
@@ -73,10 +74,8 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     await setPlan(owner.organizationId, "free");
     const before = await row(owner.organizationId);
     const logo = () => form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) });
-    const body = await expectError(
+    const body = await expectDenied(
       await owner.fetch("PATCH", path(owner.organizationId), logo(), { settings: CONFIGURED_PLANS }),
-      403,
-      "permission_denied",
     );
     expect(body.detail).toMatch(/Free plan/);
     expect(await row(owner.organizationId)).toEqual(before);
@@ -158,9 +157,9 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     const owner = await enterpriseOwner();
     const member = await seedMember(owner, []);
     const logo = () => form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) });
-    await expectError(await member.fetch("PATCH", path(owner.organizationId), logo()), 403, "permission_denied");
+    await expectDenied(await member.fetch("PATCH", path(owner.organizationId), logo()));
     const stranger = await enterpriseOwner();
-    await expectError(await stranger.fetch("PATCH", path(owner.organizationId), logo()), 404, "not_found");
+    await expectNotFound(await stranger.fetch("PATCH", path(owner.organizationId), logo()));
     expect(await stored(owner.organizationId)).toHaveLength(0);
   });
 });

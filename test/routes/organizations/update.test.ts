@@ -12,6 +12,7 @@ import {
   seedOwner,
   seedStaff,
 } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 
 const path = (id: string) => `/organizations/${id}/`;
 const row = async (id: string) => (await db().select().from(organizations).where(eq(organizations.id, id)))[0];
@@ -92,7 +93,7 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
       { gateway_service_fee_percent: "1.50" },
       { approvalStatus: "approved" },
     ]) {
-      await expectError(await owner.fetch("PATCH", path(owner.organizationId), body), 403, "permission_denied");
+      await expectDenied(await owner.fetch("PATCH", path(owner.organizationId), body));
     }
     expect(await row(owner.organizationId)).toEqual(before);
   });
@@ -132,11 +133,7 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
     expect((await row(customer.organizationId)).planId).toBe("pro");
     // Not a member: not found, even for staff.
     const elsewhere = await seedOwner();
-    await expectError(
-      await staff.fetch("PATCH", path(elsewhere.organizationId), { planId: "pro" }, { settings }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await staff.fetch("PATCH", path(elsewhere.organizationId), { planId: "pro" }, { settings }));
     expect((await row(elsewhere.organizationId)).planId).toBe("self-hosted");
   });
 
@@ -153,11 +150,7 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
     const owner = await seedOwner();
     const before = await row(owner.organizationId);
     const member = await seedMember(owner, ["member.manage"]);
-    await expectError(
-      await member.fetch("PATCH", path(owner.organizationId), { name: "Hijacked" }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await member.fetch("PATCH", path(owner.organizationId), { name: "Hijacked" }));
     expect((await row(owner.organizationId)).name).toBe(before.name);
     const manager = await seedMember(owner, ["organization.manage"]);
     expect((await manager.fetch("PUT", path(owner.organizationId), { name: "Managed" })).status).toBe(200);
@@ -167,8 +160,8 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
   it("404 for another organization", async () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("PUT", path(owner.organizationId), { name: "Mine now" }), 404, "not_found");
-    await expectError(await stranger.fetch("PATCH", path(NO_SUCH_ID), { name: "Mine now" }), 404, "not_found");
+    await expectNotFound(await stranger.fetch("PUT", path(owner.organizationId), { name: "Mine now" }));
+    await expectNotFound(await stranger.fetch("PATCH", path(NO_SUCH_ID), { name: "Mine now" }));
     expect((await row(owner.organizationId)).name).not.toBe("Mine now");
   });
 });

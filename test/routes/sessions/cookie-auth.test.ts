@@ -4,6 +4,7 @@ import { consoleSessions } from "../../../src/db/schema";
 import { SESSION_IDLE_MS, sessionExpired } from "../../../src/services/console-sessions";
 import { sessionRecordFor } from "../../../src/services/credentials";
 import { call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied } from "../../support/refusals";
 import { PASSWORD, browserWith, sessionCookieOf, signIn, withPassword } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -31,8 +32,8 @@ describe("requests with the console's session cookie", () => {
     const browser = await signIn({ email: member.email, password: PASSWORD });
     const body = { name: "Ava", largeLanguageModel: "00000000-0000-7000-8000-000000000001" };
     const headers = { "X-Organization-Id": owner.organizationId };
-    await expectError(await browser.fetch("POST", "/chatbots/", body, { headers }), 403, "permission_denied");
-    await expectError(await member.fetch("POST", "/chatbots/", body), 403, "permission_denied");
+    await expectDenied(await browser.fetch("POST", "/chatbots/", body, { headers }));
+    await expectDenied(await member.fetch("POST", "/chatbots/", body));
     expect((await browser.fetch("GET", "/chatbots/", undefined, { headers })).status).toBe(200);
   });
 
@@ -45,16 +46,12 @@ describe("requests with the console's session cookie", () => {
       { name: "csrf" },
       { Cookie: `console_session=${browser.cookie}` },
     );
-    await expectError(noOrigin, 403, "permission_denied");
-    await expectError(
+    await expectDenied(noOrigin);
+    await expectDenied(
       await browser.fetch("POST", "/api-keys/", { name: "csrf" }, { headers: { Origin: "https://evil.example" } }),
-      403,
-      "permission_denied",
     );
-    await expectError(
+    await expectDenied(
       await browser.fetch("DELETE", "/auth/sessions/current/", undefined, { headers: { Origin: "null" } }),
-      403,
-      "permission_denied",
     );
     const keys = await bodyOf<"GET /api-keys/">(await browser.fetch("GET", "/api-keys/"));
     expect(keys.results.map((k) => k.name)).not.toContain("csrf");

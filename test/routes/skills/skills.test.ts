@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { skills } from "../../../src/db/schema";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { skillMd, uploadForm, uploadSkill, zip } from "./support";
 import { bodyOf } from "../../support/api";
 
@@ -167,7 +168,7 @@ describe("POST /skills/upload/", () => {
     const bytes = zip({ "SKILL.md": skillMd("name: m\ndescription: d") });
     await expectError(await call("POST", "/api/v1/skills/upload/", uploadForm(bytes)), 401, "not_authenticated");
     const viewer = await seedMember(owner, ["skill.view"]);
-    await expectError(await viewer.fetch("POST", "/skills/upload/", uploadForm(bytes)), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("POST", "/skills/upload/", uploadForm(bytes)));
     const manager = await seedMember(owner, ["skill.manage"]);
     await expectError(await manager.fetch("POST", "/skills/upload/", uploadForm(bytes)), 400, "invalid");
     const res = await manager.fetch("POST", "/skills/upload/", uploadForm(bytes, { groups: manager.groupId! }));
@@ -214,7 +215,7 @@ describe("skills CRUD", () => {
     expect(del.status).toBe(204);
     expect(await env.FILES.head(detail.resources[0].filePath)).toBeNull();
     expect(await env.FILES.head(detail.skillPackagePath!)).toBeNull();
-    await expectError(await owner.fetch("GET", `/skills/${uploaded.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/skills/${uploaded.id}/`));
   });
 
   it("members see skills through their groups; another organization's skills are 404", async () => {
@@ -222,17 +223,13 @@ describe("skills CRUD", () => {
     const skill = await uploadSkill(owner, unique("s"));
     const viewer = await seedMember(owner, ["skill.view"]);
     expect((await bodyOf<"GET /skills/">(await viewer.fetch("GET", "/skills/"))).count).toBe(0);
-    await expectError(await viewer.fetch("GET", `/skills/${skill.id}/`), 404, "not_found");
+    await expectNotFound(await viewer.fetch("GET", `/skills/${skill.id}/`));
     await owner.fetch("PATCH", `/skills/${skill.id}/`, { groups: [{ id: viewer.groupId }] });
     expect((await bodyOf<"GET /skills/">(await viewer.fetch("GET", "/skills/"))).count).toBe(1);
-    await expectError(
-      await viewer.fetch("PATCH", `/skills/${skill.id}/`, { description: "x" }),
-      403,
-      "permission_denied",
-    );
-    await expectError(await viewer.fetch("DELETE", `/skills/${skill.id}/`), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("PATCH", `/skills/${skill.id}/`, { description: "x" }));
+    await expectDenied(await viewer.fetch("DELETE", `/skills/${skill.id}/`));
     const plain = await seedMember(owner);
-    await expectError(await plain.fetch("GET", "/skills/"), 403, "permission_denied");
+    await expectDenied(await plain.fetch("GET", "/skills/"));
 
     const stranger = await seedOwner();
     for (const [method, body] of [
@@ -241,9 +238,9 @@ describe("skills CRUD", () => {
       ["PATCH", { description: "d" }],
       ["DELETE"],
     ] as const) {
-      await expectError(await stranger.fetch(method, `/skills/${skill.id}/`, body), 404, "not_found");
+      await expectNotFound(await stranger.fetch(method, `/skills/${skill.id}/`, body));
     }
-    await expectError(await stranger.fetch("GET", "/skills/not-a-uuid/"), 404, "not_found");
+    await expectNotFound(await stranger.fetch("GET", "/skills/not-a-uuid/"));
     expect((await bodyOf<"GET /skills/">(await stranger.fetch("GET", "/skills/"))).count).toBe(0);
   });
 
@@ -251,17 +248,13 @@ describe("skills CRUD", () => {
     const staff = await seedStaff();
     const owner = await seedOwner();
     const name = unique("global");
-    await expectError(
-      await owner.fetch("POST", "/skills/", { name, description: "d", isGlobal: true }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await owner.fetch("POST", "/skills/", { name, description: "d", isGlobal: true }));
     const res = await staff.fetch("POST", "/skills/", { name, description: "Everywhere", isGlobal: true });
     expect(res.status).toBe(201);
     const global = await bodyOf<"POST /skills/">(res);
     const seen = await bodyOf<"GET /skills/{id}/">(await owner.fetch("GET", `/skills/${global.id}/`));
     expect(seen).toMatchObject({ createdBy: { name: "System" }, canUpdate: false });
-    await expectError(await owner.fetch("DELETE", `/skills/${global.id}/`), 403, "permission_denied");
+    await expectDenied(await owner.fetch("DELETE", `/skills/${global.id}/`));
     expect((await staff.fetch("DELETE", `/skills/${global.id}/`)).status).toBe(204);
   });
 

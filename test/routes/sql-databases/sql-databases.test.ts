@@ -14,6 +14,7 @@ import {
   unique,
   type Settings,
 } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createKnowledgeBase, uploadFiles } from "../../fixtures/knowledge";
 import {
@@ -92,7 +93,7 @@ describe("SQL databases: CRUD", () => {
     expect((await owner.fetch("DELETE", `/sql-databases/${created.id}/`, undefined, { prefix: "/api" })).status).toBe(
       204,
     );
-    await expectError(await owner.fetch("GET", `/sql-databases/${created.id}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/sql-databases/${created.id}/`));
   });
 
   it("refuses bad input with 400 and writes nothing", async () => {
@@ -280,26 +281,14 @@ describe("SQL databases: CRUD", () => {
       );
     }
     const plain = await seedMember(owner);
-    await expectError(await plain.fetch("GET", "/sql-databases/"), 403, "permission_denied");
-    await expectError(
-      await plain.fetch("POST", "/sql-databases/", { name: "x", databaseType: "managed" }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await plain.fetch("GET", "/sql-databases/"));
+    await expectDenied(await plain.fetch("POST", "/sql-databases/", { name: "x", databaseType: "managed" }));
     const viewer = await seedMember(owner, ["sql_database.view"]);
     expect((await bodyOf<"GET /sql-databases/">(await viewer.fetch("GET", "/sql-databases/"))).count).toBe(0);
     await owner.fetch("PATCH", `/sql-databases/${row.id}/`, { groups: [{ id: viewer.groupId }] });
     expect((await bodyOf<"GET /sql-databases/">(await viewer.fetch("GET", "/sql-databases/"))).count).toBe(1);
-    await expectError(
-      await viewer.fetch("PATCH", `/sql-databases/${row.id}/`, { name: "y" }),
-      403,
-      "permission_denied",
-    );
-    await expectError(
-      await viewer.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("PATCH", `/sql-databases/${row.id}/`, { name: "y" }));
+    await expectDenied(await viewer.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)));
     const manager = await seedMember(owner, ["sql_database.manage"]);
     await expectError(
       await manager.fetch("POST", "/sql-databases/", { name: "m", databaseType: "managed" }),
@@ -323,19 +312,11 @@ describe("SQL databases: CRUD", () => {
       ["DELETE", `/sql-databases/${row.id}/`],
       ["POST", `/sql-databases/${row.id}/check-connection/`],
     ] as const) {
-      await expectError(await stranger.fetch(method, path, body), 404, "not_found");
+      await expectNotFound(await stranger.fetch(method, path, body));
     }
-    await expectError(
-      await stranger.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)),
-      404,
-      "not_found",
-    );
-    await expectError(await stranger.fetch("GET", "/sql-databases/not-a-uuid/"), 404, "not_found");
-    await expectError(
-      await stranger.fetch("PATCH", `/sql-databases/${owner.organizationId}/`, { chatbots: [] }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await stranger.fetch("POST", `/sql-databases/${row.id}/tables/`, csvForm(SALES_CSV)));
+    await expectNotFound(await stranger.fetch("GET", "/sql-databases/not-a-uuid/"));
+    await expectNotFound(await stranger.fetch("PATCH", `/sql-databases/${owner.organizationId}/`, { chatbots: [] }));
   });
 });
 
@@ -369,11 +350,7 @@ describe("managed tables from CSV and XLSX", () => {
     expect(replaced).toMatchObject({ id: table.id, rowCount: 1 });
     expect((await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`)).status).toBe(204);
     expect(await db().select().from(sqlDatabaseTables).where(eq(sqlDatabaseTables.id, table.id))).toEqual([]);
-    await expectError(
-      await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`));
   });
 
   it("creates tables from a knowledge base's CSV and from an XLSX upload", async () => {

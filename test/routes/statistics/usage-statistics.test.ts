@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { expectInvalid, ok, okList, okPage, seedConversation, utc } from "./helpers";
 import { rollBackTo, rollUpDays } from "../../../src/services/statistics/rollup";
@@ -236,15 +237,11 @@ describe("usage statistics: bad input, 401, 403, 404", () => {
     const stranger = await seedOwner();
     for (const p of paths) {
       await expectError(await call("GET", `/api/v1${base(owner.organizationId)}/${p}`), 401, "not_authenticated");
-      await expectError(await member.fetch("GET", `${base(owner.organizationId)}/${p}`), 403, "permission_denied");
+      await expectDenied(await member.fetch("GET", `${base(owner.organizationId)}/${p}`));
       await ok(await viewer.fetch("GET", `${base(owner.organizationId)}/${p}`));
-      await expectError(await stranger.fetch("GET", `${base(owner.organizationId)}/${p}`), 404, "not_found");
+      await expectNotFound(await stranger.fetch("GET", `${base(owner.organizationId)}/${p}`));
     }
-    await expectError(
-      await stranger.fetch("GET", `${base(stranger.organizationId)}/members/?chatbot=${bot.id}`),
-      404,
-      "not_found",
-    );
-    await expectError(await owner.fetch("GET", `${base(NO_SUCH_ID)}/members/`), 404, "not_found");
+    await expectNotFound(await stranger.fetch("GET", `${base(stranger.organizationId)}/members/?chatbot=${bot.id}`));
+    await expectNotFound(await owner.fetch("GET", `${base(NO_SUCH_ID)}/members/`));
   });
 });

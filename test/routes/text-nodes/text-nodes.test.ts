@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectNotFound } from "../../support/refusals";
 import { createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
 import { documentOf, pageOf, type DocSchema } from "../../support/api";
@@ -203,11 +204,7 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
     const quote = first.results[0].citationQuote as string;
     expect(quote.length).toBeLessThanOrEqual(201);
     expect(quote.endsWith("…")).toBe(true);
-    await expectError(
-      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&page=99`),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&page=99`));
   });
 
   it("highlightedText marks an English and a Chinese query", async () => {
@@ -260,8 +257,8 @@ describe("GET {api}/chatbot-text-nodes/{id}/", () => {
 
   it("404 for no such node or a malformed id", async () => {
     const { owner } = await setup();
-    await expectError(await owner.fetch("GET", `/chatbot-text-nodes/${NO_SUCH_ID}/`), 404, "not_found");
-    await expectError(await legacy(owner, "/chatbot-text-nodes/not-a-uuid/"), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/chatbot-text-nodes/${NO_SUCH_ID}/`));
+    await expectNotFound(await legacy(owner, "/chatbot-text-nodes/not-a-uuid/"));
   });
 });
 
@@ -278,14 +275,10 @@ describe("text node access", () => {
     const page = await pageOf<"GET /chatbot-text-nodes/">(
       await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`),
     );
-    await expectError(
-      await stranger.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`),
-      404,
-      "not_found",
-    );
-    await expectError(await legacy(stranger, `/chatbot-text-nodes/?chatbotFile=${long.id}`), 404, "not_found");
-    await expectError(await stranger.fetch("GET", `/chatbot-text-nodes/${page.results[0].id}/`), 404, "not_found");
-    await expectError(await legacy(stranger, `/chatbot-text-nodes/${page.results[0].id}/`), 404, "not_found");
+    await expectNotFound(await stranger.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`));
+    await expectNotFound(await legacy(stranger, `/chatbot-text-nodes/?chatbotFile=${long.id}`));
+    await expectNotFound(await stranger.fetch("GET", `/chatbot-text-nodes/${page.results[0].id}/`));
+    await expectNotFound(await legacy(stranger, `/chatbot-text-nodes/${page.results[0].id}/`));
   });
 
   it("a member sees nodes only through the knowledge base's group", async () => {
@@ -296,12 +289,8 @@ describe("text node access", () => {
         await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}&pageSize=1`),
       )
     ).results[0];
-    await expectError(
-      await outsider.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`),
-      404,
-      "not_found",
-    );
-    await expectError(await outsider.fetch("GET", `/chatbot-text-nodes/${node.id}/`), 404, "not_found");
+    await expectNotFound(await outsider.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`));
+    await expectNotFound(await outsider.fetch("GET", `/chatbot-text-nodes/${node.id}/`));
     const list = await viewer.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${long.id}`);
     expect(list.status, await list.clone().text()).toBe(200);
     expect((await pageOf<"GET /chatbot-text-nodes/">(list)).count).toBe(long.chunksCount);

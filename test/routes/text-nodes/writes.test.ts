@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
 
@@ -86,22 +87,10 @@ describe("PATCH /chatbot-text-nodes/{id}/", () => {
         401,
         "not_authenticated",
       );
-      await expectError(
-        await viewer.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
-        403,
-        "permission_denied",
-      );
+      await expectDenied(await viewer.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }));
       const stranger = await seedOwner();
-      await expectError(
-        await stranger.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }),
-        404,
-        "not_found",
-      );
-      await expectError(
-        await owner.fetch("PATCH", `/chatbot-text-nodes/${NO_SUCH_ID}/`, { text: "x" }),
-        404,
-        "not_found",
-      );
+      await expectNotFound(await stranger.fetch("PATCH", `/chatbot-text-nodes/${refundsNode.id}/`, { text: "x" }));
+      await expectNotFound(await owner.fetch("PATCH", `/chatbot-text-nodes/${NO_SUCH_ID}/`, { text: "x" }));
       const unchanged = await bodyOf<"GET /chatbot-text-nodes/{id}/">(
         await owner.fetch("GET", `/chatbot-text-nodes/${refundsNode.id}/`),
       );
@@ -131,14 +120,10 @@ describe("DELETE /chatbot-text-nodes/{id}/", () => {
   it("401; 403 for a viewer; 404 for another organization's node; nothing removed", async () => {
     const { owner, viewer, shippingNode } = await world();
     await expectError(await call("DELETE", `/api/v1/chatbot-text-nodes/${shippingNode.id}/`), 401, "not_authenticated");
-    await expectError(
-      await viewer.fetch("DELETE", `/chatbot-text-nodes/${shippingNode.id}/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("DELETE", `/chatbot-text-nodes/${shippingNode.id}/`));
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("DELETE", `/chatbot-text-nodes/${shippingNode.id}/`), 404, "not_found");
-    await expectError(await owner.fetch("DELETE", `/chatbot-text-nodes/${NO_SUCH_ID}/`), 404, "not_found");
+    await expectNotFound(await stranger.fetch("DELETE", `/chatbot-text-nodes/${shippingNode.id}/`));
+    await expectNotFound(await owner.fetch("DELETE", `/chatbot-text-nodes/${NO_SUCH_ID}/`));
     expect((await owner.fetch("GET", `/chatbot-text-nodes/${shippingNode.id}/`)).status).toBe(200);
   });
 });

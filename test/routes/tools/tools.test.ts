@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { tools } from "../../../src/db/schema";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { weatherToolBody } from "../../fixtures/tools";
 import { bodyOf } from "../../support/api";
 
@@ -139,14 +140,10 @@ describe("tools CRUD", () => {
   it("403 without tool.manage or tool.view; members see tools only through their groups", async () => {
     const owner = await seedOwner();
     const plain = await seedMember(owner);
-    await expectError(await plain.fetch("GET", "/tools/"), 403, "permission_denied");
-    await expectError(await plain.fetch("POST", "/tools/", apiToolBody()), 403, "permission_denied");
+    await expectDenied(await plain.fetch("GET", "/tools/"));
+    await expectDenied(await plain.fetch("POST", "/tools/", apiToolBody()));
     const viewer = await seedMember(owner, ["tool.view"]);
-    await expectError(
-      await viewer.fetch("POST", "/tools/", { ...apiToolBody(), groups: [{ id: viewer.groupId }] }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("POST", "/tools/", { ...apiToolBody(), groups: [{ id: viewer.groupId }] }));
 
     const manager = await seedMember(owner, ["tool.manage"]);
     // A non-owner must pick one of their own groups.
@@ -177,7 +174,7 @@ describe("tools CRUD", () => {
     const tool = await bodyOf<"POST /tools/">(await other.fetch("POST", "/tools/", apiToolBody()));
     for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
       const body = method === "PUT" ? apiToolBody() : method === "PATCH" ? { description: "x" } : undefined;
-      await expectError(await owner.fetch(method, `/tools/${tool.id}/`, body), 404, "not_found");
+      await expectNotFound(await owner.fetch(method, `/tools/${tool.id}/`, body));
     }
     await expectError(await owner.fetch("GET", `/tools/${NO_SUCH_ID}/`), 404);
     await expectError(await owner.fetch("GET", "/tools/not-a-uuid/"), 404);

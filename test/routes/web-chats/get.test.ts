@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
@@ -66,18 +67,14 @@ describe("GET /web-chats/{id}/", () => {
   it("404 for another organization's web chat or an unknown id", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectError(await owner.fetch("GET", `/web-chats/${theirs.channel!.id}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", `/web-chats/${NO_SUCH_ID}/`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `/web-chats/${theirs.channel!.id}/`));
+    await expectNotFound(await owner.fetch("GET", `/web-chats/${NO_SUCH_ID}/`));
   });
 
   it("403 without inbox.view; 200 with it", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    await expectError(
-      await (await seedMember(owner)).fetch("GET", `/web-chats/${inbox.channel!.id}/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner)).fetch("GET", `/web-chats/${inbox.channel!.id}/`));
     expect(
       (await (await seedMember(owner, ["inbox.view"])).fetch("GET", `/web-chats/${inbox.channel!.id}/`)).status,
     ).toBe(200);

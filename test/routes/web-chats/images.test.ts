@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { uploads } from "../../../src/db/schema";
 import { PREFIXES, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { PNG, postForm, presign } from "../attachments/support";
 import { createInbox, seedBareWebInbox } from "../inboxes/fixtures";
 import { storedWebChat } from "./fixtures";
@@ -139,11 +140,7 @@ describe("web chat images through the upload flow", () => {
       403,
       "permission_denied",
     );
-    await expectError(
-      await viewer.fetch("PATCH", `/web-chats/${inbox.channel!.id}/`, { avatar }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("PATCH", `/web-chats/${inbox.channel!.id}/`, { avatar }));
     expect(await uploadRow(avatar)).toBeDefined();
   });
 
@@ -151,7 +148,7 @@ describe("web chat images through the upload flow", () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
     const avatar = await uploadImage(owner, "avatar");
-    await expectError(await owner.fetch("PATCH", `/web-chats/${theirs.channel!.id}/`, { avatar }), 404, "not_found");
+    await expectNotFound(await owner.fetch("PATCH", `/web-chats/${theirs.channel!.id}/`, { avatar }));
     expect(await uploadRow(avatar)).toBeDefined();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -27,11 +28,7 @@ describe("GET /web-chats/", () => {
 
   it("403 without inbox.view", async () => {
     const owner = await seedOwner();
-    await expectError(
-      await (await seedMember(owner, ["chatbot.manage"])).fetch("GET", "/web-chats/"),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner, ["chatbot.manage"])).fetch("GET", "/web-chats/"));
   });
 
   it("401 without a key", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { storedWebChat } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -66,11 +67,7 @@ describe("PATCH /web-chats/{id}/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const path = `/web-chats/${inbox.channel!.id}/`;
-    await expectError(
-      await (await seedMember(owner, ["inbox.view"])).fetch("PATCH", path, { name: "New" }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner, ["inbox.view"])).fetch("PATCH", path, { name: "New" }));
     expect((await storedWebChat(inbox.channel!.id)).name).toBe(inbox.name);
     expect((await (await seedMember(owner, ["inbox.manage"])).fetch("PATCH", path, { name: "New" })).status).toBe(200);
   });
@@ -78,11 +75,7 @@ describe("PATCH /web-chats/{id}/", () => {
   it("404 for another organization's web chat", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectError(
-      await owner.fetch("PATCH", `/web-chats/${theirs.channel!.id}/`, { name: "Mine" }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("PATCH", `/web-chats/${theirs.channel!.id}/`, { name: "Mine" }));
     expect((await storedWebChat(theirs.channel!.id)).name).toBe(theirs.name);
   });
 

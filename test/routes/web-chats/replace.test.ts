@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner, unique } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { fullBody, storedWebChat } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -88,22 +89,14 @@ describe("PUT /web-chats/{id}/", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const viewer = await seedMember(owner, ["inbox.view"]);
-    await expectError(
-      await viewer.fetch("PUT", `/web-chats/${inbox.channel!.id}/`, fullBody(inbox.id)),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await viewer.fetch("PUT", `/web-chats/${inbox.channel!.id}/`, fullBody(inbox.id)));
     expect((await storedWebChat(inbox.channel!.id)).name).toBe(inbox.name);
   });
 
   it("404 for another organization's web chat", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectError(
-      await owner.fetch("PUT", `/web-chats/${theirs.channel!.id}/`, fullBody(theirs.id)),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("PUT", `/web-chats/${theirs.channel!.id}/`, fullBody(theirs.id)));
     expect((await storedWebChat(theirs.channel!.id)).name).toBe(theirs.name);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { at, createWebhook, insertDelivery, seedConversation } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -108,14 +109,12 @@ describe("GET /chatbots/{chatbotPk}/webhook-records/", () => {
   it("members need webhook.manage (403) and must see the assistant (404); their own assistant works", async () => {
     const owner = await seedOwner();
     const { bot } = await seedBotRecords(owner);
-    await expectError(
+    await expectDenied(
       await (await seedMember(owner, ["chatbot.view", "inbox.manage"])).fetch("GET", botRecordsPath(bot.id)),
-      403,
-      "permission_denied",
     );
     // webhook.manage, but the owner's assistant is not given to any of the member's groups.
     const manager = await seedMember(owner, ["webhook.manage", "chatbot.manage", "conversation.manage"]);
-    await expectError(await manager.fetch("GET", botRecordsPath(bot.id)), 404, "not_found");
+    await expectNotFound(await manager.fetch("GET", botRecordsPath(bot.id)));
     // Their own assistant (the Free plan allows three per organization: two are the owner's).
     const own = await seedConversation(manager, 1);
     const hook = await createWebhook(manager, own.inboxId);
@@ -134,9 +133,9 @@ describe("GET /chatbots/{chatbotPk}/webhook-records/", () => {
   it("404 for another organization's assistant, an unknown or a malformed id", async () => {
     const owner = await seedOwner();
     const theirs = await seedBotRecords(await seedOwner());
-    await expectError(await owner.fetch("GET", botRecordsPath(theirs.bot.id)), 404, "not_found");
-    await expectError(await owner.fetch("GET", botRecordsPath(NO_SUCH_ID)), 404, "not_found");
-    await expectError(await owner.fetch("GET", botRecordsPath("bot")), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", botRecordsPath(theirs.bot.id)));
+    await expectNotFound(await owner.fetch("GET", botRecordsPath(NO_SUCH_ID)));
+    await expectNotFound(await owner.fetch("GET", botRecordsPath("bot")));
   });
 
   it("401 without a key", async () => {
@@ -161,20 +160,18 @@ describe("GET /chatbots/{chatbotPk}/webhook-records/{recordId}/", () => {
     const owner = await seedOwner();
     const { bot, foreign } = await seedBotRecords(owner);
     const theirs = await seedBotRecords(await seedOwner());
-    await expectError(await owner.fetch("GET", botRecordsPath(bot.id, foreign)), 404, "not_found");
-    await expectError(await owner.fetch("GET", botRecordsPath(bot.id, theirs.records[0])), 404, "not_found");
-    await expectError(await owner.fetch("GET", botRecordsPath(theirs.bot.id, theirs.records[0])), 404, "not_found");
-    await expectError(await owner.fetch("GET", botRecordsPath(bot.id, NO_SUCH_ID)), 404, "not_found");
-    await expectError(await owner.fetch("GET", botRecordsPath(bot.id, "x")), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", botRecordsPath(bot.id, foreign)));
+    await expectNotFound(await owner.fetch("GET", botRecordsPath(bot.id, theirs.records[0])));
+    await expectNotFound(await owner.fetch("GET", botRecordsPath(theirs.bot.id, theirs.records[0])));
+    await expectNotFound(await owner.fetch("GET", botRecordsPath(bot.id, NO_SUCH_ID)));
+    await expectNotFound(await owner.fetch("GET", botRecordsPath(bot.id, "x")));
   });
 
   it("403 without webhook.manage", async () => {
     const owner = await seedOwner();
     const { bot, records } = await seedBotRecords(owner);
-    await expectError(
+    await expectDenied(
       await (await seedMember(owner, ["chatbot.view"])).fetch("GET", botRecordsPath(bot.id, records[0])),
-      403,
-      "permission_denied",
     );
   });
 

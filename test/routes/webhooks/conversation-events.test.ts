@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import {
   HOOK_URL,
   createInbox,
@@ -147,15 +148,9 @@ describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)",
     const owner = await seedOwner();
     const { theirInbox, theirs, mine, hook } = await webhooksOfTwoOrganizations(owner);
     const member = await seedMember(owner, ["inbox.manage", "chatbot.manage"]);
-    await expectError(
-      await member.fetch("PATCH", webhooksPath(mine.id, hook.id), { conversationEvents: true }),
-      403,
-      "permission_denied",
-    );
-    await expectError(
+    await expectDenied(await member.fetch("PATCH", webhooksPath(mine.id, hook.id), { conversationEvents: true }));
+    await expectNotFound(
       await owner.fetch("PATCH", webhooksPath(theirInbox.id, theirs.id), { conversationEvents: true }),
-      404,
-      "not_found",
     );
     await expectError(
       await call("PATCH", `/api/v1${webhooksPath(mine.id, hook.id)}`, { conversationEvents: true }),

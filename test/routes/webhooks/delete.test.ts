@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import {
   createInbox,
   createWebhook,
@@ -26,17 +27,15 @@ describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     expect(res.status).toBe(204);
     expect(await storedWebhook(hook.id)).toBeUndefined();
     expect(await storedDelivery(record)).toBeUndefined();
-    await expectError(await owner.fetch("GET", webhooksPath(inboxId, hook.id)), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", webhooksPath(inboxId, hook.id)));
   });
 
   it("403 without webhook.manage", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);
-    await expectError(
+    await expectDenied(
       await (await seedMember(owner, ["inbox.manage"])).fetch("DELETE", webhooksPath(inbox.id, hook.id)),
-      403,
-      "permission_denied",
     );
     expect(await storedWebhook(hook.id)).toBeDefined();
   });
@@ -44,8 +43,8 @@ describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it("404 for another organization's webhook, or one named under another inbox", async () => {
     const owner = await seedOwner();
     const { theirInbox, theirs, other, hook } = await webhooksOfTwoOrganizations(owner);
-    await expectError(await owner.fetch("DELETE", webhooksPath(theirInbox.id, theirs.id)), 404, "not_found");
-    await expectError(await owner.fetch("DELETE", webhooksPath(other.id, hook.id)), 404, "not_found");
+    await expectNotFound(await owner.fetch("DELETE", webhooksPath(theirInbox.id, theirs.id)));
+    await expectNotFound(await owner.fetch("DELETE", webhooksPath(other.id, hook.id)));
     expect(await storedWebhook(theirs.id)).toBeDefined();
     expect(await storedWebhook(hook.id)).toBeDefined();
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox, createWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
 
 describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
@@ -17,22 +18,18 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it("404 for another organization's webhook, another inbox's, an unknown or a malformed id", async () => {
     const owner = await seedOwner();
     const { theirInbox, theirs, mine, other, hook } = await webhooksOfTwoOrganizations(owner);
-    await expectError(await owner.fetch("GET", webhooksPath(theirInbox.id, theirs.id)), 404, "not_found");
-    await expectError(await owner.fetch("GET", webhooksPath(mine.id, theirs.id)), 404, "not_found");
-    await expectError(await owner.fetch("GET", webhooksPath(other.id, hook.id)), 404, "not_found");
-    await expectError(await owner.fetch("GET", webhooksPath(mine.id, NO_SUCH_ID)), 404, "not_found");
-    await expectError(await owner.fetch("GET", webhooksPath(mine.id, "123")), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", webhooksPath(theirInbox.id, theirs.id)));
+    await expectNotFound(await owner.fetch("GET", webhooksPath(mine.id, theirs.id)));
+    await expectNotFound(await owner.fetch("GET", webhooksPath(other.id, hook.id)));
+    await expectNotFound(await owner.fetch("GET", webhooksPath(mine.id, NO_SUCH_ID)));
+    await expectNotFound(await owner.fetch("GET", webhooksPath(mine.id, "123")));
   });
 
   it("403 without webhook.manage", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);
-    await expectError(
-      await (await seedMember(owner, ["inbox.view"])).fetch("GET", webhooksPath(inbox.id, hook.id)),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner, ["inbox.view"])).fetch("GET", webhooksPath(inbox.id, hook.id)));
     expect(
       (await (await seedMember(owner, ["webhook.manage"])).fetch("GET", webhooksPath(inbox.id, hook.id))).status,
     ).toBe(200);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox, createWebhook, webhooksPath, type Page, type WebhookRecord } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -33,7 +34,7 @@ describe("GET /inboxes/{inboxId}/webhooks/", () => {
     );
     expect(page).toMatchObject({ count: 3, next: null });
     expect(page.results).toHaveLength(1);
-    await expectError(await owner.fetch("GET", `${webhooksPath(inbox.id)}?pageSize=2&page=3`), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", `${webhooksPath(inbox.id)}?pageSize=2&page=3`));
   });
 
   it("400 for a bad filter", async () => {
@@ -50,11 +51,7 @@ describe("GET /inboxes/{inboxId}/webhooks/", () => {
   it("403 without webhook.manage", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    await expectError(
-      await (await seedMember(owner, ["inbox.manage"])).fetch("GET", webhooksPath(inbox.id)),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await (await seedMember(owner, ["inbox.manage"])).fetch("GET", webhooksPath(inbox.id)));
   });
 
   it("404 for another organization's inbox or an unknown one", async () => {
@@ -62,8 +59,8 @@ describe("GET /inboxes/{inboxId}/webhooks/", () => {
     const stranger = await seedOwner();
     const theirs = await createInbox(stranger);
     await createWebhook(stranger, theirs.id);
-    await expectError(await owner.fetch("GET", webhooksPath(theirs.id)), 404, "not_found");
-    await expectError(await owner.fetch("GET", webhooksPath(NO_SUCH_ID)), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", webhooksPath(theirs.id)));
+    await expectNotFound(await owner.fetch("GET", webhooksPath(NO_SUCH_ID)));
   });
 
   it("401 without a key", async () => {

@@ -11,6 +11,7 @@ import {
   type Actor,
   waitFor,
 } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import {
   HOOK_URL,
@@ -166,7 +167,7 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
     const owner = await seedOwner();
     const { inboxId, hook } = await seedRecords(owner);
     const member = await seedMember(owner, ["inbox.manage", "conversation.view", "chatbot.view"]);
-    await expectError(await member.fetch("GET", recordsPath(inboxId, hook.id)), 403, "permission_denied");
+    await expectDenied(await member.fetch("GET", recordsPath(inboxId, hook.id)));
     const manager = await seedMember(owner, ["webhook.manage"]);
     expect(
       (
@@ -182,9 +183,9 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
     const stranger = await seedOwner();
     const theirs = await seedRecords(stranger);
     const mine = await seedConversation(owner, 1);
-    await expectError(await owner.fetch("GET", recordsPath(theirs.inboxId, theirs.hook.id)), 404, "not_found");
-    await expectError(await owner.fetch("GET", recordsPath(mine.inboxId, theirs.hook.id)), 404, "not_found");
-    await expectError(await owner.fetch("GET", recordsPath(mine.inboxId, NO_SUCH_ID)), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", recordsPath(theirs.inboxId, theirs.hook.id)));
+    await expectNotFound(await owner.fetch("GET", recordsPath(mine.inboxId, theirs.hook.id)));
+    await expectNotFound(await owner.fetch("GET", recordsPath(mine.inboxId, NO_SUCH_ID)));
   });
 
   it("401 without a key", async () => {
@@ -276,24 +277,18 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/", () =
     const owner = await seedOwner();
     const { inboxId, hook, elsewhere } = await seedRecords(owner);
     const theirs = await seedRecords(await seedOwner());
-    await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, elsewhere)), 404, "not_found");
-    await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, theirs.records[0])), 404, "not_found");
-    await expectError(
-      await owner.fetch("GET", recordsPath(theirs.inboxId, theirs.hook.id, theirs.records[0])),
-      404,
-      "not_found",
-    );
-    await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, NO_SUCH_ID)), 404, "not_found");
-    await expectError(await owner.fetch("GET", recordsPath(inboxId, hook.id, "42")), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", recordsPath(inboxId, hook.id, elsewhere)));
+    await expectNotFound(await owner.fetch("GET", recordsPath(inboxId, hook.id, theirs.records[0])));
+    await expectNotFound(await owner.fetch("GET", recordsPath(theirs.inboxId, theirs.hook.id, theirs.records[0])));
+    await expectNotFound(await owner.fetch("GET", recordsPath(inboxId, hook.id, NO_SUCH_ID)));
+    await expectNotFound(await owner.fetch("GET", recordsPath(inboxId, hook.id, "42")));
   });
 
   it("403 without webhook.manage", async () => {
     const owner = await seedOwner();
     const { inboxId, hook, records } = await seedRecords(owner);
-    await expectError(
+    await expectDenied(
       await (await seedMember(owner, ["inbox.manage"])).fetch("GET", recordsPath(inboxId, hook.id, records[0])),
-      403,
-      "permission_denied",
     );
   });
 

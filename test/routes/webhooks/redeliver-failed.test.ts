@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -140,7 +141,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", () =>
     const { inboxId, hook } = await seedOutage(owner);
     const before = await attempts(hook.id);
     const member = await seedMember(owner, ["inbox.manage", "conversation.manage", "chatbot.manage"]);
-    await expectError(await member.fetch("POST", redeliverFailedPath(inboxId, hook.id)), 403, "permission_denied");
+    await expectDenied(await member.fetch("POST", redeliverFailedPath(inboxId, hook.id)));
     expect(await attempts(hook.id)).toEqual(before);
     const manager = await seedMember(owner, ["webhook.manage"]);
     expect((await manager.fetch("POST", redeliverFailedPath(inboxId, hook.id))).status).toBe(202);
@@ -154,13 +155,9 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/redeliver-failed/", () =>
       const theirs = await seedOutage(await seedOwner());
       const mine = await seedConversation(owner, 1);
       const before = await attempts(theirs.hook.id);
-      await expectError(
-        await owner.fetch("POST", redeliverFailedPath(theirs.inboxId, theirs.hook.id)),
-        404,
-        "not_found",
-      );
-      await expectError(await owner.fetch("POST", redeliverFailedPath(mine.inboxId, theirs.hook.id)), 404, "not_found");
-      await expectError(await owner.fetch("POST", redeliverFailedPath(mine.inboxId, NO_SUCH_ID)), 404, "not_found");
+      await expectNotFound(await owner.fetch("POST", redeliverFailedPath(theirs.inboxId, theirs.hook.id)));
+      await expectNotFound(await owner.fetch("POST", redeliverFailedPath(mine.inboxId, theirs.hook.id)));
+      await expectNotFound(await owner.fetch("POST", redeliverFailedPath(mine.inboxId, NO_SUCH_ID)));
       expect(await attempts(theirs.hook.id)).toEqual(before);
     },
   );

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
+import { expectNotFound } from "../../support/refusals";
 import { createWebhook, insertDelivery, seedConversation, storedDelivery, webhooksPath } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -129,26 +130,10 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeli
     const mine = await seedFinished(owner);
     const otherHook = await createWebhook(owner, mine.inboxId);
     const theirs = await seedFinished(await seedOwner());
-    await expectError(
-      await owner.fetch("POST", redeliverPath(mine.inboxId, otherHook.id, mine.failure)),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, theirs.failure)),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("POST", redeliverPath(theirs.inboxId, theirs.hook.id, theirs.failure)),
-      404,
-      "not_found",
-    );
-    await expectError(
-      await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, NO_SUCH_ID)),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("POST", redeliverPath(mine.inboxId, otherHook.id, mine.failure)));
+    await expectNotFound(await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, theirs.failure)));
+    await expectNotFound(await owner.fetch("POST", redeliverPath(theirs.inboxId, theirs.hook.id, theirs.failure)));
+    await expectNotFound(await owner.fetch("POST", redeliverPath(mine.inboxId, mine.hook.id, NO_SUCH_ID)));
     expect((await storedDelivery(mine.failure)).status).toBe("failure");
     expect((await storedDelivery(theirs.failure)).status).toBe("failure");
   });

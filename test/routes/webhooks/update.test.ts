@@ -4,6 +4,7 @@ import { decryptSecret } from "../../../src/lib/crypto";
 import { eq } from "drizzle-orm";
 import { webhooks } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import {
   HOOK_URL,
   createInbox,
@@ -165,11 +166,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const inbox = await createInbox(owner);
     const hook = await createWebhook(owner, inbox.id);
     const member = await seedMember(owner, ["inbox.manage", "chatbot.manage"]);
-    await expectError(
-      await member.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await member.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" }));
     expect((await storedWebhook(hook.id)).name).toBe(hook.name);
     const manager = await seedMember(owner, ["webhook.manage"]);
     expect((await manager.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" })).status).toBe(200);
@@ -178,11 +175,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it("404 for another organization's webhook, or a webhook named under another inbox", async () => {
     const owner = await seedOwner();
     const { theirInbox, theirs, mine, other, hook } = await webhooksOfTwoOrganizations(owner);
-    await expectError(
-      await owner.fetch("PATCH", webhooksPath(theirInbox.id, theirs.id), { name: "Mine" }),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await owner.fetch("PATCH", webhooksPath(theirInbox.id, theirs.id), { name: "Mine" }));
     await expectError(
       await owner.fetch("PUT", webhooksPath(mine.id, theirs.id), {
         name: "Mine",
@@ -192,7 +185,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       404,
       "not_found",
     );
-    await expectError(await owner.fetch("PATCH", webhooksPath(other.id, hook.id), { name: "Moved" }), 404, "not_found");
+    await expectNotFound(await owner.fetch("PATCH", webhooksPath(other.id, hook.id), { name: "Moved" }));
     expect((await storedWebhook(theirs.id)).name).toBe(theirs.name);
     expect((await storedWebhook(hook.id)).name).toBe(hook.name);
   });

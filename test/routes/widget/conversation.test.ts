@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, expectError, seedOwner } from "../../harness";
+import { expectDenied, expectNotFound } from "../../support/refusals";
 import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
@@ -97,11 +98,7 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     const alice = await startSession(chat.id);
     const bob = await startSession(chat.id);
     const done = storedReply(await readEvents<Reply>(await send(chat.id, alice.token, { content: "secret order 42" })));
-    await expectError(
-      await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), bob.token),
-      404,
-      "not_found",
-    );
+    await expectNotFound(await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), bob.token));
     await expectError(
       await client().post(
         pub(chat.id, "messages/"),
@@ -111,10 +108,8 @@ describe("POST /web-chats/{id}/public/messages/", () => {
       404,
       "not_found",
     );
-    await expectError(
+    await expectNotFound(
       await client().post(pub(chat.id, `messages/${done.messageId}/feedback/`), { feedback: "dislike" }, bob.token),
-      404,
-      "not_found",
     );
     expect(
       (
@@ -127,12 +122,8 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     const other = await seedWebChat(owner);
     await expectError(await client().get(pub(other.id, "conversations/"), alice.token), 401, "not_authenticated");
     // Unknown conversation ids are 404 too.
-    await expectError(
-      await client().get(pub(chat.id, `conversations/${NO_SUCH_ID}/messages/`), alice.token),
-      404,
-      "not_found",
-    );
-    await expectError(await client().get(pub(chat.id, "conversations/nope/messages/"), alice.token), 404, "not_found");
+    await expectNotFound(await client().get(pub(chat.id, `conversations/${NO_SUCH_ID}/messages/`), alice.token));
+    await expectNotFound(await client().get(pub(chat.id, "conversations/nope/messages/"), alice.token));
   });
 
   it("refuses missing, forged and expired tokens, and bad input, writing nothing", async () => {
@@ -199,10 +190,8 @@ describe("feedback, sharing and resuming", () => {
         await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token),
       )
     ).results;
-    await expectError(
+    await expectNotFound(
       await client().post(pub(chat.id, `messages/${incoming.id}/feedback/`), { feedback: "like" }, session.token),
-      404,
-      "not_found",
     );
   });
 
@@ -260,10 +249,8 @@ describe("feedback, sharing and resuming", () => {
     const chat = await seedWebChat(owner);
     const session = await startSession(chat.id);
     const done = storedReply(await readEvents<Reply>(await send(chat.id, session.token, { content: "share me" })));
-    await expectError(
+    await expectDenied(
       await client().post(pub(chat.id, `conversations/${done.conversationId}/share/`), {}, session.token),
-      403,
-      "permission_denied",
     );
     await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { enableShareConversation: true });
     const res = await client().post(pub(chat.id, `conversations/${done.conversationId}/share/`), {}, session.token);
@@ -275,7 +262,7 @@ describe("feedback, sharing and resuming", () => {
     );
     expect(shared.title).toBe("share me");
     expect(shared.results).toHaveLength(2);
-    await expectError(await client().get(pub(chat.id, `shared/${share.slice(0, -2)}xx/`)), 404, "not_found");
+    await expectNotFound(await client().get(pub(chat.id, `shared/${share.slice(0, -2)}xx/`)));
   });
 
   it("resumes a finished reply from the last event seen, without repeating text", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, call, expectError, seedOwner, type Actor } from "../../harness";
+import { expectNotFound } from "../../support/refusals";
 import { lastChunk, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { postForm, uploadKey } from "../attachments/support";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
@@ -301,10 +302,8 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       "invalid",
     );
 
-    await expectError(
+    await expectNotFound(
       await client().post(pub(NO_SUCH_ID, "uploads/"), { filename: "notes.txt", fileSize: 5 }, alice.token),
-      404,
-      "not_found",
     );
     const other = await seedWebChat(owner, ON);
     await expectError(

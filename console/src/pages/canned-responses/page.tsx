@@ -4,7 +4,7 @@ import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
-import { actionsColumn } from "../../components/row-actions";
+import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteCannedResponse, listCannedResponses, PAGE_SIZE, type CannedResponse } from "./api";
@@ -23,13 +23,8 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
   if (manage)
     columns.push(
       actionsColumn<CannedResponse>(t("actions"), [
-        { text: t("edit"), named: (c) => t("editNamed", { code: c.shortCode }), run: crud.setEditing },
-        {
-          text: t("delete"),
-          named: (c) => t("deleteNamed", { code: c.shortCode }),
-          run: crud.setDeleting,
-          danger: true,
-        },
+        editAction((c) => t("editNamed", { code: c.shortCode }), crud.setEditing),
+        deleteAction((c) => t("deleteNamed", { code: c.shortCode }), crud.setDeleting),
       ]),
     );
   return (
@@ -69,7 +64,6 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
         remove={{
           title: t("deleteTitle"),
           message: (c) => t("deleteMessage", { code: c.shortCode }),
-          action: t("delete"),
           run: (c) => deleteCannedResponse(c.id),
           done: (c) => t("deleted", { code: c.shortCode }),
         }}

@@ -1,6 +1,6 @@
-import { actionsColumn } from "../../components/row-actions";
+import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { Button, RemoveDialog, ErrorAlert, toast, useResource, type Column } from "../../components";
+import { Button, useRemoval, ErrorAlert, toast, useResource, type Column } from "../../components";
 import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
 import { FaqForm } from "./faq-form";
 import { FaqImport } from "./faq-import";
@@ -16,7 +16,13 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
   const labels = useResource(() => listLabels(kb.id), [kb.id]);
   const [editing, setEditing] = useState<Faq | "new" | null>(null);
   const [importing, setImporting] = useState(false);
-  const [deleting, setDeleting] = useState<Faq | null>(null);
+  const removal = useRemoval<Faq>({
+    title: t("deleteFaqTitle"),
+    message: (f) => t("deleteFaqMessage", { question: f.question }),
+    run: (f) => deleteFaq(kb.id, f.id),
+    done: () => t("faqDeleted"),
+    after: faqs.reload,
+  });
 
   const columns: Column<Faq>[] = [
     { label: t("question"), rowHeader: true, class: "wrap", cell: (f) => f.question },
@@ -37,8 +43,8 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
   if (editable)
     columns.push(
       actionsColumn<Faq>(t("actions"), [
-        { text: t("edit"), named: (f) => t("editNamed", { name: f.question }), run: setEditing },
-        { text: t("delete"), named: (f) => t("deleteNamed", { name: f.question }), run: setDeleting, danger: true },
+        editAction((f) => t("editNamed", { name: f.question }), setEditing),
+        deleteAction((f) => t("deleteNamed", { name: f.question }), removal.ask),
       ]),
     );
 
@@ -99,18 +105,7 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
           }}
         />
       )}
-      <RemoveDialog
-        row={deleting}
-        remove={{
-          title: t("deleteFaqTitle"),
-          message: (f) => t("deleteFaqMessage", { question: f.question }),
-          action: t("delete"),
-          run: (f) => deleteFaq(kb.id, f.id),
-          done: () => t("faqDeleted"),
-        }}
-        onClose={() => setDeleting(null)}
-        after={faqs.reload}
-      />
+      {removal.dialog}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Button, RemoveDialog, ErrorAlert, announce, toast, useResource, type Column } from "../../components";
+import { Button, useRemoval, ErrorAlert, announce, toast, useResource, type Column } from "../../components";
 import { formatTime, locale } from "../../i18n";
 import { deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
 import { PagedTable } from "./parts";
@@ -22,7 +22,13 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
   const [page, setPage] = useState(1);
   const files = useResource(() => listFiles(kb.id, page), [kb.id, page]);
   const uploads = useUploads(kb.id, () => files.reload());
-  const [deleting, setDeleting] = useState<KnowledgeBaseFile | null>(null);
+  const removal = useRemoval<KnowledgeBaseFile>({
+    title: t("deleteFileTitle"),
+    message: (f) => t("deleteFileMessage", { name: f.filename }),
+    run: (f) => deleteFile(kb.id, f.id),
+    done: (f) => t("fileDeleted", { name: f.filename }),
+    after: files.reload,
+  });
   const seen = useRef(new Map<string, KnowledgeBaseFile["status"]>());
 
   // Poll while anything is on its way, and say when a file the user watched is done or failed.
@@ -68,7 +74,7 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
           >
             {t("reparse")}
           </Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { name: f.filename })} onClick={() => setDeleting(f)}>
+          <Button variant="danger" aria-label={t("deleteNamed", { name: f.filename })} onClick={() => removal.ask(f)}>
             {t("delete")}
           </Button>
         </div>
@@ -89,18 +95,7 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
         page={page}
         onPage={setPage}
       />
-      <RemoveDialog
-        row={deleting}
-        remove={{
-          title: t("deleteFileTitle"),
-          message: (f) => t("deleteFileMessage", { name: f.filename }),
-          action: t("delete"),
-          run: (f) => deleteFile(kb.id, f.id),
-          done: (f) => t("fileDeleted", { name: f.filename }),
-        }}
-        onClose={() => setDeleting(null)}
-        after={files.reload}
-      />
+      {removal.dialog}
     </section>
   );
 }

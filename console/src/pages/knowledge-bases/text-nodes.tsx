@@ -1,6 +1,6 @@
-import { actionsColumn } from "../../components/row-actions";
+import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { RemoveDialog, ErrorAlert, Loading, SelectField, toast, type Column, useResource } from "../../components";
+import { useRemoval, ErrorAlert, Loading, SelectField, toast, type Column, useResource } from "../../components";
 import {
   PAGE_SIZE,
   deleteTextNode,
@@ -26,12 +26,18 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
   const [query, setQuery] = useState("");
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<TextNode | null>(null);
-  const [deleting, setDeleting] = useState<TextNode | null>(null);
   const fileId = chosen || files.data?.[0]?.id || "";
   const nodes = useResource(
     () => (fileId ? listTextNodes(fileId, page, query) : Promise.resolve(null)),
     [fileId, page, query],
   );
+  const removal = useRemoval<TextNode>({
+    title: t("deleteTextNodeTitle"),
+    message: () => t("deleteTextNodeMessage"),
+    run: (node) => deleteTextNode(node.id),
+    done: () => t("textNodeDeleted"),
+    after: nodes.reload,
+  });
   // Passages are numbered in document order across pages.
   const number = (n: TextNode) => (page - 1) * PAGE_SIZE + (nodes.data?.results.indexOf(n) ?? 0) + 1;
   const columns: Column<TextNode>[] = [
@@ -53,8 +59,8 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
   if (editable)
     columns.push(
       actionsColumn<TextNode>(t("actions"), [
-        { text: t("edit"), named: (n) => t("editPassageNamed", { n: number(n) }), run: setEditing },
-        { text: t("delete"), named: (n) => t("deletePassageNamed", { n: number(n) }), run: setDeleting, danger: true },
+        editAction((n) => t("editPassageNamed", { n: number(n) }), setEditing),
+        deleteAction((n) => t("deletePassageNamed", { n: number(n) }), removal.ask),
       ]),
     );
   return (
@@ -108,18 +114,7 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
           }}
         />
       )}
-      <RemoveDialog
-        row={deleting}
-        remove={{
-          title: t("deleteTextNodeTitle"),
-          message: () => t("deleteTextNodeMessage"),
-          action: t("delete"),
-          run: (node) => deleteTextNode(node.id),
-          done: () => t("textNodeDeleted"),
-        }}
-        onClose={() => setDeleting(null)}
-        after={nodes.reload}
-      />
+      {removal.dialog}
     </section>
   );
 }

@@ -4,7 +4,7 @@ import type { Column } from "../../components/data-table";
 import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
-import { actionsColumn } from "../../components/row-actions";
+import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import { LabelChip } from "../conversations/labels";
 import type { PageProps } from "../types";
@@ -33,13 +33,8 @@ export default function LabelsPage({ organizationId }: PageProps) {
     ...(manage
       ? [
           actionsColumn<Label>(t("actions"), [
-            { text: t("edit"), named: (l) => t("editNamed", { name: l.name }), run: crud.setEditing },
-            {
-              text: t("delete"),
-              named: (l) => t("deleteNamed", { name: l.name }),
-              run: crud.setDeleting,
-              danger: true,
-            },
+            editAction((l) => t("editNamed", { name: l.name }), crud.setEditing),
+            deleteAction((l) => t("deleteNamed", { name: l.name }), crud.setDeleting),
           ]),
         ]
       : []),
@@ -71,7 +66,6 @@ export default function LabelsPage({ organizationId }: PageProps) {
         remove={{
           title: t("deleteLabel"),
           message: (l) => t("deleteMessage", { name: l.name }),
-          action: t("delete"),
           run: (l) => deleteLabel(l.id),
           done: (l) => t("deleted", { name: l.name }),
         }}

@@ -1,6 +1,6 @@
-import { actionsColumn } from "../../components/row-actions";
+import { actionsColumn, deleteAction } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { RemoveDialog } from "../../components/confirm";
+import { useRemoval } from "../../components/confirm";
 import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { ListBody } from "../../components/resource-list";
@@ -19,7 +19,13 @@ import { SectionHead } from "../../components/page-header";
 export function GroupsSection({ organizationId, version }: { organizationId: string; version: number }) {
   const groups = useResource(() => listGroups(organizationId), [organizationId, version]);
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<Group | null>(null);
+  const removal = useRemoval<Group>({
+    title: t("deleteGroupTitle"),
+    message: (g) => t("deleteGroupMessage", { n: g.membersCount }),
+    run: (g) => deleteGroup(organizationId, g.id),
+    done: (g) => t("groupDeleted", { name: g.name }),
+    after: groups.reload,
+  });
   const manage = can("group.manage");
   const columns: Column<Group>[] = [
     {
@@ -36,9 +42,7 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
   ];
   if (manage)
     columns.push(
-      actionsColumn<Group>(t("actions"), [
-        { text: t("delete"), named: (g) => t("deleteNamed", { name: g.name }), run: setDeleting, danger: true },
-      ]),
+      actionsColumn<Group>(t("actions"), [deleteAction((g) => t("deleteNamed", { name: g.name }), removal.ask)]),
     );
   return (
     <section class="section" aria-labelledby="groups-title">
@@ -57,18 +61,7 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
         )}
       />
       {creating && <NewGroup organizationId={organizationId} onClose={() => setCreating(false)} />}
-      <RemoveDialog
-        row={deleting}
-        remove={{
-          title: t("deleteGroupTitle"),
-          message: (g) => t("deleteGroupMessage", { n: g.membersCount }),
-          action: t("delete"),
-          run: (g) => deleteGroup(organizationId, g.id),
-          done: (g) => t("groupDeleted", { name: g.name }),
-        }}
-        onClose={() => setDeleting(null)}
-        after={groups.reload}
-      />
+      {removal.dialog}
     </section>
   );
 }

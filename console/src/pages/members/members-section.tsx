@@ -1,6 +1,6 @@
 import { actionsColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { RemoveDialog } from "../../components/confirm";
+import { useRemoval } from "../../components/confirm";
 import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField, TextField } from "../../components/field";
@@ -36,7 +36,18 @@ export function MembersSection({
   const members = useResource(() => listMembers(organizationId, page), [organizationId, page]);
   const [adding, setAdding] = useState(false);
   const [grouping, setGrouping] = useState<Member | null>(null);
-  const [removing, setRemoving] = useState<Member | null>(null);
+  const changed = async () => {
+    await members.reload();
+    groupsChanged();
+  };
+  const removing = useRemoval<Member>({
+    title: t("removeMemberTitle"),
+    message: (m) => t("removeMemberMessage", { name: memberName(m) }),
+    action: t("remove"),
+    run: (m) => removeMember(organizationId, m.id),
+    done: (m) => t("memberRemoved", { name: memberName(m) }),
+    after: changed,
+  });
   const manage = can("member.manage");
   const list = members.data && "results" in members.data ? members.data : undefined;
   const columns: Column<Member>[] = [
@@ -70,16 +81,12 @@ export function MembersSection({
         {
           text: t("remove"),
           named: (m) => t("removeNamed", { name: memberName(m) }),
-          run: setRemoving,
+          run: removing.ask,
           danger: true,
           when: (m) => !m.isOwner,
         },
       ]),
     );
-  const changed = async () => {
-    await members.reload();
-    groupsChanged();
-  };
   return (
     <section class="section" aria-labelledby="members-title">
       <SectionHead
@@ -106,18 +113,7 @@ export function MembersSection({
           onSaved={changed}
         />
       )}
-      <RemoveDialog
-        row={removing}
-        remove={{
-          title: t("removeMemberTitle"),
-          message: (m) => t("removeMemberMessage", { name: memberName(m) }),
-          action: t("remove"),
-          run: (m) => removeMember(organizationId, m.id),
-          done: (m) => t("memberRemoved", { name: memberName(m) }),
-        }}
-        onClose={() => setRemoving(null)}
-        after={changed}
-      />
+      {removing.dialog}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
-import { RemoveDialog } from "../../components/confirm";
+import { useRemoval } from "../../components/confirm";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
@@ -18,7 +18,13 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
   const models = useResource(listModels, [organizationId]);
   const owner = can("owner");
   const [editing, setEditing] = useState<Model | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Model | null>(null);
+  const removal = useRemoval<Model>({
+    title: t("deleteTitle"),
+    message: (m) => t("deleteMessage", { name: m.name }),
+    run: deleteModel,
+    done: (m) => t("modelDeleted", { name: m.name }),
+    after: models.reload,
+  });
   const [tests, setTests] = useState<Record<string, ConnectionTest | "running">>({});
 
   const runTest = async (model: Model) => {
@@ -89,7 +95,7 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
               </Button>
             )}
             {!m.isBuiltIn && (
-              <Button variant="danger" aria-label={t("deleteNamed", { name: m.name })} onClick={() => setDeleting(m)}>
+              <Button variant="danger" aria-label={t("deleteNamed", { name: m.name })} onClick={() => removal.ask(m)}>
                 {t("delete")}
               </Button>
             )}
@@ -126,18 +132,7 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
           onSaved={saved}
         />
       )}
-      <RemoveDialog
-        row={deleting}
-        remove={{
-          title: t("deleteTitle"),
-          message: (m) => t("deleteMessage", { name: m.name }),
-          action: t("delete"),
-          run: deleteModel,
-          done: (m) => t("modelDeleted", { name: m.name }),
-        }}
-        onClose={() => setDeleting(null)}
-        after={models.reload}
-      />
+      {removal.dialog}
     </section>
   );
 }

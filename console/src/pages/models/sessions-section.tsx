@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { RemoveDialog } from "../../components/confirm";
+import { useRemoval } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { Pager } from "../../components/pager";
 import { useResource } from "../../components/use-resource";
@@ -23,7 +23,14 @@ function browserOf(userAgent: string | null): string {
 export function SessionsSection() {
   const [page, setPage] = useState(1);
   const sessions = useResource(() => listSessions(page), [page]);
-  const [revoking, setRevoking] = useState<ConsoleSession | null>(null);
+  const revoking = useRemoval<ConsoleSession>({
+    title: t("revokeSessionTitle"),
+    message: () => t("revokeSessionMessage"),
+    action: t("revoke"),
+    run: (s) => revokeSession(s.id),
+    done: () => t("sessionRevoked"),
+    after: sessions.reload,
+  });
   const columns: Column<ConsoleSession>[] = [
     {
       label: t("browser"),
@@ -49,7 +56,7 @@ export function SessionsSection() {
             <Button
               variant="danger"
               aria-label={t("revokeNamed", { name: browserOf(s.userAgent) })}
-              onClick={() => setRevoking(s)}
+              onClick={() => revoking.ask(s)}
             >
               {t("revoke")}
             </Button>
@@ -69,18 +76,7 @@ export function SessionsSection() {
         <DataTable labelledBy="sessions-title" rows={sessions.data.results} rowKey={(s) => s.id} columns={columns} />
       )}
       {sessions.data && <Pager page={page} count={sessions.data.count} pageSize={PAGE_SIZE} onPage={setPage} />}
-      <RemoveDialog
-        row={revoking}
-        remove={{
-          title: t("revokeSessionTitle"),
-          message: () => t("revokeSessionMessage"),
-          action: t("revoke"),
-          run: (s) => revokeSession(s.id),
-          done: () => t("sessionRevoked"),
-        }}
-        onClose={() => setRevoking(null)}
-        after={sessions.reload}
-      />
+      {revoking.dialog}
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
-import { actionsColumn } from "../../components/row-actions";
+import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteSkill, listSkills, type SkillItem } from "./api";
@@ -28,19 +28,18 @@ export default function SkillsPage({ organizationId }: PageProps) {
     { label: t("groupsColumn"), cell: (s) => s.groups.map((g) => g.name).join(", ") || "—" },
     actionsColumn<SkillItem>(t("actions"), [
       { text: t("view"), named: (s) => t("viewNamed", { name: s.name }), run: (s) => setViewing(s.id) },
-      manage && {
-        text: t("edit"),
-        named: (s) => t("editNamed", { name: s.name }),
-        run: (s) => setEditing(s.id),
-        when: (s) => s.canUpdate,
-      },
-      manage && {
-        text: t("delete"),
-        named: (s) => t("deleteNamed", { name: s.name }),
-        run: crud.setDeleting,
-        danger: true,
-        when: (s) => s.canDelete,
-      },
+      manage &&
+        editAction(
+          (s) => t("editNamed", { name: s.name }),
+          (s) => setEditing(s.id),
+          (s) => s.canUpdate,
+        ),
+      manage &&
+        deleteAction(
+          (s) => t("deleteNamed", { name: s.name }),
+          crud.setDeleting,
+          (s) => s.canDelete,
+        ),
     ]),
   ];
   return (
@@ -59,7 +58,6 @@ export default function SkillsPage({ organizationId }: PageProps) {
         remove={{
           title: t("deleteSkill"),
           message: (s) => t("deleteMessage", { name: s.name }),
-          action: t("delete"),
           run: (s) => deleteSkill(s.id),
           done: (s) => t("deleted", { name: s.name }),
         }}

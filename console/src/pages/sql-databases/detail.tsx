@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
-import { RemoveDialog } from "../../components/confirm";
+import { useRemoval } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
@@ -23,7 +23,13 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
   const [uploading, setUploading] = useState(false);
   const [editing, setEditing] = useState(false);
   const [checking, setChecking] = useState(false);
-  const [dropping, setDropping] = useState<SqlTable | null>(null);
+  const dropping = useRemoval<SqlTable>({
+    title: t("deleteTable"),
+    message: (table) => t("deleteTableMessage", { name: table.tableName }),
+    run: (table) => deleteTable(id, table.id),
+    done: (table) => t("deleted", { name: table.tableName }),
+    after: database.reload,
+  });
   const d = database.data;
   const check = async () => {
     setChecking(true);
@@ -102,7 +108,7 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
                       <Button
                         variant="danger"
                         aria-label={t("deleteNamed", { name: table.tableName })}
-                        onClick={() => setDropping(table)}
+                        onClick={() => dropping.ask(table)}
                       >
                         {t("delete")}
                       </Button>
@@ -150,18 +156,7 @@ export function DatabaseDetail({ id, organizationId }: { id: string; organizatio
           }}
         />
       )}
-      <RemoveDialog
-        row={dropping}
-        remove={{
-          title: t("deleteTable"),
-          message: (table) => t("deleteTableMessage", { name: table.tableName }),
-          action: t("delete"),
-          run: (table) => deleteTable(id, table.id),
-          done: (table) => t("deleted", { name: table.tableName }),
-        }}
-        onClose={() => setDropping(null)}
-        after={database.reload}
-      />
+      {dropping.dialog}
     </>
   );
 }

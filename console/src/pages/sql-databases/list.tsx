@@ -1,4 +1,4 @@
-import { actionsColumn } from "../../components/row-actions";
+import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
@@ -32,19 +32,16 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
   if (manage)
     columns.push(
       actionsColumn<SqlDatabaseItem>(t("actions"), [
-        {
-          text: t("edit"),
-          named: (d) => t("editNamed", { name: d.name }),
-          run: crud.setEditing,
-          when: (d) => d.canUpdate,
-        },
-        {
-          text: t("delete"),
-          named: (d) => t("deleteNamed", { name: d.name }),
-          run: crud.setDeleting,
-          danger: true,
-          when: (d) => d.canDelete,
-        },
+        editAction(
+          (d) => t("editNamed", { name: d.name }),
+          crud.setEditing,
+          (d) => d.canUpdate,
+        ),
+        deleteAction(
+          (d) => t("deleteNamed", { name: d.name }),
+          crud.setDeleting,
+          (d) => d.canDelete,
+        ),
       ]),
     );
   return (
@@ -72,7 +69,6 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
         remove={{
           title: t("deleteDatabase"),
           message: (d) => t("deleteMessage", { name: d.name }),
-          action: t("delete"),
           run: (d) => deleteDatabase(d.id),
           done: (d) => t("deleted", { name: d.name }),
         }}

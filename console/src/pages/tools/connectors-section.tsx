@@ -1,4 +1,4 @@
-import { actionsColumn } from "../../components/row-actions";
+import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { toast } from "../../components/toast";
@@ -65,13 +65,8 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
   if (manage)
     columns.push(
       actionsColumn<Connector>(t("actions"), [
-        { text: t("edit"), named: (c) => t("editNamed", { name: c.displayName }), run: crud.setEditing },
-        {
-          text: t("delete"),
-          named: (c) => t("deleteNamed", { name: c.displayName }),
-          run: crud.setDeleting,
-          danger: true,
-        },
+        editAction((c) => t("editNamed", { name: c.displayName }), crud.setEditing),
+        deleteAction((c) => t("deleteNamed", { name: c.displayName }), crud.setDeleting),
       ]),
     );
   return (
@@ -106,7 +101,6 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
         remove={{
           title: t("deleteConnector"),
           message: (c) => t("deleteConnectorMessage", { name: c.displayName }),
-          action: t("delete"),
           run: (c) => deleteConnector(c.id),
           done: (c) => t("deleted", { name: c.displayName }),
         }}

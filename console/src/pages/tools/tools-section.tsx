@@ -1,4 +1,4 @@
-import { actionsColumn } from "../../components/row-actions";
+import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { ResourceList, useCrudList } from "../../components/resource-list";
@@ -56,19 +56,16 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
   if (manage)
     columns.push(
       actionsColumn<Tool>(t("actions"), [
-        {
-          text: t("edit"),
-          named: (tool) => t("editNamed", { name: tool.displayName }),
-          run: crud.setEditing,
-          when: (tool) => tool.canUpdate,
-        },
-        {
-          text: t("delete"),
-          named: (tool) => t("deleteNamed", { name: tool.displayName }),
-          run: crud.setDeleting,
-          danger: true,
-          when: (tool) => tool.canUpdate && tool.canDelete,
-        },
+        editAction(
+          (tool) => t("editNamed", { name: tool.displayName }),
+          crud.setEditing,
+          (tool) => tool.canUpdate,
+        ),
+        deleteAction(
+          (tool) => t("deleteNamed", { name: tool.displayName }),
+          crud.setDeleting,
+          (tool) => tool.canUpdate && tool.canDelete,
+        ),
       ]),
     );
   return (
@@ -99,7 +96,6 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
         remove={{
           title: t("deleteTool"),
           message: (tool) => t("deleteToolMessage", { name: tool.displayName }),
-          action: t("delete"),
           run: (tool) => deleteTool(tool.id),
           done: (tool) => t("deleted", { name: tool.displayName }),
         }}

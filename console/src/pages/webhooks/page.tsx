@@ -4,7 +4,7 @@ import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
 import { Button } from "../../components/button";
-import { RemoveDialog } from "../../components/confirm";
+import { useRemoval } from "../../components/confirm";
 import { DataTable, type Column } from "../../components/data-table";
 import { Dialog } from "../../components/dialog";
 import { SelectField } from "../../components/field";
@@ -51,11 +51,20 @@ export default function WebhooksPage({ organizationId }: PageProps) {
 function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: string }) {
   const hooks = useResource(() => listWebhooks(inboxId), [inboxId]);
   const [editing, setEditing] = useState<Webhook | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
   const [tested, setTested] = useState<{ webhook: Webhook; result: TestResult } | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const removal = useRemoval<Webhook>({
+    title: t("deleteTitle"),
+    message: (w) => t("deleteMessage", { name: w.name }),
+    run: async (w) => {
+      await deleteWebhook(inboxId, w.id);
+      if (chosen === w.id) setChosen(null);
+    },
+    done: (w) => t("deleted", { name: w.name }),
+    after: hooks.reload,
+  });
 
   // The button stays enabled (and focused) while it sends, so the focus can come back to it after the result's dialog.
   const sendTest = async (webhook: Webhook) => {
@@ -115,7 +124,7 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
           <Button aria-label={t("editNamed", { name: w.name })} onClick={() => setEditing(w)}>
             {t("edit")}
           </Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { name: w.name })} onClick={() => setDeleting(w)}>
+          <Button variant="danger" aria-label={t("deleteNamed", { name: w.name })} onClick={() => removal.ask(w)}>
             {t("delete")}
           </Button>
         </div>
@@ -154,21 +163,7 @@ function InboxWebhooks({ inboxId, inboxName }: { inboxId: string; inboxName: str
         />
       )}
       {tested && <TestResultDialog {...tested} onClose={() => setTested(null)} />}
-      <RemoveDialog
-        row={deleting}
-        remove={{
-          title: t("deleteTitle"),
-          message: (w) => t("deleteMessage", { name: w.name }),
-          action: t("delete"),
-          run: async (w) => {
-            await deleteWebhook(inboxId, w.id);
-            if (chosen === w.id) setChosen(null);
-          },
-          done: (w) => t("deleted", { name: w.name }),
-        }}
-        onClose={() => setDeleting(null)}
-        after={hooks.reload}
-      />
+      {removal.dialog}
     </>
   );
 }

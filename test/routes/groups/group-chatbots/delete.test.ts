@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { expectDenied, expectNotFound } from "../../../support/refusals";
 import { createChatbot } from "../../../fixtures/chatbots";
 import { createGroup } from "../helpers";
 import { addChatbots, groupChatbotsPath, linksOfGroup } from "./helpers";
@@ -16,9 +17,9 @@ describe("DELETE .../groups/{groupPk}/group-chatbots/{id}/", () => {
     expect(res.status).toBe(204);
     expect(await res.text()).toBe("");
     expect(await linksOfGroup(viewer.groupId!)).toEqual([]);
-    await expectError(await viewer.fetch("GET", `/chatbots/${bot.id}/`), 404, "not_found");
+    await expectNotFound(await viewer.fetch("GET", `/chatbots/${bot.id}/`));
     expect((await owner.fetch("GET", `/chatbots/${bot.id}/`)).status).toBe(200);
-    await expectError(await owner.fetch("DELETE", path), 404, "not_found");
+    await expectNotFound(await owner.fetch("DELETE", path));
   });
 
   it(
@@ -32,23 +33,15 @@ describe("DELETE .../groups/{groupPk}/group-chatbots/{id}/", () => {
       const bot = await createChatbot(owner);
       const [link] = await addChatbots(owner, group.id, [bot.id]);
       const path = groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`);
-      await expectError(await viewer.fetch("DELETE", path), 403, "permission_denied");
-      await expectError(
+      await expectDenied(await viewer.fetch("DELETE", path));
+      await expectNotFound(
         await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, sibling.id, `${link.id}/`)),
-        404,
-        "not_found",
       );
-      await expectError(
+      await expectNotFound(
         await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)),
-        404,
-        "not_found",
       );
-      await expectError(
-        await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, "nope/")),
-        404,
-        "not_found",
-      );
-      await expectError(await (await seedOwner()).fetch("DELETE", path), 404, "not_found");
+      await expectNotFound(await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, "nope/")));
+      await expectNotFound(await (await seedOwner()).fetch("DELETE", path));
       await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
       expect(await linksOfGroup(group.id)).toHaveLength(1);
     },
@@ -59,10 +52,8 @@ describe("DELETE .../groups/{groupPk}/group-chatbots/{id}/", () => {
     const manager = await seedMember(owner, ["group.manage"]);
     const group = await createGroup(owner);
     const [link] = await addChatbots(owner, group.id, [(await createChatbot(owner)).id]);
-    await expectError(
+    await expectNotFound(
       await manager.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`)),
-      404,
-      "not_found",
     );
     expect(await linksOfGroup(group.id)).toHaveLength(1);
   });

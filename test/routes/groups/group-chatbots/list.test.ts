@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { expectDenied, expectNotFound } from "../../../support/refusals";
 import { createChatbot } from "../../../fixtures/chatbots";
 import { createGroup } from "../helpers";
 import { addChatbots, groupChatbotsPath, type GroupChatbotBody } from "./helpers";
@@ -31,10 +32,8 @@ describe("GET .../groups/{groupPk}/group-chatbots/", () => {
       await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=2&pageSize=2`),
     );
     expect(p2.results).toEqual([third]);
-    await expectError(
+    await expectNotFound(
       await owner.fetch("GET", `${groupChatbotsPath(owner.organizationId, group.id)}?page=3&pageSize=2`),
-      404,
-      "not_found",
     );
   });
 
@@ -85,11 +84,11 @@ describe("GET .../groups/{groupPk}/group-chatbots/", () => {
       const body = await page(await viewer.fetch("GET", path));
       expect(body.count).toBe(1);
       expect(body.results.map((l) => l.chatbot.id)).toEqual([seen.id]);
-      await expectError(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", path), 403, "permission_denied");
+      await expectDenied(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", path));
       const other = await seedOwner();
       const theirs = await createGroup(other);
-      await expectError(await owner.fetch("GET", groupChatbotsPath(owner.organizationId, theirs.id)), 404, "not_found");
-      await expectError(await other.fetch("GET", path), 404, "not_found");
+      await expectNotFound(await owner.fetch("GET", groupChatbotsPath(owner.organizationId, theirs.id)));
+      await expectNotFound(await other.fetch("GET", path));
       await expectError(await call("GET", `/api/v1${path}`), 401, "not_authenticated");
     },
   );

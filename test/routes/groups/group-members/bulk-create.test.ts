@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { groupMembers } from "../../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../../harness";
+import { expectDenied, expectNotFound } from "../../../support/refusals";
 import { createGroup } from "../helpers";
 import { addMembers, groupMembersPath, insertMembers } from "./helpers";
 import { bodyOf } from "../../../support/api";
@@ -52,11 +53,7 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, ["group.view"]);
     const member = await seedMember(owner);
-    await expectError(
-      await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`));
     await addMembers(owner, group.id, [member.memberId]);
     expect((await member.fetch("GET", `/organizations/${owner.organizationId}/groups/`)).status).toBe(200);
   });
@@ -102,7 +99,7 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
     const group = await createGroup(owner, []);
     const viewer = await seedMember(owner, ["group.view"]);
     const path = groupMembersPath(owner.organizationId, group.id, "bulk-create/");
-    await expectError(await viewer.fetch("POST", path, { members: [viewer.memberId] }), 403, "permission_denied");
+    await expectDenied(await viewer.fetch("POST", path, { members: [viewer.memberId] }));
     const other = await seedOwner();
     const theirs = await createGroup(other, []);
     await expectError(
@@ -112,7 +109,7 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
       404,
       "not_found",
     );
-    await expectError(await other.fetch("POST", path, { members: [viewer.memberId] }), 404, "not_found");
+    await expectNotFound(await other.fetch("POST", path, { members: [viewer.memberId] }));
     await expectError(await call("POST", `/api/v1${path}`, { members: [viewer.memberId] }), 401, "not_authenticated");
     expect(await rowsOf(group.id)).toHaveLength(0);
     expect(await rowsOf(theirs.id)).toHaveLength(0);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { expectDenied, expectNotFound } from "../../../support/refusals";
 import { createGroup } from "../helpers";
 import { addMembers, groupMembersPath, type GroupMemberBody } from "./helpers";
 import { pageOf } from "../../../support/api";
@@ -37,10 +38,8 @@ describe("GET .../groups/{groupPk}/group-members/", () => {
       await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=2&page_size=2`),
     );
     expect(second.results).toEqual([third]);
-    await expectError(
+    await expectNotFound(
       await owner.fetch("GET", `${groupMembersPath(owner.organizationId, group.id)}?page=3&pageSize=2`),
-      404,
-      "not_found",
     );
   });
 
@@ -83,11 +82,11 @@ describe("GET .../groups/{groupPk}/group-members/", () => {
     const path = groupMembersPath(owner.organizationId, viewer.groupId!);
     expect((await page(await viewer.fetch("GET", path))).results.map((m) => m.member.id)).toEqual([viewer.memberId]);
     const plain = await seedMember(owner);
-    await expectError(await plain.fetch("GET", path), 403, "permission_denied");
+    await expectDenied(await plain.fetch("GET", path));
     const other = await seedOwner();
     const theirs = await createGroup(other, []);
-    await expectError(await owner.fetch("GET", groupMembersPath(owner.organizationId, theirs.id)), 404, "not_found");
-    await expectError(await other.fetch("GET", path), 404, "not_found");
+    await expectNotFound(await owner.fetch("GET", groupMembersPath(owner.organizationId, theirs.id)));
+    await expectNotFound(await other.fetch("GET", path));
     await expectError(await call("GET", `/api/v1${path}`), 401, "not_authenticated");
   });
 });
