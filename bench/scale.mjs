@@ -7,19 +7,22 @@
 //   against D1's and a Durable Object's 10 GB;
 // - write throughput through the API while the hot organization makes most of the traffic
 //   (BENCH_WRITERS concurrent completions on the local model for BENCH_WRITE_SECONDS, 80% to it);
-// - p50/p95 over BENCH_ROUNDS requests of the hot organization's message list, conversation list
-//   and assistant statistics, which must not grow with the total.
+// - p50/p95 over BENCH_ROUNDS requests of the hot organization's message list (a conversation of five turns
+//   written through the API), conversation list and assistant statistics, which must not grow with the total.
 //
-// The seed writes the stores where the data lives today (the `DB` file, with the server stopped: each
-// message's figures written beside it as the pipeline writes them, statistics/message-figures.ts, and
-// each conversation's search terms as the every-minute fold does): when the design
-// of docs/scale.md moves messages, `seed()` is the one function that follows them.
+// The seed writes each thing where the running service keeps it, with the server stopped: conversations (their
+// index rows), their records and the hourly rollups in `DB` (each message's figures as the pipeline writes them,
+// statistics/message-figures.ts), each conversation's search terms in its organization's shard (`CONVERSATIONS_n`,
+// as the every-minute fold leaves them; the directory placed the organizations through the API). Records older than
+// two days are then moved to their hourly R2 segments by the real housekeeping cron, run on the started server. Its
+// messages are written nowhere: each conversation's are in its own object, a file of kilobytes apart from the shared
+// stores. When the design of docs/scale.md moves something, `seed()` is the one function that follows it.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { median, percentile, prng, startServer } from "./lib.mjs";
-import { d1File } from "../test/support/local-d1.mjs";
+import { d1Files } from "../test/support/local-d1.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8871);
 const ORGS = Number(process.env.BENCH_ORGS ?? 20);
@@ -30,36 +33,61 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 8);
 const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 20);
 const REPLY_CHARS = Number(process.env.BENCH_REPLY_CHARS ?? 300);
+/** BENCH_KEEP=1 keeps the local state for a look at where the bytes went (sqlite3, dbstat). */
+const KEEP = Boolean(process.env.BENCH_KEEP);
 const TURNS = 5;
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const LIMIT = 10 * 1024 ** 3;
 const DAY = 86_400_000;
+/** services/statistics/record-segments.ts: records younger than this stay in D1; the cron moves the others. */
+const SETTLED_AFTER_MS = 2 * DAY;
 
 const rand = prng(7);
 const REPLY = "Your order ships tomorrow from our warehouse; tracking follows by e-mail. "
   .repeat(Math.ceil(REPLY_CHARS / 74))
   .slice(0, REPLY_CHARS);
 
-/** Every SQLite file of a `wrangler dev` state (D1 databases, Durable Objects) with its WAL, by size. */
-function stores(state) {
+/**
+ * The bytes of a stopped server's SQLite file in use: its pages (the WAL's included) less the free ones. The cron's
+ * move of 28 days of records at once leaves their pages free in `DB`; a running service moves an hour's at a time and
+ * its next inserts take those pages again, so the file does not keep them.
+ */
+function usedBytes(file) {
+  const db = new DatabaseSync(file);
+  try {
+    const pragma = (name) => Object.values(db.prepare(`PRAGMA ${name}`).get())[0];
+    return (pragma("page_count") - pragma("freelist_count")) * pragma("page_size");
+  } finally {
+    db.close();
+  }
+}
+
+/** Every file under `dir` and its bytes. */
+function filesUnder(dir) {
   const files = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(".sqlite")) {
-        let bytes = statSync(full).size;
-        try {
-          bytes += statSync(`${full}-wal`).size;
-        } catch {
-          // no WAL beside it
-        }
-        files.push({ file: full, bytes });
-      }
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) {
+      const full = path.join(entry.parentPath, entry.name);
+      files.push({ file: full, bytes: statSync(full).size });
     }
-  };
-  walk(state);
-  return files.sort((a, b) => b.bytes - a.bytes);
+  return files;
+}
+
+/** Every SQLite store of a stopped `wrangler dev` state (D1 databases, Durable Objects), by bytes in use; R2's
+ * objects apart (its bucket's own SQLite file is their listing, not a store of the service's). */
+function stores(state) {
+  const files = filesUnder(path.join(state, "v3"))
+    .filter(({ file }) => file.endsWith(".sqlite") && !file.includes(`${path.sep}r2${path.sep}`))
+    .map(({ file }) => ({ file, bytes: usedBytes(file) }));
+  let r2 = 0;
+  try {
+    r2 = filesUnder(path.join(state, "v3", "r2"))
+      .filter(({ file }) => !/\.sqlite(-wal|-shm)?$/.test(file))
+      .reduce((n, f) => n + f.bytes, 0);
+  } catch {
+    // no R2 object yet
+  }
+  return { files: files.sort((a, b) => b.bytes - a.bytes), r2 };
 }
 
 /** The seed's text's search terms: its words of two characters or more, lower-cased, without its stopwords. */
@@ -70,17 +98,46 @@ const termsOf = (text) =>
     .match(/[a-z0-9]{2,}/g)
     .filter((w) => !STOPWORDS.has(w));
 
-/** Writes conversations of five turns until `until` messages, `hot` getting HOT_SHARE of them. */
-function seed(file, orgs, written, until) {
+function openStore(file) {
   const db = new DatabaseSync(file);
-  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;");
+  // A cache of 256 MB: the conversations, records and terms go in by random ids, all over their B-trees.
+  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;");
+  return db;
+}
+
+/**
+ * Writes conversations of five turns until `until` messages, the hot organization getting HOT_SHARE of them: the
+ * conversations, records and rollups in `DB`, the terms in each organization's shard (`files`: d1Files). Each
+ * conversation starts in `slot` of its hour (`from` and `width` in milliseconds).
+ */
+function seed(files, orgs, written, until, slot) {
+  const db = openStore(files.get("DB"));
+  // The directory the service wrote when each organization was first searched (services/shards).
+  const placed = new Map(
+    db
+      .prepare("SELECT organization_id AS id, shard FROM organization_shards")
+      .all()
+      .map((row) => [row.id, row.shard]),
+  );
+  const shards = new Map();
+  const termsOfOrg = new Map();
+  for (const org of orgs) {
+    const shard = placed.get(org.id);
+    if (!shard) throw new Error(`organization ${org.id} has no shard in the directory`);
+    if (!shards.has(shard)) {
+      const store = openStore(files.get(shard));
+      // A conversation's distinct search terms, once (services/conversation/search-terms.ts), ids as their 16 bytes.
+      const term = store.prepare(
+        "INSERT OR IGNORE INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
+          "VALUES (unhex(replace(?, '-', '')), ?, unhex(replace(?, '-', '')), ?)",
+      );
+      shards.set(shard, { store, term });
+    }
+    termsOfOrg.set(org.id, shards.get(shard).term);
+  }
   const conversation = db.prepare(
     "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, title, last_message, last_message_at, " +
       "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const message = db.prepare(
-    "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, content, " +
-      "words_count, model_id, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const record = db.prepare(
     "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, reply_message_id, " +
@@ -98,22 +155,24 @@ function seed(file, orgs, written, until) {
       "input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, " +
       "words = words + excluded.words",
   );
-  // A conversation's distinct search terms, once (services/conversation/search-terms.ts), ids as their 16 bytes.
-  const term = db.prepare(
-    "INSERT OR IGNORE INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
-      "VALUES (unhex(replace(?, '-', '')), ?, unhex(replace(?, '-', '')), ?)",
-  );
+  // The seed writes hours the daily rollups have passed (the service only ever writes the current one): the next
+  // housekeeping rolls up again from the first hour (services/statistics/rollup.ts).
+  db.exec("DELETE FROM usage_rollup WHERE id = 'daily'");
+  const all = [db, ...[...shards.values()].map((s) => s.store)];
   const hourOf = (at) => at - (at % 3_600_000);
   const now = Date.now();
   const started = performance.now();
   let n = written;
   let conversations = 0;
-  db.exec("BEGIN");
+  for (const store of all) store.exec("BEGIN");
   while (n < until) {
     const org = rand() < HOT_SHARE ? orgs[0] : orgs[1 + Math.floor(rand() * (orgs.length - 1))];
     const id = randomUUID();
-    // Spread over the last 30 days, so the statistics' default range reads them.
-    const at = now - Math.floor(rand() * 30 * DAY);
+    // Spread over the last 30 days, so the statistics' default range reads them, each step in its own part of each
+    // hour: the cron leaves in D1 a record whose time lies inside a segment of its assistant (settledRecords,
+    // services/statistics/record-segments.ts), as the hours of an earlier step's segments would hold a later one's.
+    const hour = hourOf(now - Math.floor(rand() * 30 * DAY));
+    const at = hour + slot.from + Math.floor(rand() * (slot.width - TURNS * 60_000));
     const last = at + (TURNS - 1) * 60_000 + 800;
     conversation.run(id, org.id, org.inbox, org.chatbot, `Order ${n}`, REPLY, last, at, last);
     const words = new Set(termsOf(REPLY));
@@ -121,42 +180,70 @@ function seed(file, orgs, written, until) {
       const asked = at + t * 60_000;
       const question = `Where is my order number ${n}-${t}? It was due on Monday.`;
       for (const word of termsOf(question)) words.add(word);
-      const questionId = randomUUID();
-      message.run(questionId, org.id, id, 2 * t + 1, "incoming", "contact", null, question, 0, null, null, null, asked);
-      const reply = randomUUID();
-      message.run(
-        reply,
-        org.id,
-        id,
-        2 * t + 2,
-        "outgoing",
-        "chatbot",
-        org.chatbot,
-        REPLY,
-        50,
-        LOCAL_LLM,
-        400,
-        90,
-        asked + 800,
-      );
       hourly.run(org.id, org.chatbot, hourOf(asked), "", 1, 0, 0, 0, 0, 0, 0, 0);
       hourly.run(org.id, org.chatbot, hourOf(asked + 800), LOCAL_LLM, 0, 1, 1, 800, 1, 400, 90, 50);
-      record.run(questionId, org.id, org.chatbot, id, reply, question, REPLY, 800, asked, asked + 800);
+      // The record names its question and reply, which live in the conversation's object.
+      record.run(randomUUID(), org.id, org.chatbot, id, randomUUID(), question, REPLY, 800, asked, asked + 800);
       n += 2;
     }
+    const term = termsOfOrg.get(org.id);
     for (const word of words) term.run(org.id, word, id, last);
-    if (++conversations % 2000 === 0) {
-      db.exec("COMMIT");
-      db.exec("BEGIN");
-    }
+    if (++conversations % 2000 === 0)
+      for (const store of all) {
+        store.exec("COMMIT");
+        store.exec("BEGIN");
+      }
   }
-  db.exec("COMMIT");
-  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  const [probe] = db
-    .prepare("SELECT id FROM conversations WHERE organization_id = ? ORDER BY created_at DESC LIMIT 1")
-    .all(orgs[0].id);
-  db.close();
-  return { written: n, seconds: (performance.now() - started) / 1000, probe: probe.id };
+  for (const store of all) {
+    store.exec("COMMIT");
+    store.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+  // What the housekeeping cron will move: records of hours before the one two days ago began.
+  const cutoff = hourOf(now - SETTLED_AFTER_MS);
+  const { settled } = db.prepare("SELECT count(*) AS settled FROM chatbot_records WHERE created_at < ?").get(cutoff);
+  for (const store of all) store.close();
+  return { written: n, seconds: (performance.now() - started) / 1000, settled };
+}
+
+/**
+ * Runs the housekeeping cron (GET /__scheduled answers once it is done) until it has moved the records settled at
+ * the seed to R2 (`settled`, counted then; a run moves up to 5,000). The count is read from `DB`'s file while the
+ * server runs, read-only; when it cannot be read, the runs go on until enough have run for every record.
+ */
+async function housekeeping(server, file, settled) {
+  const t0 = performance.now();
+  const cron = async (schedule) => {
+    const res = await fetch(`${server.base}/__scheduled?cron=${encodeURIComponent(schedule)}`);
+    const text = await res.text();
+    if (!res.ok) throw new Error(`cron ${schedule}: ${res.status} ${text}`);
+  };
+  const left = () => {
+    try {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        const cutoff = Date.now() - SETTLED_AFTER_MS;
+        return db
+          .prepare("SELECT count(*) AS n FROM chatbot_records WHERE created_at < ?")
+          .get(cutoff - (cutoff % 3_600_000)).n;
+      } finally {
+        db.close();
+      }
+    } catch {
+      return null;
+    }
+  };
+  let runs = 0;
+  for (let before = Number.POSITIVE_INFINITY; runs < Math.ceil(settled / 4000) + 5; ) {
+    await cron("*/15 * * * *");
+    runs++;
+    const now = left();
+    // Nothing left, or a run that moved nothing (records that cannot move: a segment of theirs holds their time).
+    if (now !== null && (now === 0 || now >= before)) break;
+    before = now ?? before;
+  }
+  // The every-minute fold: the terms of the conversations written through the API go to their shard.
+  await cron("* * * * *");
+  return { runs, seconds: (performance.now() - t0) / 1000, left: left() };
 }
 
 async function timed(server, org, url) {
@@ -181,13 +268,7 @@ async function writes(server, orgs) {
   const client = async (w) => {
     for (let i = 0; Date.now() < until; i++) {
       const org = rand() < 0.8 ? orgs[0] : orgs[1 + ((w + i) % (orgs.length - 1))];
-      const res = await fetch(`${server.base}/api/v1/chatbots/${org.chatbot}/completions/`, {
-        method: "POST",
-        headers: { ...server.headers, "Content-Type": "application/json", "X-Organization-Id": org.id },
-        body: JSON.stringify({ message: { content: `Where is my parcel number ${w}-${i}?` } }),
-      });
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`completion: ${res.status}`);
+      await complete(server, org, `Where is my parcel number ${w}-${i}?`);
       turns++;
       if (org === orgs[0]) hot++;
     }
@@ -208,11 +289,26 @@ async function measure(server, orgs, probe) {
   return { reads, writes: await writes(server, orgs) };
 }
 
-/** A store's name: the D1 binding, or the Durable Object class it belongs to. */
-const storeName = (file, db) =>
-  file === db ? "D1 DB" : (/-([A-Za-z]+)\/[^/]+\.sqlite$/.exec(file)?.[1] ?? path.basename(file)) + " object";
+/** A store's name: the D1 binding (`bindings`: file to binding), or the Durable Object class it belongs to. */
+const storeName = (file, bindings) =>
+  bindings.has(file)
+    ? `D1 ${bindings.get(file)}`
+    : `${/-([A-Za-z]+)\/[^/]+\.sqlite$/.exec(file)?.[1] ?? path.basename(file)} object`;
 const gb = (b) => `${(b / 1024 ** 3).toFixed(2)} GB`;
+const mb = (b) => `${(b / 1024 ** 2).toFixed(1)} MB`;
 const ms = (xs) => `${median(xs).toFixed(1)} / ${percentile(xs, 95).toFixed(1)}`;
+
+/** A completion in `conversation` (a new one without), through the API; its answer. */
+async function complete(server, org, content, conversation) {
+  const res = await fetch(`${server.base}/api/v1/chatbots/${org.chatbot}/completions/`, {
+    method: "POST",
+    headers: { ...server.headers, "Content-Type": "application/json", "X-Organization-Id": org.id },
+    body: JSON.stringify({ message: { content }, ...(conversation ? { conversation } : {}) }),
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`completion: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
 
 export default async function () {
   let server = await startServer({ port: PORT });
@@ -228,48 +324,83 @@ export default async function () {
     const bot = await res.json();
     if (!res.ok) throw new Error(`assistant: ${res.status} ${JSON.stringify(bot)}`);
     orgs.push({ id: org.id, chatbot: bot.id, inbox: bot.defaultInbox.id });
+    // A search places the organization on its shard (the directory row the seed reads).
+    const search = await fetch(`${server.base}/api/v1/conversations/?keyword=order`, {
+      headers: { ...server.headers, "X-Organization-Id": org.id },
+    });
+    if (!search.ok) throw new Error(`search: ${search.status} ${await search.text()}`);
   }
+  // The measured message list: a conversation of five turns written through the API, its messages in its object.
+  let probe = null;
+  for (let t = 0; t < TURNS; t++)
+    probe = (await complete(server, orgs[0], `Where is my order number probe-${t}?`, probe)).conversationId;
   await server.stop({ keep: true });
-  const file = d1File(state);
+  const files = d1Files(state);
+  const bindings = new Map([...files].map(([binding, file]) => [file, binding]));
   const points = [];
   let written = 0;
   try {
-    for (const until of [START, MESSAGES]) {
-      const seeded = seed(file, orgs, written, until);
+    const steps = [START, MESSAGES];
+    for (const [i, until] of steps.entries()) {
+      const width = 3_600_000 / steps.length;
+      const seeded = seed(files, orgs, written, until, { from: i * width, width });
       console.log(
         `seeded to ${seeded.written.toLocaleString("en")} messages in ${seeded.seconds.toFixed(0)} s ` +
           `(${Math.round((seeded.written - written) / seeded.seconds).toLocaleString("en")} messages/s into SQLite)`,
       );
       written = seeded.written;
-      const before = stores(state);
       server = await startServer({ port: PORT, state, key });
-      const m = await measure(server, orgs, seeded.probe);
+      const moved = await housekeeping(server, files.get("DB"), seeded.settled);
+      console.log(
+        `  housekeeping: ${seeded.settled.toLocaleString("en")} records older than two days to R2 in ` +
+          `${moved.runs} runs, ${moved.seconds.toFixed(0)} s (${moved.left ?? "?"} left in D1)`,
+      );
+      // The stores as the cron left them, before the writes measured add to them.
       await server.stop({ keep: true });
-      points.push({ messages: written, stores: before, ...m });
+      const measured = stores(state);
+      server = await startServer({ port: PORT, state, key });
+      const m = await measure(server, orgs, probe);
+      await server.stop({ keep: true });
+      points.push({ messages: written, ...measured, ...m });
     }
   } finally {
-    await server.stop();
+    await server.stop({ keep: KEEP });
+    if (KEEP) console.log(`state kept in ${state}`);
   }
 
   const [start, end] = points;
-  const largest = (p) => p.stores[0];
-  const perMessage = (largest(end).bytes - largest(start).bytes) / (end.messages - start.messages);
+  const largest = (p) => p.files[0];
+  const bytesOf = (p, file) => p.files.find((f) => f.file === file)?.bytes ?? 0;
+  const perMessage = (file) => (bytesOf(end, file) - bytesOf(start, file)) / (end.messages - start.messages);
   console.log(
     `\nScale: ${ORGS} organizations, the hot one ${Math.round(HOT_SHARE * 100)}% of the conversations; ` +
       `replies of ${REPLY_CHARS} characters`,
   );
+  console.log(
+    "  messages: none seeded in D1; each conversation's are in its own object, a file of kilobytes apart from the " +
+      "shared stores (the seed writes none: the probe's and the writes' conversations have theirs)",
+  );
   for (const p of points) {
     const share = `${((100 * largest(p).bytes) / LIMIT).toFixed(1)}% of 10 GB`;
     console.log(
-      `  at ${p.messages.toLocaleString("en")} messages: ${p.stores.length} stores, the largest ` +
-        `${storeName(largest(p).file, file)} ${gb(largest(p).bytes)} (${share})`,
+      `  at ${p.messages.toLocaleString("en")} messages: ${p.files.length} stores, the largest ` +
+        `${storeName(largest(p).file, bindings)} ${gb(largest(p).bytes)} (${share}); ` +
+        [...files]
+          .filter(([, file]) => file !== largest(p).file)
+          .map(([binding, file]) => `D1 ${binding} ${mb(bytesOf(p, file))}`)
+          .join(", ") +
+        `; R2 ${mb(p.r2)}`,
     );
   }
-  const projected = perMessage * 1e9;
+  const top = largest(end).file;
+  const projected = perMessage(top) * 1e9;
   console.log(
-    `  largest store: ${perMessage.toFixed(0)} B per message; at 1 billion messages ${gb(projected)}, ` +
-      `${(projected / LIMIT).toFixed(1)}x the 10 GB limit`,
+    `  largest store (${storeName(top, bindings)}): ${perMessage(top).toFixed(0)} B per message; at 1 billion ` +
+      `messages ${gb(projected)}, ${(projected / LIMIT).toFixed(1)}x the 10 GB limit`,
   );
+  const each = [...files].map(([binding, file]) => `D1 ${binding} ${perMessage(file).toFixed(0)} B`);
+  const r2 = (end.r2 - start.r2) / (end.messages - start.messages);
+  console.log(`  per message: ${each.join(", ")}, R2 ${r2.toFixed(0)} B`);
   console.log(`\n${"p50 / p95 ms (hot organization)".padEnd(36)} ${"start".padStart(14)} ${"end".padStart(14)}`);
   for (const name of Object.keys(start.reads))
     console.log(`${name.padEnd(36)} ${ms(start.reads[name]).padStart(14)} ${ms(end.reads[name]).padStart(14)}`);
