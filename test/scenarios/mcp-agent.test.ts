@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedMember, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { createTool } from "../fixtures/tools";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents } from "../support/sse";
-import { bodyOf } from "../support/api";
+import { bodyOf, refinedBodyOf } from "../support/api";
 import type { McpTestServer } from "../support/mcp-server.mjs";
 
 type ToolCall = {
@@ -26,14 +27,15 @@ type Reply = {
 const mcp = (path = "/mcp") => `${env.TEST_MCP_URL}${path}`;
 const CUSTOM_ENTRY = "00000000-0000-7000-8100-000000000001";
 
-async function post<T>(actor: Actor, path: string, body: unknown, status = 201): Promise<T> {
+/** The answer of a POST, its status asserted; the caller reads the body as the document types it. */
+async function post(actor: Actor, path: string, body: unknown, status = 201) {
   const res = await actor.fetch("POST", path, body);
   expect(res.status, await res.clone().text()).toBe(status);
-  return (await res.json()) as T;
+  return res;
 }
 
 const mcpTool = (owner: Actor, extra: Record<string, unknown> = {}) =>
-  post<{ id: string }>(owner, "/tools/", {
+  createTool(owner, {
     name: "calc",
     displayName: "Calculator",
     toolType: "mcp",
@@ -42,7 +44,8 @@ const mcpTool = (owner: Actor, extra: Record<string, unknown> = {}) =>
   });
 
 async function ask(actor: Actor, botId: string, content: string, extra: Record<string, unknown> = {}) {
-  return post<Reply>(actor, `/chatbots/${botId}/completions/`, { message: { content, ...extra } }, 200);
+  const res = await post(actor, `/chatbots/${botId}/completions/`, { message: { content, ...extra } }, 200);
+  return refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
 }
 
 async function mcpStats() {
@@ -224,10 +227,12 @@ describe("agent replies calling MCP tools", () => {
       // Another member (the owner) still sends the default.
       expect(await whoami(owner)).toEqual({ authorization: "Bearer default", apiKey: null });
 
-      const contact = await post<{ id: string }>(member, "/contacts/", {
-        name: "Visitor",
-        mcpCredentials: [{ toolId: tool.id, headers: { Authorization: "Bearer contact-token" } }],
-      });
+      const contact = await bodyOf<"POST /contacts/">(
+        await post(member, "/contacts/", {
+          name: "Visitor",
+          mcpCredentials: [{ toolId: tool.id, headers: { Authorization: "Bearer contact-token" } }],
+        }),
+      );
       expect(await whoami(member, { sender: contact.id })).toEqual({
         authorization: "Bearer contact-token",
         apiKey: null,
@@ -245,12 +250,14 @@ describe("agent replies calling MCP tools", () => {
     async () => {
       const owner = await seedOwner();
       const model = await upstreamModel(owner);
-      const connector = await post<{ id: string }>(owner, "/connectors/", {
-        mcpRegistryId: CUSTOM_ENTRY,
-        displayName: "Crm",
-        urlVariables: { serverUrl: mcp("/auth/mcp") },
-        authHeaders: { Authorization: "Bearer good-token" },
-      });
+      const connector = await bodyOf<"POST /connectors/">(
+        await post(owner, "/connectors/", {
+          mcpRegistryId: CUSTOM_ENTRY,
+          displayName: "Crm",
+          urlVariables: { serverUrl: mcp("/auth/mcp") },
+          authHeaders: { Authorization: "Bearer good-token" },
+        }),
+      );
       const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
       const first = await ask(owner, bot.id, "use Crm__whoami");
       expect(first.message.contentPayload.toolCalls[0]).toMatchObject({

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { createTool } from "../fixtures/tools";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
+import { refinedBodyOf } from "../support/api";
 
 /**
  * An api tool whose host does not resolve, or whose port refuses, is a failure record saying so, and
@@ -11,14 +13,15 @@ import { upstreamModel } from "../routes/chat-completions/fixtures";
 type ToolCall = { name: string; status: string; error: string | null };
 type Reply = { content: string; message: { contentPayload: { toolCalls: ToolCall[] } } };
 
-async function post<T>(actor: Actor, path: string, body: unknown, status = 201): Promise<T> {
+/** The answer of a POST, its status asserted; the caller reads the body as the document types it. */
+async function post(actor: Actor, path: string, body: unknown, status = 201) {
   const res = await actor.fetch("POST", path, body);
   expect(res.status, await res.clone().text()).toBe(status);
-  return (await res.json()) as T;
+  return res;
 }
 
 const apiTool = (owner: Actor, name: string, apiUrl: string) =>
-  post<{ id: string }>(owner, "/tools/", {
+  createTool(owner, {
     name,
     displayName: name,
     toolType: "api",
@@ -41,11 +44,8 @@ describe("api tools that cannot reach their API", () => {
       replyMode: "agent",
       tools: tools.map((t) => ({ id: t.id })),
     });
-    const reply = await post<Reply>(
-      owner,
-      `/chatbots/${bot.id}/completions/`,
-      { message: { content: "Try every tool" } },
-      200,
+    const reply = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(
+      await post(owner, `/chatbots/${bot.id}/completions/`, { message: { content: "Try every tool" } }, 200),
     );
     const calls = Object.fromEntries(reply.message.contentPayload.toolCalls.map((c) => [c.name, c]));
     expect(calls.nowhere_api).toMatchObject({

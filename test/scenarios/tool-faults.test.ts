@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { createTool } from "../fixtures/tools";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents, storedReply, type StreamEvent } from "../support/sse";
-import { bodyOf } from "../support/api";
+import { bodyOf, refinedBodyOf } from "../support/api";
 
 /**
  * Tools whose answers are slow, hang, are too large or malformed: api tools against the loopback
@@ -25,15 +26,16 @@ type Reply = {
   message: { id: string; content: string; contentPayload: { toolCalls: ToolCall[] } };
 };
 
-async function post<T>(actor: Actor, path: string, body: unknown, status = 201): Promise<T> {
+/** The answer of a POST, its status asserted; the caller reads the body as the document types it. */
+async function post(actor: Actor, path: string, body: unknown, status = 201) {
   const res = await actor.fetch("POST", path, body);
   expect(res.status, await res.clone().text()).toBe(status);
-  return (await res.json()) as T;
+  return res;
 }
 
 const CITY = { type: "object", properties: { city: { type: "string" } } };
 const apiTool = (owner: Actor, name: string, path: string) =>
-  post<{ id: string }>(owner, "/tools/", {
+  createTool(owner, {
     name,
     displayName: name,
     toolType: "api",
@@ -42,7 +44,7 @@ const apiTool = (owner: Actor, name: string, path: string) =>
     rawParametersSchema: CITY,
   });
 const functionTool = (owner: Actor, name: string, functionCode: string) =>
-  post<{ id: string }>(owner, "/tools/", {
+  createTool(owner, {
     name,
     displayName: name,
     toolType: "function",
@@ -50,17 +52,19 @@ const functionTool = (owner: Actor, name: string, functionCode: string) =>
     rawParametersSchema: CITY,
   });
 const mcpTool = (owner: Actor, name: string, path: string) =>
-  post<{ id: string }>(owner, "/tools/", {
+  createTool(owner, {
     name,
     displayName: name,
     toolType: "mcp",
     mcpUrl: `${env.TEST_MCP_URL}${path}`,
   });
 
+const replyOf = (res: Response) => refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
+
 /** A completion, timed. */
 async function ask(owner: Actor, botId: string, content: string) {
   const started = Date.now();
-  const reply = await post<Reply>(owner, `/chatbots/${botId}/completions/`, { message: { content } }, 200);
+  const reply = await replyOf(await post(owner, `/chatbots/${botId}/completions/`, { message: { content } }, 200));
   return {
     reply,
     ms: Date.now() - started,
@@ -133,11 +137,13 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
     const records = await storedRecords(owner, bot.id);
     for (const [name, [status]] of Object.entries(expected)) expect(records[name].status, name).toBe(status);
     // The next message of the conversation is answered as usual.
-    const next = await post<Reply>(
-      owner,
-      `/chatbots/${bot.id}/completions/`,
-      { conversation: reply.conversationId, message: { content: "Again" } },
-      200,
+    const next = await replyOf(
+      await post(
+        owner,
+        `/chatbots/${bot.id}/completions/`,
+        { conversation: reply.conversationId, message: { content: "Again" } },
+        200,
+      ),
     );
     expect(next.content).toMatch(/^Result: /);
   });

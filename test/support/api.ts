@@ -47,6 +47,16 @@ export async function bodyOf<K extends Operation, S extends Status<K> = Success<
 /** The body of an error answer: `detail` for people, `code` for code, `errors` by field. */
 export const problemOf = (res: Response) => res.json<Schemas["Error"]>();
 
+/** An error answer's body less its `requestId`, which differs on every call: for answers compared across calls. */
+export async function problemWithoutRequestOf(res: Response) {
+  const { requestId: _, ...problem } = await problemOf(res);
+  return problem;
+}
+
+/** The body of `res`, an error's less its `requestId`: whole answers of any operation compared across calls. */
+export const comparableBodyOf = async (res: Response): Promise<unknown> =>
+  res.ok ? res.json() : problemWithoutRequestOf(res);
+
 type Listed<K extends Operation> = Body<K> extends infer B ? (B extends unknown[] ? B : never) : never;
 type Paged<K extends Operation> = Extract<Body<K>, { count: number }>;
 

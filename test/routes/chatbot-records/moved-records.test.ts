@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { assert, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { chatbotRecordSegments, chatbotRecords } from "../../../src/db/schema";
 import {
@@ -14,6 +14,7 @@ import {
 import { messageFigureWrites } from "../../../src/services/statistics/message-figures";
 import { runHousekeeping } from "../../../src/services/housekeeping";
 import { db, seedOwner, type Actor } from "../../harness";
+import { bodyOf, problemWithoutRequestOf } from "../../support/api";
 import { createChatbot } from "../../fixtures/chatbots";
 import { readXlsx } from "../members/helpers";
 import { seedContact, seedConversation, utc } from "../statistics/helpers";
@@ -126,8 +127,9 @@ async function answers(owner: Actor, { bot }: Pick<Seeded, "bot">) {
   const lists = await Promise.all(
     LISTS.map(async (q) => {
       const res = await owner.fetch("GET", `/chatbots/${bot.id}/records/${q}`);
-      // An error names its request, which differs on every call.
-      const { requestId: _, ...body } = (await res.json()) as Record<string, unknown>;
+      const body = res.ok
+        ? await bodyOf<"GET /chatbots/{chatbotPk}/records/">(res)
+        : await problemWithoutRequestOf(res);
       return { q, status: res.status, body };
     }),
   );
@@ -149,8 +151,6 @@ const d1Ids = async (chatbotId: string) =>
 const segmentsOf = (chatbotId: string) =>
   db().select().from(chatbotRecordSegments).where(eq(chatbotRecordSegments.chatbotId, chatbotId));
 
-const count = (body: unknown) => (body as { count: number }).count;
-
 /** A new organization's seeded records, and every answer given for them before anything moved. */
 async function seededOrganization({ scored = false } = {}) {
   const owner = await seedOwner();
@@ -166,7 +166,7 @@ async function seededOrganization({ scored = false } = {}) {
 describe("chatbot records moved to R2 segments", () => {
   it("the list and the export answer the same; D1 keeps what is pending or young", async () => {
     const { owner, seeded, bot, pending, before } = await seededOrganization();
-    expect(count(before.lists[0].body)).toBe(13);
+    expect(before.lists[0].body).toMatchObject({ count: 13 });
     expect(before.lists.filter((a) => a.status === 200).length).toBe(LISTS.length - 1);
 
     await moveSettledRecords(env, db());
@@ -210,10 +210,11 @@ describe("chatbot records moved to R2 segments", () => {
 
   it("a page among D1's records reads no segment, and a segment outside the dates is never opened", async () => {
     const { owner, bot, before } = await seededOrganization();
-    const list = (q: string) => owner.fetch("GET", `/chatbots/${bot.id}/records/${q}`).then((res) => res.json());
+    const list = async (q: string) =>
+      bodyOf<"GET /chatbots/{chatbotPk}/records/">(await owner.fetch("GET", `/chatbots/${bot.id}/records/${q}`));
     const fromTheSecond = `?startDate=2026-05-02&endDate=${today()}&pageSize=10`;
     const second = await list(fromTheSecond);
-    expect(count(second)).toBe(8);
+    expect(second.count).toBe(8);
     await moveSettledRecords(env, db());
     const segments = await segmentsOf(bot.id);
     // Without their objects, a read of any of them would fail the request.
@@ -271,10 +272,11 @@ describe("chatbot records moved to R2 segments", () => {
     for (const [i, a] of after.lists.entries()) {
       expect(a.status).toBe(before.lists[i].status);
       if (a.status !== 200) continue;
-      expect(count(a.body), a.q).toBe(count(before.lists[i].body));
-      const shown = (a.body as { results: { id: string; outputMessage: string }[] }).results;
-      const was = (before.lists[i].body as { results: { id: string }[] }).results;
-      expect(shown.map((r) => r.id)).toEqual(was.map((r) => r.id));
+      const was = before.lists[i].body;
+      assert("results" in a.body && "results" in was, a.q);
+      expect(a.body.count, a.q).toBe(was.count);
+      const shown = a.body.results;
+      expect(shown.map((r) => r.id)).toEqual(was.results.map((r) => r.id));
       for (const r of shown) if (r.id === moved.id) expect(r.outputMessage).toBe("Refunds close at midnight.");
     }
     // Even days later it is not moved again (its segment lists it): D1's row keeps its new answer.

@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createKnowledgeBase, createLabel, ingest, uploadFiles, waitForFile } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
-import { bodyOf } from "../../support/api";
+import { bodyOf, pageOf } from "../../support/api";
 
 const nodesOf = async (fileId: string) =>
   (
@@ -37,9 +37,9 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     const done = await waitForFile(owner, kb.id, created.id);
     expect(done).toMatchObject({ status: "done", chunksCount: 1 });
     expect((await nodesOf(created.id))[0].text).toContain("Refunds are paid within 14 days.");
-    const after = await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/`)).json();
+    const after = await bodyOf<"GET /knowledge-bases/{id}/">(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`));
     expect(after).toMatchObject({ filesCount: 1, chunksCount: 1 });
-    expect((after as { vectorStorageSize: number }).vectorStorageSize).toBeGreaterThan(0);
+    expect(after.vectorStorageSize).toBeGreaterThan(0);
   });
 
   it("takes 20 files in one request (the limit), and refuses a 21st", async () => {
@@ -117,8 +117,10 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     const big = new FormData();
     big.append("file", new File([new Uint8Array(10 * 1024 * 1024 + 1).fill(97)], "big.txt"));
     await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, big), 413, "payload_too_large");
-    const list = await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json();
-    expect((list as { count: number }).count).toBe(0);
+    const list = await pageOf<"GET /knowledge-bases/{knowledgeBaseId}/files/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`),
+    );
+    expect(list.count).toBe(0);
   });
 
   it("the deployment's allowed-file-specs apply to knowledge base files too (ALLOWED_FILE_SPECS)", async () => {
@@ -136,8 +138,10 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
       "payload_too_large",
     );
     expect(body.detail).toContain("at most 10 bytes");
-    const list = await (await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`)).json();
-    expect((list as { count: number }).count).toBe(0);
+    const list = await pageOf<"GET /knowledge-bases/{knowledgeBaseId}/files/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`),
+    );
+    expect(list.count).toBe(0);
     expect((await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form())).status).toBe(201);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { KINDS, createModel, type ModelRecord } from "./fixtures";
-import { bodyOf } from "../../support/api";
+import { bodyOf, pageOf } from "../../support/api";
 
 type Page = { count: number; next: string | null; previous: string | null; results: ModelRecord[] };
 
@@ -39,9 +39,11 @@ describe("GET model lists", () => {
     const member = await seedMember(owner);
     const secret = `sk-${crypto.randomUUID()}`;
     const mine = await createModel(owner, KINDS[2], { apiKey: secret });
-    const text = await (await member.fetch("GET", "/reranker-models/")).text();
-    expect(text).not.toContain(secret);
-    expect((JSON.parse(text) as Page).results.find((m) => m.id === mine.id)).toMatchObject({ hasApiKey: true });
+    const res = await member.fetch("GET", "/reranker-models/");
+    expect(await res.clone().text()).not.toContain(secret);
+    expect((await pageOf<"GET /reranker-models/">(res)).results.find((m) => m.id === mine.id)).toMatchObject({
+      hasApiKey: true,
+    });
   });
 
   it("400 for a bad page number", async () => {

@@ -3,26 +3,12 @@ import { NO_SUCH_ID, call, expectError, seedMember, seedOwner } from "../../harn
 import { expectNotFound } from "../../support/refusals";
 import { createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
-import { documentOf, pageOf, type DocSchema } from "../../support/api";
+import { documentOf, pageOf, type DocSchema, type Schemas } from "../../support/api";
 
-type Legacy = {
-  id: string;
-  charactersCount: number;
-  hitsCount: number;
-  text: string;
-  updatedAt: string;
-  filename: string;
-  chatbotFile: string;
-  pageNumber: number | null;
-};
-type Full = Legacy &
-  Record<string, unknown> & {
-    pageStart: number | null;
-    highlightedText: string;
-    labels: { id: string; name: string }[];
-  };
-type CursorPage = { next: string | null; previous: string | null; results: Legacy[] };
-type Page = { count: number; next: string | null; previous: string | null; results: Full[] };
+type Legacy = Schemas["TextNodeLegacy"];
+type CursorPage = Schemas["TextNodeLegacyCursorPage"];
+/** A page in the cursor form of the legacy prefix, one of the two forms the document allows. */
+const cursorPageOf = (res: Response) => res.json<CursorPage>();
 
 const LEGACY_KEYS = [
   "charactersCount",
@@ -101,7 +87,7 @@ describe("GET /api/chatbot-text-nodes/ (older form, cursor page)", () => {
     const pages: CursorPage[] = [];
     for (;;) {
       expect(res.status, await res.clone().text()).toBe(200);
-      const page = (await res.json()) as CursorPage;
+      const page = await cursorPageOf(res);
       pages.push(page);
       expect(page.results.length).toBeLessThanOrEqual(2);
       seen.push(...page.results);
@@ -126,15 +112,15 @@ describe("GET /api/chatbot-text-nodes/ (older form, cursor page)", () => {
     });
     expect(node.updatedAt).toMatch(/^\d+$/);
     // `previous` of the second page leads back to the first.
-    const back = (await (await follow(owner.key, pages[1].previous!)).json()) as CursorPage;
+    const back = await cursorPageOf(await follow(owner.key, pages[1].previous!));
     expect(back.results.map((n) => n.id)).toEqual(pages[0].results.map((n) => n.id));
   });
 
   it("`query` filters the nodes (case-insensitive)", async () => {
     const { owner, long } = await setup();
-    const page = (await (
-      await legacy(owner, `/chatbot-text-nodes/?chatbot_file=${long.id}&query=BRANCH%20159`)
-    ).json()) as CursorPage;
+    const page = await cursorPageOf(
+      await legacy(owner, `/chatbot-text-nodes/?chatbot_file=${long.id}&query=BRANCH%20159`),
+    );
     expect(page.results).toHaveLength(1);
     expect(page.results[0].text).toContain("branch 159.");
     expect(page.next).toBeNull();
@@ -198,7 +184,7 @@ describe("GET /api/v1/chatbot-text-nodes/ (newer form, page)", () => {
     expect(first.count).toBe(long.chunksCount);
     expect(first.results).toHaveLength(2);
     expect(new URL(first.next!).searchParams.get("page")).toBe("2");
-    const second = (await (await follow(owner.key, first.next!)).json()) as Page;
+    const second = await pageOf<"GET /chatbot-text-nodes/">(await follow(owner.key, first.next!));
     expect(second.results[0].id).not.toBe(first.results[1].id);
     expect(second.previous).toBeTruthy();
     const quote = first.results[0].citationQuote as string;
@@ -245,7 +231,7 @@ describe("GET {api}/chatbot-text-nodes/{id}/", () => {
     const id = page.results.find((n) => n.text.includes("warranty"))!.id;
     const older = await legacy(owner, `/chatbot-text-nodes/${id}/`);
     expect(older.status, await older.clone().text()).toBe(200);
-    const o = (await older.json()) as Legacy;
+    const o = await older.json<Legacy>();
     expect(Object.keys(o).sort()).toEqual(LEGACY_KEYS);
     expect(o).toMatchObject({ id, pageNumber: 2, chatbotFile: manual.id });
     const newer = await owner.fetch("GET", `/chatbot-text-nodes/${id}`);

@@ -11,9 +11,10 @@ import {
   toolRecordMove,
 } from "../../../src/services/tools/record-segments";
 import { runHousekeeping } from "../../../src/services/housekeeping";
-import { db, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { db, seedMember, seedOwner, unique } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createTool, functionToolBody } from "../../fixtures/tools";
+import { comparableBodyOf } from "../../support/api";
 
 /**
  * Finished tool execution records move from D1 to hourly R2 segments (services/tools/record-segments.ts); every
@@ -125,31 +126,21 @@ function paths({ shared, secret, bot, other, rows }: World) {
   ];
 }
 
-/** An answer's body, less an error's request id (which differs on every call). */
-function withoutRequest(body: unknown) {
-  if (Array.isArray(body) || !body || typeof body !== "object") return body;
-  const { requestId: _, ...rest } = body as Record<string, unknown>;
-  return rest;
-}
-
 /** Every answer the owner and the member get, whole JSON bodies (an error's request id aside). */
 async function answers(world: World) {
   const out: { who: string; path: string; status: number; body: unknown }[] = [];
-  for (const [who, actor] of [
-    ["owner", world.owner],
-    ["member", world.member],
-  ] as [string, Actor][]) {
+  for (const [who, actor] of Object.entries({ owner: world.owner, member: world.member })) {
     const all = paths(world);
     const results = await Promise.all(
       all.map(async (path) => {
         const res = await actor.fetch("GET", path);
-        return { who, path, status: res.status, body: withoutRequest(await res.json()) };
+        return { who, path, status: res.status, body: await comparableBodyOf(res) };
       }),
     );
     out.push(...results);
     // A moved record is not pending: its result is refused as it was in D1.
     const res = await actor.fetch("POST", `/tool-execution-records/${world.rows[0].id}/result/`, { output: 1 });
-    out.push({ who, path: "result", status: res.status, body: withoutRequest(await res.json()) });
+    out.push({ who, path: "result", status: res.status, body: await comparableBodyOf(res) });
   }
   return out;
 }

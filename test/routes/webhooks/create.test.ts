@@ -3,15 +3,8 @@ import { env } from "cloudflare:workers";
 import { decryptSecret } from "../../../src/lib/crypto";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { HOSTILE } from "../../support/hostile-urls";
-import {
-  HOOK_URL,
-  createInbox,
-  createWebhook,
-  storedWebhook,
-  storedWebhooks,
-  webhooksPath,
-  type WebhookRecord,
-} from "./fixtures";
+import { bodyOf } from "../../support/api";
+import { HOOK_URL, createInbox, createWebhook, storedWebhook, storedWebhooks, webhooksPath } from "./fixtures";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}, "text": {{ message.content | tojson }}}';
 
@@ -34,10 +27,10 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
         retry_failed_deliveries: true,
       };
       const res = await owner.fetch("POST", webhooksPath(inbox.id), body, { prefix });
-      const text = await res.text();
+      const text = await res.clone().text();
       expect(res.status, text).toBe(201);
       expect(text).not.toContain(secret);
-      const hook = JSON.parse(text) as WebhookRecord;
+      const hook = await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(res);
       expect(hook).toMatchObject({
         inbox: { id: inbox.id, name: inbox.name },
         name: "CRM sync",

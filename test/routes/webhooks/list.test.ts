@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
-import { createInbox, createWebhook, webhooksPath, type Page, type WebhookRecord } from "./fixtures";
+import { createInbox, createWebhook, webhooksPath } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
 describe("GET /inboxes/{inboxId}/webhooks/", () => {
@@ -13,10 +13,10 @@ describe("GET /inboxes/{inboxId}/webhooks/", () => {
     const second = await createWebhook(owner, inbox.id, { direction: "incoming" });
     await createWebhook(owner, other.id);
     const res = await owner.fetch("GET", webhooksPath(inbox.id), undefined, { prefix });
-    const text = await res.text();
+    const text = await res.clone().text();
     expect(res.status, text).toBe(200);
     expect(text).not.toContain("list-secret-one");
-    const page = JSON.parse(text) as Page<WebhookRecord>;
+    const page = await bodyOf<"GET /inboxes/{inboxId}/webhooks/">(res);
     expect(page).toMatchObject({ count: 2, next: null, previous: null });
     expect(page.results).toEqual([second, first]);
     const incoming = await bodyOf<"GET /inboxes/{inboxId}/webhooks/">(

@@ -10,6 +10,7 @@ import {
 } from "../../../src/services/webhooks/segments";
 import { runHousekeeping } from "../../../src/services/housekeeping";
 import { db, seedOwner, type Actor } from "../../harness";
+import { comparableBodyOf, pageOf } from "../../support/api";
 import { at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
 
 /**
@@ -106,9 +107,7 @@ async function answers(owner: Actor, { bot, inboxId, a, b, m, r }: Seeded) {
   return Promise.all(
     [...lists, ...records].map(async (path) => {
       const res = await owner.fetch("GET", path);
-      // An error names its request, which differs on every call.
-      const { requestId: _, ...body } = (await res.json()) as Record<string, unknown>;
-      return { path, status: res.status, body };
+      return { path, status: res.status, body: await comparableBodyOf(res) };
     }),
   );
 }
@@ -227,7 +226,7 @@ describe("webhook delivery records moved to R2 segments", () => {
     ])
       expect((await owner.fetch("GET", path)).status, path).toBe(404);
     const list = await owner.fetch("GET", `/chatbots/${mine.bot.id}/webhook-records/`);
-    const ids = ((await list.json()) as { results: { id: string }[] }).results.map((x) => x.id);
+    const ids = (await pageOf<"GET /chatbots/{chatbotPk}/webhook-records/">(list)).results.map((x) => x.id);
     expect(ids.sort()).toEqual(Object.values(mine.r).sort());
   });
 
@@ -237,7 +236,7 @@ describe("webhook delivery records moved to R2 segments", () => {
     await moveEndedDeliveries(env, db());
     expect((await owner.fetch("DELETE", webhooksPath(inboxId, b.id))).status).toBe(204);
     const res = await owner.fetch("GET", `/chatbots/${bot.id}/webhook-records/`);
-    const page = (await res.json()) as { count: number; results: { id: string }[] };
+    const page = await pageOf<"GET /chatbots/{chatbotPk}/webhook-records/">(res);
     expect(page.count).toBe(7);
     expect(page.results.map((x) => x.id).sort()).toEqual([r.m0first, r.m0second, r.m1, r.m6, r.m2, r.m3, r.m4].sort());
     expect((await owner.fetch("GET", `/chatbots/${bot.id}/webhook-records/${r.m5}/`)).status).toBe(404);
