@@ -82,6 +82,8 @@ async function visitorPage(query = "") {
   );
   cdp.on("Network.loadingFinished", (e) => open.delete(e.requestId));
   cdp.on("Network.loadingFailed", (e) => open.delete(e.requestId));
+  // A reload ends the old document's requests, which Chromium does not always report as ended.
+  page.on("framenavigated", (frame) => frame === page.mainFrame() && open.clear());
   await page.goto(`${host.url}/${query}`);
   await page.locator("button.launcher").click();
   await page.getByRole("textbox", { name: "Message" }).waitFor();
