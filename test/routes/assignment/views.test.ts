@@ -1,19 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
-import { assistantWithInbox, handedOff, seedAgent, seedTeam, type Conversation } from "./fixtures";
-import { bodyOf } from "../../support/api";
+import { assistantWithInbox, handedOff, seedAgent, seedTeam } from "./fixtures";
+import { type Body, bodyOf } from "../../support/api";
 
-type Page = { next: string | null; previous: string | null; results: Conversation[] };
-const list = async (actor: Actor, query: string) => {
-  const res = await actor.fetch("GET", `/conversations/?${query}`);
+type Page = Body<"GET /conversations/">;
+const pageRead = async (res: Response) => {
   expect(res.status, await res.clone().text()).toBe(200);
   return await bodyOf<"GET /conversations/">(res);
 };
+const list = async (actor: Actor, query: string) => pageRead(await actor.fetch("GET", `/conversations/?${query}`));
 const ids = (page: Page) => page.results.map((c) => c.id);
 const follow = async (actor: Actor, url: string) =>
-  (await (
-    await call("GET", new URL(url).pathname + new URL(url).search, undefined, { Authorization: `Api-Key ${actor.key}` })
-  ).json()) as Page;
+  pageRead(
+    await call("GET", new URL(url).pathname + new URL(url).search, undefined, {
+      Authorization: `Api-Key ${actor.key}`,
+    }),
+  );
 
 describe("GET /conversations/ views and assignment filters", () => {
   it("mine, unassigned, waiting (longest waiting first, pages by cursor both ways), assignee and team", async () => {

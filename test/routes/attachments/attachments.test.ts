@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { assert, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { attachments, uploads } from "../../../src/db/schema";
 import { cleanupUploads } from "../../../src/services/uploads/cleanup";
@@ -10,7 +10,6 @@ import { createChatbot } from "../../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { PNG, requestsMultipart, uploadKey } from "./support";
 import { bodyOf } from "../../support/api";
-import type { ContentPart } from "../../support/platforms/recorded";
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
@@ -281,7 +280,8 @@ describe("the assistant reads attachments", () => {
       const sent = await lastUpstreamRequest(model.modelName);
       const user = sent.body.messages.at(-1)!;
       expect(user.role).toBe("user");
-      const parts = user.content as ContentPart[];
+      const parts = user.content;
+      assert(Array.isArray(parts), "a message with an image is sent as parts");
       expect(parts[0]).toEqual({ type: "text", text: "What is in this picture?" });
       expect(parts[1].type).toBe("image_url");
       expect(parts[1].image_url!.url).toBe(`data:image/png;base64,${btoa(String.fromCharCode(...PNG))}`);

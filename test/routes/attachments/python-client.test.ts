@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createHmac } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { assert, describe, expect, it } from "vitest";
 import { expectError, fetchWithSettings, seedOwner, type Actor, type Settings } from "../../harness";
 import { createKnowledgeBase, waitForFile } from "../../fixtures/knowledge";
 import { presign, pythonRequestsPost, type Presigned, type RequestsFile } from "./support";
@@ -31,7 +31,12 @@ const clientUpload = (p: Presigned, filename: string, content: Uint8Array, extra
     ["file", [filename, content]],
   ]);
 
-const policyOf = (p: Presigned) => JSON.parse(atob(p.fields.policy)) as { expiration: string; conditions: unknown[] };
+/** The POST policy the presigned fields carry (base64 JSON), checked to hold an expiry and a list of conditions. */
+function policyOf(p: Presigned): { expiration: string; conditions: unknown[] } {
+  const { expiration, conditions }: { expiration?: unknown; conditions?: unknown } = JSON.parse(atob(p.fields.policy));
+  assert(typeof expiration === "string" && Array.isArray(conditions), "a policy has an expiration and conditions");
+  return { expiration, conditions };
+}
 
 /** The form field a policy condition names (`bucket` is the URL's, not a field). */
 const conditionField = (c: unknown) =>

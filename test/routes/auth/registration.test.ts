@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, unique } from "../../harness";
+import { bodyOf } from "../../support/api";
 
 const PASSWORD = "correct horse battery";
 const registration = (overrides: Record<string, unknown> = {}) => ({
@@ -20,11 +21,7 @@ describe("POST /auth/registration/", () => {
     const input = registration();
     const res = await call("POST", `${prefix}/auth/registration/`, input);
     expect(res.status, await res.clone().text()).toBe(201);
-    const body = (await res.json()) as {
-      user: Record<string, unknown>;
-      organization: Record<string, unknown>;
-      apiKey: string;
-    };
+    const body = await bodyOf<"POST /auth/registration/">(res);
     expect(body.user).toMatchObject({
       email: input.email,
       name: "Ada Lovelace",

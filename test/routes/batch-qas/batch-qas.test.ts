@@ -1,30 +1,22 @@
 import { env } from "cloudflare:workers";
 import { strToU8, zipSync } from "fflate";
-import { describe, expect, it } from "vitest";
+import { assert, describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createInbox } from "../inboxes/fixtures";
 import { readXlsx } from "../members/helpers";
 import { ok } from "../statistics/helpers";
+import type { Body } from "../../support/api";
 
-type Batch = {
-  id: string;
-  status: string;
-  total: number;
-  completed: number;
-  failed: number;
-  progress: number;
-  averageAnswerCorrectness: number | null;
-  chatbot: { id: string; name: string };
-  filename: string;
-};
+type Batch = Body<"GET /web-chats/{webchatPk}/batch-qas/{id}/">;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 async function webChatWithBot(owner: Actor) {
   const bot = await createChatbot(owner);
   const inbox = await createInbox(owner, { chatbot: { id: bot.id } });
-  return { bot, webChatId: (inbox as unknown as { channel: { id: string } }).channel.id };
+  assert(inbox.channel, "a web inbox comes with its web chat");
+  return { bot, webChatId: inbox.channel.id };
 }
 
 async function upload(owner: Actor, filename: string, body: string | Uint8Array, contentType: string) {

@@ -15,7 +15,7 @@ describe("Contacts in the OpenAPI document", () => {
     expect(doc.components.schemas).toHaveProperty("Contact");
     expect(doc.components.schemas).toHaveProperty("QueryMetadata");
     expect(JSON.stringify(doc.components.schemas.LabelRelation)).toContain("#/components/schemas/LabelRelation");
-    const record = doc.components.schemas.Contact.properties as Record<string, unknown>;
+    const record = doc.components.schemas.Contact.properties;
     expect(record).toHaveProperty("hasMcpCredentials");
     expect(record).not.toHaveProperty("mcpCredentials");
     expect(record).not.toHaveProperty("apiCredentials");

@@ -208,7 +208,7 @@ describe("GET /organizations/{organizationPk}/human-statistics/", () => {
     ]) {
       for (const p of [path, exportPath]) {
         const res = await owner.fetch("GET", p(owner.organizationId, query));
-        const body = (await expectError(res, 400)) as { detail: string };
+        const body = await expectError(res, 400);
         expect(body.detail, query).toMatch(new RegExp(field));
       }
     }

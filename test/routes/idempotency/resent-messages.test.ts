@@ -4,7 +4,7 @@ import { call, expectError, NO_SUCH_ID, seedMember, seedOwner, type Actor, waitF
 import { expectDenied } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
-import { liveEvents, readEvents } from "../../support/sse";
+import { liveEvents, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
@@ -91,12 +91,7 @@ describe("Idempotency-Key on completions", () => {
       const busy = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
       await expectError(busy.clone(), 409, "idempotency_in_progress");
       expect(busy.headers.get("Retry-After")).toBe("1");
-      const events = await readEvents(first);
-      const done = events.at(-1)!.data as {
-        done: boolean;
-        conversationId: string;
-        message: { id: string; content: string };
-      };
+      const done = storedReply(await readEvents<StreamEvent>(first));
       expect(done.done).toBe(true);
 
       const again = await waitFor(

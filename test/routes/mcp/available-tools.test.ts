@@ -27,12 +27,7 @@ describe("GET /tools/available-tools/", () => {
     for (const prefix of PREFIXES) {
       const res = await owner.fetch("GET", query({ mcpUrl: mcp() }), undefined, { prefix });
       expect(res.status, await res.clone().text()).toBe(200);
-      const body = (await res.json()) as {
-        server: unknown;
-        transport: string;
-        credential: string;
-        tools: { name: string; title: string | null; inputSchema: unknown }[];
-      };
+      const body = await bodyOf<"GET /tools/available-tools/">(res);
       expect(body).toMatchObject({
         server: { name: "test-mcp-server", version: "1.2.3" },
         transport: "streamable-http",
@@ -44,13 +39,13 @@ describe("GET /tools/available-tools/", () => {
         inputSchema: { type: "object", required: ["a", "b"] },
       });
     }
-    const narrowed = await (
+    const narrowed = await bodyOf<"GET /tools/available-tools/">(
       await owner.fetch(
         "GET",
         query({ mcp_url: mcp(), mcp_allowed_tools: '["add","whoami","big"]', availableTools: ["add", "big"] }),
-      )
-    ).json();
-    expect((narrowed as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(["add", "big"]);
+      ),
+    );
+    expect(narrowed.tools.map((t) => t.name)).toEqual(["add", "big"]);
     const csv = await (
       await owner.fetch("GET", query({ mcpUrl: mcp("/sse"), mcpAllowedTools: "whoami, fail" }))
     ).json();

@@ -2,22 +2,8 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
-import { bodyOf } from "../../support/api";
+import { bodyOf, type Schemas } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
-
-type Message = {
-  id: string;
-  type: string;
-  senderType: string;
-  content: string;
-  sequence: number;
-  sender: { id: string | null; name: string };
-  metadata: Record<string, unknown>;
-  attachments: unknown[];
-  canvas: unknown;
-  skillIds: string[];
-  toolIds: string[];
-};
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
@@ -25,7 +11,7 @@ async function conversationOf(owner: Actor) {
   return { bot, conversationId: (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId };
 }
 
-async function waitForMessages(owner: Actor, conversationId: string, n: number): Promise<Message[]> {
+async function waitForMessages(owner: Actor, conversationId: string, n: number): Promise<Schemas["Message"][]> {
   for (let i = 0; i < 60; i++) {
     const page = await bodyOf<"GET /messages/">(
       await owner.fetch("GET", `/messages/?conversation=${conversationId}&pageSize=100`),
@@ -69,7 +55,7 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     expect(receipt.metadata).toEqual({ time_zone: "Europe/Paris" });
     expect(receipt.attachments).toHaveLength(1);
     // Stored in the new form: knowledgeBaseFileIds replaces the deprecated chatbotFileIds.
-    expect((receipt as unknown as { queryMetadata: unknown }).queryMetadata).toEqual({
+    expect(receipt.queryMetadata).toEqual({
       knowledgeBases: [{ knowledgeBaseId: NO_SUCH_ID, knowledgeBaseFileIds: [NO_SUCH_ID], hasUserSelectedAll: false }],
     });
     const messages = await waitForMessages(owner, conversationId, 4);
@@ -150,18 +136,18 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     );
     expect(first.results.map((m) => m.sequence)).toEqual([6, 5, 4, 3]);
     expect(first.previous).toBeNull();
-    const second = (await (
+    const second = await bodyOf<"GET /messages/">(
       await call("GET", first.next!.replace("http://localhost", ""), undefined, {
         Authorization: `Api-Key ${owner.key}`,
-      })
-    ).json()) as { next: string | null; previous: string; results: Message[] };
+      }),
+    );
     expect(second.results.map((m) => m.sequence)).toEqual([2, 1]);
     expect(second.next).toBeNull();
-    const back = (await (
-      await call("GET", second.previous.replace("http://localhost", ""), undefined, {
+    const back = await bodyOf<"GET /messages/">(
+      await call("GET", second.previous!.replace("http://localhost", ""), undefined, {
         Authorization: `Api-Key ${owner.key}`,
-      })
-    ).json()) as { results: Message[] };
+      }),
+    );
     expect(back.results.map((m) => m.sequence)).toEqual([6, 5, 4, 3]);
     await expectError(
       await owner.fetch("GET", `/messages/?conversation=${conversationId}&cursor=garbage`),

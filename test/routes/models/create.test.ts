@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied } from "../../support/refusals";
 import { modelApiKey } from "../../../src/services/models";
-import { KINDS, storedModel, storedModels, validBody, type ModelRecord } from "./fixtures";
+import { KINDS, storedModel, storedModels, validBody } from "./fixtures";
+import { bodyOf } from "../../support/api";
 
 describe("POST models", () => {
   it.each(KINDS.flatMap((k, i) => [[k.kind, k, PREFIXES[i % 2]] as const]))(
@@ -12,10 +13,10 @@ describe("POST models", () => {
       const owner = await seedOwner();
       const secret = `sk-${crypto.randomUUID()}`;
       const res = await owner.fetch("POST", k.path, validBody(k, { apiKey: secret }), { prefix });
-      const text = await res.text();
+      const text = await res.clone().text();
       expect(res.status, text).toBe(201);
       expect(text).not.toContain(secret);
-      const body = JSON.parse(text) as ModelRecord;
+      const body = await bodyOf<`POST ${typeof k.path}`>(res);
       expect(body).toMatchObject({
         kind: k.kind,
         provider: "openai_compatible",

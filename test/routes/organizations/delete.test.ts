@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { groups, members, organizations } from "../../../src/db/schema";
@@ -7,6 +8,7 @@ import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createKnowledgeBase, uploadFiles, waitForFile } from "../../fixtures/knowledge";
 import { uploadSkill } from "../skills/support";
 import { createDatabase, createTable } from "../sql-databases/support";
+import type { ManagedDatabase } from "../../../durable-objects/managed-database";
 
 const orgExists = async (id: string) =>
   (await db().select().from(organizations).where(eq(organizations.id, id))).length === 1;
@@ -44,12 +46,13 @@ describe("DELETE /organizations/{id}/", () => {
       await env.FILES.put(`uploads/${org}/attachment/${crypto.randomUUID()}/a.txt`, "x");
       const objects = async (prefix: string) => (await env.FILES.list({ prefix })).objects.length;
       const managed = env.MANAGED_DATABASE.get(env.MANAGED_DATABASE.idFromName(database.id));
-      const tables = async () =>
-        (
-          (await managed.query("SELECT name FROM sqlite_master WHERE type = 'table'", 10)) as unknown as {
-            rows: unknown[];
-          }
-        ).rows.length;
+      // Inside the object: over RPC its `unknown[][]` rows are typed as nothing at all.
+      const tables = () =>
+        runInDurableObject(
+          managed,
+          (instance: ManagedDatabase) =>
+            instance.query("SELECT name FROM sqlite_master WHERE type = 'table'", 10).rows.length,
+        );
       for (const prefix of [`knowledge-bases/${kb.id}/`, `skills/${org}/`, `uploads/${org}/`])
         expect(await objects(prefix), prefix).toBeGreaterThan(0);
       expect(await tables()).toBeGreaterThan(0);

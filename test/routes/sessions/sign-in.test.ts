@@ -32,11 +32,7 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
       expect(cookie.attributes).toContain("Max-Age=43200");
       // localhost over http: browsers would drop a Secure cookie there.
       expect(cookie.attributes).not.toContain("Secure");
-      const body = (await res.json()) as {
-        session: Record<string, unknown>;
-        user: { id: string };
-        memberships: { organization: { id: string }; isOwner: boolean; permissions: string[] }[];
-      };
+      const body = await bodyOf<"POST /auth/sessions/">(res);
       expect(body.session).toMatchObject({
         method: "password",
         userAgent: "Test browser",

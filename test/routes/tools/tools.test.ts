@@ -77,9 +77,7 @@ describe("tools CRUD", () => {
     expect(plain.results.some((t) => t.toolType === "desktop")).toBe(false);
     expect((await list("?client_platform=desktop")).count).toBe(6);
     expect((await list("?toolType=function")).results.map((t) => t.toolType)).toEqual(["function"]);
-    expect((await list("?isGlobal=true")).results.every((t) => (t as unknown as { isGlobal: boolean }).isGlobal)).toBe(
-      true,
-    );
+    expect((await list("?isGlobal=true")).results.every((t) => t.isGlobal)).toBe(true);
   });
 
   it("400 for bad input, nothing written", async () => {

@@ -13,17 +13,9 @@ import {
 } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
-import {
-  HOOK_URL,
-  at,
-  createWebhook,
-  insertDelivery,
-  seedConversation,
-  webhooksPath,
-  type DeliveryRecord,
-  type Page,
-} from "./fixtures";
+import { HOOK_URL, at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
 import { bodyOf } from "../../support/api";
+import type { ReceivedRequest } from "../../support/webhook-receiver.mjs";
 
 const recordsPath = (inboxId: string, webhookId: string, recordId?: string) =>
   `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
@@ -210,14 +202,16 @@ describe("webhook records of a real delivery", () => {
       expect(reply.status, await reply.clone().text()).toBe(200);
       const { message } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(reply);
 
-      const list = () =>
-        owner.fetch("GET", recordsPath(inboxId, hook.id)).then((r) => r.json() as Promise<Page<DeliveryRecord>>);
+      const list = async () =>
+        bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/records/">(
+          await owner.fetch("GET", recordsPath(inboxId, hook.id)),
+        );
       const page = await waitFor(list, (p) => p.results[0]?.status === "success");
       expect(page.count).toBe(1);
       const [record] = page.results;
-      const received = (await (
-        await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)
-      ).json()) as { body: string }[];
+      const received = await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json<
+        ReceivedRequest[]
+      >();
       expect(received).toHaveLength(1);
       expect(record).toMatchObject({
         message: message!.id,
