@@ -151,3 +151,6 @@ export const SearchParam = (description: string, example: string) =>
   z.string().trim().max(200).optional().openapi({ description, example });
 
 export const Timestamp = z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" });
+
+/** A stored record's `createdAt` and `updatedAt`, spread last into its schema (see `timestampsOf`). */
+export const Timestamps = { createdAt: Timestamp, updatedAt: Timestamp };

@@ -121,6 +121,16 @@ export function requirePermission(access: OrgAccess, permission: Permission): vo
 }
 
 /**
+ * The caller's access in the organization the request acts in, once it holds `permission`: how a handler
+ * opens, naming what it needs.
+ */
+export async function authorize(c: Ctx, permission: Permission): Promise<OrgAccess> {
+  const access = await currentAccess(c);
+  requirePermission(access, permission);
+  return access;
+}
+
+/**
  * Non-owners may only hand out permissions they hold themselves, so `group.manage` cannot be
  * turned into more rights by granting them to a group, or by joining a group that has them.
  */

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../env";
 import { groupMembers, groupPermissions, groups, members, users } from "../db/schema";
-import { conflict, fieldError, forbidden, isUniqueViolation, notFound } from "../lib/errors";
+import { conflict, fieldError, forbidden, isUniqueViolation } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { type PageWindow, mapPage, paginate } from "../db/paginate";
 import { chunk, contains } from "../lib/sql";
@@ -9,19 +9,18 @@ import type { OrgAccess } from "./access";
 import { requireKnownIds } from "./links";
 import { groupMemberRecord } from "./records/group-members";
 import { type GroupRecord, groupRecordOf } from "./records/groups";
+import { findById } from "../db/find";
 
 type GroupRow = typeof groups.$inferSelect;
 
 /** The group with this id in this organization; any other group does not exist for the caller. */
 export async function findGroup(db: Db, organizationId: string, id: string): Promise<GroupRow> {
-  const [row] = isUuid(id)
-    ? await db
-        .select()
-        .from(groups)
-        .where(and(eq(groups.id, id), eq(groups.organizationId, organizationId)))
-    : [];
-  if (!row) throw notFound("Group not found.");
-  return row;
+  return findById(id, "Group not found.", () =>
+    db
+      .select()
+      .from(groups)
+      .where(and(eq(groups.id, id), eq(groups.organizationId, organizationId))),
+  );
 }
 
 /** The optional `organization` of a group body must be the organization in the path. */
@@ -171,11 +170,9 @@ export async function listGroupMembers(db: Db, groupId: string, query: string | 
 }
 
 export async function findGroupMember(db: Db, groupId: string, id: string) {
-  const [row] = isUuid(id)
-    ? await selectGroupMembers(db).where(and(eq(groupMembers.id, id), eq(groupMembers.groupId, groupId)))
-    : [];
-  if (!row) throw notFound("Group member not found.");
-  return row;
+  return findById(id, "Group member not found.", () =>
+    selectGroupMembers(db).where(and(eq(groupMembers.id, id), eq(groupMembers.groupId, groupId))),
+  );
 }
 
 /** Takes a member out of a group; they stay in the organization and lose the group's permissions. */

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError, notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { AttachmentCreate, AttachmentSchema, ConversationParams } from "./schema";
 import { createdAttachment } from "./respond";
@@ -23,8 +23,7 @@ const route = createRoute({
 
 export const registerCreateConversationAttachment = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const { conversationPk } = c.req.valid("param");
     const input = c.req.valid("json");
     if (!(await findConversation(c.var.db, access.organizationId, conversationPk)))

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { AttachmentCreate, AttachmentSchema } from "./schema";
 import { createdAttachment } from "./respond";
@@ -24,8 +24,7 @@ const route = createRoute({
 
 export const registerCreateAttachment = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const input = c.req.valid("json");
     if (input.conversation && !(await findConversation(c.var.db, access.organizationId, input.conversation)))
       throw notFound("Conversation not found.");

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { deleteAttachment, findAttachment } from "../../services/uploads/attachments";
 
 const route = createRoute({
@@ -17,8 +17,7 @@ const route = createRoute({
 
 export const registerDeleteAttachment = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const row = await findAttachment(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!row) throw notFound();
     await deleteAttachment(c.env, c.var.db, row);

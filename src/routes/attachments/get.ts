@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findAttachment } from "../../services/uploads/attachments";
 import { AttachmentSchema } from "./schema";
 import { recordOf } from "./respond";
@@ -19,8 +19,7 @@ const route = createRoute({
 
 export const registerGetAttachment = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.view");
+    const access = await authorize(c, "conversation.view");
     const row = await findAttachment(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!row) throw notFound();
     return c.json(await recordOf(c, row), 200);

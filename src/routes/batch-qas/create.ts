@@ -6,7 +6,7 @@ import { createBatchQa, enqueueBatchQa } from "../../services/batch-qa";
 import { parseQuestions } from "../../services/batch-qa/parse";
 import { checkFile, fileSpecs } from "../../services/uploads/file-specs";
 import { keyOfFile } from "../../services/uploads/urls";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { batchQaRecordOf, webChatAssistant } from "../../services/batch-qa/views";
 import { BatchQaSchema } from "../../services/records/batch-qas";
 import { BATCH_QA_TAG, BatchQaCreateBody, WebChatParams } from "./schema";
@@ -31,8 +31,7 @@ const route = createRoute({
 export const registerCreateBatchQa = (r: Router) =>
   r.openapi(route, async (c) => {
     const { webchatPk } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "chatbot.manage");
+    const access = await authorize(c, "chatbot.manage");
     const { chatbot } = await webChatAssistant(c.var.db, access, c.var.principal.userId, webchatPk);
     if (!chatbot) throw badRequest("The web chat has no assistant (or not one you may use).");
     const body = c.req.valid("json");

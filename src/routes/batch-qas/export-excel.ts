@@ -4,7 +4,7 @@ import { errorResponses } from "../../lib/openapi";
 import { batchQaItemsOf } from "../../services/batch-qa";
 import { xlsxDownload, xlsxResponse } from "../../lib/xlsx";
 import { citedFiles } from "../../services/records/batch-qas";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findVisibleBatchQa } from "../../services/batch-qa/views";
 import { BATCH_QA_TAG, BatchQaParams } from "./schema";
 
@@ -33,8 +33,7 @@ const num = (value: number | null, format = "0.00") => (value === null ? null : 
 export const registerExportBatchQa = (r: Router) =>
   r.openapi(route, async (c) => {
     const { webchatPk, id } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "chatbot.view");
+    const access = await authorize(c, "chatbot.view");
     const { batch } = await findVisibleBatchQa(c.var.db, access, c.var.principal.userId, webchatPk, id);
     const items = await batchQaItemsOf(c.var.db, batch.id);
     const header = [

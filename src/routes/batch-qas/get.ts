@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { batchQaRecordOf, findVisibleBatchQa } from "../../services/batch-qa/views";
 import { BatchQaSchema } from "../../services/records/batch-qas";
 import { BATCH_QA_TAG, BatchQaParams } from "./schema";
@@ -19,8 +19,7 @@ const route = createRoute({
 export const registerGetBatchQa = (r: Router) =>
   r.openapi(route, async (c) => {
     const { webchatPk, id } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "chatbot.view");
+    const access = await authorize(c, "chatbot.view");
     const found = await findVisibleBatchQa(c.var.db, access, c.var.principal.userId, webchatPk, id);
     return c.json(await batchQaRecordOf(c.var.db, found.batch, found.chatbotName), 200);
   });

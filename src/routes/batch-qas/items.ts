@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findVisibleBatchQa, listBatchQaItems } from "../../services/batch-qa/views";
 import { BatchQaItemSchema } from "../../services/records/batch-qas";
 import { BATCH_QA_TAG, BatchQaParams } from "./schema";
@@ -27,8 +27,7 @@ export const registerBatchQaItems = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const { webchatPk, id } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "chatbot.view");
+    const access = await authorize(c, "chatbot.view");
     const { batch } = await findVisibleBatchQa(db, access, c.var.principal.userId, webchatPk, id);
     const p = pageParams(c.req.valid("query"));
     const found = await listBatchQaItems(db, batch, p);

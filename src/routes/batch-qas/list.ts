@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listBatchQas, webChatAssistant } from "../../services/batch-qa/views";
 import { BatchQaSchema } from "../../services/records/batch-qas";
 import { BATCH_QA_TAG, WebChatParams } from "./schema";
@@ -24,8 +24,7 @@ export const registerListBatchQas = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const { webchatPk } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "chatbot.view");
+    const access = await authorize(c, "chatbot.view");
     const { chatbot } = await webChatAssistant(db, access, c.var.principal.userId, webchatPk);
     const p = pageParams(c.req.valid("query"));
     const found = await listBatchQas(db, access.organizationId, webchatPk, chatbot, p);

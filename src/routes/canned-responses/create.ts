@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { createCannedResponse } from "../../services/canned-responses";
 import { cannedResponseRecord } from "../../services/records/canned-responses";
 import { CannedResponseSchema } from "../../services/records/canned-responses";
@@ -20,8 +20,7 @@ const route = createRoute({
 
 export const registerCreateCannedResponse = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "canned_response.manage");
+    const access = await authorize(c, "canned_response.manage");
     const row = await createCannedResponse(
       c.var.db,
       access.organizationId,

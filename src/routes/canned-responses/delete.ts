@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { deleteCannedResponse } from "../../services/canned-responses";
 import { CANNED_RESPONSES_TAG } from "./schema";
 
@@ -17,8 +17,7 @@ const route = createRoute({
 
 export const registerDeleteCannedResponse = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "canned_response.manage");
+    const access = await authorize(c, "canned_response.manage");
     await deleteCannedResponse(c.var.db, access.organizationId, c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getCannedResponse } from "../../services/canned-responses";
 import { cannedResponseRecord } from "../../services/records/canned-responses";
 import { CannedResponseSchema } from "../../services/records/canned-responses";
@@ -19,8 +19,7 @@ const route = createRoute({
 
 export const registerGetCannedResponse = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     return c.json(
       cannedResponseRecord(await getCannedResponse(c.var.db, access.organizationId, c.req.valid("param").id)),
       200,

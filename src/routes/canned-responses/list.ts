@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listCannedResponses } from "../../services/canned-responses";
 import { cannedResponseRecord } from "../../services/records/canned-responses";
 import { CannedResponseSchema } from "../../services/records/canned-responses";
@@ -30,8 +30,7 @@ const route = createRoute({
 
 export const registerListCannedResponses = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listCannedResponses(c.var.db, access.organizationId, p, q.search || undefined);

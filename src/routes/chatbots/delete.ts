@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { deleteChatbot } from "../../services/chatbots/store";
 import { getChatbotForRead } from "../../services/chatbots/visibility";
 import { CHATBOTS_TAG } from "./schema";
@@ -21,8 +21,7 @@ const route = createRoute({
 
 export const registerDeleteChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "chatbot.manage");
+    const access = await authorize(c, "chatbot.manage");
     const row = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     await deleteChatbot(c.var.db, row.id);
     return c.body(null, 204);

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { chatbotView } from "../../services/chatbots/views";
 import { getChatbotForRead } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
@@ -24,8 +24,7 @@ const route = createRoute({
 
 export const registerEnableEvaluation = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "chatbot.manage");
+    const access = await authorize(c, "chatbot.manage");
     const current = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     const row = await updateChatbot(c.var.db, current.id, {
       enableEvaluation: c.req.valid("json").enableEvaluation ?? true,

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { checkChatbotReferences, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
 import { chatbotView, maskDatabaseUrl } from "../../services/chatbots/views";
 import { chatbotGroupIds, getChatbotForRead } from "../../services/chatbots/visibility";
@@ -33,8 +33,7 @@ export function registerUpdateChatbot(r: Router) {
   for (const route of [routeFor("put"), routeFor("patch")]) {
     r.openapi(route, async (c) => {
       const db = c.var.db;
-      const access = await currentAccess(c);
-      requirePermission(access, "chatbot.manage");
+      const access = await authorize(c, "chatbot.manage");
       const current = await getChatbotForRead(db, access, c.var.principal.userId, c.req.valid("param").id);
       const body = c.req.valid("json");
       if (body.organization !== undefined && (body.organization || null) !== current.organizationId) {

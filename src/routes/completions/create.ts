@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, jsonBody, uuidParam } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { complete } from "../../services/conversation/completion";
 import type { TurnResult } from "../../services/conversation/turn-result";
 import { SSE_HEADERS } from "../../services/sse";
@@ -93,8 +93,7 @@ const route = createRoute({
 
 export const registerCompletion = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const { chatbotId } = c.req.valid("param");
     const { conversation, message, isStreaming, waitForAttachments, test } = c.req.valid("json");
     const { sender, ...fields } = message;

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, noContent } from "../../lib/openapi";
 import { forbidden, notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
-import { can, currentAccess, requirePermission } from "../../services/access";
+import { authorize, can } from "../../services/access";
 import { getConnector } from "../../services/mcp/connectors";
 import { revokeMemberCredential } from "../../services/mcp/credentials";
 import { CONNECTORS_TAG, MemberParams } from "./schema";
@@ -23,8 +23,7 @@ const route = createRoute({
 
 export const registerRevokeAuthorizedMember = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     const { id, memberId } = c.req.valid("param");
     const { connector } = await getConnector(c.var.db, access.organizationId, id);
     if (memberId !== access.memberId && !can(access, "tool.manage"))

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getConnector } from "../../services/mcp/connectors";
 import { credentialHolders } from "../../services/mcp/credentials";
 import { authorizedMemberRecord } from "../../services/records/mcp";
@@ -20,8 +20,7 @@ const route = createRoute({
 
 export const registerListAuthorizedMembers = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     const { connector } = await getConnector(c.var.db, access.organizationId, c.req.valid("param").id);
     const rows = await credentialHolders(c.var.db, access.organizationId, { connectorId: connector.id });
     return c.json(rows.map(authorizedMemberRecord), 200);

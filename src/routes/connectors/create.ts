@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { createConnector } from "../../services/mcp/connector-write";
 import { ConnectorSchema } from "../../services/records/connectors";
 import { CONNECTORS_TAG, ConnectorWrite } from "./schema";
@@ -25,8 +25,7 @@ const route = createRoute({
 
 export const registerCreateConnector = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.manage");
+    const access = await authorize(c, "tool.manage");
     const body = c.req.valid("json");
     return c.json(await createConnector(c.env, c.var.db, access.organizationId, c.var.principal.userId, body), 201);
   });

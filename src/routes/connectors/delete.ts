@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { deleteConnector } from "../../services/mcp/connector-write";
 import { getConnector } from "../../services/mcp/connectors";
 import { CONNECTORS_TAG } from "./schema";
@@ -18,8 +18,7 @@ const route = createRoute({
 
 export const registerDeleteConnector = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.manage");
+    const access = await authorize(c, "tool.manage");
     const { connector } = await getConnector(c.var.db, access.organizationId, c.req.valid("param").id);
     await deleteConnector(c.var.db, connector);
     return c.body(null, 204);

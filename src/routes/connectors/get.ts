@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getConnector } from "../../services/mcp/connectors";
 import { ConnectorSchema, connectorRecord } from "../../services/records/connectors";
 import { CONNECTORS_TAG } from "./schema";
@@ -18,7 +18,6 @@ const route = createRoute({
 
 export const registerGetConnector = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     return c.json(connectorRecord(await getConnector(c.var.db, access.organizationId, c.req.valid("param").id)), 200);
   });

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listConnectorPage } from "../../services/mcp/connectors";
 import { ConnectorSchema } from "../../services/records/connectors";
 import { CONNECTORS_TAG, ConnectorListQuery } from "./schema";
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export const registerListConnectors = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     const { isEnabled, ...page } = c.req.valid("query");
     const p = pageParams(page);
     const enabled = isEnabled ? isEnabled === "true" : undefined;

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getConnector } from "../../services/mcp/connectors";
 import { updateConnector } from "../../services/mcp/connector-write";
 import { ConnectorSchema } from "../../services/records/connectors";
@@ -26,8 +26,7 @@ const routeFor = (method: "put" | "patch") =>
 export function registerUpdateConnector(r: Router) {
   for (const route of [routeFor("put"), routeFor("patch")]) {
     r.openapi(route, async (c) => {
-      const access = await currentAccess(c);
-      requirePermission(access, "tool.manage");
+      const access = await authorize(c, "tool.manage");
       const { connector } = await getConnector(c.var.db, access.organizationId, c.req.valid("param").id);
       return c.json(await updateConnector(c.env, c.var.db, connector, c.req.valid("json")), 200);
     });

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { createContact } from "../../services/contact-writes";
 import { ContactSchema } from "../../services/records/contacts";
 import { CONTACTS_TAG, ContactCreate } from "./schema";
@@ -23,8 +23,7 @@ const route = createRoute({
 
 export const registerCreateContact = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "contact.manage");
+    const access = await authorize(c, "contact.manage");
     const body = c.req.valid("json");
     return c.json(await createContact(c.var.db, access.organizationId, body, c.env.ENCRYPTION_KEY), 201);
   });

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { deleteContact } from "../../services/contact-writes";
 import { CONTACTS_TAG } from "./schema";
 
@@ -19,8 +19,7 @@ const route = createRoute({
 
 export const registerDeleteContact = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "contact.manage");
+    const access = await authorize(c, "contact.manage");
     await deleteContact(c.var.db, access.organizationId, c.req.valid("param").id);
     return c.body(null, 204);
   });

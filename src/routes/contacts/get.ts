@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getContact } from "../../services/contacts";
 import { contactRecord } from "../../services/records/contacts";
 import { ContactSchema } from "../../services/records/contacts";
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export const registerGetContact = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "contact.view");
+    const access = await authorize(c, "contact.view");
     const view = await getContact(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
     return c.json(contactRecord(view), 200);

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, SearchParam } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { MAX_SEARCH_TERMS, contactFilters, listContacts } from "../../services/contacts";
 import { ContactSchema } from "../../services/records/contacts";
 import { CONTACTS_TAG } from "./schema";
@@ -58,8 +58,7 @@ const route = createRoute({
 
 export const registerListContacts = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "contact.view");
+    const access = await authorize(c, "contact.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listContacts(c.var.db, access.organizationId, contactFilters(q), p);

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { updateContact } from "../../services/contact-writes";
 import { ContactSchema } from "../../services/records/contacts";
 import { CONTACTS_TAG, ContactUpdate } from "./schema";
@@ -23,8 +23,7 @@ const routeFor = (method: "put" | "patch") =>
 export function registerUpdateContact(r: Router) {
   for (const route of [routeFor("put"), routeFor("patch")]) {
     r.openapi(route, async (c) => {
-      const access = await currentAccess(c);
-      requirePermission(access, "contact.manage");
+      const access = await authorize(c, "contact.manage");
       const { id } = c.req.valid("param");
       const body = c.req.valid("json");
       return c.json(await updateContact(c.var.db, access.organizationId, id, body, c.env.ENCRYPTION_KEY), 200);

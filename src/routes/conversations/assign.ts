@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { assignmentChange } from "../../services/assignment/manual";
 import { changeConversation } from "./change";
@@ -43,8 +43,7 @@ const route = createRoute({
 export const registerAssignConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const view = await findConversation(c.var.db, access.organizationId, id);
     if (!view) throw notFound();
     const change = await assignmentChange(c.var.db, view.conversation, c.req.valid("json"));

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { conversationObject, findConversation, type ConversationChange } from "../../services/conversations";
 import {
   conversationEvent,
@@ -24,8 +24,7 @@ export async function changeConversation(
   change: (userId: string) => ConversationChange,
   reason: ChangeReason = "operator",
 ): Promise<ConversationRecord> {
-  const access = await currentAccess(c);
-  requirePermission(access, "conversation.manage");
+  const access = await authorize(c, "conversation.manage");
   const db = c.var.db;
   const before = await findConversation(db, access.organizationId, id);
   if (!before) throw notFound();

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { conversationInserts, findConversation, newConversation } from "../../services/conversations";
 import { batch } from "../../db/prepared";
 import { requireContact } from "../../services/contacts";
@@ -35,8 +35,7 @@ const route = createRoute({
 
 export const registerCreateConversation = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const body = c.req.valid("json");
     const db = c.var.db;
     const chat = await requireWebChatOf(db, access.organizationId, body.webChat);

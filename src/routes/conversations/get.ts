@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { conversationRecord } from "../../services/records/conversations";
 import { ConversationSchema } from "../../services/records/conversations";
@@ -19,8 +19,7 @@ const route = createRoute({
 
 export const registerGetConversation = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.view");
+    const access = await authorize(c, "conversation.view");
     const view = await findConversation(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
     return c.json(conversationRecord(view), 200);

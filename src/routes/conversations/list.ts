@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listConversations } from "../../services/conversation/list";
 import { ConversationSchema } from "../../services/records/conversations";
 
@@ -83,8 +83,7 @@ const route = createRoute({
 
 export const registerListConversations = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.view");
+    const access = await authorize(c, "conversation.view");
     const q = c.req.valid("query");
     const page = await listConversations(c.env, c.var.db, access.organizationId, c.var.principal.userId, q);
     return c.json(cursorResponse(c, page.cursor, q.pageSize, page.rows, page.key), 200);

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { markConversationRead } from "../../services/conversation/read";
 import { conversationRecord } from "../../services/records/conversations";
@@ -26,8 +26,7 @@ const route = createRoute({
 
 export const registerReadConversation = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.view");
+    const access = await authorize(c, "conversation.view");
     const read = await markConversationRead(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!read) throw notFound();
     if (read.changed)

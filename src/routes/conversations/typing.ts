@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { operatorTyping } from "../../services/conversation/typing";
 
@@ -36,8 +36,7 @@ const route = createRoute({
 
 export const registerConversationTyping = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const view = await findConversation(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
     const { user } = c.var.principal;

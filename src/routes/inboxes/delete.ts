@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { deleteInbox } from "../../services/inboxes";
 import { removeWebChatImages } from "../../services/uploads/web-chat-images";
 import { INBOXES_TAG } from "./schema";
@@ -18,8 +18,7 @@ const route = createRoute({
 
 export const registerDeleteInbox = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "inbox.manage");
+    const access = await authorize(c, "inbox.manage");
     const channel = await deleteInbox(c.var.db, access.organizationId, c.req.valid("param").id);
     if (channel) await removeWebChatImages(c.env, channel.id);
     return c.body(null, 204);

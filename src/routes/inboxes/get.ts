@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getInbox } from "../../services/inboxes";
 import { inboxRecord } from "../../services/records/inboxes";
 import { INBOXES_TAG, InboxSchema } from "./schema";
@@ -19,8 +19,7 @@ const route = createRoute({
 
 export const registerGetInbox = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "inbox.view");
+    const access = await authorize(c, "inbox.view");
     const view = await getInbox(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
     return c.json(inboxRecord(view), 200);

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listInboxes } from "../../services/inboxes";
 import { ChannelTypeSchema } from "../../services/records/inboxes";
 import { INBOXES_TAG, InboxSchema } from "./schema";
@@ -31,8 +31,7 @@ const route = createRoute({
 
 export const registerListInboxes = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "inbox.view");
+    const access = await authorize(c, "inbox.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listInboxes(c.var.db, access.organizationId, q, p);

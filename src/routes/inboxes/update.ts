@@ -3,13 +3,12 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { type InboxChanges, updateInbox } from "../../services/inboxes";
 import { INBOXES_TAG, InboxPatch, InboxSchema, InboxWrite } from "./schema";
 
 async function update(c: Context<AppEnv>, id: string, body: InboxChanges) {
-  const access = await currentAccess(c);
-  requirePermission(access, "inbox.manage");
+  const access = await authorize(c, "inbox.manage");
   return updateInbox(c.var.db, access.organizationId, id, body);
 }
 

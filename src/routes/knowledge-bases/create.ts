@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize, requirePermission } from "../../services/access";
 import {
   changesAssistantLinks,
   checkKnowledgeBaseReferences,
@@ -28,8 +28,7 @@ const route = createRoute({
 export const registerCreateKnowledgeBase = (r: Router) =>
   r.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
+    const access = await authorize(c, "knowledge_base.manage");
     const userId = c.var.principal.userId;
     const links = await checkKnowledgeBaseReferences(c.var.db, access, userId, body);
     if (changesAssistantLinks(links)) requirePermission(access, "chatbot.manage");

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getKnowledgeBaseForRead } from "../../services/knowledge/knowledge-bases";
 import { deleteKnowledgeBase } from "../../services/knowledge/content";
 import { KNOWLEDGE_TAG } from "./schema";
@@ -21,8 +21,7 @@ const route = createRoute({
 
 export const registerDeleteKnowledgeBase = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
+    const access = await authorize(c, "knowledge_base.manage");
     const row = await getKnowledgeBaseForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     await deleteKnowledgeBase(c.env, c.var.db, row.id);
     return c.body(null, 204);

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize, requirePermission } from "../../services/access";
 import {
   changesAssistantLinks,
   checkKnowledgeBaseUpdate,
@@ -34,8 +34,7 @@ export function registerUpdateKnowledgeBase(r: Router) {
   for (const route of [routeFor("put"), routeFor("patch")]) {
     r.openapi(route, async (c) => {
       const db = c.var.db;
-      const access = await currentAccess(c);
-      requirePermission(access, "knowledge_base.manage");
+      const access = await authorize(c, "knowledge_base.manage");
       const userId = c.var.principal.userId;
       const current = await getKnowledgeBaseForRead(db, access, userId, c.req.valid("param").id);
       const body = c.req.valid("json");

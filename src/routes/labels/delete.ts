@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { deleteLabel } from "../../services/labels";
 import { LABELS_TAG } from "./schema";
 
@@ -17,8 +17,7 @@ const route = createRoute({
 
 export const registerDeleteLabel = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "label.manage");
+    const access = await authorize(c, "label.manage");
     await deleteLabel(c.var.db, access.organizationId, c.req.valid("param").id);
     return c.body(null, 204);
   });

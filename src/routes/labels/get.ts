@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getLabel } from "../../services/labels";
 import { labelRecord } from "../../services/records/labels";
 import { LabelSchema } from "../../services/records/labels";
@@ -19,7 +19,6 @@ const route = createRoute({
 
 export const registerGetLabel = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.view");
+    const access = await authorize(c, "conversation.view");
     return c.json(labelRecord(await getLabel(c.var.db, access.organizationId, c.req.valid("param").id)), 200);
   });

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listLabels } from "../../services/labels";
 import { labelRecord } from "../../services/records/labels";
 import { LabelSchema } from "../../services/records/labels";
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export const registerListLabels = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.view");
+    const access = await authorize(c, "conversation.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listLabels(c.var.db, access.organizationId, q.search?.trim() || undefined, p);

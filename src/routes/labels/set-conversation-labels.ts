@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { setConversationLabels } from "../../services/labels";
@@ -25,8 +25,7 @@ const route = createRoute({
 
 export const registerSetConversationLabels = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const { id } = c.req.valid("param");
     const db = c.var.db;
     if (!(await findConversation(db, access.organizationId, id))) throw notFound();

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { updateLabel } from "../../services/labels";
 import { labelRecord } from "../../services/records/labels";
 import { LabelSchema } from "../../services/records/labels";
@@ -21,8 +21,7 @@ const route = createRoute({
 
 export const registerUpdateLabel = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "label.manage");
+    const access = await authorize(c, "label.manage");
     return c.json(
       labelRecord(await updateLabel(c.var.db, access.organizationId, c.req.valid("param").id, c.req.valid("json"))),
       200,

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody, noContent } from "../../lib/openapi";
 import { ms } from "../../lib/time";
-import { currentAccess, type OrgAccess, requirePermission } from "../../services/access";
+import { authorize, type OrgAccess } from "../../services/access";
 import { checkHeaders } from "../../services/mcp/connectors";
 import { type CredentialTarget, revokeMemberCredential, storeMemberCredential } from "../../services/mcp/credentials";
 import { CredentialStatusSchema, CredentialWrite } from "./schema";
@@ -50,8 +50,7 @@ export function registerCredentialRoutes(r: Router, { path, tag, store, remove }
   });
 
   r.openapi(storeRoute, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     const target = await store.target(c, access, c.req.valid("param").id);
     const { headers } = c.req.valid("json");
     checkHeaders("headers", headers);
@@ -59,8 +58,7 @@ export function registerCredentialRoutes(r: Router, { path, tag, store, remove }
     return c.json({ hasCredential: true, createdAt: ms(row.createdAt), updatedAt: ms(row.updatedAt) }, 201);
   });
   r.openapi(deleteRoute, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     const target = await remove.target(c, access, c.req.valid("param").id);
     await revokeMemberCredential(c.var.db, access.organizationId, access.memberId, target);
     return c.body(null, 204);

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "../../lib/openapi";
+import { Timestamp, Timestamps } from "../../lib/openapi";
 import { MemberUserSchema } from "../../services/records/group-members";
 
 export const MCP_TAG = "MCP";
@@ -98,7 +98,6 @@ export const AuthorizedMemberSchema = z
       .string()
       .openapi({ description: "The member's id (for DELETE .../authorized-members/{memberId}/)", example: EXAMPLE_ID }),
     user: MemberUserSchema,
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("McpAuthorizedMember");

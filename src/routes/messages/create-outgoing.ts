@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { conversationObject, findConversation } from "../../services/conversations";
 import { MessageFields } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
@@ -40,8 +40,7 @@ const route = createRoute({
 
 export const registerCreateOutgoingMessage = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const { conversation: conversationId, ...message } = c.req.valid("json");
     if (!(await findConversation(c.var.db, access.organizationId, conversationId)))
       throw notFound("Conversation not found.");

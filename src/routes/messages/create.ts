@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { conversationObject, findConversation } from "../../services/conversations";
 import { requireContact } from "../../services/contacts";
 import { MessageCreate } from "./schema";
@@ -27,8 +27,7 @@ const route = createRoute({
 
 export const registerCreateMessage = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     const {
       conversation: conversationId,
       sender,

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findMessage } from "../../services/messages";
 import { MessageSchema } from "../../services/records/messages";
 
@@ -24,8 +24,7 @@ const route = createRoute({
 
 export const registerGetMessage = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.view");
+    const access = await authorize(c, "conversation.view");
     const { id } = c.req.valid("param");
     const { conversation } = c.req.valid("query");
     return c.json(await findMessage(c.env, access.organizationId, conversation, id), 200);

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { findConversation } from "../../services/conversations";
 import { listMessages } from "../../services/messages";
 import { MessageSchema } from "../../services/records/messages";
@@ -26,8 +26,7 @@ const route = createRoute({
 
 export const registerListMessages = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.view");
+    const access = await authorize(c, "conversation.view");
     const q = c.req.valid("query");
     if (!(await findConversation(c.var.db, access.organizationId, q.conversation)))
       throw notFound("Conversation not found.");

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { retryDelivery } from "../../services/channels/outbound";
 
 const route = createRoute({
@@ -24,8 +24,7 @@ const route = createRoute({
 
 export const registerRetryDelivery = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     await retryDelivery(c.env, c.var.db, access.organizationId, c.req.valid("param").id);
     return c.json({ status: "pending" as const }, 202);
   });

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { forbidden } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { insertSkill } from "../../services/skills/store";
 import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
 import { skillView } from "../../services/skills/views";
@@ -27,8 +27,7 @@ export const registerCreateSkill = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const body = c.req.valid("json");
-    const access = await currentAccess(c);
-    requirePermission(access, "skill.manage");
+    const access = await authorize(c, "skill.manage");
     if (body.isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global skills.");
     const toolIds = await checkAttachedTools(db, access, body.attachedToolIds ?? undefined);
     const groupIds = body.isGlobal

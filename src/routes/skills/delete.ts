@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getSkillToManage } from "../../services/skills/access";
 import { deleteSkill } from "../../services/skills/write";
 import { SKILLS_TAG } from "./schema";
@@ -20,8 +20,7 @@ const route = createRoute({
 
 export const registerDeleteSkill = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "skill.manage");
+    const access = await authorize(c, "skill.manage");
     const row = await getSkillToManage(c.var.db, access, c.req.valid("param").id, c.var.principal.isStaff, "delete");
     await deleteSkill(c.env, c.var.db, row);
     return c.body(null, 204);

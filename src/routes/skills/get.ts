@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getSkillForRead } from "../../services/skills/access";
 import { skillView } from "../../services/skills/views";
 import { skillRecord, SkillSchema } from "../../services/records/skills";
@@ -21,8 +21,7 @@ const route = createRoute({
 
 export const registerGetSkill = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "skill.view");
+    const access = await authorize(c, "skill.view");
     const row = await getSkillForRead(c.var.db, access, c.req.valid("param").id);
     return c.json(skillRecord(await skillView(c.var.db, access, c.var.principal.isStaff, row)), 200);
   });

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listSkills } from "../../services/skills/store";
 import { skillViews } from "../../services/skills/views";
 import { skillListRecord, SkillListItem } from "../../services/records/skills";
@@ -24,8 +24,7 @@ const route = createRoute({
 export const registerListSkills = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "skill.view");
+    const access = await authorize(c, "skill.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listSkills(db, access, q.search, p);

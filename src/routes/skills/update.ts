@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getSkillToManage } from "../../services/skills/access";
 import { skillGroupIds, updateSkill } from "../../services/skills/store";
 import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
@@ -28,8 +28,7 @@ export function registerUpdateSkill(r: Router) {
   for (const route of [routeFor("put"), routeFor("patch")]) {
     r.openapi(route, async (c) => {
       const db = c.var.db;
-      const access = await currentAccess(c);
-      requirePermission(access, "skill.manage");
+      const access = await authorize(c, "skill.manage");
       const current = await getSkillToManage(db, access, c.req.valid("param").id, c.var.principal.isStaff, "change");
       const body = c.req.valid("json");
       const toolIds = await checkAttachedTools(

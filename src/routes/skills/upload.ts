@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { ApiError, badRequest, fieldError, forbidden } from "../../lib/errors";
 import { acceptOnly } from "../../middleware/content-type";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { readSkillPackage, SKILL_LIMITS, SkillPackageError } from "../../services/skills/package";
 import { requireFreeSkillName, storeSkillPackage } from "../../services/skills/store";
 import { checkAttachedTools, checkSkillGroups, parseToolIdList } from "../../services/skills/write";
@@ -39,8 +39,7 @@ const route = createRoute({
 export const registerUploadSkill = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "skill.manage");
+    const access = await authorize(c, "skill.manage");
     const form = await c.req.formData();
     const file = form.get("file");
     if (!file || typeof file === "string") throw fieldError("file", "Required: the skill package (a .zip file part).");

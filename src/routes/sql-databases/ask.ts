@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { ApiError, fieldError } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getModel } from "../../services/models";
 import { getSqlDatabase } from "../../services/sql/access";
 import { askDatabase } from "../../services/sql/ask";
@@ -31,8 +31,7 @@ const route = createRoute({
 
 export const registerAskSqlDatabase = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "sql_database.view");
+    const access = await authorize(c, "sql_database.view");
     const database = await getSqlDatabase(c.var.db, access, c.req.valid("param").id);
     const body = c.req.valid("json");
     if (UNSUPPORTED_TYPES.includes(database.databaseType))

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import { notSupportedMessage, refreshSqlDatabase, UNSUPPORTED_TYPES } from "../../services/sql/write";
 import { sqlDatabaseView } from "../../services/sql/views";
@@ -26,8 +26,7 @@ const route = createRoute({
 export const registerCheckSqlDatabase = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "sql_database.manage");
+    const access = await authorize(c, "sql_database.manage");
     let row = await getSqlDatabase(db, access, c.req.valid("param").id);
     if (UNSUPPORTED_TYPES.includes(row.databaseType))
       throw new ApiError(400, "not_supported", notSupportedMessage(row.databaseType));

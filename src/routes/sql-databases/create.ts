@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { createSqlDatabase } from "../../services/sql/databases";
 import { SQL_DATABASES_TAG, SqlDatabaseSchema, SqlDatabaseWrite } from "./schema";
 
@@ -29,8 +29,7 @@ const route = createRoute({
 
 export const registerCreateSqlDatabase = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "sql_database.manage");
+    const access = await authorize(c, "sql_database.manage");
     const writer = {
       access,
       userId: c.var.principal.userId,

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import { deleteSqlDatabase } from "../../services/sql/write";
 import { SQL_DATABASES_TAG } from "./schema";
@@ -20,8 +20,7 @@ const route = createRoute({
 
 export const registerDeleteSqlDatabase = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "sql_database.manage");
+    const access = await authorize(c, "sql_database.manage");
     const row = await getSqlDatabase(c.var.db, access, c.req.valid("param").id);
     await deleteSqlDatabase(c.env, c.var.db, row);
     return c.body(null, 204);

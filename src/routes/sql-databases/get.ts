@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import { sqlDatabaseView } from "../../services/sql/views";
 import { sqlDatabaseRecord } from "../../services/records/sql-databases";
@@ -19,8 +19,7 @@ const route = createRoute({
 
 export const registerGetSqlDatabase = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "sql_database.view");
+    const access = await authorize(c, "sql_database.view");
     const row = await getSqlDatabase(c.var.db, access, c.req.valid("param").id);
     return c.json(sqlDatabaseRecord(await sqlDatabaseView(c.var.db, access, row)), 200);
   });

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listSqlDatabases } from "../../services/sql/databases";
 import { SQL_DATABASES_TAG, SqlDatabaseListItem, SqlDatabaseListQuery } from "./schema";
 
@@ -23,8 +23,7 @@ const route = createRoute({
 
 export const registerListSqlDatabases = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "sql_database.view");
+    const access = await authorize(c, "sql_database.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listSqlDatabases(c.var.db, access, q, p);

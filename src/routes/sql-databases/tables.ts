@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, noContent } from "../../lib/openapi";
 import { ApiError, fieldError } from "../../lib/errors";
 import { acceptOnly } from "../../middleware/content-type";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import {
   createManagedTable,
@@ -59,8 +59,7 @@ const remove = createRoute({
 export function registerSqlTableRoutes(r: Router) {
   r.openapi(create, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "sql_database.manage");
+    const access = await authorize(c, "sql_database.manage");
     const database = await getSqlDatabase(db, access, c.req.valid("param").id);
     let source: TableSource;
     let options: { tableName?: string; description?: string; replace?: boolean };
@@ -93,8 +92,7 @@ export function registerSqlTableRoutes(r: Router) {
   });
 
   r.openapi(remove, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "sql_database.manage");
+    const access = await authorize(c, "sql_database.manage");
     const { id, tableId } = c.req.valid("param");
     const database = await getSqlDatabase(c.var.db, access, id);
     await dropManagedTable(c.env, c.var.db, database, tableId);

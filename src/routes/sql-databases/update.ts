@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import { updateSqlDatabase } from "../../services/sql/databases";
 import { SQL_DATABASES_TAG, SqlDatabasePatch, SqlDatabaseSchema, SqlDatabaseWrite } from "./schema";
@@ -25,8 +25,7 @@ const routeFor = (method: "put" | "patch") =>
 export function registerUpdateSqlDatabase(r: Router) {
   for (const route of [routeFor("put"), routeFor("patch")]) {
     r.openapi(route, async (c) => {
-      const access = await currentAccess(c);
-      requirePermission(access, "sql_database.manage");
+      const access = await authorize(c, "sql_database.manage");
       const current = await getSqlDatabase(c.var.db, access, c.req.valid("param").id);
       const writer = {
         access,

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { deleteTextNode, getVisibleTextNode } from "../../services/knowledge/text-nodes";
 import { KNOWLEDGE_TAG } from "./schema";
 
@@ -20,8 +20,7 @@ const route = createRoute({
 
 export const registerDeleteTextNode = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
+    const access = await authorize(c, "knowledge_base.manage");
     const { node } = await getVisibleTextNode(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     await deleteTextNode(c.env, c.var.db, node);
     return c.body(null, 204);

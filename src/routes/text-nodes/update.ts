@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { fileLabels } from "../../services/knowledge/files";
 import { legacyTextNodeRecord, textNodeRecord } from "../../services/records/text-nodes";
 import { getVisibleTextNode, rewriteTextNode } from "../../services/knowledge/text-nodes";
@@ -42,8 +42,7 @@ const route = createRoute({
 export const registerUpdateTextNode = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
+    const access = await authorize(c, "knowledge_base.manage");
     const { node, file, kb } = await getVisibleTextNode(db, access, c.var.principal.userId, c.req.valid("param").id);
     const row = await rewriteTextNode(c.env, db, kb, node, c.req.valid("json").text);
     if (!isNewerForm(c)) return c.json(legacyTextNodeRecord(row, file), 200);

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { getRecordForRead } from "../../services/tools/execution-records";
 import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
@@ -29,8 +29,7 @@ const ofTool = createRoute({
 
 export function registerGetRecord(r: Router) {
   r.openapi(all, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     return c.json(
       toolExecutionRecord(
         await getRecordForRead(c.env, c.var.db, access, c.var.principal.userId, c.req.valid("param").id),
@@ -39,8 +38,7 @@ export function registerGetRecord(r: Router) {
     );
   });
   r.openapi(ofTool, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     const { toolPk, id } = c.req.valid("param");
     const tool = await getToolForRead(c.var.db, access, toolPk);
     return c.json(

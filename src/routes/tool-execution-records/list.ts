@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { listToolExecutionRecords, type RecordFilters } from "../../services/tools/execution-records";
 import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
@@ -39,8 +39,7 @@ const ofTool = createRoute({
 
 async function listRecords(c: Context<AppEnv>, q: RecordFilters & { page: number; pageSize: number }, toolPk?: string) {
   const db = c.var.db;
-  const access = await currentAccess(c);
-  requirePermission(access, "tool.view");
+  const access = await authorize(c, "tool.view");
   if (toolPk) await getToolForRead(db, access, toolPk);
   const p = pageParams(q);
   const page = await listToolExecutionRecords(c.env, db, access, c.var.principal.userId, q, toolPk, p);

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { recordOptions } from "../../services/tools/execution-records";
 import { ChatbotOption, RECORDS_TAG, ToolOption, ToolPkParams } from "./schema";
@@ -31,8 +31,7 @@ const routeFor = (kind: Kind, scoped: boolean) =>
 
 async function options(c: Context<AppEnv>, kind: Kind, toolPk?: string) {
   const db = c.var.db;
-  const access = await currentAccess(c);
-  requirePermission(access, "tool.view");
+  const access = await authorize(c, "tool.view");
   if (toolPk) await getToolForRead(db, access, toolPk);
   return recordOptions(db, access, c.var.principal.userId, kind, toolPk);
 }

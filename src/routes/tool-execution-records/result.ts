@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { badRequest } from "../../lib/errors";
-import { currentAccess, requirePermission, withPermission } from "../../services/access";
+import { authorize, withPermission } from "../../services/access";
 import { completeDesktopCall, getRecordForRead } from "../../services/tools/execution-records";
 import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
 import { conversationObject } from "../../services/conversations";
@@ -28,8 +28,7 @@ const route = createRoute({
 export const registerDesktopResult = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "conversation.manage");
+    const access = await authorize(c, "conversation.manage");
     // Which records a member sees follows `tool.view` (visibleRecordsCondition); answering a desktop call needs
     // `conversation.manage` instead, so the caller sees the calls of the tools given to their groups as a viewer does.
     const record = await getRecordForRead(

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { availableTools } from "../../services/mcp/available";
 import { AvailableToolsQuery, AvailableToolsSchema } from "../mcp/schema";
 import { TOOLS_TAG } from "./schema";
@@ -26,7 +26,6 @@ const route = createRoute({
 
 export const registerAvailableTools = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     return c.json(await availableTools(c.env, c.var.db, access, c.req.valid("query")), 200);
   });

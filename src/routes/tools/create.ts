@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { forbidden } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { insertTool } from "../../services/tools/store";
 import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
 import { toolView } from "../../services/tools/views";
@@ -30,8 +30,7 @@ export const registerCreateTool = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const body = c.req.valid("json");
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.manage");
+    const access = await authorize(c, "tool.manage");
     if (body.isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global tools.");
     const columns = toolColumns(body);
     const candidate = {

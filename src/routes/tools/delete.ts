@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getToolToManage } from "../../services/tools/access";
 import { deleteTool } from "../../services/tools/store";
 import { TOOLS_TAG } from "./schema";
@@ -20,8 +20,7 @@ const route = createRoute({
 
 export const registerDeleteTool = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.manage");
+    const access = await authorize(c, "tool.manage");
     const row = await getToolToManage(c.var.db, access, c.req.valid("param").id, c.var.principal.isStaff, "delete");
     await deleteTool(c.var.db, row.id);
     return c.body(null, 204);

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { toolView } from "../../services/tools/views";
 import { toolRecord, ToolSchema } from "../../services/records/tools";
@@ -20,8 +20,7 @@ const route = createRoute({
 
 export const registerGetTool = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     const row = await getToolForRead(c.var.db, access, c.req.valid("param").id);
     return c.json(toolRecord(await toolView(c.var.db, access, c.var.principal.isStaff, row)), 200);
   });

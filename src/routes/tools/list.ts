@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listTools } from "../../services/tools/store";
 import { toolViews } from "../../services/tools/views";
 import { toolRecord, ToolSchema } from "../../services/records/tools";
@@ -25,8 +25,7 @@ const route = createRoute({
 export const registerListTools = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
-    const access = await currentAccess(c);
-    requirePermission(access, "tool.view");
+    const access = await authorize(c, "tool.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listTools(db, access, q, p);

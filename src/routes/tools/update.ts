@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getToolToManage } from "../../services/tools/access";
 import { toolGroupIds, updateTool } from "../../services/tools/store";
 import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
@@ -29,8 +29,7 @@ export function registerUpdateTool(r: Router) {
   for (const route of [routeFor("put"), routeFor("patch")]) {
     r.openapi(route, async (c) => {
       const db = c.var.db;
-      const access = await currentAccess(c);
-      requirePermission(access, "tool.manage");
+      const access = await authorize(c, "tool.manage");
       const current = await getToolToManage(db, access, c.req.valid("param").id, c.var.principal.isStaff, "change");
       const body = c.req.valid("json");
       if (body.isGlobal !== undefined && body.isGlobal !== (current.organizationId === null))

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { createWebChat } from "../../services/web-chats";
 import { WebChatSchema } from "../../services/records/web-chats";
 import { WEB_CHATS_TAG } from "./schema";
@@ -22,8 +22,7 @@ const route = createRoute({
 
 export const registerCreateWebChat = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "inbox.manage");
+    const access = await authorize(c, "inbox.manage");
     const origin = new URL(c.req.url).origin;
     return c.json(await createWebChat(c.env, c.var.db, access.organizationId, c.req.valid("json"), origin), 201);
   });

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getWebChat } from "../../services/inboxes";
 import { webChatRecord } from "../../services/records/web-chats";
 import { WebChatSchema } from "../../services/records/web-chats";
@@ -20,8 +20,7 @@ const route = createRoute({
 
 export const registerGetWebChat = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "inbox.view");
+    const access = await authorize(c, "inbox.view");
     const view = await getWebChat(c.var.db, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
     return c.json(webChatRecord(view), 200);

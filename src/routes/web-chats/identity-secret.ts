@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { replaceIdentitySecret } from "../../services/web-chats";
 import { WEB_CHATS_TAG } from "./schema";
 
@@ -34,8 +34,7 @@ const route = createRoute({
 
 export const registerWebChatIdentitySecret = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "inbox.manage");
+    const access = await authorize(c, "inbox.manage");
     const secret = await replaceIdentitySecret(c.env, c.var.db, access.organizationId, c.req.valid("param").id);
     return c.json({ secret }, 200);
   });

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listWebChats } from "../../services/inboxes";
 import { WebChatSchema } from "../../services/records/web-chats";
 import { WEB_CHATS_TAG } from "./schema";
@@ -26,8 +26,7 @@ const route = createRoute({
 
 export const registerListWebChats = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "inbox.view");
+    const access = await authorize(c, "inbox.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listWebChats(c.var.db, access.organizationId, q.inbox, p);

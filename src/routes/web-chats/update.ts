@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { updateWebChat, type WebChatInput } from "../../services/web-chats";
 import { WebChatSchema } from "../../services/records/web-chats";
 import { WEB_CHATS_TAG } from "./schema";
@@ -11,8 +11,7 @@ import { IMAGE_NOTE, WebChatPatch, WebChatReplace } from "./write";
 
 /** PUT replaces the themes, PATCH merges them key by key. */
 async function update(c: Context<AppEnv>, id: string, input: WebChatInput, mergeThemes: boolean) {
-  const access = await currentAccess(c);
-  requirePermission(access, "inbox.manage");
+  const access = await authorize(c, "inbox.manage");
   return updateWebChat(c.env, c.var.db, access.organizationId, id, input, mergeThemes, new URL(c.req.url).origin);
 }
 

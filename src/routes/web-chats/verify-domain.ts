@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { verifyWebChatDomain } from "../../services/web-chats";
 import { WebChatSchema } from "../../services/records/web-chats";
 import { WEB_CHATS_TAG } from "./schema";
@@ -42,7 +42,6 @@ const route = createRoute({
 
 export const registerVerifyWebChatDomain = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "inbox.manage");
+    const access = await authorize(c, "inbox.manage");
     return c.json(await verifyWebChatDomain(c.env, c.var.db, access.organizationId, c.req.valid("param").id), 200);
   });

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { checkWebhookRules, getWebhook, insertWebhook, requireInbox } from "../../services/webhooks/config";
 import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
 import { InboxParams, WEBHOOKS_TAG, WebhookWrite } from "./schema";
@@ -21,8 +21,7 @@ const route = createRoute({
 
 export const registerCreateWebhook = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const inbox = await requireInbox(c.var.db, access.organizationId, c.req.valid("param").inboxId);
     const { secretToken, ...body } = c.req.valid("json");
     const templatePreset = body.templatePreset ?? "service_standard";

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, noContent } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { deleteWebhook, getWebhook } from "../../services/webhooks/config";
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
@@ -17,8 +17,7 @@ const route = createRoute({
 
 export const registerDeleteWebhook = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
     await deleteWebhook(c.var.db, access.organizationId, webhook.id);

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getWebhook } from "../../services/webhooks/config";
 import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
@@ -19,8 +19,7 @@ const route = createRoute({
 
 export const registerGetWebhook = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
     return c.json(
       await webhookRecord(await getWebhook(c.var.db, access.organizationId, inboxId, webhookId), c.env),

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { listWebhooks, requireInbox } from "../../services/webhooks/config";
 import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
 import { InboxParams, WEBHOOKS_TAG, WebhookListQuery } from "./schema";
@@ -19,8 +19,7 @@ const route = createRoute({
 
 export const registerListWebhooks = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const inbox = await requireInbox(c.var.db, access.organizationId, c.req.valid("param").inboxId);
     const q = c.req.valid("query");
     const p = pageParams(q);

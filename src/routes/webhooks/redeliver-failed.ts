@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { Timestamp, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { conflict } from "../../lib/errors";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getWebhook } from "../../services/webhooks/config";
 import { addAttempts, queueAttempts } from "../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
@@ -69,8 +69,7 @@ const route = createRoute({
 
 export const registerRedeliverFailedWebhookEvents = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
     const raw = c.req.valid("json")?.since;

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { Timestamp, errorResponses, json } from "../../lib/openapi";
 import { ms } from "../../lib/time";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { getWebhook } from "../../services/webhooks/config";
 import { sendTestEvent } from "../../services/webhooks/test-event";
 import { EXAMPLE_ID, WEBHOOKS_TAG, WebhookParams } from "./schema";
@@ -57,8 +57,7 @@ const route = createRoute({
 
 export const registerSendTestWebhookEvent = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
     const view = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
     const result = await sendTestEvent(c.env, c.var.db, view);

@@ -3,15 +3,14 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { currentAccess, requirePermission } from "../../services/access";
+import { authorize } from "../../services/access";
 import { checkWebhookRules, getWebhook, updateWebhook } from "../../services/webhooks/config";
 import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
 import { WEBHOOKS_TAG, WebhookParams, WebhookPatch, WebhookWrite, type WebhookChanges } from "./schema";
 
 /** PUT and PATCH: fields left out stay as they are (the secret token too, as it is never shown). */
 async function changeWebhook(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookChanges) {
-  const access = await currentAccess(c);
-  requirePermission(access, "webhook.manage");
+  const access = await authorize(c, "webhook.manage");
   const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
   const { secretToken, ...changes } = body;
   checkWebhookRules(c.env, {

@@ -3,7 +3,7 @@
 import { and, eq } from "drizzle-orm";
 import { inboxChannels, inboxes } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
-import { badRequest, fieldError, notFound } from "../../lib/errors";
+import { badRequest, fieldError } from "../../lib/errors";
 import { decryptSecret, encryptSecret, maskSecret, randomBase62 } from "../../lib/crypto";
 import { ms } from "../../lib/time";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -12,6 +12,7 @@ import { CHANNEL_FIELDS } from "./fields";
 import { platformContext } from "./http";
 import { adapterFor } from "./platforms";
 import { CHANNEL_PLATFORMS, PlatformError, type ChannelConfig, type ChannelPlatform } from "./types";
+import { findById } from "../../db/find";
 
 export type ChannelRow = typeof inboxChannels.$inferSelect;
 
@@ -37,13 +38,12 @@ export interface ChannelRecord {
 
 /** The inbox of the organization, or 404; a web or API inbox has no channel (400). */
 async function messagingInbox(db: Db, organizationId: string, inboxId: string) {
-  const [inbox] = isUuid(inboxId)
-    ? await db
-        .select({ id: inboxes.id, channelType: inboxes.channelType })
-        .from(inboxes)
-        .where(and(eq(inboxes.id, inboxId), eq(inboxes.organizationId, organizationId)))
-    : [];
-  if (!inbox) throw notFound("Inbox not found.");
+  const inbox = await findById(inboxId, "Inbox not found.", () =>
+    db
+      .select({ id: inboxes.id, channelType: inboxes.channelType })
+      .from(inboxes)
+      .where(and(eq(inboxes.id, inboxId), eq(inboxes.organizationId, organizationId))),
+  );
   if (inbox.channelType === "web" || inbox.channelType === "api")
     throw badRequest(
       `A ${inbox.channelType} inbox connects to no messaging platform.`,

@@ -3,27 +3,25 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { type PageWindow, paginate } from "../../db/paginate";
 import { faqLabels, faqs } from "../../db/schema";
-import { notFound } from "../../lib/errors";
-import { isUuid, uuidv7 } from "../../lib/ids";
+import { uuidv7 } from "../../lib/ids";
 import { chunk, contains } from "../../lib/sql";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { deleteFaqs, indexFaqs } from "./content";
 import { checkLabels } from "./files";
 import { modelApiError } from "../llm/errors";
 import { faqRecord, faqRecords } from "../records/faqs";
+import { findById } from "../../db/find";
 
 export type FaqRow = typeof faqs.$inferSelect;
 
 /** An FAQ of this knowledge base; one of another knowledge base (or a malformed id) is a 404. */
 export async function getFaq(db: Db, kb: KnowledgeBaseRow, faqId: string): Promise<FaqRow> {
-  const [row] = isUuid(faqId)
-    ? await db
-        .select()
-        .from(faqs)
-        .where(and(eq(faqs.id, faqId), eq(faqs.knowledgeBaseId, kb.id)))
-    : [];
-  if (!row) throw notFound("FAQ not found.");
-  return row;
+  return findById(faqId, "FAQ not found.", () =>
+    db
+      .select()
+      .from(faqs)
+      .where(and(eq(faqs.id, faqId), eq(faqs.knowledgeBaseId, kb.id))),
+  );
 }
 
 /** Statements replacing an FAQ's labels; 40 links per insert keeps each under D1's 100 bound parameters. */

@@ -12,6 +12,7 @@ import { objectPrefixOf, type IngestionJob } from "./content";
 import type { Upload } from "./uploads";
 import { fileRecord } from "../records/knowledge-files";
 import { linkedNames } from "../view-parts";
+import { findById } from "../../db/find";
 
 export { FILE_STATUSES } from "../../db/schema";
 
@@ -20,14 +21,12 @@ export type FileRow = typeof knowledgeBaseFiles.$inferSelect;
 export { BUILT_IN_PARSER } from "../parsing";
 
 export async function getFile(db: Db, knowledgeBaseId: string, fileId: string): Promise<FileRow> {
-  const [row] = isUuid(fileId)
-    ? await db
-        .select()
-        .from(knowledgeBaseFiles)
-        .where(and(eq(knowledgeBaseFiles.id, fileId), eq(knowledgeBaseFiles.knowledgeBaseId, knowledgeBaseId)))
-    : [];
-  if (!row) throw notFound("File not found.");
-  return row;
+  return findById(fileId, "File not found.", () =>
+    db
+      .select()
+      .from(knowledgeBaseFiles)
+      .where(and(eq(knowledgeBaseFiles.id, fileId), eq(knowledgeBaseFiles.knowledgeBaseId, knowledgeBaseId))),
+  );
 }
 
 /** What a text node shows of its file. */

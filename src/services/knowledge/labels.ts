@@ -2,11 +2,11 @@ import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { faqLabels, knowledgeBaseFileLabels, knowledgeBaseLabels } from "../../db/schema";
 import { type PageWindow, mapPage, paginate } from "../../db/paginate";
-import { conflict, isUniqueViolation, notFound } from "../../lib/errors";
-import { isUuid } from "../../lib/ids";
+import { conflict, isUniqueViolation } from "../../lib/errors";
 import { contains } from "../../lib/sql";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { labelRecord } from "../records/knowledge-labels";
+import { findById } from "../../db/find";
 
 /** Label columns plus how many files and FAQs carry it, read in the same query. */
 export const labelColumns = {
@@ -19,14 +19,12 @@ export type LabelRow = typeof knowledgeBaseLabels.$inferSelect & { filesCount: n
 
 /** A label of this knowledge base; a label of another one (or a malformed id) is a 404. */
 export async function getLabel(db: Db, kb: KnowledgeBaseRow, labelId: string): Promise<LabelRow> {
-  const [row] = isUuid(labelId)
-    ? await db
-        .select(labelColumns)
-        .from(knowledgeBaseLabels)
-        .where(and(eq(knowledgeBaseLabels.id, labelId), eq(knowledgeBaseLabels.knowledgeBaseId, kb.id)))
-    : [];
-  if (!row) throw notFound("Label not found.");
-  return row;
+  return findById(labelId, "Label not found.", () =>
+    db
+      .select(labelColumns)
+      .from(knowledgeBaseLabels)
+      .where(and(eq(knowledgeBaseLabels.id, labelId), eq(knowledgeBaseLabels.knowledgeBaseId, kb.id))),
+  );
 }
 
 /** A page of a knowledge base's labels, by name; `query`: name contains. */

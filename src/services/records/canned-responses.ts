@@ -1,15 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "../../lib/openapi";
+import { Timestamps } from "../../lib/openapi";
 import type { cannedResponses } from "../../db/schema";
-import { ms } from "../../lib/time";
+import { timestampsOf } from "../../lib/time";
 
 export const CannedResponseSchema = z
   .object({
     id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     shortCode: z.string().openapi({ example: "refund" }),
     content: z.string().openapi({ example: "Hi {{contact.name}}, your refund is on its way. {{agent.name}}" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("CannedResponse");
 
@@ -19,6 +18,5 @@ export const cannedResponseRecord = (row: typeof cannedResponses.$inferSelect): 
   id: row.id,
   shortCode: row.shortCode,
   content: row.content,
-  createdAt: ms(row.createdAt)!,
-  updatedAt: ms(row.updatedAt)!,
+  ...timestampsOf(row),
 });

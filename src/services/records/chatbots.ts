@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { AGENT_MODES, OUTPUT_MODES, REPLY_MODES } from "../../db/schema";
-import { IdName, Timestamp } from "../../lib/openapi";
+import { IdName, Timestamps } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import { maskDatabaseUrl, type ChatbotView } from "../chatbots/views";
 import { handoffSettings } from "../conversation/handoff";
@@ -102,8 +102,7 @@ export const ChatbotSchema = z
     defaultInbox: nullableIdName("Inbox of API conversations, created with the assistant"),
     canUpdate: z.boolean().openapi({ description: "Whether the caller may change it", example: true }),
     canDelete: z.boolean().openapi({ description: "Whether the caller may delete it", example: true }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Assistant");
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MCP_AUTH_KINDS } from "../../db/schema";
-import { Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { Timestamps } from "../../lib/openapi";
+import { timestampsOf } from "../../lib/time";
 import type { ConnectorRow, RegistryRow } from "../mcp/connectors";
 
 /** The ids of the examples (the connector's and its registry entry's, as in the MCP schemas). */
@@ -40,8 +40,7 @@ export const ConnectorSchema = z
       .openapi({ description: "Enabled connectors' tools are offered to agent replies", example: true }),
     organization: z.string().openapi({ example: EXAMPLE_ID }),
     createdBy: z.string().nullable().openapi({ description: "The user who created it", example: EXAMPLE_ID }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Connector");
 
@@ -66,6 +65,5 @@ export const connectorRecord = ({
   isEnabled: c.isEnabled,
   organization: c.organizationId,
   createdBy: c.createdById,
-  createdAt: ms(c.createdAt)!,
-  updatedAt: ms(c.updatedAt)!,
+  ...timestampsOf(c),
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { IdName, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { IdName, Timestamps } from "../../lib/openapi";
+import { ms, timestampsOf } from "../../lib/time";
 import type { ContactView } from "../contacts";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
@@ -13,8 +13,7 @@ export const ContactTagSchema = z
   .object({
     id: z.string().openapi({ example: EXAMPLE_ID }),
     name: z.string().openapi({ example: "vip" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("ContactTag");
 
@@ -67,8 +66,7 @@ export const ContactSchema = z
       description: "Tags, by name",
       example: [{ id: EXAMPLE_ID, name: "vip", createdAt: "1767225600000", updatedAt: "1767225600000" }],
     }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Contact");
 
@@ -90,6 +88,5 @@ export const contactRecord = ({ contact: c, inboxes, tags }: ContactView): Conta
   hasApiCredentials: !!c.apiCredentialsSealed,
   contactConnectors: c.contactConnectors ?? [],
   tags: tags.map((t) => ({ id: t.id, name: t.name, createdAt: ms(t.createdAt)!, updatedAt: ms(t.updatedAt)! })),
-  createdAt: ms(c.createdAt)!,
-  updatedAt: ms(c.updatedAt)!,
+  ...timestampsOf(c),
 });

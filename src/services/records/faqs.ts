@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { faqLabels, knowledgeBaseLabels } from "../../db/schema";
-import { IdName, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { IdName, Timestamps } from "../../lib/openapi";
+import { timestampsOf } from "../../lib/time";
 import type { FaqRow } from "../knowledge/faqs";
 import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
 import { EXAMPLE_ID } from "./knowledge-bases";
@@ -27,8 +27,7 @@ export const FaqSchema = z
     labels: z.array(IdName).openapi({ description: "Labels of the knowledge base carried by the FAQ" }),
     rawUserDefineMetadata: object("Custom metadata, keys kept as sent", { source: "help-centre" }),
     knowledgeBase: IdName.openapi({ description: "The knowledge base of the URL" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Faq");
 
@@ -54,8 +53,7 @@ export async function faqRecords(db: Db, kb: KnowledgeBaseRow, rows: FaqRow[]): 
     labels: links.filter((l) => l.faqId === row.id).map(({ id, name }) => ({ id, name })),
     rawUserDefineMetadata: row.rawUserDefineMetadata,
     knowledgeBase: { id: kb.id, name: kb.name },
-    createdAt: ms(row.createdAt)!,
-    updatedAt: ms(row.updatedAt)!,
+    ...timestampsOf(row),
   }));
 }
 

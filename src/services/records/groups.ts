@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { groups } from "../../db/schema";
-import { Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { Timestamps } from "../../lib/openapi";
+import { timestampsOf } from "../../lib/time";
 import { PERMISSIONS } from "../permissions";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
@@ -21,8 +21,7 @@ export const GroupSchema = z
     organization: z.string().openapi({ description: "Organization id", example: EXAMPLE_ID }),
     permissions: z.array(GroupPermission).openapi({ description: "Permissions the group grants its members" }),
     membersCount: z.number().int().openapi({ description: "Members in the group", example: 3 }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Group");
 
@@ -35,6 +34,5 @@ export const groupRecordOf = (g: typeof groups.$inferSelect, held: Set<string>, 
   organization: g.organizationId,
   permissions: PERMISSIONS.filter((p) => held.has(p.id)).map(({ id, name, codename }) => ({ id, name, codename })),
   membersCount,
-  createdAt: ms(g.createdAt)!,
-  updatedAt: ms(g.updatedAt)!,
+  ...timestampsOf(g),
 });

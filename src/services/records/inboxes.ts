@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CHANNEL_TYPES } from "../../db/schema";
-import { IdName, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { IdName, Timestamps } from "../../lib/openapi";
+import { timestampsOf } from "../../lib/time";
 import { DEFAULT_CAPACITY, MAX_CAPACITY, assignmentOf } from "../assignment/settings";
 import { WEEKDAYS, type Weekday } from "../business-hours";
 import type { InboxView } from "../inboxes";
@@ -83,8 +83,7 @@ export const InboxSchema = z
       .union([BusinessHoursSchema, z.null()])
       .openapi({ description: "When its team answers; null: always" }),
     assignment: AssignmentSchema.openapi({ description: "Who serves its conversations once handed to a person" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Inbox");
 
@@ -100,6 +99,5 @@ export const inboxRecord = ({ inbox, chatbot, channel, unreadConversationsCount 
   isDefault: inbox.isDefault,
   businessHours: inbox.businessHours ?? null,
   assignment: assignmentOf(inbox.assignment),
-  createdAt: ms(inbox.createdAt)!,
-  updatedAt: ms(inbox.updatedAt)!,
+  ...timestampsOf(inbox),
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { VECTOR_DATABASE_TYPES } from "../../db/schema";
-import { IdName, Timestamp } from "../../lib/openapi";
+import { IdName, Timestamps } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { KnowledgeBaseView } from "../knowledge/knowledge-bases";
 import { CREDENTIAL_FIELDS, type CredentialName } from "../knowledge/vector-database";
@@ -50,8 +50,7 @@ export const KnowledgeBaseSchema = z
     vectorStorageSize: z.number().int().openapi({ description: "Bytes of stored vectors", example: 122880 }),
     canUpdate: z.boolean().openapi({ example: true }),
     canDelete: z.boolean().openapi({ example: true }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("KnowledgeBase");
 

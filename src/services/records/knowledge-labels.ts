@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { IdName, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { IdName, Timestamps } from "../../lib/openapi";
+import { timestampsOf } from "../../lib/time";
 import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
 import type { LabelRow } from "../knowledge/labels";
 import { EXAMPLE_ID } from "./knowledge-bases";
@@ -12,8 +12,7 @@ export const LabelSchema = z
     knowledgeBase: IdName.openapi({ description: "The knowledge base it belongs to" }),
     filesCount: z.number().int().openapi({ description: "Files carrying the label", example: 2 }),
     faqsCount: z.number().int().openapi({ description: "FAQs carrying the label", example: 5 }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("KnowledgeBaseLabel");
 
@@ -25,6 +24,5 @@ export const labelRecord = (kb: KnowledgeBaseRow, row: LabelRow): LabelRecord =>
   knowledgeBase: { id: kb.id, name: kb.name },
   filesCount: Number(row.filesCount),
   faqsCount: Number(row.faqsCount),
-  createdAt: ms(row.createdAt)!,
-  updatedAt: ms(row.updatedAt)!,
+  ...timestampsOf(row),
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { Timestamps } from "../../lib/openapi";
+import { timestampsOf } from "../../lib/time";
 import type { LabelRow } from "../labels";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
@@ -11,8 +11,7 @@ export const LabelSchema = z
     name: z.string().openapi({ description: "Unique within the organization", example: "Billing" }),
     color: z.string().openapi({ description: "`#rrggbb`, lower case", example: "#1f77b4" }),
     description: z.string().openapi({ example: "Questions about invoices and payments" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Label");
 
@@ -23,6 +22,5 @@ export const labelRecord = (row: LabelRow): LabelRecord => ({
   name: row.name,
   color: row.color,
   description: row.description,
-  createdAt: ms(row.createdAt)!,
-  updatedAt: ms(row.updatedAt)!,
+  ...timestampsOf(row),
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MCP_AUTH_KINDS } from "../../db/schema";
-import { ms } from "../../lib/time";
+import { timestampsOf } from "../../lib/time";
 import type { RegistryRow } from "../mcp/connectors";
 
 const REGISTRY_EXAMPLE_ID = "00000000-0000-7000-8100-000000000002";
@@ -81,6 +81,5 @@ export const authorizedMemberRecord = (r: {
 }): AuthorizedMemberRecord => ({
   memberId: r.memberId,
   user: { id: r.userId, name: r.name, email: r.email },
-  createdAt: ms(r.createdAt)!,
-  updatedAt: ms(r.updatedAt)!,
+  ...timestampsOf(r),
 });

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../env";
 import { MODEL_KINDS, MODEL_PROVIDERS } from "../../db/schema";
-import { Timestamp } from "../../lib/openapi";
+import { Timestamps } from "../../lib/openapi";
 import { maskSecret } from "../../lib/crypto";
-import { ms } from "../../lib/time";
+import { timestampsOf } from "../../lib/time";
 import { modelApiKey, modelUnavailableReason, type ModelRow } from "../models";
 
 // The route schemas take these enums from here (routes do not import db/schema).
@@ -43,8 +43,7 @@ export const ModelSchema = z
       .string()
       .nullable()
       .openapi({ description: "Owning organization; null for built-in models", example: null }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Model");
 
@@ -70,7 +69,6 @@ export async function modelRecord(row: ModelRow, env: Pick<Bindings, "ENCRYPTION
     available: unavailableReason === null,
     unavailableReason,
     organization: row.organizationId,
-    createdAt: ms(row.createdAt)!,
-    updatedAt: ms(row.updatedAt)!,
+    ...timestampsOf(row),
   };
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { SKILL_SOURCES } from "../../db/schema";
-import { IdName, Timestamp } from "../../lib/openapi";
+import { IdName, Timestamp, Timestamps } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { SkillView } from "../skills/views";
 
@@ -32,8 +32,7 @@ const commonFields = {
     .openapi({ description: "Tools loaded into the agent loop when the skill is used" }),
   groups: z.array(IdName).openapi({ description: "Groups whose members may see and use it" }),
   createdBy: z.union([IdName, z.null()]).openapi({ description: "Its author; `System` for global skills" }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
+  ...Timestamps,
   lastUsedAt: z.string().nullable().openapi({ description: "When an agent last used it (epoch ms)", example: null }),
   canUpdate: z.boolean().openapi({ example: true }),
   canDelete: z.boolean().openapi({ example: true }),

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { SQL_DATABASE_STATUSES, SQL_DATABASE_TYPES } from "../../db/schema";
-import { IdName, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { IdName, Timestamps } from "../../lib/openapi";
+import { ms, timestampsOf } from "../../lib/time";
 import type { SqlDatabaseView, SqlTableRow } from "../sql/views";
 
 /** The types and statuses a SQL database has, for the routes' query and body schemas. */
@@ -17,8 +17,7 @@ export const SqlColumnSchema = z
     description: z.string().openapi({ example: "" }),
     isPrimaryKey: z.boolean().openapi({ example: false }),
     isNullable: z.boolean().openapi({ example: true }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("SqlColumn");
 
@@ -42,8 +41,7 @@ export const SqlTableSchema = z
       .openapi({ description: "The CSV or XLSX file a managed table was created from" }),
     rowCount: z.number().int().nullable().openapi({ description: "Rows loaded (managed tables)", example: 120 }),
     columns: z.array(SqlColumnSchema),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("SqlTable");
 
@@ -71,8 +69,7 @@ const commonFields = {
   createdBy: z.union([IdName, z.null()]).openapi({ description: "Its creator" }),
   canUpdate: z.boolean().openapi({ example: true }),
   canDelete: z.boolean().openapi({ example: true }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
+  ...Timestamps,
 };
 
 export const SqlDatabaseSchema = z.object({ ...commonFields, tables: z.array(SqlTableSchema) }).openapi("SqlDatabase");
@@ -106,8 +103,7 @@ export const sqlTableRecord = (t: SqlTableRow): SqlTableRecord => ({
     : null,
   rowCount: t.rowCount,
   columns: t.columns.map((c) => ({ ...c, createdAt: ms(c.createdAt)!, updatedAt: ms(c.updatedAt)! })),
-  createdAt: ms(t.createdAt)!,
-  updatedAt: ms(t.updatedAt)!,
+  ...timestampsOf(t),
 });
 
 const common = (v: SqlDatabaseView): Omit<SqlDatabaseRecord, "tables"> => ({

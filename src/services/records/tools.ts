@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { HTTP_METHODS, TOOL_TYPES } from "../../db/schema";
-import { IdName, Timestamp } from "../../lib/openapi";
+import { IdName, Timestamps } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { ToolView } from "../tools/views";
 
@@ -67,8 +67,7 @@ export const ToolSchema = z
     isGlobal: z.boolean().openapi({ description: "Offered to every organization by the platform", example: false }),
     canUpdate: z.boolean().openapi({ example: true }),
     canDelete: z.boolean().openapi({ example: true }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Tool");
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { THEME_MODES, WEB_CHAT_ACCESS_TYPES } from "../../db/schema";
-import { IdName, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { IdName, Timestamps } from "../../lib/openapi";
+import { timestampsOf } from "../../lib/time";
 import type { WebChatView } from "../inboxes";
 
 // The route schemas take these enums from here (routes do not import db/schema).
@@ -113,8 +113,7 @@ export const WebChatSchema = z
     // A union, not `.nullable()`, so that the OpenAPI document shows the null.
     customDomain: z.union([CustomDomainSchema, z.null()]).openapi({ description: "Custom domain serving the widget" }),
     inbox: IdName,
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .extend(WebChatFlags.shape)
   .openapi("WebChat");
@@ -146,8 +145,7 @@ export function webChatRecord({ webChat, inbox }: WebChatView): WebChatRecord {
     defaultThemeMode: s.defaultThemeMode ?? null,
     customDomain: s.customDomain ?? null,
     inbox,
-    createdAt: ms(webChat.createdAt)!,
-    updatedAt: ms(webChat.updatedAt)!,
+    ...timestampsOf(webChat),
     ...flags,
   };
 }

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../env";
 import { WEBHOOK_DIRECTIONS, WEBHOOK_METHODS, WEBHOOK_PRESETS } from "../../db/schema";
-import { IdName, Timestamp } from "../../lib/openapi";
-import { ms } from "../../lib/time";
+import { IdName, Timestamp, Timestamps } from "../../lib/openapi";
+import { ms, timestampsOf } from "../../lib/time";
 import { secretTokenPreview, type WebhookView } from "../webhooks/config";
 
 // The route schemas take these enums from here (routes do not import db/schema).
@@ -57,8 +57,7 @@ export const WebhookSchema = z
       .boolean()
       .openapi({ description: "Whether a secret token is stored (it is never returned)", example: true }),
     secretTokenPreview: z.string().nullable().openapi({ description: "Masked secret token", example: "my-s…cret" }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    ...Timestamps,
   })
   .openapi("Webhook");
 
@@ -85,7 +84,6 @@ export async function webhookRecord(
     customTemplate: w.customTemplate,
     hasSecretToken: !!w.secretTokenSealed,
     secretTokenPreview: await secretTokenPreview(w, env),
-    createdAt: ms(w.createdAt)!,
-    updatedAt: ms(w.updatedAt)!,
+    ...timestampsOf(w),
   };
 }

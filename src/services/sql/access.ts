@@ -1,10 +1,9 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
 import { sqlDatabaseGroups, sqlDatabases } from "../../db/schema";
-import { notFound } from "../../lib/errors";
-import { isUuid } from "../../lib/ids";
 import { can, type OrgAccess } from "../access";
 import { groupLinksOf, reachableThroughGroups } from "../links";
+import { findById } from "../../db/find";
 
 export type SqlDatabaseRow = typeof sqlDatabases.$inferSelect;
 
@@ -25,12 +24,10 @@ export function visibleSqlDatabasesCondition(access: OrgAccess): SQL {
  * caller without it gets 403 before any lookup.
  */
 export async function getSqlDatabase(db: Db, access: OrgAccess, id: string): Promise<SqlDatabaseRow> {
-  const [row] = isUuid(id)
-    ? await db
-        .select()
-        .from(sqlDatabases)
-        .where(and(eq(sqlDatabases.id, id), visibleSqlDatabasesCondition(access)))
-    : [];
-  if (!row) throw notFound("SQL database not found.");
-  return row;
+  return findById(id, "SQL database not found.", () =>
+    db
+      .select()
+      .from(sqlDatabases)
+      .where(and(eq(sqlDatabases.id, id), visibleSqlDatabasesCondition(access))),
+  );
 }

@@ -1,14 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { sqlDatabaseTables, type SqlColumn } from "../../db/schema";
-import { ApiError, conflict, fieldError, notFound } from "../../lib/errors";
-import { isUuid, uuidv7 } from "../../lib/ids";
+import { ApiError, conflict, fieldError } from "../../lib/errors";
+import { uuidv7 } from "../../lib/ids";
 import type { OrgAccess } from "../access";
 import { findVisibleFile } from "../knowledge/files";
 import type { SqlDatabaseRow } from "./access";
 import { managedDatabase } from "./write";
 import { parseTable, sqlName, TABULAR_LIMITS, TabularError } from "./tabular";
 import type { SqlTableRow } from "./views";
+import { findById } from "../../db/find";
 
 const ROWS_PER_CALL = 5_000;
 
@@ -118,13 +119,12 @@ export async function createManagedTable(
 }
 
 export async function dropManagedTable(env: Bindings, db: Db, database: SqlDatabaseRow, tableId: string) {
-  const [row] = isUuid(tableId)
-    ? await db
-        .select()
-        .from(sqlDatabaseTables)
-        .where(and(eq(sqlDatabaseTables.id, tableId), eq(sqlDatabaseTables.sqlDatabaseId, database.id)))
-    : [];
-  if (!row) throw notFound("Table not found.");
+  const row = await findById(tableId, "Table not found.", () =>
+    db
+      .select()
+      .from(sqlDatabaseTables)
+      .where(and(eq(sqlDatabaseTables.id, tableId), eq(sqlDatabaseTables.sqlDatabaseId, database.id))),
+  );
   if (database.databaseType !== "managed")
     throw new ApiError(
       400,

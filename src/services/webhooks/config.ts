@@ -17,6 +17,7 @@ import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { parseDate } from "../../lib/time";
 import { validateCustomTemplate } from "./templates";
 import { listedSegments, movedDeliveries, movedRecord, newestFirst, segmentsHolding } from "./moved-records";
+import { findById } from "../../db/find";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -30,14 +31,12 @@ export interface WebhookView {
 
 /** The inbox named in the path, if it is one of the organization's (404 otherwise). */
 export async function requireInbox(db: Db, organizationId: string, inboxId: string): Promise<IdName> {
-  const [row] = isUuid(inboxId)
-    ? await db
-        .select({ id: inboxes.id, name: inboxes.name })
-        .from(inboxes)
-        .where(and(eq(inboxes.id, inboxId), eq(inboxes.organizationId, organizationId)))
-    : [];
-  if (!row) throw notFound("Inbox not found.");
-  return row;
+  return findById(inboxId, "Inbox not found.", () =>
+    db
+      .select({ id: inboxes.id, name: inboxes.name })
+      .from(inboxes)
+      .where(and(eq(inboxes.id, inboxId), eq(inboxes.organizationId, organizationId))),
+  );
 }
 
 /** Webhooks joined with their inbox; callers add the organization filter. */
@@ -55,13 +54,11 @@ export async function getWebhook(
   webhookId: string,
 ): Promise<WebhookView> {
   const inbox = await requireInbox(db, organizationId, inboxId);
-  const [row] = isUuid(webhookId)
-    ? await selectWebhooks(db).where(
-        and(eq(webhooks.id, webhookId), eq(webhooks.inboxId, inbox.id), eq(webhooks.organizationId, organizationId)),
-      )
-    : [];
-  if (!row) throw notFound("Webhook not found.");
-  return row;
+  return findById(webhookId, "Webhook not found.", () =>
+    selectWebhooks(db).where(
+      and(eq(webhooks.id, webhookId), eq(webhooks.inboxId, inbox.id), eq(webhooks.organizationId, organizationId)),
+    ),
+  );
 }
 
 /** What a save must satisfy beyond field shapes: an allowed URL, and a template that renders to JSON. */

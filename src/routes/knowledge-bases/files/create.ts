@@ -5,7 +5,7 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { fieldError } from "../../../lib/errors";
 import { acceptOnly } from "../../../middleware/content-type";
-import { currentAccess, requirePermission } from "../../../services/access";
+import { authorize } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
 import { addFiles } from "../../../services/knowledge/files";
 import { fetchReference, readUpload, type Upload } from "../../../services/knowledge/uploads";
@@ -57,8 +57,7 @@ async function multipartUploads(c: Context<AppEnv>): Promise<Upload[]> {
 
 export const registerCreateFiles = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "knowledge_base.manage");
+    const access = await authorize(c, "knowledge_base.manage");
     const userId = c.var.principal.userId;
     const kb = await getKnowledgeBaseForRead(c.var.db, access, userId, c.req.valid("param").knowledgeBaseId);
     const uploads = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { notFound } from "../../../lib/errors";
-import { currentAccess, requirePermission } from "../../../services/access";
+import { authorize } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots/visibility";
 import { getDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
@@ -21,8 +21,7 @@ const route = createRoute({
 
 export const registerGetChatbotWebhookRecord = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const { chatbotPk, recordId } = c.req.valid("param");
     const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
     if (!chatbot) throw notFound("Assistant not found.");

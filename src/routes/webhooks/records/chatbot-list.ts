@@ -3,7 +3,7 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageParams, pageResponse } from "../../../lib/pagination";
 import { notFound } from "../../../lib/errors";
-import { currentAccess, requirePermission } from "../../../services/access";
+import { authorize } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots/visibility";
 import { listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
@@ -26,8 +26,7 @@ const route = createRoute({
 
 export const registerListChatbotWebhookRecords = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, c.req.valid("param").chatbotPk);
     if (!chatbot) throw notFound("Assistant not found.");
     const q = c.req.valid("query");

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { currentAccess, requirePermission } from "../../../services/access";
+import { authorize } from "../../../services/access";
 import { getWebhookDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
 import { deliveryRecord, WebhookDeliverySchema } from "../../../services/records/webhook-deliveries";
@@ -19,8 +19,7 @@ const route = createRoute({
 
 export const registerGetWebhookRecord = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
     const { record } = await getWebhookDelivery(c.env, c.var.db, access.organizationId, inboxId, webhookId, recordId);
     return c.json(deliveryRecord(record), 200);

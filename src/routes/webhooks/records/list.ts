@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageParams, pageResponse } from "../../../lib/pagination";
-import { currentAccess, requirePermission } from "../../../services/access";
+import { authorize } from "../../../services/access";
 import { getWebhook, listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG, WebhookParams } from "../schema";
 import { deliveryRecord } from "../../../services/records/webhook-deliveries";
@@ -25,8 +25,7 @@ const route = createRoute({
 
 export const registerListWebhookRecords = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
     const q = c.req.valid("query");

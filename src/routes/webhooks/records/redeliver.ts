@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { conflict } from "../../../lib/errors";
-import { currentAccess, requirePermission } from "../../../services/access";
+import { authorize } from "../../../services/access";
 import { getWebhookDelivery } from "../../../services/webhooks/config";
 import { addEventAttempt, queueAttempts } from "../../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG } from "../schema";
@@ -27,8 +27,7 @@ const route = createRoute({
 
 export const registerRedeliverWebhookRecord = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await currentAccess(c);
-    requirePermission(access, "webhook.manage");
+    const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
     const { webhook, record } = await getWebhookDelivery(
       c.env,
