@@ -58,12 +58,6 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
   // The object's own messages go here only, not to D1: once it has stored one, D1 gets none of the conversation's
   // again (`drained`), and a read asks D1 nothing (see MessageStore.sync).
   ["ALTER TABLE copies ADD COLUMN drained integer DEFAULT 0 NOT NULL"],
-  // A message on its way: written before its D1 batch is sent, moved into `messages` once the batch is stored (see
-  // MessageStore.ahead). `row`: its values in `messages`' column order, as JSON.
-  [
-    "CREATE TABLE writing (id text PRIMARY KEY NOT NULL, conversation_id text NOT NULL, sequence integer NOT NULL, " +
-      "row text NOT NULL)",
-  ],
 ];
 
 /**
@@ -149,17 +143,6 @@ export interface VisibleWindow {
   limit: number;
 }
 
-type StoredRow = NewMessage & { id: string; conversationId: string; sequence: number };
-
-/** A message's values in `messages`' column order, the schema's defaults filled in. */
-function driverValues(row: StoredRow): SqlStorageValue[] {
-  return columns.map(([key, column]) => {
-    const given = row[key as keyof NewMessage];
-    const value = given === undefined ? (column.defaultFn ? column.defaultFn() : (column.default ?? null)) : given;
-    return value === null ? null : (column.mapToDriverValue(value) as SqlStorageValue);
-  });
-}
-
 const values = `(${list}) VALUES (${names.map(() => "?").join(", ")})`;
 /** A row copied from D1, or one the object stored: a row already here (copied before, rated since) is as new or newer;
  * one of the same sequence is the conversation's (see MessageStore.sync). */
@@ -190,11 +173,6 @@ export class MessageStore {
   #drained = new Set<string>();
 
   #migrated = false;
-  /** Messages whose D1 batch this instance is sending (their `writing` rows are its own, see `ahead`). */
-  #sending = new Set<string>();
-  /** `writing` may hold rows no batch of this instance is sending: an earlier instance's, or a failed batch's. */
-  #unsettled = true;
-  #settling: Promise<void> | null = null;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -222,7 +200,6 @@ export class MessageStore {
    * that organization's rows (a read for another organization, which finds nothing, moves nothing either).
    */
   async sync(conversationId: string, organizationId?: string): Promise<void> {
-    await this.#settle();
     if (this.#isDrained(conversationId)) return;
     const copied = await this.#pull(conversationId, organizationId);
     if (copied) await this.#deleteCopied(conversationId);
@@ -230,7 +207,6 @@ export class MessageStore {
 
   /** `sync`, and D1's copied rows deleted even when none was copied now (the housekeeping cron's mover). */
   async takeOver(conversationId: string): Promise<void> {
-    await this.#settle();
     await this.#pull(conversationId);
     await this.#deleteCopied(conversationId);
   }
@@ -355,74 +331,18 @@ export class MessageStore {
   }
 
   /**
-   * A message about to be stored, written ahead of its D1 batch (the object's output gate holds the batch until this
-   * write is durable): an instance that dies once the batch is stored but before `put` leaves it here, and the next
-   * one stores it (see #settle), so a message whose figures D1 counts is never lost.
-   */
-  ahead(row: StoredRow): void {
-    this.#sending.add(row.id);
-    this.sql.exec(
-      "INSERT OR REPLACE INTO writing (id, conversation_id, sequence, row) VALUES (?, ?, ?, ?)",
-      row.id,
-      row.conversationId,
-      row.sequence,
-      JSON.stringify(driverValues(row)),
-    );
-  }
-
-  /** A message whose D1 batch failed or was refused: whether D1 stored it after all, the next read asks. */
-  failed(id: string): void {
-    this.#sending.delete(id);
-    this.#unsettled = true;
-  }
-
-  /**
    * A message the object stored (its D1 batch succeeded), with the schema's defaults filled in. From then on D1 gets
    * none of the conversation's messages: the object loaded it (copying D1's) before, and is its only writer since.
    */
-  put(row: StoredRow): void {
-    this.#store(row.id, row.conversationId, row.sequence, driverValues(row));
-    this.#sending.delete(row.id);
-  }
-
-  #store(id: string, conversationId: string, sequence: number, values: SqlStorageValue[]): void {
-    this.sql.exec(insert, ...values);
-    this.sql.exec("DELETE FROM writing WHERE id = ?", id);
-    this.#raise(conversationId, Math.max(this.through(conversationId), sequence), true);
-  }
-
-  /**
-   * Stores the `writing` rows no batch of this instance is sending whose D1 batch was stored (the conversation's
-   * `stored_through` mark has their sequence) and drops the others (their batch never was: whoever sent them was told
-   * it failed, or was never answered). One D1 query, and only after an instance died or a batch failed.
-   */
-  #settle(): Promise<void> {
-    if (!this.#unsettled) return Promise.resolve();
-    this.#settling ??= (async () => {
-      this.#unsettled = false;
-      const rows = this.sql
-        .exec<{ id: string; conversation_id: string; sequence: number; row: string }>(
-          "SELECT id, conversation_id, sequence, row FROM writing",
-        )
-        .toArray()
-        .filter((r) => !this.#sending.has(r.id));
-      if (!rows.length) return;
-      const conversationIds = [...new Set(rows.map((r) => r.conversation_id))];
-      const { results } = await this.d1
-        .prepare("SELECT id, stored_through FROM conversations WHERE id IN (SELECT value FROM json_each(?))")
-        .bind(JSON.stringify(conversationIds))
-        .all<{ id: string; stored_through: number }>();
-      const marks = new Map(results.map((r) => [r.id, r.stored_through]));
-      for (const r of rows) {
-        if (r.sequence <= (marks.get(r.conversation_id) ?? 0))
-          this.#store(r.id, r.conversation_id, r.sequence, JSON.parse(r.row));
-        else this.sql.exec("DELETE FROM writing WHERE id = ?", r.id);
-      }
-    })().finally(() => (this.#settling = null));
-    return this.#settling.catch((err) => {
-      this.#unsettled = true; // asked again by the next read
-      throw err;
+  put(row: NewMessage & { id: string; conversationId: string; sequence: number }): void {
+    const values = columns.map(([key, column]) => {
+      const given = row[key as keyof NewMessage];
+      const value = given === undefined ? (column.defaultFn ? column.defaultFn() : (column.default ?? null)) : given;
+      return value === null ? null : (column.mapToDriverValue(value) as SqlStorageValue);
     });
+    this.sql.exec(insert, ...values);
+    const through = this.through(row.conversationId);
+    this.#raise(row.conversationId, Math.max(through, row.sequence), true);
   }
 
   /** A message by id, whatever its conversation (the object's own reads). */

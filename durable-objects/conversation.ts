@@ -769,7 +769,6 @@ export class Conversation extends DurableObject<Bindings> {
       const question = this.#question;
       if (row.type === "incoming") this.#question = row;
       const effects = effectStatements(db, conversation, row);
-      this.#messages.ahead(row);
       const written = this.#writes.write(
         [
           ...(creates ? conversationInserts(db, conversation) : []),
@@ -778,8 +777,6 @@ export class Conversation extends DurableObject<Bindings> {
         ],
         view,
       );
-      // Before the object's next load asks the store (the write queue settles `idle` after this).
-      written.catch(() => this.#messages.failed(row.id));
       if (this.#recent) this.#recent = [row, ...this.#recent].slice(0, HISTORY_MESSAGES);
       return { written, effects };
     });
@@ -788,7 +785,7 @@ export class Conversation extends DurableObject<Bindings> {
     const stored = queued.then(async ({ written, effects }) => {
       const results = await written;
       const own = effects.resultsFrom(results, results.length - effects.statements.length);
-      // Its own store holds only what D1 stored (durable-objects/conversation-store.ts): written ahead, kept now.
+      // Its own store holds only what D1 stored (durable-objects/conversation-store.ts).
       this.#messages.put(row);
       // A channel delivery its batch made (channelEffect) is shown on it as each later state is (the cron should
       // this fail). Not in the batch: a statement more for every reply of an inbox without a channel.

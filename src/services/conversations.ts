@@ -78,7 +78,6 @@ export function newConversation(
     lastMessage: null,
     lastMessageAt: null,
     unreadCount: 0,
-    storedThrough: 0,
     createdAt: now,
     updatedAt: now,
   };
@@ -122,7 +121,6 @@ const updateAfterMessage = prepared<{
   status: string | null;
   progressStatus: string | null;
   autoReplyEnabled: number | null;
-  sequence: number;
   updatedAt: number;
 }>(
   (db) =>
@@ -140,18 +138,8 @@ const updateAfterMessage = prepared<{
           sql`coalesce(${sql.placeholder("status")}, ${conversations.status})`,
           sql`${sql.placeholder("lastMessageAt")}`,
         ),
-        storedThrough: sql`max(${conversations.storedThrough}, ${sql.placeholder("sequence")})`,
         updatedAt: sql`${sql.placeholder("updatedAt")}`,
       })
-      .where(eq(conversations.id, sql.placeholder("id"))),
-  { keepsCaches: true },
-);
-/** A private note's mark on its conversation, which it otherwise leaves as it was (see messageWrites). */
-const markStored = prepared<{ id: string; sequence: number }>(
-  (db) =>
-    db
-      .update(conversations)
-      .set({ storedThrough: sql`max(${conversations.storedThrough}, ${sql.placeholder("sequence")})` })
       .where(eq(conversations.id, sql.placeholder("id"))),
   { keepsCaches: true },
 );
@@ -283,9 +271,9 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
 /**
  * Statements writing what follows in D1 from one message (a `messageRow`, itself stored by its conversation's object):
  * its figures (rollups, record, handoff stretches: statistics/message-figures.ts; `question` is the latest incoming
- * message before it), the conversation's last message, unread count and title, its `storedThrough` mark, and for
- * assistant replies the word counts of the assistant and the organization. Run in one batch, which the object awaits
- * before it stores the message and tells of it, so a message is never told of without its effects.
+ * message before it), the conversation's last message, unread count and title, and for assistant replies the word
+ * counts of the assistant and the organization. Run in one batch, which the object awaits before it stores the message
+ * and tells of it, so a message is never told of without its effects.
  */
 export function messageWrites(
   db: Db,
@@ -296,12 +284,7 @@ export function messageWrites(
   const stored = messageFigureWrites(db, conversation, row, question);
   // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays
   // as it was.
-  if (row.private)
-    return [
-      ...stored,
-      markStored(db, { id: conversation.id, sequence: row.sequence }),
-      ...stretchWrites(db, conversation, row),
-    ];
+  if (row.private) return [...stored, ...stretchWrites(db, conversation, row)];
   const { createdAt, wordsCount: words } = row;
   const state = stateAfter(conversation, row);
   const after = afterMessage(conversation, row);
@@ -316,7 +299,6 @@ export function messageWrites(
       status: state.status ?? null,
       progressStatus: state.progressStatus ?? null,
       autoReplyEnabled: state.autoReplyEnabled === undefined ? null : Number(state.autoReplyEnabled),
-      sequence: row.sequence,
       updatedAt: Date.now(),
     }),
     ...stretchWrites(db, conversation, row),

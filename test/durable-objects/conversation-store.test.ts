@@ -145,9 +145,7 @@ describe("the conversation object's schema", () => {
         const storage = state.storage;
         const version = () => storage.sql.exec<{ version: number }>("SELECT version FROM schema_version").one().version;
         expect(version()).toBe(MIGRATIONS.length);
-        expect(tablesOf(storage.sql)).toEqual(
-          expect.arrayContaining(["copies", "messages", "schema_version", "writing"]),
-        );
+        expect(tablesOf(storage.sql)).toEqual(expect.arrayContaining(["copies", "messages", "schema_version"]));
         // Applied already: a second run (another instance's first use) changes nothing; its CREATE TABLE would fail.
         expect(migrate(storage)).toBe(MIGRATIONS.length);
 
@@ -176,7 +174,7 @@ describe("the conversation object's schema", () => {
     await firstUse(stub);
     await runInDurableObject(stub, (_instance, state) => {
       const storage = state.storage;
-      for (const table of ["messages", "copies", "unsettled", "writing", "schema_version"])
+      for (const table of ["messages", "copies", "unsettled", "schema_version"])
         storage.sql.exec(`DROP TABLE ${table}`);
       storage.kv.put("pendingReply", { incomingId: "m", attempts: 1 });
       expect(migrate(storage)).toBe(MIGRATIONS.length);

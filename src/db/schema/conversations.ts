@@ -43,10 +43,6 @@ export const conversations = sqliteTable(
     /** Started by the console's try-it (a completion with `test: true`): apart in the inbox and left out of statistics
      * by default. */
     isTest: bool("is_test").notNull().default(false),
-    /** The sequence of the latest message whose D1 batch is stored: what its object's write-ahead rows are checked
-     * against after an instance died between that batch and its own write (docs/decisions.md, "Messages in the
-     * conversation object"). */
-    storedThrough: integer("stored_through").notNull().default(0),
     ...timestamps(),
   },
   (t) => [

@@ -1,1 +1,0 @@
-ALTER TABLE `conversations` ADD `stored_through` integer DEFAULT 0 NOT NULL;
