@@ -4,7 +4,7 @@ import { errorResponses } from "../../lib/openapi";
 import { conversationObject } from "../../services/conversations";
 import { SSE_HEADERS } from "../../services/sse";
 import { visitorConversation } from "../../services/widget/visitors";
-import { liveMessages, messagesAfter, stateOf, streamMaxMs } from "../../services/widget/live";
+import { liveMessages, liveOpening, streamMaxMs } from "../../services/widget/live";
 import { chatVisitor } from "./visitor";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
@@ -60,12 +60,6 @@ export const registerWidgetLive = (r: Router) =>
     const lastEventId = c.req.valid("header")["last-event-id"];
     // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.
     const stream = await conversationObject(c.env, conversation.id).subscribe();
-    const opening = async () => {
-      const [state, missed] = await Promise.all([
-        stateOf(db, conversation),
-        messagesAfter(c.env, conversation, lastEventId),
-      ]);
-      return { state, missed };
-    };
+    const opening = () => liveOpening(c.env, db, conversation, lastEventId);
     return c.body(liveMessages(stream, chat.webChat.settings, opening, streamMaxMs(c.env)), 200, SSE_HEADERS);
   });

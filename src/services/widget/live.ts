@@ -22,7 +22,7 @@ const REPLAY_LIMIT = 100;
  * the live stream numbers its events), oldest first, read by its object. An id that is not one of this
  * conversation's messages replays nothing: it could name another visitor's message.
  */
-export async function messagesAfter(
+async function messagesAfter(
   env: Bindings,
   conversation: { id: string; organizationId: string },
   lastEventId: string | undefined,
@@ -41,7 +41,7 @@ export type VisitorState = Pick<ConversationStateEvent, "status" | "progressStat
  * The conversation's state as the live stream opens with it: the widget knows at once whether a person serves (a
  * send then shows no assistant typing), also after a reload. The agent is its assignee while a human serves.
  */
-export async function stateOf(db: Db, conversation: ConversationRow): Promise<VisitorState> {
+async function stateOf(db: Db, conversation: ConversationRow): Promise<VisitorState> {
   const { status, progressStatus, assigneeId } = conversation;
   if (progressStatus !== "human_serving" || !assigneeId) return { status, progressStatus, agent: null };
   const [agent] = await db
@@ -49,6 +49,17 @@ export async function stateOf(db: Db, conversation: ConversationRow): Promise<Vi
     .from(users)
     .where(eq(users.id, assigneeId));
   return { status, progressStatus, agent: agent ?? null };
+}
+
+/** What a live stream opens with (see liveMessages): the conversation's state, then the messages missed. */
+export async function liveOpening(
+  env: Bindings,
+  db: Db,
+  conversation: ConversationRow,
+  lastEventId: string | undefined,
+): Promise<{ state: VisitorState; missed: MessageRow[] }> {
+  const [state, missed] = await Promise.all([stateOf(db, conversation), messagesAfter(env, conversation, lastEventId)]);
+  return { state, missed };
 }
 
 /**
@@ -68,7 +79,7 @@ export async function stateOf(db: Db, conversation: ConversationRow): Promise<Vi
 export function liveMessages(
   source: ReadableStream<Uint8Array>,
   settings: WebChatSettings,
-  opening: () => Promise<{ state: VisitorState; missed: MessageRow[] }>,
+  opening: () => ReturnType<typeof liveOpening>,
   maxMs: number,
 ): ReadableStream<Uint8Array> {
   const reader = source.pipeThrough(new TextDecoderStream()).getReader();
