@@ -181,7 +181,9 @@ export async function startServer({
 function savedBundle(root, dir) {
   const saved = path.join(dir, "modules.json");
   if (!existsSync(saved)) return false;
-  const sources = readdirSync(path.join(root, "src"), { recursive: true, withFileTypes: true })
+  // The worker's code: src/ and the Durable Objects beside it.
+  const sources = ["src", "durable-objects"]
+    .flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name));
   const since = statSync(saved).mtimeMs;
