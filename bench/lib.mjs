@@ -183,6 +183,7 @@ function savedBundle(root, dir) {
   if (!existsSync(saved)) return false;
   // The worker's code: src/ and the Durable Objects beside it.
   const sources = ["src", "durable-objects"]
+    .filter((dir) => existsSync(path.join(root, dir)))
     .flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name));
