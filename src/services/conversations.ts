@@ -1,49 +1,17 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import { chatbots, contacts, conversations, groups, inboxes, messages, users } from "../db/schema";
+import { chatbots, conversations, messages } from "../db/schema";
 import { prepared, preparedInsert } from "../db/prepared";
 import { uuidv7 } from "../lib/ids";
 import { countWords } from "./llm/text";
 import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
 import { handsOff } from "./conversation/handoff";
-import { labelsColumn } from "./labels";
 import { messageFigureWrites, type Question, stretchWrites } from "./statistics/message-figures";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessage = typeof messages.$inferInsert;
-
-const assignees = alias(users, "assignees");
-const teams = alias(groups, "teams");
-
-export const selectConversationViews = (db: Db) =>
-  db
-    .select({
-      conversation: conversations,
-      inbox: { id: inboxes.id, name: inboxes.name, channelType: inboxes.channelType },
-      contact: { id: contacts.id, name: contacts.name, avatar: contacts.avatar },
-      chatbot: { id: chatbots.id, name: chatbots.name },
-      assignee: { id: assignees.id, name: assignees.name },
-      labels: labelsColumn,
-      team: { id: teams.id, name: teams.name },
-    })
-    .from(conversations)
-    .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
-    .leftJoin(contacts, eq(contacts.id, conversations.contactId))
-    .leftJoin(chatbots, eq(chatbots.id, conversations.chatbotId))
-    .leftJoin(assignees, eq(assignees.id, conversations.assigneeId))
-    .leftJoin(teams, eq(teams.id, conversations.teamId));
-
-export type ConversationView = Awaited<ReturnType<ReturnType<typeof selectConversationViews>["all"]>>[number];
-
-export async function findConversation(db: Db, organizationId: string, id: string): Promise<ConversationView | null> {
-  const [row] = await selectConversationViews(db).where(
-    and(eq(conversations.id, id), eq(conversations.organizationId, organizationId)),
-  );
-  return row ?? null;
-}
 
 /** A new conversation's row as the database will hold it (defaults of the schema). */
 export function newConversation(

@@ -119,24 +119,11 @@ export async function setConversationLabels(
   ]);
 }
 
-/**
- * A conversation's labels `[{id, name, color}]` by name, as one JSON text: a column of the
- * conversation list's own query, so a page of conversations reads its labels without a query per row.
- */
-export const labelsColumn = sql<string>`(SELECT
-  json_group_array(json_object('id', l.id, 'name', l.name, 'color', l.color)) FROM (
-  SELECT ${labels.id} AS id, ${labels.name} AS name, ${labels.color} AS color FROM ${conversationLabels}
-  JOIN ${labels} ON ${labels.id} = ${conversationLabels.labelId}
-  WHERE ${conversationLabels.conversationId} = ${conversations.id} ORDER BY ${labels.name}) AS l)`;
-
 export interface LabelRef {
   id: string;
   name: string;
   color: string;
 }
-export const parseLabels = (column: string | null | undefined): LabelRef[] =>
-  column ? (JSON.parse(column) as LabelRef[]) : [];
-
 /** Conversations carrying the label (the list's `label` filter). */
 export const hasLabel = (labelId: string): SQL =>
   sql`EXISTS (SELECT 1 FROM ${conversationLabels}

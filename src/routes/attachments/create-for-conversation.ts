@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError, notFound } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { findConversation } from "../../services/conversations";
+import { findConversation } from "../../services/conversation/views";
 import { AttachmentCreate, AttachmentSchema, ConversationParams } from "./schema";
 import { createdAttachment } from "./respond";
 

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { findConversation } from "../../services/conversations";
+import { findConversation } from "../../services/conversation/views";
 import { AttachmentCreate, AttachmentSchema } from "./schema";
 import { createdAttachment } from "./respond";
 

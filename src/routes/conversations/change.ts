@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { conversationObject, findConversation, type ConversationChange } from "../../services/conversations";
+import { conversationObject, type ConversationChange } from "../../services/conversations";
+import { findConversation } from "../../services/conversation/views";
 import {
   conversationEvent,
   lifecycleEvent,

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { findConversation } from "../../services/conversations";
+import { findConversation } from "../../services/conversation/views";
 import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { setConversationLabels } from "../../services/labels";
 import { conversationRecord } from "../../services/records/conversations";

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { conversationObject, findConversation } from "../../services/conversations";
+import { conversationObject } from "../../services/conversations";
+import { findConversation } from "../../services/conversation/views";
 import { MessageFields } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
 

@@ -4,7 +4,7 @@ import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
 import { notFound } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { findConversation } from "../../services/conversations";
+import { findConversation } from "../../services/conversation/views";
 import { listMessages } from "../../services/messages";
 import { MessageSchema } from "../../services/records/messages";
 

@@ -6,10 +6,11 @@ import { notFound } from "../../lib/errors";
 import { decodeCursor } from "../../lib/pagination";
 import { parseDate } from "../../lib/time";
 import { listOrder, viewCondition } from "../assignment/views";
-import { selectConversationViews, type ConversationRow } from "../conversations";
+import type { ConversationRow } from "../conversations";
 import { hasLabel } from "../labels";
 import { conversationRecord } from "../records/conversations";
 import { keywordCondition } from "./search";
+import { conversationViews, selectConversationRows } from "./views";
 
 /** The list's filters, each optional (see the route's query for their meaning). */
 export interface ConversationFilters {
@@ -52,7 +53,7 @@ export async function listConversations(
   const keyword = q.keyword?.trim();
   const order = listOrder(q.view === "waiting", cursor, q.pageSize);
   const searched = keyword ? await keywordCondition(env, organizationId, keyword) : undefined;
-  const rows = await selectConversationViews(db)
+  const rows = await selectConversationRows(db)
     .where(
       and(
         eq(conversations.organizationId, organizationId),
@@ -79,5 +80,5 @@ export async function listConversations(
     )
     .orderBy(...order.orderBy)
     .limit(order.limit);
-  return { cursor, rows: rows.map(conversationRecord), key: order.key };
+  return { cursor, rows: (await conversationViews(db, rows)).map(conversationRecord), key: order.key };
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../env";
 import { conversations } from "../../db/schema";
-import { findConversation, type ConversationView } from "../conversations";
+import { findConversation, type ConversationView } from "./views";
 
 /**
  * Marks a conversation's messages read by the team: its unread count becomes 0. Written straight

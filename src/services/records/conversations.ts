@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
-import type { ConversationRow, ConversationView } from "../conversations";
-import { parseLabels } from "../labels";
+import type { ConversationRow } from "../conversations";
+import type { ConversationView } from "../conversation/views";
 
 const ID = z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
 const named = (name: string) => ({ id: ID, name: z.string().openapi({ example: name }) });
@@ -87,7 +87,7 @@ export const conversationRecord = (v: ConversationView): ConversationRecord => (
   progressStatus: v.conversation.progressStatus,
   autoReplyEnabled: v.conversation.autoReplyEnabled,
   assignee: v.assignee?.id ? { id: v.assignee.id, name: v.assignee.name } : null,
-  labels: parseLabels(v.labels),
+  labels: v.labels,
   team: v.team?.id ? { id: v.team.id, name: v.team.name } : null,
   waitingSince: ms(v.conversation.waitingSince),
   lastMessage: v.conversation.lastMessage,
