@@ -16,10 +16,18 @@
 // moves the seven ports (default 8950-8956) for runs beside other work.
 import autocannon from "autocannon";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { busiestThreadMs, compatibility, median, percentile, startServer, workerdCpu } from "./lib.mjs";
+import {
+  baselineCheckout,
+  busiestThreadMs,
+  compatibility,
+  median,
+  percentile,
+  startServer,
+  workerdCpu,
+} from "./lib.mjs";
 import { oneConversation } from "./ordering.mjs";
 import { timed } from "./stream.mjs";
 import { answerPieces, startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
@@ -43,16 +51,6 @@ const STREAM_MODEL = "delay-5"; // the upstream paces its words 5 ms apart for t
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const git = (...args) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
-
-/** A detached worktree of `ref`, sharing this checkout's node_modules when the lockfiles match. */
-function baselineCheckout(ref) {
-  const dir = mkdtempSync(path.join(tmpdir(), "bench-baseline-"));
-  git("worktree", "add", "--detach", "--quiet", dir, ref);
-  const lock = (d) => readFileSync(path.join(d, "package-lock.json"), "utf8");
-  if (lock(dir) === lock(root)) symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
-  else execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--silent"], { cwd: dir, stdio: "inherit" });
-  return { dir, remove: () => git("worktree", "remove", "--force", dir) };
-}
 
 /** Starts one server and gives it the assistants the measures use. */
 async function prepare(name, dir, [port, inspectorPort], upstreamUrl) {

@@ -3,8 +3,18 @@
 // without wrangler's local trace recorder (X_LOCAL_OBSERVABILITY, on by default): it writes every
 // request's spans to a SQLite file in the same process, which grows by megabytes a minute under
 // load and slows every request more the longer a run lasts. Deployed workers have no such cost.
-import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -189,6 +199,18 @@ function savedBundle(root, dir) {
     .map((e) => path.join(e.parentPath, e.name));
   const since = statSync(saved).mtimeMs;
   return [path.join(root, "wrangler.toml"), ...sources].every((file) => statSync(file).mtimeMs <= since);
+}
+
+/** A detached worktree of `ref` (a baseline), sharing this checkout's node_modules when the lockfiles match. */
+export function baselineCheckout(ref) {
+  const git = (...args) => execFileSync("git", ["-C", ownRoot, ...args], { encoding: "utf8" }).trim();
+  const dir = mkdtempSync(path.join(tmpdir(), "bench-baseline-"));
+  git("worktree", "add", "--detach", "--quiet", dir, ref);
+  const lock = (d) => readFileSync(path.join(d, "package-lock.json"), "utf8");
+  if (lock(dir) === lock(ownRoot))
+    symlinkSync(path.join(ownRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
+  else execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--silent"], { cwd: dir, stdio: "inherit" });
+  return { dir, remove: () => git("worktree", "remove", "--force", dir) };
 }
 
 /** The servers startServer started that have not exited yet. */

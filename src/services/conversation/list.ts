@@ -53,7 +53,7 @@ export async function listConversations(
   const keyword = q.keyword?.trim();
   const order = listOrder(q.view === "waiting", cursor, q.pageSize);
   const searched = keyword ? await keywordCondition(env, organizationId, keyword) : undefined;
-  const rows = await selectConversationRows(db)
+  const rows = selectConversationRows(db)
     .where(
       and(
         eq(conversations.organizationId, organizationId),
@@ -80,5 +80,6 @@ export async function listConversations(
     )
     .orderBy(...order.orderBy)
     .limit(order.limit);
-  return { cursor, rows: (await conversationViews(db, rows)).map(conversationRecord), key: order.key };
+  const views = await conversationViews(db, organizationId, rows);
+  return { cursor, rows: views.map(conversationRecord), key: order.key };
 }

@@ -1,11 +1,22 @@
-// A conversation as its record shows it: its own row and contact (the organization's data plane), then the names of
-// the configuration it points at (inbox, assistant, assignee, team, labels), read by their ids in one batch. Two reads,
-// not one join, because the two halves are to live in different databases (docs/scale.md §5 step 4: the data plane in
-// the organization's shard, the configuration in `DB`).
+// A conversation as its record shows it: its own row and contact (the organization's data plane), and the names of
+// the configuration it points at (inbox, assistant, assignee, team, labels), read apart from it because the two halves
+// are to live in different databases (docs/scale.md §5 step 4: the data plane in the organization's shard, the
+// configuration in `DB`). The names are the organization's, read at once beside the rows and remembered for 2 s per
+// isolate, so a view costs no second round trip (docs/decisions.md, "Per-isolate caches").
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../env";
-import { chatbots, contacts, conversationLabels, conversations, groups, inboxes, labels, users } from "../../db/schema";
+import {
+  chatbots,
+  contacts,
+  conversationLabels,
+  conversations,
+  groups,
+  inboxes,
+  labels,
+  members,
+  users,
+} from "../../db/schema";
+import { tableCache } from "../../db/write-watch";
 import type { ConversationRow } from "../conversations";
 import type { LabelRef } from "../labels";
 
@@ -37,70 +48,123 @@ export const selectConversationRows = (db: Db) =>
 
 type ConversationRows = Awaited<ReturnType<ReturnType<typeof selectConversationRows>["all"]>>;
 
-const idsOf = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => v !== null))];
+type Named = { id: string; name: string };
+/** The names an organization's conversations show, by id. */
+interface OrganizationNames {
+  inboxes: Map<string, ConversationView["inbox"]>;
+  chatbots: Map<string, Named>;
+  /** Its members' (assignees are members). */
+  people: Map<string, Named>;
+  teams: Map<string, Named>;
+  /** By name. */
+  labels: LabelRef[];
+}
+
+const remembered = tableCache<OrganizationNames>([inboxes, chatbots, members, users, groups, labels]);
+const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
+
+/** The names of the organization's inboxes, assistants, members, teams and labels (one batch; bounded by its
+ * configuration, not by its conversations). */
+export function organizationNames(db: Db, organizationId: string): Promise<OrganizationNames> {
+  return remembered.remember(organizationId, async () => {
+    const [inboxRows, chatbotRows, people, teams, labelRows] = await db.batch([
+      db
+        .select({ id: inboxes.id, name: inboxes.name, channelType: inboxes.channelType })
+        .from(inboxes)
+        .where(eq(inboxes.organizationId, organizationId)),
+      db
+        .select({ id: chatbots.id, name: chatbots.name })
+        .from(chatbots)
+        .where(eq(chatbots.organizationId, organizationId)),
+      db
+        .select({ id: users.id, name: users.name })
+        .from(members)
+        .innerJoin(users, eq(users.id, members.userId))
+        .where(eq(members.organizationId, organizationId)),
+      db.select({ id: groups.id, name: groups.name }).from(groups).where(eq(groups.organizationId, organizationId)),
+      db
+        .select({ id: labels.id, name: labels.name, color: labels.color })
+        .from(labels)
+        .where(eq(labels.organizationId, organizationId))
+        .orderBy(labels.name),
+    ]);
+    return {
+      inboxes: byId(inboxRows),
+      chatbots: byId(chatbotRows),
+      people: byId(people),
+      teams: byId(teams),
+      labels: labelRows,
+    };
+  });
+}
 
 /**
- * The views of `rows` (a `selectConversationRows` result), in their order: the names they show read in one batch,
- * each by id within the rows' organizations. A row whose inbox is gone is left out, as the join that came before
- * left it out.
+ * The views of `rows` (a `selectConversationRows` result of one organization, whose `names` are given), in their
+ * order. A row whose inbox is gone is left out, as the join that came before left it out; an assignee who is no
+ * longer a member is read by id (people are not deleted, and the record still names them).
  */
-export async function conversationViews(db: Db, rows: ConversationRows): Promise<ConversationView[]> {
-  if (!rows.length) return [];
-  const owners = idsOf(rows.map((r) => r.conversation.organizationId));
-  const labelIds = rows.map((r) => JSON.parse(r.labelIds) as string[]);
-  const scoped = (organizationId: AnySQLiteColumn, id: AnySQLiteColumn, ids: string[]) =>
-    and(inArray(organizationId, owners), inArray(id, ids));
-  const [inboxRows, chatbotRows, userRows, teamRows, labelRows] = await db.batch([
-    db
-      .select({ id: inboxes.id, name: inboxes.name, channelType: inboxes.channelType })
-      .from(inboxes)
-      .where(scoped(inboxes.organizationId, inboxes.id, idsOf(rows.map((r) => r.conversation.inboxId)))),
-    db
-      .select({ id: chatbots.id, name: chatbots.name })
-      .from(chatbots)
-      .where(scoped(chatbots.organizationId, chatbots.id, idsOf(rows.map((r) => r.conversation.chatbotId)))),
-    // People belong to no organization of their own: an assignee is a member, checked when assigned.
-    db
-      .select({ id: users.id, name: users.name })
-      .from(users)
-      .where(inArray(users.id, idsOf(rows.map((r) => r.conversation.assigneeId)))),
-    db
-      .select({ id: groups.id, name: groups.name })
-      .from(groups)
-      .where(scoped(groups.organizationId, groups.id, idsOf(rows.map((r) => r.conversation.teamId)))),
-    db
-      .select({ id: labels.id, name: labels.name, color: labels.color })
-      .from(labels)
-      .where(scoped(labels.organizationId, labels.id, idsOf(labelIds.flat())))
-      .orderBy(labels.name),
-  ]);
-  const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
-  const inboxById = byId(inboxRows);
-  const [chatbotById, userById, teamById] = [chatbotRows, userRows, teamRows].map(byId);
-  return rows.flatMap((r, i) => {
-    const inbox = inboxById.get(r.conversation.inboxId);
+async function viewsOf(db: Db, rows: ConversationRows, names: OrganizationNames): Promise<ConversationView[]> {
+  const former = [
+    ...new Set(
+      rows.flatMap((r) =>
+        r.conversation.assigneeId && !names.people.has(r.conversation.assigneeId) ? [r.conversation.assigneeId] : [],
+      ),
+    ),
+  ];
+  const formerPeople = former.length
+    ? byId(await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, former)))
+    : new Map<string, Named>();
+  const pick = (map: Map<string, Named>, id: string | null) => (id && map.get(id)) || null;
+  return rows.flatMap((r) => {
+    const inbox = names.inboxes.get(r.conversation.inboxId);
     if (!inbox) return [];
-    const own = new Set(labelIds[i]);
-    const pick = (map: Map<string, { id: string; name: string }>, id: string | null) => (id && map.get(id)) || null;
+    const own = new Set(JSON.parse(r.labelIds) as string[]);
     return [
       {
         conversation: r.conversation,
         inbox,
         contact: r.contact?.id ? r.contact : null,
-        chatbot: pick(chatbotById, r.conversation.chatbotId),
-        assignee: pick(userById, r.conversation.assigneeId),
-        team: pick(teamById, r.conversation.teamId),
-        labels: labelRows.filter((l) => own.has(l.id)),
+        chatbot: pick(names.chatbots, r.conversation.chatbotId),
+        assignee: pick(names.people, r.conversation.assigneeId) ?? pick(formerPeople, r.conversation.assigneeId),
+        team: pick(names.teams, r.conversation.teamId),
+        labels: names.labels.filter((l) => own.has(l.id)),
       },
     ];
   });
 }
 
+/** The views of the organization's conversations `rows` selects: the rows and the names read at once. */
+export async function conversationViews(
+  db: Db,
+  organizationId: string,
+  rows: PromiseLike<ConversationRows>,
+): Promise<ConversationView[]> {
+  const [found, names] = await Promise.all([rows, organizationNames(db, organizationId)]);
+  return found.length ? viewsOf(db, found, names) : [];
+}
+
+/** Views of conversations of any organizations (a queue's batch of events), each with its organization's names. */
+export async function viewsAcrossOrganizations(db: Db, rows: ConversationRows): Promise<ConversationView[]> {
+  const owners = [...new Set(rows.map((r) => r.conversation.organizationId))];
+  const names = new Map(await Promise.all(owners.map(async (o) => [o, await organizationNames(db, o)] as const)));
+  const views = await Promise.all(
+    owners.map((o) =>
+      viewsOf(
+        db,
+        rows.filter((r) => r.conversation.organizationId === o),
+        names.get(o)!,
+      ),
+    ),
+  );
+  const byConversation = new Map(views.flat().map((v) => [v.conversation.id, v]));
+  return rows.flatMap((r) => byConversation.get(r.conversation.id) ?? []);
+}
+
 /** One conversation of the organization as its record shows it, or null. */
 export async function findConversation(db: Db, organizationId: string, id: string): Promise<ConversationView | null> {
-  const rows = await selectConversationRows(db).where(
+  const rows = selectConversationRows(db).where(
     and(eq(conversations.id, id), eq(conversations.organizationId, organizationId)),
   );
-  const [view] = await conversationViews(db, rows);
+  const [view] = await conversationViews(db, organizationId, rows);
   return view ?? null;
 }

@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "../../env";
 import { contacts, conversationEvents, conversations } from "../../db/schema";
 import { chunk } from "../../lib/sql";
-import { conversationViews, selectConversationRows } from "../conversation/views";
+import { selectConversationRows, viewsAcrossOrganizations } from "../conversation/views";
 import { conversationRecord } from "../records/conversations";
 import type { ConversationEventData } from "./conversation-payloads";
 
@@ -34,7 +34,7 @@ const eventRows = async (db: Db, ids: string[]) => {
   if (!events.length) return [];
   const conversationIds = [...new Set(events.map((e) => e.conversationId))];
   const rows = await selectConversationRows(db).where(inArray(conversations.id, conversationIds));
-  const views = new Map((await conversationViews(db, rows)).map((v) => [v.conversation.id, v]));
+  const views = new Map((await viewsAcrossOrganizations(db, rows)).map((v) => [v.conversation.id, v]));
   const contactIds = [...views.values()].flatMap((v) => (v.contact?.id ? [v.contact.id] : []));
   const people = contactIds.length
     ? new Map(
