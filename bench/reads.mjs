@@ -1,9 +1,9 @@
 // `npm run bench -- reads [ref]`: the operator console's conversation reads of the working tree beside a baseline
 // (a git ref, default HEAD), in one run: both started with `wrangler dev` (the runtime's own address, without the
-// proxy), seeded alike through the API (BENCH_CONVERSATIONS conversations, default 300, with labels and, every other one, an
-// assignee), then each read asked BENCH_READS times (default 400) alternating the sides request by request, so both see
-// the same machine. Prints p50/p95 per read and side and the working/baseline ratio of the p50s. For the reads the
-// data plane's move splits in two (docs/scale.md §5 step 4): "reads as fast as today" is this ratio.
+// proxy), seeded alike through the API (BENCH_CONVERSATIONS conversations, default 300, with labels and, every other
+// one, an assignee), then each read asked BENCH_READS times (default 400), alternating the sides request by request
+// so both see the same machine. Prints p50/p95 per read and side and the working/baseline ratio of the p50s: for the
+// reads the data plane's move splits in two (docs/scale.md §5 step 4), "reads as fast as today" is this ratio.
 import { baselineCheckout, median, percentile, startServer, stopServers } from "./lib.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8861);
