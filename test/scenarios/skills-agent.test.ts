@@ -4,16 +4,9 @@ import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { fileExpenseTool, uploadSkill } from "../routes/skills/support";
 import { bodyOf, refinedBodyOf } from "../support/api";
+import type { ToolCall } from "../support/tool-calls";
 
-type Call = {
-  name: string;
-  toolType: string;
-  input: Record<string, unknown>;
-  status: string;
-  output: unknown;
-  error: string | null;
-};
-type Reply = { content: string; message: { contentPayload: { toolCalls: Call[] } } };
+type Reply = { content: string; message: { contentPayload: { toolCalls: ToolCall[] } } };
 
 async function ask(owner: Actor, botId: string, message: Record<string, unknown>) {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { message });
