@@ -1,11 +1,42 @@
 import { describe, expect, it } from "vitest";
 import { buildPayload, genesysPayload, legacyPayload, standardPayload } from "../../../src/services/webhooks/payloads";
 import { TemplateError } from "../../../src/services/webhooks/templates";
-import { SAMPLE_STANDARD, bareEvent, sampleEvent } from "./sample";
+import { bareEvent, sampleEvent } from "./sample";
 
 describe("standard payload (service_standard)", () => {
   it("has exactly the spec's fields, snake_case, ISO 8601 created_at", () => {
-    expect(standardPayload(sampleEvent())).toStrictEqual(SAMPLE_STANDARD);
+    expect(standardPayload(sampleEvent())).toStrictEqual({
+      id: "01900000-0000-7000-8000-000000000001",
+      type: "outgoing",
+      content: "您好！我们的营业时间是 9 点到 5 点。",
+      created_at: "2024-05-01T08:30:00.123Z",
+      conversation: {
+        id: "01900000-0000-7000-8000-000000000002",
+        title: "Opening hours",
+        type: "individual",
+        status: "open",
+        progress_status: "ai_processing",
+        auto_reply_enabled: true,
+        assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
+      },
+      inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
+      contact: {
+        id: "01900000-0000-7000-8000-000000000005",
+        name: "Chen Mei Ling",
+        email: "mei@example.com",
+        phone_number: "+886912345678",
+      },
+      sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", type: "chatbot" },
+      attachments: [
+        {
+          id: "01900000-0000-7000-8000-000000000007",
+          type: "image",
+          filename: "map.png",
+          source_url: "https://line.example.com/content/123",
+        },
+      ],
+      metadata: { timeZone: "Asia/Taipei", nested: { a: [1, 2] } },
+    });
   });
 
   it("sends null for a missing contact and assignee", () => {

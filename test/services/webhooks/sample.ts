@@ -61,40 +61,6 @@ export function sampleEvent(overrides: Partial<WebhookEventData> = {}): WebhookE
   };
 }
 
-/** sampleEvent() as the spec's standard payload (service_standard) spells it: snake_case, ISO 8601 created_at. */
-export const SAMPLE_STANDARD = {
-  id: "01900000-0000-7000-8000-000000000001",
-  type: "outgoing",
-  content: "您好！我们的营业时间是 9 点到 5 点。",
-  created_at: "2024-05-01T08:30:00.123Z",
-  conversation: {
-    id: "01900000-0000-7000-8000-000000000002",
-    title: "Opening hours",
-    type: "individual",
-    status: "open",
-    progress_status: "ai_processing",
-    auto_reply_enabled: true,
-    assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
-  },
-  inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
-  contact: {
-    id: "01900000-0000-7000-8000-000000000005",
-    name: "Chen Mei Ling",
-    email: "mei@example.com",
-    phone_number: "+886912345678",
-  },
-  sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", type: "chatbot" },
-  attachments: [
-    {
-      id: "01900000-0000-7000-8000-000000000007",
-      type: "image",
-      filename: "map.png",
-      source_url: "https://line.example.com/content/123",
-    },
-  ],
-  metadata: { timeZone: "Asia/Taipei", nested: { a: [1, 2] } },
-};
-
 /** The same event with no contact, no assignee, no attachments. */
 export function bareEvent(): WebhookEventData {
   const e = sampleEvent();
