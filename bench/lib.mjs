@@ -21,6 +21,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { applyAll } from "../scripts/d1-migrate.mjs";
+import { UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
 // The service's own seeded PRNG (Node 24 strips the file's types), so every run of a bench draws the same data.
 export { prng } from "../src/lib/random.ts";
 
@@ -383,6 +384,29 @@ export function compatibility(root) {
     ...(/^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1].matchAll(/"([^"]+)"/g) ?? []),
   ].map((m) => m[1]);
   return { compatibilityDate, compatibilityFlags };
+}
+
+/**
+ * A web chat open to anonymous visitors whose assistant answers from `upstream` (test/support/openai-upstream.mjs)
+ * as its model `modelName`: the model, assistant and inbox are named `name` upstream, `name` and `name` site.
+ * Returns the web chat's id.
+ */
+export async function upstreamWebChat(server, upstream, { name, modelName }) {
+  const model = await server.api("/large-language-models/", {
+    body: {
+      name: `${name} upstream`,
+      provider: "openai_compatible",
+      modelName,
+      baseUrl: `${upstream.url}/v1`,
+      apiKey: UPSTREAM_API_KEY,
+    },
+  });
+  const bot = await server.api("/chatbots/", { body: { name, largeLanguageModel: model.id } });
+  const inbox = await server.api("/inboxes/", {
+    body: { name: `${name} site`, channelType: "web", chatbot: { id: bot.id } },
+  });
+  await server.api(`/web-chats/${inbox.channel.id}/`, { method: "PATCH", body: { enableAnonymous: true } });
+  return inbox.channel.id;
 }
 
 /** Flags for Debian's Chromium on this machine (its closed network refuses Google's background connections). */

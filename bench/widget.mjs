@@ -7,21 +7,11 @@
 //    OpenAI-compatible upstream (target: the public API within 5 ms of it at p50).
 import { createServer } from "node:http";
 import { gzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
-import { percentile, startServer } from "./lib.mjs";
-import { startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
+import { launchChromium, percentile, startServer, upstreamWebChat } from "./lib.mjs";
+import { startUpstream } from "../test/support/openai-upstream.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 20);
-const CHROMIUM_FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const f = (xs, p) => percentile(xs, p).toFixed(1);
 
 /** Milliseconds from sending `init` to the first chunk whose text so far passes `hasToken`. */
@@ -52,21 +42,7 @@ export default async function () {
       `widget.js: ${script.length} bytes, ${gz} bytes gzip (target <= 51200) ${gz <= 51200 ? "PASS" : "FAIL"}`,
     );
 
-    const model = await server.api("/large-language-models/", {
-      body: {
-        name: "Bench upstream",
-        provider: "openai_compatible",
-        modelName: "bench",
-        baseUrl: `${upstream.url}/v1`,
-        apiKey: UPSTREAM_API_KEY,
-      },
-    });
-    const bot = await server.api("/chatbots/", { body: { name: "Bench bot", largeLanguageModel: model.id } });
-    const inbox = await server.api("/inboxes/", {
-      body: { name: "Site", channelType: "web", chatbot: { id: bot.id } },
-    });
-    const webChatId = inbox.channel.id;
-    await server.api(`/web-chats/${webChatId}/`, { method: "PATCH", body: { enableAnonymous: true } });
+    const webChatId = await upstreamWebChat(server, upstream, { name: "Bench", modelName: "bench" });
 
     // 2. The launcher, in real Chromium, on a site of another origin.
     site = createServer((_req, res) => {
@@ -79,7 +55,7 @@ export default async function () {
     await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
     const siteUrl = `http://127.0.0.1:${site.address().port}/`;
     // Playwright gives the browser a fresh, empty profile of its own.
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS, headless: true });
+    browser = await launchChromium();
     const ready = [];
     for (let i = 0; i <= PAGE_LOADS; i++) {
       const context = await browser.newContext();

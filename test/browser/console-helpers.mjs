@@ -295,13 +295,17 @@ export async function webChatSite(app, { assistant = {}, inbox = {}, webChat = {
 export async function openVisitor(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
   const page = await context.newPage();
+  return { context, page, send: await openWidget(page, url) };
+}
+
+/** Opens the widget of the site at `url` in `page`; returns `send`, which waits for the visitor's message to show. */
+export async function openWidget(page, url) {
   await page.goto(url);
   await page.locator("button.launcher").click();
   await page.getByRole("textbox", { name: "Message" }).waitFor();
-  const send = async (text) => {
+  return async (text) => {
     await page.getByRole("textbox", { name: "Message" }).fill(text);
     await page.keyboard.press("Enter");
     await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
   };
-  return { context, page, send };
 }

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
-import { axeViolations, openPage, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import { axeViolations, openPage, openWidget, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
 
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
 /** How often the server ends a visitor's live stream in this test (10 minutes by default). */
@@ -84,14 +84,7 @@ async function visitorPage(query = "") {
   cdp.on("Network.loadingFailed", (e) => open.delete(e.requestId));
   // A reload ends the old document's requests, which Chromium does not always report as ended.
   page.on("framenavigated", (frame) => frame === page.mainFrame() && open.clear());
-  await page.goto(`${host.url}/${query}`);
-  await page.locator("button.launcher").click();
-  await page.getByRole("textbox", { name: "Message" }).waitFor();
-  const send = async (text) => {
-    await page.getByRole("textbox", { name: "Message" }).fill(text);
-    await page.keyboard.press("Enter");
-    await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
-  };
+  const send = await openWidget(page, `${host.url}/${query}`);
   const conversationId = () =>
     page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, webChat);
   return { context, page, errors, refused, send, open, conversationId };

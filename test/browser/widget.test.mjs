@@ -5,25 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
-import { chromium } from "playwright-core";
-import { startServer } from "../../bench/lib.mjs";
-import { startUpstream, UPSTREAM_API_KEY } from "../support/openai-upstream.mjs";
+import { launchChromium, startServer, upstreamWebChat } from "../../bench/lib.mjs";
+import { startUpstream } from "../support/openai-upstream.mjs";
 import { givenPort, testPort } from "../support/test-ports.mjs";
 
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 let server, upstream, host, browser, chat, slowChat;
 /** Chromium as it launches: afterAll closes it even when the setup failed before it was awaited. */
@@ -65,21 +54,8 @@ async function seed() {
   });
   // A second web chat whose assistant answers slowly (the test upstream, 50 ms a word): time to cut the connection
   // mid-reply.
-  const model = await server.api("/large-language-models/", {
-    body: {
-      name: "Slow upstream",
-      provider: "openai_compatible",
-      modelName: "slow",
-      baseUrl: `${upstream.url}/v1`,
-      apiKey: UPSTREAM_API_KEY,
-    },
-  });
-  const slowBot = await server.api("/chatbots/", { body: { name: "Slow", largeLanguageModel: model.id } });
-  const slowInbox = await server.api("/inboxes/", {
-    body: { name: "Slow site", channelType: "web", chatbot: { id: slowBot.id } },
-  });
-  await server.api(`/web-chats/${slowInbox.channel.id}/`, { method: "PATCH", body: { enableAnonymous: true } });
-  return { id: inbox.channel.id, slowId: slowInbox.channel.id };
+  const slowId = await upstreamWebChat(server, upstream, { name: "Slow", modelName: "slow" });
+  return { id: inbox.channel.id, slowId };
 }
 
 /** The business's site: another origin than the API, embedding the script tag. */
@@ -110,12 +86,7 @@ function hostPage() {
 beforeAll(async () => {
   // Chromium starts while the server does (console-helpers.mjs, startConsole, says why); afterAll closes it.
   // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
-  launching = chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: CHROMIUM_FLAGS.filter((f) => f !== "--headless"),
-    headless: true,
-    timeout: 30_000,
-  });
+  launching = launchChromium();
   launching.catch(() => {}); // awaited below; a failed launch is thrown there
   upstream = await startUpstream({ tokenDelayMs: 60 });
   // BROWSER_TEST_PORT (and BROWSER_TEST_INSPECTOR_PORT, wrangler's devtools) pin the ports (parallel runs on one

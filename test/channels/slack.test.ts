@@ -25,6 +25,7 @@ import {
   textInReplyOut,
 } from "./scenes";
 import { bodyOf } from "../support/api";
+import { slackEnvelope } from "../support/slack-events";
 
 const slack = standIn("slack");
 const SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
@@ -38,21 +39,15 @@ const nextTs = () => {
   return `${Math.floor(clock / 1_000_000)}.${String(clock % 1_000_000).padStart(6, "0")}`;
 };
 
-/** Slack's Events API envelope (docs.slack.dev, message.im) around `event`. */
-const envelope = (event: Record<string, unknown>) => ({
-  token: "one-long-verification-token",
-  team_id: "T061EG9R6",
-  api_app_id: "A0PNCHHK2",
-  event,
-  type: "event_callback",
-  authorizations: [
-    { enterprise_id: null, team_id: "T061EG9R6", user_id: "U0BOTU5ER", is_bot: true, is_enterprise_install: false },
-  ],
-  event_id: `Ev${unique("")
-    .replace(/[^A-Za-z0-9]/g, "")
-    .toUpperCase()}`,
-  event_time: Math.floor(Date.now() / 1000),
-});
+/** A new event, to the stand-in's bot user. */
+const envelope = (event: Record<string, unknown>) =>
+  slackEnvelope(event, {
+    botUserId: "U0BOTU5ER",
+    eventId: `Ev${unique("")
+      .replace(/[^A-Za-z0-9]/g, "")
+      .toUpperCase()}`,
+    eventTime: Math.floor(Date.now() / 1000),
+  });
 /** A direct message from Egon Spengler (Slack's example user) to the app. */
 const dm = (text: string, extra: Record<string, unknown> = {}) => {
   const ts = nextTs();

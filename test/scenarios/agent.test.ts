@@ -7,18 +7,8 @@ import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents, storedReply, type StreamEvent, streamedText } from "../support/sse";
 import { bodyOf, refinedBodyOf } from "../support/api";
+import type { ToolCall } from "../support/tool-calls";
 
-type ToolCall = {
-  id: string;
-  callId: string;
-  name: string;
-  toolType: string;
-  input: Record<string, unknown>;
-  status: string;
-  output: unknown;
-  error: string | null;
-  durationMs: number;
-};
 type Reply = {
   conversationId: string;
   content: string;

@@ -7,17 +7,8 @@ import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/f
 import { readEvents } from "../support/sse";
 import { bodyOf, refinedBodyOf } from "../support/api";
 import type { McpTestServer } from "../support/mcp-server.mjs";
+import type { ToolCall } from "../support/tool-calls";
 
-type ToolCall = {
-  id: string;
-  name: string;
-  displayName: string;
-  toolType: string;
-  input: Record<string, unknown>;
-  status: string;
-  output: unknown;
-  error: string | null;
-};
 type Reply = {
   conversationId: string;
   content: string;

@@ -2,34 +2,16 @@ import { describe, expect, it } from "vitest";
 import { expectError, NO_SUCH_ID, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
-import { uploadSkill } from "../routes/skills/support";
+import { fileExpenseTool, uploadSkill } from "../routes/skills/support";
 import { bodyOf, refinedBodyOf } from "../support/api";
+import type { ToolCall } from "../support/tool-calls";
 
-type Call = {
-  name: string;
-  toolType: string;
-  input: Record<string, unknown>;
-  status: string;
-  output: unknown;
-  error: string | null;
-};
-type Reply = { content: string; message: { contentPayload: { toolCalls: Call[] } } };
+type Reply = { content: string; message: { contentPayload: { toolCalls: ToolCall[] } } };
 
 async function ask(owner: Actor, botId: string, message: Record<string, unknown>) {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { message });
   expect(res.status, await res.clone().text()).toBe(200);
   return await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
-}
-
-async function fileExpenseTool(owner: Actor) {
-  const res = await owner.fetch("POST", "/tools/", {
-    name: "file_expense",
-    displayName: "File expense",
-    toolType: "function",
-    functionCode: "function main(a) { return { filed: true }; }",
-  });
-  expect(res.status).toBe(201);
-  return (await bodyOf<"POST /tools/">(res)).id;
 }
 
 describe("skills in agent replies", () => {

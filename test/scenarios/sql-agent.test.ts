@@ -6,10 +6,13 @@ import {
   createDatabase,
   createTable,
   HYPERDRIVE_URL,
+  MANAGED_TOTALS,
+  POSTGRES_TOTALS,
   postgresMissing,
   postgresUrl,
   settled,
   TEST_HYPERDRIVE,
+  TOTALS,
 } from "../routes/sql-databases/support";
 import { queryPostgres } from "../../src/services/sql/postgres";
 import { bodyOf, refinedBodyOf } from "../support/api";
@@ -38,8 +41,6 @@ async function ask(owner: Actor, botId: string, sql: string) {
 
 /** A direct connection string is the same for every organization (only Hyperdrive bindings are given to some). */
 const ANY_ORGANIZATION = "";
-
-const TOTALS = "select region, sum(amount) as total from sales group by region order by total desc";
 
 /** SQL a model could be talked into writing: every one is refused and recorded as a failure. */
 const HOSTILE = [
@@ -76,13 +77,7 @@ describe("text-to-SQL in agent replies: a managed table created from a CSV", () 
     expect(call).toMatchObject({ toolType: "sql", status: "success", input: { sql: TOTALS } });
     expect(call.output).toMatchObject({
       database: "Sales",
-      sql: TOTALS,
-      columns: ["region", "total"],
-      rows: [
-        ["north", 200],
-        ["east", 75.5],
-        ["south", 50],
-      ],
+      ...MANAGED_TOTALS,
       rowCount: 3,
       truncated: false,
     });
@@ -92,14 +87,7 @@ describe("text-to-SQL in agent replies: a managed table created from a CSV", () 
     );
     expect(record).toMatchObject({
       input: { sql: TOTALS },
-      output: {
-        sql: TOTALS,
-        rows: [
-          ["north", 200],
-          ["east", 75.5],
-          ["south", 50],
-        ],
-      },
+      output: { sql: TOTALS, rows: MANAGED_TOTALS.rows },
     });
     const bySql = await bodyOf<"GET /tool-execution-records/">(
       await owner.fetch("GET", "/tool-execution-records/?toolType=sql"),
@@ -155,15 +143,7 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL o
     expect(await settled(owner, database.id)).toMatchObject({ status: "connected" });
     const { reply, call } = await ask(owner, bot.id, TOTALS);
     expect(call).toMatchObject({ status: "success" });
-    expect(call.output).toMatchObject({
-      columns: ["region", "total"],
-      rows: [
-        ["north", "200"],
-        ["east", "75"],
-        ["south", "50"],
-      ],
-      rowCount: 3,
-    });
+    expect(call.output).toMatchObject({ ...POSTGRES_TOTALS, rowCount: 3 });
     expect(reply.content).toContain("north | 200");
     for (const sql of HOSTILE) {
       const refused = await ask(owner, bot.id, sql);
@@ -228,13 +208,7 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL t
     expect(call).toMatchObject({ toolType: "sql", status: "success", input: { sql: TOTALS } });
     expect(call.output).toMatchObject({
       database: "Shop",
-      sql: TOTALS,
-      columns: ["region", "total"],
-      rows: [
-        ["north", "200"],
-        ["east", "75"],
-        ["south", "50"],
-      ],
+      ...POSTGRES_TOTALS,
       rowCount: 3,
       truncated: false,
     });

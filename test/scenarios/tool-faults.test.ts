@@ -61,6 +61,10 @@ const mcpTool = (owner: Actor, name: string, path: string) =>
 
 const replyOf = (res: Response) => refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
 
+/** An assistant on `model` that answers as an agent with `tools`. */
+const agentBot = (owner: Actor, model: { id: string }, tools: { id: string }[]) =>
+  createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: tools.map((t) => ({ id: t.id })) });
+
 /** A completion, timed. */
 async function ask(owner: Actor, botId: string, content: string) {
   const started = Date.now();
@@ -104,11 +108,7 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
       apiTool(owner, "oversized_api", "/big/x?bytes=1500000"),
       apiTool(owner, "malformed_api", "/malformed/x"),
     ]);
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: tools.map((t) => ({ id: t.id })),
-    });
+    const bot = await agentBot(owner, model, tools);
 
     const { reply, calls } = await ask(owner, bot.id, "Try every tool");
     const expected: Record<string, [string, RegExp]> = {
@@ -166,11 +166,7 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
         functionTool(owner, "string_doubling", "function main() { let s = 'x'; for (;;) s += s; }"),
         functionTool(owner, "oversized_result", "function main() { return 'x'.repeat(200000); }"),
       ]);
-      const bot = await createChatbot(owner, {
-        largeLanguageModel: model.id,
-        replyMode: "agent",
-        tools: tools.map((t) => ({ id: t.id })),
-      });
+      const bot = await agentBot(owner, model, tools);
       const { reply, calls } = await ask(owner, bot.id, "Try every tool");
       const expected: Record<string, [string, RegExp]> = {
         spin: ["timeout", /did not finish/],
@@ -202,11 +198,7 @@ describe("MCP servers that hang or answer malformed", () => {
       const owner = await seedOwner();
       const model = await upstreamModel(owner);
       const tool = await mcpTool(owner, "faults", "/faults/mcp");
-      const bot = await createChatbot(owner, {
-        largeLanguageModel: model.id,
-        replyMode: "agent",
-        tools: [{ id: tool.id }],
-      });
+      const bot = await agentBot(owner, model, [tool]);
       const started = Date.now();
       const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         message: { content: "use faults__hang" },
@@ -235,11 +227,7 @@ describe("MCP servers that hang or answer malformed", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, "faults", "/faults/mcp");
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: tool.id }],
-    });
+    const bot = await agentBot(owner, model, [tool]);
     const { reply, calls } = await ask(owner, bot.id, "use faults__malformed");
     expect(calls.faults__malformed).toMatchObject({ status: "failure" });
     expect(calls.faults__malformed.error).toMatch(/^The MCP call failed/);
@@ -257,11 +245,7 @@ describe("MCP servers that hang or answer malformed", () => {
         mcpTool(owner, "listing", "/hang-list/mcp"),
         mcpTool(owner, "paging", "/endless-list/mcp"),
       ]);
-      const bot = await createChatbot(owner, {
-        largeLanguageModel: model.id,
-        replyMode: "agent",
-        tools: tools.map((t) => ({ id: t.id })),
-      });
+      const bot = await agentBot(owner, model, tools);
       const { reply, ms } = await ask(owner, bot.id, "Hello there");
       // The servers are tried at once; connecting and listing share one timeout.
       expect(ms).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS + 2_000);

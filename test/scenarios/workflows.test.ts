@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { expectError, PREFIXES, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
+import { createTool } from "../fixtures/tools";
 import { bodyOf, refinedBodyOf } from "../support/api";
 
 const REWRITE = "00000000-0000-7000-8000-00000000f001";
@@ -67,14 +68,13 @@ describe("built-in workflows", () => {
 
   it("intent routing calls the one tool the message asks for", async () => {
     const owner = await seedOwner();
-    const res = await owner.fetch("POST", "/tools/", {
+    const tool = await createTool(owner, {
       name: "add_numbers",
       displayName: "Add",
       toolType: "function",
       functionCode: "function main(a) { return a.x + a.y; }",
       rawParametersSchema: { type: "object", properties: { x: { type: "number" }, y: { type: "number" } } },
     });
-    const tool = await bodyOf<"POST /tools/">(res);
     const bot = await createChatbot(owner, { replyMode: "workflow", builtInWorkflow: ROUTE, tools: [{ id: tool.id }] });
     const reply = await ask(owner, bot.id, "add numbers x: 5, y: 6");
     expect(reply.message.contentPayload.steps.map((s) => [s.name, s.status])).toEqual([

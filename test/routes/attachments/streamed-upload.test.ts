@@ -3,7 +3,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { uploads } from "../../../src/db/schema";
-import { db, expectError, seedOwner } from "../../harness";
+import { db, expectError, seedOwner, type Actor } from "../../harness";
 import { presign, requestsMultipart } from "./support";
 
 const MiB = 1024 * 1024;
@@ -45,6 +45,10 @@ function bodyWith(fields: Record<string, string>, file: Uint8Array, { closing = 
   return { body: out, contentType, boundary };
 }
 
+/** A presigned POST for a PDF attachment of `fileSize` bytes. */
+const presignPdf = (owner: Actor, fileSize: number) =>
+  presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize });
+
 const post = (url: string, body: BodyInit, contentType: string) =>
   SELF.fetch(url, { method: "POST", body, headers: { "Content-Type": contentType } });
 
@@ -56,12 +60,7 @@ describe("presigned POST: large files stream into R2", () => {
       const owner = await seedOwner();
       for (const closing of ["\r\n", ""]) {
         const file = pattern(6 * MiB + 12345, "x");
-        const p = await presign(owner, {
-          filename: "big.pdf",
-          modelName: "attachment",
-          fieldName: "file",
-          fileSize: file.length,
-        });
+        const p = await presignPdf(owner, file.length);
         const { body, contentType } = bodyWith(p.fields, file, { closing });
         const res = await post(p.url, body, contentType);
         expect(res.status, await res.clone().text()).toBe(204);
@@ -82,12 +81,7 @@ describe("presigned POST: large files stream into R2", () => {
   it("workerd's own FormData (no CRLF after the closing boundary) streams a large file too", async () => {
     const owner = await seedOwner();
     const file = pattern(5 * MiB + 100 * 1024);
-    const p = await presign(owner, {
-      filename: "big.pdf",
-      modelName: "attachment",
-      fieldName: "file",
-      fileSize: file.length,
-    });
+    const p = await presignPdf(owner, file.length);
     const form = new FormData();
     for (const [k, v] of Object.entries(p.fields)) form.append(k, v);
     form.append("file", new File([file], "big.pdf", { type: "application/pdf" }));
@@ -107,7 +101,7 @@ describe("presigned POST: large files stream into R2", () => {
       const file = pattern(5 * MiB + 70 * 1024);
       // Content-Length counts the field after the file too: the early size check allows for it.
       const fileSize = file.length + 1024;
-      let p = await presign(owner, { filename: "big.pdf", modelName: "attachment", fieldName: "file", fileSize });
+      let p = await presignPdf(owner, fileSize);
       let sent = bodyWith(p.fields, file, { after: "Upload to Amazon S3" });
       let res = await post(p.url, sent.body, sent.contentType);
       expect(res.status, await res.clone().text()).toBe(204);
@@ -115,12 +109,7 @@ describe("presigned POST: large files stream into R2", () => {
       expect(stored!.bytes.length).toBe(file.length);
       expect(stored!.bytes.every((b, i) => b === file[i])).toBe(true);
 
-      p = await presign(owner, {
-        filename: "big.pdf",
-        modelName: "attachment",
-        fieldName: "file",
-        fileSize: file.length + 70 * 1024,
-      });
+      p = await presignPdf(owner, file.length + 70 * 1024);
       sent = bodyWith(p.fields, file, { after: "y".repeat(65 * 1024) });
       res = await post(p.url, sent.body, sent.contentType);
       const body = await expectError(res, 400, "MalformedPOSTRequest");
@@ -138,22 +127,12 @@ describe("presigned POST: large files stream into R2", () => {
       const owner = await seedOwner();
       const limit = 6 * MiB;
       const file = pattern(limit + 1);
-      const p = await presign(owner, {
-        filename: "big.pdf",
-        modelName: "attachment",
-        fieldName: "file",
-        fileSize: limit,
-      });
+      const p = await presignPdf(owner, limit);
       const sent = bodyWith(p.fields, file, { closing: "" });
       await expectError(await post(p.url, sent.body, sent.contentType), 400, "EntityTooLarge");
       expect(await env.FILES.head(p.fields.key)).toBeNull();
       // The same file with the usual closing is refused before a byte is stored.
-      const again = await presign(owner, {
-        filename: "big.pdf",
-        modelName: "attachment",
-        fieldName: "file",
-        fileSize: limit,
-      });
+      const again = await presignPdf(owner, limit);
       const usual = bodyWith(again.fields, file);
       await expectError(await post(again.url, usual.body, usual.contentType), 400, "EntityTooLarge");
       expect(await env.FILES.head(again.fields.key)).toBeNull();
@@ -163,12 +142,7 @@ describe("presigned POST: large files stream into R2", () => {
   it("a body that ends inside the streamed file (Content-Length longer than the body) stores nothing", async () => {
     const owner = await seedOwner();
     const file = pattern(6 * MiB);
-    const p = await presign(owner, {
-      filename: "big.pdf",
-      modelName: "attachment",
-      fieldName: "file",
-      fileSize: file.length,
-    });
+    const p = await presignPdf(owner, file.length);
     const { body, contentType } = bodyWith(p.fields, file);
     // A stream that stops after half the file while the request announced the whole body.
     const half = body.subarray(0, body.length - file.length / 2);
@@ -194,12 +168,7 @@ describe("presigned POST: large files stream into R2", () => {
     const owner = await seedOwner();
     for (const closing of ["\r\n", ""]) {
       const file = pattern(3 * MiB + 7, "x");
-      const p = await presign(owner, {
-        filename: "big.pdf",
-        modelName: "attachment",
-        fieldName: "file",
-        fileSize: file.length + 1024,
-      });
+      const p = await presignPdf(owner, file.length + 1024);
       const { body, contentType } = bodyWith(p.fields, file, { closing, after: "Upload" });
       expect((await post(p.url, body, contentType)).status).toBe(204);
       const stored = await storedBytes(p.fields.key);
@@ -208,12 +177,7 @@ describe("presigned POST: large files stream into R2", () => {
       expect(stored!.etag).not.toMatch(/-/);
     }
     const file = pattern(17 * MiB + 3);
-    const p = await presign(owner, {
-      filename: "big.pdf",
-      modelName: "attachment",
-      fieldName: "file",
-      fileSize: file.length,
-    });
+    const p = await presignPdf(owner, file.length);
     const { body, contentType } = bodyWith(p.fields, file, { closing: "" });
     const chunked = new ReadableStream<Uint8Array>({
       start(c) {

@@ -20,6 +20,9 @@ import { createGroup } from "../groups/helpers";
 import { inboxesOf, linksOf, ok, ownOrganizationOf, page, storedChatbot, storedChatbots } from "./helpers";
 import { bodyOf } from "../../support/api";
 
+/** The body of a new assistant on the local model given to the group `groupId`. */
+const givenTo = (groupId: string) => ({ name: "x", largeLanguageModel: LOCAL_LLM, groups: [{ id: groupId }] });
+
 const EVERY_FIELD = {
   instructions: "Answer briefly.",
   embeddingModel: LOCAL_EMBEDDING,
@@ -202,15 +205,7 @@ describe("POST /chatbots/", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const theirs = await createGroup(other, []);
-    const err = await expectError(
-      await owner.fetch("POST", "/chatbots/", {
-        name: "x",
-        largeLanguageModel: LOCAL_LLM,
-        groups: [{ id: theirs.id }],
-      }),
-      400,
-      "invalid",
-    );
+    const err = await expectError(await owner.fetch("POST", "/chatbots/", givenTo(theirs.id)), 400, "invalid");
     expect(Object.keys(err.errors!)).toEqual(["groups"]);
     expect(await storedChatbots(owner.userId)).toHaveLength(0);
   });
@@ -229,15 +224,7 @@ describe("POST /chatbots/", () => {
     const owner = await seedOwner();
     const manager = await seedMember(owner, ["chatbot.manage"]);
     const foreign = await createGroup(owner, []);
-    await expectError(
-      await manager.fetch("POST", "/chatbots/", {
-        name: "x",
-        largeLanguageModel: LOCAL_LLM,
-        groups: [{ id: foreign.id }],
-      }),
-      403,
-      "permission_denied",
-    );
+    await expectDenied(await manager.fetch("POST", "/chatbots/", givenTo(foreign.id)));
     expect(await storedChatbots(manager.userId)).toHaveLength(0);
     const bot = await createChatbot(manager, { groups: [{ id: manager.groupId }] });
     expect(bot).toMatchObject({

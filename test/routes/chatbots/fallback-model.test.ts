@@ -45,35 +45,20 @@ describe("an assistant's fallbackLargeLanguageModel", () => {
       const other = await seedOwner("other");
       const foreign = await upstreamModel(other);
       const mine = await upstreamModel(owner);
-      const same = await expectError(
-        await owner.fetch("POST", "/chatbots/", {
-          name: "twice",
+      // A new assistant on the local model with `fallback` for its fallback model.
+      const create = (fallback: string) =>
+        owner.fetch("POST", "/chatbots/", {
+          name: "x",
           largeLanguageModel: LOCAL_LLM,
-          fallbackLargeLanguageModel: LOCAL_LLM,
-        }),
-        400,
-        "invalid",
-      );
+          fallbackLargeLanguageModel: fallback,
+        });
+      const same = await expectError(await create(LOCAL_LLM), 400, "invalid");
       expect(same.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/differ from largeLanguageModel/);
       for (const id of [foreign.id, NO_SUCH_ID]) {
-        const body = await expectError(
-          await owner.fetch("POST", "/chatbots/", {
-            name: "foreign",
-            largeLanguageModel: LOCAL_LLM,
-            fallbackLargeLanguageModel: id,
-          }),
-          400,
-        );
+        const body = await expectError(await create(id), 400);
         expect(body.errors?.fallbackLargeLanguageModel?.[0]).toMatch(/No large language model with this id/);
       }
-      await expectError(
-        await owner.fetch("POST", "/chatbots/", {
-          name: "bad",
-          largeLanguageModel: LOCAL_LLM,
-          fallbackLargeLanguageModel: "not-a-uuid",
-        }),
-        400,
-      );
+      await expectError(await create("not-a-uuid"), 400);
       const list = await bodyOf<"GET /chatbots/">(await owner.fetch("GET", "/chatbots/"));
       expect(list.count).toBe(0);
 

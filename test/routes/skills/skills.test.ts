@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { skills } from "../../../src/db/schema";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
-import { skillMd, uploadForm, uploadSkill, zip } from "./support";
+import { fileExpenseTool, skillMd, uploadForm, uploadSkill, zip } from "./support";
 import { bodyOf } from "../../support/api";
 
 const countSkills = async (organizationId: string) =>
@@ -13,14 +13,7 @@ const countSkills = async (organizationId: string) =>
 describe("POST /skills/upload/", () => {
   it("stores the package, its resources and attached tools, under both prefixes", async () => {
     const owner = await seedOwner();
-    const tool = await owner.fetch("POST", "/tools/", {
-      name: "file_expense",
-      displayName: "File expense",
-      toolType: "function",
-      functionCode: "function main(a) { return a; }",
-    });
-    expect(tool.status).toBe(201);
-    const toolId = (await bodyOf<"POST /tools/">(tool)).id;
+    const toolId = await fileExpenseTool(owner);
     const name = unique("expense");
     const created = await uploadSkill(owner, name, {
       fields: { attached_tool_ids: toolId },

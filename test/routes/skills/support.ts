@@ -2,6 +2,7 @@ import { zipSync } from "fflate";
 import { expect } from "vitest";
 import type { Actor } from "../../harness";
 import { bodyOf } from "../../support/api";
+import { createTool } from "../../fixtures/tools";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -42,3 +43,14 @@ export async function uploadSkill(
   expect(res.status, await res.clone().text()).toBe(201);
   return await bodyOf<"POST /skills/upload/">(res);
 }
+
+/** The function tool `file_expense` the uploaded skill is about, to attach to it; its id. */
+export const fileExpenseTool = async (owner: Actor) =>
+  (
+    await createTool(owner, {
+      name: "file_expense",
+      displayName: "File expense",
+      toolType: "function",
+      functionCode: "function main(a) { return { filed: true }; }",
+    })
+  ).id;

@@ -9,6 +9,22 @@ export type SqlTable = SqlDatabase["tables"][number];
 export const SALES_CSV =
   "Region,Amount,Sold On\nnorth,120,2026-01-02\nnorth,80,2026-01-03\nsouth,50,2026-01-03\neast,75.5,2026-01-04\n";
 
+/** Sales by region: the question the tests ask of SALES_CSV's table and of the PostgreSQL cluster's `sales`. */
+export const TOTALS = "select region, sum(amount) as total from sales group by region order by total desc";
+const totals = (rows: [string, number | string][]) => ({ sql: TOTALS, columns: ["region", "total"], rows });
+/** TOTALS' answer from the managed table made of SALES_CSV. */
+export const MANAGED_TOTALS = totals([
+  ["north", 200],
+  ["east", 75.5],
+  ["south", 50],
+]);
+/** TOTALS' answer from the test PostgreSQL cluster, whose sums come back as text. */
+export const POSTGRES_TOTALS = totals([
+  ["north", "200"],
+  ["east", "75"],
+  ["south", "50"],
+]);
+
 export async function createDatabase(actor: Actor, body: Record<string, unknown> = {}) {
   const res = await actor.fetch("POST", "/sql-databases/", { name: unique("db"), databaseType: "managed", ...body });
   expect(res.status, await res.clone().text()).toBe(201);

@@ -45,15 +45,21 @@ async function seedBotRecords(actor: Actor) {
     status: "pending",
     createdAt: at("2026-02-03", "13:00"),
   });
-  const second = await seedConversation(actor, 1);
-  const secondHook = await createWebhook(actor, second.inboxId);
-  const foreign = await insertDelivery(actor, {
-    inboxId: second.inboxId,
-    chatbotId: second.bot.id,
-    webhookId: secondHook.id,
-    messageId: second.messageIds[0],
-  });
+  const { record: foreign } = await botWithOneRecord(actor);
   return { bot, hook, other, records: [r0, r1, r2, r3], foreign };
+}
+
+/** A new assistant of `actor`'s with a one-turn conversation, a webhook on its inbox and one record of it. */
+async function botWithOneRecord(actor: Actor) {
+  const { bot, inboxId, messageIds } = await seedConversation(actor, 1);
+  const hook = await createWebhook(actor, inboxId);
+  const record = await insertDelivery(actor, {
+    inboxId,
+    chatbotId: bot.id,
+    webhookId: hook.id,
+    messageId: messageIds[0],
+  });
+  return { bot, record };
 }
 
 describe("GET /chatbots/{chatbotPk}/webhook-records/", () => {
@@ -116,18 +122,11 @@ describe("GET /chatbots/{chatbotPk}/webhook-records/", () => {
     const manager = await seedMember(owner, ["webhook.manage", "chatbot.manage", "conversation.manage"]);
     await expectNotFound(await manager.fetch("GET", botRecordsPath(bot.id)));
     // Their own assistant (the Free plan allows three per organization: two are the owner's).
-    const own = await seedConversation(manager, 1);
-    const hook = await createWebhook(manager, own.inboxId);
-    const record = await insertDelivery(manager, {
-      inboxId: own.inboxId,
-      chatbotId: own.bot.id,
-      webhookId: hook.id,
-      messageId: own.messageIds[1],
-    });
+    const own = await botWithOneRecord(manager);
     const page = await bodyOf<"GET /chatbots/{chatbotPk}/webhook-records/">(
       await manager.fetch("GET", botRecordsPath(own.bot.id)),
     );
-    expect(page.results.map((r) => r.id)).toEqual([record]);
+    expect(page.results.map((r) => r.id)).toEqual([own.record]);
   });
 
   it("404 for another organization's assistant, an unknown or a malformed id", async () => {

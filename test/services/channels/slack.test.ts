@@ -9,6 +9,7 @@ import { platformContext } from "../../../src/services/channels/http";
 import { SLACK_TEXT_LIMIT, fromSlackText, slack, verifySlackSignature } from "../../../src/services/channels/slack";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
 import { outboundMessage } from "./outbound";
+import { slackEnvelope } from "../../support/slack-events";
 import type { RecordedRequest, SlackBody } from "../../support/platforms/recorded";
 
 const standIn = JSON.parse(env.TEST_PLATFORM_URLS).slack as string;
@@ -41,18 +42,8 @@ const webhook = (s: { headers: Record<string, string>; body: string }) =>
   new Request("https://example.com/channels/slack/inbox", { method: "POST", headers: s.headers, body: s.body });
 
 // Slack's own examples (docs.slack.dev: message.im, message/file_share, app_mention), in their envelope.
-const envelope = (event: Record<string, unknown>, eventId = "Ev0PV52K21") => ({
-  token: "one-long-verification-token",
-  team_id: "T061EG9R6",
-  api_app_id: "A0PNCHHK2",
-  event,
-  type: "event_callback",
-  authorizations: [
-    { enterprise_id: null, team_id: "T061EG9R6", user_id: "U0LAN0Z89", is_bot: true, is_enterprise_install: false },
-  ],
-  event_id: eventId,
-  event_time: 1355517523,
-});
+const envelope = (event: Record<string, unknown>, eventId = "Ev0PV52K21") =>
+  slackEnvelope(event, { botUserId: "U0LAN0Z89", eventId, eventTime: 1355517523 });
 const IM = {
   type: "message",
   channel: "D024BE91L",
