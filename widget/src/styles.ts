@@ -47,6 +47,9 @@ const vars = (t: typeof LIGHT) =>
   `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};` +
   `--bt:${t.text};--bb:${t.bubble};--muted:${t.muted};--line:${t.line}`;
 
+/** A text box's frame, font and colours: the composer's, the pre-chat form's fields', the rating's comment's. */
+export const TEXT_BOX = "border:1px solid var(--line);font:inherit;background:var(--bg);color:var(--bt);";
+
 export const CSS = `
 :host{all:initial;${vars(LIGHT)};--ut:var(--pt);--ub:var(--p);--bs:none;--us:none;
 font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--bt)}
@@ -187,12 +190,9 @@ form.composer{
 textarea{
   flex:1;
   resize:none;
-  border:1px solid var(--line);
+  ${TEXT_BOX}
   border-radius:12px;
   padding:9px 12px;
-  font:inherit;
-  background:var(--bg);
-  color:var(--bt);
   max-height:120px;
   min-height:40px;
 }
@@ -258,12 +258,9 @@ textarea{
 .prechat{display:flex;flex-direction:column;gap:8px;padding:16px}
 .prechat label{font-size:13px;color:var(--muted)}
 .prechat input{
-  border:1px solid var(--line);
+  ${TEXT_BOX}
   border-radius:10px;
   padding:9px 12px;
-  font:inherit;
-  background:var(--bg);
-  color:var(--bt);
 }
 .prechat button,.err button{background:var(--p);color:var(--pt);border:0;border-radius:10px;padding:10px}
 .err{color:${ERROR.light};font-size:13px;padding:4px 14px}
