@@ -196,10 +196,7 @@ textarea{
   max-height:120px;
   min-height:40px;
 }
-.send{
-  background:var(--p);
-  color:var(--pt);
-  border:0;
+.send,.mic{
   border-radius:12px;
   width:40px;
   height:40px;
@@ -207,6 +204,7 @@ textarea{
   place-items:center;
   flex:none;
 }
+.send{background:var(--p);color:var(--pt);border:0}
 .send svg,.mic svg{width:20px;height:20px;fill:currentColor}
 .files{display:flex;flex-wrap:wrap;gap:6px;padding:0 10px 8px}.files:empty{display:none}
 .files.sent{padding:0;margin-top:4px;justify-content:flex-end}
@@ -240,17 +238,7 @@ textarea{
 .file.bad{border-color:${ERROR.light}}.file.bad .st{color:${ERROR.light}}
 :host(.dark) .file.bad{border-color:${ERROR.dark}}:host(.dark) .file.bad .st{color:${ERROR.dark}}
 .send:disabled{opacity:.5;cursor:default}
-.mic{
-  background:transparent;
-  border:1px solid var(--line);
-  color:var(--bt);
-  border-radius:12px;
-  width:40px;
-  height:40px;
-  display:grid;
-  place-items:center;
-  flex:none;
-}
+.mic{background:transparent;border:1px solid var(--line);color:var(--bt)}
 .mic[aria-pressed=true]{background:#dc2626;color:#fff;border-color:#dc2626}
 .foot{text-align:center;font-size:12px;color:var(--muted);padding:0 0 8px;background:var(--bg)}
 .foot img{height:14px;vertical-align:middle}
