@@ -3,6 +3,7 @@
 import { expected } from "./api";
 import { h } from "./dom";
 import type { Widget } from "./main";
+import { TEXT_BOX } from "./styles";
 
 /** Resolved: the visitor is asked for a rating (once per resolve shown; a second answer replaces the first). */
 export function askRating(w: Widget) {
@@ -106,12 +107,9 @@ export const RATING_CSS = `
 }
 .star.on{color:#b45309;border-color:#b45309}
 .rate textarea{
-  border:1px solid var(--line);
+  ${TEXT_BOX}
   border-radius:10px;
   padding:8px 10px;
-  font:inherit;
-  background:var(--bg);
-  color:var(--bt);
   resize:vertical;
 }
 .rate-send{background:var(--p);color:var(--pt);border:0;border-radius:10px;padding:8px}

@@ -47,6 +47,9 @@ const vars = (t: typeof LIGHT) =>
   `--p:${t.primary};--pt:${t.onPrimary};--nav:${t.onPrimary};--bg:${t.background};` +
   `--bt:${t.text};--bb:${t.bubble};--muted:${t.muted};--line:${t.line}`;
 
+/** A text box's frame, font and colours: the composer's, the pre-chat form's fields', the rating's comment's. */
+export const TEXT_BOX = "border:1px solid var(--line);font:inherit;background:var(--bg);color:var(--bt);";
+
 export const CSS = `
 :host{all:initial;${vars(LIGHT)};--ut:var(--pt);--ub:var(--p);--bs:none;--us:none;
 font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--bt)}
@@ -187,19 +190,13 @@ form.composer{
 textarea{
   flex:1;
   resize:none;
-  border:1px solid var(--line);
+  ${TEXT_BOX}
   border-radius:12px;
   padding:9px 12px;
-  font:inherit;
-  background:var(--bg);
-  color:var(--bt);
   max-height:120px;
   min-height:40px;
 }
-.send{
-  background:var(--p);
-  color:var(--pt);
-  border:0;
+.send,.mic{
   border-radius:12px;
   width:40px;
   height:40px;
@@ -207,6 +204,7 @@ textarea{
   place-items:center;
   flex:none;
 }
+.send{background:var(--p);color:var(--pt);border:0}
 .send svg,.mic svg{width:20px;height:20px;fill:currentColor}
 .files{display:flex;flex-wrap:wrap;gap:6px;padding:0 10px 8px}.files:empty{display:none}
 .files.sent{padding:0;margin-top:4px;justify-content:flex-end}
@@ -240,17 +238,7 @@ textarea{
 .file.bad{border-color:${ERROR.light}}.file.bad .st{color:${ERROR.light}}
 :host(.dark) .file.bad{border-color:${ERROR.dark}}:host(.dark) .file.bad .st{color:${ERROR.dark}}
 .send:disabled{opacity:.5;cursor:default}
-.mic{
-  background:transparent;
-  border:1px solid var(--line);
-  color:var(--bt);
-  border-radius:12px;
-  width:40px;
-  height:40px;
-  display:grid;
-  place-items:center;
-  flex:none;
-}
+.mic{background:transparent;border:1px solid var(--line);color:var(--bt)}
 .mic[aria-pressed=true]{background:#dc2626;color:#fff;border-color:#dc2626}
 .foot{text-align:center;font-size:12px;color:var(--muted);padding:0 0 8px;background:var(--bg)}
 .foot img{height:14px;vertical-align:middle}
@@ -258,12 +246,9 @@ textarea{
 .prechat{display:flex;flex-direction:column;gap:8px;padding:16px}
 .prechat label{font-size:13px;color:var(--muted)}
 .prechat input{
-  border:1px solid var(--line);
+  ${TEXT_BOX}
   border-radius:10px;
   padding:9px 12px;
-  font:inherit;
-  background:var(--bg);
-  color:var(--bt);
 }
 .prechat button,.err button{background:var(--p);color:var(--pt);border:0;border-radius:10px;padding:10px}
 .err{color:${ERROR.light};font-size:13px;padding:4px 14px}

@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import type { Schemas } from "../api/client";
 import { patchInbox } from "./api";
@@ -13,6 +14,10 @@ type BusinessHours = Schemas["BusinessHours"];
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 type Day = (typeof DAYS)[number];
 type Period = [string, string];
+/** A period's two ends: when it opens, when it closes. */
+const ENDS = [0, 1] as const;
+/** A new period's hours (each weekday's, before any hours are set), and the placeholders of its ends. */
+const USUAL_HOURS = ["09:00", "18:00"] as const;
 
 interface Draft {
   enabled: boolean;
@@ -28,7 +33,7 @@ function draftOf(hours: BusinessHours | null | undefined): Draft {
   const weekly = Object.fromEntries(
     DAYS.map((d) => [d, (hours?.weekly?.[d] ?? []).map((p) => [p[0] ?? "", p[1] ?? ""] as Period)]),
   ) as Record<Day, Period[]>;
-  if (!hours) for (const d of ["mon", "tue", "wed", "thu", "fri"] as const) weekly[d] = [["09:00", "18:00"]];
+  if (!hours) for (const d of ["mon", "tue", "wed", "thu", "fri"] as const) weekly[d] = [[...USUAL_HOURS]];
   return {
     enabled: !!hours,
     timeZone: hours?.timeZone ?? browserZone(),
@@ -160,27 +165,21 @@ function DayRow({
         {!periods.length && <span class="muted">{t("closed")}</span>}
         {periods.map((p, i) => (
           <span class="hours-period" key={i}>
-            <input
-              type="text"
-              inputMode="numeric"
-              size={5}
-              value={p[0]}
-              placeholder="09:00"
-              aria-label={t("opens", { day: name, n: i + 1 })}
-              aria-invalid={error ? true : undefined}
-              onInput={(e) => set(i, 0, e.currentTarget.value)}
-            />
-            <span aria-hidden="true">–</span>
-            <input
-              type="text"
-              inputMode="numeric"
-              size={5}
-              value={p[1]}
-              placeholder="18:00"
-              aria-label={t("closes", { day: name, n: i + 1 })}
-              aria-invalid={error ? true : undefined}
-              onInput={(e) => set(i, 1, e.currentTarget.value)}
-            />
+            {ENDS.map((at) => (
+              <Fragment key={at}>
+                {at === 1 && <span aria-hidden="true">–</span>}
+                <input
+                  type="text"
+                  inputMode="numeric"
+                  size={5}
+                  value={p[at]}
+                  placeholder={USUAL_HOURS[at]}
+                  aria-label={t(at ? "closes" : "opens", { day: name, n: i + 1 })}
+                  aria-invalid={error ? true : undefined}
+                  onInput={(e) => set(i, at, e.currentTarget.value)}
+                />
+              </Fragment>
+            ))}
             <Button
               variant="quiet"
               aria-label={t("remove", { day: name, n: i + 1 })}
@@ -193,7 +192,7 @@ function DayRow({
         <Button
           variant="quiet"
           aria-label={t("addDay", { day: name })}
-          onClick={() => onChange([...periods, ["09:00", "18:00"]])}
+          onClick={() => onChange([...periods, [...USUAL_HOURS]])}
         >
           {t("add")}
         </Button>

@@ -51,6 +51,22 @@ function Notes({ id, hint, error }: { id: string; hint?: ComponentChildren; erro
   );
 }
 
+/** The names of `R`'s properties a text field can hold (strings or numbers, or nothing). */
+type TextKeys<R> = { [P in keyof R]-?: R[P] extends string | number | null | undefined ? P : never }[keyof R];
+
+/**
+ * For a form whose fields are named as `record`'s properties and labelled with the page's strings of
+ * the same names: the props a text field takes from its name, its `label`, `name`, and `record`'s
+ * value as `defaultValue` (none for a new record, or where the record holds null).
+ */
+export function fieldsOf<R extends object, K extends string>(record: R | null | undefined, label: (key: K) => string) {
+  return <N extends TextKeys<R> & K>(name: N) => ({
+    label: label(name),
+    name,
+    defaultValue: (record?.[name] ?? undefined) as string | number | undefined,
+  });
+}
+
 /** A labelled text input. */
 export function TextField(props: Common & InputHTMLAttributes<HTMLInputElement>) {
   const { label, hint, error: _, ...input } = props;

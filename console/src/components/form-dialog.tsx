@@ -23,13 +23,20 @@ function useSubmitting({ save, submitting }: Submitting) {
 }
 
 /**
- * A dialog holding one form: Cancel and the submit button (`submit`, busy while it runs) at the
+ * The submit button's text: `submit`, or, for a form that either adds a record or changes one, "Add"
+ * where it adds (`adding`) and "Save" where it changes.
+ */
+type SubmitText = { submit: string; adding?: never } | { adding: boolean; submit?: never };
+
+/**
+ * A dialog holding one form: Cancel and the submit button (SubmitText, busy while it runs) at the
  * bottom, the API's problem above the fields and at each field of its name (FormProblem).
  */
 export function FormDialog({
   title,
   formId,
   submit,
+  adding,
   onClose,
   children,
   open = true,
@@ -42,7 +49,6 @@ export function FormDialog({
   title: string;
   /** The form's id, which ties the footer's submit button (outside the form) to it; a unique one by default. */
   formId?: string;
-  submit: string;
   onClose: () => void;
   children: ComponentChildren;
   /** For a dialog its parent keeps rendered while closed. */
@@ -54,7 +60,8 @@ export function FormDialog({
   formRef?: Ref<HTMLFormElement>;
   /** Buttons before Cancel, for what the dialog does besides submitting (e.g. remove what the form sets). */
   actions?: ComponentChildren;
-} & Submitting) {
+} & SubmitText &
+  Submitting) {
   const { busy, problem, submit: onSubmit } = useSubmitting(how as Submitting);
   const ownId = useId();
   const id = formId ?? ownId;
@@ -68,7 +75,7 @@ export function FormDialog({
           {actions}
           <Button onClick={onClose}>{t("cancel")}</Button>
           <Button type="submit" form={id} variant="primary" busy={busy} disabled={submitDisabled}>
-            {submit}
+            {submit ?? t(adding ? "add" : "save")}
           </Button>
         </>
       }

@@ -1,4 +1,4 @@
-import { TextAreaField, TextField } from "../../components/field";
+import { TextAreaField, TextField, fieldsOf } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
 import { createCannedResponse, updateCannedResponse, type CannedResponse } from "./api";
 import { t } from "./strings";
@@ -18,26 +18,11 @@ export function CannedForm({
     onSaved(editing ? await updateCannedResponse(editing.id, body) : await createCannedResponse(body));
     onClose();
   };
+  const field = fieldsOf(editing, t);
   return (
     <FormDialog title={editing ? t("editTitle") : t("create")} submit={t("save")} save={save} onClose={onClose}>
-      <TextField
-        label={t("shortCode")}
-        name="shortCode"
-        required
-        maxLength={50}
-        pattern="[a-z0-9_\-]+"
-        defaultValue={editing?.shortCode}
-        hint={t("shortCodeHint")}
-      />
-      <TextAreaField
-        label={t("content")}
-        name="content"
-        rows={5}
-        required
-        maxLength={5000}
-        defaultValue={editing?.content}
-        hint={t("contentHint")}
-      />
+      <TextField {...field("shortCode")} required maxLength={50} pattern="[a-z0-9_\-]+" hint={t("shortCodeHint")} />
+      <TextAreaField {...field("content")} rows={5} required maxLength={5000} hint={t("contentHint")} />
     </FormDialog>
   );
 }

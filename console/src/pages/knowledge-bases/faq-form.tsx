@@ -1,7 +1,7 @@
 import { TextField } from "../../components";
 import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
 import { CheckList } from "./parts";
-import { TextAreaField } from "../../components/field";
+import { TextAreaField, fieldsOf } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
 import { t } from "./strings";
 
@@ -29,22 +29,11 @@ export function FaqForm({
     onSaved();
     onClose();
   };
+  const field = fieldsOf(faq, t);
   return (
-    <FormDialog
-      title={faq ? t("editFaq") : t("addFaq")}
-      submit={faq ? t("saveEdit") : t("add")}
-      save={save}
-      onClose={onClose}
-    >
-      <TextField label={t("question")} name="question" required maxLength={10_000} defaultValue={faq?.question} />
-      <TextAreaField
-        label={t("answer")}
-        name="answer"
-        required
-        maxLength={100_000}
-        defaultValue={faq?.answer}
-        rows={5}
-      />
+    <FormDialog title={faq ? t("editFaq") : t("addFaq")} adding={!faq} save={save} onClose={onClose}>
+      <TextField {...field("question")} required maxLength={10_000} />
+      <TextAreaField {...field("answer")} required maxLength={100_000} rows={5} />
       {labels.length > 0 && (
         <CheckList legend={t("labels")} name="labels" options={labels} chosen={(faq?.labels ?? []).map((l) => l.id)} />
       )}

@@ -20,7 +20,7 @@ import {
   type Option,
 } from "./api";
 import { CheckList } from "./parts";
-import { TextAreaField } from "../../components/field";
+import { TextAreaField, fieldsOf } from "../../components/field";
 import { t } from "./strings";
 
 const STORES = ["elasticsearch", "opensearch", "oracle", "synxdb"] as const;
@@ -104,27 +104,14 @@ export function SettingsForm({
   };
 
   const numbers = { type: "number", required: true } as const;
+  const field = fieldsOf(kb, t);
   return (
     <form id={formId} onSubmit={submit} class="stack kb-settings" noValidate={false}>
       <FormError problem={problem} />
       <fieldset disabled={readOnly} class="kb-plain">
         <div class="stack">
-          <TextField
-            label={t("name")}
-            name="name"
-            required
-            maxLength={200}
-            defaultValue={kb?.name}
-            error={problem?.field("name")}
-          />
-          <TextAreaField
-            label={t("description")}
-            name="description"
-            maxLength={10_000}
-            defaultValue={kb?.description ?? ""}
-            rows={2}
-            error={problem?.field("description")}
-          />
+          <TextField {...field("name")} required maxLength={200} error={problem?.field("name")} />
+          <TextAreaField {...field("description")} maxLength={10_000} rows={2} error={problem?.field("description")} />
           <fieldset class="kb-group">
             <legend>{t("models")}</legend>
             <SelectField
@@ -192,13 +179,7 @@ export function SettingsForm({
             />
             {store && (
               <>
-                <TextField
-                  label={t("vectorDatabaseUrl")}
-                  name="vectorDatabaseUrl"
-                  required
-                  defaultValue={kb?.vectorDatabaseUrl ?? ""}
-                  error={problem?.field("vectorDatabaseUrl")}
-                />
+                <TextField {...field("vectorDatabaseUrl")} required error={problem?.field("vectorDatabaseUrl")} />
                 {CREDENTIALS[store].map((name) => (
                   <TextField
                     key={name}

@@ -1,4 +1,4 @@
-import { TextField } from "../../components/field";
+import { TextField, fieldsOf } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
 import { createLabel, updateLabel, type Label } from "./api";
 import { t } from "./strings";
@@ -23,18 +23,12 @@ export function LabelForm({
     onSaved(saved, !label);
     onClose();
   };
+  const field = fieldsOf(label, t);
   return (
     <FormDialog title={label ? t("editLabel") : t("newLabel")} submit={t("save")} save={save} onClose={onClose}>
-      <TextField
-        label={t("name")}
-        name="name"
-        required
-        maxLength={50}
-        defaultValue={label?.name ?? ""}
-        hint={t("nameHint")}
-      />
+      <TextField {...field("name")} required maxLength={50} hint={t("nameHint")} />
       <TextField label={t("color")} name="color" type="color" required defaultValue={label?.color ?? "#1f77b4"} />
-      <TextField label={t("description")} name="description" maxLength={500} defaultValue={label?.description ?? ""} />
+      <TextField {...field("description")} maxLength={500} />
     </FormDialog>
   );
 }

@@ -59,7 +59,7 @@ export function ModelForm({
     <FormDialog
       title={model ? t("editModel") : t("addModel")}
       open={open}
-      submit={model ? t("save") : t("add")}
+      adding={!model}
       submitting={submitting}
       onClose={onClose}
     >

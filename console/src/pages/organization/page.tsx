@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { type ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { TextField } from "../../components/field";
+import { TextField, fieldsOf } from "../../components/field";
 import { PageForm } from "../../components/form-dialog";
 import { PageHeader } from "../../components/page-header";
 import { announce } from "../../components/announcer";
@@ -44,6 +44,7 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
     onSaved(await patchOrganization(organization.id, body));
     toast(t("saved"));
   };
+  const field = fieldsOf(organization, t);
   return (
     <section class="section" aria-labelledby="settings-title">
       <h2 id="settings-title">{t("settings")}</h2>
@@ -54,36 +55,16 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
         <dd>{formatTime(organization.createdAt)}</dd>
       </dl>
       <PageForm class="org-form" submit={t("save")} save={save} labelledBy="settings-title">
-        <TextField label={t("name")} name="name" required maxLength={200} defaultValue={organization.name} />
+        <TextField {...field("name")} required maxLength={200} />
         <TextField
-          label={t("themePrimaryColor")}
-          name="themePrimaryColor"
+          {...field("themePrimaryColor")}
           maxLength={7}
           placeholder="#3366FF"
           hint={t("themePrimaryColorHint")}
-          defaultValue={organization.themePrimaryColor ?? ""}
         />
-        <TextField
-          label={t("companyName")}
-          name="companyName"
-          maxLength={200}
-          defaultValue={organization.companyName ?? ""}
-        />
-        <TextField
-          label={t("taxId")}
-          name="taxId"
-          inputMode="numeric"
-          maxLength={8}
-          hint={t("taxIdHint")}
-          defaultValue={organization.taxId ?? ""}
-        />
-        <TextField
-          label={t("contactPhone")}
-          name="contactPhone"
-          type="tel"
-          maxLength={50}
-          defaultValue={organization.contactPhone ?? ""}
-        />
+        <TextField {...field("companyName")} maxLength={200} />
+        <TextField {...field("taxId")} inputMode="numeric" maxLength={8} hint={t("taxIdHint")} />
+        <TextField {...field("contactPhone")} type="tel" maxLength={50} />
       </PageForm>
     </section>
   );

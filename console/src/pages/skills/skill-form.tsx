@@ -1,7 +1,7 @@
 import { CheckList } from "../../components/check-list";
 import { FormDialog } from "../../components/form-dialog";
 import { ErrorAlert, Loading } from "../../components/alert";
-import { TextAreaField, TextField } from "../../components/field";
+import { TextAreaField, TextField, fieldsOf } from "../../components/field";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
@@ -38,6 +38,7 @@ export function SkillForm({
   });
   const { problem } = submitting;
   const err = (name: string) => problem?.field(name);
+  const field = fieldsOf(s, t);
   return (
     // Nothing to save until the skill is read: the fields hold what the PATCH sends.
     <FormDialog title={t("editSkill")} submit={t("save")} submitDisabled={!s} submitting={submitting} onClose={onClose}>
@@ -46,37 +47,10 @@ export function SkillForm({
         skill.loading && <Loading />
       ) : (
         <>
-          <TextField
-            label={t("name")}
-            name="name"
-            required
-            maxLength={200}
-            defaultValue={s.name}
-            hint={t("nameHint")}
-          />
-          <TextAreaField
-            label={t("description")}
-            name="description"
-            rows={2}
-            required
-            maxLength={10000}
-            defaultValue={s.description}
-          />
-          <TextField
-            label={t("whenToUse")}
-            name="whenToUse"
-            maxLength={2000}
-            defaultValue={s.whenToUse}
-            hint={t("whenToUseHint")}
-          />
-          <TextAreaField
-            label={t("instructions")}
-            name="instructions"
-            rows={10}
-            maxLength={200000}
-            defaultValue={s.instructions}
-            hint={t("instructionsHint")}
-          />
+          <TextField {...field("name")} required maxLength={200} hint={t("nameHint")} />
+          <TextAreaField {...field("description")} rows={2} required maxLength={10000} />
+          <TextField {...field("whenToUse")} maxLength={2000} hint={t("whenToUseHint")} />
+          <TextAreaField {...field("instructions")} rows={10} maxLength={200000} hint={t("instructionsHint")} />
           <CheckList
             legend={t("attachedTools")}
             hint={t("toolsHint")}

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { CheckList, pickedIds } from "../../components/check-list";
-import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
+import { CheckboxField, SelectField, TextAreaField, TextField, fieldsOf } from "../../components/field";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
@@ -59,21 +59,16 @@ export function DatabaseForm({
   });
   const { problem } = submitting;
   const err = (name: string) => problem?.field(name);
+  const field = fieldsOf(database, t);
   return (
     <FormDialog
       title={database ? t("editDatabase") : t("addDatabase")}
-      submit={database ? t("save") : t("add")}
+      adding={!database}
       submitting={submitting}
       onClose={onClose}
     >
-      <TextField label={t("name")} name="name" required maxLength={200} defaultValue={database?.name} />
-      <TextField
-        label={t("description")}
-        name="description"
-        maxLength={10000}
-        defaultValue={database?.description}
-        hint={t("descriptionHint")}
-      />
+      <TextField {...field("name")} required maxLength={200} />
+      <TextField {...field("description")} maxLength={10000} hint={t("descriptionHint")} />
       {database ? (
         <p class="small">
           {t("databaseType")}: {t(`type_${database.databaseType}`)} <span class="muted">({t("typeFixed")})</span>

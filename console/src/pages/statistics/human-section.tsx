@@ -62,8 +62,14 @@ export function HumanSection({ organizationId, range, chatbot }: SectionProps) {
   );
 
   const perDay = days.data?.results;
-  const starts = useMemo(() => (perDay ?? []).map((d) => Date.parse(`${d.key}T00:00:00`)), [perDay]);
-  const labels = useMemo(() => (perDay ?? []).map((d) => d.key ?? ""), [perDay]);
+  // The x axis both charts share: each day's start and its label.
+  const axis = useMemo(
+    () => ({
+      starts: (perDay ?? []).map((d) => Date.parse(`${d.key}T00:00:00`)),
+      labels: (perDay ?? []).map((d) => d.key ?? ""),
+    }),
+    [perDay],
+  );
   const handoffSeries = useMemo(
     () => [{ label: th("handoffs"), values: (perDay ?? []).map((d) => d.handoffsCount) }],
     [perDay, locale.value],
@@ -113,20 +119,8 @@ export function HumanSection({ organizationId, range, chatbot }: SectionProps) {
             />
           </dl>
           <div class="charts">
-            <Chart
-              title={th("handoffsPerDay")}
-              starts={starts}
-              labels={labels}
-              series={handoffSeries}
-              format={formatCount}
-            />
-            <Chart
-              title={th("firstResponsePerDay")}
-              starts={starts}
-              labels={labels}
-              series={responseSeries}
-              format={formatDuration}
-            />
+            <Chart title={th("handoffsPerDay")} {...axis} series={handoffSeries} format={formatCount} />
+            <Chart title={th("firstResponsePerDay")} {...axis} series={responseSeries} format={formatDuration} />
           </div>
         </>
       )}

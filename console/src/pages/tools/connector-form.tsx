@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
+import { CheckboxField, SelectField, TextAreaField, TextField, fieldsOf } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
 import { useSubmit } from "../../components/use-submit";
 import { createConnector, updateConnector, type Connector, type ConnectorWrite, type RegistryEntry } from "./api";
@@ -38,10 +38,11 @@ export function ConnectorForm({
     onClose();
   });
   const { problem } = submitting;
+  const field = fieldsOf(connector, t);
   return (
     <FormDialog
       title={connector ? t("editConnector") : t("addConnector")}
-      submit={connector ? t("save") : t("add")}
+      adding={!connector}
       submitting={submitting}
       onClose={onClose}
     >
@@ -54,19 +55,8 @@ export function ConnectorForm({
         hint={entry?.description}
         error={problem?.field("mcpRegistryId")}
       />
-      <TextField
-        label={t("displayName")}
-        name="displayName"
-        maxLength={200}
-        defaultValue={connector?.displayName ?? ""}
-        hint={t("defaultEntryName")}
-      />
-      <TextField
-        label={t("description")}
-        name="description"
-        maxLength={10000}
-        defaultValue={connector?.description ?? ""}
-      />
+      <TextField {...field("displayName")} maxLength={200} hint={t("defaultEntryName")} />
+      <TextField {...field("description")} maxLength={10000} />
       {entry?.urlVariables.map((v) => (
         <TextField
           key={v.name}

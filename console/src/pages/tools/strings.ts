@@ -121,8 +121,6 @@ export const t = defineStrings({
     deleteConnector: "Delete connector",
     deleteConnectorMessage:
       "Delete {name}? Its tools are no longer offered, and members' credentials for it are removed.",
-    save: "Save",
-    add: "Add",
     saved: "{name} saved.",
     deleted: "{name} deleted.",
   },
@@ -238,8 +236,6 @@ export const t = defineStrings({
     deleteToolMessage: "要刪除 {name} 嗎？助理將不再使用它。",
     deleteConnector: "刪除連接器",
     deleteConnectorMessage: "要刪除 {name} 嗎？其工具將不再提供，成員對它的憑證也會移除。",
-    save: "儲存",
-    add: "新增",
     saved: "已儲存 {name}。",
     deleted: "已刪除 {name}。",
   },

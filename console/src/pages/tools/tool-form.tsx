@@ -1,6 +1,6 @@
 import { useRef, useState } from "preact/hooks";
 import { FormDialog } from "../../components/form-dialog";
-import { SelectField, TextAreaField, TextField } from "../../components/field";
+import { SelectField, TextAreaField, TextField, fieldsOf } from "../../components/field";
 import { GroupPicker, pickedGroups } from "../../components/group-picker";
 import { useSubmit } from "../../components/use-submit";
 import { createTool, updateTool, type Tool, type ToolWrite } from "./api";
@@ -45,11 +45,12 @@ export function ToolForm({
     };
   };
   const err = (name: string) => problem?.field(name);
+  const field = fieldsOf(tool, t);
   return (
     <FormDialog
       title={tool ? t("editTool") : t("addTool")}
       formRef={form}
-      submit={tool ? t("save") : t("add")}
+      adding={!tool}
       submitting={submitting}
       onClose={onClose}
     >
@@ -62,13 +63,7 @@ export function ToolForm({
           hint={t(`typeHint_${type}`)}
         />
       )}
-      <TextField
-        label={t("displayName")}
-        name="displayName"
-        required
-        maxLength={200}
-        defaultValue={tool?.displayName}
-      />
+      <TextField {...field("displayName")} required maxLength={200} />
       {type !== "mcp" && (
         <TextField
           label={t("functionName")}
@@ -80,21 +75,8 @@ export function ToolForm({
           hint={t("functionNameHint")}
         />
       )}
-      <TextField
-        label={t("description")}
-        name="description"
-        maxLength={10000}
-        defaultValue={tool?.description}
-        hint={t("descriptionHint")}
-      />
-      <TextAreaField
-        label={t("prompt")}
-        name="prompt"
-        rows={2}
-        maxLength={10000}
-        defaultValue={tool?.prompt ?? ""}
-        hint={t("promptHint")}
-      />
+      <TextField {...field("description")} maxLength={10000} hint={t("descriptionHint")} />
+      <TextAreaField {...field("prompt")} rows={2} maxLength={10000} hint={t("promptHint")} />
       <TypeFields key={type} type={type} tool={tool} err={err} readMcp={readMcp} />
       <GroupPicker organizationId={organizationId} chosen={tool?.groups} error={err("groups")} />
     </FormDialog>

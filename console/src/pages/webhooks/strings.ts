@@ -57,8 +57,6 @@ export const t = defineStrings({
     newSecretWarning:
       "Copy the secret now: it is not shown again. Your receiver compares it with the X-Webhook-Secret header.",
     done: "Done",
-    save: "Save",
-    add: "Add",
     actions: "Actions",
     edit: "Edit",
     editNamed: "Edit {name}",
@@ -162,8 +160,6 @@ export const t = defineStrings({
     newSecretTitle: "Webhook 的密鑰",
     newSecretWarning: "請立即複製密鑰：之後不會再顯示。您的接收端會將它與 X-Webhook-Secret 標頭比對。",
     done: "完成",
-    save: "儲存",
-    add: "新增",
     actions: "操作",
     edit: "編輯",
     editNamed: "編輯：{name}",

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
+import { CheckboxField, SelectField, TextAreaField, TextField, fieldsOf } from "../../components/field";
 import { useSubmit } from "../../components/use-submit";
 import { SecretDialog } from "../../components/secret-dialog";
 import { FormDialog } from "../../components/form-dialog";
@@ -99,14 +99,15 @@ export function WebhookForm({
   const headerLines = Object.entries(webhook?.headers ?? {})
     .map(([k, v]) => `${k}: ${v}`)
     .join("\n");
+  const field = fieldsOf(webhook, t);
   return (
     <FormDialog
       title={webhook ? t("editWebhook") : t("addWebhook")}
-      submit={webhook ? t("save") : t("add")}
+      adding={!webhook}
       submitting={submitting}
       onClose={onClose}
     >
-      <TextField label={t("name")} name="name" required maxLength={200} defaultValue={webhook?.name} />
+      <TextField {...field("name")} required maxLength={200} />
       <SelectField
         label={t("direction")}
         value={direction}
@@ -114,15 +115,7 @@ export function WebhookForm({
         options={DIRECTIONS.map((d) => [d, t(d)])}
         error={problem?.field("direction")}
       />
-      <TextField
-        label={t("url")}
-        name="url"
-        type="url"
-        required
-        maxLength={2000}
-        defaultValue={webhook?.url}
-        hint={t("urlHint")}
-      />
+      <TextField {...field("url")} type="url" required maxLength={2000} hint={t("urlHint")} />
       <SelectField
         label={t("method")}
         value={method}
@@ -154,12 +147,10 @@ export function WebhookForm({
       )}
       {preset === "custom" && (
         <TextAreaField
-          label={t("customTemplate")}
-          name="customTemplate"
+          {...field("customTemplate")}
           rows={6}
           class="code"
           spellcheck={false}
-          defaultValue={webhook?.customTemplate ?? ""}
           hint={t("customTemplateHint")}
         />
       )}
