@@ -103,9 +103,29 @@ export async function writePurges(db: Db, list: Purge[], now = Date.now()) {
 }
 
 /**
- * Cron step: works off the purges, oldest first, `pages` pages of `size` rows at most a run; a purge whose every
- * page came back short is dropped, one left unfinished goes on where the next run finds its rows. Returns the purges
- * dropped.
+ * Deletes or unlinks the rows of one purge, `pages` pages of `size` rows at most; answers whether it is through (its
+ * every page came back short), or else the pages it used.
+ */
+export async function purgeRows(
+  d1: D1Database,
+  purge: { kind: PurgeKind; id: string },
+  now: number,
+  { pages = PAGES_PER_RUN, size = PAGE } = {},
+): Promise<{ done: boolean; used: number }> {
+  let used = 0;
+  for (const page of PAGES[purge.kind] ?? []) {
+    for (;;) {
+      if (used === pages) return { done: false, used };
+      used++;
+      if ((await page(d1, purge.id, size, now)) < size) break;
+    }
+  }
+  return { done: true, used };
+}
+
+/**
+ * Cron step: works off the purges, oldest first, `pages` pages of `size` rows at most a run; a purge through is
+ * dropped, one left unfinished goes on where the next run finds its rows. Returns the purges dropped.
  */
 export async function runPurges(
   d1: D1Database,
@@ -119,12 +139,9 @@ export async function runPurges(
   let left = pages;
   let dropped = 0;
   for (const purge of results) {
-    for (const page of PAGES[purge.kind] ?? []) {
-      for (;;) {
-        if (left-- <= 0) return dropped;
-        if ((await page(d1, purge.id, size, now)) < size) break;
-      }
-    }
+    const { done, used } = await purgeRows(d1, purge, now, { pages: left, size });
+    left -= used;
+    if (!done) break;
     await d1.prepare("DELETE FROM purges WHERE kind = ?1 AND id = ?2").bind(purge.kind, purge.id).run();
     dropped++;
   }
