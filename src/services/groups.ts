@@ -10,6 +10,7 @@ import { requireKnownIds } from "./links";
 import { groupMemberRecord } from "./records/group-members";
 import { type GroupRecord, groupRecordOf } from "./records/groups";
 import { findById } from "../db/find";
+import { writePurges } from "./purges";
 
 type GroupRow = typeof groups.$inferSelect;
 
@@ -74,9 +75,11 @@ export async function listGroups(db: Db, organizationId: string, query: string |
   return { count: page.count, items: await groupRecords(db, page.items) };
 }
 
-/** Deletes a group of the organization (404 for any other); its members lose its permissions at once. */
+/** Deletes a group of the organization (404 for any other); its members lose its permissions at once, and
+ * conversations their team (its purge, services/purges.ts). */
 export async function deleteGroup(db: Db, organizationId: string, id: string) {
   const group = await findGroup(db, organizationId, id);
+  await writePurges(db, [{ organizationId, kind: "group", id: group.id }]);
   await db.delete(groups).where(and(eq(groups.id, group.id), eq(groups.organizationId, organizationId)));
 }
 

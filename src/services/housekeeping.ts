@@ -24,6 +24,8 @@ import {
 import { allShards } from "./shards";
 import { takeOverHandedOver } from "./conversation/handed-over";
 import { forgetDeletedConversations } from "./conversation/forget";
+import { runPurges } from "./purges";
+import { client } from "../db/prepared";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -38,8 +40,9 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); indexes the search terms of
  * messages stored before them, folds pending terms in and removes terms 90 days old
  * (src/services/conversation/search-terms.ts); has conversation objects take the messages D1 still holds
- * (src/services/conversation/handed-over.ts) and the objects of deleted conversations forget their storage
- * (src/services/conversation/forget.ts); moves
+ * (src/services/conversation/handed-over.ts); deletes or unlinks the data-plane rows of deleted inboxes, webhooks,
+ * labels, assistants, tools and groups (src/services/purges.ts), and has the objects of deleted conversations forget
+ * their storage (src/services/conversation/forget.ts); moves
  * delivered webhook deliveries to their R2 segments (src/services/webhooks/segments.ts), settled chatbot records
  * to theirs (src/services/statistics/record-segments.ts) and finished tool execution records to theirs
  * (src/services/tools/record-segments.ts).
@@ -68,6 +71,8 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await rollUpDays(env.DB, now);
   // The backfill reads D1 `messages`: their objects take them over once it is done.
   if (!(await backfillSearchTerms(env.DB))) await takeOverHandedOver(env);
+  // Before the forgetting: the conversations a purge deletes are forgotten in the same run.
+  await runPurges(client(db), now);
   await forgetDeletedConversations(env, db);
   await shipPendingTerms(env);
   // Each shard; `DB`'s terms from before the shards are read until they expire.

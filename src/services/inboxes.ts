@@ -1,7 +1,15 @@
 import { and, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
-import { chatbots, conversations, inboxes, webChats, type InboxAssignment, type WebChatSettings } from "../db/schema";
+import {
+  chatbots,
+  conversations,
+  inboxes,
+  webChats,
+  webhooks,
+  type InboxAssignment,
+  type WebChatSettings,
+} from "../db/schema";
 import { mapPage, type PageWindow, paginate } from "../db/paginate";
 import { badRequest, conflict, fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
@@ -11,6 +19,7 @@ import { inboxRecord } from "./records/inboxes";
 import { webChatRecord } from "./records/web-chats";
 import { businessHoursProblem, type BusinessHours } from "./business-hours";
 import { forgetInboxConversations } from "./conversation/forget";
+import { writePurges } from "./purges";
 
 export type InboxRow = typeof inboxes.$inferSelect;
 export type WebChatRow = typeof webChats.$inferSelect;
@@ -219,7 +228,14 @@ export async function deleteInbox(db: Db, organizationId: string, inboxId: strin
   if (view.inbox.isDefault)
     throw badRequest("An assistant's default inbox is deleted with its assistant.", undefined, "default_inbox");
   const id = view.inbox.id;
+  // Its webhooks go with it in `DB`, so their deliveries are purged too.
+  const hooks = await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, id));
+  await writePurges(db, [
+    { organizationId, kind: "inbox", id },
+    ...hooks.map((hook) => ({ organizationId, kind: "webhook" as const, id: hook.id })),
+  ]);
   await db.batch([
+    // While the keys cascade, the delete takes the conversations: they are named here.
     forgetInboxConversations(db, id),
     db.delete(webChats).where(eq(webChats.inboxId, id)),
     db.delete(inboxes).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId))),

@@ -5,6 +5,7 @@ import { badRequest, conflict, isUniqueViolation, notFound } from "../lib/errors
 import { isUuid, uuidv7 } from "../lib/ids";
 import { contains } from "../lib/sql";
 import { type PageWindow, paginate } from "../db/paginate";
+import { writePurges } from "./purges";
 
 /** Conversation labels of an organization (CONTRACT section 18): filters of the inbox and of statistics. */
 export type LabelRow = typeof labels.$inferSelect;
@@ -76,9 +77,10 @@ export async function updateLabel(
   return row;
 }
 
-/** Conversations lose the label with it (the foreign key's cascade). */
+/** Conversations lose the label with it (its purge, services/purges.ts). */
 export async function deleteLabel(db: Db, organizationId: string, id: string): Promise<void> {
   const label = await getLabel(db, organizationId, id);
+  await writePurges(db, [{ organizationId, kind: "label", id: label.id }]);
   await db.delete(labels).where(eq(labels.id, label.id));
 }
 

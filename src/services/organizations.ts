@@ -18,6 +18,8 @@ import { managedDatabase } from "./sql/write";
 import { deleteOrganizationTerms } from "./conversation/search-terms";
 import { fileSpecs } from "./uploads/file-specs";
 import { forgetOrganizationConversations } from "./conversation/forget";
+import { deleteOrganizationData } from "./purges";
+import { client } from "../db/prepared";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -154,10 +156,10 @@ export async function updateOrganization(
 }
 
 /**
- * Deletes an organization. Its rows go with it (ON DELETE CASCADE; its search terms, which reference
- * nothing, by their own delete: it leads their key); what lives outside D1 is removed too: knowledge
- * bases' vectors and file bytes (purge jobs, as when a base is deleted), and, once the rows are gone,
- * its public files, skill packages, uploads and managed SQL databases.
+ * Deletes an organization. Its data-plane rows go first, by pages (services/purges.ts), then its `DB` row with
+ * the rest (ON DELETE CASCADE; its search terms, which reference nothing, by their own delete: it leads their
+ * key); what lives outside D1 is removed too: knowledge bases' vectors and file bytes (purge jobs, as when a base
+ * is deleted), and, once the rows are gone, its public files, skill packages, uploads and managed SQL databases.
  * Returns the removal of the latter, for the caller to wait on in the background.
  */
 export async function deleteOrganization(
@@ -173,7 +175,9 @@ export async function deleteOrganization(
       .where(and(eq(sqlDatabases.organizationId, organizationId), eq(sqlDatabases.databaseType, "managed"))),
   ]);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
+  await deleteOrganizationData(client(db), organizationId);
   await db.batch([
+    // While the keys cascade, a conversation started since the pages above goes with the row: it is named here.
     forgetOrganizationConversations(db, organizationId),
     db.delete(organizations).where(eq(organizations.id, organizationId)),
   ]);

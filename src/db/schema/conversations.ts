@@ -252,3 +252,20 @@ export const forgottenConversations = sqliteTable("forgotten_conversations", {
   conversationId: text("conversation_id").primaryKey(),
   forgottenAt: integer("forgotten_at").notNull(),
 });
+
+/**
+ * Data-plane rows of a deleted control-plane row (an inbox, webhook, label, assistant, tool or group) still to be
+ * deleted or unlinked: written by the control delete before it deletes in `DB`, worked off by the housekeeping cron
+ * by pages, then dropped (services/purges.ts). Once the data plane is in its own database the foreign keys' cascades
+ * cannot reach it. No foreign keys; `organization_id` is null for a global tool.
+ */
+export const purges = sqliteTable(
+  "purges",
+  {
+    organizationId: text("organization_id"),
+    kind: text("kind", { enum: ["inbox", "webhook", "label", "chatbot", "tool", "group"] }).notNull(),
+    id: text("id").notNull(),
+    since: integer("since").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.id] })],
+);

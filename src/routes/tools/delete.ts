@@ -22,6 +22,6 @@ export const registerDeleteTool = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "tool.manage");
     const row = await getToolToManage(c.var.db, access, c.req.valid("param").id, c.var.principal.isStaff, "delete");
-    await deleteTool(c.var.db, row.id);
+    await deleteTool(c.var.db, row);
     return c.body(null, 204);
   });

@@ -2,7 +2,7 @@
 import { and, eq, notInArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../env";
-import { chatbotGroups, chatbotKnowledgeBases, chatbots, inboxes } from "../../db/schema";
+import { chatbotGroups, chatbotKnowledgeBases, chatbots, inboxes, webhooks } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { chunk } from "../../lib/sql";
 import { chatbotToolStatements } from "../tools/chatbot-tools";
@@ -10,7 +10,8 @@ import { chatbotSkillStatements } from "../skills/write";
 import { linkStatements } from "../links";
 import type { ChatbotRow } from "./visibility";
 import type { ChatbotColumns } from "./rules";
-import { forgetChatbotConversations } from "../conversation/forget";
+import { forgetInboxConversations } from "../conversation/forget";
+import { writePurges } from "../purges";
 
 const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.now()) =>
   chunk(groupIds, 20).map((part) =>
@@ -101,11 +102,23 @@ export async function updateChatbot(
 }
 
 /** Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without
- * assistant. */
-export async function deleteChatbot(db: Db, id: string) {
-  await db.batch([
-    forgetChatbotConversations(db, id),
+ * assistant. Its data-plane rows, its default inbox's and that inbox's webhooks' are purged (services/purges.ts). */
+export async function deleteChatbot(db: Db, chatbot: Pick<ChatbotRow, "id" | "organizationId">) {
+  const { id, organizationId } = chatbot;
+  const [inbox] = await db
+    .select({ id: inboxes.id })
+    .from(inboxes)
+    .where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true)));
+  const hooks = inbox ? await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, inbox.id)) : [];
+  await writePurges(db, [
+    { organizationId, kind: "chatbot", id },
+    ...(inbox ? [{ organizationId, kind: "inbox" as const, id: inbox.id }] : []),
+    ...hooks.map((hook) => ({ organizationId, kind: "webhook" as const, id: hook.id })),
+  ]);
+  const deletes: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
     db.delete(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true))),
     db.delete(chatbots).where(eq(chatbots.id, id)),
-  ]);
+  ];
+  // While the keys cascade, the inbox's delete takes its conversations: they are named first.
+  await db.batch(inbox ? [forgetInboxConversations(db, inbox.id), ...deletes] : deletes);
 }

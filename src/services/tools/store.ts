@@ -7,6 +7,7 @@ import { contains } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import { type ToolRow, visibleToolsCondition } from "./access";
 import { groupLinkStatements } from "./write";
+import { writePurges } from "../purges";
 
 export interface ToolListFilter {
   isGlobal?: "true" | "false";
@@ -82,6 +83,8 @@ export async function updateTool(
   }
 }
 
-export async function deleteTool(db: Db, id: string) {
-  await db.delete(tools).where(eq(tools.id, id));
+/** Deletes the tool; its execution records stay without it (its purge, services/purges.ts). */
+export async function deleteTool(db: Db, tool: { id: string; organizationId: string | null }) {
+  await writePurges(db, [{ organizationId: tool.organizationId, kind: "tool", id: tool.id }]);
+  await db.delete(tools).where(eq(tools.id, tool.id));
 }

@@ -18,6 +18,7 @@ import { parseDate } from "../../lib/time";
 import { validateCustomTemplate } from "./templates";
 import { listedSegments, movedDeliveries, movedRecord, newestFirst, segmentsHolding } from "./moved-records";
 import { findById } from "../../db/find";
+import { writePurges } from "../purges";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -327,6 +328,8 @@ export async function updateWebhook(
     .where(and(eq(webhooks.id, current.id), eq(webhooks.organizationId, organizationId)));
 }
 
+/** Deletes the organization's webhook; its deliveries are purged (services/purges.ts). */
 export async function deleteWebhook(db: Db, organizationId: string, id: string) {
+  await writePurges(db, [{ organizationId, kind: "webhook", id }]);
   await db.delete(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.organizationId, organizationId)));
 }

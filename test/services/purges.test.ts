@@ -1,0 +1,315 @@
+// The deletes that cascade from the control plane into the data plane, done in code (services/purges.ts): while the
+// foreign keys still cascade, each step is run here against control rows that still exist, so only the code can have
+// removed or unlinked what the tests find gone.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { chatbotRecords, contactInboxes, contacts, conversationLabels, conversations } from "../../src/db/schema";
+import { toolExecutionRecords } from "../../src/db/schema";
+import { uuidv7 } from "../../src/lib/ids";
+import { deleteOrganizationData, purgeRows, runPurges, writePurges, type PurgeKind } from "../../src/services/purges";
+import { createChatbot } from "../fixtures/chatbots";
+import { createTool, functionToolBody } from "../fixtures/tools";
+import { db, seedOwner, unique, type Actor } from "../harness";
+import { createGroup } from "../routes/groups/helpers";
+import { createInbox, createWebhook, insertDelivery, seedConversation } from "../routes/webhooks/fixtures";
+
+/** The cron's clock: names to forget carry it. */
+const NOW = Date.parse("2026-11-30T12:00:00Z");
+
+const count = async (from: string, ...binds: unknown[]) =>
+  (await env.DB.prepare(`SELECT count(*) AS n FROM ${from}`)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
+
+const purgeOf = (kind: PurgeKind, id: string) => count("purges WHERE kind = ?1 AND id = ?2", kind, id);
+
+const forgottenAt = async (id: string) =>
+  (
+    await env.DB.prepare("SELECT forgotten_at AS at FROM forgotten_conversations WHERE conversation_id = ?1")
+      .bind(id)
+      .first<{ at: number }>()
+  )?.at;
+
+/**
+ * The data-plane tables with an `organization_id` (docs/scale.md §5 step 4, worklist 1) that the organization's
+ * delete empties by pages; its search terms have their own delete, its uploads and attachments the uploads' cleanup.
+ */
+const DATA_PLANE = [
+  "conversations",
+  "conversation_labels",
+  "conversation_handoffs",
+  "conversation_events",
+  "messages",
+  "contacts",
+  "tags",
+  "channel_events",
+  "channel_threads",
+  "channel_deliveries",
+  "webhook_deliveries",
+  "webhook_delivery_segments",
+  "chatbot_records",
+  "chatbot_record_segments",
+  "tool_execution_records",
+  "tool_record_segments",
+  "usage_hourly",
+  "usage_hourly_tests",
+  "usage_hourly_contacts",
+  "usage_daily_members",
+  "usage_daily_chatbots",
+  "organization_usage",
+  "idempotency_keys",
+  "purges",
+];
+
+/** Conversations of `inboxId`, straight into the table. */
+async function conversationsIn(owner: Actor, inboxId: string, n: number, values: { chatbotId?: string } = {}) {
+  const rows = await db()
+    .insert(conversations)
+    .values(Array.from({ length: n }, () => ({ organizationId: owner.organizationId, inboxId, ...values })))
+    .returning({ id: conversations.id });
+  return rows.map((r) => r.id);
+}
+
+async function createLabel(owner: Actor) {
+  const res = await owner.fetch("POST", "/labels/", { name: unique("label"), color: "#1f77b4" });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return await res.json<{ id: string }>();
+}
+
+const toolRecord = (owner: Actor, values: { chatbotId: string | null; toolId: string | null }) => ({
+  id: uuidv7(),
+  organizationId: owner.organizationId,
+  chatbotName: "bot",
+  toolName: "tool",
+  toolDisplayName: "Tool",
+  toolType: "function",
+  messageText: "question",
+  status: "success" as const,
+  input: {},
+  durationMs: 5,
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...values,
+});
+
+describe("purges", () => {
+  it("an inbox's: its conversations by pages, named to forget, and its contacts' links; not another's", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const other = await createInbox(owner);
+    const gone = await conversationsIn(owner, inbox.id, 3);
+    const [kept] = await conversationsIn(owner, other.id, 1);
+    const [contact] = await db()
+      .insert(contacts)
+      .values({ organizationId: owner.organizationId })
+      .returning({ id: contacts.id });
+    await db()
+      .insert(contactInboxes)
+      .values([inbox.id, other.id].map((inboxId) => ({ contactId: contact.id, inboxId })));
+    const inInbox = () => count("conversations WHERE inbox_id = ?1", inbox.id);
+
+    // Two pages of two: the first page's conversations go, named, the third waits for the next run.
+    expect(await purgeRows(env.DB, { kind: "inbox", id: inbox.id }, NOW, { pages: 1, size: 2 })).toEqual({
+      done: false,
+      used: 1,
+    });
+    expect(await inInbox()).toBe(1);
+    expect((await Promise.all(gone.map(forgottenAt))).filter((at) => at === NOW)).toHaveLength(2);
+
+    await writePurges(db(), [{ organizationId: owner.organizationId, kind: "inbox", id: inbox.id }]);
+    expect(await purgeOf("inbox", inbox.id)).toBe(1);
+    await runPurges(env.DB, NOW);
+    expect(await purgeOf("inbox", inbox.id)).toBe(0);
+    expect(await inInbox()).toBe(0);
+    for (const id of gone) expect(await forgottenAt(id)).toBe(NOW);
+    expect(await count("contact_inboxes WHERE inbox_id = ?1", inbox.id)).toBe(0);
+    // The inbox itself is still in `DB`: no cascade ran.
+    expect(await count("inboxes WHERE id = ?1", inbox.id)).toBe(1);
+    expect(await count("conversations WHERE id = ?1", kept)).toBe(1);
+    expect(await forgottenAt(kept)).toBeUndefined();
+    expect(await count("contact_inboxes WHERE inbox_id = ?1", other.id)).toBe(1);
+  });
+
+  it("a webhook's and a label's: their deliveries and conversation labels, not the others'", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const [hook, other] = [await createWebhook(owner, inbox.id), await createWebhook(owner, inbox.id)];
+    for (const webhookId of [hook.id, hook.id, other.id])
+      await insertDelivery(owner, { webhookId, inboxId: inbox.id, chatbotId: null, messageId: uuidv7() });
+    const [label, otherLabel] = [await createLabel(owner), await createLabel(owner)];
+    const [conversation] = await conversationsIn(owner, inbox.id, 1);
+    await db()
+      .insert(conversationLabels)
+      .values(
+        [label.id, otherLabel.id].map((labelId) => ({
+          conversationId: conversation,
+          labelId,
+          organizationId: owner.organizationId,
+        })),
+      );
+    await writePurges(db(), [
+      { organizationId: owner.organizationId, kind: "webhook", id: hook.id },
+      { organizationId: owner.organizationId, kind: "label", id: label.id },
+    ]);
+    await runPurges(env.DB, NOW);
+    expect(await purgeOf("webhook", hook.id)).toBe(0);
+    expect(await purgeOf("label", label.id)).toBe(0);
+    expect(await count("webhook_deliveries WHERE webhook_id = ?1", hook.id)).toBe(0);
+    expect(await count("webhook_deliveries WHERE webhook_id = ?1", other.id)).toBe(1);
+    expect(await count("conversation_labels WHERE label_id = ?1", label.id)).toBe(0);
+    expect(await count("conversation_labels WHERE label_id = ?1", otherLabel.id)).toBe(1);
+    expect(await count("webhooks WHERE id = ?1", hook.id)).toBe(1);
+    expect(await count("labels WHERE id = ?1", label.id)).toBe(1);
+  });
+
+  it("an assistant's, a tool's and a group's: rows unlinked from them, the assistant's records deleted", async () => {
+    const owner = await seedOwner();
+    const [bot, otherBot] = [await createChatbot(owner), await createChatbot(owner)];
+    const inbox = await createInbox(owner);
+    const tool = await createTool(owner, functionToolBody(unique("tool").replace(/-/g, "_")));
+    const group = await createGroup(owner);
+    const [conversation, kept] = [
+      ...(await conversationsIn(owner, inbox.id, 1, { chatbotId: bot.id })),
+      ...(await conversationsIn(owner, inbox.id, 1, { chatbotId: otherBot.id })),
+    ];
+    await env.DB.prepare("UPDATE conversations SET team_id = ?1 WHERE id IN (?2, ?3)")
+      .bind(group.id, conversation, kept)
+      .run();
+    const hook = await createWebhook(owner, inbox.id);
+    const delivery = await insertDelivery(owner, {
+      webhookId: hook.id,
+      inboxId: inbox.id,
+      chatbotId: bot.id,
+      messageId: uuidv7(),
+    });
+    await db()
+      .insert(chatbotRecords)
+      .values(
+        [bot.id, otherBot.id].map((chatbotId) => ({
+          id: uuidv7(),
+          organizationId: owner.organizationId,
+          chatbotId,
+          conversationId: conversation,
+          createdAt: NOW,
+        })),
+      );
+    const [record] = await db()
+      .insert(toolExecutionRecords)
+      .values(toolRecord(owner, { chatbotId: bot.id, toolId: tool.id }))
+      .returning({ id: toolExecutionRecords.id });
+    await writePurges(
+      db(),
+      (
+        [
+          ["chatbot", bot.id],
+          ["tool", tool.id],
+          ["group", group.id],
+        ] as const
+      ).map(([kind, id]) => ({ organizationId: owner.organizationId, kind, id })),
+    );
+    await runPurges(env.DB, NOW);
+    for (const [kind, id] of [
+      ["chatbot", bot.id],
+      ["tool", tool.id],
+      ["group", group.id],
+    ] as const)
+      expect(await purgeOf(kind, id)).toBe(0);
+    const row = (query: string, id: string) => env.DB.prepare(query).bind(id).first();
+    expect(await row("SELECT chatbot_id, team_id FROM conversations WHERE id = ?1", conversation)).toEqual({
+      chatbot_id: null,
+      team_id: null,
+    });
+    expect(await row("SELECT chatbot_id, team_id FROM conversations WHERE id = ?1", kept)).toEqual({
+      chatbot_id: otherBot.id,
+      team_id: null,
+    });
+    expect(await row("SELECT chatbot_id FROM webhook_deliveries WHERE id = ?1", delivery)).toEqual({
+      chatbot_id: null,
+    });
+    expect(await row("SELECT chatbot_id, tool_id FROM tool_execution_records WHERE id = ?1", record.id)).toEqual({
+      chatbot_id: null,
+      tool_id: null,
+    });
+    expect(await count("chatbot_records WHERE chatbot_id = ?1", bot.id)).toBe(0);
+    expect(await count("chatbot_records WHERE chatbot_id = ?1", otherBot.id)).toBe(1);
+    expect(await count("chatbots WHERE id = ?1", bot.id)).toBe(1);
+    expect(await count("tools WHERE id = ?1", tool.id)).toBe(1);
+    expect(await count("groups WHERE id = ?1", group.id)).toBe(1);
+  });
+
+  it("are written by the control deletes, and the cron drops them once through", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const botHook = await createWebhook(owner, bot.defaultInbox!.id);
+    const inbox = await createInbox(owner);
+    const inboxHook = await createWebhook(owner, inbox.id);
+    const hook = await createWebhook(owner, bot.defaultInbox!.id);
+    const label = await createLabel(owner);
+    const tool = await createTool(owner, functionToolBody(unique("tool").replace(/-/g, "_")));
+    const group = await createGroup(owner);
+    const deletes = [
+      `/inboxes/${bot.defaultInbox!.id}/webhooks/${hook.id}/`,
+      `/inboxes/${inbox.id}/`,
+      `/chatbots/${bot.id}/`,
+      `/labels/${label.id}/`,
+      `/tools/${tool.id}/`,
+      `/organizations/${owner.organizationId}/groups/${group.id}/`,
+    ];
+    for (const path of deletes) expect((await owner.fetch("DELETE", path)).status, path).toBe(204);
+    const written: [PurgeKind, string][] = [
+      ["webhook", hook.id],
+      ["inbox", inbox.id],
+      ["webhook", inboxHook.id],
+      ["chatbot", bot.id],
+      ["inbox", bot.defaultInbox!.id],
+      ["webhook", botHook.id],
+      ["label", label.id],
+      ["tool", tool.id],
+      ["group", group.id],
+    ];
+    for (const [kind, id] of written) expect(await purgeOf(kind, id), `${kind} ${id}`).toBe(1);
+    expect(await count("purges WHERE organization_id = ?1", owner.organizationId)).toBe(written.length);
+    await runPurges(env.DB, NOW);
+    expect(await count("purges WHERE organization_id = ?1", owner.organizationId)).toBe(0);
+  });
+
+  it("an organization's data rows go by pages, its conversations named to forget; another's stay", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const { conversationId } = await seedConversation(owner, 1);
+    const theirs = await seedConversation(other, 1);
+    const inbox = await createInbox(owner);
+    const more = await conversationsIn(owner, inbox.id, 3);
+    const [contact] = await db()
+      .insert(contacts)
+      .values({ organizationId: owner.organizationId })
+      .returning({ id: contacts.id });
+    await db().insert(contactInboxes).values({ contactId: contact.id, inboxId: inbox.id });
+    await writePurges(db(), [{ organizationId: owner.organizationId, kind: "label", id: uuidv7() }]);
+    const tables = (
+      await env.DB.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`organization_id`%' " +
+          "AND name NOT LIKE '%fts%' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+      ).all<{ name: string }>()
+    ).results.map((r) => r.name);
+    const rowsOf = async (organizationId: string) =>
+      Object.fromEntries(
+        await Promise.all(
+          tables.map(async (t) => [t, await count(`"${t}" WHERE organization_id = ?1`, organizationId)] as const),
+        ),
+      );
+    const before = await rowsOf(owner.organizationId);
+    for (const t of ["conversations", "chatbot_records", "contacts", "purges"]) expect(before[t], t).toBeGreaterThan(0);
+    const theirsBefore = await rowsOf(other.organizationId);
+
+    await deleteOrganizationData(env.DB, owner.organizationId, NOW, 2);
+    const after = await rowsOf(owner.organizationId);
+    // The data plane's tables are empty of the organization; the control plane's rows wait for its `DB` row's delete.
+    for (const t of tables) expect(after[t], t).toBe(DATA_PLANE.includes(t) ? 0 : before[t]);
+    expect(await count("organizations WHERE id = ?1", owner.organizationId)).toBe(1);
+    for (const id of [conversationId, ...more]) expect(await forgottenAt(id)).toBe(NOW);
+    expect(await count("contact_inboxes WHERE contact_id = ?1", contact.id)).toBe(0);
+    expect(await rowsOf(other.organizationId)).toEqual(theirsBefore);
+    expect(await forgottenAt(theirs.conversationId)).toBeUndefined();
+  });
+});
