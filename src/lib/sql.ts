@@ -16,3 +16,26 @@ export function chunk<T>(items: T[], size = 90): T[][] {
 /** Runs `read` on the distinct ids in parts D1 can bind, and joins the results. */
 export const inChunks = async <T>(ids: string[], read: (part: string[]) => Promise<T[]>): Promise<T[]> =>
   ids.length ? (await Promise.all(chunk([...new Set(ids)], 90).map(read))).flat() : [];
+
+/**
+ * SQLite's order of two values as `ORDER BY` compares them (NULL first, numbers before text), for lists sorted in
+ * code that SQL sorted before: text by BINARY (its UTF-8 bytes, i.e. code points, where UTF-16 units put the
+ * surrogates of U+10000 and up before U+E000-U+FFFF), or with `nocase` by NOCASE (ASCII letters folded only).
+ */
+export function compareSql(a: string | number | null, b: string | number | null, nocase = false): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
+  if (typeof a === "number" || typeof b === "number") {
+    if (typeof a === typeof b) return a < b ? -1 : a > b ? 1 : 0;
+    return typeof a === "number" ? -1 : 1;
+  }
+  const fold = (text: string) => (nocase ? text.replace(/[A-Z]/g, (c) => c.toLowerCase()) : text);
+  const [x, y] = [fold(a), fold(b)];
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const [u, v] = [x.charCodeAt(i), y.charCodeAt(i)].map((c) =>
+      c >= 0xe000 ? c - 0x800 : c >= 0xd800 ? c + 0x2000 : c,
+    );
+    if (u !== v) return u < v ? -1 : 1;
+  }
+  return x.length - y.length;
+}

@@ -1,4 +1,4 @@
-import { likePattern } from "../../lib/sql";
+import { compareSql, likePattern } from "../../lib/sql";
 import type { UsageCounts } from "../records/usage-statistics";
 import type { Bucket } from "./buckets";
 
@@ -45,6 +45,18 @@ type SumRow = {
   output_tokens: number;
 };
 
+const NO_SUMS: SumRow = {
+  conversations: 0,
+  incoming: 0,
+  outgoing: 0,
+  replies: 0,
+  failed: 0,
+  words: 0,
+  requests: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+};
+
 export const usageCounts = (r: Partial<SumRow> | null | undefined): UsageCounts => {
   const n = (v: number | undefined | null) => v ?? 0;
   return {
@@ -62,15 +74,16 @@ export const usageCounts = (r: Partial<SumRow> | null | undefined): UsageCounts 
   };
 };
 
-const ORDER: Record<string, string> = {
-  conversationsCount: "conversations",
-  messagesCount: "(incoming + outgoing)",
-  wordsCount: "words",
-  totalTokens: "(input_tokens + output_tokens)",
-  requestsCount: "requests",
-  name: "e.name COLLATE NOCASE",
-  email: "e.email COLLATE NOCASE",
-  createdAt: "e.created_at",
+/** The sort keys of the entity lists, compared as SQL compared them (`compareSql`); the entity's id breaks ties. */
+const ORDER: Record<string, { of: (r: UsageEntityRow) => string | number | null; nocase?: boolean }> = {
+  conversationsCount: { of: (r) => r.conversations },
+  messagesCount: { of: (r) => r.incoming + r.outgoing },
+  wordsCount: { of: (r) => r.words },
+  totalTokens: { of: (r) => r.input_tokens + r.output_tokens },
+  requestsCount: { of: (r) => r.requests },
+  name: { of: (r) => r.name, nocase: true },
+  email: { of: (r) => r.email, nocase: true },
+  createdAt: { of: (r) => r.created_at },
 };
 
 export interface UsageQuery {
@@ -166,7 +179,12 @@ export type UsageEntityRow = SumRow & {
   user_id: string;
 };
 
-/** One page of entities with their usage in the range, sorted, and how many match. */
+/**
+ * One page of entities with their usage in the range, sorted, and how many match. The entities (configuration: members
+ * and users, or assistants) and the usage sums per key are two reads, not one join, because the two are to live in
+ * different databases (docs/scale.md §5 step 4); they run at once, and are joined, sorted and paged here as the join's
+ * `ORDER BY ... LIMIT` did (it sorted every entity of the organization too).
+ */
 export async function usageByEntity(
   d1: D1Database,
   scope: UsageScope,
@@ -178,24 +196,25 @@ export async function usageByEntity(
 ) {
   const e = entities(scope, q);
   const g = rowsByRange(scope, q, q.chatbotId ? " AND x.chatbot_id = ?" : "", q.chatbotId ? [q.chatbotId] : []);
-  const order = ORDER[sort] ?? ORDER.name;
-  const direction = descending ? "DESC" : "ASC";
-  const [rows, count] = await d1.batch<Record<string, unknown>>([
+  const [list, sums] = await Promise.all([
     d1
-      .prepare(
-        `${RANGES_CTE}, g AS (SELECT x.key AS key, ${SUMS.replaceAll("u.", "x.")} FROM (${g.sql}) x GROUP BY x.key),
-          e AS (${e.sql})
-        SELECT e.id, e.name, e.email, e.created_at, e.user_id,
-          coalesce(g.conversations, 0) AS conversations, coalesce(g.incoming, 0) AS incoming,
-          coalesce(g.outgoing, 0) AS outgoing, coalesce(g.replies, 0) AS replies, coalesce(g.failed, 0) AS failed,
-          coalesce(g.words, 0) AS words, coalesce(g.requests, 0) AS requests,
-          coalesce(g.input_tokens, 0) AS input_tokens, coalesce(g.output_tokens, 0) AS output_tokens
-        FROM e LEFT JOIN g ON g.key = e.user_id ORDER BY ${order} ${direction}, e.id ${direction} LIMIT ? OFFSET ?`,
-      )
-      .bind(rangeJson([q]), ...g.binds, ...e.binds, limit, offset),
-    d1.prepare(`SELECT count(*) AS n FROM (${e.sql})`).bind(...e.binds),
+      .prepare(e.sql)
+      .bind(...e.binds)
+      .all<Omit<UsageEntityRow, keyof SumRow>>(),
+    d1
+      .prepare(`${RANGES_CTE} SELECT x.key AS key, ${SUMS.replaceAll("u.", "x.")} FROM (${g.sql}) x GROUP BY x.key`)
+      .bind(rangeJson([q]), ...g.binds)
+      .all<SumRow & { key: string }>(),
   ]);
-  return { rows: rows.results as unknown as UsageEntityRow[], count: (count.results[0] as { n: number }).n };
+  const byKey = new Map(sums.results.map(({ key, ...sum }) => [key, sum]));
+  const rows: UsageEntityRow[] = list.results.map((entity) => ({
+    ...entity,
+    ...(byKey.get(entity.user_id) ?? NO_SUMS),
+  }));
+  const order = ORDER[sort] ?? ORDER.name;
+  const direction = descending ? -1 : 1;
+  rows.sort((a, b) => direction * (compareSql(order.of(a), order.of(b), order.nocase) || compareSql(a.id, b.id)));
+  return { rows: rows.slice(offset, offset + limit), count: rows.length };
 }
 
 /**
@@ -206,13 +225,25 @@ export async function usageByEntity(
  */
 export async function usageSeries(d1: D1Database, scope: UsageScope, q: UsageQuery, list: Bucket[]) {
   const e = q.search ? entities(scope, q) : null;
+  // The matching entities' keys first, from the configuration, then bound (the usage rows are to live elsewhere).
+  const keys = e
+    ? (
+        await d1
+          .prepare(`SELECT user_id FROM (${e.sql})`)
+          .bind(...e.binds)
+          .all<{ user_id: string }>()
+      ).results.map((r) => r.user_id)
+    : null;
   const key = scope === "members" ? "member_id" : "chatbot_id";
   const filters = [
     scope === "members" ? ` AND x.${key} <> ''` : "",
     q.chatbotId ? " AND x.chatbot_id = ?" : "",
-    e ? ` AND x.${key} IN (SELECT user_id FROM (${e.sql}))` : "",
+    keys ? ` AND x.${key} IN (SELECT value FROM json_each(?))` : "",
   ].join("");
-  const rows = rowsByRange(scope, q, filters, [...(q.chatbotId ? [q.chatbotId] : []), ...(e?.binds ?? [])]);
+  const rows = rowsByRange(scope, q, filters, [
+    ...(q.chatbotId ? [q.chatbotId] : []),
+    ...(keys ? [JSON.stringify(keys)] : []),
+  ]);
   // The buckets cover the range, so the total is their sum; only the distinct entities need the range.
   const [series, active] = await d1.batch<Record<string, number>>([
     d1

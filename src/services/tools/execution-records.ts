@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNull, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { union } from "drizzle-orm/sqlite-core";
 import type { Bindings, Db } from "../../env";
 import { chatbots, toolExecutionRecords, toolRecordSegments, tools } from "../../db/schema";
 import type { Page, PageWindow } from "../../db/paginate";
@@ -19,19 +20,46 @@ const s = toolRecordSegments;
 const t = toolExecutionRecords;
 
 /**
- * The records the caller sees: all of the organization's for owners; for other members (with
- * `tool.view`) those of tools they can see, and of built-in tools (knowledge search) of assistants
- * they can see. Over the records, or over their segments (tools/record-segments.ts), which have the same
- * organization, assistant and tool.
+ * What a member who is not an owner sees of the organization's records: those of the tools they can see, and of
+ * built-in tools (knowledge search, no tool) of the assistants they can see. Owners see all (null).
  */
-function visibleCondition(access: OrgAccess, userId: string, on: typeof t | typeof s): SQL {
-  const inOrganization = eq(on.organizationId, access.organizationId);
-  if (access.isOwner) return inOrganization;
-  const visibleTool = sql`${on.toolId} in
-    (select ${tools.id} from ${tools} where ${visibleToolsCondition(access)})`;
-  const visibleBot = sql`${on.chatbotId} in
-    (select ${chatbots.id} from ${chatbots} where ${visibleChatbotsCondition(access, userId)})`;
-  return and(inOrganization, or(visibleTool, and(isNull(on.toolId), visibleBot)))!;
+interface Visible {
+  tools: Set<string>;
+  chatbots: Set<string>;
+}
+
+/**
+ * The caller's `Visible` ids, read from the configuration (tools, assistants and their group links) apart from the
+ * records: the two are to live in different databases (docs/scale.md §5 step 4), so no statement joins them.
+ */
+async function visibleIds(db: Db, access: OrgAccess, userId: string): Promise<Visible | null> {
+  if (access.isOwner) return null;
+  const [toolRows, chatbotRows] = await db.batch([
+    db.select({ id: tools.id }).from(tools).where(visibleToolsCondition(access)),
+    db.select({ id: chatbots.id }).from(chatbots).where(visibleChatbotsCondition(access, userId)),
+  ]);
+  return { tools: new Set(toolRows.map((r) => r.id)), chatbots: new Set(chatbotRows.map((r) => r.id)) };
+}
+
+/** Whether the caller sees a record, or a segment (same organization, assistant and tool) of the organization. */
+const sees = (visible: Visible | null, row: { toolId: string | null; chatbotId: string | null }) =>
+  !visible ||
+  (row.toolId !== null ? visible.tools.has(row.toolId) : row.chatbotId !== null && visible.chatbots.has(row.chatbotId));
+
+const within = (column: SQLWrapper, ids: Set<string>) =>
+  sql`${column} in (select value from json_each(${JSON.stringify([...ids])}))`;
+
+/**
+ * `sees` in SQL, over the records or over their segments (tools/record-segments.ts), with the ids bound: for
+ * filters a page and its count answer.
+ */
+function visibleCondition(organizationId: string, visible: Visible | null, on: typeof t | typeof s): SQL {
+  const inOrganization = eq(on.organizationId, organizationId);
+  if (!visible) return inOrganization;
+  return and(
+    inOrganization,
+    or(within(on.toolId, visible.tools), and(isNull(on.toolId), within(on.chatbotId, visible.chatbots))),
+  )!;
 }
 
 export interface RecordFilters {
@@ -106,23 +134,23 @@ export async function getRecordForRead(
   toolId?: string,
 ): Promise<ToolExecutionRow> {
   if (!isUuid(id)) throw notFound("Tool execution record not found.");
-  const [[row], segments] = await db.batch([
-    db
-      .select()
-      .from(t)
-      .where(and(eq(t.id, id), toolId ? eq(t.toolId, toolId) : undefined, visibleCondition(access, userId, t))),
-    db
-      .select(segmentColumns)
-      .from(s)
-      .where(
-        and(
-          lte(s.minId, id),
-          gte(s.maxId, id),
-          toolId ? eq(s.toolId, toolId) : undefined,
-          visibleCondition(access, userId, s),
-        ),
-      ),
+  // The record's organization in SQL, the caller's sight of it checked here: the ids and the record read at once.
+  const inOrganization = (on: typeof t | typeof s) => eq(on.organizationId, access.organizationId);
+  const [visible, [found, candidates]] = await Promise.all([
+    visibleIds(db, access, userId),
+    db.batch([
+      db
+        .select()
+        .from(t)
+        .where(and(eq(t.id, id), toolId ? eq(t.toolId, toolId) : undefined, inOrganization(t))),
+      db
+        .select(segmentColumns)
+        .from(s)
+        .where(and(lte(s.minId, id), gte(s.maxId, id), toolId ? eq(s.toolId, toolId) : undefined, inOrganization(s))),
+    ]),
   ]);
+  const row = found.find((r) => sees(visible, r));
+  const segments = candidates.filter((seg) => sees(visible, seg));
   if (row) return row;
   for (const lines of await Promise.all(segments.map((seg) => readToolRecordSegment(env, seg)))) {
     const moved = lines.find((line) => line.id === id);
@@ -144,8 +172,9 @@ export async function listToolExecutionRecords(
   toolId: string | undefined,
   { offset, limit }: PageWindow,
 ): Promise<Page<ToolExecutionRow>> {
-  const where = and(visibleCondition(access, userId, t), recordFilterCondition(filters, toolId));
-  const inRange = and(visibleCondition(access, userId, s), segmentCondition(filters, toolId));
+  const visible = await visibleIds(db, access, userId);
+  const where = and(visibleCondition(access.organizationId, visible, t), recordFilterCondition(filters, toolId));
+  const inRange = and(visibleCondition(access.organizationId, visible, s), segmentCondition(filters, toolId));
   const newest = sql`(select max(${s.maxCreatedAt}) from ${s} where ${inRange})`;
   const order = [desc(t.createdAt), desc(t.id)];
   const [segments, page, [{ n }], older] = await db.batch([
@@ -181,32 +210,40 @@ export async function listToolExecutionRecords(
   });
 }
 
-/** Filter options of the record list: the distinct assistants or tools of the records the caller sees, by name. */
-export function recordOptions(db: Db, access: OrgAccess, userId: string, kind: "chatbots" | "tools", toolId?: string) {
+/**
+ * Filter options of the record list: the distinct assistants or tools of the records the caller sees, by name. The
+ * records' (and their segments') distinct pairs are read beside the caller's ids, then the names by ids.
+ */
+export async function recordOptions(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  kind: "chatbots" | "tools",
+  toolId?: string,
+) {
   // In D1's records or in their segments (same columns, same visibility).
-  const having = (id: SQLWrapper, column: "chatbotId" | "toolId") =>
-    or(
-      ...[t, s].map((on) =>
-        inArray(
-          id,
-          db
-            .select({ id: on[column] })
-            .from(on)
-            .where(and(visibleCondition(access, userId, on), toolId ? eq(on.toolId, toolId) : undefined)),
-        ),
-      ),
-    );
+  const pairs = (on: typeof t | typeof s) =>
+    db
+      .selectDistinct({ chatbotId: on.chatbotId, toolId: on.toolId })
+      .from(on)
+      .where(and(eq(on.organizationId, access.organizationId), toolId ? eq(on.toolId, toolId) : undefined));
+  const [visible, seen] = await Promise.all([visibleIds(db, access, userId), union(pairs(t), pairs(s))]);
+  const ids = new Set<string>();
+  for (const pair of seen) {
+    const id = kind === "chatbots" ? pair.chatbotId : pair.toolId;
+    if (id !== null && sees(visible, pair)) ids.add(id);
+  }
   if (kind === "chatbots") {
     return db
       .select({ id: chatbots.id, name: chatbots.name })
       .from(chatbots)
-      .where(having(chatbots.id, "chatbotId"))
+      .where(within(chatbots.id, ids))
       .orderBy(asc(chatbots.name), asc(chatbots.id));
   }
   return db
     .select({ id: tools.id, name: tools.name, displayName: tools.displayName, toolType: tools.toolType })
     .from(tools)
-    .where(having(tools.id, "toolId"))
+    .where(within(tools.id, ids))
     .orderBy(asc(tools.displayName), asc(tools.id))
     .then((rows) => rows.map((tool) => ({ ...tool, name: tool.name ?? "" })));
 }
