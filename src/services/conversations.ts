@@ -7,7 +7,7 @@ import { countWords } from "./llm/text";
 import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
 import { handsOff } from "./conversation/handoff";
-import { messageFigureWrites, type Question, stretchWrites } from "./statistics/message-figures";
+import { type FiguredAssistant, messageFigureWrites, type Question, stretchWrites } from "./statistics/message-figures";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -132,12 +132,14 @@ export function conversationInserts(db: Db, row: ConversationRow): D1PreparedSta
  * conversation stored together with its first messages (services/conversation/first-turn.ts), in fewer statements: the
  * row
  * inserted as those messages leave it (`afterMessage`; it is this turn's alone, so nothing else can
- * have changed it), one usage upsert when the words fall in the conversation's month.
+ * have changed it), one usage upsert when the words fall in the conversation's month. `assistant`: the conversation's,
+ * as the caller read it (see messageFigureWrites).
  */
 export function newConversationWrites(
   db: Db,
   conversation: ConversationRow,
   rows: ReturnType<typeof messageRow>[],
+  assistant: FiguredAssistant | null,
 ): D1PreparedStatement[] {
   const row = {
     ...rows.reduce(afterMessage, conversation),
@@ -159,7 +161,7 @@ export function newConversationWrites(
   for (const message of rows) {
     statements.push(
       handedOverMessage(db, message),
-      ...messageFigureWrites(db, conversation, message, question),
+      ...messageFigureWrites(db, conversation, message, question, assistant),
       ...stretchWrites(db, conversation, message),
     );
     if (message.type === "incoming") question = message;
@@ -241,15 +243,17 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
  * its figures (rollups, record, handoff stretches: statistics/message-figures.ts; `question` is the latest incoming
  * message before it), the conversation's last message, unread count and title, and for assistant replies the word
  * counts of the assistant and the organization. Run in one batch, which the object awaits before it stores the message
- * and tells of it, so a message is never told of without its effects.
+ * and tells of it, so a message is never told of without its effects. `assistant`: the conversation's, as the caller
+ * read it; needed for an assistant's message only (see messageFigureWrites).
  */
 export function messageWrites(
   db: Db,
   conversation: ConversationRow,
   row: ReturnType<typeof messageRow>,
   question: Question | null,
+  assistant: FiguredAssistant | null,
 ): D1PreparedStatement[] {
-  const stored = messageFigureWrites(db, conversation, row, question);
+  const stored = messageFigureWrites(db, conversation, row, question, assistant);
   // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays
   // as it was.
   if (row.private) return [...stored, ...stretchWrites(db, conversation, row)];
