@@ -1,7 +1,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import { chatbots, conversations, messages } from "../db/schema";
-import { prepared, preparedInsert } from "../db/prepared";
+import { conversations, messages } from "../db/schema";
+import { prepared, preparedInsert, sqlStatement } from "../db/prepared";
 import { uuidv7 } from "../lib/ids";
 import { countWords } from "./llm/text";
 import { currentMonth } from "./organizations";
@@ -111,15 +111,12 @@ const updateAfterMessage = prepared<{
       .where(eq(conversations.id, sql.placeholder("id"))),
   { keepsCaches: true },
 );
-// No cache reads an assistant's word count for anything.
-const addChatbotWords = prepared<{ id: string; words: number }>(
-  (db) =>
-    db
-      .update(chatbots)
-      .set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${sql.placeholder("words")}` })
-      .where(eq(chatbots.id, sql.placeholder("id"))),
-  { keepsCaches: true },
-);
+/** The words of an assistant's replies added to its count (the assistant's `totalWordsCount`). */
+const ADD_CHATBOT_WORDS =
+  "INSERT INTO chatbot_words (chatbot_id, organization_id, words) VALUES (?1, ?2, ?3) " +
+  "ON CONFLICT (chatbot_id) DO UPDATE SET words = words + excluded.words";
+const addChatbotWords = (db: Db, conversation: Pick<ConversationRow, "organizationId">, id: string, words: number) =>
+  sqlStatement(db, ADD_CHATBOT_WORDS).bind(id, conversation.organizationId, words);
 
 /** Statements creating a conversation (and counting it in the month's usage), for one batch (`batch` in
  * db/prepared.ts). */
@@ -167,7 +164,7 @@ export function newConversationWrites(
     if (message.type === "incoming") question = message;
   }
   if (words && conversation.chatbotId) {
-    statements.push(addChatbotWords(db, { id: conversation.chatbotId, words }));
+    statements.push(addChatbotWords(db, conversation, conversation.chatbotId, words));
     if (!sameMonth) statements.push(usageIncrement(db, conversation.organizationId, { words }, last));
   }
   return statements;
@@ -277,7 +274,7 @@ export function messageWrites(
   ];
   if (words && conversation.chatbotId) {
     statements.push(
-      addChatbotWords(db, { id: conversation.chatbotId, words }),
+      addChatbotWords(db, conversation, conversation.chatbotId, words),
       usageIncrement(db, conversation.organizationId, { words }, createdAt),
     );
   }
