@@ -44,7 +44,7 @@ import {
 import type { QueryMetadata } from "../src/services/knowledge/query-scope";
 import type { Cursor } from "../src/lib/pagination";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
-import { feedbackFigureWrites, type Question } from "../src/services/statistics/message-figures";
+import { feedbackFigureWrites, type FiguredAssistant, type Question } from "../src/services/statistics/message-figures";
 import type { ChangeReason } from "../src/services/conversation/inbox-events";
 import { changeEventWrites } from "../src/services/webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/emit";
@@ -266,8 +266,8 @@ export class Conversation extends DurableObject<Bindings> {
         ...said,
         contentPayload: { handoff: { reason: "unanswered", trigger } },
       });
-      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result)
-        .incoming;
+      const message = store.next(conversation, fields);
+      return (await runTurn(store, { conversation, message, context: null, assistant: chatbot }).result).incoming;
     });
   }
 
@@ -323,17 +323,20 @@ export class Conversation extends DurableObject<Bindings> {
    * A message of the assistant's side said outside a turn (the satisfaction question after a
    * resolve, services/conversation/csat.ts): stored in order as the assistant's, leaving the
    * conversation's state as it is (a resolved conversation stays resolved), and delivered like any reply.
+   * `assistant`: the conversation's as the caller read it (read here when not given).
    */
   async say(
     conversationId: string,
     message: MessageInput & { senderId: string | null; senderName: string },
+    assistant: FiguredAssistant | null = null,
   ): Promise<MessageRecord> {
     return this.#exclusive(async () => {
       const { conversation, view } = await this.#load(conversationId);
+      const figured = await this.#figuredAssistant(conversation.chatbotId, assistant);
       const store = this.#store(view);
       const fields = { ...message, type: "outgoing" as const, senderType: "chatbot" as const };
-      return (await runTurn(store, { conversation, message: store.next(conversation, fields), context: null }).result)
-        .incoming;
+      const said = store.next(conversation, fields);
+      return (await runTurn(store, { conversation, message: said, context: null, assistant: figured }).result).incoming;
     });
   }
 
@@ -408,19 +411,24 @@ export class Conversation extends DurableObject<Bindings> {
    * A visitor's rating of the assistant's answer `messageId` in `conversation` (one of the visitor's, as the widget's
    * route read it): its figures stored in D1 (statistics/message-figures.ts), then the rating in this object's store,
    * one rating at a time (#columnWrite), so each counts the change it makes. The answer as rated and the dislikes since
-   * the assistant last handed off; null when the conversation has no such answer.
+   * the assistant last handed off; null when the conversation has no such answer. `assistant`: the conversation's as
+   * the caller read it (read here when not given).
    */
   rate(
     conversation: RatedConversation,
     messageId: string,
     feedback: "like" | "dislike" | null,
+    assistant: FiguredAssistant | null = null,
   ): Promise<{ message: MessageRow; dislikes: number } | null> {
     return this.#columnWrite(async () => {
       await this.#messages.sync(conversation.id, conversation.organizationId);
       const message = this.#messages.find(conversation.organizationId, conversation.id, messageId);
       if (message?.senderType !== "chatbot") return null;
       if (message.feedback !== feedback) {
-        const figures = feedbackFigureWrites(this.#db, conversation, message, message.feedback, feedback);
+        const figured = await this.#figuredAssistant(conversation.chatbotId, assistant);
+        const figures = figured
+          ? feedbackFigureWrites(this.#db, conversation, message, message.feedback, feedback, figured)
+          : [];
         if (figures.length) await batch(this.#db, figures);
         this.#messages.setFeedback(messageId, feedback);
       }
@@ -564,6 +572,27 @@ export class Conversation extends DurableObject<Bindings> {
     };
   }
 
+  /**
+   * What the figures of an assistant's message take of the conversation's assistant (message-figures.ts): the caller's
+   * row when it is that assistant's, else read; none when the conversation has no assistant (or it is deleted).
+   */
+  async #figuredAssistant(
+    chatbotId: string | null,
+    given: FiguredAssistant | null,
+  ): Promise<FiguredAssistant | undefined> {
+    if (!chatbotId) return undefined;
+    if (given?.id === chatbotId) return given;
+    const [row] = await this.#db
+      .select({
+        id: chatbots.id,
+        largeLanguageModelId: chatbots.largeLanguageModelId,
+        enableEvaluation: chatbots.enableEvaluation,
+      })
+      .from(chatbots)
+      .where(eq(chatbots.id, chatbotId));
+    return row;
+  }
+
   async #assistant(chatbotId: string): Promise<Assistant> {
     const [[row], knowledgeBases] = await Promise.all([
       this.#db
@@ -694,10 +723,10 @@ export class Conversation extends DurableObject<Bindings> {
       db: this.#db,
       waitUntil: (p) => this.ctx.waitUntil(p),
       next: (conversation, fields) => this.#prepare(conversation, fields),
-      write: (row, before, after, shown) => {
+      write: (row, before, after, shown, assistant) => {
         const first = creates;
         creates = false;
-        return this.#commit(row, first, before, view, after, shown);
+        return this.#commit(row, first, before, view, after, shown, assistant);
       },
       watch: (conversationId, replyId, message) => this.#watch(conversationId, replyId, message),
     };
@@ -761,6 +790,7 @@ export class Conversation extends DurableObject<Bindings> {
     view: number,
     after: Promise<unknown>,
     shown?: Promise<unknown>,
+    assistant?: FiguredAssistant,
   ): Writing {
     const db = this.#db;
     const queued = after.then(() => {
@@ -772,7 +802,7 @@ export class Conversation extends DurableObject<Bindings> {
       const written = this.#writes.write(
         [
           ...(creates ? conversationInserts(db, conversation) : []),
-          ...messageWrites(db, conversation, row, question),
+          ...messageWrites(db, conversation, row, question, assistant ?? null),
           ...effects.statements,
         ],
         view,

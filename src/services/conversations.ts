@@ -1,13 +1,13 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import { chatbots, conversations, messages } from "../db/schema";
-import { prepared, preparedInsert } from "../db/prepared";
+import { conversations, messages } from "../db/schema";
+import { prepared, preparedInsert, sqlStatement } from "../db/prepared";
 import { uuidv7 } from "../lib/ids";
 import { countWords } from "./llm/text";
 import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
 import { handsOff } from "./conversation/handoff";
-import { messageFigureWrites, type Question, stretchWrites } from "./statistics/message-figures";
+import { type FiguredAssistant, messageFigureWrites, type Question, stretchWrites } from "./statistics/message-figures";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -111,15 +111,12 @@ const updateAfterMessage = prepared<{
       .where(eq(conversations.id, sql.placeholder("id"))),
   { keepsCaches: true },
 );
-// No cache reads an assistant's word count for anything.
-const addChatbotWords = prepared<{ id: string; words: number }>(
-  (db) =>
-    db
-      .update(chatbots)
-      .set({ totalWordsCount: sql`${chatbots.totalWordsCount} + ${sql.placeholder("words")}` })
-      .where(eq(chatbots.id, sql.placeholder("id"))),
-  { keepsCaches: true },
-);
+/** The words of an assistant's replies added to its count (the assistant's `totalWordsCount`). */
+const ADD_CHATBOT_WORDS =
+  "INSERT INTO chatbot_words (chatbot_id, organization_id, words) VALUES (?1, ?2, ?3) " +
+  "ON CONFLICT (chatbot_id) DO UPDATE SET words = words + excluded.words";
+const addChatbotWords = (db: Db, conversation: Pick<ConversationRow, "organizationId">, id: string, words: number) =>
+  sqlStatement(db, ADD_CHATBOT_WORDS).bind(id, conversation.organizationId, words);
 
 /** Statements creating a conversation (and counting it in the month's usage), for one batch (`batch` in
  * db/prepared.ts). */
@@ -132,12 +129,14 @@ export function conversationInserts(db: Db, row: ConversationRow): D1PreparedSta
  * conversation stored together with its first messages (services/conversation/first-turn.ts), in fewer statements: the
  * row
  * inserted as those messages leave it (`afterMessage`; it is this turn's alone, so nothing else can
- * have changed it), one usage upsert when the words fall in the conversation's month.
+ * have changed it), one usage upsert when the words fall in the conversation's month. `assistant`: the conversation's,
+ * as the caller read it (see messageFigureWrites).
  */
 export function newConversationWrites(
   db: Db,
   conversation: ConversationRow,
   rows: ReturnType<typeof messageRow>[],
+  assistant: FiguredAssistant | null,
 ): D1PreparedStatement[] {
   const row = {
     ...rows.reduce(afterMessage, conversation),
@@ -159,13 +158,13 @@ export function newConversationWrites(
   for (const message of rows) {
     statements.push(
       handedOverMessage(db, message),
-      ...messageFigureWrites(db, conversation, message, question),
+      ...messageFigureWrites(db, conversation, message, question, assistant),
       ...stretchWrites(db, conversation, message),
     );
     if (message.type === "incoming") question = message;
   }
   if (words && conversation.chatbotId) {
-    statements.push(addChatbotWords(db, { id: conversation.chatbotId, words }));
+    statements.push(addChatbotWords(db, conversation, conversation.chatbotId, words));
     if (!sameMonth) statements.push(usageIncrement(db, conversation.organizationId, { words }, last));
   }
   return statements;
@@ -241,15 +240,17 @@ export function messageRow(message: NewMessage & { id: string; sequence: number 
  * its figures (rollups, record, handoff stretches: statistics/message-figures.ts; `question` is the latest incoming
  * message before it), the conversation's last message, unread count and title, and for assistant replies the word
  * counts of the assistant and the organization. Run in one batch, which the object awaits before it stores the message
- * and tells of it, so a message is never told of without its effects.
+ * and tells of it, so a message is never told of without its effects. `assistant`: the conversation's, as the caller
+ * read it; needed for an assistant's message only (see messageFigureWrites).
  */
 export function messageWrites(
   db: Db,
   conversation: ConversationRow,
   row: ReturnType<typeof messageRow>,
   question: Question | null,
+  assistant: FiguredAssistant | null,
 ): D1PreparedStatement[] {
-  const stored = messageFigureWrites(db, conversation, row, question);
+  const stored = messageFigureWrites(db, conversation, row, question, assistant);
   // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays
   // as it was.
   if (row.private) return [...stored, ...stretchWrites(db, conversation, row)];
@@ -273,7 +274,7 @@ export function messageWrites(
   ];
   if (words && conversation.chatbotId) {
     statements.push(
-      addChatbotWords(db, { id: conversation.chatbotId, words }),
+      addChatbotWords(db, conversation, conversation.chatbotId, words),
       usageIncrement(db, conversation.organizationId, { words }, createdAt),
     );
   }

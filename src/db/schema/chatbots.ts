@@ -33,6 +33,7 @@ export const chatbots = sqliteTable(
     replyMode: text("reply_mode", { enum: REPLY_MODES }).notNull().default("normal"),
     template: text("template"),
     unanswerableTemplate: text("unanswerable_template"),
+    /** Unused since migration 0039: the count is `chatbot_words` (statistics.ts), in the organization's data plane. */
     totalWordsCount: integer("total_words_count").notNull().default(0),
     outputMode: text("output_mode", { enum: OUTPUT_MODES }).notNull().default("text"),
     rawOutputFormat: json<Record<string, unknown>>("raw_output_format"),

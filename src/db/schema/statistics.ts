@@ -62,6 +62,17 @@ export const usageHourlyContacts = sqliteTable(
   (t) => [primaryKey({ columns: [t.chatbotId, t.hour, t.contactId] })],
 );
 
+/**
+ * The words each assistant's replies have used so far (the assistant's `totalWordsCount`): added to in the message's
+ * batch (services/conversations.ts), which writes the organization's data plane only; `chatbots.total_words_count`
+ * (configuration, in the control plane) is no longer written. No key to `chatbots`: the two planes part.
+ */
+export const chatbotWords = sqliteTable("chatbot_words", {
+  chatbotId: text("chatbot_id").primaryKey(),
+  organizationId: belongsTo("organization_id", () => organizations.id),
+  words: integer("words").notNull().default(0),
+});
+
 export const EVALUATION_STATUSES = ["pending", "done", "failed"] as const;
 
 /**

@@ -1,7 +1,7 @@
 // Everything an assistant record shows besides its own columns, read for a page of assistants at once.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../env";
-import { chatbotKnowledgeBases, groups, inboxes, knowledgeBases, models } from "../../db/schema";
+import { chatbotKnowledgeBases, chatbotWords, groups, inboxes, knowledgeBases, models } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
 import { chatbotToolLinks } from "../tools/chatbot-tools";
@@ -23,6 +23,8 @@ export interface ChatbotView {
   tools: IdName[];
   skills: IdName[];
   canManage: boolean;
+  /** Words its replies have used (chatbot_words, the organization's data plane). */
+  totalWordsCount: number;
 }
 
 export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
@@ -30,7 +32,7 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
   const modelIds = rows
     .flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId])
     .filter((x): x is string => !!x);
-  const [creatorOf, modelNames, groupsOf, defaults, basesOf, toolsOf, skillsOf] = await Promise.all([
+  const [creatorOf, modelNames, groupsOf, defaults, basesOf, toolsOf, skillsOf, words] = await Promise.all([
     creatorsOf(db, rows),
     inChunks(modelIds, (ids) =>
       db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids)),
@@ -58,7 +60,14 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
     }),
     chatbotToolLinks(db, botIds),
     chatbotSkillLinks(db, botIds),
+    inChunks(botIds, (ids) =>
+      db
+        .select({ chatbotId: chatbotWords.chatbotId, words: chatbotWords.words })
+        .from(chatbotWords)
+        .where(inArray(chatbotWords.chatbotId, ids)),
+    ),
   ]);
+  const wordsOf = new Map(words.map((w) => [w.chatbotId, w.words]));
   const names = new Map(modelNames.map((x) => [x.id, x.name]));
   const ref = (id: string | null) => (id ? { id, name: names.get(id) ?? "" } : null);
   const canManage = can(access, "chatbot.manage");
@@ -76,6 +85,7 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
       defaultInbox: inbox ? { id: inbox.id, name: inbox.name } : null,
       tools: toolsOf(row.id),
       skills: skillsOf(row.id),
+      totalWordsCount: wordsOf.get(row.id) ?? 0,
       canManage,
     };
   });

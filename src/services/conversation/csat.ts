@@ -93,16 +93,25 @@ export async function askForRating(
   if (!latest || isRatingAsk(latest.contentPayload)) return;
   const [bot] = conversation.chatbotId
     ? await db
-        .select({ id: chatbots.id, name: chatbots.name })
+        .select({
+          id: chatbots.id,
+          name: chatbots.name,
+          largeLanguageModelId: chatbots.largeLanguageModelId,
+          enableEvaluation: chatbots.enableEvaluation,
+        })
         .from(chatbots)
         .where(eq(chatbots.id, conversation.chatbotId))
     : [];
-  await conversationObject(env, conversation.id).say(conversation.id, {
-    content: inLanguage(QUESTIONS, visitor?.content ?? ""),
-    contentPayload: { ...CSAT_ASK },
-    senderId: bot?.id ?? null,
-    senderName: bot?.name ?? "",
-  });
+  await conversationObject(env, conversation.id).say(
+    conversation.id,
+    {
+      content: inLanguage(QUESTIONS, visitor?.content ?? ""),
+      contentPayload: { ...CSAT_ASK },
+      senderId: bot?.id ?? null,
+      senderName: bot?.name ?? "",
+    },
+    bot ?? null,
+  );
 }
 
 /**

@@ -27,7 +27,7 @@ import type { QueryMetadata } from "../knowledge/query-scope";
 import { messageRecord } from "../records/messages";
 import { SseWriter } from "../sse";
 import { effectStatements, runStored } from "./effects";
-import type { Question } from "../statistics/message-figures";
+import type { FiguredAssistant, Question } from "../statistics/message-figures";
 import { runTurn, type Assistant, type MessageFields, type TurnStore, type Writing } from "./turn";
 import type { TurnResult } from "./turn-result";
 
@@ -66,7 +66,8 @@ export function answerFirstTurn(
   waitUntil: (p: Promise<unknown>) => void,
   turn: FirstTurn,
 ): Promise<TurnResult> {
-  return run(new FirstTurnStore(env, db, waitUntil, turn.conversation, false), turn, null).result;
+  return run(new FirstTurnStore(env, db, waitUntil, turn.conversation, turn.assistant.chatbot, false), turn, null)
+    .result;
 }
 
 /**
@@ -88,7 +89,11 @@ export async function streamFirstTurn(
   const sse = new SseWriter();
   // The turn goes on, and is stored, should the client leave.
   waitUntil(
-    run(new FirstTurnStore(env, db, waitUntil, turn.conversation, true), turn, sse).result.catch(() => undefined),
+    run(
+      new FirstTurnStore(env, db, waitUntil, turn.conversation, turn.assistant.chatbot, true),
+      turn,
+      sse,
+    ).result.catch(() => undefined),
   );
   // Handed over once the model has begun to answer (or the turn has ended): a response returned
   // sooner runs the rest of the request (its log line, the response's start) ahead of the model's
@@ -123,6 +128,7 @@ class FirstTurnStore implements TurnStore {
     readonly db: Db,
     readonly waitUntil: (p: Promise<unknown>) => void,
     readonly conversation: ConversationRow,
+    readonly assistant: FiguredAssistant,
     readonly streamed: boolean,
   ) {}
 
@@ -181,7 +187,7 @@ class FirstTurnStore implements TurnStore {
       const before = this.#written;
       this.#written = [...before, ...rows];
       this.#writing = this.#writing
-        .then(() => storeTurn(this.env, this.db, this.waitUntil, this.conversation, rows, before))
+        .then(() => storeTurn(this.env, this.db, this.waitUntil, this.conversation, this.assistant, rows, before))
         .then(
           () =>
             kept.forEach((k) => {
@@ -200,23 +206,24 @@ class FirstTurnStore implements TurnStore {
 /**
  * Stores messages of a conversation created by a first turn run here, with what their effects store
  * beside them (the webhook outbox), in one batch, then runs the effects (effects.ts). `stored`: this
- * conversation's messages already stored (none: the conversation is stored with `rows`).
+ * conversation's messages already stored (none: the conversation is stored with `rows`). `assistant`: the turn's.
  */
 async function storeTurn(
   env: Bindings,
   db: Db,
   waitUntil: (p: Promise<unknown>) => void,
   conversation: ConversationRow,
+  assistant: FiguredAssistant,
   rows: MessageRow[],
   stored: MessageRow[],
 ) {
   const creates = !stored.length;
-  const writes = creates ? newConversationWrites(db, conversation, rows) : [];
+  const writes = creates ? newConversationWrites(db, conversation, rows, assistant) : [];
   let state = stored.reduce(afterMessage, conversation);
   let question: Question | null = null;
   for (const m of stored) if (m.type === "incoming") question = m;
   const entries = rows.map((row) => {
-    if (!creates) writes.push(handedOverMessage(db, row), ...messageWrites(db, state, row, question));
+    if (!creates) writes.push(handedOverMessage(db, row), ...messageWrites(db, state, row, question, assistant));
     if (row.type === "incoming") question = row;
     const before = state;
     state = afterMessage(state, row);

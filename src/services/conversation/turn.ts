@@ -19,6 +19,7 @@ import { inboxes } from "../../db/schema";
 import { isOpen, nextOpening } from "../business-hours";
 import { clockNow } from "../../lib/clock";
 import { turnError, type TurnResult } from "./turn-result";
+import type { FiguredAssistant } from "../statistics/message-figures";
 
 /**
  * How long after the model is asked a streamed turn stores the visitor's message
@@ -63,9 +64,16 @@ export interface TurnStore {
   /**
    * Stores `row` (`before`: the conversation as the message before it left it), and runs its
    * effects once stored, after `shown`. `after` settles when it may be written at the earliest; a
-   * store may keep it longer, to store it in one batch with the turn's next message or at `end`.
+   * store may keep it longer, to store it in one batch with the turn's next message or at `end`. `assistant`: the
+   * conversation's as read for this message, which an assistant's message is counted with (message-figures.ts).
    */
-  write(row: MessageRow, before: ConversationRow, after: Promise<unknown>, shown?: Promise<unknown>): Writing;
+  write(
+    row: MessageRow,
+    before: ConversationRow,
+    after: Promise<unknown>,
+    shown?: Promise<unknown>,
+    assistant?: FiguredAssistant,
+  ): Writing;
   /** The turn is over (its reply stored, or failed): what the store still keeps is written now. */
   end?(): void;
   /** Watchers of the conversation (its object's subscribers), told of a reply while it is produced. */
@@ -93,6 +101,8 @@ export interface Turn {
   stream?: SseWriter | null;
   /** The request's id (`X-Request-Id`), carried by a stream's `event: error` and the failure's log line. */
   requestId?: string;
+  /** The conversation's assistant, for a message of the assistant's side said outside a reply (see TurnStore.write). */
+  assistant?: FiguredAssistant;
 }
 
 export interface TurnRun {
@@ -116,7 +126,7 @@ export function runTurn(store: TurnStore, turn: Turn): TurnRun {
   // when the reply ends or fails if sooner. Otherwise it may be written while the model answers.
   if (context && stream) setTimeout(release, VISITOR_WRITE_DELAY_MS);
   else release();
-  const written = store.write(message, conversation, released);
+  const written = store.write(message, conversation, released, undefined, turn.assistant);
   if (!context) {
     const result = written.stored.then(
       (): TurnResult => ({
@@ -218,7 +228,7 @@ export async function answer(
   const row = store.next(conversation, replyFields(context.chatbot, answeredBy, replyId, reply));
   // Stored as the visitor's message left the conversation (the same statements; the live inbox shows that state).
   const afterIncoming = afterMessage(conversation, incoming);
-  const written = store.write(row, afterIncoming, visitor.queued, watch?.shown());
+  const written = store.write(row, afterIncoming, visitor.queued, watch?.shown(), context.chatbot);
   await written.queued;
   const result = written.stored.then(
     (stored): TurnResult => {

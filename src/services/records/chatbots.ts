@@ -124,7 +124,7 @@ export const chatbotRecord = (v: ChatbotView): ChatbotRecord => ({
   replyMode: v.row.replyMode,
   template: v.row.template,
   unanswerableTemplate: v.row.unanswerableTemplate,
-  totalWordsCount: v.row.totalWordsCount,
+  totalWordsCount: v.totalWordsCount,
   outputMode: v.row.outputMode,
   rawOutputFormat: v.row.rawOutputFormat,
   databaseUrl: maskDatabaseUrl(v.row.databaseUrl),

@@ -4,16 +4,17 @@
 // (conversation_handoffs). Triggers on D1 `messages` wrote them until messages began to leave D1;
 // these are the triggers' statements with the message's values as parameters, which the message's
 // writer stores in the message's batch. The conversation's fields come from the writer's row (an
-// organization, assistant, contact, creator and test flag never change); the assistant's row stays
-// in the query (configuration, in D1): its model is a reply's when the reply names none, its
-// evaluation setting marks the record, and a deleted assistant (the conversation's `chatbot_id`
-// set null) counts nothing, as the triggers did.
+// organization, assistant, contact, creator and test flag never change). What they take of the assistant
+// (configuration, which stays in the control plane while these tables move to the organization's shard) is bound
+// from the row its caller read: its model is a reply's when the reply names none, its evaluation setting marks the
+// record. A deleted assistant sets the conversation's `chatbot_id` null, which then counts nothing.
 import { sqlStatement } from "../../db/prepared";
 import { messages } from "../../db/schema";
 import type { Db } from "../../env";
 import { isObject } from "../../lib/json";
 import { hourOf } from "./buckets";
 import type { ConversationRow, MessageRow, NewMessage } from "../conversations";
+import type { ChatbotRow } from "../chatbots/visibility";
 
 const HANDOFF_REASONS = ["visitor_request", "unanswered", "tool"];
 
@@ -39,6 +40,9 @@ export type FiguredMessage = Pick<
   | "outputTokens"
 > & { id: string; createdAt: number; wordsCount: number };
 
+/** What the figures take of the conversation's assistant, as its caller read it. */
+export type FiguredAssistant = Pick<ChatbotRow, "id" | "largeLanguageModelId" | "enableEvaluation">;
+
 type Conversation = Pick<
   ConversationRow,
   "id" | "organizationId" | "chatbotId" | "contactId" | "createdById" | "isTest"
@@ -47,8 +51,7 @@ type Conversation = Pick<
 const rollup = (table: "usage_hourly" | "usage_hourly_tests") =>
   `INSERT INTO ${table} (organization_id, chatbot_id, hour, member_id, model_id, incoming_messages, ` +
   "outgoing_messages, replies, reply_ms, tool_calls, requests, input_tokens, output_tokens, words, likes, dislikes) " +
-  "SELECT ?1, b.id, ?2, ?3, coalesce(?4, b.large_language_model_id, ''), ?5, ?6, ?7, ?8, ?9, ?7, ?10, ?11, ?12, " +
-  "?13, ?14 FROM chatbots b WHERE b.id = ?15 " +
+  "VALUES (?1, ?15, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?7, ?10, ?11, ?12, ?13, ?14) " +
   "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
   "incoming_messages = incoming_messages + excluded.incoming_messages, " +
   "outgoing_messages = outgoing_messages + excluded.outgoing_messages, replies = replies + excluded.replies, " +
@@ -60,16 +63,14 @@ const ROLLUP = rollup("usage_hourly");
 const ROLLUP_TESTS = rollup("usage_hourly_tests");
 
 const CONTACT =
-  "INSERT OR IGNORE INTO usage_hourly_contacts (organization_id, chatbot_id, hour, contact_id) " +
-  "SELECT ?1, b.id, ?2, ?3 FROM chatbots b WHERE b.id = ?4";
+  "INSERT OR IGNORE INTO usage_hourly_contacts (organization_id, chatbot_id, hour, contact_id) VALUES (?1, ?4, ?2, ?3)";
 
 // A reply answering a question recorded already (its failure, or an earlier reply: a tool call's
 // continuation, an owed reply's retry) takes its record over, clearing the failure.
 const RECORD =
   "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, contact_id, reply_message_id, " +
   "input_message, output_message, context, reply_ms, error, created_at, answered_at, evaluation_status) " +
-  "SELECT ?1, ?2, b.id, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, CASE WHEN b.enable_evaluation THEN 'pending' END " +
-  "FROM chatbots b WHERE b.id = ?12 " +
+  "VALUES (?1, ?2, ?12, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?13) " +
   "ON CONFLICT (id) DO UPDATE SET reply_message_id = excluded.reply_message_id, " +
   "output_message = excluded.output_message, context = excluded.context, reply_ms = excluded.reply_ms, " +
   "error = NULL, answered_at = excluded.answered_at, evaluation_status = excluded.evaluation_status";
@@ -89,8 +90,7 @@ const HANDOFF_REASON =
 
 const feedbackRollup = (table: "usage_hourly" | "usage_hourly_tests") =>
   `INSERT INTO ${table} (organization_id, chatbot_id, hour, member_id, model_id, likes, dislikes) ` +
-  "SELECT ?1, b.id, ?2, ?3, coalesce(?4, b.large_language_model_id, ''), ?5, ?6 FROM chatbots b " +
-  "WHERE b.id = ?7 " +
+  "VALUES (?1, ?7, ?2, ?3, ?4, ?5, ?6) " +
   "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
   "likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes";
 const FEEDBACK = feedbackRollup("usage_hourly");
@@ -109,20 +109,35 @@ function handoffReasonOf(payload: unknown): string | null {
   return typeof reason === "string" && HANDOFF_REASONS.includes(reason) ? reason : null;
 }
 
-/** The model a message counts under: an assistant reply's (its own, else the assistant's current: null), '' else. */
-const modelOf = (message: Pick<NewMessage, "senderType" | "modelId">) =>
-  message.senderType === "chatbot" ? (message.modelId ?? null) : "";
+/**
+ * The model a message counts under: an assistant's message's (its own, else the assistant's), '' else. The assistant
+ * must be given for an assistant's message: without it the figures would count under no model.
+ */
+function modelOf(message: Pick<NewMessage, "senderType" | "modelId">, assistant: FiguredAssistant | null): string {
+  if (message.senderType !== "chatbot") return "";
+  if (message.modelId != null) return message.modelId;
+  if (!assistant) throw new Error("an assistant's message is counted with its assistant's row");
+  return assistant.largeLanguageModelId;
+}
+
+/** Whether an assistant's new records wait for evaluation. */
+function evaluated(assistant: FiguredAssistant | null): boolean {
+  if (!assistant) throw new Error("an assistant's record is written with its assistant's row");
+  return assistant.enableEvaluation;
+}
 
 /**
  * The figures' statements for one stored message, to store in its batch before the conversation's
  * row changes (stretchWrites follow that change). `question`: the latest incoming message before it
- * (see Question). Private notes count in the rollups as every message does.
+ * (see Question). Private notes count in the rollups as every message does. `assistant`: the conversation's, as the
+ * caller read it; needed for an assistant's message only (its model, its record's evaluation).
  */
 export function messageFigureWrites(
   db: Db,
   conversation: Conversation,
   message: FiguredMessage,
   question: Question | null,
+  assistant: FiguredAssistant | null,
 ): D1PreparedStatement[] {
   const statements: D1PreparedStatement[] = [];
   const { chatbotId } = conversation;
@@ -133,7 +148,7 @@ export function messageFigureWrites(
       conversation.organizationId,
       hour,
       conversation.createdById ?? "",
-      modelOf(message),
+      modelOf(message, assistant),
       Number(message.type === "incoming"),
       Number(message.type === "outgoing"),
       Number(reply),
@@ -169,6 +184,7 @@ export function messageFigureWrites(
           question.createdAt,
           message.createdAt,
           chatbotId,
+          evaluated(assistant) ? "pending" : null,
         ),
       );
     }
@@ -195,7 +211,7 @@ export function stretchWrites(db: Db, conversation: Pick<Conversation, "id">, me
  * A rating's change (`before` to `after`) in the rollups: it counts in the hour (and model row) of
  * the message it rates. Written by the conversation's object, which rates one message at a time and
  * reads `before` from its own store (durable-objects/conversation.ts, `rate`), so two ratings at
- * once count as the two changes they are.
+ * once count as the two changes they are. `assistant`: the conversation's (see messageFigureWrites).
  */
 export function feedbackFigureWrites(
   db: Db,
@@ -203,13 +219,14 @@ export function feedbackFigureWrites(
   message: Pick<MessageRow, "senderType" | "modelId" | "createdAt">,
   before: string | null,
   after: string | null,
+  assistant: FiguredAssistant | null,
 ): D1PreparedStatement[] {
   if (!conversation.chatbotId || before === after) return [];
   const values = [
     conversation.organizationId,
     hourOf(message.createdAt),
     conversation.createdById ?? "",
-    modelOf(message),
+    modelOf(message, assistant),
     Number(after === "like") - Number(before === "like"),
     Number(after === "dislike") - Number(before === "dislike"),
     conversation.chatbotId,

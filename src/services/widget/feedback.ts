@@ -44,7 +44,14 @@ export async function rateAnswer(
     .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
   for (let i = 0; i < mine.length; i += ASKED_AT_ONCE) {
     const asked = mine.slice(i, i + ASKED_AT_ONCE);
-    const rated = await Promise.all(asked.map((c) => conversationObject(env, c.id).rate(c, messageId, feedback)));
+    // The web chat's assistant, read with it, is the conversations' unless changed since (the object reads it then).
+    const bot = chat.assistant?.chatbot;
+    const assistant = bot
+      ? { id: bot.id, largeLanguageModelId: bot.largeLanguageModelId, enableEvaluation: bot.enableEvaluation }
+      : null;
+    const rated = await Promise.all(
+      asked.map((c) => conversationObject(env, c.id).rate(c, messageId, feedback, assistant)),
+    );
     // A stored row through RPC (its JSON columns are `unknown`, which RPC's types cannot name).
     const found = rated.find((r) => r !== null) as unknown as { message: MessageRow; dislikes: number } | undefined;
     if (!found) continue;

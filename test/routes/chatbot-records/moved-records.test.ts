@@ -17,7 +17,7 @@ import { db, seedOwner, type Actor } from "../../harness";
 import { bodyOf, problemWithoutRequestOf } from "../../support/api";
 import { createChatbot } from "../../fixtures/chatbots";
 import { readXlsx } from "../members/helpers";
-import { seedContact, seedConversation, utc } from "../statistics/helpers";
+import { figuredAssistant, seedContact, seedConversation, utc } from "../statistics/helpers";
 
 /**
  * Settled records move from D1 to hourly R2 segments (services/statistics/record-segments.ts); the list and the
@@ -325,5 +325,6 @@ async function answerAgain(owner: Actor, record: RecordLine, answer: string) {
     createdAt: Date.now(),
   };
   const question = { id: record.id, createdAt: record.createdAt, content: record.inputMessage };
-  await env.DB.batch(messageFigureWrites(db(), conversation, reply, question));
+  const assistant = await figuredAssistant(record.chatbotId);
+  await env.DB.batch(messageFigureWrites(db(), conversation, reply, question, assistant));
 }

@@ -5,7 +5,7 @@ import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { getDb } from "../../../src/db";
 import { batch } from "../../../src/db/prepared";
 import { feedbackFigureWrites } from "../../../src/services/statistics/message-figures";
-import { ok, seedContact, seedConversation, utc } from "./helpers";
+import { figuredAssistant, ok, seedContact, seedConversation, utc } from "./helpers";
 
 type Migration = { name: string; queries: string[] };
 
@@ -52,8 +52,9 @@ async function rateInD1(messageId: string, feedback: "like" | "dislike") {
     >();
   const db = getDb(env.DB);
   const conversation = { ...row!, isTest: Boolean(row!.isTest) };
+  const assistant = row!.chatbotId ? await figuredAssistant(row!.chatbotId) : null;
   await batch(db, [
-    ...feedbackFigureWrites(db, conversation, row!, row!.feedback, feedback),
+    ...feedbackFigureWrites(db, conversation, row!, row!.feedback, feedback, assistant),
     env.DB.prepare("UPDATE messages SET feedback = ? WHERE id = ?").bind(feedback, messageId),
   ]);
 }

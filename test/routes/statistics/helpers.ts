@@ -4,6 +4,7 @@ import { getDb } from "../../../src/db";
 import { uuidv7 } from "../../../src/lib/ids";
 import { newConversation } from "../../../src/services/conversations";
 import {
+  type FiguredAssistant,
   type FiguredMessage,
   messageFigureWrites,
   type Question,
@@ -40,6 +41,17 @@ export async function okPage<K extends Operation>(res: Response) {
 export async function okList<K extends Operation>(res: Response) {
   expect(res.status, await res.clone().text()).toBe(200);
   return listOf<K>(res);
+}
+
+/** What the figures take of an assistant, read as the conversation's writer reads it (message-figures.ts). */
+export async function figuredAssistant(chatbotId: string): Promise<FiguredAssistant | null> {
+  const row = await env.DB.prepare(
+    "SELECT id, large_language_model_id AS largeLanguageModelId, enable_evaluation AS enableEvaluation " +
+      "FROM chatbots WHERE id = ?",
+  )
+    .bind(chatbotId)
+    .first<{ id: string; largeLanguageModelId: string; enableEvaluation: number }>();
+  return row && { ...row, enableEvaluation: Boolean(row.enableEvaluation) };
 }
 
 export interface Turn {
@@ -92,6 +104,7 @@ export async function seedConversation(
   ];
   let sequence = 0;
   let question: Question | null = null;
+  const assistant = await figuredAssistant(chatbotId);
   const insert = env.DB.prepare(
     "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
       "content, content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, " +
@@ -117,7 +130,7 @@ export async function seedConversation(
         message.outputTokens ?? null,
         message.createdAt,
       ),
-      ...messageFigureWrites(db, conversation, message, question),
+      ...messageFigureWrites(db, conversation, message, question, assistant),
     );
     if (message.type === "incoming") question = message;
   };
