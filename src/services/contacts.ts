@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
 import { CHANNEL_TYPES, contactInboxes, contacts, contactTags, inboxes, tags } from "../db/schema";
@@ -6,7 +6,7 @@ import { type PageWindow, paginate } from "../db/paginate";
 import { encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
-import { chunk, contains, likePattern } from "../lib/sql";
+import { chunk, contains, inList, likePattern } from "../lib/sql";
 import type { QueryMetadata } from "./knowledge/query-scope";
 import { contactRecord } from "./records/contacts";
 
@@ -22,10 +22,6 @@ export interface ContactView {
   /** By name. */
   tags: TagRow[];
 }
-
-/** `column IN (...)` with the whole list bound as one JSON parameter (D1 binds at most 100). */
-const inList = (column: SQLWrapper, values: string[]) =>
-  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
 function groupBy<T extends { contactId: string }, V>(rows: T[], value: (row: T) => V) {
   const out = new Map<string, V[]>();
