@@ -10,7 +10,7 @@ import { chatbotSkillStatements } from "../skills/write";
 import { linkStatements } from "../links";
 import type { ChatbotRow } from "./visibility";
 import type { ChatbotColumns } from "./rules";
-import { forgetChatbotConversations } from "../conversation/forget";
+import { forgetInboxConversations } from "../conversation/forget";
 
 const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.now()) =>
   chunk(groupIds, 20).map((part) =>
@@ -103,9 +103,16 @@ export async function updateChatbot(
 /** Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without
  * assistant. */
 export async function deleteChatbot(db: Db, id: string) {
-  await db.batch([
-    forgetChatbotConversations(db, id),
+  // The default inbox first, then the batch names its conversations by it: the inbox is configuration, kept apart
+  // from the conversations (docs/scale.md §5 step 4). An assistant's default inbox is created with it, never after.
+  const defaults = await db
+    .select({ id: inboxes.id })
+    .from(inboxes)
+    .where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true)));
+  const writes: BatchItem<"sqlite">[] = [
+    ...defaults.map((inbox) => forgetInboxConversations(db, inbox.id)),
     db.delete(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true))),
     db.delete(chatbots).where(eq(chatbots.id, id)),
-  ]);
+  ];
+  await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 }

@@ -1,8 +1,8 @@
 // A deleted conversation's messages live in its object's storage, not in D1 (docs/decisions.md, "Messages in the
 // conversation object"): the batch that deletes conversations (with their inbox, assistant or organization) names
 // them in `forgotten_conversations`, and the housekeeping cron has each object forget its storage.
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { conversations, forgottenConversations, inboxes } from "../../db/schema";
+import { eq, inArray, sql, type SQL } from "drizzle-orm";
+import { conversations, forgottenConversations } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { chunk } from "../../lib/sql";
 import { eachConversationObject } from "../conversations";
@@ -27,19 +27,6 @@ export const forgetInboxConversations = (db: Db, inboxId: string) =>
 
 export const forgetOrganizationConversations = (db: Db, organizationId: string) =>
   forgetWhere(db, eq(conversations.organizationId, organizationId));
-
-/** The conversations of the assistant's default inbox (deleted with it). */
-export const forgetChatbotConversations = (db: Db, chatbotId: string) =>
-  forgetWhere(
-    db,
-    inArray(
-      conversations.inboxId,
-      db
-        .select({ id: inboxes.id })
-        .from(inboxes)
-        .where(and(eq(inboxes.chatbotId, chatbotId), eq(inboxes.isDefault, true))),
-    ),
-  );
 
 /**
  * Has the objects of up to `perRun` deleted conversations forget their storage (Conversation.forget), then drops
