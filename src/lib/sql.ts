@@ -6,6 +6,10 @@ export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (m) => 
 /** Case-insensitive (ASCII) "contains" filter for list `query` parameters. */
 export const contains = (expr: SQLWrapper, text: string): SQL => sql`${expr} LIKE ${likePattern(text)} ESCAPE '\\'`;
 
+/** `column IN (...)` with the whole list bound as one JSON parameter (D1 binds at most 100). */
+export const inList = (column: SQLWrapper, values: string[]): SQL =>
+  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+
 /** D1 binds at most 100 parameters per statement, so long id lists are split. */
 export function chunk<T>(items: T[], size = 90): T[][] {
   const out: T[][] = [];

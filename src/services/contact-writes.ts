@@ -32,7 +32,7 @@ export async function createContact(
   const columns = await contactColumns(body, secret);
   await db.batch([
     db.insert(contacts).values({ ...columns, name: body.name, id, organizationId }),
-    ...inboxLinkStatements(db, organizationId, id, links?.ids ?? []),
+    ...inboxLinkStatements(db, id, links?.ids ?? []),
     ...tagStatements(db, organizationId, id, tagNames(body) ?? []),
   ]);
   return contactRecord((await getContact(db, organizationId, id))!);
@@ -60,10 +60,7 @@ export async function updateContact(
       .set({ ...columns, updatedAt: Date.now() })
       .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId))),
     ...(links
-      ? [
-          db.delete(contactInboxes).where(eq(contactInboxes.contactId, id)),
-          ...inboxLinkStatements(db, organizationId, id, links.ids),
-        ]
+      ? [db.delete(contactInboxes).where(eq(contactInboxes.contactId, id)), ...inboxLinkStatements(db, id, links.ids)]
       : []),
     ...(names
       ? [db.delete(contactTags).where(eq(contactTags.contactId, id)), ...tagStatements(db, organizationId, id, names)]

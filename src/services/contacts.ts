@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
 import { CHANNEL_TYPES, contactInboxes, contacts, contactTags, inboxes, tags } from "../db/schema";
@@ -6,7 +6,7 @@ import { type PageWindow, paginate } from "../db/paginate";
 import { encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
-import { chunk, contains, likePattern } from "../lib/sql";
+import { chunk, contains, inList, likePattern } from "../lib/sql";
 import type { QueryMetadata } from "./knowledge/query-scope";
 import { contactRecord } from "./records/contacts";
 
@@ -23,27 +23,24 @@ export interface ContactView {
   tags: TagRow[];
 }
 
-/** `column IN (...)` with the whole list bound as one JSON parameter (D1 binds at most 100). */
-const inList = (column: SQLWrapper, values: string[]) =>
-  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
-
-function groupBy<T extends { contactId: string }, V>(rows: T[], value: (row: T) => V) {
+function groupBy<T, V>(rows: T[], key: (row: T) => string, value: (row: T) => V) {
   const out = new Map<string, V[]>();
-  for (const row of rows) out.set(row.contactId, [...(out.get(row.contactId) ?? []), value(row)]);
+  for (const row of rows) out.set(key(row), [...(out.get(key(row)) ?? []), value(row)]);
   return out;
 }
 
-/** Rows of one organization with their inboxes and tags. */
+/**
+ * Rows of one organization with their inboxes and tags: the links first, then the names of the inboxes they point at
+ * by id, as the inboxes are configuration kept apart from the contacts (docs/scale.md §5 step 4).
+ */
 export async function contactViews(db: Db, organizationId: string, rows: ContactRow[]): Promise<ContactView[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const [links, tagLinks] = await Promise.all([
     db
-      .select({ contactId: contactInboxes.contactId, id: inboxes.id, name: inboxes.name })
+      .select({ contactId: contactInboxes.contactId, inboxId: contactInboxes.inboxId })
       .from(contactInboxes)
-      .innerJoin(inboxes, eq(inboxes.id, contactInboxes.inboxId))
-      .where(and(eq(inboxes.organizationId, organizationId), inList(contactInboxes.contactId, ids)))
-      .orderBy(asc(inboxes.createdAt), asc(inboxes.id)),
+      .where(inList(contactInboxes.contactId, ids)),
     db
       .select({ contactId: contactTags.contactId, tag: tags })
       .from(contactTags)
@@ -51,8 +48,34 @@ export async function contactViews(db: Db, organizationId: string, rows: Contact
       .where(and(eq(tags.organizationId, organizationId), inList(contactTags.contactId, ids)))
       .orderBy(asc(tags.name)),
   ]);
-  const inboxesOf = groupBy(links, ({ id, name }) => ({ id, name }));
-  const tagsOf = groupBy(tagLinks, (r) => r.tag);
+  const named = links.length
+    ? await db
+        .select({ id: inboxes.id, name: inboxes.name })
+        .from(inboxes)
+        .where(
+          and(
+            eq(inboxes.organizationId, organizationId),
+            inList(inboxes.id, [...new Set(links.map((l) => l.inboxId))]),
+          ),
+        )
+        .orderBy(asc(inboxes.createdAt), asc(inboxes.id))
+    : [];
+  // Each contact's inboxes in the inboxes' order: oldest first.
+  const contactsOf = groupBy(
+    links,
+    (l) => l.inboxId,
+    (l) => l.contactId,
+  );
+  const inboxesOf = groupBy(
+    named.flatMap((inbox) => (contactsOf.get(inbox.id) ?? []).map((contactId) => ({ contactId, inbox }))),
+    (r) => r.contactId,
+    (r) => r.inbox,
+  );
+  const tagsOf = groupBy(
+    tagLinks,
+    (r) => r.contactId,
+    (r) => r.tag,
+  );
   return rows.map((contact) => ({
     contact,
     inboxes: inboxesOf.get(contact.id) ?? [],
@@ -119,20 +142,39 @@ function searchCondition(search: string): SQL | undefined {
   return and(...parts);
 }
 
-export function contactConditions(db: Db, organizationId: string, f: ContactFilters): SQL {
-  const linkedTo = (where: SQL) =>
+/**
+ * The organization's inboxes the filters name, by id and by channel type: read first, in one query, as the inboxes
+ * are configuration kept apart from the contacts and their links (docs/scale.md §5 step 4).
+ */
+async function filteredInboxes(db: Db, organizationId: string, f: ContactFilters) {
+  if (!f.inboxes && !f.channels) return {};
+  const found = await db
+    .select({ id: inboxes.id, channelType: inboxes.channelType })
+    .from(inboxes)
+    .where(
+      and(
+        eq(inboxes.organizationId, organizationId),
+        or(f.inboxes && inList(inboxes.id, f.inboxes), f.channels && inList(inboxes.channelType, f.channels)),
+      ),
+    );
+  const idsWhere = (keep: (inbox: (typeof found)[number]) => boolean) => found.filter(keep).map((i) => i.id);
+  return {
+    byId: f.inboxes && idsWhere((i) => f.inboxes!.includes(i.id)),
+    byChannel: f.channels && idsWhere((i) => f.channels!.includes(i.channelType)),
+  };
+}
+
+export async function contactConditions(db: Db, organizationId: string, f: ContactFilters): Promise<SQL> {
+  const { byId, byChannel } = await filteredInboxes(db, organizationId, f);
+  const linkedTo = (inboxIds: string[]) =>
     inArray(
       contacts.id,
-      db
-        .select({ id: contactInboxes.contactId })
-        .from(contactInboxes)
-        .innerJoin(inboxes, eq(inboxes.id, contactInboxes.inboxId))
-        .where(and(eq(inboxes.organizationId, organizationId), where)),
+      db.select({ id: contactInboxes.contactId }).from(contactInboxes).where(inList(contactInboxes.inboxId, inboxIds)),
     );
   return and(
     eq(contacts.organizationId, organizationId),
-    f.inboxes ? linkedTo(inList(inboxes.id, f.inboxes)) : undefined,
-    f.channels ? linkedTo(inList(inboxes.channelType, f.channels)) : undefined,
+    byId ? linkedTo(byId) : undefined,
+    byChannel ? linkedTo(byChannel) : undefined,
     f.tags
       ? inArray(
           contacts.id,
@@ -182,7 +224,7 @@ export function contactFilters(q: ContactListQuery): ContactFilters {
 
 /** A page of the organization's contacts matching the filters, newest first. */
 export async function listContacts(db: Db, organizationId: string, filters: ContactFilters, window: PageWindow) {
-  const where = contactConditions(db, organizationId, filters);
+  const where = await contactConditions(db, organizationId, filters);
   const page = await paginate(window, db.select({ n: count() }).from(contacts).where(where), ({ limit, offset }) =>
     db
       .select()
@@ -281,24 +323,14 @@ export async function requireInboxesOf(db: Db, organizationId: string, ids: stri
 type Statement = BatchItem<"sqlite">;
 
 /**
- * Statements linking a contact to inboxes. The insert reads the inboxes again, filtered by
- * organization, so a link can never reach another organization's inbox.
+ * Statements linking a contact to inboxes, which `requireInboxesOf` has found to be the organization's: inserted as
+ * values, the inboxes being configuration kept apart from the links (docs/scale.md §5 step 4).
  */
-export function inboxLinkStatements(
-  db: Db,
-  organizationId: string,
-  contactId: string,
-  inboxIds: string[],
-): Statement[] {
-  if (!inboxIds.length) return [];
-  return [
-    db.insert(contactInboxes).select(
-      db
-        .select({ contactId: sql<string>`${contactId}`.as("contact_id"), inboxId: inboxes.id })
-        .from(inboxes)
-        .where(and(eq(inboxes.organizationId, organizationId), inList(inboxes.id, inboxIds))),
-    ),
-  ];
+export function inboxLinkStatements(db: Db, contactId: string, inboxIds: string[]): Statement[] {
+  // Two parameters a row: 45 rows stay under D1's 100.
+  return chunk(inboxIds, 45).map((part) =>
+    db.insert(contactInboxes).values(part.map((inboxId) => ({ contactId, inboxId }))),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { conversations, groupMembers, groupPermissions, inboxes, members, type InboxAssignment } from "../../db/schema";
+import { inList } from "../../lib/sql";
 import { PERMISSIONS } from "../permissions";
 import type { ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
@@ -139,14 +140,14 @@ export async function autoAssign(
   now = Date.now(),
   deliveries: string[] = [],
 ): Promise<InboxEvent | null> {
-  const [found] = await db
-    .select({ conversation: conversations, assignment: inboxes.assignment })
-    .from(conversations)
-    .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
-    .where(eq(conversations.id, conversationId));
-  if (!found) return null;
-  const { conversation: before } = found;
-  const assignment = assignmentOf(found.assignment);
+  const [before] = await db.select().from(conversations).where(eq(conversations.id, conversationId));
+  if (!before) return null;
+  const [inbox] = await db
+    .select({ assignment: inboxes.assignment })
+    .from(inboxes)
+    .where(eq(inboxes.id, before.inboxId));
+  if (!inbox) return null;
+  const assignment = assignmentOf(inbox.assignment);
   if (assignment.mode !== "round_robin" || before.status !== "queued" || before.assigneeId) return null;
   for (const agent of await eligibleAgents(db, before.organizationId, assignment)) {
     if (await tryAssign(db, before, agent, assignment, now, deliveries))
@@ -168,25 +169,37 @@ export async function assignWaiting(
   deliveries: string[] = [],
   except?: string,
 ): Promise<InboxEvent[]> {
+  // The round-robin inboxes first, then their conversations: two reads, as the two will live in two databases
+  // (docs/scale.md §5 step 4).
+  const roundRobin = await db
+    .select({ id: inboxes.id, assignment: inboxes.assignment })
+    .from(inboxes)
+    .where(
+      and(
+        eq(inboxes.organizationId, organizationId),
+        sql`json_extract(${inboxes.assignment}, '$.mode') = 'round_robin'`,
+      ),
+    );
+  if (!roundRobin.length) return [];
+  const assignmentOfInbox = new Map(roundRobin.map((i) => [i.id, i.assignment]));
   const waiting = await db
-    .select({ conversation: conversations, assignment: inboxes.assignment })
+    .select()
     .from(conversations)
-    .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
     .where(
       and(
         eq(conversations.organizationId, organizationId),
         eq(conversations.status, "queued"),
         isNull(conversations.assigneeId),
         except ? ne(conversations.id, except) : undefined,
-        sql`json_extract(${inboxes.assignment}, '$.mode') = 'round_robin'`,
+        inList(conversations.inboxId, [...assignmentOfInbox.keys()]),
       ),
     )
     .orderBy(asc(conversations.waitingSince), asc(conversations.id))
     .limit(WAITING_BATCH);
   const events: InboxEvent[] = [];
   const eligible = new Map<string, Agent | null>();
-  for (const { conversation, assignment: stored } of waiting) {
-    const assignment = assignmentOf(stored);
+  for (const conversation of waiting) {
+    const assignment = assignmentOf(assignmentOfInbox.get(conversation.inboxId)!);
     const key = assignment.teamId ?? "";
     if (!eligible.has(key))
       eligible.set(key, (await eligibleAgents(db, organizationId, assignment, memberId))[0] ?? null);

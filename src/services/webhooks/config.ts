@@ -1,7 +1,6 @@
-import { and, count, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lte, or, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import {
-  chatbots,
   inboxes,
   webhookDeliveries,
   webhooks,
@@ -16,7 +15,14 @@ import { isUuid, uuidv7 } from "../../lib/ids";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { parseDate } from "../../lib/time";
 import { validateCustomTemplate } from "./templates";
-import { listedSegments, movedDeliveries, movedRecord, newestFirst, segmentsHolding } from "./moved-records";
+import {
+  deliveryViews,
+  listedSegments,
+  movedDeliveries,
+  movedRecord,
+  newestFirst,
+  segmentsHolding,
+} from "./moved-records";
 import { findById } from "../../db/find";
 import { writePurges } from "../purges";
 
@@ -150,39 +156,11 @@ export function deliveryConditions(f: DeliveryFilter): (SQL | undefined)[] {
   ];
 }
 
-// The joined columns are named apart: in a D1 batch, rows come back keyed by column name, where the ids and names
-// of the three tables would overwrite each other.
-const selectDeliveries = (db: Db) =>
-  db
-    .select({
-      delivery: webhookDeliveries,
-      webhook: {
-        id: sql<string>`${webhooks.id}`.as("webhook_ref"),
-        name: sql<string>`${webhooks.name}`.as("webhook_name"),
-      },
-      chatbot: {
-        id: sql<string | null>`${chatbots.id}`.as("chatbot_ref"),
-        name: sql<string | null>`${chatbots.name}`.as("chatbot_name"),
-      },
-    })
-    .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .leftJoin(chatbots, eq(chatbots.id, webhookDeliveries.chatbotId));
-
-/** A row of `selectDeliveries` as a view: no assistant when the left join found none. */
-const asView = ({
-  delivery,
-  webhook,
-  chatbot,
-}: {
-  delivery: DeliveryRow;
-  webhook: IdName;
-  chatbot: { id: string | null; name: string | null };
-}): DeliveryView => ({
-  delivery,
-  webhook,
-  chatbot: chatbot.id === null || chatbot.name === null ? null : { id: chatbot.id, name: chatbot.name },
-});
+/** The ids of the organization's webhooks. */
+const webhookIdsOf = async (db: Db, organizationId: string) =>
+  (await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.organizationId, organizationId))).map(
+    (w) => w.id,
+  );
 
 /** Whose delivery records: one webhook's, or those of one assistant's messages. */
 export type DeliveryScope = { webhookId: string } | { chatbotId: string };
@@ -208,14 +186,24 @@ export async function listDeliveries(
   );
   const total = db.select({ n: count() }).from(webhookDeliveries).where(where);
   const rows = ({ limit, offset }: PageWindow) =>
-    selectDeliveries(db)
+    db
+      .select()
+      .from(webhookDeliveries)
       .where(where)
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
       .limit(limit)
       .offset(offset);
-  const segments = listedSegments(db, organizationId, scope, filter);
+  // The assistant's list counts moved records of the organization's webhooks only: their ids read first, as
+  // configuration apart from the records (docs/scale.md §5 step 4).
+  const segments = listedSegments(
+    db,
+    organizationId,
+    "webhookId" in scope ? scope : { ...scope, webhookIds: await webhookIdsOf(db, organizationId) },
+    filter,
+  );
   const [[first], items, listed] = await db.batch([total, rows(window), segments]);
-  if (!listed.some((s) => s.n > 0)) return { count: first?.n ?? 0, items: items.map(asView) };
+  if (!listed.some((s) => s.n > 0))
+    return { count: first?.n ?? 0, items: await deliveryViews(db, organizationId, items) };
   // D1's newest rows up to the page's end with the segments, again from one snapshot: a move committed between
   // the two batches would otherwise show a record twice or not at all.
   const end = window.offset + window.limit;
@@ -223,7 +211,9 @@ export async function listDeliveries(
   const moved = await movedDeliveries(env, db, organizationId, scope, filter, refs, end);
   return {
     count: (inD1?.n ?? 0) + moved.count,
-    items: [...newest.map(asView), ...moved.items].sort(newestFirst).slice(window.offset, end),
+    items: [...(await deliveryViews(db, organizationId, newest)), ...moved.items]
+      .sort(newestFirst)
+      .slice(window.offset, end),
   };
 }
 
@@ -236,13 +226,17 @@ export async function getDelivery(
   scope: DeliveryScope,
 ): Promise<DeliveryView> {
   if (!isUuid(id)) throw notFound("Webhook record not found.");
-  const [[row], holders] = await db.batch([
-    selectDeliveries(db).where(
-      and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), deliveryScope(scope)),
-    ),
+  const [rows, holders] = await db.batch([
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(
+        and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), deliveryScope(scope)),
+      ),
     segmentsHolding(db, organizationId, id),
   ]);
-  if (row) return asView(row);
+  const [row] = await deliveryViews(db, organizationId, rows);
+  if (row) return row;
   const [found] = await movedRecord(env, db, organizationId, scope, id, holders);
   if (!found) throw notFound("Webhook record not found.");
   return found;

@@ -1,5 +1,4 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
 import type { Bindings, Db } from "../../env";
 import { contacts, conversations, inboxes, users } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
@@ -8,16 +7,14 @@ import { storedMessages } from "../messages";
 import type { DeliveryRow } from "./config";
 import type { WebhookEventData } from "./payloads";
 
-const assignees = alias(users, "assignees");
-
 /** What `eventData` needs of a delivery of a message. */
 export type MessageDelivery = Pick<DeliveryRow, "organizationId" | "messageId" | "conversationId">;
 
 /**
  * Everything a payload may show about each delivery's message, by message id: the messages as their conversations'
  * objects hold them (one call per conversation, side by side, each given the delivery's organization), and the
- * conversations with their inbox, contact and assignee from D1 (one query per 90 conversations, beside the calls). A
- * message, conversation or inbox that no longer exists is missing.
+ * conversations with their inbox, contact and assignee from D1 (a query and a batch per 90 conversations, beside the
+ * calls). A message, conversation or inbox that no longer exists is missing.
  */
 export async function eventData(
   env: Bindings,
@@ -73,19 +70,36 @@ async function withConversations(db: Db, deliveries: MessageDelivery[]): Promise
   );
 }
 
-const conversationRows = (db: Db, conversationIds: string[]) =>
-  db
-    .select({
-      conversation: conversations,
-      inbox: inboxes,
-      contact: contacts,
-      assignee: { id: assignees.id, name: assignees.name },
-    })
+/**
+ * The conversations with their contacts (the data plane), then their inboxes and assignees by id in one batch (the
+ * configuration and the people, docs/scale.md §5 step 4). A conversation whose inbox is gone is left out.
+ */
+async function conversationRows(db: Db, conversationIds: string[]) {
+  const rows = await db
+    .select({ conversation: conversations, contact: contacts })
     .from(conversations)
-    .innerJoin(inboxes, eq(inboxes.id, conversations.inboxId))
     .leftJoin(contacts, eq(contacts.id, conversations.contactId))
-    .leftJoin(assignees, eq(assignees.id, conversations.assigneeId))
     .where(inArray(conversations.id, conversationIds));
+  if (!rows.length) return [];
+  const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => v !== null))];
+  const [inboxRows, userRows] = await db.batch([
+    db
+      .select({ id: inboxes.id, name: inboxes.name, channelType: inboxes.channelType })
+      .from(inboxes)
+      .where(inArray(inboxes.id, distinct(rows.map((r) => r.conversation.inboxId)))),
+    db
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(inArray(users.id, distinct(rows.map((r) => r.conversation.assigneeId)))),
+  ]);
+  const inboxById = new Map(inboxRows.map((i) => [i.id, i]));
+  const userById = new Map(userRows.map((u) => [u.id, u]));
+  return rows.flatMap(({ conversation, contact }) => {
+    const inbox = inboxById.get(conversation.inboxId);
+    const assignee = (conversation.assigneeId && userById.get(conversation.assigneeId)) || null;
+    return inbox ? [{ conversation, inbox, contact, assignee }] : [];
+  });
+}
 
 function eventOf(
   m: MessageRow,

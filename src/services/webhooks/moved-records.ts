@@ -1,8 +1,9 @@
-import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { chatbots, webhookDeliverySegments, webhooks } from "../../db/schema";
 import { parseDate } from "../../lib/time";
-import type { DeliveryFilter, DeliveryScope, DeliveryView } from "./config";
+import { inList } from "../../lib/sql";
+import type { DeliveryFilter, DeliveryRow, DeliveryScope, DeliveryView } from "./config";
 import { readSegment, type SegmentLine } from "./segments";
 
 /**
@@ -23,14 +24,19 @@ export const newestFirst = (a: DeliveryView, b: DeliveryView) =>
  * records the scope, the status, the webhook and the dates select (its counts; dates are whole days, so whole
  * hours). The event filter is not counted: `n` is then an upper bound.
  */
-export function listedSegments(db: Db, organizationId: string, scope: DeliveryScope, f: DeliveryFilter) {
+export function listedSegments(
+  db: Db,
+  organizationId: string,
+  scope: DeliveryScope | { chatbotId: string; webhookIds: string[] },
+  f: DeliveryFilter,
+) {
   const part = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
   const matches: SQL[] = [
     "webhookId" in scope
       ? sql`${part(0)} = ${scope.webhookId}`
-      : // The assistant's list shows only records of webhooks that still exist (D1's rows go with their webhook).
-        sql`${part(1)} = ${scope.chatbotId}
-          and ${part(0)} in (select id from webhooks where organization_id = ${organizationId})`,
+      : // The assistant's list shows only records of webhooks that still exist (D1's rows go with their webhook): the
+        // organization's webhooks, read apart (`webhookIds`) as they are configuration (docs/scale.md §5 step 4).
+        and(sql`${part(1)} = ${scope.chatbotId}`, inList(part(0), "webhookIds" in scope ? scope.webhookIds : []))!,
   ];
   if (f.status) matches.push(sql`${part(2)} = ${f.status}`);
   if (f.webhook) matches.push(sql`${part(0)} = ${f.webhook}`);
@@ -81,10 +87,10 @@ export async function movedDeliveries(
     if (last) read = holding.filter((r) => r.hour >= last.hour);
   }
   const lines = (await Promise.all(read.map((r) => readSegment(env, r.key)))).flat();
-  const items = await viewsOf(
+  const items = await deliveryViews(
     db,
     organizationId,
-    lines.filter((line) => inList(line, scope, f)),
+    lines.filter((line) => listShows(line, scope, f)),
   );
   return { count: counted ? holding.reduce((sum, r) => sum + r.n, 0) : items.length, items };
 }
@@ -99,14 +105,14 @@ export async function movedRecord(
   holders: SegmentRef[],
 ): Promise<DeliveryView[]> {
   const lines = (await Promise.all(holders.map((r) => readSegment(env, r.key)))).flat();
-  return viewsOf(
+  return deliveryViews(
     db,
     organizationId,
-    lines.filter((line) => line.id === id && inList(line, scope, {})),
+    lines.filter((line) => line.id === id && listShows(line, scope, {})),
   );
 }
 
-function inList(line: SegmentLine, scope: DeliveryScope, f: DeliveryFilter): boolean {
+function listShows(line: SegmentLine, scope: DeliveryScope, f: DeliveryFilter): boolean {
   return (
     ("webhookId" in scope ? line.webhookId === scope.webhookId : line.chatbotId === scope.chatbotId) &&
     (!f.status || line.status === f.status) &&
@@ -118,28 +124,34 @@ function inList(line: SegmentLine, scope: DeliveryScope, f: DeliveryFilter): boo
 }
 
 /**
- * Moved records as D1's rows read (segments.ts keeps the row as it was, with its event's last attempt number
- * beside it): with their webhook, dropped when it is gone, and their assistant, null when it is gone.
+ * Delivery records as the lists show them, with their webhook, dropped when it is gone, and their assistant, null
+ * when it is gone: D1's rows, or moved ones (segments.ts keeps the row as it was, with its event's last attempt number
+ * beside it). The names are read by id in one batch, as configuration kept apart from the records.
  */
-async function viewsOf(db: Db, organizationId: string, lines: SegmentLine[]): Promise<DeliveryView[]> {
-  if (!lines.length) return [];
-  const ids = (key: "webhookId" | "chatbotId") => [...new Set(lines.flatMap((l) => (l[key] ? [l[key]] : [])))];
+export async function deliveryViews(
+  db: Db,
+  organizationId: string,
+  rows: (DeliveryRow & { eventAttempts?: number })[],
+): Promise<DeliveryView[]> {
+  if (!rows.length) return [];
+  const ids = (key: "webhookId" | "chatbotId") => [...new Set(rows.flatMap((l) => (l[key] ? [l[key]] : [])))];
   const [hooks, bots] = await db.batch([
     db
       .select({ id: webhooks.id, name: webhooks.name })
       .from(webhooks)
-      .where(and(eq(webhooks.organizationId, organizationId), inArray(webhooks.id, ids("webhookId")))),
+      .where(and(eq(webhooks.organizationId, organizationId), inList(webhooks.id, ids("webhookId")))),
     db
       .select({ id: chatbots.id, name: chatbots.name })
       .from(chatbots)
-      .where(and(eq(chatbots.organizationId, organizationId), inArray(chatbots.id, ids("chatbotId")))),
+      .where(and(eq(chatbots.organizationId, organizationId), inList(chatbots.id, ids("chatbotId")))),
   ]);
   const hookById = new Map(hooks.map((h) => [h.id, h]));
   const botById = new Map(bots.map((b) => [b.id, b]));
-  return lines.flatMap(({ eventAttempts, ...delivery }) => {
+  return rows.flatMap(({ eventAttempts, ...delivery }) => {
     const webhook = hookById.get(delivery.webhookId);
     if (!webhook) return [];
     const chatbot = (delivery.chatbotId && botById.get(delivery.chatbotId)) || null;
-    return [{ delivery: { ...delivery, chatbotId: chatbot?.id ?? null }, webhook, chatbot, eventAttempts }];
+    const view: DeliveryView = { delivery: { ...delivery, chatbotId: chatbot?.id ?? null }, webhook, chatbot };
+    return [eventAttempts === undefined ? view : { ...view, eventAttempts }];
   });
 }
