@@ -51,24 +51,32 @@ const selectInboxRows = (db: Db) =>
 async function withUnreadCounts(
   db: Db,
   rows: Awaited<ReturnType<ReturnType<typeof selectInboxRows>["all"]>>,
+  counted?: Map<string, number>,
 ): Promise<InboxView[]> {
   if (!rows.length) return [];
-  const ids = rows.map((r) => r.inbox.id);
+  const unread = counted ?? (await unreadCounts(db, rows.map((r) => r.inbox.id)));
+  return rows.map((r) => ({ ...r, unreadConversationsCount: unread.get(r.inbox.id) ?? 0 }));
+}
+
+/** How many conversations of each inbox hold messages no agent has read yet. */
+async function unreadCounts(db: Db, inboxIds: string[]): Promise<Map<string, number>> {
   const counts = await db
     .select({ inboxId: conversations.inboxId, n: count() })
     .from(conversations)
-    .where(and(inList(conversations.inboxId, ids), gt(conversations.unreadCount, 0)))
+    .where(and(inList(conversations.inboxId, inboxIds), gt(conversations.unreadCount, 0)))
     .groupBy(conversations.inboxId);
-  const unread = new Map(counts.map((c) => [c.inboxId, c.n]));
-  return rows.map((r) => ({ ...r, unreadConversationsCount: unread.get(r.inbox.id) ?? 0 }));
+  return new Map(counts.map((c) => [c.inboxId, c.n]));
 }
 
 export async function getInbox(db: Db, organizationId: string, id: string, extra?: SQL): Promise<InboxView | null> {
   if (!isUuid(id)) return null;
-  const rows = await selectInboxRows(db).where(
-    and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId), extra),
-  );
-  const [view] = await withUnreadCounts(db, rows);
+  // The id is known: its count is read beside the row, not after it (a count of another organization's inbox is
+  // never shown, as its row is not found).
+  const [rows, counted] = await Promise.all([
+    selectInboxRows(db).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId), extra)),
+    unreadCounts(db, [id]),
+  ]);
+  const [view] = await withUnreadCounts(db, rows, counted);
   return view ?? null;
 }
 
