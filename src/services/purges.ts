@@ -87,6 +87,7 @@ const PAGES: Record<PurgeKind, Page[]> = {
     unlinkBy("tool_execution_records", "chatbot_id"),
     unlinkBy("tool_record_segments", "chatbot_id"),
     deleteBy("chatbot_records", "chatbot_id"),
+    deleteBy("chatbot_words", "chatbot_id"),
   ],
   tool: [unlinkBy("tool_execution_records", "tool_id"), unlinkBy("tool_record_segments", "tool_id")],
   // Stretches keep their `team_id` unkeyed, as the key does.
@@ -161,6 +162,7 @@ const ORGANIZATION_TABLES = [
   "contacts",
   "tags",
   "chatbot_records",
+  "chatbot_words",
   "tool_execution_records",
   "webhook_delivery_segments",
   "chatbot_record_segments",

@@ -49,6 +49,7 @@ const DATA_PLANE = [
   "webhook_delivery_segments",
   "chatbot_records",
   "chatbot_record_segments",
+  "chatbot_words",
   "tool_execution_records",
   "tool_record_segments",
   "usage_hourly",
@@ -193,6 +194,11 @@ describe("purges", () => {
           createdAt: NOW,
         })),
       );
+    await env.DB.prepare(
+      "INSERT INTO chatbot_words (chatbot_id, organization_id, words) VALUES (?1, ?3, 5), (?2, ?3, 7)",
+    )
+      .bind(bot.id, otherBot.id, owner.organizationId)
+      .run();
     const [record] = await db()
       .insert(toolExecutionRecords)
       .values(toolRecord(owner, { chatbotId: bot.id, toolId: tool.id }))
@@ -232,6 +238,8 @@ describe("purges", () => {
     });
     expect(await count("chatbot_records WHERE chatbot_id = ?1", bot.id)).toBe(0);
     expect(await count("chatbot_records WHERE chatbot_id = ?1", otherBot.id)).toBe(1);
+    expect(await count("chatbot_words WHERE chatbot_id = ?1", bot.id)).toBe(0);
+    expect(await count("chatbot_words WHERE chatbot_id = ?1", otherBot.id)).toBe(1);
     expect(await count("chatbots WHERE id = ?1", bot.id)).toBe(1);
     expect(await count("tools WHERE id = ?1", tool.id)).toBe(1);
     expect(await count("groups WHERE id = ?1", group.id)).toBe(1);
