@@ -54,7 +54,12 @@ async function withUnreadCounts(
   counted?: Map<string, number>,
 ): Promise<InboxView[]> {
   if (!rows.length) return [];
-  const unread = counted ?? (await unreadCounts(db, rows.map((r) => r.inbox.id)));
+  const unread =
+    counted ??
+    (await unreadCounts(
+      db,
+      rows.map((r) => r.inbox.id),
+    ));
   return rows.map((r) => ({ ...r, unreadConversationsCount: unread.get(r.inbox.id) ?? 0 }));
 }
 
