@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
@@ -53,6 +54,9 @@ export const conversations = sqliteTable(
     index("conversations_contact_idx").on(t.contactId),
     index("conversations_assignee_idx").on(t.organizationId, t.assigneeId, t.status),
     index("conversations_waiting_idx").on(t.organizationId, t.waitingSince),
+    // The inboxes' unread counts: only the conversations holding unread messages, so the organization's are counted
+    // beside a page of its inboxes rather than after it (services/inboxes.ts).
+    index("conversations_unread_idx").on(t.organizationId, t.inboxId).where(sql`unread_count > 0`),
   ],
 );
 

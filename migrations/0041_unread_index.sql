@@ -1,0 +1,1 @@
+CREATE INDEX `conversations_unread_idx` ON `conversations` (`organization_id`,`inbox_id`) WHERE unread_count > 0;
