@@ -38,6 +38,9 @@ async function operator(options, path = "/console/conversations") {
   return opened;
 }
 
+/** Focus moves after the page re-renders, which a busy machine can hold past expect.poll's default second. */
+const FOCUS_WAIT = { timeout: 5_000 };
+
 /**
  * What has the focus, as a person finds it: a field by its label, a button by its text, else its id
  * ("#transcript-title"); "body" when focus fell to the page, which no action may leave it on.
@@ -79,13 +82,13 @@ describe("Conversations inbox in Chromium", () => {
       await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
       expect(await page.locator(".inbox-transcript").textContent()).toContain("With a team member");
       // Taken over: the reply box has the focus, so the member types at once.
-      await expect.poll(() => focused(page)).toBe("Your reply");
+      await expect.poll(() => focused(page), FOCUS_WAIT).toBe("Your reply");
       await page.keyboard.type("Hi, this is Sam from support.");
       await page.keyboard.press("Tab");
       await page.keyboard.press("Enter");
       await page.locator(".transcript .msg.sender-user", { hasText: "Hi, this is Sam from support." }).waitFor();
       // Sent: back in the reply box, emptied.
-      await expect.poll(() => focused(page)).toBe("Your reply");
+      await expect.poll(() => focused(page), FOCUS_WAIT).toBe("Your reply");
       expect(await page.getByLabel("Your reply").inputValue()).toBe("");
 
       // The visitor sees the human reply at once, under the agent's name.
@@ -105,7 +108,7 @@ describe("Conversations inbox in Chromium", () => {
       await page.keyboard.press("Enter");
       await page.getByRole("button", { name: "Take over" }).waitFor();
       // Handed back: the Take over button that replaced Hand back has the focus.
-      await expect.poll(() => focused(page)).toBe("Take over");
+      await expect.poll(() => focused(page), FOCUS_WAIT).toBe("Take over");
       await v.send("What are your opening hours?");
       await expect.poll(() => v.page.locator(".row.assistant").count(), { timeout: 15_000 }).toBe(assistantRows + 1);
       await expect
@@ -120,7 +123,7 @@ describe("Conversations inbox in Chromium", () => {
       await page.getByRole("button", { name: "Resolve" }).focus();
       await page.keyboard.press("Enter");
       await expect.poll(() => page.locator(".inbox-transcript .inbox-badges").textContent()).toContain("Resolved");
-      await expect.poll(() => focused(page)).toBe("#transcript-title");
+      await expect.poll(() => focused(page), FOCUS_WAIT).toBe("#transcript-title");
       expect(errors).toEqual([]);
       await v.context.close();
       await context.close();
