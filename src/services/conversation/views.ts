@@ -146,13 +146,12 @@ export async function conversationViews(
 /** Views of conversations of any organizations (a queue's batch of events), each with its organization's names. */
 export async function viewsAcrossOrganizations(db: Db, rows: ConversationRows): Promise<ConversationView[]> {
   const owners = [...new Set(rows.map((r) => r.conversation.organizationId))];
-  const names = new Map(await Promise.all(owners.map(async (o) => [o, await organizationNames(db, o)] as const)));
   const views = await Promise.all(
-    owners.map((o) =>
+    owners.map(async (o) =>
       viewsOf(
         db,
         rows.filter((r) => r.conversation.organizationId === o),
-        names.get(o)!,
+        await organizationNames(db, o),
       ),
     ),
   );
