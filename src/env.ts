@@ -32,6 +32,8 @@ export interface Bindings {
   VECTORIZE?: VectorizeIndex;
   AI?: Ai;
   REGISTRATION_ENABLED?: string;
+  /** Tests only: "data" or "both" makes a statement naming the other plane's tables fail (src/db/planes.ts). */
+  PLANE_GUARD?: "data" | "both";
   BOOTSTRAP_API_KEY?: string;
   BOOTSTRAP_EMAIL?: string;
   /** The first administrator's password for the console's sign-in (`npm run dev` generates one); unset: they sign in
@@ -151,7 +153,10 @@ export interface Variables {
   requestId: string;
   /** The organization the request acts in, once a handler resolved it (for the request log). */
   organizationId?: string;
+  /** The control plane (`DB`): configuration, members, keys. */
   db: Db;
+  /** The organization's data plane (services/shards `dataDb`), set with its access (services/access.ts). */
+  data: Db;
   principal: Principal;
 }
 

@@ -2,6 +2,7 @@ import { SELF, createExecutionContext, waitOnExecutionContext } from "cloudflare
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { getDb } from "../src/db";
+import { dataDb } from "../src/services/shards";
 import { groupMembers, groupPermissions, groups, organizations } from "../src/db/schema";
 import { createAccount } from "../src/services/accounts";
 import { PERMISSIONS, type Permission } from "../src/services/permissions";
@@ -12,6 +13,8 @@ import type { Bindings } from "../src/env";
 import { bodyOf, type Schemas } from "./support/api";
 
 export const db = () => getDb(env.DB);
+/** An organization's data plane, where the service reads and writes its conversations (services/shards `dataDb`). */
+export const data = (organizationId: string) => dataDb(env, organizationId);
 export const PREFIXES = ["/api/v1", "/api"] as const;
 
 let counter = 0;

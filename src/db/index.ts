@@ -1,6 +1,8 @@
 import { drizzle } from "drizzle-orm/d1";
+import { env } from "cloudflare:workers";
 import * as schema from "./schema";
-import type { Db } from "../env";
+import type { Bindings, Db } from "../env";
+import { guardPlane, type Plane } from "./planes";
 import { watchWrites } from "./write-watch";
 
 /**
@@ -11,7 +13,27 @@ import { watchWrites } from "./write-watch";
 const builders = new WeakMap<D1Database, Db>();
 export function getDb(d1: D1Database): Db {
   let db = builders.get(d1);
-  if (!db) builders.set(d1, (db = drizzle(watchWrites(d1), { schema })));
+  if (!db) builders.set(d1, (db = drizzle(watchWrites(guarded(d1, "control")), { schema })));
+  return db;
+}
+
+/**
+ * With `PLANE_GUARD` (the tests' configuration), a builder on `DB` for one plane refuses statements naming the other
+ * plane's tables (db/planes.ts): "data" guards the data plane's builders, "both" the control plane's `DB` too.
+ */
+function guarded(d1: D1Database, plane: Plane): D1Database {
+  const mode = (env as Partial<Bindings>).PLANE_GUARD;
+  const on = plane === "data" ? mode === "data" || mode === "both" : mode === "both" && d1 === env.DB;
+  return on ? guardPlane(d1, plane) : d1;
+}
+
+const dataBuilders = new WeakMap<D1Database, Db>();
+/** The builder for an organization's data plane on `d1` (services/shards `dataDb`); `getDb`'s own without a guard. */
+export function getDataDb(d1: D1Database): Db {
+  const checked = guarded(d1, "data");
+  if (checked === d1) return getDb(d1);
+  let db = dataBuilders.get(d1);
+  if (!db) dataBuilders.set(d1, (db = drizzle(watchWrites(checked), { schema })));
   return db;
 }
 export { schema };

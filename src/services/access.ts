@@ -5,6 +5,7 @@ import { groupMembers, groupPermissions, groups, members, organizations } from "
 import { tableCache } from "../db/write-watch";
 import { forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
+import { dataDb } from "./shards";
 import { grants, permissionCodename, type Permission } from "./permissions";
 
 /** What the caller may do in one organization. */
@@ -34,8 +35,11 @@ async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | n
   const access = await remembered.remember(`${c.var.principal.userId}:${organizationId}`, () =>
     readAccess(c.var.db, c.var.principal.userId, organizationId),
   );
-  // The request log names the organization a request acted in (src/middleware/request-log.ts).
-  if (access) c.set("organizationId", access.organizationId);
+  if (access) {
+    // The request log names the organization a request acted in (src/middleware/request-log.ts).
+    c.set("organizationId", access.organizationId);
+    c.set("data", await dataDb(c.env, access.organizationId));
+  }
   return access;
 }
 

@@ -2,7 +2,8 @@
 // (`CONVERSATIONS_n`, migrations-shards/) holding what grows with an organization's conversations, today their search
 // terms (services/conversation/search-terms.ts). A directory in `DB` (`organization_shards`) names each organization's
 // shard; an organization is placed on first use by a hash of its id, and may be moved (./move.ts).
-import type { Bindings } from "../../env";
+import { getDataDb } from "../../db";
+import type { Bindings, Db } from "../../env";
 import { notConfigured } from "../../lib/errors";
 
 /** The shards' binding names, as wrangler.toml declares them. Placement hashes over this list: a shard added at the
@@ -77,3 +78,14 @@ export async function organizationPlacement(env: Bindings, organizationId: strin
 
 /** Every shard's binding, for work done on each (the cron's fold, an organization's delete). */
 export const allShards = (env: Bindings) => SHARDS.map((name) => ({ name, db: shardDb(env, name) }));
+
+/**
+ * An organization's data plane (src/db/planes.ts: its conversations, contacts, records, deliveries and figures):
+ * `DB` until the shards hold it (docs/scale.md §5 step 4, "The worklist" 7, step 7), then its shard.
+ */
+export async function dataDb(env: Bindings, _organizationId: string): Promise<Db> {
+  return getDataDb(env.DB);
+}
+
+/** Every database holding some organization's data plane, for work done across organizations (the crons). */
+export const dataDbs = (env: Bindings): Db[] => [getDataDb(env.DB)];
