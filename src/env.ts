@@ -32,8 +32,9 @@ export interface Bindings {
   VECTORIZE?: VectorizeIndex;
   AI?: Ai;
   REGISTRATION_ENABLED?: string;
-  /** Tests only: "data" or "both" makes a statement naming the other plane's tables fail (src/db/planes.ts). */
-  PLANE_GUARD?: "data" | "both";
+  /** Tests only: a statement naming the other plane's tables fails ("data", "both") or is logged ("report");
+   * src/db/index.ts. */
+  PLANE_GUARD?: "data" | "both" | "report";
   BOOTSTRAP_API_KEY?: string;
   BOOTSTRAP_EMAIL?: string;
   /** The first administrator's password for the console's sign-in (`npm run dev` generates one); unset: they sign in

@@ -19,12 +19,13 @@ export function getDb(d1: D1Database): Db {
 
 /**
  * With `PLANE_GUARD` (the tests' configuration), a builder on `DB` for one plane refuses statements naming the other
- * plane's tables (db/planes.ts): "data" guards the data plane's builders, "both" the control plane's `DB` too.
+ * plane's tables (db/planes.ts): "data" guards the data plane's builders, "both" the control plane's `DB` too, and
+ * "report" logs the control plane's statements naming data tables instead of refusing them.
  */
 function guarded(d1: D1Database, plane: Plane): D1Database {
   const mode = (env as Partial<Bindings>).PLANE_GUARD;
-  const on = plane === "data" ? mode === "data" || mode === "both" : mode === "both" && d1 === env.DB;
-  return on ? guardPlane(d1, plane) : d1;
+  if (plane === "data") return mode ? guardPlane(d1, plane) : d1;
+  return (mode === "both" || mode === "report") && d1 === env.DB ? guardPlane(d1, plane, mode === "report") : d1;
 }
 
 const dataBuilders = new WeakMap<D1Database, Db>();

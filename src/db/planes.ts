@@ -115,15 +115,21 @@ export function otherPlaneTables(sql: string, plane: Plane): string[] {
 /**
  * `d1` refusing any statement that names a table of the other plane: what the tests bind (`PLANE_GUARD`) so a
  * statement sent to the wrong database fails in the suite, as it will once the planes are two databases. Only the
- * test configuration turns it on; deployments use the binding as it is.
+ * test configuration turns it on; deployments use the binding as it is. `report` logs the statement and where it was
+ * prepared instead of refusing it: the list of what is left to move.
  */
-export function guardPlane(d1: D1Database, plane: Plane): D1Database {
+export function guardPlane(d1: D1Database, plane: Plane, report = false): D1Database {
   const check = (query: string) => {
     const other = otherPlaneTables(query, plane);
-    if (other.length)
-      throw new Error(
-        `A statement on the ${plane} plane names ${other.join(", ")} of the other: ${query.slice(0, 300)}`,
-      );
+    if (!other.length) return;
+    const said = `A statement on the ${plane} plane names ${other.join(", ")} of the other: ${query.slice(0, 300)}`;
+    if (!report) throw new Error(said);
+    const where = (new Error().stack ?? "")
+      .split("\n")
+      .filter((line) => /\/(src|durable-objects)\//.test(line) && !/\/src\/db\//.test(line))
+      .slice(0, 4)
+      .map((line) => line.trim().replace(/^at /, ""));
+    console.warn(`[plane] ${said.slice(0, 200)} @ ${where.join(" < ")}`);
   };
   return {
     prepare(query: string) {
