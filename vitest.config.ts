@@ -80,8 +80,8 @@ export default defineConfig(async () => {
             // wrangler.toml keeps registration closed; the tests register users (as `npm run dev` lets a developer).
             REGISTRATION_ENABLED: "true",
             // A statement on the wrong plane fails (src/db/planes.ts): "both" once every service reaches the data
-            // plane through `dataDb` (docs/scale.md §5 step 4, "The worklist" 7, step 5); PLANE_GUARD=both npm test
-            // lists what is left.
+            // plane through `dataDb` (docs/scale.md §5 step 4, "The worklist" 7, step 5); `PLANE_GUARD=report
+            // npx vitest run` logs what is left ("[plane]").
             PLANE_GUARD: process.env.PLANE_GUARD ?? "data",
             // Whatever a developer's .dev.vars configures, the tests start from the embedded defaults.
             PLANS: "",
