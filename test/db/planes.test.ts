@@ -1,13 +1,15 @@
 // The two planes of the schema (src/db/planes.ts): every table is named in exactly one, and the organization's data
-// plane (`dataDb`) refuses a statement naming a control table, however it is run, as a second database will.
+// plane (`dataDb`) refuses a statement naming a control table, however it is run, as a second database will, and is
+// the organization's shard when the directory says so.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { CONTROL_TABLES, DATA_TABLES, otherPlaneTables } from "../../src/db/planes";
 import { client } from "../../src/db/prepared";
 import { chatbots, conversations, inboxes } from "../../src/db/schema";
-import { dataDbs } from "../../src/services/shards";
-import { NO_SUCH_ID, data, db } from "../harness";
+import { organizationShards } from "../../src/db/schema";
+import { SHARDS, dataDbs, shardDb } from "../../src/services/shards";
+import { NO_SUCH_ID, data, db, seedOwner } from "../harness";
 
 describe("the schema's planes", () => {
   it("name every table of the migrated schema once", async () => {
@@ -40,7 +42,7 @@ describe("an organization's data plane", () => {
     expect(await plane.select().from(conversations).where(eq(conversations.id, NO_SUCH_ID))).toEqual([]);
     expect(await client(plane).prepare("SELECT id FROM contacts WHERE id = ?1").bind(NO_SUCH_ID).first()).toBeNull();
     await plane.batch([plane.select().from(conversations).limit(1), plane.run(sql`select 1 from messages limit 1`)]);
-    expect(dataDbs(env)).toHaveLength(1);
+    expect(dataDbs(env)).toHaveLength(SHARDS.length + 1);
   });
 
   it("refuses a statement naming a control table, before it runs", async () => {
@@ -53,5 +55,31 @@ describe("an organization's data plane", () => {
     expect(() => client(plane).prepare("UPDATE chatbots SET name = 'x' WHERE id = ?1")).toThrow(/names chatbots/);
     // The control plane's builder is the deployment's: it runs either until every service is moved.
     expect(await db().select().from(chatbots).where(eq(chatbots.id, NO_SUCH_ID))).toEqual([]);
+  });
+});
+
+describe("where an organization's data plane is", () => {
+  it("is its shard once its directory row says so, else DB; a change in this isolate is seen at once", async () => {
+    const { organizationId } = await seedOwner();
+    const [shard] = SHARDS;
+    await db()
+      .insert(organizationShards)
+      .values({ organizationId, shard, since: Date.now(), dataPlane: "db" })
+      .onConflictDoUpdate({ target: organizationShards.organizationId, set: { shard, dataPlane: "db" } });
+    const marker = async () =>
+      client(await data(organizationId))
+        .prepare("SELECT count(*) AS n FROM conversation_terms_cursors WHERE id = ?1")
+        .bind(`planes-${organizationId}`)
+        .first<{ n: number }>();
+    await shardDb(env, shard)
+      .prepare("INSERT INTO conversation_terms_cursors (id, position) VALUES (?1, '')")
+      .bind(`planes-${organizationId}`)
+      .run();
+    expect(await marker()).toEqual({ n: 0 });
+    await db()
+      .update(organizationShards)
+      .set({ dataPlane: "shard" })
+      .where(eq(organizationShards.organizationId, organizationId));
+    expect(await marker()).toEqual({ n: 1 });
   });
 });

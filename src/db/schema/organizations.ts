@@ -113,6 +113,8 @@ export const organizationUsage = sqliteTable(
  * (services/shards/directory.ts). A move (services/shards/move.ts) sets `movingTo` (new writes go to
  * both shards while the old rows are copied, `cursor` says how far), then `shard` to it and
  * `movingFrom` to the old one until its rows are deleted. `since`: when the current step began.
+ * `dataPlane`: where the organization's data plane is (src/db/planes.ts): `shard` for organizations created since
+ * the shards hold it, `db` for those still in `DB` (docs/scale.md §5 step 4, "The worklist" 7, steps 7-8).
  */
 export const organizationShards = sqliteTable("organization_shards", {
   organizationId: text("organization_id")
@@ -123,4 +125,7 @@ export const organizationShards = sqliteTable("organization_shards", {
   movingFrom: text("moving_from"),
   cursor: text("cursor"),
   since: integer("since").notNull(),
+  dataPlane: text("data_plane", { enum: ["db", "shard"] })
+    .notNull()
+    .default("db"),
 });

@@ -3,6 +3,8 @@
 // terms (services/conversation/search-terms.ts). A directory in `DB` (`organization_shards`) names each organization's
 // shard; an organization is placed on first use by a hash of its id, and may be moved (./move.ts).
 import { getDataDb } from "../../db";
+import { organizationShards } from "../../db/schema";
+import { tableCache } from "../../db/write-watch";
 import type { Bindings, Db } from "../../env";
 import { notConfigured } from "../../lib/errors";
 
@@ -79,13 +81,26 @@ export async function organizationPlacement(env: Bindings, organizationId: strin
 /** Every shard's binding, for work done on each (the cron's fold, an organization's delete). */
 export const allShards = (env: Bindings) => SHARDS.map((name) => ({ name, db: shardDb(env, name) }));
 
+/** Each organization's data-plane shard (null: `DB`), remembered per isolate (docs/decisions.md, "Per-isolate caches"):
+ * a placement or a move's switch in this isolate clears it at once. */
+const dataPlanes = tableCache<ShardName | null>([organizationShards]);
+
 /**
- * An organization's data plane (src/db/planes.ts: its conversations, contacts, records, deliveries and figures):
- * `DB` until the shards hold it (docs/scale.md §5 step 4, "The worklist" 7, step 7), then its shard.
+ * An organization's data plane (src/db/planes.ts: its conversations, contacts, records, deliveries and figures): its
+ * shard when its directory row says so (organizations created since the shards hold it), else `DB` (docs/scale.md §5
+ * step 4, "The worklist" 7, steps 7-8).
  */
-export async function dataDb(env: Bindings, _organizationId: string): Promise<Db> {
-  return getDataDb(env.DB);
+export async function dataDb(env: Bindings, organizationId: string): Promise<Db> {
+  const shard = await dataPlanes.remember(organizationId, async () => {
+    const row = await env.DB.prepare(
+      "SELECT shard FROM organization_shards WHERE organization_id = ?1 AND data_plane = 'shard'",
+    )
+      .bind(organizationId)
+      .first<{ shard: ShardName }>();
+    return row?.shard ?? null;
+  });
+  return getDataDb(shard ? shardDb(env, shard) : env.DB);
 }
 
-/** Every database holding some organization's data plane, for work done across organizations (the crons). */
-export const dataDbs = (env: Bindings): Db[] => [getDataDb(env.DB)];
+/** Every database holding some organization's data plane (`DB` and each shard), for work across organizations. */
+export const dataDbs = (env: Bindings): Db[] => [env.DB, ...SHARDS.map((name) => shardDb(env, name))].map(getDataDb);

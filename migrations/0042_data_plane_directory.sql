@@ -1,0 +1,1 @@
+ALTER TABLE `organization_shards` ADD `data_plane` text DEFAULT 'db' NOT NULL;
