@@ -14,10 +14,11 @@ if (!/^[0-9a-f-]{36}$/i.test(organizationId ?? "") || !shards.includes(to)) {
   console.error(`usage: move-organization.mjs <organization id> <${shards.join("|")}> --remote|--local`);
   process.exit(2);
 }
-// The organization's row exists once its first message's terms were shipped; none yet: nothing to move.
+// The organization's row exists once its first message's terms were shipped; none yet: nothing to move. The move
+// copies search terms only, so an organization whose whole data plane is in its shard is not moved (nothing returned).
 const update =
   `UPDATE organization_shards SET moving_to = '${to}', cursor = NULL, since = ${Date.now()} ` +
   `WHERE organization_id = '${organizationId.toLowerCase()}' AND shard <> '${to}' ` +
-  "AND moving_to IS NULL AND moving_from IS NULL RETURNING organization_id, shard, moving_to";
+  "AND moving_to IS NULL AND moving_from IS NULL AND data_plane = 'db' RETURNING organization_id, shard, moving_to";
 const run = spawnSync("wrangler", ["d1", "execute", "DB", ...flags, "--command", update], { stdio: "inherit" });
 process.exit(run.status ?? 1);

@@ -31,6 +31,12 @@ export async function startMove(env: Bindings, organizationId: string, to: strin
   if (!(SHARDS as readonly string[]).includes(to)) throw new Error(`${to} is not a shard (${SHARDS.join(", ")})`);
   shardDb(env, to);
   await organizationPlacement(env, organizationId);
+  const plane = await env.DB.prepare("SELECT data_plane FROM organization_shards WHERE organization_id = ?1")
+    .bind(organizationId)
+    .first<string>("data_plane");
+  // This move copies search terms; a whole data plane needs the table list's copy (docs/scale.md §5 step 4, step 8).
+  if (plane === "shard")
+    throw new Error(`Organization ${organizationId}'s data plane is in its shard: only its search terms could move.`);
   const { meta } = await env.DB.prepare(
     "UPDATE organization_shards SET moving_to = ?2, cursor = NULL, since = ?3 " +
       "WHERE organization_id = ?1 AND shard <> ?2 AND moving_to IS NULL AND moving_from IS NULL",
