@@ -107,58 +107,65 @@ function openStore(file) {
 
 /**
  * Writes conversations of five turns until `until` messages, the hot organization getting HOT_SHARE of them: the
- * conversations, records and rollups in `DB`, the terms in each organization's shard (`files`: d1Files). Each
+ * conversations, records and rollups in each organization's data plane (its shard, or `DB` for one from before), the
+ * terms in its shard (`files`: d1Files). Each
  * conversation starts in `slot` of its hour (`from` and `width` in milliseconds).
  */
 function seed(files, orgs, written, until, slot) {
   const db = openStore(files.get("DB"));
-  // The directory the service wrote when each organization was first searched (services/shards).
+  // The directory the service wrote when each organization was created (services/shards): its shard, and whether its
+  // data plane (conversations, records, rollups) is there too or still in `DB`.
   const placed = new Map(
     db
-      .prepare("SELECT organization_id AS id, shard FROM organization_shards")
+      .prepare("SELECT organization_id AS id, shard, data_plane AS plane FROM organization_shards")
       .all()
-      .map((row) => [row.id, row.shard]),
+      .map((row) => [row.id, row]),
   );
+  const dataStatements = (store) => ({
+    conversation: store.prepare(
+      "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, title, last_message, last_message_at, " +
+        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+    record: store.prepare(
+      "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, reply_message_id, " +
+        "input_message, output_message, reply_ms, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+    // A message's hour row (the pipeline's upsert, without the counters this seed leaves at 0).
+    hourly: store.prepare(
+      "INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, incoming_messages, " +
+        "outgoing_messages, replies, reply_ms, requests, input_tokens, output_tokens, words) " +
+        "VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?) " +
+        "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
+        "incoming_messages = incoming_messages + excluded.incoming_messages, " +
+        "outgoing_messages = outgoing_messages + excluded.outgoing_messages, replies = replies + excluded.replies, " +
+        "reply_ms = reply_ms + excluded.reply_ms, requests = requests + excluded.requests, " +
+        "input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, " +
+        "words = words + excluded.words",
+    ),
+  });
+  const main = { store: db, ...dataStatements(db) };
   const shards = new Map();
   const termsOfOrg = new Map();
+  const dataOfOrg = new Map();
   for (const org of orgs) {
-    const shard = placed.get(org.id);
-    if (!shard) throw new Error(`organization ${org.id} has no shard in the directory`);
-    if (!shards.has(shard)) {
-      const store = openStore(files.get(shard));
+    const row = placed.get(org.id);
+    if (!row) throw new Error(`organization ${org.id} has no shard in the directory`);
+    if (!shards.has(row.shard)) {
+      const store = openStore(files.get(row.shard));
       // A conversation's distinct search terms, once (services/conversation/search-terms.ts), ids as their 16 bytes.
       const term = store.prepare(
         "INSERT OR IGNORE INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
           "VALUES (unhex(replace(?, '-', '')), ?, unhex(replace(?, '-', '')), ?)",
       );
-      shards.set(shard, { store, term });
+      shards.set(row.shard, { store, term, ...dataStatements(store) });
     }
-    termsOfOrg.set(org.id, shards.get(shard).term);
+    termsOfOrg.set(org.id, shards.get(row.shard).term);
+    dataOfOrg.set(org.id, row.plane === "shard" ? shards.get(row.shard) : main);
   }
-  const conversation = db.prepare(
-    "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, title, last_message, last_message_at, " +
-      "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const record = db.prepare(
-    "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, reply_message_id, " +
-      "input_message, output_message, reply_ms, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  // A message's hour row (the pipeline's upsert, without the counters this seed leaves at 0).
-  const hourly = db.prepare(
-    "INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, incoming_messages, " +
-      "outgoing_messages, replies, reply_ms, requests, input_tokens, output_tokens, words) " +
-      "VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?) " +
-      "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
-      "incoming_messages = incoming_messages + excluded.incoming_messages, " +
-      "outgoing_messages = outgoing_messages + excluded.outgoing_messages, replies = replies + excluded.replies, " +
-      "reply_ms = reply_ms + excluded.reply_ms, requests = requests + excluded.requests, " +
-      "input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, " +
-      "words = words + excluded.words",
-  );
+  const all = [db, ...[...shards.values()].map((s) => s.store)];
   // The seed writes hours the daily rollups have passed (the service only ever writes the current one): the next
   // housekeeping rolls up again from the first hour (services/statistics/rollup.ts).
-  db.exec("DELETE FROM usage_rollup WHERE id = 'daily'");
-  const all = [db, ...[...shards.values()].map((s) => s.store)];
+  for (const store of all) store.exec("DELETE FROM usage_rollup WHERE id = 'daily'");
   const hourOf = (at) => at - (at % 3_600_000);
   const now = Date.now();
   const started = performance.now();
@@ -174,6 +181,7 @@ function seed(files, orgs, written, until, slot) {
     const hour = hourOf(now - Math.floor(rand() * 30 * DAY));
     const at = hour + slot.from + Math.floor(rand() * (slot.width - TURNS * 60_000));
     const last = at + (TURNS - 1) * 60_000 + 800;
+    const { conversation, hourly, record } = dataOfOrg.get(org.id);
     conversation.run(id, org.id, org.inbox, org.chatbot, `Order ${n}`, REPLY, last, at, last);
     const words = new Set(termsOf(REPLY));
     for (let t = 0; t < TURNS; t++) {
@@ -200,34 +208,39 @@ function seed(files, orgs, written, until, slot) {
   }
   // What the housekeeping cron will move: records of hours before the one two days ago began.
   const cutoff = hourOf(now - SETTLED_AFTER_MS);
-  const { settled } = db.prepare("SELECT count(*) AS settled FROM chatbot_records WHERE created_at < ?").get(cutoff);
+  let settled = 0;
+  for (const store of all)
+    settled += store.prepare("SELECT count(*) AS n FROM chatbot_records WHERE created_at < ?").get(cutoff).n;
   for (const store of all) store.close();
   return { written: n, seconds: (performance.now() - started) / 1000, settled };
 }
 
 /**
  * Runs the housekeeping cron (GET /__scheduled answers once it is done) until it has moved the records settled at
- * the seed to R2 (`settled`, counted then; a run moves up to 5,000). The count is read from `DB`'s file while the
- * server runs, read-only; when it cannot be read, the runs go on until enough have run for every record.
+ * the seed to R2 (`settled`, counted then; a run moves up to 5,000). The count is read from each D1 file (`files`)
+ * while the server runs, read-only; when one cannot be read, the runs go on until enough have run for every record.
  */
-async function housekeeping(server, file, settled) {
+async function housekeeping(server, files, settled) {
   const t0 = performance.now();
   const cron = async (schedule) => {
     const res = await fetch(`${server.base}/__scheduled?cron=${encodeURIComponent(schedule)}`);
     const text = await res.text();
     if (!res.ok) throw new Error(`cron ${schedule}: ${res.status} ${text}`);
   };
+  const leftIn = (file) => {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const cutoff = Date.now() - SETTLED_AFTER_MS;
+      return db
+        .prepare("SELECT count(*) AS n FROM chatbot_records WHERE created_at < ?")
+        .get(cutoff - (cutoff % 3_600_000)).n;
+    } finally {
+      db.close();
+    }
+  };
   const left = () => {
     try {
-      const db = new DatabaseSync(file, { readOnly: true });
-      try {
-        const cutoff = Date.now() - SETTLED_AFTER_MS;
-        return db
-          .prepare("SELECT count(*) AS n FROM chatbot_records WHERE created_at < ?")
-          .get(cutoff - (cutoff % 3_600_000)).n;
-      } finally {
-        db.close();
-      }
+      return [...files.values()].reduce((n, file) => n + leftIn(file), 0);
     } catch {
       return null;
     }
@@ -350,7 +363,7 @@ export default async function () {
       );
       written = seeded.written;
       server = await startServer({ port: PORT, state, key });
-      const moved = await housekeeping(server, files.get("DB"), seeded.settled);
+      const moved = await housekeeping(server, files, seeded.settled);
       console.log(
         `  housekeeping: ${seeded.settled.toLocaleString("en")} records older than two days to R2 in ` +
           `${moved.runs} runs, ${moved.seconds.toFixed(0)} s (${moved.left ?? "?"} left in D1)`,

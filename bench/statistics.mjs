@@ -162,6 +162,11 @@ export default async function () {
   }
   await server.stop({ keep: true });
   const file = d1File(server.state);
+  // The seed ends with migration 0009's backfill, which joins `chatbots` (the control plane): so the organization's
+  // data plane is put back in `DB`, as an organization from before the shards has it (src/db/planes.ts).
+  const directory = new DatabaseSync(file);
+  directory.prepare("UPDATE organization_shards SET data_plane = 'db' WHERE organization_id = ?").run(org.id);
+  directory.close();
   const world = { organizationId: org.id, ownerId: owner.id, chatbots };
   const seeded = seed(file, world);
   console.log(

@@ -11,7 +11,7 @@
 // page is open sees the live stream end with the API's reason (the worker checks every 500 ms here).
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { d1File } from "../support/local-d1.mjs";
+import { dataPlaneFile } from "../support/local-d1.mjs";
 import {
   axeViolations,
   openPage,
@@ -184,7 +184,7 @@ beforeAll(async () => {
   transcript = await seedTranscript();
   // "Old chat" was started on OLD_DAY.
   await app.restart((state) => {
-    const db = new DatabaseSync(d1File(state));
+    const db = new DatabaseSync(dataPlaneFile(state, ava.organization));
     db.prepare("UPDATE conversations SET created_at = ? WHERE id = ?").run(
       Date.parse(`${OLD_DAY}T12:00:00Z`),
       conversations.old.id,

@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, startServer } from "../../bench/lib.mjs";
-import { d1File, readXlsxRows } from "../support/local-d1.mjs";
+import { dataPlaneFile, readXlsxRows } from "../support/local-d1.mjs";
 import { testPort } from "../support/test-ports.mjs";
 import {
   SHOTS,
@@ -153,7 +153,7 @@ beforeAll(async () => {
     body: { message: { content: "Can I speak to a real person?" } },
   });
   await first.stop({ keep: true });
-  seedHistory(d1File(first.state));
+  seedHistory(dataPlaneFile(first.state, org.id));
   server = await startServer({ port: PORT, state: first.state, key: first.key, prebuilt: true, devtools: false });
   browser = await launching;
 }, 420_000);

@@ -47,6 +47,23 @@ export function d1Files(state, root = ".") {
   return files;
 }
 
+/**
+ * The file holding an organization's data plane (its conversations, contacts, records, figures: src/db/planes.ts) in
+ * a stopped `wrangler dev`'s state: its shard's when `DB`'s directory row says so, else `DB`'s.
+ */
+export function dataPlaneFile(state, organizationId, root = ".") {
+  const main = d1File(state);
+  const db = new DatabaseSync(main, { readOnly: true });
+  try {
+    const row = db
+      .prepare("SELECT shard FROM organization_shards WHERE organization_id = ? AND data_plane = 'shard'")
+      .get(organizationId);
+    return row ? d1Files(state, root).get(row.shard) : main;
+  } finally {
+    db.close();
+  }
+}
+
 /** Minimal .xlsx reading for tests: the first sheet's rows as arrays of cell text (shared and inline strings, numbers).
  * */
 export async function readXlsxRows(bytes) {
