@@ -174,13 +174,16 @@ const ORGANIZATION_TABLES = [
   "usage_daily_chatbots",
   "organization_usage",
   "idempotency_keys",
+  "attachments",
+  "uploads",
   "purges",
 ];
 
 /**
  * Deletes an organization's data-plane rows by pages, its conversations first (named to forget), before its `DB`
  * row goes: what its foreign keys' cascades delete today. Its search terms have their own delete
- * (conversation/search-terms.ts `deleteOrganizationTerms`); its uploads and attachments the uploads' cleanup.
+ * (conversation/search-terms.ts `deleteOrganizationTerms`). Its uploads' objects go after its `DB` row, by their
+ * key's prefix (organizations.ts `deleteOrganization`).
  */
 export async function deleteOrganizationData(d1: D1Database, organizationId: string, now = Date.now(), size = PAGE) {
   for (const page of [

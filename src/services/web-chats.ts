@@ -68,11 +68,13 @@ const alreadyHasOne = () => conflict("This inbox already has a web chat.");
 
 /**
  * Creates the web chat of a web inbox without one (400 for another inbox, 409 when it has one);
- * unset fields take a new web chat's defaults, uploaded images are published with the write.
+ * unset fields take a new web chat's defaults, uploaded images are published with the write (their upload rows are
+ * in `data`, the organization's data plane).
  */
 export async function createWebChat(
   env: Bindings,
   db: Db,
+  data: Db,
   organizationId: string,
   input: WebChatInput & { inbox: { id: string } },
   origin: string,
@@ -87,14 +89,11 @@ export async function createWebChat(
     settings: defaultWebChatSettings(),
   };
   const id = uuidv7();
-  const images = await publishWebChatImages(env, db, { organizationId, webChatId: id, origin }, input);
+  const images = await publishWebChatImages(env, data, { organizationId, webChatId: id, origin }, input);
   const stored = applyWebChatInput(fresh, { ...input, ...images.urls }, false);
   if (stored.settings.customDomain) await requireDomainFree(db, stored.settings.customDomain.domain, null);
   try {
-    await db.batch([
-      db.insert(webChats).values({ ...stored, id, organizationId, inboxId: inbox.inbox.id }),
-      ...images.claims,
-    ]);
+    await db.insert(webChats).values({ ...stored, id, organizationId, inboxId: inbox.inbox.id });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyHasOne();
     throw err;
@@ -108,6 +107,7 @@ export async function createWebChat(
 export async function updateWebChat(
   env: Bindings,
   db: Db,
+  data: Db,
   organizationId: string,
   id: string,
   input: WebChatInput,
@@ -118,17 +118,14 @@ export async function updateWebChat(
   if (!view) throw notFound();
   if (input.inbox && input.inbox.id !== view.inbox.id)
     throw fieldError("inbox", "The inbox of a web chat cannot change.");
-  const images = await publishWebChatImages(env, db, { organizationId, webChatId: id, origin }, input);
+  const images = await publishWebChatImages(env, data, { organizationId, webChatId: id, origin }, input);
   const stored = applyWebChatInput(view.webChat, { ...input, ...images.urls }, mergeThemes);
   const domain = stored.settings.customDomain?.domain;
   if (domain && domain !== view.webChat.settings.customDomain?.domain) await requireDomainFree(db, domain, id);
-  await db.batch([
-    db
-      .update(webChats)
-      .set({ ...stored, updatedAt: Date.now() })
-      .where(eq(webChats.id, id)),
-    ...images.claims,
-  ]);
+  await db
+    .update(webChats)
+    .set({ ...stored, updatedAt: Date.now() })
+    .where(eq(webChats.id, id));
   await images.done();
   // The public files of images this write replaced or cleared (a visitor's cached page may show one a moment longer).
   const replaced = replacedWebChatImages(id, view.webChat.settings, stored.settings);

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { chatbotRecords, contactInboxes, contacts, conversationLabels, conversations } from "../../src/db/schema";
-import { toolExecutionRecords } from "../../src/db/schema";
+import { attachments, toolExecutionRecords, uploads } from "../../src/db/schema";
 import { uuidv7 } from "../../src/lib/ids";
 import { deleteOrganizationData, purgeRows, runPurges, writePurges, type PurgeKind } from "../../src/services/purges";
 import { createChatbot } from "../fixtures/chatbots";
@@ -32,7 +32,7 @@ const forgottenAt = async (id: string) =>
 
 /**
  * The data-plane tables with an `organization_id` (docs/scale.md §5 step 4, worklist 1) that the organization's
- * delete empties by pages; its search terms have their own delete, its uploads and attachments the uploads' cleanup.
+ * delete empties by pages; its search terms have their own delete.
  */
 const DATA_PLANE = [
   "conversations",
@@ -59,6 +59,8 @@ const DATA_PLANE = [
   "usage_daily_chatbots",
   "organization_usage",
   "idempotency_keys",
+  "attachments",
+  "uploads",
   "purges",
 ];
 
@@ -294,6 +296,16 @@ describe("purges", () => {
       .returning({ id: contacts.id });
     await db().insert(contactInboxes).values({ contactId: contact.id, inboxId: inbox.id });
     await writePurges(db(), [{ organizationId: owner.organizationId, kind: "label", id: uuidv7() }]);
+    const key = `uploads/${owner.organizationId}/attachment/${crypto.randomUUID()}/a.txt`;
+    const upload = { key, organizationId: owner.organizationId, createdAt: NOW };
+    await db().batch([
+      db()
+        .insert(uploads)
+        .values({ ...upload, modelName: "attachment", fieldName: "file", filename: "a.txt", maxSize: 1 }),
+      db()
+        .insert(attachments)
+        .values({ ...upload, id: uuidv7(), conversationId, filename: "a.txt", type: "other" }),
+    ]);
     const tables = (
       await env.DB.prepare(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%`organization_id`%' " +
@@ -307,7 +319,8 @@ describe("purges", () => {
         ),
       );
     const before = await rowsOf(owner.organizationId);
-    for (const t of ["conversations", "chatbot_records", "contacts", "purges"]) expect(before[t], t).toBeGreaterThan(0);
+    for (const t of ["conversations", "chatbot_records", "contacts", "purges", "attachments", "uploads"])
+      expect(before[t], t).toBeGreaterThan(0);
     const theirsBefore = await rowsOf(other.organizationId);
 
     await deleteOrganizationData(env.DB, owner.organizationId, NOW, 2);

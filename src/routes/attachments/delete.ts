@@ -18,8 +18,8 @@ const route = createRoute({
 export const registerDeleteAttachment = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
-    const row = await findAttachment(c.var.db, access.organizationId, c.req.valid("param").id);
+    const row = await findAttachment(c.var.data, access.organizationId, c.req.valid("param").id);
     if (!row) throw notFound();
-    await deleteAttachment(c.env, c.var.db, row);
+    await deleteAttachment(c.env, c.var.data, row);
     return c.body(null, 204);
   });

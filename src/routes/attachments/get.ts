@@ -20,7 +20,7 @@ const route = createRoute({
 export const registerGetAttachment = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
-    const row = await findAttachment(c.var.db, access.organizationId, c.req.valid("param").id);
+    const row = await findAttachment(c.var.data, access.organizationId, c.req.valid("param").id);
     if (!row) throw notFound();
     return c.json(await recordOf(c, row), 200);
   });

@@ -21,7 +21,7 @@ export async function recordOf(c: Context<AppEnv>, row: AttachmentRow) {
 export function extractLater(c: Context<AppEnv>, rows: AttachmentRow[]) {
   for (const row of rows)
     if (row.extractionStatus === "pending")
-      c.executionCtx.waitUntil(extractAttachment(c.env, c.var.db, row).catch((err) => console.error(String(err))));
+      c.executionCtx.waitUntil(extractAttachment(c.env, c.var.data, row).catch((err) => console.error(String(err))));
 }
 
 /** Creates the caller's attachment of an uploaded file (in `conversationId`, or unattached), starts reading it, and
@@ -38,7 +38,7 @@ export async function createdAttachment(
     origin: new URL(c.req.url).origin,
   };
   const { file, filename, type } = input;
-  const row = await createAttachment(c.env, c.var.db, scope, { file, filename, type, conversationId });
+  const row = await createAttachment(c.env, c.var.data, scope, { file, filename, type, conversationId });
   extractLater(c, [row]);
   return recordOf(c, row);
 }

@@ -105,7 +105,7 @@ export const registerDirectUpload = (r: Router) => {
       );
       const ttl = unattachedTtlMs(c.env);
       const now = Date.now();
-      await recordUpload(c.var.db, {
+      await recordUpload(c.var.data, {
         key,
         organizationId: access.organizationId,
         modelName,

@@ -6,14 +6,7 @@ import { boundaryOf, MultipartError, MultipartReader } from "../../services/uplo
 import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { PolicyError, verifyPostPolicy } from "../../services/uploads/signing";
-import {
-  bodyLengthOf,
-  findUpload,
-  markUploaded,
-  organizationOfKey,
-  TooLarge,
-  writePart,
-} from "../../services/uploads/store";
+import { bodyLengthOf, markUploaded, TooLarge, uploadOfKey, writePart } from "../../services/uploads/store";
 
 const route = createRoute({
   method: "post",
@@ -92,14 +85,14 @@ export const registerPostObject = (r: Router) => {
       const policy = await verifyPostPolicy(creds, form).catch((err) => {
         throw err instanceof PolicyError ? s3Error(err) : err;
       });
-      const organizationId = organizationOfKey(policy.key);
-      const upload = organizationId ? await findUpload(c.var.db, organizationId, policy.key) : null;
-      if (!upload || upload.uploadedAt)
+      const found = await uploadOfKey(c.env, policy.key);
+      if (!found || found.upload.uploadedAt)
         throw new ApiError(
           403,
           "AccessDenied",
-          upload ? "This upload has already been used." : "This upload is no longer valid.",
+          found ? "This upload has already been used." : "This upload is no longer valid.",
         );
+      const { upload, data } = found;
       const size = await writePart(
         c.env,
         reader,
@@ -118,7 +111,7 @@ export const registerPostObject = (r: Router) => {
           );
         throw err;
       });
-      await markUploaded(c.var.db, policy.key, size);
+      await markUploaded(data, policy.key, size);
       return c.body(null, 204, { Location: `${new URL(c.req.url).origin}/api/v1/uploads/${policy.key}` });
     } catch (err) {
       await reader.cancel();

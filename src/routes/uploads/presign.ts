@@ -47,7 +47,7 @@ export const registerPresignUpload = (r: Router) =>
       );
     const access = await currentAccess(c);
     requirePermission(access, UPLOAD_PERMISSIONS[specFor(c.env, input.modelName!, input.fieldName!).key]);
-    const upload = await presignUpload(c.env, c.var.db, {
+    const upload = await presignUpload(c.env, c.var.data, {
       organizationId: access.organizationId,
       userId: c.var.principal.userId,
       origin: new URL(c.req.url).origin,

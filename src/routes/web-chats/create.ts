@@ -24,5 +24,8 @@ export const registerCreateWebChat = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "inbox.manage");
     const origin = new URL(c.req.url).origin;
-    return c.json(await createWebChat(c.env, c.var.db, access.organizationId, c.req.valid("json"), origin), 201);
+    return c.json(
+      await createWebChat(c.env, c.var.db, c.var.data, access.organizationId, c.req.valid("json"), origin),
+      201,
+    );
   });

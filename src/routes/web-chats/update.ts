@@ -12,7 +12,16 @@ import { IMAGE_NOTE, WebChatPatch, WebChatReplace } from "./write";
 /** PUT replaces the themes, PATCH merges them key by key. */
 async function update(c: Context<AppEnv>, id: string, input: WebChatInput, mergeThemes: boolean) {
   const access = await authorize(c, "inbox.manage");
-  return updateWebChat(c.env, c.var.db, access.organizationId, id, input, mergeThemes, new URL(c.req.url).origin);
+  return updateWebChat(
+    c.env,
+    c.var.db,
+    c.var.data,
+    access.organizationId,
+    id,
+    input,
+    mergeThemes,
+    new URL(c.req.url).origin,
+  );
 }
 
 const route = (method: "put" | "patch") =>

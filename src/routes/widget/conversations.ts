@@ -25,6 +25,6 @@ const route = createRoute({
 
 export const registerWidgetConversations = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { chat, visitor } = await chatVisitor(c, c.req.valid("param").id);
-    return c.json({ results: await visitorConversations(c.var.db, chat, visitor.contactId) }, 200);
+    const { chat, visitor, data } = await chatVisitor(c, c.req.valid("param").id);
+    return c.json({ results: await visitorConversations(data, chat, visitor.contactId) }, 200);
   });

@@ -39,13 +39,12 @@ const route = createRoute({
 export const registerWidgetCsat = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const db = c.var.db;
-    const { chat, visitor } = await chatVisitor(c, id);
-    const conversation = await visitorConversation(db, chat, visitor, conversationId);
+    const { chat, visitor, data } = await chatVisitor(c, id);
+    const conversation = await visitorConversation(data, chat, visitor, conversationId);
     const { rating, comment } = c.req.valid("json");
     const row = await rateConversation(
       c.env,
-      db,
+      data,
       (p) => c.executionCtx.waitUntil(p),
       conversation,
       rating,

@@ -34,10 +34,10 @@ const route = createRoute({
 export const registerWidgetFeedback = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, messageId } = c.req.valid("param");
-    const { chat, visitor } = await chatVisitor(c, id);
+    const { chat, visitor, data } = await chatVisitor(c, id);
     const row = await rateAnswer(
       c.env,
-      c.var.db,
+      data,
       (p) => c.executionCtx.waitUntil(p),
       chat,
       visitor,

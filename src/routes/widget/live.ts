@@ -54,12 +54,11 @@ const route = createRoute({
 export const registerWidgetLive = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const db = c.var.db;
-    const { chat, visitor } = await chatVisitor(c, id);
-    const conversation = await visitorConversation(db, chat, visitor, conversationId);
+    const { chat, visitor, data } = await chatVisitor(c, id);
+    const conversation = await visitorConversation(data, chat, visitor, conversationId);
     const lastEventId = c.req.valid("header")["last-event-id"];
     // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.
     const stream = await conversationObject(c.env, conversation.id).subscribe();
-    const opening = () => liveOpening(c.env, db, conversation, lastEventId);
+    const opening = () => liveOpening(c.env, c.var.db, conversation, lastEventId);
     return c.body(liveMessages(stream, chat.webChat.settings, opening, streamMaxMs(c.env)), 200, SSE_HEADERS);
   });

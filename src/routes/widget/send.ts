@@ -2,9 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, jsonBody } from "../../lib/openapi";
 import { SSE_HEADERS } from "../../services/sse";
-import { activeWebChat } from "../../services/widget/web-chats";
-import { visitorOf } from "../../services/widget/visitors";
 import { sendVisitorMessage } from "../../services/widget/send";
+import { chatVisitor } from "./visitor";
 import { SSE_EXAMPLE, VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
 
 const SendBody = z
@@ -111,9 +110,8 @@ const route = createRoute({
 
 export const registerWidgetSend = (r: Router) =>
   r.openapi(route, async (c) => {
-    const chat = await activeWebChat(c.var.db, c.req.valid("param").id);
-    const visitor = await visitorOf(c.env, chat, c.req.header("Authorization"));
-    const events = await sendVisitorMessage(c.env, c.var.db, chat, visitor, c.req.valid("json"), {
+    const { chat, visitor, data } = await chatVisitor(c, c.req.valid("param").id);
+    const events = await sendVisitorMessage(c.env, data, chat, visitor, c.req.valid("json"), {
       origin: new URL(c.req.url).origin,
       requestId: c.var.requestId,
       waitUntil: (p) => c.executionCtx.waitUntil(p),

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { dataDb } from "../../services/shards";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { startSession } from "../../services/widget/visitors";
 import { SessionSchema } from "../../services/records/widget";
@@ -28,5 +29,6 @@ const route = createRoute({
 export const registerWidgetSession = (r: Router) =>
   r.openapi(route, async (c) => {
     const chat = await activeWebChat(c.var.db, c.req.valid("param").id);
-    return c.json(await startSession(c.env, c.var.db, chat, c.req.valid("json")), 200);
+    const data = await dataDb(c.env, chat.webChat.organizationId);
+    return c.json(await startSession(c.env, data, chat, c.req.valid("json")), 200);
   });

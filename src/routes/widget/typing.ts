@@ -32,8 +32,7 @@ const route = createRoute({
 export const registerWidgetTyping = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const db = c.var.db;
-    const { chat, visitor } = await chatVisitor(c, id);
+    const { chat, visitor, data } = await chatVisitor(c, id);
     const { allowed, retryAfter } = takeToken(
       c.env,
       `widget-typing:${visitor.contactId}`,
@@ -48,8 +47,8 @@ export const registerWidgetTyping = (r: Router) =>
         undefined,
         { "Retry-After": String(retryAfter) },
       );
-    const conversation = await visitorConversation(db, chat, visitor, conversationId);
-    const sender = { type: "contact" as const, id: visitor.contactId, name: await visitorName(db, visitor) };
+    const conversation = await visitorConversation(data, chat, visitor, conversationId);
+    const sender = { type: "contact" as const, id: visitor.contactId, name: await visitorName(data, visitor) };
     c.executionCtx.waitUntil(visitorTyping(c.env, conversation, sender, c.req.valid("json").typing));
     return c.body(null, 204);
   });

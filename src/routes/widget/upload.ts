@@ -41,10 +41,10 @@ const route = createRoute({
 
 export const registerWidgetUpload = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { chat, visitor } = await chatVisitor(c, c.req.valid("param").id);
+    const { chat, visitor, data } = await chatVisitor(c, c.req.valid("param").id);
     const upload = await presignVisitorUpload(
       c.env,
-      c.var.db,
+      data,
       chat,
       visitor,
       new URL(c.req.url).origin,

@@ -32,8 +32,8 @@ export function inferType(contentType: string): AttachmentType {
   return top === "image" || top === "audio" || top === "video" ? top : "other";
 }
 
-export async function findAttachment(db: Db, organizationId: string, id: string): Promise<AttachmentRow | null> {
-  const [row] = await db
+export async function findAttachment(data: Db, organizationId: string, id: string): Promise<AttachmentRow | null> {
+  const [row] = await data
     .select()
     .from(attachments)
     .where(and(eq(attachments.id, id), eq(attachments.organizationId, organizationId)));
@@ -51,13 +51,13 @@ export const NOT_OURS =
  */
 export async function createAttachment(
   env: Bindings,
-  db: Db,
+  data: Db,
   scope: AttachmentScope,
   input: AttachmentInput,
   field = "file",
 ): Promise<AttachmentRow> {
-  const { row } = await prepareAttachment(env, db, scope, input, field);
-  await db.batch(attachmentWrites(db, row));
+  const { row } = await prepareAttachment(env, data, scope, input, field);
+  await data.batch(attachmentWrites(data, row));
   return row;
 }
 
@@ -68,7 +68,7 @@ export async function createAttachment(
  */
 export async function prepareAttachment(
   env: Bindings,
-  db: Db,
+  data: Db,
   scope: AttachmentScope,
   input: AttachmentInput,
   field = "file",
@@ -77,7 +77,7 @@ export async function prepareAttachment(
   if (!key) throw fieldError(field, NOT_OURS);
   if (organizationOfKey(key) !== scope.organizationId)
     throw fieldError(field, "No uploaded object of your organization has this key.");
-  const [upload, head] = await Promise.all([findUpload(db, scope.organizationId, key), env.FILES.head(key)]);
+  const [upload, head] = await Promise.all([findUpload(data, scope.organizationId, key), env.FILES.head(key)]);
   if (!upload || !head) throw fieldError(field, "No uploaded object of your organization has this key.");
   const filename = input.filename.trim() || upload.filename;
   const contentType = mediaType(head.httpMetadata?.contentType) || contentTypeFor(filename);
@@ -104,41 +104,41 @@ export async function prepareAttachment(
   return { row, upload };
 }
 
-/** The writes that create a prepared attachment and mark its upload claimed (for `db.batch`). */
-export const attachmentWrites = (db: Db, row: AttachmentRow) =>
+/** The writes that create a prepared attachment and mark its upload claimed (for `data.batch`). */
+export const attachmentWrites = (data: Db, row: AttachmentRow) =>
   [
-    db.insert(attachments).values(row),
-    db.update(uploads).set({ claimedAt: row.createdAt, size: row.size }).where(eq(uploads.key, row.key)),
+    data.insert(attachments).values(row),
+    data.update(uploads).set({ claimedAt: row.createdAt, size: row.size }).where(eq(uploads.key, row.key)),
   ] as const;
 
 /** Removes an attachment and its object (the object stays while another attachment names it). */
-export async function deleteAttachment(env: Bindings, db: Db, row: AttachmentRow) {
-  await db.delete(attachments).where(eq(attachments.id, row.id));
-  await deleteObjectsIfUnused(env, db, [row.key]);
+export async function deleteAttachment(env: Bindings, data: Db, row: AttachmentRow) {
+  await data.delete(attachments).where(eq(attachments.id, row.id));
+  await deleteObjectsIfUnused(env, data, [row.key]);
 }
 
 /** Deletes the objects (and upload rows) of keys no attachment names any more. */
-export async function deleteObjectsIfUnused(env: Bindings, db: Db, keys: string[]) {
+export async function deleteObjectsIfUnused(env: Bindings, data: Db, keys: string[]) {
   if (!keys.length) return;
   const used = new Set(
-    (await db.select({ key: attachments.key }).from(attachments).where(inArray(attachments.key, keys))).map(
+    (await data.select({ key: attachments.key }).from(attachments).where(inArray(attachments.key, keys))).map(
       (r) => r.key,
     ),
   );
   const gone = keys.filter((k) => !used.has(k));
   if (!gone.length) return;
   await env.FILES.delete(gone);
-  await db.delete(uploads).where(inArray(uploads.key, gone));
+  await data.delete(uploads).where(inArray(uploads.key, gone));
 }
 
 /** A conversation's attachments and their objects (for whoever deletes a conversation). */
-export async function deleteConversationAttachments(env: Bindings, db: Db, conversationId: string) {
-  const rows = await db
+export async function deleteConversationAttachments(env: Bindings, data: Db, conversationId: string) {
+  const rows = await data
     .select({ key: attachments.key })
     .from(attachments)
     .where(eq(attachments.conversationId, conversationId));
-  await db.delete(attachments).where(eq(attachments.conversationId, conversationId));
-  await deleteObjectsIfUnused(env, db, [...new Set(rows.map((r) => r.key))]);
+  await data.delete(attachments).where(eq(attachments.conversationId, conversationId));
+  await deleteObjectsIfUnused(env, data, [...new Set(rows.map((r) => r.key))]);
 }
 
 /** A message's `attachments` as given by a client. */
@@ -158,7 +158,7 @@ export interface MessageAttachmentInput {
  */
 export async function resolveMessageAttachments(
   env: Bindings,
-  db: Db,
+  data: Db,
   scope: AttachmentScope,
   conversationId: string,
   inputs: MessageAttachmentInput[] | undefined,
@@ -171,12 +171,12 @@ export async function resolveMessageAttachments(
     const at = `${field}.${i}`;
     let row: AttachmentRow | null = null;
     if (input.id) {
-      row = await findAttachment(db, scope.organizationId, input.id);
+      row = await findAttachment(data, scope.organizationId, input.id);
       if (!row) throw fieldError(`${at}.id`, "No attachment with this id in your organization.");
     } else {
       const key = await keyOfFile(env, scope.origin, input.file);
       if (key) {
-        const [existing] = await db
+        const [existing] = await data
           .select()
           .from(attachments)
           .where(and(eq(attachments.organizationId, scope.organizationId), eq(attachments.key, key)))
@@ -185,7 +185,7 @@ export async function resolveMessageAttachments(
           existing ??
           (await createAttachment(
             env,
-            db,
+            data,
             scope,
             { file: key, filename: input.filename, type: input.type, conversationId },
             `${at}.file`,
@@ -213,7 +213,7 @@ export async function resolveMessageAttachments(
   }
   const joining = rows.filter((r) => !r.conversationId).map((r) => r.id);
   if (joining.length) {
-    await db
+    await data
       .update(attachments)
       .set({ conversationId, expiresAt: null })
       .where(and(inArray(attachments.id, joining), isNull(attachments.conversationId)));

@@ -57,7 +57,7 @@ export function presignSpec(
  * POST always targets our own verifying target, which writes to R2 through the binding: R2's S3 API
  * does not accept POST policy uploads. PUT goes to R2 itself when its credentials are configured.
  */
-export async function presignUpload(env: Bindings, db: Db, input: PresignRequest): Promise<PresignedUpload> {
+export async function presignUpload(env: Bindings, data: Db, input: PresignRequest): Promise<PresignedUpload> {
   const { key: specKey, field, spec, contentType, declared } = presignSpec(env, input);
   const method = presignMethod(env);
   const creds = await signingCredentials(env);
@@ -66,7 +66,7 @@ export async function presignUpload(env: Bindings, db: Db, input: PresignRequest
   const maxSize = Math.min(input.fileSize, spec.max_size);
   const ttl = unattachedTtlMs(env);
   const now = Date.now();
-  await db.insert(uploads).values({
+  await data.insert(uploads).values({
     key,
     organizationId: input.organizationId,
     modelName,

@@ -18,7 +18,7 @@ const MAX_INLINE_IMAGE_BYTES = 4 * 1024 * 1024;
  * Extracts a document attachment's text with the knowledge parsers, once: only a row still
  * `pending` is written, so concurrent runs agree. Returns the row as it now is.
  */
-export async function extractAttachment(env: Bindings, db: Db, row: AttachmentRow): Promise<AttachmentRow> {
+export async function extractAttachment(env: Bindings, data: Db, row: AttachmentRow): Promise<AttachmentRow> {
   if (row.extractionStatus !== "pending") return row;
   let update: Pick<AttachmentRow, "extractionStatus" | "extractedText" | "extractionError">;
   try {
@@ -38,7 +38,7 @@ export async function extractAttachment(env: Bindings, db: Db, row: AttachmentRo
       extractionError: String((err as Error)?.message ?? err).slice(0, 500),
     };
   }
-  await db
+  await data
     .update(attachments)
     .set(update)
     .where(and(eq(attachments.id, row.id), eq(attachments.extractionStatus, "pending")));
@@ -56,14 +56,14 @@ const idsOf = (m: Pick<MessageRow, "attachments">) =>
  */
 export async function attachmentParts(
   env: Bindings,
-  db: Db,
+  data: Db,
   incoming: MessageRow,
   history: Pick<MessageRow, "attachments">[],
   wait: boolean,
 ): Promise<AttachmentPart[]> {
   const incomingIds = new Set(idsOf(incoming));
   if (!incomingIds.size && !history.some((m) => idsOf(m).length)) return [];
-  const rows = await db
+  const rows = await data
     .select()
     .from(attachments)
     .where(
@@ -76,7 +76,7 @@ export async function attachmentParts(
   const missing = [...incomingIds].filter((id) => !rows.some((r) => r.id === id));
   if (missing.length)
     rows.push(
-      ...(await db
+      ...(await data
         .select()
         .from(attachments)
         .where(and(eq(attachments.organizationId, incoming.organizationId), inArray(attachments.id, missing)))),
@@ -84,7 +84,7 @@ export async function attachmentParts(
   const parts: AttachmentPart[] = [];
   let budget = MAX_CONTEXT_CHARS;
   for (let row of rows) {
-    if (row.extractionStatus === "pending" && wait) row = await extractAttachment(env, db, row);
+    if (row.extractionStatus === "pending" && wait) row = await extractAttachment(env, data, row);
     if (row.extractionStatus === "done" && row.extractedText && budget > 0) {
       const text = row.extractedText.slice(0, budget);
       budget -= text.length;

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import { badRequest } from "../../lib/errors";
+import { dataDb } from "../shards";
 import { MultipartError, type MultipartReader } from "./multipart";
 
 export type UploadRow = typeof uploads.$inferSelect;
@@ -37,21 +38,33 @@ export function organizationOfKey(key: string): string | null {
 }
 
 /** The object of a presigned upload has arrived: its size and the time it did. */
-export async function markUploaded(db: Db, key: string, size: number) {
-  await db.update(uploads).set({ uploadedAt: Date.now(), size }).where(eq(uploads.key, key));
+export async function markUploaded(data: Db, key: string, size: number) {
+  await data.update(uploads).set({ uploadedAt: Date.now(), size }).where(eq(uploads.key, key));
 }
 
 /** A file uploaded in one request (the attachment upload): its row, written once the object is stored. */
-export async function recordUpload(db: Db, row: typeof uploads.$inferInsert) {
-  await db.insert(uploads).values(row);
+export async function recordUpload(data: Db, row: typeof uploads.$inferInsert) {
+  await data.insert(uploads).values(row);
 }
 
-export async function findUpload(db: Db, organizationId: string, key: string): Promise<UploadRow | null> {
-  const [row] = await db
+export async function findUpload(data: Db, organizationId: string, key: string): Promise<UploadRow | null> {
+  const [row] = await data
     .select()
     .from(uploads)
     .where(and(eq(uploads.key, key), eq(uploads.organizationId, organizationId)));
   return row ?? null;
+}
+
+/**
+ * The upload a key names, with the data plane of the organization the key names (where the upload's row is, and its
+ * `markUploaded` goes); null when the key names no upload.
+ */
+export async function uploadOfKey(env: Bindings, key: string): Promise<{ upload: UploadRow; data: Db } | null> {
+  const organizationId = organizationOfKey(key);
+  if (!organizationId) return null;
+  const data = await dataDb(env, organizationId);
+  const upload = await findUpload(data, organizationId, key);
+  return upload ? { upload, data } : null;
 }
 
 export class TooLarge extends Error {}

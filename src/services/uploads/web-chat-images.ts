@@ -1,5 +1,4 @@
-import { eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { inArray } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
@@ -26,9 +25,10 @@ export function isImageRef(value: string): boolean {
 export interface PublishedImages {
   /** The public URL that replaces each uploaded key in the input. */
   urls: Partial<Record<ImageField, string>>;
-  /** Statements for the caller's batch: the consumed upload rows go with the web chat's write. */
-  claims: BatchItem<"sqlite">[];
-  /** The private objects to remove once that batch succeeded. */
+  /**
+   * Once the web chat's write is stored: the consumed upload rows go (they are in the organization's data plane, the
+   * web chat in `DB`, so not in one batch), then their private objects.
+   */
   done: () => Promise<void>;
 }
 
@@ -40,7 +40,7 @@ export interface PublishedImages {
  */
 export async function publishWebChatImages(
   env: Bindings,
-  db: Db,
+  data: Db,
   scope: { organizationId: string; webChatId: string; origin: string },
   input: Partial<Record<ImageField, string | null | undefined>>,
 ): Promise<PublishedImages> {
@@ -58,7 +58,7 @@ export async function publishWebChatImages(
           `(modelName web-chat, fieldName ${field}) first.`,
       );
     if (organizationOfKey(key) !== scope.organizationId) throw missing();
-    const [upload, head] = await Promise.all([findUpload(db, scope.organizationId, key), env.FILES.head(key)]);
+    const [upload, head] = await Promise.all([findUpload(data, scope.organizationId, key), env.FILES.head(key)]);
     if (!upload || !head || upload.modelName !== "web-chat" || upload.fieldName !== field) throw missing();
     const spec = fileSpecs(env).webChat[field];
     const contentType = mediaType(head.httpMetadata?.contentType) || contentTypeFor(upload.filename, spec);
@@ -76,9 +76,10 @@ export async function publishWebChatImages(
   const keys = found.map((f) => f.key);
   return {
     urls,
-    claims: keys.map((key) => db.delete(uploads).where(eq(uploads.key, key))),
     done: async () => {
-      if (keys.length) await env.FILES.delete(keys);
+      if (!keys.length) return;
+      await data.delete(uploads).where(inArray(uploads.key, keys));
+      await env.FILES.delete(keys);
     },
   };
 }

@@ -20,7 +20,7 @@ const ASKED_AT_ONCE = 4;
 
 export async function rateAnswer(
   env: Bindings,
-  db: Db,
+  data: Db,
   waitUntil: (p: Promise<unknown>) => void,
   chat: PublicWebChat,
   visitor: Visitor,
@@ -30,7 +30,7 @@ export async function rateAnswer(
   // The message must be an answer in one of the visitor's conversations: the route names only the message, and
   // messages live in their conversations' objects (docs/decisions.md, "Messages in the conversation object"), so the
   // visitor's conversations are asked, the latest first, a few at a time; only the one holding it rates it.
-  const mine = await db
+  const mine = await data
     .select({
       id: conversations.id,
       organizationId: conversations.organizationId,

@@ -38,7 +38,7 @@ export interface VisitorRequest {
  */
 export async function sendVisitorMessage(
   env: Bindings,
-  db: Db,
+  data: Db,
   chat: PublicWebChat,
   visitor: Visitor,
   body: VisitorMessage,
@@ -53,8 +53,8 @@ export async function sendVisitorMessage(
     channel: "web_chat",
   };
   const [contact, conversation] = await Promise.all([
-    visitorContact(db, chat, visitor),
-    body.conversation ? visitorConversation(db, chat, visitor, body.conversation) : Promise.resolve(undefined),
+    visitorContact(data, chat, visitor),
+    body.conversation ? visitorConversation(data, chat, visitor, body.conversation) : Promise.resolve(undefined),
   ]);
   if (!contact) throw unauthenticated("The visitor no longer exists; start a new session.");
   let created: ConversationRow | undefined;
@@ -73,7 +73,7 @@ export async function sendVisitorMessage(
   if (files)
     ({ stored: attachments, written } = await visitorAttachments(
       env,
-      db,
+      data,
       chat,
       visitor,
       req.origin,
@@ -93,7 +93,7 @@ export async function sendVisitorMessage(
       requestId: req.requestId,
     });
   } catch (err) {
-    await forgetAttachments(db, written);
+    await forgetAttachments(data, written);
     throw err;
   }
   return widgetEvents(interruptible(stream, req.requestId), chat.webChat.settings);

@@ -16,14 +16,14 @@ const SHARED_MESSAGES = 200;
 /** The share token of one of the visitor's conversations; 403 when the web chat does not share (before any lookup). */
 export async function shareToken(
   env: Bindings,
-  db: Db,
+  data: Db,
   chat: PublicWebChat,
   visitor: Visitor,
   conversationId: string,
 ): Promise<string> {
   if (!chat.webChat.settings.enableShareConversation)
     throw new ApiError(403, "permission_denied", "This web chat does not share conversations.");
-  const conversation = await visitorConversation(db, chat, visitor, conversationId);
+  const conversation = await visitorConversation(data, chat, visitor, conversationId);
   return `${conversation.id}.${await signShareToken(chat.webChat.id, conversation.id, env.ENCRYPTION_KEY)}`;
 }
 
@@ -33,7 +33,7 @@ export async function shareToken(
  */
 export async function sharedConversation(
   env: Bindings,
-  db: Db,
+  data: Db,
   chat: PublicWebChat,
   share: string,
 ): Promise<{ title: string; results: PublicMessage[] }> {
@@ -48,7 +48,7 @@ export async function sharedConversation(
     !timingSafeEqual(encoder.encode(signature), encoder.encode(expected))
   )
     throw notFound();
-  const [conversation] = await db
+  const [conversation] = await data
     .select()
     .from(conversations)
     .where(and(eq(conversations.id, conversationId), eq(conversations.inboxId, chat.inboxId)));

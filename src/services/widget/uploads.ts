@@ -30,14 +30,14 @@ export function requireFileUpload(chat: PublicWebChat) {
 /** A presigned upload (CONTRACT section 10) of a visitor's file, keyed under the web chat's organization. */
 export async function presignVisitorUpload(
   env: Bindings,
-  db: Db,
+  data: Db,
   chat: PublicWebChat,
   visitor: Visitor,
   origin: string,
   file: { filename: string; fileSize: number },
 ): Promise<PresignedUpload> {
   requireFileUpload(chat);
-  return presignUpload(env, db, {
+  return presignUpload(env, data, {
     organizationId: chat.webChat.organizationId,
     userId: visitorUploader(visitor.contactId),
     origin,
@@ -64,7 +64,7 @@ const NOT_YOURS = "No file you uploaded in this chat has this key.";
  */
 export async function visitorAttachments(
   env: Bindings,
-  db: Db,
+  data: Db,
   chat: PublicWebChat,
   visitor: Visitor,
   origin: string,
@@ -83,7 +83,7 @@ export async function visitorAttachments(
     }),
   );
   if (new Set(keys).size !== keys.length) throw fieldError("attachments", "The same file is attached twice.");
-  const existing = await db
+  const existing = await data
     .select()
     .from(attachments)
     .where(and(eq(attachments.organizationId, organizationId), inArray(attachments.key, keys)));
@@ -97,7 +97,7 @@ export async function visitorAttachments(
       }
       const { row, upload } = await prepareAttachment(
         env,
-        db,
+        data,
         scope,
         { file: keys[i], filename: input.filename, conversationId },
         at(i),
@@ -108,7 +108,7 @@ export async function visitorAttachments(
     }),
   );
   const written = rows.filter((r) => r.fresh).map((r) => r.row);
-  if (written.length) await db.batch(written.flatMap((row) => attachmentWrites(db, row)) as never);
+  if (written.length) await data.batch(written.flatMap((row) => attachmentWrites(data, row)) as never);
   const stored = await Promise.all(
     rows.map(async ({ row }) =>
       messageAttachment(row, await signedDownloadUrl(env, origin, row.key, MESSAGE_URL_TTL_SECONDS)),
@@ -119,16 +119,16 @@ export async function visitorAttachments(
 
 /** Undoes `visitorAttachments` when the message was refused: the rows go, the uploads are unclaimed (the cleanup then
  * removes them). */
-export async function forgetAttachments(db: Db, rows: AttachmentRow[]) {
+export async function forgetAttachments(data: Db, rows: AttachmentRow[]) {
   if (!rows.length) return;
-  await db.batch([
-    db.delete(attachments).where(
+  await data.batch([
+    data.delete(attachments).where(
       inArray(
         attachments.id,
         rows.map((r) => r.id),
       ),
     ),
-    db
+    data
       .update(uploads)
       .set({ claimedAt: null })
       .where(

@@ -40,8 +40,8 @@ export async function visitorOf(env: Bindings, chat: PublicWebChat, header: stri
 }
 
 /** The visitor's contact in this web chat's organization; null when it no longer exists. */
-export async function visitorContact(db: Db, chat: PublicWebChat, visitor: Visitor): Promise<ContactRow | null> {
-  const [contact] = await db
+export async function visitorContact(data: Db, chat: PublicWebChat, visitor: Visitor): Promise<ContactRow | null> {
+  const [contact] = await data
     .select()
     .from(contacts)
     .where(and(eq(contacts.id, visitor.contactId), eq(contacts.organizationId, chat.webChat.organizationId)));
@@ -49,8 +49,8 @@ export async function visitorContact(db: Db, chat: PublicWebChat, visitor: Visit
 }
 
 /** The name operators see for the visitor ("" when the contact is gone). */
-export async function visitorName(db: Db, visitor: Visitor): Promise<string> {
-  const [contact] = await db.select({ name: contacts.name }).from(contacts).where(eq(contacts.id, visitor.contactId));
+export async function visitorName(data: Db, visitor: Visitor): Promise<string> {
+  const [contact] = await data.select({ name: contacts.name }).from(contacts).where(eq(contacts.id, visitor.contactId));
   return contact?.name ?? "";
 }
 
@@ -61,7 +61,7 @@ export async function visitorName(db: Db, visitor: Visitor): Promise<string> {
  * conversations) or creates an anonymous contact. Without `enableAnonymous` a new visitor must give
  * a name or an e-mail (the widget's pre-chat form).
  */
-export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, input: SessionInput) {
+export async function startSession(env: Bindings, data: Db, chat: PublicWebChat, input: SessionInput) {
   const { webChat } = chat;
   const given = input.contact ?? {};
   let contact: ContactRow | null = null;
@@ -76,7 +76,7 @@ export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, i
       throw unauthenticated("The identity token does not match.");
     if (given.identityExpiresAt !== undefined && given.identityExpiresAt <= nowSeconds())
       throw unauthenticated("The identity token has expired.");
-    contact = await identifiedContact(db, chat, given.sourceId, given);
+    contact = await identifiedContact(data, chat, given.sourceId, given);
     identified = true;
   } else if (webChat.accessType === "private") {
     throw unauthenticated(
@@ -86,8 +86,8 @@ export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, i
   } else if (input.token) {
     const claims = await readVisitorToken(input.token, env.ENCRYPTION_KEY);
     if (claims && claims.w === webChat.id && claims.exp + VISITOR_RENEWAL_S > nowSeconds() && !claims.idv)
-      contact = await contactOf(db, chat, claims.c);
-    if (contact && (given.name || given.email)) contact = await updateContact(db, contact, given);
+      contact = await contactOf(data, chat, claims.c);
+    if (contact && (given.name || given.email)) contact = await updateContact(data, contact, given);
   }
   if (!contact) {
     // New web chats store true; one stored before that default, without the flag, keeps its form (docs/decisions.md,
@@ -95,7 +95,7 @@ export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, i
     const anonymous = webChat.settings.enableAnonymous ?? false;
     if (!anonymous && !given.name?.trim() && !given.email)
       throw fieldError("contact.email", "This web chat asks visitors for a name or an e-mail address first.");
-    contact = await createContact(db, chat, { name: given.name, email: given.email });
+    contact = await createContact(data, chat, { name: given.name, email: given.email });
   }
   const claims: VisitorClaims = {
     w: webChat.id,
@@ -107,13 +107,13 @@ export async function startSession(env: Bindings, db: Db, chat: PublicWebChat, i
     token: await signVisitorToken(claims, env.ENCRYPTION_KEY),
     expiresAt: String(claims.exp * 1000),
     contact: { id: contact.id, name: contact.name, email: contact.email ?? null, identified },
-    conversations: await visitorConversations(db, chat, contact.id),
+    conversations: await visitorConversations(data, chat, contact.id),
   };
 }
 
-async function contactOf(db: Db, chat: PublicWebChat, id: string): Promise<ContactRow | null> {
+async function contactOf(data: Db, chat: PublicWebChat, id: string): Promise<ContactRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db
+  const [row] = await data
     .select()
     .from(contacts)
     .where(and(eq(contacts.id, id), eq(contacts.organizationId, chat.webChat.organizationId)));
@@ -121,7 +121,7 @@ async function contactOf(db: Db, chat: PublicWebChat, id: string): Promise<Conta
 }
 
 async function createContact(
-  db: Db,
+  data: Db,
   chat: PublicWebChat,
   values: { name?: string; email?: string; sourceId?: string },
 ): Promise<ContactRow> {
@@ -137,15 +137,15 @@ async function createContact(
     createdAt: now,
     updatedAt: now,
   };
-  await db.batch([
-    db.insert(contacts).values(row),
-    db.insert(contactInboxes).values({ contactId: id, inboxId: chat.inboxId }),
+  await data.batch([
+    data.insert(contacts).values(row),
+    data.insert(contactInboxes).values({ contactId: id, inboxId: chat.inboxId }),
   ]);
-  return (await contactOf(db, chat, id))!;
+  return (await contactOf(data, chat, id))!;
 }
 
 async function updateContact(
-  db: Db,
+  data: Db,
   contact: ContactRow,
   given: { name?: string; email?: string },
 ): Promise<ContactRow> {
@@ -154,7 +154,7 @@ async function updateContact(
     ...(given.email ? { email: given.email } : {}),
   };
   if (!Object.keys(changes).length) return contact;
-  await db
+  await data
     .update(contacts)
     .set({ ...changes, updatedAt: Date.now() })
     .where(eq(contacts.id, contact.id));
@@ -163,29 +163,29 @@ async function updateContact(
 
 /** The organization's contact with this sourceId (the oldest, should there be several), else a new one. */
 async function identifiedContact(
-  db: Db,
+  data: Db,
   chat: PublicWebChat,
   sourceId: string,
   given: { name?: string; email?: string },
 ): Promise<ContactRow> {
-  const [found] = await db
+  const [found] = await data
     .select()
     .from(contacts)
     .where(and(eq(contacts.organizationId, chat.webChat.organizationId), eq(contacts.sourceId, sourceId)))
     .orderBy(contacts.createdAt)
     .limit(1);
-  if (!found) return createContact(db, chat, { ...given, sourceId });
-  await db.insert(contactInboxes).values({ contactId: found.id, inboxId: chat.inboxId }).onConflictDoNothing();
-  return updateContact(db, found, given);
+  if (!found) return createContact(data, chat, { ...given, sourceId });
+  await data.insert(contactInboxes).values({ contactId: found.id, inboxId: chat.inboxId }).onConflictDoNothing();
+  return updateContact(data, found, given);
 }
 
 /** The visitor's conversations in this web chat's inbox, latest first (at most 20). */
 export async function visitorConversations(
-  db: Db,
+  data: Db,
   chat: PublicWebChat,
   contactId: string,
 ): Promise<VisitorConversation[]> {
-  const rows = await db
+  const rows = await data
     .select()
     .from(conversations)
     .where(
@@ -202,14 +202,14 @@ export async function visitorConversations(
 
 /** One of the visitor's conversations in this web chat, else 404 (another visitor's is simply not found). */
 export async function visitorConversation(
-  db: Db,
+  data: Db,
   chat: PublicWebChat,
   visitor: Visitor,
   id: string,
 ): Promise<ConversationRow> {
   const row = isUuid(id)
     ? (
-        await db
+        await data
           .select()
           .from(conversations)
           .where(

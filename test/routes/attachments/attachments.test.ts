@@ -4,7 +4,7 @@ import { assert, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { attachments, uploads } from "../../../src/db/schema";
 import { cleanupUploads } from "../../../src/services/uploads/cleanup";
-import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
+import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
@@ -76,7 +76,10 @@ describe("attachments", () => {
       400,
     );
     expect(
-      await db().select().from(attachments).where(eq(attachments.organizationId, owner.organizationId)),
+      await (await data(owner.organizationId))
+        .select()
+        .from(attachments)
+        .where(eq(attachments.organizationId, owner.organizationId)),
     ).toHaveLength(1);
   });
 
@@ -373,7 +376,9 @@ describe("lifecycle", () => {
     expect(await env.FILES.head(unused)).not.toBeNull();
     await cleanupUploads(env, Date.now() + 25 * 3_600_000);
     expect(await env.FILES.head(unused)).toBeNull();
-    expect(await db().select().from(uploads).where(eq(uploads.key, unused))).toHaveLength(0);
+    expect(await (await data(owner.organizationId)).select().from(uploads).where(eq(uploads.key, unused))).toHaveLength(
+      0,
+    );
     expect(await env.FILES.head(used)).not.toBeNull();
     expect(await env.FILES.head(loose)).toBeNull();
     await expectError(await owner.fetch("GET", `/attachments/${looseAttachment.id}/`), 404);

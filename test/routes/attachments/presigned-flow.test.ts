@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { uploads } from "../../../src/db/schema";
-import { db, expectError, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
+import { data, expectError, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
 import { PNG, postForm, presign } from "./support";
 import { bodyOf } from "../../support/api";
 
@@ -135,7 +135,7 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     res = await postForm(p.url, {}, { filename: "cat.png", bytes: PNG });
     await expectError(res, 403);
     await nothingAt(p.fields.key);
-    const [row] = await db().select().from(uploads).where(eq(uploads.key, p.fields.key));
+    const [row] = await (await data(owner.organizationId)).select().from(uploads).where(eq(uploads.key, p.fields.key));
     expect(row.uploadedAt).toBeNull();
   });
 
@@ -165,7 +165,10 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     ];
     for (const [body, rule] of broken) expect((await expectError(await ask(owner, body), 400)).detail).toMatch(rule);
     await expectError(await ask(owner, { ...file, fileSize: -1 }), 400);
-    const rows = await db().select().from(uploads).where(eq(uploads.organizationId, owner.organizationId));
+    const rows = await (await data(owner.organizationId))
+      .select()
+      .from(uploads)
+      .where(eq(uploads.organizationId, owner.organizationId));
     expect(rows).toHaveLength(0);
 
     const { call } = await import("../../harness");

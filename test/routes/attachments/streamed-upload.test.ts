@@ -3,7 +3,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { uploads } from "../../../src/db/schema";
-import { db, expectError, seedOwner, type Actor } from "../../harness";
+import { data, expectError, seedOwner, type Actor } from "../../harness";
 import { presign, requestsMultipart } from "./support";
 
 const MiB = 1024 * 1024;
@@ -72,7 +72,10 @@ describe("presigned POST: large files stream into R2", () => {
         ).toBe(true);
         // Two parts: the streamed prefix and the held-back tail (a multipart ETag counts its parts).
         expect(stored!.etag).toMatch(/-2$/);
-        const [row] = await db().select().from(uploads).where(eq(uploads.key, p.fields.key));
+        const [row] = await (await data(owner.organizationId))
+          .select()
+          .from(uploads)
+          .where(eq(uploads.key, p.fields.key));
         expect(row.size).toBe(file.length);
       }
     },
@@ -115,7 +118,10 @@ describe("presigned POST: large files stream into R2", () => {
       const body = await expectError(res, 400, "MalformedPOSTRequest");
       expect(body.detail).toMatch(/last part/);
       expect(await env.FILES.head(p.fields.key)).toBeNull();
-      const [row] = await db().select().from(uploads).where(eq(uploads.key, p.fields.key));
+      const [row] = await (await data(owner.organizationId))
+        .select()
+        .from(uploads)
+        .where(eq(uploads.key, p.fields.key));
       expect(row.uploadedAt).toBeNull();
     },
   );

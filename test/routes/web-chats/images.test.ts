@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { uploads } from "../../../src/db/schema";
-import { PREFIXES, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { organizationOfKey } from "../../../src/services/uploads/store";
+import { PREFIXES, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { PNG, postForm, presign } from "../attachments/support";
 import { createInbox, seedBareWebInbox } from "../inboxes/fixtures";
@@ -18,7 +19,9 @@ async function uploadImage(actor: Actor, fieldName: string, filename = "avatar.p
   return p.fields.key;
 }
 
-const uploadRow = async (key: string) => (await db().select().from(uploads).where(eq(uploads.key, key)))[0];
+/** An upload's row, in the data plane of the organization its key names. */
+const uploadRow = async (key: string) =>
+  (await (await data(organizationOfKey(key)!)).select().from(uploads).where(eq(uploads.key, key)))[0];
 
 describe("web chat images through the upload flow", () => {
   it.each(PREFIXES)(

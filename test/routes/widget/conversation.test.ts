@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, expectError, seedOwner } from "../../harness";
+import { NO_SUCH_ID, data, expectError, seedOwner } from "../../harness";
+import { client as d1Of } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { signVisitorToken } from "../../../src/services/widget/tokens";
@@ -47,7 +48,8 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     expect(ids.at(-1)).toBe(`${done.messageId}:done`);
     expect(ids.at(-2)).toBe(`${done.messageId}:${done.message.content.length}`);
 
-    const stored = await env.DB.prepare("SELECT inbox_id, contact_id, chatbot_id FROM conversations WHERE id = ?")
+    const stored = await d1Of(await data(owner.organizationId))
+      .prepare("SELECT inbox_id, contact_id, chatbot_id FROM conversations WHERE id = ?")
       .bind(done.conversationId)
       .first();
     expect(stored).toEqual({ inbox_id: chat.inboxId, contact_id: session.contact.id, chatbot_id: chat.bot.id });
@@ -156,7 +158,8 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     ]) {
       await expectError(await client().post(pub(chat.id, "messages/"), body, session.token), 400, "invalid");
     }
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE contact_id = ?")
+    const n = await d1Of(await data(owner.organizationId))
+      .prepare("SELECT count(*) AS n FROM conversations WHERE contact_id = ?")
       .bind(session.contact.id)
       .first<{ n: number }>();
     expect(n!.n).toBe(0);

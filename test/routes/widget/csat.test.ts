@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { conversations } from "../../../src/db/schema";
-import { db, expectError, seedOwner, type Actor } from "../../harness";
+import { data, expectError, seedOwner, type Actor } from "../../harness";
 import { liveEvents, type InboxStreamEvent } from "../../support/sse";
 import { pub, startSession, visitorConversation } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -77,7 +77,10 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
 
     expect((await mine.rate({ rating: 2 })).status).toBe(200);
     const eightDaysAgo = Date.now() - 8 * 24 * 3600 * 1000;
-    await db().update(conversations).set({ csatAt: eightDaysAgo }).where(eq(conversations.id, mine.id));
+    await (await data(owner.organizationId))
+      .update(conversations)
+      .set({ csatAt: eightDaysAgo })
+      .where(eq(conversations.id, mine.id));
     await expectError(await mine.rate({ rating: 5 }), 409, "conflict");
     expect((await recordOf(owner, mine.id)).csat).toMatchObject({ rating: 2, createdAt: String(eightDaysAgo) });
   });

@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, call, expectError, seedOwner } from "../../harness";
+import { NO_SUCH_ID, call, data, expectError, seedOwner } from "../../harness";
 import { identityDigest, signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
+import { client as d1Of } from "../../../src/db/prepared";
 import { bodyOf } from "../../support/api";
 
-const count = async (sql: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(sql)
+/** A count in the organization's data plane. */
+const count = async (organizationId: string, sql: string, ...binds: unknown[]) =>
+  (await d1Of(await data(organizationId))
+    .prepare(sql)
     .bind(...binds)
     .first<{ n: number }>())!.n;
+const contactsOf = (organizationId: string) =>
+  count(organizationId, "SELECT count(*) AS n FROM contacts WHERE organization_id = ?", organizationId);
 
 describe("GET /web-chats/{id}/public/config/", () => {
   it("gives what the widget shows, without keys or other resources' ids", async () => {
@@ -78,6 +83,7 @@ describe("POST /web-chats/{id}/public/session/", () => {
     expect(Number(first.expiresAt)).toBeGreaterThan(Date.now());
     expect(
       await count(
+        owner.organizationId,
         "SELECT count(*) AS n FROM contact_inboxes WHERE contact_id = ? AND inbox_id = ?",
         first.contact.id,
         chat.inboxId,
@@ -100,16 +106,14 @@ describe("POST /web-chats/{id}/public/session/", () => {
   it("asks for a name or e-mail when anonymous visitors are not allowed, and writes nothing", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, { enableAnonymous: false });
-    const before = await count("SELECT count(*) AS n FROM contacts WHERE organization_id = ?", owner.organizationId);
+    const before = await contactsOf(owner.organizationId);
     await expectError(await client().post(pub(chat.id, "session/"), {}), 400, "invalid");
     await expectError(
       await client().post(pub(chat.id, "session/"), { contact: { email: "not an email" } }),
       400,
       "invalid",
     );
-    expect(await count("SELECT count(*) AS n FROM contacts WHERE organization_id = ?", owner.organizationId)).toBe(
-      before,
-    );
+    expect(await contactsOf(owner.organizationId)).toBe(before);
     const session = await startSession(chat.id, { contact: { name: "Ada", email: "ada@example.com" } });
     expect(session.contact).toMatchObject({ name: "Ada", email: "ada@example.com" });
   });

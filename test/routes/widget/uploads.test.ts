@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, call, expectError, seedOwner, type Actor } from "../../harness";
+import { NO_SUCH_ID, call, data, expectError, seedOwner, type Actor } from "../../harness";
 import { expectNotFound } from "../../support/refusals";
 import { lastChunk, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { postForm, uploadKey } from "../attachments/support";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
+import { client as d1Of } from "../../../src/db/prepared";
 import { bodyOf, type Schemas } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
 
@@ -14,10 +15,15 @@ const ON = { enableAnonymous: true, enableFileUpload: true };
 /** A visitor's send streams back like a completion, with the public record of the reply. */
 type Reply = StreamEvent<Schemas["WidgetMessage"]>;
 
-const count = async (sql: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(sql)
+/** The rows of `from` ("table WHERE ...") in the organization's data plane. */
+const count = async (organizationId: string, from: string, ...binds: unknown[]) =>
+  (await d1Of(await data(organizationId))
+    .prepare(`SELECT COUNT(*) AS n FROM ${from}`)
     .bind(...binds)
     .first<{ n: number }>())!.n;
+/** The organization's attachments or uploads. */
+const rowsOf = (organizationId: string, table: "attachments" | "uploads") =>
+  count(organizationId, `${table} WHERE organization_id = ?`, organizationId);
 
 async function presignFor(
   webChatId: string,
@@ -47,10 +53,10 @@ async function visitorUpload(webChatId: string, token: string, filename = "notes
 /** What a refused send must leave behind: no conversation, message or attachment of the visitor, and the uploads
  * unclaimed. */
 async function expectNothingWritten(owner: Actor, contactId: string, keys: string[] = []) {
-  expect(await count("SELECT COUNT(*) AS n FROM conversations WHERE contact_id = ?", contactId)).toBe(0);
-  expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(0);
+  expect(await count(owner.organizationId, "conversations WHERE contact_id = ?", contactId)).toBe(0);
+  expect(await rowsOf(owner.organizationId, "attachments")).toBe(0);
   for (const key of keys) {
-    expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE key = ? AND claimed_at IS NULL", key)).toBe(1);
+    expect(await count(owner.organizationId, "uploads WHERE key = ? AND claimed_at IS NULL", key)).toBe(1);
     expect(await env.FILES.head(key)).not.toBeNull();
   }
 }
@@ -91,9 +97,8 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     expect(done.done).toBe(true);
     expect(done.message.content).toContain("I received your attachments: notes.txt (document).");
 
-    const rows = await env.DB.prepare(
-      "SELECT conversation_id, created_by, filename, extraction_status FROM attachments WHERE key = ?",
-    )
+    const rows = await d1Of(await data(owner.organizationId))
+      .prepare("SELECT conversation_id, created_by, filename, extraction_status FROM attachments WHERE key = ?")
       .bind(key)
       .all();
     expect(rows.results).toEqual([
@@ -104,7 +109,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
         extraction_status: "done",
       },
     ]);
-    expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE key = ? AND claimed_at IS NOT NULL", key)).toBe(1);
+    expect(await count(owner.organizationId, "uploads WHERE key = ? AND claimed_at IS NOT NULL", key)).toBe(1);
     // The history shows the file's name on the visitor's message (no URL, no id).
     const history = await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
       await client().get(pub(chat.id, `conversations/${done.conversationId}/messages/`), session.token),
@@ -140,9 +145,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     const next = storedReply(await readEvents<Reply>(again));
     expect(next.message.content).toContain("I received your attachments:");
     expect(next.message.content).toContain("second.txt (document)");
-    expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(
-      2,
-    );
+    expect(await rowsOf(owner.organizationId, "attachments")).toBe(2);
   });
 
   it("is 403 file_upload_disabled when the web chat has no enableFileUpload, and writes nothing", async () => {
@@ -158,7 +161,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       403,
       "file_upload_disabled",
     );
-    expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE organization_id = ?", owner.organizationId)).toBe(0);
+    expect(await rowsOf(owner.organizationId, "uploads")).toBe(0);
     const staffKey = await uploadKey(owner, "notes.txt", NOTES, "text/plain");
     await expectError(
       await client().post(
@@ -189,7 +192,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     await refuse({ filename: "notes.txt", fileSize: 21 * 1024 * 1024 }, "fileSize");
     await refuse({ filename: "notes.txt" }, "fileSize");
     await refuse({ filename: "", fileSize: 1 }, "filename");
-    expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE organization_id = ?", owner.organizationId)).toBe(0);
+    expect(await rowsOf(owner.organizationId, "uploads")).toBe(0);
   });
 
   it(
@@ -253,7 +256,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       );
       await expectError(await client().post(pub(chat.id, "messages/"), { content: "" }, alice.token), 400, "invalid");
       await expectNothingWritten(owner, alice.contact.id, [mine, bobs, staff]);
-      expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE key = ? AND claimed_at IS NULL", foreignOrg)).toBe(1);
+      expect(await count(stranger.organizationId, "uploads WHERE key = ? AND claimed_at IS NULL", foreignOrg)).toBe(1);
     },
   );
 
@@ -279,9 +282,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       404,
       "not_found",
     );
-    expect(await count("SELECT COUNT(*) AS n FROM attachments WHERE organization_id = ?", owner.organizationId)).toBe(
-      0,
-    );
+    expect(await rowsOf(owner.organizationId, "attachments")).toBe(0);
     expect(await objectMessages(first.conversationId)).toHaveLength(2);
     // A file sent in one conversation is not sent again in another.
     const mine = await visitorUpload(chat.id, alice.token);
@@ -342,6 +343,6 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       401,
       "not_authenticated",
     );
-    expect(await count("SELECT COUNT(*) AS n FROM uploads WHERE organization_id = ?", owner.organizationId)).toBe(0);
+    expect(await rowsOf(owner.organizationId, "uploads")).toBe(0);
   });
 });
