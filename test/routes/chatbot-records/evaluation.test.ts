@@ -6,6 +6,7 @@ import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { ok } from "../statistics/helpers";
 import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
+import { STRANDED_EVALUATION_MS, strandedEvaluations } from "../../../src/services/evaluation/records";
 
 type Rec = {
   id: string;
@@ -66,6 +67,12 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
       .prepare("UPDATE chatbot_records SET evaluation_status = 'pending' WHERE id = ?")
       .bind(record.id)
       .run();
+    // Left pending past its time, the cron sends it again with its organization.
+    const later = Date.now() + STRANDED_EVALUATION_MS + 1000;
+    expect(await strandedEvaluations(await data(owner.organizationId), later)).toContainEqual({
+      recordId: record.id,
+      organizationId: owner.organizationId,
+    });
     // "b" as a message sent before jobs named the record's organization: its record is looked up.
     const batch = createMessageBatch("chatbot-evaluation", [
       {
