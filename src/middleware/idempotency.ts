@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { currentAccess } from "../services/access";
+import { dataDb } from "../services/shards";
 import {
   checkKey,
   claimKey,
@@ -29,9 +30,10 @@ export const idempotent = (owner: (c: Context<AppEnv>) => Promise<Omit<KeyScope,
     const header = c.req.header("Idempotency-Key");
     if (header === undefined || c.req.method !== "POST") return next();
     const scope = { ...(await owner(c)), key: checkKey(header) };
-    const db = c.var.db;
+    // The keys live with the organization's data plane (they grow with its traffic).
+    const data = await dataDb(c.env, scope.organizationId);
     const hash = await requestHash(c.req.method, c.req.path, await c.req.json().catch(() => null));
-    const earlier = await claimKey(db, scope, hash);
+    const earlier = await claimKey(data, scope, hash);
     if (earlier) {
       return c.body(earlier.body, earlier.status as 200, {
         "Content-Type": earlier.contentType,
@@ -47,7 +49,7 @@ export const idempotent = (owner: (c: Context<AppEnv>) => Promise<Omit<KeyScope,
     if (res.ok && contentType.startsWith("text/event-stream") && res.body) {
       const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
       const record = relay(res.body, writable.getWriter()).then((text) =>
-        saveOutcome(db, scope, { status: res.status, contentType, body: condenseEvents(text) }),
+        saveOutcome(data, scope, { status: res.status, contentType, body: condenseEvents(text) }),
       );
       c.executionCtx.waitUntil(
         record.catch((err) =>
@@ -59,8 +61,8 @@ export const idempotent = (owner: (c: Context<AppEnv>) => Promise<Omit<KeyScope,
     }
     const err = c.error;
     if (res.ok || (err && !(err instanceof ApiError)) || (err instanceof ApiError && TOOK_EFFECT.has(err.code))) {
-      await saveOutcome(db, scope, { status: res.status, contentType, body: await res.clone().text() });
-    } else await releaseKey(db, scope);
+      await saveOutcome(data, scope, { status: res.status, contentType, body: await res.clone().text() });
+    } else await releaseKey(data, scope);
   });
 
 /** Keys of API clients (keys and console sessions): the user's, in the organization the request acts in. */

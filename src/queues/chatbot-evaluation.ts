@@ -1,6 +1,6 @@
-import type { Bindings } from "../env";
+import type { Bindings, Db } from "../env";
 import { getDb } from "../db";
-import { evaluateRecord, markEvaluationFailed, type EvaluationJob } from "../services/evaluation/records";
+import { evaluateRecord, evaluationDb, markEvaluationFailed, type EvaluationJob } from "../services/evaluation/records";
 
 import { enqueueBatchQa, runBatchQa, type BatchQaJob } from "../services/batch-qa";
 import { ack, backoffSeconds, retry } from "./settle";
@@ -14,7 +14,8 @@ const RETRY = { first: 20, max: 300 };
  * again while questions remain (src/services/batch-qa).
  *
  * Scores answered questions of assistants with `enableEvaluation` (CONTRACT section 13). Each
- * message names a record; scoring is idempotent (see evaluateRecord), so redelivery is harmless.
+ * message names a record and its organization, whose data plane holds it (one sent before they named it is looked
+ * up: `evaluationDb`); scoring is idempotent (see evaluateRecord), so redelivery is harmless.
  * A failure (the judge model down) retries the message with back-off; after the third try the
  * record is marked `failed`. Records whose message was lost are queued again by the housekeeping cron.
  */
@@ -39,8 +40,11 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
       ack(message);
       continue;
     }
+    const organizationId = typeof body.organizationId === "string" ? body.organizationId : undefined;
+    let data: Db | null = null;
     try {
-      await evaluateRecord(env, db, recordId);
+      data = await evaluationDb(env, { recordId, organizationId });
+      if (data) await evaluateRecord(env, db, data, recordId);
       ack(message);
     } catch (err) {
       console.error(
@@ -54,7 +58,7 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
       );
       if (message.attempts < MAX_ATTEMPTS) retry(message, backoffSeconds(message.attempts, RETRY));
       else {
-        await markEvaluationFailed(db, recordId).catch(() => undefined);
+        if (data) await markEvaluationFailed(data, recordId).catch(() => undefined);
         ack(message);
       }
     }

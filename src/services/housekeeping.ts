@@ -21,7 +21,7 @@ import {
   foldPendingTerms,
   shipPendingTerms,
 } from "./conversation/search-terms";
-import { allShards } from "./shards";
+import { allShards, dataDbs } from "./shards";
 import { takeOverHandedOver } from "./conversation/handed-over";
 import { forgetDeletedConversations } from "./conversation/forget";
 import { runPurges } from "./purges";
@@ -61,14 +61,14 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
     )
     .limit(500);
   await enqueueFiles(env, stranded);
-  await enqueueEvaluations(env, await strandedEvaluations(db, now));
+  for (const data of dataDbs(env)) await enqueueEvaluations(env, await strandedEvaluations(data, now));
   await requeueChannelWork(env, db, now);
   // Channel delivery states whose message's object was not told (its call failed): told again.
   // Twenty objects at a time: a run may find up to 500 (each call logs its own failure; the next run tries again).
   const unshown = await unshownDeliveries(db);
   for (let i = 0; i < unshown.length; i += 20)
     await Promise.all(unshown.slice(i, i + 20).map((delivery) => showState(env, delivery)));
-  await rollUpDays(env.DB, now);
+  for (const data of dataDbs(env)) await rollUpDays(client(data), now);
   // The backfill reads D1 `messages`: their objects take them over once it is done.
   if (!(await backfillSearchTerms(env.DB))) await takeOverHandedOver(env);
   // Before the forgetting: the conversations a purge deletes are forgotten in the same run.
@@ -91,13 +91,13 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
         and(isNotNull(apiKeys.expiresAt), lt(apiKeys.expiresAt, before)),
       ),
     );
-  await forgetExpiredKeys(db, now);
+  for (const data of dataDbs(env)) await forgetExpiredKeys(data, now);
   await db
     .delete(consoleSessions)
     .where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
   await moveEndedDeliveries(env, db, now);
-  await moveSettledRecords(env, db, now);
-  await moveFinishedToolRecords(env, db, now);
+  for (const data of dataDbs(env)) await moveSettledRecords(env, data, now);
+  for (const data of dataDbs(env)) await moveFinishedToolRecords(env, data, now);
 }
 
 /** Messaging channels' events and replies the queue never heard of (a refused hand-over, a lost message). */

@@ -40,7 +40,7 @@ export const registerExportChatbotRecords = (r: Router) =>
   r.openapi(route, async (c) => {
     const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
     const q = c.req.valid("query");
-    const rows = await exportChatbotRecords(c.env, c.var.db, recordFilters(chatbot.id, q));
+    const rows = await exportChatbotRecords(c.env, c.var.data, recordFilters(chatbot.id, q));
     const metrics = chatbot.enableEvaluation ? EVALUATION_METRICS : [];
     const header = [
       "Asked at",

@@ -28,7 +28,7 @@ export const registerListChatbotRecords = (r: Router) =>
     const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const page = await listChatbotRecords(c.env, c.var.db, recordFilters(chatbot.id, q), p);
+    const page = await listChatbotRecords(c.env, c.var.data, recordFilters(chatbot.id, q), p);
     return c.json(
       pageResponse(
         c,

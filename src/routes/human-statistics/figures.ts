@@ -9,6 +9,6 @@ import type { HumanStatisticsQuery } from "./schema";
 export async function figuresOf(c: Context<AppEnv>, organizationPk: string, q: z.infer<typeof HumanStatisticsQuery>) {
   const access = await orgAccess(c, organizationPk);
   requirePermission(access, "statistics.view");
-  const ctx = await humanQueryOf(c.env.DB, access.organizationId, q);
-  return { ctx, ...(await humanStatistics(c.env.DB, ctx.query)) };
+  const ctx = await humanQueryOf(c.var.db, access.organizationId, q);
+  return { ctx, ...(await humanStatistics(c.var.db, c.var.data, ctx.query)) };
 }

@@ -37,7 +37,7 @@ export const registerChatbotStatistics = (r: Router) =>
       : localDayStart(timezone, now, -29);
     if (end <= start) throw fieldError("datetimeTo", "datetimeTo must be after datetimeFrom.");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await chatbotStatistics(c.env.DB, chatbot.id, list, {
+    const { results, total } = await chatbotStatistics(c.var.data, chatbot.id, list, {
       includeTests: q.includeTests === "true",
     });
     return c.json(

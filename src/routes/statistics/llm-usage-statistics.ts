@@ -32,7 +32,7 @@ export const registerLlmUsageStatistics = (r: Router) =>
     const timezone = checkTimezone(q.timezone);
     const { start, end } = dayRange(timezone, q.startDate, q.endDate, "startDate", "endDate");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await llmUsageStatistics(c.env.DB, chatbot.id, list, {
+    const { results, total } = await llmUsageStatistics(c.var.db, c.var.data, chatbot.id, list, {
       includeTests: q.includeTests === "true",
     });
     return c.json(

@@ -32,7 +32,7 @@ export function registerGetRecord(r: Router) {
     const access = await authorize(c, "tool.view");
     return c.json(
       toolExecutionRecord(
-        await getRecordForRead(c.env, c.var.db, access, c.var.principal.userId, c.req.valid("param").id),
+        await getRecordForRead(c.env, c.var.db, c.var.data, access, c.var.principal.userId, c.req.valid("param").id),
       ),
       200,
     );
@@ -42,7 +42,9 @@ export function registerGetRecord(r: Router) {
     const { toolPk, id } = c.req.valid("param");
     const tool = await getToolForRead(c.var.db, access, toolPk);
     return c.json(
-      toolExecutionRecord(await getRecordForRead(c.env, c.var.db, access, c.var.principal.userId, id, tool.id)),
+      toolExecutionRecord(
+        await getRecordForRead(c.env, c.var.db, c.var.data, access, c.var.principal.userId, id, tool.id),
+      ),
       200,
     );
   });

@@ -42,7 +42,7 @@ async function listRecords(c: Context<AppEnv>, q: RecordFilters & { page: number
   const access = await authorize(c, "tool.view");
   if (toolPk) await getToolForRead(db, access, toolPk);
   const p = pageParams(q);
-  const page = await listToolExecutionRecords(c.env, db, access, c.var.principal.userId, q, toolPk, p);
+  const page = await listToolExecutionRecords(c.env, db, c.var.data, access, c.var.principal.userId, q, toolPk, p);
   return pageResponse(c, p, page.count, page.items.map(toolExecutionRecord));
 }
 

@@ -33,7 +33,7 @@ async function options(c: Context<AppEnv>, kind: Kind, toolPk?: string) {
   const db = c.var.db;
   const access = await authorize(c, "tool.view");
   if (toolPk) await getToolForRead(db, access, toolPk);
-  return recordOptions(db, access, c.var.principal.userId, kind, toolPk);
+  return recordOptions(db, c.var.data, access, c.var.principal.userId, kind, toolPk);
 }
 
 export function registerRecordOptions(r: Router) {

@@ -34,6 +34,7 @@ export const registerDesktopResult = (r: Router) =>
     const record = await getRecordForRead(
       c.env,
       db,
+      c.var.data,
       withPermission(access, "tool.view"),
       c.var.principal.userId,
       c.req.valid("param").id,
@@ -42,7 +43,7 @@ export const registerDesktopResult = (r: Router) =>
       throw badRequest("Only a pending desktop tool call takes a result.");
     const body = c.req.valid("json");
     const status = body.status ?? (body.error ? "failure" : "success");
-    const { row, lastOfReply } = await completeDesktopCall(db, record, {
+    const { row, lastOfReply } = await completeDesktopCall(c.var.data, record, {
       status,
       output: body.output ?? null,
       error: body.error ?? null,

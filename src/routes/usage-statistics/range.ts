@@ -11,5 +11,5 @@ export async function usageRangeOf(
 ) {
   const access = await orgAccess(c, organizationPk);
   requirePermission(access, "statistics.view");
-  return usageRange(c.env.DB, access.organizationId, q, c.executionCtx);
+  return usageRange(c.var.db, c.var.data, access.organizationId, q, c.executionCtx);
 }

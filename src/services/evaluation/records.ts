@@ -1,38 +1,62 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { chatbotRecords } from "../../db/schema";
+import { dataDb, dataDbs } from "../shards";
 import { contextTexts } from "../records/chatbot-records";
 import { scoreAnswer } from "./judge";
 
 /** How long a record may stay pending before the housekeeping cron queues it again (a lost message). */
 export const STRANDED_EVALUATION_MS = 60_000;
 
+/** A record to score, with its organization: where its data plane lives (messages sent before it may lack it). */
 export interface EvaluationJob {
   recordId: string;
+  organizationId?: string;
 }
 
-export async function enqueueEvaluations(env: Bindings, recordIds: string[]): Promise<void> {
-  for (let i = 0; i < recordIds.length; i += 100) {
+export async function enqueueEvaluations(env: Bindings, jobs: EvaluationJob[]): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 100) {
     await env.EVALUATION_QUEUE.sendBatch(
-      recordIds.slice(i, i + 100).map((recordId) => ({ body: { recordId } satisfies EvaluationJob })),
+      jobs.slice(i, i + 100).map(({ recordId, organizationId }) => ({
+        body: { recordId, organizationId } satisfies EvaluationJob,
+      })),
     );
   }
 }
 
 /**
- * Scores one record and stores the scores, once: a record that is not pending (already scored,
- * or answered again and being scored) is left alone, and the update is conditional on the answer
- * scored being the one stored, so a redelivered message or a concurrent consumer changes nothing.
+ * The data plane holding a job's record: its organization's; for a message sent before jobs named it, the database
+ * that has the record (null: none has it, deleted since).
  */
-export async function evaluateRecord(env: Bindings, db: Db, recordId: string): Promise<"done" | "skipped"> {
-  const [record] = await db.select().from(chatbotRecords).where(eq(chatbotRecords.id, recordId));
+export async function evaluationDb(env: Bindings, job: EvaluationJob): Promise<Db | null> {
+  if (job.organizationId) return dataDb(env, job.organizationId);
+  const all = dataDbs(env);
+  if (all.length === 1) return all[0];
+  for (const data of all) {
+    const [found] = await data
+      .select({ id: chatbotRecords.id })
+      .from(chatbotRecords)
+      .where(eq(chatbotRecords.id, job.recordId));
+    if (found) return data;
+  }
+  return null;
+}
+
+/**
+ * Scores one record of `data` and stores the scores, once: a record that is not pending (already scored,
+ * or answered again and being scored) is left alone, and the update is conditional on the answer
+ * scored being the one stored, so a redelivered message or a concurrent consumer changes nothing. The judge's model
+ * is read from `db`, the configuration.
+ */
+export async function evaluateRecord(env: Bindings, db: Db, data: Db, recordId: string): Promise<"done" | "skipped"> {
+  const [record] = await data.select().from(chatbotRecords).where(eq(chatbotRecords.id, recordId));
   if (record?.evaluationStatus !== "pending" || record.outputMessage === null) return "skipped";
   const scores = await scoreAnswer(env, db, {
     question: record.inputMessage,
     answer: record.outputMessage,
     contexts: contextTexts(record.context),
   });
-  await db
+  await data
     .update(chatbotRecords)
     .set({ ...scores, evaluationStatus: "done" })
     .where(
@@ -45,10 +69,10 @@ export async function evaluateRecord(env: Bindings, db: Db, recordId: string): P
   return "done";
 }
 
-/** Records still pending a while after their answer (their queue message was lost): for the cron. */
-export async function strandedEvaluations(db: Db, now = Date.now()): Promise<string[]> {
-  const rows = await db
-    .select({ id: chatbotRecords.id })
+/** Records of `data` still pending a while after their answer (their queue message was lost): for the cron. */
+export async function strandedEvaluations(data: Db, now = Date.now()): Promise<EvaluationJob[]> {
+  return data
+    .select({ recordId: chatbotRecords.id, organizationId: chatbotRecords.organizationId })
     .from(chatbotRecords)
     .where(
       and(
@@ -57,11 +81,10 @@ export async function strandedEvaluations(db: Db, now = Date.now()): Promise<str
       ),
     )
     .limit(500);
-  return rows.map((r) => r.id);
 }
 
-export const markEvaluationFailed = (db: Db, recordId: string) =>
-  db
+export const markEvaluationFailed = (data: Db, recordId: string) =>
+  data
     .update(chatbotRecords)
     .set({ evaluationStatus: "failed" })
     .where(and(eq(chatbotRecords.id, recordId), eq(chatbotRecords.evaluationStatus, "pending")));

@@ -1,3 +1,5 @@
+import type { Db } from "../../env";
+import { client } from "../../db/prepared";
 import type { Bucket } from "./buckets";
 
 /**
@@ -76,11 +78,12 @@ const minus = <T extends Record<string, number | string | null>>(a: T, b: T | un
 
 /** Per bucket and over the whole range (distinct contacts over the range are not the sum of the buckets'). */
 export async function chatbotStatistics(
-  d1: D1Database,
+  data: Db,
   chatbotId: string,
   list: Bucket[],
   scope: TrafficScope = { includeTests: false },
 ) {
+  const d1 = client(data);
   const json = JSON.stringify(list.map((b) => [b.start, b.end]));
   const start = list[0].start;
   const end = list[list.length - 1].end;
@@ -148,14 +151,16 @@ const tokens = (r: Pick<UsageRow, "requests" | "input_tokens" | "output_tokens" 
   wordsCount: r.words,
 });
 
-/** Language-model usage of one assistant per bucket and per model (models named as they are now; a deleted one keeps
- * its id). */
+/** Language-model usage of one assistant per bucket and per model (models named as they are now, read by ids on `db`,
+ * the configuration; a deleted one keeps its id). */
 export async function llmUsageStatistics(
-  d1: D1Database,
+  db: Db,
+  data: Db,
   chatbotId: string,
   list: Bucket[],
   scope: TrafficScope = { includeTests: false },
 ) {
+  const d1 = client(data);
   const json = JSON.stringify(list.map((b) => [b.start, b.end]));
   const usageOf = (table: string) =>
     d1
@@ -180,7 +185,7 @@ export async function llmUsageStatistics(
   const modelIds = [...new Set(results.map((r) => r.model_id).filter((id): id is string => !!id))];
   const names = new Map<string, string>();
   if (modelIds.length) {
-    const named = await d1
+    const named = await client(db)
       .prepare("SELECT id, name FROM models WHERE id IN (SELECT value FROM json_each(?1))")
       .bind(JSON.stringify(modelIds))
       .all<{ id: string; name: string }>();

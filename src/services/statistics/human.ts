@@ -3,6 +3,8 @@
 // written with it by statistics/message-figures.ts), grouped by
 // agent, team, assistant or day. Medians and 90th percentiles are computed here over the range's
 // stretches (linear interpolation between ranks, as spreadsheets' PERCENTILE.INC), not in SQL.
+import type { Db } from "../../env";
+import { client } from "../../db/prepared";
 import { notFound } from "../../lib/errors";
 import type { Durations, HumanFigures, HumanGroupFigures } from "../records/human-statistics";
 import { buckets, checkTimezone, dayRange, localDate } from "./buckets";
@@ -42,7 +44,7 @@ const FILTERS = [
 
 /** The request's range (local days in its timezone, by default this month up to today) and filters, each the
  * organization's (else 404). */
-export async function humanQueryOf(d1: D1Database, organizationId: string, q: HumanRequest) {
+export async function humanQueryOf(db: Db, organizationId: string, q: HumanRequest) {
   const timezone = checkTimezone(q.timezone);
   const today = localDate(timezone, Date.now());
   const startDate = q.startDate ?? `${today.slice(0, 7)}-01`;
@@ -52,7 +54,7 @@ export async function humanQueryOf(d1: D1Database, organizationId: string, q: Hu
   for (const [field, table, detail] of FILTERS) {
     const id = q[field];
     if (!id) continue;
-    const found = await d1
+    const found = await client(db)
       .prepare(`SELECT 1 AS x FROM ${table} WHERE id = ? AND organization_id = ?`)
       .bind(id, organizationId)
       .first();
@@ -168,15 +170,17 @@ const keyOf = (group: Exclude<HumanGroup, "day">, r: StretchRow) =>
 
 /**
  * The figures of the organization's stretches queued in `[start, end)`: in total and per group
- * (agents, teams and assistants by most handoffs; every day of the range, with zeros).
+ * (agents, teams and assistants by most handoffs; every day of the range, with zeros): the stretches from `data`, the
+ * names of the groups by ids from `db`, the configuration.
  */
 export async function humanStatistics(
-  d1: D1Database,
+  db: Db,
+  data: Db,
   q: HumanQuery,
 ): Promise<{ total: HumanFigures; results: HumanGroupFigures[] }> {
   const { sql, binds } = stretchesQuery(q);
   const rows = (
-    await d1
+    await client(data)
       .prepare(sql)
       .bind(...binds)
       .all<StretchRow>()
@@ -204,6 +208,7 @@ export async function humanStatistics(
   const ids = [...grouped.keys()].filter((k): k is string => k !== null);
   const names = new Map<string, string>();
   if (ids.length) {
+    const d1 = client(db);
     const statement =
       group === "agent"
         ? d1.prepare(NAME_QUERIES.agent).bind(JSON.stringify(ids))

@@ -1,3 +1,5 @@
+import type { Db } from "../../env";
+import { client } from "../../db/prepared";
 import { compareSql, likePattern } from "../../lib/sql";
 import type { UsageCounts } from "../records/usage-statistics";
 import type { Bucket } from "./buckets";
@@ -186,7 +188,8 @@ export type UsageEntityRow = SumRow & {
  * `ORDER BY ... LIMIT` did (it sorted every entity of the organization too).
  */
 export async function usageByEntity(
-  d1: D1Database,
+  db: Db,
+  data: Db,
   scope: UsageScope,
   q: UsageQuery,
   sort: UsageSort,
@@ -197,11 +200,11 @@ export async function usageByEntity(
   const e = entities(scope, q);
   const g = rowsByRange(scope, q, q.chatbotId ? " AND x.chatbot_id = ?" : "", q.chatbotId ? [q.chatbotId] : []);
   const [list, sums] = await Promise.all([
-    d1
+    client(db)
       .prepare(e.sql)
       .bind(...e.binds)
       .all<Omit<UsageEntityRow, keyof SumRow>>(),
-    d1
+    client(data)
       .prepare(`${RANGES_CTE} SELECT x.key AS key, ${SUMS.replaceAll("u.", "x.")} FROM (${g.sql}) x GROUP BY x.key`)
       .bind(rangeJson([q]), ...g.binds)
       .all<SumRow & { key: string }>(),
@@ -221,14 +224,14 @@ export async function usageByEntity(
  * The scope's usage per bucket (members: their traffic only), for the entities matching the
  * query's search and assistant, and in total. Each bucket adds its whole rolled-up days (daily
  * tables) and the hours around them (usage_hourly), so a year by month reads ~365 day rows per
- * entity rather than ~8,760 hour rows.
+ * entity rather than ~8,760 hour rows. The usage from `data`; the entities matching the search from `db`.
  */
-export async function usageSeries(d1: D1Database, scope: UsageScope, q: UsageQuery, list: Bucket[]) {
+export async function usageSeries(db: Db, data: Db, scope: UsageScope, q: UsageQuery, list: Bucket[]) {
   const e = q.search ? entities(scope, q) : null;
-  // The matching entities' keys first, from the configuration, then bound (the usage rows are to live elsewhere).
+  // The matching entities' keys first, from the configuration, then bound (the usage rows live elsewhere).
   const keys = e
     ? (
-        await d1
+        await client(db)
           .prepare(`SELECT user_id FROM (${e.sql})`)
           .bind(...e.binds)
           .all<{ user_id: string }>()
@@ -245,6 +248,7 @@ export async function usageSeries(d1: D1Database, scope: UsageScope, q: UsageQue
     ...(keys ? [JSON.stringify(keys)] : []),
   ]);
   // The buckets cover the range, so the total is their sum; only the distinct entities need the range.
+  const d1 = client(data);
   const [series, active] = await d1.batch<Record<string, number>>([
     d1
       .prepare(

@@ -14,7 +14,8 @@ const MAX_DAYS_PER_RUN = 400;
 /** How long an isolate trusts the watermark it read (the cron moves it every 15 minutes at most). */
 const REMEMBER_MS = 60_000;
 
-let remembered: { through: number; at: number } | null = null;
+/** Per database holding data planes: each has its own rollups and watermark (`usage_rollup`). */
+let remembered = new WeakMap<D1Database, { through: number; at: number }>();
 
 const COUNTERS =
   "conversations, incoming_messages, outgoing_messages, replies, failed_replies, words, requests, " +
@@ -60,7 +61,7 @@ export async function rollUpDays(d1: D1Database, now = Date.now()): Promise<numb
   } else if (!row) {
     await d1.prepare("INSERT OR IGNORE INTO usage_rollup (id, through) VALUES ('daily', ?)").bind(through).run();
   }
-  remembered = { through, at: now };
+  remembered.set(d1, { through, at: now });
   return through;
 }
 
@@ -70,7 +71,8 @@ export async function rollUpDays(d1: D1Database, now = Date.now()): Promise<numb
  * for a minute, so most requests skip even the read.
  */
 export async function rollUpIfBehind(d1: D1Database, now = Date.now()): Promise<void> {
-  if (remembered && now - remembered.at < REMEMBER_MS && remembered.through >= settledThrough(now)) return;
+  const known = remembered.get(d1);
+  if (known && now - known.at < REMEMBER_MS && known.through >= settledThrough(now)) return;
   await rollUpDays(d1, now);
 }
 
@@ -83,5 +85,6 @@ export async function rollBackTo(d1: D1Database, hour: number): Promise<void> {
     .prepare("UPDATE usage_rollup SET through = min(through, ?) WHERE id = 'daily'")
     .bind(Math.floor(hour / DAY) * DAY)
     .run();
-  remembered = null;
+  // Forgotten for every database: the binding given may not be the one a request reads through.
+  remembered = new WeakMap();
 }

@@ -1,6 +1,7 @@
 // What the usage-statistics endpoints answer: the request's range and buckets, the organization's
 // figures in total, over time and per member or assistant (read in ./organization).
 import type { Db } from "../../env";
+import { client } from "../../db/prepared";
 import { fieldError, notFound } from "../../lib/errors";
 import { getOrganizationRecord } from "../organizations";
 import type { PlanSettings } from "../plans";
@@ -25,10 +26,12 @@ export interface RangeQuery {
 /**
  * The request's range (local days in its timezone, by default this month up to today), its buckets,
  * and its assistant (404 when not the organization's). Once the request is valid, the hours not
- * rolled up yet are rolled up in the background (`background.waitUntil`); a failure is logged.
+ * rolled up yet are rolled up in the background (`background.waitUntil`) on `data`, the organization's data plane; a
+ * failure is logged.
  */
 export async function usageRange(
-  d1: D1Database,
+  db: Db,
+  data: Db,
   organizationId: string,
   q: RangeQuery & { chatbot?: string; search?: string },
   background: { waitUntil(promise: Promise<unknown>): void },
@@ -40,14 +43,14 @@ export async function usageRange(
   const endDate = q.endDate ?? (startDate > today ? startDate : today);
   const { start, end } = dayRange(timezone, startDate, endDate, "startDate", "endDate");
   if (q.chatbot) {
-    const found = await d1
+    const found = await client(db)
       .prepare("SELECT 1 AS x FROM chatbots WHERE id = ? AND organization_id = ?")
       .bind(q.chatbot, organizationId)
       .first();
     if (!found) throw notFound("Assistant not found.");
   }
   background.waitUntil(
-    rollUpIfBehind(d1).catch((err) =>
+    rollUpIfBehind(client(data)).catch((err) =>
       console.error(JSON.stringify({ level: "error", message: "usage rollup failed", error: String(err) })),
     ),
   );
@@ -58,8 +61,8 @@ export async function usageRange(
 export type UsageRange = Awaited<ReturnType<typeof usageRange>>;
 
 /** The scope's usage per bucket only (`includeTime=true`). */
-export const usageTimeSeries = async (d1: D1Database, scope: UsageScope, range: UsageRange) =>
-  bucketRows((await usageSeries(d1, scope, range.query, range.list())).results);
+export const usageTimeSeries = async (db: Db, data: Db, scope: UsageScope, range: UsageRange) =>
+  bucketRows((await usageSeries(db, data, scope, range.query, range.list())).results);
 
 export const checkSort = (scope: UsageScope, sortBy: string) => {
   if (scope === "chatbots" && sortBy === "email")
@@ -69,12 +72,12 @@ export const checkSort = (scope: UsageScope, sortBy: string) => {
 type UsageOrder = { by: UsageSort; descending: boolean };
 type UsageWindow = { limit: number; offset: number };
 
-const entityPage = (d1: D1Database, scope: UsageScope, range: UsageRange, order: UsageOrder, w: UsageWindow) =>
-  usageByEntity(d1, scope, range.query, order.by, order.descending, w.limit, w.offset);
+const entityPage = (db: Db, data: Db, scope: UsageScope, range: UsageRange, order: UsageOrder, w: UsageWindow) =>
+  usageByEntity(db, data, scope, range.query, order.by, order.descending, w.limit, w.offset);
 
 /** A page of the organization's members with their usage in the range, sorted. */
-export async function memberUsagePage(d1: D1Database, range: UsageRange, order: UsageOrder, window: UsageWindow) {
-  const { rows, count } = await entityPage(d1, "members", range, order, window);
+export async function memberUsagePage(db: Db, data: Db, range: UsageRange, order: UsageOrder, window: UsageWindow) {
+  const { rows, count } = await entityPage(db, data, "members", range, order, window);
   const items = rows.map((r) => ({
     id: r.id,
     userId: r.user_id,
@@ -86,15 +89,15 @@ export async function memberUsagePage(d1: D1Database, range: UsageRange, order: 
 }
 
 /** A page of the organization's assistants with their usage in the range, sorted. */
-export async function chatbotUsagePage(d1: D1Database, range: UsageRange, order: UsageOrder, window: UsageWindow) {
-  const { rows, count } = await entityPage(d1, "chatbots", range, order, window);
+export async function chatbotUsagePage(db: Db, data: Db, range: UsageRange, order: UsageOrder, window: UsageWindow) {
+  const { rows, count } = await entityPage(db, data, "chatbots", range, order, window);
   return { count, items: rows.map((r) => ({ id: r.id, name: r.name, ...usageCounts(r) })) };
 }
 
 /** The summary of a scope: totals and series, entity counts, and the organization's usage and plan. */
 export async function usageSummary(
-  d1: D1Database,
   db: Db,
+  data: Db,
   plans: PlanSettings,
   scope: UsageScope,
   range: UsageRange,
@@ -103,8 +106,8 @@ export async function usageSummary(
   const organizationId = range.query.organizationId;
   const table = scope === "members" ? "members" : "chatbots";
   const [series, entities, organization] = await Promise.all([
-    usageSeries(d1, scope, range.query, range.list()),
-    d1
+    usageSeries(db, data, scope, range.query, range.list()),
+    client(db)
       .prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`)
       .bind(organizationId)
       .first<{ n: number }>(),

@@ -124,10 +124,14 @@ const segmentColumns = {
   max: s.maxCreatedAt,
 };
 
-/** One record the caller may see, in D1 or moved, else 404; the route has declared the permission its use needs. */
+/**
+ * One record the caller may see, in D1 or moved, else 404; the route has declared the permission its use needs. The
+ * record from `data`, the caller's sight of it from `db` (the configuration).
+ */
 export async function getRecordForRead(
   env: Bucket,
   db: Db,
+  data: Db,
   access: OrgAccess,
   userId: string,
   id: string,
@@ -138,12 +142,12 @@ export async function getRecordForRead(
   const inOrganization = (on: typeof t | typeof s) => eq(on.organizationId, access.organizationId);
   const [visible, [found, candidates]] = await Promise.all([
     visibleIds(db, access, userId),
-    db.batch([
-      db
+    data.batch([
+      data
         .select()
         .from(t)
         .where(and(eq(t.id, id), toolId ? eq(t.toolId, toolId) : undefined, inOrganization(t))),
-      db
+      data
         .select(segmentColumns)
         .from(s)
         .where(and(lte(s.minId, id), gte(s.maxId, id), toolId ? eq(s.toolId, toolId) : undefined, inOrganization(s))),
@@ -161,11 +165,13 @@ export async function getRecordForRead(
 
 /**
  * A page of the records the caller sees, newest first, filtered (and scoped to one tool when given), from D1 and the
- * segments as chatbot records' lists merge them (statistics/records.ts). A moved record is never in D1 again.
+ * segments as chatbot records' lists merge them (statistics/records.ts). A moved record is never in D1 again. The
+ * records from `data`, the caller's sight of them from `db`.
  */
 export async function listToolExecutionRecords(
   env: Bucket,
   db: Db,
+  data: Db,
   access: OrgAccess,
   userId: string,
   filters: RecordFilters,
@@ -177,17 +183,17 @@ export async function listToolExecutionRecords(
   const inRange = and(visibleCondition(access.organizationId, visible, s), segmentCondition(filters, toolId));
   const newest = sql`(select max(${s.maxCreatedAt}) from ${s} where ${inRange})`;
   const order = [desc(t.createdAt), desc(t.id)];
-  const [segments, page, [{ n }], older] = await db.batch([
-    db.select(segmentColumns).from(s).where(inRange).orderBy(desc(s.maxCreatedAt), desc(s.key)),
-    db
+  const [segments, page, [{ n }], older] = await data.batch([
+    data.select(segmentColumns).from(s).where(inRange).orderBy(desc(s.maxCreatedAt), desc(s.key)),
+    data
       .select()
       .from(t)
       .where(where)
       .orderBy(...order)
       .limit(limit)
       .offset(offset),
-    db.select({ n: count() }).from(t).where(where),
-    db
+    data.select({ n: count() }).from(t).where(where),
+    data
       .select()
       .from(t)
       .where(and(where, lte(t.createdAt, newest)))
@@ -212,10 +218,12 @@ export async function listToolExecutionRecords(
 
 /**
  * Filter options of the record list: the distinct assistants or tools of the records the caller sees, by name. The
- * records' (and their segments') distinct pairs are read beside the caller's ids, then the names by ids.
+ * records' (and their segments') distinct pairs are read from `data` beside the caller's ids, then the names by ids,
+ * both from `db`.
  */
 export async function recordOptions(
   db: Db,
+  data: Db,
   access: OrgAccess,
   userId: string,
   kind: "chatbots" | "tools",
@@ -223,7 +231,7 @@ export async function recordOptions(
 ) {
   // In D1's records or in their segments (same columns, same visibility).
   const pairs = (on: typeof t | typeof s) =>
-    db
+    data
       .selectDistinct({ chatbotId: on.chatbotId, toolId: on.toolId })
       .from(on)
       .where(and(eq(on.organizationId, access.organizationId), toolId ? eq(on.toolId, toolId) : undefined));
@@ -253,11 +261,11 @@ export async function recordOptions(
  * and whether it was the last pending call of its reply, which may then continue.
  */
 export async function completeDesktopCall(
-  db: Db,
+  data: Db,
   record: ToolExecutionRow,
   result: { status: ToolExecutionRow["status"]; output: unknown; error: string | null },
 ): Promise<{ row: ToolExecutionRow | null; lastOfReply: boolean }> {
-  const [row] = await db
+  const [row] = await data
     .update(t)
     .set({
       status: result.status,
@@ -270,7 +278,7 @@ export async function completeDesktopCall(
     .returning();
   if (!row) return { row: null, lastOfReply: false };
   if (!row.messageId || !row.conversationId) return { row, lastOfReply: false };
-  const [waiting] = await db
+  const [waiting] = await data
     .select({ id: t.id })
     .from(t)
     .where(and(eq(t.messageId, row.messageId), eq(t.status, "pending")))

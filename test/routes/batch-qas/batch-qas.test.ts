@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { strToU8, zipSync } from "fflate";
 import { assert, describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { type Actor, call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createInbox } from "../inboxes/fixtures";
@@ -134,7 +135,8 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
       expect(sheet[1][8] as number).toBeLessThan(0.5);
       // No conversation or statistics came of it.
       expect(
-        (await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?")
+        (await client(await data(owner.organizationId))
+          .prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?")
           .bind(bot.id)
           .first<{ n: number }>())!.n,
       ).toBe(0);

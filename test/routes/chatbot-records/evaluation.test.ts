@@ -1,10 +1,12 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { seedOwner } from "../../harness";
+import { data, seedOwner } from "../../harness";
+import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { ok } from "../statistics/helpers";
 import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
+import { STRANDED_EVALUATION_MS, strandedEvaluations } from "../../../src/services/evaluation/records";
 
 type Rec = {
   id: string;
@@ -53,16 +55,32 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
 
   it("a redelivered or unknown job changes nothing; a scored record is not scored again", async () => {
     const owner = await seedOwner();
+    const records = client(await data(owner.organizationId));
     const bot = await createChatbot(owner, { enableEvaluation: true });
     await ok<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello there" } }),
     );
     const [record] = (
-      await env.DB.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(bot.id).all<{ id: string }>()
+      await records.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(bot.id).all<{ id: string }>()
     ).results;
-    await env.DB.prepare("UPDATE chatbot_records SET evaluation_status = 'pending' WHERE id = ?").bind(record.id).run();
+    await records
+      .prepare("UPDATE chatbot_records SET evaluation_status = 'pending' WHERE id = ?")
+      .bind(record.id)
+      .run();
+    // Left pending past its time, the cron sends it again with its organization.
+    const later = Date.now() + STRANDED_EVALUATION_MS + 1000;
+    expect(await strandedEvaluations(await data(owner.organizationId), later)).toContainEqual({
+      recordId: record.id,
+      organizationId: owner.organizationId,
+    });
+    // "b" as a message sent before jobs named the record's organization: its record is looked up.
     const batch = createMessageBatch("chatbot-evaluation", [
-      { id: "a", timestamp: new Date(), attempts: 1, body: { recordId: record.id } },
+      {
+        id: "a",
+        timestamp: new Date(),
+        attempts: 1,
+        body: { recordId: record.id, organizationId: owner.organizationId },
+      },
       { id: "b", timestamp: new Date(), attempts: 1, body: { recordId: record.id } },
       { id: "c", timestamp: new Date(), attempts: 1, body: { nothing: true } },
     ]);
@@ -70,11 +88,12 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     await consumeChatbotEvaluation(batch, env);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks.sort()).toEqual(["a", "b", "c"]);
-    const stored = await env.DB.prepare("SELECT evaluation_status, answer_relevancy FROM chatbot_records WHERE id = ?")
+    const stored = await records
+      .prepare("SELECT evaluation_status, answer_relevancy FROM chatbot_records WHERE id = ?")
       .bind(record.id)
       .first<{ evaluation_status: string; answer_relevancy: number }>();
     expect(stored).toMatchObject({ evaluation_status: "done" });
-    await env.DB.prepare("UPDATE chatbot_records SET answer_relevancy = 0.123 WHERE id = ?").bind(record.id).run();
+    await records.prepare("UPDATE chatbot_records SET answer_relevancy = 0.123 WHERE id = ?").bind(record.id).run();
     await consumeChatbotEvaluation(
       createMessageBatch("chatbot-evaluation", [
         { id: "d", timestamp: new Date(), attempts: 1, body: { recordId: record.id } },
@@ -82,7 +101,8 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
       env,
     );
     expect(
-      (await env.DB.prepare("SELECT answer_relevancy FROM chatbot_records WHERE id = ?")
+      (await records
+        .prepare("SELECT answer_relevancy FROM chatbot_records WHERE id = ?")
         .bind(record.id)
         .first<{ answer_relevancy: number }>())!.answer_relevancy,
     ).toBe(0.123);

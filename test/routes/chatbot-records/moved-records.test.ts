@@ -13,7 +13,8 @@ import {
 } from "../../../src/services/statistics/record-segments";
 import { messageFigureWrites } from "../../../src/services/statistics/message-figures";
 import { runHousekeeping } from "../../../src/services/housekeeping";
-import { db, seedOwner, type Actor } from "../../harness";
+import { data, seedOwner, type Actor } from "../../harness";
+import { client } from "../../../src/db/prepared";
 import { bodyOf, problemWithoutRequestOf } from "../../support/api";
 import { createChatbot } from "../../fixtures/chatbots";
 import { readXlsx } from "../members/helpers";
@@ -35,6 +36,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 async function seedRecords(owner: Actor) {
   const bot = await createChatbot(owner);
   await env.DB.prepare("UPDATE chatbots SET enable_evaluation = 1 WHERE id = ?").bind(bot.id).run();
+  const records = client(await data(owner.organizationId));
   const grace = await seedContact(owner.organizationId, "Grace");
   const ada = await seedContact(owner.organizationId, "Ada");
   const inbox = bot.defaultInbox!.id;
@@ -67,26 +69,29 @@ async function seedRecords(owner: Actor) {
   );
   // A failed reply: the question's record carries the error and no answer (statistics/failures.ts).
   const failedId = crypto.randomUUID();
-  await env.DB.prepare(
-    "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, contact_id, input_message, " +
-      "error, created_at) VALUES (?, ?, ?, ?, NULL, 'Will this fail?', 'The model is down.', ?)",
-  )
+  await records
+    .prepare(
+      "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, contact_id, input_message, " +
+        "error, created_at) VALUES (?, ?, ?, ?, NULL, 'Will this fail?', 'The model is down.', ?)",
+    )
     .bind(failedId, owner.organizationId, bot.id, crypto.randomUUID(), utc("2026-05-02T07:10:00Z"))
     .run();
   const ids = async (question: string) =>
-    (await env.DB.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ? AND input_message = ?")
+    (await records
+      .prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ? AND input_message = ?")
       .bind(bot.id, question)
       .first<{ id: string }>())!.id;
   const pending = await ids("Still being scored");
   const failedScore = await ids("Shipping to Spain?");
   // The judge has scored the rest (and given up on one); the replies of the last hour are being scored.
-  await env.DB.prepare(
-    "UPDATE chatbot_records SET evaluation_status = 'done', faithfulness = 0.5, answer_relevancy = 0.875 " +
-      "WHERE chatbot_id = ? AND evaluation_status = 'pending' AND created_at < ? AND id NOT IN (?, ?)",
-  )
+  await records
+    .prepare(
+      "UPDATE chatbot_records SET evaluation_status = 'done', faithfulness = 0.5, answer_relevancy = 0.875 " +
+        "WHERE chatbot_id = ? AND evaluation_status = 'pending' AND created_at < ? AND id NOT IN (?, ?)",
+    )
     .bind(bot.id, recent, pending, failedScore)
     .run();
-  await env.DB.prepare("UPDATE chatbot_records SET evaluation_status = 'failed' WHERE id = ?").bind(failedScore).run();
+  await records.prepare("UPDATE chatbot_records SET evaluation_status = 'failed' WHERE id = ?").bind(failedScore).run();
   return { bot, pending, failedId, ids };
 }
 
@@ -143,13 +148,23 @@ async function answers(owner: Actor, { bot }: Pick<Seeded, "bot">) {
   return { lists, exports };
 }
 
-const d1Ids = async (chatbotId: string) =>
-  (await db().select({ id: chatbotRecords.id }).from(chatbotRecords).where(eq(chatbotRecords.chatbotId, chatbotId)))
+const d1Ids = async (organizationId: string, chatbotId: string) =>
+  (
+    await (
+      await data(organizationId)
+    )
+      .select({ id: chatbotRecords.id })
+      .from(chatbotRecords)
+      .where(eq(chatbotRecords.chatbotId, chatbotId))
+  )
     .map((row) => row.id)
     .sort();
 
-const segmentsOf = (chatbotId: string) =>
-  db().select().from(chatbotRecordSegments).where(eq(chatbotRecordSegments.chatbotId, chatbotId));
+const segmentsOf = async (organizationId: string, chatbotId: string) =>
+  (await data(organizationId))
+    .select()
+    .from(chatbotRecordSegments)
+    .where(eq(chatbotRecordSegments.chatbotId, chatbotId));
 
 /** A new organization's seeded records, and every answer given for them before anything moved. */
 async function seededOrganization({ scored = false } = {}) {
@@ -157,7 +172,8 @@ async function seededOrganization({ scored = false } = {}) {
   const seeded = await seedRecords(owner);
   // The housekeeping re-sends evaluations still pending a minute after the answer, which would change them.
   if (scored)
-    await env.DB.prepare("UPDATE chatbot_records SET evaluation_status = 'done' WHERE chatbot_id = ?")
+    await client(await data(owner.organizationId))
+      .prepare("UPDATE chatbot_records SET evaluation_status = 'done' WHERE chatbot_id = ?")
       .bind(seeded.bot.id)
       .run();
   return { owner, seeded, ...seeded, before: await answers(owner, seeded) };
@@ -169,11 +185,11 @@ describe("chatbot records moved to R2 segments", () => {
     expect(before.lists[0].body).toMatchObject({ count: 13 });
     expect(before.lists.filter((a) => a.status === 200).length).toBe(LISTS.length - 1);
 
-    await moveSettledRecords(env, db());
-    const left = await d1Ids(bot.id);
+    await moveSettledRecords(env, await data(owner.organizationId));
+    const left = await d1Ids(owner.organizationId, bot.id);
     expect(left).toHaveLength(3);
     expect(left).toContain(pending);
-    const segments = await segmentsOf(bot.id);
+    const segments = await segmentsOf(owner.organizationId, bot.id);
     // One per hour that has a settled record: 09:00, 10:00 and 20:00 of the 1st, 07:00, 18:00 and 23:00 of the 2nd,
     // 00:00 of the 3rd, 07:00 of the 4th.
     expect(segments.map((s) => [new Date(s.hour).toISOString().slice(0, 13), s.records]).sort()).toEqual([
@@ -198,13 +214,16 @@ describe("chatbot records moved to R2 segments", () => {
 
     expect(await answers(owner, seeded)).toEqual(before);
     // Nothing more to move; a later run changes nothing.
-    expect(await moveSettledRecords(env, db())).toBe(0);
+    expect(await moveSettledRecords(env, await data(owner.organizationId))).toBe(0);
 
     // Once scored, the pending record moves too, and every answer stays.
-    await env.DB.prepare("UPDATE chatbot_records SET evaluation_status = 'done' WHERE id = ?").bind(pending).run();
+    await client(await data(owner.organizationId))
+      .prepare("UPDATE chatbot_records SET evaluation_status = 'done' WHERE id = ?")
+      .bind(pending)
+      .run();
     const scored = await answers(owner, seeded);
-    expect(await moveSettledRecords(env, db())).toBe(1);
-    expect(await d1Ids(bot.id)).toHaveLength(2);
+    expect(await moveSettledRecords(env, await data(owner.organizationId))).toBe(1);
+    expect(await d1Ids(owner.organizationId, bot.id)).toHaveLength(2);
     expect(await answers(owner, seeded)).toEqual(scored);
   });
 
@@ -215,8 +234,8 @@ describe("chatbot records moved to R2 segments", () => {
     const fromTheSecond = `?startDate=2026-05-02&endDate=${today()}&pageSize=10`;
     const second = await list(fromTheSecond);
     expect(second.count).toBe(8);
-    await moveSettledRecords(env, db());
-    const segments = await segmentsOf(bot.id);
+    await moveSettledRecords(env, await data(owner.organizationId));
+    const segments = await segmentsOf(owner.organizationId, bot.id);
     // Without their objects, a read of any of them would fail the request.
     await env.FILES.delete(segments.filter((s) => s.hour < utc("2026-05-02T00:00:00Z")).map((s) => s.key));
     expect(await list(fromTheSecond)).toEqual(second);
@@ -228,17 +247,19 @@ describe("chatbot records moved to R2 segments", () => {
     const { owner, seeded, before } = await seededOrganization({ scored: true });
     const cutoff = cutoffAt(Date.now());
     // Only this organization's: the tests of this file share their database.
-    const lines = (await settledRecords(db(), cutoff)).filter((l) => l.organizationId === owner.organizationId);
+    const lines = (await settledRecords(await data(owner.organizationId), cutoff)).filter(
+      (l) => l.organizationId === owner.organizationId,
+    );
     expect(lines.length).toBe(11);
     const written = await writeRecordSegments(env, lines);
     expect(written.length).toBe(9);
     expect(await answers(owner, seeded)).toEqual(before);
-    expect(await segmentsOf(seeded.bot.id)).toEqual([]);
+    expect(await segmentsOf(owner.organizationId, seeded.bot.id)).toEqual([]);
 
     // The cron's next run moves them, with its other work.
     await runHousekeeping(env);
     expect(await answers(owner, seeded)).toEqual(before);
-    expect(await d1Ids(seeded.bot.id)).toHaveLength(2);
+    expect(await d1Ids(owner.organizationId, seeded.bot.id)).toHaveLength(2);
   });
 
   it("a record answered again while its move is under way stays in D1 with its new answer", async () => {
@@ -246,28 +267,38 @@ describe("chatbot records moved to R2 segments", () => {
     const seeded = await seedRecords(owner);
     const { bot, ids } = seeded;
     const cutoff = cutoffAt(Date.now());
-    const lines = (await settledRecords(db(), cutoff)).filter((l) => l.organizationId === owner.organizationId);
+    const lines = (await settledRecords(await data(owner.organizationId), cutoff)).filter(
+      (l) => l.organizationId === owner.organizationId,
+    );
     const written = await writeRecordSegments(env, lines);
     const opening = await ids("Opening hours?");
-    const [row] = await db().select().from(chatbotRecords).where(eq(chatbotRecords.id, opening));
+    const [row] = await (await data(owner.organizationId))
+      .select()
+      .from(chatbotRecords)
+      .where(eq(chatbotRecords.id, opening));
     await answerAgain(owner, row, "Nine to six now.");
     const after = await answers(owner, seeded);
-    await commitRecordSegments(db(), written, cutoff);
+    await commitRecordSegments(await data(owner.organizationId), written, cutoff);
     // Its hour's segment is not listed; every other one is.
-    expect((await segmentsOf(bot.id)).length).toBe(7);
-    expect(await d1Ids(bot.id)).toContain(opening);
+    expect((await segmentsOf(owner.organizationId, bot.id)).length).toBe(7);
+    expect(await d1Ids(owner.organizationId, bot.id)).toContain(opening);
     expect(await answers(owner, seeded)).toEqual(after);
   });
 
   it("a moved record answered again shows its new answer in its place, and stays in D1", async () => {
     const { owner, seeded, bot, before } = await seededOrganization();
-    await moveSettledRecords(env, db());
-    const moved = (await Promise.all((await segmentsOf(bot.id)).map((s) => readRecordSegment(env, s.key))))
+    await moveSettledRecords(env, await data(owner.organizationId));
+    const moved = (
+      await Promise.all((await segmentsOf(owner.organizationId, bot.id)).map((s) => readRecordSegment(env, s.key)))
+    )
       .flat()
       .find((l) => l.inputMessage === "Late refund?")!;
-    expect(await d1Ids(bot.id)).not.toContain(moved.id);
+    expect(await d1Ids(owner.organizationId, bot.id)).not.toContain(moved.id);
     await answerAgain(owner, moved, "Refunds close at midnight.");
-    await env.DB.prepare("UPDATE chatbot_records SET evaluation_status = 'done' WHERE id = ?").bind(moved.id).run();
+    await client(await data(owner.organizationId))
+      .prepare("UPDATE chatbot_records SET evaluation_status = 'done' WHERE id = ?")
+      .bind(moved.id)
+      .run();
     const after = await answers(owner, seeded);
     for (const [i, a] of after.lists.entries()) {
       expect(a.status).toBe(before.lists[i].status);
@@ -280,8 +311,8 @@ describe("chatbot records moved to R2 segments", () => {
       for (const r of shown) if (r.id === moved.id) expect(r.outputMessage).toBe("Refunds close at midnight.");
     }
     // Even days later it is not moved again (its segment lists it): D1's row keeps its new answer.
-    await moveSettledRecords(env, db(), Date.now() + 3 * 86_400_000);
-    expect(await d1Ids(bot.id)).toContain(moved.id);
+    await moveSettledRecords(env, await data(owner.organizationId), Date.now() + 3 * 86_400_000);
+    expect(await d1Ids(owner.organizationId, bot.id)).toContain(moved.id);
     expect(await answers(owner, seeded)).toEqual(after);
   });
 
@@ -291,8 +322,9 @@ describe("chatbot records moved to R2 segments", () => {
     const mine = await seedRecords(owner);
     const theirs = await seedRecords(stranger);
     const before = await answers(stranger, theirs);
-    await moveSettledRecords(env, db());
-    for (const s of await segmentsOf(mine.bot.id)) expect(s.organizationId).toBe(owner.organizationId);
+    await moveSettledRecords(env, await data(owner.organizationId));
+    for (const s of await segmentsOf(owner.organizationId, mine.bot.id))
+      expect(s.organizationId).toBe(owner.organizationId);
     const q = `?startDate=2026-05-01&endDate=${today()}`;
     expect((await stranger.fetch("GET", `/chatbots/${mine.bot.id}/records/${q}`)).status).toBe(404);
     expect((await stranger.fetch("GET", `/chatbots/${mine.bot.id}/records/export-excel/${q}`)).status).toBe(404);
@@ -326,5 +358,6 @@ async function answerAgain(owner: Actor, record: RecordLine, answer: string) {
   };
   const question = { id: record.id, createdAt: record.createdAt, content: record.inputMessage };
   const assistant = await figuredAssistant(record.chatbotId);
-  await env.DB.batch(messageFigureWrites(db(), conversation, reply, question, assistant));
+  const records = await data(owner.organizationId);
+  await client(records).batch(messageFigureWrites(records, conversation, reply, question, assistant));
 }

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
 import { excelSerial, readXlsx } from "../members/helpers";
@@ -168,10 +168,11 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     await ok<"PATCH /chatbots/{id}/enable-evaluation/">(
       await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}),
     );
-    await env.DB.prepare(
-      "UPDATE chatbot_records SET faithfulness = 0.855, evaluation_status = 'done' WHERE chatbot_id = ? AND " +
-        "input_message = 'Opening hours?'",
-    )
+    await client(await data(owner.organizationId))
+      .prepare(
+        "UPDATE chatbot_records SET faithfulness = 0.855, evaluation_status = 'done' WHERE chatbot_id = ? AND " +
+          "input_message = 'Opening hours?'",
+      )
       .bind(bot.id)
       .run();
     const page = await ok<"GET /chatbots/{chatbotPk}/records/">(
@@ -228,10 +229,11 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
     await ok<"PATCH /chatbots/{id}/enable-evaluation/">(
       await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}),
     );
-    await env.DB.prepare(
-      "UPDATE chatbot_records SET faithfulness = 0.5, answer_relevancy = 1 WHERE chatbot_id = ? AND " +
-        "input_message = 'Opening hours?'",
-    )
+    await client(await data(owner.organizationId))
+      .prepare(
+        "UPDATE chatbot_records SET faithfulness = 0.5, answer_relevancy = 1 WHERE chatbot_id = ? AND " +
+          "input_message = 'Opening hours?'",
+      )
       .bind(bot.id)
       .run();
     const q = "?startDate=2026-05-01&endDate=2026-05-02";

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { readXlsx } from "../members/helpers";
 import { ok } from "../statistics/helpers";
@@ -35,15 +36,17 @@ async function handOff(actor: Actor, chatbotId: string, test = false) {
 
 /** Puts a conversation's stretch at known times (the flows ran now; the figures are checked on fixed numbers). */
 async function timeStretch(
+  d1: D1Database,
   conversationId: string,
   queuedAt: number,
   offsets: { assigned?: number; response?: number; ended?: number },
 ) {
   const plus = (s: number | undefined) => (s === undefined ? null : queuedAt + s * S);
-  await env.DB.prepare(
-    "UPDATE conversation_handoffs SET queued_at = ?, assigned_at = ?, first_response_at = ?, ended_at = ? " +
-      "WHERE conversation_id = ?",
-  )
+  await d1
+    .prepare(
+      "UPDATE conversation_handoffs SET queued_at = ?, assigned_at = ?, first_response_at = ?, ended_at = ? " +
+        "WHERE conversation_id = ?",
+    )
     .bind(queuedAt, plus(offsets.assigned), plus(offsets.response), plus(offsets.ended), conversationId)
     .run();
 }
@@ -65,6 +68,7 @@ async function seeded() {
     }),
     201,
   );
+  const conversations = client(await data(owner.organizationId));
   const labelId = crypto.randomUUID();
   await env.DB.prepare(
     "INSERT INTO labels (id, organization_id, name, color, created_at, updated_at) VALUES (?, ?, 'VIP', " +
@@ -75,10 +79,11 @@ async function seeded() {
 
   // 1: the owner takes it over, answers and resolves it; it is the team's and labelled.
   const one = await handOff(owner, a.id);
-  await env.DB.prepare("UPDATE conversations SET team_id = ? WHERE id = ?").bind(team.id, one).run();
-  await env.DB.prepare(
-    "INSERT INTO conversation_labels (conversation_id, label_id, organization_id, created_at) VALUES (?, ?, ?, 0)",
-  )
+  await conversations.prepare("UPDATE conversations SET team_id = ? WHERE id = ?").bind(team.id, one).run();
+  await conversations
+    .prepare(
+      "INSERT INTO conversation_labels (conversation_id, label_id, organization_id, created_at) VALUES (?, ?, ?, 0)",
+    )
     .bind(one, labelId, owner.organizationId)
     .run();
   await ok<"POST /conversations/{id}/take-over/">(await owner.fetch("POST", `/conversations/${one}/take-over/`));
@@ -99,13 +104,13 @@ async function seeded() {
   const four = await handOff(owner, a.id, true);
   const five = await handOff(owner, a.id);
 
-  await timeStretch(one, at("2026-06-10T10:00:00Z"), { assigned: 60, response: 120, ended: 600 });
-  await timeStretch(two, at("2026-06-10T11:00:00Z"), { assigned: 200, response: 300 });
-  await timeStretch(three, at("2026-06-11T09:00:00Z"), {});
-  await timeStretch(four, at("2026-06-11T09:30:00Z"), { response: 10 });
-  await timeStretch(five, at("2026-06-12T00:00:00Z"), { response: 10 });
+  await timeStretch(conversations, one, at("2026-06-10T10:00:00Z"), { assigned: 60, response: 120, ended: 600 });
+  await timeStretch(conversations, two, at("2026-06-10T11:00:00Z"), { assigned: 200, response: 300 });
+  await timeStretch(conversations, three, at("2026-06-11T09:00:00Z"), {});
+  await timeStretch(conversations, four, at("2026-06-11T09:30:00Z"), { response: 10 });
+  await timeStretch(conversations, five, at("2026-06-12T00:00:00Z"), { response: 10 });
   const rate = (id: string, rating: number) =>
-    env.DB.prepare("UPDATE conversations SET csat_rating = ?, csat_at = 1 WHERE id = ?").bind(rating, id).run();
+    conversations.prepare("UPDATE conversations SET csat_rating = ?, csat_at = 1 WHERE id = ?").bind(rating, id).run();
   await Promise.all([rate(one, 5), rate(two, 3), rate(four, 1), rate(five, 1)]);
   return { owner, agent, a, b, team, labelId, one, two, three };
 }

@@ -1,9 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { seedOwner } from "../../harness";
+import { data, seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
-import { getDb } from "../../../src/db";
-import { batch } from "../../../src/db/prepared";
+import { batch, client } from "../../../src/db/prepared";
 import { feedbackFigureWrites } from "../../../src/services/statistics/message-figures";
 import { figuredAssistant, ok, seedContact, seedConversation, utc } from "./helpers";
 
@@ -32,13 +31,15 @@ function backfill(organizationId: string): string[] {
  * A rating of a message D1 still holds (stored before messages moved to their conversations' objects, as this
  * migration's messages were): its figures as the object writes them, and the rating on the D1 row.
  */
-async function rateInD1(messageId: string, feedback: "like" | "dislike") {
-  const row = await env.DB.prepare(
-    "SELECT m.feedback, m.sender_type AS senderType, m.model_id AS modelId, m.created_at AS createdAt, " +
-      "c.id, c.contact_id AS contactId, c.organization_id AS organizationId, c.chatbot_id AS chatbotId, " +
-      "c.created_by_id AS createdById, " +
-      "c.is_test AS isTest FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?",
-  )
+async function rateInD1(organizationId: string, messageId: string, feedback: "like" | "dislike") {
+  const db = await data(organizationId);
+  const row = await client(db)
+    .prepare(
+      "SELECT m.feedback, m.sender_type AS senderType, m.model_id AS modelId, m.created_at AS createdAt, " +
+        "c.id, c.contact_id AS contactId, c.organization_id AS organizationId, c.chatbot_id AS chatbotId, " +
+        "c.created_by_id AS createdById, " +
+        "c.is_test AS isTest FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?",
+    )
     .bind(messageId)
     .first<
       { feedback: string | null; senderType: "chatbot"; modelId: string | null; createdAt: number } & {
@@ -50,35 +51,35 @@ async function rateInD1(messageId: string, feedback: "like" | "dislike") {
         isTest: number;
       }
     >();
-  const db = getDb(env.DB);
   const conversation = { ...row!, isTest: Boolean(row!.isTest) };
   const assistant = row!.chatbotId ? await figuredAssistant(row!.chatbotId) : null;
   await batch(db, [
     ...feedbackFigureWrites(db, conversation, row!, row!.feedback, feedback, assistant),
-    env.DB.prepare("UPDATE messages SET feedback = ? WHERE id = ?").bind(feedback, messageId),
+    client(db).prepare("UPDATE messages SET feedback = ? WHERE id = ?").bind(feedback, messageId),
   ]);
 }
 
-const snapshot = async (org: string) =>
-  Promise.all([
-    env.DB.prepare(
-      "SELECT * FROM usage_hourly WHERE organization_id = ? ORDER BY chatbot_id, hour, member_id, model_id",
-    )
+const snapshot = async (org: string) => {
+  const d1 = client(await data(org));
+  return Promise.all([
+    d1
+      .prepare("SELECT * FROM usage_hourly WHERE organization_id = ? ORDER BY chatbot_id, hour, member_id, model_id")
       .bind(org)
       .all(),
-    env.DB.prepare(
-      "SELECT * FROM usage_hourly_contacts WHERE organization_id = ? ORDER BY chatbot_id, hour, contact_id",
-    )
+    d1
+      .prepare("SELECT * FROM usage_hourly_contacts WHERE organization_id = ? ORDER BY chatbot_id, hour, contact_id")
       .bind(org)
       .all(),
-    env.DB.prepare(
-      "SELECT id, organization_id, chatbot_id, conversation_id, contact_id, reply_message_id, input_message, " +
-        "output_message, context, reply_ms, created_at, answered_at FROM chatbot_records WHERE organization_id " +
-        "= ? ORDER BY id",
-    )
+    d1
+      .prepare(
+        "SELECT id, organization_id, chatbot_id, conversation_id, contact_id, reply_message_id, input_message, " +
+          "output_message, context, reply_ms, created_at, answered_at FROM chatbot_records WHERE organization_id " +
+          "= ? ORDER BY id",
+      )
       .bind(org)
       .all(),
   ]).then((all) => all.map((r) => r.results));
+};
 
 describe("migration 0009's backfill", () => {
   it("rebuilds from stored messages exactly the counters and records written with them", async () => {
@@ -103,22 +104,23 @@ describe("migration 0009's backfill", () => {
         { contactId: i % 2 ? contact : null, createdById: i % 3 ? owner.userId : null, modelId: LOCAL_LLM },
       );
     }
-    const { results: changed } = await env.DB.prepare(
-      "SELECT id FROM messages WHERE organization_id = ? AND feedback = 'like' AND rowid % 2 = 0",
-    )
+    const messages = client(await data(owner.organizationId));
+    const { results: changed } = await messages
+      .prepare("SELECT id FROM messages WHERE organization_id = ? AND feedback = 'like' AND rowid % 2 = 0")
       .bind(owner.organizationId)
       .all<{ id: string }>();
-    for (const { id } of changed) await rateInD1(id, "dislike");
+    for (const { id } of changed) await rateInD1(owner.organizationId, id, "dislike");
     const live = await snapshot(owner.organizationId);
     expect(live[0].length).toBeGreaterThan(5);
 
-    await env.DB.batch(
+    await messages.batch(
       ["usage_hourly", "usage_hourly_contacts", "chatbot_records"].map((t) =>
-        env.DB.prepare(`DELETE FROM ${t} WHERE organization_id = ?`).bind(owner.organizationId),
+        messages.prepare(`DELETE FROM ${t} WHERE organization_id = ?`).bind(owner.organizationId),
       ),
     );
     const statements = backfill(owner.organizationId);
     expect(statements).toHaveLength(4);
+    // The migration ran on `DB` when it held both planes (it joins the assistants).
     for (const q of statements) await env.DB.prepare(q).run();
     expect(await snapshot(owner.organizationId)).toEqual(live);
   });

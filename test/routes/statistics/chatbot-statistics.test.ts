@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { expectInvalid, ok, rateAnswers, seedContact, seedConversation, utc } from "./helpers";
 
@@ -124,14 +124,15 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     const stats = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
       await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-03-01&datetimeTo=2026-03-10")),
     );
-    const scan = await env.DB.prepare(
-      `SELECT strftime('%Y-%m-%d', m.created_at / 1000, 'unixepoch') AS day,
+    const scan = await client(await data(owner.organizationId))
+      .prepare(
+        `SELECT strftime('%Y-%m-%d', m.created_at / 1000, 'unixepoch') AS day,
         sum(m.type = 'incoming') AS incoming, sum(m.type = 'outgoing') AS outgoing,
         sum(m.feedback IS 'like') AS likes, sum(m.feedback IS 'dislike') AS dislikes,
         coalesce(sum(json_array_length(m.content_payload, '$.toolCalls')), 0) AS tools,
         count(DISTINCT CASE WHEN m.type = 'incoming' THEN c.contact_id END) AS contacts
       FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? GROUP BY day`,
-    )
+      )
       .bind(bot.id)
       .all<{
         day: string;
@@ -163,7 +164,8 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
         s?.contacts ?? 0,
       ]);
     }
-    const conversations = await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?")
+    const conversations = await client(await data(owner.organizationId))
+      .prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?")
       .bind(bot.id)
       .first<{ n: number }>();
     expect(stats.total.conversationsCount).toBe(conversations!.n);

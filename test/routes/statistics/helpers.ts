@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { getDb } from "../../../src/db";
+import { client } from "../../../src/db/prepared";
 import { uuidv7 } from "../../../src/lib/ids";
 import { newConversation } from "../../../src/services/conversations";
 import {
@@ -10,7 +10,7 @@ import {
   type Question,
 } from "../../../src/services/statistics/message-figures";
 import { rollBackTo } from "../../../src/services/statistics/rollup";
-import { expectError } from "../../harness";
+import { data, expectError } from "../../harness";
 import { type Body, listOf, type Operation, pageOf, problemOf } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
 import { rateMessage } from "../../support/ratings";
@@ -69,9 +69,9 @@ export interface Turn {
 }
 
 /**
- * A conversation of `chatbotId` written straight into D1 as the conversation object would (each
- * message with its figures' statements, statistics/message-figures.ts), with one question and reply
- * per turn, at the given times.
+ * A conversation of `chatbotId` written straight into its organization's data plane as the conversation object would
+ * (each message with its figures' statements, statistics/message-figures.ts), with one question and reply per turn,
+ * at the given times.
  */
 export async function seedConversation(
   organizationId: string,
@@ -80,7 +80,8 @@ export async function seedConversation(
   turns: Turn[],
   opts: { contactId?: string | null; createdById?: string | null; modelId?: string } = {},
 ): Promise<string> {
-  const db = getDb(env.DB);
+  const db = await data(organizationId);
+  const d1 = client(db);
   const first = turns[0]?.at ?? Date.now();
   const conversation = newConversation(
     { organizationId, inboxId, chatbotId, contactId: opts.contactId ?? null, createdById: opts.createdById ?? null },
@@ -88,24 +89,26 @@ export async function seedConversation(
     first,
   );
   const statements: D1PreparedStatement[] = [
-    env.DB.prepare(
-      "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, " +
-        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ).bind(
-      conversation.id,
-      organizationId,
-      inboxId,
-      chatbotId,
-      conversation.contactId,
-      conversation.createdById,
-      first,
-      first,
-    ),
+    d1
+      .prepare(
+        "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, " +
+          "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .bind(
+        conversation.id,
+        organizationId,
+        inboxId,
+        chatbotId,
+        conversation.contactId,
+        conversation.createdById,
+        first,
+        first,
+      ),
   ];
   let sequence = 0;
   let question: Question | null = null;
   const assistant = await figuredAssistant(chatbotId);
-  const insert = env.DB.prepare(
+  const insert = d1.prepare(
     "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
       "content, content_payload, citation_nodes, feedback, words_count, model_id, input_tokens, output_tokens, " +
       "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -160,9 +163,9 @@ export async function seedConversation(
       createdAt: t.at + (t.replyMs ?? 1000),
     });
   }
-  await env.DB.batch(statements);
+  await d1.batch(statements);
   // History written after its days were rolled up must be rolled up again (as an import would).
-  await rollBackTo(env.DB, first);
+  await rollBackTo(d1, first);
   return conversation.id;
 }
 
@@ -174,9 +177,8 @@ export async function rateAnswers(conversationId: string, feedback: "like" | "di
 
 export async function seedContact(organizationId: string, name = "Ada"): Promise<string> {
   const id = uuidv7();
-  await env.DB.prepare(
-    "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-  )
+  await client(await data(organizationId))
+    .prepare("INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
     .bind(id, organizationId, name, Date.now(), Date.now())
     .run();
   return id;

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { client } from "../../../src/db/prepared";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { expectInvalid, ok, seedConversation, utc } from "./helpers";
 import { objectMessages } from "../../support/object-messages";
@@ -57,11 +57,12 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
       await owner.fetch("GET", path(bot.id, "?startDate=2026-01-01&endDate=2026-03-31&timeGranularity=day")),
     );
     expect(days.results).toHaveLength(31 + 28 + 31);
-    const scan = await env.DB.prepare(
-      "SELECT count(*) AS n, sum(input_tokens) AS i, sum(output_tokens) AS o, sum(words_count) AS w FROM " +
-        "messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? AND m.sender_type = " +
-        "'chatbot'",
-    )
+    const scan = await client(await data(owner.organizationId))
+      .prepare(
+        "SELECT count(*) AS n, sum(input_tokens) AS i, sum(output_tokens) AS o, sum(words_count) AS w FROM " +
+          "messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? AND m.sender_type = " +
+          "'chatbot'",
+      )
       .bind(bot.id)
       .first<{ n: number; i: number; o: number; w: number }>();
     expect(days.total).toMatchObject({

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { expectInvalid, ok, okList, okPage, seedConversation, utc } from "./helpers";
@@ -139,10 +140,11 @@ describe("GET /organizations/{organizationPk}/usage-statistics/chatbots/", () =>
       ["Beta desk", 1, 4, 10],
     ]);
     for (const bot of [a, b]) {
-      const scan = await env.DB.prepare(
-        "SELECT count(*) AS n, sum(m.words_count) AS w FROM messages m JOIN conversations c ON c.id = " +
-          "m.conversation_id WHERE c.chatbot_id = ? AND m.created_at >= ? AND m.created_at < ?",
-      )
+      const scan = await client(await data(owner.organizationId))
+        .prepare(
+          "SELECT count(*) AS n, sum(m.words_count) AS w FROM messages m JOIN conversations c ON c.id = " +
+            "m.conversation_id WHERE c.chatbot_id = ? AND m.created_at >= ? AND m.created_at < ?",
+        )
         .bind(bot.id, utc("2026-06-01T00:00:00Z"), utc("2026-07-01T00:00:00Z"))
         .first<{ n: number; w: number }>();
       const row = page.results.find((r) => r.id === bot.id)!;
@@ -171,13 +173,13 @@ describe("daily rollups (organization-wide answers over long ranges)", () => {
     ];
     const read = () =>
       Promise.all(queries.map(async (q) => await ok(await owner.fetch("GET", `${base(owner.organizationId)}/${q}`))));
-    await rollUpDays(env.DB); // the watermark exists
-    await rollBackTo(env.DB, utc("2026-01-01T00:00:00Z"));
+    const usage = client(await data(owner.organizationId));
+    await rollUpDays(usage); // the watermark exists
+    await rollBackTo(usage, utc("2026-01-01T00:00:00Z"));
     const fromHours = await read();
-    await rollUpDays(env.DB, utc("2026-08-01T12:00:00Z"));
-    const rolled = await env.DB.prepare(
-      "SELECT count(*) AS n, sum(incoming_messages) AS m FROM usage_daily_chatbots WHERE organization_id = ?",
-    )
+    await rollUpDays(usage, utc("2026-08-01T12:00:00Z"));
+    const rolled = await usage
+      .prepare("SELECT count(*) AS n, sum(incoming_messages) AS m FROM usage_daily_chatbots WHERE organization_id = ?")
       .bind(owner.organizationId)
       .first<{ n: number; m: number }>();
     expect(rolled).toEqual({ n: 4, m: 5 }); // 1, 15 and 30 June and 1 July (settled 2 h after its end)

@@ -11,7 +11,7 @@ import {
   toolRecordMove,
 } from "../../../src/services/tools/record-segments";
 import { runHousekeeping } from "../../../src/services/housekeeping";
-import { db, seedMember, seedOwner, unique } from "../../harness";
+import { data, seedMember, seedOwner, unique } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createTool, functionToolBody } from "../../fixtures/tools";
 import { comparableBodyOf } from "../../support/api";
@@ -78,7 +78,8 @@ async function seedWorld() {
     row(bot, secret, "success", recent + 60_000, "recent two"),
   ];
   // D1 binds at most 100 values a statement.
-  for (const r of rows) await db().insert(toolExecutionRecords).values(r);
+  const records = await data(owner.organizationId);
+  for (const r of rows) await records.insert(toolExecutionRecords).values(r);
   return { owner, member, shared, secret, bot, other, rows };
 }
 
@@ -148,18 +149,26 @@ async function answers(world: World) {
 /** The ids of an organization's records in D1, sorted. */
 async function d1Ids(organizationId: string) {
   const t = toolExecutionRecords;
-  const rows = await db().select({ id: t.id }).from(t).where(eq(t.organizationId, organizationId));
+  const rows = await (await data(organizationId))
+    .select({ id: t.id })
+    .from(t)
+    .where(eq(t.organizationId, organizationId));
   return rows.map((row) => row.id).sort();
 }
 
-const segmentsOf = (organizationId: string) =>
-  db().select().from(toolRecordSegments).where(eq(toolRecordSegments.organizationId, organizationId));
+const segmentsOf = async (organizationId: string) =>
+  (await data(organizationId))
+    .select()
+    .from(toolRecordSegments)
+    .where(eq(toolRecordSegments.organizationId, organizationId));
 
 /** Puts an organization's moved records back in D1 as its segments read them now, and unlists the segments. */
 async function moveBack(organizationId: string) {
+  const records = await data(organizationId);
   for (const segment of await segmentsOf(organizationId)) {
-    for (const line of await readToolRecordSegment(env, segment)) await db().insert(toolExecutionRecords).values(line);
-    await db().delete(toolRecordSegments).where(eq(toolRecordSegments.key, segment.key));
+    for (const line of await readToolRecordSegment(env, segment))
+      await records.insert(toolExecutionRecords).values(line);
+    await records.delete(toolRecordSegments).where(eq(toolRecordSegments.key, segment.key));
   }
 }
 
@@ -175,7 +184,7 @@ describe("tool execution records moved to R2 segments", () => {
       count: 8,
     });
 
-    await moveFinishedToolRecords(env, db());
+    await moveFinishedToolRecords(env, await data(owner.organizationId));
     const left = await d1Ids(owner.organizationId);
     expect(left).toEqual([rows[8].id, rows[11].id, rows[12].id].sort());
     const segments = await segmentsOf(owner.organizationId);
@@ -197,22 +206,22 @@ describe("tool execution records moved to R2 segments", () => {
     }
 
     expect(await answers(world)).toEqual(before);
-    expect(await moveFinishedToolRecords(env, db())).toBe(0);
+    expect(await moveFinishedToolRecords(env, await data(owner.organizationId))).toBe(0);
 
     // Once its desktop client answers, the pending call moves too.
-    await db()
+    await (await data(owner.organizationId))
       .update(toolExecutionRecords)
       .set({ status: "success", output: "done", durationMs: 9 })
       .where(eq(toolExecutionRecords.id, rows[8].id));
     const answered = await answers(world);
-    expect(await moveFinishedToolRecords(env, db())).toBe(1);
+    expect(await moveFinishedToolRecords(env, await data(owner.organizationId))).toBe(1);
     expect(await d1Ids(owner.organizationId)).toHaveLength(2);
     expect(await answers(world)).toEqual(answered);
   });
 
   it("a deleted tool or assistant reads as it would in D1", async () => {
     const world = await seedWorld();
-    await moveFinishedToolRecords(env, db());
+    await moveFinishedToolRecords(env, await data(world.owner.organizationId));
     expect((await world.owner.fetch("DELETE", `/tools/${world.secret.id}/`)).status).toBe(204);
     expect((await world.owner.fetch("DELETE", `/chatbots/${world.other.id}/`)).status).toBe(204);
     const moved = await answers(world);
@@ -225,7 +234,7 @@ describe("tool execution records moved to R2 segments", () => {
     const page = (q: string) => world.owner.fetch("GET", `/tool-execution-records/${q}`).then((res) => res.json());
     // The two calls of the last hour are newer than every moved record (the old pending one is not).
     const first = await page("?pageSize=2");
-    await moveFinishedToolRecords(env, db());
+    await moveFinishedToolRecords(env, await data(world.owner.organizationId));
     // Without their objects, a read of any of them would fail the request.
     await env.FILES.delete((await segmentsOf(world.owner.organizationId)).map((s) => s.key));
     expect(await page("?pageSize=2")).toEqual(first);
@@ -236,7 +245,7 @@ describe("tool execution records moved to R2 segments", () => {
     const before = await answers(world);
     const cutoff = cutoffAt(Date.now());
     // Only this organization's: the tests of this file share their database.
-    const lines = (await finishedRecords(db(), cutoff.asked)).filter(
+    const lines = (await finishedRecords(await data(world.owner.organizationId), cutoff.asked)).filter(
       (l) => l.organizationId === world.owner.organizationId,
     );
     expect(lines.length).toBe(10);
@@ -253,7 +262,7 @@ describe("tool execution records moved to R2 segments", () => {
     const mine = await seedWorld();
     const theirs = await seedWorld();
     const before = await answers(theirs);
-    await moveFinishedToolRecords(env, db());
+    await moveFinishedToolRecords(env, await data(mine.owner.organizationId));
     for (const s of await segmentsOf(mine.owner.organizationId))
       expect(s.organizationId).toBe(mine.owner.organizationId);
     expect(await answers(theirs)).toEqual(before);

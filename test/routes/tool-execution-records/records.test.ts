@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { toolExecutionRecords } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
-import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createTool, functionToolBody } from "../../fixtures/tools";
 import { bodyOf } from "../../support/api";
@@ -58,7 +58,7 @@ async function world() {
     row(secret, "timeout", now, "slow question"),
     row(secret, "success", now, "another"),
   ];
-  await db().insert(toolExecutionRecords).values(rows);
+  await (await data(owner.organizationId)).insert(toolExecutionRecords).values(rows);
   return { owner, member, shared, secret, bot, rows, now };
 }
 
