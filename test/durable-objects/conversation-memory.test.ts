@@ -64,6 +64,7 @@ describe("the conversation object's memory", () => {
 
     // Handing the object the row read before both: it must not trust it (auto reply on, older last message).
     const turn = {
+      organizationId: before.organizationId,
       conversationId,
       conversation: before,
       sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
@@ -93,6 +94,7 @@ describe("the conversation object's memory", () => {
 
     // Same last message as the object's newest, but read before the handoff: read again, stay silent.
     const turn = {
+      organizationId: before.organizationId,
       conversationId,
       conversation: before,
       sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },

@@ -299,7 +299,7 @@ describe("GET /messages/ through the conversation object", () => {
             ...row,
           })
           .onConflictDoUpdate({ target: channelDeliveries.id, set: row });
-        await object.deliveryState(id, messageId);
+        await object.deliveryState(organizationId, id, messageId);
       };
       await rate(2, "like");
       await delivered(6, "sent");
@@ -408,7 +408,7 @@ describe("GET /messages/ through the conversation object", () => {
       if (saved) await cursor(...(Object.values(JSON.parse(String(saved.position))) as [number, number]));
       else await env.DB.prepare("DELETE FROM conversation_terms_cursors WHERE id = 'backfill'").run();
     }
-    await storeOf(id).stub().takeOver(id);
+    await storeOf(id).stub().takeOver(owner.organizationId, id);
     expect(await inD1(id)).toBe(0);
   });
 

@@ -62,6 +62,7 @@ export const registerCreateMessage = (r: Router) =>
       extractLater(c, pending);
     }
     const receipt = await conversationObject(c.env, conversationId).post({
+      organizationId: access.organizationId,
       conversationId,
       conversation: view.conversation,
       sender: {
