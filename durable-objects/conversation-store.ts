@@ -174,10 +174,7 @@ export class MessageStore {
 
   #migrated = false;
 
-  constructor(
-    private readonly storage: DurableObjectStorage,
-    private readonly d1: D1Database,
-  ) {}
+  constructor(private readonly storage: DurableObjectStorage) {}
 
   /**
    * The storage's SQL, its schema brought up to date on first use: an object that never stores a message (the spare
@@ -197,22 +194,23 @@ export class MessageStore {
    * DELETE_COPIED): one D1 query when there are none, none at all once the object has stored a message of its own
    * (`drained`). A row whose sequence is here already is a message the object answered in its place (a first turn's
    * worker taken for dead, see Conversation.holdForFirstTurn): the conversation's own is kept. `organizationId`: only
-   * that organization's rows (a read for another organization, which finds nothing, moves nothing either).
+   * that organization's rows (a read for another organization, which finds nothing, moves nothing either). `d1`: the
+   * organization's data plane, where the rows on their way here are.
    */
-  async sync(conversationId: string, organizationId?: string): Promise<void> {
+  async sync(d1: D1Database, conversationId: string, organizationId?: string): Promise<void> {
     if (this.#isDrained(conversationId)) return;
-    const copied = await this.#pull(conversationId, organizationId);
-    if (copied) await this.#deleteCopied(conversationId);
+    const copied = await this.#pull(d1, conversationId, organizationId);
+    if (copied) await this.#deleteCopied(d1, conversationId);
   }
 
   /** `sync`, and D1's copied rows deleted even when none was copied now (the housekeeping cron's mover). */
-  async takeOver(conversationId: string): Promise<void> {
-    await this.#pull(conversationId);
-    await this.#deleteCopied(conversationId);
+  async takeOver(d1: D1Database, conversationId: string): Promise<void> {
+    await this.#pull(d1, conversationId);
+    await this.#deleteCopied(d1, conversationId);
   }
 
   /** Copies D1's rows past `through` here (of `organizationId` only, when given); whether there were any. */
-  async #pull(conversationId: string, organizationId?: string): Promise<boolean> {
+  async #pull(d1: D1Database, conversationId: string, organizationId?: string): Promise<boolean> {
     const unsettled = this.sql
       .exec<{ id: string }>("SELECT message_id AS id FROM unsettled WHERE conversation_id = ?", conversationId)
       .toArray()
@@ -220,8 +218,8 @@ export class MessageStore {
     // Columns unsettled only after an instance died between a D1 write of them and its own, while the object still
     // wrote them in D1 first: D1's value is the newer one.
     const [copied, settled] = unsettled.length
-      ? await this.d1.batch<Raw>([this.#d1CopyPage(conversationId, organizationId), this.#d1Columns(unsettled)])
-      : [await this.#d1CopyPage(conversationId, organizationId).all<Raw>()];
+      ? await d1.batch<Raw>([this.#d1CopyPage(d1, conversationId, organizationId), this.#d1Columns(d1, unsettled)])
+      : [await this.#d1CopyPage(d1, conversationId, organizationId).all<Raw>()];
     for (const { id, feedback, metadata } of settled?.results ?? []) {
       this.sql.exec("UPDATE messages SET feedback = ?, metadata = ? WHERE id = ?", feedback, metadata, id);
     }
@@ -230,15 +228,15 @@ export class MessageStore {
     const any = page.length > 0;
     this.#copy(conversationId, page);
     while (page.length === COPY_PAGE) {
-      page = (await this.#d1CopyPage(conversationId, organizationId).all<Raw>()).results;
+      page = (await this.#d1CopyPage(d1, conversationId, organizationId).all<Raw>()).results;
       this.#copy(conversationId, page);
     }
     return any;
   }
 
   /** Deletes D1's copied rows, once the copy is durable (the object's output gate holds the D1 call till then). */
-  async #deleteCopied(conversationId: string): Promise<void> {
-    await this.d1.prepare(DELETE_COPIED).bind(conversationId, this.through(conversationId)).run();
+  async #deleteCopied(d1: D1Database, conversationId: string): Promise<void> {
+    await d1.prepare(DELETE_COPIED).bind(conversationId, this.through(conversationId)).run();
   }
 
   /**
@@ -428,8 +426,8 @@ export class MessageStore {
   }
 
   /** The conversation's D1 messages past `through` (of `organizationId` when given), oldest first, a page of them. */
-  #d1CopyPage(conversationId: string, organizationId?: string) {
-    return this.d1
+  #d1CopyPage(d1: D1Database, conversationId: string, organizationId?: string) {
+    return d1
       .prepare(
         `SELECT ${list} FROM messages WHERE conversation_id = ?1 AND sequence > ?2 ` +
           "AND (?3 IS NULL OR organization_id = ?3) ORDER BY sequence LIMIT ?4",
@@ -438,8 +436,8 @@ export class MessageStore {
   }
 
   /** The columns written after a message is stored, of `ids`, as D1 holds them. */
-  #d1Columns(ids: string[]) {
-    return this.d1
+  #d1Columns(d1: D1Database, ids: string[]) {
+    return d1
       .prepare("SELECT id, feedback, metadata FROM messages WHERE id IN (SELECT value FROM json_each(?))")
       .bind(JSON.stringify(ids));
   }

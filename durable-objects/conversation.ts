@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import type { Bindings } from "../src/env";
+import type { Bindings, Db } from "../src/env";
 import { getDb } from "../src/db";
 import { chatbots, conversations, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
@@ -50,7 +50,9 @@ import { changeEventWrites } from "../src/services/webhooks/conversation-events"
 import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/emit";
 import type { RatedConversation } from "../src/services/widget/feedback";
 import { channelEffect, showDelivery } from "../src/services/channels/outbound";
-import { batch } from "../src/db/prepared";
+import { batch, client } from "../src/db/prepared";
+import { dataDb } from "../src/services/shards";
+import { outboxConfig, type OutboxConfig } from "../src/services/conversation/outbox-config";
 import { bodyEvaluated } from "./conversation-entry";
 
 export type { SenderInput } from "../src/services/conversations";
@@ -72,6 +74,8 @@ export type MessageInput = Pick<
 >;
 
 export interface TurnInput {
+  /** The conversation's organization, as the caller found the conversation in it. */
+  organizationId: string;
   conversationId: string;
   /** A conversation that does not exist yet: it is stored in the same batch as its first message. */
   created?: ConversationRow;
@@ -116,7 +120,13 @@ const FIRST_TURN_KEY = "firstTurnUntil";
  */
 export class Conversation extends DurableObject<Bindings> {
   #chain: Promise<unknown> = Promise.resolve();
+  /** The control plane: the assistant, its model and knowledge bases, the inbox's configuration. */
   #db = getDb(this.env.DB);
+  /**
+   * The conversation's organization's data plane (its row, its messages' batches, figures and deliveries), taken once
+   * its first call names the organization (see #open).
+   */
+  #data: { organizationId: string; db: Db } | null = null;
   #subscribers = new Set<SseWriter>();
   /** Text so far of replies being produced, by message id, as subscribers have seen it (see follow). */
   #live = new Map<string, { conversationId: string; text: string }>();
@@ -139,7 +149,10 @@ export class Conversation extends DurableObject<Bindings> {
   #handoffAt = 0;
   /** Every D1 write of this object (messages, handoffs), in order; a failed one makes it load the conversation again.
    * */
-  #writes = new WriteQueue(this.#db, () => (this.#recent = null));
+  #writes = new WriteQueue(
+    () => this.#dataPlane,
+    () => (this.#recent = null),
+  );
   /** A new conversation's first turn under way in the worker (see holdForFirstTurn); `done` settles when it reports or
    * its time is up. */
   #firstTurn: { done: Promise<void>; end: () => void } | null = null;
@@ -153,7 +166,7 @@ export class Conversation extends DurableObject<Bindings> {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    this.#messages = new MessageStore(ctx.storage, env.DB);
+    this.#messages = new MessageStore(ctx.storage);
   }
 
   /** Nothing: lets a caller start this object ahead of use (see newConversationId). */
@@ -231,10 +244,16 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   /** A human agent's reply: stored in order, no assistant answer. */
-  async agentMessage(conversationId: string, sender: SenderInput, message: MessageInput): Promise<MessageRecord> {
+  async agentMessage(
+    organizationId: string,
+    conversationId: string,
+    sender: SenderInput,
+    message: MessageInput,
+  ): Promise<MessageRecord> {
     return this.#exclusive(async () => {
+      await this.#open(organizationId);
       const { conversation, view } = await this.#load(conversationId);
-      const store = this.#store(view);
+      const store = this.#store(view, conversation);
       const fields = {
         ...message,
         type: "outgoing" as const,
@@ -253,15 +272,20 @@ export class Conversation extends DurableObject<Bindings> {
    * dislike): it says its handoff message once, whose storing queues the conversation (handoff.ts).
    * Nothing when the conversation is with a person already or the assistant's handoff is off.
    */
-  async handOff(conversationId: string, trigger: HandoffTrigger): Promise<MessageRecord | null> {
+  async handOff(
+    organizationId: string,
+    conversationId: string,
+    trigger: HandoffTrigger,
+  ): Promise<MessageRecord | null> {
     return this.#exclusive(async () => {
+      await this.#open(organizationId);
       const { conversation, recent, view } = await this.#load(conversationId);
       if (!conversation.autoReplyEnabled || !conversation.chatbotId) return null;
       const { chatbot } = await this.#assistant(conversation.chatbotId);
       const settings = handoffSettings(chatbot.handoff);
       if (!settings.enabled) return null;
       const said = handoffReply(settings, "unanswered", recent.find((m) => m.type === "incoming") ?? { content: "" });
-      const store = this.#store(view);
+      const store = this.#store(view, conversation);
       const fields = replyFields(chatbot, null, uuidv7(), {
         ...said,
         contentPayload: { handoff: { reason: "unanswered", trigger } },
@@ -279,20 +303,25 @@ export class Conversation extends DurableObject<Bindings> {
    * still completes.
    */
   async change(
-    conversationId: string,
+    conversation: Pick<ConversationRow, "id" | "organizationId" | "inboxId">,
     change: ConversationChange,
     actor: ChangeActor,
     reason: ChangeReason = "operator",
   ): Promise<void> {
+    const conversationId = conversation.id;
     this.#recent = null;
     this.#handoffAt = this.#sequence ?? Infinity; // not loaded: every message stored so far (see #load)
     // Its lifecycle event and the event's webhook deliveries in the same batch
-    // (services/webhooks/conversation-events.ts).
-    const event = changeEventWrites(this.#db, conversationId, change, reason);
-    const [, , outbox] = await this.#writes.write(
-      [event.before, stateWrite(this.#db, conversationId, change), event.after],
-      null,
-    );
+    // (services/webhooks/conversation-events.ts), queued now (built once the inbox's webhooks are read).
+    const now = Date.now();
+    const statements = Promise.all([
+      this.#open(conversation.organizationId),
+      outboxConfig(this.#db, conversation.inboxId),
+    ]).then(([data, config]) => {
+      const event = changeEventWrites(data, conversationId, change, reason, config, now);
+      return [event.before, stateWrite(data, conversationId, change), event.after];
+    });
+    const [, , outbox] = await this.#writes.write(statements, null);
     const deliveries = createdDeliveries(outbox);
     // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
     if (deliveries.length)
@@ -326,14 +355,16 @@ export class Conversation extends DurableObject<Bindings> {
    * `assistant`: the conversation's as the caller read it (read here when not given).
    */
   async say(
+    organizationId: string,
     conversationId: string,
     message: MessageInput & { senderId: string | null; senderName: string },
     assistant: FiguredAssistant | null = null,
   ): Promise<MessageRecord> {
     return this.#exclusive(async () => {
+      await this.#open(organizationId);
       const { conversation, view } = await this.#load(conversationId);
       const figured = await this.#figuredAssistant(conversation.chatbotId, assistant);
-      const store = this.#store(view);
+      const store = this.#store(view, conversation);
       const fields = { ...message, type: "outgoing" as const, senderType: "chatbot" as const };
       const said = store.next(conversation, fields);
       return (await runTurn(store, { conversation, message: said, context: null, assistant: figured }).result).incoming;
@@ -346,8 +377,9 @@ export class Conversation extends DurableObject<Bindings> {
    * and results so far. Nothing when the conversation has moved on (its next turn reads the
    * results) or auto reply is off.
    */
-  async resume(conversationId: string, replyId: string): Promise<MessageRecord | null> {
+  async resume(organizationId: string, conversationId: string, replyId: string): Promise<MessageRecord | null> {
     return this.#exclusive(async () => {
+      await this.#open(organizationId);
       const { conversation, recent, view } = await this.#load(conversationId);
       const [latest] = recent;
       if (!latest || latest.id !== replyId || !conversation.autoReplyEnabled || !conversation.chatbotId) return null;
@@ -421,15 +453,16 @@ export class Conversation extends DurableObject<Bindings> {
     assistant: FiguredAssistant | null = null,
   ): Promise<{ message: MessageRow; dislikes: number } | null> {
     return this.#columnWrite(async () => {
-      await this.#messages.sync(conversation.id, conversation.organizationId);
+      const data = await this.#open(conversation.organizationId);
+      await this.#messages.sync(client(data), conversation.id, conversation.organizationId);
       const message = this.#messages.find(conversation.organizationId, conversation.id, messageId);
       if (message?.senderType !== "chatbot") return null;
       if (message.feedback !== feedback) {
         const figured = await this.#figuredAssistant(conversation.chatbotId, assistant);
         const figures = figured
-          ? feedbackFigureWrites(this.#db, conversation, message, message.feedback, feedback, figured)
+          ? feedbackFigureWrites(data, conversation, message, message.feedback, feedback, figured)
           : [];
-        if (figures.length) await batch(this.#db, figures);
+        if (figures.length) await batch(data, figures);
         this.#messages.setFeedback(messageId, feedback);
       }
       return { message: { ...message, feedback }, dislikes: this.#messages.dislikesSinceHandoff(conversation.id) };
@@ -441,10 +474,11 @@ export class Conversation extends DurableObject<Bindings> {
    * row is marked shown (one batch), then shown on its message (`metadata.channelDelivery`) in this object's store. A
    * late or repeated call shows the latest state.
    */
-  deliveryState(conversationId: string, messageId: string): Promise<void> {
+  deliveryState(organizationId: string, conversationId: string, messageId: string): Promise<void> {
     return this.#columnWrite(async () => {
-      await this.#messages.sync(conversationId);
-      const [read] = await batch(this.#db, showDelivery(this.#db, messageId));
+      const data = await this.#open(organizationId);
+      await this.#messages.sync(client(data), conversationId);
+      const [read] = await batch(data, showDelivery(data, messageId));
       const [row] = read.results as { state: string }[];
       if (row) this.#messages.setDeliveryState(messageId, row.state);
     });
@@ -454,8 +488,10 @@ export class Conversation extends DurableObject<Bindings> {
    * Copies the conversation's messages D1 still holds (see MessageStore.takeOver) into this object's store and
    * deletes them there: the housekeeping cron's mover, for conversations no one reads.
    */
-  takeOver(conversationId: string): Promise<void> {
-    return this.#columnWrite(() => this.#messages.takeOver(conversationId));
+  takeOver(organizationId: string, conversationId: string): Promise<void> {
+    return this.#columnWrite(async () =>
+      this.#messages.takeOver(client(await this.#open(organizationId)), conversationId),
+    );
   }
 
   /**
@@ -466,7 +502,7 @@ export class Conversation extends DurableObject<Bindings> {
     return this.#exclusive(async () => {
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
-      this.#messages = new MessageStore(this.ctx.storage, this.env.DB);
+      this.#messages = new MessageStore(this.ctx.storage);
       this.#recent = null;
     });
   }
@@ -481,6 +517,8 @@ export class Conversation extends DurableObject<Bindings> {
       if (!incoming || pending.attempts >= MAX_REPLY_ATTEMPTS) return this.ctx.storage.kv.delete(PENDING_KEY);
       this.ctx.storage.kv.put(PENDING_KEY, { ...pending, attempts: pending.attempts + 1 });
       await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
+      // The message names its organization: nothing else is kept for an instance that starts here.
+      await this.#open(incoming.organizationId);
       const { conversation, recent, view } = await this.#load(incoming.conversationId);
       const history = recent.filter((m) => m.sequence < incoming.sequence);
       // Stored, but the instance died before forgetting it: answered already (or the assistant has
@@ -507,8 +545,9 @@ export class Conversation extends DurableObject<Bindings> {
     receipt.catch(() => undefined);
     let started = false;
     const turn = this.#exclusive(async () => {
+      await this.#open(input.organizationId);
       const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
-      const store = this.#store(view, !!input.created);
+      const store = this.#store(view, conversation, !!input.created);
       const message = store.next(conversation, incomingFields(input.sender, input.message));
       const answers = conversation.autoReplyEnabled && !!conversation.chatbotId;
       if (answers && owed) {
@@ -542,7 +581,7 @@ export class Conversation extends DurableObject<Bindings> {
     view: number,
     context: ReplyContext,
   ): Promise<TurnResult> {
-    const { result } = await answer(this.#store(view), {
+    const { result } = await answer(this.#store(view, conversation), {
       conversation,
       incoming,
       visitor: storedAlready(incoming),
@@ -612,8 +651,27 @@ export class Conversation extends DurableObject<Bindings> {
    * one another writer stored in D1 (the worker's first turn) is copied by the read, so a reader sees what was stored
    * before it asked.
    */
-  #read<T>(organizationId: string, conversationId: string, local: () => T): Promise<T> {
-    return this.#messages.sync(conversationId, organizationId).then(local);
+  async #read<T>(organizationId: string, conversationId: string, local: () => T): Promise<T> {
+    await this.#messages.sync(client(await this.#open(organizationId)), conversationId, organizationId);
+    return local();
+  }
+
+  /**
+   * The data plane of `organizationId` (`dataDb`: one await of what the isolate holds, no D1 call): the conversation's,
+   * taken by the first call, which names it. A call naming another organization (a read that finds nothing there) gets
+   * that one's and leaves the conversation's as it is.
+   */
+  async #open(organizationId: string): Promise<Db> {
+    if (this.#data?.organizationId === organizationId) return this.#data.db;
+    const db = await dataDb(this.env, organizationId);
+    this.#data ??= { organizationId, db };
+    return db;
+  }
+
+  /** The conversation's data plane (see #open): taken before any statement is built or written. */
+  get #dataPlane(): Db {
+    if (!this.#data) throw new Error("the conversation's organization is not known yet");
+    return this.#data.db;
   }
 
   /** Writes of a stored message's columns (ratings, delivery states), one at a time: each reads what it changes. */
@@ -673,9 +731,10 @@ export class Conversation extends DurableObject<Bindings> {
     if (this.#sequence === null) await this.#firstTurnStored();
     await this.#writes.idle();
     // The conversation's messages D1 still holds (a first turn the worker stored) are copied into the store first.
+    const data = this.#dataPlane;
     const [[conversation]] = await Promise.all([
-      this.#db.select().from(conversations).where(eq(conversations.id, id)),
-      this.#messages.sync(id),
+      data.select().from(conversations).where(eq(conversations.id, id)),
+      this.#messages.sync(client(data), id),
     ]);
     if (!conversation) throw new Error(`conversation ${id} does not exist`);
     const { recent: loaded, question } = this.#messages.history(id, HISTORY_MESSAGES);
@@ -716,17 +775,22 @@ export class Conversation extends DurableObject<Bindings> {
    * #commit, and this object's subscribers as the watchers. `created`: the turn's first message
    * creates the conversation (stored in its batch). `view`: the write queue's view it was loaded in.
    */
-  #store(view: number, created = false): TurnStore {
+  #store(view: number, conversation: ConversationRow, created = false): TurnStore {
     let creates = created;
+    // What the outboxes of the turn's messages bind, read beside the model's request (a per-isolate cache: none
+    // once the inbox is in use), never between a reply and its batch.
+    const config = outboxConfig(this.#db, conversation.inboxId);
+    config.catch(() => undefined); // told by the messages that wait for it
     return {
       env: this.env,
       db: this.#db,
+      data: this.#dataPlane,
       waitUntil: (p) => this.ctx.waitUntil(p),
       next: (conversation, fields) => this.#prepare(conversation, fields),
       write: (row, before, after, shown, assistant) => {
         const first = creates;
         creates = false;
-        return this.#commit(row, first, before, view, after, shown, assistant);
+        return this.#commit(row, first, before, view, config, after, shown, assistant);
       },
       watch: (conversationId, replyId, message) => this.#watch(conversationId, replyId, message),
     };
@@ -776,8 +840,8 @@ export class Conversation extends DurableObject<Bindings> {
   }
 
   /**
-   * Queues a prepared message for storing once `after` settles, with its conversation when it
-   * creates it and what its effects store beside it (one batch, see WriteQueue); it is kept in
+   * Queues a prepared message for storing once `after` settles and `config` (what its outboxes bind) is read, with
+   * its conversation when it creates it and what its effects store beside it (one batch, see WriteQueue); it is kept in
    * memory as the newest message at once, and forgotten with the rest should its batch fail. Once
    * stored, after the message before it and `shown`, subscribers get it and its effects run
    * (services/conversation/effects.ts). The statements are built when it is queued: building them
@@ -788,17 +852,18 @@ export class Conversation extends DurableObject<Bindings> {
     creates: boolean,
     conversation: ConversationRow,
     view: number,
+    config: Promise<OutboxConfig>,
     after: Promise<unknown>,
     shown?: Promise<unknown>,
     assistant?: FiguredAssistant,
   ): Writing {
-    const db = this.#db;
-    const queued = after.then(() => {
+    const db = this.#dataPlane;
+    const queued = Promise.all([config, after]).then(([config]) => {
       // Messages are queued in the order of their sequence (a reply after the message it answers, a
       // turn after the one before): the question is the latest incoming one queued before this one.
       const question = this.#question;
       if (row.type === "incoming") this.#question = row;
-      const effects = effectStatements(db, conversation, row);
+      const effects = effectStatements(db, conversation, row, config);
       const written = this.#writes.write(
         [
           ...(creates ? conversationInserts(db, conversation) : []),
@@ -819,7 +884,8 @@ export class Conversation extends DurableObject<Bindings> {
       this.#messages.put(row);
       // A channel delivery its batch made (channelEffect) is shown on it as each later state is (the cron should
       // this fail). Not in the batch: a statement more for every reply of an inbox without a channel.
-      if (own.get(channelEffect)?.results.length) this.ctx.waitUntil(this.deliveryState(conversation.id, row.id));
+      if (own.get(channelEffect)?.results.length)
+        this.ctx.waitUntil(this.deliveryState(conversation.organizationId, conversation.id, row.id));
       await previous;
       await shown;
       const record = messageRecord(row);

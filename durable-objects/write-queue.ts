@@ -2,7 +2,7 @@ import { batch } from "../src/db/prepared";
 import type { Db } from "../src/env";
 
 type Entry = {
-  statements: D1PreparedStatement[];
+  statements: D1PreparedStatement[] | Promise<D1PreparedStatement[]>;
   view: number | null;
   resolve: (results: D1Result[]) => void;
   reject: (err: unknown) => void;
@@ -25,13 +25,17 @@ export class WriteQueue {
   view = 0;
 
   constructor(
-    private readonly db: Db,
+    /** The database the statements are on (the conversation's organization's data plane, once known). */
+    private readonly db: () => Db,
     /** Called when a batch fails (the object forgets what it kept in memory). */
     private readonly onFailure: () => void,
   ) {}
 
-  /** Stores `statements` after everything queued before; `view` null: whatever failed before. */
-  write(statements: D1PreparedStatement[], view: number | null): Promise<D1Result[]> {
+  /**
+   * Stores `statements` after everything queued before; `view` null: whatever failed before. Statements still being
+   * built (a promise) keep their place: a batch waits for them, and one that fails to be built fails its batch.
+   */
+  write(statements: D1PreparedStatement[] | Promise<D1PreparedStatement[]>, view: number | null): Promise<D1Result[]> {
     const written = new Promise<D1Result[]>((resolve, reject) =>
       this.#queue.push({ statements, view, resolve, reject }),
     );
@@ -57,12 +61,10 @@ export class WriteQueue {
       }
       if (!group.length) continue;
       try {
-        const results = await batch(
-          this.db,
-          group.flatMap((e) => e.statements),
-        );
+        const built = await Promise.all(group.map((e) => e.statements));
+        const results = await batch(this.db(), built.flat());
         let at = 0;
-        for (const entry of group) entry.resolve(results.slice(at, (at += entry.statements.length)));
+        for (const [n, entry] of group.entries()) entry.resolve(results.slice(at, (at += built[n].length)));
       } catch (err) {
         this.view++;
         this.onFailure();

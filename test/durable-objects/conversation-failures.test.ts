@@ -103,6 +103,7 @@ describe("a reply that fails half-way leaves no partial message", () => {
       const conversationId = crypto.randomUUID();
       const object = env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId));
       const stream = await object.stream({
+        organizationId: crypto.randomUUID(),
         conversationId,
         sender: { type: "contact", id: null, name: "Visitor", avatar: null },
         message: { content: "hello" },

@@ -4,7 +4,7 @@ import { abortAllDurableObjects } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { conversations } from "../../src/db/schema";
 import { conversationObject } from "../../src/services/conversations";
-import { db, seedOwner, unique, type Actor } from "../harness";
+import { data, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { bodyOf } from "../support/api";
@@ -52,7 +52,10 @@ describe("the conversation object's memory", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const { conversationId } = await say(owner, bot.id, "hello");
-    const [before] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
+    const [before] = await (await data(owner.organizationId))
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, conversationId));
     expect(before.autoReplyEnabled).toBe(true);
 
     expect(
@@ -64,6 +67,7 @@ describe("the conversation object's memory", () => {
 
     // Handing the object the row read before both: it must not trust it (auto reply on, older last message).
     const turn = {
+      organizationId: before.organizationId,
       conversationId,
       conversation: before,
       sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
@@ -72,7 +76,10 @@ describe("the conversation object's memory", () => {
     const result = await conversationObject(env, conversationId).converse(turn);
     expect(result.incoming.sequence).toBe(4);
     expect(result.reply).toBeNull();
-    const [after] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
+    const [after] = await (await data(owner.organizationId))
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, conversationId));
     expect(after).toMatchObject({
       autoReplyEnabled: false,
       status: "queued",
@@ -85,7 +92,10 @@ describe("the conversation object's memory", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const { conversationId } = await say(owner, bot.id, "hello");
-    const [before] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
+    const [before] = await (await data(owner.organizationId))
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, conversationId));
     expect(
       (await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }))
         .status,
@@ -93,6 +103,7 @@ describe("the conversation object's memory", () => {
 
     // Same last message as the object's newest, but read before the handoff: read again, stay silent.
     const turn = {
+      organizationId: before.organizationId,
       conversationId,
       conversation: before,
       sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
@@ -100,7 +111,10 @@ describe("the conversation object's memory", () => {
     };
     const result = await conversationObject(env, conversationId).converse(turn);
     expect(result.reply).toBeNull();
-    const [after] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
+    const [after] = await (await data(owner.organizationId))
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, conversationId));
     expect(after).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human" });
   });
 });

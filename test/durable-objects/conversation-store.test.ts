@@ -16,7 +16,7 @@ import { storedMessages } from "../../src/services/messages";
 import { messageRecord } from "../../src/services/records/messages";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { createChatbot } from "../fixtures/chatbots";
-import { db, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
+import { data, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { bodyOf, type Body } from "../support/api";
 import { pub, visitorConversation } from "../routes/widget/fixtures";
 
@@ -279,7 +279,10 @@ describe("GET /messages/ through the conversation object", () => {
       // What is written after a message is stored, by the object (widget/feedback.ts rates through it; a channel
       // delivery's sender tells it each state it writes, channels/outbound.ts): in its store alone.
       const object = conversationObject(env, id);
-      const [conversation] = await db().select().from(conversations).where(eq(conversations.id, id));
+      const [conversation] = await (await data(owner.organizationId))
+        .select()
+        .from(conversations)
+        .where(eq(conversations.id, id));
       const { organizationId, inboxId } = conversation;
       const at = async (sequence: number) => (await storedRows(id)).find((m) => m.sequence === sequence)!.id;
       const rate = async (sequence: number, feedback: "like" | "dislike" | null) =>
@@ -287,7 +290,7 @@ describe("GET /messages/ through the conversation object", () => {
       const delivered = async (sequence: number, status: "sent" | "failed") => {
         const messageId = await at(sequence);
         const row = { status, attempts: 1, platformMessageIds: ["p1"], shown: false };
-        await db()
+        await (await data(owner.organizationId))
           .insert(channelDeliveries)
           .values({
             id: `d-${messageId}`,
@@ -299,7 +302,7 @@ describe("GET /messages/ through the conversation object", () => {
             ...row,
           })
           .onConflictDoUpdate({ target: channelDeliveries.id, set: row });
-        await object.deliveryState(id, messageId);
+        await object.deliveryState(organizationId, id, messageId);
       };
       await rate(2, "like");
       await delivered(6, "sent");
@@ -332,7 +335,11 @@ describe("GET /messages/ through the conversation object", () => {
   it("copies a long conversation in pages, once", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const [first] = await db().select().from(messages).where(eq(messages.conversationId, id)).limit(1);
+    const [first] = await (await data(owner.organizationId))
+      .select()
+      .from(messages)
+      .where(eq(messages.conversationId, id))
+      .limit(1);
     const total = COPY_PAGE * 2 + 30;
     const rows = Array.from({ length: total - 2 }, (_, i) => ({
       ...first,
@@ -341,7 +348,8 @@ describe("GET /messages/ through the conversation object", () => {
       content: `message ${i + 3}`,
       createdAt: first.createdAt + i + 10,
     }));
-    await db().batch(rows.map((row) => db().insert(messages).values(row)) as never);
+    const shard = await data(owner.organizationId);
+    await shard.batch(rows.map((row) => shard.insert(messages).values(row)) as never);
     const page = await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${id}&pageSize=5`));
     expect(page.results.map((m) => m.sequence)).toEqual([total, total - 1, total - 2, total - 3, total - 4]);
     const state = await storeOf(id).state();
@@ -357,7 +365,11 @@ describe("GET /messages/ through the conversation object", () => {
     async () => {
       const owner = await seedOwner();
       const { bot, id } = await workerConversation(owner);
-      const [first] = await db().select().from(messages).where(eq(messages.conversationId, id)).limit(1);
+      const [first] = await (await data(owner.organizationId))
+        .select()
+        .from(messages)
+        .where(eq(messages.conversationId, id))
+        .limit(1);
       const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         conversation: id,
         message: { content: "more" },
@@ -368,12 +380,10 @@ describe("GET /messages/ through the conversation object", () => {
       // Rows no writer of today puts there (a read would not look): one past the store, one of a sequence it has (a
       // first turn's worker taken for dead, whose reply the object answered in its place).
       const late = { ...first, id: crypto.randomUUID(), content: "late", createdAt: first.createdAt + 1 };
-      await db()
-        .insert(messages)
-        .values([
-          { ...late, sequence: 5 },
-          { ...late, id: crypto.randomUUID(), sequence: 2 },
-        ]);
+      await (await data(owner.organizationId)).insert(messages).values([
+        { ...late, sequence: 5 },
+        { ...late, id: crypto.randomUUID(), sequence: 2 },
+      ]);
       expect((await listed(owner, id)).map((m) => m.sequence)).toEqual([4, 3, 2, 1]);
       expect(await inD1(id)).toBe(2);
       await runHousekeeping(env);
@@ -408,7 +418,7 @@ describe("GET /messages/ through the conversation object", () => {
       if (saved) await cursor(...(Object.values(JSON.parse(String(saved.position))) as [number, number]));
       else await env.DB.prepare("DELETE FROM conversation_terms_cursors WHERE id = 'backfill'").run();
     }
-    await storeOf(id).stub().takeOver(id);
+    await storeOf(id).stub().takeOver(owner.organizationId, id);
     expect(await inD1(id)).toBe(0);
   });
 
@@ -432,8 +442,11 @@ describe("the columns written after a message is stored, by the conversation obj
   it("a rating is the store's: one at a time, each counted once, with the dislikes since a handoff", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const [conversation] = await db().select().from(conversations).where(eq(conversations.id, id));
-    const [question, reply] = await db()
+    const [conversation] = await (await data(owner.organizationId))
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, id));
+    const [question, reply] = await (await data(owner.organizationId))
       .select()
       .from(messages)
       .where(eq(messages.conversationId, id))
@@ -465,24 +478,25 @@ describe("the columns written after a message is stored, by the conversation obj
   it("a delivery state its object was not told reaches the message through the housekeeping cron", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const [{ inboxId }] = await db().select().from(conversations).where(eq(conversations.id, id));
+    const [{ inboxId }] = await (await data(owner.organizationId))
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, id));
     const shownBefore = (await listed(owner, id)).find((m) => m.sequence === 2)?.metadata;
     const reply = await storedMessage(id, 2);
     // The sender's write of the state, then a call to the object that failed: no trigger writes the message.
-    await db()
-      .insert(channelDeliveries)
-      .values({
-        id: crypto.randomUUID(),
-        organizationId: owner.organizationId,
-        inboxId,
-        conversationId: id,
-        messageId: reply.id,
-        status: "sent",
-        attempts: 2,
-        nextAttemptAt: 0,
-        platformMessageIds: ["p9"],
-        shown: false,
-      });
+    await (await data(owner.organizationId)).insert(channelDeliveries).values({
+      id: crypto.randomUUID(),
+      organizationId: owner.organizationId,
+      inboxId,
+      conversationId: id,
+      messageId: reply.id,
+      status: "sent",
+      attempts: 2,
+      nextAttemptAt: 0,
+      platformMessageIds: ["p9"],
+      shown: false,
+    });
     expect((await storedMessage(id, 2)).metadata).toEqual(reply.metadata);
     expect((await listed(owner, id)).find((m) => m.sequence === 2)?.metadata).toEqual(shownBefore);
 
@@ -493,7 +507,10 @@ describe("the columns written after a message is stored, by the conversation obj
       ...reply.metadata,
       channelDelivery,
     });
-    const [delivery] = await db().select().from(channelDeliveries).where(eq(channelDeliveries.messageId, reply.id));
+    const [delivery] = await (await data(owner.organizationId))
+      .select()
+      .from(channelDeliveries)
+      .where(eq(channelDeliveries.messageId, reply.id));
     expect(delivery.shown).toBe(true);
     const triggers = await env.DB.prepare(
       "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'channel_deliveries_shown_%'",
@@ -504,8 +521,12 @@ describe("the columns written after a message is stored, by the conversation obj
 
 describe("the other readers of one conversation, through the conversation object", () => {
   /** The conversation's messages as D1 holds them (before a read takes them), oldest first. */
-  const d1Messages = (conversationId: string) =>
-    db().select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(messages.sequence);
+  const d1Messages = async (organizationId: string, conversationId: string) =>
+    (await data(organizationId))
+      .select()
+      .from(messages)
+      .where(eq(messages.conversationId, conversationId))
+      .orderBy(messages.sequence);
 
   it("GET /messages/{id}/ answers each message as D1 holds it, the conversation copied on the first read", async () => {
     const owner = await seedOwner();
@@ -513,7 +534,7 @@ describe("the other readers of one conversation, through the conversation object
     const { id } = await workerConversation(owner);
     const store = storeOf(id);
     expect(await store.state()).toEqual({ sequences: [], through: 0 });
-    const rows = await d1Messages(id);
+    const rows = await d1Messages(owner.organizationId, id);
     for (const row of rows) {
       const res = await owner.fetch("GET", `/messages/${row.id}/?conversation=${id}`);
       expect(res.status, await res.clone().text()).toBe(200);
@@ -529,7 +550,7 @@ describe("the other readers of one conversation, through the conversation object
     ]);
     // A message of another conversation, named with this one: 404.
     const elsewhere = await workerConversation(owner);
-    const [foreign] = await d1Messages(elsewhere.id);
+    const [foreign] = await d1Messages(owner.organizationId, elsewhere.id);
     await expectError(await owner.fetch("GET", `/messages/${foreign.id}/?conversation=${id}`), 404);
   });
 
@@ -609,7 +630,7 @@ describe("the other readers of one conversation, through the conversation object
       expect(after.map((m) => m.id)).toEqual(visible.slice(1).map((m) => m.id));
       // A message id of another conversation names no place in this one.
       const elsewhere = await workerConversation(owner);
-      const [foreign] = await d1Messages(elsewhere.id);
+      const [foreign] = await d1Messages(owner.organizationId, elsewhere.id);
       expect(await stub.visibleMessages(owner.organizationId, id, { afterId: foreign.id, limit: 100 })).toEqual([]);
     },
   );

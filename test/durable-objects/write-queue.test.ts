@@ -14,7 +14,7 @@ const stored = async () =>
 describe("WriteQueue", () => {
   it("stores writes in the order queued, each given its own results", async () => {
     await env.DB.exec(`CREATE TABLE ${table} (value INTEGER UNIQUE)`);
-    const queue = new WriteQueue(db(), () => undefined);
+    const queue = new WriteQueue(db, () => undefined);
     const writes = [
       queue.write([insert(1)], 0),
       queue.write([insert(2), insert(3)], 0),
@@ -34,7 +34,7 @@ describe("WriteQueue", () => {
     async () => {
       await env.DB.exec(`DELETE FROM ${table}`);
       let failures = 0;
-      const queue = new WriteQueue(db(), () => failures++);
+      const queue = new WriteQueue(db, () => failures++);
       await queue.write([insert(10)], 0); // alone in its batch
       // Queued in one turn of the event loop: one batch (group commit), which the duplicate fails whole.
       const before = queue.write([insert(16)], 0);

@@ -60,7 +60,7 @@ export const registerCreateChatCompletion = (r: Router) =>
     const request = chatRequest(body, abort.signal);
     const head = completionHead(row.name);
     const record = async (words: number) => {
-      if (words > 0) await usageIncrement(c.var.db, access.organizationId, { words }).run();
+      if (words > 0) await usageIncrement(c.var.data, access.organizationId, { words }).run();
     };
 
     if (!body.stream) {

@@ -111,7 +111,7 @@ export const registerCompletion = (r: Router) =>
       waitForAttachments,
       isTest: test ?? false,
     };
-    const done = await complete(c.env, c.var.db, waitUntil, request);
+    const done = await complete(c.env, c.var.db, c.var.data, waitUntil, request);
     if ("stream" in done) return c.body(done.stream, 200, SSE_HEADERS);
     return replied(c, done.result, done.conversationId);
   });

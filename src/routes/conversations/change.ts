@@ -30,7 +30,12 @@ export async function changeConversation(
   const before = await findConversation(db, access.organizationId, id);
   if (!before) throw notFound();
   const { user } = c.var.principal;
-  await conversationObject(c.env, id).change(id, change(user.id), { name: user.name, avatar: user.avatar }, reason);
+  await conversationObject(c.env, id).change(
+    before.conversation,
+    change(user.id),
+    { name: user.name, avatar: user.avatar },
+    reason,
+  );
   const view = (await findConversation(db, access.organizationId, id))!;
   // Told even when nothing changed (a repeated take-over): the inbox's view is read again.
   const event =

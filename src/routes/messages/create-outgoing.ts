@@ -47,6 +47,7 @@ export const registerCreateOutgoingMessage = (r: Router) =>
       throw notFound("Conversation not found.");
     const { user } = c.var.principal;
     const record = await conversationObject(c.env, conversationId).agentMessage(
+      access.organizationId,
       conversationId,
       { id: user.id, name: user.name, avatar: user.avatar },
       message,

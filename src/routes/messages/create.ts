@@ -41,7 +41,7 @@ export const registerCreateMessage = (r: Router) =>
     const view = await findConversation(c.var.db, access.organizationId, conversationId);
     if (!view) throw notFound("Conversation not found.");
     const contact = sender
-      ? await requireContact(c.var.db, access.organizationId, sender, "sender")
+      ? await requireContact(c.var.data, access.organizationId, sender, "sender")
       : view.contact?.id
         ? { id: view.contact.id, name: view.contact.name, avatar: view.contact.avatar }
         : null;
@@ -53,7 +53,7 @@ export const registerCreateMessage = (r: Router) =>
       };
       const { stored, pending } = await resolveMessageAttachments(
         c.env,
-        c.var.db,
+        c.var.data,
         scope,
         conversationId,
         message.attachments,
@@ -62,6 +62,7 @@ export const registerCreateMessage = (r: Router) =>
       extractLater(c, pending);
     }
     const receipt = await conversationObject(c.env, conversationId).post({
+      organizationId: access.organizationId,
       conversationId,
       conversation: view.conversation,
       sender: {

@@ -53,7 +53,7 @@ export const registerDesktopResult = (r: Router) =>
     if (lastOfReply && row.messageId && row.conversationId)
       c.executionCtx.waitUntil(
         conversationObject(c.env, row.conversationId)
-          .resume(row.conversationId, row.messageId)
+          .resume(row.organizationId, row.conversationId, row.messageId)
           .catch((err) => console.error(String(err))),
       );
     return c.json(toolExecutionRecord(row), 200);

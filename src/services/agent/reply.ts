@@ -63,14 +63,14 @@ export async function agentReply(
   const [tools, attachments] = await Promise.all([
     toolsForReply(ctx, { toolIds: incoming.toolIds, clientPlatform }),
     // Files of the conversation, as a normal reply reads them (documents as text, images as parts).
-    attachmentParts(env, db, incoming, input.history, input.waitForAttachments ?? true),
+    attachmentParts(env, input.data ?? db, incoming, input.history, input.waitForAttachments ?? true),
   ]);
   // Each model that answers (the fallback's too) gets the tool protocol it understands.
   const model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId, (row, m) =>
     nativeToolCalling(row) ? m : withTextProtocol(m),
   );
   const conversationId = incoming.conversationId;
-  const recorder = new ToolRecorder(db, {
+  const recorder = new ToolRecorder(input.data ?? db, {
     organizationId: incoming.organizationId,
     chatbotId: chatbot.id,
     chatbotName: chatbot.name,
@@ -91,7 +91,7 @@ export async function agentReply(
   const result = await runAgentLoop({
     model,
     request: {
-      messages: await agentPrompt(db, input, (input as AgentReplyInput).continues),
+      messages: await agentPrompt(input.data ?? db, input, (input as AgentReplyInput).continues),
       attachments,
       signal: options.signal,
       onResponse: () => {

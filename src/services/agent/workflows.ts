@@ -111,7 +111,7 @@ export async function workflowReply(
   } else if (workflow.id === BUILT_IN_WORKFLOWS[1].id) {
     const ctx = replyToolContext(env, db, input, signal);
     const tools = await assistantToolsProvider(ctx, { toolIds: incoming.toolIds });
-    const recorder = new ToolRecorder(db, {
+    const recorder = new ToolRecorder(input.data ?? db, {
       organizationId: incoming.organizationId,
       chatbotId: chatbot.id,
       chatbotName: chatbot.name,

@@ -215,6 +215,7 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
       await db.batch([patched, named]);
     } else await named;
     await conversationObject(env, conversation.id).post({
+      organizationId: conversation.organizationId,
       conversationId: conversation.id,
       ...(created ? { created: conversation } : { conversation }),
       sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },

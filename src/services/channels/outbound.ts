@@ -39,35 +39,33 @@ const GIVE_UP_MS = 24 * 60 * 60 * 1000;
 /** LINE's reply token is good for about a minute after the event: used only within this. */
 const REPLY_TOKEN_MS = 50_000;
 
-const insertOutbox = prepared<{ inboxId: string; conversationId: string; messageId: string; createdAt: number }>(
-  (db) => {
-    const value = (v: unknown, column: string) => sql`${v}`.as(column);
-    return db
-      .insert(channelDeliveries)
-      .select((qb) =>
-        qb
-          .select({
-            id: uuidv7At(ph("createdAt")).as("id"),
-            organizationId: inboxChannels.organizationId,
-            inboxId: inboxChannels.inboxId,
-            conversationId: ph("conversationId").as("conversation_id"),
-            messageId: ph("messageId").as("message_id"),
-            status: value("pending", "status"),
-            attempts: value(0, "attempts"),
-            nextAttemptAt: ph("createdAt").as("next_attempt_at"),
-            leaseUntil: value(null, "lease_until"),
-            error: value(null, "error"),
-            platformMessageIds: value(null, "platform_message_ids"),
-            createdAt: ph("createdAt").as("created_at"),
-            sentAt: value(null, "sent_at"),
-            // Shown by the conversation's object once its batch is stored, or the cron (see showState).
-            shown: value(0, "shown"),
-          })
-          .from(inboxChannels)
-          .where(eq(inboxChannels.inboxId, ph("inboxId"))),
-      )
-      .returning({ id: channelDeliveries.id });
-  },
+const insertOutbox = prepared<{
+  organizationId: string;
+  inboxId: string;
+  conversationId: string;
+  messageId: string;
+  createdAt: number;
+}>((db) =>
+  db
+    .insert(channelDeliveries)
+    .values({
+      id: uuidv7At(ph("createdAt")),
+      organizationId: ph("organizationId"),
+      inboxId: ph("inboxId"),
+      conversationId: ph("conversationId"),
+      messageId: ph("messageId"),
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: ph("createdAt"),
+      leaseUntil: null,
+      error: null,
+      platformMessageIds: null,
+      createdAt: ph("createdAt"),
+      sentAt: null,
+      // Shown by the conversation's object once its batch is stored, or the cron (see showState).
+      shown: false,
+    })
+    .returning({ id: channelDeliveries.id }),
 );
 
 /**
@@ -95,9 +93,16 @@ export const showDelivery = (db: Db, messageId: string) => [
  * same statement). Safe to fail: the row stays marked until an object's copy clears it, and the housekeeping cron
  * tells the object again (unshownDeliveries), so the state still reaches the message; never rejects.
  */
-export async function showState(env: Bindings, delivery: Pick<DeliveryRow, "conversationId" | "messageId">) {
+export async function showState(
+  env: Bindings,
+  delivery: Pick<DeliveryRow, "organizationId" | "conversationId" | "messageId">,
+) {
   try {
-    await conversationObject(env, delivery.conversationId).deliveryState(delivery.conversationId, delivery.messageId);
+    await conversationObject(env, delivery.conversationId).deliveryState(
+      delivery.organizationId,
+      delivery.conversationId,
+      delivery.messageId,
+    );
   } catch (err) {
     console.error(
       JSON.stringify({
@@ -113,7 +118,11 @@ export async function showState(env: Bindings, delivery: Pick<DeliveryRow, "conv
 /** Deliveries whose message may not show their state (see showState): for the cron. */
 export async function unshownDeliveries(db: Db, limit = 500) {
   return db
-    .select({ conversationId: channelDeliveries.conversationId, messageId: channelDeliveries.messageId })
+    .select({
+      organizationId: channelDeliveries.organizationId,
+      conversationId: channelDeliveries.conversationId,
+      messageId: channelDeliveries.messageId,
+    })
     .from(channelDeliveries)
     .where(eq(channelDeliveries.shown, false))
     .limit(limit);
@@ -121,13 +130,15 @@ export async function unshownDeliveries(db: Db, limit = 500) {
 
 /**
  * The outbox: a delivery for each outgoing message of an inbox with a channel, in the message's batch (no statement
- * more for an inbox without one); the conversation's object shows it on the message once stored.
+ * for an inbox without one: the channel is the inbox's as the turn read it before the batch, `config`); the
+ * conversation's object shows it on the message once stored.
  */
 export const channelEffect: MessageEffect = {
   name: "channels",
-  inBatch(db, conversation: ConversationRow, message: MessageRow) {
-    if (message.type !== "outgoing") return null;
+  inBatch(db, conversation: ConversationRow, message: MessageRow, config) {
+    if (message.type !== "outgoing" || !config.channel) return null;
     return insertOutbox(db, {
+      organizationId: config.channel.organizationId,
       inboxId: conversation.inboxId,
       conversationId: conversation.id,
       messageId: message.id,

@@ -63,7 +63,8 @@ const assistants = tableCache<AssistantForReply | null>([
  * remembered); with `conversationId`, that conversation of the organization; with `contactId`, that
  * contact of the organization, else the conversation's own contact. Only plain single-table
  * selects: a D1 batch returns rows keyed by column name, so joined tables' same-named columns would
- * collide.
+ * collide. The assistant is read on the control plane (`db`), the conversation and contact on the organization's data
+ * plane (`data`; `db` when not given).
  */
 export async function readForReply(
   db: Db,
@@ -71,15 +72,16 @@ export async function readForReply(
   userId: string,
   id: string,
   turn: { conversationId?: string; contactId?: string },
+  data: Db = db,
 ) {
   if (!isUuid(id)) return null;
   const org = access.organizationId;
   const turnReads: D1PreparedStatement[] = [];
   if (turn.conversationId)
-    turnReads.push(conversationInOrganization(db, { id: turn.conversationId, organizationId: org }));
-  if (turn.contactId) turnReads.push(contactInOrganization(db, { id: turn.contactId, organizationId: org }));
+    turnReads.push(conversationInOrganization(data, { id: turn.conversationId, organizationId: org }));
+  if (turn.contactId) turnReads.push(contactInOrganization(data, { id: turn.contactId, organizationId: org }));
   else if (turn.conversationId)
-    turnReads.push(contactOfConversation(db, { conversationId: turn.conversationId, organizationId: org }));
+    turnReads.push(contactOfConversation(data, { conversationId: turn.conversationId, organizationId: org }));
   // Two D1 calls at once when neither is remembered (every 2 s), else one or none.
   const [assistant, rows] = await Promise.all([
     assistants.remember(`${org}:${userId}:${id}`, async () => {
@@ -105,7 +107,7 @@ export async function readForReply(
       ])) as [ChatbotRow[], ModelRow[], { id: string }[], KnowledgeBaseRow[]];
       return chatbot ? { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases } : null;
     }),
-    turnReads.length ? readTurn(db, org, turn, turnReads) : { conversation: null, contact: null },
+    turnReads.length ? readTurn(data, org, turn, turnReads) : { conversation: null, contact: null },
   ]);
   if (!assistant) return null;
   return { ...assistant, ...rows };

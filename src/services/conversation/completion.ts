@@ -45,6 +45,8 @@ export type Completion = { conversationId: string } & ({ stream: ReadableStream<
 export async function complete(
   env: Bindings,
   db: Db,
+  /** The organization's data plane (`access`'s). */
+  data: Db,
   waitUntil: (p: Promise<unknown>) => void,
   req: CompletionRequest,
 ): Promise<Completion> {
@@ -52,10 +54,14 @@ export async function complete(
   const message = req.message as Partial<NewMessage>;
   // At most one D1 round trip reads all the object needs to ask the model; none for a new
   // conversation whose assistant is remembered (readForReply).
-  const found = await readForReply(db, access, req.userId, req.chatbotId, {
-    conversationId: requested,
-    contactId: sender,
-  });
+  const found = await readForReply(
+    db,
+    access,
+    req.userId,
+    req.chatbotId,
+    { conversationId: requested, contactId: sender },
+    data,
+  );
   if (!found) throw notFound("Assistant not found.");
   const { chatbot, model, defaultInboxId, knowledgeBases, conversation, contact } = found;
   if (sender && !contact) throw notAContact("message.sender");
@@ -93,8 +99,8 @@ export async function complete(
         requestId: req.requestId,
       };
       const conversationId = turn.conversation.id;
-      if (req.isStreaming) return { conversationId, stream: await streamFirstTurn(env, db, waitUntil, turn) };
-      return { conversationId, result: await answerFirstTurn(env, db, waitUntil, turn) };
+      if (req.isStreaming) return { conversationId, stream: await streamFirstTurn(env, db, data, waitUntil, turn) };
+      return { conversationId, result: await answerFirstTurn(env, db, data, waitUntil, turn) };
     }
     // Stored by the conversation's object together with its first message.
     created = newConversation(values, newConversationId(env, waitUntil));
@@ -106,7 +112,7 @@ export async function complete(
     const scope = { organizationId: access.organizationId, userId: req.userId, origin: req.origin };
     const { stored, pending } = await resolveMessageAttachments(
       env,
-      db,
+      data,
       scope,
       conversationId,
       req.message.attachments,
@@ -119,11 +125,12 @@ export async function complete(
   const readLater = () => {
     for (const row of unread)
       if (row.extractionStatus === "pending")
-        waitUntil(extractAttachment(env, db, row).catch((err) => console.error(String(err))));
+        waitUntil(extractAttachment(env, data, row).catch((err) => console.error(String(err))));
   };
 
   const object = conversationObject(env, conversationId);
   const turn = {
+    organizationId: access.organizationId,
     conversationId,
     created,
     conversation: conversation ?? undefined,

@@ -103,6 +103,7 @@ export async function askForRating(
         .where(eq(chatbots.id, conversation.chatbotId))
     : [];
   await conversationObject(env, conversation.id).say(
+    conversation.organizationId,
     conversation.id,
     {
       content: inLanguage(QUESTIONS, visitor?.content ?? ""),

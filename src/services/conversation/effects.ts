@@ -14,6 +14,7 @@ import { liveInboxEffect } from "./inbox-events";
 import { channelEffect } from "../channels/outbound";
 import { autoAssignmentEffect } from "../assignment/effect";
 import { searchTermsEffect } from "./search-terms";
+import type { OutboxConfig } from "./outbox-config";
 
 /** A message as its effects see it, once stored: `conversation` is the state it left. */
 export interface StoredMessage {
@@ -39,6 +40,7 @@ export interface StoredBatch {
 /** A turn's end: the assistant's reply stored, or its failure (the visitor's message is stored either way). */
 export interface TurnEnd {
   env: Bindings;
+  /** The conversation's organization's data plane (a failed reply's figures). */
   db: Db;
   waitUntil: (p: Promise<unknown>) => void;
   conversation: ConversationRow;
@@ -56,12 +58,14 @@ export interface MessageEffect {
   readonly notes?: boolean;
   /**
    * Statements stored in the same batch as `message` (`conversation`: as the message finds it): all
-   * are stored, or none (null or []: none for this message). `result` is the last one's.
+   * are stored, or none (null or []: none for this message). `result` is the last one's. On the data plane alone:
+   * configuration comes bound from `config`, the inbox's as the store read it before the batch (outbox-config.ts).
    */
   inBatch?(
     db: Db,
     conversation: ConversationRow,
     message: MessageRow,
+    config: OutboxConfig,
   ): D1PreparedStatement | D1PreparedStatement[] | null;
   /** After the batch is stored, in the order of the conversation's messages. Must not throw: hand slow work to
    * `waitUntil`. */
@@ -94,12 +98,12 @@ export function addEffectForTest(effect: MessageEffect): () => void {
  * The effects' statements for one message, to append to the batch that stores it, and each
  * effect's result from the batch's results (`resultsFrom(all, at)`: where the statements begin).
  */
-export function effectStatements(db: Db, conversation: ConversationRow, message: MessageRow) {
+export function effectStatements(db: Db, conversation: ConversationRow, message: MessageRow, config: OutboxConfig) {
   const owners: { effect: MessageEffect; last: number }[] = [];
   const statements: D1PreparedStatement[] = [];
   for (const effect of EFFECTS) {
     if (message.private && !effect.notes) continue;
-    const made = effect.inBatch?.(db, conversation, message);
+    const made = effect.inBatch?.(db, conversation, message, config);
     const own = Array.isArray(made) ? made : made ? [made] : [];
     if (!own.length) continue;
     statements.push(...own);

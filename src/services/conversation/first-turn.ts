@@ -27,6 +27,7 @@ import type { QueryMetadata } from "../knowledge/query-scope";
 import { messageRecord } from "../records/messages";
 import { SseWriter } from "../sse";
 import { effectStatements, runStored } from "./effects";
+import { outboxConfig, type OutboxConfig } from "./outbox-config";
 import type { FiguredAssistant, Question } from "../statistics/message-figures";
 import { runTurn, type Assistant, type MessageFields, type TurnStore, type Writing } from "./turn";
 import type { TurnResult } from "./turn-result";
@@ -63,10 +64,11 @@ export const answersWithoutObject = (chatbot: AssistantForReply["chatbot"], mess
 export function answerFirstTurn(
   env: Bindings,
   db: Db,
+  data: Db,
   waitUntil: (p: Promise<unknown>) => void,
   turn: FirstTurn,
 ): Promise<TurnResult> {
-  return run(new FirstTurnStore(env, db, waitUntil, turn.conversation, turn.assistant.chatbot, false), turn, null)
+  return run(new FirstTurnStore(env, db, data, waitUntil, turn.conversation, turn.assistant.chatbot, false), turn, null)
     .result;
 }
 
@@ -83,6 +85,7 @@ export function answerFirstTurn(
 export async function streamFirstTurn(
   env: Bindings,
   db: Db,
+  data: Db,
   waitUntil: (p: Promise<unknown>) => void,
   turn: FirstTurn,
 ): Promise<ReadableStream<Uint8Array>> {
@@ -90,7 +93,7 @@ export async function streamFirstTurn(
   // The turn goes on, and is stored, should the client leave.
   waitUntil(
     run(
-      new FirstTurnStore(env, db, waitUntil, turn.conversation, turn.assistant.chatbot, true),
+      new FirstTurnStore(env, db, data, waitUntil, turn.conversation, turn.assistant.chatbot, true),
       turn,
       sse,
     ).result.catch(() => undefined),
@@ -122,15 +125,21 @@ class FirstTurnStore implements TurnStore {
   #lastAt = 0;
   /** The object's answer when asked to hold later turns: it is told when this turn is over, whatever it answered. */
   #held: Promise<unknown> | null = null;
+  /** What the outboxes bind, read beside the model's request (never between the reply and its batch). */
+  #config: Promise<OutboxConfig>;
 
   constructor(
     readonly env: Bindings,
     readonly db: Db,
+    readonly data: Db,
     readonly waitUntil: (p: Promise<unknown>) => void,
     readonly conversation: ConversationRow,
     readonly assistant: FiguredAssistant,
     readonly streamed: boolean,
-  ) {}
+  ) {
+    this.#config = outboxConfig(db, conversation.inboxId);
+    this.#config.catch(() => undefined); // told by the batch that waits for it
+  }
 
   next(conversation: ConversationRow, fields: MessageFields): MessageRow {
     const createdAt = (this.#lastAt = laterThan(this.#lastAt, fields.createdAt ?? Date.now()));
@@ -187,7 +196,10 @@ class FirstTurnStore implements TurnStore {
       const before = this.#written;
       this.#written = [...before, ...rows];
       this.#writing = this.#writing
-        .then(() => storeTurn(this.env, this.db, this.waitUntil, this.conversation, this.assistant, rows, before))
+        .then(() => this.#config)
+        .then((config) =>
+          storeTurn(this.env, this.data, this.waitUntil, this.conversation, this.assistant, rows, before, config),
+        )
         .then(
           () =>
             kept.forEach((k) => {
@@ -205,8 +217,9 @@ class FirstTurnStore implements TurnStore {
 
 /**
  * Stores messages of a conversation created by a first turn run here, with what their effects store
- * beside them (the webhook outbox), in one batch, then runs the effects (effects.ts). `stored`: this
- * conversation's messages already stored (none: the conversation is stored with `rows`). `assistant`: the turn's.
+ * beside them (the webhook outbox), in one batch on the organization's data plane (`db`), then runs the effects
+ * (effects.ts). `stored`: this conversation's messages already stored (none: the conversation is stored with `rows`).
+ * `assistant`: the turn's. `config`: what the outboxes bind.
  */
 async function storeTurn(
   env: Bindings,
@@ -216,6 +229,7 @@ async function storeTurn(
   assistant: FiguredAssistant,
   rows: MessageRow[],
   stored: MessageRow[],
+  config: OutboxConfig,
 ) {
   const creates = !stored.length;
   const writes = creates ? newConversationWrites(db, conversation, rows, assistant) : [];
@@ -227,7 +241,7 @@ async function storeTurn(
     if (row.type === "incoming") question = row;
     const before = state;
     state = afterMessage(state, row);
-    return { row, before, state, effects: effectStatements(db, before, row) };
+    return { row, before, state, effects: effectStatements(db, before, row, config) };
   });
   const results = await batch(db, [...writes, ...entries.flatMap((e) => e.effects.statements)]);
   let at = writes.length;

@@ -30,7 +30,9 @@ export const forgetOrganizationConversations = (db: Db, organizationId: string) 
 
 /**
  * Has the objects of up to `perRun` deleted conversations forget their storage (Conversation.forget), then drops
- * their names; an object that fails is logged and asked again by a later run. Returns how many were forgotten.
+ * their names; an object that fails is logged and asked again by a later run. Returns how many were forgotten. `db`:
+ * a database of organizations' data planes (each of `dataDbs` in turn), where the names are; the objects' forget
+ * reads no D1.
  */
 export async function forgetDeletedConversations(env: Bindings, db: Db, { perRun = PER_RUN } = {}): Promise<number> {
   const named = await db

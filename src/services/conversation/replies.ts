@@ -35,6 +35,8 @@ export interface ReplyInput {
   waitForAttachments?: boolean;
   /** The conversation as its object holds it (agent replies: whose MCP credentials apply). */
   conversation?: { contactId: string | null; createdById: string | null };
+  /** The organization's data plane (attachments, tool execution records); the control plane's `db` when absent. */
+  data?: Db;
 }
 
 export interface Reply {
@@ -81,7 +83,7 @@ export async function generateReply(
       input.contactQueryMetadata,
       visitorMessages(input.history),
     ),
-    attachmentParts(env, db, incoming, input.history, input.waitForAttachments ?? true),
+    attachmentParts(env, input.data ?? db, incoming, input.history, input.waitForAttachments ?? true),
   ]);
   const jsonSchema = chatbot.outputMode === "json_schema" ? (chatbot.rawOutputFormat ?? undefined) : undefined;
   const templated = !jsonSchema && (chatbot.replyMode === "template" || chatbot.replyMode === "hybrid");

@@ -57,7 +57,10 @@ export const storedAlready = (row: MessageRow): Writing => ({
 /** Where a turn's messages go, and who watches them. */
 export interface TurnStore {
   readonly env: Bindings;
+  /** The control plane (assistants, inboxes, tools). */
   readonly db: Db;
+  /** The conversation's organization's data plane (its messages' batches, records, attachments). */
+  readonly data: Db;
   waitUntil(p: Promise<unknown>): void;
   /** A message of the conversation, with the next sequence number and a later time than the one before. */
   next(conversation: ConversationRow, fields: MessageFields): MessageRow;
@@ -179,7 +182,7 @@ export async function answer(
   const sendDelta = stream ? deltaSender(stream, conversation.id, replyId) : null;
   const endOf = (chatbot: ReplyContext["chatbot"]): TurnEnd => ({
     env: store.env,
-    db: store.db,
+    db: store.data,
     waitUntil: (p) => store.waitUntil(p),
     conversation,
     chatbot,
@@ -279,7 +282,7 @@ async function replyTo(
   const { handsOff: toolAsked, ...reply } = await generateReply(
     store.env,
     store.db,
-    { ...context, incoming, conversation },
+    { ...context, incoming, conversation, data: store.data },
     emit,
     options,
   );

@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { prepared } from "../../db/prepared";
 import { uuidv7 } from "../../lib/ids";
 import type { Db } from "../../env";
+import type { OutboxConfig } from "../conversation/outbox-config";
 import { afterMessage, type ConversationChange, type ConversationRow, type MessageRow } from "../conversations";
 import { lifecycleChanges, messageChangeReason, type ChangeReason } from "../conversation/inbox-events";
 
@@ -92,7 +93,8 @@ const UUIDV7_AT_2 = `lower(substr(printf('%012x', ?2), 1, 8) || '-' || substr(pr
 /**
  * One pending delivery per enabled pushing webhook of the event's inbox that opted in, read as the
  * webhooks are at that instant; none when the event was not inserted (nothing changed). Returns the
- * new ids (see `createdDeliveries`).
+ * new ids (see `createdDeliveries`). Names `webhooks`: for a caller that holds none of them (see
+ * `assignmentEventWrites`); the others bind them (`insertBoundOutbox`).
  */
 const insertEventOutbox = prepared<{ eventId: string; now: number }>(() =>
   raw(
@@ -111,12 +113,49 @@ const insertEventOutbox = prepared<{ eventId: string; now: number }>(() =>
   ),
 );
 
+/**
+ * `insertEventOutbox` with the webhooks bound (`?3`: each `[id, organizationId, inboxId, url]` as JSON, those of
+ * `eventWebhooks`) rather than read: the batch names the data plane's tables alone.
+ */
+const insertBoundOutbox = prepared<{ eventId: string; now: number; webhooks: string }>(() =>
+  raw(
+    `insert into webhook_deliveries
+       (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, conversation_id,
+        event, status, attempt, scheduled_at, attempts, url, created_at)
+     select ${UUIDV7_AT_2}, e.organization_id, w.value ->> 0, w.value ->> 2, c.chatbot_id, null, e.id,
+       e.conversation_id, '${CONVERSATION_UPDATED}', 'pending', 1, ?2, 0, w.value ->> 3, ?2
+     from conversation_events e
+     join conversations c on c.id = e.conversation_id
+     join json_each(?3) w on w.value ->> 2 = e.inbox_id and w.value ->> 1 = e.organization_id
+     where e.id = ?1
+     returning id`,
+    "eventId",
+    "now",
+    "webhooks",
+  ),
+);
+
+/** The webhooks of an inbox's configuration (conversation/outbox-config.ts) that take its lifecycle events. */
+const eventWebhooks = (config: OutboxConfig) =>
+  JSON.stringify(
+    config.webhooks
+      .filter((w) => w.conversationEvents && (w.direction === "incoming" || w.direction === "outgoing"))
+      .map((w) => [w.id, w.organizationId, w.inboxId, w.url]),
+  );
+
+/** The event's deliveries: bound from `config` when the caller holds it, else read with the event. */
+const eventOutbox = (db: Db, eventId: string, now: number, config?: OutboxConfig) =>
+  config
+    ? insertBoundOutbox(db, { eventId, now, webhooks: eventWebhooks(config) })
+    : insertEventOutbox(db, { eventId, now });
+
 /** The statements recording an operator's change: put `before` ahead of the change's own write, `after` behind it. */
 export function changeEventWrites(
   db: Db,
   conversationId: string,
   change: ConversationChange,
   reason: ChangeReason,
+  config: OutboxConfig,
   now = Date.now(),
 ) {
   const id = uuidv7(now);
@@ -133,7 +172,7 @@ export function changeEventWrites(
       reason,
       now,
     }),
-    after: insertEventOutbox(db, { eventId: id, now }),
+    after: eventOutbox(db, id, now, config),
   };
 }
 
@@ -161,27 +200,31 @@ const insertAssignedEvent = prepared<{
 );
 
 /** The statements recording an automatic assignment of an unassigned conversation (round-robin), after the assigning
- * UPDATE in its batch. */
+ * UPDATE in its batch; `config`: the conversation's inbox's (conversation/outbox-config.ts), else its webhooks are
+ * read in the batch. */
 export function assignmentEventWrites(
   db: Db,
   conversationId: string,
   assigneeId: string,
   now: number,
+  config?: OutboxConfig,
 ): D1PreparedStatement[] {
   const id = uuidv7(now);
   const changes = JSON.stringify({ assignee: [null, assigneeId] });
-  return [
-    insertAssignedEvent(db, { id, conversationId, assigneeId, changes, now }),
-    insertEventOutbox(db, { eventId: id, now }),
-  ];
+  return [insertAssignedEvent(db, { id, conversationId, assigneeId, changes, now }), eventOutbox(db, id, now, config)];
 }
 
 /**
  * The statements recording what an assistant's handoff reply, a member's reply or a visitor's message
  * reopening a resolved conversation does to its conversation (`before`: as the message finds it), for the batch storing
- * it; none for other messages.
+ * it; none for other messages. `config`: the inbox's, read before the batch.
  */
-export function messageEventWrites(db: Db, before: ConversationRow, message: MessageRow): D1PreparedStatement[] {
+export function messageEventWrites(
+  db: Db,
+  before: ConversationRow,
+  message: MessageRow,
+  config: OutboxConfig,
+): D1PreparedStatement[] {
   const reason = messageChangeReason(message, before);
   const changes = lifecycleChanges(before, afterMessage(before, message));
   if (!reason || !Object.keys(changes).length) return [];
@@ -195,5 +238,5 @@ export function messageEventWrites(db: Db, before: ConversationRow, message: Mes
     reason,
     now: message.createdAt,
   };
-  return [insertKnownEvent(db, event), insertEventOutbox(db, { eventId: id, now: message.createdAt })];
+  return [insertKnownEvent(db, event), eventOutbox(db, id, message.createdAt, config)];
 }

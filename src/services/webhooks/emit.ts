@@ -1,8 +1,9 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { prepared, ph } from "../../db/prepared";
-import { webhookDeliveries, webhooks } from "../../db/schema";
+import { webhookDeliveries } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import type { ConversationRow, MessageRow } from "../conversations";
+import type { OutboxConfig } from "../conversation/outbox-config";
 import { queueDelaySeconds } from "./retries";
 
 export interface DeliveryMessage {
@@ -24,11 +25,12 @@ export const uuidv7At = (ms: SQL | number) => sql`lower(
 const insertOutbox = prepared<{
   organizationId: string;
   chatbotId: string | null;
-  inboxId: string;
   messageId: string;
   conversationId: string;
   event: string;
   createdAt: number;
+  /** The webhooks, each `[id, inboxId, url]`, as JSON. */
+  webhooks: string;
 }>((db) => {
   const value = (v: unknown, column: string) => sql`${v}`.as(column);
   // Every column of the table, in its order (drizzle checks both).
@@ -39,8 +41,8 @@ const insertOutbox = prepared<{
         .select({
           id: uuidv7At(ph("createdAt")).as("id"),
           organizationId: ph("organizationId").as("organization_id"),
-          webhookId: webhooks.id,
-          inboxId: webhooks.inboxId,
+          webhookId: sql`value ->> 0`.as("webhook_id"),
+          inboxId: sql`value ->> 1`.as("inbox_id"),
           chatbotId: ph("chatbotId").as("chatbot_id"),
           messageId: ph("messageId").as("message_id"),
           conversationEventId: value(null, "conversation_event_id"),
@@ -51,7 +53,7 @@ const insertOutbox = prepared<{
           scheduledAt: ph("createdAt").as("scheduled_at"),
           leaseUntil: value(null, "lease_until"),
           attempts: value(0, "attempts"),
-          url: webhooks.url,
+          url: sql`value ->> 2`.as("url"),
           requestBody: value(null, "request_body"),
           responseStatus: value(null, "response_status"),
           responseBody: value(null, "response_body"),
@@ -60,31 +62,35 @@ const insertOutbox = prepared<{
           createdAt: ph("createdAt").as("created_at"),
           deliveredAt: value(null, "delivered_at"),
         })
-        .from(webhooks)
-        .where(
-          and(eq(webhooks.inboxId, ph("inboxId")), eq(webhooks.direction, ph("event")), eq(webhooks.isEnabled, true)),
-        ),
+        .from(sql`json_each(${ph("webhooks")})`),
     )
     .returning({ id: webhookDeliveries.id });
 });
 
 /**
  * Outbox: one pending delivery record per (message, enabled webhook of its inbox listening to its
- * direction), as one INSERT ... SELECT that goes in the batch storing the message, after it. So a
- * stored message always has its deliveries (delivery rule 1), the webhooks are read as they are at
- * that instant, and it costs no round trip of its own. Its result rows are the new ids (RETURNING,
- * see `createdDeliveries`): the queue is told afterwards, and the housekeeping cron re-enqueues any
- * the queue never heard of.
+ * direction), as one INSERT that goes in the batch storing the message, after it. So a stored message always has its
+ * deliveries (delivery rule 1), and it costs no round trip of its own. The webhooks are the inbox's as the turn read
+ * them before the batch (`config`, conversation/outbox-config.ts: the batch names the data plane alone); none, no
+ * statement. Its result rows are the new ids (RETURNING, see `createdDeliveries`): the queue is told afterwards, and
+ * the housekeeping cron re-enqueues any the queue never heard of.
  */
-export function deliveryOutbox(db: Db, conversation: ConversationRow, message: MessageRow): D1PreparedStatement {
+export function deliveryOutbox(
+  db: Db,
+  conversation: ConversationRow,
+  message: MessageRow,
+  config: OutboxConfig,
+): D1PreparedStatement | null {
+  const hooks = config.webhooks.filter((w) => w.inboxId === conversation.inboxId && w.direction === message.type);
+  if (!hooks.length) return null;
   return insertOutbox(db, {
     organizationId: conversation.organizationId,
     chatbotId: conversation.chatbotId,
-    inboxId: conversation.inboxId,
     messageId: message.id,
     conversationId: message.conversationId,
     event: message.type,
     createdAt: message.createdAt,
+    webhooks: JSON.stringify(hooks.map((w) => [w.id, w.inboxId, w.url])),
   });
 }
 

@@ -58,7 +58,13 @@ export async function rateAnswer(
     const { message, dislikes } = found;
     if (feedback === "dislike" && dislikes >= DISLIKES_TO_HAND_OFF) {
       // Said by the conversation's object, in order with its messages; the visitor sees it on their live stream.
-      waitUntil(conversationObject(env, message.conversationId).handOff(message.conversationId, "dislikes"));
+      waitUntil(
+        conversationObject(env, message.conversationId).handOff(
+          message.organizationId,
+          message.conversationId,
+          "dislikes",
+        ),
+      );
     }
     return message;
   }

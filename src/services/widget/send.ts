@@ -83,6 +83,7 @@ export async function sendVisitorMessage(
   let stream: ReadableStream<Uint8Array>;
   try {
     stream = await conversationObject(env, conversationId).stream({
+      organizationId: contact.organizationId,
       conversationId,
       created,
       conversation,

@@ -5,7 +5,7 @@ import { models, organizations, organizationUsage } from "../../../src/db/schema
 import { currentMonth } from "../../../src/services/organizations";
 import { createParser } from "eventsource-parser";
 import type { SseEvent } from "../../../src/services/llm/sse";
-import { db, seedOwner, unique, type Actor } from "../../harness";
+import { data, db, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import type { Schemas } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
@@ -144,7 +144,7 @@ export const contentOf = (events: SseEvent[]) =>
 
 /** The organization's words this month (0 when nothing was recorded). */
 export async function wordsUsed(organizationId: string): Promise<number> {
-  const [row] = await db()
+  const [row] = await (await data(organizationId))
     .select({ words: organizationUsage.wordsCount })
     .from(organizationUsage)
     .where(and(eq(organizationUsage.organizationId, organizationId), eq(organizationUsage.month, currentMonth())));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { bindingsWith, db, seedOwner, type Actor } from "../../harness";
+import { bindingsWith, data, db, seedOwner, type Actor } from "../../harness";
 import { chatbots, conversations, models } from "../../../src/db/schema";
 import { storedMessages } from "../../../src/services/messages";
 import { env } from "cloudflare:workers";
@@ -184,7 +184,8 @@ describe("agent mode and the fallback", () => {
       detail: expect.stringContaining("AI binding"),
     });
     // The same reply to the stored message, with a stand-in for the binding (test/support/workers-ai-stand-in.ts).
-    const [conversation] = await db()
+    const shard = await data(owner.organizationId);
+    const [conversation] = await shard
       .select()
       .from(conversations)
       .where(eq(conversations.organizationId, owner.organizationId));
@@ -196,7 +197,7 @@ describe("agent mode and the fallback", () => {
     const reply = await agentReply(
       bindingsWith({ AI: ai }),
       db(),
-      { chatbot, model, knowledgeBases: [], history: [], incoming },
+      { chatbot, model, knowledgeBases: [], history: [], incoming, data: shard },
       (text) => (streamed += text),
     );
     expect(reply).toMatchObject({ content: "Hello from Workers AI.", modelId: WORKERS_AI_LLM_ID });
