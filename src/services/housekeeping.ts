@@ -5,8 +5,7 @@ import { apiKeys, channelEvents, consoleSessions, knowledgeBaseFiles } from "../
 import { enqueueWork } from "./channels/inbound";
 import { showState, strandedDeliveries as strandedChannelDeliveries, unshownDeliveries } from "./channels/outbound";
 import { SESSION_IDLE_MS } from "./console-sessions";
-import { strandedDeliveries } from "./webhooks/delivery";
-import { enqueueDeliveries } from "./webhooks/emit";
+import { requeueStrandedDeliveries } from "./webhooks/delivery";
 import { moveEndedDeliveries } from "./webhooks/segments";
 import { moveSettledRecords } from "./statistics/record-segments";
 import { moveFinishedToolRecords } from "./tools/record-segments";
@@ -21,7 +20,7 @@ import {
   foldPendingTerms,
   shipPendingTerms,
 } from "./conversation/search-terms";
-import { allShards } from "./shards";
+import { allShards, dataDbs } from "./shards";
 import { takeOverHandedOver } from "./conversation/handed-over";
 import { forgetDeletedConversations } from "./conversation/forget";
 import { runPurges } from "./purges";
@@ -49,7 +48,7 @@ const STRANDED_FILE_MS = 30 * 60_000;
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
-  await enqueueDeliveries(env, await strandedDeliveries(db, now));
+  await requeueStrandedDeliveries(env, now);
   const stranded = await db
     .select({ id: knowledgeBaseFiles.id, generation: knowledgeBaseFiles.generation })
     .from(knowledgeBaseFiles)
@@ -95,7 +94,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await db
     .delete(consoleSessions)
     .where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
-  await moveEndedDeliveries(env, db, now);
+  for (const data of dataDbs(env)) await moveEndedDeliveries(env, data, now);
   await moveSettledRecords(env, db, now);
   await moveFinishedToolRecords(env, db, now);
 }

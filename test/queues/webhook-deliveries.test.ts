@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import worker from "../../src/index";
-import { db, seedOwner, type Actor, waitFor } from "../harness";
+import { data, db, seedOwner, type Actor, waitFor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { webhookDeliveries, webhooks } from "../../src/db/schema";
 import { encryptSecret } from "../../src/lib/crypto";
@@ -215,7 +215,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
   });
 
   it("a redelivered queue message or a second consumer does not push twice or add a record", async () => {
-    const { hook, reply, record } = await deliveredOnce("once");
+    const { owner, hook, reply, record } = await deliveredOnce("once");
     const batch = createMessageBatch("webhook-deliveries", [
       { id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } },
     ]);
@@ -227,7 +227,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       retryMessages: [],
       explicitAcks: ["redelivered"],
     });
-    expect(await deliver(env, db(), record.id)).toBe("skipped");
+    expect(await deliver(env, db(), await data(owner.organizationId), record.id)).toBe("skipped");
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
     expect(
       await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message!.id)),
@@ -302,7 +302,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     // earlier attempt sent (its message is in its conversation's object, not in D1), the same payload.
     const later = await addWebhook(owner, bot.defaultInbox!.id, {});
     const unnamed = await pendingDelivery(owner, bot, later, reply.message!.id);
-    expect(await deliver(env, db(), unnamed)).toBe("sent");
+    expect(await deliver(env, db(), await data(owner.organizationId), unnamed)).toBe("sent");
     const [again] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, unnamed));
     expect(again).toMatchObject({ status: "success", requestBody: sent.requestBody });
     // Another organization's record naming this conversation reads nothing of it.
@@ -317,7 +317,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       Date.now(),
       reply.conversationId,
     );
-    expect(await deliver(env, db(), foreign)).toBe("sent");
+    expect(await deliver(env, db(), await data(other.organizationId), foreign)).toBe("sent");
     const [refused] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, foreign));
     expect(refused).toMatchObject({ status: "failure", error: "The message no longer exists." });
     expect(await received(`/ok/${otherHook}`)).toEqual([]);
@@ -329,7 +329,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const reply = await talk(owner, bot.id, "hello");
     const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
     const id = await pendingDelivery(owner, bot, hook, reply.message!.id);
-    expect(await deliver(env, db(), id)).toBe("sent");
+    expect(await deliver(env, db(), await data(owner.organizationId), id)).toBe("sent");
     const [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
     expect(row).toMatchObject({
       status: "failure",
