@@ -1,9 +1,8 @@
-import { and, eq, inArray, isNotNull, lt, or } from "drizzle-orm";
-import type { Bindings, Db } from "../env";
+import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
+import type { Bindings } from "../env";
 import { getDb } from "../db";
-import { apiKeys, channelEvents, consoleSessions, knowledgeBaseFiles } from "../db/schema";
-import { enqueueWork } from "./channels/inbound";
-import { showState, strandedDeliveries as strandedChannelDeliveries, unshownDeliveries } from "./channels/outbound";
+import { apiKeys, consoleSessions, knowledgeBaseFiles } from "../db/schema";
+import { requeueChannelWork, showState, unshownDeliveries } from "./channels/outbound";
 import { SESSION_IDLE_MS } from "./console-sessions";
 import { requeueStrandedDeliveries } from "./webhooks/delivery";
 import { moveEndedDeliveries } from "./webhooks/segments";
@@ -61,10 +60,10 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
     .limit(500);
   await enqueueFiles(env, stranded);
   await enqueueEvaluations(env, await strandedEvaluations(db, now));
-  await requeueChannelWork(env, db, now);
+  await requeueChannelWork(env, now);
   // Channel delivery states whose message's object was not told (its call failed): told again.
   // Twenty objects at a time: a run may find up to 500 (each call logs its own failure; the next run tries again).
-  const unshown = await unshownDeliveries(db);
+  const unshown = (await Promise.all(dataDbs(env).map((data) => unshownDeliveries(data)))).flat();
   for (let i = 0; i < unshown.length; i += 20)
     await Promise.all(unshown.slice(i, i + 20).map((delivery) => showState(env, delivery)));
   await rollUpDays(env.DB, now);
@@ -97,18 +96,4 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   for (const data of dataDbs(env)) await moveEndedDeliveries(env, data, now);
   await moveSettledRecords(env, db, now);
   await moveFinishedToolRecords(env, db, now);
-}
-
-/** Messaging channels' events and replies the queue never heard of (a refused hand-over, a lost message). */
-async function requeueChannelWork(env: Bindings, db: Db, now: number) {
-  const events = await db
-    .select({ inboxId: channelEvents.inboxId, eventId: channelEvents.eventId })
-    .from(channelEvents)
-    .where(and(eq(channelEvents.status, "pending"), lt(channelEvents.receivedAt, now - 60_000)))
-    .limit(500);
-  const conversations = await strandedChannelDeliveries(db, now);
-  await enqueueWork(env, [
-    ...events.map((e) => ({ kind: "event" as const, ...e })),
-    ...conversations.map((conversationId) => ({ kind: "deliver" as const, conversationId })),
-  ]);
 }
