@@ -1,7 +1,8 @@
 import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { recordDeadLetters } from "../services/webhooks/dead-letters";
-import { deliveryIdOf } from "../services/webhooks/emit";
+import { deliveryOf } from "../services/webhooks/emit";
+import { byDataDb } from "./data-plane";
 import { ackAll, retryAll } from "./settle";
 
 /**
@@ -9,13 +10,14 @@ import { ackAll, retryAll } from "./settle";
  * delivery consumer could not handle. Each attempt named is recorded as a failure that says so
  * (src/services/webhooks/dead-letters.ts); a message naming none is logged with its body. If the
  * database is down here too, the batch is retried; messages dropped after that still leave their
- * attempts pending or claimed in D1, where the housekeeping cron finds them.
+ * attempts pending or claimed in D1, where the housekeeping cron finds them. Each attempt is recorded on its
+ * organization's data plane (one named by a message sent before messages named it, on each).
  */
 export async function consumeWebhookDeadLetters(batch: MessageBatch, env: Bindings) {
-  const ids: string[] = [];
+  const named: { id: string; organizationId: string | null }[] = [];
   for (const message of batch.messages) {
-    const id = deliveryIdOf(message.body);
-    if (id) ids.push(id);
+    const delivery = deliveryOf(message.body);
+    if (delivery) named.push(delivery);
     else
       console.error(
         JSON.stringify({
@@ -27,7 +29,15 @@ export async function consumeWebhookDeadLetters(batch: MessageBatch, env: Bindin
       );
   }
   try {
-    const recorded = await recordDeadLetters(env, getDb(env.DB), ids);
+    const db = getDb(env.DB);
+    let recorded = 0;
+    for (const [data, part] of await byDataDb(env, named, (n) => n.organizationId))
+      recorded += await recordDeadLetters(
+        env,
+        db,
+        data,
+        part.map((n) => n.id),
+      );
     console.error(
       JSON.stringify({
         level: "error",
@@ -42,7 +52,7 @@ export async function consumeWebhookDeadLetters(batch: MessageBatch, env: Bindin
       JSON.stringify({
         level: "error",
         message: "dead-lettered webhook deliveries not recorded",
-        size: ids.length,
+        size: named.length,
         error: String(err),
       }),
     );

@@ -1,7 +1,8 @@
 import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { deliverAll } from "../services/webhooks/delivery";
-import { deliveryIdOf } from "../services/webhooks/emit";
+import { deliveryOf } from "../services/webhooks/emit";
+import { byDataDb } from "./data-plane";
 import { ack, backoffSeconds, retry } from "./settle";
 
 /** Before a message the consumer failed on is tried again: 5, 10, 20 s; then (wrangler.toml max_retries) the
@@ -14,24 +15,32 @@ const RETRY = { first: 5, max: 60 };
  * acknowledged without a second push. When the batch fails (the database unreachable, a record that
  * cannot be read), each message is tried alone so one bad record cannot hold up the others; those
  * that still fail are retried and, after the last retry, land in `webhook-deliveries-dlq`
- * (src/queues/webhook-dead-letters.ts). A message naming no attempt goes there at once.
+ * (src/queues/webhook-dead-letters.ts). A message naming no attempt goes there at once. The attempts are sent from
+ * their organization's data plane (one sent before messages named it is looked for in each).
  * `now` is the clock, injectable for tests.
  */
 export async function consumeWebhookDeliveries(batch: MessageBatch, env: Bindings, now?: number) {
   const db = getDb(env.DB);
-  const named: { message: Message; id: string }[] = [];
+  const named: { message: Message; id: string; organizationId: string | null }[] = [];
   for (const message of batch.messages) {
-    const id = deliveryIdOf(message.body);
-    if (id) named.push({ message, id });
+    const delivery = deliveryOf(message.body);
+    if (delivery) named.push({ message, ...delivery });
     else retry(message, 0);
   }
-  try {
-    await deliverAll(
-      env,
-      db,
-      named.map((n) => n.id),
-      now,
+  const send = async (items: typeof named) =>
+    Promise.all(
+      [...(await byDataDb(env, items, (n) => n.organizationId))].map(([data, part]) =>
+        deliverAll(
+          env,
+          db,
+          data,
+          part.map((n) => n.id),
+          now,
+        ),
+      ),
     );
+  try {
+    await send(named);
     for (const { message } of named) ack(message);
   } catch (err) {
     console.error(
@@ -43,9 +52,10 @@ export async function consumeWebhookDeliveries(batch: MessageBatch, env: Binding
       }),
     );
     await Promise.all(
-      named.map(async ({ message, id }) => {
+      named.map(async (item) => {
+        const { message, id } = item;
         try {
-          await deliverAll(env, db, [id], now);
+          await send([item]);
           ack(message);
         } catch (err) {
           console.error(

@@ -1,12 +1,10 @@
-import { and, eq, inArray, isNotNull, lt, or } from "drizzle-orm";
-import type { Bindings, Db } from "../env";
+import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
+import type { Bindings } from "../env";
 import { getDb } from "../db";
-import { apiKeys, channelEvents, consoleSessions, knowledgeBaseFiles } from "../db/schema";
-import { enqueueWork } from "./channels/inbound";
-import { showState, strandedDeliveries as strandedChannelDeliveries, unshownDeliveries } from "./channels/outbound";
+import { apiKeys, consoleSessions, knowledgeBaseFiles } from "../db/schema";
+import { requeueChannelWork, showState, unshownDeliveries } from "./channels/outbound";
 import { SESSION_IDLE_MS } from "./console-sessions";
-import { strandedDeliveries } from "./webhooks/delivery";
-import { enqueueDeliveries } from "./webhooks/emit";
+import { requeueStrandedDeliveries } from "./webhooks/delivery";
 import { moveEndedDeliveries } from "./webhooks/segments";
 import { moveSettledRecords } from "./statistics/record-segments";
 import { moveFinishedToolRecords } from "./tools/record-segments";
@@ -49,7 +47,7 @@ const STRANDED_FILE_MS = 30 * 60_000;
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
-  await enqueueDeliveries(env, await strandedDeliveries(db, now));
+  await requeueStrandedDeliveries(env, now);
   const stranded = await db
     .select({ id: knowledgeBaseFiles.id, generation: knowledgeBaseFiles.generation })
     .from(knowledgeBaseFiles)
@@ -62,10 +60,10 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
     .limit(500);
   await enqueueFiles(env, stranded);
   for (const data of dataDbs(env)) await enqueueEvaluations(env, await strandedEvaluations(data, now));
-  await requeueChannelWork(env, db, now);
+  await requeueChannelWork(env, now);
   // Channel delivery states whose message's object was not told (its call failed): told again.
   // Twenty objects at a time: a run may find up to 500 (each call logs its own failure; the next run tries again).
-  const unshown = await unshownDeliveries(db);
+  const unshown = (await Promise.all(dataDbs(env).map((data) => unshownDeliveries(data)))).flat();
   for (let i = 0; i < unshown.length; i += 20)
     await Promise.all(unshown.slice(i, i + 20).map((delivery) => showState(env, delivery)));
   for (const data of dataDbs(env)) await rollUpDays(client(data), now);
@@ -95,21 +93,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   await db
     .delete(consoleSessions)
     .where(or(lt(consoleSessions.revokedAt, before), lt(consoleSessions.lastUsedAt, before - SESSION_IDLE_MS)));
-  await moveEndedDeliveries(env, db, now);
+  for (const data of dataDbs(env)) await moveEndedDeliveries(env, data, now);
   for (const data of dataDbs(env)) await moveSettledRecords(env, data, now);
   for (const data of dataDbs(env)) await moveFinishedToolRecords(env, data, now);
-}
-
-/** Messaging channels' events and replies the queue never heard of (a refused hand-over, a lost message). */
-async function requeueChannelWork(env: Bindings, db: Db, now: number) {
-  const events = await db
-    .select({ inboxId: channelEvents.inboxId, eventId: channelEvents.eventId })
-    .from(channelEvents)
-    .where(and(eq(channelEvents.status, "pending"), lt(channelEvents.receivedAt, now - 60_000)))
-    .limit(500);
-  const conversations = await strandedChannelDeliveries(db, now);
-  await enqueueWork(env, [
-    ...events.map((e) => ({ kind: "event" as const, ...e })),
-    ...conversations.map((conversationId) => ({ kind: "deliver" as const, conversationId })),
-  ]);
 }

@@ -7,7 +7,8 @@ import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { seedOwner, unique, type Actor } from "../harness";
+import { data, seedOwner, unique, type Actor } from "../harness";
+import { client } from "../../src/db/prepared";
 import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
 import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation } from "./support";
 import { bodyOf } from "../support/api";
@@ -194,7 +195,8 @@ describe("e-mail inbox", () => {
       "Do you sell gift cards?",
       'You said: "Do you sell gift cards?".',
     ]);
-    const rows = await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
+    const rows = await client(await data(owner.organizationId))
+      .prepare("select count(*) as n from channel_events where inbox_id = ?")
       .bind(inboxId)
       .first<{ n: number }>();
     expect(rows?.n).toBe(1);

@@ -70,7 +70,7 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
           )
         ).status,
       ).toBeGreaterThanOrEqual(400);
-      expect(await storedEvents(inbox)).toBe(0);
+      expect(await storedEvents(owner.organizationId, inbox)).toBe(0);
     },
   );
 
@@ -118,7 +118,7 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
         )
       ).status,
     ).toBe(200);
-    expect(await storedEvents(inbox)).toBe(0);
+    expect(await storedEvents(owner.organizationId, inbox)).toBe(0);
     const update = JSON.stringify({
       update_id: 6,
       message: {
@@ -131,6 +131,6 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
     });
     const answers = await Promise.all([1, 2, 3].map(() => send(path, update, headers)));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(await storedEvents(inbox)).toBe(1);
+    expect(await storedEvents(owner.organizationId, inbox)).toBe(1);
   });
 });

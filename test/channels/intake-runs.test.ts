@@ -5,7 +5,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { channelEvents } from "../../src/db/schema";
 import { takeInEvents } from "../../src/services/channels/intake";
-import { db } from "../harness";
+import { client } from "../../src/db/prepared";
+import { data, db, type Actor } from "../harness";
 import { conversationsOf, eventually, lastIs, messagesWhen, onlyConversation } from "./support";
 import { sent, telegramInbox, textUpdate, type TelegramUser } from "./telegram-support";
 
@@ -21,15 +22,17 @@ async function answeredChat(from: TelegramUser) {
 }
 
 /** Takes the events in as the channel queue does, and waits for what the run left to finish. */
-async function takeInAgain(inboxId: string, eventId: string) {
+async function takeInAgain(owner: Actor, inboxId: string, eventId: string) {
   const later: Promise<unknown>[] = [];
-  const failed = await takeInEvents(env, db(), [{ inboxId, eventId }], (p) => later.push(p));
+  const refs = [{ inboxId, eventId }];
+  const failed = await takeInEvents(env, db(), await data(owner.organizationId), refs, (p) => later.push(p));
   await Promise.allSettled(later);
   return failed;
 }
 
-const eventsOf = (inboxId: string) =>
-  env.DB.prepare("select event_id, status, message_id from channel_events where inbox_id = ? order by received_at")
+const eventsOf = async (owner: Actor, inboxId: string) =>
+  client(await data(owner.organizationId))
+    .prepare("select event_id, status, message_id from channel_events where inbox_id = ? order by received_at")
     .bind(inboxId)
     .all<{ event_id: string; status: string; message_id: string | null }>()
     .then((r) => r.results);
@@ -44,12 +47,15 @@ describe("a channel event taken in again", () => {
     const before = await messagesWhen(owner, conversation.id, lastIs("sent"));
     const sends = (await sent(token, "sendMessage")).length;
     // The run died after the object stored the message: the event is still pending, its message named.
-    const [event] = await eventsOf(inbox.inboxId);
+    const [event] = await eventsOf(owner, inbox.inboxId);
     expect(event).toMatchObject({ status: "stored", message_id: before[0].id });
-    await env.DB.prepare("update channel_events set status = 'pending' where inbox_id = ?").bind(inbox.inboxId).run();
+    await client(await data(owner.organizationId))
+      .prepare("update channel_events set status = 'pending' where inbox_id = ?")
+      .bind(inbox.inboxId)
+      .run();
 
-    expect(await takeInAgain(inbox.inboxId, event.event_id)).toEqual(new Set());
-    expect(await eventsOf(inbox.inboxId)).toEqual([{ ...event, status: "stored" }]);
+    expect(await takeInAgain(owner, inbox.inboxId, event.event_id)).toEqual(new Set());
+    expect(await eventsOf(owner, inbox.inboxId)).toEqual([{ ...event, status: "stored" }]);
     await new Promise((r) => setTimeout(r, 500));
     expect((await messagesWhen(owner, conversation.id, () => true)).map((m) => m.id)).toEqual(before.map((m) => m.id));
     expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
@@ -68,21 +74,19 @@ describe("a channel event taken in again", () => {
       attachments: [],
       at: now,
     };
-    await db()
-      .insert(channelEvents)
-      .values({
-        inboxId: inbox.inboxId,
-        eventId: event.eventId,
-        organizationId: owner.organizationId,
-        payload: { ...event, receivedAt: now },
-        threadKey: event.threadKey,
-        at: now,
-        receivedAt: now,
-        // A run named its message, then died before posting it.
-        messageId: crypto.randomUUID(),
-      });
+    await (await data(owner.organizationId)).insert(channelEvents).values({
+      inboxId: inbox.inboxId,
+      eventId: event.eventId,
+      organizationId: owner.organizationId,
+      payload: { ...event, receivedAt: now },
+      threadKey: event.threadKey,
+      at: now,
+      receivedAt: now,
+      // A run named its message, then died before posting it.
+      messageId: crypto.randomUUID(),
+    });
 
-    expect(await takeInAgain(inbox.inboxId, event.eventId)).toEqual(new Set());
+    expect(await takeInAgain(owner, inbox.inboxId, event.eventId)).toEqual(new Set());
     const messages = await messagesWhen(owner, conversation.id, (m) => m.length === 4 && lastIs("sent")(m));
     expect(messages.map((m) => [m.senderType, m.content])).toEqual([
       ["contact", "Where is my parcel?"],
@@ -90,7 +94,7 @@ describe("a channel event taken in again", () => {
       ["contact", "Is it on its way?"],
       ["chatbot", expect.any(String)],
     ]);
-    const [, taken] = await eventsOf(inbox.inboxId);
+    const [, taken] = await eventsOf(owner, inbox.inboxId);
     expect(taken).toEqual({ event_id: event.eventId, status: "stored", message_id: messages[2].id });
   });
 });

@@ -1,8 +1,8 @@
 // LINE end to end, against the Messaging API stand-in (test/support/platforms/line.mjs): webhook
 // bodies in the shape of LINE's reference, signed by the stand-in with LINE's algorithm (line-support.ts).
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
-import { seedOwner } from "../harness";
+import { data, seedOwner } from "../harness";
+import { client } from "../../src/db/prepared";
 import { bodyOf, problemOf } from "../support/api";
 import {
   credentials,
@@ -173,10 +173,9 @@ describe("LINE", () => {
       await post(inbox.path, await signed(creds.channelSecret, question));
       await messagesWhen(owner, conversation.id, (m) => m.length === 3);
       // Taken in to the end (its reply token kept for the answer) before the person answers.
-      const stored = env.DB.prepare("select status from channel_events where inbox_id = ? and event_id = ?").bind(
-        inbox.inboxId,
-        question.webhookEventId,
-      );
+      const stored = client(await data(owner.organizationId))
+        .prepare("select status from channel_events where inbox_id = ? and event_id = ?")
+        .bind(inbox.inboxId, question.webhookEventId);
       await eventually(async () => (await stored.first<{ status: string }>())?.status === "stored");
       const content = "Hi, this is **Sam** from [Acme](https://acme.example).";
       const agent = await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content });

@@ -1,7 +1,7 @@
 // A chat's events are taken in in the order the platform says they happened, whichever request or
 // queue message brought them first (services/channels/intake.ts).
 import { describe, expect, it } from "vitest";
-import { db, seedOwner, unique } from "../harness";
+import { data, db, seedOwner, unique } from "../harness";
 import { keep } from "../../src/services/channels/inbound";
 import { env } from "cloudflare:workers";
 import { channelInbox, messagesWhen, onlyConversation } from "./support";
@@ -26,7 +26,7 @@ describe("the order of a chat's messages", () => {
       attachments: [],
       at,
     });
-    await keep(env, db(), owner.organizationId, inbox.inboxId, [
+    await keep(env, db(), await data(owner.organizationId), owner.organizationId, inbox.inboxId, [
       event("b", "second", t + 1000),
       event("a", "third", t + 2000),
       event("c", "first", t),

@@ -93,7 +93,7 @@ export async function redeliveredAndForged(
   await new Promise((r) => setTimeout(r, 500));
   const fromContact = (await messagesOf(actor, conversation.id)).filter((m) => m.senderType === "contact");
   for (const forged of scene.forged) expect((await post(inbox.path, forged)).status).toBe(401);
-  expect(await storedEvents(inbox.inboxId)).toBe(1);
+  expect(await storedEvents(actor.organizationId, inbox.inboxId)).toBe(1);
   return { conversation, fromContact };
 }
 

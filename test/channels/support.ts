@@ -6,7 +6,8 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
-import { unique } from "../harness";
+import { data, unique } from "../harness";
+import { client } from "../../src/db/prepared";
 import type { ChannelPlatform } from "../../src/services/channels/types";
 import { bodyOf, refinedBodyOf, type Schemas } from "../support/api";
 import type { GraphBody, LineBody, RecordedRequest, SlackBody, TelegramBody } from "../support/platforms/recorded";
@@ -105,9 +106,10 @@ export const unsigned = (body: unknown): Signed => ({
 });
 
 /** How many of the inbox's events the webhook kept (one a platform event, redeliveries included). */
-export const storedEvents = async (inboxId: string) =>
+export const storedEvents = async (organizationId: string, inboxId: string) =>
   (
-    await env.DB.prepare("select count(*) as n from channel_events where inbox_id = ?")
+    await client(await data(organizationId))
+      .prepare("select count(*) as n from channel_events where inbox_id = ?")
       .bind(inboxId)
       .first<{ n: number }>()
   )?.n;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { conversationEvents } from "../../src/db/schema";
-import { db, seedOwner, unique, waitFor, type Actor } from "../harness";
+import { data, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import type { DeliveryRecord, Page, WebhookRecord } from "../routes/webhooks/fixtures";
 import { attemptsOf, consumeAt, received, setMode, switchedWebhook, verifySignature } from "./webhook-fixtures";
@@ -81,7 +81,10 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       status: ["queued", "open"],
       progressStatus: ["waiting_for_human", "human_serving"],
     });
-    const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
+    const events = await (await data(owner.organizationId))
+      .select()
+      .from(conversationEvents)
+      .where(eq(conversationEvents.conversationId, id));
     expect(events.map((e) => e.reason).sort()).toEqual(["operator", "visitor_request"]);
   });
 
@@ -121,7 +124,10 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       });
       // A visitor's message to an open conversation changes nothing of its lifecycle: no event.
       await talk(owner, bot.id, "And another", id);
-      const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
+      const events = await (await data(owner.organizationId))
+        .select()
+        .from(conversationEvents)
+        .where(eq(conversationEvents.conversationId, id));
       expect(events.map((e) => e.reason).sort()).toEqual(["resolved", "visitor_request"]);
     },
   );
@@ -151,7 +157,10 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       () => receivedAt(opted.path),
       (r) => lifecycle(r).some((h) => h.payload.conversation?.id === second),
     );
-    const events = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, second));
+    const events = await (await data(owner.organizationId))
+      .select()
+      .from(conversationEvents)
+      .where(eq(conversationEvents.conversationId, second));
     expect(events.map((e) => e.reason)).toEqual(["visitor_request"]);
   });
 
@@ -229,7 +238,10 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       expect(["queued", "open", "resolved"]).toContain(handoff.conversation.status);
 
       // The event rows, written with each change; message events unchanged beside them.
-      const rows = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
+      const rows = await (await data(owner.organizationId))
+        .select()
+        .from(conversationEvents)
+        .where(eq(conversationEvents.conversationId, id));
       expect(rows.map((r) => r.reason).sort()).toEqual(["operator", "resolved", "visitor_request"]);
       expect(rows.map((r) => r.id).sort()).toEqual(hits.map((h) => h.payload.id).sort());
       const messagesSeen = (await receivedAt(opted.path)).map(payloadOf).filter((p) => !p.event);
@@ -298,7 +310,10 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       // A second take-over by the same member changes nothing: no event, no delivery.
       expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
       expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
-      const rows = await db().select().from(conversationEvents).where(eq(conversationEvents.conversationId, id));
+      const rows = await (await data(owner.organizationId))
+        .select()
+        .from(conversationEvents)
+        .where(eq(conversationEvents.conversationId, id));
       expect(rows.map((r) => r.reason).sort()).toEqual(["operator", "visitor_request"]);
       const deliveries = (await attemptsOf(custom.id)).filter((a) => a.event === "conversation.updated");
       expect(deliveries).toHaveLength(2);

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import worker from "../../src/index";
-import { db, seedOwner, type Actor, waitFor } from "../harness";
+import { data, db, seedOwner, type Actor, waitFor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { webhookDeliveries, webhooks } from "../../src/db/schema";
 import { encryptSecret } from "../../src/lib/crypto";
@@ -51,7 +51,7 @@ async function pendingDelivery(
   conversationId: string | null = null,
 ) {
   const id = uuidv7();
-  await db().insert(webhookDeliveries).values({
+  await (await data(owner.organizationId)).insert(webhookDeliveries).values({
     id,
     organizationId: owner.organizationId,
     webhookId,
@@ -78,7 +78,8 @@ async function deliveredOnce(content: string) {
   const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
   const reply = await talk(owner, bot.id, content);
   const [record] = await waitFor(
-    () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook)),
+    async () =>
+      (await data(owner.organizationId)).select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook)),
     (r) => r[0]?.status === "success",
   );
   return { owner, bot, hook, reply, record };
@@ -174,7 +175,10 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
 
     await new Promise((r) => setTimeout(r, 500));
     expect(await received(`/ok/${disabled}`)).toEqual([]);
-    const records = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, standard));
+    const records = await (await data(owner.organizationId))
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, standard));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({
       status: "success",
@@ -194,7 +198,11 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     await addWebhook(owner, inbox, { url: receiver(`/hang/${hanging}`) });
     const first = await talk(owner, bot.id, "one");
     const rows = await waitFor(
-      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, first.message!.id)),
+      async () =>
+        (await data(owner.organizationId))
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.messageId, first.message!.id)),
       (r) => r.length === 2 && r.every((d) => d.status === "failure"),
     );
     const byUrl = Object.fromEntries(rows.map((r) => [r.url!.includes("/fail/") ? "fail" : "hang", r]));
@@ -215,7 +223,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
   });
 
   it("a redelivered queue message or a second consumer does not push twice or add a record", async () => {
-    const { hook, reply, record } = await deliveredOnce("once");
+    const { owner, hook, reply, record } = await deliveredOnce("once");
     const batch = createMessageBatch("webhook-deliveries", [
       { id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } },
     ]);
@@ -227,10 +235,13 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       retryMessages: [],
       explicitAcks: ["redelivered"],
     });
-    expect(await deliver(env, db(), record.id)).toBe("skipped");
+    expect(await deliver(env, db(), await data(owner.organizationId), record.id)).toBe("skipped");
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
     expect(
-      await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message!.id)),
+      await (await data(owner.organizationId))
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.messageId, reply.message!.id)),
     ).toHaveLength(1);
   });
 
@@ -262,7 +273,10 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     };
     await expect(worker.queue!(batch, env, createExecutionContext())).resolves.toBeUndefined();
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
-    const [record] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+    const [record] = await (await data(owner.organizationId))
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, id));
     expect(record.status).toBe("success");
   });
 
@@ -286,7 +300,8 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     );
     expect(JSON.parse(hit.body).id).toBe(reply.message!.id);
     const [row] = await waitFor(
-      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)),
+      async () =>
+        (await data(owner.organizationId)).select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)),
       (r) => r[0]?.status === "success",
     );
     expect(row.status).toBe("success");
@@ -302,8 +317,11 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     // earlier attempt sent (its message is in its conversation's object, not in D1), the same payload.
     const later = await addWebhook(owner, bot.defaultInbox!.id, {});
     const unnamed = await pendingDelivery(owner, bot, later, reply.message!.id);
-    expect(await deliver(env, db(), unnamed)).toBe("sent");
-    const [again] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, unnamed));
+    expect(await deliver(env, db(), await data(owner.organizationId), unnamed)).toBe("sent");
+    const [again] = await (await data(owner.organizationId))
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, unnamed));
     expect(again).toMatchObject({ status: "success", requestBody: sent.requestBody });
     // Another organization's record naming this conversation reads nothing of it.
     const other = await seedOwner();
@@ -317,8 +335,11 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       Date.now(),
       reply.conversationId,
     );
-    expect(await deliver(env, db(), foreign)).toBe("sent");
-    const [refused] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, foreign));
+    expect(await deliver(env, db(), await data(other.organizationId), foreign)).toBe("sent");
+    const [refused] = await (await data(other.organizationId))
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, foreign));
     expect(refused).toMatchObject({ status: "failure", error: "The message no longer exists." });
     expect(await received(`/ok/${otherHook}`)).toEqual([]);
   });
@@ -329,8 +350,11 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const reply = await talk(owner, bot.id, "hello");
     const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
     const id = await pendingDelivery(owner, bot, hook, reply.message!.id);
-    expect(await deliver(env, db(), id)).toBe("sent");
-    const [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+    expect(await deliver(env, db(), await data(owner.organizationId), id)).toBe("sent");
+    const [row] = await (await data(owner.organizationId))
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, id));
     expect(row).toMatchObject({
       status: "failure",
       responseStatus: null,
@@ -349,7 +373,11 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     });
     const reply = await talk(owner, bot.id, "hello");
     const [row] = await waitFor(
-      () => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.messageId, reply.message!.id)),
+      async () =>
+        (await data(owner.organizationId))
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.messageId, reply.message!.id)),
       (r) => r[0]?.status === "failure",
     );
     expect(row.error).toMatch(/^Redirect refused/);

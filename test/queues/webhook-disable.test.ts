@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addAttempts } from "../../src/services/webhooks/redelivery";
-import { db, seedOwner, type Actor } from "../harness";
+import { data, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { storedWebhook, type WebhookRecord } from "../routes/webhooks/fixtures";
 import { attemptsOf, consumeAt, setMode, switchedWebhook, visitorMessages, waitFor } from "./webhook-fixtures";
@@ -26,7 +26,7 @@ async function failingWebhook(owner: Actor) {
  * consumer. */
 async function sendAgainAt(owner: Actor, hook: WebhookRecord, now: number, onlyFailed = true) {
   const ids = await addAttempts(
-    db(),
+    await data(owner.organizationId),
     { organizationId: owner.organizationId, webhookId: hook.id, url: hook.url, onlyFailed },
     now,
   );

@@ -4,7 +4,8 @@ import { createMessageBatch } from "cloudflare:test";
 import { asc, eq } from "drizzle-orm";
 import { webhookDeliveries } from "../../src/db/schema";
 import { consumeWebhookDeliveries } from "../../src/queues/webhook-deliveries";
-import { db, unique, type Actor } from "../harness";
+import { unique, type Actor } from "../harness";
+import { dataDbs } from "../../src/services/shards";
 import type { FaultMode, ReceivedRequest } from "../support/webhook-receiver.mjs";
 import { waitFor } from "../harness";
 import { bodyOf } from "../support/api";
@@ -45,13 +46,19 @@ export async function switchedWebhook(
 export const received = async (key: string): Promise<ReceivedRequest[]> =>
   (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(`/switch/${key}`)}`)).json();
 
-/** Every attempt of the webhook, by event then attempt. */
-export const attemptsOf = (webhookId: string): Promise<Attempt[]> =>
-  db()
-    .select()
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.webhookId, webhookId))
-    .orderBy(asc(webhookDeliveries.messageId), asc(webhookDeliveries.attempt));
+/** Every attempt of the webhook, by event then attempt, from whichever data plane holds them. */
+export const attemptsOf = async (webhookId: string): Promise<Attempt[]> =>
+  (
+    await Promise.all(
+      dataDbs(env).map((data) =>
+        data
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.webhookId, webhookId))
+          .orderBy(asc(webhookDeliveries.messageId), asc(webhookDeliveries.attempt)),
+      ),
+    )
+  ).flat();
 
 /** `n` visitor messages in one conversation of the assistant: each an incoming event. */
 export async function visitorMessages(owner: Actor, chatbotId: string, n: number): Promise<void> {

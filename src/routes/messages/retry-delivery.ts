@@ -25,6 +25,6 @@ const route = createRoute({
 export const registerRetryDelivery = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
-    await retryDelivery(c.env, c.var.db, access.organizationId, c.req.valid("param").id);
+    await retryDelivery(c.env, c.var.data, access.organizationId, c.req.valid("param").id);
     return c.json({ status: "pending" as const }, 202);
   });

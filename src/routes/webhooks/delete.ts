@@ -20,6 +20,6 @@ export const registerDeleteWebhook = (r: Router) =>
     const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
-    await deleteWebhook(c.var.db, access.organizationId, webhook.id);
+    await deleteWebhook(c.var.db, c.var.data, access.organizationId, webhook.id);
     return c.body(null, 204);
   });

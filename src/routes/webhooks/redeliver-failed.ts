@@ -75,14 +75,14 @@ export const registerRedeliverFailedWebhookEvents = (r: Router) =>
     const raw = c.req.valid("json")?.since;
     const since = raw === undefined ? undefined : parseSince(raw);
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send its failed events again.");
-    const ids = await addAttempts(c.var.db, {
+    const ids = await addAttempts(c.var.data, {
       organizationId: access.organizationId,
       webhookId: webhook.id,
       url: webhook.url,
       onlyFailed: true,
       since,
     });
-    await queueAttempts(c.env, ids, {
+    await queueAttempts(c.env, access.organizationId, ids, {
       requestId: c.var.requestId,
       message: "redeliveries not queued",
       count: ids.length,

@@ -18,6 +18,7 @@ import { emailInboxFor } from "./email";
 import { keep } from "./inbound";
 import { adapterFor } from "./platforms";
 import { loadChannel } from "./settings";
+import { dataDb } from "../shards";
 import type { InboundEvent } from "./types";
 
 /**
@@ -25,14 +26,14 @@ import type { InboundEvent } from "./types";
  * message as its thread; when that message is one of our replies, the thread is the one our reply
  * was sent in, so the answer stays in its conversation.
  */
-async function ourThread(db: Db, inboxId: string, event: InboundEvent): Promise<InboundEvent> {
+async function ourThread(data: Db, inboxId: string, event: InboundEvent): Promise<InboundEvent> {
   if (event.threadKey === event.eventId) return event;
-  const [known] = await db
+  const [known] = await data
     .select({ threadKey: channelThreads.threadKey })
     .from(channelThreads)
     .where(and(eq(channelThreads.inboxId, inboxId), eq(channelThreads.threadKey, event.threadKey)));
   if (known) return event;
-  const [ours] = await db
+  const [ours] = await data
     .select({ threadKey: channelThreads.threadKey })
     .from(channelDeliveries)
     .innerJoin(
@@ -76,6 +77,8 @@ export async function receiveEmail(
     return;
   }
   // A failure to store is thrown, not swallowed: the delivery fails instead of passing for handled.
-  const threaded = await Promise.all(events.map((event) => ourThread(db, channel.config.inboxId, event)));
-  await keep(env, db, channel.config.organizationId, channel.config.inboxId, threaded);
+  const { organizationId, inboxId } = channel.config;
+  const data = await dataDb(env, organizationId);
+  const threaded = await Promise.all(events.map((event) => ourThread(data, inboxId, event)));
+  await keep(env, db, data, organizationId, inboxId, threaded);
 }

@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import { channelEvents, inboxChannels } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
+import { dataDb } from "../shards";
 import { ApiError, notFound } from "../../lib/errors";
 import { jsonNestsDeeperThan } from "../../lib/case";
 import type { JsonObject } from "../../lib/json";
@@ -13,10 +14,13 @@ import { adapterFor } from "./platforms";
 import { isChannelPlatform, loadChannel } from "./settings";
 import type { InboundEvent } from "./types";
 
-/** What the channel queue carries: an event to take in, or a conversation whose replies are due. */
+/**
+ * What the channel queue carries: an event to take in, or a conversation whose replies are due; each with the
+ * organization whose data plane holds it (absent in a message sent before messages named it).
+ */
 export type ChannelWork =
-  | { kind: "event"; inboxId: string; eventId: string }
-  | { kind: "deliver"; conversationId: string };
+  | { kind: "event"; inboxId: string; eventId: string; organizationId?: string }
+  | { kind: "deliver"; conversationId: string; organizationId?: string };
 
 /** An event as kept in channel_events.payload. */
 export type StoredEvent = InboundEvent & { receivedAt: number };
@@ -49,18 +53,21 @@ export async function receive(
   const answer = adapter.handshake?.(request, raw, channel.config);
   if (answer) return answer;
   const events = await adapter.parse(raw, channel.config);
-  await keep(env, db, channel.config.organizationId, inboxId, events, now);
+  const { organizationId } = channel.config;
+  await keep(env, db, await dataDb(env, organizationId), organizationId, inboxId, events, now);
   return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { "Content-Type": "application/json" } });
 }
 
 /**
- * Stores the events not seen before (by the platform's id) with the channel's last event time, in
- * one batch, then hands the new ones to the channel queue. Should the queue refuse, they are kept
- * pending and the housekeeping cron hands them over again.
+ * Stores the events not seen before (by the platform's id) in one batch on the organization's data plane (`data`),
+ * then the channel's last event time on `db` on its own (the events are the truth: a time not written is only
+ * logged, and the next event writes it), then hands the new events to the channel queue. Should the queue refuse,
+ * they are kept pending and the housekeeping cron hands them over again.
  */
 export async function keep(
   env: Bindings,
   db: Db,
+  data: Db,
   organizationId: string,
   inboxId: string,
   events: InboundEvent[],
@@ -68,7 +75,7 @@ export async function keep(
 ): Promise<string[]> {
   if (!events.length) return [];
   const inserts = events.map((event) =>
-    db
+    data
       .insert(channelEvents)
       .values({
         inboxId,
@@ -82,13 +89,19 @@ export async function keep(
       .onConflictDoNothing()
       .returning({ eventId: channelEvents.eventId }),
   );
-  const touch = db.update(inboxChannels).set({ lastEventAt: now }).where(sql`${inboxChannels.inboxId} = ${inboxId}`);
-  const results = await db.batch([touch, ...inserts] as unknown as Parameters<Db["batch"]>[0]);
-  const fresh = (results.slice(1) as { eventId: string }[][]).flat().map((r) => r.eventId);
+  const results = await data.batch(inserts as unknown as Parameters<Db["batch"]>[0]);
+  const fresh = (results as unknown as { eventId: string }[][]).flat().map((r) => r.eventId);
+  try {
+    await db.update(inboxChannels).set({ lastEventAt: now }).where(sql`${inboxChannels.inboxId} = ${inboxId}`);
+  } catch (err) {
+    console.warn(
+      JSON.stringify({ level: "warn", message: "channel's last event time not written", error: String(err) }),
+    );
+  }
   if (fresh.length)
     await enqueueWork(
       env,
-      fresh.map((eventId) => ({ kind: "event", inboxId, eventId })),
+      fresh.map((eventId) => ({ kind: "event", inboxId, eventId, organizationId })),
     );
   return fresh;
 }

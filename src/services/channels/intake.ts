@@ -57,11 +57,13 @@ type EventRow = typeof channelEvents.$inferSelect;
  * Takes in the named events' chats: each chat's pending events one after the other, in the order the
  * platform says they happened (then as received), whichever queue message or request brought them
  * first, so overlapping deliveries of one chat cannot swap its messages; chats side by side.
- * Returns the ids that failed (to be tried again).
+ * The events, chats, contacts, conversations and files are on `data` (the inboxes' organization's data plane), the
+ * channels and inboxes on `db`. Returns the ids that failed (to be tried again).
  */
 export async function takeInEvents(
   env: Bindings,
   db: Db,
+  data: Db,
   refs: { inboxId: string; eventId: string }[],
   waitUntil: (p: Promise<unknown>) => void,
 ): Promise<Set<string>> {
@@ -72,7 +74,7 @@ export async function takeInEvents(
   for (const [inboxId, ids] of byInbox) {
     for (let i = 0; i < ids.length; i += 90) {
       rows.push(
-        ...(await db
+        ...(await data
           .select()
           .from(channelEvents)
           .where(
@@ -90,7 +92,7 @@ export async function takeInEvents(
     const threadKey = row.threadKey ?? (row.payload as unknown as StoredEvent).threadKey;
     const key = `${row.inboxId}\n${threadKey}`;
     if (chats.has(key)) continue;
-    const pending = await db
+    const pending = await data
       .select()
       .from(channelEvents)
       .where(
@@ -108,11 +110,11 @@ export async function takeInEvents(
     [...chats.values()].map(async (chat) => {
       for (const [i, row] of chat.entries()) {
         try {
-          await takeIn(env, db, row, waitUntil);
+          await takeIn(env, db, data, row, waitUntil);
         } catch (err) {
           // The rest of this chat waits for it: its messages must not overtake it.
           for (const later of chat.slice(i)) failed.add(later.eventId);
-          await setBack(db, row, err);
+          await setBack(data, row, err);
           if (!(err instanceof PlatformError) && !(err instanceof IntakeError))
             console.error(
               JSON.stringify({
@@ -133,20 +135,20 @@ export async function takeInEvents(
 /** A step that cannot succeed yet (the conversation is being created by another run). */
 class IntakeError extends Error {}
 
-async function setBack(db: Db, row: EventRow, err: unknown) {
+async function setBack(data: Db, row: EventRow, err: unknown) {
   const attempts = row.attempts + 1;
   const status = attempts >= MAX_EVENT_ATTEMPTS ? "ignored" : "pending";
-  await db
+  await data
     .update(channelEvents)
     .set({ attempts, status, error: String((err as Error)?.message ?? err).slice(0, 500) })
     .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId)));
 }
 
-async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promise<unknown>) => void) {
+async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil: (p: Promise<unknown>) => void) {
   const event = row.payload as unknown as StoredEvent;
   const channel = await loadChannel(env, db, row.inboxId);
   if (!channel)
-    return void (await db
+    return void (await data
       .update(channelEvents)
       .set({ status: "ignored", error: "The inbox's channel no longer exists." })
       .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId))));
@@ -157,18 +159,18 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
   // Asked only of an event a run got as far as posting, or one that failed before (a run older than the naming may
   // have posted it): a first run costs nothing more.
   const earlier = row.messageId !== null || row.attempts > 0;
-  if (!(earlier && (await posted(env, db, channel.config, event, messageId)))) {
+  if (!(earlier && (await posted(env, data, channel.config, event, messageId)))) {
     const [inbox] = await db.select({ chatbotId: inboxes.chatbotId }).from(inboxes).where(eq(inboxes.id, row.inboxId));
     // A tapped button is answered at once, whatever comes of it, so the visitor's client stops waiting.
     if (event.tapId && adapter.acknowledge)
       waitUntil(adapter.acknowledge(ctx, event.tapId).catch((err) => logUnless(err, "button tap not acknowledged")));
-    if (await ratingAnswer(env, db, channel.config, event, waitUntil)) {
-      await db.update(channelEvents).set({ status: "stored", error: null }).where(ofEvent);
+    if (await ratingAnswer(env, data, channel.config, event, waitUntil)) {
+      await data.update(channelEvents).set({ status: "stored", error: null }).where(ofEvent);
       return;
     }
-    const contact = await contactOf(db, adapter, ctx, event);
+    const contact = await contactOf(data, adapter, ctx, event);
     const { conversation, created } = await conversationOf(
-      db,
+      data,
       channel.config,
       inbox?.chatbotId ?? null,
       event,
@@ -177,7 +179,7 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
     );
     const { rows: files, missing } = await takeFiles(
       env,
-      db,
+      data,
       adapter,
       ctx,
       conversation,
@@ -203,16 +205,16 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
     };
     // The event names its message before the message is posted: a later run of it (this one died, or its post's
     // outcome is unknown) then looks for the message in the chat's conversation (see posted).
-    const named = db.update(channelEvents).set({ messageId }).where(ofEvent);
+    const named = data.update(channelEvents).set({ messageId }).where(ofEvent);
     if (Object.keys(context).length) {
-      const patched = db
+      const patched = data
         .update(channelThreads)
         .set({
           context: sql`json_patch(coalesce(${channelThreads.context}, '{}'), ${JSON.stringify(context)})`,
           updatedAt: Date.now(),
         })
         .where(and(eq(channelThreads.inboxId, row.inboxId), eq(channelThreads.threadKey, event.threadKey)));
-      await db.batch([patched, named]);
+      await data.batch([patched, named]);
     } else await named;
     await conversationObject(env, conversation.id).post({
       organizationId: conversation.organizationId,
@@ -228,9 +230,9 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
     });
     for (const f of files)
       if (f.extractionStatus === "pending")
-        waitUntil(extractAttachment(env, db, f).catch((err) => console.error(String(err))));
+        waitUntil(extractAttachment(env, data, f).catch((err) => console.error(String(err))));
   }
-  await db.update(channelEvents).set({ status: "stored", messageId, error: null }).where(ofEvent);
+  await data.update(channelEvents).set({ status: "stored", messageId, error: null }).where(ofEvent);
 }
 
 /**
@@ -239,8 +241,8 @@ async function takeIn(env: Bindings, db: Db, row: EventRow, waitUntil: (p: Promi
  * one only by a later event of the chat, which waits for this one (takeInEvents): so it is that conversation's,
  * even when resolved since.
  */
-async function posted(env: Bindings, db: Db, channel: ChannelConfig, event: StoredEvent, messageId: string) {
-  const [thread] = await db
+async function posted(env: Bindings, data: Db, channel: ChannelConfig, event: StoredEvent, messageId: string) {
+  const [thread] = await data
     .select({ conversationId: channelThreads.conversationId })
     .from(channelThreads)
     .where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
@@ -255,20 +257,20 @@ async function posted(env: Bindings, db: Db, channel: ChannelConfig, event: Stor
  */
 async function ratingAnswer(
   env: Bindings,
-  db: Db,
+  data: Db,
   channel: ChannelConfig,
   event: StoredEvent,
   waitUntil: (p: Promise<unknown>) => void,
 ): Promise<boolean> {
   if (event.rating === undefined && !/^\s*[1-5]\s*$/.test(event.text)) return false;
-  const [thread] = await db
+  const [thread] = await data
     .select({ conversationId: channelThreads.conversationId })
     .from(channelThreads)
     .where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
   const [current] = thread?.conversationId
-    ? await db.select().from(conversations).where(eq(conversations.id, thread.conversationId))
+    ? await data.select().from(conversations).where(eq(conversations.id, thread.conversationId))
     : [];
-  const rated = await channelRating(env, db, waitUntil, current, event);
+  const rated = await channelRating(env, data, waitUntil, current, event);
   return !!rated || event.rating !== undefined;
 }
 
@@ -294,10 +296,10 @@ async function groupTitle(adapter: AnyChannelAdapter, ctx: PlatformContext, even
 
 /** The sender as a contact of the inbox (its id from the inbox and the platform's user id); the platform's profile
  * fills a new one. */
-async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContext, event: StoredEvent) {
+async function contactOf(data: Db, adapter: AnyChannelAdapter, ctx: PlatformContext, event: StoredEvent) {
   const { inboxId, organizationId } = ctx.channel;
   const id = await stableUuidv7(`contact\n${inboxId}\n${event.sender.id}`, 0);
-  const [found] = await db
+  const [found] = await data
     .select({ id: contacts.id, name: contacts.name, avatar: contacts.avatar })
     .from(contacts)
     .where(eq(contacts.id, id));
@@ -314,8 +316,8 @@ async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContex
   const name = event.sender.name || profile?.name || event.sender.email || event.sender.id;
   const avatar = event.sender.avatar || profile?.avatar || null;
   const now = Date.now();
-  await db.batch([
-    db
+  await data.batch([
+    data
       .insert(contacts)
       .values({
         id,
@@ -330,7 +332,7 @@ async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContex
         updatedAt: now,
       })
       .onConflictDoNothing(),
-    db.insert(contactInboxes).values({ contactId: id, inboxId }).onConflictDoNothing(),
+    data.insert(contactInboxes).values({ contactId: id, inboxId }).onConflictDoNothing(),
   ]);
   return { id, name, avatar };
 }
@@ -341,7 +343,7 @@ async function contactOf(db: Db, adapter: AnyChannelAdapter, ctx: PlatformContex
  * never open two. A new conversation is stored by its object with its first message.
  */
 async function conversationOf(
-  db: Db,
+  data: Db,
   channel: ChannelConfig,
   chatbotId: string | null,
   event: StoredEvent,
@@ -349,14 +351,14 @@ async function conversationOf(
   title: () => Promise<string>,
 ): Promise<{ conversation: ConversationRow; created: boolean }> {
   const where = and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey));
-  const [thread] = await db.select().from(channelThreads).where(where);
+  const [thread] = await data.select().from(channelThreads).where(where);
   const [current] = thread?.conversationId
-    ? await db.select().from(conversations).where(eq(conversations.id, thread.conversationId))
+    ? await data.select().from(conversations).where(eq(conversations.id, thread.conversationId))
     : [];
   if (current && current.status !== "resolved") return { conversation: current, created: false };
   const id = uuidv7();
   const before = thread?.conversationId ?? null;
-  const [moved] = await db
+  const [moved] = await data
     .insert(channelThreads)
     .values({
       inboxId: channel.inboxId,
@@ -387,7 +389,7 @@ async function conversationOf(
  */
 async function takeFiles(
   env: Bindings,
-  db: Db,
+  data: Db,
   adapter: AnyChannelAdapter,
   ctx: PlatformContext,
   conversation: ConversationRow,
@@ -453,7 +455,7 @@ async function takeFiles(
   }
   // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to
   // it.
-  if (rows.length) await db.insert(attachments).values(rows);
+  if (rows.length) await data.insert(attachments).values(rows);
   return { rows, missing };
 }
 

@@ -10,6 +10,7 @@ import { prepared, ph, sqlStatement } from "../../db/prepared";
 import {
   attachments,
   channelDeliveries,
+  channelEvents,
   channelThreads,
   chatbots,
   inboxChannels,
@@ -29,6 +30,7 @@ import { adapterFor } from "./platforms";
 import { loadChannel } from "./settings";
 import { PlatformError, type OutboundMessage } from "./types";
 import { isRatingAsk, RATING_CHOICES } from "../conversation/csat";
+import { dataDbs } from "../shards";
 
 /** How long one sender holds a conversation's deliveries. */
 const LEASE_MS = 60_000;
@@ -83,9 +85,9 @@ const deliveryStateOf =
  * marked. They read the row rather than take a state: a call that comes late, twice, or after a later write only
  * shows the latest state again.
  */
-export const showDelivery = (db: Db, messageId: string) => [
-  sqlStatement(db, deliveryStateOf).bind(messageId),
-  sqlStatement(db, "UPDATE channel_deliveries SET shown = 1 WHERE message_id = ?1 AND shown = 0").bind(messageId),
+export const showDelivery = (data: Db, messageId: string) => [
+  sqlStatement(data, deliveryStateOf).bind(messageId),
+  sqlStatement(data, "UPDATE channel_deliveries SET shown = 1 WHERE message_id = ?1 AND shown = 0").bind(messageId),
 ];
 
 /**
@@ -115,9 +117,9 @@ export async function showState(
   }
 }
 
-/** Deliveries whose message may not show their state (see showState): for the cron. */
-export async function unshownDeliveries(db: Db, limit = 500) {
-  return db
+/** Deliveries whose message may not show their state (see showState): for the cron, on each data plane. */
+export async function unshownDeliveries(data: Db, limit = 500) {
+  return data
     .select({
       organizationId: channelDeliveries.organizationId,
       conversationId: channelDeliveries.conversationId,
@@ -145,7 +147,7 @@ export const channelEffect: MessageEffect = {
       createdAt: message.createdAt,
     });
   },
-  stored({ env, waitUntil, messages: stored }) {
+  stored({ env, waitUntil, messages: stored, organizationId }) {
     const due = new Set(
       stored.filter((m) => (m.result?.results as unknown[] | undefined)?.length).map((m) => m.conversation.id),
     );
@@ -153,7 +155,7 @@ export const channelEffect: MessageEffect = {
       waitUntil(
         enqueueWork(
           env,
-          [...due].map((conversationId) => ({ kind: "deliver" as const, conversationId })),
+          [...due].map((conversationId) => ({ kind: "deliver" as const, conversationId, organizationId })),
         ),
       );
   },
@@ -163,23 +165,25 @@ type DeliveryRow = typeof channelDeliveries.$inferSelect;
 
 /**
  * Sends the conversation's due deliveries, oldest first, while this run holds the lease on the
- * oldest pending one. Stops at one the platform refused for now (queued again for its time).
+ * oldest pending one. Stops at one the platform refused for now (queued again for its time). The deliveries, chats
+ * and files are on `data` (the conversation's organization's data plane), the channels and assistants on `db`.
  */
 export async function deliverConversation(
   env: Bindings,
   db: Db,
+  data: Db,
   conversationId: string,
   now = () => Date.now(),
 ): Promise<void> {
   for (;;) {
     const at = now();
-    const head = db
+    const head = data
       .select({ id: channelDeliveries.id })
       .from(channelDeliveries)
       .where(and(eq(channelDeliveries.conversationId, conversationId), eq(channelDeliveries.status, "pending")))
       .orderBy(asc(channelDeliveries.id))
       .limit(1);
-    const [claimed] = await db
+    const [claimed] = await data
       .update(channelDeliveries)
       .set({ leaseUntil: at + LEASE_MS, attempts: sql`${channelDeliveries.attempts} + 1`, shown: false })
       .where(
@@ -191,28 +195,29 @@ export async function deliverConversation(
       )
       .returning();
     if (!claimed) {
-      const [waiting] = await db
+      const [waiting] = await data
         .select()
         .from(channelDeliveries)
         .where(eq(channelDeliveries.id, sql`(${head})`));
       // Not yet due and no one holds it: its time is queued (a queue message may have been lost meanwhile).
       if (waiting && waiting.nextAttemptAt > at && (waiting.leaseUntil === null || waiting.leaseUntil < at)) {
-        await enqueueWork(env, [{ kind: "deliver", conversationId }], Math.ceil((waiting.nextAttemptAt - at) / 1000));
+        const work = { kind: "deliver" as const, conversationId, organizationId: waiting.organizationId };
+        await enqueueWork(env, [work], Math.ceil((waiting.nextAttemptAt - at) / 1000));
       }
       return;
     }
     // Its attempts shown while it is sent.
     const shown = showState(env, claimed);
-    const next = await send(env, db, claimed, now);
+    const next = await send(env, db, data, claimed, now);
     await shown;
     if (!next) return;
   }
 }
 
 /** One attempt; true when the next delivery may go (this one sent or failed for good). */
-async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => number): Promise<boolean> {
+async function send(env: Bindings, db: Db, data: Db, delivery: DeliveryRow, now: () => number): Promise<boolean> {
   const done = async (set: Partial<DeliveryRow>) => {
-    await db
+    await data
       .update(channelDeliveries)
       .set({ leaseUntil: null, ...set, shown: false })
       .where(eq(channelDeliveries.id, delivery.id));
@@ -224,7 +229,7 @@ async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => num
     { id: delivery.messageId },
     { latest: { type: "incoming", threadKey: true } },
   ]);
-  const thread = message ? await threadOf(db, delivery, latest) : null;
+  const thread = message ? await threadOf(data, delivery, latest) : null;
   const missing = !channel
     ? "The inbox's channel no longer exists."
     : !message
@@ -237,13 +242,13 @@ async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => num
     return true;
   }
   const adapter = await adapterFor(channel.config.platform);
-  const outbound = await outboundMessage(env, db, channel.row.origin, delivery, message, thread, now());
+  const outbound = await outboundMessage(env, db, data, channel.row.origin, delivery, message, thread, now());
   try {
     const ids = await adapter.send(platformContext(env, channel.config), outbound);
     await done({ status: "sent", error: null, platformMessageIds: ids, sentAt: now() });
     // A reply token is good once: this one is spent (a newer event's, kept meanwhile, stays).
     if (outbound.replyToken) {
-      await db
+      await data
         .update(channelThreads)
         .set({ context: sql`json_remove(${channelThreads.context}, '$.replyToken', '$.replyTokenAt')` })
         .where(
@@ -265,11 +270,8 @@ async function send(env: Bindings, db: Db, delivery: DeliveryRow, now: () => num
     if (err.retryable && at - delivery.createdAt < GIVE_UP_MS) {
       const wait = err.retryAfterSeconds ?? Math.min(MAX_BACKOFF_S, 2 ** Math.max(0, delivery.attempts - 1));
       await done({ error: err.message, nextAttemptAt: at + wait * 1000 });
-      await enqueueWork(
-        env,
-        [{ kind: "deliver", conversationId: delivery.conversationId }],
-        Math.max(1, Math.ceil(wait)),
-      );
+      const { conversationId, organizationId } = delivery;
+      await enqueueWork(env, [{ kind: "deliver", conversationId, organizationId }], Math.max(1, Math.ceil(wait)));
       return false;
     }
     await done({ status: "failed", error: err.message });
@@ -285,9 +287,9 @@ type ThreadRow = typeof channelThreads.$inferSelect & { lastInboundAt: number };
  * The platform chat a conversation answers: the one its `latest` message from the platform came
  * from (a resolved conversation keeps its chat though the chat has moved on to a new conversation).
  */
-async function threadOf(db: Db, delivery: DeliveryRow, latest: MessageRow | null): Promise<ThreadRow | null> {
+async function threadOf(data: Db, delivery: DeliveryRow, latest: MessageRow | null): Promise<ThreadRow | null> {
   if (!latest) return null;
-  const [thread] = await db
+  const [thread] = await data
     .select()
     .from(channelThreads)
     .where(and(eq(channelThreads.inboxId, delivery.inboxId), eq(channelThreads.threadKey, threadKeyOf(latest))));
@@ -301,6 +303,7 @@ const markChannel = (db: Db, inboxId: string, status: "connected" | "failing", l
 async function outboundMessage(
   env: Bindings,
   db: Db,
+  data: Db,
   origin: string,
   delivery: DeliveryRow,
   message: MessageRow,
@@ -329,7 +332,7 @@ async function outboundMessage(
   const keys = new Map(
     ids.length
       ? (
-          await db
+          await data
             .select({ id: attachments.id, key: attachments.key })
             .from(attachments)
             .where(inArray(attachments.id, ids))
@@ -382,9 +385,10 @@ async function startersOf(db: Db, inboxId: string): Promise<string[]> {
   return (rows[0]?.settings.displayConversationStarters ?? []).filter((s) => s.trim()).slice(0, 13);
 }
 
-/** A failed delivery sent again (the console's Retry): it goes before the conversation's later ones. */
-export async function retryDelivery(env: Bindings, db: Db, organizationId: string, messageId: string): Promise<void> {
-  const [delivery] = await db
+/** A failed delivery of the organization's (on its data plane, `data`) sent again (the console's Retry): it goes
+ * before the conversation's later ones. */
+export async function retryDelivery(env: Bindings, data: Db, organizationId: string, messageId: string): Promise<void> {
+  const [delivery] = await data
     .select()
     .from(channelDeliveries)
     .where(and(eq(channelDeliveries.messageId, messageId), eq(channelDeliveries.organizationId, organizationId)));
@@ -393,7 +397,7 @@ export async function retryDelivery(env: Bindings, db: Db, organizationId: strin
     throw conflict(
       delivery.status === "sent" ? "The message was delivered already." : "The message is on its way already.",
     );
-  await db
+  await data
     .update(channelDeliveries)
     .set({
       status: "pending",
@@ -405,14 +409,17 @@ export async function retryDelivery(env: Bindings, db: Db, organizationId: strin
     })
     .where(eq(channelDeliveries.id, delivery.id));
   await showState(env, delivery);
-  await enqueueWork(env, [{ kind: "deliver", conversationId: delivery.conversationId }]);
+  await enqueueWork(env, [{ kind: "deliver", conversationId: delivery.conversationId, organizationId }]);
 }
 
-/** Conversations with deliveries nobody is sending though they are due (a lost queue message, a dead sender): for the
- * cron. */
-export async function strandedDeliveries(db: Db, now = Date.now()): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ conversationId: channelDeliveries.conversationId })
+/** Conversations with deliveries nobody is sending though they are due (a lost queue message, a dead sender), with
+ * their organization: for the cron, on each data plane. */
+export async function strandedDeliveries(data: Db, now = Date.now()) {
+  return data
+    .selectDistinct({
+      conversationId: channelDeliveries.conversationId,
+      organizationId: channelDeliveries.organizationId,
+    })
     .from(channelDeliveries)
     .where(
       and(
@@ -422,5 +429,25 @@ export async function strandedDeliveries(db: Db, now = Date.now()): Promise<stri
       ),
     )
     .limit(500);
-  return rows.map((r) => r.conversationId);
+}
+
+/** Housekeeping: messaging channels' events and replies the queue never heard of (a refused hand-over, a lost
+ * message), on each data plane, queued again with their organization. */
+export async function requeueChannelWork(env: Bindings, now = Date.now()): Promise<void> {
+  for (const data of dataDbs(env)) {
+    const events = await data
+      .select({
+        inboxId: channelEvents.inboxId,
+        eventId: channelEvents.eventId,
+        organizationId: channelEvents.organizationId,
+      })
+      .from(channelEvents)
+      .where(and(eq(channelEvents.status, "pending"), lt(channelEvents.receivedAt, now - 60_000)))
+      .limit(500);
+    const conversations = await strandedDeliveries(data, now);
+    await enqueueWork(env, [
+      ...events.map((e) => ({ kind: "event" as const, ...e })),
+      ...conversations.map((c) => ({ kind: "deliver" as const, ...c })),
+    ]);
+  }
 }

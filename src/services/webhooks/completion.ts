@@ -17,20 +17,28 @@ export interface FinishedAttempt {
 }
 
 /**
- * Records how attempts ended, in one D1 batch: each attempt's own row (never overwritten later),
- * the next attempt of each retryable failure of a webhook with `retryFailedDeliveries` (its own
- * pending row, due on the schedule), and each webhook's health: a success clears `failingSince`,
- * a failure starts it, and a webhook with no success for the disable window is disabled with why.
- * Then the queue is told when the new attempts are due.
+ * Records how attempts ended, in one batch on the data plane (`data`): each attempt's own row (never overwritten
+ * later) and the next attempt of each retryable failure of a webhook with `retryFailedDeliveries` (its own pending
+ * row, due on the schedule). Then each webhook's health, in one batch on the control plane (`db`): a success clears
+ * `failingSince`, a failure starts it, and a webhook with no success for the disable window is disabled with why.
+ * The outcomes are the truth and go first; a health batch that fails is logged, and the next completion of the
+ * webhook's attempts writes it again (its writes hold for any number of completions). Then the queue is told when
+ * the new attempts are due.
  */
-export async function completeAttempts(env: Bindings, db: Db, finished: FinishedAttempt[], now: number): Promise<void> {
+export async function completeAttempts(
+  env: Bindings,
+  db: Db,
+  data: Db,
+  finished: FinishedAttempt[],
+  now: number,
+): Promise<void> {
   if (!finished.length) return;
   const policy = retryPolicy(env);
   const writes: BatchItem<"sqlite">[] = [];
-  const next: { id: string; scheduledAt: number }[] = [];
+  const next: { id: string; organizationId: string; scheduledAt: number }[] = [];
   for (const { delivery, webhook, outcome } of finished) {
     writes.push(
-      db
+      data
         .update(webhookDeliveries)
         .set({
           status: succeeded(outcome) ? "success" : "failure",
@@ -52,9 +60,9 @@ export async function completeAttempts(env: Bindings, db: Db, finished: Finished
         : null;
     if (dueAt === null) continue;
     const id = uuidv7(now);
-    next.push({ id, scheduledAt: dueAt });
+    next.push({ id, organizationId: delivery.organizationId, scheduledAt: dueAt });
     writes.push(
-      db
+      data
         .insert(webhookDeliveries)
         .values({
           id,
@@ -75,16 +83,31 @@ export async function completeAttempts(env: Bindings, db: Db, finished: Finished
         .onConflictDoNothing(),
     );
   }
-  const health = healthWrites(db, finished, now, policy.disableAfterMs);
-  const results = await db.batch([...writes, ...health.writes, ...health.disables] as [
-    BatchItem<"sqlite">,
-    ...BatchItem<"sqlite">[],
-  ]);
+  await data.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await writeHealth(db, finished, now, policy.disableAfterMs);
+  await scheduleDeliveries(env, next, now);
+}
+
+/** The webhooks' health after `finished` (healthWrites), logging the webhooks it disabled; a failure only logged. */
+async function writeHealth(db: Db, finished: FinishedAttempt[], now: number, disableAfterMs: number) {
+  const health = healthWrites(db, finished, now, disableAfterMs);
+  const statements = [...health.writes, ...health.disables];
+  if (!statements.length) return;
+  let results: unknown[];
+  try {
+    results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (err) {
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        message: "webhook health not written; the next completion writes it",
+        error: String(err),
+      }),
+    );
+    return;
+  }
   // The operator's notice: a log line per webhook disabled (its record shows why).
-  for (const rows of results.slice(results.length - health.disables.length) as {
-    id: string;
-    reason: string | null;
-  }[][]) {
+  for (const rows of results.slice(health.writes.length) as { id: string; reason: string | null }[][]) {
     for (const row of rows)
       console.warn(
         JSON.stringify({
@@ -95,7 +118,6 @@ export async function completeAttempts(env: Bindings, db: Db, finished: Finished
         }),
       );
   }
-  await scheduleDeliveries(env, next, now);
 }
 
 /**

@@ -170,10 +170,14 @@ const deliveryScope = (scope: DeliveryScope) =>
     ? eq(webhookDeliveries.webhookId, scope.webhookId)
     : eq(webhookDeliveries.chatbotId, scope.chatbotId);
 
-/** A page of the organization's delivery records in `scope`, filtered, newest first: D1's rows and moved ones. */
+/**
+ * A page of the organization's delivery records in `scope`, filtered, newest first: D1's rows and moved ones. The
+ * records and segments are read on `data` (its data plane), the webhooks and assistants they name on `db`.
+ */
 export async function listDeliveries(
   env: Pick<Bindings, "FILES">,
   db: Db,
+  data: Db,
   organizationId: string,
   scope: DeliveryScope,
   filter: DeliveryFilter,
@@ -184,9 +188,9 @@ export async function listDeliveries(
     deliveryScope(scope),
     ...deliveryConditions(filter),
   );
-  const total = db.select({ n: count() }).from(webhookDeliveries).where(where);
+  const total = data.select({ n: count() }).from(webhookDeliveries).where(where);
   const rows = ({ limit, offset }: PageWindow) =>
-    db
+    data
       .select()
       .from(webhookDeliveries)
       .where(where)
@@ -196,18 +200,18 @@ export async function listDeliveries(
   // The assistant's list counts moved records of the organization's webhooks only: their ids read first, as
   // configuration apart from the records (docs/scale.md §5 step 4).
   const segments = listedSegments(
-    db,
+    data,
     organizationId,
     "webhookId" in scope ? scope : { ...scope, webhookIds: await webhookIdsOf(db, organizationId) },
     filter,
   );
-  const [[first], items, listed] = await db.batch([total, rows(window), segments]);
+  const [[first], items, listed] = await data.batch([total, rows(window), segments]);
   if (!listed.some((s) => s.n > 0))
     return { count: first?.n ?? 0, items: await deliveryViews(db, organizationId, items) };
   // D1's newest rows up to the page's end with the segments, again from one snapshot: a move committed between
   // the two batches would otherwise show a record twice or not at all.
   const end = window.offset + window.limit;
-  const [[inD1], newest, refs] = await db.batch([total, rows({ limit: end, offset: 0 }), segments]);
+  const [[inD1], newest, refs] = await data.batch([total, rows({ limit: end, offset: 0 }), segments]);
   const moved = await movedDeliveries(env, db, organizationId, scope, filter, refs, end);
   return {
     count: (inD1?.n ?? 0) + moved.count,
@@ -217,23 +221,27 @@ export async function listDeliveries(
   };
 }
 
-/** One delivery record of the organization in `scope` (its webhook or its assistant), in D1 or moved, else 404. */
+/**
+ * One delivery record of the organization in `scope` (its webhook or its assistant), in D1 or moved, else 404: read
+ * on `data` (its data plane), with the names of its webhook and assistant from `db`.
+ */
 export async function getDelivery(
   env: Pick<Bindings, "FILES">,
   db: Db,
+  data: Db,
   organizationId: string,
   id: string,
   scope: DeliveryScope,
 ): Promise<DeliveryView> {
   if (!isUuid(id)) throw notFound("Webhook record not found.");
-  const [rows, holders] = await db.batch([
-    db
+  const [rows, holders] = await data.batch([
+    data
       .select()
       .from(webhookDeliveries)
       .where(
         and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), deliveryScope(scope)),
       ),
-    segmentsHolding(db, organizationId, id),
+    segmentsHolding(data, organizationId, id),
   ]);
   const [row] = await deliveryViews(db, organizationId, rows);
   if (row) return row;
@@ -246,13 +254,14 @@ export async function getDelivery(
 export async function getWebhookDelivery(
   env: Pick<Bindings, "FILES">,
   db: Db,
+  data: Db,
   organizationId: string,
   inboxId: string,
   webhookId: string,
   recordId: string,
 ) {
   const { webhook } = await getWebhook(db, organizationId, inboxId, webhookId);
-  const record = await getDelivery(env, db, organizationId, recordId, { webhookId: webhook.id });
+  const record = await getDelivery(env, db, data, organizationId, recordId, { webhookId: webhook.id });
   return { webhook, record };
 }
 
@@ -322,8 +331,8 @@ export async function updateWebhook(
     .where(and(eq(webhooks.id, current.id), eq(webhooks.organizationId, organizationId)));
 }
 
-/** Deletes the organization's webhook; its deliveries are purged (services/purges.ts). */
-export async function deleteWebhook(db: Db, organizationId: string, id: string) {
-  await writePurges(db, [{ organizationId, kind: "webhook", id }]);
+/** Deletes the organization's webhook; its deliveries are purged (services/purges.ts: the purge on `data` first). */
+export async function deleteWebhook(db: Db, data: Db, organizationId: string, id: string) {
+  await writePurges(data, [{ organizationId, kind: "webhook", id }]);
   await db.delete(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.organizationId, organizationId)));
 }

@@ -11,17 +11,19 @@ export const DEAD_LETTERED =
  * Attempts whose queue messages ended in the dead-letter queue (the consumer failed on them every
  * time) and that are still unfinished become failures saying so, so the record shows them and
  * redeliver-failed finds them; a webhook that retries gets its next attempt on the schedule. Only
- * the columns needed are read, so a webhook row the consumer choked on cannot stop this too.
+ * the columns needed are read, so a webhook row the consumer choked on cannot stop this too. The attempts are read
+ * and written on `data` (the data plane), their webhooks on `db`.
  * Resolves to how many attempts were recorded.
  */
 export async function recordDeadLetters(
   env: Bindings,
   db: Db,
+  data: Db,
   deliveryIds: string[],
   now = Date.now(),
 ): Promise<number> {
   const claimed = await inChunks(deliveryIds, (part) =>
-    db
+    data
       .update(webhookDeliveries)
       .set({ status: "sending", leaseUntil: now + 60_000 })
       .where(and(inArray(webhookDeliveries.id, part), inArray(webhookDeliveries.status, ["pending", "sending"])))
@@ -42,6 +44,7 @@ export async function recordDeadLetters(
   await completeAttempts(
     env,
     db,
+    data,
     claimed.map((delivery) => ({
       delivery,
       webhook: byId.get(delivery.webhookId),

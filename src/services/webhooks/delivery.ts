@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, lt, lte, or } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
+import { dataDbs } from "../shards";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import { completeAttempts, type FinishedAttempt } from "./completion";
@@ -21,31 +22,39 @@ const LEASE_MS = 60_000;
  * failure stays a failure (spec delivery rule 3). `now` is the clock (tests play hours in seconds).
  * A batch costs four D1 round trips however large it is (claim, webhooks, conversations, completion), and a call
  * to the object of each conversation whose messages it sends (their payloads: event-data.ts).
+ * The attempts and what they carry are read and written on `data` (the data plane of their organizations), their
+ * webhooks and the names payloads show on `db` (the control plane).
  * Resolves to the ids that were sent (claimed), in any order.
  */
-export async function deliverAll(env: Bindings, db: Db, deliveryIds: string[], now = Date.now()): Promise<Set<string>> {
+export async function deliverAll(
+  env: Bindings,
+  db: Db,
+  data: Db,
+  deliveryIds: string[],
+  now = Date.now(),
+): Promise<Set<string>> {
   const ids = [...new Set(deliveryIds)];
   const claimable = or(
     and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.scheduledAt, now)),
     and(eq(webhookDeliveries.status, "sending"), lt(webhookDeliveries.leaseUntil, now)),
   );
   const claimed = await inChunks(ids, (part) =>
-    db
+    data
       .update(webhookDeliveries)
       .set({ status: "sending", leaseUntil: now + LEASE_MS })
       .where(and(inArray(webhookDeliveries.id, part), claimable))
       .returning(),
   );
-  if (claimed.length < ids.length) await wakeWhenDue(env, db, ids, claimed, now);
+  if (claimed.length < ids.length) await wakeWhenDue(env, data, ids, claimed, now);
   if (!claimed.length) return new Set();
   try {
-    await sendClaimed(env, db, claimed, now);
+    await sendClaimed(env, db, data, claimed, now);
   } catch (err) {
     // Give the claims back, so that retrying the messages (and at last the dead-letter queue) finds them.
     await inChunks(
       claimed.map((d) => d.id),
       (part) =>
-        db
+        data
           .update(webhookDeliveries)
           .set({ status: "pending", leaseUntil: null })
           .where(and(inArray(webhookDeliveries.id, part), eq(webhookDeliveries.status, "sending")))
@@ -56,7 +65,7 @@ export async function deliverAll(env: Bindings, db: Db, deliveryIds: string[], n
   return new Set(claimed.map((d) => d.id));
 }
 
-async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: number) {
+async function sendClaimed(env: Bindings, db: Db, data: Db, claimed: DeliveryRow[], now: number) {
   const ids = (key: "messageId" | "conversationEventId") => [
     ...new Set(claimed.flatMap((d) => (d[key] ? [d[key]] : []))),
   ];
@@ -67,9 +76,10 @@ async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: n
     eventData(
       env,
       db,
+      data,
       claimed.filter((d) => d.messageId),
     ),
-    conversationEventData(db, ids("conversationEventId")),
+    conversationEventData(db, data, ids("conversationEventId")),
   ]);
   const hookById = new Map(hooks.map((h) => [h.id, h]));
   const started = Date.now();
@@ -95,27 +105,32 @@ async function sendClaimed(env: Bindings, db: Db, claimed: DeliveryRow[], now: n
     }),
   );
   // The clock moved on by the time the receivers answered.
-  await completeAttempts(env, db, finished, now + (Date.now() - started));
+  await completeAttempts(env, db, data, finished, now + (Date.now() - started));
 }
 
 /** One delivery (`deliverAll` for a single id). */
 export async function deliver(
   env: Bindings,
   db: Db,
+  data: Db,
   deliveryId: string,
   now = Date.now(),
 ): Promise<"sent" | "skipped"> {
-  return (await deliverAll(env, db, [deliveryId], now)).size ? "sent" : "skipped";
+  return (await deliverAll(env, db, data, [deliveryId], now)).size ? "sent" : "skipped";
 }
 
 /** Of the ids not claimed, the attempts still pending but not yet due go back to the queue for their time. */
-async function wakeWhenDue(env: Bindings, db: Db, ids: string[], claimed: { id: string }[], now: number) {
+async function wakeWhenDue(env: Bindings, data: Db, ids: string[], claimed: { id: string }[], now: number) {
   const taken = new Set(claimed.map((d) => d.id));
   const early = await inChunks(
     ids.filter((id) => !taken.has(id)),
     (part) =>
-      db
-        .select({ id: webhookDeliveries.id, scheduledAt: webhookDeliveries.scheduledAt })
+      data
+        .select({
+          id: webhookDeliveries.id,
+          organizationId: webhookDeliveries.organizationId,
+          scheduledAt: webhookDeliveries.scheduledAt,
+        })
         .from(webhookDeliveries)
         .where(
           and(
@@ -132,9 +147,13 @@ async function wakeWhenDue(env: Bindings, db: Db, ids: string[], claimed: { id: 
  * Attempts the queue may never have heard of (a crash between commit and enqueue, a lost wake-up),
  * pending a minute past their time, or whose claim expired.
  */
-export async function strandedDeliveries(db: Db, now = Date.now(), olderThanMs = 60_000): Promise<string[]> {
-  const rows = await db
-    .select({ id: webhookDeliveries.id })
+export async function strandedDeliveries(
+  data: Db,
+  now = Date.now(),
+  olderThanMs = 60_000,
+): Promise<{ id: string; organizationId: string }[]> {
+  return data
+    .select({ id: webhookDeliveries.id, organizationId: webhookDeliveries.organizationId })
     .from(webhookDeliveries)
     .where(
       or(
@@ -147,5 +166,14 @@ export async function strandedDeliveries(db: Db, now = Date.now(), olderThanMs =
       ),
     )
     .limit(1000);
-  return rows.map((r) => r.id);
+}
+
+/** Housekeeping: the stranded attempts of every data plane, queued again (each message names its organization). */
+export async function requeueStrandedDeliveries(env: Bindings, now = Date.now()): Promise<void> {
+  for (const data of dataDbs(env))
+    await scheduleDeliveries(
+      env,
+      (await strandedDeliveries(data, now)).map((d) => ({ ...d, scheduledAt: 0 })),
+      0,
+    );
 }

@@ -9,10 +9,10 @@ import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "./emit";
 export const webhookEffect: MessageEffect = {
   name: "webhooks",
   inBatch: deliveryOutbox,
-  stored({ env, waitUntil, messages }) {
+  stored({ env, waitUntil, messages, organizationId }) {
     const ids = messages.flatMap((m) => (m.result ? createdDeliveries(m.result) : []));
     // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
-    if (ids.length) waitUntil(enqueueDeliveries(env, ids).catch((err) => console.error(String(err))));
+    if (ids.length) waitUntil(enqueueDeliveries(env, ids, organizationId).catch((err) => console.error(String(err))));
   },
 };
 
@@ -24,8 +24,8 @@ export const webhookEffect: MessageEffect = {
 export const conversationEventWebhookEffect: MessageEffect = {
   name: "conversation event webhooks",
   inBatch: messageEventWrites,
-  stored({ env, waitUntil, messages }) {
+  stored({ env, waitUntil, messages, organizationId }) {
     const ids = messages.flatMap((m) => (m.result ? createdDeliveries(m.result) : []));
-    if (ids.length) waitUntil(enqueueDeliveries(env, ids).catch((err) => console.error(String(err))));
+    if (ids.length) waitUntil(enqueueDeliveries(env, ids, organizationId).catch((err) => console.error(String(err))));
   },
 };

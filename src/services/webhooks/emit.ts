@@ -8,12 +8,15 @@ import { queueDelaySeconds } from "./retries";
 
 export interface DeliveryMessage {
   deliveryId: string;
+  /** Whose data plane holds the attempt; absent in a message sent before messages named it. */
+  organizationId?: string;
 }
 
-/** The attempt a queue message names, or null for a body that names none. */
-export const deliveryIdOf = (body: unknown): string | null => {
-  const id = (body as Partial<DeliveryMessage> | null)?.deliveryId;
-  return typeof id === "string" && id ? id : null;
+/** The attempt a queue message names (with its organization, when the message says it), or null for none. */
+export const deliveryOf = (body: unknown): { id: string; organizationId: string | null } | null => {
+  const { deliveryId: id, organizationId } = (body as Partial<DeliveryMessage> | null) ?? {};
+  if (typeof id !== "string" || !id) return null;
+  return { id, organizationId: typeof organizationId === "string" && organizationId ? organizationId : null };
 };
 
 /** A uuid v7 made in SQL: the message's time in ms, then random bits (version 7, variant 10). */
@@ -97,11 +100,11 @@ export function deliveryOutbox(
 /** The ids of the deliveries a `deliveryOutbox` statement created, from its result in the batch. */
 export const createdDeliveries = (result: D1Result) => (result.results as { id: string }[]).map((d) => d.id);
 
-/** Hands deliveries to the webhook queue (the consumer sends them). */
-export async function enqueueDeliveries(env: Bindings, deliveryIds: string[]): Promise<void> {
+/** Hands deliveries to the webhook queue (the consumer sends them); `organizationId` says whose they are. */
+export async function enqueueDeliveries(env: Bindings, deliveryIds: string[], organizationId?: string): Promise<void> {
   await scheduleDeliveries(
     env,
-    deliveryIds.map((id) => ({ id, scheduledAt: 0 })),
+    deliveryIds.map((id) => ({ id, organizationId, scheduledAt: 0 })),
     0,
   );
 }
@@ -113,13 +116,13 @@ export async function enqueueDeliveries(env: Bindings, deliveryIds: string[]): P
  */
 export async function scheduleDeliveries(
   env: Bindings,
-  attempts: { id: string; scheduledAt: number }[],
+  attempts: { id: string; organizationId?: string; scheduledAt: number }[],
   now: number,
 ): Promise<void> {
   for (let i = 0; i < attempts.length; i += 100) {
     await env.WEBHOOK_QUEUE.sendBatch(
-      attempts.slice(i, i + 100).map(({ id, scheduledAt }) => ({
-        body: { deliveryId: id } satisfies DeliveryMessage,
+      attempts.slice(i, i + 100).map(({ id, organizationId, scheduledAt }) => ({
+        body: (organizationId ? { deliveryId: id, organizationId } : { deliveryId: id }) satisfies DeliveryMessage,
         contentType: "json" as const,
         delaySeconds: queueDelaySeconds(scheduledAt, now),
       })),

@@ -13,16 +13,17 @@ export type MessageDelivery = Pick<DeliveryRow, "organizationId" | "messageId" |
 /**
  * Everything a payload may show about each delivery's message, by message id: the messages as their conversations'
  * objects hold them (one call per conversation, side by side, each given the delivery's organization), and the
- * conversations with their inbox, contact and assignee from D1 (a query and a batch per 90 conversations, beside the
- * calls). A message, conversation or inbox that no longer exists is missing.
+ * conversations with their contact from `data` (the data plane) and their inbox and assignee from `db` (a query and
+ * a batch per 90 conversations, beside the calls). A message, conversation or inbox that no longer exists is missing.
  */
 export async function eventData(
   env: Bindings,
   db: Db,
+  data: Db,
   deliveries: MessageDelivery[],
 ): Promise<Map<string, WebhookEventData>> {
   const groups = new Map<string, { organizationId: string; conversationId: string; ids: Set<string> }>();
-  for (const { organizationId, messageId, conversationId } of await withConversations(db, deliveries)) {
+  for (const { organizationId, messageId, conversationId } of await withConversations(data, deliveries)) {
     if (!messageId || !conversationId) continue;
     const key = `${organizationId}\n${conversationId}`;
     let group = groups.get(key);
@@ -32,7 +33,7 @@ export async function eventData(
   const [rows, found] = await Promise.all([
     inChunks(
       [...groups.values()].map((g) => g.conversationId),
-      (ids) => conversationRows(db, ids),
+      (ids) => conversationRows(db, data, ids),
     ),
     Promise.all(
       [...groups.values()].map(({ organizationId, conversationId, ids }) =>
@@ -41,12 +42,13 @@ export async function eventData(
     ),
   ]);
   const byId = new Map(rows.map((row) => [row.conversation.id, row]));
-  const data = new Map<string, WebhookEventData>();
+  const events = new Map<string, WebhookEventData>();
   for (const message of found.flat()) {
     const row = message && byId.get(message.conversationId);
-    if (row && row.conversation.organizationId === message.organizationId) data.set(message.id, eventOf(message, row));
+    if (row && row.conversation.organizationId === message.organizationId)
+      events.set(message.id, eventOf(message, row));
   }
-  return data;
+  return events;
 }
 
 /**
@@ -54,11 +56,11 @@ export async function eventData(
  * it, only then, in one query: by its message while D1 still holds it on its way to its conversation's object, else
  * in the payload an earlier attempt of the event sent (`conversation.id`).
  */
-async function withConversations(db: Db, deliveries: MessageDelivery[]): Promise<MessageDelivery[]> {
+async function withConversations(data: Db, deliveries: MessageDelivery[]): Promise<MessageDelivery[]> {
   const unnamed = deliveries.flatMap((d) => (d.messageId && !d.conversationId ? [d.messageId] : []));
   if (!unnamed.length) return deliveries;
   const ids = JSON.stringify([...new Set(unnamed)]);
-  const found = await db.all<{ id: string; conversationId: string }>(sql`
+  const found = await data.all<{ id: string; conversationId: string }>(sql`
     select id, conversation_id as conversationId from messages where id in (select value from json_each(${ids}))
     union all
     select message_id, json_extract(request_body, '$.conversation.id') from webhook_deliveries
@@ -71,11 +73,11 @@ async function withConversations(db: Db, deliveries: MessageDelivery[]): Promise
 }
 
 /**
- * The conversations with their contacts (the data plane), then their inboxes and assignees by id in one batch (the
- * configuration and the people, docs/scale.md §5 step 4). A conversation whose inbox is gone is left out.
+ * The conversations with their contacts (the data plane, `data`), then their inboxes and assignees by id in one batch
+ * on `db` (the configuration and the people, docs/scale.md §5 step 4). A conversation whose inbox is gone is left out.
  */
-async function conversationRows(db: Db, conversationIds: string[]) {
-  const rows = await db
+async function conversationRows(db: Db, data: Db, conversationIds: string[]) {
+  const rows = await data
     .select({ conversation: conversations, contact: contacts })
     .from(conversations)
     .leftJoin(contacts, eq(contacts.id, conversations.contactId))

@@ -31,9 +31,9 @@ export interface RedeliveryScope {
  * same event id as before (the message's or the lifecycle event's), so receivers drop what they already have. Returns
  * the new attempts' ids.
  */
-export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now()): Promise<string[]> {
+export async function addAttempts(data: Db, scope: RedeliveryScope, now = Date.now()): Promise<string[]> {
   const m = scope.moved;
-  const rows = await db.all<{ id: string }>(sql`
+  const rows = await data.all<{ id: string }>(sql`
     insert into webhook_deliveries
       (id, organization_id, webhook_id, inbox_id, chatbot_id, message_id, conversation_event_id, conversation_id, event,
        status, attempt, scheduled_at, attempts, url, created_at)
@@ -69,11 +69,13 @@ export async function addAttempts(db: Db, scope: RedeliveryScope, now = Date.now
 
 /**
  * The single-record redeliver: the event's next attempt, pending, with its record; 409 while an
- * attempt of the event is still pending or being sent. `record` is the record named, in D1 or moved.
+ * attempt of the event is still pending or being sent. `record` is the record named, in D1 or moved. The attempts
+ * are on `data` (the organization's data plane); `db` names their webhook and assistant.
  */
 export async function addEventAttempt(
   env: Pick<Bindings, "FILES">,
   db: Db,
+  data: Db,
   organizationId: string,
   webhook: Pick<WebhookRow, "id" | "url">,
   record: DeliveryView,
@@ -88,7 +90,7 @@ export async function addEventAttempt(
       onlyFailed: false,
       moved: eventAttempts === undefined ? undefined : { ...d, attempt: eventAttempts },
     };
-    const [id] = await addAttempts(db, scope).catch((err) => {
+    const [id] = await addAttempts(data, scope).catch((err) => {
       // Two redeliveries of one event at once: the unique (message or event, webhook, attempt) lets one through.
       if (isUniqueViolation(err)) return [];
       throw err;
@@ -98,25 +100,26 @@ export async function addEventAttempt(
   let id = await attempt(record);
   if (!id && record.eventAttempts === undefined) {
     // Its event may have moved to a segment since the record was read: then it is there.
-    const again = await getDelivery(env, db, organizationId, record.delivery.id, { webhookId: webhook.id });
+    const again = await getDelivery(env, db, data, organizationId, record.delivery.id, { webhookId: webhook.id });
     if (again.eventAttempts !== undefined) id = await attempt(again);
   }
   if (!id)
     throw conflict("An attempt of this event is still pending or being sent; only a finished event can be sent again.");
-  return getDelivery(env, db, organizationId, id, { webhookId: webhook.id });
+  return getDelivery(env, db, data, organizationId, id, { webhookId: webhook.id });
 }
 
 /**
- * Queues new attempts at once. When the queue refuses, the attempts stay pending and the
+ * Queues new attempts of the organization's at once. When the queue refuses, the attempts stay pending and the
  * housekeeping cron queues stranded pending deliveries again: a warning, not a failure.
  */
 export async function queueAttempts(
   env: Bindings,
+  organizationId: string,
   ids: string[],
   log: { requestId: string; message: string; count?: number },
 ) {
   try {
-    await enqueueDeliveries(env, ids);
+    await enqueueDeliveries(env, ids, organizationId);
   } catch (err) {
     console.warn(JSON.stringify({ level: "warn", ...log, error: String(err) }));
   }

@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries, webhooks } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
-import { db, seedOwner, unique, type Actor } from "../../harness";
+import { data, db, seedOwner, unique, type Actor } from "../../harness";
+import { dataDbs } from "../../../src/services/shards";
 import { createChatbot, type ChatbotRecord } from "../../fixtures/chatbots";
 
 export type { WebhookRecord } from "../../../src/services/records/webhooks";
@@ -95,29 +96,32 @@ export async function insertDelivery(
   >,
 ) {
   const id = uuidv7();
-  await db()
-    .insert(webhookDeliveries)
-    .values({
-      id,
-      organizationId: actor.organizationId,
-      event: "outgoing",
-      status: "failure",
-      attempts: 1,
-      url: HOOK_URL,
-      requestBody: '{"id":"x"}',
-      responseStatus: 500,
-      responseBody: '{"message":"receiver failed"}',
-      durationMs: 12,
-      error: "The receiver answered 500.",
-      deliveredAt: Date.now(),
-      ...values,
-      scheduledAt: values.scheduledAt ?? values.createdAt ?? Date.now(),
-    });
+  await (await data(actor.organizationId)).insert(webhookDeliveries).values({
+    id,
+    organizationId: actor.organizationId,
+    event: "outgoing",
+    status: "failure",
+    attempts: 1,
+    url: HOOK_URL,
+    requestBody: '{"id":"x"}',
+    responseStatus: 500,
+    responseBody: '{"message":"receiver failed"}',
+    durationMs: 12,
+    error: "The receiver answered 500.",
+    deliveredAt: Date.now(),
+    ...values,
+    scheduledAt: values.scheduledAt ?? values.createdAt ?? Date.now(),
+  });
   return id;
 }
 
+/** A delivery record by id, from whichever data plane holds it. */
 export const storedDelivery = async (id: string) =>
-  (await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0];
+  (
+    await Promise.all(
+      dataDbs(env).map((data) => data.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id))),
+    )
+  ).flat()[0];
 
 /** Epoch ms of a UTC date and time, e.g. at("2026-01-10", "12:00"). */
 export const at = (day: string, time = "12:00") => Date.parse(`${day}T${time}:00Z`);

@@ -9,7 +9,7 @@ import {
   writeSegments,
 } from "../../../src/services/webhooks/segments";
 import { runHousekeeping } from "../../../src/services/housekeeping";
-import { db, seedOwner, type Actor } from "../../harness";
+import { data, seedOwner, type Actor } from "../../harness";
 import { comparableBodyOf, pageOf } from "../../support/api";
 import { at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
 
@@ -112,9 +112,11 @@ async function answers(owner: Actor, { bot, inboxId, a, b, m, r }: Seeded) {
   );
 }
 
-const d1Ids = async (webhookIds: string[]) =>
+const d1Ids = async (owner: Actor, webhookIds: string[]) =>
   (
-    await db()
+    await (
+      await data(owner.organizationId)
+    )
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
       .where(inArray(webhookDeliveries.webhookId, webhookIds))
@@ -129,10 +131,10 @@ describe("webhook delivery records moved to R2 segments", () => {
     const before = await answers(owner, seeded);
     expect(before.filter((a) => a.status === 200).length).toBeGreaterThan(20);
 
-    expect(await moveEndedDeliveries(env, db())).toBeGreaterThanOrEqual(6);
+    expect(await moveEndedDeliveries(env, await data(owner.organizationId))).toBeGreaterThanOrEqual(6);
     const { r, a, b } = seeded;
-    expect(await d1Ids([a.id, b.id])).toEqual([r.m2, r.m3, r.m7].sort());
-    const segments = await db()
+    expect(await d1Ids(owner, [a.id, b.id])).toEqual([r.m2, r.m3, r.m7].sort());
+    const segments = await (await data(owner.organizationId))
       .select()
       .from(webhookDeliverySegments)
       .where(eq(webhookDeliverySegments.organizationId, owner.organizationId));
@@ -151,7 +153,7 @@ describe("webhook delivery records moved to R2 segments", () => {
     async () => {
       const owner = await seedOwner();
       const { inboxId, a, m, r } = await seedMoved(owner);
-      await moveEndedDeliveries(env, db());
+      await moveEndedDeliveries(env, await data(owner.organizationId));
       const redeliver = (id: string) => owner.fetch("POST", `${webhooksPath(inboxId, a.id)}records/${id}/redeliver/`);
 
       const res = await redeliver(r.m0first);
@@ -182,11 +184,13 @@ describe("webhook delivery records moved to R2 segments", () => {
       const owner = await seedOwner();
       const seeded = await seedMoved(owner);
       // Whatever earlier tests left ready moves first, so that this move holds only the seed's records.
-      await moveEndedDeliveries(env, db());
+      await moveEndedDeliveries(env, await data(owner.organizationId));
       const more = await seedMoved(owner);
       const before = await answers(owner, more);
       // This organization's: test files running beside this one (the database is shared) end deliveries of their own.
-      const lines = (await endedDeliveries(db())).filter((l) => l.organizationId === owner.organizationId);
+      const lines = (await endedDeliveries(await data(owner.organizationId))).filter(
+        (l) => l.organizationId === owner.organizationId,
+      );
       expect(lines.map((l) => l.id).sort()).toEqual(
         [more.r.m0first, more.r.m0second, more.r.m1, more.r.m6, more.r.m4, more.r.m5].sort(),
       );
@@ -194,9 +198,9 @@ describe("webhook delivery records moved to R2 segments", () => {
       expect(written.length).toBe(3);
       expect(await answers(owner, more)).toEqual(before);
 
-      await moveEndedDeliveries(env, db());
+      await moveEndedDeliveries(env, await data(owner.organizationId));
       expect(await answers(owner, more)).toEqual(before);
-      expect(await d1Ids([seeded.a.id, more.a.id, more.b.id])).toEqual(
+      expect(await d1Ids(owner, [seeded.a.id, more.a.id, more.b.id])).toEqual(
         [seeded.r.m2, seeded.r.m3, more.r.m2, more.r.m3, more.r.m7].sort(),
       );
     },
@@ -209,10 +213,18 @@ describe("webhook delivery records moved to R2 segments", () => {
     const theirs = await seedMoved(stranger);
     // The cron's run moves them (with its other work).
     await runHousekeeping(env);
-    const segments = await db()
-      .select()
-      .from(webhookDeliverySegments)
-      .where(inArray(webhookDeliverySegments.organizationId, [owner.organizationId, stranger.organizationId]));
+    const segments = (
+      await Promise.all(
+        [owner, stranger].map(async ({ organizationId }) =>
+          (
+            await data(organizationId)
+          )
+            .select()
+            .from(webhookDeliverySegments)
+            .where(eq(webhookDeliverySegments.organizationId, organizationId)),
+        ),
+      )
+    ).flat();
     expect(segments.length).toBe(6);
     for (const segment of segments) {
       expect(segment.key.startsWith(`deliveries/${segment.organizationId}/`)).toBe(true);
@@ -233,7 +245,7 @@ describe("webhook delivery records moved to R2 segments", () => {
   it("moved records of a deleted webhook leave the assistant's list, as D1's cascade removes its rows", async () => {
     const owner = await seedOwner();
     const { bot, inboxId, b, r } = await seedMoved(owner);
-    await moveEndedDeliveries(env, db());
+    await moveEndedDeliveries(env, await data(owner.organizationId));
     expect((await owner.fetch("DELETE", webhooksPath(inboxId, b.id))).status).toBe(204);
     const res = await owner.fetch("GET", `/chatbots/${bot.id}/webhook-records/`);
     const page = await pageOf<"GET /chatbots/{chatbotPk}/webhook-records/">(res);

@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
-import { webhookDeliveries } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
 import { bodyOf } from "../../support/api";
+import { attemptsOf } from "../../queues/webhook-fixtures";
 
 const redeliverFailedPath = (inboxId: string, webhookId: string) =>
   `${webhooksPath(inboxId, webhookId)}redeliver-failed/`;
-const attempts = (webhookId: string) =>
-  db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
+const attempts = attemptsOf;
 
 /**
  * A webhook (pointing at the local receiver, which answers 200) with six events: two failed on

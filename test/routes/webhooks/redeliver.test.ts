@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
-import { webhookDeliveries } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
 import { expectNotFound } from "../../support/refusals";
 import { createWebhook, insertDelivery, seedConversation, storedDelivery, webhooksPath } from "./fixtures";
 import { bodyOf } from "../../support/api";
+import { attemptsOf } from "../../queues/webhook-fixtures";
 
 const redeliverPath = (inboxId: string, webhookId: string, recordId: string) =>
   `${webhooksPath(inboxId, webhookId)}records/${recordId}/redeliver/`;
@@ -96,8 +95,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/records/{recordId}/redeli
       status: "pending",
       scheduledAt: Date.now() + 60_000,
     });
-    const count = async () =>
-      (await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id))).length;
+    const count = async () => (await attemptsOf(hook.id)).length;
     const records = await count();
     for (const id of [pending, sending, retried]) {
       const before = await storedDelivery(id);

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { webhookDeliveries, webhooks } from "../../../src/db/schema";
+import { webhooks } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { createInbox, createWebhook, storedWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
 import { bodyOf } from "../../support/api";
+import { attemptsOf } from "../../queues/webhook-fixtures";
 
 const sendTestPath = (inboxId: string, webhookId: string) => `${webhooksPath(inboxId, webhookId)}send-test/`;
 type Received = { method: string; headers: Record<string, string>; body: string };
 const received = async (path: string): Promise<Received[]> =>
   (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
-const deliveriesOf = (webhookId: string) =>
-  db().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
+const deliveriesOf = attemptsOf;
 
 describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
   it.each(PREFIXES)(

@@ -25,6 +25,7 @@ export const registerGetChatbotWebhookRecord = (r: Router) =>
     const { chatbotPk, recordId } = c.req.valid("param");
     const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
     if (!chatbot) throw notFound("Assistant not found.");
-    const record = await getDelivery(c.env, c.var.db, access.organizationId, recordId, { chatbotId: chatbot.id });
+    const scope = { chatbotId: chatbot.id };
+    const record = await getDelivery(c.env, c.var.db, c.var.data, access.organizationId, recordId, scope);
     return c.json(deliveryRecord(record), 200);
   });

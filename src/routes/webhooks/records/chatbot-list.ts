@@ -31,6 +31,7 @@ export const registerListChatbotWebhookRecords = (r: Router) =>
     if (!chatbot) throw notFound("Assistant not found.");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const page = await listDeliveries(c.env, c.var.db, access.organizationId, { chatbotId: chatbot.id }, q, p);
+    const scope = { chatbotId: chatbot.id };
+    const page = await listDeliveries(c.env, c.var.db, c.var.data, access.organizationId, scope, q, p);
     return c.json(pageResponse(c, p, page.count, page.items.map(deliveryRecord)), 200);
   });

@@ -21,6 +21,7 @@ export const registerGetWebhookRecord = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
-    const { record } = await getWebhookDelivery(c.env, c.var.db, access.organizationId, inboxId, webhookId, recordId);
+    const { db, data } = c.var;
+    const { record } = await getWebhookDelivery(c.env, db, data, access.organizationId, inboxId, webhookId, recordId);
     return c.json(deliveryRecord(record), 200);
   });

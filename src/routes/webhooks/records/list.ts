@@ -30,6 +30,7 @@ export const registerListWebhookRecords = (r: Router) =>
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const page = await listDeliveries(c.env, c.var.db, access.organizationId, { webhookId: webhook.id }, q, p);
+    const scope = { webhookId: webhook.id };
+    const page = await listDeliveries(c.env, c.var.db, c.var.data, access.organizationId, scope, q, p);
     return c.json(pageResponse(c, p, page.count, page.items.map(deliveryRecord)), 200);
   });

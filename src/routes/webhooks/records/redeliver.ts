@@ -32,13 +32,17 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
     const { webhook, record } = await getWebhookDelivery(
       c.env,
       c.var.db,
+      c.var.data,
       access.organizationId,
       inboxId,
       webhookId,
       recordId,
     );
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
-    const attempt = await addEventAttempt(c.env, c.var.db, access.organizationId, webhook, record);
-    await queueAttempts(c.env, [attempt.delivery.id], { requestId: c.var.requestId, message: "redelivery not queued" });
+    const attempt = await addEventAttempt(c.env, c.var.db, c.var.data, access.organizationId, webhook, record);
+    await queueAttempts(c.env, access.organizationId, [attempt.delivery.id], {
+      requestId: c.var.requestId,
+      message: "redelivery not queued",
+    });
     return c.json(deliveryRecord(attempt), 202);
   });
