@@ -21,11 +21,10 @@ import {
   foldPendingTerms,
   shipPendingTerms,
 } from "./conversation/search-terms";
-import { allShards } from "./shards";
+import { allShards, dataDbs } from "./shards";
 import { takeOverHandedOver } from "./conversation/handed-over";
 import { forgetDeletedConversations } from "./conversation/forget";
 import { runPurges } from "./purges";
-import { client } from "../db/prepared";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -72,7 +71,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   // The backfill reads D1 `messages`: their objects take them over once it is done.
   if (!(await backfillSearchTerms(env.DB))) await takeOverHandedOver(env);
   // Before the forgetting: the conversations a purge deletes are forgotten in the same run.
-  await runPurges(client(db), now);
+  for (const data of dataDbs(env)) await runPurges(data, now);
   await forgetDeletedConversations(env, db);
   await shipPendingTerms(env);
   // Each shard; `DB`'s terms from before the shards are read until they expire.

@@ -8,6 +8,7 @@ import { defaultWebChatSettings, getInbox, getWebChat, requireDomainFree, type W
 import { webChatRecord, type WebChatRecord } from "./records/web-chats";
 import { publishWebChatImages, replacedWebChatImages } from "./uploads/web-chat-images";
 import { challengeName, challengeValue, domainVerified, txtResolver } from "./widget/domains";
+import { dataDb } from "./shards";
 
 /** Theme keys as a write gives them: `null` removes a key. */
 type ThemeChanges = Record<string, string | boolean | null | undefined>;
@@ -77,7 +78,8 @@ export async function createWebChat(
   input: WebChatInput & { inbox: { id: string } },
   origin: string,
 ): Promise<WebChatRecord> {
-  const inbox = await getInbox(db, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));
+  const data = await dataDb(env, organizationId);
+  const inbox = await getInbox(db, data, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));
   if (!inbox) throw fieldError("inbox", "Must be a web inbox of this organization.");
   if (inbox.channel) throw alreadyHasOne();
   const fresh = {
