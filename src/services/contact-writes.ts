@@ -1,4 +1,5 @@
-// A contact created, changed or deleted through the API, with its inbox links and tags in the same batch.
+// A contact created, changed or deleted through the API, with its inbox links and tags in the same batch: written in
+// the organization's data plane (`data`), the inboxes it links to checked first on the control plane (`db`).
 import { and, eq, notExists } from "drizzle-orm";
 import type { Db } from "../env";
 import { contactInboxes, contacts, contactTags, conversations } from "../db/schema";
@@ -7,6 +8,7 @@ import { uuidv7 } from "../lib/ids";
 import {
   type ContactInput,
   contactColumns,
+  findContact,
   getContact,
   type InboxesInput,
   inboxChange,
@@ -22,6 +24,7 @@ type ContactWrite = ContactInput & InboxesInput & { tags?: string[] };
 /** Creates a contact; its inboxes must be the organization's (400 otherwise). */
 export async function createContact(
   db: Db,
+  data: Db,
   organizationId: string,
   body: ContactWrite & { name: string },
   secret: string | undefined,
@@ -30,59 +33,66 @@ export async function createContact(
   if (links) await requireInboxesOf(db, organizationId, links.ids, links.field);
   const id = uuidv7();
   const columns = await contactColumns(body, secret);
-  await db.batch([
-    db.insert(contacts).values({ ...columns, name: body.name, id, organizationId }),
-    ...inboxLinkStatements(db, id, links?.ids ?? []),
-    ...tagStatements(db, organizationId, id, tagNames(body) ?? []),
+  await data.batch([
+    data.insert(contacts).values({ ...columns, name: body.name, id, organizationId }),
+    ...inboxLinkStatements(data, id, links?.ids ?? []),
+    ...tagStatements(data, organizationId, id, tagNames(body) ?? []),
   ]);
-  return contactRecord((await getContact(db, organizationId, id))!);
+  return contactRecord((await getContact(db, data, organizationId, id))!);
 }
 
 /** Writes the fields present; `inboxes` (or `inbox`) and `tags` replace the contact's links. 404 for none of the
  * organization's. */
 export async function updateContact(
   db: Db,
+  data: Db,
   organizationId: string,
   contactId: string,
   body: ContactWrite,
   secret: string | undefined,
 ) {
-  const view = await getContact(db, organizationId, contactId);
-  if (!view) throw notFound();
-  const id = view.contact.id;
+  const found = await findContact(data, organizationId, contactId);
+  if (!found) throw notFound();
+  const id = found.id;
   const links = inboxChange(body);
   if (links) await requireInboxesOf(db, organizationId, links.ids, links.field);
   const names = tagNames(body);
   const columns = await contactColumns(body, secret);
-  await db.batch([
-    db
+  await data.batch([
+    data
       .update(contacts)
       .set({ ...columns, updatedAt: Date.now() })
       .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId))),
     ...(links
-      ? [db.delete(contactInboxes).where(eq(contactInboxes.contactId, id)), ...inboxLinkStatements(db, id, links.ids)]
+      ? [
+          data.delete(contactInboxes).where(eq(contactInboxes.contactId, id)),
+          ...inboxLinkStatements(data, id, links.ids),
+        ]
       : []),
     ...(names
-      ? [db.delete(contactTags).where(eq(contactTags.contactId, id)), ...tagStatements(db, organizationId, id, names)]
+      ? [
+          data.delete(contactTags).where(eq(contactTags.contactId, id)),
+          ...tagStatements(data, organizationId, id, names),
+        ]
       : []),
   ]);
-  return contactRecord((await getContact(db, organizationId, id))!);
+  return contactRecord((await getContact(db, data, organizationId, id))!);
 }
 
 /** Deletes a contact that has no conversation (400 `contact_has_conversations` otherwise; 404 for none of the
  * organization's). */
-export async function deleteContact(db: Db, organizationId: string, contactId: string) {
-  const view = await getContact(db, organizationId, contactId);
-  if (!view) throw notFound();
-  const id = view.contact.id;
+export async function deleteContact(data: Db, organizationId: string, contactId: string) {
+  const found = await findContact(data, organizationId, contactId);
+  if (!found) throw notFound();
+  const id = found.id;
   // One statement: a conversation started meanwhile cannot slip between the check and the delete.
-  const deleted = await db
+  const deleted = await data
     .delete(contacts)
     .where(
       and(
         eq(contacts.id, id),
         eq(contacts.organizationId, organizationId),
-        notExists(db.select({ id: conversations.id }).from(conversations).where(eq(conversations.contactId, id))),
+        notExists(data.select({ id: conversations.id }).from(conversations).where(eq(conversations.contactId, id))),
       ),
     )
     .returning({ id: contacts.id });

@@ -30,18 +30,24 @@ function groupBy<T, V>(rows: T[], key: (row: T) => string, value: (row: T) => V)
 }
 
 /**
- * Rows of one organization with their inboxes and tags: the links first, then the names of the inboxes they point at
- * by id, as the inboxes are configuration kept apart from the contacts (docs/scale.md §5 step 4).
+ * Rows of one organization with their inboxes and tags: the links and tags first (its data plane, `data`), then the
+ * names of the inboxes they point at by id (the control plane, `db`), as the inboxes are configuration kept apart
+ * from the contacts (docs/scale.md §5 step 4).
  */
-export async function contactViews(db: Db, organizationId: string, rows: ContactRow[]): Promise<ContactView[]> {
+export async function contactViews(
+  db: Db,
+  data: Db,
+  organizationId: string,
+  rows: ContactRow[],
+): Promise<ContactView[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const [links, tagLinks] = await Promise.all([
-    db
+    data
       .select({ contactId: contactInboxes.contactId, inboxId: contactInboxes.inboxId })
       .from(contactInboxes)
       .where(inList(contactInboxes.contactId, ids)),
-    db
+    data
       .select({ contactId: contactTags.contactId, tag: tags })
       .from(contactTags)
       .innerJoin(tags, eq(tags.id, contactTags.tagId))
@@ -83,13 +89,20 @@ export async function contactViews(db: Db, organizationId: string, rows: Contact
   }));
 }
 
-export async function getContact(db: Db, organizationId: string, id: string): Promise<ContactView | null> {
-  if (!isUuid(id)) return null;
-  const rows = await db
+/** One contact of the organization with its inboxes and tags (see contactViews), or null. */
+export async function getContact(db: Db, data: Db, organizationId: string, id: string): Promise<ContactView | null> {
+  const row = await findContact(data, organizationId, id);
+  return row ? (await contactViews(db, data, organizationId, [row]))[0] : null;
+}
+
+/** The organization's contact row (`data`: its data plane), or undefined (a malformed id too). */
+export async function findContact(data: Db, organizationId: string, id: string): Promise<ContactRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await data
     .select()
     .from(contacts)
     .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId)));
-  return (await contactViews(db, organizationId, rows))[0] ?? null;
+  return row;
 }
 
 export interface ContactFilters {
@@ -164,12 +177,16 @@ async function filteredInboxes(db: Db, organizationId: string, f: ContactFilters
   };
 }
 
-export async function contactConditions(db: Db, organizationId: string, f: ContactFilters): Promise<SQL> {
+/** The list's condition on `data` (the organization's data plane), the inboxes the filters name read first on `db`. */
+export async function contactConditions(db: Db, data: Db, organizationId: string, f: ContactFilters): Promise<SQL> {
   const { byId, byChannel } = await filteredInboxes(db, organizationId, f);
   const linkedTo = (inboxIds: string[]) =>
     inArray(
       contacts.id,
-      db.select({ id: contactInboxes.contactId }).from(contactInboxes).where(inList(contactInboxes.inboxId, inboxIds)),
+      data
+        .select({ id: contactInboxes.contactId })
+        .from(contactInboxes)
+        .where(inList(contactInboxes.inboxId, inboxIds)),
     );
   return and(
     eq(contacts.organizationId, organizationId),
@@ -178,7 +195,7 @@ export async function contactConditions(db: Db, organizationId: string, f: Conta
     f.tags
       ? inArray(
           contacts.id,
-          db
+          data
             .select({ id: contactTags.contactId })
             .from(contactTags)
             .innerJoin(tags, eq(tags.id, contactTags.tagId))
@@ -222,11 +239,17 @@ export function contactFilters(q: ContactListQuery): ContactFilters {
   };
 }
 
-/** A page of the organization's contacts matching the filters, newest first. */
-export async function listContacts(db: Db, organizationId: string, filters: ContactFilters, window: PageWindow) {
-  const where = await contactConditions(db, organizationId, filters);
-  const page = await paginate(window, db.select({ n: count() }).from(contacts).where(where), ({ limit, offset }) =>
-    db
+/** A page of the organization's contacts matching the filters, newest first (see contactViews for `db` and `data`). */
+export async function listContacts(
+  db: Db,
+  data: Db,
+  organizationId: string,
+  filters: ContactFilters,
+  window: PageWindow,
+) {
+  const where = await contactConditions(db, data, organizationId, filters);
+  const page = await paginate(window, data.select({ n: count() }).from(contacts).where(where), ({ limit, offset }) =>
+    data
       .select()
       .from(contacts)
       .where(where)
@@ -234,7 +257,7 @@ export async function listContacts(db: Db, organizationId: string, filters: Cont
       .limit(limit)
       .offset(offset),
   );
-  const views = await contactViews(db, organizationId, page.items);
+  const views = await contactViews(db, data, organizationId, page.items);
   return { count: page.count, items: views.map(contactRecord) };
 }
 
@@ -324,12 +347,13 @@ type Statement = BatchItem<"sqlite">;
 
 /**
  * Statements linking a contact to inboxes, which `requireInboxesOf` has found to be the organization's: inserted as
- * values, the inboxes being configuration kept apart from the links (docs/scale.md §5 step 4).
+ * values in its data plane (`data`), the inboxes being configuration kept apart from the links (docs/scale.md §5
+ * step 4).
  */
-export function inboxLinkStatements(db: Db, contactId: string, inboxIds: string[]): Statement[] {
+export function inboxLinkStatements(data: Db, contactId: string, inboxIds: string[]): Statement[] {
   // Two parameters a row: 45 rows stay under D1's 100.
   return chunk(inboxIds, 45).map((part) =>
-    db.insert(contactInboxes).values(part.map((inboxId) => ({ contactId, inboxId }))),
+    data.insert(contactInboxes).values(part.map((inboxId) => ({ contactId, inboxId }))),
   );
 }
 
@@ -337,19 +361,19 @@ export function inboxLinkStatements(db: Db, contactId: string, inboxIds: string[
  * Statements tagging a contact by tag names: missing tags are created in the organization
  * (existing ones kept, so concurrent writers cannot collide), then linked by name.
  */
-export function tagStatements(db: Db, organizationId: string, contactId: string, names: string[]): Statement[] {
+export function tagStatements(data: Db, organizationId: string, contactId: string, names: string[]): Statement[] {
   if (!names.length) return [];
   const now = Date.now();
   return [
     // Five parameters a row: 15 rows stay under D1's 100.
     ...chunk(names, 15).map((part) =>
-      db
+      data
         .insert(tags)
         .values(part.map((name) => ({ id: uuidv7(), organizationId, name, createdAt: now, updatedAt: now })))
         .onConflictDoNothing(),
     ),
-    db.insert(contactTags).select(
-      db
+    data.insert(contactTags).select(
+      data
         .select({ contactId: sql<string>`${contactId}`.as("contact_id"), tagId: tags.id })
         .from(tags)
         .where(and(eq(tags.organizationId, organizationId), inList(tags.name, names))),
@@ -360,14 +384,9 @@ export function tagStatements(db: Db, organizationId: string, contactId: string,
 /** 400 for an id that names no contact of the caller's organization. */
 export const notAContact = (field: string) => fieldError(field, "Not a contact of your organization.");
 
-/** A contact named in a body must be of the caller's organization, else 400 on that field. */
-export async function requireContact(db: Db, organizationId: string, id: string, field: string): Promise<ContactRow> {
-  const [row] = isUuid(id)
-    ? await db
-        .select()
-        .from(contacts)
-        .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId)))
-    : [];
+/** A contact named in a body must be of the caller's organization (`data`: its data plane), else 400 on that field. */
+export async function requireContact(data: Db, organizationId: string, id: string, field: string): Promise<ContactRow> {
+  const row = await findContact(data, organizationId, id);
   if (!row) throw notAContact(field);
   return row;
 }

@@ -1,6 +1,7 @@
 import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Bindings } from "../env";
 import { getDb } from "../db";
+import { client } from "../db/prepared";
 import { apiKeys, consoleSessions, knowledgeBaseFiles } from "../db/schema";
 import { requeueChannelWork, showState, unshownDeliveries } from "./channels/outbound";
 import { SESSION_IDLE_MS } from "./console-sessions";
@@ -23,7 +24,6 @@ import { allShards, dataDbs } from "./shards";
 import { takeOverHandedOver } from "./conversation/handed-over";
 import { forgetDeletedConversations } from "./conversation/forget";
 import { runPurges } from "./purges";
-import { client } from "../db/prepared";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -70,7 +70,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   // The backfill reads D1 `messages`: their objects take them over once it is done.
   if (!(await backfillSearchTerms(env.DB))) await takeOverHandedOver(env);
   // Before the forgetting: the conversations a purge deletes are forgotten in the same run.
-  await runPurges(client(db), now);
+  for (const data of dataDbs(env)) await runPurges(data, now);
   await forgetDeletedConversations(env, db);
   await shipPendingTerms(env);
   // Each shard; `DB`'s terms from before the shards are read until they expire.

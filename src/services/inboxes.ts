@@ -57,11 +57,12 @@ function withUnreadCounts(
 
 /**
  * How many conversations of each of the organization's inboxes (of `inboxIds`, when given) hold messages no agent has
- * read yet: read from `conversations_unread_idx`, which holds only those, so the whole organization's cost no more
- * than one page's. `> 0` is written out, not bound: SQLite uses a partial index only for a condition it can see.
+ * read yet, on its data plane (`data`): read from `conversations_unread_idx`, which holds only those, so the whole
+ * organization's cost no more than one page's. `> 0` is written out, not bound: SQLite uses a partial index only for a
+ * condition it can see.
  */
-async function unreadCounts(db: Db, organizationId: string, inboxIds?: string[]): Promise<Map<string, number>> {
-  const counts = await db
+async function unreadCounts(data: Db, organizationId: string, inboxIds?: string[]): Promise<Map<string, number>> {
+  const counts = await data
     .select({ inboxId: conversations.inboxId, n: count() })
     .from(conversations)
     .where(
@@ -75,11 +76,18 @@ async function unreadCounts(db: Db, organizationId: string, inboxIds?: string[])
   return new Map(counts.map((c) => [c.inboxId, c.n]));
 }
 
-export async function getInbox(db: Db, organizationId: string, id: string, extra?: SQL): Promise<InboxView | null> {
+/** One of the organization's inboxes (`db`), with its unread count (`data`: the organization's data plane), or null. */
+export async function getInbox(
+  db: Db,
+  data: Db,
+  organizationId: string,
+  id: string,
+  extra?: SQL,
+): Promise<InboxView | null> {
   if (!isUuid(id)) return null;
   const [rows, unread] = await Promise.all([
     selectInboxRows(db).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId), extra)),
-    unreadCounts(db, organizationId, [id]),
+    unreadCounts(data, organizationId, [id]),
   ]);
   const [view] = withUnreadCounts(rows, unread);
   return view ?? null;
@@ -147,10 +155,10 @@ export function inboxInserts(
 }
 
 /** Creates an inbox (and, for a `web` inbox, its web chat) in one batch; the new inbox as read back. */
-export async function createInbox(db: Db, values: Parameters<typeof inboxInserts>[1]): Promise<InboxView> {
+export async function createInbox(db: Db, data: Db, values: Parameters<typeof inboxInserts>[1]): Promise<InboxView> {
   const { id, statements } = inboxInserts(db, values);
   await db.batch(statements);
-  return (await getInbox(db, values.organizationId, id))!;
+  return (await getInbox(db, data, values.organizationId, id))!;
 }
 
 /** A web chat with the inbox it belongs to. */
@@ -194,9 +202,10 @@ export function requireUsableHours(hours: BusinessHours) {
     throw fieldError(`businessHours.${problem.split(":")[0]}`, problem.slice(problem.indexOf(":") + 1).trim());
 }
 
-/** A page of the organization's inboxes, newest first, by channel type, assistant or name. */
+/** A page of the organization's inboxes, newest first, by channel type, assistant or name (see getInbox). */
 export async function listInboxes(
   db: Db,
+  data: Db,
   organizationId: string,
   q: { channelType?: InboxRow["channelType"]; chatbot?: string; query?: string },
   window: PageWindow,
@@ -211,7 +220,7 @@ export async function listInboxes(
     paginate(window, db.select({ n: count() }).from(inboxes).where(where), ({ limit, offset }) =>
       selectInboxRows(db).where(where).orderBy(desc(inboxes.createdAt), desc(inboxes.id)).limit(limit).offset(offset),
     ),
-    unreadCounts(db, organizationId),
+    unreadCounts(data, organizationId),
   ]);
   return mapPage({ ...page, items: withUnreadCounts(page.items, unread) }, inboxRecord);
 }
@@ -225,8 +234,8 @@ export interface InboxChanges {
 }
 
 /** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */
-export async function updateInbox(db: Db, organizationId: string, id: string, body: InboxChanges) {
-  const view = await getInbox(db, organizationId, id);
+export async function updateInbox(db: Db, data: Db, organizationId: string, id: string, body: InboxChanges) {
+  const view = await getInbox(db, data, organizationId, id);
   if (!view) throw notFound();
   if (body.channelType !== undefined && body.channelType !== view.inbox.channelType) {
     throw fieldError("channelType", "Cannot be changed after creation.");
@@ -248,26 +257,34 @@ export async function updateInbox(db: Db, organizationId: string, id: string, bo
       updatedAt: Date.now(),
     })
     .where(eq(inboxes.id, id));
-  return inboxRecord((await getInbox(db, organizationId, id))!);
+  return inboxRecord((await getInbox(db, data, organizationId, id))!);
 }
 
-/** Deletes an inbox and its web chat (an assistant's default inbox goes only with its assistant); answers the web chat
- * removed, if any. */
-export async function deleteInbox(db: Db, organizationId: string, inboxId: string): Promise<{ id: string } | null> {
-  const view = await getInbox(db, organizationId, inboxId);
+/**
+ * Deletes an inbox and its web chat (an assistant's default inbox goes only with its assistant); answers the web chat
+ * removed, if any. The data plane (`data`) first: the purges and the conversations named to forget; then the control
+ * rows (`db`).
+ */
+export async function deleteInbox(
+  db: Db,
+  data: Db,
+  organizationId: string,
+  inboxId: string,
+): Promise<{ id: string } | null> {
+  const view = await getInbox(db, data, organizationId, inboxId);
   if (!view) throw notFound();
   if (view.inbox.isDefault)
     throw badRequest("An assistant's default inbox is deleted with its assistant.", undefined, "default_inbox");
   const id = view.inbox.id;
   // Its webhooks go with it in `DB`, so their deliveries are purged too.
   const hooks = await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, id));
-  await writePurges(db, [
+  await writePurges(data, [
     { organizationId, kind: "inbox", id },
     ...hooks.map((hook) => ({ organizationId, kind: "webhook" as const, id: hook.id })),
   ]);
+  // While the keys cascade, the delete takes the conversations: they are named first.
+  await forgetInboxConversations(data, id);
   await db.batch([
-    // While the keys cascade, the delete takes the conversations: they are named here.
-    forgetInboxConversations(db, id),
     db.delete(webChats).where(eq(webChats.inboxId, id)),
     db.delete(inboxes).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId))),
   ]);

@@ -77,19 +77,21 @@ export async function updateLabel(
   return row;
 }
 
-/** Conversations lose the label with it (its purge, services/purges.ts). */
-export async function deleteLabel(db: Db, organizationId: string, id: string): Promise<void> {
+/** Conversations lose the label with it (its purge in the data plane `data`, services/purges.ts). */
+export async function deleteLabel(db: Db, data: Db, organizationId: string, id: string): Promise<void> {
   const label = await getLabel(db, organizationId, id);
-  await writePurges(db, [{ organizationId, kind: "label", id: label.id }]);
+  await writePurges(data, [{ organizationId, kind: "label", id: label.id }]);
   await db.delete(labels).where(eq(labels.id, label.id));
 }
 
 /**
  * Sets a conversation's labels to exactly `labelIds` (an empty list removes them all). Ids that are
- * not the organization's labels are a 400 naming them, and nothing is written.
+ * not the organization's labels (read on the control plane, `db`) are a 400 naming them, and nothing is written in
+ * the data plane (`data`).
  */
 export async function setConversationLabels(
   db: Db,
+  data: Db,
   organizationId: string,
   conversationId: string,
   labelIds: string[],
@@ -109,11 +111,11 @@ export async function setConversationLabels(
   }
   const now = Date.now();
   // One batch: the old set goes and the new one comes together (D1 runs a batch as a transaction).
-  await db.batch([
-    db.delete(conversationLabels).where(eq(conversationLabels.conversationId, conversationId)),
+  await data.batch([
+    data.delete(conversationLabels).where(eq(conversationLabels.conversationId, conversationId)),
     ...(wanted.length
       ? [
-          db
+          data
             .insert(conversationLabels)
             .values(wanted.map((labelId) => ({ conversationId, labelId, organizationId, createdAt: now }))),
         ]

@@ -19,7 +19,7 @@ import { deleteOrganizationTerms } from "./conversation/search-terms";
 import { fileSpecs } from "./uploads/file-specs";
 import { forgetOrganizationConversations } from "./conversation/forget";
 import { deleteOrganizationData } from "./purges";
-import { client } from "../db/prepared";
+import { dataDb } from "./shards";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -175,12 +175,11 @@ export async function deleteOrganization(
       .where(and(eq(sqlDatabases.organizationId, organizationId), eq(sqlDatabases.databaseType, "managed"))),
   ]);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
-  await deleteOrganizationData(client(db), organizationId);
-  await db.batch([
-    // While the keys cascade, a conversation started since the pages above goes with the row: it is named here.
-    forgetOrganizationConversations(db, organizationId),
-    db.delete(organizations).where(eq(organizations.id, organizationId)),
-  ]);
+  const data = await dataDb(env, organizationId);
+  await deleteOrganizationData(data, organizationId);
+  // While the keys cascade, a conversation started since the pages above goes with the row: it is named first.
+  await forgetOrganizationConversations(data, organizationId);
+  await db.delete(organizations).where(eq(organizations.id, organizationId));
   await deleteOrganizationTerms(env, organizationId);
   return () =>
     Promise.all([

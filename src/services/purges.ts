@@ -4,6 +4,7 @@
 // first, then deletes its row in `DB`; the housekeeping cron deletes or unlinks the rows by pages (an inbox may hold
 // more conversations than one batch should take), then drops the purge. An organization's delete takes its data rows
 // by pages before its `DB` row. Until the keys are dropped they still cascade, so this code finds the rows gone.
+import { client } from "../db/prepared";
 import { purges } from "../db/schema";
 import type { Db } from "../env";
 
@@ -94,10 +95,11 @@ const PAGES: Record<PurgeKind, Page[]> = {
   group: [unlinkBy("conversations", "team_id")],
 };
 
-/** Writes the purges, before the control delete's batch (an empty list writes nothing). */
-export async function writePurges(db: Db, list: Purge[], now = Date.now()) {
+/** Writes the purges in the organization's data plane (`data`), before the control delete's batch (an empty list
+ * writes nothing). */
+export async function writePurges(data: Db, list: Purge[], now = Date.now()) {
   if (!list.length) return;
-  await db
+  await data
     .insert(purges)
     .values(list.map((p) => ({ ...p, since: now })))
     .onConflictDoNothing();
@@ -108,11 +110,12 @@ export async function writePurges(db: Db, list: Purge[], now = Date.now()) {
  * every page came back short), or else the pages it used.
  */
 export async function purgeRows(
-  d1: D1Database,
+  data: Db,
   purge: { kind: PurgeKind; id: string },
   now: number,
   { pages = PAGES_PER_RUN, size = PAGE } = {},
 ): Promise<{ done: boolean; used: number }> {
+  const d1 = client(data);
   let used = 0;
   for (const page of PAGES[purge.kind] ?? []) {
     for (;;) {
@@ -125,14 +128,12 @@ export async function purgeRows(
 }
 
 /**
- * Cron step: works off the purges, oldest first, `pages` pages of `size` rows at most a run; a purge through is
- * dropped, one left unfinished goes on where the next run finds its rows. Returns the purges dropped.
+ * Cron step, on each data plane (`dataDbs`): works off its purges, oldest first, `pages` pages of `size` rows at most
+ * a run; a purge through is dropped, one left unfinished goes on where the next run finds its rows. Returns the purges
+ * dropped.
  */
-export async function runPurges(
-  d1: D1Database,
-  now: number,
-  { pages = PAGES_PER_RUN, size = PAGE } = {},
-): Promise<number> {
+export async function runPurges(data: Db, now: number, { pages = PAGES_PER_RUN, size = PAGE } = {}): Promise<number> {
+  const d1 = client(data);
   const { results } = await d1
     .prepare("SELECT kind, id FROM purges ORDER BY since LIMIT ?1")
     .bind(pages)
@@ -140,7 +141,7 @@ export async function runPurges(
   let left = pages;
   let dropped = 0;
   for (const purge of results) {
-    const { done, used } = await purgeRows(d1, purge, now, { pages: left, size });
+    const { done, used } = await purgeRows(data, purge, now, { pages: left, size });
     left -= used;
     if (!done) break;
     await d1.prepare("DELETE FROM purges WHERE kind = ?1 AND id = ?2").bind(purge.kind, purge.id).run();
@@ -185,7 +186,8 @@ const ORGANIZATION_TABLES = [
  * (conversation/search-terms.ts `deleteOrganizationTerms`). Its uploads' objects go after its `DB` row, by their
  * key's prefix (organizations.ts `deleteOrganization`).
  */
-export async function deleteOrganizationData(d1: D1Database, organizationId: string, now = Date.now(), size = PAGE) {
+export async function deleteOrganizationData(data: Db, organizationId: string, now = Date.now(), size = PAGE) {
+  const d1 = client(data);
   for (const page of [
     conversationsBy("organization_id"),
     ...ORGANIZATION_TABLES.map((t) => deleteBy(t, "organization_id")),

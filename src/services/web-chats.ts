@@ -79,7 +79,7 @@ export async function createWebChat(
   input: WebChatInput & { inbox: { id: string } },
   origin: string,
 ): Promise<WebChatRecord> {
-  const inbox = await getInbox(db, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));
+  const inbox = await getInbox(db, data, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));
   if (!inbox) throw fieldError("inbox", "Must be a web inbox of this organization.");
   if (inbox.channel) throw alreadyHasOne();
   const fresh = {

@@ -2,10 +2,11 @@
 // conversations it takes, and the housekeeping cron has each object forget its storage.
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { forgottenConversations } from "../../src/db/schema";
 import { conversationObject } from "../../src/services/conversations";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { createChatbot } from "../fixtures/chatbots";
-import { seedOwner, type Actor } from "../harness";
+import { data, seedOwner, type Actor } from "../harness";
 import { bodyOf } from "../support/api";
 import { objectMessages } from "../support/object-messages";
 import { pub, visitorConversation } from "../routes/widget/fixtures";
@@ -36,10 +37,9 @@ const storedOf = (conversationId: string) =>
     keys: [...state.storage.kv.list()].length,
   }));
 
-const named = async () =>
-  (await env.DB.prepare("SELECT conversation_id AS id FROM forgotten_conversations").all<{ id: string }>()).results.map(
-    (r) => r.id,
-  );
+/** The conversations named to forget in the organization's data plane. */
+const named = async (owner: Actor) =>
+  (await (await data(owner.organizationId)).select().from(forgottenConversations)).map((r) => r.conversationId);
 
 describe("deleted conversations' objects", () => {
   it("forget their storage after an assistant's deletion, through the housekeeping cron; others keep it", async () => {
@@ -49,12 +49,12 @@ describe("deleted conversations' objects", () => {
     const [a, b, c] = [await talked(owner, gone.id), await talked(owner, gone.id), await talked(owner, kept.id)];
     expect((await storedOf(a)).tables).toBeGreaterThan(0);
     expect((await owner.fetch("DELETE", `/chatbots/${gone.id}/`)).status).toBe(204);
-    expect(await named()).toEqual(expect.arrayContaining([a, b]));
-    expect(await named()).not.toContain(c);
+    expect(await named(owner)).toEqual(expect.arrayContaining([a, b]));
+    expect(await named(owner)).not.toContain(c);
     await runHousekeeping(env);
     for (const id of [a, b]) expect(await storedOf(id)).toEqual({ tables: 0, keys: 0 });
-    expect(await named()).not.toEqual(expect.arrayContaining([a]));
-    expect(await named()).not.toEqual(expect.arrayContaining([b]));
+    expect(await named(owner)).not.toEqual(expect.arrayContaining([a]));
+    expect(await named(owner)).not.toEqual(expect.arrayContaining([b]));
     expect(await objectMessages(c)).toHaveLength(4);
   });
 
@@ -64,10 +64,10 @@ describe("deleted conversations' objects", () => {
     const id = await talked(owner, bot.id);
     const res = await owner.fetch("DELETE", `/organizations/${owner.organizationId}/`);
     expect(res.status, await res.clone().text()).toBe(204);
-    expect(await named()).toContain(id);
+    expect(await named(owner)).toContain(id);
     await runHousekeeping(env);
     expect(await storedOf(id)).toEqual({ tables: 0, keys: 0 });
-    expect(await named()).not.toContain(id);
+    expect(await named(owner)).not.toContain(id);
   });
 
   it("forget their storage after their inbox's deletion; the inbox's assistant keeps its own", async () => {
@@ -80,11 +80,11 @@ describe("deleted conversations' objects", () => {
     const elsewhere = await talked(owner, chat.bot.id);
     const res = await owner.fetch("DELETE", `/inboxes/${chat.inboxId}/`);
     expect(res.status, await res.clone().text()).toBe(204);
-    expect(await named()).toContain(id);
-    expect(await named()).not.toContain(elsewhere);
+    expect(await named(owner)).toContain(id);
+    expect(await named(owner)).not.toContain(elsewhere);
     await runHousekeeping(env);
     expect(await storedOf(id)).toEqual({ tables: 0, keys: 0 });
-    expect(await named()).not.toContain(id);
+    expect(await named(owner)).not.toContain(id);
     expect(await objectMessages(elsewhere)).toHaveLength(4);
   });
 });

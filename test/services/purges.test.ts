@@ -9,7 +9,7 @@ import { uuidv7 } from "../../src/lib/ids";
 import { deleteOrganizationData, purgeRows, runPurges, writePurges, type PurgeKind } from "../../src/services/purges";
 import { createChatbot } from "../fixtures/chatbots";
 import { createTool, functionToolBody } from "../fixtures/tools";
-import { db, seedOwner, unique, type Actor } from "../harness";
+import { data, seedOwner, unique, type Actor } from "../harness";
 import { createGroup } from "../routes/groups/helpers";
 import { createInbox, createWebhook, insertDelivery, seedConversation } from "../routes/webhooks/fixtures";
 
@@ -66,7 +66,7 @@ const DATA_PLANE = [
 
 /** Conversations of `inboxId`, straight into the table. */
 async function conversationsIn(owner: Actor, inboxId: string, n: number, values: { chatbotId?: string } = {}) {
-  const rows = await db()
+  const rows = await (await data(owner.organizationId))
     .insert(conversations)
     .values(Array.from({ length: n }, () => ({ organizationId: owner.organizationId, inboxId, ...values })))
     .returning({ id: conversations.id });
@@ -102,26 +102,30 @@ describe("purges", () => {
     const other = await createInbox(owner);
     const gone = await conversationsIn(owner, inbox.id, 3);
     const [kept] = await conversationsIn(owner, other.id, 1);
-    const [contact] = await db()
+    const [contact] = await (await data(owner.organizationId))
       .insert(contacts)
       .values({ organizationId: owner.organizationId })
       .returning({ id: contacts.id });
-    await db()
+    await (await data(owner.organizationId))
       .insert(contactInboxes)
       .values([inbox.id, other.id].map((inboxId) => ({ contactId: contact.id, inboxId })));
     const inInbox = () => count("conversations WHERE inbox_id = ?1", inbox.id);
 
     // Two pages of two: the first page's conversations go, named, the third waits for the next run.
-    expect(await purgeRows(env.DB, { kind: "inbox", id: inbox.id }, NOW, { pages: 1, size: 2 })).toEqual({
+    expect(
+      await purgeRows(await data(owner.organizationId), { kind: "inbox", id: inbox.id }, NOW, { pages: 1, size: 2 }),
+    ).toEqual({
       done: false,
       used: 1,
     });
     expect(await inInbox()).toBe(1);
     expect((await Promise.all(gone.map(forgottenAt))).filter((at) => at === NOW)).toHaveLength(2);
 
-    await writePurges(db(), [{ organizationId: owner.organizationId, kind: "inbox", id: inbox.id }]);
+    await writePurges(await data(owner.organizationId), [
+      { organizationId: owner.organizationId, kind: "inbox", id: inbox.id },
+    ]);
     expect(await purgeOf("inbox", inbox.id)).toBe(1);
-    await runPurges(env.DB, NOW);
+    await runPurges(await data(owner.organizationId), NOW);
     expect(await purgeOf("inbox", inbox.id)).toBe(0);
     expect(await inInbox()).toBe(0);
     for (const id of gone) expect(await forgottenAt(id)).toBe(NOW);
@@ -141,20 +145,18 @@ describe("purges", () => {
       await insertDelivery(owner, { webhookId, inboxId: inbox.id, chatbotId: null, messageId: uuidv7() });
     const [label, otherLabel] = [await createLabel(owner), await createLabel(owner)];
     const [conversation] = await conversationsIn(owner, inbox.id, 1);
-    await db()
-      .insert(conversationLabels)
-      .values(
-        [label.id, otherLabel.id].map((labelId) => ({
-          conversationId: conversation,
-          labelId,
-          organizationId: owner.organizationId,
-        })),
-      );
-    await writePurges(db(), [
+    await (await data(owner.organizationId)).insert(conversationLabels).values(
+      [label.id, otherLabel.id].map((labelId) => ({
+        conversationId: conversation,
+        labelId,
+        organizationId: owner.organizationId,
+      })),
+    );
+    await writePurges(await data(owner.organizationId), [
       { organizationId: owner.organizationId, kind: "webhook", id: hook.id },
       { organizationId: owner.organizationId, kind: "label", id: label.id },
     ]);
-    await runPurges(env.DB, NOW);
+    await runPurges(await data(owner.organizationId), NOW);
     expect(await purgeOf("webhook", hook.id)).toBe(0);
     expect(await purgeOf("label", label.id)).toBe(0);
     expect(await count("webhook_deliveries WHERE webhook_id = ?1", hook.id)).toBe(0);
@@ -185,28 +187,26 @@ describe("purges", () => {
       chatbotId: bot.id,
       messageId: uuidv7(),
     });
-    await db()
-      .insert(chatbotRecords)
-      .values(
-        [bot.id, otherBot.id].map((chatbotId) => ({
-          id: uuidv7(),
-          organizationId: owner.organizationId,
-          chatbotId,
-          conversationId: conversation,
-          createdAt: NOW,
-        })),
-      );
+    await (await data(owner.organizationId)).insert(chatbotRecords).values(
+      [bot.id, otherBot.id].map((chatbotId) => ({
+        id: uuidv7(),
+        organizationId: owner.organizationId,
+        chatbotId,
+        conversationId: conversation,
+        createdAt: NOW,
+      })),
+    );
     await env.DB.prepare(
       "INSERT INTO chatbot_words (chatbot_id, organization_id, words) VALUES (?1, ?3, 5), (?2, ?3, 7)",
     )
       .bind(bot.id, otherBot.id, owner.organizationId)
       .run();
-    const [record] = await db()
+    const [record] = await (await data(owner.organizationId))
       .insert(toolExecutionRecords)
       .values(toolRecord(owner, { chatbotId: bot.id, toolId: tool.id }))
       .returning({ id: toolExecutionRecords.id });
     await writePurges(
-      db(),
+      await data(owner.organizationId),
       (
         [
           ["chatbot", bot.id],
@@ -215,7 +215,7 @@ describe("purges", () => {
         ] as const
       ).map(([kind, id]) => ({ organizationId: owner.organizationId, kind, id })),
     );
-    await runPurges(env.DB, NOW);
+    await runPurges(await data(owner.organizationId), NOW);
     for (const [kind, id] of [
       ["chatbot", bot.id],
       ["tool", tool.id],
@@ -279,7 +279,7 @@ describe("purges", () => {
     ];
     for (const [kind, id] of written) expect(await purgeOf(kind, id), `${kind} ${id}`).toBe(1);
     expect(await count("purges WHERE organization_id = ?1", owner.organizationId)).toBe(written.length);
-    await runPurges(env.DB, NOW);
+    await runPurges(await data(owner.organizationId), NOW);
     expect(await count("purges WHERE organization_id = ?1", owner.organizationId)).toBe(0);
   });
 
@@ -290,21 +290,20 @@ describe("purges", () => {
     const theirs = await seedConversation(other, 1);
     const inbox = await createInbox(owner);
     const more = await conversationsIn(owner, inbox.id, 3);
-    const [contact] = await db()
+    const [contact] = await (await data(owner.organizationId))
       .insert(contacts)
       .values({ organizationId: owner.organizationId })
       .returning({ id: contacts.id });
-    await db().insert(contactInboxes).values({ contactId: contact.id, inboxId: inbox.id });
-    await writePurges(db(), [{ organizationId: owner.organizationId, kind: "label", id: uuidv7() }]);
+    const plane = await data(owner.organizationId);
+    await plane.insert(contactInboxes).values({ contactId: contact.id, inboxId: inbox.id });
+    await writePurges(plane, [{ organizationId: owner.organizationId, kind: "label", id: uuidv7() }]);
     const key = `uploads/${owner.organizationId}/attachment/${crypto.randomUUID()}/a.txt`;
     const upload = { key, organizationId: owner.organizationId, createdAt: NOW };
-    await db().batch([
-      db()
+    await plane.batch([
+      plane
         .insert(uploads)
         .values({ ...upload, modelName: "attachment", fieldName: "file", filename: "a.txt", maxSize: 1 }),
-      db()
-        .insert(attachments)
-        .values({ ...upload, id: uuidv7(), conversationId, filename: "a.txt", type: "other" }),
+      plane.insert(attachments).values({ ...upload, id: uuidv7(), conversationId, filename: "a.txt", type: "other" }),
     ]);
     const tables = (
       await env.DB.prepare(
@@ -323,7 +322,7 @@ describe("purges", () => {
       expect(before[t], t).toBeGreaterThan(0);
     const theirsBefore = await rowsOf(other.organizationId);
 
-    await deleteOrganizationData(env.DB, owner.organizationId, NOW, 2);
+    await deleteOrganizationData(await data(owner.organizationId), owner.organizationId, NOW, 2);
     const after = await rowsOf(owner.organizationId);
     // The data plane's tables are empty of the organization; the control plane's rows wait for its `DB` row's delete.
     for (const t of tables) expect(after[t], t).toBe(DATA_PLANE.includes(t) ? 0 : before[t]);

@@ -26,7 +26,7 @@ export const registerCreateConversationAttachment = (r: Router) =>
     const access = await authorize(c, "conversation.manage");
     const { conversationPk } = c.req.valid("param");
     const input = c.req.valid("json");
-    if (!(await findConversation(c.var.db, access.organizationId, conversationPk)))
+    if (!(await findConversation(c.var.db, c.var.data, access.organizationId, conversationPk)))
       throw notFound("Conversation not found.");
     if (input.conversation && input.conversation !== conversationPk)
       throw fieldError("conversation", "Must be the conversation of the path, or absent.");

@@ -26,7 +26,10 @@ export const registerCreateAttachment = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const input = c.req.valid("json");
-    if (input.conversation && !(await findConversation(c.var.db, access.organizationId, input.conversation)))
+    if (
+      input.conversation &&
+      !(await findConversation(c.var.db, c.var.data, access.organizationId, input.conversation))
+    )
       throw notFound("Conversation not found.");
     return c.json(await createdAttachment(c, access, input, input.conversation), 201);
   });

@@ -76,5 +76,5 @@ export const registerCreateChatbot = (r: Router) =>
       toolIds ?? [],
       skillIds ?? [],
     );
-    return c.json(chatbotRecord(await chatbotView(db, access, row)), 201);
+    return c.json(chatbotRecord(await chatbotView(db, c.var.data, access, row)), 201);
   });

@@ -23,6 +23,6 @@ export const registerDeleteChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "chatbot.manage");
     const row = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
-    await deleteChatbot(c.var.db, row);
+    await deleteChatbot(c.var.db, c.var.data, row);
     return c.body(null, 204);
   });

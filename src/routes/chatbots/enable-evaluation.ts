@@ -29,5 +29,5 @@ export const registerEnableEvaluation = (r: Router) =>
     const row = await updateChatbot(c.var.db, current.id, {
       enableEvaluation: c.req.valid("json").enableEvaluation ?? true,
     });
-    return c.json(chatbotRecord(await chatbotView(c.var.db, access, row)), 200);
+    return c.json(chatbotRecord(await chatbotView(c.var.db, c.var.data, access, row)), 200);
   });

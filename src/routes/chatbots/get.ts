@@ -26,5 +26,5 @@ export const registerGetChatbot = (r: Router) =>
     const access = await currentAccess(c);
     const row = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     if (!row) throw notFound("Assistant not found.");
-    return c.json(chatbotRecord(await chatbotView(c.var.db, access, row)), 200);
+    return c.json(chatbotRecord(await chatbotView(c.var.db, c.var.data, access, row)), 200);
   });

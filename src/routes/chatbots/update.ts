@@ -61,7 +61,7 @@ export function registerUpdateChatbot(r: Router) {
         delete columns.databaseUrl;
       checkChatbotRules({ ...current, ...columns });
       const row = await updateChatbot(db, current.id, columns, groupIds, knowledgeBaseIds, toolIds, skillIds);
-      return c.json(chatbotRecord(await chatbotView(db, access, row)), 200);
+      return c.json(chatbotRecord(await chatbotView(db, c.var.data, access, row)), 200);
     });
   }
 }

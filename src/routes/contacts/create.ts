@@ -25,5 +25,5 @@ export const registerCreateContact = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "contact.manage");
     const body = c.req.valid("json");
-    return c.json(await createContact(c.var.db, access.organizationId, body, c.env.ENCRYPTION_KEY), 201);
+    return c.json(await createContact(c.var.db, c.var.data, access.organizationId, body, c.env.ENCRYPTION_KEY), 201);
   });

@@ -23,7 +23,7 @@ const route = createRoute({
 export const registerGetContact = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "contact.view");
-    const view = await getContact(c.var.db, access.organizationId, c.req.valid("param").id);
+    const view = await getContact(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
     return c.json(contactRecord(view), 200);
   });

@@ -61,6 +61,6 @@ export const registerListContacts = (r: Router) =>
     const access = await authorize(c, "contact.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const page = await listContacts(c.var.db, access.organizationId, contactFilters(q), p);
+    const page = await listContacts(c.var.db, c.var.data, access.organizationId, contactFilters(q), p);
     return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -26,7 +26,10 @@ export function registerUpdateContact(r: Router) {
       const access = await authorize(c, "contact.manage");
       const { id } = c.req.valid("param");
       const body = c.req.valid("json");
-      return c.json(await updateContact(c.var.db, access.organizationId, id, body, c.env.ENCRYPTION_KEY), 200);
+      return c.json(
+        await updateContact(c.var.db, c.var.data, access.organizationId, id, body, c.env.ENCRYPTION_KEY),
+        200,
+      );
     });
   }
 }

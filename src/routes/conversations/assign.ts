@@ -44,7 +44,7 @@ export const registerAssignConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const access = await authorize(c, "conversation.manage");
-    const view = await findConversation(c.var.db, access.organizationId, id);
+    const view = await findConversation(c.var.db, c.var.data, access.organizationId, id);
     if (!view) throw notFound();
     const change = await assignmentChange(c.var.db, view.conversation, c.req.valid("json"));
     return c.json(await changeConversation(c, id, () => change), 200);

@@ -26,8 +26,8 @@ export async function changeConversation(
   reason: ChangeReason = "operator",
 ): Promise<ConversationRecord> {
   const access = await authorize(c, "conversation.manage");
-  const db = c.var.db;
-  const before = await findConversation(db, access.organizationId, id);
+  const { db, data } = c.var;
+  const before = await findConversation(db, data, access.organizationId, id);
   if (!before) throw notFound();
   const { user } = c.var.principal;
   await conversationObject(c.env, id).change(
@@ -36,7 +36,7 @@ export async function changeConversation(
     { name: user.name, avatar: user.avatar },
     reason,
   );
-  const view = (await findConversation(db, access.organizationId, id))!;
+  const view = (await findConversation(db, data, access.organizationId, id))!;
   // Told even when nothing changed (a repeated take-over): the inbox's view is read again.
   const event =
     lifecycleEvent(before.conversation, view.conversation, reason) ??

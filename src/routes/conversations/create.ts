@@ -38,9 +38,9 @@ export const registerCreateConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const body = c.req.valid("json");
-    const db = c.var.db;
+    const { db, data } = c.var;
     const chat = await requireWebChatOf(db, access.organizationId, body.webChat);
-    if (body.contact) await requireContact(c.var.db, access.organizationId, body.contact, "contact");
+    if (body.contact) await requireContact(data, access.organizationId, body.contact, "contact");
     const row = newConversation({
       organizationId: access.organizationId,
       inboxId: chat.inboxId,
@@ -49,8 +49,8 @@ export const registerCreateConversation = (r: Router) =>
       title: body.title,
       createdById: c.var.principal.userId,
     });
-    await batch(db, conversationInserts(db, row));
-    const view = await findConversation(db, access.organizationId, row.id);
+    await batch(data, conversationInserts(data, row));
+    const view = await findConversation(db, data, access.organizationId, row.id);
     if (!view) throw notFound();
     c.executionCtx.waitUntil(
       publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.created", view.conversation)),

@@ -20,7 +20,7 @@ const route = createRoute({
 export const registerGetConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
-    const view = await findConversation(c.var.db, access.organizationId, c.req.valid("param").id);
+    const view = await findConversation(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
     return c.json(conversationRecord(view), 200);
   });

@@ -85,6 +85,6 @@ export const registerListConversations = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
     const q = c.req.valid("query");
-    const page = await listConversations(c.env, c.var.db, access.organizationId, c.var.principal.userId, q);
+    const page = await listConversations(c.env, c.var.db, c.var.data, access.organizationId, c.var.principal.userId, q);
     return c.json(cursorResponse(c, page.cursor, q.pageSize, page.rows, page.key), 200);
   });

@@ -27,7 +27,7 @@ const route = createRoute({
 export const registerReadConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
-    const read = await markConversationRead(c.var.db, access.organizationId, c.req.valid("param").id);
+    const read = await markConversationRead(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
     if (!read) throw notFound();
     if (read.changed)
       c.executionCtx.waitUntil(

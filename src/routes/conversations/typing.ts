@@ -37,7 +37,7 @@ const route = createRoute({
 export const registerConversationTyping = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
-    const view = await findConversation(c.var.db, access.organizationId, c.req.valid("param").id);
+    const view = await findConversation(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
     const { user } = c.var.principal;
     const sender = { type: "user" as const, id: user.id, name: user.name };

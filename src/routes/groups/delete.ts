@@ -20,6 +20,6 @@ export const registerDeleteGroup = (r: Router) =>
     const { organizationPk, id } = c.req.valid("param");
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "group.manage");
-    await deleteGroup(c.var.db, access.organizationId, id);
+    await deleteGroup(c.var.db, c.var.data, access.organizationId, id);
     return c.body(null, 204);
   });

@@ -49,7 +49,7 @@ export const registerCreateInbox = (r: Router) =>
       throw noSuchChatbot();
     if (body.assignment?.teamId)
       await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
-    const inbox = await createInbox(c.var.db, {
+    const inbox = await createInbox(c.var.db, c.var.data, {
       organizationId: access.organizationId,
       name: body.name,
       channelType: body.channelType,

@@ -19,7 +19,7 @@ const route = createRoute({
 export const registerDeleteInbox = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "inbox.manage");
-    const channel = await deleteInbox(c.var.db, access.organizationId, c.req.valid("param").id);
+    const channel = await deleteInbox(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
     if (channel) await removeWebChatImages(c.env, channel.id);
     return c.body(null, 204);
   });

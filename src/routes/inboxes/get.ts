@@ -20,7 +20,7 @@ const route = createRoute({
 export const registerGetInbox = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "inbox.view");
-    const view = await getInbox(c.var.db, access.organizationId, c.req.valid("param").id);
+    const view = await getInbox(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
     if (!view) throw notFound();
     return c.json(inboxRecord(view), 200);
   });

@@ -34,6 +34,6 @@ export const registerListInboxes = (r: Router) =>
     const access = await authorize(c, "inbox.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const page = await listInboxes(c.var.db, access.organizationId, q, p);
+    const page = await listInboxes(c.var.db, c.var.data, access.organizationId, q, p);
     return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

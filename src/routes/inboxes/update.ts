@@ -9,7 +9,7 @@ import { INBOXES_TAG, InboxPatch, InboxSchema, InboxWrite } from "./schema";
 
 async function update(c: Context<AppEnv>, id: string, body: InboxChanges) {
   const access = await authorize(c, "inbox.manage");
-  return updateInbox(c.var.db, access.organizationId, id, body);
+  return updateInbox(c.var.db, c.var.data, access.organizationId, id, body);
 }
 
 const route = (method: "put" | "patch") =>

@@ -18,6 +18,6 @@ const route = createRoute({
 export const registerDeleteLabel = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "label.manage");
-    await deleteLabel(c.var.db, access.organizationId, c.req.valid("param").id);
+    await deleteLabel(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
     return c.body(null, 204);
   });

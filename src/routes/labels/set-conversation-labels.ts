@@ -27,10 +27,10 @@ export const registerSetConversationLabels = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const { id } = c.req.valid("param");
-    const db = c.var.db;
-    if (!(await findConversation(db, access.organizationId, id))) throw notFound();
-    await setConversationLabels(db, access.organizationId, id, c.req.valid("json").labelIds);
-    const view = (await findConversation(db, access.organizationId, id))!;
+    const { db, data } = c.var;
+    if (!(await findConversation(db, data, access.organizationId, id))) throw notFound();
+    await setConversationLabels(db, data, access.organizationId, id, c.req.valid("json").labelIds);
+    const view = (await findConversation(db, data, access.organizationId, id))!;
     // Labels are not part of the stream's conversation record: the console reads the record again on this event.
     c.executionCtx.waitUntil(
       publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", view.conversation)),

@@ -43,7 +43,7 @@ export const registerCreateOutgoingMessage = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const { conversation: conversationId, ...message } = c.req.valid("json");
-    if (!(await findConversation(c.var.db, access.organizationId, conversationId)))
+    if (!(await findConversation(c.var.db, c.var.data, access.organizationId, conversationId)))
       throw notFound("Conversation not found.");
     const { user } = c.var.principal;
     const record = await conversationObject(c.env, conversationId).agentMessage(

@@ -38,7 +38,7 @@ export const registerCreateMessage = (r: Router) =>
       suggestedForId: _f,
       ...message
     } = c.req.valid("json");
-    const view = await findConversation(c.var.db, access.organizationId, conversationId);
+    const view = await findConversation(c.var.db, c.var.data, access.organizationId, conversationId);
     if (!view) throw notFound("Conversation not found.");
     const contact = sender
       ? await requireContact(c.var.data, access.organizationId, sender, "sender")

@@ -28,7 +28,7 @@ export const registerListMessages = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
     const q = c.req.valid("query");
-    if (!(await findConversation(c.var.db, access.organizationId, q.conversation)))
+    if (!(await findConversation(c.var.db, c.var.data, access.organizationId, q.conversation)))
       throw notFound("Conversation not found.");
     const cursor = decodeCursor(q.cursor);
     const rows = await listMessages(c.env, access.organizationId, q.conversation, cursor, q.pageSize);

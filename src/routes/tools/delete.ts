@@ -4,6 +4,7 @@ import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { getToolToManage } from "../../services/tools/access";
 import { deleteTool } from "../../services/tools/store";
+import { dataDbs } from "../../services/shards";
 import { TOOLS_TAG } from "./schema";
 
 const route = createRoute({
@@ -22,6 +23,6 @@ export const registerDeleteTool = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "tool.manage");
     const row = await getToolToManage(c.var.db, access, c.req.valid("param").id, c.var.principal.isStaff, "delete");
-    await deleteTool(c.var.db, row);
+    await deleteTool(c.var.db, row.organizationId ? [c.var.data] : dataDbs(c.env), row);
     return c.body(null, 204);
   });

@@ -3,6 +3,7 @@ import type { Bindings, Db } from "../../env";
 import { type MEMBER_AVAILABILITIES, members } from "../../db/schema";
 import { publishInboxEvents } from "../conversation/inbox-events";
 import { assignWaiting } from "./round-robin";
+import { dataDb } from "../shards";
 import { enqueueDeliveries } from "../webhooks/emit";
 
 const PRESENCE_GRACE_MS = 30_000;
@@ -39,7 +40,14 @@ export async function setAvailability(
     .where(and(eq(members.id, memberId), eq(members.organizationId, organizationId)));
   if (availability === "online") {
     const deliveries: string[] = [];
-    const events = await assignWaiting(db, organizationId, memberId, now, deliveries);
+    const events = await assignWaiting(
+      db,
+      await dataDb(env, organizationId),
+      organizationId,
+      memberId,
+      now,
+      deliveries,
+    );
     if (events.length) await publishInboxEvents(env, organizationId, ...events);
     if (deliveries.length) await enqueueDeliveries(env, deliveries);
   }

@@ -10,6 +10,7 @@ import { PERMISSIONS } from "../permissions";
 import type { ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
 import { assignmentOf } from "./settings";
+import { dataDb } from "../shards";
 import { batch, prepared, ph } from "../../db/prepared";
 import { assignmentEventWrites } from "../webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../webhooks/emit";
@@ -96,7 +97,8 @@ const assignIfRoom = prepared<{
 /**
  * Assigns the conversation to `agent` if it is still queued and unassigned and the agent serves
  * fewer than their capacity: one conditional UPDATE, so two assignments at once never exceed it
- * (D1 runs one statement at a time). True when it did; the agent's `lastAssignedAt` is then `now`.
+ * (D1 runs one statement at a time). True when it did; the agent's `lastAssignedAt` (control plane, `db`) is then
+ * `now`.
  */
 async function tryAssign(
   db: Db,
@@ -116,6 +118,8 @@ async function tryAssign(
     now,
   });
   // The lifecycle event for the webhooks that opt in, in the same batch: recorded only if the UPDATE assigned it.
+  // On `db` while the event's outbox reads the webhooks in its SQL (webhooks/conversation-events.ts
+  // `insertEventOutbox`); the batch moves to the data plane once that is bound from values.
   const [result, , outbox] = await batch(db, [
     assign,
     ...assignmentEventWrites(db, conversation.id, agent.userId, now),
@@ -126,21 +130,23 @@ async function tryAssign(
   return true;
 }
 
-const readRow = async (db: Db, id: string) =>
-  (await db.select().from(conversations).where(eq(conversations.id, id)))[0]!;
+const readRow = async (data: Db, id: string) =>
+  (await data.select().from(conversations).where(eq(conversations.id, id)))[0]!;
 
 /**
  * A conversation just queued for a person: assigned to the next available agent when its inbox is
  * round-robin. Returns the `conversation.updated` event (reason `auto_assignment`), null when it
- * stays unassigned (manual inbox, nobody available, assigned or served already).
+ * stays unassigned (manual inbox, nobody available, assigned or served already). The conversation is read on its
+ * organization's data plane (`data`), its inbox's assignment and the agents on the control plane (`db`).
  */
 export async function autoAssign(
   db: Db,
+  data: Db,
   conversationId: string,
   now = Date.now(),
   deliveries: string[] = [],
 ): Promise<InboxEvent | null> {
-  const [before] = await db.select().from(conversations).where(eq(conversations.id, conversationId));
+  const [before] = await data.select().from(conversations).where(eq(conversations.id, conversationId));
   if (!before) return null;
   const [inbox] = await db
     .select({ assignment: inboxes.assignment })
@@ -151,7 +157,7 @@ export async function autoAssign(
   if (assignment.mode !== "round_robin" || before.status !== "queued" || before.assigneeId) return null;
   for (const agent of await eligibleAgents(db, before.organizationId, assignment)) {
     if (await tryAssign(db, before, agent, assignment, now, deliveries))
-      return lifecycleEvent(before, await readRow(db, before.id), "auto_assignment");
+      return lifecycleEvent(before, await readRow(data, before.id), "auto_assignment");
   }
   return null;
 }
@@ -163,6 +169,7 @@ export async function autoAssign(
  */
 export async function assignWaiting(
   db: Db,
+  data: Db,
   organizationId: string,
   memberId: string,
   now = Date.now(),
@@ -182,7 +189,7 @@ export async function assignWaiting(
     );
   if (!roundRobin.length) return [];
   const assignmentOfInbox = new Map(roundRobin.map((i) => [i.id, i.assignment]));
-  const waiting = await db
+  const waiting = await data
     .select()
     .from(conversations)
     .where(
@@ -205,7 +212,7 @@ export async function assignWaiting(
       eligible.set(key, (await eligibleAgents(db, organizationId, assignment, memberId))[0] ?? null);
     const agent = eligible.get(key);
     if (!agent || !(await tryAssign(db, conversation, agent, assignment, now, deliveries))) continue;
-    const event = lifecycleEvent(conversation, await readRow(db, conversation.id), "auto_assignment");
+    const event = lifecycleEvent(conversation, await readRow(data, conversation.id), "auto_assignment");
     if (event) events.push(event);
   }
   return events;
@@ -220,7 +227,7 @@ export async function autoAssignAndPublish(
   now = Date.now(),
 ): Promise<void> {
   const deliveries: string[] = [];
-  const event = await autoAssign(db, conversationId, now, deliveries);
+  const event = await autoAssign(db, await dataDb(env, organizationId), conversationId, now, deliveries);
   if (event) await publishInboxEvents(env, organizationId, event);
   // Should the queue refuse, the housekeeping cron hands pending deliveries over again.
   if (deliveries.length) await enqueueDeliveries(env, deliveries);
@@ -249,16 +256,18 @@ export async function assignAfterChange(
 ): Promise<void> {
   const deliveries: string[] = [];
   const events: InboxEvent[] = [];
+  const data = await dataDb(env, before.organizationId);
   if (placeFreed(before, after)) {
     const [member] = await db
       .select({ id: members.id })
       .from(members)
       .where(and(eq(members.organizationId, before.organizationId), eq(members.userId, before.assigneeId!)));
-    if (member) events.push(...(await assignWaiting(db, before.organizationId, member.id, now, deliveries, after.id)));
+    if (member)
+      events.push(...(await assignWaiting(db, data, before.organizationId, member.id, now, deliveries, after.id)));
   }
   const nowWaiting = after.status === "queued" && !after.assigneeId;
   if (nowWaiting && (before.status !== "queued" || before.assigneeId)) {
-    const event = await autoAssign(db, after.id, now, deliveries);
+    const event = await autoAssign(db, data, after.id, now, deliveries);
     if (event) events.push(event);
   }
   if (events.length) await publishInboxEvents(env, before.organizationId, ...events);

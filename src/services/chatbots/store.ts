@@ -101,24 +101,28 @@ export async function updateChatbot(
   return row;
 }
 
-/** Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without
- * assistant. Its data-plane rows, its default inbox's and that inbox's webhooks' are purged (services/purges.ts). */
-export async function deleteChatbot(db: Db, chatbot: Pick<ChatbotRow, "id" | "organizationId">) {
+/**
+ * Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without
+ * assistant. Its data-plane rows, its default inbox's and that inbox's webhooks' are purged (services/purges.ts): the
+ * purges and the conversations named to forget in the organization's data plane (`data`) first, then the control
+ * rows (`db`).
+ */
+export async function deleteChatbot(db: Db, data: Db, chatbot: Pick<ChatbotRow, "id" | "organizationId">) {
   const { id, organizationId } = chatbot;
   const [inbox] = await db
     .select({ id: inboxes.id })
     .from(inboxes)
     .where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true)));
   const hooks = inbox ? await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, inbox.id)) : [];
-  await writePurges(db, [
+  await writePurges(data, [
     { organizationId, kind: "chatbot", id },
     ...(inbox ? [{ organizationId, kind: "inbox" as const, id: inbox.id }] : []),
     ...hooks.map((hook) => ({ organizationId, kind: "webhook" as const, id: hook.id })),
   ]);
-  const deletes: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
+  // While the keys cascade, the inbox's delete takes its conversations: they are named first.
+  if (inbox) await forgetInboxConversations(data, inbox.id);
+  await db.batch([
     db.delete(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true))),
     db.delete(chatbots).where(eq(chatbots.id, id)),
-  ];
-  // While the keys cascade, the inbox's delete takes its conversations: they are named first.
-  await db.batch(inbox ? [forgetInboxConversations(db, inbox.id), ...deletes] : deletes);
+  ]);
 }

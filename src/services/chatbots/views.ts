@@ -27,7 +27,9 @@ export interface ChatbotView {
   totalWordsCount: number;
 }
 
-export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
+/** The assistants' views: their configuration from `db`, their word counts from the organization's data plane
+ * (`data`), read at once. */
+export async function chatbotViews(db: Db, data: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
   const botIds = rows.map((r) => r.id);
   const modelIds = rows
     .flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId])
@@ -61,7 +63,7 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
     chatbotToolLinks(db, botIds),
     chatbotSkillLinks(db, botIds),
     inChunks(botIds, (ids) =>
-      db
+      data
         .select({ chatbotId: chatbotWords.chatbotId, words: chatbotWords.words })
         .from(chatbotWords)
         .where(inArray(chatbotWords.chatbotId, ids)),
@@ -91,8 +93,8 @@ export async function chatbotViews(db: Db, access: OrgAccess, rows: ChatbotRow[]
   });
 }
 
-export const chatbotView = async (db: Db, access: OrgAccess, row: ChatbotRow) =>
-  (await chatbotViews(db, access, [row]))[0];
+export const chatbotView = async (db: Db, data: Db, access: OrgAccess, row: ChatbotRow) =>
+  (await chatbotViews(db, data, access, [row]))[0];
 /** `user:password@` and `password=` in a connection string become `****`; the rest is shown. */
 export function maskDatabaseUrl(url: string | null): string | null {
   if (!url) return url;

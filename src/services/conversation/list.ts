@@ -33,11 +33,13 @@ export interface ConversationFilters {
 
 /**
  * `pageSize + 1` conversations from the cursor on, with the decoded cursor and the key of the list's
- * order, for `cursorResponse`. An inbox filter that is not the organization's is a 404.
+ * order, for `cursorResponse`. An inbox filter that is not the organization's is a 404. The rows are read on the
+ * organization's data plane (`data`), the inbox and the names on the control plane (`db`).
  */
 export async function listConversations(
   env: Bindings,
   db: Db,
+  data: Db,
   organizationId: string,
   me: string,
   q: ConversationFilters,
@@ -53,7 +55,7 @@ export async function listConversations(
   const keyword = q.keyword?.trim();
   const order = listOrder(q.view === "waiting", cursor, q.pageSize);
   const searched = keyword ? await keywordCondition(env, organizationId, keyword) : undefined;
-  const rows = selectConversationRows(db)
+  const rows = selectConversationRows(data)
     .where(
       and(
         eq(conversations.organizationId, organizationId),

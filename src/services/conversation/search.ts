@@ -114,7 +114,7 @@ function wordCondition(organizationId: string, word: string, terms: Term[], foun
  * Every word of `keyword` (split on white space) matches the conversation somewhere; undefined when it
  * has none. Stopwords are not terms: they are left out when other words remain ("where is my parcel"
  * is "parcel"), else looked for in the title and the contact's name alone. The terms are looked up in the
- * organization's shard first (one batch), the rest is a condition of the list's query in `DB`.
+ * organization's shard first (one batch), the rest is a condition of the list's query on its data plane.
  */
 export async function keywordCondition(env: Bindings, organizationId: string, keyword: string) {
   const words = keyword

@@ -133,7 +133,8 @@ async function viewsOf(db: Db, rows: ConversationRows, names: OrganizationNames)
   });
 }
 
-/** The views of the organization's conversations `rows` selects: the rows and the names read at once. */
+/** The views of the organization's conversations `rows` selects (on its data plane): the rows and the names (on `db`)
+ * read at once. */
 export async function conversationViews(
   db: Db,
   organizationId: string,
@@ -159,9 +160,15 @@ export async function viewsAcrossOrganizations(db: Db, rows: ConversationRows): 
   return rows.flatMap((r) => byConversation.get(r.conversation.id) ?? []);
 }
 
-/** One conversation of the organization as its record shows it, or null. */
-export async function findConversation(db: Db, organizationId: string, id: string): Promise<ConversationView | null> {
-  const rows = selectConversationRows(db).where(
+/** One conversation of the organization as its record shows it, or null: its row from the organization's data plane
+ * (`data`), the names from `db`. */
+export async function findConversation(
+  db: Db,
+  data: Db,
+  organizationId: string,
+  id: string,
+): Promise<ConversationView | null> {
+  const rows = selectConversationRows(data).where(
     and(eq(conversations.id, id), eq(conversations.organizationId, organizationId)),
   );
   const [view] = await conversationViews(db, organizationId, rows);

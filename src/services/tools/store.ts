@@ -83,8 +83,12 @@ export async function updateTool(
   }
 }
 
-/** Deletes the tool; its execution records stay without it (its purge, services/purges.ts). */
-export async function deleteTool(db: Db, tool: { id: string; organizationId: string | null }) {
-  await writePurges(db, [{ organizationId: tool.organizationId, kind: "tool", id: tool.id }]);
+/**
+ * Deletes the tool; its execution records stay without it (its purge, services/purges.ts, in each of `datas`: the
+ * data planes that may hold its records, its organization's or, for a global tool, every one).
+ */
+export async function deleteTool(db: Db, datas: Db[], tool: { id: string; organizationId: string | null }) {
+  for (const data of datas)
+    await writePurges(data, [{ organizationId: tool.organizationId, kind: "tool", id: tool.id }]);
   await db.delete(tools).where(eq(tools.id, tool.id));
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { conversations } from "../../../src/db/schema";
-import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createInbox } from "../inboxes/fixtures";
 import { inboxesOf, linksOf, ok, storedChatbot } from "./helpers";
@@ -14,7 +14,8 @@ describe("DELETE /chatbots/{id}/", () => {
       const member = await seedMember(owner, ["chatbot.view"]);
       const bot = await createChatbot(owner, { groups: [{ id: member.groupId }] });
       const other = await createInbox(owner, { chatbot: { id: bot.id } });
-      const [conversation] = await db()
+      const plane = await data(owner.organizationId);
+      const [conversation] = await plane
         .insert(conversations)
         .values({ organizationId: owner.organizationId, inboxId: bot.defaultInbox!.id, chatbotId: bot.id })
         .returning();
@@ -26,7 +27,7 @@ describe("DELETE /chatbots/{id}/", () => {
       expect(await linksOf(bot.id)).toEqual([]);
       const inboxes = await inboxesOf(owner.organizationId);
       expect(inboxes.map((i) => [i.id, i.chatbotId])).toEqual([[other.id, null]]);
-      expect(await db().select().from(conversations).where(eq(conversations.id, conversation.id))).toEqual([]);
+      expect(await plane.select().from(conversations).where(eq(conversations.id, conversation.id))).toEqual([]);
       await expectError(await owner.fetch("DELETE", `/chatbots/${bot.id}/`), 404, "not_found");
     },
   );

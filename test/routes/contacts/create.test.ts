@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { contactInboxes, tags } from "../../../src/db/schema";
 import { decryptSecret } from "../../../src/lib/crypto";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
 import { createInbox } from "../inboxes/fixtures";
 import { contactsOf, createContact, storedContact } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -12,7 +12,7 @@ const KB = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const FILE = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e";
 const OLD_FILE = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3f";
 const tagsOf = async (organizationId: string) =>
-  db().select().from(tags).where(eq(tags.organizationId, organizationId));
+  (await data(organizationId)).select().from(tags).where(eq(tags.organizationId, organizationId));
 
 describe("POST /contacts/", () => {
   it.each(PREFIXES)("creates a contact from a snake_case body (%s)", async (prefix) => {
@@ -115,7 +115,7 @@ describe("POST /contacts/", () => {
     });
     expect(contact).not.toHaveProperty("mcpCredentials");
     expect(contact).not.toHaveProperty("apiCredentials");
-    const row = await storedContact(contact.id);
+    const row = await storedContact(owner.organizationId, contact.id);
     expect(row.mcpCredentialsSealed).toMatch(/^v1:/);
     expect(row.mcpCredentialsSealed).not.toContain(secret);
     expect(row.apiCredentialsSealed).not.toContain(secret);
@@ -207,7 +207,8 @@ describe("POST /contacts/", () => {
     expect(Object.keys(old.errors!)).toEqual(["inbox"]);
     expect(await contactsOf(owner.organizationId)).toHaveLength(0);
     expect(await tagsOf(owner.organizationId)).toHaveLength(0);
-    expect(await db().select().from(contactInboxes).where(eq(contactInboxes.inboxId, theirs.id))).toHaveLength(0);
+    const plane = await data(owner.organizationId);
+    expect(await plane.select().from(contactInboxes).where(eq(contactInboxes.inboxId, theirs.id))).toHaveLength(0);
   });
 
   it("403 for a member with contact.view only; contact.manage may create", async () => {

@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { eq } from "drizzle-orm";
 import { contacts, conversations } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
-import { db, unique, type Actor } from "../../harness";
+import { data, unique, type Actor } from "../../harness";
 
 export interface ContactRecord {
   id: string;
@@ -32,13 +32,16 @@ export async function createContact(owner: Actor, body: Record<string, unknown> 
   return res.json();
 }
 
-export const storedContact = async (id: string) => (await db().select().from(contacts).where(eq(contacts.id, id)))[0];
+export const storedContact = async (organizationId: string, id: string) =>
+  (await (await data(organizationId)).select().from(contacts).where(eq(contacts.id, id)))[0];
 export const contactsOf = async (organizationId: string) =>
-  db().select().from(contacts).where(eq(contacts.organizationId, organizationId));
+  (await data(organizationId)).select().from(contacts).where(eq(contacts.organizationId, organizationId));
 
 /** There is no conversation route to lean on here: the row is written straight to the table. */
 export async function seedConversation(owner: Actor, inboxId: string, contactId: string) {
   const id = uuidv7();
-  await db().insert(conversations).values({ id, organizationId: owner.organizationId, inboxId, contactId });
+  await (await data(owner.organizationId))
+    .insert(conversations)
+    .values({ id, organizationId: owner.organizationId, inboxId, contactId });
   return id;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { PREFIXES, call, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { createContact, type ContactPage } from "./fixtures";
@@ -137,8 +137,11 @@ describe("GET /contacts/", () => {
       expect((await owner.fetch("GET", `/contacts/?search=${q(term)}`)).status, term).toBe(200);
     }
     const indexed = async () =>
-      (await db().all<{ n: number }>(sql`SELECT count(*) AS n FROM contacts_fts WHERE contact_id = ${contact.id}`))[0]
-        .n;
+      (
+        await (
+          await data(owner.organizationId)
+        ).all<{ n: number }>(sql`SELECT count(*) AS n FROM contacts_fts WHERE contact_id = ${contact.id}`)
+      )[0].n;
     expect(await indexed()).toBe(1);
     expect((await owner.fetch("DELETE", `/contacts/${contact.id}/`)).status).toBe(204);
     expect(await indexed()).toBe(0);

@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { contactInboxes, contactTags } from "../../../src/db/schema";
-import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { createContact, storedContact } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
 const KB = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
-const linksOf = async (id: string) =>
-  (await db().select().from(contactInboxes).where(eq(contactInboxes.contactId, id))).map((l) => l.inboxId).sort();
-const tagLinksOf = async (id: string) =>
-  (await db().select().from(contactTags).where(eq(contactTags.contactId, id))).length;
+const linksOf = async (organizationId: string, id: string) =>
+  (await (await data(organizationId)).select().from(contactInboxes).where(eq(contactInboxes.contactId, id)))
+    .map((l) => l.inboxId)
+    .sort();
+const tagLinksOf = async (organizationId: string, id: string) =>
+  (await (await data(organizationId)).select().from(contactTags).where(eq(contactTags.contactId, id))).length;
 
 describe("PUT and PATCH /contacts/{id}/", () => {
   it.each(PREFIXES)("PUT replaces the fields it is given (%s)", async (prefix) => {
@@ -85,8 +87,8 @@ describe("PUT and PATCH /contacts/{id}/", () => {
       metadata: {},
       tags: [],
     });
-    expect(await linksOf(contact.id)).toEqual([]);
-    expect(await tagLinksOf(contact.id)).toBe(0);
+    expect(await linksOf(owner.organizationId, contact.id)).toEqual([]);
+    expect(await tagLinksOf(owner.organizationId, contact.id)).toBe(0);
   });
 
   it("credentials can be replaced and removed, and are never returned", async () => {
@@ -105,12 +107,12 @@ describe("PUT and PATCH /contacts/{id}/", () => {
       hasMcpCredentials: false,
       contactConnectors: [{ connector: "x" }],
     });
-    expect((await storedContact(contact.id)).apiCredentialsSealed).not.toContain(secret);
+    expect((await storedContact(owner.organizationId, contact.id)).apiCredentialsSealed).not.toContain(secret);
     const cleared = await bodyOf<"PATCH /contacts/{id}/">(
       await owner.fetch("PATCH", `/contacts/${contact.id}/`, { apiCredentials: null }),
     );
     expect(cleared.hasApiCredentials).toBe(false);
-    expect((await storedContact(contact.id)).apiCredentialsSealed).toBeNull();
+    expect((await storedContact(owner.organizationId, contact.id)).apiCredentialsSealed).toBeNull();
   });
 
   it("400 naming the field, and nothing written", async () => {
@@ -118,7 +120,7 @@ describe("PUT and PATCH /contacts/{id}/", () => {
     const inbox = await createInbox(owner);
     const theirs = await createInbox(await seedOwner());
     const contact = await createContact(owner, { inboxes: [{ id: inbox.id }], tags: ["vip"], email: "x@example.com" });
-    const before = await storedContact(contact.id);
+    const before = await storedContact(owner.organizationId, contact.id);
     const cases: [string, unknown, string][] = [
       ["PATCH", { name: "", tags: ["new"] }, "name"],
       ["PUT", { email: "bad", inboxes: [] }, "email"],
@@ -142,9 +144,9 @@ describe("PUT and PATCH /contacts/{id}/", () => {
       const err = await expectError(await owner.fetch(method, `/contacts/${contact.id}/`, body), 400, "invalid");
       expect(Object.keys(err.errors!), JSON.stringify(body)).toEqual([field]);
     }
-    expect(await storedContact(contact.id)).toEqual(before);
-    expect(await linksOf(contact.id)).toEqual([inbox.id]);
-    expect(await tagLinksOf(contact.id)).toBe(1);
+    expect(await storedContact(owner.organizationId, contact.id)).toEqual(before);
+    expect(await linksOf(owner.organizationId, contact.id)).toEqual([inbox.id]);
+    expect(await tagLinksOf(owner.organizationId, contact.id)).toBe(1);
   });
 
   it("403 for a member with contact.view only", async () => {
@@ -152,17 +154,18 @@ describe("PUT and PATCH /contacts/{id}/", () => {
     const contact = await createContact(owner);
     const viewer = await seedMember(owner, ["contact.view"]);
     await expectDenied(await viewer.fetch("PATCH", `/contacts/${contact.id}/`, { name: "New" }));
-    expect((await storedContact(contact.id)).name).toBe(contact.name);
+    expect((await storedContact(owner.organizationId, contact.id)).name).toBe(contact.name);
     const manager = await seedMember(owner, ["contact.manage"]);
     expect((await manager.fetch("PUT", `/contacts/${contact.id}/`, { name: "New" })).status).toBe(200);
   });
 
   it("404 for another organization's contact", async () => {
     const owner = await seedOwner();
-    const theirs = await createContact(await seedOwner());
+    const other = await seedOwner();
+    const theirs = await createContact(other);
     await expectNotFound(await owner.fetch("PUT", `/contacts/${theirs.id}/`, { name: "Mine" }));
     await expectNotFound(await owner.fetch("PATCH", `/contacts/${theirs.id}/`, { name: "Mine" }));
-    expect((await storedContact(theirs.id)).name).toBe(theirs.name);
+    expect((await storedContact(other.organizationId, theirs.id)).name).toBe(theirs.name);
   });
 
   it("401 without a key", async () => {

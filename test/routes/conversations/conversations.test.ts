@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { count } from "drizzle-orm";
+import { conversations } from "../../../src/db/schema";
+import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
 
@@ -46,13 +47,15 @@ describe("conversations", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const { webChatId } = await webChatOf(other);
-    const before = (await env.DB.prepare("SELECT count(*) AS n FROM conversations").first<{ n: number }>())!.n;
+    const stored = async () =>
+      (await (await data(owner.organizationId)).select({ n: count() }).from(conversations))[0].n;
+    const before = await stored();
     expect(
       (await expectError(await owner.fetch("POST", "/conversations/", { webChat: webChatId }), 400)).errors,
     ).toHaveProperty("webChat");
     await expectError(await owner.fetch("POST", "/conversations/", {}), 400);
     await expectError(await owner.fetch("POST", "/conversations/", { webChat: "x" }), 400);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM conversations").first<{ n: number }>())!.n).toBe(before);
+    expect(await stored()).toBe(before);
   });
 
   it("lists an inbox's conversations newest first, with keyword search and a cursor", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { conversations } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -19,7 +19,7 @@ describe("GET /inboxes/{id}/", () => {
     const inbox = await createInbox(owner);
     const other = await createInbox(owner);
     const row = { organizationId: owner.organizationId, inboxId: inbox.id };
-    await db()
+    await (await data(owner.organizationId))
       .insert(conversations)
       .values([
         { ...row, unreadCount: 2 },

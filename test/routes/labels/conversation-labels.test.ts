@@ -1,6 +1,7 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { eq } from "drizzle-orm";
+import { conversationLabels } from "../../../src/db/schema";
+import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
@@ -15,12 +16,16 @@ const conversation = async (actor: Actor, bot: { id: string }, content = "hello"
       await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content } }),
     )
   ).conversationId;
-const linksOf = async (conversationId: string) =>
+const linksOf = async (actor: Actor, conversationId: string) =>
   (
-    await env.DB.prepare("SELECT label_id FROM conversation_labels WHERE conversation_id = ? ORDER BY label_id")
-      .bind(conversationId)
-      .all<{ label_id: string }>()
-  ).results.map((r) => r.label_id);
+    await (
+      await data(actor.organizationId)
+    )
+      .select({ labelId: conversationLabels.labelId })
+      .from(conversationLabels)
+      .where(eq(conversationLabels.conversationId, conversationId))
+      .orderBy(conversationLabels.labelId)
+  ).map((r) => r.labelId);
 
 describe("PUT /conversations/{id}/labels/", () => {
   it.each(PREFIXES)(
@@ -65,7 +70,7 @@ describe("PUT /conversations/{id}/labels/", () => {
           )
         ).labels,
       ).toEqual([]);
-      expect(await linksOf(id)).toEqual([]);
+      expect(await linksOf(owner, id)).toEqual([]);
     },
   );
 
@@ -128,7 +133,7 @@ describe("PUT /conversations/{id}/labels/", () => {
       )
     ).errors;
     expect(tooMany).toHaveProperty("labelIds");
-    expect(await linksOf(id)).toEqual([mine.id]);
+    expect(await linksOf(owner, id)).toEqual([mine.id]);
   });
 
   it("401, 403 without conversation.manage, 404 for another organization's conversation; nothing written", async () => {
@@ -146,7 +151,7 @@ describe("PUT /conversations/{id}/labels/", () => {
     await expectDenied(await viewer.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] }));
     await expectNotFound(await stranger.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] }));
     await expectNotFound(await owner.fetch("PUT", `/conversations/${NO_SUCH_ID}/labels/`, { labelIds: [] }));
-    expect(await linksOf(id)).toEqual([]);
+    expect(await linksOf(owner, id)).toEqual([]);
     // A viewer sees the labels and filters by them.
     await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] });
     const seen = await bodyOf<"GET /conversations/">(await viewer.fetch("GET", `/conversations/?label=${mine.id}`));
