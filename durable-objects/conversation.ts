@@ -325,7 +325,9 @@ export class Conversation extends DurableObject<Bindings> {
     const deliveries = createdDeliveries(outbox);
     // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
     if (deliveries.length)
-      this.ctx.waitUntil(enqueueDeliveries(this.env, deliveries).catch((err) => console.error(String(err))));
+      this.ctx.waitUntil(
+        enqueueDeliveries(this.env, deliveries, conversation.organizationId).catch((err) => console.error(String(err))),
+      );
     // After the messages announced before it, so a visitor reads them in the order they happened.
     await this.#announced;
     // An assignment alone leaves the state as it is: nothing for the visitor to see.

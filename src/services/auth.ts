@@ -1,17 +1,19 @@
 // What the public account endpoints do (`/auth/registration/`, `/auth/login/`, `/auth/password/change/`).
 // Apart from ./accounts, which the authentication of every request imports, so that it stays small.
 import { eq } from "drizzle-orm";
-import type { Db } from "../env";
+import type { Bindings, Db } from "../env";
 import { apiKeys, users } from "../db/schema";
 import { badRequest, conflict, isUniqueViolation } from "../lib/errors";
 import { hashPassword, verifyPassword } from "../lib/crypto";
 import { apiKeyValues, createAccount } from "./accounts";
 import { getOrganizationRecord } from "./organizations";
+import { dataDb } from "./shards";
 import type { PlanSettings } from "./plans";
 import { userRecord } from "./records/users";
 
 /** A user with their own organization (named `company`) and a first API key; 409 when the e-mail is taken. */
 export async function register(
+  env: Bindings,
   db: Db,
   input: { email: string; name: string; company: string; password: string },
   plans: PlanSettings,
@@ -31,7 +33,7 @@ export async function register(
   }
   const [[user], organization] = await Promise.all([
     db.select().from(users).where(eq(users.id, account.userId)),
-    getOrganizationRecord(db, account.organizationId, plans),
+    getOrganizationRecord(db, await dataDb(env, account.organizationId), account.organizationId, plans),
   ]);
   return { user: userRecord(user), organization: organization!, apiKey: account.key };
 }

@@ -71,7 +71,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   if (!(await backfillSearchTerms(env.DB))) await takeOverHandedOver(env);
   // Before the forgetting: the conversations a purge deletes are forgotten in the same run.
   for (const data of dataDbs(env)) await runPurges(data, now);
-  await forgetDeletedConversations(env, db);
+  for (const data of dataDbs(env)) await forgetDeletedConversations(env, data);
   await shipPendingTerms(env);
   // Each shard; `DB`'s terms from before the shards are read until they expire.
   for (const { db: shard } of allShards(env)) {

@@ -25,20 +25,21 @@ type OrganizationRow = typeof organizations.$inferSelect;
 
 export const currentMonth = (now = Date.now()) => new Date(now).toISOString().slice(0, 7);
 
-/** The organization record, with the usage its statistics count read now. */
+/** The organization record, with the usage its statistics count read now (from its data plane, `data`). */
 export async function organizationRecord(
   db: Db,
+  data: Db,
   org: OrganizationRow,
   plans: PlanSettings,
   now = Date.now(),
 ): Promise<OrganizationRecord> {
   const [chatbotsCount, [usage], [allTime]] = await Promise.all([
     countedChatbots(db, org.id),
-    db
+    data
       .select({ words: organizationUsage.wordsCount, conversations: organizationUsage.conversationsCount })
       .from(organizationUsage)
       .where(and(eq(organizationUsage.organizationId, org.id), eq(organizationUsage.month, currentMonth(now)))),
-    db
+    data
       .select({ bytes: sum(organizationUsage.uploadedBytes) })
       .from(organizationUsage)
       .where(eq(organizationUsage.organizationId, org.id)),
@@ -56,20 +57,32 @@ export async function organizationRecord(
   );
 }
 
-export async function getOrganizationRecord(db: Db, id: string, plans: PlanSettings) {
+export async function getOrganizationRecord(db: Db, data: Db, id: string, plans: PlanSettings) {
   const [org] = await db.select().from(organizations).where(eq(organizations.id, id));
-  return org ? organizationRecord(db, org, plans) : null;
+  return org ? organizationRecord(db, data, org, plans) : null;
 }
 
 /** The organizations the user is a member of, oldest first: a page, or every one without `window`. */
-export function listOrganizations(db: Db, userId: string, plans: PlanSettings): Promise<OrganizationRecord[]>;
 export function listOrganizations(
+  env: Bindings,
+  db: Db,
+  userId: string,
+  plans: PlanSettings,
+): Promise<OrganizationRecord[]>;
+export function listOrganizations(
+  env: Bindings,
   db: Db,
   userId: string,
   plans: PlanSettings,
   window: PageWindow,
 ): Promise<Page<OrganizationRecord>>;
-export async function listOrganizations(db: Db, userId: string, plans: PlanSettings, window?: PageWindow) {
+export async function listOrganizations(
+  env: Bindings,
+  db: Db,
+  userId: string,
+  plans: PlanSettings,
+  window?: PageWindow,
+) {
   const mine = eq(members.userId, userId);
   const rows = db
     .select({ organization: organizations })
@@ -78,7 +91,11 @@ export async function listOrganizations(db: Db, userId: string, plans: PlanSetti
     .where(mine)
     .orderBy(asc(organizations.createdAt), asc(organizations.id));
   const records = (list: { organization: OrganizationRow }[]) =>
-    Promise.all(list.map((row) => organizationRecord(db, row.organization, plans)));
+    Promise.all(
+      list.map(async ({ organization }) =>
+        organizationRecord(db, await dataDb(env, organization.id), organization, plans),
+      ),
+    );
   if (!window) return records(await rows);
   const page = await paginate(window, db.select({ n: count() }).from(members).where(mine), ({ limit, offset }) =>
     rows.limit(limit).offset(offset),
@@ -88,6 +105,7 @@ export async function listOrganizations(db: Db, userId: string, plans: PlanSetti
 
 /** A new organization owned by the user, its first member; logos are URLs here. */
 export async function createOrganization(
+  env: Bindings,
   db: Db,
   userId: string,
   input: { name: string; compactLogo: string | null; fullLogo: string | null },
@@ -101,7 +119,7 @@ export async function createOrganization(
       .set({ compactLogo: input.compactLogo, fullLogo: input.fullLogo })
       .where(eq(organizations.id, id)),
   ]);
-  return (await getOrganizationRecord(db, id, plans))!;
+  return (await getOrganizationRecord(db, await dataDb(env, id), id, plans))!;
 }
 
 /**
@@ -152,7 +170,7 @@ export async function updateOrganization(
       .update(organizations)
       .set(changes as Partial<typeof organizations.$inferInsert>)
       .where(eq(organizations.id, organizationId));
-  return (await getOrganizationRecord(db, organizationId, plans))!;
+  return (await getOrganizationRecord(db, await dataDb(env, organizationId), organizationId, plans))!;
 }
 
 /**

@@ -55,6 +55,11 @@ export const registerRegistration = (r: Router) =>
     if (c.env.REGISTRATION_ENABLED !== "true")
       throw forbidden('Registration is disabled on this server (REGISTRATION_ENABLED is not "true").');
     const { email, name, company, password1 } = c.req.valid("json");
-    const registered = await register(c.var.db, { email, name, company, password: password1 }, planSettings(c.env));
+    const registered = await register(
+      c.env,
+      c.var.db,
+      { email, name, company, password: password1 },
+      planSettings(c.env),
+    );
     return c.json(registered, 201);
   });

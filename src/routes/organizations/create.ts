@@ -23,5 +23,5 @@ export const registerCreateOrganization = (r: Router) =>
   r.openapi(route, async (c) => {
     const { name, compactLogo = null, fullLogo = null } = c.req.valid("json");
     const input = { name, compactLogo, fullLogo };
-    return c.json(await createOrganization(c.var.db, c.var.principal.userId, input, planSettings(c.env)), 201);
+    return c.json(await createOrganization(c.env, c.var.db, c.var.principal.userId, input, planSettings(c.env)), 201);
   });

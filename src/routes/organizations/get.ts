@@ -19,7 +19,7 @@ const route = createRoute({
 export const registerGetOrganization = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").id);
-    const record = await getOrganizationRecord(c.var.db, access.organizationId, planSettings(c.env));
+    const record = await getOrganizationRecord(c.var.db, c.var.data, access.organizationId, planSettings(c.env));
     if (!record) throw notFound();
     return c.json(record, 200);
   });

@@ -28,8 +28,8 @@ export const registerListOrganizations = (r: Router) =>
     const db = c.var.db;
     const plans = planSettings(c.env);
     const userId = c.var.principal.userId;
-    if (query.pagination === "false") return c.json(await listOrganizations(db, userId, plans), 200);
+    if (query.pagination === "false") return c.json(await listOrganizations(c.env, db, userId, plans), 200);
     const p = pageParams(query);
-    const page = await listOrganizations(db, userId, plans, p);
+    const page = await listOrganizations(c.env, db, userId, plans, p);
     return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -26,6 +26,7 @@ export interface ToolOutcome {
 export const replyToolContext = (env: Bindings, db: Db, input: ReplyInput, signal?: AbortSignal): ToolContext => ({
   env,
   db,
+  data: input.data ?? db,
   organizationId: input.incoming.organizationId,
   chatbot: input.chatbot,
   incoming: input.incoming,
@@ -38,7 +39,9 @@ export const replyToolContext = (env: Bindings, db: Db, input: ReplyInput, signa
 /** What a tool may use while it runs: the reply it belongs to, never more than the organization's. */
 export interface ToolContext {
   env: Bindings;
+  /** The control plane (configuration) and the organization's data plane (its contacts, conversations). */
   db: Db;
+  data: Db;
   organizationId: string;
   chatbot: typeof chatbots.$inferSelect;
   incoming: typeof messages.$inferSelect;

@@ -49,7 +49,7 @@ export async function setAvailability(
       deliveries,
     );
     if (events.length) await publishInboxEvents(env, organizationId, ...events);
-    if (deliveries.length) await enqueueDeliveries(env, deliveries);
+    if (deliveries.length) await enqueueDeliveries(env, deliveries, organizationId);
   }
   return availability;
 }

@@ -14,6 +14,7 @@ import { dataDb } from "../shards";
 import { batch, prepared, ph } from "../../db/prepared";
 import { assignmentEventWrites } from "../webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../webhooks/emit";
+import { outboxConfig } from "../conversation/outbox-config";
 
 const MANAGE_CONVERSATIONS = PERMISSIONS.find((p) => p.codename === "conversation.manage")!.id;
 /** Waiting conversations looked at when an agent comes online. */
@@ -102,14 +103,15 @@ const assignIfRoom = prepared<{
  */
 async function tryAssign(
   db: Db,
-  conversation: Pick<ConversationRow, "id" | "organizationId">,
+  data: Db,
+  conversation: Pick<ConversationRow, "id" | "organizationId" | "inboxId">,
   agent: Agent,
   assignment: InboxAssignment,
   now: number,
   deliveries: string[],
 ): Promise<boolean> {
   const capacity = agent.capacity ?? assignment.capacity;
-  const assign = assignIfRoom(db, {
+  const assign = assignIfRoom(data, {
     id: conversation.id,
     organizationId: conversation.organizationId,
     userId: agent.userId,
@@ -117,12 +119,12 @@ async function tryAssign(
     capacity,
     now,
   });
-  // The lifecycle event for the webhooks that opt in, in the same batch: recorded only if the UPDATE assigned it.
-  // On `db` while the event's outbox reads the webhooks in its SQL (webhooks/conversation-events.ts
-  // `insertEventOutbox`); the batch moves to the data plane once that is bound from values.
-  const [result, , outbox] = await batch(db, [
+  // The lifecycle event for the webhooks that opt in, in the same batch on the data plane: recorded only if the
+  // UPDATE assigned it, its outbox bound from the inbox's webhooks read before (conversation/outbox-config.ts).
+  const config = await outboxConfig(db, conversation.inboxId);
+  const [result, , outbox] = await batch(data, [
     assign,
-    ...assignmentEventWrites(db, conversation.id, agent.userId, now),
+    ...assignmentEventWrites(data, conversation.id, agent.userId, now, config),
   ]);
   if (!result.meta.changes) return false;
   deliveries.push(...createdDeliveries(outbox));
@@ -156,7 +158,7 @@ export async function autoAssign(
   const assignment = assignmentOf(inbox.assignment);
   if (assignment.mode !== "round_robin" || before.status !== "queued" || before.assigneeId) return null;
   for (const agent of await eligibleAgents(db, before.organizationId, assignment)) {
-    if (await tryAssign(db, before, agent, assignment, now, deliveries))
+    if (await tryAssign(db, data, before, agent, assignment, now, deliveries))
       return lifecycleEvent(before, await readRow(data, before.id), "auto_assignment");
   }
   return null;
@@ -211,7 +213,7 @@ export async function assignWaiting(
     if (!eligible.has(key))
       eligible.set(key, (await eligibleAgents(db, organizationId, assignment, memberId))[0] ?? null);
     const agent = eligible.get(key);
-    if (!agent || !(await tryAssign(db, conversation, agent, assignment, now, deliveries))) continue;
+    if (!agent || !(await tryAssign(db, data, conversation, agent, assignment, now, deliveries))) continue;
     const event = lifecycleEvent(conversation, await readRow(data, conversation.id), "auto_assignment");
     if (event) events.push(event);
   }
@@ -230,7 +232,7 @@ export async function autoAssignAndPublish(
   const event = await autoAssign(db, await dataDb(env, organizationId), conversationId, now, deliveries);
   if (event) await publishInboxEvents(env, organizationId, event);
   // Should the queue refuse, the housekeeping cron hands pending deliveries over again.
-  if (deliveries.length) await enqueueDeliveries(env, deliveries);
+  if (deliveries.length) await enqueueDeliveries(env, deliveries, organizationId);
 }
 
 /** Whether `before` held a place of its assignee's capacity that `after` no longer holds. */
@@ -272,5 +274,5 @@ export async function assignAfterChange(
   }
   if (events.length) await publishInboxEvents(env, before.organizationId, ...events);
   // Should the queue refuse, the housekeeping cron hands pending deliveries over again.
-  if (deliveries.length) await enqueueDeliveries(env, deliveries);
+  if (deliveries.length) await enqueueDeliveries(env, deliveries, before.organizationId);
 }

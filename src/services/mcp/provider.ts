@@ -123,7 +123,7 @@ async function credentialsFor(ctx: ToolContext, servers: Server[]): Promise<Head
   const userId = ctx.conversation?.createdById ?? null;
   const [contactRows, memberRows] = await Promise.all([
     contactId
-      ? ctx.db
+      ? ctx.data
           .select({ sealed: contacts.mcpCredentialsSealed })
           .from(contacts)
           .where(and(eq(contacts.id, contactId), eq(contacts.organizationId, ctx.organizationId)))

@@ -111,7 +111,7 @@ export async function usageSummary(
       .prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`)
       .bind(organizationId)
       .first<{ n: number }>(),
-    getOrganizationRecord(db, organizationId, plans),
+    getOrganizationRecord(db, data, organizationId, plans),
   ]);
   if (!organization) throw notFound();
   return {
