@@ -79,10 +79,10 @@ export default defineConfig(async () => {
             ENCRYPTION_KEY: "test-encryption-key",
             // wrangler.toml keeps registration closed; the tests register users (as `npm run dev` lets a developer).
             REGISTRATION_ENABLED: "true",
-            // A statement on the wrong plane fails (src/db/planes.ts): "both" once every service reaches the data
-            // plane through `dataDb` (docs/scale.md §5 step 4, "The worklist" 7, step 5); `PLANE_GUARD=report
-            // npx vitest run` logs what is left ("[plane]").
-            PLANE_GUARD: process.env.PLANE_GUARD ?? "data",
+            // A statement naming the other plane's tables fails (src/db/planes.ts): `DB` still holds the data plane's
+            // tables for organizations from before the shards, so a statement sent there by mistake would otherwise
+            // read or write them silently. `PLANE_GUARD=report npx vitest run` logs such statements ("[plane]").
+            PLANE_GUARD: process.env.PLANE_GUARD ?? "both",
             // Whatever a developer's .dev.vars configures, the tests start from the embedded defaults.
             PLANS: "",
             DEFAULT_PLAN: "",

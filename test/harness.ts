@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { getDb } from "../src/db";
 import { dataDb } from "../src/services/shards";
-import { groupMembers, groupPermissions, groups, organizations } from "../src/db/schema";
+import { groupMembers, groupPermissions, groups, organizations, organizationShards } from "../src/db/schema";
 import { createAccount } from "../src/services/accounts";
 import { PERMISSIONS, type Permission } from "../src/services/permissions";
 import { eq } from "drizzle-orm";
@@ -160,6 +160,16 @@ export async function seedMember(
         init.settings,
       ),
   };
+}
+
+/**
+ * Makes a new organization one from before the shards (its data plane in `DB`), for what only those do.
+ * `placed: false` also drops its directory row: never placed yet.
+ */
+export async function fromBeforeTheShards(organizationId: string, { placed = true } = {}) {
+  const row = eq(organizationShards.organizationId, organizationId);
+  if (placed) await db().update(organizationShards).set({ dataPlane: "db" }).where(row);
+  else await db().delete(organizationShards).where(row);
 }
 
 export async function setPlan(organizationId: string, planId: "free" | "trial" | "pro" | "enterprise") {

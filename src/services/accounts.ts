@@ -1,9 +1,10 @@
 import { count } from "drizzle-orm";
 import type { Db } from "../env";
-import { apiKeys, members, organizations, users } from "../db/schema";
+import { apiKeys, members, organizations, organizationShards, users } from "../db/schema";
 import { hashPassword, newApiKey, sha256Hex } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import { SELF_HOSTED } from "./plans";
+import { placement } from "./shards";
 
 export interface NewAccount {
   email: string;
@@ -20,7 +21,10 @@ export interface NewAccount {
   keyName?: string;
 }
 
-/** Statements that create an organization with its owner as first member. */
+/**
+ * Statements that create an organization with its owner as first member, and its directory row: its data plane in
+ * its shard from the start (services/shards `dataDb`; docs/decisions.md, "The organization's data plane in its shard").
+ */
 export function organizationInserts(
   db: Db,
   ownerId: string,
@@ -39,6 +43,9 @@ export function organizationInserts(
       creditWalletId: uuidv7(),
     }),
     db.insert(members).values({ organizationId, userId: ownerId, isOwner: true }),
+    db
+      .insert(organizationShards)
+      .values({ organizationId, shard: placement(organizationId), since: Date.now(), dataPlane: "shard" }),
   ] as const;
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { chatbots, contacts } from "../../src/db/schema";
 import { jsonNestsDeeperThan } from "../../src/lib/case";
-import { PREFIXES, call, db, expectError, seedOwner } from "../harness";
+import { PREFIXES, call, data, db, expectError, seedOwner } from "../harness";
 import { LOCAL_LLM } from "../fixtures/chatbots";
 
 const nested = (depth: number, inner = "1") => "[".repeat(depth) + inner + "]".repeat(depth);
@@ -36,7 +36,8 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
       }
       const deepMetadata = { name: "Deep", metadata: JSON.parse(`{"a":${nested(200, "{}")}}`) };
       await expectError(await owner.fetch("POST", "/contacts/", deepMetadata, { prefix }), 400, "invalid");
-      expect(await db().select().from(contacts).where(eq(contacts.organizationId, owner.organizationId))).toHaveLength(
+      const plane = await data(owner.organizationId);
+      expect(await plane.select().from(contacts).where(eq(contacts.organizationId, owner.organizationId))).toHaveLength(
         0,
       );
       expect(await db().select().from(chatbots).where(eq(chatbots.organizationId, owner.organizationId))).toHaveLength(

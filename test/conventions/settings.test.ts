@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { contacts, models } from "../../src/db/schema";
 import { SELF } from "cloudflare:test";
 import { REQUIRED_BINDINGS } from "../../src/services/settings";
-import { call, db, expectError, fetchWithSettings, seedOwner, type Settings } from "../harness";
+import { call, data, db, expectError, fetchWithSettings, seedOwner, type Settings } from "../harness";
 import { healthOf } from "../support/api";
 import { KINDS, validBody } from "../routes/models/fixtures";
 import { HOOK_URL, createInbox, storedWebhooks, webhooksPath } from "../routes/webhooks/fixtures";
@@ -51,7 +51,10 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
       { settings: UNSET },
     );
     await expectError(res, 503, "not_configured");
-    expect(await db().select().from(contacts).where(eq(contacts.organizationId, owner.organizationId))).toHaveLength(0);
+    const plane = await data(owner.organizationId);
+    expect(await plane.select().from(contacts).where(eq(contacts.organizationId, owner.organizationId))).toHaveLength(
+      0,
+    );
   });
 
   it("the placeholders of .dev.vars.example count as not set: 503 naming the setting; /health names them", async () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { batch, preparedInsert, rowMapper } from "../../src/db/prepared";
+import { batch, client, preparedInsert, rowMapper } from "../../src/db/prepared";
 import { messages } from "../../src/db/schema";
-import { seedOwner, db } from "../harness";
+import { seedOwner, data } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
 
@@ -15,7 +14,8 @@ describe("prepared statements", () => {
     const { conversationId, message } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } }),
     );
-    const [stored] = await db().select().from(messages).where(eq(messages.id, message!.id));
+    const plane = await data(owner.organizationId);
+    const [stored] = await plane.select().from(messages).where(eq(messages.id, message!.id));
     const values = {
       ...stored,
       id: crypto.randomUUID(),
@@ -27,10 +27,10 @@ describe("prepared statements", () => {
       content: undefined,
     };
     const viaDrizzle = { ...values, id: crypto.randomUUID(), sequence: 101 };
-    await batch(db(), [preparedInsert(messages)(db(), values)]);
-    await db().insert(messages).values(viaDrizzle);
+    await batch(plane, [preparedInsert(messages)(plane, values)]);
+    await plane.insert(messages).values(viaDrizzle);
     const raw = (id: string) =>
-      env.DB.prepare("SELECT * FROM messages WHERE id = ?").bind(id).first<Record<string, unknown>>();
+      client(plane).prepare("SELECT * FROM messages WHERE id = ?").bind(id).first<Record<string, unknown>>();
     const [ours, theirs] = [await raw(values.id), await raw(viaDrizzle.id)];
     expect({ ...ours, id: 0, sequence: 0 }).toEqual({ ...theirs, id: 0, sequence: 0 });
     expect(ours).toMatchObject({
@@ -41,7 +41,7 @@ describe("prepared statements", () => {
       content: "",
     });
     // Read back without the query builder, rows are drizzle's rows.
-    const [drizzleRow] = await db().select().from(messages).where(eq(messages.id, values.id));
+    const [drizzleRow] = await plane.select().from(messages).where(eq(messages.id, values.id));
     expect(rowMapper(messages)(ours)).toEqual(drizzleRow);
     expect(drizzleRow.conversationId).toBe(conversationId);
   });

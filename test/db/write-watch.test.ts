@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { batch, prepared } from "../../src/db/prepared";
-import { messages, webhooks } from "../../src/db/schema";
+import { labels, webhooks } from "../../src/db/schema";
 import { tableCache } from "../../src/db/write-watch";
 import { NO_SUCH_ID, db } from "../harness";
 
@@ -25,7 +25,7 @@ describe("caches that forget at the write", () => {
         "a batch holding one such write",
         () =>
           db().batch([
-            db().select().from(messages).limit(1),
+            db().select().from(labels).limit(1),
             db().update(webhooks).set({ name: "x" }).where(eq(webhooks.id, NO_SUCH_ID)),
           ]),
         true,
@@ -42,7 +42,7 @@ describe("caches that forget at the write", () => {
       ],
       [
         "a write to another table",
-        () => db().update(messages).set({ content: "x" }).where(eq(messages.id, NO_SUCH_ID)),
+        () => db().update(labels).set({ name: "x" }).where(eq(labels.id, NO_SUCH_ID)),
         false,
       ],
       ["a read", () => db().select().from(webhooks).limit(1), false],

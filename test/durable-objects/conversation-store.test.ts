@@ -8,13 +8,14 @@ import type { Context } from "hono";
 import { describe, expect, it } from "vitest";
 import { COPY_PAGE, MIGRATIONS, migrate } from "../../durable-objects/conversation-store";
 import type { Conversation } from "../../durable-objects/conversation-entry";
-import { rowMapper } from "../../src/db/prepared";
+import { client, rowMapper } from "../../src/db/prepared";
 import { channelDeliveries, conversations, messages } from "../../src/db/schema";
 import { cursorResponse, decodeCursor, encodeCursor, type Cursor } from "../../src/lib/pagination";
 import { conversationObject } from "../../src/services/conversations";
 import { storedMessages } from "../../src/services/messages";
 import { messageRecord } from "../../src/services/records/messages";
 import { runHousekeeping } from "../../src/services/housekeeping";
+import { dataDbs } from "../../src/services/shards";
 import { createChatbot } from "../fixtures/chatbots";
 import { data, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { bodyOf, type Body } from "../support/api";
@@ -33,11 +34,16 @@ const storedRows = (conversationId: string) =>
           .map((raw) => toRow(raw as Record<string, unknown>)),
   );
 
-/** How many of the conversation's messages D1 holds (on their way to the object). */
-const inD1 = async (conversationId: string) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?").bind(conversationId).first<{
-    n: number;
-  }>())!.n;
+/** How many of the conversation's messages D1 holds (on their way to the object), in any data plane (`DB`, a shard). */
+const inD1 = async (conversationId: string) => {
+  let n = 0;
+  for (const plane of dataDbs(env))
+    n += (await client(plane)
+      .prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?")
+      .bind(conversationId)
+      .first<{ n: number }>())!.n;
+  return n;
+};
 
 /**
  * The message list as the D1 read answered it (its window over `sequence`: newest first, past the cursor, read
@@ -397,6 +403,10 @@ describe("GET /messages/ through the conversation object", () => {
 
   it("keeps in D1 the messages the search terms' backfill has yet to index, until it has", async () => {
     const owner = await seedOwner();
+    // The backfill indexes the messages `DB` held before migration 0029: an organization from before the shards.
+    await env.DB.prepare("UPDATE organization_shards SET data_plane = 'db' WHERE organization_id = ?1")
+      .bind(owner.organizationId)
+      .run();
     const { id } = await workerConversation(owner);
     const { results } = await env.DB.prepare("SELECT rowid FROM messages WHERE conversation_id = ? ORDER BY rowid")
       .bind(id)
@@ -466,9 +476,8 @@ describe("the columns written after a message is stored, by the conversation obj
     ]);
     expect((await storedMessage(id, 2)).feedback).toBe("dislike");
     expect((await listed(owner, id)).find((m) => m.sequence === 2)?.feedback).toBe("dislike");
-    const likes = await env.DB.prepare(
-      "SELECT sum(likes) AS likes, sum(dislikes) AS dislikes FROM usage_hourly WHERE chatbot_id = ?",
-    )
+    const likes = await client(await data(owner.organizationId))
+      .prepare("SELECT sum(likes) AS likes, sum(dislikes) AS dislikes FROM usage_hourly WHERE chatbot_id = ?")
       .bind(conversation.chatbotId)
       .first();
     expect(likes).toEqual({ likes: 0, dislikes: 1 });

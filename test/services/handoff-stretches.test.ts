@@ -1,6 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { seedOwner, type Actor } from "../harness";
+import { client } from "../../src/db/prepared";
+import { data, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
 import { objectMessages } from "../support/object-messages";
@@ -21,9 +21,11 @@ type Stretch = {
   resolved: number;
 };
 
-const stretchesOf = async (conversationId: string) =>
+/** The conversation's stretches, in its organization's data plane (its shard: services/shards `dataDb`). */
+const stretchesOf = async (owner: Actor, conversationId: string) =>
   (
-    await env.DB.prepare("SELECT * FROM conversation_handoffs WHERE conversation_id = ? ORDER BY queued_at, rowid")
+    await client(await data(owner.organizationId))
+      .prepare("SELECT * FROM conversation_handoffs WHERE conversation_id = ? ORDER BY queued_at, rowid")
       .bind(conversationId)
       .all<Stretch>()
   ).results;
@@ -49,7 +51,7 @@ describe("handoff stretches kept by triggers", () => {
     const bot = await createChatbot(owner);
     const before = Date.now();
     const { conversationId: id } = await ask(owner, bot.id, "I need to talk to a person");
-    let [stretch, ...more] = await stretchesOf(id);
+    let [stretch, ...more] = await stretchesOf(owner, id);
     expect(more).toEqual([]);
     expect(stretch).toMatchObject({
       reason: "visitor_request",
@@ -65,7 +67,7 @@ describe("handoff stretches kept by triggers", () => {
     expect(stretch.queued_at).toBeGreaterThanOrEqual(before);
 
     await ok(await owner.fetch("POST", `/conversations/${id}/take-over/`));
-    [stretch] = await stretchesOf(id);
+    [stretch] = await stretchesOf(owner, id);
     expect(stretch).toMatchObject({ assignee_id: owner.userId, first_response_at: null });
     expect(stretch.assigned_at).toBeGreaterThanOrEqual(stretch.queued_at);
 
@@ -75,12 +77,12 @@ describe("handoff stretches kept by triggers", () => {
     );
     await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Anything else?" }), 201);
     const messages = await objectMessages(id, "sender_type = 'user'");
-    [stretch] = await stretchesOf(id);
+    [stretch] = await stretchesOf(owner, id);
     expect(stretch.first_response_at).toBe(messages[0].created_at);
     expect(stretch.ended_at).toBeNull();
 
     await ok(await owner.fetch("POST", `/conversations/${id}/resolve/`));
-    const stretches = await stretchesOf(id);
+    const stretches = await stretchesOf(owner, id);
     expect(stretches).toHaveLength(1);
     expect(stretches[0]).toMatchObject({ resolved: 1, assignee_id: owner.userId });
     expect(stretches[0].ended_at).toBeGreaterThanOrEqual(stretches[0].first_response_at!);
@@ -97,20 +99,20 @@ describe("handoff stretches kept by triggers", () => {
         unanswerableTemplate: "I don't know that.",
       });
       const { conversationId: id } = await ask(owner, bot.id, "What colour is the sky on Mars?");
-      expect(await stretchesOf(id)).toEqual([]);
+      expect(await stretchesOf(owner, id)).toEqual([]);
       await ask(owner, bot.id, "And on Venus?", id);
-      const [queued] = await stretchesOf(id);
+      const [queued] = await stretchesOf(owner, id);
       expect(queued).toMatchObject({ reason: "unanswered", ended_at: null });
 
       // Handed back to the assistant before anyone answered: over, not resolved.
       await ok(await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: true }));
-      const [ended] = await stretchesOf(id);
+      const [ended] = await stretchesOf(owner, id);
       expect(ended).toMatchObject({ resolved: 0, assigned_at: null, first_response_at: null });
       expect(ended.ended_at).toBeGreaterThanOrEqual(ended.queued_at);
 
       // An operator takes over the assistant's conversation: a stretch of its own, waiting nothing.
       await ok(await owner.fetch("POST", `/conversations/${id}/take-over/`));
-      const stretches = await stretchesOf(id);
+      const stretches = await stretchesOf(owner, id);
       expect(stretches).toHaveLength(2);
       expect(stretches[1]).toMatchObject({
         reason: "operator",
@@ -129,23 +131,24 @@ describe("handoff stretches kept by triggers", () => {
       const bot = await createChatbot(owner);
       const { conversationId: id } = await ask(owner, bot.id, "Hello");
       await ok(await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false }));
-      expect(await stretchesOf(id)).toMatchObject([{ reason: "operator", assignee_id: null, ended_at: null }]);
+      expect(await stretchesOf(owner, id)).toMatchObject([{ reason: "operator", assignee_id: null, ended_at: null }]);
 
       // A note written straight as the notes' endpoint stores it: not a response to the visitor.
       const note = Date.now();
-      await env.DB.prepare(
-        "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
-          "content, private, created_at) VALUES (?, ?, ?, 100, 'outgoing', 'user', ?, 'internal', 1, ?)",
-      )
+      await client(await data(owner.organizationId))
+        .prepare(
+          "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
+            "content, private, created_at) VALUES (?, ?, ?, 100, 'outgoing', 'user', ?, 'internal', 1, ?)",
+        )
         .bind(crypto.randomUUID(), owner.organizationId, id, owner.userId, note)
         .run();
-      expect((await stretchesOf(id))[0].first_response_at).toBeNull();
+      expect((await stretchesOf(owner, id))[0].first_response_at).toBeNull();
 
       // Replying without a takeover: the first response, and the conversation is served.
       await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, I'm here" }), 201);
-      const [stretch] = await stretchesOf(id);
+      const [stretch] = await stretchesOf(owner, id);
       expect(stretch.first_response_at).toBeGreaterThanOrEqual(stretch.queued_at);
-      expect(await stretchesOf(id)).toHaveLength(1);
+      expect(await stretchesOf(owner, id)).toHaveLength(1);
     },
   );
 
@@ -157,7 +160,7 @@ describe("handoff stretches kept by triggers", () => {
       const bot = await createChatbot(owner);
       const { conversationId: id } = await ask(owner, bot.id, "Hello");
       await ok(await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here" }), 201);
-      const [stretch, ...more] = await stretchesOf(id);
+      const [stretch, ...more] = await stretchesOf(owner, id);
       expect(more).toEqual([]);
       const [reply] = await objectMessages(id, "sender_type = 'user'");
       expect(stretch).toMatchObject({ reason: "operator", first_response_at: reply!.created_at, ended_at: null });

@@ -9,7 +9,7 @@ import {
   saveOutcome,
   UNFINISHED_AFTER_MS,
 } from "../../src/services/idempotency";
-import { db, seedOwner } from "../harness";
+import { data, seedOwner } from "../harness";
 
 // The key's life on its own clock: the routes are tested in test/routes/idempotency/.
 const refusal = (p: Promise<unknown>) => rejectionOf(p, ApiError);
@@ -26,31 +26,32 @@ describe("an idempotency key", () => {
         key: crypto.randomUUID(),
       };
       const t0 = Date.UTC(2026, 0, 1);
-      expect(await claimKey(db(), scope, "h1", t0)).toBeNull();
-      expect(await refusal(claimKey(db(), scope, "h1", t0 + 1000))).toMatchObject({
+      const plane = await data(owner.organizationId);
+      expect(await claimKey(plane, scope, "h1", t0)).toBeNull();
+      expect(await refusal(claimKey(plane, scope, "h1", t0 + 1000))).toMatchObject({
         status: 409,
         code: "idempotency_in_progress",
         headers: { "Retry-After": "1" },
       });
-      expect(await refusal(claimKey(db(), scope, "h1", t0 + UNFINISHED_AFTER_MS))).toMatchObject({
+      expect(await refusal(claimKey(plane, scope, "h1", t0 + UNFINISHED_AFTER_MS))).toMatchObject({
         status: 409,
         code: "idempotency_unfinished",
       });
-      expect(await refusal(claimKey(db(), scope, "h2", t0 + 1000))).toMatchObject({
+      expect(await refusal(claimKey(plane, scope, "h2", t0 + 1000))).toMatchObject({
         status: 422,
         code: "idempotency_key_reused",
       });
 
-      await saveOutcome(db(), scope, { status: 200, contentType: "application/json", body: '{"ok":true}' });
-      expect(await claimKey(db(), scope, "h1", t0 + IDEMPOTENCY_TTL_MS - 1)).toEqual({
+      await saveOutcome(plane, scope, { status: 200, contentType: "application/json", body: '{"ok":true}' });
+      expect(await claimKey(plane, scope, "h1", t0 + IDEMPOTENCY_TTL_MS - 1)).toEqual({
         status: 200,
         contentType: "application/json",
         body: '{"ok":true}',
       });
       // After 24 hours the key is free, for any request.
-      expect(await claimKey(db(), scope, "h2", t0 + IDEMPOTENCY_TTL_MS + 1)).toBeNull();
-      await forgetExpiredKeys(db(), t0 + 3 * IDEMPOTENCY_TTL_MS);
-      expect(await claimKey(db(), scope, "h3", t0 + 3 * IDEMPOTENCY_TTL_MS)).toBeNull();
+      expect(await claimKey(plane, scope, "h2", t0 + IDEMPOTENCY_TTL_MS + 1)).toBeNull();
+      await forgetExpiredKeys(plane, t0 + 3 * IDEMPOTENCY_TTL_MS);
+      expect(await claimKey(plane, scope, "h3", t0 + 3 * IDEMPOTENCY_TTL_MS)).toBeNull();
     },
   );
 

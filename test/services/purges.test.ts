@@ -5,6 +5,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { chatbotRecords, contactInboxes, contacts, conversationLabels, conversations } from "../../src/db/schema";
 import { attachments, toolExecutionRecords, uploads } from "../../src/db/schema";
+import { DATA_TABLES } from "../../src/db/planes";
+import { client } from "../../src/db/prepared";
 import { uuidv7 } from "../../src/lib/ids";
 import { deleteOrganizationData, purgeRows, runPurges, writePurges, type PurgeKind } from "../../src/services/purges";
 import { createChatbot } from "../fixtures/chatbots";
@@ -16,16 +18,30 @@ import { createInbox, createWebhook, insertDelivery, seedConversation } from "..
 /** The cron's clock: names to forget carry it. */
 const NOW = Date.parse("2026-11-30T12:00:00Z");
 
-const count = async (from: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(`SELECT count(*) AS n FROM ${from}`)
+/** The organization's data plane (its shard), where its conversations, deliveries and purges are. */
+const plane = async (owner: Actor) => client(await data(owner.organizationId));
+
+const countIn = async (d1: D1Database, from: string, ...binds: unknown[]) =>
+  (await d1
+    .prepare(`SELECT count(*) AS n FROM ${from}`)
     .bind(...binds)
     .first<{ n: number }>())!.n;
 
-const purgeOf = (kind: PurgeKind, id: string) => count("purges WHERE kind = ?1 AND id = ?2", kind, id);
+/** Rows in the control plane (`DB`). */
+const count = (from: string, ...binds: unknown[]) => countIn(env.DB, from, ...binds);
+/** Rows in `owner`'s data plane. */
+const dataCount = async (owner: Actor, from: string, ...binds: unknown[]) =>
+  countIn(await plane(owner), from, ...binds);
 
-const forgottenAt = async (id: string) =>
+const purgeOf = (owner: Actor, kind: PurgeKind, id: string) =>
+  dataCount(owner, "purges WHERE kind = ?1 AND id = ?2", kind, id);
+
+const forgottenAt = async (owner: Actor, id: string) =>
   (
-    await env.DB.prepare("SELECT forgotten_at AS at FROM forgotten_conversations WHERE conversation_id = ?1")
+    await (
+      await plane(owner)
+    )
+      .prepare("SELECT forgotten_at AS at FROM forgotten_conversations WHERE conversation_id = ?1")
       .bind(id)
       .first<{ at: number }>()
   )?.at;
@@ -109,7 +125,7 @@ describe("purges", () => {
     await (await data(owner.organizationId))
       .insert(contactInboxes)
       .values([inbox.id, other.id].map((inboxId) => ({ contactId: contact.id, inboxId })));
-    const inInbox = () => count("conversations WHERE inbox_id = ?1", inbox.id);
+    const inInbox = () => dataCount(owner, "conversations WHERE inbox_id = ?1", inbox.id);
 
     // Two pages of two: the first page's conversations go, named, the third waits for the next run.
     expect(
@@ -119,22 +135,22 @@ describe("purges", () => {
       used: 1,
     });
     expect(await inInbox()).toBe(1);
-    expect((await Promise.all(gone.map(forgottenAt))).filter((at) => at === NOW)).toHaveLength(2);
+    expect((await Promise.all(gone.map((id) => forgottenAt(owner, id)))).filter((at) => at === NOW)).toHaveLength(2);
 
     await writePurges(await data(owner.organizationId), [
       { organizationId: owner.organizationId, kind: "inbox", id: inbox.id },
     ]);
-    expect(await purgeOf("inbox", inbox.id)).toBe(1);
+    expect(await purgeOf(owner, "inbox", inbox.id)).toBe(1);
     await runPurges(await data(owner.organizationId), NOW);
-    expect(await purgeOf("inbox", inbox.id)).toBe(0);
+    expect(await purgeOf(owner, "inbox", inbox.id)).toBe(0);
     expect(await inInbox()).toBe(0);
-    for (const id of gone) expect(await forgottenAt(id)).toBe(NOW);
-    expect(await count("contact_inboxes WHERE inbox_id = ?1", inbox.id)).toBe(0);
+    for (const id of gone) expect(await forgottenAt(owner, id)).toBe(NOW);
+    expect(await dataCount(owner, "contact_inboxes WHERE inbox_id = ?1", inbox.id)).toBe(0);
     // The inbox itself is still in `DB`: no cascade ran.
     expect(await count("inboxes WHERE id = ?1", inbox.id)).toBe(1);
-    expect(await count("conversations WHERE id = ?1", kept)).toBe(1);
-    expect(await forgottenAt(kept)).toBeUndefined();
-    expect(await count("contact_inboxes WHERE inbox_id = ?1", other.id)).toBe(1);
+    expect(await dataCount(owner, "conversations WHERE id = ?1", kept)).toBe(1);
+    expect(await forgottenAt(owner, kept)).toBeUndefined();
+    expect(await dataCount(owner, "contact_inboxes WHERE inbox_id = ?1", other.id)).toBe(1);
   });
 
   it("a webhook's and a label's: their deliveries and conversation labels, not the others'", async () => {
@@ -157,12 +173,12 @@ describe("purges", () => {
       { organizationId: owner.organizationId, kind: "label", id: label.id },
     ]);
     await runPurges(await data(owner.organizationId), NOW);
-    expect(await purgeOf("webhook", hook.id)).toBe(0);
-    expect(await purgeOf("label", label.id)).toBe(0);
-    expect(await count("webhook_deliveries WHERE webhook_id = ?1", hook.id)).toBe(0);
-    expect(await count("webhook_deliveries WHERE webhook_id = ?1", other.id)).toBe(1);
-    expect(await count("conversation_labels WHERE label_id = ?1", label.id)).toBe(0);
-    expect(await count("conversation_labels WHERE label_id = ?1", otherLabel.id)).toBe(1);
+    expect(await purgeOf(owner, "webhook", hook.id)).toBe(0);
+    expect(await purgeOf(owner, "label", label.id)).toBe(0);
+    expect(await dataCount(owner, "webhook_deliveries WHERE webhook_id = ?1", hook.id)).toBe(0);
+    expect(await dataCount(owner, "webhook_deliveries WHERE webhook_id = ?1", other.id)).toBe(1);
+    expect(await dataCount(owner, "conversation_labels WHERE label_id = ?1", label.id)).toBe(0);
+    expect(await dataCount(owner, "conversation_labels WHERE label_id = ?1", otherLabel.id)).toBe(1);
     expect(await count("webhooks WHERE id = ?1", hook.id)).toBe(1);
     expect(await count("labels WHERE id = ?1", label.id)).toBe(1);
   });
@@ -177,7 +193,8 @@ describe("purges", () => {
       ...(await conversationsIn(owner, inbox.id, 1, { chatbotId: bot.id })),
       ...(await conversationsIn(owner, inbox.id, 1, { chatbotId: otherBot.id })),
     ];
-    await env.DB.prepare("UPDATE conversations SET team_id = ?1 WHERE id IN (?2, ?3)")
+    await (await plane(owner))
+      .prepare("UPDATE conversations SET team_id = ?1 WHERE id IN (?2, ?3)")
       .bind(group.id, conversation, kept)
       .run();
     const hook = await createWebhook(owner, inbox.id);
@@ -196,9 +213,8 @@ describe("purges", () => {
         createdAt: NOW,
       })),
     );
-    await env.DB.prepare(
-      "INSERT INTO chatbot_words (chatbot_id, organization_id, words) VALUES (?1, ?3, 5), (?2, ?3, 7)",
-    )
+    await (await plane(owner))
+      .prepare("INSERT INTO chatbot_words (chatbot_id, organization_id, words) VALUES (?1, ?3, 5), (?2, ?3, 7)")
       .bind(bot.id, otherBot.id, owner.organizationId)
       .run();
     const [record] = await (await data(owner.organizationId))
@@ -221,8 +237,8 @@ describe("purges", () => {
       ["tool", tool.id],
       ["group", group.id],
     ] as const)
-      expect(await purgeOf(kind, id)).toBe(0);
-    const row = (query: string, id: string) => env.DB.prepare(query).bind(id).first();
+      expect(await purgeOf(owner, kind, id)).toBe(0);
+    const row = async (query: string, id: string) => (await plane(owner)).prepare(query).bind(id).first();
     expect(await row("SELECT chatbot_id, team_id FROM conversations WHERE id = ?1", conversation)).toEqual({
       chatbot_id: null,
       team_id: null,
@@ -238,10 +254,10 @@ describe("purges", () => {
       chatbot_id: null,
       tool_id: null,
     });
-    expect(await count("chatbot_records WHERE chatbot_id = ?1", bot.id)).toBe(0);
-    expect(await count("chatbot_records WHERE chatbot_id = ?1", otherBot.id)).toBe(1);
-    expect(await count("chatbot_words WHERE chatbot_id = ?1", bot.id)).toBe(0);
-    expect(await count("chatbot_words WHERE chatbot_id = ?1", otherBot.id)).toBe(1);
+    expect(await dataCount(owner, "chatbot_records WHERE chatbot_id = ?1", bot.id)).toBe(0);
+    expect(await dataCount(owner, "chatbot_records WHERE chatbot_id = ?1", otherBot.id)).toBe(1);
+    expect(await dataCount(owner, "chatbot_words WHERE chatbot_id = ?1", bot.id)).toBe(0);
+    expect(await dataCount(owner, "chatbot_words WHERE chatbot_id = ?1", otherBot.id)).toBe(1);
     expect(await count("chatbots WHERE id = ?1", bot.id)).toBe(1);
     expect(await count("tools WHERE id = ?1", tool.id)).toBe(1);
     expect(await count("groups WHERE id = ?1", group.id)).toBe(1);
@@ -277,10 +293,10 @@ describe("purges", () => {
       ["tool", tool.id],
       ["group", group.id],
     ];
-    for (const [kind, id] of written) expect(await purgeOf(kind, id), `${kind} ${id}`).toBe(1);
-    expect(await count("purges WHERE organization_id = ?1", owner.organizationId)).toBe(written.length);
+    for (const [kind, id] of written) expect(await purgeOf(owner, kind, id), `${kind} ${id}`).toBe(1);
+    expect(await dataCount(owner, "purges WHERE organization_id = ?1", owner.organizationId)).toBe(written.length);
     await runPurges(await data(owner.organizationId), NOW);
-    expect(await count("purges WHERE organization_id = ?1", owner.organizationId)).toBe(0);
+    expect(await dataCount(owner, "purges WHERE organization_id = ?1", owner.organizationId)).toBe(0);
   });
 
   it("an organization's data rows go by pages, its conversations named to forget; another's stay", async () => {
@@ -294,16 +310,16 @@ describe("purges", () => {
       .insert(contacts)
       .values({ organizationId: owner.organizationId })
       .returning({ id: contacts.id });
-    const plane = await data(owner.organizationId);
-    await plane.insert(contactInboxes).values({ contactId: contact.id, inboxId: inbox.id });
-    await writePurges(plane, [{ organizationId: owner.organizationId, kind: "label", id: uuidv7() }]);
+    const ours = await data(owner.organizationId);
+    await ours.insert(contactInboxes).values({ contactId: contact.id, inboxId: inbox.id });
+    await writePurges(ours, [{ organizationId: owner.organizationId, kind: "label", id: uuidv7() }]);
     const key = `uploads/${owner.organizationId}/attachment/${crypto.randomUUID()}/a.txt`;
     const upload = { key, organizationId: owner.organizationId, createdAt: NOW };
-    await plane.batch([
-      plane
+    await ours.batch([
+      ours
         .insert(uploads)
         .values({ ...upload, modelName: "attachment", fieldName: "file", filename: "a.txt", maxSize: 1 }),
-      plane.insert(attachments).values({ ...upload, id: uuidv7(), conversationId, filename: "a.txt", type: "other" }),
+      ours.insert(attachments).values({ ...upload, id: uuidv7(), conversationId, filename: "a.txt", type: "other" }),
     ]);
     const tables = (
       await env.DB.prepare(
@@ -311,25 +327,33 @@ describe("purges", () => {
           "AND name NOT LIKE '%fts%' AND name NOT LIKE '\\_%' ESCAPE '\\'",
       ).all<{ name: string }>()
     ).results.map((r) => r.name);
-    const rowsOf = async (organizationId: string) =>
+    // Each table read where it lives: the data plane's in the organization's, the control plane's in `DB`.
+    const dataTables: readonly string[] = DATA_TABLES;
+    const rowsOf = async (actor: Actor) =>
       Object.fromEntries(
         await Promise.all(
-          tables.map(async (t) => [t, await count(`"${t}" WHERE organization_id = ?1`, organizationId)] as const),
+          tables.map(async (t) => {
+            const from = `"${t}" WHERE organization_id = ?1`;
+            const n = dataTables.includes(t)
+              ? await dataCount(actor, from, actor.organizationId)
+              : await count(from, actor.organizationId);
+            return [t, n] as const;
+          }),
         ),
       );
-    const before = await rowsOf(owner.organizationId);
+    const before = await rowsOf(owner);
     for (const t of ["conversations", "chatbot_records", "contacts", "purges", "attachments", "uploads"])
       expect(before[t], t).toBeGreaterThan(0);
-    const theirsBefore = await rowsOf(other.organizationId);
+    const theirsBefore = await rowsOf(other);
 
     await deleteOrganizationData(await data(owner.organizationId), owner.organizationId, NOW, 2);
-    const after = await rowsOf(owner.organizationId);
+    const after = await rowsOf(owner);
     // The data plane's tables are empty of the organization; the control plane's rows wait for its `DB` row's delete.
     for (const t of tables) expect(after[t], t).toBe(DATA_PLANE.includes(t) ? 0 : before[t]);
     expect(await count("organizations WHERE id = ?1", owner.organizationId)).toBe(1);
-    for (const id of [conversationId, ...more]) expect(await forgottenAt(id)).toBe(NOW);
-    expect(await count("contact_inboxes WHERE contact_id = ?1", contact.id)).toBe(0);
-    expect(await rowsOf(other.organizationId)).toEqual(theirsBefore);
-    expect(await forgottenAt(theirs.conversationId)).toBeUndefined();
+    for (const id of [conversationId, ...more]) expect(await forgottenAt(owner, id)).toBe(NOW);
+    expect(await dataCount(owner, "contact_inboxes WHERE contact_id = ?1", contact.id)).toBe(0);
+    expect(await rowsOf(other)).toEqual(theirsBefore);
+    expect(await forgottenAt(other, theirs.conversationId)).toBeUndefined();
   });
 });

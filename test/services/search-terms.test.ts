@@ -5,7 +5,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { seedOwner, type Actor } from "../harness";
+import { fromBeforeTheShards, seedOwner, type Actor } from "../harness";
 import { uuidv7 } from "../../src/lib/ids";
 import worker from "../../src/index";
 import { runHousekeeping } from "../../src/services/housekeeping";
@@ -165,6 +165,7 @@ describe("conversation search terms", () => {
 
   it("indexes messages stored before them, page by page up to the last one of the migration", async () => {
     const owner = await seedOwner();
+    await fromBeforeTheShards(owner.organizationId); // its messages in D1's `messages`, as before the shards
     const id = await conversation(owner);
     const first = await storedBefore(owner, id, 50, "my accordion is out of tune");
     await storedBefore(owner, id, 51, "运费太贵了");

@@ -3,7 +3,7 @@
 // good by the next cron, and a move to the other shard while messages keep arriving.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { seedOwner, type Actor } from "../harness";
+import { fromBeforeTheShards, seedOwner, type Actor } from "../harness";
 import { conversation, say, search } from "../support/conversation-search";
 import { foldPendingTerms, runTermsCron, shipPendingTerms } from "../../src/services/conversation/search-terms";
 import { organizationPlacement, placement, SHARDS, shardDb, type ShardName } from "../../src/services/shards";
@@ -68,6 +68,7 @@ describe("organization shards", () => {
 
   it("place an organization by a fixed rule on first use, and name a missing binding", async () => {
     const owner = await seedOwner();
+    await fromBeforeTheShards(owner.organizationId, { placed: false });
     expect(await directory(owner)).toBeNull();
     expect(placement(owner.organizationId)).toBe(placement(owner.organizationId));
     const found = await organizationPlacement(env, owner.organizationId);
@@ -82,6 +83,7 @@ describe("organization shards", () => {
 
   it("keep an organization's terms in its shard alone, and never show one organization another's", async () => {
     const [a, b] = [await seedOwner(), await seedOwner()];
+    for (const actor of [a, b]) await fromBeforeTheShards(actor.organizationId, { placed: false });
     await placeOn(a, "CONVERSATIONS_1");
     await placeOn(b, "CONVERSATIONS_2");
     const ours = await conversation(a, "the zeppelin landed");
@@ -103,6 +105,7 @@ describe("organization shards", () => {
 
   it("lose no terms when the shard write fails: they stay in DB, searched, and arrive with a later cron", async () => {
     const owner = await seedOwner();
+    await fromBeforeTheShards(owner.organizationId);
     const shard = (await organizationPlacement(env, owner.organizationId)).read;
     const id = await conversation(owner, "a quokka smiled");
     const down = {
@@ -119,8 +122,24 @@ describe("organization shards", () => {
     expect(await search(owner, "quokka")).toEqual([id]);
   });
 
+  it("place a new organization at its creation, its whole data plane there, which this move refuses", async () => {
+    const owner = await seedOwner();
+    const row = await env.DB.prepare("SELECT shard, data_plane FROM organization_shards WHERE organization_id = ?1")
+      .bind(owner.organizationId)
+      .first();
+    expect(row).toEqual({ shard: placement(owner.organizationId), data_plane: "shard" });
+    const to = SHARDS.find((s) => s !== row!.shard)!;
+    await expect(startMove(env, owner.organizationId, to)).rejects.toThrow(/data plane is in its shard/);
+    expect(
+      await env.DB.prepare("SELECT moving_to FROM organization_shards WHERE organization_id = ?1")
+        .bind(owner.organizationId)
+        .first("moving_to"),
+    ).toBeNull();
+  });
+
   it("move an organization to the other shard while messages arrive, losing none and leaving none behind", async () => {
     const owner = await seedOwner();
+    await fromBeforeTheShards(owner.organizationId);
     const from = (await organizationPlacement(env, owner.organizationId)).read;
     const to = other(from);
     const id = await conversation(owner, "first words");

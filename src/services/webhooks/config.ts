@@ -12,6 +12,7 @@ import { decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
 import { fieldError, notFound } from "../../lib/errors";
 import { type Page, type PageWindow, paginate } from "../../db/paginate";
 import { isUuid, uuidv7 } from "../../lib/ids";
+import { inList } from "../../lib/sql";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { parseDate } from "../../lib/time";
 import { validateCustomTemplate } from "./templates";
@@ -183,9 +184,14 @@ export async function listDeliveries(
   filter: DeliveryFilter,
   window: PageWindow,
 ): Promise<Page<DeliveryView>> {
+  // The assistant's list counts records of the organization's webhooks only, D1's and moved ones alike: their ids
+  // read first, as configuration apart from the records (docs/scale.md §5 step 4); a deleted webhook's rows wait for
+  // their purge (services/purges.ts) out of sight.
+  const webhookIds = "webhookId" in scope ? null : await webhookIdsOf(db, organizationId);
   const where = and(
     eq(webhookDeliveries.organizationId, organizationId),
     deliveryScope(scope),
+    webhookIds ? inList(webhookDeliveries.webhookId, webhookIds) : undefined,
     ...deliveryConditions(filter),
   );
   const total = data.select({ n: count() }).from(webhookDeliveries).where(where);
@@ -197,14 +203,7 @@ export async function listDeliveries(
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
       .limit(limit)
       .offset(offset);
-  // The assistant's list counts moved records of the organization's webhooks only: their ids read first, as
-  // configuration apart from the records (docs/scale.md §5 step 4).
-  const segments = listedSegments(
-    data,
-    organizationId,
-    "webhookId" in scope ? scope : { ...scope, webhookIds: await webhookIdsOf(db, organizationId) },
-    filter,
-  );
+  const segments = listedSegments(data, organizationId, webhookIds ? { ...scope, webhookIds } : scope, filter);
   const [[first], items, listed] = await data.batch([total, rows(window), segments]);
   if (!listed.some((s) => s.n > 0))
     return { count: first?.n ?? 0, items: await deliveryViews(db, organizationId, items) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
+import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
@@ -8,8 +8,10 @@ import { bodyOf } from "../../support/api";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
 
-async function count(table: string, where = "1=1", ...binds: unknown[]) {
-  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+/** Rows of `table` in the data plane of `organizationId` (its shard, services/shards `dataDb`). */
+async function count(organizationId: string, table: string, where = "1=1", ...binds: unknown[]) {
+  return (await client(await data(organizationId))
+    .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
     .bind(...binds)
     .first<{ n: number }>())!.n;
 }
@@ -71,7 +73,9 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const res = await owner.fetch("POST", completions(bot.id), { conversation, message: { content: "Hello" } });
     expect(res.status, await res.clone().text()).toBe(200);
     const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
-    expect(await count("conversations", "id = ? AND chatbot_id = ?", reply.conversationId, bot.id)).toBe(1);
+    expect(
+      await count(owner.organizationId, "conversations", "id = ? AND chatbot_id = ?", reply.conversationId, bot.id),
+    ).toBe(1);
     expect(reply.message!.sequence).toBe(2);
   });
 
@@ -158,30 +162,30 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const other = await seedOwner();
     const bot = await createChatbot(owner);
     const [{ id: foreignContact }] = (
-      await env.DB.prepare(
-        "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'x', 0, 0) " +
-          "RETURNING id",
-      )
+      await client(await data(other.organizationId))
+        .prepare(
+          "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'x', 0, 0) " +
+            "RETURNING id",
+        )
         .bind(crypto.randomUUID(), other.organizationId)
         .all<{ id: string }>()
     ).results;
-    const before = await count("conversations");
+    const before = await count(owner.organizationId, "conversations");
     const body = await expectError(
       await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: foreignContact } }),
       400,
       "invalid",
     );
     expect(body.errors).toHaveProperty(["message.sender"]);
-    expect(await count("conversations")).toBe(before);
+    expect(await count(owner.organizationId, "conversations")).toBe(before);
   });
 
   it("uses a contact of the organization as the sender", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const contactId = crypto.randomUUID();
-    await env.DB.prepare(
-      "INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'Ada', 0, 0)",
-    )
+    await client(await data(owner.organizationId))
+      .prepare("INSERT INTO contacts (id, organization_id, name, created_at, updated_at) VALUES (?, ?, 'Ada', 0, 0)")
       .bind(contactId, owner.organizationId)
       .run();
     const body = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
@@ -200,7 +204,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
   it("400 for bad input, and nothing is written", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const before = await count("messages");
+    const before = await count(owner.organizationId, "messages");
     for (const body of [
       {},
       { message: {} },
@@ -211,7 +215,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     ]) {
       await expectError(await owner.fetch("POST", completions(bot.id), body), 400, "invalid");
     }
-    expect(await count("messages")).toBe(before);
+    expect(await count(owner.organizationId, "messages")).toBe(before);
   });
 
   it(

@@ -8,15 +8,23 @@ import { liveEvents, readEvents, storedReply, type StreamEvent } from "../../sup
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
+import { client as dbClient } from "../../../src/db/prepared";
+import { dataDbs } from "../../../src/services/shards";
 
 // A message resent with the same Idempotency-Key (after a time-out, a restart) is stored once: the
 // repeat gets the first request's outcome (docs/decisions.md, "Resent messages").
 const key = () => crypto.randomUUID();
 const withKey = (k: string, prefix?: string) => ({ headers: { "Idempotency-Key": k }, ...(prefix ? { prefix } : {}) });
-const count = async (sql: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(sql)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
+// Summed over every data plane (`DB` and the shards): the organizations' conversations and keys are in their shard.
+const count = async (sql: string, ...binds: unknown[]) => {
+  let n = 0;
+  for (const data of dataDbs(env))
+    n += (await dbClient(data)
+      .prepare(sql)
+      .bind(...binds)
+      .first<{ n: number }>())!.n;
+  return n;
+};
 const conversationsOf = (owner: Actor) =>
   count("select count(*) as n from conversations where organization_id = ?", owner.organizationId);
 const messagesIn = async (conversationId: string) => (await objectMessages(conversationId)).length;

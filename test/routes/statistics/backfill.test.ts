@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { data, seedOwner } from "../../harness";
+import { data, fromBeforeTheShards, seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { batch, client } from "../../../src/db/prepared";
 import { feedbackFigureWrites } from "../../../src/services/statistics/message-figures";
@@ -84,6 +84,8 @@ const snapshot = async (org: string) => {
 describe("migration 0009's backfill", () => {
   it("rebuilds from stored messages exactly the counters and records written with them", async () => {
     const owner = await seedOwner();
+    // The migration ran when `DB` held the data plane: an organization from before the shards.
+    await fromBeforeTheShards(owner.organizationId);
     const bot = await createChatbot(owner);
     const other = await createChatbot(owner);
     const contact = await seedContact(owner.organizationId);

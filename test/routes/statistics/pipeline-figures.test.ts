@@ -4,7 +4,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { rateMessage } from "../../support/ratings";
-import { type Actor, seedOwner } from "../../harness";
+import { type Actor, data, seedOwner } from "../../harness";
+import { client as dbClient } from "../../../src/db/prepared";
+import { dataDbs } from "../../../src/services/shards";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
 import { readEvents, storedReply } from "../../support/sse";
@@ -23,21 +25,28 @@ const TRIGGERS = [
 
 type Row = Record<string, unknown> & { id: string; created_at: number };
 
+/** The organization's data plane (its shard: services/shards `dataDb`), where its figures are written. */
+const dataOf = async (owner: Actor) => dbClient(await data(owner.organizationId));
+
 const messagesOf = (conversationId: string) => objectMessages<Row>(conversationId);
 
 /** An assistant's counters summed over its rows of `table`. */
-const sums = (table: "usage_hourly" | "usage_hourly_tests", chatbotId: string) =>
-  env.DB.prepare(
-    "SELECT coalesce(sum(incoming_messages), 0) AS incoming, coalesce(sum(outgoing_messages), 0) AS outgoing, " +
-      "coalesce(sum(replies), 0) AS replies, coalesce(sum(reply_ms), 0) AS replyMs, " +
-      "coalesce(sum(requests), 0) AS requests, coalesce(sum(likes), 0) AS likes, " +
-      `coalesce(sum(dislikes), 0) AS dislikes FROM ${table} WHERE chatbot_id = ?`,
-  )
+const sums = async (owner: Actor, table: "usage_hourly" | "usage_hourly_tests", chatbotId: string) =>
+  (await dataOf(owner))
+    .prepare(
+      "SELECT coalesce(sum(incoming_messages), 0) AS incoming, coalesce(sum(outgoing_messages), 0) AS outgoing, " +
+        "coalesce(sum(replies), 0) AS replies, coalesce(sum(reply_ms), 0) AS replyMs, " +
+        "coalesce(sum(requests), 0) AS requests, coalesce(sum(likes), 0) AS likes, " +
+        `coalesce(sum(dislikes), 0) AS dislikes FROM ${table} WHERE chatbot_id = ?`,
+    )
     .bind(chatbotId)
     .first<Record<string, number>>();
 
-const recordOf = (questionId: string) =>
-  env.DB.prepare("SELECT * FROM chatbot_records WHERE id = ?").bind(questionId).first<Record<string, unknown>>();
+const recordOf = async (owner: Actor, questionId: string) =>
+  (await dataOf(owner))
+    .prepare("SELECT * FROM chatbot_records WHERE id = ?")
+    .bind(questionId)
+    .first<Record<string, unknown>>();
 
 async function talk(owner: Actor, botId: string, body: Record<string, unknown>) {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, {
@@ -50,17 +59,21 @@ async function talk(owner: Actor, botId: string, body: Record<string, unknown>) 
 
 describe("a message's figures, written by the pipeline", () => {
   it("no trigger on messages writes them: a turn through the API stores its counts and its record", async () => {
-    const { results: triggers } = await env.DB.prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'messages'",
-    ).all<{ name: string }>();
-    expect(triggers.map((t) => t.name).filter((name) => TRIGGERS.includes(name))).toEqual([]);
+    // In no data plane: `DB` (the organizations from before the shards) nor a shard.
+    for (const plane of dataDbs(env)) {
+      const { results: triggers } = await dbClient(plane)
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'messages'")
+        .all<{ name: string }>();
+      expect(triggers.map((t) => t.name).filter((name) => TRIGGERS.includes(name))).toEqual([]);
+    }
 
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const conversationId = await talk(owner, bot.id, {});
     const [question, reply] = await messagesOf(conversationId);
-    const hourly = (at: number, modelId: string) =>
-      env.DB.prepare("SELECT * FROM usage_hourly WHERE chatbot_id = ? AND hour = ? AND member_id = ? AND model_id = ?")
+    const hourly = async (at: number, modelId: string) =>
+      (await dataOf(owner))
+        .prepare("SELECT * FROM usage_hourly WHERE chatbot_id = ? AND hour = ? AND member_id = ? AND model_id = ?")
         .bind(bot.id, at - (at % HOUR), owner.userId, modelId)
         .first();
     expect(await hourly(question.created_at, "")).toMatchObject({
@@ -81,7 +94,7 @@ describe("a message's figures, written by the pipeline", () => {
       likes: 0,
       dislikes: 0,
     });
-    expect(await recordOf(question.id)).toEqual(
+    expect(await recordOf(owner, question.id)).toEqual(
       expect.objectContaining({
         organization_id: owner.organizationId,
         chatbot_id: bot.id,
@@ -108,14 +121,19 @@ describe("a message's figures, written by the pipeline", () => {
     await talk(owner, bot.id, { conversation: test, message: { content: "It was due Monday" } });
     const [q1, r1, q2, r2] = await messagesOf(test);
     // The second turn goes through the conversation's object: its reply is recorded on its own question.
-    expect(await recordOf(q2.id)).toMatchObject({
+    expect(await recordOf(owner, q2.id)).toMatchObject({
       reply_message_id: r2.id,
       input_message: "It was due Monday",
       reply_ms: r2.created_at - q2.created_at,
     });
     const testMs = r1.created_at - q1.created_at + (r2.created_at - q2.created_at);
-    expect(await sums("usage_hourly", bot.id)).toMatchObject({ incoming: 3, outgoing: 3, replies: 3, requests: 3 });
-    expect(await sums("usage_hourly_tests", bot.id)).toEqual({
+    expect(await sums(owner, "usage_hourly", bot.id)).toMatchObject({
+      incoming: 3,
+      outgoing: 3,
+      replies: 3,
+      requests: 3,
+    });
+    expect(await sums(owner, "usage_hourly_tests", bot.id)).toEqual({
       incoming: 2,
       outgoing: 2,
       replies: 2,
@@ -127,11 +145,11 @@ describe("a message's figures, written by the pipeline", () => {
 
     await rateMessage(test, r1.id, "dislike");
     for (const table of ["usage_hourly", "usage_hourly_tests"] as const)
-      expect(await sums(table, bot.id)).toMatchObject({ likes: 0, dislikes: 1 });
+      expect(await sums(owner, table, bot.id)).toMatchObject({ likes: 0, dislikes: 1 });
     await rateMessage(test, r1.id, "like");
     await rateMessage(test, r1.id, "like");
     for (const table of ["usage_hourly", "usage_hourly_tests"] as const)
-      expect(await sums(table, bot.id)).toMatchObject({ likes: 1, dislikes: 0 });
+      expect(await sums(owner, table, bot.id)).toMatchObject({ likes: 1, dislikes: 0 });
   });
 
   it(
@@ -153,14 +171,14 @@ describe("a message's figures, written by the pipeline", () => {
       const conversation = first.conversationId;
       // A first turn stored by the worker: its reply recorded on its question too.
       const [q1] = await messagesOf(conversation);
-      expect(await recordOf(q1.id)).toMatchObject({
+      expect(await recordOf(owner, q1.id)).toMatchObject({
         reply_message_id: first.messageId,
         contact_id: expect.any(String),
       });
       await rate(first.messageId!, "dislike");
-      expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({ likes: 0, dislikes: 1 });
+      expect(await sums(owner, "usage_hourly", chat.bot.id)).toMatchObject({ likes: 0, dislikes: 1 });
       await rate(first.messageId!, "like");
-      expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({ likes: 1, dislikes: 0 });
+      expect(await sums(owner, "usage_hourly", chat.bot.id)).toMatchObject({ likes: 1, dislikes: 0 });
 
       await Promise.all([
         rate(first.messageId!, "dislike"),
@@ -168,11 +186,15 @@ describe("a message's figures, written by the pipeline", () => {
         rate(first.messageId!, "like"),
       ]);
       const stored = (await messagesOf(conversation)).find((m) => m.id === first.messageId)!.feedback;
-      expect(await sums("usage_hourly", chat.bot.id)).toMatchObject({
+      expect(await sums(owner, "usage_hourly", chat.bot.id)).toMatchObject({
         likes: Number(stored === "like"),
         dislikes: Number(stored === "dislike"),
       });
-      expect(await sums("usage_hourly_tests", chat.bot.id)).toMatchObject({ incoming: 0, likes: 0, dislikes: 0 });
+      expect(await sums(owner, "usage_hourly_tests", chat.bot.id)).toMatchObject({
+        incoming: 0,
+        likes: 0,
+        dislikes: 0,
+      });
       // Written through the conversation's object: its store, which the message list reads, has the rating D1 has,
       // and so has the widget's history.
       const listed = await bodyOf<"GET /messages/">(
@@ -190,12 +212,13 @@ describe("a message's figures, written by the pipeline", () => {
       await rate(second.messageId!, "dislike");
       await expect.poll(async () => (await messagesOf(conversation)).length).toBe(5);
       const [, , question, , handoff] = await messagesOf(conversation);
-      expect(await recordOf(question.id)).toMatchObject({
+      expect(await recordOf(owner, question.id)).toMatchObject({
         reply_message_id: handoff.id,
         output_message: handoff.content,
         reply_ms: handoff.created_at - question.created_at,
       });
-      const stretch = await env.DB.prepare("SELECT reason FROM conversation_handoffs WHERE conversation_id = ?")
+      const stretch = await (await dataOf(owner))
+        .prepare("SELECT reason FROM conversation_handoffs WHERE conversation_id = ?")
         .bind(conversation)
         .first();
       expect(stretch).toEqual({ reason: "unanswered" });

@@ -5,7 +5,7 @@ import { groupMembers, organizations, webhookDeliveries } from "../../../src/db/
 import { uuidv7 } from "../../../src/lib/ids";
 import { strToU8, zipSync } from "fflate";
 import { objectPrefixOf } from "../../../src/services/knowledge/content";
-import { call, db, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { call, data as dataPlane, db, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { readEvents, storedReply, type StreamEvent } from "../sse";
 import type { Schemas } from "../api";
 import { channelInbox, messagesWhen, onlyConversation, post, standIn } from "../../channels/support";
@@ -321,7 +321,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
   // A delivery record of the webhook, as the outbox and the consumer leave one (a settled failure, so nothing retries
   // it).
   const webhookRecord = uuidv7();
-  await db().insert(webhookDeliveries).values({
+  await (await dataPlane(org)).insert(webhookDeliveries).values({
     id: webhookRecord,
     organizationId: org,
     webhookId: webhook.id,
