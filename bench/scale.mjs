@@ -139,7 +139,8 @@ function seed(files, orgs, written, until, slot) {
         "incoming_messages = incoming_messages + excluded.incoming_messages, " +
         "outgoing_messages = outgoing_messages + excluded.outgoing_messages, replies = replies + excluded.replies, " +
         "reply_ms = reply_ms + excluded.reply_ms, requests = requests + excluded.requests, " +
-        "input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, " +
+        "input_tokens = input_tokens + excluded.input_tokens, " +
+        "output_tokens = output_tokens + excluded.output_tokens, " +
         "words = words + excluded.words",
     ),
   });
