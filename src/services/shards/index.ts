@@ -1,7 +1,9 @@
 // Organization shards (docs/scale.md §4; docs/decisions.md, "Organization shards"): D1 databases of their own
-// (`CONVERSATIONS_n`, migrations-shards/) holding what grows with an organization's conversations, today their search
-// terms (services/conversation/search-terms.ts). A directory in `DB` (`organization_shards`) names each organization's
-// shard; an organization is placed on first use by a hash of its id, and may be moved (./move.ts).
+// (`CONVERSATIONS_n`, migrations-shards/) holding what grows with an organization's conversations: its whole data
+// plane (src/db/planes.ts; docs/decisions.md, "The organization's data plane in its shard") for organizations created
+// since, only its search terms (services/conversation/search-terms.ts) for those from before. A directory in `DB`
+// (`organization_shards`) names each organization's shard, by a hash of its id: written with a new organization, on
+// first use for one from before, whose terms may be moved (./move.ts).
 import { getDataDb } from "../../db";
 import { organizationShards } from "../../db/schema";
 import { tableCache } from "../../db/write-watch";
