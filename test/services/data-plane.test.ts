@@ -69,7 +69,7 @@ describe("an organization's data plane in its shard", () => {
     }
   });
 
-  it("answers lists, one conversation, search, statistics and records from there, each organization its own", async () => {
+  it("answers lists, one conversation, search, statistics and records from there, each its own", async () => {
     const [one, two] = SHARDS;
     const a = await placedIn(one);
     const b = await placedIn(two);
