@@ -11,7 +11,11 @@ export async function byDataDb<T>(
   organizationOf: (item: T) => string | null | undefined,
 ): Promise<Map<Db, T[]>> {
   const groups = new Map<Db, T[]>();
-  const add = (db: Db, item: T) => groups.set(db, [...(groups.get(db) ?? []), item]);
+  const add = (db: Db, item: T) => {
+    const group = groups.get(db);
+    if (group) group.push(item);
+    else groups.set(db, [item]);
+  };
   const dbOf = new Map<string, Promise<Db>>();
   for (const item of items) {
     const organizationId = organizationOf(item);

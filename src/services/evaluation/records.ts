@@ -30,9 +30,7 @@ export async function enqueueEvaluations(env: Bindings, jobs: EvaluationJob[]): 
  */
 export async function evaluationDb(env: Bindings, job: EvaluationJob): Promise<Db | null> {
   if (job.organizationId) return dataDb(env, job.organizationId);
-  const all = dataDbs(env);
-  if (all.length === 1) return all[0];
-  for (const data of all) {
+  for (const data of dataDbs(env)) {
     const [found] = await data
       .select({ id: chatbotRecords.id })
       .from(chatbotRecords)
