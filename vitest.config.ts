@@ -8,7 +8,11 @@ const BOOTSTRAP_TEST = "test/services/bootstrap.test.ts";
  * Run the housekeeping cron with its clock 91 days on, which would expire other files' rows in a shared database, and
  * move organizations between shards with the cron's clock minutes on.
  */
-const FUTURE_CLOCK_TESTS = ["test/services/search-terms.test.ts", "test/services/shards.test.ts"];
+const FUTURE_CLOCK_TESTS = [
+  "test/services/search-terms.test.ts",
+  "test/services/shards.test.ts",
+  "test/services/data-plane-move.test.ts",
+];
 /**
  * Move every organization's settled chatbot records to R2 and assert on all of D1; the backfill test compares D1's
  * records of months ago, which a move beside it (any housekeeping run) would take.

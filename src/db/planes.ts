@@ -40,6 +40,7 @@ export const DATA_TABLES = [
   "organization_usage",
   "idempotency_keys",
   "purges",
+  "mover_batches",
 ] as const;
 
 /** Tables an administrator writes (configuration), the shard directory, and what is per user or platform-wide. */
@@ -90,6 +91,8 @@ export const CONTROL_TABLES = [
   "console_sessions",
   "models",
   "mcp_registry",
+  "data_plane_changes",
+  "plane_checks",
 ] as const;
 
 export type Plane = "data" | "control";

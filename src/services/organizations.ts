@@ -19,7 +19,7 @@ import { deleteOrganizationTerms } from "./conversation/search-terms";
 import { fileSpecs } from "./uploads/file-specs";
 import { forgetOrganizationConversations } from "./conversation/forget";
 import { deleteOrganizationData } from "./purges";
-import { dataDb } from "./shards";
+import { dataDb, dataDbs } from "./shards";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -194,7 +194,8 @@ export async function deleteOrganization(
   ]);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
   const data = await dataDb(env, organizationId);
-  await deleteOrganizationData(data, organizationId);
+  // Every data plane, not only the one the directory names: a move of it under way has copied rows to its shard.
+  for (const plane of dataDbs(env)) await deleteOrganizationData(plane, organizationId);
   // While the keys cascade, a conversation started since the pages above goes with the row: it is named first.
   await forgetOrganizationConversations(data, organizationId);
   await db.delete(organizations).where(eq(organizations.id, organizationId));

@@ -114,7 +114,9 @@ export const organizationUsage = sqliteTable(
  * both shards while the old rows are copied, `cursor` says how far), then `shard` to it and
  * `movingFrom` to the old one until its rows are deleted. `since`: when the current step began.
  * `dataPlane`: where the organization's data plane is (src/db/planes.ts): `shard` for organizations created since
- * the shards hold it, `db` for those still in `DB` (docs/scale.md §5 step 4, "The worklist" 7, steps 7-8).
+ * the shards hold it and those moved there, `db` for those still in `DB`, `moving` and `fenced` while one moves
+ * (services/shards/data-plane-move.ts, whose step `cursor` then holds; docs/decisions.md, "Moving an organization's
+ * data plane").
  */
 export const organizationShards = sqliteTable("organization_shards", {
   organizationId: text("organization_id")
@@ -125,7 +127,7 @@ export const organizationShards = sqliteTable("organization_shards", {
   movingFrom: text("moving_from"),
   cursor: text("cursor"),
   since: integer("since").notNull(),
-  dataPlane: text("data_plane", { enum: ["db", "shard"] })
+  dataPlane: text("data_plane", { enum: ["db", "moving", "fenced", "shard"] })
     .notNull()
     .default("db"),
 });

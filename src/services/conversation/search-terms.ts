@@ -157,13 +157,17 @@ export async function shipPendingTerms(env: Bindings, { pages = 20, size = 500 }
 }
 
 /**
- * The every-minute cron's work (src/index.ts): `DB`'s pending terms shipped to the shards, moves between shards
- * advanced (services/shards/move.ts), then each shard's pending terms folded.
+ * The every-minute cron's work (src/index.ts): `DB`'s pending terms shipped to the shards, moves between shards and
+ * of data planes advanced (services/shards/move.ts, data-plane-move.ts), then each shard's pending terms folded.
  */
 export async function runTermsCron(env: Bindings, now = Date.now()) {
   await shipPendingTerms(env);
-  const { advanceMoves } = await import("../shards/move");
+  const [{ advanceMoves }, { advanceDataPlaneMoves }] = await Promise.all([
+    import("../shards/move"),
+    import("../shards/data-plane-move"),
+  ]);
   await advanceMoves(env, now);
+  await advanceDataPlaneMoves(env, now);
   await Promise.all(allShards(env).map(({ db }) => foldPendingTerms(db)));
 }
 

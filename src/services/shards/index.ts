@@ -5,10 +5,9 @@
 // (`organization_shards`) names each organization's shard, by a hash of its id: written with a new organization, on
 // first use for one from before, whose terms may be moved (./move.ts).
 import { getDataDb } from "../../db";
-import { organizationShards } from "../../db/schema";
-import { tableCache } from "../../db/write-watch";
 import type { Bindings, Db } from "../../env";
 import { notConfigured } from "../../lib/errors";
+import { planeState, routedDataPlane } from "./plane-router";
 
 /** The shards' binding names, as wrangler.toml declares them. Placement hashes over this list: a shard added at the
  * end places only new organizations differently (the directory keeps where the others are). */
@@ -83,25 +82,15 @@ export async function organizationPlacement(env: Bindings, organizationId: strin
 /** Every shard's binding, for work done on each (the cron's fold, an organization's delete). */
 export const allShards = (env: Bindings) => SHARDS.map((name) => ({ name, db: shardDb(env, name) }));
 
-/** Each organization's data-plane shard (null: `DB`), remembered per isolate (docs/decisions.md, "Per-isolate caches"):
- * a placement or a move's switch in this isolate clears it at once. */
-const dataPlanes = tableCache<ShardName | null>([organizationShards]);
-
 /**
  * An organization's data plane (src/db/planes.ts: its conversations, contacts, records, deliveries and figures): its
- * shard when its directory row says so (organizations created since the shards hold it), else `DB` (docs/scale.md §5
- * step 4, "The worklist" 7, steps 7-8).
+ * shard when its directory row says so (organizations created since the shards hold it, and those moved there), else
+ * `DB` through a binding that follows the rows when they move (./plane-router.ts; docs/scale.md §5 step 4, "The
+ * worklist" 7, steps 7-8).
  */
 export async function dataDb(env: Bindings, organizationId: string): Promise<Db> {
-  const shard = await dataPlanes.remember(organizationId, async () => {
-    const row = await env.DB.prepare(
-      "SELECT shard FROM organization_shards WHERE organization_id = ?1 AND data_plane = 'shard'",
-    )
-      .bind(organizationId)
-      .first<{ shard: ShardName }>();
-    return row?.shard ?? null;
-  });
-  return getDataDb(shard ? shardDb(env, shard) : env.DB);
+  const { plane, shard } = await planeState(env, organizationId);
+  return getDataDb(plane === "shard" ? shardDb(env, shard) : routedDataPlane(env, organizationId));
 }
 
 /** Every database holding some organization's data plane (`DB` and each shard), for work across organizations. */

@@ -34,9 +34,12 @@ export async function startMove(env: Bindings, organizationId: string, to: strin
   const plane = await env.DB.prepare("SELECT data_plane FROM organization_shards WHERE organization_id = ?1")
     .bind(organizationId)
     .first<string>("data_plane");
-  // This move copies search terms; a whole data plane needs the table list's copy (docs/scale.md §5 step 4, step 8).
-  if (plane === "shard")
-    throw new Error(`Organization ${organizationId}'s data plane is in its shard: only its search terms could move.`);
+  // This move copies search terms; a data plane moves to its shard by ./data-plane-move.ts, and not while this runs.
+  if (plane !== "db")
+    throw new Error(
+      `Organization ${organizationId}'s data plane is ${plane === "shard" ? "in its shard" : "moving there"}: ` +
+        "only its search terms could move.",
+    );
   const { meta } = await env.DB.prepare(
     "UPDATE organization_shards SET moving_to = ?2, cursor = NULL, since = ?3 " +
       "WHERE organization_id = ?1 AND shard <> ?2 AND moving_to IS NULL AND moving_from IS NULL",
