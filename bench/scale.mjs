@@ -11,9 +11,10 @@
 //   written through the API), conversation list and assistant statistics, which must not grow with the total.
 //
 // The seed writes each thing where the running service keeps it, with the server stopped: conversations (their
-// index rows), their records and the hourly rollups in `DB` (each message's figures as the pipeline writes them,
-// statistics/message-figures.ts), each conversation's search terms in its organization's shard (`CONVERSATIONS_n`,
-// as the every-minute fold leaves them; the directory placed the organizations through the API). Records older than
+// index rows), their records and the hourly rollups in the organization's data plane, its shard (`CONVERSATIONS_n`,
+// placed by the directory when the API created it; `DB` for an organization from before), each message's figures as
+// the pipeline writes them (statistics/message-figures.ts), and each conversation's search terms in the same shard,
+// as the every-minute fold leaves them. Records older than
 // two days are then moved to their hourly R2 segments by the real housekeeping cron, run on the started server. Its
 // messages are written nowhere: each conversation's are in its own object, a file of kilobytes apart from the shared
 // stores. When the design of docs/scale.md moves something, `seed()` is the one function that follows it.

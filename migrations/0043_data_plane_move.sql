@@ -2,8 +2,9 @@
 -- docs/decisions.md, "Moving an organization's data plane"). `organization_shards.data_plane` gains two states:
 -- 'moving' (`DB` still holds the rows; every change to them is logged in `data_plane_changes` for the copy to
 -- replay) and 'fenced' (the last changes are replayed; the conversation pipeline's statements wait). From 'fenced' on,
--- a write in `DB` to the organization's rows is dropped (RAISE(IGNORE)): what still writes there is housekeeping on
--- rows left behind; the pipeline's statements are stopped before by `plane_checks`.
+-- an insert or update in `DB` of the organization's rows is dropped (RAISE(IGNORE)) and a delete is not logged: what
+-- still writes there is housekeeping or a control plane's cascade on rows left behind, which the shard's own redo;
+-- the pipeline's statements are stopped before by `plane_checks`.
 CREATE TABLE `data_plane_changes` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`organization_id` text NOT NULL REFERENCES `organizations`(`id`) ON DELETE CASCADE,

@@ -6,7 +6,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { contacts } from "../../src/db/schema";
-import { dataDb, shardDb } from "../../src/services/shards";
+import { DATA_TABLES } from "../../src/db/planes";
+import { SHARDS, dataDb, shardDb } from "../../src/services/shards";
 import { MOVE_GRACE_MS, startMove } from "../../src/services/shards/move";
 import { advanceDataPlaneMoves, MOVED_TABLES, startDataPlaneMove } from "../../src/services/shards/data-plane-move";
 import { deleteOrganization } from "../../src/services/organizations";
@@ -176,7 +177,7 @@ describe("moving an organization's data plane to its shard", () => {
     expect(await ask(conversationIds[0])).toBe(conversationIds[0]);
   });
 
-  it("makes a write during the last replay wait, then lands it in the shard; a Db held from before follows", async () => {
+  it("makes a write during the last replay wait and lands it in the shard; a binding held before follows", async () => {
     const owner = await seedOwner();
     await fromBeforeTheShards(owner.organizationId);
     const created = await owner.fetch("POST", "/contacts/", { name: "Held" });
@@ -217,6 +218,8 @@ describe("moving an organization's data plane to its shard", () => {
       .run();
     const ignored = await env.DB.prepare("UPDATE contacts SET name = 'Dropped' WHERE id = ?1").bind(contactId).run();
     expect(ignored.meta.changes).toBe(0);
+    // ...and does not replay a delete there (housekeeping's, which the shard's own housekeeping redoes).
+    await env.DB.prepare("DELETE FROM contacts WHERE id = ?1").bind(quiet.id).run();
     // ...whose write waits, then runs in the shard once the replay has switched the directory.
     const waiting = held.update(contacts).set({ name: "Waited" }).where(eq(contacts.id, contactId));
     const settled = waiting.then(() => Date.now());
@@ -234,7 +237,7 @@ describe("moving an organization's data plane to its shard", () => {
     expect(throughHeld).toEqual({ name: "Waited" });
     const view = await bodyOf<"GET /contacts/{id}/">(await owner.fetch("GET", `/contacts/${contactId}/`));
     expect(view.name).toBe("Waited");
-    expect((await owner.fetch("GET", `/contacts/${quiet.id}/`)).status).toBe(200); // copied again
+    expect((await owner.fetch("GET", `/contacts/${quiet.id}/`)).status).toBe(200); // copied again, kept
   });
 
   it("leaves no row in DB or the shard of an organization deleted while it moves", async () => {
@@ -256,6 +259,36 @@ describe("moving an organization's data plane to its shard", () => {
     // The cron finds no move left to advance.
     await advanceDataPlaneMoves(env, now + 2 * MOVE_GRACE_MS);
     expect(total(await rowsIn(shardDb(env, shard), owner))).toBe(0);
+  });
+
+  it("moves each data-plane table but terms and bookkeeping, parents first, each logged by DB", async () => {
+    const stay = [
+      "conversation_terms",
+      "conversation_terms_pending",
+      "conversation_terms_cursors",
+      "forgotten_conversations",
+      "contacts_fts",
+      "usage_rollup",
+      "mover_batches",
+    ];
+    expect([...MOVED_TABLES].sort()).toEqual(DATA_TABLES.filter((t) => !stay.includes(t)).sort());
+    const tables: readonly string[] = MOVED_TABLES;
+    for (const [i, table] of tables.entries()) {
+      const keys = await shardDb(env, SHARDS[0])
+        .prepare('SELECT "table" FROM pragma_foreign_key_list(?1)')
+        .bind(table)
+        .all<{ table: string }>();
+      for (const key of keys.results) expect(tables.indexOf(key.table), `${table} -> ${key.table}`).toBeLessThan(i);
+      const triggers = await env.DB.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1 " +
+          "AND name LIKE 'moving\\_%' ESCAPE '\\'",
+      )
+        .bind(table)
+        .all<{ name: string }>();
+      expect(triggers.results.map((t) => t.name)).toEqual(
+        expect.arrayContaining(["insert", "update", "delete"].map((event) => `moving_${table}_${event}`)),
+      );
+    }
   });
 
   it("starts only for an organization whose data plane is in DB", async () => {
