@@ -3,8 +3,16 @@
 // administrators write or what says where it lives (the control plane, which stays in `DB`). Services reach the data
 // plane through `dataDb` (services/shards) and the control plane through `DB`; a statement never names both.
 
-/** Tables written per conversation, message, visitor, request or delivery, or in a message's batch. */
+/**
+ * Tables written per conversation, message, visitor, request or delivery, or in a message's batch; parents before
+ * children, the order a move copies them in (services/shards/data-plane-move.ts).
+ */
 export const DATA_TABLES = [
+  "contacts",
+  "contacts_fts",
+  "contact_inboxes",
+  "tags",
+  "contact_tags",
   "conversations",
   "conversation_labels",
   "conversation_handoffs",
@@ -14,11 +22,6 @@ export const DATA_TABLES = [
   "conversation_terms_pending",
   "conversation_terms_cursors",
   "forgotten_conversations",
-  "contacts",
-  "contacts_fts",
-  "contact_inboxes",
-  "tags",
-  "contact_tags",
   "attachments",
   "uploads",
   "channel_events",

@@ -13,49 +13,29 @@
 //    children first.
 // Conversation objects and R2 segments do not move: they are addressed by id and key, not by database.
 import { getDb } from "../../db";
+import { DATA_TABLES } from "../../db/planes";
 import { client } from "../../db/prepared";
 import type { Bindings } from "../../env";
 import { organizationPlacement, shardDb } from ".";
 import { MOVE_GRACE_MS } from "./move";
 
-/** The tables that move, parents before children: a row's key to its parent holds in the shard at every step. The
- * rest of the data plane stays: search terms are in the shard already, and `usage_rollup`,
- * `conversation_terms_cursors` and `forgotten_conversations` are each database's own bookkeeping. */
-export const MOVED_TABLES = [
-  "contacts",
-  "tags",
-  "contact_inboxes",
-  "contact_tags",
-  "conversations",
-  "conversation_labels",
-  "conversation_handoffs",
-  "conversation_events",
-  "messages",
-  "channel_threads",
-  "channel_events",
-  "channel_deliveries",
-  "webhook_deliveries",
-  "webhook_delivery_segments",
-  "chatbot_records",
-  "chatbot_record_segments",
-  "chatbot_words",
-  "tool_execution_records",
-  "tool_record_segments",
-  "attachments",
-  "uploads",
-  "usage_hourly",
-  "usage_hourly_tests",
-  "usage_hourly_contacts",
-  "usage_daily_members",
-  "usage_daily_chatbots",
-  "organization_usage",
-  "idempotency_keys",
-  "purges",
-] as const;
-type MovedTable = (typeof MOVED_TABLES)[number];
+/** What stays where it is: search terms are in the shard already, the FTS index is the shard's own triggers' work, and
+ * the rest is each database's own bookkeeping. */
+const STAYS = new Set<string>([
+  "conversation_terms",
+  "conversation_terms_pending",
+  "conversation_terms_cursors",
+  "contacts_fts",
+  "forgotten_conversations",
+  "usage_rollup",
+  "mover_batches",
+]);
+/** The tables that move, in DATA_TABLES' order: parents before children, so a row's key to its parent holds in the
+ * shard at every step. */
+export const MOVED_TABLES = DATA_TABLES.filter((t) => !STAYS.has(t));
 
 /** Which rows of a table are the organization's (?1): by their own column, or by their contact's. */
-const owned = (table: MovedTable) =>
+const owned = (table: string) =>
   table === "contact_inboxes" || table === "contact_tags"
     ? "contact_id IN (SELECT id FROM contacts WHERE organization_id = ?1)"
     : "organization_id = ?1";
@@ -69,7 +49,7 @@ interface Shape {
 const shapes = new Map<string, Shape>();
 
 /** A table's columns and key (the same in `DB` and the shards: test/db/shard-schema.test.ts) and its parents. */
-async function shapeOf(shard: D1Database, table: MovedTable): Promise<Shape> {
+async function shapeOf(shard: D1Database, table: string): Promise<Shape> {
   const known = shapes.get(table);
   if (known) return known;
   const [columns, parents] = await shard.batch<Record<string, string | number>>([
@@ -90,7 +70,7 @@ async function shapeOf(shard: D1Database, table: MovedTable): Promise<Shape> {
 
 /** Rows (a JSON array of objects, ?2) upserted by key; `copy` leaves out a row whose parent the shard has not yet
  * or that collides with another on a unique key (both newer than the move: the log brings them). */
-function upsert(table: MovedTable, { columns, key, parents }: Shape, copy: boolean) {
+function upsert(table: string, { columns, key, parents }: Shape, copy: boolean) {
   const values = columns.map((c) => `value ->> '${c}'`).join(", ");
   const present = copy
     ? parents.map(
@@ -246,9 +226,9 @@ async function replayPage(env: Bindings, organizationId: string, shard: D1Databa
     "SELECT id, table_name, key FROM data_plane_changes WHERE organization_id = ?1 ORDER BY id LIMIT ?2",
   )
     .bind(organizationId, size)
-    .all<{ id: number; table_name: MovedTable; key: string }>();
+    .all<{ id: number; table_name: string; key: string }>();
   if (!results.length) return false;
-  const keys = new Map<MovedTable, Map<string, unknown[]>>();
+  const keys = new Map<string, Map<string, unknown[]>>();
   for (const { table_name, key } of results) {
     if (!keys.has(table_name)) keys.set(table_name, new Map());
     const parsed = JSON.parse(key);
