@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
 import { addAttempts } from "../../src/services/webhooks/redelivery";
 import { data, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
@@ -82,5 +83,35 @@ describe("a webhook whose every delivery failed for 3 days is disabled, with why
     expect(await storedWebhook(hook.id)).toMatchObject({ isEnabled: true, disabledAt: null });
     await sendAgainAt(owner, hook, restarted + 3 * DAY + 1000, false);
     expect((await storedWebhook(hook.id)).isEnabled).toBe(false);
+  });
+
+  it("a health write that fails loses no outcome: the attempt is kept, the next completion writes it", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const { hook } = await switchedWebhook(owner, bot.defaultInbox!.id, "down");
+    // The control plane refuses this webhook's health for a while (as a D1 outage of `DB` alone would).
+    const trigger = `"health_down_${hook.id}"`;
+    await env.DB.prepare(
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE ON webhooks WHEN NEW.id = '${hook.id}' ` +
+        "BEGIN SELECT RAISE(ABORT, 'health write refused'); END",
+    ).run();
+    const errors = vi.spyOn(console, "error");
+    try {
+      await visitorMessages(owner, bot.id, 1);
+      const [first] = await waitFor(
+        () => attemptsOf(hook.id),
+        (rows) => rows[0]?.status === "failure",
+      );
+      expect(first.responseStatus).toBe(503);
+      expect(await storedWebhook(hook.id)).toMatchObject({ failingSince: null, isEnabled: true });
+      // The batch of deliveries went through: its health is logged as not written, the batch not failed.
+      expect(errors.mock.calls.flat().join("\n")).not.toMatch(/webhook delivery batch failed/);
+    } finally {
+      errors.mockRestore();
+      await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
+    const again = Date.now();
+    await sendAgainAt(owner, hook, again);
+    expect((await storedWebhook(hook.id)).failingSince).toBeGreaterThanOrEqual(again);
   });
 });

@@ -97,6 +97,8 @@ async function writeHealth(db: Db, finished: FinishedAttempt[], now: number, dis
   try {
     results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
+    // D1 refusing or failing the batch, and nothing else (a programming error is thrown on).
+    if (!/\bD1_/.test(String(err))) throw err;
     console.warn(
       JSON.stringify({
         level: "warn",
