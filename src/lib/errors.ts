@@ -84,6 +84,14 @@ export function isUniqueViolation(err: unknown): boolean {
   return text.includes("UNIQUE constraint failed");
 }
 
+/** D1 refusing or failing a statement (its errors say `D1_...`), as opposed to an error of our own code: what a write
+ * that can be made good later may let pass with a log line. */
+export function isD1Error(err: unknown): boolean {
+  // drizzle wraps D1's error as the cause of its own ("Failed query: ...").
+  const cause = (err as { cause?: unknown })?.cause;
+  return /\bD1_/.test(String((err as { message?: string })?.message ?? err) + (cause ? String(cause) : ""));
+}
+
 /** CONTRACT section 2: the deployment lacks a setting this request needs; `detail` names it. */
 export const notConfigured = (detail: string) => new ApiError(503, "not_configured", detail);
 export const missingSetting = (setting: string, purpose: string) =>

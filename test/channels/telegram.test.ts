@@ -49,6 +49,32 @@ describe("Telegram", () => {
     expect((await sent(token, "sendChatAction"))[0].body).toMatchObject({ chat_id: "5551234", action: "typing" });
   });
 
+  it("takes a text in and replies while DB refuses the channel's last-event time (written apart, after)", async () => {
+    const { owner, token, inbox } = await telegramInbox();
+    const trigger = `"touch_down_${inbox.inboxId}"`;
+    await env.DB.prepare(
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE OF last_event_at ON inbox_channels ` +
+        `WHEN NEW.inbox_id = '${inbox.inboxId}' BEGIN SELECT RAISE(ABORT, 'touch refused'); END`,
+    ).run();
+    try {
+      const update = textUpdate("Still there?");
+      await textInReplyOut(owner, inbox, {
+        platform: "telegram",
+        signed: await telegram.sign({ token, update }),
+        text: "Still there?",
+        eventId: String(update.update_id),
+        platformMessageId: expect.any(String),
+        contact: { sourceId: "5551234" },
+      });
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
+    const touched = await env.DB.prepare("SELECT last_event_at FROM inbox_channels WHERE inbox_id = ?1")
+      .bind(inbox.inboxId)
+      .first<number | null>("last_event_at");
+    expect(touched).toBeNull();
+  });
+
   it("outgoing webhooks of the inbox fire as for every inbox, with the platform as inbox.channel_type", async () => {
     const { owner, inbox, postUpdate } = await telegramInbox();
     const hook = await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { channelEvents, inboxChannels } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { dataDb } from "../shards";
-import { ApiError, notFound } from "../../lib/errors";
+import { ApiError, isD1Error, notFound } from "../../lib/errors";
 import { jsonNestsDeeperThan } from "../../lib/case";
 import type { JsonObject } from "../../lib/json";
 import { readBodyText } from "../../lib/http";
@@ -94,6 +94,7 @@ export async function keep(
   try {
     await db.update(inboxChannels).set({ lastEventAt: now }).where(sql`${inboxChannels.inboxId} = ${inboxId}`);
   } catch (err) {
+    if (!isD1Error(err)) throw err;
     console.warn(
       JSON.stringify({ level: "warn", message: "channel's last event time not written", error: String(err) }),
     );

@@ -2,6 +2,7 @@ import { and, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { webhookDeliveries, webhooks } from "../../db/schema";
+import { isD1Error } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import type { DeliveryRow, WebhookRow } from "./config";
 import { scheduleDeliveries } from "./emit";
@@ -97,8 +98,7 @@ async function writeHealth(db: Db, finished: FinishedAttempt[], now: number, dis
   try {
     results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
-    // D1 refusing or failing the batch, and nothing else (a programming error is thrown on).
-    if (!/\bD1_/.test(String(err))) throw err;
+    if (!isD1Error(err)) throw err;
     console.warn(
       JSON.stringify({
         level: "warn",
