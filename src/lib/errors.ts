@@ -78,18 +78,18 @@ export const throttled = (retryAfter: number) =>
 export const fieldError = (field: string, message: string) =>
   badRequest(`Invalid request. ${field}: ${message}`, { [field]: [message] });
 
+/** An error's message with its cause's (drizzle wraps D1's error as the cause of its own, "Failed query: ..."). */
+const errorText = (err: unknown) =>
+  String((err as { message?: string })?.message ?? err) + String((err as { cause?: unknown })?.cause ?? "");
+
 export function isUniqueViolation(err: unknown): boolean {
-  const text =
-    String((err as { message?: string })?.message ?? err) + String((err as { cause?: unknown })?.cause ?? "");
-  return text.includes("UNIQUE constraint failed");
+  return errorText(err).includes("UNIQUE constraint failed");
 }
 
 /** D1 refusing or failing a statement (its errors say `D1_...`), as opposed to an error of our own code: what a write
  * that can be made good later may let pass with a log line. */
 export function isD1Error(err: unknown): boolean {
-  // drizzle wraps D1's error as the cause of its own ("Failed query: ...").
-  const cause = (err as { cause?: unknown })?.cause;
-  return /\bD1_/.test(String((err as { message?: string })?.message ?? err) + (cause ? String(cause) : ""));
+  return /\bD1_/.test(errorText(err));
 }
 
 /** CONTRACT section 2: the deployment lacks a setting this request needs; `detail` names it. */

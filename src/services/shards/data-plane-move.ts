@@ -12,11 +12,9 @@
 // 5. once every isolate has seen the switch (MOVE_GRACE_MS again), the rows left in `DB` are deleted in pages,
 //    children first.
 // Conversation objects and R2 segments do not move: they are addressed by id and key, not by database.
-import { getDb } from "../../db";
 import { DATA_TABLES } from "../../db/planes";
-import { client } from "../../db/prepared";
 import type { Bindings } from "../../env";
-import { organizationPlacement, shardDb } from ".";
+import { organizationPlacement, setDirectory, shardDb } from ".";
 import { MOVE_GRACE_MS } from "./move";
 
 /** What stays where it is: search terms are in the shard already, the FTS index is the shard's own triggers' work, and
@@ -68,7 +66,7 @@ async function shapeOf(shard: D1Database, table: string): Promise<Shape> {
   return shape;
 }
 
-/** Rows (a JSON array of objects, ?2) upserted by key; `copy` leaves out a row whose parent the shard has not yet
+/** Rows (a JSON array of objects, ?1) upserted by key; `copy` leaves out a row whose parent the shard has not yet
  * or that collides with another on a unique key (both newer than the move: the log brings them). */
 function upsert(table: string, { columns, key, parents }: Shape, copy: boolean) {
   const values = columns.map((c) => `value ->> '${c}'`).join(", ");
@@ -82,7 +80,7 @@ function upsert(table: string, { columns, key, parents }: Shape, copy: boolean) 
   const rest = columns.filter((c) => !key.includes(c));
   const update = rest.length ? `DO UPDATE SET ${rest.map((c) => `${c} = excluded.${c}`).join(", ")}` : "DO NOTHING";
   return (
-    `INSERT ${copy ? "OR IGNORE " : ""}INTO ${table} (${columns.join(", ")}) SELECT ${values} FROM json_each(?2) ` +
+    `INSERT ${copy ? "OR IGNORE " : ""}INTO ${table} (${columns.join(", ")}) SELECT ${values} FROM json_each(?1) ` +
     `WHERE ${present.join(" AND ") || "true"} ON CONFLICT (${key.join(", ")}) ${update}`
   );
 }
@@ -129,15 +127,6 @@ interface Move {
   data_plane: "moving" | "fenced" | "shard";
   cursor: string | null;
   since: number;
-}
-
-/** The directory's row of an organization, set through `DB`'s watched binding so this isolate's caches of it forget
- * at once (src/db/write-watch.ts); other isolates' within their 2 s. */
-function setDirectory(env: Bindings, organizationId: string, set: string, values: unknown[] = [], andWhere = "") {
-  return client(getDb(env.DB))
-    .prepare(`UPDATE organization_shards SET ${set} WHERE organization_id = ?1 ${andWhere}`)
-    .bind(organizationId, ...values)
-    .run();
 }
 
 /**
@@ -191,10 +180,9 @@ async function copyPage(
   env: Bindings,
   organizationId: string,
   shard: D1Database,
-  cursor: Cursor,
+  cursor: Extract<Cursor, { step: "copy" }>,
   size: number,
 ): Promise<Cursor> {
-  if (cursor.step !== "copy") return cursor;
   const table = MOVED_TABLES[cursor.table];
   const shape = await shapeOf(shard, table);
   const { results } = await env.DB.prepare(
@@ -208,7 +196,7 @@ async function copyPage(
     await asMover(
       shard,
       organizationId,
-      chunks(results).map((json) => shard.prepare(sql).bind(organizationId, json)),
+      chunks(results).map((json) => shard.prepare(sql).bind(json)),
     );
   }
   if (results.length === size) return { step: "copy", table: cursor.table, after: Number(results[size - 1]._rowid) };
@@ -236,10 +224,10 @@ async function replayPage(env: Bindings, organizationId: string, shard: D1Databa
     keys.get(table_name)!.set(JSON.stringify(parsed), parsed);
   }
   const tables = MOVED_TABLES.filter((t) => keys.has(t));
-  const shapesOf = await Promise.all(tables.map((t) => shapeOf(shard, t)));
+  const tableShapes = await Promise.all(tables.map((t) => shapeOf(shard, t)));
   const current = await env.DB.batch<Record<string, unknown>>(
     tables.map((t, i) =>
-      env.DB.prepare(`SELECT ${shapesOf[i].columns.join(", ")} FROM ${t} WHERE ${keyed(shapesOf[i])}`).bind(
+      env.DB.prepare(`SELECT ${tableShapes[i].columns.join(", ")} FROM ${t} WHERE ${keyed(tableShapes[i])}`).bind(
         JSON.stringify([...keys.get(t)!.values()]),
       ),
     ),
@@ -247,14 +235,14 @@ async function replayPage(env: Bindings, organizationId: string, shard: D1Databa
   const deletes: D1PreparedStatement[] = [];
   const writes: D1PreparedStatement[] = [];
   tables.forEach((table, i) => {
-    const shape = shapesOf[i];
+    const shape = tableShapes[i];
     const rows = current[i].results;
     const found = new Set(rows.map((row) => JSON.stringify(shape.key.map((k) => row[k]))));
     const gone = [...keys.get(table)!.keys()].filter((key) => !found.has(key));
     if (gone.length)
       deletes.unshift(shard.prepare(`DELETE FROM ${table} WHERE ${keyed(shape)}`).bind(`[${gone.join(",")}]`));
     const sql = upsert(table, shape, false);
-    for (const json of chunks(rows)) writes.push(shard.prepare(sql).bind(organizationId, json));
+    for (const json of chunks(rows)) writes.push(shard.prepare(sql).bind(json));
   });
   await asMover(shard, organizationId, [...deletes, ...writes]);
   await env.DB.prepare("DELETE FROM data_plane_changes WHERE organization_id = ?1 AND id <= ?2")

@@ -4,7 +4,8 @@
 // since, only its search terms (services/conversation/search-terms.ts) for those from before. A directory in `DB`
 // (`organization_shards`) names each organization's shard, by a hash of its id: written with a new organization, on
 // first use for one from before, whose terms may be moved (./move.ts).
-import { getDataDb } from "../../db";
+import { getDataDb, getDb } from "../../db";
+import { client } from "../../db/prepared";
 import type { Bindings, Db } from "../../env";
 import { notConfigured } from "../../lib/errors";
 import { planeState, routedDataPlane } from "./plane-router";
@@ -95,3 +96,18 @@ export async function dataDb(env: Bindings, organizationId: string): Promise<Db>
 
 /** Every database holding some organization's data plane (`DB` and each shard), for work across organizations. */
 export const dataDbs = (env: Bindings): Db[] => [env.DB, ...SHARDS.map((name) => shardDb(env, name))].map(getDataDb);
+
+/** Sets columns (`set`, its values from ?2 on) of an organization's directory row, through `DB`'s watched binding so
+ * this isolate's caches of the directory forget at once (src/db/write-watch.ts); other isolates' within their 2 s. */
+export function setDirectory(
+  env: Bindings,
+  organizationId: string,
+  set: string,
+  values: unknown[] = [],
+  andWhere = "",
+) {
+  return client(getDb(env.DB))
+    .prepare(`UPDATE organization_shards SET ${set} WHERE organization_id = ?1 ${andWhere}`)
+    .bind(organizationId, ...values)
+    .run();
+}

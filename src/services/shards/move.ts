@@ -9,7 +9,8 @@
 //    `moving_from` is cleared.
 import type { Bindings } from "../../env";
 import { TERMS_KEPT_MS, foldPendingTerms, uuidBytes } from "../conversation/search-terms";
-import { organizationPlacement, SHARDS, shardDb, type ShardName } from ".";
+import { organizationPlacement, setDirectory, SHARDS, shardDb, type ShardName } from ".";
+import { planeState } from "./plane-router";
 
 /** How long a step waits for work that read the directory before it (a ship page, a search) to end. */
 export const MOVE_GRACE_MS = 2 * 60_000;
@@ -31,9 +32,7 @@ export async function startMove(env: Bindings, organizationId: string, to: strin
   if (!(SHARDS as readonly string[]).includes(to)) throw new Error(`${to} is not a shard (${SHARDS.join(", ")})`);
   shardDb(env, to);
   await organizationPlacement(env, organizationId);
-  const plane = await env.DB.prepare("SELECT data_plane FROM organization_shards WHERE organization_id = ?1")
-    .bind(organizationId)
-    .first<string>("data_plane");
+  const { plane } = await planeState(env, organizationId, true);
   // This move copies search terms; a data plane moves to its shard by ./data-plane-move.ts, and not while this runs.
   if (plane !== "db")
     throw new Error(
@@ -90,7 +89,7 @@ async function copy(env: Bindings, move: Move, to: ShardName, now: number, pages
       await target.prepare(UPSERT).bind(move.organization_id, JSON.stringify(rows)).run();
       const last = results[results.length - 1];
       cursor = [last.term, last.conversation];
-      await setMove(env, move.organization_id, "cursor = ?2", JSON.stringify(cursor));
+      await setDirectory(env, move.organization_id, "cursor = ?2", [JSON.stringify(cursor)]);
     }
     if (results.length < size) return compare(env, move, from, target, now);
   }
@@ -107,13 +106,13 @@ async function compare(env: Bindings, move: Move, from: D1Database, target: D1Da
     [from, target].map((d1) => d1.prepare(KEPT).bind(move.organization_id, kept).first<number>("n")),
   );
   if (old === copied)
-    await setMove(
+    await setDirectory(
       env,
       move.organization_id,
       "shard = moving_to, moving_from = shard, moving_to = NULL, cursor = NULL, since = ?2",
-      now,
+      [now],
     );
-  else await setMove(env, move.organization_id, "cursor = NULL");
+  else await setDirectory(env, move.organization_id, "cursor = NULL");
 }
 
 async function clean(env: Bindings, move: Move, old: ShardName, pages: number, size: number) {
@@ -130,15 +129,8 @@ async function clean(env: Bindings, move: Move, old: ShardName, pages: number, s
       d1.prepare("DELETE FROM conversation_terms_pending WHERE organization_id = ?1").bind(move.organization_id),
     ]);
     if (terms.meta.changes + pending.meta.changes === 0) {
-      await setMove(env, move.organization_id, "moving_from = NULL");
+      await setDirectory(env, move.organization_id, "moving_from = NULL");
       return;
     }
   }
-}
-
-/** Sets `columns` of an organization's directory row (?2: the value they take, if any). */
-function setMove(env: Bindings, organizationId: string, columns: string, value?: string | number) {
-  return env.DB.prepare(`UPDATE organization_shards SET ${columns} WHERE organization_id = ?1`)
-    .bind(organizationId, ...(value === undefined ? [] : [value]))
-    .run();
 }
