@@ -10,6 +10,9 @@
 // business integrating the API would), so its deliveries count too; BENCH_WEBHOOK=0 leaves it out.
 // The database is read (read-only, beside the running server) after a warm-up turn in every
 // conversation and again at the end; the difference is divided by the turns between.
+// BENCH_CHANNEL=telegram: the turns come through a Telegram inbox instead (a chat per conversation, the update
+// signed by the Bot API stand-in of test/support/platforms, a turn done when the stand-in has the reply), so the
+// channel's own rows (events, chats, deliveries) count too.
 import { DatabaseSync } from "node:sqlite";
 import { readdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -17,12 +20,16 @@ import path from "node:path";
 import { startServer } from "./lib.mjs";
 import { d1File } from "../test/support/local-d1.mjs";
 import { startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
+import { startStandIn } from "../test/support/platforms/stand-in.mjs";
+import { platform as telegram } from "../test/support/platforms/telegram.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8861);
 const REPLY_WORDS = Number(process.env.BENCH_REPLY_WORDS ?? 80);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 40);
 const TURNS = Number(process.env.BENCH_TURNS ?? 10);
 const WEBHOOK = process.env.BENCH_WEBHOOK !== "0";
+const CHANNEL = process.env.BENCH_CHANNEL ?? "";
+if (CHANNEL && CHANNEL !== "telegram") throw new Error(`BENCH_CHANNEL: only "telegram" is measured, not ${CHANNEL}`);
 const SETTLE_MS = 4_000;
 
 const QUESTIONS = [
@@ -134,10 +141,14 @@ const fmt = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 export default async function () {
   const upstream = await startUpstream({ tokenDelayMs: 0 });
   const hook = WEBHOOK ? await receiver() : null;
+  const standIn = CHANNEL ? await startStandIn(telegram) : null;
   const server = await startServer({
     port: PORT,
     inspectorPort: PORT + 1000,
-    vars: { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1,localhost" },
+    vars: {
+      OUTBOUND_ALLOWED_HOSTS: "127.0.0.1,localhost",
+      ...(standIn ? { TELEGRAM_API_ORIGIN: standIn.url } : {}),
+    },
   });
   try {
     const model = await server.api("/large-language-models/", {
@@ -149,14 +160,18 @@ export default async function () {
         apiKey: UPSTREAM_API_KEY,
       },
     });
-    const bot = await server.api("/chatbots/", { body: { name: "Storage bench", largeLanguageModel: model.id } });
+    const bot = await server.api("/chatbots/", {
+      body: { name: "Storage bench", largeLanguageModel: model.id, handoff: { enabled: false } },
+    });
+    const channel = standIn ? await telegramInbox(server, standIn, bot) : null;
     // Both directions: an event for every message, as a business mirroring conversations into its CRM.
     if (hook)
       for (const direction of ["incoming", "outgoing"])
-        await server.api(`/inboxes/${bot.defaultInbox.id}/webhooks/`, {
+        await server.api(`/inboxes/${channel?.inboxId ?? bot.defaultInbox.id}/webhooks/`, {
           body: { name: `Storage bench ${direction}`, direction, url: hook.url, secretToken: "bench-secret" },
         });
     const ask = async (content, conversation) => {
+      if (channel) return { conversationId: await channel.say(content, conversation) };
       const res = await fetch(`${server.base}/api/v1/chatbots/${bot.id}/completions/`, {
         method: "POST",
         headers: { ...server.headers, "Content-Type": "application/json" },
@@ -179,7 +194,8 @@ export default async function () {
     const file = d1File(server.state);
     const empty = storeSizes(file);
     const conversations = [];
-    for (let i = 0; i < CONVERSATIONS; i++) conversations.push((await ask(QUESTIONS[i % 4], null)).conversationId);
+    for (let i = 0; i < CONVERSATIONS; i++)
+      conversations.push((await ask(QUESTIONS[i % 4], channel ? i + 1 : null)).conversationId);
     await settle();
     const first = storeSizes(file);
     const objectsFirst = objectFiles(server.state, "Conversation");
@@ -211,7 +227,8 @@ export default async function () {
     const inShards = rows.filter((r) => r.table.endsWith(" (shard)")).reduce((n, r) => n + r.bytes, 0);
     console.log(
       `\nStorage per turn: ${turns} turns after a first one in each of ${CONVERSATIONS} conversations; ` +
-        `replies of ${REPLY_WORDS} words, webhook ${hook ? "on" : "off"}`,
+        `replies of ${REPLY_WORDS} words, webhook ${hook ? "on" : "off"}` +
+        (channel ? `, through a ${CHANNEL} inbox` : ", through the completions API"),
     );
     console.log(
       `\n${"D1 table".padEnd(28)} ${"B/turn".padStart(8)} ${"data".padStart(7)} ${"index".padStart(7)} ` +
@@ -253,6 +270,55 @@ export default async function () {
   } finally {
     await server.stop();
     hook?.close();
+    await standIn?.close();
     await upstream.close?.();
   }
+}
+
+/**
+ * A Telegram inbox of `bot`, connected to the stand-in. `say(text, chat)` posts a private message of user `chat`
+ * (signed as Telegram signs it) and resolves with the chat once the stand-in has received one more reply for it.
+ */
+async function telegramInbox(server, standIn, bot) {
+  const inbox = await server.api("/inboxes/", {
+    body: { name: "Storage bench", channelType: "telegram", chatbot: { id: bot.id } },
+  });
+  const token = `${100000 + Math.floor(Math.random() * 899999)}:AAHStorageBench${Date.now()}`;
+  await server.api(`/inboxes/${inbox.id}/channel/`, { method: "PUT", body: { botToken: token } });
+  const connected = await server.api(`/inboxes/${inbox.id}/channel/connect/`, { body: {} });
+  if (connected.status !== "connected") throw new Error(`not connected: ${JSON.stringify(connected)}`);
+  const url = `${server.base}${new URL(connected.webhookUrl).pathname}`;
+  const replies = new Map(); // chat -> replies the stand-in had before the message
+  let updateId = 1;
+  const repliesTo = async (chat) => {
+    const sent = await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(token)}`)).json();
+    return sent.filter((r) => r.path.endsWith("/sendMessage") && r.body?.chat_id === String(chat)).length;
+  };
+  return {
+    inboxId: inbox.id,
+    async say(text, chat) {
+      const before = replies.get(chat) ?? 0;
+      const update = {
+        update_id: updateId++,
+        message: {
+          message_id: updateId,
+          from: { id: chat, is_bot: false, first_name: `User ${chat}`, language_code: "en" },
+          chat: { id: chat, type: "private", first_name: `User ${chat}` },
+          date: Math.floor(Date.now() / 1000),
+          text,
+        },
+      };
+      const signed = telegram.sign({ token, update });
+      const res = await fetch(url, { method: "POST", headers: signed.headers, body: signed.body });
+      if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
+      for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+        const now = await repliesTo(chat);
+        if (now > before) {
+          replies.set(chat, now);
+          return chat;
+        }
+      }
+      throw new Error(`no reply to chat ${chat} within 60 s`);
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { getDb } from "../db";
 import { client } from "../db/prepared";
 import { apiKeys, consoleSessions, knowledgeBaseFiles } from "../db/schema";
 import { requeueChannelWork, showState, unshownDeliveries } from "./channels/outbound";
+import { pruneChannelRows } from "./channels/retention";
 import { SESSION_IDLE_MS } from "./console-sessions";
 import { requeueStrandedDeliveries } from "./webhooks/delivery";
 import { moveEndedDeliveries } from "./webhooks/segments";
@@ -43,7 +44,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * their storage (src/services/conversation/forget.ts); moves
  * delivered webhook deliveries to their R2 segments (src/services/webhooks/segments.ts), settled chatbot records
  * to theirs (src/services/statistics/record-segments.ts) and finished tool execution records to theirs
- * (src/services/tools/record-segments.ts).
+ * (src/services/tools/record-segments.ts); removes channel events and sent channel deliveries past their time
+ * (src/services/channels/retention.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -96,4 +98,5 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   for (const data of dataDbs(env)) await moveEndedDeliveries(env, data, now);
   for (const data of dataDbs(env)) await moveSettledRecords(env, data, now);
   for (const data of dataDbs(env)) await moveFinishedToolRecords(env, data, now);
+  for (const data of dataDbs(env)) await pruneChannelRows(data, now);
 }

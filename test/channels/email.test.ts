@@ -12,6 +12,7 @@ import { client } from "../../src/db/prepared";
 import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
 import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation } from "./support";
 import { bodyOf } from "../support/api";
+import { EMAIL_DELIVERY_KEEP_MS, pruneChannelRows } from "../../src/services/channels/retention";
 
 type Sent = { from: string; to: string; raw: string; messageId: string };
 
@@ -177,6 +178,37 @@ describe("e-mail inbox", () => {
       "It is order 42.",
       'You said: "It is order 42.".',
     ]);
+  });
+
+  it("our reply's row is kept half a year: an answer naming only it finds its thread 100 days on", async () => {
+    const { owner, inboxId, address, visitor, ours } = await threadBegun("Is my warranty still valid?");
+    const d1 = client(await data(owner.organizationId));
+    const age = (days: number) =>
+      d1
+        .prepare(
+          "UPDATE channel_deliveries SET sent_at = sent_at - ?2, next_attempt_at = next_attempt_at - ?2 " +
+            "WHERE inbox_id = ?1",
+        )
+        .bind(inboxId, days * 86_400_000)
+        .run();
+    const kept = async () =>
+      (await d1.prepare("SELECT count(*) AS n FROM channel_deliveries WHERE inbox_id = ?1").bind(inboxId).first("n")) ??
+      0;
+    await age(100);
+    await pruneChannelRows(await data(owner.organizationId), Date.now());
+    expect(await kept()).toBe(1);
+    const second = mailId();
+    await deliver(
+      answerTo(ours, { from: visitor, to: address, messageId: second, references: [], text: "Serial 7731." }),
+      visitor,
+      address,
+    );
+    await replies(visitor, 2);
+    expect(await conversationsOf(owner, inboxId)).toHaveLength(1);
+
+    await age(EMAIL_DELIVERY_KEEP_MS / 86_400_000 - 99);
+    await pruneChannelRows(await data(owner.organizationId), Date.now());
+    expect(await kept()).toBe(1); // the second reply's, sent today
   });
 
   it("a message delivered again (the same Message-ID) makes no second message and no second reply", async () => {

@@ -13,8 +13,8 @@ const route = createRoute({
     "Requires `conversation.manage`. For an outgoing message of a messaging inbox whose " +
     "`metadata.channelDelivery.status` is `failed`: " +
     "it is sent again, before the conversation's later replies still on their way. 409 when it is sent or on " +
-    "its way; 404 for a message " +
-    "with no delivery (web and API conversations).",
+    "its way; 404 for a message with no delivery (web and API conversations) or one sent more than 30 days " +
+    "ago (a sent delivery is kept a month).",
   request: { params: IdParams },
   responses: {
     202: json(z.object({ status: z.literal("pending") }).openapi("DeliveryRetry"), "Queued"),
