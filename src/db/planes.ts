@@ -50,6 +50,7 @@ export const DATA_TABLES = [
 export const CONTROL_TABLES = [
   "organizations",
   "organization_shards",
+  "organization_parts",
   "members",
   "groups",
   "group_permissions",

@@ -131,3 +131,21 @@ export const organizationShards = sqliteTable("organization_shards", {
     .notNull()
     .default("db"),
 });
+
+/**
+ * The further parts of an organization's data plane, past its shard (docs/scale.md §5, "One organization over several
+ * shards"): a conversation whose id's time is at or after `from` (the latest such part) has its rows in `shard`;
+ * before every `from`, in the organization's shard (`organization_shards.shard`). No row: one part, as for every
+ * organization until one outgrows a shard. Rows are only added, never moved.
+ */
+export const organizationParts = sqliteTable(
+  "organization_parts",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    from: integer("from_ms").notNull(),
+    shard: text("shard").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.from] })],
+);

@@ -1,0 +1,124 @@
+// One organization's data plane over several shards (docs/scale.md §5, "One organization over several shards"): past
+// its shard, an organization may have further parts, each taking the conversations created from its `from` on (by the
+// time in the conversation's UUID v7), so adding one moves no row. This is the directory's side: which part holds a
+// conversation, and every part of an organization. Nothing adds a part yet: the readers across conversations do not
+// merge parts until the plan's later steps, so a part is added by `addDataPart` in tests alone.
+import { asc, eq } from "drizzle-orm";
+import { getDataDb, getDb } from "../../db";
+import { organizationParts } from "../../db/schema";
+import { tableCache } from "../../db/write-watch";
+import type { Bindings, Db } from "../../env";
+import { conflict, fieldError } from "../../lib/errors";
+import { dataDb, SHARDS, shardDb, type ShardName } from ".";
+import { planeState } from "./plane-router";
+
+export interface DataPart {
+  /** The first millisecond of its conversations' ids. */
+  from: number;
+  shard: ShardName;
+}
+
+/**
+ * How far ahead of now a part starts: past every isolate's memory of the directory (2 s) and any conversation id made
+ * but not yet stored (a spare id is used within a minute), so no conversation is written before its part is known.
+ */
+export const PART_LEAD_MS = 2 * 60_000;
+
+/** Remembered per isolate (docs/decisions.md, "Per-isolate caches"); a write to the directory here clears it. */
+const cached = tableCache<DataPart[]>([organizationParts]);
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** The time a UUID v7 was made (its first 48 bits, in ms); null for any other id. */
+export function uuidv7Time(id: string): number | null {
+  if (!UUID_V7.test(id)) return null;
+  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}
+
+/** An organization's further parts, oldest first (none: its shard holds its whole data plane). */
+export function partsOf(env: Bindings, organizationId: string): Promise<DataPart[]> {
+  return cached.remember(organizationId, async () => {
+    const rows = await getDb(env.DB)
+      .select({ from: organizationParts.from, shard: organizationParts.shard })
+      .from(organizationParts)
+      .where(eq(organizationParts.organizationId, organizationId))
+      .orderBy(asc(organizationParts.from));
+    return rows as DataPart[];
+  });
+}
+
+/**
+ * The shard of a conversation: the latest part whose `from` is at or before its id's time, else the organization's
+ * own (`home`). An id that is not a UUID v7 was never made by a part's time: the organization's shard.
+ */
+export function partOf(home: ShardName, parts: DataPart[], conversationId: string): ShardName {
+  const at = uuidv7Time(conversationId);
+  let shard = home;
+  if (at === null) return shard;
+  for (const part of parts) if (part.from <= at) shard = part.shard;
+  return shard;
+}
+
+/** The shard holding one conversation's rows; null for an organization whose data plane is not in a shard yet. */
+export async function conversationShard(
+  env: Bindings,
+  organizationId: string,
+  conversationId: string,
+): Promise<ShardName | null> {
+  const [state, parts] = await Promise.all([planeState(env, organizationId), partsOf(env, organizationId)]);
+  return state.plane === "shard" ? partOf(state.shard, parts, conversationId) : null;
+}
+
+/** The data plane holding one conversation's rows: its part, or the organization's data plane. */
+export async function conversationDataDb(env: Bindings, organizationId: string, conversationId: string): Promise<Db> {
+  const shard = await conversationShard(env, organizationId, conversationId);
+  return shard ? getDataDb(shardDb(env, shard)) : dataDb(env, organizationId);
+}
+
+/**
+ * The shards of an organization's parts, newest first, each once (most organizations: their shard alone); null for
+ * one whose data plane is not in a shard yet.
+ */
+export async function partShards(env: Bindings, organizationId: string): Promise<ShardName[] | null> {
+  const [state, parts] = await Promise.all([planeState(env, organizationId), partsOf(env, organizationId)]);
+  if (state.plane !== "shard") return null;
+  return [...new Set([state.shard, ...parts.map((p) => p.shard)].reverse())];
+}
+
+/** Every part of an organization's data plane, newest first: for most organizations, its data plane alone. */
+export async function dataParts(env: Bindings, organizationId: string): Promise<Db[]> {
+  const shards = await partShards(env, organizationId);
+  return shards ? shards.map((name) => getDataDb(shardDb(env, name))) : [await dataDb(env, organizationId)];
+}
+
+/**
+ * Adds a part: the organization's conversations created from `from` on go to `shard`. Refused for an organization
+ * whose data plane is not in its shard yet, a `from` sooner than PART_LEAD_MS from now or not after the last part's,
+ * a shard the deployment does not have, or the shard the conversations go to already.
+ */
+export async function addDataPart(
+  env: Bindings,
+  organizationId: string,
+  shard: string,
+  from: number,
+  now = Date.now(),
+): Promise<DataPart> {
+  if (!(SHARDS as readonly string[]).includes(shard))
+    throw fieldError("shard", `No shard ${shard}: the deployment has ${SHARDS.join(", ")}.`);
+  if (from < now + PART_LEAD_MS)
+    throw fieldError("from", `A part starts at least ${PART_LEAD_MS / 60_000} minutes ahead, past every cache.`);
+  const state = await planeState(env, organizationId, true);
+  if (state.plane !== "shard")
+    throw conflict(`The organization's data plane is ${state.plane === "db" ? "in DB" : "moving"}: move it first.`);
+  const parts = await partsOf(env, organizationId);
+  const last = parts.at(-1);
+  if (last && from <= last.from) throw fieldError("from", "A part starts after the organization's last part.");
+  if ((last?.shard ?? state.shard) === shard)
+    throw conflict(`The organization's newest conversations are in ${shard} already.`);
+  const part = { from, shard: shard as ShardName };
+  // Through `DB`'s watched binding: this isolate forgets its parts at once (src/db/write-watch.ts).
+  await getDb(env.DB)
+    .insert(organizationParts)
+    .values({ organizationId, ...part });
+  return part;
+}
