@@ -3,10 +3,8 @@
 // time in the conversation's UUID v7), so adding one moves no row. This is the directory's side: which part holds a
 // conversation, and every part of an organization. Nothing adds a part yet: the readers across conversations do not
 // merge parts until the plan's later steps, so a part is added by `addDataPart` in tests alone.
-import { asc, eq } from "drizzle-orm";
 import { getDataDb, getDb } from "../../db";
 import { organizationParts } from "../../db/schema";
-import { tableCache } from "../../db/write-watch";
 import type { Bindings, Db } from "../../env";
 import { conflict, fieldError } from "../../lib/errors";
 import { dataDb, SHARDS, shardDb, type ShardName } from ".";
@@ -24,9 +22,6 @@ export interface DataPart {
  */
 export const PART_LEAD_MS = 2 * 60_000;
 
-/** Remembered per isolate (docs/decisions.md, "Per-isolate caches"); a write to the directory here clears it. */
-const cached = tableCache<DataPart[]>([organizationParts]);
-
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /** The time a UUID v7 was made (its first 48 bits, in ms); null for any other id. */
@@ -36,15 +31,8 @@ export function uuidv7Time(id: string): number | null {
 }
 
 /** An organization's further parts, oldest first (none: its shard holds its whole data plane). */
-export function partsOf(env: Bindings, organizationId: string): Promise<DataPart[]> {
-  return cached.remember(organizationId, async () => {
-    const rows = await getDb(env.DB)
-      .select({ from: organizationParts.from, shard: organizationParts.shard })
-      .from(organizationParts)
-      .where(eq(organizationParts.organizationId, organizationId))
-      .orderBy(asc(organizationParts.from));
-    return rows as DataPart[];
-  });
+export async function partsOf(env: Bindings, organizationId: string): Promise<DataPart[]> {
+  return (await planeState(env, organizationId)).parts;
 }
 
 /**
@@ -65,8 +53,8 @@ export async function conversationShard(
   organizationId: string,
   conversationId: string,
 ): Promise<ShardName | null> {
-  const [state, parts] = await Promise.all([planeState(env, organizationId), partsOf(env, organizationId)]);
-  return state.plane === "shard" ? partOf(state.shard, parts, conversationId) : null;
+  const state = await planeState(env, organizationId);
+  return state.plane === "shard" ? partOf(state.shard, state.parts, conversationId) : null;
 }
 
 /** The data plane holding one conversation's rows: its part, or the organization's data plane. */
@@ -80,9 +68,9 @@ export async function conversationDataDb(env: Bindings, organizationId: string, 
  * one whose data plane is not in a shard yet.
  */
 export async function partShards(env: Bindings, organizationId: string): Promise<ShardName[] | null> {
-  const [state, parts] = await Promise.all([planeState(env, organizationId), partsOf(env, organizationId)]);
+  const state = await planeState(env, organizationId);
   if (state.plane !== "shard") return null;
-  return [...new Set([state.shard, ...parts.map((p) => p.shard)].reverse())];
+  return [...new Set([state.shard, ...state.parts.map((p) => p.shard)].reverse())];
 }
 
 /** Every part of an organization's data plane, newest first: for most organizations, its data plane alone. */
@@ -110,8 +98,7 @@ export async function addDataPart(
   const state = await planeState(env, organizationId, true);
   if (state.plane !== "shard")
     throw conflict(`The organization's data plane is ${state.plane === "db" ? "in DB" : "moving"}: move it first.`);
-  const parts = await partsOf(env, organizationId);
-  const last = parts.at(-1);
+  const last = state.parts.at(-1);
   if (last && from <= last.from) throw fieldError("from", "A part starts after the organization's last part.");
   if ((last?.shard ?? state.shard) === shard)
     throw conflict(`The organization's newest conversations are in ${shard} already.`);

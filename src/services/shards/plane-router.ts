@@ -5,10 +5,11 @@
 // the move. While a move is under way, each write made in `DB` checks in its own batch that the rows are still there
 // (`plane_checks`, migration 0043); once they are fenced or moved the check fails the batch as a whole, and the batch
 // runs again where the directory then says, waiting while the move replays its last changes.
-import { organizationShards } from "../../db/schema";
+import { organizationParts, organizationShards } from "../../db/schema";
 import { tableCache } from "../../db/write-watch";
 import type { Bindings } from "../../env";
 import { placement, shardDb, type ShardName } from ".";
+import type { DataPart } from "./parts";
 
 /** Where an organization's data plane is: `db` (in `DB`), `moving` (in `DB`, copied to its shard), `fenced` (in
  * `DB`, its last changes being copied: writes wait), `shard` (in its shard). */
@@ -16,21 +17,29 @@ export type DataPlane = "db" | "moving" | "fenced" | "shard";
 export interface PlaneState {
   plane: DataPlane;
   shard: ShardName;
+  /** Its further parts, oldest first (./parts.ts): read with the row, so a conversation's part costs no read more. */
+  parts: DataPart[];
 }
 
 /** Remembered per isolate (docs/decisions.md, "Per-isolate caches"); a write to the directory here clears it. */
-const states = tableCache<PlaneState>([organizationShards]);
+const states = tableCache<PlaneState>([organizationShards, organizationParts]);
 
 /** How long a statement waits for a move's last replay before failing (it takes a few D1 round trips). */
 export const FENCE_WAIT_MS = 30_000;
 const RETRY_MS = 100;
 
+const READ_STATE =
+  "SELECT shard, data_plane, (SELECT json_group_array(json_object('from', from_ms, 'shard', shard)) FROM " +
+  "(SELECT from_ms, shard FROM organization_parts WHERE organization_id = ?1 ORDER BY from_ms)) AS parts " +
+  "FROM organization_shards WHERE organization_id = ?1";
+
 async function readState(env: Bindings, organizationId: string): Promise<PlaneState> {
-  const row = await env.DB.prepare("SELECT shard, data_plane FROM organization_shards WHERE organization_id = ?1")
+  const row = await env.DB.prepare(READ_STATE)
     .bind(organizationId)
-    .first<{ shard: ShardName; data_plane: DataPlane }>();
+    .first<{ shard: ShardName; data_plane: DataPlane; parts: string }>();
   // No directory row yet: an organization from before, in `DB`, placed on first use.
-  return row ? { plane: row.data_plane, shard: row.shard } : { plane: "db", shard: placement(organizationId) };
+  if (!row) return { plane: "db", shard: placement(organizationId), parts: [] };
+  return { plane: row.data_plane, shard: row.shard, parts: JSON.parse(row.parts) };
 }
 
 /** An organization's data-plane state; `fresh` reads the directory past the cache (and remembers what it read). */
