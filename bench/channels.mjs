@@ -18,6 +18,7 @@
 import { startServer, percentile } from "./lib.mjs";
 import { startStandIn } from "../test/support/platforms/stand-in.mjs";
 import { platform as telegram } from "../test/support/platforms/telegram.mjs";
+import { deliver, telegramInbox as connectTelegram, updates } from "./telegram.mjs";
 
 const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 50);
@@ -48,38 +49,13 @@ export default async function () {
     await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(token)}`)).json();
   let failed = false;
   try {
-    let updateId = 1;
-    /** A private text message from user `chat` (a Telegram chat id is the user's id in a private chat). */
-    const update = (chat, text) => ({
-      update_id: updateId++,
-      message: {
-        message_id: updateId,
-        from: { id: chat, is_bot: false, first_name: `User ${chat}`, language_code: "en" },
-        chat: { id: chat, type: "private", first_name: `User ${chat}` },
-        date: Math.floor(Date.now() / 1000),
-        text,
-      },
-    });
-
+    const update = updates();
     /** An assistant on the local model (handoff off, so that every message is answered) with a Telegram inbox,
      * connected to the stand-in. */
     async function telegramInbox(name) {
       const bot = await api("/chatbots/", { name, largeLanguageModel: LOCAL_LLM, handoff: { enabled: false } });
-      const inbox = await api("/inboxes/", { name, channelType: "telegram", chatbot: { id: bot.id } });
-      const token = `${100000 + Math.floor(Math.random() * 899999)}:AAH${name.replace(/\W/g, "")}${Date.now()}`;
-      await api(`/inboxes/${inbox.id}/channel/`, { botToken: token }, "PUT");
-      const channel = await api(`/inboxes/${inbox.id}/channel/connect/`, {});
-      if (channel.status !== "connected") throw new Error(`not connected: ${JSON.stringify(channel)}`);
-      const webhook = new URL(channel.webhookUrl);
-      return { inboxId: inbox.id, token, url: `${server.base}${webhook.pathname}` };
+      return connectTelegram(server, { name, chatbotId: bot.id });
     }
-    /** Telegram's request to our webhook: the stand-in signs it (with the secret token our connect gave setWebhook). */
-    const deliver = async (inbox, body) => {
-      const signed = telegram.sign({ token: inbox.token, update: body });
-      const res = await fetch(inbox.url, { method: "POST", headers: signed.headers, body: signed.body });
-      await res.arrayBuffer();
-      return res.status;
-    };
 
     async function conversationsOf(inboxId) {
       const all = [];

@@ -22,6 +22,7 @@ import { d1File } from "../test/support/local-d1.mjs";
 import { startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
 import { startStandIn } from "../test/support/platforms/stand-in.mjs";
 import { platform as telegram } from "../test/support/platforms/telegram.mjs";
+import { deliver, telegramInbox, updates } from "./telegram.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8861);
 const REPLY_WORDS = Number(process.env.BENCH_REPLY_WORDS ?? 80);
@@ -163,7 +164,7 @@ export default async function () {
     const bot = await server.api("/chatbots/", {
       body: { name: "Storage bench", largeLanguageModel: model.id, handoff: { enabled: false } },
     });
-    const channel = standIn ? await telegramInbox(server, standIn, bot) : null;
+    const channel = standIn ? await telegramChats(server, standIn, bot) : null;
     // Both directions: an event for every message, as a business mirroring conversations into its CRM.
     if (hook)
       for (const direction of ["incoming", "outgoing"])
@@ -279,38 +280,20 @@ export default async function () {
  * A Telegram inbox of `bot`, connected to the stand-in. `say(text, chat)` posts a private message of user `chat`
  * (signed as Telegram signs it) and resolves with the chat once the stand-in has received one more reply for it.
  */
-async function telegramInbox(server, standIn, bot) {
-  const inbox = await server.api("/inboxes/", {
-    body: { name: "Storage bench", channelType: "telegram", chatbot: { id: bot.id } },
-  });
-  const token = `${100000 + Math.floor(Math.random() * 899999)}:AAHStorageBench${Date.now()}`;
-  await server.api(`/inboxes/${inbox.id}/channel/`, { method: "PUT", body: { botToken: token } });
-  const connected = await server.api(`/inboxes/${inbox.id}/channel/connect/`, { body: {} });
-  if (connected.status !== "connected") throw new Error(`not connected: ${JSON.stringify(connected)}`);
-  const url = `${server.base}${new URL(connected.webhookUrl).pathname}`;
+async function telegramChats(server, standIn, bot) {
+  const inbox = await telegramInbox(server, { name: "Storage bench", chatbotId: bot.id });
+  const update = updates();
   const replies = new Map(); // chat -> replies the stand-in had before the message
-  let updateId = 1;
   const repliesTo = async (chat) => {
-    const sent = await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(token)}`)).json();
+    const sent = await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(inbox.token)}`)).json();
     return sent.filter((r) => r.path.endsWith("/sendMessage") && r.body?.chat_id === String(chat)).length;
   };
   return {
-    inboxId: inbox.id,
+    inboxId: inbox.inboxId,
     async say(text, chat) {
       const before = replies.get(chat) ?? 0;
-      const update = {
-        update_id: updateId++,
-        message: {
-          message_id: updateId,
-          from: { id: chat, is_bot: false, first_name: `User ${chat}`, language_code: "en" },
-          chat: { id: chat, type: "private", first_name: `User ${chat}` },
-          date: Math.floor(Date.now() / 1000),
-          text,
-        },
-      };
-      const signed = telegram.sign({ token, update });
-      const res = await fetch(url, { method: "POST", headers: signed.headers, body: signed.body });
-      if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
+      const status = await deliver(inbox, update(chat, text));
+      if (status !== 200) throw new Error(`webhook answered ${status}`);
       for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
         const now = await repliesTo(chat);
         if (now > before) {
