@@ -1,5 +1,6 @@
 import type { Bindings, Db } from "../env";
 import { getDb } from "../db";
+import { isD1Error } from "../lib/errors";
 import { evaluateRecord, evaluationDb, markEvaluationFailed, type EvaluationJob } from "../services/evaluation/records";
 
 import { enqueueBatchQa, runBatchQa, type BatchQaJob } from "../services/batch-qa";
@@ -58,7 +59,14 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
       );
       if (message.attempts < MAX_ATTEMPTS) retry(message, backoffSeconds(message.attempts, RETRY));
       else {
-        if (data) await markEvaluationFailed(data, recordId).catch(() => undefined);
+        // Not marked, the record stays pending and the housekeeping cron queues it again.
+        if (data)
+          await markEvaluationFailed(data, recordId).catch((e) => {
+            if (!isD1Error(e)) throw e;
+            console.error(
+              JSON.stringify({ level: "error", message: "evaluation not marked failed", recordId, error: String(e) }),
+            );
+          });
         ack(message);
       }
     }
