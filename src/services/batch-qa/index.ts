@@ -34,6 +34,15 @@ export const markBatchQaFailed = (db: Db, batchQaId: string) =>
     .set({ status: "failed", finishedAt: Date.now() })
     .where(and(eq(batchQas.id, batchQaId), inArray(batchQas.status, ["pending", "running"])));
 
+/** A new batch's first job queued; should the queue refuse it, the batch is failed (nothing else would start it). */
+export const startBatchQa = (env: Bindings, db: Db, batchQaId: string) =>
+  enqueueBatchQa(env, batchQaId).catch(async (err) => {
+    console.error(
+      JSON.stringify({ level: "error", message: "batch QA not queued; marked failed", batchQaId, error: String(err) }),
+    );
+    await markBatchQaFailed(db, batchQaId);
+  });
+
 /** The batch and its questions, in one D1 batch (all or nothing). */
 export async function createBatchQa(
   d1: D1Database,
