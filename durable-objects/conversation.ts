@@ -201,7 +201,22 @@ export class Conversation extends DurableObject<Bindings> {
   /** The same turn, answered as soon as the visitor's message is stored (the reply follows). */
   async post(input: TurnInput): Promise<MessageRecord> {
     const { result, receipt } = this.#startTurn(input, null, true);
-    this.ctx.waitUntil(result.catch(() => undefined));
+    // A reply's own failure is a result (logged where it is made, turn-result.ts); a rejection is the turn failing,
+    // which the caller hears of only before its receipt is answered: logged here (the alarm answers an owed reply).
+    this.ctx.waitUntil(
+      result.catch((err) =>
+        console.error(
+          JSON.stringify({
+            level: "error",
+            message: "posted message's turn failed",
+            conversationId: input.conversationId,
+            requestId: input.requestId,
+            error: String(err),
+            stack: (err as Error)?.stack,
+          }),
+        ),
+      ),
+    );
     return receipt;
   }
 

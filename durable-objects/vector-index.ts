@@ -160,7 +160,18 @@ export class VectorIndex extends DurableObject<Bindings> {
    * too much has changed since the last build, searches scan every vector: slower, never less exact.
    */
   private scheduleListBuild(slots: Slots) {
-    if (slots.needsLists()) this.ctx.storage.setAlarm(Date.now() + LIST_BUILD_DELAY_MS).catch(() => {});
+    if (slots.needsLists()) this.setAlarm("list build");
+  }
+
+  /** The alarm soon, for `work`: should storage refuse, searches stay exact (they scan) until the next write asks. */
+  private setAlarm(work: string) {
+    this.ctx.storage
+      .setAlarm(Date.now() + LIST_BUILD_DELAY_MS)
+      .catch((err) =>
+        console.error(
+          JSON.stringify({ level: "error", message: `vector index's ${work} not scheduled`, error: String(err) }),
+        ),
+      );
   }
 
   async alarm() {
@@ -215,8 +226,7 @@ export class VectorIndex extends DurableObject<Bindings> {
 
   /** Removed (or replaced) texts leave holes in the posting lists: rewritten in the alarm once they pile up. */
   private scheduleCompaction() {
-    if (this.keywordIndex().needsCompaction())
-      this.ctx.storage.setAlarm(Date.now() + LIST_BUILD_DELAY_MS).catch(() => {});
+    if (this.keywordIndex().needsCompaction()) this.setAlarm("compaction");
   }
 
   /**

@@ -1,3 +1,4 @@
+import { ApiError } from "./errors";
 import { requiredSecret } from "./placeholders";
 
 const encoder = new TextEncoder();
@@ -104,6 +105,15 @@ export async function decryptSecret(sealed: string, secret: string | undefined):
     fromB64(data),
   );
   return new TextDecoder().decode(plain);
+}
+
+/**
+ * A sealed value this deployment cannot open, as opposed to an error of our own code: ENCRYPTION_KEY unset or still
+ * the placeholder (not_configured), changed since the value was sealed, or the value mangled (WebCrypto's and atob's
+ * DOMException).
+ */
+export function cannotOpen(err: unknown): boolean {
+  return err instanceof DOMException || (err instanceof ApiError && err.code === "not_configured");
 }
 
 /** Shows that a write-only secret is set without revealing it: `sk-a…wxyz`. */

@@ -1,17 +1,20 @@
 import type { Bindings, Db } from "../env";
 import { getDb } from "../db";
+import { isD1Error } from "../lib/errors";
 import { evaluateRecord, evaluationDb, markEvaluationFailed, type EvaluationJob } from "../services/evaluation/records";
 
-import { enqueueBatchQa, runBatchQa, type BatchQaJob } from "../services/batch-qa";
+import { enqueueBatchQa, markBatchQaFailed, runBatchQa, type BatchQaJob } from "../services/batch-qa";
 import { ack, backoffSeconds, retry } from "./settle";
 
 const MAX_ATTEMPTS = 3;
+/** A batch QA job's last delivery (wrangler.toml max_retries + 1): after it the message is gone. */
+const BATCH_QA_ATTEMPTS = 6;
 /** An evaluation that failed is tried again after 20, then 40 s. */
 const RETRY = { first: 20, max: 300 };
 
 /**
  * Batch QA jobs (`kind: "batchQa"`) answer the next questions of a batch and send themselves
- * again while questions remain (src/services/batch-qa).
+ * again while questions remain (src/services/batch-qa); a job failing at its last delivery fails its batch.
  *
  * Scores answered questions of assistants with `enableEvaluation` (CONTRACT section 13). Each
  * message names a record and its organization, whose data plane holds it (one sent before they named it is looked
@@ -29,9 +32,19 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
         ack(message);
       } catch (err) {
         console.error(
-          JSON.stringify({ level: "error", message: "batch QA failed", batchQaId: body.batchQaId, error: String(err) }),
+          JSON.stringify({
+            level: "error",
+            message: "batch QA failed",
+            batchQaId: body.batchQaId,
+            attempts: message.attempts,
+            error: String(err),
+          }),
         );
-        retry(message, 10);
+        if (message.attempts < BATCH_QA_ATTEMPTS) retry(message, 10);
+        else {
+          await markBatchQaFailed(db, body.batchQaId);
+          ack(message);
+        }
       }
       continue;
     }
@@ -58,7 +71,14 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
       );
       if (message.attempts < MAX_ATTEMPTS) retry(message, backoffSeconds(message.attempts, RETRY));
       else {
-        if (data) await markEvaluationFailed(data, recordId).catch(() => undefined);
+        // Not marked, the record stays pending and the housekeeping cron queues it again.
+        if (data)
+          await markEvaluationFailed(data, recordId).catch((e) => {
+            if (!isD1Error(e)) throw e;
+            console.error(
+              JSON.stringify({ level: "error", message: "evaluation not marked failed", recordId, error: String(e) }),
+            );
+          });
         ack(message);
       }
     }

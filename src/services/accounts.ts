@@ -2,6 +2,7 @@ import { count } from "drizzle-orm";
 import type { Db } from "../env";
 import { apiKeys, members, organizations, organizationShards, users } from "../db/schema";
 import { hashPassword, newApiKey, sha256Hex } from "../lib/crypto";
+import { isUniqueViolation } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import { SELF_HOSTED } from "./plans";
 import { placement } from "./shards";
@@ -124,7 +125,7 @@ export async function bootstrapOwner(
     return true;
   } catch (err) {
     // Another isolate bootstrapped at the same moment: the unique email or key hash says so.
-    if (String(err).includes("UNIQUE")) return true;
+    if (isUniqueViolation(err)) return true;
     throw err;
   }
 }

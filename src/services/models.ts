@@ -2,10 +2,11 @@ import { and, asc, count, eq, isNull, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { chatbots, models, type MODEL_KINDS, type MODEL_PROVIDERS } from "../db/schema";
 import { type PageWindow, paginate } from "../db/paginate";
-import { decryptSecret, encryptSecret } from "../lib/crypto";
+import { cannotOpen, decryptSecret, encryptSecret } from "../lib/crypto";
 import { usableSecret } from "../lib/placeholders";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
+import { ModelError } from "./llm/types";
 
 export type ModelKind = (typeof MODEL_KINDS)[number];
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -70,6 +71,14 @@ export async function modelApiKey(
   return key;
 }
 
+/** The model's API key for calling its provider: one this deployment cannot open is the model's 400. */
+export function providerApiKey(row: Pick<ModelRow, "apiKeyEncrypted" | "name">, env: Pick<Bindings, "ENCRYPTION_KEY">) {
+  return modelApiKey(row, env).catch((err) => {
+    if (!cannotOpen(err)) throw err;
+    throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
+  });
+}
+
 /**
  * Why the model cannot answer in this deployment, or null when it can: a Workers AI model without
  * the AI binding (local development has none), an OpenAI-compatible one without its base URL or
@@ -89,7 +98,10 @@ export async function modelUnavailableReason(
     return "Its API key cannot be read: ENCRYPTION_KEY is not configured.";
   const readable = await modelApiKey(row, env).then(
     () => true,
-    () => false,
+    (err) => {
+      if (!cannotOpen(err)) throw err;
+      return false;
+    },
   );
   return readable
     ? null

@@ -55,7 +55,8 @@ export function settingProblems(env: Bindings): SettingProblem[] {
   try {
     fileSpecs(env);
   } catch (err) {
-    problems.push({ name: "ALLOWED_FILE_SPECS", problem: err instanceof ApiError ? err.detail : String(err) });
+    if (!(err instanceof ApiError)) throw err;
+    problems.push({ name: "ALLOWED_FILE_SPECS", problem: err.detail });
   }
   for (const name of ["MODEL_TIMEOUT_MS", "MODEL_RETRIES", "MODEL_RETRY_MAX_DELAY_MS"] as const) {
     if (Number.isNaN(countSetting(env[name])))

@@ -1,3 +1,5 @@
+import { isD1Error } from "../lib/errors";
+
 const encoder = new TextEncoder();
 const PING_EVERY_MS = 10_000;
 
@@ -99,11 +101,18 @@ export function interruptible(source: ReadableStream<Uint8Array>, requestId: str
   return readable;
 }
 
+/** How a stream ends whose reader's access could not be checked. */
+const UNCHECKED = {
+  code: "server_error",
+  detail: "Whether this stream may still be read could not be checked; open it again.",
+};
+
 /**
  * `source` as its reader gets it, until `ended()` (asked every `everyMs`, the next time once the
  * last answer is in) gives a reason: then a last `event: error` `{detail, code}`, the end of the
- * stream, and `source` cancelled (a hub drops the subscriber). A failed check counts as no reason:
- * it is asked again next time.
+ * stream, and `source` cancelled (a hub drops the subscriber). A check D1 failed counts as no reason: it is asked
+ * again next time. Any other failure is a check that cannot be made: logged, and the stream ends (a reader whose access
+ * goes unchecked does not keep reading).
  */
 export function endedWhen(
   source: ReadableStream<Uint8Array>,
@@ -120,7 +129,11 @@ export function endedWhen(
   return new ReadableStream<Uint8Array>({
     start(controller) {
       const check = async () => {
-        const end = await ended().catch(() => null);
+        const end = await ended().catch((err) => {
+          if (isD1Error(err)) return null;
+          console.error(JSON.stringify({ level: "error", message: "stream's access not checked", error: String(err) }));
+          return UNCHECKED;
+        });
         if (closed) return;
         if (!end) return void (timer = setTimeout(check, everyMs));
         stop();

@@ -222,6 +222,28 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(await received(`/hang/${hanging}`)).toHaveLength(2);
   });
 
+  it("a custom template that fails to render at delivery: a recorded failure saying why, nothing sent", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    // Saved templates are checked against sample data; written straight to D1, this one fails on every event.
+    const hook = await addWebhook(owner, bot.defaultInbox!.id, {
+      templatePreset: "custom",
+      customTemplate: '{"n": {{ range(0, 3, 0) | length }}}',
+    });
+    const reply = await talk(owner, bot.id, "render me");
+    const [record] = await waitFor(
+      async () =>
+        (await data(owner.organizationId))
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.messageId, reply.message!.id)),
+      (r) => r[0]?.status === "failure",
+    );
+    expect(record).toMatchObject({ status: "failure", attempts: 1, responseStatus: null });
+    expect(record.error).toBe("The payload could not be built: range() step must not be zero.");
+    expect(await received(`/ok/${hook}`)).toEqual([]);
+  });
+
   it("a redelivered queue message or a second consumer does not push twice or add a record", async () => {
     const { owner, hook, reply, record } = await deliveredOnce("once");
     const batch = createMessageBatch("webhook-deliveries", [

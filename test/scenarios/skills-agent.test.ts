@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { expectError, NO_SUCH_ID, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
@@ -32,6 +33,27 @@ describe("skills in agent replies", () => {
     expect(reply.content).toContain("Always ask for the receipt number first.");
     const detail = await bodyOf<"GET /skills/{id}/">(await owner.fetch("GET", `/skills/${skill.id}/`));
     expect(Number(detail.lastUsedAt)).toBeGreaterThan(0);
+  });
+
+  it("a skill is used while DB refuses its last-use time (a figure written beside the reply)", async () => {
+    const owner = await seedOwner();
+    const name = unique("refused");
+    const skill = await uploadSkill(owner, name, { body: "Always ask for the receipt number first." });
+    const bot = await createChatbot(owner, { replyMode: "agent", skills: [{ id: skill.id }] });
+    const trigger = `"skill_use_down_${skill.id.replace(/-/g, "")}"`;
+    await env.DB.prepare(
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE OF last_used_at ON skills ` +
+        `WHEN NEW.id = '${skill.id}' BEGIN SELECT RAISE(ABORT, 'last use refused'); END`,
+    ).run();
+    try {
+      const reply = await ask(owner, bot.id, { content: `Use the ${name} skill to file my expenses` });
+      expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "use_skill", status: "success" });
+      expect(reply.content).toContain("Always ask for the receipt number first.");
+      const detail = await bodyOf<"GET /skills/{id}/">(await owner.fetch("GET", `/skills/${skill.id}/`));
+      expect(detail.lastUsedAt).toBeNull();
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
   });
 
   it("reads a resource by path (read_skill_resource), and refuses paths outside the package", async () => {

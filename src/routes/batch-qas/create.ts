@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { badRequest, fieldError } from "../../lib/errors";
-import { createBatchQa, enqueueBatchQa } from "../../services/batch-qa";
+import { createBatchQa, startBatchQa } from "../../services/batch-qa";
 import { parseQuestions } from "../../services/batch-qa/parse";
 import { checkFile, fileSpecs } from "../../services/uploads/file-specs";
 import { keyOfFile } from "../../services/uploads/urls";
@@ -63,6 +63,6 @@ export const registerCreateBatchQa = (r: Router) =>
       },
       rows,
     );
-    c.executionCtx.waitUntil(enqueueBatchQa(c.env, batch.id).catch((err) => console.error(String(err))));
+    c.executionCtx.waitUntil(startBatchQa(c.env, c.var.db, batch.id));
     return c.json(await batchQaRecordOf(c.var.db, batch, chatbot.name), 201);
   });

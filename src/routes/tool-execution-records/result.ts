@@ -54,7 +54,18 @@ export const registerDesktopResult = (r: Router) =>
       c.executionCtx.waitUntil(
         conversationObject(c.env, row.conversationId)
           .resume(row.organizationId, row.conversationId, row.messageId)
-          .catch((err) => console.error(String(err))),
+          .catch((err) =>
+            // The result stays stored; the reply is not continued, and the log line says which.
+            console.error(
+              JSON.stringify({
+                level: "error",
+                message: "reply not continued after its desktop tool results",
+                conversationId: row.conversationId,
+                replyId: row.messageId,
+                error: String(err),
+              }),
+            ),
+          ),
       );
     return c.json(toolExecutionRecord(row), 200);
   });

@@ -1,6 +1,8 @@
 import { Validator } from "@cfworker/json-schema";
+import { ApiError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import type { ChatMessage, ChatModel, ChatRequest, ToolCall, ToolDefinition, Usage } from "../llm";
+import { ModelError } from "../llm/types";
 import type { ToolRecorder } from "./recorder";
 import type { AgentTool, ToolCallTrace, ToolContext, ToolOutcome } from "./types";
 
@@ -159,6 +161,18 @@ async function execute(tool: AgentTool | undefined, trace: ToolCallTrace, ctx: T
   try {
     return done(await tool.run(trace.input, ctx));
   } catch (err) {
+    // A tool says its expected failures in its outcome; one it throws is told to the model as the call's failure (the
+    // reply goes on) and logged, as it may be a bug of the tool.
+    if (!(err instanceof ApiError || err instanceof ModelError))
+      console.error(
+        JSON.stringify({
+          level: "error",
+          message: "tool threw",
+          tool: trace.name,
+          error: String(err),
+          stack: (err as Error)?.stack,
+        }),
+      );
     return done({ status: "failure", error: String((err as Error)?.message ?? err).slice(0, 1000) });
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { batchQaItems, batchQas, chatbots, models } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
@@ -25,6 +25,23 @@ export interface BatchQaJob {
 
 export const enqueueBatchQa = (env: Bindings, batchQaId: string) =>
   env.EVALUATION_QUEUE.send({ kind: "batchQa", batchQaId } satisfies BatchQaJob);
+
+/** A batch whose job the queue gives up on: failed, so that its page stops waiting (unanswered questions stay
+ * pending). */
+export const markBatchQaFailed = (db: Db, batchQaId: string) =>
+  db
+    .update(batchQas)
+    .set({ status: "failed", finishedAt: Date.now() })
+    .where(and(eq(batchQas.id, batchQaId), inArray(batchQas.status, ["pending", "running"])));
+
+/** A new batch's first job queued; should the queue refuse it, the batch is failed (nothing else would start it). */
+export const startBatchQa = (env: Bindings, db: Db, batchQaId: string) =>
+  enqueueBatchQa(env, batchQaId).catch(async (err) => {
+    console.error(
+      JSON.stringify({ level: "error", message: "batch QA not queued; marked failed", batchQaId, error: String(err) }),
+    );
+    await markBatchQaFailed(db, batchQaId);
+  });
 
 /** The batch and its questions, in one D1 batch (all or nothing). */
 export async function createBatchQa(

@@ -7,6 +7,18 @@ export const evaluationEffect: MessageEffect = {
   replied({ env, waitUntil, chatbot, conversation, incoming }) {
     if (!chatbot.enableEvaluation) return;
     const job = { recordId: incoming.id, organizationId: conversation.organizationId };
-    waitUntil(enqueueEvaluations(env, [job]).catch(() => undefined));
+    // The record stays pending, so should the queue refuse, the housekeeping cron queues it again (records.ts).
+    waitUntil(
+      enqueueEvaluations(env, [job]).catch((err) =>
+        console.error(
+          JSON.stringify({
+            level: "error",
+            message: "evaluation not queued; the housekeeping cron queues it",
+            recordId: job.recordId,
+            error: String(err),
+          }),
+        ),
+      ),
+    );
   },
 };

@@ -58,7 +58,17 @@ export async function ingestFile(
     // still finds and removes them.
     const dropped = await dropFromIndexes(env, file, await chunkIdsOf(db, file.id)).then(
       () => true,
-      () => false,
+      (notDropped) => {
+        console.error(
+          JSON.stringify({
+            level: "error",
+            message: "failed file's chunks not dropped from the indexes; kept listed for a reparse",
+            fileId: file.id,
+            error: String(notDropped),
+          }),
+        );
+        return false;
+      },
     );
     const failed = db
       .update(knowledgeBaseFiles)

@@ -2,7 +2,7 @@ import type { Bindings } from "../../env";
 import type { knowledgeBases } from "../../db/schema";
 
 export { VECTOR_DATABASE_TYPES } from "../../db/schema";
-import { decryptSecret, encryptSecret } from "../../lib/crypto";
+import { cannotOpen, decryptSecret, encryptSecret } from "../../lib/crypto";
 import { fieldError } from "../../lib/errors";
 
 type Row = Pick<
@@ -98,5 +98,9 @@ export async function storedCredentialNames(
   env: Pick<Bindings, "ENCRYPTION_KEY">,
 ): Promise<CredentialName[]> {
   if (!row.vectorDatabaseCredentialsSealed) return [];
-  return Object.keys(await readCredentials(row, env).catch(() => ({}))) as CredentialName[];
+  const credentials = await readCredentials(row, env).catch((err) => {
+    if (!cannotOpen(err)) throw err;
+    return {};
+  });
+  return Object.keys(credentials) as CredentialName[];
 }

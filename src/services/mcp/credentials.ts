@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { mcpCredentials, members, users } from "../../db/schema";
-import { decryptSecret, encryptSecret } from "../../lib/crypto";
+import { cannotOpen, decryptSecret, encryptSecret } from "../../lib/crypto";
 
 export type Headers = Record<string, string>;
 
@@ -13,13 +13,17 @@ export type CredentialTarget =
 export const sealHeaders = (headers: Headers, env: Bindings) =>
   encryptSecret(JSON.stringify(headers), env.ENCRYPTION_KEY);
 
+/** A sealed value that cannot be opened (key changed) or is not JSON. */
+const unreadable = (err: unknown) => cannotOpen(err) || err instanceof SyntaxError;
+
 /** A sealed header object; null when it cannot be opened (key changed) or is not one. */
 export async function openHeaders(sealed: string | null | undefined, env: Bindings): Promise<Headers | null> {
   if (!sealed || !env.ENCRYPTION_KEY) return null;
   try {
     const value = JSON.parse(await decryptSecret(sealed, env.ENCRYPTION_KEY));
     return value && typeof value === "object" && !Array.isArray(value) ? stringsOnly(value) : null;
-  } catch {
+  } catch (err) {
+    if (!unreadable(err)) throw err;
     return null;
   }
 }
@@ -151,7 +155,8 @@ export async function openContactCredentials(sealed: string | null | undefined, 
   try {
     const value = JSON.parse(await decryptSecret(sealed, env.ENCRYPTION_KEY));
     return Array.isArray(value) ? value : [];
-  } catch {
+  } catch (err) {
+    if (!unreadable(err)) throw err;
     return [];
   }
 }

@@ -3,7 +3,7 @@ import { connectors, contacts, mcpCredentials, members, tools } from "../../db/s
 import type { ToolProvider } from "../agent/registry";
 import type { AgentTool, ToolContext } from "../agent/types";
 import { assistantToolRows } from "../tools/chatbot-tools";
-import { listAllTools, mcpTimeoutMs, openMcpSession, type McpSession } from "./client";
+import { listAllTools, McpConnectError, mcpTimeoutMs, openMcpSession, type McpSession } from "./client";
 import { contactCredential, openContactCredentials, openHeaders, type Headers } from "./credentials";
 import { filterTools, namespacedName, nameList, remoteAgentTool, slug, type McpSource } from "./remote-tools";
 
@@ -46,12 +46,15 @@ export const mcpToolsProvider: ToolProvider = async (ctx, options) => {
           ),
         };
       } catch (err) {
-        console.warn(
+        // The server's failure is a warning; any other error (ours) is logged as one, with its stack.
+        const theirs = err instanceof McpConnectError;
+        (theirs ? console.warn : console.error)(
           JSON.stringify({
-            level: "warn",
+            level: theirs ? "warn" : "error",
             message: "MCP server left out of the reply",
             server: server.url.slice(0, 200),
             error: String((err as Error)?.message ?? err).slice(0, 300),
+            ...(theirs ? {} : { stack: (err as Error)?.stack }),
           }),
         );
         await session?.close();

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../env";
 import { MODEL_KINDS, MODEL_PROVIDERS } from "../../db/schema";
 import { Timestamps } from "../../lib/openapi";
-import { maskSecret } from "../../lib/crypto";
+import { cannotOpen, maskSecret } from "../../lib/crypto";
 import { timestampsOf } from "../../lib/time";
 import { modelApiKey, modelUnavailableReason, type ModelRow } from "../models";
 
@@ -52,7 +52,10 @@ export type ModelRecord = z.infer<typeof ModelSchema>;
 /** Row -> record. The API key is decrypted only to mask it; it never leaves in clear. */
 export async function modelRecord(row: ModelRow, env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">): Promise<ModelRecord> {
   const [plain, unavailableReason] = await Promise.all([
-    modelApiKey(row, env).catch(() => null),
+    modelApiKey(row, env).catch((err) => {
+      if (!cannotOpen(err)) throw err;
+      return null;
+    }),
     modelUnavailableReason(row, env),
   ]);
   return {

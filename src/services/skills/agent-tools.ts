@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { chatbotSkills, skillResources, skills, skillTools, tools } from "../../db/schema";
+import { isD1Error } from "../../lib/errors";
 import type { ToolProvider } from "../agent/registry";
 import type { AgentTool, ToolContext } from "../agent/types";
 import type { ToolRow } from "../tools/access";
@@ -84,12 +85,23 @@ function useSkillTool(offered: Offered[], build: Build): AgentTool {
         attachedTools(ctx, chosen.id),
       ]);
       if (!skill) return { status: "failure", error: "The skill no longer exists." };
+      // A skill's last use is a figure shown to the team: the skill is used whether or not D1 takes it.
       ctx.db
         .update(skills)
         .set({ lastUsedAt: Date.now() })
         .where(eq(skills.id, skill.id))
         .run()
-        .catch(() => undefined);
+        .catch((err) => {
+          if (!isD1Error(err)) throw err;
+          console.error(
+            JSON.stringify({
+              level: "error",
+              message: "skill's last use not written",
+              skillId: skill.id,
+              error: String(err),
+            }),
+          );
+        });
       const added = attached.map(build).filter((t): t is AgentTool => !!t);
       const output = {
         skill: skill.name,

@@ -182,7 +182,8 @@ export function connectionProblem(
   try {
     postgresTarget(env, url, organizationId);
   } catch (err) {
-    return (err as Error).message;
+    if (!(err instanceof ConnectionError)) throw err;
+    return err.message;
   }
   return null;
 }

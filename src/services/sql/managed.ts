@@ -113,7 +113,18 @@ export async function createManagedTable(
     return row;
   } catch (err) {
     // The rows are useless without their record (and the record must not promise rows that are not there).
-    if (!existing) await stub.dropTable(name).catch(() => undefined);
+    if (!existing)
+      await stub.dropTable(name).catch((dropped) =>
+        console.error(
+          JSON.stringify({
+            level: "error",
+            message: "managed table's rows left without their record (not dropped)",
+            sqlDatabaseId: database.id,
+            table: name,
+            error: String(dropped),
+          }),
+        ),
+      );
     throw err;
   }
 }

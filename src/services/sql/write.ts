@@ -10,6 +10,7 @@ import {
   type SqlDatabaseType,
 } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
+import { isD1Error } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { type OrgAccess, withPermission } from "../access";
 import { checkGroupAssignment } from "../groups";
@@ -113,7 +114,8 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Connects to an external database, discovers its tables (limited to `includeTables`) and stores
- * them with `status` connected, or `failed` and the reason (CONTRACT section 15). Never throws.
+ * them with `status` connected, or `failed` and the reason (CONTRACT section 15). Throws only an error of our own
+ * code met while storing the failure.
  */
 export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Promise<void> {
   const [row] = await db.select().from(sqlDatabases).where(eq(sqlDatabases.id, id));
@@ -141,7 +143,19 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
       ...replaceTableStatements(db, id, kept, now),
     ]);
   } catch (err) {
-    await fail(describeError(err)).catch(() => undefined);
+    // The check's failure is the database's status; should D1 refuse that too, the record stays pending (logged).
+    await fail(describeError(err)).catch((notStored) => {
+      if (!isD1Error(notStored)) throw notStored;
+      console.error(
+        JSON.stringify({
+          level: "error",
+          message: "external database's failed check not stored",
+          sqlDatabaseId: id,
+          error: String(err),
+          storing: String(notStored),
+        }),
+      );
+    });
   }
 }
 

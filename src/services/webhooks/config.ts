@@ -8,7 +8,7 @@ import {
   type WEBHOOK_DIRECTIONS,
   type WEBHOOK_PRESETS,
 } from "../../db/schema";
-import { decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
+import { cannotOpen, decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
 import { fieldError, notFound } from "../../lib/errors";
 import { type Page, type PageWindow, paginate } from "../../db/paginate";
 import { isUuid, uuidv7 } from "../../lib/ids";
@@ -121,7 +121,10 @@ export async function secretTokenPreview(
   env: Pick<Bindings, "ENCRYPTION_KEY">,
 ): Promise<string | null> {
   if (!row.secretTokenSealed) return null;
-  const plain = await decryptSecret(row.secretTokenSealed, env.ENCRYPTION_KEY).catch(() => null);
+  const plain = await decryptSecret(row.secretTokenSealed, env.ENCRYPTION_KEY).catch((err) => {
+    if (!cannotOpen(err)) throw err;
+    return null;
+  });
   return maskSecret(plain) ?? "••••";
 }
 

@@ -59,7 +59,16 @@ export async function deliverAll(
           .set({ status: "pending", leaseUntil: null })
           .where(and(inArray(webhookDeliveries.id, part), eq(webhookDeliveries.status, "sending")))
           .returning({ id: webhookDeliveries.id }),
-    ).catch(() => undefined);
+    ).catch((notGiven) =>
+      // Claims not given back are claimable again once their lease ends (`claimable`).
+      console.error(
+        JSON.stringify({
+          level: "error",
+          message: "webhook claims not given back; claimable when their lease ends",
+          error: String(notGiven),
+        }),
+      ),
+    );
     throw err;
   }
   return new Set(claimed.map((d) => d.id));

@@ -6,6 +6,7 @@ import type { WebhookRow } from "./config";
 import type { DeliveryData } from "./conversation-payloads";
 import { buildPayload } from "./payloads";
 import { signature } from "./signature";
+import { TemplateError } from "./templates";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
@@ -38,7 +39,9 @@ export async function send(env: Bindings, eventId: string, webhook: WebhookRow, 
   try {
     body = buildPayload(webhook.templatePreset, data, webhook.customTemplate ?? undefined);
   } catch (err) {
-    return { error: `The payload could not be built: ${(err as Error).message}` };
+    // The webhook's own template refused (recorded on the attempt); an error of ours fails the batch, to be retried.
+    if (!(err instanceof TemplateError)) throw err;
+    return { error: `The payload could not be built: ${err.message}` };
   }
   let headers: Headers;
   try {

@@ -1,3 +1,4 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { strToU8, zipSync } from "fflate";
 import { assert, describe, expect, it } from "vitest";
@@ -9,6 +10,7 @@ import { createInbox } from "../inboxes/fixtures";
 import { readXlsx } from "../members/helpers";
 import { ok } from "../statistics/helpers";
 import type { Body } from "../../support/api";
+import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
 
 type Batch = Body<"GET /web-chats/{webchatPk}/batch-qas/{id}/">;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -142,6 +144,39 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
       ).toBe(0);
     },
   );
+
+  it("a job failing at its last delivery fails its batch, not leaving it waiting; earlier ones retry", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatWithBot(owner);
+    // DB refuses to start any batch of this web chat: every job of it fails, the queue's own included.
+    const trigger = `"batch_qa_down_${webChatId.replace(/-/g, "")}"`;
+    await env.DB.prepare(
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE OF status ON batch_qas WHEN NEW.web_chat_id = '${webChatId}' ` +
+        `AND NEW.status = 'running' BEGIN SELECT RAISE(ABORT, 'batch refused'); END`,
+    ).run();
+    try {
+      const key = await upload(owner, "q.csv", "Where is my parcel?\n", "text/csv");
+      const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
+        await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }),
+        201,
+      );
+      const consume = async (attempts: number) => {
+        const batch = createMessageBatch("chatbot-evaluation", [
+          { id: `job-${attempts}`, timestamp: new Date(), attempts, body: { kind: "batchQa", batchQaId: created.id } },
+        ]);
+        await consumeChatbotEvaluation(batch, env);
+        return getQueueResult(batch, createExecutionContext());
+      };
+      expect((await consume(1)).retryMessages).toEqual([{ msgId: "job-1" }]);
+      expect((await consume(6)).explicitAcks).toEqual(["job-6"]);
+      const batch = await ok<"GET /web-chats/{webchatPk}/batch-qas/{id}/">(
+        await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${created.id}/`),
+      );
+      expect(batch).toMatchObject({ status: "failed", completed: 0, total: 1 });
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
+  });
 
   it("reads a .csv without a header (questions first, expected answers second)", async () => {
     const owner = await seedOwner();

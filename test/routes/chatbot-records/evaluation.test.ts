@@ -107,4 +107,53 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
         .first<{ answer_relevancy: number }>())!.answer_relevancy,
     ).toBe(0.123);
   });
+
+  it("a job's last failed try marks its record failed; DB refusing that leaves it pending for the cron", async () => {
+    const owner = await seedOwner();
+    const records = client(await data(owner.organizationId));
+    const bot = await createChatbot(owner);
+    await ok<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello there" } }),
+    );
+    const [record] = (
+      await records.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(bot.id).all<{ id: string }>()
+    ).results;
+    await records
+      .prepare("UPDATE chatbot_records SET evaluation_status = 'pending' WHERE id = ?")
+      .bind(record.id)
+      .run();
+    const status = async () =>
+      (await records
+        .prepare("SELECT evaluation_status FROM chatbot_records WHERE id = ?")
+        .bind(record.id)
+        .first<string>("evaluation_status"))!;
+    const consume = async (attempts: number) => {
+      const batch = createMessageBatch("chatbot-evaluation", [
+        { id: `try-${attempts}`, timestamp: new Date(), attempts, body: { recordId: record.id } },
+      ]);
+      await consumeChatbotEvaluation(batch, env);
+      return getQueueResult(batch, createExecutionContext());
+    };
+    // Every write of the record's evaluation status is refused: scoring fails, and so does marking it failed.
+    const trigger = `"evaluation_down_${record.id.replace(/-/g, "")}"`;
+    await records
+      .prepare(
+        `CREATE TRIGGER ${trigger} BEFORE UPDATE OF evaluation_status ON chatbot_records ` +
+          `WHEN NEW.id = '${record.id}' BEGIN SELECT RAISE(ABORT, 'evaluation refused'); END`,
+      )
+      .run();
+    try {
+      expect((await consume(1)).retryMessages).toEqual([{ msgId: "try-1" }]);
+      expect((await consume(3)).explicitAcks).toEqual(["try-3"]);
+      expect(await status()).toBe("pending");
+    } finally {
+      await records.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
+    // The housekeeping cron sends it again; with DB taking writes, scoring it still failing would mark it failed.
+    const later = Date.now() + STRANDED_EVALUATION_MS + 1000;
+    expect(await strandedEvaluations(await data(owner.organizationId), later)).toContainEqual({
+      recordId: record.id,
+      organizationId: owner.organizationId,
+    });
+  });
 });

@@ -194,6 +194,34 @@ describe("SQL databases: CRUD", () => {
     expect(await checked.json()).toMatchObject({ status: "failed", errorMessage: expect.any(String) });
   });
 
+  it("a failed check DB refuses to store leaves the database pending (the check still answers 200)", async () => {
+    const owner = await seedOwner();
+    const name = unique("refused");
+    const trigger = `"sql_check_down_${name.replace(/\W/g, "")}"`;
+    await env.DB.prepare(
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE OF status ON sql_databases ` +
+        `WHEN NEW.name = '${name}' AND NEW.status = 'failed' BEGIN SELECT RAISE(ABORT, 'status refused'); END`,
+    ).run();
+    try {
+      const settings = { OUTBOUND_ALLOWED_HOSTS: "127.0.0.1:1" };
+      const res = await owner.fetch(
+        "POST",
+        "/sql-databases/",
+        { name, databaseType: "postgresql", databaseUrl: "postgresql://u:p@127.0.0.1:1/x" },
+        { settings },
+      );
+      expect(res.status, await res.clone().text()).toBe(201);
+      const created = await bodyOf<"POST /sql-databases/">(res);
+      const checked = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`, undefined, {
+        settings,
+      });
+      expect(checked.status).toBe(200);
+      expect(await checked.json()).toMatchObject({ status: "pending", errorMessage: null });
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
+    }
+  });
+
   it(
     "hyperdrive://BINDING: 400 naming the binding when it is not offered to the organization, not configured or " +
       "not a Hyperdrive binding",

@@ -1,6 +1,6 @@
 import type { Bindings } from "../../../env";
 import { ModelError } from "../../llm/types";
-import { modelApiKey, type ModelRow } from "../../models";
+import { providerApiKey, type ModelRow } from "../../models";
 import { localEmbeddingModel } from "./local";
 import { openAiCompatibleEmbeddingModel } from "./openai-compatible";
 import { workersAiEmbeddingModel } from "./workers-ai";
@@ -15,9 +15,7 @@ export async function embeddingModelFor(env: Bindings, row: ModelRow): Promise<E
       return localEmbeddingModel;
     case "openai_compatible": {
       if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
-      const apiKey = await modelApiKey(row, env).catch(() => {
-        throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
-      });
+      const apiKey = await providerApiKey(row, env);
       return openAiCompatibleEmbeddingModel({
         baseUrl: row.baseUrl,
         apiKey,

@@ -1,6 +1,6 @@
 import type { Bindings } from "../../../env";
 import { ModelError } from "../../llm/types";
-import { modelApiKey, type ModelRow } from "../../models";
+import { providerApiKey, type ModelRow } from "../../models";
 import { localReranker } from "./local";
 import { openAiCompatibleReranker } from "./openai-compatible";
 import { workersAiReranker } from "./workers-ai";
@@ -15,9 +15,7 @@ export async function rerankerFor(env: Bindings, row: ModelRow): Promise<Reranke
       return localReranker;
     case "openai_compatible": {
       if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
-      const apiKey = await modelApiKey(row, env).catch(() => {
-        throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
-      });
+      const apiKey = await providerApiKey(row, env);
       return openAiCompatibleReranker({ baseUrl: row.baseUrl, apiKey, model: row.modelName });
     }
     case "workers_ai":
