@@ -401,12 +401,25 @@ export async function upstreamWebChat(server, upstream, { name, modelName }) {
       apiKey: UPSTREAM_API_KEY,
     },
   });
-  const bot = await server.api("/chatbots/", { body: { name, largeLanguageModel: model.id } });
-  const inbox = await server.api("/inboxes/", {
-    body: { name: `${name} site`, channelType: "web", chatbot: { id: bot.id } },
+  const { id } = await createWebChat(server, {
+    assistant: { name, largeLanguageModel: model.id },
+    inbox: { name: `${name} site` },
+    webChat: { enableAnonymous: true },
   });
-  await server.api(`/web-chats/${inbox.channel.id}/`, { method: "PATCH", body: { enableAnonymous: true } });
-  return inbox.channel.id;
+  return id;
+}
+
+/**
+ * An assistant (`assistant`: its fields) with a web inbox "Website" (`inbox`: more fields) whose web chat gets the
+ * settings `webChat`. Returns the assistant and the web chat's id.
+ */
+export async function createWebChat(server, { assistant, inbox = {}, webChat = {} }) {
+  const bot = await server.api("/chatbots/", { body: assistant });
+  const created = await server.api("/inboxes/", {
+    body: { name: "Website", channelType: "web", chatbot: { id: bot.id }, ...inbox },
+  });
+  await server.api(`/web-chats/${created.channel.id}/`, { method: "PATCH", body: webChat });
+  return { bot, id: created.channel.id };
 }
 
 /** Flags for Debian's Chromium on this machine (its closed network refuses Google's background connections). */

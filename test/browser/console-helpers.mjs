@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { launchChromium, startServer } from "../../bench/lib.mjs";
+import { createWebChat, launchChromium, startServer } from "../../bench/lib.mjs";
 import { givenPort, testPort } from "../support/test-ports.mjs";
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -277,16 +277,10 @@ export async function recordNotifications(context, origin) {
  * id and the site.
  */
 export async function webChatSite(app, { assistant = {}, inbox = {}, webChat = {} } = {}) {
-  const bot = await app.server.api("/chatbots/", {
-    body: { name: "Ava", largeLanguageModel: LOCAL_LLM, ...assistant },
-  });
-  const created = await app.server.api("/inboxes/", {
-    body: { name: "Website", channelType: "web", chatbot: { id: bot.id }, ...inbox },
-  });
-  const id = created.channel.id;
-  await app.server.api(`/web-chats/${id}/`, {
-    method: "PATCH",
-    body: { name: "Acme Help", enableAnonymous: true, ...webChat },
+  const { bot, id } = await createWebChat(app.server, {
+    assistant: { name: "Ava", largeLanguageModel: LOCAL_LLM, ...assistant },
+    inbox,
+    webChat: { name: "Acme Help", enableAnonymous: true, ...webChat },
   });
   return { bot, webChat: id, host: await widgetHostPage(app.base, () => id) };
 }
