@@ -6,6 +6,7 @@ import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { usableSecret } from "../lib/placeholders";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
+import { ModelError } from "./llm/types";
 
 export type ModelKind = (typeof MODEL_KINDS)[number];
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -68,6 +69,21 @@ export async function modelApiKey(
     apiKeys.set(cacheKey, key);
   }
   return key;
+}
+
+/**
+ * How an OpenAI-compatible model is called: its base URL and its API key in clear (null when none is stored). A
+ * ModelError (400) when it has no base URL or its stored key cannot be decrypted (chat, embedding and reranker alike).
+ */
+export async function openAiCompatibleEndpoint(
+  row: ModelRow,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+): Promise<{ baseUrl: string; apiKey: string | null }> {
+  if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
+  const apiKey = await modelApiKey(row, env).catch(() => {
+    throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
+  });
+  return { baseUrl: row.baseUrl, apiKey };
 }
 
 /**

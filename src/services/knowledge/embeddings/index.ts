@@ -1,6 +1,6 @@
 import type { Bindings } from "../../../env";
 import { ModelError } from "../../llm/types";
-import { modelApiKey, type ModelRow } from "../../models";
+import { openAiCompatibleEndpoint, type ModelRow } from "../../models";
 import { localEmbeddingModel } from "./local";
 import { openAiCompatibleEmbeddingModel } from "./openai-compatible";
 import { workersAiEmbeddingModel } from "./workers-ai";
@@ -14,12 +14,9 @@ export async function embeddingModelFor(env: Bindings, row: ModelRow): Promise<E
     case "local":
       return localEmbeddingModel;
     case "openai_compatible": {
-      if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
-      const apiKey = await modelApiKey(row, env).catch(() => {
-        throw new ModelError(`The API key of model "${row.name}" cannot be decrypted; store it again.`, 400);
-      });
+      const { baseUrl, apiKey } = await openAiCompatibleEndpoint(row, env);
       return openAiCompatibleEmbeddingModel({
-        baseUrl: row.baseUrl,
+        baseUrl,
         apiKey,
         model: row.modelName,
         dimensions: dimensionsOf(row),
