@@ -5,13 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
-import { createWebChat, launchChromium, startServer, upstreamWebChat } from "../../bench/lib.mjs";
+import {
+  createWebChat,
+  launchChromium,
+  startServer,
+  upstreamWebChat,
+  LOCAL_LLM,
+  LOCAL_EMBEDDING,
+  LOCAL_RERANKER,
+} from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
 import { givenPort, testPort } from "../support/test-ports.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
-const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
-const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
 
 let server, upstream, host, browser, chat, slowChat;
