@@ -25,7 +25,7 @@ import { UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
 // The service's own seeded PRNG (Node 24 strips the file's types), so every run of a bench draws the same data.
 export { prng } from "../src/lib/random.ts";
 
-/** The built-in models (migrations/0001_seed_builtin_models.sql): the local chat model, embedding model and reranker. */
+/** The built-in models (migrations/0001_seed_builtin_models.sql): the local chat model, embedding model, reranker. */
 export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 export const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 export const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
