@@ -5,10 +5,9 @@
 // 2. Function tool start: the first call in the worker (QuickJS instantiated: cold) and later ones
 //    (warm), as the records' durationMs.
 // 3. Agent replies/s, one tool call each, every reply in a new conversation, 8 at a time.
-import { startServer, percentile } from "./lib.mjs";
+import { startServer, percentile, LOCAL_LLM } from "./lib.mjs";
 import { startReceiver } from "../test/support/webhook-receiver.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const THROUGHPUT = Number(process.env.BENCH_REPLIES ?? 400);
 const CONCURRENCY = 8;

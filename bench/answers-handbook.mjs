@@ -19,12 +19,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { waitForIngestion } from "./quality.mjs";
-import { startServer } from "./lib.mjs";
+import { startServer, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
 
 const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "handbook");
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
-const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
-const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
 
 /** Letters, digits and the euro sign, lower case, single spaces. */
 const normal = (text) =>
@@ -96,8 +93,8 @@ export async function measureHandbook(api, { verbose = false } = {}) {
     await api("/knowledge-bases/", {
       body: {
         name: "Bench answers (handbook)",
-        embeddingModel: EMBEDDING_MODEL,
-        rerankerModel: RERANKER_MODEL,
+        embeddingModel: LOCAL_EMBEDDING,
+        rerankerModel: LOCAL_RERANKER,
         similarityCutoff: 0,
         enableRrf: true,
         enableRerank: true,

@@ -17,14 +17,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer } from "./lib.mjs";
+import { startServer, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
 import { loadCorpus, loadQuestions, waitForIngestion } from "./quality.mjs";
 import { measureHandbook } from "./answers-handbook.mjs";
 
 const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "quality");
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
-const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
-const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
 
 // ---------------------------------------------------------------------------------------------
 // Scoring
@@ -107,8 +104,8 @@ export async function measureAnswers(
 ) {
   const answers = loadAnswers(questions, corpus);
   const base = {
-    embeddingModel: EMBEDDING_MODEL,
-    rerankerModel: RERANKER_MODEL,
+    embeddingModel: LOCAL_EMBEDDING,
+    rerankerModel: LOCAL_RERANKER,
     similarityCutoff: 0,
     enableRrf: true,
     enableRerank: true,

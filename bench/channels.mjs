@@ -15,12 +15,11 @@
 //   (bounded by outbound.ts's MAX_BACKOFF_S, 60 s, plus the sending).
 // Exits non-zero when an update is lost or doubled (burst), or a reply is missing, doubled or out of order
 // (outage). BENCH_PORT (8970) moves the server.
-import { startServer, percentile } from "./lib.mjs";
+import { startServer, percentile, LOCAL_LLM } from "./lib.mjs";
 import { startStandIn } from "../test/support/platforms/stand-in.mjs";
 import { platform as telegram } from "../test/support/platforms/telegram.mjs";
 import { deliver, telegramInbox as connectTelegram, updates } from "./telegram.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 50);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const BURST_SECONDS = Number(process.env.BENCH_BURST_SECONDS ?? 10);

@@ -25,6 +25,11 @@ import { UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
 // The service's own seeded PRNG (Node 24 strips the file's types), so every run of a bench draws the same data.
 export { prng } from "../src/lib/random.ts";
 
+/** The built-in models (migrations/0001_seed_builtin_models.sql): the local chat model, embedding model, reranker. */
+export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+export const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
+export const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
+
 const ownRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
 export function newKey() {
@@ -401,12 +406,25 @@ export async function upstreamWebChat(server, upstream, { name, modelName }) {
       apiKey: UPSTREAM_API_KEY,
     },
   });
-  const bot = await server.api("/chatbots/", { body: { name, largeLanguageModel: model.id } });
-  const inbox = await server.api("/inboxes/", {
-    body: { name: `${name} site`, channelType: "web", chatbot: { id: bot.id } },
+  const { id } = await createWebChat(server, {
+    assistant: { name, largeLanguageModel: model.id },
+    inbox: { name: `${name} site` },
+    webChat: { enableAnonymous: true },
   });
-  await server.api(`/web-chats/${inbox.channel.id}/`, { method: "PATCH", body: { enableAnonymous: true } });
-  return inbox.channel.id;
+  return id;
+}
+
+/**
+ * An assistant (`assistant`: its fields) with a web inbox "Website" (`inbox`: more fields) whose web chat gets the
+ * settings `webChat`. Returns the assistant and the web chat's id.
+ */
+export async function createWebChat(server, { assistant, inbox = {}, webChat = {} }) {
+  const bot = await server.api("/chatbots/", { body: assistant });
+  const created = await server.api("/inboxes/", {
+    body: { name: "Website", channelType: "web", chatbot: { id: bot.id }, ...inbox },
+  });
+  await server.api(`/web-chats/${created.channel.id}/`, { method: "PATCH", body: webChat });
+  return { bot, id: created.channel.id };
 }
 
 /** Flags for Debian's Chromium on this machine (its closed network refuses Google's background connections). */

@@ -8,10 +8,9 @@
 // 3. What the tool round adds to a whole reply: paired agent and normal replies, minus the call.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { percentile, startServer } from "./lib.mjs";
+import { percentile, startServer, LOCAL_LLM } from "./lib.mjs";
 import { startMcpServer } from "../test/support/mcp-server.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 const f = (xs, p) => percentile(xs, p).toFixed(1);
 

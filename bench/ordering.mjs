@@ -2,7 +2,7 @@
 // turn (visitor message + assistant reply, local model) at a time. Several clients send at once;
 // the run checks afterwards that the messages strictly alternate with no gap or loss.
 // `npm run bench -- completions` runs the same measure on a baseline beside the working tree.
-import { startServer } from "./lib.mjs";
+import { startServer, LOCAL_LLM } from "./lib.mjs";
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const TURNS_PER_CLIENT = Number(process.env.BENCH_TURNS ?? 50);
@@ -27,7 +27,7 @@ export async function oneConversation(
     });
   const bot = await api("/chatbots/", {
     name: "Bench bot",
-    largeLanguageModel: "00000000-0000-7000-8000-000000000001",
+    largeLanguageModel: LOCAL_LLM,
   });
   const { conversationId } = await api(`/chatbots/${bot.id}/completions/`, { message: { content: "warm up" } });
   const started = performance.now();

@@ -11,12 +11,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { percentile, startServer } from "./lib.mjs";
+import { percentile, startServer, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
 import { ndcgAt, recallAt, waitForIngestion } from "./quality.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
-const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
 const RETRIEVED = 20;
 const INGEST_TIMEOUT_MS = Number(process.env.BENCH_INGEST_TIMEOUT_S ?? 900) * 1000;
 
@@ -106,8 +104,8 @@ async function measure(args, docs, queries, vars, methods, suffix = "") {
     const kb = await api("/knowledge-bases/", {
       body: {
         name: "Bench CISI",
-        embeddingModel: EMBEDDING_MODEL,
-        rerankerModel: RERANKER_MODEL,
+        embeddingModel: LOCAL_EMBEDDING,
+        rerankerModel: LOCAL_RERANKER,
         numberOfRetrievedChunks: RETRIEVED,
       },
     });

@@ -15,12 +15,10 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer } from "./lib.mjs";
+import { startServer, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
 import { measureAnswers } from "./answers.mjs";
 
 const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "quality");
-const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
-const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
 const RETRIEVED = 20;
 const INGEST_TIMEOUT_MS = Number(process.env.BENCH_INGEST_TIMEOUT_S ?? 600) * 1000;
 
@@ -125,8 +123,8 @@ export default async function (argv = []) {
     const kb = await api("/knowledge-bases/", {
       body: {
         name: "Bench quality",
-        embeddingModel: EMBEDDING_MODEL,
-        rerankerModel: RERANKER_MODEL,
+        embeddingModel: LOCAL_EMBEDDING,
+        rerankerModel: LOCAL_RERANKER,
         numberOfRetrievedChunks: RETRIEVED,
         similarityCutoff: 0,
         enableRrf: true,

@@ -4,13 +4,12 @@
 // one, an assignee), then each read asked BENCH_READS times (default 400), alternating the sides request by request
 // so both see the same machine. Prints p50/p95 per read and side and the working/baseline ratio of the p50s: for the
 // reads the data plane's move splits in two (docs/scale.md §5 step 4), "reads as fast as today" is this ratio.
-import { baselineCheckout, median, percentile, startServer, stopServers } from "./lib.mjs";
+import { baselineCheckout, median, percentile, startServer, stopServers, LOCAL_LLM } from "./lib.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8861);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 300);
 const READS = Number(process.env.BENCH_READS ?? 400);
 /** The built-in local model: the reads need an assistant, not its answers. */
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 
 /** One server with an assistant's web inbox, three labels and CONVERSATIONS conversations. */
 async function prepare(name, root, [port, inspectorPort]) {

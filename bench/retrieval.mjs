@@ -7,11 +7,9 @@
 // Then, per knowledge base, searches run one after another (after a warm-up) with queries of
 // vocabulary words, once per method: keyword, vector, hybrid (RRF, no rerank), hybrid + rerank.
 // Options: --sizes 10000,100000  --files 100  --searches 200  --port N  --files-per-upload 20 (the API's limit)
-import { percentile, prng, startServer } from "./lib.mjs";
+import { percentile, prng, startServer, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
 import { waitForIngestion } from "./quality.mjs";
 
-const EMBEDDING_MODEL = "00000000-0000-7000-8000-000000000002";
-const RERANKER_MODEL = "00000000-0000-7000-8000-000000000003";
 const MAX_REQUEST_BYTES = 18 * 1024 * 1024;
 const WARM_UP = 10;
 const PARAGRAPH_MAX = 800; // the service's chunk length (src/services/knowledge/chunking.ts)
@@ -257,8 +255,8 @@ export default async function (argv = []) {
       const kb = await api("/knowledge-bases/", {
         body: {
           name: `Bench retrieval ${size}`,
-          embeddingModel: EMBEDDING_MODEL,
-          rerankerModel: RERANKER_MODEL,
+          embeddingModel: LOCAL_EMBEDDING,
+          rerankerModel: LOCAL_RERANKER,
           numberOfRetrievedChunks: 20,
           similarityCutoff: 0,
           enableRrf: true,

@@ -22,7 +22,7 @@ import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { median, percentile, prng, startServer } from "./lib.mjs";
+import { median, percentile, prng, startServer, LOCAL_LLM } from "./lib.mjs";
 import { d1Files } from "../test/support/local-d1.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8871);
@@ -37,7 +37,6 @@ const REPLY_CHARS = Number(process.env.BENCH_REPLY_CHARS ?? 300);
 /** BENCH_KEEP=1 keeps the local state for a look at where the bytes went (sqlite3, dbstat). */
 const KEEP = Boolean(process.env.BENCH_KEEP);
 const TURNS = 5;
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const LIMIT = 10 * 1024 ** 3;
 const DAY = 86_400_000;
 /** services/statistics/record-segments.ts: records younger than this stay in D1; the cron moves the others. */

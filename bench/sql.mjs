@@ -7,10 +7,9 @@
 // from Node (PostgreSQL).
 import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
-import { percentile, startServer } from "./lib.mjs";
+import { percentile, startServer, LOCAL_LLM } from "./lib.mjs";
 import { startPostgres } from "../test/support/postgres-server.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 50);
 const SQL = "select region, count(*) as n, sum(amount) as total from sales group by region order by total desc";

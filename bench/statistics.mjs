@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
-import { percentile, prng, seedMembers, startServer } from "./lib.mjs";
+import { percentile, prng, seedMembers, startServer, LOCAL_LLM } from "./lib.mjs";
 import { d1File } from "../test/support/local-d1.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8841);
@@ -21,7 +21,6 @@ const CHATBOTS = 50;
 const CONTACTS = 1000;
 const MEMBERS = 20;
 const TURNS = 5;
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const DAY = 86_400_000;
 /** Migration 0009's backfill of messages' counters, contacts and records (its first backfill statement,
  * the conversations', is left out: a trigger on `conversations` counts them as they are seeded). */

@@ -1,7 +1,7 @@
 // `npm run bench -- webhooks`: 1,000 visitor messages into 10 conversations (10 inboxes, each with
 // 3 enabled webhooks) delivered through the queue to a local receiver. Prints deliveries/s, p50 and
 // p95 from message creation to receipt, and the lost and duplicated deliveries (target: 0 and 0).
-import { startServer, percentile } from "./lib.mjs";
+import { startServer, percentile, LOCAL_LLM } from "./lib.mjs";
 import { startReceiver } from "../test/support/webhook-receiver.mjs";
 
 const CONVERSATIONS = 10;
@@ -30,7 +30,7 @@ export default async function () {
     for (let i = 0; i < CONVERSATIONS; i++) {
       const bot = await api("/chatbots/", {
         name: `Bench bot ${i}`,
-        largeLanguageModel: "00000000-0000-7000-8000-000000000001",
+        largeLanguageModel: LOCAL_LLM,
       });
       for (let w = 0; w < WEBHOOKS_PER_INBOX; w++) {
         await api(`/inboxes/${bot.defaultInbox.id}/webhooks/`, {

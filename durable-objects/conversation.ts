@@ -10,9 +10,7 @@ import {
   afterMessage,
   replyFields,
   conversationInserts,
-  laterThan,
   incomingFields,
-  messageRow,
   messageWrites,
   stateWrite,
   type ChangeActor,
@@ -33,6 +31,7 @@ import {
   answer,
   endStream,
   runTurn,
+  sequencedMessage,
   storedAlready,
   type Assistant,
   type MessageFields,
@@ -817,16 +816,9 @@ export class Conversation extends DurableObject<Bindings> {
    * stored: see #commit). */
   #prepare(conversation: ConversationRow, fields: MessageFields): MessageRow {
     if (this.#sequence === null) throw new Error("the conversation is not loaded");
-    const sequence = ++this.#sequence;
-    const createdAt = (this.#lastAt = laterThan(this.#lastAt, fields.createdAt ?? Date.now()));
-    return messageRow({
-      ...fields,
-      id: fields.id ?? uuidv7(),
-      organizationId: conversation.organizationId,
-      conversationId: conversation.id,
-      sequence,
-      createdAt,
-    }) as MessageRow;
+    const row = sequencedMessage(conversation, fields, ++this.#sequence, this.#lastAt);
+    this.#lastAt = row.createdAt;
+    return row;
   }
 
   /**

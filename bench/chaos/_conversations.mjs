@@ -1,7 +1,6 @@
 // Shared by the conversation chaos scenarios: reading a conversation back, checking it, and counting
 // what a webhook receiver accepted per message.
-
-export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+export { LOCAL_LLM } from "../lib.mjs";
 
 /** Every message of a conversation, oldest first (the API lists newest first, a cursor page at a time). */
 export async function messagesOf(api, conversationId) {

@@ -2,8 +2,7 @@
 // receiver with switchable fault modes, visitor messages (one incoming event each) posted into
 // conversations with a human (no replies), and the count of what the receiver accepted.
 import { startReceiver } from "../../test/support/webhook-receiver.mjs";
-
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+import { LOCAL_LLM } from "../lib.mjs";
 
 /** The scenario's `prepare`: the receiver, which the server must be allowed to reach (it is on loopback). */
 export async function prepareReceiver(vars = {}) {

@@ -6,13 +6,14 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { LOCAL_EMBEDDING, LOCAL_RERANKER } from "../lib.mjs";
 
 const FILES = Number(process.env.CHAOS_INGESTION_FILES ?? 40);
 const DIE_AFTER = 5;
 /** The built-in local embedding model and reranker (migrations/0001_seed_builtin_models.sql). */
 const MODELS = {
-  embeddingModel: "00000000-0000-7000-8000-000000000002",
-  rerankerModel: "00000000-0000-7000-8000-000000000003",
+  embeddingModel: LOCAL_EMBEDDING,
+  rerankerModel: LOCAL_RERANKER,
 };
 const WAIT_MS = 10 * 60_000;
 

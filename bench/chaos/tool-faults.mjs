@@ -6,12 +6,12 @@
 // call that the model was told about; "time to recover" is how long replies took against the limit.
 import { startReceiver } from "../../test/support/webhook-receiver.mjs";
 import { startMcpServer } from "../../test/support/mcp-server.mjs";
+import { LOCAL_LLM } from "../lib.mjs";
 
 const REPLIES = Number(process.env.CHAOS_TOOL_REPLIES ?? 40);
 const CONCURRENCY = 8;
 const TOOL_TIMEOUT_MS = 2000;
 const FUNCTION_TIMEOUT_MS = 1000;
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const CITY = { type: "object", properties: { city: { type: "string" } } };
 
 export const description =

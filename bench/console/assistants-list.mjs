@@ -12,12 +12,11 @@
 // the API, 12 at a time, they took 652 s on this machine.
 import { DatabaseSync } from "node:sqlite";
 import os from "node:os";
-import { percentile } from "../lib.mjs";
+import { percentile, LOCAL_LLM } from "../lib.mjs";
 import { d1File } from "../../test/support/local-d1.mjs";
 import { openPage, signInContext } from "../../test/browser/console-helpers.mjs";
 import { uuidv7 } from "../../src/lib/ids.ts";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const ASSISTANTS = Number(process.env.BENCH_ASSISTANTS ?? 10_000);
 const PAGES = Number(process.env.BENCH_LIST_PAGES ?? 60);
 const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 20);

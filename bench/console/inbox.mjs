@@ -6,13 +6,12 @@
 // - a new message appears in the open inbox page (Chromium, the live event stream): from just before
 //   the API request that sends it to the row showing it, for messages in listed conversations and
 //   for new conversations, BENCH_INBOX_MESSAGES each (target: p95 <= 500 ms).
-import { percentile } from "../lib.mjs";
+import { percentile, LOCAL_LLM } from "../lib.mjs";
 import { openPage, signInContext } from "../../test/browser/console-helpers.mjs";
 
 const CONVERSATIONS = Number(process.env.BENCH_INBOX_CONVERSATIONS ?? 10_000);
 const LISTS = Number(process.env.BENCH_INBOX_LISTS ?? 100);
 const MESSAGES = Number(process.env.BENCH_INBOX_MESSAGES ?? 40);
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const f = (xs, p) => percentile(xs, p).toFixed(0);
 
 async function pool(n, limit, fn) {

@@ -10,7 +10,7 @@
 // range, the last 30 days, all assistants), and a whole year by day chosen in the form.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
-import { launchChromium, percentile, prng, seedMembers, startServer } from "../lib.mjs";
+import { launchChromium, percentile, prng, seedMembers, startServer, LOCAL_LLM } from "../lib.mjs";
 import { d1File } from "../../test/support/local-d1.mjs";
 import { openPage, signInContext } from "../../test/browser/console-helpers.mjs";
 
@@ -22,7 +22,6 @@ const MEMBERS = 20;
 const TURNS = 5;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const f = (xs, p) => percentile(xs, p).toFixed(0);
 
 const rand = prng(28);

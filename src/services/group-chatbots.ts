@@ -2,11 +2,12 @@ import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../env";
 import { chatbotGroups, chatbots, type groups } from "../db/schema";
 import { type PageWindow, mapPage, paginate } from "../db/paginate";
-import { fieldError, notFound } from "../lib/errors";
+import { notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
-import { chunk, contains } from "../lib/sql";
+import { contains } from "../lib/sql";
 import type { OrgAccess } from "./access";
 import { visibleChatbotsCondition } from "./chatbots/visibility";
+import { addGroupLinks } from "./links";
 import { groupChatbotRecord } from "./records/group-chatbots";
 /** The data of the group-chatbots sub-resource: links between a group and the assistants its members see. */
 
@@ -80,48 +81,24 @@ export async function addGroupChatbots(
   group: GroupRow,
   chatbotIds: string[],
 ) {
-  const wanted = [...new Set(chatbotIds)];
-  const valid = wanted.filter(isUuid);
   const visible = and(eq(chatbots.organizationId, group.organizationId), visibleChatbotsCondition(access, userId));
-  const [known, present] = await Promise.all([
-    Promise.all(
-      chunk(valid, 80).map((ids) =>
-        db
-          .select({ id: chatbots.id })
-          .from(chatbots)
-          .where(and(inArray(chatbots.id, ids), visible)),
-      ),
-    ),
-    Promise.all(
-      chunk(valid, 80).map((ids) =>
-        db
-          .select({ id: chatbotGroups.chatbotId })
-          .from(chatbotGroups)
-          .where(and(eq(chatbotGroups.groupId, group.id), inArray(chatbotGroups.chatbotId, ids))),
-      ),
-    ),
-  ]);
-  const knownIds = new Set(known.flat().map((r) => r.id));
-  const unknown = wanted.filter((id) => !knownIds.has(id));
-  if (unknown.length)
-    throw fieldError(
-      "chatbots",
-      `No such assistants in this organization: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""}.`,
-    );
-  const presentIds = new Set(present.flat().map((r) => r.id));
-  const now = Date.now();
-  const rows = wanted
-    .filter((id) => !presentIds.has(id))
-    .map((chatbotId) => ({ id: uuidv7(), groupId: group.id, chatbotId, createdAt: now }));
-  const [first, ...rest] = chunk(rows, 20).map((part) => db.insert(chatbotGroups).values(part).onConflictDoNothing());
-  if (!first) return [];
-  await db.batch([first, ...rest]);
-  const created = await Promise.all(
-    chunk(
-      rows.map((r) => r.id),
-      90,
-    ).map((ids) => selectGroupChatbots(db).where(inArray(chatbotGroups.id, ids))),
-  );
-  const byId = new Map(created.flat().map((r) => [r.id, r]));
-  return rows.flatMap((r) => (byId.has(r.id) ? [groupChatbotRecord(byId.get(r.id)!)] : []));
+  const created = await addGroupLinks(db, chatbotIds, {
+    part: 80,
+    known: (ids) =>
+      db
+        .select({ id: chatbots.id })
+        .from(chatbots)
+        .where(and(inArray(chatbots.id, ids), visible)),
+    present: (ids) =>
+      db
+        .select({ id: chatbotGroups.chatbotId })
+        .from(chatbotGroups)
+        .where(and(eq(chatbotGroups.groupId, group.id), inArray(chatbotGroups.chatbotId, ids))),
+    field: "chatbots",
+    lead: "No such assistants in this organization",
+    link: (chatbotId, now) => ({ id: uuidv7(), groupId: group.id, chatbotId, createdAt: now }),
+    insert: (rows) => db.insert(chatbotGroups).values(rows).onConflictDoNothing(),
+    read: (ids) => selectGroupChatbots(db).where(inArray(chatbotGroups.id, ids)),
+  });
+  return created.map(groupChatbotRecord);
 }

@@ -2,11 +2,11 @@ import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../env";
 import { groupMembers, groupPermissions, groups, members, users } from "../db/schema";
 import { conflict, fieldError, forbidden, isUniqueViolation } from "../lib/errors";
-import { isUuid, uuidv7 } from "../lib/ids";
+import { uuidv7 } from "../lib/ids";
 import { type PageWindow, mapPage, paginate } from "../db/paginate";
 import { chunk, contains } from "../lib/sql";
 import type { OrgAccess } from "./access";
-import { requireKnownIds } from "./links";
+import { addGroupLinks, requireKnownIds } from "./links";
 import { groupMemberRecord } from "./records/group-members";
 import { type GroupRecord, groupRecordOf } from "./records/groups";
 import { findById } from "../db/find";
@@ -190,49 +190,25 @@ export async function removeGroupMember(db: Db, groupId: string, id: string) {
  * Returns the memberships it created, in request order.
  */
 export async function addGroupMembers(db: Db, group: GroupRow, memberIds: string[]) {
-  const wanted = [...new Set(memberIds)];
-  const valid = wanted.filter(isUuid);
-  const [known, present] = await Promise.all([
-    Promise.all(
-      chunk(valid, 90).map((ids) =>
-        db
-          .select({ id: members.id })
-          .from(members)
-          .where(and(eq(members.organizationId, group.organizationId), inArray(members.id, ids))),
-      ),
-    ),
-    Promise.all(
-      chunk(valid, 90).map((ids) =>
-        db
-          .select({ memberId: groupMembers.memberId })
-          .from(groupMembers)
-          .where(and(eq(groupMembers.groupId, group.id), inArray(groupMembers.memberId, ids))),
-      ),
-    ),
-  ]);
-  const knownIds = new Set(known.flat().map((r) => r.id));
-  const unknown = wanted.filter((id) => !knownIds.has(id));
-  if (unknown.length)
-    throw fieldError(
-      "members",
-      `Not members of this organization: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""}.`,
-    );
-  const presentIds = new Set(present.flat().map((r) => r.memberId));
-  const now = Date.now();
-  const rows = wanted
-    .filter((id) => !presentIds.has(id))
-    .map((memberId) => ({ id: uuidv7(), groupId: group.id, memberId, createdAt: now }));
-  const [first, ...rest] = chunk(rows, 20).map((part) => db.insert(groupMembers).values(part).onConflictDoNothing());
-  if (first) await db.batch([first, ...rest]);
-  if (!rows.length) return [];
-  const created = await Promise.all(
-    chunk(
-      rows.map((r) => r.id),
-      90,
-    ).map((ids) => selectGroupMembers(db).where(inArray(groupMembers.id, ids))),
-  );
-  const byId = new Map(created.flat().map((r) => [r.id, r]));
-  return rows.flatMap((r) => (byId.has(r.id) ? [groupMemberRecord(byId.get(r.id)!)] : []));
+  const created = await addGroupLinks(db, memberIds, {
+    part: 90,
+    known: (ids) =>
+      db
+        .select({ id: members.id })
+        .from(members)
+        .where(and(eq(members.organizationId, group.organizationId), inArray(members.id, ids))),
+    present: (ids) =>
+      db
+        .select({ id: groupMembers.memberId })
+        .from(groupMembers)
+        .where(and(eq(groupMembers.groupId, group.id), inArray(groupMembers.memberId, ids))),
+    field: "members",
+    lead: "Not members of this organization",
+    link: (memberId, now) => ({ id: uuidv7(), groupId: group.id, memberId, createdAt: now }),
+    insert: (rows) => db.insert(groupMembers).values(rows).onConflictDoNothing(),
+    read: (ids) => selectGroupMembers(db).where(inArray(groupMembers.id, ids)),
+  });
+  return created.map(groupMemberRecord);
 }
 
 export async function groupPermissionIds(db: Db, groupId: string): Promise<string[]> {

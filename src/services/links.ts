@@ -6,6 +6,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 import { groupMembers } from "../db/schema";
 import { fieldError } from "../lib/errors";
+import { isUuid } from "../lib/ids";
 import { chunk, inChunks } from "../lib/sql";
 import type { Permission } from "./permissions";
 import { can, type OrgAccess } from "./access";
@@ -82,4 +83,51 @@ export async function requireKnownIds(
   const known = new Set((await inChunks(ids, find)).map((row) => row.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length) throw fieldError(field, `${lead}: ${unknown.slice(0, 5).join(", ")}.`);
+}
+
+/**
+ * Links resources to a group in bulk (its members, its assistants). Each of `ids` must be one `known` reads, else a
+ * 400 on `field` naming the first five after `lead` and nothing is written; those the group has already (`present`
+ * reads them) are skipped. Both read `part` ids a query (what their statements can bind). `link` makes a new link's
+ * row, `insert` writes 20 of them a statement, `read` reads the links back by their ids. Returns the links it
+ * created, in request order.
+ */
+export async function addGroupLinks<Link extends { id: string }, Read extends { id: string }>(
+  db: Db,
+  ids: string[],
+  how: {
+    part: number;
+    known: (part: string[]) => Promise<{ id: string }[]>;
+    present: (part: string[]) => Promise<{ id: string }[]>;
+    field: string;
+    lead: string;
+    link: (id: string, now: number) => Link;
+    insert: (rows: Link[]) => BatchItem<"sqlite">;
+    read: (linkIds: string[]) => Promise<Read[]>;
+  },
+): Promise<Read[]> {
+  const wanted = [...new Set(ids)];
+  const valid = wanted.filter(isUuid);
+  const [known, present] = await Promise.all([
+    Promise.all(chunk(valid, how.part).map(how.known)),
+    Promise.all(chunk(valid, how.part).map(how.present)),
+  ]);
+  const knownIds = new Set(known.flat().map((r) => r.id));
+  const unknown = wanted.filter((id) => !knownIds.has(id));
+  if (unknown.length)
+    throw fieldError(how.field, `${how.lead}: ${unknown.slice(0, 5).join(", ")}${unknown.length > 5 ? ", ..." : ""}.`);
+  const presentIds = new Set(present.flat().map((r) => r.id));
+  const now = Date.now();
+  const rows = wanted.filter((id) => !presentIds.has(id)).map((id) => how.link(id, now));
+  const [first, ...rest] = chunk(rows, 20).map(how.insert);
+  if (!first) return [];
+  await db.batch([first, ...rest]);
+  const created = await Promise.all(
+    chunk(
+      rows.map((r) => r.id),
+      90,
+    ).map(how.read),
+  );
+  const byId = new Map(created.flat().map((r) => [r.id, r]));
+  return rows.flatMap((r) => (byId.has(r.id) ? [byId.get(r.id)!] : []));
 }

@@ -80,6 +80,18 @@ export function providerApiKey(row: Pick<ModelRow, "apiKeyEncrypted" | "name">, 
 }
 
 /**
+ * How an OpenAI-compatible model is called: its base URL and its API key in clear (null when none is stored). A
+ * ModelError (400) when it has no base URL or its stored key cannot be decrypted (chat, embedding and reranker alike).
+ */
+export async function openAiCompatibleEndpoint(
+  row: ModelRow,
+  env: Pick<Bindings, "ENCRYPTION_KEY">,
+): Promise<{ baseUrl: string; apiKey: string | null }> {
+  if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
+  return { baseUrl: row.baseUrl, apiKey: await providerApiKey(row, env) };
+}
+
+/**
  * Why the model cannot answer in this deployment, or null when it can: a Workers AI model without
  * the AI binding (local development has none), an OpenAI-compatible one without its base URL or
  * whose stored API key cannot be read. Listed on the model's record and checked when an assistant

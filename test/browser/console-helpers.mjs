@@ -5,7 +5,14 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { launchChromium, startServer } from "../../bench/lib.mjs";
+import {
+  createWebChat,
+  launchChromium,
+  LOCAL_EMBEDDING,
+  LOCAL_LLM,
+  LOCAL_RERANKER,
+  startServer,
+} from "../../bench/lib.mjs";
 import { givenPort, testPort } from "../support/test-ports.mjs";
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -16,9 +23,7 @@ export const PASSWORD = "console password 1234";
  * (console-web-chats). */
 export const CONSOLE_PORTS = { from: 9000, size: 50 };
 /** The built-in models (migrations/0001_seed_builtin_models.sql). */
-export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
-export const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
-export const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
+export { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER };
 
 /**
  * A worker on fresh state (port CONSOLE_TEST_PORT, else one of 9000-9049; test/support/test-ports.mjs
@@ -277,16 +282,10 @@ export async function recordNotifications(context, origin) {
  * id and the site.
  */
 export async function webChatSite(app, { assistant = {}, inbox = {}, webChat = {} } = {}) {
-  const bot = await app.server.api("/chatbots/", {
-    body: { name: "Ava", largeLanguageModel: LOCAL_LLM, ...assistant },
-  });
-  const created = await app.server.api("/inboxes/", {
-    body: { name: "Website", channelType: "web", chatbot: { id: bot.id }, ...inbox },
-  });
-  const id = created.channel.id;
-  await app.server.api(`/web-chats/${id}/`, {
-    method: "PATCH",
-    body: { name: "Acme Help", enableAnonymous: true, ...webChat },
+  const { bot, id } = await createWebChat(app.server, {
+    assistant: { name: "Ava", largeLanguageModel: LOCAL_LLM, ...assistant },
+    inbox,
+    webChat: { name: "Acme Help", enableAnonymous: true, ...webChat },
   });
   return { bot, webChat: id, host: await widgetHostPage(app.base, () => id) };
 }

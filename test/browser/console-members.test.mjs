@@ -14,6 +14,7 @@ import {
   LOCAL_LLM,
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
+  register,
 } from "./console-helpers.mjs";
 
 const PNG = Buffer.from(
@@ -25,17 +26,12 @@ let app, organizationId, grace;
 beforeAll(async () => {
   app = await startConsole();
   organizationId = (await app.server.api("/organizations/", { method: "GET" })).results[0].id;
-  const registered = await fetch(`${app.base}/api/v1/auth/registration/`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      email: "grace@example.com",
-      password1: "grace password 1234",
-      password2: "grace password 1234",
-      name: "Grace Hopper",
-      company: "Grace's own",
-    }),
-  }).then((r) => r.json());
+  const registered = await register(app, {
+    email: "grace@example.com",
+    password: "grace password 1234",
+    name: "Grace Hopper",
+    company: "Grace's own",
+  });
   grace = { key: registered.apiKey };
   const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
   await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });

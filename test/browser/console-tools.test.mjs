@@ -18,6 +18,7 @@ import {
   ownerOn as ownerOnPage,
   dialog,
   tabTo,
+  LOCAL_LLM,
 } from "./console-helpers.mjs";
 
 let app, receiver, mcp;
@@ -372,7 +373,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
 
   it("a batch QA upload runs through the web chat's assistant; its results table and .xlsx", async () => {
     const bot = await app.server.api("/chatbots/", {
-      body: { name: "Helpdesk", largeLanguageModel: "00000000-0000-7000-8000-000000000001" },
+      body: { name: "Helpdesk", largeLanguageModel: LOCAL_LLM },
     });
     await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
     const { context, page, errors } = await ownerOn("/batch-qa");

@@ -8,6 +8,7 @@
 // in both themes and the screenshots of docs/console/.
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWebChat } from "../../bench/lib.mjs";
 import { givenPort, slot } from "../support/test-ports.mjs";
 import {
   axeViolations,
@@ -56,13 +57,9 @@ beforeAll(async () => {
   site = await blankSite(
     givenPort("CONSOLE_TEST_SITE_PORT") ?? from + ((new URL(app.base).port - from + 25) % CONSOLE_PORTS.size),
   );
-  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
-  const inbox = await app.server.api("/inboxes/", {
-    body: { name: "Website", channelType: "web", chatbot: { id: bot.id } },
-  });
-  chat = await app.server.api(`/web-chats/${inbox.channel.id}/`, {
-    method: "PATCH",
-    body: {
+  chat = await createWebChat(app.server, {
+    assistant: { name: "Ava", largeLanguageModel: LOCAL_LLM },
+    webChat: {
       name: "Acme Help",
       description: "We usually answer at once",
       displayGreeting: "Hello! How can I help?",

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
+import { createWebChat } from "../../bench/lib.mjs";
 import { axeViolations, openPage, openWidget, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
 
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
@@ -42,20 +43,15 @@ function hostPage(base) {
 
 beforeAll(async () => {
   app = await startConsole({ vars: { WIDGET_STREAM_MAX_MS: String(STREAM_MAX_MS) } });
-  const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
-  const inbox = await app.server.api("/inboxes/", {
-    body: { name: "Website", channelType: "web", chatbot: { id: bot.id } },
-  });
-  webChat = inbox.channel.id;
-  await app.server.api(`/web-chats/${webChat}/`, {
-    method: "PATCH",
-    body: {
+  ({ id: webChat } = await createWebChat(app.server, {
+    assistant: { name: "Ava", largeLanguageModel: LOCAL_LLM },
+    webChat: {
       name: "Acme Help",
       enableAnonymous: true,
       enableDisplayChatbotName: true,
       displayGreeting: "Hello! How can I help you today?",
     },
-  });
+  }));
   host = await hostPage(app.base);
 }, 120_000);
 

@@ -5,13 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
-import { launchChromium, startServer, upstreamWebChat } from "../../bench/lib.mjs";
+import {
+  createWebChat,
+  launchChromium,
+  startServer,
+  upstreamWebChat,
+  LOCAL_LLM,
+  LOCAL_EMBEDDING,
+  LOCAL_RERANKER,
+} from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
 import { givenPort, testPort } from "../support/test-ports.mjs";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
-const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
-const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
 
 let server, upstream, host, browser, chat, slowChat;
@@ -28,15 +33,9 @@ async function seed() {
       answer: "Our shop opens at 9 am and closes at 6 pm from Monday to Saturday.",
     },
   });
-  const bot = await server.api("/chatbots/", {
-    body: { name: "Ava", largeLanguageModel: LOCAL_LLM, knowledgeBases: [{ id: kb.id }] },
-  });
-  const inbox = await server.api("/inboxes/", {
-    body: { name: "Website", channelType: "web", chatbot: { id: bot.id } },
-  });
-  await server.api(`/web-chats/${inbox.channel.id}/`, {
-    method: "PATCH",
-    body: {
+  const { id } = await createWebChat(server, {
+    assistant: { name: "Ava", largeLanguageModel: LOCAL_LLM, knowledgeBases: [{ id: kb.id }] },
+    webChat: {
       name: "Acme Help",
       description: "We usually answer at once",
       displayGreeting: "Hello! How can I help you today?",
@@ -55,7 +54,7 @@ async function seed() {
   // A second web chat whose assistant answers slowly (the test upstream, 50 ms a word): time to cut the connection
   // mid-reply.
   const slowId = await upstreamWebChat(server, upstream, { name: "Slow", modelName: "slow" });
-  return { id: inbox.channel.id, slowId };
+  return { id, slowId };
 }
 
 /** The business's site: another origin than the API, embedding the script tag. */

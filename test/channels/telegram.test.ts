@@ -17,6 +17,22 @@ import {
 } from "./support";
 import { sent, telegram, telegramInbox, textUpdate } from "./telegram-support";
 
+/** A text of Olivia Chen (textUpdate's sender) in through the webhook and the reply out (scenes' textInReplyOut). */
+async function textFromOlivia(
+  { owner, token, inbox }: Pick<Awaited<ReturnType<typeof telegramInbox>>, "owner" | "token" | "inbox">,
+  text: string,
+) {
+  const update = textUpdate(text);
+  return textInReplyOut(owner, inbox, {
+    platform: "telegram",
+    signed: await telegram.sign({ token, update }),
+    text,
+    eventId: String(update.update_id),
+    platformMessageId: expect.any(String),
+    contact: { sourceId: "5551234" },
+  });
+}
+
 describe("Telegram", () => {
   it("connects (getMe, setWebhook with a secret token), takes a text in and sends the reply out", async () => {
     const { owner, token, inbox } = await telegramInbox();
@@ -29,15 +45,7 @@ describe("Telegram", () => {
     const connected = { status: "connected", lastError: null, credentials: { botToken: expect.stringMatching(/…/) } };
     await shownChannel(owner, inbox.inboxId, connected, [token]);
 
-    const update = textUpdate("Where is my parcel?");
-    const { conversation } = await textInReplyOut(owner, inbox, {
-      platform: "telegram",
-      signed: await telegram.sign({ token, update }),
-      text: "Where is my parcel?",
-      eventId: String(update.update_id),
-      platformMessageId: expect.any(String),
-      contact: { sourceId: "5551234" },
-    });
+    const { conversation } = await textFromOlivia({ owner, token, inbox }, "Where is my parcel?");
     expect(conversation).toMatchObject({ type: "individual", contact: { name: "Olivia Chen" } });
     const [reply] = await sent(token, "sendMessage");
     expect(reply.body).toMatchObject({
@@ -57,15 +65,7 @@ describe("Telegram", () => {
         `WHEN NEW.inbox_id = '${inbox.inboxId}' BEGIN SELECT RAISE(ABORT, 'touch refused'); END`,
     ).run();
     try {
-      const update = textUpdate("Still there?");
-      await textInReplyOut(owner, inbox, {
-        platform: "telegram",
-        signed: await telegram.sign({ token, update }),
-        text: "Still there?",
-        eventId: String(update.update_id),
-        platformMessageId: expect.any(String),
-        contact: { sourceId: "5551234" },
-      });
+      await textFromOlivia({ owner, token, inbox }, "Still there?");
     } finally {
       await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
     }

@@ -14,6 +14,31 @@ const say = async (owner: Actor, botId: string, content: string, conversation?: 
     await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } }),
   );
 
+/** The conversation's row as D1 holds it now. */
+const conversationRow = async (owner: Actor, conversationId: string) => {
+  const [row] = await (await data(owner.organizationId))
+    .select()
+    .from(conversations)
+    .where(eq(conversations.id, conversationId));
+  return row;
+};
+
+/** The assistant's auto reply turned off through the API (a handoff to humans). */
+const handOff = async (owner: Actor, conversationId: string) =>
+  expect(
+    (await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }))
+      .status,
+  ).toBe(200);
+
+/** A visitor's message handed to the object straight, with `row` as the caller's copy of the conversation. */
+const visitorTurn = (row: typeof conversations.$inferSelect, content: string) => ({
+  organizationId: row.organizationId,
+  conversationId: row.id,
+  conversation: row,
+  sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
+  message: { content },
+});
+
 // The object keeps the conversation's latest messages in memory after its first load, and takes
 // the conversation row from its caller when that row is current (durable-objects/conversation.ts, #load).
 describe("the conversation object's memory", () => {
@@ -52,34 +77,18 @@ describe("the conversation object's memory", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const { conversationId } = await say(owner, bot.id, "hello");
-    const [before] = await (await data(owner.organizationId))
-      .select()
-      .from(conversations)
-      .where(eq(conversations.id, conversationId));
+    const before = await conversationRow(owner, conversationId);
     expect(before.autoReplyEnabled).toBe(true);
 
-    expect(
-      (await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }))
-        .status,
-    ).toBe(200);
+    await handOff(owner, conversationId);
     // Silent: the object's latest write is this message.
     expect((await say(owner, bot.id, "anyone there?", conversationId)).content).toBe("");
 
     // Handing the object the row read before both: it must not trust it (auto reply on, older last message).
-    const turn = {
-      organizationId: before.organizationId,
-      conversationId,
-      conversation: before,
-      sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
-      message: { content: "still there?" },
-    };
-    const result = await conversationObject(env, conversationId).converse(turn);
+    const result = await conversationObject(env, conversationId).converse(visitorTurn(before, "still there?"));
     expect(result.incoming.sequence).toBe(4);
     expect(result.reply).toBeNull();
-    const [after] = await (await data(owner.organizationId))
-      .select()
-      .from(conversations)
-      .where(eq(conversations.id, conversationId));
+    const after = await conversationRow(owner, conversationId);
     expect(after).toMatchObject({
       autoReplyEnabled: false,
       status: "queued",
@@ -92,29 +101,13 @@ describe("the conversation object's memory", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const { conversationId } = await say(owner, bot.id, "hello");
-    const [before] = await (await data(owner.organizationId))
-      .select()
-      .from(conversations)
-      .where(eq(conversations.id, conversationId));
-    expect(
-      (await owner.fetch("PATCH", `/conversations/${conversationId}/update-auto-reply/`, { autoReplyEnabled: false }))
-        .status,
-    ).toBe(200);
+    const before = await conversationRow(owner, conversationId);
+    await handOff(owner, conversationId);
 
     // Same last message as the object's newest, but read before the handoff: read again, stay silent.
-    const turn = {
-      organizationId: before.organizationId,
-      conversationId,
-      conversation: before,
-      sender: { type: "contact" as const, id: null, name: "Visitor", avatar: null },
-      message: { content: "hi again" },
-    };
-    const result = await conversationObject(env, conversationId).converse(turn);
+    const result = await conversationObject(env, conversationId).converse(visitorTurn(before, "hi again"));
     expect(result.reply).toBeNull();
-    const [after] = await (await data(owner.organizationId))
-      .select()
-      .from(conversations)
-      .where(eq(conversations.id, conversationId));
+    const after = await conversationRow(owner, conversationId);
     expect(after).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human" });
   });
 });

@@ -56,6 +56,17 @@ async function upload(owner: Actor, kbId: string, files: { name: string; content
   return { files: await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/files/">(res), jobs: queue.jobs };
 }
 
+/** A fresh organization's knowledge base with one file uploaded, its ingestion held: the file and its jobs. */
+async function oneFile(name: string, content: string) {
+  const owner = await seedOwner();
+  const kb = await createKnowledgeBase(owner);
+  const {
+    files: [file],
+    jobs,
+  } = await upload(owner, kb.id, [{ name, content }]);
+  return { owner, kb, file, jobs };
+}
+
 const fileOf = async (owner: Actor, kbId: string, fileId: string) =>
   await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/{fileId}/">(
     await owner.fetch("GET", `/knowledge-bases/${kbId}/files/${fileId}/`),
@@ -121,13 +132,8 @@ describe("ingestion that dies part-way", () => {
     "is retried and ends with exactly the file's chunks: none duplicated or left behind in D1, the keyword " +
       "index or the vector store",
     async () => {
-      const owner = await seedOwner();
-      const kb = await createKnowledgeBase(owner);
       const word = unique("ferry").replace(/[^a-z0-9]/g, "");
-      const {
-        files: [file],
-        jobs,
-      } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText(word) }]);
+      const { owner, kb, file, jobs } = await oneFile("ferries.txt", longText(word));
       const fault = FAULT({ afterChunks: 3, attempts: 2 });
 
       // First delivery: dies after 3 chunks reached the indexes; the message is retried.
@@ -163,12 +169,7 @@ describe("ingestion that dies part-way", () => {
   );
 
   it("a reparse that dies part-way leaves neither the old generation's chunks nor its own partial ones", async () => {
-    const owner = await seedOwner();
-    const kb = await createKnowledgeBase(owner);
-    const {
-      files: [file],
-      jobs,
-    } = await upload(owner, kb.id, [{ name: "ferries.md", content: longText("timetable") }]);
+    const { owner, kb, file, jobs } = await oneFile("ferries.md", longText("timetable"));
     expect(await deliver(jobs, 1)).toMatchObject({ acked: 1 });
     const total = (await fileOf(owner, kb.id, file.id)).chunksCount;
     const before = await expectExactChunks(kb.id, file.id, total);
@@ -188,12 +189,7 @@ describe("ingestion that dies part-way", () => {
   });
 
   it("leaves no duplicate in Vectorize either", async () => {
-    const owner = await seedOwner();
-    const kb = await createKnowledgeBase(owner);
-    const {
-      files: [file],
-      jobs,
-    } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("vectorize") }]);
+    const { kb, file, jobs } = await oneFile("ferries.txt", longText("vectorize"));
     const vectorize = vectorizeStandIn();
     const settings = { ...FAULT({ afterChunks: 4, attempts: 2 }), VECTORIZE: standIn("VECTORIZE", vectorize) };
     for (const attempt of [1, 2]) expect(await deliver(jobs, attempt, settings)).toMatchObject({ retried: jobs });
@@ -211,12 +207,7 @@ describe("ingestion that dies part-way", () => {
     "a vector store that fails to delete strands no old chunk: old chunks leave the indexes before D1 lets go " +
       "of them",
     async () => {
-      const owner = await seedOwner();
-      const kb = await createKnowledgeBase(owner);
-      const {
-        files: [file],
-        jobs,
-      } = await upload(owner, kb.id, [{ name: "ferries.txt", content: longText("outage") }]);
+      const { owner, kb, file, jobs } = await oneFile("ferries.txt", longText("outage"));
       const vectorize = vectorizeStandIn();
       const settings = { VECTORIZE: standIn("VECTORIZE", vectorize) };
       expect(await deliver(jobs, 1, settings)).toMatchObject({ acked: 1 });

@@ -6,7 +6,7 @@ import { boundaryOf, MultipartError, MultipartReader } from "../../services/uplo
 import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { PolicyError, verifyPostPolicy } from "../../services/uploads/signing";
-import { bodyLengthOf, markUploaded, TooLarge, uploadOfKey, writePart } from "../../services/uploads/store";
+import { bodyLengthOf, markUploaded, TooLarge, unusedUploadOfKey, writePart } from "../../services/uploads/store";
 
 const route = createRoute({
   method: "post",
@@ -85,14 +85,7 @@ export const registerPostObject = (r: Router) => {
       const policy = await verifyPostPolicy(creds, form).catch((err) => {
         throw err instanceof PolicyError ? s3Error(err) : err;
       });
-      const found = await uploadOfKey(c.env, policy.key);
-      if (!found || found.upload.uploadedAt)
-        throw new ApiError(
-          403,
-          "AccessDenied",
-          found ? "This upload has already been used." : "This upload is no longer valid.",
-        );
-      const { upload, data } = found;
+      const { upload, data } = await unusedUploadOfKey(c.env, policy.key);
       const size = await writePart(
         c.env,
         reader,

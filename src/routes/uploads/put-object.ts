@@ -5,7 +5,7 @@ import { ApiError } from "../../lib/errors";
 import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { verifyPresignedRequest } from "../../services/uploads/signing";
-import { bodyLengthOf, markUploaded, uploadOfKey } from "../../services/uploads/store";
+import { bodyLengthOf, markUploaded, unusedUploadOfKey } from "../../services/uploads/store";
 import { ObjectKeyParams } from "./schema";
 import { objectKeyParam } from "./key";
 
@@ -28,14 +28,7 @@ export const registerPutObject = (r: Router) => {
     const key = objectKeyParam(c.req.param("key"));
     const refused = await verifyPresignedRequest(await signingCredentials(c.env), c.req.raw);
     if (refused) throw new ApiError(refused.status, refused.code, refused.message);
-    const found = await uploadOfKey(c.env, key);
-    if (!found || found.upload.uploadedAt)
-      throw new ApiError(
-        403,
-        "AccessDenied",
-        found ? "This upload has already been used." : "This upload is no longer valid.",
-      );
-    const { upload, data } = found;
+    const { upload, data } = await unusedUploadOfKey(c.env, key);
     const length = bodyLengthOf(c.req.raw);
     if (length === null || !c.req.raw.body)
       throw new ApiError(411, "MissingContentLength", "You must provide the Content-Length HTTP header.");

@@ -5,15 +5,12 @@
 // object copies them into its own store (handedOverMessage).
 import { batch } from "../../db/prepared";
 import type { Bindings, Db } from "../../env";
-import { uuidv7 } from "../../lib/ids";
 import type { AssistantForReply } from "../chatbots/for-reply";
 import {
   afterMessage,
   conversationObject,
   handedOverMessage,
   incomingFields,
-  laterThan,
-  messageRow,
   messageWrites,
   newConversationWrites,
   type ConversationRow,
@@ -29,7 +26,7 @@ import { SseWriter } from "../sse";
 import { effectStatements, runStored } from "./effects";
 import { outboxConfig, type OutboxConfig } from "./outbox-config";
 import type { FiguredAssistant, Question } from "../statistics/message-figures";
-import { runTurn, type Assistant, type MessageFields, type TurnStore, type Writing } from "./turn";
+import { runTurn, sequencedMessage, type Assistant, type MessageFields, type TurnStore, type Writing } from "./turn";
 import type { TurnResult } from "./turn-result";
 
 export interface FirstTurn {
@@ -142,15 +139,9 @@ class FirstTurnStore implements TurnStore {
   }
 
   next(conversation: ConversationRow, fields: MessageFields): MessageRow {
-    const createdAt = (this.#lastAt = laterThan(this.#lastAt, fields.createdAt ?? Date.now()));
-    return messageRow({
-      ...fields,
-      id: fields.id ?? uuidv7(),
-      organizationId: conversation.organizationId,
-      conversationId: conversation.id,
-      sequence: ++this.#sequence,
-      createdAt,
-    }) as MessageRow;
+    const row = sequencedMessage(conversation, fields, ++this.#sequence, this.#lastAt);
+    this.#lastAt = row.createdAt;
+    return row;
   }
 
   write(row: MessageRow, _before: ConversationRow, after: Promise<unknown>): Writing {

@@ -6,7 +6,15 @@
 import type { Bindings, Db } from "../../env";
 import { uuidv7 } from "../../lib/ids";
 import type { AssistantForReply } from "../chatbots/for-reply";
-import { afterMessage, replyFields, type ConversationRow, type MessageRow, type NewMessage } from "../conversations";
+import {
+  afterMessage,
+  laterThan,
+  messageRow,
+  replyFields,
+  type ConversationRow,
+  type MessageRow,
+  type NewMessage,
+} from "../conversations";
 import type { QueryMetadata } from "../knowledge/query-scope";
 import { messageRecord } from "../records/messages";
 import type { SseWriter } from "../sse";
@@ -40,6 +48,25 @@ export type ReplyContext = Assistant & {
 };
 /** A message as a turn makes it; the store adds the conversation, sequence and time (`next`). */
 export type MessageFields = Omit<NewMessage, "organizationId" | "conversationId" | "sequence">;
+
+/**
+ * The message `fields` make as the conversation's `sequence`th, its time later than `lastAt` (the one before): what
+ * every store's `next` builds, each from the sequence and time it keeps.
+ */
+export const sequencedMessage = (
+  conversation: ConversationRow,
+  fields: MessageFields,
+  sequence: number,
+  lastAt: number,
+): MessageRow =>
+  messageRow({
+    ...fields,
+    id: fields.id ?? uuidv7(),
+    organizationId: conversation.organizationId,
+    conversationId: conversation.id,
+    sequence,
+    createdAt: laterThan(lastAt, fields.createdAt ?? Date.now()),
+  }) as MessageRow;
 
 /** A message on its way to D1: `queued` once its write is under way or queued, `stored` once stored. */
 export interface Writing {

@@ -1,6 +1,6 @@
 import type { Bindings } from "../../env";
 import type { models } from "../../db/schema";
-import { providerApiKey } from "../models";
+import { openAiCompatibleEndpoint } from "../models";
 import { DEFAULT_TIMEOUT_MS, openAiCompatibleChatModel } from "./openai-compatible";
 import { countSetting, retryPolicy, withRetries } from "./retries";
 import { workersAiChatModel } from "./workers-ai";
@@ -18,11 +18,10 @@ export async function chatModelFor(env: Bindings, row: ModelRow): Promise<ChatMo
       // Loaded on first use: most deployments never ask it, and every isolate would pay its load at start-up.
       return (await import("./local")).localChatModel;
     case "openai_compatible": {
-      if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
-      const apiKey = await providerApiKey(row, env);
+      const { baseUrl, apiKey } = await openAiCompatibleEndpoint(row, env);
       const timeoutMs = countSetting(env.MODEL_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;
       return withRetries(
-        openAiCompatibleChatModel({ baseUrl: row.baseUrl, apiKey, model: row.modelName, timeoutMs }),
+        openAiCompatibleChatModel({ baseUrl, apiKey, model: row.modelName, timeoutMs }),
         retryPolicy(env),
       );
     }

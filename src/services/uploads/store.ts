@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
-import { badRequest } from "../../lib/errors";
+import { ApiError, badRequest } from "../../lib/errors";
 import { dataDb } from "../shards";
 import { MultipartError, type MultipartReader } from "./multipart";
 
@@ -59,12 +59,27 @@ export async function findUpload(data: Db, organizationId: string, key: string):
  * The upload a key names, with the data plane of the organization the key names (where the upload's row is, and its
  * `markUploaded` goes); null when the key names no upload.
  */
-export async function uploadOfKey(env: Bindings, key: string): Promise<{ upload: UploadRow; data: Db } | null> {
+async function uploadOfKey(env: Bindings, key: string): Promise<{ upload: UploadRow; data: Db } | null> {
   const organizationId = organizationOfKey(key);
   if (!organizationId) return null;
   const data = await dataDb(env, organizationId);
   const upload = await findUpload(data, organizationId, key);
   return upload ? { upload, data } : null;
+}
+
+/**
+ * The upload a key names when it has not received its bytes yet (both upload targets, PUT and POST); S3's 403
+ * `AccessDenied` when the key names no upload or one already used.
+ */
+export async function unusedUploadOfKey(env: Bindings, key: string): Promise<{ upload: UploadRow; data: Db }> {
+  const found = await uploadOfKey(env, key);
+  if (!found || found.upload.uploadedAt)
+    throw new ApiError(
+      403,
+      "AccessDenied",
+      found ? "This upload has already been used." : "This upload is no longer valid.",
+    );
+  return found;
 }
 
 export class TooLarge extends Error {}

@@ -7,7 +7,7 @@ import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createInbox } from "../inboxes/fixtures";
-import { readXlsx } from "../members/helpers";
+import { readXlsx } from "../../support/xlsx";
 import { ok } from "../statistics/helpers";
 import type { Body } from "../../support/api";
 import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";

@@ -13,7 +13,7 @@ import type { ChatCompletionBody, UpstreamRequest } from "../../support/platform
 
 /** Key the local upstream accepts (test/support/openai-upstream.mjs). */
 export const UPSTREAM_API_KEY = "sk-test-upstream-0123456789";
-export const LOCAL_LLM_ID = "00000000-0000-7000-8000-000000000001";
+export { LOCAL_LLM as LOCAL_LLM_ID } from "../../fixtures/chatbots";
 export const WORKERS_AI_LLM_ID = "00000000-0000-7000-8000-000000000011";
 export const PATH = "/chat/completions";
 

@@ -17,7 +17,7 @@ import { data, seedOwner, type Actor } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { bodyOf, problemWithoutRequestOf } from "../../support/api";
 import { createChatbot } from "../../fixtures/chatbots";
-import { readXlsx } from "../members/helpers";
+import { readXlsx } from "../../support/xlsx";
 import { figuredAssistant, seedContact, seedConversation, utc } from "../statistics/helpers";
 
 /**

@@ -3,7 +3,7 @@ import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } 
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
-import { excelSerial, readXlsx } from "../members/helpers";
+import { excelSerial, readXlsx } from "../../support/xlsx";
 import { ok, seedContact, seedConversation, utc } from "../statistics/helpers";
 import { problemOf } from "../../support/api";
 

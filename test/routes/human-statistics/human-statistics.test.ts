@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
-import { readXlsx } from "../members/helpers";
+import { readXlsx } from "../../support/xlsx";
 import { ok } from "../statistics/helpers";
 
 type Durations = { count: number; median: number | null; p90: number | null };

@@ -1,9 +1,8 @@
 import { expect } from "vitest";
 import { chatbots, inboxes } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
+import { LOCAL_LLM } from "../../fixtures/chatbots";
 import { db, unique, type Actor } from "../../harness";
-
-export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 
 /** There are no assistant routes yet: assistants are written straight to the table. */
 export async function seedChatbot(

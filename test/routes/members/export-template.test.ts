@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, seedMember, seedOwner } from "../../harness";
-import { itGuardsRead, readXlsx, setMetadata } from "./helpers";
+import { readXlsx } from "../../support/xlsx";
+import { itGuardsRead, setMetadata } from "./helpers";
 
 const path = (orgId: string) => `/organizations/${orgId}/members/export-template/`;
 

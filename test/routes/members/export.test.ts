@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { PREFIXES, db, expectError, seedMember, seedOwner } from "../../harness";
 import { members } from "../../../src/db/schema";
 import { eq } from "drizzle-orm";
-import { addGroup, excelSerial, itGuardsRead, joinGroup, readXlsx, setMetadata } from "./helpers";
+import { excelSerial, readXlsx } from "../../support/xlsx";
+import { addGroup, itGuardsRead, joinGroup, setMetadata } from "./helpers";
 
 const path = (orgId: string, query = "") => `/organizations/${orgId}/members/export/${query}`;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";

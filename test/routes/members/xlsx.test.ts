@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { xlsxDownload } from "../../../src/lib/xlsx";
-import { readXlsx } from "./helpers";
+import { readXlsx } from "../../support/xlsx";
 
 describe("members spreadsheet writer in the Workers runtime", () => {
   // Parts over 160 kB make fflate's async zip spawn a Web Worker, which workerd does not have;

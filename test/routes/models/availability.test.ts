@@ -3,11 +3,10 @@
 // and an assistant cannot be saved on one.
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { createChatbot } from "../../fixtures/chatbots";
+import { createChatbot, LOCAL_LLM } from "../../fixtures/chatbots";
 import { KINDS, createModel } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 const WORKERS_AI_LLM = "00000000-0000-7000-8000-000000000011";
 const WORKERS_AI_EMBEDDING = "00000000-0000-7000-8000-000000000012";
 const NO_BINDING = "Workers AI is not available here: the AI binding ([ai] in wrangler.toml) is not configured.";

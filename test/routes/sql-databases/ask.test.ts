@@ -11,8 +11,7 @@ import {
   TOTALS,
 } from "./support";
 import { bodyOf } from "../../support/api";
-
-const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
+import { LOCAL_LLM } from "../../fixtures/chatbots";
 
 describe("POST /sql-databases/{id}/ask/", () => {
   it.each(PREFIXES)("the model's SQL and the rows it returns (%s)", async (prefix) => {

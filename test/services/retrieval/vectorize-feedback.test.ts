@@ -7,8 +7,7 @@ import type { KnowledgeBaseRow } from "../../../src/services/knowledge/knowledge
 import { searchKnowledge } from "../../../src/services/knowledge/retrieval/search";
 import { meanDirection, steered } from "../../../src/services/knowledge/retrieval/feedback";
 import { vectorizeStandIn } from "../../support/vectorize-stand-in";
-
-const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
+import { LOCAL_EMBEDDING } from "../../fixtures/chatbots";
 
 describe("hybrid search with Vectorize", () => {
   it("steers the vector sent to Vectorize towards the keyword leg's best passages, as the local store", async () => {

@@ -51,6 +51,12 @@ export function AssistantForm({
     onInput: (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value as never),
   });
   const error = (key: string) => fieldMessage(problem, key);
+  /** A text field of the handoff settings: its value, its input and the API's message on `handoff.<key>`. */
+  const handoffText = (key: Exclude<keyof Draft["handoff"], "enabled">) => ({
+    value: draft.handoff[key],
+    onInput: (e: Event) => setHandoff({ [key]: (e.currentTarget as HTMLInputElement).value }),
+    error: error(`handoff.${key}`),
+  });
   const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
 
   const submit = async (event: SubmitEvent) => {
@@ -184,25 +190,19 @@ export function AssistantForm({
           min={0}
           max={20}
           hint={t("handoffAfterHint")}
-          value={draft.handoff.afterUnanswered}
-          onInput={(e) => setHandoff({ afterUnanswered: e.currentTarget.value })}
-          error={error("handoff.afterUnanswered")}
+          {...handoffText("afterUnanswered")}
         />
         <TextAreaField
           label={t("handoffMessage")}
           rows={2}
           hint={t("handoffMessageHint")}
-          value={draft.handoff.message}
-          onInput={(e) => setHandoff({ message: e.currentTarget.value })}
-          error={error("handoff.message")}
+          {...handoffText("message")}
         />
         <TextAreaField
           label={t("handoffOutsideHours")}
           rows={2}
           hint={t("handoffOutsideHoursHint")}
-          value={draft.handoff.outsideHoursMessage}
-          onInput={(e) => setHandoff({ outsideHoursMessage: e.currentTarget.value })}
-          error={error("handoff.outsideHoursMessage")}
+          {...handoffText("outsideHoursMessage")}
         />
       </Section>
       <Section title={t("output")}>

@@ -1,6 +1,6 @@
 import type { Bindings } from "../../../env";
 import { ModelError } from "../../llm/types";
-import { providerApiKey, type ModelRow } from "../../models";
+import { openAiCompatibleEndpoint, type ModelRow } from "../../models";
 import { localEmbeddingModel } from "./local";
 import { openAiCompatibleEmbeddingModel } from "./openai-compatible";
 import { workersAiEmbeddingModel } from "./workers-ai";
@@ -14,10 +14,9 @@ export async function embeddingModelFor(env: Bindings, row: ModelRow): Promise<E
     case "local":
       return localEmbeddingModel;
     case "openai_compatible": {
-      if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
-      const apiKey = await providerApiKey(row, env);
+      const { baseUrl, apiKey } = await openAiCompatibleEndpoint(row, env);
       return openAiCompatibleEmbeddingModel({
-        baseUrl: row.baseUrl,
+        baseUrl,
         apiKey,
         model: row.modelName,
         dimensions: dimensionsOf(row),

@@ -1,6 +1,6 @@
 import type { Bindings } from "../../../env";
 import { ModelError } from "../../llm/types";
-import { providerApiKey, type ModelRow } from "../../models";
+import { openAiCompatibleEndpoint, type ModelRow } from "../../models";
 import { localReranker } from "./local";
 import { openAiCompatibleReranker } from "./openai-compatible";
 import { workersAiReranker } from "./workers-ai";
@@ -14,9 +14,8 @@ export async function rerankerFor(env: Bindings, row: ModelRow): Promise<Reranke
     case "local":
       return localReranker;
     case "openai_compatible": {
-      if (!row.baseUrl) throw new ModelError(`Model "${row.name}" has no baseUrl.`, 400);
-      const apiKey = await providerApiKey(row, env);
-      return openAiCompatibleReranker({ baseUrl: row.baseUrl, apiKey, model: row.modelName });
+      const { baseUrl, apiKey } = await openAiCompatibleEndpoint(row, env);
+      return openAiCompatibleReranker({ baseUrl, apiKey, model: row.modelName });
     }
     case "workers_ai":
       return workersAiReranker(env.AI, row.modelName);
