@@ -56,6 +56,9 @@ describe("an organization's data parts", () => {
     expect(partOf("CONVERSATIONS_1", parts, idAt(5_000))).toBe("CONVERSATIONS_1");
     expect(partOf("CONVERSATIONS_1", parts, crypto.randomUUID())).toBe("CONVERSATIONS_1");
     expect(partOf("CONVERSATIONS_2", [], uuidv7())).toBe("CONVERSATIONS_2");
+    // In whatever order the parts come.
+    expect(partOf("CONVERSATIONS_1", [...parts].reverse(), idAt(4_999))).toBe("CONVERSATIONS_2");
+    expect(partOf("CONVERSATIONS_1", [...parts].reverse(), idAt(5_000))).toBe("CONVERSATIONS_1");
   });
 
   it("holds every conversation of an organization with one part in its data plane", async () => {

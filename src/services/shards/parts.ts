@@ -41,10 +41,10 @@ export async function partsOf(env: Bindings, organizationId: string): Promise<Da
  */
 export function partOf(home: ShardName, parts: DataPart[], conversationId: string): ShardName {
   const at = uuidv7Time(conversationId);
-  let shard = home;
-  if (at === null) return shard;
-  for (const part of parts) if (part.from <= at) shard = part.shard;
-  return shard;
+  if (at === null) return home;
+  let latest: DataPart | null = null;
+  for (const part of parts) if (part.from <= at && (!latest || part.from > latest.from)) latest = part;
+  return latest?.shard ?? home;
 }
 
 /** The shard holding one conversation's rows; null for an organization whose data plane is not in a shard yet. */

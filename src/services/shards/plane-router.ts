@@ -29,9 +29,8 @@ export const FENCE_WAIT_MS = 30_000;
 const RETRY_MS = 100;
 
 const READ_STATE =
-  "SELECT shard, data_plane, (SELECT json_group_array(json_object('from', from_ms, 'shard', shard)) FROM " +
-  "(SELECT from_ms, shard FROM organization_parts WHERE organization_id = ?1 ORDER BY from_ms)) AS parts " +
-  "FROM organization_shards WHERE organization_id = ?1";
+  "SELECT shard, data_plane, (SELECT json_group_array(json_object('from', from_ms, 'shard', shard)) " +
+  "FROM organization_parts WHERE organization_id = ?1) AS parts FROM organization_shards WHERE organization_id = ?1";
 
 async function readState(env: Bindings, organizationId: string): Promise<PlaneState> {
   const row = await env.DB.prepare(READ_STATE)
@@ -39,7 +38,9 @@ async function readState(env: Bindings, organizationId: string): Promise<PlaneSt
     .first<{ shard: ShardName; data_plane: DataPlane; parts: string }>();
   // No directory row yet: an organization from before, in `DB`, placed on first use.
   if (!row) return { plane: "db", shard: placement(organizationId), parts: [] };
-  return { plane: row.data_plane, shard: row.shard, parts: JSON.parse(row.parts) };
+  // An aggregate's order is not its input's: sorted here.
+  const parts = (JSON.parse(row.parts) as DataPart[]).sort((a, b) => a.from - b.from);
+  return { plane: row.data_plane, shard: row.shard, parts };
 }
 
 /** An organization's data-plane state; `fresh` reads the directory past the cache (and remembers what it read). */
