@@ -7,7 +7,7 @@ import { badRequest, conflict, isUniqueViolation } from "../lib/errors";
 import { hashPassword, verifyPassword } from "../lib/crypto";
 import { apiKeyValues, createAccount } from "./accounts";
 import { getOrganizationRecord } from "./organizations";
-import { dataDb } from "./shards";
+import { dataParts } from "./shards/parts";
 import type { PlanSettings } from "./plans";
 import { userRecord } from "./records/users";
 
@@ -33,7 +33,7 @@ export async function register(
   }
   const [[user], organization] = await Promise.all([
     db.select().from(users).where(eq(users.id, account.userId)),
-    getOrganizationRecord(db, await dataDb(env, account.organizationId), account.organizationId, plans),
+    getOrganizationRecord(db, await dataParts(env, account.organizationId), account.organizationId, plans),
   ]);
   return { user: userRecord(user), organization: organization!, apiKey: account.key };
 }

@@ -20,6 +20,7 @@ import { webChatRecord } from "./records/web-chats";
 import { businessHoursProblem, type BusinessHours } from "./business-hours";
 import { forgetInboxConversations } from "./conversation/forget";
 import { writePurges } from "./purges";
+import { addByKey, onEachPart } from "./shards/parts-sum";
 
 export type InboxRow = typeof inboxes.$inferSelect;
 export type WebChatRow = typeof webChats.$inferSelect;
@@ -57,29 +58,31 @@ function withUnreadCounts(
 
 /**
  * How many conversations of each of the organization's inboxes (of `inboxIds`, when given) hold messages no agent has
- * read yet, on its data plane (`data`): read from `conversations_unread_idx`, which holds only those, so the whole
- * organization's cost no more than one page's. `> 0` is written out, not bound: SQLite uses a partial index only for a
- * condition it can see.
+ * read yet, over its data parts (`parts`, added): read from `conversations_unread_idx`, which holds only those, so the
+ * whole organization's cost no more than one page's. `> 0` is written out, not bound: SQLite uses a partial index only
+ * for a condition it can see.
  */
-async function unreadCounts(data: Db, organizationId: string, inboxIds?: string[]): Promise<Map<string, number>> {
-  const counts = await data
-    .select({ inboxId: conversations.inboxId, n: count() })
-    .from(conversations)
-    .where(
-      and(
-        eq(conversations.organizationId, organizationId),
-        inboxIds ? inList(conversations.inboxId, inboxIds) : undefined,
-        sql`${conversations.unreadCount} > 0`,
-      ),
-    )
-    .groupBy(conversations.inboxId);
-  return new Map(counts.map((c) => [c.inboxId, c.n]));
+async function unreadCounts(parts: Db[], organizationId: string, inboxIds?: string[]): Promise<Map<string, number>> {
+  const counts = await onEachPart(parts, (data) =>
+    data
+      .select({ inboxId: conversations.inboxId, n: count() })
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.organizationId, organizationId),
+          inboxIds ? inList(conversations.inboxId, inboxIds) : undefined,
+          sql`${conversations.unreadCount} > 0`,
+        ),
+      )
+      .groupBy(conversations.inboxId),
+  );
+  return new Map(addByKey(counts, ["inboxId"]).map((c) => [c.inboxId, c.n]));
 }
 
-/** One of the organization's inboxes (`db`), with its unread count (`data`: the organization's data plane), or null. */
+/** One of the organization's inboxes (`db`), with its unread count (over `parts`, its data parts), or null. */
 export async function getInbox(
   db: Db,
-  data: Db,
+  parts: Db[],
   organizationId: string,
   id: string,
   extra?: SQL,
@@ -87,10 +90,19 @@ export async function getInbox(
   if (!isUuid(id)) return null;
   const [rows, unread] = await Promise.all([
     selectInboxRows(db).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId), extra)),
-    unreadCounts(data, organizationId, [id]),
+    unreadCounts(parts, organizationId, [id]),
   ]);
   const [view] = withUnreadCounts(rows, unread);
   return view ?? null;
+}
+
+/** One of the organization's inboxes with the names it shows, without its unread count (`db` alone), or undefined. */
+export async function findInbox(db: Db, organizationId: string, id: string, extra?: SQL) {
+  if (!isUuid(id)) return undefined;
+  const [row] = await selectInboxRows(db).where(
+    and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId), extra),
+  );
+  return row;
 }
 
 /** The organization an assistant belongs to (null: no such assistant, or a personal one). */
@@ -155,10 +167,10 @@ export function inboxInserts(
 }
 
 /** Creates an inbox (and, for a `web` inbox, its web chat) in one batch; the new inbox as read back. */
-export async function createInbox(db: Db, data: Db, values: Parameters<typeof inboxInserts>[1]): Promise<InboxView> {
+export async function createInbox(db: Db, parts: Db[], values: Parameters<typeof inboxInserts>[1]): Promise<InboxView> {
   const { id, statements } = inboxInserts(db, values);
   await db.batch(statements);
-  return (await getInbox(db, data, values.organizationId, id))!;
+  return (await getInbox(db, parts, values.organizationId, id))!;
 }
 
 /** A web chat with the inbox it belongs to. */
@@ -205,7 +217,7 @@ export function requireUsableHours(hours: BusinessHours) {
 /** A page of the organization's inboxes, newest first, by channel type, assistant or name (see getInbox). */
 export async function listInboxes(
   db: Db,
-  data: Db,
+  parts: Db[],
   organizationId: string,
   q: { channelType?: InboxRow["channelType"]; chatbot?: string; query?: string },
   window: PageWindow,
@@ -220,7 +232,7 @@ export async function listInboxes(
     paginate(window, db.select({ n: count() }).from(inboxes).where(where), ({ limit, offset }) =>
       selectInboxRows(db).where(where).orderBy(desc(inboxes.createdAt), desc(inboxes.id)).limit(limit).offset(offset),
     ),
-    unreadCounts(data, organizationId),
+    unreadCounts(parts, organizationId),
   ]);
   return mapPage({ ...page, items: withUnreadCounts(page.items, unread) }, inboxRecord);
 }
@@ -234,8 +246,8 @@ export interface InboxChanges {
 }
 
 /** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */
-export async function updateInbox(db: Db, data: Db, organizationId: string, id: string, body: InboxChanges) {
-  const view = await getInbox(db, data, organizationId, id);
+export async function updateInbox(db: Db, parts: Db[], organizationId: string, id: string, body: InboxChanges) {
+  const view = await getInbox(db, parts, organizationId, id);
   if (!view) throw notFound();
   if (body.channelType !== undefined && body.channelType !== view.inbox.channelType) {
     throw fieldError("channelType", "Cannot be changed after creation.");
@@ -257,7 +269,7 @@ export async function updateInbox(db: Db, data: Db, organizationId: string, id: 
       updatedAt: Date.now(),
     })
     .where(eq(inboxes.id, id));
-  return inboxRecord((await getInbox(db, data, organizationId, id))!);
+  return inboxRecord((await getInbox(db, parts, organizationId, id))!);
 }
 
 /**
@@ -271,7 +283,7 @@ export async function deleteInbox(
   organizationId: string,
   inboxId: string,
 ): Promise<{ id: string } | null> {
-  const view = await getInbox(db, data, organizationId, inboxId);
+  const view = await findInbox(db, organizationId, inboxId);
   if (!view) throw notFound();
   if (view.inbox.isDefault)
     throw badRequest("An assistant's default inbox is deleted with its assistant.", undefined, "default_inbox");

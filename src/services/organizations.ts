@@ -20,46 +20,51 @@ import { fileSpecs } from "./uploads/file-specs";
 import { forgetOrganizationConversations } from "./conversation/forget";
 import { deleteOrganizationData } from "./purges";
 import { dataDb, dataDbs } from "./shards";
+import { dataParts } from "./shards/parts";
+import { onEachPart } from "./shards/parts-sum";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
 export const currentMonth = (now = Date.now()) => new Date(now).toISOString().slice(0, 7);
 
-/** The organization record, with the usage its statistics count read now (from its data plane, `data`). */
+/**
+ * The organization record, with the usage its statistics count read now: organization_usage of each of its data parts
+ * (`parts`), added.
+ */
 export async function organizationRecord(
   db: Db,
-  data: Db,
+  parts: Db[],
   org: OrganizationRow,
   plans: PlanSettings,
   now = Date.now(),
 ): Promise<OrganizationRecord> {
-  const [chatbotsCount, [usage], [allTime]] = await Promise.all([
+  const [chatbotsCount, usages] = await Promise.all([
     countedChatbots(db, org.id),
-    data
-      .select({ words: organizationUsage.wordsCount, conversations: organizationUsage.conversationsCount })
-      .from(organizationUsage)
-      .where(and(eq(organizationUsage.organizationId, org.id), eq(organizationUsage.month, currentMonth(now)))),
-    data
-      .select({ bytes: sum(organizationUsage.uploadedBytes) })
-      .from(organizationUsage)
-      .where(eq(organizationUsage.organizationId, org.id)),
+    onEachPart(parts, (data) =>
+      Promise.all([
+        data
+          .select({ words: organizationUsage.wordsCount, conversations: organizationUsage.conversationsCount })
+          .from(organizationUsage)
+          .where(and(eq(organizationUsage.organizationId, org.id), eq(organizationUsage.month, currentMonth(now)))),
+        data
+          .select({ bytes: sum(organizationUsage.uploadedBytes) })
+          .from(organizationUsage)
+          .where(eq(organizationUsage.organizationId, org.id)),
+      ]),
+    ),
   ]);
-  return organizationRecordOf(
-    org,
-    {
-      chatbotsCount,
-      words: usage?.words ?? 0,
-      conversations: usage?.conversations ?? 0,
-      uploadedBytes: Number(allTime?.bytes ?? 0),
-    },
-    plans,
-    now,
-  );
+  const figures = { words: 0, conversations: 0, uploadedBytes: 0 };
+  for (const [[usage], [allTime]] of usages) {
+    figures.words += usage?.words ?? 0;
+    figures.conversations += usage?.conversations ?? 0;
+    figures.uploadedBytes += Number(allTime?.bytes ?? 0);
+  }
+  return organizationRecordOf(org, { chatbotsCount, ...figures }, plans, now);
 }
 
-export async function getOrganizationRecord(db: Db, data: Db, id: string, plans: PlanSettings) {
+export async function getOrganizationRecord(db: Db, parts: Db[], id: string, plans: PlanSettings) {
   const [org] = await db.select().from(organizations).where(eq(organizations.id, id));
-  return org ? organizationRecord(db, data, org, plans) : null;
+  return org ? organizationRecord(db, parts, org, plans) : null;
 }
 
 /** The organizations the user is a member of, oldest first: a page, or every one without `window`. */
@@ -93,7 +98,7 @@ export async function listOrganizations(
   const records = (list: { organization: OrganizationRow }[]) =>
     Promise.all(
       list.map(async ({ organization }) =>
-        organizationRecord(db, await dataDb(env, organization.id), organization, plans),
+        organizationRecord(db, await dataParts(env, organization.id), organization, plans),
       ),
     );
   if (!window) return records(await rows);
@@ -119,7 +124,7 @@ export async function createOrganization(
       .set({ compactLogo: input.compactLogo, fullLogo: input.fullLogo })
       .where(eq(organizations.id, id)),
   ]);
-  return (await getOrganizationRecord(db, await dataDb(env, id), id, plans))!;
+  return (await getOrganizationRecord(db, await dataParts(env, id), id, plans))!;
 }
 
 /**
@@ -170,7 +175,7 @@ export async function updateOrganization(
       .update(organizations)
       .set(changes as Partial<typeof organizations.$inferInsert>)
       .where(eq(organizations.id, organizationId));
-  return (await getOrganizationRecord(db, await dataDb(env, organizationId), organizationId, plans))!;
+  return (await getOrganizationRecord(db, await dataParts(env, organizationId), organizationId, plans))!;
 }
 
 /**

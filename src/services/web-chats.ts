@@ -4,7 +4,7 @@ import { inboxes, webChats, type WebChatSettings } from "../db/schema";
 import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
 import { encryptSecret, randomBase62 } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
-import { defaultWebChatSettings, getInbox, getWebChat, requireDomainFree, type WebChatRow } from "./inboxes";
+import { defaultWebChatSettings, findInbox, getWebChat, requireDomainFree, type WebChatRow } from "./inboxes";
 import { webChatRecord, type WebChatRecord } from "./records/web-chats";
 import { publishWebChatImages, replacedWebChatImages } from "./uploads/web-chat-images";
 import { challengeName, challengeValue, domainVerified, txtResolver } from "./widget/domains";
@@ -79,7 +79,7 @@ export async function createWebChat(
   input: WebChatInput & { inbox: { id: string } },
   origin: string,
 ): Promise<WebChatRecord> {
-  const inbox = await getInbox(db, data, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));
+  const inbox = await findInbox(db, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));
   if (!inbox) throw fieldError("inbox", "Must be a web inbox of this organization.");
   if (inbox.channel) throw alreadyHasOne();
   const fresh = {

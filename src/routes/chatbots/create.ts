@@ -11,6 +11,7 @@ import { checkChatbotTools } from "../../services/tools/chatbot-tools";
 import { checkChatbotSkills } from "../../services/skills/write";
 import { planSettings } from "../../services/plans";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { dataParts } from "../../services/shards/parts";
 import { CHATBOTS_TAG, ChatbotWrite } from "./schema";
 
 const route = createRoute({
@@ -76,5 +77,8 @@ export const registerCreateChatbot = (r: Router) =>
       toolIds ?? [],
       skillIds ?? [],
     );
-    return c.json(chatbotRecord(await chatbotView(db, c.var.data, access, row)), 201);
+    return c.json(
+      chatbotRecord(await chatbotView(db, await dataParts(c.env, access.organizationId), access, row)),
+      201,
+    );
   });

@@ -6,6 +6,7 @@ import { chatbotView } from "../../services/chatbots/views";
 import { getChatbotForRead } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { dataParts } from "../../services/shards/parts";
 import { CHATBOTS_TAG, EnableEvaluationBody } from "./schema";
 
 const route = createRoute({
@@ -29,5 +30,8 @@ export const registerEnableEvaluation = (r: Router) =>
     const row = await updateChatbot(c.var.db, current.id, {
       enableEvaluation: c.req.valid("json").enableEvaluation ?? true,
     });
-    return c.json(chatbotRecord(await chatbotView(c.var.db, c.var.data, access, row)), 200);
+    return c.json(
+      chatbotRecord(await chatbotView(c.var.db, await dataParts(c.env, access.organizationId), access, row)),
+      200,
+    );
   });

@@ -6,6 +6,7 @@ import { currentAccess } from "../../services/access";
 import { chatbotView } from "../../services/chatbots/views";
 import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { dataParts } from "../../services/shards/parts";
 import { CHATBOTS_TAG } from "./schema";
 
 const route = createRoute({
@@ -26,5 +27,8 @@ export const registerGetChatbot = (r: Router) =>
     const access = await currentAccess(c);
     const row = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     if (!row) throw notFound("Assistant not found.");
-    return c.json(chatbotRecord(await chatbotView(c.var.db, c.var.data, access, row)), 200);
+    return c.json(
+      chatbotRecord(await chatbotView(c.var.db, await dataParts(c.env, access.organizationId), access, row)),
+      200,
+    );
   });

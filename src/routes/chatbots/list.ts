@@ -6,6 +6,7 @@ import { currentAccess } from "../../services/access";
 import { chatbotViews } from "../../services/chatbots/views";
 import { listVisibleChatbots } from "../../services/chatbots/visibility";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { dataParts } from "../../services/shards/parts";
 import { CHATBOTS_TAG, ChatbotListQuery } from "./schema";
 
 const route = createRoute({
@@ -30,6 +31,6 @@ export const registerListChatbots = (r: Router) =>
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listVisibleChatbots(c.var.db, access, c.var.principal.userId, q, p);
-    const views = await chatbotViews(c.var.db, c.var.data, access, page.items);
+    const views = await chatbotViews(c.var.db, await dataParts(c.env, access.organizationId), access, page.items);
     return c.json(pageResponse(c, p, page.count, views.map(chatbotRecord)), 200);
   });

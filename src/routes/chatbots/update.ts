@@ -11,6 +11,7 @@ import { checkChatbotKnowledgeBases } from "../../services/knowledge/knowledge-b
 import { checkChatbotTools } from "../../services/tools/chatbot-tools";
 import { checkChatbotSkills } from "../../services/skills/write";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { dataParts } from "../../services/shards/parts";
 import { CHATBOTS_TAG, ChatbotPatch, ChatbotWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
@@ -61,7 +62,10 @@ export function registerUpdateChatbot(r: Router) {
         delete columns.databaseUrl;
       checkChatbotRules({ ...current, ...columns });
       const row = await updateChatbot(db, current.id, columns, groupIds, knowledgeBaseIds, toolIds, skillIds);
-      return c.json(chatbotRecord(await chatbotView(db, c.var.data, access, row)), 200);
+      return c.json(
+        chatbotRecord(await chatbotView(db, await dataParts(c.env, access.organizationId), access, row)),
+        200,
+      );
     });
   }
 }

@@ -4,6 +4,7 @@ import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { ApiError, fieldError } from "../../lib/errors";
+import { dataParts } from "../../services/shards/parts";
 import { currentAccess, orgAccess, requirePermission, type OrgAccess } from "../../services/access";
 import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { chatbotOrganization, createInbox } from "../../services/inboxes";
@@ -49,7 +50,7 @@ export const registerCreateInbox = (r: Router) =>
       throw noSuchChatbot();
     if (body.assignment?.teamId)
       await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
-    const inbox = await createInbox(c.var.db, c.var.data, {
+    const inbox = await createInbox(c.var.db, await dataParts(c.env, access.organizationId), {
       organizationId: access.organizationId,
       name: body.name,
       channelType: body.channelType,

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
+import { dataParts } from "../../services/shards/parts";
 import { authorize } from "../../services/access";
 import { getInbox } from "../../services/inboxes";
 import { inboxRecord } from "../../services/records/inboxes";
@@ -20,7 +21,12 @@ const route = createRoute({
 export const registerGetInbox = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "inbox.view");
-    const view = await getInbox(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
+    const view = await getInbox(
+      c.var.db,
+      await dataParts(c.env, access.organizationId),
+      access.organizationId,
+      c.req.valid("param").id,
+    );
     if (!view) throw notFound();
     return c.json(inboxRecord(view), 200);
   });

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { dataParts } from "../../services/shards/parts";
 import { authorize } from "../../services/access";
 import { listInboxes } from "../../services/inboxes";
 import { ChannelTypeSchema } from "../../services/records/inboxes";
@@ -34,6 +35,12 @@ export const registerListInboxes = (r: Router) =>
     const access = await authorize(c, "inbox.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const page = await listInboxes(c.var.db, c.var.data, access.organizationId, q, p);
+    const page = await listInboxes(
+      c.var.db,
+      await dataParts(c.env, access.organizationId),
+      access.organizationId,
+      q,
+      p,
+    );
     return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -3,13 +3,14 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
+import { dataParts } from "../../services/shards/parts";
 import { authorize } from "../../services/access";
 import { type InboxChanges, updateInbox } from "../../services/inboxes";
 import { INBOXES_TAG, InboxPatch, InboxSchema, InboxWrite } from "./schema";
 
 async function update(c: Context<AppEnv>, id: string, body: InboxChanges) {
   const access = await authorize(c, "inbox.manage");
-  return updateInbox(c.var.db, c.var.data, access.organizationId, id, body);
+  return updateInbox(c.var.db, await dataParts(c.env, access.organizationId), access.organizationId, id, body);
 }
 
 const route = (method: "put" | "patch") =>

@@ -5,6 +5,7 @@ import { notFound } from "../../lib/errors";
 import { orgAccess } from "../../services/access";
 import { getOrganizationRecord } from "../../services/organizations";
 import { planSettings } from "../../services/plans";
+import { dataParts } from "../../services/shards/parts";
 import { OrganizationSchema } from "../../services/records/organizations";
 
 const route = createRoute({
@@ -19,7 +20,12 @@ const route = createRoute({
 export const registerGetOrganization = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await orgAccess(c, c.req.valid("param").id);
-    const record = await getOrganizationRecord(c.var.db, c.var.data, access.organizationId, planSettings(c.env));
+    const record = await getOrganizationRecord(
+      c.var.db,
+      await dataParts(c.env, access.organizationId),
+      access.organizationId,
+      planSettings(c.env),
+    );
     if (!record) throw notFound();
     return c.json(record, 200);
   });

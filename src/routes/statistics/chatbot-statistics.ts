@@ -6,6 +6,7 @@ import { ms } from "../../lib/time";
 import { chatbotWith } from "./access";
 import { bucketRows } from "../../services/statistics/buckets";
 import { buckets, checkTimezone, localDayStart, parseInstant } from "../../services/statistics/buckets";
+import { dataParts } from "../../services/shards/parts";
 import { chatbotStatistics } from "../../services/statistics/chatbot";
 import { ChatbotParams, ChatbotStatisticsQuery, ChatbotStatisticsSchema, STATISTICS_TAG } from "./schema";
 
@@ -25,7 +26,7 @@ const route = createRoute({
 
 export const registerChatbotStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
+    const { access, chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
     const q = c.req.valid("query");
     const timezone = checkTimezone(q.timezone);
     const now = Date.now();
@@ -37,9 +38,14 @@ export const registerChatbotStatistics = (r: Router) =>
       : localDayStart(timezone, now, -29);
     if (end <= start) throw fieldError("datetimeTo", "datetimeTo must be after datetimeFrom.");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await chatbotStatistics(c.var.data, chatbot.id, list, {
-      includeTests: q.includeTests === "true",
-    });
+    const { results, total } = await chatbotStatistics(
+      await dataParts(c.env, access.organizationId),
+      chatbot.id,
+      list,
+      {
+        includeTests: q.includeTests === "true",
+      },
+    );
     return c.json(
       {
         chatbot: { id: chatbot.id, name: chatbot.name },

@@ -4,6 +4,7 @@ import { errorResponses, json } from "../../lib/openapi";
 import { chatbotWith } from "./access";
 import { bucketRows } from "../../services/statistics/buckets";
 import { buckets, checkTimezone, dayRange } from "../../services/statistics/buckets";
+import { dataParts } from "../../services/shards/parts";
 import { llmUsageStatistics } from "../../services/statistics/chatbot";
 import { ChatbotParams, LlmUsageQuery, LlmUsageSchema, STATISTICS_TAG } from "./schema";
 
@@ -27,14 +28,20 @@ const route = createRoute({
 
 export const registerLlmUsageStatistics = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
+    const { access, chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "statistics.view");
     const q = c.req.valid("query");
     const timezone = checkTimezone(q.timezone);
     const { start, end } = dayRange(timezone, q.startDate, q.endDate, "startDate", "endDate");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await llmUsageStatistics(c.var.db, c.var.data, chatbot.id, list, {
-      includeTests: q.includeTests === "true",
-    });
+    const { results, total } = await llmUsageStatistics(
+      c.var.db,
+      await dataParts(c.env, access.organizationId),
+      chatbot.id,
+      list,
+      {
+        includeTests: q.includeTests === "true",
+      },
+    );
     return c.json(
       {
         chatbot: { id: chatbot.id, name: chatbot.name },

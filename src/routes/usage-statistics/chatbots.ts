@@ -29,9 +29,9 @@ export const registerChatbotUsage = (r: Router) =>
     const q = c.req.valid("query");
     checkSort("chatbots", q.sortBy);
     const range = await usageRangeOf(c, c.req.valid("param").organizationPk, q);
-    if (q.includeTime === "true") return c.json(await usageTimeSeries(c.var.db, c.var.data, "chatbots", range), 200);
+    if (q.includeTime === "true") return c.json(await usageTimeSeries(c.var.db, "chatbots", range), 200);
     const p = pageParams(q);
     const order = { by: q.sortBy, descending: q.sortOrder === "desc" };
-    const page = await chatbotUsagePage(c.var.db, c.var.data, range, order, p);
+    const page = await chatbotUsagePage(c.var.db, range, order, p);
     return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

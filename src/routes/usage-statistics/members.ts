@@ -28,9 +28,9 @@ export const registerMemberUsage = (r: Router) =>
   r.openapi(route, async (c) => {
     const q = c.req.valid("query");
     const range = await usageRangeOf(c, c.req.valid("param").organizationPk, q);
-    if (q.includeTime === "true") return c.json(await usageTimeSeries(c.var.db, c.var.data, "members", range), 200);
+    if (q.includeTime === "true") return c.json(await usageTimeSeries(c.var.db, "members", range), 200);
     const p = pageParams(q);
     const order = { by: q.sortBy, descending: q.sortOrder === "desc" };
-    const page = await memberUsagePage(c.var.db, c.var.data, range, order, p);
+    const page = await memberUsagePage(c.var.db, range, order, p);
     return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { orgAccess, requirePermission } from "../../services/access";
+import { dataParts } from "../../services/shards/parts";
 import { type RangeQuery, usageRange } from "../../services/statistics/usage";
 
 /** The period and filters a usage request asks for, once the caller holds `statistics.view`. */
@@ -11,5 +12,5 @@ export async function usageRangeOf(
 ) {
   const access = await orgAccess(c, organizationPk);
   requirePermission(access, "statistics.view");
-  return usageRange(c.var.db, c.var.data, access.organizationId, q, c.executionCtx);
+  return usageRange(c.var.db, await dataParts(c.env, access.organizationId), access.organizationId, q, c.executionCtx);
 }

@@ -50,7 +50,7 @@ async function summaryOf(
   scope: UsageScope,
 ) {
   const range = await usageRangeOf(c, organizationPk, q);
-  return usageSummary(c.var.db, c.var.data, planSettings(c.env), scope, range, q.timeGranularity);
+  return usageSummary(c.var.db, planSettings(c.env), scope, range, q.timeGranularity);
 }
 
 export const registerMembersUsageSummary = (r: Router) =>

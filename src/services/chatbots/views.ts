@@ -6,6 +6,7 @@ import { inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
 import { chatbotToolLinks } from "../tools/chatbot-tools";
 import { chatbotSkillLinks } from "../skills/chatbot-skills";
+import { addByKey, onEachPart } from "../shards/parts-sum";
 import { chatbotGroupLinks, type ChatbotRow } from "./visibility";
 import { creatorsOf, groupNameLinks, type IdName, linkedNames } from "../view-parts";
 
@@ -23,13 +24,13 @@ export interface ChatbotView {
   tools: IdName[];
   skills: IdName[];
   canManage: boolean;
-  /** Words its replies have used (chatbot_words, the organization's data plane). */
+  /** Words its replies have used (chatbot_words of the organization's data parts). */
   totalWordsCount: number;
 }
 
-/** The assistants' views: their configuration from `db`, their word counts from the organization's data plane
- * (`data`), read at once. */
-export async function chatbotViews(db: Db, data: Db, access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
+/** The assistants' views: their configuration from `db`, their word counts from the organization's data parts
+ * (`parts`, added), read at once. */
+export async function chatbotViews(db: Db, parts: Db[], access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
   const botIds = rows.map((r) => r.id);
   const modelIds = rows
     .flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId])
@@ -62,14 +63,16 @@ export async function chatbotViews(db: Db, data: Db, access: OrgAccess, rows: Ch
     }),
     chatbotToolLinks(db, botIds),
     chatbotSkillLinks(db, botIds),
-    inChunks(botIds, (ids) =>
-      data
-        .select({ chatbotId: chatbotWords.chatbotId, words: chatbotWords.words })
-        .from(chatbotWords)
-        .where(inArray(chatbotWords.chatbotId, ids)),
+    onEachPart(parts, (data) =>
+      inChunks(botIds, (ids) =>
+        data
+          .select({ chatbotId: chatbotWords.chatbotId, words: chatbotWords.words })
+          .from(chatbotWords)
+          .where(inArray(chatbotWords.chatbotId, ids)),
+      ),
     ),
   ]);
-  const wordsOf = new Map(words.map((w) => [w.chatbotId, w.words]));
+  const wordsOf = new Map(addByKey(words, ["chatbotId"]).map((w) => [w.chatbotId, w.words]));
   const names = new Map(modelNames.map((x) => [x.id, x.name]));
   const ref = (id: string | null) => (id ? { id, name: names.get(id) ?? "" } : null);
   const canManage = can(access, "chatbot.manage");
@@ -93,8 +96,8 @@ export async function chatbotViews(db: Db, data: Db, access: OrgAccess, rows: Ch
   });
 }
 
-export const chatbotView = async (db: Db, data: Db, access: OrgAccess, row: ChatbotRow) =>
-  (await chatbotViews(db, data, access, [row]))[0];
+export const chatbotView = async (db: Db, parts: Db[], access: OrgAccess, row: ChatbotRow) =>
+  (await chatbotViews(db, parts, access, [row]))[0];
 /** `user:password@` and `password=` in a connection string become `****`; the rest is shown. */
 export function maskDatabaseUrl(url: string | null): string | null {
   if (!url) return url;

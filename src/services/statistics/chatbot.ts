@@ -1,5 +1,7 @@
 import type { Db } from "../../env";
 import { client } from "../../db/prepared";
+import { compareSql } from "../../lib/sql";
+import { addByKey, countDistinct, onEachPart } from "../shards/parts-sum";
 import type { Bucket } from "./buckets";
 
 /**
@@ -76,54 +78,88 @@ const minus = <T extends Record<string, number | string | null>>(a: T, b: T | un
       ) as T)
     : a;
 
-/** Per bucket and over the whole range (distinct contacts over the range are not the sum of the buckets'). */
+/** Distinct contacts per bucket (`n`), or, over several parts, each bucket's contacts (`id`) for their union. */
+const CONTACTS_PER_BUCKET = {
+  count:
+    `${BUCKETS_CTE} SELECT b.k AS k, count(DISTINCT x.contact_id) AS n FROM b LEFT JOIN ` +
+    `usage_hourly_contacts x ON x.chatbot_id = ?2 AND x.hour >= b.s AND x.hour < b.e GROUP BY b.k ORDER ` +
+    `BY b.k`,
+  set:
+    `${BUCKETS_CTE} SELECT DISTINCT b.k AS k, x.contact_id AS id FROM b JOIN usage_hourly_contacts x ON ` +
+    "x.chatbot_id = ?2 AND x.hour >= b.s AND x.hour < b.e",
+};
+/** Distinct contacts over the range (`n`), or its contacts (`id`). */
+const CONTACTS_IN_RANGE = {
+  count:
+    `SELECT count(DISTINCT contact_id) AS n FROM usage_hourly_contacts WHERE chatbot_id = ?1 AND hour >= ` +
+    `?2 AND hour < ?3`,
+  set: "SELECT DISTINCT contact_id AS id FROM usage_hourly_contacts WHERE chatbot_id = ?1 AND hour >= ?2 AND hour < ?3",
+};
+
+/**
+ * Per bucket and over the whole range (distinct contacts over the range are not the sum of the buckets'), over the
+ * organization's data parts (services/shards/parts-sum.ts): the counters added, the contacts' sets unioned.
+ */
 export async function chatbotStatistics(
-  data: Db,
+  parts: Db[],
   chatbotId: string,
   list: Bucket[],
   scope: TrafficScope = { includeTests: false },
 ) {
-  const d1 = client(data);
   const json = JSON.stringify(list.map((b) => [b.start, b.end]));
   const start = list[0].start;
   const end = list[list.length - 1].end;
-  const sumsOf = (table: string) =>
-    d1
-      .prepare(
-        `${BUCKETS_CTE} SELECT b.k AS k, ${SUMS} FROM b LEFT JOIN ${table} u ON u.chatbot_id = ?2 AND u.hour ` +
-          `>= b.s AND u.hour < b.e GROUP BY b.k ORDER BY b.k`,
-      )
-      .bind(json, chatbotId);
-  const totalOf = (table: string) =>
-    d1
-      .prepare(`SELECT ${SUMS} FROM ${table} u WHERE u.chatbot_id = ?1 AND u.hour >= ?2 AND u.hour < ?3`)
-      .bind(chatbotId, start, end);
-  const [sums, contacts, total, totalContacts, testSums, testTotal] = await d1.batch<Record<string, number>>([
-    sumsOf("usage_hourly"),
-    d1
-      .prepare(
-        `${BUCKETS_CTE} SELECT b.k AS k, count(DISTINCT x.contact_id) AS n FROM b LEFT JOIN ` +
-          `usage_hourly_contacts x ON x.chatbot_id = ?2 AND x.hour >= b.s AND x.hour < b.e GROUP BY b.k ORDER ` +
-          `BY b.k`,
-      )
-      .bind(json, chatbotId),
-    totalOf("usage_hourly"),
-    d1
-      .prepare(
-        `SELECT count(DISTINCT contact_id) AS n FROM usage_hourly_contacts WHERE chatbot_id = ?1 AND hour >= ` +
-          `?2 AND hour < ?3`,
-      )
-      .bind(chatbotId, start, end),
-    ...(scope.includeTests ? [] : [sumsOf("usage_hourly_tests"), totalOf("usage_hourly_tests")]),
-  ]);
-  const contactsBy = new Map(contacts.results.map((r) => [r.k, r.n]));
-  const testsBy = new Map((testSums?.results as unknown as SumRow[] | undefined)?.map((r) => [r.k, r]) ?? []);
-  const results = (sums.results as unknown as SumRow[]).map((r) => ({
+  const contactsAs = parts.length > 1 ? "set" : "count";
+  const answers = await onEachPart(parts, (data) => {
+    const d1 = client(data);
+    const sumsOf = (table: string) =>
+      d1
+        .prepare(
+          `${BUCKETS_CTE} SELECT b.k AS k, ${SUMS} FROM b LEFT JOIN ${table} u ON u.chatbot_id = ?2 AND u.hour ` +
+            `>= b.s AND u.hour < b.e GROUP BY b.k ORDER BY b.k`,
+        )
+        .bind(json, chatbotId);
+    const totalOf = (table: string) =>
+      d1
+        .prepare(`SELECT ${SUMS} FROM ${table} u WHERE u.chatbot_id = ?1 AND u.hour >= ?2 AND u.hour < ?3`)
+        .bind(chatbotId, start, end);
+    return d1.batch<Record<string, number>>([
+      sumsOf("usage_hourly"),
+      d1.prepare(CONTACTS_PER_BUCKET[contactsAs]).bind(json, chatbotId),
+      totalOf("usage_hourly"),
+      d1.prepare(CONTACTS_IN_RANGE[contactsAs]).bind(chatbotId, start, end),
+      ...(scope.includeTests ? [] : [sumsOf("usage_hourly_tests"), totalOf("usage_hourly_tests")]),
+    ]);
+  });
+  // The i-th statement's rows of every part.
+  const rowsOf = (i: number) => answers.map((batch) => batch[i]?.results ?? []);
+  const [sums, total] = [addByKey(rowsOf(0), ["k"]), addByKey(rowsOf(2), [])];
+  const contactsBy =
+    contactsAs === "set"
+      ? countDistinct(
+          rowsOf(1),
+          (r) => r.k,
+          (r) => r.id,
+        )
+      : new Map(rowsOf(1)[0].map((r) => [r.k, r.n]));
+  const totalContacts =
+    contactsAs === "set"
+      ? (countDistinct(
+          rowsOf(3),
+          () => 0,
+          (r) => r.id,
+        ).get(0) ?? 0)
+      : (rowsOf(3)[0][0]?.n ?? 0);
+  const tests = !scope.includeTests;
+  const testSums = tests ? (addByKey(rowsOf(4), ["k"]) as unknown as SumRow[]) : undefined;
+  const testTotal = tests ? (addByKey(rowsOf(5), [])[0] as unknown as SumRow) : undefined;
+  const testsBy = new Map(testSums?.map((r) => [r.k, r]) ?? []);
+  const results = (sums as unknown as SumRow[]).map((r) => ({
     bucket: list[r.k],
     ...counts(minus(r, testsBy.get(r.k)), contactsBy.get(r.k) ?? 0),
   }));
-  const whole = minus(total.results[0] as unknown as SumRow, testTotal?.results[0] as unknown as SumRow | undefined);
-  return { results, total: counts(whole, totalContacts.results[0]?.n ?? 0) };
+  const whole = minus(total[0] as unknown as SumRow, testTotal);
+  return { results, total: counts(whole, totalContacts) };
 }
 
 export interface TokenCounts {
@@ -152,31 +188,42 @@ const tokens = (r: Pick<UsageRow, "requests" | "input_tokens" | "output_tokens" 
 });
 
 /** Language-model usage of one assistant per bucket and per model (models named as they are now, read by ids on `db`,
- * the configuration; a deleted one keeps its id). */
+ * the configuration; a deleted one keeps its id), added over the organization's data parts (`parts`). */
 export async function llmUsageStatistics(
   db: Db,
-  data: Db,
+  parts: Db[],
   chatbotId: string,
   list: Bucket[],
   scope: TrafficScope = { includeTests: false },
 ) {
-  const d1 = client(data);
   const json = JSON.stringify(list.map((b) => [b.start, b.end]));
-  const usageOf = (table: string) =>
-    d1
-      .prepare(
-        `${BUCKETS_CTE} SELECT b.k AS k, u.model_id AS model_id, coalesce(sum(u.requests), 0) AS requests,
+  const answers = await onEachPart(parts, (data) => {
+    const d1 = client(data);
+    const usageOf = (table: string) =>
+      d1
+        .prepare(
+          `${BUCKETS_CTE} SELECT b.k AS k, u.model_id AS model_id, coalesce(sum(u.requests), 0) AS requests,
           coalesce(sum(u.input_tokens), 0) AS input_tokens, coalesce(sum(u.output_tokens), 0) AS output_tokens,
           coalesce(sum(u.words), 0) AS words
         FROM b LEFT JOIN ${table} u
           ON u.chatbot_id = ?2 AND u.hour >= b.s AND u.hour < b.e AND u.model_id <> '' AND u.requests > 0
         GROUP BY b.k, u.model_id ORDER BY b.k`,
-      )
-      .bind(json, chatbotId);
-  const [all, tests] = await d1.batch<UsageRow>([
-    usageOf("usage_hourly"),
-    ...(scope.includeTests ? [] : [usageOf("usage_hourly_tests")]),
-  ]);
+        )
+        .bind(json, chatbotId);
+    return d1.batch<UsageRow>([
+      usageOf("usage_hourly"),
+      ...(scope.includeTests ? [] : [usageOf("usage_hourly_tests")]),
+    ]);
+  });
+  // Over several parts, in the order one database's GROUP BY gives them: by bucket, then by model.
+  const added = (i: number) => {
+    const rows = addByKey(
+      answers.map((batch) => batch[i]?.results ?? []),
+      ["k", "model_id"],
+    );
+    return parts.length > 1 ? rows.sort((a, b) => a.k - b.k || compareSql(a.model_id, b.model_id)) : rows;
+  };
+  const [all, tests] = [{ results: added(0) }, scope.includeTests ? undefined : { results: added(1) }];
   // Test conversations' usage taken out, bucket by bucket and model by model (a model used only by tests drops out).
   const testsBy = new Map((tests?.results ?? []).filter((r) => r.model_id).map((r) => [`${r.k} ${r.model_id}`, r]));
   const results = all.results

@@ -2,6 +2,7 @@ import type { Db } from "../../env";
 import { client } from "../../db/prepared";
 import { compareSql, likePattern } from "../../lib/sql";
 import type { UsageCounts } from "../records/usage-statistics";
+import { addByKey, countDistinct, onEachPart } from "../shards/parts-sum";
 import type { Bucket } from "./buckets";
 
 const DAY = 86_400_000;
@@ -189,7 +190,7 @@ export type UsageEntityRow = SumRow & {
  */
 export async function usageByEntity(
   db: Db,
-  data: Db,
+  parts: Db[],
   scope: UsageScope,
   q: UsageQuery,
   sort: UsageSort,
@@ -204,12 +205,15 @@ export async function usageByEntity(
       .prepare(e.sql)
       .bind(...e.binds)
       .all<Omit<UsageEntityRow, keyof SumRow>>(),
-    client(data)
-      .prepare(`${RANGES_CTE} SELECT x.key AS key, ${SUMS.replaceAll("u.", "x.")} FROM (${g.sql}) x GROUP BY x.key`)
-      .bind(rangeJson([q]), ...g.binds)
-      .all<SumRow & { key: string }>(),
+    onEachPart(parts, async (data) => {
+      const { results } = await client(data)
+        .prepare(`${RANGES_CTE} SELECT x.key AS key, ${SUMS.replaceAll("u.", "x.")} FROM (${g.sql}) x GROUP BY x.key`)
+        .bind(rangeJson([q]), ...g.binds)
+        .all<SumRow & { key: string }>();
+      return results;
+    }),
   ]);
-  const byKey = new Map(sums.results.map(({ key, ...sum }) => [key, sum]));
+  const byKey = new Map(addByKey(sums, ["key"]).map(({ key, ...sum }) => [key, sum]));
   const rows: UsageEntityRow[] = list.results.map((entity) => ({
     ...entity,
     ...(byKey.get(entity.user_id) ?? NO_SUMS),
@@ -224,9 +228,10 @@ export async function usageByEntity(
  * The scope's usage per bucket (members: their traffic only), for the entities matching the
  * query's search and assistant, and in total. Each bucket adds its whole rolled-up days (daily
  * tables) and the hours around them (usage_hourly), so a year by month reads ~365 day rows per
- * entity rather than ~8,760 hour rows. The usage from `data`; the entities matching the search from `db`.
+ * entity rather than ~8,760 hour rows. The usage from the organization's data parts (`parts`, added); the entities
+ * matching the search from `db`.
  */
-export async function usageSeries(db: Db, data: Db, scope: UsageScope, q: UsageQuery, list: Bucket[]) {
+export async function usageSeries(db: Db, parts: Db[], scope: UsageScope, q: UsageQuery, list: Bucket[]) {
   const e = q.search ? entities(scope, q) : null;
   // The matching entities' keys first, from the configuration, then bound (the usage rows live elsewhere).
   const keys = e
@@ -247,24 +252,39 @@ export async function usageSeries(db: Db, data: Db, scope: UsageScope, q: UsageQ
     ...(q.chatbotId ? [q.chatbotId] : []),
     ...(keys ? [JSON.stringify(keys)] : []),
   ]);
-  // The buckets cover the range, so the total is their sum; only the distinct entities need the range.
-  const d1 = client(data);
-  const [series, active] = await d1.batch<Record<string, number>>([
-    d1
-      .prepare(
-        `${RANGES_CTE} SELECT b.k AS k, ${SUMS.replaceAll("u.", "x.")} FROM b LEFT JOIN (${rows.sql}) x ON ` +
-          `x.k = b.k GROUP BY b.k ORDER BY b.k`,
-      )
-      .bind(rangeJson(list), ...rows.binds),
-    d1
-      .prepare(`${RANGES_CTE} SELECT count(DISTINCT x.key) AS n FROM (${rows.sql}) x`)
-      .bind(rangeJson([q]), ...rows.binds),
-  ]);
-  const results = (series.results as unknown as (SumRow & { k: number })[]).map((r) => ({
+  // The buckets cover the range, so the total is their sum; only the distinct entities need the range. Over several
+  // parts each gives its active keys (at most the organization's members or assistants) for their union.
+  const several = parts.length > 1;
+  const activeColumns = several ? "DISTINCT x.key AS key" : "count(DISTINCT x.key) AS n";
+  const answers = await onEachPart(parts, (data) => {
+    const d1 = client(data);
+    return d1.batch<Record<string, number>>([
+      d1
+        .prepare(
+          `${RANGES_CTE} SELECT b.k AS k, ${SUMS.replaceAll("u.", "x.")} FROM b LEFT JOIN (${rows.sql}) x ON ` +
+            `x.k = b.k GROUP BY b.k ORDER BY b.k`,
+        )
+        .bind(rangeJson(list), ...rows.binds),
+      d1.prepare(`${RANGES_CTE} SELECT ${activeColumns} FROM (${rows.sql}) x`).bind(rangeJson([q]), ...rows.binds),
+    ]);
+  });
+  const series = addByKey(
+    answers.map(([sums]) => sums.results),
+    ["k"],
+  );
+  const actives = answers.map(([, active]) => active.results);
+  const active = several
+    ? (countDistinct(
+        actives,
+        () => 0,
+        (r) => r.key,
+      ).get(0) ?? 0)
+    : actives[0][0].n;
+  const results = (series as unknown as (SumRow & { k: number })[]).map((r) => ({
     bucket: list[r.k],
     ...usageCounts(r),
   }));
   const total = usageCounts(null);
   for (const r of results) for (const k of Object.keys(total) as (keyof UsageCounts)[]) total[k] += r[k];
-  return { results, total, active: (active.results[0] as { n: number }).n };
+  return { results, total, active };
 }

@@ -25,13 +25,13 @@ export interface RangeQuery {
 
 /**
  * The request's range (local days in its timezone, by default this month up to today), its buckets,
- * and its assistant (404 when not the organization's). Once the request is valid, the hours not
- * rolled up yet are rolled up in the background (`background.waitUntil`) on `data`, the organization's data plane; a
- * failure is logged.
+ * its assistant (404 when not the organization's) and the organization's data parts (`parts`, whose figures the
+ * answers add). Once the request is valid, the hours not rolled up yet are rolled up in the background
+ * (`background.waitUntil`) on each part (each has its own rollups and watermark); a failure is logged.
  */
 export async function usageRange(
   db: Db,
-  data: Db,
+  parts: Db[],
   organizationId: string,
   q: RangeQuery & { chatbot?: string; search?: string },
   background: { waitUntil(promise: Promise<unknown>): void },
@@ -49,20 +49,21 @@ export async function usageRange(
       .first();
     if (!found) throw notFound("Assistant not found.");
   }
-  background.waitUntil(
-    rollUpIfBehind(client(data)).catch((err) =>
-      console.error(JSON.stringify({ level: "error", message: "usage rollup failed", error: String(err) })),
-    ),
-  );
+  for (const data of parts)
+    background.waitUntil(
+      rollUpIfBehind(client(data)).catch((err) =>
+        console.error(JSON.stringify({ level: "error", message: "usage rollup failed", error: String(err) })),
+      ),
+    );
   const query: UsageQuery = { organizationId, start, end, chatbotId: q.chatbot, search: q.search || undefined };
-  return { timezone, startDate, endDate, query, list: () => buckets(timezone, start, end, q.timeGranularity) };
+  return { timezone, startDate, endDate, query, parts, list: () => buckets(timezone, start, end, q.timeGranularity) };
 }
 
 export type UsageRange = Awaited<ReturnType<typeof usageRange>>;
 
 /** The scope's usage per bucket only (`includeTime=true`). */
-export const usageTimeSeries = async (db: Db, data: Db, scope: UsageScope, range: UsageRange) =>
-  bucketRows((await usageSeries(db, data, scope, range.query, range.list())).results);
+export const usageTimeSeries = async (db: Db, scope: UsageScope, range: UsageRange) =>
+  bucketRows((await usageSeries(db, range.parts, scope, range.query, range.list())).results);
 
 export const checkSort = (scope: UsageScope, sortBy: string) => {
   if (scope === "chatbots" && sortBy === "email")
@@ -72,12 +73,12 @@ export const checkSort = (scope: UsageScope, sortBy: string) => {
 type UsageOrder = { by: UsageSort; descending: boolean };
 type UsageWindow = { limit: number; offset: number };
 
-const entityPage = (db: Db, data: Db, scope: UsageScope, range: UsageRange, order: UsageOrder, w: UsageWindow) =>
-  usageByEntity(db, data, scope, range.query, order.by, order.descending, w.limit, w.offset);
+const entityPage = (db: Db, scope: UsageScope, range: UsageRange, order: UsageOrder, w: UsageWindow) =>
+  usageByEntity(db, range.parts, scope, range.query, order.by, order.descending, w.limit, w.offset);
 
 /** A page of the organization's members with their usage in the range, sorted. */
-export async function memberUsagePage(db: Db, data: Db, range: UsageRange, order: UsageOrder, window: UsageWindow) {
-  const { rows, count } = await entityPage(db, data, "members", range, order, window);
+export async function memberUsagePage(db: Db, range: UsageRange, order: UsageOrder, window: UsageWindow) {
+  const { rows, count } = await entityPage(db, "members", range, order, window);
   const items = rows.map((r) => ({
     id: r.id,
     userId: r.user_id,
@@ -89,15 +90,14 @@ export async function memberUsagePage(db: Db, data: Db, range: UsageRange, order
 }
 
 /** A page of the organization's assistants with their usage in the range, sorted. */
-export async function chatbotUsagePage(db: Db, data: Db, range: UsageRange, order: UsageOrder, window: UsageWindow) {
-  const { rows, count } = await entityPage(db, data, "chatbots", range, order, window);
+export async function chatbotUsagePage(db: Db, range: UsageRange, order: UsageOrder, window: UsageWindow) {
+  const { rows, count } = await entityPage(db, "chatbots", range, order, window);
   return { count, items: rows.map((r) => ({ id: r.id, name: r.name, ...usageCounts(r) })) };
 }
 
 /** The summary of a scope: totals and series, entity counts, and the organization's usage and plan. */
 export async function usageSummary(
   db: Db,
-  data: Db,
   plans: PlanSettings,
   scope: UsageScope,
   range: UsageRange,
@@ -106,12 +106,12 @@ export async function usageSummary(
   const organizationId = range.query.organizationId;
   const table = scope === "members" ? "members" : "chatbots";
   const [series, entities, organization] = await Promise.all([
-    usageSeries(db, data, scope, range.query, range.list()),
+    usageSeries(db, range.parts, scope, range.query, range.list()),
     client(db)
       .prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`)
       .bind(organizationId)
       .first<{ n: number }>(),
-    getOrganizationRecord(db, data, organizationId, plans),
+    getOrganizationRecord(db, range.parts, organizationId, plans),
   ]);
   if (!organization) throw notFound();
   return {
