@@ -97,7 +97,7 @@ describe("an organization's data parts", () => {
     expect(left).toBe(0);
   });
 
-  it("refuses a part too soon, not after the last, in an unknown or the same shard, or before the data plane moved", async () => {
+  it("refuses a part: too soon, not after the last, unknown or same shard, data plane not moved", async () => {
     const owner = await seedOwner();
     const { shard: home } = await planeState(env, owner.organizationId, true);
     const other = SHARDS.find((s) => s !== home)!;
