@@ -40,6 +40,8 @@ export interface CursorWindow {
   orderBy: SQL[];
   /** `pageSize + 1`: the extra row tells whether more follow; `cursorResponse` drops it. */
   limit: number;
+  /** Whether the rows are read in ascending order of the keys (the order `orderBy` says). */
+  ascending: boolean;
 }
 
 /**
@@ -67,5 +69,5 @@ export function cursorWindow(
       after = ascending ? sql`${row} > ${bound}` : sql`${row} < ${bound}`;
     }
   }
-  return { after, orderBy: keys.map((k) => (ascending ? asc(k) : desc(k))), limit: pageSize + 1 };
+  return { after, orderBy: keys.map((k) => (ascending ? asc(k) : desc(k))), limit: pageSize + 1, ascending };
 }

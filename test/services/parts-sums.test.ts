@@ -148,7 +148,7 @@ type Answers = Awaited<ReturnType<typeof answers>>;
 const total = (a: Answers, key: "statistics" | "withTests") => a[key].total as Record<string, number>;
 
 describe("the organization's counters over its data parts", () => {
-  it("adds every part's figures and counts a contact of two parts once, as one shard holding the rows would", async () => {
+  it("adds every part's figures and counts a contact of two parts once, as one shard would", async () => {
     const owner = await seedOwner();
     const org = owner.organizationId;
     const bot = await createChatbot(owner);

@@ -8,6 +8,7 @@ import { chatbotWith } from "../statistics/access";
 import { ChatbotParams } from "../statistics/schema";
 import { recordFilters } from "./filters";
 import { RECORDS_TAG, RecordFilterQuery } from "./schema";
+import { dataParts } from "../../services/shards/parts";
 
 const route = createRoute({
   method: "get",
@@ -38,9 +39,10 @@ const METRIC_TITLES: Record<(typeof EVALUATION_METRICS)[number], string> = {
 
 export const registerExportChatbotRecords = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
+    const { access, chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
     const q = c.req.valid("query");
-    const rows = await exportChatbotRecords(c.env, c.var.data, recordFilters(chatbot.id, q));
+    const parts = await dataParts(c.env, access.organizationId);
+    const rows = await exportChatbotRecords(c.env, parts, recordFilters(chatbot.id, q));
     const metrics = chatbot.enableEvaluation ? EVALUATION_METRICS : [];
     const header = [
       "Asked at",

@@ -8,6 +8,7 @@ import { chatbotWith } from "../statistics/access";
 import { ChatbotParams } from "../statistics/schema";
 import { recordFilters } from "./filters";
 import { ChatbotRecordPage, RECORDS_TAG, RecordListQuery } from "./schema";
+import { dataParts } from "../../services/shards/parts";
 
 const route = createRoute({
   method: "get",
@@ -25,10 +26,11 @@ const route = createRoute({
 
 export const registerListChatbotRecords = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
+    const { access, chatbot } = await chatbotWith(c, c.req.valid("param").chatbotPk, "conversation.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const page = await listChatbotRecords(c.env, c.var.data, recordFilters(chatbot.id, q), p);
+    const parts = await dataParts(c.env, access.organizationId);
+    const page = await listChatbotRecords(c.env, parts, recordFilters(chatbot.id, q), p);
     return c.json(
       pageResponse(
         c,

@@ -4,6 +4,7 @@ import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse } from "../../lib/pagination";
 import { authorize } from "../../services/access";
 import { listConversations } from "../../services/conversation/list";
+import { dataParts } from "../../services/shards/parts";
 import { ConversationSchema } from "../../services/records/conversations";
 
 const uuid = (description: string) =>
@@ -85,6 +86,7 @@ export const registerListConversations = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
     const q = c.req.valid("query");
-    const page = await listConversations(c.env, c.var.db, c.var.data, access.organizationId, c.var.principal.userId, q);
+    const parts = await dataParts(c.env, access.organizationId);
+    const page = await listConversations(c.env, c.var.db, parts, access.organizationId, c.var.principal.userId, q);
     return c.json(cursorResponse(c, page.cursor, q.pageSize, page.rows, page.key), 200);
   });

@@ -9,6 +9,7 @@ import { getToolForRead } from "../../services/tools/access";
 import { listToolExecutionRecords, type RecordFilters } from "../../services/tools/execution-records";
 import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
 import { RECORDS_TAG, RecordListQuery, ToolPkParams } from "./schema";
+import { dataParts } from "../../services/shards/parts";
 
 const DESCRIPTION =
   "Needs `tool.view`. Newest first. Owners see every call in the organization; other members the calls of " +
@@ -42,7 +43,8 @@ async function listRecords(c: Context<AppEnv>, q: RecordFilters & { page: number
   const access = await authorize(c, "tool.view");
   if (toolPk) await getToolForRead(db, access, toolPk);
   const p = pageParams(q);
-  const page = await listToolExecutionRecords(c.env, db, c.var.data, access, c.var.principal.userId, q, toolPk, p);
+  const parts = await dataParts(c.env, access.organizationId);
+  const page = await listToolExecutionRecords(c.env, db, parts, access, c.var.principal.userId, q, toolPk, p);
   return pageResponse(c, p, page.count, page.items.map(toolExecutionRecord));
 }
 

@@ -7,6 +7,7 @@ import { authorize } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { recordOptions } from "../../services/tools/execution-records";
 import { ChatbotOption, RECORDS_TAG, ToolOption, ToolPkParams } from "./schema";
+import { dataParts } from "../../services/shards/parts";
 
 type Kind = "chatbots" | "tools";
 const SUMMARY: Record<Kind, string> = {
@@ -33,7 +34,8 @@ async function options(c: Context<AppEnv>, kind: Kind, toolPk?: string) {
   const db = c.var.db;
   const access = await authorize(c, "tool.view");
   if (toolPk) await getToolForRead(db, access, toolPk);
-  return recordOptions(db, c.var.data, access, c.var.principal.userId, kind, toolPk);
+  const parts = await dataParts(c.env, access.organizationId);
+  return recordOptions(db, parts, access, c.var.principal.userId, kind, toolPk);
 }
 
 export function registerRecordOptions(r: Router) {

@@ -5,6 +5,7 @@ import { visitorConversations } from "../../services/widget/visitors";
 import { VisitorConversationSchema } from "../../services/records/widget";
 import { chatVisitor } from "./visitor";
 import { VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
+import { dataParts } from "../../services/shards/parts";
 
 const route = createRoute({
   method: "get",
@@ -25,6 +26,7 @@ const route = createRoute({
 
 export const registerWidgetConversations = (r: Router) =>
   r.openapi(route, async (c) => {
-    const { chat, visitor, data } = await chatVisitor(c, c.req.valid("param").id);
-    return c.json({ results: await visitorConversations(data, chat, visitor.contactId) }, 200);
+    const { chat, visitor } = await chatVisitor(c, c.req.valid("param").id);
+    const parts = await dataParts(c.env, chat.webChat.organizationId);
+    return c.json({ results: await visitorConversations(parts, chat, visitor.contactId) }, 200);
   });

@@ -6,6 +6,7 @@ import { rateAnswer } from "../../services/widget/feedback";
 import { PublicMessageSchema } from "../../services/records/widget";
 import { chatVisitor } from "./visitor";
 import { MessageParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
+import { dataParts } from "../../services/shards/parts";
 
 const FeedbackBody = z
   .object({
@@ -34,10 +35,10 @@ const route = createRoute({
 export const registerWidgetFeedback = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, messageId } = c.req.valid("param");
-    const { chat, visitor, data } = await chatVisitor(c, id);
+    const { chat, visitor } = await chatVisitor(c, id);
     const row = await rateAnswer(
       c.env,
-      data,
+      await dataParts(c.env, chat.webChat.organizationId),
       (p) => c.executionCtx.waitUntil(p),
       chat,
       visitor,

@@ -3,7 +3,7 @@ import type { Bindings, Db } from "../../env";
 import { type MEMBER_AVAILABILITIES, members } from "../../db/schema";
 import { publishInboxEvents } from "../conversation/inbox-events";
 import { assignWaiting } from "./round-robin";
-import { dataDb } from "../shards";
+import { dataParts } from "../shards/parts";
 import { enqueueDeliveries } from "../webhooks/emit";
 
 const PRESENCE_GRACE_MS = 30_000;
@@ -42,7 +42,7 @@ export async function setAvailability(
     const deliveries: string[] = [];
     const events = await assignWaiting(
       db,
-      await dataDb(env, organizationId),
+      await dataParts(env, organizationId),
       organizationId,
       memberId,
       now,

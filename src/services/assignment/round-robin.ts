@@ -11,6 +11,8 @@ import type { ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
 import { assignmentOf } from "./settings";
 import { dataDb } from "../shards";
+import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
+import { dataParts } from "../shards/parts";
 import { batch, prepared, ph } from "../../db/prepared";
 import { assignmentEventWrites } from "../webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../webhooks/emit";
@@ -167,11 +169,12 @@ export async function autoAssign(
 /**
  * A member just came online (or has a place free again): the oldest waiting unassigned conversations
  * of the round-robin inboxes they serve, but `except`, are assigned to them, up to their capacity.
- * Returns the events, in that order.
+ * The conversations are read on each of the organization's data parts (`parts`) and merged; each is assigned on
+ * the part it was read on. Returns the events, in that order.
  */
 export async function assignWaiting(
   db: Db,
-  data: Db,
+  parts: Db[],
   organizationId: string,
   memberId: string,
   now = Date.now(),
@@ -191,23 +194,32 @@ export async function assignWaiting(
     );
   if (!roundRobin.length) return [];
   const assignmentOfInbox = new Map(roundRobin.map((i) => [i.id, i.assignment]));
-  const waiting = await data
-    .select()
-    .from(conversations)
-    .where(
-      and(
-        eq(conversations.organizationId, organizationId),
-        eq(conversations.status, "queued"),
-        isNull(conversations.assigneeId),
-        except ? ne(conversations.id, except) : undefined,
-        inList(conversations.inboxId, [...assignmentOfInbox.keys()]),
-      ),
-    )
-    .orderBy(asc(conversations.waitingSince), asc(conversations.id))
-    .limit(WAITING_BATCH);
+  const waitingIn = async (data: Db) =>
+    (
+      await data
+        .select()
+        .from(conversations)
+        .where(
+          and(
+            eq(conversations.organizationId, organizationId),
+            eq(conversations.status, "queued"),
+            isNull(conversations.assigneeId),
+            except ? ne(conversations.id, except) : undefined,
+            inList(conversations.inboxId, [...assignmentOfInbox.keys()]),
+          ),
+        )
+        .orderBy(asc(conversations.waitingSince), asc(conversations.id))
+        .limit(WAITING_BATCH)
+    ).map((conversation) => ({ conversation, data }));
+  const waiting = await firstAcrossParts(
+    parts,
+    waitingIn,
+    sqlOrder((w) => [w.conversation.waitingSince, w.conversation.id]),
+    WAITING_BATCH,
+  );
   const events: InboxEvent[] = [];
   const eligible = new Map<string, Agent | null>();
-  for (const conversation of waiting) {
+  for (const { conversation, data } of waiting) {
     const assignment = assignmentOf(assignmentOfInbox.get(conversation.inboxId)!);
     const key = assignment.teamId ?? "";
     if (!eligible.has(key))
@@ -264,8 +276,10 @@ export async function assignAfterChange(
       .select({ id: members.id })
       .from(members)
       .where(and(eq(members.organizationId, before.organizationId), eq(members.userId, before.assigneeId!)));
-    if (member)
-      events.push(...(await assignWaiting(db, data, before.organizationId, member.id, now, deliveries, after.id)));
+    if (member) {
+      const parts = await dataParts(env, before.organizationId);
+      events.push(...(await assignWaiting(db, parts, before.organizationId, member.id, now, deliveries, after.id)));
+    }
   }
   const nowWaiting = after.status === "queued" && !after.assigneeId;
   if (nowWaiting && (before.status !== "queued" || before.assigneeId)) {

@@ -51,11 +51,17 @@ const termKey = (term: Term) => ("prefix" in term ? `p${term.prefix}` : `c${term
 
 /**
  * Each term's conversations in the organization's shard (services/shards), folded or pending there: a JSON array of
- * ids by term (see termKey), read in one batch.
+ * ids by term (see termKey), read in one batch. `part`: one of the organization's data parts
+ * (services/shards/parts.ts), whose conversations' terms it holds, instead.
  */
-async function shardMatches(env: Bindings, organizationId: string, terms: Term[]): Promise<Map<string, string>> {
+async function shardMatches(
+  env: Bindings,
+  organizationId: string,
+  terms: Term[],
+  part?: D1Database,
+): Promise<Map<string, string>> {
   if (!terms.length) return new Map();
-  const d1 = shardDb(env, (await organizationPlacement(env, organizationId)).read);
+  const d1 = part ?? shardDb(env, (await organizationPlacement(env, organizationId)).read);
   const organization = sql`unhex(replace(${organizationId}, '-', ''))`;
   const statements = terms.map((term) => {
     const { folded, pending } = termSql(term);
@@ -114,9 +120,10 @@ function wordCondition(organizationId: string, word: string, terms: Term[], foun
  * Every word of `keyword` (split on white space) matches the conversation somewhere; undefined when it
  * has none. Stopwords are not terms: they are left out when other words remain ("where is my parcel"
  * is "parcel"), else looked for in the title and the contact's name alone. The terms are looked up in the
- * organization's shard first (one batch), the rest is a condition of the list's query on its data plane.
+ * organization's shard first (one batch), the rest is a condition of the list's query on its data plane. For a list
+ * over several data parts, each part's condition looks its terms up in that `part`.
  */
-export async function keywordCondition(env: Bindings, organizationId: string, keyword: string) {
+export async function keywordCondition(env: Bindings, organizationId: string, keyword: string, part?: D1Database) {
   const words = keyword
     .split(/\s+/)
     .filter(Boolean)
@@ -126,7 +133,7 @@ export async function keywordCondition(env: Bindings, organizationId: string, ke
     .filter((w) => !w.terms.stopwords)
     .map(({ word, terms }) => ({ word, terms: wordTerms(terms) }));
   const unique = new Map(meaningful.flatMap((w) => w.terms).map((term) => [termKey(term), term]));
-  const found = await shardMatches(env, organizationId, [...unique.values()]);
+  const found = await shardMatches(env, organizationId, [...unique.values()], part);
   const conditions = meaningful.length
     ? meaningful.map(({ word, terms }) => wordCondition(organizationId, word, terms, found))
     : words.map(({ word }) => or(...titleOrContact(word))!);

@@ -46,7 +46,7 @@ export const selectConversationRows = (db: Db) =>
     .from(conversations)
     .leftJoin(contacts, eq(contacts.id, conversations.contactId));
 
-type ConversationRows = Awaited<ReturnType<ReturnType<typeof selectConversationRows>["all"]>>;
+export type ConversationRows = Awaited<ReturnType<ReturnType<typeof selectConversationRows>["all"]>>;
 
 type Named = { id: string; name: string };
 /** The names an organization's conversations show, by id. */

@@ -1,8 +1,9 @@
 // One organization's data plane over several shards (docs/scale.md §5, "One organization over several shards"): past
 // its shard, an organization may have further parts, each taking the conversations created from its `from` on (by the
 // time in the conversation's UUID v7), so adding one moves no row. This is the directory's side: which part holds a
-// conversation, and every part of an organization. Nothing adds a part yet: the readers across conversations do not
-// merge parts until the plan's later steps, so a part is added by `addDataPart` in tests alone.
+// conversation, and every part of an organization (the readers across conversations add or merge the parts' answers:
+// ./parts-sum.ts, ./parts-merge.ts). Nothing adds a part outside the tests yet: the writes are not routed to a
+// conversation's part, nor contacts copied there (the plan's steps (2) and (5)).
 import { getDataDb, getDb } from "../../db";
 import { organizationParts } from "../../db/schema";
 import type { Bindings, Db } from "../../env";

@@ -5,6 +5,7 @@
 // stretches (linear interpolation between ranks, as spreadsheets' PERCENTILE.INC), not in SQL.
 import type { Db } from "../../env";
 import { client } from "../../db/prepared";
+import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { notFound } from "../../lib/errors";
 import type { Durations, HumanFigures, HumanGroupFigures } from "../records/human-statistics";
 import { buckets, checkTimezone, dayRange, localDate } from "./buckets";
@@ -170,21 +171,29 @@ const keyOf = (group: Exclude<HumanGroup, "day">, r: StretchRow) =>
 
 /**
  * The figures of the organization's stretches queued in `[start, end)`: in total and per group
- * (agents, teams and assistants by most handoffs; every day of the range, with zeros): the stretches from `data`, the
+ * (agents, teams and assistants by most handoffs; every day of the range, with zeros): the stretches from `parts`, the
  * names of the groups by ids from `db`, the configuration.
  */
 export async function humanStatistics(
   db: Db,
-  data: Db,
+  parts: Db[],
   q: HumanQuery,
 ): Promise<{ total: HumanFigures; results: HumanGroupFigures[] }> {
   const { sql, binds } = stretchesQuery(q);
-  const rows = (
-    await client(data)
-      .prepare(sql)
-      .bind(...binds)
-      .all<StretchRow>()
-  ).results;
+  // Each data part's first stretches, merged by queued_at and cut at the same limit: the figures are the whole
+  // organization's (percentiles do not add up part by part).
+  const rows = await firstAcrossParts(
+    parts,
+    async (data) =>
+      (
+        await client(data)
+          .prepare(sql)
+          .bind(...binds)
+          .all<StretchRow>()
+      ).results,
+    sqlOrder((r) => [r.queued_at]),
+    MAX_STRETCHES,
+  );
   const total = figuresOf(rows);
   if (q.groupBy === "day") {
     const days = buckets(q.timezone, q.start, q.end, "day");

@@ -3,6 +3,7 @@ import type { Bindings, Db } from "../../env";
 import { chatbotRecordSegments, chatbotRecords, contacts } from "../../db/schema";
 import type { Page, PageWindow } from "../../db/paginate";
 import { contains, inChunks } from "../../lib/sql";
+import { pageAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { hourOf } from "./buckets";
 import { readRecordSegment, type RecordLine } from "./record-segments";
 
@@ -241,10 +242,20 @@ async function viewsOf(db: Db, lines: RecordLine[]) {
   );
 }
 
-/** One page of an assistant's records, newest question first, with the total count. */
-export const listChatbotRecords = (env: Bucket, db: Db, f: RecordFilters, window: PageWindow) =>
-  recordsWindow(env, db, f, window, true);
+/** The list's order as SQL sorts it, for the merge of the data parts. */
+const viewOrder = sqlOrder((v: ChatbotRecordView) => [v.record.createdAt, v.record.id], true);
 
-/** Every record matching, newest first, up to EXPORT_LIMIT. */
-export const exportChatbotRecords = async (env: Bucket, db: Db, f: RecordFilters) =>
-  (await recordsWindow(env, db, f, { offset: 0, limit: EXPORT_LIMIT }, false)).items;
+/** One page of an assistant's records, newest question first, with the total count, from each data part (`parts`). */
+export const listChatbotRecords = (env: Bucket, parts: Db[], f: RecordFilters, window: PageWindow) =>
+  pageAcrossParts(parts, window, (db, w) => recordsWindow(env, db, f, w, true), viewOrder);
+
+/** Every record matching, newest first, up to EXPORT_LIMIT, from each data part (`parts`). */
+export const exportChatbotRecords = async (env: Bucket, parts: Db[], f: RecordFilters) =>
+  (
+    await pageAcrossParts(
+      parts,
+      { offset: 0, limit: EXPORT_LIMIT },
+      (db, w) => recordsWindow(env, db, f, w, false),
+      viewOrder,
+    )
+  ).items;

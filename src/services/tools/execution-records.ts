@@ -4,6 +4,7 @@ import type { Bindings, Db } from "../../env";
 import { chatbots, toolExecutionRecords, toolRecordSegments, tools } from "../../db/schema";
 import type { Page, PageWindow } from "../../db/paginate";
 import { holds, mergeWindow } from "../statistics/records";
+import { pageAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { readToolRecordSegment } from "./record-segments";
 import { notFound } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
@@ -165,20 +166,38 @@ export async function getRecordForRead(
 
 /**
  * A page of the records the caller sees, newest first, filtered (and scoped to one tool when given), from D1 and the
- * segments as chatbot records' lists merge them (statistics/records.ts). A moved record is never in D1 again. The
- * records from `data`, the caller's sight of them from `db`.
+ * segments as chatbot records' lists merge them (statistics/records.ts), on each data part (`parts`), merged. A
+ * moved record is never in D1 again. The caller's sight of them from `db`.
  */
 export async function listToolExecutionRecords(
   env: Bucket,
   db: Db,
-  data: Db,
+  parts: Db[],
   access: OrgAccess,
   userId: string,
   filters: RecordFilters,
   toolId: string | undefined,
-  { offset, limit }: PageWindow,
+  window: PageWindow,
 ): Promise<Page<ToolExecutionRow>> {
   const visible = await visibleIds(db, access, userId);
+  return pageAcrossParts(
+    parts,
+    window,
+    (data, w) => partRecords(env, data, access, visible, filters, toolId, w),
+    sqlOrder((row: ToolExecutionRow) => [row.createdAt, row.id], true),
+  );
+}
+
+/** The list's window on one data part (`data`): its D1 rows and its segments. */
+async function partRecords(
+  env: Bucket,
+  data: Db,
+  access: OrgAccess,
+  visible: Visible | null,
+  filters: RecordFilters,
+  toolId: string | undefined,
+  { offset, limit }: PageWindow,
+): Promise<Page<ToolExecutionRow>> {
   const where = and(visibleCondition(access.organizationId, visible, t), recordFilterCondition(filters, toolId));
   const inRange = and(visibleCondition(access.organizationId, visible, s), segmentCondition(filters, toolId));
   const newest = sql`(select max(${s.maxCreatedAt}) from ${s} where ${inRange})`;
@@ -218,26 +237,29 @@ export async function listToolExecutionRecords(
 
 /**
  * Filter options of the record list: the distinct assistants or tools of the records the caller sees, by name. The
- * records' (and their segments') distinct pairs are read from `data` beside the caller's ids, then the names by ids,
- * both from `db`.
+ * records' (and their segments') distinct pairs are read on each data part (`parts`) beside the caller's ids, then
+ * the names by ids, both from `db`.
  */
 export async function recordOptions(
   db: Db,
-  data: Db,
+  parts: Db[],
   access: OrgAccess,
   userId: string,
   kind: "chatbots" | "tools",
   toolId?: string,
 ) {
   // In D1's records or in their segments (same columns, same visibility).
-  const pairs = (on: typeof t | typeof s) =>
+  const pairs = (data: Db, on: typeof t | typeof s) =>
     data
       .selectDistinct({ chatbotId: on.chatbotId, toolId: on.toolId })
       .from(on)
       .where(and(eq(on.organizationId, access.organizationId), toolId ? eq(on.toolId, toolId) : undefined));
-  const [visible, seen] = await Promise.all([visibleIds(db, access, userId), union(pairs(t), pairs(s))]);
+  const [visible, ...seen] = await Promise.all([
+    visibleIds(db, access, userId),
+    ...parts.map((data) => union(pairs(data, t), pairs(data, s))),
+  ]);
   const ids = new Set<string>();
-  for (const pair of seen) {
+  for (const pair of seen.flat()) {
     const id = kind === "chatbots" ? pair.chatbotId : pair.toolId;
     if (id !== null && sees(visible, pair)) ids.add(id);
   }

@@ -25,6 +25,7 @@ import {
   segmentsHolding,
 } from "./moved-records";
 import { findById } from "../../db/find";
+import { pageAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { writePurges } from "../purges";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -176,12 +177,13 @@ const deliveryScope = (scope: DeliveryScope) =>
 
 /**
  * A page of the organization's delivery records in `scope`, filtered, newest first: D1's rows and moved ones. The
- * records and segments are read on `data` (its data plane), the webhooks and assistants they name on `db`.
+ * records and segments are read on each of its data parts (`parts`) and merged, the webhooks and assistants they
+ * name on `db`.
  */
 export async function listDeliveries(
   env: Pick<Bindings, "FILES">,
   db: Db,
-  data: Db,
+  parts: Db[],
   organizationId: string,
   scope: DeliveryScope,
   filter: DeliveryFilter,
@@ -191,6 +193,25 @@ export async function listDeliveries(
   // read first, as configuration apart from the records (docs/scale.md §5 step 4); a deleted webhook's rows wait for
   // their purge (services/purges.ts) out of sight.
   const webhookIds = "webhookId" in scope ? null : await webhookIdsOf(db, organizationId);
+  return pageAcrossParts(
+    parts,
+    window,
+    (data, w) => partDeliveries(env, db, data, organizationId, scope, webhookIds, filter, w),
+    sqlOrder((v: DeliveryView) => [v.delivery.createdAt, v.delivery.id], true),
+  );
+}
+
+/** The list's window on one data part (`data`): its D1 rows and its segments. */
+async function partDeliveries(
+  env: Pick<Bindings, "FILES">,
+  db: Db,
+  data: Db,
+  organizationId: string,
+  scope: DeliveryScope,
+  webhookIds: string[] | null,
+  filter: DeliveryFilter,
+  window: PageWindow,
+): Promise<Page<DeliveryView>> {
   const where = and(
     eq(webhookDeliveries.organizationId, organizationId),
     deliveryScope(scope),

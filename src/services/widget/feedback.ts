@@ -6,6 +6,7 @@ import type { Bindings, Db } from "../../env";
 import { notFound } from "../../lib/errors";
 import { conversationObject, type ConversationRow, type MessageRow } from "../conversations";
 import { DISLIKES_TO_HAND_OFF } from "../conversation/handoff";
+import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import type { PublicWebChat } from "./web-chats";
 import type { Visitor } from "./visitors";
 
@@ -20,7 +21,7 @@ const ASKED_AT_ONCE = 4;
 
 export async function rateAnswer(
   env: Bindings,
-  data: Db,
+  parts: Db[],
   waitUntil: (p: Promise<unknown>) => void,
   chat: PublicWebChat,
   visitor: Visitor,
@@ -29,19 +30,28 @@ export async function rateAnswer(
 ): Promise<MessageRow> {
   // The message must be an answer in one of the visitor's conversations: the route names only the message, and
   // messages live in their conversations' objects (docs/decisions.md, "Messages in the conversation object"), so the
-  // visitor's conversations are asked, the latest first, a few at a time; only the one holding it rates it.
-  const mine = await data
-    .select({
-      id: conversations.id,
-      organizationId: conversations.organizationId,
-      chatbotId: conversations.chatbotId,
-      contactId: conversations.contactId,
-      createdById: conversations.createdById,
-      isTest: conversations.isTest,
-    })
-    .from(conversations)
-    .where(and(eq(conversations.inboxId, chat.inboxId), eq(conversations.contactId, visitor.contactId)))
-    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
+  // visitor's conversations are asked, the latest first, a few at a time; only the one holding it rates it. They are
+  // read on each of the organization's data parts (`parts`), merged by the order's first key, read for that alone.
+  const merged: Partial<{ lastMessageAt: typeof conversations.lastMessageAt }> =
+    parts.length > 1 ? { lastMessageAt: conversations.lastMessageAt } : {};
+  const mine = await firstAcrossParts(
+    parts,
+    (data) =>
+      data
+        .select({
+          id: conversations.id,
+          organizationId: conversations.organizationId,
+          chatbotId: conversations.chatbotId,
+          contactId: conversations.contactId,
+          createdById: conversations.createdById,
+          isTest: conversations.isTest,
+          ...merged,
+        })
+        .from(conversations)
+        .where(and(eq(conversations.inboxId, chat.inboxId), eq(conversations.contactId, visitor.contactId)))
+        .orderBy(desc(conversations.lastMessageAt), desc(conversations.id)),
+    sqlOrder((c) => [c.lastMessageAt ?? null, c.id], true),
+  );
   for (let i = 0; i < mine.length; i += ASKED_AT_ONCE) {
     const asked = mine.slice(i, i + ASKED_AT_ONCE);
     // The web chat's assistant, read with it, is the conversations' unless changed since (the object reads it then).

@@ -15,6 +15,11 @@ import {
 } from "./tokens";
 import { identitySecret, type PublicWebChat } from "./web-chats";
 import { type VisitorConversation, visitorConversationRecord } from "../records/widget";
+import { dataParts } from "../shards/parts";
+import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
+
+/** How many of a visitor's conversations their session and the widget's list show. */
+const VISITOR_CONVERSATIONS = 20;
 
 export interface SessionInput {
   token?: string;
@@ -107,7 +112,7 @@ export async function startSession(env: Bindings, data: Db, chat: PublicWebChat,
     token: await signVisitorToken(claims, env.ENCRYPTION_KEY),
     expiresAt: String(claims.exp * 1000),
     contact: { id: contact.id, name: contact.name, email: contact.email ?? null, identified },
-    conversations: await visitorConversations(data, chat, contact.id),
+    conversations: await visitorConversations(await dataParts(env, webChat.organizationId), chat, contact.id),
   };
 }
 
@@ -179,24 +184,30 @@ async function identifiedContact(
   return updateContact(data, found, given);
 }
 
-/** The visitor's conversations in this web chat's inbox, latest first (at most 20). */
+/** The visitor's conversations in this web chat's inbox, latest first (at most 20), from each data part. */
 export async function visitorConversations(
-  data: Db,
+  parts: Db[],
   chat: PublicWebChat,
   contactId: string,
 ): Promise<VisitorConversation[]> {
-  const rows = await data
-    .select()
-    .from(conversations)
-    .where(
-      and(
-        eq(conversations.inboxId, chat.inboxId),
-        eq(conversations.contactId, contactId),
-        eq(conversations.organizationId, chat.webChat.organizationId),
-      ),
-    )
-    .orderBy(desc(conversations.createdAt))
-    .limit(20);
+  const rows = await firstAcrossParts(
+    parts,
+    (data) =>
+      data
+        .select()
+        .from(conversations)
+        .where(
+          and(
+            eq(conversations.inboxId, chat.inboxId),
+            eq(conversations.contactId, contactId),
+            eq(conversations.organizationId, chat.webChat.organizationId),
+          ),
+        )
+        .orderBy(desc(conversations.createdAt))
+        .limit(VISITOR_CONVERSATIONS),
+    sqlOrder((row) => [row.createdAt], true),
+    VISITOR_CONVERSATIONS,
+  );
   return rows.map(visitorConversationRecord);
 }
 

@@ -7,6 +7,7 @@ import { getWebhook, listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG, WebhookParams } from "../schema";
 import { deliveryRecord } from "../../../services/records/webhook-deliveries";
 import { RecordPage, RecordQuery } from "./schema";
+import { dataParts } from "../../../services/shards/parts";
 
 const route = createRoute({
   method: "get",
@@ -31,6 +32,7 @@ export const registerListWebhookRecords = (r: Router) =>
     const q = c.req.valid("query");
     const p = pageParams(q);
     const scope = { webhookId: webhook.id };
-    const page = await listDeliveries(c.env, c.var.db, c.var.data, access.organizationId, scope, q, p);
+    const parts = await dataParts(c.env, access.organizationId);
+    const page = await listDeliveries(c.env, c.var.db, parts, access.organizationId, scope, q, p);
     return c.json(pageResponse(c, p, page.count, page.items.map(deliveryRecord)), 200);
   });
