@@ -77,7 +77,7 @@ describe("an organization's data parts", () => {
     const now = Date.now();
     const from = now + PART_LEAD_MS + 1_000;
     expect(await addDataPart(env, owner.organizationId, other, from, now)).toEqual({ from, shard: other });
-    // Known at once in this isolate (the write made it forget).
+    // Known at once in this isolate.
     expect(await partsOf(env, owner.organizationId)).toEqual([{ from, shard: other }]);
     expect(await conversationShard(env, owner.organizationId, uuidv7())).toBe(home);
     expect(await conversationShard(env, owner.organizationId, idAt(from - 1))).toBe(home);

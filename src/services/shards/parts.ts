@@ -104,9 +104,10 @@ export async function addDataPart(
   if ((last?.shard ?? state.shard) === shard)
     throw conflict(`The organization's newest conversations are in ${shard} already.`);
   const part = { from, shard: shard as ShardName };
-  // Through `DB`'s watched binding: this isolate forgets its parts at once (src/db/write-watch.ts).
   await getDb(env.DB)
     .insert(organizationParts)
     .values({ organizationId, ...part });
+  // This isolate knows the part at once (other isolates within the directory's 2 s, long before `from`).
+  await planeState(env, organizationId, true);
   return part;
 }
