@@ -82,6 +82,12 @@ export class TtlCache<V> {
     if (hit) hit.value = value;
   }
 
+  /** Forgets one value, and any read under way then (which may have read what was just changed). */
+  forget(key: string): void {
+    this.#generation++;
+    this.#entries.delete(key);
+  }
+
   deleteWhere(matches: (value: V) => boolean): void {
     this.#generation++;
     for (const [key, { value }] of this.#entries) if (matches(value)) this.#entries.delete(key);

@@ -107,7 +107,8 @@ export async function addDataPart(
   await getDb(env.DB)
     .insert(organizationParts)
     .values({ organizationId, ...part });
-  // This isolate knows the part at once (other isolates within the directory's 2 s, long before `from`).
+  // This isolate knows the part at once, whatever a read under way had read before (other isolates within the
+  // directory's 2 s, long before `from`).
   await planeState(env, organizationId, true);
   return part;
 }

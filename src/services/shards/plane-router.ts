@@ -43,9 +43,14 @@ async function readState(env: Bindings, organizationId: string): Promise<PlaneSt
   return { plane: row.data_plane, shard: row.shard, parts };
 }
 
-/** An organization's data-plane state; `fresh` reads the directory past the cache (and remembers what it read). */
+/**
+ * An organization's data-plane state; `fresh` reads the directory past the cache and remembers what it read, after
+ * forgetting what this isolate held: a background read of the cache under way then (TtlCache's refresh) may have read
+ * the directory before a change just made, and is not remembered.
+ */
 export async function planeState(env: Bindings, organizationId: string, fresh = false): Promise<PlaneState> {
   if (!fresh) return states.remember(organizationId, () => readState(env, organizationId));
+  states.forget(organizationId);
   const state = await readState(env, organizationId);
   states.set(organizationId, state);
   return state;
