@@ -85,6 +85,19 @@ async function deliveredOnce(content: string) {
   return { owner, bot, hook, reply, record };
 }
 
+/** The message's delivery attempt, once it has failed. */
+async function failedAttempt(owner: Actor, messageId: string) {
+  const [attempt] = await waitFor(
+    async () =>
+      (await data(owner.organizationId))
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.messageId, messageId)),
+    (r) => r[0]?.status === "failure",
+  );
+  return attempt;
+}
+
 describe("webhook deliveries through the queue, to a real receiver", () => {
   it("sends each preset with its headers and a verifiable signature; a disabled webhook sends nothing", async () => {
     const owner = await seedOwner();
@@ -231,14 +244,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       customTemplate: '{"n": {{ range(0, 3, 0) | length }}}',
     });
     const reply = await talk(owner, bot.id, "render me");
-    const [record] = await waitFor(
-      async () =>
-        (await data(owner.organizationId))
-          .select()
-          .from(webhookDeliveries)
-          .where(eq(webhookDeliveries.messageId, reply.message!.id)),
-      (r) => r[0]?.status === "failure",
-    );
+    const record = await failedAttempt(owner, reply.message!.id);
     expect(record).toMatchObject({ status: "failure", attempts: 1, responseStatus: null });
     expect(record.error).toBe("The payload could not be built: range() step must not be zero.");
     expect(await received(`/ok/${hook}`)).toEqual([]);
@@ -394,14 +400,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       url: receiver(`/redirect/${hook}?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`),
     });
     const reply = await talk(owner, bot.id, "hello");
-    const [row] = await waitFor(
-      async () =>
-        (await data(owner.organizationId))
-          .select()
-          .from(webhookDeliveries)
-          .where(eq(webhookDeliveries.messageId, reply.message!.id)),
-      (r) => r[0]?.status === "failure",
-    );
+    const row = await failedAttempt(owner, reply.message!.id);
     expect(row.error).toMatch(/^Redirect refused/);
   });
 });

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { data, seedOwner } from "../../harness";
+import { type Actor, data, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { ok } from "../statistics/helpers";
@@ -17,6 +17,19 @@ type Rec = {
   answerCorrectness?: number | null;
 };
 const today = () => new Date().toISOString().slice(0, 10);
+
+/** A completion's record, marked pending evaluation (as a job waiting for its queue leaves it). */
+async function pendingRecord(owner: Actor, chatbotId: string): Promise<{ id: string }> {
+  const records = client(await data(owner.organizationId));
+  await ok<"POST /chatbots/{chatbotId}/completions/">(
+    await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content: "Hello there" } }),
+  );
+  const [record] = (
+    await records.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(chatbotId).all<{ id: string }>()
+  ).results;
+  await records.prepare("UPDATE chatbot_records SET evaluation_status = 'pending' WHERE id = ?").bind(record.id).run();
+  return record;
+}
 
 describe("evaluation of answered questions (enable-evaluation, the chatbot-evaluation queue)", () => {
   it("scores each answer in the background once evaluation is on, and shows the scores on the records", async () => {
@@ -57,16 +70,7 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     const owner = await seedOwner();
     const records = client(await data(owner.organizationId));
     const bot = await createChatbot(owner, { enableEvaluation: true });
-    await ok<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello there" } }),
-    );
-    const [record] = (
-      await records.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(bot.id).all<{ id: string }>()
-    ).results;
-    await records
-      .prepare("UPDATE chatbot_records SET evaluation_status = 'pending' WHERE id = ?")
-      .bind(record.id)
-      .run();
+    const record = await pendingRecord(owner, bot.id);
     // Left pending past its time, the cron sends it again with its organization.
     const later = Date.now() + STRANDED_EVALUATION_MS + 1000;
     expect(await strandedEvaluations(await data(owner.organizationId), later)).toContainEqual({
@@ -112,16 +116,7 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     const owner = await seedOwner();
     const records = client(await data(owner.organizationId));
     const bot = await createChatbot(owner);
-    await ok<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "Hello there" } }),
-    );
-    const [record] = (
-      await records.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(bot.id).all<{ id: string }>()
-    ).results;
-    await records
-      .prepare("UPDATE chatbot_records SET evaluation_status = 'pending' WHERE id = ?")
-      .bind(record.id)
-      .run();
+    const record = await pendingRecord(owner, bot.id);
     const status = async () =>
       (await records
         .prepare("SELECT evaluation_status FROM chatbot_records WHERE id = ?")
