@@ -156,7 +156,7 @@ export async function advanceDataPlaneMoves(env: Bindings, now = Date.now(), { p
   ).all<Move>();
   for (const move of results) {
     const shard = shardDb(env, move.shard);
-    if (move.data_plane === "fenced") await finish(env, move, shard, now, pages, size);
+    if (move.data_plane === "fenced") await finish(env, move, shard, now, size);
     else if (now - move.since < MOVE_GRACE_MS) continue;
     else if (move.data_plane === "shard") await clean(env, move, JSON.parse(move.cursor!), pages, size);
     else await advance(env, move, shard, now, pages, size);
@@ -170,7 +170,7 @@ async function advance(env: Bindings, move: Move, shard: D1Database, now: number
       cursor = await copyPage(env, move.organization_id, shard, cursor, size);
       await setCursor(env, move.organization_id, cursor);
     } else if (!(await replayPage(env, move.organization_id, shard, size))) {
-      return finish(env, move, shard, now, pages, size);
+      return finish(env, move, shard, now, size);
     }
   }
 }
@@ -255,7 +255,7 @@ async function replayPage(env: Bindings, organizationId: string, shard: D1Databa
  * The switch (4 above): fenced, the log replayed to its end, the tables counted, then the directory says 'shard' and
  * the cleaning starts; or, counts unequal, back to 'moving' with the copy started over.
  */
-async function finish(env: Bindings, move: Move, shard: D1Database, now: number, pages: number, size: number) {
+async function finish(env: Bindings, move: Move, shard: D1Database, now: number, size: number) {
   const org = move.organization_id;
   await setDirectory(env, org, "data_plane = 'fenced'", [], "AND data_plane = 'moving'");
   while (await replayPage(env, org, shard, size));
