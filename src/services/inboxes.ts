@@ -88,12 +88,11 @@ export async function getInbox(
   extra?: SQL,
 ): Promise<InboxView | null> {
   if (!isUuid(id)) return null;
-  const [rows, unread] = await Promise.all([
-    selectInboxRows(db).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId), extra)),
+  const [row, unread] = await Promise.all([
+    findInbox(db, organizationId, id, extra),
     unreadCounts(parts, organizationId, [id]),
   ]);
-  const [view] = withUnreadCounts(rows, unread);
-  return view ?? null;
+  return row ? withUnreadCounts([row], unread)[0] : null;
 }
 
 /** One of the organization's inboxes with the names it shows, without its unread count (`db` alone), or undefined. */

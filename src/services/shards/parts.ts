@@ -58,12 +58,6 @@ export async function conversationShard(
   return state.plane === "shard" ? partOf(state.shard, state.parts, conversationId) : null;
 }
 
-/** The data plane holding one conversation's rows: its part, or the organization's data plane. */
-export async function conversationDataDb(env: Bindings, organizationId: string, conversationId: string): Promise<Db> {
-  const shard = await conversationShard(env, organizationId, conversationId);
-  return shard ? getDataDb(shardDb(env, shard)) : dataDb(env, organizationId);
-}
-
 /**
  * The shards of an organization's parts, newest first, each once (most organizations: their shard alone); null for
  * one whose data plane is not in a shard yet.
