@@ -22,6 +22,35 @@ const RECORD_MOVE_TESTS = [
   "test/routes/tool-execution-records/moved-records.test.ts",
   "test/routes/statistics/backfill.test.ts",
 ];
+/**
+ * Not run with every organization in two parts (the "two-parts" project): they seed or read a conversation's rows in
+ * the organization's own shard directly, as one part keeps them, or add parts themselves.
+ */
+const ONE_PART_TESTS = [
+  "test/channels/retention.test.ts",
+  "test/db/prepared.test.ts",
+  "test/durable-objects/conversation-memory.test.ts",
+  "test/durable-objects/conversation-store.test.ts",
+  "test/queues/webhook-conversation-events.test.ts",
+  "test/queues/webhook-dead-letters.test.ts",
+  "test/queues/webhook-deliveries.test.ts",
+  "test/queues/webhook-disable.test.ts",
+  "test/routes/assignment/round-robin.test.ts",
+  "test/routes/chatbot-records/evaluation.test.ts",
+  "test/routes/human-statistics/human-statistics.test.ts",
+  "test/routes/statistics/chatbot-statistics.test.ts",
+  "test/routes/statistics/pipeline-figures.test.ts",
+  "test/routes/webhooks/redeliver-failed.test.ts",
+  "test/services/contact-copies.test.ts",
+  "test/services/data-parts.test.ts",
+  "test/services/data-plane.test.ts",
+  "test/services/forget-conversations.test.ts",
+  "test/services/handoff-stretches.test.ts",
+  "test/services/part-added-while-written.test.ts",
+  "test/services/parts-merge.test.ts",
+  "test/services/parts-sums.test.ts",
+  "test/services/purges.test.ts",
+];
 /** Tests in Node against `wrangler dev` (real Chromium, the README's commands), run by vitest.node.config.mjs. */
 const NODE_TESTS = ["test/browser/**", "test/node/**"];
 /** Bootstrap key of the test runs (test/services/bootstrap.test.ts). */
@@ -144,7 +173,9 @@ export default defineConfig(async () => {
       // Test files share workers (and so the local D1, R2 and objects): every test seeds its own
       // organization, and starting a worker per file cost ~1.2 s each, over 150 s of a run. The
       // bootstrap test needs a database without users, and the search terms' test moves the cron's
-      // clock months on: each runs in a worker of its own.
+      // clock months on: each runs in a worker of its own. "two-parts" runs the shared tests again with every
+      // organization's data plane in two parts (test/support/two-parts-setup.ts; docs/decisions.md, "One organization
+      // over several parts").
       projects: [
         {
           extends: true,
@@ -163,6 +194,22 @@ export default defineConfig(async () => {
         {
           extends: true,
           test: { name: "own-database", include: [BOOTSTRAP_TEST, ...FUTURE_CLOCK_TESTS, ...RECORD_MOVE_TESTS] },
+        },
+        {
+          extends: true,
+          test: {
+            name: "two-parts",
+            isolate: false,
+            setupFiles: ["./test/support/two-parts-setup.ts"],
+            exclude: [
+              ...configDefaults.exclude,
+              BOOTSTRAP_TEST,
+              ...FUTURE_CLOCK_TESTS,
+              ...RECORD_MOVE_TESTS,
+              ...NODE_TESTS,
+              ...ONE_PART_TESTS,
+            ],
+          },
         },
       ],
     },

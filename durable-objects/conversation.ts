@@ -50,7 +50,8 @@ import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/e
 import type { RatedConversation } from "../src/services/widget/feedback";
 import { channelEffect, showDelivery } from "../src/services/channels/outbound";
 import { batch, client } from "../src/db/prepared";
-import { dataDb } from "../src/services/shards";
+import { conversationDb } from "../src/services/shards/parts";
+import { contactCopyWrites } from "../src/services/shards/contact-copies";
 import { outboxConfig, type OutboxConfig } from "../src/services/conversation/outbox-config";
 import { bodyEvaluated } from "./conversation-entry";
 
@@ -265,7 +266,7 @@ export class Conversation extends DurableObject<Bindings> {
     message: MessageInput,
   ): Promise<MessageRecord> {
     return this.#exclusive(async () => {
-      await this.#open(organizationId);
+      await this.#open(organizationId, conversationId);
       const { conversation, view } = await this.#load(conversationId);
       const store = this.#store(view, conversation);
       const fields = {
@@ -292,7 +293,7 @@ export class Conversation extends DurableObject<Bindings> {
     trigger: HandoffTrigger,
   ): Promise<MessageRecord | null> {
     return this.#exclusive(async () => {
-      await this.#open(organizationId);
+      await this.#open(organizationId, conversationId);
       const { conversation, recent, view } = await this.#load(conversationId);
       if (!conversation.autoReplyEnabled || !conversation.chatbotId) return null;
       const { chatbot } = await this.#assistant(conversation.chatbotId);
@@ -329,7 +330,7 @@ export class Conversation extends DurableObject<Bindings> {
     // (services/webhooks/conversation-events.ts), queued now (built once the inbox's webhooks are read).
     const now = Date.now();
     const statements = Promise.all([
-      this.#open(conversation.organizationId),
+      this.#open(conversation.organizationId, conversationId),
       outboxConfig(this.#db, conversation.inboxId),
     ]).then(([data, config]) => {
       const event = changeEventWrites(data, conversationId, change, reason, config, now);
@@ -377,7 +378,7 @@ export class Conversation extends DurableObject<Bindings> {
     assistant: FiguredAssistant | null = null,
   ): Promise<MessageRecord> {
     return this.#exclusive(async () => {
-      await this.#open(organizationId);
+      await this.#open(organizationId, conversationId);
       const { conversation, view } = await this.#load(conversationId);
       const figured = await this.#figuredAssistant(conversation.chatbotId, assistant);
       const store = this.#store(view, conversation);
@@ -395,7 +396,7 @@ export class Conversation extends DurableObject<Bindings> {
    */
   async resume(organizationId: string, conversationId: string, replyId: string): Promise<MessageRecord | null> {
     return this.#exclusive(async () => {
-      await this.#open(organizationId);
+      await this.#open(organizationId, conversationId);
       const { conversation, recent, view } = await this.#load(conversationId);
       const [latest] = recent;
       if (!latest || latest.id !== replyId || !conversation.autoReplyEnabled || !conversation.chatbotId) return null;
@@ -469,7 +470,7 @@ export class Conversation extends DurableObject<Bindings> {
     assistant: FiguredAssistant | null = null,
   ): Promise<{ message: MessageRow; dislikes: number } | null> {
     return this.#columnWrite(async () => {
-      const data = await this.#open(conversation.organizationId);
+      const data = await this.#open(conversation.organizationId, conversation.id);
       await this.#messages.sync(client(data), conversation.id, conversation.organizationId);
       const message = this.#messages.find(conversation.organizationId, conversation.id, messageId);
       if (message?.senderType !== "chatbot") return null;
@@ -492,7 +493,7 @@ export class Conversation extends DurableObject<Bindings> {
    */
   deliveryState(organizationId: string, conversationId: string, messageId: string): Promise<void> {
     return this.#columnWrite(async () => {
-      const data = await this.#open(organizationId);
+      const data = await this.#open(organizationId, conversationId);
       await this.#messages.sync(client(data), conversationId);
       const [read] = await batch(data, showDelivery(data, messageId));
       const [row] = read.results as { state: string }[];
@@ -506,7 +507,7 @@ export class Conversation extends DurableObject<Bindings> {
    */
   takeOver(organizationId: string, conversationId: string): Promise<void> {
     return this.#columnWrite(async () =>
-      this.#messages.takeOver(client(await this.#open(organizationId)), conversationId),
+      this.#messages.takeOver(client(await this.#open(organizationId, conversationId)), conversationId),
     );
   }
 
@@ -534,7 +535,7 @@ export class Conversation extends DurableObject<Bindings> {
       this.ctx.storage.kv.put(PENDING_KEY, { ...pending, attempts: pending.attempts + 1 });
       await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
       // The message names its organization: nothing else is kept for an instance that starts here.
-      await this.#open(incoming.organizationId);
+      await this.#open(incoming.organizationId, incoming.conversationId);
       const { conversation, recent, view } = await this.#load(incoming.conversationId);
       const history = recent.filter((m) => m.sequence < incoming.sequence);
       // Stored, but the instance died before forgetting it: answered already (or the assistant has
@@ -561,7 +562,7 @@ export class Conversation extends DurableObject<Bindings> {
     receipt.catch(() => undefined);
     let started = false;
     const turn = this.#exclusive(async () => {
-      await this.#open(input.organizationId);
+      await this.#open(input.organizationId, input.conversationId);
       const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
       const store = this.#store(view, conversation, !!input.created);
       const message = store.next(conversation, incomingFields(input.sender, input.message));
@@ -668,18 +669,18 @@ export class Conversation extends DurableObject<Bindings> {
    * before it asked.
    */
   async #read<T>(organizationId: string, conversationId: string, local: () => T): Promise<T> {
-    await this.#messages.sync(client(await this.#open(organizationId)), conversationId, organizationId);
+    await this.#messages.sync(client(await this.#open(organizationId, conversationId)), conversationId, organizationId);
     return local();
   }
 
   /**
-   * The data plane of `organizationId` (`dataDb`: one await of what the isolate holds, no D1 call): the conversation's,
-   * taken by the first call, which names it. A call naming another organization (a read that finds nothing there) gets
-   * that one's and leaves the conversation's as it is.
+   * The part of `organizationId`'s data plane holding the conversation (`conversationDb`: one await of what the
+   * isolate holds, no D1 call), taken by the first call, which names it. A call naming another organization (a read
+   * that finds nothing there) gets that one's and leaves the conversation's as it is.
    */
-  async #open(organizationId: string): Promise<Db> {
+  async #open(organizationId: string, conversationId: string): Promise<Db> {
     if (this.#data?.organizationId === organizationId) return this.#data.db;
-    const db = await dataDb(this.env, organizationId);
+    const db = await conversationDb(this.env, organizationId, conversationId);
     this.#data ??= { organizationId, db };
     return db;
   }
@@ -867,7 +868,10 @@ export class Conversation extends DurableObject<Bindings> {
     assistant?: FiguredAssistant,
   ): Writing {
     const db = this.#dataPlane;
-    const queued = Promise.all([config, after]).then(([config]) => {
+    const copies = creates
+      ? contactCopyWrites(this.env, db, conversation.organizationId, conversation.id, conversation.contactId)
+      : [];
+    const queued = Promise.all([config, copies, after]).then(([config, copies]) => {
       // Messages are queued in the order of their sequence (a reply after the message it answers, a
       // turn after the one before): the question is the latest incoming one queued before this one.
       const question = this.#question;
@@ -875,6 +879,7 @@ export class Conversation extends DurableObject<Bindings> {
       const effects = effectStatements(db, conversation, row, config);
       const written = this.#writes.write(
         [
+          ...copies,
           ...(creates ? conversationInserts(db, conversation) : []),
           ...messageWrites(db, conversation, row, question, assistant ?? null),
           ...effects.statements,

@@ -7,7 +7,10 @@
 //   n are under way (each run of the cron advances every move under way: a few at a time keep its runs short); run
 //   again until it says none is left;
 // - `node scripts/move-organization.mjs <organization id> <CONVERSATIONS_n> --remote`: the search terms of an
-//   organization whose data plane is in `DB` to another shard, as startMove does (src/services/shards/move.ts).
+//   organization whose data plane is in `DB` to another shard, as startMove does (src/services/shards/move.ts);
+// - `node scripts/move-organization.mjs <organization id> --add-part <CONVERSATIONS_n> --remote`: a further part of
+//   an organization's data plane (its shard nearly full): its conversations created from five minutes on go to that
+//   shard, as addDataPart does (src/services/shards/parts.ts); no row moves.
 // `wrangler d1 execute DB --remote --command "SELECT * FROM organization_shards WHERE data_plane IN ('moving',
 // 'fenced') OR cursor IS NOT NULL"` shows the moves under way.
 import { spawnSync } from "node:child_process";
@@ -16,14 +19,19 @@ import { d1Bindings } from "./d1-migrate.mjs";
 
 const args = process.argv.slice(2);
 const flags = args.filter((a) => a === "--remote" || a === "--local");
-const [first, second] = args.filter((a) => !flags.includes(a));
+const [first, second, third] = args.filter((a) => !flags.includes(a));
 const shards = d1Bindings(readFileSync("wrangler.toml", "utf8")).filter((b) => b !== "DB");
 const isId = (s) => /^[0-9a-f-]{36}$/i.test(s ?? "");
 const all = first === "--data-planes" && /^[1-9]\d*$/.test(second ?? "");
-if (flags.length !== 1 || !(all || (isId(first) && (second === "--data-plane" || shards.includes(second))))) {
+const addPart = second === "--add-part" && shards.includes(third);
+if (
+  flags.length !== 1 ||
+  !(all || (isId(first) && (second === "--data-plane" || addPart || shards.includes(second))))
+) {
   console.error(
     "usage: move-organization.mjs <organization id> --data-plane --remote|--local\n" +
       "       move-organization.mjs --data-planes <n> --remote|--local\n" +
+      `       move-organization.mjs <organization id> --add-part <${shards.join("|")}> --remote|--local\n` +
       `       move-organization.mjs <organization id> <${shards.join("|")}> --remote|--local`,
   );
   process.exit(2);
@@ -90,6 +98,27 @@ if (second === "--data-plane") {
     started.length
       ? `${organization}: moving to ${started[0].shard}`
       : `${organization}: not started (no such organization, or its data plane is in its shard or moving there)`,
+  );
+  process.exit(0);
+}
+if (addPart) {
+  // addDataPart's checks in one statement: the data plane in its shard, the part after the last one, and another shard
+  // than the one taking the newest conversations. Five minutes ahead: past every isolate's memory of the directory.
+  const from = now + 5 * 60_000;
+  const parts = `SELECT * FROM organization_parts WHERE organization_id = s.organization_id`;
+  const [added] = execute(
+    "INSERT INTO organization_parts (organization_id, from_ms, shard) " +
+      `SELECT s.organization_id, ${from}, '${third}' FROM organization_shards s ` +
+      `WHERE s.organization_id = '${organization}' AND s.data_plane = 'shard' ` +
+      `AND coalesce((SELECT max(from_ms) FROM (${parts})), 0) < ${from} ` +
+      `AND coalesce((SELECT shard FROM (${parts}) ORDER BY from_ms DESC LIMIT 1), s.shard) <> '${third}' ` +
+      "RETURNING organization_id, from_ms, shard",
+  );
+  console.log(
+    added.length
+      ? `${organization}: conversations created from ${new Date(from).toISOString()} on go to ${third}`
+      : `${organization}: no part added (its data plane is not in its shard, or ${third} takes its newest ` +
+          "conversations already)",
   );
   process.exit(0);
 }

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { getDb } from "../src/db";
 import { dataDb } from "../src/services/shards";
+import { conversationDb, dataParts } from "../src/services/shards/parts";
 import { groupMembers, groupPermissions, groups, organizations, organizationShards } from "../src/db/schema";
 import { createAccount } from "../src/services/accounts";
 import { PERMISSIONS, type Permission } from "../src/services/permissions";
@@ -15,6 +16,11 @@ import { bodyOf, type Schemas } from "./support/api";
 export const db = () => getDb(env.DB);
 /** An organization's data plane, where the service reads and writes its conversations (services/shards `dataDb`). */
 export const data = (organizationId: string) => dataDb(env, organizationId);
+/** Every part of an organization's data plane (services/shards/parts.ts): its shard, and any later part. */
+export const parts = (organizationId: string) => dataParts(env, organizationId);
+/** The part of an organization's data plane holding one of its conversations (for most organizations, `data`). */
+export const conversationData = (organizationId: string, conversationId: string) =>
+  conversationDb(env, organizationId, conversationId);
 export const PREFIXES = ["/api/v1", "/api"] as const;
 
 let counter = 0;

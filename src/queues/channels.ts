@@ -47,7 +47,14 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
     return failed;
   };
   const deliver = async (conversationId: string, organizationId: string | undefined) => {
-    for (const data of (await byDataDb(env, [conversationId], () => organizationId)).keys())
+    for (const data of (
+      await byDataDb(
+        env,
+        [conversationId],
+        () => organizationId,
+        (id) => id,
+      )
+    ).keys())
       await deliverConversation(env, db, data, conversationId);
   };
   await Promise.all([

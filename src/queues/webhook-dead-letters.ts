@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { recordDeadLetters } from "../services/webhooks/dead-letters";
 import { deliveryOf } from "../services/webhooks/emit";
-import { byDataDb } from "./data-plane";
+import { byDataDb, inEachPart } from "./data-plane";
 import { ackAll, retryAll } from "./settle";
 
 /**
@@ -31,7 +31,8 @@ export async function consumeWebhookDeadLetters(batch: MessageBatch, env: Bindin
   try {
     const db = getDb(env.DB);
     let recorded = 0;
-    for (const [data, part] of await byDataDb(env, named, (n) => n.organizationId))
+    // Each of the organization's parts records what it holds (a delivery's id does not say its part).
+    for (const [data, part] of await byDataDb(env, named, (n) => n.organizationId, inEachPart))
       recorded += await recordDeadLetters(
         env,
         db,

@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import { getDb } from "../db";
 import { deliverAll } from "../services/webhooks/delivery";
 import { deliveryOf } from "../services/webhooks/emit";
-import { byDataDb } from "./data-plane";
+import { byDataDb, inEachPart } from "./data-plane";
 import { ack, backoffSeconds, retry } from "./settle";
 
 /** Before a message the consumer failed on is tried again: 5, 10, 20 s; then (wrangler.toml max_retries) the
@@ -29,7 +29,8 @@ export async function consumeWebhookDeliveries(batch: MessageBatch, env: Binding
   }
   const send = async (items: typeof named) =>
     Promise.all(
-      [...(await byDataDb(env, items, (n) => n.organizationId))].map(([data, part]) =>
+      // A delivery's id does not say its part: each of the organization's parts claims what it holds.
+      [...(await byDataDb(env, items, (n) => n.organizationId, inEachPart))].map(([data, part]) =>
         deliverAll(
           env,
           db,

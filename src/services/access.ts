@@ -6,6 +6,7 @@ import { tableCache } from "../db/write-watch";
 import { forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { dataDb } from "./shards";
+import { conversationDb } from "./shards/parts";
 import { grants, permissionCodename, type Permission } from "./permissions";
 
 /** What the caller may do in one organization. */
@@ -41,6 +42,15 @@ async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | n
     c.set("data", await dataDb(c.env, access.organizationId));
   }
   return access;
+}
+
+/**
+ * The part of the caller's organization's data plane holding one of its conversations (services/shards/parts.ts): for
+ * most organizations `c.var.data` itself. After `authorize`.
+ */
+export function conversationData(c: Ctx, conversationId: string): Promise<Db> {
+  if (!c.var.organizationId) throw new Error("conversationData before authorize");
+  return conversationDb(c.env, c.var.organizationId, conversationId);
 }
 
 /** The user's membership and permissions in the organization as stored now (null: not a member), uncached. */

@@ -1,7 +1,7 @@
 // A contact created, changed or deleted through the API, with its inbox links and tags in the same batch: written in
 // the organization's data plane (`data`), the inboxes it links to checked first on the control plane (`db`).
 import { and, eq, notExists } from "drizzle-orm";
-import type { Db } from "../env";
+import type { Bindings, Db } from "../env";
 import { contactInboxes, contacts, contactTags, conversations } from "../db/schema";
 import { badRequest, notFound } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
@@ -18,6 +18,10 @@ import {
   tagStatements,
 } from "./contacts";
 import { contactRecord } from "./records/contacts";
+import { deleteContactCopies, refreshContactCopies } from "./shards/contact-copies";
+
+const hasConversations = () =>
+  badRequest("The contact still has conversations.", undefined, "contact_has_conversations");
 
 type ContactWrite = ContactInput & InboxesInput & { tags?: string[] };
 
@@ -44,6 +48,7 @@ export async function createContact(
 /** Writes the fields present; `inboxes` (or `inbox`) and `tags` replace the contact's links. 404 for none of the
  * organization's. */
 export async function updateContact(
+  env: Bindings,
   db: Db,
   data: Db,
   organizationId: string,
@@ -76,15 +81,18 @@ export async function updateContact(
         ]
       : []),
   ]);
+  await refreshContactCopies(env, organizationId, id);
   return contactRecord((await getContact(db, data, organizationId, id))!);
 }
 
 /** Deletes a contact that has no conversation (400 `contact_has_conversations` otherwise; 404 for none of the
  * organization's). */
-export async function deleteContact(data: Db, organizationId: string, contactId: string) {
+export async function deleteContact(env: Bindings, data: Db, organizationId: string, contactId: string) {
   const found = await findContact(data, organizationId, contactId);
   if (!found) throw notFound();
   const id = found.id;
+  // The organization's later parts first (their copies, where none of their conversations is theirs), then here.
+  if (!(await deleteContactCopies(env, organizationId, id))) throw hasConversations();
   // One statement: a conversation started meanwhile cannot slip between the check and the delete.
   const deleted = await data
     .delete(contacts)
@@ -96,5 +104,5 @@ export async function deleteContact(data: Db, organizationId: string, contactId:
       ),
     )
     .returning({ id: contacts.id });
-  if (!deleted.length) throw badRequest("The contact still has conversations.", undefined, "contact_has_conversations");
+  if (!deleted.length) throw hasConversations();
 }

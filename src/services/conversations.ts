@@ -1,7 +1,9 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { conversations, messages } from "../db/schema";
-import { prepared, preparedInsert, sqlStatement } from "../db/prepared";
+import { batch, prepared, preparedInsert, sqlStatement } from "../db/prepared";
+import { contactCopyWrites } from "./shards/contact-copies";
+import { conversationDb } from "./shards/parts";
 import { uuidv7 } from "../lib/ids";
 import { countWords } from "./llm/text";
 import { currentMonth } from "./organizations";
@@ -168,6 +170,17 @@ export function newConversationWrites(
     if (!sameMonth) statements.push(usageIncrement(db, conversation.organizationId, { words }, last));
   }
   return statements;
+}
+
+/**
+ * Stores a conversation created on its own (without a message) in its part of the organization's data plane, with a
+ * copy of its contact when that part is not the contact's (services/shards/contact-copies.ts); answers the part.
+ */
+export async function storeConversation(env: Bindings, row: ConversationRow): Promise<Db> {
+  const part = await conversationDb(env, row.organizationId, row.id);
+  const copies = await contactCopyWrites(env, part, row.organizationId, row.id, row.contactId);
+  await batch(part, [...copies, ...conversationInserts(part, row)]);
+  return part;
 }
 
 const TITLE_LENGTH = 80;

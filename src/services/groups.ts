@@ -77,9 +77,9 @@ export async function listGroups(db: Db, organizationId: string, query: string |
 
 /** Deletes a group of the organization (404 for any other); its members lose its permissions at once, and
  * conversations their team (its purge, services/purges.ts, in the organization's data plane `data`). */
-export async function deleteGroup(db: Db, data: Db, organizationId: string, id: string) {
+export async function deleteGroup(db: Db, parts: Db[], organizationId: string, id: string) {
   const group = await findGroup(db, organizationId, id);
-  await writePurges(data, [{ organizationId, kind: "group", id: group.id }]);
+  await writePurges(parts, [{ organizationId, kind: "group", id: group.id }]);
   await db.delete(groups).where(and(eq(groups.id, group.id), eq(groups.organizationId, organizationId)));
 }
 

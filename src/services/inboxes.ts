@@ -278,7 +278,7 @@ export async function updateInbox(db: Db, parts: Db[], organizationId: string, i
  */
 export async function deleteInbox(
   db: Db,
-  data: Db,
+  parts: Db[],
   organizationId: string,
   inboxId: string,
 ): Promise<{ id: string } | null> {
@@ -289,12 +289,12 @@ export async function deleteInbox(
   const id = view.inbox.id;
   // Its webhooks go with it in `DB`, so their deliveries are purged too.
   const hooks = await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, id));
-  await writePurges(data, [
+  await writePurges(parts, [
     { organizationId, kind: "inbox", id },
     ...hooks.map((hook) => ({ organizationId, kind: "webhook" as const, id: hook.id })),
   ]);
   // While the keys cascade, the delete takes the conversations: they are named first.
-  await forgetInboxConversations(data, id);
+  for (const data of parts) await forgetInboxConversations(data, id);
   await db.batch([
     db.delete(webChats).where(eq(webChats.inboxId, id)),
     db.delete(inboxes).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId))),

@@ -78,9 +78,9 @@ export async function updateLabel(
 }
 
 /** Conversations lose the label with it (its purge in the data plane `data`, services/purges.ts). */
-export async function deleteLabel(db: Db, data: Db, organizationId: string, id: string): Promise<void> {
+export async function deleteLabel(db: Db, parts: Db[], organizationId: string, id: string): Promise<void> {
   const label = await getLabel(db, organizationId, id);
-  await writePurges(data, [{ organizationId, kind: "label", id: label.id }]);
+  await writePurges(parts, [{ organizationId, kind: "label", id: label.id }]);
   await db.delete(labels).where(eq(labels.id, label.id));
 }
 

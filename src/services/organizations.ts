@@ -19,7 +19,7 @@ import { deleteOrganizationTerms } from "./conversation/search-terms";
 import { fileSpecs } from "./uploads/file-specs";
 import { forgetOrganizationConversations } from "./conversation/forget";
 import { deleteOrganizationData } from "./purges";
-import { dataDb, dataDbs } from "./shards";
+import { dataDbs } from "./shards";
 import { dataParts } from "./shards/parts";
 import { onEachPart } from "./shards/parts-sum";
 
@@ -198,11 +198,11 @@ export async function deleteOrganization(
       .where(and(eq(sqlDatabases.organizationId, organizationId), eq(sqlDatabases.databaseType, "managed"))),
   ]);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
-  const data = await dataDb(env, organizationId);
-  // Every data plane, not only the one the directory names: a move of it under way has copied rows to its shard.
+  // Every data plane, not only the one the directory names: a move of it under way has copied rows to its shard, and
+  // its parts are in others.
   for (const plane of dataDbs(env)) await deleteOrganizationData(plane, organizationId);
   // While the keys cascade, a conversation started since the pages above goes with the row: it is named first.
-  await forgetOrganizationConversations(data, organizationId);
+  for (const plane of dataDbs(env)) await forgetOrganizationConversations(plane, organizationId);
   await db.delete(organizations).where(eq(organizations.id, organizationId));
   await deleteOrganizationTerms(env, organizationId);
   return () =>

@@ -95,14 +95,15 @@ const PAGES: Record<PurgeKind, Page[]> = {
   group: [unlinkBy("conversations", "team_id")],
 };
 
-/** Writes the purges in the organization's data plane (`data`), before the control delete's batch (an empty list
- * writes nothing). */
-export async function writePurges(data: Db, list: Purge[], now = Date.now()) {
+/** Writes the purges in each part of the organization's data plane (`parts`), before the control delete's batch (an
+ * empty list writes nothing). */
+export async function writePurges(parts: Db[], list: Purge[], now = Date.now()) {
   if (!list.length) return;
-  await data
-    .insert(purges)
-    .values(list.map((p) => ({ ...p, since: now })))
-    .onConflictDoNothing();
+  for (const data of parts)
+    await data
+      .insert(purges)
+      .values(list.map((p) => ({ ...p, since: now })))
+      .onConflictDoNothing();
 }
 
 /**

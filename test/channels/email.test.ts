@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { data, seedOwner, unique, type Actor } from "../harness";
+import { conversationData, data, seedOwner, unique, type Actor } from "../harness";
 import { client } from "../../src/db/prepared";
 import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
 import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation } from "./support";
@@ -182,7 +182,8 @@ describe("e-mail inbox", () => {
 
   it("our reply's row is kept half a year: an answer naming only it finds its thread 100 days on", async () => {
     const { owner, inboxId, address, visitor, ours } = await threadBegun("Is my warranty still valid?");
-    const d1 = client(await data(owner.organizationId));
+    const [conversation] = await conversationsOf(owner, inboxId);
+    const d1 = client(await conversationData(owner.organizationId, conversation.id));
     const age = (days: number) =>
       d1
         .prepare(
@@ -195,7 +196,7 @@ describe("e-mail inbox", () => {
       (await d1.prepare("SELECT count(*) AS n FROM channel_deliveries WHERE inbox_id = ?1").bind(inboxId).first("n")) ??
       0;
     await age(100);
-    await pruneChannelRows(await data(owner.organizationId), Date.now());
+    await pruneChannelRows(await conversationData(owner.organizationId, conversation.id), Date.now());
     expect(await kept()).toBe(1);
     const second = mailId();
     await deliver(
@@ -207,7 +208,7 @@ describe("e-mail inbox", () => {
     expect(await conversationsOf(owner, inboxId)).toHaveLength(1);
 
     await age(EMAIL_DELIVERY_KEEP_MS / 86_400_000 - 99);
-    await pruneChannelRows(await data(owner.organizationId), Date.now());
+    await pruneChannelRows(await conversationData(owner.organizationId, conversation.id), Date.now());
     expect(await kept()).toBe(1); // the second reply's, sent today
   });
 

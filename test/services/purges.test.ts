@@ -137,9 +137,10 @@ describe("purges", () => {
     expect(await inInbox()).toBe(1);
     expect((await Promise.all(gone.map((id) => forgottenAt(owner, id)))).filter((at) => at === NOW)).toHaveLength(2);
 
-    await writePurges(await data(owner.organizationId), [
-      { organizationId: owner.organizationId, kind: "inbox", id: inbox.id },
-    ]);
+    await writePurges(
+      [await data(owner.organizationId)],
+      [{ organizationId: owner.organizationId, kind: "inbox", id: inbox.id }],
+    );
     expect(await purgeOf(owner, "inbox", inbox.id)).toBe(1);
     await runPurges(await data(owner.organizationId), NOW);
     expect(await purgeOf(owner, "inbox", inbox.id)).toBe(0);
@@ -168,10 +169,13 @@ describe("purges", () => {
         organizationId: owner.organizationId,
       })),
     );
-    await writePurges(await data(owner.organizationId), [
-      { organizationId: owner.organizationId, kind: "webhook", id: hook.id },
-      { organizationId: owner.organizationId, kind: "label", id: label.id },
-    ]);
+    await writePurges(
+      [await data(owner.organizationId)],
+      [
+        { organizationId: owner.organizationId, kind: "webhook", id: hook.id },
+        { organizationId: owner.organizationId, kind: "label", id: label.id },
+      ],
+    );
     await runPurges(await data(owner.organizationId), NOW);
     expect(await purgeOf(owner, "webhook", hook.id)).toBe(0);
     expect(await purgeOf(owner, "label", label.id)).toBe(0);
@@ -222,7 +226,7 @@ describe("purges", () => {
       .values(toolRecord(owner, { chatbotId: bot.id, toolId: tool.id }))
       .returning({ id: toolExecutionRecords.id });
     await writePurges(
-      await data(owner.organizationId),
+      [await data(owner.organizationId)],
       (
         [
           ["chatbot", bot.id],
@@ -312,7 +316,7 @@ describe("purges", () => {
       .returning({ id: contacts.id });
     const ours = await data(owner.organizationId);
     await ours.insert(contactInboxes).values({ contactId: contact.id, inboxId: inbox.id });
-    await writePurges(ours, [{ organizationId: owner.organizationId, kind: "label", id: uuidv7() }]);
+    await writePurges([ours], [{ organizationId: owner.organizationId, kind: "label", id: uuidv7() }]);
     const key = `uploads/${owner.organizationId}/attachment/${crypto.randomUUID()}/a.txt`;
     const upload = { key, organizationId: owner.organizationId, createdAt: NOW };
     await ours.batch([

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { findConversation } from "../../services/conversation/views";
 import { AttachmentCreate, AttachmentSchema } from "./schema";
 import { createdAttachment } from "./respond";
@@ -28,7 +28,12 @@ export const registerCreateAttachment = (r: Router) =>
     const input = c.req.valid("json");
     if (
       input.conversation &&
-      !(await findConversation(c.var.db, c.var.data, access.organizationId, input.conversation))
+      !(await findConversation(
+        c.var.db,
+        await conversationData(c, input.conversation),
+        access.organizationId,
+        input.conversation,
+      ))
     )
       throw notFound("Conversation not found.");
     return c.json(await createdAttachment(c, access, input, input.conversation), 201);

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
+import { dataParts } from "../../services/shards/parts";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { deleteChatbot } from "../../services/chatbots/store";
@@ -23,6 +24,6 @@ export const registerDeleteChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "chatbot.manage");
     const row = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
-    await deleteChatbot(c.var.db, c.var.data, row);
+    await deleteChatbot(c.var.db, await dataParts(c.env, access.organizationId), row);
     return c.body(null, 204);
   });

@@ -20,6 +20,6 @@ const route = createRoute({
 export const registerDeleteContact = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "contact.manage");
-    await deleteContact(c.var.data, access.organizationId, c.req.valid("param").id);
+    await deleteContact(c.env, c.var.data, access.organizationId, c.req.valid("param").id);
     return c.body(null, 204);
   });

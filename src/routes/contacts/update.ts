@@ -27,7 +27,7 @@ export function registerUpdateContact(r: Router) {
       const { id } = c.req.valid("param");
       const body = c.req.valid("json");
       return c.json(
-        await updateContact(c.var.db, c.var.data, access.organizationId, id, body, c.env.ENCRYPTION_KEY),
+        await updateContact(c.env, c.var.db, c.var.data, access.organizationId, id, body, c.env.ENCRYPTION_KEY),
         200,
       );
     });

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { findConversation } from "../../services/conversation/views";
 import { assignmentChange } from "../../services/assignment/manual";
 import { changeConversation } from "./change";
@@ -44,7 +44,7 @@ export const registerAssignConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const access = await authorize(c, "conversation.manage");
-    const view = await findConversation(c.var.db, c.var.data, access.organizationId, id);
+    const view = await findConversation(c.var.db, await conversationData(c, id), access.organizationId, id);
     if (!view) throw notFound();
     const change = await assignmentChange(c.var.db, view.conversation, c.req.valid("json"));
     return c.json(await changeConversation(c, id, () => change), 200);

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { conversationObject, type ConversationChange } from "../../services/conversations";
 import { findConversation } from "../../services/conversation/views";
 import {
@@ -26,7 +26,8 @@ export async function changeConversation(
   reason: ChangeReason = "operator",
 ): Promise<ConversationRecord> {
   const access = await authorize(c, "conversation.manage");
-  const { db, data } = c.var;
+  const db = c.var.db;
+  const data = await conversationData(c, id);
   const before = await findConversation(db, data, access.organizationId, id);
   if (!before) throw notFound();
   const { user } = c.var.principal;

@@ -3,9 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { conversationInserts, newConversation } from "../../services/conversations";
+import { newConversation, storeConversation } from "../../services/conversations";
 import { findConversation } from "../../services/conversation/views";
-import { batch } from "../../db/prepared";
 import { requireContact } from "../../services/contacts";
 import { requireWebChatOf } from "../../services/inboxes";
 import { conversationRecord } from "../../services/records/conversations";
@@ -49,8 +48,8 @@ export const registerCreateConversation = (r: Router) =>
       title: body.title,
       createdById: c.var.principal.userId,
     });
-    await batch(data, conversationInserts(data, row));
-    const view = await findConversation(db, data, access.organizationId, row.id);
+    const part = await storeConversation(c.env, row);
+    const view = await findConversation(db, part, access.organizationId, row.id);
     if (!view) throw notFound();
     c.executionCtx.waitUntil(
       publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.created", view.conversation)),

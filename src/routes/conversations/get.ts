@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { findConversation } from "../../services/conversation/views";
 import { conversationRecord } from "../../services/records/conversations";
 import { ConversationSchema } from "../../services/records/conversations";
@@ -20,7 +20,8 @@ const route = createRoute({
 export const registerGetConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
-    const view = await findConversation(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
+    const { id } = c.req.valid("param");
+    const view = await findConversation(c.var.db, await conversationData(c, id), access.organizationId, id);
     if (!view) throw notFound();
     return c.json(conversationRecord(view), 200);
   });

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { markConversationRead } from "../../services/conversation/read";
 import { conversationRecord } from "../../services/records/conversations";
@@ -27,7 +27,8 @@ const route = createRoute({
 export const registerReadConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
-    const read = await markConversationRead(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
+    const { id } = c.req.valid("param");
+    const read = await markConversationRead(c.var.db, await conversationData(c, id), access.organizationId, id);
     if (!read) throw notFound();
     if (read.changed)
       c.executionCtx.waitUntil(

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { findConversation } from "../../services/conversation/views";
 import { operatorTyping } from "../../services/conversation/typing";
 
@@ -37,7 +37,8 @@ const route = createRoute({
 export const registerConversationTyping = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
-    const view = await findConversation(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
+    const { id } = c.req.valid("param");
+    const view = await findConversation(c.var.db, await conversationData(c, id), access.organizationId, id);
     if (!view) throw notFound();
     const { user } = c.var.principal;
     const sender = { type: "user" as const, id: user.id, name: user.name };

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
+import { dataParts } from "../../services/shards/parts";
 import { errorResponses, noContent } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
 import { deleteGroup } from "../../services/groups";
@@ -20,6 +21,6 @@ export const registerDeleteGroup = (r: Router) =>
     const { organizationPk, id } = c.req.valid("param");
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "group.manage");
-    await deleteGroup(c.var.db, c.var.data, access.organizationId, id);
+    await deleteGroup(c.var.db, await dataParts(c.env, access.organizationId), access.organizationId, id);
     return c.body(null, 204);
   });

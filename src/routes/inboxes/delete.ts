@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
+import { dataParts } from "../../services/shards/parts";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { deleteInbox } from "../../services/inboxes";
@@ -19,7 +20,12 @@ const route = createRoute({
 export const registerDeleteInbox = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "inbox.manage");
-    const channel = await deleteInbox(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
+    const channel = await deleteInbox(
+      c.var.db,
+      await dataParts(c.env, access.organizationId),
+      access.organizationId,
+      c.req.valid("param").id,
+    );
     if (channel) await removeWebChatImages(c.env, channel.id);
     return c.body(null, 204);
   });

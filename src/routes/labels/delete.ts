@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
+import { dataParts } from "../../services/shards/parts";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { deleteLabel } from "../../services/labels";
@@ -18,6 +19,11 @@ const route = createRoute({
 export const registerDeleteLabel = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "label.manage");
-    await deleteLabel(c.var.db, c.var.data, access.organizationId, c.req.valid("param").id);
+    await deleteLabel(
+      c.var.db,
+      await dataParts(c.env, access.organizationId),
+      access.organizationId,
+      c.req.valid("param").id,
+    );
     return c.body(null, 204);
   });

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { findConversation } from "../../services/conversation/views";
 import { conversationEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
 import { setConversationLabels } from "../../services/labels";
@@ -27,7 +27,8 @@ export const registerSetConversationLabels = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const { id } = c.req.valid("param");
-    const { db, data } = c.var;
+    const db = c.var.db;
+    const data = await conversationData(c, id);
     if (!(await findConversation(db, data, access.organizationId, id))) throw notFound();
     await setConversationLabels(db, data, access.organizationId, id, c.req.valid("json").labelIds);
     const view = (await findConversation(db, data, access.organizationId, id))!;

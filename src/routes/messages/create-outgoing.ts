@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { conversationObject } from "../../services/conversations";
 import { findConversation } from "../../services/conversation/views";
 import { MessageFields } from "./schema";
@@ -43,7 +43,14 @@ export const registerCreateOutgoingMessage = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const { conversation: conversationId, ...message } = c.req.valid("json");
-    if (!(await findConversation(c.var.db, c.var.data, access.organizationId, conversationId)))
+    if (
+      !(await findConversation(
+        c.var.db,
+        await conversationData(c, conversationId),
+        access.organizationId,
+        conversationId,
+      ))
+    )
       throw notFound("Conversation not found.");
     const { user } = c.var.principal;
     const record = await conversationObject(c.env, conversationId).agentMessage(

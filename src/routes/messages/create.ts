@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { conversationObject } from "../../services/conversations";
 import { findConversation } from "../../services/conversation/views";
 import { requireContact } from "../../services/contacts";
@@ -38,7 +38,12 @@ export const registerCreateMessage = (r: Router) =>
       suggestedForId: _f,
       ...message
     } = c.req.valid("json");
-    const view = await findConversation(c.var.db, c.var.data, access.organizationId, conversationId);
+    const view = await findConversation(
+      c.var.db,
+      await conversationData(c, conversationId),
+      access.organizationId,
+      conversationId,
+    );
     if (!view) throw notFound("Conversation not found.");
     const contact = sender
       ? await requireContact(c.var.data, access.organizationId, sender, "sender")

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
 import { notFound } from "../../lib/errors";
-import { authorize } from "../../services/access";
+import { authorize, conversationData } from "../../services/access";
 import { findConversation } from "../../services/conversation/views";
 import { listMessages } from "../../services/messages";
 import { MessageSchema } from "../../services/records/messages";
@@ -28,7 +28,14 @@ export const registerListMessages = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
     const q = c.req.valid("query");
-    if (!(await findConversation(c.var.db, c.var.data, access.organizationId, q.conversation)))
+    if (
+      !(await findConversation(
+        c.var.db,
+        await conversationData(c, q.conversation),
+        access.organizationId,
+        q.conversation,
+      ))
+    )
       throw notFound("Conversation not found.");
     const cursor = decodeCursor(q.cursor);
     const rows = await listMessages(c.env, access.organizationId, q.conversation, cursor, q.pageSize);

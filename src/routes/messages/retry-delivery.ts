@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { dataParts } from "../../services/shards/parts";
 import { authorize } from "../../services/access";
 import { retryDelivery } from "../../services/channels/outbound";
 
@@ -25,6 +26,11 @@ const route = createRoute({
 export const registerRetryDelivery = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
-    await retryDelivery(c.env, c.var.data, access.organizationId, c.req.valid("param").id);
+    await retryDelivery(
+      c.env,
+      await dataParts(c.env, access.organizationId),
+      access.organizationId,
+      c.req.valid("param").id,
+    );
     return c.json({ status: "pending" as const }, 202);
   });

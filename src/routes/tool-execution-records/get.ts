@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { dataParts } from "../../services/shards/parts";
 import { authorize } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { getRecordForRead } from "../../services/tools/execution-records";
@@ -32,7 +33,14 @@ export function registerGetRecord(r: Router) {
     const access = await authorize(c, "tool.view");
     return c.json(
       toolExecutionRecord(
-        await getRecordForRead(c.env, c.var.db, c.var.data, access, c.var.principal.userId, c.req.valid("param").id),
+        await getRecordForRead(
+          c.env,
+          c.var.db,
+          await dataParts(c.env, access.organizationId),
+          access,
+          c.var.principal.userId,
+          c.req.valid("param").id,
+        ),
       ),
       200,
     );
@@ -43,7 +51,15 @@ export function registerGetRecord(r: Router) {
     const tool = await getToolForRead(c.var.db, access, toolPk);
     return c.json(
       toolExecutionRecord(
-        await getRecordForRead(c.env, c.var.db, c.var.data, access, c.var.principal.userId, id, tool.id),
+        await getRecordForRead(
+          c.env,
+          c.var.db,
+          await dataParts(c.env, access.organizationId),
+          access,
+          c.var.principal.userId,
+          id,
+          tool.id,
+        ),
       ),
       200,
     );

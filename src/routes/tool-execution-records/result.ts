@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { badRequest } from "../../lib/errors";
+import { dataParts } from "../../services/shards/parts";
 import { authorize, withPermission } from "../../services/access";
 import { completeDesktopCall, getRecordForRead } from "../../services/tools/execution-records";
 import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
@@ -29,12 +30,13 @@ export const registerDesktopResult = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await authorize(c, "conversation.manage");
+    const parts = await dataParts(c.env, access.organizationId);
     // Which records a member sees follows `tool.view` (visibleRecordsCondition); answering a desktop call needs
     // `conversation.manage` instead, so the caller sees the calls of the tools given to their groups as a viewer does.
     const record = await getRecordForRead(
       c.env,
       db,
-      c.var.data,
+      parts,
       withPermission(access, "tool.view"),
       c.var.principal.userId,
       c.req.valid("param").id,
@@ -43,7 +45,7 @@ export const registerDesktopResult = (r: Router) =>
       throw badRequest("Only a pending desktop tool call takes a result.");
     const body = c.req.valid("json");
     const status = body.status ?? (body.error ? "failure" : "success");
-    const { row, lastOfReply } = await completeDesktopCall(c.var.data, record, {
+    const { row, lastOfReply } = await completeDesktopCall(parts, record, {
       status,
       output: body.output ?? null,
       error: body.error ?? null,

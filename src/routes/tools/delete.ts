@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
+import { dataParts } from "../../services/shards/parts";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { getToolToManage } from "../../services/tools/access";
@@ -23,6 +24,6 @@ export const registerDeleteTool = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "tool.manage");
     const row = await getToolToManage(c.var.db, access, c.req.valid("param").id, c.var.principal.isStaff, "delete");
-    await deleteTool(c.var.db, row.organizationId ? [c.var.data] : dataDbs(c.env), row);
+    await deleteTool(c.var.db, row.organizationId ? await dataParts(c.env, row.organizationId) : dataDbs(c.env), row);
     return c.body(null, 204);
   });

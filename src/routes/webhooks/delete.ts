@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
+import { dataParts } from "../../services/shards/parts";
 import { errorResponses, noContent } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { deleteWebhook, getWebhook } from "../../services/webhooks/config";
@@ -20,6 +21,6 @@ export const registerDeleteWebhook = (r: Router) =>
     const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId } = c.req.valid("param");
     const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
-    await deleteWebhook(c.var.db, c.var.data, access.organizationId, webhook.id);
+    await deleteWebhook(c.var.db, await dataParts(c.env, access.organizationId), access.organizationId, webhook.id);
     return c.body(null, 204);
   });

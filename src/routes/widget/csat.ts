@@ -4,6 +4,7 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { visitorConversation } from "../../services/widget/visitors";
 import { rateConversation } from "../../services/conversation/csat";
 import { CsatSchema, csatRecord } from "../../services/records/conversations";
+import { conversationDb } from "../../services/shards/parts";
 import { chatVisitor } from "./visitor";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
@@ -39,8 +40,9 @@ const route = createRoute({
 export const registerWidgetCsat = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const { chat, visitor, data } = await chatVisitor(c, id);
-    const conversation = await visitorConversation(data, chat, visitor, conversationId);
+    const { chat, visitor } = await chatVisitor(c, id);
+    const conversation = await visitorConversation(c.env, chat, visitor, conversationId);
+    const data = await conversationDb(c.env, conversation.organizationId, conversation.id);
     const { rating, comment } = c.req.valid("json");
     const row = await rateConversation(
       c.env,

@@ -51,7 +51,7 @@ export const registerWidgetHistory = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
     const { before, pageSize } = c.req.valid("query");
-    const { chat, visitor, data } = await chatVisitor(c, id);
-    const conversation = await visitorConversation(data, chat, visitor, conversationId);
+    const { chat, visitor } = await chatVisitor(c, id);
+    const conversation = await visitorConversation(c.env, chat, visitor, conversationId);
     return c.json(await conversationHistory(c.env, conversation, chat.webChat.settings, before, pageSize), 200);
   });

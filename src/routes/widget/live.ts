@@ -54,8 +54,8 @@ const route = createRoute({
 export const registerWidgetLive = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const { chat, visitor, data } = await chatVisitor(c, id);
-    const conversation = await visitorConversation(data, chat, visitor, conversationId);
+    const { chat, visitor } = await chatVisitor(c, id);
+    const conversation = await visitorConversation(c.env, chat, visitor, conversationId);
     const lastEventId = c.req.valid("header")["last-event-id"];
     // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.
     const stream = await conversationObject(c.env, conversation.id).subscribe();

@@ -43,14 +43,14 @@ const route = createRoute({
 export const registerWidgetResume = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const { chat, visitor, data } = await chatVisitor(c, id);
+    const { chat, visitor } = await chatVisitor(c, id);
     const last = parseEventId(c.req.header("Last-Event-ID") ?? c.req.valid("query").lastEventId);
     if (!last)
       throw fieldError(
         "lastEventId",
         "Send `Last-Event-ID: <messageId>:<characters>` as the stream numbered its events.",
       );
-    const conversation = await visitorConversation(data, chat, visitor, conversationId);
+    const conversation = await visitorConversation(c.env, chat, visitor, conversationId);
     const settings = chat.webChat.settings;
     const offset = last.offset === "done" ? Number.MAX_SAFE_INTEGER : last.offset;
     const live = await conversationObject(c.env, conversation.id).follow(last.messageId);

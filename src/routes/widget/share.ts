@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { dataDb } from "../../services/shards";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { sharedConversation, shareToken } from "../../services/widget/share";
 import { PublicMessageSchema } from "../../services/records/widget";
@@ -77,8 +76,8 @@ const readShared = createRoute({
 export const registerWidgetShare = (r: Router) => {
   r.openapi(createShare, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const { chat, visitor, data } = await chatVisitor(c, id);
-    const share = await shareToken(c.env, data, chat, visitor, conversationId);
+    const { chat, visitor } = await chatVisitor(c, id);
+    const share = await shareToken(c.env, chat, visitor, conversationId);
     const url = new URL(`/chat/${chat.webChat.id}/`, c.req.url);
     url.searchParams.set("share", share);
     return c.json({ url: url.toString(), share }, 200);
@@ -87,6 +86,6 @@ export const registerWidgetShare = (r: Router) => {
     const { id, share } = c.req.valid("param");
     // The web chat (`DB`, cached) names the organization whose data plane holds the conversation.
     const chat = await activeWebChat(c.var.db, id);
-    return c.json(await sharedConversation(c.env, await dataDb(c.env, chat.webChat.organizationId), chat, share), 200);
+    return c.json(await sharedConversation(c.env, chat, share), 200);
   });
 };

@@ -47,7 +47,7 @@ export const registerWidgetTyping = (r: Router) =>
         undefined,
         { "Retry-After": String(retryAfter) },
       );
-    const conversation = await visitorConversation(data, chat, visitor, conversationId);
+    const conversation = await visitorConversation(c.env, chat, visitor, conversationId);
     const sender = { type: "contact" as const, id: visitor.contactId, name: await visitorName(data, visitor) };
     c.executionCtx.waitUntil(visitorTyping(c.env, conversation, sender, c.req.valid("json").typing));
     return c.body(null, 204);

@@ -10,9 +10,8 @@ import { PERMISSIONS } from "../permissions";
 import type { ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
 import { assignmentOf } from "./settings";
-import { dataDb } from "../shards";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
-import { dataParts } from "../shards/parts";
+import { conversationDb, dataParts } from "../shards/parts";
 import { batch, prepared, ph } from "../../db/prepared";
 import { assignmentEventWrites } from "../webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../webhooks/emit";
@@ -98,13 +97,37 @@ const assignIfRoom = prepared<{
 );
 
 /**
+ * What an agent serves in the organization's other parts (`others`: none for most organizations), taken off their
+ * capacity in the conversation's part. A read before the part's UPDATE, not in it: two assignments at the same moment
+ * in two parts may each take the agent's last place (docs/scale.md §5, "One organization over several shards", 6).
+ */
+async function servedElsewhere(others: Db[], organizationId: string, userId: string): Promise<number> {
+  const counts = await Promise.all(
+    others.map((data) =>
+      data
+        .select({ n: sql<number>`count(*)` })
+        .from(conversations)
+        .where(
+          and(
+            eq(conversations.organizationId, organizationId),
+            eq(conversations.assigneeId, userId),
+            ne(conversations.status, "resolved"),
+          ),
+        ),
+    ),
+  );
+  return counts.reduce((sum, [row]) => sum + (row?.n ?? 0), 0);
+}
+
+/**
  * Assigns the conversation to `agent` if it is still queued and unassigned and the agent serves
- * fewer than their capacity: one conditional UPDATE, so two assignments at once never exceed it
+ * fewer than their capacity: one conditional UPDATE, so two assignments at once in a part never exceed it
  * (D1 runs one statement at a time). True when it did; the agent's `lastAssignedAt` (control plane, `db`) is then
- * `now`.
+ * `now`. `data`: the conversation's part, one of the organization's `parts`.
  */
 async function tryAssign(
   db: Db,
+  parts: Db[],
   data: Db,
   conversation: Pick<ConversationRow, "id" | "organizationId" | "inboxId">,
   agent: Agent,
@@ -112,7 +135,10 @@ async function tryAssign(
   now: number,
   deliveries: string[],
 ): Promise<boolean> {
-  const capacity = agent.capacity ?? assignment.capacity;
+  const others = parts.filter((part) => part !== data);
+  const capacity =
+    (agent.capacity ?? assignment.capacity) -
+    (others.length ? await servedElsewhere(others, conversation.organizationId, agent.userId) : 0);
   const assign = assignIfRoom(data, {
     id: conversation.id,
     organizationId: conversation.organizationId,
@@ -149,6 +175,8 @@ export async function autoAssign(
   conversationId: string,
   now = Date.now(),
   deliveries: string[] = [],
+  /** Every part of the organization's data plane, `data` among them. */
+  parts: Db[] = [data],
 ): Promise<InboxEvent | null> {
   const [before] = await data.select().from(conversations).where(eq(conversations.id, conversationId));
   if (!before) return null;
@@ -160,7 +188,7 @@ export async function autoAssign(
   const assignment = assignmentOf(inbox.assignment);
   if (assignment.mode !== "round_robin" || before.status !== "queued" || before.assigneeId) return null;
   for (const agent of await eligibleAgents(db, before.organizationId, assignment)) {
-    if (await tryAssign(db, data, before, agent, assignment, now, deliveries))
+    if (await tryAssign(db, parts, data, before, agent, assignment, now, deliveries))
       return lifecycleEvent(before, await readRow(data, before.id), "auto_assignment");
   }
   return null;
@@ -225,7 +253,7 @@ export async function assignWaiting(
     if (!eligible.has(key))
       eligible.set(key, (await eligibleAgents(db, organizationId, assignment, memberId))[0] ?? null);
     const agent = eligible.get(key);
-    if (!agent || !(await tryAssign(db, data, conversation, agent, assignment, now, deliveries))) continue;
+    if (!agent || !(await tryAssign(db, parts, data, conversation, agent, assignment, now, deliveries))) continue;
     const event = lifecycleEvent(conversation, await readRow(data, conversation.id), "auto_assignment");
     if (event) events.push(event);
   }
@@ -241,7 +269,11 @@ export async function autoAssignAndPublish(
   now = Date.now(),
 ): Promise<void> {
   const deliveries: string[] = [];
-  const event = await autoAssign(db, await dataDb(env, organizationId), conversationId, now, deliveries);
+  const [parts, data] = await Promise.all([
+    dataParts(env, organizationId),
+    conversationDb(env, organizationId, conversationId),
+  ]);
+  const event = await autoAssign(db, data, conversationId, now, deliveries, parts);
   if (event) await publishInboxEvents(env, organizationId, event);
   // Should the queue refuse, the housekeeping cron hands pending deliveries over again.
   if (deliveries.length) await enqueueDeliveries(env, deliveries, organizationId);
@@ -270,20 +302,22 @@ export async function assignAfterChange(
 ): Promise<void> {
   const deliveries: string[] = [];
   const events: InboxEvent[] = [];
-  const data = await dataDb(env, before.organizationId);
+  const [parts, data] = await Promise.all([
+    dataParts(env, before.organizationId),
+    conversationDb(env, before.organizationId, after.id),
+  ]);
   if (placeFreed(before, after)) {
     const [member] = await db
       .select({ id: members.id })
       .from(members)
       .where(and(eq(members.organizationId, before.organizationId), eq(members.userId, before.assigneeId!)));
     if (member) {
-      const parts = await dataParts(env, before.organizationId);
       events.push(...(await assignWaiting(db, parts, before.organizationId, member.id, now, deliveries, after.id)));
     }
   }
   const nowWaiting = after.status === "queued" && !after.assigneeId;
   if (nowWaiting && (before.status !== "queued" || before.assigneeId)) {
-    const event = await autoAssign(db, data, after.id, now, deliveries);
+    const event = await autoAssign(db, data, after.id, now, deliveries, parts);
     if (event) events.push(event);
   }
   if (events.length) await publishInboxEvents(env, before.organizationId, ...events);

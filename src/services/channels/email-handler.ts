@@ -19,6 +19,8 @@ import { keep } from "./inbound";
 import { adapterFor } from "./platforms";
 import { loadChannel } from "./settings";
 import { dataDb } from "../shards";
+import { dataParts } from "../shards/parts";
+import { firstAcrossParts } from "../shards/parts-merge";
 import type { InboundEvent } from "./types";
 
 /**
@@ -26,30 +28,36 @@ import type { InboundEvent } from "./types";
  * message as its thread; when that message is one of our replies, the thread is the one our reply
  * was sent in, so the answer stays in its conversation.
  */
-async function ourThread(data: Db, inboxId: string, event: InboundEvent): Promise<InboundEvent> {
+async function ourThread(data: Db, parts: Db[], inboxId: string, event: InboundEvent): Promise<InboundEvent> {
   if (event.threadKey === event.eventId) return event;
   const [known] = await data
     .select({ threadKey: channelThreads.threadKey })
     .from(channelThreads)
     .where(and(eq(channelThreads.inboxId, inboxId), eq(channelThreads.threadKey, event.threadKey)));
   if (known) return event;
+  // Our reply is in its conversation's part, the chat in the organization's own shard (services/shards/parts.ts).
+  const sent = await firstAcrossParts(
+    parts,
+    (part) =>
+      part
+        .select({ conversationId: channelDeliveries.conversationId })
+        .from(channelDeliveries)
+        .where(
+          and(
+            eq(channelDeliveries.inboxId, inboxId),
+            sql`${event.threadKey} in
+              (select value from json_each(coalesce(${channelDeliveries.platformMessageIds}, '[]')))`,
+          ),
+        )
+        .limit(1),
+    () => 0,
+    1,
+  );
+  if (!sent.length) return event;
   const [ours] = await data
     .select({ threadKey: channelThreads.threadKey })
-    .from(channelDeliveries)
-    .innerJoin(
-      channelThreads,
-      and(
-        eq(channelThreads.inboxId, channelDeliveries.inboxId),
-        eq(channelThreads.conversationId, channelDeliveries.conversationId),
-      ),
-    )
-    .where(
-      and(
-        eq(channelDeliveries.inboxId, inboxId),
-        sql`${event.threadKey} in
-          (select value from json_each(coalesce(${channelDeliveries.platformMessageIds}, '[]')))`,
-      ),
-    )
+    .from(channelThreads)
+    .where(and(eq(channelThreads.inboxId, inboxId), eq(channelThreads.conversationId, sent[0].conversationId)))
     .limit(1);
   return ours ? { ...event, threadKey: ours.threadKey } : event;
 }
@@ -78,7 +86,7 @@ export async function receiveEmail(
   }
   // A failure to store is thrown, not swallowed: the delivery fails instead of passing for handled.
   const { organizationId, inboxId } = channel.config;
-  const data = await dataDb(env, organizationId);
-  const threaded = await Promise.all(events.map((event) => ourThread(data, inboxId, event)));
+  const [data, parts] = await Promise.all([dataDb(env, organizationId), dataParts(env, organizationId)]);
+  const threaded = await Promise.all(events.map((event) => ourThread(data, parts, inboxId, event)));
   await keep(env, db, data, organizationId, inboxId, threaded);
 }

@@ -21,6 +21,7 @@ import { stableUuidv7, uuidv7 } from "../../lib/ids";
 import type { JsonObject } from "../../lib/json";
 import { conversationObject, newConversation, type ConversationRow } from "../conversations";
 import { channelRating } from "../conversation/csat";
+import { conversationDb } from "../shards/parts";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
 import { extractAttachment } from "../uploads/reading";
 import { fileTypeOf } from "../parsing";
@@ -170,6 +171,7 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
     }
     const contact = await contactOf(data, adapter, ctx, event);
     const { conversation, created } = await conversationOf(
+      env,
       data,
       channel.config,
       inbox?.chatbotId ?? null,
@@ -267,11 +269,23 @@ async function ratingAnswer(
     .select({ conversationId: channelThreads.conversationId })
     .from(channelThreads)
     .where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
-  const [current] = thread?.conversationId
-    ? await data.select().from(conversations).where(eq(conversations.id, thread.conversationId))
-    : [];
-  const rated = await channelRating(env, data, waitUntil, current, event);
+  const current = thread?.conversationId
+    ? await chatConversation(env, channel.organizationId, thread.conversationId)
+    : undefined;
+  const rated = current
+    ? await channelRating(env, await conversationDb(env, channel.organizationId, current.id), waitUntil, current, event)
+    : null;
   return !!rated || event.rating !== undefined;
+}
+
+/**
+ * The conversation a chat's row names, from the part of the organization's data plane holding it (the chat is in the
+ * organization's own shard: services/shards/parts.ts).
+ */
+async function chatConversation(env: Bindings, organizationId: string, conversationId: string) {
+  const part = await conversationDb(env, organizationId, conversationId);
+  const [row] = await part.select().from(conversations).where(eq(conversations.id, conversationId));
+  return row as ConversationRow | undefined;
 }
 
 /** A nicety the platform refused (a typing indicator, a tap's answer): logged; anything else is a bug and thrown. */
@@ -343,6 +357,7 @@ async function contactOf(data: Db, adapter: AnyChannelAdapter, ctx: PlatformCont
  * never open two. A new conversation is stored by its object with its first message.
  */
 async function conversationOf(
+  env: Bindings,
   data: Db,
   channel: ChannelConfig,
   chatbotId: string | null,
@@ -352,9 +367,9 @@ async function conversationOf(
 ): Promise<{ conversation: ConversationRow; created: boolean }> {
   const where = and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey));
   const [thread] = await data.select().from(channelThreads).where(where);
-  const [current] = thread?.conversationId
-    ? await data.select().from(conversations).where(eq(conversations.id, thread.conversationId))
-    : [];
+  const current = thread?.conversationId
+    ? await chatConversation(env, channel.organizationId, thread.conversationId)
+    : undefined;
   if (current && current.status !== "resolved") return { conversation: current, created: false };
   const id = uuidv7();
   const before = thread?.conversationId ?? null;

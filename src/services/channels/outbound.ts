@@ -30,7 +30,7 @@ import { adapterFor } from "./platforms";
 import { loadChannel } from "./settings";
 import { PlatformError, type OutboundMessage } from "./types";
 import { isRatingAsk, RATING_CHOICES } from "../conversation/csat";
-import { dataDbs } from "../shards";
+import { dataDb, dataDbs } from "../shards";
 
 /** How long one sender holds a conversation's deliveries. */
 const LEASE_MS = 60_000;
@@ -165,8 +165,8 @@ type DeliveryRow = typeof channelDeliveries.$inferSelect;
 
 /**
  * Sends the conversation's due deliveries, oldest first, while this run holds the lease on the
- * oldest pending one. Stops at one the platform refused for now (queued again for its time). The deliveries, chats
- * and files are on `data` (the conversation's organization's data plane), the channels and assistants on `db`.
+ * oldest pending one. Stops at one the platform refused for now (queued again for its time). The deliveries are on
+ * `data` (the conversation's part of its organization's data plane), the channels and assistants on `db`.
  */
 export async function deliverConversation(
   env: Bindings,
@@ -229,7 +229,10 @@ async function send(env: Bindings, db: Db, data: Db, delivery: DeliveryRow, now:
     { id: delivery.messageId },
     { latest: { type: "incoming", threadKey: true } },
   ]);
-  const thread = message ? await threadOf(data, delivery, latest) : null;
+  // The chat and the files are the organization's, in its own shard; the delivery is in its conversation's part
+  // (services/shards/parts.ts): for most organizations one database.
+  const home = await dataDb(env, delivery.organizationId);
+  const thread = message ? await threadOf(home, delivery, latest) : null;
   const missing = !channel
     ? "The inbox's channel no longer exists."
     : !message
@@ -242,13 +245,13 @@ async function send(env: Bindings, db: Db, data: Db, delivery: DeliveryRow, now:
     return true;
   }
   const adapter = await adapterFor(channel.config.platform);
-  const outbound = await outboundMessage(env, db, data, channel.row.origin, delivery, message, thread, now());
+  const outbound = await outboundMessage(env, db, home, channel.row.origin, delivery, message, thread, now());
   try {
     const ids = await adapter.send(platformContext(env, channel.config), outbound);
     await done({ status: "sent", error: null, platformMessageIds: ids, sentAt: now() });
     // A reply token is good once: this one is spent (a newer event's, kept meanwhile, stays).
     if (outbound.replyToken) {
-      await data
+      await home
         .update(channelThreads)
         .set({ context: sql`json_remove(${channelThreads.context}, '$.replyToken', '$.replyTokenAt')` })
         .where(
@@ -385,14 +388,25 @@ async function startersOf(db: Db, inboxId: string): Promise<string[]> {
   return (rows[0]?.settings.displayConversationStarters ?? []).filter((s) => s.trim()).slice(0, 13);
 }
 
-/** A failed delivery of the organization's (on its data plane, `data`) sent again (the console's Retry): it goes
- * before the conversation's later ones. */
-export async function retryDelivery(env: Bindings, data: Db, organizationId: string, messageId: string): Promise<void> {
-  const [delivery] = await data
-    .select()
-    .from(channelDeliveries)
-    .where(and(eq(channelDeliveries.messageId, messageId), eq(channelDeliveries.organizationId, organizationId)));
-  if (!delivery) throw notFound("This message has no delivery to a messaging platform.");
+/** A failed delivery of the organization's (in one of its data plane's `parts`, newest first: the message's
+ * conversation's) sent again (the console's Retry): it goes before the conversation's later ones. */
+export async function retryDelivery(
+  env: Bindings,
+  parts: Db[],
+  organizationId: string,
+  messageId: string,
+): Promise<void> {
+  let found: { data: Db; delivery: typeof channelDeliveries.$inferSelect } | null = null;
+  for (const data of parts) {
+    const [delivery] = await data
+      .select()
+      .from(channelDeliveries)
+      .where(and(eq(channelDeliveries.messageId, messageId), eq(channelDeliveries.organizationId, organizationId)));
+    if (delivery) found = { data, delivery };
+    if (found) break;
+  }
+  if (!found) throw notFound("This message has no delivery to a messaging platform.");
+  const { data, delivery } = found;
   if (delivery.status !== "failed")
     throw conflict(
       delivery.status === "sent" ? "The message was delivered already." : "The message is on its way already.",

@@ -73,15 +73,18 @@ export async function readForReply(
   id: string,
   turn: { conversationId?: string; contactId?: string },
   data: Db = db,
+  /** The conversation's part of the data plane (services/shards/parts.ts), which holds a copy of its contact. */
+  part: Db = data,
 ) {
   if (!isUuid(id)) return null;
   const org = access.organizationId;
   const turnReads: D1PreparedStatement[] = [];
   if (turn.conversationId)
-    turnReads.push(conversationInOrganization(data, { id: turn.conversationId, organizationId: org }));
+    turnReads.push(conversationInOrganization(part, { id: turn.conversationId, organizationId: org }));
+  // A sender is any of the organization's contacts: read where every contact is (services/shards/contact-copies.ts).
   if (turn.contactId) turnReads.push(contactInOrganization(data, { id: turn.contactId, organizationId: org }));
   else if (turn.conversationId)
-    turnReads.push(contactOfConversation(data, { conversationId: turn.conversationId, organizationId: org }));
+    turnReads.push(contactOfConversation(part, { conversationId: turn.conversationId, organizationId: org }));
   // Two D1 calls at once when neither is remembered (every 2 s), else one or none.
   const [assistant, rows] = await Promise.all([
     assistants.remember(`${org}:${userId}:${id}`, async () => {
@@ -107,7 +110,9 @@ export async function readForReply(
       ])) as [ChatbotRow[], ModelRow[], { id: string }[], KnowledgeBaseRow[]];
       return chatbot ? { chatbot, model: model ?? null, defaultInboxId: inbox?.id ?? null, knowledgeBases } : null;
     }),
-    turnReads.length ? readTurn(data, org, turn, turnReads) : { conversation: null, contact: null },
+    turnReads.length
+      ? readTurn(part === data || !turn.contactId ? part : null, org, turn, turnReads)
+      : { conversation: null, contact: null },
   ]);
   if (!assistant) return null;
   return { ...assistant, ...rows };
@@ -128,14 +133,15 @@ const turnKey = (organizationId: string, turn: { conversationId?: string; contac
 const turns = tableCache<TurnRows>([conversations, contacts, inboxes, chatbots, organizations]);
 
 async function readTurn(
-  db: Db,
+  db: Db | null,
   organizationId: string,
   turn: { conversationId?: string; contactId?: string },
   reads: D1PreparedStatement[],
 ): Promise<TurnRows> {
   let rows: TurnRows = { conversation: null, contact: null };
   const remembered = await turns.remember(turnKey(organizationId, turn), async () => {
-    const results = await batch(db, reads);
+    // One batch, or each read on its own when the conversation's part is not where its sender is.
+    const results = db ? await batch(db, reads) : await Promise.all(reads.map((r) => r.all()));
     const [conversation] = turn.conversationId ? results.shift()!.results.map(conversationRow) : [];
     const [contact] = results.shift()!.results.map(contactRow);
     rows = { conversation: conversation ?? null, contact: contact ?? null };

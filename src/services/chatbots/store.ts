@@ -104,23 +104,23 @@ export async function updateChatbot(
 /**
  * Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without
  * assistant. Its data-plane rows, its default inbox's and that inbox's webhooks' are purged (services/purges.ts): the
- * purges and the conversations named to forget in the organization's data plane (`data`) first, then the control
- * rows (`db`).
+ * purges and the conversations named to forget in each part of the organization's data plane (`parts`) first, then
+ * the control rows (`db`).
  */
-export async function deleteChatbot(db: Db, data: Db, chatbot: Pick<ChatbotRow, "id" | "organizationId">) {
+export async function deleteChatbot(db: Db, parts: Db[], chatbot: Pick<ChatbotRow, "id" | "organizationId">) {
   const { id, organizationId } = chatbot;
   const [inbox] = await db
     .select({ id: inboxes.id })
     .from(inboxes)
     .where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true)));
   const hooks = inbox ? await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, inbox.id)) : [];
-  await writePurges(data, [
+  await writePurges(parts, [
     { organizationId, kind: "chatbot", id },
     ...(inbox ? [{ organizationId, kind: "inbox" as const, id: inbox.id }] : []),
     ...hooks.map((hook) => ({ organizationId, kind: "webhook" as const, id: hook.id })),
   ]);
   // While the keys cascade, the inbox's delete takes its conversations: they are named first.
-  if (inbox) await forgetInboxConversations(data, inbox.id);
+  if (inbox) for (const data of parts) await forgetInboxConversations(data, inbox.id);
   await db.batch([
     db.delete(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true))),
     db.delete(chatbots).where(eq(chatbots.id, id)),

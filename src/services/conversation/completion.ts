@@ -18,6 +18,7 @@ import type { QueryMetadata } from "../knowledge/query-scope";
 import { interruptible } from "../sse";
 import { resolveMessageAttachments, type MessageAttachmentInput } from "../uploads/attachments";
 import { extractAttachment } from "../uploads/reading";
+import { conversationDb } from "../shards/parts";
 import { answerFirstTurn, answersWithoutObject, streamFirstTurn } from "./first-turn";
 import type { TurnResult } from "./turn-result";
 
@@ -61,6 +62,7 @@ export async function complete(
     req.chatbotId,
     { conversationId: requested, contactId: sender },
     data,
+    requested ? await conversationDb(env, access.organizationId, requested) : data,
   );
   if (!found) throw notFound("Assistant not found.");
   const { chatbot, model, defaultInboxId, knowledgeBases, conversation, contact } = found;
@@ -99,8 +101,9 @@ export async function complete(
         requestId: req.requestId,
       };
       const conversationId = turn.conversation.id;
-      if (req.isStreaming) return { conversationId, stream: await streamFirstTurn(env, db, data, waitUntil, turn) };
-      return { conversationId, result: await answerFirstTurn(env, db, data, waitUntil, turn) };
+      const part = await conversationDb(env, access.organizationId, conversationId);
+      if (req.isStreaming) return { conversationId, stream: await streamFirstTurn(env, db, part, waitUntil, turn) };
+      return { conversationId, result: await answerFirstTurn(env, db, part, waitUntil, turn) };
     }
     // Stored by the conversation's object together with its first message.
     created = newConversation(values, newConversationId(env, waitUntil));

@@ -21,6 +21,7 @@ import {
 import { DEFAULT_TIMEOUT_MS } from "../llm/openai-compatible";
 import { countSetting, retryPolicy } from "../llm/retries";
 import type { QueryMetadata } from "../knowledge/query-scope";
+import { contactCopyWrites } from "../shards/contact-copies";
 import { messageRecord } from "../records/messages";
 import { SseWriter } from "../sse";
 import { effectStatements, runStored } from "./effects";
@@ -207,10 +208,10 @@ class FirstTurnStore implements TurnStore {
 }
 
 /**
- * Stores messages of a conversation created by a first turn run here, with what their effects store
- * beside them (the webhook outbox), in one batch on the organization's data plane (`db`), then runs the effects
- * (effects.ts). `stored`: this conversation's messages already stored (none: the conversation is stored with `rows`).
- * `assistant`: the turn's. `config`: what the outboxes bind.
+ * Stores messages of a conversation created by a first turn run here, with what their effects store beside them (the
+ * webhook outbox) and a copy of its contact where needed, in one batch on the conversation's part of the data plane
+ * (`db`), then runs the effects (effects.ts). `stored`: this conversation's messages already stored (none: the
+ * conversation is stored with `rows`). `assistant`: the turn's. `config`: what the outboxes bind.
  */
 async function storeTurn(
   env: Bindings,
@@ -223,7 +224,12 @@ async function storeTurn(
   config: OutboxConfig,
 ) {
   const creates = !stored.length;
-  const writes = creates ? newConversationWrites(db, conversation, rows, assistant) : [];
+  const writes = creates
+    ? [
+        ...(await contactCopyWrites(env, db, conversation.organizationId, conversation.id, conversation.contactId)),
+        ...newConversationWrites(db, conversation, rows, assistant),
+      ]
+    : [];
   let state = stored.reduce(afterMessage, conversation);
   let question: Question | null = null;
   for (const m of stored) if (m.type === "incoming") question = m;

@@ -1,4 +1,5 @@
 import { Validator } from "@cfworker/json-schema";
+import { dataDb } from "../shards";
 import type { Bindings, Db } from "../../env";
 import type { chatbots, models, messages } from "../../db/schema";
 import { CitationMarker } from "../knowledge/citations";
@@ -83,7 +84,14 @@ export async function generateReply(
       input.contactQueryMetadata,
       visitorMessages(input.history),
     ),
-    attachmentParts(env, input.data ?? db, incoming, input.history, input.waitForAttachments ?? true),
+    // Files are the organization's, in its own shard (not the conversation's part: services/shards/parts.ts).
+    attachmentParts(
+      env,
+      input.data ? await dataDb(env, incoming.organizationId) : db,
+      incoming,
+      input.history,
+      input.waitForAttachments ?? true,
+    ),
   ]);
   const jsonSchema = chatbot.outputMode === "json_schema" ? (chatbot.rawOutputFormat ?? undefined) : undefined;
   const templated = !jsonSchema && (chatbot.replyMode === "template" || chatbot.replyMode === "hybrid");

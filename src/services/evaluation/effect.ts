@@ -6,7 +6,7 @@ export const evaluationEffect: MessageEffect = {
   name: "evaluations",
   replied({ env, waitUntil, chatbot, conversation, incoming }) {
     if (!chatbot.enableEvaluation) return;
-    const job = { recordId: incoming.id, organizationId: conversation.organizationId };
+    const job = { recordId: incoming.id, organizationId: conversation.organizationId, conversationId: conversation.id };
     // The record stays pending, so should the queue refuse, the housekeeping cron queues it again (records.ts).
     waitUntil(
       enqueueEvaluations(env, [job]).catch((err) =>

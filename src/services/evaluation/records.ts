@@ -1,7 +1,8 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { chatbotRecords } from "../../db/schema";
-import { dataDb, dataDbs } from "../shards";
+import { dataDbs } from "../shards";
+import { conversationDb, dataParts } from "../shards/parts";
 import { contextTexts } from "../records/chatbot-records";
 import { scoreAnswer } from "./judge";
 
@@ -12,25 +13,28 @@ export const STRANDED_EVALUATION_MS = 60_000;
 export interface EvaluationJob {
   recordId: string;
   organizationId?: string;
+  /** The record's conversation: which part of the organization's data plane holds it (absent in older messages). */
+  conversationId?: string;
 }
 
 export async function enqueueEvaluations(env: Bindings, jobs: EvaluationJob[]): Promise<void> {
   for (let i = 0; i < jobs.length; i += 100) {
     await env.EVALUATION_QUEUE.sendBatch(
-      jobs.slice(i, i + 100).map(({ recordId, organizationId }) => ({
-        body: { recordId, organizationId } satisfies EvaluationJob,
+      jobs.slice(i, i + 100).map(({ recordId, organizationId, conversationId }) => ({
+        body: { recordId, organizationId, conversationId } satisfies EvaluationJob,
       })),
     );
   }
 }
 
 /**
- * The data plane holding a job's record: its organization's; for a message sent before jobs named it, the database
- * that has the record (null: none has it, deleted since).
+ * The data plane holding a job's record: the part of its organization's holding its conversation; for a message sent
+ * before jobs named those, the database that has the record (null: none has it, deleted since).
  */
 export async function evaluationDb(env: Bindings, job: EvaluationJob): Promise<Db | null> {
-  if (job.organizationId) return dataDb(env, job.organizationId);
-  for (const data of dataDbs(env)) {
+  if (job.organizationId && job.conversationId) return conversationDb(env, job.organizationId, job.conversationId);
+  const candidates = job.organizationId ? await dataParts(env, job.organizationId) : dataDbs(env);
+  for (const data of candidates) {
     const [found] = await data
       .select({ id: chatbotRecords.id })
       .from(chatbotRecords)
@@ -70,7 +74,11 @@ export async function evaluateRecord(env: Bindings, db: Db, data: Db, recordId: 
 /** Records of `data` still pending a while after their answer (their queue message was lost): for the cron. */
 export async function strandedEvaluations(data: Db, now = Date.now()): Promise<EvaluationJob[]> {
   return data
-    .select({ recordId: chatbotRecords.id, organizationId: chatbotRecords.organizationId })
+    .select({
+      recordId: chatbotRecords.id,
+      organizationId: chatbotRecords.organizationId,
+      conversationId: chatbotRecords.conversationId,
+    })
     .from(chatbotRecords)
     .where(
       and(

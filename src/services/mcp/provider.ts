@@ -6,6 +6,7 @@ import { assistantToolRows } from "../tools/chatbot-tools";
 import { listAllTools, McpConnectError, mcpTimeoutMs, openMcpSession, type McpSession } from "./client";
 import { contactCredential, openContactCredentials, openHeaders, type Headers } from "./credentials";
 import { filterTools, namespacedName, nameList, remoteAgentTool, slug, type McpSource } from "./remote-tools";
+import { dataDb } from "../shards";
 
 interface Server extends McpSource {
   url: string;
@@ -125,8 +126,9 @@ async function credentialsFor(ctx: ToolContext, servers: Server[]): Promise<Head
     (ctx.incoming.senderType === "contact" ? ctx.incoming.senderId : null) ?? ctx.conversation?.contactId ?? null;
   const userId = ctx.conversation?.createdById ?? null;
   const [contactRows, memberRows] = await Promise.all([
+    // Contacts are the organization's, in its own shard (the conversation's part holds a copy of its own contact).
     contactId
-      ? ctx.data
+      ? (await dataDb(ctx.env, ctx.organizationId))
           .select({ sealed: contacts.mcpCredentialsSealed })
           .from(contacts)
           .where(and(eq(contacts.id, contactId), eq(contacts.organizationId, ctx.organizationId)))

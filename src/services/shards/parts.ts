@@ -1,9 +1,8 @@
-// One organization's data plane over several shards (docs/scale.md §5, "One organization over several shards"): past
-// its shard, an organization may have further parts, each taking the conversations created from its `from` on (by the
-// time in the conversation's UUID v7), so adding one moves no row. This is the directory's side: which part holds a
-// conversation, and every part of an organization (the readers across conversations add or merge the parts' answers:
-// ./parts-sum.ts, ./parts-merge.ts). Nothing adds a part outside the tests yet: the writes are not routed to a
-// conversation's part, nor contacts copied there (the plan's steps (2) and (5)).
+// One organization's data plane over several shards (docs/scale.md §5, "One organization over several shards";
+// docs/decisions.md, "One organization over several parts"): past its shard, an organization may have further parts,
+// each taking the conversations created from its `from` on (by the time in the conversation's UUID v7), so adding one
+// moves no row. This is the directory's side: which part holds a conversation (`conversationDb`), and every part
+// (`dataParts`; the readers across conversations add or merge the parts' answers: ./parts-sum.ts, ./parts-merge.ts).
 import { getDataDb, getDb } from "../../db";
 import { organizationParts } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
@@ -59,6 +58,15 @@ export async function conversationShard(
 }
 
 /**
+ * The part of an organization's data plane holding one conversation's rows (its index row, labels, stretches, events,
+ * records, deliveries, terms): for most organizations, their data plane.
+ */
+export async function conversationDb(env: Bindings, organizationId: string, conversationId: string): Promise<Db> {
+  const shard = await conversationShard(env, organizationId, conversationId);
+  return shard ? getDataDb(shardDb(env, shard)) : dataDb(env, organizationId);
+}
+
+/**
  * The shards of an organization's parts, newest first, each once (most organizations: their shard alone); null for
  * one whose data plane is not in a shard yet.
  */
@@ -105,4 +113,37 @@ export async function addDataPart(
   // directory's 2 s, long before `from`).
   await planeState(env, organizationId, true);
   return part;
+}
+
+/** The first id (as text) a UUID v7 made at `ms` can have: ids compare as their times do. */
+export const idFloor = (ms: number) => {
+  const hex = ms.toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8)}`;
+};
+
+/**
+ * The spans of conversation ids, per organization with several parts, that another database than `database` holds
+ * (each `[organizationId, from, to)` as id text, `to` "" for no end): for work on one database that must leave alone
+ * the rows naming conversations it does not hold (the orphan attachments' sweep).
+ */
+export async function partsElsewhere(env: Bindings, database: ShardName | "DB"): Promise<[string, string, string][]> {
+  const { results } = await env.DB.prepare(
+    "SELECT p.organization_id AS org, p.from_ms AS from_ms, p.shard AS shard, s.shard AS home " +
+      "FROM organization_parts p JOIN organization_shards s USING (organization_id) " +
+      "WHERE s.data_plane = 'shard' ORDER BY p.organization_id, p.from_ms",
+  ).all<{ org: string; from_ms: number; shard: ShardName; home: ShardName }>();
+  const spans: [string, string, string][] = [];
+  const byOrg = new Map<string, typeof results>();
+  for (const row of results) byOrg.set(row.org, [...(byOrg.get(row.org) ?? []), row]);
+  for (const [org, parts] of byOrg) {
+    // The organization's own shard holds what comes before its first part.
+    const bounds = [
+      { from: "", shard: parts[0].home },
+      ...parts.map((p) => ({ from: idFloor(p.from_ms), shard: p.shard })),
+    ];
+    bounds.forEach((b, i) => {
+      if (b.shard !== database) spans.push([org, b.from, bounds[i + 1]?.from ?? ""]);
+    });
+  }
+  return spans;
 }

@@ -127,12 +127,13 @@ const segmentColumns = {
 
 /**
  * One record the caller may see, in D1 or moved, else 404; the route has declared the permission its use needs. The
- * record from `data`, the caller's sight of it from `db` (the configuration).
+ * record from the organization's data `parts` (its id does not say which part holds it: each is asked at once), the
+ * caller's sight of it from `db` (the configuration).
  */
 export async function getRecordForRead(
   env: Bucket,
   db: Db,
-  data: Db,
+  parts: Db[],
   access: OrgAccess,
   userId: string,
   id: string,
@@ -141,19 +142,23 @@ export async function getRecordForRead(
   if (!isUuid(id)) throw notFound("Tool execution record not found.");
   // The record's organization in SQL, the caller's sight of it checked here: the ids and the record read at once.
   const inOrganization = (on: typeof t | typeof s) => eq(on.organizationId, access.organizationId);
-  const [visible, [found, candidates]] = await Promise.all([
+  const [visible, ...read] = await Promise.all([
     visibleIds(db, access, userId),
-    data.batch([
-      data
-        .select()
-        .from(t)
-        .where(and(eq(t.id, id), toolId ? eq(t.toolId, toolId) : undefined, inOrganization(t))),
-      data
-        .select(segmentColumns)
-        .from(s)
-        .where(and(lte(s.minId, id), gte(s.maxId, id), toolId ? eq(s.toolId, toolId) : undefined, inOrganization(s))),
-    ]),
+    ...parts.map((data) =>
+      data.batch([
+        data
+          .select()
+          .from(t)
+          .where(and(eq(t.id, id), toolId ? eq(t.toolId, toolId) : undefined, inOrganization(t))),
+        data
+          .select(segmentColumns)
+          .from(s)
+          .where(and(lte(s.minId, id), gte(s.maxId, id), toolId ? eq(s.toolId, toolId) : undefined, inOrganization(s))),
+      ]),
+    ),
   ]);
+  const found = read.flatMap(([rows]) => rows);
+  const candidates = read.flatMap(([, segments]) => segments);
   const row = found.find((r) => sees(visible, r));
   const segments = candidates.filter((seg) => sees(visible, seg));
   if (row) return row;
@@ -283,22 +288,29 @@ export async function recordOptions(
  * and whether it was the last pending call of its reply, which may then continue.
  */
 export async function completeDesktopCall(
-  data: Db,
+  parts: Db[],
   record: ToolExecutionRow,
   result: { status: ToolExecutionRow["status"]; output: unknown; error: string | null },
 ): Promise<{ row: ToolExecutionRow | null; lastOfReply: boolean }> {
-  const [row] = await data
-    .update(t)
-    .set({
-      status: result.status,
-      output: result.output as never,
-      error: result.error,
-      durationMs: Date.now() - record.createdAt,
-      updatedAt: Date.now(),
-    })
-    .where(and(eq(t.id, record.id), eq(t.status, "pending")))
-    .returning();
-  if (!row) return { row: null, lastOfReply: false };
+  // Its id does not say which part holds it: the conditional update runs on each, and one at most holds it.
+  const updated = await Promise.all(
+    parts.map(async (data) => {
+      const [row] = await data
+        .update(t)
+        .set({
+          status: result.status,
+          output: result.output as never,
+          error: result.error,
+          durationMs: Date.now() - record.createdAt,
+          updatedAt: Date.now(),
+        })
+        .where(and(eq(t.id, record.id), eq(t.status, "pending")))
+        .returning();
+      return { data, row };
+    }),
+  );
+  const { data, row } = updated.find((u) => u.row) ?? { data: null, row: null };
+  if (!row || !data) return { row: null, lastOfReply: false };
   if (!row.messageId || !row.conversationId) return { row, lastOfReply: false };
   const [waiting] = await data
     .select({ id: t.id })

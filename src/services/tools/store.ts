@@ -88,7 +88,6 @@ export async function updateTool(
  * data planes that may hold its records, its organization's or, for a global tool, every one).
  */
 export async function deleteTool(db: Db, datas: Db[], tool: { id: string; organizationId: string | null }) {
-  for (const data of datas)
-    await writePurges(data, [{ organizationId: tool.organizationId, kind: "tool", id: tool.id }]);
+  await writePurges(datas, [{ organizationId: tool.organizationId, kind: "tool", id: tool.id }]);
   await db.delete(tools).where(eq(tools.id, tool.id));
 }

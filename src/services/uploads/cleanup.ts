@@ -1,7 +1,9 @@
 import { and, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { attachments, uploads } from "../../db/schema";
-import { dataDbs } from "../shards";
+import { getDataDb } from "../../db";
+import { allShards } from "../shards";
+import { partsElsewhere } from "../shards/parts";
 import { deleteObjectsIfUnused } from "./attachments";
 
 const BATCH = 500;
@@ -13,10 +15,16 @@ const BATCH = 500;
  * organization's uploads and attachments go with its data rows (services/purges.ts `deleteOrganizationData`).
  */
 export async function cleanupUploads(env: Bindings, now = Date.now()) {
-  for (const data of dataDbs(env)) await cleanupIn(env, data, now);
+  for (const { name, db } of [{ name: "DB" as const, db: env.DB }, ...allShards(env)])
+    await cleanupIn(env, getDataDb(db), JSON.stringify(await partsElsewhere(env, name)), now);
 }
 
-async function cleanupIn(env: Bindings, data: Db, now: number) {
+/**
+ * `elsewhere`: the conversations of organizations with several parts that another database holds (JSON of
+ * `partsElsewhere`): an attachment naming one is not left behind for not finding it here. An attachment of a deleted
+ * conversation of a later part stays (docs/scale.md §5, "One organization over several shards").
+ */
+async function cleanupIn(env: Bindings, data: Db, elsewhere: string, now: number) {
   const [expiredUploads, expiredAttachments, orphanAttachments] = await data.batch([
     data
       .select({ key: uploads.key })
@@ -33,7 +41,10 @@ async function cleanupIn(env: Bindings, data: Db, now: number) {
       .from(attachments)
       .where(
         sql`${attachments.conversationId} IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.id = ${attachments.conversationId})`,
+          AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.id = ${attachments.conversationId})
+          AND NOT EXISTS (SELECT 1 FROM json_each(${elsewhere}) r WHERE r.value ->> 0 = ${attachments.organizationId}
+            AND ${attachments.conversationId} >= r.value ->> 1
+            AND (r.value ->> 2 = '' OR ${attachments.conversationId} < r.value ->> 2))`,
       )
       .limit(BATCH),
   ]);

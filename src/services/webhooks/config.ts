@@ -251,21 +251,32 @@ async function partDeliveries(
 export async function getDelivery(
   env: Pick<Bindings, "FILES">,
   db: Db,
-  data: Db,
+  /** The organization's data parts: a delivery's id does not say which holds it, so each is asked at once. */
+  parts: Db[],
   organizationId: string,
   id: string,
   scope: DeliveryScope,
 ): Promise<DeliveryView> {
   if (!isUuid(id)) throw notFound("Webhook record not found.");
-  const [rows, holders] = await data.batch([
-    data
-      .select()
-      .from(webhookDeliveries)
-      .where(
-        and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.organizationId, organizationId), deliveryScope(scope)),
-      ),
-    segmentsHolding(data, organizationId, id),
-  ]);
+  const read = await Promise.all(
+    parts.map((data) =>
+      data.batch([
+        data
+          .select()
+          .from(webhookDeliveries)
+          .where(
+            and(
+              eq(webhookDeliveries.id, id),
+              eq(webhookDeliveries.organizationId, organizationId),
+              deliveryScope(scope),
+            ),
+          ),
+        segmentsHolding(data, organizationId, id),
+      ]),
+    ),
+  );
+  const rows = read.flatMap(([found]) => found);
+  const holders = read.flatMap(([, segments]) => segments);
   const [row] = await deliveryViews(db, organizationId, rows);
   if (row) return row;
   const [found] = await movedRecord(env, db, organizationId, scope, id, holders);
@@ -277,14 +288,14 @@ export async function getDelivery(
 export async function getWebhookDelivery(
   env: Pick<Bindings, "FILES">,
   db: Db,
-  data: Db,
+  parts: Db[],
   organizationId: string,
   inboxId: string,
   webhookId: string,
   recordId: string,
 ) {
   const { webhook } = await getWebhook(db, organizationId, inboxId, webhookId);
-  const record = await getDelivery(env, db, data, organizationId, recordId, { webhookId: webhook.id });
+  const record = await getDelivery(env, db, parts, organizationId, recordId, { webhookId: webhook.id });
   return { webhook, record };
 }
 
@@ -355,7 +366,7 @@ export async function updateWebhook(
 }
 
 /** Deletes the organization's webhook; its deliveries are purged (services/purges.ts: the purge on `data` first). */
-export async function deleteWebhook(db: Db, data: Db, organizationId: string, id: string) {
-  await writePurges(data, [{ organizationId, kind: "webhook", id }]);
+export async function deleteWebhook(db: Db, parts: Db[], organizationId: string, id: string) {
+  await writePurges(parts, [{ organizationId, kind: "webhook", id }]);
   await db.delete(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.organizationId, organizationId)));
 }

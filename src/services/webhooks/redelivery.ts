@@ -100,12 +100,12 @@ export async function addEventAttempt(
   let id = await attempt(record);
   if (!id && record.eventAttempts === undefined) {
     // Its event may have moved to a segment since the record was read: then it is there.
-    const again = await getDelivery(env, db, data, organizationId, record.delivery.id, { webhookId: webhook.id });
+    const again = await getDelivery(env, db, [data], organizationId, record.delivery.id, { webhookId: webhook.id });
     if (again.eventAttempts !== undefined) id = await attempt(again);
   }
   if (!id)
     throw conflict("An attempt of this event is still pending or being sent; only a finished event can be sent again.");
-  return getDelivery(env, db, data, organizationId, id, { webhookId: webhook.id });
+  return getDelivery(env, db, [data], organizationId, id, { webhookId: webhook.id });
 }
 
 /**

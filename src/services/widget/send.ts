@@ -54,7 +54,7 @@ export async function sendVisitorMessage(
   };
   const [contact, conversation] = await Promise.all([
     visitorContact(data, chat, visitor),
-    body.conversation ? visitorConversation(data, chat, visitor, body.conversation) : Promise.resolve(undefined),
+    body.conversation ? visitorConversation(env, chat, visitor, body.conversation) : Promise.resolve(undefined),
   ]);
   if (!contact) throw unauthenticated("The visitor no longer exists; start a new session.");
   let created: ConversationRow | undefined;

@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import type { Bindings, Db } from "../../env";
+import type { Bindings } from "../../env";
 import { conversations } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/errors";
 import { timingSafeEqual } from "../../lib/crypto";
 import { isUuid } from "../../lib/ids";
 import type { PublicMessage } from "../records/widget";
+import { conversationDb } from "../shards/parts";
 import { firstPublicMessages } from "./messages";
 import { signShareToken } from "./tokens";
 import { type Visitor, visitorConversation } from "./visitors";
@@ -16,14 +17,13 @@ const SHARED_MESSAGES = 200;
 /** The share token of one of the visitor's conversations; 403 when the web chat does not share (before any lookup). */
 export async function shareToken(
   env: Bindings,
-  data: Db,
   chat: PublicWebChat,
   visitor: Visitor,
   conversationId: string,
 ): Promise<string> {
   if (!chat.webChat.settings.enableShareConversation)
     throw new ApiError(403, "permission_denied", "This web chat does not share conversations.");
-  const conversation = await visitorConversation(data, chat, visitor, conversationId);
+  const conversation = await visitorConversation(env, chat, visitor, conversationId);
   return `${conversation.id}.${await signShareToken(chat.webChat.id, conversation.id, env.ENCRYPTION_KEY)}`;
 }
 
@@ -33,7 +33,6 @@ export async function shareToken(
  */
 export async function sharedConversation(
   env: Bindings,
-  data: Db,
   chat: PublicWebChat,
   share: string,
 ): Promise<{ title: string; results: PublicMessage[] }> {
@@ -48,6 +47,7 @@ export async function sharedConversation(
     !timingSafeEqual(encoder.encode(signature), encoder.encode(expected))
   )
     throw notFound();
+  const data = await conversationDb(env, chat.webChat.organizationId, conversationId);
   const [conversation] = await data
     .select()
     .from(conversations)

@@ -15,7 +15,8 @@ import {
 } from "./tokens";
 import { identitySecret, type PublicWebChat } from "./web-chats";
 import { type VisitorConversation, visitorConversationRecord } from "../records/widget";
-import { dataParts } from "../shards/parts";
+import { refreshContactCopies } from "../shards/contact-copies";
+import { conversationDb, dataParts } from "../shards/parts";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 
 /** How many of a visitor's conversations their session and the widget's list show. */
@@ -81,7 +82,7 @@ export async function startSession(env: Bindings, data: Db, chat: PublicWebChat,
       throw unauthenticated("The identity token does not match.");
     if (given.identityExpiresAt !== undefined && given.identityExpiresAt <= nowSeconds())
       throw unauthenticated("The identity token has expired.");
-    contact = await identifiedContact(data, chat, given.sourceId, given);
+    contact = await identifiedContact(env, data, chat, given.sourceId, given);
     identified = true;
   } else if (webChat.accessType === "private") {
     throw unauthenticated(
@@ -92,7 +93,7 @@ export async function startSession(env: Bindings, data: Db, chat: PublicWebChat,
     const claims = await readVisitorToken(input.token, env.ENCRYPTION_KEY);
     if (claims && claims.w === webChat.id && claims.exp + VISITOR_RENEWAL_S > nowSeconds() && !claims.idv)
       contact = await contactOf(data, chat, claims.c);
-    if (contact && (given.name || given.email)) contact = await updateContact(data, contact, given);
+    if (contact && (given.name || given.email)) contact = await updateContact(env, data, contact, given);
   }
   if (!contact) {
     // New web chats store true; one stored before that default, without the flag, keeps its form (docs/decisions.md,
@@ -150,6 +151,7 @@ async function createContact(
 }
 
 async function updateContact(
+  env: Bindings,
   data: Db,
   contact: ContactRow,
   given: { name?: string; email?: string },
@@ -163,11 +165,13 @@ async function updateContact(
     .update(contacts)
     .set({ ...changes, updatedAt: Date.now() })
     .where(eq(contacts.id, contact.id));
+  await refreshContactCopies(env, contact.organizationId, contact.id);
   return { ...contact, ...changes };
 }
 
 /** The organization's contact with this sourceId (the oldest, should there be several), else a new one. */
 async function identifiedContact(
+  env: Bindings,
   data: Db,
   chat: PublicWebChat,
   sourceId: string,
@@ -181,7 +185,7 @@ async function identifiedContact(
     .limit(1);
   if (!found) return createContact(data, chat, { ...given, sourceId });
   await data.insert(contactInboxes).values({ contactId: found.id, inboxId: chat.inboxId }).onConflictDoNothing();
-  return updateContact(data, found, given);
+  return updateContact(env, data, found, given);
 }
 
 /** The visitor's conversations in this web chat's inbox, latest first (at most 20), from each data part. */
@@ -213,14 +217,16 @@ export async function visitorConversations(
 
 /** One of the visitor's conversations in this web chat, else 404 (another visitor's is simply not found). */
 export async function visitorConversation(
-  data: Db,
+  env: Bindings,
   chat: PublicWebChat,
   visitor: Visitor,
   id: string,
 ): Promise<ConversationRow> {
   const row = isUuid(id)
     ? (
-        await data
+        await (
+          await conversationDb(env, chat.webChat.organizationId, id)
+        )
           .select()
           .from(conversations)
           .where(

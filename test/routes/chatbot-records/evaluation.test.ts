@@ -19,13 +19,16 @@ type Rec = {
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** A completion's record, marked pending evaluation (as a job waiting for its queue leaves it). */
-async function pendingRecord(owner: Actor, chatbotId: string): Promise<{ id: string }> {
+async function pendingRecord(owner: Actor, chatbotId: string): Promise<{ id: string; conversationId: string }> {
   const records = client(await data(owner.organizationId));
   await ok<"POST /chatbots/{chatbotId}/completions/">(
     await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content: "Hello there" } }),
   );
   const [record] = (
-    await records.prepare("SELECT id FROM chatbot_records WHERE chatbot_id = ?").bind(chatbotId).all<{ id: string }>()
+    await records
+      .prepare("SELECT id, conversation_id AS conversationId FROM chatbot_records WHERE chatbot_id = ?")
+      .bind(chatbotId)
+      .all<{ id: string; conversationId: string }>()
   ).results;
   await records.prepare("UPDATE chatbot_records SET evaluation_status = 'pending' WHERE id = ?").bind(record.id).run();
   return record;
@@ -76,6 +79,7 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     expect(await strandedEvaluations(await data(owner.organizationId), later)).toContainEqual({
       recordId: record.id,
       organizationId: owner.organizationId,
+      conversationId: record.conversationId,
     });
     // "b" as a message sent before jobs named the record's organization: its record is looked up.
     const batch = createMessageBatch("chatbot-evaluation", [
@@ -149,6 +153,7 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     expect(await strandedEvaluations(await data(owner.organizationId), later)).toContainEqual({
       recordId: record.id,
       organizationId: owner.organizationId,
+      conversationId: record.conversationId,
     });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, data, expectError, parts, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -8,12 +8,15 @@ import { bodyOf } from "../../support/api";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
 
-/** Rows of `table` in the data plane of `organizationId` (its shard, services/shards `dataDb`). */
+/** Rows of `table` in the data plane of `organizationId` (every part of it: services/shards/parts.ts). */
 async function count(organizationId: string, table: string, where = "1=1", ...binds: unknown[]) {
-  return (await client(await data(organizationId))
-    .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
+  let n = 0;
+  for (const part of await parts(organizationId))
+    n += (await client(part)
+      .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+      .bind(...binds)
+      .first<{ n: number }>())!.n;
+  return n;
 }
 
 describe("POST /chatbots/{chatbotId}/completions/", () => {

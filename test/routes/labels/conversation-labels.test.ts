@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { conversationLabels } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import {
+  NO_SUCH_ID,
+  PREFIXES,
+  call,
+  conversationData,
+  expectError,
+  seedMember,
+  seedOwner,
+  type Actor,
+} from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
@@ -19,7 +28,7 @@ const conversation = async (actor: Actor, bot: { id: string }, content = "hello"
 const linksOf = async (actor: Actor, conversationId: string) =>
   (
     await (
-      await data(actor.organizationId)
+      await conversationData(actor.organizationId, conversationId)
     )
       .select({ labelId: conversationLabels.labelId })
       .from(conversationLabels)

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { webhookDeliveries, webhooks } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
-import { data, db, seedOwner, unique, type Actor } from "../../harness";
+import { data, db, seedOwner, unique, type Actor, conversationData } from "../../harness";
 import { dataDbs } from "../../../src/services/shards";
 import { createChatbot, type ChatbotRecord } from "../../fixtures/chatbots";
 
@@ -96,7 +96,11 @@ export async function insertDelivery(
   >,
 ) {
   const id = uuidv7();
-  await (await data(actor.organizationId)).insert(webhookDeliveries).values({
+  // Where the service keeps it: its conversation's part of the data plane (services/shards/parts.ts).
+  const part = values.conversationId
+    ? await conversationData(actor.organizationId, values.conversationId)
+    : await data(actor.organizationId);
+  await part.insert(webhookDeliveries).values({
     id,
     organizationId: actor.organizationId,
     event: "outgoing",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, data, expectError, seedOwner } from "../../harness";
+import { NO_SUCH_ID, conversationData, expectError, parts, seedOwner } from "../../harness";
 import { client as d1Of } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
@@ -48,7 +48,7 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     expect(ids.at(-1)).toBe(`${done.messageId}:done`);
     expect(ids.at(-2)).toBe(`${done.messageId}:${done.message.content.length}`);
 
-    const stored = await d1Of(await data(owner.organizationId))
+    const stored = await d1Of(await conversationData(owner.organizationId, done.conversationId))
       .prepare("SELECT inbox_id, contact_id, chatbot_id FROM conversations WHERE id = ?")
       .bind(done.conversationId)
       .first();
@@ -158,11 +158,13 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     ]) {
       await expectError(await client().post(pub(chat.id, "messages/"), body, session.token), 400, "invalid");
     }
-    const n = await d1Of(await data(owner.organizationId))
-      .prepare("SELECT count(*) AS n FROM conversations WHERE contact_id = ?")
-      .bind(session.contact.id)
-      .first<{ n: number }>();
-    expect(n!.n).toBe(0);
+    for (const part of await parts(owner.organizationId)) {
+      const n = await d1Of(part)
+        .prepare("SELECT count(*) AS n FROM conversations WHERE contact_id = ?")
+        .bind(session.contact.id)
+        .first<{ n: number }>();
+      expect(n!.n).toBe(0);
+    }
   });
 });
 

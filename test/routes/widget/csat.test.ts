@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { conversations } from "../../../src/db/schema";
-import { data, expectError, seedOwner, type Actor } from "../../harness";
+import { conversationData, expectError, seedOwner, type Actor } from "../../harness";
 import { liveEvents, type InboxStreamEvent } from "../../support/sse";
 import { pub, startSession, visitorConversation } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -77,7 +77,7 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
 
     expect((await mine.rate({ rating: 2 })).status).toBe(200);
     const eightDaysAgo = Date.now() - 8 * 24 * 3600 * 1000;
-    await (await data(owner.organizationId))
+    await (await conversationData(owner.organizationId, mine.id))
       .update(conversations)
       .set({ csatAt: eightDaysAgo })
       .where(eq(conversations.id, mine.id));

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { notFound } from "../../../lib/errors";
+import { dataParts } from "../../../services/shards/parts";
 import { authorize } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots/visibility";
 import { getDelivery } from "../../../services/webhooks/config";
@@ -26,6 +27,13 @@ export const registerGetChatbotWebhookRecord = (r: Router) =>
     const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
     if (!chatbot) throw notFound("Assistant not found.");
     const scope = { chatbotId: chatbot.id };
-    const record = await getDelivery(c.env, c.var.db, c.var.data, access.organizationId, recordId, scope);
+    const record = await getDelivery(
+      c.env,
+      c.var.db,
+      await dataParts(c.env, access.organizationId),
+      access.organizationId,
+      recordId,
+      scope,
+    );
     return c.json(deliveryRecord(record), 200);
   });

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
+import { dataParts } from "../../../services/shards/parts";
 import { authorize } from "../../../services/access";
 import { getWebhookDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
@@ -21,7 +22,15 @@ export const registerGetWebhookRecord = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "webhook.manage");
     const { inboxId, webhookId, recordId } = c.req.valid("param");
-    const { db, data } = c.var;
-    const { record } = await getWebhookDelivery(c.env, db, data, access.organizationId, inboxId, webhookId, recordId);
+    const parts = await dataParts(c.env, access.organizationId);
+    const { record } = await getWebhookDelivery(
+      c.env,
+      c.var.db,
+      parts,
+      access.organizationId,
+      inboxId,
+      webhookId,
+      recordId,
+    );
     return c.json(deliveryRecord(record), 200);
   });

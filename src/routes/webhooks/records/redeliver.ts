@@ -2,7 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { conflict } from "../../../lib/errors";
-import { authorize } from "../../../services/access";
+import { dataParts } from "../../../services/shards/parts";
+import { authorize, conversationData } from "../../../services/access";
 import { getWebhookDelivery } from "../../../services/webhooks/config";
 import { addEventAttempt, queueAttempts } from "../../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG } from "../schema";
@@ -32,14 +33,18 @@ export const registerRedeliverWebhookRecord = (r: Router) =>
     const { webhook, record } = await getWebhookDelivery(
       c.env,
       c.var.db,
-      c.var.data,
+      await dataParts(c.env, access.organizationId),
       access.organizationId,
       inboxId,
       webhookId,
       recordId,
     );
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send records again.");
-    const attempt = await addEventAttempt(c.env, c.var.db, c.var.data, access.organizationId, webhook, record);
+    // The event's attempts are in its conversation's part (a delivery from before conversations were named: the
+    // organization's own).
+    const { conversationId } = record.delivery;
+    const data = conversationId ? await conversationData(c, conversationId) : c.var.data;
+    const attempt = await addEventAttempt(c.env, c.var.db, data, access.organizationId, webhook, record);
     await queueAttempts(c.env, access.organizationId, [attempt.delivery.id], {
       requestId: c.var.requestId,
       message: "redelivery not queued",
