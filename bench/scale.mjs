@@ -34,6 +34,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 8);
 const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 20);
 const REPLY_CHARS = Number(process.env.BENCH_REPLY_CHARS ?? 300);
+/**
+ * BENCH_SPLIT=0 keeps the hot organization in one shard; by default it has a second part (in the other shard) from
+ * the middle of the simulated month on (services/shards/parts.ts), as an operator adds one when a shard fills.
+ */
+const SPLIT = process.env.BENCH_SPLIT !== "0";
 /** BENCH_KEEP=1 keeps the local state for a look at where the bytes went (sqlite3, dbstat). */
 const KEEP = Boolean(process.env.BENCH_KEEP);
 const TURNS = 5;
@@ -98,6 +103,16 @@ const termsOf = (text) =>
     .match(/[a-z0-9]{2,}/g)
     .filter((w) => !STOPWORDS.has(w));
 
+/** A UUID v7 of the time `ms`: a conversation's id, whose time names its part (services/shards/parts.ts). */
+function uuidv7At(ms) {
+  const t = ms.toString(16).padStart(12, "0");
+  const r = randomUUID().replace(/-/g, "");
+  return `${t.slice(0, 8)}-${t.slice(8)}-7${r.slice(0, 3)}-8${r.slice(3, 6)}-${r.slice(6, 18)}`;
+}
+
+/** The shard of a conversation made at `at` (services/shards/parts.ts `partOf`): the latest part started by then. */
+const partOf = (home, parts, at) => parts.filter((p) => p.from_ms <= at).at(-1)?.shard ?? home;
+
 function openStore(file) {
   const db = new DatabaseSync(file);
   // A cache of 256 MB: the conversations, records and terms go in by random ids, all over their B-trees.
@@ -107,11 +122,13 @@ function openStore(file) {
 
 /**
  * Writes conversations of five turns until `until` messages, the hot organization getting HOT_SHARE of them: the
- * conversations, records and rollups in each organization's data plane (its shard, or `DB` for one from before), the
- * terms in its shard (`files`: d1Files). Each
- * conversation starts in `slot` of its hour (`from` and `width` in milliseconds).
+ * conversations, records, rollups and terms in the part of each organization's data plane holding the conversation
+ * (its shard, a later part's by the time in the conversation's id, or `DB` for one from before), (`files`: d1Files).
+ * Each conversation starts within `era` (`from` and `to` in epoch ms), so each step writes its own hours: the cron
+ * leaves in D1 a record whose time lies inside a segment of its assistant (settledRecords,
+ * services/statistics/record-segments.ts), as an earlier step's segments would hold a later one's.
  */
-function seed(files, orgs, written, until, slot) {
+function seed(files, orgs, written, until, era) {
   const db = openStore(files.get("DB"));
   // The directory the service wrote when each organization was created (services/shards): its shard, and whether its
   // data plane (conversations, records, rollups) is there too or still in `DB`.
@@ -121,6 +138,9 @@ function seed(files, orgs, written, until, slot) {
       .all()
       .map((row) => [row.id, row]),
   );
+  const partsOf = new Map();
+  for (const part of db.prepare("SELECT * FROM organization_parts ORDER BY from_ms").all())
+    partsOf.set(part.organization_id, [...(partsOf.get(part.organization_id) ?? []), part]);
   const dataStatements = (store) => ({
     conversation: store.prepare(
       "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, title, last_message, last_message_at, " +
@@ -146,22 +166,31 @@ function seed(files, orgs, written, until, slot) {
   });
   const main = { store: db, ...dataStatements(db) };
   const shards = new Map();
-  const termsOfOrg = new Map();
-  const dataOfOrg = new Map();
-  for (const org of orgs) {
-    const row = placed.get(org.id);
-    if (!row) throw new Error(`organization ${org.id} has no shard in the directory`);
-    if (!shards.has(row.shard)) {
-      const store = openStore(files.get(row.shard));
+  const shard = (name) => {
+    if (!shards.has(name)) {
+      const store = openStore(files.get(name));
       // A conversation's distinct search terms, once (services/conversation/search-terms.ts), ids as their 16 bytes.
       const term = store.prepare(
         "INSERT OR IGNORE INTO conversation_terms (organization_id, term, conversation_id, last_at) " +
           "VALUES (unhex(replace(?, '-', '')), ?, unhex(replace(?, '-', '')), ?)",
       );
-      shards.set(row.shard, { store, term, ...dataStatements(store) });
+      shards.set(name, { store, term, ...dataStatements(store) });
     }
-    termsOfOrg.set(org.id, shards.get(row.shard).term);
-    dataOfOrg.set(org.id, row.plane === "shard" ? shards.get(row.shard) : main);
+    return shards.get(name);
+  };
+  // Where a conversation of the organization made at `at` is written: its statements, and those of its terms.
+  const targets = new Map();
+  for (const org of orgs) {
+    const row = placed.get(org.id);
+    if (!row) throw new Error(`organization ${org.id} has no shard in the directory`);
+    const parts = partsOf.get(org.id) ?? [];
+    for (const part of parts) shard(part.shard);
+    const home = shard(row.shard);
+    targets.set(org.id, (at) => {
+      if (row.plane !== "shard") return { data: main, term: home.term };
+      const data = shard(partOf(row.shard, parts, at));
+      return { data, term: data.term };
+    });
   }
   const all = [db, ...[...shards.values()].map((s) => s.store)];
   // The seed writes hours the daily rollups have passed (the service only ever writes the current one): the next
@@ -175,14 +204,13 @@ function seed(files, orgs, written, until, slot) {
   for (const store of all) store.exec("BEGIN");
   while (n < until) {
     const org = rand() < HOT_SHARE ? orgs[0] : orgs[1 + Math.floor(rand() * (orgs.length - 1))];
-    const id = randomUUID();
-    // Spread over the last 30 days, so the statistics' default range reads them, each step in its own part of each
-    // hour: the cron leaves in D1 a record whose time lies inside a segment of its assistant (settledRecords,
-    // services/statistics/record-segments.ts), as the hours of an earlier step's segments would hold a later one's.
-    const hour = hourOf(now - Math.floor(rand() * 30 * DAY));
-    const at = hour + slot.from + Math.floor(rand() * (slot.width - TURNS * 60_000));
+    // Within the step's era of the last 30 days, so the statistics' default range reads them.
+    const hour = hourOf(era.from + Math.floor(rand() * (era.to - era.from)));
+    const at = hour + Math.floor(rand() * (3_600_000 - TURNS * 60_000));
+    const id = uuidv7At(at);
     const last = at + (TURNS - 1) * 60_000 + 800;
-    const { conversation, hourly, record } = dataOfOrg.get(org.id);
+    const target = targets.get(org.id)(at);
+    const { conversation, hourly, record } = target.data;
     conversation.run(id, org.id, org.inbox, org.chatbot, `Order ${n}`, REPLY, last, at, last);
     const words = new Set(termsOf(REPLY));
     for (let t = 0; t < TURNS; t++) {
@@ -195,8 +223,7 @@ function seed(files, orgs, written, until, slot) {
       record.run(randomUUID(), org.id, org.chatbot, id, randomUUID(), question, REPLY, 800, asked, asked + 800);
       n += 2;
     }
-    const term = termsOfOrg.get(org.id);
-    for (const word of words) term.run(org.id, word, id, last);
+    for (const word of words) target.term.run(org.id, word, id, last);
     if (++conversations % 2000 === 0)
       for (const store of all) {
         store.exec("COMMIT");
@@ -344,6 +371,31 @@ export default async function () {
     });
     if (!search.ok) throw new Error(`search: ${search.status} ${await search.text()}`);
   }
+  // The simulated month: its first half seeded at the first step, its second at the last. With SPLIT the hot
+  // organization's second part starts between the two, written in the directory as addDataPart writes it (the API
+  // offers no route to it: scripts/move-organization.mjs --add-part does it on a deployment).
+  const month = Date.now();
+  // On an hour: no hour holds conversations of both steps (see seed).
+  const middle = month - 15 * DAY - ((month - 15 * DAY) % 3_600_000);
+  const eras = [
+    { from: month - 30 * DAY, to: middle },
+    { from: middle, to: month - 3_600_000 },
+  ];
+  let split = null;
+  if (SPLIT) {
+    await server.stop({ keep: true });
+    const directory = new DatabaseSync(d1Files(state).get("DB"));
+    const { shard } = directory
+      .prepare("SELECT shard FROM organization_shards WHERE organization_id = ?")
+      .get(orgs[0].id);
+    const other = [...d1Files(state).keys()].find((b) => b !== "DB" && b !== shard);
+    directory
+      .prepare("INSERT INTO organization_parts (organization_id, from_ms, shard) VALUES (?, ?, ?)")
+      .run(orgs[0].id, eras[1].from, other);
+    directory.close();
+    split = { from: eras[1].from, home: shard, other };
+    server = await startServer({ port: PORT, state, key });
+  }
   // The measured message list: a conversation of five turns written through the API, its messages in its object.
   let probe = null;
   for (let t = 0; t < TURNS; t++)
@@ -356,8 +408,7 @@ export default async function () {
   try {
     const steps = [START, MESSAGES];
     for (const [i, until] of steps.entries()) {
-      const width = 3_600_000 / steps.length;
-      const seeded = seed(files, orgs, written, until, { from: i * width, width });
+      const seeded = seed(files, orgs, written, until, eras[i]);
       console.log(
         `seeded to ${seeded.written.toLocaleString("en")} messages in ${seeded.seconds.toFixed(0)} s ` +
           `(${Math.round((seeded.written - written) / seeded.seconds).toLocaleString("en")} messages/s into SQLite)`,
@@ -390,6 +441,11 @@ export default async function () {
     `\nScale: ${ORGS} organizations, the hot one ${Math.round(HOT_SHARE * 100)}% of the conversations; ` +
       `replies of ${REPLY_CHARS} characters`,
   );
+  if (split)
+    console.log(
+      `  the hot organization in two parts: ${split.home} until ${new Date(split.from).toISOString().slice(0, 10)}, ` +
+        `${split.other} from then on (BENCH_SPLIT=0: one)`,
+    );
   console.log(
     "  messages: none seeded in D1; each conversation's are in its own object, a file of kilobytes apart from the " +
       "shared stores (the seed writes none: the probe's and the writes' conversations have theirs)",
@@ -412,6 +468,17 @@ export default async function () {
     `  largest store (${storeName(top, bindings)}): ${perMessage(top).toFixed(0)} B per message; at 1 billion ` +
       `messages ${gb(projected)}, ${(projected / LIMIT).toFixed(1)}x the 10 GB limit`,
   );
+  if (split) {
+    // A part closes when the next one starts: what it takes per message until it is full is the era an operator
+    // gets before adding the next (scripts/move-organization.mjs --add-part), however many messages come after.
+    const era = LIMIT / perMessage(top);
+    const old = perMessage(files.get(split.home)).toFixed(0);
+    console.log(
+      `  with parts: the hot organization's old part (${split.home}) took ${old} ` +
+        `B per message after the split (the other organizations' only); its new part fills 10 GB after ` +
+        `${(era / 1e6).toFixed(0)} million messages more, when the next part is added`,
+    );
+  }
   const each = [...files].map(([binding, file]) => `D1 ${binding} ${perMessage(file).toFixed(0)} B`);
   const r2 = (end.r2 - start.r2) / (end.messages - start.messages);
   console.log(`  per message: ${each.join(", ")}, R2 ${r2.toFixed(0)} B`);

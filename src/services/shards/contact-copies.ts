@@ -38,11 +38,11 @@ export async function contactCopyWrites(
   const row = await homeRow(env, state.shard, organizationId, contactId);
   if (!row) return [];
   const columns = Object.keys(row);
+  const values = columns.map((_, i) => `?${i + 1}`).join(", ");
   return [
-    sqlStatement(
-      target,
-      `INSERT OR IGNORE INTO contacts (${columns.join(", ")}) VALUES (${columns.map((_, i) => `?${i + 1}`).join(", ")})`,
-    ).bind(...columns.map((c) => row[c])),
+    sqlStatement(target, `INSERT OR IGNORE INTO contacts (${columns.join(", ")}) VALUES (${values})`).bind(
+      ...columns.map((c) => row[c]),
+    ),
   ];
 }
 
