@@ -13,6 +13,7 @@ import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
 
 const WRITERS = 3;
+const LEAD_MS = 3_000;
 
 async function json<T>(actor: Actor, path: string): Promise<T> {
   const res = await actor.fetch("GET", path);
@@ -49,20 +50,33 @@ describe("a part added while conversations are written", () => {
     let from = Number.POSITIVE_INFINITY;
     const sincePart = () => [...turns.keys()].filter((id) => uuidv7Time(id)! >= from);
     // Each writer starts a conversation about parcels, answers in it, and once in a while in the first one of all.
+    let stop = false;
     const writer = async (n: number) => {
-      for (let i = 0; sincePart().length < 2 * WRITERS || i < 2; i++) {
+      // Paced, within the key's requests a minute (1,200) however long adding the part takes; at most 100 rounds, and
+      // none once another writer failed (its error is the test's).
+      for (let i = 0; !stop && (sincePart().length < 2 * WRITERS || i < 2) && i < 100; i++) {
         const id = await talk(`parcel ${n}.${i}`);
         await talk(`and the invoice ${n}.${i}`, id);
         if (i % 2) await talk(`still waiting ${n}.${i}`, [...turns.keys()][0]);
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
     };
-    const writing = Promise.all(Array.from({ length: WRITERS }, (_, n) => writer(n)));
-    // The part starts a little after the newest conversation yet (the servers' ids may run ahead of this clock).
+    const writing = Promise.all(
+      Array.from({ length: WRITERS }, (_, n) =>
+        writer(n).finally(() => {
+          stop = true;
+        }),
+      ),
+    );
+    // The part starts a few seconds after the newest conversation yet (the servers' ids may run ahead of this clock):
+    // more than adding it takes on a loaded machine, as PART_LEAD_MS is more than every isolate's memory of the
+    // directory in a deployment. Conversations keep being made meanwhile, in the organization's shard.
     while (turns.size < WRITERS) await new Promise((resolve) => setTimeout(resolve, 10));
     const { shard: home } = await planeState(env, org, true);
     const other = SHARDS.find((s) => s !== home)!;
-    const start = Math.max(Date.now(), ...[...turns.keys()].map((id) => uuidv7Time(id)!)) + 300;
+    const start = Math.max(Date.now(), ...[...turns.keys()].map((id) => uuidv7Time(id)!)) + LEAD_MS;
     await addDataPart(env, org, other, start, start - PART_LEAD_MS);
+    expect(Date.now(), "the part was added before its start").toBeLessThan(start);
     from = start;
     await writing;
 

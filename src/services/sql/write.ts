@@ -143,7 +143,16 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
       ...replaceTableStatements(db, id, kept, now),
     ]);
   } catch (err) {
-    // The check's failure is the database's status; should D1 refuse that too, the record stays pending (logged).
+    // The check's failure is the database's status, and logged (a fault of ours looks like the database's otherwise);
+    // should D1 refuse that too, the record stays pending.
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        message: "external database check failed",
+        sqlDatabaseId: id,
+        error: String(err),
+      }),
+    );
     await fail(describeError(err)).catch((notStored) => {
       if (!isD1Error(notStored)) throw notStored;
       console.error(

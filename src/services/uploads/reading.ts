@@ -32,6 +32,10 @@ export async function extractAttachment(env: Bindings, data: Db, row: Attachment
       .slice(0, MAX_DOCUMENT_CHARS);
     update = { extractionStatus: "done", extractedText: text, extractionError: null };
   } catch (err) {
+    // The file's status says it failed; the log says why, a fault of ours included (a parser's bug is not the file's).
+    console.warn(
+      JSON.stringify({ level: "warn", message: "attachment not extracted", attachmentId: row.id, error: String(err) }),
+    );
     update = {
       extractionStatus: "failed",
       extractedText: null,
