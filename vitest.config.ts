@@ -55,6 +55,8 @@ const ONE_PART_TESTS = [
  * future leave `uuidv7()`'s never-backwards clock ahead (src/lib/ids.ts).
  */
 const ID_CLOCK_TESTS = ["test/services/part-added-while-written.test.ts"];
+/** Each in a worker of its own (the "own-database" project). */
+const OWN_WORKER_TESTS = [BOOTSTRAP_TEST, ...FUTURE_CLOCK_TESTS, ...RECORD_MOVE_TESTS, ...ID_CLOCK_TESTS];
 /** Tests in Node against `wrangler dev` (real Chromium, the README's commands), run by vitest.node.config.mjs. */
 const NODE_TESTS = ["test/browser/**", "test/node/**"];
 /** Bootstrap key of the test runs (test/services/bootstrap.test.ts). */
@@ -66,6 +68,9 @@ const postgresHost = (url: string) => (url ? new URL(url.replace(/^postgresql:/,
 /** The test Hyperdrive binding (wrangler.toml `[[hyperdrive]]` in a deployment): workerd's local Hyperdrive in front of
  * the test cluster. */
 const TEST_HYPERDRIVE = "TEST_HYPERDRIVE";
+
+/** What the shared workers do not run. */
+const sharedExclude = [...configDefaults.exclude, ...OWN_WORKER_TESTS, ...NODE_TESTS];
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -186,21 +191,14 @@ export default defineConfig(async () => {
           test: {
             name: "shared",
             isolate: false,
-            exclude: [
-              ...configDefaults.exclude,
-              BOOTSTRAP_TEST,
-              ...FUTURE_CLOCK_TESTS,
-              ...RECORD_MOVE_TESTS,
-              ...ID_CLOCK_TESTS,
-              ...NODE_TESTS,
-            ],
+            exclude: sharedExclude,
           },
         },
         {
           extends: true,
           test: {
             name: "own-database",
-            include: [BOOTSTRAP_TEST, ...FUTURE_CLOCK_TESTS, ...RECORD_MOVE_TESTS, ...ID_CLOCK_TESTS],
+            include: OWN_WORKER_TESTS,
           },
         },
         {
@@ -209,15 +207,7 @@ export default defineConfig(async () => {
             name: "two-parts",
             isolate: false,
             setupFiles: ["./test/support/two-parts-setup.ts"],
-            exclude: [
-              ...configDefaults.exclude,
-              BOOTSTRAP_TEST,
-              ...FUTURE_CLOCK_TESTS,
-              ...RECORD_MOVE_TESTS,
-              ...ID_CLOCK_TESTS,
-              ...NODE_TESTS,
-              ...ONE_PART_TESTS,
-            ],
+            exclude: [...sharedExclude, ...ONE_PART_TESTS],
           },
         },
       ],

@@ -1,5 +1,4 @@
 import type { Bindings, Db } from "../../env";
-import { dataDb } from "../shards";
 import { ModelError, type ChatMessage, type ChatRequest } from "../llm";
 import { replyModel } from "../llm/fallback";
 import type { ReplyInput, Reply } from "../conversation/replies";
@@ -64,14 +63,7 @@ export async function agentReply(
   const [tools, attachments] = await Promise.all([
     toolsForReply(ctx, { toolIds: incoming.toolIds, clientPlatform }),
     // Files of the conversation, as a normal reply reads them (documents as text, images as parts).
-    // Files are the organization's, in its own shard (not the conversation's part: services/shards/parts.ts).
-    attachmentParts(
-      env,
-      input.data ? await dataDb(env, incoming.organizationId) : db,
-      incoming,
-      input.history,
-      input.waitForAttachments ?? true,
-    ),
+    attachmentParts(env, incoming, input.history, input.waitForAttachments ?? true),
   ]);
   // Each model that answers (the fallback's too) gets the tool protocol it understands.
   const model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId, (row, m) =>

@@ -1,5 +1,4 @@
 import { Validator } from "@cfworker/json-schema";
-import { dataDb } from "../shards";
 import type { Bindings, Db } from "../../env";
 import type { chatbots, models, messages } from "../../db/schema";
 import { CitationMarker } from "../knowledge/citations";
@@ -84,14 +83,7 @@ export async function generateReply(
       input.contactQueryMetadata,
       visitorMessages(input.history),
     ),
-    // Files are the organization's, in its own shard (not the conversation's part: services/shards/parts.ts).
-    attachmentParts(
-      env,
-      input.data ? await dataDb(env, incoming.organizationId) : db,
-      incoming,
-      input.history,
-      input.waitForAttachments ?? true,
-    ),
+    attachmentParts(env, incoming, input.history, input.waitForAttachments ?? true),
   ]);
   const jsonSchema = chatbot.outputMode === "json_schema" ? (chatbot.rawOutputFormat ?? undefined) : undefined;
   const templated = !jsonSchema && (chatbot.replyMode === "template" || chatbot.replyMode === "hybrid");

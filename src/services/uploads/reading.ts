@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { dataDb } from "../shards";
 import type { Bindings, Db } from "../../env";
 import { attachments } from "../../db/schema";
 import type { messages } from "../../db/schema";
@@ -60,13 +61,14 @@ const idsOf = (m: Pick<MessageRow, "attachments">) =>
  */
 export async function attachmentParts(
   env: Bindings,
-  data: Db,
   incoming: MessageRow,
   history: Pick<MessageRow, "attachments">[],
   wait: boolean,
 ): Promise<AttachmentPart[]> {
   const incomingIds = new Set(idsOf(incoming));
   if (!incomingIds.size && !history.some((m) => idsOf(m).length)) return [];
+  // Files are the organization's, in its own shard (not the conversation's part: services/shards/parts.ts).
+  const data = await dataDb(env, incoming.organizationId);
   const rows = await data
     .select()
     .from(attachments)
