@@ -46,6 +46,7 @@ const ONE_PART_TESTS = [
   "test/services/data-plane.test.ts",
   "test/services/forget-conversations.test.ts",
   "test/services/handoff-stretches.test.ts",
+  "test/services/part-attachments.test.ts",
   "test/services/parts-merge.test.ts",
   "test/services/parts-sums.test.ts",
   "test/services/purges.test.ts",

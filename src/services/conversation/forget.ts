@@ -6,6 +6,8 @@ import { conversations, forgottenConversations } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { chunk } from "../../lib/sql";
 import { eachConversationObject } from "../conversations";
+import { dataDbs } from "../shards";
+import { deleteConversationAttachments } from "../uploads/attachments";
 
 /** How many deleted conversations one run forgets at most. */
 const PER_RUN = 500;
@@ -45,7 +47,11 @@ export async function forgetDeletedConversations(env: Bindings, db: Db, { perRun
     (object, id) => object.forget(id),
     "deleted conversation not forgotten",
   );
-  for (const part of chunk(done))
+  for (const part of chunk(done)) {
+    // A conversation of an organization's later part has its attachments in the organization's own shard, another
+    // database, whose sweep of attachments left behind does not see it (services/uploads/cleanup.ts): they go now.
+    for (const other of dataDbs(env)) if (other !== db) await deleteConversationAttachments(env, other, part);
     await db.delete(forgottenConversations).where(inArray(forgottenConversations.conversationId, part));
+  }
   return done.length;
 }

@@ -131,13 +131,13 @@ export async function deleteObjectsIfUnused(env: Bindings, data: Db, keys: strin
   await data.delete(uploads).where(inArray(uploads.key, gone));
 }
 
-/** A conversation's attachments and their objects (for whoever deletes a conversation). */
-export async function deleteConversationAttachments(env: Bindings, data: Db, conversationId: string) {
+/** Deleted conversations' attachments in `data` and their objects (an object stays while an attachment names it). */
+export async function deleteConversationAttachments(env: Bindings, data: Db, conversationIds: string[]) {
+  if (!conversationIds.length) return;
   const rows = await data
-    .select({ key: attachments.key })
-    .from(attachments)
-    .where(eq(attachments.conversationId, conversationId));
-  await data.delete(attachments).where(eq(attachments.conversationId, conversationId));
+    .delete(attachments)
+    .where(inArray(attachments.conversationId, conversationIds))
+    .returning({ key: attachments.key });
   await deleteObjectsIfUnused(env, data, [...new Set(rows.map((r) => r.key))]);
 }
 

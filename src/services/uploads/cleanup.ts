@@ -21,8 +21,8 @@ export async function cleanupUploads(env: Bindings, now = Date.now()) {
 
 /**
  * `elsewhere`: the conversations of organizations with several parts that another database holds (JSON of
- * `partsElsewhere`): an attachment naming one is not left behind for not finding it here. An attachment of a deleted
- * conversation of a later part stays (docs/scale.md §5, "One organization over several shards").
+ * `partsElsewhere`): an attachment naming one is not left behind for not finding it here. Once such a conversation is
+ * deleted, the pass that has its object forget its storage deletes its attachments (services/conversation/forget.ts).
  */
 async function cleanupIn(env: Bindings, data: Db, elsewhere: string, now: number) {
   const [expiredUploads, expiredAttachments, orphanAttachments] = await data.batch([
