@@ -20,7 +20,7 @@ import {
   type Filters,
   type Message,
 } from "./api";
-import { useInboxEvents, type LiveEvent, type TypingEvent } from "./live";
+import { useInboxEvents, type LiveChanges, type LiveEvent, type TypingEvent } from "./live";
 import { useVisitorTyping } from "./typing-state";
 import { t } from "./strings";
 import { Transcript } from "./transcript";
@@ -40,6 +40,7 @@ function merged(row: Conversation, e: Exclude<LiveEvent, { type: "conversation.c
   const c = e.conversation;
   const messageState = { title: c.title, ...messageStateAfter(row, c) };
   if (e.type === "message.created") return { ...row, ...messageState };
+  if (!follows(row, e.changes ?? {})) return null;
   if ((c.assignee?.id ?? null) !== (row.assignee?.id ?? null) && c.assignee) return null;
   if ((c.team?.id ?? null) !== (row.team?.id ?? null) && c.team) return null;
   const { status, progressStatus, autoReplyEnabled, waitingSince, csat } = c;
@@ -55,6 +56,30 @@ function merged(row: Conversation, e: Exclude<LiveEvent, { type: "conversation.c
     assignee: c.assignee ? row.assignee : null,
     team: c.team ? row.team : null,
   };
+}
+
+/**
+ * Whether a lifecycle change starts from the state shown. It does not when the event is late (a take-over's event
+ * after the hand-back's answer, under load) or one was missed: the record is read instead of moving the state back.
+ */
+function follows(row: Conversation, changes: LiveChanges): boolean {
+  const shown = {
+    status: row.status,
+    progressStatus: row.progressStatus,
+    assignee: row.assignee?.id ?? null,
+    autoReplyEnabled: row.autoReplyEnabled,
+  };
+  return Object.entries(changes).every(([field, [before]]) => shown[field as keyof LiveChanges] === before);
+}
+
+/**
+ * A transcript read, with the messages the live stream brought while it ran (newer than its latest): the read
+ * answers as of when it was made, and must not take a message shown since off the screen.
+ */
+function withLater(conversationId: string, read: Message[], shown: Message[] | undefined): Message[] {
+  const last = read.at(-1)?.sequence ?? -1;
+  const later = (shown ?? []).filter((m) => m.conversation === conversationId && m.sequence > last);
+  return later.length ? [...read, ...later].sort((a, b) => a.sequence - b.sequence) : read;
 }
 
 /**
@@ -75,6 +100,12 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   const options = useResource(() => filterOptions(organizationId), [organizationId]);
   const state = useRef({ rows, next, filters, selectedId });
   state.current = { rows, next, filters, selectedId };
+  // Reads race the live stream and the member's own actions: a read answered before a newer record landed here
+  // may arrive after it. Each record put on screen counts; a read during which the count moved is made again
+  // (twice at most) instead of putting an older state over a newer one.
+  const applied = useRef({ all: 0, by: new Map<string, number>() });
+  const appliedTo = (id?: string) => (id ? (applied.current.by.get(id) ?? 0) : applied.current.all);
+  const READ_TRIES = 3;
 
   // Filters change faster than the API answers: only the latest list (or next page) and transcript land.
   const latestList = useLatest();
@@ -82,8 +113,13 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   const load = useCallback(async () => {
     const current = latestList.start();
     try {
-      const page = await listConversations(filters);
-      if (!current()) return;
+      let page;
+      for (let tries = 1; ; tries++) {
+        const seen = appliedTo();
+        page = await listConversations(filters);
+        if (!current()) return;
+        if (appliedTo() === seen || tries === READ_TRIES) break;
+      }
       setRows(page.results);
       setNext(page.next);
       setError(null);
@@ -101,10 +137,15 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     const current = latestSelected.start();
     if (!selectedId) return;
     try {
-      const [c, m] = await Promise.all([getConversation(selectedId), listMessages(selectedId)]);
-      if (!current()) return;
-      setSelected(c);
-      setMessages(m);
+      let c, m;
+      for (let tries = 1; ; tries++) {
+        const seen = appliedTo(selectedId);
+        [c, m] = await Promise.all([getConversation(selectedId), listMessages(selectedId)]);
+        if (!current()) return;
+        if (appliedTo(selectedId) === seen || tries === READ_TRIES) break;
+      }
+      upsert(c);
+      setMessages((shown) => withLater(selectedId, m, shown));
       if (c.unreadCount > 0) readNow(c.id);
     } catch (err) {
       const problem = problemOf(err);
@@ -146,12 +187,23 @@ export default function InboxPage({ params, organizationId }: PageProps) {
 
   /** Opening a conversation (or a visitor writing in the one open while the tab is seen) reads it. */
   const readNow = (id: string) => {
-    markRead(id).then(upsert, otherwise(undefined)); // unread stays shown; the next opening tries again
+    void fresh(id, markRead(id)).catch(otherwise(undefined)); // unread stays shown; the next opening tries again
+  };
+
+  /** A conversation's record as read, unless one applied meanwhile may be newer: then it is read again. */
+  const fresh = async (id: string, read: Promise<Conversation>, tries = 1): Promise<Conversation> => {
+    const seen = appliedTo(id);
+    const record = await read;
+    if (appliedTo(id) !== seen && tries < READ_TRIES) return fresh(id, getConversation(id), tries + 1);
+    upsert(record);
+    return record;
   };
 
   /** Puts a conversation record into the list (where it belongs in the newest-first order) and the transcript. */
   const upsert = (record: Conversation) => {
     const { filters: f, next: more, selectedId: open } = state.current;
+    applied.current.all++;
+    applied.current.by.set(record.id, appliedTo(record.id) + 1);
     setRows((r) => {
       if (!r) return r;
       const others = r.filter((x) => x.id !== record.id);
@@ -174,14 +226,13 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     // A plain `conversation.updated` (no lifecycle change: labels, for one) is read again, since events carry no
     // labels.
     else if (row || (matches(c, f) && !f.keyword)) {
-      getConversation(c.id).then((record) => {
+      fresh(c.id, getConversation(c.id)).then((record) => {
         if (!row)
           announce(
             e.type === "message.created"
               ? t("newMessage", { title: record.title || t("untitled") })
               : t("newConversation", { title: record.title || t("untitled") }),
           );
-        upsert(record);
       }, otherwise(undefined)); // the next event or reconnection reads it again
     }
     if (e.type === "message.created" && c.id === open && c.unreadCount > 0 && document.visibilityState === "visible")
