@@ -76,7 +76,7 @@ export async function startServer({
   const state = reuse ?? (await migratedState(root, env));
   const key = givenKey ?? newKey();
   // Registration is closed by wrangler.toml; benches and browser tests register users, as `npm run dev` lets a
-  // developer.
+  // developer do.
   // No BOOTSTRAP_PASSWORD (a developer's .dev.vars has one): the browser tests give the administrator theirs.
   const allVars = {
     BOOTSTRAP_API_KEY: key,

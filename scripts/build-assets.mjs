@@ -43,8 +43,7 @@ const TEXT = /^(text\/|application\/json|image\/svg)/;
 
 export async function buildAssets({ quiet = false } = {}) {
   // The worker's own lazily imported modules (src/vendor; docs/decisions.md, "Cold start") too: `npm install` builds
-  // them,
-  // but a checkout switched since then, or a copy made without the install, still gets them.
+  // them, but a checkout switched since then, or a copy made without the install, still gets them.
   await buildVendor({ quiet: true });
   mkdirSync(ASSETS_DIR, { recursive: true });
   // What older builds left for wrangler's asset router (its `_headers`), which nothing reads now.

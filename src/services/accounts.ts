@@ -94,8 +94,7 @@ export async function createAccount(db: Db, input: NewAccount) {
 /**
  * CONTRACT section 3: with BOOTSTRAP_API_KEY set and no user yet, the first request with that key
  * creates an owner (staff) user, an approved organization on the default plan, and the key. Called only when a
- * presented key
- * equal to BOOTSTRAP_API_KEY is unknown, so it costs nothing on the normal path.
+ * presented key equal to BOOTSTRAP_API_KEY is unknown, so it costs nothing on the normal path.
  * Returns whether it created the account.
  */
 export async function bootstrapOwner(

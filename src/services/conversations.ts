@@ -129,8 +129,7 @@ export function conversationInserts(db: Db, row: ConversationRow): D1PreparedSta
 /**
  * What `conversationInserts` and then `handedOverMessage` and `messageWrites` of each of `rows` store, for a
  * conversation stored together with its first messages (services/conversation/first-turn.ts), in fewer statements: the
- * row
- * inserted as those messages leave it (`afterMessage`; it is this turn's alone, so nothing else can
+ * row inserted as those messages leave it (`afterMessage`; it is this turn's alone, so nothing else can
  * have changed it), one usage upsert when the words fall in the conversation's month. `assistant`: the conversation's,
  * as the caller read it (see messageFigureWrites).
  */

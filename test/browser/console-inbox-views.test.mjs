@@ -7,8 +7,7 @@
 // (a knowledge search and a function tool), a visitor's image inline and file downloadable through a
 // signed URL, and the visitor's like and dislike. A test conversation (the try-it's) is tagged in the
 // list and the transcript, and the Tests filter hides it or shows it alone. A member who loses `conversation.view`
-// while the
-// page is open sees the live stream end with the API's reason (the worker checks every 500 ms here).
+// while the page is open sees the live stream end with the API's reason (the worker checks every 500 ms here).
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPlaneFile } from "../support/local-d1.mjs";

@@ -3,8 +3,7 @@
 // whose server's tools (the in-test MCP server) are picked with checkboxes, keyboard only; a
 // connector and a member's own credential for it (set, removed); desktop, flex and quick-reply tools
 // (keyboard only) with a group picked; a skill zip (built with fflate) uploaded with a progress bar; a managed SQL
-// database
-// with a table from a CSV and a question answered with its SQL and rows; a batch QA upload with its
+// database with a table from a CSV and a question answered with its SQL and rows; a batch QA upload with its
 // results table and .xlsx; axe-core in both themes; screenshots into docs/console/.
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

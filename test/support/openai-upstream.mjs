@@ -18,8 +18,8 @@
 // A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
 // outlast); with `from<N>` instead (`fail-500from2-<id>`) the first N-1 are answered and the later ones fail
-// (a model that dies between an agent's rounds). GET /request-count?model=<name> says how many requests that name has
-// received.
+// (a model that dies between an agent's rounds). GET /request-count?model=<name> says how many requests that name
+// has received.
 // When the request carries `tools`, the answer is a call of a tool, its arguments streamed in fragments:
 // the tool `tool_choice` names, else the first tool whose name the last user message mentions, else the
 // first tool; arguments are the JSON after `ARGS ` in the user message (default {"city": "Paris"}); the

@@ -58,8 +58,7 @@ export interface Reply {
  * The assistant's answer to one message, emitted as text deltas while it is produced. Reply modes
  * (docs/decisions.md, "Reply modes"): `normal` (and, for now, `workflow`) lets the model answer;
  * `agent` runs the tool-calling loop (services/agent); `template` fills the template with the best retrieved passage,
- * word for
- * word; `hybrid` fills it with the model's grounded answer. In `template` and `hybrid`, when nothing
+ * word for word; `hybrid` fills it with the model's grounded answer. In `template` and `hybrid`, when nothing
  * relevant is retrieved the reply is the unanswerable text, never a guess.
  */
 export async function generateReply(

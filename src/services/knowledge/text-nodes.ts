@@ -1,6 +1,5 @@
 // Reading one text node, and changing a file's passages by hand (the console's text node editor): a node's text
-// rewritten and
-// indexed again, or the node removed, with its keyword, FTS and vector entries. A reparse of the
+// rewritten and indexed again, or the node removed, with its keyword, FTS and vector entries. A reparse of the
 // file replaces its nodes, edited or not, with the parser's.
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";

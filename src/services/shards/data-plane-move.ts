@@ -9,8 +9,8 @@
 // 4. when a run empties the log, 'fenced': `DB` refuses the conversation pipeline's writes (they wait:
 //    ./plane-router.ts) and drops any other's; the log is replayed to its end, each table's rows counted on both
 //    sides, and equal, the directory says 'shard' (reads and writes go there); unequal, the copy starts over;
-// 5. once every isolate has seen the switch (MOVE_GRACE_MS again), the rows left in `DB` are deleted in pages,
-//    children first.
+// 5. once every isolate has seen the switch (MOVE_GRACE_MS again), the rows left in `DB` are deleted in
+//    pages, children first.
 // Conversation objects and R2 segments do not move: they are addressed by id and key, not by database.
 import { DATA_TABLES } from "../../db/planes";
 import type { Bindings } from "../../env";

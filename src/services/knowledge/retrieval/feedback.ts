@@ -4,9 +4,8 @@ import type { Bindings } from "../../../env";
  * Pseudo-relevance feedback for the vector leg of a hybrid search (Rocchio): the unit query vector
  * moves towards the mean direction of the keyword leg's best passages, so the vector leg looks where
  * the exact words pointed. The best RETRIEVAL_FEEDBACK_PASSAGES keyword results (default 5; 0 turns
- * it off) at weight ½. Measured (docs/decisions.md, "Knowledge bases and retrieval"): CISI default pipeline 0.377 ->
- * 0.400
- * nDCG@10, help-centre set 0.886 -> 0.894. Applied inside the index object for the local store
+ * it off) at weight ½. Measured (docs/decisions.md, "Knowledge bases and retrieval"): CISI default pipeline
+ * 0.377 -> 0.400 nDCG@10, help-centre set 0.886 -> 0.894. Applied inside the index object for the local store
  * (durable-objects/vector-index.ts) and in the search for Vectorize (src/services/knowledge/retrieval/search.ts).
  */
 const FEEDBACK_WEIGHT = 0.5;
