@@ -58,16 +58,19 @@ const focused = (page) =>
 
 /**
  * Slow answers, as a loaded network gives them: each request `hold(which)` selects is made to the API when the page
- * asks, and its answer held until `release()`, which holds no more; `held()` counts the answers not yet given.
+ * asks, and its answer held until `release()`, which holds no more; `held()` counts the answers not yet given,
+ * `bodies()` says what they are.
  */
 async function holdAnswers(page) {
   const waiting = [];
+  const bodies = [];
   let pending = 0;
   let which = () => false;
   await page.route(/\/api\/v1\//, async (route) => {
     if (!which(route.request())) return route.continue();
     pending++;
     const response = await route.fetch();
+    bodies.push(await response.text());
     await new Promise((release) => waiting.push(release));
     await route.fulfill({ response });
     pending--;
@@ -75,12 +78,16 @@ async function holdAnswers(page) {
   return {
     hold: (select) => void (which = select),
     held: () => pending,
+    bodies: () => bodies.map((body) => JSON.parse(body)),
     release: () => {
       which = () => false;
       for (const release of waiting.splice(0)) release();
     },
   };
 }
+
+/** The organization's conversations' ids, newest first, as the API lists them. */
+const ids = async () => (await app.server.api(`/conversations/`, { method: "GET" })).results.map((c) => c.id);
 
 /** The visitor's widget: open, and a helper that sends a message. */
 const visitor = () => openVisitor(app.browser, host.url);
@@ -157,7 +164,6 @@ describe("Conversations inbox in Chromium", () => {
   );
 
   it("an answer that arrives late never puts an older state or transcript over the newer one shown", async () => {
-    const ids = async () => (await app.server.api(`/conversations/`, { method: "GET" })).results.map((c) => c.id);
     const before = await ids();
     const v = await visitor();
     await v.send("Where is my parcel?");
@@ -198,6 +204,41 @@ describe("Conversations inbox in Chromium", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await page.getByRole("button", { name: "Hand back to the assistant" }).count()).toBe(0);
     expect(await page.locator(".inbox-transcript").textContent()).toContain("With the assistant");
+    expect(errors).toEqual([]);
+    await v.context.close();
+    await context.close();
+  });
+
+  it("an unread count answered late never replaces a later one", async () => {
+    const { context, page, errors } = await operator();
+    const answers = await holdAnswers(page);
+    answers.hold((request) => new URL(request.url()).pathname === "/api/v1/inboxes/");
+    const before = await ids();
+    const v = await visitor();
+    await v.send("Is anyone there?");
+    // The visitor's message has the tab count again: the counts' answers are held until one has it unread.
+    const sum = (inboxes) => inboxes.results.reduce((n, i) => n + i.unreadConversationsCount, 0);
+    await expect.poll(() => answers.bodies().some((b) => sum(b) > 0), { timeout: 10_000 }).toBe(true);
+    answers.hold(() => false);
+    let id;
+    await expect.poll(async () => (id = (await ids()).find((x) => !before.includes(x)))).toBeTruthy();
+    // The assistant's reply (an event, so a count) has come and gone: nothing after the read counts again.
+    await expect
+      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "typing", {
+        timeout: 15_000,
+      })
+      .not.toContain("typing");
+    await app.server.api(`/conversations/${id}/read/`, {});
+    // Read elsewhere: the tab counts again, and the answers held, older, change nothing after it.
+    const total = sum(await app.server.api(`/inboxes/`, { method: "GET" }));
+    expect(answers.bodies().some((b) => sum(b) !== total)).toBe(true);
+    const shown = async () => Number(/^\((\d+)\)/.exec(await page.title())?.[1] ?? 0);
+    await expect.poll(shown, { timeout: 10_000 }).toBe(total);
+    await new Promise((r) => setTimeout(r, 500));
+    answers.release();
+    await expect.poll(() => answers.held()).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await shown()).toBe(total);
     expect(errors).toEqual([]);
     await v.context.close();
     await context.close();

@@ -30,9 +30,13 @@ effect(() => {
   document.title = totalUnread.value ? `(${totalUnread.value}) ${pageTitle.value}` : pageTitle.value;
 });
 
+/** Numbers the counts: one answered after a later one's (a slow answer on a busy network) is older, and dropped. */
+let counts = 0;
 async function countUnread() {
   if (!can("inbox.view")) return;
+  const mine = ++counts;
   const page = await unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } }));
+  if (mine !== counts) return;
   unreadInboxes.value = page.results
     .filter((i) => i.unreadConversationsCount > 0)
     .map((i) => ({ id: i.id, name: i.name, count: i.unreadConversationsCount }));
