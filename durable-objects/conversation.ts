@@ -98,9 +98,12 @@ export interface TurnInput {
 }
 
 type Pending = { incomingId: string; attempts: number };
+/** A reply to continue once its desktop tool calls have results (resume), until it is stored. */
+type PendingResume = { replyId: string; attempts: number };
 
 const HISTORY_MESSAGES = 20;
 const PENDING_KEY = "pendingReply";
+const RESUME_KEY = "pendingResume";
 const PENDING_RETRY_MS = 30_000;
 const MAX_REPLY_ATTEMPTS = 3;
 /** Storage key of a first turn under way in the worker: until when later turns wait for it (see holdForFirstTurn). */
@@ -392,21 +395,48 @@ export class Conversation extends DurableObject<Bindings> {
    * Continues an agent reply whose desktop tool calls all have results (posted to
    * `tool-execution-records/{id}/result/`): a new reply to the same visitor message, from the calls
    * and results so far. Nothing when the conversation has moved on (its next turn reads the
-   * results) or auto reply is off.
+   * results) or auto reply is off. The continuation is owed from this call on: it is written down
+   * first, with the alarm owed replies have, so an instance lost before or while it answers leaves
+   * it to the alarm; the caller waits for that note only, not for the reply.
    */
-  async resume(organizationId: string, conversationId: string, replyId: string): Promise<MessageRecord | null> {
+  async resume(organizationId: string, conversationId: string, replyId: string): Promise<void> {
+    await this.#open(organizationId, conversationId);
+    this.ctx.storage.kv.put(RESUME_KEY, { replyId, attempts: 0 } satisfies PendingResume);
+    await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
+    this.ctx.waitUntil(
+      this.#continue(replyId).catch((err) =>
+        console.error(
+          JSON.stringify({
+            level: "error",
+            message: "reply not continued after its desktop tool results",
+            conversationId,
+            replyId,
+            error: String(err),
+            stack: (err as Error)?.stack,
+          }),
+        ),
+      ),
+    );
+  }
+
+  /** The continuation `resume` owes, if it is still owed and still the conversation's next step. */
+  #continue(replyId: string): Promise<void> {
     return this.#exclusive(async () => {
-      await this.#open(organizationId, conversationId);
-      const { conversation, recent, view } = await this.#load(conversationId);
+      if (this.ctx.storage.kv.get<PendingResume>(RESUME_KEY)?.replyId !== replyId) return;
+      const reply = this.#messages.get(replyId);
+      if (!reply) return void this.ctx.storage.kv.delete(RESUME_KEY);
+      const { conversation, recent, view } = await this.#load(reply.conversationId);
       const [latest] = recent;
-      if (!latest || latest.id !== replyId || !conversation.autoReplyEnabled || !conversation.chatbotId) return null;
       const incoming = recent.find((m) => m.type === "incoming" && m.sequence < latest.sequence);
-      if (!incoming) return null;
+      if (latest.id !== replyId || !incoming || !conversation.autoReplyEnabled || !conversation.chatbotId)
+        return void this.ctx.storage.kv.delete(RESUME_KEY);
       const context = await this.#replyContext(
         conversation,
         recent.filter((m) => m.sequence < incoming.sequence),
       );
-      return (await this.#answer(conversation, incoming, view, { ...context, continues: latest })).reply;
+      const { reply: continued } = await this.#answer(conversation, incoming, view, { ...context, continues: latest });
+      if (continued && this.ctx.storage.kv.get<PendingResume>(RESUME_KEY)?.replyId === replyId)
+        this.ctx.storage.kv.delete(RESUME_KEY);
     });
   }
 
@@ -524,8 +554,26 @@ export class Conversation extends DurableObject<Bindings> {
     });
   }
 
-  /** Safety net for asynchronous replies lost with a crashed instance. */
+  /** Safety net for asynchronous replies, and continuations after desktop tool results, lost with a crashed instance. */
   async alarm() {
+    await this.#retryOwedReply();
+    await this.#retryResume();
+  }
+
+  /** A continuation (`resume`) not stored yet: tried again, as owed replies are, at most MAX_REPLY_ATTEMPTS times. */
+  async #retryResume() {
+    const pending = this.ctx.storage.kv.get<PendingResume>(RESUME_KEY);
+    if (!pending) return;
+    const reply = this.#messages.get(pending.replyId);
+    if (!reply || pending.attempts >= MAX_REPLY_ATTEMPTS) return this.ctx.storage.kv.delete(RESUME_KEY);
+    this.ctx.storage.kv.put(RESUME_KEY, { ...pending, attempts: pending.attempts + 1 });
+    await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
+    // The message names its organization: nothing else is kept for an instance that starts here.
+    await this.#open(reply.organizationId, reply.conversationId);
+    await this.#continue(pending.replyId);
+  }
+
+  async #retryOwedReply() {
     if (!this.ctx.storage.kv.get<Pending>(PENDING_KEY)) return;
     await this.#exclusive(async () => {
       const pending = this.ctx.storage.kv.get<Pending>(PENDING_KEY);

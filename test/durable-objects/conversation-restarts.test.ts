@@ -2,6 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import { expectError, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { createTool } from "../fixtures/tools";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
 import { client, pub, startSession } from "../routes/widget/fixtures";
 import { conversationObject } from "../../src/services/conversations";
@@ -164,6 +165,43 @@ describe("a conversation object reset mid-turn", () => {
     // It may still be set (it was set again before replying): nothing is owed any more.
     await runDurableObjectAlarm(stub);
     expect(layout(await messagesOf(owner, conversationId))).toHaveLength(4);
+  });
+
+  it("a reply's continuation after its desktop tool results, lost with the object, is made once by its alarm", async () => {
+    const owner = await seedOwner();
+    const desktop = await createTool(owner, {
+      name: "open_file",
+      displayName: "Open file",
+      toolType: "desktop",
+      rawParametersSchema: { type: "object", properties: { path: { type: "string" } } },
+    });
+    // The continuation's words come 150 ms apart: it is still being written when the object is reset.
+    const model = await upstreamModel(owner, { modelName: "delay-150" });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      tools: [{ id: desktop.id }],
+    });
+    const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content: 'open_file ARGS {"path": "/tmp/a.txt"}', metadata: { clientPlatform: "desktop" } },
+      }),
+    );
+    const [call] = (reply.message.contentPayload as { pendingToolCalls: string[] }).pendingToolCalls;
+    const posted = await owner.fetch("POST", `/tool-execution-records/${call}/result/`, { output: { bytes: 12 } });
+    expect(posted.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    await resetObject(reply.conversationId);
+    expect(layout(await messagesOf(owner, reply.conversationId))).toEqual(["1:incoming", "2:outgoing"]);
+
+    const stub = conversationObject(env, reply.conversationId);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const messages = await messagesOf(owner, reply.conversationId);
+    expect(layout(messages)).toEqual(["1:incoming", "2:outgoing", "3:outgoing"]);
+    expect(messages[2].content).toBe('Result: {"bytes":12}');
+    // Stored: nothing is owed any more, and a later alarm continues nothing again.
+    await runDurableObjectAlarm(stub);
+    expect(layout(await messagesOf(owner, reply.conversationId))).toHaveLength(3);
   });
 
   it("an alarm never answers again a message whose reply was stored just before the reset", async () => {

@@ -51,23 +51,22 @@ export const registerDesktopResult = (r: Router) =>
       error: body.error ?? null,
     });
     if (!row) throw badRequest("Only a pending desktop tool call takes a result.");
-    // The last result of a reply's desktop calls lets the reply continue (its conversation's object).
+    // The last result of a reply's desktop calls lets the reply continue: its conversation's object takes it as owed
+    // (retried by its alarm) before this answers. Should that call fail, the result stays stored and the
+    // conversation's next message reads it.
     if (lastOfReply && row.messageId && row.conversationId)
-      c.executionCtx.waitUntil(
-        conversationObject(c.env, row.conversationId)
-          .resume(row.organizationId, row.conversationId, row.messageId)
-          .catch((err) =>
-            // The result stays stored; the reply is not continued, and the log line says which.
-            console.error(
-              JSON.stringify({
-                level: "error",
-                message: "reply not continued after its desktop tool results",
-                conversationId: row.conversationId,
-                replyId: row.messageId,
-                error: String(err),
-              }),
-            ),
+      await conversationObject(c.env, row.conversationId)
+        .resume(row.organizationId, row.conversationId, row.messageId)
+        .catch((err) =>
+          console.error(
+            JSON.stringify({
+              level: "error",
+              message: "reply not continued after its desktop tool results",
+              conversationId: row.conversationId,
+              replyId: row.messageId,
+              error: String(err),
+            }),
           ),
-      );
+        );
     return c.json(toolExecutionRecord(row), 200);
   });
