@@ -554,7 +554,7 @@ export class Conversation extends DurableObject<Bindings> {
     });
   }
 
-  /** Safety net for asynchronous replies, and continuations after desktop tool results, lost with a crashed instance. */
+  /** Safety net for asynchronous replies and continuations after desktop tool results lost with a crashed object. */
   async alarm() {
     await this.#retryOwedReply();
     await this.#retryResume();

@@ -167,7 +167,7 @@ describe("a conversation object reset mid-turn", () => {
     expect(layout(await messagesOf(owner, conversationId))).toHaveLength(4);
   });
 
-  it("a reply's continuation after its desktop tool results, lost with the object, is made once by its alarm", async () => {
+  it("a reply's continuation after its desktop tool results, lost with the object, is made by its alarm", async () => {
     const owner = await seedOwner();
     const desktop = await createTool(owner, {
       name: "open_file",
