@@ -13,6 +13,7 @@ import { moveFinishedToolRecords } from "./tools/record-segments";
 import { enqueueFiles } from "./knowledge/files";
 import { cleanupUploads } from "./uploads/cleanup";
 import { enqueueEvaluations, strandedEvaluations } from "./evaluation/records";
+import { requeueStalledBatchQas } from "./batch-qa";
 import { rollUpDays } from "./statistics/rollup";
 import { forgetExpiredKeys } from "./idempotency";
 import {
@@ -33,8 +34,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
 /**
  * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, tells conversation objects
  * the channel delivery states their messages do not show yet (services/channels/outbound.ts, showState), and
- * knowledge-base files stuck queued or processing, and evaluations still pending; rolls up the
- * usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
+ * knowledge-base files stuck queued or processing, evaluations still pending, and batch QA runs that stopped
+ * (src/services/batch-qa); rolls up the usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
  * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
  * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); indexes the search terms of
  * messages stored before them, folds pending terms in and removes terms 90 days old
@@ -62,6 +63,7 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
     .limit(500);
   await enqueueFiles(env, stranded);
   for (const data of dataDbs(env)) await enqueueEvaluations(env, await strandedEvaluations(data, now));
+  await requeueStalledBatchQas(env, db, now);
   await requeueChannelWork(env, now);
   // Channel delivery states whose message's object was not told (its call failed): told again.
   // Twenty objects at a time: a run may find up to 500 (each call logs its own failure; the next run tries again).

@@ -187,7 +187,7 @@ describe("a conversation object reset mid-turn", () => {
         message: { content: 'open_file ARGS {"path": "/tmp/a.txt"}', metadata: { clientPlatform: "desktop" } },
       }),
     );
-    const [call] = (reply.message.contentPayload as { pendingToolCalls: string[] }).pendingToolCalls;
+    const [call] = (reply.message!.contentPayload as { pendingToolCalls: string[] }).pendingToolCalls;
     const posted = await owner.fetch("POST", `/tool-execution-records/${call}/result/`, { output: { bytes: 12 } });
     expect(posted.status).toBe(200);
     await new Promise((r) => setTimeout(r, 100));

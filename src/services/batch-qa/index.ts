@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { batchQaItems, batchQas, chatbots, models } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
@@ -15,6 +15,11 @@ export type BatchQaItemRow = typeof batchQaItems.$inferSelect;
 
 /** Questions answered per queue message; the job sends itself again while questions remain. */
 const ITEMS_PER_JOB = 10;
+/**
+ * A batch not pending nor running for this long without an answer written has lost its queue message (or its
+ * consumer died): one answer takes at most a model's time-out and its scoring, well under it.
+ */
+export const STALLED_BATCH_MS = 15 * 60_000;
 /** D1 statements hold at most 100 kB: items are inserted in parts of about this many characters. */
 const INSERT_CHARS = 60_000;
 
@@ -150,7 +155,7 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
   }
   const knowledgeBases = await knowledgeBasesOfChatbot(db, batch.chatbotId);
   if (batch.status === "pending")
-    await db.update(batchQas).set({ status: "running" }).where(eq(batchQas.id, batchQaId));
+    await db.update(batchQas).set({ status: "running", updatedAt: Date.now() }).where(eq(batchQas.id, batchQaId));
   const items = await db
     .select()
     .from(batchQaItems)
@@ -197,6 +202,8 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
           completed: sql`(SELECT count(*) FROM batch_qa_items
             WHERE batch_qa_id = ${batchQaId} AND status <> 'pending')`,
           failed: sql`(SELECT count(*) FROM batch_qa_items WHERE batch_qa_id = ${batchQaId} AND status = 'failed')`,
+          // Progress, which the housekeeping's look for stalled batches reads (requeueStalledBatchQas).
+          updatedAt: Date.now(),
         })
         .where(eq(batchQas.id, batchQaId)),
     ]);
@@ -208,6 +215,27 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
       .set({ status: "done", finishedAt: Date.now() })
       .where(and(eq(batchQas.id, batchQaId), eq(batchQas.completed, batchQas.total)));
   return remaining;
+}
+
+/**
+ * Cron: batches pending or running with no answer written for STALLED_BATCH_MS are sent to the queue again (a job
+ * lost on its way or with its consumer); marked as progress, so the next run waits as long again. A job that was only
+ * late then runs twice side by side, which costs model calls but never counts an answer twice (runBatchQa).
+ * Returns the batches sent.
+ */
+export async function requeueStalledBatchQas(env: Bindings, db: Db, now = Date.now()): Promise<string[]> {
+  const stalled = await db
+    .select({ id: batchQas.id })
+    .from(batchQas)
+    .where(and(inArray(batchQas.status, ["pending", "running"]), lt(batchQas.updatedAt, now - STALLED_BATCH_MS)))
+    .limit(100);
+  const ids = stalled.map((b) => b.id);
+  if (!ids.length) return ids;
+  await db.update(batchQas).set({ updatedAt: now }).where(inArray(batchQas.id, ids));
+  await env.EVALUATION_QUEUE.sendBatch(
+    ids.map((batchQaId) => ({ body: { kind: "batchQa", batchQaId } satisfies BatchQaJob })),
+  );
+  return ids;
 }
 
 /** A question as the reply path reads an incoming message (never stored). */

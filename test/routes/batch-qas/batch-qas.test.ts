@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { strToU8, zipSync } from "fflate";
 import { assert, describe, expect, it } from "vitest";
-import { type Actor, call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { type Actor, call, data, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -11,6 +11,7 @@ import { readXlsx } from "../../support/xlsx";
 import { ok } from "../statistics/helpers";
 import type { Body } from "../../support/api";
 import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
+import { requeueStalledBatchQas, STALLED_BATCH_MS } from "../../../src/services/batch-qa";
 
 type Batch = Body<"GET /web-chats/{webchatPk}/batch-qas/{id}/">;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -176,6 +177,39 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     } finally {
       await env.DB.prepare(`DROP TRIGGER ${trigger}`).run();
     }
+  });
+
+  it("a batch whose job was lost is sent again by the housekeeping once stalled, and finishes", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatWithBot(owner);
+    const key = await upload(owner, "q.csv", "Where is my parcel?\nDo you ship abroad?\n", "text/csv");
+    const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
+      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }),
+      201,
+    );
+    expect((await finished(owner, webChatId, created.id)).status).toBe("done");
+    // As a job lost with its consumer leaves it: running, the questions unanswered.
+    const d1 = client(db());
+    const lost = (at: number) =>
+      d1.batch([
+        d1
+          .prepare("UPDATE batch_qa_items SET status = 'pending', answer = NULL WHERE batch_qa_id = ?")
+          .bind(created.id),
+        d1
+          .prepare(
+            "UPDATE batch_qas SET status = 'running', completed = 0, finished_at = NULL, updated_at = ? WHERE id = ?",
+          )
+          .bind(at, created.id),
+      ]);
+    const now = Date.now();
+    await lost(now - STALLED_BATCH_MS + 60_000);
+    expect(await requeueStalledBatchQas(env, db(), now)).not.toContain(created.id);
+    await lost(now - STALLED_BATCH_MS - 1);
+    expect(await requeueStalledBatchQas(env, db(), now)).toContain(created.id);
+    // Sent again: it runs, and a second look soon after does not send it again.
+    expect(await requeueStalledBatchQas(env, db(), now + 1)).not.toContain(created.id);
+    const done = await finished(owner, webChatId, created.id);
+    expect(done).toMatchObject({ status: "done", completed: 2, total: 2, failed: 0 });
   });
 
   it("reads a .csv without a header (questions first, expected answers second)", async () => {
