@@ -35,8 +35,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, tells conversation objects
  * the channel delivery states their messages do not show yet (services/channels/outbound.ts, showState), and
  * knowledge-base files stuck queued or processing, evaluations still pending, and batch QA runs that stopped
- * (src/services/batch-qa); rolls up the usage of ended days (src/services/statistics/rollup.ts); removes API keys that were revoked or expired
- * more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
+ * (src/services/batch-qa); rolls up the usage of ended days (src/services/statistics/rollup.ts); removes API keys
+ * that were revoked or expired more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
  * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); indexes the search terms of
  * messages stored before them, folds pending terms in and removes terms 90 days old
  * (src/services/conversation/search-terms.ts); has conversation objects take the messages D1 still holds
