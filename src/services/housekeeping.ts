@@ -32,21 +32,20 @@ const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 const STRANDED_FILE_MS = 30 * 60_000;
 
 /**
- * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, tells conversation objects
- * the channel delivery states their messages do not show yet (services/channels/outbound.ts, showState), and
+ * Cron: re-enqueues webhook deliveries the queue never heard of or whose consumer died, tells conversation objects the
+ * channel delivery states their messages do not show yet (services/channels/outbound.ts, showState), and
  * knowledge-base files stuck queued or processing, evaluations still pending, and batch QA runs that stopped
- * (src/services/batch-qa); rolls up the usage of ended days (src/services/statistics/rollup.ts); removes API keys
- * that were revoked or expired more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets idempotency keys older than 24
- * hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts); indexes the search terms of
- * messages stored before them, folds pending terms in and removes terms 90 days old
+ * (src/services/batch-qa); rolls up the usage of ended days (src/services/statistics/rollup.ts); removes API keys that
+ * were revoked or expired more than 30 days ago, and console sessions revoked or lapsed as long ago; forgets
+ * idempotency keys older than 24 hours; deletes uploads and attachments never used (src/services/uploads/cleanup.ts);
+ * indexes the search terms of messages stored before them, folds pending terms in and removes terms 90 days old
  * (src/services/conversation/search-terms.ts); has conversation objects take the messages D1 still holds
  * (src/services/conversation/handed-over.ts); deletes or unlinks the data-plane rows of deleted inboxes, webhooks,
  * labels, assistants, tools and groups (src/services/purges.ts), and has the objects of deleted conversations forget
- * their storage (src/services/conversation/forget.ts); moves
- * delivered webhook deliveries to their R2 segments (src/services/webhooks/segments.ts), settled chatbot records
- * to theirs (src/services/statistics/record-segments.ts) and finished tool execution records to theirs
- * (src/services/tools/record-segments.ts); removes channel events and sent channel deliveries past their time
- * (src/services/channels/retention.ts).
+ * their storage (src/services/conversation/forget.ts); moves delivered webhook deliveries to their R2 segments
+ * (src/services/webhooks/segments.ts), settled chatbot records to theirs (src/services/statistics/record-segments.ts)
+ * and finished tool execution records to theirs (src/services/tools/record-segments.ts); removes channel events and
+ * sent channel deliveries past their time (src/services/channels/retention.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
