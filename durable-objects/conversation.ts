@@ -419,25 +419,27 @@ export class Conversation extends DurableObject<Bindings> {
     );
   }
 
-  /** The continuation `resume` owes, if it is still owed and still the conversation's next step. */
+  /** The continuation `resume` owes, if it is still owed and still the conversation's next step (see #continueNow). */
   #continue(replyId: string): Promise<void> {
-    return this.#exclusive(async () => {
-      if (this.ctx.storage.kv.get<PendingResume>(RESUME_KEY)?.replyId !== replyId) return;
-      const reply = this.#messages.get(replyId);
-      if (!reply) return void this.ctx.storage.kv.delete(RESUME_KEY);
-      const { conversation, recent, view } = await this.#load(reply.conversationId);
-      const [latest] = recent;
-      const incoming = recent.find((m) => m.type === "incoming" && m.sequence < latest.sequence);
-      if (latest.id !== replyId || !incoming || !conversation.autoReplyEnabled || !conversation.chatbotId)
-        return void this.ctx.storage.kv.delete(RESUME_KEY);
-      const context = await this.#replyContext(
-        conversation,
-        recent.filter((m) => m.sequence < incoming.sequence),
-      );
-      const { reply: continued } = await this.#answer(conversation, incoming, view, { ...context, continues: latest });
-      if (continued && this.ctx.storage.kv.get<PendingResume>(RESUME_KEY)?.replyId === replyId)
-        this.ctx.storage.kv.delete(RESUME_KEY);
-    });
+    return this.#exclusive(() => this.#continueNow(replyId));
+  }
+
+  async #continueNow(replyId: string) {
+    if (this.ctx.storage.kv.get<PendingResume>(RESUME_KEY)?.replyId !== replyId) return;
+    const reply = this.#messages.get(replyId);
+    if (!reply) return void this.ctx.storage.kv.delete(RESUME_KEY);
+    const { conversation, recent, view } = await this.#load(reply.conversationId);
+    const [latest] = recent;
+    const incoming = recent.find((m) => m.type === "incoming" && m.sequence < latest.sequence);
+    if (latest.id !== replyId || !incoming || !conversation.autoReplyEnabled || !conversation.chatbotId)
+      return void this.ctx.storage.kv.delete(RESUME_KEY);
+    const context = await this.#replyContext(
+      conversation,
+      recent.filter((m) => m.sequence < incoming.sequence),
+    );
+    const { reply: continued } = await this.#answer(conversation, incoming, view, { ...context, continues: latest });
+    if (continued && this.ctx.storage.kv.get<PendingResume>(RESUME_KEY)?.replyId === replyId)
+      this.ctx.storage.kv.delete(RESUME_KEY);
   }
 
   /**
@@ -556,43 +558,50 @@ export class Conversation extends DurableObject<Bindings> {
 
   /** Safety net for asynchronous replies and continuations after desktop tool results lost with a crashed object. */
   async alarm() {
-    await this.#retryOwedReply();
-    await this.#retryResume();
+    await this.#exclusive(async () => {
+      await this.#retry<Pending>(
+        PENDING_KEY,
+        (p) => p.incomingId,
+        (incoming) => this.#answerOwed(incoming),
+      );
+      await this.#retry<PendingResume>(
+        RESUME_KEY,
+        (p) => p.replyId,
+        (reply) => this.#continueNow(reply.id),
+      );
+    });
   }
 
-  /** A continuation (`resume`) not stored yet: tried again, as owed replies are, at most MAX_REPLY_ATTEMPTS times. */
-  async #retryResume() {
-    const pending = this.ctx.storage.kv.get<PendingResume>(RESUME_KEY);
+  /**
+   * One more try of what `key` notes as owed, at most MAX_REPLY_ATTEMPTS, the next alarm set first: `run` gets the
+   * message it names. Nothing is owed any more when that message is gone.
+   */
+  async #retry<T extends { attempts: number }>(
+    key: string,
+    messageOf: (pending: T) => string,
+    run: (message: MessageRow) => Promise<void>,
+  ) {
+    const pending = this.ctx.storage.kv.get<T>(key);
     if (!pending) return;
-    const reply = this.#messages.get(pending.replyId);
-    if (!reply || pending.attempts >= MAX_REPLY_ATTEMPTS) return this.ctx.storage.kv.delete(RESUME_KEY);
-    this.ctx.storage.kv.put(RESUME_KEY, { ...pending, attempts: pending.attempts + 1 });
+    const message = this.#messages.get(messageOf(pending));
+    if (!message || pending.attempts >= MAX_REPLY_ATTEMPTS) return void this.ctx.storage.kv.delete(key);
+    this.ctx.storage.kv.put(key, { ...pending, attempts: pending.attempts + 1 });
     await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
     // The message names its organization: nothing else is kept for an instance that starts here.
-    await this.#open(reply.organizationId, reply.conversationId);
-    await this.#continue(pending.replyId);
+    await this.#open(message.organizationId, message.conversationId);
+    await run(message);
   }
 
-  async #retryOwedReply() {
-    if (!this.ctx.storage.kv.get<Pending>(PENDING_KEY)) return;
-    await this.#exclusive(async () => {
-      const pending = this.ctx.storage.kv.get<Pending>(PENDING_KEY);
-      if (!pending) return;
-      const incoming = this.#messages.get(pending.incomingId);
-      if (!incoming || pending.attempts >= MAX_REPLY_ATTEMPTS) return this.ctx.storage.kv.delete(PENDING_KEY);
-      this.ctx.storage.kv.put(PENDING_KEY, { ...pending, attempts: pending.attempts + 1 });
-      await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
-      // The message names its organization: nothing else is kept for an instance that starts here.
-      await this.#open(incoming.organizationId, incoming.conversationId);
-      const { conversation, recent, view } = await this.#load(incoming.conversationId);
-      const history = recent.filter((m) => m.sequence < incoming.sequence);
-      // Stored, but the instance died before forgetting it: answered already (or the assistant has
-      // answered later messages since), so another reply would be a duplicate.
-      const answered = recent.some((m) => m.sequence > incoming.sequence && m.senderType === "chatbot");
-      if (answered || !conversation.autoReplyEnabled || !conversation.chatbotId)
-        return this.ctx.storage.kv.delete(PENDING_KEY);
-      await this.#answer(conversation, incoming, view, await this.#replyContext(conversation, history));
-    });
+  /** The reply owed to a visitor's message (`post`), unless stored already or no longer the assistant's to give. */
+  async #answerOwed(incoming: MessageRow) {
+    const { conversation, recent, view } = await this.#load(incoming.conversationId);
+    const history = recent.filter((m) => m.sequence < incoming.sequence);
+    // Stored, but the instance died before forgetting it: answered already (or the assistant has
+    // answered later messages since), so another reply would be a duplicate.
+    const answered = recent.some((m) => m.sequence > incoming.sequence && m.senderType === "chatbot");
+    if (answered || !conversation.autoReplyEnabled || !conversation.chatbotId)
+      return void this.ctx.storage.kv.delete(PENDING_KEY);
+    await this.#answer(conversation, incoming, view, await this.#replyContext(conversation, history));
   }
 
   /**

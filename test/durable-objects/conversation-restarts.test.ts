@@ -2,7 +2,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import { expectError, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
-import { createTool } from "../fixtures/tools";
+import { createDesktopTool } from "../fixtures/tools";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
 import { client, pub, startSession } from "../routes/widget/fixtures";
 import { conversationObject } from "../../src/services/conversations";
@@ -169,12 +169,7 @@ describe("a conversation object reset mid-turn", () => {
 
   it("a reply's continuation after its desktop tool results, lost with the object, is made by its alarm", async () => {
     const owner = await seedOwner();
-    const desktop = await createTool(owner, {
-      name: "open_file",
-      displayName: "Open file",
-      toolType: "desktop",
-      rawParametersSchema: { type: "object", properties: { path: { type: "string" } } },
-    });
+    const desktop = await createDesktopTool(owner);
     // The continuation's words come 150 ms apart: it is still being written when the object is reset.
     const model = await upstreamModel(owner, { modelName: "delay-150" });
     const bot = await createChatbot(owner, {

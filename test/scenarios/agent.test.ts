@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedMember, seedOwner, unique, expectError, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
-import { createTool, weatherToolBody } from "../fixtures/tools";
+import { createDesktopTool, createTool, weatherToolBody } from "../fixtures/tools";
 import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents, storedReply, type StreamEvent, streamedText } from "../support/sse";
@@ -286,12 +286,7 @@ describe("agent replies with the built-in local model (offline)", () => {
     "desktop tools: offered only to desktop clients, returned as a pending record that takes the client's " + "result",
     async () => {
       const owner = await seedOwner();
-      const desktop = await createTool(owner, {
-        name: "open_file",
-        displayName: "Open file",
-        toolType: "desktop",
-        rawParametersSchema: { type: "object", properties: { path: { type: "string" } } },
-      });
+      const desktop = await createDesktopTool(owner);
       const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: desktop.id }] });
       const web = await ask(owner, bot.id, { content: "open file path: /tmp/a.txt" });
       expect(web.message.contentPayload.toolCalls).toEqual([]);
