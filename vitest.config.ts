@@ -40,7 +40,6 @@ const ONE_PART_TESTS = [
   "test/routes/human-statistics/human-statistics.test.ts",
   "test/routes/statistics/chatbot-statistics.test.ts",
   "test/routes/statistics/pipeline-figures.test.ts",
-  "test/routes/webhooks/redeliver-failed.test.ts",
   "test/services/contact-copies.test.ts",
   "test/services/data-parts.test.ts",
   "test/services/data-plane.test.ts",

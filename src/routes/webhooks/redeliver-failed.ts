@@ -3,6 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { Timestamp, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { conflict } from "../../lib/errors";
 import { authorize } from "../../services/access";
+import { dataParts } from "../../services/shards/parts";
 import { getWebhook } from "../../services/webhooks/config";
 import { addAttempts, queueAttempts } from "../../services/webhooks/redelivery";
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
@@ -75,13 +76,11 @@ export const registerRedeliverFailedWebhookEvents = (r: Router) =>
     const raw = c.req.valid("json")?.since;
     const since = raw === undefined ? undefined : parseSince(raw);
     if (!webhook.isEnabled) throw conflict("The webhook is disabled; enable it to send its failed events again.");
-    const ids = await addAttempts(c.var.data, {
-      organizationId: access.organizationId,
-      webhookId: webhook.id,
-      url: webhook.url,
-      onlyFailed: true,
-      since,
-    });
+    // An event's attempts are in its conversation's part: each part gives its own events their next attempt.
+    const scope = { organizationId: access.organizationId, webhookId: webhook.id, url: webhook.url, onlyFailed: true };
+    const ids: string[] = [];
+    for (const part of await dataParts(c.env, access.organizationId))
+      ids.push(...(await addAttempts(part, { ...scope, since })));
     await queueAttempts(c.env, access.organizationId, ids, {
       requestId: c.var.requestId,
       message: "redeliveries not queued",
