@@ -27,14 +27,9 @@ const RECORD_MOVE_TESTS = [
  * the organization's own shard directly, as one part keeps them, or add parts themselves.
  */
 const ONE_PART_TESTS = [
-  "test/channels/retention.test.ts",
-  "test/db/prepared.test.ts",
-  "test/durable-objects/conversation-memory.test.ts",
   "test/durable-objects/conversation-store.test.ts",
   "test/queues/webhook-conversation-events.test.ts",
-  "test/queues/webhook-dead-letters.test.ts",
   "test/queues/webhook-deliveries.test.ts",
-  "test/queues/webhook-disable.test.ts",
   "test/routes/assignment/round-robin.test.ts",
   "test/routes/chatbot-records/evaluation.test.ts",
   "test/routes/human-statistics/human-statistics.test.ts",

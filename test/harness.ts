@@ -10,7 +10,7 @@ import { PERMISSIONS, type Permission } from "../src/services/permissions";
 import { eq } from "drizzle-orm";
 import { uuidv7 } from "../src/lib/ids";
 import worker from "../src/index";
-import type { Bindings } from "../src/env";
+import type { Bindings, Db } from "../src/env";
 import { bodyOf, type Schemas } from "./support/api";
 
 export const db = () => getDb(env.DB);
@@ -21,6 +21,10 @@ export const parts = (organizationId: string) => dataParts(env, organizationId);
 /** The part of an organization's data plane holding one of its conversations (for most organizations, `data`). */
 export const conversationData = (organizationId: string, conversationId: string) =>
   conversationDb(env, organizationId, conversationId);
+/** What `read` answers in each part of an organization's data plane, as one list: for rows a test selects by other
+ * than their conversation (a webhook's deliveries, an inbox's channel deliveries), each in its conversation's part. */
+export const fromEveryPart = async <T>(organizationId: string, read: (part: Db) => Promise<T[]>) =>
+  (await Promise.all((await parts(organizationId)).map(read))).flat();
 export const PREFIXES = ["/api/v1", "/api"] as const;
 
 let counter = 0;

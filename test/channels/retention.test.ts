@@ -5,39 +5,48 @@
 import { describe, expect, it } from "vitest";
 import { client } from "../../src/db/prepared";
 import { DELIVERY_KEEP_MS, EVENT_KEEP_MS, pruneChannelRows } from "../../src/services/channels/retention";
-import { data } from "../harness";
+import { fromEveryPart, parts } from "../harness";
 import { eventually, lastIs, messagesWhen, onlyConversation } from "./support";
 import { telegram, telegramInbox, textUpdate } from "./telegram-support";
 
 const DAY_MS = 86_400_000;
 
-/** Moves the inbox's event and delivery times `ms` back, as if they had happened that long ago. */
+/**
+ * Moves the inbox's event and delivery times `ms` back, as if they had happened that long ago: in every part, as the
+ * events are the organization's (its first part) and the deliveries their conversation's.
+ */
 async function age(organizationId: string, inboxId: string, ms: number) {
-  const d1 = client(await data(organizationId));
-  await d1.batch([
-    d1.prepare("UPDATE channel_events SET received_at = received_at - ?2 WHERE inbox_id = ?1").bind(inboxId, ms),
-    d1
-      .prepare(
-        "UPDATE channel_deliveries SET sent_at = sent_at - ?2, next_attempt_at = next_attempt_at - ?2, " +
-          "created_at = created_at - ?2 WHERE inbox_id = ?1",
-      )
-      .bind(inboxId, ms),
-  ]);
+  for (const part of await parts(organizationId)) {
+    const d1 = client(part);
+    await d1.batch([
+      d1.prepare("UPDATE channel_events SET received_at = received_at - ?2 WHERE inbox_id = ?1").bind(inboxId, ms),
+      d1
+        .prepare(
+          "UPDATE channel_deliveries SET sent_at = sent_at - ?2, next_attempt_at = next_attempt_at - ?2, " +
+            "created_at = created_at - ?2 WHERE inbox_id = ?1",
+        )
+        .bind(inboxId, ms),
+    ]);
+  }
 }
 
+/** The inbox's channel rows, in whichever part holds them. */
 async function rowsOf(organizationId: string, inboxId: string) {
-  const d1 = client(await data(organizationId));
-  const [events, deliveries] = await d1.batch<{ status: string }>([
-    d1.prepare("SELECT status FROM channel_events WHERE inbox_id = ?1").bind(inboxId),
-    d1.prepare("SELECT status FROM channel_deliveries WHERE inbox_id = ?1 ORDER BY id").bind(inboxId),
-  ]);
-  return { events: events.results.map((r) => r.status), deliveries: deliveries.results.map((r) => r.status) };
+  const rows = (table: string, key: string) =>
+    fromEveryPart(organizationId, async (part) => {
+      const query = `SELECT ${key} AS id, status FROM ${table} WHERE inbox_id = ?1`;
+      return (await client(part).prepare(query).bind(inboxId).all<{ id: string; status: string }>()).results;
+    });
+  const statuses = (list: { id: string; status: string }[]) =>
+    list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((r) => r.status);
+  const [events, deliveries] = [await rows("channel_events", "event_id"), await rows("channel_deliveries", "id")];
+  return { events: statuses(events), deliveries: statuses(deliveries) };
 }
 
-/** Housekeeping's step on the organization's data plane, run until it has nothing left to remove. */
+/** Housekeeping's step on each database of the organization's data plane, run until it has nothing left to remove. */
 async function prune(organizationId: string) {
-  const db = await data(organizationId);
-  while (Object.values(await pruneChannelRows(db, Date.now(), { pages: 5, size: 200 })).some((n) => n > 0));
+  for (const db of await parts(organizationId))
+    while (Object.values(await pruneChannelRows(db, Date.now(), { pages: 5, size: 200 })).some((n) => n > 0));
 }
 
 describe("channel rows kept for a time", () => {

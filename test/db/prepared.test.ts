@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { batch, client, preparedInsert, rowMapper } from "../../src/db/prepared";
 import { messages } from "../../src/db/schema";
-import { seedOwner, data } from "../harness";
+import { seedOwner, conversationData } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
 
@@ -14,7 +14,7 @@ describe("prepared statements", () => {
     const { conversationId, message } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } }),
     );
-    const plane = await data(owner.organizationId);
+    const plane = await conversationData(owner.organizationId, conversationId);
     const [stored] = await plane.select().from(messages).where(eq(messages.id, message!.id));
     const values = {
       ...stored,

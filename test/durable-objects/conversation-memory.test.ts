@@ -4,7 +4,7 @@ import { abortAllDurableObjects } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { conversations } from "../../src/db/schema";
 import { conversationObject } from "../../src/services/conversations";
-import { data, seedOwner, unique, type Actor } from "../harness";
+import { conversationData, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { bodyOf } from "../support/api";
@@ -14,9 +14,9 @@ const say = async (owner: Actor, botId: string, content: string, conversation?: 
     await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } }),
   );
 
-/** The conversation's row as D1 holds it now. */
+/** The conversation's row as D1 (its part of the organization's data plane) holds it now. */
 const conversationRow = async (owner: Actor, conversationId: string) => {
-  const [row] = await (await data(owner.organizationId))
+  const [row] = await (await conversationData(owner.organizationId, conversationId))
     .select()
     .from(conversations)
     .where(eq(conversations.id, conversationId));

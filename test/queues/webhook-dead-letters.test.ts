@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import worker from "../../src/index";
 import { DEAD_LETTERED } from "../../src/services/webhooks/dead-letters";
 import { RETRY_SCHEDULE_SECONDS } from "../../src/services/webhooks/retries";
-import { data, db, seedOwner } from "../harness";
+import { conversationData, db, seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { attemptsOf, received, switchedWebhook, visitorMessages, waitFor } from "./webhook-fixtures";
 
@@ -40,9 +40,9 @@ async function poisoned() {
   // A second event, its attempts pending again so the real consumer leaves them to the test.
   await db().run(sql`update webhooks set headers = '{not json' where id = ${broken.hook.id}`);
   damaged.push(broken.hook.id);
-  const event = (await attemptsOf(healthy.hook.id))[0].messageId;
-  await (await data(owner.organizationId)).run(
-    sql`update webhook_deliveries set status = 'pending', attempts = 0 where message_id = ${event}`,
+  const [sent] = await attemptsOf(healthy.hook.id);
+  await (await conversationData(owner.organizationId, sent.conversationId!)).run(
+    sql`update webhook_deliveries set status = 'pending', attempts = 0 where message_id = ${sent.messageId}`,
   );
   const [good] = await attemptsOf(healthy.hook.id);
   const [bad] = await attemptsOf(broken.hook.id);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { addAttempts } from "../../src/services/webhooks/redelivery";
-import { data, seedOwner, type Actor } from "../harness";
+import { parts, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { storedWebhook, type WebhookRecord } from "../routes/webhooks/fixtures";
 import { attemptsOf, consumeAt, setMode, switchedWebhook, visitorMessages, waitFor } from "./webhook-fixtures";
@@ -26,11 +26,10 @@ async function failingWebhook(owner: Actor) {
 /** At `now`, every event of the webhook (or only the failed ones, as redeliver-failed does) is sent again by the
  * consumer. */
 async function sendAgainAt(owner: Actor, hook: WebhookRecord, now: number, onlyFailed = true) {
-  const ids = await addAttempts(
-    await data(owner.organizationId),
-    { organizationId: owner.organizationId, webhookId: hook.id, url: hook.url, onlyFailed },
-    now,
-  );
+  const scope = { organizationId: owner.organizationId, webhookId: hook.id, url: hook.url, onlyFailed };
+  // In each part of the organization's data plane, as the route does: an event's attempts are in its conversation's.
+  const ids: string[] = [];
+  for (const part of await parts(owner.organizationId)) ids.push(...(await addAttempts(part, scope, now)));
   expect(ids.length).toBeGreaterThan(0);
   await consumeAt(
     ids.map((id) => ({ id })),
