@@ -6,7 +6,7 @@ import { forgottenConversations } from "../../src/db/schema";
 import { conversationObject } from "../../src/services/conversations";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { createChatbot } from "../fixtures/chatbots";
-import { data, seedOwner, type Actor } from "../harness";
+import { fromEveryPart, seedOwner, type Actor } from "../harness";
 import { bodyOf } from "../support/api";
 import { objectMessages } from "../support/object-messages";
 import { pub, visitorConversation } from "../routes/widget/fixtures";
@@ -37,9 +37,11 @@ const storedOf = (conversationId: string) =>
     keys: [...state.storage.kv.list()].length,
   }));
 
-/** The conversations named to forget in the organization's data plane. */
+/** The conversations named to forget in the organization's data plane: each in its own part. */
 const named = async (owner: Actor) =>
-  (await (await data(owner.organizationId)).select().from(forgottenConversations)).map((r) => r.conversationId);
+  (await fromEveryPart(owner.organizationId, (part) => part.select().from(forgottenConversations))).map(
+    (r) => r.conversationId,
+  );
 
 describe("deleted conversations' objects", () => {
   it("forget their storage after an assistant's deletion, through the housekeeping cron; others keep it", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { client } from "../../src/db/prepared";
-import { data, seedOwner, type Actor } from "../harness";
+import { conversationData, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
 import { objectMessages } from "../support/object-messages";
@@ -21,10 +21,10 @@ type Stretch = {
   resolved: number;
 };
 
-/** The conversation's stretches, in its organization's data plane (its shard: services/shards `dataDb`). */
+/** The conversation's stretches, in its part of the organization's data plane (services/shards/parts.ts). */
 const stretchesOf = async (owner: Actor, conversationId: string) =>
   (
-    await client(await data(owner.organizationId))
+    await client(await conversationData(owner.organizationId, conversationId))
       .prepare("SELECT * FROM conversation_handoffs WHERE conversation_id = ? ORDER BY queued_at, rowid")
       .bind(conversationId)
       .all<Stretch>()
@@ -135,7 +135,7 @@ describe("handoff stretches kept by triggers", () => {
 
       // A note written straight as the notes' endpoint stores it: not a response to the visitor.
       const note = Date.now();
-      await client(await data(owner.organizationId))
+      await client(await conversationData(owner.organizationId, id))
         .prepare(
           "INSERT INTO messages (id, organization_id, conversation_id, sequence, type, sender_type, sender_id, " +
             "content, private, created_at) VALUES (?, ?, ?, 100, 'outgoing', 'user', ?, 'internal', 1, ?)",

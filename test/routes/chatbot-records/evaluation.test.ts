@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type Actor, data, seedOwner } from "../../harness";
+import { type Actor, conversationData, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { ok } from "../statistics/helpers";
@@ -18,12 +18,16 @@ type Rec = {
 };
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** The chatbot records of a conversation's part of the organization's data plane. */
+const recordsOf = async (owner: Actor, conversationId: string) =>
+  client(await conversationData(owner.organizationId, conversationId));
+
 /** A completion's record, marked pending evaluation (as a job waiting for its queue leaves it). */
 async function pendingRecord(owner: Actor, chatbotId: string): Promise<{ id: string; conversationId: string }> {
-  const records = client(await data(owner.organizationId));
-  await ok<"POST /chatbots/{chatbotId}/completions/">(
+  const { conversationId } = await ok<"POST /chatbots/{chatbotId}/completions/">(
     await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content: "Hello there" } }),
   );
+  const records = await recordsOf(owner, conversationId);
   const [record] = (
     await records
       .prepare("SELECT id, conversation_id AS conversationId FROM chatbot_records WHERE chatbot_id = ?")
@@ -71,12 +75,14 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
 
   it("a redelivered or unknown job changes nothing; a scored record is not scored again", async () => {
     const owner = await seedOwner();
-    const records = client(await data(owner.organizationId));
     const bot = await createChatbot(owner, { enableEvaluation: true });
     const record = await pendingRecord(owner, bot.id);
+    const records = await recordsOf(owner, record.conversationId);
     // Left pending past its time, the cron sends it again with its organization.
     const later = Date.now() + STRANDED_EVALUATION_MS + 1000;
-    expect(await strandedEvaluations(await data(owner.organizationId), later)).toContainEqual({
+    expect(
+      await strandedEvaluations(await conversationData(owner.organizationId, record.conversationId), later),
+    ).toContainEqual({
       recordId: record.id,
       organizationId: owner.organizationId,
       conversationId: record.conversationId,
@@ -118,9 +124,9 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
 
   it("a job's last failed try marks its record failed; DB refusing that leaves it pending for the cron", async () => {
     const owner = await seedOwner();
-    const records = client(await data(owner.organizationId));
     const bot = await createChatbot(owner);
     const record = await pendingRecord(owner, bot.id);
+    const records = await recordsOf(owner, record.conversationId);
     const status = async () =>
       (await records
         .prepare("SELECT evaluation_status FROM chatbot_records WHERE id = ?")
@@ -150,7 +156,9 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     }
     // The housekeeping cron sends it again; with DB taking writes, scoring it still failing would mark it failed.
     const later = Date.now() + STRANDED_EVALUATION_MS + 1000;
-    expect(await strandedEvaluations(await data(owner.organizationId), later)).toContainEqual({
+    expect(
+      await strandedEvaluations(await conversationData(owner.organizationId, record.conversationId), later),
+    ).toContainEqual({
       recordId: record.id,
       organizationId: owner.organizationId,
       conversationId: record.conversationId,
