@@ -30,8 +30,6 @@ const ONE_PART_TESTS = [
   "test/durable-objects/conversation-store.test.ts",
   "test/queues/webhook-conversation-events.test.ts",
   "test/queues/webhook-deliveries.test.ts",
-  "test/routes/assignment/round-robin.test.ts",
-  "test/routes/human-statistics/human-statistics.test.ts",
   "test/routes/statistics/chatbot-statistics.test.ts",
   "test/routes/statistics/pipeline-figures.test.ts",
   "test/services/contact-copies.test.ts",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { members } from "../../../src/db/schema";
 import { autoAssign } from "../../../src/services/assignment/round-robin";
-import { data, db, seedOwner, waitFor } from "../../harness";
+import { conversationData, db, parts, seedOwner, waitFor } from "../../harness";
 import { liveEvents } from "../../support/sse";
 import {
   assistantWithInbox,
@@ -15,6 +15,16 @@ import {
 } from "./fixtures";
 
 const ROUND_ROBIN = { mode: "round_robin", teamId: null, capacity: 5 };
+/** `autoAssign` as the service calls it: on the conversation's part, the agent's conversations counted in every part. */
+const assign = async (organizationId: string, conversationId: string, now?: number) =>
+  autoAssign(
+    db(),
+    await conversationData(organizationId, conversationId),
+    conversationId,
+    now,
+    [],
+    await parts(organizationId),
+  );
 const memberRow = async (memberId: string) => (await db().select().from(members).where(eq(members.id, memberId)))[0]!;
 
 describe("automatic (round-robin) assignment", () => {
@@ -73,7 +83,7 @@ describe("automatic (round-robin) assignment", () => {
       expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
       const second = await handedOff(talk);
       // Nothing more will happen: the effect has run once autoAssign itself finds nothing to do.
-      expect(await autoAssign(db(), await data(owner.organizationId), second)).toBeNull();
+      expect(await assign(owner.organizationId, second)).toBeNull();
       expect(await getConversation(owner, second)).toMatchObject({ assignee: null, status: "queued" });
 
       const res = await owner.fetch("PATCH", `/organizations/${owner.organizationId}/members/${agent.memberId}/`, {
@@ -95,8 +105,10 @@ describe("automatic (round-robin) assignment", () => {
     );
     // Online without the API (which would assign at once): both then race for the one place.
     await db().update(members).set({ availability: "online" }).where(eq(members.id, agent.memberId));
-    const plane = await data(owner.organizationId);
-    const results = await Promise.all([autoAssign(db(), plane, x, 42_000), autoAssign(db(), plane, y, 42_000)]);
+    const results = await Promise.all([
+      assign(owner.organizationId, x, 42_000),
+      assign(owner.organizationId, y, 42_000),
+    ]);
     expect(results.filter(Boolean)).toHaveLength(1);
     const assigned = [await getConversation(owner, x), await getConversation(owner, y)].filter((c) => c.assignee);
     expect(assigned).toHaveLength(1);
@@ -128,7 +140,7 @@ describe("automatic (round-robin) assignment", () => {
 
     const manual = await assistantWithInbox(owner, null);
     const id = await handedOff(manual.talk);
-    expect(await autoAssign(db(), await data(owner.organizationId), id)).toBeNull();
+    expect(await assign(owner.organizationId, id)).toBeNull();
     expect((await getConversation(owner, id)).assignee).toBeNull();
   });
 
@@ -139,7 +151,7 @@ describe("automatic (round-robin) assignment", () => {
     const served = await handedOff(talk);
     expect((await settledAssignment(owner, served)).assignee?.id).toBe(agent.userId);
     const [older, newer] = [await handedOff(talk), await handedOff(talk)];
-    expect(await autoAssign(db(), await data(owner.organizationId), older)).toBeNull();
+    expect(await assign(owner.organizationId, older)).toBeNull();
     const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
     const events = liveEvents(stream);
     await events.next((e) => e.event === "ready");
@@ -207,7 +219,7 @@ describe("automatic (round-robin) assignment", () => {
     const { conversationId: id } = await talk("hello");
     const res = await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(await autoAssign(db(), await data(owner.organizationId), id)).toBeNull();
+    expect(await assign(owner.organizationId, id)).toBeNull();
     expect(await getConversation(owner, id)).toMatchObject({ status: "queued", assignee: null });
   });
 });

@@ -1,6 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import {
+  NO_SUCH_ID,
+  PREFIXES,
+  call,
+  conversationData,
+  expectError,
+  seedMember,
+  seedOwner,
+  type Actor,
+} from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { readXlsx } from "../../support/xlsx";
@@ -68,7 +77,8 @@ async function seeded() {
     }),
     201,
   );
-  const conversations = client(await data(owner.organizationId));
+  // Each conversation's rows are in its part of the organization's data plane.
+  const part = async (conversationId: string) => client(await conversationData(owner.organizationId, conversationId));
   const labelId = crypto.randomUUID();
   await env.DB.prepare(
     "INSERT INTO labels (id, organization_id, name, color, created_at, updated_at) VALUES (?, ?, 'VIP', " +
@@ -79,8 +89,8 @@ async function seeded() {
 
   // 1: the owner takes it over, answers and resolves it; it is the team's and labelled.
   const one = await handOff(owner, a.id);
-  await conversations.prepare("UPDATE conversations SET team_id = ? WHERE id = ?").bind(team.id, one).run();
-  await conversations
+  await (await part(one)).prepare("UPDATE conversations SET team_id = ? WHERE id = ?").bind(team.id, one).run();
+  await (await part(one))
     .prepare(
       "INSERT INTO conversation_labels (conversation_id, label_id, organization_id, created_at) VALUES (?, ?, ?, 0)",
     )
@@ -104,13 +114,16 @@ async function seeded() {
   const four = await handOff(owner, a.id, true);
   const five = await handOff(owner, a.id);
 
-  await timeStretch(conversations, one, at("2026-06-10T10:00:00Z"), { assigned: 60, response: 120, ended: 600 });
-  await timeStretch(conversations, two, at("2026-06-10T11:00:00Z"), { assigned: 200, response: 300 });
-  await timeStretch(conversations, three, at("2026-06-11T09:00:00Z"), {});
-  await timeStretch(conversations, four, at("2026-06-11T09:30:00Z"), { response: 10 });
-  await timeStretch(conversations, five, at("2026-06-12T00:00:00Z"), { response: 10 });
-  const rate = (id: string, rating: number) =>
-    conversations.prepare("UPDATE conversations SET csat_rating = ?, csat_at = 1 WHERE id = ?").bind(rating, id).run();
+  await timeStretch(await part(one), one, at("2026-06-10T10:00:00Z"), { assigned: 60, response: 120, ended: 600 });
+  await timeStretch(await part(two), two, at("2026-06-10T11:00:00Z"), { assigned: 200, response: 300 });
+  await timeStretch(await part(three), three, at("2026-06-11T09:00:00Z"), {});
+  await timeStretch(await part(four), four, at("2026-06-11T09:30:00Z"), { response: 10 });
+  await timeStretch(await part(five), five, at("2026-06-12T00:00:00Z"), { response: 10 });
+  const rate = async (id: string, rating: number) =>
+    (await part(id))
+      .prepare("UPDATE conversations SET csat_rating = ?, csat_at = 1 WHERE id = ?")
+      .bind(rating, id)
+      .run();
   await Promise.all([rate(one, 5), rate(two, 3), rate(four, 1), rate(five, 1)]);
   return { owner, agent, a, b, team, labelId, one, two, three };
 }
