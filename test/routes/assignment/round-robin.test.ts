@@ -15,7 +15,7 @@ import {
 } from "./fixtures";
 
 const ROUND_ROBIN = { mode: "round_robin", teamId: null, capacity: 5 };
-/** `autoAssign` as the service calls it: on the conversation's part, the agent's conversations counted in every part. */
+/** `autoAssign` as the service calls it: on the conversation's part, the agent's load counted in every part. */
 const assign = async (organizationId: string, conversationId: string, now?: number) =>
   autoAssign(
     db(),
