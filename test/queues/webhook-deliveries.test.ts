@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import worker from "../../src/index";
-import { data, db, seedOwner, type Actor, waitFor } from "../harness";
+import { conversationData, db, fromEveryPart, seedOwner, type Actor, waitFor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { webhookDeliveries, webhooks } from "../../src/db/schema";
 import { encryptSecret } from "../../src/lib/crypto";
@@ -41,24 +41,26 @@ async function addWebhook(
   return id;
 }
 
-/** A pending delivery record written straight to D1, as if the queue had never been told of it. */
+/**
+ * A pending delivery record of a reply written straight to D1, as if the queue had never been told of it: in the part
+ * of the organization's data plane its conversation names, naming that conversation or not (an older worker's).
+ */
 async function pendingDelivery(
   owner: Actor,
   bot: { id: string; defaultInbox: { id: string } | null },
   webhookId: string,
-  messageId: string,
-  createdAt = Date.now(),
-  conversationId: string | null = null,
+  reply: { conversationId: string; message?: { id: string } | null },
+  { createdAt = Date.now(), named = false } = {},
 ) {
   const id = uuidv7();
-  await (await data(owner.organizationId)).insert(webhookDeliveries).values({
+  await (await conversationData(owner.organizationId, reply.conversationId)).insert(webhookDeliveries).values({
     id,
     organizationId: owner.organizationId,
     webhookId,
     inboxId: bot.defaultInbox!.id,
     chatbotId: bot.id,
-    messageId,
-    conversationId,
+    messageId: reply.message!.id,
+    conversationId: named ? reply.conversationId : null,
     event: "outgoing",
     createdAt,
   });
@@ -71,6 +73,10 @@ async function talk(owner: Actor, botId: string, content: string, conversation?:
   return await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
 }
 
+/** The delivery records `where` selects, from whichever part of the organization's data plane holds them. */
+const deliveries = (owner: Actor, where: SQL | undefined) =>
+  fromEveryPart(owner.organizationId, (part) => part.select().from(webhookDeliveries).where(where));
+
 /** A new owner's assistant with one webhook, and `content` sent to it: the reply and its delivery, once sent. */
 async function deliveredOnce(content: string) {
   const owner = await seedOwner();
@@ -78,8 +84,7 @@ async function deliveredOnce(content: string) {
   const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
   const reply = await talk(owner, bot.id, content);
   const [record] = await waitFor(
-    async () =>
-      (await data(owner.organizationId)).select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook)),
+    () => deliveries(owner, eq(webhookDeliveries.webhookId, hook)),
     (r) => r[0]?.status === "success",
   );
   return { owner, bot, hook, reply, record };
@@ -88,11 +93,7 @@ async function deliveredOnce(content: string) {
 /** The message's delivery attempt, once it has failed. */
 async function failedAttempt(owner: Actor, messageId: string) {
   const [attempt] = await waitFor(
-    async () =>
-      (await data(owner.organizationId))
-        .select()
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.messageId, messageId)),
+    async () => deliveries(owner, eq(webhookDeliveries.messageId, messageId)),
     (r) => r[0]?.status === "failure",
   );
   return attempt;
@@ -188,10 +189,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
 
     await new Promise((r) => setTimeout(r, 500));
     expect(await received(`/ok/${disabled}`)).toEqual([]);
-    const records = await (await data(owner.organizationId))
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.webhookId, standard));
+    const records = await deliveries(owner, eq(webhookDeliveries.webhookId, standard));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({
       status: "success",
@@ -211,11 +209,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     await addWebhook(owner, inbox, { url: receiver(`/hang/${hanging}`) });
     const first = await talk(owner, bot.id, "one");
     const rows = await waitFor(
-      async () =>
-        (await data(owner.organizationId))
-          .select()
-          .from(webhookDeliveries)
-          .where(eq(webhookDeliveries.messageId, first.message!.id)),
+      async () => deliveries(owner, eq(webhookDeliveries.messageId, first.message!.id)),
       (r) => r.length === 2 && r.every((d) => d.status === "failure"),
     );
     const byUrl = Object.fromEntries(rows.map((r) => [r.url!.includes("/fail/") ? "fail" : "hang", r]));
@@ -263,14 +257,11 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       retryMessages: [],
       explicitAcks: ["redelivered"],
     });
-    expect(await deliver(env, db(), await data(owner.organizationId), record.id)).toBe("skipped");
-    expect(await received(`/ok/${hook}`)).toHaveLength(1);
     expect(
-      await (await data(owner.organizationId))
-        .select()
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.messageId, reply.message!.id)),
-    ).toHaveLength(1);
+      await deliver(env, db(), await conversationData(owner.organizationId, record.conversationId!), record.id),
+    ).toBe("skipped");
+    expect(await received(`/ok/${hook}`)).toHaveLength(1);
+    expect(await deliveries(owner, eq(webhookDeliveries.messageId, reply.message!.id))).toHaveLength(1);
   });
 
   it("a queue event the runtime has ended (settling throws) still delivers; the consumer does not reject", async () => {
@@ -279,7 +270,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
     const reply = await talk(owner, bot.id, "late");
     await db().update(webhooks).set({ isEnabled: true }).where(eq(webhooks.id, hook));
-    const id = await pendingDelivery(owner, bot, hook, reply.message!.id);
+    const id = await pendingDelivery(owner, bot, hook, reply);
     // What workerd throws once it has cancelled the event (as hung): the message cannot be settled any more.
     const ended = () => {
       throw new Error("Cannot perform I/O on behalf of a different request. (I/O type: QueueEventResult)");
@@ -301,10 +292,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     };
     await expect(worker.queue!(batch, env, createExecutionContext())).resolves.toBeUndefined();
     expect(await received(`/ok/${hook}`)).toHaveLength(1);
-    const [record] = await (await data(owner.organizationId))
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.id, id));
+    const [record] = await deliveries(owner, eq(webhookDeliveries.id, id));
     expect(record.status).toBe("success");
   });
 
@@ -313,14 +301,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const bot = await createChatbot(owner);
     const reply = await talk(owner, bot.id, "hello");
     const hook = await addWebhook(owner, bot.defaultInbox!.id, {});
-    const id = await pendingDelivery(
-      owner,
-      bot,
-      hook,
-      reply.message!.id,
-      Date.now() - 5 * 60_000,
-      reply.conversationId,
-    );
+    const id = await pendingDelivery(owner, bot, hook, reply, { createdAt: Date.now() - 5 * 60_000, named: true });
     await runHousekeeping(env);
     const [hit] = await waitFor(
       () => received(`/ok/${hook}`),
@@ -328,8 +309,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     );
     expect(JSON.parse(hit.body).id).toBe(reply.message!.id);
     const [row] = await waitFor(
-      async () =>
-        (await data(owner.organizationId)).select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)),
+      async () => deliveries(owner, eq(webhookDeliveries.id, id)),
       (r) => r[0]?.status === "success",
     );
     expect(row.status).toBe("success");
@@ -344,30 +324,21 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     // Written without it (by an older worker; another webhook, added since): found through the payload the event's
     // earlier attempt sent (its message is in its conversation's object, not in D1), the same payload.
     const later = await addWebhook(owner, bot.defaultInbox!.id, {});
-    const unnamed = await pendingDelivery(owner, bot, later, reply.message!.id);
-    expect(await deliver(env, db(), await data(owner.organizationId), unnamed)).toBe("sent");
-    const [again] = await (await data(owner.organizationId))
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.id, unnamed));
+    const unnamed = await pendingDelivery(owner, bot, later, reply);
+    expect(await deliver(env, db(), await conversationData(owner.organizationId, reply.conversationId), unnamed)).toBe(
+      "sent",
+    );
+    const [again] = await deliveries(owner, eq(webhookDeliveries.id, unnamed));
     expect(again).toMatchObject({ status: "success", requestBody: sent.requestBody });
     // Another organization's record naming this conversation reads nothing of it.
     const other = await seedOwner();
     const otherBot = await createChatbot(other);
     const otherHook = await addWebhook(other, otherBot.defaultInbox!.id, {});
-    const foreign = await pendingDelivery(
-      other,
-      otherBot,
-      otherHook,
-      reply.message!.id,
-      Date.now(),
-      reply.conversationId,
+    const foreign = await pendingDelivery(other, otherBot, otherHook, reply, { named: true });
+    expect(await deliver(env, db(), await conversationData(other.organizationId, reply.conversationId), foreign)).toBe(
+      "sent",
     );
-    expect(await deliver(env, db(), await data(other.organizationId), foreign)).toBe("sent");
-    const [refused] = await (await data(other.organizationId))
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.id, foreign));
+    const [refused] = await deliveries(other, eq(webhookDeliveries.id, foreign));
     expect(refused).toMatchObject({ status: "failure", error: "The message no longer exists." });
     expect(await received(`/ok/${otherHook}`)).toEqual([]);
   });
@@ -377,12 +348,11 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const bot = await createChatbot(owner);
     const reply = await talk(owner, bot.id, "hello");
     const hook = await addWebhook(owner, bot.defaultInbox!.id, { isEnabled: false });
-    const id = await pendingDelivery(owner, bot, hook, reply.message!.id);
-    expect(await deliver(env, db(), await data(owner.organizationId), id)).toBe("sent");
-    const [row] = await (await data(owner.organizationId))
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.id, id));
+    const id = await pendingDelivery(owner, bot, hook, reply);
+    expect(await deliver(env, db(), await conversationData(owner.organizationId, reply.conversationId), id)).toBe(
+      "sent",
+    );
+    const [row] = await deliveries(owner, eq(webhookDeliveries.id, id));
     expect(row).toMatchObject({
       status: "failure",
       responseStatus: null,
