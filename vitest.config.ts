@@ -28,7 +28,6 @@ const RECORD_MOVE_TESTS = [
  */
 const ONE_PART_TESTS = [
   "test/durable-objects/conversation-store.test.ts",
-  "test/queues/webhook-conversation-events.test.ts",
   "test/routes/statistics/chatbot-statistics.test.ts",
   "test/routes/statistics/pipeline-figures.test.ts",
   "test/services/contact-copies.test.ts",

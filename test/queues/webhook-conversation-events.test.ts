@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { conversationEvents } from "../../src/db/schema";
-import { data, seedOwner, unique, waitFor, type Actor } from "../harness";
+import { conversationData, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import type { DeliveryRecord, Page, WebhookRecord } from "../routes/webhooks/fixtures";
 import { attemptsOf, consumeAt, received, setMode, switchedWebhook, verifySignature } from "./webhook-fixtures";
@@ -81,7 +81,7 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       status: ["queued", "open"],
       progressStatus: ["waiting_for_human", "human_serving"],
     });
-    const events = await (await data(owner.organizationId))
+    const events = await (await conversationData(owner.organizationId, id))
       .select()
       .from(conversationEvents)
       .where(eq(conversationEvents.conversationId, id));
@@ -124,7 +124,7 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       });
       // A visitor's message to an open conversation changes nothing of its lifecycle: no event.
       await talk(owner, bot.id, "And another", id);
-      const events = await (await data(owner.organizationId))
+      const events = await (await conversationData(owner.organizationId, id))
         .select()
         .from(conversationEvents)
         .where(eq(conversationEvents.conversationId, id));
@@ -157,7 +157,7 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       () => receivedAt(opted.path),
       (r) => lifecycle(r).some((h) => h.payload.conversation?.id === second),
     );
-    const events = await (await data(owner.organizationId))
+    const events = await (await conversationData(owner.organizationId, second))
       .select()
       .from(conversationEvents)
       .where(eq(conversationEvents.conversationId, second));
@@ -238,7 +238,7 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       expect(["queued", "open", "resolved"]).toContain(handoff.conversation.status);
 
       // The event rows, written with each change; message events unchanged beside them.
-      const rows = await (await data(owner.organizationId))
+      const rows = await (await conversationData(owner.organizationId, id))
         .select()
         .from(conversationEvents)
         .where(eq(conversationEvents.conversationId, id));
@@ -310,7 +310,7 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       // A second take-over by the same member changes nothing: no event, no delivery.
       expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
       expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
-      const rows = await (await data(owner.organizationId))
+      const rows = await (await conversationData(owner.organizationId, id))
         .select()
         .from(conversationEvents)
         .where(eq(conversationEvents.conversationId, id));
