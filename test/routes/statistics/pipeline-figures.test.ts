@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { rateMessage } from "../../support/ratings";
-import { type Actor, data, seedOwner } from "../../harness";
+import { type Actor, conversationData, fromEveryPart, seedOwner } from "../../harness";
 import { client as dbClient } from "../../../src/db/prepared";
 import { dataDbs } from "../../../src/services/shards";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -25,25 +25,32 @@ const TRIGGERS = [
 
 type Row = Record<string, unknown> & { id: string; created_at: number };
 
-/** The organization's data plane (its shard: services/shards `dataDb`), where its figures are written. */
-const dataOf = async (owner: Actor) => dbClient(await data(owner.organizationId));
+/** The part of the organization's data plane holding a conversation, where its messages' figures are written. */
+const dataOf = async (owner: Actor, conversationId: string) =>
+  dbClient(await conversationData(owner.organizationId, conversationId));
 
 const messagesOf = (conversationId: string) => objectMessages<Row>(conversationId);
 
-/** An assistant's counters summed over its rows of `table`. */
-const sums = async (owner: Actor, table: "usage_hourly" | "usage_hourly_tests", chatbotId: string) =>
-  (await dataOf(owner))
-    .prepare(
-      "SELECT coalesce(sum(incoming_messages), 0) AS incoming, coalesce(sum(outgoing_messages), 0) AS outgoing, " +
-        "coalesce(sum(replies), 0) AS replies, coalesce(sum(reply_ms), 0) AS replyMs, " +
-        "coalesce(sum(requests), 0) AS requests, coalesce(sum(likes), 0) AS likes, " +
-        `coalesce(sum(dislikes), 0) AS dislikes FROM ${table} WHERE chatbot_id = ?`,
-    )
-    .bind(chatbotId)
-    .first<Record<string, number>>();
+/** An assistant's counters summed over its rows of `table`, in every part of the organization's data plane. */
+const sums = async (owner: Actor, table: "usage_hourly" | "usage_hourly_tests", chatbotId: string) => {
+  const perPart = await fromEveryPart(owner.organizationId, async (part) => [
+    (await dbClient(part)
+      .prepare(
+        "SELECT coalesce(sum(incoming_messages), 0) AS incoming, coalesce(sum(outgoing_messages), 0) AS outgoing, " +
+          "coalesce(sum(replies), 0) AS replies, coalesce(sum(reply_ms), 0) AS replyMs, " +
+          "coalesce(sum(requests), 0) AS requests, coalesce(sum(likes), 0) AS likes, " +
+          `coalesce(sum(dislikes), 0) AS dislikes FROM ${table} WHERE chatbot_id = ?`,
+      )
+      .bind(chatbotId)
+      .first<Record<string, number>>())!,
+  ]);
+  return perPart.reduce((total, row) =>
+    Object.fromEntries(Object.entries(total).map(([key, n]) => [key, n + row[key]])),
+  );
+};
 
-const recordOf = async (owner: Actor, questionId: string) =>
-  (await dataOf(owner))
+const recordOf = async (owner: Actor, conversationId: string, questionId: string) =>
+  (await dataOf(owner, conversationId))
     .prepare("SELECT * FROM chatbot_records WHERE id = ?")
     .bind(questionId)
     .first<Record<string, unknown>>();
@@ -72,7 +79,7 @@ describe("a message's figures, written by the pipeline", () => {
     const conversationId = await talk(owner, bot.id, {});
     const [question, reply] = await messagesOf(conversationId);
     const hourly = async (at: number, modelId: string) =>
-      (await dataOf(owner))
+      (await dataOf(owner, conversationId))
         .prepare("SELECT * FROM usage_hourly WHERE chatbot_id = ? AND hour = ? AND member_id = ? AND model_id = ?")
         .bind(bot.id, at - (at % HOUR), owner.userId, modelId)
         .first();
@@ -94,7 +101,7 @@ describe("a message's figures, written by the pipeline", () => {
       likes: 0,
       dislikes: 0,
     });
-    expect(await recordOf(owner, question.id)).toEqual(
+    expect(await recordOf(owner, conversationId, question.id)).toEqual(
       expect.objectContaining({
         organization_id: owner.organizationId,
         chatbot_id: bot.id,
@@ -121,7 +128,7 @@ describe("a message's figures, written by the pipeline", () => {
     await talk(owner, bot.id, { conversation: test, message: { content: "It was due Monday" } });
     const [q1, r1, q2, r2] = await messagesOf(test);
     // The second turn goes through the conversation's object: its reply is recorded on its own question.
-    expect(await recordOf(owner, q2.id)).toMatchObject({
+    expect(await recordOf(owner, test, q2.id)).toMatchObject({
       reply_message_id: r2.id,
       input_message: "It was due Monday",
       reply_ms: r2.created_at - q2.created_at,
@@ -171,7 +178,7 @@ describe("a message's figures, written by the pipeline", () => {
       const conversation = first.conversationId;
       // A first turn stored by the worker: its reply recorded on its question too.
       const [q1] = await messagesOf(conversation);
-      expect(await recordOf(owner, q1.id)).toMatchObject({
+      expect(await recordOf(owner, conversation, q1.id)).toMatchObject({
         reply_message_id: first.messageId,
         contact_id: expect.any(String),
       });
@@ -212,12 +219,12 @@ describe("a message's figures, written by the pipeline", () => {
       await rate(second.messageId!, "dislike");
       await expect.poll(async () => (await messagesOf(conversation)).length).toBe(5);
       const [, , question, , handoff] = await messagesOf(conversation);
-      expect(await recordOf(owner, question.id)).toMatchObject({
+      expect(await recordOf(owner, conversation, question.id)).toMatchObject({
         reply_message_id: handoff.id,
         output_message: handoff.content,
         reply_ms: handoff.created_at - question.created_at,
       });
-      const stretch = await (await dataOf(owner))
+      const stretch = await (await dataOf(owner, conversation))
         .prepare("SELECT reason FROM conversation_handoffs WHERE conversation_id = ?")
         .bind(conversation)
         .first();
