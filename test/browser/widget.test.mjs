@@ -174,6 +174,33 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 90_000);
 
+  it("a visitor who only opens the chat leaves no contact behind; their first message makes one", async () => {
+    const contacts = async () => (await server.api("/contacts/", { method: "GET" })).count;
+    const before = await contacts();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    for (let visit = 0; visit < 2; visit++) {
+      await page.goto(host.url);
+      await page.locator("button.launcher").click();
+      await page.getByRole("textbox", { name: "Message" }).waitFor();
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(await contacts()).toBe(before);
+    await page.getByRole("textbox", { name: "Message" }).fill("Do you ship abroad?");
+    await page.keyboard.press("Enter");
+    await page.locator(".row.visitor .bubble", { hasText: "Do you ship abroad?" }).waitFor();
+    await expect
+      .poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 })
+      .not.toContain("typing");
+    expect(await contacts()).toBe(before + 1);
+    // Back later: the same visitor, the same contact, the conversation shown.
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await page.locator(".row.visitor .bubble", { hasText: "Do you ship abroad?" }).waitFor({ timeout: 10_000 });
+    expect(await contacts()).toBe(before + 1);
+    await context.close();
+  });
+
   it("attaches a file from the keyboard, uploads it through the presigned POST, and the assistant acknowledges " +
     "it", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

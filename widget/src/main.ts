@@ -15,7 +15,7 @@ import type { LiveStream } from "./live";
 import { watch } from "./live-view";
 import { addMessage, draft } from "./messages";
 import { RATING_CSS } from "./rating";
-import { connect, needsPreChat, preChat, VisitorStorage } from "./session";
+import { connect, needsPreChat, preChat, sessionOnOpen, VisitorStorage } from "./session";
 import { share, showShared } from "./share";
 import { micButton } from "./speech";
 import { send } from "./stream";
@@ -133,7 +133,7 @@ export class Widget {
     const token = this.page ? new URLSearchParams(location.search).get("share") : null;
     if (token) return showShared(this, token);
     if (!c.isActive) return this.notice("This chat is closed at the moment.");
-    if (this.page || this.storage.stored.conversationId) this.sessionReady = connect(this);
+    if ((this.page || this.storage.stored.conversationId) && sessionOnOpen(this)) this.sessionReady = connect(this);
   }
 
   /**
@@ -399,7 +399,7 @@ export class Widget {
     this.launcher?.setAttribute("aria-expanded", "true");
     // The preview stays out of the way of the designer's fields: no session, no focus taken.
     if (!this.preview) {
-      this.sessionReady ??= connect(this);
+      if (sessionOnOpen(this)) this.sessionReady ??= connect(this);
       this.input.focus();
     }
     this.emit("open");

@@ -76,6 +76,16 @@ export async function ensureSession(w: Widget): Promise<boolean> {
   return !!w.api.token;
 }
 
+/**
+ * Whether opening the chat starts the session at once: a returning or identified visitor sees their conversations,
+ * and a private chat or the pre-chat form says what it needs first. A new visitor's session, and the contact it
+ * makes, waits for their first message (`ensureSession`): one who only looks leaves no contact behind.
+ */
+export function sessionOnOpen(w: Widget): boolean {
+  const identified = w.contact?.sourceId && w.contact.token;
+  return !!(w.storage.stored.token || identified || w.config.accessType === "private" || needsPreChat(w));
+}
+
 /** Whether the visitor must say who they are before a session starts (the pre-chat form). */
 export function needsPreChat(w: Widget) {
   const identified = w.contact?.sourceId && w.contact.token;
