@@ -28,7 +28,6 @@ const RECORD_MOVE_TESTS = [
  */
 const ONE_PART_TESTS = [
   "test/durable-objects/conversation-store.test.ts",
-  "test/routes/statistics/chatbot-statistics.test.ts",
   "test/services/contact-copies.test.ts",
   "test/services/data-parts.test.ts",
   "test/services/data-plane.test.ts",

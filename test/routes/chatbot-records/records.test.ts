@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { call, conversationData, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
@@ -42,13 +42,22 @@ async function seeded() {
     ],
     { contactId: contact },
   );
-  await seedConversation(owner.organizationId, bot.id, inbox, [
+  const hours = await seedConversation(owner.organizationId, bot.id, inbox, [
     { at: utc("2026-05-02T23:59:00Z"), question: "Opening hours?", answer: "Nine to five.", replyMs: 2000 },
   ]);
   await seedConversation(owner.organizationId, bot.id, inbox, [
     { at: utc("2026-05-03T00:00:00Z"), question: "Outside the range", answer: "ok" },
   ]);
-  return { owner, bot, contact };
+  return { owner, bot, contact, hours };
+}
+
+/** Sets scores on the record of "Opening hours?", in its conversation's part, as the evaluation would. */
+async function score(organizationId: string, conversationId: string, set: string) {
+  const { meta } = await client(await conversationData(organizationId, conversationId))
+    .prepare(`UPDATE chatbot_records SET ${set} WHERE conversation_id = ? AND input_message = 'Opening hours?'`)
+    .bind(conversationId)
+    .run();
+  expect(meta.changes).toBe(1);
 }
 
 describe("GET /chatbots/{chatbotPk}/records/", () => {
@@ -164,17 +173,11 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
   });
 
   it("shows the evaluation scores when the assistant has enableEvaluation", async () => {
-    const { owner, bot } = await seeded();
+    const { owner, bot, hours } = await seeded();
     await ok<"PATCH /chatbots/{id}/enable-evaluation/">(
       await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}),
     );
-    await client(await data(owner.organizationId))
-      .prepare(
-        "UPDATE chatbot_records SET faithfulness = 0.855, evaluation_status = 'done' WHERE chatbot_id = ? AND " +
-          "input_message = 'Opening hours?'",
-      )
-      .bind(bot.id)
-      .run();
+    await score(owner.organizationId, hours, "faithfulness = 0.855, evaluation_status = 'done'");
     const page = await ok<"GET /chatbots/{chatbotPk}/records/">(
       await owner.fetch("GET", list(bot.id, "?startDate=2026-05-01&endDate=2026-05-02")),
     );
@@ -225,17 +228,11 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
 
 describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
   it.each(PREFIXES)("the same rows as an .xlsx with typed cells, read back cell by cell (%s)", async (prefix) => {
-    const { owner, bot } = await seeded();
+    const { owner, bot, hours } = await seeded();
     await ok<"PATCH /chatbots/{id}/enable-evaluation/">(
       await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}),
     );
-    await client(await data(owner.organizationId))
-      .prepare(
-        "UPDATE chatbot_records SET faithfulness = 0.5, answer_relevancy = 1 WHERE chatbot_id = ? AND " +
-          "input_message = 'Opening hours?'",
-      )
-      .bind(bot.id)
-      .run();
+    await score(owner.organizationId, hours, "faithfulness = 0.5, answer_relevancy = 1");
     const q = "?startDate=2026-05-01&endDate=2026-05-02";
     const res = await owner.fetch("GET", exportPath(bot.id, q), undefined, { prefix });
     expect(res.status).toBe(200);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { call, expectError, fromEveryPart, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
-import { expectInvalid, ok, rateAnswers, seedContact, seedConversation, utc } from "./helpers";
+import { expectInvalid, ok, rateAnswers, seedContact, seedConversation, sumOverParts, utc } from "./helpers";
 
 const path = (id: string, query = "") => `/chatbots/${id}/statistics/${query}`;
 
@@ -124,26 +124,38 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     const stats = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
       await owner.fetch("GET", path(bot.id, "?datetimeFrom=2026-03-01&datetimeTo=2026-03-10")),
     );
-    const scan = await client(await data(owner.organizationId))
-      .prepare(
-        `SELECT strftime('%Y-%m-%d', m.created_at / 1000, 'unixepoch') AS day,
-        sum(m.type = 'incoming') AS incoming, sum(m.type = 'outgoing') AS outgoing,
-        sum(m.feedback IS 'like') AS likes, sum(m.feedback IS 'dislike') AS dislikes,
-        coalesce(sum(json_array_length(m.content_payload, '$.toolCalls')), 0) AS tools,
-        count(DISTINCT CASE WHEN m.type = 'incoming' THEN c.contact_id END) AS contacts
-      FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? GROUP BY day`,
-      )
-      .bind(bot.id)
-      .all<{
-        day: string;
-        incoming: number;
-        outgoing: number;
-        likes: number;
-        dislikes: number;
-        tools: number;
-        contacts: number;
-      }>();
-    const byDay = new Map(scan.results.map((r) => [r.day, r]));
+    // The assistant's messages in every part, each in its conversation's, counted by day as the figures count them:
+    // a contact who asked in conversations of two parts on one day is one.
+    const messages = await fromEveryPart(owner.organizationId, async (part) => {
+      const { results } = await client(part)
+        .prepare(
+          `SELECT strftime('%Y-%m-%d', m.created_at / 1000, 'unixepoch') AS day, m.type, m.feedback,
+          coalesce(json_array_length(m.content_payload, '$.toolCalls'), 0) AS tools, c.contact_id AS contact
+        FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ?`,
+        )
+        .bind(bot.id)
+        .all<{ day: string; type: string; feedback: string | null; tools: number; contact: string | null }>();
+      return results;
+    });
+    const byDay = new Map<
+      string,
+      { incoming: number; outgoing: number; likes: number; dislikes: number; tools: number; contacts: number }
+    >();
+    const contactsOn = new Map<string, Set<string>>();
+    for (const m of messages) {
+      const day = byDay.get(m.day) ?? { incoming: 0, outgoing: 0, likes: 0, dislikes: 0, tools: 0, contacts: 0 };
+      byDay.set(m.day, day);
+      day.incoming += Number(m.type === "incoming");
+      day.outgoing += Number(m.type === "outgoing");
+      day.likes += Number(m.feedback === "like");
+      day.dislikes += Number(m.feedback === "dislike");
+      day.tools += m.tools;
+      if (m.type !== "incoming" || !m.contact) continue;
+      const contacts = contactsOn.get(m.day) ?? new Set();
+      contactsOn.set(m.day, contacts.add(m.contact));
+      day.contacts = contacts.size;
+    }
+    expect(messages.length).toBeGreaterThan(12);
     for (const b of stats.results) {
       const s = byDay.get(b.time);
       expect([
@@ -164,11 +176,13 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
         s?.contacts ?? 0,
       ]);
     }
-    const conversations = await client(await data(owner.organizationId))
-      .prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?")
-      .bind(bot.id)
-      .first<{ n: number }>();
-    expect(stats.total.conversationsCount).toBe(conversations!.n);
+    const conversations = await sumOverParts(
+      owner.organizationId,
+      "SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?",
+      bot.id,
+    );
+    expect(conversations.n).toBe(12);
+    expect(stats.total.conversationsCount).toBe(conversations.n);
   });
 
   it("moves feedback counts when a rating changes", async () => {

@@ -10,7 +10,8 @@ import {
   type Question,
 } from "../../../src/services/statistics/message-figures";
 import { rollBackTo } from "../../../src/services/statistics/rollup";
-import { data, expectError } from "../../harness";
+import { contactCopyWrites } from "../../../src/services/shards/contact-copies";
+import { conversationData, data, expectError, fromEveryPart } from "../../harness";
 import { type Body, listOf, type Operation, pageOf, problemOf } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
 import { rateMessage } from "../../support/ratings";
@@ -71,7 +72,8 @@ export interface Turn {
 /**
  * A conversation of `chatbotId` written straight into its organization's data plane as the conversation object would
  * (each message with its figures' statements, statistics/message-figures.ts), with one question and reply per turn,
- * at the given times.
+ * at the given times: in the part its id names, with a copy of its contact there when that is not the organization's
+ * own shard (services/shards/contact-copies.ts), as the product writes a new conversation.
  */
 export async function seedConversation(
   organizationId: string,
@@ -80,15 +82,16 @@ export async function seedConversation(
   turns: Turn[],
   opts: { contactId?: string | null; createdById?: string | null; modelId?: string } = {},
 ): Promise<string> {
-  const db = await data(organizationId);
-  const d1 = client(db);
   const first = turns[0]?.at ?? Date.now();
   const conversation = newConversation(
     { organizationId, inboxId, chatbotId, contactId: opts.contactId ?? null, createdById: opts.createdById ?? null },
     uuidv7(),
     first,
   );
+  const db = await conversationData(organizationId, conversation.id);
+  const d1 = client(db);
   const statements: D1PreparedStatement[] = [
+    ...(await contactCopyWrites(env, db, organizationId, conversation.id, conversation.contactId)),
     d1
       .prepare(
         "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, contact_id, created_by_id, " +
@@ -185,3 +188,23 @@ export async function seedContact(organizationId: string, name = "Ada"): Promise
 }
 
 export const utc = (iso: string) => Date.parse(iso);
+
+/**
+ * One row of sums `sql` selects, added up over every part of the organization's data plane (each holds the rows of its
+ * own conversations; a part without any sums to null, counted as 0).
+ */
+export async function sumOverParts<K extends string>(
+  organizationId: string,
+  sql: string,
+  ...binds: unknown[]
+): Promise<Record<K, number>> {
+  const rows = await fromEveryPart(organizationId, async (part) => [
+    (await client(part)
+      .prepare(sql)
+      .bind(...binds)
+      .first<Record<K, number | null>>())!,
+  ]);
+  const sums = {} as Record<K, number>;
+  for (const row of rows) for (const k of Object.keys(row) as K[]) sums[k] = (sums[k] ?? 0) + (row[k] ?? 0);
+  return sums;
+}

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
-import { client } from "../../../src/db/prepared";
+import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
-import { expectInvalid, ok, seedConversation, utc } from "./helpers";
+import { expectInvalid, ok, seedConversation, sumOverParts, utc } from "./helpers";
 import { objectMessages } from "../../support/object-messages";
 
 const path = (id: string, query: string) => `/chatbots/${id}/llm-usage-statistics/${query}`;
@@ -57,21 +56,22 @@ describe("GET /chatbots/{chatbotPk}/llm-usage-statistics/", () => {
       await owner.fetch("GET", path(bot.id, "?startDate=2026-01-01&endDate=2026-03-31&timeGranularity=day")),
     );
     expect(days.results).toHaveLength(31 + 28 + 31);
-    const scan = await client(await data(owner.organizationId))
-      .prepare(
-        "SELECT count(*) AS n, sum(input_tokens) AS i, sum(output_tokens) AS o, sum(words_count) AS w FROM " +
-          "messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? AND m.sender_type = " +
-          "'chatbot'",
-      )
-      .bind(bot.id)
-      .first<{ n: number; i: number; o: number; w: number }>();
+    // The stored replies of every part, each in its conversation's.
+    const scan = await sumOverParts<"n" | "i" | "o" | "w">(
+      owner.organizationId,
+      "SELECT count(*) AS n, sum(input_tokens) AS i, sum(output_tokens) AS o, sum(words_count) AS w FROM " +
+        "messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.chatbot_id = ? AND m.sender_type = " +
+        "'chatbot'",
+      bot.id,
+    );
+    expect(scan.n).toBe(3);
     expect(days.total).toMatchObject({
-      requestsCount: scan!.n,
-      inputTokens: scan!.i,
-      outputTokens: scan!.o,
-      wordsCount: scan!.w,
+      requestsCount: scan.n,
+      inputTokens: scan.i,
+      outputTokens: scan.o,
+      wordsCount: scan.w,
     });
-    expect(days.results.reduce((n, r) => n + r.requestsCount, 0)).toBe(scan!.n);
+    expect(days.results.reduce((n, r) => n + r.requestsCount, 0)).toBe(scan.n);
     // Taipei (UTC+8): the reply of 00:10 UTC on 1 February and the question of 23:59 UTC on 28 February fall a day
     // later.
     const taipei = await ok<"GET /chatbots/{chatbotPk}/llm-usage-statistics/">(

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import { call, expectError, NO_SUCH_ID, PREFIXES, parts, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
-import { expectInvalid, ok, okList, okPage, seedConversation, utc } from "./helpers";
+import { expectInvalid, ok, okList, okPage, seedConversation, sumOverParts, utc } from "./helpers";
 import { rollBackTo, rollUpDays } from "../../../src/services/statistics/rollup";
 
 const base = (orgId: string) => `/organizations/${orgId}/usage-statistics`;
@@ -140,15 +140,17 @@ describe("GET /organizations/{organizationPk}/usage-statistics/chatbots/", () =>
       ["Beta desk", 1, 4, 10],
     ]);
     for (const bot of [a, b]) {
-      const scan = await client(await data(owner.organizationId))
-        .prepare(
-          "SELECT count(*) AS n, sum(m.words_count) AS w FROM messages m JOIN conversations c ON c.id = " +
-            "m.conversation_id WHERE c.chatbot_id = ? AND m.created_at >= ? AND m.created_at < ?",
-        )
-        .bind(bot.id, utc("2026-06-01T00:00:00Z"), utc("2026-07-01T00:00:00Z"))
-        .first<{ n: number; w: number }>();
+      // The messages of every part, each in its conversation's.
+      const scan = await sumOverParts<"n" | "w">(
+        owner.organizationId,
+        "SELECT count(*) AS n, sum(m.words_count) AS w FROM messages m JOIN conversations c ON c.id = " +
+          "m.conversation_id WHERE c.chatbot_id = ? AND m.created_at >= ? AND m.created_at < ?",
+        bot.id,
+        utc("2026-06-01T00:00:00Z"),
+        utc("2026-07-01T00:00:00Z"),
+      );
       const row = page.results.find((r) => r.id === bot.id)!;
-      expect([row.messagesCount, row.wordsCount]).toEqual([scan!.n, scan!.w]);
+      expect([row.messagesCount, row.wordsCount]).toEqual([scan.n, scan.w]);
     }
     const found = await okPage<"GET /organizations/{organizationPk}/usage-statistics/chatbots/">(
       await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&search=beta`),
@@ -173,15 +175,19 @@ describe("daily rollups (organization-wide answers over long ranges)", () => {
     ];
     const read = () =>
       Promise.all(queries.map(async (q) => await ok(await owner.fetch("GET", `${base(owner.organizationId)}/${q}`))));
-    const usage = client(await data(owner.organizationId));
-    await rollUpDays(usage); // the watermark exists
-    await rollBackTo(usage, utc("2026-01-01T00:00:00Z"));
+    // Each part rolls up the days of its own conversations, as the housekeeping runs it on every data plane.
+    const usage = (await parts(owner.organizationId)).map(client);
+    for (const part of usage) {
+      await rollUpDays(part); // the watermark exists
+      await rollBackTo(part, utc("2026-01-01T00:00:00Z"));
+    }
     const fromHours = await read();
-    await rollUpDays(usage, utc("2026-08-01T12:00:00Z"));
-    const rolled = await usage
-      .prepare("SELECT count(*) AS n, sum(incoming_messages) AS m FROM usage_daily_chatbots WHERE organization_id = ?")
-      .bind(owner.organizationId)
-      .first<{ n: number; m: number }>();
+    for (const part of usage) await rollUpDays(part, utc("2026-08-01T12:00:00Z"));
+    const rolled = await sumOverParts(
+      owner.organizationId,
+      "SELECT count(*) AS n, sum(incoming_messages) AS m FROM usage_daily_chatbots WHERE organization_id = ?",
+      owner.organizationId,
+    );
     expect(rolled).toEqual({ n: 4, m: 5 }); // 1, 15 and 30 June and 1 July (settled 2 h after its end)
     expect(await read()).toEqual(fromHours);
   });
