@@ -34,7 +34,6 @@ const ONE_PART_TESTS = [
   "test/services/part-attachments.test.ts",
   "test/services/parts-merge.test.ts",
   "test/services/parts-sums.test.ts",
-  "test/services/purges.test.ts",
 ];
 /**
  * Compare the time in the ids the server makes with the clock: in a shared worker another file's ids made in the

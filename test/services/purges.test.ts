@@ -9,17 +9,15 @@ import { DATA_TABLES } from "../../src/db/planes";
 import { client } from "../../src/db/prepared";
 import { uuidv7 } from "../../src/lib/ids";
 import { deleteOrganizationData, purgeRows, runPurges, writePurges, type PurgeKind } from "../../src/services/purges";
+import { dataDbs } from "../../src/services/shards";
 import { createChatbot } from "../fixtures/chatbots";
 import { createTool, functionToolBody } from "../fixtures/tools";
-import { data, seedOwner, unique, type Actor } from "../harness";
+import { conversationData, data, parts, seedOwner, unique, type Actor } from "../harness";
 import { createGroup } from "../routes/groups/helpers";
 import { createInbox, createWebhook, insertDelivery, seedConversation } from "../routes/webhooks/fixtures";
 
 /** The cron's clock: names to forget carry it. */
 const NOW = Date.parse("2026-11-30T12:00:00Z");
-
-/** The organization's data plane (its shard), where its conversations, deliveries and purges are. */
-const plane = async (owner: Actor) => client(await data(owner.organizationId));
 
 const countIn = async (d1: D1Database, from: string, ...binds: unknown[]) =>
   (await d1
@@ -29,18 +27,28 @@ const countIn = async (d1: D1Database, from: string, ...binds: unknown[]) =>
 
 /** Rows in the control plane (`DB`). */
 const count = (from: string, ...binds: unknown[]) => countIn(env.DB, from, ...binds);
-/** Rows in `owner`'s data plane. */
+/** Rows in each part of `owner`'s data plane (its shard, and any later part), in the parts' order. */
+const partCounts = async (owner: Actor, from: string, ...binds: unknown[]) =>
+  Promise.all((await parts(owner.organizationId)).map((part) => countIn(client(part), from, ...binds)));
+/** Rows in `owner`'s data plane, every part's added. */
 const dataCount = async (owner: Actor, from: string, ...binds: unknown[]) =>
-  countIn(await plane(owner), from, ...binds);
+  (await partCounts(owner, from, ...binds)).reduce((a, b) => a + b, 0);
+/** `value` once for each part of `owner`'s data plane. */
+const inEachPart = async <T>(owner: Actor, value: T) => (await parts(owner.organizationId)).map(() => value);
 
+/** The purge in each part: the control deletes write it to every part, each purged of the rows it holds. */
 const purgeOf = (owner: Actor, kind: PurgeKind, id: string) =>
-  dataCount(owner, "purges WHERE kind = ?1 AND id = ?2", kind, id);
+  partCounts(owner, "purges WHERE kind = ?1 AND id = ?2", kind, id);
 
+/** The cron's step, on every part of the organization's data plane (the housekeeping runs it on every data plane). */
+const runPurgesOf = async (owner: Actor) => {
+  for (const part of await parts(owner.organizationId)) await runPurges(part, NOW);
+};
+
+/** When a conversation was named to forget: in its own part, where its page of the purge deleted it. */
 const forgottenAt = async (owner: Actor, id: string) =>
   (
-    await (
-      await plane(owner)
-    )
+    await client(await conversationData(owner.organizationId, id))
       .prepare("SELECT forgotten_at AS at FROM forgotten_conversations WHERE conversation_id = ?1")
       .bind(id)
       .first<{ at: number }>()
@@ -80,13 +88,14 @@ const DATA_PLANE = [
   "purges",
 ];
 
-/** Conversations of `inboxId`, straight into the table. */
+/** Conversations of `inboxId`, straight into the table: each in the part its id names, as the service writes it. */
 async function conversationsIn(owner: Actor, inboxId: string, n: number, values: { chatbotId?: string } = {}) {
-  const rows = await (await data(owner.organizationId))
-    .insert(conversations)
-    .values(Array.from({ length: n }, () => ({ organizationId: owner.organizationId, inboxId, ...values })))
-    .returning({ id: conversations.id });
-  return rows.map((r) => r.id);
+  const ids = Array.from({ length: n }, () => uuidv7());
+  for (const id of ids)
+    await (await conversationData(owner.organizationId, id))
+      .insert(conversations)
+      .values({ id, organizationId: owner.organizationId, inboxId, ...values });
+  return ids;
 }
 
 async function createLabel(owner: Actor) {
@@ -95,7 +104,10 @@ async function createLabel(owner: Actor) {
   return await res.json<{ id: string }>();
 }
 
-const toolRecord = (owner: Actor, values: { chatbotId: string | null; toolId: string | null }) => ({
+const toolRecord = (
+  owner: Actor,
+  values: { chatbotId: string | null; toolId: string | null; conversationId: string },
+) => ({
   id: uuidv7(),
   organizationId: owner.organizationId,
   chatbotName: "bot",
@@ -127,23 +139,21 @@ describe("purges", () => {
       .values([inbox.id, other.id].map((inboxId) => ({ contactId: contact.id, inboxId })));
     const inInbox = () => dataCount(owner, "conversations WHERE inbox_id = ?1", inbox.id);
 
-    // Two pages of two: the first page's conversations go, named, the third waits for the next run.
-    expect(
-      await purgeRows(await data(owner.organizationId), { kind: "inbox", id: inbox.id }, NOW, { pages: 1, size: 2 }),
-    ).toEqual({
-      done: false,
-      used: 1,
-    });
+    // One page of two in each part: none is through (an inbox has five kinds of rows); in the part holding the
+    // inbox's conversations the first page's go, named, and the third waits for the next run.
+    const pages = [];
+    for (const part of await parts(owner.organizationId))
+      pages.push(await purgeRows(part, { kind: "inbox", id: inbox.id }, NOW, { pages: 1, size: 2 }));
+    expect(pages).toEqual(await inEachPart(owner, { done: false, used: 1 }));
     expect(await inInbox()).toBe(1);
     expect((await Promise.all(gone.map((id) => forgottenAt(owner, id)))).filter((at) => at === NOW)).toHaveLength(2);
 
-    await writePurges(
-      [await data(owner.organizationId)],
-      [{ organizationId: owner.organizationId, kind: "inbox", id: inbox.id }],
-    );
-    expect(await purgeOf(owner, "inbox", inbox.id)).toBe(1);
-    await runPurges(await data(owner.organizationId), NOW);
-    expect(await purgeOf(owner, "inbox", inbox.id)).toBe(0);
+    await writePurges(await parts(owner.organizationId), [
+      { organizationId: owner.organizationId, kind: "inbox", id: inbox.id },
+    ]);
+    expect(await purgeOf(owner, "inbox", inbox.id)).toEqual(await inEachPart(owner, 1));
+    await runPurgesOf(owner);
+    expect(await purgeOf(owner, "inbox", inbox.id)).toEqual(await inEachPart(owner, 0));
     expect(await inInbox()).toBe(0);
     for (const id of gone) expect(await forgottenAt(owner, id)).toBe(NOW);
     expect(await dataCount(owner, "contact_inboxes WHERE inbox_id = ?1", inbox.id)).toBe(0);
@@ -158,27 +168,31 @@ describe("purges", () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
     const [hook, other] = [await createWebhook(owner, inbox.id), await createWebhook(owner, inbox.id)];
-    for (const webhookId of [hook.id, hook.id, other.id])
-      await insertDelivery(owner, { webhookId, inboxId: inbox.id, chatbotId: null, messageId: uuidv7() });
     const [label, otherLabel] = [await createLabel(owner), await createLabel(owner)];
     const [conversation] = await conversationsIn(owner, inbox.id, 1);
-    await (await data(owner.organizationId)).insert(conversationLabels).values(
+    // The deliveries and labels of a conversation are in its part.
+    for (const webhookId of [hook.id, hook.id, other.id])
+      await insertDelivery(owner, {
+        webhookId,
+        inboxId: inbox.id,
+        chatbotId: null,
+        messageId: uuidv7(),
+        conversationId: conversation,
+      });
+    await (await conversationData(owner.organizationId, conversation)).insert(conversationLabels).values(
       [label.id, otherLabel.id].map((labelId) => ({
         conversationId: conversation,
         labelId,
         organizationId: owner.organizationId,
       })),
     );
-    await writePurges(
-      [await data(owner.organizationId)],
-      [
-        { organizationId: owner.organizationId, kind: "webhook", id: hook.id },
-        { organizationId: owner.organizationId, kind: "label", id: label.id },
-      ],
-    );
-    await runPurges(await data(owner.organizationId), NOW);
-    expect(await purgeOf(owner, "webhook", hook.id)).toBe(0);
-    expect(await purgeOf(owner, "label", label.id)).toBe(0);
+    await writePurges(await parts(owner.organizationId), [
+      { organizationId: owner.organizationId, kind: "webhook", id: hook.id },
+      { organizationId: owner.organizationId, kind: "label", id: label.id },
+    ]);
+    await runPurgesOf(owner);
+    expect(await purgeOf(owner, "webhook", hook.id)).toEqual(await inEachPart(owner, 0));
+    expect(await purgeOf(owner, "label", label.id)).toEqual(await inEachPart(owner, 0));
     expect(await dataCount(owner, "webhook_deliveries WHERE webhook_id = ?1", hook.id)).toBe(0);
     expect(await dataCount(owner, "webhook_deliveries WHERE webhook_id = ?1", other.id)).toBe(1);
     expect(await dataCount(owner, "conversation_labels WHERE label_id = ?1", label.id)).toBe(0);
@@ -197,18 +211,22 @@ describe("purges", () => {
       ...(await conversationsIn(owner, inbox.id, 1, { chatbotId: bot.id })),
       ...(await conversationsIn(owner, inbox.id, 1, { chatbotId: otherBot.id })),
     ];
-    await (await plane(owner))
-      .prepare("UPDATE conversations SET team_id = ?1 WHERE id IN (?2, ?3)")
-      .bind(group.id, conversation, kept)
-      .run();
+    for (const id of [conversation, kept])
+      await client(await conversationData(owner.organizationId, id))
+        .prepare("UPDATE conversations SET team_id = ?1 WHERE id = ?2")
+        .bind(group.id, id)
+        .run();
+    // What the assistant's conversation left is in its part: a delivery, records, words, a tool's record.
+    const part = await conversationData(owner.organizationId, conversation);
     const hook = await createWebhook(owner, inbox.id);
     const delivery = await insertDelivery(owner, {
       webhookId: hook.id,
       inboxId: inbox.id,
       chatbotId: bot.id,
       messageId: uuidv7(),
+      conversationId: conversation,
     });
-    await (await data(owner.organizationId)).insert(chatbotRecords).values(
+    await part.insert(chatbotRecords).values(
       [bot.id, otherBot.id].map((chatbotId) => ({
         id: uuidv7(),
         organizationId: owner.organizationId,
@@ -217,16 +235,16 @@ describe("purges", () => {
         createdAt: NOW,
       })),
     );
-    await (await plane(owner))
+    await client(part)
       .prepare("INSERT INTO chatbot_words (chatbot_id, organization_id, words) VALUES (?1, ?3, 5), (?2, ?3, 7)")
       .bind(bot.id, otherBot.id, owner.organizationId)
       .run();
-    const [record] = await (await data(owner.organizationId))
+    const [record] = await part
       .insert(toolExecutionRecords)
-      .values(toolRecord(owner, { chatbotId: bot.id, toolId: tool.id }))
+      .values(toolRecord(owner, { chatbotId: bot.id, toolId: tool.id, conversationId: conversation }))
       .returning({ id: toolExecutionRecords.id });
     await writePurges(
-      [await data(owner.organizationId)],
+      await parts(owner.organizationId),
       (
         [
           ["chatbot", bot.id],
@@ -235,29 +253,30 @@ describe("purges", () => {
         ] as const
       ).map(([kind, id]) => ({ organizationId: owner.organizationId, kind, id })),
     );
-    await runPurges(await data(owner.organizationId), NOW);
+    await runPurgesOf(owner);
     for (const [kind, id] of [
       ["chatbot", bot.id],
       ["tool", tool.id],
       ["group", group.id],
     ] as const)
-      expect(await purgeOf(owner, kind, id)).toBe(0);
-    const row = async (query: string, id: string) => (await plane(owner)).prepare(query).bind(id).first();
-    expect(await row("SELECT chatbot_id, team_id FROM conversations WHERE id = ?1", conversation)).toEqual({
-      chatbot_id: null,
-      team_id: null,
-    });
-    expect(await row("SELECT chatbot_id, team_id FROM conversations WHERE id = ?1", kept)).toEqual({
-      chatbot_id: otherBot.id,
-      team_id: null,
-    });
-    expect(await row("SELECT chatbot_id FROM webhook_deliveries WHERE id = ?1", delivery)).toEqual({
-      chatbot_id: null,
-    });
-    expect(await row("SELECT chatbot_id, tool_id FROM tool_execution_records WHERE id = ?1", record.id)).toEqual({
-      chatbot_id: null,
-      tool_id: null,
-    });
+      expect(await purgeOf(owner, kind, id)).toEqual(await inEachPart(owner, 0));
+    // Each row as the one part holding it has it.
+    const row = async (query: string, id: string) =>
+      (
+        await Promise.all((await parts(owner.organizationId)).map((p) => client(p).prepare(query).bind(id).first()))
+      ).filter((r) => r !== null);
+    expect(await row("SELECT chatbot_id, team_id FROM conversations WHERE id = ?1", conversation)).toEqual([
+      { chatbot_id: null, team_id: null },
+    ]);
+    expect(await row("SELECT chatbot_id, team_id FROM conversations WHERE id = ?1", kept)).toEqual([
+      { chatbot_id: otherBot.id, team_id: null },
+    ]);
+    expect(await row("SELECT chatbot_id FROM webhook_deliveries WHERE id = ?1", delivery)).toEqual([
+      { chatbot_id: null },
+    ]);
+    expect(await row("SELECT chatbot_id, tool_id FROM tool_execution_records WHERE id = ?1", record.id)).toEqual([
+      { chatbot_id: null, tool_id: null },
+    ]);
     expect(await dataCount(owner, "chatbot_records WHERE chatbot_id = ?1", bot.id)).toBe(0);
     expect(await dataCount(owner, "chatbot_records WHERE chatbot_id = ?1", otherBot.id)).toBe(1);
     expect(await dataCount(owner, "chatbot_words WHERE chatbot_id = ?1", bot.id)).toBe(0);
@@ -297,10 +316,12 @@ describe("purges", () => {
       ["tool", tool.id],
       ["group", group.id],
     ];
-    for (const [kind, id] of written) expect(await purgeOf(owner, kind, id), `${kind} ${id}`).toBe(1);
-    expect(await dataCount(owner, "purges WHERE organization_id = ?1", owner.organizationId)).toBe(written.length);
-    await runPurges(await data(owner.organizationId), NOW);
-    expect(await dataCount(owner, "purges WHERE organization_id = ?1", owner.organizationId)).toBe(0);
+    for (const [kind, id] of written)
+      expect(await purgeOf(owner, kind, id), `${kind} ${id}`).toEqual(await inEachPart(owner, 1));
+    const purges = () => partCounts(owner, "purges WHERE organization_id = ?1", owner.organizationId);
+    expect(await purges()).toEqual(await inEachPart(owner, written.length));
+    await runPurgesOf(owner);
+    expect(await purges()).toEqual(await inEachPart(owner, 0));
   });
 
   it("an organization's data rows go by pages, its conversations named to forget; another's stay", async () => {
@@ -314,9 +335,12 @@ describe("purges", () => {
       .insert(contacts)
       .values({ organizationId: owner.organizationId })
       .returning({ id: contacts.id });
+    // What the organization owns as a whole (contacts, uploads, attachments) is in its own shard.
     const ours = await data(owner.organizationId);
     await ours.insert(contactInboxes).values({ contactId: contact.id, inboxId: inbox.id });
-    await writePurges([ours], [{ organizationId: owner.organizationId, kind: "label", id: uuidv7() }]);
+    await writePurges(await parts(owner.organizationId), [
+      { organizationId: owner.organizationId, kind: "label", id: uuidv7() },
+    ]);
     const key = `uploads/${owner.organizationId}/attachment/${crypto.randomUUID()}/a.txt`;
     const upload = { key, organizationId: owner.organizationId, createdAt: NOW };
     await ours.batch([
@@ -331,7 +355,7 @@ describe("purges", () => {
           "AND name NOT LIKE '%fts%' AND name NOT LIKE '\\_%' ESCAPE '\\'",
       ).all<{ name: string }>()
     ).results.map((r) => r.name);
-    // Each table read where it lives: the data plane's in the organization's, the control plane's in `DB`.
+    // Each table read where it lives: the data plane's in the organization's parts, the control plane's in `DB`.
     const dataTables: readonly string[] = DATA_TABLES;
     const rowsOf = async (actor: Actor) =>
       Object.fromEntries(
@@ -350,7 +374,8 @@ describe("purges", () => {
       expect(before[t], t).toBeGreaterThan(0);
     const theirsBefore = await rowsOf(other);
 
-    await deleteOrganizationData(await data(owner.organizationId), owner.organizationId, NOW, 2);
+    // On every data plane, as the organization's delete runs it (services/organizations.ts): its parts among them.
+    for (const plane of dataDbs(env)) await deleteOrganizationData(plane, owner.organizationId, NOW, 2);
     const after = await rowsOf(owner);
     // The data plane's tables are empty of the organization; the control plane's rows wait for its `DB` row's delete.
     for (const t of tables) expect(after[t], t).toBe(DATA_PLANE.includes(t) ? 0 : before[t]);
