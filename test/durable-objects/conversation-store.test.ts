@@ -1,7 +1,9 @@
 // The conversation object's own message store (durable-objects/conversation-store.ts): its schema migrations, the
 // messages D1 holds on their way to it (a first turn the worker stored, messages of before) taken and deleted from D1,
 // its own writes (never in D1), and the readers of one conversation's messages read through it (`GET /messages/`, a
-// message by id, the widget's history and catch-up), answering exactly as the D1 reads they replaced answered.
+// message by id, the widget's history and catch-up), answering exactly as the D1 reads they replaced answered. D1's
+// rows of a conversation are read in its part; an organization from before the shards has its own file
+// (conversation-store-before-shards.test.ts).
 import { env, runInDurableObject } from "cloudflare:test";
 import { eq, getTableColumns } from "drizzle-orm";
 import type { Context } from "hono";
@@ -17,7 +19,7 @@ import { messageRecord } from "../../src/services/records/messages";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { dataDbs } from "../../src/services/shards";
 import { createChatbot } from "../fixtures/chatbots";
-import { data, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
+import { conversationData, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { bodyOf, type Body } from "../support/api";
 import { pub, visitorConversation } from "../routes/widget/fixtures";
 
@@ -285,7 +287,7 @@ describe("GET /messages/ through the conversation object", () => {
       // What is written after a message is stored, by the object (widget/feedback.ts rates through it; a channel
       // delivery's sender tells it each state it writes, channels/outbound.ts): in its store alone.
       const object = conversationObject(env, id);
-      const [conversation] = await (await data(owner.organizationId))
+      const [conversation] = await (await conversationData(owner.organizationId, id))
         .select()
         .from(conversations)
         .where(eq(conversations.id, id));
@@ -296,7 +298,7 @@ describe("GET /messages/ through the conversation object", () => {
       const delivered = async (sequence: number, status: "sent" | "failed") => {
         const messageId = await at(sequence);
         const row = { status, attempts: 1, platformMessageIds: ["p1"], shown: false };
-        await (await data(owner.organizationId))
+        await (await conversationData(owner.organizationId, id))
           .insert(channelDeliveries)
           .values({
             id: `d-${messageId}`,
@@ -341,7 +343,7 @@ describe("GET /messages/ through the conversation object", () => {
   it("copies a long conversation in pages, once", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const [first] = await (await data(owner.organizationId))
+    const [first] = await (await conversationData(owner.organizationId, id))
       .select()
       .from(messages)
       .where(eq(messages.conversationId, id))
@@ -354,8 +356,8 @@ describe("GET /messages/ through the conversation object", () => {
       content: `message ${i + 3}`,
       createdAt: first.createdAt + i + 10,
     }));
-    const shard = await data(owner.organizationId);
-    await shard.batch(rows.map((row) => shard.insert(messages).values(row)) as never);
+    const part = await conversationData(owner.organizationId, id);
+    await part.batch(rows.map((row) => part.insert(messages).values(row)) as never);
     const page = await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${id}&pageSize=5`));
     expect(page.results.map((m) => m.sequence)).toEqual([total, total - 1, total - 2, total - 3, total - 4]);
     const state = await storeOf(id).state();
@@ -371,7 +373,7 @@ describe("GET /messages/ through the conversation object", () => {
     async () => {
       const owner = await seedOwner();
       const { bot, id } = await workerConversation(owner);
-      const [first] = await (await data(owner.organizationId))
+      const [first] = await (await conversationData(owner.organizationId, id))
         .select()
         .from(messages)
         .where(eq(messages.conversationId, id))
@@ -386,7 +388,7 @@ describe("GET /messages/ through the conversation object", () => {
       // Rows no writer of today puts there (a read would not look): one past the store, one of a sequence it has (a
       // first turn's worker taken for dead, whose reply the object answered in its place).
       const late = { ...first, id: crypto.randomUUID(), content: "late", createdAt: first.createdAt + 1 };
-      await (await data(owner.organizationId)).insert(messages).values([
+      await (await conversationData(owner.organizationId, id)).insert(messages).values([
         { ...late, sequence: 5 },
         { ...late, id: crypto.randomUUID(), sequence: 2 },
       ]);
@@ -400,37 +402,6 @@ describe("GET /messages/ through the conversation object", () => {
       expect((await listed(owner, id)).map((m) => m.sequence)).toEqual([5, 4, 3, 2, 1]);
     },
   );
-
-  it("keeps in D1 the messages the search terms' backfill has yet to index, until it has", async () => {
-    const owner = await seedOwner();
-    // The backfill indexes the messages `DB` held before migration 0029: an organization from before the shards.
-    await env.DB.prepare("UPDATE organization_shards SET data_plane = 'db' WHERE organization_id = ?1")
-      .bind(owner.organizationId)
-      .run();
-    const { id } = await workerConversation(owner);
-    const { results } = await env.DB.prepare("SELECT rowid FROM messages WHERE conversation_id = ? ORDER BY rowid")
-      .bind(id)
-      .all<{ rowid: number }>();
-    const saved = await env.DB.prepare("SELECT position FROM conversation_terms_cursors WHERE id = 'backfill'").first();
-    const cursor = (after: number, through: number) =>
-      env.DB.prepare(
-        "INSERT INTO conversation_terms_cursors (id, position) VALUES ('backfill', ?1) " +
-          "ON CONFLICT (id) DO UPDATE SET position = excluded.position",
-      )
-        .bind(JSON.stringify({ after, through }))
-        .run();
-    // The backfill has indexed the first of the two rows, not the second.
-    await cursor(results[0].rowid, results[1].rowid);
-    try {
-      expect(await listed(owner, id)).toHaveLength(2);
-      expect(await inD1(id)).toBe(1);
-    } finally {
-      if (saved) await cursor(...(Object.values(JSON.parse(String(saved.position))) as [number, number]));
-      else await env.DB.prepare("DELETE FROM conversation_terms_cursors WHERE id = 'backfill'").run();
-    }
-    await storeOf(id).stub().takeOver(owner.organizationId, id);
-    expect(await inD1(id)).toBe(0);
-  });
 
   it("never reads another organization's conversation: the route's 404, and nothing from the object", async () => {
     const owner = await seedOwner();
@@ -452,11 +423,11 @@ describe("the columns written after a message is stored, by the conversation obj
   it("a rating is the store's: one at a time, each counted once, with the dislikes since a handoff", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const [conversation] = await (await data(owner.organizationId))
+    const [conversation] = await (await conversationData(owner.organizationId, id))
       .select()
       .from(conversations)
       .where(eq(conversations.id, id));
-    const [question, reply] = await (await data(owner.organizationId))
+    const [question, reply] = await (await conversationData(owner.organizationId, id))
       .select()
       .from(messages)
       .where(eq(messages.conversationId, id))
@@ -476,7 +447,7 @@ describe("the columns written after a message is stored, by the conversation obj
     ]);
     expect((await storedMessage(id, 2)).feedback).toBe("dislike");
     expect((await listed(owner, id)).find((m) => m.sequence === 2)?.feedback).toBe("dislike");
-    const likes = await client(await data(owner.organizationId))
+    const likes = await client(await conversationData(owner.organizationId, id))
       .prepare("SELECT sum(likes) AS likes, sum(dislikes) AS dislikes FROM usage_hourly WHERE chatbot_id = ?")
       .bind(conversation.chatbotId)
       .first();
@@ -487,14 +458,14 @@ describe("the columns written after a message is stored, by the conversation obj
   it("a delivery state its object was not told reaches the message through the housekeeping cron", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const [{ inboxId }] = await (await data(owner.organizationId))
+    const [{ inboxId }] = await (await conversationData(owner.organizationId, id))
       .select()
       .from(conversations)
       .where(eq(conversations.id, id));
     const shownBefore = (await listed(owner, id)).find((m) => m.sequence === 2)?.metadata;
     const reply = await storedMessage(id, 2);
     // The sender's write of the state, then a call to the object that failed: no trigger writes the message.
-    await (await data(owner.organizationId)).insert(channelDeliveries).values({
+    await (await conversationData(owner.organizationId, id)).insert(channelDeliveries).values({
       id: crypto.randomUUID(),
       organizationId: owner.organizationId,
       inboxId,
@@ -516,7 +487,7 @@ describe("the columns written after a message is stored, by the conversation obj
       ...reply.metadata,
       channelDelivery,
     });
-    const [delivery] = await (await data(owner.organizationId))
+    const [delivery] = await (await conversationData(owner.organizationId, id))
       .select()
       .from(channelDeliveries)
       .where(eq(channelDeliveries.messageId, reply.id));
@@ -531,7 +502,7 @@ describe("the columns written after a message is stored, by the conversation obj
 describe("the other readers of one conversation, through the conversation object", () => {
   /** The conversation's messages as D1 holds them (before a read takes them), oldest first. */
   const d1Messages = async (organizationId: string, conversationId: string) =>
-    (await data(organizationId))
+    (await conversationData(organizationId, conversationId))
       .select()
       .from(messages)
       .where(eq(messages.conversationId, conversationId))
