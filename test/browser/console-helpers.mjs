@@ -308,3 +308,36 @@ export async function openWidget(page, url) {
     await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
   };
 }
+
+/**
+ * Slow answers, as a loaded network gives them: each request `hold(which)` selects is made to the API when the page
+ * asks, and its answer held until `release()`, which holds no more; `release(only)` gives the answers to the
+ * requests `only` selects and keeps holding. `held()` counts the answers not yet given, `bodies()` says what they are.
+ */
+export async function holdAnswers(page) {
+  const waiting = [];
+  const bodies = [];
+  let pending = 0;
+  let which = () => false;
+  await page.route(/\/api\/v1\//, async (route) => {
+    if (!which(route.request())) return route.continue();
+    pending++;
+    const response = await route.fetch();
+    bodies.push(await response.text());
+    await new Promise((release) => waiting.push({ request: route.request(), release }));
+    await route.fulfill({ response });
+    pending--;
+  });
+  return {
+    hold: (select) => void (which = select),
+    held: () => pending,
+    bodies: () => bodies.map((body) => JSON.parse(body)),
+    release: (only) => {
+      if (!only) which = () => false;
+      for (const held of waiting.filter((w) => !only || only(w.request))) {
+        waiting.splice(waiting.indexOf(held), 1);
+        held.release();
+      }
+    },
+  };
+}

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
+  holdAnswers,
   openPage,
   screenshots,
   signInContext,
@@ -55,36 +56,6 @@ const focused = (page) =>
       (el.id ? `#${el.id}` : el.textContent.trim())
     );
   });
-
-/**
- * Slow answers, as a loaded network gives them: each request `hold(which)` selects is made to the API when the page
- * asks, and its answer held until `release()`, which holds no more; `held()` counts the answers not yet given,
- * `bodies()` says what they are.
- */
-async function holdAnswers(page) {
-  const waiting = [];
-  const bodies = [];
-  let pending = 0;
-  let which = () => false;
-  await page.route(/\/api\/v1\//, async (route) => {
-    if (!which(route.request())) return route.continue();
-    pending++;
-    const response = await route.fetch();
-    bodies.push(await response.text());
-    await new Promise((release) => waiting.push(release));
-    await route.fulfill({ response });
-    pending--;
-  });
-  return {
-    hold: (select) => void (which = select),
-    held: () => pending,
-    bodies: () => bodies.map((body) => JSON.parse(body)),
-    release: () => {
-      which = () => false;
-      for (const release of waiting.splice(0)) release();
-    },
-  };
-}
 
 /** The organization's conversations' ids, newest first, as the API lists them. */
 const ids = async () => (await app.server.api(`/conversations/`, { method: "GET" })).results.map((c) => c.id);

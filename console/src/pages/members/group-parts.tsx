@@ -204,8 +204,12 @@ export function GroupAssistants({
 export function GroupKnowledgeBases({ group, manage }: { group: Group; manage: boolean }) {
   const bases = useResource(listKnowledgeBases, [group.id]);
   const [error, setError] = useState<unknown>(null);
+  // What the member ticked, shown until the saved list is read back: a render meanwhile (another section's reload)
+  // would otherwise put the box back as the last read had it.
+  const [saving, setSaving] = useState<Record<string, boolean>>({});
   const toggle = async (kb: NonNullable<typeof bases.data>[number], on: boolean) => {
     setError(null);
+    setSaving((s) => ({ ...s, [kb.id]: on }));
     const others = kb.groups.filter((g) => g.id !== group.id).map((g) => ({ id: g.id }));
     try {
       await setKnowledgeBaseGroups(kb.id, on ? [...others, { id: group.id }] : others);
@@ -213,6 +217,8 @@ export function GroupKnowledgeBases({ group, manage }: { group: Group; manage: b
       await bases.reload();
     } catch (err) {
       setError(problemOf(err));
+    } finally {
+      setSaving(({ [kb.id]: _, ...rest }) => rest);
     }
   };
   return (
@@ -229,7 +235,7 @@ export function GroupKnowledgeBases({ group, manage }: { group: Group; manage: b
             <CheckboxField
               key={kb.id}
               label={kb.name}
-              checked={kb.groups.some((g) => g.id === group.id)}
+              checked={saving[kb.id] ?? kb.groups.some((g) => g.id === group.id)}
               disabled={!manage}
               onChange={(e) => toggle(kb, e.currentTarget.checked)}
             />
