@@ -2,7 +2,8 @@ import { SELF, createExecutionContext, waitOnExecutionContext } from "cloudflare
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { getDb } from "../src/db";
-import { dataDb } from "../src/services/shards";
+import { dataDb, dataDbs } from "../src/services/shards";
+import { client } from "../src/db/prepared";
 import { conversationDb, dataParts } from "../src/services/shards/parts";
 import { groupMembers, groupPermissions, groups, organizations, organizationShards } from "../src/db/schema";
 import { createAccount } from "../src/services/accounts";
@@ -25,6 +26,16 @@ export const conversationData = (organizationId: string, conversationId: string)
  * than their conversation (a webhook's deliveries, an inbox's channel deliveries), each in its conversation's part. */
 export const fromEveryPart = async <T>(organizationId: string, read: (part: Db) => Promise<T[]>) =>
   (await Promise.all((await parts(organizationId)).map(read))).flat();
+/** How many of a conversation's messages D1 holds (on their way to its object), in any data plane (`DB`, a shard). */
+export async function messagesInD1(conversationId: string): Promise<number> {
+  let n = 0;
+  for (const plane of dataDbs(env))
+    n += (await client(plane)
+      .prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?")
+      .bind(conversationId)
+      .first<{ n: number }>())!.n;
+  return n;
+}
 export const PREFIXES = ["/api/v1", "/api"] as const;
 
 let counter = 0;

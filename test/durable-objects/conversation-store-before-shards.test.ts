@@ -4,23 +4,10 @@
 // store's other tests are in conversation-store.test.ts.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { client } from "../../src/db/prepared";
 import { conversationObject } from "../../src/services/conversations";
-import { dataDbs } from "../../src/services/shards";
 import { createChatbot } from "../fixtures/chatbots";
-import { seedOwner, type Actor } from "../harness";
+import { messagesInD1, seedOwner, type Actor } from "../harness";
 import { bodyOf } from "../support/api";
-
-/** How many of the conversation's messages D1 holds (on their way to the object), in any data plane (`DB`, a shard). */
-const inD1 = async (conversationId: string) => {
-  let n = 0;
-  for (const plane of dataDbs(env))
-    n += (await client(plane)
-      .prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?")
-      .bind(conversationId)
-      .first<{ n: number }>())!.n;
-  return n;
-};
 
 /** A conversation whose first turn the worker stored (a direct completion). */
 async function workerConversation(owner: Actor) {
@@ -57,12 +44,12 @@ describe("the conversation object's store, for an organization from before the s
     await cursor(results[0].rowid, results[1].rowid);
     try {
       expect(await listed(owner, id)).toHaveLength(2);
-      expect(await inD1(id)).toBe(1);
+      expect(await messagesInD1(id)).toBe(1);
     } finally {
       if (saved) await cursor(...(Object.values(JSON.parse(String(saved.position))) as [number, number]));
       else await env.DB.prepare("DELETE FROM conversation_terms_cursors WHERE id = 'backfill'").run();
     }
     await conversationObject(env, id).takeOver(owner.organizationId, id);
-    expect(await inD1(id)).toBe(0);
+    expect(await messagesInD1(id)).toBe(0);
   });
 });

@@ -17,9 +17,8 @@ import { conversationObject } from "../../src/services/conversations";
 import { storedMessages } from "../../src/services/messages";
 import { messageRecord } from "../../src/services/records/messages";
 import { runHousekeeping } from "../../src/services/housekeeping";
-import { dataDbs } from "../../src/services/shards";
 import { createChatbot } from "../fixtures/chatbots";
-import { conversationData, expectError, seedOwner, unique, waitFor, type Actor } from "../harness";
+import { conversationData, expectError, messagesInD1, seedOwner, unique, waitFor, type Actor } from "../harness";
 import { bodyOf, type Body } from "../support/api";
 import { pub, visitorConversation } from "../routes/widget/fixtures";
 
@@ -35,17 +34,6 @@ const storedRows = (conversationId: string) =>
           .toArray()
           .map((raw) => toRow(raw as Record<string, unknown>)),
   );
-
-/** How many of the conversation's messages D1 holds (on their way to the object), in any data plane (`DB`, a shard). */
-const inD1 = async (conversationId: string) => {
-  let n = 0;
-  for (const plane of dataDbs(env))
-    n += (await client(plane)
-      .prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?")
-      .bind(conversationId)
-      .first<{ n: number }>())!.n;
-  return n;
-};
 
 /**
  * The message list as the D1 read answered it (its window over `sequence`: newest first, past the cursor, read
@@ -215,11 +203,11 @@ describe("GET /messages/ through the conversation object", () => {
       const { bot, id } = await workerConversation(owner);
       const store = storeOf(id);
       expect(await store.state()).toEqual({ sequences: [], through: 0 });
-      expect(await inD1(id)).toBe(2);
+      expect(await messagesInD1(id)).toBe(2);
       expect(await walkAgainstReference(owner, id, 20)).toEqual([2, 1]);
       expect(await store.state()).toEqual({ sequences: [1, 2], through: 2 });
       // Taken: D1 holds them no more.
-      expect(await inD1(id)).toBe(0);
+      expect(await messagesInD1(id)).toBe(0);
 
       // The object's own writes are in its store once their D1 batch is stored, before any read, and never in D1.
       const turn = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
@@ -230,7 +218,7 @@ describe("GET /messages/ through the conversation object", () => {
       const reply = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "A person here." });
       expect(reply.status, await reply.clone().text()).toBe(201);
       expect(await store.state()).toEqual({ sequences: [1, 2, 3, 4, 5], through: 5 });
-      expect(await inD1(id)).toBe(0);
+      expect(await messagesInD1(id)).toBe(0);
       expect(await walkAgainstReference(owner, id, 2)).toEqual([5, 4, 3, 2, 1]);
     },
   );
@@ -248,7 +236,7 @@ describe("GET /messages/ through the conversation object", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const id = (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
     expect(await storeOf(id).state()).toEqual({ sequences: [1, 2], through: 2 });
-    expect(await inD1(id)).toBe(0);
+    expect(await messagesInD1(id)).toBe(0);
     expect(await walkAgainstReference(owner, id, 1)).toEqual([2, 1]);
   });
 
@@ -363,7 +351,7 @@ describe("GET /messages/ through the conversation object", () => {
     const state = await storeOf(id).state();
     expect(state.through).toBe(total);
     expect(state.sequences).toEqual(Array.from({ length: total }, (_, i) => i + 1));
-    expect(await inD1(id)).toBe(0);
+    expect(await messagesInD1(id)).toBe(0);
     expect((await walkAgainstReference(owner, id, 100)).length).toBe(total);
   });
 
@@ -393,9 +381,9 @@ describe("GET /messages/ through the conversation object", () => {
         { ...late, id: crypto.randomUUID(), sequence: 2 },
       ]);
       expect((await listed(owner, id)).map((m) => m.sequence)).toEqual([4, 3, 2, 1]);
-      expect(await inD1(id)).toBe(2);
+      expect(await messagesInD1(id)).toBe(2);
       await runHousekeeping(env);
-      expect(await inD1(id)).toBe(0);
+      expect(await messagesInD1(id)).toBe(0);
       const rows = await storedRows(id);
       expect(rows.map((m) => m.sequence)).toEqual([1, 2, 3, 4, 5]);
       expect(rows.find((m) => m.sequence === 2)!.content).not.toBe("late");
@@ -452,7 +440,7 @@ describe("the columns written after a message is stored, by the conversation obj
       .bind(conversation.chatbotId)
       .first();
     expect(likes).toEqual({ likes: 0, dislikes: 1 });
-    expect(await inD1(id)).toBe(0);
+    expect(await messagesInD1(id)).toBe(0);
   });
 
   it("a delivery state its object was not told reaches the message through the housekeeping cron", async () => {
