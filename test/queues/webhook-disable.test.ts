@@ -18,7 +18,13 @@ async function failingWebhook(owner: Actor) {
     () => attemptsOf(hook.id),
     (rows) => rows[0]?.status === "failure",
   );
-  const since = (await storedWebhook(hook.id)).failingSince!;
+  // The webhook's run of failures is written after the attempt's ending (another database): waited for as well.
+  const since = (
+    await waitFor(
+      () => storedWebhook(hook.id),
+      (w) => w.failingSince !== null,
+    )
+  ).failingSince!;
   expect(since).toBeGreaterThanOrEqual(first.createdAt);
   return { bot, key, hook, since };
 }
