@@ -41,8 +41,20 @@ const ONE_PART_TESTS = [
  * future leave `uuidv7()`'s never-backwards clock ahead (src/lib/ids.ts).
  */
 const ID_CLOCK_TESTS = ["test/services/part-added-while-written.test.ts"];
+/**
+ * Leave a request the runtime cancels as hung (a PostgreSQL connection to an unreachable address, checked in the
+ * background): in a shared worker, three of five full runs had another file's queue event or request cancelled with
+ * it (docs/decisions.md, "Cold start", "In the test pool").
+ */
+const HUNG_REQUEST_TESTS = ["test/routes/sql-databases/sql-databases.test.ts"];
 /** Each in a worker of its own (the "own-database" project). */
-const OWN_WORKER_TESTS = [BOOTSTRAP_TEST, ...FUTURE_CLOCK_TESTS, ...RECORD_MOVE_TESTS, ...ID_CLOCK_TESTS];
+const OWN_WORKER_TESTS = [
+  BOOTSTRAP_TEST,
+  ...FUTURE_CLOCK_TESTS,
+  ...RECORD_MOVE_TESTS,
+  ...ID_CLOCK_TESTS,
+  ...HUNG_REQUEST_TESTS,
+];
 /** Tests in Node against `wrangler dev` (real Chromium, the README's commands), run by vitest.node.config.mjs. */
 const NODE_TESTS = ["test/browser/**", "test/node/**"];
 /** Bootstrap key of the test runs (test/services/bootstrap.test.ts). */
