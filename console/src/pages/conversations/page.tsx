@@ -82,6 +82,26 @@ function withLater(conversationId: string, read: Message[], shown: Message[] | u
   return later.length ? [...read, ...later].sort((a, b) => a.sequence - b.sequence) : read;
 }
 
+/** A read is made at most this many times while records applied meanwhile make its answer suspect (`settledRead`). */
+const READ_TRIES = 3;
+
+/**
+ * `read(attempt)` again while a record was applied during it (`applied()` moved: its answer may be older than what is
+ * shown), READ_TRIES times at most; null once `current()` says a later read of the same thing began.
+ */
+async function settledRead<T>(
+  applied: () => number,
+  read: (attempt: number) => Promise<T>,
+  current: () => boolean = () => true,
+): Promise<T | null> {
+  for (let attempt = 1; ; attempt++) {
+    const seen = applied();
+    const value = await read(attempt);
+    if (!current()) return null;
+    if (applied() === seen || attempt === READ_TRIES) return value;
+  }
+}
+
 /**
  * The conversations inbox: the organization's conversations, filtered, kept live by the
  * conversation event stream; `/conversations/<id>` shows one transcript beside the list.
@@ -102,10 +122,9 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   state.current = { rows, next, filters, selectedId };
   // Reads race the live stream and the member's own actions: a read answered before a newer record landed here
   // may arrive after it. Each record put on screen counts; a read during which the count moved is made again
-  // (twice at most) instead of putting an older state over a newer one.
+  // (settledRead) instead of putting an older state over a newer one.
   const applied = useRef({ all: 0, by: new Map<string, number>() });
   const appliedTo = (id?: string) => (id ? (applied.current.by.get(id) ?? 0) : applied.current.all);
-  const READ_TRIES = 3;
 
   // Filters change faster than the API answers: only the latest list (or next page) and transcript land.
   const latestList = useLatest();
@@ -113,13 +132,8 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   const load = useCallback(async () => {
     const current = latestList.start();
     try {
-      let page;
-      for (let tries = 1; ; tries++) {
-        const seen = appliedTo();
-        page = await listConversations(filters);
-        if (!current()) return;
-        if (appliedTo() === seen || tries === READ_TRIES) break;
-      }
+      const page = await settledRead(appliedTo, () => listConversations(filters), current);
+      if (!page) return;
       setRows(page.results);
       setNext(page.next);
       setError(null);
@@ -137,13 +151,13 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     const current = latestSelected.start();
     if (!selectedId) return;
     try {
-      let c, m;
-      for (let tries = 1; ; tries++) {
-        const seen = appliedTo(selectedId);
-        [c, m] = await Promise.all([getConversation(selectedId), listMessages(selectedId)]);
-        if (!current()) return;
-        if (appliedTo(selectedId) === seen || tries === READ_TRIES) break;
-      }
+      const read = await settledRead(
+        () => appliedTo(selectedId),
+        () => Promise.all([getConversation(selectedId), listMessages(selectedId)]),
+        current,
+      );
+      if (!read) return;
+      const [c, m] = read;
       upsert(c);
       setMessages((shown) => withLater(selectedId, m, shown));
       if (c.unreadCount > 0) readNow(c.id);
@@ -187,15 +201,16 @@ export default function InboxPage({ params, organizationId }: PageProps) {
 
   /** Opening a conversation (or a visitor writing in the one open while the tab is seen) reads it. */
   const readNow = (id: string) => {
-    void fresh(id, markRead(id)).catch(otherwise(undefined)); // unread stays shown; the next opening tries again
+    void fresh(id, () => markRead(id)).catch(otherwise(undefined)); // unread stays shown; the next opening tries again
   };
 
-  /** A conversation's record as read, unless one applied meanwhile may be newer: then it is read again. */
-  const fresh = async (id: string, read: Promise<Conversation>, tries = 1): Promise<Conversation> => {
-    const seen = appliedTo(id);
-    const record = await read;
-    if (appliedTo(id) !== seen && tries < READ_TRIES) return fresh(id, getConversation(id), tries + 1);
-    upsert(record);
+  /** A conversation's record from `first`, put on screen; read again (GET) while one applied meanwhile may be newer. */
+  const fresh = async (id: string, first: () => Promise<Conversation>) => {
+    const record = await settledRead(
+      () => appliedTo(id),
+      (attempt) => (attempt === 1 ? first() : getConversation(id)),
+    );
+    if (record) upsert(record);
     return record;
   };
 
@@ -226,8 +241,8 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     // A plain `conversation.updated` (no lifecycle change: labels, for one) is read again, since events carry no
     // labels.
     else if (row || (matches(c, f) && !f.keyword)) {
-      fresh(c.id, getConversation(c.id)).then((record) => {
-        if (!row)
+      fresh(c.id, () => getConversation(c.id)).then((record) => {
+        if (!row && record)
           announce(
             e.type === "message.created"
               ? t("newMessage", { title: record.title || t("untitled") })
