@@ -404,7 +404,7 @@ export class Conversation extends DurableObject<Bindings> {
     this.ctx.storage.kv.put(RESUME_KEY, { replyId, attempts: 0 } satisfies PendingResume);
     await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
     this.ctx.waitUntil(
-      this.#continue(replyId).catch((err) =>
+      this.#exclusive(() => this.#continueNow(replyId)).catch((err) =>
         console.error(
           JSON.stringify({
             level: "error",
@@ -419,11 +419,7 @@ export class Conversation extends DurableObject<Bindings> {
     );
   }
 
-  /** The continuation `resume` owes, if it is still owed and still the conversation's next step (see #continueNow). */
-  #continue(replyId: string): Promise<void> {
-    return this.#exclusive(() => this.#continueNow(replyId));
-  }
-
+  /** The continuation `resume` owes, if it is still owed and still the conversation's next step (inside #exclusive). */
   async #continueNow(replyId: string) {
     if (this.ctx.storage.kv.get<PendingResume>(RESUME_KEY)?.replyId !== replyId) return;
     const reply = this.#messages.get(replyId);

@@ -35,15 +35,17 @@ export class VisitorStorage {
   }
 }
 
+/** Whether the site named the visitor with an identity its backend signed (`sourceId` and its token). */
+const identified = (w: Widget) => !!(w.contact?.sourceId && w.contact.token);
+
 /** Starts or resumes the visitor's session, and shows the stored conversation if it is still theirs. */
 export async function connect(w: Widget): Promise<void> {
   const c = w.config;
-  const identified = w.contact?.sourceId && w.contact.token;
-  if (c.accessType === "private" && !identified) return w.notice("Please sign in to chat with us.");
+  if (c.accessType === "private" && !identified(w)) return w.notice("Please sign in to chat with us.");
   const token = w.storage.stored.token ?? null;
   if (!token && needsPreChat(w)) return preChat(w);
   try {
-    const session = await w.api.session(identified ? null : token, w.contact);
+    const session = await w.api.session(identified(w) ? null : token, w.contact);
     w.api.token = session.token;
     w.storage.store({ token: session.token });
     w.composer.hidden = false;
@@ -82,15 +84,13 @@ export async function ensureSession(w: Widget): Promise<boolean> {
  * makes, waits for their first message (`ensureSession`): one who only looks leaves no contact behind.
  */
 export function sessionOnOpen(w: Widget): boolean {
-  const identified = w.contact?.sourceId && w.contact.token;
-  return !!(w.storage.stored.token || identified || w.config.accessType === "private" || needsPreChat(w));
+  return !!(w.storage.stored.token || identified(w) || w.config.accessType === "private" || needsPreChat(w));
 }
 
 /** Whether the visitor must say who they are before a session starts (the pre-chat form). */
 export function needsPreChat(w: Widget) {
-  const identified = w.contact?.sourceId && w.contact.token;
   return (
-    !identified &&
+    !identified(w) &&
     !w.storage.stored.token &&
     !w.config.enableAnonymous &&
     w.config.accessType !== "private" &&

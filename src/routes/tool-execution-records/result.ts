@@ -61,7 +61,7 @@ export const registerDesktopResult = (r: Router) =>
           console.error(
             JSON.stringify({
               level: "error",
-              message: "reply not continued after its desktop tool results",
+              message: "desktop tool results' continuation not taken by the conversation's object",
               conversationId: row.conversationId,
               replyId: row.messageId,
               error: String(err),

@@ -16,8 +16,8 @@ export type BatchQaItemRow = typeof batchQaItems.$inferSelect;
 /** Questions answered per queue message; the job sends itself again while questions remain. */
 const ITEMS_PER_JOB = 10;
 /**
- * A batch not pending nor running for this long without an answer written has lost its queue message (or its
- * consumer died): one answer takes at most a model's time-out and its scoring, well under it.
+ * A batch pending or running this long without an answer written has lost its queue message (or its consumer
+ * died): one answer takes at most a model's time-out and its scoring, well under it.
  */
 export const STALLED_BATCH_MS = 15 * 60_000;
 /** D1 statements hold at most 100 kB: items are inserted in parts of about this many characters. */
