@@ -84,9 +84,10 @@ describe("Models and API keys in Chromium", () => {
 
       await page.getByRole("button", { name: "Test connection of Upstream GPT" }).click();
       await row.getByText(/^Works · \d+ ms$/).waitFor();
-      expect(await page.locator("[role=status][aria-live=polite]").textContent()).toMatch(
-        /Upstream GPT: the connection works/,
-      );
+      // The announcer says it on the next frame (after clearing the region), so it may follow the row's text.
+      await expect
+        .poll(() => page.locator("[role=status][aria-live=polite]").textContent())
+        .toMatch(/Upstream GPT: the connection works/);
 
       await page.getByRole("button", { name: "Edit Upstream GPT" }).click();
       await dialog(page).getByLabel("Name", { exact: true }).fill("Upstream GPT 2");
