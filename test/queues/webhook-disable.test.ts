@@ -4,7 +4,17 @@ import { addAttempts } from "../../src/services/webhooks/redelivery";
 import { parts, seedOwner, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { storedWebhook, type WebhookRecord } from "../routes/webhooks/fixtures";
-import { attemptsOf, consumeAt, setMode, switchedWebhook, visitorMessages, waitFor } from "./webhook-fixtures";
+import {
+  attemptsOf,
+  consumeAt,
+  received,
+  setMode,
+  switchedWebhook,
+  visitorMessages,
+  waitFor,
+} from "./webhook-fixtures";
+import { client } from "../../src/db/prepared";
+import { dataDbs } from "../../src/services/shards";
 import { bodyOf } from "../support/api";
 
 const DAY = 86_400_000;
@@ -18,13 +28,8 @@ async function failingWebhook(owner: Actor) {
     () => attemptsOf(hook.id),
     (rows) => rows[0]?.status === "failure",
   );
-  // The webhook's run of failures is written after the attempt's ending (another database): waited for as well.
-  const since = (
-    await waitFor(
-      () => storedWebhook(hook.id),
-      (w) => w.failingSince !== null,
-    )
-  ).failingSince!;
+  // The webhook's run of failures is written before the attempt's ending (another database): there already.
+  const since = (await storedWebhook(hook.id)).failingSince!;
   expect(since).toBeGreaterThanOrEqual(first.createdAt);
   return { bot, key, hook, since };
 }
@@ -119,4 +124,49 @@ describe("a webhook whose every delivery failed for 3 days is disabled, with why
     await sendAgainAt(owner, hook, again);
     expect((await storedWebhook(hook.id)).failingSince).toBeGreaterThanOrEqual(again);
   });
+
+  it(
+    "health is written before the outcome: an attempt whose outcome is not written has its health, and is made " +
+      "again",
+    async () => {
+      const owner = await seedOwner();
+      const bot = await createChatbot(owner);
+      const { key, hook } = await switchedWebhook(owner, bot.defaultInbox!.id, "down");
+      // Every data plane refuses to record how this webhook's attempts ended (as a consumer stopped between the two
+      // batches would leave them): claiming and giving back still work.
+      const trigger = `"outcome_down_${hook.id}"`;
+      const planes = dataDbs(env).map(client);
+      for (const plane of planes)
+        await plane
+          .prepare(
+            `CREATE TRIGGER ${trigger} BEFORE UPDATE ON webhook_deliveries WHEN NEW.webhook_id = '${hook.id}' ` +
+              "AND NEW.status IN ('success', 'failure') BEGIN SELECT RAISE(ABORT, 'outcome write refused'); END",
+          )
+          .run();
+      const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+      try {
+        await visitorMessages(owner, bot.id, 1);
+        const since = (
+          await waitFor(
+            () => storedWebhook(hook.id),
+            (w) => w.failingSince !== null,
+          )
+        ).failingSince!;
+        expect((await received(key)).length).toBeGreaterThanOrEqual(1);
+        const [attempt] = await attemptsOf(hook.id);
+        expect(attempt).toMatchObject({ status: "pending", attempts: 0, leaseUntil: null });
+        expect(since).toBeGreaterThanOrEqual(attempt.createdAt);
+      } finally {
+        errors.mockRestore();
+        for (const plane of planes) await plane.prepare(`DROP TRIGGER ${trigger}`).run();
+      }
+      // The queue's retry makes the attempt again and records it this time.
+      const [done] = await waitFor(
+        () => attemptsOf(hook.id),
+        (rows) => rows[0]?.status === "failure",
+        30_000,
+      );
+      expect(done.responseStatus).toBe(503);
+    },
+  );
 });

@@ -18,13 +18,14 @@ export interface FinishedAttempt {
 }
 
 /**
- * Records how attempts ended, in one batch on the data plane (`data`): each attempt's own row (never overwritten
- * later) and the next attempt of each retryable failure of a webhook with `retryFailedDeliveries` (its own pending
- * row, due on the schedule). Then each webhook's health, in one batch on the control plane (`db`): a success clears
- * `failingSince`, a failure starts it, and a webhook with no success for the disable window is disabled with why.
- * The outcomes are the truth and go first; a health batch that fails is logged, and the next completion of the
- * webhook's attempts writes it again (its writes hold for any number of completions). Then the queue is told when
- * the new attempts are due.
+ * Records how attempts ended. First each webhook's health, in one batch on the control plane (`db`): a success
+ * clears `failingSince`, a failure starts it, and a webhook with no success for the disable window is disabled with
+ * why. Then, in one batch on the data plane (`data`), each attempt's own row (never overwritten later) and the next
+ * attempt of each retryable failure of a webhook with `retryFailedDeliveries` (its own pending row, due on the
+ * schedule). Health goes first so that an attempt recorded as failed always has its webhook's health beside it: a
+ * consumer stopped between the two batches leaves the attempt leased, and it is made and recorded again (health's
+ * writes hold for any number of completions). A health batch that fails is logged, and the next completion writes
+ * it. Then the queue is told when the new attempts are due.
  */
 export async function completeAttempts(
   env: Bindings,
@@ -84,8 +85,8 @@ export async function completeAttempts(
         .onConflictDoNothing(),
     );
   }
-  await data.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await writeHealth(db, finished, now, policy.disableAfterMs);
+  await data.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await scheduleDeliveries(env, next, now);
 }
 
