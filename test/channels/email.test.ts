@@ -13,6 +13,7 @@ import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-sample
 import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation } from "./support";
 import { bodyOf } from "../support/api";
 import { EMAIL_DELIVERY_KEEP_MS, pruneChannelRows } from "../../src/services/channels/retention";
+import { sentReply } from "../../src/services/channels/email-handler";
 
 type Sent = { from: string; to: string; raw: string; messageId: string };
 
@@ -178,6 +179,21 @@ describe("e-mail inbox", () => {
       "It is order 42.",
       'You said: "It is order 42.".',
     ]);
+  });
+
+  it("finds our reply by its Message-ID through the inbox's index, not by reading the inbox's deliveries", async () => {
+    const { owner, inboxId, ours } = await threadBegun("Where is my invoice?");
+    const [conversation] = await conversationsOf(owner, inboxId);
+    const part = await conversationData(owner.organizationId, conversation.id);
+    const query = sentReply(part, inboxId, ours.messageId);
+    expect(await query).toEqual([{ conversationId: conversation.id }]);
+    expect(await sentReply(part, inboxId, "<someone-else@example.com>")).toEqual([]);
+    const { sql, params } = query.toSQL();
+    const plan = await client(part)
+      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    expect(plan.results.map((r) => r.detail).join("\n")).toMatch(/USING INDEX channel_deliveries_email_id_idx/);
   });
 
   it("our reply's row is kept half a year: an answer naming only it finds its thread 100 days on", async () => {

@@ -128,5 +128,10 @@ export const channelDeliveries = sqliteTable(
     index("channel_deliveries_pending_idx").on(t.status, t.nextAttemptAt),
     index("channel_deliveries_message_idx").on(t.messageId),
     index("channel_deliveries_unshown_idx").on(t.messageId).where(sql`${t.shown} = 0`),
+    // An e-mail reply's Message-ID (its one platform id; only e-mail's have an "@"): how an answer naming only our
+    // reply finds its conversation (channels/email-handler.ts, `ourThread`) without reading the inbox's half year.
+    index("channel_deliveries_email_id_idx")
+      .on(t.inboxId, sql`json_extract(platform_message_ids, '$[0]')`)
+      .where(sql`platform_message_ids LIKE '%@%'`),
   ],
 );

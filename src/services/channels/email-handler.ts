@@ -38,18 +38,7 @@ async function ourThread(data: Db, parts: Db[], inboxId: string, event: InboundE
   // Our reply is in its conversation's part, the chat in the organization's own shard (services/shards/parts.ts).
   const sent = await firstAcrossParts(
     parts,
-    (part) =>
-      part
-        .select({ conversationId: channelDeliveries.conversationId })
-        .from(channelDeliveries)
-        .where(
-          and(
-            eq(channelDeliveries.inboxId, inboxId),
-            sql`${event.threadKey} in
-              (select value from json_each(coalesce(${channelDeliveries.platformMessageIds}, '[]')))`,
-          ),
-        )
-        .limit(1),
+    (part) => sentReply(part, inboxId, event.threadKey),
     () => 0,
     1,
   );
@@ -61,6 +50,23 @@ async function ourThread(data: Db, parts: Db[], inboxId: string, event: InboundE
     .limit(1);
   return ours ? { ...event, threadKey: ours.threadKey } : event;
 }
+
+/**
+ * The delivery of our reply whose Message-ID is `messageId`, in one part: an e-mail delivery has one platform id, and
+ * `channel_deliveries_email_id_idx` holds it by inbox (its terms are the index's, so SQLite uses it).
+ */
+export const sentReply = (part: Db, inboxId: string, messageId: string) =>
+  part
+    .select({ conversationId: channelDeliveries.conversationId })
+    .from(channelDeliveries)
+    .where(
+      and(
+        eq(channelDeliveries.inboxId, inboxId),
+        sql`platform_message_ids LIKE '%@%'`,
+        sql`json_extract(platform_message_ids, '$[0]') = ${messageId}`,
+      ),
+    )
+    .limit(1);
 
 export async function receiveEmail(
   message: ForwardableEmailMessage,
