@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { client } from "../../src/db/prepared";
 import { conversationHandoffs, members, toolExecutionRecords } from "../../src/db/schema";
 import { uuidv7 } from "../../src/lib/ids";
-import { assignWaiting } from "../../src/services/assignment/round-robin";
-import { dataParts } from "../../src/services/shards/parts";
+import { assignWaiting, autoAssign } from "../../src/services/assignment/round-robin";
+import { conversationDb, dataParts } from "../../src/services/shards/parts";
 import { exportChatbotRecords } from "../../src/services/statistics/records";
 import type { PublicWebChat } from "../../src/services/widget/web-chats";
 import { visitorConversations } from "../../src/services/widget/visitors";
@@ -81,6 +81,16 @@ async function splitBetween(organizationId: string, make: (later: boolean) => Pr
   await new Promise((resolve) => setTimeout(resolve, 5));
   const b = await make(true);
   return { a, b, split, twoParts: () => secondPart(organizationId, Date.now() - split) };
+}
+
+/** A conversation of the inbox waiting for a person since `at`, written in the organization's shard. */
+async function queued(organizationId: string, chatbotId: string, inboxId: string, at: number): Promise<string> {
+  const id = await seedConversation(organizationId, chatbotId, inboxId, [{ at, question: "help" }]);
+  await client(await data(organizationId))
+    .prepare("UPDATE conversations SET status = 'queued', waiting_since = ? WHERE id = ?")
+    .bind(at, id)
+    .run();
+  return id;
 }
 
 async function get<T>(actor: Actor, path: string): Promise<T> {
@@ -310,15 +320,7 @@ describe("the organization's lists over two data parts", () => {
     const agent = await seedAgent(owner, "online");
     const make = async (later: boolean) => {
       const ids: string[] = [];
-      for (const i of later ? [1, 3] : [0, 2]) {
-        const at = DAY0 + i * H;
-        const id = await seedConversation(org, bot.id, inboxId, [{ at, question: `help (${i})` }]);
-        await client(await data(org))
-          .prepare("UPDATE conversations SET status = 'queued', waiting_since = ? WHERE id = ?")
-          .bind(at, id)
-          .run();
-        ids.push(id);
-      }
+      for (const i of later ? [1, 3] : [0, 2]) ids.push(await queued(org, bot.id, inboxId, DAY0 + i * H));
       return ids;
     };
     const { a, b, twoParts } = await splitBetween(org, make);
@@ -342,6 +344,52 @@ describe("the organization's lists over two data parts", () => {
         .all<{ assignee_id: string }>();
       expect(results.map((r) => r.assignee_id)).toEqual([agent.userId, agent.userId]);
     }
+  });
+
+  it("two assignments at once in two parts never give an agent more than their capacity", async () => {
+    const owner = await seedOwner();
+    const org = owner.organizationId;
+    const { bot, inboxId } = await assistantWithInbox(owner, { mode: "round_robin", teamId: null, capacity: 1 });
+    const agent = await seedAgent(owner, "online");
+    const { a, b, twoParts } = await splitBetween(org, async (later) => [
+      await queued(org, bot.id, inboxId, DAY0 + (later ? H : 0)),
+    ]);
+    const parts = await twoParts();
+    await moveConversations(d1(parts).home, d1(parts).other, b);
+    const all = await dataParts(env, org);
+    const assign = async (id: string) =>
+      autoAssign(db(), await conversationDb(env, org, id), id, DAY0 + 2 * H, [], all);
+    const results = await Promise.all([assign(a[0]), assign(b[0])]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    let served = 0;
+    for (const d of [d1(parts).home, d1(parts).other])
+      served += (await d
+        .prepare("SELECT count(*) AS n FROM conversations WHERE organization_id = ? AND assignee_id = ?")
+        .bind(org, agent.userId)
+        .first<number>("n"))!;
+    expect(served).toBe(1);
+  });
+
+  it("an agent held by an assignment that never ended is passed over, and served once the hold runs out", async () => {
+    const owner = await seedOwner();
+    const org = owner.organizationId;
+    const { bot, inboxId } = await assistantWithInbox(owner, { mode: "round_robin", teamId: null, capacity: 2 });
+    const agent = await seedAgent(owner, "online");
+    const { b, twoParts } = await splitBetween(org, async (later) => [
+      await queued(org, bot.id, inboxId, DAY0 + (later ? H : 0)),
+    ]);
+    const parts = await twoParts();
+    await moveConversations(d1(parts).home, d1(parts).other, b);
+    const hold = (until: number) =>
+      db().update(members).set({ assigningUntil: until }).where(eq(members.id, agent.memberId));
+    const assign = async () =>
+      autoAssign(db(), await conversationDb(env, org, b[0]), b[0], DAY0 + 2 * H, [], await dataParts(env, org));
+    await hold(Date.now() + 60_000);
+    expect(await assign()).toBeNull();
+    await hold(Date.now() - 1);
+    expect(await assign()).toMatchObject({ data: { conversation: { assignee: { id: agent.userId } } } });
+    const [row] = await db().select().from(members).where(eq(members.id, agent.memberId));
+    expect(row.assigningUntil).toBeNull();
   });
 
   it("finds a visitor's conversations in both parts: their list, a resumed session, a rated answer", async () => {

@@ -57,6 +57,11 @@ export const members = sqliteTable(
     capacity: integer("capacity"),
     /** When automatic assignment last gave them a conversation (round-robin: the longest waiting agent is next). */
     lastAssignedAt: integer("last_assigned_at"),
+    /**
+     * Until when (wall clock, ms) one assignment holds the agent's places, in an organization whose conversations are
+     * in several parts: their count across the parts and the assignment are then one step (services/assignment).
+     */
+    assigningUntil: integer("assigning_until"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("members_org_user_uq").on(t.organizationId, t.userId), index("members_user_idx").on(t.userId)],

@@ -2,7 +2,7 @@
 // that is queued for a person goes to one of the inbox team's online agents (every member who may
 // manage conversations when it has no team) with room below their capacity, the one assigned
 // longest ago first. The conversation stays queued, waiting for that agent to answer or take it.
-import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { conversations, groupMembers, groupPermissions, inboxes, members, type InboxAssignment } from "../../db/schema";
 import { inList } from "../../lib/sql";
@@ -97,9 +97,8 @@ const assignIfRoom = prepared<{
 );
 
 /**
- * What an agent serves in the organization's other parts (`others`: none for most organizations), taken off their
- * capacity in the conversation's part. A read before the part's UPDATE, not in it: two assignments at the same moment
- * in two parts may each take the agent's last place (docs/scale.md §5, "One organization over several shards", 6).
+ * What an agent serves in the organization's other parts (`others`), taken off their capacity in the conversation's
+ * part: read while the agent is held (`holdAgent`), so no assignment in another part comes between.
  */
 async function servedElsewhere(others: Db[], organizationId: string, userId: string): Promise<number> {
   const counts = await Promise.all(
@@ -119,11 +118,44 @@ async function servedElsewhere(others: Db[], organizationId: string, userId: str
   return counts.reduce((sum, [row]) => sum + (row?.n ?? 0), 0);
 }
 
+/** How long one assignment may hold an agent, how long another waits for it, and how often it looks again. */
+const HOLD_MS = 5_000;
+const HOLD_WAIT_MS = 2_000;
+const HOLD_RETRY_MS = 20;
+
 /**
- * Assigns the conversation to `agent` if it is still queued and unassigned and the agent serves
- * fewer than their capacity: one conditional UPDATE, so two assignments at once in a part never exceed it
- * (D1 runs one statement at a time). True when it did; the agent's `lastAssignedAt` (control plane, `db`) is then
- * `now`. `data`: the conversation's part, one of the organization's `parts`.
+ * Holds the agent's places for one assignment (`members.assigning_until`, on the control plane every part shares):
+ * the held-until moment, or null when another assignment held them for all of HOLD_WAIT_MS (the agent is then passed
+ * over, as a full one is). The wall clock, not the caller's: this is a lock between requests running now. A holder
+ * that dies frees them HOLD_MS on.
+ */
+async function holdAgent(db: Db, memberId: string): Promise<number | null> {
+  const deadline = Date.now() + HOLD_WAIT_MS;
+  for (;;) {
+    const wall = Date.now();
+    const [held] = await db
+      .update(members)
+      .set({ assigningUntil: wall + HOLD_MS })
+      .where(and(eq(members.id, memberId), or(isNull(members.assigningUntil), lt(members.assigningUntil, wall))))
+      .returning({ until: members.assigningUntil });
+    if (held) return held.until;
+    if (wall >= deadline) {
+      console.warn(
+        JSON.stringify({ level: "warn", message: "agent held by another assignment; passed over", memberId }),
+      );
+      return null;
+    }
+    await new Promise((resolve) => setTimeout(resolve, HOLD_RETRY_MS));
+  }
+}
+
+/**
+ * Assigns the conversation to `agent` if it is still queued and unassigned and the agent serves fewer than their
+ * capacity: one conditional UPDATE in the conversation's part (`data`, one of the organization's `parts`), so two
+ * assignments at once in a part never exceed it (D1 runs one statement at a time). Where the organization has other
+ * parts, the agent is held meanwhile (`holdAgent`) and what they serve there is taken off their capacity, so the
+ * same holds across parts (docs/decisions.md, "One organization over several parts"). True when it did; the agent's
+ * `lastAssignedAt` (control plane, `db`) is then `now`.
  */
 async function tryAssign(
   db: Db,
@@ -136,9 +168,32 @@ async function tryAssign(
   deliveries: string[],
 ): Promise<boolean> {
   const others = parts.filter((part) => part !== data);
-  const capacity =
-    (agent.capacity ?? assignment.capacity) -
-    (others.length ? await servedElsewhere(others, conversation.organizationId, agent.userId) : 0);
+  const capacity = agent.capacity ?? assignment.capacity;
+  const assign = (room: number) => assignIn(db, data, conversation, agent, assignment, room, now, deliveries);
+  if (!others.length) return assign(capacity);
+  const held = await holdAgent(db, agent.memberId);
+  if (held === null) return false;
+  try {
+    return await assign(capacity - (await servedElsewhere(others, conversation.organizationId, agent.userId)));
+  } finally {
+    await db
+      .update(members)
+      .set({ assigningUntil: null })
+      .where(and(eq(members.id, agent.memberId), eq(members.assigningUntil, held)));
+  }
+}
+
+/** `tryAssign`'s write in the conversation's part, with `capacity` places for the agent there. */
+async function assignIn(
+  db: Db,
+  data: Db,
+  conversation: Pick<ConversationRow, "id" | "organizationId" | "inboxId">,
+  agent: Agent,
+  assignment: InboxAssignment,
+  capacity: number,
+  now: number,
+  deliveries: string[],
+): Promise<boolean> {
   const assign = assignIfRoom(data, {
     id: conversation.id,
     organizationId: conversation.organizationId,

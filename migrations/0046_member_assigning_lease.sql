@@ -1,0 +1,1 @@
+ALTER TABLE `members` ADD `assigning_until` integer;
