@@ -13,22 +13,20 @@ await import("../durable-objects/conversation");
 
 // The worker imports most of its modules on first use (docs/decisions.md, "Cold start"). Bundled, that costs no I/O;
 // in the Workers test pool a module is fetched from the pool's module service by the first request that imports it,
-// and another request awaiting the same import waits on that request's I/O: should the first be cancelled, every later
-// one hangs (the runtime then cancels them as hung, and a whole file's queue events or routes fail). So the test
-// worker imports them here, before any request does; once per worker (later files find them loaded).
+// and another request awaiting the same import resumes in that request's context: it then acts on behalf of the wrong
+// request ("Cannot perform I/O on behalf of a different request", a queue event that cannot settle) or, should the
+// first be cancelled, hangs (the runtime cancels it as hung). So the test worker imports them all here, before any
+// request does; once per worker (later files find them loaded): every module of src/, the libraries uploaded as
+// modules of their own (src/vendored.ts), the front ends the worker serves, and the tools' interpreter.
+const sources = import.meta.glob(["../src/**/*.ts", "!../src/**/*.d.ts"]);
+await Promise.all(Object.values(sources).map((load) => load()));
 const { routesFor } = await import("../src/routes");
-await routesFor();
+const { vendored, staticFiles } = await import("../src/vendored");
+const { quickJs } = await import("../src/services/tools/sandbox");
+const built = (await import("../src/vendor/manifest.json")).default;
 await Promise.all([
-  import("../src/queues"),
-  import("../src/services/channels/email-handler"),
-  import("../src/services/conversation/search-terms"),
-  import("../src/services/housekeeping"),
-  import("../src/services/llm/local"),
-  import("../src/services/sql/validate"),
-  import("../src/routes/mcp-server/serve"),
-  import("../src/services/mcp/sdk"),
-  import("../src/services/parsing/pdf"),
-  import("../src/services/parsing/docx"),
-  import("../src/services/parsing/html"),
-  import("../src/services/parsing/csv"),
+  routesFor(),
+  ...Object.keys(built).map((name) => vendored(name as keyof typeof built)),
+  ...(["widget", "console", "api-docs"] as const).map((front) => staticFiles(front)),
+  quickJs(),
 ]);
