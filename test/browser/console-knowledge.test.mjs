@@ -384,8 +384,8 @@ describe("Knowledge bases in Chromium", () => {
     await tabTo(page, dialog(page).getByRole("button", { name: "Add" }));
     await page.keyboard.press("Enter");
     await page.getByRole("row", { name: /Do you ship to Belgium\?/ }).waitFor();
-    // The focus is back on the button that opened the dialog.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Add FAQ");
+    // The focus is back on the button that opened the dialog, once its close event has come (after the row, maybe).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Add FAQ");
     const faqs = await app.server.api(`/knowledge-bases/${kb.id}/faqs/`, { method: "GET" });
     expect(faqs.results.map((f) => [f.question, f.answer, f.labels.map((l) => l.name)])).toEqual([
       ["Do you ship to Belgium?", "Yes, within two working days.", ["Billing"]],

@@ -218,8 +218,9 @@ describe("Models and API keys in Chromium", () => {
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await dialog(page).getByRole("button", { name: "Done" }).click();
     await page.getByRole("row", { name: /CRM sync/ }).waitFor();
-    // The focus is back on the button that opened the dialog.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Create API key");
+    // The focus is back on the button that opened the dialog, once the dialog's close event has come (the row may
+    // show before it: the list reloads as soon as the key is made).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Create API key");
     // The secret is nowhere on the page any more.
     expect(await page.content()).not.toContain(secret);
     const withKey = () =>

@@ -130,7 +130,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.keyboard.press("ArrowRight");
     await page.getByRole("heading", { name: "Connectors", level: 2 }).waitFor();
     expect(page.url()).toBe(`${app.base}/console/tools/connectors`);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-selected"))).toBe("true");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-selected"))).toBe("true");
     expect(errors).toEqual([]);
     await context.close();
   });
