@@ -17,7 +17,8 @@ await import("../durable-objects/conversation");
 // request ("Cannot perform I/O on behalf of a different request", a queue event that cannot settle) or, should the
 // first be cancelled, hangs (the runtime cancels it as hung). So the test worker imports them all here, before any
 // request does; once per worker (later files find them loaded): every module of src/, the libraries uploaded as
-// modules of their own (src/vendored.ts), the front ends the worker serves, and the tools' interpreter.
+// modules of their own (src/vendored.ts), the front ends the worker serves, the tools' interpreter, and the runtime's
+// modules imported on first use.
 const sources = import.meta.glob(["../src/**/*.ts", "!../src/**/*.d.ts"]);
 await Promise.all(Object.values(sources).map((load) => load()));
 const { routesFor } = await import("../src/routes");
@@ -29,4 +30,8 @@ await Promise.all([
   ...Object.keys(built).map((name) => vendored(name as keyof typeof built)),
   ...(["widget", "console", "api-docs"] as const).map((front) => staticFiles(front)),
   quickJs(),
+  // The runtime's own modules src/ imports on first use (the pool's module runner resolves these too).
+  import("cloudflare:sockets"),
+  import("node:events"),
+  import("node:stream"),
 ]);
