@@ -93,6 +93,25 @@ async function queued(organizationId: string, chatbotId: string, inboxId: string
   return id;
 }
 
+/**
+ * A round-robin inbox (`capacity` places an agent) with one online agent, and one conversation waiting in each part:
+ * `a` in the organization's own shard, `b` in the second part; `assign` is the service's autoAssign of one of them.
+ */
+async function waitingInBothParts(capacity: number) {
+  const owner = await seedOwner();
+  const org = owner.organizationId;
+  const { bot, inboxId } = await assistantWithInbox(owner, { mode: "round_robin", teamId: null, capacity });
+  const agent = await seedAgent(owner, "online");
+  const { a, b, twoParts } = await splitBetween(org, async (later) => [
+    await queued(org, bot.id, inboxId, DAY0 + (later ? H : 0)),
+  ]);
+  const parts = await twoParts();
+  await moveConversations(d1(parts).home, d1(parts).other, b);
+  const all = await dataParts(env, org);
+  const assign = async (id: string) => autoAssign(db(), await conversationDb(env, org, id), id, DAY0 + 2 * H, [], all);
+  return { org, agent, parts, a: a[0], b: b[0], assign };
+}
+
 async function get<T>(actor: Actor, path: string): Promise<T> {
   const res = await actor.fetch("GET", path.replace("http://localhost", ""), undefined, {
     prefix: path.startsWith("http") ? "" : undefined,
@@ -347,19 +366,8 @@ describe("the organization's lists over two data parts", () => {
   });
 
   it("two assignments at once in two parts never give an agent more than their capacity", async () => {
-    const owner = await seedOwner();
-    const org = owner.organizationId;
-    const { bot, inboxId } = await assistantWithInbox(owner, { mode: "round_robin", teamId: null, capacity: 1 });
-    const agent = await seedAgent(owner, "online");
-    const { a, b, twoParts } = await splitBetween(org, async (later) => [
-      await queued(org, bot.id, inboxId, DAY0 + (later ? H : 0)),
-    ]);
-    const parts = await twoParts();
-    await moveConversations(d1(parts).home, d1(parts).other, b);
-    const all = await dataParts(env, org);
-    const assign = async (id: string) =>
-      autoAssign(db(), await conversationDb(env, org, id), id, DAY0 + 2 * H, [], all);
-    const results = await Promise.all([assign(a[0]), assign(b[0])]);
+    const { org, agent, parts, a, b, assign } = await waitingInBothParts(1);
+    const results = await Promise.all([assign(a), assign(b)]);
     expect(results.filter(Boolean)).toHaveLength(1);
     let served = 0;
     for (const d of [d1(parts).home, d1(parts).other])
@@ -371,23 +379,13 @@ describe("the organization's lists over two data parts", () => {
   });
 
   it("an agent held by an assignment that never ended is passed over, and served once the hold runs out", async () => {
-    const owner = await seedOwner();
-    const org = owner.organizationId;
-    const { bot, inboxId } = await assistantWithInbox(owner, { mode: "round_robin", teamId: null, capacity: 2 });
-    const agent = await seedAgent(owner, "online");
-    const { b, twoParts } = await splitBetween(org, async (later) => [
-      await queued(org, bot.id, inboxId, DAY0 + (later ? H : 0)),
-    ]);
-    const parts = await twoParts();
-    await moveConversations(d1(parts).home, d1(parts).other, b);
+    const { agent, b, assign } = await waitingInBothParts(2);
     const hold = (until: number) =>
       db().update(members).set({ assigningUntil: until }).where(eq(members.id, agent.memberId));
-    const assign = async () =>
-      autoAssign(db(), await conversationDb(env, org, b[0]), b[0], DAY0 + 2 * H, [], await dataParts(env, org));
     await hold(Date.now() + 60_000);
-    expect(await assign()).toBeNull();
+    expect(await assign(b)).toBeNull();
     await hold(Date.now() - 1);
-    expect(await assign()).toMatchObject({ data: { conversation: { assignee: { id: agent.userId } } } });
+    expect(await assign(b)).toMatchObject({ data: { conversation: { assignee: { id: agent.userId } } } });
     const [row] = await db().select().from(members).where(eq(members.id, agent.memberId));
     expect(row.assigningUntil).toBeNull();
   });
