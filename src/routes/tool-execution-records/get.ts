@@ -1,8 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { dataParts } from "../../services/shards/parts";
-import { authorize } from "../../services/access";
+import { authorize, type OrgAccess } from "../../services/access";
 import { getToolForRead } from "../../services/tools/access";
 import { getRecordForRead } from "../../services/tools/execution-records";
 import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
@@ -28,40 +30,22 @@ const ofTool = createRoute({
   responses: { 200: json(ToolExecutionRecordSchema, "The record"), ...errorResponses(403, 404) },
 });
 
+/** The record `id`, of the tool `toolId` when the path names one, as the caller may see it. */
+async function readRecord(c: Context<AppEnv>, access: OrgAccess, id: string, toolId?: string) {
+  const parts = await dataParts(c.env, access.organizationId);
+  const row = await getRecordForRead(c.env, c.var.db, parts, access, c.var.principal.userId, id, toolId);
+  return toolExecutionRecord(row);
+}
+
 export function registerGetRecord(r: Router) {
   r.openapi(all, async (c) => {
     const access = await authorize(c, "tool.view");
-    return c.json(
-      toolExecutionRecord(
-        await getRecordForRead(
-          c.env,
-          c.var.db,
-          await dataParts(c.env, access.organizationId),
-          access,
-          c.var.principal.userId,
-          c.req.valid("param").id,
-        ),
-      ),
-      200,
-    );
+    return c.json(await readRecord(c, access, c.req.valid("param").id), 200);
   });
   r.openapi(ofTool, async (c) => {
     const access = await authorize(c, "tool.view");
     const { toolPk, id } = c.req.valid("param");
     const tool = await getToolForRead(c.var.db, access, toolPk);
-    return c.json(
-      toolExecutionRecord(
-        await getRecordForRead(
-          c.env,
-          c.var.db,
-          await dataParts(c.env, access.organizationId),
-          access,
-          c.var.principal.userId,
-          id,
-          tool.id,
-        ),
-      ),
-      200,
-    );
+    return c.json(await readRecord(c, access, id, tool.id), 200);
   });
 }
