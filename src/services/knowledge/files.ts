@@ -13,6 +13,7 @@ import type { Upload } from "./uploads";
 import { fileRecord } from "../records/knowledge-files";
 import { linkedNames } from "../view-parts";
 import { findById } from "../../db/find";
+import { usageIncrement } from "../usage";
 
 export { FILE_STATUSES } from "../../db/schema";
 
@@ -192,10 +193,14 @@ export async function listFiles(
   return { count: page.count, items: await fileRecords(db, kb, page.items, origin) };
 }
 
-/** Stores the uploads' bytes, inserts their rows (all or none) and queues their parsing. */
+/**
+ * Stores the uploads' bytes, inserts their rows (all or none) and queues their parsing. The bytes that came with the
+ * request or from a URL are added to the organization's usage in its data plane `data`.
+ */
 export async function addFiles(
   env: Bindings,
   db: Db,
+  data: Db,
   kb: KnowledgeBaseRow,
   userId: string,
   uploads: Upload[],
@@ -210,6 +215,8 @@ export async function addFiles(
   // D1 binds at most 100 parameters per statement (a file row has ~20): four rows per INSERT, all in one atomic batch.
   const [first, ...rest] = chunk(rows, 4).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
   const inserted = (await db.batch([first, ...rest])).flat();
+  const uploadedBytes = uploads.reduce((n, u) => (u.copied ? n : n + u.size), 0);
+  if (uploadedBytes) await usageIncrement(data, kb.organizationId, { uploadedBytes }).run();
   await enqueueFiles(env, inserted);
   return inserted.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, []));
 }

@@ -17,6 +17,8 @@ export interface Upload {
   size: number;
   bytes: ArrayBuffer;
   parserId: string | null;
+  /** Copied from an object already in storage, whose bytes were counted in the usage when they were uploaded. */
+  copied?: boolean;
 }
 
 const FETCH_TIMEOUT_MS = 30_000;
@@ -96,7 +98,8 @@ export async function fetchReference(
     bytes = await object.arrayBuffer();
   }
   const type = checked(env, field, filename, contentType, bytes.byteLength);
-  return { filename, ...type, size: bytes.byteLength, bytes, parserId: ref.parser ?? BUILT_IN_PARSER.id };
+  const copied = !/^https?:\/\//i.test(ref.file);
+  return { filename, ...type, size: bytes.byteLength, bytes, parserId: ref.parser ?? BUILT_IN_PARSER.id, copied };
 }
 
 /** Keys a caller may name: `uploads/<organization>/...`, or a file of one of the organization's knowledge bases. */

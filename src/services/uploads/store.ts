@@ -1,8 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
+import { batch, ph, prepared, preparedInsert } from "../../db/prepared";
 import { ApiError, badRequest } from "../../lib/errors";
 import { dataDb } from "../shards";
+import { usageIncrement } from "../usage";
 import { MultipartError, type MultipartReader } from "./multipart";
 
 export type UploadRow = typeof uploads.$inferSelect;
@@ -37,14 +39,33 @@ export function organizationOfKey(key: string): string | null {
   return m ? m[1] : null;
 }
 
-/** The object of a presigned upload has arrived: its size and the time it did. */
+const uploadArrived = prepared<{ key: string; size: number; at: number }>((db) =>
+  db
+    .update(uploads)
+    .set({ uploadedAt: ph("at"), size: ph("size") })
+    .where(eq(uploads.key, sql.placeholder("key"))),
+);
+const insertUpload = preparedInsert(uploads);
+
+/**
+ * The object of a presigned upload has arrived: its size and the time it did, with its bytes added to the
+ * organization's usage (`usedUploadFileSizeTotal` of its record), in one batch.
+ */
 export async function markUploaded(data: Db, key: string, size: number) {
-  await data.update(uploads).set({ uploadedAt: Date.now(), size }).where(eq(uploads.key, key));
+  const organizationId = organizationOfKey(key);
+  await batch(data, [
+    uploadArrived(data, { key, size, at: Date.now() }),
+    ...(organizationId ? [usageIncrement(data, organizationId, { uploadedBytes: size })] : []),
+  ]);
 }
 
-/** A file uploaded in one request (the attachment upload): its row, written once the object is stored. */
+/** A file uploaded in one request (the attachment upload): its row, written once the object is stored, with its bytes
+ * added to the organization's usage. */
 export async function recordUpload(data: Db, row: typeof uploads.$inferInsert) {
-  await data.insert(uploads).values(row);
+  await batch(data, [
+    insertUpload(data, row),
+    usageIncrement(data, row.organizationId, { uploadedBytes: row.size ?? 0 }),
+  ]);
 }
 
 export async function findUpload(data: Db, organizationId: string, key: string): Promise<UploadRow | null> {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { createKnowledgeBase, uploadFiles } from "../../fixtures/knowledge";
+import { PNG, uploadKey } from "../attachments/support";
+import { bodyOf } from "../../support/api";
 
 describe("GET /organizations/{id}/", () => {
   it.each(PREFIXES)("returns the organization record to any member under %s", async (prefix) => {
@@ -28,5 +31,29 @@ describe("GET /organizations/{id}/", () => {
     await expectError(await stranger.fetch("GET", `/organizations/${owner.organizationId}/`), 404, "not_found");
     await expectError(await owner.fetch("GET", `/organizations/${NO_SUCH_ID}/`), 404, "not_found");
     await expectError(await owner.fetch("GET", "/organizations/nope/"), 404, "not_found");
+  });
+
+  it("usedUploadFileSizeTotal counts the bytes the organization uploads, each once", async () => {
+    const owner = await seedOwner();
+    const used = async (actor: Actor) =>
+      (await bodyOf<"GET /organizations/{id}/">(await actor.fetch("GET", `/organizations/${actor.organizationId}/`)))
+        .usageStatistics.usedUploadFileSizeTotal;
+    expect(await used(owner)).toBe(0);
+    // A presigned upload, and a direct one.
+    const key = await uploadKey(owner, "notes.txt", new TextEncoder().encode("Opening hours: 9 to 5."), "text/plain");
+    const form = new FormData();
+    form.append("file", new File([PNG], "cat.png", { type: "image/png" }));
+    expect((await owner.fetch("POST", "/attachments-upload/", form)).status).toBe(200);
+    expect(await used(owner)).toBe(22 + PNG.length);
+    // A knowledge base file sent in the request counts; one made from an upload was counted with the upload.
+    const kb = await createKnowledgeBase(owner);
+    await uploadFiles(owner, kb.id, [{ name: "policy.txt", content: "Refunds within 14 days." }]);
+    const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, {
+      files: [{ file: key, filename: "notes.txt" }],
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(await used(owner)).toBe(22 + PNG.length + 23);
+    // Another organization's uploads are its own.
+    expect(await used(await seedOwner("other"))).toBe(0);
   });
 });

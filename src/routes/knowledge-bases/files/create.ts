@@ -67,5 +67,5 @@ export const registerCreateFiles = (r: Router) =>
             fetchReference(c.env, access.organizationId, ref, `files.${i}.file`),
           ),
         );
-    return c.json(await addFiles(c.env, c.var.db, kb, userId, uploads, new URL(c.req.url).origin), 201);
+    return c.json(await addFiles(c.env, c.var.db, c.var.data, kb, userId, uploads, new URL(c.req.url).origin), 201);
   });
