@@ -191,8 +191,9 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /web-chats/": (w) => ({ inbox: { id: w.ids.inbox } }),
   "PUT /web-chats/{id}/": (w) => ({ inbox: { id: w.ids.inbox } }),
   "POST /conversations/": (w) => ({ webChat: w.ids.webChat }),
-  "POST /messages/": (w) => ({ conversation: w.ids.conversation }),
-  "POST /messages/outgoing/": (w) => ({ conversation: w.ids.conversation }),
+  // Text, as a message needs text or attachments.
+  "POST /messages/": (w) => ({ conversation: w.ids.conversation, content: "Sweep" }),
+  "POST /messages/outgoing/": (w) => ({ conversation: w.ids.conversation, content: "Sweep" }),
   "POST /labels/": () => ({ name: unique("label"), color: "#1f77b4" }),
   "PATCH /labels/{id}/": () => ({ name: unique("label") }),
   "PUT /conversations/{id}/labels/": (w) => ({ labelIds: [w.ids.conversationLabel] }),

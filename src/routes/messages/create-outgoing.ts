@@ -5,13 +5,16 @@ import { notFound } from "../../lib/errors";
 import { authorize, conversationData } from "../../services/access";
 import { conversationObject } from "../../services/conversations";
 import { findConversation } from "../../services/conversation/views";
-import { MessageFields } from "./schema";
+import { MessageFields, PostedContent, textOrAttachments } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
+import { resolveMessageAttachments } from "../../services/uploads/attachments";
+import { extractLater } from "../attachments/respond";
 
 const AgentMessage = z
   .object({
     conversation: z.uuid().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     ...MessageFields,
+    content: PostedContent,
     private: z
       .boolean()
       .optional()
@@ -23,6 +26,7 @@ const AgentMessage = z
         example: false,
       }),
   })
+  .superRefine(textOrAttachments)
   .openapi("AgentMessageCreate");
 
 const route = createRoute({
@@ -53,6 +57,20 @@ export const registerCreateOutgoingMessage = (r: Router) =>
     )
       throw notFound("Conversation not found.");
     const { user } = c.var.principal;
+    // An agent's attachments are checked and stored as a visitor's: our uploads become attachment records of the
+    // conversation (another organization's is 400), so channels and webhooks get a URL they can fetch.
+    if (message.attachments?.length) {
+      const scope = { organizationId: access.organizationId, userId: user.id, origin: new URL(c.req.url).origin };
+      const { stored, pending } = await resolveMessageAttachments(
+        c.env,
+        c.var.data,
+        scope,
+        conversationId,
+        message.attachments,
+      );
+      message.attachments = stored as typeof message.attachments;
+      extractLater(c, pending);
+    }
     const record = await conversationObject(c.env, conversationId).agentMessage(
       access.organizationId,
       conversationId,

@@ -53,6 +53,19 @@ export const MessageFields = {
   }),
 };
 
+/**
+ * A posted message's text: optional beside attachments (the spec marks only `conversation` required), but a message
+ * with neither is refused by `textOrAttachments`, as the widget refuses it.
+ */
+export const PostedContent = MessageFields.content
+  .default("")
+  .openapi({ description: "The text; required unless attachments are sent", example: "What are your opening hours?" });
+
+export function textOrAttachments(body: { content: string; attachments?: unknown[] }, ctx: z.RefinementCtx) {
+  if (!body.content && !body.attachments?.length)
+    ctx.addIssue({ code: "custom", path: ["content"], message: "Required without attachments" });
+}
+
 export const MessageCreate = z
   .object({
     conversation: uuid("Conversation to post in"),
@@ -61,6 +74,7 @@ export const MessageCreate = z
       .optional()
       .openapi({ description: "Visitor messages only; agents use `messages/outgoing/`", example: "incoming" }),
     ...MessageFields,
+    content: PostedContent,
     canvas: CanvasInput.optional(),
     queryMetadata: QueryMetadataSchema.optional(),
     broadcast: z.boolean().optional().openapi({ example: false }),
@@ -71,4 +85,5 @@ export const MessageCreate = z
       example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
     }),
   })
+  .superRefine(textOrAttachments)
   .openapi("MessageCreate");

@@ -4,6 +4,7 @@ import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf, type Schemas } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
+import { uploadKey } from "../attachments/support";
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
@@ -76,6 +77,8 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
       { conversation: "nope", content: "x" },
       { conversation: conversationId, content: 5 },
       { conversation: conversationId, content: "x", type: "outgoing" },
+      // A message needs text or attachments.
+      { conversation: conversationId, content: "" },
       { conversation: conversationId, content: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: "nope" }] } },
     ]) {
       await expectError(await owner.fetch("POST", "/messages/", body), 400, "invalid");
@@ -219,6 +222,8 @@ describe("human handoff", () => {
       { content: "x" },
       { conversation: "nope", content: "x" },
       { conversation: conversationId },
+      { conversation: conversationId, content: "" },
+      { conversation: conversationId, content: "", attachments: [] },
       { conversation: conversationId, content: 5 },
       { conversation: conversationId, content: "x".repeat(32_001) },
     ]) {
@@ -229,6 +234,34 @@ describe("human handoff", () => {
       401,
     );
     expect(await objectMessages(conversationId)).toHaveLength(before);
+  });
+
+  it("a message of attachments only needs no text; an agent's attachments are resolved as a visitor's", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner("other");
+    const { conversationId } = await conversationOf(owner);
+    const theirs = await bodyOf<"POST /attachments/">(
+      await other.fetch("POST", "/attachments/", { file: await uploadKey(other), filename: "cat.png" }),
+    );
+    for (const path of ["/messages/", "/messages/outgoing/"]) {
+      const attachments = [{ file: await uploadKey(owner), filename: "cat.png" }];
+      const res = await owner.fetch("POST", path, { conversation: conversationId, attachments });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const message = await bodyOf<"POST /messages/">(res);
+      expect(message).toMatchObject({ content: "", attachments: [{ id: expect.any(String), type: "image" }] });
+      expect(message.attachments[0].file).toMatch(/^http:\/\/localhost\//);
+      const before = (await objectMessages(conversationId)).length;
+      await expectError(
+        await owner.fetch("POST", path, {
+          conversation: conversationId,
+          content: "x",
+          attachments: [{ id: theirs.id, filename: "cat.png", file: theirs.file }],
+        }),
+        400,
+        "invalid",
+      );
+      expect(await objectMessages(conversationId)).toHaveLength(before);
+    }
   });
 
   it("update-auto-reply: 400 bad body, 401, 403, 404 across organizations", async () => {
