@@ -7,7 +7,9 @@ import { UserSchema } from "./schema";
 const UpdateUser = z.object({
   name: z.string().trim().min(1).max(150).openapi({ example: "Ada Lovelace" }),
   email: z.email().max(254).openapi({ example: "ada@example.com" }),
-  avatar: z.url().nullable().optional().openapi({ example: "https://cdn.example.com/ada.png" }),
+  // http(s) only: the avatar is shown beside the user's replies in the console and the visitor's widget, where a
+  // `javascript:` or `data:` URL has no place (contacts' avatars follow the same rule).
+  avatar: z.httpUrl().max(2048).nullable().optional().openapi({ example: "https://cdn.example.com/ada.png" }),
   company: z.string().max(200).nullable().optional().openapi({ example: "Acme" }),
   invitationCode: z.string().max(100).nullable().optional().openapi({ example: null }),
 });

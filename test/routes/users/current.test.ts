@@ -54,6 +54,22 @@ describe("users/current", () => {
     expect(after.email).toBe(owner.email);
   });
 
+  it("PUT takes an http(s) avatar only: it is shown beside the user's replies in the console and the widget", async () => {
+    const owner = await seedOwner();
+    const profile = { name: "Sam", email: owner.email };
+    for (const avatar of ["javascript:alert(1)", "data:image/svg+xml,<svg onload=alert(1)>", "ftp://x.example.com/a"]) {
+      const body = await expectError(
+        await owner.fetch("PUT", "/users/current/", { ...profile, avatar }),
+        400,
+        "invalid",
+      );
+      expect(Object.keys(body.errors!)).toEqual(["avatar"]);
+    }
+    const res = await owner.fetch("PUT", "/users/current/", { ...profile, avatar: "https://cdn.example.com/sam.png" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ avatar: "https://cdn.example.com/sam.png" });
+  });
+
   it("PUT with malformed JSON is a 400 parse error", async () => {
     const owner = await seedOwner();
     const res = await owner.fetch("PUT", "/users/current/", "{nope", {
