@@ -12,7 +12,8 @@ const LOGO_TYPES: Record<string, string> = { "image/png": "png", "image/jpeg": "
 /** Bounds the whole multipart body before it is read: both logos plus the text parts. */
 export const MULTIPART_MAX_BYTES = 2 * LOGO_MAX_BYTES + 64 * 1024;
 
-const urlSchema = z.url();
+/** A logo given as a URL: http(s) only, as in the JSON form. */
+const urlSchema = z.httpUrl().max(2048);
 
 /**
  * What a multipart logo part asks for: a file to store, a URL, or null (an empty part clears it).
@@ -23,7 +24,7 @@ export function readLogoPart(field: LogoField, value: unknown, spec: FileSpec): 
   if (Array.isArray(value)) throw fieldError(field, "Send one file.");
   if (typeof value === "string") {
     if (value.trim() === "") return null;
-    if (!urlSchema.safeParse(value).success) throw fieldError(field, "Must be an image file or a valid URL.");
+    if (!urlSchema.safeParse(value).success) throw fieldError(field, "Must be an image file or an http(s) URL.");
     return value;
   }
   if (!(value instanceof File)) throw fieldError(field, "Must be an image file.");

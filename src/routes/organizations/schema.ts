@@ -14,8 +14,9 @@ export const logoPart = (description: string) =>
         `logo; a text part may also carry a URL.`,
     });
 
+// http(s) only: logos are shown in the console, where a `javascript:` or `data:` URL has no place.
 const uri = (description: string) =>
-  z.url().nullable().optional().openapi({ description, example: "https://cdn.example.com/logo.png" });
+  z.httpUrl().max(2048).nullable().optional().openapi({ description, example: "https://cdn.example.com/logo.png" });
 const hexColor = z
   .string()
   .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "Must be a HEX colour such as #3366FF")

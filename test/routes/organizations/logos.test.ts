@@ -46,6 +46,20 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG);
   });
 
+  it("a text part may carry an http(s) URL, nothing else", async () => {
+    const owner = await enterpriseOwner();
+    const res = await owner.fetch("PATCH", path(owner.organizationId), form({ fullLogo: "javascript:alert(1)" }));
+    const body = await expectError(res, 400, "invalid");
+    expect(Object.keys(body.errors!)).toEqual(["fullLogo"]);
+    const ok = await owner.fetch(
+      "PATCH",
+      path(owner.organizationId),
+      form({ fullLogo: "https://cdn.example.com/f.png" }),
+    );
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ fullLogo: "https://cdn.example.com/f.png" });
+  });
+
   it("an empty part clears a logo; text parts update the other fields", async () => {
     const owner = await enterpriseOwner();
     await owner.fetch("PATCH", path(owner.organizationId), { compactLogo: "https://cdn.example.com/c.png" });

@@ -71,6 +71,16 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
       "invalid",
     );
     expect(Object.keys(body.errors!).sort()).toEqual(["taxId", "themePrimaryColor"]);
+    // Logos are shown in the console: http(s) URLs only.
+    body = await expectError(
+      await owner.fetch("PATCH", path(owner.organizationId), {
+        compactLogo: "javascript:alert(1)",
+        fullLogo: "data:image/svg+xml,<svg onload=alert(1)>",
+      }),
+      400,
+      "invalid",
+    );
+    expect(Object.keys(body.errors!).sort()).toEqual(["compactLogo", "fullLogo"]);
     expect(await row(owner.organizationId)).toEqual(before);
   });
 
