@@ -191,6 +191,9 @@ export async function resolveMessageAttachments(
             `${at}.file`,
           ));
       } else {
+        // Not ours: a link kept as a reference, which the console and webhook receivers open, so http(s) only.
+        if (!/^https?:\/\//i.test(input.file))
+          throw fieldError(`${at}.file`, "Send the key of an upload, or an http(s) URL.");
         stored.push({
           id: null,
           type: input.type ?? "other",

@@ -355,6 +355,17 @@ describe("the assistant reads attachments", () => {
       message: { content: "hi", attachments: [{ filename: "card.png", file: "https://cdn.example.com/card.png" }] },
     });
     expect(res.status).toBe(200);
+    // A link is http(s): the console and receivers open it.
+    for (const file of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "card.png"]) {
+      const body = await expectError(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+          message: { content: "hi", attachments: [{ filename: "card.png", file }] },
+        }),
+        400,
+        "invalid",
+      );
+      expect(Object.keys(body.errors!)).toEqual(["message.attachments.0.file"]);
+    }
   });
 });
 
