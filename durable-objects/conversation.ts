@@ -21,7 +21,7 @@ import {
   type NewMessage,
   type SenderInput,
 } from "../src/services/conversations";
-import type { TurnResult } from "../src/services/conversation/turn-result";
+import type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
 import { knowledgeBasesOfChatbot } from "../src/services/knowledge/knowledge-bases";
 import { WriteQueue } from "./write-queue";
 import { MessageStore, type MessageLookup, type VisibleWindow } from "./conversation-store";
@@ -95,6 +95,11 @@ export interface TurnInput {
   waitForAttachments?: boolean;
   /** The request's id (`X-Request-Id`), carried by a stream's `event: error` and the failure's log line. */
   requestId?: string;
+  /**
+   * Why the assistant may not answer though it would (the plan's monthly words are used, services/monthly-words.ts),
+   * as the caller found: the message is stored without a reply, and the turn ends with this error.
+   */
+  refusal?: TurnError;
 }
 
 type Pending = { incomingId: string; attempts: number };
@@ -619,7 +624,8 @@ export class Conversation extends DurableObject<Bindings> {
       const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
       const store = this.#store(view, conversation, !!input.created);
       const message = store.next(conversation, incomingFields(input.sender, input.message));
-      const answers = conversation.autoReplyEnabled && !!conversation.chatbotId;
+      const answering = conversation.autoReplyEnabled && !!conversation.chatbotId;
+      const answers = answering && !input.refusal;
       if (answers && owed) {
         this.ctx.storage.kv.put(PENDING_KEY, { incomingId: message.id, attempts: 0 } satisfies Pending);
         await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
@@ -628,7 +634,8 @@ export class Conversation extends DurableObject<Bindings> {
       const context = answers
         ? this.#replyContext(conversation, recent, input.assistant).then((c) => ({ ...c, ...extra }))
         : null;
-      const run = runTurn(store, { conversation, message, context, stream, requestId: input.requestId });
+      const refused = answering ? input.refusal : undefined;
+      const run = runTurn(store, { conversation, message, context, stream, requestId: input.requestId, refused });
       started = true; // from here on the turn tells its stream how it ended
       run.message.stored.then((row) => stored(messageRecord(row)), failed);
       await run.queued;

@@ -38,6 +38,8 @@ export interface ReplyEvent {
   content: string;
   done: boolean;
   message?: Message | null;
+  /** The visitor's message was stored but the assistant could not answer it (`event: error` naming `incomingId`). */
+  failed?: { code: string; detail: string };
 }
 
 /** A change of who serves the conversation (`event: status` of the live stream). */
@@ -208,6 +210,12 @@ export class Api {
     const read = async (res: Response) => {
       if (!res.ok) throw await failure(res);
       await readEvents(res.body!, (id, event, data) => {
+        if (event === "error" && typeof data.incomingId === "string") {
+          // The message is stored, only the reply failed: the send is done (a resend would be the same turn).
+          conversation = typeof data.conversationId === "string" ? data.conversationId : conversation;
+          const failed = { code: String(data.code ?? "error"), detail: String(data.detail ?? "The reply failed.") };
+          return onEvent({ conversationId: conversation!, messageId: null, content: "", done: true, failed });
+        }
         if (event === "error")
           throw new ApiError(502, String(data.code ?? "error"), String(data.detail ?? "The reply failed."));
         if (event !== "message") return;

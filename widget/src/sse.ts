@@ -67,7 +67,7 @@ export async function readEvents(
         if (!data.length) continue;
         const parsed = JSON.parse(data.join("\n")) as Record<string, unknown>;
         on(id, event, parsed);
-        if (parsed.done) finished = true;
+        if (parsed.done || event === "error") finished = true; // an error is a stream's last event too
       }
     }
   } finally {

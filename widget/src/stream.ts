@@ -118,6 +118,11 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
           w.storage.store({ conversationId: e.conversationId });
           started = e.conversationId;
         }
+        // The message is taken but the assistant could not answer it (the team still sees it in the inbox).
+        if (e.failed) {
+          shown?.row.remove();
+          return w.error("The assistant could not answer this time. Your message was received.");
+        }
         // No reply: a human agent serves the conversation (their answer comes through the live stream).
         if (e.done && !e.message && !reply.content) {
           w.humanServing = true;

@@ -72,6 +72,15 @@ export const CompletionStreamError = z
     code: z.string().openapi({ example: "upstream_error" }),
     requestId: z.string().optional().openapi({ example: "0190a5c2-7d1e-7f00-8000-3b1c2d4e5f60" }),
     conversationId: z.string().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
+    incomingId: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          "The message sent, when it was stored and only the reply failed: it is in the conversation, so sending it " +
+          "again would post it twice",
+        example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3f",
+      }),
   })
   .openapi("CompletionStreamError", {
     description: "`data` of an `event: error`: the reply failed after the stream started",

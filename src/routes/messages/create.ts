@@ -3,6 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { authorize, conversationData } from "../../services/access";
+import { monthlyWordsRefusal } from "../../services/monthly-words";
 import { conversationObject } from "../../services/conversations";
 import { findConversation } from "../../services/conversation/views";
 import { requireContact } from "../../services/contacts";
@@ -69,6 +70,8 @@ export const registerCreateMessage = (r: Router) =>
     const receipt = await conversationObject(c.env, conversationId).post({
       organizationId: access.organizationId,
       conversationId,
+      // The message is taken either way; without words left the assistant does not answer it.
+      refusal: await monthlyWordsRefusal(c.env, c.var.db, access.organizationId),
       conversation: view.conversation,
       sender: {
         type: "contact",

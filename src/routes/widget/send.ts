@@ -111,7 +111,7 @@ const route = createRoute({
 export const registerWidgetSend = (r: Router) =>
   r.openapi(route, async (c) => {
     const { chat, visitor, data } = await chatVisitor(c, c.req.valid("param").id);
-    const events = await sendVisitorMessage(c.env, data, chat, visitor, c.req.valid("json"), {
+    const events = await sendVisitorMessage(c.env, c.var.db, data, chat, visitor, c.req.valid("json"), {
       origin: new URL(c.req.url).origin,
       requestId: c.var.requestId,
       waitUntil: (p) => c.executionCtx.waitUntil(p),

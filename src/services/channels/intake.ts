@@ -22,6 +22,7 @@ import type { JsonObject } from "../../lib/json";
 import { conversationObject, newConversation, type ConversationRow } from "../conversations";
 import { channelRating } from "../conversation/csat";
 import { conversationDb } from "../shards/parts";
+import { monthlyWordsRefusal } from "../monthly-words";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
 import { extractAttachment } from "../uploads/reading";
 import { fileTypeOf } from "../parsing";
@@ -221,6 +222,7 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
     await conversationObject(env, conversation.id).post({
       organizationId: conversation.organizationId,
       conversationId: conversation.id,
+      refusal: replies ? await monthlyWordsRefusal(env, db, conversation.organizationId) : undefined,
       ...(created ? { created: conversation } : { conversation }),
       sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },
       message: {

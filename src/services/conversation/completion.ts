@@ -19,6 +19,7 @@ import { interruptible } from "../sse";
 import { resolveMessageAttachments, type MessageAttachmentInput } from "../uploads/attachments";
 import { extractAttachment } from "../uploads/reading";
 import { conversationDb } from "../shards/parts";
+import { requireMonthlyWords } from "../monthly-words";
 import { answerFirstTurn, answersWithoutObject, streamFirstTurn } from "./first-turn";
 import type { TurnResult } from "./turn-result";
 
@@ -55,15 +56,19 @@ export async function complete(
   const message = req.message as Partial<NewMessage>;
   // At most one D1 round trip reads all the object needs to ask the model; none for a new
   // conversation whose assistant is remembered (readForReply).
-  const found = await readForReply(
-    db,
-    access,
-    req.userId,
-    req.chatbotId,
-    { conversationId: requested, contactId: sender },
-    data,
-    requested ? await conversationDb(env, access.organizationId, requested) : data,
-  );
+  const [found] = await Promise.all([
+    readForReply(
+      db,
+      access,
+      req.userId,
+      req.chatbotId,
+      { conversationId: requested, contactId: sender },
+      data,
+      requested ? await conversationDb(env, access.organizationId, requested) : data,
+    ),
+    // A completion asks for the assistant's answer: refused before anything is stored when the plan's words are used.
+    requireMonthlyWords(env, db, access.organizationId),
+  ]);
   if (!found) throw notFound("Assistant not found.");
   const { chatbot, model, defaultInboxId, knowledgeBases, conversation, contact } = found;
   if (sender && !contact) throw notAContact("message.sender");

@@ -26,7 +26,7 @@ import { eq } from "drizzle-orm";
 import { inboxes } from "../../db/schema";
 import { isOpen, nextOpening } from "../business-hours";
 import { clockNow } from "../../lib/clock";
-import { turnError, type TurnResult } from "./turn-result";
+import { turnError, type TurnError, type TurnResult } from "./turn-result";
 import type { FiguredAssistant } from "../statistics/message-figures";
 
 /**
@@ -133,6 +133,8 @@ export interface Turn {
   requestId?: string;
   /** The conversation's assistant, for a message of the assistant's side said outside a reply (see TurnStore.write). */
   assistant?: FiguredAssistant;
+  /** Why the assistant does not answer though it would (no `context` then): the turn's result carries it as `error`. */
+  refused?: TurnError;
 }
 
 export interface TurnRun {
@@ -163,6 +165,7 @@ export function runTurn(store: TurnStore, turn: Turn): TurnRun {
         incoming: messageRecord(message),
         reply: null,
         conversation: afterMessage(conversation, message),
+        ...(turn.refused ? { error: turn.refused } : {}),
       }),
     );
     return { message: written, queued: written.queued.catch(() => undefined), result: told(result, stream, turn) };
@@ -347,9 +350,11 @@ function told(
   if (!stream) return result;
   const conversationId = turn.conversation.id;
   result.then(
-    ({ reply, error }) => {
+    ({ incoming, reply, error }) => {
+      // `incomingId`: the message was stored, only the reply failed (a client must not send it again).
+      const { detail, code } = error ?? {};
       if (error)
-        stream.send({ detail: error.detail, code: error.code, requestId: turn.requestId, conversationId }, "error");
+        stream.send({ detail, code, requestId: turn.requestId, conversationId, incomingId: incoming.id }, "error");
       else stream.send({ conversationId, messageId: reply?.id ?? null, content: "", done: true, message: reply });
       stream.close();
     },

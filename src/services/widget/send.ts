@@ -5,6 +5,7 @@ import { unauthenticated } from "../../lib/errors";
 import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../conversations";
 import type { QueryMetadata } from "../knowledge/query-scope";
 import type { AttachmentRow } from "../records/attachments";
+import { monthlyWordsRefusal } from "../monthly-words";
 import { interruptible } from "../sse";
 import { widgetEvents } from "./event-ids";
 import { forgetAttachments, requireFileUpload, type VisitorAttachmentInput, visitorAttachments } from "./uploads";
@@ -38,6 +39,7 @@ export interface VisitorRequest {
  */
 export async function sendVisitorMessage(
   env: Bindings,
+  db: Db,
   data: Db,
   chat: PublicWebChat,
   visitor: Visitor,
@@ -52,9 +54,10 @@ export async function sendVisitorMessage(
     ...(location && chat.webChat.settings.enableLocation ? { location } : {}),
     channel: "web_chat",
   };
-  const [contact, conversation] = await Promise.all([
+  const [contact, conversation, refusal] = await Promise.all([
     visitorContact(data, chat, visitor),
     body.conversation ? visitorConversation(env, chat, visitor, body.conversation) : Promise.resolve(undefined),
+    monthlyWordsRefusal(env, db, chat.webChat.organizationId),
   ]);
   if (!contact) throw unauthenticated("The visitor no longer exists; start a new session.");
   let created: ConversationRow | undefined;
@@ -92,6 +95,7 @@ export async function sendVisitorMessage(
       message: { content: body.content, metadata, ...(attachments ? { attachments } : {}) },
       contactQueryMetadata: (contact.queryMetadata as QueryMetadata | null) ?? null,
       requestId: req.requestId,
+      refusal,
     });
   } catch (err) {
     await forgetAttachments(data, written);

@@ -173,10 +173,13 @@ describe("a new conversation's first streamed turn, in the worker", () => {
           detail: expect.stringMatching(/model provider/),
           requestId: res.headers.get("X-Request-Id"),
           conversationId: expect.any(String),
+          incomingId: expect.any(String),
         },
       });
       const conversationId = last.data.conversationId as string;
       expect(layout(await messagesOf(owner, conversationId))).toEqual(["1:incoming"]);
+      // The error names the stored message: a client knows not to send it again.
+      expect((await messagesOf(owner, conversationId))[0].id).toBe(last.event === "error" && last.data.incomingId);
       expect(await holdOf(conversationId)).toBeNull();
       const today = new Date().toISOString().slice(0, 10);
       const records = (

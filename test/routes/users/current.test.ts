@@ -54,7 +54,7 @@ describe("users/current", () => {
     expect(after.email).toBe(owner.email);
   });
 
-  it("PUT takes an http(s) avatar only: it is shown beside the user's replies in the console and the widget", async () => {
+  it("PUT takes an http(s) avatar only: shown beside the user's replies in the console and the widget", async () => {
     const owner = await seedOwner();
     const profile = { name: "Sam", email: owner.email };
     for (const avatar of ["javascript:alert(1)", "data:image/svg+xml,<svg onload=alert(1)>", "ftp://x.example.com/a"]) {

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { client as d1 } from "../../../src/db/prepared";
+import { expectError, parts, seedOwner, type Actor, type Settings } from "../../harness";
+import { createChatbot } from "../../fixtures/chatbots";
+import { bodyOf } from "../../support/api";
+import { readEvents } from "../../support/sse";
+import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
+
+/** An operator's plan of 5 words a month, every organization's (its stored plan id is not configured). */
+const TINY: Settings = {
+  PLANS: JSON.stringify({ tiny: { planName: "Tiny", monthlyWords: 5 } }),
+  DEFAULT_PLAN: "tiny",
+};
+
+const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
+
+/** Rows of `table` in every part of the organization's data plane. */
+async function count(organizationId: string, table: string, where = "1=1", ...binds: unknown[]) {
+  let n = 0;
+  for (const part of await parts(organizationId))
+    n += (await d1(part)
+      .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+      .bind(...binds)
+      .first<{ n: number }>())!.n;
+  return n;
+}
+
+const usedWords = async (owner: Actor) =>
+  (
+    await bodyOf<"GET /organizations/{id}/">(
+      await owner.fetch("GET", `/organizations/${owner.organizationId}/`, undefined, { settings: TINY }),
+    )
+  ).usageStatistics;
+
+/** An organization whose 5 words of the month are used by one answered completion. */
+async function wordsUsedUp() {
+  const owner = await seedOwner();
+  const bot = await createChatbot(owner);
+  const first = await owner.fetch(
+    "POST",
+    completions(bot.id),
+    { message: { content: "Where is my parcel today?" } },
+    { settings: TINY },
+  );
+  expect(first.status, await first.clone().text()).toBe(200);
+  const usage = await usedWords(owner);
+  expect(usage.currentMonthWordsCountTotal).toBe(5);
+  expect(usage.currentMonthUsedWordsCountTotal).toBeGreaterThanOrEqual(5);
+  return { owner, bot };
+}
+
+describe("a plan's monthly words (PLANS monthlyWords)", () => {
+  it("once used, a completion is 403 naming the plan and month, stores nothing; without plans it answers", async () => {
+    const { owner, bot } = await wordsUsedUp();
+    const conversations = await count(
+      owner.organizationId,
+      "conversations",
+      "organization_id = ?1",
+      owner.organizationId,
+    );
+    for (const isStreaming of [false, true]) {
+      const err = await expectError(
+        await owner.fetch(
+          "POST",
+          completions(bot.id),
+          { message: { content: "And tomorrow?" }, isStreaming },
+          { settings: TINY },
+        ),
+        403,
+        "permission_denied",
+      );
+      expect(err.detail).toMatch(
+        /^The Tiny plan's 5 words of \d{4}-\d{2} are used \(\d+\): the assistants answer again/,
+      );
+    }
+    expect(await count(owner.organizationId, "conversations", "organization_id = ?1", owner.organizationId)).toBe(
+      conversations,
+    );
+    // The same organization on a deployment without plans: nothing limits it.
+    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "And tomorrow?" } });
+    expect(res.status, await res.clone().text()).toBe(200);
+  });
+
+  it("a visitor's widget message is stored and not answered; the stream's error names the stored message", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner);
+    const visitor = client();
+    const session = await startSession(chat.id, {}, visitor);
+    const send = async (content: string, conversation?: string) =>
+      readEvents(await visitor.post(pub(chat.id, "messages/"), { content, conversation }, session.token, {}, TINY));
+    // Answered while words are left; the reply's words use them up.
+    const answered = await send("Where is my parcel today?");
+    const done = answered.find((e) => e.data?.done);
+    expect(done?.data?.message).toBeTruthy();
+    const conversationId = done!.data!.conversationId as string;
+    const refused = await send("And tomorrow?", conversationId);
+    const error = refused.find((e) => e.event === "error");
+    expect(error?.data).toMatchObject({ code: "permission_denied", conversationId });
+    expect(String(error?.data?.detail)).toContain("Tiny plan's 5 words");
+    const incomingId = error!.data!.incomingId as string;
+    expect(refused.some((e) => e.data?.done)).toBe(false);
+    const messages = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${conversationId}`),
+    );
+    const contents = messages.results.map((m) => [m.id, m.type, m.content]);
+    // Newest first: the visitor's message is kept (the team sees it), with no reply after it.
+    expect(contents[0]).toEqual([incomingId, "incoming", "And tomorrow?"]);
+    expect(contents.filter(([, type]) => type === "outgoing")).toHaveLength(1);
+  });
+
+  it("a message posted through the API is stored and not answered", async () => {
+    const { owner, bot } = await wordsUsedUp();
+    const started = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "Hello there" } }),
+    );
+    const posted = await owner.fetch(
+      "POST",
+      "/messages/",
+      { conversation: started.conversationId, content: "Still there?" },
+      { settings: TINY },
+    );
+    expect(posted.status, await posted.clone().text()).toBe(201);
+    const stored = await bodyOf<"POST /messages/">(posted);
+    // A reply would be stored within moments: the conversation's last message stays the visitor's.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const messages = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${started.conversationId}`),
+    );
+    expect(messages.results.map((m) => m.type)).toEqual(["incoming", "outgoing", "incoming"]);
+    expect(messages.results[0]?.id).toBe(stored.id);
+  });
+});
