@@ -292,6 +292,8 @@ describe("the web chat designer in Chromium", () => {
     await form.getByLabel("Name", { exact: true }).fill("Shop chat");
     await form.getByRole("button", { name: "Create" }).click();
     await page.getByRole("heading", { name: /Shop chat/, level: 1 }).waitFor();
+    // The new page's heading has the focus (the dialog and its button are gone), not the page's body.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Web chat: Shop chat");
     const id = new URL(page.url()).pathname.split("/").pop();
     const created = await app.server.api(`/web-chats/${id}/`, { method: "GET" });
     expect(created).toMatchObject({ name: "Shop chat", accessType: "public", avatar: null });

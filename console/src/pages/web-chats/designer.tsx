@@ -27,7 +27,9 @@ export function Designer({ id }: { id: string }) {
   if (!saved || !loaded.data)
     return (
       <>
-        <PageHeader title={t("title")} />
+        {/* Only with an error: a heading shown while loading would take the arrival's focus, then leave with the
+            focus when the editor's own heading replaces it. */}
+        {loaded.error ? <PageHeader title={t("title")} /> : null}
         <ErrorAlert error={loaded.error} />
         {loaded.loading && <Loading />}
       </>
