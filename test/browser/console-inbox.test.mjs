@@ -15,13 +15,15 @@ import {
   startConsole,
   openVisitor,
   webChatSite,
+  DESKTOP,
+  PHONE,
 } from "./console-helpers.mjs";
 
-let app, host;
+let app, host, bot;
 
 beforeAll(async () => {
   app = await startConsole();
-  ({ host } = await webChatSite(app, { webChat: { displayGreeting: "Hello! How can I help you today?" } }));
+  ({ host, bot } = await webChatSite(app, { webChat: { displayGreeting: "Hello! How can I help you today?" } }));
 }, 120_000);
 
 afterAll(async () => {
@@ -235,5 +237,31 @@ describe("Conversations inbox in Chromium", () => {
       act: (page) => page.locator(".transcript .msg").first().waitFor(),
       idle: false,
     });
+  });
+
+  it("the list and the transcript fit a phone's width and a desktop's, however long a message", async () => {
+    const { conversationId } = await app.server.api(`/chatbots/${bot.id}/completions/`, {
+      body: { message: { content: "A question" } },
+    });
+    const link = `https://example.com/${"a".repeat(150)}`;
+    await app.server.api(`/messages/outgoing/`, {
+      body: { conversation: conversationId, content: `A long answer, ${"word ".repeat(60)}${link} the end.` },
+    });
+    for (const viewport of [PHONE, DESKTOP]) {
+      const { context, page, errors } = await operator({ viewport });
+      const card = page.locator(".inbox-list li", { hasText: "A long answer" });
+      await card.waitFor();
+      // The last message is cut with an ellipsis in its card; the page does not scroll sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(viewport.width);
+      await card.getByRole("link").click();
+      const message = page.locator(".transcript .msg", { hasText: "A long answer" });
+      await message.waitFor();
+      // The link breaks inside its message, which stays within the page: none of it cut off at either side.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(viewport.width);
+      const box = await message.boundingBox();
+      expect([box.x >= 0, box.x + box.width <= viewport.width]).toEqual([true, true]);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
   });
 });
