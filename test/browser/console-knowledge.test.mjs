@@ -416,7 +416,12 @@ describe("Knowledge bases in Chromium", () => {
     await dialog(page).getByText("FAQs ready to import: 2.").waitFor();
     await dialog(page).getByRole("button", { name: "Import 2" }).click();
     await dialog(page).getByText("2 of 2 FAQs imported.").waitFor();
-    await dialog(page).getByRole("button", { name: "Close", exact: true }).last().click();
+    // Done: the Import button is gone, and the focus is on Close (not on the page's body), which Enter presses.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest("dialog") && document.activeElement.textContent))
+      .toBe("Close");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Import CSV or XLSX");
     await page.getByRole("row", { name: /Where is my order\?/ }).waitFor();
     expect(await page.getByRole("row", { name: /Where is my order\?/ }).textContent()).toContain(
       'Track it under "Orders", in your account.',

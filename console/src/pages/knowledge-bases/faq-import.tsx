@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
 import { isImportFailure } from "../../shell/import-failure";
 import { UnreadableFile } from "./unreadable-file";
@@ -55,6 +55,11 @@ export function FaqImport({
   const [rows, setRows] = useState<Row[] | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ done: number; failures: string[]; finished: boolean } | null>(null);
+  const close = useRef<HTMLButtonElement>(null);
+  // The pressed Import button is disabled while it runs, then gone: the focus goes to Close, the one step left.
+  useEffect(() => {
+    if (progress?.finished) close.current?.focus();
+  }, [progress?.finished]);
 
   const choose = async (file: File | undefined) => {
     setRows(null);
@@ -107,7 +112,9 @@ export function FaqImport({
       onClose={onClose}
       footer={
         <>
-          <Button onClick={onClose}>{progress?.finished ? common("close") : common("cancel")}</Button>
+          <Button ref={close} onClick={onClose}>
+            {progress?.finished ? common("close") : common("cancel")}
+          </Button>
           {rows && rows.length > 0 && !progress?.finished && (
             <Button variant="primary" busy={!!running} onClick={run}>
               {t("importAction", { count: rows.length })}
