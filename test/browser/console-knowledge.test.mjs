@@ -365,6 +365,8 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByRole("button", { name: "Delete broken.pdf" }).click();
     await dialog(page).getByRole("button", { name: "Delete" }).click();
     await page.getByText("No files yet.").waitFor();
+    // The Delete button that opened the dialog left with its row: the page's heading has the focus, not the body.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
     await context.close();
   });
 

@@ -29,8 +29,11 @@ function giveFocusBack(dialog: HTMLDialogElement) {
     const from = other.opener;
     if (!from || from === document.body || !from.isConnected || dialog.contains(from)) other.opener = opener;
   }
-  // Refused (the page is inert) while a dialog that took over is open: it keeps the focus.
-  (opener as HTMLElement | null)?.focus?.();
+  // A deleted row's button left with its row (the list reloads before the dialog closes): the page's heading takes
+  // the focus then, not the page's body. Refused (the page is inert) while a dialog that took over is open: it keeps
+  // the focus.
+  const target = opener?.isConnected ? opener : document.querySelector("main h1");
+  (target as HTMLElement | null)?.focus?.();
 }
 
 /**
