@@ -238,8 +238,11 @@ describe("the console shell in Chromium", () => {
     await page.goto(`${app.base}/console/`);
     await page.getByRole("heading", { name: "登入管理控制台" }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("zh-TW");
+    // The tab's title too, and it follows a switch.
+    expect(await page.title()).toBe("登入管理控制台 · 管理控制台");
     await page.getByLabel("Language · 語言").selectOption("en");
     await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
+    await expect.poll(() => page.title()).toBe("Sign in to the console · Console");
     await page.reload();
     await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
     await context.close();

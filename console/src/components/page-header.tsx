@@ -4,6 +4,7 @@ import { arrived } from "../shell/router";
 import { setPageTitle } from "../shell/notifications";
 import { announce } from "./announcer";
 import { Button } from "./button";
+import { t } from "./strings";
 
 /** The usual action of a page or a section ("New ..."), a primary button; false when the member may not take it. */
 type Action = { text: string; run: () => void } | false;
@@ -32,14 +33,16 @@ export function PageHeader({
   children?: ComponentChildren;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  // In the current language: a switch changes the tab's title too, even where the page's title is a name.
+  const pageTitle = t("pageTitle", { title });
   useEffect(() => {
-    setPageTitle(`${title} · Console`); // after the unread count, if any
+    setPageTitle(pageTitle); // after the unread count, if any
     if (arrived.peek()) {
       arrived.value = false;
       heading.current?.focus();
       announce(title);
     }
-  }, [title]);
+  }, [pageTitle]);
   return (
     <div class="page-header">
       <h1 ref={heading} tabIndex={-1}>

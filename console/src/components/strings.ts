@@ -5,6 +5,8 @@ export const t = defineStrings({
     loading: "Loading…",
     cancel: "Cancel",
     close: "Close",
+    /** The browser tab's title of a page. */
+    pageTitle: "{title} · Console",
     copy: "Copy",
     copied: "Copied to the clipboard.",
     copyFailed: "Could not copy; select the text and copy it yourself.",
@@ -39,6 +41,7 @@ export const t = defineStrings({
     loading: "載入中…",
     cancel: "取消",
     close: "關閉",
+    pageTitle: "{title} · 管理控制台",
     copy: "複製",
     copied: "已複製到剪貼簿。",
     copyFailed: "無法複製，請自行選取文字後複製。",

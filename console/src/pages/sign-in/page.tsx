@@ -10,6 +10,7 @@ import { createSession } from "./api";
 import { SignUpForm } from "./sign-up";
 import { LanguagePicker } from "../../components/language-picker";
 import { t } from "./strings";
+import { t as common } from "../../components/strings";
 
 type Method = "password" | "key";
 
@@ -28,8 +29,12 @@ function SignInForm() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  const pageTitle = common("pageTitle", { title: t("title") });
+  // Apart from the focus: a language switch retitles the tab, and the focus stays on the language picker.
   useEffect(() => {
-    document.title = `${t("title")} · Console`;
+    document.title = pageTitle;
+  }, [pageTitle]);
+  useEffect(() => {
     form.current?.querySelector("input")?.focus();
   }, [method]);
 

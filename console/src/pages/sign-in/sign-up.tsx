@@ -9,6 +9,7 @@ import { BASE, arrived, followLink, navigate } from "../../shell/router";
 import { createSession, register } from "./api";
 import { LanguagePicker } from "../../components/language-picker";
 import { t } from "./strings";
+import { t as common } from "../../components/strings";
 
 /**
  * Registration (POST /auth/registration/): a user with an organization of their own, then a console
@@ -17,8 +18,11 @@ import { t } from "./strings";
  */
 export function SignUpForm() {
   const form = useRef<HTMLFormElement>(null);
+  const pageTitle = common("pageTitle", { title: t("signUpTitle") });
   useEffect(() => {
-    document.title = `${t("signUpTitle")} · Console`;
+    document.title = pageTitle;
+  }, [pageTitle]);
+  useEffect(() => {
     form.current?.querySelector("input")?.focus();
   }, []);
   const { busy, problem, submit } = useSubmit(async (data) => {
