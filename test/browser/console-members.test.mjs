@@ -98,6 +98,12 @@ describe("Members, groups and the organization in Chromium", () => {
     // The group, its permissions ticked from the keyboard.
     await page.getByRole("button", { name: "New group" }).click();
     await dialog(page).getByLabel("Group name").fill("Support agents");
+    // Every resource of the catalogue is named, in its row and in its checkboxes' names.
+    const rows = await dialog(page).locator(".matrix tbody th").allTextContents();
+    expect(rows).toContain("Labels");
+    expect(rows).toContain("Canned responses");
+    expect(rows.filter((name) => !name.trim())).toEqual([]);
+    await dialog(page).getByRole("checkbox", { name: "Canned responses: Manage" }).waitFor();
     for (const permission of ["Assistants: View", "Knowledge bases: View", "Inboxes and web chats: View"]) {
       await tabTo(page, permission);
       await page.keyboard.press("Space");

@@ -7,8 +7,8 @@ const ACTIONS = ["view", "manage"] as const;
 const split = (codename: string) => codename.split(".") as [string, string];
 const resourceLabel = (resource: string) => {
   const key = `r.${resource}` as Parameters<typeof t>[0];
-  const label = t(key);
-  return label === key ? resource : label;
+  // A resource the catalogue gained after these strings has no entry (t gives undefined): its codename, not nothing.
+  return t(key) || resource;
 };
 
 /**

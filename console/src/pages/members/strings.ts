@@ -79,6 +79,8 @@ export const t = defineStrings({
     "r.sql_database": "SQL databases",
     "r.statistics": "Statistics and records",
     "r.webhook": "Webhooks",
+    "r.label": "Labels",
+    "r.canned_response": "Canned responses",
   },
   "zh-TW": {
     title: "成員與群組",
@@ -155,5 +157,7 @@ export const t = defineStrings({
     "r.sql_database": "SQL 資料庫",
     "r.statistics": "統計與紀錄",
     "r.webhook": "Webhook",
+    "r.label": "標籤",
+    "r.canned_response": "罐頭回覆",
   },
 });
