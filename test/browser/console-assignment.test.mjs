@@ -94,6 +94,9 @@ describe("Assignment in the console", () => {
     const mine = rowOf(owner.page, "I need to talk to a person");
     await mine.waitFor({ timeout: 15_000 });
     await expect.poll(() => mine.textContent(), { timeout: 10_000 }).toContain("Waiting 0 min");
+    // A badge as wide as its text, like the card's other badges, not a bar across the card.
+    const [badge, card] = await Promise.all([mine.locator("[data-waiting]").boundingBox(), mine.boundingBox()]);
+    expect(badge.width).toBeLessThan(card.width / 2);
     expect(await mine.textContent()).toContain(`Assignee: ${app.owner.name}`);
     expect(await owner.page.locator('[data-view="mine"]').getAttribute("aria-pressed")).toBe("true");
     expect(await axeViolations(owner.page)).toEqual([]);
