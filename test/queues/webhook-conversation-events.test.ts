@@ -11,6 +11,22 @@ import { bodyOf } from "../support/api";
 import { liveEvents } from "../support/sse";
 
 type Received = { method: string; path: string; headers: Record<string, string>; body: string };
+/** The standard payload's conversation (the spec's "Standard payload"), which a lifecycle event carries too. */
+const STANDARD_CONVERSATION_KEYS = [
+  "assignee",
+  "auto_reply_enabled",
+  "id",
+  "progress_status",
+  "status",
+  "title",
+  "type",
+];
+/** Every key of a JSON value, nested ones included (not array indexes). */
+const keysOf = (value: unknown): string[] =>
+  value && typeof value === "object"
+    ? Object.entries(value).flatMap(([k, v]) => [...(Array.isArray(value) ? [] : [k]), ...keysOf(v)])
+    : [];
+
 /** A delivered body as far as these tests read it: a lifecycle event, a message event or a custom template's. */
 type Payload = {
   id: string;
@@ -19,7 +35,8 @@ type Payload = {
   reason?: string;
   changes?: unknown;
   inbox?: unknown;
-  conversation: { id: string; status: string };
+  contact?: unknown;
+  conversation: { id: string; status: string } & Record<string, unknown>;
   type?: string;
   content?: unknown;
   kind?: string;
@@ -79,8 +96,9 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     const served = hits.find((h) => h.payload.reason === "operator")!;
     expect(served.payload.changes).toMatchObject({
       status: ["queued", "open"],
-      progressStatus: ["waiting_for_human", "human_serving"],
+      progress_status: ["waiting_for_human", "human_serving"],
     });
+    expect(served.payload.changes).not.toHaveProperty("progressStatus");
     const events = await (await conversationData(owner.organizationId, id))
       .select()
       .from(conversationEvents)
@@ -117,11 +135,14 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
           (r) => lifecycle(r).some((h) => h.payload.reason === "visitor_request"),
         ),
       );
-      expect(hits.find((h) => h.payload.reason === "visitor_request")!.payload).toMatchObject({
+      // The live stream names them as the API does; the webhook as the standard payload does (snake_case).
+      const webhookEvent = hits.find((h) => h.payload.reason === "visitor_request")!.payload;
+      expect(webhookEvent).toMatchObject({
         event: "conversation.updated",
-        changes: { status: ["resolved", "open"], progressStatus: ["resolved", "ai_processing"] },
-        conversation: { id, status: "open" },
+        changes: { status: ["resolved", "open"], progress_status: ["resolved", "ai_processing"] },
+        conversation: { id, status: "open", progress_status: "ai_processing", auto_reply_enabled: true },
       });
+      expect(keysOf(webhookEvent).filter((k) => /[A-Z]/.test(k))).toEqual([]);
       // A visitor's message to an open conversation changes nothing of its lifecycle: no event.
       await talk(owner, bot.id, "And another", id);
       const events = await (await conversationData(owner.organizationId, id))
@@ -148,8 +169,9 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
     const assigned = hits.find((h) => h.payload.reason === "auto_assignment")!;
     expect(assigned.payload).toMatchObject({
       changes: { assignee: [null, agent.userId] },
-      conversation: { id: first, assignee: { id: agent.userId } },
+      conversation: { id: first, assignee: { id: agent.userId, name: expect.any(String) } },
     });
+    expect(Object.keys(assigned.payload.conversation.assignee as object).sort()).toEqual(["id", "name"]);
 
     // The agent is full (capacity 1): the next handoff stays unassigned, and no assignment event is recorded for it.
     const second = await handedOff(talk);
@@ -199,19 +221,34 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       );
       expect(handoff.changes).toEqual({
         status: ["open", "queued"],
-        progressStatus: ["ai_processing", "waiting_for_human"],
-        autoReplyEnabled: [true, false],
+        progress_status: ["ai_processing", "waiting_for_human"],
+        auto_reply_enabled: [true, false],
       });
       expect(takeover.changes).toEqual({
         status: ["queued", "open"],
-        progressStatus: ["waiting_for_human", "human_serving"],
+        progress_status: ["waiting_for_human", "human_serving"],
         assignee: [null, owner.userId],
       });
-      expect(resolved.changes).toEqual({ status: ["open", "resolved"], progressStatus: ["human_serving", "resolved"] });
+      expect(resolved.changes).toEqual({
+        status: ["open", "resolved"],
+        progress_status: ["human_serving", "resolved"],
+      });
+      // A message payload of the same webhook and conversation, for its conversation, inbox and contact.
+      const message = (
+        await waitFor(
+          () => receivedAt(opted.path),
+          (r) => r.map(payloadOf).some((p) => !p.event),
+        )
+      )
+        .map(payloadOf)
+        .find((p) => !p.event)!;
+      expect(Object.keys(message.conversation).sort()).toEqual(STANDARD_CONVERSATION_KEYS);
       for (const { payload, headers, body } of hits) {
-        // The standard payload of an event: its own id (the webhook-id header), the API's Conversation record.
+        // The standard payload of an event, one casing throughout: its own id (the webhook-id header), the
+        // conversation, inbox and contact as message payloads show them.
         expect(Object.keys(payload).sort()).toEqual([
           "changes",
+          "contact",
           "conversation",
           "created_at",
           "event",
@@ -219,6 +256,7 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
           "inbox",
           "reason",
         ]);
+        expect(keysOf(payload).filter((k) => /[A-Z]/.test(k))).toEqual([]);
         expect(headers["webhook-id"]).toBe(payload.id);
         expect(
           await verifySignature(
@@ -231,7 +269,16 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
         ).toBe(true);
         expect(payload.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
         expect(payload.inbox).toEqual({ id: inbox, name: expect.any(String), channel_type: "api" });
-        expect(payload.conversation).toMatchObject({ id, inbox: { id: inbox }, chatbot: { id: bot.id } });
+        expect(payload.inbox).toEqual(message.inbox);
+        expect(payload.contact).toEqual(message.contact);
+        expect(Object.keys(payload.conversation).sort()).toEqual(STANDARD_CONVERSATION_KEYS);
+        expect(payload.conversation).toMatchObject({
+          id,
+          title: expect.any(String),
+          type: "individual",
+          progress_status: expect.any(String),
+          auto_reply_enabled: expect.any(Boolean),
+        });
       }
       expect(new Set(hits.map((h) => h.payload.id)).size).toBe(3);
       // The conversation as it is when the event is sent (these three were sent after it was resolved, or before).
@@ -255,6 +302,10 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
         ),
       );
       expect(incoming.map((h) => h.payload.id).sort()).toEqual(hits.map((h) => h.payload.id).sort());
+      for (const { payload } of incoming) {
+        expect(Object.keys(payload.conversation).sort()).toEqual(STANDARD_CONVERSATION_KEYS);
+        expect(payload.changes).toEqual(hits.find((h) => h.payload.id === payload.id)!.payload.changes);
+      }
 
       // Without the opt-in: the two replies and the agent-less resolve leave message payloads only.
       const plainHits = await waitFor(
@@ -291,7 +342,8 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
       const inbox = bot.defaultInbox!.id;
       const template =
         '{% if event == "conversation.updated" %}{"kind": "lifecycle", "why": {{ reason | tojson }}, "status": ' +
-        '{{ conversation.status | tojson }}, "was": {{ changes.progressStatus[0] | tojson }}}' +
+        '{{ conversation.status | tojson }}, "was": {{ changes.progress_status[0] | tojson }}, "serving": ' +
+        "{{ conversation.progress_status | tojson }}}" +
         '{% else %}{"kind": {{ event | tojson }}, "text": {{ message.content | tojson }}}{% endif %}';
       const custom = await addWebhook(owner, inbox, {
         conversationEvents: true,
@@ -304,7 +356,13 @@ describe("lifecycle events as outgoing webhook events (conversationEvents, CONTR
         () => receivedAt(custom.path),
         (r) => r.some((h) => JSON.parse(h.body).kind === "lifecycle"),
       ).then((r) => r.map(payloadOf).filter((p) => p.kind === "lifecycle"));
-      expect(first).toEqual({ kind: "lifecycle", why: "visitor_request", status: "queued", was: "ai_processing" });
+      expect(first).toEqual({
+        kind: "lifecycle",
+        why: "visitor_request",
+        status: "queued",
+        was: "ai_processing",
+        serving: "waiting_for_human",
+      });
       expect((await receivedAt(custom.path)).map((h) => JSON.parse(h.body).kind)).toContain("outgoing");
 
       // A second take-over by the same member changes nothing: no event, no delivery.

@@ -3,20 +3,16 @@
  * (`ConversationEventData`) and the standard body built from it. Message events keep their own
  * payloads (payloads.ts); custom templates get both (templates.ts, `eventTemplateVariables`).
  */
-import type { ConversationRecord } from "../records/conversations";
-import type { WebhookContact, WebhookEventData } from "./payloads";
+import { standardConversationParts, type WebhookEventData } from "./payloads";
 
-export interface ConversationEventData {
+export interface ConversationEventData extends Pick<WebhookEventData, "conversation" | "inbox" | "contact"> {
   kind: "conversation.updated";
   /** The event's id: the payload's `id` and the `webhook-id` header, the same on every attempt. */
   id: string;
   createdAt: number;
+  /** Keyed as stored, by the live inbox stream's names (`progressStatus`); renamed on sending (`changedFields`). */
   changes: Record<string, [unknown, unknown]>;
   reason: string;
-  /** The conversation as the API's Conversation record shows it when the event is sent. */
-  conversation: ConversationRecord;
-  /** For templates, which know a contact's email and phone number from message events too. */
-  contact: WebhookContact | null;
 }
 
 export type DeliveryData = WebhookEventData | ConversationEventData;
@@ -25,19 +21,27 @@ export const isConversationEvent = (data: DeliveryData): data is ConversationEve
   "kind" in data && data.kind === "conversation.updated";
 
 /**
- * The standard payload of a lifecycle event: `event`, the event's `id`, `created_at` (ISO 8601),
- * `reason`, `changes` ({field: [before, after]}), the conversation record and the inbox as message
- * payloads name it. Every preset but `custom` sends it (docs/reference.md, "Lifecycle events").
+ * `changes` keyed as the payload names the conversation's fields (`progress_status`, `auto_reply_enabled`), values
+ * as they are. The rows keep the API's names, events stored before this naming included, so it is done on sending.
+ */
+export const changedFields = (changes: ConversationEventData["changes"]): ConversationEventData["changes"] =>
+  Object.fromEntries(
+    Object.entries(changes).map(([field, change]) => [field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), change]),
+  );
+
+/**
+ * The standard payload of a lifecycle event: `id` (the event's), `event`, `created_at` (ISO 8601), `reason`,
+ * `changes` ({field: [before, after]}) and the `conversation`, `inbox` and `contact` of the message payloads, built by
+ * the same code: one casing, snake_case, throughout. Every preset but `custom` sends it (docs/reference.md,
+ * "Lifecycle events").
  */
 export function conversationEventPayload(data: ConversationEventData) {
-  const { conversation: c } = data;
   return {
     id: data.id,
     event: data.kind,
     created_at: new Date(data.createdAt).toISOString(),
     reason: data.reason,
-    changes: data.changes,
-    conversation: c,
-    inbox: { id: c.inbox.id, name: c.inbox.name, channel_type: c.inbox.channelType },
+    changes: changedFields(data.changes),
+    ...standardConversationParts(data),
   };
 }

@@ -75,8 +75,9 @@ async function withConversations(data: Db, deliveries: MessageDelivery[]): Promi
 /**
  * The conversations with their contacts (the data plane, `data`), then their inboxes and assignees by id in one batch
  * on `db` (the configuration and the people, docs/scale.md §5 step 4). A conversation whose inbox is gone is left out.
+ * Lifecycle events read theirs here too (conversation-event-data.ts), so both kinds show a conversation alike.
  */
-async function conversationRows(db: Db, data: Db, conversationIds: string[]) {
+export async function conversationRows(db: Db, data: Db, conversationIds: string[]) {
   const rows = await data
     .select({ conversation: conversations, contact: contacts })
     .from(conversations)
@@ -103,20 +104,16 @@ async function conversationRows(db: Db, data: Db, conversationIds: string[]) {
   });
 }
 
-function eventOf(
-  m: MessageRow,
-  { conversation: c, inbox, contact, assignee }: Awaited<ReturnType<typeof conversationRows>>[number],
-): WebhookEventData {
+export type ConversationRowsEntry = Awaited<ReturnType<typeof conversationRows>>[number];
+
+/** The conversation, its inbox and its contact as every event's data carries them (message or lifecycle event). */
+export function conversationParts({
+  conversation: c,
+  inbox,
+  contact,
+  assignee,
+}: ConversationRowsEntry): Pick<WebhookEventData, "conversation" | "inbox" | "contact"> {
   return {
-    message: {
-      id: m.id,
-      type: m.type,
-      content: m.content,
-      createdAt: m.createdAt,
-      metadata: m.metadata ?? {},
-      feedback: m.feedback,
-      citations: m.citations ?? [],
-    },
     conversation: {
       id: c.id,
       title: c.title,
@@ -136,6 +133,21 @@ function eventOf(
           sourceId: contact.sourceId,
         }
       : null,
+  };
+}
+
+function eventOf(m: MessageRow, row: ConversationRowsEntry): WebhookEventData {
+  return {
+    message: {
+      id: m.id,
+      type: m.type,
+      content: m.content,
+      createdAt: m.createdAt,
+      metadata: m.metadata ?? {},
+      feedback: m.feedback,
+      citations: m.citations ?? [],
+    },
+    ...conversationParts(row),
     sender: { id: m.senderId, name: m.senderName, avatar: m.senderAvatar, type: m.senderType },
     attachments: (m.attachments ?? []).map((a) => ({
       id: typeof a.id === "string" ? a.id : null,

@@ -44,20 +44,13 @@ export type WebhookPreset = "service_standard" | "genesys_cloud" | "custom" | "l
 
 /** The spec's "Standard payload" (snake_case, ISO 8601 `created_at`). */
 export function standardPayload(data: WebhookEventData) {
-  const { message: m, conversation: c, inbox, contact, sender } = data;
+  const { message: m, sender } = data;
   return {
     id: m.id,
     type: m.type,
     content: m.content,
     created_at: new Date(m.createdAt).toISOString(),
-    conversation: {
-      ...conversationFields(c),
-      assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name } : null,
-    },
-    inbox: { id: inbox.id, name: inbox.name, channel_type: inbox.channelType },
-    contact: contact
-      ? { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber }
-      : null,
+    ...standardConversationParts(data),
     sender: { id: sender.id, name: sender.name, type: sender.type },
     attachments: data.attachments.map((a) => ({
       id: a.id,
@@ -66,6 +59,27 @@ export function standardPayload(data: WebhookEventData) {
       source_url: a.sourceUrl,
     })),
     metadata: m.metadata,
+  };
+}
+
+/**
+ * The standard payload's `conversation`, `inbox` and `contact`: every event that sends the standard payload, a
+ * message or a lifecycle event (conversation-payloads.ts), shows them the one way.
+ */
+export function standardConversationParts({
+  conversation: c,
+  inbox,
+  contact,
+}: Pick<WebhookEventData, "conversation" | "inbox" | "contact">) {
+  return {
+    conversation: {
+      ...conversationFields(c),
+      assignee: c.assignee ? { id: c.assignee.id, name: c.assignee.name } : null,
+    },
+    inbox: { id: inbox.id, name: inbox.name, channel_type: inbox.channelType },
+    contact: contact
+      ? { id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phoneNumber }
+      : null,
   };
 }
 

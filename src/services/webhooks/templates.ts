@@ -13,7 +13,12 @@
  * MAX_OUTPUT_BYTES.
  */
 import { Environment, Interpreter, Template } from "@huggingface/jinja";
-import { isConversationEvent, type ConversationEventData, type DeliveryData } from "./conversation-payloads";
+import {
+  changedFields,
+  isConversationEvent,
+  type ConversationEventData,
+  type DeliveryData,
+} from "./conversation-payloads";
 import { conversationFields, type WebhookEventData } from "./payloads";
 
 export const MAX_TEMPLATE_CHARS = 20_000;
@@ -204,20 +209,19 @@ export function templateVariables(data: WebhookEventData): Record<string, unknow
 }
 
 /**
- * The variables of a lifecycle event: `event` ("conversation.updated"), `id`, `reason`, `changes`,
- * `created_at`, and the conversation, inbox and contact as message events name them; `message`,
- * `sender` and `sender_type` are none, `attachments` empty, so a template shared by both kinds
- * tells them apart by `event`.
+ * The variables of a lifecycle event: `event` ("conversation.updated"), `id`, `reason`, `changes`
+ * (keyed as the standard payload's, `changes.progress_status`), `created_at`, and the conversation,
+ * inbox and contact as message events name them; `message`, `sender` and `sender_type` are none,
+ * `attachments` empty, so a template shared by both kinds tells them apart by `event`.
  */
 export function eventTemplateVariables(data: ConversationEventData): Record<string, unknown> {
-  const { conversation: c, contact } = data;
   return {
     event: data.kind,
     id: data.id,
     reason: data.reason,
-    changes: data.changes,
+    changes: changedFields(data.changes),
     created_at: new Date(data.createdAt).toISOString(),
-    ...conversationVariables(c, c.inbox, contact),
+    ...conversationVariables(data.conversation, data.inbox, data.contact),
     message: null,
     sender: null,
     sender_type: null,
@@ -352,28 +356,14 @@ export const SAMPLE_CONVERSATION_EVENT: ConversationEventData = {
   kind: "conversation.updated",
   id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c44",
   createdAt: Date.UTC(2024, 4, 1, 8, 31, 0, 456),
+  // Named as the rows store them: templates see them renamed (`changedFields`), as every event.
   changes: {
     status: ["queued", "open"],
     progressStatus: ["waiting_for_human", "human_serving"],
     assignee: [null, "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c40"],
   },
   reason: "operator",
-  conversation: {
-    id: SAMPLE_EVENT_DATA.conversation.id,
-    contact: { id: SAMPLE_EVENT_DATA.contact!.id, name: SAMPLE_EVENT_DATA.contact!.name, avatar: null },
-    inbox: SAMPLE_EVENT_DATA.inbox,
-    chatbot: { id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c45", name: "Support assistant" },
-    title: SAMPLE_EVENT_DATA.conversation.title,
-    type: "individual",
-    status: "open",
-    progressStatus: "human_serving",
-    autoReplyEnabled: false,
-    assignee: SAMPLE_EVENT_DATA.conversation.assignee,
-    lastMessage: SAMPLE_EVENT_DATA.message.content,
-    lastMessageCreatedAt: String(SAMPLE_EVENT_DATA.message.createdAt),
-    isTest: false,
-    createdAt: String(SAMPLE_EVENT_DATA.message.createdAt - 60_000),
-    // Templates see the fields above (eventTemplateVariables); what else the record gains, they do not.
-  } as ConversationEventData["conversation"],
+  conversation: SAMPLE_EVENT_DATA.conversation,
+  inbox: SAMPLE_EVENT_DATA.inbox,
   contact: SAMPLE_EVENT_DATA.contact,
 };

@@ -15,8 +15,10 @@ import { bodyOf } from "../../support/api";
 // Fails without a message (a filter on none); a template printing `message.content | tojson` would render null instead.
 const MESSAGES_ONLY_TEMPLATE = '{"text": {{ message.content | upper | tojson }}}';
 const BOTH_TEMPLATE =
-  '{% if event == "conversation.updated" %}{"why": {{ reason | tojson }}}{% else %}{"text": {{ ' +
-  "message.content | tojson }}}{% endif %}";
+  '{% if event == "conversation.updated" %}{"why": {{ reason | tojson }}, "was": ' +
+  '{{ changes.progress_status[0] | tojson }}}{% else %}{"text": {{ message.content | tojson }}}{% endif %}';
+// The API's names (`changes.progressStatus`) are not the payload's: the sample event finds nothing there.
+const API_NAMES_TEMPLATE = BOTH_TEMPLATE.replace("changes.progress_status", "changes.progressStatus");
 
 describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)", () => {
   it.each(PREFIXES)(
@@ -84,6 +86,11 @@ describe("webhooks' conversationEvents (lifecycle events, CONTRACT section 18)",
     [{ conversationEvents: true, templatePreset: "genesys_cloud" }, "conversationEvents", "genesys_cloud"],
     [
       { conversationEvents: true, templatePreset: "custom", customTemplate: MESSAGES_ONLY_TEMPLATE },
+      "customTemplate",
+      "With a lifecycle event",
+    ],
+    [
+      { conversationEvents: true, templatePreset: "custom", customTemplate: API_NAMES_TEMPLATE },
       "customTemplate",
       "With a lifecycle event",
     ],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildPayload, genesysPayload, legacyPayload, standardPayload } from "../../../src/services/webhooks/payloads";
+import { conversationEventPayload } from "../../../src/services/webhooks/conversation-payloads";
 import { TemplateError } from "../../../src/services/webhooks/templates";
-import { bareEvent, sampleEvent } from "./sample";
+import { bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
 
 describe("standard payload (service_standard)", () => {
   it("has exactly the spec's fields, snake_case, ISO 8601 created_at", () => {
@@ -58,6 +59,72 @@ describe("standard payload (service_standard)", () => {
     const data = sampleEvent();
     expect(JSON.parse(buildPayload("service_standard", data))).toStrictEqual(standardPayload(data));
     expect(JSON.parse(buildPayload("something_else", data))).toStrictEqual(standardPayload(data));
+  });
+});
+
+describe("lifecycle event payload (conversation.updated)", () => {
+  it("is the standard payload's shape and casing: snake_case throughout, changes included", () => {
+    expect(conversationEventPayload(sampleConversationEvent())).toStrictEqual({
+      id: "01900000-0000-7000-8000-000000000008",
+      event: "conversation.updated",
+      created_at: "2024-05-01T08:30:01.123Z",
+      reason: "operator",
+      changes: {
+        status: ["queued", "open"],
+        progress_status: ["waiting_for_human", "human_serving"],
+        auto_reply_enabled: [true, false],
+        assignee: [null, "01900000-0000-7000-8000-000000000003"],
+      },
+      conversation: {
+        id: "01900000-0000-7000-8000-000000000002",
+        title: "Opening hours",
+        type: "individual",
+        status: "open",
+        progress_status: "human_serving",
+        auto_reply_enabled: false,
+        assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
+      },
+      inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
+      contact: {
+        id: "01900000-0000-7000-8000-000000000005",
+        name: "Chen Mei Ling",
+        email: "mei@example.com",
+        phone_number: "+886912345678",
+      },
+    });
+  });
+
+  it("shows the conversation, inbox and contact exactly as a message payload of the same moment does", () => {
+    const event = sampleConversationEvent();
+    const message = standardPayload({ ...sampleEvent(), conversation: event.conversation });
+    const payload = conversationEventPayload(event);
+    expect(payload.conversation).toStrictEqual(message.conversation);
+    expect(payload.inbox).toStrictEqual(message.inbox);
+    expect(payload.contact).toStrictEqual(message.contact);
+    const bare = bareEvent();
+    expect(
+      conversationEventPayload(sampleConversationEvent({ conversation: bare.conversation, contact: null })),
+    ).toMatchObject({
+      conversation: { assignee: null },
+      contact: null,
+    });
+  });
+
+  it("has no camelCase key anywhere (the API record's names are not the payload's)", () => {
+    const keys = (value: unknown): string[] =>
+      value && typeof value === "object"
+        ? Object.entries(value).flatMap(([k, v]) => [...(Array.isArray(value) ? [] : [k]), ...keys(v)])
+        : [];
+    const payload = JSON.parse(buildPayload("service_standard", sampleConversationEvent()));
+    expect(keys(payload).filter((k) => /[A-Z]/.test(k))).toEqual([]);
+    for (const old of ["progressStatus", "autoReplyEnabled", "channelType", "lastMessageCreatedAt", "createdAt"])
+      expect(JSON.stringify(payload)).not.toContain(`"${old}"`);
+  });
+
+  it("is what service_standard, an unknown preset and legacy (no shape for an event) send", () => {
+    const event = sampleConversationEvent();
+    for (const preset of ["service_standard", "legacy", "something_else"])
+      expect(JSON.parse(buildPayload(preset, event))).toStrictEqual(conversationEventPayload(event));
   });
 });
 

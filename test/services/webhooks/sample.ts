@@ -1,4 +1,5 @@
 import type { WebhookEventData } from "../../../src/services/webhooks/payloads";
+import type { ConversationEventData } from "../../../src/services/webhooks/conversation-payloads";
 
 /** 2024-05-01T08:30:00.123Z */
 export const CREATED_AT = Date.UTC(2024, 4, 1, 8, 30, 0, 123);
@@ -71,5 +72,29 @@ export function bareEvent(): WebhookEventData {
     contact: null,
     sender: { id: null, name: "Visitor", avatar: null, type: "contact" },
     attachments: [],
+  };
+}
+
+/**
+ * A takeover of the sample conversation, its `changes` named as the rows store them (the live stream's names); at
+ * the time it is sent, the conversation is as `sampleEvent` shows it.
+ */
+export function sampleConversationEvent(overrides: Partial<ConversationEventData> = {}): ConversationEventData {
+  const { conversation, inbox, contact } = sampleEvent();
+  return {
+    kind: "conversation.updated",
+    id: "01900000-0000-7000-8000-000000000008",
+    createdAt: CREATED_AT + 1_000,
+    changes: {
+      status: ["queued", "open"],
+      progressStatus: ["waiting_for_human", "human_serving"],
+      autoReplyEnabled: [true, false],
+      assignee: [null, "01900000-0000-7000-8000-000000000003"],
+    },
+    reason: "operator",
+    conversation: { ...conversation, progressStatus: "human_serving", autoReplyEnabled: false },
+    inbox,
+    contact,
+    ...overrides,
   };
 }

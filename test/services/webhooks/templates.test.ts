@@ -3,13 +3,15 @@ import { thrownBy } from "../../support/errors";
 import {
   MAX_OUTPUT_BYTES,
   MAX_TEMPLATE_CHARS,
+  SAMPLE_CONVERSATION_EVENT,
   SAMPLE_EVENT_DATA,
   TemplateError,
+  eventTemplateVariables,
   renderCustomTemplate,
   templateVariables,
   validateCustomTemplate,
 } from "../../../src/services/webhooks/templates";
-import { CREATED_AT, bareEvent, sampleEvent } from "./sample";
+import { CREATED_AT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
 
 const NOW = Date.UTC(2024, 4, 1, 8, 30, 5, 0);
 const render = (template: string, data = sampleEvent()) => JSON.parse(renderCustomTemplate(template, data, NOW));
@@ -275,5 +277,61 @@ describe("validateCustomTemplate", () => {
     expect(vars.attachments).toHaveLength(1);
     expect(SAMPLE_EVENT_DATA.message.content).toMatch(/"/);
     expect(SAMPLE_EVENT_DATA.message.content).toMatch(/\n/);
+  });
+});
+
+describe("a lifecycle event's variables (conversation.updated)", () => {
+  it("name changes, conversation, inbox and contact in snake_case, as a message event's variables do", () => {
+    const event = sampleConversationEvent();
+    const vars = eventTemplateVariables(event);
+    expect(vars).toMatchObject({
+      event: "conversation.updated",
+      id: event.id,
+      reason: "operator",
+      created_at: "2024-05-01T08:30:01.123Z",
+      changes: {
+        status: ["queued", "open"],
+        progress_status: ["waiting_for_human", "human_serving"],
+        auto_reply_enabled: [true, false],
+        assignee: [null, "01900000-0000-7000-8000-000000000003"],
+      },
+      message: null,
+      sender: null,
+      sender_type: null,
+      attachments: [],
+    });
+    expect(Object.keys(vars.changes as object).sort()).toEqual([
+      "assignee",
+      "auto_reply_enabled",
+      "progress_status",
+      "status",
+    ]);
+    const message = templateVariables({ ...sampleEvent(), conversation: event.conversation });
+    for (const name of ["conversation", "inbox", "contact"]) expect(vars[name]).toStrictEqual(message[name]);
+    expect(vars.conversation).toMatchObject({ progress_status: "human_serving", auto_reply_enabled: false });
+    expect(vars.conversation).not.toHaveProperty("progressStatus");
+  });
+
+  it("render by the snake_case names; the API's names are undefined", () => {
+    const template =
+      '{"was": {{ changes.progress_status[0] | tojson }}, "now": {{ conversation.progress_status | tojson }}, ' +
+      '"channel": {{ inbox.channel_type | tojson }}, "old": {{ (changes.progressStatus is defined) | tojson }}}';
+    const out = JSON.parse(renderCustomTemplate(template, sampleConversationEvent(), NOW));
+    expect(out).toEqual({ was: "waiting_for_human", now: "human_serving", channel: "line", old: false });
+  });
+
+  it("are checked on opting in with the sample event, whose changes are keyed the same way", () => {
+    expect(eventTemplateVariables(SAMPLE_CONVERSATION_EVENT).changes).toEqual({
+      status: ["queued", "open"],
+      progress_status: ["waiting_for_human", "human_serving"],
+      assignee: [null, "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c40"],
+    });
+    const lifecycle = (was: string) =>
+      `{% if event == "conversation.updated" %}{"was": ${was}}` +
+      '{% else %}{"text": {{ message.content | tojson }}}{% endif %}';
+    expect(validateCustomTemplate(lifecycle("{{ changes.progress_status[0] | tojson }}"), true)).toBeNull();
+    expect(validateCustomTemplate(lifecycle("{{ changes.progressStatus[0] | tojson }}"), true)).toMatch(
+      /With a lifecycle event/,
+    );
   });
 });
