@@ -173,7 +173,8 @@ export async function buildConsole({ quiet = false, outDir }) {
     );
   // /console/ opens the start page, the registry's first for most members.
   writeFileSync(path.join(out, "index.html"), shell(folderFiles[paths[0].folder]));
-  mkdirSync(path.join(out, "shells"));
+  // Another build of this checkout (a test run beside `npm run dev`) may have made it: both write the same files.
+  mkdirSync(path.join(out, "shells"), { recursive: true });
   for (const { segment, folder } of paths)
     writeFileSync(path.join(out, "shells", `${segment}.html`), shell(folderFiles[folder]));
   // What a first visit downloads before any page (the shell's JS with its static chunks, and the
