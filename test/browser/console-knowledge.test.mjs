@@ -360,8 +360,13 @@ describe("Knowledge bases in Chromium", () => {
     await row.getByText(/^Failed: .+/).waitFor({ timeout: 60_000 });
     const [file] = (await app.server.api(`/knowledge-bases/${kb.id}/files/`, { method: "GET" })).results;
     expect(await row.textContent()).toContain(String(file.processingTimeDetails.error));
-    await page.getByRole("button", { name: "Parse again: broken.pdf" }).click();
+    const reparse = page.getByRole("button", { name: "Parse again: broken.pdf" });
+    await reparse.click();
+    // Unavailable while the file is parsed again, the button keeps the focus (a disabled one would drop it).
+    await expect.poll(() => reparse.getAttribute("aria-disabled")).toBe("true");
+    expect(await reparse.evaluate((b) => b === document.activeElement)).toBe(true);
     await row.getByText(/^Failed: .+/).waitFor({ timeout: 60_000 });
+    expect(await reparse.evaluate((b) => b === document.activeElement)).toBe(true);
     await page.getByRole("button", { name: "Delete broken.pdf" }).click();
     await dialog(page).getByRole("button", { name: "Delete" }).click();
     await page.getByText("No files yet.").waitFor();

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Button, useRemoval, ErrorAlert, announce, toast, useResource, type Column } from "../../components";
 import { formatTime, locale } from "../../i18n";
+import { problemOf } from "../../api/client";
 import { deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
 import { PagedTable } from "./parts";
 import { t } from "./strings";
@@ -64,10 +65,14 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
       cell: (f) => (
         <div class="row-actions">
           <Button
-            disabled={pending(f)}
+            held={pending(f)}
             aria-label={t("reparseNamed", { name: f.filename })}
             onClick={async () => {
-              await reparseFile(kb.id, f.id);
+              try {
+                await reparseFile(kb.id, f.id);
+              } catch (err) {
+                return toast(problemOf(err).detail, "error");
+              }
               toast(t("reparsed", { name: f.filename }));
               await files.reload();
             }}
