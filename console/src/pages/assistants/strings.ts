@@ -118,7 +118,8 @@ export const t = defineStrings({
     tryIt: "Try it",
     tryItIntro:
       "Ask as a customer would; the reply streams through the completions API. These conversations are tests: " +
-      "tagged in the inbox, and left out of the statistics unless included.",
+      "tagged in the inbox, and left out of the assistant's figures unless included; the organization's usage " +
+      "(words, conversations) counts them.",
     inConversation: "Conversation {id}",
     newConversation: "New conversation",
     newConversationStarted: "New conversation started.",
@@ -257,7 +258,8 @@ export const t = defineStrings({
     no: "否",
     tryIt: "試用",
     tryItIntro:
-      "以客戶的身分提問；回覆透過 completions API 串流傳回。這些對話屬於測試：在收件匣中會標示，且除非選擇包含，否則不計入統計。",
+      "以客戶的身分提問；回覆透過 completions API 串流傳回。這些對話屬於測試：在收件匣中會標示，" +
+      "除非選擇包含，否則不計入助理的統計數字；組織的用量（字數、對話數）仍會計入。",
     inConversation: "對話 {id}",
     newConversation: "新對話",
     newConversationStarted: "已開始新對話。",
