@@ -6,7 +6,11 @@ import { downloadTtlSeconds } from "../../services/uploads/settings";
 import { signedDownloadUrl } from "../../services/uploads/urls";
 import { extractAttachment } from "../../services/uploads/reading";
 import type { OrgAccess } from "../../services/access";
-import { createAttachment } from "../../services/uploads/attachments";
+import {
+  createAttachment,
+  resolveMessageAttachments,
+  type MessageAttachmentInput,
+} from "../../services/uploads/attachments";
 import type { AttachmentCreate } from "./schema";
 
 /** The record with a fresh signed URL. */
@@ -22,6 +26,23 @@ export function extractLater(c: Context<AppEnv>, rows: AttachmentRow[]) {
   for (const row of rows)
     if (row.extractionStatus === "pending")
       c.executionCtx.waitUntil(extractAttachment(c.env, c.var.data, row).catch((err) => console.error(String(err))));
+}
+
+/**
+ * A posted message's `attachments` as the conversation stores them (resolveMessageAttachments: our uploads become
+ * attachment records of the conversation, another organization's is 400), their documents read in the background.
+ */
+export async function messageAttachments<T extends MessageAttachmentInput>(
+  c: Context<AppEnv>,
+  organizationId: string,
+  conversationId: string,
+  attachments: T[] | undefined,
+): Promise<T[] | undefined> {
+  if (!attachments?.length) return attachments;
+  const scope = { organizationId, userId: c.var.principal.userId, origin: new URL(c.req.url).origin };
+  const { stored, pending } = await resolveMessageAttachments(c.env, c.var.data, scope, conversationId, attachments);
+  extractLater(c, pending);
+  return stored as T[];
 }
 
 /** Creates the caller's attachment of an uploaded file (in `conversationId`, or unattached), starts reading it, and

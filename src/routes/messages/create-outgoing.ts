@@ -7,8 +7,7 @@ import { conversationObject } from "../../services/conversations";
 import { findConversation } from "../../services/conversation/views";
 import { MessageFields, PostedContent, textOrAttachments } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
-import { resolveMessageAttachments } from "../../services/uploads/attachments";
-import { extractLater } from "../attachments/respond";
+import { messageAttachments } from "../attachments/respond";
 
 const AgentMessage = z
   .object({
@@ -57,20 +56,8 @@ export const registerCreateOutgoingMessage = (r: Router) =>
     )
       throw notFound("Conversation not found.");
     const { user } = c.var.principal;
-    // An agent's attachments are checked and stored as a visitor's: our uploads become attachment records of the
-    // conversation (another organization's is 400), so channels and webhooks get a URL they can fetch.
-    if (message.attachments?.length) {
-      const scope = { organizationId: access.organizationId, userId: user.id, origin: new URL(c.req.url).origin };
-      const { stored, pending } = await resolveMessageAttachments(
-        c.env,
-        c.var.data,
-        scope,
-        conversationId,
-        message.attachments,
-      );
-      message.attachments = stored as typeof message.attachments;
-      extractLater(c, pending);
-    }
+    // An agent's attachments are checked and stored as a visitor's, so channels and webhooks get a URL they can fetch.
+    message.attachments = await messageAttachments(c, access.organizationId, conversationId, message.attachments);
     const record = await conversationObject(c.env, conversationId).agentMessage(
       access.organizationId,
       conversationId,

@@ -9,8 +9,7 @@ import { findConversation } from "../../services/conversation/views";
 import { requireContact } from "../../services/contacts";
 import { MessageCreate } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
-import { resolveMessageAttachments } from "../../services/uploads/attachments";
-import { extractLater } from "../attachments/respond";
+import { messageAttachments } from "../attachments/respond";
 
 const route = createRoute({
   method: "post",
@@ -51,22 +50,7 @@ export const registerCreateMessage = (r: Router) =>
       : view.contact?.id
         ? { id: view.contact.id, name: view.contact.name, avatar: view.contact.avatar }
         : null;
-    if (message.attachments?.length) {
-      const scope = {
-        organizationId: access.organizationId,
-        userId: c.var.principal.userId,
-        origin: new URL(c.req.url).origin,
-      };
-      const { stored, pending } = await resolveMessageAttachments(
-        c.env,
-        c.var.data,
-        scope,
-        conversationId,
-        message.attachments,
-      );
-      message.attachments = stored as typeof message.attachments;
-      extractLater(c, pending);
-    }
+    message.attachments = await messageAttachments(c, access.organizationId, conversationId, message.attachments);
     const receipt = await conversationObject(c.env, conversationId).post({
       organizationId: access.organizationId,
       conversationId,
