@@ -141,12 +141,12 @@ export async function deleteConversationAttachments(env: Bindings, data: Db, con
   await deleteObjectsIfUnused(env, data, [...new Set(rows.map((r) => r.key))]);
 }
 
-/** A message's `attachments` as given by a client. */
+/** A message's `attachments` as given by a client: an `id`, or a `file` and its `filename`. */
 export interface MessageAttachmentInput {
   id?: string;
   type?: AttachmentType;
-  filename: string;
-  file: string;
+  filename?: string;
+  file?: string;
 }
 
 /**
@@ -174,7 +174,11 @@ export async function resolveMessageAttachments(
       row = await findAttachment(data, scope.organizationId, input.id);
       if (!row) throw fieldError(`${at}.id`, "No attachment with this id in your organization.");
     } else {
-      const key = await keyOfFile(env, scope.origin, input.file);
+      // The routes' schemas ask for both without an id; this holds any other caller to the same rule.
+      const { file, filename } = input;
+      if (file === undefined) throw fieldError(`${at}.file`, "Required without id.");
+      if (filename === undefined) throw fieldError(`${at}.filename`, "Required without id.");
+      const key = await keyOfFile(env, scope.origin, file);
       if (key) {
         const [existing] = await data
           .select()
@@ -187,19 +191,19 @@ export async function resolveMessageAttachments(
             env,
             data,
             scope,
-            { file: key, filename: input.filename, type: input.type, conversationId },
+            { file: key, filename, type: input.type, conversationId },
             `${at}.file`,
           ));
       } else {
         // Not ours: a link kept as a reference, which the console and webhook receivers open, so http(s) only.
-        if (!/^https?:\/\//i.test(input.file))
+        if (!/^https?:\/\//i.test(file))
           throw fieldError(`${at}.file`, "Send the key of an upload, or an http(s) URL.");
         stored.push({
           id: null,
           type: input.type ?? "other",
-          filename: input.filename,
-          file: input.file,
-          sourceUrl: input.file,
+          filename,
+          file,
+          sourceUrl: file,
         });
         continue;
       }

@@ -264,6 +264,35 @@ describe("human handoff", () => {
     }
   });
 
+  it("an attachment named by id alone needs no filename or file; without an id both are required", async () => {
+    const owner = await seedOwner();
+    const { bot, conversationId } = await conversationOf(owner);
+    const send = (path: string, attachments: Record<string, unknown>[]) =>
+      path === "completions"
+        ? owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+            conversation: conversationId,
+            message: { content: "see the file", attachments },
+          })
+        : owner.fetch("POST", path, { conversation: conversationId, content: "see the file", attachments });
+    for (const path of ["/messages/", "/messages/outgoing/", "completions"]) {
+      const attachment = await bodyOf<"POST /attachments/">(
+        await owner.fetch("POST", "/attachments/", { file: await uploadKey(owner), filename: "cat.png" }),
+      );
+      const res = await send(path, [{ id: attachment.id }]);
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(path === "completions" ? 200 : 201);
+      const body = (await res.json()) as Schemas["Message"] | { message: Schemas["Message"] };
+      const message = "message" in body ? body.message : body;
+      if (path !== "completions")
+        expect(message.attachments).toMatchObject([{ id: attachment.id, filename: "cat.png" }]);
+
+      const before = (await objectMessages(conversationId)).length;
+      const refused = await expectError(await send(path, [{ type: "image" }]), 400, "invalid");
+      const at = path === "completions" ? "message.attachments.0" : "attachments.0";
+      expect(Object.keys(refused.errors!).sort()).toEqual([`${at}.file`, `${at}.filename`]);
+      expect(await objectMessages(conversationId)).toHaveLength(before);
+    }
+  });
+
   it("update-auto-reply: 400 bad body, 401, 403, 404 across organizations", async () => {
     const owner = await seedOwner();
     const other = await seedOwner();
