@@ -6,6 +6,7 @@ import { authorize, conversationData } from "../../services/access";
 import { monthlyWordsRefusal } from "../../services/monthly-words";
 import { conversationObject } from "../../services/conversations";
 import { findConversation } from "../../services/conversation/views";
+import { storedCanvas } from "../../services/conversation/canvas";
 import { requireContact } from "../../services/contacts";
 import { MessageCreate } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
@@ -36,8 +37,10 @@ export const registerCreateMessage = (r: Router) =>
       broadcast: _b,
       skipCopilotTrigger: _s,
       suggestedForId: _f,
-      ...message
+      canvas,
+      ...rest
     } = c.req.valid("json");
+    const message = { ...rest, canvas: canvas && storedCanvas(canvas) };
     const view = await findConversation(
       c.var.db,
       await conversationData(c, conversationId),

@@ -55,6 +55,17 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     });
     expect(receipt.metadata).toEqual({ time_zone: "Europe/Paris" });
     expect(receipt.attachments).toHaveLength(1);
+    // The canvas as sent, given an id and its creation time when stored (the spec's sample canvas has both).
+    const sent = Date.now();
+    expect(receipt.canvas).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7/),
+      name: "c",
+      title: "T",
+      content: "x",
+      canvasType: { type: "markdown" },
+      createdAt: expect.stringMatching(/^\d+$/),
+    });
+    expect(Math.abs(Number(receipt.canvas!.createdAt) - sent)).toBeLessThan(60_000);
     // Stored in the new form: knowledgeBaseFileIds replaces the deprecated chatbotFileIds.
     expect(receipt.queryMetadata).toEqual({
       knowledgeBases: [{ knowledgeBaseId: NO_SUCH_ID, knowledgeBaseFileIds: [NO_SUCH_ID], hasUserSelectedAll: false }],
@@ -64,7 +75,9 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
     const one = await owner.fetch("GET", `/messages/${receipt.id}/?conversation=${conversationId}`, undefined, {
       prefix,
     });
-    expect((await bodyOf<"GET /messages/{id}/">(one)).id).toBe(receipt.id);
+    const read = await bodyOf<"GET /messages/{id}/">(one);
+    expect(read.id).toBe(receipt.id);
+    expect(read.canvas).toEqual(receipt.canvas);
   });
 
   it("400 for bad input and nothing written; 404 for another organization's conversation; 401; 403", async () => {
