@@ -19,7 +19,8 @@ const route = createRoute({
     "Needs `knowledge_base.manage`. Models must be built-in or the organization's own, of the right kind (400 " +
     "naming the field). " +
     "An external `vectorDatabaseType` needs its URL and credentials (OpenSearch, Oracle and SynxDB a user and " +
-    "password); credentials are write-only. " +
+    "password); credentials are write-only. Elasticsearch and OpenSearch need the organization's " +
+    "`canUseCustomElasticsearch` (403 otherwise). " +
     "Giving `chatbots` also needs `chatbot.manage`; non-owners may only add groups they belong to (403).",
   request: jsonBody(KnowledgeBaseWrite),
   responses: { 201: json(KnowledgeBaseSchema, "The created knowledge base"), ...errorResponses(400, 403, 404) },

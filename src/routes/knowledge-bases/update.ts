@@ -25,7 +25,8 @@ const routeFor = (method: "put" | "patch") =>
       "(links to others stay; adding or removing one needs `chatbot.manage`). " +
       "The embedding model cannot change while the knowledge base holds indexed content (its vectors would no " +
       "longer match). " +
-      "Store credentials: a string replaces, null clears, absent keeps.",
+      "Store credentials: a string replaces, null clears, absent keeps. Setting up or changing an Elasticsearch or " +
+      "OpenSearch store needs the organization's `canUseCustomElasticsearch` (403 otherwise).",
     request: { params: IdParams, ...jsonBody(method === "put" ? KnowledgeBaseWrite : KnowledgeBasePatch) },
     responses: { 200: json(KnowledgeBaseSchema, "The updated knowledge base"), ...errorResponses(400, 403, 404) },
   });

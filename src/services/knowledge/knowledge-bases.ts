@@ -25,7 +25,12 @@ import { knowledgeBaseRecord } from "../records/knowledge-bases";
 import { groupLinksOf, linkStatements, reachableThroughGroups, requireKnownIds } from "../links";
 import { groupNameLinks, type IdName, linkedNames } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
-import { type CredentialName, resolveVectorDatabase, storedCredentialNames } from "./vector-database";
+import {
+  type CredentialName,
+  requireStoreFeature,
+  resolveVectorDatabase,
+  storedCredentialNames,
+} from "./vector-database";
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 
@@ -252,6 +257,7 @@ export async function createKnowledgeBase(
   links: KnowledgeBaseLinks,
 ) {
   const { storedCredentials, ...store } = await resolveVectorDatabase(env, null, body);
+  await requireStoreFeature(db, access.organizationId, null, body, store);
   const id = uuidv7();
   const [[row]] = await db.batch([
     db
@@ -309,6 +315,7 @@ export async function updateKnowledgeBase(
   links: KnowledgeBaseLinks,
 ) {
   const { storedCredentials, ...store } = await resolveVectorDatabase(env, current, body);
+  await requireStoreFeature(db, access.organizationId, current, body, store);
   const values = Object.fromEntries(Object.entries(knowledgeBaseColumns(body)).filter(([, v]) => v !== undefined));
   const [[row]] = await db.batch([
     db

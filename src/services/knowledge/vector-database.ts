@@ -1,9 +1,10 @@
-import type { Bindings } from "../../env";
-import type { knowledgeBases } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { type knowledgeBases, organizations } from "../../db/schema";
 
 export { VECTOR_DATABASE_TYPES } from "../../db/schema";
 import { cannotOpen, decryptSecret, encryptSecret } from "../../lib/crypto";
-import { fieldError } from "../../lib/errors";
+import { fieldError, forbidden } from "../../lib/errors";
 
 type Row = Pick<
   typeof knowledgeBases.$inferSelect,
@@ -90,6 +91,40 @@ export async function resolveVectorDatabase(
     vectorDatabaseCredentialsSealed: sealed,
     storedCredentials: names,
   };
+}
+
+/** The stores the organization flag `canUseCustomElasticsearch` gates: Elasticsearch, and OpenSearch, which speaks
+ * its API. Oracle and SynxDB are named by no flag. */
+const ELASTICSEARCH_STORES: StoreType[] = ["elasticsearch", "opensearch"];
+
+/**
+ * Refuses (403) setting up an Elasticsearch or OpenSearch store for an organization without `canUseCustomElasticsearch`
+ * (a feature of the organization, which staff switch on: CONTRACT section 4). Only a new or changed store needs it: a
+ * knowledge base set up while the flag was on keeps its store and can still be edited, or moved back to ours.
+ */
+export async function requireStoreFeature(
+  db: Db,
+  organizationId: string,
+  current: Row | null,
+  body: { [K in CredentialName]?: string | null },
+  next: Row,
+) {
+  const type = next.vectorDatabaseType;
+  if (!type || !ELASTICSEARCH_STORES.includes(type)) return;
+  const changed =
+    current?.vectorDatabaseType !== type ||
+    current.vectorDatabaseUrl !== next.vectorDatabaseUrl ||
+    CREDENTIAL_FIELDS.some((name) => body[name] !== undefined);
+  if (!changed) return;
+  const [org] = await db
+    .select({ allowed: organizations.canUseCustomElasticsearch })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!org?.allowed)
+    throw forbidden(
+      `A ${type} vector store is not enabled for this organization (canUseCustomElasticsearch); ask the ` +
+        "platform's staff to switch it on.",
+    );
 }
 
 /** Names of the credentials stored for a knowledge base, for its record. */

@@ -59,7 +59,7 @@ export const OrganizationSchema = z
       .openapi({ description: "Current plan" }),
     creditWallet: z.object({ id: z.string() }).openapi({ example: { id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" } }),
     gptInboxId: z.string().nullable().openapi({ example: null }),
-    canUseCustomElasticsearch: flag("Custom Elasticsearch vector stores"),
+    canUseCustomElasticsearch: flag("Elasticsearch and OpenSearch vector stores for knowledge bases"),
     canUseVoiceAgent: flag("Voice agents"),
     canUseMeetingRecords: flag("Meeting records"),
     canUseCallCenter: flag("Call center"),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { expectDenied } from "../../support/refusals";
 import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
-import { createKnowledgeBase } from "../../fixtures/knowledge";
+import { allowCustomElasticsearch, createKnowledgeBase } from "../../fixtures/knowledge";
 import { bodyOf, type Operation } from "../../support/api";
 import { createGroup } from "../groups/helpers";
 
@@ -103,6 +103,7 @@ describe("POST /knowledge-bases/", () => {
 
   it("an external store: credentials are write-only, only their names come back", async () => {
     const owner = await seedOwner();
+    await allowCustomElasticsearch(owner.organizationId);
     const secret = `pw-${unique("secret")}`;
     const res = await owner.fetch(
       "POST",
@@ -137,6 +138,38 @@ describe("POST /knowledge-bases/", () => {
     });
     expect(es).toMatchObject({ vectorDatabaseType: "elasticsearch", storedCredentials: ["vectorDatabaseApiKey"] });
     expect(JSON.stringify(es)).not.toContain(secret);
+  });
+
+  it("Elasticsearch and OpenSearch need canUseCustomElasticsearch: 403 naming it, nothing written", async () => {
+    const owner = await seedOwner();
+    const stores = {
+      elasticsearch: { vectorDatabaseType: "elasticsearch", vectorDatabaseUrl: "https://es.example.com" },
+      opensearch: {
+        vectorDatabaseType: "opensearch",
+        vectorDatabaseUrl: "https://os.example.com",
+        opensearchUsername: "u",
+        opensearchPassword: "p",
+      },
+    };
+    for (const store of Object.values(stores)) {
+      const err = await expectError(
+        await owner.fetch("POST", "/knowledge-bases/", base(store)),
+        403,
+        "permission_denied",
+      );
+      expect(err.detail).toContain("canUseCustomElasticsearch");
+    }
+    expect(await countOf(owner)).toBe(0);
+    // The flag names Elasticsearch (and OpenSearch, which speaks its API); the other stores are not behind it.
+    await createKnowledgeBase(owner, {
+      vectorDatabaseType: "synxdb",
+      vectorDatabaseUrl: "https://sx.example.com",
+      synxdbUser: "u",
+      synxdbPassword: "p",
+    });
+    await allowCustomElasticsearch(owner.organizationId);
+    for (const store of Object.values(stores)) await createKnowledgeBase(owner, store);
+    expect(await countOf(owner)).toBe(3);
   });
 
   it.each<[string, Record<string, unknown>, string[]]>([

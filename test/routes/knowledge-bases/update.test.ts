@@ -5,7 +5,7 @@ import { knowledgeBases } from "../../../src/db/schema";
 import { readCredentials } from "../../../src/services/knowledge/vector-database";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { LOCAL_EMBEDDING, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
-import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
+import { allowCustomElasticsearch, createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { createGroup } from "../groups/helpers";
 import { bodyOf } from "../../support/api";
 
@@ -100,6 +100,7 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
 
   it("store credentials: a string replaces, null clears, absent keeps; never returned", async () => {
     const owner = await seedOwner();
+    await allowCustomElasticsearch(owner.organizationId);
     const kb = await createKnowledgeBase(owner, {
       vectorDatabaseType: "opensearch",
       vectorDatabaseUrl: "https://os.example.com",
@@ -158,6 +159,59 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
     const platform = await ok(await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { vectorDatabaseType: null }));
     expect(platform).toMatchObject({ vectorDatabaseType: null, vectorDatabaseUrl: null, storedCredentials: [] });
     expect(await get(owner, kb.id)).toEqual(platform);
+  });
+
+  it("setting up Elasticsearch or OpenSearch needs canUseCustomElasticsearch (403, nothing changed)", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    for (const [method, body] of [
+      ["PATCH", { vectorDatabaseType: "elasticsearch", vectorDatabaseUrl: "https://es.example.com" }],
+      [
+        "PUT",
+        {
+          name: kb.name,
+          embeddingModel: LOCAL_EMBEDDING,
+          rerankerModel: LOCAL_RERANKER,
+          vectorDatabaseType: "opensearch",
+          vectorDatabaseUrl: "https://os.example.com",
+          opensearchUsername: "u",
+          opensearchPassword: "p",
+        },
+      ],
+    ] as const) {
+      const err = await expectError(
+        await owner.fetch(method, `/knowledge-bases/${kb.id}/`, body),
+        403,
+        "permission_denied",
+      );
+      expect(err.detail).toContain("canUseCustomElasticsearch");
+      expect(await get(owner, kb.id)).toEqual(kb);
+    }
+
+    // One set up while the flag was on keeps working after it is switched off: it can be renamed or moved back to
+    // the platform's store, but its store cannot be changed.
+    await allowCustomElasticsearch(owner.organizationId);
+    const es = await createKnowledgeBase(owner, {
+      vectorDatabaseType: "elasticsearch",
+      vectorDatabaseUrl: "https://es.example.com",
+    });
+    await allowCustomElasticsearch(owner.organizationId, false);
+    const renamed = await ok(
+      await owner.fetch("PUT", `/knowledge-bases/${es.id}/`, {
+        name: "renamed",
+        embeddingModel: LOCAL_EMBEDDING,
+        rerankerModel: LOCAL_RERANKER,
+        vectorDatabaseType: "elasticsearch",
+        vectorDatabaseUrl: "https://es.example.com",
+      }),
+    );
+    expect(renamed).toMatchObject({ name: "renamed", vectorDatabaseType: "elasticsearch" });
+    for (const body of [{ vectorDatabaseUrl: "https://other.example.com" }, { vectorDatabaseApiKey: "k" }])
+      await expectError(await owner.fetch("PATCH", `/knowledge-bases/${es.id}/`, body), 403, "permission_denied");
+    expect(await get(owner, es.id)).toEqual(renamed);
+    expect(
+      await ok(await owner.fetch("PATCH", `/knowledge-bases/${es.id}/`, { vectorDatabaseType: null })),
+    ).toMatchObject({ vectorDatabaseType: null });
   });
 
   it("the embedding model can change while empty, not once files or FAQs are indexed", async () => {
