@@ -212,33 +212,37 @@ export function contentTypeFor(filename: string, spec?: FileSpec): string {
 }
 
 /**
- * Checks a file against its spec. `status` says how a refusal is answered: 400 for a request to
+ * Where a refusal is reported: the one field that carries a file sent, or, for a request that describes the file
+ * in several fields (the presigned URL), the field of each part, so `errors` names the one that is wrong.
+ */
+export type FileFields = string | { filename: string; contentType: string; size: string };
+
+/**
+ * Checks a file against its spec. `bytesSent` says how a refusal is answered: 400 for a request to
  * upload (the presigned URL), 415 / 413 for bytes sent (CONTRACT section 2).
  */
 export function checkFile(
   spec: FileSpec,
   file: { filename: string; contentType?: string | null; size?: number | null },
-  field: string,
+  fields: FileFields,
   bytesSent: boolean,
 ) {
+  const at = typeof fields === "string" ? { filename: fields, contentType: fields, size: fields } : fields;
   const ext = extensionOf(file.filename);
   const type = mediaType(file.contentType);
-  const typeOk =
-    spec.extensions.includes(ext) &&
-    (!type || type === "application/octet-stream" || spec.content_types.includes(type));
+  const extensionOk = spec.extensions.includes(ext);
+  const typeOk = extensionOk && (!type || type === "application/octet-stream" || spec.content_types.includes(type));
   if (!typeOk) {
     const what = `"${file.filename}"${type && type !== "application/octet-stream" ? ` (${type})` : ""}`;
     const detail =
       `${what} is not an allowed file type; allowed: ${spec.extensions.join(", ")} ` +
       `(${spec.content_types.join(", ")}).`;
-    throw bytesSent
-      ? new ApiError(415, "unsupported_media_type", detail, { [field]: ["File type not allowed."] })
-      : badRequest(detail, { [field]: ["File type not allowed."] });
+    const errors = { [extensionOk ? at.contentType : at.filename]: ["File type not allowed."] };
+    throw bytesSent ? new ApiError(415, "unsupported_media_type", detail, errors) : badRequest(detail, errors);
   }
   if (file.size != null && file.size > spec.max_size) {
     const detail = `"${file.filename}" is ${file.size} bytes; at most ${spec.max_size} bytes are allowed.`;
-    throw bytesSent
-      ? new ApiError(413, "payload_too_large", detail, { [field]: [`At most ${spec.max_size} bytes.`] })
-      : badRequest(detail, { [field]: [`At most ${spec.max_size} bytes.`] });
+    const errors = { [at.size]: [`At most ${spec.max_size} bytes.`] };
+    throw bytesSent ? new ApiError(413, "payload_too_large", detail, errors) : badRequest(detail, errors);
   }
 }

@@ -45,7 +45,9 @@ export function presignSpec(
   const found = specFor(env, input.modelName, input.fieldName);
   const declared = mediaType(input.contentType);
   const contentType = declared || contentTypeFor(input.filename, found.spec);
-  checkFile(found.spec, { filename: input.filename, contentType, size: input.fileSize }, "fileSize", false);
+  // A type found from the name is the name's fault; only a type the client declared is its own field's.
+  const fields = { filename: "filename", contentType: declared ? "contentType" : "filename", size: "fileSize" };
+  checkFile(found.spec, { filename: input.filename, contentType, size: input.fileSize }, fields, false);
   return { ...found, contentType, declared: declared || null };
 }
 

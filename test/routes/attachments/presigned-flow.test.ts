@@ -164,6 +164,12 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
       [{ filename: "logo.png", modelName: "web-chat", fieldName: "avatar", fileSize: 2097153 }, /2097152/],
     ];
     for (const [body, rule] of broken) expect((await expectError(await ask(owner, body), 400)).detail).toMatch(rule);
+    // `errors` names the field that is wrong: the name for its extension, the size for the size, a declared type.
+    const fieldOf = async (body: Record<string, unknown>) =>
+      Object.keys((await expectError(await ask(owner, body), 400, "invalid")).errors!);
+    expect(await fieldOf({ ...file, filename: "run.exe" })).toEqual(["filename"]);
+    expect(await fieldOf({ ...file, fileSize: 20971521 })).toEqual(["fileSize"]);
+    expect(await fieldOf({ ...file, contentType: "application/x-msdownload" })).toEqual(["contentType"]);
     await expectError(await ask(owner, { ...file, fileSize: -1 }), 400);
     const rows = await (await data(owner.organizationId))
       .select()

@@ -188,7 +188,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       const error = await expectError(res, 400);
       expect(Object.keys(error.errors ?? {})).toContain(field);
     };
-    await refuse({ filename: "setup.exe", fileSize: 10 }, "fileSize");
+    await refuse({ filename: "setup.exe", fileSize: 10 }, "filename");
     await refuse({ filename: "notes.txt", fileSize: 21 * 1024 * 1024 }, "fileSize");
     await refuse({ filename: "notes.txt" }, "fileSize");
     await refuse({ filename: "", fileSize: 1 }, "filename");
