@@ -1,7 +1,12 @@
 // LINE end to end, against the Messaging API stand-in (test/support/platforms/line.mjs): webhook
 // bodies in the shape of LINE's reference, signed by the stand-in with LINE's algorithm (line-support.ts).
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { data, seedOwner } from "../harness";
+import { eq } from "drizzle-orm";
+import { data, db, seedOwner } from "../harness";
+import { organizationShards } from "../../src/db/schema";
+import { conversationObject } from "../../src/services/conversations";
+import { uploadKey } from "../routes/attachments/support";
 import { client } from "../../src/db/prepared";
 import { bodyOf, problemOf } from "../support/api";
 import {
@@ -206,6 +211,66 @@ describe("LINE", () => {
       );
     },
   );
+
+  it("an agent's file goes out as a link to our copy; the sender looks only among the organization's", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner("other");
+    // In one shard with the owner's organization, as many organizations are, so a lookup by id alone could find it.
+    const shardOf = async (organizationId: string) =>
+      (await db().select().from(organizationShards).where(eq(organizationShards.organizationId, organizationId)))[0];
+    await db()
+      .update(organizationShards)
+      .set({ shard: (await shardOf(owner.organizationId)).shard })
+      .where(eq(organizationShards.organizationId, other.organizationId));
+    const creds = credentials();
+    const token = creds.channelAccessToken;
+    const inbox = await lineInbox(owner, creds);
+    const user = newUser();
+    await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, nthIs(1, "sent"));
+    expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
+    const attach = async (actor: typeof owner) =>
+      bodyOf<"POST /attachments/">(
+        await actor.fetch("POST", "/attachments/", { file: await uploadKey(actor), filename: "cat.png" }),
+      );
+    const [mine, theirs] = [await attach(owner), await attach(other)];
+    const images = async () =>
+      (await line.requests(token))
+        .filter((r) => /^\/v2\/bot\/message\/(reply|push)$/.test(r.path))
+        .flatMap((r) => r.body.messages!.filter((m) => m.type === "image"));
+
+    const send = async (content: string) => {
+      const res = await owner.fetch("POST", "/messages/outgoing/", {
+        conversation: conversation.id,
+        content,
+        attachments: [{ id: mine.id }],
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return bodyOf<"POST /messages/outgoing/">(res);
+    };
+    await send("Here is the file.");
+    await messagesWhen(owner, conversation.id, nthIs(2, "sent"));
+    expect(await images()).toHaveLength(1);
+
+    // No API stores another organization's attachment in a message; one written so anyway (here while LINE has the
+    // first try refused) is not looked up, so nothing of that organization goes out.
+    await line.script(token, [
+      { status: 429, headers: { "retry-after": "1" }, body: { message: "Too many requests" } },
+    ]);
+    const receipt = await send("And again.");
+    const foreign = JSON.stringify([{ id: theirs.id, type: "image", filename: "cat.png", file: "" }]);
+    await runInDurableObject(conversationObject(env, conversation.id), (_object, state) => {
+      state.storage.sql.exec("UPDATE messages SET attachments = ? WHERE id = ?", foreign, receipt.id);
+    });
+    await messagesWhen(owner, conversation.id, nthIs(3, "sent"));
+    expect(await images()).toHaveLength(1);
+    const out = JSON.stringify(await images());
+    expect(out).toContain(`/uploads/${owner.organizationId}/`);
+    const sentAll = JSON.stringify((await line.requests(token)).filter((r) => /\/message\//.test(r.path)));
+    expect(sentAll).toContain("And again.");
+    expect(sentAll).not.toContain(other.organizationId);
+  });
 
   it(
     "a 429 is tried again after its Retry-After and delivered once; a 400 is failed with LINE's words and not " +

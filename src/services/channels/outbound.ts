@@ -338,7 +338,9 @@ async function outboundMessage(
           await data
             .select({ id: attachments.id, key: attachments.key })
             .from(attachments)
-            .where(inArray(attachments.id, ids))
+            // A message names only its organization's files (services/uploads/attachments.ts), but the shard holds
+            // other organizations' too: the sender looks among this one's, whatever a stored message says.
+            .where(and(eq(attachments.organizationId, delivery.organizationId), inArray(attachments.id, ids)))
         ).map((r) => [r.id, r.key])
       : [],
   );
