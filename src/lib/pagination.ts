@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "./boolean-query";
 import type { Context } from "hono";
 import type { ZodType } from "zod";
 import { ApiError } from "./errors";
@@ -33,10 +34,7 @@ export const CursorQuery = z.object({
 
 /** `pagination=false` returns a plain array (organization and member lists). */
 export const PaginationSwitch = z.object({
-  pagination: z
-    .enum(["true", "false"])
-    .optional()
-    .openapi({ description: "`false` returns a plain array", example: "true" }),
+  pagination: booleanQuery({ description: "`false` returns a plain array", example: "true" }),
 });
 
 export const pageOf = <T extends ZodType>(item: T, name: string) =>

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../lib/boolean-query";
 import { PageQuery } from "../../lib/pagination";
 import { EXAMPLE_ID, REGISTRY_EXAMPLE_ID } from "../mcp/schema";
 
@@ -38,10 +39,7 @@ const fields = {
 export const ConnectorWrite = z.object(fields).openapi("ConnectorWrite");
 export const ConnectorPatch = ConnectorWrite.partial().openapi("ConnectorPatch");
 export const ConnectorListQuery = PageQuery.extend({
-  isEnabled: z
-    .enum(["true", "false"])
-    .optional()
-    .openapi({ description: "Only enabled (true) or disabled (false) connectors", example: "true" }),
+  isEnabled: booleanQuery({ description: "Only enabled (true) or disabled (false) connectors", example: "true" }),
 });
 
 export const MemberParams = z.object({

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../lib/boolean-query";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse } from "../../lib/pagination";
@@ -61,7 +62,7 @@ const Query = CursorQuery.extend({
         "the team's); `waiting`: queued for a person, longest waiting first",
       example: "waiting",
     }),
-  isTest: z.enum(["true", "false"]).optional().openapi({
+  isTest: booleanQuery({
     description: "`true`: only test conversations (the console's try-it); `false`: none of them; absent: both",
     example: "false",
   }),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../lib/boolean-query";
 import { HUMAN_GROUPS } from "../../services/statistics/human";
 import { OrganizationParams } from "../members/schema";
 import { Timezone } from "../statistics/schema";
@@ -26,7 +27,8 @@ export const HumanStatisticsQuery = z.object({
   inbox: filter("Only the stretches of this inbox"),
   chatbot: filter("Only the stretches of this assistant's conversations"),
   label: filter("Only the stretches of conversations with this label"),
-  includeTests: z.enum(["true", "false"]).default("false").openapi({
+  includeTests: booleanQuery({
+    default: "false",
     description:
       "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out",
     example: "false",

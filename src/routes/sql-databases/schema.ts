@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../lib/boolean-query";
 import { IdName, IdRef, uuidParam, GroupRefs, NameField } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { SQL_DATABASE_TYPES } from "../../services/records/sql-databases";
@@ -60,7 +61,7 @@ const fields = {
 export const SqlDatabaseWrite = z.object(fields).openapi("SqlDatabaseWrite");
 export const SqlDatabasePatch = SqlDatabaseWrite.partial().openapi("SqlDatabasePatch");
 
-const flag = (description: string) => z.enum(["true", "false"]).optional().openapi({ description, example: "true" });
+const flag = (description: string) => booleanQuery({ description, example: "true" });
 export const SqlDatabaseListQuery = PageQuery.extend({
   databaseType: z.enum(SQL_DATABASE_TYPES).optional().openapi({ description: "Only this type", example: "postgresql" }),
   isActive: flag("Only active (true) or inactive (false) databases"),

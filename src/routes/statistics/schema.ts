@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../lib/boolean-query";
 import { IdName, uuidParam } from "../../lib/openapi";
 
 export const STATISTICS_TAG = "Statistics";
@@ -19,7 +20,8 @@ export const Timezone = z
 
 /** Test conversations (the console's try-it) are left out unless asked for (docs/decisions.md, "Test traffic apart").
  * */
-const IncludeTests = z.enum(["true", "false"]).default("false").openapi({
+const IncludeTests = booleanQuery({
+  default: "false",
   description:
     "`true` also counts test conversations (`isTest`, the console's try-it); default `false` leaves them out",
   example: "false",

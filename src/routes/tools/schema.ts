@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../lib/boolean-query";
 import { GroupRefs } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { HTTP_METHODS, PARAMETERS_EXAMPLE as PARAMETERS, TOOL_TYPES } from "../../services/records/tools";
@@ -73,7 +74,7 @@ const fields = {
 export const ToolWrite = z.object(fields).openapi("ToolWrite");
 export const ToolPatch = ToolWrite.partial().openapi("ToolPatch");
 
-const flag = (description: string) => z.enum(["true", "false"]).optional().openapi({ description, example: "false" });
+const flag = (description: string) => booleanQuery({ description, example: "false" });
 
 export const ToolListQuery = PageQuery.extend({
   clientPlatform: z

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { booleanQuery } from "../../lib/boolean-query";
 import { PageQuery, pageOf } from "../../lib/pagination";
 import { OrganizationParams } from "../members/schema";
 import { ChatbotUsageSchema, MemberUsageSchema, UsageBucketSchema } from "../../services/records/usage-statistics";
@@ -28,10 +29,11 @@ export const UsageListQuery = z.object({
     .uuid()
     .optional()
     .openapi({ description: "Only the usage of this assistant", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-  includeTime: z
-    .enum(["true", "false"])
-    .default("false")
-    .openapi({ description: "`true`: only the time series (no entities), not paginated", example: "false" }),
+  includeTime: booleanQuery({
+    default: "false",
+    description: "`true`: only the time series (no entities), not paginated",
+    example: "false",
+  }),
   search: z
     .string()
     .max(200)
