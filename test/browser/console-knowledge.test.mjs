@@ -501,6 +501,15 @@ describe("Knowledge bases in Chromium", () => {
   it("changes the retrieval settings; a bad value shows at its field and nothing is saved", async () => {
     const kb = await seededBase("Settings base", { files: { "refunds.txt": ARTICLES["refunds.txt"] } });
     const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/settings`);
+    // Without the organization's custom Elasticsearch feature (off by default), its stores are not offered: the API
+    // would refuse them (403).
+    const stores = page.getByLabel("Where vectors are stored");
+    await expect
+      .poll(() => stores.locator("option").evaluateAll((o) => o.map((e) => e.value)))
+      .toEqual(["", "oracle", "synxdb"]);
+    await page
+      .getByText("Elasticsearch and OpenSearch need the organization's custom Elasticsearch feature.")
+      .waitFor();
     await page.getByLabel("Similarity cutoff").fill("0.25");
     await page.getByLabel("Sentence window").fill("1");
     await page.getByLabel("HyDE: search with a hypothetical answer").check();

@@ -44,13 +44,15 @@ export async function formOptions(organizationId: string) {
       ),
     );
   // Groups need `group.view` and assistants `chatbot.view`: a member without them keeps what the record shows.
-  const [embeddings, rerankers, groups, chatbots] = await Promise.all([
+  const [embeddings, rerankers, groups, chatbots, organization] = await Promise.all([
     models(unwrap(api.GET("/api/v1/embedding-models/", { params: { query: { pageSize: 100 } } }))),
     models(unwrap(api.GET("/api/v1/reranker-models/", { params: { query: { pageSize: 100 } } }))),
     choicesOf("groups", organizationId),
     choicesOf("assistants", organizationId),
+    unwrap(api.GET("/api/v1/organizations/{id}/", { params: { path: { id: organizationId } } })),
   ]);
-  return { embeddings, rerankers, groups, chatbots };
+  // Elasticsearch and OpenSearch stores are the organization's feature `canUseCustomElasticsearch` (403 without it).
+  return { embeddings, rerankers, groups, chatbots, customElasticsearch: organization.canUseCustomElasticsearch };
 }
 
 export const listFiles = (id: string, page: number) =>

@@ -25,6 +25,7 @@ import { t } from "./strings";
 
 const STORES = ["elasticsearch", "opensearch", "oracle", "synxdb"] as const;
 type Store = (typeof STORES)[number];
+const ELASTICSEARCH_STORES: readonly Store[] = ["elasticsearch", "opensearch"];
 type Credential = KnowledgeBase["storedCredentials"][number];
 /** The write-only credentials each external store takes. */
 const CREDENTIALS: Record<Store, Credential[]> = {
@@ -63,6 +64,10 @@ export function SettingsForm({
   const [embedding, setEmbedding] = useState(kb?.embeddingModel.id ?? "");
   const [reranker, setReranker] = useState(kb?.rerankerModel.id ?? "");
   const [store, setStore] = useState<Store | "">(kb?.vectorDatabaseType ?? "");
+  // Without the organization's feature, the Elasticsearch-speaking stores are not offered (but one in use stays).
+  const offeredStores = STORES.filter(
+    (s) => options.data?.customElasticsearch || !ELASTICSEARCH_STORES.includes(s) || s === kb?.vectorDatabaseType,
+  );
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   if (!options.data) return options.error ? <ErrorAlert error={options.error} /> : <Loading />;
   const { embeddings, rerankers, groups, chatbots } = options.data;
@@ -174,7 +179,8 @@ export function SettingsForm({
               label={t("vectorDatabaseType")}
               value={store}
               onChange={(e) => setStore(e.currentTarget.value as Store | "")}
-              options={[["", t("ownStore")], ...STORES.map((s): [string, string] => [s, s])]}
+              options={[["", t("ownStore")], ...offeredStores.map((s): [string, string] => [s, s])]}
+              hint={options.data?.customElasticsearch ? undefined : t("customElasticsearchOff")}
               error={problem?.field("vectorDatabaseType")}
             />
             {store && (
