@@ -25,6 +25,7 @@ describe("the widget's default themes meet WCAG AA contrast (4.5:1)", () => {
         ["assistant text on its bubble", t.text, t.bubble],
         ["text on the primary colour (header, launcher, send, visitor bubbles)", t.onPrimary, t.primary],
         ["secondary text on the background", t.muted, t.background],
+        ["secondary text on the assistant's bubble (a reply's sources)", t.muted, t.bubble],
         ["error text on the background", error, t.background],
         ["error text on a file chip", error, t.bubble],
       ];

@@ -11,7 +11,8 @@ export const LIGHT = {
   background: "#ffffff",
   text: "#111827",
   bubble: "#f1f5f9",
-  muted: "#64748b",
+  // Secondary text is also on the assistant's bubble (a reply's sources): AA there too, not only on the background.
+  muted: "#5b687c",
   line: "#e2e8f0",
 };
 export const DARK = {
