@@ -1,7 +1,8 @@
 // The widget in real Chromium (Debian's, driven by playwright-core) against `wrangler dev`: a host
 // page on another origin embeds the script; open, starter, streamed answer with sources, dark mode,
-// reload with history, a connection cut mid-reply, and the full-page chat. Screenshots go to
-// docs/widget/. Runs in Node (vitest project "node", vitest.node.config.mjs, which builds the assets).
+// reload with history, a connection cut mid-reply, the full-page chat, and a Traditional Chinese
+// browser. Screenshots go to docs/widget/. Runs in Node (vitest project "node",
+// vitest.node.config.mjs, which builds the assets).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
@@ -16,6 +17,7 @@ import {
 } from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
 import { givenPort, testPort } from "../support/test-ports.mjs";
+import { axeViolations } from "./console-helpers.mjs";
 
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
 
@@ -134,6 +136,8 @@ describe("the embedded widget in Chromium", () => {
     await expect.poll(() => launcher.getAttribute("aria-expanded")).toBe("true");
     const panel = page.locator("section.panel");
     expect(await panel.getAttribute("role")).toBe("dialog");
+    // An English browser gets the English widget, said to be English whatever the host page is.
+    expect(await page.locator("[data-assistant-chat]").getAttribute("lang")).toBe("en");
     expect(await page.locator(".row.assistant .bubble").first().textContent()).toBe("Hello! How can I help you today?");
     // Focus is in the composer; Tab cycles within the panel.
     expect(
@@ -350,6 +354,61 @@ describe("the embedded widget in Chromium", () => {
     expect(stored.results.map((m) => m.type).sort()).toEqual(["incoming", "outgoing"]);
     expect(await bubble.textContent()).toBe(stored.results.find((m) => m.type === "outgoing").content);
     expect(await page.locator(".err").count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
+  it("speaks Traditional Chinese to a zh-TW browser, the business's own texts as written", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "zh-TW" });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await page.goto(host.url);
+    expect(await page.evaluate(() => navigator.languages[0])).toBe("zh-TW");
+    const launcher = page.getByRole("button", { name: "開啟聊天：Acme Help" });
+    await launcher.click();
+    // The widget's root says its language, so a screen reader reads it as Chinese on an English page.
+    expect(await page.locator("[data-assistant-chat]").getAttribute("lang")).toBe("zh-TW");
+    // ... and what is inside its shadow root is in that language too (the host page is lang="en").
+    expect(await page.locator("section.panel").evaluate((el) => el.matches(":lang(zh-TW)"))).toBe(true);
+    const box = page.getByRole("textbox", { name: "訊息" });
+    await box.waitFor();
+    expect(await box.getAttribute("placeholder")).toBe("輸入您的訊息…");
+    for (const name of ["切換淺色或深色模式", "新對話", "關閉聊天", "附加檔案", "送出"])
+      await page.getByRole("button", { name, exact: true }).waitFor();
+    expect(await page.getByRole("log", { name: "對話訊息" }).count()).toBe(1);
+    // What the business wrote stays as written: the greeting and the starters.
+    expect(await page.locator(".row.assistant .bubble").first().textContent()).toBe("Hello! How can I help you today?");
+    await page.locator("button.chip", { hasText: "Do you ship abroad?" }).waitFor();
+
+    await box.fill("What are your opening hours?");
+    await page.keyboard.press("Enter");
+    const mine = page.getByRole("article", { name: "您" }).filter({ hasText: "What are your opening hours?" });
+    await mine.waitFor();
+    await expect
+      .poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 })
+      .not.toContain("typing");
+    expect(await lastAnswer(page).textContent()).toMatch(/^Our shop opens at 9 am .*來源（1）/);
+    const reply = page.getByRole("article", { name: "Ava（助理）" }).last();
+    await reply.getByRole("button", { name: "有幫助", exact: true }).waitFor();
+    await reply.getByRole("button", { name: "沒有幫助" }).waitFor();
+    // The status line a screen reader announces, in Chinese punctuation.
+    expect(await page.locator("[role=status].sr").textContent()).toMatch(/^Ava：Our shop opens at 9 am/);
+    // Time stamps as zh-TW writes them (上午/下午 and the like before the time), not as English does.
+    for (const row of [mine, reply]) {
+      const time = row.locator("time");
+      const { shown, expected } = await time.evaluate((el) => ({
+        shown: el.textContent,
+        expected: new Intl.DateTimeFormat("zh-TW", { timeStyle: "short" }).format(new Date(el.dateTime)),
+      }));
+      expect(shown).toBe(expected);
+      expect(shown).toMatch(/^\p{Script=Han}+\s?\d{1,2}:\d{2}$/u);
+    }
+    await page.getByRole("button", { name: "有幫助", exact: true }).last().click();
+    await expect.poll(() => page.locator("[role=status].sr").textContent()).toBe("感謝您的意見回饋。");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, "zh-TW.png") });
+    expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
 

@@ -2,6 +2,7 @@
 // chip above the composer until it is sent or removed.
 import { ApiError, expected } from "./api";
 import { h, icon } from "./dom";
+import { t } from "./i18n";
 import type { Widget } from "./main";
 import { ensureSession } from "./session";
 
@@ -30,8 +31,8 @@ export function filePicker(w: Widget): [HTMLInputElement, HTMLElement] {
     {
       class: "mic clip",
       type: "button",
-      "aria-label": "Attach a file",
-      title: "Attach a file",
+      "aria-label": t("attach"),
+      title: t("attach"),
       onclick: () => input.click(),
     },
     icon("clip"),
@@ -42,10 +43,10 @@ export function filePicker(w: Widget): [HTMLInputElement, HTMLElement] {
 /** Picked files: each uploads at once and shows as a chip until sent or removed (at most 10). */
 export function attach(w: Widget, picked: File[]) {
   for (const file of picked.slice(0, Math.max(0, 10 - w.files.length))) {
-    const state = h("span", { class: "st", text: "Uploading…" });
+    const state = h("span", { class: "st", text: t("uploading") });
     const remove = h(
       "button",
-      { class: "x", type: "button", "aria-label": `Remove ${file.name}`, title: "Remove" },
+      { class: "x", type: "button", "aria-label": t("removeNamed", { name: file.name }), title: t("remove") },
       icon("close"),
     );
     const chip = h(
@@ -63,20 +64,20 @@ export function attach(w: Widget, picked: File[]) {
     key.then(
       () => {
         state.textContent = "";
-        w.status.textContent = `${file.name} is ready to send.`;
+        w.status.textContent = t("fileReady", { name: file.name });
       },
       (err) => {
         if (!expected(err)) throw err;
         chip.classList.add("bad");
-        state.textContent = err instanceof ApiError && err.status === 400 ? "Not allowed" : "Upload failed";
+        state.textContent = t(err instanceof ApiError && err.status === 400 ? "notAllowed" : "uploadFailed");
         chip.title = err instanceof Error ? err.message : "";
-        w.status.textContent = `${file.name} could not be uploaded.`;
+        w.status.textContent = t("fileFailed", { name: file.name });
       },
     );
     remove.addEventListener("click", () => {
       w.files = w.files.filter((f) => f !== item);
       chip.remove();
-      w.status.textContent = `${file.name} removed.`;
+      w.status.textContent = t("fileRemoved", { name: file.name });
       w.input.focus();
     });
     w.files.push(item);

@@ -2,6 +2,7 @@
 // another tab, a change of who serves the conversation, an agent typing.
 import type { Message, StatusEvent } from "./api";
 import { h } from "./dom";
+import { t } from "./i18n";
 import { LiveStream } from "./live";
 import type { Widget } from "./main";
 import { addMessage, nameOf, rowOf } from "./messages";
@@ -10,10 +11,10 @@ import { ensureSession } from "./session";
 
 /** A change of who serves the conversation, in the visitor's words (null: nothing to say). */
 function statusLine(s: StatusEvent, assistant: string): string | null {
-  if (s.progressStatus === "human_serving") return s.agent ? `${s.agent.name} joined the conversation.` : null;
-  if (s.progressStatus === "waiting_for_human") return "Someone from our team will join you shortly.";
-  if (s.progressStatus === "ai_processing") return `${assistant} is answering again.`;
-  if (s.progressStatus === "resolved") return "This conversation was marked as resolved. Write again any time.";
+  if (s.progressStatus === "human_serving") return s.agent ? t("joined", { name: s.agent.name }) : null;
+  if (s.progressStatus === "waiting_for_human") return t("waitingForHuman");
+  if (s.progressStatus === "ai_processing") return t("answeringAgain", { name: assistant });
+  if (s.progressStatus === "resolved") return t("resolved");
   return null;
 }
 
@@ -58,7 +59,7 @@ function showLive(w: Widget, m: Message) {
   w.chips.replaceChildren();
   if (m.role === "agent") w.typingIndicator.hide();
   addMessage(w, m);
-  if (m.role !== "visitor") w.status.textContent = `${nameOf(w, m)}: ${m.content.slice(0, 300)}`;
+  if (m.role !== "visitor") w.status.textContent = t("said", { name: nameOf(w, m), text: m.content.slice(0, 300) });
   w.emit("message", m);
 }
 

@@ -7,10 +7,11 @@
 // The Widget below holds the state and the panel; each concern is a module beside it: dom (markup),
 // theme, session (storage, session, pre-chat form), messages (the log's rows), stream (sending and
 // the streamed reply), live-view (the live stream's events), attachments, speech, share, rating
-// (CSAT) and typing.
+// (CSAT), typing, and i18n (the visitor's language: every text the widget itself shows).
 import { Api, expected, type Config, type Contact, type Message } from "./api";
 import { filePicker, type PendingFile } from "./attachments";
 import { h, icon, safeUrl } from "./dom";
+import { language, t } from "./i18n";
 import type { LiveStream } from "./live";
 import { watch } from "./live-view";
 import { addMessage, draft } from "./messages";
@@ -92,6 +93,8 @@ export class Widget {
     this.contact = settings.contact;
     this.storage = new VisitorStorage(`assistant-chat:${settings.webChatId}`);
     this.host.setAttribute("data-assistant-chat", "");
+    // The widget's own language, whatever the host page's: a screen reader pronounces its text right.
+    this.host.lang = language();
     const css = CSS + TYPING_CSS + RATING_CSS;
     const sheet = "adoptedStyleSheets" in Document.prototype && "replaceSync" in CSSStyleSheet.prototype;
     if (sheet) {
@@ -132,7 +135,7 @@ export class Widget {
     this.emit("ready");
     const token = this.page ? new URLSearchParams(location.search).get("share") : null;
     if (token) return showShared(this, token);
-    if (!c.isActive) return this.notice("This chat is closed at the moment.");
+    if (!c.isActive) return this.notice(t("closed"));
     if ((this.page || this.storage.stored.conversationId) && sessionOnOpen(this)) this.sessionReady = connect(this);
   }
 
@@ -151,7 +154,7 @@ export class Widget {
       this.config = e.data.config as Config;
       this.applyTheme(!!e.data.dark);
       this.build();
-      if (!this.config.isActive) this.notice("This chat is closed at the moment.");
+      if (!this.config.isActive) this.notice(t("closed"));
       // The operator who turns the pre-chat form on sees it as a visitor will.
       else if (needsPreChat(this)) preChat(this);
       if (open) this.open();
@@ -175,8 +178,8 @@ export class Widget {
           {
             class: "ib",
             type: "button",
-            "aria-label": "Switch light or dark mode",
-            title: "Light or dark",
+            "aria-label": t("themeToggle"),
+            title: t("themeTitle"),
             onclick: () => {
               this.applyTheme(!this.dark);
               this.storage.store({ mode: this.dark ? "dark" : "light" });
@@ -193,8 +196,8 @@ export class Widget {
           {
             class: "ib",
             type: "button",
-            "aria-label": "Share this conversation",
-            title: "Share",
+            "aria-label": t("share"),
+            title: t("shareTitle"),
             onclick: () => share(this),
           },
           icon("share"),
@@ -206,8 +209,8 @@ export class Widget {
         {
           class: "ib",
           type: "button",
-          "aria-label": "New conversation",
-          title: "New conversation",
+          "aria-label": t("newConversation"),
+          title: t("newConversation"),
           onclick: () => this.newConversation(),
         },
         icon("plus"),
@@ -217,13 +220,13 @@ export class Widget {
       buttons.push(
         h(
           "button",
-          { class: "ib", type: "button", "aria-label": "Close chat", title: "Close", onclick: () => this.close() },
+          { class: "ib", type: "button", "aria-label": t("closeChat"), title: t("close"), onclick: () => this.close() },
           icon("close"),
         ),
       );
     const back =
       this.page && safeUrl(c.backUrl)
-        ? h("a", { class: "ib", href: safeUrl(c.backUrl), "aria-label": "Back" }, icon("back"))
+        ? h("a", { class: "ib", href: safeUrl(c.backUrl), "aria-label": t("back") }, icon("back"))
         : null;
     const header = h(
       "header",
@@ -238,13 +241,13 @@ export class Widget {
       ),
       ...buttons,
     );
-    this.log = h("div", { class: "log", role: "log", "aria-live": "polite", "aria-label": "Messages", tabindex: "0" });
+    this.log = h("div", { class: "log", role: "log", "aria-live": "polite", "aria-label": t("log"), tabindex: "0" });
     this.status = h("div", { class: "sr", role: "status" });
     this.chips = h("div", { class: "chips" });
     this.input = h("textarea", {
       rows: 1,
-      placeholder: "Type your message…",
-      "aria-label": "Message",
+      placeholder: t("placeholder"),
+      "aria-label": t("message"),
       maxlength: 32000,
     }) as HTMLTextAreaElement;
     this.input.addEventListener("keydown", (e) => {
@@ -261,7 +264,7 @@ export class Widget {
       this.input.style.height = `${Math.min(this.input.scrollHeight, 120)}px`;
     });
     const mic = c.enableSpeech ? micButton(this.input) : null;
-    this.fileBox = h("div", { class: "files", role: "list", "aria-label": "Files to send" });
+    this.fileBox = h("div", { class: "files", role: "list", "aria-label": t("filesToSend") });
     const [picker, attachButton] = c.enableFileUpload ? filePicker(this) : [null, null];
     this.composer = h(
       "form",
@@ -276,14 +279,14 @@ export class Widget {
       picker,
       attachButton,
       mic,
-      h("button", { class: "send", type: "submit", "aria-label": "Send" }, icon("send")),
+      h("button", { class: "send", type: "submit", "aria-label": t("send") }, icon("send")),
     ) as HTMLFormElement;
     const foot = c.enableShowPoweredBy
       ? h(
           "div",
           { class: "foot" },
           safeUrl(c.poweredByLogo) ? h("img", { src: safeUrl(c.poweredByLogo), alt: "" }) : null,
-          " Powered by AI assistant",
+          ` ${t("poweredBy")}`,
         )
       : null;
     this.panel = h(
@@ -312,7 +315,7 @@ export class Widget {
         {
           class: "launcher",
           type: "button",
-          "aria-label": `Open chat: ${c.name}`,
+          "aria-label": t("openChat", { name: c.name }),
           "aria-expanded": "false",
           "aria-haspopup": "dialog",
           onclick: () => this.toggle(),

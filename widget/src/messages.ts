@@ -2,6 +2,7 @@
 // sources, tool results, and the feedback and read-aloud buttons under a reply.
 import { expected, type Message } from "./api";
 import { h, icon, safeUrl } from "./dom";
+import { formatTime, t, type TextKey } from "./i18n";
 import type { Widget } from "./main";
 import { renderMarkdown } from "./markdown";
 import { readAloudButton } from "./speech";
@@ -12,7 +13,7 @@ export const draft = (m: Pick<Message, "role" | "content"> & Partial<Message>) =
 
 /** Who wrote a message, as the widget names them. */
 export function nameOf(w: Widget, m: Message) {
-  if (m.role === "visitor") return "You";
+  if (m.role === "visitor") return t("you");
   if (m.role === "agent") return m.senderName;
   return w.config.assistantName ?? w.config.name;
 }
@@ -26,7 +27,9 @@ export function addMessage(w: Widget, m: Message, readOnly = false) {
   const c = w.config;
   // Who wrote it, as its accessible name: a screen reader (and a test) tells the three apart without CSS.
   const label =
-    m.role === "visitor" ? "You" : m.role === "agent" ? `${m.senderName} (team member)` : `${nameOf(w, m)} (assistant)`;
+    m.role === "visitor"
+      ? t("you")
+      : t(m.role === "agent" ? "teamMemberNamed" : "assistantNamed", { name: nameOf(w, m) });
   const row = h("div", { class: `row ${m.role}`, "data-id": m.id || null, role: "article", "aria-label": label });
   const col = h("div", { class: "col" });
   if (m.role !== "visitor") {
@@ -34,7 +37,7 @@ export function addMessage(w: Widget, m: Message, readOnly = false) {
     if ((c.enableDisplayChatbotAvatar || m.role === "agent") && av)
       row.append(h("img", { class: "av", src: av, alt: "" }));
     if (m.role === "agent")
-      col.append(h("span", { class: "who" }, m.senderName, " ", h("span", { class: "tag", text: "Team member" })));
+      col.append(h("span", { class: "who" }, m.senderName, " ", h("span", { class: "tag", text: t("teamMember") })));
     else if (c.enableDisplayChatbotName) col.append(h("span", { class: "who", text: nameOf(w, m) }));
   }
   const bubble = h("div", { class: "bubble" });
@@ -50,12 +53,21 @@ export function addMessage(w: Widget, m: Message, readOnly = false) {
       ),
     );
   if (m.role === "visitor" && !m.content) bubble.hidden = true;
+  // When it was written, once the server (or this tab's send) says: the greeting and a reply under way have no time.
+  const at = h("time", { class: "at", hidden: true });
+  col.append(at);
   row.append(col);
   w.log.append(row);
   const render = (msg: Message, streaming: boolean) => {
     if ("done" in row.dataset) return; // complete: the live stream may bring the same message again
     if (!streaming && msg.id) row.dataset.done = "";
     bubble.classList.toggle("typing", streaming);
+    if (!streaming && msg.createdAt) {
+      const ms = Number(msg.createdAt);
+      at.dateTime = new Date(ms).toISOString();
+      at.textContent = formatTime(ms);
+      at.hidden = false;
+    }
     if (msg.role === "visitor") bubble.textContent = msg.content;
     else
       renderMarkdown(
@@ -68,13 +80,13 @@ export function addMessage(w: Widget, m: Message, readOnly = false) {
       );
     if (!streaming && msg.role === "assistant") {
       if (msg.citations.length) bubble.append(sources(w, msg));
-      for (const t of msg.toolResults)
+      for (const r of msg.toolResults)
         bubble.append(
           h(
             "details",
             { class: "toolres" },
-            h("summary", { text: `${t.name}: ${t.status}` }),
-            h("pre", { text: t.output }),
+            h("summary", { text: t("toolResult", { name: r.name, status: toolStatus(r.status) }) }),
+            h("pre", { text: r.output }),
           ),
         );
       if (msg.id && !readOnly) col.append(tools(w, msg));
@@ -89,6 +101,16 @@ export function addMessage(w: Widget, m: Message, readOnly = false) {
   return { render, row };
 }
 
+const TOOL_STATUS: Record<string, TextKey> = {
+  success: "toolSuccess",
+  failure: "toolFailure",
+  pending: "toolPending",
+  timeout: "toolTimeout",
+};
+
+/** A tool call's status in the visitor's language (one the widget does not know: as the API named it). */
+const toolStatus = (status: string) => (TOOL_STATUS[status] ? t(TOOL_STATUS[status]) : status);
+
 /** A reply's sources, folded, and (enableDownloadCitations) a button that saves them as a text file. */
 function sources(w: Widget, m: Message) {
   const list = h(
@@ -98,21 +120,21 @@ function sources(w: Widget, m: Message) {
       h(
         "li",
         {},
-        h("strong", { text: s.title + (s.page ? ` (p. ${s.page})` : "") }),
+        h("strong", { text: s.title + (s.page ? t("page", { page: s.page }) : "") }),
         h("span", { class: "sn", text: s.snippet }),
       ),
     ),
   );
-  const box = h("details", { class: "sources" }, h("summary", { text: `Sources (${m.citations.length})` }), list);
+  const box = h("details", { class: "sources" }, h("summary", { text: t("sources", { n: m.citations.length }) }), list);
   if (w.config.enableDownloadCitations) {
     box.append(
       h("button", {
         type: "button",
         class: "chip",
-        text: "Download sources",
+        text: t("downloadSources"),
         onclick: () => {
           const text = m.citations
-            .map((s) => `[${s.index}] ${s.title}${s.page ? ` (p. ${s.page})` : ""}\n${s.snippet}\n`)
+            .map((s) => `[${s.index}] ${s.title}${s.page ? t("page", { page: s.page }) : ""}\n${s.snippet}\n`)
             .join("\n");
           const a = h("a", {
             href: URL.createObjectURL(new Blob([text], { type: "text/plain" })),
@@ -131,12 +153,12 @@ function sources(w: Widget, m: Message) {
 function tools(w: Widget, m: Message) {
   const like = h(
     "button",
-    { type: "button", "aria-label": "Helpful", "aria-pressed": String(m.feedback === "like") },
+    { type: "button", "aria-label": t("helpful"), "aria-pressed": String(m.feedback === "like") },
     icon("up"),
   );
   const dislike = h(
     "button",
-    { type: "button", "aria-label": "Not helpful", "aria-pressed": String(m.feedback === "dislike") },
+    { type: "button", "aria-label": t("notHelpful"), "aria-pressed": String(m.feedback === "dislike") },
     icon("down"),
   );
   const rate = async (value: "like" | "dislike") => {
@@ -145,12 +167,12 @@ function tools(w: Widget, m: Message) {
       m.feedback = (await w.api.feedback(m.id, next)).feedback;
     } catch (err) {
       if (!expected(err)) throw err;
-      w.status.textContent = "Your feedback could not be saved. Please try again.";
+      w.status.textContent = t("feedbackFailed");
       return;
     }
     like.setAttribute("aria-pressed", String(m.feedback === "like"));
     dislike.setAttribute("aria-pressed", String(m.feedback === "dislike"));
-    w.status.textContent = "Thanks for your feedback.";
+    w.status.textContent = t("feedbackThanks");
   };
   like.addEventListener("click", () => void rate("like"));
   dislike.addEventListener("click", () => void rate("dislike"));

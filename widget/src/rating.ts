@@ -2,6 +2,7 @@
 // says `resolved`, five stars then an optional comment, stored through the widget API.
 import { expected } from "./api";
 import { h } from "./dom";
+import { t } from "./i18n";
 import type { Widget } from "./main";
 import { TEXT_BOX } from "./styles";
 
@@ -23,31 +24,24 @@ export function askRating(w: Widget) {
  * comment and Send. `send` stores it (and throws the API's refusal); the form then thanks the visitor.
  */
 function ratingForm(send: (rating: number, comment: string) => Promise<void>): HTMLElement {
-  const heading = h("p", { class: "rate-q", id: "rate-q" }, "How would you rate this conversation?");
+  const heading = h("p", { class: "rate-q", id: "rate-q" }, t("rateQuestion"));
   const stars = h("div", { class: "stars", role: "group", "aria-labelledby": "rate-q" });
   const comment = h("textarea", {
     id: "rate-c",
     rows: "2",
     maxlength: "1000",
-    placeholder: "Anything to add? (optional)",
+    placeholder: t("ratePlaceholder"),
   }) as HTMLTextAreaElement;
-  const label = h("label", { for: "rate-c", class: "sr" }, "Comment (optional)");
-  const submit = h("button", { type: "submit", class: "rate-send" }, "Send rating") as HTMLButtonElement;
+  const label = h("label", { for: "rate-c", class: "sr" }, t("rateComment"));
+  const submit = h("button", { type: "submit", class: "rate-send" }, t("rateSend")) as HTMLButtonElement;
   const note = h("p", { class: "rate-note", role: "status" });
   const more = h("div", { class: "rate-more", hidden: "" }, label, comment, submit);
-  const form = h(
-    "form",
-    { class: "rate", "aria-label": "Rate this conversation" },
-    heading,
-    stars,
-    more,
-    note,
-  ) as HTMLFormElement;
+  const form = h("form", { class: "rate", "aria-label": t("rateForm") }, heading, stars, more, note) as HTMLFormElement;
   let rating = 0;
   for (let n = 1; n <= 5; n++) {
     const star = h(
       "button",
-      { type: "button", class: "star", "aria-pressed": "false", "aria-label": `${n} star${n > 1 ? "s" : ""} out of 5` },
+      { type: "button", class: "star", "aria-pressed": "false", "aria-label": t(n > 1 ? "stars" : "star", { n }) },
       "★",
     ) as HTMLButtonElement;
     star.addEventListener("click", () => {
@@ -57,7 +51,7 @@ function ratingForm(send: (rating: number, comment: string) => Promise<void>): H
         s.classList.toggle("on", i < n);
       }
       more.hidden = false;
-      note.textContent = `${n} of 5 selected.`;
+      note.textContent = t("rateSelected", { n });
     });
     stars.append(star);
   }
@@ -66,14 +60,11 @@ function ratingForm(send: (rating: number, comment: string) => Promise<void>): H
     if (!rating) return;
     submit.disabled = true;
     send(rating, comment.value.trim()).then(
-      () =>
-        form.replaceChildren(
-          h("p", { class: "rate-done", role: "status" }, `Thank you for your rating (${rating} of 5).`),
-        ),
+      () => form.replaceChildren(h("p", { class: "rate-done", role: "status" }, t("rateThanks", { n: rating }))),
       (err) => {
         if (!expected(err)) throw err;
         submit.disabled = false;
-        note.textContent = "Your rating could not be sent. Please try again.";
+        note.textContent = t("rateFailed");
       },
     );
   });

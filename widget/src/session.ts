@@ -2,6 +2,7 @@
 // started (or resumed) when needed, and the pre-chat form that asks a new visitor who they are.
 import { ApiError, expected } from "./api";
 import { h } from "./dom";
+import { t } from "./i18n";
 import type { Widget } from "./main";
 import { askRating } from "./rating";
 
@@ -41,7 +42,7 @@ const identified = (w: Widget) => !!(w.contact?.sourceId && w.contact.token);
 /** Starts or resumes the visitor's session, and shows the stored conversation if it is still theirs. */
 export async function connect(w: Widget): Promise<void> {
   const c = w.config;
-  if (c.accessType === "private" && !identified(w)) return w.notice("Please sign in to chat with us.");
+  if (c.accessType === "private" && !identified(w)) return w.notice(t("signIn"));
   const token = w.storage.stored.token ?? null;
   if (!token && needsPreChat(w)) return preChat(w);
   try {
@@ -57,9 +58,9 @@ export async function connect(w: Widget): Promise<void> {
       if (shown.status === "resolved" && !shown.rated) askRating(w);
     } else if (last) w.storage.store({ conversationId: null });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 403) return w.notice("This chat is closed at the moment.");
-    if (err instanceof ApiError && err.status === 401) return w.notice("Please sign in to chat with us.");
-    if (expected(err)) w.error("Could not connect. Check your connection and try again.");
+    if (err instanceof ApiError && err.status === 403) return w.notice(t("closed"));
+    if (err instanceof ApiError && err.status === 401) return w.notice(t("signIn"));
+    if (expected(err)) w.error(t("cannotConnect"));
     throw err;
   }
 }
@@ -121,7 +122,7 @@ export function preChat(w: Widget, why?: string) {
       onsubmit: (e: Event) => {
         e.preventDefault();
         if (!name.value.trim() && !email.value.trim()) {
-          note.textContent = "Please give your name or your e-mail so we can start.";
+          note.textContent = t("preChatMissing");
           note.hidden = false;
           for (const input of [name, email]) input.setAttribute("aria-invalid", "true");
           return name.focus();
@@ -146,13 +147,13 @@ export function preChat(w: Widget, why?: string) {
           });
       },
     },
-    h("p", { text: "Before we start, how can we reach you?" }),
+    h("p", { text: t("preChatAsk") }),
     note,
-    h("label", { for: "pc-name", text: "Name" }),
+    h("label", { for: "pc-name", text: t("name") }),
     name,
-    h("label", { for: "pc-email", text: "E-mail" }),
+    h("label", { for: "pc-email", text: t("email") }),
     email,
-    h("button", { type: "submit", text: "Start chatting" }),
+    h("button", { type: "submit", text: t("startChatting") }),
   );
   w.log.replaceChildren(form);
   w.chips.replaceChildren();

@@ -2,11 +2,12 @@
 // clipboard and shown in the log; the full page opened with `?share=` shows that copy.
 import { expected } from "./api";
 import { h } from "./dom";
+import { t } from "./i18n";
 import type { Widget } from "./main";
 import { addMessage } from "./messages";
 
 export async function share(w: Widget) {
-  if (!w.conversationId) return w.error("Send a message first, then share the conversation.");
+  if (!w.conversationId) return w.error(t("shareFirst"));
   try {
     const { url } = await w.api.share(w.conversationId);
     // Refused (no permission, not a secure page): the link shows below anyway.
@@ -17,14 +18,14 @@ export async function share(w: Widget) {
       h(
         "p",
         { class: "notice", role: "status" },
-        "Link copied: ",
+        t("linkCopied"),
         h("a", { href: url, target: "_blank", rel: "noopener", text: url }),
       ),
     );
     w.scroll();
   } catch (err) {
     if (!expected(err)) throw err;
-    w.error("Could not create a share link.");
+    w.error(t("shareFailed"));
   }
 }
 
@@ -38,6 +39,6 @@ export async function showShared(w: Widget, token: string) {
     for (const m of results) addMessage(w, m, true);
   } catch (err) {
     if (!expected(err)) throw err;
-    w.notice("This shared conversation is not available.");
+    w.notice(t("sharedGone"));
   }
 }

@@ -1,6 +1,7 @@
 // Speech (enableSpeech): the visitor's message dictated (the browser's SpeechRecognition, where it
 // exists) and a reply read aloud (speechSynthesis).
 import { h, icon } from "./dom";
+import { t } from "./i18n";
 
 interface SpeechRecognitionLike {
   lang: string;
@@ -26,7 +27,7 @@ export function micButton(input: HTMLTextAreaElement): HTMLElement | null {
     {
       class: "mic",
       type: "button",
-      "aria-label": "Speak your message",
+      "aria-label": t("speak"),
       "aria-pressed": "false",
       onclick: () => listen(Recognition, mic, input),
     },
@@ -54,7 +55,7 @@ export const readAloudButton = (content: string) =>
     "button",
     {
       type: "button",
-      "aria-label": "Read aloud",
+      "aria-label": t("readAloud"),
       onclick: () => {
         speechSynthesis.cancel();
         speechSynthesis.speak(new SpeechSynthesisUtterance(content.replace(/\[\d+\]/g, "")));

@@ -2,6 +2,7 @@
 // ready first, a message the server did not take marked "Not sent" with a Retry (same key).
 import { ApiError, expected, type Attachment, type Message, type Metadata, newKey, type Outgoing } from "./api";
 import { h } from "./dom";
+import { t } from "./i18n";
 import type { Widget } from "./main";
 import { addMessage, draft, nameOf } from "./messages";
 import { ensureSession, preChat } from "./session";
@@ -10,13 +11,14 @@ import { releaseHeld, watch } from "./live-view";
 
 /** Why a visitor's message was not sent, in the visitor's words. */
 function unsentReason(err: ApiError | NetworkError | StreamEnded): string {
-  if (!(err instanceof ApiError)) return "Not sent: no connection to the chat. Check your connection, then retry.";
-  if (err.status === 429) return "Not sent: too many messages. Wait a moment, then retry.";
-  if (err.status === 401) return "Not sent: your session expired. Retry to send it.";
-  if (err.code === "timeout") return "Not sent: the chat did not answer in time. Retry to send it.";
-  if (err.status >= 400 && err.status < 500) return `Not sent: ${err.message}`;
-  if (err.status >= 500) return "Not sent: the chat could not take it just now. Retry in a moment.";
-  return "Not sent: no connection to the chat. Check your connection, then retry.";
+  if (!(err instanceof ApiError)) return t("notSentOffline");
+  if (err.status === 429) return t("notSentTooMany");
+  if (err.status === 401) return t("notSentExpired");
+  if (err.code === "timeout") return t("notSentTimeout");
+  // The API's own words (English): what the visitor can fix, said as the server said it.
+  if (err.status >= 400 && err.status < 500) return t("notSentRefused", { reason: err.message });
+  if (err.status >= 500) return t("notSentServer");
+  return t("notSentOffline");
 }
 
 /** The visitor's position (enableLocation), if they allow it within 3 s; else nothing. */
@@ -36,7 +38,7 @@ export async function send(w: Widget, text: string) {
   const pending = w.files;
   if ((!content && !pending.length) || w.busy || w.preparing) return;
   if (!w.config.isActive) return;
-  if (w.preview) return w.error("This is a preview: messages are not sent.");
+  if (w.preview) return w.error(t("preview"));
   // Until the message is shown, a second Enter must not send the same text and files again.
   w.preparing = true;
   let attachments: Attachment[];
@@ -46,7 +48,7 @@ export async function send(w: Widget, text: string) {
       // The pre-chat form stands in the way: the message waits for it, and the visitor is told why.
       if (w.log.querySelector(".prechat") && content) {
         w.waiting = content;
-        preChat(w, "Tell us your name or your e-mail first: your message is sent as soon as you start.");
+        preChat(w, t("preChatFirst"));
       }
       return;
     }
@@ -58,7 +60,7 @@ export async function send(w: Widget, text: string) {
     };
   } catch (err) {
     if (!expected(err)) throw err;
-    return w.error("A file could not be uploaded. Remove it and try again.");
+    return w.error(t("fileNotUploaded"));
   } finally {
     w.preparing = false;
   }
@@ -73,6 +75,7 @@ export async function send(w: Widget, text: string) {
     draft({
       role: "visitor",
       content,
+      createdAt: String(Date.now()),
       attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })),
     }),
   ).row;
@@ -121,7 +124,7 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
         // The message is taken but the assistant could not answer it (the team still sees it in the inbox).
         if (e.failed) {
           shown?.row.remove();
-          return w.error("The assistant could not answer this time. Your message was received.");
+          return w.error(t("notAnswered"));
         }
         // No reply: a human agent serves the conversation (their answer comes through the live stream).
         if (e.done && !e.message && !reply.content) {
@@ -137,7 +140,9 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
             w.live?.saw(e.message);
           }
           render(reply, false);
-          w.status.textContent = reply.content ? `${nameOf(w, reply)}: ${reply.content.slice(0, 300)}` : "";
+          w.status.textContent = reply.content
+            ? t("said", { name: nameOf(w, reply), text: reply.content.slice(0, 300) })
+            : "";
           if (e.message) w.emit("message", e.message);
         } else {
           reply.content += e.content;
@@ -158,11 +163,7 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
       markUnsent(w, row, outgoing, err);
     } else {
       shown?.render(reply, false);
-      w.error(
-        err instanceof ApiError && err.status === 429
-          ? "Too many messages. Please wait a moment."
-          : "Sorry, something went wrong. Please try again.",
-      );
+      w.error(err instanceof ApiError && err.status === 429 ? t("tooMany") : t("wentWrong"));
     }
   } finally {
     if (started && w.conversationId === started) watch(w, started, newest);
@@ -179,7 +180,7 @@ function markUnsent(w: Widget, row: HTMLElement, outgoing: Outgoing, err: ApiErr
   const retry = h("button", {
     type: "button",
     class: "retry",
-    text: "Retry",
+    text: t("retry"),
     onclick: () => {
       w.input.focus();
       void deliver(w, outgoing, row);

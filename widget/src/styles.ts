@@ -122,6 +122,8 @@ header img{width:36px;height:36px;border-radius:50%;object-fit:cover;background:
 .row .av{width:28px;height:28px;border-radius:50%;object-fit:cover;flex:none}
 .col{display:flex;flex-direction:column;max-width:82%;min-width:0}
 .who{font-size:12px;color:var(--muted);margin:0 0 2px 4px}
+.at{font-size:11px;color:var(--muted);margin:2px 4px 0}
+.row.visitor .at{align-self:flex-end}
 .bubble{
   padding:9px 12px;
   border-radius:14px;

@@ -2,6 +2,7 @@
 // told to the operators (throttled).
 import { type Api, expected } from "./api";
 import { h } from "./dom";
+import { t } from "./i18n";
 
 /** How often, at most, the visitor's "typing" is sent while they type. */
 const TYPING_EVERY_MS = 3000;
@@ -16,7 +17,7 @@ export class TypingIndicator {
   show(typing: boolean, name: string) {
     clearTimeout(this.#timer);
     if (!typing) return this.hide();
-    this.element.textContent = `${name || "Someone"} is typing…`;
+    this.element.textContent = t("typing", { name: name || t("someone") });
     this.#timer = setTimeout(() => this.hide(), TYPING_SHOWN_MS);
   }
 

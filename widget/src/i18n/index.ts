@@ -1,0 +1,48 @@
+// The widget's language and its text. A web chat has no language setting (spec and CONTRACT give it
+// none), so the visitor's browser decides: the first of `navigator.languages` the widget speaks wins,
+// Traditional Chinese (zh-TW, zh-HK, zh-MO, zh-Hant) or English; none of them (zh-CN, ja, ...) gives
+// English. Texts the business configured (greeting, starters, names) are shown as written.
+import { en } from "./en";
+import { zhTW } from "./zh-TW";
+
+export type Language = "en" | "zh-TW";
+export type TextKey = keyof typeof en;
+
+const TABLES: Record<Language, Record<TextKey, string>> = { en, "zh-TW": zhTW };
+
+/** The widget's language for a browser's preferred languages, most wanted first. */
+export function pickLanguage(tags: readonly string[]): Language {
+  for (const tag of tags) {
+    if (/^zh-(tw|hk|mo|hant)\b/i.test(tag)) return "zh-TW";
+    // Simplified Chinese is not Traditional: a later choice of the visitor's may still be one we speak.
+    if (/^en\b/i.test(tag)) return "en";
+  }
+  return "en";
+}
+
+let chosen: Language | undefined;
+
+/** The visitor's language, read once (the widget is drawn in one language; a change shows on the next page). */
+export function language(): Language {
+  chosen ??= pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
+  return chosen;
+}
+
+/** A text in the visitor's language, its `{name}` placeholders filled from `vars`. */
+export function t(key: TextKey, vars?: Record<string, string | number>): string {
+  const text = TABLES[language()][key];
+  return vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
+}
+
+// Made once: a formatter costs more to make than to use, and a long history formats every row.
+let formats: { time: Intl.DateTimeFormat; dateTime: Intl.DateTimeFormat } | undefined;
+
+/** When a message was written, as the visitor's language writes it: the time today, else the date and time too. */
+export function formatTime(ms: number, now = Date.now()): string {
+  formats ??= {
+    time: new Intl.DateTimeFormat(language(), { timeStyle: "short" }),
+    dateTime: new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" }),
+  };
+  const sameDay = new Date(ms).toDateString() === new Date(now).toDateString();
+  return (sameDay ? formats.time : formats.dateTime).format(ms);
+}
