@@ -293,7 +293,7 @@ describe("human handoff", () => {
       );
       const res = await send(path, [{ id: attachment.id }]);
       expect(res.status, `${path}: ${await res.clone().text()}`).toBe(path === "completions" ? 200 : 201);
-      const body = (await res.json()) as Schemas["Message"] | { message: Schemas["Message"] };
+      const body = await res.json<Schemas["Message"] | { message: Schemas["Message"] }>();
       const message = "message" in body ? body.message : body;
       if (path !== "completions")
         expect(message.attachments).toMatchObject([{ id: attachment.id, filename: "cat.png" }]);
