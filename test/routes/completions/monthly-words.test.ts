@@ -1,6 +1,10 @@
+import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import worker from "../../../src/index";
 import { client as d1 } from "../../../src/db/prepared";
-import { expectError, parts, seedOwner, type Actor, type Settings } from "../../harness";
+import { bindingsWith, expectError, fetchWorker, parts, seedOwner, type Actor, type Settings } from "../../harness";
+import { standIn } from "../../support/bindings";
+import { sent, telegram, telegramInbox, textUpdate } from "../../channels/telegram-support";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
 import { readEvents } from "../../support/sse";
@@ -128,5 +132,46 @@ describe("a plan's monthly words (PLANS monthlyWords)", () => {
     );
     expect(messages.results.map((m) => m.type)).toEqual(["incoming", "outgoing", "incoming"]);
     expect(messages.results[0]?.id).toBe(stored.id);
+  });
+
+  it("a channel's message is stored and not answered: nothing goes back to the platform", async () => {
+    const { owner, token, inbox } = await telegramInbox();
+    const other = await createChatbot(owner);
+    const used = await owner.fetch("POST", completions(other.id), {
+      message: { content: "Where is my parcel today?" },
+    });
+    expect(used.status, await used.clone().text()).toBe(200);
+    // The update as the platform sends it; its queue work held here and handed to the consumer with the plan set.
+    const work: unknown[] = [];
+    const queue = standIn("CHANNEL_QUEUE", {
+      sendBatch: async (messages: { body: unknown }[]) => void work.push(...messages.map((m) => m.body)),
+    });
+    const signed = await telegram.sign({ token, update: textUpdate("Is my parcel here yet?") });
+    const request = new Request(`https://assistants.example.com${inbox.path}`, {
+      method: "POST",
+      headers: signed.headers,
+      body: signed.body,
+    });
+    expect((await fetchWorker(request, bindingsWith({ ...TINY, CHANNEL_QUEUE: queue }))).status).toBe(200);
+    expect(work).toHaveLength(1);
+    const batch = createMessageBatch(
+      "channel-work",
+      work.map((body, i) => ({ id: `work-${i}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    const ctx = createExecutionContext();
+    await worker.queue!(batch, bindingsWith(TINY), ctx);
+    await waitOnExecutionContext(ctx);
+    const conversations = await bodyOf<"GET /conversations/">(
+      await owner.fetch("GET", `/conversations/?inbox=${inbox.inboxId}`),
+    );
+    expect(conversations.results).toHaveLength(1);
+    const conversationId = conversations.results[0].id;
+    // A reply would be stored within moments, and sent to Telegram.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const messages = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${conversationId}`),
+    );
+    expect(messages.results.map((m) => [m.type, m.content])).toEqual([["incoming", "Is my parcel here yet?"]]);
+    expect(await sent(token, "sendMessage")).toEqual([]);
   });
 });
