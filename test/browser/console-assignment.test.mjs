@@ -47,6 +47,9 @@ afterAll(async () => {
 /** An operator on the inbox page, signed in, its live stream connected. */
 async function operator(body, { notify = false } = {}) {
   const opened = await openPage(app.browser);
+  // The API's refusals of the page's own requests: a page asks only for what the member may see.
+  opened.refused = [];
+  opened.page.on("response", (r) => r.status() === 403 && opened.refused.push(new URL(r.url()).pathname));
   if (notify) await recordNotifications(opened.context, app.base);
   await opened.context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
   await signInContext(opened.context, app.base, body);
@@ -122,6 +125,10 @@ describe("Assignment in the console", () => {
       .poll(() => other.page.evaluate(() => window.__notifications.map((n) => n.title)), { timeout: 10_000 })
       .toContain("A conversation was assigned to you");
     expect(await axeViolations(other.page)).toEqual([]);
+    // Olga opens it too: the inbox and its Assign control load, with no list she may not read asked for.
+    await rowOf(other.page, "I need to talk to a person").getByRole("link").click();
+    await other.page.getByLabel("Assign").waitFor();
+    expect(other.refused).toEqual([]);
 
     expect(owner.errors).toEqual([]);
     expect(other.errors).toEqual([]);

@@ -1,7 +1,8 @@
 // The organization's records a form offers to pick from (an assistant's knowledge bases, a record's
 // groups, an inbox's assistant...), loaded the one way: up to 100, as `{id, name}`, and null when the
-// API refuses this member the list (403: no `tool.view`, say). A form then offers only what its
+// member may not list them (a permission the list needs, or the API's 403). A form then offers only what its
 // record already has; any other failure is the load's error.
+import { can } from "../shell/session";
 import { ApiProblem, api, unwrap } from "./client";
 
 export type Choice = { id: string; name: string };
@@ -26,8 +27,20 @@ const lists = {
 
 export type ChoiceKind = keyof typeof lists;
 
+/**
+ * The permission a list needs, where its route names one (the others show what the member can see): without it the
+ * list is not asked for, so a member's page makes no request the API would refuse.
+ */
+const NEEDS: Partial<Record<ChoiceKind, string>> = {
+  contacts: "contact.view",
+  groups: "group.view",
+  inboxes: "inbox.view",
+  labels: "conversation.view",
+};
+
 /** The records of `kind` the member may pick, or null when they may not list them. */
 export async function choicesOf(kind: ChoiceKind, organizationId: string): Promise<Choice[] | null> {
+  if (!can(NEEDS[kind])) return null;
   try {
     const page: { results: Named[] } = await lists[kind](organizationId);
     return page.results.map((r) => ({ id: r.id, name: r.displayName || r.name || r.id }));
