@@ -144,22 +144,6 @@ export async function conversationViews(
   return found.length ? viewsOf(db, found, names) : [];
 }
 
-/** Views of conversations of any organizations (a queue's batch of events), each with its organization's names. */
-export async function viewsAcrossOrganizations(db: Db, rows: ConversationRows): Promise<ConversationView[]> {
-  const owners = [...new Set(rows.map((r) => r.conversation.organizationId))];
-  const views = await Promise.all(
-    owners.map(async (o) =>
-      viewsOf(
-        db,
-        rows.filter((r) => r.conversation.organizationId === o),
-        await organizationNames(db, o),
-      ),
-    ),
-  );
-  const byConversation = new Map(views.flat().map((v) => [v.conversation.id, v]));
-  return rows.flatMap((r) => byConversation.get(r.conversation.id) ?? []);
-}
-
 /** One conversation of the organization as its record shows it, or null: its row from the organization's data plane
  * (`data`), the names from `db`. */
 export async function findConversation(

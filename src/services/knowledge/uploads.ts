@@ -78,7 +78,9 @@ export async function fetchReference(
   const filename = ref.filename.split(/[\\/]/).pop()!.trim();
   let bytes: ArrayBuffer;
   let contentType: string;
-  if (/^https?:\/\//i.test(ref.file)) {
+  // A link is fetched (its bytes new to the organization); anything else names an object already in storage.
+  const fetched = /^https?:\/\//i.test(ref.file);
+  if (fetched) {
     const problem = webhookUrlProblem(ref.file, outboundAllowedHosts(env));
     if (problem) throw fieldError(field, problem);
     const res = await fetch(ref.file, { redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch(
@@ -98,8 +100,8 @@ export async function fetchReference(
     bytes = await object.arrayBuffer();
   }
   const type = checked(env, field, filename, contentType, bytes.byteLength);
-  const copied = !/^https?:\/\//i.test(ref.file);
-  return { filename, ...type, size: bytes.byteLength, bytes, parserId: ref.parser ?? BUILT_IN_PARSER.id, copied };
+  const parserId = ref.parser ?? BUILT_IN_PARSER.id;
+  return { filename, ...type, size: bytes.byteLength, bytes, parserId, copied: !fetched };
 }
 
 /** Keys a caller may name: `uploads/<organization>/...`, or a file of one of the organization's knowledge bases. */

@@ -18,9 +18,8 @@ export async function conversationEventData(
   const events = await inChunks(eventIds, (ids) =>
     data.select().from(conversationEvents).where(inArray(conversationEvents.id, ids)),
   );
-  const rows = await inChunks(
-    events.map((e) => e.conversationId),
-    (ids) => conversationRows(db, data, ids),
+  const rows = await inChunks([...new Set(events.map((e) => e.conversationId))], (ids) =>
+    conversationRows(db, data, ids),
   );
   const byId = new Map(rows.map((row) => [row.conversation.id, row]));
   return new Map(

@@ -104,7 +104,7 @@ export async function conversationRows(db: Db, data: Db, conversationIds: string
   });
 }
 
-export type ConversationRowsEntry = Awaited<ReturnType<typeof conversationRows>>[number];
+type ConversationRowsEntry = Awaited<ReturnType<typeof conversationRows>>[number];
 
 /** The conversation, its inbox and its contact as every event's data carries them (message or lifecycle event). */
 export function conversationParts({
