@@ -26,6 +26,16 @@ export const conversationData = (organizationId: string, conversationId: string)
  * than their conversation (a webhook's deliveries, an inbox's channel deliveries), each in its conversation's part. */
 export const fromEveryPart = async <T>(organizationId: string, read: (part: Db) => Promise<T[]>) =>
   (await Promise.all((await parts(organizationId)).map(read))).flat();
+/** Rows of `table` (that `where` takes, `?` bound to `binds`) in every part of an organization's data plane. */
+export async function countInParts(organizationId: string, table: string, where = "1=1", ...binds: unknown[]) {
+  let n = 0;
+  for (const part of await parts(organizationId))
+    n += (await client(part)
+      .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+      .bind(...binds)
+      .first<{ n: number }>())!.n;
+  return n;
+}
 /** How many of a conversation's messages D1 holds (on their way to its object), in any data plane (`DB`, a shard). */
 export async function messagesInD1(conversationId: string): Promise<number> {
   let n = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, data, expectError, parts, seedMember, seedOwner } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, countInParts, data, expectError, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -7,17 +7,6 @@ import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../suppo
 import { bodyOf } from "../../support/api";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
-
-/** Rows of `table` in the data plane of `organizationId` (every part of it: services/shards/parts.ts). */
-async function count(organizationId: string, table: string, where = "1=1", ...binds: unknown[]) {
-  let n = 0;
-  for (const part of await parts(organizationId))
-    n += (await client(part)
-      .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
-      .bind(...binds)
-      .first<{ n: number }>())!.n;
-  return n;
-}
 
 describe("POST /chatbots/{chatbotId}/completions/", () => {
   it.each(PREFIXES)("answers directly and starts a conversation in the default inbox (%s)", async (prefix) => {
@@ -77,7 +66,13 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
     expect(
-      await count(owner.organizationId, "conversations", "id = ? AND chatbot_id = ?", reply.conversationId, bot.id),
+      await countInParts(
+        owner.organizationId,
+        "conversations",
+        "id = ? AND chatbot_id = ?",
+        reply.conversationId,
+        bot.id,
+      ),
     ).toBe(1);
     expect(reply.message!.sequence).toBe(2);
   });
@@ -173,14 +168,14 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
         .bind(crypto.randomUUID(), other.organizationId)
         .all<{ id: string }>()
     ).results;
-    const before = await count(owner.organizationId, "conversations");
+    const before = await countInParts(owner.organizationId, "conversations");
     const body = await expectError(
       await owner.fetch("POST", completions(bot.id), { message: { content: "hi", sender: foreignContact } }),
       400,
       "invalid",
     );
     expect(body.errors).toHaveProperty(["message.sender"]);
-    expect(await count(owner.organizationId, "conversations")).toBe(before);
+    expect(await countInParts(owner.organizationId, "conversations")).toBe(before);
   });
 
   it("uses a contact of the organization as the sender", async () => {
@@ -207,7 +202,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
   it("400 for bad input, and nothing is written", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    const before = await count(owner.organizationId, "messages");
+    const before = await countInParts(owner.organizationId, "messages");
     for (const body of [
       {},
       { message: {} },
@@ -218,7 +213,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     ]) {
       await expectError(await owner.fetch("POST", completions(bot.id), body), 400, "invalid");
     }
-    expect(await count(owner.organizationId, "messages")).toBe(before);
+    expect(await countInParts(owner.organizationId, "messages")).toBe(before);
   });
 
   it(

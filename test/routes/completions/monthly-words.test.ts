@@ -1,8 +1,15 @@
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../../src/index";
-import { client as d1 } from "../../../src/db/prepared";
-import { bindingsWith, expectError, fetchWorker, parts, seedOwner, type Actor, type Settings } from "../../harness";
+import {
+  bindingsWith,
+  countInParts,
+  expectError,
+  fetchWorker,
+  seedOwner,
+  type Actor,
+  type Settings,
+} from "../../harness";
 import { standIn } from "../../support/bindings";
 import { sent, telegram, telegramInbox, textUpdate } from "../../channels/telegram-support";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -17,17 +24,6 @@ const TINY: Settings = {
 };
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
-
-/** Rows of `table` in every part of the organization's data plane. */
-async function count(organizationId: string, table: string, where = "1=1", ...binds: unknown[]) {
-  let n = 0;
-  for (const part of await parts(organizationId))
-    n += (await d1(part)
-      .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
-      .bind(...binds)
-      .first<{ n: number }>())!.n;
-  return n;
-}
 
 const usedWords = async (owner: Actor) =>
   (
@@ -56,7 +52,7 @@ async function wordsUsedUp() {
 describe("a plan's monthly words (PLANS monthlyWords)", () => {
   it("once used, a completion is 403 naming the plan and month, stores nothing; without plans it answers", async () => {
     const { owner, bot } = await wordsUsedUp();
-    const conversations = await count(
+    const conversations = await countInParts(
       owner.organizationId,
       "conversations",
       "organization_id = ?1",
@@ -77,9 +73,9 @@ describe("a plan's monthly words (PLANS monthlyWords)", () => {
         /^The Tiny plan's 5 words of \d{4}-\d{2} are used \(\d+\): the assistants answer again/,
       );
     }
-    expect(await count(owner.organizationId, "conversations", "organization_id = ?1", owner.organizationId)).toBe(
-      conversations,
-    );
+    expect(
+      await countInParts(owner.organizationId, "conversations", "organization_id = ?1", owner.organizationId),
+    ).toBe(conversations);
     // The same organization on a deployment without plans: nothing limits it.
     const res = await owner.fetch("POST", completions(bot.id), { message: { content: "And tomorrow?" } });
     expect(res.status, await res.clone().text()).toBe(200);

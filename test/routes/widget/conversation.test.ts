@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, conversationData, expectError, parts, seedOwner } from "../../harness";
+import { NO_SUCH_ID, conversationData, countInParts, expectError, seedOwner } from "../../harness";
 import { client as d1Of } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
@@ -158,13 +158,7 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     ]) {
       await expectError(await client().post(pub(chat.id, "messages/"), body, session.token), 400, "invalid");
     }
-    for (const part of await parts(owner.organizationId)) {
-      const n = await d1Of(part)
-        .prepare("SELECT count(*) AS n FROM conversations WHERE contact_id = ?")
-        .bind(session.contact.id)
-        .first<{ n: number }>();
-      expect(n!.n).toBe(0);
-    }
+    expect(await countInParts(owner.organizationId, "conversations", "contact_id = ?", session.contact.id)).toBe(0);
   });
 });
 
