@@ -498,7 +498,7 @@ describe("Knowledge bases in Chromium", () => {
     await context.close();
   });
 
-  it("changes the retrieval settings; a bad value shows at its field and nothing is saved", async () => {
+  it("changes the retrieval settings and who may use the base; a bad value shows at its field, not saved", async () => {
     const kb = await seededBase("Settings base", { files: { "refunds.txt": ARTICLES["refunds.txt"] } });
     const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/settings`);
     // Without the organization's custom Elasticsearch feature (off by default), its stores are not offered: the API
@@ -523,6 +523,18 @@ describe("Knowledge bases in Chromium", () => {
       enableHyde: true,
       enableRerank: false,
     });
+    // Who may use the base: a group ticked is saved, and shows ticked again after a reload; unticked, it goes.
+    const readers = () => page.getByRole("group", { name: "Groups" }).getByLabel("Readers");
+    await readers().check();
+    await page.getByRole("button", { name: "Save settings" }).click();
+    const groupIds = async () =>
+      (await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).groups.map((g) => g.id);
+    await expect.poll(groupIds).toEqual([member.groupId]);
+    await page.reload();
+    expect(await readers().isChecked()).toBe(true);
+    await readers().uncheck();
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(groupIds).toEqual([]);
     // The embedding model cannot change once the base holds content: the API says so at the field.
     const other = await app.server.api("/embedding-models/", {
       body: { name: "Other embedder", provider: "local", modelName: "other" },

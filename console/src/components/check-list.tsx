@@ -21,6 +21,8 @@ interface Props {
   loading?: boolean;
   /** The API's message for this field, shown and read with the group. */
   error?: string;
+  /** Shown but not chosen from (nor sent with the form): e.g. a list the member may not read. */
+  disabled?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function CheckList({
   empty,
   loading,
   error,
+  disabled,
   ...rest
 }: Props) {
   const id = useId();
@@ -47,6 +50,7 @@ export function CheckList({
     <fieldset
       class={`check-list${rest.class ? ` ${rest.class}` : ""}${error ? " invalid" : ""}`}
       aria-describedby={described}
+      disabled={disabled}
     >
       <legend>{legend}</legend>
       {hint && (

@@ -1,6 +1,5 @@
-import { TextField } from "../../components";
+import { CheckList, TextField } from "../../components";
 import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
-import { CheckList } from "./parts";
 import { TextAreaField, fieldsOf } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
 import { t } from "./strings";
@@ -35,7 +34,7 @@ export function FaqForm({
       <TextField {...field("question")} required maxLength={10_000} />
       <TextAreaField {...field("answer")} required maxLength={100_000} rows={5} />
       {labels.length > 0 && (
-        <CheckList legend={t("labels")} name="labels" options={labels} chosen={(faq?.labels ?? []).map((l) => l.id)} />
+        <CheckList legend={t("labels")} name="labels" options={labels} chosen={faq?.labels} empty="" />
       )}
     </FormDialog>
   );

@@ -1,38 +1,7 @@
-// Page-local parts the shared kit lacks: a group of checkboxes choosing records
-// by id (groups, assistants, labels), a list's filter box, and a paged table with its loading and empty
+// Page-local parts the shared kit lacks: a list's filter box, and a paged table with its loading and empty
 // states.
 import { DataTable, Loading, Pager, TextField, type Column, type Resource } from "../../components";
 import { PAGE_SIZE } from "./api";
-
-/** Checkboxes named `name`, one per option, checked for the ids in `chosen`; `note` replaces them when there are none.
- * */
-export function CheckList({
-  legend,
-  name,
-  options,
-  chosen,
-  note,
-  disabled,
-}: {
-  legend: string;
-  name: string;
-  options: { id: string; name: string }[];
-  chosen: string[];
-  note?: string;
-  disabled?: boolean;
-}) {
-  return (
-    <fieldset class="kb-checklist" disabled={disabled}>
-      <legend>{legend}</legend>
-      {options.length === 0 && note && <p class="muted small">{note}</p>}
-      {options.map((o) => (
-        <label key={o.id}>
-          <input type="checkbox" name={name} value={o.id} defaultChecked={chosen.includes(o.id)} /> {o.name}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
 
 /** A list's search box: what is typed filters the list, from its first page. */
 export function FilterField({

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { problemOf, type ApiProblem } from "../../api/client";
 import {
+  CheckList,
   CheckboxField,
   ErrorAlert,
   FormError,
@@ -19,7 +20,6 @@ import {
   type KnowledgeBaseWrite,
   type Option,
 } from "./api";
-import { CheckList } from "./parts";
 import { TextAreaField, fieldsOf } from "../../components/field";
 import { t } from "./strings";
 
@@ -205,21 +205,21 @@ export function SettingsForm({
             <CheckList
               legend={t("groups")}
               name="groups"
-              options={withCurrent(groups, kb?.groups ?? [])}
-              chosen={(kb?.groups ?? []).map((g) => g.id)}
-              note={groups ? t("noneToChoose") : t("notListed")}
+              options={groups ?? undefined}
+              chosen={kb?.groups}
+              empty={groups ? t("noneToChoose") : t("notListed")}
               disabled={!groups}
+              error={problem?.field("groups")}
             />
             <CheckList
               legend={t("chatbots")}
               name="chatbots"
-              options={withCurrent(chatbots, kb?.chatbots ?? [])}
-              chosen={(kb?.chatbots ?? []).map((c) => c.id)}
-              note={chatbots ? t("noneToChoose") : t("notListed")}
+              options={chatbots ?? undefined}
+              chosen={kb?.chatbots}
+              empty={chatbots ? t("noneToChoose") : t("notListed")}
               disabled={!chatbots}
+              error={problem?.field("chatbots")}
             />
-            {problem?.field("groups") && <p class="field-error">{problem.field("groups")}</p>}
-            {problem?.field("chatbots") && <p class="field-error">{problem.field("chatbots")}</p>}
           </fieldset>
         </div>
       </fieldset>
