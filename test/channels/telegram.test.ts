@@ -98,6 +98,27 @@ describe("Telegram", () => {
     });
   });
 
+  it("a contact the business made for the inbox with the Telegram id as sourceId is the one who writes", async () => {
+    const { owner, inbox, postUpdate } = await telegramInbox();
+    const made = await bodyOf<"POST /contacts/">(
+      await owner.fetch("POST", "/contacts/", {
+        name: "Olivia (CRM)",
+        sourceId: "5551234",
+        inboxes: [{ id: inbox.inboxId }],
+        metadata: { tier: "gold" },
+      }),
+    );
+    // The same platform id in another inbox is someone else's: never taken.
+    await owner.fetch("POST", "/contacts/", { name: "Elsewhere", sourceId: "5551234" });
+    await postUpdate(textUpdate("Is my order gold-tier?"));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    expect(conversation.contact).toMatchObject({ id: made.id, name: "Olivia (CRM)" });
+    await postUpdate(textUpdate("Still me"));
+    await messagesWhen(owner, conversation.id, (m) => m.filter((x) => x.senderType === "contact").length === 2);
+    const contacts = await bodyOf<"GET /contacts/">(await owner.fetch("GET", "/contacts/?pageSize=100"));
+    expect(contacts.results.map((c) => c.name).sort()).toEqual(["Elsewhere", "Olivia (CRM)"]);
+  });
+
   it("a redelivered update makes no second message; a wrong or missing secret is 401 and stores nothing", async () => {
     const { owner, token, inbox } = await telegramInbox();
     const signed = await telegram.sign({ token, update: textUpdate("Hello") });

@@ -310,16 +310,25 @@ async function groupTitle(adapter: AnyChannelAdapter, ctx: PlatformContext, even
   }
 }
 
-/** The sender as a contact of the inbox (its id from the inbox and the platform's user id); the platform's profile
- * fills a new one. */
+/**
+ * The sender as a contact of the inbox: the one the channel made (its id from the inbox and the platform's user id),
+ * else one the business made for this inbox with the platform's user id as `sourceId` (CONTRACT section 17's mapping:
+ * its `queryMetadata` and custom fields then apply), else a new one that the platform's profile fills.
+ */
 async function contactOf(data: Db, adapter: AnyChannelAdapter, ctx: PlatformContext, event: StoredEvent) {
   const { inboxId, organizationId } = ctx.channel;
   const id = await stableUuidv7(`contact\n${inboxId}\n${event.sender.id}`, 0);
-  const [found] = await data
-    .select({ id: contacts.id, name: contacts.name, avatar: contacts.avatar })
-    .from(contacts)
-    .where(eq(contacts.id, id));
+  const shown = { id: contacts.id, name: contacts.name, avatar: contacts.avatar };
+  const [found] = await data.select(shown).from(contacts).where(eq(contacts.id, id));
   if (found) return found;
+  const [made] = await data
+    .select(shown)
+    .from(contacts)
+    .innerJoin(contactInboxes, and(eq(contactInboxes.contactId, contacts.id), eq(contactInboxes.inboxId, inboxId)))
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.sourceId, event.sender.id)))
+    .orderBy(asc(contacts.createdAt))
+    .limit(1);
+  if (made) return made;
   let profile: { name?: string; avatar?: string } | null = null;
   if (adapter.profile && (!event.sender.name || !event.sender.avatar)) {
     try {
