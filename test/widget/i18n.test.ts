@@ -18,6 +18,17 @@ describe("the widget's language", () => {
     expect(pickLanguage(["en", "zh-TW"])).toBe("en");
   });
 
+  it(
+    "takes an embed's tag as a locale may write it, before the browser's; one it does not speak is passed " + "over",
+    () => {
+      // chooseLanguage puts the embed's data-lang first: [wanted, ...navigator.languages].
+      for (const tag of ["zh_TW", "ZH-hk", "zh_Hant_TW"]) expect(pickLanguage([tag, "en-US"]), tag).toBe("zh-TW");
+      for (const tag of ["en_GB", "EN"]) expect(pickLanguage([tag, "zh-TW"]), tag).toBe("en");
+      for (const tag of ["fr", "zh-CN", "english", "zh-twn", ""])
+        expect(pickLanguage([tag, "zh-TW"]), tag).toBe("zh-TW");
+    },
+  );
+
   it("has every text in zh-TW with the same placeholders as in English", () => {
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     expect(Object.keys(zhTW).sort()).toEqual(Object.keys(en).sort());

@@ -1,6 +1,7 @@
 // The embeddable chat: <script src="https://<host>/widget.js" data-web-chat-id="..." async></script>
-// (or window.AssistantChatSettings = {webChatId, baseUrl?, contact?}). A launcher and a panel in a
-// shadow root; data-mode="page" fills the page (the full-page chat at /chat/{id}); data-mode="preview"
+// (or window.AssistantChatSettings = {webChatId, baseUrl?, contact?, lang?}); data-lang="zh-TW" (or
+// "en") fixes its language. A launcher and a panel in a shadow root; data-mode="page" fills the page
+// (the full-page chat at /chat/{id}, where `?lang=` fixes the language); data-mode="preview"
 // is the console's designer: the configuration comes from the parent page (postMessage, same origin
 // only), unsaved, and nothing goes to the API.
 //
@@ -11,7 +12,7 @@
 import { Api, expected, type Config, type Contact, type Message } from "./api";
 import { filePicker, type PendingFile } from "./attachments";
 import { h, icon, safeUrl } from "./dom";
-import { language, t } from "./i18n";
+import { chooseLanguage, t } from "./i18n";
 import type { LiveStream } from "./live";
 import { watch } from "./live-view";
 import { addMessage, draft } from "./messages";
@@ -30,6 +31,11 @@ interface Settings {
   baseUrl?: string;
   mode?: "widget" | "page" | "preview";
   contact?: Contact;
+  /**
+   * The widget's language, whatever the visitor's browser prefers: "en" or "zh-TW" (zh-HK, zh-Hant, en-GB... too);
+   * one the widget does not speak leaves the choice to the browser (docs/decisions.md, "Widget defaults").
+   */
+  lang?: string;
   /** How long a message may wait for the server's answer before it shows as not sent (ms, default 30,000). */
   sendTimeoutMs?: number;
 }
@@ -94,7 +100,7 @@ export class Widget {
     this.storage = new VisitorStorage(`assistant-chat:${settings.webChatId}`);
     this.host.setAttribute("data-assistant-chat", "");
     // The widget's own language, whatever the host page's: a screen reader pronounces its text right.
-    this.host.lang = language();
+    this.host.lang = chooseLanguage(settings.lang);
     const css = CSS + TYPING_CSS + RATING_CSS;
     const sheet = "adoptedStyleSheets" in Document.prototype && "replaceSync" in CSSStyleSheet.prototype;
     if (sheet) {
@@ -103,6 +109,8 @@ export class Widget {
       this.root.adoptedStyleSheets = [s];
     } else this.root.append(h("style", { text: css }));
     if (page) {
+      // The full-page chat's document is the widget's alone: it says the same language.
+      document.documentElement.lang = this.host.lang;
       this.host.className = "page";
       document.body.style.margin = "0";
     }
@@ -458,8 +466,10 @@ function boot() {
     given.baseUrl ?? (script?.src ? new URL(script.src, location.href).origin : location.origin)
   ).replace(/\/$/, "");
   const page = mode === "page";
+  // The full-page chat's address is ours (/chat/{id}?lang=zh-TW); a host page's query string is the site's own.
+  const lang = given.lang ?? script?.dataset.lang ?? (page ? new URLSearchParams(location.search).get("lang") : null);
   const start = () => {
-    const widget = new Widget({ ...given, webChatId, baseUrl }, page, mode === "preview");
+    const widget = new Widget({ ...given, webChatId, baseUrl, lang: lang ?? undefined }, page, mode === "preview");
     const api = {
       open: () => widget.ready.then(() => widget.open()),
       close: () => widget.close(),

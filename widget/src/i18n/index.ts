@@ -1,7 +1,8 @@
 // The widget's language and its text. A web chat has no language setting (spec and CONTRACT give it
-// none), so the visitor's browser decides: the first of `navigator.languages` the widget speaks wins,
-// Traditional Chinese (zh-TW, zh-HK, zh-MO, zh-Hant) or English; none of them (zh-CN, ja, ...) gives
-// English. Texts the business configured (greeting, starters, names) are shown as written.
+// none), so the embed may name one (`data-lang`, settings `lang`, `?lang=` on the full-page chat) and
+// otherwise the visitor's browser decides: the first tag the widget speaks wins, Traditional Chinese
+// (zh-TW, zh-HK, zh-MO, zh-Hant) or English; none of them (zh-CN, ja, ...) gives English. Texts the
+// business configured (greeting, starters, names) are shown as written.
 import { en } from "./en";
 import { zhTW } from "./zh-TW";
 
@@ -10,23 +11,37 @@ export type TextKey = keyof typeof en;
 
 const TABLES: Record<Language, Record<TextKey, string>> = { en, "zh-TW": zhTW };
 
-/** The widget's language for a browser's preferred languages, most wanted first. */
+/** The language the widget speaks for one tag (`zh_TW` as a locale writes it too), if it speaks it. */
+function spoken(tag: string): Language | undefined {
+  if (/^zh[-_](tw|hk|mo|hant)(?![a-z])/i.test(tag)) return "zh-TW";
+  // Simplified Chinese is not Traditional: a later choice of the visitor's may still be one we speak.
+  if (/^en(?![a-z])/i.test(tag)) return "en";
+}
+
+/** The widget's language for tags in order of preference (the embed's, then the browser's). */
 export function pickLanguage(tags: readonly string[]): Language {
   for (const tag of tags) {
-    if (/^zh-(tw|hk|mo|hant)\b/i.test(tag)) return "zh-TW";
-    // Simplified Chinese is not Traditional: a later choice of the visitor's may still be one we speak.
-    if (/^en\b/i.test(tag)) return "en";
+    const found = spoken(tag);
+    if (found) return found;
   }
   return "en";
 }
 
+const browserTags = () => (navigator.languages?.length ? navigator.languages : [navigator.language]);
+
 let chosen: Language | undefined;
 
-/** The visitor's language, read once (the widget is drawn in one language; a change shows on the next page). */
-export function language(): Language {
-  chosen ??= pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
+/**
+ * Chooses the widget's language, once, before anything is drawn: `wanted` (the embed's) when the widget speaks
+ * it, else the browser's. Read once: the widget is drawn in one language; a change shows on the next page.
+ */
+export function chooseLanguage(wanted?: string | null): Language {
+  chosen = pickLanguage(wanted ? [wanted, ...browserTags()] : browserTags());
   return chosen;
 }
+
+/** The widget's language. */
+export const language = (): Language => chosen ?? chooseLanguage();
 
 /** A text in the visitor's language, its `{name}` placeholders filled from `vars`. */
 export function t(key: TextKey, vars?: Record<string, string | number>): string {

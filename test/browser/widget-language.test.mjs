@@ -1,0 +1,109 @@
+// The widget's language in real Chromium against `wrangler dev`: the embed's `data-lang` (and the full-page
+// chat's `?lang=`) wins over the browser's languages, one the widget does not speak leaves the choice to the
+// browser.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import { createWebChat, launchChromium, LOCAL_LLM, startServer } from "../../bench/lib.mjs";
+import { givenPort, testPort } from "../support/test-ports.mjs";
+import { axeViolations } from "./console-helpers.mjs";
+
+let server, host, browser, launching, chat;
+
+/** The business's site on another origin; `?lang=` puts that `data-lang` on the script tag, `?chat=` names the chat. */
+function hostPage() {
+  return new Promise((resolve) => {
+    const http = createServer((req, res) => {
+      const query = new URL(req.url, "http://x").searchParams;
+      const lang = query.get("lang");
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><head><link rel="icon" href="data:,"><title>Acme shop</title></head>
+<body><h1>Acme shop</h1><script src="${server.base}/widget.js" data-web-chat-id="${query.get("chat") ?? chat}"
+${lang ? `data-lang="${lang}"` : ""} async></script></body></html>`);
+    });
+    http.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${http.address().port}`, close: () => new Promise((r) => http.close(r)) }),
+    );
+  });
+}
+
+const newChat = async () =>
+  (
+    await createWebChat(server, {
+      assistant: { name: "Ava", largeLanguageModel: LOCAL_LLM },
+      webChat: {
+        name: "Acme Help",
+        displayGreeting: "Hello! How can I help you today?",
+        enableAnonymous: true,
+      },
+    })
+  ).id;
+
+beforeAll(async () => {
+  launching = launchChromium();
+  launching.catch(() => {}); // awaited below; a failed launch is thrown there
+  server = await startServer({
+    port: testPort("BROWSER_TEST_PORT", { from: 8800, size: 25 }),
+    inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"),
+    prebuilt: true,
+    devtools: false,
+  });
+  chat = await newChat();
+  host = await hostPage();
+  browser = await launching;
+}, 120_000);
+
+afterAll(async () => {
+  await launching?.then(
+    (b) => b.close(),
+    () => {},
+  );
+  await host?.close();
+  await server?.stop();
+});
+
+/** A page in a browser whose languages are `locale`'s; `errors` collects what the page throws or logs as an error. */
+async function visitor(locale) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  return { context, page, errors };
+}
+
+const widgetLang = (page) => page.locator("[data-assistant-chat]").getAttribute("lang");
+
+describe("the widget's language", () => {
+  it("is the embed's data-lang whatever the browser prefers; one it does not speak leaves it to the " +
+    "browser", async () => {
+    // An English browser, a site that wants Traditional Chinese.
+    const en = await visitor("en-US");
+    await en.page.goto(`${host.url}/?lang=zh-TW`);
+    await en.page.getByRole("button", { name: "開啟聊天：Acme Help" }).click();
+    expect(await widgetLang(en.page)).toBe("zh-TW");
+    expect(await en.page.getByRole("textbox", { name: "訊息" }).getAttribute("placeholder")).toBe("輸入您的訊息…");
+    expect(await axeViolations(en.page)).toEqual([]);
+    // A Traditional Chinese browser, a site that wants English (a locale's spelling of it too).
+    const zh = await visitor("zh-TW");
+    for (const lang of ["en", "en_GB"]) {
+      await zh.page.goto(`${host.url}/?lang=${lang}`);
+      await zh.page.getByRole("button", { name: "Open chat: Acme Help" }).waitFor();
+      expect(await widgetLang(zh.page)).toBe("en");
+    }
+    // French, and Simplified Chinese, are not spoken: the browser's Traditional Chinese wins, as without data-lang.
+    for (const lang of ["fr", "zh-CN"]) {
+      await zh.page.goto(`${host.url}/?lang=${lang}`);
+      await zh.page.getByRole("button", { name: "開啟聊天：Acme Help" }).waitFor();
+      expect(await widgetLang(zh.page)).toBe("zh-TW");
+    }
+    // The full-page chat (the iframe's and the link's address) takes ?lang=; its whole document says so.
+    await en.page.goto(`${server.base}/chat/${chat}?lang=zh-TW`);
+    await en.page.getByRole("textbox", { name: "訊息" }).waitFor();
+    expect(await widgetLang(en.page)).toBe("zh-TW");
+    expect(await en.page.evaluate(() => document.documentElement.lang)).toBe("zh-TW");
+    expect(await axeViolations(en.page)).toEqual([]);
+    expect([...en.errors, ...zh.errors]).toEqual([]);
+    await en.context.close();
+    await zh.context.close();
+  }, 60_000);
+});
