@@ -1,6 +1,6 @@
 // The widget's language in real Chromium against `wrangler dev`: the embed's `data-lang` (and the full-page
 // chat's `?lang=`) wins over the browser's languages, one the widget does not speak leaves the choice to the
-// browser.
+// browser; speech is heard and read in the widget's language.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import { createWebChat, launchChromium, LOCAL_LLM, startServer } from "../../bench/lib.mjs";
@@ -34,6 +34,7 @@ const newChat = async () =>
         name: "Acme Help",
         displayGreeting: "Hello! How can I help you today?",
         enableAnonymous: true,
+        enableSpeech: true,
       },
     })
   ).id;
@@ -73,6 +74,18 @@ async function visitor(locale) {
 
 const widgetLang = (page) => page.locator("[data-assistant-chat]").getAttribute("lang");
 
+const lastAnswer = (page) => page.locator(".row.assistant .bubble").last();
+
+/** Sends `text` from the open widget's composer (labelled `box`) and waits for the reply to finish. */
+async function sendAndWait(page, box, text) {
+  await page.getByRole("textbox", { name: box }).fill(text);
+  await page.keyboard.press("Enter");
+  await page.locator(".row.visitor .bubble", { hasText: text }).waitFor();
+  await expect
+    .poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 })
+    .not.toContain("typing");
+}
+
 describe("the widget's language", () => {
   it("is the embed's data-lang whatever the browser prefers; one it does not speak leaves it to the " +
     "browser", async () => {
@@ -106,4 +119,53 @@ describe("the widget's language", () => {
     await en.context.close();
     await zh.context.close();
   }, 60_000);
+
+  it("hears and reads aloud in the widget's language, in the visitor's own accent of it", async () => {
+    const heard = async (locale, lang) => {
+      const { context, page, errors } = await visitor(locale);
+      // The browser's own speech API, wrapped before the widget loads, to see the language it is given.
+      await context.addInitScript(() => {
+        window.__speech = [];
+        for (const name of ["SpeechRecognition", "webkitSpeechRecognition"]) {
+          const Real = window[name];
+          if (!Real) continue;
+          window[name] = class extends Real {
+            start() {
+              window.__speech.push(["hear", this.lang]);
+              super.start();
+            }
+          };
+        }
+        const speak = speechSynthesis.speak.bind(speechSynthesis);
+        speechSynthesis.speak = (utterance) => {
+          window.__speech.push(["read", utterance.lang]);
+          speak(utterance);
+        };
+      });
+      await page.goto(`${host.url}/${lang ? `?lang=${lang}` : ""}`);
+      await page.locator("button.launcher").click();
+      const zh = (lang ?? locale) === "zh-TW";
+      await page.getByRole("button", { name: zh ? "用語音輸入訊息" : "Speak your message" }).click();
+      await sendAndWait(page, zh ? "訊息" : "Message", "What are your opening hours?");
+      await page
+        .getByRole("button", { name: zh ? "朗讀" : "Read aloud" })
+        .last()
+        .click();
+      await expect.poll(() => page.evaluate(() => window.__speech.length)).toBe(2);
+      const said = await page.evaluate(() => window.__speech);
+      expect(errors).toEqual([]);
+      await context.close();
+      return said;
+    };
+    // The site fixes Traditional Chinese for a British browser: heard and read as Chinese, not as the page's "en".
+    expect(await heard("en-GB", "zh-TW")).toEqual([
+      ["hear", "zh-TW"],
+      ["read", "zh-TW"],
+    ]);
+    // The browser's English: its own accent of it.
+    expect(await heard("en-GB")).toEqual([
+      ["hear", "en-GB"],
+      ["read", "en-GB"],
+    ]);
+  }, 90_000);
 });

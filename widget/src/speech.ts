@@ -1,7 +1,8 @@
 // Speech (enableSpeech): the visitor's message dictated (the browser's SpeechRecognition, where it
-// exists) and a reply read aloud (speechSynthesis).
+// exists) and a reply read aloud (speechSynthesis), both in the widget's language (speechLanguage):
+// left unset, the browser would take the host page's language or its own, not the one the visitor reads.
 import { h, icon } from "./dom";
-import { t } from "./i18n";
+import { speechLanguage, t } from "./i18n";
 
 interface SpeechRecognitionLike {
   lang: string;
@@ -38,7 +39,7 @@ export function micButton(input: HTMLTextAreaElement): HTMLElement | null {
 
 function listen(Recognition: new () => SpeechRecognitionLike, button: HTMLElement, input: HTMLTextAreaElement) {
   const rec = new Recognition();
-  rec.lang = document.documentElement.lang || navigator.language;
+  rec.lang = speechLanguage();
   rec.interimResults = false;
   button.setAttribute("aria-pressed", "true");
   rec.onresult = (e) => {
@@ -58,7 +59,9 @@ export const readAloudButton = (content: string) =>
       "aria-label": t("readAloud"),
       onclick: () => {
         speechSynthesis.cancel();
-        speechSynthesis.speak(new SpeechSynthesisUtterance(content.replace(/\[\d+\]/g, "")));
+        const utterance = new SpeechSynthesisUtterance(content.replace(/\[\d+\]/g, ""));
+        utterance.lang = speechLanguage();
+        speechSynthesis.speak(utterance);
       },
     },
     icon("speak"),

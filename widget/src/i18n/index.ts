@@ -43,6 +43,13 @@ export function chooseLanguage(wanted?: string | null): Language {
 /** The widget's language. */
 export const language = (): Language => chosen ?? chooseLanguage();
 
+/**
+ * The tag speech is heard and read aloud in: the visitor's own regional tag of the widget's language when the
+ * browser has one (en-GB, zh-HK: recognition follows their accent), else the widget's language.
+ */
+export const speechLanguage = (): string =>
+  browserTags().find((tag) => /^[a-z]{2}-[a-z]{2}$/i.test(tag) && spoken(tag) === language()) ?? language();
+
 /** A text in the visitor's language, its `{name}` placeholders filled from `vars`. */
 export function t(key: TextKey, vars?: Record<string, string | number>): string {
   const text = TABLES[language()][key];
