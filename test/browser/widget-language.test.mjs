@@ -1,11 +1,15 @@
 // The widget's language in real Chromium against `wrangler dev`: the embed's `data-lang` (and the full-page
 // chat's `?lang=`) wins over the browser's languages, one the widget does not speak leaves the choice to the
-// browser; speech is heard and read in the widget's language.
+// browser; speech is heard and read in the widget's language; and the API's refusals (a closed chat, a file
+// too large or of a type not allowed) are said in the widget's language, the file's limit with them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import { createWebChat, launchChromium, LOCAL_LLM, startServer } from "../../bench/lib.mjs";
 import { givenPort, testPort } from "../support/test-ports.mjs";
 import { axeViolations } from "./console-helpers.mjs";
+
+/** A visitor's file may be at most 2 KiB on this server (ALLOWED_FILE_SPECS), so a small file is too large. */
+const MAX_FILE = 2048;
 
 let server, host, browser, launching, chat;
 
@@ -35,6 +39,7 @@ const newChat = async () =>
         displayGreeting: "Hello! How can I help you today?",
         enableAnonymous: true,
         enableSpeech: true,
+        enableFileUpload: true,
       },
     })
   ).id;
@@ -47,6 +52,7 @@ beforeAll(async () => {
     inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"),
     prebuilt: true,
     devtools: false,
+    vars: { ALLOWED_FILE_SPECS: JSON.stringify({ attachment: { file: { max_size: MAX_FILE } } }) },
   });
   chat = await newChat();
   host = await hostPage();
@@ -167,5 +173,43 @@ describe("the widget's language", () => {
       ["hear", "en-GB"],
       ["read", "en-GB"],
     ]);
+  }, 90_000);
+
+  it("says the API's refusals in the widget's language: a closed chat, a file too large (with its limit) or of " +
+    "a type not allowed", async () => {
+    const closing = await newChat();
+    const { context, page, errors } = await visitor("zh-TW");
+    await page.goto(`${host.url}/?chat=${closing}`);
+    await page.getByRole("button", { name: "開啟聊天：Acme Help" }).click();
+    await sendAndWait(page, "訊息", "What are your opening hours?");
+
+    // Files: one over the limit, one of a type no one may send.
+    await page.locator("input[type=file]").setInputFiles([
+      { name: "big-notes.txt", mimeType: "text/plain", buffer: Buffer.alloc(MAX_FILE + 1, "a") },
+      { name: "setup.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") },
+    ]);
+    const big = page.locator(".file.bad", { hasText: "big-notes.txt" });
+    await expect.poll(() => big.locator(".st").textContent()).toBe("檔案太大（上限 2 kB）");
+    const exe = page.locator(".file.bad", { hasText: "setup.exe" });
+    await expect.poll(() => exe.locator(".st").textContent()).toBe("不允許的檔案類型");
+    // The API's own reason (which types are allowed) stays at hand on the chip.
+    expect(await exe.getAttribute("title")).toMatch(/^"setup\.exe" is not an allowed file type; allowed: .*\.txt/);
+    await expect
+      .poll(() => page.locator("[role=status].sr").textContent())
+      .toMatch(/^(big-notes\.txt 無法上傳。檔案太大（上限 2 kB）。|setup\.exe 無法上傳。不允許的檔案類型。)$/);
+    for (const name of ["big-notes.txt", "setup.exe"]) await page.getByRole("button", { name: `移除 ${name}` }).click();
+
+    // The business closes the chat while the visitor is in it: the next message is refused, in Chinese.
+    await server.api(`/web-chats/${closing}/`, { method: "PATCH", body: { isActive: false } });
+    await page.getByRole("textbox", { name: "訊息" }).fill("Are you still there?");
+    await page.keyboard.press("Enter");
+    const note = page.locator(".unsent-note[role=alert]");
+    await note.waitFor({ timeout: 20_000 });
+    expect(await note.locator("span").textContent()).toBe("未送出：此聊天目前未開放。");
+    expect(await page.locator("[role=status].sr").textContent()).toBe("未送出：此聊天目前未開放。");
+    expect(await axeViolations(page)).toEqual([]);
+    // The refusals were the API's answers (400, 403), which Chromium reports as failed loads; nothing else went wrong.
+    expect(errors.filter((e) => !/status of (400|403)/.test(e))).toEqual([]);
+    await context.close();
   }, 90_000);
 });

@@ -64,11 +64,13 @@ export interface Outgoing {
   key: string;
 }
 
+/** A refusal of the API: its status, `code` and `detail` (the message), and a 400's field errors (`errors`). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly fields: Record<string, string[]> = {},
   ) {
     super(message);
   }
@@ -317,14 +319,14 @@ async function failure(res: Response): Promise<ApiError> {
   } catch (err) {
     throw new NetworkError(err);
   }
-  let body: { detail?: string; code?: string } = {};
+  let body: { detail?: string; code?: string; errors?: Record<string, string[]> } = {};
   try {
     body = JSON.parse(text);
   } catch (err) {
     // Not JSON (a proxy's error page): the status says enough.
     if (!(err instanceof SyntaxError)) throw err;
   }
-  return new ApiError(res.status, body.code ?? "error", body.detail ?? `HTTP ${res.status}`);
+  return new ApiError(res.status, body.code ?? "error", body.detail ?? `HTTP ${res.status}`, body.errors ?? {});
 }
 
 /** A random key (`crypto.randomUUID` exists only on secure pages, and the widget may be on any page). */

@@ -4,6 +4,7 @@ import { ApiError, expected } from "./api";
 import { h, icon } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
+import { uploadProblem } from "./refusals";
 import { ensureSession } from "./session";
 
 /** A file picked for the next message: its upload starts at once; `key` settles when it is stored. */
@@ -69,9 +70,11 @@ export function attach(w: Widget, picked: File[]) {
       (err) => {
         if (!expected(err)) throw err;
         chip.classList.add("bad");
-        state.textContent = t(err instanceof ApiError && err.status === 400 ? "notAllowed" : "uploadFailed");
+        const problem = err instanceof ApiError ? uploadProblem(err) : null;
+        state.textContent = problem ?? t(err instanceof ApiError && err.status === 400 ? "notAllowed" : "uploadFailed");
+        // The API's own words (which types are allowed, say) stay at hand, in English.
         chip.title = err instanceof Error ? err.message : "";
-        w.status.textContent = t("fileFailed", { name: file.name });
+        w.status.textContent = t("fileFailed", { name: file.name, reason: state.textContent });
       },
     );
     remove.addEventListener("click", () => {

@@ -8,18 +8,7 @@ import { addMessage, draft, nameOf } from "./messages";
 import { ensureSession, preChat } from "./session";
 import { NetworkError, StreamEnded } from "./sse";
 import { releaseHeld, watch } from "./live-view";
-
-/** Why a visitor's message was not sent, in the visitor's words. */
-function unsentReason(err: ApiError | NetworkError | StreamEnded): string {
-  if (!(err instanceof ApiError)) return t("notSentOffline");
-  if (err.status === 429) return t("notSentTooMany");
-  if (err.status === 401) return t("notSentExpired");
-  if (err.code === "timeout") return t("notSentTimeout");
-  // The API's own words (English): what the visitor can fix, said as the server said it.
-  if (err.status >= 400 && err.status < 500) return t("notSentRefused", { reason: err.message });
-  if (err.status >= 500) return t("notSentServer");
-  return t("notSentOffline");
-}
+import { unsentReason } from "./refusals";
 
 /** The visitor's position (enableLocation), if they allow it within 3 s; else nothing. */
 async function position(w: Widget): Promise<Pick<Metadata, "location">> {

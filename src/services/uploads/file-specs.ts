@@ -242,6 +242,7 @@ export function checkFile(
   }
   if (file.size != null && file.size > spec.max_size) {
     const detail = `"${file.filename}" is ${file.size} bytes; at most ${spec.max_size} bytes are allowed.`;
+    // The widget says the limit in the visitor's language from this field error's number (widget/src/refusals.ts).
     const errors = { [at.size]: [`At most ${spec.max_size} bytes.`] };
     throw bytesSent ? new ApiError(413, "payload_too_large", detail, errors) : badRequest(detail, errors);
   }

@@ -1,0 +1,49 @@
+// What the API's refusals mean to the visitor, in the widget's language. The API's `detail` is English
+// (CONTRACT section 2: a human-readable `detail` beside a stable `code`), so the widget says what it
+// knows by `code`, status and a 400's field errors in its own words; the `detail` is kept only for a
+// refusal it has no words for (docs/decisions.md, "Widget defaults").
+import { ApiError } from "./api";
+import { language, t } from "./i18n";
+import type { NetworkError, StreamEnded } from "./sse";
+
+const fieldOf = (err: ApiError, prefix: string) => Object.keys(err.fields).some((f) => f.startsWith(prefix));
+
+/** Why a visitor's message was not sent, in the visitor's words. */
+export function unsentReason(err: ApiError | NetworkError | StreamEnded): string {
+  if (!(err instanceof ApiError)) return t("notSentOffline");
+  const { status, code } = err;
+  if (code === "timeout") return t("notSentTimeout");
+  if (status === 429) return t("notSentTooMany");
+  if (status === 401) return t("notSentExpired");
+  if (code === "web_chat_inactive") return t("notSentClosed");
+  if (code === "file_upload_disabled") return t("notSentNoFiles");
+  // The conversation is not the visitor's any more (removed by the team), or the web chat is gone.
+  if (status === 404) return t("notSentGone");
+  // A send cut short on our side may have been stored: sent again it could be there twice.
+  if (code === "idempotency_unfinished") return t("notSentUnsure");
+  // A file sent with it is not one the visitor uploaded here, or no longer there (the upload was cleaned up).
+  if (status === 400 && fieldOf(err, "attachments")) return t("notSentFile");
+  if (status === 413 || (status === 400 && fieldOf(err, "content"))) return t("notSentTooLong");
+  if (status >= 500 || code === "idempotency_in_progress") return t("notSentServer");
+  if (status >= 400) return t("notSentRefused", { reason: err.message });
+  return t("notSentOffline");
+}
+
+/** A number of bytes as the visitor's language writes it ("5 MB"). */
+function size(bytes: number): string {
+  const [n, unit] = bytes >= 1 << 20 ? [bytes / (1 << 20), "megabyte"] : [bytes / 1024, "kilobyte"];
+  return new Intl.NumberFormat(language(), { style: "unit", unit, maximumFractionDigits: 1 }).format(n);
+}
+
+/**
+ * Why a picked file was not uploaded, short enough for its chip; null when the widget has no words for it (the
+ * caller says "not allowed" and keeps the API's `detail`). Too large names the limit: the number of bytes the
+ * 400's `fileSize` field error gives (`At most <bytes> bytes.`).
+ */
+export function uploadProblem(err: ApiError): string | null {
+  const max = Number(/\d+/.exec(err.fields.fileSize?.[0] ?? "")?.[0]);
+  if (max) return t("fileTooLarge", { max: size(max) });
+  if (err.status === 415 || err.fields.filename || err.fields.contentType) return t("fileType");
+  if (err.code === "file_upload_disabled") return t("fileNotTaken");
+  return null;
+}
