@@ -3,9 +3,9 @@
 // once, light and dark; saved, the snippet copied from the page is put on a blank page of another
 // origin (a loopback server) and the widget there opens with those settings. Also the identity
 // secret (shown once), the custom domain's check, keyboard-only editing, a new web chat from its
-// dialog with its avatar and logo uploaded, the codes to paste above the designer, the pre-chat form
-// (in the preview, and in the widget, which says why an empty form or an early message waits), axe
-// in both themes and the screenshots of docs/console/.
+// dialog with its avatar and logo uploaded, the codes to paste above the designer (a language chosen
+// there goes into each), the pre-chat form (in the preview, and in the widget, which says why an empty
+// form or an early message waits), axe in both themes and the screenshots of docs/console/.
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebChat } from "../../bench/lib.mjs";
@@ -196,6 +196,22 @@ describe("the web chat designer in Chromium", () => {
         "Copy link",
         "Copy component",
       ]);
+      // A language fixed above the codes goes into each of them; a visitor whose browser prefers English gets it.
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.base });
+      await embed.getByLabel("Language of the chat").selectOption("zh-TW");
+      await embed.getByRole("button", { name: "Copy snippet" }).click();
+      const snippet = await page.evaluate(() => navigator.clipboard.readText());
+      expect(snippet).toBe(
+        `<script src="${app.base}/widget.js" data-web-chat-id="${chat.id}" data-lang="zh-TW" async></script>`,
+      );
+      expect(await embed.getByRole("link", { name: `${app.base}/chat/${chat.id}?lang=zh-TW` }).count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      site.set(snippet);
+      const reader = await app.browser.newContext({ locale: "en-US" });
+      const visit = await reader.newPage();
+      await visit.goto(site.url);
+      await visit.getByRole("button", { name: "開啟聊天：Acme Help" }).waitFor();
+      await reader.close();
 
       // The preview follows the unsaved switch: the form a visitor will meet.
       const frame = preview(page);

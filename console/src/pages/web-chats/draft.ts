@@ -102,5 +102,7 @@ export function patchOf(d: Draft) {
   };
 }
 
-export const snippetOf = (id: string) =>
-  `<script src="${location.origin}/widget.js" data-web-chat-id="${id}" async></script>`;
+/** The script tag that embeds the web chat; `lang` ("en", "zh-TW") fixes the widget's language, else browsers do. */
+export const snippetOf = (id: string, lang = "") =>
+  `<script src="${location.origin}/widget.js" data-web-chat-id="${id}"${lang ? ` data-lang="${lang}"` : ""} async>` +
+  "</script>";

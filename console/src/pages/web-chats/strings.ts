@@ -94,6 +94,13 @@ export const t = defineStrings({
     copySnippet: "Copy snippet",
     fullPage: "Full-page chat",
     fullPageHint: "A page of its own: link to it from a menu, an e-mail or a QR code.",
+    embedLanguage: "Language of the chat",
+    embedLanguageHint:
+      "The codes below carry it (data-lang on the script tag, ?lang= on the page's address). Without one, each " +
+      "visitor's browser decides.",
+    languageBrowser: "Each visitor's browser (English or Traditional Chinese)",
+    languageEn: "English",
+    languageZhTW: "Traditional Chinese (繁體中文)",
     codeScript: "Script tag",
     codeScriptHint: "Paste before </body> on every page that shows the chat: a button in the corner opens it.",
     codeIframe: "Inline frame",
@@ -223,6 +230,12 @@ export const t = defineStrings({
     copySnippet: "複製程式碼",
     fullPage: "全頁聊天",
     fullPageHint: "獨立的聊天頁面：可放在選單、電子郵件或 QR code 中。",
+    embedLanguage: "聊天的語言",
+    embedLanguageHint:
+      "下方的程式碼會帶上此設定（script 標籤的 data-lang、頁面網址的 ?lang=）。未設定時，由每位訪客的瀏覽器決定。",
+    languageBrowser: "依每位訪客的瀏覽器（英文或繁體中文）",
+    languageEn: "英文（English）",
+    languageZhTW: "繁體中文",
     codeScript: "Script 標籤",
     codeScriptHint: "貼在每個要顯示聊天的頁面 </body> 之前：角落會出現開啟聊天的按鈕。",
     codeIframe: "內嵌框架（iframe）",
