@@ -4,10 +4,12 @@
 // conversation is assigned to the online owner at once and shows, live, in their "Mine" view
 // (waiting, with its waiting time), not in Olga's; Olga finds it under "Waiting". The owner then
 // assigns it to Olga with the header's Assign control, and it appears in Olga's "Mine" without a
-// reload. axe-core clean; screenshots docs/console/inbox-views-*.png.
+// reload. The Assign control is drawn as the console's other selects, its button beside it, on a desktop
+// and at 390 px. axe-core clean; screenshots docs/console/inbox-views-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
+  PHONE,
   openPage,
   screenshots,
   signInContext,
@@ -16,14 +18,14 @@ import {
   webChatSite,
 } from "./console-helpers.mjs";
 
-let app, host, organization, olga;
+let app, host, bot, organization, olga;
 const OLGA_PASSWORD = "olga password 1234";
 
 beforeAll(async () => {
   app = await startConsole();
   const api = (path, init) => app.server.api(path, init);
   [organization] = await api("/organizations/?pagination=false", { method: "GET" });
-  ({ host } = await webChatSite(app, { inbox: { assignment: { mode: "round_robin", capacity: 5 } } }));
+  ({ host, bot } = await webChatSite(app, { inbox: { assignment: { mode: "round_robin", capacity: 5 } } }));
   const email = `olga-${Date.now()}@example.com`;
   await api("/auth/registration/", {
     body: { email, password1: OLGA_PASSWORD, password2: OLGA_PASSWORD, name: "Olga", company: "Olga's" },
@@ -136,6 +138,50 @@ describe("Assignment in the console", () => {
     await owner.context.close();
     await other.context.close();
   }, 240_000);
+
+  it("the Assign control is the console's own select beside its button, on a desktop and a phone", async () => {
+    const { conversationId } = await app.server.api(`/chatbots/${bot.id}/completions/`, {
+      body: { message: { content: "Who looks after my order?" } },
+    });
+    // A team with a long name: the longest choice must not widen the page.
+    await app.server.api(`/organizations/${organization.id}/groups/`, {
+      body: { name: "Second-line support for returns, refunds and exchanges", permissions: [] },
+    });
+    for (const viewport of [{ width: 1366, height: 800 }, PHONE]) {
+      const { context, page, errors } = await openPage(app.browser, { viewport });
+      await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
+      await signInContext(context, app.base, { apiKey: app.owner.key });
+      await page.goto(`${app.base}/console/conversations/${conversationId}`);
+      const select = page.getByLabel("Assign");
+      await select.waitFor();
+      await page.getByRole("option", { name: "Second-line support" }).waitFor({ state: "attached" });
+      // Drawn as the filters' selects are (the kit's field), not as a bare browser control.
+      const look = (locator) =>
+        locator.evaluate((el) => {
+          const s = getComputedStyle(el);
+          return {
+            font: s.fontSize,
+            radius: s.borderRadius,
+            border: `${s.borderTopWidth} ${s.borderTopColor}`,
+            background: s.backgroundColor,
+            padding: s.paddingLeft,
+            height: s.minHeight,
+          };
+        });
+      expect(await look(select)).toEqual(await look(page.getByLabel("Status")));
+      // Its button beside it, on its line, and nothing past the page's edge.
+      const [box, button] = await Promise.all([
+        select.boundingBox(),
+        page.getByRole("button", { name: "Assign", exact: true }).boundingBox(),
+      ]);
+      expect(button.x).toBeGreaterThan(box.x + box.width - 1);
+      expect(Math.abs(button.y + button.height - (box.y + box.height))).toBeLessThan(2);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  }, 120_000);
 
   it("screenshots of the Waiting view", async () => {
     await screenshots(app.browser, app.base, "/console/conversations", "inbox-views", {

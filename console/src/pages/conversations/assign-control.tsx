@@ -60,27 +60,30 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
   };
   return (
     <form class="inbox-assign" onSubmit={submit}>
-      <label for="inbox-assign-choice">{t("assign")}</label>
-      <select id="inbox-assign-choice" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
-        <option value="">{t("assignChoose")}</option>
-        <optgroup label={t("members")}>
-          {members.map(([value, name]) => (
-            <option key={value} value={value}>
-              {name}
-            </option>
-          ))}
-        </optgroup>
-        {!!options.data?.teams.length && (
-          <optgroup label={t("teams")}>
-            {options.data.teams.map(([value, name]) => (
+      {/* The kit's field (label above, the console's select), as the filters above it: not a bare browser control. */}
+      <div class="field">
+        <label for="inbox-assign-choice">{t("assign")}</label>
+        <select id="inbox-assign-choice" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
+          <option value="">{t("assignChoose")}</option>
+          <optgroup label={t("members")}>
+            {members.map(([value, name]) => (
               <option key={value} value={value}>
                 {name}
               </option>
             ))}
           </optgroup>
-        )}
-        <option value="none:">{t("unassign")}</option>
-      </select>
+          {!!options.data?.teams.length && (
+            <optgroup label={t("teams")}>
+              {options.data.teams.map(([value, name]) => (
+                <option key={value} value={value}>
+                  {name}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          <option value="none:">{t("unassign")}</option>
+        </select>
+      </div>
       <Button type="submit" busy={busy} disabled={!choice}>
         {t("assignButton")}
       </Button>
