@@ -4,8 +4,9 @@
 // conversation is assigned to the online owner at once and shows, live, in their "Mine" view
 // (waiting, with its waiting time), not in Olga's; Olga finds it under "Waiting". The owner then
 // assigns it to Olga with the header's Assign control, and it appears in Olga's "Mine" without a
-// reload. The Assign control is drawn as the console's other selects, its button beside it, on a desktop
-// and at 390 px. axe-core clean; screenshots docs/console/inbox-views-*.png.
+// reload. The Assign control is drawn as the console's other selects, its button beside it, on a
+// desktop and at 390 px; after assigning (or unassigning) the focus stays on it. axe-core clean;
+// screenshots docs/console/inbox-views-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
@@ -178,6 +179,21 @@ describe("Assignment in the console", () => {
       expect(Math.abs(button.y + button.height - (box.y + box.height))).toBeLessThan(2);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       expect(await axeViolations(page)).toEqual([]);
+
+      // Assigned, then unassigned: each time the focus stays on the choice for the next one, not on the page's body
+      // (the button is disabled while it works, and again once the choice is cleared).
+      const meta = page.locator(".inbox-transcript > p.muted").first();
+      for (const [option, shown] of [
+        [{ label: "Olga" }, "Assignee: Olga"],
+        [{ label: "Unassign" }, null],
+      ]) {
+        await select.selectOption(option);
+        await page.getByRole("button", { name: "Assign", exact: true }).click();
+        await expect
+          .poll(() => meta.textContent())
+          .toSatisfy((text) => (shown ? text.includes(shown) : !/Assignee/.test(text)));
+        await expect.poll(() => select.evaluate((el) => el === document.activeElement)).toBe(true);
+      }
       expect(errors).toEqual([]);
       await context.close();
     }

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { choicesOf } from "../../api/choices";
 import { problemOf } from "../../api/client";
 import { ErrorAlert } from "../../components/alert";
@@ -29,6 +29,16 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
   const [choice, setChoice] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // The button is disabled while its request runs and stays so once the choice is cleared: focus would fall to the
+  // page. It goes to the choice after an assignment (the next one starts there), back to the button after a failure.
+  const select = useRef<HTMLSelectElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const [focusNext, setFocusNext] = useState<"select" | "button" | null>(null);
+  useLayoutEffect(() => {
+    if (!focusNext) return;
+    (focusNext === "select" ? select : button).current?.focus();
+    setFocusNext(null);
+  }, [focusNext]);
   const members = options.data?.members.length
     ? options.data.members
     : me
@@ -45,6 +55,7 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
       const updated = await assign(c.id, body);
       onChanged(updated);
       setChoice("");
+      setFocusNext("select");
       announce(
         updated.assignee
           ? t("assignedTo", { name: updated.assignee.name })
@@ -54,6 +65,7 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
       );
     } catch (err) {
       setError(problemOf(err));
+      setFocusNext("button");
     } finally {
       setBusy(false);
     }
@@ -63,7 +75,7 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
       {/* The kit's field (label above, the console's select), as the filters above it: not a bare browser control. */}
       <div class="field">
         <label for="inbox-assign-choice">{t("assign")}</label>
-        <select id="inbox-assign-choice" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
+        <select ref={select} id="inbox-assign-choice" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
           <option value="">{t("assignChoose")}</option>
           <optgroup label={t("members")}>
             {members.map(([value, name]) => (
@@ -84,7 +96,7 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
           <option value="none:">{t("unassign")}</option>
         </select>
       </div>
-      <Button type="submit" busy={busy} disabled={!choice}>
+      <Button ref={button} type="submit" busy={busy} disabled={!choice}>
         {t("assignButton")}
       </Button>
       <ErrorAlert error={error} />
