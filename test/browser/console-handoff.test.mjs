@@ -7,7 +7,9 @@
 // conversation reads it: both tabs' counts fall. (b) Business hours are set in the web chat's form
 // (an unknown time zone refused at its field first); the worker's clock (CLOCK_OFFSET_MS, two days
 // ahead) falls on the holiday entered, so a visitor asking for a person hears the outside-hours
-// message, although the real time is within the hours. axe-core on each screen; screenshots
+// message, although the real time is within the hours. (c) A conversation waiting for a person is
+// taken over from its transcript (Take over is offered while it waits, not only while the assistant
+// serves), and a resolved one is reopened the same way. axe-core on each screen; screenshots
 // docs/console/inbox-waiting-*.png and docs/console/business-hours-*.png in both languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -173,6 +175,51 @@ describe("handoff in the console", () => {
       await v.page.locator(".row.assistant .bubble", { hasText: AWAY }).waitFor();
       expect(await v.page.locator(".row.assistant .bubble", { hasText: HANDOFF }).count()).toBe(0);
       for (const o of [en, zh, v]) await o.context.close();
+    },
+  );
+
+  it(
+    "(c) a conversation waiting for a person is taken over from its transcript (the visitor is told); resolved, " +
+      "it is taken over again, which reopens it",
+    async () => {
+      const v = await visitor();
+      await v.send("I need to talk to a person about my invoice");
+      // Handed off (within business hours or not, after (b)): the assistant's one answer.
+      await v.page.locator(".row.assistant .bubble", { hasText: /member of our team|away today/ }).waitFor();
+      const id = await v.conversationId();
+      const { page, context, errors } = await operator("en", "/console/conversations");
+      await page.locator(".badge.live").waitFor();
+      await page.locator(`li[data-conversation="${id}"] .badge.progress-waiting_for_human`).waitFor();
+      await page.locator(`li[data-conversation="${id}"] a`).click();
+      const head = page.locator(".inbox-transcript .section-head");
+      await expect.poll(() => head.textContent()).toContain("Waiting for a human");
+
+      // Waiting: the member's first step is to take it, besides handing it back or resolving it.
+      const take = page.getByRole("button", { name: "Take over" });
+      await take.waitFor();
+      expect(await page.getByRole("button", { name: "Hand back to the assistant" }).count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      await take.click();
+      await expect.poll(() => head.textContent()).toContain("With a team member");
+      expect(await page.locator(".inbox-transcript").textContent()).toContain(`Assignee: ${app.owner.name}`);
+      // Now theirs: no Take over, and the focus in the reply box; the visitor sees who joined.
+      await expect.poll(() => take.count()).toBe(0);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("combobox");
+      await v.page.getByText(`${app.owner.name} joined the conversation.`).waitFor();
+
+      // Resolved: Take over reopens it for the member.
+      await page.getByRole("button", { name: "Resolve" }).click();
+      await expect.poll(() => head.textContent()).toContain("Resolved");
+      await take.click();
+      await expect.poll(() => head.textContent()).toContain("With a team member");
+      expect(await head.textContent()).toContain("Open");
+      expect(await app.server.api(`/conversations/${id}/`, { method: "GET" })).toMatchObject({
+        status: "open",
+        progressStatus: "human_serving",
+      });
+      expect(await axeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      for (const o of [context, v.context]) await o.close();
     },
   );
 });

@@ -3,7 +3,7 @@ import { problemOf } from "../../api/client";
 import { ErrorAlert, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
-import { can } from "../../shell/session";
+import { can, session } from "../../shell/session";
 import { BASE, followLink } from "../../shell/router";
 import { StateBadges } from "./conversation-list";
 import { handBack, resolve, takeOver, type Conversation, type Message } from "./api";
@@ -35,6 +35,10 @@ export function Transcript({
   onReload: () => void;
 }) {
   const manage = can("conversation.manage");
+  // Take over is offered until the member themselves serves it: while the assistant answers, and also while it waits
+  // for a person (the Waiting view's work), is served by a colleague, or is resolved (taking it over reopens it).
+  const servedByMe =
+    !c.autoReplyEnabled && c.progressStatus === "human_serving" && c.assignee?.id === session.value?.user.id;
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const controls = {
@@ -99,7 +103,7 @@ export function Transcript({
       {manage && <AssignControl c={c} onChanged={onChanged} />}
       {manage ? (
         <div class="row-actions inbox-controls">
-          {c.autoReplyEnabled ? (
+          {!servedByMe && (
             // Taken over: the member came to reply.
             <Button
               ref={controls.take}
@@ -109,8 +113,9 @@ export function Transcript({
             >
               {t("takeOver")}
             </Button>
-          ) : (
-            // Handed back: the button that takes it over again stands where this one was.
+          )}
+          {!c.autoReplyEnabled && (
+            // Handed back: Take over, before it, is where the member can take it again.
             <Button
               ref={controls.back}
               busy={busy === "back"}
