@@ -236,6 +236,31 @@ export async function listInboxes(
   return mapPage({ ...page, items: withUnreadCounts(page.items, unread) }, inboxRecord);
 }
 
+/** An inbox holding conversations with messages no agent has read yet: how many. */
+export interface UnreadInbox {
+  id: string;
+  name: string;
+  count: number;
+}
+
+/**
+ * The organization's inboxes holding conversations with messages no agent has read yet, by name, each with how many
+ * (the counts over `parts`, its data parts, the names from `db`). What the console's navigation and inbox count for
+ * any member who may read conversations, `inbox.view` or not (docs/decisions.md, "Unread counts and notifications").
+ */
+export async function unreadInboxes(db: Db, parts: Db[], organizationId: string): Promise<UnreadInbox[]> {
+  const unread = await unreadCounts(parts, organizationId);
+  if (!unread.size) return [];
+  const named = await db
+    .select({ id: inboxes.id, name: inboxes.name })
+    .from(inboxes)
+    .where(and(eq(inboxes.organizationId, organizationId), inList(inboxes.id, [...unread.keys()])));
+  // A conversation of an inbox deleted meanwhile (its conversations are forgotten after it) is not counted.
+  return named
+    .map((i) => ({ ...i, count: unread.get(i.id)! }))
+    .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
+}
+
 export interface InboxChanges {
   name?: string;
   channelType?: string;

@@ -2,9 +2,10 @@
 // owner switches themselves Online in the header; Olga (a member who may manage conversations)
 // stays Offline. The web inbox assigns round-robin. The visitor asks the widget for a person: the
 // conversation is assigned to the online owner at once and shows, live, in their "Mine" view
-// (waiting, with its waiting time), not in Olga's; Olga finds it under "Waiting". The owner then
-// assigns it to Olga with the header's Assign control, and it appears in Olga's "Mine" without a
-// reload. The Assign control is drawn as the console's other selects, its button beside it, on a
+// (waiting, with its waiting time), not in Olga's; Olga finds it under "Waiting", and, though she
+// may not list the inboxes, sees it unread (navigation, tab title, the inbox's button). The owner
+// then assigns it to Olga with the header's Assign control, and it appears in Olga's "Mine" without
+// a reload. The Assign control is drawn as the console's other selects, its button beside it, on a
 // desktop and at 390 px; after assigning (or unassigning) the focus stays on it. axe-core clean;
 // screenshots docs/console/inbox-views-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -111,6 +112,10 @@ describe("Assignment in the console", () => {
     expect(await rowOf(other.page, "I need to talk to a person").count()).toBe(0);
     await view(other.page, "waiting");
     await rowOf(other.page, "I need to talk to a person").waitFor({ timeout: 10_000 });
+    // Unread, for her too (she may not list the inboxes): in the navigation, the tab's title and the inbox's button.
+    await expect.poll(() => other.page.locator(".side-nav .nav-unread").textContent()).toBe("1");
+    await expect.poll(() => other.page.title()).toMatch(/^\(1\) /);
+    await other.page.getByRole("button", { name: "Website: 1 unread conversations, show them" }).waitFor();
 
     // The owner hands it to Olga with the Assign control; it comes into Olga's Mine live.
     await view(other.page, "mine");

@@ -1,6 +1,6 @@
 // Unread counts and notifications on every page of the console: the shell listens to the tab's one
-// live stream (live-stream.ts), keeps the unread conversations per inbox (`unreadConversationsCount`
-// of the inboxes, read again after events), shows their total in the navigation and the tab's
+// live stream (live-stream.ts), keeps the unread conversations per inbox (`unread-conversations/`, read
+// again after events), shows their total in the navigation and the tab's
 // title, and, when the member opted in, raises a browser notification and a short sound when a
 // conversation is handed to a person or assigned to them.
 import { computed, effect, signal } from "@preact/signals";
@@ -32,22 +32,22 @@ effect(() => {
 
 /** Numbers the counts: one answered after a later one's (a slow answer on a busy network) is older, and dropped. */
 let counts = 0;
-async function countUnread() {
-  if (!can("inbox.view")) return;
+/** Counted with `conversation.view` alone (not the inbox list's `inbox.view`): an agent sees what waits for them. */
+async function countUnread(organizationPk: string) {
   const mine = ++counts;
-  const page = await unwrap(api.GET("/api/v1/inboxes/", { params: { query: { pageSize: 100 } } }));
+  const unread = await unwrap(
+    api.GET("/api/v1/organizations/{organizationPk}/unread-conversations/", { params: { path: { organizationPk } } }),
+  );
   if (mine !== counts) return;
-  unreadInboxes.value = page.results
-    .filter((i) => i.unreadConversationsCount > 0)
-    .map((i) => ({ id: i.id, name: i.name, count: i.unreadConversationsCount }));
+  unreadInboxes.value = unread.inboxes;
 }
 
 /** Counts again once events stop coming for a moment (a reply streams several). */
 let recount: ReturnType<typeof setTimeout> | undefined;
-function countSoon() {
+function countSoon(organizationPk: string) {
   clearTimeout(recount);
   // Counts are a convenience: a failed count is retried by the next event or reconnection.
-  recount = setTimeout(() => void countUnread().catch(otherwise(undefined)), 300);
+  recount = setTimeout(() => void countUnread(organizationPk).catch(otherwise(undefined)), 300);
 }
 
 // ---- notifications ------------------------------------------------------------------------
@@ -129,14 +129,14 @@ export function watchConversations(organizationId: string): () => void {
   const userId = session.value!.user.id;
   const stop = listenLive(organizationId, {
     onEvent: (e) => {
-      if (e.type !== "message.created" || e.message.senderType === "contact") countSoon();
+      if (e.type !== "message.created" || e.message.senderType === "contact") countSoon(organizationId);
       if (notifySupported) notify(e, userId);
     },
-    onGap: countSoon,
+    onGap: () => countSoon(organizationId),
     onState: () => {},
     onEnded: () => {},
   });
-  countSoon();
+  countSoon(organizationId);
   return () => {
     clearTimeout(recount);
     stop();

@@ -9,6 +9,7 @@ import { registerConversationEvents } from "./events";
 import { registerReadConversation } from "./read";
 import { registerAssignConversation } from "./assign";
 import { registerConversationTyping } from "./typing";
+import { registerUnreadConversations } from "./unread";
 
 export function registerConversationRoutes(r: Router) {
   registerCreateConversation(r);
@@ -21,4 +22,5 @@ export function registerConversationRoutes(r: Router) {
   registerReadConversation(r);
   registerAssignConversation(r);
   registerConversationTyping(r);
+  registerUnreadConversations(r);
 }

@@ -121,6 +121,59 @@ describe("unread counts", () => {
   );
 });
 
+describe("unread-conversations/", () => {
+  const path = (organizationId: string) => `/organizations/${organizationId}/unread-conversations/`;
+
+  it(
+    "counts conversations with unread messages per inbox (by name) for a member with conversation.view alone, " +
+      "under both prefixes; read/ lowers it",
+    async () => {
+      const owner = await seedOwner();
+      const shop = await conversationOf(owner);
+      await conversationOf(owner, { test: true }); // the try-it's: never counted
+      const api = await conversationOf(owner);
+      const second = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", `/chatbots/${shop.bot.id}/completions/`, { message: { content: "me too" } }),
+      );
+      // An agent who reads conversations but may not list inboxes.
+      const agent = await seedMember(owner, ["conversation.view"]);
+      expect((await agent.fetch("GET", "/inboxes/")).status).toBe(403);
+      const inboxOf = (bot: typeof shop.bot) => ({ id: bot.defaultInbox!.id, name: bot.defaultInbox!.name });
+      const expected = [
+        { ...inboxOf(shop.bot), count: 2 },
+        { ...inboxOf(api.bot), count: 1 },
+      ].sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
+      for (const prefix of PREFIXES) {
+        const res = await agent.fetch("GET", path(owner.organizationId), undefined, { prefix });
+        expect(res.status, await res.clone().text()).toBe(200);
+        expect(await res.json()).toEqual({ count: 3, inboxes: expected });
+      }
+      await owner.fetch("POST", `/conversations/${second.conversationId}/read/`);
+      await owner.fetch("POST", `/conversations/${api.id}/read/`);
+      expect(await (await agent.fetch("GET", path(owner.organizationId))).json()).toEqual({
+        count: 1,
+        inboxes: [{ ...inboxOf(shop.bot), count: 1 }],
+      });
+      await owner.fetch("POST", `/conversations/${shop.id}/read/`);
+      expect(await (await agent.fetch("GET", path(owner.organizationId))).json()).toEqual({ count: 0, inboxes: [] });
+    },
+  );
+
+  it("401 without a key, 403 without conversation.view, 404 for an organization the caller is not in", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    await conversationOf(owner);
+    const stranger = await seedMember(owner, ["chatbot.view"]);
+    await expectError(await call("GET", `/api/v1${path(owner.organizationId)}`), 401);
+    await expectError(await stranger.fetch("GET", path(owner.organizationId)), 403);
+    await expectError(await other.fetch("GET", path(owner.organizationId)), 404);
+    await expectError(await owner.fetch("GET", path(NO_SUCH_ID)), 404);
+    await expectError(await owner.fetch("GET", path("nope")), 404);
+    // Their own organization's counts, not the other's.
+    expect(await (await other.fetch("GET", path(other.organizationId))).json()).toEqual({ count: 0, inboxes: [] });
+  });
+});
+
 describe("the clock of business hours (CLOCK_OFFSET_MS)", () => {
   it("moves the time business hours are read at in development and test; refused (reported) elsewhere", async () => {
     const owner = await seedOwner();
