@@ -4,7 +4,9 @@
 // takes over and replies; the visitor sees the human reply at once; while taken over the assistant
 // is silent; hand back, and the assistant answers the next question. After each action the focus
 // goes to the next step's control, never to the page's body. axe-core in both themes (with a
-// try-it conversation tagged "Test" in the list), the screenshots of docs/console/inbox-*.png.
+// try-it conversation tagged "Test" in the list), the screenshots of docs/console/inbox-*.png. On a
+// phone the filters other than the search fold behind a "Filters" button and an open conversation
+// hides the list's views and filters, so neither is a screen below them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
@@ -239,6 +241,45 @@ describe("Conversations inbox in Chromium", () => {
       act: (page) => page.locator(".transcript .msg").first().waitFor(),
       idle: false,
     });
+  });
+
+  it("on a phone the filters fold behind a button; an open conversation hides them", async () => {
+    await app.server.api(`/chatbots/${bot.id}/completions/`, { body: { message: { content: "Phone check" } } });
+    const { context, page, errors } = await operator({ viewport: PHONE });
+    const first = page.locator(".inbox-list li").first();
+    await first.waitFor();
+    expect((await first.boundingBox()).y).toBeLessThan(PHONE.height * 0.75);
+    // The search stays; the other filters are behind "Filters", which says how many are set.
+    await page.getByLabel("Search").waitFor();
+    const toggle = page.locator(".inbox-filters-toggle");
+    expect([await toggle.textContent(), await toggle.getAttribute("aria-expanded")]).toEqual(["Filters", "false"]);
+    expect(await page.getByLabel("Status").isVisible()).toBe(false);
+    await toggle.click();
+    await page.getByLabel("Status").selectOption("open");
+    await expect.poll(() => toggle.textContent()).toBe("Filters (1 set)");
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width);
+    expect(await axeViolations(page)).toEqual([]);
+    await toggle.click();
+    expect(await page.getByLabel("Status").isVisible()).toBe(false);
+
+    // A conversation open: its heading near the top, the views and filters (of the hidden list) out of the way.
+    await first.getByRole("link").click();
+    const title = page.locator("#transcript-title");
+    await title.waitFor();
+    expect((await title.boundingBox()).y).toBeLessThan(PHONE.height / 2);
+    expect(await page.locator('[data-view="all"]').isVisible()).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "All conversations" }).click();
+    await page.locator('[data-view="all"]').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // On a desktop every filter shows in its row, with no button.
+    const desktop = await operator({ viewport: DESKTOP });
+    await desktop.page.getByLabel("Status").waitFor();
+    expect(await desktop.page.locator(".inbox-filters-toggle").isVisible()).toBe(false);
+    await desktop.context.close();
   });
 
   it("the list and the transcript fit a phone's width and a desktop's, however long a message", async () => {

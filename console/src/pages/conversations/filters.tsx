@@ -1,10 +1,20 @@
+import { useId, useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { SelectField, TextField } from "../../components/field";
 import { NO_FILTERS, PROGRESS_STATUSES, STATUSES, TEST_CHOICES, type Filters, type Option } from "./api";
 import { SearchBox } from "./search-box";
 import { t } from "./strings";
 
-/** The list's filters; each change applies at once. */
+/** The filters besides the search and the view (which have their own controls): how many are set. */
+const setFilters = (f: Filters) =>
+  (Object.keys(NO_FILTERS) as (keyof Filters)[]).filter(
+    (k) => k !== "keyword" && k !== "view" && f[k] !== NO_FILTERS[k],
+  ).length;
+
+/**
+ * The list's filters; each change applies at once. The search is always shown; on a narrow screen the other fields
+ * fold behind a "Filters" button (saying how many are set), so the list is not pushed a screen down (inbox.css).
+ */
 export function FiltersForm({
   value,
   onChange,
@@ -17,60 +27,77 @@ export function FiltersForm({
   const any: Option = ["", t("any")];
   const set = (key: keyof Filters) => (e: Event) =>
     onChange({ ...value, [key]: (e.currentTarget as HTMLInputElement | HTMLSelectElement).value });
+  const [expanded, setExpanded] = useState(false);
+  const fieldsId = useId();
+  const active = setFilters(value);
   return (
-    <form class="inbox-filters" aria-label={t("filters")} onSubmit={(e) => e.preventDefault()}>
+    <form
+      class={`inbox-filters${expanded ? " expanded" : ""}`}
+      aria-label={t("filters")}
+      onSubmit={(e) => e.preventDefault()}
+    >
       <SearchBox value={value.keyword} onChange={(keyword) => onChange({ ...value, keyword })} />
-      <SelectField
-        label={t("assistant")}
-        value={value.chatbot}
-        onChange={set("chatbot")}
-        options={[any, ...(options?.chatbots ?? [])]}
-      />
-      <SelectField
-        label={t("inbox")}
-        value={value.inbox}
-        onChange={set("inbox")}
-        options={[any, ...(options?.inboxes ?? [])]}
-      />
-      <SelectField
-        label={t("status")}
-        value={value.status}
-        onChange={set("status")}
-        options={[any, ...STATUSES.map((s): Option => [s, t(s)])]}
-      />
-      <SelectField
-        label={t("progress")}
-        value={value.progressStatus}
-        onChange={set("progressStatus")}
-        options={[any, ...PROGRESS_STATUSES.map((s): Option => [s, t(s)])]}
-      />
-      <SelectField
-        label={t("label")}
-        value={value.label}
-        onChange={set("label")}
-        options={[any, ...(options?.labels ?? [])]}
-      />
-      <SelectField
-        label={t("contact")}
-        value={value.contact}
-        onChange={set("contact")}
-        options={[any, ...(options?.contacts ?? [])]}
-      />
-      <SelectField
-        label={t("tests")}
-        value={value.isTest}
-        onChange={set("isTest")}
-        options={[["", t("testsAll")], ...TEST_CHOICES.map((s): Option => [s, t(`tests_${s}`)])]}
-      />
-      <TextField label={t("from")} type="date" value={value.startDate} onChange={set("startDate")} />
-      <TextField label={t("to")} type="date" value={value.endDate} onChange={set("endDate")} />
       <Button
-        variant="quiet"
-        disabled={JSON.stringify(value) === JSON.stringify(NO_FILTERS)}
-        onClick={() => onChange(NO_FILTERS)}
+        class="inbox-filters-toggle"
+        aria-expanded={expanded}
+        aria-controls={fieldsId}
+        onClick={() => setExpanded(!expanded)}
       >
-        {t("clear")}
+        {active ? t("filtersSet", { n: active }) : t("filters")}
       </Button>
+      <div id={fieldsId} class="inbox-filter-fields">
+        <SelectField
+          label={t("assistant")}
+          value={value.chatbot}
+          onChange={set("chatbot")}
+          options={[any, ...(options?.chatbots ?? [])]}
+        />
+        <SelectField
+          label={t("inbox")}
+          value={value.inbox}
+          onChange={set("inbox")}
+          options={[any, ...(options?.inboxes ?? [])]}
+        />
+        <SelectField
+          label={t("status")}
+          value={value.status}
+          onChange={set("status")}
+          options={[any, ...STATUSES.map((s): Option => [s, t(s)])]}
+        />
+        <SelectField
+          label={t("progress")}
+          value={value.progressStatus}
+          onChange={set("progressStatus")}
+          options={[any, ...PROGRESS_STATUSES.map((s): Option => [s, t(s)])]}
+        />
+        <SelectField
+          label={t("label")}
+          value={value.label}
+          onChange={set("label")}
+          options={[any, ...(options?.labels ?? [])]}
+        />
+        <SelectField
+          label={t("contact")}
+          value={value.contact}
+          onChange={set("contact")}
+          options={[any, ...(options?.contacts ?? [])]}
+        />
+        <SelectField
+          label={t("tests")}
+          value={value.isTest}
+          onChange={set("isTest")}
+          options={[["", t("testsAll")], ...TEST_CHOICES.map((s): Option => [s, t(`tests_${s}`)])]}
+        />
+        <TextField label={t("from")} type="date" value={value.startDate} onChange={set("startDate")} />
+        <TextField label={t("to")} type="date" value={value.endDate} onChange={set("endDate")} />
+        <Button
+          variant="quiet"
+          disabled={JSON.stringify(value) === JSON.stringify(NO_FILTERS)}
+          onClick={() => onChange(NO_FILTERS)}
+        >
+          {t("clear")}
+        </Button>
+      </div>
     </form>
   );
 }

@@ -281,9 +281,12 @@ export default function InboxPage({ params, organizationId }: PageProps) {
         <NotifyToggle />
       </PageHeader>
       <ErrorAlert error={ended} />
-      <ViewSwitch value={filters.view} onChange={(view) => setFilters({ ...filters, view })} />
-      <UnreadInboxes selected={filters.inbox} onPick={(inbox) => setFilters({ ...filters, inbox })} />
-      <FiltersForm value={filters} onChange={setFilters} options={options.data} />
+      {/* What shapes the list: on a narrow screen showing one conversation (the list hidden), hidden with it. */}
+      <div class={`inbox-tools${selectedId ? " has-selection" : ""}`}>
+        <ViewSwitch value={filters.view} onChange={(view) => setFilters({ ...filters, view })} />
+        <UnreadInboxes selected={filters.inbox} onPick={(inbox) => setFilters({ ...filters, inbox })} />
+        <FiltersForm value={filters} onChange={setFilters} options={options.data} />
+      </div>
       <ErrorAlert error={error} />
       <div class={`inbox-layout${selectedId ? " has-selection" : ""}`}>
         <section class="inbox-conversations" aria-labelledby="inbox-list-title">

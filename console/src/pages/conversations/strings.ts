@@ -4,6 +4,7 @@ export const t = defineStrings({
   en: {
     title: "Conversations",
     filters: "Filters",
+    filtersSet: "Filters ({n} set)",
     assistant: "Assistant",
     inbox: "Inbox",
     status: "Status",
@@ -103,6 +104,7 @@ export const t = defineStrings({
   "zh-TW": {
     title: "對話",
     filters: "篩選",
+    filtersSet: "篩選（已設 {n} 項）",
     assistant: "助理",
     inbox: "收件匣",
     status: "狀態",
