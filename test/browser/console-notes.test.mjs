@@ -4,7 +4,8 @@
 // `/` in the reply box and picks a canned response by keyboard (its variables filled), sends it,
 // and writes another note with the Reply / Private note switch. The visitor sees the canned reply
 // and never a note, live or after reloading. The Canned responses page creates, edits and deletes
-// one. axe-core on both pages; screenshots docs/console/inbox-private-note-*.png and
+// one. A reply carries files chosen with Attach files (a refused one says why and is removed); the
+// visitor gets them. axe-core on both pages; screenshots docs/console/inbox-private-note-*.png and
 // docs/console/canned-responses-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -124,6 +125,53 @@ describe("Private notes and canned responses in Chromium", () => {
     await v.context.close();
     await context.close();
   }, 240_000);
+
+  it("a reply with files: each uploads as chosen; a refused one says why; the visitor gets the sent one", async () => {
+    const v = await visitor();
+    await v.send("Can you send me the invoice?");
+    await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });
+    const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
+    const { id } = results.find((c) => c.lastMessage?.includes("the invoice") || c.title?.includes("the invoice"));
+    const { context, page, errors } = await openPage(app.browser);
+    await signInContext(context, app.base, { apiKey: app.owner.key });
+    await page.goto(`${app.base}/console/conversations/${id}`);
+    await page.getByRole("button", { name: "Take over" }).click();
+    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+
+    // A PNG (an attachment's kind) and a program (not one): chosen with the Attach files button's picker.
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEklEQVR4nGP4z8CAFWEXHbQSACj/P8Fu7N9hAAAAAElFTkSuQmCC",
+      "base64",
+    );
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Attach files" }).click();
+    await (await chooser).setFiles([
+      { name: "invoice.png", mimeType: "image/png", buffer: png },
+      { name: "setup.exe", mimeType: "application/x-msdownload", buffer: Buffer.from("MZ") },
+    ]);
+    const files = page.getByRole("list", { name: "Files to send" });
+    await files.getByRole("listitem").filter({ hasText: "setup.exe" }).locator(".field-error").waitFor();
+    await expect
+      .poll(() => files.getByRole("listitem").filter({ hasText: "invoice.png" }).locator("progress").count())
+      .toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Remove setup.exe" }).click();
+    expect(await files.getByRole("listitem").count()).toBe(1);
+
+    // A file alone is a message: Send is on without text.
+    await page.getByRole("button", { name: "Send" }).click();
+    const sent = page.locator(".transcript .msg.sender-user", { hasText: "invoice.png" });
+    await sent.waitFor();
+    await expect.poll(() => files.count()).toBe(0);
+    const stored = (await app.server.api(`/messages/?conversation=${id}`, { method: "GET" })).results.filter(
+      (m) => m.senderType === "user",
+    );
+    expect(stored.map((m) => m.attachments.map((a) => a.filename))).toEqual([["invoice.png"]]);
+    await v.page.locator(".row.agent", { hasText: "invoice.png" }).waitFor({ timeout: 10_000 });
+    expect(errors).toEqual([]);
+    await v.context.close();
+    await context.close();
+  }, 120_000);
 
   it("the Canned responses page creates, edits and deletes; axe clean; screenshots", async () => {
     const { context, page, errors } = await openPage(app.browser);

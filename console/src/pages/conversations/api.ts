@@ -75,8 +75,17 @@ export const handBack = (id: string) =>
 export const resolve = (id: string) =>
   unwrap(api.POST("/api/v1/conversations/{id}/resolve/", { params: { path: { id } } }));
 /** A reply to the visitor, or with `isPrivate` a note only the team sees. */
-export const reply = (conversation: string, content: string, isPrivate = false) =>
-  unwrap(api.POST("/api/v1/messages/outgoing/", { body: { conversation, content, private: isPrivate } }));
+export const reply = (
+  conversation: string,
+  content: string,
+  isPrivate = false,
+  attachments: { filename: string; file: string }[] = [],
+) =>
+  unwrap(
+    api.POST("/api/v1/messages/outgoing/", {
+      body: { conversation, content, private: isPrivate, ...(attachments.length ? { attachments } : {}) },
+    }),
+  );
 export const assign = (id: string, body: { assigneeId?: string | null; teamId?: string | null }) =>
   unwrap(api.POST("/api/v1/conversations/{id}/assign/", { params: { path: { id } }, body }));
 

@@ -5,6 +5,7 @@ import { isExpected, problemOf } from "../../api/client";
 import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
+import { UploadProgress, uploadSigned } from "../../components/upload";
 import { session } from "../../shell/session";
 import { listCannedResponses, type CannedResponse } from "../canned-responses/api";
 import { fillVariables, slashQuery } from "./canned-slash";
@@ -13,6 +14,51 @@ import { t as inbox } from "./strings";
 import { t } from "./notes-strings";
 
 const SUGGESTIONS = 8;
+
+/** A file the member chose for the message: uploading (`key` null, `share` of it sent), uploaded, or refused. */
+interface Chosen {
+  id: number;
+  file: File;
+  share: number;
+  key: string | null;
+  error: string | null;
+}
+let chosenSeq = 0;
+
+/**
+ * The files of the message being written: each uploaded as soon as it is chosen (signed for an `attachment`, as a
+ * visitor's are), so sending waits only for what is still on its way.
+ */
+function useAttachments() {
+  const [files, setFiles] = useState<Chosen[]>([]);
+  const update = (id: number, change: Partial<Chosen>) =>
+    setFiles((list) => list.map((f) => (f.id === id ? { ...f, ...change } : f)));
+  const add = (picked: File[]) => {
+    for (const file of picked) {
+      const id = ++chosenSeq;
+      setFiles((list) => [...list, { id, file, share: 0, key: null, error: null }]);
+      uploadSigned(file, { modelName: "attachment", fieldName: "file" }, (share) => update(id, { share })).then(
+        (key) => {
+          update(id, { key });
+          announce(t("attached", { name: file.name }));
+        },
+        (err) => {
+          const detail = problemOf(err).detail;
+          update(id, { error: detail });
+          announce(t("attachFailed", { name: file.name, detail }));
+        },
+      );
+    }
+  };
+  return {
+    files,
+    add,
+    remove: (id: number) => setFiles((list) => list.filter((f) => f.id !== id)),
+    clear: () => setFiles([]),
+    uploading: files.some((f) => f.key === null && !f.error),
+    ready: files.flatMap((f) => (f.key ? [{ filename: f.file.name, file: f.key }] : [])),
+  };
+}
 
 /**
  * The member's reply box: a reply to the visitor or a private note for the team (only notes while
@@ -37,17 +83,21 @@ export function ReplyBox({
   const area = useRef<HTMLTextAreaElement | null>(null);
   const id = useId();
   const canned = useCanned(draft, area);
+  const attachments = useAttachments();
+  const picker = useRef<HTMLInputElement>(null);
+  const empty = !draft.trim() && !attachments.ready.length;
   // The visitor sees "<name> is typing" for replies only: a note is the team's.
   const typingSignal = useTypingSignal(c.id);
   const send = async (e: Event) => {
     e.preventDefault();
-    if (!draft.trim()) return;
+    if (empty || attachments.uploading) return;
     setBusy(true);
     setError(null);
     typingSignal.stop();
     try {
-      onSent(await reply(c.id, draft.trim(), note));
+      onSent(await reply(c.id, draft.trim(), note, attachments.ready));
       setDraft("");
+      attachments.clear();
       announce(note ? t("noteSaved") : inbox("sent"));
     } catch (err) {
       setError(problemOf(err));
@@ -88,17 +138,33 @@ export function ReplyBox({
   return (
     <form class={`inbox-reply${note ? " is-note" : ""}`} onSubmit={send}>
       <ErrorAlert error={error} />
-      {canReply && (
-        <fieldset class="reply-mode">
-          <legend class="sr-only">{t("mode")}</legend>
-          {(["reply", "note"] as const).map((m) => (
-            <label key={m} class={mode === m ? "chosen" : undefined}>
-              <input type="radio" name={`${id}-mode`} value={m} checked={mode === m} onChange={() => setMode(m)} />
-              {t(m === "reply" ? "modeReply" : "modeNote")}
-            </label>
-          ))}
-        </fieldset>
-      )}
+      {/* Above the text, so that from the text Tab goes straight to Send. */}
+      <div class="reply-tools">
+        {canReply && (
+          <fieldset class="reply-mode">
+            <legend class="sr-only">{t("mode")}</legend>
+            {(["reply", "note"] as const).map((m) => (
+              <label key={m} class={mode === m ? "chosen" : undefined}>
+                <input type="radio" name={`${id}-mode`} value={m} checked={mode === m} onChange={() => setMode(m)} />
+                {t(m === "reply" ? "modeReply" : "modeNote")}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          onChange={(e) => {
+            attachments.add([...(e.currentTarget.files ?? [])]);
+            e.currentTarget.value = "";
+          }}
+        />
+        <Button class="reply-attach" onClick={() => picker.current?.click()}>
+          {t("attach")}
+        </Button>
+      </div>
       <label for={`${id}-text`}>{note ? t("note") : inbox("reply")}</label>
       <div class="reply-combo">
         <textarea
@@ -155,7 +221,30 @@ export function ReplyBox({
       <p class="sr-only" role="status">
         {canned.open ? t("cannedCount", { n: canned.options.length }) : ""}
       </p>
-      <Button type="submit" variant="primary" busy={busy} disabled={!draft.trim()}>
+      {attachments.files.length > 0 && (
+        <ul class="reply-files" aria-label={t("files")}>
+          {attachments.files.map((f) => (
+            <li key={f.id}>
+              <span class="reply-file-name">{f.file.name}</span>
+              <Button
+                variant="quiet"
+                aria-label={t("removeFile", { name: f.file.name })}
+                onClick={() => {
+                  attachments.remove(f.id);
+                  area.current?.focus();
+                }}
+              >
+                ×
+              </Button>
+              {f.key === null && !f.error && (
+                <UploadProgress share={f.share} label={t("uploading", { name: f.file.name })} />
+              )}
+              {f.error && <span class="field-error">{f.error}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Button type="submit" variant="primary" busy={busy} disabled={empty || attachments.uploading}>
         {note ? t("addNote") : inbox("send")}
       </Button>
     </form>
