@@ -61,6 +61,8 @@ describe("Conversation labels and search in Chromium", () => {
     await page.goto(`${app.base}/console/conversations/${parcel}`);
     await page.locator("#transcript-title").waitFor();
     await page.getByRole("button", { name: "Labels…" }).click();
+    // Titled as what it holds (not the button's "Labels…", whose ellipsis says a dialog opens).
+    await dialog(page).getByRole("heading", { name: "Labels of this conversation" }).waitFor();
     await dialog(page).getByLabel("VIP").check();
     await dialog(page).getByRole("button", { name: "Save labels" }).click();
     await page.locator(".inbox-transcript .label-chip", { hasText: "VIP" }).waitFor();

@@ -73,7 +73,7 @@ function LabelDialog({
   });
   const { problem } = submitting;
   return (
-    <FormDialog title={t("editLabels")} submit={t("saveLabels")} submitting={submitting} onClose={onClose}>
+    <FormDialog title={t("labelsTitle")} submit={t("saveLabels")} submitting={submitting} onClose={onClose}>
       <ErrorAlert error={choices.error} />
       <CheckList
         legend={t("labels")}
