@@ -100,6 +100,9 @@ export interface TurnInput {
    * as the caller found: the message is stored without a reply, and the turn ends with this error.
    */
   refusal?: TurnError;
+  /** A message that asks for no answer (a visitor's reaction on a messaging platform): stored, and the assistant stays
+   * silent. */
+  silent?: boolean;
 }
 
 type Pending = { incomingId: string; attempts: number };
@@ -624,7 +627,7 @@ export class Conversation extends DurableObject<Bindings> {
       const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
       const store = this.#store(view, conversation, !!input.created);
       const message = store.next(conversation, incomingFields(input.sender, input.message));
-      const answering = conversation.autoReplyEnabled && !!conversation.chatbotId;
+      const answering = conversation.autoReplyEnabled && !!conversation.chatbotId && !input.silent;
       const answers = answering && !input.refusal;
       if (answers && owed) {
         this.ctx.storage.kv.put(PENDING_KEY, { incomingId: message.id, attempts: 0 } satisfies Pending);

@@ -105,7 +105,7 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
       expect(res.status, body.slice(0, 20)).toBe(400);
     }
     expect((await send(path, new Uint8Array([0x7b, 0xff, 0x7d]), headers)).status).toBe(400);
-    // Not a message (an edit, a bot's own message): 200 and nothing kept.
+    // Not a visitor's message (an update with no sender): 200 and nothing kept.
     expect(
       (
         await send(

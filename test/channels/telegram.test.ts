@@ -39,7 +39,7 @@ describe("Telegram", () => {
     const [webhook] = await sent(token, "setWebhook");
     expect(webhook.body).toMatchObject({
       url: expect.stringMatching(new RegExp(`^https?://[^/]+${inbox.path}$`)),
-      allowed_updates: ["message", "callback_query"],
+      allowed_updates: ["message", "edited_message", "callback_query", "message_reaction"],
     });
     expect(webhook.body.secret_token).toMatch(/^[A-Za-z0-9]{48}$/);
     const connected = { status: "connected", lastError: null, credentials: { botToken: expect.stringMatching(/…/) } };

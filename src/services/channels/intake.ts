@@ -170,6 +170,15 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
       await data.update(channelEvents).set({ status: "stored", error: null }).where(ofEvent);
       return;
     }
+    if (event.reaction && !(await openConversation(env, data, channel.config, event))) {
+      // A reaction belongs to the messages it answers: it opens no conversation of its own (after a resolved one, a
+      // thumbs-up to the rating question would), and is set aside saying so.
+      await data
+        .update(channelEvents)
+        .set({ status: "ignored", error: "A reaction with no open conversation to add it to." })
+        .where(ofEvent);
+      return;
+    }
     const contact = await contactOf(data, adapter, ctx, event);
     const { conversation, created } = await conversationOf(
       env,
@@ -195,7 +204,7 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
         messageAttachment(f, await signedDownloadUrl(env, origin, f.key, MESSAGE_URL_TTL_SECONDS)),
       ),
     );
-    const replies = conversation.autoReplyEnabled && !!conversation.chatbotId;
+    const replies = conversation.autoReplyEnabled && !!conversation.chatbotId && !event.reaction;
     if (replies && adapter.typing) waitUntil(adapter.typing(ctx, event.threadKey).catch((err) => logUnless(err)));
     const metadata: JsonObject = {
       channel: { type: channel.config.platform, eventId: row.eventId, threadKey: event.threadKey },
@@ -223,6 +232,7 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
       organizationId: conversation.organizationId,
       conversationId: conversation.id,
       refusal: replies ? await monthlyWordsRefusal(env, db, conversation.organizationId) : undefined,
+      ...(event.reaction ? { silent: true } : {}),
       ...(created ? { created: conversation } : { conversation }),
       sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },
       message: {
@@ -278,6 +288,18 @@ async function ratingAnswer(
     ? await channelRating(env, await conversationDb(env, channel.organizationId, current.id), waitUntil, current, event)
     : null;
   return !!rated || event.rating !== undefined;
+}
+
+/** The chat's conversation when it is open (not resolved); none otherwise. */
+async function openConversation(env: Bindings, data: Db, channel: ChannelConfig, event: StoredEvent) {
+  const [thread] = await data
+    .select({ conversationId: channelThreads.conversationId })
+    .from(channelThreads)
+    .where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
+  const current = thread?.conversationId
+    ? await chatConversation(env, channel.organizationId, thread.conversationId)
+    : undefined;
+  return current?.status === "resolved" ? undefined : current;
 }
 
 /**

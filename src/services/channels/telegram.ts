@@ -2,19 +2,14 @@
 // build runs in workerd; ~45 kB minified, a module of its own: src/vendored.ts), given our guarded
 // fetch and TELEGRAM_API_ORIGIN.
 import type { Api } from "grammy/web";
-import type { Message, Update } from "grammy/types";
+import type { Update } from "grammy/types";
 import { vendored } from "../../vendored";
 import { badRequest } from "../../lib/errors";
 import { timingSafeEqual } from "../../lib/crypto";
 import { fetchPlatform, platformBase } from "./http";
 import { splitMessage, toTelegramHtml, withCitations } from "./markdown";
-import {
-  PlatformError,
-  type ChannelAdapter,
-  type InboundAttachment,
-  type InboundEvent,
-  type PlatformContext,
-} from "./types";
+import { readUpdate } from "./telegram-updates";
+import { PlatformError, type ChannelAdapter, type PlatformContext } from "./types";
 
 /** Telegram's limit on a message's text (after entities are parsed; the Markdown is cut a little shorter). */
 const TEXT_LIMIT = 4096;
@@ -55,84 +50,10 @@ async function asked<T>(call: () => Promise<T>): Promise<T> {
 
 const encoder = new TextEncoder();
 
-const fullName = (from: { first_name: string; last_name?: string }) =>
-  [from.first_name, from.last_name].filter(Boolean).join(" ");
-
-function filesOf(message: Message): { attachments: InboundAttachment[]; said: string } {
-  const attachments: InboundAttachment[] = [];
-  let said = "";
-  if (message.photo?.length)
-    attachments.push({
-      kind: "image",
-      ref: message.photo[message.photo.length - 1].file_id,
-      contentType: "image/jpeg",
-    });
-  if (message.document)
-    attachments.push({
-      kind: "file",
-      ref: message.document.file_id,
-      filename: message.document.file_name,
-      contentType: message.document.mime_type,
-    });
-  if (message.audio)
-    attachments.push({
-      kind: "audio",
-      ref: message.audio.file_id,
-      filename: message.audio.file_name,
-      contentType: message.audio.mime_type,
-    });
-  if (message.voice)
-    attachments.push({
-      kind: "audio",
-      ref: message.voice.file_id,
-      contentType: message.voice.mime_type ?? "audio/ogg",
-    });
-  if (message.video)
-    attachments.push({
-      kind: "video",
-      ref: message.video.file_id,
-      filename: message.video.file_name,
-      contentType: message.video.mime_type,
-    });
-  if (message.video_note)
-    attachments.push({ kind: "video", ref: message.video_note.file_id, contentType: "video/mp4" });
-  if (message.sticker) {
-    // A still sticker is a WebP image; an animated or video one is said by its emoji.
-    if (!message.sticker.is_animated && !message.sticker.is_video)
-      attachments.push({
-        kind: "image",
-        ref: message.sticker.file_id,
-        contentType: "image/webp",
-        filename: "sticker.webp",
-      });
-    else said = `[sticker ${message.sticker.emoji ?? ""}]`.replace(" ]", "]");
-  }
-  if (message.location) said = `[location ${message.location.latitude}, ${message.location.longitude}]`;
-  if (message.contact) said = `[contact ${message.contact.first_name} ${message.contact.phone_number}]`;
-  return { attachments, said };
-}
-
 /** The satisfaction question's buttons: one row of inline buttons whose callback data is `csat:<rating>`. */
 const ratingKeyboard = (choices: string[]) => ({
   reply_markup: { inline_keyboard: [choices.map((text) => ({ text, callback_data: `csat:${text}` }))] },
 });
-
-/** A tap on a rating button (callback_query with `csat:1`..`csat:5`) as an event carrying the rating. */
-function ratingOf(update: Update): InboundEvent | null {
-  const query = update.callback_query;
-  const rating = Number(/^csat:([1-5])$/.exec(query?.data ?? "")?.[1] ?? NaN);
-  const chat = query?.message?.chat;
-  if (!query || !chat || query.from.is_bot || !(rating >= 1)) return null;
-  return {
-    eventId: String(update.update_id),
-    threadKey: String(chat.id),
-    sender: { id: String(query.from.id), name: fullName(query.from) || query.from.username },
-    text: String(rating),
-    attachments: [],
-    rating,
-    tapId: query.id,
-  };
-}
 
 export const telegram: ChannelAdapter = {
   platform: "telegram",
@@ -150,27 +71,7 @@ export const telegram: ChannelAdapter = {
       throw badRequest("The update is not JSON.");
     }
     if (typeof update?.update_id !== "number") throw badRequest("Not a Telegram update: update_id is missing.");
-    const rated = ratingOf(update);
-    if (rated) return [rated];
-    // Edits, channel posts, member changes, other callback queries: not messages of a visitor.
-    const message = update.message;
-    if (!message?.from || message.from.is_bot) return [];
-    const { attachments, said } = filesOf(message);
-    const text = message.text ?? message.caption ?? said;
-    if (!text && !attachments.length) return [];
-    const group = message.chat.type === "group" || message.chat.type === "supergroup";
-    const event: InboundEvent = {
-      eventId: String(update.update_id),
-      threadKey: String(message.chat.id),
-      sender: { id: String(message.from.id), name: fullName(message.from) || message.from.username },
-      text,
-      attachments,
-      at: message.date * 1000,
-      ...(group
-        ? { group: { id: String(message.chat.id), name: "title" in message.chat ? message.chat.title : undefined } }
-        : {}),
-    };
-    return [event];
+    return readUpdate(update);
   },
 
   async download(ctx, attachment) {
@@ -193,7 +94,7 @@ export const telegram: ChannelAdapter = {
     await asked(() =>
       client.setWebhook(ctx.channel.webhookUrl, {
         secret_token: ctx.channel.webhookSecret,
-        allowed_updates: ["message", "callback_query"],
+        allowed_updates: ["message", "edited_message", "callback_query", "message_reaction"],
       }),
     );
     return `Connected to @${me.username}; Telegram sends its updates to ${ctx.channel.webhookUrl}.`;

@@ -73,6 +73,9 @@ export interface InboundEvent {
   /** A satisfaction rating 1-5 given by a button of the rating question (Telegram's callback): never a message of its
    * own. */
   rating?: number;
+  /** A reaction to an earlier message (its emoji; `text` says it): kept in the chat's open conversation without an
+   * answer, never opening one (docs/decisions.md, "Messaging channels"). */
+  reaction?: string;
 }
 
 /** A reply on its way to the platform. */

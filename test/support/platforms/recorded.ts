@@ -35,6 +35,7 @@ export interface TelegramBody {
   callback_query_id?: string;
   url?: string;
   secret_token?: string;
+  allowed_updates?: string[];
 }
 
 /** Meta Graph API sends: Messenger and Instagram (`recipient`, `message`) and WhatsApp Cloud (`to`, `type`). */
