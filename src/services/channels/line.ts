@@ -76,8 +76,8 @@ async function verify(
 
 type Message = webhook.MessageContent;
 
-/** A message's text and files; null for a kind we do not take in. */
-function content(message: Message): { text: string; attachments: InboundAttachment[] } | null {
+/** A message's text and files; a kind we do not know yet is a placeholder naming it. */
+function content(message: Message): { text: string; attachments: InboundAttachment[] } {
   // An image or video a user sent is LINE's content (by message id); one shared from elsewhere is a URL.
   const media = (
     kind: InboundAttachment["kind"],
@@ -111,8 +111,19 @@ function content(message: Message): { text: string; attachments: InboundAttachme
       };
     }
     default:
-      return null;
+      return { text: `[LINE message: ${String((message as { type?: unknown }).type)}]`, attachments: [] };
   }
+}
+
+/**
+ * A postback (a rich menu's, a template's or a quick reply's button of the postback kind) as what it sends: its data,
+ * and the date, time or rich menu a picker or switch adds.
+ */
+function postbackText(postback: webhook.PostbackContent): string {
+  const params = Object.entries(postback.params ?? {})
+    .filter(([, value]) => typeof value === "string" && value)
+    .map(([name, value]) => `${name}: ${value}`);
+  return `[postback] ${postback.data}${params.length ? ` (${params.join(", ")})` : ""}`;
 }
 
 function parse(raw: string): InboundEvent[] {
@@ -125,17 +136,18 @@ function parse(raw: string): InboundEvent[] {
   if (!body || !Array.isArray(body.events)) throw badRequest("The LINE webhook body has no events.");
   const events: InboundEvent[] = [];
   for (const event of body.events as webhook.Event[]) {
-    // Follow, unfollow, join, postback, unsend...: no message to answer. A channel in standby mode
-    // (another module has the chat) leaves the answer to the active channel.
-    if (event?.type !== "message" || event.mode === "standby" || !event.source) continue;
-    const taken = content(event.message);
-    if (!taken) continue;
+    // Follow, unfollow, join, unsend, beacon...: no one writing. A channel in standby mode (another module has the
+    // chat) leaves the answer to the active channel.
+    const written = event?.type === "message" || event?.type === "postback";
+    if (!written || event.mode === "standby" || !event.source) continue;
+    const taken =
+      event.type === "message" ? content(event.message) : { text: postbackText(event.postback), attachments: [] };
     const source = event.source;
     const chat = source.type === "group" ? source.groupId : source.type === "room" ? source.roomId : undefined;
     const userId = source.userId ?? chat;
     if (!userId) continue;
     events.push({
-      eventId: event.webhookEventId || event.message.id,
+      eventId: event.webhookEventId || (event.type === "message" ? event.message.id : `${userId}:${event.timestamp}`),
       threadKey: chat ?? userId,
       ...(chat ? { group: { id: chat } } : {}),
       sender: { id: userId },

@@ -211,7 +211,7 @@ describe("LINE: parse", () => {
     },
   );
 
-  it("follow, unfollow, join, postback, unsend and standby-mode events are no messages, and do not throw", () => {
+  it("follow, unfollow, join, unsend and standby-mode events are no messages; a postback is its data", () => {
     const source = { type: "user", userId: USER };
     const base = {
       mode: "active",
@@ -245,7 +245,12 @@ describe("LINE: parse", () => {
       messageEvent(text("while another channel is active"), undefined, { mode: "standby", replyToken: undefined }),
       { type: "somethingLineAddsLater", timestamp: 1 },
     );
-    expect(line.parse(JSON.stringify(body), channel())).toEqual([]);
+    expect(line.parse(JSON.stringify(body), channel())).toEqual([
+      expect.objectContaining({
+        text: "[postback] action=buy&itemid=111",
+        replyToken: "b60d432864f44d079f6d8efe86cf404b",
+      }),
+    ]);
   });
 
   it("a body that is not LINE's is a 400", () => {
