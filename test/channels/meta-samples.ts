@@ -93,9 +93,12 @@ const whatsappField = (value: object) => ({
   ],
 });
 
-/** One message of Sheena Nelson's (16505551234), with her profile's name. */
-export const whatsappMessage = (message: object) =>
-  whatsappField({ contacts: [{ profile: { name: "Sheena Nelson" }, wa_id: "16505551234" }], messages: [message] });
+/** Messages of Sheena Nelson's (16505551234) in one change, with her profile's name. */
+export const whatsappMessages = (messages: object[]) =>
+  whatsappField({ contacts: [{ profile: { name: "Sheena Nelson" }, wa_id: "16505551234" }], messages });
+
+/** One message of Sheena Nelson's. */
+export const whatsappMessage = (message: object) => whatsappMessages([message]);
 
 export const whatsappText = (
   body = "Does it come in another color?",

@@ -40,7 +40,7 @@ export const sends = async (c: MetaCase, token: string) =>
   (await graph.requests(token)).filter((r) => r.path === c.sendPath && !r.body.sender_action);
 
 /** An inbox connected to a Meta platform through the stand-in, with its access token. */
-export async function metaInbox(c: MetaCase) {
+export async function metaInbox(c: Pick<MetaCase, "platform" | "credentials" | "text">) {
   const owner = await seedOwner();
   const token = newToken();
   const inbox = await channelInbox(owner, c.platform, c.credentials(token));

@@ -254,7 +254,11 @@ describe("malformed events", () => {
       ],
     };
     const w = channel("whatsapp");
-    expect(whatsapp.parse(JSON.stringify(wa), w)).toMatchObject([{ text: "kept", sender: { name: "Sheena Nelson" } }]);
+    // An image whose media cannot be read is still the person's message: said, not passed over.
+    expect(whatsapp.parse(JSON.stringify(wa), w)).toMatchObject([
+      { text: "kept", sender: { name: "Sheena Nelson" } },
+      { eventId: "wamid.c", text: "[WhatsApp message: image]" },
+    ]);
     expect(() => whatsapp.parse("null", w)).toThrow(ApiError);
   });
 });

@@ -28,11 +28,27 @@ const listOf = <T extends z.ZodType>(item: T) =>
       }),
     );
 
+const titled = z.looseObject({ title: maybe(z.string()) });
+
 const messagingAttachment = z.looseObject({
   type: maybe(z.string()),
   url: maybe(z.string()),
-  payload: maybe(z.looseObject({ url: maybe(z.string()) }).nullable()),
+  title: maybe(z.string()),
+  payload: maybe(
+    z
+      .looseObject({
+        url: maybe(z.string()),
+        title: maybe(z.string()),
+        /** A product shared from the Page's shop (template). */
+        product: maybe(z.looseObject({ elements: listOf(titled) })),
+        /** A location (the older Messenger's). */
+        coordinates: maybe(z.looseObject({ lat: z.unknown().optional(), long: z.unknown().optional() })),
+      })
+      .nullable(),
+  ),
 });
+
+export type MessagingAttachment = z.output<typeof messagingAttachment>;
 
 const messagingMessage = z.looseObject({
   mid: maybe(id),
@@ -44,12 +60,16 @@ const messagingMessage = z.looseObject({
   attachments: listOf(messagingAttachment),
 });
 
-/** One `messaging[]` item: a message, a postback, or a kind we pass over (delivery, read, reaction, ...). */
+/** One `messaging[]` item: a message, a postback, an edit, a reaction, or a kind we pass over (delivery, read, ...). */
 const messagingItem = z.looseObject({
   sender: maybe(z.looseObject({ id: maybe(id) })),
   timestamp: maybe(z.number()),
   message: maybe(messagingMessage),
   postback: maybe(z.looseObject({ mid: maybe(id), payload: z.unknown().optional(), title: maybe(z.string()) })),
+  message_edit: maybe(z.looseObject({ mid: maybe(id), text: maybe(z.string()), num_edit: z.unknown().optional() })),
+  reaction: maybe(
+    z.looseObject({ mid: maybe(id), action: maybe(z.string()), emoji: maybe(z.string()), reaction: maybe(z.string()) }),
+  ),
 });
 export type MessagingItem = z.output<typeof messagingItem>;
 
@@ -77,8 +97,37 @@ const whatsappMessage = z.looseObject({
   video: maybe(whatsappMedia),
   audio: maybe(whatsappMedia),
   document: maybe(whatsappMedia),
-  interactive: maybe(z.looseObject({ button_reply: maybe(whatsappReply), list_reply: maybe(whatsappReply) })),
+  interactive: maybe(
+    z.looseObject({
+      button_reply: maybe(whatsappReply),
+      list_reply: maybe(whatsappReply),
+      /** A WhatsApp Flow's answers (its form), as JSON. */
+      nfm_reply: maybe(z.looseObject({ response_json: maybe(z.string()), body: maybe(z.string()) })),
+    }),
+  ),
   button: maybe(z.looseObject({ text: maybe(z.string()) })),
+  contacts: listOf(
+    z.looseObject({
+      name: maybe(z.looseObject({ formatted_name: maybe(z.string()) })),
+      phones: listOf(z.looseObject({ phone: maybe(z.string()) })),
+    }),
+  ),
+  reaction: maybe(z.looseObject({ message_id: maybe(id), emoji: maybe(z.string()) })),
+  order: maybe(
+    z.looseObject({
+      text: maybe(z.string()),
+      product_items: listOf(
+        z.looseObject({
+          product_retailer_id: maybe(id),
+          quantity: z.unknown().optional(),
+          item_price: z.unknown().optional(),
+          currency: maybe(z.string()),
+        }),
+      ),
+    }),
+  ),
+  unsupported: maybe(z.looseObject({ type: maybe(z.string()) })),
+  errors: listOf(z.looseObject({ title: maybe(z.string()) })),
   location: maybe(
     z.looseObject({
       latitude: z.unknown().optional(),

@@ -11,7 +11,7 @@ import type {
   OutboundMessage,
   PlatformContext,
 } from "../types";
-import { readMessagingWebhook, type MessagingItem } from "./events";
+import { readMessagingWebhook, type MessagingAttachment, type MessagingItem } from "./events";
 import { fetchMetaFile, graph, mediaType, metaWebhook, type GraphAccount } from "./graph";
 import { fileNameOf, quickReplyChoices, tappedText } from "./text";
 
@@ -49,31 +49,59 @@ export const account = (name: string, channel: ChannelConfig): GraphAccount => (
   appSecret: channel.credentials.appSecret,
 });
 
-/** One `messaging[]` item as an event: a person's message or a tapped button; null for echoes, deliveries, reads,
- * reactions. */
-function toEvent(item: MessagingItem): InboundEvent | null {
+/** An attachment Meta gives no file or link for, said in words: a product, a location, or its kind and title. */
+function described(attachment: MessagingAttachment) {
+  const payload = attachment.payload;
+  const products = payload?.product?.elements.map((e) => e.title).filter(Boolean) ?? [];
+  if (products.length) return `[product] ${products.join(", ")}`;
+  if (payload?.coordinates) return `[location] (${payload.coordinates.lat}, ${payload.coordinates.long})`;
+  const title = attachment.title ?? payload?.title;
+  return `[${attachment.type ?? "attachment"}]${title ? ` ${title}` : ""}`;
+}
+
+/**
+ * One `messaging[]` item as an event: a person's message, a tapped button, an edit or a reaction; null for echoes,
+ * deliveries, reads, unsends and reactions taken back, which are no one writing. `name` says whose messages they are
+ * ("[unsupported Messenger message]").
+ */
+function toEvent(item: MessagingItem, name: string): InboundEvent | null {
   const sender = item.sender?.id ?? "";
   if (!sender) return null;
-  const base = { threadKey: sender, sender: { id: sender }, at: item.timestamp };
-  if (item.postback?.mid) {
+  const base = { threadKey: sender, sender: { id: sender }, at: item.timestamp, attachments: [] };
+  const { postback, message_edit: edit, reaction } = item;
+  if (postback) {
+    const payload = typeof postback.payload === "string" ? postback.payload : "";
     return {
       ...base,
-      eventId: item.postback.mid,
-      text: tappedText(item.postback.payload, item.postback.title ?? ""),
-      attachments: [],
+      // A postback is documented with its mid; one without (an older client's) is told apart by its time.
+      eventId: postback.mid ?? `postback:${sender}:${item.timestamp ?? ""}:${payload}`,
+      text: tappedText(postback.payload, postback.title ?? "") || `[postback] ${payload}`,
     };
   }
+  // An edit is the new text, kept as a message of its own: the first one stays as it was.
+  if (edit?.mid && edit.text)
+    return {
+      ...base,
+      eventId: `${edit.mid}:edit:${String(edit.num_edit ?? item.timestamp)}`,
+      text: `[edited] ${edit.text}`,
+    };
+  if (reaction) {
+    if (reaction.action === "unreact") return null;
+    const emoji = reaction.emoji || reaction.reaction || "?";
+    const eventId = `reaction:${reaction.mid ?? ""}:${sender}:${item.timestamp ?? ""}`;
+    return { ...base, eventId, text: `[reaction ${emoji}]`, reaction: emoji };
+  }
   const message = item.message;
-  if (!message?.mid || message.is_echo || message.is_deleted || message.is_unsupported) return null;
+  if (!message?.mid || message.is_echo || message.is_deleted) return null;
+  if (message.is_unsupported) return { ...base, eventId: message.mid, text: `[unsupported ${name} message]` };
   const lines = [tappedText(message.quick_reply?.payload, message.text ?? "")];
   const attachments: InboundAttachment[] = [];
   for (const attachment of message.attachments) {
     const url = attachment.payload?.url ?? attachment.url;
-    if (!url) continue;
     const kind = attachment.type && Object.hasOwn(KINDS, attachment.type) ? KINDS[attachment.type] : undefined;
+    if (url && kind) attachments.push({ kind, ref: url, filename: fileNameOf(url) });
     // A shared link, post or reel: the person sent a link, which the conversation keeps as text.
-    if (!kind) lines.push(url);
-    else attachments.push({ kind, ref: url, filename: fileNameOf(url) });
+    else lines.push(url ?? described(attachment));
   }
   const text = lines.filter(Boolean).join("\n");
   if (!text && !attachments.length) return null;
@@ -89,7 +117,7 @@ export function parseMessaging(raw: string, channel: ChannelConfig, platform: Me
     // One app's callback gets every Page (or Instagram account) subscribed to it: only this channel's are this inbox's.
     if (accountId && entry.id !== undefined && entry.id !== accountId) continue;
     for (const item of entry.messaging) {
-      const event = toEvent(item);
+      const event = toEvent(item, platform.name);
       if (event) events.push(event);
     }
   }

@@ -20,8 +20,10 @@ export const messenger = messagingAdapter({
   async connect(ctx, account) {
     const pageId = encodeURIComponent(ctx.channel.credentials.pageId);
     const page = await graph<{ name?: string }>(ctx, account, "GET", `${pageId}?fields=name`);
-    // Meta sends a Page's messages only to apps the Page is subscribed to (needs pages_manage_metadata).
-    await graph(ctx, account, "POST", `${pageId}/subscribed_apps?subscribed_fields=messages,messaging_postbacks`);
+    // Meta sends a Page's messages only to apps the Page is subscribed to (needs pages_manage_metadata), and only the
+    // fields the app's webhook subscribes to as well: reactions and edits are the visitor's too.
+    const fields = "messages,messaging_postbacks,message_reactions,message_edits";
+    await graph(ctx, account, "POST", `${pageId}/subscribed_apps?subscribed_fields=${fields}`);
     return `Connected to the Facebook Page "${page.name}"; its messages come to this inbox.`;
   },
 });

@@ -36,8 +36,51 @@ const MEDIA = {
 
 const isMedia = (type: string | undefined): type is keyof typeof MEDIA => !!type && Object.hasOwn(MEDIA, type);
 
-/** A message's text and files; null for what is not a person writing (reactions, system notices, unsupported types). */
-function content(message: WhatsAppMessage): { text: string; attachments: InboundAttachment[] } | null {
+/** What a message is as text and files when it is no file: its words, or a placeholder naming it. */
+function said(message: WhatsAppMessage): string | null {
+  switch (message.type) {
+    case "text":
+      return message.text?.body ?? "";
+    case "interactive": {
+      const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+      if (reply) return tappedText(reply.id, reply.title ?? "");
+      const form = message.interactive?.nfm_reply;
+      return form ? `[form] ${form.response_json ?? form.body ?? ""}` : "[interactive]";
+    }
+    case "button":
+      return message.button?.text ?? "";
+    case "location": {
+      if (!message.location) return "[location]";
+      const { latitude, longitude, name, address } = message.location;
+      const place = [name, address].filter(Boolean).join(", ");
+      return `${place ? `${place}\n` : ""}https://maps.google.com/?q=${latitude},${longitude}`;
+    }
+    case "contacts":
+      return message.contacts
+        .map((c) => `[contact] ${[c.name?.formatted_name, ...c.phones.map((p) => p.phone)].filter(Boolean).join(" ")}`)
+        .join("\n");
+    case "order": {
+      const items = (message.order?.product_items ?? []).map((i) =>
+        `${i.quantity} × ${i.product_retailer_id} (${i.item_price} ${i.currency ?? ""})`.replace(" )", ")"),
+      );
+      return [`[order] ${items.join(", ")}`, message.order?.text].filter(Boolean).join("\n");
+    }
+    case "unsupported":
+    case "unknown":
+      return `[unsupported WhatsApp message: ${message.unsupported?.type ?? message.errors[0]?.title ?? "unknown"}]`;
+    // A number changed, a welcome asked for: no one writing.
+    case "system":
+    case "request_welcome":
+      return null;
+    default:
+      return `[WhatsApp message: ${message.type ?? "unknown"}]`;
+  }
+}
+
+/** A message's text and files; null for what is not a person writing (a system notice, a reaction taken back). */
+function content(
+  message: WhatsAppMessage,
+): { text: string; attachments: InboundAttachment[]; reaction?: string } | null {
   const type = message.type;
   const media = isMedia(type) ? message[type] : undefined;
   if (isMedia(type) && media?.id) {
@@ -49,18 +92,12 @@ function content(message: WhatsAppMessage): { text: string; attachments: Inbound
     };
     return { text: media.caption ?? "", attachments: [attachment] };
   }
-  if (type === "text") return { text: message.text?.body ?? "", attachments: [] };
-  if (type === "interactive") {
-    const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
-    return reply ? { text: tappedText(reply.id, reply.title ?? ""), attachments: [] } : null;
+  if (type === "reaction") {
+    const emoji = message.reaction?.emoji;
+    return emoji ? { text: `[reaction ${emoji}]`, attachments: [], reaction: emoji } : null;
   }
-  if (type === "button") return { text: message.button?.text ?? "", attachments: [] };
-  if (type === "location" && message.location) {
-    const { latitude, longitude, name, address } = message.location;
-    const place = [name, address].filter(Boolean).join(", ");
-    return { text: `${place ? `${place}\n` : ""}https://maps.google.com/?q=${latitude},${longitude}`, attachments: [] };
-  }
-  return null;
+  const text = said(message);
+  return text === null ? null : { text, attachments: [] };
 }
 
 function parseWhatsApp(raw: string, channel: ChannelConfig): InboundEvent[] {
@@ -86,6 +123,7 @@ function parseWhatsApp(raw: string, channel: ChannelConfig): InboundEvent[] {
         sender: { id: from, name: names.get(from) || undefined, phoneNumber: `+${from}` },
         text: found.text,
         attachments: found.attachments,
+        ...(found.reaction ? { reaction: found.reaction } : {}),
         at: Number(message.timestamp) * 1000 || undefined,
       });
     }

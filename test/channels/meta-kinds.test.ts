@@ -1,0 +1,193 @@
+// Every kind of message Messenger, Instagram and WhatsApp send, batched the way Meta batches them (several entries,
+// several items each), through the webhook and the channel queue: each is kept as text, a file or a placeholder
+// naming it; receipts, echoes, unsends and system notices are left out on purpose (docs/decisions.md, "Messaging
+// channels", "What a visitor sends is kept").
+import { describe, expect, it } from "vitest";
+import { APP_SECRET, graph, metaInbox, newId, signed, type MetaCase } from "./meta-support";
+import * as sample from "./meta-samples";
+import { messagesOf, messagesWhen, onlyConversation, post, storedEvents } from "./support";
+
+/** What metaInbox reads of a platform's case: its credentials, and how a text is posted. */
+type Case = Pick<MetaCase, "platform" | "credentials" | "text">;
+
+const messenger = {
+  platform: "messenger",
+  credentials: (token) => ({ pageId: sample.PAGE_ID, pageAccessToken: token, appSecret: APP_SECRET }),
+  text: (text, id) => sample.messengerText(text, id),
+} satisfies Case;
+const whatsapp = {
+  platform: "whatsapp",
+  credentials: (token) => ({
+    phoneNumberId: sample.PHONE_NUMBER_ID,
+    businessAccountId: sample.WABA_ID,
+    accessToken: token,
+    appSecret: APP_SECRET,
+  }),
+  text: (text, id) => sample.whatsappText(text, id),
+} satisfies Case;
+
+const contactLines = (messages: Awaited<ReturnType<typeof messagesOf>>) =>
+  messages.filter((m) => m.senderType === "contact").map((m) => m.content);
+
+describe("Messenger: what a visitor sends is kept", () => {
+  it("a batch of entries and items: texts, postbacks, edits, shares and unsupported messages, in order", async () => {
+    const { owner, inbox } = await metaInbox(messenger);
+    const at = Date.now();
+    const item = (offset: number, fields: object) => ({
+      sender: { id: sample.PSID },
+      recipient: { id: sample.PAGE_ID },
+      timestamp: at + offset,
+      ...fields,
+    });
+    const first = newId("m_");
+    const body = {
+      object: "page",
+      entry: [
+        {
+          id: sample.PAGE_ID,
+          time: at,
+          messaging: [
+            item(0, { message: { mid: first, text: "Hi" } }),
+            item(1, { postback: { mid: newId("m_"), title: "Get Started", payload: "GET_STARTED" } }),
+            item(2, { postback: { title: "Track my order", payload: "TRACK" } }),
+            item(3, { delivery: { mids: [first], watermark: at } }),
+          ],
+        },
+        {
+          id: sample.PAGE_ID,
+          time: at + 10,
+          messaging: [
+            item(4, { message: { mid: newId("m_"), is_unsupported: true } }),
+            item(5, { message: { mid: newId("m_"), attachments: [{ type: "fallback", title: "A shared post" }] } }),
+            item(6, {
+              message: {
+                mid: newId("m_"),
+                attachments: [
+                  { type: "template", payload: { product: { elements: [{ id: "1", title: "Blue mug" }] } } },
+                ],
+              },
+            }),
+            item(7, { message_edit: { mid: first, text: "Hi there", num_edit: 1 } }),
+            item(8, { read: { watermark: at } }),
+          ],
+        },
+      ],
+    };
+    expect((await post(inbox.path, await signed(body))).status).toBe(200);
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 14);
+    expect(contactLines(messages)).toEqual([
+      "Hi",
+      "Get Started",
+      "Track my order",
+      "[unsupported Messenger message]",
+      "[fallback] A shared post",
+      "[product] Blue mug",
+      "[edited] Hi there",
+    ]);
+    // Meta's retry of the whole batch is the same events.
+    expect((await post(inbox.path, await signed(body))).status).toBe(200);
+    expect(await storedEvents(owner.organizationId, inbox.inboxId)).toBe(7);
+  });
+
+  it("a reaction is kept in the open conversation without an answer; one taken back is nothing new", async () => {
+    const { owner, token, inbox, say } = await metaInbox(messenger);
+    await say("Where is my parcel?");
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
+    const reaction = (action: string) => ({
+      object: "page",
+      entry: [
+        {
+          id: sample.PAGE_ID,
+          time: Date.now(),
+          messaging: [
+            {
+              sender: { id: sample.PSID },
+              recipient: { id: sample.PAGE_ID },
+              timestamp: Date.now(),
+              reaction: { mid: "m_answer", action, emoji: "❤️", reaction: "love" },
+            },
+          ],
+        },
+      ],
+    });
+    await post(inbox.path, await signed(reaction("react")));
+    await post(inbox.path, await signed(reaction("unreact")));
+    await messagesWhen(owner, conversation.id, (m) => m.length >= 3);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await messagesOf(owner, conversation.id)).map((m) => [m.senderType, m.content])).toEqual([
+      ["contact", "Where is my parcel?"],
+      ["chatbot", 'You said: "Where is my parcel?".'],
+      ["contact", "[reaction ❤️]"],
+    ]);
+    // Connect asked Meta for the Page's reactions and edits too.
+    const [subscribe] = (await graph.requests(token)).filter((r) => r.path.endsWith("/subscribed_apps"));
+    expect(subscribe.query.subscribed_fields).toBe("messages,messaging_postbacks,message_reactions,message_edits");
+  });
+});
+
+describe("WhatsApp: what a visitor sends is kept", () => {
+  it("contacts, orders, forms, reactions and unsupported types are kept; system notices are not", async () => {
+    const { owner, inbox } = await metaInbox(whatsapp);
+    const at = Math.floor(Date.now() / 1000);
+    let n = 0;
+    const message = (type: string, fields: object) => ({
+      from: "16505551234",
+      id: `wamid.${newId("k")}`,
+      timestamp: String(at + n++),
+      type,
+      ...fields,
+    });
+    const first = message("text", { text: { body: "Hello" } });
+    const body = sample.whatsappMessages([
+      first,
+      message("contacts", {
+        contacts: [
+          {
+            name: { formatted_name: "Barbara Johnson", first_name: "Barbara" },
+            phones: [{ phone: "+1 940-555-1234" }],
+          },
+        ],
+      }),
+      message("order", {
+        order: {
+          catalog_id: "cat1",
+          text: "Gift wrap, please",
+          product_items: [{ product_retailer_id: "MUG-BLUE", quantity: 2, item_price: 12.5, currency: "USD" }],
+        },
+      }),
+      message("interactive", {
+        interactive: {
+          type: "nfm_reply",
+          nfm_reply: { name: "flow", body: "Sent", response_json: '{"size":"M","flow_token":"t1"}' },
+        },
+      }),
+      message("unsupported", {
+        errors: [{ code: 131051, title: "Message type unknown", message: "Message type unknown" }],
+        unsupported: { type: "poll_creation" },
+      }),
+      message("reaction", { reaction: { message_id: first.id, emoji: "👍" } }),
+      message("reaction", { reaction: { message_id: first.id } }),
+      message("system", {
+        system: { body: "User changed from +1 650 to +1 651", wa_id: "16515551234", type: "user_changed_number" },
+      }),
+      message("hologram", { hologram: {} }),
+    ]);
+    expect((await post(inbox.path, await signed(body))).status).toBe(200);
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const messages = await messagesWhen(owner, conversation.id, (m) => contactLines(m).length >= 7);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(contactLines(messages)).toEqual([
+      "Hello",
+      "[contact] Barbara Johnson +1 940-555-1234",
+      "[order] 2 × MUG-BLUE (12.5 USD)\nGift wrap, please",
+      '[form] {"size":"M","flow_token":"t1"}',
+      "[unsupported WhatsApp message: poll_creation]",
+      "[reaction 👍]",
+      "[WhatsApp message: hologram]",
+    ]);
+    const replies = (await messagesOf(owner, conversation.id)).filter((m) => m.senderType === "chatbot");
+    expect(replies.map((m) => m.content)).not.toContain('You said: "[reaction 👍]".');
+  });
+});
