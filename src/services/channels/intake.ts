@@ -449,6 +449,7 @@ async function takeFiles(
   for (const file of files) {
     let bytes: Uint8Array;
     let contentType = mediaType(file.contentType) || "";
+    let name = file.filename ?? "";
     if (file.inline !== undefined) bytes = Uint8Array.from(atob(file.inline), (c) => c.charCodeAt(0));
     else {
       if (!adapter.download) continue;
@@ -473,12 +474,13 @@ async function takeFiles(
       }
       bytes = new Uint8Array(await response.arrayBuffer());
       contentType ||= mediaType(response.headers.get("Content-Type"));
+      name ||= dispositionName(response.headers.get("Content-Disposition"));
     }
     if (bytes.byteLength > MAX_FILE_BYTES) {
       missing.push(`[${file.kind} not kept: larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB]`);
       continue;
     }
-    const filename = file.filename || `${file.kind}${extensionFor(contentType)}`;
+    const filename = name || `${file.kind}${extensionFor(contentType)}`;
     contentType ||= contentTypeFor(filename);
     const key = newUploadKey(conversation.organizationId, "attachment", filename);
     await env.FILES.put(key, bytes, { httpMetadata: { contentType } });
@@ -505,6 +507,19 @@ async function takeFiles(
   // it.
   if (rows.length) await data.insert(attachments).values(rows);
   return { rows, missing };
+}
+
+/** The file name a download's Content-Disposition gives (`filename*=UTF-8''...` or `filename="..."`), if any. */
+function dispositionName(header: string | null): string {
+  const encoded = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header ?? "")?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded.trim());
+    } catch {
+      // a malformed escape: the plain name below, if any
+    }
+  }
+  return /filename\s*=\s*"?([^";]+)"?/i.exec(header ?? "")?.[1]?.trim() ?? "";
 }
 
 const EXTENSIONS: Record<string, string> = {

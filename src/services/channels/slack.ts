@@ -29,8 +29,16 @@ export const SLACK_TEXT_LIMIT = 4000;
 const SECTION_LIMIT = 3000;
 /** Slack's requests carry their time; older or newer than 5 minutes is a replay (Slack's advice). */
 const SIGNATURE_WINDOW_S = 5 * 60;
-/** Subtypes that are a person writing; the rest (edits, joins, bot messages, ...) are not messages to answer. */
-const PERSON_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast"]);
+/** Subtypes that are a person writing; the rest (joins, topics, bot messages, ...) are no one writing. Edits
+ * (`message_changed`) are read apart. */
+const PERSON_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast", "me_message"]);
+/** A file of a Slack Connect channel comes without URLs: its `ref` is this and its id, asked of files.info. */
+const FILE_INFO = "files.info:";
+/** Why Slack gives no file, by its `mode`. */
+const WITHHELD: Record<string, string> = {
+  hidden_by_limit: "hidden by the workspace's plan limit",
+  tombstone: "deleted",
+};
 /** Web API errors Slack says are worth trying again; any other `error` is a refusal. */
 const TRANSIENT = new Set([
   "internal_error",
@@ -94,17 +102,25 @@ export function fromSlackText(text: string, botUserId?: string): string {
     .trim();
 }
 
-function attachments(files: unknown): InboundAttachment[] {
-  if (!Array.isArray(files)) return [];
-  return files.filter(isObject).flatMap((file) => {
-    // External, deleted and over-the-plan's-limit files have no private download URL.
-    const ref = str(file.url_private_download) ?? str(file.url_private);
-    if (!ref) return [];
+/** A message's files: each one Slack lets us fetch, and a line saying each it does not. */
+function filesOf(files: unknown): { attachments: InboundAttachment[]; withheld: string[] } {
+  const attachments: InboundAttachment[] = [];
+  const withheld: string[] = [];
+  for (const file of Array.isArray(files) ? files.filter(isObject) : []) {
     const contentType = str(file.mimetype);
     const top = contentType?.split("/")[0];
     const kind = top === "image" || top === "audio" || top === "video" ? top : "file";
-    return [{ kind, ref, filename: str(file.name), contentType }];
-  });
+    const url = str(file.url_private_download) ?? str(file.url_private);
+    if (url) attachments.push({ kind, ref: url, filename: str(file.name), contentType });
+    // Slack Connect: the event names the file only; files.info tells the rest.
+    else if (file.file_access === "check_file_info" && str(file.id))
+      attachments.push({ kind, ref: `${FILE_INFO}${str(file.id)}`, filename: str(file.name), contentType });
+    else {
+      const why = WITHHELD[str(file.mode) ?? ""] ?? "Slack gave no link to it";
+      withheld.push(`[file not received: ${str(file.name) ?? str(file.title) ?? str(file.id) ?? "a file"} (${why})]`);
+    }
+  }
+  return { attachments, withheld };
 }
 
 /** Where a message lives: a DM is one thread; elsewhere each top-level message starts one. */
@@ -116,25 +132,58 @@ function place(channel: string, channelType: string | undefined, ts: string, thr
   return { threadKey: `${channel}:${threadTs ?? ts}`, group: { id: channel }, thread: { threadTs: threadTs ?? ts } };
 }
 
+const botUserOf = (envelope: Json) => {
+  const authorizations = Array.isArray(envelope.authorizations) ? envelope.authorizations.filter(isObject) : [];
+  return str(authorizations.find((a) => a.is_bot)?.user_id);
+};
+
 function messageEvent(envelope: Json, event: Json): InboundEvent[] {
+  if (event.subtype === "message_changed") return editEvent(envelope, event);
   const channel = str(event.channel);
   const user = str(event.user);
   const ts = str(event.ts);
-  // Ours and other apps' messages (bot_id), edits, deletions, joins and the like are not a person writing.
+  // Ours and other apps' messages (bot_id), deletions, joins and the like are not a person writing.
   if (!channel || !user || !ts || event.bot_id || event.hidden || !PERSON_SUBTYPES.has(str(event.subtype))) return [];
-  const authorizations = Array.isArray(envelope.authorizations) ? envelope.authorizations.filter(isObject) : [];
-  const botUserId = str(authorizations.find((a) => a.is_bot)?.user_id);
-  const text = fromSlackText(str(event.text) ?? "", botUserId);
-  const files = attachments(event.files);
-  if (!text && !files.length) return [];
+  const { attachments, withheld } = filesOf(event.files);
+  const text = [fromSlackText(str(event.text) ?? "", botUserOf(envelope)), ...withheld].filter(Boolean).join("\n");
+  if (!text && !attachments.length) return [];
   return [
     {
       eventId: `${channel}:${ts}`,
       ...place(channel, str(event.channel_type), ts, str(event.thread_ts)),
       sender: { id: user },
       text,
-      attachments: files,
+      attachments,
       at: Math.round(Number(ts) * 1000) || undefined,
+    },
+  ];
+}
+
+/**
+ * A person's edit of their message (message_changed with `edited`) as its new text, a message of its own: each edit
+ * its own event (`channel:ts:edited:edit ts`). Slack sends message_changed for more than edits (a link unfurled,
+ * the language detected, a thread's replies counted): the same text again is no edit; nor is an app's.
+ */
+function editEvent(envelope: Json, event: Json): InboundEvent[] {
+  const channel = str(event.channel);
+  const message = isObject(event.message) ? event.message : {};
+  const previous = isObject(event.previous_message) ? event.previous_message : {};
+  const edited = isObject(message.edited) ? message.edited : {};
+  const user = str(message.user);
+  const ts = str(message.ts);
+  const editedAt = str(edited.ts);
+  if (!channel || !user || !ts || !editedAt || message.bot_id || !PERSON_SUBTYPES.has(str(message.subtype))) return [];
+  if (str(message.text) === str(previous.text)) return [];
+  const text = fromSlackText(str(message.text) ?? "", botUserOf(envelope));
+  if (!text) return [];
+  return [
+    {
+      eventId: `${channel}:${ts}:edited:${editedAt}`,
+      ...place(channel, str(event.channel_type), ts, str(message.thread_ts)),
+      sender: { id: user },
+      text: `[edited] ${text}`,
+      attachments: [],
+      at: Math.round(Number(editedAt) * 1000) || undefined,
     },
   ];
 }
@@ -216,6 +265,55 @@ function buttons(quickReplies: string[]) {
   };
 }
 
+/**
+ * A file's bytes from its private URL with the bot token. A refusal is answered as a response that is not ok (the
+ * intake leaves the file out, or tries again for a 429 or 5xx); only an unreachable host throws.
+ */
+async function privateFile(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response> {
+  const url = new URL(attachment.ref);
+  const api = platformBase(ctx.env, "slack");
+  const headers = { authorization: `Bearer ${ctx.channel.credentials.botToken}` };
+  const refused = (status: number, reason: string) =>
+    new Response(reason, { status, headers: { "content-type": "text/plain" } });
+  let response: Response;
+  // The bot token goes to Slack's file host, or to the configured API origin (a stand-in), nowhere else.
+  if (url.href.startsWith(`${api}/`)) response = await ctx.call("slack", url.href.slice(api.length), { headers });
+  else if (url.protocol === "https:" && url.hostname === "files.slack.com") {
+    response = await fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(30_000) }).catch(
+      (err: unknown) => {
+        throw new PlatformError(
+          `could not reach files.slack.com: ${err instanceof Error ? err.message : String(err)}`,
+          null,
+        );
+      },
+    );
+  } else return refused(400, `Slack file URL on an unexpected host: ${url.host}`);
+  // Without files:read Slack answers with its sign-in page (or a redirect to it) instead of the file.
+  const signIn =
+    response.headers.get("content-type")?.startsWith("text/html") && !attachment.contentType?.startsWith("text/html");
+  if ((response.status >= 300 && response.status < 400) || (response.ok && signIn)) {
+    await response.body?.cancel();
+    return refused(403, "Slack refused the file (the app needs the files:read scope)");
+  }
+  return response;
+}
+
+/** A Slack Connect file, which its event names only: its URL and name from files.info (files:read), then its bytes. */
+async function connectFile(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response> {
+  const id = attachment.ref.slice(FILE_INFO.length);
+  const info = await callMethod(ctx, `files.info?file=${encodeURIComponent(id)}`);
+  const file = isObject(info.file) ? info.file : {};
+  const url = str(file.url_private_download) ?? str(file.url_private);
+  if (!url) return new Response(`Slack gave no link to file ${id}`, { status: 404 });
+  const response = await privateFile(ctx, { ...attachment, ref: url, contentType: str(file.mimetype) });
+  const name = str(file.name);
+  if (!response.ok || !name) return response;
+  // The name comes with the bytes, as a download's would (Content-Disposition).
+  const headers = new Headers(response.headers);
+  headers.set("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(name)}`);
+  return new Response(response.body, { status: response.status, headers });
+}
+
 export const slack: ChannelAdapter = {
   platform: "slack",
 
@@ -267,36 +365,8 @@ export const slack: ChannelAdapter = {
     return channel && !channel.is_mpim && !channel.is_im && str(channel.name) ? `#${str(channel.name)}` : null;
   },
 
-  async download(ctx, attachment) {
-    const url = new URL(attachment.ref);
-    const api = platformBase(ctx.env, "slack");
-    const headers = { authorization: `Bearer ${ctx.channel.credentials.botToken}` };
-    // A refusal is answered as a response that is not ok (the intake leaves the file out, or tries
-    // again for a 429 or 5xx); only an unreachable host throws.
-    const refused = (status: number, reason: string) =>
-      new Response(reason, { status, headers: { "content-type": "text/plain" } });
-    let response: Response;
-    // The bot token goes to Slack's file host, or to the configured API origin (a stand-in), nowhere else.
-    if (url.href.startsWith(`${api}/`)) response = await ctx.call("slack", url.href.slice(api.length), { headers });
-    else if (url.protocol === "https:" && url.hostname === "files.slack.com") {
-      response = await fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(30_000) }).catch(
-        (err: unknown) => {
-          throw new PlatformError(
-            `could not reach files.slack.com: ${err instanceof Error ? err.message : String(err)}`,
-            null,
-          );
-        },
-      );
-    } else return refused(400, `Slack file URL on an unexpected host: ${url.host}`);
-    // Without files:read Slack answers with its sign-in page (or a redirect to it) instead of the file.
-    const signIn =
-      response.headers.get("content-type")?.startsWith("text/html") && !attachment.contentType?.startsWith("text/html");
-    if ((response.status >= 300 && response.status < 400) || (response.ok && signIn)) {
-      await response.body?.cancel();
-      return refused(403, "Slack refused the file (the app needs the files:read scope)");
-    }
-    return response;
-  },
+  download: (ctx, attachment) =>
+    attachment.ref.startsWith(FILE_INFO) ? connectFile(ctx, attachment) : privateFile(ctx, attachment),
 
   async connect(ctx) {
     const who = await callMethod(ctx, "auth.test", { method: "POST" });

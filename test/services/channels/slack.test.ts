@@ -218,7 +218,7 @@ describe("Slack events read", () => {
     });
   });
 
-  it("ignores bots (ours included), edits, deletions, joins and envelopes without a message", () => {
+  it("ignores bots (ours included), changes that are no edit, joins, reactions and envelopes without a message", () => {
     expect(parse(envelope({ ...IM, bot_id: "B0BOT1D00", user: "U0LAN0Z89" }))).toEqual([]);
     const bot = {
       type: "message",
@@ -230,15 +230,16 @@ describe("Slack events read", () => {
       channel_type: "channel",
     };
     expect(parse(envelope(bot))).toEqual([]);
-    const edit = {
+    // A message changed with no `edited` mark (an unfurl, a language detected) is no edit of the person's.
+    const changed = {
       type: "message",
       subtype: "message_changed",
       hidden: true,
       channel: "C1",
       ts: "1.3",
-      message: { user: "U1", text: "edited" },
+      message: { user: "U1", text: "unfurled", ts: "1.1" },
     };
-    expect(parse(envelope(edit))).toEqual([]);
+    expect(parse(envelope(changed))).toEqual([]);
     const join = {
       type: "message",
       subtype: "channel_join",

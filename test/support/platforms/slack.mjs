@@ -8,6 +8,7 @@
 //   3,000 characters, a string thread_ts, text within 40,000 characters.
 // - GET /files-pri/{team-file}/download/{name}: the file's bytes with the bot token (a 1x1 PNG for
 //   images, text otherwise); without it Slack redirects to its sign-in page, and so does this.
+// - files.info: any F... id is a PNG named after it (Slack Connect files come without URLs until asked for).
 // - conversations.info: a channel named `channel-<last 4 characters of its id>` (`general` for
 //   C012AB3CD); D ids are DMs (no name); anything else is `channel_not_found`.
 // - sign({signingSecret, body, timestamp?, retryNum?, payload?}): X-Slack-Signature "v0=" + hex
@@ -107,6 +108,18 @@ function channelInfo(id) {
   };
 }
 
+/**
+ * files.info: any F... id is a PNG named after it, downloadable from this stand-in (`host`) with the bot token, as a
+ * Slack Connect file is once asked for (its event carries only `file_access: "check_file_info"`).
+ */
+function fileInfo(id, host) {
+  if (!/^F[A-Z0-9]+$/.test(id ?? "")) return refused("file_not_found");
+  const name = `${id.toLowerCase()}.png`;
+  const url = `http://${host}/files-pri/${TEAM.id}-${id}/download/${name}`;
+  const file = { id, name, title: name, mimetype: "image/png", filetype: "png", size: PNG.length, mode: "hosted" };
+  return { body: { ok: true, file: { ...file, url_private: url, url_private_download: url } } };
+}
+
 /** @type {import("./stand-in.mjs").Platform} */
 export const platform = {
   key: (req) => bearer(req),
@@ -144,6 +157,8 @@ export const platform = {
         return userInfo(req.query.user ?? req.body?.user);
       case "conversations.info":
         return channelInfo(req.query.channel ?? req.body?.channel);
+      case "files.info":
+        return fileInfo(req.query.file ?? req.body?.file, req.headers.host);
       case "chat.postMessage":
         return bot ? postMessage(req.body) : refused("not_allowed_token_type");
       default:
