@@ -2,57 +2,18 @@
 // Email Routing hands it, the channel queue making it a message, the assistant's reply sent through
 // the EMAIL binding. What the binding received is read from test/support/email-outbox.mjs (the
 // binding in vitest.config.ts), and parsed with postal-mime as a mail client would.
-import { SELF, createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { SELF } from "cloudflare:test";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
-import { conversationData, data, seedOwner, unique, type Actor } from "../harness";
+import { conversationData, data, seedOwner, unique } from "../harness";
 import { client } from "../../src/db/prepared";
 import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
 import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation } from "./support";
 import { bodyOf } from "../support/api";
 import { EMAIL_DELIVERY_KEEP_MS, pruneChannelRows } from "../../src/services/channels/retention";
 import { sentReply } from "../../src/services/channels/email-handler";
+import { deliver, emailInbox, mailId, replies, sentTo, visitorAddress, type Sent } from "./email-support";
 
-type Sent = { from: string; to: string; raw: string; messageId: string };
-
-/** A message the way Email Routing gives it to the email handler; what the handler said (setReject). */
-async function deliver(raw: string, from: string, to: string): Promise<{ rejected: string | null }> {
-  let rejected: string | null = null;
-  const bytes = new TextEncoder().encode(raw);
-  const message: ForwardableEmailMessage = {
-    from,
-    to,
-    raw: new Response(bytes).body!,
-    rawSize: bytes.byteLength,
-    headers: new Headers(
-      [...raw.split("\r\n\r\n")[0].matchAll(/^([\w-]+):\s*(.*)$/gm)].map((m) => [m[1], m[2]] as [string, string]),
-    ),
-    canBeForwarded: true,
-    setReject: (reason: string) => void (rejected = reason),
-    forward: () => Promise.reject(new Error("not forwarded in these tests")),
-    reply: () => Promise.reject(new Error("replies go through the EMAIL binding")),
-  };
-  const ctx = createExecutionContext();
-  await worker.email!(message, env, ctx);
-  await waitOnExecutionContext(ctx);
-  return { rejected };
-}
-
-const sentTo = (address: string): Promise<Sent[]> => env.TEST_EMAIL_OUTBOX.sent(address);
-/** What the binding was given for `address`, once there are `count` messages. */
-const replies = (address: string, count: number) =>
-  eventually(async () => ((await sentTo(address)).length >= count ? sentTo(address) : null));
-
-async function emailInbox(owner: Actor) {
-  const address = `${unique("support")}@shop.example`.toLowerCase();
-  const inbox = await channelInbox(owner, "email", { address, fromName: "Shop Support" });
-  return { ...inbox, address };
-}
-
-const visitorAddress = () => `${unique("jane")}@example.com`.toLowerCase();
-const mailId = () => `<${crypto.randomUUID()}@mail.example.com>`;
 const first = (o: Omit<GmailReply, "messageId"> & { messageId?: string }) =>
   gmailReply({
     subject: "Opening hours",

@@ -14,9 +14,8 @@ import type { Bindings, Db } from "../../env";
 import { getDb } from "../../db";
 import { channelDeliveries, channelThreads } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
-import { emailInboxFor } from "./email";
+import { emailInboxFor, readEmail } from "./email";
 import { keep } from "./inbound";
-import { adapterFor } from "./platforms";
 import { loadChannel } from "./settings";
 import { dataDb } from "../shards";
 import { dataParts } from "../shards/parts";
@@ -81,10 +80,12 @@ export async function receiveEmail(
     message.setReject(`${message.to} is not the address of an inbox here.`);
     return;
   }
-  const raw = await new Response(message.raw).text();
+  // The bytes as they came: a part in an 8-bit charset other than UTF-8 (ISO-8859-1, Shift_JIS...) is decoded by
+  // postal-mime in its own charset, which a UTF-8 reading of the whole message would have garbled first.
+  const raw = await new Response(message.raw).arrayBuffer();
   let events;
   try {
-    events = await (await adapterFor("email")).parse(raw, channel.config);
+    events = await readEmail(raw, channel.config.credentials.address);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     message.setReject(err.detail);

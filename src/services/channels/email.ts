@@ -68,15 +68,19 @@ function automatic(mail: Email): boolean {
 }
 
 /** The Message-ID the message has, or one made from its bytes (the same message gets the same id). */
-async function eventIdOf(mail: Email, raw: string): Promise<string> {
+async function eventIdOf(mail: Email, raw: string | ArrayBuffer): Promise<string> {
   const own = messageIds(mail.messageId)[0];
   if (own) return own;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(raw)));
+  const bytes = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return `<${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}@no-message-id>`;
 }
 
-/** Reads one message (the raw MIME, as Email Routing delivered it): none when it is not to be answered. */
-export async function readEmail(raw: string, inboxAddress?: string): Promise<InboundEvent[]> {
+/**
+ * Reads one message (the raw MIME as Email Routing delivered it: its bytes, which postal-mime decodes in each part's
+ * own charset; a string is taken as UTF-8): none when it is not to be answered.
+ */
+export async function readEmail(raw: string | ArrayBuffer, inboxAddress?: string): Promise<InboundEvent[]> {
   const { default: PostalMime } = await vendored("postalMime");
   let mail: Email;
   try {
