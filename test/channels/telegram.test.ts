@@ -226,6 +226,42 @@ describe("Telegram", () => {
     },
   );
 
+  it("a long reply whose second part is refused a while: that part is sent again, never the first", async () => {
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
+    await postUpdate(textUpdate("Hello"));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, lastIs("sent"));
+    expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
+    const chat = { id: 5551234, type: "private", first_name: "Olivia" };
+    await telegram.script(token, [
+      { status: 200, body: { ok: true, result: { message_id: 501, date: 0, chat, text: "first part" } } },
+      {
+        status: 429,
+        body: {
+          ok: false,
+          error_code: 429,
+          description: "Too Many Requests: retry after 1",
+          parameters: { retry_after: 1 },
+        },
+      },
+    ]);
+    // 5,000 characters, over Telegram's 4,096: two parts.
+    const content = "Your parcel left our warehouse today. ".repeat(132);
+    expect((await owner.fetch("POST", "/messages/outgoing/", { conversation: conversation.id, content })).status).toBe(
+      201,
+    );
+    const messages = await messagesWhen(owner, conversation.id, nthIs(2, "sent"));
+    const attempts = (await sent(token, "sendMessage")).slice(1).map((r) => r.body.text);
+    expect(attempts).toHaveLength(3);
+    expect(attempts[2]).toBe(attempts[1]);
+    expect(attempts[0]).not.toBe(attempts[1]);
+    expect(messages[2].metadata!.channelDelivery).toMatchObject({
+      status: "sent",
+      attempts: 2,
+      platformMessageIds: ["501", expect.any(String)],
+    });
+  });
+
   it("a refused token fails connect with Telegram's answer", async () => {
     const owner = await seedOwner();
     const inbox = await channelInbox(owner, "telegram", { botToken: "123:revoked" }, { connect: false });

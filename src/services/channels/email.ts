@@ -14,6 +14,7 @@ import { bareSubject, htmlToText, messageIds, newText, replyMime, replySubject, 
 import { toPlainText, withCitations } from "./markdown";
 import {
   PlatformError,
+  sendInOrder,
   type ChannelAdapter,
   type InboundAttachment,
   type InboundAttachmentKind,
@@ -261,14 +262,17 @@ export const email: ChannelAdapter<Promise<InboundEvent[]>> = {
       text: toPlainText(markdown),
       html: toEmailHtml(markdown),
     });
-    let result: EmailSendResult | undefined;
-    try {
-      result = await binding.send(new EmailMessage(from, thread.address, raw));
-    } catch (err) {
-      throw refused(err);
-    }
-    // Email Service may give the message an id of its own (the local binding always does): that is
-    // the one the visitor's client will quote.
-    return [result?.messageId || messageId];
+    // One message: sent by an earlier attempt, it is not sent again.
+    return sendInOrder(message, [raw], async (mime) => {
+      let result: EmailSendResult | undefined;
+      try {
+        result = await binding.send(new EmailMessage(from, thread.address, mime));
+      } catch (err) {
+        throw refused(err);
+      }
+      // Email Service may give the message an id of its own (the local binding always does): that is
+      // the one the visitor's client will quote.
+      return result?.messageId || messageId;
+    });
   },
 };

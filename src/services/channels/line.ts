@@ -275,44 +275,57 @@ export async function retryKey(message: OutboundMessage, request: number): Promi
 type Sent = { sentMessages?: { id: string }[] };
 
 async function send(ctx: PlatformContext, message: OutboundMessage): Promise<string[]> {
-  const messages = lineMessages(message);
-  if (!messages.length) return [];
+  const all = lineMessages(message);
+  if (!all.length) return [];
   const quick = quickReply(message.quickReplies);
-  if (quick) Object.assign(messages[messages.length - 1], { quickReply: quick });
-  const batches: LineMessage[][] = [];
-  for (let i = 0; i < messages.length; i += MESSAGES_PER_REQUEST)
-    batches.push(messages.slice(i, i + MESSAGES_PER_REQUEST));
-  const ids: string[] = [];
-  for (const [index, batch] of batches.entries()) {
-    if (index === 0 && message.replyToken) {
-      const replied = await ctx.call(
-        "line",
-        "/v2/bot/message/reply",
-        json(ctx, "POST", { replyToken: message.replyToken, messages: batch }),
-      );
-      if (replied.ok) {
-        ids.push(...(((await replied.json()) as Sent).sentMessages?.map((m) => m.id) ?? []));
-        continue;
-      }
-      // A reply token used or expired meanwhile (a try before this one): the push below says it instead.
-      const error = await refusal("LINE", replied, said);
-      if (replied.status !== 400 || !/reply token/i.test(error.message)) throw error;
+  if (quick) Object.assign(all[all.length - 1], { quickReply: quick });
+  // LINE names each message it sent: those an earlier attempt got out are not sent again (a reply token is spent
+  // with the first request).
+  const ids = message.sent.slice(0, all.length);
+  const rest = all.slice(ids.length);
+  for (let start = 0; start < rest.length; start += MESSAGES_PER_REQUEST) {
+    try {
+      ids.push(...(await sendBatch(ctx, message, rest.slice(start, start + MESSAGES_PER_REQUEST), ids.length)));
+    } catch (err) {
+      if (err instanceof PlatformError) err.sent = [...ids];
+      throw err;
     }
-    const retry = { "x-line-retry-key": await retryKey(message, index) };
-    const pushed = await ctx.call(
-      "line",
-      "/v2/bot/message/push",
-      json(ctx, "POST", { to: message.threadKey, messages: batch }, retry),
-    );
-    // 409: an earlier try of this very request was accepted (its answer lost); LINE names what it sent.
-    if (pushed.status === 409) {
-      const body = (await pushed.json().catch(() => ({}))) as Sent;
-      ids.push(...(body.sentMessages?.map((m) => m.id) ?? []));
-      continue;
-    }
-    ids.push(...((await answer<Sent>(pushed)).sentMessages?.map((m) => m.id) ?? []));
   }
   return ids;
+}
+
+/** One request of at most five messages, the first ones `from` the reply's `from`th: by the reply token when it is
+ * the reply's first and the token fresh, else pushed. */
+async function sendBatch(
+  ctx: PlatformContext,
+  message: OutboundMessage,
+  batch: LineMessage[],
+  from: number,
+): Promise<string[]> {
+  if (from === 0 && message.replyToken) {
+    const replied = await ctx.call(
+      "line",
+      "/v2/bot/message/reply",
+      json(ctx, "POST", { replyToken: message.replyToken, messages: batch }),
+    );
+    if (replied.ok) return ((await replied.json()) as Sent).sentMessages?.map((m) => m.id) ?? [];
+    // A reply token used or expired meanwhile (a try before this one): the push below says it instead.
+    const error = await refusal("LINE", replied, said);
+    if (replied.status !== 400 || !/reply token/i.test(error.message)) throw error;
+  }
+  // The request's place in the reply names its retry key, the same on every try.
+  const retry = { "x-line-retry-key": await retryKey(message, Math.floor(from / MESSAGES_PER_REQUEST)) };
+  const pushed = await ctx.call(
+    "line",
+    "/v2/bot/message/push",
+    json(ctx, "POST", { to: message.threadKey, messages: batch }, retry),
+  );
+  // 409: an earlier try of this very request was accepted (its answer lost); LINE names what it sent.
+  if (pushed.status === 409) {
+    const body = (await pushed.json().catch(() => ({}))) as Sent;
+    return body.sentMessages?.map((m) => m.id) ?? [];
+  }
+  return (await answer<Sent>(pushed)).sentMessages?.map((m) => m.id) ?? [];
 }
 
 /** LINE's loading animation, for a one-on-one chat only (LINE refuses groups and rooms). */

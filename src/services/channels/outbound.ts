@@ -270,14 +270,16 @@ async function send(env: Bindings, db: Db, data: Db, delivery: DeliveryRow, now:
       throw err;
     }
     const at = now();
+    // The parts of a long reply the platform took before refusing: kept, so no attempt sends them again.
+    const partly = err.sent?.length ? { platformMessageIds: err.sent } : {};
     if (err.retryable && at - delivery.createdAt < GIVE_UP_MS) {
       const wait = err.retryAfterSeconds ?? Math.min(MAX_BACKOFF_S, 2 ** Math.max(0, delivery.attempts - 1));
-      await done({ error: err.message, nextAttemptAt: at + wait * 1000 });
+      await done({ error: err.message, nextAttemptAt: at + wait * 1000, ...partly });
       const { conversationId, organizationId } = delivery;
       await enqueueWork(env, [{ kind: "deliver", conversationId, organizationId }], Math.max(1, Math.ceil(wait)));
       return false;
     }
-    await done({ status: "failed", error: err.message });
+    await done({ status: "failed", error: err.message, ...partly });
     if (err.status === 401 || err.status === 403) await markChannel(db, delivery.inboxId, "failing", err.message);
     return true;
   }
@@ -373,6 +375,8 @@ async function outboundMessage(
     fromPerson: message.senderType === "user",
     lastInboundAt: thread.lastInboundAt,
     at,
+    // A long reply an earlier attempt got partly out: the rest goes (sendInOrder).
+    sent: delivery.platformMessageIds ?? [],
   };
 }
 

@@ -16,6 +16,7 @@ import { platformBase, refusal, retryAfterSeconds } from "./http";
 import { splitMessage, toSlackMrkdwn, withCitations } from "./markdown";
 import {
   PlatformError,
+  sendInOrder,
   type ChannelAdapter,
   type ChannelConfig,
   type InboundAttachment,
@@ -389,15 +390,13 @@ export const slack: ChannelAdapter = {
         last.blocks = [{ type: "section", text: { type: "mrkdwn", text: last.text } }, buttons(message.quickReplies)];
       } else posts.push({ channel, text: message.quickReplies.join(" · "), blocks: [buttons(message.quickReplies)] });
     }
-    const ids: string[] = [];
-    for (const post of posts) {
+    return sendInOrder(message, posts, async (post) => {
       const sent = await callMethod(
         ctx,
         "chat.postMessage",
         postJson({ ...post, ...(threadTs ? { thread_ts: threadTs } : {}), unfurl_links: false }),
       );
-      ids.push(String(sent.ts));
-    }
-    return ids;
+      return String(sent.ts);
+    });
   },
 };

@@ -9,7 +9,7 @@ import { timingSafeEqual } from "../../lib/crypto";
 import { fetchPlatform, platformBase } from "./http";
 import { splitMessage, toTelegramHtml, withCitations } from "./markdown";
 import { readUpdate } from "./telegram-updates";
-import { PlatformError, type ChannelAdapter, type PlatformContext } from "./types";
+import { PlatformError, sendInOrder, type ChannelAdapter, type PlatformContext } from "./types";
 
 /** Telegram's limit on a message's text (after entities are parsed; the Markdown is cut a little shorter). */
 const TEXT_LIMIT = 4096;
@@ -103,43 +103,39 @@ export const telegram: ChannelAdapter = {
   async send(ctx, message) {
     const client = await api(ctx);
     const chatId = message.threadKey;
-    const ids: string[] = [];
     // Cut shorter than the limit: the HTML's escapes do not count, but a part must never exceed it.
-    const parts = message.text.trim()
+    const texts = message.text.trim()
       ? splitMessage(withCitations(message.text, message.citations), TEXT_LIMIT - 200)
       : [];
-    for (const [i, part] of parts.entries()) {
-      const last = i === parts.length - 1;
-      const keyboard =
-        !last || !message.quickReplies.length
-          ? {}
-          : message.rating
-            ? ratingKeyboard(message.quickReplies)
-            : {
-                reply_markup: {
-                  keyboard: message.quickReplies.map((text) => [{ text }]),
-                  one_time_keyboard: true,
-                  resize_keyboard: true,
-                },
-              };
-      const sent = await asked(() =>
-        client.sendMessage(chatId, toTelegramHtml(part), {
-          parse_mode: "HTML",
-          link_preview_options: { is_disabled: true },
-          ...keyboard,
-        }),
-      );
-      ids.push(String(sent.message_id));
-    }
-    for (const file of message.attachments) {
+    const keyboard = !message.quickReplies.length
+      ? {}
+      : message.rating
+        ? ratingKeyboard(message.quickReplies)
+        : {
+            reply_markup: {
+              keyboard: message.quickReplies.map((text) => [{ text }]),
+              one_time_keyboard: true,
+              resize_keyboard: true,
+            },
+          };
+    const parts = [
+      ...texts.map((text, i) => ({ text, last: i === texts.length - 1 })),
+      ...message.attachments.map((file) => ({ file })),
+    ];
+    return sendInOrder(message, parts, async (part) => {
       const sent = await asked<{ message_id: number }>(() =>
-        file.contentType.startsWith("image/")
-          ? client.sendPhoto(chatId, file.url)
-          : client.sendDocument(chatId, file.url),
+        "text" in part
+          ? client.sendMessage(chatId, toTelegramHtml(part.text), {
+              parse_mode: "HTML",
+              link_preview_options: { is_disabled: true },
+              ...(part.last ? keyboard : {}),
+            })
+          : part.file.contentType.startsWith("image/")
+            ? client.sendPhoto(chatId, part.file.url)
+            : client.sendDocument(chatId, part.file.url),
       );
-      ids.push(String(sent.message_id));
-    }
-    return ids;
+      return String(sent.message_id);
+    });
   },
 
   async typing(ctx, threadKey) {

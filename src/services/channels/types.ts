@@ -102,6 +102,11 @@ export interface OutboundMessage {
   /** When the visitor last wrote in this chat, and when this attempt is made (ms). */
   lastInboundAt: number;
   at: number;
+  /**
+   * The platform's ids of the messages of this reply an earlier attempt sent, one a message, in order (a long reply is
+   * several): this attempt sends the rest (sendInOrder).
+   */
+  sent: string[];
 }
 
 /**
@@ -119,6 +124,30 @@ export class PlatformError extends Error {
   get retryable() {
     return this.status === null || this.status === 429 || this.status >= 500;
   }
+  /** The platform's ids of the reply's messages sent before this refusal (sendInOrder): the delivery keeps them. */
+  sent?: string[];
+}
+
+/**
+ * Sends a reply's platform messages one after the other (`one` gives each one's id), from the first one an earlier
+ * attempt did not send (`message.sent`): a refusal midway (a 429 on the second part of three) never sends the first
+ * again. The refusal carries every id sent so far; the answer is all of them, in order.
+ */
+export async function sendInOrder<T>(
+  message: Pick<OutboundMessage, "sent">,
+  parts: T[],
+  one: (part: T, index: number) => Promise<string>,
+): Promise<string[]> {
+  const ids = message.sent.slice(0, parts.length);
+  for (let i = ids.length; i < parts.length; i++) {
+    try {
+      ids.push(await one(parts[i], i));
+    } catch (err) {
+      if (err instanceof PlatformError) err.sent = [...ids];
+      throw err;
+    }
+  }
+  return ids;
 }
 
 /** What `parse` gives: the events, or a promise of them where reading is asynchronous (e-mail's MIME). */

@@ -43,6 +43,7 @@ const outgoing = (
   thread,
   senderName: "Assistant",
   fromPerson: false,
+  sent: [],
   lastInboundAt: 0,
   at: 0,
   ...extra,

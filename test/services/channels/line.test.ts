@@ -373,6 +373,23 @@ describe("LINE: calls to the platform (stand-in)", () => {
     expect(new Set(pushes.map((r) => r.headers["x-line-retry-key"])).size).toBe(2);
   });
 
+  it("a second request refused: the refusal names what went; the next try sends the rest alone", async () => {
+    const c = channel();
+    const token = c.credentials.channelAccessToken;
+    const message = outbound({ text: Array.from({ length: 6 }, (_, i) => `${i} ${"word ".repeat(900)}`).join("\n\n") });
+    await script(token, [{ status: 200, body: { sentMessages: [1, 2, 3, 4, 5].map((n) => ({ id: `${n}` })) } }]);
+    await script(token, [{ status: 429, headers: { "retry-after": "1" }, body: { message: "Too many requests" } }]);
+    const refused = await line.send(contextOf(c), message).catch((err: PlatformError) => err);
+    expect(refused).toBeInstanceOf(PlatformError);
+    expect((refused as PlatformError).sent).toEqual(["1", "2", "3", "4", "5"]);
+    const ids = await line.send(contextOf(c), { ...message, sent: (refused as PlatformError).sent! });
+    expect(ids).toEqual(["1", "2", "3", "4", "5", expect.any(String)]);
+    const pushes = await requests(token);
+    expect(pushes.map((r) => r.body.messages!.length)).toEqual([5, 1, 1]);
+    // The second request keeps its retry key on every try.
+    expect(pushes[2].headers["x-line-retry-key"]).toBe(pushes[1].headers["x-line-retry-key"]);
+  });
+
   it("a fresh reply token answers by the reply API; a used one falls back to push", async () => {
     const c = channel();
     const token = unique("reply-token");

@@ -14,5 +14,6 @@ export const outboundMessage = (
   fromPerson: false,
   lastInboundAt: 0,
   at: 0,
+  sent: [],
   ...over,
 });

@@ -1,7 +1,7 @@
 // Messenger and Instagram: one webhook shape (`entry[].messaging[]`, a page- or Instagram-scoped id
 // for the person) and one Send API (`/messages` with recipient and message), told apart by their
 // object, their credentials, their text limit and their profile fields.
-import { PlatformError } from "../types";
+import { PlatformError, sendInOrder } from "../types";
 import type {
   ChannelAdapter,
   ChannelConfig,
@@ -170,9 +170,8 @@ export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
       // Quick replies belong to the last message: Messenger shows them under the latest one only.
       const choices = quickReplies(message.quickReplies);
       if (choices.length && messages.length) messages[messages.length - 1].quick_replies = choices;
-      const ids: string[] = [];
       const kind = messagingType(message);
-      for (const body of messages) {
+      return sendInOrder(message, messages, async (body) => {
         const sent = await graph<{ message_id?: string }>(
           ctx,
           account(platform.name, ctx.channel),
@@ -184,9 +183,8 @@ export function messagingAdapter(platform: MessagingPlatform): ChannelAdapter {
             message: body,
           },
         );
-        ids.push(String(sent.message_id));
-      }
-      return ids;
+        return String(sent.message_id);
+      });
     },
 
     async typing(ctx, threadKey) {

@@ -2,6 +2,7 @@
 // their phone number (wa_id), media by id, replies from the number's `/messages` (4096 characters;
 // conversation starters as up to three reply buttons under a body of 1024).
 import { splitMessage } from "../markdown";
+import { sendInOrder } from "../types";
 import type {
   ChannelAdapter,
   ChannelConfig,
@@ -192,8 +193,7 @@ export const whatsapp: ChannelAdapter = {
   },
 
   async send(ctx, message) {
-    const ids: string[] = [];
-    for (const body of whatsappMessages(message)) {
+    return sendInOrder(message, whatsappMessages(message), async (body) => {
       const sent = await graph<{ messages?: { id?: string }[] }>(
         ctx,
         account(ctx.channel),
@@ -206,8 +206,7 @@ export const whatsapp: ChannelAdapter = {
           ...body,
         },
       );
-      ids.push(String(sent.messages?.[0]?.id));
-    }
-    return ids;
+      return String(sent.messages?.[0]?.id);
+    });
   },
 };
