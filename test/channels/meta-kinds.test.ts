@@ -127,6 +127,53 @@ describe("Messenger: what a visitor sends is kept", () => {
   });
 });
 
+describe("Instagram: what a visitor sends is kept", () => {
+  it("story mentions, unsupported messages and reactions are kept; an unsend is not a message", async () => {
+    const instagram = {
+      platform: "instagram",
+      credentials: (token) => ({ instagramAccountId: sample.IG_ID, pageAccessToken: token, appSecret: APP_SECRET }),
+      text: (text, id) => sample.instagramText(text, id),
+    } satisfies Case;
+    const { owner, inbox, say } = await metaInbox(instagram);
+    await say("Do you have it in blue?");
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
+    const at = Date.now();
+    const item = (offset: number, fields: object) => ({
+      sender: { id: sample.IGSID },
+      recipient: { id: sample.IG_ID },
+      timestamp: at + offset,
+      ...fields,
+    });
+    const story = "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=17&signature=abc";
+    const body = {
+      object: "instagram",
+      entry: [
+        {
+          id: sample.IG_ID,
+          time: at,
+          messaging: [
+            item(0, {
+              message: { mid: newId("m_"), attachments: [{ type: "story_mention", payload: { url: story } }] },
+            }),
+            item(1, { message: { mid: newId("m_"), is_unsupported: true } }),
+            item(2, { reaction: { mid: "m_answer", action: "react", reaction: "love", emoji: "❤️" } }),
+            item(3, { message: { mid: newId("m_"), is_deleted: true } }),
+          ],
+        },
+      ],
+    };
+    expect((await post(inbox.path, await signed(body))).status).toBe(200);
+    const messages = await messagesWhen(owner, conversation.id, (m) => contactLines(m).length >= 4);
+    expect(contactLines(messages)).toEqual([
+      "Do you have it in blue?",
+      story,
+      "[unsupported Instagram message]",
+      "[reaction ❤️]",
+    ]);
+  });
+});
+
 describe("WhatsApp: what a visitor sends is kept", () => {
   it("contacts, orders, forms, reactions and unsupported types are kept; system notices are not", async () => {
     const { owner, inbox } = await metaInbox(whatsapp);
