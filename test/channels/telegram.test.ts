@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedOwner } from "../harness";
 import { bodyOf } from "../support/api";
+import { uploadKey } from "../routes/attachments/support";
 import { connectRefused, redeliveredAndForged, shownChannel, takenOver, textInReplyOut } from "./scenes";
 import {
   channelInbox,
@@ -260,6 +261,32 @@ describe("Telegram", () => {
       attempts: 2,
       platformMessageIds: ["501", expect.any(String)],
     });
+  });
+
+  it("an agent's picture goes as a photo, another file as a document, after the text, by our copy's URL", async () => {
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
+    await postUpdate(textUpdate("Can I see the label?"));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, lastIs("sent"));
+    const attach = async (filename: string, bytes?: Uint8Array, type?: string) =>
+      bodyOf<"POST /attachments/">(
+        await owner.fetch("POST", "/attachments/", { file: await uploadKey(owner, filename, bytes, type), filename }),
+      );
+    const picture = await attach("label.png");
+    const notes = await attach("notes.txt", new TextEncoder().encode("Handle with care"), "text/plain");
+    const res = await owner.fetch("POST", "/messages/outgoing/", {
+      conversation: conversation.id,
+      content: "Here is the **label**.",
+      attachments: [{ id: picture.id }, { id: notes.id }],
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    await messagesWhen(owner, conversation.id, nthIs(2, "sent"));
+    const calls = (await telegram.requests(token)).filter((r) => /\/send(Message|Photo|Document)$/.test(r.path));
+    expect(calls.slice(1).map((r) => r.path.split("/").pop())).toEqual(["sendMessage", "sendPhoto", "sendDocument"]);
+    expect(calls[1].body.text).toBe("Here is the <b>label</b>.");
+    const [photo, document] = calls.slice(2).map((r) => r.body as { photo?: string; document?: string });
+    expect(photo.photo).toContain(`/uploads/${owner.organizationId}/`);
+    expect(document.document).toContain(`/uploads/${owner.organizationId}/`);
   });
 
   it("a refused token fails connect with Telegram's answer", async () => {
