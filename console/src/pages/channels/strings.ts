@@ -80,7 +80,7 @@ export const t = defineStrings({
       "pages_manage_metadata) and the App secret (App settings > Basic) into the fields above; Save.",
     steps_messenger_2:
       "In the app's Webhooks, paste the webhook URL below as the Callback URL and the verify token as the " +
-      "Verify token; subscribe to the messages field (and messaging_postbacks).",
+      "Verify token; subscribe to the fields messages, messaging_postbacks, message_reactions and message_edits.",
     steps_messenger_3: "Press Connect: it checks the token and subscribes the Page to the app.",
     steps_instagram_1:
       "In the Meta app, copy the ID of the Instagram professional account linked to the Page, the Page's " +
@@ -184,8 +184,8 @@ export const t = defineStrings({
       "在含 Messenger 的 Meta 商業應用程式中，將粉絲專頁 ID、粉絲專頁存取權杖（pages_messaging、pages_manage_metadata）與應用程式密鑰（應用程式設定 > " +
       "基本資料）填入上方欄位，然後儲存。",
     steps_messenger_2:
-      "在應用程式的 Webhooks 中，將下方 Webhook 網址貼為回呼網址（Callback URL），驗證權杖貼為 Verify token；訂閱 messages 欄位（以及 " +
-      "messaging_postbacks）。",
+      "在應用程式的 Webhooks 中，將下方 Webhook 網址貼為回呼網址（Callback URL），驗證權杖貼為 Verify token；訂閱 messages、" +
+      "messaging_postbacks、message_reactions 與 message_edits 欄位。",
     steps_messenger_3: "按「連線」：會驗證權杖並讓粉絲專頁訂閱此應用程式。",
     steps_instagram_1:
       "在 Meta 應用程式中，將連結粉絲專頁的 Instagram 專業帳號 ID、粉絲專頁存取權杖（instagram_basic、instagram_manage_messages）與應用程式密鑰填入上方欄位，然後儲存。",
