@@ -81,14 +81,17 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 /** Error responses for a route's `responses`; 401 and 429 apply to every authenticated route. */
-export function errorResponses(...statuses: number[]) {
+export const errorResponses = (...statuses: number[]) => errorResponsesOf(ErrorSchema, ...statuses);
+
+/** Error responses whose body is `schema`, `Error` with more fields (the AI gateway's OpenAI `error`). */
+export function errorResponsesOf<T extends ZodType>(schema: T, ...statuses: number[]) {
   const all = new Set([401, 429, ...statuses]);
   return Object.fromEntries(
     [...all].map((s) => [
       s,
-      { description: ERROR_DESCRIPTIONS[s] ?? "Error", content: { "application/json": { schema: ErrorSchema } } },
+      { description: ERROR_DESCRIPTIONS[s] ?? "Error", content: { "application/json": { schema } } },
     ]),
-  ) as Record<number, { description: string; content: { "application/json": { schema: typeof ErrorSchema } } }>;
+  ) as Record<number, { description: string; content: { "application/json": { schema: T } } }>;
 }
 
 export const json = <T extends ZodType>(schema: T, description: string) => ({
@@ -104,6 +107,15 @@ export const jsonBody = <T extends ZodType>(
 });
 
 export const noContent = { description: "Deleted" };
+
+/**
+ * A stored file's bytes, answered with the content type it was stored with (an image, a PDF, ...): `*\/*`, since
+ * `application/octet-stream` would tell clients generated from the document that every answer is that type.
+ */
+export const storedFile = (description: string) => ({
+  description,
+  content: { "*/*": { schema: z.any().openapi({ type: "string", format: "binary" }) } },
+});
 
 /** The optional `Idempotency-Key` of requests that store a message (src/middleware/idempotency.ts). */
 export const IdempotencyHeaders = z.object({

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { errorResponses, jsonBody } from "../../lib/openapi";
+import { errorResponsesOf, jsonBody } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
 import { chatModelFor, complete, modelApiError } from "../../services/llm";
 import { usageIncrement } from "../../services/usage";
@@ -19,6 +19,7 @@ import {
   ChatCompletion,
   ChatCompletionRequest,
   ChatCompletionStream,
+  GatewayError,
 } from "../../services/gateway/schema";
 
 const route = createRoute({
@@ -44,7 +45,7 @@ const route = createRoute({
         "text/event-stream": { schema: ChatCompletionStream },
       },
     },
-    ...errorResponses(400, 403, 404, 502, 504),
+    ...errorResponsesOf(GatewayError, 400, 403, 404, 502, 504),
   },
 });
 

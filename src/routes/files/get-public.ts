@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { errorResponses } from "../../lib/openapi";
+import { errorResponses, storedFile } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 
 const PublicFileParams = z.object({
@@ -25,10 +25,7 @@ const route = createRoute({
   security: [],
   request: { params: PublicFileParams },
   responses: {
-    200: {
-      description: "The file, with its content type, `ETag` and `Cache-Control`",
-      content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } },
-    },
+    200: storedFile("The file, with its content type, `ETag` and `Cache-Control`"),
     304: { description: "Not modified" },
     404: errorResponses(404)[404],
   },

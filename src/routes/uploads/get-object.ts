@@ -1,6 +1,6 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { errorResponses } from "../../lib/openapi";
+import { errorResponses, storedFile } from "../../lib/openapi";
 import { ApiError, notFound } from "../../lib/errors";
 import { signingCredentials } from "../../services/uploads/settings";
 import { verifyPresignedRequest } from "../../services/uploads/signing";
@@ -18,10 +18,7 @@ const route = createRoute({
   security: [],
   request: { params: ObjectKeyParams },
   responses: {
-    200: {
-      description: "The file",
-      content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } },
-    },
+    200: storedFile("The file"),
     ...errorResponses(403, 404),
   },
 });

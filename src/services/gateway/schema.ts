@@ -1,6 +1,7 @@
 // The gateway's request and answer schemas (OpenAI's chat completions), shared by its route and
 // its service.
 import { z } from "@hono/zod-openapi";
+import { ErrorSchema } from "../../lib/openapi";
 
 /**
  * OpenAI's chat completions format. Requests arrive camelized by the JSON middleware (`max_tokens`
@@ -181,3 +182,19 @@ export const ChatCompletionStream = z.string().openapi({
     'LLM","choices":[{"index":0,"delta":{"role":"assistant","content":"We "},"finish_reason":null}]}\n\ndata: ' +
     "[DONE]\n\n",
 });
+
+/** The gateway's error body: the contract's `{detail, code, ...}` and OpenAI's `error` (src/lib/openai-errors.ts). */
+export const GatewayError = ErrorSchema.extend({
+  error: z
+    .object({
+      message: z.string().openapi({ description: "The same text as `detail`", example: "Not found." }),
+      type: z.string().openapi({
+        description:
+          "OpenAI's error type for the status: `invalid_request_error`, `authentication_error`, " +
+          "`permission_error`, `rate_limit_error` or `server_error`",
+        example: "invalid_request_error",
+      }),
+      code: z.string().openapi({ description: "The same code as `code`", example: "not_found" }),
+    })
+    .openapi({ description: "The error as OpenAI's SDKs read it (`error.message`)" }),
+}).openapi("GatewayError");

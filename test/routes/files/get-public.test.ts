@@ -69,7 +69,12 @@ describe("OpenAPI document", () => {
       expect(file.get.tags).toEqual(["Files"]);
       expect(file.get.parameters).toEqual([expect.objectContaining({ name: "path", in: "path", required: true })]);
       expect(file.get.security).toEqual([]);
+      // Served with the type it was stored with (image/png above): any type, not application/octet-stream.
+      expect(Object.keys(file.get.responses[200].content ?? {})).toEqual(["*/*"]);
     }
+    // So are a knowledge base file's bytes and a signed download.
+    for (const path of ["/api/v1/knowledge-bases/{knowledgeBaseId}/files/{fileId}/download/", "/api/v1/uploads/{key}"])
+      expect(Object.keys(doc.paths[path].get.responses[200].content ?? {}), path).toEqual(["*/*"]);
     const org = doc.paths["/api/v1/organizations/{id}/"];
     for (const method of ["put", "patch"]) {
       const content = org[method].requestBody?.content ?? {};

@@ -1,6 +1,6 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
-import { errorResponses } from "../../../lib/openapi";
+import { errorResponses, storedFile } from "../../../lib/openapi";
 import { notFound } from "../../../lib/errors";
 import { currentAccess } from "../../../services/access";
 import { getKnowledgeBaseForRead } from "../../../services/knowledge/knowledge-bases";
@@ -15,10 +15,7 @@ const route = createRoute({
   summary: "Download a knowledge base file as uploaded",
   request: { params: FileParams },
   responses: {
-    200: {
-      description: "The file's bytes, with its content type",
-      content: { "application/octet-stream": { schema: z.any().openapi({ type: "string", format: "binary" }) } },
-    },
+    200: storedFile("The file's bytes, with its content type"),
     ...errorResponses(403, 404),
   },
 });
