@@ -2,6 +2,7 @@ import { SELF } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedOwner, unique, type Actor } from "../harness";
 import { SchemaKit } from "../support/openapi-sweep/schema";
+import { answerProblems } from "../support/openapi-sweep/responses";
 import { bodyOf, documentOf } from "../support/api";
 import {
   bodyProbes,
@@ -36,7 +37,10 @@ import {
  *  2. organization A's ids sent with organization B's key: a 404 for every path naming them (never a
  *     2xx, never a 403 that reveals the resource exists), and nothing of A in any answer B gets;
  *  3. a control: the same valid requests with the organization's own ids succeed, so the 404s of 2
- *     come from the organization check and not from a wrong id or body.
+ *     come from the organization check and not from a wrong id or body;
+ *  4. every answer of 1-3 is what the document says of its operation and status: a documented status and media
+ *     type, a JSON body its schema accepts (errors: the operation's error schema, else `Error`), and no field the
+ *     schema does not name (test/support/openapi-sweep/responses.ts).
  * An operation the sweep cannot resolve fails the coverage test, so a new endpoint is swept the day it lands.
  */
 
@@ -336,6 +340,7 @@ function gaps(kit: SchemaKit, op: Operation, sampleBody: (op: Operation, w: Worl
 interface Sent {
   status: number;
   text: string;
+  contentType: string | null;
   requestId: string | null;
 }
 
@@ -366,7 +371,12 @@ async function send(p: Probe, key?: string, extra: Record<string, string> = {}):
     LIVE_STREAM.test(p.url.split("?")[0]) && res.ok
       ? await firstChunk(res)
       : new TextDecoder().decode(await res.arrayBuffer());
-  return { status: res.status, text, requestId: res.headers.get("X-Request-Id") };
+  return {
+    status: res.status,
+    text,
+    contentType: res.headers.get("Content-Type"),
+    requestId: res.headers.get("X-Request-Id"),
+  };
 }
 
 /** Paths of event streams that stay open (the live inbox, the widget's live messages). */
@@ -419,6 +429,16 @@ function byKind(lines: string[]) {
     .sort((a, b) => b[1] - a[1])
     .map(([kind, n]) => `${kind}: ${n}`)
     .join(", ");
+}
+
+/** Answers that differ from what the document says of their operation and status, each difference once. */
+const drift = new Set<string>();
+let answersRead = 0;
+
+/** Reads an answer against the document (test/support/openapi-sweep/responses.ts); `drift` keeps what differs. */
+function readAnswer(op: Operation, r: Sent) {
+  answersRead++;
+  for (const problem of answerProblems(kit, op, r)) drift.add(`${nameOf(op)} -> ${r.status}: ${problem}`);
 }
 
 const snippet = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}...` : text).replace(/\s+/g, " ");
@@ -486,7 +506,8 @@ afterAll(() => {
   console.log(
     `OpenAPI sweep: ${swept.size} of ${ops?.length ?? 0} operations swept with malformed requests (both ` +
       `prefixes), ${crossChecked} checked across organizations, ${requests} requests, ` +
-      `${findings.length} findings, ${((Date.now() - started) / 1000).toFixed(1)} s; answers by status ` +
+      `${findings.length} findings, ${answersRead} answers read against the document's response schemas ` +
+      `(${drift.size} differences), ${((Date.now() - started) / 1000).toFixed(1)} s; answers by status ` +
       `${JSON.stringify(statuses)}` +
       (unscoped.length ? `; tables not scoped to an organization: ${unscoped.join(", ")}` : ""),
   );
@@ -541,6 +562,7 @@ describe("OpenAPI sweep", () => {
       results.push(...(await pool(probes.slice(strict), 8, (p) => send(p, keys[k++ % keys.length]))));
       probes.forEach((p, i) => {
         const r = results[i];
+        readAnswer(op, r);
         const problem =
           r.status >= 500 || r.status === 429
             ? "not a 4xx"
@@ -605,6 +627,7 @@ describe("OpenAPI sweep", () => {
         ["B's key, X-Organization-Id of A", { "X-Organization-Id": A.ids.organization }],
       ] as const) {
         const r = await send(probe, B.key, extra);
+        readAnswer(op, r);
         // A path naming A's resource is a 404; elsewhere (filters, B's own lists) any clean answer that shows nothing
         // of A.
         const problem =
@@ -650,6 +673,7 @@ describe("OpenAPI sweep", () => {
         },
         M.owner.key,
       );
+      readAnswer(op, r);
       const expected = CONTROL_EXPECTED[opKey(op)]?.[0];
       if (expected ? r.status !== expected : r.status >= 300)
         mine.push(`${nameOf(op)} -> ${r.status} ${snippet(r.text)}`);
@@ -660,4 +684,14 @@ describe("OpenAPI sweep", () => {
         `BODY_OVERRIDES\n${mine.join("\n")}`,
     ).toEqual([]);
   }, 240_000);
+
+  it("every answer above is what the document says for its operation and status", () => {
+    // The three phases read every answer (readAnswer): successes against the operation's response schema, errors
+    // against its error schema (`Error`, the gateway's `GatewayError`). A client generated from the document
+    // (console/src/api/schema.d.ts, openapi-typescript, openapi-generator) is typed by those schemas, so a
+    // difference is a bug of the answer or of the schema: fix whichever is wrong, not this test.
+    expect(answersRead).toBeGreaterThan(1000);
+    const lines = [...drift].sort();
+    expect(lines, `Answers that differ from the document (${lines.length}):\n${lines.join("\n")}`).toEqual([]);
+  });
 });

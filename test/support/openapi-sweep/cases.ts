@@ -12,6 +12,8 @@ export interface Operation {
   pathParams: string[];
   query: { name: string; required: boolean; schema: Schema }[];
   body?: { required: boolean; json?: Schema; multipart?: Schema; other: string[] };
+  /** The documented answers by status (`"200"`, `"404"`): their media types and schemas. */
+  responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
 }
 
 export const nameOf = (op: Pick<Operation, "method" | "prefix" | "template">) =>
@@ -44,6 +46,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
               other: types.filter((t) => t !== "application/json" && t !== "multipart/form-data"),
             }
           : undefined,
+        responses: op.responses,
       });
     }
   }

@@ -30,6 +30,16 @@ export interface Schema {
 }
 export type Path = (string | number)[];
 
+/** One failing keyword of a value: where in the value, which keyword, the validator's words. */
+export interface SchemaProblem {
+  path: string;
+  keyword: string;
+  message: string;
+}
+
+/** Keywords the validator reports on the way to the one that failed: they say only "a subschema had errors". */
+const WRAPPERS = new Set(["$ref", "$dynamicRef", "properties", "items", "prefixItems", "allOf", "false"]);
+
 const NO_SUCH_ID = "01900000-0000-7000-8000-000000000000";
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
@@ -62,6 +72,8 @@ export class SchemaKit {
   /** The document's component schemas as served (with examples, for samples). */
   private readonly schemas: Record<string, Schema>;
   private readonly validators = new Map<Schema, Validator>();
+  /** Validators that go on after the first error, for `problems`. */
+  private readonly reporters = new Map<Schema, Validator>();
 
   constructor(components: Schema) {
     this.components = stripExamples(components);
@@ -74,14 +86,92 @@ export class SchemaKit {
     return s;
   }
 
-  valid(schema: Schema, value: unknown): boolean {
-    let v = this.validators.get(schema);
+  private validator(schema: Schema, all: boolean): Validator {
+    const cache = all ? this.reporters : this.validators;
+    let v = cache.get(schema);
     if (!v) {
       const document = { ...stripExamples(schema), components: this.components } as ValidatorSchema;
-      v = new Validator(document, "2020-12", true);
-      this.validators.set(schema, v);
+      v = new Validator(document, "2020-12", !all);
+      cache.set(schema, v);
     }
-    return v.validate(value).valid;
+    return v;
+  }
+
+  valid(schema: Schema, value: unknown): boolean {
+    return this.validator(schema, false).validate(value).valid;
+  }
+
+  /**
+   * Why `value` is not valid (empty when it is): each failing keyword at its instance path (`/results/0/name`).
+   * The validator also reports every applicator on the way down (`$ref`, `properties`, `items`: "a subschema had
+   * errors"); those are left out, and the branches of a failing `anyOf`/`oneOf` are folded into its one line.
+   */
+  problems(schema: Schema, value: unknown): SchemaProblem[] {
+    const units = this.validator(schema, true).validate(value).errors;
+    const unions = units.filter((u) => u.keyword === "anyOf" || u.keyword === "oneOf");
+    const out: SchemaProblem[] = [];
+    for (const u of units) {
+      if (WRAPPERS.has(u.keyword)) continue;
+      if (unions.some((x) => x !== u && u.keywordLocation.startsWith(`${x.keywordLocation}/`))) continue;
+      const branches = unions.includes(u)
+        ? units.filter((b) => b.keywordLocation.startsWith(`${u.keywordLocation}/`) && !WRAPPERS.has(b.keyword))
+        : [];
+      const message = branches.length
+        ? `${u.error} (${[...new Set(branches.map((b) => `${b.instanceLocation.slice(1) || "/"} ${b.error}`))]
+            .slice(0, 4)
+            .join("; ")})`
+        : u.error;
+      out.push({ path: u.instanceLocation.slice(1) || "/", keyword: u.keyword, message });
+    }
+    return out;
+  }
+
+  /**
+   * Fields of `value` its schema does not name, where the schema leaves them open (an object with `properties` and
+   * no `additionalProperties`): valid, so `problems` is silent, but a client generated from the document never
+   * sees them. Walks nested objects and arrays; through `anyOf`/`oneOf` it takes the valid branch that names the
+   * most of the value.
+   */
+  undocumented(schema: Schema, value: unknown, at = ""): string[] {
+    const s = this.merged(schema);
+    const branches: Schema[] = s.anyOf ?? s.oneOf ?? [];
+    if (branches.length) {
+      const fits = branches.filter((b) => this.valid(b, value)).map((b) => this.undocumented(b, value, at));
+      return fits.sort((x, y) => x.length - y.length)[0] ?? [];
+    }
+    if (Array.isArray(value)) {
+      if (!s.items) return [];
+      const seen = new Set<string>();
+      // Each path once, with `*` for the item's index: a list of 100 records with one extra field is one finding.
+      value.forEach((item) => {
+        for (const p of this.undocumented(s.items!, item, `${at}/*`)) seen.add(p);
+      });
+      return [...seen];
+    }
+    if (!value || typeof value !== "object") return [];
+    const out: string[] = [];
+    for (const [key, v] of Object.entries(value)) {
+      const property = s.properties?.[key];
+      if (property) out.push(...this.undocumented(property, v, `${at}/${key}`));
+      else if (s.additionalProperties && typeof s.additionalProperties === "object")
+        out.push(...this.undocumented(s.additionalProperties as Schema, v, `${at}/*`));
+      else if (s.properties && s.additionalProperties === undefined && !s.patternProperties) out.push(`${at}/${key}`);
+    }
+    return out;
+  }
+
+  /**
+   * `schema` resolved, with the branches of an `allOf` folded into it: their `properties` together (an extended
+   * record is `allOf [$ref Base, {properties of its own}]`; a described reference `allOf [$ref, {description}]`).
+   */
+  private merged(schema: Schema): Schema {
+    const s = this.resolve(schema);
+    if (!s.allOf) return s;
+    const parts = [...s.allOf.map((b) => this.merged(b)), { ...s, allOf: undefined }];
+    const properties = Object.assign({}, ...parts.map((p) => p.properties ?? {}));
+    const out: Schema = Object.assign({}, ...parts);
+    out.properties = Object.keys(properties).length ? properties : undefined;
+    return out;
   }
 
   /** Types a schema admits (`type` may be a list; anyOf/oneOf branches add theirs). */
