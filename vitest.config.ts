@@ -123,6 +123,9 @@ export default defineConfig(async () => {
             // tables for organizations from before the shards, so a statement sent there by mistake would otherwise
             // read or write them silently. `PLANE_GUARD=report npx vitest run` logs such statements ("[plane]").
             PLANE_GUARD: process.env.PLANE_GUARD ?? "both",
+            // `READ_ANSWERS=report npx vitest run ...` logs each answer of the harness that differs from the OpenAPI
+            // document ("[answer]"), `fail` fails its test; off by default (test/support/answers.ts).
+            TEST_READ_ANSWERS: process.env.READ_ANSWERS ?? "",
             // Whatever a developer's .dev.vars configures, the tests start from the embedded defaults.
             PLANS: "",
             DEFAULT_PLAN: "",

@@ -15,6 +15,9 @@ declare global {
       TEST_MCP_URL: string;
       /** The messaging platforms' stand-ins by name (test/support/platforms/index.mjs), JSON. */
       TEST_PLATFORM_URLS: string;
+      /** `READ_ANSWERS` of the run: "report" or "fail" reads every answer of the harness against the OpenAPI
+       * document (test/support/answers.ts); "" (the default) does not. */
+      TEST_READ_ANSWERS: "" | "report" | "fail";
       /** What the EMAIL binding was given to send, by recipient (test/support/email-outbox.mjs). */
       TEST_EMAIL_OUTBOX: Service & {
         sent(to?: string): Promise<{ from: string; to: string; raw: string; messageId: string }[]>;

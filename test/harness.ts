@@ -13,6 +13,7 @@ import { uuidv7 } from "../src/lib/ids";
 import worker from "../src/index";
 import type { Bindings, Db } from "../src/env";
 import { bodyOf, type Schemas } from "./support/api";
+import { readAnswer } from "./support/answers";
 
 export const db = () => getDb(env.DB);
 /** An organization's data plane, where the service reads and writes its conversations (services/shards `dataDb`). */
@@ -111,7 +112,10 @@ export async function call(
     init.headers["Content-Type"] = "application/json";
   }
   const request = new Request(`http://localhost${url}`, init);
-  return settings ? fetchWithSettings(request, settings) : SELF.fetch(request);
+  const res = await (settings ? fetchWithSettings(request, settings) : SELF.fetch(request));
+  // Off unless a run asks (READ_ANSWERS, test/support/answers.ts): the answer against the OpenAPI document.
+  if (env.TEST_READ_ANSWERS) await readAnswer(method, url, res);
+  return res;
 }
 
 function actor(userId: string, organizationId: string, key: string, email: string): Actor {
