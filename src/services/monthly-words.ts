@@ -3,21 +3,20 @@
 // visitors' messages are still taken: only the assistant's reply is refused.
 import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import { organizations, organizationUsage } from "../db/schema";
+import { organizationUsage } from "../db/schema";
 import { tableCache } from "../db/write-watch";
 import { forbidden } from "../lib/errors";
 import type { TurnError } from "./conversation/turn-result";
 import { currentMonth } from "./organizations";
-import { planOf, planSettings } from "./plans";
+import { configuredPlanOf } from "./plans";
 import { dataParts } from "./shards/parts";
 import { onEachPart } from "./shards/parts-sum";
 
 /**
- * The organization's plan id and its words of the month, per isolate for 10 s: a write to either table in this
- * isolate forgets them at once, other isolates read again within 10 s (so a busy month may go past its words by
- * about that much; the words themselves are counted as replies are stored).
+ * The organization's words of the month, per isolate for 10 s, as its plan (`configuredPlanOf`): a write to the table
+ * in this isolate forgets them at once, other isolates read again within 10 s (so a busy month may go past its words
+ * by about that much; the words themselves are counted as replies are stored).
  */
-const planIds = tableCache<string>([organizations], 10_000);
 const wordsOfMonth = tableCache<number>([organizationUsage], 10_000);
 
 const formatted = (n: number) => n.toLocaleString("en-US");
@@ -40,18 +39,8 @@ export async function monthlyWordsRefusal(
   organizationId: string,
   now = Date.now(),
 ): Promise<TurnError | undefined> {
-  const plans = planSettings(env);
-  if (!plans.configured) return undefined;
-  const planId = await planIds.remember(organizationId, async () => {
-    const [row] = await db
-      .select({ planId: organizations.planId })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
-    return row?.planId;
-  });
-  if (planId === undefined) return undefined;
-  const plan = planOf(plans, planId);
-  if (plan.monthlyWords === null) return undefined;
+  const plan = await configuredPlanOf(env, db, organizationId);
+  if (!plan || plan.monthlyWords === null) return undefined;
   const month = currentMonth(now);
   const used = await wordsOfMonth.remember(`${organizationId}:${month}`, async () => {
     const rows = await onEachPart(await dataParts(env, organizationId), (data) =>
