@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { uploads } from "../db/schema";
 import { ApiError, fieldError } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import type { FileSpec } from "./uploads/file-specs";
@@ -56,11 +57,50 @@ function safeFilename(name: string, type: string): string {
   return `${clean}.${LOGO_TYPES[type.split(";")[0].trim().toLowerCase()]}`;
 }
 
-/** Stores the file in R2 under the public prefix and returns its absolute URL on `origin`. */
-export async function storeLogo(files: R2Bucket, origin: string, organizationId: string, file: File): Promise<string> {
+/**
+ * Stores the file in R2 under the public prefix; returns its absolute URL on `origin` and the upload row that counts
+ * its bytes in the organization's stored uploads (uploads/allowance.ts), for the caller to write once the logo is set.
+ */
+export async function storeLogo(
+  files: R2Bucket,
+  origin: string,
+  organizationId: string,
+  field: LogoField,
+  file: File,
+): Promise<{ url: string; row: typeof uploads.$inferInsert }> {
   const path = `organizations/${organizationId}/${uuidv7()}-${safeFilename(file.name, file.type)}`;
-  await files.put(`public/${path}`, await file.arrayBuffer(), {
-    httpMetadata: { contentType: file.type.split(";")[0].trim().toLowerCase() },
-  });
-  return `${origin}/api/v1/files/public/${path}`;
+  const contentType = file.type.split(";")[0].trim().toLowerCase();
+  await files.put(`public/${path}`, await file.arrayBuffer(), { httpMetadata: { contentType } });
+  const now = Date.now();
+  const row = {
+    key: `public/${path}`,
+    organizationId,
+    modelName: "organization",
+    fieldName: field === "compactLogo" ? "compact_logo" : "full_logo",
+    filename: file.name,
+    contentType,
+    maxSize: file.size,
+    size: file.size,
+    uploadedAt: now,
+    claimedAt: now,
+    createdAt: now,
+  };
+  return { url: `${origin}/api/v1/files/public/${path}`, row };
+}
+
+/** The key of a logo file stored for the organization, from its URL; null for any other URL. */
+function logoKeyOf(organizationId: string, url: unknown): string | null {
+  const path =
+    typeof url === "string" ? /\/api(?:\/v1)?\/files\/public\/(organizations\/[^?#]+)$/.exec(url)?.[1] : undefined;
+  return path?.startsWith(`organizations/${organizationId}/`) && !path.includes("..") ? `public/${path}` : null;
+}
+
+type Logos = Partial<Record<LogoField, unknown>>;
+
+/** The stored logo files `before` showed that `after` (the fields an update sets) no longer shows in either field. */
+export function replacedLogos(organizationId: string, before: Logos, after: Logos): string[] {
+  const now = { ...before, ...after };
+  const kept = new Set(LOGO_FIELDS.map((field) => logoKeyOf(organizationId, now[field])));
+  const shown = LOGO_FIELDS.filter((field) => field in after).map((field) => logoKeyOf(organizationId, before[field]));
+  return [...new Set(shown.filter((key): key is string => !!key && !kept.has(key)))];
 }

@@ -1,6 +1,14 @@
-import { and, asc, count, eq, sum } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import { knowledgeBases, members, organizations, organizationUsage, sqlDatabases } from "../db/schema";
+import {
+  knowledgeBases,
+  members,
+  organizations,
+  organizationUsage,
+  sqlDatabases,
+  uploads,
+  webChats,
+} from "../db/schema";
 import { type Page, type PageWindow, paginate } from "../db/paginate";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
@@ -11,15 +19,17 @@ import { TOOL_RECORD_SEGMENT_PREFIX } from "./tools/record-segments";
 import { organizationInserts } from "./accounts";
 import { countedChatbots } from "./chatbots/quota";
 import { deleteKnowledgeBase } from "./knowledge/content";
-import { LOGO_FIELDS, readLogoPart, storeLogo } from "./organization-logos";
+import { LOGO_FIELDS, readLogoPart, replacedLogos, storeLogo } from "./organization-logos";
 import { planOf, type PlanSettings, planSettings } from "./plans";
 import { type OrganizationRecord, organizationRecordOf } from "./records/organizations";
 import { managedDatabase } from "./sql/write";
 import { deleteOrganizationTerms } from "./conversation/search-terms";
 import { fileSpecs } from "./uploads/file-specs";
+import { storedUploadBytes } from "./uploads/allowance";
+import { removePublishedFiles } from "./uploads/web-chat-images";
 import { forgetOrganizationConversations } from "./conversation/forget";
 import { deleteOrganizationData } from "./purges";
-import { dataDbs } from "./shards";
+import { dataDb, dataDbs } from "./shards";
 import { dataParts } from "./shards/parts";
 import { onEachPart } from "./shards/parts-sum";
 
@@ -29,7 +39,7 @@ export const currentMonth = (now = Date.now()) => new Date(now).toISOString().sl
 
 /**
  * The organization record, with the usage its statistics count read now: organization_usage of each of its data parts
- * (`parts`), added.
+ * (`parts`), added, and the bytes its uploads store (uploads/allowance.ts).
  */
 export async function organizationRecord(
   db: Db,
@@ -38,26 +48,20 @@ export async function organizationRecord(
   plans: PlanSettings,
   now = Date.now(),
 ): Promise<OrganizationRecord> {
-  const [chatbotsCount, usages] = await Promise.all([
+  const [chatbotsCount, usages, uploadedBytes] = await Promise.all([
     countedChatbots(db, org.id),
     onEachPart(parts, (data) =>
-      Promise.all([
-        data
-          .select({ words: organizationUsage.wordsCount, conversations: organizationUsage.conversationsCount })
-          .from(organizationUsage)
-          .where(and(eq(organizationUsage.organizationId, org.id), eq(organizationUsage.month, currentMonth(now)))),
-        data
-          .select({ bytes: sum(organizationUsage.uploadedBytes) })
-          .from(organizationUsage)
-          .where(eq(organizationUsage.organizationId, org.id)),
-      ]),
+      data
+        .select({ words: organizationUsage.wordsCount, conversations: organizationUsage.conversationsCount })
+        .from(organizationUsage)
+        .where(and(eq(organizationUsage.organizationId, org.id), eq(organizationUsage.month, currentMonth(now)))),
     ),
+    storedUploadBytes(db, parts, org.id),
   ]);
-  const figures = { words: 0, conversations: 0, uploadedBytes: 0 };
-  for (const [[usage], [allTime]] of usages) {
+  const figures = { words: 0, conversations: 0, uploadedBytes };
+  for (const [usage] of usages) {
     figures.words += usage?.words ?? 0;
     figures.conversations += usage?.conversations ?? 0;
-    figures.uploadedBytes += Number(allTime?.bytes ?? 0);
   }
   return organizationRecordOf(org, { chatbotsCount, ...figures }, plans, now);
 }
@@ -130,7 +134,8 @@ export async function createOrganization(
 /**
  * Writes the fields of an update the caller was allowed to send. `logos` is the multipart form's
  * (with the request's origin, for the stored files' URLs): its parts are all checked before any is
- * stored, and only a plan with `logoUploads` takes files (403).
+ * stored, and only a plan with `logoUploads` takes files (403). Logo files the update replaces or clears are removed
+ * once it is stored.
  */
 export async function updateOrganization(
   env: Bindings,
@@ -147,11 +152,12 @@ export async function updateOrganization(
     );
   }
   const [org] = await db
-    .select({ planId: organizations.planId })
+    .select({ planId: organizations.planId, compactLogo: organizations.compactLogo, fullLogo: organizations.fullLogo })
     .from(organizations)
     .where(eq(organizations.id, organizationId));
   if (!org) throw notFound();
   const changes: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+  const stored: (typeof uploads.$inferInsert)[] = [];
   if (logos) {
     const plan = planOf(plans, org.planId);
     if (!plan.logoUploads) {
@@ -166,8 +172,11 @@ export async function updateOrganization(
         ] as const,
     );
     for (const [field, value] of parts) {
-      if (value instanceof File) changes[field] = await storeLogo(env.FILES, logos.origin, organizationId, value);
-      else if (value !== undefined) changes[field] = value;
+      if (value instanceof File) {
+        const logo = await storeLogo(env.FILES, logos.origin, organizationId, field, value);
+        changes[field] = logo.url;
+        stored.push(logo.row);
+      } else if (value !== undefined) changes[field] = value;
     }
   }
   if (Object.keys(changes).length)
@@ -175,6 +184,12 @@ export async function updateOrganization(
       .update(organizations)
       .set(changes as Partial<typeof organizations.$inferInsert>)
       .where(eq(organizations.id, organizationId));
+  const replaced = replacedLogos(organizationId, org, changes);
+  if (stored.length || replaced.length) {
+    const data = await dataDb(env, organizationId);
+    if (stored.length) await data.insert(uploads).values(stored);
+    await removePublishedFiles(env, data, replaced);
+  }
   return (await getOrganizationRecord(db, await dataParts(env, organizationId), organizationId, plans))!;
 }
 
@@ -182,7 +197,8 @@ export async function updateOrganization(
  * Deletes an organization. Its data-plane rows go first, by pages (services/purges.ts), then its `DB` row with
  * the rest (ON DELETE CASCADE; its search terms, which reference nothing, by their own delete: it leads their
  * key); what lives outside D1 is removed too: knowledge bases' vectors and file bytes (purge jobs, as when a base
- * is deleted), and, once the rows are gone, its public files, skill packages, uploads and managed SQL databases.
+ * is deleted), and, once the rows are gone, its public files (logos, web chat images), skill packages, uploads and
+ * managed SQL databases.
  * Returns the removal of the latter, for the caller to wait on in the background.
  */
 export async function deleteOrganization(
@@ -190,12 +206,13 @@ export async function deleteOrganization(
   db: Db,
   organizationId: string,
 ): Promise<() => Promise<unknown>> {
-  const [bases, managed] = await Promise.all([
+  const [bases, managed, chats] = await Promise.all([
     db.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.organizationId, organizationId)),
     db
       .select({ id: sqlDatabases.id })
       .from(sqlDatabases)
       .where(and(eq(sqlDatabases.organizationId, organizationId), eq(sqlDatabases.databaseType, "managed"))),
+    db.select({ id: webChats.id }).from(webChats).where(eq(webChats.organizationId, organizationId)),
   ]);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
   // Every data plane, not only the one the directory names: a move of it under way has copied rows to its shard, and
@@ -209,6 +226,7 @@ export async function deleteOrganization(
     Promise.all([
       ...[
         `public/organizations/${organizationId}/`,
+        ...chats.map((chat) => `public/web-chats/${chat.id}/`),
         `skills/${organizationId}/`,
         `uploads/${organizationId}/`,
         `${SEGMENT_PREFIX}${organizationId}/`,

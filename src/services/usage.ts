@@ -9,7 +9,6 @@ const addUsage = prepared<{
   month: string;
   words: number;
   conversations: number;
-  uploadedBytes: number;
 }>((db) =>
   db
     .insert(organizationUsage)
@@ -18,14 +17,12 @@ const addUsage = prepared<{
       month: sql.placeholder("month"),
       wordsCount: sql.placeholder("words"),
       conversationsCount: sql.placeholder("conversations"),
-      uploadedBytes: sql.placeholder("uploadedBytes"),
     })
     .onConflictDoUpdate({
       target: [organizationUsage.organizationId, organizationUsage.month],
       set: {
         wordsCount: sql`${organizationUsage.wordsCount} + ${sql.placeholder("words")}`,
         conversationsCount: sql`${organizationUsage.conversationsCount} + ${sql.placeholder("conversations")}`,
-        uploadedBytes: sql`${organizationUsage.uploadedBytes} + ${sql.placeholder("uploadedBytes")}`,
       },
     }),
 );
@@ -35,7 +32,7 @@ const addUsage = prepared<{
 export function usageIncrement(
   db: Db,
   organizationId: string,
-  add: { words?: number; conversations?: number; uploadedBytes?: number },
+  add: { words?: number; conversations?: number },
   now = Date.now(),
 ): D1PreparedStatement {
   return addUsage(db, {
@@ -43,6 +40,5 @@ export function usageIncrement(
     month: currentMonth(now),
     words: add.words ?? 0,
     conversations: add.conversations ?? 0,
-    uploadedBytes: add.uploadedBytes ?? 0,
   });
 }

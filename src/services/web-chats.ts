@@ -6,7 +6,7 @@ import { encryptSecret, randomBase62 } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import { defaultWebChatSettings, findInbox, getWebChat, requireDomainFree, type WebChatRow } from "./inboxes";
 import { webChatRecord, type WebChatRecord } from "./records/web-chats";
-import { publishWebChatImages, replacedWebChatImages } from "./uploads/web-chat-images";
+import { publishWebChatImages, removePublishedFiles, replacedWebChatImages } from "./uploads/web-chat-images";
 import { challengeName, challengeValue, domainVerified, txtResolver } from "./widget/domains";
 
 /** Theme keys as a write gives them: `null` removes a key. */
@@ -129,7 +129,7 @@ export async function updateWebChat(
   await images.done();
   // The public files of images this write replaced or cleared (a visitor's cached page may show one a moment longer).
   const replaced = replacedWebChatImages(id, view.webChat.settings, stored.settings);
-  if (replaced.length) await env.FILES.delete(replaced);
+  await removePublishedFiles(env, data, replaced);
   return webChatRecord((await getWebChat(db, organizationId, id))!);
 }
 

@@ -15,7 +15,6 @@ import type { ConversationRow } from "../../src/services/conversations";
 import { dataParts } from "../../src/services/shards/parts";
 import { rollBackTo, rollUpDays, settledThrough } from "../../src/services/statistics/rollup";
 import { usageRange } from "../../src/services/statistics/usage";
-import { usageIncrement } from "../../src/services/usage";
 import { createChatbot, LOCAL_LLM } from "../fixtures/chatbots";
 import { type Actor, db, seedOwner } from "../harness";
 import { bodyOf } from "../support/api";
@@ -102,6 +101,15 @@ const contactIn = (part: Db, organizationId: string, id: string) =>
     )
     .bind(id, organizationId, Date.now(), Date.now());
 
+/** An upload row of `size` bytes (what the organization's uploads store is summed from them, over its parts). */
+const uploadIn = (part: Db, organizationId: string, key: string, size: number) =>
+  client(part)
+    .prepare(
+      "INSERT OR IGNORE INTO uploads (key, organization_id, model_name, field_name, filename, max_size, size, " +
+        "created_at) VALUES (?1, ?2, 'attachment', 'file', 'a.bin', ?3, ?3, ?4)",
+    )
+    .bind(key, organizationId, size, Date.now());
+
 async function json(actor: Actor, path: string) {
   const res = await actor.fetch("GET", path);
   expect(res.status, await res.clone().text()).toBe(200);
@@ -173,6 +181,7 @@ describe("the organization's counters over its data parts", () => {
     // A few minutes back, so that a turn a minute later is still in today's ranges.
     const now = Date.now() - 5 * 60_000;
     const later = uuidv7(); // the second part's contact, only there
+    const uploaded = uuidv7();
     const ours = (c: Omit<Conversing, "organizationId" | "chatbotId" | "inboxId">) => ({
       organizationId: org,
       chatbotId: bot.id,
@@ -191,7 +200,7 @@ describe("the organization's counters over its data parts", () => {
     const write = async (part: Db) => {
       const statements = [contactIn(part, org, contact.id), contactIn(part, org, later)];
       for (const { c, ids } of written) statements.push(...(await conversation(part, c, ids)));
-      statements.push(usageIncrement(part, org, { uploadedBytes: 1_000 }, now));
+      statements.push(uploadIn(part, org, `uploads/${org}/attachment/${uploaded}/a.bin`, 1_000));
       await client(part).batch(statements);
       await rollBackTo(client(part), now - 3 * DAY);
       await rollUpDays(client(part), now);
@@ -206,7 +215,12 @@ describe("the organization's counters over its data parts", () => {
         contactIn(part, stranger.organizationId, someone),
         ...(await conversation(part, { ...theirs, contactId: someone, at: now, turns: 3 }, idsFor(3))),
         ...(await conversation(part, { ...theirs, createdById: stranger.userId, at: now, turns: 1 }, idsFor(1))),
-        usageIncrement(part, stranger.organizationId, { uploadedBytes: 5_000 }, now),
+        uploadIn(
+          part,
+          stranger.organizationId,
+          `uploads/${stranger.organizationId}/attachment/${uuidv7()}/a.bin`,
+          5_000,
+        ),
       ]);
     }
     const both = await answers(owner, bot.id, inboxId);

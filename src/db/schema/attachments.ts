@@ -3,7 +3,10 @@ import { createdAt, id } from "./columns";
 
 /**
  * Objects a client was allowed to upload (a presigned URL issued, or a direct upload stored), keyed
- * by their R2 key. `uploadedAt` is set when the bytes went through our own target (an R2 presigned
+ * by their R2 key, and the other stored files of the organization's uploads that have no row of their own: a
+ * channel's media (with their attachments) and the public copies of web chat images and logos (`public/...` keys).
+ * Their `size` is what the organization's uploads store (services/uploads/allowance.ts).
+ * `uploadedAt` is set when the bytes went through our own target (an R2 presigned
  * PUT lands without us: the object itself is the proof); `claimedAt` when an attachment took it.
  * Rows and objects never claimed are removed by the scheduled cleanup once `expiresAt` is past.
  * No foreign keys: the cleanup also removes rows (and their objects) of deleted organizations,
@@ -28,7 +31,11 @@ export const uploads = sqliteTable(
     expiresAt: integer("expires_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("uploads_org_idx").on(t.organizationId), index("uploads_expiry_idx").on(t.claimedAt, t.expiresAt)],
+  (t) => [
+    // With the size: what the organization's uploads store is summed from the index alone (uploads/allowance.ts).
+    index("uploads_org_idx").on(t.organizationId, t.size),
+    index("uploads_expiry_idx").on(t.claimedAt, t.expiresAt),
+  ],
 );
 
 export const ATTACHMENT_TYPES = ["image", "video", "audio", "sticker", "other"] as const;

@@ -99,7 +99,11 @@ export const groupMembers = sqliteTable(
   (t) => [uniqueIndex("group_members_uq").on(t.groupId, t.memberId), index("group_members_member_idx").on(t.memberId)],
 );
 
-/** Monthly usage counters per organization, fed by replies (words) and new conversations. */
+/**
+ * Monthly usage counters per organization, fed by replies (words) and new conversations. `uploaded_bytes` is no longer
+ * written: what uploads store is read from their rows (services/uploads/allowance.ts); the column stays, as dropping
+ * it means rewriting the data plane move's triggers that name it.
+ */
 export const organizationUsage = sqliteTable(
   "organization_usage",
   {

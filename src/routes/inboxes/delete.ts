@@ -26,6 +26,6 @@ export const registerDeleteInbox = (r: Router) =>
       access.organizationId,
       c.req.valid("param").id,
     );
-    if (channel) await removeWebChatImages(c.env, channel.id);
+    if (channel) await removeWebChatImages(c.env, c.var.data, channel.id);
     return c.body(null, 204);
   });

@@ -15,6 +15,7 @@ import {
   contacts,
   conversations,
   inboxes,
+  uploads,
 } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { stableUuidv7, uuidv7 } from "../../lib/ids";
@@ -29,6 +30,7 @@ import { fileTypeOf } from "../parsing";
 import { contentTypeFor, mediaType } from "../uploads/file-specs";
 import { inferType } from "../uploads/attachments";
 import { newUploadKey } from "../uploads/store";
+import { chunk } from "../../lib/sql";
 import { MESSAGE_URL_TTL_SECONDS } from "../uploads/settings";
 import { signedDownloadUrl } from "../uploads/urls";
 import { storedMessages } from "../messages";
@@ -432,8 +434,9 @@ async function conversationOf(
 }
 
 /**
- * The event's files in R2 as attachments of the conversation. One the platform refuses, or cannot
- * give now after a few attempts (`giveUp`), is said in the message instead ("[image not received: ...]").
+ * The event's files in R2 as attachments of the conversation, each with its upload row (which counts its bytes in the
+ * organization's stored uploads, uploads/allowance.ts). One the platform refuses, or cannot give now after a few
+ * attempts (`giveUp`), is said in the message instead ("[image not received: ...]").
  */
 async function takeFiles(
   env: Bindings,
@@ -445,6 +448,7 @@ async function takeFiles(
   giveUp: boolean,
 ): Promise<{ rows: AttachmentRow[]; missing: string[] }> {
   const rows: AttachmentRow[] = [];
+  const uploadRows: (typeof uploads.$inferInsert)[] = [];
   const missing: string[] = [];
   for (const file of files) {
     let bytes: Uint8Array;
@@ -485,6 +489,19 @@ async function takeFiles(
     const key = newUploadKey(conversation.organizationId, "attachment", filename);
     await env.FILES.put(key, bytes, { httpMetadata: { contentType } });
     const now = Date.now();
+    uploadRows.push({
+      key,
+      organizationId: conversation.organizationId,
+      modelName: "attachment",
+      fieldName: "file",
+      filename,
+      contentType,
+      maxSize: bytes.byteLength,
+      size: bytes.byteLength,
+      uploadedAt: now,
+      claimedAt: now,
+      createdAt: now,
+    });
     const row: AttachmentRow = {
       id: uuidv7(now),
       organizationId: conversation.organizationId,
@@ -504,8 +521,12 @@ async function takeFiles(
     rows.push(row);
   }
   // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to
-  // it.
-  if (rows.length) await data.insert(attachments).values(rows);
+  // it. D1 binds at most 100 parameters a statement: 6 attachments (15 columns), 7 uploads (13) per insert.
+  const [first, ...rest] = [
+    ...chunk(rows, 6).map((part) => data.insert(attachments).values(part)),
+    ...chunk(uploadRows, 7).map((part) => data.insert(uploads).values(part)),
+  ];
+  if (first) await data.batch([first, ...rest]);
   return { rows, missing };
 }
 

@@ -13,7 +13,7 @@ import type { Upload } from "./uploads";
 import { fileRecord } from "../records/knowledge-files";
 import { linkedNames } from "../view-parts";
 import { findById } from "../../db/find";
-import { usageIncrement } from "../usage";
+import { deleteObjectsIfUnused, unattachedUploads } from "../uploads/attachments";
 
 export { FILE_STATUSES } from "../../db/schema";
 
@@ -194,8 +194,9 @@ export async function listFiles(
 }
 
 /**
- * Stores the uploads' bytes, inserts their rows (all or none) and queues their parsing. The bytes that came with the
- * request or from a URL are added to the organization's usage in its data plane `data`.
+ * Stores the uploads' bytes, inserts their rows (all or none) and queues their parsing. An upload of the organization
+ * copied into a file is then removed, unless an attachment names it: its bytes are the file's now, not stored twice
+ * (its data plane `data` holds the uploads).
  */
 export async function addFiles(
   env: Bindings,
@@ -206,6 +207,11 @@ export async function addFiles(
   uploads: Upload[],
   origin: string,
 ) {
+  const consumed = await unattachedUploads(
+    data,
+    kb.organizationId,
+    uploads.flatMap((u) => (u.from ? [u.from] : [])),
+  );
   const rows = uploads.map((u) => newFile(kb.id, userId, u));
   await Promise.all(
     rows.map((row, i) =>
@@ -215,8 +221,11 @@ export async function addFiles(
   // D1 binds at most 100 parameters per statement (a file row has ~20): four rows per INSERT, all in one atomic batch.
   const [first, ...rest] = chunk(rows, 4).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
   const inserted = (await db.batch([first, ...rest])).flat();
-  const uploadedBytes = uploads.reduce((n, u) => (u.copied ? n : n + u.size), 0);
-  if (uploadedBytes) await usageIncrement(data, kb.organizationId, { uploadedBytes }).run();
+  await deleteObjectsIfUnused(
+    env,
+    data,
+    consumed.map((u) => u.key),
+  );
   await enqueueFiles(env, inserted);
   return inserted.map((row) => fileRecord(origin, row, { id: kb.id, name: kb.name }, []));
 }

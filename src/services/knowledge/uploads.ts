@@ -17,8 +17,8 @@ export interface Upload {
   size: number;
   bytes: ArrayBuffer;
   parserId: string | null;
-  /** Copied from an object already in storage, whose bytes were counted in the usage when they were uploaded. */
-  copied?: boolean;
+  /** The key of the object in storage it is copied from (an upload, or another knowledge base's file). */
+  from?: string;
 }
 
 const FETCH_TIMEOUT_MS = 30_000;
@@ -101,7 +101,7 @@ export async function fetchReference(
   }
   const type = checked(env, field, filename, contentType, bytes.byteLength);
   const parserId = ref.parser ?? BUILT_IN_PARSER.id;
-  return { filename, ...type, size: bytes.byteLength, bytes, parserId, copied: !fetched };
+  return { filename, ...type, size: bytes.byteLength, bytes, parserId, from: fetched ? undefined : ref.file };
 }
 
 /** Keys a caller may name: `uploads/<organization>/...`, or a file of one of the organization's knowledge bases. */

@@ -33,7 +33,15 @@ export const UsageStatistics = z
       .int()
       .nullable()
       .openapi({ description: "Upload allowance in bytes; null: no limit", example: null }),
-    usedUploadFileSizeTotal: z.number().int().openapi({ description: "Bytes uploaded", example: 0 }),
+    usedUploadFileSizeTotal: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          "Bytes the organization's uploads store now (uploaded files, knowledge base files, skill packages, " +
+          "published images); deleting a file frees its bytes",
+        example: 0,
+      }),
   })
   .openapi("UsageStatistics");
 
@@ -94,7 +102,7 @@ export const OrganizationSchema = z
 
 export type OrganizationRecord = z.infer<typeof OrganizationSchema>;
 
-/** What an organization's record counts: its assistants, this month's usage and every upload's bytes. */
+/** What an organization's record counts: its assistants, this month's usage and the bytes its uploads store. */
 export interface OrganizationUsage {
   chatbotsCount: number;
   words: number;

@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { attachments, uploads, ATTACHMENT_TYPES } from "../../db/schema";
 import { badRequest, fieldError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
+import { inList } from "../../lib/sql";
 import { fileTypeOf } from "../parsing";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
 import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
@@ -115,6 +116,21 @@ export const attachmentWrites = (data: Db, row: AttachmentRow) =>
 export async function deleteAttachment(env: Bindings, data: Db, row: AttachmentRow) {
   await data.delete(attachments).where(eq(attachments.id, row.id));
   await deleteObjectsIfUnused(env, data, [row.key]);
+}
+
+/** The uploads of the organization among `keys` that no attachment names, with their sizes (null: not arrived). */
+export async function unattachedUploads(data: Db, organizationId: string, keys: string[]) {
+  if (!keys.length) return [];
+  return data
+    .select({ key: uploads.key, size: uploads.size })
+    .from(uploads)
+    .where(
+      and(
+        eq(uploads.organizationId, organizationId),
+        inList(uploads.key, [...new Set(keys)]),
+        sql`not exists (select 1 from ${attachments} where ${attachments.key} = ${uploads.key})`,
+      ),
+    );
 }
 
 /** Deletes the objects (and upload rows) of keys no attachment names any more. */

@@ -1,10 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
-import { batch, ph, prepared, preparedInsert } from "../../db/prepared";
+import { ph, prepared, preparedInsert } from "../../db/prepared";
 import { ApiError, badRequest } from "../../lib/errors";
 import { dataDb } from "../shards";
-import { usageIncrement } from "../usage";
 import { MultipartError, type MultipartReader } from "./multipart";
 
 export type UploadRow = typeof uploads.$inferSelect;
@@ -47,25 +46,15 @@ const uploadArrived = prepared<{ key: string; size: number; at: number }>((db) =
 );
 const insertUpload = preparedInsert(uploads);
 
-/**
- * The object of a presigned upload has arrived: its size and the time it did, with its bytes added to the
- * organization's usage (`usedUploadFileSizeTotal` of its record), in one batch.
- */
+/** The object of a presigned upload has arrived: its size and the time it did (from then on its bytes count in the
+ * organization's stored uploads, uploads/allowance.ts). */
 export async function markUploaded(data: Db, key: string, size: number) {
-  const organizationId = organizationOfKey(key);
-  await batch(data, [
-    uploadArrived(data, { key, size, at: Date.now() }),
-    ...(organizationId ? [usageIncrement(data, organizationId, { uploadedBytes: size })] : []),
-  ]);
+  await uploadArrived(data, { key, size, at: Date.now() }).run();
 }
 
-/** A file uploaded in one request (the attachment upload): its row, written once the object is stored, with its bytes
- * added to the organization's usage. */
+/** A file uploaded in one request (the attachment upload): its row, written once the object is stored. */
 export async function recordUpload(data: Db, row: typeof uploads.$inferInsert) {
-  await batch(data, [
-    insertUpload(data, row),
-    usageIncrement(data, row.organizationId, { uploadedBytes: row.size ?? 0 }),
-  ]);
+  await insertUpload(data, row).run();
 }
 
 export async function findUpload(data: Db, organizationId: string, key: string): Promise<UploadRow | null> {

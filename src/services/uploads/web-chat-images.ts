@@ -1,11 +1,11 @@
-import { inArray } from "drizzle-orm";
+import { and, gte, inArray, lt } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { deletePrefix } from "../../lib/r2";
 import { uuidv7 } from "../../lib/ids";
 import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
-import { findUpload, organizationOfKey, safeFilename } from "./store";
+import { findUpload, organizationOfKey, safeFilename, type UploadRow } from "./store";
 import { keyOfFile } from "./urls";
 
 /** The web chat fields an uploaded image may fill: the `webChat` fields of allowed-file-specs. */
@@ -26,8 +26,10 @@ export interface PublishedImages {
   /** The public URL that replaces each uploaded key in the input. */
   urls: Partial<Record<ImageField, string>>;
   /**
-   * Once the web chat's write is stored: the consumed upload rows go (they are in the organization's data plane, the
-   * web chat in `DB`, so not in one batch), then their private objects.
+   * Once the web chat's write is stored: the consumed upload rows give way to rows of the public copies (they are in
+   * the organization's data plane, the web chat in `DB`, so not in one batch), then the private objects go. The
+   * public rows keep the images' bytes in the organization's stored uploads (uploads/allowance.ts) until they are
+   * replaced, cleared or their web chat deleted.
    */
   done: () => Promise<void>;
 }
@@ -44,7 +46,7 @@ export async function publishWebChatImages(
   scope: { organizationId: string; webChatId: string; origin: string },
   input: Partial<Record<ImageField, string | null | undefined>>,
 ): Promise<PublishedImages> {
-  const found: { field: ImageField; key: string; filename: string; contentType: string }[] = [];
+  const found: { field: ImageField; key: string; upload: UploadRow; size: number; contentType: string }[] = [];
   // Every image is checked before any is copied: a refused write leaves nothing behind.
   for (const field of WEB_CHAT_IMAGE_FIELDS) {
     const value = input[field];
@@ -63,22 +65,38 @@ export async function publishWebChatImages(
     const spec = fileSpecs(env).webChat[field];
     const contentType = mediaType(head.httpMetadata?.contentType) || contentTypeFor(upload.filename, spec);
     checkFile(spec, { filename: upload.filename, contentType, size: head.size }, field, false);
-    found.push({ field, key, filename: upload.filename, contentType });
+    found.push({ field, key, upload, size: head.size, contentType });
   }
   const urls: PublishedImages["urls"] = {};
-  for (const { field, key, filename, contentType } of found) {
+  const published: (typeof uploads.$inferInsert)[] = [];
+  for (const { field, key, upload, size, contentType } of found) {
     const object = await env.FILES.get(key);
     if (!object) throw fieldError(field, "The uploaded image is gone; upload it again.");
-    const path = `web-chats/${scope.webChatId}/${uuidv7()}-${safeFilename(filename)}`;
+    const path = `web-chats/${scope.webChatId}/${uuidv7()}-${safeFilename(upload.filename)}`;
     await env.FILES.put(`public/${path}`, await object.arrayBuffer(), { httpMetadata: { contentType } });
     urls[field] = `${scope.origin}/api/v1/files/public/${path}`;
+    const now = Date.now();
+    published.push({
+      ...upload,
+      key: `public/${path}`,
+      contentType,
+      maxSize: size,
+      size,
+      uploadedAt: now,
+      claimedAt: now,
+      expiresAt: null,
+      createdAt: now,
+    });
   }
   const keys = found.map((f) => f.key);
   return {
     urls,
     done: async () => {
       if (!keys.length) return;
-      await data.delete(uploads).where(inArray(uploads.key, keys));
+      await data.batch([
+        data.delete(uploads).where(inArray(uploads.key, keys)),
+        data.insert(uploads).values(published),
+      ]);
       await env.FILES.delete(keys);
     },
   };
@@ -106,6 +124,17 @@ export function replacedWebChatImages(
   return [...new Set(shown)];
 }
 
-/** Removes every public file published for a web chat (once the web chat itself is deleted). */
-export const removeWebChatImages = (env: Bindings, webChatId: string) =>
-  deletePrefix(env.FILES, `public/web-chats/${webChatId}/`);
+/** Removes published files (their objects under `public/`) and their rows, which count them in the stored uploads. */
+export async function removePublishedFiles(env: Bindings, data: Db, keys: string[]) {
+  if (!keys.length) return;
+  await data.delete(uploads).where(inArray(uploads.key, keys));
+  await env.FILES.delete(keys);
+}
+
+/** Removes every public file published for a web chat and their rows (once the web chat itself is deleted). */
+export async function removeWebChatImages(env: Bindings, data: Db, webChatId: string) {
+  const prefix = `public/web-chats/${webChatId}/`;
+  // The keys under the prefix, as a range of the primary key: "0" is the character after "/".
+  await data.delete(uploads).where(and(gte(uploads.key, prefix), lt(uploads.key, `${prefix.slice(0, -1)}0`)));
+  await deletePrefix(env.FILES, prefix);
+}

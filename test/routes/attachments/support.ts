@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
-import type { Actor } from "../../harness";
+import { type Actor, fetchWithSettings, type Settings } from "../../harness";
 import { bodyOf } from "../../support/api";
 
 /** A tiny valid PNG (1x1). */
@@ -38,18 +38,21 @@ export function requestsMultipart(
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
+/** The form to an upload target, on the deployment's `settings` when given (the target reads the plan from them). */
 export async function postForm(
   url: string,
   fields: Record<string, string>,
   file: { filename: string; bytes: Uint8Array; contentType?: string },
   headers: Record<string, string> = {},
+  settings?: Settings,
 ) {
   const { body, contentType } = requestsMultipart(fields, file);
-  return SELF.fetch(url.startsWith("http") ? url : `http://localhost${url}`, {
+  const request = new Request(url.startsWith("http") ? url : `http://localhost${url}`, {
     method: "POST",
     body,
     headers: { "Content-Type": contentType, ...headers },
   });
+  return settings ? fetchWithSettings(request, settings) : SELF.fetch(request);
 }
 
 export interface Presigned {
@@ -69,15 +72,17 @@ export async function presign(
   return await bodyOf<"POST /upload-presigned-url/">(res);
 }
 
-/** Presign and upload an attachment the three-step way; returns the key. */
+/** Presign and upload an attachment the three-step way (on `settings`, when given); returns the key. */
 export async function uploadKey(
   actor: Actor,
   filename = "cat.png",
   bytes: Uint8Array = PNG,
   contentType = "image/png",
+  settings?: Settings,
+  model = { model_name: "attachment", field_name: "file" },
 ): Promise<string> {
-  const p = await presign(actor, { filename, model_name: "attachment", field_name: "file", file_size: bytes.length });
-  const res = await postForm(p.url, p.fields, { filename, bytes, contentType });
+  const p = await presign(actor, { filename, ...model, file_size: bytes.length }, { settings });
+  const res = await postForm(p.url, p.fields, { filename, bytes, contentType }, {}, settings);
   expect(res.status, await res.clone().text()).toBe(204);
   return p.fields.key;
 }
