@@ -19,13 +19,14 @@ import { TOOL_RECORD_SEGMENT_PREFIX } from "./tools/record-segments";
 import { organizationInserts } from "./accounts";
 import { countedChatbots } from "./chatbots/quota";
 import { deleteKnowledgeBase } from "./knowledge/content";
-import { LOGO_FIELDS, readLogoPart, replacedLogos, storeLogo } from "./organization-logos";
+import { LOGO_FIELDS, type LogoField, readLogoPart, replacedLogos, storeLogo } from "./organization-logos";
 import { planOf, type PlanSettings, planSettings } from "./plans";
 import { type OrganizationRecord, organizationRecordOf } from "./records/organizations";
 import { managedDatabase } from "./sql/write";
 import { deleteOrganizationTerms } from "./conversation/search-terms";
 import { fileSpecs } from "./uploads/file-specs";
-import { storedUploadBytes } from "./uploads/allowance";
+import { pastUploadBytes, storedUploadBytes, uploadRoom } from "./uploads/allowance";
+import { storedSizes } from "./uploads/store";
 import { removePublishedFiles } from "./uploads/web-chat-images";
 import { forgetOrganizationConversations } from "./conversation/forget";
 import { deleteOrganizationData } from "./purges";
@@ -134,8 +135,8 @@ export async function createOrganization(
 /**
  * Writes the fields of an update the caller was allowed to send. `logos` is the multipart form's
  * (with the request's origin, for the stored files' URLs): its parts are all checked before any is
- * stored, and only a plan with `logoUploads` takes files (403). Logo files the update replaces or clears are removed
- * once it is stored.
+ * stored, and only a plan with `logoUploads` takes files (403), within its upload bytes (403). Logo files the update
+ * replaces or clears are removed once it is stored.
  */
 export async function updateOrganization(
   env: Bindings,
@@ -171,6 +172,7 @@ export async function updateOrganization(
           readLogoPart(field, body[field], specs[field === "compactLogo" ? "compact_logo" : "full_logo"]),
         ] as const,
     );
+    await requireLogosRoom(env, organizationId, org, parts);
     for (const [field, value] of parts) {
       if (value instanceof File) {
         const logo = await storeLogo(env.FILES, logos.origin, organizationId, field, value);
@@ -191,6 +193,25 @@ export async function updateOrganization(
     await removePublishedFiles(env, data, replaced);
   }
   return (await getOrganizationRecord(db, await dataParts(env, organizationId), organizationId, plans))!;
+}
+
+/** 403 when the logo files of a multipart update would take the organization past its plan's upload bytes, counting
+ * the bytes of the stored logos they replace as freed. */
+async function requireLogosRoom(
+  env: Bindings,
+  organizationId: string,
+  before: { compactLogo: string | null; fullLogo: string | null },
+  parts: readonly (readonly [LogoField, File | string | null | undefined])[],
+) {
+  const files = parts.flatMap(([, value]) => (value instanceof File ? [value] : []));
+  if (!files.length) return;
+  const room = await uploadRoom(env, organizationId);
+  if (!room) return;
+  const data = await dataDb(env, organizationId);
+  const after = Object.fromEntries(parts.filter(([, value]) => value !== undefined));
+  const freed = await storedSizes(data, organizationId, replacedLogos(organizationId, before, after));
+  const adding = files.reduce((n, file) => n + file.size, 0) - freed;
+  if (adding > room.left) throw pastUploadBytes(room, adding);
 }
 
 /**

@@ -8,6 +8,7 @@ import { boundaryOf, MultipartError, MultipartReader } from "../../services/uplo
 import { UPLOAD_PERMISSIONS } from "../../services/uploads/presign";
 import { unattachedTtlMs } from "../../services/uploads/settings";
 import { bodyLengthOf, newUploadKey, recordUpload, TooLarge, writePart } from "../../services/uploads/store";
+import { pastUploadBytes, uploadRoom } from "../../services/uploads/allowance";
 
 const route = createRoute({
   method: "post",
@@ -19,7 +20,7 @@ const route = createRoute({
     "The file streams to storage. " +
     "200 with an empty body and the stored key in `Location`: pass it as `file` to `attachments/`. A " +
     "disallowed type is 415, a file over " +
-    "allowed-file-specs 413.",
+    "allowed-file-specs 413, one that would take the organization past its plan's upload bytes 403.",
   request: {
     body: {
       content: {
@@ -91,18 +92,21 @@ export const registerDirectUpload = (r: Router) => {
       const modelName = canonicalModelName(specKey);
       const key = newUploadKey(access.organizationId, modelName, filename);
       const storedType = type === "application/octet-stream" ? contentTypeFor(filename, spec) : type;
-      const size = await writePart(c.env, reader, key, length, { min: 1, max: spec.max_size }, storedType).catch(
-        (err) => {
-          if (err instanceof TooLarge) {
-            if (/least/.test(err.message))
-              throw badRequest("Invalid request. file: The file is empty.", { file: ["The file is empty."] });
-            throw new ApiError(413, "payload_too_large", `"${filename}" is too large: ${err.message}`, {
-              file: [`At most ${spec.max_size} bytes.`],
-            });
-          }
-          throw err;
-        },
-      );
+      // The plan's room bounds the file as its spec does: refused before a byte is stored.
+      const room = await uploadRoom(c.env, access.organizationId, c.var.data);
+      const max = room ? Math.min(spec.max_size, room.left) : spec.max_size;
+      const size = await writePart(c.env, reader, key, length, { min: 1, max }, storedType).catch((err) => {
+        if (err instanceof TooLarge && room && max < spec.max_size && !/least/.test(err.message))
+          throw pastUploadBytes(room);
+        if (err instanceof TooLarge) {
+          if (/least/.test(err.message))
+            throw badRequest("Invalid request. file: The file is empty.", { file: ["The file is empty."] });
+          throw new ApiError(413, "payload_too_large", `"${filename}" is too large: ${err.message}`, {
+            file: [`At most ${spec.max_size} bytes.`],
+          });
+        }
+        throw err;
+      });
       const ttl = unattachedTtlMs(c.env);
       const now = Date.now();
       await recordUpload(c.var.data, {

@@ -22,7 +22,8 @@ const route = createRoute({
     `(${SKILL_LIMITS.fileBytes} per file). A bad zip, a zip bomb, unsafe paths (\`../\`, absolute), a missing ` +
     `SKILL.md, name or description, or unknown ` +
     "tool ids are 400 and nothing is stored. `name` is unique in the organization (409). Non-owners must give " +
-    "the skill to one of their own groups.",
+    "the skill to one of their own groups. A zip that would take the organization past its plan's upload bytes is " +
+    "403 `permission_denied`, nothing stored.",
   middleware: [
     acceptOnly(["multipart"], { required: true, maxMultipartBytes: SKILL_LIMITS.zipBytes + 64 * 1024 }),
   ] as const,

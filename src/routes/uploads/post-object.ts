@@ -7,6 +7,7 @@ import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { PolicyError, verifyPostPolicy } from "../../services/uploads/signing";
 import { bodyLengthOf, markUploaded, TooLarge, unusedUploadOfKey, writePart } from "../../services/uploads/store";
+import { pastUploadBytes, uploadRoom } from "../../services/uploads/allowance";
 
 const route = createRoute({
   method: "post",
@@ -22,7 +23,8 @@ const route = createRoute({
     "the presigned filename; " +
     "the file streams to storage. 204 on success; 403 with S3's code (`SignatureDoesNotMatch`, " +
     "`AccessDenied`) for a bad or expired policy; " +
-    "400 `EntityTooLarge` / `EntityTooSmall` outside the size range. Nothing is stored on failure.",
+    "400 `EntityTooLarge` / `EntityTooSmall` outside the size range; 403 `permission_denied` when the file would " +
+    "take the organization past its plan's upload bytes. Nothing is stored on failure.",
   security: [],
   request: {
     body: {
@@ -86,14 +88,19 @@ export const registerPostObject = (r: Router) => {
         throw err instanceof PolicyError ? s3Error(err) : err;
       });
       const { upload, data } = await unusedUploadOfKey(c.env, policy.key);
+      // The plan's room bounds the file as the policy does: refused before a byte is stored.
+      const room = await uploadRoom(c.env, upload.organizationId, data);
+      const max = room ? Math.min(policy.maxSize, room.left) : policy.maxSize;
       const size = await writePart(
         c.env,
         reader,
         policy.key,
         bodyLengthOf(c.req.raw),
-        { min: policy.minSize, max: policy.maxSize },
+        { min: policy.minSize, max },
         storedType(policy.contentType, upload.contentType, file.contentType),
       ).catch((err) => {
+        if (err instanceof TooLarge && room && max < policy.maxSize && !/least/.test(err.message))
+          throw pastUploadBytes(room);
         if (err instanceof TooLarge)
           throw new ApiError(
             400,

@@ -6,6 +6,7 @@ import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { verifyPresignedRequest } from "../../services/uploads/signing";
 import { bodyLengthOf, markUploaded, unusedUploadOfKey } from "../../services/uploads/store";
+import { requireUploadRoom } from "../../services/uploads/allowance";
 import { ObjectKeyParams } from "./schema";
 import { objectKeyParam } from "./key";
 
@@ -16,7 +17,8 @@ const route = createRoute({
   summary: "Upload target of presigned PUT uploads",
   description:
     "No API key: the URL's signature is the credential. Send the raw bytes with the returned headers; " +
-    "`Content-Length` is required and must not exceed the signed size.",
+    "`Content-Length` is required and must not exceed the signed size. " +
+    "403 `permission_denied` when the file would take the organization past its plan's upload bytes.",
   security: [],
   request: { params: ObjectKeyParams },
   responses: { 200: { description: "Stored" }, ...errorResponses(400, 403, 411) },
@@ -38,6 +40,7 @@ export const registerPutObject = (r: Router) => {
         "EntityTooLarge",
         `Your proposed upload exceeds the maximum allowed size of ${upload.maxSize} bytes.`,
       );
+    await requireUploadRoom(c.env, upload.organizationId, length, data);
     const contentType = mediaType(c.req.header("Content-Type")) || upload.contentType || "application/octet-stream";
     const object = await c.env.FILES.put(key, c.req.raw.body, { httpMetadata: { contentType } });
     await markUploaded(data, key, length);

@@ -29,7 +29,8 @@ const route = createRoute({
   description:
     "Needs the visitor token, and a web chat with `enableFileUpload` (else 403 `file_upload_disabled`). The " +
     "file is checked " +
-    "against allowed-file-specs `attachment` (a disallowed extension or a size over the limit is 400) and " +
+    "against allowed-file-specs `attachment` (a disallowed extension or a size over the limit is 400; one past " +
+    "the organization's plan's upload bytes 403 `permission_denied`) and " +
     "keyed under the web " +
     "chat's organization. Answers as `upload-presigned-url/` does: POST `multipart/form-data` to `url` with " +
     "every field and `file` " +

@@ -30,6 +30,7 @@ import { fileTypeOf } from "../parsing";
 import { contentTypeFor, mediaType } from "../uploads/file-specs";
 import { inferType } from "../uploads/attachments";
 import { newUploadKey } from "../uploads/store";
+import { uploadRoom } from "../uploads/allowance";
 import { chunk } from "../../lib/sql";
 import { MESSAGE_URL_TTL_SECONDS } from "../uploads/settings";
 import { signedDownloadUrl } from "../uploads/urls";
@@ -436,7 +437,8 @@ async function conversationOf(
 /**
  * The event's files in R2 as attachments of the conversation, each with its upload row (which counts its bytes in the
  * organization's stored uploads, uploads/allowance.ts). One the platform refuses, or cannot give now after a few
- * attempts (`giveUp`), is said in the message instead ("[image not received: ...]").
+ * attempts (`giveUp`), is said in the message instead ("[image not received: ...]"), as is one past the plan's upload
+ * bytes ("[image not kept: ...]").
  */
 async function takeFiles(
   env: Bindings,
@@ -450,6 +452,9 @@ async function takeFiles(
   const rows: AttachmentRow[] = [];
   const uploadRows: (typeof uploads.$inferInsert)[] = [];
   const missing: string[] = [];
+  // Read once, and only when files came and the plan caps uploads.
+  const room = files.length ? await uploadRoom(env, conversation.organizationId, data) : null;
+  let left = room ? room.left : Number.POSITIVE_INFINITY;
   for (const file of files) {
     let bytes: Uint8Array;
     let contentType = mediaType(file.contentType) || "";
@@ -484,6 +489,11 @@ async function takeFiles(
       missing.push(`[${file.kind} not kept: larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB]`);
       continue;
     }
+    if (room && bytes.byteLength > left) {
+      missing.push(`[${file.kind} not kept: the ${room.plan.planName} plan's upload bytes are used]`);
+      continue;
+    }
+    left -= bytes.byteLength;
     const filename = name || `${file.kind}${extensionFor(contentType)}`;
     contentType ||= contentTypeFor(filename);
     const key = newUploadKey(conversation.organizationId, "attachment", filename);

@@ -14,6 +14,7 @@ import { fileRecord } from "../records/knowledge-files";
 import { linkedNames } from "../view-parts";
 import { findById } from "../../db/find";
 import { deleteObjectsIfUnused, unattachedUploads } from "../uploads/attachments";
+import { requireUploadRoom } from "../uploads/allowance";
 
 export { FILE_STATUSES } from "../../db/schema";
 
@@ -196,7 +197,8 @@ export async function listFiles(
 /**
  * Stores the uploads' bytes, inserts their rows (all or none) and queues their parsing. An upload of the organization
  * copied into a file is then removed, unless an attachment names it: its bytes are the file's now, not stored twice
- * (its data plane `data` holds the uploads).
+ * (its data plane `data` holds the uploads). Bytes that would take the organization past its plan's upload bytes are
+ * refused (403) before anything is stored.
  */
 export async function addFiles(
   env: Bindings,
@@ -212,6 +214,8 @@ export async function addFiles(
     kb.organizationId,
     uploads.flatMap((u) => (u.from ? [u.from] : [])),
   );
+  const adding = uploads.reduce((n, u) => n + u.size, 0) - consumed.reduce((n, u) => n + (u.size ?? 0), 0);
+  await requireUploadRoom(env, kb.organizationId, adding, data);
   const rows = uploads.map((u) => newFile(kb.id, userId, u));
   await Promise.all(
     rows.map((row, i) =>

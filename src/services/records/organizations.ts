@@ -32,7 +32,12 @@ export const UsageStatistics = z
       .number()
       .int()
       .nullable()
-      .openapi({ description: "Upload allowance in bytes; null: no limit", example: null }),
+      .openapi({
+        description:
+          "The plan's upload allowance in bytes: an upload that would take usedUploadFileSizeTotal past it is 403; " +
+          "null: no limit",
+        example: null,
+      }),
     usedUploadFileSizeTotal: z
       .number()
       .int()

@@ -10,6 +10,7 @@ import { type SkillRow, visibleSkillsCondition } from "./access";
 import type { SkillPackage } from "./package";
 import { skillObjectKey } from "./storage";
 import { skillLinkStatements } from "./write";
+import { requireUploadRoom } from "../uploads/allowance";
 
 type SkillLinks = { groupIds?: string[]; toolIds?: string[] };
 
@@ -93,7 +94,8 @@ export async function requireFreeSkillName(db: Db, organizationId: string | null
 
 /**
  * Stores an uploaded package: the zip and its resources in R2, then the skill, its resource rows and
- * links in one batch. Nothing half-written: the objects go when the rows could not be stored.
+ * links in one batch. Nothing half-written: the objects go when the rows could not be stored. An organization's
+ * package that would take it past its plan's upload bytes is refused (403) before anything is stored.
  */
 export async function storeSkillPackage(
   env: Bindings,
@@ -108,6 +110,7 @@ export async function storeSkillPackage(
   },
 ): Promise<{ id: string; resourceCount: number }> {
   const { organizationId, filename, bytes, pkg } = upload;
+  if (organizationId) await requireUploadRoom(env, organizationId, bytes.byteLength);
   const id = uuidv7();
   const now = Date.now();
   const packageKey = skillObjectKey(organizationId, id, "package", filename);

@@ -1,6 +1,7 @@
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import type { Permission } from "../permissions";
+import { requireUploadRoom } from "./allowance";
 import { canonicalModelName, checkFile, contentTypeFor, mediaType, specFor, type SpecKey } from "./file-specs";
 import { presignMethod, signingCredentials, unattachedTtlMs, UPLOAD_URL_TTL_SECONDS } from "./settings";
 import { presignUrl, signPostPolicy } from "./signing";
@@ -58,9 +59,12 @@ export function presignSpec(
  * client for no Content-Type field unless the client asked to declare one (`contentType`).
  * POST always targets our own verifying target, which writes to R2 through the binding: R2's S3 API
  * does not accept POST policy uploads. PUT goes to R2 itself when its credentials are configured.
+ * A file that would take the organization past its plan's upload bytes is refused (403) before anything is written;
+ * our own targets check again with the bytes sent, R2 itself cannot.
  */
 export async function presignUpload(env: Bindings, data: Db, input: PresignRequest): Promise<PresignedUpload> {
   const { key: specKey, field, spec, contentType, declared } = presignSpec(env, input);
+  await requireUploadRoom(env, input.organizationId, input.fileSize, data);
   const method = presignMethod(env);
   const creds = await signingCredentials(env);
   const modelName = canonicalModelName(specKey);

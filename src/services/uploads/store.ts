@@ -3,6 +3,7 @@ import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
 import { ph, prepared, preparedInsert } from "../../db/prepared";
 import { ApiError, badRequest } from "../../lib/errors";
+import { inList } from "../../lib/sql";
 import { dataDb } from "../shards";
 import { MultipartError, type MultipartReader } from "./multipart";
 
@@ -63,6 +64,16 @@ export async function findUpload(data: Db, organizationId: string, key: string):
     .from(uploads)
     .where(and(eq(uploads.key, key), eq(uploads.organizationId, organizationId)));
   return row ?? null;
+}
+
+/** The bytes of the organization's uploads among `keys` (those not arrived count none). */
+export async function storedSizes(data: Db, organizationId: string, keys: string[]): Promise<number> {
+  if (!keys.length) return 0;
+  const rows = await data
+    .select({ size: uploads.size })
+    .from(uploads)
+    .where(and(eq(uploads.organizationId, organizationId), inList(uploads.key, keys)));
+  return rows.reduce((n, r) => n + (r.size ?? 0), 0);
 }
 
 /**

@@ -1,0 +1,235 @@
+// A plan's upload bytes are enforced (docs/decisions.md, "Plans"): an upload that would take the organization past
+// them is 403 `permission_denied` naming the plan and the numbers, before anything is stored, at every way in.
+import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../../../src/index";
+import { describe, expect, it } from "vitest";
+import { type Actor, bindingsWith, data, expectError, fetchWorker, fetchWithSettings, seedOwner } from "../../harness";
+import { standIn } from "../../support/bindings";
+import { messagesWhen, onlyConversation } from "../../channels/support";
+import { telegram, telegramInbox, textUpdate } from "../../channels/telegram-support";
+import { bodyOf } from "../../support/api";
+import { objectsUnder, SMALL, text, uploadRowsOf, used } from "../../support/upload-bytes";
+import { createKnowledgeBase } from "../../fixtures/knowledge";
+import { postForm, presign, requestsMultipart, uploadKey } from "./support";
+import { skillMd, uploadForm, zip } from "../skills/support";
+import { uploads } from "../../../src/db/schema";
+import { eq } from "drizzle-orm";
+
+const PLAN_DETAIL = /^The Small plan stores up to 1,000 bytes of uploads; [\d,]+ are stored and this /;
+
+const presignText = (owner: Actor, fileSize: number, settings = SMALL) =>
+  owner.fetch(
+    "POST",
+    "/upload-presigned-url/",
+    { filename: "a.txt", modelName: "attachment", fieldName: "file", fileSize },
+    { settings },
+  );
+
+/** A direct upload of `bytes` as a file, with its Content-Length, or streamed without one when `chunked`. */
+function directUpload(owner: Actor, bytes: Uint8Array, chunked = false) {
+  const { body, contentType } = requestsMultipart({}, { filename: "a.txt", bytes, contentType: "text/plain" });
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(body);
+      c.close();
+    },
+  });
+  const request = new Request("http://localhost/api/v1/attachments-upload/", {
+    method: "POST",
+    body: chunked ? stream : body,
+    headers: {
+      "Content-Type": contentType,
+      Authorization: `Api-Key ${owner.key}`,
+      // Called as the worker's own fetch, not through the runtime: the length is said as a client says it.
+      ...(chunked ? {} : { "Content-Length": String(body.length) }),
+    },
+  });
+  return fetchWithSettings(request, SMALL);
+}
+
+const uploadRow = async (owner: Actor, key: string) =>
+  (await (await data(owner.organizationId)).select().from(uploads).where(eq(uploads.key, key)))[0];
+
+describe("a plan's upload bytes", () => {
+  it("presigning past them is 403 naming plan and numbers, no upload written; without plans, signed", async () => {
+    const owner = await seedOwner();
+    const err = await expectError(await presignText(owner, 1_001), 403, "permission_denied");
+    expect(err.detail).toBe(
+      "The Small plan stores up to 1,000 bytes of uploads; 0 are stored and this upload adds 1,001. " +
+        "Delete files to make room, or move to another plan.",
+    );
+    expect(await uploadRowsOf(owner.organizationId)).toEqual([]);
+    expect((await presignText(owner, 1_000)).status).toBe(200);
+    // The same on a deployment without plans: nothing limits it.
+    expect((await presignText(owner, 5_000, {})).status).toBe(200);
+  });
+
+  const POST_TARGET =
+    "the POST target refuses bytes past them before storing any; a file that fits passes, and again once a delete " +
+    "makes room";
+  it(POST_TARGET, async () => {
+    const owner = await seedOwner();
+    // Both fit when signed; the second does not once the first is stored.
+    const first = await presign(
+      owner,
+      { filename: "a.txt", modelName: "attachment", fieldName: "file", fileSize: 600 },
+      { settings: SMALL },
+    );
+    const second = await presign(
+      owner,
+      { filename: "b.txt", modelName: "attachment", fieldName: "file", fileSize: 600 },
+      { settings: SMALL },
+    );
+    const post = (p: typeof first) => postForm(p.url, p.fields, { filename: "a.txt", bytes: text(600) }, {}, SMALL);
+    expect((await post(first)).status).toBe(204);
+    const err = await expectError(await post(second), 403, "permission_denied");
+    expect(err.detail).toMatch(PLAN_DETAIL);
+    expect(err.detail).toContain("600 are stored and this file is larger than the 400 left");
+    expect(await env.FILES.head(second.fields.key)).toBeNull();
+    expect((await uploadRow(owner, second.fields.key)).uploadedAt).toBeNull();
+    expect(await used(owner)).toBe(600);
+    // The first attached, then deleted: its bytes are free, the second goes through.
+    const attached = await owner.fetch("POST", "/attachments/", { file: first.fields.key, filename: "a.txt" });
+    const { id } = await bodyOf<"POST /attachments/">(attached);
+    expect((await owner.fetch("DELETE", `/attachments/${id}/`)).status).toBe(204);
+    expect((await post(second)).status).toBe(204);
+    expect(await used(owner)).toBe(600);
+  });
+
+  it("the PUT target refuses bytes past them before storing any", async () => {
+    const owner = await seedOwner();
+    const settings = { ...SMALL, PRESIGNED_UPLOAD_METHOD: "PUT" };
+    const signed = await Promise.all(
+      ["a.txt", "b.txt"].map((filename) =>
+        presign(owner, { filename, modelName: "attachment", fieldName: "file", fileSize: 600 }, { settings }),
+      ),
+    );
+    const put = (p: (typeof signed)[number]) =>
+      fetchWithSettings(
+        // Called as the worker's own fetch, not through the runtime: the length is said as a client says it.
+        new Request(p.url, { method: "PUT", body: text(600), headers: { ...p.headers, "Content-Length": "600" } }),
+        settings,
+      );
+    expect((await put(signed[0])).status).toBe(200);
+    await expectError(await put(signed[1]), 403, "permission_denied");
+    expect(await env.FILES.head(signed[1].fields.key)).toBeNull();
+    expect(await used(owner)).toBe(600);
+  });
+
+  it("a direct upload past them is 403, nothing stored, streamed or not; one that fits exactly passes", async () => {
+    const owner = await seedOwner();
+    expect((await directUpload(owner, text(900))).status).toBe(200);
+    for (const chunked of [false, true]) {
+      const err = await expectError(await directUpload(owner, text(200), chunked), 403, "permission_denied");
+      expect(err.detail).toMatch(PLAN_DETAIL);
+    }
+    expect(await objectsUnder(`uploads/${owner.organizationId}/`)).toHaveLength(1);
+    expect(await uploadRowsOf(owner.organizationId)).toHaveLength(1);
+    expect((await directUpload(owner, text(100), true)).status).toBe(200);
+    expect(await used(owner)).toBe(1_000);
+  });
+
+  const OTHERS =
+    "knowledge base files, logos and skill packages past them are 403 with nothing stored; a file made from an " +
+    "upload takes its place";
+  it(OTHERS, async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const files = `/knowledge-bases/${kb.id}/files/`;
+    const form = new FormData();
+    form.append("file", new File([text(1_001)], "big.txt", { type: "text/plain" }));
+    const err = await expectError(
+      await owner.fetch("POST", files, form, { settings: SMALL }),
+      403,
+      "permission_denied",
+    );
+    expect(err.detail).toMatch(PLAN_DETAIL);
+    expect(await objectsUnder(`knowledge-bases/${kb.id}/`)).toEqual([]);
+    expect((await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/">(await owner.fetch("GET", files))).count).toBe(
+      0,
+    );
+    // 950 bytes uploaded, then made a file: the upload gives its place to the file.
+    const key = await uploadKey(owner, "notes.txt", text(950), "text/plain", SMALL, {
+      model_name: "knowledge-base-file",
+      field_name: "file",
+    });
+    const made = await owner.fetch(
+      "POST",
+      files,
+      { files: [{ file: key, filename: "notes.txt" }] },
+      { settings: SMALL },
+    );
+    expect(made.status, await made.clone().text()).toBe(201);
+    expect(await used(owner)).toBe(950);
+
+    const logo = new FormData();
+    logo.append("compactLogo", new File([text(60)], "logo.png", { type: "image/png" }));
+    const path = `/organizations/${owner.organizationId}/`;
+    await expectError(await owner.fetch("PATCH", path, logo, { settings: SMALL }), 403, "permission_denied");
+    expect(await objectsUnder(`public/organizations/${owner.organizationId}/`)).toEqual([]);
+
+    const skill = zip({ "SKILL.md": skillMd("name: expenses\ndescription: Files an expense report") });
+    await expectError(
+      await owner.fetch("POST", "/skills/upload/", uploadForm(skill), { settings: SMALL }),
+      403,
+      "permission_denied",
+    );
+    expect(await objectsUnder(`skills/${owner.organizationId}/`)).toEqual([]);
+    expect((await bodyOf<"GET /skills/">(await owner.fetch("GET", "/skills/"))).count).toBe(0);
+    expect(await used(owner)).toBe(950);
+  });
+});
+
+describe("a plan's upload bytes and a channel's media", () => {
+  /** A Telegram photo in through the webhook and the channel consumer, on the plan of 1,000 bytes. */
+  async function photoIn(token: string, path: string, caption: string) {
+    const base = textUpdate("", { id: 99887766, first_name: "Kenji", last_name: "", username: "kenji" });
+    const { text: _text, ...message } = base.message;
+    const update = {
+      ...base,
+      message: { ...message, caption, photo: [{ file_id: "large", width: 800, height: 800 }] },
+    };
+    const work: unknown[] = [];
+    const queue = standIn("CHANNEL_QUEUE", {
+      sendBatch: async (messages: { body: unknown }[]) => void work.push(...messages.map((m) => m.body)),
+    });
+    const signed = await telegram.sign({ token, update });
+    const request = new Request(`https://assistants.example.com${path}`, {
+      method: "POST",
+      headers: signed.headers,
+      body: signed.body,
+    });
+    expect((await fetchWorker(request, bindingsWith({ ...SMALL, CHANNEL_QUEUE: queue }))).status).toBe(200);
+    const batch = createMessageBatch(
+      "channel-work",
+      work.map((body, i) => ({ id: `work-${i}`, timestamp: new Date(), attempts: 1, body })),
+    );
+    const ctx = createExecutionContext();
+    await worker.queue!(batch, bindingsWith(SMALL), ctx);
+    await waitOnExecutionContext(ctx);
+  }
+
+  it("media past them are not kept, which the message says; media that fit are kept and counted", async () => {
+    const { owner, token, inbox } = await telegramInbox();
+    const filled = await directUpload(owner, text(950));
+    expect(filled.status).toBe(200);
+    await photoIn(token, inbox.path, "My receipt");
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const [refused] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
+    expect(refused.content).toBe("My receipt\n[image not kept: the Small plan's upload bytes are used]");
+    expect(refused.attachments ?? []).toEqual([]);
+    expect(await used(owner)).toBe(950);
+    // The filler attached and deleted: the next photo (the stand-in's PNG of 70 bytes) is kept and counted.
+    const created = await owner.fetch("POST", "/attachments/", {
+      file: filled.headers.get("Location"),
+      filename: "a.txt",
+    });
+    const { id } = await bodyOf<"POST /attachments/">(created);
+    expect((await owner.fetch("DELETE", `/attachments/${id}/`)).status).toBe(204);
+    await photoIn(token, inbox.path, "Another one");
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.content === "Another one"));
+    expect(messages.find((m) => m.content === "Another one")?.attachments).toHaveLength(1);
+    expect(await used(owner)).toBe(70);
+  });
+});
