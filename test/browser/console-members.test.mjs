@@ -187,11 +187,19 @@ describe("Members, groups and the organization in Chromium", () => {
     const saved = await app.server.api(`/organizations/${organizationId}/`, { method: "GET" });
     expect([saved.taxId, saved.themePrimaryColor]).toEqual(["12345678", "#C2410C"]);
 
+    // What the organization's files store: the logo's bytes while it is shown.
+    const stored = page.locator("dt", { hasText: "Stored files" }).locator("xpath=following-sibling::dd[1]");
+    const before = await stored.textContent();
+    expect(before).toMatch(/^[\d.,]+ (bytes|kB|MB|GB)$/);
     await page
       .getByLabel("Upload Compact logo")
       .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
     const logo = page.getByRole("img", { name: "Current Compact logo" });
     await logo.waitFor();
+    const used = (await app.server.api(`/organizations/${organizationId}/`, { method: "GET" })).usageStatistics;
+    expect(await stored.textContent()).not.toBe(before);
+    if (used.usedUploadFileSizeTotal < 1000)
+      expect(await stored.textContent()).toBe(`${used.usedUploadFileSizeTotal} bytes`);
     const src = await logo.getAttribute("src");
     expect(src).toContain("/api/v1/files/public/organizations/");
     const served = await fetch(src);
@@ -200,6 +208,7 @@ describe("Members, groups and the organization in Chromium", () => {
     await page.getByRole("button", { name: "Remove Compact logo" }).click();
     await logo.waitFor({ state: "detached" });
     expect((await app.server.api(`/organizations/${organizationId}/`, { method: "GET" })).compactLogo).toBe(null);
+    expect(await stored.textContent()).toBe(before);
     expect(errors).toEqual([]);
     await context.close();
   });

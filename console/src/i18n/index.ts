@@ -64,3 +64,21 @@ export function formatTime(ms: string | number | null | undefined): string {
     );
   return format.format(new Date(Number(ms)));
 }
+
+const BYTE_UNITS = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
+
+/** A size as the chosen language writes it, in the largest unit of 1,000 it reaches: "68 bytes", "12.5 MB". */
+export function formatBytes(bytes: number): string {
+  let unit = 0;
+  let value = bytes;
+  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return new Intl.NumberFormat(locale.value, {
+    style: "unit",
+    unit: BYTE_UNITS[unit],
+    unitDisplay: unit ? "short" : "long",
+    maximumFractionDigits: unit && value < 100 ? 1 : 0,
+  }).format(value);
+}

@@ -8,7 +8,7 @@ import { PageHeader } from "../../components/page-header";
 import { announce } from "../../components/announcer";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
-import { formatTime } from "../../i18n";
+import { formatBytes, formatTime } from "../../i18n";
 import type { PageProps } from "../types";
 import { getOrganization, type Organization, patchOrganization } from "./api";
 import { t } from "./strings";
@@ -37,6 +37,13 @@ export default function OrganizationPage({ organizationId }: PageProps) {
   );
 }
 
+/** What the organization's files store, and the plan's cap when it has one ("12 MB of 100 MB"). */
+function storedFiles(usage: Organization["usageStatistics"]): string {
+  const used = formatBytes(usage.usedUploadFileSizeTotal);
+  const available = usage.availableUploadFilesSizeTotal;
+  return available === null ? used : t("uploadsOf", { used, available: formatBytes(available) });
+}
+
 function Settings({ organization, onSaved }: { organization: Organization; onSaved: (o: Organization) => void }) {
   const save = async (form: FormData) => {
     const value = (k: string) => String(form.get(k) ?? "").trim();
@@ -51,6 +58,8 @@ function Settings({ organization, onSaved }: { organization: Organization; onSav
       <dl class="org-facts">
         <dt>{t("plan")}</dt>
         <dd>{organization.organizationPlan.planName}</dd>
+        <dt>{t("uploads")}</dt>
+        <dd>{storedFiles(organization.usageStatistics)}</dd>
         <dt>{t("created")}</dt>
         <dd>{formatTime(organization.createdAt)}</dd>
       </dl>
