@@ -280,28 +280,27 @@ async function ratingAnswer(
   waitUntil: (p: Promise<unknown>) => void,
 ): Promise<boolean> {
   if (event.rating === undefined && !/^\s*[1-5]\s*$/.test(event.text)) return false;
-  const [thread] = await data
-    .select({ conversationId: channelThreads.conversationId })
-    .from(channelThreads)
-    .where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
-  const current = thread?.conversationId
-    ? await chatConversation(env, channel.organizationId, thread.conversationId)
-    : undefined;
+  const current = await threadConversation(env, data, channel, event);
   const rated = current
     ? await channelRating(env, await conversationDb(env, channel.organizationId, current.id), waitUntil, current, event)
     : null;
   return !!rated || event.rating !== undefined;
 }
 
-/** The chat's conversation when it is open (not resolved); none otherwise. */
-async function openConversation(env: Bindings, data: Db, channel: ChannelConfig, event: StoredEvent) {
+/** The conversation the chat's row names, resolved or not; none before the chat's first message. */
+async function threadConversation(env: Bindings, data: Db, channel: ChannelConfig, event: StoredEvent) {
   const [thread] = await data
     .select({ conversationId: channelThreads.conversationId })
     .from(channelThreads)
     .where(and(eq(channelThreads.inboxId, channel.inboxId), eq(channelThreads.threadKey, event.threadKey)));
-  const current = thread?.conversationId
+  return thread?.conversationId
     ? await chatConversation(env, channel.organizationId, thread.conversationId)
     : undefined;
+}
+
+/** The chat's conversation when it is open (not resolved); none otherwise. */
+async function openConversation(env: Bindings, data: Db, channel: ChannelConfig, event: StoredEvent) {
+  const current = await threadConversation(env, data, channel, event);
   return current?.status === "resolved" ? undefined : current;
 }
 
