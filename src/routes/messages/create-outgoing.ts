@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { notFound } from "../../lib/errors";
 import { authorize, conversationData } from "../../services/access";
-import { conversationObject } from "../../services/conversations";
+import { conversationObject, takeOverState } from "../../services/conversations";
+import { changeConversation } from "../conversations/change";
 import { findConversation } from "../../services/conversation/views";
 import { MessageFields, PostedContent, textOrAttachments } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
@@ -35,9 +36,11 @@ const route = createRoute({
   summary: "Post a human agent's reply",
   description:
     "Requires `conversation.manage`. The sender is the current user; the conversation becomes " +
-    "`human_serving`. With `private: true` the message is a note for the team: " +
-    "the visitor never sees it (widget history and live stream), no channel or message webhook carries it, " +
-    "and the conversation is left as it was (state, last message, unread count).",
+    "`human_serving`. A reply to a conversation waiting for a person (`waiting_for_human`) with no assignee takes " +
+    "it over first, as `take-over/` does: the caller becomes its assignee. " +
+    "With `private: true` the message is a note for the team: the visitor never sees it (widget history and " +
+    "live stream), no channel or message webhook carries it, and the conversation is left as it was (state, " +
+    "last message, unread count).",
   request: { headers: IdempotencyHeaders, ...jsonBody(AgentMessage) },
   responses: { 201: json(MessageSchema, "The agent's message"), ...errorResponses(400, 403, 404, 409, 422) },
 });
@@ -46,15 +49,18 @@ export const registerCreateOutgoingMessage = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const { conversation: conversationId, ...message } = c.req.valid("json");
-    if (
-      !(await findConversation(
-        c.var.db,
-        await conversationData(c, conversationId),
-        access.organizationId,
-        conversationId,
-      ))
-    )
-      throw notFound("Conversation not found.");
+    const found = await findConversation(
+      c.var.db,
+      await conversationData(c, conversationId),
+      access.organizationId,
+      conversationId,
+    );
+    if (!found) throw notFound("Conversation not found.");
+    // Answering a conversation that waits for a person, with nobody on it, is picking it up: the agent takes it over
+    // first, so it is theirs and the visitor is told they joined (docs/decisions.md, "Conversation states").
+    const { progressStatus, assigneeId } = found.conversation;
+    if (!message.private && progressStatus === "waiting_for_human" && !assigneeId)
+      await changeConversation(c, conversationId, takeOverState);
     const { user } = c.var.principal;
     // An agent's attachments are checked and stored as a visitor's, so channels and webhooks get a URL they can fetch.
     message.attachments = await messageAttachments(c, access.organizationId, conversationId, message.attachments);

@@ -121,17 +121,18 @@ describe("GET /organizations/{organizationPk}/conversation-events/", () => {
       },
       conversation: { status: "queued", progressStatus: "waiting_for_human" },
     });
-    // A member's reply serves it: an event of its own (reason operator), after the reply.
+    // A member's reply picks it up: taken over first (reason operator, the member its assignee), then the reply.
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" });
-    await events.next(
-      "message.created",
-      of(id, (e) => e.data.message.senderType === "user"),
-    );
     const served = await events.next("conversation.updated", of(id));
     expect(served.data).toMatchObject({
       reason: "operator",
       changes: { status: ["queued", "open"], progressStatus: ["waiting_for_human", "human_serving"] },
+      conversation: { assignee: { id: owner.userId } },
     });
+    await events.next(
+      "message.created",
+      of(id, (e) => e.data.message.senderType === "user"),
+    );
     await events.close();
   });
 

@@ -92,6 +92,33 @@ describe("human takeover", () => {
     });
   });
 
+  it("a reply to a conversation waiting for a person takes it over; a note does not; a served one stays", async () => {
+    const owner = await seedOwner();
+    const { id } = await conversationOf(owner);
+    const state = async () =>
+      await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`));
+    await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false });
+    const waiting = { status: "queued", progressStatus: "waiting_for_human", assignee: null };
+    expect(await state()).toMatchObject(waiting);
+    const note = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "VIP", private: true });
+    expect(note.status).toBe(201);
+    expect(await state()).toMatchObject(waiting);
+
+    const agent = await seedMember(owner, ["conversation.manage"]);
+    const reply = await agent.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Hi, Sam here" });
+    expect(reply.status).toBe(201);
+    const served = {
+      status: "open",
+      progressStatus: "human_serving",
+      autoReplyEnabled: false,
+      assignee: { id: agent.userId },
+    };
+    expect(await state()).toMatchObject(served);
+    // A colleague's reply in a conversation someone serves leaves it theirs.
+    await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Adding a detail" });
+    expect(await state()).toMatchObject(served);
+  });
+
   it("resolve: resolved; a visitor's next message reopens it, for the assistant or, taken over, a human", async () => {
     const owner = await seedOwner();
     const { id, ask } = await conversationOf(owner);
