@@ -82,3 +82,13 @@ export function formatBytes(bytes: number): string {
     maximumFractionDigits: unit && value < 100 ? 1 : 0,
   }).format(value);
 }
+
+const dateFormats = new Map<Locale, Intl.DateTimeFormat>();
+
+/** A record's day as the chosen language writes it, without the time (a list's column of creation dates). */
+export function formatDate(ms: string | number | null | undefined): string {
+  if (ms === null || ms === undefined || ms === "") return "—";
+  let format = dateFormats.get(locale.value);
+  if (!format) dateFormats.set(locale.value, (format = new Intl.DateTimeFormat(locale.value, { dateStyle: "medium" })));
+  return format.format(new Date(Number(ms)));
+}

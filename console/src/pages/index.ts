@@ -25,6 +25,12 @@ export const PAGES: PageEntry[] = [
     requires: "conversation.view",
   },
   {
+    path: "/contacts/*",
+    load: () => import("./contacts/page"),
+    nav: { en: "Contacts", "zh-TW": "聯絡人" },
+    requires: "contact.view",
+  },
+  {
     path: "/labels",
     load: () => import("./labels/page"),
     nav: { en: "Labels", "zh-TW": "標籤" },

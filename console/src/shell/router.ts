@@ -9,19 +9,24 @@ const own = (pathname: string) => pathname.slice(BASE.length).replace(/\/+$/, ""
 
 /** The console's path of the current URL, `/` for the start page. */
 export const currentPath = signal(own(location.pathname));
+/** The current URL's query (`?contact=...`, "" for none): what a link asks of the page it opens. */
+export const currentSearch = signal(location.search);
 /** Set by navigation; the page title takes focus once the new page shows it (FocusOnArrival). */
 export const arrived = signal(false);
 
+/** Goes to a console path, with its query if it has one (`/conversations?contact=...`). */
 export function navigate(path: string, { replace = false } = {}) {
   const url = BASE + (path === "/" ? "/" : path);
   if (replace) history.replaceState(null, "", url);
   else history.pushState(null, "", url);
   currentPath.value = own(location.pathname);
+  currentSearch.value = location.search;
   arrived.value = true;
 }
 
 addEventListener("popstate", () => {
   currentPath.value = own(location.pathname);
+  currentSearch.value = location.search;
   arrived.value = true;
 });
 
@@ -59,5 +64,5 @@ export function followLink(event: MouseEvent) {
   const url = new URL(a.href);
   if (url.origin !== location.origin || !url.pathname.startsWith(BASE)) return;
   event.preventDefault();
-  navigate(own(url.pathname));
+  navigate(own(url.pathname) + url.search);
 }

@@ -19,10 +19,14 @@ export function FiltersForm({
   value,
   onChange,
   options,
+  contactName,
 }: {
   value: Filters;
   onChange: (f: Filters) => void;
   options?: { chatbots: Option[]; inboxes: Option[]; contacts: Option[]; labels: Option[] };
+  /** The name of the contact filtered by, where the page knows it: shown when the choices (the first 100 contacts,
+   * none without `contact.view`) lack them, as after a link to one contact's conversations. */
+  contactName?: string;
 }) {
   const any: Option = ["", t("any")];
   const set = (key: keyof Filters) => (e: Event) =>
@@ -30,6 +34,11 @@ export function FiltersForm({
   const [expanded, setExpanded] = useState(false);
   const fieldsId = useId();
   const active = setFilters(value);
+  const contacts = options?.contacts ?? [];
+  const contactChoices: Option[] =
+    value.contact && !contacts.some(([id]) => id === value.contact)
+      ? [[value.contact, contactName ?? t("thisContact")], ...contacts]
+      : contacts;
   return (
     <form
       class={`inbox-filters${expanded ? " expanded" : ""}`}
@@ -80,7 +89,7 @@ export function FiltersForm({
           label={t("contact")}
           value={value.contact}
           onChange={set("contact")}
-          options={[any, ...(options?.contacts ?? [])]}
+          options={[any, ...contactChoices]}
         />
         <SelectField
           label={t("tests")}

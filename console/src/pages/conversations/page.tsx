@@ -28,6 +28,7 @@ import { NotifyToggle } from "../../shell/notify-toggle";
 import { UnreadInboxes } from "./unread";
 import { messageStateAfter } from "./unread-order";
 import { ViewSwitch, inOrder } from "./views";
+import { currentSearch } from "../../shell/router";
 
 /**
  * A row brought up to date from a live event; null when its assignee is someone it cannot name yet.
@@ -82,6 +83,10 @@ function withLater(conversationId: string, read: Message[], shown: Message[] | u
   return later.length ? [...read, ...later].sort((a, b) => a.sequence - b.sequence) : read;
 }
 
+/** The name of the contact `id` as the conversations on screen carry it, for the filter's choice. */
+const contactNamed = (id: string, shown: (Conversation | null)[]) =>
+  shown.find((c) => c?.contact?.id === id)?.contact?.name;
+
 /** A read is made at most this many times while records applied meanwhile make its answer suspect (`settledRead`). */
 const READ_TRIES = 3;
 
@@ -108,7 +113,15 @@ async function settledRead<T>(
  */
 export default function InboxPage({ params, organizationId }: PageProps) {
   const selectedId = params.rest || null;
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  // A link to one contact's conversations (the contact's page, a conversation's contact panel) opens the inbox with
+  // `?contact=`: the list shows theirs alone, whatever it was filtered by.
+  const askedContact = new URLSearchParams(currentSearch.value).get("contact") ?? "";
+  const [filters, setFilters] = useState<Filters>(() =>
+    askedContact ? { ...NO_FILTERS, contact: askedContact } : NO_FILTERS,
+  );
+  useEffect(() => {
+    if (askedContact) setFilters((f) => (f.contact === askedContact ? f : { ...NO_FILTERS, contact: askedContact }));
+  }, [askedContact]);
   const [rows, setRows] = useState<Conversation[] | undefined>(undefined);
   const [next, setNext] = useState<string | undefined>(undefined);
   const [loadingMore, setLoadingMore] = useState(false);
@@ -285,7 +298,12 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       <div class={`inbox-tools${selectedId ? " has-selection" : ""}`}>
         <ViewSwitch value={filters.view} onChange={(view) => setFilters({ ...filters, view })} />
         <UnreadInboxes selected={filters.inbox} onPick={(inbox) => setFilters({ ...filters, inbox })} />
-        <FiltersForm value={filters} onChange={setFilters} options={options.data} />
+        <FiltersForm
+          value={filters}
+          onChange={setFilters}
+          options={options.data}
+          contactName={filters.contact ? contactNamed(filters.contact, [selected, ...(rows ?? [])]) : undefined}
+        />
       </div>
       <ErrorAlert error={error} />
       <div class={`inbox-layout${selectedId ? " has-selection" : ""}`}>

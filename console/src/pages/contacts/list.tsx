@@ -1,0 +1,104 @@
+import { useEffect, useState } from "preact/hooks";
+import type { Column } from "../../components/data-table";
+import { TextField } from "../../components/field";
+import { PageHeader } from "../../components/page-header";
+import { ResourceList, useCrudList } from "../../components/resource-list";
+import { actionsColumn, deleteAction, editAction } from "../../components/row-actions";
+import { toast } from "../../components/toast";
+import { formatDate } from "../../i18n";
+import { BASE, followLink } from "../../shell/router";
+import { can } from "../../shell/session";
+import { PAGE_SIZE, deleteContact, listContacts, type Contact } from "./api";
+import { ContactForm } from "./contact-form";
+import { Avatar } from "./parts";
+import { t } from "./strings";
+
+/** The organization's contacts, newest first, searched and paged by the API; each opens its own page. */
+export function ContactList({ organizationId }: { organizationId: string }) {
+  const [typed, setTyped] = useState("");
+  const [search, setSearch] = useState("");
+  const crud = useCrudList((page) => listContacts(page, search), [organizationId, search]);
+  // Typing waits a moment before asking, so each key press is not a request.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (typed.trim() === search) return;
+      setSearch(typed.trim());
+      crud.setPage(1);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const manage = can("contact.manage");
+  const columns: Column<Contact>[] = [
+    {
+      label: t("name"),
+      rowHeader: true,
+      cell: (c) => (
+        <span class="contact-name">
+          <Avatar name={c.name} src={c.avatar} size="small" />
+          <a href={`${BASE}/contacts/${c.id}`} onClick={followLink}>
+            {c.name}
+          </a>
+        </span>
+      ),
+    },
+    { label: t("email"), class: "contact-email", cell: (c) => c.email || "—" },
+    { label: t("phoneNumber"), class: "nowrap", cell: (c) => c.phoneNumber || "—" },
+    { label: t("inboxes"), cell: (c) => c.inboxes.map((i) => i.name).join(", ") || "—" },
+    {
+      label: t("created"),
+      class: "nowrap",
+      cell: (c) => <time dateTime={new Date(Number(c.createdAt)).toISOString()}>{formatDate(c.createdAt)}</time>,
+    },
+  ];
+  if (manage)
+    columns.push(
+      // Side by side: a row's two buttons on two lines would double its height.
+      {
+        ...actionsColumn<Contact>(t("actions"), [
+          editAction((c) => t("editNamed", { name: c.name }), crud.setEditing),
+          deleteAction((c) => t("deleteNamed", { name: c.name }), crud.setDeleting),
+        ]),
+        class: "contact-actions",
+      },
+    );
+  return (
+    <>
+      <PageHeader title={t("title")} action={manage && { text: t("newContact"), run: () => crud.setEditing("new") }} />
+      <p class="muted">{t("intro")}</p>
+      <form class="contacts-search" role="search" onSubmit={(e) => e.preventDefault()}>
+        <TextField
+          label={t("search")}
+          hint={t("searchHint")}
+          type="search"
+          value={typed}
+          onInput={(e) => setTyped(e.currentTarget.value)}
+        />
+      </form>
+      <ResourceList
+        crud={crud}
+        labelledBy="contacts-title"
+        heading={t("title")}
+        columns={columns}
+        empty={search ? t("noMatch") : t("noContacts")}
+        pageSize={PAGE_SIZE}
+        form={(contact, close) => (
+          <ContactForm
+            contact={contact}
+            organizationId={organizationId}
+            onClose={close}
+            onSaved={(c, created) => {
+              toast(t(created ? "createdToast" : "saved", { name: c.name }));
+              void crud.list.reload();
+            }}
+          />
+        )}
+        remove={{
+          title: t("deleteContact"),
+          message: (c) => t("deleteMessage", { name: c.name }),
+          run: (c) => deleteContact(c.id),
+          done: (c) => t("deleted", { name: c.name }),
+        }}
+      />
+    </>
+  );
+}
