@@ -1,7 +1,8 @@
 // Every user-provided text the console shows is rendered escaped or sanitized (security):
 // hostile names, instructions, a knowledge base's name, an uploaded file's name and text, an FAQ, a
-// try-it question and a reply carrying a `javascript:` Markdown link and raw <script>, all written
-// through the API (or the console's own upload), then every page that shows them opened in Chromium.
+// try-it question and a reply carrying a `javascript:` Markdown link and raw <script>, a contact's
+// name, phone, tags and custom fields, all written through the API (or the console's own upload),
+// then every page that shows them opened in Chromium.
 // On each: the text is visible as written, no element or handler was made from it, no `javascript:`
 // URL is in the DOM, `window.__xss` stayed undefined and no dialog opened. (The CSP would stop an
 // inline handler from running anyway: the DOM checks are what prove the escaping.)
@@ -29,6 +30,7 @@ const KNOWLEDGE_BASE = `Help ${SCRIPT} centre`;
 const FILE = `${IMG}.txt`;
 const FILE_TEXT = `Refunds ${SCRIPT} take [five](javascript:window.__xss=1) working days.`;
 const QUESTION = `Reset ${IMG} password?`;
+const CONTACT = `Eve ${IMG}`;
 const ANSWER = `Click ${LINK} then ${SCRIPT} **done**`;
 /** The answer as the Markdown renderer shows it: the link's text without a link, the tag as text. */
 const ANSWER_SHOWN = `Click x then ${SCRIPT} done`;
@@ -201,6 +203,41 @@ describe("hostile text in the console", () => {
     const dialogs = watchDialogs(page);
     await page.locator(".transcript").getByText(ANSWER_SHOWN).waitFor();
     await page.locator(".transcript").getByText(QUESTION).first().waitFor();
+    await expectInert(page, dialogs);
+    await context.close();
+  });
+
+  it("contacts: the list, a contact's page with its custom fields, and a conversation's contact panel", async () => {
+    const contact = await app.server.api("/contacts/", {
+      body: {
+        name: CONTACT,
+        phoneNumber: SCRIPT,
+        tags: [IMG],
+        metadata: { [IMG]: SCRIPT, note: LINK },
+        queryMetadata: { knowledgeBases: [{ knowledgeBaseId: kb.id, hasUserSelectedAll: true }] },
+      },
+    });
+    const { conversationId } = await app.server.api(`/chatbots/${assistant.id}/completions/`, {
+      body: { message: { content: QUESTION, sender: contact.id } },
+    });
+    const { context, page } = await ownerOn(app, "/contacts");
+    const dialogs = watchDialogs(page);
+    await shown(page, CONTACT);
+    await shown(page, SCRIPT);
+    await expectInert(page, dialogs);
+
+    await page.goto(`${app.base}/console/contacts/${contact.id}`);
+    await page.locator("main h1", { hasText: CONTACT }).waitFor();
+    expect(await page.locator(".contact-fields dt").allTextContents()).toEqual([IMG, "note"]);
+    expect(await page.locator(".contact-fields dd").allTextContents()).toEqual([SCRIPT, LINK]);
+    await shown(page, `${KNOWLEDGE_BASE}: everything`);
+    await page.getByText("As the API stores it").click();
+    await expectInert(page, dialogs);
+
+    await page.goto(`${app.base}/console/conversations/${conversationId}`);
+    const panel = page.locator(".contact-panel");
+    await panel.locator(".contact-fields dd", { hasText: LINK }).waitFor();
+    expect(await panel.locator(".contact-panel-name").textContent()).toBe(CONTACT);
     await expectInert(page, dialogs);
     await context.close();
   });

@@ -19,7 +19,8 @@ const NAMES: Record<string, string> = {
   line_works: "LINE WORKS",
   team_plus: "Team+",
 };
-const nameOf = (type: string) => (type === "email" ? t("email") : (NAMES[type] ?? type));
+/** A messaging platform's name (the contact panel names web and API inboxes itself). */
+export const nameOf = (type: string) => (type === "email" ? t("email") : (NAMES[type] ?? type));
 
 type Json = Record<string, unknown>;
 

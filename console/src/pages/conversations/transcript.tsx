@@ -13,6 +13,7 @@ import { ReplyBox } from "./reply-box";
 import { CsatView, TypingLine } from "./human";
 import { t } from "./strings";
 import { AssignControl } from "./assign-control";
+import { ContactPanel } from "./contact-panel";
 
 /** The controls focus can go to after an action. */
 type Control = "take" | "back" | "resolve" | "reply" | "title";
@@ -96,6 +97,7 @@ export function Transcript({
         {c.assignee ? ` · ${t("assignee", { name: c.assignee.name })}` : ""}
         {c.team ? ` · ${t("team", { name: c.team.name })}` : ""}
       </p>
+      <ContactPanel c={c} />
       <div class="inbox-labels">
         <LabelChips labels={c.labels} />
         {manage && <LabelPicker conversation={c} onChanged={onChanged} />}
