@@ -1,5 +1,5 @@
 import { ApiProblem, api, unwrap, type Schemas } from "../../api/client";
-import { t } from "./strings";
+import { t } from "./shared-strings";
 
 export type Contact = Schemas["Contact"];
 export type ContactWrite = Schemas["ContactUpdate"];

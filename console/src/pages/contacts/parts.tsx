@@ -4,7 +4,7 @@ import { useState } from "preact/hooks";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import type { Conversation } from "./api";
-import { t } from "./strings";
+import { t } from "./shared-strings";
 
 /**
  * The contact's picture, or their initials when there is none (or it does not load: an http: address the console's

@@ -7,7 +7,7 @@ import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { contactConversations, getContact } from "../contacts/api";
 import { Avatar, ConversationLinks, CustomFields, inboxOf } from "../contacts/parts";
-import { t as contactText } from "../contacts/strings";
+import { t as contactText } from "../contacts/shared-strings";
 import type { Conversation } from "./api";
 import { nameOf } from "./channel-parts";
 import { t } from "./contact-strings";
