@@ -6,6 +6,10 @@
  * its log only), and one whose connection is refused or dropped with "Network connection lost."
  * (docs/decisions.md, "Outbound errors a person can act on").
  */
+// Imported with the module, not at the probe: a runtime module costs no start-up time, and in the Workers test pool an
+// import made by two requests at once resumes one of them in the other's context (docs/decisions.md, "In the test
+// pool").
+import { connect } from "cloudflare:sockets";
 
 /** `host:port` of a URL, the port the scheme implies when none is written. */
 export function hostAndPort(url: string | URL): { host: string; port: string } {
@@ -25,7 +29,6 @@ export const timedOutAfter = (ms: number) => `timed out after ${Number((ms / 100
  */
 async function acceptsConnections(host: string, port: string, ms = 1_000): Promise<boolean | null> {
   try {
-    const { connect } = await import("cloudflare:sockets");
     const socket = connect({ hostname: host.replace(/^\[|\]$/g, ""), port: Number(port) });
     // A refused probe rejects `closed` too: expected, not an unhandled rejection.
     socket.closed.catch(() => {});
