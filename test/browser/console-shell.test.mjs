@@ -163,7 +163,8 @@ describe("the console shell in Chromium", () => {
     await page.locator(".shell main h1").waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
     // On a fresh load, Tab first reaches the skip link, which moves the focus to the page.
-    await page.reload();
+    // Once the page has arrived: its arrival puts the focus on its heading, which would undo the skip link's move.
+    await page.reload({ waitUntil: "networkidle" });
     await page.locator(".shell main h1").waitFor();
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
