@@ -1,6 +1,7 @@
 // Without this file the build fails ("Could not resolve ./vendor/manifest.json"): the modules
 // were not built. `npm install` builds them, or `npm run build:vendor` (scripts/build-vendor.mjs).
 import built from "./vendor/manifest.json";
+import { lazy } from "./lib/lazy";
 
 /** What each module of src/vendor exports. */
 interface Vendored {
@@ -27,10 +28,18 @@ const PATHS: Record<keyof Vendored, string> = {
  * in the sources (tests) and in the upload (the script's root).
  */
 export function vendored<K extends keyof Vendored>(name: K): Promise<Vendored[K]> {
-  if (!(name in built)) throw new Error(`src/vendor/${name}.js was not built: run npm run build:vendor.`);
-  const specifier = PATHS[name];
-  return import(/* @vite-ignore */ specifier);
+  const load = vendoredModules[name];
+  if (!load) throw new Error(`src/vendor/${name}.js was not built: run npm run build:vendor.`);
+  return load() as Promise<Vendored[K]>;
 }
+
+/** The built ones, each imported once (src/lib/lazy.ts). */
+const vendoredModules: Partial<Record<keyof Vendored, () => Promise<unknown>>> = Object.fromEntries(
+  Object.keys(built).map((name) => {
+    const specifier = PATHS[name as keyof Vendored];
+    return [name, lazy(() => import(/* @vite-ignore */ specifier))];
+  }),
+);
 
 /** A file of a front end (scripts/build-assets.mjs): its headers and its text, or its bytes in base64. */
 export interface StaticFile {
@@ -44,6 +53,15 @@ export type StaticFront = "widget" | "console" | "api-docs";
 
 /** A front end's files, imported on the first request for one (its module is not compiled before). */
 export async function staticFiles(name: StaticFront): Promise<Record<string, StaticFile>> {
-  const specifier = `./vendor/static-${name}.js`;
-  return (await import(/* @vite-ignore */ specifier)).default;
+  return (await staticModules[name]()).default;
 }
+
+const staticModules = Object.fromEntries(
+  (["widget", "console", "api-docs"] as const).map((name) => [
+    name,
+    lazy(() => {
+      const specifier = `./vendor/static-${name}.js`;
+      return import(/* @vite-ignore */ specifier);
+    }),
+  ]),
+) as Record<StaticFront, () => Promise<{ default: Record<string, StaticFile> }>>;

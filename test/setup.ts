@@ -11,27 +11,13 @@ for (const shard of [env.CONVERSATIONS_1, env.CONVERSATIONS_2])
 // test pool cannot serve inside a Durable Object: evaluated here, no object imports it.
 await import("../durable-objects/conversation");
 
-// The worker imports most of its modules on first use (docs/decisions.md, "Cold start"). Bundled, that costs no I/O;
-// in the Workers test pool a module is fetched from the pool's module service by the first request that imports it,
-// and another request awaiting the same import resumes in that request's context: it then acts on behalf of the wrong
-// request ("Cannot perform I/O on behalf of a different request", a queue event that cannot settle) or, should the
-// first be cancelled, hangs (the runtime cancels it as hung). So the test worker imports them all here, before any
-// request does; once per worker (later files find them loaded): every module of src/, the libraries uploaded as
-// modules of their own (src/vendored.ts), the front ends the worker serves, the tools' interpreter, and the runtime's
-// modules imported on first use.
+// The worker imports most of its modules on first use (docs/decisions.md, "Cold start"), each once per isolate
+// (src/lib/lazy.ts). Bundled, that costs no I/O; in the Workers test pool every `import()` asks the pool's module
+// service, and a second request importing the same module at the same time waits on the first one's I/O and resumes in
+// that request's context: it then acts on behalf of the wrong request ("Cannot perform I/O on behalf of a different
+// request", a queue event that cannot settle) or, should the first be cancelled, hangs (docs/decisions.md, "In the test
+// pool"). So the test worker evaluates every module of src/ and loads every lazy one before any request, once per
+// worker (later files find them loaded); then no request or queue event calls `import()` at all.
 const sources = import.meta.glob(["../src/**/*.ts", "!../src/**/*.d.ts"]);
 await Promise.all(Object.values(sources).map((load) => load()));
-const { routesFor } = await import("../src/routes");
-const { vendored, staticFiles } = await import("../src/vendored");
-const { quickJs } = await import("../src/services/tools/sandbox");
-const built = (await import("../src/vendor/manifest.json")).default;
-await Promise.all([
-  routesFor(),
-  ...Object.keys(built).map((name) => vendored(name as keyof typeof built)),
-  ...(["widget", "console", "api-docs"] as const).map((front) => staticFiles(front)),
-  quickJs(),
-  // The runtime's own modules src/ imports on first use (the pool's module runner resolves these too).
-  import("cloudflare:sockets"),
-  import("node:events"),
-  import("node:stream"),
-]);
+await (await import("../src/lib/lazy")).loadEveryLazy();

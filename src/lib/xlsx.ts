@@ -4,6 +4,9 @@
 import type { Readable } from "node:stream";
 import type { Row } from "write-excel-file/node";
 import { vendored } from "../vendored";
+import { lazy } from "./lazy";
+
+const nodeStream = lazy(() => import("node:stream"));
 
 export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -27,7 +30,7 @@ export async function xlsxDownload(
   const columns = header.map((h) => ({ width: Math.min(Math.max(h.length + 2, 14), 40) }));
   // Imported by the first download: the writer (a module of its own, src/vendor/xlsx.js) and
   // node:stream are evaluated when imported, not at every cold start (docs/decisions.md, "Cold start").
-  const [{ default: writeXlsxFile }, { Readable }] = await Promise.all([vendored("xlsx"), import("node:stream")]);
+  const [{ default: writeXlsxFile }, { Readable }] = await Promise.all([vendored("xlsx"), nodeStream()]);
   // Streamed: the zip is sent as it is deflated, not built whole first.
   // `toStream` is typed as a union of its two forms; called without a target it gives a Readable.
   const writer = writeXlsxFile(data, { sheet, columns, stickyRowsCount: 1 }) as unknown as {

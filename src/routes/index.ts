@@ -1,3 +1,4 @@
+import { lazy } from "../lib/lazy";
 import type { Router } from "../lib/openapi";
 
 type Register = (r: Router) => void;
@@ -71,6 +72,8 @@ export const ROUTE_GROUPS: { segments: string[]; load: () => Promise<Register> }
     load: async () => (await import("./canned-responses")).registerCannedResponseRoutes,
   },
 ];
+// Each group's module is imported once per isolate (src/lib/lazy.ts).
+for (const group of ROUTE_GROUPS) group.load = lazy(group.load);
 
 /**
  * What registers the routes under one first segment (every route when `segment` is undefined),

@@ -1,6 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
+import { lazy } from "../../lib/lazy";
 import type { FetchApi } from "./serve";
+
+const serve = lazy(() => import("./serve"));
 
 /**
  * `POST /mcp` (GET and DELETE answer 405: no server-initiated stream, no sessions): our platform as an MCP
@@ -24,7 +27,7 @@ export function registerMcpServer(app: OpenAPIHono<AppEnv>, fetchApi: FetchApi) 
         { Allow: "POST" },
       );
     }
-    const { serveMcp } = await import("./serve");
+    const { serveMcp } = await serve();
     return serveMcp(c, fetchApi);
   });
 }

@@ -1,21 +1,18 @@
 // Each platform's module, loaded when its first event or reply comes (not at start-up: cold start
 // stays within budget with the platform libraries in; docs/decisions.md, "Messaging channels").
+import { lazy } from "../../lib/lazy";
 import type { AnyChannelAdapter, ChannelPlatform } from "./types";
 
 const LOADERS: Record<ChannelPlatform, () => Promise<AnyChannelAdapter>> = {
-  telegram: () => import("./telegram").then((m) => m.telegram),
-  line: () => import("./line").then((m) => m.line),
-  messenger: () => import("./meta").then((m) => m.messenger),
-  instagram: () => import("./meta").then((m) => m.instagram),
-  whatsapp: () => import("./meta").then((m) => m.whatsapp),
-  slack: () => import("./slack").then((m) => m.slack),
-  email: () => import("./email").then((m) => m.email),
+  telegram: lazy(() => import("./telegram").then((m) => m.telegram)),
+  line: lazy(() => import("./line").then((m) => m.line)),
+  messenger: lazy(() => import("./meta").then((m) => m.messenger)),
+  instagram: lazy(() => import("./meta").then((m) => m.instagram)),
+  whatsapp: lazy(() => import("./meta").then((m) => m.whatsapp)),
+  slack: lazy(() => import("./slack").then((m) => m.slack)),
+  email: lazy(() => import("./email").then((m) => m.email)),
 };
 
-const loaded = new Map<ChannelPlatform, Promise<AnyChannelAdapter>>();
-
 export function adapterFor(platform: ChannelPlatform): Promise<AnyChannelAdapter> {
-  let adapter = loaded.get(platform);
-  if (!adapter) loaded.set(platform, (adapter = LOADERS[platform]()));
-  return adapter;
+  return LOADERS[platform]();
 }

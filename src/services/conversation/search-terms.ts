@@ -7,6 +7,7 @@
 // and expired, no longer written.
 import type { Bindings } from "../../env";
 import { sqlStatement } from "../../db/prepared";
+import { lazy } from "../../lib/lazy";
 import { searchTerms } from "../knowledge/retrieval/terms";
 import { allShards, organizationPlacements, shardDb } from "../shards";
 import type { MessageEffect } from "./effects";
@@ -160,12 +161,12 @@ export async function shipPendingTerms(env: Bindings, { pages = 20, size = 500 }
  * The every-minute cron's work (src/index.ts): `DB`'s pending terms shipped to the shards, moves between shards and
  * of data planes advanced (services/shards/move.ts, data-plane-move.ts), then each shard's pending terms folded.
  */
+const shardMoves = lazy(() => import("../shards/move"));
+const dataPlaneMoves = lazy(() => import("../shards/data-plane-move"));
+
 export async function runTermsCron(env: Bindings, now = Date.now()) {
   await shipPendingTerms(env);
-  const [{ advanceMoves }, { advanceDataPlaneMoves }] = await Promise.all([
-    import("../shards/move"),
-    import("../shards/data-plane-move"),
-  ]);
+  const [{ advanceMoves }, { advanceDataPlaneMoves }] = await Promise.all([shardMoves(), dataPlaneMoves()]);
   await advanceMoves(env, now);
   await advanceDataPlaneMoves(env, now);
   await Promise.all(allShards(env).map(({ db }) => foldPendingTerms(db)));

@@ -4,6 +4,7 @@ import { openAiCompatibleEndpoint } from "../models";
 import { DEFAULT_TIMEOUT_MS, openAiCompatibleChatModel } from "./openai-compatible";
 import { countSetting, retryPolicy, withRetries } from "./retries";
 import { workersAiChatModel } from "./workers-ai";
+import { lazy } from "../../lib/lazy";
 import { ModelError, type ChatEvent, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "./types";
 
 export * from "./types";
@@ -11,12 +12,14 @@ export { modelApiError } from "./errors";
 
 type ModelRow = typeof models.$inferSelect;
 
+// Loaded on first use: most deployments never ask it, and every isolate would pay its load at start-up.
+const localModel = lazy(() => import("./local"));
+
 /** The chat model behind a registered model record (STYLE 6: chosen by record, never by test flags). */
 export async function chatModelFor(env: Bindings, row: ModelRow): Promise<ChatModel> {
   switch (row.provider) {
     case "local":
-      // Loaded on first use: most deployments never ask it, and every isolate would pay its load at start-up.
-      return (await import("./local")).localChatModel;
+      return (await localModel()).localChatModel;
     case "openai_compatible": {
       const { baseUrl, apiKey } = await openAiCompatibleEndpoint(row, env);
       const timeoutMs = countSetting(env.MODEL_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS;

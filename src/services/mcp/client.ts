@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { lazy } from "../../lib/lazy";
 import { describeFetchFailure } from "../../lib/outbound-errors";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { Bindings } from "../../env";
@@ -12,6 +13,8 @@ const MAX_LISTED_TOOLS = 500;
 const MAX_LISTED_PAGES = 50;
 const CLIENT_INFO = { name: "assistant-platform", version: "1.0.0" };
 type Sdk = typeof import("./sdk");
+/** The MCP SDK, imported by the first session. */
+export const mcpSdk = lazy(() => import("./sdk"));
 
 export type McpProblemKind =
   | "refused"
@@ -176,7 +179,7 @@ export async function openMcpSession(
   if (headerIssue) throw new McpConnectError("bad_headers", headerIssue);
   const problem = webhookUrlProblem(url, outboundAllowedHosts(env));
   if (problem) throw new McpConnectError("refused", `Refused by the outbound address guard: ${problem}`);
-  const sdk = await import("./sdk");
+  const sdk = await mcpSdk();
   const { StreamableHTTPClientTransport, SSEClientTransport } = sdk;
   const state = { overflow: false };
   const fetchFn = guardedFetch(env, state);
@@ -252,7 +255,7 @@ export async function listAllTools(session: McpSession, timeoutMs: number): Prom
   } catch (err) {
     if (session.overflowed())
       throw new McpConnectError("too_large", `The server's tool list is over ${MCP_MAX_RESPONSE_BYTES} bytes.`);
-    throw classify(err, "the server", await import("./sdk"));
+    throw classify(err, "the server", await mcpSdk());
   }
   return tools.slice(0, MAX_LISTED_TOOLS);
 }

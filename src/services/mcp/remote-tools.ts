@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentTool, ToolOutcome } from "../agent/types";
-import { MCP_MAX_RESPONSE_BYTES, type McpSession } from "./client";
+import { MCP_MAX_RESPONSE_BYTES, mcpSdk, type McpSession } from "./client";
 
 /** What the model reads of a result at most (as for api tools); the record keeps more. */
 const MODEL_CHARS = 16_000;
@@ -120,7 +120,7 @@ export async function callRemoteTool(
   } catch (err) {
     if (session.overflowed())
       return { status: "failure", error: `The server's answer is over ${MCP_MAX_RESPONSE_BYTES} bytes.` };
-    const { ErrorCode, McpError } = await import("./sdk");
+    const { ErrorCode, McpError } = await mcpSdk();
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
       return { status: "timeout", error: `The MCP server did not answer within ${timeoutMs / 1000} s.` };
     return { status: "failure", error: `The MCP call failed: ${String((err as Error)?.message ?? err).slice(0, 500)}` };

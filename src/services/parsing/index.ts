@@ -1,3 +1,4 @@
+import { lazy } from "../../lib/lazy";
 import { ParseError, UnsupportedFileType } from "./errors";
 import { parseJson } from "./json";
 import { parseMarkdown } from "./markdown";
@@ -94,13 +95,17 @@ export const SUPPORTED_FILE_TYPES: readonly SupportedFileType[] = [
 
 // The parsers built on libraries (pdf.js, fflate, htmlparser2, papaparse) are imported by the first
 // file of their type: importing them up front cost every cold start (docs/decisions.md, "Cold start").
+const pdf = lazy(() => import("./pdf"));
+const docx = lazy(() => import("./docx"));
+const html = lazy(() => import("./html"));
+const csv = lazy(() => import("./csv"));
 const PARSERS: Record<FileType, (bytes: Uint8Array) => ParsedDocument | Promise<ParsedDocument>> = {
-  pdf: async (bytes) => (await import("./pdf")).parsePdf(bytes),
-  docx: async (bytes) => (await import("./docx")).parseDocx(bytes),
+  pdf: async (bytes) => (await pdf()).parsePdf(bytes),
+  docx: async (bytes) => (await docx()).parseDocx(bytes),
   txt: parseText,
   md: parseMarkdown,
-  html: async (bytes) => (await import("./html")).parseHtml(bytes),
-  csv: async (bytes) => (await import("./csv")).parseCsv(bytes),
+  html: async (bytes) => (await html()).parseHtml(bytes),
+  csv: async (bytes) => (await csv()).parseCsv(bytes),
   json: parseJson,
 };
 

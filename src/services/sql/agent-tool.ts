@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { sqlDatabaseChatbots, sqlDatabases, sqlDatabaseTables } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
+import { lazy } from "../../lib/lazy";
 import type { ToolProvider } from "../agent/registry";
 import type { Bindings } from "../../env";
 import type { AgentTool, ToolOutcome } from "../agent/types";
@@ -118,6 +119,9 @@ export function queryDatabaseTool(offered: Offered[]): AgentTool {
   };
 }
 
+/** The SQL parser (~1 MB of grammar), imported by the first query, not at every cold start. */
+const sqlValidation = lazy(() => import("./validate"));
+
 /** Runs one query the model wrote against the offered database it names (read-only check, row limit, timeout). */
 export async function runQuery(offered: Offered[], args: Record<string, unknown>, env: Bindings): Promise<ToolOutcome> {
   const target =
@@ -134,8 +138,7 @@ export async function runQuery(offered: Offered[], args: Record<string, unknown>
   const text = String(args.sql ?? "");
   const limit = Math.min(Math.max(Number(env.SQL_QUERY_ROW_LIMIT) || DEFAULT_ROW_LIMIT, 1), 10_000);
   const timeoutMs = Math.min(Math.max(Number(env.SQL_QUERY_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS, 100), 60_000);
-  // The SQL parser (~1 MB of grammar) is imported by the first query, not at every cold start.
-  const { checkReadOnlySql, SqlRefused } = await import("./validate");
+  const { checkReadOnlySql, SqlRefused } = await sqlValidation();
   let statement: string;
   try {
     statement = checkReadOnlySql(

@@ -1,5 +1,6 @@
 import { connect } from "cloudflare:sockets";
 import { Buffer } from "node:buffer";
+import { lazy } from "../../lib/lazy";
 
 /**
  * The TCP socket the `postgres` driver gets on Workers (its `socket` option), the same shape as the
@@ -88,11 +89,11 @@ async function defineSocket() {
   };
 }
 
-let socketClass: ReturnType<typeof defineSocket> | undefined;
+const socketClass = lazy(defineSocket);
 
 /** For `postgres({socket})`: a connected socket (the driver then starts TLS itself when asked). */
 export const workersSocket = async (options: { host: string[]; port: number[]; ssl?: unknown }) => {
-  const WorkersSocket = await (socketClass ??= defineSocket());
+  const WorkersSocket = await socketClass();
   const socket = new WorkersSocket();
   socket.ssl = !!options.ssl;
   return socket.open(options.host[0], options.port[0]);

@@ -1,4 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
+import { lazy } from "../../lib/lazy";
 
 /**
  * Function tools run user JavaScript in QuickJS compiled to WebAssembly (docs/decisions.md, "Function
@@ -20,7 +21,6 @@ const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
 const MAX_LOG_LINES = 50;
 const MAX_OUTPUT_CHARS = 100_000;
 
-let loading: Promise<QuickJSWASMModule> | null = null;
 let loaded: QuickJSWASMModule | null = null;
 let core: typeof import("quickjs-emscripten-core") | null = null;
 
@@ -28,8 +28,8 @@ let core: typeof import("quickjs-emscripten-core") | null = null;
  * The interpreter's WebAssembly module, instantiated once per isolate by the first call; its
  * JavaScript glue is imported then too, not at every cold start (docs/decisions.md, "Cold start").
  */
-export function quickJs(): Promise<QuickJSWASMModule> {
-  loading ??= Promise.all([
+export const quickJs = lazy(() =>
+  Promise.all([
     import("quickjs-emscripten-core"),
     import("@jitl/quickjs-wasmfile-release-sync"),
     // workerd (and Miniflare) import a .wasm file as a compiled WebAssembly.Module: no fetch, no eval.
@@ -39,9 +39,8 @@ export function quickJs(): Promise<QuickJSWASMModule> {
     return (loaded = await glue.newQuickJSWASMModuleFromVariant(
       glue.newVariant(variant.default, { wasmModule: wasm.default as WebAssembly.Module }),
     ));
-  });
-  return loading;
-}
+  }),
+);
 
 /** Whether the interpreter is already loaded in this isolate (for benchmarks). */
 export const sandboxWarm = () => loaded !== null;
