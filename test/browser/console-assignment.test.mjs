@@ -115,7 +115,7 @@ describe("Assignment in the console", () => {
     // Unread, for her too (she may not list the inboxes): in the navigation, the tab's title and the inbox's button.
     await expect.poll(() => other.page.locator(".side-nav .nav-unread").textContent()).toBe("1");
     await expect.poll(() => other.page.title()).toMatch(/^\(1\) /);
-    await other.page.getByRole("button", { name: "Website: 1 unread conversations, show them" }).waitFor();
+    await other.page.getByRole("button", { name: "Website: 1 unread conversation, show them" }).waitFor();
 
     // The owner hands it to Olga with the Assign control; it comes into Olga's Mine live.
     await view(other.page, "mine");

@@ -2,6 +2,9 @@
 // table per language, English complete and zh-TW required key for key by the types. The language
 // is the user's choice, else the browser's; reading `t()` during render re-renders on a switch.
 import { effect, signal } from "@preact/signals";
+import { fill, type Vars } from "./fill";
+
+export type { Vars } from "./fill";
 
 export const LOCALES = [
   { id: "en", name: "English" },
@@ -33,21 +36,16 @@ effect(() => {
   document.documentElement.lang = locale.value;
 });
 
-export type Vars = Record<string, string | number>;
-
-/** `{name}` placeholders filled from `vars`. */
-const fill = (text: string, vars?: Vars) =>
-  vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
-
 /**
- * A module's strings: `const t = defineStrings({ en: {...}, "zh-TW": {...} })`, then `t("key", {n: 2})`.
+ * A module's strings: `const t = defineStrings({ en: {...}, "zh-TW": {...} })`, then `t("key", {n: 2})`; placeholders
+ * and plural forms as ./fill.ts reads them.
  * The zh-TW table must carry every English key (a missing one is a type error).
  */
 export function defineStrings<T extends Record<string, string>>(
   tables: { en: T } & { [L in Exclude<Locale, "en">]: { [K in keyof T]: string } },
 ) {
   return (key: keyof T & string, vars?: Vars): string =>
-    fill((tables[locale.value] as Record<string, string>)[key] ?? tables.en[key], vars);
+    fill((tables[locale.value] as Record<string, string>)[key] ?? tables.en[key], vars, locale.value);
 }
 
 // One formatter per language: making one costs more than formatting (a list page formats 20 times).

@@ -2,7 +2,7 @@ import { defineStrings } from "../i18n";
 
 export const t = defineStrings({
   en: {
-    unreadConversations: "{n} unread conversations",
+    unreadConversations: "{n, plural, one {# unread conversation} other {# unread conversations}}",
     notify: "Notify me",
     notifyOn: "Notifications on",
     notifyHint:

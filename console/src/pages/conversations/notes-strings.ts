@@ -14,7 +14,8 @@ export const t = defineStrings({
     privateNote: "Private note",
     cannedHint: "Type / for canned responses.",
     cannedList: "Canned responses",
-    cannedCount: "{n} canned responses; use the arrow keys and Enter to insert one.",
+    cannedCount:
+      "{n, plural, one {# canned response} other {# canned responses}}; use the arrow keys and Enter to insert one.",
     cannedInserted: "Inserted /{code}.",
     attach: "Attach files",
     files: "Files to send",

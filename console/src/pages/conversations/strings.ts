@@ -70,7 +70,7 @@ export const t = defineStrings({
     delivery_pending: "Sending…",
     delivery_sent: "Sent",
     delivery_failed: "Failed",
-    deliveryAttempts: "{status} after {n} attempts",
+    deliveryAttempts: "{status} after {n, plural, one {# attempt} other {# attempts}}",
     retryDelivery: "Retry",
     retryNamed: "Retry sending this reply",
     retryQueued: "Sending the reply again.",

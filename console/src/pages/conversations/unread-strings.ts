@@ -4,7 +4,7 @@ export const t = defineStrings({
   en: {
     unread: "{n} unread",
     unreadInboxes: "Unread by inbox",
-    showInbox: "{name}: {n} unread conversations, show them",
+    showInbox: "{name}: {n, plural, one {# unread conversation} other {# unread conversations}}, show them",
   },
   "zh-TW": {
     unread: "{n} 則未讀",

@@ -161,7 +161,7 @@ export const t = defineStrings({
     rerankHint: "Applies to hybrid search; the knowledge base's setting is the default.",
     search: "Search",
     results: "Results",
-    resultsSay: "{count} results.",
+    resultsSay: "{count, plural, one {# result} other {# results}}.",
     noResults: "Nothing found.",
     score: "Score {score}",
     faq: "FAQ",

@@ -38,7 +38,9 @@ export const t = defineStrings({
     membersCount: "Members",
     deleteNamed: "Delete {name}",
     deleteGroupTitle: "Delete this group?",
-    deleteGroupMessage: "Its {n} members lose the group's permissions, assistants and knowledge bases at once.",
+    deleteGroupMessage:
+      "Its {n, plural, one {# member loses} other {# members lose}} the group's permissions, assistants and " +
+      "knowledge bases at once.",
     groupDeleted: "{name} was deleted.",
     create: "Create group",
     noGroupsYet: "No groups yet.",

@@ -26,7 +26,7 @@ export const t = defineStrings({
     instructions: "Instructions",
     noResources: "No resource files.",
     packageInfo: "{name}, {size} bytes, uploaded {at}",
-    bytes: "{n} bytes",
+    bytes: "{n, plural, one {# byte} other {# bytes}}",
     actions: "Actions",
     view: "View",
     viewNamed: "View {name}",

@@ -19,7 +19,7 @@ export const th = defineStrings({
     p90FirstResponse: "90% answered within",
     medianResolution: "Median resolution",
     csatAverage: "Satisfaction (1-5)",
-    csatOf: "{average} of {count} ratings",
+    csatOf: "{average} of {count, plural, one {# rating} other {# ratings}}",
     handoffsPerDay: "Handoffs per day",
     firstResponsePerDay: "Median first response per day",
     noHandoffs: "No conversations were handed to people in this range.",

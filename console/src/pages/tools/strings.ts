@@ -90,7 +90,7 @@ export const t = defineStrings({
     mcpHeaders: "Headers sent to the server (JSON)",
     loadTools: "Load the server's tools",
     reloadTools: "Load the tools again",
-    toolsLoaded: "{n} tools of {server} loaded.",
+    toolsLoaded: "{n, plural, one {# tool} other {# tools}} of {server} loaded.",
     pickTools: "Tools the model may use ({server})",
     noRemoteTools: "The server offers no tools.",
     storedChoice: "Chosen: {names}. Load the server's tools to change the choice.",

@@ -83,7 +83,7 @@ export const t = defineStrings({
     redeliverFailed: "Redeliver failed events",
     redeliverFailedTitle: "Redeliver failed events",
     redeliverFailedMessage: "Send every event of {name} whose attempts all failed once more?",
-    redeliverFailedDone: "{count} events queued again.",
+    redeliverFailedDone: "{count, plural, one {# event} other {# events}} queued again.",
     allStatuses: "All",
     filterStatus: "Status",
     time: "Time",
