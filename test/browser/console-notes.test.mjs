@@ -201,8 +201,20 @@ describe("Private notes and canned responses in Chromium", () => {
     await dialog(page).getByRole("button", { name: "Save" }).click();
     await page.getByRole("cell", { name: "Bye for now, {{contact.name}}!" }).waitFor();
 
-    await page.getByLabel("Search").fill("open at");
+    // Typed, the search asks once typing stops (not at each key press); Enter asks at once.
+    const searched = [];
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === "/api/v1/canned-responses/" && url.searchParams.has("search"))
+        searched.push(url.searchParams.get("search"));
+    });
+    await page.getByLabel("Search").pressSequentially("open at", { delay: 20 });
     await expect.poll(() => page.getByRole("rowheader").allTextContents()).toEqual(["/hours"]);
+    expect(searched).toEqual(["open at"]);
+    await page.getByLabel("Search").fill("bye");
+    await page.getByLabel("Search").press("Enter");
+    await expect.poll(() => page.getByRole("rowheader").allTextContents()).toEqual(["/bye"]);
+    expect(searched).toEqual(["open at", "bye"]);
     await page.getByLabel("Search").fill("");
     await page.getByRole("rowheader", { name: "/bye" }).waitFor();
     expect(await axeViolations(page)).toEqual([]);

@@ -1,8 +1,9 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { ErrorAlert, Loading } from "./alert";
 import { RemoveDialog, type Removal } from "./confirm";
 import { DataTable, type Column } from "./data-table";
+import { TextField } from "./field";
 import { Pager } from "./pager";
 import { useResource, type Resource } from "./use-resource";
 
@@ -12,16 +13,32 @@ export interface ListPage<Row> {
   results: Row[];
 }
 
+/** How long after the last key press a list's search box searches: each key press is not a request. */
+const SEARCH_DELAY_MS = 300;
+
 /**
- * The state of a page's list of records: the page number, the page loaded (again when `deps` or the
- * page change), the record being edited ("new" for the create form) and the one being deleted.
+ * The state of a page's list of records: the page number, the search (what its `ListSearch` box says, once typing
+ * stops), the page loaded (again when `deps`, the search or the page change), the record being edited ("new" for the
+ * create form) and the one being deleted.
  */
-export function useCrudList<Row>(load: (page: number) => Promise<ListPage<Row>>, deps: unknown[]) {
+export function useCrudList<Row>(load: (page: number, search: string) => Promise<ListPage<Row>>, deps: unknown[]) {
   const [page, setPage] = useState(1);
-  const list = useResource(() => load(page), [...deps, page]);
+  const [typed, setTyped] = useState("");
+  const [search, setSearch] = useState("");
+  /** Searches for what is typed now, from the first page. */
+  const applySearch = () => {
+    if (typed.trim() === search) return;
+    setSearch(typed.trim());
+    setPage(1);
+  };
+  useEffect(() => {
+    const timer = setTimeout(applySearch, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const list = useResource(() => load(page, search), [...deps, search, page]);
   const [editing, setEditing] = useState<Row | "new" | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
-  return { page, setPage, list, editing, setEditing, deleting, setDeleting };
+  return { page, setPage, typed, setTyped, search, applySearch, list, editing, setEditing, deleting, setDeleting };
 }
 
 export type CrudList<Row> = ReturnType<typeof useCrudList<Row>>;
@@ -99,4 +116,26 @@ export function ListBody<Data extends { count: number } | unknown[]>({
   if (list.data === undefined) return list.loading ? <Loading /> : null;
   const count = Array.isArray(list.data) ? list.data.length : list.data.count;
   return count === 0 ? <p>{empty}</p> : table(list.data);
+}
+
+/** The search box above a list: it searches once typing stops, or at once on Enter. */
+export function ListSearch<Row>({ crud, label, hint }: { crud: CrudList<Row>; label: string; hint?: string }) {
+  return (
+    <form
+      class="list-search"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        crud.applySearch();
+      }}
+    >
+      <TextField
+        label={label}
+        hint={hint}
+        type="search"
+        value={crud.typed}
+        onInput={(e) => crud.setTyped(e.currentTarget.value)}
+      />
+    </form>
+  );
 }

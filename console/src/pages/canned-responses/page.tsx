@@ -1,9 +1,8 @@
-import { useState } from "preact/hooks";
 import { Notice } from "../../components/alert";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
-import { ResourceList, useCrudList } from "../../components/resource-list";
+import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
 import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
@@ -13,8 +12,7 @@ import { t } from "./strings";
 
 /** The organization's canned responses: what `/` offers in a conversation's reply box. */
 export default function CannedResponsesPage({ organizationId }: PageProps) {
-  const [search, setSearch] = useState("");
-  const crud = useCrudList((page) => listCannedResponses(page, search), [organizationId, search]);
+  const crud = useCrudList(listCannedResponses, [organizationId]);
   const manage = can("canned_response.manage");
   const columns: Column<CannedResponse>[] = [
     { label: t("shortCode"), rowHeader: true, cell: (c) => <code>/{c.shortCode}</code> },
@@ -32,24 +30,13 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
       <PageHeader title={t("title")} action={manage && { text: t("create"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
       {!manage && <Notice>{t("viewOnly")}</Notice>}
-      <div class="field canned-search">
-        <label for="canned-search">{t("search")}</label>
-        <input
-          id="canned-search"
-          type="search"
-          value={search}
-          onInput={(e) => {
-            setSearch(e.currentTarget.value);
-            crud.setPage(1);
-          }}
-        />
-      </div>
+      <ListSearch crud={crud} label={t("search")} />
       <ResourceList
         crud={crud}
         labelledBy="canned-title"
         heading={t("title")}
         columns={columns}
-        empty={search ? t("noMatch") : t("none")}
+        empty={crud.search ? t("noMatch") : t("none")}
         pageSize={PAGE_SIZE}
         form={(editing, close) => (
           <CannedForm

@@ -9,8 +9,8 @@ import { FieldsEditor, metadataOf, rowsOf } from "./fields-editor";
 import { t } from "./strings";
 
 /**
- * Creates a contact, or edits `contact`: name, e-mail, phone, inboxes and custom fields, in one write. The inboxes are
- * offered when the member may list them; otherwise the contact's are shown and left as they are.
+ * Creates a contact, or edits `contact`: name, e-mail, phone, picture, tags, inboxes and custom fields, in one write.
+ * The inboxes are offered when the member may list them; otherwise the contact's are shown and left as they are.
  */
 export function ContactForm({
   contact,
@@ -33,6 +33,16 @@ export function ContactForm({
       // An emptied field clears it (the API reads "" as no e-mail; a phone is cleared with null).
       email: text("email"),
       phoneNumber: text("phoneNumber") || null,
+      avatar: text("avatar") || null,
+      // Each named once, in the order written.
+      tags: [
+        ...new Set(
+          text("tags")
+            .split(/[,，]/)
+            .map((tag) => tag.trim())
+            .filter(Boolean),
+        ),
+      ],
       metadata: metadataOf(rows),
       ...(pickable ? { inboxes: pickedIds(form, "inboxes") } : {}),
     };
@@ -48,6 +58,14 @@ export function ContactForm({
       <TextField {...field("name")} required maxLength={255} autoComplete="off" />
       <TextField {...field("email")} type="email" maxLength={254} autoComplete="off" />
       <TextField {...field("phoneNumber")} type="tel" maxLength={50} autoComplete="off" />
+      <TextField {...field("avatar")} inputMode="url" maxLength={2048} hint={t("avatarHint")} autoComplete="off" />
+      <TextField
+        label={t("tags")}
+        name="tags"
+        defaultValue={contact?.tags.map((tag) => tag.name).join(", ")}
+        hint={t("tagsHint")}
+        autoComplete="off"
+      />
       <CheckList
         legend={t("inboxes")}
         hint={t("inboxesHint")}

@@ -10,7 +10,7 @@ import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { contactConversations, deleteContact, getContact, type Contact } from "./api";
 import { ContactForm } from "./contact-form";
-import { Avatar, ConversationLinks, CustomFields, inboxOf } from "./parts";
+import { Avatar, ContactFacts, ConversationLinks, CustomFields, Fact, inboxOf } from "./parts";
 import { QueryMetadataView } from "./query-metadata";
 import { t } from "./strings";
 
@@ -94,60 +94,21 @@ function Facts({ c }: { c: Contact }) {
     Boolean,
   );
   return (
-    <dl class="contact-facts">
-      <div>
-        <dt>{t("email")}</dt>
-        <dd>{c.email ? <a href={`mailto:${c.email}`}>{c.email}</a> : "—"}</dd>
-      </div>
-      <div>
-        <dt>{t("phoneNumber")}</dt>
-        <dd>{c.phoneNumber ? <a href={`tel:${c.phoneNumber.replace(/[^\d+]/g, "")}`}>{c.phoneNumber}</a> : "—"}</dd>
-      </div>
-      <div>
-        <dt>{t("inboxes")}</dt>
-        <dd>{c.inboxes.map((i) => i.name).join(", ") || "—"}</dd>
-      </div>
-      <div>
-        <dt>{t("tags")}</dt>
-        <dd>
-          {c.tags.length ? (
-            <ul class="contact-tags">
-              {c.tags.map((tag) => (
-                <li key={tag.id} class="badge">
-                  {tag.name}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            "—"
-          )}
-        </dd>
-      </div>
+    <ContactFacts contact={c}>
+      <Fact term={t("inboxes")}>{c.inboxes.map((i) => i.name).join(", ") || "—"}</Fact>
       {c.sourceId && (
-        <div>
-          <dt>{t("sourceId")}</dt>
-          <dd>
-            <code>{c.sourceId}</code>
-          </dd>
-        </div>
+        <Fact term={t("sourceId")}>
+          <code>{c.sourceId}</code>
+        </Fact>
       )}
-      <div>
-        <dt>{t("credentials")}</dt>
-        <dd>{credentials.join(", ") || t("none")}</dd>
-      </div>
-      <div>
-        <dt>{t("created")}</dt>
-        <dd>
-          <time>{formatTime(c.createdAt)}</time>
-        </dd>
-      </div>
-      <div>
-        <dt>{t("updated")}</dt>
-        <dd>
-          <time>{formatTime(c.updatedAt)}</time>
-        </dd>
-      </div>
-    </dl>
+      <Fact term={t("credentials")}>{credentials.join(", ") || t("none")}</Fact>
+      <Fact term={t("created")}>
+        <time>{formatTime(c.createdAt)}</time>
+      </Fact>
+      <Fact term={t("updated")}>
+        <time>{formatTime(c.updatedAt)}</time>
+      </Fact>
+    </ContactFacts>
   );
 }
 

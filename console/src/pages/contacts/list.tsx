@@ -1,8 +1,6 @@
-import { useEffect, useState } from "preact/hooks";
 import type { Column } from "../../components/data-table";
-import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
-import { ResourceList, useCrudList } from "../../components/resource-list";
+import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
 import { actionsColumn, deleteAction, editAction } from "../../components/row-actions";
 import { toast } from "../../components/toast";
 import { formatDate } from "../../i18n";
@@ -15,18 +13,7 @@ import { t } from "./strings";
 
 /** The organization's contacts, newest first, searched and paged by the API; each opens its own page. */
 export function ContactList({ organizationId }: { organizationId: string }) {
-  const [typed, setTyped] = useState("");
-  const [search, setSearch] = useState("");
-  const crud = useCrudList((page) => listContacts(page, search), [organizationId, search]);
-  // Typing waits a moment before asking, so each key press is not a request.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if (typed.trim() === search) return;
-      setSearch(typed.trim());
-      crud.setPage(1);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const crud = useCrudList(listContacts, [organizationId]);
   const manage = can("contact.manage");
   const columns: Column<Contact>[] = [
     {
@@ -65,21 +52,13 @@ export function ContactList({ organizationId }: { organizationId: string }) {
     <>
       <PageHeader title={t("title")} action={manage && { text: t("newContact"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
-      <form class="contacts-search" role="search" onSubmit={(e) => e.preventDefault()}>
-        <TextField
-          label={t("search")}
-          hint={t("searchHint")}
-          type="search"
-          value={typed}
-          onInput={(e) => setTyped(e.currentTarget.value)}
-        />
-      </form>
+      <ListSearch crud={crud} label={t("search")} hint={t("searchHint")} />
       <ResourceList
         crud={crud}
         labelledBy="contacts-title"
         heading={t("title")}
         columns={columns}
-        empty={search ? t("noMatch") : t("noContacts")}
+        empty={crud.search ? t("noMatch") : t("noContacts")}
         pageSize={PAGE_SIZE}
         form={(contact, close) => (
           <ContactForm

@@ -1,9 +1,10 @@
-// What the contacts page and a conversation's contact panel both show: the avatar, the custom fields, the links to
-// conversations.
+// What the contacts page and a conversation's contact panel both show: the avatar, how to reach the contact, the custom
+// fields, the links to conversations.
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
-import type { Conversation } from "./api";
+import type { Contact, Conversation } from "./api";
 import { t } from "./shared-strings";
 
 /**
@@ -34,6 +35,43 @@ export function Avatar({
     <span class={`contact-avatar ${size}`} aria-hidden="true">
       {src && !failed ? <img src={src} alt="" onError={() => setFailed(true)} /> : initials}
     </span>
+  );
+}
+
+/** One term of a contact's facts and its value. */
+export function Fact({ term, children }: { term: string; children: ComponentChildren }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** How to reach the contact (e-mail and phone, as links) and their tags; `children` are further facts. */
+export function ContactFacts({ contact, children }: { contact: Contact; children?: ComponentChildren }) {
+  const { email, phoneNumber, tags } = contact;
+  return (
+    <dl class="contact-facts">
+      <Fact term={t("email")}>{email ? <a href={`mailto:${email}`}>{email}</a> : "—"}</Fact>
+      <Fact term={t("phoneNumber")}>
+        {phoneNumber ? <a href={`tel:${phoneNumber.replace(/[^\d+]/g, "")}`}>{phoneNumber}</a> : "—"}
+      </Fact>
+      <Fact term={t("tags")}>
+        {tags.length ? (
+          <ul class="chip-row">
+            {tags.map((tag) => (
+              <li key={tag.id} class="badge">
+                {tag.name}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          "—"
+        )}
+      </Fact>
+      {children}
+    </dl>
   );
 }
 

@@ -6,7 +6,7 @@ import { useResource } from "../../components/use-resource";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { contactConversations, getContact } from "../contacts/api";
-import { Avatar, ConversationLinks, CustomFields, inboxOf } from "../contacts/parts";
+import { Avatar, ContactFacts, ConversationLinks, CustomFields, Fact, inboxOf } from "../contacts/parts";
 import { t as contactText } from "../contacts/shared-strings";
 import type { Conversation } from "./api";
 import { nameOf } from "./channel-parts";
@@ -64,10 +64,9 @@ function PanelBody({ c }: { c: Conversation }) {
             <strong>{contact?.name || t("anonymous")}</strong>
           </p>
           <dl class="contact-facts">
-            <div>
-              <dt>{t("channel")}</dt>
-              <dd>{t("channelOf", { inbox: c.inbox.name, type: channelName(c.inbox.channelType) })}</dd>
-            </div>
+            <Fact term={t("channel")}>
+              {t("channelOf", { inbox: c.inbox.name, type: channelName(c.inbox.channelType) })}
+            </Fact>
           </dl>
         </div>
       </div>
@@ -75,7 +74,7 @@ function PanelBody({ c }: { c: Conversation }) {
         <p class="muted small">{t("anonymousHint")}</p>
       ) : (
         <>
-          {can("contact.view") && <ContactFacts contactId={contact.id} />}
+          {can("contact.view") && <ContactDetails contactId={contact.id} />}
           <OtherConversations contactId={contact.id} current={c.id} />
         </>
       )}
@@ -84,28 +83,13 @@ function PanelBody({ c }: { c: Conversation }) {
 }
 
 /** What only `contact.view` may read: e-mail, phone, tags and the business's custom fields. */
-function ContactFacts({ contactId }: { contactId: string }) {
+function ContactDetails({ contactId }: { contactId: string }) {
   const contact = useResource(() => getContact(contactId), [contactId]);
   const d = contact.data;
   if (!d) return contact.error ? <ErrorAlert error={contact.error} /> : <Loading />;
   return (
     <>
-      <dl class="contact-facts">
-        <div>
-          <dt>{contactText("email")}</dt>
-          <dd>{d.email ? <a href={`mailto:${d.email}`}>{d.email}</a> : "—"}</dd>
-        </div>
-        <div>
-          <dt>{contactText("phoneNumber")}</dt>
-          <dd>{d.phoneNumber ? <a href={`tel:${d.phoneNumber.replace(/[^\d+]/g, "")}`}>{d.phoneNumber}</a> : "—"}</dd>
-        </div>
-        {d.tags.length > 0 && (
-          <div>
-            <dt>{contactText("tags")}</dt>
-            <dd>{d.tags.map((tag) => tag.name).join(", ")}</dd>
-          </div>
-        )}
-      </dl>
+      <ContactFacts contact={d} />
       <h3 class="contact-panel-head">{contactText("customFields")}</h3>
       <CustomFields metadata={d.metadata} />
       <p>

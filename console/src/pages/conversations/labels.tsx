@@ -27,7 +27,7 @@ export function LabelChip({ label }: { label: Pick<LabelRef, "name" | "color"> }
 export function LabelChips({ labels }: { labels: LabelRef[] }) {
   if (!labels.length) return null;
   return (
-    <ul class="label-chips" aria-label={t("labels")}>
+    <ul class="chip-row" aria-label={t("labels")}>
       {labels.map((l) => (
         <li key={l.id}>
           <LabelChip label={l} />

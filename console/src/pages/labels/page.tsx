@@ -1,9 +1,7 @@
-import { useEffect, useState } from "preact/hooks";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
-import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
-import { ResourceList, useCrudList } from "../../components/resource-list";
+import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
 import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import { LabelChip } from "../conversations/labels";
@@ -14,17 +12,7 @@ import { t } from "./strings";
 
 /** The organization's conversation labels: created, recoloured and deleted here, put on conversations in the inbox. */
 export default function LabelsPage({ organizationId }: PageProps) {
-  const [typed, setTyped] = useState("");
-  const [search, setSearch] = useState("");
-  const crud = useCrudList((page) => listLabels(page, search), [organizationId, search]);
-  // Typing waits a moment before asking, so each key press is not a request.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(typed.trim());
-      crud.setPage(1);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const crud = useCrudList(listLabels, [organizationId]);
   const manage = can("label.manage");
   const columns: Column<Label>[] = [
     { label: t("name"), rowHeader: true, cell: (l) => <LabelChip label={l} /> },
@@ -43,15 +31,13 @@ export default function LabelsPage({ organizationId }: PageProps) {
     <>
       <PageHeader title={t("title")} action={manage && { text: t("newLabel"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
-      <form class="labels-search" role="search" onSubmit={(e) => e.preventDefault()}>
-        <TextField label={t("search")} type="search" value={typed} onInput={(e) => setTyped(e.currentTarget.value)} />
-      </form>
+      <ListSearch crud={crud} label={t("search")} />
       <ResourceList
         crud={crud}
         labelledBy="labels-title"
         heading={t("title")}
         columns={columns}
-        empty={search ? t("noMatch") : t("noLabels")}
+        empty={crud.search ? t("noMatch") : t("noLabels")}
         pageSize={PAGE_SIZE}
         form={(label, close) => (
           <LabelForm
