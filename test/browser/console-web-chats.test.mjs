@@ -213,8 +213,15 @@ describe("the web chat designer in Chromium", () => {
       await visit.getByRole("button", { name: "開啟聊天：Acme Help" }).waitFor();
       await reader.close();
 
-      // The preview follows the unsaved switch: the form a visitor will meet.
+      // The preview speaks the language chosen for the codes, and the browser's again once that is chosen.
       const frame = preview(page);
+      const placeholder = () => frame.locator(".composer textarea").getAttribute("placeholder");
+      await expect.poll(placeholder).toBe("輸入您的訊息…");
+      expect(await frame.locator("html").getAttribute("lang")).toBe("zh-TW");
+      await embed.getByLabel("Language of the chat").selectOption("");
+      await expect.poll(placeholder).toBe("Type your message…");
+
+      // The preview follows the unsaved switch: the form a visitor will meet.
       await page.getByLabel("Visitors may chat without giving a name or e-mail").uncheck();
       const start = frame.getByRole("button", { name: "Start chatting" });
       await start.click();

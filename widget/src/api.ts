@@ -323,8 +323,11 @@ async function failure(res: Response): Promise<ApiError> {
   try {
     body = JSON.parse(text);
   } catch (err) {
-    // Not JSON (a proxy's error page): the status says enough.
     if (!(err instanceof SyntaxError)) throw err;
+    // Storage answering a presigned upload itself (S3, R2) writes XML: <Error><Code>…</Code><Message>…</Message>.
+    // Anything else (a proxy's error page): the status says enough.
+    const xml = (tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(text)?.[1];
+    body = { code: xml("Code"), detail: xml("Message") };
   }
   return new ApiError(res.status, body.code ?? "error", body.detail ?? `HTTP ${res.status}`, body.errors ?? {});
 }

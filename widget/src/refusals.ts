@@ -38,11 +38,14 @@ function size(bytes: number): string {
 /**
  * Why a picked file was not uploaded, short enough for its chip; null when the widget has no words for it (the
  * caller says "not allowed" and keeps the API's `detail`). Too large names the limit: the number of bytes the
- * 400's `fileSize` field error gives (`At most <bytes> bytes.`).
+ * 400's `fileSize` field error gives (`At most <bytes> bytes.`); the storage's own refusal (`EntityTooLarge`) names
+ * none. A 403 `permission_denied` is the organization's plan: its upload bytes are used.
  */
 export function uploadProblem(err: ApiError): string | null {
   const max = Number(/\d+/.exec(err.fields.fileSize?.[0] ?? "")?.[0]);
   if (max) return t("fileTooLarge", { max: size(max) });
+  if (err.code === "EntityTooLarge") return t("fileTooLargeHere");
+  if (err.status === 403 && err.code === "permission_denied") return t("fileNoRoom");
   if (err.status === 415 || err.fields.filename || err.fields.contentType) return t("fileType");
   if (err.code === "file_upload_disabled") return t("fileNotTaken");
   return null;

@@ -81,6 +81,8 @@ export const en = {
   fileTooLarge: "Too large (at most {max})",
   fileType: "File type not allowed",
   fileNotTaken: "Files not accepted",
+  fileTooLargeHere: "Too large",
+  fileNoRoom: "No room for more files",
   // Sharing
   shareFirst: "Send a message first, then share the conversation.",
   linkCopied: "Link copied: ",

@@ -76,6 +76,8 @@ export const zhTW: Record<keyof typeof en, string> = {
   fileTooLarge: "檔案太大（上限 {max}）",
   fileType: "不允許的檔案類型",
   fileNotTaken: "不接受檔案",
+  fileTooLargeHere: "檔案太大",
+  fileNoRoom: "目前無法再接收檔案",
   shareFirst: "請先傳送訊息，再分享對話。",
   linkCopied: "已複製連結：",
   shareFailed: "無法建立分享連結。",

@@ -62,6 +62,8 @@ function Editor({
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
   const [dirty, setDirty] = useState(false);
   const [dark, setDark] = useState(saved.defaultThemeMode === "dark");
+  // The embed codes' language, which the preview speaks too.
+  const [lang, setLang] = useState("");
   const change = (changes: Partial<Draft>) => {
     setDraft((d) => ({ ...d, ...changes }));
     setDirty(true);
@@ -96,7 +98,7 @@ function Editor({
       </PageHeader>
       {!canManage && <Notice>{t("readOnly")}</Notice>}
       {/* First: what most people open this page for is the code to paste, not the 3,000 px of design below. */}
-      <EmbedSection chat={saved} />
+      <EmbedSection chat={saved} lang={lang} setLang={setLang} />
       <h2 class="designer-title">{t("design")}</h2>
       <div class="designer">
         <form class="designer-form stack" onSubmit={save} aria-label={t("designerTitle", { name: saved.name })}>
@@ -144,7 +146,7 @@ function Editor({
         <aside class="designer-preview" aria-labelledby="preview-title">
           <h2 id="preview-title">{t("preview")}</h2>
           <ModeSwitch dark={dark} onChange={setDark} compact />
-          <WidgetPreview config={config} dark={dark} />
+          <WidgetPreview config={config} dark={dark} lang={lang} />
           <p class="hint">{t("previewHint")}</p>
         </aside>
       </div>

@@ -36,8 +36,19 @@ export function ChatWidget() {
  * language chosen above them goes into each (`data-lang`, `?lang=`): the web chat itself has no language field
  * (docs/decisions.md, "Widget defaults").
  */
-export function EmbedCodes({ webChatId }: { webChatId: string }) {
-  const [lang, setLang] = useState("");
+export function EmbedCodes({
+  webChatId,
+  lang: shared,
+  setLang: setShared,
+}: {
+  webChatId: string;
+  /** The language, where the page shares it (the designer's preview speaks it too); else the codes keep their own. */
+  lang?: string;
+  setLang?: (lang: string) => void;
+}) {
+  const [own, setOwn] = useState("");
+  const lang = shared ?? own;
+  const setLang = setShared ?? setOwn;
   const page = pageOf(webChatId, lang);
   return (
     <>

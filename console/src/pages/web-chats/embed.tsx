@@ -10,14 +10,24 @@ import { EmbedCodes } from "./embed-codes";
 import { SecretDialog } from "../../components/secret-dialog";
 import { t } from "./strings";
 
-/** Every way to publish the web chat (script tag, iframe, link, React), each with copy: they show the saved settings.
- * */
-export function EmbedSection({ chat }: { chat: WebChat }) {
+/**
+ * Every way to publish the web chat (script tag, iframe, link, React), each with copy: they show the saved settings,
+ * in the language chosen above them (`lang`, "" for each visitor's browser's).
+ */
+export function EmbedSection({
+  chat,
+  lang,
+  setLang,
+}: {
+  chat: WebChat;
+  lang: string;
+  setLang: (lang: string) => void;
+}) {
   return (
     <section class="section embed-section" aria-labelledby="embed-title">
       <h2 id="embed-title">{t("embed")}</h2>
       <p class="muted">{t("embedIntro")}</p>
-      <EmbedCodes webChatId={chat.id} />
+      <EmbedCodes webChatId={chat.id} lang={lang} setLang={setLang} />
     </section>
   );
 }
