@@ -1,12 +1,41 @@
-// What a Slack user sends, through the webhook and the channel queue: edits (message_changed), /me messages and
-// files Slack gives no URL for in the event (Slack Connect's, asked of files.info) are kept; a file Slack will not
-// give is said in the message; edits that change no text (a link unfurled) and other apps' messages are left out on
-// purpose (docs/decisions.md, "Messaging channels", "What a visitor sends is kept").
+// What a Slack user sends, through the webhook and the channel queue: edits (message_changed), /me messages,
+// reactions (reaction_added, in the conversation of the message's DM or thread, unanswered) and files Slack gives no
+// URL for in the event (Slack Connect's, asked of files.info) are kept; a file Slack will not give is said in the
+// message; edits that change no text (a link unfurled), other apps' messages, reactions taken back and the bot's own
+// are left out on purpose (docs/decisions.md, "Messaging channels", "What a visitor sends is kept").
 import { describe, expect, it } from "vitest";
-import { messagesWhen, onlyConversation, post, storedEvents } from "./support";
-import { dm, envelope, nextTs, signed, slack, slackInbox } from "./slack-support";
+import { client } from "../../src/db/prepared";
+import { data } from "../harness";
+import { eventually, messagesOf, messagesWhen, onlyConversation, post, someSent, storedEvents } from "./support";
+import { dm, envelope, nextTs, posted, signed, slack, slackInbox } from "./slack-support";
 
 const EGON = "U2147483697";
+const BOT_USER = "U0BOTU5ER";
+
+/** `user`'s reaction `name` added to (or, `removed`, taken back from) the message `ts` of `channel`, by
+ * `itemUser`. */
+const reaction = (
+  channel: string,
+  ts: string,
+  { name = "thumbsup", user = EGON, itemUser = BOT_USER, removed = false } = {},
+) =>
+  envelope({
+    type: removed ? "reaction_removed" : "reaction_added",
+    user,
+    reaction: name,
+    item: { type: "message", channel, ts },
+    item_user: itemUser,
+    event_ts: nextTs(),
+  });
+
+/** The inbox's events set aside, with their reasons. */
+const setAside = async (organizationId: string, inboxId: string) =>
+  (
+    await client(await data(organizationId))
+      .prepare("select error from channel_events where inbox_id = ? and status = 'ignored'")
+      .bind(inboxId)
+      .all<{ error: string | null }>()
+  ).results;
 
 describe("Slack: what a visitor sends is kept", () => {
   it("an edit is kept as its new text; an unfurl and another app's edit are not edits of the visitor", async () => {
@@ -69,5 +98,77 @@ describe("Slack: what a visitor sends is kept", () => {
     ]);
     const info = (await slack.requests(token)).filter((r) => r.path === "/api/files.info");
     expect(info.map((r) => r.query.file)).toEqual(["F0CONNECT1"]);
+  });
+
+  it(
+    "a reaction to the reply in a DM is kept unanswered, once however often Slack sends it; with no open " +
+      "conversation it is set aside; one taken back and the bot's own add nothing",
+    async () => {
+      const { owner, token, inbox, sayDm } = await slackInbox();
+      // Before any conversation: nothing to add it to.
+      await post(inbox.path, await signed(reaction("D024BE91L", nextTs(), { itemUser: EGON })));
+      await sayDm("Where is my parcel?");
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      const [, reply] = await messagesWhen(owner, conversation.id, someSent);
+      const replyTs = reply.metadata.channelDelivery!.platformMessageIds[0];
+      const thumbsUp = reaction("D024BE91L", replyTs);
+      await post(inbox.path, await signed(thumbsUp));
+      await post(inbox.path, await signed(thumbsUp, { retryNum: 1, retryReason: "http_timeout" }));
+      await post(inbox.path, await signed(reaction("D024BE91L", replyTs, { removed: true })));
+      await post(inbox.path, await signed(reaction("D024BE91L", replyTs, { user: BOT_USER, name: "eyes" })));
+      await messagesWhen(owner, conversation.id, (m) => m.length >= 3);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect((await messagesOf(owner, conversation.id)).map((m) => [m.senderType, m.content])).toEqual([
+        ["contact", "Where is my parcel?"],
+        ["chatbot", 'You said: "Where is my parcel?".'],
+        ["contact", "[reaction :thumbsup:]"],
+      ]);
+      expect(await posted(token)).toHaveLength(1);
+      // The reaction before the conversation, the message and the reaction: nothing kept of the others.
+      expect(await storedEvents(owner.organizationId, inbox.inboxId)).toBe(3);
+      expect(await setAside(owner.organizationId, inbox.inboxId)).toEqual([
+        { error: expect.stringMatching(/no open conversation/) },
+      ]);
+    },
+  );
+
+  it("a reaction in a channel lands in the conversation of the thread its message is in, unanswered", async () => {
+    const { owner, token, inbox } = await slackInbox();
+    const ts = nextTs();
+    const opening = { channel: "C024BE91L", user: EGON, text: "<@U0BOTU5ER> is the shop open?", ts, event_ts: ts };
+    await post(inbox.path, await signed(envelope({ type: "message", ...opening, channel_type: "channel" })));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const [, reply] = await messagesWhen(owner, conversation.id, someSent);
+    const replyTs = reply.metadata.channelDelivery!.platformMessageIds[0];
+    // The event names the reply alone (no thread_ts): Slack's conversations.replies says which thread it is in.
+    await post(inbox.path, await signed(reaction("C024BE91L", replyTs)));
+    await messagesWhen(owner, conversation.id, (m) => m.length >= 3);
+    // A reaction to the thread's first message, the visitor's own, with a skin tone.
+    const wave = { name: "wave::skin-tone-3", itemUser: EGON };
+    await post(inbox.path, await signed(reaction("C024BE91L", ts, wave)));
+    await messagesWhen(owner, conversation.id, (m) => m.length >= 4);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await messagesOf(owner, conversation.id)).map((m) => [m.senderType, m.content])).toEqual([
+      ["contact", "is the shop open?"],
+      ["chatbot", 'You said: "is the shop open?".'],
+      ["contact", "[reaction :thumbsup:]"],
+      ["contact", "[reaction :wave::skin-tone-3:]"],
+    ]);
+    const requests = await slack.requests(token);
+    expect(requests.filter((r) => r.path === "/api/conversations.replies").map((r) => r.query)).toEqual([
+      { channel: "C024BE91L", ts: replyTs, limit: "1" },
+      { channel: "C024BE91L", ts, limit: "1" },
+    ]);
+    expect(await posted(token)).toHaveLength(1);
+
+    // A message Slack no longer has (deleted since): no thread to add the reaction to, set aside saying so.
+    await slack.script(token, [{ status: 200, body: { ok: false, error: "thread_not_found" } }]);
+    await post(inbox.path, await signed(reaction("C024BE91L", nextTs(), { itemUser: EGON })));
+    const reasons = await eventually(async () => {
+      const found = await setAside(owner.organizationId, inbox.inboxId);
+      return found.length > 0 && found;
+    });
+    expect(reasons).toEqual([{ error: "Its chat is unknown: Slack answered thread_not_found" }]);
+    expect(await messagesOf(owner, conversation.id)).toHaveLength(4);
   });
 });

@@ -150,17 +150,30 @@ async function setBack(data: Db, row: EventRow, err: unknown) {
 }
 
 async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil: (p: Promise<unknown>) => void) {
-  const event = row.payload as unknown as StoredEvent;
+  let event = row.payload as unknown as StoredEvent;
+  const ofEvent = and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId));
   const channel = await loadChannel(env, db, row.inboxId);
   if (!channel)
     return void (await data
       .update(channelEvents)
       .set({ status: "ignored", error: "The inbox's channel no longer exists." })
-      .where(and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId))));
+      .where(ofEvent));
   const adapter = await adapterFor(channel.config.platform);
   const ctx = platformContext(env, channel.config);
+  if (adapter.chatOf) {
+    // An event naming a message, not its chat (a Slack reaction in a channel), goes to the chat the platform says.
+    try {
+      event = { ...event, threadKey: await adapter.chatOf(ctx, event) };
+    } catch (err) {
+      if (!(err instanceof PlatformError) || err.retryable) throw err;
+      // The platform will not say (the message deleted since, a scope the app lacks): there is no chat to add it to.
+      return void (await data
+        .update(channelEvents)
+        .set({ status: "ignored", error: `Its chat is unknown: ${err.message}`.slice(0, 500) })
+        .where(ofEvent));
+    }
+  }
   const messageId = await stableUuidv7(`message\n${row.inboxId}\n${row.eventId}`, event.receivedAt);
-  const ofEvent = and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId));
   // Asked only of an event a run got as far as posting, or one that failed before (a run older than the naming may
   // have posted it): a first run costs nothing more.
   const earlier = row.messageId !== null || row.attempts > 0;

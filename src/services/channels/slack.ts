@@ -10,6 +10,8 @@
 //   two, and a redelivery (X-Slack-Retry-Num, same event_id) has the same id again.
 // - Quick replies are Block Kit buttons; a tap reaches the same webhook URL once Interactivity is on
 //   (a `block_actions` payload, signed the same way), and is read as the visitor's message.
+// - A reaction (`reaction_added`) names its message, not the thread: in a channel, `chatOf` asks
+//   conversations.replies which thread the message is in (docs/decisions.md, "What a visitor sends is kept").
 import { fromHex, verifyHmacSha256 } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { platformBase, refusal, retryAfterSeconds } from "./http";
@@ -189,6 +191,37 @@ function editEvent(envelope: Json, event: Json): InboundEvent[] {
   ];
 }
 
+/**
+ * A reaction added to a message (reaction_added), shown by Slack's name for it, skin tone and all (`:thumbsup:`,
+ * `:wave::skin-tone-3:`). In a DM its chat is the DM; in a channel the event names the message only, so its threadKey
+ * is that message's `channel:ts` until `chatOf` finds its thread. The bot's own reactions are no one writing, nor is
+ * a reaction taken back (reaction_removed, not read); its id is the message's, the user's and the event's time, the
+ * same when Slack delivers it again.
+ */
+function reactionEvent(envelope: Json, event: Json): InboundEvent[] {
+  const item = isObject(event.item) ? event.item : {};
+  const channel = str(item.channel);
+  const ts = str(item.ts);
+  const user = str(event.user);
+  const name = str(event.reaction);
+  const eventTs = str(event.event_ts);
+  if (item.type !== "message" || !channel || !ts || !user || !name || !eventTs) return [];
+  if (user === botUserOf(envelope)) return [];
+  const direct = channel.startsWith("D");
+  return [
+    {
+      eventId: `${channel}:${ts}:reaction:${user}:${eventTs}`,
+      threadKey: direct ? channel : `${channel}:${ts}`,
+      ...(direct ? {} : { group: { id: channel } }),
+      sender: { id: user },
+      text: `[reaction :${name}:]`,
+      reaction: `:${name}:`,
+      attachments: [],
+      at: Math.round(Number(eventTs) * 1000) || undefined,
+    },
+  ];
+}
+
 function buttonTap(payload: Json): InboundEvent[] {
   const channel = str((payload.channel as Json | undefined)?.id);
   const user = str((payload.user as Json | undefined)?.id);
@@ -337,7 +370,20 @@ export const slack: ChannelAdapter = {
     // app_rate_limited and other envelope types carry no message.
     if (envelope.type !== "event_callback" || !isObject(envelope.event)) return [];
     const event = envelope.event;
+    if (event.type === "reaction_added") return reactionEvent(envelope, event);
     return event.type === "message" || event.type === "app_mention" ? messageEvent(envelope, event) : [];
+  },
+
+  async chatOf(ctx, event) {
+    // Only a reaction in a channel names a message instead of its chat (reactionEvent).
+    if (event.reaction === undefined || !event.group) return event.threadKey;
+    const [channel, ts] = event.threadKey.split(":", 2);
+    // Every message of a thread carries the thread's ts (its first message's), the first one included once answered;
+    // a message no one answered carries none and is a chat of its own (with no conversation, unless it opened one).
+    const query = `channel=${encodeURIComponent(channel)}&ts=${encodeURIComponent(ts)}&limit=1`;
+    const answer = await callMethod(ctx, `conversations.replies?${query}`);
+    const [message] = Array.isArray(answer.messages) ? answer.messages.filter(isObject) : [];
+    return `${channel}:${str(message?.thread_ts) ?? ts}`;
   },
 
   async profile(ctx, event) {

@@ -171,6 +171,12 @@ export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
   /** A group chat's name (LINE's group summary, Slack's channel): the title of its new conversation; null when it has
    * none. */
   groupName?(ctx: PlatformContext, groupId: string): Promise<string | null>;
+  /**
+   * The chat of an event that names a message rather than its chat (a Slack reaction in a channel: the thread the
+   * message is in), asked by the intake before the event is taken in; the event's own threadKey for any other. Throws
+   * PlatformError.
+   */
+  chatOf?(ctx: PlatformContext, event: InboundEvent): Promise<string>;
   /** A file of an event: the platform's answer with its bytes. */
   download?(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response>;
   /** Checks the credentials with the platform (and registers the webhook where the platform lets us); a line saying

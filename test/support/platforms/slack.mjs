@@ -9,6 +9,10 @@
 // - GET /files-pri/{team-file}/download/{name}: the file's bytes with the bot token (a 1x1 PNG for
 //   images, text otherwise); without it Slack redirects to its sign-in page, and so does this.
 // - files.info: any F... id is a PNG named after it (Slack Connect files come without URLs until asked for).
+// - conversations.replies: the thread of a message (channel and ts), its first message first, each message with the
+//   thread's `thread_ts` (docs.slack.dev). The stand-in knows the messages it posted (chat.postMessage, per bot
+//   token); a person's message, which the tests post to our webhook and not here, is known by its ts alone: the first
+//   message of a thread the stand-in posted replies in, else an ordinary message (no replies, no thread_ts).
 // - conversations.info: a channel named `channel-<last 4 characters of its id>` (`general` for
 //   C012AB3CD); D ids are DMs (no name); anything else is `channel_not_found`.
 // - sign({signingSecret, body, timestamp?, retryNum?, payload?}): X-Slack-Signature "v0=" + hex
@@ -35,7 +39,8 @@ let sequence = 0;
 /** Slack's message ids: the epoch second, a dot and six digits, unique per channel. */
 const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++sequence).padStart(6, "0")}`;
 
-function postMessage(body) {
+/** @param {any} body @param {Record<string, any>} data the account's: the messages posted, by channel */
+function postMessage(body, data) {
   if (!body || typeof body !== "object") return refused("invalid_arguments");
   if (typeof body.channel !== "string" || !body.channel) return refused("channel_not_found");
   if (!body.text && !(Array.isArray(body.blocks) && body.blocks.length)) return refused("no_text");
@@ -59,7 +64,35 @@ function postMessage(body) {
     ts,
     ...(body.thread_ts ? { thread_ts: body.thread_ts } : {}),
   };
+  data.messages ??= {};
+  (data.messages[body.channel] ??= []).push(message);
   return { body: { ok: true, channel: body.channel, ts, message } };
+}
+
+/** conversations.replies: the thread of the message `ts` of `channel`, its first message first, `limit` of them. */
+function replies(query, data) {
+  const { channel, ts } = query;
+  if (!/^[CGD][A-Z0-9]+$/.test(channel ?? "")) return refused("channel_not_found");
+  if (!/^\d+\.\d{6}$/.test(ts ?? "")) return refused("thread_not_found");
+  const posted = data.messages?.[channel] ?? [];
+  const first = posted.find((m) => m.ts === ts)?.thread_ts ?? ts;
+  const answers = posted.filter((m) => m.thread_ts === first && m.ts !== first);
+  const head = posted.find((m) => m.ts === first) ?? { type: "message", ts: first, text: "" };
+  const thread = answers.length
+    ? [
+        { ...head, thread_ts: first, reply_count: answers.length, latest_reply: answers.at(-1).ts },
+        ...answers.map((m) => ({ ...m, ...(head.user ? { parent_user_id: head.user } : {}) })),
+      ]
+    : [head];
+  const messages = thread.slice(0, Number(query.limit) || 1000);
+  return {
+    body: {
+      ok: true,
+      messages,
+      has_more: messages.length < thread.length,
+      response_metadata: { next_cursor: "" },
+    },
+  };
 }
 
 function userInfo(id) {
@@ -123,7 +156,7 @@ function fileInfo(id, host) {
 /** @type {import("./stand-in.mjs").Platform} */
 export const platform = {
   key: (req) => bearer(req),
-  route(req) {
+  route(req, account) {
     const token = bearer(req);
     const file = /^\/files-pri\/[^/]+\/download\/([^/]+)$/.exec(req.path);
     if (file && req.method === "GET") {
@@ -159,8 +192,10 @@ export const platform = {
         return channelInfo(req.query.channel ?? req.body?.channel);
       case "files.info":
         return fileInfo(req.query.file ?? req.body?.file, req.headers.host);
+      case "conversations.replies":
+        return replies({ ...(typeof req.body === "object" ? req.body : {}), ...req.query }, account.data);
       case "chat.postMessage":
-        return bot ? postMessage(req.body) : refused("not_allowed_token_type");
+        return bot ? postMessage(req.body, account.data) : refused("not_allowed_token_type");
       default:
         return refused("unknown_method");
     }

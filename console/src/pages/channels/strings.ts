@@ -99,14 +99,15 @@ export const t = defineStrings({
       "Verify and save, and subscribe to the messages field.",
     steps_whatsapp_3: "Press Connect: it checks the token and subscribes the app to the business account.",
     steps_slack_1:
-      "In your Slack app, add the bot scopes chat:write, users:read, files:read, im:history and " +
-      "app_mentions:read, and channels:read to title channel conversations by the channel's name (OAuth & " +
-      "Permissions), install it to the workspace and copy the Bot User OAuth Token (xoxb-…); the Signing " +
-      "Secret is under Basic Information. Save, then Connect.",
+      "In your Slack app, add the bot scopes chat:write, users:read, files:read, im:history, " +
+      "app_mentions:read and reactions:read, and for support channels channels:read (to title their " +
+      "conversations by the channel's name) and channels:history (OAuth & Permissions), install it to the " +
+      "workspace and copy the Bot User OAuth Token (xoxb-…); the Signing Secret is under Basic Information. " +
+      "Save, then Connect.",
     steps_slack_2: "Under Event Subscriptions, turn events on and paste the webhook URL below as the Request URL.",
     steps_slack_3:
-      "Subscribe to the bot events message.im and app_mention (and message.channels for support channels, " +
-      "answered in a thread), and save.",
+      "Subscribe to the bot events message.im, app_mention and reaction_added (and message.channels for " +
+      "support channels, answered in a thread), and save.",
     steps_slack_4:
       "Under Interactivity, paste the same URL as the Request URL (for the conversation starters' buttons).",
     steps_email_1: "Fill in the address this inbox answers as and the sender name; Save, then Connect.",
@@ -199,12 +200,12 @@ export const t = defineStrings({
       "在 WhatsApp > 設定（Configuration）中，將下方 Webhook 網址貼為回呼網址並填入驗證權杖，驗證並儲存，再訂閱 messages 欄位。",
     steps_whatsapp_3: "按「連線」：會驗證權杖並讓應用程式訂閱該商業帳號。",
     steps_slack_1:
-      "在您的 Slack 應用程式中加入 bot 權限範圍 chat:write、users:read、files:read、im:history 與 app_mentions:read，以及 " +
-      "channels:read（以頻道名稱作為對話標題）（OAuth & Permissions），安裝到工作區並複製 Bot User OAuth Token（xoxb-…）；Signing Secret " +
-      "在 Basic Information。儲存後按「連線」。",
+      "在您的 Slack 應用程式中加入 bot 權限範圍 chat:write、users:read、files:read、im:history、app_mentions:read 與 " +
+      "reactions:read，客服頻道另加 channels:read（以頻道名稱作為對話標題）與 channels:history（OAuth & Permissions），" +
+      "安裝到工作區並複製 Bot User OAuth Token（xoxb-…）；Signing Secret 在 Basic Information。儲存後按「連線」。",
     steps_slack_2: "在 Event Subscriptions 開啟事件，將下方 Webhook 網址貼為 Request URL。",
     steps_slack_3:
-      "訂閱 bot 事件 message.im 與 app_mention（客服頻道另加 message.channels，會在討論串中回覆），並儲存。",
+      "訂閱 bot 事件 message.im、app_mention 與 reaction_added（客服頻道另加 message.channels，會在討論串中回覆），並儲存。",
     steps_slack_4: "在 Interactivity 將同一網址貼為 Request URL（供對話開場按鈕使用）。",
     steps_email_1: "填寫此收件匣使用的地址與寄件人名稱；儲存後按「連線」。",
     steps_email_2:
