@@ -10,6 +10,7 @@ import { registerReadConversation } from "./read";
 import { registerAssignConversation } from "./assign";
 import { registerConversationTyping } from "./typing";
 import { registerUnreadConversations } from "./unread";
+import { registerConversationAssignees } from "./assignees";
 
 export function registerConversationRoutes(r: Router) {
   registerCreateConversation(r);
@@ -23,4 +24,5 @@ export function registerConversationRoutes(r: Router) {
   registerAssignConversation(r);
   registerConversationTyping(r);
   registerUnreadConversations(r);
+  registerConversationAssignees(r);
 }

@@ -1,6 +1,5 @@
 import { choicesOf, type ChoiceKind } from "../../api/choices";
 import { api, otherwise, unwrap, type Schemas } from "../../api/client";
-import { can } from "../../shell/session";
 import { inView } from "./views";
 
 export type Conversation = Schemas["Conversation"];
@@ -108,14 +107,9 @@ export const retryDelivery = (messageId: string) =>
   unwrap(api.POST("/api/v1/messages/{id}/channel-delivery/retry/", { params: { path: { id: messageId } } }));
 
 /** The organization's members, the first 100 (null when the caller may not list them). */
-export const assignableMembers = async (organizationPk: string) =>
-  !can("member.view")
-    ? null
-    : unwrap(
-        api.GET("/api/v1/organizations/{organizationPk}/members/", {
-          params: { path: { organizationPk }, query: { pageSize: 100 } },
-        }),
-      ).catch(otherwise(null));
+/** Whom the conversation can be assigned to: its organization's members (each saying whether in its team) and teams. */
+export const assignees = (id: string) =>
+  unwrap(api.GET("/api/v1/conversations/{id}/assignees/", { params: { path: { id } } }));
 
 /** A fresh signed URL of an attachment (the one stored in the message may have expired). */
 export const attachmentUrl = async (id: string) =>

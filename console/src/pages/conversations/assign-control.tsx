@@ -1,31 +1,37 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { choicesOf } from "../../api/choices";
 import { problemOf } from "../../api/client";
 import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
 import { useResource } from "../../components/use-resource";
-import { membership, session } from "../../shell/session";
-import { assign, assignableMembers, type Conversation } from "./api";
+import { assign, assignees, type Conversation } from "./api";
 import { t } from "./strings";
 
 type Option = [string, string];
 
-/** Who a conversation can go to: the members and teams the caller may list (else only themselves). */
-async function choices(organizationPk: string) {
-  const [members, groups] = await Promise.all([assignableMembers(organizationPk), choicesOf("groups", organizationPk)]);
-  const people = members && "results" in members ? members.results : [];
+/**
+ * Who a conversation can go to (`assignees/`, which `conversation.manage` reads): the members of its team (everyone's
+ * when it has none), each with their availability, and the teams.
+ */
+async function choices(id: string) {
+  const { members, teams } = await assignees(id);
   return {
-    members: people.map((m): Option => [`member:${m.user.id}`, m.user.name || m.user.email]),
-    teams: (groups ?? []).map((g): Option => [`team:${g.id}`, g.name]),
+    members: members
+      .filter((m) => m.inTeam)
+      .map(
+        (m): Option => [
+          `member:${m.id}`,
+          t("assigneeOption", { name: m.name || m.email, availability: t(`availability_${m.availability}`) }),
+        ],
+      ),
+    teams: teams.map((g): Option => [`team:${g.id}`, g.name]),
   };
 }
 
 /** The "Assign" control of a conversation's header: a member, a team, or no one. */
 export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c: Conversation) => void }) {
-  const organizationPk = membership.value?.organization.id ?? "";
-  const me = session.value?.user;
-  const options = useResource(() => choices(organizationPk), [organizationPk]);
+  // Asked again when the conversation's team changes: who may be assigned changes with it.
+  const options = useResource(() => choices(c.id), [c.id, c.team?.id]);
   const [choice, setChoice] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -39,11 +45,7 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
     (focusNext === "select" ? select : button).current?.focus();
     setFocusNext(null);
   }, [focusNext]);
-  const members = options.data?.members.length
-    ? options.data.members
-    : me
-      ? [[`member:${me.id}`, me.name] as Option]
-      : [];
+  const members = options.data?.members ?? [];
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!choice) return;
@@ -99,7 +101,7 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
       <Button ref={button} type="submit" busy={busy} disabled={!choice}>
         {t("assignButton")}
       </Button>
-      <ErrorAlert error={error} />
+      <ErrorAlert error={error ?? options.error} />
     </form>
   );
 }

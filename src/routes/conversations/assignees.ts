@@ -1,0 +1,30 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Router } from "../../lib/openapi";
+import { IdParams, errorResponses, json } from "../../lib/openapi";
+import { notFound } from "../../lib/errors";
+import { authorize, conversationData } from "../../services/access";
+import { assigneesOf, MAX_ASSIGNEES } from "../../services/assignment/assignees";
+import { findConversation } from "../../services/conversation/views";
+import { AssigneesSchema } from "../../services/records/assignees";
+
+const route = createRoute({
+  method: "get",
+  path: "/conversations/{id}/assignees/",
+  tags: ["Conversations"],
+  summary: "Whom a conversation can be assigned to",
+  description:
+    "Requires `conversation.manage` (what `assign/` requires: an agent who may assign sees whom to, without " +
+    "`member.view` or `group.view`). The organization's members by name, each with their availability and whether " +
+    `they are in the conversation's team (at most ${MAX_ASSIGNEES}), and its teams (groups) by name.`,
+  request: { params: IdParams },
+  responses: { 200: json(AssigneesSchema, "Members and teams"), ...errorResponses(403, 404) },
+});
+
+export const registerConversationAssignees = (r: Router) =>
+  r.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const access = await authorize(c, "conversation.manage");
+    const view = await findConversation(c.var.db, await conversationData(c, id), access.organizationId, id);
+    if (!view) throw notFound();
+    return c.json(await assigneesOf(c.var.db, access.organizationId, view.conversation.teamId), 200);
+  });
