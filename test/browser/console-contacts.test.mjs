@@ -376,6 +376,12 @@ describe("Contacts in Chromium", () => {
     await zh.page.getByRole("button", { name: "聯絡人資料" }).waitFor();
     await zh.page.getByText("此人的其他對話").waitFor();
     expect(zh.errors).toEqual([]);
+    // A refusal of the API is led by what its code means in Chinese; its English detail stays beneath, marked English.
+    await zh.page.goto(`${app.base}/console/contacts/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d`);
+    const alert = zh.page.getByRole("alert");
+    await expect.poll(() => alert.locator("p").allTextContents()).toEqual(["找不到，或不屬於此組織。", "Not found."]);
+    expect(await alert.locator("p[lang=en]").textContent()).toBe("Not found.");
+    expect(await axeViolations(zh.page)).toEqual([]);
     await zh.context.close();
   }, 180_000);
 

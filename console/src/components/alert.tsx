@@ -1,19 +1,39 @@
 import type { ComponentChildren } from "preact";
 import { ApiProblem, NetworkError } from "../api/client";
+import { locale } from "../i18n";
+import { knownProblem, problemText } from "./problem-strings";
 import { t } from "./strings";
 
-/** An error of an action or a load, read out at once (role=alert); the API's `detail` is the text. */
+/** The console's words for a refusal of the API, in a language other than the API's English; null for English. */
+function leadOf(error: ApiProblem): string | null {
+  return locale.value === "en" || !knownProblem(error.code) ? null : problemText(error.code);
+}
+
+/**
+ * An error of an action or a load, read out at once (role=alert): the API's `detail`, led in another language than
+ * English by what its `code` means (the detail stays beneath, in English, for what only it says).
+ */
 export function ErrorAlert({ error, children }: { error: unknown; children?: ComponentChildren }) {
   if (!error) return null;
-  const text =
-    error instanceof NetworkError || (error instanceof ApiProblem && error.status === 0)
-      ? t("networkError")
-      : error instanceof ApiProblem
-        ? error.detail
-        : String((error as Error)?.message ?? error);
+  const network = error instanceof NetworkError || (error instanceof ApiProblem && error.status === 0);
+  const text = network
+    ? t("networkError")
+    : error instanceof ApiProblem
+      ? error.detail
+      : String((error as Error)?.message ?? error);
+  const lead = !network && error instanceof ApiProblem ? leadOf(error) : null;
   return (
     <div class="alert error" role="alert">
-      <p>{text}</p>
+      {lead ? (
+        <>
+          <p>{lead}</p>
+          <p class="small" lang="en">
+            {text}
+          </p>
+        </>
+      ) : (
+        <p>{text}</p>
+      )}
       {children}
     </div>
   );
