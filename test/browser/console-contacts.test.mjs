@@ -84,7 +84,8 @@ afterAll(async () => {
 const rows = (page) => page.locator("table tbody tr");
 const contactOf = (id) => app.server.api(`/contacts/${id}/`, { method: "GET" });
 /** Waits for the toast saying `text`. */
-const toastSays = (page, text) => page.getByRole("region", { name: "Notifications" }).getByText(text).waitFor();
+/** A toast saying `text` shows (the newest, where an earlier one says the same). */
+const toastSays = (page, text) => page.getByRole("region", { name: "Notifications" }).getByText(text).last().waitFor();
 /** Whether the page is wider than its window (something overflows sideways). */
 const overflows = (page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
@@ -178,6 +179,29 @@ describe("Contacts in Chromium", () => {
     await form.getByText("Two fields are named plan.").first().waitFor();
     await form.getByRole("button", { name: "Cancel" }).click();
     expect((await contactOf(ada.id)).metadata).toEqual(saved.metadata);
+
+    // Her knowledge limits, as the API's JSON under a disclosure: broken JSON is refused in the form, nothing sent;
+    // an empty list of knowledge bases is saved, and the page says she is answered without them.
+    await page.getByRole("button", { name: "Edit" }).click();
+    await form.getByText("Knowledge limits (JSON)", { exact: true }).first().click();
+    const limits = form.getByRole("textbox", { name: "Knowledge limits (JSON)" });
+    expect(JSON.parse(await limits.inputValue())).toEqual(saved.queryMetadata);
+    await limits.fill('{"knowledgeBases": [');
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("Knowledge limits: this is not valid JSON.").first().waitFor();
+    expect((await contactOf(ada.id)).queryMetadata).toEqual(saved.queryMetadata);
+    expect(await axeViolations(page)).toEqual([]);
+    await limits.fill('{"knowledgeBases": []}');
+    await form.getByRole("button", { name: "Save" }).click();
+    await toastSays(page, "Contact Ada Lovelace saved.");
+    await page.getByText("Nothing: the assistant answers this person without its knowledge bases.").waitFor();
+    expect((await contactOf(ada.id)).queryMetadata).toEqual({ knowledgeBases: [] });
+    // Saved again untouched, they stay as they are.
+    await page.getByRole("button", { name: "Edit" }).click();
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.waitFor({ state: "detached" });
+    expect((await contactOf(ada.id)).queryMetadata).toEqual({ knowledgeBases: [] });
+    await app.server.api(`/contacts/${ada.id}/`, { method: "PATCH", body: { queryMetadata: saved.queryMetadata } });
 
     // Create, then delete from its page.
     await page.getByRole("link", { name: "All contacts" }).click();

@@ -1,7 +1,8 @@
-import { useState } from "preact/hooks";
+import { useContext, useState } from "preact/hooks";
 import { choicesOf } from "../../api/choices";
+import { ApiProblem } from "../../api/client";
 import { CheckList, pickedIds } from "../../components/check-list";
-import { TextField, fieldsOf } from "../../components/field";
+import { FormProblem, TextAreaField, TextField, fieldsOf } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
 import { useResource } from "../../components/use-resource";
 import { createContact, updateContact, type Contact, type ContactWrite } from "./api";
@@ -9,8 +10,9 @@ import { FieldsEditor, metadataOf, rowsOf } from "./fields-editor";
 import { t } from "./strings";
 
 /**
- * Creates a contact, or edits `contact`: name, e-mail, phone, picture, tags, inboxes and custom fields, in one write.
- * The inboxes are offered when the member may list them; otherwise the contact's are shown and left as they are.
+ * Creates a contact, or edits `contact`: name, e-mail, phone, picture, tags, inboxes, custom fields and knowledge
+ * limits, in one write. The inboxes are offered when the member may list them; otherwise the contact's are shown and
+ * left as they are.
  */
 export function ContactForm({
   contact,
@@ -44,6 +46,10 @@ export function ContactForm({
         ),
       ],
       metadata: metadataOf(rows),
+      // Sent only when changed: what an integration set stays as it was, to the byte.
+      ...(text("queryMetadata") === queryMetadataText(contact)
+        ? {}
+        : { queryMetadata: queryMetadataOf(text("queryMetadata")) }),
       ...(pickable ? { inboxes: pickedIds(form, "inboxes") } : {}),
     };
     const saved = contact
@@ -77,6 +83,48 @@ export function ContactForm({
         empty={t("noInboxes")}
       />
       <FieldsEditor rows={rows} onChange={setRows} />
+      <QueryMetadataField text={queryMetadataText(contact)} />
     </FormDialog>
+  );
+}
+
+/** The contact's knowledge limits as the form shows them: the API's JSON, indented; empty for none. */
+const queryMetadataText = (contact: Contact | null) =>
+  contact?.queryMetadata && Object.keys(contact.queryMetadata).length
+    ? JSON.stringify(contact.queryMetadata, null, 2)
+    : "";
+
+/** The knowledge limits as typed: empty is none (the assistant searches everything); JSON that does not parse is
+ * refused here, before anything is sent. The API checks the rest of its shape. */
+function queryMetadataOf(typed: string): ContactWrite["queryMetadata"] {
+  if (!typed) return {};
+  try {
+    return JSON.parse(typed);
+  } catch {
+    throw new ApiProblem(400, t("queryMetadataJson"), "invalid", { queryMetadata: [t("queryMetadataJson")] });
+  }
+}
+
+/**
+ * The contact's `queryMetadata` as the API's JSON, under a disclosure (an integration usually sets it; the page shows
+ * it in words). The API's refusals of its inner fields show here too.
+ */
+function QueryMetadataField({ text }: { text: string }) {
+  const problem = useContext(FormProblem);
+  const error = Object.entries(problem?.errors ?? {}).find(([field]) => field.startsWith("queryMetadata"))?.[1][0];
+  return (
+    <details class="contact-query-metadata" open={!!error}>
+      <summary>{t("queryMetadataField")}</summary>
+      <TextAreaField
+        label={t("queryMetadataField")}
+        name="queryMetadata"
+        defaultValue={text}
+        hint={t("queryMetadataHint")}
+        error={error}
+        spellcheck={false}
+        rows={6}
+        class="code"
+      />
+    </details>
   );
 }

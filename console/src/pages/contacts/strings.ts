@@ -18,6 +18,11 @@ export const t = defineStrings({
     avatar: "Picture",
     avatarHint: "The address of a picture (https://…), shown beside their name.",
     tagsHint: "Separated by commas. A tag not used yet is added to the organization.",
+    queryMetadataField: "Knowledge limits (JSON)",
+    queryMetadataHint:
+      "What the assistant may search when it answers this person, as the API's queryMetadata " +
+      '(e.g. {"knowledgeBases": [{"knowledgeBaseId": "…", "hasUserSelectedAll": true}]}). Empty: no limit.',
+    queryMetadataJson: "Knowledge limits: this is not valid JSON.",
     created: "Created",
     updated: "Updated",
     sourceId: "Id on its platform",
@@ -88,6 +93,11 @@ export const t = defineStrings({
     avatar: "頭像",
     avatarHint: "圖片網址（https://…），顯示在名稱旁。",
     tagsHint: "以逗號分隔。尚未使用過的標記會新增到組織中。",
+    queryMetadataField: "知識範圍限制（JSON）",
+    queryMetadataHint:
+      '助理回答此人時可搜尋的範圍，格式同 API 的 queryMetadata（例如 {"knowledgeBases": [{"knowledgeBaseId": "…", ' +
+      '"hasUserSelectedAll": true}]}）。留空表示不限制。',
+    queryMetadataJson: "知識範圍限制：不是有效的 JSON。",
     created: "建立時間",
     updated: "更新時間",
     sourceId: "平台上的 ID",
