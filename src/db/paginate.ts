@@ -1,4 +1,6 @@
-import { asc, desc, gt, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { asc, count, desc, gt, lt, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Db } from "../env";
 import type { Cursor } from "../lib/pagination";
 
 /** One page of a page-number list: the total, and the rows of the page. */
@@ -25,6 +27,21 @@ export async function paginate<T>(
 ): Promise<Page<T>> {
   const [[total], items] = await Promise.all([count, rows(window)]);
   return { count: total?.n ?? 0, items };
+}
+
+/** A table whose rows carry their creation time and an id (the tie-break of rows created in the same millisecond). */
+type Dated = SQLiteTable & { createdAt: SQLiteColumn; id: SQLiteColumn };
+
+/** A page of `table`'s rows that match `where`, newest first: the order of most of the API's lists. */
+export function newestFirstPage<T extends Dated>(
+  db: Db,
+  table: T,
+  where: SQL | undefined,
+  window: PageWindow,
+): Promise<Page<T["$inferSelect"]>> {
+  return paginate(window, db.select({ n: count() }).from(table).where(where), ({ limit, offset }) =>
+    db.select().from(table).where(where).orderBy(desc(table.createdAt), desc(table.id)).limit(limit).offset(offset),
+  );
 }
 
 /** The same page with its items mapped (row to record). */

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../env";
 import { apiKeys } from "../db/schema";
-import { type PageWindow, mapPage, paginate } from "../db/paginate";
+import { type PageWindow, mapPage, newestFirstPage } from "../db/paginate";
 import { notFound } from "../lib/errors";
 import { apiKeyValues } from "./accounts";
 import { forgetApiKey } from "./key-cache";
@@ -10,15 +10,7 @@ import { apiKeyRecord } from "./records/api-keys";
 /** A page of the user's own keys, newest first (never their secrets). */
 export async function listApiKeys(db: Db, userId: string, window: PageWindow) {
   const mine = eq(apiKeys.userId, userId);
-  const page = await paginate(window, db.select({ n: count() }).from(apiKeys).where(mine), ({ limit, offset }) =>
-    db
-      .select()
-      .from(apiKeys)
-      .where(mine)
-      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  const page = await newestFirstPage(db, apiKeys, mine, window);
   return mapPage(page, apiKeyRecord);
 }
 

@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
 import { CHANNEL_TYPES, contactInboxes, contacts, contactTags, inboxes, tags } from "../db/schema";
-import { type PageWindow, paginate } from "../db/paginate";
+import { type PageWindow, newestFirstPage } from "../db/paginate";
 import { encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
@@ -248,15 +248,7 @@ export async function listContacts(
   window: PageWindow,
 ) {
   const where = await contactConditions(db, data, organizationId, filters);
-  const page = await paginate(window, data.select({ n: count() }).from(contacts).where(where), ({ limit, offset }) =>
-    data
-      .select()
-      .from(contacts)
-      .where(where)
-      .orderBy(desc(contacts.createdAt), desc(contacts.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  const page = await newestFirstPage(data, contacts, where, window);
   const views = await contactViews(db, data, organizationId, page.items);
   return { count: page.count, items: views.map(contactRecord) };
 }

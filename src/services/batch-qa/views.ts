@@ -1,7 +1,7 @@
-import { and, asc, avg, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, avg, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { batchQaItems, batchQas, inboxes } from "../../db/schema";
-import { type PageWindow, mapPage, paginate } from "../../db/paginate";
+import { type PageWindow, mapPage, paginate, newestFirstPage } from "../../db/paginate";
 import { notFound } from "../../lib/errors";
 import type { OrgAccess } from "../access";
 import { getVisibleChatbot } from "../chatbots/visibility";
@@ -49,15 +49,7 @@ export async function listBatchQas(
   window: PageWindow,
 ) {
   const where = and(eq(batchQas.organizationId, organizationId), eq(batchQas.webChatId, webchatPk));
-  const page = await paginate(window, db.select({ n: count() }).from(batchQas).where(where), ({ limit, offset }) =>
-    db
-      .select()
-      .from(batchQas)
-      .where(where)
-      .orderBy(desc(batchQas.createdAt), desc(batchQas.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  const page = await newestFirstPage(db, batchQas, where, window);
   const averages = page.items.length
     ? await db
         .select({ id: batchQaItems.batchQaId, value: avg(batchQaItems.answerCorrectness) })

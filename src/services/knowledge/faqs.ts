@@ -1,7 +1,7 @@
-import { and, count, desc, eq, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { type PageWindow, paginate } from "../../db/paginate";
+import { type PageWindow, newestFirstPage } from "../../db/paginate";
 import { faqLabels, faqs } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { chunk, contains } from "../../lib/sql";
@@ -54,9 +54,7 @@ export async function listFaqs(
           and ${faqLabels.labelId} in (select value from json_each(${JSON.stringify(filters.labels)})))`
       : undefined,
   );
-  const page = await paginate(window, db.select({ n: count() }).from(faqs).where(where), ({ limit, offset }) =>
-    db.select().from(faqs).where(where).orderBy(desc(faqs.createdAt), desc(faqs.id)).limit(limit).offset(offset),
-  );
+  const page = await newestFirstPage(db, faqs, where, window);
   return { count: page.count, items: await faqRecords(db, kb, page.items) };
 }
 

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { type PageWindow, paginate } from "../../db/paginate";
+import { type PageWindow, newestFirstPage } from "../../db/paginate";
 import { knowledgeBaseFileLabels, knowledgeBaseFiles, knowledgeBaseLabels, knowledgeBases } from "../../db/schema";
 import { fieldError, notFound } from "../../lib/errors";
 import { isUuid, uuidv7 } from "../../lib/ids";
@@ -179,18 +179,7 @@ export async function listFiles(
           where ${knowledgeBaseFileLabels.labelId} in (select value from json_each(${JSON.stringify(labelIds)})))`
       : undefined,
   );
-  const page = await paginate(
-    window,
-    db.select({ n: count() }).from(knowledgeBaseFiles).where(where),
-    ({ limit, offset }) =>
-      db
-        .select()
-        .from(knowledgeBaseFiles)
-        .where(where)
-        .orderBy(desc(knowledgeBaseFiles.createdAt), desc(knowledgeBaseFiles.id))
-        .limit(limit)
-        .offset(offset),
-  );
+  const page = await newestFirstPage(db, knowledgeBaseFiles, where, window);
   return { count: page.count, items: await fileRecords(db, kb, page.items, origin) };
 }
 

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { type PageWindow, paginate } from "../../db/paginate";
+import { type PageWindow, newestFirstPage } from "../../db/paginate";
 import {
   chatbotKnowledgeBases,
   chatbots,
@@ -223,18 +223,7 @@ export async function listKnowledgeBases(
     filters.rerankerModel ? eq(knowledgeBases.rerankerModelId, filters.rerankerModel) : undefined,
     filters.query ? contains(knowledgeBases.name, filters.query) : undefined,
   );
-  const page = await paginate(
-    window,
-    db.select({ n: count() }).from(knowledgeBases).where(where),
-    ({ limit, offset }) =>
-      db
-        .select()
-        .from(knowledgeBases)
-        .where(where)
-        .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id))
-        .limit(limit)
-        .offset(offset),
-  );
+  const page = await newestFirstPage(db, knowledgeBases, where, window);
   const views = await knowledgeBaseViews(db, access, userId, page.items);
   const items = await Promise.all(
     views.map(async (v) => knowledgeBaseRecord(v, await storedCredentialNames(v.row, env))),

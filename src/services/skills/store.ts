@@ -1,7 +1,7 @@
-import { and, count, desc, eq, isNull, or } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { skillGroups, skillResources, skills } from "../../db/schema";
-import { type PageWindow, paginate } from "../../db/paginate";
+import { type PageWindow, newestFirstPage } from "../../db/paginate";
 import { conflict, isUniqueViolation } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { chunk, contains } from "../../lib/sql";
@@ -22,9 +22,7 @@ export function listSkills(db: Db, access: OrgAccess, search: string | undefined
       ? or(contains(skills.name, search), contains(skills.description, search), contains(skills.whenToUse, search))
       : undefined,
   );
-  return paginate(window, db.select({ n: count() }).from(skills).where(where), ({ limit, offset }) =>
-    db.select().from(skills).where(where).orderBy(desc(skills.createdAt), desc(skills.id)).limit(limit).offset(offset),
-  );
+  return newestFirstPage(db, skills, where, window);
 }
 
 /** The ids of the groups a skill is given to. */

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, ne, or } from "drizzle-orm";
+import { and, eq, ne, or } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { sqlDatabaseGroups, sqlDatabases, type SqlDatabaseType } from "../../db/schema";
-import { mapPage, paginate, type Page, type PageWindow } from "../../db/paginate";
+import { mapPage, type Page, type PageWindow, newestFirstPage } from "../../db/paginate";
 import { encryptSecret } from "../../lib/crypto";
 import { conflict, fieldError, isUniqueViolation } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
@@ -52,15 +52,7 @@ export async function listSqlDatabases(
       : undefined,
     q.query ? or(contains(sqlDatabases.name, q.query), contains(sqlDatabases.description, q.query)) : undefined,
   );
-  const page = await paginate(window, db.select({ n: count() }).from(sqlDatabases).where(where), (w) =>
-    db
-      .select()
-      .from(sqlDatabases)
-      .where(where)
-      .orderBy(desc(sqlDatabases.createdAt), desc(sqlDatabases.id))
-      .limit(w.limit)
-      .offset(w.offset),
-  );
+  const page = await newestFirstPage(db, sqlDatabases, where, window);
   return mapPage({ count: page.count, items: await sqlDatabaseViews(db, access, page.items) }, sqlDatabaseListRecord);
 }
 

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, isNull, ne, or } from "drizzle-orm";
+import { and, eq, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "../../env";
 import { toolGroups, tools, type ToolType } from "../../db/schema";
-import { type PageWindow, paginate } from "../../db/paginate";
+import { type PageWindow, newestFirstPage } from "../../db/paginate";
 import { conflict, isUniqueViolation } from "../../lib/errors";
 import { contains } from "../../lib/sql";
 import type { OrgAccess } from "../access";
@@ -26,9 +26,7 @@ export function listTools(db: Db, access: OrgAccess, q: ToolListFilter, window: 
     q.toolType ? eq(tools.toolType, q.toolType) : undefined,
     q.query ? or(contains(tools.name, q.query), contains(tools.displayName, q.query)) : undefined,
   );
-  return paginate(window, db.select({ n: count() }).from(tools).where(where), ({ limit, offset }) =>
-    db.select().from(tools).where(where).orderBy(desc(tools.createdAt), desc(tools.id)).limit(limit).offset(offset),
-  );
+  return newestFirstPage(db, tools, where, window);
 }
 
 /** The ids of the groups a tool is given to. */
