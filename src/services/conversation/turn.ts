@@ -21,7 +21,14 @@ import type { SseWriter } from "../sse";
 import { runReplied, runReplyFailed, type TurnEnd } from "./effects";
 import type { AgentOptions } from "../agent/reply";
 import { generateReply, type Reply } from "./replies";
-import { handoffFor, handoffReply, handoffSettings, unansweredInARow, type OutsideHours } from "./handoff";
+import {
+  handoffFor,
+  handoffReply,
+  handoffSettings,
+  unansweredInARow,
+  type HandoffReason,
+  type OutsideHours,
+} from "./handoff";
 import { eq } from "drizzle-orm";
 import { inboxes } from "../../db/schema";
 import { isOpen, nextOpening } from "../business-hours";
@@ -297,15 +304,18 @@ async function replyTo(
   options: AgentOptions,
 ): Promise<Reply> {
   const settings = handoffSettings(context.chatbot.handoff);
-  const asked = handoffFor(settings, incoming);
-  if (asked) {
-    const reply = handoffReply(
+  // The handoff message for `reason`, after `reply` when the model answered first.
+  const handOff = async (reason: HandoffReason, reply?: Reply) =>
+    handoffReply(
       settings,
-      asked,
+      reason,
       incoming,
-      undefined,
+      reply,
       await outsideHours(store.db, conversation.inboxId, clockNow(store.env)),
     );
+  const asked = handoffFor(settings, incoming);
+  if (asked) {
+    const reply = await handOff(asked);
     emit(reply.content);
     return reply;
   }
@@ -323,13 +333,7 @@ async function replyTo(
         ? "unanswered"
         : null;
   if (!reason) return reply;
-  const handedOff = handoffReply(
-    settings,
-    reason,
-    incoming,
-    reply,
-    await outsideHours(store.db, conversation.inboxId, clockNow(store.env)),
-  );
+  const handedOff = await handOff(reason, reply);
   emit(handedOff.content.slice(reply.content.length));
   return handedOff;
 }
