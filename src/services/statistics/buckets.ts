@@ -194,6 +194,18 @@ export function localDate(timezone: string, now: number): string {
   return `${l.y}-${pad(l.m)}-${pad(l.d)}`;
 }
 
+/**
+ * The local days a figures request covers, `startDate` to `endDate` (both included), with their UTC range: by
+ * default this month up to today, and without an end a start after today is a single day.
+ */
+export function daysOrMonthToDate(timezone: string, startDate: string | undefined, endDate: string | undefined) {
+  const today = localDate(timezone, Date.now());
+  const from = startDate ?? `${today.slice(0, 7)}-01`;
+  // biome-ignore lint/complexity/useMathMinMax: the dates are text ("YYYY-MM-DD"), which Math.max cannot compare
+  const to = endDate ?? (from > today ? from : today);
+  return { startDate: from, endDate: to, ...dayRange(timezone, from, to, "startDate", "endDate") };
+}
+
 /** A time series as the statistics routes answer it: each bucket's label and bounds, then its figures. */
 export const bucketRows = <T extends object>(rows: ({ bucket: Bucket } & T)[]) =>
   rows.map(({ bucket, ...figures }) => ({

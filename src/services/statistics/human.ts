@@ -8,7 +8,7 @@ import { client } from "../../db/prepared";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { notFound } from "../../lib/errors";
 import type { Durations, HumanFigures, HumanGroupFigures } from "../records/human-statistics";
-import { buckets, checkTimezone, dayRange, localDate } from "./buckets";
+import { buckets, checkTimezone, daysOrMonthToDate } from "./buckets";
 
 export const HUMAN_GROUPS = ["agent", "team", "assistant", "day"] as const;
 export type HumanGroup = (typeof HUMAN_GROUPS)[number];
@@ -47,11 +47,7 @@ const FILTERS = [
  * organization's (else 404). */
 export async function humanQueryOf(db: Db, organizationId: string, q: HumanRequest) {
   const timezone = checkTimezone(q.timezone);
-  const today = localDate(timezone, Date.now());
-  const startDate = q.startDate ?? `${today.slice(0, 7)}-01`;
-  // biome-ignore lint/complexity/useMathMinMax: the dates are text ("YYYY-MM-DD"), which Math.max cannot compare
-  const endDate = q.endDate ?? (startDate > today ? startDate : today);
-  const { start, end } = dayRange(timezone, startDate, endDate, "startDate", "endDate");
+  const { startDate, endDate, start, end } = daysOrMonthToDate(timezone, q.startDate, q.endDate);
   for (const [field, table, detail] of FILTERS) {
     const id = q[field];
     if (!id) continue;

@@ -5,7 +5,7 @@ import { client } from "../../db/prepared";
 import { fieldError, notFound } from "../../lib/errors";
 import { getOrganizationRecord } from "../organizations";
 import type { PlanSettings } from "../plans";
-import { bucketRows, buckets, checkTimezone, dayRange, localDate, type Granularity } from "./buckets";
+import { bucketRows, buckets, checkTimezone, daysOrMonthToDate, type Granularity } from "./buckets";
 import {
   usageByEntity,
   usageCounts,
@@ -37,11 +37,7 @@ export async function usageRange(
   background: { waitUntil(promise: Promise<unknown>): void },
 ) {
   const timezone = checkTimezone(q.timezone);
-  const today = localDate(timezone, Date.now());
-  const startDate = q.startDate ?? `${today.slice(0, 7)}-01`;
-  // biome-ignore lint/complexity/useMathMinMax: the dates are text ("YYYY-MM-DD"), which Math.max cannot compare
-  const endDate = q.endDate ?? (startDate > today ? startDate : today);
-  const { start, end } = dayRange(timezone, startDate, endDate, "startDate", "endDate");
+  const { startDate, endDate, start, end } = daysOrMonthToDate(timezone, q.startDate, q.endDate);
   if (q.chatbot) {
     const found = await client(db)
       .prepare("SELECT 1 AS x FROM chatbots WHERE id = ? AND organization_id = ?")

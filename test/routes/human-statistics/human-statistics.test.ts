@@ -214,6 +214,24 @@ describe("GET /organizations/{organizationPk}/human-statistics/", () => {
     expect(empty.results.map((g) => g.key)).toEqual(["2026-05-01", "2026-05-02", "2026-05-03"]);
   });
 
+  it("without dates: this month up to today, local to the timezone; a later start alone is that one day", async () => {
+    const owner = await seedOwner();
+    const get = async (query: string) =>
+      ok<"GET /organizations/{organizationPk}/human-statistics/">(
+        await owner.fetch("GET", path(owner.organizationId, query)),
+      );
+    // Kiritimati is UTC+14: its today is not UTC's for most of the UTC day.
+    for (const timezone of ["UTC", "Pacific/Kiritimati"]) {
+      const localToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: timezone }).format(new Date());
+      const before = localToday();
+      const answer = await get(`groupBy=day&timezone=${timezone}`);
+      expect([before, localToday()]).toContain(answer.endDate);
+      expect(answer.startDate).toBe(`${answer.endDate.slice(0, 7)}-01`);
+      expect(answer.results).toHaveLength(Number(answer.endDate.slice(8)));
+    }
+    expect(await get("startDate=2099-01-05")).toMatchObject({ startDate: "2099-01-05", endDate: "2099-01-05" });
+  });
+
   it("400 for bad input with a clear detail", async () => {
     const owner = await seedOwner();
     for (const [query, field] of [

@@ -220,6 +220,26 @@ describe("GET .../usage-statistics/{members,chatbots}/summary/", () => {
   });
 });
 
+describe("usage statistics without dates", () => {
+  it("cover this month up to today, local to the timezone; a later start alone is that one day", async () => {
+    const owner = await seedOwner();
+    const summary = async (query: string) =>
+      ok<"GET /organizations/{organizationPk}/usage-statistics/members/summary/">(
+        await owner.fetch("GET", `${base(owner.organizationId)}/members/summary/?${query}`),
+      );
+    // Kiritimati is UTC+14: its today is not UTC's for most of the UTC day.
+    for (const timezone of ["UTC", "Pacific/Kiritimati"]) {
+      const localToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: timezone }).format(new Date());
+      const before = localToday();
+      const answer = await summary(`timezone=${timezone}`);
+      expect([before, localToday()]).toContain(answer.endDate);
+      expect(answer.startDate).toBe(`${answer.endDate.slice(0, 7)}-01`);
+      expect(answer.results).toHaveLength(Number(answer.endDate.slice(8)));
+    }
+    expect(await summary("startDate=2099-01-05")).toMatchObject({ startDate: "2099-01-05", endDate: "2099-01-05" });
+  });
+});
+
 describe("usage statistics: bad input, 401, 403, 404", () => {
   const paths = ["members/", "chatbots/", "members/summary/", "chatbots/summary/"];
   it.each([
