@@ -85,7 +85,9 @@ export const t = defineStrings({
     fixErrors: "Some fields need attention.",
     preview: "Live preview",
     previewFrame: "Preview of the web chat widget ({mode})",
-    previewHint: "The real widget with the values above; messages typed into it are not sent.",
+    previewHint:
+      "The real widget with the values above, in the language chosen for the codes; messages typed into it are not " +
+      "sent.",
     embed: "Embed",
     embedIntro:
       "Put the chat on your site in one of these ways. Each shows the saved settings, so changes below reach " +
@@ -223,7 +225,7 @@ export const t = defineStrings({
     fixErrors: "部分欄位需要修正。",
     preview: "即時預覽",
     previewFrame: "網頁聊天小工具預覽（{mode}）",
-    previewHint: "以上方設定呈現的實際小工具；在其中輸入的訊息不會送出。",
+    previewHint: "以上方設定、並以嵌入程式碼所選的語言呈現的實際小工具；在其中輸入的訊息不會送出。",
     embed: "嵌入",
     embedIntro: "用以下任一方式把聊天放到您的網站。它們都使用已儲存的設定，下方的變更儲存後就會出現在網站上。",
     snippet: "嵌入程式碼",
