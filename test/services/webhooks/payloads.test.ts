@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildPayload, genesysPayload, legacyPayload, standardPayload } from "../../../src/services/webhooks/payloads";
 import { conversationEventPayload } from "../../../src/services/webhooks/conversation-payloads";
 import { TemplateError } from "../../../src/services/webhooks/templates";
-import { bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
+import { SAMPLE_CONTEXT_SENT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
 
 describe("standard payload (service_standard)", () => {
   it("has exactly the spec's fields, snake_case, ISO 8601 created_at", () => {
@@ -11,22 +11,7 @@ describe("standard payload (service_standard)", () => {
       type: "outgoing",
       content: "您好！我们的营业时间是 9 点到 5 点。",
       created_at: "2024-05-01T08:30:00.123Z",
-      conversation: {
-        id: "01900000-0000-7000-8000-000000000002",
-        title: "Opening hours",
-        type: "individual",
-        status: "open",
-        progress_status: "ai_processing",
-        auto_reply_enabled: true,
-        assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
-      },
-      inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
-      contact: {
-        id: "01900000-0000-7000-8000-000000000005",
-        name: "Chen Mei Ling",
-        email: "mei@example.com",
-        phone_number: "+886912345678",
-      },
+      ...SAMPLE_CONTEXT_SENT,
       sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", type: "chatbot" },
       attachments: [
         {
@@ -75,21 +60,11 @@ describe("lifecycle event payload (conversation.updated)", () => {
         auto_reply_enabled: [true, false],
         assignee: [null, "01900000-0000-7000-8000-000000000003"],
       },
+      ...SAMPLE_CONTEXT_SENT,
       conversation: {
-        id: "01900000-0000-7000-8000-000000000002",
-        title: "Opening hours",
-        type: "individual",
-        status: "open",
+        ...SAMPLE_CONTEXT_SENT.conversation,
         progress_status: "human_serving",
         auto_reply_enabled: false,
-        assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
-      },
-      inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
-      contact: {
-        id: "01900000-0000-7000-8000-000000000005",
-        name: "Chen Mei Ling",
-        email: "mei@example.com",
-        phone_number: "+886912345678",
       },
     });
   });

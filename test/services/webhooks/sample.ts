@@ -62,6 +62,29 @@ export function sampleEvent(overrides: Partial<WebhookEventData> = {}): WebhookE
   };
 }
 
+/**
+ * The sample event's conversation, inbox and contact as the payloads and template variables name them (snake_case):
+ * what a receiver reads of `sampleEvent` around its message (the template variables' contact has its `source_id` too).
+ */
+export const SAMPLE_CONTEXT_SENT = {
+  conversation: {
+    id: "01900000-0000-7000-8000-000000000002",
+    title: "Opening hours",
+    type: "individual",
+    status: "open",
+    progress_status: "ai_processing",
+    auto_reply_enabled: true,
+    assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
+  },
+  inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
+  contact: {
+    id: "01900000-0000-7000-8000-000000000005",
+    name: "Chen Mei Ling",
+    email: "mei@example.com",
+    phone_number: "+886912345678",
+  },
+};
+
 /** The same event with no contact, no assignee, no attachments. */
 export function bareEvent(): WebhookEventData {
   const e = sampleEvent();

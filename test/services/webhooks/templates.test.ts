@@ -11,7 +11,7 @@ import {
   templateVariables,
   validateCustomTemplate,
 } from "../../../src/services/webhooks/templates";
-import { CREATED_AT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
+import { CREATED_AT, SAMPLE_CONTEXT_SENT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
 
 const NOW = Date.UTC(2024, 4, 1, 8, 30, 5, 0);
 const render = (template: string, data = sampleEvent()) => JSON.parse(renderCustomTemplate(template, data, NOW));
@@ -66,23 +66,8 @@ describe("renderCustomTemplate", () => {
         created_at: "2024-05-01T08:30:00.123Z",
         metadata: { timeZone: "Asia/Taipei", nested: { a: [1, 2] } },
       },
-      conversation: {
-        id: "01900000-0000-7000-8000-000000000002",
-        title: "Opening hours",
-        type: "individual",
-        status: "open",
-        progress_status: "ai_processing",
-        auto_reply_enabled: true,
-        assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
-      },
-      inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
-      contact: {
-        id: "01900000-0000-7000-8000-000000000005",
-        name: "Chen Mei Ling",
-        email: "mei@example.com",
-        phone_number: "+886912345678",
-        source_id: "U4af4980629",
-      },
+      ...SAMPLE_CONTEXT_SENT,
+      contact: { ...SAMPLE_CONTEXT_SENT.contact, source_id: "U4af4980629" },
       sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", type: "chatbot" },
       attachments: [
         {
