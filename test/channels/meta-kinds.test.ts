@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { APP_SECRET, graph, metaInbox, newId, signed, type MetaCase } from "./meta-support";
 import * as sample from "./meta-samples";
+import { reactionKept } from "./scenes";
 import { messagesOf, messagesWhen, onlyConversation, post, storedEvents } from "./support";
 
 /** What metaInbox reads of a platform's case: its credentials, and how a text is posted. */
@@ -92,9 +93,6 @@ describe("Messenger: what a visitor sends is kept", () => {
 
   it("a reaction is kept in the open conversation without an answer; one taken back is nothing new", async () => {
     const { owner, token, inbox, say } = await metaInbox(messenger);
-    await say("Where is my parcel?");
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
     const reaction = (action: string) => ({
       object: "page",
       entry: [
@@ -112,15 +110,14 @@ describe("Messenger: what a visitor sends is kept", () => {
         },
       ],
     });
-    await post(inbox.path, await signed(reaction("react")));
-    await post(inbox.path, await signed(reaction("unreact")));
-    await messagesWhen(owner, conversation.id, (m) => m.length >= 3);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect((await messagesOf(owner, conversation.id)).map((m) => [m.senderType, m.content])).toEqual([
-      ["contact", "Where is my parcel?"],
-      ["chatbot", 'You said: "Where is my parcel?".'],
-      ["contact", "[reaction ❤️]"],
-    ]);
+    await reactionKept(owner, inbox, {
+      say,
+      react: async () => {
+        await post(inbox.path, await signed(reaction("react")));
+        await post(inbox.path, await signed(reaction("unreact")));
+      },
+      shown: "[reaction ❤️]",
+    });
     // Connect asked Meta for the Page's reactions and edits too.
     const [subscribe] = (await graph.requests(token)).filter((r) => r.path.endsWith("/subscribed_apps"));
     expect(subscribe.query.subscribed_fields).toBe("messages,messaging_postbacks,message_reactions,message_edits");

@@ -17,8 +17,10 @@ import {
   messagesWhen,
   nthIs,
   lastIs,
+  type MessageItem,
   onlyConversation,
   post,
+  settledLines,
   someSent,
   storedEvents,
 } from "./support";
@@ -95,6 +97,56 @@ export async function redeliveredAndForged(
   for (const forged of scene.forged) expect((await post(inbox.path, forged)).status).toBe(401);
   expect(await storedEvents(actor.organizationId, inbox.inboxId)).toBe(1);
   return { conversation, fromContact };
+}
+
+/** The visitor's text with a typo (editedOnce), and the text of its edit. */
+export const TYPO = "Do you ship to Osakka?";
+export const CORRECTED = "Do you ship to Osaka?";
+
+/**
+ * The visitor's TYPO (`say()`) answered, then `edit()`: what it posts (the edit to CORRECTED, with the platform's
+ * repeats and look-alikes that are no edit of the visitor's) adds the edit alone, kept as its new text, marked and
+ * answered; the message and the edit are the inbox's only events kept.
+ */
+export async function editedOnce(
+  actor: Actor,
+  inbox: ChannelInbox,
+  scene: { say: () => Promise<unknown>; edit: () => Promise<unknown> },
+) {
+  await scene.say();
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  await messagesWhen(actor, conversation.id, (m) => m.length >= 2);
+  await scene.edit();
+  const messages = await messagesWhen(actor, conversation.id, (m) => m.length >= 4);
+  expect(messages.map((m) => [m.senderType, m.content])).toEqual([
+    ["contact", TYPO],
+    ["chatbot", `You said: "${TYPO}".`],
+    ["contact", `[edited] ${CORRECTED}`],
+    ["chatbot", `You said: "[edited] ${CORRECTED}".`],
+  ]);
+  expect(await storedEvents(actor.organizationId, inbox.inboxId)).toBe(2);
+}
+
+/**
+ * "Where is my parcel?" answered (the reply sent), then `react(reply)`: what it posts (a reaction to the reply, with
+ * what adds nothing: repeats, one taken back, the bot's own) adds the reaction alone, shown as `shown`, unanswered.
+ * Gives the conversation.
+ */
+export async function reactionKept(
+  actor: Actor,
+  inbox: ChannelInbox,
+  scene: { say: Say; react: (reply: MessageItem) => Promise<unknown>; shown: string },
+) {
+  await scene.say("Where is my parcel?");
+  const conversation = await onlyConversation(actor, inbox.inboxId);
+  const [, reply] = await messagesWhen(actor, conversation.id, someSent);
+  await scene.react(reply);
+  expect(await settledLines(actor, conversation.id, 3)).toEqual([
+    ["contact", "Where is my parcel?"],
+    ["chatbot", 'You said: "Where is my parcel?".'],
+    ["contact", scene.shown],
+  ]);
+  return conversation;
 }
 
 /**

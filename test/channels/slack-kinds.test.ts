@@ -6,7 +6,17 @@
 import { describe, expect, it } from "vitest";
 import { client } from "../../src/db/prepared";
 import { data } from "../harness";
-import { eventually, messagesOf, messagesWhen, onlyConversation, post, someSent, storedEvents } from "./support";
+import { CORRECTED, editedOnce, reactionKept, TYPO } from "./scenes";
+import {
+  eventually,
+  messagesOf,
+  messagesWhen,
+  onlyConversation,
+  post,
+  settledLines,
+  someSent,
+  storedEvents,
+} from "./support";
 import { dm, envelope, nextTs, posted, signed, slack, slackInbox } from "./slack-support";
 
 const EGON = "U2147483697";
@@ -40,11 +50,8 @@ const setAside = async (organizationId: string, inboxId: string) =>
 describe("Slack: what a visitor sends is kept", () => {
   it("an edit is kept as its new text; an unfurl and another app's edit are not edits of the visitor", async () => {
     const { owner, inbox } = await slackInbox();
-    const first = dm("Do you ship to Osakka?");
-    await post(inbox.path, await signed(first));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
-    const original = { type: "message", user: EGON, text: "Do you ship to Osakka?", ts: first.event.ts };
+    const first = dm(TYPO);
+    const original = { type: "message", user: EGON, text: TYPO, ts: first.event.ts };
     const changed = (message: object, previous: object = original) => {
       const ts = nextTs();
       return envelope({
@@ -59,25 +66,23 @@ describe("Slack: what a visitor sends is kept", () => {
         previous_message: previous,
       });
     };
-    const edit = changed({ ...original, text: "Do you ship to Osaka?", edited: { user: EGON, ts: nextTs() } });
-    await post(inbox.path, await signed(edit));
-    // Slack tries again (the same event): one edit.
-    await post(inbox.path, await signed(edit, { retryNum: 1, retryReason: "http_timeout" }));
-    // A link unfurled: the same text, attachments added.
-    await post(inbox.path, await signed(changed({ ...original, attachments: [{ from_url: "https://a.example" }] })));
-    const bot = { type: "message", user: "U0BOTU5ER", bot_id: "B0BOT1D00", text: "Hi", ts: nextTs() };
-    await post(
-      inbox.path,
-      await signed(changed({ ...bot, text: "Hi!", edited: { user: "U0BOTU5ER", ts: nextTs() } }, bot)),
-    );
-    const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 4);
-    expect(messages.map((m) => [m.senderType, m.content])).toEqual([
-      ["contact", "Do you ship to Osakka?"],
-      ["chatbot", 'You said: "Do you ship to Osakka?".'],
-      ["contact", "[edited] Do you ship to Osaka?"],
-      ["chatbot", 'You said: "[edited] Do you ship to Osaka?".'],
-    ]);
-    expect(await storedEvents(owner.organizationId, inbox.inboxId)).toBe(2);
+    await editedOnce(owner, inbox, {
+      say: async () => post(inbox.path, await signed(first)),
+      edit: async () => {
+        const edit = changed({ ...original, text: CORRECTED, edited: { user: EGON, ts: nextTs() } });
+        await post(inbox.path, await signed(edit));
+        // Slack tries again (the same event): one edit.
+        await post(inbox.path, await signed(edit, { retryNum: 1, retryReason: "http_timeout" }));
+        // A link unfurled: the same text, attachments added.
+        const unfurled = changed({ ...original, attachments: [{ from_url: "https://a.example" }] });
+        await post(inbox.path, await signed(unfurled));
+        const bot = { type: "message", user: "U0BOTU5ER", bot_id: "B0BOT1D00", text: "Hi", ts: nextTs() };
+        await post(
+          inbox.path,
+          await signed(changed({ ...bot, text: "Hi!", edited: { user: "U0BOTU5ER", ts: nextTs() } }, bot)),
+        );
+      },
+    });
   });
 
   it("a /me message is kept; a Slack Connect file is asked of files.info; a withheld file is said", async () => {
@@ -107,22 +112,18 @@ describe("Slack: what a visitor sends is kept", () => {
       const { owner, token, inbox, sayDm } = await slackInbox();
       // Before any conversation: nothing to add it to.
       await post(inbox.path, await signed(reaction("D024BE91L", nextTs(), { itemUser: EGON })));
-      await sayDm("Where is my parcel?");
-      const conversation = await onlyConversation(owner, inbox.inboxId);
-      const [, reply] = await messagesWhen(owner, conversation.id, someSent);
-      const replyTs = reply.metadata.channelDelivery!.platformMessageIds[0];
-      const thumbsUp = reaction("D024BE91L", replyTs);
-      await post(inbox.path, await signed(thumbsUp));
-      await post(inbox.path, await signed(thumbsUp, { retryNum: 1, retryReason: "http_timeout" }));
-      await post(inbox.path, await signed(reaction("D024BE91L", replyTs, { removed: true })));
-      await post(inbox.path, await signed(reaction("D024BE91L", replyTs, { user: BOT_USER, name: "eyes" })));
-      await messagesWhen(owner, conversation.id, (m) => m.length >= 3);
-      await new Promise((r) => setTimeout(r, 1000));
-      expect((await messagesOf(owner, conversation.id)).map((m) => [m.senderType, m.content])).toEqual([
-        ["contact", "Where is my parcel?"],
-        ["chatbot", 'You said: "Where is my parcel?".'],
-        ["contact", "[reaction :thumbsup:]"],
-      ]);
+      await reactionKept(owner, inbox, {
+        say: sayDm,
+        react: async (reply) => {
+          const replyTs = reply.metadata.channelDelivery!.platformMessageIds[0];
+          const thumbsUp = reaction("D024BE91L", replyTs);
+          await post(inbox.path, await signed(thumbsUp));
+          await post(inbox.path, await signed(thumbsUp, { retryNum: 1, retryReason: "http_timeout" }));
+          await post(inbox.path, await signed(reaction("D024BE91L", replyTs, { removed: true })));
+          await post(inbox.path, await signed(reaction("D024BE91L", replyTs, { user: BOT_USER, name: "eyes" })));
+        },
+        shown: "[reaction :thumbsup:]",
+      });
       expect(await posted(token)).toHaveLength(1);
       // The reaction before the conversation, the message and the reaction: nothing kept of the others.
       expect(await storedEvents(owner.organizationId, inbox.inboxId)).toBe(3);
@@ -146,9 +147,7 @@ describe("Slack: what a visitor sends is kept", () => {
     // A reaction to the thread's first message, the visitor's own, with a skin tone.
     const wave = { name: "wave::skin-tone-3", itemUser: EGON };
     await post(inbox.path, await signed(reaction("C024BE91L", ts, wave)));
-    await messagesWhen(owner, conversation.id, (m) => m.length >= 4);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect((await messagesOf(owner, conversation.id)).map((m) => [m.senderType, m.content])).toEqual([
+    expect(await settledLines(owner, conversation.id, 4)).toEqual([
       ["contact", "is the shop open?"],
       ["chatbot", 'You said: "is the shop open?".'],
       ["contact", "[reaction :thumbsup:]"],

@@ -165,6 +165,16 @@ export const messagesWhen = (
     return done(messages) && messages;
   }, ms);
 
+/**
+ * The conversation's messages as [sender type, content] once it holds `count`, read again a second later: what is kept
+ * unanswered (a reaction) would have had its answer by then.
+ */
+export async function settledLines(actor: Actor, conversationId: string, count: number) {
+  await messagesWhen(actor, conversationId, (m) => m.length >= count);
+  await new Promise((r) => setTimeout(r, 1000));
+  return (await messagesOf(actor, conversationId)).map((m) => [m.senderType, m.content]);
+}
+
 /** `messagesWhen` conditions on what the channel wrote of its delivery: some message is sent; the last one is
  * `status`; message `index` is the last and `status`. */
 export const someSent = (messages: MessageItem[]) =>

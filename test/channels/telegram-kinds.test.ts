@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { client } from "../../src/db/prepared";
 import { data } from "../harness";
-import { messagesOf, messagesWhen, onlyConversation, storedEvents } from "./support";
+import { CORRECTED, editedOnce, reactionKept, TYPO } from "./scenes";
+import { messagesWhen, onlyConversation, storedEvents } from "./support";
 import { sent, telegramInbox, textUpdate } from "./telegram-support";
 
 /** An update of Olivia's private chat whose message carries `fields` instead of a text. */
@@ -62,24 +63,15 @@ describe("Telegram: what a visitor sends is kept", () => {
     const { owner, token, inbox, postUpdate } = await telegramInbox();
     const [webhook] = await sent(token, "setWebhook");
     expect(webhook.body.allowed_updates).toEqual(["message", "edited_message", "callback_query", "message_reaction"]);
-    await postUpdate(textUpdate("Do you ship to Osakka?"));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
-    const edit = messageUpdate(
-      { text: "Do you ship to Osaka?", edit_date: Math.floor(Date.now() / 1000) },
-      "edited_message",
-    );
-    expect((await postUpdate(edit)).status).toBe(200);
-    const moved = messageUpdate({ location: { latitude: 1, longitude: 2, live_period: 900 } }, "edited_message");
-    expect((await postUpdate(moved)).status).toBe(200);
-    const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 4);
-    expect(messages.map((m) => [m.senderType, m.content])).toEqual([
-      ["contact", "Do you ship to Osakka?"],
-      ["chatbot", 'You said: "Do you ship to Osakka?".'],
-      ["contact", "[edited] Do you ship to Osaka?"],
-      ["chatbot", 'You said: "[edited] Do you ship to Osaka?".'],
-    ]);
-    expect(await storedEvents(owner.organizationId, inbox.inboxId)).toBe(2);
+    await editedOnce(owner, inbox, {
+      say: () => postUpdate(textUpdate(TYPO)),
+      edit: async () => {
+        const edit = messageUpdate({ text: CORRECTED, edit_date: Math.floor(Date.now() / 1000) }, "edited_message");
+        expect((await postUpdate(edit)).status).toBe(200);
+        const moved = messageUpdate({ location: { latitude: 1, longitude: 2, live_period: 900 } }, "edited_message");
+        expect((await postUpdate(moved)).status).toBe(200);
+      },
+    });
   });
 
   it("a reaction is kept in the open conversation, unanswered; with none open it is set aside", async () => {
@@ -98,17 +90,11 @@ describe("Telegram: what a visitor sends is kept", () => {
     });
     // Before any conversation: nothing to add it to, kept aside as ignored with the reason.
     expect((await postUpdate(reaction("👀"))).status).toBe(200);
-    await postUpdate(textUpdate("Where is my parcel?"));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
-    expect((await postUpdate(reaction("👍"))).status).toBe(200);
-    await messagesWhen(owner, conversation.id, (m) => m.length >= 3);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect((await messagesOf(owner, conversation.id)).map((m) => [m.senderType, m.content])).toEqual([
-      ["contact", "Where is my parcel?"],
-      ["chatbot", 'You said: "Where is my parcel?".'],
-      ["contact", "[reaction 👍]"],
-    ]);
+    await reactionKept(owner, inbox, {
+      say: (text) => postUpdate(textUpdate(text)),
+      react: async () => expect((await postUpdate(reaction("👍"))).status).toBe(200),
+      shown: "[reaction 👍]",
+    });
     const events = await client(await data(owner.organizationId))
       .prepare("select status, error from channel_events where inbox_id = ? order by received_at")
       .bind(inbox.inboxId)
