@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { seedOwner } from "../harness";
 import { bodyOf } from "../support/api";
-import { credentials, lineInbox, newUser, sent as lineSent, signed, textEvent } from "./line-support";
+import { helloTakenOver, sent as lineSent, signed, textEvent } from "./line-support";
 import {
   conversationsOf,
   csatOf,
@@ -120,14 +120,8 @@ describe("LINE: the rating question with quick replies", () => {
     'operator typing shows the loading animation; resolve asks with quick replies 1-5; a reply "3" is the ' + "rating",
     async () => {
       const owner = await seedOwner();
-      const creds = credentials();
-      const inbox = await lineInbox(owner, creds);
-      const user = newUser();
+      const { creds, inbox, user, conversation } = await helloTakenOver(owner);
       const requests = (path: string) => lineSent(creds.channelAccessToken, path);
-      await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
-      const conversation = await onlyConversation(owner, inbox.inboxId);
-      await messagesWhen(owner, conversation.id, someSent);
-      await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`);
 
       const loadings = (await requests("/v2/bot/chat/loading/start")).length;
       await owner.fetch("POST", `/conversations/${conversation.id}/typing/`, { typing: true });

@@ -1,7 +1,7 @@
 // Instagram end to end against the Graph stand-in: the shared scenarios (meta-support.ts) and its
 // limit in bytes, which a reply in Japanese reaches first.
 import { describe, expect, it } from "vitest";
-import { APP_SECRET, graph, metaInbox, metaScenarios, newId, sends, signed, type MetaCase } from "./meta-support";
+import { graph, META_ACCOUNTS, metaInbox, metaScenarios, newId, sends, signed, type MetaCase } from "./meta-support";
 import * as sample from "./meta-samples";
 import { messagesWhen, onlyConversation, post } from "./support";
 
@@ -12,10 +12,8 @@ const instagramImage = (id: string) =>
   });
 
 const instagram: MetaCase = {
-  platform: "instagram",
+  ...META_ACCOUNTS.instagram,
   name: "Instagram",
-  credentials: (token) => ({ instagramAccountId: sample.IG_ID, pageAccessToken: token, appSecret: APP_SECRET }),
-  text: (text, id) => sample.instagramText(text, id),
   image: instagramImage,
   sender: sample.IGSID,
   contactName: "Ada Lovelace", // the stand-in's profile (name, username)

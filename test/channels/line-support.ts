@@ -3,7 +3,7 @@
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import { type Actor, unique } from "../harness";
-import { channelInbox, standIn, type ChannelInbox } from "./support";
+import { channelInbox, messagesWhen, nthIs, onlyConversation, post, standIn, type ChannelInbox } from "./support";
 
 export const line = standIn("line");
 /** LINE answers webhooks at an https URL only (the stand-in refuses others, the way LINE does). */
@@ -62,3 +62,24 @@ export const signed = (channelSecret: string, ...events: unknown[]) =>
   line.sign({ channelSecret, body: { destination: `U${hex(32)}`, events } });
 /** What the channel access token `token` asked of LINE's `path`. */
 export const sent = async (token: string, path: string) => (await line.requests(token)).filter((r) => r.path === path);
+
+/** A new user's "Hello" to a new LINE inbox of `owner`, its answer sent. */
+export async function helloAnswered(owner: Actor) {
+  const creds = credentials();
+  const inbox = await lineInbox(owner, creds);
+  const user = newUser();
+  await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
+  const conversation = await onlyConversation(owner, inbox.inboxId);
+  await messagesWhen(owner, conversation.id, nthIs(1, "sent"));
+  return { creds, inbox, user, conversation };
+}
+
+/**
+ * helloAnswered, then the conversation taken over. The answer is out first: a reply still queued would take the next
+ * event's reply token.
+ */
+export async function helloTakenOver(owner: Actor) {
+  const answered = await helloAnswered(owner);
+  expect((await owner.fetch("POST", `/conversations/${answered.conversation.id}/take-over/`)).status).toBe(200);
+  return answered;
+}

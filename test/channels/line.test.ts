@@ -11,6 +11,8 @@ import { client } from "../../src/db/prepared";
 import { bodyOf, problemOf } from "../support/api";
 import {
   credentials,
+  helloAnswered,
+  helloTakenOver,
   hex,
   line,
   lineInbox,
@@ -166,14 +168,7 @@ describe("LINE", () => {
       "push)",
     async () => {
       const owner = await seedOwner();
-      const creds = credentials();
-      const inbox = await lineInbox(owner, creds);
-      const user = newUser();
-      await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
-      const conversation = await onlyConversation(owner, inbox.inboxId);
-      // Its answer out first: a reply still queued would take the next event's reply token.
-      await messagesWhen(owner, conversation.id, nthIs(1, "sent"));
-      expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
+      const { creds, inbox, user, conversation } = await helloTakenOver(owner);
       const question = textEvent(user, "Are you a bot?");
       await post(inbox.path, await signed(creds.channelSecret, question));
       await messagesWhen(owner, conversation.id, (m) => m.length === 3);
@@ -222,14 +217,8 @@ describe("LINE", () => {
       .update(organizationShards)
       .set({ shard: (await shardOf(owner.organizationId)).shard })
       .where(eq(organizationShards.organizationId, other.organizationId));
-    const creds = credentials();
+    const { creds, conversation } = await helloTakenOver(owner);
     const token = creds.channelAccessToken;
-    const inbox = await lineInbox(owner, creds);
-    const user = newUser();
-    await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
-    const conversation = await onlyConversation(owner, inbox.inboxId);
-    await messagesWhen(owner, conversation.id, nthIs(1, "sent"));
-    expect((await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`)).status).toBe(200);
     const attach = async (actor: typeof owner) =>
       bodyOf<"POST /attachments/">(
         await actor.fetch("POST", "/attachments/", { file: await uploadKey(actor), filename: "cat.png" }),
@@ -277,13 +266,8 @@ describe("LINE", () => {
       "tried again",
     async () => {
       const owner = await seedOwner();
-      const creds = credentials();
+      const { creds, inbox, user, conversation } = await helloAnswered(owner);
       const token = creds.channelAccessToken;
-      const inbox = await lineInbox(owner, creds);
-      const user = newUser();
-      await post(inbox.path, await signed(creds.channelSecret, textEvent(user, "Hello")));
-      const conversation = await onlyConversation(owner, inbox.inboxId);
-      await messagesWhen(owner, conversation.id, lastIs("sent"));
       const before = (await line.requests(token)).length;
 
       // The contact is known now: the next requests are the loading animation, then the reply.

@@ -1,15 +1,13 @@
 // Messenger end to end against the Graph stand-in: the shared scenarios (meta-support.ts) and what
 // only a Page has (echoes of its own messages, other Pages of the same app).
 import { describe, expect, it } from "vitest";
-import { APP_SECRET, graph, metaInbox, metaScenarios, newId, signed, type MetaCase } from "./meta-support";
+import { graph, META_ACCOUNTS, metaInbox, metaScenarios, newId, signed, type MetaCase } from "./meta-support";
 import * as sample from "./meta-samples";
 import { conversationsOf, post } from "./support";
 
 const messenger: MetaCase = {
-  platform: "messenger",
+  ...META_ACCOUNTS.messenger,
   name: "Messenger",
-  credentials: (token) => ({ pageId: sample.PAGE_ID, pageAccessToken: token, appSecret: APP_SECRET }),
-  text: (text, id) => sample.messengerText(text, id),
   image: (id) => sample.messengerAttachment(`${graph.url}/cdn/photo.png`, id),
   sender: sample.PSID,
   contactName: "Ada Lovelace", // the stand-in's profile (first_name, last_name)

@@ -3,29 +3,12 @@
 // naming it; receipts, echoes, unsends and system notices are left out on purpose (docs/decisions.md, "Messaging
 // channels", "What a visitor sends is kept").
 import { describe, expect, it } from "vitest";
-import { APP_SECRET, graph, metaInbox, newId, signed, type MetaCase } from "./meta-support";
+import { graph, META_ACCOUNTS, metaInbox, newId, signed } from "./meta-support";
 import * as sample from "./meta-samples";
 import { reactionKept } from "./scenes";
 import { messagesOf, messagesWhen, onlyConversation, post, storedEvents } from "./support";
 
-/** What metaInbox reads of a platform's case: its credentials, and how a text is posted. */
-type Case = Pick<MetaCase, "platform" | "credentials" | "text">;
-
-const messenger = {
-  platform: "messenger",
-  credentials: (token) => ({ pageId: sample.PAGE_ID, pageAccessToken: token, appSecret: APP_SECRET }),
-  text: (text, id) => sample.messengerText(text, id),
-} satisfies Case;
-const whatsapp = {
-  platform: "whatsapp",
-  credentials: (token) => ({
-    phoneNumberId: sample.PHONE_NUMBER_ID,
-    businessAccountId: sample.WABA_ID,
-    accessToken: token,
-    appSecret: APP_SECRET,
-  }),
-  text: (text, id) => sample.whatsappText(text, id),
-} satisfies Case;
+const { messenger, instagram, whatsapp } = META_ACCOUNTS;
 
 const contactLines = (messages: Awaited<ReturnType<typeof messagesOf>>) =>
   messages.filter((m) => m.senderType === "contact").map((m) => m.content);
@@ -126,11 +109,6 @@ describe("Messenger: what a visitor sends is kept", () => {
 
 describe("Instagram: what a visitor sends is kept", () => {
   it("story mentions, unsupported messages and reactions are kept; an unsend is not a message", async () => {
-    const instagram = {
-      platform: "instagram",
-      credentials: (token) => ({ instagramAccountId: sample.IG_ID, pageAccessToken: token, appSecret: APP_SECRET }),
-      text: (text, id) => sample.instagramText(text, id),
-    } satisfies Case;
     const { owner, inbox, say } = await metaInbox(instagram);
     await say("Do you have it in blue?");
     const conversation = await onlyConversation(owner, inbox.inboxId);

@@ -7,6 +7,7 @@ import { seedOwner, unique } from "../harness";
 import { ratedFour, redeliveredAndForged, retriedThenFailed, shownChannel, takenOver, textInReplyOut } from "./scenes";
 import { channelInbox, messagesWhen, onlyConversation, post, standIn, unsigned } from "./support";
 import { bodyOf } from "../support/api";
+import * as sample from "./meta-samples";
 
 export const graph = standIn("graph");
 export const APP_SECRET = "5f2b3c1d9e8a7f6b4c3d2e1f0a9b8c7d";
@@ -36,11 +37,38 @@ export interface MetaCase {
   typing: boolean;
 }
 
+/** What metaInbox reads of a platform's case: its credentials, and how a person's text comes. */
+export type MetaAccount = Pick<MetaCase, "platform" | "credentials" | "text">;
+
+/** Each platform's account of the test app (meta-samples' ids), with the access token given. */
+export const META_ACCOUNTS = {
+  messenger: {
+    platform: "messenger",
+    credentials: (token) => ({ pageId: sample.PAGE_ID, pageAccessToken: token, appSecret: APP_SECRET }),
+    text: (text, id) => sample.messengerText(text, id),
+  },
+  instagram: {
+    platform: "instagram",
+    credentials: (token) => ({ instagramAccountId: sample.IG_ID, pageAccessToken: token, appSecret: APP_SECRET }),
+    text: (text, id) => sample.instagramText(text, id),
+  },
+  whatsapp: {
+    platform: "whatsapp",
+    credentials: (token) => ({
+      phoneNumberId: sample.PHONE_NUMBER_ID,
+      businessAccountId: sample.WABA_ID,
+      accessToken: token,
+      appSecret: APP_SECRET,
+    }),
+    text: (text, id) => sample.whatsappText(text, id),
+  },
+} satisfies Record<string, MetaAccount>;
+
 export const sends = async (c: MetaCase, token: string) =>
   (await graph.requests(token)).filter((r) => r.path === c.sendPath && !r.body.sender_action);
 
 /** An inbox connected to a Meta platform through the stand-in, with its access token. */
-export async function metaInbox(c: Pick<MetaCase, "platform" | "credentials" | "text">) {
+export async function metaInbox(c: MetaAccount) {
   const owner = await seedOwner();
   const token = newToken();
   const inbox = await channelInbox(owner, c.platform, c.credentials(token));

@@ -24,6 +24,7 @@ import {
   textInReplyOut,
 } from "./scenes";
 import { bodyOf } from "../support/api";
+import { slackButtonTap } from "../support/slack-events";
 import { credentials, dm, envelope, nextTs, posted, SIGNING_SECRET, signed, slack, slackInbox } from "./slack-support";
 
 describe("Slack", () => {
@@ -152,29 +153,12 @@ describe("Slack", () => {
       const [first] = await posted(token);
       expect(first.body.blocks![1].elements!.map((b) => b.value)).toEqual(["Opening hours?", "Prices?"]);
 
-      const payload = {
-        type: "block_actions",
-        user: { id: "U2147483697", username: "spengler", team_id: "T061EG9R6" },
-        team: { id: "T061EG9R6", domain: "ghostbusters" },
-        container: {
-          type: "message",
-          message_ts: answered[1].metadata!.channelDelivery!.platformMessageIds[0],
-          channel_id: "D024BE91L",
-          is_ephemeral: false,
-        },
+      const payload = slackButtonTap({
         channel: { id: "D024BE91L", name: "directmessage" },
-        trigger_id: "12321423423.333649436676.d8c1bb837935619ccad0f624c448ffb3",
-        actions: [
-          {
-            type: "button",
-            action_id: "quick_reply_1",
-            block_id: "b",
-            text: { type: "plain_text", text: "Prices?" },
-            value: "Prices?",
-            action_ts: nextTs(),
-          },
-        ],
-      };
+        messageTs: answered[1].metadata!.channelDelivery!.platformMessageIds[0],
+        value: "Prices?",
+        actionTs: nextTs(),
+      });
       expect((await post(inbox.path, await slack.sign({ signingSecret: SIGNING_SECRET, payload }))).status).toBe(200);
       const messages = await messagesWhen(owner, conversation.id, nthIs(3, "sent"));
       expect(messages.map((m) => [m.senderType, m.content])).toEqual([

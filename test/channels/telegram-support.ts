@@ -1,7 +1,7 @@
 // Telegram's side of its end-to-end tests (telegram.test.ts, csat.test.ts): updates shaped as the Bot API
 // documents them, signed by its stand-in (test/support/platforms/telegram.mjs) with the webhook's secret token.
 import { seedOwner, unique } from "../harness";
-import { channelInbox, post, standIn, type ChannelInbox } from "./support";
+import { channelInbox, post, standIn, type ChannelInbox, type Scripted } from "./support";
 
 export const telegram = standIn("telegram");
 export const newToken = () => `${Math.floor(Math.random() * 1e9)}:${unique("AAH").replace(/[^A-Za-z0-9_-]/g, "")}`;
@@ -49,6 +49,12 @@ export const callbackQuery = (data: string, from: TelegramUser) => ({
     },
   },
 });
+
+/** The Bot API's answer to a bot sending too fast (https://core.telegram.org/bots/api#responseparameters). */
+export const TOO_MANY_REQUESTS: Scripted = {
+  status: 429,
+  body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } },
+};
 
 /** What the bot `token` asked of the Bot API's `method`. */
 export const sent = async (token: string, method: string) =>

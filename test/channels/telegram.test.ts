@@ -16,7 +16,7 @@ import {
   onlyConversation,
   unsigned,
 } from "./support";
-import { sent, telegram, telegramInbox, textUpdate } from "./telegram-support";
+import { sent, telegram, telegramInbox, textUpdate, TOO_MANY_REQUESTS } from "./telegram-support";
 
 /** A text of Olivia Chen (textUpdate's sender) in through the webhook and the reply out (scenes' textInReplyOut). */
 async function textFromOlivia(
@@ -185,15 +185,7 @@ describe("Telegram", () => {
       const { owner, token, inbox, postUpdate } = await telegramInbox();
       await telegram.script(token, [
         { status: 200, body: { ok: true, result: true } }, // sendChatAction
-        {
-          status: 429,
-          body: {
-            ok: false,
-            error_code: 429,
-            description: "Too Many Requests: retry after 1",
-            parameters: { retry_after: 1 },
-          },
-        },
+        TOO_MANY_REQUESTS,
       ]);
       const started = Date.now();
       await postUpdate(textUpdate("Hello"));
@@ -236,15 +228,7 @@ describe("Telegram", () => {
     const chat = { id: 5551234, type: "private", first_name: "Olivia" };
     await telegram.script(token, [
       { status: 200, body: { ok: true, result: { message_id: 501, date: 0, chat, text: "first part" } } },
-      {
-        status: 429,
-        body: {
-          ok: false,
-          error_code: 429,
-          description: "Too Many Requests: retry after 1",
-          parameters: { retry_after: 1 },
-        },
-      },
+      TOO_MANY_REQUESTS,
     ]);
     // 5,000 characters, over Telegram's 4,096: two parts.
     const content = "Your parcel left our warehouse today. ".repeat(132);

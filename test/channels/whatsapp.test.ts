@@ -1,20 +1,13 @@
 // WhatsApp end to end against the Graph stand-in: the shared scenarios (meta-support.ts) and what
 // only the Cloud API has (the name in the payload, statuses in the same field).
 import { describe, expect, it } from "vitest";
-import { APP_SECRET, graph, metaInbox, metaScenarios, signed, type MetaCase } from "./meta-support";
+import { graph, META_ACCOUNTS, metaInbox, metaScenarios, signed, type MetaCase } from "./meta-support";
 import * as sample from "./meta-samples";
 import { conversationsOf, post } from "./support";
 
 const whatsapp: MetaCase = {
-  platform: "whatsapp",
+  ...META_ACCOUNTS.whatsapp,
   name: "WhatsApp",
-  credentials: (token) => ({
-    phoneNumberId: sample.PHONE_NUMBER_ID,
-    businessAccountId: sample.WABA_ID,
-    accessToken: token,
-    appSecret: APP_SECRET,
-  }),
-  text: (text, id) => sample.whatsappText(text, id),
   image: (id) => sample.whatsappImage(id),
   sender: "16505551234",
   contactName: "Sheena Nelson", // from the payload's contacts: WhatsApp has no profile to ask

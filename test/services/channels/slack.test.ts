@@ -9,7 +9,7 @@ import { platformContext } from "../../../src/services/channels/http";
 import { SLACK_TEXT_LIMIT, fromSlackText, slack, verifySlackSignature } from "../../../src/services/channels/slack";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
 import { outboundMessage } from "./outbound";
-import { slackEnvelope } from "../../support/slack-events";
+import { slackButtonTap, slackEnvelope } from "../../support/slack-events";
 import type { RecordedRequest, SlackBody } from "../../support/platforms/recorded";
 
 const standIn = JSON.parse(env.TEST_PLATFORM_URLS).slack as string;
@@ -280,30 +280,13 @@ describe("Slack events read", () => {
   });
 
   it("reads a quick reply button's tap (block_actions) as the visitor's message in the buttons' thread", async () => {
-    const payload = {
-      type: "block_actions",
-      user: { id: "U2147483697", username: "spengler", team_id: "T061EG9R6" },
-      team: { id: "T061EG9R6", domain: "ghostbusters" },
-      container: {
-        type: "message",
-        message_ts: "1548261231.000200",
-        channel_id: "C024BE91L",
-        is_ephemeral: false,
-        thread_ts: "1548261200.000100",
-      },
+    const payload = slackButtonTap({
       channel: { id: "C024BE91L", name: "support" },
-      trigger_id: "12321423423.333649436676.d8c1bb837935619ccad0f624c448ffb3",
-      actions: [
-        {
-          type: "button",
-          action_id: "quick_reply_1",
-          block_id: "b1",
-          text: { type: "plain_text", text: "Opening hours" },
-          value: "Opening hours",
-          action_ts: "1548426417.840180",
-        },
-      ],
-    };
+      messageTs: "1548261231.000200",
+      threadTs: "1548261200.000100",
+      value: "Opening hours",
+      actionTs: "1548426417.840180",
+    });
     const request = await signed({ signingSecret: SECRET, payload });
     expect(request.headers["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(await slack.verify(webhook(request), request.body, config())).toBe(true);
