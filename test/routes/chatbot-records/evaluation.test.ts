@@ -38,6 +38,20 @@ async function pendingRecord(owner: Actor, chatbotId: string): Promise<{ id: str
   return record;
 }
 
+/**
+ * Left pending past its time, `record`'s job is among those the housekeeping cron sends again, with its organization.
+ */
+async function expectSentAgainLater(owner: Actor, record: { id: string; conversationId: string }) {
+  const later = Date.now() + STRANDED_EVALUATION_MS + 1000;
+  expect(
+    await strandedEvaluations(await conversationData(owner.organizationId, record.conversationId), later),
+  ).toContainEqual({
+    recordId: record.id,
+    organizationId: owner.organizationId,
+    conversationId: record.conversationId,
+  });
+}
+
 describe("evaluation of answered questions (enable-evaluation, the chatbot-evaluation queue)", () => {
   it("scores each answer in the background once evaluation is on, and shows the scores on the records", async () => {
     const owner = await seedOwner();
@@ -78,15 +92,7 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
     const bot = await createChatbot(owner, { enableEvaluation: true });
     const record = await pendingRecord(owner, bot.id);
     const records = await recordsOf(owner, record.conversationId);
-    // Left pending past its time, the cron sends it again with its organization.
-    const later = Date.now() + STRANDED_EVALUATION_MS + 1000;
-    expect(
-      await strandedEvaluations(await conversationData(owner.organizationId, record.conversationId), later),
-    ).toContainEqual({
-      recordId: record.id,
-      organizationId: owner.organizationId,
-      conversationId: record.conversationId,
-    });
+    await expectSentAgainLater(owner, record);
     // "b" as a message sent before jobs named the record's organization: its record is looked up.
     const batch = createMessageBatch("chatbot-evaluation", [
       {
@@ -155,13 +161,6 @@ describe("evaluation of answered questions (enable-evaluation, the chatbot-evalu
       await records.prepare(`DROP TRIGGER ${trigger}`).run();
     }
     // The housekeeping cron sends it again; with DB taking writes, scoring it still failing would mark it failed.
-    const later = Date.now() + STRANDED_EVALUATION_MS + 1000;
-    expect(
-      await strandedEvaluations(await conversationData(owner.organizationId, record.conversationId), later),
-    ).toContainEqual({
-      recordId: record.id,
-      organizationId: owner.organizationId,
-      conversationId: record.conversationId,
-    });
+    await expectSentAgainLater(owner, record);
   });
 });
