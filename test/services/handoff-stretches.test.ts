@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { client } from "../../src/db/prepared";
 import { conversationData, seedOwner, type Actor } from "../harness";
-import { createChatbot } from "../fixtures/chatbots";
+import { createChatbot, createUnanswering } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
 import { objectMessages } from "../support/object-messages";
 
@@ -93,11 +93,7 @@ describe("handoff stretches kept by triggers", () => {
       "without a queue starts one",
     async () => {
       const owner = await seedOwner();
-      const bot = await createChatbot(owner, {
-        replyMode: "template",
-        template: "{{answer}}",
-        unanswerableTemplate: "I don't know that.",
-      });
+      const bot = await createUnanswering(owner);
       const { conversationId: id } = await ask(owner, bot.id, "What colour is the sky on Mars?");
       expect(await stretchesOf(owner, id)).toEqual([]);
       await ask(owner, bot.id, "And on Venus?", id);

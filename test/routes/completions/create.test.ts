@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, countInParts, data, expectError, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
-import { createChatbot } from "../../fixtures/chatbots";
+import { createChatbot, createUnanswering } from "../../fixtures/chatbots";
 import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { bodyOf } from "../../support/api";
 
@@ -260,11 +260,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
 describe("what completions remember of an assistant (2 s per isolate, forgotten on writes)", () => {
   it("a change to the assistant applies to the very next completion", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner, {
-      replyMode: "template",
-      template: "{{answer}}",
-      unanswerableTemplate: "First answer.",
-    });
+    const bot = await createUnanswering(owner, "First answer.");
     const ask = async () =>
       (
         await bodyOf<"POST /chatbots/{chatbotId}/completions/">(

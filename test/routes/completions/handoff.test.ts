@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seedMember, seedOwner, type Actor } from "../../harness";
-import { createChatbot } from "../../fixtures/chatbots";
+import { createChatbot, createUnanswering } from "../../fixtures/chatbots";
 import { readEvents, storedReply, type StreamEvent, streamedText } from "../../support/sse";
 import { asksForPerson } from "../../../src/services/conversation/handoff";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
@@ -176,12 +176,7 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     "after afterUnanswered replies in a row that could not answer, the last one goes on with the handoff " + "message",
     async () => {
       const owner = await seedOwner();
-      // Template mode without knowledge: every reply is the unanswerable template.
-      const bot = await createChatbot(owner, {
-        replyMode: "template",
-        template: "{{answer}}",
-        unanswerableTemplate: "I don't know that.",
-      });
+      const bot = await createUnanswering(owner);
       const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
         await owner.fetch("POST", completions(bot.id), { message: { content: "What colour is the sky on Mars?" } }),
       );
