@@ -1,6 +1,6 @@
-// Shared by the operator console's browser tests (test/browser/console-*.test.mjs) and
-// bench/console.mjs: a `wrangler dev` with Chromium, signing in, axe-core, and screenshots of a
-// page in the four looks docs/reference.md shows (light, dark, phone, zh-TW) into docs/console/.
+// Shared by the operator console's browser tests (test/browser/console-*.test.mjs), the widget's
+// (widget*.test.mjs) and bench/console.mjs: a `wrangler dev` with Chromium, signing in, axe-core, and
+// screenshots of a page in the four looks docs/reference.md shows (light, dark, phone, zh-TW) into docs/console/.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
@@ -43,27 +43,13 @@ export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.V
     // about a quarter of the server's CPU per request (measured); bench/console.mjs keeps `wrangler dev` as it is.
     devtools: !process.env.VITEST,
   };
-  // Chromium starts while the worker does: neither needs the other until the first page, and each
-  // start spends much of its time waiting (on a process, on the server's first answer).
-  const launching = launchChromium();
-  launching.catch(() => {}); // awaited below; a failed launch is thrown there, not reported unhandled first
-  let server;
   let owner;
-  try {
-    server = await startServer(options);
-    await server.api("/auth/password/change/", {
+  let { server, browser } = await withChromium(options, async (started) => {
+    await started.api("/auth/password/change/", {
       body: { oldPassword: "-", newPassword1: PASSWORD, newPassword2: PASSWORD },
     });
-    owner = await server.api("/users/current/", { method: "GET" });
-  } catch (err) {
-    // No browser left behind by a failed start (the file's teardown stops only servers).
-    await launching.then(
-      (b) => b.close(),
-      () => {},
-    );
-    throw err;
-  }
-  const browser = await launching;
+    owner = await started.api("/users/current/", { method: "GET" });
+  });
   return {
     get server() {
       return server;
@@ -83,6 +69,64 @@ export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.V
       await server.stop();
     },
   };
+}
+
+/**
+ * A worker on fresh state for the widget's tests (port BROWSER_TEST_PORT, its devtools' BROWSER_TEST_INSPECTOR_PORT;
+ * else each worker of the suite its own 25 of 8800-8849, test/support/test-ports.mjs) and Chromium; `vars` are extra
+ * settings of the worker. No inspector, as startConsole's. `close()` stops both.
+ */
+export async function startWidgetServer({ vars = {} } = {}) {
+  const { server, browser } = await withChromium({
+    port: testPort("BROWSER_TEST_PORT", { from: 8800, size: 25 }),
+    inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"),
+    prebuilt: true,
+    devtools: false,
+    vars,
+  });
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/**
+ * `wrangler dev` with `options` (bench/lib.mjs, startServer), then `ready(server)`, and Chromium meanwhile: neither
+ * needs the other until the first page, and each start spends much of its time waiting (on a process, on the server's
+ * first answer). A failed start leaves no browser behind (a file's teardown stops only servers).
+ */
+async function withChromium(options, ready = async () => {}) {
+  const launching = launchChromium();
+  launching.catch(() => {}); // awaited below; a failed launch is thrown there, not reported unhandled first
+  let server;
+  try {
+    server = await startServer(options);
+    await ready(server);
+  } catch (err) {
+    await launching.then(
+      (b) => b.close(),
+      () => {},
+    );
+    throw err;
+  }
+  return { server, browser: await launching };
+}
+
+/**
+ * A page in a fresh context of `browser` (`options`: the context's), with what the page throws or logs as an error
+ * collected in `errors`: the widget's pages, which log nothing refused (the console's are openPage's).
+ */
+export async function pageWithErrors(browser, options) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  return { context, page, errors };
 }
 
 /**

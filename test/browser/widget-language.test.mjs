@@ -4,14 +4,13 @@
 // too large or of a type not allowed) are said in the widget's language, the file's limit with them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
-import { createWebChat, launchChromium, LOCAL_LLM, startServer } from "../../bench/lib.mjs";
-import { givenPort, testPort } from "../support/test-ports.mjs";
-import { axeViolations } from "./console-helpers.mjs";
+import { createWebChat, LOCAL_LLM } from "../../bench/lib.mjs";
+import { axeViolations, pageWithErrors, startWidgetServer } from "./console-helpers.mjs";
 
 /** A visitor's file may be at most 2 KiB on this server (ALLOWED_FILE_SPECS), so a small file is too large. */
 const MAX_FILE = 2048;
 
-let server, host, browser, launching, chat;
+let widget, server, host, browser, chat;
 
 /** The business's site on another origin; `?lang=` puts that `data-lang` on the script tag, `?chat=` names the chat. */
 function hostPage() {
@@ -45,38 +44,21 @@ const newChat = async () =>
   ).id;
 
 beforeAll(async () => {
-  launching = launchChromium();
-  launching.catch(() => {}); // awaited below; a failed launch is thrown there
-  server = await startServer({
-    port: testPort("BROWSER_TEST_PORT", { from: 8800, size: 25 }),
-    inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"),
-    prebuilt: true,
-    devtools: false,
+  widget = await startWidgetServer({
     vars: { ALLOWED_FILE_SPECS: JSON.stringify({ attachment: { file: { max_size: MAX_FILE } } }) },
   });
+  ({ server, browser } = widget);
   chat = await newChat();
   host = await hostPage();
-  browser = await launching;
 }, 120_000);
 
 afterAll(async () => {
-  await launching?.then(
-    (b) => b.close(),
-    () => {},
-  );
   await host?.close();
-  await server?.stop();
+  await widget?.close();
 });
 
 /** A page in a browser whose languages are `locale`'s; `errors` collects what the page throws or logs as an error. */
-async function visitor(locale) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale });
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-  return { context, page, errors };
-}
+const visitor = (locale) => pageWithErrors(browser, { viewport: { width: 1000, height: 800 }, locale });
 
 const widgetLang = (page) => page.locator("[data-assistant-chat]").getAttribute("lang");
 

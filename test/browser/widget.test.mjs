@@ -6,24 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
-import {
-  createWebChat,
-  launchChromium,
-  startServer,
-  upstreamWebChat,
-  LOCAL_LLM,
-  LOCAL_EMBEDDING,
-  LOCAL_RERANKER,
-} from "../../bench/lib.mjs";
+import { createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
-import { givenPort, testPort } from "../support/test-ports.mjs";
-import { axeViolations } from "./console-helpers.mjs";
+import { axeViolations, pageWithErrors, startWidgetServer } from "./console-helpers.mjs";
 
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
 
-let server, upstream, host, browser, chat, slowChat;
-/** Chromium as it launches: afterAll closes it even when the setup failed before it was awaited. */
-let launching;
+let widget, server, upstream, host, browser, chat, slowChat;
 
 async function seed() {
   const kb = await server.api("/knowledge-bases/", {
@@ -85,35 +74,17 @@ function hostPage() {
 }
 
 beforeAll(async () => {
-  // Chromium starts while the server does (console-helpers.mjs, startConsole, says why); afterAll closes it.
-  // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
-  launching = launchChromium();
-  launching.catch(() => {}); // awaited below; a failed launch is thrown there
   upstream = await startUpstream({ tokenDelayMs: 60 });
-  // BROWSER_TEST_PORT (and BROWSER_TEST_INSPECTOR_PORT, wrangler's devtools) pin the ports (parallel runs on one
-  // machine keep to their own ranges).
-  // Each worker of the suite its own 25 of 8800-8849 by default (8791 is the README's stand-in's;
-  // test/support/test-ports.mjs).
-  server = await startServer({
-    port: testPort("BROWSER_TEST_PORT", { from: 8800, size: 25 }),
-    inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"),
-    prebuilt: true,
-    // No DevTools inspector, as startConsole's (console-helpers.mjs says why).
-    devtools: false,
-    vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host },
-  });
+  // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
+  widget = await startWidgetServer({ vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
+  ({ server, browser } = widget);
   ({ id: chat, slowId: slowChat } = await seed().then((ids) => ({ id: { id: ids.id }, slowId: ids.slowId })));
   host = await hostPage();
-  browser = await launching;
 }, 120_000);
 
 afterAll(async () => {
-  await launching?.then(
-    (b) => b.close(),
-    () => {},
-  );
   await host?.close();
-  await server?.stop();
+  await widget?.close();
   await upstream?.close();
 });
 
@@ -121,11 +92,7 @@ const lastAnswer = (page) => page.locator(".row.assistant .bubble").last();
 
 describe("the embedded widget in Chromium", () => {
   it("opens, answers a starter with sources, switches to dark, and keeps the history over a reload", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     await page.goto(host.url);
     const launcher = page.locator("button.launcher");
     await launcher.waitFor();
@@ -207,11 +174,7 @@ describe("the embedded widget in Chromium", () => {
 
   it("attaches a file from the keyboard, uploads it through the presigned POST, and the assistant acknowledges " +
     "it", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     const uploads = [];
     page.on(
       "response",
@@ -358,11 +321,10 @@ describe("the embedded widget in Chromium", () => {
   }, 60_000);
 
   it("speaks Traditional Chinese to a zh-TW browser, the business's own texts as written", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "zh-TW" });
-    const page = await context.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    const { context, page, errors } = await pageWithErrors(browser, {
+      viewport: { width: 1280, height: 800 },
+      locale: "zh-TW",
+    });
     await page.goto(host.url);
     expect(await page.evaluate(() => navigator.languages[0])).toBe("zh-TW");
     const launcher = page.getByRole("button", { name: "開啟聊天：Acme Help" });
