@@ -187,9 +187,9 @@ async function rangeOf(page) {
   };
 }
 
-/** Each chart's table as [day, value] rows, by the chart's title. */
-async function chartTables(page) {
-  return page.$$eval("#stats-overview ~ .charts .chart", (figures) =>
+/** Each chart's table as [day, value] rows, by the chart's title: the overview's, or those of `charts` (a section). */
+async function chartTables(page, charts = page.locator("#stats-overview ~ .charts .chart")) {
+  return charts.evaluateAll((figures) =>
     Object.fromEntries(
       figures.map((f) => [
         f.querySelector("figcaption").textContent,
@@ -419,19 +419,7 @@ describe("Statistics in Chromium", () => {
       expect(byDay.total.firstResponseTime.median).toBeGreaterThan(60);
       expect(await tile("Median first response").textContent()).toMatch(/^\d+ min( \d+ s)?$|^\d+ s$/);
 
-      const tables = await human
-        .locator(".chart")
-        .evaluateAll((figures) =>
-          Object.fromEntries(
-            figures.map((f) => [
-              f.querySelector("figcaption").textContent,
-              [...f.querySelectorAll("tbody tr")].map((tr) => [
-                tr.querySelector("th").textContent,
-                tr.querySelector("td").textContent,
-              ]),
-            ]),
-          ),
-        );
+      const tables = await chartTables(page, human.locator(".chart"));
       expect(tables["Handoffs per day"]).toEqual(byDay.results.map((d) => [d.key, String(d.handoffsCount)]));
       const seededDays = byDay.results.filter((d) => d.handoffsCount === 1 && d.key !== range.endDate);
       expect(seededDays).toHaveLength(6);
