@@ -12,16 +12,7 @@
 // serves), and a resolved one is reopened the same way. axe-core on each screen; screenshots
 // docs/console/inbox-waiting-*.png and docs/console/business-hours-*.png in both languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  SHOTS,
-  axeViolations,
-  openPage,
-  signInContext,
-  startConsole,
-  recordNotifications,
-  openVisitor,
-  webChatSite,
-} from "./console-helpers.mjs";
+import { SHOTS, axeViolations, ownerOn, startConsole, openVisitor, webChatSite } from "./console-helpers.mjs";
 
 const CLOCK_OFFSET_MS = 2 * 86_400_000;
 const HANDOFF = "I'll pass you to a member of our team, who will reply here as soon as they can.";
@@ -51,14 +42,7 @@ async function visitor() {
 }
 
 /** An operator on the console's `path`, signed in, with the browser's notifications granted and recorded. */
-async function operator(locale, path = "/console/conversations") {
-  const opened = await openPage(app.browser, { locale });
-  await recordNotifications(opened.context, app.base);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
-  await opened.page.goto(app.base + path);
-  await opened.page.locator(".shell main h1").waitFor();
-  return opened;
-}
+const operator = (locale, path = "/conversations") => ownerOn(app, path, { locale, notify: true });
 
 const navUnread = (page) => page.locator(".side-nav .nav-unread");
 
@@ -128,7 +112,7 @@ describe("handoff in the console", () => {
       "the outside-hours message",
     async () => {
       const clockDate = new Date(Date.now() + CLOCK_OFFSET_MS).toISOString().slice(0, 10);
-      const en = await operator("en", `/console/web-chats/${webChat}`);
+      const en = await operator("en", `/web-chats/${webChat}`);
       const page = en.page;
       const form = page.locator("section.business-hours");
       await form.getByLabel("Set business hours").check();
@@ -162,7 +146,7 @@ describe("handoff in the console", () => {
       expect(await axeViolations(page)).toEqual([]);
       await form.screenshot({ path: `${SHOTS}/business-hours-en.png` });
 
-      const zh = await operator("zh-TW", `/console/web-chats/${webChat}`);
+      const zh = await operator("zh-TW", `/web-chats/${webChat}`);
       const zhForm = zh.page.locator("section.business-hours");
       await zhForm.getByLabel("時區").waitFor();
       expect(await zhForm.getByLabel("時區").inputValue()).toBe("UTC");
@@ -187,7 +171,7 @@ describe("handoff in the console", () => {
       // Handed off (within business hours or not, after (b)): the assistant's one answer.
       await v.page.locator(".row.assistant .bubble", { hasText: /member of our team|away today/ }).waitFor();
       const id = await v.conversationId();
-      const { page, context, errors } = await operator("en", "/console/conversations");
+      const { page, context, errors } = await operator("en", "/conversations");
       await page.locator(".badge.live").waitFor();
       await page.locator(`li[data-conversation="${id}"] .badge.progress-waiting_for_human`).waitFor();
       await page.locator(`li[data-conversation="${id}"] a`).click();

@@ -239,12 +239,23 @@ export async function screenshots(browser, base, path, name, { signIn, act, idle
   }
 }
 
-/** A signed-in owner (through the API call the sign-in form makes) on the console's `path`, its heading shown. */
-export async function ownerOn(app, path, options) {
+/**
+ * A signed-in owner (through the API call the sign-in form makes) on the console's `path`, its heading shown.
+ * `options`: openPage's, and `notify` to have the browser's notifications granted and recorded (recordNotifications).
+ */
+export async function ownerOn(app, path, { notify = false, ...options } = {}) {
   const opened = await openPage(app.browser, options);
+  if (notify) await recordNotifications(opened.context, app.base);
   await signInContext(opened.context, app.base, { apiKey: app.owner.key });
   await opened.page.goto(`${app.base}/console${path}`);
   await opened.page.locator(".shell main h1").waitFor();
+  return opened;
+}
+
+/** The owner on the inbox (or the inbox page `path`) as ownerOn puts them, its live stream connected. */
+export async function ownerOnInbox(app, options, path = "/conversations") {
+  const opened = await ownerOn(app, path, options);
+  await opened.page.locator(".badge.live").waitFor();
   return opened;
 }
 

@@ -14,6 +14,7 @@ import { dataPlaneFile } from "../support/local-d1.mjs";
 import {
   axeViolations,
   openPage,
+  ownerOnInbox,
   signInContext,
   startConsole,
   LOCAL_LLM,
@@ -197,13 +198,7 @@ afterAll(async () => {
 });
 
 /** The operator on the inbox (or `path`), signed in, its live stream connected. */
-async function operator(path = "/console/conversations") {
-  const opened = await openPage(app.browser);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
-  await opened.page.goto(app.base + path);
-  await opened.page.locator(".badge.live").waitFor();
-  return opened;
-}
+const operator = (path) => ownerOnInbox(app, {}, path);
 
 const MINE = ["Old chat", "Carol's order", "Queued question", "Dan's refund", "Taken over"];
 /** The titles the list shows, of the conversations this part of the test made. */
@@ -406,7 +401,7 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
   );
 
   it("a transcript: a cited reply, tool calls, an image inline, a file by a signed URL, and feedback", async () => {
-    const { context, page, errors } = await operator(`/console/conversations/${transcript.id}`);
+    const { context, page, errors } = await operator(`/conversations/${transcript.id}`);
     const log = page.getByRole("log", { name: "Transcript" });
     const replies = log.locator(".msg.sender-chatbot");
     await expect.poll(() => replies.count(), { timeout: 15_000 }).toBe(3);

@@ -12,6 +12,7 @@ import {
   axeViolations,
   holdAnswers,
   openPage,
+  ownerOnInbox,
   screenshots,
   signInContext,
   startConsole,
@@ -34,14 +35,7 @@ afterAll(async () => {
 });
 
 /** The operator on the inbox page, signed in, its live stream connected. */
-async function operator(options, path = "/console/conversations") {
-  const opened = await openPage(app.browser, options);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
-  await opened.page.goto(app.base + path);
-  await opened.page.locator(".shell main h1").waitFor();
-  await opened.page.locator(".badge.live").waitFor();
-  return opened;
-}
+const operator = (options, path) => ownerOnInbox(app, options, path);
 
 /** Focus moves after the page re-renders, which a busy machine can hold past expect.poll's default second. */
 const FOCUS_WAIT = { timeout: 5_000 };
@@ -230,7 +224,7 @@ describe("Conversations inbox in Chromium", () => {
       body: { message: { content: "Do you ship abroad?" }, test: true },
     });
     for (const theme of ["light", "dark"]) {
-      const { context, page } = await operator({ theme }, `/console/conversations/${id}`);
+      const { context, page } = await operator({ theme }, `/conversations/${id}`);
       await page.locator(".transcript .msg").first().waitFor();
       await page.locator(".inbox-list .badge.test").waitFor();
       expect(await axeViolations(page), theme).toEqual([]);

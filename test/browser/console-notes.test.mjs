@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
   dialog,
-  openPage,
+  ownerOn,
   screenshots,
   signInContext,
   startConsole,
@@ -56,9 +56,7 @@ describe("Private notes and canned responses in Chromium", () => {
     conversationId = conversation.id;
     const contactName = conversation.contact.name;
 
-    const { context, page, errors } = await openPage(app.browser);
-    await signInContext(context, app.base, { apiKey: app.owner.key });
-    await page.goto(`${app.base}/console/conversations/${conversationId}`);
+    const { context, page, errors } = await ownerOn(app, `/conversations/${conversationId}`);
     await page.locator(".transcript .msg.sender-chatbot").waitFor();
 
     // While the assistant serves: only a note can be written, and it does not take the conversation over.
@@ -132,9 +130,7 @@ describe("Private notes and canned responses in Chromium", () => {
     await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });
     const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
     const { id } = results.find((c) => c.lastMessage?.includes("the invoice") || c.title?.includes("the invoice"));
-    const { context, page, errors } = await openPage(app.browser);
-    await signInContext(context, app.base, { apiKey: app.owner.key });
-    await page.goto(`${app.base}/console/conversations/${id}`);
+    const { context, page, errors } = await ownerOn(app, `/conversations/${id}`);
     await page.getByRole("button", { name: "Take over" }).click();
     await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
 
@@ -174,9 +170,7 @@ describe("Private notes and canned responses in Chromium", () => {
   }, 120_000);
 
   it("the Canned responses page creates, edits and deletes; axe clean; screenshots", async () => {
-    const { context, page, errors } = await openPage(app.browser);
-    await signInContext(context, app.base, { apiKey: app.owner.key });
-    await page.goto(`${app.base}/console/canned-responses`);
+    const { context, page, errors } = await ownerOn(app, "/canned-responses");
     await page.getByRole("heading", { level: 1, name: "Canned responses" }).waitFor();
     await page.getByRole("rowheader", { name: "/hours" }).waitFor();
     // In the navigation, near the inbox.

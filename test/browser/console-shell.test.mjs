@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
   openPage,
+  ownerOn,
   sessionCookie,
   signInContext,
   signInWithPassword,
@@ -100,9 +101,7 @@ describe("the console shell in Chromium", () => {
       // A deep link below the start page, and a path of no page, name what /console/ names.
       expect(named(await html("/console/assistants/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d"))).toEqual(start);
       expect(named(await html("/console/no-such-page"))).toEqual(start);
-      const { context, page } = await openPage(app.browser);
-      await signInContext(context, app.base, { apiKey: app.owner.key });
-      await page.goto(`${app.base}/console/models`);
+      const { context, page } = await ownerOn(app, "/models");
       await page.getByRole("button", { name: "Add model" }).waitFor();
       const scripts = await page.evaluate(() =>
         performance

@@ -12,7 +12,7 @@ import { createWebChat } from "../../bench/lib.mjs";
 import { givenPort, slot } from "../support/test-ports.mjs";
 import {
   axeViolations,
-  openPage,
+  ownerOn,
   screenshots,
   signInContext,
   startConsole,
@@ -79,10 +79,7 @@ afterAll(async () => {
 });
 
 async function designer(options) {
-  const opened = await openPage(app.browser, options);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
-  await opened.page.goto(`${app.base}/console/web-chats/${chat.id}`);
-  await opened.page.locator(".shell main h1").waitFor();
+  const opened = await ownerOn(app, `/web-chats/${chat.id}`, options);
   await preview(opened.page).locator(".row.assistant .bubble").first().waitFor();
   return opened;
 }
@@ -302,9 +299,7 @@ describe("the web chat designer in Chromium", () => {
   });
 
   it("creates a web chat with the New web chat dialog, then uploads its avatar and logo", async () => {
-    const { context, page, errors } = await openPage(app.browser);
-    await signInContext(context, app.base, { apiKey: app.owner.key });
-    await page.goto(`${app.base}/console/web-chats`);
+    const { context, page, errors } = await ownerOn(app, "/web-chats");
     await page.getByRole("button", { name: "New web chat" }).click();
     const form = page.locator("dialog[open]");
     // The API's error for the name shows at the field (a name of spaces passes the browser's check).

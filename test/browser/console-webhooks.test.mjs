@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/webhook-receiver.mjs";
 import {
   axeViolations,
-  openPage,
+  ownerOn,
   screenshots,
   signInContext,
   startConsole,
@@ -33,9 +33,7 @@ afterAll(async () => {
 });
 
 async function webhooksPage(options) {
-  const opened = await openPage(app.browser, options);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
-  await opened.page.goto(`${app.base}/console/webhooks`);
+  const opened = await ownerOn(app, "/webhooks", options);
   await opened.page.getByRole("heading", { name: /^Webhooks of / }).waitFor();
   return opened;
 }

@@ -5,7 +5,7 @@
 // visitor gives 4 stars and a comment, and the console's transcript shows them. Both screens axe-clean.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
-import { axeViolations, openPage, screenshots, signInContext, startConsole, webChatSite } from "./console-helpers.mjs";
+import { axeViolations, ownerOn, screenshots, signInContext, startConsole, webChatSite } from "./console-helpers.mjs";
 
 const widgetShots = path.resolve(import.meta.dirname, "../../docs/widget");
 let app, host, webChat;
@@ -47,9 +47,7 @@ describe("typing indicators and the satisfaction rating", () => {
     await expect.poll(storedId, { timeout: 10_000 }).toBeTruthy();
     const id = await storedId();
 
-    const { context: consoleContext, page: operator, errors } = await openPage(app.browser);
-    await signInContext(consoleContext, app.base, { apiKey: app.owner.key });
-    await operator.goto(`${app.base}/console/conversations/${id}`);
+    const { context: consoleContext, page: operator, errors } = await ownerOn(app, `/conversations/${id}`);
     await operator.locator(".transcript .msg.sender-contact").first().waitFor();
     await operator.getByRole("button", { name: "Take over" }).click();
     await visitor
