@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildPayload, genesysPayload, legacyPayload, standardPayload } from "../../../src/services/webhooks/payloads";
 import { conversationEventPayload } from "../../../src/services/webhooks/conversation-payloads";
 import { TemplateError } from "../../../src/services/webhooks/templates";
-import { SAMPLE_CONTEXT_SENT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
+import { SAMPLE_SENT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
 
 describe("standard payload (service_standard)", () => {
   it("has exactly the spec's fields, snake_case, ISO 8601 created_at", () => {
@@ -11,16 +11,9 @@ describe("standard payload (service_standard)", () => {
       type: "outgoing",
       content: "您好！我们的营业时间是 9 点到 5 点。",
       created_at: "2024-05-01T08:30:00.123Z",
-      ...SAMPLE_CONTEXT_SENT,
-      sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", type: "chatbot" },
-      attachments: [
-        {
-          id: "01900000-0000-7000-8000-000000000007",
-          type: "image",
-          filename: "map.png",
-          source_url: "https://line.example.com/content/123",
-        },
-      ],
+      ...SAMPLE_SENT.context,
+      sender: SAMPLE_SENT.sender,
+      attachments: [SAMPLE_SENT.attachment],
       metadata: { timeZone: "Asia/Taipei", nested: { a: [1, 2] } },
     });
   });
@@ -60,9 +53,9 @@ describe("lifecycle event payload (conversation.updated)", () => {
         auto_reply_enabled: [true, false],
         assignee: [null, "01900000-0000-7000-8000-000000000003"],
       },
-      ...SAMPLE_CONTEXT_SENT,
+      ...SAMPLE_SENT.context,
       conversation: {
-        ...SAMPLE_CONTEXT_SENT.conversation,
+        ...SAMPLE_SENT.context.conversation,
         progress_status: "human_serving",
         auto_reply_enabled: false,
       },

@@ -63,25 +63,35 @@ export function sampleEvent(overrides: Partial<WebhookEventData> = {}): WebhookE
 }
 
 /**
- * The sample event's conversation, inbox and contact as the payloads and template variables name them (snake_case):
- * what a receiver reads of `sampleEvent` around its message (the template variables' contact has its `source_id` too).
+ * What a receiver reads of `sampleEvent`, as the payloads and template variables name it (snake_case): the
+ * conversation, inbox and contact its message is in (`context`, which lifecycle events carry too), its sender and its
+ * attachment (the template variables' contact has its `source_id` too, their attachment its `url`).
  */
-export const SAMPLE_CONTEXT_SENT = {
-  conversation: {
-    id: "01900000-0000-7000-8000-000000000002",
-    title: "Opening hours",
-    type: "individual",
-    status: "open",
-    progress_status: "ai_processing",
-    auto_reply_enabled: true,
-    assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
+export const SAMPLE_SENT = {
+  context: {
+    conversation: {
+      id: "01900000-0000-7000-8000-000000000002",
+      title: "Opening hours",
+      type: "individual",
+      status: "open",
+      progress_status: "ai_processing",
+      auto_reply_enabled: true,
+      assignee: { id: "01900000-0000-7000-8000-000000000003", name: "Lin Wei" },
+    },
+    inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
+    contact: {
+      id: "01900000-0000-7000-8000-000000000005",
+      name: "Chen Mei Ling",
+      email: "mei@example.com",
+      phone_number: "+886912345678",
+    },
   },
-  inbox: { id: "01900000-0000-7000-8000-000000000004", name: "LINE official", channel_type: "line" },
-  contact: {
-    id: "01900000-0000-7000-8000-000000000005",
-    name: "Chen Mei Ling",
-    email: "mei@example.com",
-    phone_number: "+886912345678",
+  sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", type: "chatbot" },
+  attachment: {
+    id: "01900000-0000-7000-8000-000000000007",
+    type: "image",
+    filename: "map.png",
+    source_url: "https://line.example.com/content/123",
   },
 };
 

@@ -11,7 +11,7 @@ import {
   templateVariables,
   validateCustomTemplate,
 } from "../../../src/services/webhooks/templates";
-import { CREATED_AT, SAMPLE_CONTEXT_SENT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
+import { CREATED_AT, SAMPLE_SENT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
 
 const NOW = Date.UTC(2024, 4, 1, 8, 30, 5, 0);
 const render = (template: string, data = sampleEvent()) => JSON.parse(renderCustomTemplate(template, data, NOW));
@@ -66,18 +66,10 @@ describe("renderCustomTemplate", () => {
         created_at: "2024-05-01T08:30:00.123Z",
         metadata: { timeZone: "Asia/Taipei", nested: { a: [1, 2] } },
       },
-      ...SAMPLE_CONTEXT_SENT,
-      contact: { ...SAMPLE_CONTEXT_SENT.contact, source_id: "U4af4980629" },
-      sender: { id: "01900000-0000-7000-8000-000000000006", name: "Support bot", type: "chatbot" },
-      attachments: [
-        {
-          id: "01900000-0000-7000-8000-000000000007",
-          type: "image",
-          filename: "map.png",
-          source_url: "https://line.example.com/content/123",
-          url: "https://files.example.com/map.png",
-        },
-      ],
+      ...SAMPLE_SENT.context,
+      contact: { ...SAMPLE_SENT.context.contact, source_id: "U4af4980629" },
+      sender: SAMPLE_SENT.sender,
+      attachments: [{ ...SAMPLE_SENT.attachment, url: "https://files.example.com/map.png" }],
       now: "2024-05-01T08:30:05.000Z",
     });
   });
