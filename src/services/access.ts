@@ -7,6 +7,7 @@ import { forbidden, notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { dataDb } from "./shards";
 import { conversationDb } from "./shards/parts";
+import { findConversation, type ConversationView } from "./conversation/views";
 import { grants, permissionCodename, type Permission } from "./permissions";
 
 /** What the caller may do in one organization. */
@@ -51,6 +52,14 @@ async function loadAccess(c: Ctx, organizationId: string): Promise<OrgAccess | n
 export function conversationData(c: Ctx, conversationId: string): Promise<Db> {
   if (!c.var.organizationId) throw new Error("conversationData before authorize");
   return conversationDb(c.env, c.var.organizationId, conversationId);
+}
+
+/** The caller's organization's conversation `id`, as the API shows it; 404 when it has none of that id. After
+ * `authorize`. */
+export async function requireConversation(c: Ctx, id: string): Promise<ConversationView> {
+  const view = await findConversation(c.var.db, await conversationData(c, id), c.var.organizationId!, id);
+  if (!view) throw notFound();
+  return view;
 }
 
 /** The user's membership and permissions in the organization as stored now (null: not a member), uncached. */

@@ -1,9 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
-import { authorize, conversationData } from "../../services/access";
-import { findConversation } from "../../services/conversation/views";
+import { authorize, requireConversation } from "../../services/access";
 import { assignmentChange } from "../../services/assignment/manual";
 import { changeConversation } from "./change";
 import { ConversationSchema } from "../../services/records/conversations";
@@ -43,9 +41,8 @@ const route = createRoute({
 export const registerAssignConversation = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    const access = await authorize(c, "conversation.manage");
-    const view = await findConversation(c.var.db, await conversationData(c, id), access.organizationId, id);
-    if (!view) throw notFound();
+    await authorize(c, "conversation.manage");
+    const view = await requireConversation(c, id);
     const change = await assignmentChange(c.var.db, view.conversation, c.req.valid("json"));
     return c.json(await changeConversation(c, id, () => change), 200);
   });

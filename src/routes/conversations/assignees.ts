@@ -1,10 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
-import { authorize, conversationData } from "../../services/access";
+import { authorize, requireConversation } from "../../services/access";
 import { assigneesOf, MAX_ASSIGNEES } from "../../services/assignment/assignees";
-import { findConversation } from "../../services/conversation/views";
 import { AssigneesSchema } from "../../services/records/assignees";
 
 const route = createRoute({
@@ -24,7 +22,6 @@ export const registerConversationAssignees = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const access = await authorize(c, "conversation.manage");
-    const view = await findConversation(c.var.db, await conversationData(c, id), access.organizationId, id);
-    if (!view) throw notFound();
+    const view = await requireConversation(c, id);
     return c.json(await assigneesOf(c.var.db, access.organizationId, view.conversation.teamId), 200);
   });

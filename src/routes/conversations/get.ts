@@ -1,9 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
-import { authorize, conversationData } from "../../services/access";
-import { findConversation } from "../../services/conversation/views";
+import { authorize, requireConversation } from "../../services/access";
 import { conversationRecord } from "../../services/records/conversations";
 import { ConversationSchema } from "../../services/records/conversations";
 
@@ -19,9 +17,8 @@ const route = createRoute({
 
 export const registerGetConversation = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await authorize(c, "conversation.view");
+    await authorize(c, "conversation.view");
     const { id } = c.req.valid("param");
-    const view = await findConversation(c.var.db, await conversationData(c, id), access.organizationId, id);
-    if (!view) throw notFound();
+    const view = await requireConversation(c, id);
     return c.json(conversationRecord(view), 200);
   });

@@ -1,9 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, jsonBody } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
-import { authorize, conversationData } from "../../services/access";
-import { findConversation } from "../../services/conversation/views";
+import { authorize, requireConversation } from "../../services/access";
 import { operatorTyping } from "../../services/conversation/typing";
 
 export const TypingBody = z
@@ -36,10 +34,9 @@ const route = createRoute({
 
 export const registerConversationTyping = (r: Router) =>
   r.openapi(route, async (c) => {
-    const access = await authorize(c, "conversation.manage");
+    await authorize(c, "conversation.manage");
     const { id } = c.req.valid("param");
-    const view = await findConversation(c.var.db, await conversationData(c, id), access.organizationId, id);
-    if (!view) throw notFound();
+    const view = await requireConversation(c, id);
     const { user } = c.var.principal;
     const sender = { type: "user" as const, id: user.id, name: user.name };
     await operatorTyping(
