@@ -6,9 +6,8 @@
  * its log only), and one whose connection is refused or dropped with "Network connection lost."
  * (docs/decisions.md, "Outbound errors a person can act on").
  */
-// Imported with the module, not at the probe: a runtime module costs no start-up time, and in the Workers test pool an
-// import made by two requests at once resumes one of them in the other's context (docs/decisions.md, "In the test
-// pool").
+// Imported with the module, not at the probe: a runtime module costs no start-up time, and no request then imports
+// anything (docs/decisions.md, "In the test pool").
 import { connect } from "cloudflare:sockets";
 
 /** `host:port` of a URL, the port the scheme implies when none is written. */

@@ -4,8 +4,6 @@
 // message; edits that change no text (a link unfurled), other apps' messages, reactions taken back and the bot's own
 // are left out on purpose (docs/decisions.md, "Messaging channels", "What a visitor sends is kept").
 import { describe, expect, it } from "vitest";
-import { client } from "../../src/db/prepared";
-import { data } from "../harness";
 import { CORRECTED, editedOnce, reactionKept, TYPO } from "./scenes";
 import {
   eventually,
@@ -13,6 +11,7 @@ import {
   messagesWhen,
   onlyConversation,
   post,
+  setAside,
   settledLines,
   someSent,
   storedEvents,
@@ -37,15 +36,6 @@ const reaction = (
     item_user: itemUser,
     event_ts: nextTs(),
   });
-
-/** The inbox's events set aside, with their reasons. */
-const setAside = async (organizationId: string, inboxId: string) =>
-  (
-    await client(await data(organizationId))
-      .prepare("select error from channel_events where inbox_id = ? and status = 'ignored'")
-      .bind(inboxId)
-      .all<{ error: string | null }>()
-  ).results;
 
 describe("Slack: what a visitor sends is kept", () => {
   it("an edit is kept as its new text; an unfurl and another app's edit are not edits of the visitor", async () => {

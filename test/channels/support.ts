@@ -114,6 +114,15 @@ export const storedEvents = async (organizationId: string, inboxId: string) =>
       .first<{ n: number }>()
   )?.n;
 
+/** The inbox's events set aside (status `ignored`), with their reasons, in the order they came. */
+export const setAside = async (organizationId: string, inboxId: string) =>
+  (
+    await client(await data(organizationId))
+      .prepare("select error from channel_events where inbox_id = ? and status = 'ignored' order by received_at")
+      .bind(inboxId)
+      .all<{ error: string | null }>()
+  ).results;
+
 /** Polls `read` until it gives something truthy (default 15 s); returns it. */
 export async function eventually<T>(read: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
   const until = Date.now() + ms;

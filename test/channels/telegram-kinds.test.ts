@@ -2,10 +2,8 @@
 // a file or a placeholder naming it, never passed over; what is no one writing (a member joining, a live location
 // moving) is left out on purpose (docs/decisions.md, "Messaging channels", "What a visitor sends is kept").
 import { describe, expect, it } from "vitest";
-import { client } from "../../src/db/prepared";
-import { data } from "../harness";
 import { CORRECTED, editedOnce, reactionKept, TYPO } from "./scenes";
-import { messagesWhen, onlyConversation, storedEvents } from "./support";
+import { messagesWhen, onlyConversation, setAside, storedEvents } from "./support";
 import { sent, telegramInbox, textUpdate } from "./telegram-support";
 
 /** An update of Olivia's private chat whose message carries `fields` instead of a text. */
@@ -95,11 +93,9 @@ describe("Telegram: what a visitor sends is kept", () => {
       react: async () => expect((await postUpdate(reaction("👍"))).status).toBe(200),
       shown: "[reaction 👍]",
     });
-    const events = await client(await data(owner.organizationId))
-      .prepare("select status, error from channel_events where inbox_id = ? order by received_at")
-      .bind(inbox.inboxId)
-      .all<{ status: string; error: string | null }>();
-    expect(events.results[0]).toEqual({ status: "ignored", error: expect.stringMatching(/no open conversation/) });
+    expect(await setAside(owner.organizationId, inbox.inboxId)).toEqual([
+      { error: expect.stringMatching(/no open conversation/) },
+    ]);
   });
 
   it("a photo album comes as one update per photo, each kept; a member joining a group is no message", async () => {
