@@ -7,8 +7,8 @@ import { canonicalModelName, checkFile, contentTypeFor, mediaType, specFor } fro
 import { boundaryOf, MultipartError, MultipartReader } from "../../services/uploads/multipart";
 import { UPLOAD_PERMISSIONS } from "../../services/uploads/presign";
 import { unattachedTtlMs } from "../../services/uploads/settings";
-import { bodyLengthOf, newUploadKey, recordUpload, TooLarge, writePart } from "../../services/uploads/store";
-import { pastUploadBytes, uploadRoom } from "../../services/uploads/allowance";
+import { bodyLengthOf, newUploadKey, TooLarge, writePart } from "../../services/uploads/store";
+import { countUpload, pastUploadBytes, uploadRoom } from "../../services/uploads/allowance";
 
 const route = createRoute({
   method: "post",
@@ -109,7 +109,7 @@ export const registerDirectUpload = (r: Router) => {
       });
       const ttl = unattachedTtlMs(c.env);
       const now = Date.now();
-      await recordUpload(c.var.data, {
+      await countUpload(c.env, c.var.data, {
         key,
         organizationId: access.organizationId,
         modelName,

@@ -6,8 +6,8 @@ import { boundaryOf, MultipartError, MultipartReader } from "../../services/uplo
 import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { PolicyError, verifyPostPolicy } from "../../services/uploads/signing";
-import { bodyLengthOf, markUploaded, TooLarge, unusedUploadOfKey, writePart } from "../../services/uploads/store";
-import { pastUploadBytes, uploadRoom } from "../../services/uploads/allowance";
+import { bodyLengthOf, TooLarge, unusedUploadOfKey, writePart } from "../../services/uploads/store";
+import { countArrival, pastUploadBytes, uploadRoom } from "../../services/uploads/allowance";
 
 const route = createRoute({
   method: "post",
@@ -111,7 +111,7 @@ export const registerPostObject = (r: Router) => {
           );
         throw err;
       });
-      await markUploaded(data, policy.key, size);
+      await countArrival(c.env, data, { organizationId: upload.organizationId, key: policy.key, size });
       return c.body(null, 204, { Location: `${new URL(c.req.url).origin}/api/v1/uploads/${policy.key}` });
     } catch (err) {
       await reader.cancel();

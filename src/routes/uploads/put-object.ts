@@ -5,8 +5,8 @@ import { ApiError } from "../../lib/errors";
 import { mediaType } from "../../services/uploads/file-specs";
 import { signingCredentials } from "../../services/uploads/settings";
 import { verifyPresignedRequest } from "../../services/uploads/signing";
-import { bodyLengthOf, markUploaded, unusedUploadOfKey } from "../../services/uploads/store";
-import { requireUploadRoom } from "../../services/uploads/allowance";
+import { bodyLengthOf, unusedUploadOfKey } from "../../services/uploads/store";
+import { countArrival, requireUploadRoom } from "../../services/uploads/allowance";
 import { ObjectKeyParams } from "./schema";
 import { objectKeyParam } from "./key";
 
@@ -43,7 +43,7 @@ export const registerPutObject = (r: Router) => {
     await requireUploadRoom(c.env, upload.organizationId, length, data);
     const contentType = mediaType(c.req.header("Content-Type")) || upload.contentType || "application/octet-stream";
     const object = await c.env.FILES.put(key, c.req.raw.body, { httpMetadata: { contentType } });
-    await markUploaded(data, key, length);
+    await countArrival(c.env, data, { organizationId: upload.organizationId, key, size: length });
     return c.body(null, 200, { ETag: object?.httpEtag ?? "" });
   });
 };

@@ -1,7 +1,7 @@
 // A plan's upload bytes (PLANS `uploadBytes`; docs/decisions.md, "Plans"): what an organization stores of the files it
 // uploaded is read from the rows that hold their sizes, when it is shown or an upload is checked, and never counted
 // apart: a removal frees its bytes with its row, whichever path or cascade takes it.
-import { eq, sum } from "drizzle-orm";
+import { and, eq, sql, sum } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { getDb } from "../../db";
 import { knowledgeBaseFiles, knowledgeBases, skills, uploads } from "../../db/schema";
@@ -9,6 +9,7 @@ import { type ApiError, forbidden } from "../../lib/errors";
 import { configuredPlanOf, type Plan } from "../plans";
 import { dataDb } from "../shards";
 import { onEachPart } from "../shards/parts-sum";
+import { markUploaded, recordUpload, type UploadRow } from "./store";
 
 /**
  * Bytes of the organization's uploads stored now:
@@ -19,28 +20,32 @@ import { onEachPart } from "../shards/parts-sum";
  * What the platform makes of them (parsed text, vectors, a package's unpacked resources) is not counted.
  */
 export async function storedUploadBytes(db: Db, parts: Db[], organizationId: string): Promise<number> {
-  const [inParts, [[files], [packages]]] = await Promise.all([
+  const [inParts, inControl] = await Promise.all([
     onEachPart(parts, (data) =>
       data
         .select({ bytes: sum(uploads.size) })
         .from(uploads)
         .where(eq(uploads.organizationId, organizationId)),
     ),
-    db.batch([
-      db
-        .select({ bytes: sum(knowledgeBaseFiles.size) })
-        .from(knowledgeBaseFiles)
-        .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
-        .where(eq(knowledgeBases.organizationId, organizationId)),
-      db
-        .select({ bytes: sum(skills.packageSize) })
-        .from(skills)
-        .where(eq(skills.organizationId, organizationId)),
-    ]),
+    controlPlaneBytes(db, organizationId),
   ]);
-  return inParts
-    .flat()
-    .reduce((n, r) => n + Number(r.bytes ?? 0), Number(files?.bytes ?? 0) + Number(packages?.bytes ?? 0));
+  return inParts.flat().reduce((n, r) => n + Number(r.bytes ?? 0), inControl);
+}
+
+/** The bytes of the organization's knowledge base files and uploaded skill packages (the control plane's part). */
+async function controlPlaneBytes(db: Db, organizationId: string): Promise<number> {
+  const [[files], [packages]] = await db.batch([
+    db
+      .select({ bytes: sum(knowledgeBaseFiles.size) })
+      .from(knowledgeBaseFiles)
+      .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
+      .where(eq(knowledgeBases.organizationId, organizationId)),
+    db
+      .select({ bytes: sum(skills.packageSize) })
+      .from(skills)
+      .where(eq(skills.organizationId, organizationId)),
+  ]);
+  return Number(files?.bytes ?? 0) + Number(packages?.bytes ?? 0);
 }
 
 /** The plan's cap on the organization's stored uploads, what it stores and what is left of it. */
@@ -53,15 +58,22 @@ export interface UploadRoom {
 /**
  * The room the organization's plan leaves for uploads; null when nothing limits them: no `PLANS`, or a plan without
  * `uploadBytes` (then nothing is read but the plan, remembered per isolate). `data`: its data plane, when the caller
- * has it. Read, not reserved: two uploads checked at one moment may both pass (each upload target checks again).
+ * has it. Read, not reserved: two uploads checked at one moment may both pass this check; `countArrival` is the
+ * one that holds.
  */
 export async function uploadRoom(env: Bindings, organizationId: string, data?: Db): Promise<UploadRoom | null> {
   const db = getDb(env.DB);
   const plan = await configuredPlanOf(env, db, organizationId);
   if (!plan || plan.uploadBytes === null) return null;
   const used = await storedUploadBytes(db, [data ?? (await dataDb(env, organizationId))], organizationId);
-  return { plan: { ...plan, uploadBytes: plan.uploadBytes }, used, left: Math.max(0, plan.uploadBytes - used) };
+  return roomOf(plan, plan.uploadBytes, used);
 }
+
+const roomOf = (plan: Plan, uploadBytes: number, used: number): UploadRoom => ({
+  plan: { ...plan, uploadBytes },
+  used,
+  left: Math.max(0, uploadBytes - used),
+});
 
 const formatted = (n: number) => n.toLocaleString("en-US");
 
@@ -85,4 +97,58 @@ export async function requireUploadRoom(env: Bindings, organizationId: string, b
   if (bytes <= 0) return;
   const room = await uploadRoom(env, organizationId, data);
   if (room && bytes > room.left) throw pastUploadBytes(room, bytes);
+}
+
+/**
+ * Counts the `size` bytes that arrived under `key` in the organization's data plane `data` (its upload row) when
+ * they keep the organization within its plan's upload bytes. Else the object is removed, the row left as not
+ * arrived, and it throws `pastUploadBytes`. The data plane's sum and the write are one statement, so two uploads
+ * that passed their checks at one moment cannot both take the last room (docs/decisions.md, "Plans").
+ */
+export const countArrival = (env: Bindings, data: Db, arrival: Arrival) => count(env, data, arrival);
+
+/** `countArrival` for an upload made in one request, whose row is written with its bytes (not at all if refused). */
+export const countUpload = (env: Bindings, data: Db, row: NewUpload & Arrival) => count(env, data, row, row);
+
+/**
+ * Bytes put straight into R2 (a presigned PUT signed with R2's credentials) arrive unseen: `countArrival` when
+ * first used (an attachment or a web chat image names them), `size` as R2 tells it.
+ */
+export async function countIfUnseen(env: Bindings, data: Db, upload: UploadRow, size: number) {
+  if (upload.uploadedAt === null)
+    await countArrival(env, data, { organizationId: upload.organizationId, key: upload.key, size });
+}
+
+type NewUpload = typeof uploads.$inferInsert;
+
+async function count(env: Bindings, data: Db, { organizationId, key, size }: Arrival, row?: NewUpload) {
+  const db = getDb(env.DB);
+  const plan = await configuredPlanOf(env, db, organizationId);
+  if (!plan || plan.uploadBytes === null) {
+    await (row ? recordUpload(data, { ...row, size }) : markUploaded(data, key, size));
+    return;
+  }
+  const cap = plan.uploadBytes - (await controlPlaneBytes(db, organizationId));
+  const others = sql`coalesce((select sum(${uploads.size}) from ${uploads}
+    where ${uploads.organizationId} = ${organizationId} and ${uploads.key} <> ${key}), 0)`;
+  const count = data
+    .update(uploads)
+    .set({ uploadedAt: Date.now(), size })
+    .where(and(eq(uploads.key, key), sql`${others} + ${size} <= ${cap}`))
+    .returning({ key: uploads.key });
+  const counted = row
+    ? (await data.batch([data.insert(uploads).values({ ...row, size: null, uploadedAt: null }), count]))[1]
+    : await count;
+  if (counted.length) return;
+  await env.FILES.delete(key);
+  if (row) await data.delete(uploads).where(eq(uploads.key, key));
+  const used = await storedUploadBytes(db, [data], organizationId);
+  throw pastUploadBytes(roomOf(plan, plan.uploadBytes, used), size);
+}
+
+/** Bytes that arrived under an organization's upload key. */
+export interface Arrival {
+  organizationId: string;
+  key: string;
+  size: number;
 }

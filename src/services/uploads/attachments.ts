@@ -6,6 +6,7 @@ import { uuidv7 } from "../../lib/ids";
 import { inList } from "../../lib/sql";
 import { fileTypeOf } from "../parsing";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
+import { countIfUnseen } from "./allowance";
 import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
 import { MESSAGE_URL_TTL_SECONDS, unattachedTtlMs } from "./settings";
 import { findUpload, organizationOfKey, type UploadRow } from "./store";
@@ -83,6 +84,7 @@ export async function prepareAttachment(
   const filename = input.filename.trim() || upload.filename;
   const contentType = mediaType(head.httpMetadata?.contentType) || contentTypeFor(filename);
   checkFile(fileSpecs(env).attachment.file, { filename, contentType, size: head.size }, field, true);
+  await countIfUnseen(env, data, upload, head.size);
   const document = fileTypeOf(filename, contentType) !== null;
   const ttl = unattachedTtlMs(env);
   const now = Date.now();

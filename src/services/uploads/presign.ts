@@ -60,7 +60,8 @@ export function presignSpec(
  * POST always targets our own verifying target, which writes to R2 through the binding: R2's S3 API
  * does not accept POST policy uploads. PUT goes to R2 itself when its credentials are configured.
  * A file that would take the organization past its plan's upload bytes is refused (403) before anything is written;
- * our own targets check again with the bytes sent, R2 itself cannot.
+ * our own targets check again as the bytes are stored; what goes to R2 itself is counted when first named
+ * (countArrival).
  */
 export async function presignUpload(env: Bindings, data: Db, input: PresignRequest): Promise<PresignedUpload> {
   const { key: specKey, field, spec, contentType, declared } = presignSpec(env, input);

@@ -48,12 +48,13 @@ const uploadArrived = prepared<{ key: string; size: number; at: number }>((db) =
 const insertUpload = preparedInsert(uploads);
 
 /** The object of a presigned upload has arrived: its size and the time it did (from then on its bytes count in the
- * organization's stored uploads, uploads/allowance.ts). */
+ * organization's stored uploads). Where a plan limits them, `countArrival` (uploads/allowance.ts) writes it. */
 export async function markUploaded(data: Db, key: string, size: number) {
   await uploadArrived(data, { key, size, at: Date.now() }).run();
 }
 
-/** A file uploaded in one request (the attachment upload): its row, written once the object is stored. */
+/** A file uploaded in one request (the attachment upload): its row, written once the object is stored (where a plan
+ * limits uploads, by `countArrival`). */
 export async function recordUpload(data: Db, row: typeof uploads.$inferInsert) {
   await insertUpload(data, row).run();
 }

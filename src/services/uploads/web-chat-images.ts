@@ -4,6 +4,7 @@ import { uploads } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { deletePrefix } from "../../lib/r2";
 import { uuidv7 } from "../../lib/ids";
+import { countIfUnseen } from "./allowance";
 import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
 import { findUpload, organizationOfKey, safeFilename, type UploadRow } from "./store";
 import { keyOfFile } from "./urls";
@@ -65,6 +66,7 @@ export async function publishWebChatImages(
     const spec = fileSpecs(env).webChat[field];
     const contentType = mediaType(head.httpMetadata?.contentType) || contentTypeFor(upload.filename, spec);
     checkFile(spec, { filename: upload.filename, contentType, size: head.size }, field, false);
+    await countIfUnseen(env, data, upload, head.size);
     found.push({ field, key, upload, size: head.size, contentType });
   }
   const urls: PublishedImages["urls"] = {};

@@ -48,6 +48,42 @@ function directUpload(owner: Actor, bytes: Uint8Array, chunked = false) {
   return fetchWithSettings(request, SMALL);
 }
 
+/**
+ * A direct upload without Content-Length whose body stops after its first bytes of file until `release()`:
+ * `writing` resolves once the service reads on past them (it has checked the room and is storing the file).
+ */
+function heldUpload(owner: Actor, bytes: Uint8Array) {
+  const { body, contentType } = requestsMultipart({}, { filename: "a.txt", bytes, contentType: "text/plain" });
+  const closing = `\r\n--${contentType.split("boundary=")[1]}--\r\n`.length;
+  const cut = body.length - closing - bytes.length + 100;
+  let reading: () => void = () => {};
+  let release: () => void = () => {};
+  const writing = new Promise<void>((resolve) => (reading = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        if (sent === 0) c.enqueue(body.slice(0, cut));
+        else {
+          reading();
+          await released;
+          c.enqueue(body.slice(cut));
+          c.close();
+        }
+        sent++;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const request = new Request("http://localhost/api/v1/attachments-upload/", {
+    method: "POST",
+    body: stream,
+    headers: { "Content-Type": contentType, Authorization: `Api-Key ${owner.key}` },
+  });
+  return { answer: fetchWithSettings(request, SMALL), writing, release };
+}
+
 const uploadRow = async (owner: Actor, key: string) =>
   (await (await data(owner.organizationId)).select().from(uploads).where(eq(uploads.key, key)))[0];
 
@@ -128,6 +164,59 @@ describe("a plan's upload bytes", () => {
     expect(await uploadRowsOf(owner.organizationId)).toHaveLength(1);
     expect((await directUpload(owner, text(100), true)).status).toBe(200);
     expect(await used(owner)).toBe(1_000);
+  });
+
+  const TOGETHER =
+    "two uploads that passed their checks at one moment cannot both take the last room: the one that arrives " +
+    "second is 403, its object removed and no row left";
+  it(TOGETHER, async () => {
+    const owner = await seedOwner();
+    const held = heldUpload(owner, text(600));
+    await held.writing;
+    // The first has been measured against the room (none used) and is writing; the second fits as well and lands.
+    expect((await directUpload(owner, text(600))).status).toBe(200);
+    held.release();
+    const err = await expectError(await held.answer, 403, "permission_denied");
+    expect(err.detail).toBe(
+      "The Small plan stores up to 1,000 bytes of uploads; 600 are stored and this upload adds 600. " +
+        "Delete files to make room, or move to another plan.",
+    );
+    expect(await objectsUnder(`uploads/${owner.organizationId}/`)).toHaveLength(1);
+    expect(await uploadRowsOf(owner.organizationId)).toHaveLength(1);
+    expect(await used(owner)).toBe(600);
+  });
+
+  const R2_DIRECT =
+    "bytes put straight into R2 are counted when an attachment first names them: past the room 403, the object " +
+    "removed; within it the attachment is made and its bytes count";
+  it(R2_DIRECT, async () => {
+    const owner = await seedOwner();
+    const settings = {
+      ...SMALL,
+      PRESIGNED_UPLOAD_METHOD: "PUT",
+      R2_ACCOUNT_ID: "acc123",
+      R2_ACCESS_KEY_ID: "AKIDEXAMPLE",
+      R2_SECRET_ACCESS_KEY: "secret",
+    };
+    const [small, large] = await Promise.all(
+      ["a.txt", "b.txt"].map((filename) =>
+        presign(owner, { filename, modelName: "attachment", fieldName: "file", fileSize: 500 }, { settings }),
+      ),
+    );
+    expect(new URL(large.url).origin).toBe("https://acc123.r2.cloudflarestorage.com");
+    // R2 checks the signature, not the length: what arrives there is only known once it is named.
+    await env.FILES.put(small.fields.key, text(400));
+    await env.FILES.put(large.fields.key, text(700));
+    const attach = (key: string) =>
+      owner.fetch("POST", "/attachments/", { file: key, filename: "a.txt" }, { settings });
+    expect((await attach(small.fields.key)).status).toBe(201);
+    const err = await expectError(await attach(large.fields.key), 403, "permission_denied");
+    expect(err.detail).toBe(
+      "The Small plan stores up to 1,000 bytes of uploads; 400 are stored and this upload adds 700. " +
+        "Delete files to make room, or move to another plan.",
+    );
+    expect(await env.FILES.head(large.fields.key)).toBeNull();
+    expect(await used(owner)).toBe(400);
   });
 
   const OTHERS =
