@@ -11,7 +11,8 @@ import { telegram, telegramInbox, textUpdate } from "../../channels/telegram-sup
 import { bodyOf } from "../../support/api";
 import { objectsUnder, SMALL, text, uploadRowsOf, used } from "../../support/upload-bytes";
 import { createKnowledgeBase } from "../../fixtures/knowledge";
-import { postForm, presign, requestsMultipart, uploadKey } from "./support";
+import { PNG, postForm, presign, requestsMultipart, uploadKey } from "./support";
+import { createInbox } from "../inboxes/fixtures";
 import { skillMd, uploadForm, zip } from "../skills/support";
 import { uploads } from "../../../src/db/schema";
 import { eq } from "drizzle-orm";
@@ -83,6 +84,9 @@ function heldUpload(owner: Actor, bytes: Uint8Array) {
   });
   return { answer: fetchWithSettings(request, SMALL), writing, release };
 }
+
+/** The plan of 1,000 bytes, with R2's credentials: presigned PUTs go to R2 itself. */
+const R2_PUT = { ...SMALL, R2_ACCOUNT_ID: "acc123", R2_ACCESS_KEY_ID: "AKIDEXAMPLE", R2_SECRET_ACCESS_KEY: "secret" };
 
 const uploadRow = async (owner: Actor, key: string) =>
   (await (await data(owner.organizationId)).select().from(uploads).where(eq(uploads.key, key)))[0];
@@ -191,13 +195,7 @@ describe("a plan's upload bytes", () => {
     "removed; within it the attachment is made and its bytes count";
   it(R2_DIRECT, async () => {
     const owner = await seedOwner();
-    const settings = {
-      ...SMALL,
-      PRESIGNED_UPLOAD_METHOD: "PUT",
-      R2_ACCOUNT_ID: "acc123",
-      R2_ACCESS_KEY_ID: "AKIDEXAMPLE",
-      R2_SECRET_ACCESS_KEY: "secret",
-    };
+    const settings = { ...R2_PUT, PRESIGNED_UPLOAD_METHOD: "PUT" };
     const [small, large] = await Promise.all(
       ["a.txt", "b.txt"].map((filename) =>
         presign(owner, { filename, modelName: "attachment", fieldName: "file", fileSize: 500 }, { settings }),
@@ -217,6 +215,24 @@ describe("a plan's upload bytes", () => {
     );
     expect(await env.FILES.head(large.fields.key)).toBeNull();
     expect(await used(owner)).toBe(400);
+  });
+
+  it("a web chat image put straight into R2 past them is 403 when named, nothing published", async () => {
+    const owner = await seedOwner();
+    const id = (await createInbox(owner)).channel!.id;
+    const signed = await presign(
+      owner,
+      { filename: "avatar.png", modelName: "web-chat", fieldName: "avatar", fileSize: PNG.length },
+      { settings: { ...R2_PUT, PRESIGNED_UPLOAD_METHOD: "PUT" } },
+    );
+    // Signed while there was room; another file takes it before the image is named.
+    expect((await directUpload(owner, text(1_000 - PNG.length + 1))).status).toBe(200);
+    await env.FILES.put(signed.fields.key, PNG, { httpMetadata: { contentType: "image/png" } });
+    const patch = await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar: signed.fields.key }, { settings: R2_PUT });
+    expect((await expectError(patch, 403, "permission_denied")).detail).toMatch(PLAN_DETAIL);
+    expect(await env.FILES.head(signed.fields.key)).toBeNull();
+    expect(await objectsUnder(`public/web-chats/${id}/`)).toEqual([]);
+    expect(await used(owner)).toBe(1_000 - PNG.length + 1);
   });
 
   const OTHERS =
