@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ZodType } from "zod";
+import zhTW from "zod/v4/locales/zh-TW.js";
 import type { AppEnv } from "../env";
 
 type Target = "query" | "param" | "header" | "json";
@@ -39,17 +40,58 @@ export function validates(request: RouteRequest | undefined): boolean {
 const isZod = (x: unknown): x is ZodType =>
   typeof x === "object" && x !== null && typeof (x as ZodType).safeParse === "function";
 
-/** The part's data, parsed; `reject` when it fails. A schema with asynchronous checks is parsed asynchronously. */
-function check(target: Target, schema: ZodType, value: unknown, reject: Reject): object | Promise<object> {
-  const settle = (result: ReturnType<ZodType["safeParse"]>) =>
-    result.success ? (result.data as object) : reject(target, result.error.issues);
+/**
+ * zod's own messages (a schema's own message is kept as it is) in the languages other than English the product
+ * speaks, for a request whose `Accept-Language` prefers one (docs/decisions.md, "Validation messages").
+ */
+const MESSAGES = { "zh-TW": zhTW().localeError };
+type ErrorMap = (typeof MESSAGES)["zh-TW"];
+
+/**
+ * The messages `Accept-Language` asks for: the first of its languages by weight that the product speaks (English,
+ * or Chinese as written in Taiwan: `zh-TW`, `zh-Hant`, `zh-HK`, `zh-MO`); null for English, the API's own.
+ */
+export function messagesFor(acceptLanguage: string | undefined): ErrorMap | null {
+  if (!acceptLanguage) return null;
+  const ranked = acceptLanguage
+    .split(",")
+    .map((part, i) => {
+      const [tag, ...params] = part.trim().split(";");
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((l) => l.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const { tag } of ranked) {
+    if (/^zh-(tw|hk|mo|hant)\b/.test(tag)) return MESSAGES["zh-TW"];
+    if (/^en\b/.test(tag) || tag === "*") return null;
+  }
+  return null;
+}
+
+/**
+ * The part's data, parsed; `reject` when it fails, with zod's messages in the request's language (parsed again only
+ * then: a request that passes pays nothing for it). A schema with asynchronous checks is parsed asynchronously.
+ */
+function check(c: Context, target: Target, schema: ZodType, value: unknown, reject: Reject): object | Promise<object> {
+  type Result = ReturnType<ZodType["safeParse"]>;
+  const settle = (result: Result, parse: (error?: ErrorMap) => Result | Promise<Result>): object | Promise<object> => {
+    if (result.success) return result.data as object;
+    const error = target === "param" ? null : messagesFor(c.req.header("accept-language"));
+    if (!error) return reject(target, result.error.issues);
+    const again = (answer: Result) => reject(target, answer.success ? result.error.issues : answer.error.issues);
+    const answer = parse(error);
+    return answer instanceof Promise ? answer.then(again) : again(answer);
+  };
+  const parse = (error?: ErrorMap) => schema.safeParse(value, { error });
   let result;
   try {
-    result = schema.safeParse(value);
+    result = parse();
   } catch {
-    return schema.safeParseAsync(value).then(settle);
+    const parseAsync = (error?: ErrorMap) => schema.safeParseAsync(value, { error });
+    return parseAsync().then((first) => settle(first, parseAsync));
   }
-  return settle(result);
+  return settle(result, parse);
 }
 
 /** A body sent without a Content-Type (the library's `hasRequestBody`). */
@@ -93,12 +135,12 @@ export function validateRequest(request: RouteRequest, reject: Reject): Middlewa
   return async (c, next) => {
     if (query) {
       const value = Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
-      c.req.addValidatedData("query", await check("query", query, value, reject));
+      c.req.addValidatedData("query", await check(c, "query", query, value, reject));
     }
-    if (params) c.req.addValidatedData("param", await check("param", params, c.req.param(), reject));
+    if (params) c.req.addValidatedData("param", await check(c, "param", params, c.req.param(), reject));
     if (headers) {
       const value = Object.fromEntries(Object.entries(c.req.header()).map(([k, v]) => [headerKeys[k] ?? k, v]));
-      c.req.addValidatedData("header", await check("header", headers, value, reject));
+      c.req.addValidatedData("header", await check(c, "header", headers, value, reject));
     }
     if (json) {
       const type = c.req.header("content-type");
@@ -115,7 +157,7 @@ export function validateRequest(request: RouteRequest, reject: Reject): Middlewa
         c.req.addValidatedData("json", {});
         return next();
       }
-      c.req.addValidatedData("json", await check("json", json, value, reject));
+      c.req.addValidatedData("json", await check(c, "json", json, value, reject));
     }
     return next();
   };

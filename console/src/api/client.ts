@@ -1,12 +1,13 @@
 // The one API client of the console, typed by the generated schema (./schema.d.ts, from the
 // OpenAPI document: `npm run console:types`). It sends the session cookie (same origin), the
-// organization the user is working in, and turns error answers into ApiProblem. A request the
+// organization the user is working in, the console's language, and turns error answers into ApiProblem. A request the
 // network fails (fetch's own rejection) is a NetworkError; anything else thrown on the way is a bug
 // and propagates as it is.
 import createClient from "openapi-fetch";
 import { NetworkError } from "../../../widget/src/sse";
 import type { components, paths } from "./schema";
 import { t } from "../components/strings";
+import { locale } from "../i18n";
 
 export { NetworkError, StreamEnded, fetchOrNetworkError } from "../../../widget/src/sse";
 
@@ -34,6 +35,8 @@ export const whenSignedOut = (fn: () => void) => (onUnauthenticated = fn);
 
 api.use({
   onRequest({ request }) {
+    // The API's field messages in the console's language (docs/decisions.md, "Validation messages").
+    request.headers.set("Accept-Language", locale.value);
     if (organizationId && !request.headers.has("X-Organization-Id"))
       request.headers.set("X-Organization-Id", organizationId);
     return request;
