@@ -1,6 +1,13 @@
-import type { MessageEffect } from "../conversation/effects";
+import type { MessageEffect, StoredBatch } from "../conversation/effects";
 import { messageEventWrites } from "./conversation-events";
 import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "./emit";
+
+/** Hands the deliveries that the effect's statements created in the batch to the webhook queue. */
+function queueCreatedDeliveries({ env, waitUntil, messages, organizationId }: StoredBatch): void {
+  const ids = messages.flatMap((m) => (m.result ? createdDeliveries(m.result) : []));
+  // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
+  if (ids.length) waitUntil(enqueueDeliveries(env, ids, organizationId).catch((err) => console.error(String(err))));
+}
 
 /**
  * Outgoing webhooks of a stored message: the deliveries it causes are written in the message's own
@@ -9,11 +16,7 @@ import { createdDeliveries, deliveryOutbox, enqueueDeliveries } from "./emit";
 export const webhookEffect: MessageEffect = {
   name: "webhooks",
   inBatch: deliveryOutbox,
-  stored({ env, waitUntil, messages, organizationId }) {
-    const ids = messages.flatMap((m) => (m.result ? createdDeliveries(m.result) : []));
-    // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
-    if (ids.length) waitUntil(enqueueDeliveries(env, ids, organizationId).catch((err) => console.error(String(err))));
-  },
+  stored: queueCreatedDeliveries,
 };
 
 /**
@@ -24,8 +27,5 @@ export const webhookEffect: MessageEffect = {
 export const conversationEventWebhookEffect: MessageEffect = {
   name: "conversation event webhooks",
   inBatch: messageEventWrites,
-  stored({ env, waitUntil, messages, organizationId }) {
-    const ids = messages.flatMap((m) => (m.result ? createdDeliveries(m.result) : []));
-    if (ids.length) waitUntil(enqueueDeliveries(env, ids, organizationId).catch((err) => console.error(String(err))));
-  },
+  stored: queueCreatedDeliveries,
 };
