@@ -17,17 +17,22 @@ export function uuidv7(now = Date.now()): string {
     counter = 0;
   }
   const b = crypto.getRandomValues(new Uint8Array(16));
-  const high = Math.floor(lastMs / 0x10000); // the upper 32 of the 48 bits of milliseconds
-  b[0] = high >>> 24;
-  b[1] = (high >>> 16) & 0xff;
-  b[2] = (high >>> 8) & 0xff;
-  b[3] = high & 0xff;
-  b[4] = (lastMs >>> 8) & 0xff;
-  b[5] = lastMs & 0xff;
+  writeMilliseconds(b, lastMs);
   b[6] = 0x70 | (counter >> 8);
   b[7] = counter & 0xff;
   b[8] = (b[8] & 0x3f) | 0x80;
   return uuidText(b);
+}
+
+/** A UUID v7's first 6 bytes: the 48 bits of milliseconds since the epoch, big-endian. */
+function writeMilliseconds(b: Uint8Array, ms: number): void {
+  const high = Math.floor(ms / 0x10000); // the upper 32 of the 48 bits
+  b[0] = high >>> 24;
+  b[1] = (high >>> 16) & 0xff;
+  b[2] = (high >>> 8) & 0xff;
+  b[3] = high & 0xff;
+  b[4] = (ms >>> 8) & 0xff;
+  b[5] = ms & 0xff;
 }
 
 /** 16 bytes as a UUID's text: 8-4-4-4-12 hex digits. */
@@ -50,13 +55,7 @@ export const isUuid = (value: string) => UUID_RE.test(value);
 export async function stableUuidv7(name: string, at: number): Promise<string> {
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(name)));
   const b = new Uint8Array(16);
-  const high = Math.floor(at / 0x10000);
-  b[0] = high >>> 24;
-  b[1] = (high >>> 16) & 0xff;
-  b[2] = (high >>> 8) & 0xff;
-  b[3] = high & 0xff;
-  b[4] = (at >>> 8) & 0xff;
-  b[5] = at & 0xff;
+  writeMilliseconds(b, at);
   b.set(hash.subarray(0, 10), 6);
   b[6] = 0x70 | (b[6] & 0x0f);
   b[8] = (b[8] & 0x3f) | 0x80;
