@@ -4,10 +4,9 @@ import { errorResponses, json } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { ms } from "../../lib/time";
 import { chatbotWith } from "./access";
-import { bucketRows } from "../../services/statistics/buckets";
 import { buckets, checkTimezone, localDayStart, parseInstant } from "../../services/statistics/buckets";
 import { dataParts } from "../../services/shards/parts";
-import { chatbotStatistics } from "../../services/statistics/chatbot";
+import { chatbotFiguresBody, chatbotStatistics } from "../../services/statistics/chatbot";
 import { ChatbotParams, ChatbotStatisticsQuery, ChatbotStatisticsSchema, STATISTICS_TAG } from "./schema";
 
 const route = createRoute({
@@ -38,24 +37,9 @@ export const registerChatbotStatistics = (r: Router) =>
       : localDayStart(timezone, now, -29);
     if (end <= start) throw fieldError("datetimeTo", "datetimeTo must be after datetimeFrom.");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await chatbotStatistics(
-      await dataParts(c.env, access.organizationId),
-      chatbot.id,
-      list,
-      {
-        includeTests: q.includeTests === "true",
-      },
-    );
-    return c.json(
-      {
-        chatbot: { id: chatbot.id, name: chatbot.name },
-        timeGranularity: q.timeGranularity,
-        timezone,
-        datetimeFrom: ms(list[0].start)!,
-        datetimeTo: ms(list[list.length - 1].end)!,
-        total,
-        results: bucketRows(results),
-      },
-      200,
-    );
+    const figures = await chatbotStatistics(await dataParts(c.env, access.organizationId), chatbot.id, list, {
+      includeTests: q.includeTests === "true",
+    });
+    const range = { datetimeFrom: ms(list[0].start)!, datetimeTo: ms(list[list.length - 1].end)! };
+    return c.json(chatbotFiguresBody(chatbot, { timeGranularity: q.timeGranularity, timezone }, range, figures), 200);
   });

@@ -2,10 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { chatbotWith } from "./access";
-import { bucketRows } from "../../services/statistics/buckets";
 import { buckets, checkTimezone, dayRange } from "../../services/statistics/buckets";
 import { dataParts } from "../../services/shards/parts";
-import { llmUsageStatistics } from "../../services/statistics/chatbot";
+import { chatbotFiguresBody, llmUsageStatistics } from "../../services/statistics/chatbot";
 import { ChatbotParams, LlmUsageQuery, LlmUsageSchema, STATISTICS_TAG } from "./schema";
 
 const route = createRoute({
@@ -33,25 +32,10 @@ export const registerLlmUsageStatistics = (r: Router) =>
     const timezone = checkTimezone(q.timezone);
     const { start, end } = dayRange(timezone, q.startDate, q.endDate, "startDate", "endDate");
     const list = buckets(timezone, start, end, q.timeGranularity);
-    const { results, total } = await llmUsageStatistics(
-      c.var.db,
-      await dataParts(c.env, access.organizationId),
-      chatbot.id,
-      list,
-      {
-        includeTests: q.includeTests === "true",
-      },
-    );
-    return c.json(
-      {
-        chatbot: { id: chatbot.id, name: chatbot.name },
-        timeGranularity: q.timeGranularity,
-        timezone,
-        startDate: q.startDate,
-        endDate: q.endDate ?? q.startDate,
-        total,
-        results: bucketRows(results),
-      },
-      200,
-    );
+    const parts = await dataParts(c.env, access.organizationId);
+    const figures = await llmUsageStatistics(c.var.db, parts, chatbot.id, list, {
+      includeTests: q.includeTests === "true",
+    });
+    const range = { startDate: q.startDate, endDate: q.endDate ?? q.startDate };
+    return c.json(chatbotFiguresBody(chatbot, { timeGranularity: q.timeGranularity, timezone }, range, figures), 200);
   });

@@ -2,7 +2,7 @@ import type { Db } from "../../env";
 import { client } from "../../db/prepared";
 import { compareSql } from "../../lib/sql";
 import { addByKey, countDistinct, onEachPart } from "../shards/parts-sum";
-import type { Bucket } from "./buckets";
+import { bucketRows, type Bucket } from "./buckets";
 
 /**
  * Statistics of one assistant from its hourly rollups (usage_hourly, usage_hourly_contacts): one
@@ -274,3 +274,20 @@ export async function llmUsageStatistics(
     total: { ...tokens(total), models: [...perModel].map(([id, m]) => ({ model: model(id), ...tokens(m) })) },
   };
 }
+
+/**
+ * An assistant's figures as its statistics routes answer them: the assistant, how the buckets are cut, the range in
+ * the terms of the request (`range`), then the figures over the whole range and per bucket.
+ */
+export const chatbotFiguresBody = <C extends object, R extends object, U, T extends object>(
+  chatbot: { id: string; name: string },
+  cut: C,
+  range: R,
+  figures: { total: U; results: ({ bucket: Bucket } & T)[] },
+) => ({
+  chatbot: { id: chatbot.id, name: chatbot.name },
+  ...cut,
+  ...range,
+  total: figures.total,
+  results: bucketRows(figures.results),
+});
