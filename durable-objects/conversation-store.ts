@@ -7,6 +7,7 @@ import { messages } from "../src/db/schema";
 import { rowMapper } from "../src/db/prepared";
 import type { Cursor } from "../src/lib/pagination";
 import type { MessageRow, NewMessage } from "../src/services/conversations";
+import { logWarn } from "../src/lib/log";
 
 /**
  * The object's schema, one entry per version, each a list of statements applied in one transaction. An entry that
@@ -401,9 +402,7 @@ export class MessageStore {
     for (const raw of rows) {
       const written = this.sql.exec(insert, ...names.map((name) => raw[name] ?? null)).rowsWritten;
       if (!written && !this.get(String(raw.id)))
-        console.warn(
-          JSON.stringify({ level: "warn", message: "handed-over message not taken", conversationId, id: raw.id }),
-        );
+        logWarn("handed-over message not taken", { conversationId, id: raw.id });
     }
     const last = rows.at(-1);
     if (last && Number(last.sequence) > this.through(conversationId))

@@ -54,6 +54,7 @@ import { conversationDb } from "../src/services/shards/parts";
 import { contactCopyWrites } from "../src/services/shards/contact-copies";
 import { outboxConfig, type OutboxConfig } from "../src/services/conversation/outbox-config";
 import { bodyEvaluated } from "./conversation-entry";
+import { logError } from "../src/lib/log";
 
 export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
@@ -216,16 +217,12 @@ export class Conversation extends DurableObject<Bindings> {
     // which the caller hears of only before its receipt is answered: logged here (the alarm answers an owed reply).
     this.ctx.waitUntil(
       result.catch((err) =>
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "posted message's turn failed",
-            conversationId: input.conversationId,
-            requestId: input.requestId,
-            error: String(err),
-            stack: (err as Error)?.stack,
-          }),
-        ),
+        logError("posted message's turn failed", {
+          conversationId: input.conversationId,
+          requestId: input.requestId,
+          error: String(err),
+          stack: (err as Error)?.stack,
+        }),
       ),
     );
     return receipt;
@@ -413,16 +410,12 @@ export class Conversation extends DurableObject<Bindings> {
     await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
     this.ctx.waitUntil(
       this.#exclusive(() => this.#continueNow(replyId)).catch((err) =>
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "reply not continued after its desktop tool results",
-            conversationId,
-            replyId,
-            error: String(err),
-            stack: (err as Error)?.stack,
-          }),
-        ),
+        logError("reply not continued after its desktop tool results", {
+          conversationId,
+          replyId,
+          error: String(err),
+          stack: (err as Error)?.stack,
+        }),
       ),
     );
   }

@@ -17,6 +17,7 @@ import {
   trainCorpusModel,
   type CorpusModel,
 } from "../src/services/knowledge/embeddings/corpus";
+import { logError } from "../src/lib/log";
 
 type VectorType = VectorRecord["type"];
 
@@ -167,11 +168,7 @@ export class VectorIndex extends DurableObject<Bindings> {
   private setAlarm(work: string) {
     this.ctx.storage
       .setAlarm(Date.now() + LIST_BUILD_DELAY_MS)
-      .catch((err) =>
-        console.error(
-          JSON.stringify({ level: "error", message: `vector index's ${work} not scheduled`, error: String(err) }),
-        ),
-      );
+      .catch((err) => logError(`vector index's ${work} not scheduled`, { error: String(err) }));
   }
 
   async alarm() {

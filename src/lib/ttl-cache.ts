@@ -1,4 +1,5 @@
 import { inBackground } from "./background";
+import { logWarn } from "./log";
 
 /**
  * A per-isolate memory of values read from D1, each kept for `ttlMs`. Used for what nearly every
@@ -64,9 +65,7 @@ export class TtlCache<V> {
       if (value === undefined) this.#entries.delete(key);
       else this.set(key, value, now);
     })
-      .catch((err) =>
-        console.warn(JSON.stringify({ level: "warn", message: "cache refresh failed", error: String(err) })),
-      )
+      .catch((err) => logWarn("cache refresh failed", { error: String(err) }))
       .finally(() => this.#refreshing.delete(key));
     this.#refreshing.set(key, done);
   }

@@ -13,6 +13,7 @@ import {
   saveOutcome,
   type KeyScope,
 } from "../services/idempotency";
+import { logError } from "../lib/log";
 
 /** Failures after the request reached the conversation: the message may be stored, so the outcome is kept. */
 const TOOK_EFFECT = new Set(["upstream_error", "model_unavailable", "interrupted", "server_error"]);
@@ -51,11 +52,7 @@ export const idempotent = (owner: (c: Context<AppEnv>) => Promise<Omit<KeyScope,
       const record = relay(res.body, writable.getWriter()).then((text) =>
         saveOutcome(data, scope, { status: res.status, contentType, body: condenseEvents(text) }),
       );
-      c.executionCtx.waitUntil(
-        record.catch((err) =>
-          console.error(JSON.stringify({ level: "error", message: "idempotency record failed", error: String(err) })),
-        ),
-      );
+      c.executionCtx.waitUntil(record.catch((err) => logError("idempotency record failed", { error: String(err) })));
       c.res = new Response(readable, res);
       return;
     }

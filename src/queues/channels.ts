@@ -5,6 +5,7 @@ import { takeInEvents } from "../services/channels/intake";
 import { deliverConversation } from "../services/channels/outbound";
 import { byDataDb } from "./data-plane";
 import { ack, backoffSeconds, retry } from "./settle";
+import { logError, logWarn } from "../lib/log";
 
 /** Work that failed is tried again after 5, 10, 20 ... s, at most 5 minutes (the cron takes over past the queue's
  * retries). */
@@ -30,13 +31,9 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
         messages: [...(seen?.messages ?? []), message],
       });
     } else {
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          message: "channel queue message of no known kind dropped",
-          body: String(JSON.stringify(message.body)).slice(0, 200),
-        }),
-      );
+      logWarn("channel queue message of no known kind dropped", {
+        body: String(JSON.stringify(message.body)).slice(0, 200),
+      });
       ack(message);
     }
   }
@@ -71,14 +68,7 @@ export async function consumeChannelWork(batch: MessageBatch, env: Bindings, ctx
             ack(m);
           }),
         (err) => {
-          console.error(
-            JSON.stringify({
-              level: "error",
-              message: "channel delivery failed",
-              conversationId,
-              error: String((err as Error)?.stack ?? err),
-            }),
-          );
+          logError("channel delivery failed", { conversationId, error: String((err as Error)?.stack ?? err) });
           messages.forEach((m) => {
             retry(m, backoffSeconds(m.attempts, RETRY));
           });

@@ -5,6 +5,7 @@ import { evaluateRecord, evaluationDb, markEvaluationFailed, type EvaluationJob 
 
 import { enqueueBatchQa, markBatchQaFailed, runBatchQa, type BatchQaJob } from "../services/batch-qa";
 import { ack, backoffSeconds, retry } from "./settle";
+import { logError } from "../lib/log";
 
 const MAX_ATTEMPTS = 3;
 /** A batch QA job's last delivery (wrangler.toml max_retries + 1): after it the message is gone. */
@@ -31,15 +32,7 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
         if (await runBatchQa(env, db, body.batchQaId)) await enqueueBatchQa(env, body.batchQaId);
         ack(message);
       } catch (err) {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "batch QA failed",
-            batchQaId: body.batchQaId,
-            attempts: message.attempts,
-            error: String(err),
-          }),
-        );
+        logError("batch QA failed", { batchQaId: body.batchQaId, attempts: message.attempts, error: String(err) });
         if (message.attempts < BATCH_QA_ATTEMPTS) retry(message, 10);
         else {
           await markBatchQaFailed(db, body.batchQaId);
@@ -60,24 +53,14 @@ export async function consumeChatbotEvaluation(batch: MessageBatch, env: Binding
       if (data) await evaluateRecord(env, db, data, recordId);
       ack(message);
     } catch (err) {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          message: "evaluation failed",
-          recordId,
-          attempts: message.attempts,
-          error: String(err),
-        }),
-      );
+      logError("evaluation failed", { recordId, attempts: message.attempts, error: String(err) });
       if (message.attempts < MAX_ATTEMPTS) retry(message, backoffSeconds(message.attempts, RETRY));
       else {
         // Not marked, the record stays pending and the housekeeping cron queues it again.
         if (data)
           await markEvaluationFailed(data, recordId).catch((e) => {
             if (!isD1Error(e)) throw e;
-            console.error(
-              JSON.stringify({ level: "error", message: "evaluation not marked failed", recordId, error: String(e) }),
-            );
+            logError("evaluation not marked failed", { recordId, error: String(e) });
           });
         ack(message);
       }

@@ -5,6 +5,7 @@ import { consumeKnowledgeIngestion } from "./knowledge-ingestion";
 import { consumeChatbotEvaluation } from "./chatbot-evaluation";
 import { consumeChannelWork } from "./channels";
 import { retryAll } from "./settle";
+import { logWarn } from "../lib/log";
 
 export const QUEUES = {
   webhookDeliveries: "webhook-deliveries",
@@ -29,7 +30,7 @@ const consumers: Partial<Record<string, Consumer>> = {
 export async function handleQueue(batch: MessageBatch, env: Bindings, ctx: ExecutionContext) {
   const consumer = consumers[batch.queue];
   if (!consumer) {
-    console.warn(JSON.stringify({ level: "warn", message: "no consumer for queue", queue: batch.queue }));
+    logWarn("no consumer for queue", { queue: batch.queue });
     retryAll(batch, 60);
     return;
   }

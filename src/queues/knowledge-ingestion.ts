@@ -6,6 +6,7 @@ import type { IngestionJob } from "../services/knowledge/content";
 import { vectorStoreFor } from "../services/knowledge/vector-store";
 import { rebuildKeywordIndex, removeKeywordTexts } from "../services/knowledge/retrieval/knowledge-index";
 import { ack, backoffSeconds, retry } from "./settle";
+import { logError } from "../lib/log";
 
 /** Deliveries of one message before its file is marked failed (wrangler.toml max_retries + 1). */
 const MAX_ATTEMPTS = 4;
@@ -32,15 +33,7 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
         else await purge(env, job);
         ack(message);
       } catch (err) {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "knowledge ingestion failed",
-            job: job.kind,
-            error: String(err),
-            stack: (err as Error).stack,
-          }),
-        );
+        logError("knowledge ingestion failed", { job: job.kind, error: String(err), stack: (err as Error).stack });
         retry(message, backoffSeconds(message.attempts, RETRY));
       }
     }),

@@ -1,3 +1,5 @@
+import { logWarn } from "../lib/log";
+
 /**
  * Acknowledging or retrying a message of a queue event the runtime has already ended (cancelled as
  * hung, or past its limits) throws: that event can no longer settle anything, and every message it
@@ -8,14 +10,7 @@ function guarded(settle: () => void, messageId?: string) {
   try {
     settle();
   } catch (err) {
-    console.warn(
-      JSON.stringify({
-        level: "warn",
-        message: "queue event ended before it settled; redelivered later",
-        messageId,
-        error: String(err),
-      }),
-    );
+    logWarn("queue event ended before it settled; redelivered later", { messageId, error: String(err) });
   }
 }
 

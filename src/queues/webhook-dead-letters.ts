@@ -4,6 +4,7 @@ import { recordDeadLetters } from "../services/webhooks/dead-letters";
 import { deliveryOf } from "../services/webhooks/emit";
 import { byDataDb, inEachPart } from "./data-plane";
 import { ackAll, retryAll } from "./settle";
+import { logError } from "../lib/log";
 
 /**
  * Consumer of `webhook-deliveries-dlq`, the dead-letter queue of `webhook-deliveries`: what the
@@ -19,14 +20,10 @@ export async function consumeWebhookDeadLetters(batch: MessageBatch, env: Bindin
     const delivery = deliveryOf(message.body);
     if (delivery) named.push(delivery);
     else
-      console.error(
-        JSON.stringify({
-          level: "error",
-          message: "dead-lettered webhook message names no delivery",
-          messageId: message.id,
-          body: JSON.stringify(message.body ?? null).slice(0, 500),
-        }),
-      );
+      logError("dead-lettered webhook message names no delivery", {
+        messageId: message.id,
+        body: JSON.stringify(message.body ?? null).slice(0, 500),
+      });
   }
   try {
     const db = getDb(env.DB);
@@ -39,24 +36,10 @@ export async function consumeWebhookDeadLetters(batch: MessageBatch, env: Bindin
         data,
         part.map((n) => n.id),
       );
-    console.error(
-      JSON.stringify({
-        level: "error",
-        message: "webhook deliveries dead-lettered",
-        messages: batch.messages.length,
-        recorded,
-      }),
-    );
+    logError("webhook deliveries dead-lettered", { messages: batch.messages.length, recorded });
     ackAll(batch);
   } catch (err) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        message: "dead-lettered webhook deliveries not recorded",
-        size: named.length,
-        error: String(err),
-      }),
-    );
+    logError("dead-lettered webhook deliveries not recorded", { size: named.length, error: String(err) });
     retryAll(batch, 60);
   }
 }

@@ -4,6 +4,7 @@ import { deliverAll } from "../services/webhooks/delivery";
 import { deliveryOf } from "../services/webhooks/emit";
 import { byDataDb, inEachPart } from "./data-plane";
 import { ack, backoffSeconds, retry } from "./settle";
+import { logError } from "../lib/log";
 
 /** Before a message the consumer failed on is tried again: 5, 10, 20 s; then (wrangler.toml max_retries) the
  * dead-letter queue. */
@@ -44,14 +45,7 @@ export async function consumeWebhookDeliveries(batch: MessageBatch, env: Binding
     await send(named);
     for (const { message } of named) ack(message);
   } catch (err) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        message: "webhook delivery batch failed",
-        size: named.length,
-        error: String(err),
-      }),
-    );
+    logError("webhook delivery batch failed", { size: named.length, error: String(err) });
     await Promise.all(
       named.map(async (item) => {
         const { message, id } = item;
@@ -59,15 +53,7 @@ export async function consumeWebhookDeliveries(batch: MessageBatch, env: Binding
           await send([item]);
           ack(message);
         } catch (err) {
-          console.error(
-            JSON.stringify({
-              level: "error",
-              message: "webhook delivery failed",
-              deliveryId: id,
-              attempts: message.attempts,
-              error: String(err),
-            }),
-          );
+          logError("webhook delivery failed", { deliveryId: id, attempts: message.attempts, error: String(err) });
           retry(message, backoffSeconds(message.attempts, RETRY));
         }
       }),

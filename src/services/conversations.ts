@@ -10,6 +10,7 @@ import { currentMonth } from "./organizations";
 import { usageIncrement } from "./usage";
 import { handsOff } from "./conversation/handoff";
 import { type FiguredAssistant, messageFigureWrites, type Question, stretchWrites } from "./statistics/message-figures";
+import { logError } from "../lib/log";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -461,10 +462,7 @@ export async function eachConversationObject(
     const settled = await Promise.allSettled(asked.map((id) => call(conversationObject(env, id), id)));
     settled.forEach((s, n) => {
       if (s.status === "fulfilled") done.push(asked[n]);
-      else
-        console.error(
-          JSON.stringify({ level: "error", message: failure, conversationId: asked[n], error: String(s.reason) }),
-        );
+      else logError(failure, { conversationId: asked[n], error: String(s.reason) });
     });
   }
   return done;

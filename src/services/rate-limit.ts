@@ -1,5 +1,6 @@
 import type { Bindings } from "../env";
 import { inBackground } from "../lib/background";
+import { logWarn } from "../lib/log";
 
 export const WINDOW_MS = 60_000;
 export const DEFAULT_LIMIT_PER_MINUTE = 1200;
@@ -57,7 +58,7 @@ async function flush(env: Bindings, key: string, state: KeyWindow) {
     state.known = Math.max(state.known, total);
   } catch (err) {
     // The count stays pending and goes with the next flush.
-    console.warn(JSON.stringify({ level: "warn", message: "rate limit flush failed", error: String(err) }));
+    logWarn("rate limit flush failed", { error: String(err) });
   } finally {
     state.lastFlush = Date.now();
     state.flushing = false;

@@ -1,4 +1,5 @@
 import { isD1Error } from "../lib/errors";
+import { logError } from "../lib/log";
 
 const encoder = new TextEncoder();
 const PING_EVERY_MS = 10_000;
@@ -131,7 +132,7 @@ export function endedWhen(
       const check = async () => {
         const end = await ended().catch((err) => {
           if (isD1Error(err)) return null;
-          console.error(JSON.stringify({ level: "error", message: "stream's access not checked", error: String(err) }));
+          logError("stream's access not checked", { error: String(err) });
           return UNCHECKED;
         });
         if (closed) return;

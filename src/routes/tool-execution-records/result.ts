@@ -8,6 +8,7 @@ import { completeDesktopCall, getRecordForRead } from "../../services/tools/exec
 import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/records/tool-execution-records";
 import { conversationObject } from "../../services/conversations";
 import { DesktopResultBody, RECORDS_TAG } from "./schema";
+import { logError } from "../../lib/log";
 
 const route = createRoute({
   method: "post",
@@ -58,15 +59,11 @@ export const registerDesktopResult = (r: Router) =>
       await conversationObject(c.env, row.conversationId)
         .resume(row.organizationId, row.conversationId, row.messageId)
         .catch((err) =>
-          console.error(
-            JSON.stringify({
-              level: "error",
-              message: "desktop tool results' continuation not taken by the conversation's object",
-              conversationId: row.conversationId,
-              replyId: row.messageId,
-              error: String(err),
-            }),
-          ),
+          logError("desktop tool results' continuation not taken by the conversation's object", {
+            conversationId: row.conversationId,
+            replyId: row.messageId,
+            error: String(err),
+          }),
         );
     return c.json(toolExecutionRecord(row), 200);
   });

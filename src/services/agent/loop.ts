@@ -5,6 +5,7 @@ import type { ChatMessage, ChatModel, ChatRequest, ToolCall, ToolDefinition, Usa
 import { ModelError } from "../llm/types";
 import type { ToolRecorder } from "./recorder";
 import type { AgentTool, ToolCallTrace, ToolContext, ToolOutcome } from "./types";
+import { logError } from "../../lib/log";
 
 export const DEFAULT_MAX_TOOL_CALLS = 10;
 const MODEL_RESULT_CHARS = 16_000;
@@ -164,15 +165,7 @@ async function execute(tool: AgentTool | undefined, trace: ToolCallTrace, ctx: T
     // A tool says its expected failures in its outcome; one it throws is told to the model as the call's failure (the
     // reply goes on) and logged, as it may be a bug of the tool.
     if (!(err instanceof ApiError || err instanceof ModelError))
-      console.error(
-        JSON.stringify({
-          level: "error",
-          message: "tool threw",
-          tool: trace.name,
-          error: String(err),
-          stack: (err as Error)?.stack,
-        }),
-      );
+      logError("tool threw", { tool: trace.name, error: String(err), stack: (err as Error)?.stack });
     return done({ status: "failure", error: String((err as Error)?.message ?? err).slice(0, 1000) });
   }
 }

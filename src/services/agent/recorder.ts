@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../env";
 import { toolExecutionRecords } from "../../db/schema";
 import type { ToolCallTrace } from "./types";
+import { logError } from "../../lib/log";
 
 const MAX_STORED_CHARS = 1024 * 1024;
 
@@ -37,7 +38,7 @@ export class ToolRecorder {
   #then(write: () => Promise<unknown>) {
     this.#chain = this.#chain.then(write).catch((err) => {
       this.#failed ??= err;
-      console.error(JSON.stringify({ level: "error", message: "tool record write failed", error: String(err) }));
+      logError("tool record write failed", { error: String(err) });
     });
   }
 

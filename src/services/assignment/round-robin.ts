@@ -16,6 +16,7 @@ import { batch, prepared, ph } from "../../db/prepared";
 import { assignmentEventWrites } from "../webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../webhooks/emit";
 import { outboxConfig } from "../conversation/outbox-config";
+import { logWarn } from "../../lib/log";
 
 const MANAGE_CONVERSATIONS = PERMISSIONS.find((p) => p.codename === "conversation.manage")!.id;
 /** Waiting conversations looked at when an agent comes online. */
@@ -140,9 +141,7 @@ async function holdAgent(db: Db, memberId: string): Promise<number | null> {
       .returning({ until: members.assigningUntil });
     if (held) return held.until;
     if (wall >= deadline) {
-      console.warn(
-        JSON.stringify({ level: "warn", message: "agent held by another assignment; passed over", memberId }),
-      );
+      logWarn("agent held by another assignment; passed over", { memberId });
       return null;
     }
     await new Promise((resolve) => setTimeout(resolve, HOLD_RETRY_MS));

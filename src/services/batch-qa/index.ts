@@ -9,6 +9,7 @@ import { contextTexts } from "../records/chatbot-records";
 import { failureText } from "../statistics/failures";
 import type { MessageRow } from "../conversations";
 import type { QaRow } from "./parse";
+import { logError } from "../../lib/log";
 
 export type BatchQaRow = typeof batchQas.$inferSelect;
 export type BatchQaItemRow = typeof batchQaItems.$inferSelect;
@@ -42,9 +43,7 @@ export const markBatchQaFailed = (db: Db, batchQaId: string) =>
 /** A new batch's first job queued; should the queue refuse it, the batch is failed (nothing else would start it). */
 export const startBatchQa = (env: Bindings, db: Db, batchQaId: string) =>
   enqueueBatchQa(env, batchQaId).catch(async (err) => {
-    console.error(
-      JSON.stringify({ level: "error", message: "batch QA not queued; marked failed", batchQaId, error: String(err) }),
-    );
+    logError("batch QA not queued; marked failed", { batchQaId, error: String(err) });
     await markBatchQaFailed(db, batchQaId);
   });
 

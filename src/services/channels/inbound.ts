@@ -13,6 +13,7 @@ import { readBodyText } from "../../lib/http";
 import { adapterFor } from "./platforms";
 import { isChannelPlatform, loadChannel } from "./settings";
 import type { InboundEvent } from "./types";
+import { logWarn } from "../../lib/log";
 
 /**
  * What the channel queue carries: an event to take in, or a conversation whose replies are due; each with the
@@ -95,9 +96,7 @@ export async function keep(
     await db.update(inboxChannels).set({ lastEventAt: now }).where(sql`${inboxChannels.inboxId} = ${inboxId}`);
   } catch (err) {
     if (!isD1Error(err)) throw err;
-    console.warn(
-      JSON.stringify({ level: "warn", message: "channel's last event time not written", error: String(err) }),
-    );
+    logWarn("channel's last event time not written", { error: String(err) });
   }
   if (fresh.length)
     await enqueueWork(

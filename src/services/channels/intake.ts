@@ -46,6 +46,7 @@ import {
   type InboundAttachment,
   type PlatformContext,
 } from "./types";
+import { logError, logWarn } from "../../lib/log";
 
 /** Largest file taken from a platform (the attachment spec's size). */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -121,14 +122,10 @@ export async function takeInEvents(
           for (const later of chat.slice(i)) failed.add(later.eventId);
           await setBack(data, row, err);
           if (!(err instanceof PlatformError) && !(err instanceof IntakeError))
-            console.error(
-              JSON.stringify({
-                level: "error",
-                message: "channel event not taken in",
-                eventId: row.eventId,
-                error: String((err as Error)?.stack ?? err),
-              }),
-            );
+            logError("channel event not taken in", {
+              eventId: row.eventId,
+              error: String((err as Error)?.stack ?? err),
+            });
           return;
         }
       }
@@ -330,7 +327,7 @@ async function chatConversation(env: Bindings, organizationId: string, conversat
 /** A nicety the platform refused (a typing indicator, a tap's answer): logged; anything else is a bug and thrown. */
 const logUnless = (err: unknown, message = "typing indicator not shown") => {
   if (!(err instanceof PlatformError)) throw err;
-  console.warn(JSON.stringify({ level: "warn", message, error: err.message }));
+  logWarn(message, { error: err.message });
 };
 
 /** A new conversation's title: the group chat's name as the event gives it, else as the platform tells it; none for a

@@ -31,6 +31,7 @@ import { loadChannel } from "./settings";
 import { PlatformError, type OutboundMessage } from "./types";
 import { isRatingAsk, RATING_CHOICES } from "../conversation/csat";
 import { dataDb, dataDbs } from "../shards";
+import { logError } from "../../lib/log";
 
 /** How long one sender holds a conversation's deliveries. */
 const LEASE_MS = 60_000;
@@ -106,14 +107,10 @@ export async function showState(
       delivery.messageId,
     );
   } catch (err) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        message: "delivery state not shown on its message (the cron tries again)",
-        messageId: delivery.messageId,
-        error: String((err as Error)?.message ?? err),
-      }),
-    );
+    logError("delivery state not shown on its message (the cron tries again)", {
+      messageId: delivery.messageId,
+      error: String((err as Error)?.message ?? err),
+    });
   }
 }
 

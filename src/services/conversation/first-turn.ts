@@ -29,6 +29,7 @@ import { outboxConfig, type OutboxConfig } from "./outbox-config";
 import type { FiguredAssistant, Question } from "../statistics/message-figures";
 import { runTurn, sequencedMessage, type Assistant, type MessageFields, type TurnStore, type Writing } from "./turn";
 import type { TurnResult } from "./turn-result";
+import { logError, logWarn } from "../../lib/log";
 
 export interface FirstTurn {
   /** The conversation this turn creates (see newConversation). */
@@ -168,15 +169,7 @@ class FirstTurnStore implements TurnStore {
     this.#held = held.then(
       () => this.#flush(),
       // Not held: the visitor's message waits for the reply's end (until then no route finds the conversation).
-      (err) =>
-        console.warn(
-          JSON.stringify({
-            level: "warn",
-            message: "first turn not held",
-            conversationId: this.conversation.id,
-            error: String(err),
-          }),
-        ),
+      (err) => logWarn("first turn not held", { conversationId: this.conversation.id, error: String(err) }),
     );
   }
 
@@ -260,10 +253,7 @@ async function release(env: Bindings, conversationId: string) {
     try {
       return await conversationObject(env, conversationId).firstTurnDone();
     } catch (err) {
-      if (attempt)
-        console.error(
-          JSON.stringify({ level: "error", message: "first turn not released", conversationId, error: String(err) }),
-        );
+      if (attempt) logError("first turn not released", { conversationId, error: String(err) });
     }
   }
 }

@@ -4,6 +4,7 @@ import { ApiError } from "../../lib/errors";
 import { modelApiError } from "../llm/errors";
 import type { ConversationRow } from "../conversations";
 import type { MessageRecord } from "../records/messages";
+import { logError, logWarn } from "../../lib/log";
 
 export interface TurnResult {
   incoming: MessageRecord;
@@ -25,19 +26,9 @@ export function turnError(err: unknown, requestId?: string): TurnError {
   const mapped = modelApiError(err);
   if (mapped instanceof ApiError) {
     // The provider's failure, told to the client; this line lets its request id be traced.
-    console.warn(
-      JSON.stringify({ level: "warn", message: "reply failed", requestId, code: mapped.code, detail: mapped.detail }),
-    );
+    logWarn("reply failed", { requestId, code: mapped.code, detail: mapped.detail });
     return { status: mapped.status, code: mapped.code, detail: mapped.detail };
   }
-  console.error(
-    JSON.stringify({
-      level: "error",
-      message: "reply failed",
-      requestId,
-      error: String(err),
-      stack: (err as Error)?.stack,
-    }),
-  );
+  logError("reply failed", { requestId, error: String(err), stack: (err as Error)?.stack });
   return { status: 500, code: "server_error", detail: "The reply failed." };
 }

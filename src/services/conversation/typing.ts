@@ -10,6 +10,7 @@ import { adapterFor } from "../channels/platforms";
 import { loadChannel } from "../channels/settings";
 import { PlatformError } from "../channels/types";
 import { publishInboxEvents, type TypingEvent } from "./inbox-events";
+import { logWarn } from "../../lib/log";
 
 type Sender = TypingEvent["sender"];
 
@@ -65,6 +66,6 @@ async function channelTyping(env: Bindings, db: Db, conversation: ConversationRo
     await adapter.typing(platformContext(env, channel.config), threadKeyOf(latest));
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
-    console.warn(JSON.stringify({ level: "warn", message: "typing indicator not shown", error: err.message }));
+    logWarn("typing indicator not shown", { error: err.message });
   }
 }

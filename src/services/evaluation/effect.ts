@@ -1,5 +1,6 @@
 import type { MessageEffect } from "../conversation/effects";
 import { enqueueEvaluations } from "./records";
+import { logError } from "../../lib/log";
 
 /** An answered message of an assistant with evaluation on is scored in the background (the evaluation queue). */
 export const evaluationEffect: MessageEffect = {
@@ -10,14 +11,10 @@ export const evaluationEffect: MessageEffect = {
     // The record stays pending, so should the queue refuse, the housekeeping cron queues it again (records.ts).
     waitUntil(
       enqueueEvaluations(env, [job]).catch((err) =>
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "evaluation not queued; the housekeeping cron queues it",
-            recordId: job.recordId,
-            error: String(err),
-          }),
-        ),
+        logError("evaluation not queued; the housekeeping cron queues it", {
+          recordId: job.recordId,
+          error: String(err),
+        }),
       ),
     );
   },

@@ -13,6 +13,7 @@ import { indexKeywordTexts, removeKeywordTexts } from "./retrieval/knowledge-ind
 import { VECTOR_BYTES_PER_DIMENSION } from "./knowledge-bases";
 import { ModelError } from "../llm/types";
 import { injectedFaultAfter, InjectedIngestionFault } from "./ingestion-fault";
+import { logError } from "../../lib/log";
 
 type FileRow = typeof knowledgeBaseFiles.$inferSelect;
 
@@ -59,14 +60,10 @@ export async function ingestFile(
     const dropped = await dropFromIndexes(env, file, await chunkIdsOf(db, file.id)).then(
       () => true,
       (notDropped) => {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "failed file's chunks not dropped from the indexes; kept listed for a reparse",
-            fileId: file.id,
-            error: String(notDropped),
-          }),
-        );
+        logError("failed file's chunks not dropped from the indexes; kept listed for a reparse", {
+          fileId: file.id,
+          error: String(notDropped),
+        });
         return false;
       },
     );

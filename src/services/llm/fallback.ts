@@ -3,6 +3,7 @@ import type { models } from "../../db/schema";
 import { modelById } from "../models";
 import { chatModelFor } from "./index";
 import { ModelError, type ChatEvent, type ChatModel, type ChatRequest } from "./types";
+import { logWarn } from "../../lib/log";
 
 type ModelRow = typeof models.$inferSelect;
 
@@ -68,15 +69,7 @@ export function replyModel(
       if (answered || !(err instanceof ModelError) || request.signal?.aborted) throw err;
       const row = await modelById(db, fallbackId!);
       if (!row) throw err;
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          message: "model fallback",
-          model: primary.id,
-          fallback: row.id,
-          detail: err.message,
-        }),
-      );
+      logWarn("model fallback", { model: primary.id, fallback: row.id, detail: err.message });
       switchedTo = row;
       yield* ask(row, request);
     }

@@ -6,6 +6,7 @@ import type { AgentTool, ToolContext } from "../agent/types";
 import type { ToolRow } from "../tools/access";
 import { usableToolsCondition } from "../tools/chatbot-tools";
 import type { SkillRow } from "./access";
+import { logError } from "../../lib/log";
 
 const RESOURCE_CHARS = 16_000;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|yaml|sql|javascript))/;
@@ -93,14 +94,7 @@ function useSkillTool(offered: Offered[], build: Build): AgentTool {
         .run()
         .catch((err) => {
           if (!isD1Error(err)) throw err;
-          console.error(
-            JSON.stringify({
-              level: "error",
-              message: "skill's last use not written",
-              skillId: skill.id,
-              error: String(err),
-            }),
-          );
+          logError("skill's last use not written", { skillId: skill.id, error: String(err) });
         });
       const added = attached.map(build).filter((t): t is AgentTool => !!t);
       const output = {

@@ -10,6 +10,7 @@ import { managedDatabase } from "./write";
 import { parseTable, sqlName, TABULAR_LIMITS, TabularError } from "./tabular";
 import type { SqlTableRow } from "./views";
 import { findById } from "../../db/find";
+import { logError } from "../../lib/log";
 
 const ROWS_PER_CALL = 5_000;
 
@@ -115,15 +116,11 @@ export async function createManagedTable(
     // The rows are useless without their record (and the record must not promise rows that are not there).
     if (!existing)
       await stub.dropTable(name).catch((dropped) =>
-        console.error(
-          JSON.stringify({
-            level: "error",
-            message: "managed table's rows left without their record (not dropped)",
-            sqlDatabaseId: database.id,
-            table: name,
-            error: String(dropped),
-          }),
-        ),
+        logError("managed table's rows left without their record (not dropped)", {
+          sqlDatabaseId: database.id,
+          table: name,
+          error: String(dropped),
+        }),
       );
     throw err;
   }

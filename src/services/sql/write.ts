@@ -18,6 +18,7 @@ import { linkStatements, requireKnownIds } from "../links";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 import { discoverPostgres } from "./postgres";
+import { logError, logWarn } from "../../lib/log";
 
 /** Types stored and listed, but without a driver that runs on Workers yet. */
 export const UNSUPPORTED_TYPES: SqlDatabaseType[] = ["mysql", "oracle", "mssql"];
@@ -145,25 +146,14 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
   } catch (err) {
     // The check's failure is the database's status, and logged (a fault of ours looks like the database's otherwise);
     // should D1 refuse that too, the record stays pending.
-    console.warn(
-      JSON.stringify({
-        level: "warn",
-        message: "external database check failed",
-        sqlDatabaseId: id,
-        error: String(err),
-      }),
-    );
+    logWarn("external database check failed", { sqlDatabaseId: id, error: String(err) });
     await fail(describeError(err)).catch((notStored) => {
       if (!isD1Error(notStored)) throw notStored;
-      console.error(
-        JSON.stringify({
-          level: "error",
-          message: "external database's failed check not stored",
-          sqlDatabaseId: id,
-          error: String(err),
-          storing: String(notStored),
-        }),
-      );
+      logError("external database's failed check not stored", {
+        sqlDatabaseId: id,
+        error: String(err),
+        storing: String(notStored),
+      });
     });
   }
 }

@@ -4,6 +4,7 @@ import type { Db } from "../../env";
 import { chatbotRecords, usageHourly, usageHourlyTests } from "../../db/schema";
 import type { ConversationRow, MessageRow } from "../conversations";
 import { hourOf } from "./buckets";
+import { logError } from "../../lib/log";
 
 /** What a failed reply's record says: the error's detail or message, never a stack. */
 export function failureText(err: unknown): string {
@@ -76,7 +77,5 @@ export async function recordFailedReply(
   if (writes.length)
     await db
       .batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])
-      .catch((e) =>
-        console.error(JSON.stringify({ level: "error", message: "failed reply not counted", error: String(e) })),
-      );
+      .catch((e) => logError("failed reply not counted", { error: String(e) }));
 }

@@ -15,6 +15,7 @@ import {
   type UsageSort,
 } from "./organization";
 import { rollUpIfBehind } from "./rollup";
+import { logError } from "../../lib/log";
 
 export interface RangeQuery {
   startDate?: string;
@@ -47,9 +48,7 @@ export async function usageRange(
   }
   for (const data of parts)
     background.waitUntil(
-      rollUpIfBehind(client(data)).catch((err) =>
-        console.error(JSON.stringify({ level: "error", message: "usage rollup failed", error: String(err) })),
-      ),
+      rollUpIfBehind(client(data)).catch((err) => logError("usage rollup failed", { error: String(err) })),
     );
   const query: UsageQuery = { organizationId, start, end, chatbotId: q.chatbot, search: q.search || undefined };
   return { timezone, startDate, endDate, query, parts, list: () => buckets(timezone, start, end, q.timeGranularity) };

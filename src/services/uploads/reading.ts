@@ -6,6 +6,7 @@ import type { messages } from "../../db/schema";
 import { parseDocument } from "../parsing";
 import type { AttachmentPart } from "../llm/types";
 import type { AttachmentRow } from "../records/attachments";
+import { logWarn } from "../../lib/log";
 
 type MessageRow = typeof messages.$inferSelect;
 
@@ -34,9 +35,7 @@ export async function extractAttachment(env: Bindings, data: Db, row: Attachment
     update = { extractionStatus: "done", extractedText: text, extractionError: null };
   } catch (err) {
     // The file's status says it failed; the log says why, a fault of ours included (a parser's bug is not the file's).
-    console.warn(
-      JSON.stringify({ level: "warn", message: "attachment not extracted", attachmentId: row.id, error: String(err) }),
-    );
+    logWarn("attachment not extracted", { attachmentId: row.id, error: String(err) });
     update = {
       extractionStatus: "failed",
       extractedText: null,

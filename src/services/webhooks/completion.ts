@@ -8,6 +8,7 @@ import type { DeliveryRow, WebhookRow } from "./config";
 import { scheduleDeliveries } from "./emit";
 import { nextAttemptAt, retryPolicy } from "./retries";
 import { succeeded, type Outcome } from "./send";
+import { logWarn } from "../../lib/log";
 
 /** One finished attempt: `attempted` is false when nothing went out (webhook gone or disabled, message gone). */
 export interface FinishedAttempt {
@@ -100,26 +101,12 @@ async function writeHealth(db: Db, finished: FinishedAttempt[], now: number, dis
     results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
     if (!isD1Error(err)) throw err;
-    console.warn(
-      JSON.stringify({
-        level: "warn",
-        message: "webhook health not written; the next completion writes it",
-        error: String(err),
-      }),
-    );
+    logWarn("webhook health not written; the next completion writes it", { error: String(err) });
     return;
   }
   // The operator's notice: a log line per webhook disabled (its record shows why).
   for (const rows of results.slice(health.writes.length) as { id: string; reason: string | null }[][]) {
-    for (const row of rows)
-      console.warn(
-        JSON.stringify({
-          level: "warn",
-          message: "webhook disabled after failing",
-          webhookId: row.id,
-          reason: row.reason,
-        }),
-      );
+    for (const row of rows) logWarn("webhook disabled after failing", { webhookId: row.id, reason: row.reason });
   }
 }
 

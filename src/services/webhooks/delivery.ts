@@ -10,6 +10,7 @@ import { conversationEventData } from "./conversation-event-data";
 import type { DeliveryData } from "./conversation-payloads";
 import { eventData } from "./event-data";
 import { send } from "./send";
+import { logError } from "../../lib/log";
 
 const LEASE_MS = 60_000;
 
@@ -61,13 +62,7 @@ export async function deliverAll(
           .returning({ id: webhookDeliveries.id }),
     ).catch((notGiven) =>
       // Claims not given back are claimable again once their lease ends (`claimable`).
-      console.error(
-        JSON.stringify({
-          level: "error",
-          message: "webhook claims not given back; claimable when their lease ends",
-          error: String(notGiven),
-        }),
-      ),
+      logError("webhook claims not given back; claimable when their lease ends", { error: String(notGiven) }),
     );
     throw err;
   }

@@ -6,6 +6,7 @@ import type { Passage } from "../../llm/types";
 import { queryScope, type QueryMetadata } from "../query-scope";
 import { searchKnowledge, type SearchHit } from "./search";
 import { retrievalQuery } from "../../llm/local-context";
+import { logError } from "../../../lib/log";
 
 /** A passage as a message's `citationNodes[].node` shows it (the API's CitedPassage schema). */
 export type CitedPassageNode = {
@@ -74,10 +75,7 @@ export async function retrievePassages(
     languageModelId: chatbot.largeLanguageModelId,
   });
   // Counted beside the answer, not before it: D1 runs the update ahead of the reply's own write.
-  if (hits.length)
-    countHits(env, hits).catch((err) =>
-      console.error(JSON.stringify({ level: "error", message: "hit count failed", error: String(err) })),
-    );
+  if (hits.length) countHits(env, hits).catch((err) => logError("hit count failed", { error: String(err) }));
   return hits.map(toPassage);
 }
 
