@@ -147,6 +147,43 @@ const chatbotRecordMove: RecordMove<RecordLine, WrittenRecordSegment["row"]> = {
     "AND (evaluation_status IS NULL OR evaluation_status <> 'pending')",
 };
 
+/** Lines written to R2 together: those of one organization, path and hour, in the new object `key`. */
+export interface PutGroup<L> {
+  key: string;
+  organizationId: string;
+  hour: number;
+  lines: L[];
+}
+
+/**
+ * Writes the lines into one new object per (organization, `path`, hour of their `createdAt`), keyed
+ * `{prefix}{organization}/{path}/{hour}/{id}.ndjson.gz`: what every kind of moved record does (webhook deliveries
+ * too, with no path), before its own segment row.
+ */
+export async function putHourGroups<L extends MovableRecord>(
+  env: Bucket,
+  prefix: string,
+  lines: L[],
+  path: (line: L) => string[],
+  now: number,
+): Promise<PutGroup<L>[]> {
+  const groups = new Map<string, L[]>();
+  for (const line of lines) {
+    const group = [line.organizationId, ...path(line), hourOf(line.createdAt)].join("/");
+    groups.set(group, [...(groups.get(group) ?? []), line]);
+  }
+  return Promise.all(
+    [...groups.values()].map(async (group) => {
+      const { organizationId, createdAt } = group[0];
+      const hour = hourOf(createdAt);
+      const parts = [organizationId, ...path(group[0]), hourName(hour), `${uuidv7(now)}.ndjson.gz`];
+      const key = `${prefix}${parts.join("/")}`;
+      await putSegment(env.FILES, key, group);
+      return { key, organizationId, hour, lines: group };
+    }),
+  );
+}
+
 /** Writes the records into one new object per (organization, path, hour) and returns the segments to commit. */
 export async function writeSegments<L extends MovableRecord, R extends SegmentRow>(
   env: Bucket,
@@ -154,31 +191,20 @@ export async function writeSegments<L extends MovableRecord, R extends SegmentRo
   lines: L[],
   now = Date.now(),
 ): Promise<WrittenSegment<R>[]> {
-  const groups = new Map<string, L[]>();
-  for (const line of lines) {
-    const group = [line.organizationId, ...move.path(line), hourOf(line.createdAt)].join("/");
-    groups.set(group, [...(groups.get(group) ?? []), line]);
-  }
-  return Promise.all(
-    [...groups.values()].map(async (group) => {
-      const { organizationId, createdAt } = group[0];
-      const hour = hourOf(createdAt);
-      const path = [organizationId, ...move.path(group[0]), hourName(hour), `${uuidv7(now)}.ndjson.gz`];
-      const key = `${move.prefix}${path.join("/")}`;
-      await putSegment(env.FILES, key, group);
-      const times = group.map((line) => line.createdAt);
-      const row: SegmentRow = {
-        key,
-        organizationId,
-        hour,
-        records: group.length,
-        minCreatedAt: Math.min(...times),
-        maxCreatedAt: Math.max(...times),
-        createdAt: now,
-      };
-      return { row: { ...row, ...move.columns(group) } as R, ids: group.map((line) => line.id) };
-    }),
-  );
+  const groups = await putHourGroups(env, move.prefix, lines, move.path, now);
+  return groups.map(({ key, organizationId, hour, lines: group }) => {
+    const times = group.map((line) => line.createdAt);
+    const row: SegmentRow = {
+      key,
+      organizationId,
+      hour,
+      records: group.length,
+      minCreatedAt: Math.min(...times),
+      maxCreatedAt: Math.max(...times),
+      createdAt: now,
+    };
+    return { row: { ...row, ...move.columns(group) } as R, ids: group.map((line) => line.id) };
+  });
 }
 
 /** Writes the chatbot records into one new object per (organization, assistant, hour). */

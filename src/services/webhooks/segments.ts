@@ -2,10 +2,9 @@ import { and, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { type SegmentCount, webhookDeliveries, webhookDeliverySegments } from "../../db/schema";
-import { uuidv7 } from "../../lib/ids";
-import { hourName, putSegment, readSegmentLines } from "../../lib/r2";
+import { readSegmentLines } from "../../lib/r2";
 import { chunk, inChunks } from "../../lib/sql";
-import { hourOf } from "../statistics/buckets";
+import { putHourGroups } from "../statistics/record-segments";
 import type { DeliveryRow } from "./config";
 
 /**
@@ -62,33 +61,23 @@ export interface WrittenSegment {
 
 /** Writes the lines into one new object per (organization, hour) and returns the segments to commit. */
 export async function writeSegments(env: Bucket, lines: SegmentLine[], now = Date.now()): Promise<WrittenSegment[]> {
-  const groups = new Map<string, SegmentLine[]>();
-  for (const line of lines) {
-    const group = `${line.organizationId}/${hourOf(line.createdAt)}`;
-    groups.set(group, [...(groups.get(group) ?? []), line]);
-  }
-  return Promise.all(
-    [...groups.values()].map(async (group) => {
-      const { organizationId, createdAt } = group[0];
-      const hour = hourOf(createdAt);
-      const key = `${SEGMENT_PREFIX}${organizationId}/${hourName(hour)}/${uuidv7(now)}.ndjson.gz`;
-      await putSegment(env.FILES, key, group);
-      const ids = group.map((line) => line.id).sort();
-      return {
-        row: {
-          key,
-          organizationId,
-          hour,
-          records: group.length,
-          counts: countsOf(group),
-          minId: ids[0],
-          maxId: ids[ids.length - 1],
-          createdAt: now,
-        },
-        ids,
-      };
-    }),
-  );
+  const groups = await putHourGroups(env, SEGMENT_PREFIX, lines, () => [], now);
+  return groups.map(({ key, organizationId, hour, lines: group }) => {
+    const ids = group.map((line) => line.id).sort();
+    return {
+      row: {
+        key,
+        organizationId,
+        hour,
+        records: group.length,
+        counts: countsOf(group),
+        minId: ids[0],
+        maxId: ids[ids.length - 1],
+        createdAt: now,
+      },
+      ids,
+    };
+  });
 }
 
 function countsOf(lines: SegmentLine[]): SegmentCount[] {
