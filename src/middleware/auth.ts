@@ -23,6 +23,12 @@ function readKey(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
+/** The principal a request acts as: its user, and the API key or console session it came with. */
+const principalOf = (
+  user: Principal["user"],
+  via: Pick<Principal, "apiKeyId" | "session" | "defaultOrganizationId">,
+): Principal => ({ userId: user.id, email: user.email, name: user.name, isStaff: user.isStaff, user, ...via });
+
 /**
  * Resolves the caller (the principal) on every route except the public ones: an API key in
  * `Authorization`, else the operator console's session cookie (CONTRACT section 16).
@@ -43,18 +49,10 @@ export const authenticate = (isPublic: (path: string, method: string) => boolean
     const row = await apiKeyRecordFor(c.env, db, key);
     if (!row) throw unauthenticated("Invalid API key.");
     if (row.expiresAt !== null && row.expiresAt <= now) throw unauthenticated("API key has expired.");
-    const { user } = row;
-    const principal: Principal = {
-      userId: user.id,
-      email: user.email,
-      name: user.name,
-      isStaff: user.isStaff,
-      user,
-      apiKeyId: row.apiKeyId,
-      session: null,
-      defaultOrganizationId: row.organizationId,
-    };
-    c.set("principal", principal);
+    c.set(
+      "principal",
+      principalOf(row.user, { apiKeyId: row.apiKeyId, session: null, defaultOrganizationId: row.organizationId }),
+    );
     if (!row.lastUsedAt || now - row.lastUsedAt > LAST_USED_RESOLUTION_MS) {
       row.lastUsedAt = now;
       c.executionCtx.waitUntil(
@@ -89,16 +87,7 @@ async function withSession(c: Context<AppEnv>, token: string, next: () => Promis
     );
   }
   const { user, session } = row;
-  c.set("principal", {
-    userId: user.id,
-    email: user.email,
-    name: user.name,
-    isStaff: user.isStaff,
-    user,
-    apiKeyId: null,
-    session,
-    defaultOrganizationId: session.organizationId,
-  });
+  c.set("principal", principalOf(user, { apiKeyId: null, session, defaultOrganizationId: session.organizationId }));
   const touch = now - session.lastUsedAt > SESSION_TOUCH_MS;
   if (touch) {
     session.lastUsedAt = now;
