@@ -37,6 +37,17 @@ const reaction = (
     event_ts: nextTs(),
   });
 
+/** Egon's reaction `name` to the file `file` itself (from the file's viewer): the event names the file alone. */
+const fileReaction = (file: string, name = "thumbsup") =>
+  envelope({
+    type: "reaction_added",
+    user: EGON,
+    reaction: name,
+    item: { type: "file", file },
+    item_user: EGON,
+    event_ts: nextTs(),
+  });
+
 describe("Slack: what a visitor sends is kept", () => {
   it("an edit is kept as its new text; an unfurl and another app's edit are not edits of the visitor", async () => {
     const { owner, inbox } = await slackInbox();
@@ -159,5 +170,61 @@ describe("Slack: what a visitor sends is kept", () => {
     });
     expect(reasons).toEqual([{ error: "Its chat is unknown: Slack answered thread_not_found" }]);
     expect(await messagesOf(owner, conversation.id)).toHaveLength(4);
+  });
+
+  it(
+    "a reaction to a file lands where Slack says the file is shared (its DM) or, in a channel, in its thread; a file " +
+      "shared nowhere the app sees is set aside saying so",
+    async () => {
+      const { owner, token, inbox } = await slackInbox();
+      // A file Slack knows was shared in the DM (it sent the event): the reaction to the file itself names the file.
+      const fileId = `F${crypto.randomUUID().replace(/-/g, "").slice(0, 10).toUpperCase()}`;
+      const receipt = { id: fileId, mode: "file_access", file_access: "check_file_info", created: 0, user: "" };
+      await post(inbox.path, await signed(dm("the receipt", { subtype: "file_share", files: [receipt] })));
+      const conversation = await onlyConversation(owner, inbox.inboxId);
+      await messagesWhen(owner, conversation.id, someSent);
+      await post(inbox.path, await signed(fileReaction(fileId)));
+      const lines = await settledLines(owner, conversation.id, 3);
+      expect(lines.map(([by]) => by)).toEqual(["contact", "chatbot", "contact"]);
+      expect(lines.at(-1)).toEqual(["contact", "[reaction :thumbsup:]"]);
+      expect(await posted(token)).toHaveLength(1);
+
+      // A file Slack shows shared nowhere the app is: no chat to add the reaction to.
+      await post(inbox.path, await signed(fileReaction("F0NOWHERE1")));
+      const reasons = await eventually(async () => {
+        const found = await setAside(owner.organizationId, inbox.inboxId);
+        return found.length > 0 && found;
+      });
+      expect(reasons).toEqual([
+        { error: "Its chat is unknown: Slack shows the file F0NOWHERE1 shared in no conversation of the app" },
+      ]);
+      const asked = (await slack.requests(token)).filter((r) => r.path === "/api/files.info").map((r) => r.query.file);
+      expect(asked).toEqual([fileId, fileId, "F0NOWHERE1"]);
+      expect(await messagesOf(owner, conversation.id)).toHaveLength(3);
+    },
+  );
+
+  it("a reaction to a file shared in a channel's thread lands in that thread's conversation", async () => {
+    const { owner, inbox } = await slackInbox();
+    const ts = nextTs();
+    const opening = { channel: "C024BE91L", user: EGON, text: "<@U0BOTU5ER> is the shop open?", ts, event_ts: ts };
+    await post(inbox.path, await signed(envelope({ type: "message", ...opening, channel_type: "channel" })));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, someSent);
+    const fileId = `F${crypto.randomUUID().replace(/-/g, "").slice(0, 10).toUpperCase()}`;
+    const photo = { id: fileId, mode: "file_access", file_access: "check_file_info", created: 0, user: "" };
+    const inThread = nextTs();
+    const shared = { channel: "C024BE91L", user: EGON, text: "a photo", ts: inThread, event_ts: inThread };
+    const share = { type: "message", subtype: "file_share", ...shared, thread_ts: ts, files: [photo] };
+    await post(inbox.path, await signed(envelope({ ...share, channel_type: "channel" })));
+    await messagesWhen(owner, conversation.id, (m) => m.length >= 4);
+    await post(inbox.path, await signed(fileReaction(fileId, "heart")));
+    const lines = await settledLines(owner, conversation.id, 5);
+    expect(lines.at(-1)).toEqual(["contact", "[reaction :heart:]"]);
+    expect(lines.filter(([by]) => by === "contact").map(([, text]) => text)).toEqual([
+      "is the shop open?",
+      "a photo",
+      "[reaction :heart:]",
+    ]);
   });
 });

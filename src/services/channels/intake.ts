@@ -158,9 +158,9 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
   const adapter = await adapterFor(channel.config.platform);
   const ctx = platformContext(env, channel.config);
   if (adapter.chatOf) {
-    // An event naming a message, not its chat (a Slack reaction in a channel), goes to the chat the platform says.
+    // An event naming a message or a file, not its chat (a Slack reaction), goes to the chat the platform says.
     try {
-      event = { ...event, threadKey: await adapter.chatOf(ctx, event) };
+      event = { ...event, ...(await adapter.chatOf(ctx, event)) };
     } catch (err) {
       if (!(err instanceof PlatformError) || err.retryable) throw err;
       // The platform will not say (the message deleted since, a scope the app lacks): there is no chat to add it to.

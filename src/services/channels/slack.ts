@@ -11,7 +11,8 @@
 // - Quick replies are Block Kit buttons; a tap reaches the same webhook URL once Interactivity is on
 //   (a `block_actions` payload, signed the same way), and is read as the visitor's message.
 // - A reaction (`reaction_added`) names its message, not the thread: in a channel, `chatOf` asks
-//   conversations.replies which thread the message is in (docs/decisions.md, "What a visitor sends is kept").
+//   conversations.replies which thread the message is in; a reaction to a file names the file alone, and files.info
+//   says where it is shared (docs/decisions.md, "Messaging channels").
 import { fromHex, verifyHmacSha256 } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { platformBase, refusal, retryAfterSeconds } from "./http";
@@ -200,26 +201,55 @@ function editEvent(envelope: Json, event: Json): InboundEvent[] {
  */
 function reactionEvent(envelope: Json, event: Json): InboundEvent[] {
   const item = isObject(event.item) ? event.item : {};
-  const channel = str(item.channel);
-  const ts = str(item.ts);
   const user = str(event.user);
   const name = str(event.reaction);
   const eventTs = str(event.event_ts);
-  if (item.type !== "message" || !channel || !ts || !user || !name || !eventTs) return [];
-  if (user === botUserOf(envelope)) return [];
+  if (!user || !name || !eventTs || user === botUserOf(envelope)) return [];
+  const reaction = {
+    sender: { id: user },
+    text: `[reaction :${name}:]`,
+    reaction: `:${name}:`,
+    attachments: [],
+    at: Math.round(Number(eventTs) * 1000) || undefined,
+  };
+  // A file's own reaction (its viewer; `file_comment` is Slack's older kind) names the file alone: `chatOf` asks
+  // files.info where it is shared.
+  const file = str(item.file);
+  if ((item.type === "file" || item.type === "file_comment") && file)
+    return [{ eventId: `${file}:reaction:${user}:${eventTs}`, threadKey: `${FILE_INFO}${file}`, ...reaction }];
+  const channel = str(item.channel);
+  const ts = str(item.ts);
+  if (item.type !== "message" || !channel || !ts) return [];
   const direct = channel.startsWith("D");
   return [
     {
       eventId: `${channel}:${ts}:reaction:${user}:${eventTs}`,
       threadKey: direct ? channel : `${channel}:${ts}`,
       ...(direct ? {} : { group: { id: channel } }),
-      sender: { id: user },
-      text: `[reaction :${name}:]`,
-      reaction: `:${name}:`,
-      attachments: [],
-      at: Math.round(Number(eventTs) * 1000) || undefined,
+      ...reaction,
     },
   ];
+}
+
+/**
+ * Where a reacted-to file is shared (files.info `shares`, files:read): the DM it was sent in, else the thread of its
+ * first share in a channel; refused when the app sees it shared nowhere.
+ */
+async function fileChat(ctx: PlatformContext, fileId: string): Promise<Pick<InboundEvent, "threadKey" | "group">> {
+  const answer = await callMethod(ctx, `files.info?file=${encodeURIComponent(fileId)}`);
+  const file = isObject(answer.file) ? answer.file : {};
+  const shares = isObject(file.shares) ? file.shares : {};
+  const places = [shares.private, shares.public]
+    .filter(isObject)
+    .flatMap((byChannel) => Object.entries(byChannel))
+    .map(([channel, list]) => ({ channel, share: Array.isArray(list) ? list.find(isObject) : undefined }))
+    .filter((p): p is { channel: string; share: Json } => p.share !== undefined && !!str(p.share.ts));
+  const direct = places.find((p) => p.channel.startsWith("D"));
+  if (direct) return { threadKey: direct.channel };
+  const [first] = places;
+  if (!first) throw new PlatformError(`Slack shows the file ${fileId} shared in no conversation of the app`, 404);
+  const ts = str(first.share.thread_ts) ?? str(first.share.ts);
+  return { threadKey: `${first.channel}:${ts}`, group: { id: first.channel } };
 }
 
 function buttonTap(payload: Json): InboundEvent[] {
@@ -375,15 +405,17 @@ export const slack: ChannelAdapter = {
   },
 
   async chatOf(ctx, event) {
-    // Only a reaction in a channel names a message instead of its chat (reactionEvent).
-    if (event.reaction === undefined || !event.group) return event.threadKey;
+    // Only a reaction names a file or, in a channel, a message instead of its chat (reactionEvent).
+    if (event.reaction !== undefined && event.threadKey.startsWith(FILE_INFO))
+      return fileChat(ctx, event.threadKey.slice(FILE_INFO.length));
+    if (event.reaction === undefined || !event.group) return { threadKey: event.threadKey, group: event.group };
     const [channel, ts] = event.threadKey.split(":", 2);
     // Every message of a thread carries the thread's ts (its first message's), the first one included once answered;
     // a message no one answered carries none and is a chat of its own (with no conversation, unless it opened one).
     const query = `channel=${encodeURIComponent(channel)}&ts=${encodeURIComponent(ts)}&limit=1`;
     const answer = await callMethod(ctx, `conversations.replies?${query}`);
     const [message] = Array.isArray(answer.messages) ? answer.messages.filter(isObject) : [];
-    return `${channel}:${str(message?.thread_ts) ?? ts}`;
+    return { threadKey: `${channel}:${str(message?.thread_ts) ?? ts}`, group: event.group };
   },
 
   async profile(ctx, event) {

@@ -172,11 +172,11 @@ export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
    * none. */
   groupName?(ctx: PlatformContext, groupId: string): Promise<string | null>;
   /**
-   * The chat of an event that names a message rather than its chat (a Slack reaction in a channel: the thread the
-   * message is in), asked by the intake before the event is taken in; the event's own threadKey for any other. Throws
-   * PlatformError.
+   * The chat of an event that names a message or a file rather than its chat (a Slack reaction in a channel: the
+   * thread the message is in; to a file: where it is shared), asked by the intake before the event is taken in; the
+   * event's own for any other. Throws PlatformError.
    */
-  chatOf?(ctx: PlatformContext, event: InboundEvent): Promise<string>;
+  chatOf?(ctx: PlatformContext, event: InboundEvent): Promise<Pick<InboundEvent, "threadKey" | "group">>;
   /** A file of an event: the platform's answer with its bytes. */
   download?(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response>;
   /** Checks the credentials with the platform (and registers the webhook where the platform lets us); a line saying

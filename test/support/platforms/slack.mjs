@@ -8,7 +8,9 @@
 //   3,000 characters, a string thread_ts, text within 40,000 characters.
 // - GET /files-pri/{team-file}/download/{name}: the file's bytes with the bot token (a 1x1 PNG for
 //   images, text otherwise); without it Slack redirects to its sign-in page, and so does this.
-// - files.info: any F... id is a PNG named after it (Slack Connect files come without URLs until asked for).
+// - files.info: any F... id is a PNG named after it (Slack Connect files come without URLs until asked for), with
+//   `shares` (by channel, `private` for DMs and private channels, else `public`: [{ts, thread_ts?}]) where a message
+//   event this stand-in signed carried it: Slack knows the messages it sends events for.
 // - conversations.replies: the thread of a message (channel and ts), its first message first, each message with the
 //   thread's `thread_ts` (docs.slack.dev). The stand-in knows the messages it posted (chat.postMessage, per bot
 //   token); a person's message, which the tests post to our webhook and not here, is known by its ts alone: the first
@@ -150,7 +152,35 @@ function fileInfo(id, host) {
   const name = `${id.toLowerCase()}.png`;
   const url = `http://${host}/files-pri/${TEAM.id}-${id}/download/${name}`;
   const file = { id, name, title: name, mimetype: "image/png", filetype: "png", size: PNG.length, mode: "hosted" };
-  return { body: { ok: true, file: { ...file, url_private: url, url_private_download: url } } };
+  const shares = SHARES.get(id) ?? {};
+  return { body: { ok: true, file: { ...file, url_private: url, url_private_download: url, shares } } };
+}
+
+/** A signed body as JSON; a hostile test signs bodies that are not. */
+function jsonOrNothing(raw) {
+  try {
+    return JSON.parse(raw);
+  } catch (err) {
+    if (err instanceof SyntaxError) return undefined;
+    throw err;
+  }
+}
+
+/** Where each file was shared, by the message events signed here: files.info's `shares`. */
+const SHARES = new Map();
+
+/** Remembers the shares of the files a message event carries (its channel, ts and thread). */
+function rememberShares(body) {
+  const event = body && typeof body === "object" ? body.event : undefined;
+  if (!event || event.type !== "message" || !Array.isArray(event.files) || !event.channel || !event.ts) return;
+  const kind = /^[DG]/.test(event.channel) ? "private" : "public";
+  for (const file of event.files) {
+    if (typeof file?.id !== "string") continue;
+    const shares = SHARES.get(file.id) ?? {};
+    const share = { ts: event.ts, ...(event.thread_ts ? { thread_ts: event.thread_ts } : {}) };
+    (shares[kind] ??= {})[event.channel] = [...(shares[kind]?.[event.channel] ?? []), share];
+    SHARES.set(file.id, shares);
+  }
 }
 
 /** @type {import("./stand-in.mjs").Platform} */
@@ -201,6 +231,7 @@ export const platform = {
     }
   },
   sign({ signingSecret, body, timestamp, retryNum, retryReason, payload }) {
+    rememberShares(typeof body === "string" ? jsonOrNothing(body) : body);
     const ts = String(timestamp ?? Math.floor(Date.now() / 1000));
     const form = payload !== undefined;
     const raw = form
