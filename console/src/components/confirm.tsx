@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { Button } from "./button";
-import { Dialog } from "./dialog";
+import { ActionDialog } from "./dialog";
 import { ErrorAlert } from "./alert";
 import { t } from "./strings";
 import { problemOf } from "../api/client";
@@ -39,22 +39,19 @@ export function ConfirmDialog({ title, message, action, open, onClose, onConfirm
     }
   };
   return (
-    <Dialog
+    <ActionDialog
       title={title}
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{t("cancel")}</Button>
-          <Button variant="danger" busy={busy} onClick={confirm}>
-            {action}
-          </Button>
-        </>
+      action={
+        <Button variant="danger" busy={busy} onClick={confirm}>
+          {action}
+        </Button>
       }
     >
       <p>{message}</p>
       <ErrorAlert error={error} />
-    </Dialog>
+    </ActionDialog>
   );
 }
 

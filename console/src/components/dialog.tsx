@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useId, useRef } from "preact/hooks";
+import { Button } from "./button";
 import { t } from "./strings";
 
 interface Props {
@@ -72,5 +73,33 @@ export function Dialog({ title, open, onClose, children, footer }: Props) {
       {open && <div class="dialog-body">{children}</div>}
       {open && footer && <div class="dialog-foot">{footer}</div>}
     </dialog>
+  );
+}
+
+/**
+ * A dialog that does one thing: at the bottom Cancel (it closes the dialog) and `action`, the button
+ * that does it, after `extra`, what the dialog does besides (e.g. remove what its form sets).
+ */
+export function ActionDialog({
+  action,
+  extra,
+  onClose,
+  ...dialog
+}: Omit<Props, "footer"> & {
+  action: ComponentChildren;
+  extra?: ComponentChildren;
+}) {
+  return (
+    <Dialog
+      {...dialog}
+      onClose={onClose}
+      footer={
+        <>
+          {extra}
+          <Button onClick={onClose}>{t("cancel")}</Button>
+          {action}
+        </>
+      }
+    />
   );
 }

@@ -2,7 +2,7 @@ import type { ComponentChildren, Ref } from "preact";
 import { useId } from "preact/hooks";
 import { FormError } from "./alert";
 import { Button } from "./button";
-import { Dialog } from "./dialog";
+import { ActionDialog } from "./dialog";
 import { FormProblem } from "./field";
 import { t } from "./strings";
 import { type Submit, useSubmit } from "./use-submit";
@@ -66,25 +66,22 @@ export function FormDialog({
   const ownId = useId();
   const id = formId ?? ownId;
   return (
-    <Dialog
+    <ActionDialog
       title={title}
       open={open}
       onClose={onClose}
-      footer={
-        <>
-          {actions}
-          <Button onClick={onClose}>{t("cancel")}</Button>
-          <Button type="submit" form={id} variant="primary" busy={busy} disabled={submitDisabled}>
-            {submit ?? t(adding ? "add" : "save")}
-          </Button>
-        </>
+      extra={actions}
+      action={
+        <Button type="submit" form={id} variant="primary" busy={busy} disabled={submitDisabled}>
+          {submit ?? t(adding ? "add" : "save")}
+        </Button>
       }
     >
       <form id={id} ref={formRef} onSubmit={onSubmit} class="stack" noValidate={noValidate}>
         <FormError problem={problem} />
         <FormProblem.Provider value={problem}>{children}</FormProblem.Provider>
       </form>
-    </Dialog>
+    </ActionDialog>
   );
 }
 

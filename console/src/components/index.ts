@@ -7,7 +7,7 @@ export { CheckList, pickedIds } from "./check-list";
 export { ConfirmDialog, RemoveDialog, useRemoval, type Removal } from "./confirm";
 export { CopyButton } from "./copy-button";
 export { DataTable, type Column } from "./data-table";
-export { Dialog } from "./dialog";
+export { ActionDialog, Dialog } from "./dialog";
 export { FormDialog, PageForm, SaveBar, type Submitting } from "./form-dialog";
 export { CheckboxField, FormProblem, NewPasswordFields, SelectField, TextAreaField, TextField } from "./field";
 export { GroupPicker, pickedGroups } from "./group-picker";

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button, Dialog, ErrorAlert, PageHeader, common, toast, useResource, type Column } from "../../components";
+import { ActionDialog, Button, ErrorAlert, PageHeader, toast, useResource, type Column } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -67,17 +67,14 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
         onPage={setPage}
       />
       {creating && (
-        <Dialog
+        <ActionDialog
           title={t("createTitle")}
           open
           onClose={() => setCreating(false)}
-          footer={
-            <>
-              <Button onClick={() => setCreating(false)}>{common("cancel")}</Button>
-              <Button type="submit" form="kb-create" variant="primary" busy={busy}>
-                {t("createAction")}
-              </Button>
-            </>
+          action={
+            <Button type="submit" form="kb-create" variant="primary" busy={busy}>
+              {t("createAction")}
+            </Button>
           }
         >
           <SettingsForm
@@ -90,7 +87,7 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
               navigate(`/knowledge-bases/${kb.id}`);
             }}
           />
-        </Dialog>
+        </ActionDialog>
       )}
     </>
   );
