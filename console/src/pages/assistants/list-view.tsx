@@ -1,6 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiProblem, otherwise } from "../../api/client";
-import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { DataTable, type Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
@@ -74,13 +73,10 @@ export function AssistantList() {
   const data = list.data;
   return (
     <>
-      <PageHeader title={t("title")}>
-        {can("chatbot.manage") && (
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            {t("newAssistant")}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader
+        title={t("title")}
+        action={can("chatbot.manage") && { text: t("newAssistant"), run: () => setCreating(true) }}
+      />
       <form
         role="search"
         class="list-search"

@@ -35,13 +35,10 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
   ];
   return (
     <>
-      <PageHeader title={t("title")}>
-        {can("knowledge_base.manage") && (
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            {t("create")}
-          </Button>
-        )}
-      </PageHeader>
+      <PageHeader
+        title={t("title")}
+        action={can("knowledge_base.manage") && { text: t("create"), run: () => setCreating(true) }}
+      />
       <p class="muted">{t("intro")}</p>
       <div class="kb-toolbar">
         <FilterField
