@@ -3,8 +3,8 @@ import { Button } from "./button";
 import { ActionDialog } from "./dialog";
 import { ErrorAlert } from "./alert";
 import { t } from "./strings";
-import { problemOf } from "../api/client";
 import { toast } from "./toast";
+import { useAction } from "./use-action";
 
 interface Props {
   title: string;
@@ -20,37 +20,27 @@ interface Props {
 
 /** Asks before something that cannot be undone. */
 export function ConfirmDialog({ title, message, action, open, onClose, onConfirm }: Props) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const confirming = useAction(async () => {
+    await onConfirm();
+    onClose();
+  });
   // Opened again (often for another row): the last refusal is not this one's.
   useEffect(() => {
-    if (open) setError(null);
+    if (open) confirming.clear();
   }, [open]);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (err) {
-      setError(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <ActionDialog
       title={title}
       open={open}
       onClose={onClose}
       action={
-        <Button variant="danger" busy={busy} onClick={confirm}>
+        <Button variant="danger" busy={confirming.busy} onClick={confirming.run}>
           {action}
         </Button>
       }
     >
       <p>{message}</p>
-      <ErrorAlert error={error} />
+      <ErrorAlert error={confirming.problem} />
     </ActionDialog>
   );
 }

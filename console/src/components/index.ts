@@ -24,4 +24,5 @@ export { Pager } from "./pager";
 export { Toasts, dismissToast, toast } from "./toast";
 export { t as common } from "./strings";
 export { useResource, type Resource } from "./use-resource";
+export { useAction } from "./use-action";
 export { useSubmit } from "./use-submit";

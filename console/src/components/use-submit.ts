@@ -1,5 +1,5 @@
-import { useState } from "preact/hooks";
-import { problemOf, type ApiProblem } from "../api/client";
+import type { ApiProblem } from "../api/client";
+import { useAction } from "./use-action";
 
 /** A form's submit state: what FormDialog and PageForm take as `submitting`. */
 export interface Submit {
@@ -9,25 +9,14 @@ export interface Submit {
 }
 
 /**
- * A form's submit: `save` runs with the form's data, `busy` meanwhile; the API's problem is kept
- * for the form to show at its fields (`problem.field(name)`), and cleared by the next submit. Any
- * other error (a bug in `save`) is thrown on.
+ * A form's submit: `save` runs with the form's data (a useAction), `busy` meanwhile; the API's problem is kept
+ * for the form to show at its fields (`problem.field(name)`), and cleared by the next submit.
  */
 export function useSubmit(save: (form: FormData) => Promise<void>): Submit {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
+  const { busy, problem, run } = useAction(save);
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    setBusy(true);
-    setProblem(null);
-    try {
-      await save(form);
-    } catch (err) {
-      setProblem(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
+    return run(new FormData(event.currentTarget as HTMLFormElement));
   };
   return { busy, problem, submit };
 }

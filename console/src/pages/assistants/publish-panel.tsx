@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { SelectField } from "../../components/field";
 import { toast } from "../../components/toast";
+import { useAction } from "../../components/use-action";
 import { useResource } from "../../components/use-resource";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -18,21 +18,11 @@ import { t } from "./strings";
 export function PublishPanel({ assistantId, assistantName }: { assistantId: string; assistantName: string }) {
   const chats = useResource(() => webChatsOf(assistantId), [assistantId]);
   const [chosen, setChosen] = useState<string | null>(null);
-  const [creating, setCreating] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const create = async () => {
-    setCreating(true);
-    setError(null);
-    try {
-      await createWebInbox(assistantId, assistantName);
-      await chats.reload();
-      toast(t("webChatCreated", { name: assistantName }));
-    } catch (err) {
-      setError(problemOf(err));
-    } finally {
-      setCreating(false);
-    }
-  };
+  const creating = useAction(async () => {
+    await createWebInbox(assistantId, assistantName);
+    await chats.reload();
+    toast(t("webChatCreated", { name: assistantName }));
+  });
   const list = chats.data;
   const current = list?.find((c) => c.id === chosen) ?? list?.[0];
   return (
@@ -47,9 +37,9 @@ export function PublishPanel({ assistantId, assistantName }: { assistantId: stri
       ) : !current ? (
         <>
           <p>{t("noWebChat")}</p>
-          <ErrorAlert error={error} />
+          <ErrorAlert error={creating.problem} />
           {can("inbox.manage") ? (
-            <Button variant="primary" busy={creating} onClick={create}>
+            <Button variant="primary" busy={creating.busy} onClick={creating.run}>
               {t("createWebChat")}
             </Button>
           ) : (

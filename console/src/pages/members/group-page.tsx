@@ -1,11 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
-import { type ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { GroupAssistants, GroupKnowledgeBases, GroupMembers } from "./group-parts";
@@ -69,22 +69,11 @@ function GroupForm({
 }) {
   const [name, setName] = useState(group.name);
   const [selected, setSelected] = useState(() => new Set(group.permissions.map((p) => p.id)));
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setProblem(null);
-    try {
-      const saved = await updateGroup(organizationId, group.id, { name: name.trim(), permissions: [...selected] });
-      toast(t("groupSaved", { name: saved.name }));
-      onSaved(saved);
-    } catch (err) {
-      setProblem(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem, submit } = useSubmit(async () => {
+    const saved = await updateGroup(organizationId, group.id, { name: name.trim(), permissions: [...selected] });
+    toast(t("groupSaved", { name: saved.name }));
+    onSaved(saved);
+  });
   return (
     <form class="stack section" onSubmit={submit} aria-label={t("savePermissions")}>
       <fieldset class="plain stack" disabled={!manage}>

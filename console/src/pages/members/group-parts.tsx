@@ -4,6 +4,7 @@ import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { CheckboxField } from "../../components/field";
 import { toast } from "../../components/toast";
+import { useAction } from "../../components/use-action";
 import { useResource } from "../../components/use-resource";
 import {
   addGroupChatbot,
@@ -55,19 +56,7 @@ function Links({
 }) {
   const id = useId();
   const [choice, setChoice] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (err) {
-      setError(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem: error, run } = useAction((action: () => Promise<void>) => action());
   const linked = new Set(links?.map((l) => l.target.id));
   const free = candidates?.filter((c) => !linked.has(c.id)) ?? [];
   return (

@@ -1,6 +1,6 @@
-import { useState } from "preact/hooks";
-import { ApiProblem, api, problemOf, unwrap, type QueryOf, type Schemas } from "../../api/client";
+import { ApiProblem, api, unwrap, type QueryOf, type Schemas } from "../../api/client";
 import { toast } from "../../components/toast";
+import { useAction } from "../../components/use-action";
 import type { paths } from "../../api/schema";
 import { locale } from "../../i18n";
 
@@ -163,19 +163,13 @@ export const exportChatbotRecords = (
 
 /** A download button's state: `exporting` while `run` saves the file, its problem kept; `done` is said (a toast). */
 export function useDownload(run: () => Promise<void>, done: string) {
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState<unknown>(null);
-  const download = async () => {
-    setExporting(true);
-    setExportError(null);
-    try {
-      await run();
-      toast(done);
-    } catch (err) {
-      setExportError(problemOf(err));
-    } finally {
-      setExporting(false);
-    }
-  };
-  return { exporting, exportError, download };
+  const {
+    busy,
+    problem,
+    run: download,
+  } = useAction(async () => {
+    await run();
+    toast(done);
+  });
+  return { exporting: busy, exportError: problem, download };
 }

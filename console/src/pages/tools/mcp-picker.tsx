@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
-import { problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
+import { useAction } from "../../components/use-action";
 import { availableTools, type RemoteTool } from "./api";
 import { t } from "./strings";
 
@@ -22,29 +22,19 @@ export function McpToolPicker({
 }) {
   const [tools, setTools] = useState<RemoteTool[] | null>(null);
   const [server, setServer] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const load = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const { mcpUrl, headers } = read();
-      const answer = await availableTools(mcpUrl, headers, toolId);
-      setTools(answer.tools);
-      setServer(`${answer.server.name} ${answer.server.version}`);
-      announce(t("toolsLoaded", { n: answer.tools.length, server: answer.server.name }));
-    } catch (err) {
-      setError(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const loading = useAction(async () => {
+    const { mcpUrl, headers } = read();
+    const answer = await availableTools(mcpUrl, headers, toolId);
+    setTools(answer.tools);
+    setServer(`${answer.server.name} ${answer.server.version}`);
+    announce(t("toolsLoaded", { n: answer.tools.length, server: answer.server.name }));
+  });
   return (
     <div class="mcp-picker">
-      <Button onClick={load} busy={busy}>
+      <Button onClick={loading.run} busy={loading.busy}>
         {tools ? t("reloadTools") : t("loadTools")}
       </Button>
-      <ErrorAlert error={error} />
+      <ErrorAlert error={loading.problem} />
       {!tools && stored?.map((name) => <input key={name} type="hidden" name="allowed" value={name} />)}
       {!tools && stored && <p class="hint">{t("storedChoice", { names: stored.join(", ") })}</p>}
       {tools && (

@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
-import { problemOf, type Schemas } from "../../api/client";
+import type { Schemas } from "../../api/client";
 import { Button } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm";
 import { ErrorAlert, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
+import { useAction } from "../../components/use-action";
 import { rotateIdentitySecret, verifyCustomDomain } from "./api";
 import type { WebChat } from "./draft";
 import { EmbedCodes } from "./embed-codes";
@@ -83,26 +84,17 @@ export function DomainCheck({
   canManage: boolean;
   onChecked: (chat: WebChat) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [check, setCheck] = useState<Check | null>(null);
+  /** Checks the DNS of the saved domain (its name said in the announcement). */
+  const verifying = useAction(async (name: string) => {
+    const { verification, ...updated } = await verifyCustomDomain(chat.id);
+    setCheck(verification);
+    onChecked(updated);
+    const ok = updated.customDomain?.status === "active";
+    announce(t(ok ? "verified" : "notVerified", { domain: name }), !ok);
+  });
   const domain = chat.customDomain;
   if (!domain) return <p class="hint">{t("domainIntro")}</p>;
-  const verify = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const { verification, ...updated } = await verifyCustomDomain(chat.id);
-      setCheck(verification);
-      onChecked(updated);
-      const ok = updated.customDomain?.status === "active";
-      announce(t(ok ? "verified" : "notVerified", { domain: domain.domain }), !ok);
-    } catch (err) {
-      setError(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   const status = domain.status;
   return (
     <div class="domain-check">
@@ -131,9 +123,9 @@ export function DomainCheck({
           </>
         )}
       </dl>
-      <ErrorAlert error={error} />
+      <ErrorAlert error={verifying.problem} />
       {canManage && (
-        <Button busy={busy} onClick={verify}>
+        <Button busy={verifying.busy} onClick={() => verifying.run(domain.domain)}>
           {t("verify")}
         </Button>
       )}
