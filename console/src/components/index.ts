@@ -15,7 +15,7 @@ export { InboxCreateDialog } from "./inbox-dialog";
 export { LanguagePicker } from "./language-picker";
 export { Markdown } from "./markdown";
 export { firstAvailable, modelOption, type ModelLike } from "./model-choice";
-export { PageHeader, SectionHead } from "./page-header";
+export { PageHeader, Section, SectionHead } from "./page-header";
 export { ListBody, ResourceList, useCrudList, type ListPage } from "./resource-list";
 export { actionsColumn, deleteAction, editAction, linkColumn, type RowAction } from "./row-actions";
 export { SecretDialog } from "./secret-dialog";

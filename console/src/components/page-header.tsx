@@ -81,3 +81,29 @@ export function SectionHead({
     </div>
   );
 }
+
+/**
+ * A section of a page, named by its heading (SectionHead: `title` as the h2 of id `id`, `action` beside it), with
+ * the `intro` under the heading, then what it holds.
+ */
+export function Section({
+  id,
+  title,
+  action,
+  intro,
+  children,
+}: {
+  id: string;
+  title: string;
+  action?: Action;
+  intro: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <section class="section" aria-labelledby={id}>
+      <SectionHead id={id} title={title} action={action} />
+      <p class="muted">{intro}</p>
+      {children}
+    </section>
+  );
+}

@@ -13,7 +13,7 @@ import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
 import { createGroup, deleteGroup, listGroups, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
-import { SectionHead } from "../../components/page-header";
+import { Section } from "../../components/page-header";
 
 /** The organization's groups: created with their permissions, opened, deleted. */
 export function GroupsSection({ organizationId, version }: { organizationId: string; version: number }) {
@@ -45,13 +45,12 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
       actionsColumn<Group>(t("actions"), [deleteAction((g) => t("deleteNamed", { name: g.name }), removal.ask)]),
     );
   return (
-    <section class="section" aria-labelledby="groups-title">
-      <SectionHead
-        id="groups-title"
-        title={t("groupsTitle")}
-        action={manage && { text: t("newGroup"), run: () => setCreating(true) }}
-      />
-      <p class="muted">{t("groupsIntro")}</p>
+    <Section
+      id="groups-title"
+      title={t("groupsTitle")}
+      action={manage && { text: t("newGroup"), run: () => setCreating(true) }}
+      intro={t("groupsIntro")}
+    >
       <ErrorAlert error={groups.error} />
       <ListBody
         list={groups}
@@ -62,7 +61,7 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
       />
       {creating && <NewGroup organizationId={organizationId} onClose={() => setCreating(false)} />}
       {removal.dialog}
-    </section>
+    </Section>
   );
 }
 

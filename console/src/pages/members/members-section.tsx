@@ -22,7 +22,7 @@ import {
   type Member,
 } from "./api";
 import { t } from "./strings";
-import { SectionHead } from "../../components/page-header";
+import { Section } from "../../components/page-header";
 
 /** The organization's members: added by e-mail, their groups changed, removed. */
 export function MembersSection({
@@ -88,13 +88,12 @@ export function MembersSection({
       ]),
     );
   return (
-    <section class="section" aria-labelledby="members-title">
-      <SectionHead
-        id="members-title"
-        title={t("members")}
-        action={manage && { text: t("addMember"), run: () => setAdding(true) }}
-      />
-      <p class="muted">{t("membersIntro")}</p>
+    <Section
+      id="members-title"
+      title={t("members")}
+      action={manage && { text: t("addMember"), run: () => setAdding(true) }}
+      intro={t("membersIntro")}
+    >
       <ErrorAlert error={members.error} />
       {!list ? (
         members.loading && <Loading />
@@ -114,7 +113,7 @@ export function MembersSection({
         />
       )}
       {removing.dialog}
-    </section>
+    </Section>
   );
 }
 

@@ -9,7 +9,7 @@ import { FormDialog } from "../../components/form-dialog";
 import { formatTime } from "../../i18n";
 import { createApiKey, listApiKeys, PAGE_SIZE, revokeApiKey, type ApiKey } from "./api";
 import { t } from "./strings";
-import { SectionHead } from "../../components/page-header";
+import { Section } from "../../components/page-header";
 
 const statusOf = (key: ApiKey) =>
   key.revokedAt ? "revoked" : key.expiresAt && Number(key.expiresAt) <= Date.now() ? "expired" : "active";
@@ -46,13 +46,12 @@ export function KeysSection() {
     },
   ];
   return (
-    <section aria-labelledby="keys-title" class="section">
-      <SectionHead
-        id="keys-title"
-        title={t("apiKeys")}
-        action={{ text: t("createKey"), run: () => setCreating(true) }}
-      />
-      <p class="muted">{t("apiKeysIntro")}</p>
+    <Section
+      id="keys-title"
+      title={t("apiKeys")}
+      action={{ text: t("createKey"), run: () => setCreating(true) }}
+      intro={t("apiKeysIntro")}
+    >
       <ResourceList
         crud={crud}
         labelledBy="keys-title"
@@ -68,7 +67,7 @@ export function KeysSection() {
         }}
       />
       {creating && <CreateKey onClose={() => setCreating(false)} onCreated={() => crud.list.reload()} />}
-    </section>
+    </Section>
   );
 }
 

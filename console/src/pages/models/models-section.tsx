@@ -11,7 +11,7 @@ import { can } from "../../shell/session";
 import { ModelForm } from "./model-form";
 import { deleteModel, listModels, testModel, type ConnectionTest, type Model } from "./api";
 import { t } from "./strings";
-import { SectionHead } from "../../components/page-header";
+import { Section } from "../../components/page-header";
 
 /** The organization's models: built-in and its own, with add, edit, delete and test connection for owners. */
 export function ModelsSection({ organizationId }: { organizationId: string }) {
@@ -109,13 +109,12 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
   };
 
   return (
-    <section aria-labelledby="models-title" class="section">
-      <SectionHead
-        id="models-title"
-        title={t("models")}
-        action={owner && { text: t("addModel"), run: () => setEditing("new") }}
-      />
-      <p class="muted">{t("modelsIntro")}</p>
+    <Section
+      id="models-title"
+      title={t("models")}
+      action={owner && { text: t("addModel"), run: () => setEditing("new") }}
+      intro={t("modelsIntro")}
+    >
       {!owner && <Notice>{t("ownersOnly")}</Notice>}
       <ErrorAlert error={models.error} />
       {models.data === undefined ? (
@@ -133,7 +132,7 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
         />
       )}
       {removal.dialog}
-    </section>
+    </Section>
   );
 }
 

@@ -10,7 +10,7 @@ import { deleteConnector, listConnectors, listRegistry, myCredentials, type Conn
 import { ConnectorForm } from "./connector-form";
 import { CredentialDialog } from "./credential-dialog";
 import { t } from "./strings";
-import { SectionHead } from "../../components/page-header";
+import { Section } from "../../components/page-header";
 
 /** The organization's connectors: instances of the MCP registry's entries, enabled or not. */
 export function ConnectorsSection({ organizationId }: { organizationId: string }) {
@@ -70,13 +70,12 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
       ]),
     );
   return (
-    <section aria-labelledby="connectors-title" class="section">
-      <SectionHead
-        id="connectors-title"
-        title={t("connectors")}
-        action={manage && registry.data && { text: t("addConnector"), run: () => crud.setEditing("new") }}
-      />
-      <p class="muted">{t("connectorsIntro")}</p>
+    <Section
+      id="connectors-title"
+      title={t("connectors")}
+      action={manage && registry.data && { text: t("addConnector"), run: () => crud.setEditing("new") }}
+      intro={t("connectorsIntro")}
+    >
       <ResourceList
         crud={crud}
         labelledBy="connectors-title"
@@ -114,6 +113,6 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
           onChanged={() => mine.reload()}
         />
       )}
-    </section>
+    </Section>
   );
 }

@@ -6,7 +6,7 @@ import { can } from "../../shell/session";
 import { deleteTool, listTools, type Tool } from "./api";
 import { ToolForm } from "./tool-form";
 import { t } from "./strings";
-import { SectionHead } from "../../components/page-header";
+import { Section } from "../../components/page-header";
 
 /** What a tool calls: its URL (api, MCP) or that it runs code. */
 function target(tool: Tool): string {
@@ -69,13 +69,12 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
       ]),
     );
   return (
-    <section aria-labelledby="tools-title" class="section">
-      <SectionHead
-        id="tools-title"
-        title={t("tools")}
-        action={manage && { text: t("addTool"), run: () => crud.setEditing("new") }}
-      />
-      <p class="muted">{t("toolsIntro")}</p>
+    <Section
+      id="tools-title"
+      title={t("tools")}
+      action={manage && { text: t("addTool"), run: () => crud.setEditing("new") }}
+      intro={t("toolsIntro")}
+    >
       <ResourceList
         crud={crud}
         labelledBy="tools-title"
@@ -100,6 +99,6 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
           done: (tool) => t("deleted", { name: tool.displayName }),
         }}
       />
-    </section>
+    </Section>
   );
 }
