@@ -118,23 +118,34 @@ export function ListBody<Data extends { count: number } | unknown[]>({
   return count === 0 ? <p>{empty}</p> : table(list.data);
 }
 
-/** The search box above a list: it searches once typing stops, or at once on Enter. */
-export function ListSearch<Row>({ crud, label, hint }: { crud: CrudList<Row>; label: string; hint?: string }) {
+/**
+ * The search box above a list: it shows `search.typed` and sets it as the member types (`useCrudList` searches
+ * once typing stops); Enter searches at once (`search.applySearch`).
+ */
+export function ListSearch({
+  search,
+  label,
+  hint,
+}: {
+  search: Pick<CrudList<unknown>, "typed" | "setTyped" | "applySearch">;
+  label: string;
+  hint?: string;
+}) {
   return (
     <form
       class="list-search"
       role="search"
       onSubmit={(e) => {
         e.preventDefault();
-        crud.applySearch();
+        search.applySearch();
       }}
     >
       <TextField
         label={label}
         hint={hint}
         type="search"
-        value={crud.typed}
-        onInput={(e) => crud.setTyped(e.currentTarget.value)}
+        value={search.typed}
+        onInput={(e) => search.setTyped(e.currentTarget.value)}
       />
     </form>
   );

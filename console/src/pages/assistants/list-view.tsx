@@ -4,7 +4,7 @@ import { ErrorAlert, Loading } from "../../components/alert";
 import { DataTable, type Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { Pager } from "../../components/pager";
-import { TextField } from "../../components/field";
+import { ListSearch } from "../../components/resource-list";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
@@ -77,19 +77,11 @@ export function AssistantList() {
         title={t("title")}
         action={can("chatbot.manage") && { text: t("newAssistant"), run: () => setCreating(true) }}
       />
-      <form
-        role="search"
-        class="list-search"
-        onSubmit={(e) => (e.preventDefault(), setQuery(typed.trim()), setPage(1))}
-      >
-        <TextField
-          label={t("search")}
-          type="search"
-          value={typed}
-          onInput={(e) => setTyped(e.currentTarget.value)}
-          hint={t("searchHint")}
-        />
-      </form>
+      <ListSearch
+        search={{ typed, setTyped, applySearch: () => (setQuery(typed.trim()), setPage(1)) }}
+        label={t("search")}
+        hint={t("searchHint")}
+      />
       <ErrorAlert error={list.error instanceof ApiProblem && list.error.status === 404 ? null : list.error} />
       <h2 id="assistants-title" class="sr-only">
         {t("title")}

@@ -30,7 +30,7 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
       <PageHeader title={t("title")} action={manage && { text: t("create"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
       {!manage && <Notice>{t("viewOnly")}</Notice>}
-      <ListSearch crud={crud} label={t("search")} />
+      <ListSearch search={crud} label={t("search")} />
       <ResourceList
         crud={crud}
         labelledBy="canned-title"

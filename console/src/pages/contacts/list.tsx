@@ -52,7 +52,7 @@ export function ContactList({ organizationId }: { organizationId: string }) {
     <>
       <PageHeader title={t("title")} action={manage && { text: t("newContact"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
-      <ListSearch crud={crud} label={t("search")} hint={t("searchHint")} />
+      <ListSearch search={crud} label={t("search")} hint={t("searchHint")} />
       <ResourceList
         crud={crud}
         labelledBy="contacts-title"

@@ -31,7 +31,7 @@ export default function LabelsPage({ organizationId }: PageProps) {
     <>
       <PageHeader title={t("title")} action={manage && { text: t("newLabel"), run: () => crud.setEditing("new") }} />
       <p class="muted">{t("intro")}</p>
-      <ListSearch crud={crud} label={t("search")} />
+      <ListSearch search={crud} label={t("search")} />
       <ResourceList
         crud={crud}
         labelledBy="labels-title"
