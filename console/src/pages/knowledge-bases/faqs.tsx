@@ -5,13 +5,12 @@ import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from ".
 import { FaqForm } from "./faq-form";
 import { FaqImport } from "./faq-import";
 import { LabelsBar } from "./labels";
-import { FilterField, PagedTable } from "./parts";
+import { FilterField, PagedTable, useFilteredPages } from "./parts";
 import { t } from "./strings";
 
 /** The base's FAQs and the labels they (and files) carry: find, add, edit, delete, import. */
 export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
-  const [page, setPage] = useState(1);
-  const [query, setQuery] = useState("");
+  const { page, setPage, query, filter } = useFilteredPages();
   const faqs = useResource(() => listFaqs(kb.id, page, query), [kb.id, page, query]);
   const labels = useResource(() => listLabels(kb.id), [kb.id]);
   const [editing, setEditing] = useState<Faq | "new" | null>(null);
@@ -63,14 +62,7 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
       </div>
       <LabelsBar kb={kb} labels={labels} editable={editable} />
       <div class="kb-toolbar">
-        <FilterField
-          label={t("findFaq")}
-          value={query}
-          onFilter={(q) => {
-            setQuery(q);
-            setPage(1);
-          }}
-        />
+        <FilterField label={t("findFaq")} value={query} onFilter={filter} />
       </div>
       <ErrorAlert error={faqs.error} />
       <PagedTable

@@ -4,7 +4,7 @@ import { formatTime } from "../../i18n";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { listKnowledgeBases, type KnowledgeBase } from "./api";
-import { FilterField, PagedTable } from "./parts";
+import { FilterField, PagedTable, useFilteredPages } from "./parts";
 import { SettingsForm } from "./settings-form";
 import { t } from "./strings";
 
@@ -12,8 +12,7 @@ export const baseLink = (id: string, tab = "") => `${BASE}/knowledge-bases/${id}
 
 /** The organization's knowledge bases (those the member may see), found by name, a page at a time. */
 export function KnowledgeBaseList({ organizationId }: { organizationId: string }) {
-  const [page, setPage] = useState(1);
-  const [query, setQuery] = useState("");
+  const { page, setPage, query, filter } = useFilteredPages();
   const [creating, setCreating] = useState(false);
   const [busy, setBusy] = useState(false);
   const bases = useResource(() => listKnowledgeBases(page, query), [organizationId, page, query]);
@@ -41,14 +40,7 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
       />
       <p class="muted">{t("intro")}</p>
       <div class="kb-toolbar">
-        <FilterField
-          label={t("find")}
-          value={query}
-          onFilter={(q) => {
-            setQuery(q);
-            setPage(1);
-          }}
-        />
+        <FilterField label={t("find")} value={query} onFilter={filter} />
       </div>
       <h2 id="kb-list-title" class="sr-only">
         {t("title")}

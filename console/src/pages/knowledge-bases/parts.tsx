@@ -1,9 +1,21 @@
-// Page-local parts the shared kit lacks: a list's filter box, and a paged table with its loading and empty
-// states.
+// Page-local parts the shared kit lacks: a list's filter box with its page, and a paged table with its loading and
+// empty states.
+import { useState } from "preact/hooks";
 import { DataTable, Loading, Pager, TextField, type Column, type Resource } from "../../components";
 import { PAGE_SIZE } from "./api";
 
-/** A list's search box: what is typed filters the list, from its first page. */
+/** A filtered list's page and filter (`query`, what its FilterField says): a new filter starts at the first page. */
+export function useFilteredPages() {
+  const [page, setPage] = useState(1);
+  const [query, setQuery] = useState("");
+  const filter = (value: string) => {
+    setQuery(value);
+    setPage(1);
+  };
+  return { page, setPage, query, filter };
+}
+
+/** A list's search box: what is typed filters the list (`onFilter`, useFilteredPages' `filter`). */
 export function FilterField({
   label,
   value,

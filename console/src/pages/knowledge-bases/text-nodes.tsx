@@ -11,7 +11,7 @@ import {
   type TextNode,
 } from "./api";
 import { Highlighted } from "./highlight";
-import { FilterField, PagedTable } from "./parts";
+import { FilterField, PagedTable, useFilteredPages } from "./parts";
 import { TextAreaField } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
 import { t } from "./strings";
@@ -23,8 +23,7 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
     [kb.id],
   );
   const [chosen, setChosen] = useState("");
-  const [query, setQuery] = useState("");
-  const [page, setPage] = useState(1);
+  const { page, setPage, query, filter } = useFilteredPages();
   const [editing, setEditing] = useState<TextNode | null>(null);
   const fileId = chosen || files.data?.[0]?.id || "";
   const nodes = useResource(
@@ -84,14 +83,7 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
               }}
               options={files.data.map((f) => [f.id, f.filename])}
             />
-            <FilterField
-              label={t("filterText")}
-              value={query}
-              onFilter={(q) => {
-                setQuery(q);
-                setPage(1);
-              }}
-            />
+            <FilterField label={t("filterText")} value={query} onFilter={filter} />
           </div>
           <PagedTable
             list={nodes}
