@@ -18,23 +18,9 @@ export function SetupSection({ channel, platform }: { channel: Channel; platform
       </ol>
       {webhook && (
         <dl class="channel-facts channel-paste">
-          <dt>{t("webhookUrl")}</dt>
-          <dd>
-            <code class="channel-value" data-field="webhookUrl">
-              {channel.webhookUrl}
-            </code>
-            <CopyButton text={channel.webhookUrl} name={t("copyWebhook")} />
-          </dd>
+          <Paste field="webhookUrl" label={t("webhookUrl")} value={channel.webhookUrl} copy={t("copyWebhook")} />
           {usesVerifyToken(channel.channelType) && channel.verifyToken && (
-            <>
-              <dt>{t("verifyToken")}</dt>
-              <dd>
-                <code class="channel-value" data-field="verifyToken">
-                  {channel.verifyToken}
-                </code>
-                <CopyButton text={channel.verifyToken} name={t("copyVerify")} />
-              </dd>
-            </>
+            <Paste field="verifyToken" label={t("verifyToken")} value={channel.verifyToken} copy={t("copyVerify")} />
           )}
         </dl>
       )}
@@ -44,5 +30,20 @@ export function SetupSection({ channel, platform }: { channel: Channel; platform
         </a>
       </p>
     </section>
+  );
+}
+
+/** A value to paste on the platform's side (a term of the list): its name, the value, its copy button. */
+function Paste({ field, label, value, copy }: { field: string; label: string; value: string; copy: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <code class="channel-value" data-field={field}>
+          {value}
+        </code>
+        <CopyButton text={value} name={copy} />
+      </dd>
+    </>
   );
 }
