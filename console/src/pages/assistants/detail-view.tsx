@@ -1,10 +1,9 @@
 import { useState } from "preact/hooks";
 import { ApiProblem } from "../../api/client";
 import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
+import { useRemoval } from "../../components/confirm";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { PageHeader } from "../../components/page-header";
-import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -19,7 +18,13 @@ import { t } from "./strings";
 export function AssistantDetail({ id, organizationId }: { id: string; organizationId: string }) {
   const loaded = useResource(() => getAssistant(id), [id]);
   const [current, setCurrent] = useState<Assistant | null>(null);
-  const [deleting, setDeleting] = useState(false);
+  const removal = useRemoval<Assistant>({
+    title: t("deleteTitle"),
+    message: (a) => t("deleteMessage", { name: a.name }),
+    run: (a) => deleteAssistant(a.id),
+    done: (a) => t("deleted", { name: a.name }),
+    after: async () => navigate("/assistants"),
+  });
   const assistant = current?.id === id ? current : loaded.data;
   const editable = !!assistant?.canUpdate;
   const choices = useResource(
@@ -54,7 +59,7 @@ export function AssistantDetail({ id, organizationId }: { id: string; organizati
       <PageHeader title={assistant.name}>
         {can("inbox.view") && <PublishButton />}
         {assistant.canDelete && (
-          <Button variant="danger" onClick={() => setDeleting(true)}>
+          <Button variant="danger" onClick={() => removal.ask(assistant)}>
             {t("delete")}
           </Button>
         )}
@@ -79,18 +84,7 @@ export function AssistantDetail({ id, organizationId }: { id: string; organizati
       {can("inbox.view") && (
         <PublishPanel key={assistant.id} assistantId={assistant.id} assistantName={assistant.name} />
       )}
-      <ConfirmDialog
-        open={deleting}
-        title={t("deleteTitle")}
-        message={t("deleteMessage", { name: assistant.name })}
-        action={t("delete")}
-        onClose={() => setDeleting(false)}
-        onConfirm={async () => {
-          await deleteAssistant(assistant.id);
-          toast(t("deleted", { name: assistant.name }));
-          navigate("/assistants");
-        }}
-      />
+      {removal.dialog}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button, ConfirmDialog, toast } from "../../components";
+import { Button, toast, useRemoval } from "../../components";
 import { navigate } from "../../shell/router";
 import { deleteKnowledgeBase, type KnowledgeBase } from "./api";
 import { SettingsForm } from "./settings-form";
@@ -18,7 +18,13 @@ export function SettingsSection({
   onSaved: () => void;
 }) {
   const [busy, setBusy] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+  const removal = useRemoval<KnowledgeBase>({
+    title: t("deleteBase"),
+    message: (base) => t("deleteBaseMessage", { name: base.name }),
+    run: (base) => deleteKnowledgeBase(base.id),
+    done: (base) => t("deleted", { name: base.name }),
+    after: async () => navigate("/knowledge-bases"),
+  });
   return (
     <section class="section" aria-labelledby="kb-settings-title">
       <h2 id="kb-settings-title" class="sr-only">
@@ -41,24 +47,13 @@ export function SettingsSection({
             {t("save")}
           </Button>
           {kb.canDelete && (
-            <Button variant="danger" onClick={() => setDeleting(true)}>
+            <Button variant="danger" onClick={() => removal.ask(kb)}>
               {t("deleteBase")}
             </Button>
           )}
         </div>
       )}
-      <ConfirmDialog
-        open={deleting}
-        title={t("deleteBase")}
-        message={t("deleteBaseMessage", { name: kb.name })}
-        action={t("delete")}
-        onClose={() => setDeleting(false)}
-        onConfirm={async () => {
-          await deleteKnowledgeBase(kb.id);
-          toast(t("deleted", { name: kb.name }));
-          navigate("/knowledge-bases");
-        }}
-      />
+      {removal.dialog}
     </section>
   );
 }
