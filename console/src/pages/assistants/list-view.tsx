@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiProblem, otherwise } from "../../api/client";
-import { ErrorAlert, Loading } from "../../components/alert";
+import { ErrorAlert } from "../../components/alert";
 import { DataTable, type Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { Pager } from "../../components/pager";
-import { ListSearch } from "../../components/resource-list";
+import { ListBody, ListSearch } from "../../components/resource-list";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
@@ -91,15 +91,15 @@ export function AssistantList() {
         {data &&
           (data.query ? t("countMatching", { n: data.count, query: data.query }) : t("count", { n: data.count }))}
       </p>
-      {data === undefined ? (
-        list.loading && <Loading />
-      ) : data.count === 0 ? (
-        <p>{data.query ? t("noMatch") : t("noAssistants")}</p>
-      ) : (
-        <div aria-busy={list.loading || undefined} class="assistant-list">
-          <DataTable labelledBy="assistants-title" rows={data.results} rowKey={(a) => a.id} columns={columns} />
-        </div>
-      )}
+      <ListBody
+        list={list}
+        empty={data?.query ? t("noMatch") : t("noAssistants")}
+        table={({ results }) => (
+          <div aria-busy={list.loading || undefined} class="assistant-list">
+            <DataTable labelledBy="assistants-title" rows={results} rowKey={(a) => a.id} columns={columns} />
+          </div>
+        )}
+      />
       {data && <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} />}
       {creating && <CreateAssistant onClose={() => setCreating(false)} />}
     </>
