@@ -5,12 +5,11 @@ import { FormProblem, TextField } from "../../components/field";
 import { FormError } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { signedIn } from "../../shell/session";
-import { BASE, arrived, currentPath, followLink } from "../../shell/router";
+import { arrived, currentPath } from "../../shell/router";
 import { createSession } from "./api";
+import { SignedOutCard } from "./card";
 import { SignUpForm } from "./sign-up";
-import { LanguagePicker } from "../../components/language-picker";
 import { t } from "./strings";
-import { t as common } from "../../components/strings";
 
 type Method = "password" | "key";
 
@@ -29,11 +28,6 @@ function SignInForm() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const form = useRef<HTMLFormElement>(null);
-  const pageTitle = common("pageTitle", { title: t("title") });
-  // Apart from the focus: a language switch retitles the tab, and the focus stays on the language picker.
-  useEffect(() => {
-    document.title = pageTitle;
-  }, [pageTitle]);
   useEffect(() => {
     form.current?.querySelector("input")?.focus();
   }, [method]);
@@ -69,63 +63,51 @@ function SignInForm() {
       : problem);
 
   return (
-    <main class="sign-in" id="main">
-      <div class="card">
-        <h1>{t("title")}</h1>
-        <p class="muted">{t("intro")}</p>
-        <DevHint />
-        <div class="segmented" role="group" aria-label={t("method")}>
-          <button
-            type="button"
-            class="btn quiet"
-            aria-pressed={method === "password"}
-            onClick={() => choose("password")}
-          >
-            {t("withPassword")}
-          </button>
-          <button type="button" class="btn quiet" aria-pressed={method === "key"} onClick={() => choose("key")}>
-            {t("withKey")}
-          </button>
-        </div>
-        <form ref={form} onSubmit={submit}>
-          <FormError problem={alert} />
-          <FormProblem.Provider value={problem}>
-            {method === "password" ? (
-              <>
-                <TextField label={t("email")} name="email" type="email" autoComplete="username" required />
-                <TextField
-                  label={t("password")}
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                />
-              </>
-            ) : (
-              <TextField
-                label={t("apiKey")}
-                name="apiKey"
-                type="password"
-                autoComplete="off"
-                spellcheck={false}
-                required
-                hint={t("apiKeyHint")}
-              />
-            )}
-          </FormProblem.Provider>
-          <Button type="submit" variant="primary" busy={busy}>
-            {busy ? t("signingIn") : t("submit")}
-          </Button>
-        </form>
-        <p class="switch-form">
-          {t("noAccount")}{" "}
-          <a href={`${BASE}/sign-up`} onClick={followLink}>
-            {t("signUpLink")}
-          </a>
-        </p>
-        <LanguagePicker />
+    <SignedOutCard
+      title={t("title")}
+      intro={t("intro")}
+      other={{ question: t("noAccount"), link: t("signUpLink"), path: "/sign-up" }}
+    >
+      <DevHint />
+      <div class="segmented" role="group" aria-label={t("method")}>
+        <button type="button" class="btn quiet" aria-pressed={method === "password"} onClick={() => choose("password")}>
+          {t("withPassword")}
+        </button>
+        <button type="button" class="btn quiet" aria-pressed={method === "key"} onClick={() => choose("key")}>
+          {t("withKey")}
+        </button>
       </div>
-    </main>
+      <form ref={form} onSubmit={submit}>
+        <FormError problem={alert} />
+        <FormProblem.Provider value={problem}>
+          {method === "password" ? (
+            <>
+              <TextField label={t("email")} name="email" type="email" autoComplete="username" required />
+              <TextField
+                label={t("password")}
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+              />
+            </>
+          ) : (
+            <TextField
+              label={t("apiKey")}
+              name="apiKey"
+              type="password"
+              autoComplete="off"
+              spellcheck={false}
+              required
+              hint={t("apiKeyHint")}
+            />
+          )}
+        </FormProblem.Provider>
+        <Button type="submit" variant="primary" busy={busy}>
+          {busy ? t("signingIn") : t("submit")}
+        </Button>
+      </form>
+    </SignedOutCard>
   );
 }
 

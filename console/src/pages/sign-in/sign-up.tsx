@@ -5,11 +5,10 @@ import { FormProblem, NewPasswordFields, TextField } from "../../components/fiel
 import { FormError } from "../../components/alert";
 import { useSubmit } from "../../components/use-submit";
 import { signedIn } from "../../shell/session";
-import { BASE, arrived, followLink, navigate } from "../../shell/router";
+import { arrived, navigate } from "../../shell/router";
 import { createSession, register } from "./api";
-import { LanguagePicker } from "../../components/language-picker";
+import { SignedOutCard } from "./card";
 import { t } from "./strings";
-import { t as common } from "../../components/strings";
 
 /**
  * Registration (POST /auth/registration/): a user with an organization of their own, then a console
@@ -18,10 +17,6 @@ import { t as common } from "../../components/strings";
  */
 export function SignUpForm() {
   const form = useRef<HTMLFormElement>(null);
-  const pageTitle = common("pageTitle", { title: t("signUpTitle") });
-  useEffect(() => {
-    document.title = pageTitle;
-  }, [pageTitle]);
   useEffect(() => {
     form.current?.querySelector("input")?.focus();
   }, []);
@@ -45,41 +40,34 @@ export function SignUpForm() {
   // The API's "Registration is disabled." tells no one what to do next.
   const shown = problem?.status === 403 ? new ApiProblem(403, t("registrationClosed"), problem.code) : problem;
   return (
-    <main class="sign-in" id="main">
-      <div class="card">
-        <h1>{t("signUpTitle")}</h1>
-        <p class="muted">{t("signUpIntro")}</p>
-        <form ref={form} onSubmit={submit}>
-          <FormError problem={shown} />
-          <FormProblem.Provider value={problem}>
-            <TextField label={t("name")} name="name" autoComplete="name" required maxLength={150} />
-            <TextField
-              label={t("company")}
-              name="company"
-              autoComplete="organization"
-              required
-              maxLength={200}
-              hint={t("companyHint")}
-            />
-            <TextField label={t("email")} name="email" type="email" autoComplete="username" required maxLength={254} />
-            <NewPasswordFields
-              names={["password1", "password2"]}
-              labels={[t("newPassword"), t("repeatPassword")]}
-              hint={t("newPasswordHint")}
-            />
-          </FormProblem.Provider>
-          <Button type="submit" variant="primary" busy={busy}>
-            {busy ? t("signingUp") : t("signUpSubmit")}
-          </Button>
-        </form>
-        <p class="switch-form">
-          {t("haveAccount")}{" "}
-          <a href={`${BASE}/`} onClick={followLink}>
-            {t("signInLink")}
-          </a>
-        </p>
-        <LanguagePicker />
-      </div>
-    </main>
+    <SignedOutCard
+      title={t("signUpTitle")}
+      intro={t("signUpIntro")}
+      other={{ question: t("haveAccount"), link: t("signInLink"), path: "/" }}
+    >
+      <form ref={form} onSubmit={submit}>
+        <FormError problem={shown} />
+        <FormProblem.Provider value={problem}>
+          <TextField label={t("name")} name="name" autoComplete="name" required maxLength={150} />
+          <TextField
+            label={t("company")}
+            name="company"
+            autoComplete="organization"
+            required
+            maxLength={200}
+            hint={t("companyHint")}
+          />
+          <TextField label={t("email")} name="email" type="email" autoComplete="username" required maxLength={254} />
+          <NewPasswordFields
+            names={["password1", "password2"]}
+            labels={[t("newPassword"), t("repeatPassword")]}
+            hint={t("newPasswordHint")}
+          />
+        </FormProblem.Provider>
+        <Button type="submit" variant="primary" busy={busy}>
+          {busy ? t("signingUp") : t("signUpSubmit")}
+        </Button>
+      </form>
+    </SignedOutCard>
   );
 }
