@@ -3,6 +3,7 @@ import { Button } from "./button";
 import { CopyButton } from "./copy-button";
 import { Dialog } from "./dialog";
 import { TextField } from "./field";
+import { t } from "./strings";
 
 /**
  * A secret the API shows once (a new API key, a webhook's token, an identity secret): a warning
@@ -13,15 +14,12 @@ export function SecretDialog({
   warning,
   label,
   secret,
-  done,
   onClose,
 }: {
   title: string;
   warning: string;
   label: string;
   secret: string;
-  /** The closing button's word. */
-  done: string;
   onClose: () => void;
 }) {
   return (
@@ -31,7 +29,7 @@ export function SecretDialog({
       onClose={onClose}
       footer={
         <Button variant="primary" onClick={onClose}>
-          {done}
+          {t("done")}
         </Button>
       }
     >

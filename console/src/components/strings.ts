@@ -36,6 +36,8 @@ export const t = defineStrings({
     save: "Save",
     edit: "Edit",
     delete: "Delete",
+    /** The button that closes a dialog showing a secret once. */
+    done: "Done",
   },
   "zh-TW": {
     loading: "載入中…",
@@ -69,5 +71,6 @@ export const t = defineStrings({
     save: "儲存",
     edit: "編輯",
     delete: "刪除",
+    done: "完成",
   },
 });

@@ -91,7 +91,6 @@ function CreateKey({ onClose, onCreated }: { onClose: () => void; onCreated: () 
         warning={t("newKeyWarning")}
         label={t("newKeyLabel")}
         secret={secret}
-        done={t("done")}
         onClose={onClose}
       />
     );

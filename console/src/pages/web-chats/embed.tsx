@@ -63,7 +63,6 @@ export function IdentitySection({ chat, canManage }: { chat: WebChat; canManage:
           warning={t("secretWarning")}
           label={t("secretLabel")}
           secret={secret}
-          done={t("done")}
           onClose={() => setSecret(null)}
         />
       )}

@@ -126,7 +126,6 @@ export const t = defineStrings({
     secretTitle: "New identity secret",
     secretWarning: "Copy it now into your backend's settings: it is not shown again.",
     secretLabel: "Identity secret",
-    done: "Done",
     domain: "Custom domain",
     domainIntro:
       "Serve the full-page chat at / on your own domain: point it at this service, publish the TXT record " +
@@ -258,7 +257,6 @@ export const t = defineStrings({
     secretTitle: "新的身分密鑰",
     secretWarning: "請立即複製到後端設定中：它不會再次顯示。",
     secretLabel: "身分密鑰",
-    done: "完成",
     domain: "自訂網域",
     domainIntro: "在您自己的網域的 / 提供全頁聊天：將網域指向本服務，發布檢查後顯示的 TXT 記錄，然後再次檢查。",
     domainField: "網域",

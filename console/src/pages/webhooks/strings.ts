@@ -56,7 +56,6 @@ export const t = defineStrings({
     newSecretTitle: "The webhook's secret",
     newSecretWarning:
       "Copy the secret now: it is not shown again. Your receiver compares it with the X-Webhook-Secret header.",
-    done: "Done",
     actions: "Actions",
     edit: "Edit",
     editNamed: "Edit {name}",
@@ -159,7 +158,6 @@ export const t = defineStrings({
     noSecret: "無",
     newSecretTitle: "Webhook 的密鑰",
     newSecretWarning: "請立即複製密鑰：之後不會再顯示。您的接收端會將它與 X-Webhook-Secret 標頭比對。",
-    done: "完成",
     actions: "操作",
     edit: "編輯",
     editNamed: "編輯：{name}",

@@ -92,7 +92,6 @@ export function WebhookForm({
         warning={t("newSecretWarning")}
         label={t("secretToken")}
         secret={shownSecret}
-        done={t("done")}
         onClose={onClose}
       />
     );
