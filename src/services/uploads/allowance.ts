@@ -121,6 +121,7 @@ export async function countIfUnseen(env: Bindings, data: Db, upload: UploadRow, 
 
 type NewUpload = typeof uploads.$inferInsert;
 
+/** `countArrival`; with `row`, the row is written in the same batch as its bytes are counted (`countUpload`). */
 async function count(env: Bindings, data: Db, { organizationId, key, size }: Arrival, row?: NewUpload) {
   const db = getDb(env.DB);
   const plan = await configuredPlanOf(env, db, organizationId);
@@ -131,14 +132,14 @@ async function count(env: Bindings, data: Db, { organizationId, key, size }: Arr
   const cap = plan.uploadBytes - (await controlPlaneBytes(db, organizationId));
   const others = sql`coalesce((select sum(${uploads.size}) from ${uploads}
     where ${uploads.organizationId} = ${organizationId} and ${uploads.key} <> ${key}), 0)`;
-  const count = data
+  const arrive = data
     .update(uploads)
     .set({ uploadedAt: Date.now(), size })
     .where(and(eq(uploads.key, key), sql`${others} + ${size} <= ${cap}`))
     .returning({ key: uploads.key });
   const counted = row
-    ? (await data.batch([data.insert(uploads).values({ ...row, size: null, uploadedAt: null }), count]))[1]
-    : await count;
+    ? (await data.batch([data.insert(uploads).values({ ...row, size: null, uploadedAt: null }), arrive]))[1]
+    : await arrive;
   if (counted.length) return;
   await env.FILES.delete(key);
   if (row) await data.delete(uploads).where(eq(uploads.key, key));
