@@ -13,7 +13,7 @@ import {
   setPlan,
   unique,
 } from "../../harness";
-import { expectDenied, expectNotFound } from "../../support/refusals";
+import { expectDenied, expectNotFound, expectInvalid } from "../../support/refusals";
 import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
 import { createModel, KINDS } from "../models/fixtures";
 import { createGroup } from "../groups/helpers";
@@ -154,12 +154,10 @@ describe("POST /chatbots/", () => {
     expect(
       (await createChatbot(owner, { largeLanguageModel: mine.id, embeddingModel: myEmbedding.id })).largeLanguageModel,
     ).toEqual({ id: mine.id, name: mine.name });
-    const err = await expectError(
+    await expectInvalid(
       await owner.fetch("POST", "/chatbots/", { name: "x", largeLanguageModel: theirs.id }),
-      400,
-      "invalid",
+      "largeLanguageModel",
     );
-    expect(Object.keys(err.errors!)).toEqual(["largeLanguageModel"]);
   });
 
   it.each<[Record<string, unknown>, string[]]>([
@@ -205,8 +203,7 @@ describe("POST /chatbots/", () => {
     const owner = await seedOwner();
     const other = await seedOwner();
     const theirs = await createGroup(other, []);
-    const err = await expectError(await owner.fetch("POST", "/chatbots/", givenTo(theirs.id)), 400, "invalid");
-    expect(Object.keys(err.errors!)).toEqual(["groups"]);
+    await expectInvalid(await owner.fetch("POST", "/chatbots/", givenTo(theirs.id)), "groups");
     expect(await storedChatbots(owner.userId)).toHaveLength(0);
   });
 

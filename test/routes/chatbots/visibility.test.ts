@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectError, seedMember, seedOwner } from "../../harness";
+import { expectInvalid } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { ok, ownOrganizationOf, page } from "./helpers";
 
@@ -53,16 +54,14 @@ describe("who sees an assistant", () => {
   it("a personal assistant has no groups", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["chatbot.manage"]);
-    const err = await expectError(
+    await expectInvalid(
       await member.fetch("POST", "/chatbots/", {
         name: "p",
         largeLanguageModel: "00000000-0000-7000-8000-000000000001",
         organization: "",
         groups: [{ id: member.groupId }],
       }),
-      400,
-      "invalid",
+      "groups",
     );
-    expect(Object.keys(err.errors!)).toEqual(["groups"]);
   });
 });

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { chatbotGroups, inboxes, webChats } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
-import { expectDenied } from "../../support/refusals";
+import { expectDenied, expectInvalid } from "../../support/refusals";
 import { createInbox, seedChatbot } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -68,12 +68,10 @@ describe("POST /inboxes/", () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
     const theirs = await seedChatbot(stranger);
-    const err = await expectError(
+    await expectInvalid(
       await owner.fetch("POST", "/inboxes/", { name: "x", channelType: "web", chatbot: { id: theirs.id } }),
-      400,
-      "invalid",
+      "chatbot",
     );
-    expect(Object.keys(err.errors!)).toEqual(["chatbot"]);
     expect(await countInboxes(owner.organizationId)).toBe(0);
   });
 
@@ -104,12 +102,10 @@ describe("POST /inboxes/", () => {
       await db().insert(chatbotGroups).values({ id: uuidv7(), chatbotId: bot.id, groupId: viewer.groupId! });
       // An assistant the member cannot see is as good as none: 400 naming chatbot.
       const hidden = await seedChatbot(owner);
-      const err = await expectError(
+      await expectInvalid(
         await inOwnOrganization(member, { name: "Hidden", channelType: "web", chatbot: { id: hidden.id } }),
-        400,
-        "invalid",
+        "chatbot",
       );
-      expect(Object.keys(err.errors!)).toEqual(["chatbot"]);
       await expectDenied(await inOwnOrganization(viewer, { name: "No", channelType: "web", chatbot: { id: bot.id } }));
       expect(await countInboxes(owner.organizationId)).toBe(1); // only the one above
     },

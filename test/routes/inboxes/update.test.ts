@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { inboxes } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
-import { expectDenied, expectNotFound } from "../../support/refusals";
+import { expectDenied, expectNotFound, expectInvalid } from "../../support/refusals";
 import { createInbox, seedChatbot } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -48,8 +48,7 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
       ["PATCH", { name: "New", chatbot: { id: theirs.id } }, "chatbot"],
     ];
     for (const [method, body, field] of cases) {
-      const err = await expectError(await owner.fetch(method, path, body), 400, "invalid");
-      expect(Object.keys(err.errors!)).toEqual([field]);
+      await expectInvalid(await owner.fetch(method, path, body), field);
     }
     expect(await stored(inbox.id)).toMatchObject({ name: inbox.name, channelType: "web", chatbotId: null });
   });

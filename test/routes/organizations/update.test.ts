@@ -12,7 +12,7 @@ import {
   seedOwner,
   seedStaff,
 } from "../../harness";
-import { expectDenied, expectNotFound } from "../../support/refusals";
+import { expectDenied, expectNotFound, expectInvalid } from "../../support/refusals";
 
 const path = (id: string) => `/organizations/${id}/`;
 const row = async (id: string) => (await db().select().from(organizations).where(eq(organizations.id, id)))[0];
@@ -59,12 +59,10 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
   it("400 naming the fields, and nothing is written", async () => {
     const owner = await seedOwner();
     const before = await row(owner.organizationId);
-    let body = await expectError(
+    let body = await expectInvalid(
       await owner.fetch("PUT", path(owner.organizationId), { themePrimaryColor: "#123456" }),
-      400,
-      "invalid",
+      "name",
     );
-    expect(Object.keys(body.errors!)).toEqual(["name"]);
     body = await expectError(
       await owner.fetch("PATCH", path(owner.organizationId), { name: "Ok", themePrimaryColor: "blue", taxId: "12" }),
       400,

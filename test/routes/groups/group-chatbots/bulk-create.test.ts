@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { expectInvalid } from "../../../support/refusals";
 import { createChatbot } from "../../../fixtures/chatbots";
 import { createGroup } from "../helpers";
 import { addChatbots, groupChatbotsPath, linksOfGroup } from "./helpers";
@@ -59,22 +60,18 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
       const theirs = await createChatbot(other);
       const personal = await createChatbot(owner, { organization: null });
       for (const bad of [theirs.id, personal.id, NO_SUCH_ID, "not-a-uuid"]) {
-        const body = await expectError(
+        await expectInvalid(
           await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), {
             chatbots: [mine.id, bad],
           }),
-          400,
-          "invalid",
+          "chatbots",
         );
-        expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
       }
       for (const chatbots of [[], undefined, "x"]) {
-        const body = await expectError(
+        await expectInvalid(
           await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots }),
-          400,
-          "invalid",
+          "chatbots",
         );
-        expect(Object.keys(body.errors!)).toEqual(["chatbots"]);
       }
       expect(await linksOfGroup(group.id)).toHaveLength(0);
     },
@@ -86,14 +83,12 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
     const group = await createGroup(owner);
     const hidden = await createChatbot(owner);
     const shared = await createChatbot(owner, { groups: [{ id: manager.groupId }] });
-    const err = await expectError(
+    await expectInvalid(
       await manager.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), {
         chatbots: [hidden.id],
       }),
-      400,
-      "invalid",
+      "chatbots",
     );
-    expect(Object.keys(err.errors!)).toEqual(["chatbots"]);
     expect((await addChatbots(manager, group.id, [shared.id])).map((l) => l.chatbot.id)).toEqual([shared.id]);
   });
 
