@@ -142,6 +142,21 @@ export async function seedOwner(label = "owner"): Promise<Actor> {
   return actor(account.userId, account.organizationId, account.key, email);
 }
 
+/** A person signed up through the public registration with `password` (`label` starts their e-mail): their e-mail
+ * and the registration's answer. */
+export async function registerUser(password: string, label = "user") {
+  const email = `${unique(label)}@example.com`;
+  const res = await call("POST", "/api/v1/auth/registration/", {
+    email,
+    password1: password,
+    password2: password,
+    name: "Ada",
+    company: unique("Acme"),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return { email, registered: await bodyOf<"POST /auth/registration/">(res) };
+}
+
 /** A platform operator (staff) with an organization of their own. */
 export async function seedStaff(): Promise<Actor> {
   const email = `${unique("staff")}@example.com`;

@@ -1,22 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, unique } from "../../harness";
-import { bodyOf } from "../../support/api";
+import { PREFIXES, call, expectError, registerUser } from "../../harness";
 
 const OLD = "correct horse battery";
 const NEW = "staple battery horse";
 
 /** A registered user with a password, and their key. */
 async function register() {
-  const email = `${unique("pw")}@example.com`;
-  const res = await call("POST", "/api/v1/auth/registration/", {
-    email,
-    password1: OLD,
-    password2: OLD,
-    name: "Ada",
-    company: unique("Acme"),
-  });
-  expect(res.status).toBe(201);
-  const { apiKey } = await bodyOf<"POST /auth/registration/">(res);
+  const { email, registered } = await registerUser(OLD, "pw");
+  const { apiKey } = registered;
   const change = (body: unknown, prefix = "/api/v1") =>
     call("POST", `${prefix}/auth/password/change/`, body, { Authorization: `Api-Key ${apiKey}` });
   return { email, change };

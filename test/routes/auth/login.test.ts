@@ -1,20 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, unique } from "../../harness";
+import { PREFIXES, call, expectError, registerUser } from "../../harness";
 
 const PASSWORD = "correct horse battery";
 
-async function register() {
-  const email = `${unique("login")}@example.com`;
-  const res = await call("POST", "/api/v1/auth/registration/", {
-    email,
-    password1: PASSWORD,
-    password2: PASSWORD,
-    name: "Ada",
-    company: unique("Acme"),
-  });
-  expect(res.status).toBe(201);
-  return email;
-}
+const register = async () => (await registerUser(PASSWORD, "login")).email;
 
 describe("POST /auth/login/", () => {
   it.each(PREFIXES)("returns a new key that works under %s", async (prefix) => {
