@@ -3,17 +3,16 @@ import { eq } from "drizzle-orm";
 import { batch, client, preparedInsert, rowMapper } from "../../src/db/prepared";
 import { messages } from "../../src/db/schema";
 import { seedOwner, conversationData } from "../harness";
-import { createChatbot } from "../fixtures/chatbots";
-import { bodyOf } from "../support/api";
+import { startedConversation } from "../support/conversation-search";
 
 // Statements drizzle builds once per isolate (src/db/prepared.ts): they store and read what drizzle's own would.
 describe("prepared statements", () => {
   it("an insert stores what drizzle's insert stores: defaults, JSON, booleans, and NULL for null", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const { conversationId, message } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hi" } }),
-    );
+    const {
+      conversationId,
+      first: { message },
+    } = await startedConversation(owner, "hi");
     const plane = await conversationData(owner.organizationId, conversationId);
     const [stored] = await plane.select().from(messages).where(eq(messages.id, message!.id));
     const values = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
-import { createChatbot } from "../fixtures/chatbots";
+import { startedConversation } from "../support/conversation-search";
 import { bodyOf } from "../support/api";
 
 type Message = { type: string; sequence: number; content: string; senderType: string; createdAt: string };
@@ -31,47 +31,41 @@ function expectStrictAlternation(messages: Message[], turns: number) {
 describe("one Durable Object per conversation orders its messages", () => {
   it("20 concurrent completions end as 20 incoming and 20 outgoing messages in strict alternation", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
-    );
+    const { bot, conversationId } = await startedConversation(owner);
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-          conversation: first.conversationId,
+          conversation: conversationId,
           message: { content: `message ${i}` },
         }),
       ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
-    const messages = await allMessages(owner, first.conversationId);
+    const messages = await allMessages(owner, conversationId);
     expectStrictAlternation(messages, 21);
     // The runtime's clock stands still between I/O, so a reply and the next visitor's message are
     // often made in the same millisecond: the object still gives each a later time than the one before.
     for (let i = 1; i < messages.length; i++)
       expect(Number(messages[i].createdAt), `message ${i + 1}`).toBeGreaterThan(Number(messages[i - 1].createdAt));
     const conversation = await bodyOf<"GET /conversations/{id}/">(
-      await owner.fetch("GET", `/conversations/${first.conversationId}/`),
+      await owner.fetch("GET", `/conversations/${conversationId}/`),
     );
     expect(conversation.lastMessage).toBe(messages.at(-1)!.content);
   });
 
   it("20 concurrent asynchronous messages get their receipts, then 20 replies in strict alternation", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
-    );
+    const { conversationId } = await startedConversation(owner);
     const receipts = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        owner.fetch("POST", "/messages/", { conversation: first.conversationId, content: `async ${i}` }),
+        owner.fetch("POST", "/messages/", { conversation: conversationId, content: `async ${i}` }),
       ),
     );
     expect(receipts.map((r) => r.status)).toEqual(Array(20).fill(201));
     for (const r of receipts) expect((await bodyOf<"POST /messages/">(r)).type).toBe("incoming");
     let messages: Message[] = [];
     for (let attempt = 0; attempt < 50 && messages.length < 42; attempt++) {
-      messages = await allMessages(owner, first.conversationId);
+      messages = await allMessages(owner, conversationId);
       if (messages.length < 42) await new Promise((r) => setTimeout(r, 50));
     }
     expectStrictAlternation(messages, 21);

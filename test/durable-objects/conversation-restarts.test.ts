@@ -1,6 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { expectError, seedOwner, unique, type Actor } from "../harness";
+import { startedConversation } from "../support/conversation-search";
 import { createChatbot } from "../fixtures/chatbots";
 import { createDesktopTool } from "../fixtures/tools";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
@@ -201,10 +202,7 @@ describe("a conversation object reset mid-turn", () => {
 
   it("an alarm never answers again a message whose reply was stored just before the reset", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
-    );
+    const { conversationId } = await startedConversation(owner);
     const incoming = await bodyOf<"POST /messages/">(
       await owner.fetch("POST", "/messages/", { conversation: conversationId, content: "owed" }),
     );
@@ -235,10 +233,7 @@ describe("a conversation object reset mid-turn", () => {
       "once",
     async () => {
       const owner = await seedOwner();
-      const bot = await createChatbot(owner);
-      const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
-      );
+      const { conversationId } = await startedConversation(owner);
       let receipts = 0;
       let reset: Promise<unknown> | null = null;
       const sent = await Promise.all(

@@ -1,21 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedOwner } from "../harness";
-import { createChatbot } from "../fixtures/chatbots";
-import { bodyOf } from "../support/api";
+import { startedConversation } from "../support/conversation-search";
 
 describe("live subscribers of a conversation", () => {
   it("receive the visitor's message, the reply's deltas and the stored reply", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
-    );
-    const stream = await env.CONVERSATION.get(env.CONVERSATION.idFromName(first.conversationId)).subscribe();
+    const { bot, conversationId } = await startedConversation(owner);
+    const stream = await env.CONVERSATION.get(env.CONVERSATION.idFromName(conversationId)).subscribe();
     const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
 
     await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-      conversation: first.conversationId,
+      conversation: conversationId,
       message: { content: "hello there" },
     });
     let text = "";

@@ -1,4 +1,5 @@
-// What the conversation search's tests do through the API (test/services/search-terms.test.ts, shards.test.ts).
+// Conversations opened through the API, and what the conversation search's tests do with them
+// (test/services/search-terms.test.ts, shards.test.ts).
 import { expect } from "vitest";
 import type { Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
@@ -11,13 +12,21 @@ export async function search(actor: Actor, keyword: string) {
   return (await bodyOf<"GET /conversations/">(res)).results.map((c) => c.id);
 }
 
-/** A conversation whose first message is `content`; the assistant's reply is stored with it. */
-export async function conversation(actor: Actor, content = "hello") {
+/**
+ * A new assistant of `actor`'s (createChatbot's defaults) and a conversation with it whose first message is `content`,
+ * the assistant's reply stored with it: the assistant, the conversation's id and the completion's answer.
+ */
+export async function startedConversation(actor: Actor, content = "start") {
   const bot = await createChatbot(actor);
   const res = await actor.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content } });
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId;
+  const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
+  return { bot, conversationId: first.conversationId, first };
 }
+
+/** A conversation whose first message is `content`; the assistant's reply is stored with it. */
+export const conversation = async (actor: Actor, content = "hello") =>
+  (await startedConversation(actor, content)).conversationId;
 
 /** A private note of the team in the conversation: searched like any message. */
 export async function say(actor: Actor, conversationId: string, content: string) {

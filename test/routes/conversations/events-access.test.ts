@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { inboxEventsObject, type TypingEvent } from "../../../src/services/conversation/inbox-events";
 import { call, seedMember, seedOwner, type Actor, type Settings } from "../../harness";
-import { createChatbot } from "../../fixtures/chatbots";
+import { startedConversation } from "../../support/conversation-search";
 import { liveEvents, type InboxStreamEvent } from "../../support/sse";
 import { ORIGIN, signIn, withPassword } from "../sessions/fixtures";
 import { bodyOf } from "../../support/api";
@@ -44,10 +44,7 @@ async function expectEnded(events: Awaited<ReturnType<typeof subscribe>>, code: 
 
 /** A completion in the organization; the stream sees its conversation created. */
 async function someTraffic(owner: Actor, events: Awaited<ReturnType<typeof subscribe>>) {
-  const bot = await createChatbot(owner);
-  const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }),
-  );
+  const { conversationId } = await startedConversation(owner, "hello");
   const created = await events.next("conversation.created");
   expect(created.data.conversation.id).toBe(conversationId);
 }

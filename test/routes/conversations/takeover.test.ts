@@ -1,25 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
-import { createChatbot } from "../../fixtures/chatbots";
+import { startedConversation } from "../../support/conversation-search";
 import { liveEvents } from "../../support/sse";
 import { client, pub, startSession, visitorConversation } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
 import type { ReceivedRequest } from "../../support/webhook-receiver.mjs";
 
 async function conversationOf(owner: Actor) {
-  const bot = await createChatbot(owner);
-  const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-    await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
-  );
+  const { bot, conversationId } = await startedConversation(owner);
   const ask = async (content: string) =>
     await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-        conversation: first.conversationId,
+        conversation: conversationId,
         message: { content },
       }),
     );
-  return { bot, id: first.conversationId, ask };
+  return { bot, id: conversationId, ask };
 }
 
 /** The bodies the webhook receiver got at `path`, parsed (the test asserts what they hold). */

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
+import { startedConversation } from "../../support/conversation-search";
 import { expectDenied } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
@@ -210,10 +211,7 @@ describe("Idempotency-Key on completions", () => {
 describe("Idempotency-Key on POST /messages/", () => {
   it("the receipt is replayed and the message stored once, with one reply", async () => {
     const owner = await seedOwner();
-    const bot = await createChatbot(owner);
-    const start = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
-      await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "start" } }),
-    );
+    const start = await startedConversation(owner);
     const k = key();
     const body = { conversation: start.conversationId, content: "Can I pay by card?" };
     const first = await owner.fetch("POST", "/messages/", body, withKey(k));
