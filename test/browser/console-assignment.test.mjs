@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
+  memberInNewGroup,
   PHONE,
   openPage,
   screenshots,
@@ -25,22 +26,18 @@ const OLGA_PASSWORD = "olga password 1234";
 
 beforeAll(async () => {
   app = await startConsole();
-  const api = (path, init) => app.server.api(path, init);
-  [organization] = await api("/organizations/?pagination=false", { method: "GET" });
   ({ host, bot } = await webChatSite(app, { inbox: { assignment: { mode: "round_robin", capacity: 5 } } }));
   const email = `olga-${Date.now()}@example.com`;
-  await api("/auth/registration/", {
-    body: { email, password1: OLGA_PASSWORD, password2: OLGA_PASSWORD, name: "Olga", company: "Olga's" },
+  const agent = await memberInNewGroup(app, {
+    email,
+    password: OLGA_PASSWORD,
+    name: "Olga",
+    company: "Olga's",
+    group: "Agents",
+    permissions: ["conversation.manage"],
   });
-  const member = await api(`/organizations/${organization.id}/members/`, { body: { email } });
-  const manage = (await api("/permissions/", { method: "GET" }))
-    .filter((p) => p.codename === "conversation.manage")
-    .map((p) => p.id);
-  const agents = await api(`/organizations/${organization.id}/groups/`, {
-    body: { name: "Agents", permissions: manage },
-  });
-  await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, { body: { groups: [agents.id] } });
-  olga = { email, id: member.user.id };
+  organization = agent.organization;
+  olga = { email, id: agent.member.user.id };
 }, 300_000);
 
 afterAll(async () => {

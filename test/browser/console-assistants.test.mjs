@@ -23,9 +23,7 @@ import {
   LOCAL_LLM,
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
-  addToGroup,
-  permissionIds,
-  register,
+  memberInNewGroup,
 } from "./console-helpers.mjs";
 
 const QUESTION = "What are your opening hours?";
@@ -48,9 +46,16 @@ beforeAll(async () => {
   });
   // A member who may view assistants (and talk to them), but not change them: in a group the shown assistant is given
   // to.
-  group = await api(`/organizations/${await orgId()}/groups/`, {
-    body: { name: "Support agents", permissions: await permissionIds(app, ["chatbot.view", "conversation.manage"]) },
+  const email = `member-${Date.now()}@example.com`;
+  const made = await memberInNewGroup(app, {
+    email,
+    name: "Mia Member",
+    company: "Mia's shop",
+    group: "Support agents",
+    permissions: ["chatbot.view", "conversation.manage"],
   });
+  group = made.group;
+  member = { email, password: PASSWORD, organization: made.organization.id };
   for (const name of ["Billing helper", "Sales agent", "Returns desk"])
     await api("/chatbots/", { body: { name, largeLanguageModel: LOCAL_LLM } });
   shown = await api("/chatbots/", {
@@ -64,21 +69,11 @@ beforeAll(async () => {
   });
   // Published on a web chat: its page shows the codes to paste (in the screenshots too).
   await api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: shown.id } } });
-  const email = `member-${Date.now()}@example.com`;
-  await register(app, { email, name: "Mia Member", company: "Mia's shop" });
-  const organization = await orgId();
-  await addToGroup(app, organization, group.id, email);
-  member = { email, password: PASSWORD, organization };
 }, 180_000);
 
 afterAll(async () => {
   await app?.close();
 });
-
-async function orgId() {
-  const orgs = await app.server.api("/organizations/?pagination=false", { method: "GET" });
-  return orgs[0].id;
-}
 
 const ownerOn = (path, options) => ownerOnPage(app, path, options);
 

@@ -7,7 +7,6 @@
 // inbox-contact-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  addToGroup,
   axeViolations,
   dialog,
   LOCAL_EMBEDDING,
@@ -17,11 +16,10 @@ import {
   ownerOn,
   PASSWORD,
   PHONE,
-  permissionIds,
-  register,
   screenshots,
   signInContext,
   startConsole,
+  memberInNewGroup,
 } from "./console-helpers.mjs";
 
 let app, ada, grace, graceFirst, graceSecond, member, inboxName;
@@ -67,14 +65,15 @@ beforeAll(async () => {
   // Someone else's conversation: never among Grace's.
   await api(`/chatbots/${bot.id}/completions/`, { body: { message: { content: "Hello", sender: ada.id } } });
   // A member who works conversations but may not read contacts.
-  const organization = (await api("/organizations/?pagination=false", { method: "GET" }))[0].id;
-  const group = await api(`/organizations/${organization}/groups/`, {
-    body: { name: "Agents", permissions: await permissionIds(app, ["conversation.view", "conversation.manage"]) },
-  });
   const email = `agent-${Date.now()}@example.com`;
-  await register(app, { email, name: "Sam Agent", company: "Sam's shop" });
-  await addToGroup(app, organization, group.id, email);
-  member = { email, password: PASSWORD, organization };
+  const { organization } = await memberInNewGroup(app, {
+    email,
+    name: "Sam Agent",
+    company: "Sam's shop",
+    group: "Agents",
+    permissions: ["conversation.view", "conversation.manage"],
+  });
+  member = { email, password: PASSWORD, organization: organization.id };
 }, 300_000);
 
 afterAll(async () => {

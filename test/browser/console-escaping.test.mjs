@@ -16,9 +16,7 @@ import {
   LOCAL_LLM,
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
-  addToGroup,
-  permissionIds,
-  register,
+  memberInNewGroup,
 } from "./console-helpers.mjs";
 
 const IMG = "<img src=x onerror=window.__xss=1>";
@@ -44,10 +42,14 @@ beforeAll(async () => {
     body: { name: KNOWLEDGE_BASE, embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
   });
   await api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: QUESTION, answer: ANSWER } });
-  const [organization] = await api("/organizations/?pagination=false", { method: "GET" });
   // A member who may look (not change): they see the instructions rendered as Markdown.
-  const group = await api(`/organizations/${organization.id}/groups/`, {
-    body: { name: "Lookers", permissions: await permissionIds(app, ["chatbot.view"]) },
+  const email = `looker-${Date.now()}@example.com`;
+  const { organization, group } = await memberInNewGroup(app, {
+    email,
+    name: "Lou Looker",
+    company: "Lou's shop",
+    group: "Lookers",
+    permissions: ["chatbot.view"],
   });
   assistant = await api("/chatbots/", {
     body: {
@@ -58,9 +60,6 @@ beforeAll(async () => {
       groups: [{ id: group.id }],
     },
   });
-  const email = `looker-${Date.now()}@example.com`;
-  await register(app, { email, name: "Lou Looker", company: "Lou's shop" });
-  await addToGroup(app, organization.id, group.id, email);
   member = { email, password: PASSWORD, organization: organization.id };
 }, 180_000);
 

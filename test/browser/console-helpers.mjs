@@ -286,6 +286,21 @@ export async function addToGroup(app, organizationId, groupId, email) {
   return added;
 }
 
+/**
+ * A person signed up by the public registration (`password`: PASSWORD unless given) and made a member of the owner's
+ * organization in a new group named `group`, holding the permissions `permissions` (codenames). Returns the
+ * organization, the group, the member (the API's answer) and the registration's answer.
+ */
+export async function memberInNewGroup(app, { email, name, company, password = PASSWORD, group, permissions }) {
+  const [organization] = await app.server.api("/organizations/?pagination=false", { method: "GET" });
+  const made = await app.server.api(`/organizations/${organization.id}/groups/`, {
+    body: { name: group, permissions: await permissionIds(app, permissions) },
+  });
+  const registered = await register(app, { email, password, name, company });
+  const member = await addToGroup(app, organization.id, made.id, email);
+  return { organization, group: made, member, registered };
+}
+
 /** The ids of the permissions named by `codenames` (`chatbot.view`, ...), from the API's catalogue. */
 export async function permissionIds(app, codenames) {
   const catalogue = await app.server.api("/permissions/", { method: "GET" });

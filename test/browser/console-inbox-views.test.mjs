@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPlaneFile } from "../support/local-d1.mjs";
 import {
   axeViolations,
+  memberInNewGroup,
   openPage,
   ownerOnInbox,
   signInContext,
@@ -365,21 +366,15 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
   it(
     "a member who loses conversation.view while watching: the stream ends with the API's reason, no " + "reconnecting",
     async () => {
-      const [organization] = await api("/organizations/?pagination=false", { method: "GET" });
       const email = `watcher-${Date.now()}@example.com`;
       const password = "watcher password 1234";
-      await api("/auth/registration/", {
-        body: { email, password1: password, password2: password, name: "Wes", company: "Wes's" },
-      });
-      const member = await api(`/organizations/${organization.id}/members/`, { body: { email } });
-      const view = (await api("/permissions/", { method: "GET" }))
-        .filter((p) => p.codename === "conversation.view")
-        .map((p) => p.id);
-      const watchers = await api(`/organizations/${organization.id}/groups/`, {
-        body: { name: "Watchers", permissions: view },
-      });
-      await api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, {
-        body: { groups: [watchers.id] },
+      const { organization, group: watchers } = await memberInNewGroup(app, {
+        email,
+        password,
+        name: "Wes",
+        company: "Wes's",
+        group: "Watchers",
+        permissions: ["conversation.view"],
       });
       const { context, page, errors } = await openPage(app.browser);
       await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);

@@ -23,9 +23,7 @@ import {
   tabTo,
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
-  addToGroup,
-  permissionIds,
-  register,
+  memberInNewGroup,
 } from "./console-helpers.mjs";
 
 const ARTICLES = {
@@ -39,14 +37,16 @@ let app, org, member;
 
 beforeAll(async () => {
   app = await startConsole();
-  org = (await app.server.api("/organizations/?pagination=false", { method: "GET" }))[0];
   // A registered user who is also a member of the owner's organization, in a group that may only view knowledge bases.
   const email = `viewer-${Date.now()}@example.com`;
-  await register(app, { email, name: "Vic Viewer", company: "Vic's shop" });
-  const group = await app.server.api(`/organizations/${org.id}/groups/`, {
-    body: { name: "Readers", permissions: await permissionIds(app, ["knowledge_base.view"]) },
-  });
-  await addToGroup(app, org.id, group.id, email);
+  let group;
+  ({ organization: org, group } = await memberInNewGroup(app, {
+    email,
+    name: "Vic Viewer",
+    company: "Vic's shop",
+    group: "Readers",
+    permissions: ["knowledge_base.view"],
+  }));
   member = { email, password: PASSWORD, groupId: group.id };
 }, 120_000);
 

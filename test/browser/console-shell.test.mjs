@@ -16,9 +16,7 @@ import {
   DESKTOP,
   PASSWORD,
   PHONE,
-  addToGroup,
-  permissionIds,
-  register,
+  memberInNewGroup,
 } from "./console-helpers.mjs";
 
 let app;
@@ -29,14 +27,14 @@ let member;
 beforeAll(async () => {
   app = await startConsole();
   const email = `member-${Date.now()}@example.com`;
-  const registered = await register(app, { email, name: "Mia Member", company: "Mia's shop" });
-  const orgs = await app.server.api("/organizations/?pagination=false", { method: "GET" });
-  const org = orgs[0];
-  const group = await app.server.api(`/organizations/${org.id}/groups/`, {
-    body: { name: "Editors", permissions: await permissionIds(app, ["chatbot.manage"]) },
+  const { organization, registered } = await memberInNewGroup(app, {
+    email,
+    name: "Mia Member",
+    company: "Mia's shop",
+    group: "Editors",
+    permissions: ["chatbot.manage"],
   });
-  await addToGroup(app, org.id, group.id, email);
-  member = { email, password: PASSWORD, ownOrganization: registered.organization, organization: org };
+  member = { email, password: PASSWORD, ownOrganization: registered.organization, organization };
 }, 120_000);
 
 afterAll(async () => {

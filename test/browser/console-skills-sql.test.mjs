@@ -8,12 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
   dialog,
+  memberInNewGroup,
   openPage,
   ownerOn as ownerOnPage,
   signInContext,
   startConsole,
   tabTo,
   LOCAL_LLM,
+  PASSWORD,
 } from "./console-helpers.mjs";
 
 let app, organization, support, billing, skill, sales, shop;
@@ -216,27 +218,20 @@ describe("Editing skills and SQL databases in Chromium", () => {
 
   it("a member who may only view sees no edit controls", async () => {
     const email = `viewer-${Date.now()}@example.com`;
-    await app.server.api("/auth/registration/", {
-      body: {
-        email,
-        password1: "viewer password 1234",
-        password2: "viewer password 1234",
-        name: "Vi",
-        company: "Vi's",
-      },
+    const { member, group: viewers } = await memberInNewGroup(app, {
+      email,
+      name: "Vi",
+      company: "Vi's",
+      group: "Viewers",
+      permissions: ["skill.view", "sql_database.view"],
     });
-    const member = await app.server.api(`/organizations/${organization.id}/members/`, { body: { email } });
-    const permissions = await app.server.api("/permissions/", { method: "GET" });
-    const ids = permissions.filter((p) => ["skill.view", "sql_database.view"].includes(p.codename)).map((p) => p.id);
-    const viewers = await app.server.api(`/organizations/${organization.id}/groups/`, {
-      body: { name: "Viewers", permissions: ids },
-    });
+    // Also in the groups the skill and the database are given to.
     await app.server.api(`/organizations/${organization.id}/members/${member.id}/update-groups/`, {
       body: { groups: [viewers.id, support.id, billing.id] },
     });
     const { context, page } = await openPage(app.browser);
     await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
-    await signInContext(context, app.base, { email, password: "viewer password 1234" });
+    await signInContext(context, app.base, { email, password: PASSWORD });
     await page.goto(`${app.base}/console/skills`);
     await page.getByRole("row", { name: /refund-rules/ }).waitFor();
     expect(await page.getByRole("button", { name: /^Edit / }).count()).toBe(0);
