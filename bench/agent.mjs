@@ -5,7 +5,7 @@
 // 2. Function tool start: the first call in the worker (QuickJS instantiated: cold) and later ones
 //    (warm), as the records' durationMs.
 // 3. Agent replies/s, one tool call each, every reply in a new conversation, 8 at a time.
-import { startServer, percentile, LOCAL_LLM } from "./lib.mjs";
+import { agentBesideNormal, startServer, percentile, LOCAL_LLM } from "./lib.mjs";
 import { startReceiver } from "../test/support/webhook-receiver.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -52,15 +52,7 @@ export default async function () {
         rawParametersSchema: { type: "object", properties: { city: { type: "string" } } },
       },
     });
-    const agent = await api("/chatbots/", {
-      body: { name: "agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] },
-    });
-    const normal = await api("/chatbots/", { body: { name: "normal", largeLanguageModel: LOCAL_LLM } });
-    const timed = async (bot, content) => {
-      const t0 = performance.now();
-      const reply = await api(`/chatbots/${bot}/completions/`, { body: { message: { content } } });
-      return { ms: performance.now() - t0, reply };
-    };
+    const { agent, normal, timed } = await agentBesideNormal(server, tool, "agent");
     for (let i = 0; i < 20; i++)
       await Promise.all([timed(normal.id, "weather city: Oslo"), timed(agent.id, "weather city: Oslo")]);
     const overheads = [];

@@ -15,7 +15,7 @@
 //   (bounded by outbound.ts's MAX_BACKOFF_S, 60 s, plus the sending).
 // Exits non-zero when an update is lost or doubled (burst), or a reply is missing, doubled or out of order
 // (outage). BENCH_PORT (8970) moves the server.
-import { startServer, percentile, LOCAL_LLM } from "./lib.mjs";
+import { allPages, startServer, percentile, LOCAL_LLM } from "./lib.mjs";
 import { startStandIn } from "../test/support/platforms/stand-in.mjs";
 import { platform as telegram } from "../test/support/platforms/telegram.mjs";
 import { deliver, telegramInbox as connectTelegram, updates } from "./telegram.mjs";
@@ -56,24 +56,11 @@ export default async function () {
       return connectTelegram(server, { name, chatbotId: bot.id });
     }
 
-    async function conversationsOf(inboxId) {
-      const all = [];
-      for (let url = `/conversations/?inbox=${inboxId}&pageSize=100`; url; ) {
-        const page = await api(url);
-        all.push(...page.results);
-        url = page.next ? page.next.slice(page.next.indexOf("/api/v1") + "/api/v1".length) : null;
-      }
-      return all;
-    }
-    async function messagesOf(conversationId) {
-      const all = [];
-      for (let url = `/messages/?conversation=${conversationId}&pageSize=100`; url; ) {
-        const page = await api(url);
-        all.push(...page.results);
-        url = page.next ? page.next.slice(page.next.indexOf("/api/v1") + "/api/v1".length) : null;
-      }
-      return all.sort((a, b) => a.sequence - b.sequence);
-    }
+    const conversationsOf = (inboxId) => allPages(api, `/conversations/?inbox=${inboxId}&pageSize=100`);
+    const messagesOf = async (conversationId) =>
+      (await allPages(api, `/messages/?conversation=${conversationId}&pageSize=100`)).sort(
+        (a, b) => a.sequence - b.sequence,
+      );
 
     if (ONLY.has("latency")) {
       const inbox = await telegramInbox("Bench latency");

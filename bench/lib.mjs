@@ -427,6 +427,51 @@ export async function createWebChat(server, { assistant, inbox = {}, webChat = {
   return { bot, id: created.channel.id };
 }
 
+/**
+ * Two assistants on the built-in model, alike but for `tool`: an agent named `name` that may call it, and a normal
+ * one to measure what the agent's turn adds against. `timed(bot, content)` asks assistant `bot` (an id) and answers
+ * `{ ms, reply }`: the completion's body and how long it took.
+ */
+export async function agentBesideNormal(server, tool, name) {
+  const agent = await server.api("/chatbots/", {
+    body: { name, largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] },
+  });
+  const normal = await server.api("/chatbots/", { body: { name: "normal", largeLanguageModel: LOCAL_LLM } });
+  const timed = async (bot, content) => {
+    const t0 = performance.now();
+    const reply = await server.api(`/chatbots/${bot}/completions/`, { body: { message: { content } } });
+    return { ms: performance.now() - t0, reply };
+  };
+  return { agent, normal, timed };
+}
+
+/**
+ * A streamed completion "hello" of assistant `botId` on `server` (`body`: more of the request, e.g. its conversation),
+ * as `fetch`'s arguments.
+ */
+export const streamedHello = (server, botId, body = {}) => [
+  `${server.base}/api/v1/chatbots/${botId}/completions/`,
+  {
+    method: "POST",
+    headers: { ...server.headers, "Content-Type": "application/json" },
+    body: JSON.stringify({ ...body, message: { content: "hello" }, isStreaming: true }),
+  },
+];
+
+/**
+ * Every result of a list the API answers a page at a time (a cursor's or a number's), following each page's `next`:
+ * `get(path)` answers the body of a GET of `path` (under /api/v1).
+ */
+export async function allPages(get, path) {
+  const all = [];
+  for (let url = path; url; ) {
+    const page = await get(url);
+    all.push(...page.results);
+    url = page.next?.slice(page.next.indexOf("/api/v1") + "/api/v1".length);
+  }
+  return all;
+}
+
 /** Flags for Debian's Chromium on this machine (its closed network refuses Google's background connections). */
 export const CHROMIUM_ARGS = [
   "--no-sandbox",

@@ -8,7 +8,7 @@
 // 3. What the tool round adds to a whole reply: paired agent and normal replies, minus the call.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { percentile, startServer, LOCAL_LLM } from "./lib.mjs";
+import { agentBesideNormal, percentile, startServer } from "./lib.mjs";
 import { startMcpServer } from "../test/support/mcp-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
@@ -50,27 +50,19 @@ export default async function () {
     const tool = await api("/tools/", {
       body: { name: "calc", displayName: "Calculator", toolType: "mcp", mcpUrl, mcpAllowedTools: ["add"] },
     });
-    const agent = await api("/chatbots/", {
-      body: { name: "mcp agent", largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] },
-    });
-    const normal = await api("/chatbots/", { body: { name: "normal", largeLanguageModel: LOCAL_LLM } });
-    const reply = async (bot, content) => {
-      const t = performance.now();
-      const body = await api(`/chatbots/${bot}/completions/`, { body: { message: { content } } });
-      return { ms: performance.now() - t, body };
-    };
+    const { agent, normal, timed } = await agentBesideNormal(server, tool, "mcp agent");
     const bare = await bareClient(mcpUrl);
     for (let i = 0; i < 10; i++)
-      await reply(agent.id, "add a: 1, b: 2"),
-        await reply(normal.id, "add a: 1, b: 2"),
+      await timed(agent.id, "add a: 1, b: 2"),
+        await timed(normal.id, "add a: 1, b: 2"),
         await bare.callTool({ name: "add", arguments: { a: 1, b: 2 } });
     const ours = [];
     const direct = [];
     const roundAdded = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const a = await reply(normal.id, `add a: ${i}, b: 2`);
-      const b = await reply(agent.id, `add a: ${i}, b: 2`);
-      const [call] = b.body.message.contentPayload.toolCalls;
+      const a = await timed(normal.id, `add a: ${i}, b: 2`);
+      const b = await timed(agent.id, `add a: ${i}, b: 2`);
+      const [call] = b.reply.message.contentPayload.toolCalls;
       if (call?.status !== "success") throw new Error(`the MCP call did not succeed: ${JSON.stringify(call)}`);
       ours.push(call.durationMs);
       roundAdded.push(b.ms - a.ms - call.durationMs);

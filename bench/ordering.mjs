@@ -2,7 +2,7 @@
 // turn (visitor message + assistant reply, local model) at a time. Several clients send at once;
 // the run checks afterwards that the messages strictly alternate with no gap or loss.
 // `npm run bench -- completions` runs the same measure on a baseline beside the working tree.
-import { startServer, LOCAL_LLM } from "./lib.mjs";
+import { allPages, startServer, LOCAL_LLM } from "./lib.mjs";
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const TURNS_PER_CLIENT = Number(process.env.BENCH_TURNS ?? 50);
@@ -43,12 +43,7 @@ export async function oneConversation(
   const seconds = (performance.now() - started) / 1000;
   const turns = clients * turnsPerClient;
 
-  const messages = [];
-  for (let url = `/messages/?conversation=${conversationId}&pageSize=100`; url; ) {
-    const page = await api(url);
-    messages.push(...page.results);
-    url = page.next?.slice(page.next.indexOf("/api/v1") + 7);
-  }
+  const messages = await allPages(api, `/messages/?conversation=${conversationId}&pageSize=100`);
   messages.sort((a, b) => a.sequence - b.sequence);
   const expected = 2 * (turns + 1);
   const gaps = messages.filter((m, i) => m.sequence !== i + 1).length;

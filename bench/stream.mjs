@@ -4,7 +4,7 @@
 // assistant using that upstream; paired differences of time to first content byte and to last byte
 // give the overhead, reported as p50 and p95, with where the first byte's share goes (before the
 // model is asked, after its first word).
-import { startServer, percentile } from "./lib.mjs";
+import { startServer, percentile, streamedHello } from "./lib.mjs";
 import { startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -69,28 +69,11 @@ export default async function () {
         },
         (s) => s.includes('"content":"word'),
       );
-    const ours = () =>
-      timed(
-        `${server.base}/api/v1/chatbots/${bot.id}/completions/`,
-        {
-          method: "POST",
-          headers: { ...server.headers, "Content-Type": "application/json" },
-          body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
-        },
-        (s) => s.includes('"done":false'),
-      );
+    const ours = () => timed(...streamedHello(server, bot.id), (s) => s.includes('"done":false'));
     const conversationId = (await api(`/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }))
       .conversationId;
     const continuing = () =>
-      timed(
-        `${server.base}/api/v1/chatbots/${bot.id}/completions/`,
-        {
-          method: "POST",
-          headers: { ...server.headers, "Content-Type": "application/json" },
-          body: JSON.stringify({ conversation: conversationId, message: { content: "hello" }, isStreaming: true }),
-        },
-        (s) => s.includes('"done":false'),
-      );
+      timed(...streamedHello(server, bot.id, { conversation: conversationId }), (s) => s.includes('"done":false'));
     // The AI gateway: same worker, same upstream, only authentication and a model lookup in between.
     // What it adds is mostly what this local runtime costs any route that streams a fetch.
     const [organization] = await (

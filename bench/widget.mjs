@@ -7,7 +7,7 @@
 //    OpenAI-compatible upstream (target: the public API within 5 ms of it at p50).
 import { createServer } from "node:http";
 import { gzipSync } from "node:zlib";
-import { launchChromium, percentile, startServer, upstreamWebChat } from "./lib.mjs";
+import { launchChromium, percentile, startServer, streamedHello, upstreamWebChat } from "./lib.mjs";
 import { startUpstream } from "../test/support/openai-upstream.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
@@ -100,16 +100,7 @@ export default async function () {
         },
         (s) => /"content":"[^"]+"/.test(s),
       );
-    const completions = () =>
-      firstToken(
-        `${server.base}/api/v1/chatbots/${bot.id}/completions/`,
-        {
-          method: "POST",
-          headers: { ...server.headers, "Content-Type": "application/json" },
-          body: JSON.stringify({ message: { content: "hello" }, isStreaming: true }),
-        },
-        (s) => s.includes('"done":false'),
-      );
+    const completions = () => firstToken(...streamedHello(server, bot.id), (s) => s.includes('"done":false'));
     for (let i = 0; i < 10; i++) await publicApi(), await completions();
     const widget = [];
     const api = [];

@@ -1,15 +1,11 @@
 // Shared by the conversation chaos scenarios: reading a conversation back, checking it, and counting
 // what a webhook receiver accepted per message.
+import { allPages } from "../lib.mjs";
 export { LOCAL_LLM } from "../lib.mjs";
 
 /** Every message of a conversation, oldest first (the API lists newest first, a cursor page at a time). */
 export async function messagesOf(api, conversationId) {
-  const all = [];
-  for (let url = `/messages/?conversation=${conversationId}&pageSize=100`; url; ) {
-    const page = await api("GET", url);
-    all.push(...page.results);
-    url = page.next?.slice(page.next.indexOf("/api/v1") + 7);
-  }
+  const all = await allPages((url) => api("GET", url), `/messages/?conversation=${conversationId}&pageSize=100`);
   return all.sort((a, b) => a.sequence - b.sequence);
 }
 
@@ -85,13 +81,12 @@ export const percentile = (xs, p) => {
 export async function deliveryTally(api, inboxId, webhookId) {
   const tally = {};
   const reasons = {};
-  for (let url = `/inboxes/${inboxId}/webhooks/${webhookId}/records/?pageSize=100`; url; ) {
-    const page = await api("GET", url);
-    for (const r of page.results) {
-      tally[r.status] = (tally[r.status] ?? 0) + 1;
-      if (r.error) reasons[r.error.slice(0, 60)] = (reasons[r.error.slice(0, 60)] ?? 0) + 1;
-    }
-    url = page.next?.slice(page.next.indexOf("/api/v1") + 7);
+  for (const r of await allPages(
+    (url) => api("GET", url),
+    `/inboxes/${inboxId}/webhooks/${webhookId}/records/?pageSize=100`,
+  )) {
+    tally[r.status] = (tally[r.status] ?? 0) + 1;
+    if (r.error) reasons[r.error.slice(0, 60)] = (reasons[r.error.slice(0, 60)] ?? 0) + 1;
   }
   return `${JSON.stringify(tally)}${Object.keys(reasons).length ? ` ${JSON.stringify(reasons)}` : ""}`;
 }
