@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { percentile, startServer, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
-import { ndcgAt, recallAt, waitForIngestion } from "./quality.mjs";
+import { ndcgAt, recallAt, searchEach, waitForIngestion } from "./quality.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RETRIEVED = 20;
@@ -126,26 +126,9 @@ async function measure(args, docs, queries, vars, methods, suffix = "") {
     );
 
     const dumped = {};
+    const texts = queries.map((q) => q.text);
     for (const method of methods) {
-      await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
-      const search = (query) =>
-        api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, {
-          body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED },
-        });
-      for (const q of queries.slice(0, 3)) await search(q.text); // warm-up
-      const rankings = [];
-      const latencies = [];
-      for (const q of queries) {
-        const t0 = performance.now();
-        const page = await search(q.text);
-        latencies.push(performance.now() - t0);
-        const seen = new Set();
-        rankings.push(
-          (page.results ?? [])
-            .map((r) => r.knowledgeBaseFile?.filename)
-            .filter((f) => f && !seen.has(f) && seen.add(f)),
-        );
-      }
+      const { rankings, latencies } = await searchEach(api, kb.id, method, texts, RETRIEVED);
       dumped[method.name + suffix] = rankings.map((r, i) => ({ id: queries[i].id, ranked: r.slice(0, 10) }));
       rows.push({ name: method.name + suffix, ...scoreOf(rankings, queries), p50: percentile(latencies, 50) });
     }

@@ -45,6 +45,30 @@ export function rankedDocuments(results) {
   return ranked;
 }
 
+/**
+ * Each of `texts` searched in knowledge base `kbId` by `method` (one of METHODS; its settings are set on the knowledge
+ * base first, and the first three texts searched once before, to warm up), `retrieved` chunks a search: the ranked
+ * documents of each (rankedDocuments) and each search's time in ms.
+ */
+export async function searchEach(api, kbId, method, texts, retrieved) {
+  await api(`/knowledge-bases/${kbId}/`, { method: "PATCH", body: method.settings });
+  // The route pages by the query string's pageSize; the body's copy is what the written contract names.
+  const search = (query) =>
+    api(`/knowledge-bases/${kbId}/search/?pageSize=${retrieved}`, {
+      body: { query, searchMethod: method.searchMethod, pageSize: retrieved },
+    });
+  for (const text of texts.slice(0, 3)) await search(text); // warm-up
+  const rankings = [];
+  const latencies = [];
+  for (const text of texts) {
+    const t0 = performance.now();
+    const page = await search(text);
+    latencies.push(performance.now() - t0);
+    rankings.push(rankedDocuments(page.results ?? []));
+  }
+  return { rankings, latencies };
+}
+
 /** Share of the relevant documents found among the first k. */
 export function recallAt(ranked, relevant, k) {
   const rel = new Set(relevant);
@@ -162,28 +186,15 @@ export default async function (argv = []) {
 
     const rows = [];
     const dumped = {};
+    const texts = questions.map((q) => q.question);
     for (const method of METHODS) {
-      await api(`/knowledge-bases/${kb.id}/`, { method: "PATCH", body: method.settings });
-      // The route pages by the query string's pageSize; the body's copy is what the written contract names.
-      const search = (query) =>
-        api(`/knowledge-bases/${kb.id}/search/?pageSize=${RETRIEVED}`, {
-          body: { query, searchMethod: method.searchMethod, pageSize: RETRIEVED },
-        });
-      for (const q of questions.slice(0, 3)) await search(q.question); // warm-up
-      const perQuestion = [];
-      const latencies = [];
-      for (const q of questions) {
-        const t0 = performance.now();
-        const page = await search(q.question);
-        latencies.push(performance.now() - t0);
-        const ranked = rankedDocuments(page.results ?? []);
-        perQuestion.push({
-          q,
-          ranked,
-          recall5: recallAt(ranked, q.relevant, 5),
-          ndcg10: ndcgAt(ranked, q.relevant, 10),
-        });
-      }
+      const { rankings, latencies } = await searchEach(api, kb.id, method, texts, RETRIEVED);
+      const perQuestion = questions.map((q, i) => ({
+        q,
+        ranked: rankings[i],
+        recall5: recallAt(rankings[i], q.relevant, 5),
+        ndcg10: ndcgAt(rankings[i], q.relevant, 10),
+      }));
       const score = (lang) => {
         const sel = perQuestion.filter((r) => !lang || r.q.lang === lang);
         return { recall5: mean(sel.map((r) => r.recall5)), ndcg10: mean(sel.map((r) => r.ndcg10)) };
