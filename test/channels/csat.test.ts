@@ -6,6 +6,7 @@ import { seedOwner } from "../harness";
 import { bodyOf } from "../support/api";
 import { helloTakenOver, sent as lineSent, signed, textEvent } from "./line-support";
 import {
+  contactLines,
   conversationsOf,
   csatOf,
   eventually,
@@ -110,7 +111,7 @@ describe("Telegram: typing and the rating question", () => {
     await postUpdate(textUpdate("hello", from));
     const conversation = await onlyConversation(owner, inbox.inboxId);
     const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
-    expect(messages.filter((m) => m.senderType === "contact").map((m) => m.content)).toEqual(["hello"]);
+    expect(contactLines(messages)).toEqual(["hello"]);
     expect(await csatOf(owner, conversation.id)).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { seedOwner } from "../harness";
 import { hex, lineInbox, messageEvent, newUser, signed, textEvent, credentials } from "./line-support";
-import { messagesWhen, onlyConversation, post, storedEvents } from "./support";
+import { contactLinesWithFiles, messagesWhen, onlyConversation, post, storedEvents } from "./support";
 
 describe("LINE: what a visitor sends is kept", () => {
   it("one request's events are each kept in order: messages, postbacks, kinds we do not know", async () => {
@@ -55,9 +55,7 @@ describe("LINE: what a visitor sends is kept", () => {
     expect((await post(inbox.path, await signed(creds.channelSecret, ...events))).status).toBe(200);
     const conversation = await onlyConversation(owner, inbox.inboxId);
     const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 14);
-    expect(
-      messages.filter((m) => m.senderType === "contact").map((m) => [m.content, m.attachments.map((a) => a.filename)]),
-    ).toEqual([
+    expect(contactLinesWithFiles(messages)).toEqual([
       ["Hello", []],
       ["[sticker]", []],
       ["[location] Tokyo Tower, 4-2-8 Shibakoen, Minato-ku (35.6586, 139.7454)", []],

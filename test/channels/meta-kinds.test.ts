@@ -6,12 +6,9 @@ import { describe, expect, it } from "vitest";
 import { graph, META_ACCOUNTS, metaInbox, newId, signed } from "./meta-support";
 import * as sample from "./meta-samples";
 import { reactionKept } from "./scenes";
-import { messagesOf, messagesWhen, onlyConversation, post, storedEvents } from "./support";
+import { contactLines, messagesOf, messagesWhen, onlyConversation, post, storedEvents } from "./support";
 
 const { messenger, instagram, whatsapp } = META_ACCOUNTS;
-
-const contactLines = (messages: Awaited<ReturnType<typeof messagesOf>>) =>
-  messages.filter((m) => m.senderType === "contact").map((m) => m.content);
 
 describe("Messenger: what a visitor sends is kept", () => {
   it("a batch of entries and items: texts, postbacks, edits, shares and unsupported messages, in order", async () => {

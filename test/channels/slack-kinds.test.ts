@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CORRECTED, editedOnce, reactionKept, TYPO } from "./scenes";
 import {
+  contactLinesWithFiles,
   eventually,
   messagesOf,
   messagesWhen,
@@ -95,9 +96,7 @@ describe("Slack: what a visitor sends is kept", () => {
     await post(inbox.path, await signed(dm("", { subtype: "file_share", files: [hidden] })));
     const conversation = await onlyConversation(owner, inbox.inboxId);
     const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 6);
-    expect(
-      messages.filter((m) => m.senderType === "contact").map((m) => [m.content, m.attachments.map((a) => a.filename)]),
-    ).toEqual([
+    expect(contactLinesWithFiles(messages)).toEqual([
       ["waves hello", []],
       ["", ["f0connect1.png"]],
       ["[file not received: plan.pdf (hidden by the workspace's plan limit)]", []],

@@ -174,6 +174,14 @@ export const messagesWhen = (
     return done(messages) && messages;
   }, ms);
 
+/** What the visitor sent, in order: their messages' contents. */
+export const contactLines = (messages: MessageItem[]) =>
+  messages.filter((m) => m.senderType === "contact").map((m) => m.content);
+
+/** What the visitor sent, in order: each message's content with the names of its files. */
+export const contactLinesWithFiles = (messages: MessageItem[]) =>
+  messages.filter((m) => m.senderType === "contact").map((m) => [m.content, m.attachments.map((a) => a.filename)]);
+
 /**
  * The conversation's messages as [sender type, content] once it holds `count`, read again a second later: what is kept
  * unanswered (a reaction) would have had its answer by then.

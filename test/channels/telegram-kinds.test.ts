@@ -3,7 +3,7 @@
 // moving) is left out on purpose (docs/decisions.md, "Messaging channels", "What a visitor sends is kept").
 import { describe, expect, it } from "vitest";
 import { CORRECTED, editedOnce, reactionKept, TYPO } from "./scenes";
-import { messagesWhen, onlyConversation, setAside, storedEvents } from "./support";
+import { contactLines, messagesWhen, onlyConversation, setAside, storedEvents } from "./support";
 import { sent, telegramInbox, textUpdate } from "./telegram-support";
 
 /** An update of Olivia's private chat whose message carries `fields` instead of a text. */
@@ -47,7 +47,7 @@ describe("Telegram: what a visitor sends is kept", () => {
     for (const update of updates) expect((await postUpdate(update)).status).toBe(200);
     const conversation = await onlyConversation(owner, inbox.inboxId);
     const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 12);
-    expect(messages.filter((m) => m.senderType === "contact").map((m) => m.content)).toEqual([
+    expect(contactLines(messages)).toEqual([
       "[poll] Which colour? (Red / Blue)",
       "[dice 🎲 4]",
       "[venue] Shibuya Station, Dogenzaka, Tokyo (35.6595, 139.7005)",
