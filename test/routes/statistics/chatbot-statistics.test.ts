@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { call, expectError, fromEveryPart, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
-import { expectInvalid, ok, rateAnswers, seedContact, seedConversation, sumOverParts, utc } from "./helpers";
+import { ok, rateAnswers, seedContact, seedConversation, sumOverParts, utc } from "./helpers";
+import { expectInvalid } from "../../support/refusals";
 
 const path = (id: string, query = "") => `/chatbots/${id}/statistics/${query}`;
 

@@ -11,8 +11,8 @@ import {
 } from "../../../src/services/statistics/message-figures";
 import { rollBackTo } from "../../../src/services/statistics/rollup";
 import { contactCopyWrites } from "../../../src/services/shards/contact-copies";
-import { conversationData, data, expectError, fromEveryPart } from "../../harness";
-import { type Body, listOf, type Operation, pageOf, problemOf } from "../../support/api";
+import { conversationData, data, fromEveryPart } from "../../harness";
+import { type Body, listOf, type Operation, pageOf } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
 import { rateMessage } from "../../support/ratings";
 
@@ -23,13 +23,6 @@ export async function ok<K extends Operation = never>(
 ): Promise<[K] extends [never] ? unknown : Body<K>> {
   expect(res.status, await res.clone().text()).toBe(status);
   return res.json();
-}
-
-/** A 400 whose errors name `field` (among others, if any). */
-export async function expectInvalid(res: Response, field: string) {
-  const body = await problemOf(res.clone());
-  await expectError(res, 400);
-  expect(Object.keys(body.errors ?? {})).toContain(field);
 }
 
 /** A page of list `K` (which answers a plain series for some queries) once its status is 200. */

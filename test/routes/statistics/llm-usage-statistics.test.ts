@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
-import { expectInvalid, ok, seedConversation, sumOverParts, utc } from "./helpers";
+import { ok, seedConversation, sumOverParts, utc } from "./helpers";
+import { expectInvalid } from "../../support/refusals";
 import { objectMessages } from "../../support/object-messages";
 
 const path = (id: string, query: string) => `/chatbots/${id}/llm-usage-statistics/${query}`;

@@ -2,9 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, parts, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
-import { expectDenied, expectNotFound } from "../../support/refusals";
+import { expectDenied, expectInvalid, expectNotFound } from "../../support/refusals";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
-import { expectInvalid, ok, okList, okPage, seedConversation, sumOverParts, utc } from "./helpers";
+import { ok, okList, okPage, seedConversation, sumOverParts, utc } from "./helpers";
 import { rollBackTo, rollUpDays } from "../../../src/services/statistics/rollup";
 
 const base = (orgId: string) => `/organizations/${orgId}/usage-statistics`;
