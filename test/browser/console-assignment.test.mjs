@@ -19,6 +19,7 @@ import {
   startConsole,
   recordNotifications,
   webChatSite,
+  signInOwner,
 } from "./console-helpers.mjs";
 
 let app, host, bot, organization, olga;
@@ -172,7 +173,7 @@ describe("Assignment in the console", () => {
     for (const viewport of [{ width: 1366, height: 800 }, PHONE]) {
       const { context, page, errors } = await openPage(app.browser, { viewport });
       await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
-      await signInContext(context, app.base, { apiKey: app.owner.key });
+      await signInOwner(app, context);
       await page.goto(`${app.base}/console/conversations/${conversationId}`);
       const select = page.getByLabel("Assign");
       await select.waitFor();

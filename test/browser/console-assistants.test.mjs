@@ -12,9 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
   openPage,
-  screenshots,
   sessionCookie,
-  signInContext,
   signInWithPassword,
   startConsole,
   PASSWORD,
@@ -24,6 +22,7 @@ import {
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
   memberInNewGroup,
+  ownerScreenshots,
 } from "./console-helpers.mjs";
 
 const QUESTION = "What are your opening hours?";
@@ -93,17 +92,13 @@ async function ask(page, question) {
 describe("Assistants in Chromium", () => {
   // First, while the organization holds only what the pictures should show.
   it("takes the screenshots of docs/console/", async () => {
-    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
-    await screenshots(app.browser, app.base, "/console/assistants", "assistants", {
-      signIn,
+    await ownerScreenshots(app, "/console/assistants", "assistants", {
       act: (page) => page.locator("table tbody tr").first().waitFor(),
     });
-    await screenshots(app.browser, app.base, `/console/assistants/${shown.id}`, "assistant-edit", {
-      signIn,
+    await ownerScreenshots(app, `/console/assistants/${shown.id}`, "assistant-edit", {
       act: (page) => page.locator(".assistant-form").waitFor(),
     });
-    await screenshots(app.browser, app.base, `/console/assistants/${shown.id}`, "assistant-try-it", {
-      signIn,
+    await ownerScreenshots(app, `/console/assistants/${shown.id}`, "assistant-try-it", {
       act: async (page) => {
         const turn = await ask(page, QUESTION);
         await turn.locator(".sources details").first().locator("summary").click();

@@ -10,15 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandIn } from "../support/platforms/stand-in.mjs";
 import { platform as telegram } from "../support/platforms/telegram.mjs";
-import {
-  axeViolations,
-  dialog,
-  ownerOn,
-  screenshots,
-  signInContext,
-  startConsole,
-  LOCAL_LLM,
-} from "./console-helpers.mjs";
+import { axeViolations, dialog, ownerOn, startConsole, LOCAL_LLM, ownerScreenshots } from "./console-helpers.mjs";
 
 let app, standIn, inboxId, conversationId;
 const token = `${Math.floor(Math.random() * 1e9)}:AAH-console-${Date.now()}`;
@@ -167,8 +159,7 @@ describe("Channels in Chromium", () => {
     expect(await failed.textContent()).toContain("Telegram answered 400: Bad Request: chat not found");
     expect(await axeViolations(page)).toEqual([]);
 
-    await screenshots(app.browser, app.base, `/console/conversations/${conversationId}`, "channel-transcript", {
-      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+    await ownerScreenshots(app, `/console/conversations/${conversationId}`, "channel-transcript", {
       act: (p) => p.locator('.msg [data-delivery="failed"]').waitFor(),
       idle: false,
     });
@@ -254,8 +245,7 @@ describe("Channels in Chromium", () => {
     expect(await axeViolations(dark.page)).toEqual([]);
     await dark.context.close();
 
-    await screenshots(app.browser, app.base, `/console/channels/${inboxId}`, "channel-telegram", {
-      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+    await ownerScreenshots(app, `/console/channels/${inboxId}`, "channel-telegram", {
       act: (p) => p.locator(".badge.channel-status").waitFor(),
     });
   });

@@ -16,10 +16,10 @@ import {
   ownerOn,
   PASSWORD,
   PHONE,
-  screenshots,
   signInContext,
   startConsole,
   memberInNewGroup,
+  ownerScreenshots,
 } from "./console-helpers.mjs";
 
 let app, ada, grace, graceFirst, graceSecond, member, inboxName;
@@ -409,17 +409,13 @@ describe("Contacts in Chromium", () => {
   }, 180_000);
 
   it("screenshots of the contacts list, a contact and a conversation's contact panel", async () => {
-    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
-    await screenshots(app.browser, app.base, "/console/contacts", "contacts", {
-      signIn,
+    await ownerScreenshots(app, "/console/contacts", "contacts", {
       act: (page) => page.locator("table tbody tr").first().waitFor(),
     });
-    await screenshots(app.browser, app.base, `/console/contacts/${grace.id}`, "contact", {
-      signIn,
+    await ownerScreenshots(app, `/console/contacts/${grace.id}`, "contact", {
       act: (page) => page.locator("[data-contact-conversation]").first().waitFor(),
     });
-    await screenshots(app.browser, app.base, `/console/conversations/${graceFirst}`, "inbox-contact", {
-      signIn,
+    await ownerScreenshots(app, `/console/conversations/${graceFirst}`, "inbox-contact", {
       idle: false,
       act: async (page) => {
         await page.locator(".transcript .msg").first().waitFor();

@@ -165,12 +165,17 @@ export async function openPage(
   return { context, page, errors };
 }
 
-/** Signs in through the form with e-mail and password, as a person would. */
-export async function signInWithPassword(page, base, { email, password }, path = "/console/") {
+/** Fills the sign-in form at `path` with e-mail and password and sends it, as a person would. */
+export async function submitSignIn(page, base, { email, password }, path = "/console/") {
   await page.goto(base + path);
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Signs in through the form with e-mail and password, as a person would. */
+export async function signInWithPassword(page, base, credentials, path = "/console/") {
+  await submitSignIn(page, base, credentials, path);
   await page.locator(".shell main h1").waitFor();
 }
 
@@ -180,6 +185,9 @@ export async function signInContext(context, base, body) {
   if (res.status() !== 201) throw new Error(`sign-in: ${res.status()} ${await res.text()}`);
   return res.json();
 }
+
+/** Signs a context in as the owner of `app` (startConsole's), with their key: the API call the sign-in form makes. */
+export const signInOwner = (app, context) => signInContext(context, app.base, { apiKey: app.owner.key });
 
 /** The session cookie of a context. */
 export async function sessionCookie(context) {
@@ -247,6 +255,10 @@ export async function screenshots(browser, base, path, name, { signIn, act, idle
   }
 }
 
+/** `screenshots` of the console's `path` (from /console) as the owner of `app` sees it; `options`: act and idle. */
+export const ownerScreenshots = (app, path, name, options = {}) =>
+  screenshots(app.browser, app.base, path, name, { ...options, signIn: (context) => signInOwner(app, context) });
+
 /**
  * A signed-in owner (through the API call the sign-in form makes) on the console's `path`, its heading shown.
  * `options`: openPage's, and `notify` to have the browser's notifications granted and recorded (recordNotifications).
@@ -254,7 +266,7 @@ export async function screenshots(browser, base, path, name, { signIn, act, idle
 export async function ownerOn(app, path, { notify = false, ...options } = {}) {
   const opened = await openPage(app.browser, options);
   if (notify) await recordNotifications(opened.context, app.base);
-  await signInContext(opened.context, app.base, { apiKey: app.owner.key });
+  await signInOwner(app, opened.context);
   await opened.page.goto(`${app.base}/console${path}`);
   await opened.page.locator(".shell main h1").waitFor();
   return opened;
@@ -317,6 +329,12 @@ export async function tabTo(page, locator, max = 60) {
     await page.keyboard.press("Tab");
   }
   throw new Error(`Tab never reached ${locator}`);
+}
+
+/** Tabs to `locator` (tabTo) and presses `key` there: a keyboard-only person's click ("Enter") or tick ("Space"). */
+export async function tabAndPress(page, locator, key) {
+  await tabTo(page, locator);
+  await page.keyboard.press(key);
 }
 
 /**

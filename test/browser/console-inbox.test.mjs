@@ -13,13 +13,13 @@ import {
   holdAnswers,
   openPage,
   ownerOnInbox,
-  screenshots,
-  signInContext,
   startConsole,
   openVisitor,
   webChatSite,
   DESKTOP,
   PHONE,
+  ownerScreenshots,
+  signInOwner,
 } from "./console-helpers.mjs";
 
 let app, host, bot;
@@ -139,7 +139,7 @@ describe("Conversations inbox in Chromium", () => {
     let id;
     await expect.poll(async () => (id = (await ids()).find((x) => !before.includes(x)))).toBeTruthy();
     const { context, page, errors } = await openPage(app.browser);
-    await signInContext(context, app.base, { apiKey: app.owner.key });
+    await signInOwner(app, context);
     const answers = await holdAnswers(page);
     // The transcript's first read is answered; the one the page makes once its stream has been ready a while
     // (shell/live-stream.ts) is held; the visitor writes meanwhile, and the live event shows the message. The
@@ -230,8 +230,7 @@ describe("Conversations inbox in Chromium", () => {
       expect(await axeViolations(page), theme).toEqual([]);
       await context.close();
     }
-    await screenshots(app.browser, app.base, `/console/conversations/${id}`, "inbox", {
-      signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
+    await ownerScreenshots(app, `/console/conversations/${id}`, "inbox", {
       act: (page) => page.locator(".transcript .msg").first().waitFor(),
       idle: false,
     });

@@ -13,9 +13,7 @@ import {
   axeViolations,
   openPage,
   PASSWORD,
-  screenshots,
   sessionCookie,
-  signInContext,
   signInWithPassword,
   startConsole,
   ownerOn as ownerOnPage,
@@ -24,6 +22,8 @@ import {
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
   memberInNewGroup,
+  ownerScreenshots,
+  tabAndPress,
 } from "./console-helpers.mjs";
 
 const ARTICLES = {
@@ -101,17 +101,14 @@ describe("Knowledge bases in Chromium", () => {
       files: ARTICLES,
       faqs: [{ question: "Can I pay with PayPal?", answer: "Yes, PayPal is accepted at checkout." }],
     });
-    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
-    await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}`, "knowledge", {
-      signIn,
+    await ownerScreenshots(app, `/console/knowledge-bases/${kb.id}`, "knowledge", {
       act: async (page) => {
         await page.locator(".status.ok").nth(1).waitFor();
         // The file input's look differs between runs only by its focus; leave it unfocused.
         await page.locator("h1").click();
       },
     });
-    await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}/search`, "knowledge-search", {
-      signIn,
+    await ownerScreenshots(app, `/console/knowledge-bases/${kb.id}/search`, "knowledge-search", {
       act: async (page) => {
         await page.locator("input[type=search]").fill("refund or express shipping?");
         await page.locator("form.kb-search-form button[type=submit]").click();
@@ -130,12 +127,10 @@ describe("Knowledge bases in Chromium", () => {
         labels: labels.map(({ id }) => ({ id })),
       },
     });
-    await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}/faqs`, "knowledge-faqs", {
-      signIn,
+    await ownerScreenshots(app, `/console/knowledge-bases/${kb.id}/faqs`, "knowledge-faqs", {
       act: (page) => page.locator("tbody tr").nth(1).waitFor(),
     });
-    await screenshots(app.browser, app.base, `/console/knowledge-bases/${kb.id}/text-nodes`, "knowledge-text-nodes", {
-      signIn,
+    await ownerScreenshots(app, `/console/knowledge-bases/${kb.id}/text-nodes`, "knowledge-text-nodes", {
       act: (page) => page.locator("tbody tr").first().waitFor(),
     });
   });
@@ -224,8 +219,7 @@ describe("Knowledge bases in Chromium", () => {
       page.on("filechooser", (chooser) => choosers.push(chooser));
       const button = page.getByLabel("Files to upload");
       await button.waitFor();
-      await tabTo(page, button);
-      await page.keyboard.press("Enter");
+      await tabAndPress(page, button, "Enter");
       await expect.poll(() => choosers.length).toBe(1);
       const files = Object.entries(ARTICLES).map(([name, text]) => ({
         name,
@@ -281,12 +275,10 @@ describe("Knowledge bases in Chromium", () => {
       await expect.poll(() => page.getByLabel("Method").inputValue()).toBe("hybrid");
       const rerank = page.getByLabel("Rerank the results");
       const before = await rerank.isChecked();
-      await tabTo(page, rerank);
-      await page.keyboard.press("Space");
+      await tabAndPress(page, rerank, "Space");
       expect(await rerank.isChecked()).toBe(!before);
       const sent = page.waitForRequest((r) => r.url().includes(`/knowledge-bases/${kb.id}/search/`));
-      await tabTo(page, page.getByRole("button", { name: "Search", exact: true }));
-      await page.keyboard.press("Enter");
+      await tabAndPress(page, page.getByRole("button", { name: "Search", exact: true }), "Enter");
       expect((await sent).postDataJSON()).toEqual({
         query: "refund gift card",
         searchMethod: "hybrid",
@@ -380,16 +372,14 @@ describe("Knowledge bases in Chromium", () => {
     await app.server.api(`/knowledge-bases/${kb.id}/labels/`, { body: { name: "Billing" } });
     const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/faqs`);
     await page.getByRole("button", { name: "Add FAQ" }).waitFor();
-    await tabTo(page, page.getByRole("button", { name: "Add FAQ" }));
-    await page.keyboard.press("Enter");
+    await tabAndPress(page, page.getByRole("button", { name: "Add FAQ" }), "Enter");
     await tabTo(page, dialog(page).getByLabel("Question"));
     await page.keyboard.type("Do you ship to Belgium?");
     await page.keyboard.press("Tab");
     await page.keyboard.type("Yes, within two working days.");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Space");
-    await tabTo(page, dialog(page).getByRole("button", { name: "Add" }));
-    await page.keyboard.press("Enter");
+    await tabAndPress(page, dialog(page).getByRole("button", { name: "Add" }), "Enter");
     await page.getByRole("row", { name: /Do you ship to Belgium\?/ }).waitFor();
     // The focus is back on the button that opened the dialog, once its close event has come (after the row, maybe).
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Add FAQ");

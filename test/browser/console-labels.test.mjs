@@ -4,15 +4,7 @@
 // axe-core on the Labels page (with its form open) and on the inbox; screenshots of
 // docs/console/labels-*.png and docs/console/inbox-search-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  axeViolations,
-  dialog,
-  ownerOn,
-  screenshots,
-  signInContext,
-  startConsole,
-  LOCAL_LLM,
-} from "./console-helpers.mjs";
+import { axeViolations, dialog, ownerOn, startConsole, LOCAL_LLM, ownerScreenshots } from "./console-helpers.mjs";
 
 let app, parcel, password;
 
@@ -109,13 +101,10 @@ describe("Conversation labels and search in Chromium", () => {
   }, 120_000);
 
   it("screenshots of the Labels page and of the inbox's search", async () => {
-    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
-    await screenshots(app.browser, app.base, "/console/labels", "labels", {
-      signIn,
+    await ownerScreenshots(app, "/console/labels", "labels", {
       act: (page) => page.locator("table").waitFor(),
     });
-    await screenshots(app.browser, app.base, "/console/conversations", "inbox-search", {
-      signIn,
+    await ownerScreenshots(app, "/console/conversations", "inbox-search", {
       idle: false,
       act: async (page) => {
         await page.locator(".inbox-list > li").first().waitFor();

@@ -16,6 +16,7 @@ import {
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
   register,
+  signInOwner,
 } from "./console-helpers.mjs";
 
 const PNG = Buffer.from(
@@ -240,7 +241,7 @@ describe("Members, groups and the organization in Chromium", () => {
       body: { groups: [group.id] },
     });
     const signIn = async (context) => {
-      await signInContext(context, app.base, { apiKey: app.owner.key });
+      await signInOwner(app, context);
       await context.addInitScript((id) => localStorage.setItem("console.organization", id), organizationId);
     };
     await screenshots(app.browser, app.base, "/console/members", "members", { signIn });

@@ -18,6 +18,7 @@ import {
   dialog,
   ownerOn,
   tabTo,
+  ownerScreenshots,
 } from "./console-helpers.mjs";
 
 let app, upstream;
@@ -49,8 +50,7 @@ describe("Models and API keys in Chromium", () => {
     });
     await app.server.api("/api-keys/", { body: { name: "Helpdesk integration" } });
     await screenshots(app.browser, app.base, "/console/", "sign-in");
-    await screenshots(app.browser, app.base, "/console/models", "models", {
-      signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
+    await ownerScreenshots(app, "/console/models", "models", {
       // The connection test's outcome in its row ("Works" is translated in zh-TW: wait for the status either way).
       act: async (page) => {
         await page

@@ -12,11 +12,10 @@ import {
   axeViolations,
   dialog,
   ownerOn,
-  screenshots,
-  signInContext,
   startConsole,
   openVisitor,
   webChatSite,
+  ownerScreenshots,
 } from "./console-helpers.mjs";
 
 let app, host;
@@ -221,12 +220,10 @@ describe("Private notes and canned responses in Chromium", () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    await screenshots(app.browser, app.base, "/console/canned-responses", "canned-responses", {
-      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+    await ownerScreenshots(app, "/console/canned-responses", "canned-responses", {
       act: (p) => p.locator("table").waitFor(),
     });
-    await screenshots(app.browser, app.base, `/console/conversations/${conversationId}`, "inbox-private-note", {
-      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+    await ownerScreenshots(app, `/console/conversations/${conversationId}`, "inbox-private-note", {
       act: (p) => p.locator(".transcript .msg.private-note").first().waitFor(),
       idle: false,
     });

@@ -11,9 +11,10 @@ import {
   openPage,
   ownerOn,
   screenshots,
-  signInContext,
   startConsole,
   PASSWORD,
+  ownerScreenshots,
+  submitSignIn,
 } from "./console-helpers.mjs";
 
 let app;
@@ -31,8 +32,7 @@ const NEW_PASSWORD = "a new password 5678";
 describe("the profile page and sign-up in Chromium", () => {
   it("takes the screenshots of docs/console/", async () => {
     await app.server.api("/api-keys/", { body: { name: "Helpdesk integration" } });
-    await screenshots(app.browser, app.base, "/console/profile", "profile", {
-      signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
+    await ownerScreenshots(app, "/console/profile", "profile", {
       act: (page) =>
         page
           .getByRole("region", { name: /Console sessions|登入階段/ })
@@ -129,10 +129,7 @@ describe("the profile page and sign-up in Chromium", () => {
 
   it("clears the sign-in error when the way of signing in changes", async () => {
     const { context, page } = await openPage(app.browser);
-    await page.goto(`${app.base}/console/`);
-    await page.getByLabel("E-mail").fill(app.owner.email);
-    await page.getByLabel("Password").fill("wrong password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await submitSignIn(page, app.base, { email: app.owner.email, password: "wrong password" });
     await page.getByRole("alert").filter({ hasText: "were not accepted" }).waitFor();
     await page.getByRole("button", { name: "Use an API key" }).click();
     expect(await page.locator(".sign-in").getByRole("alert").count()).toBe(0);

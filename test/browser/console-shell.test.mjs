@@ -9,14 +9,15 @@ import {
   openPage,
   ownerOn,
   sessionCookie,
-  signInContext,
   signInWithPassword,
   startConsole,
-  tabTo,
   DESKTOP,
   PASSWORD,
   PHONE,
   memberInNewGroup,
+  signInOwner,
+  submitSignIn,
+  tabAndPress,
 } from "./console-helpers.mjs";
 
 let app;
@@ -136,8 +137,7 @@ describe("the console shell in Chromium", () => {
       await signInWithPassword(page, app.base, { email: app.owner.email, password: PASSWORD });
       const cookie = await sessionCookie(context);
       const signOut = page.getByRole("button", { name: "Sign out" });
-      await tabTo(page, signOut);
-      await page.keyboard.press("Enter");
+      await tabAndPress(page, signOut, "Enter");
       await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
       // The focus is in the form again, ready for the next sign-in.
       await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("email");
@@ -173,10 +173,7 @@ describe("the console shell in Chromium", () => {
 
   it("signs in with an API key, and refuses wrong credentials with a message", async () => {
     const { context, page } = await openPage(app.browser);
-    await page.goto(`${app.base}/console/`);
-    await page.getByLabel("E-mail").fill(app.owner.email);
-    await page.getByLabel("Password").fill("not the password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await submitSignIn(page, app.base, { email: app.owner.email, password: "not the password" });
     await page.getByRole("alert").filter({ hasText: "were not accepted" }).waitFor();
     await page.getByRole("button", { name: "Use an API key" }).click();
     await page.getByLabel("API key").fill(app.owner.key);
@@ -248,7 +245,7 @@ describe("the console shell in Chromium", () => {
 
   it("switches between light and dark, remembered; the system's choice is the default", async () => {
     const context = await app.browser.newContext({ colorScheme: "dark" });
-    await signInContext(context, app.base, { apiKey: app.owner.key });
+    await signInOwner(app, context);
     const page = await context.newPage();
     await page.goto(`${app.base}/console/models`);
     await page.locator("main h1").waitFor();

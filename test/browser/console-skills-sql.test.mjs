@@ -16,6 +16,7 @@ import {
   tabTo,
   LOCAL_LLM,
   PASSWORD,
+  tabAndPress,
 } from "./console-helpers.mjs";
 
 let app, organization, support, billing, skill, sales, shop;
@@ -70,8 +71,7 @@ async function retype(page, field, text) {
 
 /** From the keyboard: the form's submit button pressed. */
 async function save(page, form) {
-  await tabTo(page, form.getByRole("button", { name: "Save" }));
-  await page.keyboard.press("Enter");
+  await tabAndPress(page, form.getByRole("button", { name: "Save" }), "Enter");
 }
 
 describe("Editing skills and SQL databases in Chromium", () => {
@@ -80,8 +80,7 @@ describe("Editing skills and SQL databases in Chromium", () => {
       "reload",
     async () => {
       const { context, page, errors } = await ownerOn("/skills");
-      await tabTo(page, page.getByRole("button", { name: "Edit refund-policy" }));
-      await page.keyboard.press("Enter");
+      await tabAndPress(page, page.getByRole("button", { name: "Edit refund-policy" }), "Enter");
       const form = dialog(page);
       const name = form.getByLabel("Name");
       await name.waitFor();
@@ -98,12 +97,9 @@ describe("Editing skills and SQL databases in Chromium", () => {
       await retype(page, form.getByLabel("Description"), "Explains refunds and returns");
       await retype(page, form.getByLabel("When to use"), "When someone asks for their money back");
       await retype(page, form.getByLabel("Instructions"), "# Refunds\n\n1. Ask for the order number.");
-      await tabTo(page, form.getByRole("checkbox", { name: "Track order" }));
-      await page.keyboard.press("Space");
-      await tabTo(page, form.getByRole("checkbox", { name: "Support desk" }));
-      await page.keyboard.press("Space");
-      await tabTo(page, form.getByRole("checkbox", { name: "Billing" }));
-      await page.keyboard.press("Space");
+      await tabAndPress(page, form.getByRole("checkbox", { name: "Track order" }), "Space");
+      await tabAndPress(page, form.getByRole("checkbox", { name: "Support desk" }), "Space");
+      await tabAndPress(page, form.getByRole("checkbox", { name: "Billing" }), "Space");
       await save(page, form);
       await form.waitFor({ state: "detached" });
 
@@ -136,18 +132,14 @@ describe("Editing skills and SQL databases in Chromium", () => {
     "a managed SQL database, keyboard only: name, description, state, assistants and groups, shown after a " + "reload",
     async () => {
       const { context, page, errors } = await ownerOn("/sql-databases");
-      await tabTo(page, page.getByRole("button", { name: "Edit Sales" }));
-      await page.keyboard.press("Enter");
+      await tabAndPress(page, page.getByRole("button", { name: "Edit Sales" }), "Enter");
       const form = dialog(page);
       await retype(page, form.getByLabel("Name", { exact: true }), "Sales 2026");
       await retype(page, form.getByLabel("Description"), "Sales by region and month");
       expect(await form.getByLabel("Connection string").count()).toBe(0); // managed: none
-      await tabTo(page, form.getByRole("checkbox", { name: "Active" }));
-      await page.keyboard.press("Space");
-      await tabTo(page, form.getByRole("checkbox", { name: "Helpdesk" }));
-      await page.keyboard.press("Space");
-      await tabTo(page, form.getByRole("checkbox", { name: "Billing" }));
-      await page.keyboard.press("Space");
+      await tabAndPress(page, form.getByRole("checkbox", { name: "Active" }), "Space");
+      await tabAndPress(page, form.getByRole("checkbox", { name: "Helpdesk" }), "Space");
+      await tabAndPress(page, form.getByRole("checkbox", { name: "Billing" }), "Space");
       await save(page, form);
       await form.waitFor({ state: "detached" });
 
@@ -177,8 +169,7 @@ describe("Editing skills and SQL databases in Chromium", () => {
       "saved, the old one kept when left empty",
     async () => {
       const { context, page, errors } = await ownerOn(`/sql-databases/${shop.id}`);
-      await tabTo(page, page.getByRole("button", { name: "Edit", exact: true }));
-      await page.keyboard.press("Enter");
+      await tabAndPress(page, page.getByRole("button", { name: "Edit", exact: true }), "Enter");
       const form = dialog(page);
       const url = form.getByLabel("Connection string");
       expect(await url.getAttribute("placeholder")).toBe("postgresql://bot:***@db.example.com:5432/shop");

@@ -11,13 +11,13 @@ import { startMcpServer } from "../support/mcp-server.mjs";
 import { startReceiver } from "../support/webhook-receiver.mjs";
 import {
   axeViolations,
-  screenshots,
-  signInContext,
   startConsole,
   ownerOn as ownerOnPage,
   dialog,
   tabTo,
   LOCAL_LLM,
+  ownerScreenshots,
+  tabAndPress,
 } from "./console-helpers.mjs";
 
 let app, receiver, mcp;
@@ -42,8 +42,7 @@ const SKILL_MD =
 /** A skill package big enough (incompressible bytes) that its upload takes several progress events. */
 /** From the keyboard alone: opens "Add tool" and puts the focus on its Type field; returns the dialog. */
 async function addToolByKeyboard(page) {
-  await tabTo(page, page.getByRole("button", { name: "Add tool" }));
-  await page.keyboard.press("Enter");
+  await tabAndPress(page, page.getByRole("button", { name: "Add tool" }), "Enter");
   const form = dialog(page);
   await form.waitFor();
   await tabTo(page, form.getByLabel("Type"));
@@ -104,18 +103,15 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.keyboard.type("Order desk");
     await tabTo(page, form.getByLabel("Server URL"));
     await page.keyboard.type(`${mcp.url}/mcp`);
-    await tabTo(page, form.getByRole("button", { name: "Load the server's tools" }));
-    await page.keyboard.press("Enter");
+    await tabAndPress(page, form.getByRole("button", { name: "Load the server's tools" }), "Enter");
     const picker = form.getByRole("group", { name: /Tools the model may use/ });
     await picker.waitFor();
     expect(await picker.getByRole("checkbox").count()).toBeGreaterThanOrEqual(6);
     // All are chosen at first; keep add and lookup_order only.
     for (const name of ["whoami", "fail", "sleep", "big"]) {
-      await tabTo(page, picker.getByRole("checkbox", { name: new RegExp(`\\b${name}\\b`) }));
-      await page.keyboard.press("Space");
+      await tabAndPress(page, picker.getByRole("checkbox", { name: new RegExp(`\\b${name}\\b`) }), "Space");
     }
-    await tabTo(page, form.getByRole("button", { name: "Add" }));
-    await page.keyboard.press("Enter");
+    await tabAndPress(page, form.getByRole("button", { name: "Add" }), "Enter");
     await dialog(page).waitFor({ state: "detached" });
     const row = page.getByRole("row", { name: /Order desk/ });
     await row.waitFor();
@@ -222,10 +218,8 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.keyboard.type("next_steps");
     await tabTo(page, form.getByLabel("Buttons, one per line"));
     await page.keyboard.type("Track my order\nTalk to a person | I would like to talk to a person");
-    await tabTo(page, form.getByRole("checkbox", { name: "Support desk" }));
-    await page.keyboard.press("Space");
-    await tabTo(page, form.getByRole("button", { name: "Add" }));
-    await page.keyboard.press("Enter");
+    await tabAndPress(page, form.getByRole("checkbox", { name: "Support desk" }), "Space");
+    await tabAndPress(page, form.getByRole("button", { name: "Add" }), "Enter");
     await form.waitFor({ state: "detached" });
     await page
       .getByRole("row", { name: /Next steps/ })
@@ -469,26 +463,21 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
   );
 
   it("takes the screenshots of docs/console/", async () => {
-    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
-    await screenshots(app.browser, app.base, "/console/tools", "tools", {
-      signIn,
+    await ownerScreenshots(app, "/console/tools", "tools", {
       act: (page) => page.locator("tbody tr").first().waitFor(),
     });
-    await screenshots(app.browser, app.base, "/console/skills", "skills", {
-      signIn,
+    await ownerScreenshots(app, "/console/skills", "skills", {
       act: (page) => page.locator("tbody tr").first().waitFor(),
     });
     const [database] = (await app.server.api("/sql-databases/", { method: "GET" })).results;
-    await screenshots(app.browser, app.base, `/console/sql-databases/${database.id}`, "sql-databases", {
-      signIn,
+    await ownerScreenshots(app, `/console/sql-databases/${database.id}`, "sql-databases", {
       act: async (page) => {
         await page.locator("form.ask-form input[name=question]").fill(`sql: "${TOTALS}"`);
         await page.locator("form.ask-form button[type=submit]").click();
         await page.locator(".ask-outcome tbody tr").first().waitFor();
       },
     });
-    await screenshots(app.browser, app.base, "/console/batch-qa", "batch-qa", {
-      signIn,
+    await ownerScreenshots(app, "/console/batch-qa", "batch-qa", {
       act: async (page) => {
         await page.locator("section .row-actions button").first().click();
         await page.locator("section:last-of-type tbody tr").first().waitFor();

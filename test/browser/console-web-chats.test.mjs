@@ -13,11 +13,10 @@ import { givenPort, slot } from "../support/test-ports.mjs";
 import {
   axeViolations,
   ownerOn,
-  screenshots,
-  signInContext,
   startConsole,
   CONSOLE_PORTS,
   LOCAL_LLM,
+  ownerScreenshots,
 } from "./console-helpers.mjs";
 
 /** A 1x1 PNG. */
@@ -89,10 +88,8 @@ const backgroundOf = (locator) => locator.evaluate((el) => getComputedStyle(el).
 
 describe("the web chat designer in Chromium", () => {
   it("takes the screenshots of docs/console/", async () => {
-    const signIn = (context) => signInContext(context, app.base, { apiKey: app.owner.key });
-    await screenshots(app.browser, app.base, "/console/web-chats", "web-chats", { signIn });
-    await screenshots(app.browser, app.base, `/console/web-chats/${chat.id}`, "web-chat-designer", {
-      signIn,
+    await ownerScreenshots(app, "/console/web-chats", "web-chats");
+    await ownerScreenshots(app, `/console/web-chats/${chat.id}`, "web-chat-designer", {
       act: (page) => preview(page).locator(".row.assistant .bubble").first().waitFor(),
       // At a phone's width the preview's frame sits far below the codes, and Chromium did not report
       // the page idle within 30 s although no request was open (checked): the act waits for what

@@ -7,15 +7,7 @@
 // axe-core in both themes with the dialogs open, the screenshots of docs/console/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/webhook-receiver.mjs";
-import {
-  axeViolations,
-  ownerOn,
-  screenshots,
-  signInContext,
-  startConsole,
-  dialog,
-  LOCAL_LLM,
-} from "./console-helpers.mjs";
+import { axeViolations, ownerOn, startConsole, dialog, LOCAL_LLM, ownerScreenshots } from "./console-helpers.mjs";
 
 let app, receiver, bot, inboxId;
 
@@ -268,8 +260,7 @@ describe("Webhooks in Chromium", () => {
   );
 
   it("takes the screenshots of docs/console/", async () => {
-    await screenshots(app.browser, app.base, "/console/webhooks", "webhooks", {
-      signIn: (context) => signInContext(context, app.base, { apiKey: app.owner.key }),
+    await ownerScreenshots(app, "/console/webhooks", "webhooks", {
       act: async (page) => {
         // The CRM sync webhook's deliveries ("Deliveries" is its row's second button in every language).
         await page

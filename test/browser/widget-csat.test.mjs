@@ -5,7 +5,7 @@
 // visitor gives 4 stars and a comment, and the console's transcript shows them. Both screens axe-clean.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
-import { axeViolations, ownerOn, screenshots, signInContext, startConsole, webChatSite } from "./console-helpers.mjs";
+import { axeViolations, ownerOn, startConsole, webChatSite, ownerScreenshots } from "./console-helpers.mjs";
 
 const widgetShots = path.resolve(import.meta.dirname, "../../docs/widget");
 let app, host, webChat;
@@ -116,8 +116,7 @@ describe("typing indicators and the satisfaction rating", () => {
     await context.close();
     await consoleContext.close();
 
-    await screenshots(app.browser, app.base, `/console/conversations/${id}`, "inbox-csat", {
-      signIn: (c) => signInContext(c, app.base, { apiKey: app.owner.key }),
+    await ownerScreenshots(app, `/console/conversations/${id}`, "inbox-csat", {
       act: (page) => page.locator(".inbox-csat").waitFor(),
       idle: false,
     });

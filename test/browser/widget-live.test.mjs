@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
 import { createWebChat } from "../../bench/lib.mjs";
-import { axeViolations, openPage, openWidget, signInContext, startConsole, LOCAL_LLM } from "./console-helpers.mjs";
+import { axeViolations, openPage, openWidget, startConsole, LOCAL_LLM, signInOwner } from "./console-helpers.mjs";
 
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
 /** How often the server ends a visitor's live stream in this test (10 minutes by default). */
@@ -110,7 +110,7 @@ describe("the widget's live stream over a long conversation", () => {
     const id = await v.conversationId();
 
     const { context, page, errors } = await openPage(app.browser);
-    await signInContext(context, app.base, { apiKey: app.owner.key });
+    await signInOwner(app, context);
     await page.goto(`${app.base}/console/conversations/${id}`);
     await page.locator(".transcript .msg.sender-contact").first().waitFor();
     await page.getByRole("button", { name: "Take over" }).click();
