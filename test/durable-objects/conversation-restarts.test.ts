@@ -1,6 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { expectError, seedOwner, unique, type Actor } from "../harness";
+import { agentWith } from "../support/tool-calls";
 import { startedConversation } from "../support/conversation-search";
 import { createChatbot } from "../fixtures/chatbots";
 import { createDesktopTool } from "../fixtures/tools";
@@ -173,11 +174,7 @@ describe("a conversation object reset mid-turn", () => {
     const desktop = await createDesktopTool(owner);
     // The continuation's words come 150 ms apart: it is still being written when the object is reset.
     const model = await upstreamModel(owner, { modelName: "delay-150" });
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: desktop.id }],
-    });
+    const bot = await agentWith(owner, [desktop], model);
     const reply = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
       await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         message: { content: 'open_file ARGS {"path": "/tmp/a.txt"}', metadata: { clientPlatform: "desktop" } },

@@ -7,7 +7,7 @@ import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents, storedReply, type StreamEvent, streamedText } from "../support/sse";
 import { bodyOf, refinedBodyOf } from "../support/api";
-import type { ToolCall } from "../support/tool-calls";
+import { type ToolCall, agentWith } from "../support/tool-calls";
 
 type Reply = {
   conversationId: string;
@@ -61,11 +61,7 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const weather = await weatherTool(owner);
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: weather.id }],
-    });
+    const bot = await agentWith(owner, [weather], model);
     const reply = await ask(owner, bot.id, { content: "What is the weather? use get_weather" });
     const [call] = reply.message.contentPayload.toolCalls;
     expect(call).toMatchObject({
@@ -118,11 +114,7 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
       const model = await upstreamModel(owner, { modelName: "parallel-tools" });
       const weather = await weatherTool(owner);
       const fn = await fnTool(owner, "city_length", "function main(args) { return { length: args.city.length }; }");
-      const bot = await createChatbot(owner, {
-        largeLanguageModel: model.id,
-        replyMode: "agent",
-        tools: [{ id: weather.id }, { id: fn.id }],
-      });
+      const bot = await agentWith(owner, [weather, fn], model);
       const res = await owner.fetch("POST", completions(bot.id), {
         message: { content: "Weather and length?" },
         isStreaming: true,
@@ -165,11 +157,7 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
       { name: "sneaky_api" },
     );
     const big = await weatherTool(owner, "/big/x?bytes=1500000", { name: "big_api" });
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [loop, thrower, hang, failing, redirect, big].map((t) => ({ id: t.id })),
-    });
+    const bot = await agentWith(owner, [loop, thrower, hang, failing, redirect, big], model);
     const reply = await ask(owner, bot.id, { content: "Try everything" });
     const by = Object.fromEntries(reply.message.contentPayload.toolCalls.map((c) => [c.name, c]));
     expect(by.spin).toMatchObject({ status: "timeout" });
@@ -199,7 +187,7 @@ describe("agent replies with the built-in local model (offline)", () => {
         x: { type: "number" },
         y: { type: "number" },
       });
-      const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: add.id }] });
+      const bot = await agentWith(owner, [add]);
       const reply = await ask(owner, bot.id, { content: "Please add numbers x: 2, y: 40" });
       expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({
         name: "add_numbers",
@@ -214,7 +202,7 @@ describe("agent replies with the built-in local model (offline)", () => {
   it("uses a tool the message's toolIds name, and answers without tools otherwise", async () => {
     const owner = await seedOwner();
     const echo = await fnTool(owner, "echo_city", "function main(a) { return 'echo ' + a.city; }");
-    const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: echo.id }] });
+    const bot = await agentWith(owner, [echo]);
     const plain = await ask(owner, bot.id, { content: "Hello there" });
     expect(plain.message.contentPayload.toolCalls).toEqual([]);
     expect(plain.content).toBe("Hello! How can I help you today?");
@@ -270,7 +258,7 @@ describe("agent replies with the built-in local model (offline)", () => {
       toolType: "quick_reply",
       quickReplyConfig: { mode: "static", items: ["Yes", { label: "No", text: "No thanks" }] },
     });
-    const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: card.id }, { id: chips.id }] });
+    const bot = await agentWith(owner, [card, chips]);
     const flex = await ask(owner, bot.id, { content: "show card title: Summer sale, footer_label: Buy" });
     expect(flex.message.contentPayload.flex, JSON.stringify(flex.message.contentPayload)).toEqual([
       { type: "bubble", body: { type: "text", text: "Title: Summer sale" }, footer: { label: "Buy" } },
@@ -287,7 +275,7 @@ describe("agent replies with the built-in local model (offline)", () => {
     async () => {
       const owner = await seedOwner();
       const desktop = await createDesktopTool(owner);
-      const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: desktop.id }] });
+      const bot = await agentWith(owner, [desktop]);
       const web = await ask(owner, bot.id, { content: "open file path: /tmp/a.txt" });
       expect(web.message.contentPayload.toolCalls).toEqual([]);
       const reply = await ask(owner, bot.id, {
@@ -338,7 +326,7 @@ describe("agent replies with the built-in local model (offline)", () => {
       x: { type: "number" },
       y: { type: "number" },
     });
-    const bot = await createChatbot(owner, { replyMode: "agent", tools: [{ id: add.id }] });
+    const bot = await agentWith(owner, [add]);
     const first = await ask(owner, bot.id, { content: "hello" });
     const res = await owner.fetch("POST", "/messages/", {
       conversation: first.conversationId,
@@ -366,11 +354,7 @@ describe("agent replies with the built-in local model (offline)", () => {
         fnTool(owner, `t${i}_${unique("x").replace(/-/g, "_")}`.slice(0, 60), `function main() { return ${i}; }`),
       ),
     );
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: made.map((t) => ({ id: t.id })),
-    });
+    const bot = await agentWith(owner, made, model);
     const reply = await ask(owner, bot.id, { content: "go" });
     expect(reply.message.contentPayload.toolCalls).toHaveLength(10);
   });

@@ -7,7 +7,7 @@ import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/f
 import { readEvents } from "../support/sse";
 import { bodyOf, refinedBodyOf } from "../support/api";
 import type { McpTestServer } from "../support/mcp-server.mjs";
-import type { ToolCall } from "../support/tool-calls";
+import { type ToolCall, agentWith } from "../support/tool-calls";
 
 type Reply = {
   conversationId: string;
@@ -48,11 +48,7 @@ describe("agent replies calling MCP tools", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, { mcpAllowedTools: ["add", "lookup_order", "whoami"] });
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: tool.id }],
-    });
+    const bot = await agentWith(owner, [tool], model);
     const reply = await ask(owner, bot.id, 'Please use calc__add ARGS {"a": 2, "b": 40}');
     const [call] = reply.message.contentPayload.toolCalls;
     expect(call).toMatchObject({
@@ -102,11 +98,7 @@ describe("agent replies calling MCP tools", () => {
       mcpAllowedTools: ["lookup_order", "add"],
       rawMcpHeader: { "X-Api-Key": marker },
     });
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: tool.id }],
-    });
+    const bot = await agentWith(owner, [tool], model);
     const reply = await ask(owner, bot.id, 'ARGS {"orderId": "A-1", "a": 1, "b": 2}');
     const calls = reply.message.contentPayload.toolCalls;
     expect(calls.map((c) => [c.name, c.status]).sort()).toEqual([
@@ -128,11 +120,7 @@ describe("agent replies calling MCP tools", () => {
       const owner = await seedOwner();
       const model = await upstreamModel(owner);
       const tool = await mcpTool(owner, { name: "slow" });
-      const bot = await createChatbot(owner, {
-        largeLanguageModel: model.id,
-        replyMode: "agent",
-        tools: [{ id: tool.id }],
-      });
+      const bot = await agentWith(owner, [tool], model);
       const failed = await ask(owner, bot.id, "use slow__fail");
       expect(failed.message.contentPayload.toolCalls[0]).toMatchObject({
         name: "slow__fail",
@@ -149,11 +137,7 @@ describe("agent replies calling MCP tools", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner);
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: tool.id }],
-    });
+    const bot = await agentWith(owner, [tool], model);
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
       message: { content: 'use calc__add ARGS {"a": 1, "b": 1}' },
       isStreaming: true,
@@ -174,11 +158,7 @@ describe("agent replies calling MCP tools", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, { name: "gone", mcpUrl: mcp("/html") });
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: tool.id }],
-    });
+    const bot = await agentWith(owner, [tool], model);
     const reply = await ask(owner, bot.id, "Hello there");
     expect(reply.message.contentPayload.toolCalls).toEqual([]);
     // Only the built-in handoff tool is left.
@@ -291,11 +271,7 @@ describe("agent replies calling MCP tools", () => {
     const model = await upstreamModel(owner);
     const a = await mcpTool(owner, { name: "one", mcpAllowedTools: ["add"] });
     const b = await mcpTool(owner, { name: "two", mcpUrl: mcp("/other/mcp"), mcpAllowedTools: ["add"] });
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: a.id }, { id: b.id }],
-    });
+    const bot = await agentWith(owner, [a, b], model);
     const reply = await ask(owner, bot.id, 'use two__add ARGS {"a": 3, "b": 4}');
     expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "two__add", output: "7" });
     expect(

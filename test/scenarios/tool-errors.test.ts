@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
-import { createChatbot } from "../fixtures/chatbots";
+import { agentWith } from "../support/tool-calls";
 import { createTool } from "../fixtures/tools";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
 import { refinedBodyOf } from "../support/api";
@@ -39,11 +39,7 @@ describe("api tools that cannot reach their API", () => {
       await apiTool(owner, "nowhere_api", "http://no-such-host.invalid/x"),
       await apiTool(owner, "closed_api", "http://127.0.0.1:19/x"),
     ];
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: tools.map((t) => ({ id: t.id })),
-    });
+    const bot = await agentWith(owner, tools, model);
     const reply = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(
       await post(owner, `/chatbots/${bot.id}/completions/`, { message: { content: "Try every tool" } }, 200),
     );

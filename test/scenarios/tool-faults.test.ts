@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
-import { createChatbot } from "../fixtures/chatbots";
+import { agentWith } from "../support/tool-calls";
 import { createTool } from "../fixtures/tools";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { readEvents, storedReply, type StreamEvent } from "../support/sse";
@@ -61,10 +61,6 @@ const mcpTool = (owner: Actor, name: string, path: string) =>
 
 const replyOf = (res: Response) => refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
 
-/** An assistant on `model` that answers as an agent with `tools`. */
-const agentBot = (owner: Actor, model: { id: string }, tools: { id: string }[]) =>
-  createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent", tools: tools.map((t) => ({ id: t.id })) });
-
 /** A completion, timed. */
 async function ask(owner: Actor, botId: string, content: string) {
   const started = Date.now();
@@ -108,7 +104,7 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
       apiTool(owner, "oversized_api", "/big/x?bytes=1500000"),
       apiTool(owner, "malformed_api", "/malformed/x"),
     ]);
-    const bot = await agentBot(owner, model, tools);
+    const bot = await agentWith(owner, tools, model);
 
     const { reply, calls } = await ask(owner, bot.id, "Try every tool");
     const expected: Record<string, [string, RegExp]> = {
@@ -166,7 +162,7 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
         functionTool(owner, "string_doubling", "function main() { let s = 'x'; for (;;) s += s; }"),
         functionTool(owner, "oversized_result", "function main() { return 'x'.repeat(200000); }"),
       ]);
-      const bot = await agentBot(owner, model, tools);
+      const bot = await agentWith(owner, tools, model);
       const { reply, calls } = await ask(owner, bot.id, "Try every tool");
       const expected: Record<string, [string, RegExp]> = {
         spin: ["timeout", /did not finish/],
@@ -198,7 +194,7 @@ describe("MCP servers that hang or answer malformed", () => {
       const owner = await seedOwner();
       const model = await upstreamModel(owner);
       const tool = await mcpTool(owner, "faults", "/faults/mcp");
-      const bot = await agentBot(owner, model, [tool]);
+      const bot = await agentWith(owner, [tool], model);
       const started = Date.now();
       const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
         message: { content: "use faults__hang" },
@@ -227,7 +223,7 @@ describe("MCP servers that hang or answer malformed", () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, "faults", "/faults/mcp");
-    const bot = await agentBot(owner, model, [tool]);
+    const bot = await agentWith(owner, [tool], model);
     const { reply, calls } = await ask(owner, bot.id, "use faults__malformed");
     expect(calls.faults__malformed).toMatchObject({ status: "failure" });
     expect(calls.faults__malformed.error).toMatch(/^The MCP call failed/);
@@ -245,7 +241,7 @@ describe("MCP servers that hang or answer malformed", () => {
         mcpTool(owner, "listing", "/hang-list/mcp"),
         mcpTool(owner, "paging", "/endless-list/mcp"),
       ]);
-      const bot = await agentBot(owner, model, tools);
+      const bot = await agentWith(owner, tools, model);
       const { reply, ms } = await ask(owner, bot.id, "Hello there");
       // The servers are tried at once; connecting and listing share one timeout.
       expect(ms).toBeLessThan(TOOL_TIMEOUT_MS + SLACK_MS + 2_000);

@@ -4,6 +4,7 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../../harness";
+import { agentWith } from "../../support/tool-calls";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
@@ -79,11 +80,7 @@ describe("the streamed completion's events, as the OpenAPI document types them",
       functionCode: "function main(args) { return { length: args.city.length }; }",
       rawParametersSchema: { type: "object", properties: { city: { type: "string" } } },
     });
-    const bot = await createChatbot(owner, {
-      largeLanguageModel: model.id,
-      replyMode: "agent",
-      tools: [{ id: weather.id }, { id: length.id }],
-    });
+    const bot = await agentWith(owner, [weather, length], model);
     const events = await stream(owner, bot.id, "Weather and length?");
     expect(
       events
