@@ -44,6 +44,13 @@ const fnTool = (
     rawParametersSchema: { type: "object", properties },
   });
 
+/** The function tool add_numbers: `x + y` of its arguments. */
+const addNumbers = (owner: Actor) =>
+  fnTool(owner, "add_numbers", "function main(a) { return a.x + a.y; }", {
+    x: { type: "number" },
+    y: { type: "number" },
+  });
+
 async function ask(owner: Actor, botId: string, message: Record<string, unknown>) {
   const res = await owner.fetch("POST", completions(botId), { message });
   expect(res.status, await res.clone().text()).toBe(200);
@@ -183,10 +190,7 @@ describe("agent replies with the built-in local model (offline)", () => {
       "result",
     async () => {
       const owner = await seedOwner();
-      const add = await fnTool(owner, "add_numbers", "function main(a) { return a.x + a.y; }", {
-        x: { type: "number" },
-        y: { type: "number" },
-      });
+      const add = await addNumbers(owner);
       const bot = await agentWith(owner, [add]);
       const reply = await ask(owner, bot.id, { content: "Please add numbers x: 2, y: 40" });
       expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({
@@ -322,10 +326,7 @@ describe("agent replies with the built-in local model (offline)", () => {
 
   it("asynchronous replies (POST /messages/) run the same loop", async () => {
     const owner = await seedOwner();
-    const add = await fnTool(owner, "add_numbers", "function main(a) { return a.x + a.y; }", {
-      x: { type: "number" },
-      y: { type: "number" },
-    });
+    const add = await addNumbers(owner);
     const bot = await agentWith(owner, [add]);
     const first = await ask(owner, bot.id, { content: "hello" });
     const res = await owner.fetch("POST", "/messages/", {
