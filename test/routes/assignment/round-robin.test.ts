@@ -27,6 +27,18 @@ const assign = async (organizationId: string, conversationId: string, now?: numb
   );
 const memberRow = async (memberId: string) => (await db().select().from(members).where(eq(members.id, memberId)))[0]!;
 
+/**
+ * An owner's one online agent and a round-robin inbox (`talk`, assistantWithInbox's) giving each agent one conversation
+ * at most, the agent's place taken: a first handed-off conversation, `served`, assigned to them.
+ */
+async function agentAtCapacity() {
+  const owner = await seedOwner();
+  const agent = await seedAgent(owner, "online");
+  const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
+  const served = await handedOff(talk);
+  expect((await settledAssignment(owner, served)).assignee?.id).toBe(agent.userId);
+  return { owner, agent, talk, served };
+}
 describe("automatic (round-robin) assignment", () => {
   it(
     "a handoff goes to the online agent (offline and busy ones skipped), stays queued, and is told with reason " +
@@ -77,10 +89,7 @@ describe("automatic (round-robin) assignment", () => {
     "capacity (the member's own, else the inbox's) is respected: beyond it the conversation stays unassigned " +
       "and queued",
     async () => {
-      const owner = await seedOwner();
-      const agent = await seedAgent(owner, "online");
-      const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
-      expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
+      const { owner, agent, talk } = await agentAtCapacity();
       const second = await handedOff(talk);
       // Nothing more will happen: the effect has run once autoAssign itself finds nothing to do.
       expect(await assign(owner.organizationId, second)).toBeNull();
@@ -145,11 +154,7 @@ describe("automatic (round-robin) assignment", () => {
   });
 
   it("resolving frees the assignee's place: the oldest waiting conversation of their inboxes is theirs", async () => {
-    const owner = await seedOwner();
-    const agent = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
-    const served = await handedOff(talk);
-    expect((await settledAssignment(owner, served)).assignee?.id).toBe(agent.userId);
+    const { owner, agent, talk, served } = await agentAtCapacity();
     const [older, newer] = [await handedOff(talk), await handedOff(talk)];
     expect(await assign(owner.organizationId, older)).toBeNull();
     const stream = await owner.fetch("GET", `/organizations/${owner.organizationId}/conversation-events/`);
@@ -168,11 +173,7 @@ describe("automatic (round-robin) assignment", () => {
   });
 
   it("handing back, unassigning and a takeover by another free the assignee's place too", async () => {
-    const owner = await seedOwner();
-    const agent = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
-    const first = await handedOff(talk);
-    expect((await settledAssignment(owner, first)).assignee?.id).toBe(agent.userId);
+    const { owner, agent, talk, served: first } = await agentAtCapacity();
     const [second, third, fourth] = [await handedOff(talk), await handedOff(talk), await handedOff(talk)];
 
     const back = await owner.fetch("PATCH", `/conversations/${first}/update-auto-reply/`, { autoReplyEnabled: true });
