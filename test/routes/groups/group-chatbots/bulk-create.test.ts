@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
 import { expectInvalid } from "../../../support/refusals";
 import { createChatbot } from "../../../fixtures/chatbots";
-import { createGroup } from "../helpers";
+import { createGroup, expectBulkCreateRefusals } from "../helpers";
 import { addChatbots, groupChatbotsPath, linksOfGroup } from "./helpers";
 import { bodyOf } from "../../../support/api";
 
@@ -59,20 +59,13 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
       const mine = await createChatbot(owner);
       const theirs = await createChatbot(other);
       const personal = await createChatbot(owner, { organization: null });
-      for (const bad of [theirs.id, personal.id, NO_SUCH_ID, "not-a-uuid"]) {
-        await expectInvalid(
-          await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), {
-            chatbots: [mine.id, bad],
-          }),
-          "chatbots",
-        );
-      }
-      for (const chatbots of [[], undefined, "x"]) {
-        await expectInvalid(
-          await owner.fetch("POST", groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"), { chatbots }),
-          "chatbots",
-        );
-      }
+      await expectBulkCreateRefusals(
+        owner,
+        groupChatbotsPath(owner.organizationId, group.id, "bulk-create/"),
+        "chatbots",
+        mine.id,
+        [theirs.id, personal.id, NO_SUCH_ID, "not-a-uuid"],
+      );
       expect(await linksOfGroup(group.id)).toHaveLength(0);
     },
   );

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { groupMembers } from "../../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../../harness";
-import { expectDenied, expectNotFound, expectInvalid } from "../../../support/refusals";
-import { createGroup } from "../helpers";
+import { expectDenied, expectNotFound } from "../../../support/refusals";
+import { createGroup, expectBulkCreateRefusals } from "../helpers";
 import { addMembers, groupMembersPath, insertMembers } from "./helpers";
 import { bodyOf } from "../../../support/api";
 
@@ -73,20 +73,13 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
     const group = await createGroup(owner, []);
     const mine = await seedMember(owner);
     const theirs = await seedMember(other);
-    for (const bad of [theirs.memberId, NO_SUCH_ID, "not-a-uuid"]) {
-      await expectInvalid(
-        await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), {
-          members: [mine.memberId, bad],
-        }),
-        "members",
-      );
-    }
-    for (const members of [[], undefined, "x"]) {
-      await expectInvalid(
-        await owner.fetch("POST", groupMembersPath(owner.organizationId, group.id, "bulk-create/"), { members }),
-        "members",
-      );
-    }
+    await expectBulkCreateRefusals(
+      owner,
+      groupMembersPath(owner.organizationId, group.id, "bulk-create/"),
+      "members",
+      mine.memberId,
+      [theirs.memberId, NO_SUCH_ID, "not-a-uuid"],
+    );
     expect(await rowsOf(group.id)).toHaveLength(0);
   });
 
