@@ -286,6 +286,40 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("a message sent while a reply still streams is shown at once and answered after it, in order", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${host.url}/?chat=${slowChat}`);
+    await page.locator("button.launcher").click();
+    const say = async (text) => {
+      await page.locator("textarea").fill(text);
+      await page.keyboard.press("Enter");
+      await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
+    };
+    await say("Tell me a long story");
+    // The slow model is mid-reply (50 ms a word): the next message is not refused, nor left in the box.
+    await expect
+      .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    expect(await lastAnswer(page).getAttribute("class")).toContain("typing");
+    await say("And a short one");
+    expect(await page.locator("textarea").inputValue()).toBe("");
+    await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 30_000 }).toBe(2);
+    const conversationId = await page.evaluate(
+      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
+      slowChat,
+    );
+    const stored = await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" });
+    // Newest first: each message, then its answer.
+    expect(stored.results.map((m) => m.type).reverse()).toEqual(["incoming", "outgoing", "incoming", "outgoing"]);
+    expect(stored.results.filter((m) => m.type === "incoming").map((m) => m.content)).toEqual([
+      "And a short one",
+      "Tell me a long story",
+    ]);
+    expect(await page.getByText("Not sent").count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
   it("sends a message once when its answer is lost before the first event: the resend carries the same " +
     "Idempotency-Key", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

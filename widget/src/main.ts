@@ -9,7 +9,7 @@
 // theme, session (storage, session, pre-chat form), messages (the log's rows), stream (sending and
 // the streamed reply), live-view (the live stream's events), attachments, speech, share, rating
 // (CSAT), typing, and i18n (the visitor's language: every text the widget itself shows).
-import { Api, expected, type Config, type Contact, type Message } from "./api";
+import { Api, expected, type Config, type Contact, type Message, type Outgoing } from "./api";
 import { filePicker, type PendingFile } from "./attachments";
 import { h, icon, safeUrl } from "./dom";
 import { chooseLanguage, t } from "./i18n";
@@ -77,6 +77,8 @@ export class Widget {
   waiting: string | null = null;
   /** A reply is under way (one at a time). */
   busy = false;
+  /** Messages the visitor sent while a reply was under way: shown at once, delivered in order after it. */
+  queued: { outgoing: Outgoing; row: HTMLElement }[] = [];
   /**
    * A person serves the conversation (told by the live stream's status, or by a send the assistant did not
    * answer): a send shows no assistant typing, since the reply comes from the person.

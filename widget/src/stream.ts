@@ -25,7 +25,7 @@ async function position(w: Widget): Promise<Pick<Metadata, "location">> {
 export async function send(w: Widget, text: string) {
   const content = text.trim();
   const pending = w.files;
-  if ((!content && !pending.length) || w.busy || w.preparing) return;
+  if ((!content && !pending.length) || w.preparing) return;
   if (!w.config.isActive) return;
   if (w.preview) return w.error(t("preview"));
   // Until the message is shown, a second Enter must not send the same text and files again.
@@ -79,10 +79,10 @@ export async function send(w: Widget, text: string) {
  * button, which sends it again with the same Idempotency-Key: never stored twice.
  */
 async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
-  if (w.busy || !(await ensureSession(w))) return;
+  // A message sent (or retried) while a reply streams is not refused: it waits its turn, in the order sent.
+  if (w.busy) return void w.queued.push({ outgoing, row });
+  if (!(await ensureSession(w))) return;
   w.busy = true;
-  const sendButton = w.composer.querySelector<HTMLButtonElement>(".send")!;
-  sendButton.disabled = true;
   row.classList.remove("unsent");
   row.querySelector(".unsent-note")?.remove();
   const reply = draft({ role: "assistant", content: "" });
@@ -157,8 +157,9 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
   } finally {
     if (started && w.conversationId === started) watch(w, started, newest);
     w.busy = false;
-    sendButton.disabled = false;
     releaseHeld(w);
+    const next = w.queued.shift();
+    if (next) void deliver(w, next.outgoing, next.row);
   }
 }
 
