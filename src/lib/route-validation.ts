@@ -69,29 +69,34 @@ export function messagesFor(acceptLanguage: string | undefined): ErrorMap | null
   return null;
 }
 
-/**
- * The part's data, parsed; `reject` when it fails, with zod's messages in the request's language (parsed again only
- * then: a request that passes pays nothing for it). A schema with asynchronous checks is parsed asynchronously.
- */
-function check(c: Context, target: Target, schema: ZodType, value: unknown, reject: Reject): object | Promise<object> {
-  type Result = ReturnType<ZodType["safeParse"]>;
-  const settle = (result: Result, parse: (error?: ErrorMap) => Result | Promise<Result>): object | Promise<object> => {
-    if (result.success) return result.data as object;
-    const error = target === "param" ? null : messagesFor(c.req.header("accept-language"));
-    if (!error) return reject(target, result.error.issues);
-    const again = (answer: Result) => reject(target, answer.success ? result.error.issues : answer.error.issues);
-    const answer = parse(error);
-    return answer instanceof Promise ? answer.then(again) : again(answer);
-  };
-  const parse = (error?: ErrorMap) => schema.safeParse(value, { error });
-  let result;
+type Result = ReturnType<ZodType["safeParse"]>;
+/** A part of the request and the schema it is checked against. */
+type Part = { target: Target; schema: ZodType; value: unknown };
+
+/** The part's data, parsed; `refuse` when it fails. A schema with asynchronous checks is parsed asynchronously. */
+function check(c: Context, part: Part, reject: Reject): object | Promise<object> {
+  let result: Result;
   try {
-    result = parse();
+    result = part.schema.safeParse(part.value);
   } catch {
-    const parseAsync = (error?: ErrorMap) => schema.safeParseAsync(value, { error });
-    return parseAsync().then((first) => settle(first, parseAsync));
+    return part.schema
+      .safeParseAsync(part.value)
+      .then((first) => (first.success ? (first.data as object) : refuse(c, part, reject, first.error.issues, true)));
   }
-  return settle(result, parse);
+  return result.success ? (result.data as object) : refuse(c, part, reject, result.error.issues, false);
+}
+
+/**
+ * `reject`s the part with zod's messages in the request's language: parsed again with them, so only a refused request
+ * pays for it.
+ */
+function refuse(c: Context, part: Part, reject: Reject, issues: Issues, async: boolean): never | Promise<never> {
+  const error = part.target === "param" ? null : messagesFor(c.req.header("accept-language"));
+  if (!error) return reject(part.target, issues);
+  const again = (answer: Result) => reject(part.target, answer.success ? issues : answer.error.issues);
+  return async
+    ? part.schema.safeParseAsync(part.value, { error }).then(again)
+    : again(part.schema.safeParse(part.value, { error }));
 }
 
 /** A body sent without a Content-Type (the library's `hasRequestBody`). */
@@ -135,12 +140,16 @@ export function validateRequest(request: RouteRequest, reject: Reject): Middlewa
   return async (c, next) => {
     if (query) {
       const value = Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
-      c.req.addValidatedData("query", await check(c, "query", query, value, reject));
+      c.req.addValidatedData("query", await check(c, { target: "query", schema: query, value }, reject));
     }
-    if (params) c.req.addValidatedData("param", await check(c, "param", params, c.req.param(), reject));
+    if (params)
+      c.req.addValidatedData(
+        "param",
+        await check(c, { target: "param", schema: params, value: c.req.param() }, reject),
+      );
     if (headers) {
       const value = Object.fromEntries(Object.entries(c.req.header()).map(([k, v]) => [headerKeys[k] ?? k, v]));
-      c.req.addValidatedData("header", await check(c, "header", headers, value, reject));
+      c.req.addValidatedData("header", await check(c, { target: "header", schema: headers, value }, reject));
     }
     if (json) {
       const type = c.req.header("content-type");
@@ -157,7 +166,7 @@ export function validateRequest(request: RouteRequest, reject: Reject): Middlewa
         c.req.addValidatedData("json", {});
         return next();
       }
-      c.req.addValidatedData("json", await check(c, "json", json, value, reject));
+      c.req.addValidatedData("json", await check(c, { target: "json", schema: json, value }, reject));
     }
     return next();
   };
