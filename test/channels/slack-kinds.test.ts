@@ -38,6 +38,18 @@ const reaction = (
     event_ts: nextTs(),
   });
 
+/**
+ * A file as a Slack Connect message event carries it: its id alone, the rest asked of files.info. Without `id`, one
+ * no other test has shared (the stand-in remembers where each file was shared).
+ */
+const connectFile = (id = `F${crypto.randomUUID().replace(/-/g, "").slice(0, 10).toUpperCase()}`) => ({
+  id,
+  mode: "file_access",
+  file_access: "check_file_info",
+  created: 0,
+  user: "",
+});
+
 /** Egon's reaction `name` to the file `file` itself (from the file's viewer): the event names the file alone. */
 const fileReaction = (file: string, name = "thumbsup") =>
   envelope({
@@ -90,7 +102,7 @@ describe("Slack: what a visitor sends is kept", () => {
   it("a /me message is kept; a Slack Connect file is asked of files.info; a withheld file is said", async () => {
     const { owner, token, inbox } = await slackInbox();
     await post(inbox.path, await signed(dm("waves hello", { subtype: "me_message" })));
-    const connect = { id: "F0CONNECT1", mode: "file_access", file_access: "check_file_info", created: 0, user: "" };
+    const connect = connectFile("F0CONNECT1");
     await post(inbox.path, await signed(dm("", { subtype: "file_share", files: [connect] })));
     const hidden = { id: "F0HIDDEN1", mode: "hidden_by_limit", name: "plan.pdf" };
     await post(inbox.path, await signed(dm("", { subtype: "file_share", files: [hidden] })));
@@ -177,8 +189,8 @@ describe("Slack: what a visitor sends is kept", () => {
     async () => {
       const { owner, token, inbox } = await slackInbox();
       // A file Slack knows was shared in the DM (it sent the event): the reaction to the file itself names the file.
-      const fileId = `F${crypto.randomUUID().replace(/-/g, "").slice(0, 10).toUpperCase()}`;
-      const receipt = { id: fileId, mode: "file_access", file_access: "check_file_info", created: 0, user: "" };
+      const receipt = connectFile();
+      const fileId = receipt.id;
       await post(inbox.path, await signed(dm("the receipt", { subtype: "file_share", files: [receipt] })));
       const conversation = await onlyConversation(owner, inbox.inboxId);
       await messagesWhen(owner, conversation.id, someSent);
@@ -210,8 +222,8 @@ describe("Slack: what a visitor sends is kept", () => {
     await post(inbox.path, await signed(envelope({ type: "message", ...opening, channel_type: "channel" })));
     const conversation = await onlyConversation(owner, inbox.inboxId);
     await messagesWhen(owner, conversation.id, someSent);
-    const fileId = `F${crypto.randomUUID().replace(/-/g, "").slice(0, 10).toUpperCase()}`;
-    const photo = { id: fileId, mode: "file_access", file_access: "check_file_info", created: 0, user: "" };
+    const photo = connectFile();
+    const fileId = photo.id;
     const inThread = nextTs();
     const shared = { channel: "C024BE91L", user: EGON, text: "a photo", ts: inThread, event_ts: inThread };
     const share = { type: "message", subtype: "file_share", ...shared, thread_ts: ts, files: [photo] };
