@@ -56,6 +56,18 @@ export function standIn<Name extends keyof StandInBodies>(name: Name) {
     sign: async (input: unknown) =>
       (await control("/__sign", input)).json<{ headers: Record<string, string>; body: string }>(),
     reset: async (key: string) => void (await control("/__reset", { key })),
+    /**
+     * Holds the account's next request to a path starting with `path` unanswered: `held` resolves once our worker
+     * waits on it, `release()` lets the stand-in answer it.
+     */
+    hold: async (key: string, path: string) => {
+      await control("/__hold", { key, path });
+      const held = eventually(async () => {
+        const answer = await fetch(`${url}/__held?key=${encodeURIComponent(key)}`);
+        return (await answer.json<{ held: boolean }>()).held;
+      });
+      return { held, release: async () => void (await control("/__release", { key })) };
+    },
   };
 }
 

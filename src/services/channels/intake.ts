@@ -15,7 +15,6 @@ import {
   contacts,
   conversations,
   inboxes,
-  uploads,
 } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { stableUuidv7, uuidv7 } from "../../lib/ids";
@@ -30,7 +29,7 @@ import { fileTypeOf } from "../parsing";
 import { contentTypeFor, mediaType } from "../uploads/file-specs";
 import { inferType } from "../uploads/attachments";
 import { newUploadKey } from "../uploads/store";
-import { uploadRoom } from "../uploads/allowance";
+import { countUploads, type NewUpload, uploadRoom } from "../uploads/allowance";
 import { chunk } from "../../lib/sql";
 import { MESSAGE_URL_TTL_SECONDS } from "../uploads/settings";
 import { signedDownloadUrl } from "../uploads/urls";
@@ -459,8 +458,9 @@ async function takeFiles(
   giveUp: boolean,
 ): Promise<{ rows: AttachmentRow[]; missing: string[] }> {
   const rows: AttachmentRow[] = [];
-  const uploadRows: (typeof uploads.$inferInsert)[] = [];
+  const uploadRows: NewUpload[] = [];
   const missing: string[] = [];
+  const kinds = new Map<string, InboundAttachment["kind"]>();
   // Read once, and only when files came and the plan caps uploads.
   const room = files.length ? await uploadRoom(env, conversation.organizationId, data) : null;
   let left = room ? room.left : Number.POSITIVE_INFINITY;
@@ -499,13 +499,14 @@ async function takeFiles(
       continue;
     }
     if (room && bytes.byteLength > left) {
-      missing.push(`[${file.kind} not kept: the ${room.plan.planName} plan's upload bytes are used]`);
+      missing.push(pastRoom(file.kind, room.plan));
       continue;
     }
     left -= bytes.byteLength;
     const filename = name || `${file.kind}${extensionFor(contentType)}`;
     contentType ||= contentTypeFor(filename);
     const key = newUploadKey(conversation.organizationId, "attachment", filename);
+    kinds.set(key, file.kind);
     await env.FILES.put(key, bytes, { httpMetadata: { contentType } });
     const now = Date.now();
     uploadRows.push({
@@ -539,15 +540,21 @@ async function takeFiles(
     };
     rows.push(row);
   }
+  // The room read above passed each file, but another upload may have taken it since: what holds is the write that
+  // counts the bytes (docs/decisions.md, "Plans"); a file it refuses is said in the message as one past the room.
+  const { refused, plan } = await countUploads(env, data, uploadRows);
+  const gone = new Set(refused.map((upload) => upload.key));
+  if (plan) for (const { key } of refused) missing.push(pastRoom(kinds.get(key), plan));
+  const kept = rows.filter((row) => !gone.has(row.key));
   // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to
-  // it. D1 binds at most 100 parameters a statement: 6 attachments (15 columns), 7 uploads (13) per insert.
-  const [first, ...rest] = [
-    ...chunk(rows, 6).map((part) => data.insert(attachments).values(part)),
-    ...chunk(uploadRows, 7).map((part) => data.insert(uploads).values(part)),
-  ];
+  // it. D1 binds at most 100 parameters a statement: 6 attachments (15 columns) per insert.
+  const [first, ...rest] = chunk(kept, 6).map((part) => data.insert(attachments).values(part));
   if (first) await data.batch([first, ...rest]);
-  return { rows, missing };
+  return { rows: kept, missing };
 }
+
+const pastRoom = (kind: string | undefined, plan: { planName: string }) =>
+  `[${kind} not kept: the ${plan.planName} plan's upload bytes are used]`;
 
 /** The file name a download's Content-Disposition gives (`filename*=UTF-8''...` or `filename="..."`), if any. */
 function dispositionName(header: string | null): string {

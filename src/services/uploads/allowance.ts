@@ -1,7 +1,7 @@
 // A plan's upload bytes (PLANS `uploadBytes`; docs/decisions.md, "Plans"): what an organization stores of the files it
 // uploaded is read from the rows that hold their sizes, when it is shown or an upload is checked, and never counted
 // apart: a removal frees its bytes with its row, whichever path or cascade takes it.
-import { and, eq, sql, sum } from "drizzle-orm";
+import { and, eq, inArray, sql, sum } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { getDb } from "../../db";
 import { knowledgeBaseFiles, knowledgeBases, skills, uploads } from "../../db/schema";
@@ -9,7 +9,8 @@ import { type ApiError, forbidden } from "../../lib/errors";
 import { configuredPlanOf, type Plan } from "../plans";
 import { dataDb } from "../shards";
 import { onEachPart } from "../shards/parts-sum";
-import { markUploaded, recordUpload, type UploadRow } from "./store";
+import { chunk } from "../../lib/sql";
+import { markUploaded, type UploadRow } from "./store";
 
 /**
  * Bytes of the organization's uploads stored now:
@@ -105,10 +106,19 @@ export async function requireUploadRoom(env: Bindings, organizationId: string, b
  * arrived, and it throws `pastUploadBytes`. The data plane's sum and the write are one statement, so two uploads
  * that passed their checks at one moment cannot both take the last room (docs/decisions.md, "Plans").
  */
-export const countArrival = (env: Bindings, data: Db, arrival: Arrival) => count(env, data, arrival);
+export async function countArrival(env: Bindings, data: Db, { organizationId, key, size }: Arrival) {
+  const capped = await cappedPlan(env, organizationId);
+  if (!capped) return markUploaded(data, key, size);
+  if ((await arriveWithin(data, organizationId, key, size, capped.cap)).length) return;
+  await env.FILES.delete(key);
+  throw await refusal(env, data, capped.plan, organizationId, size);
+}
 
 /** `countArrival` for an upload made in one request, whose row is written with its bytes (not at all if refused). */
-export const countUpload = (env: Bindings, data: Db, row: NewUpload & Arrival) => count(env, data, row, row);
+export async function countUpload(env: Bindings, data: Db, row: NewUpload) {
+  const { refused, plan } = await countUploads(env, data, [row]);
+  if (refused.length && plan) throw await refusal(env, data, plan, row.organizationId, row.size);
+}
 
 /**
  * Bytes put straight into R2 (a presigned PUT signed with R2's credentials) arrive unseen: `countArrival` when
@@ -119,32 +129,73 @@ export async function countIfUnseen(env: Bindings, data: Db, upload: UploadRow, 
     await countArrival(env, data, { organizationId: upload.organizationId, key: upload.key, size });
 }
 
-type NewUpload = typeof uploads.$inferInsert;
+/**
+ * `countUpload` for uploads of one organization made at once (a channel message's files), counted in their order in
+ * one batch: those past the room are `refused`, their objects removed and no row left; `plan`, the plan that capped
+ * them (null when none does).
+ */
+export async function countUploads(
+  env: Bindings,
+  data: Db,
+  rows: NewUpload[],
+): Promise<{ refused: NewUpload[]; plan: CappedPlan["plan"] | null }> {
+  if (!rows.length) return { refused: [], plan: null };
+  const capped = await cappedPlan(env, rows[0].organizationId);
+  if (!capped) {
+    // D1 binds at most 100 parameters a statement: 7 upload rows (13 columns) an insert.
+    const [first, ...rest] = chunk(rows, 7).map((part) => data.insert(uploads).values(part));
+    await data.batch([first, ...rest]);
+    return { refused: [], plan: null };
+  }
+  // Each row goes in as not arrived, then arrives if the bytes before it (those just counted included) leave room.
+  const [first, ...rest] = rows.flatMap((row) => [
+    data.insert(uploads).values({ ...row, size: null, uploadedAt: null }),
+    arriveWithin(data, row.organizationId, row.key, row.size, capped.cap),
+  ]);
+  const counted = await data.batch([first, ...rest]);
+  const refused = rows.filter((_, i) => !(counted[2 * i + 1] as { key: string }[]).length);
+  if (refused.length) {
+    const keys = refused.map((row) => row.key);
+    await Promise.all([env.FILES.delete(keys), data.delete(uploads).where(inArray(uploads.key, keys))]);
+  }
+  return { refused, plan: capped.plan };
+}
 
-/** `countArrival`; with `row`, the row is written in the same batch as its bytes are counted (`countUpload`). */
-async function count(env: Bindings, data: Db, { organizationId, key, size }: Arrival, row?: NewUpload) {
+/** An upload row written with its bytes (`countUpload`, `countUploads`). */
+export type NewUpload = typeof uploads.$inferInsert & Arrival;
+type CappedPlan = { plan: Plan & { uploadBytes: number }; cap: number };
+
+/** The organization's plan when it caps upload bytes, and the cap left to its data plane once the control plane's
+ * bytes (read now) are taken off. */
+async function cappedPlan(env: Bindings, organizationId: string): Promise<CappedPlan | null> {
   const db = getDb(env.DB);
   const plan = await configuredPlanOf(env, db, organizationId);
-  if (!plan || plan.uploadBytes === null) {
-    await (row ? recordUpload(data, { ...row, size }) : markUploaded(data, key, size));
-    return;
-  }
-  const cap = plan.uploadBytes - (await controlPlaneBytes(db, organizationId));
-  const others = sql`coalesce((select sum(${uploads.size}) from ${uploads}
-    where ${uploads.organizationId} = ${organizationId} and ${uploads.key} <> ${key}), 0)`;
-  const arrive = data
+  if (!plan || plan.uploadBytes === null) return null;
+  return {
+    plan: { ...plan, uploadBytes: plan.uploadBytes },
+    cap: plan.uploadBytes - (await controlPlaneBytes(db, organizationId)),
+  };
+}
+
+/** The write that counts `size` bytes under `key` when the organization's other uploads and they fit in `cap`;
+ * returns the key when it did. */
+const arriveWithin = (data: Db, organizationId: string, key: string, size: number, cap: number) =>
+  data
     .update(uploads)
     .set({ uploadedAt: Date.now(), size })
-    .where(and(eq(uploads.key, key), sql`${others} + ${size} <= ${cap}`))
+    .where(
+      and(
+        eq(uploads.key, key),
+        sql`coalesce((select sum(${uploads.size}) from ${uploads}
+          where ${uploads.organizationId} = ${organizationId} and ${uploads.key} <> ${key}), 0) + ${size} <= ${cap}`,
+      ),
+    )
     .returning({ key: uploads.key });
-  const counted = row
-    ? (await data.batch([data.insert(uploads).values({ ...row, size: null, uploadedAt: null }), arrive]))[1]
-    : await arrive;
-  if (counted.length) return;
-  await env.FILES.delete(key);
-  if (row) await data.delete(uploads).where(eq(uploads.key, key));
-  const used = await storedUploadBytes(db, [data], organizationId);
-  throw pastUploadBytes(roomOf(plan, plan.uploadBytes, used), size);
+
+/** `pastUploadBytes` as the organization stands now (after the refused upload's bytes were let go). */
+async function refusal(env: Bindings, data: Db, plan: CappedPlan["plan"], organizationId: string, size: number) {
+  const used = await storedUploadBytes(getDb(env.DB), [data], organizationId);
+  return pastUploadBytes(roomOf(plan, plan.uploadBytes, used), size);
 }
 
 /** Bytes that arrived under an organization's upload key. */

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { uploads } from "../../db/schema";
-import { ph, prepared, preparedInsert } from "../../db/prepared";
+import { ph, prepared } from "../../db/prepared";
 import { ApiError, badRequest } from "../../lib/errors";
 import { inList } from "../../lib/sql";
 import { dataDb } from "../shards";
@@ -45,18 +45,11 @@ const uploadArrived = prepared<{ key: string; size: number; at: number }>((db) =
     .set({ uploadedAt: ph("at"), size: ph("size") })
     .where(eq(uploads.key, sql.placeholder("key"))),
 );
-const insertUpload = preparedInsert(uploads);
 
 /** The object of a presigned upload has arrived: its size and the time it did (from then on its bytes count in the
  * organization's stored uploads). Where a plan limits them, `countArrival` (uploads/allowance.ts) writes it. */
 export async function markUploaded(data: Db, key: string, size: number) {
   await uploadArrived(data, { key, size, at: Date.now() }).run();
-}
-
-/** A file uploaded in one request (the attachment upload): its row, written once the object is stored (where a plan
- * limits uploads, by `countArrival`). */
-export async function recordUpload(data: Db, row: typeof uploads.$inferInsert) {
-  await insertUpload(data, row).run();
 }
 
 export async function findUpload(data: Db, organizationId: string, key: string): Promise<UploadRow | null> {

@@ -339,4 +339,26 @@ describe("a plan's upload bytes and a channel's media", () => {
     expect(messages.find((m) => m.content === "Another one")?.attachments).toHaveLength(1);
     expect(await used(owner)).toBe(70);
   });
+
+  const MEANWHILE =
+    "a file that fit the room when its message came in, but not once another upload took it during the download, " +
+    "is not kept: the message says so and its object is removed";
+  it(MEANWHILE, async () => {
+    const { owner, token, inbox } = await telegramInbox();
+    expect((await directUpload(owner, text(900))).status).toBe(200);
+    const download = await telegram.hold(token, `/file/bot${token}/`);
+    const arriving = photoIn(token, inbox.path, "My receipt");
+    await download.held;
+    // The photo (70 bytes) was measured against the room (100 left) and is downloading; 80 bytes land meanwhile.
+    expect((await directUpload(owner, text(80))).status).toBe(200);
+    await download.release();
+    await arriving;
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const [refused] = await messagesWhen(owner, conversation.id, nthIs(1, "sent"));
+    expect(refused.content).toBe("My receipt\n[image not kept: the Small plan's upload bytes are used]");
+    expect(refused.attachments ?? []).toEqual([]);
+    expect(await used(owner)).toBe(980);
+    expect(await objectsUnder(`uploads/${owner.organizationId}/`)).toHaveLength(2);
+    expect(await uploadRowsOf(owner.organizationId)).toHaveLength(2);
+  });
 });

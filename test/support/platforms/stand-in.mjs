@@ -13,6 +13,9 @@
 //   POST /__outage {key, seconds, status?, body?}  an outage of the platform: every non-control request of the
 //                                 account answers `status` (default 503) with `body` for `seconds` from now (recorded
 //                                 as ever; one with `at` before the answer's `until` was refused); seconds 0 ends it
+//   POST /__hold {key, path}      the account's next request whose path starts with `path` is recorded and then
+//                                 waits, unanswered, until POST /__release {key}; GET /__held?key=K answers
+//                                 {held: true} once one waits (a test acts while our worker waits on the platform)
 import http from "node:http";
 
 /**
@@ -31,11 +34,12 @@ import http from "node:http";
 /** @param {Platform} platform @param {{ port?: number }} [options] */
 export async function startStandIn(platform, options = {}) {
   /** @type {Map<string, { requests: any[], script: StandInAnswer[], data: Record<string, any>, outage: { until: number,
-   * status: number, body: any } | null }>} */
+   * status: number, body: any } | null, hold: { path: string, held: boolean, release: Promise<void>, done: () => void }
+   * | null }>} */
   const accounts = new Map();
   const account = (key) => {
     let a = accounts.get(key);
-    if (!a) accounts.set(key, (a = { requests: [], script: [], data: {}, outage: null }));
+    if (!a) accounts.set(key, (a = { requests: [], script: [], data: {}, outage: null, hold: null }));
     return a;
   };
   const server = http.createServer(async (req, res) => {
@@ -85,6 +89,20 @@ export async function startStandIn(platform, options = {}) {
         };
         return send(200, { ok: true, until });
       }
+      if (url.pathname === "/__hold") {
+        let done = () => {};
+        const release = new Promise((resolve) => (done = () => resolve(undefined)));
+        account(body.key).hold = { path: body.path, held: false, release, done };
+        return send(200, { ok: true });
+      }
+      if (url.pathname === "/__held")
+        return send(200, { held: !!account(url.searchParams.get("key") ?? "").hold?.held });
+      if (url.pathname === "/__release") {
+        const a = account(body.key);
+        a.hold?.done();
+        a.hold = null;
+        return send(200, { ok: true });
+      }
       if (url.pathname === "/__sign") {
         if (!platform.sign) return send(404, { error: "this platform signs nothing" });
         return send(200, await platform.sign(body));
@@ -110,6 +128,11 @@ export async function startStandIn(platform, options = {}) {
         body: Buffer.isBuffer(body) ? body.toString("base64") : body,
         at,
       });
+      const hold = a.hold;
+      if (hold && !hold.held && request.path.startsWith(hold.path)) {
+        hold.held = true;
+        await hold.release;
+      }
       if (a.outage && at < a.outage.until) return send(a.outage.status, a.outage.body);
       const scripted = a.script.shift();
       if (scripted) return send(scripted.status ?? 200, scripted.body ?? {}, scripted.headers);
