@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { uploads } from "../db/schema";
+import type { NewUpload } from "./uploads/allowance";
 import { ApiError, fieldError } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import type { FileSpec } from "./uploads/file-specs";
@@ -67,7 +67,7 @@ export async function storeLogo(
   organizationId: string,
   field: LogoField,
   file: File,
-): Promise<{ url: string; row: typeof uploads.$inferInsert }> {
+): Promise<{ url: string; row: NewUpload }> {
   const path = `organizations/${organizationId}/${uuidv7()}-${safeFilename(file.name, file.type)}`;
   const contentType = file.type.split(";")[0].trim().toLowerCase();
   await files.put(`public/${path}`, await file.arrayBuffer(), { httpMetadata: { contentType } });

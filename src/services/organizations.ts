@@ -1,14 +1,6 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import {
-  knowledgeBases,
-  members,
-  organizations,
-  organizationUsage,
-  sqlDatabases,
-  uploads,
-  webChats,
-} from "../db/schema";
+import { knowledgeBases, members, organizations, organizationUsage, sqlDatabases, webChats } from "../db/schema";
 import { type Page, type PageWindow, paginate } from "../db/paginate";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
@@ -25,7 +17,7 @@ import { type OrganizationRecord, organizationRecordOf } from "./records/organiz
 import { managedDatabase } from "./sql/write";
 import { deleteOrganizationTerms } from "./conversation/search-terms";
 import { fileSpecs } from "./uploads/file-specs";
-import { pastUploadBytes, storedUploadBytes, uploadRoom } from "./uploads/allowance";
+import { countUpload, type NewUpload, pastUploadBytes, storedUploadBytes, uploadRoom } from "./uploads/allowance";
 import { storedSizes } from "./uploads/store";
 import { removePublishedFiles } from "./uploads/web-chat-images";
 import { forgetOrganizationConversations } from "./conversation/forget";
@@ -158,7 +150,7 @@ export async function updateOrganization(
     .where(eq(organizations.id, organizationId));
   if (!org) throw notFound();
   const changes: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-  const stored: (typeof uploads.$inferInsert)[] = [];
+  const stored: NewUpload[] = [];
   if (logos) {
     const plan = planOf(plans, org.planId);
     if (!plan.logoUploads) {
@@ -181,17 +173,17 @@ export async function updateOrganization(
       } else if (value !== undefined) changes[field] = value;
     }
   }
+  const replaced = replacedLogos(organizationId, org, changes);
+  const data = stored.length || replaced.length ? await dataDb(env, organizationId) : null;
+  // The room checked above is read, not held: the write that counts the stored logos is what holds (all or none; the
+  // logos they replace leave room), before the update shows them (docs/decisions.md, "Plans").
+  if (data && stored.length) await countUpload(env, data, stored, replaced);
   if (Object.keys(changes).length)
     await db
       .update(organizations)
       .set(changes as Partial<typeof organizations.$inferInsert>)
       .where(eq(organizations.id, organizationId));
-  const replaced = replacedLogos(organizationId, org, changes);
-  if (stored.length || replaced.length) {
-    const data = await dataDb(env, organizationId);
-    if (stored.length) await data.insert(uploads).values(stored);
-    await removePublishedFiles(env, data, replaced);
-  }
+  if (data) await removePublishedFiles(env, data, replaced);
   return (await getOrganizationRecord(db, await dataParts(env, organizationId), organizationId, plans))!;
 }
 

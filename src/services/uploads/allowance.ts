@@ -109,15 +109,26 @@ export async function requireUploadRoom(env: Bindings, organizationId: string, b
 export async function countArrival(env: Bindings, data: Db, { organizationId, key, size }: Arrival) {
   const capped = await cappedPlan(env, organizationId);
   if (!capped) return markUploaded(data, key, size);
-  if ((await arriveWithin(data, organizationId, key, size, capped.cap)).length) return;
+  if ((await arriveWithin(data, { organizationId, key, size }, capped.cap)).length) return;
   await env.FILES.delete(key);
   throw await refusal(env, data, capped.plan, organizationId, size);
 }
 
-/** `countArrival` for an upload made in one request, whose row is written with its bytes (not at all if refused). */
-export async function countUpload(env: Bindings, data: Db, row: NewUpload) {
-  const { refused, plan } = await countUploads(env, data, [row]);
-  if (refused.length && plan) throw await refusal(env, data, plan, row.organizationId, row.size);
+/**
+ * `countArrival` for the uploads one request made (a file, an organization's logos), whose rows are written with their
+ * bytes: all or none, so past the room every object is removed, no row left, and it throws `pastUploadBytes`.
+ * `freeing`: keys of uploads the request replaces (removed once it is stored), whose bytes leave room for these.
+ */
+export async function countUpload(env: Bindings, data: Db, rows: NewUpload[], freeing: string[] = []) {
+  const { refused, plan } = await countUploads(env, data, rows, freeing);
+  if (!refused.length || !plan) return;
+  await removeUploads(
+    env,
+    data,
+    rows.filter((row) => !refused.includes(row)),
+  );
+  const size = rows.reduce((n, row) => n + row.size, 0);
+  throw await refusal(env, data, plan, rows[0].organizationId, size);
 }
 
 /**
@@ -138,6 +149,7 @@ export async function countUploads(
   env: Bindings,
   data: Db,
   rows: NewUpload[],
+  freeing: string[] = [],
 ): Promise<{ refused: NewUpload[]; plan: CappedPlan["plan"] | null }> {
   if (!rows.length) return { refused: [], plan: null };
   const capped = await cappedPlan(env, rows[0].organizationId);
@@ -150,15 +162,18 @@ export async function countUploads(
   // Each row goes in as not arrived, then arrives if the bytes before it (those just counted included) leave room.
   const [first, ...rest] = rows.flatMap((row) => [
     data.insert(uploads).values({ ...row, size: null, uploadedAt: null }),
-    arriveWithin(data, row.organizationId, row.key, row.size, capped.cap),
+    arriveWithin(data, row, capped.cap, freeing),
   ]);
   const counted = await data.batch([first, ...rest]);
   const refused = rows.filter((_, i) => !(counted[2 * i + 1] as { key: string }[]).length);
-  if (refused.length) {
-    const keys = refused.map((row) => row.key);
-    await Promise.all([env.FILES.delete(keys), data.delete(uploads).where(inArray(uploads.key, keys))]);
-  }
+  await removeUploads(env, data, refused);
   return { refused, plan: capped.plan };
+}
+
+async function removeUploads(env: Bindings, data: Db, rows: NewUpload[]) {
+  if (!rows.length) return;
+  const keys = rows.map((row) => row.key);
+  await Promise.all([env.FILES.delete(keys), data.delete(uploads).where(inArray(uploads.key, keys))]);
 }
 
 /** An upload row written with its bytes (`countUpload`, `countUploads`). */
@@ -177,17 +192,17 @@ async function cappedPlan(env: Bindings, organizationId: string): Promise<Capped
   };
 }
 
-/** The write that counts `size` bytes under `key` when the organization's other uploads and they fit in `cap`;
- * returns the key when it did. */
-const arriveWithin = (data: Db, organizationId: string, key: string, size: number, cap: number) =>
+/** The write that counts `size` bytes under `key` when they and the organization's other uploads (but those it is
+ * `freeing`) fit in `cap`; returns the key when it did. */
+const arriveWithin = (data: Db, { organizationId, key, size }: Arrival, cap: number, freeing: string[] = []) =>
   data
     .update(uploads)
     .set({ uploadedAt: Date.now(), size })
     .where(
       and(
         eq(uploads.key, key),
-        sql`coalesce((select sum(${uploads.size}) from ${uploads}
-          where ${uploads.organizationId} = ${organizationId} and ${uploads.key} <> ${key}), 0) + ${size} <= ${cap}`,
+        sql`coalesce((select sum(${uploads.size}) from ${uploads} where ${uploads.organizationId} = ${organizationId}
+          and ${uploads.key} not in ${[key, ...freeing]}), 0) + ${size} <= ${cap}`,
       ),
     )
     .returning({ key: uploads.key });

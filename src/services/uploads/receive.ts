@@ -195,20 +195,22 @@ export async function receiveDirectUpload(
     });
     const ttl = unattachedTtlMs(env);
     const now = Date.now();
-    await countUpload(env, data, {
-      key,
-      organizationId: access.organizationId,
-      modelName,
-      fieldName: field,
-      filename,
-      contentType: stored,
-      maxSize: spec.max_size,
-      size,
-      createdBy: userId,
-      uploadedAt: now,
-      expiresAt: ttl === null ? null : now + ttl,
-      createdAt: now,
-    });
+    await countUpload(env, data, [
+      {
+        key,
+        organizationId: access.organizationId,
+        modelName,
+        fieldName: field,
+        filename,
+        contentType: stored,
+        maxSize: spec.max_size,
+        size,
+        createdBy: userId,
+        uploadedAt: now,
+        expiresAt: ttl === null ? null : now + ttl,
+        createdAt: now,
+      },
+    ]);
     return key;
   } catch (err) {
     await reader.cancel();

@@ -111,6 +111,29 @@ describe("usedUploadFileSizeTotal: the bytes the organization's uploads store no
     expect(await objectsUnder(`public/organizations/${owner.organizationId}/`)).toEqual([]);
   });
 
+  const TWO_LOGOS =
+    "two logo updates checked at one moment cannot both take the last room: one is 403, its file removed";
+  it(TWO_LOGOS, async () => {
+    const owner = await seedOwner();
+    const path = `/organizations/${owner.organizationId}/`;
+    const logo = (field: string) => {
+      const form = new FormData();
+      form.append(field, new File([PNG, new Uint8Array(600 - PNG.length)], "logo.png", { type: "image/png" }));
+      return owner.fetch("PATCH", path, form, { settings: SMALL });
+    };
+    const answers = await Promise.all([logo("compactLogo"), logo("fullLogo")]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
+    expect(await used(owner)).toBe(600);
+    expect(await objectsUnder(`public/organizations/${owner.organizationId}/`)).toHaveLength(1);
+    const shown = await bodyOf<"GET /organizations/{id}/">(await owner.fetch("GET", path));
+    const field = shown.compactLogo ? "compactLogo" : "fullLogo";
+    expect(shown[field === "compactLogo" ? "fullLogo" : "compactLogo"]).toBeNull();
+    // The logo a new one replaces leaves its room to it.
+    expect((await logo(field)).status).toBe(200);
+    expect(await used(owner)).toBe(600);
+    expect(await objectsUnder(`public/organizations/${owner.organizationId}/`)).toHaveLength(1);
+  });
+
   it("a skill's package counts until the skill is deleted; another organization's uploads are its own", async () => {
     const owner = await seedOwner();
     const skill = await uploadSkill(owner, "expenses");
