@@ -24,6 +24,7 @@ import {
   memberInNewGroup,
   ownerScreenshots,
   tabAndPress,
+  PHONE,
 } from "./console-helpers.mjs";
 
 const ARTICLES = {
@@ -600,6 +601,22 @@ describe("Knowledge bases in Chromium", () => {
       }),
     ).toBe(403);
     expect((await app.server.api(`/knowledge-bases/${kb.id}/`, { method: "GET" })).name).toBe("Shared with readers");
+    await context.close();
+  });
+
+  it("the new knowledge base's dialog fits a phone, its model choices too (one unavailable here)", async () => {
+    // Local development has no Workers AI: its models are listed, disabled, their long reasons as the options' text.
+    const { context, page, errors } = await ownerOn("/knowledge-bases", { viewport: PHONE });
+    await page.getByRole("button", { name: "Create knowledge base" }).click();
+    const models = dialog(page).getByRole("group", { name: "Models" });
+    await models.getByRole("option", { name: /Workers AI BGE M3 — unavailable/ }).waitFor({ state: "attached" });
+    const box = await dialog(page).boundingBox();
+    for (const part of [models, models.getByLabel("Embedding model"), models.getByText(/Embeds passages/)]) {
+      const { x, width } = await part.boundingBox();
+      expect(x + width).toBeLessThanOrEqual(box.x + box.width);
+    }
+    expect(await dialog(page).evaluate((d) => d.scrollWidth - d.clientWidth)).toBe(0);
+    expect(errors).toEqual([]);
     await context.close();
   });
 
