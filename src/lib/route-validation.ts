@@ -44,8 +44,35 @@ const isZod = (x: unknown): x is ZodType =>
  * zod's own messages (a schema's own message is kept as it is) in the languages other than English the product
  * speaks, for a request whose `Accept-Language` prefers one (docs/decisions.md, "Validation messages").
  */
-const MESSAGES = { "zh-TW": zhTW().localeError };
-type ErrorMap = (typeof MESSAGES)["zh-TW"];
+const MESSAGES = { "zh-TW": withSizesInWords(zhTW().localeError) };
+type ErrorMap = ReturnType<typeof zhTW>["localeError"];
+type RawIssue = Parameters<ErrorMap>[0];
+
+/** What a length counts, by the kind of value zod names (`origin`). */
+const ZH_UNITS: Record<string, string> = { string: "個字元", array: "項", set: "項", file: "位元組" };
+
+/**
+ * zod's zh-TW messages, a size said in words: zod's own name the value's type in English and compare with symbols
+ * ("數值過小：預期 string 應為 >=1 字元", for a name left empty), which a zh-TW operator reads at a form's field. Other
+ * sizes (dates) and other issues are zod's.
+ */
+function withSizesInWords(zod: ErrorMap): ErrorMap {
+  return (issue: RawIssue) => {
+    if (issue.code !== "too_small" && issue.code !== "too_big") return zod(issue);
+    const small = issue.code === "too_small";
+    const n = String(small ? issue.minimum : issue.maximum);
+    const unit = ZH_UNITS[issue.origin];
+    if (unit) {
+      if (issue.exact) return `須為 ${n} ${unit}`;
+      if (small && issue.origin === "string" && n === "1") return "不可空白";
+      if (small) return issue.inclusive === false ? `須多於 ${n} ${unit}` : `至少 ${n} ${unit}`;
+      return issue.inclusive === false ? `須少於 ${n} ${unit}` : `最多 ${n} ${unit}`;
+    }
+    if (!["number", "int", "bigint"].includes(issue.origin)) return zod(issue);
+    if (small) return issue.inclusive === false ? `須大於 ${n}` : `不可小於 ${n}`;
+    return issue.inclusive === false ? `須小於 ${n}` : `不可大於 ${n}`;
+  };
+}
 
 /**
  * The messages `Accept-Language` asks for: the first of its languages by weight that the product speaks (English,

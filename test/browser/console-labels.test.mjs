@@ -37,9 +37,7 @@ describe("Conversation labels and search in Chromium", () => {
     await dialog(page).getByLabel("名稱").fill("   ");
     await dialog(page).getByRole("button", { name: "儲存" }).click();
     await dialog(page).locator(".form-error").waitFor();
-    expect(await dialog(page).locator(".form-error li").allTextContents()).toEqual([
-      "數值過小：預期 string 應為 >=1 字元",
-    ]);
+    expect(await dialog(page).locator(".form-error li").allTextContents()).toEqual(["不可空白"]);
     expect(await dialog(page).getByLabel("名稱").getAttribute("aria-invalid")).toBe("true");
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);

@@ -1,7 +1,8 @@
 // Validation messages in the caller's language (docs/decisions.md, "Validation messages"): zod's own messages follow
 // `Accept-Language` (English or zh-TW); a schema's own message, the `detail`'s lead and the `code` stay as they are.
 import { describe, expect, it } from "vitest";
-import { PREFIXES, expectError, seedOwner } from "../../harness";
+import { MAX_CONVERSATION_LABELS } from "../../../src/services/labels";
+import { NO_SUCH_ID, PREFIXES, expectError, seedOwner } from "../../harness";
 
 describe("validation messages", () => {
   it.each(PREFIXES)("follow Accept-Language: zod's own in zh-TW, a schema's own as written (%s)", async (prefix) => {
@@ -12,10 +13,29 @@ describe("validation messages", () => {
       400,
       "invalid",
     );
-    expect(zh.errors).toEqual({ name: ["數值過小：預期 string 應為 >=1 字元"], color: ["A colour as #rrggbb"] });
-    expect(zh.detail).toBe("Invalid request. name: 數值過小：預期 string 應為 >=1 字元; color: A colour as #rrggbb");
+    expect(zh.errors).toEqual({ name: ["不可空白"], color: ["A colour as #rrggbb"] });
+    expect(zh.detail).toBe("Invalid request. name: 不可空白; color: A colour as #rrggbb");
     const en = await expectError(await owner.fetch("POST", "/labels/", bad, { prefix }), 400, "invalid");
     expect(en.errors?.name).toEqual(["Too small: expected string to have >=1 characters"]);
+  });
+
+  it("in zh-TW a size is said in words, not zod's English type names and symbols", async () => {
+    const owner = await seedOwner();
+    const zh = { headers: { "Accept-Language": "zh-TW" } };
+    const refused = async (body: object) =>
+      (await expectError(await owner.fetch("POST", "/labels/", body, zh), 400, "invalid")).errors;
+    expect(await refused({ name: "x".repeat(51), color: "#112233" })).toEqual({ name: ["最多 50 個字元"] });
+    expect(await refused({ name: "VIP", color: "#112233", description: "x".repeat(501) })).toEqual({
+      description: ["最多 500 個字元"],
+    });
+    // A list: the body is refused before the conversation is looked for.
+    const labelIds = Array.from({ length: MAX_CONVERSATION_LABELS + 1 }, () => NO_SUCH_ID);
+    const tooMany = await owner.fetch("PUT", `/conversations/${NO_SUCH_ID}/labels/`, { labelIds }, zh);
+    expect((await expectError(tooMany, 400, "invalid")).errors).toEqual({
+      labelIds: [`最多 ${MAX_CONVERSATION_LABELS} 項`],
+    });
+    // Nothing written.
+    expect(((await (await owner.fetch("GET", "/labels/")).json()) as { count: number }).count).toBe(0);
   });
 
   it("a query's messages too; English where English ranks first or zh-TW is refused", async () => {
@@ -23,7 +43,7 @@ describe("validation messages", () => {
     const pageZero = (language: string) =>
       owner.fetch("GET", "/labels/?page=0", undefined, { headers: { "Accept-Language": language } });
     const page = async (language: string) => (await expectError(await pageZero(language), 400, "invalid")).errors;
-    expect(await page("fr-CA, zh-Hant-TW;q=0.8")).toEqual({ page: ["數值過小：預期 number 應為 >=1"] });
+    expect(await page("fr-CA, zh-Hant-TW;q=0.8")).toEqual({ page: ["不可小於 1"] });
     for (const english of ["en-US,zh-TW;q=0.9", "zh-TW;q=0, fr", "*", "zh-CN"])
       expect(await page(english), english).toEqual({ page: ["Too small: expected number to be >=1"] });
   });
