@@ -300,4 +300,23 @@ describe("Conversations inbox in Chromium", () => {
       await context.close();
     }
   });
+
+  it("a visitor who never said who they are is named an anonymous visitor in the transcript", async () => {
+    // Through the API without a contact, as the assistant's try-it panel asks: the message carries a stored name for
+    // its sender ("Visitor"), which the console does not show as if it were someone's name.
+    const { conversationId } = await app.server.api(`/chatbots/${bot.id}/completions/`, {
+      body: { message: { content: "Is anyone there?" } },
+    });
+    for (const [locale, anonymous] of [
+      ["zh-TW", "匿名訪客"],
+      ["en", "Anonymous visitor"],
+    ]) {
+      const { context, page, errors } = await operator({ locale }, `/conversations/${conversationId}`);
+      const head = page.locator(".transcript .msg.sender-contact .msg-head");
+      await head.waitFor();
+      expect(await head.locator("span:not(.badge)").first().textContent()).toBe(anonymous);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
 });

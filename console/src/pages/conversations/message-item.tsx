@@ -10,6 +10,12 @@ type Json = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
 
 /**
+ * Who sent the message, as the transcript names them: a visitor with no contact (the API's, the try-it panel's) is the
+ * anonymous visitor, as the conversation's list and header say, not the placeholder name stored with the message.
+ */
+const senderName = (m: Message) => (m.senderType === "contact" && !m.sender.id ? t("anonymous") : m.sender.name);
+
+/**
  * One message of a transcript: who sent it (and through which platform), its text, files, sources,
  * tool calls, the visitor's feedback and, for a reply to a messaging platform, its delivery.
  */
@@ -21,7 +27,7 @@ export function MessageItem({ m, onReload }: { m: Message; onReload: () => void 
       <p class="msg-head">
         {m.private && <span class="badge private-note">{notes("privateNote")}</span>}
         <span class={`badge sender-${m.senderType}`}>{t(m.senderType === "contact" ? "visitor" : m.senderType)}</span>
-        <span>{m.sender.name}</span>
+        <span>{senderName(m)}</span>
         <time class="muted small">{formatTime(m.createdAt)}</time>
         <ChannelTag m={m} />
       </p>
