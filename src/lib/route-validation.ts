@@ -180,8 +180,11 @@ export function validateRequest(request: RouteRequest, reject: Reject): Middlewa
     }
     if (json) {
       const type = c.req.header("content-type");
-      if (type ? !JSON_REQUEST.test(type) : await hasBody(c))
-        throw new HTTPException(415, { message: "Unsupported Media Type" });
+      // The library's 415 says only "Unsupported Media Type"; this one says what to change, as `acceptOnly`'s does.
+      if (type ? !JSON_REQUEST.test(type) : await hasBody(c)) {
+        const essence = (type ?? "").split(";")[0].trim().toLowerCase() || "none";
+        throw new HTTPException(415, { message: `Unsupported media type "${essence}"; send application/json.` });
+      }
       let value: unknown = {};
       if (type) {
         try {

@@ -216,6 +216,19 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     expect(await countInParts(owner.organizationId, "messages")).toBe(before);
   });
 
+  it("a body that is not JSON is a 415 naming what was sent and what to send; nothing is written", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const before = await countInParts(owner.organizationId, "messages");
+    const sent = JSON.stringify({ message: { content: "hi" } });
+    for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const res = await owner.fetch("POST", completions(bot.id), sent, { headers: { "Content-Type": type } });
+      const body = await expectError(res, 415, "unsupported_media_type");
+      expect(body.detail).toBe(`Unsupported media type "${type}"; send application/json.`);
+    }
+    expect(await countInParts(owner.organizationId, "messages")).toBe(before);
+  });
+
   it(
     "401 without a key, 403 without conversation.manage, 404 for another organization's assistant or " + "conversation",
     async () => {
