@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { ZodType } from "zod";
+import { config, type ZodType } from "zod";
 import zhTW from "zod/v4/locales/zh-TW.js";
 import type { AppEnv } from "../env";
 
@@ -44,7 +44,7 @@ const isZod = (x: unknown): x is ZodType =>
  * zod's own messages (a schema's own message is kept as it is) in the languages other than English the product
  * speaks, for a request whose `Accept-Language` prefers one (docs/decisions.md, "Validation messages").
  */
-const MESSAGES = { "zh-TW": withSizesInWords(zhTW().localeError) };
+const MESSAGES = { "zh-TW": inZhTW(zhTW().localeError) };
 type ErrorMap = ReturnType<typeof zhTW>["localeError"];
 type RawIssue = Parameters<ErrorMap>[0];
 
@@ -52,12 +52,15 @@ type RawIssue = Parameters<ErrorMap>[0];
 const ZH_UNITS: Record<string, string> = { string: "個字元", array: "項", set: "項", file: "位元組" };
 
 /**
- * zod's zh-TW messages, a size said in words: zod's own name the value's type in English and compare with symbols
+ * zod's zh-TW messages, with a field left out said as "必填" and a query number that is not one as "須為數字" (as in
+ * English, below), and a size said in words: zod's own name the value's type in English and compare with symbols
  * ("數值過小：預期 string 應為 >=1 字元", for a name left empty), which a zh-TW operator reads at a form's field. Other
  * sizes (dates) and other issues are zod's.
  */
-function withSizesInWords(zod: ErrorMap): ErrorMap {
+function inZhTW(zod: ErrorMap): ErrorMap {
   return (issue: RawIssue) => {
+    if (issue.code === "invalid_type" && issue.input === undefined) return "必填";
+    if (issue.code === "invalid_type" && Number.isNaN(issue.input)) return "須為數字";
     if (issue.code !== "too_small" && issue.code !== "too_big") return zod(issue);
     const small = issue.code === "too_small";
     const n = String(small ? issue.minimum : issue.maximum);
@@ -73,6 +76,21 @@ function withSizesInWords(zod: ErrorMap): ErrorMap {
     return issue.inclusive === false ? `須小於 ${n}` : `不可大於 ${n}`;
   };
 }
+
+/**
+ * Two of zod's English messages name a JavaScript value, not anything a client sent: a field left out is "expected
+ * string, received undefined" (`nonoptional` for a form's missing part) and a query number that is not one "received
+ * NaN". They say what the contract's example says instead: "Required", and "Expected a number". Set once for the
+ * isolate, under the per-parse zh-TW messages (which outrank it); every other message is zod's own.
+ */
+config({
+  customError: (issue) => {
+    if (issue.code !== "invalid_type") return undefined;
+    if (issue.input === undefined) return "Required";
+    if (typeof issue.input === "number" && Number.isNaN(issue.input)) return "Expected a number";
+    return undefined;
+  },
+});
 
 /**
  * The messages `Accept-Language` asks for: the first of its languages by weight that the product speaks (English,

@@ -83,6 +83,15 @@ describe("GET /chatbots/", () => {
     },
   );
 
+  it("a page or page size that is not a number is a 400 that says a number is expected, without NaN", async () => {
+    const owner = await seedOwner();
+    for (const param of ["page", "pageSize", "page_size"]) {
+      const body = await expectError(await owner.fetch("GET", `/chatbots/?${param}=ten`), 400, "invalid");
+      expect(Object.values(body.errors!)).toEqual([["Expected a number"]]);
+      expect(body.detail).not.toContain("NaN");
+    }
+  });
+
   it("401 without a key", async () => {
     await expectError(await call("GET", "/api/v1/chatbots/"), 401, "not_authenticated");
   });

@@ -216,6 +216,18 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     expect(await countInParts(owner.organizationId, "messages")).toBe(before);
   });
 
+  it("a missing field is refused as Required, not with the validator's words for a JavaScript value", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    for (const body of [{}, { messages: [{ role: "user", content: "hi" }] }]) {
+      const refused = await expectError(await owner.fetch("POST", completions(bot.id), body), 400, "invalid");
+      expect(refused.errors).toEqual({ message: ["Required"] });
+      expect(refused.detail).toBe("Invalid request. message: Required");
+    }
+    const noText = await expectError(await owner.fetch("POST", completions(bot.id), { message: {} }), 400, "invalid");
+    expect(noText.errors).toEqual({ "message.content": ["Required"] });
+  });
+
   it("a body that is not JSON is a 415 naming what was sent and what to send; nothing is written", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);

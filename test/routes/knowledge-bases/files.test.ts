@@ -112,7 +112,12 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     expect(body.errors?.file?.[0]).toMatch(/Unsupported file type/);
     const empty = new FormData();
     empty.append("other", "x");
-    await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, empty), 400, "invalid");
+    const noFile = await expectError(
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, empty),
+      400,
+      "invalid",
+    );
+    expect(noFile.errors).toEqual({ file: ["Required"] });
     await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, { files: [] }), 400, "invalid");
     const big = new FormData();
     big.append("file", new File([new Uint8Array(10 * 1024 * 1024 + 1).fill(97)], "big.txt"));

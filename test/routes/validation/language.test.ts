@@ -25,6 +25,10 @@ describe("validation messages", () => {
     const refused = async (body: object) =>
       (await expectError(await owner.fetch("POST", "/labels/", body, zh), 400, "invalid")).errors;
     expect(await refused({ name: "x".repeat(51), color: "#112233" })).toEqual({ name: ["最多 50 個字元"] });
+    // A field left out and a query number that is not one, as in English ("Required", "Expected a number").
+    expect(await refused({ color: "#112233" })).toEqual({ name: ["必填"] });
+    const notANumber = await owner.fetch("GET", "/labels/?pageSize=ten", undefined, zh);
+    expect((await expectError(notANumber, 400, "invalid")).errors).toEqual({ pageSize: ["須為數字"] });
     expect(await refused({ name: "VIP", color: "#112233", description: "x".repeat(501) })).toEqual({
       description: ["最多 500 個字元"],
     });
