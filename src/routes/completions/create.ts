@@ -23,15 +23,20 @@ const Completion = z
         description: "Conversation to continue; absent, null or empty starts one in the assistant's default inbox",
         example: "",
       }),
-    message: z.object({
-      ...MessageFields,
-      content: MessageFields.content.min(1, "Required"),
-      queryMetadata: QueryMetadataSchema.optional(),
-      sender: z.uuid().optional().openapi({
-        description: "A contact of your organization (else 400)",
-        example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    message: z
+      .object({
+        ...MessageFields,
+        content: MessageFields.content.min(1, "Required"),
+        queryMetadata: QueryMetadataSchema.optional(),
+        sender: z.uuid().optional().openapi({
+          description: "A contact of your organization (else 400)",
+          example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+        }),
+      })
+      .openapi({
+        description: "The message the assistant answers: `content` is its text",
+        example: { content: "What are your opening hours?" },
       }),
-    }),
     isStreaming: z
       .boolean()
       .default(false)

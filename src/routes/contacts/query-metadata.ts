@@ -36,7 +36,11 @@ export const LabelRelationSchema: z.ZodType<LabelRelation> = z
       .optional()
       .openapi({ description: "How the conditions combine (group node)", example: "OR" }),
     get conditions(): z.ZodOptional<z.ZodArray<z.ZodType<LabelRelation>>> {
-      return z.array(LabelRelationSchema).max(100).optional();
+      return z
+        .array(LabelRelationSchema)
+        .max(100)
+        .optional()
+        .openapi({ description: "The nodes combined by `operator` (group node)", example: [{ labelId: EXAMPLE_ID }] });
     },
   })
   .superRefine((node, ctx) => {

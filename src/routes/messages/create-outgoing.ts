@@ -12,7 +12,9 @@ import { messageAttachments } from "../attachments/respond";
 
 const AgentMessage = z
   .object({
-    conversation: z.uuid().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    conversation: z
+      .uuid()
+      .openapi({ description: "Conversation to post in", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     ...MessageFields,
     content: PostedContent,
     private: z

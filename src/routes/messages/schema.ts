@@ -10,7 +10,10 @@ export const AttachmentInput = z
       .uuid()
       .optional()
       .openapi({ description: "An uploaded attachment", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    type: z.enum(["image", "video", "audio", "sticker", "other"]).optional().openapi({ example: "image" }),
+    type: z.enum(["image", "video", "audio", "sticker", "other"]).optional().openapi({
+      description: "What the file is; absent, an upload's is inferred from its content type (a link's is `other`)",
+      example: "image",
+    }),
     filename: z
       .string()
       .min(1)
@@ -29,7 +32,10 @@ export const AttachmentInput = z
           "fetched); required without `id`, which names the file by itself",
         example: "https://cdn.example.com/photo.png",
       }),
-    conversation: z.uuid().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    conversation: z.uuid().optional().openapi({
+      description: "Accepted for clients that send it; the attachment joins the message's conversation",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
   })
   // An attachment found by `id` brings its own file and name; anything else is known only by what is sent.
   .superRefine((a, ctx) => {
@@ -41,21 +47,38 @@ export const AttachmentInput = z
 
 export const CanvasInput = z
   .object({
-    name: z.string().openapi({ example: "plan" }),
-    title: z.string().openapi({ example: "Trip plan" }),
-    content: z.string().openapi({ example: "# Day 1" }),
-    canvasType: z.record(z.string(), z.unknown()).openapi({ example: { type: "markdown" } }),
+    name: z.string().openapi({ description: "The canvas's name", example: "plan" }),
+    title: z.string().openapi({ description: "Its title, shown above it", example: "Trip plan" }),
+    content: z.string().openapi({ description: "Its text (Markdown for a markdown canvas)", example: "# Day 1" }),
+    canvasType: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "What kind of canvas it is", example: { type: "markdown" } }),
   })
-  .openapi("CanvasInput");
+  .openapi("CanvasInput", { description: "A canvas kept with the message, returned as sent with its `id`" });
 
 /** The message fields shared by `POST /messages/`, agent replies and completions. */
 export const MessageFields = {
-  content: z.string().max(32_000, "At most 32,000 characters").openapi({ example: "What are your opening hours?" }),
+  content: z
+    .string()
+    .max(32_000, "At most 32,000 characters")
+    .openapi({ description: "The message's text, at most 32,000 characters", example: "What are your opening hours?" }),
   contentPayload: z
     .record(z.string(), z.unknown())
     .optional()
-    .openapi({ example: { content: "What are your opening hours?" } }),
-  attachments: z.array(AttachmentInput).max(20).optional(),
+    .openapi({
+      description: "Structured content kept with the message and returned as sent",
+      example: { content: "What are your opening hours?" },
+    }),
+  attachments: z
+    .array(AttachmentInput)
+    .max(20)
+    .optional()
+    .openapi({
+      description:
+        "Files sent with the message (at most 20): an attachment by `id`, or `{filename, file}` for an upload's key " +
+        "or a link",
+      example: [],
+    }),
   metadata: z
     .record(z.string(), z.unknown())
     .optional()
@@ -95,9 +118,18 @@ export const MessageCreate = z
     content: PostedContent,
     canvas: CanvasInput.optional(),
     queryMetadata: QueryMetadataSchema.optional(),
-    broadcast: z.boolean().optional().openapi({ example: false }),
-    skipCopilotTrigger: z.boolean().optional().openapi({ example: false }),
-    suggestedForId: z.uuid().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    broadcast: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Accepted for clients that send it; it changes nothing here", example: false }),
+    skipCopilotTrigger: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Accepted for clients that send it; it changes nothing here", example: false }),
+    suggestedForId: z.uuid().optional().openapi({
+      description: "Accepted for clients that send it; it changes nothing here",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
     sender: z.uuid().optional().openapi({
       description: "A contact of your organization; defaults to the conversation's contact",
       example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
