@@ -47,6 +47,8 @@ export const OPENAPI_CONFIG = {
     description:
       "Every path answers under `/api/v1` and `/api`. Authenticate with `Authorization: Api-Key <key>` " +
       "(the operator console uses the session cookie that `POST /auth/sessions/` sets instead). " +
+      "A request acts in the key's organization, or in the one `X-Organization-Id` names (you must be a member; " +
+      "else 404); paths under `/organizations/{id}/` name theirs. " +
       "Request bodies and query strings accept camelCase or snake_case keys. Errors are `{detail, code}`.",
   },
   security: [{ ApiKey: [] }, { ConsoleSession: [] }] as Record<string, string[]>[],
