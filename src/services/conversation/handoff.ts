@@ -123,21 +123,21 @@ const OUTSIDE_HOURS_MESSAGES: InLanguages = {
 /** Texts of the assistant's side in the languages it picks from the visitor's words. */
 export type InLanguages = typeof DEFAULT_MESSAGES;
 
-/** A default in the language the visitor wrote in: Japanese by its kana, else as the built-in model replies. */
-export function inLanguage(messages: InLanguages, text: string) {
+/** A default in the language the visitor wrote in: Japanese by its kana, else as the built-in model replies
+ * (`earlier`: the visitor's earlier messages, oldest first, for the script of Chinese). */
+export function inLanguage(messages: InLanguages, text: string, earlier: readonly string[] = []) {
   if (/[\u3040-\u30ff]/.test(text)) return messages.ja;
-  return messages[({ en: "en", zh: "zh-CN", zhTW: "zh-TW" } as const)[replyLanguage(text)]];
+  return messages[({ en: "en", zh: "zh-CN", zhTW: "zh-TW" } as const)[replyLanguage(text, earlier)]];
 }
 
 /** What the assistant says as it hands off (`outsideHours`: the inbox's team is away). */
-export const handoffMessage = (
-  settings: HandoffSettings,
-  incoming: Pick<MessageRow, "content">,
-  outsideHours = false,
-) =>
+export const handoffMessage = (settings: HandoffSettings, incoming: VisitorWords, outsideHours = false) =>
   outsideHours
-    ? settings.outsideHoursMessage?.trim() || inLanguage(OUTSIDE_HOURS_MESSAGES, incoming.content)
-    : settings.message?.trim() || inLanguage(DEFAULT_MESSAGES, incoming.content);
+    ? settings.outsideHoursMessage?.trim() || inLanguage(OUTSIDE_HOURS_MESSAGES, incoming.content, incoming.earlier)
+    : settings.message?.trim() || inLanguage(DEFAULT_MESSAGES, incoming.content, incoming.earlier);
+
+/** The visitor's message, and what they wrote before it (oldest first): the handoff message is in their language. */
+export type VisitorWords = Pick<MessageRow, "content"> & { earlier?: readonly string[] };
 
 /** When the handoff happens outside the inbox's business hours: the team's next opening (ms; null: none within two
  * weeks). */
@@ -152,7 +152,7 @@ export interface OutsideHours {
 export function handoffReply(
   settings: HandoffSettings,
   reason: HandoffReason,
-  incoming: Pick<MessageRow, "content">,
+  incoming: VisitorWords,
   reply?: Reply,
   outside?: OutsideHours,
 ): Reply {

@@ -309,7 +309,10 @@ async function replyTo(
     handoffReply(
       settings,
       reason,
-      incoming,
+      {
+        content: incoming.content,
+        earlier: context.history.filter((m) => m.senderType === "contact").map((m) => m.content),
+      },
       reply,
       await outsideHours(store.db, conversation.inboxId, clockNow(store.env)),
     );

@@ -102,12 +102,31 @@ const THANKS_AND_FAREWELL: Record<Language, string> = {
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/u;
 /** Characters written only in Traditional Chinese, among those a customer's message is likely to hold. */
 const TRADITIONAL =
-  /[們個這說請問謝見嗎麼樣幫電話號碼聯絡繫轉為會對還與關開門時間費貨運寄點裡邊機器專員態嗎辦讓麼後來實際應該買賣]/u;
+  /[們個這說請問謝見嗎麼樣幫電話號碼聯絡繫轉為會對還與關開門時間費貨運寄點裡邊機器專員態辦讓後來實際應該買賣沒過發現給東車錢單訂帳戶務質確認處題]/gu;
+/** Their Simplified forms (none of them written in Traditional Chinese). */
+const SIMPLIFIED =
+  /[们个这说请问谢见吗样帮电话号码联络转为会对还与关开门时间费货运点边机专员态办让实际应该买卖没过发现给东车钱单订账户务质确认处题]/gu;
 
-/** The language a reply to the message is written in. */
-export function replyLanguage(message: string): Language {
+/** Which script a Chinese text is written in: the one it holds more marked characters of; null when neither. */
+function scriptOf(text: string): "zh" | "zhTW" | null {
+  const traditional = text.match(TRADITIONAL)?.length ?? 0;
+  const simplified = text.match(SIMPLIFIED)?.length ?? 0;
+  if (traditional === simplified) return null;
+  return traditional > simplified ? "zhTW" : "zh";
+}
+
+/**
+ * The language a reply to the message is written in: English unless it is Chinese. Chinese in the script the visitor
+ * writes: the message's, else that of the latest of their `earlier` messages (oldest first) that shows one, else
+ * Traditional, the Chinese the product speaks (docs/decisions.md, "The reply's script").
+ */
+export function replyLanguage(message: string, earlier: readonly string[] = []): Language {
   if (!CJK.test(message)) return "en";
-  return TRADITIONAL.test(message) ? "zhTW" : "zh";
+  for (const text of [message, ...[...earlier].reverse()]) {
+    const script = scriptOf(text);
+    if (script) return script;
+  }
+  return "zhTW";
 }
 
 /** The message without punctuation, emoji or extra spacing, lower case; and whether it is Chinese. */
@@ -122,8 +141,9 @@ function bareOf(message: string): { segments: string[]; chinese: boolean } {
   return { segments, chinese };
 }
 
-/** The polite reply to a message that is only small talk, else null. */
-export function smallTalkReply(message: string): string | null {
+/** The polite reply to a message that is only small talk, else null (`earlier`: the visitor's earlier messages, for
+ * the script of the reply: `replyLanguage`). */
+export function smallTalkReply(message: string, earlier: readonly string[] = []): string | null {
   const { segments, chinese } = bareOf(message);
   if (!segments.length || segments.join(" ").length > 60 || segments.length > 3) return null;
   const kinds: Kind[] = [];
@@ -132,7 +152,7 @@ export function smallTalkReply(message: string): string | null {
     if (!kind) return null;
     kinds.push(kind);
   }
-  const language = replyLanguage(message);
+  const language = replyLanguage(message, earlier);
   if (kinds.includes("thanks") && kinds.includes("farewell")) return THANKS_AND_FAREWELL[language];
   // The last word is what the visitor is doing now: "Hi, how are you?" asks how we are, "Great, thanks, bye" leaves.
   const order: Kind[] = ["greeting", "wellbeing", "bot", "thanks", "farewell"];

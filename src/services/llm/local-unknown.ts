@@ -10,7 +10,8 @@ const UNKNOWN = {
   zhTW: "我的資料裡沒有這個問題的答案。",
 };
 
-export const unknownAnswer = (question: string) => UNKNOWN[replyLanguage(question)];
+export const unknownAnswer = (question: string, earlier: readonly string[] = []) =>
+  UNKNOWN[replyLanguage(question, earlier)];
 
 /** Whether the built-in model's answer is that its sources do not answer (a handoff counts it:
  * services/conversation/handoff.ts). */

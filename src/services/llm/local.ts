@@ -42,10 +42,10 @@ export const localChatModel: ChatModel = {
     const grounding = passages.length && (!documents.length || mentions(question, passages)) ? passages : documents;
     // A request for a person never reaches a model while handoff is on (services/conversation/handoff.ts).
     const reply =
-      smallTalkReply(question) ??
+      smallTalkReply(question, asked.slice(0, -1)) ??
       (grounding.length
         ? groundedAnswer(question, asked.slice(0, -1), grounding, grounding === documents)
-        : noContextAnswer(question, request));
+        : noContextAnswer(question, asked.slice(0, -1), request));
     const answer = acknowledge(request) + reply;
     const text = request.jsonSchema ? JSON.stringify(instanceOf(request.jsonSchema, answer)) : answer;
     for (const piece of streamPieces(text)) {
@@ -72,15 +72,17 @@ function groundedAnswer(
   if (answer) return answer;
   // "Please check my notes" points at the visitor's own file: its opening sentence says what it holds.
   if (fromDocuments)
-    return passageSentences(grounding[0].text, new Set()).find((s) => !s.heading)?.text ?? unknownAnswer(question);
-  return unknownAnswer(question);
+    return (
+      passageSentences(grounding[0].text, new Set()).find((s) => !s.heading)?.text ?? unknownAnswer(question, earlier)
+    );
+  return unknownAnswer(question, earlier);
 }
 
-function noContextAnswer(question: string, request: ChatRequest): string {
+function noContextAnswer(question: string, earlier: string[], request: ChatRequest): string {
   const hasInstructions = request.messages.some((m) => m.role === "system" && m.content.trim());
   const topic = question.trim().replace(/\s+/g, " ").slice(0, 200);
   // Without instructions or sources the model is the test echo (many tests and the README rely on it).
-  return hasInstructions ? unknownAnswer(question) : `You said: "${topic}".`;
+  return hasInstructions ? unknownAnswer(question, earlier) : `You said: "${topic}".`;
 }
 
 /** A JSON value valid against a (simple) JSON Schema, with `answer` in the first string slot. */

@@ -85,6 +85,18 @@ describe("an assistant hands the conversation to a person when the visitor asks 
       autoReplyEnabled: false,
     });
 
+    // Words both scripts write alike are answered in the script the visitor wrote in before.
+    const simplified = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), { message: { content: "我想退货" } }),
+    );
+    const ambiguous = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+      await owner.fetch("POST", completions(bot.id), {
+        conversation: simplified.conversationId,
+        message: { content: "我要找真人客服" },
+      }),
+    );
+    expect(ambiguous.content).toBe("我会请团队成员来协助您，他们会尽快在这里回复。");
+
     // A first turn streamed in the worker hands off too.
     const streamed = await readEvents<StreamEvent>(
       await owner.fetch("POST", completions(bot.id), {

@@ -74,7 +74,9 @@ describe("the built-in local model answers, and does not echo the question", () 
       expect(await ask(owner, bot.id, "Hello!")).toBe("Hello! How can I help you today?");
       expect(await ask(owner, bot.id, "Hi there")).toBe("Hello! How can I help you today?");
       expect(await ask(owner, bot.id, "Thanks")).toBe("You're welcome! Is there anything else I can help you with?");
-      expect(await ask(owner, bot.id, "你好")).toBe("您好！请问有什么可以帮您？");
+      // Written alike in both scripts: Traditional; in Simplified characters, Simplified ("The reply's script").
+      expect(await ask(owner, bot.id, "你好")).toBe("您好！請問有什麼可以幫您？");
+      expect(await ask(owner, bot.id, "谢谢")).toBe("不客气！还有什么可以帮您的吗？");
     }
     // A question is not small talk: without sources the model says plainly that it does not know.
     expect(await ask(owner, instructed.id, "Hi, can I pay by card?")).toBe(

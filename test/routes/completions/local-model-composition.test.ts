@@ -167,5 +167,8 @@ describe("the built-in local model's answers read like answers", () => {
       "I'll pass you to a member of our team, who will reply here as soon as they can.",
     );
     expect(await reply("轉真人")).toBe("我會請團隊成員來協助您，他們會盡快在這裡回覆。");
+    // In Simplified characters, Simplified; in characters both scripts write alike, Traditional.
+    expect(await reply("请帮我转人工")).toBe("我会请团队成员来协助您，他们会尽快在这里回复。");
+    expect(await reply("我要找真人客服")).toBe("我會請團隊成員來協助您，他們會盡快在這裡回覆。");
   });
 });
