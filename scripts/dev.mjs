@@ -106,7 +106,7 @@ console.log(`
   Health:     http://localhost:${port}/health    (lists missing settings)
   Database:   migrations applied${applied ? ` (${applied} new)` : ""}; details in ${migrationsLog}
 
-  Administrator (created on the first sign-in or request):
+  Administrator (created by the first request: a sign-in, a sign-up or a call with the key):
   E-mail:     ${email}
   Password:   ${vars.BOOTSTRAP_PASSWORD}
   API key:    ${key}

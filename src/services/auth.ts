@@ -5,7 +5,8 @@ import type { Bindings, Db } from "../env";
 import { apiKeys, users } from "../db/schema";
 import { badRequest, conflict, isUniqueViolation } from "../lib/errors";
 import { hashPassword, verifyPassword } from "../lib/crypto";
-import { apiKeyValues, createAccount } from "./accounts";
+import { bootstrapPassword, usableSecret } from "../lib/placeholders";
+import { apiKeyValues, bootstrapOwner, createAccount } from "./accounts";
 import { getOrganizationRecord } from "./organizations";
 import { dataParts } from "./shards/parts";
 import type { PlanSettings } from "./plans";
@@ -18,6 +19,11 @@ export async function register(
   input: { email: string; name: string; company: string; password: string },
   plans: PlanSettings,
 ) {
+  // With no user yet, the first administrator comes first (the contract's "first request" with BOOTSTRAP_API_KEY
+  // set creates them): the key and password `npm run dev` printed keep working when someone signs up before using them.
+  const bootstrapKey = usableSecret("BOOTSTRAP_API_KEY", env.BOOTSTRAP_API_KEY);
+  if (bootstrapKey)
+    await bootstrapOwner(db, bootstrapKey, env.BOOTSTRAP_EMAIL, plans.defaultPlan.id, bootstrapPassword(env));
   let account: Awaited<ReturnType<typeof createAccount>>;
   try {
     account = await createAccount(db, {
