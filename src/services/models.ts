@@ -91,23 +91,30 @@ export async function openAiCompatibleEndpoint(
   return { baseUrl: row.baseUrl, apiKey: await providerApiKey(row, env) };
 }
 
+/** Why a model cannot answer in this deployment, as a code (for a client to say in its language) and in English. */
+export const UNAVAILABLE = {
+  no_ai_binding: "Workers AI is not available here: the AI binding ([ai] in wrangler.toml) is not configured.",
+  no_base_url: "It has no baseUrl.",
+  no_encryption_key: "Its API key cannot be read: ENCRYPTION_KEY is not configured.",
+  key_unreadable: "Its API key cannot be decrypted (ENCRYPTION_KEY changed since it was stored): store the key again.",
+} as const;
+export type UnavailableCode = keyof typeof UNAVAILABLE;
+
 /**
  * Why the model cannot answer in this deployment, or null when it can: a Workers AI model without
  * the AI binding (local development has none), an OpenAI-compatible one without its base URL or
  * whose stored API key cannot be read. Listed on the model's record and checked when an assistant
  * is saved on it (docs/decisions.md, "Honest model choices").
  */
-export async function modelUnavailableReason(
+export async function modelUnavailable(
   row: ModelRow,
   env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">,
-): Promise<string | null> {
-  if (row.provider === "workers_ai" && !env.AI)
-    return "Workers AI is not available here: the AI binding ([ai] in wrangler.toml) is not configured.";
+): Promise<UnavailableCode | null> {
+  if (row.provider === "workers_ai" && !env.AI) return "no_ai_binding";
   if (row.provider !== "openai_compatible") return null;
-  if (!row.baseUrl) return "It has no baseUrl.";
+  if (!row.baseUrl) return "no_base_url";
   if (!row.apiKeyEncrypted) return null;
-  if (!usableSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY))
-    return "Its API key cannot be read: ENCRYPTION_KEY is not configured.";
+  if (!usableSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY)) return "no_encryption_key";
   const readable = await modelApiKey(row, env).then(
     () => true,
     (err) => {
@@ -115,9 +122,7 @@ export async function modelUnavailableReason(
       return false;
     },
   );
-  return readable
-    ? null
-    : "Its API key cannot be decrypted (ENCRYPTION_KEY changed since it was stored): store the key again.";
+  return readable ? null : "key_unreadable";
 }
 
 /** The rules that span fields, checked on the model as it will be stored (create, PUT and PATCH). */

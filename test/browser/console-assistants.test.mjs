@@ -376,6 +376,15 @@ describe("Assistants in Chromium", () => {
     expect(await dialog(page).getByLabel("Language model", { exact: true }).inputValue()).toBe(LOCAL_LLM);
     expect(errors).toEqual([]);
     await context.close();
+    // In zh-TW the reason is said in zh-TW (from the record's code), not in the API's English.
+    const zh = await ownerOn(`/assistants/${shown.id}`, { locale: "zh-TW" });
+    const zhOption = zh.page
+      .locator(".assistant-form")
+      .getByLabel("語言模型", { exact: true })
+      .locator("option", { hasText: "Workers AI Llama" });
+    expect(await zhOption.textContent()).toMatch(/ — 無法使用：此部署無法使用 Workers AI：尚未設定 AI 繫結。$/);
+    expect(zh.errors).toEqual([]);
+    await zh.context.close();
   });
 
   it(

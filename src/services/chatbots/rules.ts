@@ -5,7 +5,7 @@ import type { chatbots } from "../../db/schema";
 import { fieldError, forbidden } from "../../lib/errors";
 import type { OrgAccess } from "../access";
 import { requireOrganizationGroups } from "../groups";
-import { getModel, modelUnavailableReason, type ModelKind } from "../models";
+import { getModel, modelUnavailable, type ModelKind, UNAVAILABLE } from "../models";
 import type { ChatbotRow } from "./visibility";
 
 export type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
@@ -103,12 +103,12 @@ export async function checkChatbotReferences(
   // A model that cannot answer here (no AI binding, an unreadable key) would fail every reply: say so now
   // (docs/decisions.md, "Honest model choices").
   const rows = found.map((row) => (row === true ? null : row));
-  const reasons = await Promise.all(rows.map((row) => (row ? modelUnavailableReason(row, env) : null)));
+  const reasons = await Promise.all(rows.map((row) => (row ? modelUnavailable(row, env) : null)));
   const unavailable = MODEL_FIELDS.findIndex((_, i) => reasons[i] !== null);
   if (unavailable >= 0)
     throw fieldError(
       MODEL_FIELDS[unavailable][0],
-      `The model "${rows[unavailable]!.name}" is not available: ${reasons[unavailable]}`,
+      `The model "${rows[unavailable]!.name}" is not available: ${UNAVAILABLE[reasons[unavailable]!]}`,
     );
   for (const [field, noun] of [["toolkits", "toolkit"]] as const) {
     const first = body[field]?.[0];

@@ -4,7 +4,7 @@ import { MODEL_KINDS, MODEL_PROVIDERS } from "../../db/schema";
 import { Timestamps } from "../../lib/openapi";
 import { cannotOpen, maskSecret } from "../../lib/crypto";
 import { timestampsOf } from "../../lib/time";
-import { modelApiKey, modelUnavailableReason, type ModelRow } from "../models";
+import { modelApiKey, modelUnavailable, type ModelRow, UNAVAILABLE } from "../models";
 
 // The route schemas take these enums from here (routes do not import db/schema).
 export { MODEL_KINDS, MODEL_PROVIDERS };
@@ -39,6 +39,16 @@ export const ModelSchema = z
           "key that cannot be read",
         example: null,
       }),
+    unavailableCode: z
+      .enum(Object.keys(UNAVAILABLE) as [keyof typeof UNAVAILABLE, ...(keyof typeof UNAVAILABLE)[]])
+      .nullable()
+      .openapi({
+        description:
+          "`unavailableReason` as a code, for a client that says it in its own language: `no_ai_binding` (Workers AI " +
+          "without the AI binding), `no_base_url`, `no_encryption_key` (a stored API key and no ENCRYPTION_KEY), " +
+          "`key_unreadable` (ENCRYPTION_KEY changed since the key was stored); null when available",
+        example: null,
+      }),
     organization: z
       .string()
       .nullable()
@@ -51,12 +61,12 @@ export type ModelRecord = z.infer<typeof ModelSchema>;
 
 /** Row -> record. The API key is decrypted only to mask it; it never leaves in clear. */
 export async function modelRecord(row: ModelRow, env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">): Promise<ModelRecord> {
-  const [plain, unavailableReason] = await Promise.all([
+  const [plain, unavailableCode] = await Promise.all([
     modelApiKey(row, env).catch((err) => {
       if (!cannotOpen(err)) throw err;
       return null;
     }),
-    modelUnavailableReason(row, env),
+    modelUnavailable(row, env),
   ]);
   return {
     id: row.id,
@@ -69,8 +79,9 @@ export async function modelRecord(row: ModelRow, env: Pick<Bindings, "ENCRYPTION
     hasApiKey: !!row.apiKeyEncrypted,
     apiKeyPreview: row.apiKeyEncrypted ? (maskSecret(plain) ?? "••••") : null,
     isBuiltIn: row.organizationId === null,
-    available: unavailableReason === null,
-    unavailableReason,
+    available: unavailableCode === null,
+    unavailableReason: unavailableCode && UNAVAILABLE[unavailableCode],
+    unavailableCode,
     organization: row.organizationId,
     ...timestampsOf(row),
   };

@@ -21,8 +21,12 @@ describe("available and unavailableReason on model records", () => {
         await owner.fetch("GET", "/large-language-models/", undefined, { prefix }),
       );
       const byId = Object.fromEntries(page.results.map((m) => [m.id, m]));
-      expect(byId[LOCAL_LLM]).toMatchObject({ available: true, unavailableReason: null });
-      expect(byId[WORKERS_AI_LLM]).toMatchObject({ available: false, unavailableReason: NO_BINDING });
+      expect(byId[LOCAL_LLM]).toMatchObject({ available: true, unavailableReason: null, unavailableCode: null });
+      expect(byId[WORKERS_AI_LLM]).toMatchObject({
+        available: false,
+        unavailableReason: NO_BINDING,
+        unavailableCode: "no_ai_binding",
+      });
       expect(byId[own.id]).toMatchObject({ available: true, unavailableReason: null });
       const one = await bodyOf<"GET /embedding-models/{id}/">(
         await owner.fetch("GET", `/embedding-models/${WORKERS_AI_EMBEDDING}/`, undefined, { prefix }),
@@ -41,6 +45,7 @@ describe("available and unavailableReason on model records", () => {
     expect(await res.json()).toMatchObject({
       available: false,
       unavailableReason: expect.stringContaining("cannot be decrypted"),
+      unavailableCode: "key_unreadable",
     });
     const unset = await owner.fetch("GET", `/large-language-models/${model.id}/`, undefined, {
       settings: { ENCRYPTION_KEY: undefined },
@@ -48,6 +53,7 @@ describe("available and unavailableReason on model records", () => {
     expect(await unset.json()).toMatchObject({
       available: false,
       unavailableReason: "Its API key cannot be read: ENCRYPTION_KEY is not configured.",
+      unavailableCode: "no_encryption_key",
     });
   });
 

@@ -1,12 +1,13 @@
 import { type ApiProblem, api, unwrap, type Schemas } from "../../api/client";
 import { choicesOf } from "../../api/choices";
+import type { Availability } from "../../components/model-choice";
 
 export type Assistant = Schemas["Assistant"];
 export type AssistantWrite = Schemas["AssistantWrite"];
 export type AssistantPatch = Schemas["AssistantPatch"];
 export type IdName = Schemas["IdName"];
 /** A model the form offers, with whether it can answer here (an unavailable one shows disabled, with its reason). */
-export type ModelChoice = IdName & { available?: boolean; unavailableReason?: string | null };
+export type ModelChoice = IdName & Availability;
 
 export const REPLY_MODES = ["normal", "template", "hybrid", "workflow", "agent"] as const;
 export const OUTPUT_MODES = ["text", "json_schema"] as const;
@@ -42,7 +43,13 @@ export interface Choices {
 }
 
 const models = (page: { results: Schemas["Model"][] }): ModelChoice[] =>
-  page.results.map((m) => ({ id: m.id, name: m.name, available: m.available, unavailableReason: m.unavailableReason }));
+  page.results.map(({ id, name, available, unavailableReason, unavailableCode }) => ({
+    id,
+    name,
+    available,
+    unavailableReason,
+    unavailableCode,
+  }));
 
 export async function loadChoices(organizationId: string): Promise<Choices> {
   const query = { pageSize: 100 };

@@ -1,6 +1,7 @@
 // The knowledge base endpoints this page calls (CONTRACT section 9), typed by the generated schema.
 import { choicesOf } from "../../api/choices";
 import { api, unwrap, type Schemas } from "../../api/client";
+import type { Availability } from "../../components/model-choice";
 
 export type KnowledgeBase = Schemas["KnowledgeBase"];
 export type KnowledgeBaseWrite = Schemas["KnowledgeBaseWrite"];
@@ -14,7 +15,7 @@ export type TextNode = Schemas["TextNode"];
 /** A record's reference to another (`{id, name}`), and a choice of the settings form. */
 export type Option = Schemas["IdName"];
 /** A model of the settings form, with whether it can answer in this deployment. */
-export type ModelChoice = Option & { available?: boolean; unavailableReason?: string | null };
+export type ModelChoice = Option & Availability;
 export const PAGE_SIZE = 20;
 
 const kb = (knowledgeBaseId: string) => ({ params: { path: { knowledgeBaseId } } });
@@ -40,7 +41,13 @@ export async function formOptions(organizationId: string) {
   const models = (p: Promise<{ results: ModelChoice[] }>) =>
     p.then((page) =>
       page.results.map(
-        ({ id, name, available, unavailableReason }): ModelChoice => ({ id, name, available, unavailableReason }),
+        ({ id, name, available, unavailableReason, unavailableCode }): ModelChoice => ({
+          id,
+          name,
+          available,
+          unavailableReason,
+          unavailableCode,
+        }),
       ),
     );
   // Groups need `group.view` and assistants `chatbot.view`: a member without them keeps what the record shows.

@@ -11,6 +11,7 @@ import { can } from "../../shell/session";
 import { ModelForm } from "./model-form";
 import { deleteModel, listModels, testModel, type ConnectionTest, type Model } from "./api";
 import { t } from "./strings";
+import { unavailableReason } from "../../components/model-choice";
 import { Section } from "../../components/page-header";
 
 /** The organization's models: built-in and its own, with add, edit, delete and test connection for owners. */
@@ -53,9 +54,7 @@ export function ModelsSection({ organizationId }: { organizationId: string }) {
           {m.name} {m.isBuiltIn && <span class="badge">{t("builtIn")}</span>}
           {/* Said in words beside the model: assistants cannot be saved on it, and its pickers show it disabled. */}
           {!m.available && (
-            <div class="model-unavailable small">
-              {t("unavailable", { reason: m.unavailableReason || t("unavailableNoReason") })}
-            </div>
+            <div class="model-unavailable small">{t("unavailable", { reason: unavailableReason(m) })}</div>
           )}
         </>
       ),
