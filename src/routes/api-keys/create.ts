@@ -7,7 +7,10 @@ import { createApiKey } from "../../services/api-keys";
 import { ApiKeySchema } from "../../services/records/api-keys";
 
 const CreateApiKey = z.object({
-  name: z.string().trim().min(1).max(100).openapi({ example: "CI" }),
+  name: z.string().trim().min(1).max(100).openapi({
+    description: "A label for the key, 1-100 characters, to tell it apart in lists; it grants nothing",
+    example: "CI",
+  }),
   expiresAt: z
     .union([
       z.number().int(),

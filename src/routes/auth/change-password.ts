@@ -6,7 +6,15 @@ import { password, samePasswords } from "./schema";
 
 const ChangePassword = z
   .object({
-    oldPassword: z.string().min(1).openapi({ example: "correct horse battery" }),
+    oldPassword: z
+      .string()
+      .min(1)
+      .openapi({
+        description:
+          "The current password (400 if wrong); a user who has none (such as the first administrator, created by " +
+          "the bootstrap key without BOOTSTRAP_PASSWORD) may send any text",
+        example: "correct horse battery",
+      }),
     newPassword1: password("New password"),
     newPassword2: password("New password again"),
   })

@@ -4,8 +4,11 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { logIn } from "../../services/auth";
 
 const Login = z.object({
-  email: z.email().openapi({ example: "ada@example.com" }),
-  password: z.string().min(1).openapi({ example: "correct horse battery" }),
+  email: z.email().openapi({ description: "The user's e-mail address, in any case", example: "ada@example.com" }),
+  password: z.string().min(1).openapi({
+    description: "The user's password; a wrong one, like an unknown e-mail, is a 400 that says no more",
+    example: "correct horse battery",
+  }),
 });
 
 const route = createRoute({

@@ -10,21 +10,35 @@ import { password, samePasswords } from "./schema";
 
 const Registration = z
   .object({
-    email: z.email().max(254).openapi({ example: "ada@example.com" }),
+    email: z.email().max(254).openapi({
+      description: "The user's e-mail address, their sign-in name, kept in lower case (409 if a user has it)",
+      example: "ada@example.com",
+    }),
     password1: password("Password, at least 8 characters"),
     password2: password("The same password again"),
-    name: z.string().trim().min(1).max(150).openapi({ example: "Ada Lovelace" }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(150)
+      .openapi({ description: "The user's name as people see it, 1-150 characters", example: "Ada Lovelace" }),
     company: z
       .string()
       .trim()
       .min(1)
       .max(200)
       .openapi({ description: "Name of the organization created for the user", example: "Acme" }),
-    referralCode: z.string().max(100).optional().openapi({ example: "FRIEND2026" }),
+    referralCode: z.string().max(100).optional().openapi({
+      description: "Accepted for clients that send it (at most 100 characters); it is not stored and changes nothing",
+      example: "FRIEND2026",
+    }),
     authSource: z
-      .object({ id: z.string().min(1) })
+      .object({ id: z.string().min(1).openapi({ description: "A name for the source, not empty" }) })
       .optional()
-      .openapi({ description: "Where the sign-up came from", example: { id: "web" } }),
+      .openapi({
+        description: "Where the sign-up came from; accepted for clients that send it, not stored",
+        example: { id: "web" },
+      }),
   })
   .superRefine(samePasswords("password1", "password2"));
 

@@ -26,20 +26,53 @@ const hexColor = z
 
 /** Fields an organization's owner (or organization.manage) may write. */
 export const OrganizationWrite = z.object({
-  name: z.string().trim().min(1).max(200).openapi({ example: "Acme" }),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .openapi({ description: "The organization's name, 1-200 characters after trimming", example: "Acme" }),
   compactLogo: uri("Compact logo URL"),
   fullLogo: uri("Full logo URL"),
   themePrimaryColor: hexColor,
-  companyName: z.string().max(200).nullable().optional().openapi({ example: "Acme Inc." }),
+  companyName: z.string().max(200).nullable().optional().openapi({
+    description: "Registered company name, at most 200 characters; null clears it, absent keeps it",
+    example: "Acme Inc.",
+  }),
   taxId: z
     .string()
     .regex(/^\d{8}$/, "Must be 8 digits")
     .nullable()
     .optional()
-    .openapi({ example: "12345678" }),
-  contactPhone: z.string().max(50).nullable().optional().openapi({ example: "+1 555 0100" }),
-  applicationMetadata: z.record(z.string(), z.unknown()).nullable().optional().openapi({ example: {} }),
-  invitationCode: z.string().max(100).nullable().optional().openapi({ example: null }),
+    .openapi({
+      description: "Tax id, exactly 8 digits, stored unverified; null clears it, absent keeps it",
+      example: "12345678",
+    }),
+  contactPhone: z.string().max(50).nullable().optional().openapi({
+    description: "Contact phone number as free text, at most 50 characters; null clears it, absent keeps it",
+    example: "+1 555 0100",
+  }),
+  applicationMetadata: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "Your own data about the organization, kept with its keys as sent and returned as sent; it replaces what " +
+        "was stored; null clears it (read back as {}), absent keeps it",
+      example: {},
+    }),
+  invitationCode: z
+    .string()
+    .max(100)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "An invitation code kept with the organization (at most 100 characters); stored and returned, it grants " +
+        "nothing. Null clears it, absent keeps it",
+      example: null,
+    }),
 });
 
 /** Plan and feature fields: platform staff only (403 for anyone else who sends them). */

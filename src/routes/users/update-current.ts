@@ -5,13 +5,45 @@ import { updateProfile } from "../../services/users";
 import { UserSchema } from "./schema";
 
 const UpdateUser = z.object({
-  name: z.string().trim().min(1).max(150).openapi({ example: "Ada Lovelace" }),
-  email: z.email().max(254).openapi({ example: "ada@example.com" }),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(150)
+    .openapi({ description: "Your name as people see it, 1-150 characters", example: "Ada Lovelace" }),
+  email: z.email().max(254).openapi({
+    description: "Your e-mail address, which you sign in with; kept in lower case (409 if another user has it)",
+    example: "ada@example.com",
+  }),
   // http(s) only: the avatar is shown beside the user's replies in the console and the visitor's widget, where a
   // `javascript:` or `data:` URL has no place (contacts' avatars follow the same rule).
-  avatar: z.httpUrl().max(2048).nullable().optional().openapi({ example: "https://cdn.example.com/ada.png" }),
-  company: z.string().max(200).nullable().optional().openapi({ example: "Acme" }),
-  invitationCode: z.string().max(100).nullable().optional().openapi({ example: null }),
+  avatar: z.httpUrl().max(2048).nullable().optional().openapi({
+    description:
+      "http(s) URL of your picture, shown with the replies you send to visitors; null removes it, absent keeps it",
+    example: "https://cdn.example.com/ada.png",
+  }),
+  company: z
+    .string()
+    .max(200)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "Your company as you name it, at most 200 characters; it renames no organization. Null clears it, absent " +
+        "keeps it",
+      example: "Acme",
+    }),
+  invitationCode: z
+    .string()
+    .max(100)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "An invitation code kept on your profile (at most 100 characters); stored and returned, it grants nothing. " +
+        "Null clears it, absent keeps it",
+      example: null,
+    }),
 });
 
 const route = createRoute({
