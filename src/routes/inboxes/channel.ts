@@ -10,7 +10,32 @@ import { connectChannel, getChannel, saveChannel } from "../../services/channels
 import { CHANNEL_FIELDS } from "../../services/channels/fields";
 import { INBOXES_TAG } from "./schema";
 
-const FIELD_NAMES = [...new Set(Object.values(CHANNEL_FIELDS).flatMap((fields) => fields.map((f) => f.name)))];
+const FIELDS = [...new Map(Object.values(CHANNEL_FIELDS).flatMap((fields) => fields.map((f) => [f.name, f]))).values()];
+
+/** What each credential is and what it is for (test/conventions/openapi-descriptions.test.ts fails on one left out). */
+const FIELD_DESCRIPTIONS: Record<string, string> = {
+  channelId: "LINE: the Messaging API channel's id (LINE Developers console, Basic settings); stored as given",
+  channelSecret: "LINE: the channel secret, which checks the signature of each event LINE sends",
+  channelAccessToken: "LINE: the channel access token, with which replies are sent",
+  botToken:
+    "Telegram: the bot's token from @BotFather, used to reply and to set the webhook on connect. Slack: the bot " +
+    "token (xoxb-...), used to reply and to read profiles",
+  pageId: "Messenger: the Facebook Page's id; replies are sent as this Page",
+  pageAccessToken: "Messenger, Instagram: the Page access token, with which replies are sent",
+  appSecret: "Messenger, Instagram, WhatsApp: the Meta app's secret, which checks the signature of each event",
+  instagramAccountId: "Instagram: the Instagram professional account's id; replies are sent as this account",
+  phoneNumberId:
+    "WhatsApp: the business phone number's id; replies are sent from it, and events for other numbers are ignored",
+  businessAccountId: "WhatsApp: the WhatsApp Business Account's id, which connect subscribes the app to",
+  accessToken: "WhatsApp: the access token with which replies are sent",
+  signingSecret: "Slack: the app's signing secret, which checks the signature of each event Slack sends",
+  address:
+    "E-mail: the inbox's address; mail Email Routing sends to it arrives in this inbox, and replies are sent from it",
+  fromName:
+    "E-mail: the sender name on replies; empty: the name of the reply's sender (the assistant or a team member)",
+};
+const described = ({ name, secret }: (typeof FIELDS)[number]) =>
+  FIELD_DESCRIPTIONS[name] && FIELD_DESCRIPTIONS[name] + (secret ? ". Secret: stored encrypted, masked when read" : "");
 const byPlatform = Object.entries(CHANNEL_FIELDS)
   .map(([platform, fields]) => `${platform} {${fields.map((f) => f.name + (f.secret ? " (secret)" : "")).join(", ")}}`)
   .join("; ");
@@ -50,10 +75,17 @@ const ChannelSchema = z
 
 const ChannelWrite = z
   .object(
-    Object.fromEntries(FIELD_NAMES.map((name) => [name, z.string().trim().max(4096).optional()])) as Record<
-      string,
-      z.ZodOptional<z.ZodString>
-    >,
+    Object.fromEntries(
+      FIELDS.map((f) => [
+        f.name,
+        z
+          .string()
+          .trim()
+          .max(4096)
+          .optional()
+          .openapi({ description: described(f) }),
+      ]),
+    ) as Record<string, z.ZodOptional<z.ZodString>>,
   )
   .strict()
   .openapi("ChannelWrite", {

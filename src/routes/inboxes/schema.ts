@@ -11,7 +11,17 @@ const chatbotRef = IdRef.nullable().openapi({
 
 /** Body of POST and PUT; PATCH takes any subset. */
 export const InboxWrite = z.object({
-  name: z.string().trim().min(1).max(200).openapi({ example: "Website" }),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .openapi({
+      description:
+        "The inbox's name as operators see it, 1-200 characters after trimming; a `web` inbox's web chat starts with " +
+        "the same name (renaming the inbox later leaves the web chat's as it is)",
+      example: "Website",
+    }),
   channelType: ChannelTypeSchema,
   chatbot: chatbotRef.optional(),
   businessHours: z.union([BusinessHoursSchema, z.null()]).optional().openapi({

@@ -51,7 +51,17 @@ export const IMAGE_NOTE =
 /** PUT body: the spec's required fields are required; fields left out keep their value. */
 export const WebChatReplace = z
   .object({
-    name: z.string().trim().min(1).max(200).openapi({ example: "Website chat" }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .openapi({
+        description:
+          "The web chat's name, 1-200 characters after trimming; the widget's title, and the name its replies go by " +
+          "when no assistant is attached",
+        example: "Website chat",
+      }),
     enableSpeech: z.boolean().openapi({ description: "Voice input and read-aloud", example: false }),
     displayGreeting: z
       .string()
@@ -98,7 +108,12 @@ export const WebChatReplace = z
           .trim()
           .toLowerCase()
           .regex(HOSTNAME, "Must be a hostname such as chat.example.com")
-          .openapi({ example: "chat.example.com" }),
+          .openapi({
+            description:
+              "A hostname you own, kept in lower case (409 if another web chat has it); a new one is `pending` " +
+              "until `POST /web-chats/{id}/custom-domain/verify/` finds its TXT record",
+            example: "chat.example.com",
+          }),
       })
       .nullable()
       .optional()

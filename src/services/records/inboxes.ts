@@ -7,6 +7,27 @@ import { WEEKDAYS, type Weekday } from "../business-hours";
 import type { InboxView } from "../inboxes";
 
 const hhmm = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, "HH:MM, 00:00 to 24:00");
+
+const DAY_NAMES: Record<Weekday, string> = {
+  sun: "Sunday",
+  mon: "Monday",
+  tue: "Tuesday",
+  wed: "Wednesday",
+  thu: "Thursday",
+  fri: "Friday",
+  sat: "Saturday",
+};
+const openingPeriods = (day: Weekday) =>
+  z
+    .array(z.array(hhmm))
+    .max(6)
+    .optional()
+    .openapi({
+      description:
+        `${DAY_NAMES[day]}'s opening periods in \`timeZone\`: up to 6 \`[open, close]\` pairs of HH:MM, ` +
+        `close after open ("24:00" for midnight). Absent or []: closed all day`,
+    });
+
 export const BusinessHoursSchema = z
   .strictObject({
     timeZone: z.string().min(1).max(64).openapi({ description: "IANA time zone", example: "Asia/Taipei" }),
@@ -14,7 +35,7 @@ export const BusinessHoursSchema = z
       // Pairs as plain arrays, their length checked by the service (a fixed length makes the generated clients read a
       // tuple two ways).
       .strictObject(
-        Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(z.array(hhmm)).max(6).optional()])) as Record<
+        Object.fromEntries(WEEKDAYS.map((d) => [d, openingPeriods(d)])) as Record<
           Weekday,
           z.ZodOptional<z.ZodArray<z.ZodArray<typeof hhmm>>>
         >,
