@@ -21,7 +21,11 @@ const optionalId = (description: string, example: string | null = EXAMPLE_ID) =>
 /** `[{id}]` of resources this service does not have yet: any id given is a 400. */
 const notYet = (noun: string) =>
   z
-    .array(z.object({ id: z.string().openapi({ example: EXAMPLE_ID }) }))
+    .array(
+      z.object({
+        id: z.string().openapi({ description: "An id; none exists yet, so any id is a 400", example: EXAMPLE_ID }),
+      }),
+    )
     .max(100)
     .nullable()
     .optional()
@@ -130,7 +134,15 @@ const fields = {
     .max(1000)
     .optional()
     .openapi({ description: "Passages retrieved per question (default 12)", example: 12 }),
-  enableEvaluation: z.boolean().optional().openapi({ example: false }),
+  enableEvaluation: z
+    .boolean()
+    .optional()
+    .openapi({
+      description:
+        "Score each answered question in the background (faithfulness, answer relevancy and the other metrics of its " +
+        "chatbot records); default false, and the scores stay null while it is off",
+      example: false,
+    }),
   enableInLineCitations: z
     .boolean()
     .optional()

@@ -16,7 +16,11 @@ const objects = (description: string, example: unknown[]) =>
   z.array(object).max(50).nullable().optional().openapi({ description, example });
 
 const fields = {
-  name: z.string().trim().min(1).max(255).openapi({ example: "王小明" }),
+  name: z.string().trim().min(1).max(255).openapi({
+    description:
+      "The contact's name, 1-255 characters after trimming; required to create, kept when left out of an update",
+    example: "王小明",
+  }),
   inboxes: z
     .array(IdRef)
     .max(50)
@@ -39,7 +43,11 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "http(s) URL or relative path starting with /", example: "https://cdn.example.com/a.png" }),
-  phoneNumber: z.string().trim().max(50).nullable().optional().openapi({ example: "+886912345678" }),
+  phoneNumber: z.string().trim().max(50).nullable().optional().openapi({
+    description:
+      "Phone number as free text (not checked), at most 50 characters; the contacts search finds it. Null clears it",
+    example: "+886912345678",
+  }),
   email: z
     .string()
     .trim()

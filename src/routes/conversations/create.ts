@@ -20,7 +20,16 @@ const CreateConversation = z.object({
     description: "A contact of your organization; absent for an anonymous visitor",
     example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
   }),
-  title: z.string().max(200).optional().openapi({ example: "Opening hours" }),
+  title: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({
+      description:
+        "The conversation's title, at most 200 characters; absent or empty, the first 80 characters of the first " +
+        "incoming message become it",
+      example: "Opening hours",
+    }),
 });
 
 const route = createRoute({

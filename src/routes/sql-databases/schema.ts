@@ -96,7 +96,10 @@ export const SqlTableFromFile = z
 export const SqlTableUploadForm = z.object({
   file: z.any().openapi({ type: "string", format: "binary", description: "A .csv or .xlsx file", example: "" }),
   tableName: z.string().optional().openapi({ description: "Default: from the file name", example: "sales" }),
-  description: z.string().optional().openapi({ example: "One row per sale" }),
+  description: z.string().optional().openapi({
+    description: "What the table holds (the model reads it), at most 10,000 characters; absent or empty, none",
+    example: "One row per sale",
+  }),
   replace: z.string().optional().openapi({ description: "`true` replaces a table of the same name", example: "false" }),
 });
 

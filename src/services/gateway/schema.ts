@@ -54,24 +54,26 @@ const ResponseFormat = z
 const Tool = z
   .object({
     type: z.literal("function").openapi({ description: "Only function tools", example: "function" }),
-    function: z.object({
-      name: z
-        .string()
-        .regex(/^[a-zA-Z0-9_-]{1,64}$/)
-        .openapi({ description: "Function name (letters, digits, _ and -)", example: "get_weather" }),
-      description: z
-        .string()
-        .optional()
-        .openapi({ description: "What the function does", example: "Current weather of a city" }),
-      parameters: z
-        .record(z.string(), z.unknown())
-        .optional()
-        .openapi({
-          description: "JSON Schema of the arguments",
-          example: { type: "object", properties: { city: { type: "string" } } },
-        }),
-      strict: z.boolean().nullable().optional().openapi({ description: "Passed on as given", example: false }),
-    }),
+    function: z
+      .object({
+        name: z
+          .string()
+          .regex(/^[a-zA-Z0-9_-]{1,64}$/)
+          .openapi({ description: "Function name (letters, digits, _ and -)", example: "get_weather" }),
+        description: z
+          .string()
+          .optional()
+          .openapi({ description: "What the function does", example: "Current weather of a city" }),
+        parameters: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .openapi({
+            description: "JSON Schema of the arguments",
+            example: { type: "object", properties: { city: { type: "string" } } },
+          }),
+        strict: z.boolean().nullable().optional().openapi({ description: "Passed on as given", example: false }),
+      })
+      .openapi({ description: "The function the model may call: its name, what it does and its arguments' schema" }),
   })
   .openapi("ChatCompletionTool");
 
