@@ -57,7 +57,9 @@ const route = createRoute({
   summary: "Register a user with their own organization",
   description:
     "Public. Creates the user, an organization named after `company` owned by them, and a first API key. " +
-    "403 unless the deployment sets `REGISTRATION_ENABLED` to `true` (`npm run dev` does; wrangler.toml does not).",
+    "403 unless the deployment sets `REGISTRATION_ENABLED` to `true` (`npm run dev` does; wrangler.toml does not). " +
+    "With `BOOTSTRAP_API_KEY` set and no user yet, the first administrator is created first (as by the first " +
+    "request with that key).",
   security: [],
   request: jsonBody(Registration),
   responses: { 201: json(Registered, "Registered"), ...errorResponses(400, 403, 409) },
