@@ -2,7 +2,8 @@
 // an assistant, attach a knowledge base and ask the try-it panel, which streams the built-in local
 // model's answer with its citation (the FAQ and its passage), tokens and time to first token, in one
 // conversation until "New conversation", started as a test (isTest); every field of the record edited
-// (the handoff settings too, saved and read back), and the API's errors shown at their fields; the
+// (the handoff settings too, saved and read back), and the API's errors shown at their fields, the first of
+// them (or the page's own) taking the focus; the
 // Workers AI models (no AI binding here) offered disabled with their reason in every model picker;
 // search and pages of the list; the keyboard-only create flow; a member without chatbot.manage (no
 // edit controls, and the API refuses anyway); the Publish panel (a web chat created, each code
@@ -224,6 +225,30 @@ describe("Assistants in Chromium", () => {
     expect(JSON.parse(input)).toEqual({ city: "Paris city length" });
     expect(JSON.parse(output)).toEqual({ length: 17 });
     expect(await turn.locator(".bubble.answer .markdown").textContent()).toContain("length: 17");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a refused save puts the focus on the first field refused, by the page or by the API", async () => {
+    const bot = await app.server.api("/chatbots/", { body: { name: "Focus", largeLanguageModel: LOCAL_LLM } });
+    const { context, page, errors } = await ownerOn(`/assistants/${bot.id}`);
+    const form = page.locator(".assistant-form");
+    const focused = (label) => form.getByLabel(label, { exact: true }).evaluate((el) => el === document.activeElement);
+    // Refused by the API: a blank name and no passages. The Save button, clicked (so focused), is busy (disabled)
+    // meanwhile, which drops the focus to the page; the first field the API named takes it.
+    await form.getByLabel("Name", { exact: true }).fill("");
+    await form.getByLabel("Passages retrieved per question").fill("0");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => form.getByLabel("Name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => focused("Name")).toBe(true);
+    // Refused by the page (JSON it cannot read), from the keyboard: Enter in a field far above the field to mend.
+    await form.getByLabel("Name", { exact: true }).fill("Focus");
+    await form.getByLabel("Passages retrieved per question").fill("5");
+    await form.getByLabel("Output format").selectOption("json_schema");
+    await form.getByLabel("Output schema (JSON Schema)").fill("{ not json");
+    await form.getByLabel("Name", { exact: true }).press("Enter");
+    await expect.poll(() => focused("Output schema (JSON Schema)")).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,7 @@
 // Conversation labels and the inbox's search in Chromium against `wrangler dev`: the owner creates
 // a label with a colour on the Labels page, puts it on a conversation from its transcript, filters
-// the inbox by it, then finds a conversation by a word of its messages with the search box.
+// the inbox by it, then finds a conversation by a word of its messages with the search box. A refused
+// label's dialog puts the focus on the field refused, or on its alert when no field is named.
 // axe-core on the Labels page (with its form open) and on the inbox; screenshots of
 // docs/console/labels-*.png and docs/console/inbox-search-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,6 +42,30 @@ describe("Conversation labels and search in Chromium", () => {
     expect(await dialog(page).getByLabel("名稱").getAttribute("aria-invalid")).toBe("true");
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a refused dialog puts the focus on the field refused, or on its alert when no field is named", async () => {
+    const { page, context, errors } = await ownerOn(app, "/labels");
+    await page.getByRole("button", { name: "New label" }).click();
+    await dialog(page).getByLabel("Description").fill("Refused twice");
+    // Spaces pass the browser's `required`; the API refuses the name. The Save button (clicked, so focused) is busy
+    // meanwhile, which drops the focus to the page.
+    await dialog(page).getByLabel("Name").fill("   ");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    const name = dialog(page).getByLabel("Name");
+    await expect.poll(() => name.getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => name.evaluate((el) => el === document.activeElement)).toBe(true);
+    // A refusal naming no field (the network lost, here): the form's alert takes the focus.
+    await name.fill("Offline");
+    await context.setOffline(true);
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    const alert = dialog(page).getByRole("alert");
+    await alert.waitFor();
+    await expect.poll(() => alert.evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.setOffline(false);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
     await context.close();
   });
 

@@ -3,7 +3,8 @@
 // banner follows); the password changed (a wrong current one refused at its field and at the top of
 // the form); an API key created and revoked and the sessions listed there; a new account made from
 // the sign-in page's link and signed in; the sign-in page's error cleared when the way of signing in
-// changes; axe-core in both themes; the screenshots of docs/console/ (profile, sign-up).
+// changes; a sign-up refused (the e-mail taken) putting the focus on its alert; axe-core in both themes; the
+// screenshots of docs/console/ (profile, sign-up).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
@@ -14,6 +15,7 @@ import {
   startConsole,
   PASSWORD,
   ownerScreenshots,
+  register,
   submitSignIn,
 } from "./console-helpers.mjs";
 
@@ -169,6 +171,27 @@ describe("the profile page and sign-up in Chromium", () => {
       await context.close();
     },
   );
+
+  it("a sign-up refused (the e-mail is taken) puts the focus on the refusal, not the page", async () => {
+    const email = `taken-${Date.now()}@example.com`;
+    await register(app, { email, name: "Tess Taken", company: "Tess's tea" });
+    const { context, page, errors } = await openPage(app.browser);
+    await page.goto(`${app.base}/console/sign-up`);
+    await page.getByLabel("Your name").fill("Tess Again");
+    await page.getByLabel("Organization name").fill("Tess's other tea");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("tea password 1");
+    await page.getByLabel("Password again").fill("tea password 1");
+    // Clicked: the button has the focus, then is busy (disabled) while the API answers, which drops the focus.
+    await page.getByRole("button", { name: "Create account" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "already registered" });
+    await alert.waitFor();
+    // No field is to blame (the API names none): the alert, which a screen reader reads from there.
+    await expect.poll(() => alert.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   it.each(["light", "dark"])(
     "axe-core finds no serious or critical violation on the profile page and the sign-up page (%s)",

@@ -11,7 +11,8 @@ function leadOf(error: ApiProblem): string | null {
 
 /**
  * An error of an action or a load, read out at once (role=alert): the API's `detail`, led in another language than
- * English by what its `code` means (the detail stays beneath, in English, for what only it says).
+ * English by what its `code` means (the detail stays beneath, in English, for what only it says). It can take the
+ * focus (not by Tab): a refused form puts it there when no field is to blame (focusRefusal).
  */
 export function ErrorAlert({ error, children }: { error: unknown; children?: ComponentChildren }) {
   if (!error) return null;
@@ -23,7 +24,7 @@ export function ErrorAlert({ error, children }: { error: unknown; children?: Com
       : String((error as Error)?.message ?? error);
   const lead = !network && error instanceof ApiProblem ? leadOf(error) : null;
   return (
-    <div class="alert error" role="alert">
+    <div class="alert error" role="alert" tabIndex={-1}>
       {lead ? (
         <>
           <p>{lead}</p>
@@ -49,7 +50,7 @@ export function FormError({ problem }: { problem: ApiProblem | null | undefined 
   const messages = [...new Set(Object.values(problem.errors).flat())];
   if (!messages.length) return <ErrorAlert error={problem} />;
   return (
-    <div class="alert error form-error" role="alert">
+    <div class="alert error form-error" role="alert" tabIndex={-1}>
       <p>{t("fixFields")}</p>
       <ul>
         {messages.map((m) => (

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Button } from "./button";
 import { ActionDialog } from "./dialog";
 import { ErrorAlert } from "./alert";
+import { focusRefusal } from "./refusal-focus";
 import { t } from "./strings";
 import { toast } from "./toast";
 import { useAction } from "./use-action";
@@ -28,6 +29,11 @@ export function ConfirmDialog({ title, message, action, open, onClose, onConfirm
   useEffect(() => {
     if (open) confirming.clear();
   }, [open]);
+  // The busy button dropped the focus: the refusal's alert takes it, as a refused form's does.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (confirming.problem && box.current) focusRefusal(box.current);
+  }, [confirming.problem]);
   return (
     <ActionDialog
       title={title}
@@ -39,8 +45,10 @@ export function ConfirmDialog({ title, message, action, open, onClose, onConfirm
         </Button>
       }
     >
-      <p>{message}</p>
-      <ErrorAlert error={confirming.problem} />
+      <div ref={box}>
+        <p>{message}</p>
+        <ErrorAlert error={confirming.problem} />
+      </div>
     </ActionDialog>
   );
 }

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { ApiProblem, problemOf } from "../api/client";
+import { ApiProblem } from "../api/client";
 import { type SignRequest, signUpload } from "./api";
 import { FormDialog } from "./form-dialog";
 import { t } from "./strings";
+import { useSubmit } from "./use-submit";
 
 /**
  * Sends `body` with XMLHttpRequest, because fetch cannot report an upload's progress: `onProgress`
@@ -133,25 +134,22 @@ export function UploadDialog({
   prepare,
 }: UploadDialogProps) {
   const [share, setShare] = useState<number | null>(null);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const submitting = useSubmit(async (form) => {
     for (const [name, value] of [...form.entries()]) if (typeof value === "string" && !value.trim()) form.delete(name);
     prepare?.(form);
-    setProblem(null);
     setShare(0);
     try {
       onUploaded(await uploadForm(path, form, { organizationId, onProgress: setShare }));
       onClose();
     } catch (err) {
       setShare(null);
-      setProblem(problemOf(err));
+      throw err;
     }
-  };
+  });
   return (
-    <FormDialog title={title} submit={action} submitting={{ busy: share !== null, problem, submit }} onClose={onClose}>
-      {fields(problem)}
+    // Busy from the first byte until the dialog closes.
+    <FormDialog title={title} submit={action} submitting={{ ...submitting, busy: share !== null }} onClose={onClose}>
+      {fields(submitting.problem)}
       <UploadProgress share={share} label={progressLabel} />
     </FormDialog>
   );

@@ -4,6 +4,7 @@ import { ApiProblem, problemOf } from "../../api/client";
 import { Button } from "../../components/button";
 import { ErrorAlert, FormError } from "../../components/alert";
 import { toast } from "../../components/toast";
+import { useSubmit } from "../../components/use-submit";
 import { modelOption } from "../../components/model-choice";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
 import {
@@ -41,8 +42,6 @@ export function AssistantForm({
 }) {
   const [initial, setInitial] = useState(() => draftOf(assistant));
   const [draft, setDraft] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const setHandoff = (change: Partial<Draft["handoff"]>) =>
     setDraft((d) => ({ ...d, handoff: { ...d.handoff, ...change } }));
@@ -59,18 +58,17 @@ export function AssistantForm({
   });
   const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
 
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
+  const { busy, problem, submit, clear } = useSubmit(async () => {
     const { patch, invalid } = patchOf(initial, draft);
     if (invalid.length) {
-      setProblem(
-        new ApiProblem(400, t("fixFields"), "invalid", Object.fromEntries(invalid.map((k) => [k, [t("invalidJson")]]))),
-      );
       toast(t("fixFields"), "error");
-      return;
+      throw new ApiProblem(
+        400,
+        t("fixFields"),
+        "invalid",
+        Object.fromEntries(invalid.map((k) => [k, [t("invalidJson")]])),
+      );
     }
-    setBusy(true);
-    setProblem(null);
     try {
       const saved = await updateAssistant(assistant.id, patch);
       const next = draftOf(saved);
@@ -80,13 +78,11 @@ export function AssistantForm({
       toast(t("saved", { name: saved.name }));
     } catch (err) {
       const p = problemOf(err);
-      setProblem(p);
       // Seen beside the Save button too: the fields may be a long way up this form.
       toast(Object.keys(p.errors).length ? t("fixFields") : p.detail, "error");
-    } finally {
-      setBusy(false);
+      throw err;
     }
-  };
+  });
   // Errors of no field of the form (there should be none) still show, above the buttons.
   const unshown = problem && Object.keys(problem.errors).filter((k) => !(k.split(".")[0] in initial));
 
@@ -306,7 +302,7 @@ export function AssistantForm({
         <Button type="submit" variant="primary" busy={busy}>
           {t("save")}
         </Button>
-        <Button disabled={!dirty || busy} onClick={() => (setDraft(initial), setProblem(null))}>
+        <Button disabled={!dirty || busy} onClick={() => (setDraft(initial), clear())}>
           {t("discard")}
         </Button>
       </div>

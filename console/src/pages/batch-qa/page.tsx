@@ -1,5 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
-import { ApiProblem, problemOf } from "../../api/client";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { toast } from "../../components/toast";
@@ -8,6 +7,7 @@ import { SelectField, TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
 import { UploadProgress } from "../../components/upload";
 import { useResource } from "../../components/use-resource";
+import { useSubmit } from "../../components/use-submit";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
@@ -23,28 +23,23 @@ export default function BatchQaPage({ organizationId }: PageProps) {
   const runs = useResource(() => (chosen ? listRuns(chosen) : Promise.resolve(null)), [chosen]);
   const [open, setOpen] = useState<BatchQa | null>(null);
   const [share, setShare] = useState<number | null>(null);
-  const [problem, setProblem] = useState<unknown>(null);
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => setOpen(null), [chosen]);
 
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const formElement = event.currentTarget as HTMLFormElement;
-    const file = new FormData(formElement).get("file");
+  const { problem, submit } = useSubmit(async (data) => {
+    const file = data.get("file");
     if (!(file instanceof File) || !file.name) return;
-    setProblem(null);
     setShare(0);
     try {
       const run = await startRun(chosen, file, setShare);
       toast(t("started", { name: run.filename, n: run.total }));
-      formElement.reset();
+      form.current?.reset();
       setOpen(run);
       runs.reload();
-    } catch (err) {
-      setProblem(problemOf(err));
     } finally {
       setShare(null);
     }
-  };
+  });
   const progressOf = (run: BatchQa) => (open?.id === run.id ? open : run);
   const columns: Column<BatchQa>[] = [
     { label: t("file"), rowHeader: true, cell: (r) => r.filename },
@@ -69,10 +64,7 @@ export default function BatchQaPage({ organizationId }: PageProps) {
       ),
     },
   ];
-  const fieldError =
-    problem instanceof ApiProblem
-      ? (problem.field("file") ?? problem.field("fileSize") ?? problem.field("filename"))
-      : undefined;
+  const fieldError = problem?.field("file") ?? problem?.field("fileSize") ?? problem?.field("filename");
   return (
     <>
       <PageHeader title={t("title")} />
@@ -91,7 +83,7 @@ export default function BatchQaPage({ organizationId }: PageProps) {
             options={webChats.data.results.map((w) => [w.id, w.name])}
           />
           {can("chatbot.manage") && (
-            <form onSubmit={submit} class="batch-upload">
+            <form ref={form} onSubmit={submit} class="batch-upload">
               <TextField
                 label={t("questionsFile")}
                 name="file"

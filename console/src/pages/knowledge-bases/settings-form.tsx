@@ -1,5 +1,4 @@
-import { useState } from "preact/hooks";
-import { problemOf, type ApiProblem } from "../../api/client";
+import { useEffect, useState } from "preact/hooks";
 import {
   CheckList,
   CheckboxField,
@@ -11,6 +10,7 @@ import {
   firstAvailable,
   modelOption,
   useResource,
+  useSubmit,
 } from "../../components";
 import {
   createKnowledgeBase,
@@ -68,16 +68,11 @@ export function SettingsForm({
   const offeredStores = STORES.filter(
     (s) => options.data?.customElasticsearch || !ELASTICSEARCH_STORES.includes(s) || s === kb?.vectorDatabaseType,
   );
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  if (!options.data) return options.error ? <ErrorAlert error={options.error} /> : <Loading />;
-  const { embeddings, rerankers, groups, chatbots } = options.data;
+  const data = options.data;
   // A new knowledge base starts on the first model that can answer here.
-  const embeddingChoice = embedding || firstAvailable(embeddings)?.id || "";
-  const rerankerChoice = reranker || firstAvailable(rerankers)?.id || "";
-
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const embeddingChoice = embedding || (data && firstAvailable(data.embeddings)?.id) || "";
+  const rerankerChoice = reranker || (data && firstAvailable(data.rerankers)?.id) || "";
+  const { busy, problem, submit } = useSubmit(async (form) => {
     const text = (name: string) => String(form.get(name) ?? "").trim();
     const body: KnowledgeBaseWrite = {
       name: text("name"),
@@ -95,18 +90,14 @@ export function SettingsForm({
     };
     // Blank credentials keep what is stored; they are never sent back to us.
     for (const name of store ? CREDENTIALS[store] : []) if (text(name)) body[name] = text(name);
-    if (groups) body.groups = form.getAll("groups").map((id) => ({ id: String(id) }));
-    if (chatbots) body.chatbots = form.getAll("chatbots").map((id) => ({ id: String(id) }));
-    setProblem(null);
-    onBusy?.(true);
-    try {
-      onSaved(kb ? await updateKnowledgeBase(kb.id, body) : await createKnowledgeBase(body));
-    } catch (err) {
-      setProblem(problemOf(err));
-    } finally {
-      onBusy?.(false);
-    }
-  };
+    if (data?.groups) body.groups = form.getAll("groups").map((id) => ({ id: String(id) }));
+    if (data?.chatbots) body.chatbots = form.getAll("chatbots").map((id) => ({ id: String(id) }));
+    onSaved(kb ? await updateKnowledgeBase(kb.id, body) : await createKnowledgeBase(body));
+  });
+  // The submit button is the page's or the dialog's, outside this form.
+  useEffect(() => onBusy?.(busy), [busy]);
+  if (!data) return options.error ? <ErrorAlert error={options.error} /> : <Loading />;
+  const { embeddings, rerankers, groups, chatbots } = data;
 
   const numbers = { type: "number", required: true } as const;
   const field = fieldsOf(kb, t);

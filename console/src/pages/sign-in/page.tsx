@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ApiProblem, problemOf } from "../../api/client";
+import { ApiProblem } from "../../api/client";
 import { Button } from "../../components/button";
 import { FormProblem, TextField } from "../../components/field";
 import { FormError } from "../../components/alert";
 import { announce } from "../../components/announcer";
+import { useSubmit } from "../../components/use-submit";
 import { signedIn } from "../../shell/session";
 import { arrived, currentPath } from "../../shell/router";
 import { createSession } from "./api";
@@ -25,36 +26,25 @@ export default function SignInPage() {
 
 function SignInForm() {
   const [method, setMethod] = useState<Method>("password");
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     form.current?.querySelector("input")?.focus();
   }, [method]);
 
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget as HTMLFormElement);
+  const { busy, problem, submit, clear } = useSubmit(async (data) => {
     const body =
       method === "password"
         ? { email: String(data.get("email")), password: String(data.get("password")) }
         : { apiKey: String(data.get("apiKey")) };
-    setBusy(true);
-    setProblem(null);
-    try {
-      const state = await createSession(body);
-      announce(t("signedIn"));
-      arrived.value = true;
-      signedIn(state);
-    } catch (err) {
-      setBusy(false);
-      setProblem(problemOf(err));
-    }
-  };
+    const state = await createSession(body);
+    announce(t("signedIn"));
+    arrived.value = true;
+    signedIn(state);
+  });
   // Another way of signing in: the refusal of the last one no longer applies.
   const choose = (next: Method) => {
     setMethod(next);
-    setProblem(null);
+    clear();
   };
   const alert =
     problem &&
