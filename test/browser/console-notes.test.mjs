@@ -5,7 +5,9 @@
 // and writes another note with the Reply / Private note switch. The visitor sees the canned reply
 // and never a note, live or after reloading. The Canned responses page creates, edits and deletes
 // one. A reply carries files chosen with Attach files (a refused one says why and is removed); the
-// visitor gets them. axe-core on both pages; screenshots docs/console/inbox-private-note-*.png and
+// visitor gets them. The reply box sends on Enter (Shift+Enter adds a line, the open `/` list's Enter
+// inserts, an input method's Enter confirms its candidate) and its hint says so in both languages.
+// axe-core on both pages; screenshots docs/console/inbox-private-note-*.png and
 // docs/console/canned-responses-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -228,4 +230,83 @@ describe("Private notes and canned responses in Chromium", () => {
       idle: false,
     });
   }, 300_000);
+
+  // Last: its conversation is not in the screenshots above.
+  it("the reply box: Enter sends, Shift+Enter adds a line, Enter picks from the open `/` list, an input method's " +
+    "Enter is its own", async () => {
+    const v = await visitor();
+    await v.send("Can I change my address?");
+    await v.page.locator(".row.assistant .bubble", { hasText: "You said" }).waitFor({ timeout: 15_000 });
+    const { results } = await app.server.api("/conversations/?pageSize=10", { method: "GET" });
+    const { id } = results.find((c) => c.lastMessage?.includes("my address") || c.title?.includes("my address"));
+    const replies = async () =>
+      (await app.server.api(`/messages/?conversation=${id}`, { method: "GET" })).results
+        .filter((m) => m.senderType === "user")
+        .map((m) => m.content);
+    const { context, page, errors } = await ownerOn(app, `/conversations/${id}`);
+    await page.getByRole("button", { name: "Take over" }).click();
+    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    const box = page.getByRole("combobox", { name: "Your reply" });
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    // What the page sends, as it asks (not once stored).
+    const sent = [];
+    page.on("request", (r) => r.url().endsWith("/api/v1/messages/outgoing/") && sent.push(r.postDataJSON().content));
+    // The hint the box is described by says how.
+    const hint = page.locator(`[id="${await box.getAttribute("aria-describedby")}"]`);
+    expect(await hint.textContent()).toBe("Enter sends; Shift+Enter adds a line. Type / for canned responses.");
+
+    await page.keyboard.type("Yes, of course.");
+    await page.keyboard.press("Shift+Enter");
+    await page.keyboard.type("Which one");
+    // An input method's Enter confirms its candidate (here 地址, "address"), as Chromium gives it while composing
+    // (isComposing, keyCode 229) and as Safari gives it once the composition ended (keyCode 229 alone): not sent.
+    const cdp = await context.newCDPSession(page);
+    const imeEnter = { key: "Enter", code: "Enter", windowsVirtualKeyCode: 229 };
+    await cdp.send("Input.imeSetComposition", { text: "dizhi", selectionStart: 5, selectionEnd: 5 });
+    await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...imeEnter });
+    await cdp.send("Input.insertText", { text: " 地址" });
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", ...imeEnter });
+    await cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...imeEnter });
+    await cdp.send("Input.dispatchKeyEvent", { type: "keyUp", ...imeEnter });
+    await page.keyboard.type("?");
+    expect(await box.inputValue()).toBe("Yes, of course.\nWhich one 地址?");
+    expect(sent).toEqual([]);
+    await page.keyboard.press("Enter");
+    await page.locator(".transcript .msg.sender-user", { hasText: "Which one 地址?" }).waitFor();
+    await expect.poll(() => box.inputValue()).toBe("");
+    expect(await replies()).toEqual(["Yes, of course.\nWhich one 地址?"]);
+    // Sent: the focus stays in the box, for the next line.
+    expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // The `/` list open, Enter inserts the active response and sends nothing; the next Enter sends it.
+    await page.keyboard.type("/ho");
+    const list = page.getByRole("listbox", { name: "Canned responses" });
+    await expect.poll(() => list.getByRole("option").allTextContents()).toEqual([expect.stringContaining("/hours")]);
+    await page.keyboard.press("Enter");
+    await list.waitFor({ state: "hidden" });
+    expect(await box.inputValue()).toBe("We open at 9.");
+    expect(sent).toHaveLength(1);
+    await page.keyboard.press("Enter");
+    await page.locator(".transcript .msg.sender-user", { hasText: "We open at 9." }).waitFor();
+    expect((await replies()).sort()).toEqual(["We open at 9.", "Yes, of course.\nWhich one 地址?"]);
+    // Enter in an empty box sends nothing (and adds no line).
+    await page.keyboard.press("Enter");
+    expect(await box.inputValue()).toBe("");
+    expect(sent).toHaveLength(2);
+
+    // A note says so in its own words; in zh-TW, in Chinese.
+    await page.getByRole("radio", { name: "Private note" }).check();
+    expect(await hint.textContent()).toContain("Enter adds the note; Shift+Enter adds a line.");
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+    const zh = await ownerOn(app, `/conversations/${id}`, { locale: "zh-TW" });
+    const zhBox = zh.page.getByRole("combobox", { name: "您的回覆" });
+    await zhBox.waitFor();
+    expect(await zh.page.locator(`[id="${await zhBox.getAttribute("aria-describedby")}"]`).textContent()).toBe(
+      "按 Enter 送出；Shift+Enter 換行。 輸入 / 以使用罐頭回覆。",
+    );
+    await zh.context.close();
+    await v.context.close();
+  }, 120_000);
 });

@@ -4,6 +4,7 @@ import { announce } from "../../components/announcer";
 import { TurnView } from "./try-it-turn";
 import { ask, type Turn } from "./try-it-stream";
 import { TextAreaField } from "../../components/field";
+import { sendsMessage } from "../../components/keys";
 import { t } from "./strings";
 import { SectionHead } from "../../components/page-header";
 
@@ -81,7 +82,7 @@ export function TryIt({ assistantId, assistantName }: { assistantId: string; ass
           hint={t("sendHint")}
           onInput={(e) => setQuestion(e.currentTarget.value)}
           onKeyDown={(e) => {
-            if (e.key === "Enter" && !e.shiftKey && !e.isComposing) send(e);
+            if (sendsMessage(e)) send(e);
           }}
         />
         <Button type="submit" variant="primary" busy={busy} disabled={!question.trim()}>

@@ -12,6 +12,8 @@ export const t = defineStrings({
     addNote: "Add note",
     noteSaved: "Private note added.",
     privateNote: "Private note",
+    sendHint: "Enter sends; Shift+Enter adds a line.",
+    noteSendHint: "Enter adds the note; Shift+Enter adds a line.",
     cannedHint: "Type / for canned responses.",
     cannedList: "Canned responses",
     cannedCount:
@@ -33,6 +35,8 @@ export const t = defineStrings({
     addNote: "新增備註",
     noteSaved: "已新增私人備註。",
     privateNote: "私人備註",
+    sendHint: "按 Enter 送出；Shift+Enter 換行。",
+    noteSendHint: "按 Enter 新增備註；Shift+Enter 換行。",
     cannedHint: "輸入 / 以使用罐頭回覆。",
     cannedList: "罐頭回覆",
     cannedCount: "{n} 則罐頭回覆；用方向鍵與 Enter 插入。",

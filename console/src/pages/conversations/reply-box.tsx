@@ -5,6 +5,7 @@ import { isExpected, problemOf } from "../../api/client";
 import { ErrorAlert } from "../../components/alert";
 import { announce } from "../../components/announcer";
 import { Button } from "../../components/button";
+import { composing, sendsMessage } from "../../components/keys";
 import { UploadProgress, uploadSigned } from "../../components/upload";
 import { session } from "../../shell/session";
 import { listCannedResponses, type CannedResponse } from "../canned-responses/api";
@@ -63,7 +64,7 @@ function useAttachments() {
 /**
  * The member's reply box: a reply to the visitor or a private note for the team (only notes while
  * the assistant serves), and `/` for canned responses, a listbox the textarea controls as a
- * combobox (arrow keys, Enter to insert, Escape to close).
+ * combobox (arrow keys, Enter to insert, Escape to close). Enter sends, Shift+Enter adds a line.
  */
 export function ReplyBox({
   conversation: c,
@@ -90,7 +91,8 @@ export function ReplyBox({
   const typingSignal = useTypingSignal(c.id);
   const send = async (e: Event) => {
     e.preventDefault();
-    if (empty || attachments.uploading) return;
+    // Enter sends without the button, which is disabled for these.
+    if (empty || attachments.uploading || busy) return;
     setBusy(true);
     setError(null);
     typingSignal.stop();
@@ -122,16 +124,21 @@ export function ReplyBox({
     requestAnimationFrame(() => el.setSelectionRange(at.start + text.length, at.start + text.length));
   };
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!canned.open) return;
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    // Keys that pick an input method's candidate (Enter, the arrows) are the IME's.
+    if (composing(e)) return;
+    if (canned.open && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
       e.preventDefault();
       canned.move(e.key === "ArrowDown" ? 1 : -1);
-    } else if (e.key === "Enter" && canned.active) {
+    } else if (canned.open && e.key === "Enter" && canned.active) {
+      // The list open, Enter inserts the active response (Shift+Enter too: nothing is sent from an open list).
       e.preventDefault();
       insert(canned.active);
-    } else if (e.key === "Escape") {
+    } else if (canned.open && e.key === "Escape") {
       e.preventDefault();
       canned.close();
+    } else if (sendsMessage(e)) {
+      e.preventDefault();
+      (e.currentTarget as HTMLTextAreaElement).form?.requestSubmit();
     }
   };
   const listId = `${id}-canned`;
@@ -215,8 +222,7 @@ export function ReplyBox({
         </ul>
       </div>
       <p class="hint" id={`${id}-hint`}>
-        {note ? `${t("noteHint")} ` : ""}
-        {t("cannedHint")}
+        {note ? `${t("noteHint")} ${t("noteSendHint")}` : t("sendHint")} {t("cannedHint")}
       </p>
       <p class="sr-only" role="status">
         {canned.open ? t("cannedCount", { n: canned.options.length }) : ""}
