@@ -320,6 +320,66 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("a message that is not sent holds the ones written after it; Retry, or a message written next, sends them " +
+    "all in the order written", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    // The second message's sends are dropped by the network (each resend too) until the visitor retries.
+    let dropping = "Second: order 4471";
+    await context.route("**/public/messages/", (route) =>
+      route.request().postDataJSON().content === dropping ? route.abort("internetdisconnected") : route.continue(),
+    );
+    await page.goto(`${host.url}/?chat=${slowChat}`);
+    await page.locator("button.launcher").click();
+    const mine = (text) => page.getByRole("article", { name: "You" }).filter({ hasText: text });
+    const say = async (text) => {
+      await page.locator("textarea").fill(text);
+      await page.keyboard.press("Enter");
+      await mine(text).waitFor();
+    };
+    await say("Tell me a long story");
+    await expect
+      .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    await say("Second: order 4471");
+    await say("Third: it has not arrived");
+    // The first reply ends, the second message fails: the third is not sent past it, and says it waits.
+    await mine("Second: order 4471").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
+    await mine("Third: it has not arrived").getByText("Waiting to be sent after the message above.").waitFor();
+    const conversationId = await page.evaluate(
+      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
+      slowChat,
+    );
+    const visitorMessages = async () =>
+      (await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" })).results
+        .filter((m) => m.type === "incoming")
+        .sort((a, b) => a.sequence - b.sequence)
+        .map((m) => m.content);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await visitorMessages()).toEqual(["Tell me a long story"]);
+    expect(await axeViolations(page)).toEqual([]);
+    dropping = null;
+    await mine("Second: order 4471").getByRole("button", { name: "Retry" }).click();
+    await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(3);
+    expect(await visitorMessages()).toEqual([
+      "Tell me a long story",
+      "Second: order 4471",
+      "Third: it has not arrived",
+    ]);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
+    // A message written after one that was not sent sends that one first, without Retry.
+    dropping = "Fourth: hello?";
+    await say("Fourth: hello?");
+    await mine("Fourth: hello?").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
+    dropping = null;
+    await say("Fifth: anyone there?");
+    await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(5);
+    expect((await visitorMessages()).slice(3)).toEqual(["Fourth: hello?", "Fifth: anyone there?"]);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
+    // The browser logs each dropped request; nothing else.
+    expect(errors.filter((e) => !e.includes("net::ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it("sends a message once when its answer is lost before the first event: the resend carries the same " +
     "Idempotency-Key", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -77,8 +77,13 @@ export class Widget {
   waiting: string | null = null;
   /** A reply is under way (one at a time). */
   busy = false;
-  /** Messages the visitor sent while a reply was under way: shown at once, delivered in order after it. */
+  /**
+   * The visitor's messages not yet delivered, in the order written: shown at once, sent one at a time (see `next` in
+   * stream.ts). The first may be one whose send failed and that a retry may mend: it then holds the others (`stalled`).
+   */
   queued: { outgoing: Outgoing; row: HTMLElement }[] = [];
+  /** The first queued message was not sent: the others wait for its Retry (or a new message) to send it first. */
+  stalled = false;
   /**
    * A person serves the conversation (told by the live stream's status, or by a send the assistant did not
    * answer): a send shows no assistant typing, since the reply comes from the person.

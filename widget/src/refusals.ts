@@ -29,6 +29,17 @@ export function unsentReason(err: ApiError | NetworkError | StreamEnded): string
   return t("notSentOffline");
 }
 
+/**
+ * Whether the same message sent again may be taken: what stood in its way was the connection, the time, the load or
+ * the session, not the message or the conversation. Such a failure holds the messages written after it (see `next`
+ * in stream.ts); one a retry cannot mend lets them go on.
+ */
+export function retryMayMend(err: ApiError | NetworkError | StreamEnded): boolean {
+  if (!(err instanceof ApiError)) return true;
+  const { status, code } = err;
+  return status === 0 || status === 401 || status === 429 || status >= 500 || code === "idempotency_in_progress";
+}
+
 /** A number of bytes as the visitor's language writes it ("5 MB"). */
 function size(bytes: number): string {
   const [n, unit] = bytes >= 1 << 20 ? [bytes / (1 << 20), "megabyte"] : [bytes / 1024, "kilobyte"];

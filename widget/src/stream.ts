@@ -8,7 +8,7 @@ import { addMessage, draft, nameOf } from "./messages";
 import { ensureSession, preChat } from "./session";
 import { NetworkError, StreamEnded } from "./sse";
 import { releaseHeld, watch } from "./live-view";
-import { unsentReason } from "./refusals";
+import { retryMayMend, unsentReason } from "./refusals";
 
 /** The visitor's position (enableLocation), if they allow it within 3 s; else nothing. */
 async function position(w: Widget): Promise<Pick<Metadata, "location">> {
@@ -70,7 +70,35 @@ export async function send(w: Widget, text: string) {
   ).row;
   w.sent.set(row, content);
   w.emit("message", { role: "visitor", content, attachments });
-  await deliver(w, outgoing, row);
+  w.queued.push({ outgoing, row });
+  // Written after a message that was not sent: that one is sent again first, so the visitor's order holds.
+  resume(w);
+  await next(w);
+}
+
+type Queued = Widget["queued"][number];
+
+/**
+ * Sends the first of the visitor's queued messages, unless a reply is under way or a message that was not sent holds
+ * the queue: messages reach the conversation one at a time, in the order written (docs/decisions.md, "A message while
+ * a reply streams").
+ */
+function next(w: Widget): Promise<void> | undefined {
+  if (w.busy || w.stalled) return;
+  const first = w.queued.shift();
+  return first && deliver(w, first);
+}
+
+/** The queue goes on, its failed first message sent again (the visitor's Retry, or a message written after it). */
+function resume(w: Widget) {
+  if (!w.stalled) return;
+  w.stalled = false;
+  for (const { row } of w.queued) clearNote(row);
+}
+
+function clearNote(row: HTMLElement) {
+  row.classList.remove("unsent");
+  row.querySelector(".unsent-note")?.remove();
 }
 
 /**
@@ -78,13 +106,16 @@ export async function send(w: Widget, text: string) {
  * server did not take (refused, no answer in time, offline) is marked "Not sent" with a Retry
  * button, which sends it again with the same Idempotency-Key: never stored twice.
  */
-async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
-  // A message sent (or retried) while a reply streams is not refused: it waits its turn, in the order sent.
-  if (w.busy) return void w.queued.push({ outgoing, row });
-  if (!(await ensureSession(w))) return;
+async function deliver(w: Widget, queued: Queued) {
+  const { outgoing, row } = queued;
   w.busy = true;
-  row.classList.remove("unsent");
-  row.querySelector(".unsent-note")?.remove();
+  clearNote(row);
+  if (!(await ensureSession(w))) {
+    // No session to be had (offline, or the chat closed meanwhile): the message waits, with the others behind it.
+    w.busy = false;
+    releaseHeld(w);
+    return markUnsent(w, queued, t("notSentOffline"), true);
+  }
   const reply = draft({ role: "assistant", content: "" });
   // The assistant's typing, unless a person serves: then their reply comes through the live stream.
   let shown = null as ReturnType<typeof addMessage> | null;
@@ -149,7 +180,7 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
     }
     if (!answered) {
       shown?.row.remove();
-      markUnsent(w, row, outgoing, err);
+      markUnsent(w, queued, unsentReason(err), retryMayMend(err));
     } else {
       shown?.render(reply, false);
       w.error(err instanceof ApiError && err.status === 429 ? t("tooMany") : t("wentWrong"));
@@ -158,27 +189,44 @@ async function deliver(w: Widget, outgoing: Outgoing, row: HTMLElement) {
     if (started && w.conversationId === started) watch(w, started, newest);
     w.busy = false;
     releaseHeld(w);
-    const next = w.queued.shift();
-    if (next) void deliver(w, next.outgoing, next.row);
+    void next(w);
   }
 }
 
-/** A visitor's message the server did not take: why, and a Retry that sends it again (same key). */
-function markUnsent(w: Widget, row: HTMLElement, outgoing: Outgoing, err: ApiError | NetworkError | StreamEnded) {
-  const why = unsentReason(err);
+/**
+ * A visitor's message the server did not take: why, and a Retry that sends it again (same key) before the messages
+ * queued after it. A failure a retry may mend (`hold`: the connection, the time, the load) holds those messages,
+ * each saying it waits, so none lands in the conversation before it; one a retry cannot mend lets them go on.
+ */
+function markUnsent(w: Widget, queued: Queued, why: string, hold: boolean) {
+  const { row } = queued;
   row.classList.add("unsent");
   const retry = h("button", {
     type: "button",
     class: "retry",
     text: t("retry"),
     onclick: () => {
+      // The button goes with the note: focus goes back to where the visitor writes.
       w.input.focus();
-      void deliver(w, outgoing, row);
+      const at = w.queued.indexOf(queued);
+      if (at >= 0) w.queued.splice(at, 1);
+      w.queued.unshift(queued);
+      clearNote(row);
+      resume(w);
+      void next(w);
     },
   });
   row
     .querySelector(".col")!
     .append(h("p", { class: "unsent-note", role: "alert" }, h("span", { text: why }), " ", retry));
   w.status.textContent = why;
+  if (hold) {
+    w.queued.unshift(queued);
+    w.stalled = true;
+    for (const { row: after } of w.queued.slice(1)) {
+      clearNote(after);
+      after.querySelector(".col")!.append(h("p", { class: "unsent-note waiting", text: t("waitingToSend") }));
+    }
+  }
   w.scroll();
 }

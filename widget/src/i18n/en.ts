@@ -49,6 +49,7 @@ export const en = {
   notSentRefused: "Not sent: {reason}",
   notSentServer: "Not sent: the chat could not take it just now. Retry in a moment.",
   retry: "Retry",
+  waitingToSend: "Waiting to be sent after the message above.",
   said: "{name}: {text}",
   // Message rows
   you: "You",

@@ -46,6 +46,7 @@ export const zhTW: Record<keyof typeof en, string> = {
   notSentRefused: "未送出：聊天未接受此訊息（{reason}）",
   notSentServer: "未送出：聊天暫時無法接收。請稍後重試。",
   retry: "重試",
+  waitingToSend: "等待上方的訊息送出後再傳送。",
   said: "{name}：{text}",
   you: "您",
   teamMemberNamed: "{name}（團隊成員）",
