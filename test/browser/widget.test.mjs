@@ -229,6 +229,47 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("a message waiting for its file's upload takes from the composer only what it sends: text written and a file " +
+    "picked meanwhile stay", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    // The first file's upload is slow: its answer is held until the visitor has written on.
+    let release;
+    const held = new Promise((r) => (release = r));
+    await context.route("**/api/v1/uploads/", async (route) => {
+      if (route.request().postData()?.includes("receipt.txt")) await held;
+      await route.continue();
+    });
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.waitFor();
+    const file = (name) => ({ name, mimeType: "text/plain", buffer: Buffer.from(`${name}\n`) });
+    await page.locator("input[type=file]").setInputFiles(file("receipt.txt"));
+    await box.fill("Here is my receipt");
+    await page.keyboard.press("Enter");
+    // Still uploading: the message waits in the composer; the visitor writes the next one and picks another file.
+    await box.fill("And the delivery note");
+    await page.locator("input[type=file]").setInputFiles(file("delivery-note.txt"));
+    await page.locator(".files:not(.sent) .file", { hasText: "delivery-note.txt" }).waitFor();
+    release();
+    const sent = page.getByRole("article", { name: "You" }).filter({ hasText: "Here is my receipt" });
+    await sent.waitFor();
+    expect(await sent.locator(".file").allTextContents()).toEqual(["receipt.txt"]);
+    expect(await box.inputValue()).toBe("And the delivery note");
+    expect(await page.locator(".files:not(.sent) .file .fn").allTextContents()).toEqual(["delivery-note.txt"]);
+    await expect
+      .poll(async () => (await lastAnswer(page).getAttribute("class")) ?? "", { timeout: 20_000 })
+      .not.toContain("typing");
+    // Sent in turn, with its own file.
+    await box.press("Enter");
+    const next = page.getByRole("article", { name: "You" }).filter({ hasText: "And the delivery note" });
+    await next.waitFor();
+    expect(await next.locator(".file").allTextContents()).toEqual(["delivery-note.txt"]);
+    expect(await box.inputValue()).toBe("");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("fits a phone screen", async () => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

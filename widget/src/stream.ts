@@ -24,7 +24,8 @@ async function position(w: Widget): Promise<Pick<Metadata, "location">> {
 
 export async function send(w: Widget, text: string) {
   const content = text.trim();
-  const pending = w.files;
+  // The files this message takes: the composer's now (one picked while it waits is the next message's).
+  const pending = [...w.files];
   if ((!content && !pending.length) || w.preparing) return;
   if (!w.config.isActive) return;
   if (w.preview) return w.error(t("preview"));
@@ -53,9 +54,11 @@ export async function send(w: Widget, text: string) {
   } finally {
     w.preparing = false;
   }
-  w.files = [];
-  w.fileBox.replaceChildren();
-  w.input.value = "";
+  // Only what the message takes leaves the composer: text written and files picked while it waited (its files'
+  // uploads, the session) stay for the next message.
+  w.files = w.files.filter((f) => !pending.includes(f));
+  for (const f of pending) f.chip.remove();
+  if (w.input.value.trim() === content) w.input.value = "";
   w.typingSignal.stop(w.conversationId);
   w.chips.replaceChildren();
   const outgoing: Outgoing = { content, metadata, attachments, key: newKey() };
