@@ -407,6 +407,21 @@ describe("the embedded widget in Chromium", () => {
       "Third: it has not arrived",
     ]);
     expect(await page.locator(".unsent-note").count()).toBe(0);
+    // Shown as stored, and as a reload shows it: each message, then its answer.
+    const shown = () =>
+      page
+        .locator(".row")
+        .evaluateAll((rows) =>
+          rows.map((r) => (r.classList.contains("visitor") ? r.querySelector(".bubble").textContent : "answer")),
+        );
+    expect(await shown()).toEqual([
+      "Tell me a long story",
+      "answer",
+      "Second: order 4471",
+      "answer",
+      "Third: it has not arrived",
+      "answer",
+    ]);
     // A message written after one that was not sent sends that one first, without Retry.
     dropping = "Fourth: hello?";
     await say("Fourth: hello?");
@@ -416,6 +431,7 @@ describe("the embedded widget in Chromium", () => {
     await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(5);
     expect((await visitorMessages()).slice(3)).toEqual(["Fourth: hello?", "Fifth: anyone there?"]);
     expect(await page.locator(".unsent-note").count()).toBe(0);
+    expect((await shown()).slice(6)).toEqual(["Fourth: hello?", "answer", "Fifth: anyone there?", "answer"]);
     // The browser logs each dropped request; nothing else.
     expect(errors.filter((e) => !e.includes("net::ERR_INTERNET_DISCONNECTED"))).toEqual([]);
     await context.close();

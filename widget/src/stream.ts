@@ -119,6 +119,9 @@ async function deliver(w: Widget, queued: Queued) {
     releaseHeld(w);
     return markUnsent(w, queued, t("notSentOffline"), true);
   }
+  // The message, then its reply, go where the conversation stores them: after what came while it waited (an answer,
+  // a person's reply), the messages still queued after them. What a reload shows is what was shown.
+  w.log.append(row);
   const reply = draft({ role: "assistant", content: "" });
   // The assistant's typing, unless a person serves: then their reply comes through the live stream.
   let shown = null as ReturnType<typeof addMessage> | null;
@@ -127,6 +130,7 @@ async function deliver(w: Widget, queued: Queued) {
     return shown;
   };
   if (!w.humanServing) show().render(reply, true);
+  for (const after of w.queued) w.log.append(after.row);
   let answered = false;
   // A conversation this send starts is watched once the send is over: until its first turn is stored
   // no route knows it, and the live stream would be refused (404) and stop (docs/decisions.md,
