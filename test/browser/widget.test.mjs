@@ -270,6 +270,28 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("the message box grows with a message of several lines and is one line again once it is sent", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.waitFor();
+    const height = () => box.evaluate((el) => el.getBoundingClientRect().height);
+    const empty = await height();
+    for (const line of ["Order 42:", "- a blue mug", "- two plates"]) {
+      await page.keyboard.type(line);
+      await page.keyboard.press("Shift+Enter");
+    }
+    await page.keyboard.type("Do you ship abroad?");
+    expect(await height()).toBeGreaterThan(empty * 2);
+    await page.keyboard.press("Enter");
+    await page.getByRole("article", { name: "You" }).filter({ hasText: "a blue mug" }).waitFor();
+    expect(await box.inputValue()).toBe("");
+    expect(await height()).toBe(empty);
+    await context.close();
+  }, 60_000);
+
   it("fits a phone screen", async () => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

@@ -58,7 +58,10 @@ export async function send(w: Widget, text: string) {
   // uploads, the session) stay for the next message.
   w.files = w.files.filter((f) => !pending.includes(f));
   for (const f of pending) f.chip.remove();
-  if (w.input.value.trim() === content) w.input.value = "";
+  if (w.input.value.trim() === content) {
+    w.input.value = "";
+    w.input.style.height = ""; // grown with the text (see the input listener in main.ts): one line again
+  }
   w.typingSignal.stop(w.conversationId);
   w.chips.replaceChildren();
   const outgoing: Outgoing = { content, metadata, attachments, key: newKey() };
