@@ -309,6 +309,46 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("a new conversation started while a reply streams stays new: the old reply and the messages queued for it do " +
+    "not pull it back", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(`${host.url}/?chat=${slowChat}`);
+    await page.locator("button.launcher").click();
+    const box = page.getByRole("textbox", { name: "Message" });
+    const say = async (text) => {
+      await box.fill(text);
+      await box.press("Enter");
+      await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
+    };
+    const stored = () =>
+      page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`) ?? "{}").conversationId, slowChat);
+    await say("Tell me a long story");
+    await expect
+      .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    const old = await stored();
+    await say("And another one");
+    await page.getByRole("button", { name: "New conversation" }).click();
+    expect(await stored()).toBeNull();
+    expect(await page.locator(".row").count()).toBe(0);
+    // The old reply ends meanwhile, stored in the old conversation.
+    const contents = async (id) =>
+      (await server.api(`/messages/?conversation=${id}`, { method: "GET" })).results
+        .sort((a, b) => a.sequence - b.sequence)
+        .map((m) => (m.type === "incoming" ? m.content : "answer"));
+    await expect.poll(() => contents(old), { timeout: 30_000 }).toEqual(["Tell me a long story", "answer"]);
+    expect(await stored()).toBeNull();
+    await say("A fresh start");
+    await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 30_000 }).toBe(1);
+    const fresh = await stored();
+    expect(fresh).not.toBe(old);
+    expect(await contents(fresh)).toEqual(["A fresh start", "answer"]);
+    expect(await contents(old)).toEqual(["Tell me a long story", "answer"]);
+    expect(await page.locator(".row").count()).toBe(2);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it("completes a reply once after the connection drops mid-stream", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

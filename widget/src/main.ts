@@ -84,6 +84,8 @@ export class Widget {
   queued: { outgoing: Outgoing; row: HTMLElement }[] = [];
   /** The first queued message was not sent: the others wait for its Retry (or a new message) to send it first. */
   stalled = false;
+  /** Counts the visitor's new conversations: a send begun before one changes nothing after it (see deliver). */
+  generation = 0;
   /**
    * A person serves the conversation (told by the live stream's status, or by a send the assistant did not
    * answer): a send shows no assistant typing, since the reply comes from the person.
@@ -439,6 +441,10 @@ export class Widget {
   newConversation() {
     this.live?.stop();
     this.live = null;
+    // A reply still streaming ends in the old conversation, unseen; messages queued for it are dropped with its rows.
+    this.generation++;
+    this.queued = [];
+    this.stalled = false;
     this.conversationId = null;
     this.humanServing = false;
     this.storage.store({ conversationId: null });

@@ -140,12 +140,16 @@ async function deliver(w: Widget, queued: Queued) {
   // "Conversations and the Durable Object").
   let started: string | null = null;
   let newest: Message | null = null;
+  // The visitor started a new conversation meanwhile: this one's reply ends unseen, and must not make it current again.
+  const generation = w.generation;
+  const left = () => w.generation !== generation;
   try {
     await w.api.send(
       w.conversationId,
       outgoing,
       (e) => {
         answered = true;
+        if (left()) return;
         if (!w.conversationId && e.conversationId) {
           w.conversationId = e.conversationId;
           w.storage.store({ conversationId: e.conversationId });
@@ -183,6 +187,7 @@ async function deliver(w: Widget, queued: Queued) {
     );
   } catch (err) {
     if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
+    if (left()) return;
     const expired = err instanceof ApiError && err.status === 401;
     if (expired) {
       w.api.token = null;
