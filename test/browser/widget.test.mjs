@@ -349,6 +349,43 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 90_000);
 
+  it("a reply written while the visitor was offline shows as soon as they are back, whatever the pause", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    // The network drops every opening of the live stream (an open stream idle in Chromium's offline mode is not cut),
+    // until the visitor's browser says it is online again.
+    let down = true;
+    let tries = 0;
+    await context.route("**/events/", (route) => {
+      if (!down) return route.continue();
+      tries++;
+      return route.abort("internetdisconnected");
+    });
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    await page.getByRole("textbox", { name: "Message" }).fill("Is anyone there?");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".row.assistant[data-done]").count(), { timeout: 20_000 }).toBe(1);
+    const conversationId = await page.evaluate(
+      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
+      chat.id,
+    );
+    // Down until the pause between the stream's tries has grown to its longest (1, 2, 4, 8, 16, then 30 s).
+    await expect.poll(() => tries, { timeout: 60_000, interval: 500 }).toBe(6);
+    await context.setOffline(true);
+    await server.api("/messages/outgoing/", { body: { conversation: conversationId, content: "Yes, I am here." } });
+    down = false;
+    await context.setOffline(false);
+    const at = Date.now();
+    await page
+      .getByRole("article", { name: /team member/ })
+      .filter({ hasText: "Yes, I am here." })
+      .waitFor();
+    expect(Date.now() - at).toBeLessThan(5_000);
+    // The browser logs each request dropped; nothing else.
+    expect(errors.filter((e) => !e.includes("net::ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it("completes a reply once after the connection drops mid-stream", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

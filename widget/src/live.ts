@@ -21,17 +21,22 @@ export interface LiveHandlers {
  */
 const backOff = (failures: number) => (failures ? Math.min(30_000, 1000 * 2 ** (failures - 1)) : 0);
 
-/** Waits `ms`, or less when `signal` aborts; leaves no listener behind (the loop pauses for hours). */
+/**
+ * Waits `ms`, or less when `signal` aborts or the browser is online again (the back-off is for a network that is
+ * down, and the browser says it is back); leaves no listener behind (the loop pauses for hours).
+ */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
       signal.removeEventListener("abort", done);
+      removeEventListener("online", done);
       resolve();
     };
     const timer = setTimeout(done, ms);
     if (signal.aborted) return done();
     signal.addEventListener("abort", done, { once: true });
+    addEventListener("online", done, { once: true });
   });
 }
 
