@@ -292,6 +292,44 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("asks a new visitor who they are, from the keyboard on a phone: the form alone, then the message box, " +
+    "focused", async () => {
+    const { id: preChat } = await createWebChat(server, {
+      assistant: { name: "Bo", largeLanguageModel: LOCAL_LLM },
+      inbox: { name: "Pre-chat" },
+      webChat: { name: "Acme Desk", enableAnonymous: false, displayGreeting: "Hi!" },
+    });
+    const { context, page, errors } = await pageWithErrors(browser, {
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await page.goto(`${host.url}/?chat=${preChat}`);
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.querySelector("[data-assistant-chat]").shadowRoot.activeElement;
+        return el?.id || el?.getAttribute("aria-label") || el?.tagName || null;
+      });
+    await page.locator("button.launcher").focus();
+    await page.keyboard.press("Enter");
+    await page.locator("form.prechat").waitFor();
+    // The form stands in the way: no message box beside it, and the focus is on its first field.
+    const box = page.getByRole("textbox", { name: "Message" });
+    expect(await box.isVisible()).toBe(false);
+    expect(await focused()).toBe("pc-name");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.type("Ada");
+    await page.keyboard.press("Enter");
+    // The conversation can start: the message box shows, and the focus is in it.
+    await box.waitFor();
+    await expect.poll(focused).toBe("Message");
+    await page.keyboard.type("Do you ship abroad?");
+    await page.keyboard.press("Enter");
+    await page.getByRole("article", { name: "You" }).filter({ hasText: "Do you ship abroad?" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("fits a phone screen", async () => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

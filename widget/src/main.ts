@@ -420,7 +420,8 @@ export class Widget {
     // The preview stays out of the way of the designer's fields: no session, no focus taken.
     if (!this.preview) {
       if (sessionOnOpen(this)) this.sessionReady ??= connect(this);
-      this.input.focus();
+      // The pre-chat form, when it stands before the conversation, is where the visitor writes first.
+      (this.log.querySelector<HTMLElement>(".prechat input") ?? this.input).focus();
     }
     this.emit("open");
   }

@@ -141,10 +141,12 @@ export function preChat(w: Widget, why?: string) {
         const waiting = w.waiting;
         w.waiting = null;
         const ready = (w.sessionReady = connect(w));
-        if (waiting)
-          void ready.then(() => {
-            if (w.api.token) void w.send(waiting);
-          });
+        void ready.then(() => {
+          if (!w.api.token) return;
+          // The form (and the button pressed) is gone: the focus goes where the conversation goes on.
+          w.input.focus();
+          if (waiting) void w.send(waiting);
+        });
       },
     },
     h("p", { text: t("preChatAsk") }),

@@ -95,6 +95,8 @@ button{font:inherit;cursor:pointer}
   z-index:2147483000;
 }
 .panel[hidden]{display:none}
+/* hidden hides, whatever display a class gives (the composer beside the pre-chat form or a notice was left showing). */
+[hidden]{display:none !important}
 .page .panel{position:static;width:100%;height:100vh;height:100dvh;border-radius:0;box-shadow:none;max-width:none}
 @media (max-width:480px){.panel{right:0;bottom:0;width:100vw;height:100vh;height:100dvh;border-radius:0}}
 header{background:var(--p);color:var(--nav);padding:12px 14px;display:flex;align-items:center;gap:10px}
