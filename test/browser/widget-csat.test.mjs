@@ -95,8 +95,15 @@ describe("typing indicators and the satisfaction rating", () => {
     await rating.getByLabel("Comment (optional)").fill("Quick and friendly, thank you.");
     expect(await axeViolations(visitor)).toEqual([]);
     await visitor.screenshot({ path: path.join(widgetShots, "csat.png") });
-    await rating.getByRole("button", { name: "Send rating" }).click();
+    // Sent from the keyboard: the form's button goes with the form, and the focus to the thanks, not lost.
+    await rating.getByRole("button", { name: "Send rating" }).focus();
+    await visitor.keyboard.press("Enter");
     await visitor.getByText("Thank you for your rating (4 of 5).").waitFor({ timeout: 5_000 });
+    expect(
+      await visitor.evaluate(
+        () => document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.textContent,
+      ),
+    ).toBe("Thank you for your rating (4 of 5).");
     // Rated: shown again, it asks no more (the history is shown before the session's answer is acted on).
     const later = await shownAgain();
     expect(await later.locator(".rate").count()).toBe(0);

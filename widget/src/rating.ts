@@ -58,13 +58,21 @@ function ratingForm(send: (rating: number, comment: string) => Promise<void>): H
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     if (!rating) return;
+    // The focus in the form (on Send, which is disabled while the rating is sent, then gone with the form) goes to
+    // the thanks, where the visitor was: not lost, and not to the message box, which would open a phone's keyboard.
+    const focused = form.contains((form.getRootNode() as Document | ShadowRoot).activeElement);
     submit.disabled = true;
     send(rating, comment.value.trim()).then(
-      () => form.replaceChildren(h("p", { class: "rate-done", role: "status" }, t("rateThanks", { n: rating }))),
+      () => {
+        const thanks = h("p", { class: "rate-done", role: "status", tabindex: "-1" }, t("rateThanks", { n: rating }));
+        form.replaceChildren(thanks);
+        if (focused) thanks.focus();
+      },
       (err) => {
         if (!expected(err)) throw err;
         submit.disabled = false;
         note.textContent = t("rateFailed");
+        if (focused) submit.focus();
       },
     );
   });
