@@ -498,8 +498,8 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
-  it("a message that is not sent holds the ones written after it; Retry, or a message written next, sends them " +
-    "all in the order written", async () => {
+  it("a message that is not sent holds the ones written after it; Retry, a message written next, or the browser " +
+    "back online sends them all in the order written", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     // The second message's sends are dropped by the network (each resend too) until the visitor retries.
     let dropping = "Second: order 4471";
@@ -569,6 +569,16 @@ describe("the embedded widget in Chromium", () => {
     expect((await visitorMessages()).slice(3)).toEqual(["Fourth: hello?", "Fifth: anyone there?"]);
     expect(await page.locator(".unsent-note").count()).toBe(0);
     expect((await shown()).slice(6)).toEqual(["Fourth: hello?", "answer", "Fifth: anyone there?", "answer"]);
+    // Not sent for want of a network, it goes by itself once the browser is back online: no Retry.
+    dropping = "Sixth: back online";
+    await say("Sixth: back online");
+    await mine("Sixth: back online").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
+    dropping = null;
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(6);
+    expect((await visitorMessages()).slice(5)).toEqual(["Sixth: back online"]);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
     // The browser logs each dropped request; nothing else.
     expect(errors.filter((e) => !e.includes("net::ERR_INTERNET_DISCONNECTED"))).toEqual([]);
     await context.close();

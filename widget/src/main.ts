@@ -268,7 +268,8 @@ export class Widget {
       maxlength: 32000,
     }) as HTMLTextAreaElement;
     this.input.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      // Enter confirming an input method's candidate is the IME's: Safari says so only by keyCode 229.
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
         e.preventDefault();
         this.composer.requestSubmit();
       }

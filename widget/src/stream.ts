@@ -223,14 +223,17 @@ function markUnsent(w: Widget, queued: Queued, why: string, hold: boolean) {
     onclick: () => {
       // The button goes with the note: focus goes back to where the visitor writes.
       w.input.focus();
-      const at = w.queued.indexOf(queued);
-      if (at >= 0) w.queued.splice(at, 1);
-      w.queued.unshift(queued);
-      clearNote(row);
-      resume(w);
-      void next(w);
+      sendAgain();
     },
   });
+  const sendAgain = () => {
+    const at = w.queued.indexOf(queued);
+    if (at >= 0) w.queued.splice(at, 1);
+    w.queued.unshift(queued);
+    clearNote(row);
+    resume(w);
+    void next(w);
+  };
   row
     .querySelector(".col")!
     .append(h("p", { class: "unsent-note", role: "alert" }, h("span", { text: why }), " ", retry));
@@ -242,6 +245,9 @@ function markUnsent(w: Widget, queued: Queued, why: string, hold: boolean) {
       clearNote(after);
       after.querySelector(".col")!.append(h("p", { class: "unsent-note waiting", text: t("waitingToSend") }));
     }
+    // Not sent for want of a network: it goes again by itself once the browser is back online (the same key: never
+    // stored twice), unless the visitor sent it again first.
+    addEventListener("online", () => w.stalled && w.queued[0] === queued && sendAgain(), { once: true });
   }
   w.scroll();
 }
