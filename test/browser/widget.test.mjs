@@ -584,6 +584,63 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 120_000);
 
+  it("a reload keeps the messages not yet taken: one queued behind a streaming reply and one not sent are sent " +
+    "after it, once each, in order", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    let dropping = "Not sent: the receipt";
+    await context.route("**/public/messages/", (route) =>
+      route.request().postDataJSON().content === dropping ? route.abort("internetdisconnected") : route.continue(),
+    );
+    await page.goto(`${host.url}/?chat=${slowChat}`);
+    await page.locator("button.launcher").click();
+    const mine = (text) => page.getByRole("article", { name: "You" }).filter({ hasText: text });
+    const say = async (text) => {
+      await page.locator("textarea").fill(text);
+      await page.keyboard.press("Enter");
+      await mine(text).waitFor();
+    };
+    await say("Tell me a long story");
+    await expect
+      .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    await say("Queued: my order 4471");
+    const conversationId = await page.evaluate(
+      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
+      slowChat,
+    );
+    const visitorMessages = async () =>
+      (await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" })).results
+        .filter((m) => m.type === "incoming")
+        .sort((a, b) => a.sequence - b.sequence)
+        .map((m) => m.content);
+    // Reloaded while the first reply streams: the queued message was never sent.
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await mine("Queued: my order 4471").waitFor();
+    await expect.poll(visitorMessages, { timeout: 45_000 }).toEqual(["Tell me a long story", "Queued: my order 4471"]);
+    await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(2);
+    // Not sent (the network drops it), then reloaded with the network back: sent once, after the others.
+    await say("Not sent: the receipt");
+    await mine("Not sent: the receipt").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
+    dropping = null;
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await expect
+      .poll(visitorMessages, { timeout: 45_000 })
+      .toEqual(["Tell me a long story", "Queued: my order 4471", "Not sent: the receipt"]);
+    await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(3);
+    expect(await mine("Not sent: the receipt").count()).toBe(1);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
+    // Nothing is left to send: another reload shows the conversation as stored.
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await expect.poll(() => page.locator(".row.visitor").count()).toBe(3);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await visitorMessages()).toHaveLength(3);
+    expect(errors.filter((e) => !e.includes("net::ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+  }, 150_000);
+
   it("sends a message once when its answer is lost before the first event: the resend carries the same " +
     "Idempotency-Key", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

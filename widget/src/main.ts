@@ -84,6 +84,8 @@ export class Widget {
   queued: { outgoing: Outgoing; row: HTMLElement }[] = [];
   /** The first queued message was not sent: the others wait for its Retry (or a new message) to send it first. */
   stalled = false;
+  /** The message being sent, until the server takes it (its first event): kept in the outbox meanwhile. */
+  sending: { outgoing: Outgoing; row: HTMLElement } | null = null;
   /** Counts the visitor's new conversations: a send begun before one changes nothing after it (see deliver). */
   generation = 0;
   /**
@@ -399,6 +401,7 @@ export class Widget {
     if (results.length) this.chips.replaceChildren();
     for (const m of results) addMessage(this, m);
     watch(this, conversationId, results.at(-1) ?? null);
+    return results;
   }
 
   error(text: string) {
@@ -447,9 +450,10 @@ export class Widget {
     this.generation++;
     this.queued = [];
     this.stalled = false;
+    this.sending = null;
     this.conversationId = null;
     this.humanServing = false;
-    this.storage.store({ conversationId: null });
+    this.storage.store({ conversationId: null, outbox: null });
     if (this.config.isActive) this.showEmpty();
     this.input?.focus();
   }

@@ -1,15 +1,24 @@
 // The visitor's session: the token and current conversation kept in localStorage, the session
 // started (or resumed) when needed, and the pre-chat form that asks a new visitor who they are.
-import { ApiError, expected } from "./api";
+import { ApiError, expected, type Outgoing } from "./api";
 import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
 import { askRating } from "./rating";
+import { restoreOutbox } from "./stream";
 
 interface Stored {
   token?: string;
   conversationId?: string;
   mode?: string;
+  /** The visitor's messages the server has not taken yet (`saveOutbox` in stream.ts). */
+  outbox?: Outbox | null;
+}
+
+/** Messages not yet taken, in the order written, for the conversation they go to (null: the one their first starts). */
+export interface Outbox {
+  conversationId: string | null;
+  messages: (Outgoing & { inFlight?: boolean })[];
 }
 
 /** What the widget keeps between visits, per web chat: the token, the current conversation, the theme chosen. */
@@ -53,10 +62,14 @@ export async function connect(w: Widget): Promise<void> {
     const last = w.storage.stored.conversationId;
     const shown = last ? session.conversations.find((x) => x.id === last) : undefined;
     if (shown) {
-      await w.load(shown.id);
+      const history = await w.load(shown.id);
       // Resolved while the visitor was away (or before they answered): asked now, as the live `resolved` would.
       if (shown.status === "resolved" && !shown.rated) askRating(w);
-    } else if (last) w.storage.store({ conversationId: null });
+      restoreOutbox(w, history);
+    } else {
+      if (last) w.storage.store({ conversationId: null });
+      restoreOutbox(w, []);
+    }
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) return w.notice(t("closed"));
     if (err instanceof ApiError && err.status === 401) return w.notice(t("signIn"));

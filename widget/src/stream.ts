@@ -77,9 +77,50 @@ export async function send(w: Widget, text: string) {
   w.sent.set(row, content);
   w.emit("message", { role: "visitor", content, attachments });
   w.queued.push({ outgoing, row });
+  saveOutbox(w);
   // Written after a message that was not sent: that one is sent again first, so the visitor's order holds.
   resume(w);
   await next(w);
+}
+
+/**
+ * Keeps the visitor's messages the server has not taken yet (the one being sent until its first event, the queued
+ * ones) with the session, so a reload sends them rather than losing them (docs/decisions.md, "The outbox").
+ */
+function saveOutbox(w: Widget) {
+  const messages = [
+    ...(w.sending ? [{ ...w.sending.outgoing, inFlight: true }] : []),
+    ...w.queued.map((q) => q.outgoing),
+  ];
+  w.storage.store({ outbox: messages.length ? { conversationId: w.conversationId, messages } : null });
+}
+
+/**
+ * After a reload, once the conversation is shown (`history`), the messages the last page had not had taken are shown
+ * again and sent, in order, with their own Idempotency-Keys: one the server took after all is stored once. The one
+ * in flight at the reload that the history shows as the visitor's latest message was taken: it is not shown twice.
+ */
+export function restoreOutbox(w: Widget, history: Message[]) {
+  const kept = w.storage.stored.outbox;
+  if (!kept || kept.conversationId !== w.conversationId || w.sending || w.queued.length) return;
+  const latest = [...history].reverse().find((m) => m.role === "visitor");
+  const messages = kept.messages.filter((m, i) => !(i === 0 && m.inFlight && latest?.content === m.content));
+  for (const { inFlight: _, ...outgoing } of messages) {
+    const { content, attachments } = outgoing;
+    const row = addMessage(
+      w,
+      draft({
+        role: "visitor",
+        content,
+        createdAt: String(Date.now()),
+        attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })),
+      }),
+    ).row;
+    w.sent.set(row, content);
+    w.queued.push({ outgoing, row });
+  }
+  saveOutbox(w);
+  void next(w);
 }
 
 type Queued = Widget["queued"][number];
@@ -115,10 +156,12 @@ function clearNote(row: HTMLElement) {
 async function deliver(w: Widget, queued: Queued) {
   const { outgoing, row } = queued;
   w.busy = true;
+  w.sending = queued;
   clearNote(row);
   if (!(await ensureSession(w))) {
     // No session to be had (offline, or the chat closed meanwhile): the message waits, with the others behind it.
     w.busy = false;
+    w.sending = null;
     releaseHeld(w);
     return markUnsent(w, queued, t("notSentOffline"), true);
   }
@@ -148,6 +191,11 @@ async function deliver(w: Widget, queued: Queued) {
       w.conversationId,
       outgoing,
       (e) => {
+        if (!answered && w.sending === queued) {
+          // Taken: a reload no longer sends it.
+          w.sending = null;
+          saveOutbox(w);
+        }
         answered = true;
         if (left()) return;
         if (!w.conversationId && e.conversationId) {
@@ -202,6 +250,8 @@ async function deliver(w: Widget, queued: Queued) {
     }
   } finally {
     if (started && w.conversationId === started) watch(w, started, newest);
+    if (w.sending === queued) w.sending = null;
+    if (!left()) saveOutbox(w);
     w.busy = false;
     releaseHeld(w);
     void next(w);
@@ -248,6 +298,7 @@ function markUnsent(w: Widget, queued: Queued, why: string, hold: boolean) {
     // Not sent for want of a network: it goes again by itself once the browser is back online (the same key: never
     // stored twice), unless the visitor sent it again first.
     addEventListener("online", () => w.stalled && w.queued[0] === queued && sendAgain(), { once: true });
+    saveOutbox(w);
   }
   w.scroll();
 }
