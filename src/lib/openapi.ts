@@ -142,10 +142,12 @@ export const IdParams = z.object({ id: uuidParam("id", "Resource id") });
 /** `{id, name}` references; in requests only `id` is read. */
 export const IdName = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "Support" }),
+    id: z
+      .string()
+      .openapi({ description: "The referenced record's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ description: "Its name, as it is now", example: "Support" }),
   })
-  .openapi("IdName");
+  .openapi("IdName", { description: "A reference to another record of the organization: its id and its name" });
 export const IdRef = z.object({
   id: z.uuid().openapi({ description: "Referenced id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
 });

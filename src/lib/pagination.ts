@@ -40,10 +40,13 @@ export const PaginationSwitch = z.object({
 export const pageOf = <T extends ZodType>(item: T, name: string) =>
   z
     .object({
-      count: z.number().int().openapi({ example: 1 }),
+      count: z
+        .number()
+        .int()
+        .openapi({ description: "How many items the whole list holds, over all its pages", example: 1 }),
       next: z.string().nullable().openapi({ description: "Absolute URL of the next page", example: null }),
       previous: z.string().nullable().openapi({ description: "Absolute URL of the previous page", example: null }),
-      results: z.array(item),
+      results: z.array(item).openapi({ description: "The items on this page" }),
     })
     .openapi(name);
 
@@ -52,7 +55,7 @@ export const cursorPageOf = <T extends ZodType>(item: T, name: string) =>
     .object({
       next: z.string().nullable().openapi({ description: "Absolute URL of the next page", example: null }),
       previous: z.string().nullable().openapi({ description: "Absolute URL of the previous page", example: null }),
-      results: z.array(item),
+      results: z.array(item).openapi({ description: "The items on this page" }),
     })
     .openapi(name);
 

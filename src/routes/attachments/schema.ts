@@ -7,9 +7,9 @@ export const AttachmentTypeSchema = z
 
 export const AttachmentSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    id: z.string().openapi({ description: "The attachment's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     type: AttachmentTypeSchema,
-    filename: z.string().openapi({ example: "cat.png" }),
+    filename: z.string().openapi({ description: "Name shown for the file", example: "cat.png" }),
     file: z.string().openapi({
       description: "Signed download URL; it expires (ATTACHMENT_URL_TTL_SECONDS, default 1 hour)",
       example: "https://api.example.com/api/v1/uploads/uploads/.../cat.png?X-Amz-Signature=...",
@@ -18,7 +18,7 @@ export const AttachmentSchema = z
       description: "Conversation the attachment belongs to",
       example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e",
     }),
-    contentType: z.string().openapi({ example: "image/png" }),
+    contentType: z.string().openapi({ description: "The file's media type, as stored", example: "image/png" }),
     size: z.number().int().openapi({ description: "Bytes", example: 12345 }),
     downloadStatus: z.literal("done").openapi({ description: "The file is stored", example: "done" }),
     extractionStatus: z

@@ -27,7 +27,15 @@ const route = createRoute({
   summary: "Change the current user's password",
   request: jsonBody(ChangePassword),
   responses: {
-    200: json(z.object({ detail: z.string().openapi({ example: "New password has been saved." }) }), "Changed"),
+    200: json(
+      z.object({
+        detail: z.string().openapi({
+          description: 'A confirmation for people: always "New password has been saved."',
+          example: "New password has been saved.",
+        }),
+      }),
+      "Changed",
+    ),
     ...errorResponses(400),
   },
 });

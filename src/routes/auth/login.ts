@@ -20,7 +20,17 @@ const route = createRoute({
   security: [],
   request: jsonBody(Login),
   responses: {
-    200: json(z.object({ key: z.string().openapi({ example: "ak_4f3a..." }) }).openapi("LoginResult"), "A new API key"),
+    200: json(
+      z
+        .object({
+          key: z.string().openapi({
+            description: 'A new API key for the user, named "Login", acting in no organization by default; shown once',
+            example: "ak_4f3a...",
+          }),
+        })
+        .openapi("LoginResult"),
+      "A new API key",
+    ),
     ...errorResponses(400),
   },
 });

@@ -129,43 +129,63 @@ export type ChatCompletionInput = z.infer<typeof ChatCompletionRequest>;
 
 const ToolCallOut = z
   .object({
-    id: z.string().openapi({ example: "call_1" }),
-    type: z.literal("function").openapi({ example: "function" }),
-    function: z.object({
-      name: z.string().openapi({ example: "get_weather" }),
-      arguments: z.string().openapi({ description: "JSON text written by the model", example: '{"city": "Paris"}' }),
-    }),
+    id: z.string().openapi({ description: "The call's id, as the provider gave it", example: "call_1" }),
+    type: z.literal("function").openapi({ description: "Always `function`", example: "function" }),
+    function: z
+      .object({
+        name: z
+          .string()
+          .openapi({ description: "Name of the function called, one of `tools`", example: "get_weather" }),
+        arguments: z.string().openapi({ description: "JSON text written by the model", example: '{"city": "Paris"}' }),
+      })
+      .openapi({ description: "The function the model calls and its arguments" }),
   })
   .openapi("ChatCompletionToolCall");
 
 export const CompletionUsage = z
   .object({
-    prompt_tokens: z.number().int().openapi({ example: 12 }),
-    completion_tokens: z.number().int().openapi({ example: 20 }),
-    total_tokens: z.number().int().openapi({ example: 32 }),
+    prompt_tokens: z.number().int().openapi({ description: "Tokens of the request's messages", example: 12 }),
+    completion_tokens: z.number().int().openapi({ description: "Tokens of the answer", example: 20 }),
+    total_tokens: z.number().int().openapi({ description: "prompt_tokens + completion_tokens", example: 32 }),
   })
-  .openapi("CompletionUsage");
+  .openapi("CompletionUsage", {
+    description: "Tokens the provider reported; for a model that reports none (the local one), words counted by us",
+  });
 
 export const ChatCompletion = z
   .object({
-    id: z.string().openapi({ example: "chatcmpl-0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    object: z.literal("chat.completion").openapi({ example: "chat.completion" }),
+    id: z.string().openapi({
+      description: "The answer's id, `chatcmpl-` and a UUID",
+      example: "chatcmpl-0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
+    object: z
+      .literal("chat.completion")
+      .openapi({ description: "Always `chat.completion`", example: "chat.completion" }),
     created: z.number().int().openapi({ description: "Unix seconds", example: 1767225600 }),
     model: z.string().openapi({ description: "Name of the model that answered", example: "Local LLM" }),
-    choices: z.array(
-      z.object({
-        index: z.number().int().openapi({ example: 0 }),
-        message: z.object({
-          role: z.literal("assistant").openapi({ example: "assistant" }),
-          content: z
-            .string()
-            .nullable()
-            .openapi({ description: "null when the model only calls tools", example: "We are open 9 to 5." }),
-          tool_calls: z.array(ToolCallOut).optional().openapi({ description: "Present when the model calls tools" }),
+    choices: z
+      .array(
+        z.object({
+          index: z.number().int().openapi({ description: "Always 0: there is one choice", example: 0 }),
+          message: z
+            .object({
+              role: z.literal("assistant").openapi({ description: "Always `assistant`", example: "assistant" }),
+              content: z
+                .string()
+                .nullable()
+                .openapi({ description: "null when the model only calls tools", example: "We are open 9 to 5." }),
+              tool_calls: z
+                .array(ToolCallOut)
+                .optional()
+                .openapi({ description: "Present when the model calls tools" }),
+            })
+            .openapi({ description: "The model's answer" }),
+          finish_reason: z
+            .enum(["stop", "tool_calls"])
+            .openapi({ description: "`tool_calls` when the model calls tools, else `stop`", example: "stop" }),
         }),
-        finish_reason: z.enum(["stop", "tool_calls"]).openapi({ example: "stop" }),
-      }),
-    ),
+      )
+      .openapi({ description: "The answer, as one choice" }),
     usage: CompletionUsage,
   })
   .openapi("ChatCompletion");

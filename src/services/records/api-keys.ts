@@ -5,8 +5,11 @@ import { ms } from "../../lib/time";
 
 export const ApiKeySchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "CI" }),
+    id: z.string().openapi({
+      description: "The key's id (not the key itself, which is shown only when made)",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
+    name: z.string().openapi({ description: "The key's name, to tell keys apart", example: "CI" }),
     prefix: z.string().openapi({ description: "First characters of the key", example: "ak_4f3aB" }),
     organization: z
       .string()

@@ -5,13 +5,15 @@ import type { BatchQaItemRow, BatchQaRow } from "../batch-qa";
 
 export const BatchQaSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    id: z.string().openapi({ description: "The run's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     webChat: z
-      .object({ id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }) })
+      .object({
+        id: z.string().openapi({ description: "The web chat's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+      })
       .openapi({ description: "The web chat whose assistant answers" }),
     chatbot: IdName,
     file: z.string().openapi({ description: "The uploaded file's key", example: "uploads/.../questions.xlsx" }),
-    filename: z.string().openapi({ example: "questions.xlsx" }),
+    filename: z.string().openapi({ description: "The uploaded file's name, as uploaded", example: "questions.xlsx" }),
     status: z.enum(["pending", "running", "done", "failed"]).openapi({
       description: "pending, running, done, or failed (the assistant no longer exists)",
       example: "running",
@@ -24,8 +26,13 @@ export const BatchQaSchema = z
       description: "Mean answerCorrectness of the answered questions with an expected answer",
       example: 0.81,
     }),
-    createdAt: z.string().openapi({ example: "1767225600000" }),
-    finishedAt: z.string().nullable().openapi({ example: null }),
+    createdAt: z
+      .string()
+      .openapi({ description: "When the run was started, milliseconds since the epoch", example: "1767225600000" }),
+    finishedAt: z.string().nullable().openapi({
+      description: "When it ended (done or failed), milliseconds since the epoch; null while pending or running",
+      example: null,
+    }),
   })
   .openapi("BatchQa");
 
@@ -37,11 +44,19 @@ const score = (description: string) =>
 
 export const BatchQaItemSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    id: z.string().openapi({ description: "The question's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     position: z.number().int().openapi({ description: "Row of the question in the file, from 1", example: 1 }),
-    question: z.string().openapi({ example: "How do I reset my password?" }),
-    expectedAnswer: z.string().nullable().openapi({ example: "From the sign-in page, choose “Forgot password”." }),
-    status: z.enum(["pending", "done", "failed"]).openapi({ example: "done" }),
+    question: z
+      .string()
+      .openapi({ description: "The question, as the file has it", example: "How do I reset my password?" }),
+    expectedAnswer: z.string().nullable().openapi({
+      description:
+        "The answer the file expects; null when its row has none (the answer is then not scored against one)",
+      example: "From the sign-in page, choose “Forgot password”.",
+    }),
+    status: z
+      .enum(["pending", "done", "failed"])
+      .openapi({ description: "pending (not asked yet), done (answered) or failed (see error)", example: "done" }),
     answer: z
       .string()
       .nullable()
@@ -50,7 +65,7 @@ export const BatchQaItemSchema = z
       .array(z.string())
       .openapi({ description: "File names of the passages the answer cites", example: ["handbook.pdf"] }),
     replyTime: z.number().nullable().openapi({ description: "Seconds the answer took", example: 1.25 }),
-    error: z.string().nullable().openapi({ example: null }),
+    error: z.string().nullable().openapi({ description: "Why the answer failed; null unless failed", example: null }),
     answerCorrectness: score("Against the expected answer"),
     answerSimilarity: score("Against the expected answer"),
     faithfulness: score("To the retrieved passages"),

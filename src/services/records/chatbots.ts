@@ -22,8 +22,11 @@ const object = () => z.record(z.string(), z.unknown());
  */
 export const ChatbotSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ example: "Support assistant" }),
+    id: z.string().openapi({ description: "The assistant's id", example: EXAMPLE_ID }),
+    name: z.string().openapi({
+      description: "The assistant's name; in agent mode the model is told it too",
+      example: "Support assistant",
+    }),
     organization: z
       .string()
       .nullable()
@@ -44,14 +47,22 @@ export const ChatbotSchema = z
       description: "Role description given to the model",
       example: "You answer questions about our products.",
     }),
-    replyMode: z.enum(REPLY_MODES).openapi({ example: "normal" }),
+    replyMode: z.enum(REPLY_MODES).openapi({
+      description:
+        "How it replies: normal (the model, grounded in retrieved passages), template, hybrid, workflow (its " +
+        "built-in workflow) or agent (the tool-calling loop)",
+      example: "normal",
+    }),
     template: z.string().nullable().openapi({ description: "Reply of template and hybrid modes", example: null }),
     unanswerableTemplate: z
       .string()
       .nullable()
       .openapi({ description: "Reply when nothing answers the question", example: null }),
     totalWordsCount: z.number().int().openapi({ description: "Words used so far (read-only)", example: 0 }),
-    outputMode: z.enum(OUTPUT_MODES).openapi({ example: "text" }),
+    outputMode: z.enum(OUTPUT_MODES).openapi({
+      description: "text, or json_schema: replies are JSON that validates against rawOutputFormat",
+      example: "text",
+    }),
     rawOutputFormat: object()
       .nullable()
       .openapi({ description: "JSON Schema of replies in json_schema mode", example: null }),
@@ -59,11 +70,21 @@ export const ChatbotSchema = z
       description: "Connection string, password masked",
       example: "postgresql://bot:****@db.example.com/shop",
     }),
-    databaseType: z.enum(DATABASE_TYPES).nullable().openapi({ example: null }),
+    databaseType: z.enum(DATABASE_TYPES).nullable().openapi({
+      description:
+        "Kind of the database at databaseUrl (MySQL, PostgreSQL, MSSQL or Oracle), stored as given; null: none",
+      example: null,
+    }),
     includeTables: object().nullable().openapi({ description: "Tables text-to-SQL may read", example: null }),
-    agentMode: z.enum(AGENT_MODES).openapi({ example: "normal" }),
-    numberOfRetrievedChunks: z.number().int().openapi({ example: 12 }),
-    enableEvaluation: z.boolean().openapi({ example: false }),
+    agentMode: z.enum(AGENT_MODES).openapi({ description: "normal or canvas, stored as given", example: "normal" }),
+    numberOfRetrievedChunks: z
+      .number()
+      .int()
+      .openapi({ description: "Passages retrieved from its knowledge bases per question (default 12)", example: 12 }),
+    enableEvaluation: z.boolean().openapi({
+      description: "Whether each answered question is scored in the background (the metrics of its chatbot records)",
+      example: false,
+    }),
     enableInLineCitations: z
       .boolean()
       .openapi({ description: "Insert citation markers like [1][2] in replies", example: false }),

@@ -9,7 +9,7 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 export const ConsoleSessionSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The session's id", example: EXAMPLE_ID }),
     method: z.enum(["password", "api_key"]).openapi({ description: "How the user signed in", example: "password" }),
     userAgent: z.string().nullable().openapi({ description: "The browser that signed in", example: "Mozilla/5.0 ..." }),
     organization: z.string().nullable().openapi({
@@ -22,14 +22,16 @@ export const ConsoleSessionSchema = z
     lastUsedAt: Timestamp,
     expiresAt: Timestamp.openapi({ description: "When it lapses unless used again (12 hours after its last use)" }),
   })
-  .openapi("ConsoleSession");
+  .openapi("ConsoleSession", { description: "A session of the console, signed in with a password or an API key" });
 
 const Membership = z
   .object({
-    organization: z.object({
-      id: z.string().openapi({ example: EXAMPLE_ID }),
-      name: z.string().openapi({ example: "Acme" }),
-    }),
+    organization: z
+      .object({
+        id: z.string().openapi({ description: "The organization's id", example: EXAMPLE_ID }),
+        name: z.string().openapi({ description: "The organization's name", example: "Acme" }),
+      })
+      .openapi({ description: "The organization" }),
     isOwner: z.boolean().openapi({ description: "Owners can do everything in the organization", example: true }),
     permissions: z.array(z.string()).openapi({
       description:

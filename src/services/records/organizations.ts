@@ -10,12 +10,21 @@ const days = (description: string) => z.number().int().nullable().openapi({ desc
 
 export const UsageStatistics = z
   .object({
-    chatbotsCount: z.number().int().openapi({ example: 2 }),
-    countableChatbotsCount: z.number().int().openapi({ example: 2 }),
+    chatbotsCount: z.number().int().openapi({
+      description: "Assistants the organization has: its own and the personal ones its default inboxes host",
+      example: 2,
+    }),
+    countableChatbotsCount: z.number().int().openapi({
+      description: "Of those, the ones counted against `createChatbotLimit`: all of them (none is exempt)",
+      example: 2,
+    }),
     exemptChatbotsByMode: z
       .record(z.string(), z.number().int())
       .openapi({ description: "Assistants not counted against the limit, by reply mode", example: {} }),
-    canCreateChatbot: z.boolean().openapi({ example: true }),
+    canCreateChatbot: z.boolean().openapi({
+      description: "Whether one more assistant may be created now: under the limit and the plan not lapsed",
+      example: true,
+    }),
     createChatbotLimit: z
       .number()
       .int()
@@ -27,7 +36,10 @@ export const UsageStatistics = z
       .nullable()
       .openapi({ description: "Words allowed this month; null: no limit", example: null }),
     currentMonthUsedWordsCountTotal: z.number().int().openapi({ description: "Words used this month", example: 1234 }),
-    currentMonthUsedConversationsCountTotal: z.number().int().openapi({ example: 12 }),
+    currentMonthUsedConversationsCountTotal: z.number().int().openapi({
+      description: "Conversations started this calendar month (UTC)",
+      example: 12,
+    }),
     availableUploadFilesSizeTotal: z
       .number()
       .int()
@@ -48,16 +60,27 @@ export const UsageStatistics = z
         example: 0,
       }),
   })
-  .openapi("UsageStatistics");
+  .openapi("UsageStatistics", {
+    description: "The organization's assistants and this month's usage against its plan's allowances",
+  });
 
 export const OrganizationSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "Acme" }),
+    id: z.string().openapi({ description: "The organization's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ description: "The organization's name", example: "Acme" }),
     createdAt: Timestamp,
-    compactLogo: z.string().nullable().openapi({ example: "https://cdn.example.com/acme-compact.png" }),
-    fullLogo: z.string().nullable().openapi({ example: "https://cdn.example.com/acme.png" }),
-    themePrimaryColor: z.string().nullable().openapi({ example: "#3366FF" }),
+    compactLogo: z.string().nullable().openapi({
+      description: "URL of the compact (square) logo; null: none set",
+      example: "https://cdn.example.com/acme-compact.png",
+    }),
+    fullLogo: z
+      .string()
+      .nullable()
+      .openapi({ description: "URL of the full logo; null: none set", example: "https://cdn.example.com/acme.png" }),
+    themePrimaryColor: z
+      .string()
+      .nullable()
+      .openapi({ description: "The console's primary colour, HEX; null: the default", example: "#3366FF" }),
     usageStatistics: UsageStatistics,
     organizationPlan: z
       .object({
@@ -65,13 +88,27 @@ export const OrganizationSchema = z
           description: "Plan id: a key of the operator's `PLANS`, or `self-hosted` when no plans are configured",
           example: "self-hosted",
         }),
-        planName: z.string().openapi({ example: "Self-hosted" }),
-        planType: z.string().openapi({ example: "self_hosted" }),
+        planName: z.string().openapi({
+          description: "The plan's display name from `PLANS` (its id when not set there)",
+          example: "Self-hosted",
+        }),
+        planType: z.string().openapi({
+          description: "The plan's type from `PLANS` (its id when not set there); `trial` makes `isTrial` true",
+          example: "self_hosted",
+        }),
         expiredAt: Timestamp.nullable(),
       })
       .openapi({ description: "Current plan" }),
-    creditWallet: z.object({ id: z.string() }).openapi({ example: { id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" } }),
-    gptInboxId: z.string().nullable().openapi({ example: null }),
+    creditWallet: z
+      .object({ id: z.string().openapi({ description: "The wallet's id, given when the organization is created" }) })
+      .openapi({
+        description: "The organization's credit wallet; only its id, which nothing else uses yet",
+        example: { id: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" },
+      }),
+    gptInboxId: z
+      .string()
+      .nullable()
+      .openapi({ description: "Id of a GPT inbox, kept for compatibility: nothing sets it, so null", example: null }),
     canUseCustomElasticsearch: flag("Elasticsearch and OpenSearch vector stores for knowledge bases"),
     canUseVoiceAgent: flag("Voice agents"),
     canUseMeetingRecords: flag("Meeting records"),
@@ -96,14 +133,32 @@ export const OrganizationSchema = z
       .string()
       .nullable()
       .openapi({ description: "ISO date of the cleanup of a lapsed plan", example: null }),
-    approvalStatus: z.enum(["pending", "approved", "rejected"]).openapi({ example: "approved" }),
-    companyName: z.string().nullable().openapi({ example: "Acme Inc." }),
+    approvalStatus: z.enum(["pending", "approved", "rejected"]).openapi({
+      description:
+        "Platform staff's approval of the organization: new organizations start `pending` (the first, made at " +
+        "bootstrap, `approved`); only staff change it. It is recorded, and nothing here checks it",
+      example: "approved",
+    }),
+    companyName: z
+      .string()
+      .nullable()
+      .openapi({ description: "Registered company name; null: not given", example: "Acme Inc." }),
     taxId: z.string().nullable().openapi({ description: "8 digits, unverified", example: "12345678" }),
-    contactPhone: z.string().nullable().openapi({ example: "+1 555 0100" }),
-    applicationMetadata: z.record(z.string(), z.unknown()).openapi({ example: {} }),
-    invitationCode: z.string().nullable().openapi({ example: null }),
+    contactPhone: z
+      .string()
+      .nullable()
+      .openapi({ description: "Contact phone number as written; null: not given", example: "+1 555 0100" }),
+    applicationMetadata: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "Your own data about the organization, as last written; {} when none", example: {} }),
+    invitationCode: z.string().nullable().openapi({
+      description: "The invitation code stored with the organization; it grants nothing. Null: none",
+      example: null,
+    }),
   })
-  .openapi("Organization");
+  .openapi("Organization", {
+    description: "An organization: the workspace its members, assistants and data belong to",
+  });
 
 export type OrganizationRecord = z.infer<typeof OrganizationSchema>;
 

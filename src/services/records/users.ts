@@ -5,16 +5,28 @@ import { ms } from "../../lib/time";
 
 export const UserSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    email: z.string().openapi({ example: "ada@example.com" }),
-    name: z.string().openapi({ example: "Ada Lovelace" }),
-    avatar: z.string().nullable().openapi({ example: null }),
-    company: z.string().nullable().openapi({ example: "Acme" }),
-    invitationCode: z.string().nullable().openapi({ example: null }),
+    id: z.string().openapi({ description: "The user's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    email: z.string().openapi({
+      description: "The user's e-mail address, their sign-in name, in lower case",
+      example: "ada@example.com",
+    }),
+    name: z.string().openapi({ description: "The user's name as people see it", example: "Ada Lovelace" }),
+    avatar: z
+      .string()
+      .nullable()
+      .openapi({ description: "http(s) URL of the user's picture; null: none", example: null }),
+    company: z.string().nullable().openapi({
+      description: "The company the user named at sign-up or in their profile; null: none",
+      example: "Acme",
+    }),
+    invitationCode: z.string().nullable().openapi({
+      description: "The invitation code on the user's profile; it grants nothing. Null: none",
+      example: null,
+    }),
     isStaff: z.boolean().openapi({ description: "Platform operator", example: false }),
     createdAt: Timestamp,
   })
-  .openapi("User");
+  .openapi("User", { description: "A user: a person who signs in" });
 
 export type UserRecord = z.infer<typeof UserSchema>;
 
