@@ -61,12 +61,17 @@ const Completion = z
 
 const Reply = z
   .object({
-    conversationId: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    conversationId: z.string().openapi({
+      description: "The conversation of the question and reply (a new one when none was given)",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+    }),
     content: z.string().openapi({
       description: "The assistant's answer (empty while the conversation is with a human)",
       example: "We open at 9.",
     }),
-    message: z.union([MessageSchema, z.null()]),
+    message: z.union([MessageSchema, z.null()]).openapi({
+      description: "The stored reply; null when the conversation is with a human",
+    }),
   })
   .openapi("CompletionReply");
 

@@ -24,7 +24,9 @@ export const CompletionChunk = z
     done: z.boolean().openapi({ description: "True in the last event", example: false }),
     // A union, not .nullable(): the document then says anyOf [Message, null], which generated clients
     // type as `Message | null` (a nullable $ref becomes allOf, typed as an intersection).
-    message: z.union([MessageSchema, z.null()]).optional(),
+    message: z.union([MessageSchema, z.null()]).optional().openapi({
+      description: "Only in the last event: the stored reply, null when the conversation is with a human",
+    }),
   })
   .openapi("CompletionChunk", {
     description:
@@ -48,10 +50,21 @@ const toolCall = {
 };
 
 const toolResult = {
-  status: z.enum(["success", "failure", "pending", "timeout"]).openapi({ example: "success" }),
+  status: z.enum(["success", "failure", "pending", "timeout"]).openapi({
+    description:
+      "success; failure (see error); timeout (the tool took too long); pending (left to the client, as a desktop " +
+      "tool is)",
+    example: "success",
+  }),
   output: z.unknown().openapi({ description: "What the tool returned (text or JSON)", example: { status: "shipped" } }),
-  error: z.string().nullable().openapi({ example: null }),
-  durationMs: z.number().nullable().openapi({ example: 182 }),
+  error: z
+    .string()
+    .nullable()
+    .openapi({ description: "Why the call failed or timed out; null otherwise", example: null }),
+  durationMs: z
+    .number()
+    .nullable()
+    .openapi({ description: "Milliseconds the call took; null when it did not run here", example: 182 }),
 };
 
 export const ToolCallEvent = z
@@ -68,10 +81,16 @@ export const ToolResultEvent = z.object({ ...ids, ...toolCall, ...toolResult }).
 
 export const CompletionStreamError = z
   .object({
-    detail: z.string().openapi({ example: "The model provider failed." }),
-    code: z.string().openapi({ example: "upstream_error" }),
-    requestId: z.string().optional().openapi({ example: "0190a5c2-7d1e-7f00-8000-3b1c2d4e5f60" }),
-    conversationId: z.string().optional().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
+    detail: z.string().openapi({ description: "Human-readable explanation", example: "The model provider failed." }),
+    code: z.string().openapi({ description: "Stable machine code, as in error answers", example: "upstream_error" }),
+    requestId: z.string().optional().openapi({
+      description: "The request's id, as in the X-Request-Id header: quote it when reporting a problem",
+      example: "0190a5c2-7d1e-7f00-8000-3b1c2d4e5f60",
+    }),
+    conversationId: z.string().optional().openapi({
+      description: "The conversation the message went to (a new one when none was given)",
+      example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e",
+    }),
     incomingId: z
       .string()
       .optional()

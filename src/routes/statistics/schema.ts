@@ -71,17 +71,23 @@ const chatbotCounts = {
   toolCallsCount: n("Tool calls made by agent replies", 3),
 };
 
-export const ChatbotCountsSchema = z.object(chatbotCounts).openapi("ChatbotStatisticsCounts");
+export const ChatbotCountsSchema = z
+  .object(chatbotCounts)
+  .openapi("ChatbotStatisticsCounts", { description: "The figures of the whole range" });
 
 export const ChatbotStatisticsSchema = z
   .object({
     chatbot: IdName,
-    timeGranularity: z.enum(["hour", "day", "month"]).openapi({ example: "day" }),
-    timezone: z.string().openapi({ example: "UTC" }),
+    timeGranularity: z.enum(["hour", "day", "month"]).openapi({ description: "Bucket size, as asked", example: "day" }),
+    timezone: z
+      .string()
+      .openapi({ description: "IANA timezone the buckets are read in, as asked (default UTC)", example: "UTC" }),
     datetimeFrom: z.string().openapi({ description: "Range start, epoch ms (on an hour)", example: "1767225600000" }),
     datetimeTo: z.string().openapi({ description: "Range end, epoch ms (exclusive)", example: "1769904000000" }),
     total: ChatbotCountsSchema,
-    results: z.array(z.object({ ...bucketFields, ...chatbotCounts }).openapi("ChatbotStatisticsBucket")),
+    results: z
+      .array(z.object({ ...bucketFields, ...chatbotCounts }).openapi("ChatbotStatisticsBucket"))
+      .openapi({ description: "The figures of each bucket of the range, oldest first, empty buckets included" }),
   })
   .openapi("ChatbotStatistics");
 
@@ -105,17 +111,22 @@ const tokenCounts = {
 };
 
 const ModelTokens = z.object({ model: IdName, ...tokenCounts }).openapi("LlmUsageByModel");
+const byModel = () => z.array(ModelTokens).openapi({ description: "The same figures for each model that answered" });
 
 export const LlmUsageSchema = z
   .object({
     chatbot: IdName,
-    timeGranularity: z.enum(["day", "month"]).openapi({ example: "day" }),
-    timezone: z.string().openapi({ example: "UTC" }),
-    startDate: z.string().openapi({ example: "2026-01-01" }),
-    endDate: z.string().openapi({ example: "2026-01-31" }),
-    total: z.object({ ...tokenCounts, models: z.array(ModelTokens) }).openapi("LlmUsageTotal"),
-    results: z.array(
-      z.object({ ...bucketFields, ...tokenCounts, models: z.array(ModelTokens) }).openapi("LlmUsageBucket"),
-    ),
+    timeGranularity: z.enum(["day", "month"]).openapi({ description: "Bucket size, as asked", example: "day" }),
+    timezone: z
+      .string()
+      .openapi({ description: "IANA timezone the days are read in, as asked (default UTC)", example: "UTC" }),
+    startDate: z.string().openapi({ description: "First day included, YYYY-MM-DD", example: "2026-01-01" }),
+    endDate: z.string().openapi({ description: "Last day included, YYYY-MM-DD", example: "2026-01-31" }),
+    total: z
+      .object({ ...tokenCounts, models: byModel() })
+      .openapi("LlmUsageTotal", { description: "The figures of the whole range" }),
+    results: z
+      .array(z.object({ ...bucketFields, ...tokenCounts, models: byModel() }).openapi("LlmUsageBucket"))
+      .openapi({ description: "The figures of each bucket of the range, oldest first" }),
   })
   .openapi("LlmUsageStatistics");

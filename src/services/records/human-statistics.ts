@@ -39,7 +39,7 @@ export const CsatSchema = z
       .object({ "1": rating(1, 1), "2": rating(2, 1), "3": rating(3, 2), "4": rating(4, 7), "5": rating(5, 14) })
       .openapi({ description: "Conversations per rating" }),
   })
-  .openapi("HumanCsat");
+  .openapi("HumanCsat", { description: "Customer satisfaction: the ratings of the stretches' conversations" });
 
 const figures = {
   handoffsCount: z.number().int().openapi({
@@ -61,7 +61,9 @@ const figures = {
   csat: CsatSchema,
 };
 
-export const HumanFiguresSchema = z.object(figures).openapi("HumanFigures");
+export const HumanFiguresSchema = z
+  .object(figures)
+  .openapi("HumanFigures", { description: "The figures of every stretch in the range, all groups together" });
 
 export const HumanGroupFiguresSchema = z
   .object({
@@ -85,10 +87,17 @@ export const HumanGroupFiguresSchema = z
 
 export const HumanStatisticsSchema = z
   .object({
-    startDate: z.string().openapi({ example: "2026-01-01" }),
-    endDate: z.string().openapi({ example: "2026-01-31" }),
-    timezone: z.string().openapi({ example: "UTC" }),
-    groupBy: z.enum(HUMAN_GROUPS).openapi({ example: "agent" }),
+    startDate: z
+      .string()
+      .openapi({ description: "First day included, YYYY-MM-DD in `timezone`", example: "2026-01-01" }),
+    endDate: z.string().openapi({ description: "Last day included, YYYY-MM-DD in `timezone`", example: "2026-01-31" }),
+    timezone: z
+      .string()
+      .openapi({ description: "IANA timezone the days are read in, as asked (default UTC)", example: "UTC" }),
+    groupBy: z.enum(HUMAN_GROUPS).openapi({
+      description: "What `results` is grouped by: agent, team, assistant or day, as asked (default agent)",
+      example: "agent",
+    }),
     total: HumanFiguresSchema,
     results: z
       .array(HumanGroupFiguresSchema)

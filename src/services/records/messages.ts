@@ -9,11 +9,19 @@ const obj = (description: string, example: Record<string, unknown> = {}) =>
 
 export const Sender = z
   .object({
-    id: z.string().nullable().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "Support bot" }),
-    avatar: z.string().nullable().openapi({ example: null }),
+    id: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "By senderType: the assistant's id, the member's user id or the contact's id; null when it has none (a " +
+          "message the platform wrote, such as a satisfaction survey of a deleted assistant)",
+        example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d",
+      }),
+    name: z.string().openapi({ description: "The sender's name when the message was stored", example: "Support bot" }),
+    avatar: z.string().nullable().openapi({ description: "URL of the sender's picture; null: none", example: null }),
   })
-  .openapi("MessageSender");
+  .openapi("MessageSender", { description: "Who sent the message, as they were when it was stored" });
 
 const id = (description: string) =>
   z.string().openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
@@ -23,19 +31,27 @@ const page = (description: string) => z.number().int().nullable().openapi({ desc
 export const CitedPassage = z
   .object({
     id: id("The text node's or FAQ's id"),
-    type: z.enum(["text_node", "faq"]).openapi({ example: "text_node" }),
+    type: z
+      .enum(["text_node", "faq"])
+      .openapi({ description: "text_node: a passage of a file; faq: a question and answer", example: "text_node" }),
     text: z
       .string()
       .openapi({ description: "The text node's own text, or the FAQ's answer", example: "We open at 9." }),
     knowledgeBase: z
-      .object({ id: id("Knowledge base id"), name: z.string().openapi({ example: "Help centre" }) })
+      .object({
+        id: id("Knowledge base id"),
+        name: z.string().openapi({ description: "The knowledge base's name", example: "Help centre" }),
+      })
       .openapi({ description: "Its knowledge base" }),
     knowledgeBaseFile: z
-      .object({ id: id("File id"), filename: z.string().openapi({ example: "hours.pdf" }) })
+      .object({
+        id: id("File id"),
+        filename: z.string().openapi({ description: "The file's name", example: "hours.pdf" }),
+      })
       .nullable()
       .openapi({ description: "Its file (null for an FAQ)" }),
     chatbotFile: z.string().nullable().openapi({ description: "Its file's id (null for an FAQ)", example: null }),
-    filename: z.string().nullable().openapi({ example: "hours.pdf" }),
+    filename: z.string().nullable().openapi({ description: "Its file's name (null for an FAQ)", example: "hours.pdf" }),
     pageNumber: page("First page (as pageStart)"),
     pageStart: page("First page of the passage, when the file has pages"),
     pageEnd: page("Last page of the passage"),
@@ -44,13 +60,13 @@ export const CitedPassage = z
     faq: z
       .object({
         id: id("FAQ id"),
-        question: z.string().openapi({ example: "When do you open?" }),
-        answer: z.string().openapi({ example: "At 9." }),
+        question: z.string().openapi({ description: "The FAQ's question", example: "When do you open?" }),
+        answer: z.string().openapi({ description: "The FAQ's answer", example: "At 9." }),
       })
       .nullable()
       .openapi({ description: "The FAQ (null for a text node)" }),
   })
-  .openapi("CitedPassage");
+  .openapi("CitedPassage", { description: "The retrieved passage: a text node of a file, or an FAQ" });
 
 /** A passage a reply was given: written only by replies, from their retrieved passages
  * (services/conversation/replies.ts, agent/). */
@@ -65,7 +81,7 @@ export const CitationNode = z
 /** The message record of CONTRACT section 7, as routes, the conversation object and webhooks give it. */
 export const MessageSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    id: z.string().openapi({ description: "The message's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     conversation: z
       .string()
       .openapi({ description: "Conversation id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
@@ -74,16 +90,37 @@ export const MessageSchema = z
       .int()
       .openapi({ description: "Position in the conversation, strictly increasing", example: 3 }),
     sender: Sender,
-    senderType: z.enum(["chatbot", "user", "contact"]).openapi({ example: "chatbot" }),
-    type: z.enum(["incoming", "outgoing"]).openapi({ example: "outgoing" }),
-    content: z.string().openapi({ example: "Our opening hours are 9 to 5 [1]." }),
+    senderType: z.enum(["chatbot", "user", "contact"]).openapi({
+      description: "chatbot: an assistant's reply; user: a member of the organization; contact: the visitor",
+      example: "chatbot",
+    }),
+    type: z.enum(["incoming", "outgoing"]).openapi({
+      description:
+        "incoming: a message to the assistant (the contact's, or one a member posts as a question); outgoing: a " +
+        "reply (the assistant's, or a member's reply to the contact)",
+      example: "outgoing",
+    }),
+    content: z.string().openapi({
+      description: "The message's text; an assistant's with its [n] citation markers when they are on",
+      example: "Our opening hours are 9 to 5 [1].",
+    }),
     contentPayload: obj(
       "Structured content; an agent reply's `toolCalls` are its tool calls (ToolResultEvent's fields)",
       { content: "", items: [] },
     ).nullable(),
-    feedback: z.string().nullable().openapi({ example: null }),
-    attachments: z.array(obj("Attachment")).openapi({ example: [] }),
-    citations: z.array(obj("Cited file")).openapi({ example: [] }),
+    feedback: z.string().nullable().openapi({
+      description: "The visitor's rating of an assistant's reply: like or dislike; null: not rated",
+      example: null,
+    }),
+    attachments: z
+      .array(obj("Attachment"))
+      .openapi({ description: "Files sent with the message, as stored (their records)", example: [] }),
+    citations: z.array(obj("Cited file")).openapi({
+      description:
+        "The files an assistant's reply drew on, each once: `{id, filename, rawUserDefineMetadata}`; with in-line " +
+        "markers on, only the files some marker points at",
+      example: [],
+    }),
     citationNodes: z.array(CitationNode).openapi({
       description: "The passages the reply was given, best first ([n] markers name the n-th)",
       example: [],
@@ -98,12 +135,17 @@ export const MessageSchema = z
     }).nullable(),
     metadata: obj("Environment data such as time zone", { timeZone: "Europe/Paris" }),
     queryMetadata: obj("Knowledge restriction for this message").nullable(),
-    skillIds: z.array(z.string()).openapi({ example: [] }),
-    toolIds: z.array(z.string()).openapi({ example: [] }),
+    skillIds: z.array(z.string()).openapi({
+      description: "Skills the message offered the assistant in agent mode, as sent; [] when none",
+      example: [],
+    }),
+    toolIds: z
+      .array(z.string())
+      .openapi({ description: "Tools enabled for the message, as sent; [] when none", example: [] }),
     usage: z
       .object({
-        promptTokens: z.number().int().openapi({ example: 412 }),
-        completionTokens: z.number().int().openapi({ example: 38 }),
+        promptTokens: z.number().int().openapi({ description: "Tokens of the model's input", example: 412 }),
+        completionTokens: z.number().int().openapi({ description: "Tokens of the reply", example: 38 }),
       })
       .nullable()
       .openapi({

@@ -17,7 +17,9 @@ const counts = {
   totalTokens: n("Input plus output tokens", 23000),
 };
 
-export const UsageCountsSchema = z.object(counts).openapi("UsageCounts");
+export const UsageCountsSchema = z
+  .object(counts)
+  .openapi("UsageCounts", { description: "The figures of the whole range" });
 
 export const UsageBucketSchema = z
   .object({
@@ -37,8 +39,8 @@ export const MemberUsageSchema = z
     userId: z
       .string()
       .openapi({ description: "The member's user id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e" }),
-    name: z.string().openapi({ example: "Ada Lovelace" }),
-    email: z.string().openapi({ example: "ada@example.com" }),
+    name: z.string().openapi({ description: "The member's name", example: "Ada Lovelace" }),
+    email: z.string().openapi({ description: "The member's e-mail address", example: "ada@example.com" }),
     ...counts,
   })
   .openapi("MemberUsage");
@@ -46,33 +48,45 @@ export const MemberUsageSchema = z
 export const ChatbotUsageSchema = z
   .object({
     id: z.string().openapi({ description: "Assistant id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "Support" }),
+    name: z.string().openapi({ description: "The assistant's name", example: "Support" }),
     ...counts,
   })
   .openapi("ChatbotUsage");
 
 const plan = z
   .object({
-    id: z.string().openapi({ example: "self-hosted" }),
-    planName: z.string().openapi({ example: "Self-hosted" }),
-    planType: z.string().openapi({ example: "self_hosted" }),
-    expiredAt: z.string().nullable().openapi({ example: null }),
+    id: z.string().openapi({
+      description: "Plan id: a key of the operator's `PLANS`, or `self-hosted` when no plans are configured",
+      example: "self-hosted",
+    }),
+    planName: z.string().openapi({ description: "The plan's display name", example: "Self-hosted" }),
+    planType: z.string().openapi({ description: "The plan's type", example: "self_hosted" }),
+    expiredAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the plan expires, milliseconds since the epoch; null: never", example: null }),
   })
-  .openapi({ description: "Current plan" });
+  .openapi({ description: "The organization's current plan, as in its record" });
 
 const summary = (entity: "members" | "chatbots") =>
   z.object({
-    startDate: z.string().openapi({ example: "2026-01-01" }),
-    endDate: z.string().openapi({ example: "2026-01-31" }),
-    timeGranularity: z.enum(["hour", "day", "month"]).openapi({ example: "day" }),
-    timezone: z.string().openapi({ example: "UTC" }),
+    startDate: z
+      .string()
+      .openapi({ description: "First day included, YYYY-MM-DD in `timezone`", example: "2026-01-01" }),
+    endDate: z.string().openapi({ description: "Last day included, YYYY-MM-DD in `timezone`", example: "2026-01-31" }),
+    timeGranularity: z.enum(["hour", "day", "month"]).openapi({ description: "Bucket size, as asked", example: "day" }),
+    timezone: z
+      .string()
+      .openapi({ description: "IANA timezone the days are read in, as asked (default UTC)", example: "UTC" }),
     total: UsageCountsSchema,
     [`${entity}Count`]: n(entity === "members" ? "Members of the organization" : "Assistants of the organization", 8),
     [`active${entity === "members" ? "Members" : "Chatbots"}Count`]: n(
       entity === "members" ? "Members with usage in the range" : "Assistants with usage in the range",
       5,
     ),
-    results: z.array(UsageBucketSchema),
+    results: z
+      .array(UsageBucketSchema)
+      .openapi({ description: "The figures of each bucket of the range, oldest first" }),
     usageStatistics: UsageStatistics,
     organizationPlan: plan,
   });
