@@ -7,8 +7,8 @@ import { dataParts } from "../../services/shards/parts";
 
 const UnreadInbox = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "Website" }),
+    id: z.string().openapi({ description: "The inbox's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ description: "The inbox's name", example: "Website" }),
     count: z.number().int().openapi({ description: "Its conversations with unread messages", example: 2 }),
   })
   .openapi("UnreadInbox");

@@ -7,15 +7,20 @@ import { OrganizationParams } from "./schema";
 
 const MetadataTemplate = z
   .object({
-    fields: z.array(
-      z.object({
-        key: z.string().openapi({ description: "Key in member `metadata`", example: "employeeId" }),
-        label: z.string().openapi({ description: "Human label derived from the key", example: "Employee id" }),
-        type: z
-          .enum(["string", "number", "boolean", "array", "object"])
-          .openapi({ description: "JSON type of the values", example: "string" }),
+    fields: z
+      .array(
+        z.object({
+          key: z.string().openapi({ description: "Key in member `metadata`", example: "employeeId" }),
+          label: z.string().openapi({ description: "Human label derived from the key", example: "Employee id" }),
+          type: z
+            .enum(["string", "number", "boolean", "array", "object"])
+            .openapi({ description: "JSON type of the values", example: "string" }),
+        }),
+      )
+      .openapi({
+        description:
+          "Each key of the members' `metadata` in use, once, in order of first appearance (oldest member first)",
       }),
-    ),
   })
   .openapi("MemberMetadataTemplate");
 

@@ -18,7 +18,16 @@ const route = createRoute({
     "ago (a sent delivery is kept a month).",
   request: { params: IdParams },
   responses: {
-    202: json(z.object({ status: z.literal("pending") }).openapi("DeliveryRetry"), "Queued"),
+    202: json(
+      z
+        .object({
+          status: z
+            .literal("pending")
+            .openapi({ description: "Always `pending`: the reply is queued to be sent again" }),
+        })
+        .openapi("DeliveryRetry"),
+      "Queued",
+    ),
     ...errorResponses(403, 404, 409),
   },
 });

@@ -7,8 +7,11 @@ import { can, currentAccess } from "../../services/access";
 const PermissionSchema = z
   .object({
     id: z.string().openapi({ description: "Stable id, used in group `permissions`", example: PERMISSIONS[0].id }),
-    name: z.string().openapi({ example: PERMISSIONS[0].name }),
-    codename: z.string().openapi({ example: PERMISSIONS[0].codename }),
+    name: z.string().openapi({ description: "What the permission allows, for people", example: PERMISSIONS[0].name }),
+    codename: z.string().openapi({
+      description: "The permission's code (`x.view`, `x.manage`); `x.manage` implies `x.view`",
+      example: PERMISSIONS[0].codename,
+    }),
     granted: z
       .boolean()
       .openapi({ description: "Whether the current user holds it in the current organization", example: true }),

@@ -11,8 +11,8 @@ const object = z.record(z.string(), z.unknown());
 
 export const ContactTagSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ example: "vip" }),
+    id: z.string().openapi({ description: "The tag's id", example: EXAMPLE_ID }),
+    name: z.string().openapi({ description: "The tag's name, unique in the organization", example: "vip" }),
     ...Timestamps,
   })
   .openapi("ContactTag");
@@ -22,19 +22,25 @@ export type ContactTagRecord = z.infer<typeof ContactTagSchema>;
 /** The contact record; credentials are never returned, only whether they are stored. */
 export const ContactSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The contact's id", example: EXAMPLE_ID }),
     inboxes: z.array(IdName).openapi({
       description: "Inboxes the contact is linked to, oldest inbox first",
       example: [{ id: EXAMPLE_ID, name: "Website" }],
     }),
     inbox: nullableIdName("Deprecated: the first of `inboxes`, or null"),
-    name: z.string().openapi({ example: "王小明" }),
+    name: z.string().openapi({ description: "The contact's name", example: "王小明" }),
     avatar: z
       .string()
       .nullable()
       .openapi({ description: "URL or path starting with /", example: "https://cdn.example.com/a.png" }),
-    phoneNumber: z.string().nullable().openapi({ example: "+886912345678" }),
-    email: z.string().nullable().openapi({ example: "ming@example.com" }),
+    phoneNumber: z
+      .string()
+      .nullable()
+      .openapi({ description: "Phone number as given; null: none", example: "+886912345678" }),
+    email: z
+      .string()
+      .nullable()
+      .openapi({ description: "E-mail address as given; null: none", example: "ming@example.com" }),
     sourceId: z
       .string()
       .nullable()

@@ -4,8 +4,8 @@ import { ms } from "../../lib/time";
 import type { ConversationRow } from "../conversations";
 import type { ConversationView } from "../conversation/views";
 
-const ID = z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
-const named = (name: string) => ({ id: ID, name: z.string().openapi({ example: name }) });
+const ID = z.string().openapi({ description: "Its id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
+const named = (name: string) => ({ id: ID, name: z.string().openapi({ description: "Its name", example: name }) });
 
 export const CsatSchema = z
   .object({
@@ -17,19 +17,45 @@ export const CsatSchema = z
 
 export const ConversationSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    id: z.string().openapi({ description: "The conversation's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     contact: z
-      .object({ ...named("Ada"), avatar: z.string().nullable().openapi({ example: null }) })
+      .object({
+        ...named("Ada"),
+        avatar: z
+          .string()
+          .nullable()
+          .openapi({ description: "URL of the visitor's picture; null: none", example: null }),
+      })
       .nullable()
       .openapi({ description: "The visitor" }),
-    inbox: z.object({ ...named("Website"), channelType: z.string().openapi({ example: "web" }) }),
+    inbox: z
+      .object({
+        ...named("Website"),
+        channelType: z
+          .string()
+          .openapi({ description: "The inbox's platform (web, telegram, line, ...)", example: "web" }),
+      })
+      .openapi({ description: "The inbox the conversation came through" }),
     chatbot: z.object(named("Support bot")).nullable().openapi({ description: "The assistant" }),
-    title: z.string().openapi({ example: "Opening hours" }),
-    type: z.enum(["individual", "group"]).openapi({ example: "individual" }),
-    status: z.enum(["open", "queued", "resolved"]).openapi({ example: "open" }),
-    progressStatus: z
-      .enum(["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"])
-      .openapi({ example: "ai_processing" }),
+    title: z.string().openapi({
+      description:
+        "The title: the first 80 characters of the first incoming message unless one was given; empty before it",
+      example: "Opening hours",
+    }),
+    type: z.enum(["individual", "group"]).openapi({
+      description: "individual: one visitor; group: a group chat of a messaging channel",
+      example: "individual",
+    }),
+    status: z.enum(["open", "queued", "resolved"]).openapi({
+      description: "open; queued: handed off and waiting for a person; resolved",
+      example: "open",
+    }),
+    progressStatus: z.enum(["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"]).openapi({
+      description:
+        "Who is on it: open (new), ai_processing (the assistant), waiting_for_human (handed off), " +
+        "human_serving (an assignee took it), resolved",
+      example: "ai_processing",
+    }),
     autoReplyEnabled: z.boolean().openapi({ description: "false after a handoff to a human agent", example: true }),
     assignee: z
       .object(named("Agent Smith"))
@@ -44,7 +70,10 @@ export const ConversationSchema = z
         z.object({ ...named("Billing"), color: z.string().openapi({ description: "`#rrggbb`", example: "#1f77b4" }) }),
       )
       .openapi({ description: "Its labels, by name (PUT /conversations/{id}/labels/)" }),
-    lastMessage: z.string().nullable().openapi({ example: "Our opening hours are 9 to 5." }),
+    lastMessage: z.string().nullable().openapi({
+      description: "The text of its latest message (private notes aside), at most 500 characters; null: none yet",
+      example: "Our opening hours are 9 to 5.",
+    }),
     lastMessageCreatedAt: Timestamp.nullable(),
     isTest: z.boolean().openapi({
       description:

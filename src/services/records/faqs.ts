@@ -13,9 +13,12 @@ const object = (description: string, example: Record<string, unknown>) =>
 
 export const FaqSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    question: z.string().openapi({ example: "How do I get a refund?" }),
-    answer: z.string().openapi({ example: "Write to billing@example.com within 30 days of the purchase." }),
+    id: z.string().openapi({ description: "The FAQ's id", example: EXAMPLE_ID }),
+    question: z.string().openapi({ description: "The question, as written", example: "How do I get a refund?" }),
+    answer: z.string().openapi({
+      description: "The answer given to it, as written",
+      example: "Write to billing@example.com within 30 days of the purchase.",
+    }),
     answerMediaUrls: object("Media shown with the answer, stored as given", {
       images: ["https://example.com/refund.png"],
     }),

@@ -11,8 +11,8 @@ export const GroupChatbotSchema = z
     group: z.string().openapi({ description: "Group id", example: EXAMPLE_ID }),
     chatbot: z
       .object({
-        id: z.string().openapi({ example: EXAMPLE_ID }),
-        name: z.string().openapi({ example: "Support assistant" }),
+        id: z.string().openapi({ description: "The assistant's id", example: EXAMPLE_ID }),
+        name: z.string().openapi({ description: "The assistant's name", example: "Support assistant" }),
       })
       .openapi({ description: "The assistant" }),
     createdAt: Timestamp,

@@ -8,9 +8,9 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 /** A member's user as the lists of members of a group, or of those holding a credential, show it. */
 export const MemberUserSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ example: "Ada Lovelace" }),
-    email: z.string().openapi({ example: "ada@example.com" }),
+    id: z.string().openapi({ description: "The user's id", example: EXAMPLE_ID }),
+    name: z.string().openapi({ description: "The user's name", example: "Ada Lovelace" }),
+    email: z.string().openapi({ description: "The user's e-mail address", example: "ada@example.com" }),
   })
   .openapi({ description: "The member's user" });
 

@@ -9,15 +9,18 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 export const GroupPermission = z
   .object({
     id: z.string().openapi({ description: "Stable permission id", example: PERMISSIONS[3].id }),
-    name: z.string().openapi({ example: PERMISSIONS[3].name }),
-    codename: z.string().openapi({ example: PERMISSIONS[3].codename }),
+    name: z.string().openapi({ description: "What the permission allows, for people", example: PERMISSIONS[3].name }),
+    codename: z.string().openapi({
+      description: "The permission's code, as `permissions` of a membership lists it (`x.view`, `x.manage`)",
+      example: PERMISSIONS[3].codename,
+    }),
   })
   .openapi("GroupPermission");
 
 export const GroupSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ example: "Support agents" }),
+    id: z.string().openapi({ description: "The group's id", example: EXAMPLE_ID }),
+    name: z.string().openapi({ description: "The group's name", example: "Support agents" }),
     organization: z.string().openapi({ description: "Organization id", example: EXAMPLE_ID }),
     permissions: z.array(GroupPermission).openapi({ description: "Permissions the group grants its members" }),
     membersCount: z.number().int().openapi({ description: "Members in the group", example: 3 }),

@@ -88,8 +88,8 @@ const nullableIdName = (description: string) => z.union([IdName, z.null()]).open
 
 export const InboxSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "Website" }),
+    id: z.string().openapi({ description: "The inbox's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ description: "The inbox's name", example: "Website" }),
     channelType: ChannelTypeSchema,
     chatbot: nullableIdName("The assistant answering in this inbox"),
     channel: nullableIdName("The inbox's web chat (web inboxes); null otherwise"),

@@ -7,7 +7,7 @@ import { EXAMPLE_ID } from "./knowledge-bases";
 
 export const LabelSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The label's id", example: EXAMPLE_ID }),
     name: z.string().openapi({ description: "Unique within the knowledge base", example: "Billing" }),
     knowledgeBase: IdName.openapi({ description: "The knowledge base it belongs to" }),
     filesCount: z.number().int().openapi({ description: "Files carrying the label", example: 2 }),

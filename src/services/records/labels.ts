@@ -7,10 +7,13 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 export const LabelSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The label's id", example: EXAMPLE_ID }),
     name: z.string().openapi({ description: "Unique within the organization", example: "Billing" }),
     color: z.string().openapi({ description: "`#rrggbb`, lower case", example: "#1f77b4" }),
-    description: z.string().openapi({ example: "Questions about invoices and payments" }),
+    description: z.string().openapi({
+      description: "What the label is for; empty when none was given",
+      example: "Questions about invoices and payments",
+    }),
     ...Timestamps,
   })
   .openapi("Label");

@@ -13,13 +13,19 @@ export const Availability = z.enum(MEMBER_AVAILABILITIES).openapi({
 
 export const MemberSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({
+      description: "The member's id (their membership of the organization, not their user id)",
+      example: EXAMPLE_ID,
+    }),
     user: z
       .object({
-        id: z.string().openapi({ example: EXAMPLE_ID }),
-        name: z.string().openapi({ example: "Ada Lovelace" }),
-        email: z.string().openapi({ example: "ada@example.com" }),
-        avatar: z.string().nullable().openapi({ example: null }),
+        id: z.string().openapi({ description: "The user's id", example: EXAMPLE_ID }),
+        name: z.string().openapi({ description: "The user's name", example: "Ada Lovelace" }),
+        email: z.string().openapi({ description: "The user's e-mail address", example: "ada@example.com" }),
+        avatar: z
+          .string()
+          .nullable()
+          .openapi({ description: "http(s) URL of the user's picture; null: none", example: null }),
       })
       .openapi({ description: "The member's user account" }),
     organization: z.string().openapi({ description: "Organization id", example: EXAMPLE_ID }),
