@@ -9,9 +9,11 @@ export const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 export const KnowledgeBaseSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ example: "Help centre" }),
-    description: z.string().openapi({ example: "Articles of the public help centre" }),
+    id: z.string().openapi({ description: "The knowledge base's id", example: EXAMPLE_ID }),
+    name: z.string().openapi({ description: "The knowledge base's name", example: "Help centre" }),
+    description: z
+      .string()
+      .openapi({ description: "What it holds, as written", example: "Articles of the public help centre" }),
     organization: z.string().openapi({ description: "Owning organization", example: EXAMPLE_ID }),
     createdBy: IdName.openapi({ description: "The user who created it" }),
     embeddingModel: IdName.openapi({ description: "Model that embeds its chunks and the questions" }),
@@ -22,7 +24,9 @@ export const KnowledgeBaseSchema = z
       .boolean()
       .openapi({ description: "Search with a hypothetical answer written by the assistant's model", example: false }),
     similarityCutoff: z.number().openapi({ description: "Results scoring below this (0..1) are dropped", example: 0 }),
-    enableRerank: z.boolean().openapi({ example: true }),
+    enableRerank: z
+      .boolean()
+      .openapi({ description: "Whether hybrid results are reordered by rerankerModel (default true)", example: true }),
     enableRrf: z.boolean().openapi({
       description: "Reciprocal rank fusion of vector and keyword results (system default: true)",
       example: true,
@@ -48,8 +52,12 @@ export const KnowledgeBaseSchema = z
     }),
     chunksCount: z.number().int().openapi({ description: "Indexed text nodes and FAQs", example: 120 }),
     vectorStorageSize: z.number().int().openapi({ description: "Bytes of stored vectors", example: 122880 }),
-    canUpdate: z.boolean().openapi({ example: true }),
-    canDelete: z.boolean().openapi({ example: true }),
+    canUpdate: z
+      .boolean()
+      .openapi({ description: "Whether the caller may change it (holds knowledge_base.manage)", example: true }),
+    canDelete: z
+      .boolean()
+      .openapi({ description: "Whether the caller may delete it (holds knowledge_base.manage)", example: true }),
     ...Timestamps,
   })
   .openapi("KnowledgeBase");

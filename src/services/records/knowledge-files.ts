@@ -9,17 +9,22 @@ import { EXAMPLE_ID } from "./knowledge-bases";
 
 const ParserSchema = z
   .object({
-    id: z.string().openapi({ example: BUILT_IN_PARSER.id }),
-    name: z.string().openapi({ example: BUILT_IN_PARSER.name }),
-    provider: z.string().openapi({ example: BUILT_IN_PARSER.provider }),
-    isTimestampSttProvider: z.boolean().openapi({ example: false }),
+    id: z.string().openapi({ description: "The parser's fixed id", example: BUILT_IN_PARSER.id }),
+    name: z.string().openapi({ description: "The parser's name", example: BUILT_IN_PARSER.name }),
+    provider: z
+      .string()
+      .openapi({ description: "Who reads the files: `local`, the platform itself", example: BUILT_IN_PARSER.provider }),
+    isTimestampSttProvider: z.boolean().openapi({
+      description: "Whether it transcribes media with timestamps: false, as the built-in parser reads documents only",
+      example: false,
+    }),
   })
-  .openapi("Parser");
+  .openapi("Parser", { description: "The parser that reads the file's text: the platform's built-in one" });
 
 export const KnowledgeBaseFileSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    filename: z.string().openapi({ example: "handbook.pdf" }),
+    id: z.string().openapi({ description: "The file's id", example: EXAMPLE_ID }),
+    filename: z.string().openapi({ description: "The file's name, as uploaded", example: "handbook.pdf" }),
     file: z.string().openapi({
       description: "Where the stored file can be downloaded (with an API key)",
       example: "https://api.example.com/api/v1/knowledge-bases/…/files/…/download/",
@@ -31,13 +36,19 @@ export const KnowledgeBaseFileSchema = z
       .enum(FILE_STATUSES)
       .openapi({ description: "initial (queued), processing, done or failed", example: "done" }),
     parser: ParserSchema.nullable(),
-    labels: z.array(IdName),
-    rawUserDefineMetadata: z.record(z.string(), z.unknown()).openapi({ example: { department: "support" } }),
+    labels: z.array(IdName).openapi({ description: "The file's labels (labels of its knowledge base)" }),
+    rawUserDefineMetadata: z.record(z.string(), z.unknown()).openapi({
+      description: "Your custom metadata of the file, as last written",
+      example: { department: "support" },
+    }),
     speakerLabels: z
       .array(z.record(z.string(), z.unknown()))
       .openapi({ description: "Speaker labels of transcribed media (none for documents)", example: [] }),
     vectorStorageSize: z.number().int().openapi({ description: "Bytes of its vectors", example: 40960 }),
-    chunksCount: z.number().int().openapi({ example: 40 }),
+    chunksCount: z
+      .number()
+      .int()
+      .openapi({ description: "Text nodes its text was split into and indexed", example: 40 }),
     waitingTime: z.number().nullable().openapi({
       description: "Seconds from upload (or reparse) to the start of processing; so far, while queued",
       example: 0.4,

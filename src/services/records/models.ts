@@ -11,8 +11,14 @@ export { MODEL_KINDS, MODEL_PROVIDERS };
 
 export const ModelSchema = z
   .object({
-    id: z.string().openapi({ example: "00000000-0000-7000-8000-000000000001" }),
-    name: z.string().openapi({ example: "Local LLM" }),
+    id: z.string().openapi({
+      description: "The model's id (fixed for built-in models)",
+      example: "00000000-0000-7000-8000-000000000001",
+    }),
+    name: z.string().openapi({
+      description: "The model's display name; the AI gateway's `model` takes it as well as the id",
+      example: "Local LLM",
+    }),
     kind: z.enum(MODEL_KINDS).openapi({ description: "llm, embedding or reranker", example: "llm" }),
     provider: z.enum(MODEL_PROVIDERS).openapi({ description: "Where the model runs", example: "local" }),
     modelName: z.string().openapi({ description: "Model name at the provider", example: "local-llm" }),

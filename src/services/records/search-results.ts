@@ -7,7 +7,9 @@ import { EXAMPLE_ID } from "./knowledge-bases";
 /** One search result (CONTRACT section 9). */
 export const SearchResultSchema = z
   .object({
-    type: z.enum(["text_node", "faq"]).openapi({ example: "text_node" }),
+    type: z
+      .enum(["text_node", "faq"])
+      .openapi({ description: "text_node: a passage of a file; faq: a question and answer", example: "text_node" }),
     id: z.string().openapi({ description: "The text node's or FAQ's id", example: EXAMPLE_ID }),
     score: z.number().openapi({ description: "Final score, 0..1 (after fusion and reranking)", example: 0.82 }),
     displayScore: z.number().int().openapi({ description: "The score as a percentage", example: 82 }),
@@ -21,16 +23,31 @@ export const SearchResultSchema = z
     }),
     knowledgeBase: IdName,
     knowledgeBaseFile: z
-      .object({ id: z.string(), filename: z.string() })
+      .object({
+        id: z.string().openapi({ description: "The file's id" }),
+        filename: z.string().openapi({ description: "The file's name" }),
+      })
       .nullable()
       .openapi({
         description: "The file of a text node; null for an FAQ",
         example: { id: EXAMPLE_ID, filename: "policy.pdf" },
       }),
-    pageStart: z.number().int().nullable().openapi({ example: 2 }),
-    pageEnd: z.number().int().nullable().openapi({ example: 2 }),
+    pageStart: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "First page of the passage, when the file has pages; else null", example: 2 }),
+    pageEnd: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Last page of the passage, when the file has pages; else null", example: 2 }),
     faq: z
-      .object({ id: z.string(), question: z.string(), answer: z.string() })
+      .object({
+        id: z.string().openapi({ description: "The FAQ's id" }),
+        question: z.string().openapi({ description: "The FAQ's question" }),
+        answer: z.string().openapi({ description: "The FAQ's answer" }),
+      })
       .nullable()
       .openapi({ description: "The FAQ of an FAQ result", example: null }),
   })
