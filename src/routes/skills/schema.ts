@@ -7,10 +7,15 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 export const SkillUploadResult = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ example: "expense-report" }),
-    description: z.string().openapi({ example: "Files an expense report" }),
-    message: z.string().openapi({ example: "Skill uploaded with 2 resources." }),
+    id: z.string().openapi({ description: "The skill's id", example: EXAMPLE_ID }),
+    name: z.string().openapi({ description: "The skill's name, from the package", example: "expense-report" }),
+    description: z
+      .string()
+      .openapi({ description: "What the skill does, from the package", example: "Files an expense report" }),
+    message: z.string().openapi({
+      description: "A confirmation for people, with the number of resource files stored",
+      example: "Skill uploaded with 2 resources.",
+    }),
   })
   .openapi("SkillUploadResult");
 

@@ -128,7 +128,7 @@ export const SqlAskBody = z
 
 export const SqlAskOutcome = z
   .object({
-    question: z.string().openapi({ example: "Which region sold the most?" }),
+    question: z.string().openapi({ description: "The question, as asked", example: "Which region sold the most?" }),
     status: z
       .enum(["success", "failure", "timeout"])
       .openapi({ description: "success, failure (no query, refused, or failed) or timeout", example: "success" }),
@@ -136,11 +136,13 @@ export const SqlAskOutcome = z
       description: "The SQL the model wrote (null when it wrote none)",
       example: "select region, sum(amount) as total from sales group by region order by total desc",
     }),
-    columns: z.array(z.string()).openapi({ example: ["region", "total"] }),
+    columns: z
+      .array(z.string())
+      .openapi({ description: "The result's column names, in order; [] without rows", example: ["region", "total"] }),
     rows: z
       .array(z.array(z.any()))
       .openapi({ description: "The rows, each in the order of `columns`", example: [["north", 200]] }),
-    rowCount: z.number().int().openapi({ example: 1 }),
+    rowCount: z.number().int().openapi({ description: "Rows returned in `rows`; 0 on failure", example: 1 }),
     truncated: z.boolean().openapi({ description: "More rows exist than the row limit returns", example: false }),
     durationMs: z.number().int().nullable().openapi({ description: "Time the query took", example: 12 }),
     error: z.string().nullable().openapi({ description: "Why there are no rows", example: null }),

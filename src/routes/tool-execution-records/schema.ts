@@ -35,16 +35,16 @@ export const RecordListQuery = PageQuery.extend({
 
 export const ChatbotOption = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ example: "Support assistant" }),
+    id: z.string().openapi({ description: "The assistant's id", example: EXAMPLE_ID }),
+    name: z.string().openapi({ description: "The assistant's name", example: "Support assistant" }),
   })
   .openapi("ToolRecordChatbotOption");
 export const ToolOption = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    name: z.string().openapi({ example: "get_weather" }),
-    displayName: z.string().openapi({ example: "Weather" }),
-    toolType: z.string().openapi({ example: "api" }),
+    id: z.string().openapi({ description: "The tool's id", example: EXAMPLE_ID }),
+    name: z.string().openapi({ description: "The function name the model calls", example: "get_weather" }),
+    displayName: z.string().openapi({ description: "The tool's name shown to users", example: "Weather" }),
+    toolType: z.string().openapi({ description: "The tool's type (api, function, mcp, ...)", example: "api" }),
   })
   .openapi("ToolRecordToolOption");
 

@@ -8,16 +8,18 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 const AttachedToolSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The tool's id", example: EXAMPLE_ID }),
     name: z.string().nullable().openapi({ description: "Function name", example: "get_weather" }),
-    description: z.string().openapi({ example: "Current weather of a city" }),
-    displayName: z.string().openapi({ example: "Weather" }),
-    toolType: z.string().openapi({ example: "api" }),
+    description: z
+      .string()
+      .openapi({ description: "The tool's description, shown to users", example: "Current weather of a city" }),
+    displayName: z.string().openapi({ description: "Name shown to users", example: "Weather" }),
+    toolType: z.string().openapi({ description: "api, function, mcp, desktop, flex or quick_reply", example: "api" }),
   })
   .openapi("SkillAttachedTool");
 
 const commonFields = {
-  id: z.string().openapi({ example: EXAMPLE_ID }),
+  id: z.string().openapi({ description: "The skill's id", example: EXAMPLE_ID }),
   name: z
     .string()
     .openapi({ description: "Unique in the organization; what the model chooses by", example: "expense-report" }),
@@ -34,8 +36,14 @@ const commonFields = {
   createdBy: z.union([IdName, z.null()]).openapi({ description: "Its author; `System` for global skills" }),
   ...Timestamps,
   lastUsedAt: z.string().nullable().openapi({ description: "When an agent last used it (epoch ms)", example: null }),
-  canUpdate: z.boolean().openapi({ example: true }),
-  canDelete: z.boolean().openapi({ example: true }),
+  canUpdate: z.boolean().openapi({
+    description: "Whether the caller may change it (skill.manage; global skills: platform staff only)",
+    example: true,
+  }),
+  canDelete: z.boolean().openapi({
+    description: "Whether the caller may delete it (skill.manage; global skills: platform staff only)",
+    example: true,
+  }),
 };
 
 export const SkillListItem = z
@@ -49,11 +57,11 @@ export const SkillListItem = z
 
 const SkillResourceSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The resource file's id", example: EXAMPLE_ID }),
     path: z.string().openapi({ description: "Path inside the package", example: "reference/policy.md" }),
     filePath: z.string().openapi({ description: "Storage key", example: "skills/0190.../files/reference/policy.md" }),
     fileSize: z.number().int().openapi({ description: "Bytes", example: 1024 }),
-    mimeType: z.string().openapi({ example: "text/markdown" }),
+    mimeType: z.string().openapi({ description: "The file's media type", example: "text/markdown" }),
     createdAt: Timestamp,
   })
   .openapi("SkillResource");

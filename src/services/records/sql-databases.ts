@@ -11,51 +11,68 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 export const SqlColumnSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    columnName: z.string().openapi({ example: "amount" }),
+    id: z.string().openapi({ description: "The column's id", example: EXAMPLE_ID }),
+    columnName: z.string().openapi({ description: "The column's name in the table", example: "amount" }),
     columnType: z.string().openapi({ description: "As the database names it", example: "integer" }),
-    description: z.string().openapi({ example: "" }),
-    isPrimaryKey: z.boolean().openapi({ example: false }),
-    isNullable: z.boolean().openapi({ example: true }),
+    description: z
+      .string()
+      .openapi({ description: "A description of the column; empty, as nothing sets one yet", example: "" }),
+    isPrimaryKey: z.boolean().openapi({ description: "Whether it is part of the table's primary key", example: false }),
+    isNullable: z.boolean().openapi({ description: "Whether it may hold null", example: true }),
     ...Timestamps,
   })
   .openapi("SqlColumn");
 
 export const SqlTableSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
-    tableName: z.string().openapi({ example: "sales" }),
-    description: z.string().openapi({ example: "One row per sale" }),
+    id: z.string().openapi({ description: "The table's id", example: EXAMPLE_ID }),
+    tableName: z.string().openapi({ description: "The table's name in the database", example: "sales" }),
+    description: z.string().openapi({
+      description: "What the table holds (the model reads it); empty when none",
+      example: "One row per sale",
+    }),
     status: z.string().openapi({ description: "ready or failed", example: "ready" }),
-    errorMessage: z.string().nullable().openapi({ example: null }),
+    errorMessage: z
+      .string()
+      .nullable()
+      .openapi({ description: "Why the table failed; null when ready", example: null }),
     sourceFile: z
       .object({
         id: z.string().nullable().openapi({
           description: "The knowledge base file; null for a file uploaded with the table",
           example: EXAMPLE_ID,
         }),
-        name: z.string().openapi({ example: "sales.csv" }),
-        isFromKnowledgeBase: z.boolean().openapi({ example: true }),
+        name: z.string().openapi({ description: "The file's name", example: "sales.csv" }),
+        isFromKnowledgeBase: z.boolean().openapi({
+          description: "Whether it is a knowledge base's file (else uploaded with the table)",
+          example: true,
+        }),
       })
       .nullable()
       .openapi({ description: "The CSV or XLSX file a managed table was created from" }),
     rowCount: z.number().int().nullable().openapi({ description: "Rows loaded (managed tables)", example: 120 }),
-    columns: z.array(SqlColumnSchema),
+    columns: z.array(SqlColumnSchema).openapi({ description: "The table's columns, in the table's order" }),
     ...Timestamps,
   })
   .openapi("SqlTable");
 
 const commonFields = {
-  id: z.string().openapi({ example: EXAMPLE_ID }),
-  name: z.string().openapi({ example: "Shop database" }),
-  description: z.string().openapi({ example: "Orders and customers" }),
-  databaseType: z.enum(SQL_DATABASE_TYPES).openapi({ example: "postgresql" }),
+  id: z.string().openapi({ description: "The database's id", example: EXAMPLE_ID }),
+  name: z.string().openapi({ description: "The database's name", example: "Shop database" }),
+  description: z
+    .string()
+    .openapi({ description: "What it holds (the model reads it); empty when none", example: "Orders and customers" }),
+  databaseType: z.enum(SQL_DATABASE_TYPES).openapi({
+    description:
+      "managed (tables the platform keeps) or postgresql; mysql, oracle and mssql are stored but not queried",
+    example: "postgresql",
+  }),
   databaseUrl: z.string().nullable().openapi({
     description: "Masked connection string (write-only in requests); `hyperdrive://BINDING` as written",
     example: "postgresql://bot:***@db.example.com:5432/shop",
   }),
   includeTables: z
-    .object({ tables: z.array(z.string()) })
+    .object({ tables: z.array(z.string()).openapi({ description: "Table names" }) })
     .nullable()
     .openapi({ description: "Tables text-to-SQL may read; null: all discovered", example: { tables: ["sales"] } }),
   isActive: z.boolean().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
@@ -67,22 +84,33 @@ const commonFields = {
   chatbots: z.array(IdName).openapi({ description: "Assistants that query it in agent replies" }),
   groups: z.array(IdName).openapi({ description: "Groups whose members may see it" }),
   createdBy: z.union([IdName, z.null()]).openapi({ description: "Its creator" }),
-  canUpdate: z.boolean().openapi({ example: true }),
-  canDelete: z.boolean().openapi({ example: true }),
+  canUpdate: z
+    .boolean()
+    .openapi({ description: "Whether the caller may change it (holds sql_database.manage)", example: true }),
+  canDelete: z
+    .boolean()
+    .openapi({ description: "Whether the caller may delete it (holds sql_database.manage)", example: true }),
   ...Timestamps,
 };
 
-export const SqlDatabaseSchema = z.object({ ...commonFields, tables: z.array(SqlTableSchema) }).openapi("SqlDatabase");
+export const SqlDatabaseSchema = z
+  .object({
+    ...commonFields,
+    tables: z.array(SqlTableSchema).openapi({ description: "Its tables, with their columns" }),
+  })
+  .openapi("SqlDatabase");
 export const SqlDatabaseListItem = z
   .object({
     ...commonFields,
-    tables: z.array(
-      z.object({
-        id: z.string().openapi({ example: EXAMPLE_ID }),
-        tableName: z.string().openapi({ example: "sales" }),
-      }),
-    ),
-    tablesCount: z.number().int().openapi({ example: 1 }),
+    tables: z
+      .array(
+        z.object({
+          id: z.string().openapi({ description: "The table's id", example: EXAMPLE_ID }),
+          tableName: z.string().openapi({ description: "The table's name in the database", example: "sales" }),
+        }),
+      )
+      .openapi({ description: "Its tables, by id and name (`GET` the database for their columns)" }),
+    tablesCount: z.number().int().openapi({ description: "How many tables it has", example: 1 }),
   })
   .openapi("SqlDatabaseListItem");
 

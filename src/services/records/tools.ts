@@ -17,7 +17,7 @@ export const PARAMETERS_EXAMPLE = {
 
 export const ToolSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The tool's id", example: EXAMPLE_ID }),
     name: z
       .string()
       .nullable()
@@ -27,7 +27,12 @@ export const ToolSchema = z
     prompt: z
       .string()
       .openapi({ description: "What the model is told about the tool; empty: the description", example: "" }),
-    toolType: z.enum(TOOL_TYPES).openapi({ example: "api" }),
+    toolType: z.enum(TOOL_TYPES).openapi({
+      description:
+        "api (an HTTP call), function (JavaScript), mcp (a remote MCP server's tools), desktop (run by the " +
+        "client), flex (a flex message the model fills) or quick_reply (reply buttons)",
+      example: "api",
+    }),
     apiUrl: z
       .string()
       .nullable()
@@ -65,8 +70,14 @@ export const ToolSchema = z
       .openapi({ description: "Owning organization; null for a global tool", example: EXAMPLE_ID }),
     createdBy: z.union([IdName, z.null()]).openapi({ description: "The user who created it" }),
     isGlobal: z.boolean().openapi({ description: "Offered to every organization by the platform", example: false }),
-    canUpdate: z.boolean().openapi({ example: true }),
-    canDelete: z.boolean().openapi({ example: true }),
+    canUpdate: z.boolean().openapi({
+      description: "Whether the caller may change it (tool.manage; global tools: platform staff only)",
+      example: true,
+    }),
+    canDelete: z.boolean().openapi({
+      description: "Whether the caller may delete it (tool.manage; global tools: platform staff only)",
+      example: true,
+    }),
     ...Timestamps,
   })
   .openapi("Tool");
