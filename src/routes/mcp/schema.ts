@@ -30,8 +30,8 @@ export const AvailableToolsSchema = z
   .object({
     server: z
       .object({
-        name: z.string().openapi({ example: "github-mcp-server" }),
-        version: z.string().openapi({ example: "1.0.0" }),
+        name: z.string().openapi({ description: "The server's name for itself", example: "github-mcp-server" }),
+        version: z.string().openapi({ description: "The server's version, as it gives it", example: "1.0.0" }),
       })
       .openapi({ description: "What the server calls itself" }),
     transport: z

@@ -17,7 +17,13 @@ const route = createRoute({
   request: { params: WebChatParams },
   responses: {
     200: json(
-      z.object({ results: z.array(VisitorConversationSchema) }).openapi("WidgetConversations"),
+      z
+        .object({
+          results: z
+            .array(VisitorConversationSchema)
+            .openapi({ description: "The visitor's conversations, latest first, at most 20" }),
+        })
+        .openapi("WidgetConversations"),
       "The visitor's conversations",
     ),
     ...errorResponses(403, 404),

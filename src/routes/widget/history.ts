@@ -37,7 +37,7 @@ const route = createRoute({
     200: json(
       z
         .object({
-          results: z.array(PublicMessageSchema),
+          results: z.array(PublicMessageSchema).openapi({ description: "The messages, oldest first" }),
           hasMore: z.boolean().openapi({ description: "Older messages exist", example: false }),
         })
         .openapi("WidgetHistory"),

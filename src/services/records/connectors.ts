@@ -10,17 +10,22 @@ const REGISTRY_EXAMPLE_ID = "00000000-0000-7000-8100-000000000002";
 
 export const ConnectorSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The connector's id", example: EXAMPLE_ID }),
     mcpRegistryId: z
       .string()
       .openapi({ description: "The registry entry it is an instance of", example: REGISTRY_EXAMPLE_ID }),
     mcpRegistry: z
       .object({
-        id: z.string().openapi({ example: REGISTRY_EXAMPLE_ID }),
-        slug: z.string().openapi({ example: "github" }),
-        name: z.string().openapi({ example: "GitHub" }),
-        icon: z.string().nullable().openapi({ example: null }),
-        authKind: z.enum(MCP_AUTH_KINDS).openapi({ example: "headers" }),
+        id: z.string().openapi({ description: "The entry's fixed id", example: REGISTRY_EXAMPLE_ID }),
+        slug: z.string().openapi({ description: "The entry's short unique name", example: "github" }),
+        name: z.string().openapi({ description: "The entry's name", example: "GitHub" }),
+        icon: z.string().nullable().openapi({ description: "The entry's icon; null: none", example: null }),
+        authKind: z.enum(MCP_AUTH_KINDS).openapi({
+          description:
+            "How the server is signed in to: none; headers (an API key or token in a header); oauth (a token " +
+            "obtained by OAuth, sent as a header)",
+          example: "headers",
+        }),
       })
       .openapi({ description: "The registry entry, in short" }),
     displayName: z.string().openapi({ description: "Name shown to users (default: the entry's)", example: "GitHub" }),
@@ -38,7 +43,7 @@ export const ConnectorSchema = z
     isEnabled: z
       .boolean()
       .openapi({ description: "Enabled connectors' tools are offered to agent replies", example: true }),
-    organization: z.string().openapi({ example: EXAMPLE_ID }),
+    organization: z.string().openapi({ description: "Owning organization", example: EXAMPLE_ID }),
     createdBy: z.string().nullable().openapi({ description: "The user who created it", example: EXAMPLE_ID }),
     ...Timestamps,
   })

@@ -47,7 +47,10 @@ export const ThemeSchema = z
       (description) => z.boolean().optional().openapi({ description, example: true }),
     ),
   )
-  .openapi("WebChatTheme");
+  .openapi("WebChatTheme", {
+    description:
+      "Colours of the chat window: `theme` in light mode, `darkTheme` in dark mode; a key left out is the default",
+  });
 
 const flag = (description: string, example = false) => z.boolean().openapi({ description, example });
 
@@ -87,16 +90,16 @@ export const chatDisplayFields = {
 
 export const CustomDomainSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    domain: z.string().openapi({ example: "chat.example.com" }),
+    id: z.string().openapi({ description: "The custom domain's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    domain: z.string().openapi({ description: "The host name serving the widget", example: "chat.example.com" }),
     status: z.enum(["pending", "active", "failed"]).openapi({ description: "Verification state", example: "pending" }),
   })
   .openapi("WebChatCustomDomain");
 
 export const WebChatSchema = z
   .object({
-    id: z.string().openapi({ example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-    name: z.string().openapi({ example: "Website chat" }),
+    id: z.string().openapi({ description: "The web chat's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+    name: z.string().openapi({ description: "The web chat's name", example: "Website chat" }),
     avatar: text("Avatar image URL", "https://cdn.example.com/avatar.png"),
     logo: text("Logo URL", "https://cdn.example.com/logo.png"),
     cover: text("Cover image URL", null),

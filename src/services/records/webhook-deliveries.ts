@@ -14,7 +14,7 @@ const RESPONSE_BODY_SHOWN = 4_096;
 
 export const WebhookDeliverySchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The delivery's id", example: EXAMPLE_ID }),
     webhook: IdName.openapi({
       description: "The webhook the message was pushed to",
       example: { id: EXAMPLE_ID, name: "CRM sync" },

@@ -18,14 +18,17 @@ export const WebhookDirection = z.enum(WEBHOOK_DIRECTIONS).openapi({
 
 export const WebhookSchema = z
   .object({
-    id: z.string().openapi({ example: EXAMPLE_ID }),
+    id: z.string().openapi({ description: "The webhook's id", example: EXAMPLE_ID }),
     inbox: IdName.openapi({
       description: "The inbox whose messages are pushed",
       example: { id: EXAMPLE_ID, name: "Website" },
     }),
-    name: z.string().openapi({ example: "CRM sync" }),
+    name: z.string().openapi({ description: "The webhook's name", example: "CRM sync" }),
     direction: WebhookDirection,
-    isEnabled: z.boolean().openapi({ example: true }),
+    isEnabled: z.boolean().openapi({
+      description: "Whether it sends; a disabled webhook (by you or by the service) keeps its configuration",
+      example: true,
+    }),
     retryFailedDeliveries: z
       .boolean()
       .openapi({ description: "Whether failed deliveries are retried on the schedule", example: false }),
@@ -43,12 +46,18 @@ export const WebhookSchema = z
       .string()
       .nullable()
       .openapi({ description: "Why the service disabled it, with the last error", example: null }),
-    url: z.string().openapi({ example: "https://hooks.example.com/assistant" }),
-    method: z.enum(WEBHOOK_METHODS).openapi({ example: "POST" }),
+    url: z
+      .string()
+      .openapi({ description: "Where the events are sent", example: "https://hooks.example.com/assistant" }),
+    method: z.enum(WEBHOOK_METHODS).openapi({ description: "HTTP method of the push", example: "POST" }),
     headers: z
       .record(z.string(), z.string())
       .openapi({ description: "Custom headers, names as written", example: { Authorization: "Bearer 123" } }),
-    templatePreset: z.enum(WEBHOOK_PRESETS).openapi({ example: "service_standard" }),
+    templatePreset: z.enum(WEBHOOK_PRESETS).openapi({
+      description:
+        "Payload format: `service_standard`, `genesys_cloud`, `custom` (customTemplate) or `legacy` (the older format)",
+      example: "service_standard",
+    }),
     customTemplate: z
       .string()
       .nullable()

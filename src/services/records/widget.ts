@@ -110,14 +110,16 @@ export const SessionSchema = z
       description: "When the token lapses (ms since the epoch); renew it through this endpoint",
       example: "1767232800000",
     }),
-    contact: z.object({
-      id: z
-        .string()
-        .openapi({ description: "The visitor's contact id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
-      name: z.string().openapi({ description: "Display name", example: "Visitor 1A2B" }),
-      email: z.string().nullable().openapi({ description: "E-mail, when known", example: null }),
-      identified: z.boolean().openapi({ description: "Identified by a signed identity", example: false }),
-    }),
+    contact: z
+      .object({
+        id: z
+          .string()
+          .openapi({ description: "The visitor's contact id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
+        name: z.string().openapi({ description: "Display name", example: "Visitor 1A2B" }),
+        email: z.string().nullable().openapi({ description: "E-mail, when known", example: null }),
+        identified: z.boolean().openapi({ description: "Identified by a signed identity", example: false }),
+      })
+      .openapi({ description: "The visitor, as the web chat's contact" }),
     conversations: z
       .array(VisitorConversationSchema)
       .openapi({ description: "The visitor's conversations, latest first" }),
