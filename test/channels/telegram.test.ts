@@ -15,6 +15,7 @@ import {
   nthIs,
   onlyConversation,
   unsigned,
+  type Scripted,
 } from "./support";
 import { sent, telegram, telegramInbox, textUpdate, TOO_MANY_REQUESTS } from "./telegram-support";
 
@@ -271,6 +272,20 @@ describe("Telegram", () => {
     const [photo, document] = calls.slice(2).map((r) => r.body as { photo?: string; document?: string });
     expect(photo.photo).toContain(`/uploads/${owner.organizationId}/`);
     expect(document.document).toContain(`/uploads/${owner.organizationId}/`);
+  });
+
+  it("an outage not answered in the Bot API's JSON: the reply is tried again and sent; connect names it", async () => {
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
+    // What a gateway in front of Telegram answers while it is down: a 5xx with a body of its own, no error_code.
+    const down: Scripted = { status: 503, body: { error: "Service Unavailable" } };
+    await telegram.script(token, [{ status: 200, body: { ok: true, result: true } }, down]);
+    await postUpdate(textUpdate("Are you up?"));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const messages = await messagesWhen(owner, conversation.id, lastIs("sent"));
+    expect(messages.at(-1)!.metadata!.channelDelivery).toMatchObject({ status: "sent", attempts: 2 });
+
+    await telegram.script(token, [down]);
+    await connectRefused(owner, inbox.inboxId, 'Telegram answered 503: {"error":"Service Unavailable"}');
   });
 
   it("a refused token fails connect with Telegram's answer", async () => {

@@ -6,7 +6,7 @@ import type { Update } from "grammy/types";
 import { vendored } from "../../vendored";
 import { badRequest } from "../../lib/errors";
 import { timingSafeEqual } from "../../lib/crypto";
-import { fetchPlatform, platformBase } from "./http";
+import { fetchPlatform, platformBase, refusal } from "./http";
 import { splitMessage, toTelegramHtml, withCitations } from "./markdown";
 import { readUpdate } from "./telegram-updates";
 import { PlatformError, sendInOrder, type ChannelAdapter, type PlatformContext } from "./types";
@@ -18,8 +18,18 @@ async function api(ctx: PlatformContext): Promise<Api> {
   const { Api } = await vendored("grammy");
   return new Api(ctx.channel.credentials.botToken ?? "", {
     apiRoot: platformBase(ctx.env, "telegram"),
-    fetch: ((url: string, init: RequestInit) =>
-      fetchPlatform(ctx.env, "telegram", String(url), init)) as unknown as typeof fetch,
+    fetch: (async (url: string, init: RequestInit) => {
+      const response = await fetchPlatform(ctx.env, "telegram", String(url), init);
+      if (response.ok) return response;
+      // grammY reads only the body: Telegram's own refusals carry their code there; another answer (a gateway's
+      // 502 page, an outage's body) would be a refusal without status, never tried again. Its HTTP status is said.
+      const body = await response
+        .clone()
+        .json<{ error_code?: unknown }>()
+        .catch(() => null);
+      if (typeof body?.error_code === "number") return response;
+      throw await refusal("Telegram", response);
+    }) as unknown as typeof fetch,
     // grammY's own deadline is longer than ours (http.ts).
     timeoutSeconds: 30,
   });
