@@ -116,6 +116,18 @@ describe("e-mail inbox", () => {
     },
   );
 
+  it("with no sender name it connects, and the reply is sent in the name of its sender, the assistant", async () => {
+    const owner = await seedOwner();
+    const address = `${unique("desk")}@shop.example`.toLowerCase();
+    // channelInbox connects it: the sender name is optional (empty: the reply's sender's).
+    const { chatbotId } = await channelInbox(owner, "email", { address });
+    const assistant = await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${chatbotId}/`));
+    const visitor = visitorAddress();
+    await deliver(first({ from: visitor, to: address, text: "Do you ship abroad?" }), visitor, address);
+    const [sent] = await replies(visitor, 1);
+    expect((await PostalMime.parse(sent.raw)).from).toEqual({ address, name: assistant.name });
+  });
+
   it("a reply naming only our reply (In-Reply-To, no References) comes back into the same conversation", async () => {
     const { owner, inboxId, address, visitor, ours } = await threadBegun("Can I change my order?");
     const second = mailId();

@@ -36,8 +36,10 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
 };
 const described = ({ name, secret }: (typeof FIELDS)[number]) =>
   FIELD_DESCRIPTIONS[name] && FIELD_DESCRIPTIONS[name] + (secret ? ". Secret: stored encrypted, masked when read" : "");
+/** A field as the descriptions name it: "botToken (secret)", "fromName (optional)". */
+const named = (f: (typeof FIELDS)[number]) => f.name + (f.secret ? " (secret)" : f.optional ? " (optional)" : "");
 const byPlatform = Object.entries(CHANNEL_FIELDS)
-  .map(([platform, fields]) => `${platform} {${fields.map((f) => f.name + (f.secret ? " (secret)" : "")).join(", ")}}`)
+  .map(([platform, fields]) => `${platform} {${fields.map(named).join(", ")}}`)
   .join("; ");
 
 const ChannelSchema = z

@@ -188,7 +188,9 @@ export async function connectChannel(
       "channel_not_configured",
     );
   const config = await configOf(env, row);
-  const missing = CHANNEL_FIELDS[inbox.channelType].filter((f) => !config.credentials[f.name]).map((f) => f.name);
+  const missing = CHANNEL_FIELDS[inbox.channelType]
+    .filter((f) => !f.optional && !config.credentials[f.name])
+    .map((f) => f.name);
   if (missing.length)
     throw badRequest(`Missing ${missing.join(", ")}: set them before connecting.`, undefined, "channel_not_configured");
   let detail: string;

@@ -191,6 +191,7 @@ function SettingsForm({
                   name={f.name}
                   spellcheck={false}
                   defaultValue={saved ?? ""}
+                  hint={f.optional ? tk(`h_${f.name}`) : undefined}
                   error={problem?.field(f.name)}
                 />
               );

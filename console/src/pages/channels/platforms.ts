@@ -11,6 +11,8 @@ export type Channel = Schemas["Channel"];
 export interface PlatformField {
   name: string;
   secret: boolean;
+  /** Not needed to connect (e-mail's sender name); its hint says what empty means (strings.ts, `h_<name>`). */
+  optional?: boolean;
 }
 
 export interface Platform {
@@ -62,7 +64,7 @@ export const PLATFORMS: Partial<Record<ChannelType, Platform>> = {
   },
   email: {
     name: "E-mail",
-    fields: [field("address"), field("fromName")],
+    fields: [field("address"), { name: "fromName", secret: false, optional: true }],
     steps: 2,
     docs: "https://developers.cloudflare.com/email-routing/email-workers/",
   },

@@ -63,6 +63,7 @@ export const t = defineStrings({
     f_signingSecret: "Signing secret",
     f_address: "Address",
     f_fromName: "Sender name",
+    h_fromName: "Optional: left empty, each reply carries the name of who sent it (the assistant or a team member).",
     steps_line_1:
       "In the LINE Developers console, open the provider's Messaging API channel. Copy the Channel ID and " +
       "Channel secret (Basic settings) and issue a long-lived Channel access token (Messaging API tab) into " +
@@ -110,7 +111,7 @@ export const t = defineStrings({
       "support channels, answered in a thread), and save.",
     steps_slack_4:
       "Under Interactivity, paste the same URL as the Request URL (for the conversation starters' buttons).",
-    steps_email_1: "Fill in the address this inbox answers as and the sender name; Save, then Connect.",
+    steps_email_1: "Fill in the address this inbox answers as (and a sender name if you want one); Save, then Connect.",
     steps_email_2:
       "In the Cloudflare dashboard > Email > Email Routing > Routing rules, add a rule that sends this " +
       "address to this Worker (Send to a Worker).",
@@ -172,6 +173,7 @@ export const t = defineStrings({
     f_signingSecret: "Signing secret",
     f_address: "地址",
     f_fromName: "寄件人名稱",
+    h_fromName: "選填：留空時，每封回覆以發送者（助理或團隊成員）的名稱寄出。",
     steps_line_1:
       "在 LINE Developers 主控台開啟提供者的 Messaging API channel，將 Channel ID 與 Channel secret（Basic settings）以及發行的長期 " +
       "Channel access token（Messaging API 分頁）填入上方欄位，然後儲存。",
@@ -207,7 +209,7 @@ export const t = defineStrings({
     steps_slack_3:
       "訂閱 bot 事件 message.im、app_mention 與 reaction_added（客服頻道另加 message.channels，會在討論串中回覆），並儲存。",
     steps_slack_4: "在 Interactivity 將同一網址貼為 Request URL（供對話開場按鈕使用）。",
-    steps_email_1: "填寫此收件匣使用的地址與寄件人名稱；儲存後按「連線」。",
+    steps_email_1: "填寫此收件匣使用的地址（需要時再填寄件人名稱）；儲存後按「連線」。",
     steps_email_2:
       "在 Cloudflare 主控台 > Email > Email Routing > 路由規則中，新增將此地址送到此 Worker 的規則（Send to a Worker）。",
   },
