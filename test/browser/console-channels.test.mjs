@@ -213,7 +213,10 @@ describe("Channels in Chromium", () => {
       );
       // Connect before every field is set: the API's reason, as it says it.
       await page.getByRole("button", { name: "Connect", exact: true }).click();
-      await page.getByRole("alert").filter({ hasText: "Missing pageAccessToken, appSecret" }).waitFor();
+      await page
+        .getByRole("alert")
+        .filter({ hasText: "Fill in Page access token and App secret, then Connect." })
+        .waitFor();
       expect(await axeViolations(page)).toEqual([]);
 
       // The list: every messaging inbox with its platform, each linked to its channel page.
@@ -224,6 +227,48 @@ describe("Channels in Chromium", () => {
       await context.close();
     },
   );
+
+  it("Connect saves what was typed first; a field left empty is named in the page's language", async () => {
+    const typed = `${Math.floor(Math.random() * 1e9)}:AAH-typed-${Date.now()}`;
+    const inbox = await app.server.api("/inboxes/", { body: { name: "Typed bot", channelType: "telegram" } });
+    const { context, page, errors } = await ownerOn(app, `/channels/${inbox.id}`);
+    // Empty: Connect names the field by its label, and asks the API nothing.
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: "Fill in Bot token, then Connect." }).waitFor();
+    // Typed, not saved: Connect saves it, then checks it with Telegram.
+    await page.getByLabel("Bot token").fill(typed);
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.locator(".channel-outcome", { hasText: /^Telegram answered: .*acme_/ }).waitFor();
+    expect(await badge(page).textContent()).toBe("Connected");
+    const asked = await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(typed)}`)).json();
+    expect(asked.map((r) => r.path.split("/").pop())).toEqual(["getMe", "setWebhook"]);
+    expect(await page.getByLabel("Bot token").getAttribute("placeholder")).toMatch(/^.+….+$/);
+    expect(await page.getByLabel("Bot token").inputValue()).toBe("");
+    // A new token typed over a connected one: that one is checked (and refused), not the one saved before.
+    await page.getByLabel("Bot token").fill("123:revoked-typed");
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: "Telegram refused: Telegram answered 401" }).waitFor();
+    await expect.poll(() => badge(page).textContent()).toBe("Failing");
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const messenger = await app.server.api("/inboxes/", { body: { name: "Shop page", channelType: "messenger" } });
+    const zh = await ownerOn(app, `/channels/${messenger.id}`, { locale: "zh-TW" });
+    await zh.page.getByLabel("粉絲專頁 ID").fill("1029384756");
+    await zh.page.getByRole("button", { name: "連線", exact: true }).click();
+    await zh.page
+      .getByRole("alert")
+      .filter({ hasText: "請先填寫粉絲專頁存取權杖和應用程式密鑰，再按「連線」。" })
+      .waitFor();
+    // Nothing was saved, and what was typed is still there.
+    expect(await zh.page.getByLabel("粉絲專頁 ID").inputValue()).toBe("1029384756");
+    expect((await app.server.api(`/inboxes/${messenger.id}/channel/`, { method: "GET" })).credentials.pageId).toBe(
+      null,
+    );
+    expect(await axeViolations(zh.page)).toEqual([]);
+    expect(zh.errors).toEqual([]);
+    await zh.context.close();
+  });
 
   it("in zh-TW and dark: the channel page and the transcript, axe-clean; screenshots", async () => {
     const zh = await ownerOn(app, `/channels/${inboxId}`, { locale: "zh-TW" });

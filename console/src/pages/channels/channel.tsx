@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { otherwise, problemOf } from "../../api/client";
 import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
 import { announce } from "../../components/announcer";
@@ -8,8 +8,9 @@ import { TextField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
 import { toast } from "../../components/toast";
 import { useResource } from "../../components/use-resource";
+import { useAction } from "../../components/use-action";
 import { useSubmit } from "../../components/use-submit";
-import { formatTime } from "../../i18n";
+import { formatTime, locale } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { connectChannel, getChannel, inboxWithChannel, saveChannel } from "./api";
@@ -104,6 +105,8 @@ function StatusSection({ channel }: { channel: Channel }) {
  * The platform's fields. A secret is a password input, empty, with the saved value's mask as its
  * placeholder: left empty it is not sent (the API keeps it), so a masked value is never saved back.
  * A plain field is sent only when it changed: any change makes the channel not connected again.
+ * Connect saves what was changed first: the platform checks what the page shows, never an older
+ * token while the one typed is left unsaved (and dropped when the page shows the answer).
  */
 function SettingsForm({
   channel,
@@ -120,21 +123,37 @@ function SettingsForm({
 }) {
   const manage = can("inbox.manage");
   const name = platformName(channel.channelType);
-  const [connecting, setConnecting] = useState(false);
-  const { busy, problem, submit } = useSubmit(async (form) => {
+  const formRef = useRef<HTMLFormElement>(null);
+  /** What the form would save: a secret typed, a plain field edited. */
+  const changes = (form: FormData) => {
     const body: Record<string, string> = {};
     for (const f of platform.fields) {
       const value = String(form.get(f.name) ?? "").trim();
       if (f.secret ? value !== "" : value !== (channel.credentials[f.name] ?? "")) body[f.name] = value;
     }
-    const saved = await saveChannel(channel.inboxId, body);
+    return body;
+  };
+  const { busy, problem, submit } = useSubmit(async (form) => {
+    const saved = await saveChannel(channel.inboxId, changes(form));
     setOutcome(null);
     onChanged(saved);
     toast(t("saved", { platform: name }));
   });
-  const connect = async () => {
-    setConnecting(true);
+  const connecting = useAction(async () => {
     setOutcome(null);
+    const body = changes(new FormData(formRef.current ?? undefined));
+    // Said here, by the fields' labels and in the page's language, before anything is saved or asked.
+    const missing = platform.fields.filter(
+      (f) => !f.optional && !(f.name in body ? body[f.name] : channel.credentials[f.name]),
+    );
+    if (missing.length) {
+      const fields = new Intl.ListFormat(locale.value, { type: "conjunction" });
+      const text = t("missing", { fields: fields.format(missing.map((f) => tk(`f_${f.name}`))) });
+      setOutcome({ ok: false, text });
+      return;
+    }
+    // A refusal of the save (a field the API rejects) is shown at its field, as Save's.
+    const saved = Object.keys(body).length ? await saveChannel(channel.inboxId, body) : null;
     try {
       const answer = await connectChannel(channel.inboxId);
       const text = t("connectedToast", { platform: name, detail: answer.detail });
@@ -147,18 +166,17 @@ function SettingsForm({
       const text =
         p.code === "channel_connect_failed" ? t("connectFailed", { platform: name, detail: p.detail }) : p.detail;
       setOutcome({ ok: false, text });
-      // A refusal is recorded (failing, its reason): the status above shows it.
-      const fresh = await getChannel(channel.inboxId).catch(otherwise(null));
-      if (fresh && fresh.status !== channel.status) onChanged(fresh);
-    } finally {
-      setConnecting(false);
+      // A refusal is recorded (failing, its reason): the status above shows it, and the form what was saved.
+      const fresh = await getChannel(channel.inboxId).catch(otherwise(saved));
+      if (fresh && (saved || fresh.status !== channel.status)) onChanged(fresh);
     }
-  };
+  });
+  const shown = problem ?? connecting.problem;
   return (
     <section class="section" aria-labelledby="channel-settings-title">
       <h2 id="channel-settings-title">{t("settings")}</h2>
-      <form class="stack channel-form" onSubmit={submit} aria-labelledby="channel-settings-title">
-        <FormError problem={problem} />
+      <form class="stack channel-form" ref={formRef} onSubmit={submit} aria-labelledby="channel-settings-title">
+        <FormError problem={shown} />
         {/* The platform's answer: heard at once when refused, politely when connected. */}
         {outcome && (
           <div
@@ -182,7 +200,7 @@ function SettingsForm({
                   spellcheck={false}
                   placeholder={saved ?? ""}
                   hint={saved ? t("secretHint", { masked: saved }) : t("secretUnset")}
-                  error={problem?.field(f.name)}
+                  error={shown?.field(f.name)}
                 />
               ) : (
                 <TextField
@@ -192,7 +210,7 @@ function SettingsForm({
                   spellcheck={false}
                   defaultValue={saved ?? ""}
                   hint={f.optional ? tk(`h_${f.name}`) : undefined}
-                  error={problem?.field(f.name)}
+                  error={shown?.field(f.name)}
                 />
               );
             })}
@@ -200,7 +218,7 @@ function SettingsForm({
         </fieldset>
         {manage && (
           <SaveBar text={t("save")} busy={busy}>
-            <Button busy={connecting} onClick={connect} aria-describedby="channel-connect-hint">
+            <Button busy={connecting.busy} onClick={() => connecting.run()} aria-describedby="channel-connect-hint">
               {t("connect")}
             </Button>
             <span class="hint" id="channel-connect-hint">
