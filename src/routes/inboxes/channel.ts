@@ -93,7 +93,8 @@ const ChannelWrite = z
   .openapi("ChannelWrite", {
     description:
       `The inbox platform's fields (others are 400): ${byPlatform}. A field left out keeps its value; "" clears ` +
-      `it. Changing any makes the channel not_connected until connected again.`,
+      `it. Quotes pasted around a value are dropped; a value other than fromName with a space inside is 400. ` +
+      `Changing any makes the channel not_connected until connected again.`,
     example: { botToken: "123456789:AAH-example-token" },
   });
 

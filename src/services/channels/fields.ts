@@ -6,6 +6,8 @@ export interface CredentialField {
   secret: boolean;
   /** Not needed to connect: e-mail's sender name (empty: the name of the reply's sender). */
   optional?: boolean;
+  /** Words (a sender name), not an id, token or address: spaces and quotes are part of it. */
+  words?: boolean;
 }
 
 const field = (name: string, secret = false): CredentialField => ({ name, secret });
@@ -18,5 +20,5 @@ export const CHANNEL_FIELDS: Record<ChannelPlatform, CredentialField[]> = {
   instagram: [field("instagramAccountId"), field("pageAccessToken", true), field("appSecret", true)],
   whatsapp: [field("phoneNumberId"), field("businessAccountId"), field("accessToken", true), field("appSecret", true)],
   slack: [field("botToken", true), field("signingSecret", true)],
-  email: [field("address"), { name: "fromName", secret: false, optional: true }],
+  email: [field("address"), { name: "fromName", secret: false, optional: true, words: true }],
 };

@@ -8,7 +8,7 @@ import { decryptSecret, encryptSecret, maskSecret, randomBase62 } from "../../li
 import { ms } from "../../lib/time";
 import { TtlCache } from "../../lib/ttl-cache";
 import { isUuid } from "../../lib/ids";
-import { CHANNEL_FIELDS } from "./fields";
+import { CHANNEL_FIELDS, type CredentialField } from "./fields";
 import { platformContext } from "./http";
 import { adapterFor } from "./platforms";
 import { CHANNEL_PLATFORMS, PlatformError, type ChannelConfig, type ChannelPlatform } from "./types";
@@ -101,6 +101,38 @@ export async function getChannel(
   return record(origin, inbox.id, inbox.channelType, row, row ? await openSecrets(env, row) : {});
 }
 
+/** Quotes a value is often copied in (a .env line, JSON, a chat message), each with its closing one. */
+const QUOTES: Record<string, string> = {
+  '"': '"',
+  "'": "'",
+  "`": "`",
+  "\u201c": "\u201d",
+  "\u2018": "\u2019",
+  "「": "」",
+};
+
+/**
+ * The credentials as the platform gave them: quotes pasted around one are dropped (the schema trimmed the
+ * spaces); an id, token, secret or address with a space inside ("Bearer xoxb-...", a line break) is refused,
+ * saying what to do, rather than refused later by the platform in words that do not say which field.
+ */
+function pasted(fields: CredentialField[], input: Record<string, string | undefined>) {
+  const out = { ...input };
+  for (const f of fields) {
+    let value = out[f.name];
+    if (value === undefined || f.words) continue;
+    const close = QUOTES[value[0]];
+    if (close && value.length > 1 && value.endsWith(close)) value = value.slice(1, -1).trim();
+    if (/\s/.test(value))
+      throw fieldError(
+        f.name,
+        "Has a space inside: paste the value alone, as the platform shows it (a token has no spaces).",
+      );
+    out[f.name] = value;
+  }
+  return out;
+}
+
 /**
  * Saves the credentials given (a field left out keeps its value; a secret is replaced only when
  * given). Anything that changes credentials makes the channel `not_connected` until connected again.
@@ -123,6 +155,7 @@ export async function saveChannel(
     if (input[name] !== undefined && !known.has(name))
       throw fieldError(name, `Not a ${platform} setting; ${platform} takes ${[...known].join(", ")}.`);
   }
+  input = pasted(fields, input);
   if (platform === "email" && input.address !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.address))
     throw fieldError("address", "Not an e-mail address.");
   const row = await rowOf(db, inbox.id);

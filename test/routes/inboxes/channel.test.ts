@@ -61,6 +61,40 @@ describe("GET/PUT /inboxes/{id}/channel/", () => {
     ).toEqual({ channelId: null, channelSecret: "8c4f…c5d6", channelAccessToken: "long…efgh" });
   });
 
+  it("a credential pasted in quotes is saved without them; one with a space inside is 400, unsaved", async () => {
+    const owner = await seedOwner();
+    const inbox = await newInbox(owner, "slack");
+    const res = await owner.fetch("PUT", `/inboxes/${inbox}/channel/`, {
+      botToken: ' "xoxb-1234-5678-abcdefgh" ',
+      signingSecret: "\u201c8f14e45fceea167a5a36dedd4bea2543\u201d",
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await bodyOf<"PUT /inboxes/{id}/channel/">(res)).credentials).toEqual({
+      botToken: "xoxb…efgh",
+      signingSecret: "8f14…2543",
+    });
+    const row = await rowOf(inbox);
+    expect(JSON.parse(await decryptSecret(String(row!.secrets_sealed), env.ENCRYPTION_KEY))).toEqual({
+      botToken: "xoxb-1234-5678-abcdefgh",
+      signingSecret: "8f14e45fceea167a5a36dedd4bea2543",
+    });
+
+    const other = await newInbox(owner, "slack");
+    const spaced = await expectError(
+      await owner.fetch("PUT", `/inboxes/${other}/channel/`, { botToken: "Bearer xoxb-1234-5678-abcdefgh" }),
+      400,
+      "invalid",
+    );
+    expect(spaced.errors).toEqual({
+      botToken: ["Has a space inside: paste the value alone, as the platform shows it (a token has no spaces)."],
+    });
+    expect(await rowOf(other)).toBeNull();
+    // A sender name is words: its spaces and quotes are its own.
+    const email = await newInbox(owner, "email");
+    const named = await owner.fetch("PUT", `/inboxes/${email}/channel/`, { fromName: '"Acme" Support' });
+    expect((await bodyOf<"PUT /inboxes/{id}/channel/">(named)).credentials.fromName).toBe('"Acme" Support');
+  });
+
   it("a Meta inbox shows its verify token", async () => {
     const owner = await seedOwner();
     const inbox = await newInbox(owner, "messenger");
