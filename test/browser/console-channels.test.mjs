@@ -219,10 +219,21 @@ describe("Channels in Chromium", () => {
         .waitFor();
       expect(await axeViolations(page)).toEqual([]);
 
-      // The list: every messaging inbox with its platform, each linked to its channel page.
+      // The list: every messaging inbox with its platform and its status, each linked to its channel page.
       await page.goto(`${app.base}/console/channels`);
       await page.getByRole("link", { name: "Channel settings of Acme on Telegram" }).waitFor();
       expect(await page.locator("table").textContent()).toContain("Microsoft Teams");
+      const statusOf = (name) =>
+        page
+          .locator("tr", { has: page.getByRole("rowheader", { name, exact: true }) })
+          .locator("td")
+          .nth(1);
+      await expect.poll(() => statusOf("Acme on Telegram").textContent()).toBe("Connected");
+      expect(await statusOf("Old bot").textContent()).toBe("Failing");
+      expect(await statusOf("Acme page").textContent()).toBe("Not connected");
+      expect(await statusOf("Teams desk").textContent()).toBe("Not connectable yet");
+      expect(await page.locator("thead").textContent()).toContain("Status");
+      expect(await axeViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
     },

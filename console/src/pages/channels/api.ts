@@ -1,6 +1,6 @@
 import { api, unwrap, type BodyOf } from "../../api/client";
 import { getInbox, type Inbox } from "../../components/api";
-import { isMessaging } from "./platforms";
+import { isMessaging, PLATFORMS, type Channel } from "./platforms";
 
 /**
  * Every messaging inbox of the organization. The API filters by one type only, so the pages are
@@ -32,3 +32,25 @@ export const saveChannel = (inboxId: string, body: BodyOf<"/api/v1/inboxes/{id}/
 /** Connects the channel on its platform (webhook, subscription); a refusal is recorded in its status. */
 export const connectChannel = (inboxId: string) =>
   unwrap(api.POST("/api/v1/inboxes/{id}/channel/connect/", { params: { path: { id: inboxId } } }));
+
+/** A messaging inbox with its channel's status: null for a type not connectable yet, or when it could not be read. */
+export type InboxWithStatus = Inbox & { status: Channel["status"] | null };
+
+/**
+ * Every messaging inbox with its channel's status, so the list says which are connected or failing without
+ * opening each. One read per connectable inbox, side by side (tens of them, as above).
+ */
+export async function messagingInboxesWithStatus(): Promise<InboxWithStatus[]> {
+  const inboxes = await messagingInboxes();
+  return Promise.all(
+    inboxes.map(async (inbox) => ({
+      ...inbox,
+      status: PLATFORMS[inbox.channelType]
+        ? await getChannel(inbox.id).then(
+            (c) => c.status,
+            () => null,
+          )
+        : null,
+    })),
+  );
+}

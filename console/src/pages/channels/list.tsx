@@ -7,19 +7,19 @@ import { linkColumn } from "../../components/row-actions";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
-import type { Inbox } from "../../components/api";
-import { messagingInboxes } from "./api";
+import { messagingInboxesWithStatus, type InboxWithStatus } from "./api";
 import { CreateDialog } from "./create-dialog";
-import { platformName } from "./platforms";
+import { PLATFORMS, platformName } from "./platforms";
 import { t } from "./strings";
 
-/** The messaging inboxes, each with a link to its channel settings. */
+/** The messaging inboxes, each with its status and a link to its channel settings. */
 export function ChannelList() {
   const [creating, setCreating] = useState(false);
-  const inboxes = useResource(messagingInboxes, []);
-  const columns: Column<Inbox>[] = [
+  const inboxes = useResource(messagingInboxesWithStatus, []);
+  const columns: Column<InboxWithStatus>[] = [
     { label: t("name"), rowHeader: true, cell: (i) => i.name },
     { label: t("platform"), cell: (i) => platformName(i.channelType) },
+    { label: t("status"), cell: statusCell },
     { label: t("assistant"), cell: (i) => i.chatbot?.name ?? <span class="muted">{t("noAssistant")}</span> },
     { label: t("created"), cell: (i) => formatTime(i.createdAt) },
     linkColumn(
@@ -45,5 +45,16 @@ export function ChannelList() {
       />
       {creating && <CreateDialog onClose={() => setCreating(false)} />}
     </>
+  );
+}
+
+/** The channel's status as its page shows it; a type not connectable yet says so. */
+function statusCell(inbox: InboxWithStatus) {
+  if (!PLATFORMS[inbox.channelType]) return <span class="muted">{t("cannotConnect")}</span>;
+  if (!inbox.status) return <span class="muted">{t("unknownStatus")}</span>;
+  return (
+    <span class={`badge channel-status ${inbox.status}`} data-status={inbox.status}>
+      {t(inbox.status)}
+    </span>
   );
 }
