@@ -88,6 +88,10 @@ describe("Channels in Chromium", () => {
     await page.getByRole("button", { name: "Connect", exact: true }).click();
     await page.locator(".channel-outcome", { hasText: /^Telegram answered: .*acme_/ }).waitFor();
     expect(await badge(page).textContent()).toBe("Connected");
+    // Connected and silent: what to do to see an event come.
+    expect(await page.locator(".channel-waiting").textContent()).toBe(
+      "Send the Telegram account a message: it shows here and in the inbox.",
+    );
     const webhookUrl = await page.locator('[data-field="webhookUrl"]').textContent();
     expect(webhookUrl).toBe(`${app.base}/channels/telegram/${inboxId}`);
     const [setWebhook] = await sent("setWebhook");
@@ -129,6 +133,7 @@ describe("Channels in Chromium", () => {
     await page.goto(`${app.base}/console/channels/${inboxId}`);
     await badge(page).waitFor();
     expect(await page.locator("main").textContent()).not.toContain("None yet");
+    expect(await page.locator(".channel-waiting").count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -52,7 +52,7 @@ export function ChannelPage({ inboxId }: { inboxId: string }) {
       {platform ? (
         <>
           {!can("inbox.manage") && <Notice>{t("readOnly")}</Notice>}
-          <StatusSection channel={current} />
+          <StatusSection channel={current} platform={platform} />
           <SettingsForm
             key={`${current.updatedAt}-${current.status}`}
             channel={current}
@@ -77,7 +77,7 @@ export function ChannelPage({ inboxId }: { inboxId: string }) {
   );
 }
 
-function StatusSection({ channel }: { channel: Channel }) {
+function StatusSection({ channel, platform }: { channel: Channel; platform: Platform }) {
   return (
     <section class="section channel-status-section" aria-labelledby="channel-status-title">
       <h2 id="channel-status-title">{t("status")}</h2>
@@ -89,7 +89,21 @@ function StatusSection({ channel }: { channel: Channel }) {
           </span>
         </dd>
         <dt>{t("lastEvent")}</dt>
-        <dd>{channel.lastEventAt ? formatTime(channel.lastEventAt) : <span class="muted">{t("never")}</span>}</dd>
+        <dd>
+          {channel.lastEventAt ? (
+            formatTime(channel.lastEventAt)
+          ) : (
+            <>
+              <span class="muted">{t("never")}</span>
+              {/* Connected but silent: the one thing left is on the platform's side, said where it is looked for. */}
+              {channel.status === "connected" && (
+                <p class="small channel-waiting">
+                  {t(`waiting_${platform.events}`, { platform: platformName(channel.channelType) })}
+                </p>
+              )}
+            </>
+          )}
+        </dd>
         {channel.lastError && (
           <>
             <dt>{t("lastError")}</dt>

@@ -20,6 +20,9 @@ export interface Platform {
   fields: PlatformField[];
   /** How many setup steps strings.ts has for it. */
   steps: number;
+  /** Who points the platform's events at this inbox: Connect itself, the business pasting the webhook URL on the
+   * platform's side, or the domain's e-mail routing (what a connected channel with no event yet should check). */
+  events: "connect" | "pasted" | "routing";
   docs: string;
 }
 
@@ -30,42 +33,49 @@ export const PLATFORMS: Partial<Record<ChannelType, Platform>> = {
     name: "LINE",
     fields: [field("channelId"), field("channelSecret", true), field("channelAccessToken", true)],
     steps: 3,
+    events: "connect",
     docs: "https://developers.line.biz/en/docs/messaging-api/",
   },
   telegram: {
     name: "Telegram",
     fields: [field("botToken", true)],
     steps: 3,
+    events: "connect",
     docs: "https://core.telegram.org/bots#how-do-i-create-a-bot",
   },
   messenger: {
     name: "Messenger",
     fields: [field("pageId"), field("pageAccessToken", true), field("appSecret", true)],
     steps: 3,
+    events: "pasted",
     docs: "https://developers.facebook.com/docs/messenger-platform/webhooks",
   },
   instagram: {
     name: "Instagram",
     fields: [field("instagramAccountId"), field("pageAccessToken", true), field("appSecret", true)],
     steps: 3,
+    events: "pasted",
     docs: "https://developers.facebook.com/docs/messenger-platform/webhooks",
   },
   whatsapp: {
     name: "WhatsApp",
     fields: [field("phoneNumberId"), field("businessAccountId"), field("accessToken", true), field("appSecret", true)],
     steps: 3,
+    events: "pasted",
     docs: "https://developers.facebook.com/docs/whatsapp/cloud-api/guides/set-up-webhooks",
   },
   slack: {
     name: "Slack",
     fields: [field("botToken", true), field("signingSecret", true)],
     steps: 4,
+    events: "pasted",
     docs: "https://api.slack.com/apis/events-api",
   },
   email: {
     name: "E-mail",
     fields: [field("address"), { name: "fromName", secret: false, optional: true }],
     steps: 2,
+    events: "routing",
     docs: "https://developers.cloudflare.com/email-routing/email-workers/",
   },
 };

@@ -31,6 +31,12 @@ export const t = defineStrings({
     unknownStatus: "Unknown",
     lastEvent: "Last event",
     never: "None yet",
+    waiting_connect: "Send the {platform} account a message: it shows here and in the inbox.",
+    waiting_pasted:
+      "None has come yet: check that the webhook URL below is saved in {platform}'s settings, then send a message.",
+    waiting_routing:
+      "None has come yet: check that the domain's e-mail routing sends this address to the platform's worker, then " +
+      "send it an e-mail.",
     lastError: "Last error",
     settings: "Settings",
     secretHint: "Saved: {masked}. Leave it empty to keep it.",
@@ -145,6 +151,9 @@ export const t = defineStrings({
     unknownStatus: "不明",
     lastEvent: "最近事件",
     never: "尚無",
+    waiting_connect: "傳一則訊息給 {platform} 帳號：訊息會顯示在這裡與收件匣。",
+    waiting_pasted: "尚未收到任何事件：請確認下方的 Webhook 網址已儲存在 {platform} 的設定中，再傳一則訊息。",
+    waiting_routing: "尚未收到任何事件：請確認網域的電子郵件路由會將此地址轉給本平台的 Worker，再寄一封信。",
     lastError: "最近錯誤",
     settings: "設定",
     secretHint: "已儲存：{masked}。留空即保留原值。",
