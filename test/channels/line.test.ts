@@ -308,7 +308,10 @@ describe("LINE", () => {
     const owner = await seedOwner();
     // Saved from http://localhost (the test harness's origin): LINE takes https webhook URLs only.
     const local = await channelInbox(owner, "line", credentials(), { connect: false });
-    const detail = "LINE answered 400: The request body has 1 error(s) (endpoint: Invalid webhook endpoint URL)";
+    const detail =
+      "LINE answered 400: The request body has 1 error(s) (endpoint: Invalid webhook endpoint URL). LINE takes only " +
+      `an https webhook URL, and this one is http://localhost/channels/line/${local.inboxId}: connect through the ` +
+      "https address LINE will reach (your deployment, or a tunnel to this machine).";
     await connectRefused(owner, local.inboxId, detail);
 
     const creds = credentials();

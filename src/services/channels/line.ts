@@ -209,7 +209,17 @@ async function connect(ctx: PlatformContext): Promise<string> {
     await ctx.call("line", "/v2/bot/info", { headers: auth(ctx) }),
   );
   const endpoint = ctx.channel.webhookUrl;
-  await answer(await ctx.call("line", "/v2/bot/channel/webhook/endpoint", json(ctx, "PUT", { endpoint })));
+  await answer(await ctx.call("line", "/v2/bot/channel/webhook/endpoint", json(ctx, "PUT", { endpoint }))).catch(
+    (err) => {
+      // LINE takes only https: said with what to do, since the URL is the address this was connected through.
+      if (!(err instanceof PlatformError) || err.status !== 400 || !endpoint.startsWith("http:")) throw err;
+      throw new PlatformError(
+        `${err.message}. LINE takes only an https webhook URL, and this one is ${endpoint}: connect through the ` +
+          "https address LINE will reach (your deployment, or a tunnel to this machine).",
+        400,
+      );
+    },
+  );
   // Setting the URL does not switch "Use webhook" on: only the LINE Developers Console does.
   const state = await answer<{ active?: boolean }>(
     await ctx.call("line", "/v2/bot/channel/webhook/endpoint", { headers: auth(ctx) }),
