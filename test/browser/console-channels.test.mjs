@@ -189,10 +189,13 @@ describe("Channels in Chromium", () => {
       await page.getByRole("button", { name: "Connect", exact: true }).click();
       await page
         .getByRole("alert")
-        .filter({ hasText: "Telegram refused: Telegram answered 401: Unauthorized" })
+        .filter({ hasText: "Telegram refused: Telegram answered 401: Unauthorized. Check botToken: copy it again" })
         .waitFor();
       await expect.poll(() => badge(page).textContent()).toBe("Failing");
-      expect(await page.locator(".channel-error").textContent()).toBe("Telegram answered 401: Unauthorized");
+      expect(await page.locator(".channel-error").textContent()).toBe(
+        "Telegram answered 401: Unauthorized. Check botToken: copy it again from the platform, save, and connect " +
+          "again.",
+      );
       expect(await axeViolations(page)).toEqual([]);
 
       const teams = await app.server.api("/inboxes/", { body: { name: "Teams desk", channelType: "teams" } });

@@ -323,7 +323,9 @@ describe("LINE", () => {
     const refused = await owner.fetch("POST", `/inboxes/${revoked.inboxId}/channel/connect/`);
     expect(await problemOf(refused)).toMatchObject({
       code: "channel_connect_failed",
-      detail: expect.stringMatching(/^LINE answered 401: Authentication failed/),
+      detail: expect.stringMatching(
+        /^LINE answered 401: Authentication failed.*valid\. Check channelSecret and channelAccessToken: copy them /,
+      ),
     });
   });
 });

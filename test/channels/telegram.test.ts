@@ -291,6 +291,10 @@ describe("Telegram", () => {
   it("a refused token fails connect with Telegram's answer", async () => {
     const owner = await seedOwner();
     const inbox = await channelInbox(owner, "telegram", { botToken: "123:revoked" }, { connect: false });
-    await connectRefused(owner, inbox.inboxId, "Telegram answered 401: Unauthorized");
+    await connectRefused(
+      owner,
+      inbox.inboxId,
+      "Telegram answered 401: Unauthorized. Check botToken: copy it again from the platform, save, and connect again.",
+    );
   });
 });

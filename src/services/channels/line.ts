@@ -214,8 +214,8 @@ async function connect(ctx: PlatformContext): Promise<string> {
       // LINE takes only https: said with what to do, since the URL is the address this was connected through.
       if (!(err instanceof PlatformError) || err.status !== 400 || !endpoint.startsWith("http:")) throw err;
       throw new PlatformError(
-        `${err.message}. LINE takes only an https webhook URL, and this one is ${endpoint}: connect through the ` +
-          "https address LINE will reach (your deployment, or a tunnel to this machine).",
+        `${err.message.replace(/\.$/, "")}. LINE takes only an https webhook URL, and this one is ${endpoint}: ` +
+          "connect through the https address LINE will reach (your deployment, or a tunnel to this machine).",
         400,
       );
     },

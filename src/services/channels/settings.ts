@@ -231,12 +231,20 @@ export async function connectChannel(
     detail = await (await adapterFor(inbox.channelType)).connect(platformContext(env, config));
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
+    // The platform refused the credentials themselves: say which to check, since its own words seldom do.
+    const secrets = CHANNEL_FIELDS[inbox.channelType].filter((f) => f.secret).map((f) => f.name);
+    const them = secrets.length > 1 ? "them" : "it";
+    const detail =
+      (err.status === 401 || err.status === 403) && secrets.length
+        ? `${err.message.replace(/\.$/, "")}. Check ${secrets.join(" and ")}: copy ${them} again from the platform, ` +
+          "save, and connect again."
+        : err.message;
     await db
       .update(inboxChannels)
-      .set({ status: "failing", lastError: err.message, updatedAt: Date.now() })
+      .set({ status: "failing", lastError: detail, updatedAt: Date.now() })
       .where(eq(inboxChannels.inboxId, inbox.id));
     configs.deleteWhere((hit) => hit.row.inboxId === inbox.id);
-    throw badRequest(err.message, undefined, "channel_connect_failed");
+    throw badRequest(detail, undefined, "channel_connect_failed");
   }
   await db
     .update(inboxChannels)
