@@ -3,7 +3,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { buildAssets } from "./scripts/build-assets.mjs";
 
-const BOOTSTRAP_TEST = "test/services/bootstrap.test.ts";
+/** Need a database without users: the first administrator's bootstrap. */
+const BOOTSTRAP_TESTS = ["test/services/bootstrap.test.ts", "test/services/bootstrap-sign-up.test.ts"];
 /**
  * Run the housekeeping cron with its clock 91 days on, which would expire other files' rows in a shared database, and
  * move organizations between shards with the cron's clock minutes on.
@@ -49,7 +50,7 @@ const ID_CLOCK_TESTS = ["test/services/part-added-while-written.test.ts"];
 const HUNG_REQUEST_TESTS = ["test/routes/sql-databases/sql-databases.test.ts"];
 /** Each in a worker of its own (the "own-database" project). */
 const OWN_WORKER_TESTS = [
-  BOOTSTRAP_TEST,
+  ...BOOTSTRAP_TESTS,
   ...FUTURE_CLOCK_TESTS,
   ...RECORD_MOVE_TESTS,
   ...ID_CLOCK_TESTS,
@@ -182,7 +183,7 @@ export default defineConfig(async () => {
       hookTimeout: 30_000,
       // Test files share workers (and so the local D1, R2 and objects): every test seeds its own
       // organization, and starting a worker per file cost ~1.2 s each, over 150 s of a run. The
-      // bootstrap test needs a database without users, and the search terms' test moves the cron's
+      // bootstrap tests need a database without users, and the search terms' test moves the cron's
       // clock months on: each runs in a worker of its own. "two-parts" runs the shared tests again with every
       // organization's data plane in two parts (test/support/two-parts-setup.ts; docs/decisions.md, "One organization
       // over several parts").

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { call, registerUser } from "../harness";
 
-// This file's storage starts empty (storage is per test file): no user exists yet.
+// A worker of its own (vitest.config.ts, "own-database"): no user exists yet.
 describe("the first sign-up before the bootstrap key or password is used", () => {
   it("creates the first administrator too: the printed key and password keep working", async () => {
     const { email } = await registerUser("a-password-of-ada", "ada");
-    const users = await env.DB.prepare("SELECT email, is_staff FROM users ORDER BY created_at").all();
+    const users = await env.DB.prepare("SELECT email, is_staff FROM users ORDER BY is_staff DESC").all();
     expect(users.results).toEqual([
       { email: "admin@example.com", is_staff: 1 },
       { email: email.toLowerCase(), is_staff: 0 },
