@@ -304,9 +304,13 @@ export async function liveEvents(
       else if (event === "status") on.status(data as unknown as StatusEvent);
       else if (event === "typing") on.typing(data as unknown as TypingEvent);
     },
-    { untilDone: false },
+    // Pinged every 10 s: three missed pings and the connection is taken for dead (and opened again).
+    { untilDone: false, idleMs: LIVE_IDLE_MS },
   );
 }
+
+/** How long the live stream may be silent before the widget takes its connection for dead. */
+export const LIVE_IDLE_MS = 30_000;
 
 /** What the network or the API may throw: shown to the visitor or dropped; anything else is a bug and propagates. */
 export const expected = (err: unknown): err is ApiError | NetworkError =>

@@ -31,24 +31,36 @@ export async function fetchOrNetworkError(input: string, init: RequestInit): Pro
  * Server-sent events of a response body: `on(id, event, data)` for each event with data (JSON).
  * With `untilDone` (replies), throws StreamEnded when the body ends before an event with
  * `done: true`; without it (live streams, which have no final event), returns when the body ends.
- * A failed read is a NetworkError. The reader is released (cancelled) however this ends, so an
- * abandoned stream never keeps its connection.
+ * A failed read, or nothing read for `idleMs`, is a NetworkError. The reader is released (cancelled)
+ * however this ends, so an abandoned stream never keeps its connection.
  */
 export async function readEvents(
   body: ReadableStream<BufferSource>,
   on: (id: string | null, event: string, data: Record<string, unknown>) => void,
-  { untilDone = true }: { untilDone?: boolean } = {},
+  { untilDone = true, idleMs }: { untilDone?: boolean; idleMs?: number } = {},
 ): Promise<void> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let finished = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Nothing for `idleMs` (the server pings every 10 s): the connection died without a word, as a phone changing
+  // networks leaves it, and waiting on it would miss what comes next.
+  let expire: (err: NetworkError) => void = () => {};
+  const silent = new Promise<never>((_, reject) => (expire = reject));
+  silent.catch(() => undefined); // raced below; unobserved when the stream ends first
+  const armIdle = () => {
+    if (idleMs === undefined) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => expire(new NetworkError(new Error(`Nothing came for ${idleMs} ms.`))), idleMs);
+  };
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<string>;
+      armIdle();
       try {
-        chunk = await reader.read();
+        chunk = await Promise.race([reader.read(), silent]);
       } catch (err) {
-        throw new NetworkError(err);
+        throw err instanceof NetworkError ? err : new NetworkError(err);
       }
       if (chunk.done) break;
       buffer += chunk.value;
@@ -71,6 +83,7 @@ export async function readEvents(
       }
     }
   } finally {
+    clearTimeout(timer);
     reader.cancel().catch(() => undefined); // already closed or errored: nothing left to release
   }
   if (untilDone && !finished) throw new StreamEnded();
