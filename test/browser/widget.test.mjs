@@ -90,6 +90,44 @@ afterAll(async () => {
 
 const lastAnswer = (page) => page.locator(".row.assistant .bubble").last();
 
+/**
+ * The slow assistant's chat, open, in a page whose network drops every send of the message named by `drop.content`
+ * (each resend too) until it is set to null. `say` writes a message and waits for its row (`mine`); `longReply`
+ * starts a reply that streams for a while; `visitorMessages` reads what the conversation stored, in order.
+ */
+async function droppingChat(content) {
+  const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+  const drop = { content };
+  await context.route("**/public/messages/", (route) =>
+    route.request().postDataJSON().content === drop.content ? route.abort("internetdisconnected") : route.continue(),
+  );
+  await page.goto(`${host.url}/?chat=${slowChat}`);
+  await page.locator("button.launcher").click();
+  const mine = (text) => page.getByRole("article", { name: "You" }).filter({ hasText: text });
+  const say = async (text) => {
+    await page.locator("textarea").fill(text);
+    await page.keyboard.press("Enter");
+    await mine(text).waitFor();
+  };
+  const longReply = async () => {
+    await say("Tell me a long story");
+    await expect
+      .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+  };
+  const visitorMessages = async () => {
+    const { conversationId } = await page.evaluate(
+      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)),
+      slowChat,
+    );
+    return (await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" })).results
+      .filter((m) => m.type === "incoming")
+      .sort((a, b) => a.sequence - b.sequence)
+      .map((m) => m.content);
+  };
+  return { context, page, errors, drop, mine, say, longReply, visitorMessages };
+}
+
 describe("the embedded widget in Chromium", () => {
   it("opens, answers a starter with sources, switches to dark, and keeps the history over a reload", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
@@ -500,42 +538,19 @@ describe("the embedded widget in Chromium", () => {
 
   it("a message that is not sent holds the ones written after it; Retry, a message written next, or the browser " +
     "back online sends them all in the order written", async () => {
-    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     // The second message's sends are dropped by the network (each resend too) until the visitor retries.
-    let dropping = "Second: order 4471";
-    await context.route("**/public/messages/", (route) =>
-      route.request().postDataJSON().content === dropping ? route.abort("internetdisconnected") : route.continue(),
-    );
-    await page.goto(`${host.url}/?chat=${slowChat}`);
-    await page.locator("button.launcher").click();
-    const mine = (text) => page.getByRole("article", { name: "You" }).filter({ hasText: text });
-    const say = async (text) => {
-      await page.locator("textarea").fill(text);
-      await page.keyboard.press("Enter");
-      await mine(text).waitFor();
-    };
-    await say("Tell me a long story");
-    await expect
-      .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
-      .toBeGreaterThan(5);
+    const { context, page, errors, drop, mine, say, longReply, visitorMessages } =
+      await droppingChat("Second: order 4471");
+    await longReply();
     await say("Second: order 4471");
     await say("Third: it has not arrived");
     // The first reply ends, the second message fails: the third is not sent past it, and says it waits.
     await mine("Second: order 4471").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
     await mine("Third: it has not arrived").getByText("Waiting to be sent after the message above.").waitFor();
-    const conversationId = await page.evaluate(
-      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
-      slowChat,
-    );
-    const visitorMessages = async () =>
-      (await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" })).results
-        .filter((m) => m.type === "incoming")
-        .sort((a, b) => a.sequence - b.sequence)
-        .map((m) => m.content);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await visitorMessages()).toEqual(["Tell me a long story"]);
     expect(await axeViolations(page)).toEqual([]);
-    dropping = null;
+    drop.content = null;
     await mine("Second: order 4471").getByRole("button", { name: "Retry" }).click();
     await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(3);
     expect(await visitorMessages()).toEqual([
@@ -560,20 +575,20 @@ describe("the embedded widget in Chromium", () => {
       "answer",
     ]);
     // A message written after one that was not sent sends that one first, without Retry.
-    dropping = "Fourth: hello?";
+    drop.content = "Fourth: hello?";
     await say("Fourth: hello?");
     await mine("Fourth: hello?").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
-    dropping = null;
+    drop.content = null;
     await say("Fifth: anyone there?");
     await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(5);
     expect((await visitorMessages()).slice(3)).toEqual(["Fourth: hello?", "Fifth: anyone there?"]);
     expect(await page.locator(".unsent-note").count()).toBe(0);
     expect((await shown()).slice(6)).toEqual(["Fourth: hello?", "answer", "Fifth: anyone there?", "answer"]);
     // Not sent for want of a network, it goes by itself once the browser is back online: no Retry.
-    dropping = "Sixth: back online";
+    drop.content = "Sixth: back online";
     await say("Sixth: back online");
     await mine("Sixth: back online").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
-    dropping = null;
+    drop.content = null;
     await context.setOffline(true);
     await context.setOffline(false);
     await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(6);
@@ -586,33 +601,10 @@ describe("the embedded widget in Chromium", () => {
 
   it("a reload keeps the messages not yet taken: one queued behind a streaming reply and one not sent are sent " +
     "after it, once each, in order", async () => {
-    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    let dropping = "Not sent: the receipt";
-    await context.route("**/public/messages/", (route) =>
-      route.request().postDataJSON().content === dropping ? route.abort("internetdisconnected") : route.continue(),
-    );
-    await page.goto(`${host.url}/?chat=${slowChat}`);
-    await page.locator("button.launcher").click();
-    const mine = (text) => page.getByRole("article", { name: "You" }).filter({ hasText: text });
-    const say = async (text) => {
-      await page.locator("textarea").fill(text);
-      await page.keyboard.press("Enter");
-      await mine(text).waitFor();
-    };
-    await say("Tell me a long story");
-    await expect
-      .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
-      .toBeGreaterThan(5);
+    const { context, page, errors, drop, mine, say, longReply, visitorMessages } =
+      await droppingChat("Not sent: the receipt");
+    await longReply();
     await say("Queued: my order 4471");
-    const conversationId = await page.evaluate(
-      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
-      slowChat,
-    );
-    const visitorMessages = async () =>
-      (await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" })).results
-        .filter((m) => m.type === "incoming")
-        .sort((a, b) => a.sequence - b.sequence)
-        .map((m) => m.content);
     // Reloaded while the first reply streams: the queued message was never sent.
     await page.reload();
     await page.locator("button.launcher").click();
@@ -622,7 +614,7 @@ describe("the embedded widget in Chromium", () => {
     // Not sent (the network drops it), then reloaded with the network back: sent once, after the others.
     await say("Not sent: the receipt");
     await mine("Not sent: the receipt").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
-    dropping = null;
+    drop.content = null;
     await page.reload();
     await page.locator("button.launcher").click();
     await expect

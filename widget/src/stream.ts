@@ -64,19 +64,8 @@ export async function send(w: Widget, text: string) {
   }
   w.typingSignal.stop(w.conversationId);
   w.chips.replaceChildren();
-  const outgoing: Outgoing = { content, metadata, attachments, key: newKey() };
-  const row = addMessage(
-    w,
-    draft({
-      role: "visitor",
-      content,
-      createdAt: String(Date.now()),
-      attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })),
-    }),
-  ).row;
-  w.sent.set(row, content);
+  enqueue(w, { content, metadata, attachments, key: newKey() });
   w.emit("message", { role: "visitor", content, attachments });
-  w.queued.push({ outgoing, row });
   saveOutbox(w);
   // Written after a message that was not sent: that one is sent again first, so the visitor's order holds.
   resume(w);
@@ -105,22 +94,25 @@ export function restoreOutbox(w: Widget, history: Message[]) {
   if (!kept || kept.conversationId !== w.conversationId || w.sending || w.queued.length) return;
   const latest = [...history].reverse().find((m) => m.role === "visitor");
   const messages = kept.messages.filter((m, i) => !(i === 0 && m.inFlight && latest?.content === m.content));
-  for (const { inFlight: _, ...outgoing } of messages) {
-    const { content, attachments } = outgoing;
-    const row = addMessage(
-      w,
-      draft({
-        role: "visitor",
-        content,
-        createdAt: String(Date.now()),
-        attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })),
-      }),
-    ).row;
-    w.sent.set(row, content);
-    w.queued.push({ outgoing, row });
-  }
+  for (const { inFlight: _, ...outgoing } of messages) enqueue(w, outgoing);
   saveOutbox(w);
   void next(w);
+}
+
+/** Shows the visitor's message at once and queues it to be sent. */
+function enqueue(w: Widget, outgoing: Outgoing) {
+  const { content, attachments } = outgoing;
+  const row = addMessage(
+    w,
+    draft({
+      role: "visitor",
+      content,
+      createdAt: String(Date.now()),
+      attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })),
+    }),
+  ).row;
+  w.sent.set(row, content);
+  w.queued.push({ outgoing, row });
 }
 
 type Queued = Widget["queued"][number];
