@@ -59,8 +59,8 @@ const ZH_UNITS: Record<string, string> = { string: "個字元", array: "項", se
  */
 function inZhTW(zod: ErrorMap): ErrorMap {
   return (issue: RawIssue) => {
-    if (issue.code === "invalid_type" && issue.input === undefined) return "必填";
-    if (issue.code === "invalid_type" && Number.isNaN(issue.input)) return "須為數字";
+    const said = valueless(issue, "必填", "須為數字");
+    if (said) return said;
     if (issue.code !== "too_small" && issue.code !== "too_big") return zod(issue);
     const small = issue.code === "too_small";
     const n = String(small ? issue.minimum : issue.maximum);
@@ -78,19 +78,19 @@ function inZhTW(zod: ErrorMap): ErrorMap {
 }
 
 /**
- * Two of zod's English messages name a JavaScript value, not anything a client sent: a field left out is "expected
- * string, received undefined" (`nonoptional` for a form's missing part) and a query number that is not one "received
- * NaN". They say what the contract's example says instead: "Required", and "Expected a number". Set once for the
- * isolate, under the per-parse zh-TW messages (which outrank it); every other message is zod's own.
+ * Two of zod's messages name a JavaScript value, not anything a client sent: a field left out is "expected string,
+ * received undefined" (`nonoptional` for a form's missing part) and a query number that is not one "received NaN".
+ * They are said as `missing` and `notANumber` instead; undefined for any other issue.
  */
-config({
-  customError: (issue) => {
-    if (issue.code !== "invalid_type") return undefined;
-    if (issue.input === undefined) return "Required";
-    if (typeof issue.input === "number" && Number.isNaN(issue.input)) return "Expected a number";
-    return undefined;
-  },
-});
+function valueless(issue: RawIssue, missing: string, notANumber: string): string | undefined {
+  if (issue.code !== "invalid_type") return undefined;
+  if (issue.input === undefined) return missing;
+  return typeof issue.input === "number" && Number.isNaN(issue.input) ? notANumber : undefined;
+}
+
+// In English as the contract's example says ("Required"); set once for the isolate, under the per-parse zh-TW
+// messages (which outrank it); every other message is zod's own.
+config({ customError: (issue) => valueless(issue, "Required", "Expected a number") });
 
 /**
  * The messages `Accept-Language` asks for: the first of its languages by weight that the product speaks (English,
