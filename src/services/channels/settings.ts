@@ -234,17 +234,17 @@ export async function connectChannel(
     // The platform refused the credentials themselves: say which to check, since its own words seldom do.
     const secrets = CHANNEL_FIELDS[inbox.channelType].filter((f) => f.secret).map((f) => f.name);
     const them = secrets.length > 1 ? "them" : "it";
-    const detail =
+    const refusal =
       (err.status === 401 || err.status === 403) && secrets.length
         ? `${err.message.replace(/\.$/, "")}. Check ${secrets.join(" and ")}: copy ${them} again from the platform, ` +
           "save, and connect again."
         : err.message;
     await db
       .update(inboxChannels)
-      .set({ status: "failing", lastError: detail, updatedAt: Date.now() })
+      .set({ status: "failing", lastError: refusal, updatedAt: Date.now() })
       .where(eq(inboxChannels.inboxId, inbox.id));
     configs.deleteWhere((hit) => hit.row.inboxId === inbox.id);
-    throw badRequest(detail, undefined, "channel_connect_failed");
+    throw badRequest(refusal, undefined, "channel_connect_failed");
   }
   await db
     .update(inboxChannels)
