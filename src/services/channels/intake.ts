@@ -6,7 +6,7 @@
 // the conversation of a chat changes only from the one the step read, and an event whose run got as
 // far as posting its message asks the chat's conversation object whether it is stored (docs/decisions.md,
 // "Messaging channels").
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, notExists, sql } from "drizzle-orm";
 import {
   attachments,
   channelEvents,
@@ -15,6 +15,7 @@ import {
   contacts,
   conversations,
   inboxes,
+  uploads,
 } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { stableUuidv7, uuidv7 } from "../../lib/ids";
@@ -542,14 +543,31 @@ async function takeFiles(
   }
   // The room read above passed each file, but another upload may have taken it since: what holds is the write that
   // counts the bytes (docs/decisions.md, "Plans"); a file it refuses is said in the message as one past the room.
-  const { refused, plan } = await countUploads(env, data, uploadRows);
+  // Its attachment is written in the same batch and taken out again there, so no attachment names a file the count
+  // refused, and no counted file is left without its attachment.
+  // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to
+  // it. D1 binds at most 100 parameters a statement: 6 attachments (15 columns) per insert.
+  const keys = rows.map((row) => row.key);
+  const attach = rows.length
+    ? [
+        ...chunk(rows, 6).map((part) => data.insert(attachments).values(part)),
+        data.delete(attachments).where(
+          and(
+            inArray(attachments.key, keys),
+            notExists(
+              data
+                .select({ key: uploads.key })
+                .from(uploads)
+                .where(and(eq(uploads.key, attachments.key), isNotNull(uploads.uploadedAt))),
+            ),
+          ),
+        ),
+      ]
+    : [];
+  const { refused, plan } = await countUploads(env, data, uploadRows, [], attach);
   const gone = new Set(refused.map((upload) => upload.key));
   if (plan) for (const { key } of refused) missing.push(pastRoom(kinds.get(key), plan));
   const kept = rows.filter((row) => !gone.has(row.key));
-  // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to
-  // it. D1 binds at most 100 parameters a statement: 6 attachments (15 columns) per insert.
-  const [first, ...rest] = chunk(kept, 6).map((part) => data.insert(attachments).values(part));
-  if (first) await data.batch([first, ...rest]);
   return { rows: kept, missing };
 }
 

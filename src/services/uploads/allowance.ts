@@ -1,6 +1,7 @@
 // A plan's upload bytes (PLANS `uploadBytes`; docs/decisions.md, "Plans"): what an organization stores of the files it
 // uploaded is read from the rows that hold their sizes, when it is shown or an upload is checked, and never counted
 // apart: a removal frees its bytes with its row, whichever path or cascade takes it.
+import type { BatchItem } from "drizzle-orm/batch";
 import { and, eq, inArray, sql, sum } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { getDb } from "../../db";
@@ -143,20 +144,23 @@ export async function countIfUnseen(env: Bindings, data: Db, upload: UploadRow, 
 /**
  * `countUpload` for uploads of one organization made at once (a channel message's files), counted in their order in
  * one batch: those past the room are `refused`, their objects removed and no row left; `plan`, the plan that capped
- * them (null when none does).
+ * them (null when none does). `alongside`: writes of the same data plane that run after the count in the same batch
+ * (one transaction), so what refers to the uploads is written with their count or not at all; they see the refused
+ * rows as not arrived (`uploadedAt` null).
  */
 export async function countUploads(
   env: Bindings,
   data: Db,
   rows: NewUpload[],
   freeing: string[] = [],
+  alongside: BatchItem<"sqlite">[] = [],
 ): Promise<{ refused: NewUpload[]; plan: CappedPlan["plan"] | null }> {
   if (!rows.length) return { refused: [], plan: null };
   const capped = await cappedPlan(env, rows[0].organizationId);
   if (!capped) {
     // D1 binds at most 100 parameters a statement: 7 upload rows (13 columns) an insert.
     const [first, ...rest] = chunk(rows, 7).map((part) => data.insert(uploads).values(part));
-    await data.batch([first, ...rest]);
+    await data.batch([first, ...rest, ...alongside]);
     return { refused: [], plan: null };
   }
   // Each row goes in as not arrived, then arrives if the bytes before it (those just counted included) leave room.
@@ -164,7 +168,7 @@ export async function countUploads(
     data.insert(uploads).values({ ...row, size: null, uploadedAt: null }),
     arriveWithin(data, row, capped.cap, freeing),
   ]);
-  const counted = await data.batch([first, ...rest]);
+  const counted = await data.batch([first, ...rest, ...alongside]);
   const refused = rows.filter((_, i) => !(counted[2 * i + 1] as { key: string }[]).length);
   await removeUploads(env, data, refused);
   return { refused, plan: capped.plan };

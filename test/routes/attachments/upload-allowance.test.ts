@@ -15,7 +15,7 @@ import { PNG, postForm, presign, requestsMultipart, uploadKey } from "./support"
 import { createInbox } from "../inboxes/fixtures";
 import { skillMd, uploadForm, zip } from "../skills/support";
 import { uploads } from "../../../src/db/schema";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 
 const PLAN_DETAIL = /^The Small plan stores up to 1,000 bytes of uploads; [\d,]+ are stored and this /;
 
@@ -360,5 +360,10 @@ describe("a plan's upload bytes and a channel's media", () => {
     expect(await used(owner)).toBe(980);
     expect(await objectsUnder(`uploads/${owner.organizationId}/`)).toHaveLength(2);
     expect(await uploadRowsOf(owner.organizationId)).toHaveLength(2);
+    // Its attachment, written in the batch that counted it, was taken out there.
+    const stored = await (await data(owner.organizationId)).all(
+      sql`select key from attachments where organization_id = ${owner.organizationId}`,
+    );
+    expect(stored).toEqual([]);
   });
 });
