@@ -634,6 +634,36 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 150_000);
 
+  it("a reload the moment a message is sent shows it once: the server took it, the page had not heard", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const text = "Sent as the page reloads";
+    let taken = null;
+    await context.route("**/public/messages/", (route) => {
+      if (route.request().postDataJSON().content !== text) return route.continue();
+      // The server takes the message and answers; the page never hears it before its reload.
+      taken = route.fetch().then((res) => res.text());
+    });
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill("Hello");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".row.assistant[data-done]").count(), { timeout: 20_000 }).toBe(1);
+    await box.fill(text);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => taken !== null).toBe(true);
+    await taken;
+    await page.reload();
+    await page.locator("button.launcher").click();
+    const mine = page.getByRole("article", { name: "You" }).filter({ hasText: text });
+    await mine.first().waitFor();
+    // The outbox's message, shown again and resent after a reload, would be beside the stored one by now.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await mine.count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("sends a message once when its answer is lost before the first event: the resend carries the same " +
     "Idempotency-Key", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -149,6 +149,9 @@ async function deliver(w: Widget, queued: Queued) {
   const { outgoing, row } = queued;
   w.busy = true;
   w.sending = queued;
+  // In flight from now: the server may take it before this page hears back, and a reload then must find it stored,
+  // not send it again beside the stored one.
+  saveOutbox(w);
   clearNote(row);
   if (!(await ensureSession(w))) {
     // No session to be had (offline, or the chat closed meanwhile): the message waits, with the others behind it.
