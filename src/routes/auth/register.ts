@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { NameField, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { forbidden } from "../../lib/errors";
 import { register } from "../../services/auth";
 import { planSettings } from "../../services/plans";
 import { OrganizationSchema } from "../../services/records/organizations";
-import { UserSchema } from "../users/schema";
+import { PersonNameField, UserSchema } from "../users/schema";
 import { password, samePasswords } from "./schema";
 
 const Registration = z
@@ -16,18 +16,8 @@ const Registration = z
     }),
     password1: password("Password, at least 8 characters"),
     password2: password("The same password again"),
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(150)
-      .openapi({ description: "The user's name as people see it, 1-150 characters", example: "Ada Lovelace" }),
-    company: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .openapi({ description: "Name of the organization created for the user", example: "Acme" }),
+    name: PersonNameField("The user's name as people see it, 1-150 characters"),
+    company: NameField("Name of the organization created for the user", "Acme"),
     referralCode: z.string().max(100).optional().openapi({
       description: "Accepted for clients that send it (at most 100 characters); it is not stored and changes nothing",
       example: "FRIEND2026",

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdRef } from "../../lib/openapi";
+import { IdRef, NameField } from "../../lib/openapi";
 import { AssignmentSchema, BusinessHoursSchema, ChannelTypeSchema, InboxSchema } from "../../services/records/inboxes";
 
 export const INBOXES_TAG = "Inboxes";
@@ -11,17 +11,11 @@ const chatbotRef = IdRef.nullable().openapi({
 
 /** Body of POST and PUT; PATCH takes any subset. */
 export const InboxWrite = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .openapi({
-      description:
-        "The inbox's name as operators see it, 1-200 characters after trimming; a `web` inbox's web chat starts with " +
-        "the same name (renaming the inbox later leaves the web chat's as it is)",
-      example: "Website",
-    }),
+  name: NameField(
+    "The inbox's name as operators see it, 1-200 characters after trimming; a `web` inbox's web chat starts with " +
+      "the same name (renaming the inbox later leaves the web chat's as it is)",
+    "Website",
+  ),
   channelType: ChannelTypeSchema,
   chatbot: chatbotRef.optional(),
   businessHours: z.union([BusinessHoursSchema, z.null()]).optional().openapi({

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdRef, GroupRefs } from "../../lib/openapi";
+import { IdRef, GroupRefs, NameField } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { EXAMPLE_ID } from "../../services/records/knowledge-bases";
 import { VECTOR_DATABASE_TYPES } from "../../services/knowledge/vector-database";
@@ -20,7 +20,7 @@ const secret = (description: string) =>
     .openapi({ description: `${description}; write-only, stored encrypted`, example: null });
 
 const fields = {
-  name: z.string().trim().min(1).max(200).openapi({ description: "Name", example: "Help centre" }),
+  name: NameField("Name", "Help centre"),
   description: z
     .string()
     .max(10_000)

@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import { NameField } from "../../lib/openapi";
 import { MODEL_PROVIDERS } from "../../services/records/models";
 
 export const ModelWrite = z.object({
-  name: z.string().trim().min(1).max(200).openapi({ description: "Display name", example: "GPT-4o mini" }),
+  name: NameField("Display name", "GPT-4o mini"),
   provider: z
     .enum(MODEL_PROVIDERS)
     .openapi({ description: "local, openai_compatible or workers_ai", example: "openai_compatible" }),

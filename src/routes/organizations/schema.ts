@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { NameField } from "../../lib/openapi";
 import { LOGO_MAX_BYTES } from "../../services/organization-logos";
+import { InvitationCodeField } from "../users/schema";
 
 /** A logo part of the multipart form (PUT and PATCH). */
 export const logoPart = (description: string) =>
@@ -26,12 +28,7 @@ const hexColor = z
 
 /** Fields an organization's owner (or organization.manage) may write. */
 export const OrganizationWrite = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .openapi({ description: "The organization's name, 1-200 characters after trimming", example: "Acme" }),
+  name: NameField("The organization's name, 1-200 characters after trimming", "Acme"),
   compactLogo: uri("Compact logo URL"),
   fullLogo: uri("Full logo URL"),
   themePrimaryColor: hexColor,
@@ -62,17 +59,7 @@ export const OrganizationWrite = z.object({
         "was stored; null clears it (read back as {}), absent keeps it",
       example: {},
     }),
-  invitationCode: z
-    .string()
-    .max(100)
-    .nullable()
-    .optional()
-    .openapi({
-      description:
-        "An invitation code kept with the organization (at most 100 characters); stored and returned, it grants " +
-        "nothing. Null clears it, absent keeps it",
-      example: null,
-    }),
+  invitationCode: InvitationCodeField("with the organization"),
 });
 
 /** Plan and feature fields: platform staff only (403 for anyone else who sends them). */

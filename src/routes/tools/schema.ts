@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { booleanQuery } from "../../lib/boolean-query";
-import { GroupRefs } from "../../lib/openapi";
+import { GroupRefs, NameField } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { HTTP_METHODS, PARAMETERS_EXAMPLE as PARAMETERS, TOOL_TYPES } from "../../services/records/tools";
 
@@ -16,7 +16,7 @@ const fields = {
       "Letters, digits, underscore and hyphen, 1 to 64; unique in the organization; required except for MCP tools",
     example: "get_weather",
   }),
-  displayName: z.string().trim().min(1).max(200).openapi({ description: "Name shown to users", example: "Weather" }),
+  displayName: NameField("Name shown to users", "Weather"),
   description: str(10_000, "Shown to users", "Current weather of a city"),
   prompt: str(10_000, "What the model is told about the tool; empty: the description", ""),
   toolType: z

@@ -2,15 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { updateProfile } from "../../services/users";
-import { UserSchema } from "./schema";
+import { InvitationCodeField, PersonNameField, UserSchema } from "./schema";
 
 const UpdateUser = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(150)
-    .openapi({ description: "Your name as people see it, 1-150 characters", example: "Ada Lovelace" }),
+  name: PersonNameField("Your name as people see it, 1-150 characters"),
   email: z.email().max(254).openapi({
     description: "Your e-mail address, which you sign in with; kept in lower case (409 if another user has it)",
     example: "ada@example.com",
@@ -33,17 +28,7 @@ const UpdateUser = z.object({
         "keeps it",
       example: "Acme",
     }),
-  invitationCode: z
-    .string()
-    .max(100)
-    .nullable()
-    .optional()
-    .openapi({
-      description:
-        "An invitation code kept on your profile (at most 100 characters); stored and returned, it grants nothing. " +
-        "Null clears it, absent keeps it",
-      example: null,
-    }),
+  invitationCode: InvitationCodeField("on your profile"),
 });
 
 const route = createRoute({

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdRef } from "../../lib/openapi";
+import { IdRef, NameField } from "../../lib/openapi";
 import { isImageRef } from "../../services/uploads/web-chat-images";
 import { THEME_MODES, WEB_CHAT_ACCESS_TYPES, WebChatFlags, themeFields } from "../../services/records/web-chats";
 
@@ -51,17 +51,11 @@ export const IMAGE_NOTE =
 /** PUT body: the spec's required fields are required; fields left out keep their value. */
 export const WebChatReplace = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .openapi({
-        description:
-          "The web chat's name, 1-200 characters after trimming; the widget's title, and the name its replies go by " +
-          "when no assistant is attached",
-        example: "Website chat",
-      }),
+    name: NameField(
+      "The web chat's name, 1-200 characters after trimming; the widget's title, and the name its replies go by " +
+        "when no assistant is attached",
+      "Website chat",
+    ),
     enableSpeech: z.boolean().openapi({ description: "Voice input and read-aloud", example: false }),
     displayGreeting: z
       .string()

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { uuidParam } from "../../lib/openapi";
+import { NameField, uuidParam } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import {
   WEBHOOK_DIRECTIONS,
@@ -53,7 +53,7 @@ function headersProblem(headers: Record<string, string>): string | null {
 /** Body of POST and PUT; PATCH takes any subset. Fields left out of PUT or PATCH stay as they are. */
 export const WebhookWrite = z
   .object({
-    name: z.string().trim().min(1).max(200).openapi({ description: "Display name", example: "CRM sync" }),
+    name: NameField("Display name", "CRM sync"),
     direction,
     url: z.string().trim().min(1).max(2000).openapi({
       description: "http(s) endpoint; private networks and internal addresses are refused (SSRF protection)",
