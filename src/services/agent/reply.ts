@@ -1,5 +1,5 @@
 import type { Bindings, Db } from "../../env";
-import { ModelError, type ChatMessage, type ChatRequest } from "../llm";
+import type { ChatMessage, ChatRequest } from "../llm";
 import { replyModel } from "../llm/fallback";
 import type { ReplyInput, Reply } from "../conversation/replies";
 import { citationNode, citedFiles } from "../knowledge/retrieval";
@@ -45,7 +45,10 @@ export async function agentReply(
   options: AgentOptions = {},
 ): Promise<Reply> {
   const { chatbot, incoming } = input;
-  if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
+  // Each model that answers (the fallback's too) gets the tool protocol it understands.
+  const model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId, (row, m) =>
+    nativeToolCalling(row) ? m : withTextProtocol(m),
+  );
   const ctx: ToolContext = {
     ...replyToolContext(env, db, input, options.signal),
     conversation: input.conversation
@@ -65,10 +68,6 @@ export async function agentReply(
     // Files of the conversation, as a normal reply reads them (documents as text, images as parts).
     attachmentParts(env, incoming, input.history, input.waitForAttachments ?? true),
   ]);
-  // Each model that answers (the fallback's too) gets the tool protocol it understands.
-  const model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId, (row, m) =>
-    nativeToolCalling(row) ? m : withTextProtocol(m),
-  );
   const conversationId = incoming.conversationId;
   const recorder = new ToolRecorder(input.data ?? db, {
     organizationId: incoming.organizationId,

@@ -62,7 +62,6 @@ export async function workflowReply(
 ): Promise<Reply> {
   const workflow = BUILT_IN_WORKFLOWS.find((w) => w.id === workflowId);
   if (!workflow) throw new ModelError(`Unknown built-in workflow ${workflowId}.`, 400);
-  if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
   const model = replyModel(env, db, input.model, input.chatbot.fallbackLargeLanguageModelId);
   const steps: WorkflowStep[] = [];
   const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {

@@ -106,7 +106,6 @@ export async function generateReply(
   if (templated && chatbot.replyMode === "template") {
     for (const piece of streamPieces(passages[0].text.trim())) write(piece);
   } else {
-    if (!input.model) throw new ModelError("The assistant's language model no longer exists.", 400);
     model = replyModel(env, db, input.model, chatbot.fallbackLargeLanguageModelId);
     const request = {
       messages: conversationPrompt(input),

@@ -26,15 +26,18 @@ export type ModelAdapter = (row: ModelRow, model: ChatModel) => ChatModel;
  * has yielded anything the failure stays the primary's: switching would repeat or contradict what
  * the client already has. A reply that asks several times (an agent's rounds, a workflow's steps)
  * keeps the fallback once it has answered, rather than paying the primary's retries at each step.
- * The fallback's record is read only when it is needed.
+ * The fallback's record is read only when it is needed. An assistant whose model no longer exists (`assistantModel`
+ * null) cannot answer in any reply mode: 400.
  */
 export function replyModel(
   env: Bindings,
   db: Db,
-  primary: ModelRow,
+  assistantModel: ModelRow | null,
   fallbackId: string | null,
   adapt: ModelAdapter = (_, model) => model,
 ): AnsweringModel {
+  if (!assistantModel) throw new ModelError("The assistant's language model no longer exists.", 400);
+  const primary = assistantModel;
   let switchedTo: ModelRow | undefined;
   const clients = new Map<string, Promise<ChatModel>>(); // one per model and reply: an agent asks once per round
   return {
