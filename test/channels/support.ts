@@ -35,6 +35,21 @@ interface StandInBodies {
   slack: SlackBody;
 }
 
+/**
+ * The request a platform sends when the business saves the webhook URL in its dashboard (Meta's GET with `hub.*`,
+ * Slack's signed `url_verification`), as its stand-in makes it, and the challenge it expects back.
+ */
+export interface WebhookVerification extends Signed {
+  method: "GET" | "POST";
+  /** Appended to the webhook URL (Meta's `hub.*`). */
+  query: string;
+  challenge: string;
+}
+
+/** Sends the platform's verification request (`standIn(...).verification`) to our webhook at `path`. */
+export const sendVerification = (path: string, v: WebhookVerification) =>
+  post(v.query ? `${path}?${v.query}` : path, v, v.method);
+
 /** A platform's stand-in by name (line, telegram, graph, slack). */
 export function standIn<Name extends keyof StandInBodies>(name: Name) {
   const urls: Record<string, string> = JSON.parse(env.TEST_PLATFORM_URLS);
@@ -55,6 +70,10 @@ export function standIn<Name extends keyof StandInBodies>(name: Name) {
     /** The platform's request to our webhook, signed by the stand-in the platform's way. */
     sign: async (input: unknown) =>
       (await control("/__sign", input)).json<{ headers: Record<string, string>; body: string }>(),
+    /** The platform's check of the webhook URL, made by the stand-in (graph: `{verifyToken}`, slack:
+     * `{signingSecret}`). */
+    verification: async (input: Record<string, unknown>) =>
+      (await control("/__verify", input)).json<WebhookVerification>(),
     reset: async (key: string) => void (await control("/__reset", { key })),
     /**
      * Holds the account's next request to a path starting with `path` unanswered: `held` resolves once our worker

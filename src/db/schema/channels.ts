@@ -8,6 +8,10 @@ import { belongsTo, createdAt, id, json, timestamps, updatedAt } from "./columns
 
 export const CHANNEL_STATUSES = ["not_connected", "connected", "failing"] as const;
 
+/** Why the platform's check of the webhook URL was refused: Meta's `hub.verify_token` is not the channel's, Slack's
+ * `url_verification` is not signed with its signing secret. */
+export const WEBHOOK_REFUSALS = ["wrong_verify_token", "bad_signature"] as const;
+
 /**
  * A messaging inbox's connection to its platform (CONTRACT section 17): the credentials (secret
  * ones sealed, lib/crypto.ts), the tokens the platform's requests carry, and how it went lately.
@@ -33,6 +37,11 @@ export const inboxChannels = sqliteTable(
     origin: text("origin").notNull(),
     lastError: text("last_error"),
     lastEventAt: integer("last_event_at"),
+    /** When the platform last verified the webhook URL (Meta's GET subscription, Slack's url_verification). */
+    webhookVerifiedAt: integer("webhook_verified_at"),
+    /** The last such check refused since the last one passed: when, and why. */
+    webhookRefusedAt: integer("webhook_refused_at"),
+    webhookRefusal: text("webhook_refusal", { enum: WEBHOOK_REFUSALS }),
     ...timestamps(),
   },
   (t) => [index("inbox_channels_org_idx").on(t.organizationId)],

@@ -8,6 +8,7 @@ import { currentAccess, requirePermission } from "../../services/access";
 import type { Permission } from "../../services/permissions";
 import { connectChannel, getChannel, saveChannel } from "../../services/channels/settings";
 import { CHANNEL_FIELDS } from "../../services/channels/fields";
+import { WEBHOOK_REFUSALS } from "../../services/channels/verification";
 import { INBOXES_TAG } from "./schema";
 
 const FIELDS = [...new Map(Object.values(CHANNEL_FIELDS).flatMap((fields) => fields.map((f) => [f.name, f]))).values()];
@@ -69,6 +70,42 @@ const ChannelSchema = z
       .union([z.string(), z.null()])
       .openapi({ description: "The platform's last refusal, in its words", example: null }),
     lastEventAt: z.union([Timestamp, z.null()]).openapi({ description: "When the platform last sent an event" }),
+    webhookVerifiedAt: z.union([Timestamp, z.null()]).openapi({
+      description:
+        "When the platform last verified the webhook URL with this inbox: Meta's subscription check (a GET with the " +
+        "verify token, sent when the Callback URL is saved in the app's Webhooks) or Slack's signed " +
+        "`url_verification` (sent when the Request URL is saved under Event Subscriptions). Null before the first " +
+        "and for platforms that check no URL (LINE, Telegram, e-mail)",
+      example: "1767225600000",
+    }),
+    webhookRefusal: z
+      .union([
+        z
+          .object({
+            at: Timestamp.openapi({ description: "When the refused check came" }),
+            reason: z.enum(WEBHOOK_REFUSALS).openapi({
+              description:
+                "`wrong_verify_token`: Meta's `hub.verify_token` is not this channel's `verifyToken` (answered 403); " +
+                "`bad_signature`: Slack's `url_verification` is not signed with this channel's `signingSecret` " +
+                "(answered 401)",
+              example: "wrong_verify_token",
+            }),
+            detail: z.string().openapi({
+              description: "What to do about it, in the words of the platform's dashboard",
+              example:
+                "Meta sent a hub.verify_token that is not this channel's verify token: paste the verify token shown " +
+                "here into the app's Webhooks (Verify token, beside the Callback URL) and press Verify and save again.",
+            }),
+          })
+          .openapi("WebhookRefusal"),
+        z.null(),
+      ])
+      .openapi({
+        description:
+          "The platform's last check of the webhook URL that was refused, since the last one that passed (a check " +
+          "that passes clears it); null when none. Refusals closer together than 10 s keep the first one's time",
+        example: null,
+      }),
     updatedAt: z
       .union([Timestamp, z.null()])
       .openapi({ description: "Last change of the settings; null before the first" }),

@@ -13,6 +13,7 @@ import { readBodyText } from "../../lib/http";
 import { adapterFor } from "./platforms";
 import { isChannelPlatform, loadChannel } from "./settings";
 import type { InboundEvent } from "./types";
+import { keepHandshake } from "./verification";
 import { logWarn } from "../../lib/log";
 
 /**
@@ -39,20 +40,25 @@ export async function receive(
   if (!channel) throw notFound("No such channel.");
   const adapter = await adapterFor(platform);
   if (request.method === "GET") {
-    const answer = adapter.handshake?.(request, "", channel.config);
-    if (answer) return answer;
-    throw notFound("This channel takes events by POST.");
+    const check = adapter.handshake?.(request, "", channel.config, false);
+    if (!check?.answer) throw notFound("This channel takes events by POST.");
+    await keepHandshake(db, inboxId, check, now);
+    return check.answer;
   }
   const raw = await readBodyText(request, env.JSON_BODY_LIMIT_BYTES);
-  if (!(await adapter.verify(request, raw, channel.config)))
+  const signed = await adapter.verify(request, raw, channel.config);
+  const nested = jsonNestsDeeperThan(raw);
+  if (signed && nested) throw new ApiError(400, "invalid", "The body nests too deeply.");
+  // Read unsigned too: the platform's check of the URL failing on the secret is what its owner needs to see.
+  const check = nested ? null : adapter.handshake?.(request, raw, channel.config, signed);
+  if (check) await keepHandshake(db, inboxId, check, now);
+  if (check?.answer) return check.answer;
+  if (!signed)
     throw new ApiError(
       401,
       "not_authenticated",
       `The request is not signed by ${platform} with this channel's secret.`,
     );
-  if (jsonNestsDeeperThan(raw)) throw new ApiError(400, "invalid", "The body nests too deeply.");
-  const answer = adapter.handshake?.(request, raw, channel.config);
-  if (answer) return answer;
   const events = await adapter.parse(raw, channel.config);
   const { organizationId } = channel.config;
   await keep(env, db, await dataDb(env, organizationId), organizationId, inboxId, events, now);

@@ -11,7 +11,13 @@ import { isUuid } from "../../lib/ids";
 import { CHANNEL_FIELDS, type CredentialField } from "./fields";
 import { platformContext } from "./http";
 import { adapterFor } from "./platforms";
-import { CHANNEL_PLATFORMS, PlatformError, type ChannelConfig, type ChannelPlatform } from "./types";
+import {
+  CHANNEL_PLATFORMS,
+  PlatformError,
+  type ChannelConfig,
+  type ChannelPlatform,
+  type WebhookRefusal,
+} from "./types";
 import { findById } from "../../db/find";
 
 export type ChannelRow = typeof inboxChannels.$inferSelect;
@@ -33,8 +39,20 @@ export interface ChannelRecord {
   status: ChannelRow["status"];
   lastError: string | null;
   lastEventAt: string | null;
+  webhookVerifiedAt: string | null;
+  webhookRefusal: { at: string; reason: WebhookRefusal; detail: string } | null;
   updatedAt: string | null;
 }
+
+/** What to do about a refused check of the webhook URL, in the words of the platform's dashboard. */
+const REFUSAL_DETAILS: Record<WebhookRefusal, string> = {
+  wrong_verify_token:
+    "Meta sent a hub.verify_token that is not this channel's verify token: paste the verify token shown here into " +
+    "the app's Webhooks (Verify token, beside the Callback URL) and press Verify and save again.",
+  bad_signature:
+    "Slack's url_verification was not signed with this channel's signing secret: copy the Signing Secret again from " +
+    "the app's Basic Information, save it here, then Retry the Request URL under Event Subscriptions.",
+};
 
 /** The inbox of the organization, or 404; a web or API inbox has no channel (400). */
 async function messagingInbox(db: Db, organizationId: string, inboxId: string) {
@@ -85,6 +103,11 @@ function record(
     status: row?.status ?? "not_connected",
     lastError: row?.lastError ?? null,
     lastEventAt: ms(row?.lastEventAt ?? null),
+    webhookVerifiedAt: ms(row?.webhookVerifiedAt ?? null),
+    webhookRefusal:
+      row?.webhookRefusal && row.webhookRefusedAt !== null
+        ? { at: ms(row.webhookRefusedAt)!, reason: row.webhookRefusal, detail: REFUSAL_DETAILS[row.webhookRefusal] }
+        : null,
     updatedAt: ms(row?.updatedAt ?? null),
   };
 }

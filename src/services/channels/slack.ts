@@ -384,11 +384,13 @@ export const slack: ChannelAdapter = {
   verify: (request: Request, raw: string, channel: ChannelConfig) =>
     verifySlackSignature(request.headers, raw, channel.credentials.signingSecret ?? ""),
 
-  handshake(request, raw) {
+  handshake(request, raw, _channel, signed) {
     if (request.method !== "POST") return null;
     const body = json(raw);
     if (!isObject(body) || body.type !== "url_verification") return null;
-    return Response.json({ challenge: String(body.challenge ?? "") });
+    // Not signed with the channel's secret: Slack says only that the URL did not answer, so the reason is kept here.
+    if (!signed) return { passed: false, refusal: "bad_signature" };
+    return { passed: true, answer: Response.json({ challenge: String(body.challenge ?? "") }) };
   },
 
   parse(raw) {

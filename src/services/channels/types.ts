@@ -3,6 +3,7 @@
 // turn itself is the conversation pipeline's, the same as on the web.
 import type { Bindings } from "../../env";
 import type { JsonObject } from "../../lib/json";
+import type { WEBHOOK_REFUSALS } from "../../db/schema";
 
 export const CHANNEL_PLATFORMS = ["line", "telegram", "messenger", "instagram", "whatsapp", "slack", "email"] as const;
 export type ChannelPlatform = (typeof CHANNEL_PLATFORMS)[number];
@@ -153,6 +154,17 @@ export async function sendInOrder<T>(
 /** What `parse` gives: the events, or a promise of them where reading is asynchronous (e-mail's MIME). */
 export type ParsedEvents = InboundEvent[] | Promise<InboundEvent[]>;
 
+/** Why a platform's check of the webhook URL was refused. */
+export type WebhookRefusal = (typeof WEBHOOK_REFUSALS)[number];
+
+/**
+ * What a platform's check of the webhook URL came to: passed, with the answer it expects (the challenge echoed), or
+ * refused and why, with the answer the platform is given (none: the 401 of any request not signed).
+ */
+export type Handshake =
+  | { passed: true; answer: Response }
+  | { passed: false; refusal: WebhookRefusal; answer?: Response };
+
 export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
   platform: ChannelPlatform;
   /**
@@ -160,9 +172,12 @@ export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
    * 401 and nothing is stored.
    */
   verify(request: Request, raw: string, channel: ChannelConfig): Promise<boolean>;
-  /** A request that is not an event (Meta's GET subscription, Slack's url_verification), answered here; null otherwise.
-   * Runs before verify for GET, after it for POST. */
-  handshake?(request: Request, raw: string, channel: ChannelConfig): Response | null;
+  /**
+   * The platform's check of the webhook URL (Meta's GET subscription, Slack's url_verification), answered here and
+   * kept on the channel (verification.ts); null for any other request. `signed`: whether `verify` took the request
+   * (false for a GET, which is not signed).
+   */
+  handshake?(request: Request, raw: string, channel: ChannelConfig, signed: boolean): Handshake | null;
   /** The messages in a verified request (none for a delivery receipt, a read mark, the bot's own message). Throws a 400
    * ApiError for a body it cannot read. */
   parse(raw: string, channel: ChannelConfig): Parsed;

@@ -140,23 +140,34 @@ describe("Slack request signatures", () => {
 });
 
 describe("Slack's url_verification handshake", () => {
-  it("echoes the challenge, and is not a handshake for an event", async () => {
+  it("echoes the challenge when signed, is refused (bad_signature) unsigned, and an event is none", async () => {
     const body = {
       token: "Jhj5dZrVaK7ZwHHjRyZWjbDl",
       challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
       type: "url_verification",
     };
-    const answer = slack.handshake!(
-      new Request("https://example.com/", { method: "POST", body: JSON.stringify(body) }),
-      JSON.stringify(body),
-      config(),
-    );
-    expect(answer?.status).toBe(200);
-    expect(await answer?.json()).toEqual({ challenge: body.challenge });
+    const check = (signed: boolean) =>
+      slack.handshake!(
+        new Request("https://example.com/", { method: "POST", body: JSON.stringify(body) }),
+        JSON.stringify(body),
+        config(),
+        signed,
+      );
+    const passed = check(true);
+    expect(passed?.passed).toBe(true);
+    expect(passed?.answer?.status).toBe(200);
+    expect(await passed?.answer?.json()).toEqual({ challenge: body.challenge });
+    // No answer of its own: the 401 of any request not signed.
+    expect(check(false)).toEqual({ passed: false, refusal: "bad_signature" });
     expect(
-      slack.handshake!(new Request("https://example.com/", { method: "POST" }), JSON.stringify(envelope(IM)), config()),
+      slack.handshake!(
+        new Request("https://example.com/", { method: "POST" }),
+        JSON.stringify(envelope(IM)),
+        config(),
+        true,
+      ),
     ).toBeNull();
-    expect(slack.handshake!(new Request("https://example.com/"), "", config())).toBeNull();
+    expect(slack.handshake!(new Request("https://example.com/"), "", config(), false)).toBeNull();
   });
 });
 

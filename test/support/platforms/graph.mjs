@@ -9,6 +9,9 @@
 //   URL back to this server (`/whatsapp_business/attachments/?mid=`), fetched with the token.
 // - sign({appSecret, body}): the body as Meta sends it (non-ASCII as \uXXXX, "/" as "\/") with its
 //   `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body with the app secret>`.
+// - verification({verifyToken, challenge?}): the GET Meta sends when the Callback URL and Verify token are saved in
+//   the app's Webhooks ("Verification Requests"): `hub.mode=subscribe`, `hub.challenge` (an int, to be answered back
+//   as the body) and `hub.verify_token` (the token as typed there), unsigned.
 import crypto from "node:crypto";
 
 /** A 1×1 PNG and a one-page PDF: the bytes every stand-in file has. */
@@ -205,6 +208,15 @@ export const platform = {
       };
     }
     return graphError(`Unknown path components: /${versioned[1]}`, 2500);
+  },
+
+  verification({ verifyToken, challenge = String(crypto.randomInt(1e9, 2 ** 31)) }) {
+    const query = new URLSearchParams({
+      "hub.mode": "subscribe",
+      "hub.challenge": challenge,
+      "hub.verify_token": verifyToken,
+    });
+    return { method: "GET", query: query.toString(), headers: {}, body: "", challenge };
   },
 
   sign({ appSecret, body }) {

@@ -20,7 +20,10 @@
 // - sign({signingSecret, body, timestamp?, retryNum?, payload?}): X-Slack-Signature "v0=" + hex
 //   HMAC-SHA256(signingSecret, "v0:{timestamp}:{raw body}"); `payload` makes an interactivity
 //   request (form field `payload` = JSON), `retryNum` adds X-Slack-Retry-Num/-Reason.
-import { createHmac } from "node:crypto";
+// - verification({signingSecret, challenge?, timestamp?}): the `url_verification` event Slack posts when a Request
+//   URL is saved under Event Subscriptions, signed as every request (Events API docs): `{token, challenge, type}`,
+//   the challenge to be answered back (as the body, `challenge=` form or `{"challenge"}` JSON).
+import { createHmac, randomBytes } from "node:crypto";
 
 export const TEAM = { id: "T061EG9R6", name: "Ghostbusters", url: "https://ghostbusters.slack.com/" };
 export const BOT = { userId: "U0BOTU5ER", botId: "B0BOT1D00", name: "assistant" };
@@ -230,6 +233,12 @@ export const platform = {
         return refused("unknown_method");
     }
   },
+  verification({ signingSecret, challenge = randomBytes(26).toString("hex"), timestamp }) {
+    // `token` is the app's old verification token, which Slack still sends and no one should check.
+    const body = { token: "Jhj5dZrVaK7ZwHHjRyZWjbDl", challenge, type: "url_verification" };
+    return { method: "POST", query: "", ...platform.sign({ signingSecret, body, timestamp }), challenge };
+  },
+
   sign({ signingSecret, body, timestamp, retryNum, retryReason, payload }) {
     rememberShares(typeof body === "string" ? jsonOrNothing(body) : body);
     const ts = String(timestamp ?? Math.floor(Date.now() / 1000));

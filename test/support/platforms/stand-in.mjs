@@ -9,6 +9,9 @@
 //   GET  /__requests?key=K        the account's recorded requests, oldest first
 //   POST /__script {key, responses: [{status, headers?, body?}]}  the account's next answers, in order
 //   POST /__sign {...}            the platform module's `sign(input)`: {headers, body} to post to our webhook
+//   POST /__verify {...}          the platform module's `verification(input)`: the request the platform sends when
+//                                 the business saves the webhook URL in its dashboard, {method, query, headers, body,
+//                                 challenge}, and the challenge it expects back
 //   POST /__reset {key}           forgets the account's requests and script
 //   POST /__outage {key, seconds, status?, body?}  an outage of the platform: every non-control request of the
 //                                 account answers `status` (default 503) with `body` for `seconds` from now (recorded
@@ -22,12 +25,15 @@ import http from "node:http";
  * @typedef {{ method: string, path: string, query: Record<string,string>, headers: Record<string,string>, raw: Buffer,
  * body: any }} StandInRequest
  * @typedef {{ status?: number, headers?: Record<string,string>, body?: any }} StandInAnswer
+ * @typedef {{ method: "GET" | "POST", query: string, headers: Record<string,string>, body: string, challenge: string }}
+ * WebhookVerification
  * @typedef {{
  *   key(req: StandInRequest): string | null,
  * route(req: StandInRequest, account: { requests: any[], data: Record<string, any> }): StandInAnswer |
  * Promise<StandInAnswer>,
  * sign?(input: any): { headers: Record<string,string>, body: string } | Promise<{ headers: Record<string,string>, body:
  * string }>,
+ * verification?(input: any): WebhookVerification,
  * }} Platform
  */
 
@@ -106,6 +112,10 @@ export async function startStandIn(platform, options = {}) {
       if (url.pathname === "/__sign") {
         if (!platform.sign) return send(404, { error: "this platform signs nothing" });
         return send(200, await platform.sign(body));
+      }
+      if (url.pathname === "/__verify") {
+        if (!platform.verification) return send(404, { error: "this platform verifies no webhook URL" });
+        return send(200, platform.verification(body));
       }
       /** @type {StandInRequest} */
       const request = {

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { fromHex, hmacSha256, timingSafeEqual, toHex, verifyHmacSha256 } from "../../../lib/crypto";
 import { fetchPlatform, platformBase, refusal } from "../http";
-import { PlatformError, type ChannelAdapter, type ChannelConfig, type PlatformContext } from "../types";
+import { PlatformError, type ChannelAdapter, type ChannelConfig, type Handshake, type PlatformContext } from "../types";
 
 /** Each Graph API version is served for at least two years after its release (v24.0: October 2025); the one place to
  * move it. */
@@ -37,20 +37,24 @@ const TEXT = { "content-type": "text/plain; charset=utf-8" };
 /**
  * The subscription check Meta makes when the callback URL is saved in the App Dashboard:
  * `GET ?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...`, answered with the challenge
- * when the token is the channel's; 403 otherwise. Not a GET: not a handshake.
+ * when the token is the channel's; 403 otherwise. Any other request (a POST, the URL opened in a browser) is not
+ * Meta's check: null.
  */
-export function subscriptionHandshake(request: Request, channel: ChannelConfig): Response | null {
+export function subscriptionHandshake(request: Request, channel: ChannelConfig): Handshake | null {
   if (request.method !== "GET") return null;
   const query = new URL(request.url).searchParams;
+  if (query.get("hub.mode") !== "subscribe") return null;
   const token = query.get("hub.verify_token") ?? "";
-  if (
-    query.get("hub.mode") === "subscribe" &&
-    channel.verifyToken &&
-    timingSafeEqual(encoder.encode(token), encoder.encode(channel.verifyToken))
-  ) {
-    return new Response(query.get("hub.challenge") ?? "", { headers: TEXT });
-  }
-  return new Response("hub.verify_token does not match this channel's verify token.", { status: 403, headers: TEXT });
+  if (channel.verifyToken && timingSafeEqual(encoder.encode(token), encoder.encode(channel.verifyToken)))
+    return { passed: true, answer: new Response(query.get("hub.challenge") ?? "", { headers: TEXT }) };
+  return {
+    passed: false,
+    refusal: "wrong_verify_token",
+    answer: new Response("hub.verify_token does not match this channel's verify token.", {
+      status: 403,
+      headers: TEXT,
+    }),
+  };
 }
 
 /** How every Meta platform's webhook is checked: the app secret's signature, and the subscription handshake. */
