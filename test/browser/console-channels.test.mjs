@@ -5,11 +5,13 @@
 // the webhook URL shown is the one the worker gave setWebhook; an update signed the stand-in's way
 // (the secret token setWebhook was given) makes a conversation whose transcript tags the message
 // "Telegram" and shows the reply sent; a reply Telegram refuses shows "Failed" with its reason and
-// Retry sends it. A refused token, a type not connectable yet, zh-TW, axe-core in both themes,
+// Retry sends it. A refused token, Meta's check of the webhook URL (refused, then passed) as the page says it, a type
+// not connectable yet, zh-TW, axe-core in both themes,
 // the screenshots docs/console/channel-telegram-*.png and channel-transcript-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandIn } from "../support/platforms/stand-in.mjs";
 import { platform as telegram } from "../support/platforms/telegram.mjs";
+import { platform as graph } from "../support/platforms/graph.mjs";
 import { axeViolations, dialog, ownerOn, startConsole, LOCAL_LLM, ownerScreenshots } from "./console-helpers.mjs";
 
 let app, standIn, inboxId, conversationId;
@@ -216,6 +218,25 @@ describe("Channels in Chromium", () => {
       expect(await page.getByLabel("App secret").getAttribute("type")).toBe("password");
       expect(await page.locator('[data-field="verifyToken"]').textContent()).toBe(saved.verifyToken);
       await page.getByRole("button", { name: "Copy the verify token" }).waitFor();
+      // Meta's check of the Callback URL, as Meta makes it when it is saved: refused with another token, then passed;
+      // the page says which, and when.
+      const check = page.locator(".channel-webhook-check");
+      expect(await check.textContent()).toMatch(/^Not yet: Meta checks it when the webhook URL and verify token/);
+      const metaCheck = async (verifyToken) => {
+        const { query, challenge } = graph.verification({ verifyToken });
+        const res = await fetch(`${app.base}/channels/messenger/${messenger.id}?${query}`);
+        return [res.status, res.status === 200 && (await res.text()) === challenge];
+      };
+      expect(await metaCheck("meatyhamhock")).toEqual([403, false]);
+      await page.reload();
+      await check.locator('[data-check="refused"]').waitFor();
+      expect(await check.textContent()).toMatch(
+        /^Meta's check at .+ was refused: the verify token it sent is not this channel's\. Paste the verify token/,
+      );
+      expect(await metaCheck(saved.verifyToken)).toEqual([200, true]);
+      await page.reload();
+      await check.locator('[data-check="verified"]').waitFor();
+      expect(await check.textContent()).toMatch(/^Meta verified the webhook at .+\.$/);
       expect(await page.getByRole("link", { name: "Messenger's documentation" }).getAttribute("href")).toBe(
         "https://developers.facebook.com/docs/messenger-platform/webhooks",
       );
@@ -273,6 +294,7 @@ describe("Channels in Chromium", () => {
 
     const messenger = await app.server.api("/inboxes/", { body: { name: "Shop page", channelType: "messenger" } });
     const zh = await ownerOn(app, `/channels/${messenger.id}`, { locale: "zh-TW" });
+    expect(await zh.page.locator(".channel-webhook-check").textContent()).toMatch(/^尚未驗證：.+Meta 會進行驗證。$/);
     await zh.page.getByLabel("粉絲專頁 ID").fill("1029384756");
     await zh.page.getByRole("button", { name: "連線", exact: true }).click();
     await zh.page

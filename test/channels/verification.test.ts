@@ -50,7 +50,7 @@ describe("Meta's check of the Callback URL", () => {
     expect(await storedEvents(owner.organizationId, inbox.inboxId)).toBe(0);
   });
 
-  it("a wrong verify token is 403 and recorded with its reason, nothing else written; a right one clears it", async () => {
+  it("a wrong verify token: 403, recorded with its reason, nothing else written; a right one clears it", async () => {
     const { owner, inbox } = await metaInbox(META_ACCOUNTS.whatsapp);
     const { verifyToken } = await channelOf(owner, inbox.inboxId);
     const row = await restOfRow(inbox.inboxId);

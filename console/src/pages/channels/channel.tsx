@@ -16,6 +16,7 @@ import { can } from "../../shell/session";
 import { connectChannel, getChannel, inboxWithChannel, saveChannel } from "./api";
 import { PLATFORMS, platformName, type Channel, type Platform } from "./platforms";
 import { SetupSection } from "./setup";
+import { WebhookCheck, waitingHint } from "./webhook-check";
 import { InboxAssignmentSection } from "../../components/inbox-assignment";
 import { t, tk } from "./strings";
 import { BusinessHoursForm } from "../../components/business-hours";
@@ -96,14 +97,11 @@ function StatusSection({ channel, platform }: { channel: Channel; platform: Plat
             <>
               <span class="muted">{t("never")}</span>
               {/* Connected but silent: the one thing left is on the platform's side, said where it is looked for. */}
-              {channel.status === "connected" && (
-                <p class="small channel-waiting">
-                  {t(`waiting_${platform.events}`, { platform: platformName(channel.channelType) })}
-                </p>
-              )}
+              {channel.status === "connected" && <p class="small channel-waiting">{waitingHint(channel, platform)}</p>}
             </>
           )}
         </dd>
+        {platform.verifier && <WebhookCheck channel={channel} verifier={platform.verifier} />}
         {channel.lastError && (
           <>
             <dt>{t("lastError")}</dt>

@@ -23,6 +23,9 @@ export interface Platform {
   /** Who points the platform's events at this inbox: Connect itself, the business pasting the webhook URL on the
    * platform's side, or the domain's e-mail routing (what a connected channel with no event yet should check). */
   events: "connect" | "pasted" | "routing";
+  /** Who checks the webhook URL when it is saved on the platform's side (Meta's GET, Slack's url_verification): the
+   * channel records when it passed or why it was refused (`webhookVerifiedAt`, `webhookRefusal`). */
+  verifier?: "meta" | "slack";
   docs: string;
 }
 
@@ -48,6 +51,7 @@ export const PLATFORMS: Partial<Record<ChannelType, Platform>> = {
     fields: [field("pageId"), field("pageAccessToken", true), field("appSecret", true)],
     steps: 3,
     events: "pasted",
+    verifier: "meta",
     docs: "https://developers.facebook.com/docs/messenger-platform/webhooks",
   },
   instagram: {
@@ -55,6 +59,7 @@ export const PLATFORMS: Partial<Record<ChannelType, Platform>> = {
     fields: [field("instagramAccountId"), field("pageAccessToken", true), field("appSecret", true)],
     steps: 3,
     events: "pasted",
+    verifier: "meta",
     docs: "https://developers.facebook.com/docs/messenger-platform/webhooks",
   },
   whatsapp: {
@@ -62,6 +67,7 @@ export const PLATFORMS: Partial<Record<ChannelType, Platform>> = {
     fields: [field("phoneNumberId"), field("businessAccountId"), field("accessToken", true), field("appSecret", true)],
     steps: 3,
     events: "pasted",
+    verifier: "meta",
     docs: "https://developers.facebook.com/docs/whatsapp/cloud-api/guides/set-up-webhooks",
   },
   slack: {
@@ -69,6 +75,7 @@ export const PLATFORMS: Partial<Record<ChannelType, Platform>> = {
     fields: [field("botToken", true), field("signingSecret", true)],
     steps: 4,
     events: "pasted",
+    verifier: "slack",
     docs: "https://api.slack.com/apis/events-api",
   },
   email: {

@@ -37,6 +37,25 @@ export const t = defineStrings({
     waiting_routing:
       "None has come yet: check that the domain's e-mail routing sends this address to the platform's worker, then " +
       "send it an e-mail.",
+    waiting_verified:
+      "None has come yet, though the webhook URL is verified: check the events it is subscribed to (the steps " +
+      "below), then send a message.",
+    waiting_refused: "None can come until {platform}'s check of the webhook URL passes (Webhook check, below).",
+    webhookCheck: "Webhook check",
+    verified_meta: "Meta verified the webhook at {time}.",
+    verified_slack: "Slack verified the events URL at {time}.",
+    unverified_meta:
+      "Not yet: Meta checks it when the webhook URL and verify token below are saved in the app's Webhooks " +
+      "(Verify and save).",
+    unverified_slack:
+      "Not yet: Slack checks it when the webhook URL below is saved as the Request URL under Event Subscriptions.",
+    refused_wrong_verify_token:
+      "Meta's check at {time} was refused: the verify token it sent is not this channel's. Paste the verify token " +
+      "below into the app's Webhooks and press Verify and save again.",
+    refused_bad_signature:
+      "Slack's check at {time} was refused: it was not signed with this channel's signing secret. Copy the Signing " +
+      "Secret again from the app's Basic Information, save it above, then Retry the Request URL under Event " +
+      "Subscriptions.",
     lastError: "Last error",
     settings: "Settings",
     secretHint: "Saved: {masked}. Leave it empty to keep it.",
@@ -154,6 +173,19 @@ export const t = defineStrings({
     waiting_connect: "傳一則訊息給 {platform} 帳號：訊息會顯示在這裡與收件匣。",
     waiting_pasted: "尚未收到任何事件：請確認下方的 Webhook 網址已儲存在 {platform} 的設定中，再傳一則訊息。",
     waiting_routing: "尚未收到任何事件：請確認網域的電子郵件路由會將此地址轉給本平台的 Worker，再寄一封信。",
+    waiting_verified: "尚未收到任何事件，但 Webhook 網址已通過驗證：請確認已訂閱的事件（見下方步驟），再傳一則訊息。",
+    waiting_refused: "{platform} 對 Webhook 網址的驗證通過前，不會收到任何事件（見下方「Webhook 驗證」）。",
+    webhookCheck: "Webhook 驗證",
+    verified_meta: "Meta 已於 {time} 驗證 Webhook。",
+    verified_slack: "Slack 已於 {time} 驗證事件網址。",
+    unverified_meta:
+      "尚未驗證：在應用程式的 Webhooks 儲存下方的 Webhook 網址與驗證權杖（驗證並儲存）時，Meta 會進行驗證。",
+    unverified_slack: "尚未驗證：在 Event Subscriptions 將下方 Webhook 網址儲存為 Request URL 時，Slack 會進行驗證。",
+    refused_wrong_verify_token:
+      "Meta 於 {time} 的驗證遭拒：它送出的驗證權杖與此通路的不符。請將下方的驗證權杖貼到應用程式的 Webhooks，再按一次「驗證並儲存」。",
+    refused_bad_signature:
+      "Slack 於 {time} 的驗證遭拒：請求並非以此通路的 Signing Secret 簽署。請從應用程式的 Basic Information 重新複製 Signing " +
+      "Secret，在上方儲存後，於 Event Subscriptions 重試 Request URL。",
     lastError: "最近錯誤",
     settings: "設定",
     secretHint: "已儲存：{masked}。留空即保留原值。",
