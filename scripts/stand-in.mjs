@@ -27,8 +27,8 @@ if (command === "send" || command === "sent") {
   const platform = rest[0];
   if (platform !== "telegram") {
     console.error(
-      "send and sent speak Telegram's updates; for the other platforms use their stand-in's /__sign " +
-        "(test/support/platforms).",
+      "send and sent speak Telegram's updates; for the other platforms use their stand-in's /__sign, and " +
+        "/__verify for Meta's and Slack's check of the webhook URL (test/support/platforms).",
     );
     process.exit(2);
   }
