@@ -46,8 +46,14 @@ describe("Telegram", () => {
     expect(webhook.body.secret_token).toMatch(/^[A-Za-z0-9]{48}$/);
     const connected = { status: "connected", lastError: null, credentials: { botToken: expect.stringMatching(/…/) } };
     await shownChannel(owner, inbox.inboxId, connected, [token]);
+    const channel = async () =>
+      bodyOf<"GET /inboxes/{id}/channel/">(await owner.fetch("GET", `/inboxes/${inbox.inboxId}/channel/`));
+    const settled = await channel();
 
     const { conversation } = await textFromOlivia({ owner, token, inbox }, "Where is my parcel?");
+    // An event is no change of the settings: `updatedAt` stays (the console's form would be made again), and
+    // `lastEventAt` tells the event came.
+    expect(await channel()).toMatchObject({ updatedAt: settled.updatedAt, lastEventAt: expect.any(String) });
     expect(conversation).toMatchObject({ type: "individual", contact: { name: "Olivia Chen" } });
     const [reply] = await sent(token, "sendMessage");
     expect(reply.body).toMatchObject({

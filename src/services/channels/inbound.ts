@@ -13,7 +13,7 @@ import { readBodyText } from "../../lib/http";
 import { adapterFor } from "./platforms";
 import { isChannelPlatform, loadChannel } from "./settings";
 import type { InboundEvent } from "./types";
-import { keepHandshake } from "./verification";
+import { keepHandshake, settingsUnchanged } from "./verification";
 import { logWarn } from "../../lib/log";
 
 /**
@@ -99,7 +99,10 @@ export async function keep(
   const results = await data.batch(inserts as unknown as Parameters<Db["batch"]>[0]);
   const fresh = (results as unknown as { eventId: string }[][]).flat().map((r) => r.eventId);
   try {
-    await db.update(inboxChannels).set({ lastEventAt: now }).where(sql`${inboxChannels.inboxId} = ${inboxId}`);
+    await db
+      .update(inboxChannels)
+      .set({ lastEventAt: now, updatedAt: settingsUnchanged })
+      .where(sql`${inboxChannels.inboxId} = ${inboxId}`);
   } catch (err) {
     if (!isD1Error(err)) throw err;
     logWarn("channel's last event time not written", { error: String(err) });

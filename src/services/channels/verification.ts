@@ -20,8 +20,11 @@ export const REFUSAL_INTERVAL_MS = 10_000;
 /** The channels whose refusal this isolate wrote within REFUSAL_INTERVAL_MS: the next is not even asked of D1. */
 const refusalsKept = new TtlCache<true>(REFUSAL_INTERVAL_MS);
 
-/** `updatedAt` is the settings' last change (the console's form is made again when it moves): a check is none. */
-const unchanged = sql`${inboxChannels.updatedAt}`;
+/**
+ * `updatedAt` is the settings' last change (the console's form is made again when it moves): a platform's check or
+ * event is none.
+ */
+export const settingsUnchanged = sql`${inboxChannels.updatedAt}`;
 
 /**
  * Keeps what `check` came to on the inbox's channel: a pass as `webhookVerifiedAt` (the refusal before it cleared), a
@@ -34,7 +37,7 @@ export async function keepHandshake(db: Db, inboxId: string, check: Handshake, n
       refusalsKept.forget(inboxId);
       await db
         .update(inboxChannels)
-        .set({ webhookVerifiedAt: now, webhookRefusedAt: null, webhookRefusal: null, updatedAt: unchanged })
+        .set({ webhookVerifiedAt: now, webhookRefusedAt: null, webhookRefusal: null, updatedAt: settingsUnchanged })
         .where(eq(inboxChannels.inboxId, inboxId));
       return;
     }
@@ -42,7 +45,7 @@ export async function keepHandshake(db: Db, inboxId: string, check: Handshake, n
     refusalsKept.set(inboxId, true, now);
     await db
       .update(inboxChannels)
-      .set({ webhookRefusedAt: now, webhookRefusal: check.refusal, updatedAt: unchanged })
+      .set({ webhookRefusedAt: now, webhookRefusal: check.refusal, updatedAt: settingsUnchanged })
       .where(
         and(
           eq(inboxChannels.inboxId, inboxId),
