@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
+import { signVisitorToken } from "../../src/services/widget/tokens";
 import { axeViolations, pageWithErrors, startWidgetServer } from "./console-helpers.mjs";
 
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
@@ -665,17 +666,41 @@ describe("the embedded widget in Chromium", () => {
   });
 
   it("sends a message once when its answer is lost before the first event: the resend carries the same " +
-    "Idempotency-Key", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
+    "Idempotency-Key; so does a Retry after the session lapsed, and a message the live stream shows stored is " +
+    "no longer 'Not sent'", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     const keys = [];
+    /** Each send of a message whose session lapses, by its text: its Idempotency-Key and its token. */
+    const lapsing = new Map([
+      ["And my invoice?", []],
+      ["And my receipt?", []],
+    ]);
     // The first send reaches the server (message stored, reply made), but its answer never reaches the page.
     await context.route("**/public/messages/", async (route) => {
+      const sends = lapsing.get(route.request().postDataJSON().content);
+      if (sends) return lapse(route, sends);
       keys.push(route.request().headers()["idempotency-key"]);
       if (keys.length > 1) return route.continue();
       await route.fetch();
       await route.abort("connectionreset");
     });
+    // A lapsing message's first send is stored, its answer lost, and its session lapses before the resend: the server
+    // refuses that (401, a token of the same visitor 60 s past its time). Every later send goes through.
+    const lapse = async (route, sends) => {
+      const headers = route.request().headers();
+      sends.push({ key: headers["idempotency-key"], token: headers.authorization });
+      if (sends.length === 1) {
+        await route.fetch();
+        return route.abort("connectionreset");
+      }
+      if (sends.length > 2) return route.continue();
+      const claims = JSON.parse(Buffer.from(headers.authorization.split(".")[1], "base64url").toString());
+      const lapsed = await signVisitorToken({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 }, "bench");
+      await route.continue({ headers: { ...headers, authorization: `Bearer ${lapsed}` } });
+    };
+    // The live stream is down until the Retry is done: only the Retry's answer can tell what became of the message.
+    let liveDown = true;
+    await context.route("**/events/", (route) => (liveDown ? route.abort("internetdisconnected") : route.continue()));
     await page.goto(host.url);
     await page.locator("button.launcher").click();
     await page.locator("textarea").fill("Is this sent once?");
@@ -695,8 +720,51 @@ describe("the embedded widget in Chromium", () => {
     expect(stored.results.map((m) => m.type).sort()).toEqual(["incoming", "outgoing"]);
     expect(await bubble.textContent()).toBe(stored.results.find((m) => m.type === "outgoing").content);
     expect(await page.locator(".err").count()).toBe(0);
+
+    const mine = (text) => page.getByRole("article", { name: "You" }).filter({ hasText: text });
+    const storedAs = async (text) =>
+      (await server.api(`/messages/?conversation=${conversationId}`, { method: "GET" })).results.filter(
+        (m) => m.content === text,
+      );
+    await page.locator("textarea").fill("And my invoice?");
+    await page.keyboard.press("Enter");
+    const invoice = mine("And my invoice?");
+    await invoice
+      .getByRole("alert")
+      .filter({ hasText: "Not sent: your session expired." })
+      .waitFor({ timeout: 20_000 });
+    await invoice.getByRole("button", { name: "Retry" }).click();
+    await expect.poll(() => page.locator(".row.assistant[data-done]").count(), { timeout: 20_000 }).toBe(2);
+    // The session renewed is the same visitor's: the Retry is the first send's (same key), stored once, shown once.
+    const sends = lapsing.get("And my invoice?");
+    expect(sends).toHaveLength(3);
+    expect(new Set(sends.map((r) => r.key)).size).toBe(1);
+    expect(sends[2].token).not.toBe(sends[0].token);
+    expect(
+      (await page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)), chat.id)).conversationId,
+    ).toBe(conversationId);
+    expect(await storedAs("And my invoice?")).toHaveLength(1);
+    expect(await invoice.count()).toBe(1);
+    expect(await invoice.getByRole("alert").count()).toBe(0);
+
+    // The live stream is back: a message it shows stored is taken, whatever its send was told; its answer shows once.
+    liveDown = false;
+    const reopened = page.waitForResponse((r) => r.url().includes("/events/") && r.status() === 200);
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await reopened;
+    await page.locator("textarea").fill("And my receipt?");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".row.assistant[data-done]").count(), { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => mine("And my receipt?").getByRole("alert").count()).toBe(0);
+    expect(lapsing.get("And my receipt?").length).toBeGreaterThanOrEqual(2);
+    expect(await mine("And my receipt?").count()).toBe(1);
+    expect(await storedAs("And my receipt?")).toHaveLength(1);
+    expect(await page.locator(".row.visitor").count()).toBe(3);
+    // The browser logs the refused resend, the answers cut and the live stream's dropped openings; nothing else.
+    expect(errors.filter((e) => !/401|ERR_CONNECTION_RESET|ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 90_000);
 
   it("speaks Traditional Chinese to a zh-TW browser, the business's own texts as written", async () => {
     const { context, page, errors } = await pageWithErrors(browser, {

@@ -7,7 +7,8 @@ import { LiveStream } from "./live";
 import type { Widget } from "./main";
 import { addMessage, nameOf, rowOf } from "./messages";
 import { askRating } from "./rating";
-import { ensureSession } from "./session";
+import { ensureSession, sessionLapsed } from "./session";
+import { taken } from "./stream";
 
 /** A change of who serves the conversation, in the visitor's words (null: nothing to say). */
 function statusLine(s: StatusEvent, assistant: string): string | null {
@@ -30,9 +31,8 @@ export function watch(w: Widget, conversationId: string, newest: Pick<Message, "
     message: (m) => showLive(w, m),
     status: (s, news) => showStatus(w, s, news),
     typing: (t) => w.typingIndicator.show(t.typing, t.name),
-    expired: async () => {
-      w.api.token = null;
-      w.storage.store({ token: null });
+    expired: () => {
+      sessionLapsed(w);
       return ensureSession(w);
     },
   });
@@ -54,7 +54,7 @@ function showLive(w: Widget, m: Message) {
     [...w.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find((r) => w.sent.get(r) === m.content);
   if (mine) {
     mine.dataset.id = m.id;
-    return;
+    return taken(w, mine);
   }
   w.chips.replaceChildren();
   if (m.role === "agent") w.typingIndicator.hide();

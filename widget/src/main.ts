@@ -99,6 +99,8 @@ export class Widget {
   handlers = new Map<string, Set<Handler>>();
   ready: Promise<void>;
   sessionReady: Promise<void> | null = null;
+  /** The visitor's token was refused: the next request renews the session rather than starting it (session.ts). */
+  lapsed = false;
   readonly storage: VisitorStorage;
 
   constructor(

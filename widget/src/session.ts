@@ -78,10 +78,34 @@ export async function connect(w: Widget): Promise<void> {
   }
 }
 
-/** The visitor's session, started when needed; false when there is none (closed, pre-chat form). */
+/**
+ * The visitor's token was refused (it lapses 2 hours after it is issued): the next request renews it (`renew`). Before,
+ * the widget threw the token away and kept the settled session: a Retry never sent again ("no connection"), and the
+ * live stream stopped.
+ */
+export function sessionLapsed(w: Widget) {
+  w.api.token = null;
+  w.sessionReady = null;
+  w.lapsed = true;
+}
+
+/**
+ * A lapsed session renewed with its token (the server renews one it issued within 30 days): the same visitor, so a
+ * message sent again keeps its Idempotency-Key's first outcome, and only the token changes. The conversation shown
+ * stays as it is: shown again from its history, a message stored before the token lapsed would show beside its Retry
+ * (docs/decisions.md, "The widget's live stream").
+ */
+async function renew(w: Widget): Promise<void> {
+  const session = await w.api.session(identified(w) ? null : (w.storage.stored.token ?? null), w.contact);
+  w.api.token = session.token;
+  w.storage.store({ token: session.token });
+  w.lapsed = false;
+}
+
+/** The visitor's session, started (or renewed) when needed; false when there is none (closed, pre-chat form). */
 export async function ensureSession(w: Widget): Promise<boolean> {
   if (!w.api.token) {
-    const attempt = (w.sessionReady ??= connect(w));
+    const attempt = (w.sessionReady ??= w.lapsed ? renew(w) : connect(w));
     try {
       await attempt;
     } catch (err) {

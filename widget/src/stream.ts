@@ -4,8 +4,8 @@ import { ApiError, expected, type Attachment, type Message, type Metadata, newKe
 import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
-import { addMessage, draft, nameOf } from "./messages";
-import { ensureSession, preChat } from "./session";
+import { addMessage, draft, nameOf, rowOf } from "./messages";
+import { ensureSession, preChat, sessionLapsed } from "./session";
 import { NetworkError, StreamEnded } from "./sse";
 import { releaseHeld, watch } from "./live-view";
 import { retryMayMend, unsentReason } from "./refusals";
@@ -135,6 +135,21 @@ function resume(w: Widget) {
   for (const { row } of w.queued) clearNote(row);
 }
 
+/**
+ * A message of the visitor's still queued that the live stream shows stored: a send whose answer was lost, then
+ * refused (its session lapsed) or given up, was taken after all. It leaves the queue, without its "Not sent", and
+ * the messages it held go on.
+ */
+export function taken(w: Widget, row: HTMLElement) {
+  const at = w.queued.findIndex((q) => q.row === row);
+  if (at < 0) return;
+  w.queued.splice(at, 1);
+  clearNote(row);
+  if (at === 0) resume(w);
+  saveOutbox(w);
+  void next(w);
+}
+
 function clearNote(row: HTMLElement) {
   row.classList.remove("unsent");
   row.querySelector(".unsent-note")?.remove();
@@ -165,7 +180,7 @@ async function deliver(w: Widget, queued: Queued) {
   w.log.append(row);
   const reply = draft({ role: "assistant", content: "" });
   // The assistant's typing, unless a person serves: then their reply comes through the live stream.
-  let shown = null as ReturnType<typeof addMessage> | null;
+  let shown = null as { row: HTMLElement; render: (m: Message, streaming: boolean) => void } | null;
   const show = () => {
     shown ??= addMessage(w, reply);
     return shown;
@@ -208,6 +223,13 @@ async function deliver(w: Widget, queued: Queued) {
           w.humanServing = true;
           return shown?.row.remove();
         }
+        // A reply the live stream has shown already (this send is a repeat, answered with the first one's reply):
+        // that row is the reply's, and the placeholder goes.
+        const known = e.messageId ? rowOf(w, e.messageId) : undefined;
+        if (known && known !== shown?.row) {
+          shown?.row.remove();
+          shown = { row: known, render: (m, streaming) => w.rendered.get(known)?.(m, streaming) };
+        }
         const { render, row: placeholder } = show();
         if (e.messageId) placeholder.dataset.id = e.messageId;
         if (e.done) {
@@ -231,11 +253,7 @@ async function deliver(w: Widget, queued: Queued) {
   } catch (err) {
     if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
     if (left()) return;
-    const expired = err instanceof ApiError && err.status === 401;
-    if (expired) {
-      w.api.token = null;
-      w.storage.store({ token: null });
-    }
+    if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
     if (!answered) {
       shown?.row.remove();
       markUnsent(w, queued, unsentReason(err), retryMayMend(err));
