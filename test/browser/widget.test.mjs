@@ -504,11 +504,18 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
-  it("a message sent while a reply still streams is shown at once and answered after it, in order", async () => {
+  it("a message sent while a reply still streams is shown at once and answered after it, in order; each reply is " +
+    "announced once, whole", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.goto(`${host.url}/?chat=${slowChat}`);
     await page.locator("button.launcher").click();
+    // What the status line a screen reader announces says, each time it changes.
+    await page.evaluate(() => {
+      const status = document.querySelector("[data-assistant-chat]").shadowRoot.querySelector("[role=status].sr");
+      window.said = [];
+      new MutationObserver(() => window.said.push(status.textContent)).observe(status, { childList: true });
+    });
     const say = async (text) => {
       await page.locator("textarea").fill(text);
       await page.keyboard.press("Enter");
@@ -520,9 +527,26 @@ describe("the embedded widget in Chromium", () => {
       .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
       .toBeGreaterThan(5);
     expect(await lastAnswer(page).getAttribute("class")).toContain("typing");
+    // A screen reader is not made to read the reply again with every word: the reply and the log are busy until it is
+    // whole, then the status line says it once; the text stays in the log.
+    const log = page.getByRole("log");
+    const replies = page.locator(".row.assistant:not(.greeting)");
+    expect(await replies.first().getAttribute("aria-busy")).toBe("true");
+    expect(await log.getAttribute("aria-busy")).toBe("true");
+    expect(await log.getAttribute("aria-live")).toBe("polite");
+    expect(await page.evaluate(() => window.said)).toEqual([]);
     await say("And a short one");
     expect(await page.locator("textarea").inputValue()).toBe("");
+    await expect.poll(() => replies.first().getAttribute("aria-busy"), { timeout: 30_000 }).toBe("false");
     await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => log.getAttribute("aria-busy")).toBe("false");
+    expect(await replies.evaluateAll((rows) => rows.map((r) => r.getAttribute("aria-busy")))).toEqual([
+      "false",
+      "false",
+    ]);
+    const texts = await replies.locator(".bubble").allTextContents();
+    expect(await page.evaluate(() => window.said)).toEqual(texts.map((text) => `Slow: ${text}`.slice(0, 306)));
+    expect(await axeViolations(page)).toEqual([]);
     const conversationId = await page.evaluate(
       (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
       slowChat,

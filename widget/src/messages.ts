@@ -62,6 +62,9 @@ export function addMessage(w: Widget, m: Message, readOnly = false) {
     if ("done" in row.dataset) return; // complete: the live stream may bring the same message again
     if (!streaming && msg.id) row.dataset.done = "";
     bubble.classList.toggle("typing", streaming);
+    // A reply being drawn is busy: assistive technology waits for its whole text (docs/decisions.md, "The widget's
+    // live stream").
+    if (streaming || row.hasAttribute("aria-busy")) row.setAttribute("aria-busy", String(streaming));
     if (!streaming && msg.createdAt) {
       const ms = Number(msg.createdAt);
       at.dateTime = new Date(ms).toISOString();

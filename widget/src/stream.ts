@@ -175,6 +175,9 @@ async function deliver(w: Widget, queued: Queued) {
     releaseHeld(w);
     return markUnsent(w, queued, t("notSentOffline"), true);
   }
+  // While the reply is drawn, the log is busy: a screen reader does not read it again with every word, and the status
+  // line says it once, whole (docs/decisions.md, "The widget's live stream").
+  w.log.setAttribute("aria-busy", "true");
   // The message, then its reply, go where the conversation stores them: after what came while it waited (an answer,
   // a person's reply), the messages still queued after them. What a reload shows is what was shown.
   w.log.append(row);
@@ -262,6 +265,7 @@ async function deliver(w: Widget, queued: Queued) {
       w.error(err instanceof ApiError && err.status === 429 ? t("tooMany") : t("wentWrong"));
     }
   } finally {
+    w.log.setAttribute("aria-busy", "false");
     if (started && w.conversationId === started) watch(w, started, newest);
     if (w.sending === queued) w.sending = null;
     if (!left()) saveOutbox(w);
