@@ -243,12 +243,28 @@ export class Conversation extends DurableObject<Bindings> {
   /**
    * Everything that happens in the conversation from now on, as server-sent events:
    * `event: message` with each stored message record, `event: delta` with reply text as it is produced,
-   * `event: state` with each operator's change (ConversationStateEvent).
+   * `event: state` with each operator's change (ConversationStateEvent); first, and whenever a reply begins or ends,
+   * `event: replying` `{replying}` (see #replying).
    */
   subscribe(): ReadableStream<Uint8Array> {
     const sse = new SseWriter(() => this.#subscribers.delete(sse));
+    sse.send({ replying: this.#replying() }, "replying");
     this.#subscribers.add(sse);
     return sse.readable;
+  }
+
+  /**
+   * Whether the assistant is composing a reply here now: a turn's, a resumed or an owed one, from its start until it
+   * is stored or failed (`event: replying`). A new conversation's first reply run in the worker (the completions
+   * API's; the widget's go through here) is not told: nor are its messages (services/conversation/first-turn.ts).
+   */
+  #replying(): boolean {
+    return this.#live.size > 0;
+  }
+
+  /** Tells the subscribers whether a reply is under way (`event: replying`) after a reply begins or ends. */
+  #tellReplying() {
+    if (this.#subscribers.size) this.#broadcast("replying", { replying: this.#replying() });
   }
 
   /**
@@ -886,6 +902,8 @@ export class Conversation extends DurableObject<Bindings> {
     let shown: Promise<unknown> = message.stored.catch(() => undefined);
     const live = { conversationId, text: "" };
     this.#live.set(replyId, live);
+    // Told after the message it answers, as the reply's deltas are.
+    shown = shown.then(() => this.#tellReplying());
     return {
       delta: (text) => {
         shown = shown.then(() => {
@@ -899,9 +917,14 @@ export class Conversation extends DurableObject<Bindings> {
       failed: () => {
         this.#live.delete(replyId);
         this.#broadcast("reply_failed", { conversationId, messageId: replyId });
+        this.#tellReplying();
       },
       shown: () => shown,
-      done: () => this.#live.delete(replyId),
+      // After its stored message was told (or its write failed).
+      done: () => {
+        this.#live.delete(replyId);
+        this.#tellReplying();
+      },
     };
   }
 
@@ -976,7 +999,10 @@ export class Conversation extends DurableObject<Bindings> {
     return { queued: queued.then(() => undefined), stored, aheadOfReply: true };
   }
 
-  #broadcast(event: "delta" | "reply_failed" | "tool_call" | "tool_result" | "state" | "typing", data: unknown) {
+  #broadcast(
+    event: "delta" | "reply_failed" | "tool_call" | "tool_result" | "state" | "typing" | "replying",
+    data: unknown,
+  ) {
     for (const sse of this.#subscribers) sse.send(data, event);
   }
 }

@@ -13,7 +13,7 @@ import { axeViolations, pageWithErrors, startWidgetServer } from "./console-help
 
 const shots = path.resolve(import.meta.dirname, "../../docs/widget");
 
-let widget, server, upstream, host, browser, chat, slowChat;
+let widget, server, upstream, host, browser, chat, slowChat, slowerChat;
 
 async function seed() {
   const kb = await server.api("/knowledge-bases/", {
@@ -46,7 +46,9 @@ async function seed() {
   // A second web chat whose assistant answers slowly (the test upstream, 50 ms a word): time to cut the connection
   // mid-reply.
   const slowId = await upstreamWebChat(server, upstream, { name: "Slow", modelName: "slow" });
-  return { id, slowId };
+  // One slower still (250 ms a word, 5 s a reply): time to reload and open a second tab mid-reply.
+  const slowerId = await upstreamWebChat(server, upstream, { name: "Slower", modelName: "delay-250" });
+  return { id, slowId, slowerId };
 }
 
 /** The business's site: another origin than the API, embedding the script tag. */
@@ -79,7 +81,7 @@ beforeAll(async () => {
   // playwright starts Chromium with a fresh, empty --user-data-dir of its own (and --headless from `headless`).
   widget = await startWidgetServer({ vars: { WEBHOOK_ALLOWED_HOSTS: new URL(upstream.url).host } });
   ({ server, browser } = widget);
-  ({ id: chat, slowId: slowChat } = await seed().then((ids) => ({ id: { id: ids.id }, slowId: ids.slowId })));
+  ({ id: chat, slowId: slowChat, slowerId: slowerChat } = await seed().then((ids) => ({ ...ids, id: { id: ids.id } })));
   host = await hostPage();
 }, 120_000);
 
@@ -559,6 +561,38 @@ describe("the embedded widget in Chromium", () => {
       "Tell me a long story",
     ]);
     expect(await page.getByText("Not sent").count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
+  it("a page reloaded, or a second tab opened, while the assistant answers shows it typing until the reply " +
+    "arrives", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const open = async (tab) => {
+      await tab.goto(`${host.url}/?chat=${slowerChat}`);
+      await tab.locator("button.launcher").click();
+    };
+    await open(page);
+    await page.getByRole("textbox", { name: "Message" }).fill("Where is my parcel?");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
+      .toBeGreaterThan(5);
+    const second = await context.newPage();
+    await open(second);
+    await page.reload();
+    await page.locator("button.launcher").click();
+    for (const tab of [page, second]) {
+      await tab.getByRole("article", { name: "You" }).filter({ hasText: "Where is my parcel?" }).waitFor();
+      // The live stream's opening says a reply is under way: the status line says who is typing, no reply row yet.
+      await expect.poll(() => tab.getByRole("status").filter({ hasText: "Slower is typing…" }).count()).toBe(1);
+      expect(await tab.locator(".row.assistant:not(.greeting)").count()).toBe(0);
+    }
+    expect(await axeViolations(page)).toEqual([]);
+    for (const tab of [page, second]) {
+      await expect.poll(() => tab.locator(".row.assistant[data-done]").count(), { timeout: 20_000 }).toBe(1);
+      await expect.poll(() => tab.locator(".agent-typing").textContent()).toBe("");
+    }
+    expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
 

@@ -278,7 +278,8 @@ export class Api {
  * read; null: from now on) until the stream ends, the network fails (NetworkError) or `signal`
  * aborts (NetworkError too): `on.open` once it is under way, `on.message` for each stored message
  * (a human agent's reply, a message written in another tab), `on.status` for each change of who
- * serves it. Throws ApiError for a refused request.
+ * serves it, `on.replying` whether the assistant is composing a reply (at each opening, then each change). Throws
+ * ApiError for a refused request.
  */
 export async function liveEvents(
   api: Api,
@@ -289,6 +290,7 @@ export async function liveEvents(
     message: (m: Message) => void;
     status: (s: StatusEvent) => void;
     typing: (t: TypingEvent) => void;
+    replying: (replying: boolean) => void;
   },
   signal: AbortSignal,
 ): Promise<void> {
@@ -303,6 +305,7 @@ export async function liveEvents(
       if (event === "message") on.message(data as unknown as Message);
       else if (event === "status") on.status(data as unknown as StatusEvent);
       else if (event === "typing") on.typing(data as unknown as TypingEvent);
+      else if (event === "replying") on.replying(data.replying === true);
     },
     // Pinged every 10 s: three missed pings and the connection is taken for dead (and opened again).
     { untilDone: false, idleMs: LIVE_IDLE_MS },

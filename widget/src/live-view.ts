@@ -31,6 +31,12 @@ export function watch(w: Widget, conversationId: string, newest: Pick<Message, "
     message: (m) => showLive(w, m),
     status: (s, news) => showStatus(w, s, news),
     typing: (t) => w.typingIndicator.show(t.typing, t.name),
+    // This tab's own reply shows its own typing (see deliver); another's (a reply to a message sent before a reload or
+    // in another tab) shows here until it arrives or fails.
+    replying: (replying) =>
+      replying && !w.busy
+        ? w.typingIndicator.assistantReplying(w.config.assistantName ?? w.config.name)
+        : w.typingIndicator.hideAssistant(),
     expired: () => {
       sessionLapsed(w);
       return ensureSession(w);
@@ -58,6 +64,7 @@ function showLive(w: Widget, m: Message) {
   }
   w.chips.replaceChildren();
   if (m.role === "agent") w.typingIndicator.hide();
+  if (m.role === "assistant") w.typingIndicator.hideAssistant();
   addMessage(w, m);
   if (m.role !== "visitor") w.status.textContent = t("said", { name: nameOf(w, m), text: m.content.slice(0, 300) });
   w.emit("message", m);

@@ -11,6 +11,8 @@ export interface LiveHandlers {
    */
   status: (s: StatusEvent, news: boolean) => void;
   typing: (t: TypingEvent) => void;
+  /** Whether the assistant is composing a reply: told at each opening (a page reloaded mid-reply), then each change. */
+  replying: (replying: boolean) => void;
   /** The visitor's token was refused: renew it; false when there is no session to be had (the stream stops). */
   expired: () => Promise<boolean>;
 }
@@ -114,6 +116,7 @@ export class LiveStream {
               opening = false;
             },
             typing: (t) => !signal.aborted && this.on.typing(t),
+            replying: (r) => !signal.aborted && this.on.replying(r),
           },
           signal,
         );

@@ -8,22 +8,48 @@ import { t } from "./i18n";
 const TYPING_EVERY_MS = 3000;
 /** An agent's indicator hides after this long without another `typing: true` (their tab may have closed). */
 const TYPING_SHOWN_MS = 6000;
+/**
+ * The assistant's, told once per reply, hides after this long should neither the reply nor its end come (a signal
+ * lost on a connection that stayed open; one that drops is opened again, and its opening tells it afresh): a model's
+ * answer rarely takes longer.
+ */
+const REPLYING_SHOWN_MS = 60_000;
 
-/** "Olivia is typing…": a polite status line under the messages, hidden on `typing: false` or after 6 s. */
+/**
+ * "Olivia is typing…": a polite status line under the messages, hidden on `typing: false` or after 6 s; the assistant's
+ * ("Ava is typing…") while a reply this tab did not ask for is under way (`event: replying`), at most 60 s.
+ */
 export class TypingIndicator {
   readonly element = h("div", { class: "agent-typing", role: "status", "aria-live": "polite" });
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Whose typing it shows: a reply's end hides the assistant's, never a person's. */
+  #assistant = false;
 
   show(typing: boolean, name: string) {
-    clearTimeout(this.#timer);
     if (!typing) return this.hide();
-    this.element.textContent = t("typing", { name: name || t("someone") });
-    this.#timer = setTimeout(() => this.hide(), TYPING_SHOWN_MS);
+    this.#show(t("typing", { name: name || t("someone") }), false, TYPING_SHOWN_MS);
+  }
+
+  assistantReplying(name: string) {
+    this.#show(t("typing", { name }), true, REPLYING_SHOWN_MS);
+  }
+
+  hideAssistant() {
+    if (this.#assistant) this.hide();
   }
 
   hide() {
     clearTimeout(this.#timer);
+    this.#assistant = false;
     this.element.textContent = "";
+  }
+
+  #show(text: string, assistant: boolean, ms: number) {
+    clearTimeout(this.#timer);
+    this.#assistant = assistant;
+    // Set only when it changes: a status line set again is read again.
+    if (this.element.textContent !== text) this.element.textContent = text;
+    this.#timer = setTimeout(() => this.hide(), ms);
   }
 }
 

@@ -10,6 +10,7 @@ import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const EXAMPLE =
   'event: status\ndata: {"status":"open","progressStatus":"human_serving","agent":{"name":"Sam","avatar":null}}\n\n' +
+  'event: replying\ndata: {"replying":false}\n\n' +
   'id: 0190...\nevent: message\ndata: {"id":"0190...","role":"agent","senderName":"Sam","content":"Hi, Sam here.",...}';
 
 const LiveHeaders = z.object({
@@ -35,7 +36,10 @@ const route = createRoute({
     "`{status, progressStatus, agent}` first, the conversation's state when the stream opens, then whenever an " +
     "operator changes who serves it (`agent` `{name, avatar}` while " +
     "a human serves, " +
-    "else null); a `: ping` comment every 10 s. The stream ends after `WIDGET_STREAM_MAX_MS` (10 minutes by " +
+    "else null); then `event: replying` `{replying}`, whether the assistant is composing a reply now (such as " +
+    "the answer to a message sent before a reload), and again each time a reply begins or ends (a stored " +
+    "reply's `message` event comes first; `false` alone is a reply that failed); " +
+    "a `: ping` comment every 10 s. The stream ends after `WIDGET_STREAM_MAX_MS` (10 minutes by " +
     "default): open it " +
     "again with `Last-Event-ID` (the `id:` of the last message event read), and the messages stored since (up " +
     "to 100) come " +

@@ -66,8 +66,9 @@ export async function liveOpening(
  * A conversation object's live events (`subscribe`) as the visitor may see them: the conversation's state first
  * (`event: status`, `state`, read after subscribing: a change in between is sent twice, never missed), each stored
  * message in its public form (`event: message`, `id:` its message id), each change of who serves
- * the conversation (`event: status`), a human agent typing (`event: typing` `{typing, name}`), pings as they are; reply
- * deltas and tool events are left out
+ * the conversation (`event: status`), a human agent typing (`event: typing` `{typing, name}`), whether the assistant
+ * is composing a reply (`event: replying` `{replying}`: the object's answer when subscribed, after the state, then each
+ * change), pings as they are; reply deltas and tool events are left out
  * (the visitor's own reply stream carries those). This is how a human agent's reply reaches the
  * widget at once.
  *
@@ -118,23 +119,32 @@ export function liveMessages(
       const { typing, name } = JSON.parse(raw) as { typing: boolean; name: string };
       return encoder.encode(eventText({ typing, name }, "typing"));
     }
+    if (event === "replying") {
+      const { replying } = JSON.parse(raw) as { replying: boolean };
+      return encoder.encode(eventText({ replying }, "replying"));
+    }
     return null;
   };
+  /** Settles once the opening is sent: live events wait in the source until then. */
+  let opened: Promise<void> = Promise.resolve();
   return new ReadableStream<Uint8Array>({
-    async start(controller) {
+    start(controller) {
       controller.enqueue(encoder.encode(": connected\n\n")); // the response starts at once
       timer = setTimeout(() => end(controller), maxMs);
-      // Live events wait in the source until this settles (a pull runs after start).
-      const { state, missed } = await opening();
-      if (ended) return;
-      controller.enqueue(encoder.encode(eventText(state, "status")));
-      for (const row of missed) {
+      // Not left to start's promise: the runtime may pull before it settles, and the object's first event (whether
+      // a reply is under way) would overtake the state.
+      opened = opening().then(({ state, missed }) => {
         if (ended) return;
-        controller.enqueue(messageEvent(row));
-        replayedUpTo = row.sequence;
-      }
+        controller.enqueue(encoder.encode(eventText(state, "status")));
+        for (const row of missed) {
+          if (ended) return;
+          controller.enqueue(messageEvent(row));
+          replayedUpTo = row.sequence;
+        }
+      });
     },
     async pull(controller) {
+      await opened;
       while (!ended) {
         const { value, done } = await reader.read();
         if (ended) return;

@@ -5,9 +5,13 @@ import { bodyOf } from "../../support/api";
 
 export const pub = (webChatId: string, rest = "") => `/api/v1/web-chats/${webChatId}/public/${rest}`;
 
-/** A web inbox with its web chat, answered by a fresh assistant; `settings` patched onto the web chat. */
-export async function seedWebChat(owner: Actor, settings: Record<string, unknown> = { enableAnonymous: true }) {
-  const bot = await createChatbot(owner);
+/** A web inbox with its web chat, answered by `bot` (else a fresh assistant); `settings` patched onto the web chat. */
+export async function seedWebChat<B extends { id: string } = Awaited<ReturnType<typeof createChatbot>>>(
+  owner: Actor,
+  settings: Record<string, unknown> = { enableAnonymous: true },
+  given?: B,
+) {
+  const bot = (given ?? (await createChatbot(owner))) as B;
   const res = await owner.fetch("POST", "/inboxes/", {
     name: unique("site"),
     channelType: "web",

@@ -3,8 +3,38 @@
 import { describe, expect, it } from "vitest";
 import { expectError, seedOwner, type Actor } from "../../harness";
 import { liveEvents } from "../../support/sse";
-import { pub, visitorConversation } from "./fixtures";
+import { client, pub, seedWebChat, startSession, visitorConversation } from "./fixtures";
 import { bodyOf } from "../../support/api";
+import { createChatbot } from "../../fixtures/chatbots";
+import { upstreamModel } from "../chat-completions/fixtures";
+
+/**
+ * A visitor of a web chat whose assistant answers through the local upstream's `model` (`delay-<ms>` a word over 20
+ * words, `fail-midstream`), and the assistant, whose model a test may change.
+ */
+async function upstreamVisitor(owner: Actor, model: string) {
+  const bot = await createChatbot(owner, { largeLanguageModel: (await upstreamModel(owner, { modelName: model })).id });
+  const chat = await seedWebChat(owner, { enableAnonymous: true }, bot);
+  const visitor = client();
+  const { token } = await startSession(chat.id, {}, visitor);
+  const send = (content: string, conversation?: string) =>
+    visitor.post(pub(chat.id, "messages/"), { content, ...(conversation ? { conversation } : {}) }, token);
+  const open = (id: string) => visitor.get(pub(chat.id, `conversations/${id}/events/`), token);
+  return { bot, send, open };
+}
+
+/** The events of a live stream up to the first that `last` accepts, as `event role-or-replying`. */
+async function eventsUntil(
+  live: ReturnType<typeof liveEvents<{ event: string; data: Record<string, unknown> }>>,
+  last: (e: { event: string; data: Record<string, unknown> }) => boolean,
+) {
+  const seen: string[] = [];
+  for (;;) {
+    const e = await live.next();
+    seen.push(`${e.event} ${e.event === "replying" ? e.data.replying : (e.data.role ?? "")}`.trim());
+    if (last(e)) return seen;
+  }
+}
 
 /** A visitor's conversation with one exchange (their message, the assistant's reply). */
 async function liveConversation(owner: Actor) {
@@ -55,6 +85,45 @@ describe("the visitor's live stream", () => {
     });
     await live.close();
   });
+
+  it(
+    "tells whether the assistant is replying: at the opening (a reload mid-reply), as a reply begins, and when it " +
+      "ends, stored or failed",
+    async () => {
+      const owner = await seedOwner();
+      const { bot, send, open } = await upstreamVisitor(owner, "delay-40");
+      const first = await send("hello");
+      const id = /"conversationId":"([^"]+)"/.exec(await first.text())![1];
+      const live = liveEvents(await open(id));
+      expect(await eventsUntil(live, (e) => e.event === "replying")).toEqual(["status", "replying false"]);
+
+      const sent = await send("Where is my parcel?", id);
+      expect(await eventsUntil(live, (e) => e.event === "replying")).toEqual(["message visitor", "replying true"]);
+      // Opened while the reply is under way, as after a reload: it says so at once, after the state.
+      const reloaded = liveEvents(await open(id));
+      expect(await eventsUntil(reloaded, (e) => e.event === "replying")).toEqual(["status", "replying true"]);
+      for (const stream of [live, reloaded])
+        expect(await eventsUntil(stream, (e) => e.event === "replying")).toEqual([
+          "message assistant",
+          "replying false",
+        ]);
+      await sent.text();
+      await reloaded.close();
+
+      // A reply that fails: under way, then no longer, and no message of the assistant's.
+      const failing = await upstreamModel(owner, { modelName: "fail-midstream" });
+      const patched = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { largeLanguageModel: failing.id });
+      expect(patched.status, await patched.clone().text()).toBe(200);
+      const failed = await send("And my invoice?", id);
+      expect(await eventsUntil(live, (e) => e.event === "replying" && !e.data.replying)).toEqual([
+        "message visitor",
+        "replying true",
+        "replying false",
+      ]);
+      await failed.text();
+      await live.close();
+    },
+  );
 
   it("with Last-Event-ID, sends the messages stored since first, in order, then live ones, each once", async () => {
     const owner = await seedOwner();
