@@ -57,6 +57,7 @@ export async function connect(w: Widget): Promise<void> {
   try {
     const session = await w.api.session(identified(w) ? null : token, w.contact);
     w.api.token = session.token;
+    w.lapsed = false;
     w.storage.store({ token: session.token });
     w.composer.hidden = false;
     const last = w.storage.stored.conversationId;
