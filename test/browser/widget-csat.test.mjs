@@ -3,6 +3,7 @@
 // visitor sees "<name> is typing…"; the visitor types: the operator sees it; the operator resolves:
 // the widget asks for a rating (and asks again in another tab until it is given, not after), the
 // visitor gives 4 stars and a comment, and the console's transcript shows them. Both screens axe-clean.
+// A visitor who writes again instead of rating is asked no more (the conversation is open again).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
 import { axeViolations, ownerOn, startConsole, webChatSite, ownerScreenshots } from "./console-helpers.mjs";
@@ -128,4 +129,45 @@ describe("typing indicators and the satisfaction rating", () => {
       idle: false,
     });
   }, 240_000);
+
+  it("a visitor who writes again instead of rating is no longer asked: the question goes, since the conversation " +
+    "is open again and a rating would be refused", async () => {
+    const context = await app.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const visitor = await context.newPage();
+    await visitor.goto(host.url);
+    await visitor.locator("button.launcher").click();
+    const box = visitor.getByRole("textbox", { name: "Message" });
+    const say = async (text) => {
+      await box.fill(text);
+      await visitor.keyboard.press("Enter");
+      await visitor.locator(".row.visitor", { hasText: text }).waitFor();
+    };
+    // The conversation's live stream, open (its answer's headers came) before anyone changes its state.
+    const live = visitor.waitForResponse((r) => r.url().endsWith("/events/"));
+    await say("I need to talk to a person");
+    await live;
+    await visitor.locator(".row.assistant .bubble", { hasText: "member of our team" }).waitFor({ timeout: 20_000 });
+    const storedId = () =>
+      visitor.evaluate(
+        (w) => JSON.parse(localStorage.getItem(`assistant-chat:${w}`) ?? "{}").conversationId ?? null,
+        webChat,
+      );
+    await expect.poll(storedId, { timeout: 10_000 }).toBeTruthy();
+    const id = await storedId();
+    // Served, then resolved: the widget's live stream tells both (the joined line shows it is connected).
+    await app.server.api(`/conversations/${id}/take-over/`);
+    await visitor.locator(".event", { hasText: "joined the conversation." }).waitFor({ timeout: 10_000 });
+    await app.server.api(`/conversations/${id}/resolve/`);
+    const rating = visitor.getByRole("form", { name: "Rate this conversation" });
+    await rating.waitFor({ timeout: 5_000 });
+
+    await say("Sorry, one more question");
+    await rating.waitFor({ state: "detached", timeout: 5_000 });
+    await expect
+      .poll(async () => (await app.server.api(`/conversations/${id}/`, { method: "GET" })).status)
+      .not.toBe("resolved");
+    // Nothing put back by the stream's news of the reopening (its status is not `resolved`).
+    expect(await visitor.locator(".rate").count()).toBe(0);
+    await context.close();
+  }, 60_000);
 });

@@ -6,7 +6,7 @@ import { t } from "./i18n";
 import { LiveStream } from "./live";
 import type { Widget } from "./main";
 import { addMessage, nameOf, rowOf } from "./messages";
-import { askRating } from "./rating";
+import { askRating, withdrawRating } from "./rating";
 import { ensureSession, sessionLapsed } from "./session";
 import { taken } from "./stream";
 
@@ -80,6 +80,7 @@ export function releaseHeld(w: Widget) {
 /** Who serves the conversation (a send shows no assistant typing while a person does); a change, as a line. */
 function showStatus(w: Widget, s: StatusEvent, news: boolean) {
   w.humanServing = s.progressStatus === "human_serving" || s.progressStatus === "waiting_for_human";
+  if (s.status !== "resolved") withdrawRating(w);
   if (!news) return;
   const text = statusLine(s, w.config.assistantName ?? w.config.name);
   if (!text) return;

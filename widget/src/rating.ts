@@ -20,6 +20,14 @@ export function askRating(w: Widget) {
 }
 
 /**
+ * The question taken back, unanswered, once the conversation is open again (the visitor wrote on, or a person took it
+ * over): only a resolved conversation can be rated, so its Send could only fail. A rating given stays, as its thanks.
+ */
+export function withdrawRating(w: Widget) {
+  for (const form of w.log.querySelectorAll(".rate")) if (!form.querySelector(".rate-done")) form.remove();
+}
+
+/**
  * The rating control: five buttons (1-5 stars, each with its accessible name), then an optional
  * comment and Send. `send` stores it (and throws the API's refusal); the form then thanks the visitor.
  */

@@ -9,6 +9,7 @@ import { ensureSession, preChat, sessionLapsed } from "./session";
 import { NetworkError, StreamEnded } from "./sse";
 import { releaseHeld, watch } from "./live-view";
 import { retryMayMend, unsentReason } from "./refusals";
+import { withdrawRating } from "./rating";
 
 /** The visitor's position (enableLocation), if they allow it within 3 s; else nothing. */
 async function position(w: Widget): Promise<Pick<Metadata, "location">> {
@@ -64,6 +65,8 @@ export async function send(w: Widget, text: string) {
   }
   w.typingSignal.stop(w.conversationId);
   w.chips.replaceChildren();
+  // Writing on reopens a resolved conversation: its rating is no longer asked.
+  withdrawRating(w);
   enqueue(w, { content, metadata, attachments, key: newKey() });
   w.emit("message", { role: "visitor", content, attachments });
   saveOutbox(w);
