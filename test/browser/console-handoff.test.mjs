@@ -9,8 +9,9 @@
 // ahead) falls on the holiday entered, so a visitor asking for a person hears the outside-hours
 // message, although the real time is within the hours. (c) A conversation waiting for a person is
 // taken over from its transcript (Take over is offered while it waits, not only while the assistant
-// serves), and a resolved one is reopened the same way. axe-core on each screen; screenshots
-// docs/console/inbox-waiting-*.png and docs/console/business-hours-*.png in both languages.
+// serves; its heading says how long the visitor has waited), and a resolved one is reopened the same
+// way. axe-core on each screen; screenshots docs/console/inbox-waiting-*.png and
+// docs/console/business-hours-*.png in both languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHOTS, axeViolations, ownerOn, startConsole, openVisitor, webChatSite } from "./console-helpers.mjs";
 
@@ -177,6 +178,8 @@ describe("handoff in the console", () => {
       await page.locator(`li[data-conversation="${id}"] a`).click();
       const head = page.locator(".inbox-transcript .section-head");
       await expect.poll(() => head.textContent()).toContain("Waiting for a human");
+      // How long the visitor has waited, beside its state: on a phone the list (which says it too) is hidden.
+      expect(await head.locator("[data-waiting]").textContent()).toMatch(/^Waiting \d+ min$/);
 
       // Waiting: the member's first step is to take it, besides handing it back or resolving it.
       const take = page.getByRole("button", { name: "Take over" });
@@ -185,6 +188,7 @@ describe("handoff in the console", () => {
       expect(await axeViolations(page)).toEqual([]);
       await take.click();
       await expect.poll(() => head.textContent()).toContain("With a team member");
+      expect(await head.locator("[data-waiting]").count()).toBe(0);
       expect(await page.locator(".inbox-transcript").textContent()).toContain(`Assignee: ${app.owner.name}`);
       // Now theirs: no Take over, and the focus in the reply box; the visitor sees who joined.
       await expect.poll(() => take.count()).toBe(0);

@@ -14,6 +14,7 @@ import { CsatView, TypingLine } from "./human";
 import { t } from "./strings";
 import { AssignControl } from "./assign-control";
 import { ContactPanel } from "./contact-panel";
+import { WaitingFor } from "./views";
 
 /** The controls focus can go to after an action. */
 type Control = "take" | "back" | "resolve" | "reply" | "title";
@@ -89,7 +90,12 @@ export function Transcript({
         <h2 id="transcript-title" ref={controls.title} tabIndex={-1}>
           {c.title || t("untitled")}
         </h2>
-        <StateBadges c={c} />
+        {/* How long the visitor has waited: the list says it too, but on a phone the list is hidden while a
+            conversation is open. Beside the state badges, as one group on the heading's right. */}
+        <span class="inbox-badges">
+          <StateBadges c={c} />
+          <WaitingFor c={c} />
+        </span>
       </div>
       <p class="muted small">
         {c.contact?.name || t("anonymous")} · {c.inbox.name}
