@@ -134,7 +134,11 @@ export const WebhookWrite = z
       .nullable()
       .optional()
       .openapi({
-        description: "Write-only, encrypted at rest: sent as X-Webhook-Secret and used to sign; null removes it",
+        description:
+          "Write-only, encrypted at rest: sent as X-Webhook-Secret, and the key of `webhook-signature` " +
+          "(HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the token's UTF-8 bytes, not " +
+          "base64-decoded; a Standard Webhooks library takes `whsec_` + base64 of the token: docs/reference.md, " +
+          '"Webhooks"); null removes it',
         example: "my-shared-secret",
       }),
   })
