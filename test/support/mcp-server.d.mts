@@ -10,6 +10,8 @@ export interface McpTestServer {
       path: string;
       authorization: string | null;
       apiKey: string | null;
+      webhookSecret: string | null;
+      webhookSignature: string | null;
       sessionId: string | null;
     }[];
     calls: { name: string; args: unknown; at: number }[];

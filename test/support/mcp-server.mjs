@@ -9,7 +9,8 @@
 // /faults/mcp   as /mcp, plus the tools hang (never answers) and malformed (answers a result that is not a tool result)
 //   /hang-list/mcp     as /mcp, but never answers tools/list
 //   /endless-list/mcp  as /mcp, but tools/list answers an empty page with a next cursor, forever
-//   GET /stats    {sessions, requests: [{method, path, authorization, apiKey, sessionId}], calls}
+//   GET /stats    {sessions, requests: [{method, path, authorization, apiKey, webhookSecret, webhookSignature,
+//                 sessionId}], calls}
 //   POST /stats/reset
 // Tools: add {a, b}; whoami (the Authorization and X-Api-Key headers this call carried);
 // fail (throws); sleep {ms}; big {bytes} (a text of that size); lookup_order {orderId}.
@@ -181,6 +182,9 @@ export async function startMcpServer() {
       path,
       authorization: req.headers.authorization ?? null,
       apiKey: req.headers["x-api-key"] ?? null,
+      // What a webhook redirected here carried (send-test.test.ts: credentials stay with their origin).
+      webhookSecret: req.headers["x-webhook-secret"] ?? null,
+      webhookSignature: req.headers["webhook-signature"] ?? null,
       sessionId: req.headers["mcp-session-id"] ?? null,
     });
     if (stats.requests.length > 2000) stats.requests.splice(0, 1000);

@@ -35,7 +35,10 @@ const fields = {
   rawHeaders: object()
     .nullable()
     .optional()
-    .openapi({ description: "api tools: headers (string values)", example: { "X-Api-Key": "secret" } }),
+    .openapi({
+      description: "api tools: headers (string values), not sent past a redirect to another host",
+      example: { "X-Api-Key": "secret" },
+    }),
   rawParametersSchema: object()
     .nullable()
     .optional()

@@ -82,7 +82,8 @@ export const WebhookWrite = z
       })
       .openapi({
         description:
-          "Custom headers sent with every push, names kept as written. Content-Type, Content-Length, Host, " +
+          "Custom headers sent with every push, names kept as written (not past a redirect to another host). " +
+          "Content-Type, Content-Length, Host, " +
           "Transfer-Encoding, User-Agent, " +
           "X-Webhook-Secret and the webhook-id/-timestamp/-signature headers are set by the service and " +
           "cannot be given.",

@@ -1,4 +1,5 @@
 import { describeFetchFailure, timedOutAfter } from "../../lib/outbound-errors";
+import { keepsCredentials } from "../../lib/redirects";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { ToolRow } from "./access";
 import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
@@ -57,6 +58,8 @@ export async function callApi(
         await res.body?.cancel();
         if (hop >= MAX_REDIRECTS) return { status: "failure", error: `More than ${MAX_REDIRECTS} redirects.` };
         url = new URL(res.headers.get("Location")!, url);
+        if (!keepsCredentials(new URL(row.apiUrl!), url))
+          for (const name of Object.keys(row.rawHeaders ?? {})) delete headers[name];
         continue;
       }
       const { text, truncated } = await readCapped(res, MAX_RESPONSE_BYTES);

@@ -1,6 +1,7 @@
 import type { Bindings } from "../../env";
 import { decryptSecret } from "../../lib/crypto";
 import { describeFetchFailure } from "../../lib/outbound-errors";
+import { keepsCredentials } from "../../lib/redirects";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { WebhookRow } from "./config";
 import type { DeliveryData } from "./conversation-payloads";
@@ -82,6 +83,8 @@ export async function send(env: Bindings, eventId: string, webhook: WebhookRow, 
             retryable: true,
           };
         url = new URL(location, url).toString();
+        if (!keepsCredentials(new URL(webhook.url), new URL(url)))
+          for (const name of [...Object.keys(webhook.headers ?? {}), "X-Webhook-Secret"]) headers.delete(name);
         continue;
       }
       const text = (await res.text()).slice(0, RESPONSE_KEPT_CHARS);

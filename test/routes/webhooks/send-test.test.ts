@@ -6,6 +6,7 @@ import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, uni
 import { createInbox, createWebhook, storedWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
 import { bodyOf } from "../../support/api";
 import { attemptsOf } from "../../queues/webhook-fixtures";
+import type { McpTestServer } from "../../support/mcp-server.mjs";
 
 const sendTestPath = (inboxId: string, webhookId: string) => `${webhooksPath(inboxId, webhookId)}send-test/`;
 type Received = { method: string; headers: Record<string, string>; body: string };
@@ -89,6 +90,39 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
     expect(refused).toMatchObject({ ok: false, statusCode: null, response: null });
     expect(refused.error).toMatch(/^URL refused: /);
   });
+
+  it(
+    "a redirect to another origin carries neither the secret header nor the webhook's headers, only the " +
+      "signature; one within the origin carries them all",
+    async () => {
+      const owner = await seedOwner();
+      const inbox = await createInbox(owner);
+      const settings = { headers: { Authorization: "Bearer receiver-token" }, secretToken: "s3cret-token" };
+      // The MCP test server is another origin on loopback (allowed in the tests) that records each request's headers.
+      const elsewhere = `/moved/${unique("hook")}`;
+      const away = await createWebhook(owner, inbox.id, {
+        ...settings,
+        url: `${env.TEST_RECEIVER_URL}/redirect/x?to=${encodeURIComponent(`${env.TEST_MCP_URL}${elsewhere}`)}`,
+      });
+      expect((await owner.fetch("POST", sendTestPath(inbox.id, away.id))).status).toBe(200);
+      const stats = await (await fetch(`${env.TEST_MCP_URL}/stats`)).json<McpTestServer["stats"]>();
+      const [moved] = stats.requests.filter((r) => r.path === elsewhere);
+      expect(moved).toMatchObject({ method: "POST", authorization: null, webhookSecret: null });
+      expect(moved.webhookSignature).toMatch(/^v1,/);
+
+      const here = `/ok/${unique("hook")}`;
+      const near = await createWebhook(owner, inbox.id, {
+        ...settings,
+        url: `${env.TEST_RECEIVER_URL}/redirect/x?to=${encodeURIComponent(`${env.TEST_RECEIVER_URL}${here}`)}`,
+      });
+      expect((await owner.fetch("POST", sendTestPath(inbox.id, near.id))).status).toBe(200);
+      const [kept] = await received(here);
+      expect(kept.headers).toMatchObject({
+        authorization: "Bearer receiver-token",
+        "x-webhook-secret": "s3cret-token",
+      });
+    },
+  );
 
   it("400 for a malformed body; nothing is sent", async () => {
     const owner = await seedOwner();

@@ -1,0 +1,40 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { seedOwner, unique, type Actor } from "../../harness";
+import { createTool, weatherToolBody } from "../../fixtures/tools";
+import { refinedBodyOf } from "../../support/api";
+import type { McpTestServer } from "../../support/mcp-server.mjs";
+import { type ToolCall, agentWith } from "../../support/tool-calls";
+
+type Reply = { message: { contentPayload: { toolCalls: ToolCall[] } } };
+
+/** Asks an agent on the built-in model, which calls get_weather with the city the question spells. */
+async function callThrough(owner: Actor, apiUrl: string): Promise<ToolCall> {
+  const tool = await createTool(owner, weatherToolBody({ apiUrl, rawHeaders: { "X-Api-Key": "tool-secret" } }));
+  const bot = await agentWith(owner, [tool]);
+  const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+    message: { content: "Use get_weather with city: Paris" },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const reply = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
+  return reply.message.contentPayload.toolCalls[0];
+}
+
+const redirectTo = (target: string) => `${env.TEST_RECEIVER_URL}/redirect/x?to=${encodeURIComponent(target)}`;
+
+describe("api tools behind a redirect", () => {
+  it("a redirect to another origin does not carry the tool's headers; one within the origin does", async () => {
+    const owner = await seedOwner();
+    // The MCP test server is another origin on loopback (allowed in the tests) that records each request's headers.
+    const elsewhere = `/moved/${unique("tool")}`;
+    const away = await callThrough(owner, redirectTo(`${env.TEST_MCP_URL}${elsewhere}`));
+    expect(away.name).toBe("get_weather");
+    const stats = await (await fetch(`${env.TEST_MCP_URL}/stats`)).json<McpTestServer["stats"]>();
+    const [moved] = stats.requests.filter((r) => r.path === elsewhere);
+    expect(moved).toMatchObject({ method: "GET", apiKey: null });
+
+    const near = await callThrough(await seedOwner(), redirectTo(`${env.TEST_RECEIVER_URL}/echo/weather`));
+    expect(near).toMatchObject({ status: "success", output: { path: "/echo/weather" } });
+    expect((near.output as { headers: Record<string, string> }).headers["x-api-key"]).toBe("tool-secret");
+  });
+});
