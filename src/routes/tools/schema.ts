@@ -49,7 +49,8 @@ const fields = {
     .openapi({ description: "mcp tools: remote tool names the model may see", example: null }),
   functionCode: str(
     100_000,
-    "function tools (required): JavaScript defining main(args); its return value is the result",
+    "function tools (required): JavaScript defining main(args), sync or async; what it returns (as JSON) is " +
+      "the result, null when it returns nothing. Without main, the script's last expression, with `args` global",
     "function main(args) { return args.a + args.b; }",
   ),
   mcpUrl: str(2000, "mcp tools (required): server URL", null),

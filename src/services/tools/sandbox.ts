@@ -50,15 +50,12 @@ export const sandboxWarm = () => loaded !== null;
  * value, JSON-serialisable, is the tool's output. Without such a function the script's last
  * expression is the output, with the arguments in a global `args`.
  */
-const PRELUDE = `"use strict";`;
-const CALL = `
-(function () {
-  const f = typeof main === "function" ? main
-    : typeof handler === "function" ? handler
-    : typeof run === "function" ? run
-    : null;
-  return f ? f(args) : undefined;
-})()`;
+// `void 0` after the directive: a script of declarations alone would otherwise complete with the directive's string.
+const PRELUDE = `"use strict"; void 0;`;
+const ENTRY = `typeof main === "function" ? main : typeof handler === "function" ? handler
+  : typeof run === "function" ? run : null`;
+/** `{entry: false}` without an entry function; else `{entry: true, value}`, what it returned (undefined too). */
+const CALL = `(function () { const f = ${ENTRY}; return f ? { entry: true, value: f(args) } : { entry: false }; })()`;
 
 export async function runFunction(
   code: string,
@@ -89,9 +86,12 @@ export async function runFunction(
       last.dispose();
       return done(failure(vm, called.error, timedOut));
     }
-    const fromMain = vm.typeof(called.value) !== "undefined";
-    let result: QuickJSHandle = fromMain ? called.value : last;
-    (fromMain ? last : called.value).dispose();
+    const entry = vm.getProp(called.value, "entry");
+    const fromMain = vm.dump(entry) === true;
+    entry.dispose();
+    let result: QuickJSHandle = fromMain ? vm.getProp(called.value, "value") : last;
+    called.value.dispose();
+    if (fromMain) last.dispose();
     const state = vm.getPromiseState(result);
     if (!(state.type === "fulfilled" && state.notAPromise)) {
       if (state.type === "fulfilled") state.value.dispose();

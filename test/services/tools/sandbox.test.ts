@@ -22,6 +22,11 @@ describe("function tool sandbox (QuickJS in WebAssembly)", () => {
     });
   });
 
+  it("a main that returns nothing, or a script of declarations only, has null as its output", async () => {
+    for (const code of ["function main() {}", "function main(args) { args.seen = true; }", "const x = 1;"])
+      expect(await runFunction(code, {}), code).toMatchObject({ status: "success", output: null });
+  });
+
   it("ends an endless loop as timeout", async () => {
     const out = await runFunction("function main() { for (;;) {} }", {}, { timeoutMs: 200 });
     expect(out.status).toBe("timeout");
