@@ -31,7 +31,12 @@ const fields = {
     .enum(HTTP_METHODS)
     .nullable()
     .optional()
-    .openapi({ description: "api tools (required): get, post, put, delete or patch", example: "get" }),
+    .openapi({
+      description:
+        "api tools (required): get, post, put, delete or patch. With get and delete the arguments are the " +
+        "query string (a value that is not a string as JSON), otherwise the JSON body",
+      example: "get",
+    }),
   rawHeaders: object()
     .nullable()
     .optional()
