@@ -153,6 +153,13 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/records/", () => {
       );
       expect(Object.keys(err.errors!), query).toEqual([field]);
     }
+    // A day that is not one says what one looks like.
+    const err = await expectError(
+      await owner.fetch("GET", `${recordsPath(inboxId, hook.id)}?endDate=yesterday`),
+      400,
+      "invalid",
+    );
+    expect(err.errors!.endDate).toEqual(["A day as YYYY-MM-DD (UTC)"]);
   });
 
   it("403 without webhook.manage", async () => {

@@ -10,7 +10,8 @@ export const ChatbotRecordParams = ChatbotParams.extend({
   recordId: uuidParam("recordId", "Webhook record (delivery) id"),
 });
 
-const date = (description: string) => z.iso.date().optional().openapi({ description, example: "2026-01-31" });
+const date = (description: string) =>
+  z.iso.date({ error: "A day as YYYY-MM-DD (UTC)" }).optional().openapi({ description, example: "2026-01-31" });
 
 const RecordFilters = {
   status: z
