@@ -231,4 +231,28 @@ describe("the widget's live stream over a long conversation", () => {
     expect(v.errors).toEqual([]);
     await v.context.close();
   }, 90_000);
+
+  it("a person who takes over before the new conversation's live stream first opens is still announced", async () => {
+    const v = await visitorPage();
+    // The stream opens once the first send is over; here it waits until the take-over is done.
+    let opened;
+    const taken = new Promise((resolve) => (opened = resolve));
+    await v.context.route("**/events/", async (route) => {
+      await taken;
+      await route.continue();
+    });
+    await v.send("Hello, is a person there?");
+    await expect
+      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "", {
+        timeout: 20_000,
+      })
+      .not.toContain("typing");
+    await app.server.api(`/conversations/${await v.conversationId()}/take-over/`);
+    opened();
+    await v.page
+      .locator(".event", { hasText: `${app.owner.name} joined the conversation.` })
+      .waitFor({ timeout: 5_000 });
+    expect(v.errors).toEqual([]);
+    await v.context.close();
+  });
 });

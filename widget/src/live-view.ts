@@ -24,24 +24,35 @@ function statusLine(s: StatusEvent, assistant: string): string | null {
  * newest message shown): a human agent's reply shows at once, and what was stored while the
  * stream was down comes when it is back.
  */
-export function watch(w: Widget, conversationId: string, newest: Pick<Message, "id" | "sequence"> | null) {
+export function watch(
+  w: Widget,
+  conversationId: string,
+  newest: Pick<Message, "id" | "sequence"> | null,
+  known: StatusEvent | null = null,
+) {
   w.live?.stop();
   w.held = [];
-  w.live = new LiveStream(w.api, conversationId, newest, {
-    message: (m) => showLive(w, m),
-    status: (s, news) => showStatus(w, s, news),
-    typing: (t) => w.typingIndicator.show(t.typing, t.name),
-    // This tab's own reply shows its own typing (see deliver); another's (a reply to a message sent before a reload or
-    // in another tab) shows here until it arrives or fails.
-    replying: (replying) =>
-      replying && !w.busy
-        ? w.typingIndicator.assistantReplying(w.config.assistantName ?? w.config.name)
-        : w.typingIndicator.hideAssistant(),
-    expired: () => {
-      sessionLapsed(w);
-      return ensureSession(w);
+  w.live = new LiveStream(
+    w.api,
+    conversationId,
+    newest,
+    {
+      message: (m) => showLive(w, m),
+      status: (s, news) => showStatus(w, s, news),
+      typing: (t) => w.typingIndicator.show(t.typing, t.name),
+      // This tab's own reply shows its own typing (see deliver); another's (a reply to a message sent before a reload
+      // or in another tab) shows here until it arrives or fails.
+      replying: (replying) =>
+        replying && !w.busy
+          ? w.typingIndicator.assistantReplying(w.config.assistantName ?? w.config.name)
+          : w.typingIndicator.hideAssistant(),
+      expired: () => {
+        sessionLapsed(w);
+        return ensureSession(w);
+      },
     },
-  });
+    known,
+  );
 }
 
 /**

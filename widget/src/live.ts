@@ -42,6 +42,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+const stateOf = (s: StatusEvent) => JSON.stringify([s.status, s.progressStatus, s.agent?.name ?? null]);
+
 /**
  * Reads the stream and opens it again whenever it ends (the server ends it every
  * `WIDGET_STREAM_MAX_MS`, a proxy or the network may cut it), with `Last-Event-ID`: the messages
@@ -61,9 +63,12 @@ export class LiveStream {
     readonly conversationId: string,
     newest: Pick<Message, "id" | "sequence"> | null,
     readonly on: LiveHandlers,
+    /** The state the widget knows the conversation in before the stream opens (null: none, a page just loaded). */
+    known: StatusEvent | null = null,
   ) {
     this.lastEventId = newest?.id ?? null;
     this.#lastSequence = newest?.sequence ?? 0;
+    if (known) this.#state = stateOf(known);
     void this.#run();
   }
 
@@ -85,7 +90,7 @@ export class LiveStream {
    * read of the state) is news once.
    */
   #status(s: StatusEvent, opening: boolean) {
-    const state = JSON.stringify([s.status, s.progressStatus, s.agent?.name ?? null]);
+    const state = stateOf(s);
     const news = state !== this.#state && !(opening && this.#state === null);
     this.#state = state;
     this.on.status(s, news);

@@ -269,7 +269,10 @@ async function deliver(w: Widget, queued: Queued) {
     }
   } finally {
     w.log.setAttribute("aria-busy", "false");
-    if (started && w.conversationId === started) watch(w, started, newest);
+    // Answered by the assistant, the conversation it started was open to it: a person who took it over before the
+    // stream opened is news then, not the state a page finds.
+    const known = w.humanServing ? null : ({ status: "open", progressStatus: "ai_processing", agent: null } as const);
+    if (started && w.conversationId === started) watch(w, started, newest, known);
     if (w.sending === queued) w.sending = null;
     if (!left()) saveOutbox(w);
     w.busy = false;
