@@ -11,6 +11,17 @@ import { axeViolations, ownerOn, startConsole, webChatSite, ownerScreenshots } f
 const widgetShots = path.resolve(import.meta.dirname, "../../docs/widget");
 let app, host, webChat;
 
+/** The conversation the widget on `page` stores once a reply's stream names it. */
+async function storedConversationId(page) {
+  const stored = () =>
+    page.evaluate(
+      (w) => JSON.parse(localStorage.getItem(`assistant-chat:${w}`) ?? "{}").conversationId ?? null,
+      webChat,
+    );
+  await expect.poll(stored, { timeout: 10_000 }).toBeTruthy();
+  return stored();
+}
+
 beforeAll(async () => {
   app = await startConsole();
   ({ webChat, host } = await webChatSite(app, { webChat: { displayGreeting: "Hello! How can I help you today?" } }));
@@ -40,13 +51,7 @@ describe("typing indicators and the satisfaction rating", () => {
     await expect
       .poll(async () => (await replies.last().getAttribute("class")) ?? "", { timeout: 20_000 })
       .not.toContain("typing");
-    const storedId = () =>
-      visitor.evaluate(
-        (w) => JSON.parse(localStorage.getItem(`assistant-chat:${w}`) ?? "{}").conversationId ?? null,
-        webChat,
-      );
-    await expect.poll(storedId, { timeout: 10_000 }).toBeTruthy();
-    const id = await storedId();
+    const id = await storedConversationId(visitor);
 
     const { context: consoleContext, page: operator, errors } = await ownerOn(app, `/conversations/${id}`);
     await operator.locator(".transcript .msg.sender-contact").first().waitFor();
@@ -147,13 +152,7 @@ describe("typing indicators and the satisfaction rating", () => {
     await say("I need to talk to a person");
     await live;
     await visitor.locator(".row.assistant .bubble", { hasText: "member of our team" }).waitFor({ timeout: 20_000 });
-    const storedId = () =>
-      visitor.evaluate(
-        (w) => JSON.parse(localStorage.getItem(`assistant-chat:${w}`) ?? "{}").conversationId ?? null,
-        webChat,
-      );
-    await expect.poll(storedId, { timeout: 10_000 }).toBeTruthy();
-    const id = await storedId();
+    const id = await storedConversationId(visitor);
     // Served, then resolved: the widget's live stream tells both (the joined line shows it is connected).
     await app.server.api(`/conversations/${id}/take-over/`);
     await visitor.locator(".event", { hasText: "joined the conversation." }).waitFor({ timeout: 10_000 });
