@@ -80,9 +80,8 @@ export async function connect(w: Widget): Promise<void> {
 }
 
 /**
- * The visitor's token was refused (it lapses 2 hours after it is issued): the next request renews it (`renew`). Before,
- * the widget threw the token away and kept the settled session: a Retry never sent again ("no connection"), and the
- * live stream stopped.
+ * The visitor's token was refused (it lapses 2 hours after it is issued): the next request renews it (`renew`), so a
+ * Retry sends again and the live stream goes on (a settled session kept without its token would do neither).
  */
 export function sessionLapsed(w: Widget) {
   w.api.token = null;
