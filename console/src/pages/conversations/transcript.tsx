@@ -92,7 +92,7 @@ export function Transcript({
         </h2>
         {/* How long the visitor has waited: the list says it too, but on a phone the list is hidden while a
             conversation is open. Beside the state badges, as one group on the heading's right. */}
-        <span class="inbox-badges">
+        <span class="transcript-badges">
           <StateBadges c={c} />
           <WaitingFor c={c} />
         </span>
