@@ -48,6 +48,16 @@ const ID_CLOCK_TESTS = ["test/services/part-added-while-written.test.ts"];
  * it (docs/decisions.md, "Cold start", "In the test pool").
  */
 const HUNG_REQUEST_TESTS = ["test/routes/sql-databases/sql-databases.test.ts"];
+/**
+ * Not run again in the "two-parts" project: tests of what an organization owns as a whole, which create no
+ * conversation, so every statement they make is the same with one part or two (measured: none of these files created
+ * a conversation in a "two-parts" run; docs/decisions.md, "One organization over several parts").
+ */
+const NO_CONVERSATION_TESTS = [
+  "test/routes/{auth,batch-qas,chat-completions,chatbots,groups,knowledge-bases,members,models}/**",
+  "test/routes/{organizations,sessions,skills,text-nodes,web-chats}/**",
+  "test/services/{embeddings,llm,retrieval,tools}/**",
+];
 /** Each in a worker of its own (the "own-database" project). */
 const OWN_WORKER_TESTS = [
   ...BOOTSTRAP_TESTS,
@@ -181,6 +191,11 @@ export default defineConfig(async () => {
       onConsoleLog: (log) => !/^\{"level":"\w+","message":"request",/.test(log),
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      // Two workers, each a Miniflare of its own (its own D1, R2 and objects): vitest's default on two cores is one
+      // (cores - 1), and most of a file's time is waiting (on timeouts it provokes, the model stand-in, queues), so two
+      // overlap on two cores: 1,165 s for the three projects with one, 653 s with two (docs/decisions.md, "The Workers
+      // test suite, two workers").
+      maxWorkers: 2,
       // Test files share workers (and so the local D1, R2 and objects): every test seeds its own
       // organization, and starting a worker per file cost ~1.2 s each, over 150 s of a run. The
       // bootstrap tests need a database without users, and the search terms' test moves the cron's
@@ -209,7 +224,7 @@ export default defineConfig(async () => {
             name: "two-parts",
             isolate: false,
             setupFiles: ["./test/support/two-parts-setup.ts"],
-            exclude: [...sharedExclude, ...ONE_PART_TESTS],
+            exclude: [...sharedExclude, ...ONE_PART_TESTS, ...NO_CONVERSATION_TESTS],
           },
         },
       ],

@@ -99,7 +99,9 @@ describe("Members, groups and the organization in Chromium", () => {
     // The group, its permissions ticked from the keyboard.
     await page.getByRole("button", { name: "New group" }).click();
     await dialog(page).getByLabel("Group name").fill("Support agents");
-    // Every resource of the catalogue is named, in its row and in its checkboxes' names.
+    // Every resource of the catalogue is named, in its row and in its checkboxes' names (read once the matrix shows:
+    // `allTextContents` does not wait).
+    await dialog(page).getByRole("rowheader", { name: "Labels" }).waitFor();
     const rows = await dialog(page).locator(".matrix tbody th").allTextContents();
     expect(rows).toContain("Labels");
     expect(rows).toContain("Canned responses");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { bindingsWith, data, db, seedOwner, type Actor } from "../../harness";
+import { bindingsWith, conversationData, db, fromEveryPart, seedOwner, type Actor } from "../../harness";
 import { chatbots, conversations, models } from "../../../src/db/schema";
 import { storedMessages } from "../../../src/services/messages";
 import { env } from "cloudflare:workers";
@@ -184,11 +184,11 @@ describe("agent mode and the fallback", () => {
       detail: expect.stringContaining("AI binding"),
     });
     // The same reply to the stored message, with a stand-in for the binding (test/support/workers-ai-stand-in.ts).
-    const shard = await data(owner.organizationId);
-    const [conversation] = await shard
-      .select()
-      .from(conversations)
-      .where(eq(conversations.organizationId, owner.organizationId));
+    // In the conversation's part, wherever its id puts it (docs/decisions.md, "One organization over several parts").
+    const [conversation] = await fromEveryPart(owner.organizationId, (part) =>
+      part.select().from(conversations).where(eq(conversations.organizationId, owner.organizationId)),
+    );
+    const shard = await conversationData(owner.organizationId, conversation.id);
     const incoming = (await storedMessages(env, owner.organizationId, conversation.id).lookup([{ latest: {} }]))[0]!;
     const [chatbot] = await db().select().from(chatbots).where(eq(chatbots.id, bot.id));
     const [model] = await db().select().from(models).where(eq(models.id, primary.id));
