@@ -188,7 +188,7 @@ describe("agent mode and the fallback", () => {
     const [conversation] = await fromEveryPart(owner.organizationId, (part) =>
       part.select().from(conversations).where(eq(conversations.organizationId, owner.organizationId)),
     );
-    const shard = await conversationData(owner.organizationId, conversation.id);
+    const part = await conversationData(owner.organizationId, conversation.id);
     const incoming = (await storedMessages(env, owner.organizationId, conversation.id).lookup([{ latest: {} }]))[0]!;
     const [chatbot] = await db().select().from(chatbots).where(eq(chatbots.id, bot.id));
     const [model] = await db().select().from(models).where(eq(models.id, primary.id));
@@ -197,7 +197,7 @@ describe("agent mode and the fallback", () => {
     const reply = await agentReply(
       bindingsWith({ AI: ai }),
       db(),
-      { chatbot, model, knowledgeBases: [], history: [], incoming, data: shard },
+      { chatbot, model, knowledgeBases: [], history: [], incoming, data: part },
       (text) => (streamed += text),
     );
     expect(reply).toMatchObject({ content: "Hello from Workers AI.", modelId: WORKERS_AI_LLM_ID });
