@@ -50,13 +50,15 @@ const ID_CLOCK_TESTS = ["test/services/part-added-while-written.test.ts"];
 const HUNG_REQUEST_TESTS = ["test/routes/sql-databases/sql-databases.test.ts"];
 /**
  * Not run again in the "two-parts" project: tests of what an organization owns as a whole, which create no
- * conversation, so every statement they make is the same with one part or two (measured: none of these files created
- * a conversation in a "two-parts" run; docs/decisions.md, "One organization over several parts").
+ * conversation, so every statement they make is the same with one part or two (docs/decisions.md, "One organization
+ * over several parts"). test/support/no-conversation-guard.ts fails a file of these folders that creates one.
  */
-const NO_CONVERSATION_TESTS = [
-  "test/routes/{auth,batch-qas,chat-completions,chatbots,groups,knowledge-bases,members,models}/**",
-  "test/routes/{organizations,sessions,skills,text-nodes,web-chats}/**",
-  "test/services/{embeddings,llm,retrieval,tools}/**",
+const NO_CONVERSATION_FOLDERS = [
+  ...[
+    ...["auth", "batch-qas", "chat-completions", "chatbots", "groups", "knowledge-bases", "members", "models"],
+    ...["organizations", "sessions", "skills", "text-nodes", "web-chats"],
+  ].map((folder) => `test/routes/${folder}/`),
+  ...["embeddings", "llm", "retrieval", "tools"].map((folder) => `test/services/${folder}/`),
 ];
 /** Each in a worker of its own (the "own-database" project). */
 const OWN_WORKER_TESTS = [
@@ -137,6 +139,7 @@ export default defineConfig(async () => {
             // `READ_ANSWERS=report npx vitest run ...` logs each answer of the harness that differs from the OpenAPI
             // document ("[answer]"), `fail` fails its test; off by default (test/support/answers.ts).
             TEST_READ_ANSWERS: process.env.READ_ANSWERS ?? "",
+            TEST_NO_CONVERSATION_FOLDERS: JSON.stringify(NO_CONVERSATION_FOLDERS),
             // Whatever a developer's .dev.vars configures, the tests start from the embedded defaults.
             PLANS: "",
             DEFAULT_PLAN: "",
@@ -208,6 +211,7 @@ export default defineConfig(async () => {
           test: {
             name: "shared",
             isolate: false,
+            setupFiles: ["./test/support/no-conversation-guard.ts"],
             exclude: sharedExclude,
           },
         },
@@ -224,7 +228,7 @@ export default defineConfig(async () => {
             name: "two-parts",
             isolate: false,
             setupFiles: ["./test/support/two-parts-setup.ts"],
-            exclude: [...sharedExclude, ...ONE_PART_TESTS, ...NO_CONVERSATION_TESTS],
+            exclude: [...sharedExclude, ...ONE_PART_TESTS, ...NO_CONVERSATION_FOLDERS.map((folder) => `${folder}**`)],
           },
         },
       ],

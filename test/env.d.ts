@@ -18,6 +18,8 @@ declare global {
       /** `READ_ANSWERS` of the run: "report" or "fail" reads every answer of the harness against the OpenAPI
        * document (test/support/answers.ts); "" (the default) does not. */
       TEST_READ_ANSWERS: "" | "report" | "fail";
+      /** The folders whose tests the "two-parts" project leaves out (vitest.config.ts), JSON. */
+      TEST_NO_CONVERSATION_FOLDERS: string;
       /** What the EMAIL binding was given to send, by recipient (test/support/email-outbox.mjs). */
       TEST_EMAIL_OUTBOX: Service & {
         sent(to?: string): Promise<{ from: string; to: string; raw: string; messageId: string }[]>;
