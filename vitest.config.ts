@@ -54,11 +54,23 @@ const HUNG_REQUEST_TESTS = ["test/routes/sql-databases/sql-databases.test.ts"];
  * over several parts"). test/support/no-conversation-guard.ts fails a file of these folders that creates one.
  */
 const NO_CONVERSATION_FOLDERS = [
-  ...[
-    ...["auth", "batch-qas", "chat-completions", "chatbots", "groups", "knowledge-bases", "members", "models"],
-    ...["organizations", "sessions", "skills", "text-nodes", "web-chats"],
-  ].map((folder) => `test/routes/${folder}/`),
-  ...["embeddings", "llm", "retrieval", "tools"].map((folder) => `test/services/${folder}/`),
+  "test/routes/auth/",
+  "test/routes/batch-qas/",
+  "test/routes/chat-completions/",
+  "test/routes/chatbots/",
+  "test/routes/groups/",
+  "test/routes/knowledge-bases/",
+  "test/routes/members/",
+  "test/routes/models/",
+  "test/routes/organizations/",
+  "test/routes/sessions/",
+  "test/routes/skills/",
+  "test/routes/text-nodes/",
+  "test/routes/web-chats/",
+  "test/services/embeddings/",
+  "test/services/llm/",
+  "test/services/retrieval/",
+  "test/services/tools/",
 ];
 /** Each in a worker of its own (the "own-database" project). */
 const OWN_WORKER_TESTS = [

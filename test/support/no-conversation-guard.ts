@@ -4,6 +4,7 @@
 // during the file, so a conversation an earlier file's background work creates meanwhile is not this file's.
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, expect } from "vitest";
+import { countInParts } from "../harness";
 
 const folders: string[] = JSON.parse(env.TEST_NO_CONVERSATION_FOLDERS);
 const file = expect.getState().testPath ?? "";
@@ -19,12 +20,7 @@ if (watched) {
       .bind(since)
       .all<{ id: string }>();
     let conversations = 0;
-    for (const shard of [env.CONVERSATIONS_1, env.CONVERSATIONS_2])
-      for (const { id } of made)
-        conversations += (await shard
-          .prepare("SELECT count(*) AS n FROM conversations WHERE organization_id = ?")
-          .bind(id)
-          .first<{ n: number }>())!.n;
+    for (const { id } of made) conversations += await countInParts(id, "conversations", "organization_id = ?", id);
     expect(
       conversations,
       `${file} creates conversations: take its folder off NO_CONVERSATION_FOLDERS (vitest.config.ts) so that the ` +
