@@ -12,7 +12,7 @@ export default defineConfig(async () => {
       environment: "node",
       include: ["test/browser/**/*.test.mjs", "test/node/**/*.test.mjs"],
       setupFiles: ["./test/support/node-teardown.mjs"],
-      globalSetup: ["./test/support/worker-bundle.mjs"],
+      globalSetup: ["./test/support/worker-bundle.mjs", "./test/support/chromium-servers.mjs"],
       testTimeout: 120_000,
       // A browser's page updates after a live event or a request; with two files at once on two cores
       // that can take seconds, so a condition is polled for 10 s, not vitest's 1 s, before it fails.

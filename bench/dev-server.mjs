@@ -59,8 +59,9 @@ const worker = await devEnv.startWorker({
   ...options, // e.g. compatibilityDate and compatibilityFlags for a wrangler.toml without them
 });
 await worker.ready;
-// The event that names it may come just after `ready`.
-for (const until = Date.now() + 5_000; !runtimeUrl && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+// The event that names it may come just after `ready` (seconds after, on a busy machine).
+for (const until = Date.now() + 60_000; !runtimeUrl && Date.now() < until; )
+  await new Promise((r) => setTimeout(r, 20));
 console.log(`ready ${runtimeUrl ?? ""}`.trim());
 process.once("SIGTERM", () => worker.dispose().finally(() => process.exit(0)));
 

@@ -57,6 +57,7 @@ export async function startServer({
   devtools = true,
   prebuilt = false,
   bundle = root === ownRoot && !devtools ? process.env.WORKER_BUNDLE : undefined,
+  direct = false,
 } = {}) {
   // wrangler.toml's `[build]` builds the assets; a baseline checkout older than it (06f2be4) serves
   // widget/dist, which must exist before wrangler starts.
@@ -137,14 +138,14 @@ export async function startServer({
   // an orphaned server would hold the port for the next one.
   const orphaned = () => child.kill("SIGTERM");
   process.once("exit", orphaned);
-  const base = `http://127.0.0.1:${port}`;
+  const proxied = `http://127.0.0.1:${port}`;
   // Within the browser tests' 120 s for their whole setup, so that a start that never comes ends here
   // (the server stopped, its output shown) and not in a timed-out hook that leaves it running.
   // SERVER_START_TIMEOUT_MS: longer on a machine busy with other runs.
   const deadline = Date.now() + (Number(process.env.SERVER_START_TIMEOUT_MS) || 90_000);
   let up = false;
   while (!up && Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
-    up = await fetch(`${base}/health`).then(
+    up = await fetch(`${proxied}/health`).then(
       (r) => r.ok,
       () => false,
     );
@@ -157,12 +158,22 @@ export async function startServer({
   }
   const headers = { Authorization: `Api-Key ${key}` };
   // bench/dev-server.mjs names the runtime's own address, behind wrangler's proxy worker.
-  for (const until = Date.now() + 5_000; !devtools && !/^ready/m.test(output) && Date.now() < until; )
+  // `direct` needs it; otherwise it is waited for a moment only.
+  const until = direct ? deadline : Date.now() + 5_000;
+  while (!devtools && !/^ready/m.test(output) && Date.now() < until && child.exitCode === null)
     await new Promise((r) => setTimeout(r, 50));
+  const runtime = /^ready (http\S+)/m.exec(output)?.[1] ?? null;
+  if (direct && !runtime)
+    throw new Error(`the runtime's own URL was not named (direct needs devtools off):\n${output}`);
+  // `direct`: every request straight at the runtime. wrangler's proxy in front of it took half the server's CPU per
+  // request (docs/decisions.md, "The browser tests, straight at the runtime").
+  const base = direct ? runtime : proxied;
   return {
     base,
+    /** The port asked for: wrangler's proxy's (`base`'s unless `direct`). */
+    port,
     /** The runtime's own URL, without wrangler's proxy in front (null with the DevTools inspector on). */
-    runtime: /^ready (http\S+)/m.exec(output)?.[1] ?? null,
+    runtime,
     key,
     headers,
     /** The `wrangler dev` process: its workerd processes are its descendants. */
@@ -483,8 +494,14 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** Headless Debian Chromium through playwright-core (never a downloaded browser). */
+/**
+ * Headless Debian Chromium through playwright-core (never a downloaded browser). In the Node test suite, a connection
+ * to the Chromium its worker was given (test/support/chromium-servers.mjs): its `close()` closes what it opened.
+ */
 export async function launchChromium() {
   const { chromium } = await import("playwright-core");
+  const endpoints = process.env.CHROMIUM_ENDPOINTS ? JSON.parse(process.env.CHROMIUM_ENDPOINTS) : [];
+  const endpoint = endpoints[(Number(process.env.VITEST_POOL_ID) || 1) - 1];
+  if (endpoint) return chromium.connect(endpoint, { timeout: 30_000 });
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
 }

@@ -42,6 +42,8 @@ export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.V
     // Under vitest no DevTools window ever connects, and the inspector's relay of every line the worker logs cost
     // about a quarter of the server's CPU per request (measured); bench/console.mjs keeps `wrangler dev` as it is.
     devtools: !process.env.VITEST,
+    // Pages and requests straight at the runtime, not through wrangler's proxy (startServer's `direct`).
+    direct: Boolean(process.env.VITEST),
   };
   let owner;
   let { server, browser } = await withChromium(options, async (started) => {
@@ -55,7 +57,10 @@ export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.V
       return server;
     },
     browser,
-    base: server.base,
+    /** The server's URL (a restart, below, may move it: the runtime's port is its own). */
+    get base() {
+      return server.base;
+    },
     owner: { ...owner, password: PASSWORD, key: server.key },
     /** Stops the worker, runs `whileStopped(state)` (rows written straight into its local D1), and starts it again on
      * that state. */
@@ -82,6 +87,7 @@ export async function startWidgetServer({ vars = {} } = {}) {
     inspectorPort: givenPort("BROWSER_TEST_INSPECTOR_PORT"),
     prebuilt: true,
     devtools: false,
+    direct: true,
     vars,
   });
   return {
@@ -231,28 +237,46 @@ export async function axeViolations(page) {
 /**
  * Screenshots of the console at `path` in light, dark, at a phone's width and in zh-TW, into
  * docs/console/<name>-<look>.png. `signIn(context)` signs the look's browser in (omit for the
- * sign-in page); `act(page)` gets the page into the state to show; `idle: false` for pages with a
- * live stream. Each look signs out after.
+ * sign-in page) and is signed out after; `act(page)` gets the page into the state to show; `idle: false` for pages
+ * with a live stream. Each look is a fresh load of the page with its choices made first; light, dark and the phone's
+ * width share one signed-in browser context (a person switching theme and window), zh-TW has one of its own (the
+ * browser's language is a context's): a context's first page starts a renderer, a second of CPU on this machine.
  */
 export async function screenshots(browser, base, path, name, { signIn, act, idle = true } = {}) {
-  const looks = [
-    ["light", { theme: "light" }],
-    ["dark", { theme: "dark" }],
-    ["phone", { theme: "light", viewport: PHONE }],
-    ["zh-TW", { theme: "light", locale: "zh-TW" }],
-  ];
-  for (const [look, options] of looks) {
-    const { context, page } = await openPage(browser, options);
-    await signIn?.(context);
+  const shoot = async (page, look) => {
     await page.goto(base + path);
     await page.locator("h1").first().waitFor();
     await act?.(page);
     // A page with a live event stream is never idle: its `act` waits for what it shows.
     if (idle) await page.waitForLoadState("networkidle");
     await page.screenshot({ path: `${SHOTS}/${name}-${look}.png`, fullPage: true });
+  };
+  const signedIn = async (options) => {
+    const opened = await openPage(browser, options);
+    await signIn?.(opened.context);
+    return opened;
+  };
+  // Signed out after, so that the sessions pages show stay the test's own.
+  const close = async (context) => {
     if (signIn) await context.request.delete(`${base}/api/v1/auth/sessions/current/`, { headers: { Origin: base } });
     await context.close();
+  };
+  const { context, page } = await signedIn({ theme: "light" });
+  for (const [look, theme, viewport] of [
+    ["light", "light", DESKTOP],
+    ["dark", "dark", DESKTOP],
+    ["phone", "light", PHONE],
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ colorScheme: theme });
+    // openPage's script puts the context's choice in storage before each load; this look's replaces it.
+    await context.addInitScript((t) => localStorage.setItem("console.theme", t), theme);
+    await shoot(page, look);
   }
+  await close(context);
+  const zh = await signedIn({ theme: "light", locale: "zh-TW" });
+  await shoot(zh.page, "zh-TW");
+  await close(zh.context);
 }
 
 /** `screenshots` of the console's `path` (from /console) as the owner of `app` sees it; `options`: act and idle. */

@@ -61,6 +61,8 @@ describe("the profile page and sign-up in Chromium", () => {
       const toasts = page.getByRole("region", { name: "Notifications" });
       const toast = toasts.locator(".toast", { hasText: "Your details are saved." });
       await toast.waitFor();
+      // The pointer on it keeps it (a success goes after 6 s, sooner than the checks below end on a busy machine).
+      await toast.hover();
       // Heard once, through the polite live region; the toast never takes the focus.
       await expect
         .poll(() => page.locator("[role=status][aria-live=polite]").textContent())

@@ -121,8 +121,9 @@ beforeAll(async () => {
   // Chromium starts while the servers do (console-helpers.mjs, startConsole, says why); afterAll closes it.
   launching = launchChromium();
   launching.catch(() => {}); // awaited below; a failed launch is thrown there
-  // devtools: false, as startConsole's (console-helpers.mjs says why).
-  const first = await startServer({ port: PORT, prebuilt: true, devtools: false });
+  // devtools: false and direct, as startConsole's (console-helpers.mjs says why).
+  const options = { port: PORT, prebuilt: true, devtools: false, direct: true };
+  const first = await startServer(options);
   [org] = (await first.api("/organizations/", { method: "GET" })).results;
   owner = await first.api("/users/current/", { method: "GET" });
   bots = [];
@@ -155,7 +156,7 @@ beforeAll(async () => {
   });
   await first.stop({ keep: true });
   seedHistory(dataPlaneFile(first.state, org.id));
-  server = await startServer({ port: PORT, state: first.state, key: first.key, prebuilt: true, devtools: false });
+  server = await startServer({ ...options, state: first.state, key: first.key });
   browser = await launching;
 }, 420_000);
 

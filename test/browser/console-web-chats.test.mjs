@@ -54,7 +54,7 @@ beforeAll(async () => {
   // CONSOLE_TEST_SITE_PORT for a range of one's own.
   const from = CONSOLE_PORTS.from + slot() * CONSOLE_PORTS.size;
   site = await blankSite(
-    givenPort("CONSOLE_TEST_SITE_PORT") ?? from + ((new URL(app.base).port - from + 25) % CONSOLE_PORTS.size),
+    givenPort("CONSOLE_TEST_SITE_PORT") ?? from + ((app.server.port - from + 25) % CONSOLE_PORTS.size),
   );
   chat = await createWebChat(app.server, {
     assistant: { name: "Ava", largeLanguageModel: LOCAL_LLM },
