@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { NO_SUCH_ID, PREFIXES, expectError, seedMember, seedOwner } from "../../../harness";
 import { expectInvalid } from "../../../support/refusals";
 import { createChatbot } from "../../../fixtures/chatbots";
-import { createGroup, expectBulkCreateRefusals } from "../helpers";
+import { createGroup, expectBulkCreateRefusals, expectLinksGuarded } from "../helpers";
 import { addChatbots, groupChatbotsPath, linksOfGroup } from "./helpers";
 import { bodyOf } from "../../../support/api";
 
@@ -89,20 +89,9 @@ describe("POST .../groups/{groupPk}/group-chatbots/bulk-create/", () => {
     const owner = await seedOwner();
     const group = await createGroup(owner);
     const bot = await createChatbot(owner);
-    const viewer = await seedMember(owner, ["group.view"]);
-    const path = groupChatbotsPath(owner.organizationId, group.id, "bulk-create/");
-    await expectError(await viewer.fetch("POST", path, { chatbots: [bot.id] }), 403, "permission_denied");
-    const other = await seedOwner();
-    const theirs = await createGroup(other);
-    await expectError(
-      await owner.fetch("POST", groupChatbotsPath(owner.organizationId, theirs.id, "bulk-create/"), {
-        chatbots: [bot.id],
-      }),
-      404,
-      "not_found",
-    );
-    await expectError(await other.fetch("POST", path, { chatbots: [bot.id] }), 404, "not_found");
-    await expectError(await call("POST", `/api/v1${path}`, { chatbots: [bot.id] }), 401, "not_authenticated");
+    const denied = await seedMember(owner, ["group.view"]);
+    const request = { method: "POST", groupId: group.id, rest: "bulk-create/", body: { chatbots: [bot.id] } } as const;
+    const theirs = await expectLinksGuarded({ owner, denied }, "group-chatbots", request);
     expect(await linksOfGroup(group.id)).toHaveLength(0);
     expect(await linksOfGroup(theirs.id)).toHaveLength(0);
   });

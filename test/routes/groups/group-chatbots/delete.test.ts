@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
 import { expectDenied, expectNotFound } from "../../../support/refusals";
 import { createChatbot } from "../../../fixtures/chatbots";
-import { createGroup } from "../helpers";
+import { createGroup, expectLinkIdsNotFound } from "../helpers";
 import { addChatbots, groupChatbotsPath, linksOfGroup } from "./helpers";
 
 describe("DELETE .../groups/{groupPk}/group-chatbots/{id}/", () => {
@@ -34,13 +34,8 @@ describe("DELETE .../groups/{groupPk}/group-chatbots/{id}/", () => {
       const [link] = await addChatbots(owner, group.id, [bot.id]);
       const path = groupChatbotsPath(owner.organizationId, group.id, `${link.id}/`);
       await expectDenied(await viewer.fetch("DELETE", path));
-      await expectNotFound(
-        await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, sibling.id, `${link.id}/`)),
-      );
-      await expectNotFound(
-        await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)),
-      );
-      await expectNotFound(await owner.fetch("DELETE", groupChatbotsPath(owner.organizationId, group.id, "nope/")));
+      const ids = { groupId: group.id, siblingId: sibling.id, linkId: link.id };
+      await expectLinkIdsNotFound(owner, "group-chatbots", "DELETE", ids);
       await expectNotFound(await (await seedOwner()).fetch("DELETE", path));
       await expectError(await call("DELETE", `/api/v1${path}`), 401, "not_authenticated");
       expect(await linksOfGroup(group.id)).toHaveLength(1);

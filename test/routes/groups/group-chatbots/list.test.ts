@@ -1,15 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
-import { expectDenied, expectNotFound, expectInvalid } from "../../../support/refusals";
+import { PREFIXES, seedMember, seedOwner } from "../../../harness";
+import { expectNotFound, expectInvalid } from "../../../support/refusals";
 import { createChatbot } from "../../../fixtures/chatbots";
-import { createGroup } from "../helpers";
-import { addChatbots, groupChatbotsPath, type GroupChatbotBody } from "./helpers";
-import { pageOf } from "../../../support/api";
+import { byId, createGroup, expectLinksGuarded, linksPage } from "../helpers";
+import { addChatbots, groupChatbotsPath } from "./helpers";
 
-const page = async (res: Response) => {
-  expect(res.status, await res.clone().text()).toBe(200);
-  return pageOf<"GET /organizations/{organizationPk}/groups/{groupPk}/group-chatbots/">(res);
-};
+const page = (res: Response) => linksPage("group-chatbots", res);
 
 describe("GET .../groups/{groupPk}/group-chatbots/", () => {
   it.each(PREFIXES)("lists the group's assistants, oldest link first, in page form under %s", async (prefix) => {
@@ -20,7 +16,6 @@ describe("GET .../groups/{groupPk}/group-chatbots/", () => {
     const first = await addChatbots(owner, group.id, [a.id, b.id]);
     await addChatbots(owner, other.id, [c.id]);
     const [third] = await addChatbots(owner, group.id, [c.id]);
-    const byId = (x: GroupChatbotBody, y: GroupChatbotBody) => x.id.localeCompare(y.id);
     const all = await page(
       await owner.fetch("GET", groupChatbotsPath(owner.organizationId, group.id), undefined, { prefix }),
     );
@@ -78,16 +73,11 @@ describe("GET .../groups/{groupPk}/group-chatbots/", () => {
       const seen = await createChatbot(owner, { groups: [{ id: viewer.groupId }] });
       const hidden = await createChatbot(owner);
       await addChatbots(owner, group.id, [seen.id, hidden.id]);
-      const path = groupChatbotsPath(owner.organizationId, group.id);
-      const body = await page(await viewer.fetch("GET", path));
+      const body = await page(await viewer.fetch("GET", groupChatbotsPath(owner.organizationId, group.id)));
       expect(body.count).toBe(1);
       expect(body.results.map((l) => l.chatbot.id)).toEqual([seen.id]);
-      await expectDenied(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", path));
-      const other = await seedOwner();
-      const theirs = await createGroup(other);
-      await expectNotFound(await owner.fetch("GET", groupChatbotsPath(owner.organizationId, theirs.id)));
-      await expectNotFound(await other.fetch("GET", path));
-      await expectError(await call("GET", `/api/v1${path}`), 401, "not_authenticated");
+      const denied = await seedMember(owner, ["chatbot.view"]);
+      await expectLinksGuarded({ owner, denied }, "group-chatbots", { method: "GET", groupId: group.id });
     },
   );
 });

@@ -1,13 +1,9 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { groupMembers } from "../../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../../harness";
-import { expectDenied, expectNotFound } from "../../../support/refusals";
-import { createGroup, expectBulkCreateRefusals } from "../helpers";
-import { addMembers, groupMembersPath, insertMembers } from "./helpers";
+import { NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../../harness";
+import { expectDenied } from "../../../support/refusals";
+import { createGroup, expectBulkCreateRefusals, expectLinksGuarded } from "../helpers";
+import { addMembers, groupMembersPath, insertMembers, rowsOf } from "./helpers";
 import { bodyOf } from "../../../support/api";
-
-const rowsOf = (groupId: string) => db().select().from(groupMembers).where(eq(groupMembers.groupId, groupId));
 
 describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
   it.each(PREFIXES)("adds organization members and returns the created records under %s", async (prefix) => {
@@ -86,20 +82,14 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
   it("403 with only group.view, 404 for another organization's group, 401 without a key", async () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, []);
-    const viewer = await seedMember(owner, ["group.view"]);
-    const path = groupMembersPath(owner.organizationId, group.id, "bulk-create/");
-    await expectDenied(await viewer.fetch("POST", path, { members: [viewer.memberId] }));
-    const other = await seedOwner();
-    const theirs = await createGroup(other, []);
-    await expectError(
-      await owner.fetch("POST", groupMembersPath(owner.organizationId, theirs.id, "bulk-create/"), {
-        members: [viewer.memberId],
-      }),
-      404,
-      "not_found",
-    );
-    await expectNotFound(await other.fetch("POST", path, { members: [viewer.memberId] }));
-    await expectError(await call("POST", `/api/v1${path}`, { members: [viewer.memberId] }), 401, "not_authenticated");
+    const denied = await seedMember(owner, ["group.view"]);
+    const request = {
+      method: "POST",
+      groupId: group.id,
+      rest: "bulk-create/",
+      body: { members: [denied.memberId] },
+    } as const;
+    const theirs = await expectLinksGuarded({ owner, denied }, "group-members", request);
     expect(await rowsOf(group.id)).toHaveLength(0);
     expect(await rowsOf(theirs.id)).toHaveLength(0);
   });

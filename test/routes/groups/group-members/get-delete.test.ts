@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
+import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../../harness";
 import { expectDenied, expectNotFound } from "../../../support/refusals";
-import { createGroup } from "../helpers";
+import { createGroup, expectLinkIdsNotFound } from "../helpers";
 import { addMembers, groupMembersPath } from "./helpers";
 import { bodyOf } from "../../../support/api";
 
@@ -26,13 +26,11 @@ describe("GET .../groups/{groupPk}/group-members/{id}/", () => {
       const sibling = await createGroup(owner, []);
       const a = await seedMember(owner);
       const [added] = await addMembers(owner, group.id, [a.memberId]);
-      await expectNotFound(
-        await owner.fetch("GET", groupMembersPath(owner.organizationId, sibling.id, `${added.id}/`)),
-      );
-      await expectNotFound(
-        await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${NO_SUCH_ID}/`)),
-      );
-      await expectNotFound(await owner.fetch("GET", groupMembersPath(owner.organizationId, group.id, "nope/")));
+      await expectLinkIdsNotFound(owner, "group-members", "GET", {
+        groupId: group.id,
+        siblingId: sibling.id,
+        linkId: added.id,
+      });
       const other = await seedOwner();
       await expectNotFound(await other.fetch("GET", groupMembersPath(owner.organizationId, group.id, `${added.id}/`)));
       await expectNotFound(await other.fetch("GET", groupMembersPath(other.organizationId, group.id, `${added.id}/`)));

@@ -1,26 +1,16 @@
-import { expect } from "vitest";
-import { members, users } from "../../../../src/db/schema";
+import { eq } from "drizzle-orm";
+import { groupMembers, members, users } from "../../../../src/db/schema";
 import { uuidv7 } from "../../../../src/lib/ids";
 import { db, unique, type Actor } from "../../../harness";
-import { bodyOf } from "../../../support/api";
-
-export interface GroupMemberBody {
-  id: string;
-  group: string;
-  member: { id: string; user: { id: string; name: string; email: string } };
-  createdAt: string;
-}
+import { addLinks, linksPath } from "../helpers";
 
 export const groupMembersPath = (organizationId: string, groupId: string, rest = "") =>
-  `/organizations/${organizationId}/groups/${groupId}/group-members/${rest}`;
+  linksPath("group-members", organizationId, groupId, rest);
 
-export async function addMembers(actor: Actor, groupId: string, memberIds: string[]): Promise<GroupMemberBody[]> {
-  const res = await actor.fetch("POST", groupMembersPath(actor.organizationId, groupId, "bulk-create/"), {
-    members: memberIds,
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return await bodyOf<"POST /organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/">(res);
-}
+export const addMembers = (actor: Actor, groupId: string, memberIds: string[]) =>
+  addLinks(actor, "group-members", groupId, memberIds);
+
+export const rowsOf = (groupId: string) => db().select().from(groupMembers).where(eq(groupMembers.groupId, groupId));
 
 /** Many plain members at once, written straight to the database (for volume, not behaviour). */
 export async function insertMembers(organizationId: string, n: number): Promise<string[]> {
