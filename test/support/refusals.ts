@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import { expectError } from "../harness";
+import type { Permission } from "../../src/services/permissions";
+import { expectError, NO_SUCH_ID, seedMember, type Actor } from "../harness";
 
 // The refusals nearly every route test asserts, named: the same checks as expectError (status,
 // code, the error body's shape and X-Request-Id).
@@ -15,4 +16,20 @@ export async function expectInvalid(res: Response, ...fields: string[]) {
   const body = await expectError(res, 400, "invalid");
   expect(Object.keys(body.errors!)).toEqual(fields);
   return body;
+}
+
+/** 404 for `actor` asking `collection` ("/contacts/") for another organization's `theirs`, an unknown id, "123". */
+export async function expectUnknownIds(actor: Actor, collection: string, theirs: string) {
+  for (const id of [theirs, NO_SUCH_ID, "123"]) await expectNotFound(await actor.fetch("GET", `${collection}${id}/`));
+}
+
+/** A GET of `path`: 403 for a member of `owner` holding `denied`, 200 for one holding any one of `readers`. */
+export async function expectReadableWith(
+  owner: Actor,
+  path: string,
+  { denied, readers }: { denied: Permission[]; readers: Permission[] },
+) {
+  await expectDenied(await (await seedMember(owner, denied)).fetch("GET", path));
+  for (const permission of readers)
+    expect((await (await seedMember(owner, [permission])).fetch("GET", path)).status, permission).toBe(200);
 }

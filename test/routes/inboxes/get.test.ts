@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conversations } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
-import { expectDenied, expectNotFound } from "../../support/refusals";
+import { NO_SUCH_ID, PREFIXES, call, data, expectError, seedOwner } from "../../harness";
+import { expectReadableWith, expectUnknownIds } from "../../support/refusals";
 import { createInbox } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -34,16 +34,13 @@ describe("GET /inboxes/{id}/", () => {
   it("404 for another organization's inbox, an unknown or a malformed id", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectNotFound(await owner.fetch("GET", `/inboxes/${theirs.id}/`));
-    await expectNotFound(await owner.fetch("GET", `/inboxes/${NO_SUCH_ID}/`));
-    await expectNotFound(await owner.fetch("GET", "/inboxes/123/"));
+    await expectUnknownIds(owner, "/inboxes/", theirs.id);
   });
 
   it("403 without inbox.view", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
-    await expectDenied(await (await seedMember(owner, ["chatbot.view"])).fetch("GET", `/inboxes/${inbox.id}/`));
-    expect((await (await seedMember(owner, ["inbox.manage"])).fetch("GET", `/inboxes/${inbox.id}/`)).status).toBe(200);
+    await expectReadableWith(owner, `/inboxes/${inbox.id}/`, { denied: ["chatbot.view"], readers: ["inbox.manage"] });
   });
 
   it("401 without a key", async () => {
