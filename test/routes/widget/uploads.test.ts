@@ -50,6 +50,19 @@ async function visitorUpload(webChatId: string, token: string, filename = "notes
   return p.fields.key;
 }
 
+/** A visitor's message (as `token`) with `files` attached, each a key or URL of an upload and the file's name. */
+const sendFiles = (
+  webChatId: string,
+  token: string,
+  message: { conversation?: string; content: string },
+  files: [file: string, filename: string][],
+) =>
+  client().post(
+    pub(webChatId, "messages/"),
+    { ...message, attachments: files.map(([file, filename]) => ({ file, filename })) },
+    token,
+  );
+
 /** What a refused send must leave behind: no conversation, message or attachment of the visitor, and the uploads
  * unclaimed. */
 async function expectNothingWritten(owner: Actor, contactId: string, keys: string[] = []) {
@@ -87,11 +100,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     expect(pre.headers.get("Access-Control-Allow-Methods")).toContain("POST");
 
     const key = await visitorUpload(chat.id, session.token);
-    const res = await client().post(
-      pub(chat.id, "messages/"),
-      { content: "Please read my notes", attachments: [{ file: key, filename: "notes.txt" }] },
-      session.token,
-    );
+    const res = await sendFiles(chat.id, session.token, { content: "Please read my notes" }, [[key, "notes.txt"]]);
     expect(res.status, await res.clone().text()).toBe(200);
     const done = storedReply(await readEvents<Reply>(res));
     expect(done.done).toBe(true);
@@ -129,18 +138,10 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     // Our own URL of the object is accepted too; a file alone (no text) is a message; sent again in
     // the same conversation it is the same attachment.
     const second = await visitorUpload(chat.id, session.token, "second.txt");
-    const again = await client().post(
-      pub(chat.id, "messages/"),
-      {
-        conversation: done.conversationId,
-        content: "",
-        attachments: [
-          { file: `http://localhost/api/v1/uploads/${second}`, filename: "second.txt" },
-          { file: key, filename: "notes.txt" },
-        ],
-      },
-      session.token,
-    );
+    const again = await sendFiles(chat.id, session.token, { conversation: done.conversationId, content: "" }, [
+      [`http://localhost/api/v1/uploads/${second}`, "second.txt"],
+      [key, "notes.txt"],
+    ]);
     expect(again.status, await again.clone().text()).toBe(200);
     const next = storedReply(await readEvents<Reply>(again));
     expect(next.message.content).toContain("I received your attachments:");
@@ -164,17 +165,13 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     expect(await rowsOf(owner.organizationId, "uploads")).toBe(0);
     const staffKey = await uploadKey(owner, "notes.txt", NOTES, "text/plain");
     await expectError(
-      await client().post(
-        pub(chat.id, "messages/"),
-        { content: "hi", attachments: [{ file: staffKey, filename: "notes.txt" }] },
-        session.token,
-      ),
+      await sendFiles(chat.id, session.token, { content: "hi" }, [[staffKey, "notes.txt"]]),
       403,
       "file_upload_disabled",
     );
     await expectNothingWritten(owner, session.contact.id, [staffKey]);
     // Without files, the web chat still answers; an empty list is no files.
-    const plain = await client().post(pub(chat.id, "messages/"), { content: "hi", attachments: [] }, session.token);
+    const plain = await sendFiles(chat.id, session.token, { content: "hi" }, []);
     expect(plain.status).toBe(200);
     expect(lastChunk(await readEvents<Reply>(plain)).done).toBe(true);
   });
@@ -225,35 +222,18 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       ];
       for (const [file, why] of bad) {
         // The good file first: it must not be written either.
-        const res = await client().post(
-          pub(chat.id, "messages/"),
-          {
-            content: "see attached",
-            attachments: [
-              { file: mine, filename: "notes.txt" },
-              { file, filename: "x.txt" },
-            ],
-          },
-          alice.token,
-        );
+        const res = await sendFiles(chat.id, alice.token, { content: "see attached" }, [
+          [mine, "notes.txt"],
+          [file, "x.txt"],
+        ]);
         const error = await expectError(res, 400, "invalid");
         expect(Object.keys(error.errors ?? {}), why).toEqual(["attachments.1.file"]);
       }
-      await expectError(
-        await client().post(
-          pub(chat.id, "messages/"),
-          {
-            content: "twice",
-            attachments: [
-              { file: mine, filename: "a.txt" },
-              { file: mine, filename: "b.txt" },
-            ],
-          },
-          alice.token,
-        ),
-        400,
-        "invalid",
-      );
+      const twice = await sendFiles(chat.id, alice.token, { content: "twice" }, [
+        [mine, "a.txt"],
+        [mine, "b.txt"],
+      ]);
+      await expectError(twice, 400, "invalid");
       await expectError(await client().post(pub(chat.id, "messages/"), { content: "" }, alice.token), 400, "invalid");
       await expectNothingWritten(owner, alice.contact.id, [mine, bobs, staff]);
       expect(await count(stranger.organizationId, "uploads WHERE key = ? AND claimed_at IS NULL", foreignOrg)).toBe(1);
@@ -269,36 +249,19 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       await readEvents<Reply>(await client().post(pub(chat.id, "messages/"), { content: "my order" }, alice.token)),
     );
     const bobs = await visitorUpload(chat.id, bob.token);
-    await expectError(
-      await client().post(
-        pub(chat.id, "messages/"),
-        {
-          conversation: first.conversationId,
-          content: "mine now",
-          attachments: [{ file: bobs, filename: "notes.txt" }],
-        },
-        bob.token,
-      ),
-      404,
-      "not_found",
-    );
+    const taken = { conversation: first.conversationId, content: "mine now" };
+    await expectError(await sendFiles(chat.id, bob.token, taken, [[bobs, "notes.txt"]]), 404, "not_found");
     expect(await rowsOf(owner.organizationId, "attachments")).toBe(0);
     expect(await objectMessages(first.conversationId)).toHaveLength(2);
     // A file sent in one conversation is not sent again in another.
     const mine = await visitorUpload(chat.id, alice.token);
-    const here = await client().post(
-      pub(chat.id, "messages/"),
-      { conversation: first.conversationId, content: "here", attachments: [{ file: mine, filename: "notes.txt" }] },
-      alice.token,
-    );
+    const here = await sendFiles(chat.id, alice.token, { conversation: first.conversationId, content: "here" }, [
+      [mine, "notes.txt"],
+    ]);
     expect(here.status).toBe(200);
     expect(lastChunk(await readEvents<Reply>(here)).done).toBe(true);
     await expectError(
-      await client().post(
-        pub(chat.id, "messages/"),
-        { content: "elsewhere", attachments: [{ file: mine, filename: "notes.txt" }] },
-        alice.token,
-      ),
+      await sendFiles(chat.id, alice.token, { content: "elsewhere" }, [[mine, "notes.txt"]]),
       400,
       "invalid",
     );
@@ -313,11 +276,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
       "not_authenticated",
     );
     await expectError(
-      await client().post(
-        pub(other.id, "messages/"),
-        { content: "x", attachments: [{ file: mine, filename: "notes.txt" }] },
-        alice.token,
-      ),
+      await sendFiles(other.id, alice.token, { content: "x" }, [[mine, "notes.txt"]]),
       401,
       "not_authenticated",
     );
