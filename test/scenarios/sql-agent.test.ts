@@ -39,6 +39,24 @@ async function ask(owner: Actor, botId: string, sql: string) {
   return { reply, call };
 }
 
+/** The totals by region asked of `database` (its name): answered from `totals`, the call recorded with its SQL. */
+async function askTotals(owner: Actor, botId: string, database: string, totals: object) {
+  const { reply, call } = await ask(owner, botId, TOTALS);
+  expect(call).toMatchObject({ toolType: "sql", status: "success", input: { sql: TOTALS } });
+  expect(call.output).toMatchObject({ database, ...totals, rowCount: 3, truncated: false });
+  expect(reply.content).toContain("north | 200");
+  return call;
+}
+
+/** Each of `sqls` asked of the assistant: refused before it runs, a failed call. */
+async function expectRefused(owner: Actor, botId: string, sqls: string[]) {
+  for (const sql of sqls) {
+    const refused = await ask(owner, botId, sql);
+    expect(refused.call.status, sql).toBe("failure");
+    expect(refused.call.error, sql).toMatch(/^Query refused/);
+  }
+}
+
 /** A direct connection string is the same for every organization (only Hyperdrive bindings are given to some). */
 const ANY_ORGANIZATION = "";
 
@@ -73,15 +91,7 @@ describe("text-to-SQL in agent replies: a managed table created from a CSV", () 
       chatbots: [{ id: bot.id }],
     });
     await createTable(owner, database.id);
-    const { reply, call } = await ask(owner, bot.id, TOTALS);
-    expect(call).toMatchObject({ toolType: "sql", status: "success", input: { sql: TOTALS } });
-    expect(call.output).toMatchObject({
-      database: "Sales",
-      ...MANAGED_TOTALS,
-      rowCount: 3,
-      truncated: false,
-    });
-    expect(reply.content).toContain("north | 200");
+    const call = await askTotals(owner, bot.id, "Sales", MANAGED_TOTALS);
     const record = await bodyOf<"GET /tool-execution-records/{id}/">(
       await owner.fetch("GET", `/tool-execution-records/${call.id}/`),
     );
@@ -145,11 +155,7 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL o
     expect(call).toMatchObject({ status: "success" });
     expect(call.output).toMatchObject({ ...POSTGRES_TOTALS, rowCount: 3 });
     expect(reply.content).toContain("north | 200");
-    for (const sql of HOSTILE) {
-      const refused = await ask(owner, bot.id, sql);
-      expect(refused.call.status, sql).toBe("failure");
-      expect(refused.call.error, sql).toMatch(/^Query refused/);
-    }
+    await expectRefused(owner, bot.id, HOSTILE);
     const { call: after } = await ask(owner, bot.id, "select count(*) as n from sales");
     expect(after.output.rows).toEqual([["4"]]);
   });
@@ -204,20 +210,8 @@ describe.skipIf(!!postgresMissing())("text-to-SQL in agent replies: PostgreSQL t
       databaseUrl: HYPERDRIVE_URL,
       tables: [{ tableName: "sales" }],
     });
-    const { reply, call } = await ask(owner, bot.id, TOTALS);
-    expect(call).toMatchObject({ toolType: "sql", status: "success", input: { sql: TOTALS } });
-    expect(call.output).toMatchObject({
-      database: "Shop",
-      ...POSTGRES_TOTALS,
-      rowCount: 3,
-      truncated: false,
-    });
-    expect(reply.content).toContain("north | 200");
-    for (const sql of ["select * from secrets", "delete from sales", "select pg_sleep(30)"]) {
-      const refused = await ask(owner, bot.id, sql);
-      expect(refused.call.status, sql).toBe("failure");
-      expect(refused.call.error, sql).toMatch(/^Query refused/);
-    }
+    await askTotals(owner, bot.id, "Shop", POSTGRES_TOTALS);
+    await expectRefused(owner, bot.id, ["select * from secrets", "delete from sales", "select pg_sleep(30)"]);
 
     // What passes the checks is still run read-only, with the statement timeout and the row cap.
     const run = (sql: string, maxRows = 200, timeoutMs = 2_000) =>
