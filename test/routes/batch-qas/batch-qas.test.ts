@@ -29,6 +29,14 @@ async function upload(owner: Actor, filename: string, body: string | Uint8Array,
   return key;
 }
 
+/** A batch started (201) on the web chat from an uploaded file (`body.file`, its key). */
+async function startBatch(owner: Actor, webChatId: string, body: { file: string; filename?: string }, prefix?: string) {
+  return ok<"POST /web-chats/{webchatPk}/batch-qas/">(
+    await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, body, { prefix }),
+    201,
+  );
+}
+
 /** A minimal workbook: shared strings in the header, inline strings in the rows. */
 function workbook(rows: string[][]): Uint8Array {
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
@@ -73,10 +81,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
         ...questions.map((q, i) => [q, i % 2 ? `You said: "${q}".` : "Something else entirely."]),
       ];
       const key = await upload(owner, "questions.xlsx", workbook(rows), XLSX);
-      const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
-        await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }, { prefix }),
-        201,
-      );
+      const created = await startBatch(owner, webChatId, { file: key }, prefix);
       expect(created).toMatchObject({
         status: "pending",
         total: 14,
@@ -157,10 +162,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     ).run();
     try {
       const key = await upload(owner, "q.csv", "Where is my parcel?\n", "text/csv");
-      const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
-        await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }),
-        201,
-      );
+      const created = await startBatch(owner, webChatId, { file: key });
       const consume = async (attempts: number) => {
         const batch = createMessageBatch("chatbot-evaluation", [
           { id: `job-${attempts}`, timestamp: new Date(), attempts, body: { kind: "batchQa", batchQaId: created.id } },
@@ -183,10 +185,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
     const key = await upload(owner, "q.csv", "Where is my parcel?\nDo you ship abroad?\n", "text/csv");
-    const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
-      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }),
-      201,
-    );
+    const created = await startBatch(owner, webChatId, { file: key });
     expect((await finished(owner, webChatId, created.id)).status).toBe("done");
     // As a job lost with its consumer leaves it: running, the questions unanswered.
     const d1 = client(db());
@@ -221,10 +220,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
       '"Where, exactly, is my parcel?"\nOpening hours?,Nine to five\n\n',
       "text/csv",
     );
-    const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
-      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key, filename: "q.csv" }),
-      201,
-    );
+    const created = await startBatch(owner, webChatId, { file: key, filename: "q.csv" });
     expect(created.total).toBe(2);
     expect((await finished(owner, webChatId, created.id)).completed).toBe(2);
   });
@@ -262,10 +258,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
     const key = await upload(owner, "q.csv", "Hello?\n", "text/csv");
-    const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
-      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file: key }),
-      201,
-    );
+    const created = await startBatch(owner, webChatId, { file: key });
     const base = `/web-chats/${webChatId}/batch-qas/`;
     await expectError(await call("POST", `/api/v1${base}`, { file: key }), 401, "not_authenticated");
     await expectError(await call("GET", `/api${base}${created.id}/`), 401, "not_authenticated");
@@ -289,21 +282,11 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
     async (prefix) => {
       const owner = await seedOwner();
       const { bot, webChatId } = await webChatWithBot(owner);
-      const first = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
-        await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
-          file: await upload(owner, "a.csv", "One?\n", "text/csv"),
-        }),
-        201,
-      );
+      const first = await startBatch(owner, webChatId, { file: await upload(owner, "a.csv", "One?\n", "text/csv") });
       const csv =
         "Question,Expected answer\n" +
         Array.from({ length: 25 }, (_, i) => `Question ${i + 1}?,You said: "Question ${i + 1}?".`).join("\n");
-      const second = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
-        await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
-          file: await upload(owner, "b.csv", csv, "text/csv"),
-        }),
-        201,
-      );
+      const second = await startBatch(owner, webChatId, { file: await upload(owner, "b.csv", csv, "text/csv") });
       await finished(owner, webChatId, first.id);
       const done = await finished(owner, webChatId, second.id);
 
@@ -361,12 +344,7 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
   it("400 for a bad page, 401, 403 without chatbot.view, 404 for another organization's web chat or run", async () => {
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
-    const created = await ok<"POST /web-chats/{webchatPk}/batch-qas/">(
-      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
-        file: await upload(owner, "q.csv", "Hello?\n", "text/csv"),
-      }),
-      201,
-    );
+    const created = await startBatch(owner, webChatId, { file: await upload(owner, "q.csv", "Hello?\n", "text/csv") });
     const base = `/web-chats/${webChatId}/batch-qas/`;
     await expectError(await owner.fetch("GET", `${base}?page=0`), 400, "invalid");
     await expectError(await owner.fetch("GET", `${base}${created.id}/items/?page=abc`), 400, "invalid");
