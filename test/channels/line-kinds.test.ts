@@ -3,15 +3,12 @@
 // they happened; follows, unsends and other events that are no one writing are left out on purpose
 // (docs/decisions.md, "Messaging channels", "What a visitor sends is kept").
 import { describe, expect, it } from "vitest";
-import { seedOwner } from "../harness";
-import { hex, lineInbox, messageEvent, newUser, signed, textEvent, credentials } from "./line-support";
+import { hex, newLineInbox, messageEvent, newUser, signed, textEvent } from "./line-support";
 import { contactLinesWithFiles, messagesWhen, onlyConversation, post, storedEvents } from "./support";
 
 describe("LINE: what a visitor sends is kept", () => {
   it("one request's events are each kept in order: messages, postbacks, kinds we do not know", async () => {
-    const owner = await seedOwner();
-    const creds = credentials();
-    const inbox = await lineInbox(owner, creds);
+    const { owner, creds, inbox } = await newLineInbox();
     const user = newUser();
     const source = { type: "user", userId: user };
     const at = Date.now();

@@ -2,7 +2,7 @@
 // shows them, signed by its stand-in (test/support/platforms/line.mjs) with LINE's algorithm.
 import { SELF } from "cloudflare:test";
 import { expect } from "vitest";
-import { type Actor, unique } from "../harness";
+import { type Actor, seedOwner, unique } from "../harness";
 import { channelInbox, messagesWhen, nthIs, onlyConversation, post, standIn, type ChannelInbox } from "./support";
 
 export const line = standIn("line");
@@ -33,6 +33,13 @@ export async function lineInbox(owner: Actor, creds = credentials()): Promise<Ch
   const connected = await asOwner("POST", "/channel/connect/");
   expect(connected.status, await connected.clone().text()).toBe(200);
   return inbox;
+}
+
+/** lineInbox of a new owner: the owner, the channel's credentials and the inbox. */
+export async function newLineInbox() {
+  const owner = await seedOwner();
+  const creds = credentials();
+  return { owner, creds, inbox: await lineInbox(owner, creds) };
 }
 
 let sequence = 0;

@@ -15,7 +15,7 @@ import {
   helloTakenOver,
   hex,
   line,
-  lineInbox,
+  newLineInbox,
   messageEvent,
   newUser,
   ORIGIN,
@@ -38,9 +38,7 @@ import {
 
 describe("LINE", () => {
   it("connects (bot info, webhook URL set), takes a text in and answers with the reply API", async () => {
-    const owner = await seedOwner();
-    const creds = credentials();
-    const inbox = await lineInbox(owner, creds);
+    const { owner, creds, inbox } = await newLineInbox();
     const token = creds.channelAccessToken;
     const [endpoint] = (await line.requests(token)).filter((r) => r.method === "PUT");
     expect(endpoint).toMatchObject({
@@ -72,9 +70,7 @@ describe("LINE", () => {
   });
 
   it("the assistant's conversation starters go under its first answer, in LINE quick replies", async () => {
-    const owner = await seedOwner();
-    const creds = credentials();
-    const inbox = await lineInbox(owner, creds);
+    const { owner, creds, inbox } = await newLineInbox();
     await givenStarters(owner, inbox.chatbotId, ["Opening hours?", "Where do you deliver in the Kanto region?"]);
     await post(inbox.path, await signed(creds.channelSecret, textEvent(newUser(), "Hello")));
     const conversation = await onlyConversation(owner, inbox.inboxId);
@@ -94,9 +90,7 @@ describe("LINE", () => {
   it(
     "a redelivered event makes no second message; a wrong or missing signature is 401 and stores " + "nothing",
     async () => {
-      const owner = await seedOwner();
-      const creds = credentials();
-      const inbox = await lineInbox(owner, creds);
+      const { owner, creds, inbox } = await newLineInbox();
       const event = textEvent(newUser(), "Hello");
       // LINE's redelivery: the same webhookEventId, flagged as redelivered.
       const again = { ...event, deliveryContext: { isRedelivery: true } };
@@ -116,9 +110,7 @@ describe("LINE", () => {
   it(
     "an image is downloaded from LINE's data API into an attachment; a group's message opens a group " + "conversation",
     async () => {
-      const owner = await seedOwner();
-      const creds = credentials();
-      const inbox = await lineInbox(owner, creds);
+      const { owner, creds, inbox } = await newLineInbox();
       const user = newUser();
       const image = messageEvent(user, { type: "image", quoteToken: `q${hex(16)}`, contentProvider: { type: "line" } });
       await post(inbox.path, await signed(creds.channelSecret, image));
