@@ -3,7 +3,17 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { organizations } from "../../../src/db/schema";
-import { CONFIGURED_PLANS, PREFIXES, db, expectError, seedMember, seedOwner, setPlan } from "../../harness";
+import {
+  type Actor,
+  CONFIGURED_PLANS,
+  PREFIXES,
+  db,
+  expectError,
+  seedMember,
+  seedOwner,
+  setPlan,
+  type Settings,
+} from "../../harness";
 import { expectDenied, expectNotFound, expectInvalid } from "../../support/refusals";
 import { bodyOf } from "../../support/api";
 
@@ -17,6 +27,13 @@ function form(parts: Record<string, string | File>) {
   for (const [k, v] of Object.entries(parts)) f.append(k, v);
   return f;
 }
+
+/** The PNG as a file part: `filename`, of `type`. */
+const png = (filename = "a.png", type = "image/png") => new File([PNG], filename, { type });
+
+/** A multipart PATCH by `owner` of their own organization. */
+const patchOwn = (owner: Actor, parts: Record<string, string | File>, settings?: Settings) =>
+  owner.fetch("PATCH", path(owner.organizationId), form(parts), { settings });
 
 async function enterpriseOwner() {
   const owner = await seedOwner();
@@ -48,13 +65,9 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
 
   it("a text part may carry an http(s) URL, nothing else", async () => {
     const owner = await enterpriseOwner();
-    const res = await owner.fetch("PATCH", path(owner.organizationId), form({ fullLogo: "javascript:alert(1)" }));
+    const res = await patchOwn(owner, { fullLogo: "javascript:alert(1)" });
     await expectInvalid(res, "fullLogo");
-    const ok = await owner.fetch(
-      "PATCH",
-      path(owner.organizationId),
-      form({ fullLogo: "https://cdn.example.com/f.png" }),
-    );
+    const ok = await patchOwn(owner, { fullLogo: "https://cdn.example.com/f.png" });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ fullLogo: "https://cdn.example.com/f.png" });
   });
@@ -62,22 +75,14 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
   it("an empty part clears a logo; text parts update the other fields", async () => {
     const owner = await enterpriseOwner();
     await owner.fetch("PATCH", path(owner.organizationId), { compactLogo: "https://cdn.example.com/c.png" });
-    const res = await owner.fetch(
-      "PATCH",
-      path(owner.organizationId),
-      form({ compactLogo: "", themePrimaryColor: "#112233" }),
-    );
+    const res = await patchOwn(owner, { compactLogo: "", themePrimaryColor: "#112233" });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ compactLogo: null, themePrimaryColor: "#112233" });
   });
 
   it("without configured plans any organization may upload logos", async () => {
     const owner = await seedOwner();
-    const res = await owner.fetch(
-      "PATCH",
-      path(owner.organizationId),
-      form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) }),
-    );
+    const res = await patchOwn(owner, { compactLogo: png() });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await stored(owner.organizationId)).toHaveLength(1);
   });
@@ -86,30 +91,21 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
     const owner = await seedOwner();
     await setPlan(owner.organizationId, "free");
     const before = await row(owner.organizationId);
-    const logo = () => form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) });
-    const body = await expectDenied(
-      await owner.fetch("PATCH", path(owner.organizationId), logo(), { settings: CONFIGURED_PLANS }),
-    );
+    const body = await expectDenied(await patchOwn(owner, { compactLogo: png() }, CONFIGURED_PLANS));
     expect(body.detail).toMatch(/Free plan/);
     expect(await row(owner.organizationId)).toEqual(before);
     expect(await stored(owner.organizationId)).toHaveLength(0);
     await setPlan(owner.organizationId, "enterprise");
-    expect(
-      (await owner.fetch("PATCH", path(owner.organizationId), logo(), { settings: CONFIGURED_PLANS })).status,
-    ).toBe(200);
+    expect((await patchOwn(owner, { compactLogo: png() }, CONFIGURED_PLANS)).status).toBe(200);
   });
 
   it("400 naming the field for a file that is not PNG, JPEG or GIF, and nothing is stored", async () => {
     const owner = await enterpriseOwner();
     const before = await row(owner.organizationId);
-    const res = await owner.fetch(
-      "PATCH",
-      path(owner.organizationId),
-      form({
-        compactLogo: new File([PNG], "a.png", { type: "image/png" }),
-        fullLogo: new File(["<svg/>"], "a.svg", { type: "image/svg+xml" }),
-      }),
-    );
+    const res = await patchOwn(owner, {
+      compactLogo: png(),
+      fullLogo: new File(["<svg/>"], "a.svg", { type: "image/svg+xml" }),
+    });
     await expectInvalid(res, "fullLogo");
     expect(await row(owner.organizationId)).toEqual(before);
     expect(await stored(owner.organizationId)).toHaveLength(0);
@@ -126,23 +122,9 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
         organization: { compact_logo: { max_size: 8, content_types: ["image/png"] } },
       }),
     };
-    await expectError(
-      await owner.fetch(
-        "PATCH",
-        path(owner.organizationId),
-        form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) }),
-        { settings },
-      ),
-      413,
-      "payload_too_large",
-    );
+    await expectError(await patchOwn(owner, { compactLogo: png() }, settings), 413, "payload_too_large");
     const gif = await expectError(
-      await owner.fetch(
-        "PATCH",
-        path(owner.organizationId),
-        form({ compactLogo: new File([PNG], "a.gif", { type: "image/gif" }) }),
-        { settings },
-      ),
+      await patchOwn(owner, { compactLogo: png("a.gif", "image/gif") }, settings),
       400,
       "invalid",
     );
@@ -153,20 +135,16 @@ describe("PUT and PATCH /organizations/{id}/ (multipart logos)", () => {
   it("413 for a logo over 5 MiB, and nothing is stored", async () => {
     const owner = await enterpriseOwner();
     const big = new File([new Uint8Array(5_242_881)], "big.gif", { type: "image/gif" });
-    await expectError(
-      await owner.fetch("PATCH", path(owner.organizationId), form({ fullLogo: big })),
-      413,
-      "payload_too_large",
-    );
+    await expectError(await patchOwn(owner, { fullLogo: big }), 413, "payload_too_large");
     expect(await stored(owner.organizationId)).toHaveLength(0);
     const exact = new File([new Uint8Array(5_242_880)], "max.gif", { type: "image/gif" });
-    expect((await owner.fetch("PATCH", path(owner.organizationId), form({ fullLogo: exact }))).status).toBe(200);
+    expect((await patchOwn(owner, { fullLogo: exact })).status).toBe(200);
   });
 
   it("403 without organization.manage, 404 for another organization", async () => {
     const owner = await enterpriseOwner();
     const member = await seedMember(owner, []);
-    const logo = () => form({ compactLogo: new File([PNG], "a.png", { type: "image/png" }) });
+    const logo = () => form({ compactLogo: png() });
     await expectDenied(await member.fetch("PATCH", path(owner.organizationId), logo()));
     const stranger = await enterpriseOwner();
     await expectNotFound(await stranger.fetch("PATCH", path(owner.organizationId), logo()));
