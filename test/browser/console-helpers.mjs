@@ -343,6 +343,13 @@ export async function permissionIds(app, codenames) {
   return codenames.map((codename) => catalogue.find((p) => p.codename === codename).id);
 }
 
+/** The bytes of a finished download (by its stream: a connected browser's download has no local path). */
+export async function downloadedBytes(download) {
+  const parts = [];
+  for await (const part of await download.createReadStream()) parts.push(part);
+  return Buffer.concat(parts);
+}
+
 /** The open dialog of the page. */
 export const dialog = (page) => page.locator("dialog[open]");
 

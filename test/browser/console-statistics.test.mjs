@@ -11,7 +11,6 @@
 // Keyboard-only filtering, axe-core in both themes, the screenshots of docs/console/.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, startServer } from "../../bench/lib.mjs";
 import { dataPlaneFile } from "../support/local-d1.mjs";
@@ -20,6 +19,7 @@ import { testPort } from "../support/test-ports.mjs";
 import {
   SHOTS,
   axeViolations,
+  downloadedBytes,
   openPage,
   screenshots,
   signInContext,
@@ -317,7 +317,7 @@ describe("Statistics in Chromium", () => {
       page.getByRole("button", { name: "Download .xlsx" }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`records-${range.startDate}-${range.endDate}.xlsx`);
-    const rows = readXlsx(readFileSync(await download.path()));
+    const rows = readXlsx(await downloadedBytes(download));
     expect(rows[0].slice(0, 3)).toEqual(["Asked at", "Question", "Answer"]);
     expect(rows.slice(1).map((r) => [r[1], r[2]])).toEqual(api.results.map((r) => [r.inputMessage, r.outputMessage]));
     await context.close();
@@ -486,7 +486,7 @@ describe("Statistics in Chromium", () => {
         human.getByRole("button", { name: "Export the human handoff figures as .xlsx" }).click(),
       ]);
       expect(download.suggestedFilename()).toBe(`human-statistics-assistant-${range.startDate}-${range.endDate}.xlsx`);
-      const sheet = readXlsx(readFileSync(await download.path()));
+      const sheet = readXlsx(await downloadedBytes(download));
       expect(sheet[0].slice(0, 4)).toEqual(["Assistant", "Id", "Handoffs", "Resolved"]);
       expect(sheet.slice(1).map((r) => r.slice(0, 4))).toEqual([
         ["Support", bots[0].id, 7, 7],

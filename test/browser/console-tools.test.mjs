@@ -18,6 +18,7 @@ import {
   LOCAL_LLM,
   ownerScreenshots,
   tabAndPress,
+  downloadedBytes,
 } from "./console-helpers.mjs";
 
 let app, receiver, mcp;
@@ -389,14 +390,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Download .xlsx" }).click(),
     ]);
-    const bytes = await new Promise((resolve, reject) => {
-      download.createReadStream().then((s) => {
-        const parts = [];
-        s.on("data", (p) => parts.push(p));
-        s.on("end", () => resolve(Buffer.concat(parts)));
-        s.on("error", reject);
-      }, reject);
-    });
+    const bytes = await downloadedBytes(download);
     const files = unzipSync(new Uint8Array(bytes));
     // A header and the three questions; the texts are in the workbook's shared strings.
     const sheet = new TextDecoder().decode(files["xl/worksheets/sheet1.xml"]);
