@@ -5,6 +5,7 @@ import { RemoveDialog, type Removal } from "./confirm";
 import { DataTable, type Column } from "./data-table";
 import { TextField } from "./field";
 import { Pager } from "./pager";
+import { toast } from "./toast";
 import { useResource, type Resource } from "./use-resource";
 
 /** A page of a page-number list, as the API answers it. */
@@ -43,7 +44,7 @@ export function useCrudList<Row>(load: (page: number, search: string) => Promise
 
 export type CrudList<Row> = ReturnType<typeof useCrudList<Row>>;
 
-interface Props<Row> {
+interface Props<Row, Saved> {
   crud: CrudList<Row>;
   /** The id of the list's heading (the table's name for screen readers). */
   labelledBy: string;
@@ -56,18 +57,23 @@ interface Props<Row> {
   pageSize: number;
   /** The error shown above the list, when the page loads more than the list (defaults to the list's). */
   error?: unknown;
-  /** The create or edit form, while one is open: `row` is null for a new record. */
-  form?: (row: Row | null, close: () => void) => ComponentChildren;
+  /**
+   * The create or edit form, while one is open: `row` is null for a new record; the form calls `saved` with what it
+   * saved (and whether that was a new record).
+   */
+  form?: (row: Row | null, close: () => void, saved: (record: Saved, created?: boolean) => void) => ComponentChildren;
+  /** What the toast says once the form has saved `record`; the list then loads again. */
+  saved?: (record: Saved, created: boolean) => string;
   /** Asks before a delete, then deletes, says it (a toast) and loads the page again. */
   remove?: Removal<Row>;
 }
 
 /**
  * The list part of a page of records (keyed by their id): the load's error, "loading" until the
- * first answer, the empty text, the table with its pager, and the create/edit form and delete
- * confirmation of `useCrudList`.
+ * first answer, the empty text, the table with its pager, and the create/edit form (its toast once
+ * saved, and the list loaded again) and delete confirmation of `useCrudList`.
  */
-export function ResourceList<Row extends { id: string }>({
+export function ResourceList<Row extends { id: string }, Saved = Row>({
   crud,
   labelledBy,
   heading,
@@ -76,9 +82,14 @@ export function ResourceList<Row extends { id: string }>({
   pageSize,
   error,
   form,
+  saved,
   remove,
-}: Props<Row>) {
+}: Props<Row, Saved>) {
   const { list, page, setPage, editing, setEditing, deleting, setDeleting } = crud;
+  const onSaved = (record: Saved, created = false) => {
+    if (saved) toast(saved(record, created));
+    void list.reload();
+  };
   return (
     <>
       {heading && (
@@ -97,7 +108,7 @@ export function ResourceList<Row extends { id: string }>({
           </>
         )}
       />
-      {editing && form?.(editing === "new" ? null : editing, () => setEditing(null))}
+      {editing && form?.(editing === "new" ? null : editing, () => setEditing(null), onSaved)}
       {remove && <RemoveDialog row={deleting} remove={remove} onClose={() => setDeleting(null)} after={list.reload} />}
     </>
   );

@@ -1,5 +1,4 @@
 import { Notice } from "../../components/alert";
-import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
@@ -38,16 +37,8 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
         columns={columns}
         empty={crud.search ? t("noMatch") : t("none")}
         pageSize={PAGE_SIZE}
-        form={(editing, close) => (
-          <CannedForm
-            editing={editing}
-            onClose={close}
-            onSaved={(c) => {
-              toast(t("saved", { code: c.shortCode }));
-              crud.list.reload();
-            }}
-          />
-        )}
+        form={(editing, close, saved) => <CannedForm editing={editing} onClose={close} onSaved={saved} />}
+        saved={(c) => t("saved", { code: c.shortCode })}
         remove={{
           title: t("deleteTitle"),
           message: (c) => t("deleteMessage", { code: c.shortCode }),

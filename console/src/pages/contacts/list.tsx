@@ -2,7 +2,6 @@ import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
 import { actionsColumn, deleteAction, editAction } from "../../components/row-actions";
-import { toast } from "../../components/toast";
 import { formatDate } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -60,17 +59,10 @@ export function ContactList({ organizationId }: { organizationId: string }) {
         columns={columns}
         empty={crud.search ? t("noMatch") : t("noContacts")}
         pageSize={PAGE_SIZE}
-        form={(contact, close) => (
-          <ContactForm
-            contact={contact}
-            organizationId={organizationId}
-            onClose={close}
-            onSaved={(c, created) => {
-              toast(t(created ? "createdToast" : "saved", { name: c.name }));
-              void crud.list.reload();
-            }}
-          />
+        form={(contact, close, saved) => (
+          <ContactForm contact={contact} organizationId={organizationId} onClose={close} onSaved={saved} />
         )}
+        saved={(c, created) => t(created ? "createdToast" : "saved", { name: c.name })}
         remove={{
           title: t("deleteContact"),
           message: (c) => t("deleteMessage", { name: c.name }),

@@ -1,4 +1,3 @@
-import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
@@ -39,16 +38,8 @@ export default function LabelsPage({ organizationId }: PageProps) {
         columns={columns}
         empty={crud.search ? t("noMatch") : t("noLabels")}
         pageSize={PAGE_SIZE}
-        form={(label, close) => (
-          <LabelForm
-            label={label}
-            onClose={close}
-            onSaved={(l, created) => {
-              toast(t(created ? "created" : "saved", { name: l.name }));
-              void crud.list.reload();
-            }}
-          />
-        )}
+        form={(label, close, saved) => <LabelForm label={label} onClose={close} onSaved={saved} />}
+        saved={(l, created) => t(created ? "created" : "saved", { name: l.name })}
         remove={{
           title: t("deleteLabel"),
           message: (l) => t("deleteMessage", { name: l.name }),

@@ -1,11 +1,10 @@
 import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
-import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
-import { deleteDatabase, listDatabases, type SqlDatabaseItem } from "./api";
+import { deleteDatabase, listDatabases, type SqlDatabase, type SqlDatabaseItem } from "./api";
 import { DatabaseForm } from "./database-form";
 import { StatusBadge } from "./status";
 import { t } from "./strings";
@@ -55,17 +54,15 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
         columns={columns}
         empty={t("noDatabases")}
         pageSize={20}
-        form={(database, close) => (
+        form={(database, close, saved) => (
           <DatabaseForm
             database={database ?? undefined}
             organizationId={organizationId}
             onClose={close}
-            onSaved={(d) => {
-              toast(t("saved", { name: d.name }));
-              crud.list.reload();
-            }}
+            onSaved={saved}
           />
         )}
+        saved={(d: SqlDatabase) => t("saved", { name: d.name })}
         remove={{
           title: t("deleteDatabase"),
           message: (d) => t("deleteMessage", { name: d.name }),

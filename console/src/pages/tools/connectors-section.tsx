@@ -1,7 +1,6 @@
 import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
-import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { ResourceList, useCrudList } from "../../components/resource-list";
 import { useResource } from "../../components/use-resource";
@@ -85,18 +84,16 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
         error={connectors.error ?? registry.error ?? mine.error}
         form={
           registry.data &&
-          ((connector, close) => (
+          ((connector, close, saved) => (
             <ConnectorForm
               connector={connector ?? undefined}
               registry={registry.data!}
               onClose={close}
-              onSaved={(c) => {
-                toast(t("saved", { name: c.displayName }));
-                connectors.reload();
-              }}
+              onSaved={saved}
             />
           ))
         }
+        saved={(c) => t("saved", { name: c.displayName })}
         remove={{
           title: t("deleteConnector"),
           message: (c) => t("deleteConnectorMessage", { name: c.displayName }),

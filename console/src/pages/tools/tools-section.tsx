@@ -1,5 +1,4 @@
 import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
-import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
 import { ResourceList, useCrudList } from "../../components/resource-list";
 import { can } from "../../shell/session";
@@ -81,17 +80,10 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
         columns={columns}
         empty={t("noTools")}
         pageSize={20}
-        form={(tool, close) => (
-          <ToolForm
-            tool={tool ?? undefined}
-            organizationId={organizationId}
-            onClose={close}
-            onSaved={(tool) => {
-              toast(t("saved", { name: tool.displayName }));
-              crud.list.reload();
-            }}
-          />
+        form={(tool, close, saved) => (
+          <ToolForm tool={tool ?? undefined} organizationId={organizationId} onClose={close} onSaved={saved} />
         )}
+        saved={(tool) => t("saved", { name: tool.displayName })}
         remove={{
           title: t("deleteTool"),
           message: (tool) => t("deleteToolMessage", { name: tool.displayName }),
