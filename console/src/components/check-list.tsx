@@ -1,15 +1,23 @@
 import type { ComponentChildren } from "preact";
 import { useId } from "preact/hooks";
 import { Loading } from "./alert";
+import type { Resource } from "./use-resource";
 
 type IdName = { id: string; name: string };
 
-interface Props {
+/**
+ * What to choose from: `options` (none yet, or null where the member may not list them), or the
+ * load of them as `choices` ("loading" shows until its first answer).
+ */
+type From =
+  | { options: IdName[] | null | undefined; choices?: never }
+  | { choices: Pick<Resource<IdName[] | null>, "data" | "loading">; options?: never };
+
+type Props = From & {
   legend: string;
   hint?: ComponentChildren;
   /** The checkboxes' name in the form (their values are the ids): read from the form when not controlled. */
   name?: string;
-  options: IdName[] | undefined;
   /** The record's current choice: ticked, and listed even when `options` lacks them. */
   chosen?: IdName[];
   /** Controlled: the choice changes only through `onChange`, and `chosen` is the current choice. */
@@ -18,31 +26,19 @@ interface Props {
   class?: string;
   /** Shown when there is nothing to choose from. */
   empty: string;
-  loading?: boolean;
   /** The API's message for this field, shown and read with the group. */
   error?: string;
   /** Shown but not chosen from (nor sent with the form): e.g. a list the member may not read. */
   disabled?: boolean;
-}
+};
 
 /**
  * Records chosen by checkboxes (a record's groups, assistants, tools): read from the form as ids, or
  * controlled (`onChange` with the new choice, for a form that keeps a draft).
  */
-export function CheckList({
-  legend,
-  hint,
-  name,
-  options,
-  chosen = [],
-  onChange,
-  empty,
-  loading,
-  error,
-  disabled,
-  ...rest
-}: Props) {
+export function CheckList({ legend, hint, name, chosen = [], onChange, empty, error, disabled, ...rest }: Props) {
   const id = useId();
+  const options = rest.choices ? rest.choices.data : rest.options;
   const ticked = new Set(chosen.map((o) => o.id));
   const shown = [...chosen, ...(options ?? []).filter((o) => !ticked.has(o.id))];
   const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
@@ -58,7 +54,7 @@ export function CheckList({
           {hint}
         </p>
       )}
-      {loading && !options ? (
+      {rest.choices?.loading && !options ? (
         <Loading />
       ) : shown.length === 0 ? (
         <p class="muted small">{empty}</p>

@@ -31,9 +31,8 @@ export function GroupPicker({ organizationId, chosen, name = "groups", error }: 
       legend={t("groups")}
       hint={t("groupsHint")}
       name={name}
-      options={groups.data}
+      choices={groups}
       chosen={chosen}
-      loading={groups.loading}
       empty={groups.error ? t("groupsUnavailable") : t("noGroups")}
       error={error}
     />

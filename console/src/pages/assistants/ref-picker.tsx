@@ -23,7 +23,7 @@ export function RefPicker({ legend, hint, options, value, onChange, error }: Pro
       class="ref-picker"
       legend={legend}
       hint={options === null ? t("cannotList") : hint}
-      options={options ?? undefined}
+      options={options}
       chosen={value}
       onChange={onChange}
       empty={t("noneAvailable")}

@@ -76,9 +76,8 @@ export function ContactForm({
         legend={t("inboxes")}
         hint={t("inboxesHint")}
         name="inboxes"
-        options={inboxes.data ?? undefined}
+        choices={inboxes}
         chosen={contact?.inboxes}
-        loading={inboxes.loading}
         disabled={!pickable}
         empty={t("noInboxes")}
       />

@@ -78,9 +78,8 @@ function LabelDialog({
       <CheckList
         legend={t("labels")}
         name="labelIds"
-        options={choices.data ?? undefined}
+        choices={choices}
         chosen={conversation.labels.map((l) => ({ id: l.id, name: l.name }))}
-        loading={choices.loading}
         empty={t("noLabels")}
         error={problem?.field("labelIds")}
       />

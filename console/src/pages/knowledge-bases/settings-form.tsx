@@ -196,7 +196,7 @@ export function SettingsForm({
             <CheckList
               legend={t("groups")}
               name="groups"
-              options={groups ?? undefined}
+              options={groups}
               chosen={kb?.groups}
               empty={groups ? t("noneToChoose") : t("notListed")}
               disabled={!groups}
@@ -205,7 +205,7 @@ export function SettingsForm({
             <CheckList
               legend={t("chatbots")}
               name="chatbots"
-              options={chatbots ?? undefined}
+              options={chatbots}
               chosen={kb?.chatbots}
               empty={chatbots ? t("noneToChoose") : t("notListed")}
               disabled={!chatbots}

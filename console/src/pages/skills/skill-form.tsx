@@ -55,9 +55,8 @@ export function SkillForm({
             legend={t("attachedTools")}
             hint={t("toolsHint")}
             name="attachedToolIds"
-            options={tools.data}
+            choices={tools}
             chosen={s.attachedTools.map((tool) => ({ id: tool.id, name: tool.displayName }))}
-            loading={tools.loading}
             empty={tools.error ? t("toolsUnavailable") : t("noTools")}
             error={err("attachedToolIds")}
           />

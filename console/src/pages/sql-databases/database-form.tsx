@@ -112,9 +112,8 @@ export function DatabaseForm({
         legend={t("assistants")}
         hint={t("assistantsHint")}
         name="chatbots"
-        options={assistants.data ?? undefined}
+        choices={assistants}
         chosen={database?.chatbots}
-        loading={assistants.loading}
         empty={assistants.error || assistants.data === null ? t("assistantsUnavailable") : t("noAssistants")}
         error={err("chatbots")}
       />
