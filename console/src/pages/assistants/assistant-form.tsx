@@ -45,11 +45,20 @@ export function AssistantForm({
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const setHandoff = (change: Partial<Draft["handoff"]>) =>
     setDraft((d) => ({ ...d, handoff: { ...d.handoff, ...change } }));
+  const error = (key: string) => fieldMessage(problem, key);
+  /** A text field or select of the draft: its value, its input and the API's message, all under `key`. */
   const text = (key: keyof Draft) => ({
     value: draft[key] as string,
     onInput: (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value as never),
+    error: error(key),
   });
-  const error = (key: string) => fieldMessage(problem, key);
+  /** A list of references of the draft (`[{id}]`), picked from `choices` of the same name. */
+  const refs = (key: "knowledgeBases" | "tools" | "skills" | "groups") => ({
+    options: choices[key],
+    value: draft[key],
+    onChange: (value: IdName[]) => set(key, value),
+    error: error(key),
+  });
   /** A text field of the handoff settings: its value, its input and the API's message on `handoff.<key>`. */
   const handoffText = (key: Exclude<keyof Draft["handoff"], "enabled">) => ({
     value: draft.handoff[key],
@@ -91,40 +100,30 @@ export function AssistantForm({
       <h2 id="settings-title">{t("settings")}</h2>
       <FormError problem={problem} />
       <Section title={t("basics")}>
-        <TextField label={t("name")} required maxLength={200} {...text("name")} error={error("name")} />
-        <TextAreaField
-          label={t("instructions")}
-          rows={6}
-          hint={t("instructionsHint")}
-          {...text("instructions")}
-          error={error("instructions")}
-        />
+        <TextField label={t("name")} required maxLength={200} {...text("name")} />
+        <TextAreaField label={t("instructions")} rows={6} hint={t("instructionsHint")} {...text("instructions")} />
       </Section>
       <Section title={t("modelsSection")}>
         <SelectField
           label={t("llm")}
           {...text("largeLanguageModel")}
           options={withCurrent(choices.llms, assistant.largeLanguageModel)}
-          error={error("largeLanguageModel")}
         />
         <SelectField
           label={t("fallbackModel")}
           {...text("fallbackLargeLanguageModel")}
           options={[["", t("none")], ...withCurrent(choices.llms, assistant.fallbackLargeLanguageModel)]}
           hint={t("fallbackModelHint")}
-          error={error("fallbackLargeLanguageModel")}
         />
         <SelectField
           label={t("embeddingModel")}
           {...text("embeddingModel")}
           options={[["", t("none")], ...withCurrent(choices.embeddings, assistant.embeddingModel)]}
-          error={error("embeddingModel")}
         />
         <SelectField
           label={t("rerankerModel")}
           {...text("rerankerModel")}
           options={[["", t("none")], ...withCurrent(choices.rerankers, assistant.rerankerModel)]}
-          error={error("rerankerModel")}
         />
       </Section>
       <Section title={t("replies")}>
@@ -133,28 +132,20 @@ export function AssistantForm({
           {...text("replyMode")}
           options={REPLY_MODES.map((m) => [m, t(`mode_${m}`)])}
           hint={t(`modeHint_${draft.replyMode}`)}
-          error={error("replyMode")}
         />
         {(draft.replyMode === "template" || draft.replyMode === "hybrid") && (
-          <TextAreaField
-            label={t("template")}
-            hint={t("templateHint")}
-            {...text("template")}
-            error={error("template")}
-          />
+          <TextAreaField label={t("template")} hint={t("templateHint")} {...text("template")} />
         )}
         <TextAreaField
           label={t("unanswerable")}
           rows={2}
           hint={t("unanswerableHint")}
           {...text("unanswerableTemplate")}
-          error={error("unanswerableTemplate")}
         />
         <SelectField
           label={t("agentMode")}
           {...text("agentMode")}
           options={AGENT_MODES.map((m) => [m, t(`agent_${m}`)])}
-          error={error("agentMode")}
         />
         <TextField
           label={t("chunks")}
@@ -163,7 +154,6 @@ export function AssistantForm({
           max={1000}
           hint={t("chunksHint")}
           {...text("numberOfRetrievedChunks")}
-          error={error("numberOfRetrievedChunks")}
         />
         <CheckboxField
           label={t("inlineCitations")}
@@ -206,7 +196,6 @@ export function AssistantForm({
           label={t("outputMode")}
           {...text("outputMode")}
           options={OUTPUT_MODES.map((m) => [m, t(`output_${m}`)])}
-          error={error("outputMode")}
         />
         {(draft.outputMode === "json_schema" || draft.rawOutputFormat) && (
           <TextAreaField
@@ -216,44 +205,16 @@ export function AssistantForm({
             spellcheck={false}
             hint={t("outputSchemaHint")}
             {...text("rawOutputFormat")}
-            error={error("rawOutputFormat")}
           />
         )}
       </Section>
       <Section title={t("knowledgeAndTools")}>
-        <RefPicker
-          legend={t("knowledgeBases")}
-          options={choices.knowledgeBases}
-          value={draft.knowledgeBases}
-          onChange={(v) => set("knowledgeBases", v)}
-          error={error("knowledgeBases")}
-        />
-        <RefPicker
-          legend={t("tools")}
-          hint={t("toolsHint")}
-          options={choices.tools}
-          value={draft.tools}
-          onChange={(v) => set("tools", v)}
-          error={error("tools")}
-        />
-        <RefPicker
-          legend={t("skills")}
-          hint={t("toolsHint")}
-          options={choices.skills}
-          value={draft.skills}
-          onChange={(v) => set("skills", v)}
-          error={error("skills")}
-        />
+        <RefPicker legend={t("knowledgeBases")} {...refs("knowledgeBases")} />
+        <RefPicker legend={t("tools")} hint={t("toolsHint")} {...refs("tools")} />
+        <RefPicker legend={t("skills")} hint={t("toolsHint")} {...refs("skills")} />
       </Section>
       <Section title={t("access")}>
-        <RefPicker
-          legend={t("groups")}
-          hint={t("groupsHint")}
-          options={choices.groups}
-          value={draft.groups}
-          onChange={(v) => set("groups", v)}
-          error={error("groups")}
-        />
+        <RefPicker legend={t("groups")} hint={t("groupsHint")} {...refs("groups")} />
         <CheckboxField
           label={t("evaluation")}
           hint={t("evaluationHint")}
@@ -267,7 +228,6 @@ export function AssistantForm({
           label={t("databaseType")}
           {...text("databaseType")}
           options={[["", t("none")], ...DATABASE_TYPES.map((d): [string, string] => [d, d])]}
-          error={error("databaseType")}
         />
         <TextField
           label={t("databaseUrl")}
@@ -275,7 +235,6 @@ export function AssistantForm({
           autoComplete="off"
           hint={t("databaseUrlHint")}
           {...text("databaseUrl")}
-          error={error("databaseUrl")}
         />
         <TextAreaField
           label={t("includeTables")}
@@ -283,18 +242,11 @@ export function AssistantForm({
           spellcheck={false}
           hint={t("includeTablesHint")}
           {...text("includeTables")}
-          error={error("includeTables")}
         />
       </Section>
       <Section title={t("advanced")}>
-        <TextField label={t("rag")} spellcheck={false} hint={t("idHint")} {...text("rag")} error={error("rag")} />
-        <TextField
-          label={t("builtInWorkflow")}
-          spellcheck={false}
-          hint={t("idHint")}
-          {...text("builtInWorkflow")}
-          error={error("builtInWorkflow")}
-        />
+        <TextField label={t("rag")} spellcheck={false} hint={t("idHint")} {...text("rag")} />
+        <TextField label={t("builtInWorkflow")} spellcheck={false} hint={t("idHint")} {...text("builtInWorkflow")} />
         <p class="muted small">{t("wordsUsed", { n: assistant.totalWordsCount })}</p>
       </Section>
       {problem && unshown!.length > 0 && <ErrorAlert error={problem} />}
