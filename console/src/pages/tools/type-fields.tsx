@@ -72,6 +72,7 @@ export function typeBody(type: FormType, form: FormData, tool?: Tool): Partial<T
 interface Props {
   type: FormType;
   tool?: Tool;
+  /** The API's message under a name no field has (the fields show their own, FormProblem). */
   err: (name: string) => string | undefined;
   /** The MCP fields as typed, for loading the server's tools before saving. */
   readMcp: () => { mcpUrl: string; headers: Record<string, unknown> | null };
@@ -79,46 +80,21 @@ interface Props {
 
 /** The fields a tool of `type` has beyond its names and description. */
 export function TypeFields({ type, tool, err, readMcp }: Props) {
-  const code = { class: "code", spellcheck: false } as const;
   const parameters = (
-    <TextAreaField
-      {...code}
-      label={t("parameters")}
-      name="rawParametersSchema"
-      rows={5}
-      defaultValue={pretty(tool?.rawParametersSchema)}
-      hint={t("parametersHint")}
-      error={err("rawParametersSchema")}
-    />
+    <JsonField tool={tool} name="rawParametersSchema" label={t("parameters")} rows={5} hint={t("parametersHint")} />
   );
   switch (type) {
     case "api":
       return (
         <>
-          <TextField
-            label={t("apiUrl")}
-            name="apiUrl"
-            type="url"
-            required
-            defaultValue={tool?.apiUrl ?? ""}
-            error={err("apiUrl")}
-          />
+          <TextField label={t("apiUrl")} name="apiUrl" type="url" required defaultValue={tool?.apiUrl ?? ""} />
           <SelectField
             label={t("httpMethod")}
             name="httpMethod"
             defaultValue={tool?.httpMethod ?? "get"}
             options={METHODS.map((m) => [m, m.toUpperCase()])}
-            error={err("httpMethod")}
           />
-          <TextAreaField
-            {...code}
-            label={t("rawHeaders")}
-            name="rawHeaders"
-            rows={3}
-            defaultValue={pretty(tool?.rawHeaders)}
-            hint={t("jsonObjectHint")}
-            error={err("rawHeaders")}
-          />
+          <JsonField tool={tool} name="rawHeaders" label={t("rawHeaders")} rows={3} hint={t("jsonObjectHint")} />
           {parameters}
         </>
       );
@@ -126,14 +102,14 @@ export function TypeFields({ type, tool, err, readMcp }: Props) {
       return (
         <>
           <TextAreaField
-            {...code}
+            class="code"
+            spellcheck={false}
             label={t("functionCode")}
             name="functionCode"
             rows={8}
             required
             defaultValue={tool?.functionCode ?? ""}
             hint={t("functionCodeHint")}
-            error={err("functionCode")}
           />
           {parameters}
         </>
@@ -148,25 +124,15 @@ export function TypeFields({ type, tool, err, readMcp }: Props) {
     case "flex":
       return (
         <>
-          <TextAreaField
-            {...code}
-            label={t("flexTemplateJson")}
+          <JsonField
+            tool={tool}
             name="flexTemplateJson"
+            label={t("flexTemplateJson")}
             rows={8}
             required
-            defaultValue={pretty(tool?.flexTemplateJson)}
             hint={t("flexTemplateHint")}
-            error={err("flexTemplateJson")}
           />
-          <TextAreaField
-            {...code}
-            label={t("flexSchema")}
-            name="flexSchema"
-            rows={4}
-            defaultValue={pretty(tool?.flexSchema)}
-            hint={t("flexSchemaHint")}
-            error={err("flexSchema")}
-          />
+          <JsonField tool={tool} name="flexSchema" label={t("flexSchema")} rows={4} hint={t("flexSchemaHint")} />
         </>
       );
     case "quick_reply":
@@ -174,23 +140,8 @@ export function TypeFields({ type, tool, err, readMcp }: Props) {
     case "mcp":
       return (
         <>
-          <TextField
-            label={t("mcpUrl")}
-            name="mcpUrl"
-            type="url"
-            required
-            defaultValue={tool?.mcpUrl ?? ""}
-            error={err("mcpUrl")}
-          />
-          <TextAreaField
-            {...code}
-            label={t("mcpHeaders")}
-            name="rawMcpHeader"
-            rows={3}
-            defaultValue={pretty(tool?.rawMcpHeader)}
-            hint={t("jsonObjectHint")}
-            error={err("rawMcpHeader")}
-          />
+          <TextField label={t("mcpUrl")} name="mcpUrl" type="url" required defaultValue={tool?.mcpUrl ?? ""} />
+          <JsonField tool={tool} name="rawMcpHeader" label={t("mcpHeaders")} rows={3} hint={t("jsonObjectHint")} />
           <McpToolPicker
             read={readMcp}
             stored={Array.isArray(tool?.mcpAllowedTools) ? (tool.mcpAllowedTools as string[]) : null}
@@ -200,6 +151,25 @@ export function TypeFields({ type, tool, err, readMcp }: Props) {
         </>
       );
   }
+}
+
+/**
+ * A JSON object of the tool, as indented code (empty for none). Its message, the API's or the form's for JSON typed
+ * wrong (`jsonObject`), shows at it by its name, as at every field of the form.
+ */
+function JsonField({
+  tool,
+  name,
+  ...field
+}: {
+  tool?: Tool;
+  name: "rawParametersSchema" | "rawHeaders" | "flexTemplateJson" | "flexSchema" | "rawMcpHeader";
+  label: string;
+  hint: string;
+  rows: number;
+  required?: boolean;
+}) {
+  return <TextAreaField class="code" spellcheck={false} name={name} defaultValue={pretty(tool?.[name])} {...field} />;
 }
 
 /** Static chips (one per line) or chips the model writes (at most `maxItems`); the API's error for the config shows at
