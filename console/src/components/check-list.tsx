@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useId } from "preact/hooks";
 import { Loading } from "./alert";
+import { described, useError } from "./field";
 import type { Resource } from "./use-resource";
 
 type IdName = { id: string; name: string };
@@ -26,7 +27,10 @@ type Props = From & {
   class?: string;
   /** Shown when there is nothing to choose from. */
   empty: string;
-  /** The API's message for this field, shown and read with the group. */
+  /**
+   * The API's message for this field, shown and read with the group; without it, the form's problem at `name`
+   * (FormProblem), as at a text field.
+   */
   error?: string;
   /** Shown but not chosen from (nor sent with the form): e.g. a list the member may not read. */
   disabled?: boolean;
@@ -36,16 +40,17 @@ type Props = From & {
  * Records chosen by checkboxes (a record's groups, assistants, tools): read from the form as ids, or
  * controlled (`onChange` with the new choice, for a form that keeps a draft).
  */
-export function CheckList({ legend, hint, name, chosen = [], onChange, empty, error, disabled, ...rest }: Props) {
+export function CheckList(props: Props) {
+  const { legend, hint, name, chosen = [], onChange, empty, error: _, disabled, ...rest } = props;
+  const error = useError(props);
   const id = useId();
   const options = rest.choices ? rest.choices.data : rest.options;
   const ticked = new Set(chosen.map((o) => o.id));
   const shown = [...chosen, ...(options ?? []).filter((o) => !ticked.has(o.id))];
-  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <fieldset
       class={`check-list${rest.class ? ` ${rest.class}` : ""}${error ? " invalid" : ""}`}
-      aria-describedby={described}
+      aria-describedby={described(id, hint, error)}
       disabled={disabled}
     >
       <legend>{legend}</legend>

@@ -24,13 +24,14 @@ interface Common {
  */
 export const FormProblem = createContext<ApiProblem | null>(null);
 
-function useError(props: { name?: unknown; error?: string }) {
+export function useError(props: { name?: unknown; error?: string }) {
   const problem = useContext(FormProblem);
   if ("error" in props || typeof props.name !== "string") return props.error;
   return problem?.field(props.name);
 }
 
-function described(id: string, hint: unknown, error: unknown) {
+/** The ids of a control's hint and error (as `Notes` gives them), for its `aria-describedby`. */
+export function described(id: string, hint: unknown, error: unknown) {
   return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
 }
 

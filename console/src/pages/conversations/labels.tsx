@@ -6,7 +6,6 @@ import { Button } from "../../components/button";
 import { CheckList } from "../../components/check-list";
 import { FormDialog } from "../../components/form-dialog";
 import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
 import { organizationId } from "../../shell/session";
 import { type Conversation, setLabels } from "./api";
 import { t } from "./strings";
@@ -65,15 +64,14 @@ function LabelDialog({
   onClose: () => void;
 }) {
   const choices = useResource(() => choicesOf("labels", organizationId.value!), []);
-  const submitting = useSubmit(async (form) => {
+  const save = async (form: FormData) => {
     const saved = await setLabels(conversation.id, form.getAll("labelIds").map(String));
     onChanged(saved);
     announce(t("labelsSaved"));
     onClose();
-  });
-  const { problem } = submitting;
+  };
   return (
-    <FormDialog title={t("labelsTitle")} submit={t("saveLabels")} submitting={submitting} onClose={onClose}>
+    <FormDialog title={t("labelsTitle")} submit={t("saveLabels")} save={save} onClose={onClose}>
       <ErrorAlert error={choices.error} />
       <CheckList
         legend={t("labels")}
@@ -81,7 +79,6 @@ function LabelDialog({
         choices={choices}
         chosen={conversation.labels.map((l) => ({ id: l.id, name: l.name }))}
         empty={t("noLabels")}
-        error={problem?.field("labelIds")}
       />
     </FormDialog>
   );

@@ -20,7 +20,7 @@ import {
   type KnowledgeBaseWrite,
   type Option,
 } from "./api";
-import { TextAreaField, fieldsOf } from "../../components/field";
+import { FormProblem, TextAreaField, fieldsOf } from "../../components/field";
 import { t } from "./strings";
 
 const STORES = ["elasticsearch", "opensearch", "oracle", "synxdb"] as const;
@@ -104,116 +104,113 @@ export function SettingsForm({
   return (
     <form id={formId} onSubmit={submit} class="stack kb-settings" noValidate={false}>
       <FormError problem={problem} />
-      <fieldset disabled={readOnly} class="kb-plain">
-        <div class="stack">
-          <TextField {...field("name")} required maxLength={200} error={problem?.field("name")} />
-          <TextAreaField {...field("description")} maxLength={10_000} rows={2} error={problem?.field("description")} />
-          <fieldset class="kb-group">
-            <legend>{t("models")}</legend>
-            <SelectField
-              label={t("embeddingModel")}
-              value={embeddingChoice}
-              onChange={(e) => setEmbedding(e.currentTarget.value)}
-              options={withCurrent(embeddings, kb ? [kb.embeddingModel] : []).map((m) => modelOption(m))}
-              hint={t("embeddingHint")}
-              error={problem?.field("embeddingModel")}
-            />
-            <SelectField
-              label={t("rerankerModel")}
-              value={rerankerChoice}
-              onChange={(e) => setReranker(e.currentTarget.value)}
-              options={withCurrent(rerankers, kb ? [kb.rerankerModel] : []).map((m) => modelOption(m))}
-              error={problem?.field("rerankerModel")}
-            />
-          </fieldset>
-          <fieldset class="kb-group">
-            <legend>{t("retrieval")}</legend>
-            <div class="kb-grid">
-              <TextField
-                label={t("numberOfRetrievedChunks")}
-                name="numberOfRetrievedChunks"
-                {...numbers}
-                min={1}
-                max={100}
-                defaultValue={String(kb?.numberOfRetrievedChunks ?? 12)}
-                error={problem?.field("numberOfRetrievedChunks")}
+      <FormProblem.Provider value={problem}>
+        <fieldset disabled={readOnly} class="kb-plain">
+          <div class="stack">
+            <TextField {...field("name")} required maxLength={200} />
+            <TextAreaField {...field("description")} maxLength={10_000} rows={2} />
+            <fieldset class="kb-group">
+              <legend>{t("models")}</legend>
+              <SelectField
+                label={t("embeddingModel")}
+                value={embeddingChoice}
+                onChange={(e) => setEmbedding(e.currentTarget.value)}
+                options={withCurrent(embeddings, kb ? [kb.embeddingModel] : []).map((m) => modelOption(m))}
+                hint={t("embeddingHint")}
+                error={problem?.field("embeddingModel")}
               />
-              <TextField
-                label={t("sentenceWindowSize")}
-                name="sentenceWindowSize"
-                {...numbers}
-                min={0}
-                max={20}
-                defaultValue={String(kb?.sentenceWindowSize ?? 2)}
-                hint={t("sentenceWindowHint")}
-                error={problem?.field("sentenceWindowSize")}
+              <SelectField
+                label={t("rerankerModel")}
+                value={rerankerChoice}
+                onChange={(e) => setReranker(e.currentTarget.value)}
+                options={withCurrent(rerankers, kb ? [kb.rerankerModel] : []).map((m) => modelOption(m))}
+                error={problem?.field("rerankerModel")}
               />
-              <TextField
-                label={t("similarityCutoff")}
-                name="similarityCutoff"
-                {...numbers}
-                min={0}
-                max={1}
-                step={0.01}
-                defaultValue={String(kb?.similarityCutoff ?? 0)}
-                hint={t("similarityCutoffHint")}
-                error={problem?.field("similarityCutoff")}
+            </fieldset>
+            <fieldset class="kb-group">
+              <legend>{t("retrieval")}</legend>
+              <div class="kb-grid">
+                <TextField
+                  label={t("numberOfRetrievedChunks")}
+                  name="numberOfRetrievedChunks"
+                  {...numbers}
+                  min={1}
+                  max={100}
+                  defaultValue={String(kb?.numberOfRetrievedChunks ?? 12)}
+                />
+                <TextField
+                  label={t("sentenceWindowSize")}
+                  name="sentenceWindowSize"
+                  {...numbers}
+                  min={0}
+                  max={20}
+                  defaultValue={String(kb?.sentenceWindowSize ?? 2)}
+                  hint={t("sentenceWindowHint")}
+                />
+                <TextField
+                  label={t("similarityCutoff")}
+                  name="similarityCutoff"
+                  {...numbers}
+                  min={0}
+                  max={1}
+                  step={0.01}
+                  defaultValue={String(kb?.similarityCutoff ?? 0)}
+                  hint={t("similarityCutoffHint")}
+                />
+              </div>
+              <CheckboxField label={t("enableRerank")} name="enableRerank" defaultChecked={kb?.enableRerank ?? true} />
+              <CheckboxField label={t("enableRrf")} name="enableRrf" defaultChecked={kb?.enableRrf ?? true} />
+              <CheckboxField label={t("enableHyde")} name="enableHyde" defaultChecked={kb?.enableHyde ?? false} />
+            </fieldset>
+            <fieldset class="kb-group">
+              <legend>{t("vectorStore")}</legend>
+              <SelectField
+                label={t("vectorDatabaseType")}
+                value={store}
+                onChange={(e) => setStore(e.currentTarget.value as Store | "")}
+                options={[["", t("ownStore")], ...offeredStores.map((s): [string, string] => [s, s])]}
+                hint={options.data?.customElasticsearch ? undefined : t("customElasticsearchOff")}
+                error={problem?.field("vectorDatabaseType")}
               />
-            </div>
-            <CheckboxField label={t("enableRerank")} name="enableRerank" defaultChecked={kb?.enableRerank ?? true} />
-            <CheckboxField label={t("enableRrf")} name="enableRrf" defaultChecked={kb?.enableRrf ?? true} />
-            <CheckboxField label={t("enableHyde")} name="enableHyde" defaultChecked={kb?.enableHyde ?? false} />
-          </fieldset>
-          <fieldset class="kb-group">
-            <legend>{t("vectorStore")}</legend>
-            <SelectField
-              label={t("vectorDatabaseType")}
-              value={store}
-              onChange={(e) => setStore(e.currentTarget.value as Store | "")}
-              options={[["", t("ownStore")], ...offeredStores.map((s): [string, string] => [s, s])]}
-              hint={options.data?.customElasticsearch ? undefined : t("customElasticsearchOff")}
-              error={problem?.field("vectorDatabaseType")}
-            />
-            {store && (
-              <>
-                <TextField {...field("vectorDatabaseUrl")} required error={problem?.field("vectorDatabaseUrl")} />
-                {CREDENTIALS[store].map((name) => (
-                  <TextField
-                    key={name}
-                    label={t(name)}
-                    name={name}
-                    type="password"
-                    autoComplete="off"
-                    hint={kb?.storedCredentials.includes(name) ? t("credentialKept") : t("credentialNew")}
-                    error={problem?.field(name)}
-                  />
-                ))}
-              </>
-            )}
-          </fieldset>
-          <fieldset class="kb-group">
-            <legend>{t("access")}</legend>
-            <CheckList
-              legend={t("groups")}
-              name="groups"
-              options={groups}
-              chosen={kb?.groups}
-              empty={groups ? t("noneToChoose") : t("notListed")}
-              disabled={!groups}
-              error={problem?.field("groups")}
-            />
-            <CheckList
-              legend={t("chatbots")}
-              name="chatbots"
-              options={chatbots}
-              chosen={kb?.chatbots}
-              empty={chatbots ? t("noneToChoose") : t("notListed")}
-              disabled={!chatbots}
-              error={problem?.field("chatbots")}
-            />
-          </fieldset>
-        </div>
-      </fieldset>
+              {store && (
+                <>
+                  <TextField {...field("vectorDatabaseUrl")} required />
+                  {CREDENTIALS[store].map((name) => (
+                    <TextField
+                      key={name}
+                      label={t(name)}
+                      name={name}
+                      type="password"
+                      autoComplete="off"
+                      hint={kb?.storedCredentials.includes(name) ? t("credentialKept") : t("credentialNew")}
+                      error={problem?.field(name)}
+                    />
+                  ))}
+                </>
+              )}
+            </fieldset>
+            <fieldset class="kb-group">
+              <legend>{t("access")}</legend>
+              <CheckList
+                legend={t("groups")}
+                name="groups"
+                options={groups}
+                chosen={kb?.groups}
+                empty={groups ? t("noneToChoose") : t("notListed")}
+                disabled={!groups}
+              />
+              <CheckList
+                legend={t("chatbots")}
+                name="chatbots"
+                options={chatbots}
+                chosen={kb?.chatbots}
+                empty={chatbots ? t("noneToChoose") : t("notListed")}
+                disabled={!chatbots}
+              />
+            </fieldset>
+          </div>
+        </fieldset>
+      </FormProblem.Provider>
     </form>
   );
 }

@@ -58,7 +58,6 @@ export function SkillForm({
             choices={tools}
             chosen={s.attachedTools.map((tool) => ({ id: tool.id, name: tool.displayName }))}
             empty={tools.error ? t("toolsUnavailable") : t("noTools")}
-            error={err("attachedToolIds")}
           />
           <GroupPicker organizationId={organizationId} chosen={s.groups} error={err("groups")} />
         </>

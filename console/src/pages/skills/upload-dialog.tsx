@@ -32,7 +32,6 @@ export function UploadDialog({
             accept=".zip,application/zip"
             required
             hint={t("packageHint")}
-            error={problem?.field("file")}
           />
           <GroupPicker organizationId={organizationId} name="group" error={problem?.field("groups")} />
         </>

@@ -115,7 +115,6 @@ export function DatabaseForm({
         choices={assistants}
         chosen={database?.chatbots}
         empty={assistants.error || assistants.data === null ? t("assistantsUnavailable") : t("noAssistants")}
-        error={err("chatbots")}
       />
       <GroupPicker organizationId={organizationId} chosen={database?.groups} error={err("groups")} />
     </FormDialog>

@@ -24,7 +24,7 @@ export function TableUpload({
       organizationId={organizationId}
       onClose={onClose}
       onUploaded={(answer) => onUploaded(answer as SqlTable)}
-      fields={(problem) => (
+      fields={() => (
         <>
           <TextField
             label={t("tableFile")}
@@ -33,22 +33,9 @@ export function TableUpload({
             accept=".csv,.xlsx"
             required
             hint={t("tableFileHint")}
-            error={problem?.field("file")}
           />
-          <TextField
-            label={t("tableName")}
-            name="tableName"
-            maxLength={63}
-            hint={t("tableNameHint")}
-            error={problem?.field("tableName")}
-          />
-          <TextField
-            label={t("description")}
-            name="description"
-            maxLength={10000}
-            hint={t("tableDescriptionHint")}
-            error={problem?.field("description")}
-          />
+          <TextField label={t("tableName")} name="tableName" maxLength={63} hint={t("tableNameHint")} />
+          <TextField label={t("description")} name="description" maxLength={10000} hint={t("tableDescriptionHint")} />
         </>
       )}
     />
