@@ -10,26 +10,30 @@ export interface FieldsProps {
   problem: ApiProblem | null;
 }
 
+/** A text field of the draft named `key`: its value (empty for none), its input and the API's message at that name. */
+function textOf(
+  { draft, change, problem }: FieldsProps,
+  key: "name" | "description" | "backUrl" | "displayGreeting" | (typeof IMAGES)[number],
+) {
+  return {
+    value: draft[key] ?? "",
+    onInput: (e: Event) => change({ [key]: (e.currentTarget as HTMLInputElement).value }),
+    error: problem?.field(key),
+  };
+}
+
 /** Name, description, state, access and the full-page back link. */
-export function GeneralFields({ draft, change, problem }: FieldsProps) {
+export function GeneralFields(props: FieldsProps) {
+  const { draft, change, problem } = props;
   return (
     <fieldset class="designer-group">
       <legend>{t("general")}</legend>
-      <TextField
-        label={t("name")}
-        value={draft.name}
-        required
-        maxLength={200}
-        onInput={(e) => change({ name: e.currentTarget.value })}
-        error={problem?.field("name")}
-      />
+      <TextField label={t("name")} required maxLength={200} {...textOf(props, "name")} />
       <TextField
         label={t("description")}
-        value={draft.description ?? ""}
         maxLength={2000}
         hint={t("descriptionHint")}
-        onInput={(e) => change({ description: e.currentTarget.value })}
-        error={problem?.field("description")}
+        {...textOf(props, "description")}
       />
       <CheckboxField
         label={t("isActive")}
@@ -46,39 +50,23 @@ export function GeneralFields({ draft, change, problem }: FieldsProps) {
         onChange={(e) => change({ accessType: e.currentTarget.value as Draft["accessType"] })}
         error={problem?.field("accessType")}
       />
-      <TextField
-        label={t("backUrl")}
-        value={draft.backUrl ?? ""}
-        maxLength={2000}
-        hint={t("backUrlHint")}
-        onInput={(e) => change({ backUrl: e.currentTarget.value })}
-        error={problem?.field("backUrl")}
-      />
+      <TextField label={t("backUrl")} maxLength={2000} hint={t("backUrlHint")} {...textOf(props, "backUrl")} />
     </fieldset>
   );
 }
 
 /** The image URLs; the avatar and the logo may also be uploaded, which saves them at once. */
-export function ImageFields({
-  draft,
-  change,
-  problem,
-  canUpload,
-  onUploaded,
-}: FieldsProps & { canUpload: boolean; onUploaded: (chat: WebChat, field: Uploadable) => void }) {
+export function ImageFields(
+  props: FieldsProps & { canUpload: boolean; onUploaded: (chat: WebChat, field: Uploadable) => void },
+) {
+  const { draft, canUpload, onUploaded } = props;
   return (
     <fieldset class="designer-group">
       <legend>{t("images")}</legend>
       <p class="hint">{t("imagesHint")}</p>
       {IMAGES.map((k) => (
         <div key={k} class="image-field">
-          <TextField
-            label={t(k)}
-            type="url"
-            value={draft[k] ?? ""}
-            onInput={(e) => change({ [k]: e.currentTarget.value })}
-            error={problem?.field(k)}
-          />
+          <TextField label={t(k)} type="url" {...textOf(props, k)} />
           {draft[k] && <img class="image-thumb" src={draft[k]!} alt={t("currentImage", { name: t(k) })} />}
           {canUpload && UPLOADABLE.includes(k as Uploadable) && (
             <ImageUpload
@@ -94,18 +82,12 @@ export function ImageFields({
   );
 }
 
-export function MessageFields({ draft, change, problem }: FieldsProps) {
+export function MessageFields(props: FieldsProps) {
+  const { draft, change, problem } = props;
   return (
     <fieldset class="designer-group">
       <legend>{t("messages")}</legend>
-      <TextAreaField
-        label={t("greeting")}
-        value={draft.displayGreeting}
-        hint={t("greetingHint")}
-        rows={3}
-        onInput={(e) => change({ displayGreeting: e.currentTarget.value })}
-        error={problem?.field("displayGreeting")}
-      />
+      <TextAreaField label={t("greeting")} hint={t("greetingHint")} rows={3} {...textOf(props, "displayGreeting")} />
       <TextAreaField
         label={t("starters")}
         value={draft.startersText}
