@@ -70,7 +70,6 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
         empty={t("noFaqs")}
         labelledBy="kb-faqs-title"
         columns={columns}
-        rowKey={(f) => f.id}
         page={page}
         onPage={setPage}
       />

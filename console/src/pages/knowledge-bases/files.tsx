@@ -96,7 +96,6 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
         empty={t("noFiles")}
         labelledBy="kb-files-title"
         columns={columns}
-        rowKey={(f) => f.id}
         page={page}
         onPage={setPage}
       />

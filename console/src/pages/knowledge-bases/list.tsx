@@ -51,7 +51,6 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
         empty={query ? t("noneFound") : t("none")}
         labelledBy="kb-list-title"
         columns={columns}
-        rowKey={(kb) => kb.id}
         page={page}
         onPage={setPage}
       />

@@ -28,13 +28,12 @@ export function FilterField({
   return <TextField label={label} type="search" value={value} onInput={(e) => onFilter(e.currentTarget.value)} />;
 }
 
-/** A page-form list as it loads: a spinner, the `empty` note, or the table with its pager. */
-export function PagedTable<Row>({
+/** A page-form list as it loads: a spinner, the `empty` note, or the table with its pager (rows keyed by their id). */
+export function PagedTable<Row extends { id: string }>({
   list,
   empty,
   labelledBy,
   columns,
-  rowKey,
   page,
   onPage,
 }: {
@@ -42,7 +41,6 @@ export function PagedTable<Row>({
   empty: string;
   labelledBy: string;
   columns: Column<Row>[];
-  rowKey: (row: Row) => string;
   page: number;
   onPage: (page: number) => void;
 }) {
@@ -52,7 +50,7 @@ export function PagedTable<Row>({
   if (!list.data?.count) return <p class="muted">{empty}</p>;
   return (
     <>
-      <DataTable labelledBy={labelledBy} rows={list.data.results} rowKey={rowKey} columns={columns} />
+      <DataTable labelledBy={labelledBy} rows={list.data.results} rowKey={(row) => row.id} columns={columns} />
       <Pager page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} />
     </>
   );

@@ -90,7 +90,6 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
             empty={t("noTextNodes")}
             labelledBy="kb-nodes-title"
             columns={columns}
-            rowKey={(n) => n.id}
             page={page}
             onPage={setPage}
           />
