@@ -39,6 +39,8 @@ export const t = defineStrings({
     create: "Create",
     add: "Add",
     save: "Save",
+    /** An upload dialog's submit button. */
+    upload: "Upload",
     edit: "Edit",
     delete: "Delete",
     /** The button that closes a dialog showing a secret once. */
@@ -78,6 +80,7 @@ export const t = defineStrings({
     create: "建立",
     add: "新增",
     save: "儲存",
+    upload: "上傳",
     edit: "編輯",
     delete: "刪除",
     done: "完成",

@@ -107,8 +107,8 @@ export function UploadProgress({ share, label }: { share: number | null; label: 
 
 interface UploadDialogProps {
   title: string;
-  /** The submit button's text. */
-  action: string;
+  /** The submit button's text ("Upload" by default). */
+  action?: string;
   progressLabel: string;
   /** Where the form is posted (multipart). */
   path: string;
@@ -124,7 +124,7 @@ interface UploadDialogProps {
 /** A dialog whose form is uploaded with its progress shown; empty text fields are left out. */
 export function UploadDialog({
   title,
-  action,
+  action = t("upload"),
   progressLabel,
   path,
   organizationId,

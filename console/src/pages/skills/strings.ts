@@ -8,7 +8,6 @@ export const t = defineStrings({
       "calls for it. Upload a .zip with a SKILL.md.",
     noSkills: "No skills yet.",
     uploadSkill: "Upload skill",
-    upload: "Upload",
     package: "Skill package (.zip)",
     packageHint:
       "A .zip holding SKILL.md (front matter with name and description, then the instructions) and any resource files.",
@@ -51,7 +50,6 @@ export const t = defineStrings({
     intro: "技能是一組指示與檔案，代理模式的助理會在問題需要時載入。請上傳含 SKILL.md 的 .zip。",
     noSkills: "尚無技能。",
     uploadSkill: "上傳技能",
-    upload: "上傳",
     package: "技能套件（.zip）",
     packageHint: "內含 SKILL.md（前置資料含名稱與說明，接著是指示）及任何資源檔的 .zip。",
     uploading: "正在上傳套件",

@@ -17,7 +17,6 @@ export function UploadDialog({
   return (
     <Upload
       title={t("uploadSkill")}
-      action={t("upload")}
       progressLabel={t("uploading")}
       path={UPLOAD_PATH}
       organizationId={organizationId}

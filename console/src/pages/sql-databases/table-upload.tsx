@@ -18,7 +18,6 @@ export function TableUpload({
   return (
     <UploadDialog
       title={t("addTable")}
-      action={t("upload")}
       progressLabel={t("uploading")}
       path={tablesPath(databaseId)}
       organizationId={organizationId}
