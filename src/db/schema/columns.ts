@@ -1,4 +1,13 @@
-import { type AnySQLiteColumn, integer, real, text } from "drizzle-orm/sqlite-core";
+import {
+  type AnySQLiteColumn,
+  index,
+  integer,
+  primaryKey,
+  real,
+  type SQLiteColumnBuilderBase,
+  sqliteTable,
+  text,
+} from "drizzle-orm/sqlite-core";
 import { uuidv7 } from "../../lib/ids";
 
 /** Shared column builders: uuid v7 primary key and epoch-millisecond timestamps. */
@@ -42,3 +51,17 @@ export const evaluationScores = () => ({
   answerCorrectness: real("answer_correctness"),
   answerSimilarity: real("answer_similarity"),
 });
+/**
+ * A table that links two rows and holds nothing else: its two columns (`belongsTo` references, in this order), the
+ * pair as primary key, and an index named `indexName` on the second column, for reading the links from its side.
+ */
+export function linkTable<TName extends string, TColumns extends Record<string, SQLiteColumnBuilderBase>>(
+  name: TName,
+  indexName: string,
+  columns: TColumns,
+) {
+  return sqliteTable(name, columns, (t) => {
+    const [first, second] = Object.keys(columns).map((key) => t[key] as AnySQLiteColumn);
+    return [primaryKey({ columns: [first, second] }), index(indexName).on(second)];
+  });
+}

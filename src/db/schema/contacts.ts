@@ -1,7 +1,7 @@
-import { index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./organizations";
 import { inboxes } from "./inboxes";
-import { belongsTo, id, json, timestamps } from "./columns";
+import { belongsTo, id, json, timestamps, linkTable } from "./columns";
 
 /** End users who talk to assistants. Credentials are stored sealed and never returned. */
 export const contacts = sqliteTable(
@@ -29,14 +29,10 @@ export const contacts = sqliteTable(
   ],
 );
 
-export const contactInboxes = sqliteTable(
-  "contact_inboxes",
-  {
-    contactId: belongsTo("contact_id", () => contacts.id),
-    inboxId: belongsTo("inbox_id", () => inboxes.id),
-  },
-  (t) => [primaryKey({ columns: [t.contactId, t.inboxId] }), index("contact_inboxes_inbox_idx").on(t.inboxId)],
-);
+export const contactInboxes = linkTable("contact_inboxes", "contact_inboxes_inbox_idx", {
+  contactId: belongsTo("contact_id", () => contacts.id),
+  inboxId: belongsTo("inbox_id", () => inboxes.id),
+});
 
 export const tags = sqliteTable(
   "tags",
@@ -49,11 +45,7 @@ export const tags = sqliteTable(
   (t) => [uniqueIndex("tags_org_name_uq").on(t.organizationId, t.name)],
 );
 
-export const contactTags = sqliteTable(
-  "contact_tags",
-  {
-    contactId: belongsTo("contact_id", () => contacts.id),
-    tagId: belongsTo("tag_id", () => tags.id),
-  },
-  (t) => [primaryKey({ columns: [t.contactId, t.tagId] }), index("contact_tags_tag_idx").on(t.tagId)],
-);
+export const contactTags = linkTable("contact_tags", "contact_tags_tag_idx", {
+  contactId: belongsTo("contact_id", () => contacts.id),
+  tagId: belongsTo("tag_id", () => tags.id),
+});

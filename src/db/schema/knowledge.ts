@@ -1,9 +1,9 @@
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
 import { models } from "./models";
 import { chatbots } from "./chatbots";
-import { belongsTo, bool, id, json, timestamps } from "./columns";
+import { belongsTo, bool, id, json, timestamps, linkTable } from "./columns";
 
 export const VECTOR_DATABASE_TYPES = ["elasticsearch", "opensearch", "oracle", "synxdb"] as const;
 export const FILE_STATUSES = ["initial", "processing", "done", "failed"] as const;
@@ -43,30 +43,16 @@ export const knowledgeBases = sqliteTable(
 );
 
 /** Group access to knowledge bases (CONTRACT section 4). */
-export const knowledgeBaseGroups = sqliteTable(
-  "knowledge_base_groups",
-  {
-    knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
-    groupId: belongsTo("group_id", () => groups.id),
-  },
-  (t) => [
-    primaryKey({ columns: [t.knowledgeBaseId, t.groupId] }),
-    index("knowledge_base_groups_group_idx").on(t.groupId),
-  ],
-);
+export const knowledgeBaseGroups = linkTable("knowledge_base_groups", "knowledge_base_groups_group_idx", {
+  knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
+  groupId: belongsTo("group_id", () => groups.id),
+});
 
 /** Which knowledge bases an assistant answers from. */
-export const chatbotKnowledgeBases = sqliteTable(
-  "chatbot_knowledge_bases",
-  {
-    chatbotId: belongsTo("chatbot_id", () => chatbots.id),
-    knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
-  },
-  (t) => [
-    primaryKey({ columns: [t.chatbotId, t.knowledgeBaseId] }),
-    index("chatbot_knowledge_bases_kb_idx").on(t.knowledgeBaseId),
-  ],
-);
+export const chatbotKnowledgeBases = linkTable("chatbot_knowledge_bases", "chatbot_knowledge_bases_kb_idx", {
+  chatbotId: belongsTo("chatbot_id", () => chatbots.id),
+  knowledgeBaseId: belongsTo("knowledge_base_id", () => knowledgeBases.id),
+});
 
 export const knowledgeBaseLabels = sqliteTable(
   "knowledge_base_labels",
@@ -109,14 +95,10 @@ export const knowledgeBaseFiles = sqliteTable(
   (t) => [index("knowledge_base_files_kb_idx").on(t.knowledgeBaseId, t.createdAt)],
 );
 
-export const knowledgeBaseFileLabels = sqliteTable(
-  "knowledge_base_file_labels",
-  {
-    fileId: belongsTo("file_id", () => knowledgeBaseFiles.id),
-    labelId: belongsTo("label_id", () => knowledgeBaseLabels.id),
-  },
-  (t) => [primaryKey({ columns: [t.fileId, t.labelId] }), index("knowledge_base_file_labels_label_idx").on(t.labelId)],
-);
+export const knowledgeBaseFileLabels = linkTable("knowledge_base_file_labels", "knowledge_base_file_labels_label_idx", {
+  fileId: belongsTo("file_id", () => knowledgeBaseFiles.id),
+  labelId: belongsTo("label_id", () => knowledgeBaseLabels.id),
+});
 
 /** Question-answer pairs, searched beside the text nodes. */
 export const faqs = sqliteTable(
@@ -135,14 +117,10 @@ export const faqs = sqliteTable(
   (t) => [index("faqs_kb_idx").on(t.knowledgeBaseId, t.createdAt)],
 );
 
-export const faqLabels = sqliteTable(
-  "faq_labels",
-  {
-    faqId: belongsTo("faq_id", () => faqs.id),
-    labelId: belongsTo("label_id", () => knowledgeBaseLabels.id),
-  },
-  (t) => [primaryKey({ columns: [t.faqId, t.labelId] }), index("faq_labels_label_idx").on(t.labelId)],
-);
+export const faqLabels = linkTable("faq_labels", "faq_labels_label_idx", {
+  faqId: belongsTo("faq_id", () => faqs.id),
+  labelId: belongsTo("label_id", () => knowledgeBaseLabels.id),
+});
 
 /**
  * Chunks of a file: whole sentences, with the page range and character offsets they come from.

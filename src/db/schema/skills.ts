@@ -1,9 +1,9 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
 import { chatbots } from "./chatbots";
 import { tools } from "./tools";
-import { belongsTo, createdAt, id, timestamps } from "./columns";
+import { belongsTo, createdAt, id, timestamps, linkTable } from "./columns";
 
 export const SKILL_SOURCES = ["upload", "manual"] as const;
 
@@ -54,31 +54,19 @@ export const skillResources = sqliteTable(
 );
 
 /** Tools a skill brings into the agent loop once it is used. */
-export const skillTools = sqliteTable(
-  "skill_tools",
-  {
-    skillId: belongsTo("skill_id", () => skills.id),
-    toolId: belongsTo("tool_id", () => tools.id),
-  },
-  (t) => [primaryKey({ columns: [t.skillId, t.toolId] }), index("skill_tools_tool_idx").on(t.toolId)],
-);
+export const skillTools = linkTable("skill_tools", "skill_tools_tool_idx", {
+  skillId: belongsTo("skill_id", () => skills.id),
+  toolId: belongsTo("tool_id", () => tools.id),
+});
 
 /** Group access to skills (CONTRACT section 4). */
-export const skillGroups = sqliteTable(
-  "skill_groups",
-  {
-    skillId: belongsTo("skill_id", () => skills.id),
-    groupId: belongsTo("group_id", () => groups.id),
-  },
-  (t) => [primaryKey({ columns: [t.skillId, t.groupId] }), index("skill_groups_group_idx").on(t.groupId)],
-);
+export const skillGroups = linkTable("skill_groups", "skill_groups_group_idx", {
+  skillId: belongsTo("skill_id", () => skills.id),
+  groupId: belongsTo("group_id", () => groups.id),
+});
 
 /** The skills an assistant offers (`skills: [{id}]` on the chatbot). */
-export const chatbotSkills = sqliteTable(
-  "chatbot_skills",
-  {
-    chatbotId: belongsTo("chatbot_id", () => chatbots.id),
-    skillId: belongsTo("skill_id", () => skills.id),
-  },
-  (t) => [primaryKey({ columns: [t.chatbotId, t.skillId] }), index("chatbot_skills_skill_idx").on(t.skillId)],
-);
+export const chatbotSkills = linkTable("chatbot_skills", "chatbot_skills_skill_idx", {
+  chatbotId: belongsTo("chatbot_id", () => chatbots.id),
+  skillId: belongsTo("skill_id", () => skills.id),
+});

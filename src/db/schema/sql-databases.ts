@@ -1,8 +1,8 @@
-import { index, primaryKey, sqliteTable, text, uniqueIndex, integer } from "drizzle-orm/sqlite-core";
+import { index, sqliteTable, text, uniqueIndex, integer } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
 import { chatbots } from "./chatbots";
-import { belongsTo, bool, id, json, timestamps } from "./columns";
+import { belongsTo, bool, id, json, timestamps, linkTable } from "./columns";
 
 export const SQL_DATABASE_TYPES = ["postgresql", "mysql", "oracle", "mssql", "managed"] as const;
 export const SQL_DATABASE_STATUSES = ["pending", "connected", "failed"] as const;
@@ -72,23 +72,12 @@ export const sqlDatabaseTables = sqliteTable(
 );
 
 /** Assistants that query the database in agent replies (`chatbots: [{id}]`). */
-export const sqlDatabaseChatbots = sqliteTable(
-  "sql_database_chatbots",
-  {
-    sqlDatabaseId: belongsTo("sql_database_id", () => sqlDatabases.id),
-    chatbotId: belongsTo("chatbot_id", () => chatbots.id),
-  },
-  (t) => [
-    primaryKey({ columns: [t.sqlDatabaseId, t.chatbotId] }),
-    index("sql_database_chatbots_chatbot_idx").on(t.chatbotId),
-  ],
-);
+export const sqlDatabaseChatbots = linkTable("sql_database_chatbots", "sql_database_chatbots_chatbot_idx", {
+  sqlDatabaseId: belongsTo("sql_database_id", () => sqlDatabases.id),
+  chatbotId: belongsTo("chatbot_id", () => chatbots.id),
+});
 
-export const sqlDatabaseGroups = sqliteTable(
-  "sql_database_groups",
-  {
-    sqlDatabaseId: belongsTo("sql_database_id", () => sqlDatabases.id),
-    groupId: belongsTo("group_id", () => groups.id),
-  },
-  (t) => [primaryKey({ columns: [t.sqlDatabaseId, t.groupId] }), index("sql_database_groups_group_idx").on(t.groupId)],
-);
+export const sqlDatabaseGroups = linkTable("sql_database_groups", "sql_database_groups_group_idx", {
+  sqlDatabaseId: belongsTo("sql_database_id", () => sqlDatabases.id),
+  groupId: belongsTo("group_id", () => groups.id),
+});

@@ -1,8 +1,8 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
 import { chatbots } from "./chatbots";
-import { belongsTo, id, json, segmentSpan, timestamps } from "./columns";
+import { belongsTo, id, json, segmentSpan, timestamps, linkTable } from "./columns";
 
 export const TOOL_TYPES = ["api", "function", "mcp", "desktop", "flex", "quick_reply"] as const;
 export const HTTP_METHODS = ["get", "post", "put", "delete", "patch"] as const;
@@ -45,24 +45,16 @@ export const tools = sqliteTable(
 );
 
 /** Group access to tools (CONTRACT section 4). */
-export const toolGroups = sqliteTable(
-  "tool_groups",
-  {
-    toolId: belongsTo("tool_id", () => tools.id),
-    groupId: belongsTo("group_id", () => groups.id),
-  },
-  (t) => [primaryKey({ columns: [t.toolId, t.groupId] }), index("tool_groups_group_idx").on(t.groupId)],
-);
+export const toolGroups = linkTable("tool_groups", "tool_groups_group_idx", {
+  toolId: belongsTo("tool_id", () => tools.id),
+  groupId: belongsTo("group_id", () => groups.id),
+});
 
 /** The tools an assistant may call (`tools: [{id}]` on the chatbot). */
-export const chatbotTools = sqliteTable(
-  "chatbot_tools",
-  {
-    chatbotId: belongsTo("chatbot_id", () => chatbots.id),
-    toolId: belongsTo("tool_id", () => tools.id),
-  },
-  (t) => [primaryKey({ columns: [t.chatbotId, t.toolId] }), index("chatbot_tools_tool_idx").on(t.toolId)],
-);
+export const chatbotTools = linkTable("chatbot_tools", "chatbot_tools_tool_idx", {
+  chatbotId: belongsTo("chatbot_id", () => chatbots.id),
+  toolId: belongsTo("tool_id", () => tools.id),
+});
 
 /**
  * One row per tool call of an agent reply. Names are copied so a record still reads after its
