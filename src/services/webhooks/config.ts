@@ -10,7 +10,7 @@ import {
 } from "../../db/schema";
 import { cannotOpen, decryptSecret, encryptSecret, maskSecret } from "../../lib/crypto";
 import { fieldError, notFound } from "../../lib/errors";
-import { type Page, type PageWindow, paginate } from "../../db/paginate";
+import { mapPage, type Page, type PageWindow, paginate } from "../../db/paginate";
 import { isUuid, uuidv7 } from "../../lib/ids";
 import { inList } from "../../lib/sql";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
@@ -26,6 +26,8 @@ import {
 } from "./moved-records";
 import { findById } from "../../db/find";
 import { pageAcrossParts, sqlOrder } from "../shards/parts-merge";
+import { dataParts } from "../shards/parts";
+import { deliveryRecord, type WebhookDeliveryRecord } from "../records/webhook-deliveries";
 import { writePurges } from "../purges";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -177,28 +179,27 @@ const deliveryScope = (scope: DeliveryScope) =>
 
 /**
  * A page of the organization's delivery records in `scope`, filtered, newest first: D1's rows and moved ones. The
- * records and segments are read on each of its data parts (`parts`) and merged, the webhooks and assistants they
- * name on `db`.
+ * records and segments are read on each of its data parts and merged, the webhooks and assistants they name on `db`.
  */
 export async function listDeliveries(
-  env: Pick<Bindings, "FILES">,
+  env: Bindings,
   db: Db,
-  parts: Db[],
   organizationId: string,
   scope: DeliveryScope,
   filter: DeliveryFilter,
   window: PageWindow,
-): Promise<Page<DeliveryView>> {
+): Promise<Page<WebhookDeliveryRecord>> {
   // The assistant's list counts records of the organization's webhooks only, D1's and moved ones alike: their ids
   // read first, as configuration apart from the records (docs/scale.md §5 step 4); a deleted webhook's rows wait for
   // their purge (services/purges.ts) out of sight.
   const webhookIds = "webhookId" in scope ? null : await webhookIdsOf(db, organizationId);
-  return pageAcrossParts(
-    parts,
+  const page = await pageAcrossParts(
+    await dataParts(env, organizationId),
     window,
     (data, w) => partDeliveries(env, db, data, organizationId, scope, webhookIds, filter, w),
     sqlOrder((v: DeliveryView) => [v.delivery.createdAt, v.delivery.id], true),
   );
+  return mapPage(page, deliveryRecord);
 }
 
 /** The list's window on one data part (`data`): its D1 rows and its segments. */

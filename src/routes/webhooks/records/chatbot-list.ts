@@ -7,9 +7,7 @@ import { authorize } from "../../../services/access";
 import { getVisibleChatbot } from "../../../services/chatbots/visibility";
 import { listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
-import { deliveryRecord } from "../../../services/records/webhook-deliveries";
 import { ChatbotParams, ChatbotRecordQuery, RecordPage } from "./schema";
-import { dataParts } from "../../../services/shards/parts";
 
 const route = createRoute({
   method: "get",
@@ -33,7 +31,6 @@ export const registerListChatbotWebhookRecords = (r: Router) =>
     const q = c.req.valid("query");
     const p = pageParams(q);
     const scope = { chatbotId: chatbot.id };
-    const parts = await dataParts(c.env, access.organizationId);
-    const page = await listDeliveries(c.env, c.var.db, parts, access.organizationId, scope, q, p);
-    return c.json(pageResponse(c, p, page.count, page.items.map(deliveryRecord)), 200);
+    const page = await listDeliveries(c.env, c.var.db, access.organizationId, scope, q, p);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

@@ -5,9 +5,7 @@ import { pageParams, pageResponse } from "../../../lib/pagination";
 import { authorize } from "../../../services/access";
 import { getWebhook, listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG, WebhookParams } from "../schema";
-import { deliveryRecord } from "../../../services/records/webhook-deliveries";
 import { RecordPage, RecordQuery } from "./schema";
-import { dataParts } from "../../../services/shards/parts";
 
 const route = createRoute({
   method: "get",
@@ -32,7 +30,6 @@ export const registerListWebhookRecords = (r: Router) =>
     const q = c.req.valid("query");
     const p = pageParams(q);
     const scope = { webhookId: webhook.id };
-    const parts = await dataParts(c.env, access.organizationId);
-    const page = await listDeliveries(c.env, c.var.db, parts, access.organizationId, scope, q, p);
-    return c.json(pageResponse(c, p, page.count, page.items.map(deliveryRecord)), 200);
+    const page = await listDeliveries(c.env, c.var.db, access.organizationId, scope, q, p);
+    return c.json(pageResponse(c, p, page.count, page.items), 200);
   });
