@@ -5,16 +5,18 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 import { groupMembers } from "../db/schema";
-import { fieldError } from "../lib/errors";
+import { type ApiError, fieldError, isUniqueViolation } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { chunk, inChunks } from "../lib/sql";
 import type { Permission } from "./permissions";
 import { can, type OrgAccess } from "./access";
 
-/** A link table and its column naming the resource that owns the link. */
+/** A link table, its column naming the resource that owns the link, and the row of one link. */
 export interface LinkTable<T extends SQLiteTable = SQLiteTable> {
   table: T;
   owner: SQLiteColumn;
+  /** The row linking the resource `ownerId` to `linkedId`. */
+  row(ownerId: string, linkedId: string): T["$inferInsert"];
 }
 
 /** A table linking a resource (`owner`) to groups (`group`). */
@@ -22,11 +24,30 @@ export interface GroupLinks<T extends SQLiteTable = SQLiteTable> extends LinkTab
   group: SQLiteColumn;
 }
 
-/** The group links in `table`, whose `owner` column names the resource (the group's is `groupId`). */
-export const groupLinksOf = <T extends SQLiteTable & { groupId: SQLiteColumn }>(
+type LinkKey<T extends SQLiteTable> = keyof T["$inferInsert"] & keyof T & string;
+
+/** The links in `table` from the resource its column `ownerKey` names to the one `linkedKey` names. */
+export const linksOf = <T extends SQLiteTable, O extends LinkKey<T>, L extends LinkKey<T>>(
   table: T,
-  owner: SQLiteColumn,
-): GroupLinks<T> => ({ table, owner, group: table.groupId });
+  ownerKey: O,
+  linkedKey: L,
+): LinkTable<T> => ({
+  table,
+  owner: table[ownerKey] as SQLiteColumn,
+  row: (ownerId, linkedId) => ({ [ownerKey]: ownerId, [linkedKey]: linkedId }) as T["$inferInsert"],
+});
+
+/** The group links in `table`, whose column `ownerKey` names the resource (the group's is `groupId`). */
+export const groupLinksOf = <T extends SQLiteTable & { groupId: SQLiteColumn }, O extends LinkKey<T>>(
+  table: T,
+  ownerKey: O,
+): GroupLinks<T> => ({ ...linksOf(table, ownerKey, "groupId" as LinkKey<T>), group: table.groupId });
+
+/** The ids of the groups the resource `ownerId` is given to. */
+export async function groupIdsOf(db: Db, link: GroupLinks, ownerId: string): Promise<string[]> {
+  const linked = await db.select({ id: link.group }).from(link.table).where(eq(link.owner, ownerId));
+  return linked.map((g) => g.id as string);
+}
 
 /** The resources (`id`, the resource's own id column) given to one of the member's groups. */
 export const reachableThroughGroups = (id: SQLiteColumn, link: GroupLinks, memberId: string): SQL =>
@@ -53,21 +74,41 @@ export function globalOrReachableCondition(
 }
 
 /**
- * Statements setting one resource's links: with `replace`, its links (the rows whose `owner` is `ownerId`) are
- * deleted first. `rows` are inserted 40 at a time (D1 binds 100 parameters; link rows have two columns), and a
- * link that is already there is kept.
+ * Statements setting the links of the resource `ownerId` to `linkedIds` (none when they are not given): with
+ * `replace`, its links (the rows whose `owner` is `ownerId`) are deleted first. The rows are inserted 40 at a time
+ * (D1 binds 100 parameters; link rows have two columns), and a link that is already there is kept.
  */
 export function linkStatements<T extends SQLiteTable>(
   db: Db,
   link: LinkTable<T>,
   ownerId: string,
-  rows: T["$inferInsert"][],
+  linkedIds: string[] | undefined,
   replace: boolean,
 ): BatchItem<"sqlite">[] {
+  if (!linkedIds) return [];
+  const rows = linkedIds.map((id) => link.row(ownerId, id));
   return [
     ...(replace ? [db.delete(link.table).where(eq(link.owner, ownerId))] : []),
     ...chunk(rows, 40).map((part) => db.insert(link.table).values(part).onConflictDoNothing()),
   ];
+}
+
+/**
+ * Writes a resource's row (`write`, a statement returning it) and its `links` in one batch, and returns what `write`
+ * returned. A unique violation (its name is taken) is thrown as `taken()`; any other error as it came.
+ */
+export async function writeWithLinks<W extends BatchItem<"sqlite">>(
+  db: Db,
+  write: W,
+  links: BatchItem<"sqlite">[],
+  taken: () => ApiError,
+): Promise<W["_"]["result"]> {
+  try {
+    const [written] = await db.batch([write, ...links]);
+    return written;
+  } catch (err) {
+    throw isUniqueViolation(err) ? taken() : err;
+  }
 }
 
 /**

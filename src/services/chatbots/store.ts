@@ -7,7 +7,7 @@ import { uuidv7 } from "../../lib/ids";
 import { chunk } from "../../lib/sql";
 import { chatbotToolStatements } from "../tools/chatbot-tools";
 import { chatbotSkillStatements } from "../skills/write";
-import { linkStatements } from "../links";
+import { linkStatements, linksOf } from "../links";
 import type { ChatbotRow } from "./visibility";
 import type { ChatbotColumns } from "./rules";
 import { forgetInboxConversations } from "../conversation/forget";
@@ -22,13 +22,7 @@ const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.n
   );
 
 const knowledgeBaseLinks = (db: Db, chatbotId: string, ids: string[], replace: boolean) =>
-  linkStatements(
-    db,
-    { table: chatbotKnowledgeBases, owner: chatbotKnowledgeBases.chatbotId },
-    chatbotId,
-    ids.map((knowledgeBaseId) => ({ chatbotId, knowledgeBaseId })),
-    replace,
-  );
+  linkStatements(db, linksOf(chatbotKnowledgeBases, "chatbotId", "knowledgeBaseId"), chatbotId, ids, replace);
 
 /**
  * Creates the assistant, its default inbox (`<name> API`, channel `api`) in `inboxOrganizationId`

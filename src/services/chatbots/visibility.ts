@@ -8,11 +8,11 @@ import { isUuid } from "../../lib/ids";
 import { contains } from "../../lib/sql";
 import type { Page, PageWindow } from "../../db/paginate";
 import { can, type OrgAccess } from "../access";
-import { groupLinksOf, reachableThroughGroups } from "../links";
+import { groupIdsOf, groupLinksOf, reachableThroughGroups } from "../links";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
 /** Assistants given to groups (`chatbot_groups`). */
-export const chatbotGroupLinks = groupLinksOf(chatbotGroups, chatbotGroups.chatbotId);
+export const chatbotGroupLinks = groupLinksOf(chatbotGroups, "chatbotId");
 
 /**
  * The assistants the caller sees (CONTRACT section 4): their own personal assistants, and in the
@@ -65,13 +65,7 @@ export async function listVisibleChatbots(
 }
 
 /** The ids of the groups an assistant is given to. */
-export async function chatbotGroupIds(db: Db, chatbotId: string): Promise<string[]> {
-  const linked = await db
-    .select({ id: chatbotGroups.groupId })
-    .from(chatbotGroups)
-    .where(eq(chatbotGroups.chatbotId, chatbotId));
-  return linked.map((g) => g.id);
-}
+export const chatbotGroupIds = (db: Db, chatbotId: string) => groupIdsOf(db, chatbotGroupLinks, chatbotId);
 
 /** The assistant if the caller may see it, else null (it does not exist for them). */
 export async function getVisibleChatbot(

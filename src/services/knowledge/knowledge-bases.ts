@@ -22,7 +22,7 @@ import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { requireOrganizationGroups } from "../groups";
 import { getModel } from "../models";
 import { knowledgeBaseRecord } from "../records/knowledge-bases";
-import { groupLinksOf, linkStatements, reachableThroughGroups, requireKnownIds } from "../links";
+import { groupIdsOf, groupLinksOf, linkStatements, linksOf, reachableThroughGroups, requireKnownIds } from "../links";
 import { groupNameLinks, type IdName, linkedNames } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
 import {
@@ -35,7 +35,7 @@ import {
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 
 /** Knowledge bases given to groups (`knowledge_base_groups`). */
-export const knowledgeBaseGroupLinks = groupLinksOf(knowledgeBaseGroups, knowledgeBaseGroups.knowledgeBaseId);
+export const knowledgeBaseGroupLinks = groupLinksOf(knowledgeBaseGroups, "knowledgeBaseId");
 
 /**
  * The knowledge bases the caller sees (CONTRACT section 4), all in the organization of `access`:
@@ -383,18 +383,15 @@ export const changesAssistantLinks = (links: KnowledgeBaseLinks) =>
 
 /** A knowledge base's links before an update: all its groups, and the assistants the caller can see. */
 export async function currentLinks(db: Db, access: OrgAccess, userId: string, knowledgeBaseId: string) {
-  const [groupRows, chatbotRows] = await Promise.all([
-    db
-      .select({ id: knowledgeBaseGroups.groupId })
-      .from(knowledgeBaseGroups)
-      .where(eq(knowledgeBaseGroups.knowledgeBaseId, knowledgeBaseId)),
+  const [groupIds, chatbotRows] = await Promise.all([
+    groupIdsOf(db, knowledgeBaseGroupLinks, knowledgeBaseId),
     db
       .select({ id: chatbots.id })
       .from(chatbotKnowledgeBases)
       .innerJoin(chatbots, eq(chatbots.id, chatbotKnowledgeBases.chatbotId))
       .where(and(eq(chatbotKnowledgeBases.knowledgeBaseId, knowledgeBaseId), visibleChatbotsCondition(access, userId))),
   ]);
-  return { groupIds: groupRows.map((g) => g.id), visibleChatbotIds: chatbotRows.map((b) => b.id) };
+  return { groupIds, visibleChatbotIds: chatbotRows.map((b) => b.id) };
 }
 
 /** Statements replacing the knowledge base's group links and adding and removing assistant links (when given). */
@@ -414,13 +411,7 @@ export function knowledgeBaseLinkStatements(
             links.groupIds.length ? notInArray(knowledgeBaseGroups.groupId, links.groupIds) : undefined,
           ),
         ),
-      ...linkStatements(
-        db,
-        knowledgeBaseGroupLinks,
-        knowledgeBaseId,
-        links.groupIds.map((groupId) => ({ knowledgeBaseId, groupId })),
-        false,
-      ),
+      ...linkStatements(db, knowledgeBaseGroupLinks, knowledgeBaseId, links.groupIds, false),
     );
   }
   const { add = [], remove = [] } = links.chatbots ?? {};
@@ -435,13 +426,7 @@ export function knowledgeBaseLinkStatements(
           ),
         ),
     ),
-    ...linkStatements(
-      db,
-      { table: chatbotKnowledgeBases, owner: chatbotKnowledgeBases.knowledgeBaseId },
-      knowledgeBaseId,
-      add.map((chatbotId) => ({ knowledgeBaseId, chatbotId })),
-      false,
-    ),
+    ...linkStatements(db, linksOf(chatbotKnowledgeBases, "knowledgeBaseId", "chatbotId"), knowledgeBaseId, add, false),
   );
   return out;
 }

@@ -5,7 +5,7 @@ import { groupLinksOf } from "../links";
 export type SkillRow = typeof skills.$inferSelect;
 
 /** Skills given to groups (`skill_groups`). */
-export const skillGroupLinks = groupLinksOf(skillGroups, skillGroups.skillId);
+export const skillGroupLinks = groupLinksOf(skillGroups, "skillId");
 
 /** Who sees a skill (`skill.view`, as for tools) and who changes it (global skills are platform staff's). */
 export const {

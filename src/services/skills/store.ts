@@ -1,12 +1,13 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { skillGroups, skillResources, skills } from "../../db/schema";
+import { skillResources, skills } from "../../db/schema";
 import { type PageWindow, newestFirstPage } from "../../db/paginate";
 import { conflict, isUniqueViolation } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { chunk, contains } from "../../lib/sql";
 import type { OrgAccess } from "../access";
-import { type SkillRow, visibleSkillsCondition } from "./access";
+import { groupIdsOf, writeWithLinks } from "../links";
+import { type SkillRow, skillGroupLinks, visibleSkillsCondition } from "./access";
 import type { SkillPackage } from "./package";
 import { skillObjectKey } from "./storage";
 import { skillLinkStatements } from "./write";
@@ -26,16 +27,10 @@ export function listSkills(db: Db, access: OrgAccess, search: string | undefined
 }
 
 /** The ids of the groups a skill is given to. */
-export async function skillGroupIds(db: Db, skillId: string): Promise<string[]> {
-  const linked = await db.select({ id: skillGroups.groupId }).from(skillGroups).where(eq(skillGroups.skillId, skillId));
-  return linked.map((g) => g.id);
-}
+export const skillGroupIds = (db: Db, skillId: string) => groupIdsOf(db, skillGroupLinks, skillId);
 
-/** A unique-name violation as the 409 naming the skill; anything else rethrown. */
-function nameConflict(err: unknown, name: string | undefined): never {
-  if (isUniqueViolation(err)) throw conflict(`A skill named "${name}" already exists.`);
-  throw err;
-}
+/** The 409 naming the skill whose name is taken. */
+const nameTaken = (name: string | undefined) => conflict(`A skill named "${name}" already exists.`);
 
 /** Inserts a skill with its links in one batch; 409 when its name is taken. */
 export async function insertSkill(
@@ -43,15 +38,13 @@ export async function insertSkill(
   values: typeof skills.$inferInsert & { id: string },
   links: SkillLinks,
 ): Promise<SkillRow> {
-  try {
-    const [[row]] = await db.batch([
-      db.insert(skills).values(values).returning(),
-      ...skillLinkStatements(db, values.id, links, false),
-    ]);
-    return row;
-  } catch (err) {
-    nameConflict(err, values.name);
-  }
+  const [row] = await writeWithLinks(
+    db,
+    db.insert(skills).values(values).returning(),
+    skillLinkStatements(db, values.id, links, false),
+    () => nameTaken(values.name),
+  );
+  return row;
 }
 
 /** Updates a skill and replaces the links given, in one batch; 409 when its name is taken. */
@@ -61,19 +54,17 @@ export async function updateSkill(
   values: Partial<typeof skills.$inferInsert>,
   links: SkillLinks,
 ): Promise<SkillRow> {
-  try {
-    const [[row]] = await db.batch([
-      db
-        .update(skills)
-        .set({ ...values, updatedAt: Date.now() })
-        .where(eq(skills.id, id))
-        .returning(),
-      ...skillLinkStatements(db, id, links, true),
-    ]);
-    return row;
-  } catch (err) {
-    nameConflict(err, values.name);
-  }
+  const [row] = await writeWithLinks(
+    db,
+    db
+      .update(skills)
+      .set({ ...values, updatedAt: Date.now() })
+      .where(eq(skills.id, id))
+      .returning(),
+    skillLinkStatements(db, id, links, true),
+    () => nameTaken(values.name),
+  );
+  return row;
 }
 
 /** 409 when the organization (null: the global skills) already has a skill of that name. */
@@ -87,7 +78,7 @@ export async function requireFreeSkillName(db: Db, organizationId: string | null
         eq(skills.name, name),
       ),
     );
-  if (taken) throw conflict(`A skill named "${name}" already exists.`);
+  if (taken) throw nameTaken(name);
 }
 
 /**
@@ -152,7 +143,7 @@ export async function storeSkillPackage(
     ]);
   } catch (err) {
     await Promise.allSettled(chunk(written, 500).map((keys) => env.FILES.delete(keys)));
-    nameConflict(err, pkg.name);
+    throw isUniqueViolation(err) ? nameTaken(pkg.name) : err;
   }
   return { id, resourceCount: resources.length };
 }

@@ -6,7 +6,7 @@ import { fieldError } from "../../lib/errors";
 import { chunk } from "../../lib/sql";
 import { type OrgAccess, withPermission } from "../access";
 import { checkGroupAssignment } from "../groups";
-import { linkStatements, requireKnownIds } from "../links";
+import { linkStatements, linksOf, requireKnownIds } from "../links";
 import { checkVisibleTools } from "../tools/chatbot-tools";
 import { skillGroupLinks, visibleSkillsCondition } from "./access";
 
@@ -59,24 +59,8 @@ export const skillLinkStatements = (
   links: { groupIds?: string[]; toolIds?: string[] },
   replace: boolean,
 ): BatchItem<"sqlite">[] => [
-  ...(links.groupIds
-    ? linkStatements(
-        db,
-        skillGroupLinks,
-        skillId,
-        links.groupIds.map((groupId) => ({ skillId, groupId })),
-        replace,
-      )
-    : []),
-  ...(links.toolIds
-    ? linkStatements(
-        db,
-        { table: skillTools, owner: skillTools.skillId },
-        skillId,
-        links.toolIds.map((toolId) => ({ skillId, toolId })),
-        replace,
-      )
-    : []),
+  ...linkStatements(db, skillGroupLinks, skillId, links.groupIds, replace),
+  ...linkStatements(db, linksOf(skillTools, "skillId", "toolId"), skillId, links.toolIds, replace),
 ];
 
 /** Deletes a skill and then its stored package and resources (R2). */
@@ -114,10 +98,4 @@ export async function checkChatbotSkills(
 
 /** Statements replacing (or setting) an assistant's skills. */
 export const chatbotSkillStatements = (db: Db, chatbotId: string, skillIds: string[], replace: boolean) =>
-  linkStatements(
-    db,
-    { table: chatbotSkills, owner: chatbotSkills.chatbotId },
-    chatbotId,
-    skillIds.map((skillId) => ({ chatbotId, skillId })),
-    replace,
-  );
+  linkStatements(db, linksOf(chatbotSkills, "chatbotId", "skillId"), chatbotId, skillIds, replace);

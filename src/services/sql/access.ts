@@ -8,7 +8,7 @@ import { findById } from "../../db/find";
 export type SqlDatabaseRow = typeof sqlDatabases.$inferSelect;
 
 /** SQL databases given to groups (`sql_database_groups`). */
-export const sqlDatabaseGroupLinks = groupLinksOf(sqlDatabaseGroups, sqlDatabaseGroups.sqlDatabaseId);
+export const sqlDatabaseGroupLinks = groupLinksOf(sqlDatabaseGroups, "sqlDatabaseId");
 
 /** SQL databases the caller sees (CONTRACT section 4): owners all of the organization's; members with
  * `sql_database.view` those of their groups. */

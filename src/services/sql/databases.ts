@@ -1,9 +1,9 @@
 import { and, eq, ne, or } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { sqlDatabaseGroups, sqlDatabases, type SqlDatabaseType } from "../../db/schema";
+import { sqlDatabases, type SqlDatabaseType } from "../../db/schema";
 import { mapPage, type Page, type PageWindow, newestFirstPage } from "../../db/paginate";
 import { encryptSecret } from "../../lib/crypto";
-import { conflict, fieldError, isUniqueViolation } from "../../lib/errors";
+import { conflict, fieldError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { contains } from "../../lib/sql";
 import type { OrgAccess } from "../access";
@@ -13,7 +13,8 @@ import {
   type SqlDatabaseListRecord,
   type SqlDatabaseRecord,
 } from "../records/sql-databases";
-import { visibleSqlDatabasesCondition, type SqlDatabaseRow } from "./access";
+import { groupIdsOf, writeWithLinks } from "../links";
+import { sqlDatabaseGroupLinks, visibleSqlDatabasesCondition, type SqlDatabaseRow } from "./access";
 import { connectionProblem, maskConnectionUrl } from "./connection";
 import { sqlDatabaseView, sqlDatabaseViews } from "./views";
 import {
@@ -78,8 +79,8 @@ export interface SqlDatabaseWriter {
 const ids = (refs: { id: string }[] | null | undefined) =>
   refs === undefined ? undefined : (refs ?? []).map((r) => r.id);
 
-const nameTaken = (err: unknown, name: string | undefined) =>
-  isUniqueViolation(err) ? conflict(`A SQL database named "${name}" already exists.`) : err;
+/** The 409 naming the database whose name is taken. */
+const nameTaken = (name: string | undefined) => conflict(`A SQL database named "${name}" already exists.`);
 
 /** A connection string as stored: sealed, and masked for display. */
 interface StoredConnection {
@@ -134,32 +135,30 @@ export async function createSqlDatabase(
   const chatbotIds = await checkSqlChatbots(db, access, writer.userId, ids(body.chatbots));
   const unsupported = UNSUPPORTED_TYPES.includes(body.databaseType);
   const id = uuidv7();
-  try {
-    const [[row]] = await db.batch([
-      db
-        .insert(sqlDatabases)
-        .values({
-          id,
-          organizationId: access.organizationId,
-          createdById: writer.userId,
-          name: body.name,
-          description: body.description ?? "",
-          databaseType: body.databaseType,
-          databaseUrlSealed: connection?.databaseUrlSealed ?? null,
-          databaseUrlMasked: connection?.databaseUrlMasked ?? null,
-          includeTables: body.includeTables ?? null,
-          isActive: body.isActive ?? true,
-          status: managed ? "connected" : unsupported ? "failed" : "pending",
-          errorMessage: unsupported ? notSupportedMessage(body.databaseType) : null,
-        })
-        .returning(),
-      ...sqlLinkStatements(db, id, { groupIds, chatbotIds }, false),
-    ]);
-    if (row.status === "pending") writer.waitUntil(refreshSqlDatabase(env, db, id));
-    return sqlDatabaseRecord(await sqlDatabaseView(db, access, row));
-  } catch (err) {
-    throw nameTaken(err, body.name);
-  }
+  const [row] = await writeWithLinks(
+    db,
+    db
+      .insert(sqlDatabases)
+      .values({
+        id,
+        organizationId: access.organizationId,
+        createdById: writer.userId,
+        name: body.name,
+        description: body.description ?? "",
+        databaseType: body.databaseType,
+        databaseUrlSealed: connection?.databaseUrlSealed ?? null,
+        databaseUrlMasked: connection?.databaseUrlMasked ?? null,
+        includeTables: body.includeTables ?? null,
+        isActive: body.isActive ?? true,
+        status: managed ? "connected" : unsupported ? "failed" : "pending",
+        errorMessage: unsupported ? notSupportedMessage(body.databaseType) : null,
+      })
+      .returning(),
+    sqlLinkStatements(db, id, { groupIds, chatbotIds }, false),
+    () => nameTaken(body.name),
+  );
+  if (row.status === "pending") writer.waitUntil(refreshSqlDatabase(env, db, id));
+  return sqlDatabaseRecord(await sqlDatabaseView(db, access, row));
 }
 
 /**
@@ -183,10 +182,6 @@ export async function updateSqlDatabase(
     missing: body.databaseUrl === null,
     includeTables: body.includeTables,
   });
-  const linked = await db
-    .select({ id: sqlDatabaseGroups.groupId })
-    .from(sqlDatabaseGroups)
-    .where(eq(sqlDatabaseGroups.sqlDatabaseId, current.id));
   const groupIds =
     body.groups === undefined
       ? undefined
@@ -195,7 +190,7 @@ export async function updateSqlDatabase(
           access,
           ids(body.groups),
           false,
-          linked.map((g) => g.id),
+          await groupIdsOf(db, sqlDatabaseGroupLinks, current.id),
         );
   const chatbotIds = await checkSqlChatbots(db, access, writer.userId, ids(body.chatbots));
   const recheck =
@@ -215,18 +210,16 @@ export async function updateSqlDatabase(
         : {}),
     }).filter(([, v]) => v !== undefined),
   );
-  try {
-    const [[row]] = await db.batch([
-      db
-        .update(sqlDatabases)
-        .set({ ...values, updatedAt: Date.now() })
-        .where(eq(sqlDatabases.id, current.id))
-        .returning(),
-      ...sqlLinkStatements(db, current.id, { groupIds, chatbotIds }, true),
-    ]);
-    if (recheck) writer.waitUntil(refreshSqlDatabase(env, db, current.id));
-    return sqlDatabaseRecord(await sqlDatabaseView(db, access, row));
-  } catch (err) {
-    throw nameTaken(err, body.name);
-  }
+  const [row] = await writeWithLinks(
+    db,
+    db
+      .update(sqlDatabases)
+      .set({ ...values, updatedAt: Date.now() })
+      .where(eq(sqlDatabases.id, current.id))
+      .returning(),
+    sqlLinkStatements(db, current.id, { groupIds, chatbotIds }, true),
+    () => nameTaken(body.name),
+  );
+  if (recheck) writer.waitUntil(refreshSqlDatabase(env, db, current.id));
+  return sqlDatabaseRecord(await sqlDatabaseView(db, access, row));
 }

@@ -14,7 +14,7 @@ import { isD1Error } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { type OrgAccess, withPermission } from "../access";
 import { checkGroupAssignment } from "../groups";
-import { linkStatements, requireKnownIds } from "../links";
+import { linkStatements, linksOf, requireKnownIds } from "../links";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 import { discoverPostgres } from "./postgres";
@@ -70,24 +70,8 @@ export const sqlLinkStatements = (
   links: { groupIds?: string[]; chatbotIds?: string[] },
   replace: boolean,
 ): BatchItem<"sqlite">[] => [
-  ...(links.groupIds
-    ? linkStatements(
-        db,
-        sqlDatabaseGroupLinks,
-        id,
-        links.groupIds.map((groupId) => ({ sqlDatabaseId: id, groupId })),
-        replace,
-      )
-    : []),
-  ...(links.chatbotIds
-    ? linkStatements(
-        db,
-        { table: sqlDatabaseChatbots, owner: sqlDatabaseChatbots.sqlDatabaseId },
-        id,
-        links.chatbotIds.map((chatbotId) => ({ sqlDatabaseId: id, chatbotId })),
-        replace,
-      )
-    : []),
+  ...linkStatements(db, sqlDatabaseGroupLinks, id, links.groupIds, replace),
+  ...linkStatements(db, linksOf(sqlDatabaseChatbots, "sqlDatabaseId", "chatbotId"), id, links.chatbotIds, replace),
 ];
 
 const describeError = (err: unknown) => {

@@ -5,7 +5,7 @@ import { groupLinksOf } from "../links";
 export type ToolRow = typeof tools.$inferSelect;
 
 /** Tools given to groups (`tool_groups`). */
-export const toolGroupLinks = groupLinksOf(toolGroups, toolGroups.toolId);
+export const toolGroupLinks = groupLinksOf(toolGroups, "toolId");
 
 /**
  * Who sees a tool (`tool.view`; creators must give a tool to one of their groups, so they keep seeing it) and who

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotTools, tools } from "../../db/schema";
 import { type OrgAccess, withPermission } from "../access";
-import { linkStatements, requireKnownIds } from "../links";
+import { linkStatements, linksOf, requireKnownIds } from "../links";
 import { type ToolRow, visibleToolsCondition } from "./access";
 import { linkedNames } from "../view-parts";
 
@@ -50,13 +50,7 @@ export const chatbotToolLinks = (db: Db, chatbotIds: string[]) =>
 
 /** Statements replacing (or setting) an assistant's tools. */
 export const chatbotToolStatements = (db: Db, chatbotId: string, toolIds: string[], replace: boolean) =>
-  linkStatements(
-    db,
-    { table: chatbotTools, owner: chatbotTools.chatbotId },
-    chatbotId,
-    toolIds.map((toolId) => ({ chatbotId, toolId })),
-    replace,
-  );
+  linkStatements(db, linksOf(chatbotTools, "chatbotId", "toolId"), chatbotId, toolIds, replace);
 
 /**
  * Tool ids a body names in `field` (an assistant's tools, a skill's attached tools): tools the caller can see

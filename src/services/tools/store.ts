@@ -1,11 +1,12 @@
 import { and, eq, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "../../env";
-import { toolGroups, tools, type ToolType } from "../../db/schema";
+import { tools, type ToolType } from "../../db/schema";
 import { type PageWindow, newestFirstPage } from "../../db/paginate";
-import { conflict, isUniqueViolation } from "../../lib/errors";
+import { conflict } from "../../lib/errors";
 import { contains } from "../../lib/sql";
 import type { OrgAccess } from "../access";
-import { type ToolRow, visibleToolsCondition } from "./access";
+import { groupIdsOf, writeWithLinks } from "../links";
+import { type ToolRow, toolGroupLinks, visibleToolsCondition } from "./access";
 import { groupLinkStatements } from "./write";
 import { writePurges } from "../purges";
 
@@ -30,16 +31,10 @@ export function listTools(db: Db, access: OrgAccess, q: ToolListFilter, window: 
 }
 
 /** The ids of the groups a tool is given to. */
-export async function toolGroupIds(db: Db, toolId: string): Promise<string[]> {
-  const linked = await db.select({ id: toolGroups.groupId }).from(toolGroups).where(eq(toolGroups.toolId, toolId));
-  return linked.map((g) => g.id);
-}
+export const toolGroupIds = (db: Db, toolId: string) => groupIdsOf(db, toolGroupLinks, toolId);
 
-/** A unique-name violation as the 409 naming the tool; anything else rethrown. */
-function nameConflict(err: unknown, name: string | null | undefined): never {
-  if (isUniqueViolation(err)) throw conflict(`A tool named "${name}" already exists.`);
-  throw err;
-}
+/** The 409 naming the tool whose name is taken. */
+const nameTaken = (name: string | null | undefined) => conflict(`A tool named "${name}" already exists.`);
 
 /** Inserts a tool with its group links in one batch; 409 when its name is taken. */
 export async function insertTool(
@@ -47,15 +42,13 @@ export async function insertTool(
   values: typeof tools.$inferInsert & { id: string },
   groupIds: string[] | undefined,
 ): Promise<ToolRow> {
-  try {
-    const [[row]] = await db.batch([
-      db.insert(tools).values(values).returning(),
-      ...groupLinkStatements(db, values.id, groupIds, false),
-    ]);
-    return row;
-  } catch (err) {
-    nameConflict(err, values.name);
-  }
+  const [row] = await writeWithLinks(
+    db,
+    db.insert(tools).values(values).returning(),
+    groupLinkStatements(db, values.id, groupIds, false),
+    () => nameTaken(values.name),
+  );
+  return row;
 }
 
 /** Updates a tool and replaces its group links (when given) in one batch; 409 when its name is taken. */
@@ -66,19 +59,17 @@ export async function updateTool(
   groupIds: string[] | undefined,
   name: string | null,
 ): Promise<ToolRow> {
-  try {
-    const [[row]] = await db.batch([
-      db
-        .update(tools)
-        .set({ ...columns, updatedAt: Date.now() })
-        .where(eq(tools.id, id))
-        .returning(),
-      ...groupLinkStatements(db, id, groupIds, true),
-    ]);
-    return row;
-  } catch (err) {
-    nameConflict(err, name);
-  }
+  const [row] = await writeWithLinks(
+    db,
+    db
+      .update(tools)
+      .set({ ...columns, updatedAt: Date.now() })
+      .where(eq(tools.id, id))
+      .returning(),
+    groupLinkStatements(db, id, groupIds, true),
+    () => nameTaken(name),
+  );
+  return row;
 }
 
 /**

@@ -150,12 +150,4 @@ export const checkToolGroups = (
 
 /** Statements setting (or, with `replace`, replacing) a tool's group links, when given. */
 export const groupLinkStatements = (db: Db, toolId: string, groupIds: string[] | undefined, replace: boolean) =>
-  groupIds
-    ? linkStatements(
-        db,
-        toolGroupLinks,
-        toolId,
-        groupIds.map((groupId) => ({ toolId, groupId })),
-        replace,
-      )
-    : [];
+  linkStatements(db, toolGroupLinks, toolId, groupIds, replace);
