@@ -4,10 +4,10 @@ import { and, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 import { forbidden, notFound } from "../lib/errors";
-import { isUuid } from "../lib/ids";
 import { can, type OrgAccess } from "./access";
 import { globalOrReachableCondition, type GroupLinks } from "./links";
 import type { Permission } from "./permissions";
+import { rowById } from "../db/find";
 
 type GlobalTable = SQLiteTable & {
   id: SQLiteColumn;
@@ -34,12 +34,14 @@ export function globalResourceAccess<T extends GlobalTable>(kind: {
     globalOrReachableCondition(access, kind.table, kind.links, kind.view);
 
   async function getVisible(db: Db, access: OrgAccess, id: string): Promise<Row | null> {
-    if (!isUuid(id)) return null;
-    const [row] = (await db
-      .select()
-      .from(kind.table as SQLiteTable)
-      .where(and(eq(kind.table.id, id), visibleCondition(access)))) as Row[];
-    return row ?? null;
+    return rowById(
+      id,
+      async () =>
+        (await db
+          .select()
+          .from(kind.table as SQLiteTable)
+          .where(and(eq(kind.table.id, id), visibleCondition(access)))) as Row[],
+    );
   }
 
   /** The resource if the caller can see it, else 404; the route has declared the permission its use needs. */

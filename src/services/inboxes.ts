@@ -21,6 +21,7 @@ import { businessHoursProblem, type BusinessHours } from "./business-hours";
 import { forgetInboxConversations } from "./conversation/forget";
 import { writePurges } from "./purges";
 import { addByKey, onEachPart } from "./shards/parts-sum";
+import { rowById } from "../db/find";
 
 export type InboxRow = typeof inboxes.$inferSelect;
 export type WebChatRow = typeof webChats.$inferSelect;
@@ -186,9 +187,9 @@ export const selectWebChats = (db: Db) =>
     .innerJoin(inboxes, eq(inboxes.id, webChats.inboxId));
 
 export async function getWebChat(db: Db, organizationId: string, id: string): Promise<WebChatView | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await selectWebChats(db).where(and(eq(webChats.id, id), eq(webChats.organizationId, organizationId)));
-  return row ?? null;
+  return rowById(id, () =>
+    selectWebChats(db).where(and(eq(webChats.id, id), eq(webChats.organizationId, organizationId))),
+  );
 }
 
 /** A custom domain serves one web chat only, across all organizations (409 otherwise). */

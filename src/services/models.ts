@@ -5,8 +5,8 @@ import { type PageWindow, paginate } from "../db/paginate";
 import { cannotOpen, decryptSecret, encryptSecret } from "../lib/crypto";
 import { usableSecret } from "../lib/placeholders";
 import { fieldError, forbidden, notFound } from "../lib/errors";
-import { isUuid } from "../lib/ids";
 import { ModelError } from "./llm/types";
+import { rowById } from "../db/find";
 
 export type ModelKind = (typeof MODEL_KINDS)[number];
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -18,12 +18,12 @@ export const usableBy = (organizationId: string) =>
 
 /** A model of `kind` the organization may use, or null (another organization's model does not exist). */
 export async function getModel(db: Db, organizationId: string, id: string, kind: ModelKind): Promise<ModelRow | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await db
-    .select()
-    .from(models)
-    .where(and(eq(models.id, id), eq(models.kind, kind), usableBy(organizationId)));
-  return row ?? null;
+  return rowById(id, () =>
+    db
+      .select()
+      .from(models)
+      .where(and(eq(models.id, id), eq(models.kind, kind), usableBy(organizationId))),
+  );
 }
 
 /** Built-in models only change with a migration, so an isolate reads each one once. */

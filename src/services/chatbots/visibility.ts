@@ -4,11 +4,11 @@ import { unionAll } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../env";
 import { chatbotGroups, chatbots } from "../../db/schema";
 import { notFound } from "../../lib/errors";
-import { isUuid } from "../../lib/ids";
 import { contains } from "../../lib/sql";
 import type { Page, PageWindow } from "../../db/paginate";
 import { can, type OrgAccess } from "../access";
 import { groupIdsOf, groupLinksOf, reachableThroughGroups } from "../links";
+import { rowById } from "../../db/find";
 
 export type ChatbotRow = typeof chatbots.$inferSelect;
 /** Assistants given to groups (`chatbot_groups`). */
@@ -74,12 +74,12 @@ export async function getVisibleChatbot(
   userId: string,
   id: string,
 ): Promise<ChatbotRow | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await db
-    .select()
-    .from(chatbots)
-    .where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId)));
-  return row ?? null;
+  return rowById(id, () =>
+    db
+      .select()
+      .from(chatbots)
+      .where(and(eq(chatbots.id, id), visibleChatbotsCondition(access, userId))),
+  );
 }
 
 /** The assistant if the caller may see it, else 404; the route has checked the permission its use needs. */

@@ -15,7 +15,7 @@ import {
   users,
 } from "../../db/schema";
 import { fieldError, forbidden, notFound } from "../../lib/errors";
-import { isUuid, uuidv7 } from "../../lib/ids";
+import { uuidv7 } from "../../lib/ids";
 import { chunk, contains, inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
@@ -31,6 +31,7 @@ import {
   resolveVectorDatabase,
   storedCredentialNames,
 } from "./vector-database";
+import { rowById } from "../../db/find";
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 
@@ -58,12 +59,12 @@ export async function getVisibleKnowledgeBase(
   userId: string,
   id: string,
 ): Promise<KnowledgeBaseRow | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await db
-    .select()
-    .from(knowledgeBases)
-    .where(and(eq(knowledgeBases.id, id), visibleKnowledgeBasesCondition(access, userId)));
-  return row ?? null;
+  return rowById(id, () =>
+    db
+      .select()
+      .from(knowledgeBases)
+      .where(and(eq(knowledgeBases.id, id), visibleKnowledgeBasesCondition(access, userId))),
+  );
 }
 
 /** For reads of a knowledge base's content: 404 when the caller cannot see it. */

@@ -2,11 +2,11 @@ import { and, asc, count, desc, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { connectors, mcpRegistry, type UrlVariable } from "../../db/schema";
 import { type PageWindow, mapPage, paginate } from "../../db/paginate";
-import { fieldError, notFound } from "../../lib/errors";
-import { isUuid } from "../../lib/ids";
+import { fieldError } from "../../lib/errors";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { connectorRecord } from "../records/connectors";
 import { headerProblem } from "./client";
+import { findById, rowById } from "../../db/find";
 
 export type ConnectorRow = typeof connectors.$inferSelect;
 export type RegistryRow = typeof mcpRegistry.$inferSelect;
@@ -15,9 +15,7 @@ export const listRegistry = (db: Db) =>
   db.select().from(mcpRegistry).orderBy(asc(mcpRegistry.sortOrder), asc(mcpRegistry.name));
 
 export async function getRegistryEntry(db: Db, id: string): Promise<RegistryRow | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await db.select().from(mcpRegistry).where(eq(mcpRegistry.id, id));
-  return row ?? null;
+  return rowById(id, () => db.select().from(mcpRegistry).where(eq(mcpRegistry.id, id)));
 }
 
 /** The organization's connector with its registry entry; 404 for another organization's. */
@@ -26,14 +24,13 @@ export async function getConnector(
   organizationId: string,
   id: string,
 ): Promise<{ connector: ConnectorRow; entry: RegistryRow }> {
-  if (!isUuid(id)) throw notFound("Connector not found.");
-  const [row] = await db
-    .select({ connector: connectors, entry: mcpRegistry })
-    .from(connectors)
-    .innerJoin(mcpRegistry, eq(mcpRegistry.id, connectors.mcpRegistryId))
-    .where(and(eq(connectors.id, id), eq(connectors.organizationId, organizationId)));
-  if (!row) throw notFound("Connector not found.");
-  return row;
+  return findById(id, "Connector not found.", () =>
+    db
+      .select({ connector: connectors, entry: mcpRegistry })
+      .from(connectors)
+      .innerJoin(mcpRegistry, eq(mcpRegistry.id, connectors.mcpRegistryId))
+      .where(and(eq(connectors.id, id), eq(connectors.organizationId, organizationId))),
+  );
 }
 
 export const listConnectors = (db: Db, organizationId: string) =>

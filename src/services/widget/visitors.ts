@@ -18,6 +18,7 @@ import { type VisitorConversation, visitorConversationRecord } from "../records/
 import { refreshContactCopies } from "../shards/contact-copies";
 import { conversationDb, dataParts } from "../shards/parts";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
+import { rowById } from "../../db/find";
 
 /** How many of a visitor's conversations their session and the widget's list show. */
 const VISITOR_CONVERSATIONS = 20;
@@ -118,12 +119,12 @@ export async function startSession(env: Bindings, data: Db, chat: PublicWebChat,
 }
 
 async function contactOf(data: Db, chat: PublicWebChat, id: string): Promise<ContactRow | null> {
-  if (!isUuid(id)) return null;
-  const [row] = await data
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.id, id), eq(contacts.organizationId, chat.webChat.organizationId)));
-  return row ?? null;
+  return rowById(id, () =>
+    data
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.id, id), eq(contacts.organizationId, chat.webChat.organizationId))),
+  );
 }
 
 async function createContact(
