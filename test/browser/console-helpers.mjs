@@ -32,7 +32,11 @@ export { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER };
  * password sign-in. Under vitest the assets are built already (vitest.node.config.mjs builds them
  * before any test), so `wrangler dev` skips its `[build]`; outside it (bench/console.mjs) that builds them.
  */
-export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.VITEST) } = {}) {
+export async function startConsole({
+  vars = {},
+  prebuilt = Boolean(process.env.VITEST),
+  direct = Boolean(process.env.VITEST),
+} = {}) {
   // CONSOLE_TEST_INSPECTOR_PORT: wrangler's devtools port (default the server's + 1000), for a port range of one's own.
   const options = {
     port: testPort("CONSOLE_TEST_PORT", CONSOLE_PORTS),
@@ -42,8 +46,9 @@ export async function startConsole({ vars = {}, prebuilt = Boolean(process.env.V
     // Under vitest no DevTools window ever connects, and the inspector's relay of every line the worker logs cost
     // about a quarter of the server's CPU per request (measured); bench/console.mjs keeps `wrangler dev` as it is.
     devtools: !process.env.VITEST,
-    // Pages and requests straight at the runtime, not through wrangler's proxy (startServer's `direct`).
-    direct: Boolean(process.env.VITEST),
+    // Pages and requests straight at the runtime, not through wrangler's proxy (startServer's `direct`); a file that
+    // restarts the server keeps the proxy's port instead, since the runtime's moves and URLs the worker gave name it.
+    direct,
   };
   let owner;
   let { server, browser } = await withChromium(options, async (started) => {

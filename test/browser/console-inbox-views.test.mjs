@@ -163,7 +163,8 @@ async function seedTranscript() {
 }
 
 beforeAll(async () => {
-  app = await startConsole({ vars: { INBOX_STREAM_RECHECK_MS: "500" } });
+  // Through wrangler's proxy: its port stays over the restart below, and the uploads' URLs name it.
+  app = await startConsole({ vars: { INBOX_STREAM_RECHECK_MS: "500" }, direct: false });
   [ava, bob] = [
     await api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } }),
     await api("/chatbots/", { body: { name: "Bob", largeLanguageModel: LOCAL_LLM } }),

@@ -391,7 +391,9 @@ describe("the embedded widget in Chromium", () => {
   it("a new conversation started while a reply streams stays new: the old reply and the messages queued for it do " +
     "not pull it back", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    await page.goto(`${host.url}/?chat=${slowChat}`);
+    // The slower assistant (5 s a reply): still answering when the second message is shown and the button pressed, on a
+    // busy machine too (the slow one's second of reply could end first, and the queued message rightly went out).
+    await page.goto(`${host.url}/?chat=${slowerChat}`);
     await page.locator("button.launcher").click();
     const box = page.getByRole("textbox", { name: "Message" });
     const say = async (text) => {
@@ -400,7 +402,10 @@ describe("the embedded widget in Chromium", () => {
       await page.getByRole("article", { name: "You" }).filter({ hasText: text }).waitFor();
     };
     const stored = () =>
-      page.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`) ?? "{}").conversationId, slowChat);
+      page.evaluate(
+        (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`) ?? "{}").conversationId,
+        slowerChat,
+      );
     await say("Tell me a long story");
     await expect
       .poll(async () => ((await lastAnswer(page).textContent()) ?? "").length, { timeout: 20_000 })
