@@ -20,7 +20,8 @@ export default defineConfig(async () => {
       hookTimeout: 120_000,
       // Two files at once: most of a file's time is spent waiting (on wrangler's start, on Chromium, on
       // the worker's answers), so two overlap well on two cores. Each file starts its own `wrangler
-      // dev` and Chromium; test/support/test-ports.mjs gives each worker ports of its own.
+      // dev` and connects to its worker's Chromium (test/support/chromium-servers.mjs); test/support/test-ports.mjs
+      // gives each worker ports of its own.
       fileParallelism: true,
       maxWorkers: 2,
     },
