@@ -101,7 +101,8 @@ export default defineConfig(async () => {
   const shardMigrations = await readD1Migrations(path.join(import.meta.dirname, "migrations-shards"));
   // The worker's static files (the widget's script, the console), built into modules of src/vendor as
   // wrangler.toml's `[build]` does (scripts/build-assets.mjs): before any test.
-  await buildAssets({ quiet: true });
+  // Unless `npm test` (scripts/test.mjs) built them once for the runs it starts at once.
+  if (!process.env.TEST_ASSETS_BUILT) await buildAssets({ quiet: true });
   return {
     plugins: [
       // A function, so values provided by the global setup (the local upstream's URL) become bindings.

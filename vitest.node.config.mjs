@@ -5,7 +5,8 @@ import { defineConfig } from "vitest/config";
 import { buildAssets } from "./scripts/build-assets.mjs";
 
 export default defineConfig(async () => {
-  await buildAssets({ quiet: true });
+  // Unless `npm test` (scripts/test.mjs) built them once for the runs it starts at once.
+  if (!process.env.TEST_ASSETS_BUILT) await buildAssets({ quiet: true });
   return {
     test: {
       name: "node",
