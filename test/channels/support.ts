@@ -75,6 +75,8 @@ export function standIn<Name extends keyof StandInBodies>(name: Name) {
     verification: async (input: Record<string, unknown>) =>
       (await control("/__verify", input)).json<WebhookVerification>(),
     reset: async (key: string) => void (await control("/__reset", { key })),
+    /** An outage of the platform for the account: every request answers 503 for `seconds` (0 ends it). */
+    outage: async (key: string, seconds: number) => void (await control("/__outage", { key, seconds })),
     /**
      * Holds the account's next request to a path starting with `path` unanswered: `held` resolves once our worker
      * waits on it, `release()` lets the stand-in answer it.

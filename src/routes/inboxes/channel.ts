@@ -7,6 +7,7 @@ import { IdParams, Timestamp, errorResponses, json, jsonBody } from "../../lib/o
 import { currentAccess, requirePermission } from "../../services/access";
 import type { Permission } from "../../services/permissions";
 import { connectChannel, getChannel, saveChannel } from "../../services/channels/settings";
+import { disconnectChannel } from "../../services/channels/disconnect";
 import { CHANNEL_FIELDS } from "../../services/channels/fields";
 import { WEBHOOK_REFUSALS } from "../../services/channels/verification";
 import { INBOXES_TAG } from "./schema";
@@ -179,6 +180,46 @@ export const registerChannelRoutes = (r: Router) => {
       const { organizationId, origin } = await channelCaller(c, "inbox.manage");
       const body = c.req.valid("json") as Record<string, string | undefined>;
       return c.json(await saveChannel(c.env, c.var.db, organizationId, c.req.valid("param").id, origin, body), 200);
+    },
+  );
+  r.openapi(
+    createRoute({
+      method: "delete",
+      path,
+      tags: [INBOXES_TAG],
+      summary: "Disconnect a messaging inbox from its platform",
+      description:
+        "Needs `inbox.manage`. Forgets every credential (secrets included), the webhook's secret and the verify " +
+        "token; `status` becomes `not_connected`. Telegram is first asked to remove the webhook connect set (when " +
+        "it still points at this inbox); should it refuse or be out of reach, the channel is disconnected all the " +
+        "same and `platformRefusal` says so. What the platform still sends to `webhookUrl` is then refused (404, " +
+        "as for an inbox never connected), mail to the address is rejected, and replies still queued fail. The " +
+        "inbox, its contacts and conversations stay; saving and connecting again starts afresh. A `web` or `api` " +
+        "inbox is 400 `not_a_messaging_inbox`.",
+      request: { params: IdParams },
+      responses: {
+        200: json(
+          ChannelSchema.extend({
+            detail: z.string().openapi({
+              description: "What was done, and what is left to do in the platform's dashboard",
+              example:
+                "Disconnected. Telegram's webhook to https://assistants.example.com/channels/telegram/… was removed.",
+            }),
+            platformRefusal: z.union([z.string(), z.null()]).openapi({
+              description:
+                "The platform's refusal to remove its webhook, in its words (or why it was not asked); null when " +
+                "it removed it or there was nothing to remove. The channel is disconnected here either way",
+              example: null,
+            }),
+          }).openapi("ChannelDisconnected"),
+          "Disconnected: the channel as it now reads",
+        ),
+        ...errorResponses(400, 403, 404),
+      },
+    }),
+    async (c) => {
+      const { organizationId, origin } = await channelCaller(c, "inbox.manage");
+      return c.json(await disconnectChannel(c.env, c.var.db, organizationId, c.req.valid("param").id, origin), 200);
     },
   );
   r.openapi(

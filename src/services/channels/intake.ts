@@ -153,7 +153,7 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
   if (!channel)
     return void (await data
       .update(channelEvents)
-      .set({ status: "ignored", error: "The inbox's channel no longer exists." })
+      .set({ status: "ignored", error: "The inbox's channel was disconnected." })
       .where(ofEvent));
   const adapter = await adapterFor(channel.config.platform);
   const ctx = platformContext(env, channel.config);

@@ -230,13 +230,16 @@ async function send(env: Bindings, db: Db, data: Db, delivery: DeliveryRow, now:
   // (services/shards/parts.ts): for most organizations one database.
   const home = await dataDb(env, delivery.organizationId);
   const thread = message ? await threadOf(home, delivery, latest) : null;
-  const missing = !channel
-    ? "The inbox's channel no longer exists."
-    : !message
-      ? "The message was deleted."
-      : !thread
-        ? "The conversation has no platform chat to answer (it was not started on the platform)."
-        : null;
+  // A reply older than its channel was queued for a connection since disconnected (the row is made anew on the next
+  // save): never sent through another bot or account (docs/decisions.md, "Disconnecting a channel").
+  const missing =
+    !channel || delivery.createdAt < channel.row.createdAt
+      ? "The inbox's channel was disconnected before this reply was sent."
+      : !message
+        ? "The message was deleted."
+        : !thread
+          ? "The conversation has no platform chat to answer (it was not started on the platform)."
+          : null;
   if (missing || !channel || !message || !thread) {
     await done({ status: "failed", error: missing });
     return true;

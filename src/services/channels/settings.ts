@@ -55,7 +55,7 @@ const REFUSAL_DETAILS: Record<WebhookRefusal, string> = {
 };
 
 /** The inbox of the organization, or 404; a web or API inbox has no channel (400). */
-async function messagingInbox(db: Db, organizationId: string, inboxId: string) {
+export async function messagingInbox(db: Db, organizationId: string, inboxId: string) {
   const inbox = await findById(inboxId, "Inbox not found.", () =>
     db
       .select({ id: inboxes.id, channelType: inboxes.channelType })
@@ -71,7 +71,7 @@ async function messagingInbox(db: Db, organizationId: string, inboxId: string) {
   return inbox;
 }
 
-async function rowOf(db: Db, inboxId: string): Promise<ChannelRow | null> {
+export async function rowOf(db: Db, inboxId: string): Promise<ChannelRow | null> {
   const [row] = await db.select().from(inboxChannels).where(eq(inboxChannels.inboxId, inboxId));
   return row ?? null;
 }
@@ -82,7 +82,7 @@ async function openSecrets(env: Bindings, row: ChannelRow): Promise<Record<strin
     : {};
 }
 
-function record(
+export function record(
   origin: string,
   inboxId: string,
   channelType: string,
@@ -277,7 +277,7 @@ export async function connectChannel(
   return { ...(await getChannel(env, db, organizationId, inbox.id, origin)), detail };
 }
 
-async function configOf(env: Bindings, row: ChannelRow): Promise<ChannelConfig> {
+export async function configOf(env: Bindings, row: ChannelRow): Promise<ChannelConfig> {
   return {
     inboxId: row.inboxId,
     organizationId: row.organizationId,
@@ -287,6 +287,18 @@ async function configOf(env: Bindings, row: ChannelRow): Promise<ChannelConfig> 
     webhookSecret: row.webhookSecret,
     webhookUrl: webhookUrlOf(row.origin, row.channelType, row.inboxId),
   };
+}
+
+/**
+ * Forgets the inbox's channel in one write: the row goes, with every credential, the webhook's secret and Meta's
+ * verify token (a later save starts afresh with new ones); the inbox, its contacts and conversations stay.
+ * docs/decisions.md, "Disconnecting a channel".
+ */
+export async function forgetChannel(db: Db, organizationId: string, inboxId: string): Promise<void> {
+  await db
+    .delete(inboxChannels)
+    .where(and(eq(inboxChannels.inboxId, inboxId), eq(inboxChannels.organizationId, organizationId)));
+  configs.deleteWhere((hit) => hit.row.inboxId === inboxId);
 }
 
 /**

@@ -110,6 +110,18 @@ export const telegram: ChannelAdapter = {
     return `Connected to @${me.username}; Telegram sends its updates to ${ctx.channel.webhookUrl}.`;
   },
 
+  async disconnect(ctx) {
+    const client = await api(ctx);
+    // A webhook pointing elsewhere is another service's (the bot moved on): left to it.
+    const { url } = await asked(() => client.getWebhookInfo());
+    if (url !== ctx.channel.webhookUrl)
+      return url
+        ? `Telegram's webhook points at ${url}, not at this inbox: left as it is.`
+        : "Telegram had no webhook set: nothing to remove.";
+    await asked(() => client.deleteWebhook());
+    return `Telegram's webhook to ${url} was removed.`;
+  },
+
   async send(ctx, message) {
     const client = await api(ctx);
     const chatId = message.threadKey;

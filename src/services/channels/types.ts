@@ -197,6 +197,9 @@ export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
   /** Checks the credentials with the platform (and registers the webhook where the platform lets us); a line saying
    * what it answered. Throws PlatformError. */
   connect(ctx: PlatformContext): Promise<string>;
+  /** Removes what `connect` registered with the platform (Telegram's webhook), when it points at this inbox; a line
+   * saying what it did. Throws PlatformError. Absent where the platform lets only its dashboard do it. */
+  disconnect?(ctx: PlatformContext): Promise<string>;
   /** Sends one reply (split at the platform's limit); the platform's message ids. Throws PlatformError. */
   send(ctx: PlatformContext, message: OutboundMessage): Promise<string[]>;
   /** Answers a tapped button (`InboundEvent.tapId`), so the platform stops showing it as pending (Telegram's

@@ -2,7 +2,8 @@
 // JSON body, answered `{ok, result}` or `{ok: false, error_code, description}` as Telegram does; files
 // at `/file/bot<token>/<path>`. Telegram signs nothing: it sends the `secret_token` given to
 // setWebhook back in X-Telegram-Bot-Api-Secret-Token, so `sign` uses the secret our worker set here.
-// answerCallbackQuery needs a callback_query_id, as Telegram does.
+// answerCallbackQuery needs a callback_query_id, as Telegram does. getWebhookInfo answers the URL setWebhook was given
+// until deleteWebhook; `sign` keeps the secret token after it (a test posts what Telegram had already sent).
 
 /** A 1x1 PNG: what `getFile` of any photo downloads. */
 export const PNG = Buffer.from(
@@ -93,6 +94,8 @@ function keyboardProblem(markup) {
 
 /** Secret tokens set by setWebhook, by bot token (for `sign`). */
 const secrets = new Map();
+/** Webhook URLs set by setWebhook, by bot token (getWebhookInfo, deleteWebhook). */
+const webhooks = new Map();
 
 /** @type {import("./stand-in.mjs").Platform} */
 export const platform = {
@@ -121,6 +124,13 @@ export const platform = {
         if (body.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(body.secret_token))
           return fail(400, "Bad Request: secret token contains unallowed characters");
         secrets.set(token, body.secret_token);
+        webhooks.set(token, body.url);
+        return ok(true);
+      case "getWebhookInfo":
+        return ok({ url: webhooks.get(token) ?? "", has_custom_certificate: false, pending_update_count: 0 });
+      case "deleteWebhook":
+        // Telegram answers true with "Webhook is already deleted" when none is set.
+        webhooks.delete(token);
         return ok(true);
       case "answerCallbackQuery":
         if (typeof body.callback_query_id !== "string" || !body.callback_query_id)

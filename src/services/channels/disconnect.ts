@@ -1,0 +1,94 @@
+// Disconnecting a messaging inbox from its platform: what connect registered with the platform is removed where the
+// platform lets us (Telegram's webhook), then the channel is forgotten in one write, whatever the platform answered
+// (docs/decisions.md, "Disconnecting a channel").
+import type { Bindings, Db } from "../../env";
+import { cannotOpen } from "../../lib/crypto";
+import { CHANNEL_FIELDS } from "./fields";
+import { platformContext } from "./http";
+import { adapterFor } from "./platforms";
+import {
+  configOf,
+  forgetChannel,
+  isChannelPlatform,
+  messagingInbox,
+  record,
+  rowOf,
+  type ChannelRecord,
+} from "./settings";
+import { PlatformError, type ChannelConfig, type ChannelPlatform } from "./types";
+
+export interface Disconnected extends ChannelRecord {
+  /** What was done, and what is left to do on the platform's side. */
+  detail: string;
+  /** The platform's refusal to remove what connect registered there, in its words; null when there was none. */
+  platformRefusal: string | null;
+}
+
+const NAMES: Record<ChannelPlatform, string> = {
+  line: "LINE",
+  telegram: "Telegram",
+  messenger: "Messenger",
+  instagram: "Instagram",
+  whatsapp: "WhatsApp",
+  slack: "Slack",
+  email: "E-mail",
+};
+
+/** Where the platform keeps our webhook URL and nothing lets us remove it: what the business does in its dashboard. */
+const LEFT_ON_PLATFORM: Record<ChannelPlatform, (config: ChannelConfig) => string> = {
+  line: () => 'LINE keeps the webhook URL: turn off "Use webhook" in the LINE Developers Console (Messaging API tab).',
+  telegram: () => "No bot token was stored, so Telegram was not asked to remove its webhook.",
+  messenger: () => "Meta keeps the Callback URL: remove it, or unsubscribe the Page, in the app's Webhooks.",
+  instagram: () => "Meta keeps the Callback URL: remove it, or unsubscribe the account, in the app's Webhooks.",
+  whatsapp: () => "Meta keeps the Callback URL: remove it in the app's WhatsApp > Configuration.",
+  slack: () => "Slack keeps the Request URL: turn off Event Subscriptions in the app's settings.",
+  email: (config) => `Remove the rule for ${config.credentials.address ?? "the address"} in Cloudflare Email Routing.`,
+};
+
+/** What becomes of what the platform still sends. */
+const REFUSED_MEANWHILE = "Whatever it still sends to this inbox is refused.";
+
+/**
+ * Asks the platform to remove what connect registered there (its module's `disconnect`), then forgets the channel.
+ * A refusal, an outage or secrets this deployment cannot open never keep the channel: the business wants it off, and
+ * the answer says what was left on the platform's side (`platformRefusal`).
+ */
+export async function disconnectChannel(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  inboxId: string,
+  origin: string,
+): Promise<Disconnected> {
+  const inbox = await messagingInbox(db, organizationId, inboxId);
+  const row = await rowOf(db, inbox.id);
+  let detail = "The channel was not set up: there was nothing to forget.";
+  let platformRefusal: string | null = null;
+  if (row && isChannelPlatform(row.channelType)) {
+    const platform = row.channelType;
+    const name = NAMES[platform];
+    let config: ChannelConfig | null = null;
+    try {
+      config = await configOf(env, row);
+    } catch (err) {
+      if (!cannotOpen(err)) throw err;
+      platformRefusal = `The stored secrets could not be opened (${String((err as Error).message ?? err)}).`;
+      detail = `Disconnected. ${name} was not asked to remove anything: ${platformRefusal} ${REFUSED_MEANWHILE}`;
+    }
+    const adapter = await adapterFor(platform);
+    const complete = config && CHANNEL_FIELDS[platform].every((f) => f.optional || config.credentials[f.name]);
+    if (config && adapter.disconnect && complete) {
+      try {
+        detail = `Disconnected. ${await adapter.disconnect(platformContext(env, config))}`;
+      } catch (err) {
+        if (!(err instanceof PlatformError)) throw err;
+        platformRefusal = err.message;
+        detail =
+          `Disconnected here, but ${name} did not remove its webhook (${err.message}); remove it on ${name}'s ` +
+          `side. ${REFUSED_MEANWHILE}`;
+      }
+    } else if (config) detail = `Disconnected. ${LEFT_ON_PLATFORM[platform](config)} ${REFUSED_MEANWHILE}`;
+  }
+  if (row) await forgetChannel(db, organizationId, inbox.id);
+  return { ...record(origin, inbox.id, inbox.channelType, null, {}), detail, platformRefusal };
+}
