@@ -6,8 +6,9 @@
 // (the secret token setWebhook was given) makes a conversation whose transcript tags the message
 // "Telegram" and shows the reply sent; a reply Telegram refuses shows "Failed" with its reason and
 // Retry sends it. A refused token, Meta's check of the webhook URL (refused, then passed) as the page says it, a type
-// not connectable yet, zh-TW, axe-core in both themes,
-// the screenshots docs/console/channel-telegram-*.png and channel-transcript-*.png.
+// not connectable yet, zh-TW, axe-core in both themes; Disconnect asked first (the platform named, the conversations
+// said to stay), then the page not connected and Telegram's webhook removed, or Telegram's refusal said;
+// the screenshots docs/console/channel-telegram-*.png, channel-transcript-*.png and channel-disconnect-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandIn } from "../support/platforms/stand-in.mjs";
 import { platform as telegram } from "../support/platforms/telegram.mjs";
@@ -309,6 +310,79 @@ describe("Channels in Chromium", () => {
     expect(await axeViolations(zh.page)).toEqual([]);
     expect(zh.errors).toEqual([]);
     await zh.context.close();
+  });
+
+  it("Disconnect asks first, then the page is not connected; Telegram's refusal is said", async () => {
+    /** A Telegram inbox connected through the API, with a bot of its own. */
+    const connected = async (name) => {
+      const bot = `${Math.floor(Math.random() * 1e9)}:AAH-${name.replace(/\W/g, "")}-${Date.now()}`;
+      const inbox = await app.server.api("/inboxes/", { body: { name, channelType: "telegram" } });
+      await app.server.api(`/inboxes/${inbox.id}/channel/`, { method: "PUT", body: { botToken: bot } });
+      await app.server.api(`/inboxes/${inbox.id}/channel/connect/`, { method: "POST" });
+      return { id: inbox.id, bot };
+    };
+    const leaving = await connected("Leaving bot");
+    // The question, in every look: the dialog opened, not confirmed.
+    await ownerScreenshots(app, `/console/channels/${leaving.id}`, "channel-disconnect", {
+      act: async (p) => {
+        await p.locator(".channel-status-section .btn.danger").click();
+        await dialog(p).waitFor();
+      },
+    });
+    const zh = await ownerOn(app, `/channels/${leaving.id}`, { locale: "zh-TW" });
+    await zh.page.getByRole("button", { name: "中斷連線" }).click();
+    await dialog(zh.page).getByRole("heading", { name: "要中斷 Telegram 連線嗎？" }).waitFor();
+    expect(await dialog(zh.page).textContent()).toContain("收件匣、聯絡人與對話都會保留");
+    expect(await axeViolations(zh.page)).toEqual([]);
+    expect(zh.errors).toEqual([]);
+    await zh.context.close();
+
+    const { context, page, errors } = await ownerOn(app, `/channels/${leaving.id}`);
+    expect(await badge(page).textContent()).toBe("Connected");
+    await page.getByRole("button", { name: "Disconnect", exact: true }).click();
+    const d = dialog(page);
+    await d.getByRole("heading", { name: "Disconnect Telegram?" }).waitFor();
+    expect(await d.textContent()).toContain("The inbox, its contacts and conversations stay.");
+    expect(await axeViolations(page)).toEqual([]);
+    await d.getByRole("button", { name: "Disconnect", exact: true }).click();
+    await page.locator(".toast", { hasText: "Telegram disconnected." }).waitFor();
+    await expect.poll(() => badge(page).textContent()).toBe("Not connected");
+    expect(await page.getByRole("button", { name: "Disconnect", exact: true }).count()).toBe(0);
+    expect(await page.getByLabel("Bot token").getAttribute("placeholder")).toBe("");
+    const removed = await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(leaving.bot)}`)).json();
+    expect(removed.map((r) => r.path.split("/").pop())).toEqual([
+      "getMe",
+      "setWebhook",
+      "getWebhookInfo",
+      "deleteWebhook",
+    ]);
+    // What Telegram still sends is refused.
+    const signed = await telegram.sign({ token: leaving.bot, update: textUpdate("Hello?") });
+    const late = await fetch(`${app.base}/channels/telegram/${leaving.id}`, { method: "POST", ...signed });
+    expect(late.status).toBe(404);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Telegram refusing to remove its webhook: disconnected all the same, and the page says what is left to do.
+    const stuck = await connected("Stuck bot");
+    await fetch(`${standIn.url}/__script`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        key: stuck.bot,
+        responses: [{ status: 401, body: { ok: false, error_code: 401, description: "Unauthorized" } }],
+      }),
+    });
+    await page.goto(`${app.base}/console/channels/${stuck.id}`);
+    await page.getByRole("button", { name: "Disconnect", exact: true }).click();
+    await dialog(page).getByRole("button", { name: "Disconnect", exact: true }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Disconnected here, but Telegram did not remove its webhook (Telegram answered 401: Unauth" })
+      .waitFor();
+    await expect.poll(() => badge(page).textContent()).toBe("Not connected");
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it("in zh-TW and dark: the channel page and the transcript, axe-clean; screenshots", async () => {

@@ -33,6 +33,10 @@ export const saveChannel = (inboxId: string, body: BodyOf<"/api/v1/inboxes/{id}/
 export const connectChannel = (inboxId: string) =>
   unwrap(api.POST("/api/v1/inboxes/{id}/channel/connect/", { params: { path: { id: inboxId } } }));
 
+/** Disconnects the channel: its credentials forgotten, the platform asked to remove its webhook where it can be. */
+export const disconnectChannel = (inboxId: string) =>
+  unwrap(api.DELETE("/api/v1/inboxes/{id}/channel/", { params: { path: { id: inboxId } } }));
+
 /** A messaging inbox with its channel's status: null for a type not connectable yet, or when it could not be read. */
 export type InboxWithStatus = Inbox & { status: Channel["status"] | null };
 

@@ -17,6 +17,7 @@ import { connectChannel, getChannel, inboxWithChannel, saveChannel } from "./api
 import { PLATFORMS, platformName, type Channel, type Platform } from "./platforms";
 import { SetupSection } from "./setup";
 import { WebhookCheck, waitingHint } from "./webhook-check";
+import { DisconnectAction } from "./disconnect";
 import { InboxAssignmentSection } from "../../components/inbox-assignment";
 import { t, tk } from "./strings";
 import { BusinessHoursForm } from "../../components/business-hours";
@@ -53,7 +54,14 @@ export function ChannelPage({ inboxId }: { inboxId: string }) {
       {platform ? (
         <>
           {!can("inbox.manage") && <Notice>{t("readOnly")}</Notice>}
-          <StatusSection channel={current} platform={platform} />
+          <StatusSection
+            channel={current}
+            platform={platform}
+            onDisconnected={(disconnected, warning) => {
+              setChannel(disconnected);
+              setOutcome(warning ? { ok: false, text: warning } : null);
+            }}
+          />
           <SettingsForm
             key={`${current.updatedAt}-${current.status}`}
             channel={current}
@@ -78,7 +86,15 @@ export function ChannelPage({ inboxId }: { inboxId: string }) {
   );
 }
 
-function StatusSection({ channel, platform }: { channel: Channel; platform: Platform }) {
+function StatusSection({
+  channel,
+  platform,
+  onDisconnected,
+}: {
+  channel: Channel;
+  platform: Platform;
+  onDisconnected: (channel: Channel, warning: string | null) => void;
+}) {
   return (
     <section class="section channel-status-section" aria-labelledby="channel-status-title">
       <h2 id="channel-status-title">{t("status")}</h2>
@@ -109,6 +125,9 @@ function StatusSection({ channel, platform }: { channel: Channel; platform: Plat
           </>
         )}
       </dl>
+      {can("inbox.manage") && channel.status !== "not_connected" && (
+        <DisconnectAction channel={channel} onDone={onDisconnected} />
+      )}
     </section>
   );
 }

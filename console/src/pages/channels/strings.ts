@@ -67,6 +67,16 @@ export const t = defineStrings({
     missing: "Fill in {fields}, then Connect.",
     connectedToast: "{platform} answered: {detail}",
     connectFailed: "{platform} refused: {detail}",
+    disconnect: "Disconnect",
+    disconnectTitle: "Disconnect {platform}?",
+    disconnectMessage:
+      "The {platform} credentials are forgotten and the assistant stops answering there; what {platform} still " +
+      "sends is refused. The inbox, its contacts and conversations stay. To connect again, enter the credentials " +
+      "again.",
+    disconnectedToast: "{platform} disconnected.",
+    disconnectedRefused:
+      "Disconnected here, but {platform} did not remove its webhook ({detail}). Remove it in {platform}'s " +
+      "settings; until then what it sends is refused.",
     readOnly: "You may look at this channel; changing it needs the permission to manage inboxes.",
     notConnectable:
       "{platform} inboxes cannot be connected yet: their conversations come only through the API for now.",
@@ -197,6 +207,14 @@ export const t = defineStrings({
     missing: "請先填寫{fields}，再按「連線」。",
     connectedToast: "{platform} 回覆：{detail}",
     connectFailed: "{platform} 拒絕：{detail}",
+    disconnect: "中斷連線",
+    disconnectTitle: "要中斷 {platform} 連線嗎？",
+    disconnectMessage:
+      "將清除 {platform} 的憑證，助理也不再於該處回覆；{platform} 之後送來的內容會被拒絕。收件匣、聯絡人與對話都會保留。" +
+      "若要重新連線，請再次輸入憑證。",
+    disconnectedToast: "已中斷 {platform} 連線。",
+    disconnectedRefused:
+      "已在此中斷連線，但 {platform} 未移除其 Webhook（{detail}）。請到 {platform} 的設定中移除；在那之前，它送來的內容都會被拒絕。",
     readOnly: "您可檢視此通路；變更需要管理收件匣的權限。",
     notConnectable: "{platform} 收件匣目前尚無法連線：其對話暫時只能透過 API 進入。",
     setup: "在 {platform} 上連線",
