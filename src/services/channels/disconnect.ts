@@ -67,15 +67,17 @@ export async function disconnectChannel(
   if (row && isChannelPlatform(row.channelType)) {
     const platform = row.channelType;
     const name = NAMES[platform];
+    const adapter = await adapterFor(platform);
     let config: ChannelConfig | null = null;
     try {
       config = await configOf(env, row);
     } catch (err) {
       if (!cannotOpen(err)) throw err;
-      platformRefusal = `The stored secrets could not be opened (${String((err as Error).message ?? err)}).`;
-      detail = `Disconnected. ${name} was not asked to remove anything: ${platformRefusal} ${REFUSED_MEANWHILE}`;
+      const why = `the stored secrets could not be opened (${String((err as Error).message ?? err)})`;
+      // Said as a refusal only where the platform would have been asked: its webhook is still there.
+      if (adapter.disconnect) platformRefusal = `${name} was not asked to remove its webhook: ${why}.`;
+      detail = `Disconnected (${why}). ${REFUSED_MEANWHILE}`;
     }
-    const adapter = await adapterFor(platform);
     const complete = config && CHANNEL_FIELDS[platform].every((f) => f.optional || config.credentials[f.name]);
     if (config && adapter.disconnect && complete) {
       try {

@@ -124,6 +124,21 @@ describe("DELETE /inboxes/{id}/channel/", () => {
     expect(await rowOf(inbox.inboxId)).toBeNull();
   });
 
+  it("secrets this deployment cannot open: disconnected all the same, Telegram not asked", async () => {
+    const { owner, token, inbox } = await telegramInbox();
+    // Sealed under another ENCRYPTION_KEY, as after the key was changed: AES-GCM refuses to open it.
+    await env.DB.prepare("update inbox_channels set secrets_sealed = ? where inbox_id = ?")
+      .bind("v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAAAAAA", inbox.inboxId)
+      .run();
+    const disconnected = await disconnect(owner, inbox.inboxId);
+    expect(disconnected.status).toBe("not_connected");
+    expect(disconnected.platformRefusal).toMatch(
+      /^Telegram was not asked to remove its webhook: the stored secrets could not be opened \(.+\)\.$/,
+    );
+    expect(await sent(token, "getWebhookInfo")).toHaveLength(0);
+    expect(await rowOf(inbox.inboxId)).toBeNull();
+  });
+
   it("Telegram's webhook pointing at another service is left to it", async () => {
     const { owner, token, inbox } = await telegramInbox();
     const elsewhere = "https://bots.example.net/telegram/hook";
