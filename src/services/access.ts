@@ -54,11 +54,11 @@ export function conversationData(c: Ctx, conversationId: string): Promise<Db> {
   return conversationDb(c.env, c.var.organizationId, conversationId);
 }
 
-/** The caller's organization's conversation `id`, as the API shows it; 404 when it has none of that id. After
- * `authorize`. */
-export async function requireConversation(c: Ctx, id: string): Promise<ConversationView> {
+/** The caller's organization's conversation `id`, as the API shows it; 404 (saying `detail`) when it has none of that
+ * id. After `authorize`. */
+export async function requireConversation(c: Ctx, id: string, detail?: string): Promise<ConversationView> {
   const view = await findConversation(c.var.db, await conversationData(c, id), c.var.organizationId!, id);
-  if (!view) throw notFound();
+  if (!view) throw notFound(detail);
   return view;
 }
 

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { fieldError, notFound } from "../../lib/errors";
-import { authorize, conversationData } from "../../services/access";
-import { findConversation } from "../../services/conversation/views";
+import { fieldError } from "../../lib/errors";
+import { authorize, requireConversation } from "../../services/access";
 import { AttachmentCreate, AttachmentSchema, ConversationParams } from "./schema";
 import { createdAttachment } from "./respond";
 
@@ -26,15 +25,7 @@ export const registerCreateConversationAttachment = (r: Router) =>
     const access = await authorize(c, "conversation.manage");
     const { conversationPk } = c.req.valid("param");
     const input = c.req.valid("json");
-    if (
-      !(await findConversation(
-        c.var.db,
-        await conversationData(c, conversationPk),
-        access.organizationId,
-        conversationPk,
-      ))
-    )
-      throw notFound("Conversation not found.");
+    await requireConversation(c, conversationPk, "Conversation not found.");
     if (input.conversation && input.conversation !== conversationPk)
       throw fieldError("conversation", "Must be the conversation of the path, or absent.");
     return c.json(await createdAttachment(c, access, input, conversationPk), 201);

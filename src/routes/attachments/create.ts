@@ -1,9 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
-import { authorize, conversationData } from "../../services/access";
-import { findConversation } from "../../services/conversation/views";
+import { authorize, requireConversation } from "../../services/access";
 import { AttachmentCreate, AttachmentSchema } from "./schema";
 import { createdAttachment } from "./respond";
 
@@ -26,15 +24,6 @@ export const registerCreateAttachment = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const input = c.req.valid("json");
-    if (
-      input.conversation &&
-      !(await findConversation(
-        c.var.db,
-        await conversationData(c, input.conversation),
-        access.organizationId,
-        input.conversation,
-      ))
-    )
-      throw notFound("Conversation not found.");
+    if (input.conversation) await requireConversation(c, input.conversation, "Conversation not found.");
     return c.json(await createdAttachment(c, access, input, input.conversation), 201);
   });

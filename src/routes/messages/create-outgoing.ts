@@ -1,11 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
-import { authorize, conversationData } from "../../services/access";
+import { authorize, requireConversation } from "../../services/access";
 import { conversationObject, takeOverState } from "../../services/conversations";
 import { changeConversation } from "../conversations/change";
-import { findConversation } from "../../services/conversation/views";
 import { MessageFields, PostedContent, textOrAttachments } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
 import { messageAttachments } from "../attachments/respond";
@@ -51,13 +49,7 @@ export const registerCreateOutgoingMessage = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.manage");
     const { conversation: conversationId, ...message } = c.req.valid("json");
-    const found = await findConversation(
-      c.var.db,
-      await conversationData(c, conversationId),
-      access.organizationId,
-      conversationId,
-    );
-    if (!found) throw notFound("Conversation not found.");
+    const found = await requireConversation(c, conversationId, "Conversation not found.");
     // Answering a conversation that waits for a person, with nobody on it, is picking it up: the agent takes it over
     // first, so it is theirs and the visitor is told they joined (docs/decisions.md, "Conversation states").
     const { progressStatus, assigneeId } = found.conversation;

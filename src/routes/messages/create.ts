@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
-import { authorize, conversationData } from "../../services/access";
+import { authorize, requireConversation } from "../../services/access";
 import { monthlyWordsRefusal } from "../../services/monthly-words";
 import { conversationObject } from "../../services/conversations";
-import { findConversation } from "../../services/conversation/views";
 import { storedCanvas } from "../../services/conversation/canvas";
 import { requireContact } from "../../services/contacts";
 import { MessageCreate } from "./schema";
@@ -41,13 +39,7 @@ export const registerCreateMessage = (r: Router) =>
       ...rest
     } = c.req.valid("json");
     const message = { ...rest, canvas: canvas && storedCanvas(canvas) };
-    const view = await findConversation(
-      c.var.db,
-      await conversationData(c, conversationId),
-      access.organizationId,
-      conversationId,
-    );
-    if (!view) throw notFound("Conversation not found.");
+    const view = await requireConversation(c, conversationId, "Conversation not found.");
     const contact = sender
       ? await requireContact(c.var.data, access.organizationId, sender, "sender")
       : view.contact?.id

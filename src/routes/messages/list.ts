@@ -2,9 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { CursorQuery, cursorPageOf, cursorResponse, decodeCursor } from "../../lib/pagination";
-import { notFound } from "../../lib/errors";
-import { authorize, conversationData } from "../../services/access";
-import { findConversation } from "../../services/conversation/views";
+import { authorize, requireConversation } from "../../services/access";
 import { listMessages } from "../../services/messages";
 import { MessageSchema } from "../../services/records/messages";
 
@@ -28,15 +26,7 @@ export const registerListMessages = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "conversation.view");
     const q = c.req.valid("query");
-    if (
-      !(await findConversation(
-        c.var.db,
-        await conversationData(c, q.conversation),
-        access.organizationId,
-        q.conversation,
-      ))
-    )
-      throw notFound("Conversation not found.");
+    await requireConversation(c, q.conversation, "Conversation not found.");
     const cursor = decodeCursor(q.cursor);
     const rows = await listMessages(c.env, access.organizationId, q.conversation, cursor, q.pageSize);
     return c.json(
