@@ -2,13 +2,10 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, orgAccess, requirePermission } from "../../services/access";
-import { checkChatbotReferences, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
+import { checkChatbotLinks, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
 import { chatbotView } from "../../services/chatbots/views";
 import { createChatbot } from "../../services/chatbots/store";
 import { requireChatbotQuota } from "../../services/chatbots/quota";
-import { checkChatbotKnowledgeBases } from "../../services/knowledge/knowledge-bases";
-import { checkChatbotTools } from "../../services/tools/chatbot-tools";
-import { checkChatbotSkills } from "../../services/skills/write";
 import { planSettings } from "../../services/plans";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
 import { dataParts } from "../../services/shards/parts";
@@ -48,10 +45,14 @@ export const registerCreateChatbot = (r: Router) =>
         ? await orgAccess(c, body.organization)
         : current;
     requirePermission(access, "chatbot.manage");
-    const groupIds = await checkChatbotReferences(db, c.env, access, personal, body);
-    const knowledgeBaseIds = await checkChatbotKnowledgeBases(db, access, c.var.principal.userId, body.knowledgeBases);
-    const toolIds = await checkChatbotTools(db, access, body);
-    const skillIds = await checkChatbotSkills(db, access, body);
+    const { groupIds, knowledgeBaseIds, toolIds, skillIds } = await checkChatbotLinks(
+      db,
+      c.env,
+      access,
+      c.var.principal.userId,
+      personal,
+      body,
+    );
     const columns = chatbotColumns(body);
     checkChatbotRules({
       replyMode: columns.replyMode ?? "normal",

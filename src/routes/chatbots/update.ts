@@ -3,13 +3,10 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { checkChatbotReferences, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
+import { checkChatbotLinks, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
 import { chatbotView, maskDatabaseUrl } from "../../services/chatbots/views";
 import { chatbotGroupIds, getChatbotForRead } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
-import { checkChatbotKnowledgeBases } from "../../services/knowledge/knowledge-bases";
-import { checkChatbotTools } from "../../services/tools/chatbot-tools";
-import { checkChatbotSkills } from "../../services/skills/write";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
 import { dataParts } from "../../services/shards/parts";
 import { CHATBOTS_TAG, ChatbotPatch, ChatbotWrite } from "./schema";
@@ -40,22 +37,15 @@ export function registerUpdateChatbot(r: Router) {
       if (body.organization !== undefined && (body.organization || null) !== current.organizationId) {
         throw fieldError("organization", "Cannot be changed after creation.");
       }
-      const groupIds = await checkChatbotReferences(
+      const { groupIds, knowledgeBaseIds, toolIds, skillIds } = await checkChatbotLinks(
         db,
         c.env,
         access,
+        c.var.principal.userId,
         current.organizationId === null,
         body,
         await chatbotGroupIds(db, current.id),
       );
-      const knowledgeBaseIds = await checkChatbotKnowledgeBases(
-        db,
-        access,
-        c.var.principal.userId,
-        body.knowledgeBases,
-      );
-      const toolIds = await checkChatbotTools(db, access, body);
-      const skillIds = await checkChatbotSkills(db, access, body);
       const columns = Object.fromEntries(Object.entries(chatbotColumns(body)).filter(([, v]) => v !== undefined));
       // A record sent back unchanged carries the masked URL: keep the stored one.
       if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current.databaseUrl))

@@ -5,6 +5,9 @@ import type { chatbots } from "../../db/schema";
 import { fieldError, forbidden } from "../../lib/errors";
 import type { OrgAccess } from "../access";
 import { requireOrganizationGroups } from "../groups";
+import { checkChatbotKnowledgeBases } from "../knowledge/knowledge-bases";
+import { checkChatbotSkills } from "../skills/write";
+import { checkChatbotTools } from "../tools/chatbot-tools";
 import { getModel, modelUnavailable, type ModelKind, UNAVAILABLE } from "../models";
 import type { ChatbotRow } from "./visibility";
 
@@ -84,7 +87,7 @@ const MODEL_FIELDS = [
  * bases: `checkChatbotKnowledgeBases`. Non-owners may only add groups they belong to
  * (403). Returns the group ids when the body sets them.
  */
-export async function checkChatbotReferences(
+async function checkChatbotReferences(
   db: Db,
   env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">,
   access: OrgAccess,
@@ -133,6 +136,27 @@ const isJsonSchema = (value: unknown) => {
   const types = Array.isArray(type) ? type : [type];
   return types.length > 0 && types.every((t) => typeof t === "string" && JSON_SCHEMA_TYPES.has(t));
 };
+
+/**
+ * Everything an assistant body (create, PUT or PATCH) refers to, checked in turn (400 or 403 from the first that
+ * fails): its models and groups (`checkChatbotReferences`), knowledge bases, tools and skills. Each list is undefined
+ * when the body leaves it out.
+ */
+export async function checkChatbotLinks(
+  db: Db,
+  env: Pick<Bindings, "ENCRYPTION_KEY" | "AI">,
+  access: OrgAccess,
+  userId: string,
+  personal: boolean,
+  body: ChatbotInput,
+  currentGroupIds?: string[],
+) {
+  const groupIds = await checkChatbotReferences(db, env, access, personal, body, currentGroupIds);
+  const knowledgeBaseIds = await checkChatbotKnowledgeBases(db, access, userId, body.knowledgeBases);
+  const toolIds = await checkChatbotTools(db, access, body);
+  const skillIds = await checkChatbotSkills(db, access, body);
+  return { groupIds, knowledgeBaseIds, toolIds, skillIds };
+}
 
 /** Rules across fields, checked on the assistant as it will be stored (create, PUT and PATCH). */
 export function checkChatbotRules(
