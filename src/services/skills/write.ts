@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { chatbotSkills, skillResources, skills, skillTools } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
+import { isUuid } from "../../lib/ids";
 import { chunk } from "../../lib/sql";
 import { type OrgAccess, withPermission } from "../access";
 import { checkGroupAssignment } from "../groups";
@@ -47,8 +48,7 @@ export function parseToolIdList(raw: string | null | undefined): string[] {
     )
     .filter(Boolean);
   if (ids.length > 50) throw fieldError("attachedToolIds", "At most 50 tools.");
-  if (ids.some((id) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)))
-    throw fieldError("attachedToolIds", "Each id must be a tool's uuid.");
+  if (ids.some((id) => !isUuid(id))) throw fieldError("attachedToolIds", "Each id must be a tool's uuid.");
   return ids;
 }
 
