@@ -34,6 +34,14 @@ const stringsOnly = (o: Record<string, unknown>): Headers =>
 const targetColumn = (t: CredentialTarget) => (t.toolId ? mcpCredentials.toolId : mcpCredentials.connectorId);
 const targetId = (t: CredentialTarget) => (t.toolId ?? t.connectorId)!;
 
+/** The organization's credentials for the target: all of its members', or one member's. */
+const credentialsFor = (organizationId: string, target: CredentialTarget, memberId?: string) =>
+  and(
+    eq(mcpCredentials.organizationId, organizationId),
+    memberId === undefined ? undefined : eq(mcpCredentials.memberId, memberId),
+    eq(targetColumn(target), targetId(target)),
+  );
+
 /** Stores (or replaces) the member's credential for the target. 503 without ENCRYPTION_KEY. */
 export async function storeMemberCredential(
   db: Db,
@@ -57,7 +65,7 @@ export async function storeMemberCredential(
       updatedAt: now,
     })
     .onConflictDoUpdate({
-      target: [mcpCredentials.memberId, target.toolId ? mcpCredentials.toolId : mcpCredentials.connectorId],
+      target: [mcpCredentials.memberId, targetColumn(target)],
       set: { headersSealed, updatedAt: now },
     })
     .returning({ id: mcpCredentials.id, createdAt: mcpCredentials.createdAt, updatedAt: mcpCredentials.updatedAt });
@@ -73,13 +81,7 @@ export async function revokeMemberCredential(
 ): Promise<boolean> {
   const gone = await db
     .delete(mcpCredentials)
-    .where(
-      and(
-        eq(mcpCredentials.organizationId, organizationId),
-        eq(mcpCredentials.memberId, memberId),
-        eq(targetColumn(target), targetId(target)),
-      ),
-    )
+    .where(credentialsFor(organizationId, target, memberId))
     .returning({ id: mcpCredentials.id });
   return gone.length > 0;
 }
@@ -95,13 +97,7 @@ export async function memberCredentialHeaders(
   const [row] = await db
     .select({ sealed: mcpCredentials.headersSealed })
     .from(mcpCredentials)
-    .where(
-      and(
-        eq(mcpCredentials.organizationId, organizationId),
-        eq(mcpCredentials.memberId, memberId),
-        eq(targetColumn(target), targetId(target)),
-      ),
-    );
+    .where(credentialsFor(organizationId, target, memberId));
   return openHeaders(row?.sealed, env);
 }
 
@@ -119,7 +115,7 @@ export async function credentialHolders(db: Db, organizationId: string, target: 
     .from(mcpCredentials)
     .innerJoin(members, eq(members.id, mcpCredentials.memberId))
     .innerJoin(users, eq(users.id, members.userId))
-    .where(and(eq(mcpCredentials.organizationId, organizationId), eq(targetColumn(target), targetId(target))))
+    .where(credentialsFor(organizationId, target))
     .orderBy(mcpCredentials.createdAt, sql`${mcpCredentials.id}`);
 }
 
