@@ -11,6 +11,13 @@ import { chunk, inChunks } from "../lib/sql";
 import type { Permission } from "./permissions";
 import { can, type OrgAccess } from "./access";
 
+/**
+ * The ids of a body's list of links (`groups: [{id}]`, `tools`, ...): undefined when the body leaves the list out (the
+ * links stay as they are), none when it is null (they all go).
+ */
+export const referencedIds = (refs: { id: string }[] | null | undefined) =>
+  refs === undefined ? undefined : (refs ?? []).map((r) => r.id);
+
 /** A link table, its column naming the resource that owns the link, and the row of one link. */
 export interface LinkTable<T extends SQLiteTable = SQLiteTable> {
   table: T;

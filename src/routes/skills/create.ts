@@ -8,6 +8,7 @@ import { insertSkill } from "../../services/skills/store";
 import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
 import { skillView } from "../../services/skills/views";
 import { skillRecord, SkillSchema } from "../../services/records/skills";
+import { referencedIds } from "../../services/links";
 import { SKILLS_TAG, SkillCreate } from "./schema";
 
 const route = createRoute({
@@ -30,14 +31,7 @@ export const registerCreateSkill = (r: Router) =>
     const access = await authorize(c, "skill.manage");
     if (body.isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global skills.");
     const toolIds = await checkAttachedTools(db, access, body.attachedToolIds ?? undefined);
-    const groupIds = body.isGlobal
-      ? undefined
-      : await checkSkillGroups(
-          db,
-          access,
-          body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id),
-          true,
-        );
+    const groupIds = body.isGlobal ? undefined : await checkSkillGroups(db, access, referencedIds(body.groups), true);
     const row = await insertSkill(
       db,
       {

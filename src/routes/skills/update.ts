@@ -7,6 +7,7 @@ import { skillGroupIds, updateSkill } from "../../services/skills/store";
 import { checkAttachedTools, checkSkillGroups } from "../../services/skills/write";
 import { skillView } from "../../services/skills/views";
 import { skillRecord, SkillSchema } from "../../services/records/skills";
+import { referencedIds } from "../../services/links";
 import { SKILLS_TAG, SkillPatch, SkillWrite } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
@@ -39,13 +40,7 @@ export function registerUpdateSkill(r: Router) {
       const groupIds =
         current.organizationId === null || body.groups === undefined
           ? undefined
-          : await checkSkillGroups(
-              db,
-              access,
-              (body.groups ?? []).map((g) => g.id),
-              false,
-              await skillGroupIds(db, current.id),
-            );
+          : await checkSkillGroups(db, access, referencedIds(body.groups), false, await skillGroupIds(db, current.id));
       const values = Object.fromEntries(
         Object.entries({
           name: body.name,

@@ -13,7 +13,7 @@ import {
   type SqlDatabaseListRecord,
   type SqlDatabaseRecord,
 } from "../records/sql-databases";
-import { groupIdsOf, writeWithLinks } from "../links";
+import { groupIdsOf, referencedIds, writeWithLinks } from "../links";
 import { sqlDatabaseGroupLinks, visibleSqlDatabasesCondition, type SqlDatabaseRow } from "./access";
 import { connectionProblem, maskConnectionUrl } from "./connection";
 import { sqlDatabaseView, sqlDatabaseViews } from "./views";
@@ -76,9 +76,6 @@ export interface SqlDatabaseWriter {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-const ids = (refs: { id: string }[] | null | undefined) =>
-  refs === undefined ? undefined : (refs ?? []).map((r) => r.id);
-
 /** The 409 naming the database whose name is taken. */
 const nameTaken = (name: string | undefined) => conflict(`A SQL database named "${name}" already exists.`);
 
@@ -131,8 +128,8 @@ export async function createSqlDatabase(
     missing: !body.databaseUrl,
     includeTables: body.includeTables,
   });
-  const groupIds = await checkSqlGroups(db, access, ids(body.groups), true);
-  const chatbotIds = await checkSqlChatbots(db, access, writer.userId, ids(body.chatbots));
+  const groupIds = await checkSqlGroups(db, access, referencedIds(body.groups), true);
+  const chatbotIds = await checkSqlChatbots(db, access, writer.userId, referencedIds(body.chatbots));
   const unsupported = UNSUPPORTED_TYPES.includes(body.databaseType);
   const id = uuidv7();
   const [row] = await writeWithLinks(
@@ -188,11 +185,11 @@ export async function updateSqlDatabase(
       : await checkSqlGroups(
           db,
           access,
-          ids(body.groups),
+          referencedIds(body.groups),
           false,
           await groupIdsOf(db, sqlDatabaseGroupLinks, current.id),
         );
-  const chatbotIds = await checkSqlChatbots(db, access, writer.userId, ids(body.chatbots));
+  const chatbotIds = await checkSqlChatbots(db, access, writer.userId, referencedIds(body.chatbots));
   const recheck =
     !managed &&
     !UNSUPPORTED_TYPES.includes(current.databaseType) &&

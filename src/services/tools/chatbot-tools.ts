@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotTools, tools } from "../../db/schema";
 import { type OrgAccess, withPermission } from "../access";
-import { linkStatements, linksOf, requireKnownIds } from "../links";
+import { linkStatements, linksOf, referencedIds, requireKnownIds } from "../links";
 import { type ToolRow, visibleToolsCondition } from "./access";
 import { linkedNames } from "../view-parts";
 
@@ -80,4 +80,4 @@ export async function checkVisibleTools(
 
 /** The `tools: [{id}]` of an assistant body (see checkVisibleTools). */
 export const checkChatbotTools = (db: Db, access: OrgAccess, body: { tools?: { id: string }[] | null }) =>
-  checkVisibleTools(db, access, body.tools === undefined ? undefined : (body.tools ?? []).map((t) => t.id), "tools");
+  checkVisibleTools(db, access, referencedIds(body.tools), "tools");

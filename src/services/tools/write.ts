@@ -5,7 +5,7 @@ import { isObject } from "../../lib/json";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { OrgAccess } from "../access";
 import { checkGroupAssignment } from "../groups";
-import { linkStatements } from "../links";
+import { linkStatements, referencedIds } from "../links";
 import { type ToolRow, toolGroupLinks } from "./access";
 import { compileProblem } from "./sandbox";
 
@@ -138,15 +138,7 @@ export const checkToolGroups = (
   body: ToolInput,
   creating: boolean,
   current: string[] = [],
-) =>
-  checkGroupAssignment(
-    db,
-    access,
-    body.groups === undefined ? undefined : (body.groups ?? []).map((g) => g.id),
-    creating,
-    current,
-    "a tool",
-  );
+) => checkGroupAssignment(db, access, referencedIds(body.groups), creating, current, "a tool");
 
 /** Statements setting (or, with `replace`, replacing) a tool's group links, when given. */
 export const groupLinkStatements = (db: Db, toolId: string, groupIds: string[] | undefined, replace: boolean) =>
