@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { notFound } from "../../lib/errors";
 import { currentAccess } from "../../services/access";
 import { chatbotView } from "../../services/chatbots/views";
-import { getVisibleChatbot } from "../../services/chatbots/visibility";
+import { getChatbotForRead } from "../../services/chatbots/visibility";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
 import { dataParts } from "../../services/shards/parts";
 import { CHATBOTS_TAG } from "./schema";
@@ -25,8 +24,7 @@ const route = createRoute({
 export const registerGetChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await currentAccess(c);
-    const row = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
-    if (!row) throw notFound("Assistant not found.");
+    const row = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     return c.json(
       chatbotRecord(await chatbotView(c.var.db, await dataParts(c.env, access.organizationId), access, row)),
       200,

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
-import { fieldError, notFound } from "../../lib/errors";
+import { fieldError } from "../../lib/errors";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
-import { getVisibleChatbot } from "../../services/chatbots/visibility";
+import { getChatbotForRead } from "../../services/chatbots/visibility";
 import { knowledgeBasesOfChatbot } from "../../services/knowledge/knowledge-bases";
 import { queryScope } from "../../services/knowledge/query-scope";
 import { searchKnowledge, serverTiming } from "../../services/knowledge/retrieval/search";
@@ -41,8 +41,7 @@ export const registerSearchChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const bot = await getVisibleChatbot(db, access, c.var.principal.userId, c.req.valid("param").id);
-    if (!bot) throw notFound("Assistant not found.");
+    const bot = await getChatbotForRead(db, access, c.var.principal.userId, c.req.valid("param").id);
     const q = c.req.valid("query");
     const body = (c.req.header("Content-Type") ? c.req.valid("json") : undefined) ?? {};
     const query = body.query ?? q.query?.trim();

@@ -2,7 +2,6 @@ import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotKnowledgeBases, faqs, knowledgeBaseFiles, knowledgeBases } from "../../db/schema";
 import { type PageWindow, mapPage, paginate } from "../../db/paginate";
-import { notFound } from "../../lib/errors";
 import { contains } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import type { FaqRow } from "../knowledge/faqs";
@@ -10,7 +9,7 @@ import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "../knowle
 import { fileLabels } from "../knowledge/files";
 import { faqRecords } from "../records/faqs";
 import { fileRecord } from "../records/knowledge-files";
-import { getVisibleChatbot } from "./visibility";
+import { getChatbotForRead } from "./visibility";
 
 export const KNOWLEDGE_SOURCES = ["self_built", "built_in", "all"] as const;
 export type KnowledgeSource = (typeof KNOWLEDGE_SOURCES)[number];
@@ -24,8 +23,7 @@ async function chatbotKnowledgeScope(
   { db, access, userId, chatbotId }: ChatbotKnowledgeOf,
   source: KnowledgeSource,
 ): Promise<SQL | null> {
-  const bot = await getVisibleChatbot(db, access, userId, chatbotId);
-  if (!bot) throw notFound("Assistant not found.");
+  const bot = await getChatbotForRead(db, access, userId, chatbotId);
   if (source === "built_in") return null;
   return and(
     sql`${knowledgeBases.id} in (select ${chatbotKnowledgeBases.knowledgeBaseId} from ${chatbotKnowledgeBases}

@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
-import { notFound } from "../../../lib/errors";
 import { dataParts } from "../../../services/shards/parts";
 import { authorize } from "../../../services/access";
-import { getVisibleChatbot } from "../../../services/chatbots/visibility";
+import { getChatbotForRead } from "../../../services/chatbots/visibility";
 import { getDelivery } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
 import { deliveryRecord, WebhookDeliverySchema } from "../../../services/records/webhook-deliveries";
@@ -24,8 +23,7 @@ export const registerGetChatbotWebhookRecord = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "webhook.manage");
     const { chatbotPk, recordId } = c.req.valid("param");
-    const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotPk);
-    if (!chatbot) throw notFound("Assistant not found.");
+    const chatbot = await getChatbotForRead(c.var.db, access, c.var.principal.userId, chatbotPk);
     const scope = { chatbotId: chatbot.id };
     const record = await getDelivery(
       c.env,

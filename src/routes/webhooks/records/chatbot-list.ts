@@ -2,9 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json } from "../../../lib/openapi";
 import { pageParams, pageResponse } from "../../../lib/pagination";
-import { notFound } from "../../../lib/errors";
 import { authorize } from "../../../services/access";
-import { getVisibleChatbot } from "../../../services/chatbots/visibility";
+import { getChatbotForRead } from "../../../services/chatbots/visibility";
 import { listDeliveries } from "../../../services/webhooks/config";
 import { WEBHOOKS_TAG } from "../schema";
 import { ChatbotParams, ChatbotRecordQuery, RecordPage } from "./schema";
@@ -26,8 +25,7 @@ const route = createRoute({
 export const registerListChatbotWebhookRecords = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "webhook.manage");
-    const chatbot = await getVisibleChatbot(c.var.db, access, c.var.principal.userId, c.req.valid("param").chatbotPk);
-    if (!chatbot) throw notFound("Assistant not found.");
+    const chatbot = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").chatbotPk);
     const q = c.req.valid("query");
     const p = pageParams(q);
     const scope = { chatbotId: chatbot.id };
