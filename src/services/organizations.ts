@@ -25,6 +25,7 @@ import { deleteOrganizationData } from "./purges";
 import { dataDb, dataDbs } from "./shards";
 import { dataParts } from "./shards/parts";
 import { onEachPart } from "./shards/parts-sum";
+import { definedFields } from "../lib/patch";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -149,7 +150,7 @@ export async function updateOrganization(
     .from(organizations)
     .where(eq(organizations.id, organizationId));
   if (!org) throw notFound();
-  const changes: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+  const changes: Record<string, unknown> = definedFields(body);
   const stored: NewUpload[] = [];
   if (logos) {
     const plan = planOf(plans, org.planId);

@@ -10,6 +10,7 @@ import { updateChatbot } from "../../services/chatbots/store";
 import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
 import { dataParts } from "../../services/shards/parts";
 import { CHATBOTS_TAG, ChatbotPatch, ChatbotWrite } from "./schema";
+import { definedFields } from "../../lib/patch";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({
@@ -46,7 +47,7 @@ export function registerUpdateChatbot(r: Router) {
         body,
         await chatbotGroupIds(db, current.id),
       );
-      const columns = Object.fromEntries(Object.entries(chatbotColumns(body)).filter(([, v]) => v !== undefined));
+      const columns = definedFields(chatbotColumns(body));
       // A record sent back unchanged carries the masked URL: keep the stored one.
       if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current.databaseUrl))
         delete columns.databaseUrl;

@@ -9,6 +9,7 @@ import { skillView } from "../../services/skills/views";
 import { skillRecord, SkillSchema } from "../../services/records/skills";
 import { referencedIds } from "../../services/links";
 import { SKILLS_TAG, SkillPatch, SkillWrite } from "./schema";
+import { definedFields } from "../../lib/patch";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({
@@ -41,14 +42,12 @@ export function registerUpdateSkill(r: Router) {
         current.organizationId === null || body.groups === undefined
           ? undefined
           : await checkSkillGroups(db, access, referencedIds(body.groups), false, await skillGroupIds(db, current.id));
-      const values = Object.fromEntries(
-        Object.entries({
-          name: body.name,
-          description: body.description,
-          whenToUse: body.whenToUse === null ? "" : body.whenToUse,
-          instructions: body.instructions === null ? "" : body.instructions,
-        }).filter(([, v]) => v !== undefined),
-      );
+      const values = definedFields({
+        name: body.name,
+        description: body.description,
+        whenToUse: body.whenToUse === null ? "" : body.whenToUse,
+        instructions: body.instructions === null ? "" : body.instructions,
+      });
       const row = await updateSkill(db, current.id, values, { groupIds, toolIds });
       return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 200);
     });

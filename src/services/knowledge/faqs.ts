@@ -11,6 +11,7 @@ import { checkLabels } from "./files";
 import { modelApiError } from "../llm/errors";
 import { faqRecord, faqRecords } from "../records/faqs";
 import { findById } from "../../db/find";
+import { definedFields } from "../../lib/patch";
 
 export type FaqRow = typeof faqs.$inferSelect;
 
@@ -103,14 +104,12 @@ export async function createFaq(
  */
 export async function updateFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, current: FaqRow, body: FaqInput) {
   const labelIds = await checkLabels(db, kb.id, body.labels);
-  const values = Object.fromEntries(
-    Object.entries({
-      question: body.question,
-      answer: body.answer,
-      answerMediaUrls: body.answerMediaUrls === null ? {} : body.answerMediaUrls,
-      rawUserDefineMetadata: body.rawUserDefineMetadata === null ? {} : body.rawUserDefineMetadata,
-    }).filter(([, v]) => v !== undefined),
-  );
+  const values = definedFields({
+    question: body.question,
+    answer: body.answer,
+    answerMediaUrls: body.answerMediaUrls === null ? {} : body.answerMediaUrls,
+    rawUserDefineMetadata: body.rawUserDefineMetadata === null ? {} : body.rawUserDefineMetadata,
+  });
   const [[row]] = await db.batch([
     db
       .update(faqs)

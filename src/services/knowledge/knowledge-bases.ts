@@ -32,6 +32,7 @@ import {
   storedCredentialNames,
 } from "./vector-database";
 import { rowById } from "../../db/find";
+import { definedFields } from "../../lib/patch";
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 
@@ -306,7 +307,7 @@ export async function updateKnowledgeBase(
 ) {
   const { storedCredentials, ...store } = await resolveVectorDatabase(env, current, body);
   await requireStoreFeature(db, access.organizationId, current, body, store);
-  const values = Object.fromEntries(Object.entries(knowledgeBaseColumns(body)).filter(([, v]) => v !== undefined));
+  const values = definedFields(knowledgeBaseColumns(body));
   const [[row]] = await db.batch([
     db
       .update(knowledgeBases)

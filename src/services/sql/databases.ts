@@ -25,6 +25,7 @@ import {
   sqlLinkStatements,
   UNSUPPORTED_TYPES,
 } from "./write";
+import { definedFields } from "../../lib/patch";
 
 export interface SqlDatabaseFilter {
   databaseType?: SqlDatabaseType;
@@ -194,19 +195,17 @@ export async function updateSqlDatabase(
     !managed &&
     !UNSUPPORTED_TYPES.includes(current.databaseType) &&
     (url !== undefined || body.includeTables !== undefined);
-  const values = Object.fromEntries(
-    Object.entries({
-      name: body.name,
-      description: body.description === null ? "" : body.description,
-      isActive: body.isActive,
-      includeTables: body.includeTables,
-      ...connection,
-      ...(recheck ? { status: "pending" as const, errorMessage: null } : {}),
-      ...(UNSUPPORTED_TYPES.includes(current.databaseType)
-        ? { errorMessage: notSupportedMessage(current.databaseType) }
-        : {}),
-    }).filter(([, v]) => v !== undefined),
-  );
+  const values = definedFields({
+    name: body.name,
+    description: body.description === null ? "" : body.description,
+    isActive: body.isActive,
+    includeTables: body.includeTables,
+    ...connection,
+    ...(recheck ? { status: "pending" as const, errorMessage: null } : {}),
+    ...(UNSUPPORTED_TYPES.includes(current.databaseType)
+      ? { errorMessage: notSupportedMessage(current.databaseType) }
+      : {}),
+  });
   const [row] = await writeWithLinks(
     db,
     db

@@ -8,6 +8,7 @@ import { checkGroupAssignment } from "../groups";
 import { linkStatements, referencedIds } from "../links";
 import { type ToolRow, toolGroupLinks } from "./access";
 import { compileProblem } from "./sandbox";
+import { definedFields } from "../../lib/patch";
 
 export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -54,7 +55,7 @@ export function toolColumns(b: ToolInput): Columns {
     flexSchema: b.flexSchema,
     quickReplyConfig: b.quickReplyConfig,
   };
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  return definedFields(values);
 }
 
 type Checked = Omit<ToolRow, "id" | "organizationId" | "createdById" | "createdAt" | "updatedAt">;
