@@ -6,7 +6,7 @@ import { acceptOnly } from "../../middleware/content-type";
 import { authorize } from "../../services/access";
 import { readSkillPackage, SKILL_LIMITS, SkillPackageError } from "../../services/skills/package";
 import { requireFreeSkillName, storeSkillPackage } from "../../services/skills/store";
-import { checkAttachedTools, checkSkillGroups, parseToolIdList } from "../../services/skills/write";
+import { checkAttachedTools, checkSkillGroups, parseFormIdList } from "../../services/skills/write";
 import { SKILLS_TAG, SkillUploadForm, SkillUploadResult } from "./schema";
 
 const route = createRoute({
@@ -60,11 +60,16 @@ export const registerUploadSkill = (r: Router) =>
       if (err instanceof SkillPackageError) throw badRequest(err.message, { file: [err.message] });
       throw err;
     }
-    const toolIds = await checkAttachedTools(db, access, parseToolIdList(text("attachedToolIds")));
+    const toolIds = await checkAttachedTools(db, access, parseFormIdList(text("attachedToolIds"), "attachedToolIds"));
     const groupField = text("groups");
     const groupIds = isGlobal
       ? undefined
-      : await checkSkillGroups(db, access, groupField === undefined ? undefined : parseIdList(groupField), true);
+      : await checkSkillGroups(
+          db,
+          access,
+          groupField === undefined ? undefined : parseFormIdList(groupField, "groups"),
+          true,
+        );
     const organizationId = isGlobal ? null : access.organizationId;
     await requireFreeSkillName(db, organizationId, pkg.name);
     const filename = (file.name.split(/[\\/]/).pop() ?? "").trim().slice(0, 255) || "skill.zip";
@@ -86,12 +91,3 @@ export const registerUploadSkill = (r: Router) =>
       201,
     );
   });
-
-/** Ids of a form field: comma-separated or a JSON array (of ids or `{id}`). */
-function parseIdList(raw: string): string[] {
-  try {
-    return parseToolIdList(raw);
-  } catch {
-    throw fieldError("groups", "A JSON array of group ids, or ids separated by commas.");
-  }
-}

@@ -24,8 +24,12 @@ export const checkSkillGroups = (
 export const checkAttachedTools = (db: Db, access: OrgAccess, wanted: string[] | undefined) =>
   checkVisibleTools(db, access, wanted, "attachedToolIds");
 
-/** `attached_tool_ids` of the upload form: comma-separated ids or a JSON array string. */
-export function parseToolIdList(raw: string | null | undefined): string[] {
+/**
+ * A list of ids in a field of the upload form (`attachedToolIds` of tools, `groups` of groups): comma-separated ids, or
+ * a JSON array of ids or `{id}` objects; at most 50. Refusals name the field.
+ */
+export function parseFormIdList(raw: string | null | undefined, field: "attachedToolIds" | "groups"): string[] {
+  const noun = field === "groups" ? "group" : "tool";
   const value = (raw ?? "").trim();
   if (!value) return [];
   let items: unknown[];
@@ -35,7 +39,7 @@ export function parseToolIdList(raw: string | null | undefined): string[] {
       if (!Array.isArray(parsed)) throw new Error();
       items = parsed;
     } catch {
-      throw fieldError("attachedToolIds", "A JSON array of tool ids, or ids separated by commas.");
+      throw fieldError(field, `A JSON array of ${noun} ids, or ids separated by commas.`);
     }
   } else items = value.split(",");
   const ids = items
@@ -47,8 +51,8 @@ export function parseToolIdList(raw: string | null | undefined): string[] {
           : "",
     )
     .filter(Boolean);
-  if (ids.length > 50) throw fieldError("attachedToolIds", "At most 50 tools.");
-  if (ids.some((id) => !isUuid(id))) throw fieldError("attachedToolIds", "Each id must be a tool's uuid.");
+  if (ids.length > 50) throw fieldError(field, `At most 50 ${noun}s.`);
+  if (ids.some((id) => !isUuid(id))) throw fieldError(field, `Each id must be a ${noun}'s uuid.`);
   return ids;
 }
 

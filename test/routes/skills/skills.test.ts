@@ -130,6 +130,15 @@ describe("POST /skills/upload/", () => {
       400,
       "invalid",
     );
+    // A form's list of groups is refused at its field, with what is wrong with it.
+    for (const [groups, message] of [
+      ["[1", "A JSON array of group ids, or ids separated by commas."],
+      ["not-a-uuid", "Each id must be a group's uuid."],
+      [Array.from({ length: 51 }, () => NO_SUCH_ID).join(","), "At most 50 groups."],
+    ]) {
+      const refused = await owner.fetch("POST", "/skills/upload/", uploadForm(zip({ "SKILL.md": ok }), { groups }));
+      expect((await expectError(refused, 400, "invalid")).errors?.groups).toEqual([message]);
+    }
     const noFile = new FormData();
     noFile.append("attachedToolIds", "");
     await expectError(await owner.fetch("POST", "/skills/upload/", noFile), 400, "invalid");
