@@ -18,9 +18,13 @@ export async function expectInvalid(res: Response, ...fields: string[]) {
   return body;
 }
 
-/** 404 for `actor` asking `collection` ("/contacts/") for another organization's `theirs`, an unknown id, "123". */
+/**
+ * 404 for `actor` asking `collection` ("/contacts/") for another organization's `theirs`, an unknown id and malformed
+ * ones (a number, a word): a malformed id is not found like any other, never a 400 or a 500.
+ */
 export async function expectUnknownIds(actor: Actor, collection: string, theirs: string) {
-  for (const id of [theirs, NO_SUCH_ID, "123"]) await expectNotFound(await actor.fetch("GET", `${collection}${id}/`));
+  for (const id of [theirs, NO_SUCH_ID, "123", "not-a-uuid"])
+    await expectNotFound(await actor.fetch("GET", `${collection}${id}/`));
 }
 
 /** A GET of `path`: 403 for a member of `owner` holding `denied`, 200 for one holding any one of `readers`. */

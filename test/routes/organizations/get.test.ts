@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { expectUnknownIds } from "../../support/refusals";
 import { createKnowledgeBase, uploadFiles } from "../../fixtures/knowledge";
 import { PNG, uploadKey } from "../attachments/support";
 import { bodyOf } from "../../support/api";
@@ -28,9 +29,7 @@ describe("GET /organizations/{id}/", () => {
   it("404 for a non-member, an unknown id and a malformed id", async () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
-    await expectError(await stranger.fetch("GET", `/organizations/${owner.organizationId}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", `/organizations/${NO_SUCH_ID}/`), 404, "not_found");
-    await expectError(await owner.fetch("GET", "/organizations/nope/"), 404, "not_found");
+    await expectUnknownIds(stranger, "/organizations/", owner.organizationId);
   });
 
   it("usedUploadFileSizeTotal counts the bytes the organization uploads, each once", async () => {

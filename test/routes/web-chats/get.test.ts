@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedOwner } from "../../harness";
-import { expectNotFound, expectReadableWith } from "../../support/refusals";
+import { expectReadableWith, expectUnknownIds } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
@@ -64,11 +64,10 @@ describe("GET /web-chats/{id}/", () => {
     expect((await startSession(fresh.id)).contact.identified).toBe(false);
   });
 
-  it("404 for another organization's web chat or an unknown id", async () => {
+  it("404 for another organization's web chat, an unknown or a malformed id", async () => {
     const owner = await seedOwner();
     const theirs = await createInbox(await seedOwner());
-    await expectNotFound(await owner.fetch("GET", `/web-chats/${theirs.channel!.id}/`));
-    await expectNotFound(await owner.fetch("GET", `/web-chats/${NO_SUCH_ID}/`));
+    await expectUnknownIds(owner, "/web-chats/", theirs.channel!.id);
   });
 
   it("403 without inbox.view; 200 with it", async () => {
