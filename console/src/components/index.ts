@@ -17,7 +17,7 @@ export { Markdown } from "./markdown";
 export { firstAvailable, modelOption, type ModelLike } from "./model-choice";
 export { PageHeader, Section, SectionHead } from "./page-header";
 export { ListBody, ResourceList, useCrudList, type ListPage } from "./resource-list";
-export { actionsColumn, deleteAction, editAction, linkColumn, type RowAction } from "./row-actions";
+export { actionsColumn, deleteAction, editAction, editDeleteColumn, linkColumn, type RowAction } from "./row-actions";
 export { SecretDialog } from "./secret-dialog";
 export { UploadDialog, UploadProgress, uploadForm } from "./upload";
 export { Pager } from "./pager";

@@ -65,6 +65,22 @@ export function actionsColumn<Row>(label: string, actions: (RowAction<Row> | fal
   };
 }
 
+/**
+ * The actions column of a `useCrudList` list: a row's Edit opens the list's form on it, its Delete asks first (the
+ * list's RemoveDialog). `named` gives each button's accessible name; `when` the rows each is offered for.
+ */
+export function editDeleteColumn<Row>(
+  label: string,
+  crud: { setEditing: (row: Row) => void; setDeleting: (row: Row) => void },
+  named: { edit: Named<Row>; delete: Named<Row> },
+  when: { edit?: (row: Row) => boolean; delete?: (row: Row) => boolean } = {},
+): Column<Row> {
+  return actionsColumn<Row>(label, [
+    editAction(named.edit, crud.setEditing, when.edit),
+    deleteAction(named.delete, crud.setDeleting, when.delete),
+  ]);
+}
+
 /** A list's last column: a link to each row's own page (`to`, under the console's base), named for screen readers. */
 export function linkColumn<Row>(text: string, named: (row: Row) => string, to: (row: Row) => string): Column<Row> {
   return {

@@ -2,7 +2,7 @@ import { Notice } from "../../components/alert";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
-import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
+import { editDeleteColumn } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteCannedResponse, listCannedResponses, PAGE_SIZE, type CannedResponse } from "./api";
@@ -19,10 +19,10 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
   ];
   if (manage)
     columns.push(
-      actionsColumn<CannedResponse>(t("actions"), [
-        editAction((c) => t("editNamed", { code: c.shortCode }), crud.setEditing),
-        deleteAction((c) => t("deleteNamed", { code: c.shortCode }), crud.setDeleting),
-      ]),
+      editDeleteColumn<CannedResponse>(t("actions"), crud, {
+        edit: (c) => t("editNamed", { code: c.shortCode }),
+        delete: (c) => t("deleteNamed", { code: c.shortCode }),
+      }),
     );
   return (
     <>

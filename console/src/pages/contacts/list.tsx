@@ -1,7 +1,7 @@
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
-import { actionsColumn, deleteAction, editAction } from "../../components/row-actions";
+import { editDeleteColumn } from "../../components/row-actions";
 import { formatDate } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -40,10 +40,10 @@ export function ContactList({ organizationId }: { organizationId: string }) {
     columns.push(
       // Side by side: a row's two buttons on two lines would double its height.
       {
-        ...actionsColumn<Contact>(t("actions"), [
-          editAction((c) => t("editNamed", { name: c.name }), crud.setEditing),
-          deleteAction((c) => t("deleteNamed", { name: c.name }), crud.setDeleting),
-        ]),
+        ...editDeleteColumn<Contact>(t("actions"), crud, {
+          edit: (c) => t("editNamed", { name: c.name }),
+          delete: (c) => t("deleteNamed", { name: c.name }),
+        }),
         class: "contact-actions",
       },
     );

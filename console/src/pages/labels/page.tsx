@@ -1,7 +1,7 @@
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
-import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
+import { editDeleteColumn } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import { LabelChip } from "../conversations/labels";
 import type { PageProps } from "../types";
@@ -19,10 +19,10 @@ export default function LabelsPage({ organizationId }: PageProps) {
     { label: t("description"), class: "wrap-text", cell: (l) => l.description || "—" },
     ...(manage
       ? [
-          actionsColumn<Label>(t("actions"), [
-            editAction((l) => t("editNamed", { name: l.name }), crud.setEditing),
-            deleteAction((l) => t("deleteNamed", { name: l.name }), crud.setDeleting),
-          ]),
+          editDeleteColumn<Label>(t("actions"), crud, {
+            edit: (l) => t("editNamed", { name: l.name }),
+            delete: (l) => t("deleteNamed", { name: l.name }),
+          }),
         ]
       : []),
   ];

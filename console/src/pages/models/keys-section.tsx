@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
 import { useSubmit } from "../../components/use-submit";
-import { Button } from "../../components/button";
 import { TextField } from "../../components/field";
 import { ResourceList, useCrudList } from "../../components/resource-list";
+import { actionsColumn } from "../../components/row-actions";
 import type { Column } from "../../components/data-table";
 import { SecretDialog } from "../../components/secret-dialog";
 import { FormDialog } from "../../components/form-dialog";
@@ -28,22 +28,15 @@ export function KeysSection() {
       label: t("status"),
       cell: (k) => <span class={`status ${statusOf(k) === "active" ? "ok" : "muted"}`}>{t(statusOf(k))}</span>,
     },
-    {
-      label: t("actions"),
-      hiddenLabel: true,
-      cell: (k) =>
-        statusOf(k) === "active" && (
-          <div class="row-actions">
-            <Button
-              variant="danger"
-              aria-label={t("revokeNamed", { name: k.name })}
-              onClick={() => crud.setDeleting(k)}
-            >
-              {t("revoke")}
-            </Button>
-          </div>
-        ),
-    },
+    actionsColumn<ApiKey>(t("actions"), [
+      {
+        text: t("revoke"),
+        named: (k) => t("revokeNamed", { name: k.name }),
+        run: crud.setDeleting,
+        danger: true,
+        when: (k) => statusOf(k) === "active",
+      },
+    ]),
   ];
   return (
     <Section

@@ -1,4 +1,4 @@
-import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
+import { editDeleteColumn } from "../../components/row-actions";
 import type { Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { ResourceList, useCrudList } from "../../components/resource-list";
@@ -30,18 +30,12 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
   ];
   if (manage)
     columns.push(
-      actionsColumn<SqlDatabaseItem>(t("actions"), [
-        editAction(
-          (d) => t("editNamed", { name: d.name }),
-          crud.setEditing,
-          (d) => d.canUpdate,
-        ),
-        deleteAction(
-          (d) => t("deleteNamed", { name: d.name }),
-          crud.setDeleting,
-          (d) => d.canDelete,
-        ),
-      ]),
+      editDeleteColumn<SqlDatabaseItem>(
+        t("actions"),
+        crud,
+        { edit: (d) => t("editNamed", { name: d.name }), delete: (d) => t("deleteNamed", { name: d.name }) },
+        { edit: (d) => d.canUpdate, delete: (d) => d.canDelete },
+      ),
     );
   return (
     <>

@@ -1,4 +1,4 @@
-import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
+import { editDeleteColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import type { Column } from "../../components/data-table";
@@ -63,10 +63,10 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
   ];
   if (manage)
     columns.push(
-      actionsColumn<Connector>(t("actions"), [
-        editAction((c) => t("editNamed", { name: c.displayName }), crud.setEditing),
-        deleteAction((c) => t("deleteNamed", { name: c.displayName }), crud.setDeleting),
-      ]),
+      editDeleteColumn<Connector>(t("actions"), crud, {
+        edit: (c) => t("editNamed", { name: c.displayName }),
+        delete: (c) => t("deleteNamed", { name: c.displayName }),
+      }),
     );
   return (
     <Section

@@ -1,4 +1,4 @@
-import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
+import { editDeleteColumn } from "../../components/row-actions";
 import type { Column } from "../../components/data-table";
 import { ResourceList, useCrudList } from "../../components/resource-list";
 import { can } from "../../shell/session";
@@ -54,18 +54,15 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
   ];
   if (manage)
     columns.push(
-      actionsColumn<Tool>(t("actions"), [
-        editAction(
-          (tool) => t("editNamed", { name: tool.displayName }),
-          crud.setEditing,
-          (tool) => tool.canUpdate,
-        ),
-        deleteAction(
-          (tool) => t("deleteNamed", { name: tool.displayName }),
-          crud.setDeleting,
-          (tool) => tool.canUpdate && tool.canDelete,
-        ),
-      ]),
+      editDeleteColumn<Tool>(
+        t("actions"),
+        crud,
+        {
+          edit: (tool) => t("editNamed", { name: tool.displayName }),
+          delete: (tool) => t("deleteNamed", { name: tool.displayName }),
+        },
+        { edit: (tool) => tool.canUpdate, delete: (tool) => tool.canUpdate && tool.canDelete },
+      ),
     );
   return (
     <Section
