@@ -19,6 +19,11 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 export const SHOTS = path.resolve(import.meta.dirname, "../../docs/console");
 export const PASSWORD = "console password 1234";
+/** A 1x1 PNG: an image a test uploads (an attachment, a web chat's logo). */
+export const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 /** The console tests' default ports (each worker of the suite has 50 of them): the worker's, and a site's
  * (console-web-chats). */
 export const CONSOLE_PORTS = { from: 9000, size: 50 };

@@ -21,14 +21,10 @@ import {
   LOCAL_LLM,
   LOCAL_EMBEDDING,
   LOCAL_RERANKER,
+  PNG,
 } from "./console-helpers.mjs";
 
 const OLD_DAY = "2026-01-15";
-// A 1x1 PNG.
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
-  "base64",
-);
 const INVOICE = "Invoice 1042\nTwo mugs, 24.00 EUR\n";
 
 let app, ava, bob, website, helpCentre, carol, dan;

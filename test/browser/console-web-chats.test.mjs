@@ -17,13 +17,9 @@ import {
   CONSOLE_PORTS,
   LOCAL_LLM,
   ownerScreenshots,
+  PNG,
 } from "./console-helpers.mjs";
 
-/** A 1x1 PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
-  "base64",
-);
 let app, site, chat;
 
 /** A blank page on another origin of the loopback: its body is whatever the test puts there. */
