@@ -1,6 +1,6 @@
 import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { useState } from "preact/hooks";
-import { Button, useRemoval, ErrorAlert, toast, useResource, type Column } from "../../components";
+import { Button, useRemoval, toast, useResource, type Column } from "../../components";
 import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
 import { FaqForm } from "./faq-form";
 import { FaqImport } from "./faq-import";
@@ -64,7 +64,6 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
       <div class="kb-toolbar">
         <FilterField label={t("findFaq")} value={query} onFilter={filter} />
       </div>
-      <ErrorAlert error={faqs.error} />
       <PagedTable
         list={faqs}
         empty={t("noFaqs")}

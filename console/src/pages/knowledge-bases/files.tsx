@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Button, useRemoval, ErrorAlert, announce, toast, useResource, type Column } from "../../components";
+import { Button, useRemoval, announce, toast, useResource, type Column } from "../../components";
 import { formatTime, locale } from "../../i18n";
 import { problemOf } from "../../api/client";
 import { deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
@@ -90,7 +90,6 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
     <section class="section" aria-labelledby="kb-files-title">
       <h2 id="kb-files-title">{t("files")}</h2>
       {editable && <Uploads {...uploads} />}
-      <ErrorAlert error={files.error} />
       <PagedTable
         list={files}
         empty={t("noFiles")}

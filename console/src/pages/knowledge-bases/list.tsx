@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { ActionDialog, Button, ErrorAlert, PageHeader, toast, useResource, type Column } from "../../components";
+import { ActionDialog, Button, PageHeader, toast, useResource, type Column } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -45,7 +45,6 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
       <h2 id="kb-list-title" class="sr-only">
         {t("title")}
       </h2>
-      <ErrorAlert error={bases.error} />
       <PagedTable
         list={bases}
         empty={query ? t("noneFound") : t("none")}

@@ -87,6 +87,8 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
           </div>
           <PagedTable
             list={nodes}
+            // Its load's error is shown above, with the files'.
+            error={null}
             empty={t("noTextNodes")}
             labelledBy="kb-nodes-title"
             columns={columns}
