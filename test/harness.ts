@@ -27,24 +27,25 @@ export const conversationData = (organizationId: string, conversationId: string)
  * than their conversation (a webhook's deliveries, an inbox's channel deliveries), each in its conversation's part. */
 export const fromEveryPart = async <T>(organizationId: string, read: (part: Db) => Promise<T[]>) =>
   (await Promise.all((await parts(organizationId)).map(read))).flat();
+/** The rows of `from` ("table WHERE ...", `?` bound to `binds`) in one D1 database. */
+export async function countRows(d1: D1Database, from: string, ...binds: unknown[]) {
+  return (await d1
+    .prepare(`SELECT count(*) AS n FROM ${from}`)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
+}
 /** Rows of `table` (that `where` takes, `?` bound to `binds`) in every part of an organization's data plane. */
 export async function countInParts(organizationId: string, table: string, where = "1=1", ...binds: unknown[]) {
   let n = 0;
   for (const part of await parts(organizationId))
-    n += (await client(part)
-      .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
-      .bind(...binds)
-      .first<{ n: number }>())!.n;
+    n += await countRows(client(part), `${table} WHERE ${where}`, ...binds);
   return n;
 }
 /** How many of a conversation's messages D1 holds (on their way to its object), in any data plane (`DB`, a shard). */
 export async function messagesInD1(conversationId: string): Promise<number> {
   let n = 0;
   for (const plane of dataDbs(env))
-    n += (await client(plane)
-      .prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?")
-      .bind(conversationId)
-      .first<{ n: number }>())!.n;
+    n += await countRows(client(plane), "messages WHERE conversation_id = ?", conversationId);
   return n;
 }
 export const PREFIXES = ["/api/v1", "/api"] as const;

@@ -5,10 +5,18 @@
 import { SELF } from "cloudflare:test";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
-import { conversationData, data, seedOwner, unique } from "../harness";
+import { conversationData, seedOwner, unique } from "../harness";
 import { client } from "../../src/db/prepared";
 import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
-import { channelInbox, conversationsOf, eventually, messagesOf, messagesWhen, onlyConversation } from "./support";
+import {
+  channelInbox,
+  conversationsOf,
+  eventually,
+  messagesOf,
+  messagesWhen,
+  onlyConversation,
+  storedEvents,
+} from "./support";
 import { bodyOf } from "../support/api";
 import { EMAIL_DELIVERY_KEEP_MS, pruneChannelRows } from "../../src/services/channels/retention";
 import { sentReply } from "../../src/services/channels/email-handler";
@@ -217,11 +225,7 @@ describe("e-mail inbox", () => {
       "Do you sell gift cards?",
       'You said: "Do you sell gift cards?".',
     ]);
-    const rows = await client(await data(owner.organizationId))
-      .prepare("select count(*) as n from channel_events where inbox_id = ?")
-      .bind(inboxId)
-      .first<{ n: number }>();
-    expect(rows?.n).toBe(1);
+    expect(await storedEvents(owner.organizationId, inboxId)).toBe(1);
   });
 
   it("an attachment is stored with the message", async () => {

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
-import { data, unique } from "../harness";
+import { countRows, data, unique } from "../harness";
 import { client } from "../../src/db/prepared";
 import type { ChannelPlatform } from "../../src/services/channels/types";
 import { bodyOf, refinedBodyOf, type Schemas } from "../support/api";
@@ -140,12 +140,7 @@ export const unsigned = (body: unknown): Signed => ({
 
 /** How many of the inbox's events the webhook kept (one a platform event, redeliveries included). */
 export const storedEvents = async (organizationId: string, inboxId: string) =>
-  (
-    await client(await data(organizationId))
-      .prepare("select count(*) as n from channel_events where inbox_id = ?")
-      .bind(inboxId)
-      .first<{ n: number }>()
-  )?.n;
+  countRows(client(await data(organizationId)), "channel_events WHERE inbox_id = ?", inboxId);
 
 /** The inbox's events set aside (status `ignored`), with their reasons, in the order they came. */
 export const setAside = async (organizationId: string, inboxId: string) =>

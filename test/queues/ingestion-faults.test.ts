@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import type { IngestionJob } from "../../src/services/knowledge/content";
 import { knowledgeIndexOf } from "../../src/services/knowledge/retrieval/knowledge-index";
-import { bindingsWith, fetchWithSettings, seedOwner, unique, type Actor, type Settings } from "../harness";
+import { countRows, bindingsWith, fetchWithSettings, seedOwner, unique, type Actor, type Settings } from "../harness";
 import { createKnowledgeBase } from "../fixtures/knowledge";
 import { vectorizeStandIn } from "../support/vectorize-stand-in";
 import { bodyOf, healthOf } from "../support/api";
@@ -78,11 +78,11 @@ async function chunksOf(kbId: string, fileId: string) {
   const nodes = await env.DB.prepare("select id, position from text_nodes where file_id = ? order by position")
     .bind(fileId)
     .all<{ id: string; position: number }>();
-  const { n: fts } = (await env.DB.prepare(
-    "select count(*) as n from text_nodes_fts where rowid in (select rowid from text_nodes where file_id = ?)",
-  )
-    .bind(fileId)
-    .first<{ n: number }>())!;
+  const fts = await countRows(
+    env.DB,
+    "text_nodes_fts WHERE rowid IN (SELECT rowid FROM text_nodes WHERE file_id = ?)",
+    fileId,
+  );
   const [keywords, vectors] = await runInDurableObject(knowledgeIndexOf(env, kbId), async (_, state) => [
     state.storage.sql
       .exec<{ id: string }>("select id from keyword_documents where source_id = ? order by id", fileId)

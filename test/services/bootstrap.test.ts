@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { call, expectError, seedOwner, type Settings } from "../harness";
+import { countRows, call, expectError, seedOwner, type Settings } from "../harness";
 import { pageOf } from "../support/api";
 
 const PASSWORD = "generated-password-1";
 const signIn = (email: string, password: string, settings: Settings = { BOOTSTRAP_PASSWORD: PASSWORD }) =>
   call("POST", "/api/v1/auth/sessions/", { email, password }, {}, settings);
-const userCount = async () => (await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())!.n;
+const userCount = () => countRows(env.DB, "users");
 
 // This file's storage starts empty (storage is per test file): no user exists yet.
 describe('the example\'s placeholders and BOOTSTRAP_PASSWORD before any user (decisions.md, "Safe defaults")', () => {
@@ -68,8 +68,7 @@ describe("bootstrap from BOOTSTRAP_API_KEY (CONTRACT section 3)", () => {
 
   it("keeps working and does not bootstrap twice", async () => {
     expect((await asBootstrap("GET", "/users/current/")).status).toBe(200);
-    const users = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
-    expect(users!.n).toBe(1);
+    expect(await userCount()).toBe(1);
   });
 
   it("once revoked, the key is not bootstrapped again while users exist", async () => {

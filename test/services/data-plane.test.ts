@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { organizationShards } from "../../src/db/schema";
 import { SHARDS, shardDb, type ShardName } from "../../src/services/shards";
 import { runTermsCron } from "../../src/services/conversation/search-terms";
-import { type Actor, db, seedOwner } from "../harness";
+import { countRows, type Actor, db, seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
 
@@ -19,10 +19,7 @@ async function rowsIn(table: string, organizationId: string) {
   ];
   const counts: Record<string, number> = {};
   for (const [name, d1] of stores)
-    counts[name] = (await d1
-      .prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?1`)
-      .bind(organizationId)
-      .first<{ n: number }>())!.n;
+    counts[name] = await countRows(d1, `${table} WHERE organization_id = ?1`, organizationId);
   return counts;
 }
 

@@ -12,24 +12,18 @@ import { deleteOrganizationData, purgeRows, runPurges, writePurges, type PurgeKi
 import { dataDbs } from "../../src/services/shards";
 import { createChatbot } from "../fixtures/chatbots";
 import { createTool, functionToolBody } from "../fixtures/tools";
-import { conversationData, data, parts, seedOwner, unique, type Actor } from "../harness";
+import { countRows, conversationData, data, parts, seedOwner, unique, type Actor } from "../harness";
 import { createGroup } from "../routes/groups/helpers";
 import { createInbox, createWebhook, insertDelivery, seedConversation } from "../routes/webhooks/fixtures";
 
 /** The cron's clock: names to forget carry it. */
 const NOW = Date.parse("2026-11-30T12:00:00Z");
 
-const countIn = async (d1: D1Database, from: string, ...binds: unknown[]) =>
-  (await d1
-    .prepare(`SELECT count(*) AS n FROM ${from}`)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
-
 /** Rows in the control plane (`DB`). */
-const count = (from: string, ...binds: unknown[]) => countIn(env.DB, from, ...binds);
+const count = (from: string, ...binds: unknown[]) => countRows(env.DB, from, ...binds);
 /** Rows in each part of `owner`'s data plane (its shard, and any later part), in the parts' order. */
 const partCounts = async (owner: Actor, from: string, ...binds: unknown[]) =>
-  Promise.all((await parts(owner.organizationId)).map((part) => countIn(client(part), from, ...binds)));
+  Promise.all((await parts(owner.organizationId)).map((part) => countRows(client(part), from, ...binds)));
 /** Rows in `owner`'s data plane, every part's added. */
 const dataCount = async (owner: Actor, from: string, ...binds: unknown[]) =>
   (await partCounts(owner, from, ...binds)).reduce((a, b) => a + b, 0);

@@ -2,7 +2,18 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { strToU8, zipSync } from "fflate";
 import { assert, describe, expect, it } from "vitest";
-import { type Actor, call, data, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import {
+  countRows,
+  type Actor,
+  call,
+  data,
+  db,
+  expectError,
+  NO_SUCH_ID,
+  PREFIXES,
+  seedMember,
+  seedOwner,
+} from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -143,10 +154,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
       expect(sheet[1][8] as number).toBeLessThan(0.5);
       // No conversation or statistics came of it.
       expect(
-        (await client(await data(owner.organizationId))
-          .prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?")
-          .bind(bot.id)
-          .first<{ n: number }>())!.n,
+        await countRows(client(await data(owner.organizationId)), "conversations WHERE chatbot_id = ?", bot.id),
       ).toBe(0);
     },
   );
@@ -247,11 +255,7 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
       }),
       415,
     );
-    expect(
-      (await env.DB.prepare("SELECT count(*) AS n FROM batch_qas WHERE organization_id = ?")
-        .bind(owner.organizationId)
-        .first<{ n: number }>())!.n,
-    ).toBe(0);
+    expect(await countRows(env.DB, "batch_qas WHERE organization_id = ?", owner.organizationId)).toBe(0);
   });
 
   it("401, 403 without chatbot.manage / chatbot.view, 404 for another organization's web chat or batch", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectError, NO_SUCH_ID, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
+import { countRows, call, expectError, NO_SUCH_ID, seedMember, seedOwner, type Actor, waitFor } from "../../harness";
 import { startedConversation } from "../../support/conversation-search";
 import { expectDenied } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -17,19 +17,14 @@ import { dataDbs } from "../../../src/services/shards";
 const key = () => crypto.randomUUID();
 const withKey = (k: string, prefix?: string) => ({ headers: { "Idempotency-Key": k }, ...(prefix ? { prefix } : {}) });
 // Summed over every data plane (`DB` and the shards): the organizations' conversations and keys are in their shard.
-const count = async (sql: string, ...binds: unknown[]) => {
+const count = async (from: string, ...binds: unknown[]) => {
   let n = 0;
-  for (const data of dataDbs(env))
-    n += (await dbClient(data)
-      .prepare(sql)
-      .bind(...binds)
-      .first<{ n: number }>())!.n;
+  for (const data of dataDbs(env)) n += await countRows(dbClient(data), from, ...binds);
   return n;
 };
-const conversationsOf = (owner: Actor) =>
-  count("select count(*) as n from conversations where organization_id = ?", owner.organizationId);
+const conversationsOf = (owner: Actor) => count("conversations WHERE organization_id = ?", owner.organizationId);
 const messagesIn = async (conversationId: string) => (await objectMessages(conversationId)).length;
-const keyRows = (k: string) => count("select count(*) as n from idempotency_keys where key = ?", k);
+const keyRows = (k: string) => count("idempotency_keys WHERE key = ?", k);
 
 describe("Idempotency-Key on completions", () => {
   it(
@@ -257,10 +252,7 @@ describe("Idempotency-Key on the widget's send", () => {
       const replay = await again.text();
       const ids = (text: string) => [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
       expect(ids(replay)).toEqual(ids(raw).slice(-2));
-      const conversations = await count(
-        "select count(*) as n from conversations where contact_id = ?",
-        session.contact.id,
-      );
+      const conversations = await count("conversations WHERE contact_id = ?", session.contact.id);
       expect(conversations).toBe(1);
 
       // The widget runs on the business's site: the header passes CORS, and the replay can be seen.

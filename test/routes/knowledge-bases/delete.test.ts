@@ -1,21 +1,16 @@
 import { env } from "cloudflare:workers";
 import { matchExpression } from "../../../src/services/knowledge/retrieval/terms";
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { countRows, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
 
-const rowsOf = async (table: string, kbId: string) =>
-  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE knowledge_base_id = ?`)
-    .bind(kbId)
-    .first<{ n: number }>())!.n;
+const rowsOf = (table: string, kbId: string) => countRows(env.DB, `${table} WHERE knowledge_base_id = ?`, kbId);
 /** FTS rows of the knowledge base (its term prefix, src/services/knowledge/retrieval/terms.ts) holding `term`. */
-const ftsRows = async (table: "text_nodes_fts" | "faqs_fts", kbId: string, term: string) =>
-  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`)
-    .bind(matchExpression(term, kbId))
-    .first<{ n: number }>())!.n;
+const ftsRows = (table: "text_nodes_fts" | "faqs_fts", kbId: string, term: string) =>
+  countRows(env.DB, `${table} WHERE ${table} MATCH ?`, matchExpression(term, kbId));
 
 describe("DELETE /knowledge-bases/{id}/", () => {
   it.each(PREFIXES)("204; its files, text nodes, FAQs, labels and index rows are gone at once (%s)", async (prefix) => {

@@ -1,7 +1,7 @@
 import { matchExpression } from "../../../src/services/knowledge/retrieval/terms";
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { countRows, NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { createKnowledgeBase, createLabel, ingest, uploadFiles, waitForFile } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
 import { bodyOf, pageOf } from "../../support/api";
@@ -14,10 +14,8 @@ const nodesOf = async (fileId: string) =>
       .bind(fileId)
       .all<{ id: string; position: number; text: string; pageStart: number }>()
   ).results;
-const ftsHits = async (kbId: string, term: string) =>
-  (await env.DB.prepare("select count(*) as n from text_nodes_fts where text_nodes_fts match ?")
-    .bind(matchExpression(term, kbId))
-    .first<{ n: number }>())!.n;
+const ftsHits = (kbId: string, term: string) =>
+  countRows(env.DB, "text_nodes_fts WHERE text_nodes_fts MATCH ?", matchExpression(term, kbId));
 
 describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
   it.each(PREFIXES)("a text file is parsed, chunked and indexed in the background (%s)", async (prefix) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { countRows, NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
@@ -73,10 +73,7 @@ describe("knowledge base labels", () => {
       await owner.fetch("GET", `/knowledge-bases/${kb.id}/faqs/${faq.id}/`),
     );
     expect(got.labels).toEqual([]);
-    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM faq_labels WHERE label_id = ?")
-      .bind(label.id)
-      .first<{ n: number }>())!;
-    expect(n).toBe(0);
+    expect(await countRows(env.DB, "faq_labels WHERE label_id = ?", label.id)).toBe(0);
   });
 
   it("rejects a missing or blank name and writes nothing", async () => {

@@ -1,19 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, call, data, expectError, seedOwner } from "../../harness";
+import { countRows, NO_SUCH_ID, call, data, expectError, seedOwner } from "../../harness";
 import { identityDigest, signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
 import { client as d1Of } from "../../../src/db/prepared";
 import { bodyOf } from "../../support/api";
 
 /** A count in the organization's data plane. */
-const count = async (organizationId: string, sql: string, ...binds: unknown[]) =>
-  (await d1Of(await data(organizationId))
-    .prepare(sql)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
+const count = async (organizationId: string, from: string, ...binds: unknown[]) =>
+  countRows(d1Of(await data(organizationId)), from, ...binds);
 const contactsOf = (organizationId: string) =>
-  count(organizationId, "SELECT count(*) AS n FROM contacts WHERE organization_id = ?", organizationId);
+  count(organizationId, "contacts WHERE organization_id = ?", organizationId);
 
 describe("GET /web-chats/{id}/public/config/", () => {
   it("gives what the widget shows, without keys or other resources' ids", async () => {
@@ -84,7 +81,7 @@ describe("POST /web-chats/{id}/public/session/", () => {
     expect(
       await count(
         owner.organizationId,
-        "SELECT count(*) AS n FROM contact_inboxes WHERE contact_id = ? AND inbox_id = ?",
+        "contact_inboxes WHERE contact_id = ? AND inbox_id = ?",
         first.contact.id,
         chat.inboxId,
       ),

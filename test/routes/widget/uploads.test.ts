@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, call, data, expectError, seedOwner, type Actor } from "../../harness";
+import { countRows, NO_SUCH_ID, call, data, expectError, seedOwner, type Actor } from "../../harness";
 import { expectNotFound } from "../../support/refusals";
 import { lastChunk, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { postForm, uploadKey } from "../attachments/support";
@@ -17,10 +17,7 @@ type Reply = StreamEvent<Schemas["WidgetMessage"]>;
 
 /** The rows of `from` ("table WHERE ...") in the organization's data plane. */
 const count = async (organizationId: string, from: string, ...binds: unknown[]) =>
-  (await d1Of(await data(organizationId))
-    .prepare(`SELECT COUNT(*) AS n FROM ${from}`)
-    .bind(...binds)
-    .first<{ n: number }>())!.n;
+  countRows(d1Of(await data(organizationId)), from, ...binds);
 /** The organization's attachments or uploads. */
 const rowsOf = (organizationId: string, table: "attachments" | "uploads") =>
   count(organizationId, `${table} WHERE organization_id = ?`, organizationId);
