@@ -10,17 +10,10 @@ import { buildAssets } from "./build-assets.mjs";
 
 /**
  * Browser files run beside the Workers suite: the widget's conversation of several minutes, which mostly waits, and
- * others that compute, so that this side ends about when the Workers suite does (in CI: the Workers suite ~750 s, the
- * fresh-clone files ~200 s, these ~510 s).
+ * one that computes. More slow the Workers suite more than they save (docs/decisions.md, "The test run in two
+ * stages").
  */
-const BESIDE_WORKERS = [
-  "test/browser/widget-live.test.mjs",
-  "test/browser/console-knowledge.test.mjs",
-  "test/browser/console-labels.test.mjs",
-  "test/browser/console-webhooks.test.mjs",
-  "test/browser/console-skills-sql.test.mjs",
-  "test/browser/console-assignment.test.mjs",
-];
+const BESIDE_WORKERS = ["test/browser/widget-live.test.mjs", "test/browser/console-knowledge.test.mjs"];
 const NODE_CONFIG = ["--config", "vitest.node.config.mjs"];
 
 /** Runs `command`; its output goes to ours as it comes (`live`) or whole at its end, after a heading. */

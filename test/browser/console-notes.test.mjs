@@ -205,11 +205,16 @@ describe("Private notes and canned responses in Chromium", () => {
     });
     await page.getByLabel("Search").pressSequentially("open at", { delay: 20 });
     await expect.poll(() => page.getByRole("rowheader").allTextContents()).toEqual(["/hours"]);
-    expect(searched).toEqual(["open at"]);
+    // Seven key presses, one search for the whole text; a machine busy enough to stall between two keys for the
+    // search's delay may ask once for what was typed by then (a prefix), never once a key.
+    expect(searched.at(-1)).toBe("open at");
+    expect(searched.length).toBeLessThan(3);
+    for (const asked of searched) expect("open at".startsWith(asked)).toBe(true);
+    const typed = searched.length;
     await page.getByLabel("Search").fill("bye");
     await page.getByLabel("Search").press("Enter");
     await expect.poll(() => page.getByRole("rowheader").allTextContents()).toEqual(["/bye"]);
-    expect(searched).toEqual(["open at", "bye"]);
+    expect(searched.slice(typed)).toEqual(["bye"]);
     await page.getByLabel("Search").fill("");
     await page.getByRole("rowheader", { name: "/bye" }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
