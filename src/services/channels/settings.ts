@@ -214,7 +214,7 @@ export async function saveChannel(
       ...values,
     })
     .onConflictDoUpdate({ target: inboxChannels.inboxId, set: values });
-  configs.deleteWhere((hit) => hit.row.inboxId === inbox.id);
+  configs.forget(inbox.id);
   return getChannel(env, db, organizationId, inbox.id, origin);
 }
 
@@ -266,14 +266,14 @@ export async function connectChannel(
       .update(inboxChannels)
       .set({ status: "failing", lastError: refusal, updatedAt: Date.now() })
       .where(eq(inboxChannels.inboxId, inbox.id));
-    configs.deleteWhere((hit) => hit.row.inboxId === inbox.id);
+    configs.forget(inbox.id);
     throw badRequest(refusal, undefined, "channel_connect_failed");
   }
   await db
     .update(inboxChannels)
     .set({ status: "connected", lastError: null, updatedAt: Date.now() })
     .where(eq(inboxChannels.inboxId, inbox.id));
-  configs.deleteWhere((hit) => hit.row.inboxId === inbox.id);
+  configs.forget(inbox.id);
   return { ...(await getChannel(env, db, organizationId, inbox.id, origin)), detail };
 }
 
@@ -298,7 +298,7 @@ export async function forgetChannel(db: Db, organizationId: string, inboxId: str
   await db
     .delete(inboxChannels)
     .where(and(eq(inboxChannels.inboxId, inboxId), eq(inboxChannels.organizationId, organizationId)));
-  configs.deleteWhere((hit) => hit.row.inboxId === inboxId);
+  configs.forget(inboxId);
 }
 
 /**
