@@ -1,7 +1,8 @@
 // Conversation labels and the inbox's search in Chromium against `wrangler dev`: the owner creates
 // a label with a colour on the Labels page, puts it on a conversation from its transcript, filters
-// the inbox by it, then finds a conversation by a word of its messages with the search box. A refused
-// label's dialog puts the focus on the field refused, or on its alert when no field is named.
+// the inbox by it, then finds a conversation by a word of its messages with the search box (what is
+// typed while a search is on its way is kept). A refused label's dialog puts the focus on the field
+// refused, or on its alert when no field is named.
 // axe-core on the Labels page (with its form open) and on the inbox; screenshots of
 // docs/console/labels-*.png and docs/console/inbox-search-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -122,6 +123,30 @@ describe("Conversation labels and search in Chromium", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it("keeps what is typed while the search sent before it comes back (the page's clock held between the two)", async () => {
+    const { page, context, errors } = await ownerOn(app, "/conversations");
+    // The page's timers held by hand, so that the keys that follow a search reach the box before the page has painted
+    // that search's keyword coming back (as on a busy machine, here every time). The fake clock's frames fall every
+    // 16 ms from its start: a start on a multiple of 16 puts them on multiples of 16.
+    const start = Math.floor(Date.now() / 16) * 16;
+    await page.clock.install({ time: start });
+    await page.reload();
+    await expect.poll(() => rows(page).count()).toBe(2);
+    await page.clock.pauseAt(start + 60_000);
+    const box = page.locator("input.inbox-search");
+    await box.pressSequentially("parcel");
+    // The keys' effects run at the next frame (16 ms on) and start the pause (the console's SEARCH_DELAY_MS, 300 ms):
+    // at its end the search is sent, and the paint after it (4 ms later, on the next multiple of 16) has not come.
+    await page.clock.runFor(16 + 300);
+    await box.fill("nothing like this");
+    await page.clock.runFor(400);
+    expect(await box.inputValue()).toBe("nothing like this");
+    await page.clock.resume();
+    await page.getByText("No conversation matches.").waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   it("screenshots of the Labels page and of the inbox's search", async () => {
     await ownerScreenshots(app, "/console/labels", "labels", {

@@ -15,7 +15,7 @@ export interface ListPage<Row> {
 }
 
 /** How long after the last key press a list's search box searches: each key press is not a request. */
-const SEARCH_DELAY_MS = 300;
+export const SEARCH_DELAY_MS = 300;
 
 /**
  * The state of a page's list of records: the page number, the search (what its `ListSearch` box says, once typing

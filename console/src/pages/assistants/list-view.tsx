@@ -4,7 +4,7 @@ import { ErrorAlert } from "../../components/alert";
 import { DataTable, type Column } from "../../components/data-table";
 import { PageHeader } from "../../components/page-header";
 import { Pager } from "../../components/pager";
-import { ListBody, ListSearch } from "../../components/resource-list";
+import { ListBody, ListSearch, SEARCH_DELAY_MS } from "../../components/resource-list";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
@@ -16,7 +16,6 @@ import { t } from "./strings";
 
 /** Where the list was, so that coming back from an assistant returns to the same page and search. */
 const place = { page: 1, query: "" };
-const SEARCH_DELAY_MS = 250;
 
 /** The assistants the member can see, searched and paged by the API (newest first). */
 export function AssistantList() {

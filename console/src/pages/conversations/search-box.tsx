@@ -1,17 +1,28 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { TextField } from "../../components/field";
+import { SEARCH_DELAY_MS } from "../../components/resource-list";
 import { t } from "./strings";
 
 /**
  * The inbox's full-text search: what is typed is sent as `keyword` once typing pauses, so each key
- * press is not a request. A change from outside (Clear filters) replaces what was typed.
+ * press is not a request. A change from outside (Clear filters) replaces what was typed; the box's own
+ * keyword coming back as `value` does not, since more may have been typed before it came back.
  */
 export function SearchBox({ value, onChange }: { value: string; onChange: (keyword: string) => void }) {
   const [typed, setTyped] = useState(value);
-  useEffect(() => setTyped(value), [value]);
+  const sent = useRef(value);
   useEffect(() => {
-    if (typed.trim() === value) return;
-    const timer = setTimeout(() => onChange(typed.trim()), 350);
+    if (value === sent.current) return;
+    sent.current = value;
+    setTyped(value);
+  }, [value]);
+  useEffect(() => {
+    const keyword = typed.trim();
+    if (keyword === sent.current) return;
+    const timer = setTimeout(() => {
+      sent.current = keyword;
+      onChange(keyword);
+    }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [typed]);
   return (
