@@ -124,7 +124,7 @@ describe("Conversation labels and search in Chromium", () => {
     await context.close();
   }, 120_000);
 
-  it("keeps what is typed while the search sent before it comes back (the page's clock held between the two)", async () => {
+  it("keeps what is typed while the search sent before it comes back (the page's clock held between)", async () => {
     const { page, context, errors } = await ownerOn(app, "/conversations");
     // The page's timers held by hand, so that the keys that follow a search reach the box before the page has painted
     // that search's keyword coming back (as on a busy machine, here every time). The fake clock's frames fall every
