@@ -89,7 +89,8 @@ function save({ entry, entrypointSource, modules }, dir) {
   utimesSync(path.join(partial, "modules.json"), started, started);
   try {
     renameSync(partial, dir);
-  } catch {
+  } catch (err) {
+    if (err.code !== "ENOTEMPTY" && err.code !== "EEXIST") throw err;
     rmSync(partial, { recursive: true, force: true }); // another server's saved already
   }
 }
