@@ -7,12 +7,8 @@
 /** Distance between two workers' ports given in the environment. */
 export const STRIDE = 50;
 
-/**
- * This worker's slot: 0 for the first (and for a run outside vitest's pool), moved up by TEST_SLOT_OFFSET for a run
- * beside another one (scripts/test.mjs runs the Node side's last file beside the browser files left).
- */
-export const slot = () =>
-  (Number(process.env.TEST_SLOT_OFFSET) || 0) + Math.max(0, (Number(process.env.VITEST_POOL_ID) || 1) - 1);
+/** This worker's slot: 0 for the first (and for a run outside vitest's pool). */
+export const slot = () => Math.max(0, (Number(process.env.VITEST_POOL_ID) || 1) - 1);
 
 /**
  * The port of the environment variable `name` (moved by this worker's slot), else one of this

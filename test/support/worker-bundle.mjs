@@ -6,8 +6,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 export default function setup() {
-  // Given by scripts/test.mjs to the several vitest runs it starts: one folder for them all, removed by it.
-  if (process.env.WORKER_BUNDLE) return;
   const dir = mkdtempSync(path.join(tmpdir(), "worker-bundle-"));
   // Not made here: the first server to start saves its bundle as this folder, whole (bench/dev-server.mjs).
   process.env.WORKER_BUNDLE = path.join(dir, "worker");
