@@ -236,8 +236,11 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       if (!r) return r;
       const others = r.filter((x) => x.id !== record.id);
       const oldest = r.at(-1)?.id;
+      // Whether a conversation matches the search's words only the API knows: a record read while another search was
+      // shown (its event came late) stays out of a list it is not in.
+      const searched = !f.keyword || others.length < r.length;
       // The waiting view is in waiting order: a row may belong anywhere in it, loaded or not.
-      const fits = matches(record, f) && (!more || !oldest || f.view === "waiting" || record.id >= oldest);
+      const fits = searched && matches(record, f) && (!more || !oldest || f.view === "waiting" || record.id >= oldest);
       return fits ? inOrder([record, ...others], f.view) : others;
     });
     if (record.id === open) setSelected(record);
