@@ -7,10 +7,12 @@ import { lazy } from "../../lib/lazy";
  * No env, no bindings, no fetch, no timers; a fresh runtime per call, so calls share nothing.
  */
 export interface SandboxLimits {
-  /** Wall time for the whole call, interpreter and pending promise jobs (default 5 s). */
+  /** Time for the whole call, interpreter and pending promise jobs (default 5 s), and its worth of interrupt checks. */
   timeoutMs?: number;
   /** Heap of the interpreter (default 32 MiB). */
   memoryBytes?: number;
+  /** The clock the time limit is read on (tests freeze it, as a deployed worker's is while code runs). */
+  now?: () => number;
 }
 
 type Ending = { status: "success"; output: unknown } | { status: "failure" | "timeout"; error: string };
@@ -20,9 +22,15 @@ export const DEFAULT_FUNCTION_TIMEOUT_MS = 5_000;
 const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
 const MAX_LOG_LINES = 50;
 const MAX_OUTPUT_CHARS = 100_000;
+/**
+ * How often QuickJS asks the interrupt handler in a plain loop: ~4.7 times a millisecond here (a check every 10,000
+ * steps). Deployed, a worker's clock stands still while code runs (it moves at I/O), so the time limit alone would
+ * never end an endless loop: the checks are counted too, and a call ends once it has made its limit's worth of them
+ * (docs/decisions.md, "Function tools: the sandbox").
+ */
+const CHECKS_PER_MS = 5;
 
 let loaded: QuickJSWASMModule | null = null;
-let core: typeof import("quickjs-emscripten-core") | null = null;
 
 /**
  * The interpreter's WebAssembly module, instantiated once per isolate by the first call; its
@@ -35,7 +43,6 @@ export const quickJs = lazy(() =>
     // workerd (and Miniflare) import a .wasm file as a compiled WebAssembly.Module: no fetch, no eval.
     import("@jitl/quickjs-wasmfile-release-sync/wasm"),
   ]).then(async ([glue, variant, wasm]) => {
-    core = glue;
     return (loaded = await glue.newQuickJSWASMModuleFromVariant(
       glue.newVariant(variant.default, { wasmModule: wasm.default as WebAssembly.Module }),
     ));
@@ -65,13 +72,15 @@ export async function runFunction(
   const started = performance.now();
   const module = loaded ?? (await quickJs());
   const timeoutMs = limits.timeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS;
-  const deadline = Date.now() + timeoutMs;
+  const now = limits.now ?? Date.now;
+  const deadline = now() + timeoutMs;
   const runtime = module.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes ?? DEFAULT_MEMORY_BYTES);
   runtime.setMaxStackSize(1024 * 1024);
   let timedOut = false;
-  const interrupt = core!.shouldInterruptAfterDeadline(deadline);
-  runtime.setInterruptHandler(() => (interrupt(runtime) ? (timedOut = true) : false));
+  let checks = 0;
+  const checksAllowed = timeoutMs * CHECKS_PER_MS;
+  runtime.setInterruptHandler(() => (++checks > checksAllowed || now() > deadline ? (timedOut = true) : false));
   const vm = runtime.newContext();
   const logs: string[] = [];
   const done = (o: Ending): SandboxOutcome =>
@@ -96,7 +105,7 @@ export async function runFunction(
     if (!(state.type === "fulfilled" && state.notAPromise)) {
       if (state.type === "fulfilled") state.value.dispose();
       else if (state.type === "rejected") state.error.dispose();
-      const settled = await settle(vm, runtime, result, deadline);
+      const settled = await settle(vm, runtime, result, () => timedOut || now() > deadline);
       result.dispose();
       if ("error" in settled) return done(failure(vm, settled.error, timedOut || settled.timeout === true));
       result = settled.value;
@@ -171,12 +180,12 @@ function installGlobals(vm: QuickJSContext, args: Record<string, unknown>, logs:
   console.dispose();
 }
 
-/** Runs the promise jobs until `promise` settles or the deadline passes. */
+/** Runs the promise jobs until `promise` settles or the call is `over` its limit. */
 async function settle(
   vm: QuickJSContext,
   runtime: ReturnType<QuickJSWASMModule["newRuntime"]>,
   promise: QuickJSHandle,
-  deadline: number,
+  over: () => boolean,
 ): Promise<{ value: QuickJSHandle } | { error: QuickJSHandle; timeout?: boolean }> {
   for (;;) {
     const state = vm.getPromiseState(promise);
@@ -189,7 +198,7 @@ async function settle(
       };
     const ran = runtime.executePendingJobs();
     if (ran.error) return { error: ran.error };
-    if (Date.now() > deadline) return { error: vm.newError("deadline"), timeout: true };
+    if (over()) return { error: vm.newError("deadline"), timeout: true };
   }
 }
 

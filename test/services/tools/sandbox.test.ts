@@ -33,6 +33,21 @@ describe("function tool sandbox (QuickJS in WebAssembly)", () => {
     expect(out.durationMs).toBeLessThan(2000);
   });
 
+  it("ends endless loops at their limit on a clock standing still (a deployed worker's, as code runs)", async () => {
+    const stopped = () => 1_767_225_600_000;
+    for (const code of [
+      "function main() { for (;;) {} }",
+      "function main() { let i = 0; while (true) i = (i * 31 + 7) % 1000003; }",
+      "async function main() { for (;;) await null; }",
+    ]) {
+      const started = Date.now();
+      const out = await runFunction(code, {}, { timeoutMs: 200, now: stopped });
+      expect(out.status, code).toBe("timeout");
+      // 200 ms of checks: on a busy machine each comes later, never thousands of times later.
+      expect(Date.now() - started, code).toBeLessThan(5_000);
+    }
+  });
+
   it("reports an exception as failure with its message", async () => {
     const out = await runFunction("function main() { throw new TypeError('bad input'); }", {});
     expect(out).toMatchObject({ status: "failure", error: "TypeError: bad input" });
