@@ -246,50 +246,53 @@ export async function axeViolations(page) {
 
 /**
  * Screenshots of the console at `path` in light, dark, at a phone's width and in zh-TW, into
- * docs/console/<name>-<look>.png. `signIn(context)` signs the look's browser in (omit for the
- * sign-in page) and is signed out after; `act(page)` gets the page into the state to show; `idle: false` for pages
- * with a live stream. Each look is a fresh load of the page with its choices made first; light, dark and the phone's
- * width share one signed-in browser context (a person switching theme and window), zh-TW has one of its own (the
- * browser's language is a context's): a context's first page starts a renderer, a second of CPU on this machine.
+ * docs/console/<name>-<look>.png. `signIn(context)` signs the browser in (omit for the sign-in page) and is signed
+ * out after; `act(page)` gets the page into the state to show; `idle: false` for pages with a live stream. Each look is
+ * a fresh load of the page with its choices made first (theme and language in storage, colour scheme, window size), in
+ * one signed-in browser context: a person switching theme, window and language. A context's first page costs ~3.7 s
+ * of CPU on this machine, a later load ~0.7 s (docs/decisions.md, "The browser tests, straight at the runtime").
+ * `zhBrowser`: the zh-TW look in a context of its own whose browser speaks zh-TW, for a page that shows what follows
+ * the browser's language (the web chat designer's widget preview).
  */
-export async function screenshots(browser, base, path, name, { signIn, act, idle = true } = {}) {
-  const shoot = async (page, look) => {
+export async function screenshots(browser, base, path, name, { signIn, act, idle = true, zhBrowser = false } = {}) {
+  const looks = [
+    ["light", "light", "en", DESKTOP],
+    ["dark", "dark", "en", DESKTOP],
+    ["phone", "light", "en", PHONE],
+    ["zh-TW", "light", "zh-TW", DESKTOP],
+  ];
+  await shootLooks(browser, base, path, name, zhBrowser ? looks.slice(0, 3) : looks, { signIn, act, idle });
+  if (zhBrowser) await shootLooks(browser, base, path, name, looks.slice(3), { signIn, act, idle, locale: "zh-TW" });
+}
+
+/** The `looks` of screenshots(), one after the other in one signed-in context (`locale`: its browser's language). */
+async function shootLooks(browser, base, path, name, looks, { signIn, act, idle, locale = "en" }) {
+  const { context, page } = await openPage(browser, { theme: "light", locale });
+  await signIn?.(context);
+  for (const [look, theme, chosenLocale, viewport] of looks) {
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ colorScheme: theme });
+    // openPage's script puts the context's choices in storage before each load; this look's replace them.
+    await context.addInitScript(
+      ([t, l]) => {
+        localStorage.setItem("console.theme", t);
+        localStorage.setItem("console.locale", l);
+      },
+      [theme, chosenLocale],
+    );
     await page.goto(base + path);
     await page.locator("h1").first().waitFor();
     await act?.(page);
     // A page with a live event stream is never idle: its `act` waits for what it shows.
     if (idle) await page.waitForLoadState("networkidle");
     await page.screenshot({ path: `${SHOTS}/${name}-${look}.png`, fullPage: true });
-  };
-  const signedIn = async (options) => {
-    const opened = await openPage(browser, options);
-    await signIn?.(opened.context);
-    return opened;
-  };
-  // Signed out after, so that the sessions pages show stay the test's own.
-  const close = async (context) => {
-    if (signIn) await context.request.delete(`${base}/api/v1/auth/sessions/current/`, { headers: { Origin: base } });
-    await context.close();
-  };
-  const { context, page } = await signedIn({ theme: "light" });
-  for (const [look, theme, viewport] of [
-    ["light", "light", DESKTOP],
-    ["dark", "dark", DESKTOP],
-    ["phone", "light", PHONE],
-  ]) {
-    await page.setViewportSize(viewport);
-    await page.emulateMedia({ colorScheme: theme });
-    // openPage's script puts the context's choice in storage before each load; this look's replaces it.
-    await context.addInitScript((t) => localStorage.setItem("console.theme", t), theme);
-    await shoot(page, look);
   }
-  await close(context);
-  const zh = await signedIn({ theme: "light", locale: "zh-TW" });
-  await shoot(zh.page, "zh-TW");
-  await close(zh.context);
+  // Signed out, so that the sessions pages show stay the test's own.
+  if (signIn) await context.request.delete(`${base}/api/v1/auth/sessions/current/`, { headers: { Origin: base } });
+  await context.close();
 }
 
-/** `screenshots` of the console's `path` (from /console) as the owner of `app` sees it; `options`: act and idle. */
+/** `screenshots` of the console's `path` (from /console) as the owner of `app` sees it; `options`: screenshots'. */
 export const ownerScreenshots = (app, path, name, options = {}) =>
   screenshots(app.browser, app.base, path, name, { ...options, signIn: (context) => signInOwner(app, context) });
 

@@ -86,6 +86,7 @@ describe("the web chat designer in Chromium", () => {
   it("takes the screenshots of docs/console/", async () => {
     await ownerScreenshots(app, "/console/web-chats", "web-chats");
     await ownerScreenshots(app, `/console/web-chats/${chat.id}`, "web-chat-designer", {
+      zhBrowser: true,
       act: (page) => preview(page).locator(".row.assistant .bubble").first().waitFor(),
       // At a phone's width the preview's frame sits far below the codes, and Chromium did not report
       // the page idle within 30 s although no request was open (checked): the act waits for what
