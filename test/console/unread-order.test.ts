@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { messageStateAfter, type MessageState } from "../../console/src/pages/conversations/unread-order";
+import {
+  messageStateAfter,
+  messageStateRead,
+  type MessageState,
+} from "../../console/src/pages/conversations/unread-order";
 
 const state = (lastMessage: string | null, second: number | null, unreadCount: number): MessageState => ({
   lastMessage,
@@ -29,5 +33,15 @@ describe("the console's unread count from live events is monotonic in the events
   it("a read of the message shown lowers the count; an event of the same message never raises it", () => {
     expect(messageStateAfter(state("Hi", 4, 2), state("Hi", 4, 0))).toEqual(state("Hi", 4, 0));
     expect(messageStateAfter(state("Hi", 4, 1), state("Hi", 4, 2))).toEqual(state("Hi", 4, 1));
+  });
+
+  it("a record read from the API never takes the row back to an older message; of the same message it is taken", () => {
+    // The visitor's second message came live while a read of the conversation was on its way: its answer is older.
+    const shown = state("hello?", 9, 2);
+    expect(messageStateRead(shown, state("A person will be with you shortly.", 7, 1))).toEqual(shown);
+    // The API's count of the message shown is the stored one: taken up or down, unlike an event's.
+    expect(messageStateRead(shown, state("hello?", 9, 0))).toEqual(state("hello?", 9, 0));
+    expect(messageStateRead(state("hello?", 9, 1), state("hello?", 9, 2))).toEqual(state("hello?", 9, 2));
+    expect(messageStateRead(shown, state("Anyone there?", 12, 3))).toEqual(state("Anyone there?", 12, 3));
   });
 });

@@ -26,7 +26,7 @@ import { t } from "./strings";
 import { Transcript } from "./transcript";
 import { NotifyToggle } from "../../shell/notify-toggle";
 import { UnreadInboxes } from "./unread";
-import { messageStateAfter } from "./unread-order";
+import { messageStateAfter, messageStateRead } from "./unread-order";
 import { ViewSwitch, inOrder } from "./views";
 import { currentSearch } from "../../shell/router";
 
@@ -227,23 +227,29 @@ export default function InboxPage({ params, organizationId }: PageProps) {
     return record;
   };
 
-  /** Puts a conversation record into the list (where it belongs in the newest-first order) and the transcript. */
+  /**
+   * Puts a conversation record into the list (where it belongs in the newest-first order) and the transcript; its
+   * latest message and unread count never go back to an older message than the one shown (`messageStateRead`).
+   */
   const upsert = (record: Conversation) => {
     const { filters: f, next: more, selectedId: open } = state.current;
+    const over = (shown: Conversation | null | undefined) =>
+      shown?.id === record.id ? { ...record, ...messageStateRead(shown, record) } : record;
     applied.current.all++;
     applied.current.by.set(record.id, appliedTo(record.id) + 1);
     setRows((r) => {
       if (!r) return r;
+      const placed = over(r.find((x) => x.id === record.id));
       const others = r.filter((x) => x.id !== record.id);
       const oldest = r.at(-1)?.id;
       // Whether a conversation matches the search's words only the API knows: a record read while another search was
       // shown (its event came late) stays out of a list it is not in.
       const searched = !f.keyword || others.length < r.length;
       // The waiting view is in waiting order: a row may belong anywhere in it, loaded or not.
-      const fits = searched && matches(record, f) && (!more || !oldest || f.view === "waiting" || record.id >= oldest);
-      return fits ? inOrder([record, ...others], f.view) : others;
+      const fits = searched && matches(placed, f) && (!more || !oldest || f.view === "waiting" || placed.id >= oldest);
+      return fits ? inOrder([placed, ...others], f.view) : others;
     });
-    if (record.id === open) setSelected(record);
+    if (record.id === open) setSelected(over);
   };
 
   const typing = useVisitorTyping(selectedId);

@@ -27,3 +27,14 @@ export function messageStateAfter(shown: MessageState, event: MessageState): Mes
     unreadCount: event.unreadCount,
   };
 }
+
+/**
+ * The message state a record read from the API leaves on the row shown: the read's, unless its latest message is
+ * older than the row's. Such an answer was overtaken on its way by a live event (a read that stayed suspect for all of
+ * its tries, under load): taken as it was, it put the count back below a visitor's newer message until the next event.
+ * A read of the same message is taken up or down, as the API counts it (unlike an event's, which only lowers it).
+ */
+export function messageStateRead(shown: MessageState, read: MessageState): MessageState {
+  const { lastMessage, lastMessageCreatedAt, unreadCount } = at(read) < at(shown) ? shown : read;
+  return { lastMessage, lastMessageCreatedAt, unreadCount };
+}
