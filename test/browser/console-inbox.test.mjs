@@ -178,6 +178,45 @@ describe("Conversations inbox in Chromium", () => {
     await context.close();
   });
 
+  it("a conversation read again while the visitor writes never takes its row back to an older message", async () => {
+    const before = await ids();
+    const v = await visitor();
+    await v.send("Where is my order?");
+    let id;
+    await expect.poll(async () => (id = (await ids()).find((x) => !before.includes(x)))).toBeTruthy();
+    // A person serves it: the visitor's messages are its only events from now on.
+    await expect
+      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "typing", {
+        timeout: 15_000,
+      })
+      .not.toContain("typing");
+    await app.server.api(`/conversations/${id}/take-over/`, {});
+    const { context, page, errors } = await operator();
+    const row = page.locator(`li[data-conversation="${id}"]`);
+    await row.locator(".badge.unread").waitFor();
+    const answers = await holdAnswers(page);
+    answers.hold((request) => new URL(request.url()).pathname === `/api/v1/conversations/${id}/`);
+    // A label's event has the page read the conversation again; each visitor's message that lands during a read
+    // makes it read again, three times at most: the last answer predates the last message.
+    const label = await app.server.api("/labels/", { body: { name: "Parcel", color: "#2563EB" } });
+    await app.server.api(`/conversations/${id}/labels/`, { method: "PUT", body: { labelIds: [label.id] } });
+    for (const [i, text] of ["It was due yesterday.", "Tracking says delivered.", "But it is not here."].entries()) {
+      await expect.poll(() => answers.bodies().length, { timeout: 10_000 }).toBe(i + 1);
+      await v.send(text);
+      await expect.poll(() => row.locator(".inbox-last").textContent(), { timeout: 10_000 }).toBe(text);
+      answers.release(() => true);
+    }
+    const stored = await app.server.api(`/conversations/${id}/`, { method: "GET" });
+    expect(answers.bodies().at(-1).unreadCount).toBeLessThan(stored.unreadCount);
+    await expect.poll(() => answers.held()).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await row.locator(".inbox-last").textContent()).toBe("But it is not here.");
+    expect(await row.locator(".badge.unread").textContent()).toBe(`${stored.unreadCount} unread`);
+    expect(errors).toEqual([]);
+    await v.context.close();
+    await context.close();
+  });
+
   it("an unread count answered late never replaces a later one", async () => {
     const { context, page, errors } = await operator();
     const answers = await holdAnswers(page);

@@ -5,9 +5,10 @@ import {
   type MessageState,
 } from "../../console/src/pages/conversations/unread-order";
 
+/** A conversation's message state as the API writes it: its timestamp in epoch milliseconds, as a string. */
 const state = (lastMessage: string | null, second: number | null, unreadCount: number): MessageState => ({
   lastMessage,
-  lastMessageCreatedAt: second === null ? null : new Date(Date.UTC(2026, 10, 29, 9, 0, second)).toISOString(),
+  lastMessageCreatedAt: second === null ? null : String(Date.UTC(2026, 10, 29, 9, 0, second)),
   unreadCount,
 });
 

@@ -5,8 +5,8 @@ export interface MessageState {
   unreadCount: number;
 }
 
-const at = (s: MessageState) =>
-  s.lastMessageCreatedAt ? Date.parse(s.lastMessageCreatedAt) : Number.NEGATIVE_INFINITY;
+/** The time of the latest message: the API's timestamps are epoch milliseconds, as strings (`Date.parse` reads NaN). */
+const at = (s: MessageState) => (s.lastMessageCreatedAt ? Number(s.lastMessageCreatedAt) : Number.NEGATIVE_INFINITY);
 
 /**
  * The message state after a live event, kept monotonic in the events' order (docs/decisions.md, "Unread
