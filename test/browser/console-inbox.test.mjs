@@ -61,6 +61,21 @@ const ids = async () => (await app.server.api(`/conversations/`, { method: "GET"
 /** The visitor's widget: open, and a helper that sends a message. */
 const visitor = () => openVisitor(app.browser, host.url);
 
+/** The id of the one conversation the list has that it had not among `before` (ids()), once the API lists it. */
+async function newConversation(before) {
+  let id;
+  await expect.poll(async () => (id = (await ids()).find((x) => !before.includes(x)))).toBeTruthy();
+  return id;
+}
+
+/** Until the assistant's latest reply in the visitor's widget `v` is drawn whole. */
+const replyDrawn = (v) =>
+  expect
+    .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "typing", {
+      timeout: 15_000,
+    })
+    .not.toContain("typing");
+
 describe("Conversations inbox in Chromium", () => {
   it(
     "a visitor's message shows live; takeover, a human reply the visitor sees, silence, hand back, the " +
@@ -136,8 +151,7 @@ describe("Conversations inbox in Chromium", () => {
     const before = await ids();
     const v = await visitor();
     await v.send("Where is my parcel?");
-    let id;
-    await expect.poll(async () => (id = (await ids()).find((x) => !before.includes(x)))).toBeTruthy();
+    const id = await newConversation(before);
     const { context, page, errors } = await openPage(app.browser);
     await signInOwner(app, context);
     const answers = await holdAnswers(page);
@@ -182,14 +196,9 @@ describe("Conversations inbox in Chromium", () => {
     const before = await ids();
     const v = await visitor();
     await v.send("Where is my order?");
-    let id;
-    await expect.poll(async () => (id = (await ids()).find((x) => !before.includes(x)))).toBeTruthy();
+    const id = await newConversation(before);
     // A person serves it: the visitor's messages are its only events from now on.
-    await expect
-      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "typing", {
-        timeout: 15_000,
-      })
-      .not.toContain("typing");
+    await replyDrawn(v);
     await app.server.api(`/conversations/${id}/take-over/`, {});
     const { context, page, errors } = await operator();
     const row = page.locator(`li[data-conversation="${id}"]`);
@@ -233,14 +242,9 @@ describe("Conversations inbox in Chromium", () => {
     const sum = (unread) => unread.count;
     await expect.poll(() => answers.bodies().some((b) => sum(b) > 0), { timeout: 10_000 }).toBe(true);
     answers.hold(() => false);
-    let id;
-    await expect.poll(async () => (id = (await ids()).find((x) => !before.includes(x)))).toBeTruthy();
+    const id = await newConversation(before);
     // The assistant's reply (an event, so a count) has come and gone: nothing after the read counts again.
-    await expect
-      .poll(async () => (await v.page.locator(".row.assistant .bubble").last().getAttribute("class")) ?? "typing", {
-        timeout: 15_000,
-      })
-      .not.toContain("typing");
+    await replyDrawn(v);
     await app.server.api(`/conversations/${id}/read/`, {});
     // Read elsewhere: the tab counts again, and the answers held, older, change nothing after it.
     const total = sum(await app.server.api(counts.slice("/api/v1".length), { method: "GET" }));
