@@ -1,5 +1,5 @@
 // `npm run bench -- completions [ref]`: the completion path of the working tree beside a baseline
-// (a git ref, default the tag `perf-baseline`), both started with `wrangler dev` and asking one
+// (a git ref, default `BASELINE`), both started with `wrangler dev` and asking one
 // local OpenAI-compatible upstream that answers at once. Three measures, each taken in alternating
 // turns so that the machine's drift touches both alike:
 // - non-streamed completions, a new conversation each (autocannon rounds): req/s, p50, p99, and the
@@ -344,8 +344,14 @@ async function measureOrdering(sides) {
   console.log(`target: working >= 500 messages/s, in order`);
 }
 
+/**
+ * Main before the completion path's work (docs/decisions.md, "The completion path"), the README's "Performance"
+ * baseline. It was tagged `perf-baseline`, but a clone is not given that tag: the commit is named instead.
+ */
+const BASELINE = "06f2be4";
+
 export default async function (args) {
-  const ref = args[0] ?? "perf-baseline";
+  const ref = args[0] ?? BASELINE;
   const upstream = await startUpstream({ tokenDelayMs: 0, port: PORTS.upstream });
   const checkout = baselineCheckout(ref);
   const sides = [];
