@@ -17,7 +17,7 @@ const AWAY_PREFIX = "away:";
 /**
  * One instance per organization (`idFromName(organizationId)`): the live inbox's hub. Conversation
  * objects and routes, on whatever isolate, publish what happens to the organization's
- * conversations (src/services/inbox-events.ts); every open stream of `conversation-events/` is a
+ * conversations (src/services/conversation/inbox-events.ts); every open stream of `conversation-events/` is a
  * subscriber here and gets each event at once. Nothing is stored: a stream sees what happens while
  * it is open, and a reconnecting client reads the list again.
  *

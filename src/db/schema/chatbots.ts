@@ -48,7 +48,8 @@ export const chatbots = sqliteTable(
     handoff: json<{ enabled?: boolean; afterUnanswered?: number; message?: string | null }>("handoff"),
     ...timestamps(),
   },
-  // The list reads each part of what a caller sees in creation order (services/chatbots.ts listVisibleChatbots).
+  // The list reads each part of what a caller sees in creation order
+  // (services/chatbots/visibility.ts listVisibleChatbots).
   (t) => [
     index("chatbots_org_created_idx").on(t.organizationId, t.createdAt, t.id),
     index("chatbots_personal_idx").on(t.createdById, t.createdAt, t.id).where(sql`${t.organizationId} is null`),

@@ -119,8 +119,8 @@ export const organizationUsage = sqliteTable(
 /**
  * Which organization shard (a `CONVERSATIONS_n` D1 binding, services/shards) holds an organization's
  * conversation search terms; written on the organization's first use of its shard, by a fixed rule
- * (services/shards/directory.ts). A move (services/shards/move.ts) sets `movingTo` (new writes go to
- * both shards while the old rows are copied, `cursor` says how far), then `shard` to it and
+ * (services/shards/index.ts `organizationPlacements`). A move (services/shards/move.ts) sets `movingTo`
+ * (new writes go to both shards while the old rows are copied, `cursor` says how far), then `shard` to it and
  * `movingFrom` to the old one until its rows are deleted. `since`: when the current step began.
  * `dataPlane`: where the organization's data plane is (src/db/planes.ts): `shard` for organizations created since
  * the shards hold it and those moved there, `db` for those still in `DB`, `moving` and `fenced` while one moves

@@ -15,7 +15,8 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
       embeddingModel: LOCAL_EMBEDDING,
       numberOfRetrievedChunks: 4,
     });
-    // Where the AI binding exists, a Workers AI model may be chosen (models/availability.test.ts: not without it).
+    // Where the AI binding exists, a Workers AI model may be chosen
+    // (test/routes/models/availability.test.ts: not without it).
     const res = await owner.fetch(
       "PUT",
       `/chatbots/${bot.id}/`,
