@@ -22,9 +22,10 @@ export interface TwoParts {
  * given is moved back by as much, so the part is as it will be once its start has come).
  */
 export async function secondPart(organizationId: string, ago = 1_000): Promise<TwoParts> {
+  // Read before any I/O: the clock moves on with each, and a caller's `ago` is measured from now.
+  const from = Date.now() - ago;
   const { shard: home } = await planeState(env, organizationId, true);
   const other = SHARDS.find((s) => s !== home)!;
-  const from = Date.now() - ago;
   await addDataPart(env, organizationId, other, from, from - PART_LEAD_MS);
   return { home, other, from, homeDb: getDataDb(shardDb(env, home)), otherDb: getDataDb(shardDb(env, other)) };
 }
