@@ -71,8 +71,8 @@ export async function addLinks<K extends LinkKind>(actor: Actor, kind: K, groupI
   return await bodyOf<BulkCreate[K]>(res);
 }
 
-/** A page of a group's links of `kind`, once its status is 200. */
-export async function linksPage<K extends LinkKind>(kind: K, res: Response) {
+/** A page of a group's links of kind `K`, once its status is 200. */
+export async function linksPage<K extends LinkKind>(res: Response) {
   expect(res.status, await res.clone().text()).toBe(200);
   return pageOf<LinkList[K]>(res);
 }

@@ -175,7 +175,7 @@ const SHARES = new Map();
 /** Remembers the shares of the files a message event carries (its channel, ts and thread). */
 function rememberShares(body) {
   const event = body && typeof body === "object" ? body.event : undefined;
-  if (!event || event.type !== "message" || !Array.isArray(event.files) || !event.channel || !event.ts) return;
+  if (event?.type !== "message" || !Array.isArray(event.files) || !event.channel || !event.ts) return;
   const kind = /^[DG]/.test(event.channel) ? "private" : "public";
   for (const file of event.files) {
     if (typeof file?.id !== "string") continue;

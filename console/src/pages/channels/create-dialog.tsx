@@ -20,7 +20,7 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
         created: (name) => t("createdToast", { name }),
       }}
       channelType={(form) => String(form.get("channelType")) as ChannelType}
-      fields={(problem) => <SelectField label={t("platform")} name="channelType" options={types} />}
+      fields={() => <SelectField label={t("platform")} name="channelType" options={types} />}
       next={(inbox) => `/channels/${inbox.id}`}
       onClose={onClose}
     />

@@ -5,7 +5,7 @@ import { createChatbot } from "../../../fixtures/chatbots";
 import { byId, createGroup, expectLinksGuarded, linksPage } from "../helpers";
 import { addChatbots, groupChatbotsPath } from "./helpers";
 
-const page = (res: Response) => linksPage("group-chatbots", res);
+const page = (res: Response) => linksPage<"group-chatbots">(res);
 
 describe("GET .../groups/{groupPk}/group-chatbots/", () => {
   it.each(PREFIXES)("lists the group's assistants, oldest link first, in page form under %s", async (prefix) => {

@@ -4,7 +4,7 @@ import { expectNotFound, expectInvalid } from "../../../support/refusals";
 import { byId, createGroup, expectLinksGuarded, linksPage } from "../helpers";
 import { addMembers, groupMembersPath } from "./helpers";
 
-const page = (res: Response) => linksPage("group-members", res);
+const page = (res: Response) => linksPage<"group-members">(res);
 
 describe("GET .../groups/{groupPk}/group-members/", () => {
   it.each(PREFIXES)("lists the group's members, oldest first, in page form under %s", async (prefix) => {
