@@ -462,9 +462,11 @@ export async function holdAnswers(page) {
   await page.route(/\/api\/v1\//, async (route) => {
     if (!which(route.request())) return route.continue();
     pending++;
+    // Held from the moment it is caught: a `release` that comes while the API is still answering lets it through.
+    const released = new Promise((release) => waiting.push({ request: route.request(), release }));
     const response = await route.fetch();
     bodies.push(await response.text());
-    await new Promise((release) => waiting.push({ request: route.request(), release }));
+    await released;
     await route.fulfill({ response });
     pending--;
   });
