@@ -1,7 +1,7 @@
 // Shared by the operator console's browser tests (test/browser/console-*.test.mjs), the widget's
 // (widget*.test.mjs) and bench/console.mjs: a `wrangler dev` with Chromium, signing in, axe-core, and
-// screenshots of a page in the four looks docs/reference.md shows (light, dark, phone, zh-TW) into docs/console/.
-import { readFileSync } from "node:fs";
+// screenshots of a page in the four looks docs/reference.md shows (light, dark, phone, zh-TW) (`shotsDir`).
+import { mkdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -17,7 +17,18 @@ import { givenPort, testPort } from "../support/test-ports.mjs";
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
-export const SHOTS = path.resolve(import.meta.dirname, "../../docs/console");
+/**
+ * Where the screenshots of `kind` (console, widget) go: docs/<kind>/ when UPDATE_SCREENSHOTS=1 (`npm run
+ * screenshots`), otherwise .screenshots/<kind>/, which git ignores. Every picture shows the day's dates, so pictures
+ * written to docs/ on each run would change every file every day (docs/decisions.md, "Screenshots").
+ */
+export function shotsDir(kind) {
+  const base = process.env.UPDATE_SCREENSHOTS === "1" ? "docs" : ".screenshots";
+  const dir = path.resolve(import.meta.dirname, "../..", base, kind);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+export const SHOTS = shotsDir("console");
 export const PASSWORD = "console password 1234";
 /** A 1x1 PNG: an image a test uploads (an attachment, a web chat's logo). */
 export const PNG = Buffer.from(

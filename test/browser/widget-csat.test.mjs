@@ -6,9 +6,9 @@
 // A visitor who writes again instead of rating is asked no more (the conversation is open again).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
-import { axeViolations, ownerOn, startConsole, webChatSite, ownerScreenshots } from "./console-helpers.mjs";
+import { axeViolations, ownerOn, startConsole, webChatSite, ownerScreenshots, shotsDir } from "./console-helpers.mjs";
 
-const widgetShots = path.resolve(import.meta.dirname, "../../docs/widget");
+const widgetShots = shotsDir("widget");
 let app, host, webChat;
 
 /** The conversation the widget on `page` stores once a reply's stream names it. */

@@ -11,9 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
 import { createWebChat } from "../../bench/lib.mjs";
-import { axeViolations, openPage, openWidget, startConsole, LOCAL_LLM, signInOwner } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  openPage,
+  openWidget,
+  startConsole,
+  LOCAL_LLM,
+  signInOwner,
+  shotsDir,
+} from "./console-helpers.mjs";
 
-const shots = path.resolve(import.meta.dirname, "../../docs/widget");
+const shots = shotsDir("widget");
 /** How often the server ends a visitor's live stream in this test (10 minutes by default). */
 const STREAM_MAX_MS = 20_000;
 const REPLIES = 5;

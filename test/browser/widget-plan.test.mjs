@@ -4,9 +4,9 @@
 // upload bytes (`uploadBytes`), or one the storage itself refuses, is said on its chip in the visitor's words.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
-import { axeViolations, openVisitor, startConsole, webChatSite } from "./console-helpers.mjs";
+import { axeViolations, openVisitor, startConsole, webChatSite, shotsDir } from "./console-helpers.mjs";
 
-const shots = path.resolve(import.meta.dirname, "../../docs/widget");
+const shots = shotsDir("widget");
 /** Every organization's plan: five words a month, which the first answered turn uses, and 100 bytes of uploads. */
 const PLANS = JSON.stringify({ tiny: { planName: "Tiny", monthlyWords: 5, uploadBytes: 100 } });
 

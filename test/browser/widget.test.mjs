@@ -1,7 +1,7 @@
 // The widget in real Chromium (Debian's, driven by playwright-core) against `wrangler dev`: a host
 // page on another origin embeds the script; open, starter, streamed answer with sources, dark mode,
 // reload with history, a connection cut mid-reply, the full-page chat, and a Traditional Chinese
-// browser. Screenshots go to docs/widget/. Runs in Node (vitest project "node",
+// browser. Screenshots for docs/widget/ (`shotsDir`). Runs in Node (vitest project "node",
 // vitest.node.config.mjs, which builds the assets).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
@@ -9,9 +9,9 @@ import path from "node:path";
 import { createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
 import { signVisitorToken } from "../../src/services/widget/tokens";
-import { axeViolations, pageWithErrors, startWidgetServer } from "./console-helpers.mjs";
+import { axeViolations, pageWithErrors, startWidgetServer, shotsDir } from "./console-helpers.mjs";
 
-const shots = path.resolve(import.meta.dirname, "../../docs/widget");
+const shots = shotsDir("widget");
 
 let widget, server, upstream, host, browser, chat, slowChat, slowerChat;
 
