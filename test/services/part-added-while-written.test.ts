@@ -10,15 +10,16 @@ import { addDataPart, PART_LEAD_MS, partOf, uuidv7Time } from "../../src/service
 import { planeState } from "../../src/services/shards/plane-router";
 import { type Actor, seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
-import { bodyOf } from "../support/api";
+import { bodyOf, type Body, type Operation } from "../support/api";
 
 const WRITERS = 3;
 const LEAD_MS = 3_000;
 
-async function json<T>(actor: Actor, path: string): Promise<T> {
+/** The body of operation `K`'s answer to `path` (a GET), once its status is 200. */
+async function read<K extends Operation>(actor: Actor, path: string): Promise<Body<K>> {
   const res = await actor.fetch("GET", path);
   expect(res.status, await res.clone().text()).toBe(200);
-  return res.json<T>();
+  return bodyOf<K>(res);
 }
 
 /** The shards holding a conversation's row. */
@@ -89,21 +90,21 @@ describe("a part added while conversations are written", () => {
 
     // Every conversation listed once, newest first, and every turn's two messages in each.
     const listed: string[] = [];
-    let page = await json<{ next: string | null; results: { id: string }[] }>(owner, "/conversations/?pageSize=7");
+    let page = await read<"GET /conversations/">(owner, "/conversations/?pageSize=7");
     listed.push(...page.results.map((r) => r.id));
     while (page.next) {
-      page = await json(owner, page.next.replace(/^https?:\/\/[^/]+\/api\/v1/, ""));
+      page = await read<"GET /conversations/">(owner, page.next.replace(/^https?:\/\/[^/]+\/api\/v1/, ""));
       listed.push(...page.results.map((r) => r.id));
     }
     expect(listed).toEqual([...ids].sort().reverse());
     for (const id of ids) {
-      const messages = await json<{ results: unknown[] }>(owner, `/messages/?conversation=${id}&pageSize=100`);
+      const messages = await read<"GET /messages/">(owner, `/messages/?conversation=${id}&pageSize=100`);
       expect(messages.results).toHaveLength(2 * turns.get(id)!);
     }
 
     // Every conversation started about a parcel, found by its search terms in either part; the contact copied where
     // its conversations are, and its change written to the copy; the assistant's figures adding both parts.
-    const found = await json<{ results: { id: string }[] }>(owner, "/conversations/?keyword=parcel&pageSize=100");
+    const found = await read<"GET /conversations/">(owner, "/conversations/?keyword=parcel&pageSize=100");
     expect(found.results.map((r) => r.id).sort()).toEqual([...ids].sort());
     const copy = await shardDb(env, other).prepare("SELECT name FROM contacts WHERE id = ?1").bind(contact.id).first();
     expect(copy).toEqual({ name: "Grace" });
@@ -114,15 +115,12 @@ describe("a part added while conversations are written", () => {
       .bind(contact.id)
       .first();
     expect(copied).toEqual({ name: "Grace H." });
-    const listedOne = await json<{ results: { contact: { name: string } | null }[] }>(
-      owner,
-      `/conversations/?pageSize=1`,
-    );
+    const listedOne = await read<"GET /conversations/">(owner, "/conversations/?pageSize=1");
     expect(listedOne.results[0].contact?.name).toBe("Grace H.");
     const refused = await owner.fetch("DELETE", `/contacts/${contact.id}/`);
     expect(refused.status).toBe(400);
 
-    const statistics = await json<{ total: Record<string, number> }>(owner, `/chatbots/${bot.id}/statistics/`);
+    const statistics = await read<"GET /chatbots/{chatbotPk}/statistics/">(owner, `/chatbots/${bot.id}/statistics/`);
     const allTurns = [...turns.values()].reduce((a, b) => a + b, 0);
     expect(statistics.total).toMatchObject({
       conversationsCount: ids.length,
