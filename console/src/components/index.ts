@@ -13,6 +13,7 @@ export { CheckboxField, FormProblem, NewPasswordFields, SelectField, TextAreaFie
 export { GroupPicker, pickedGroups } from "./group-picker";
 export { InboxCreateDialog } from "./inbox-dialog";
 export { LanguagePicker } from "./language-picker";
+export { ResourceListPage, ResourceListSection } from "./resource-list-page";
 export { Markdown } from "./markdown";
 export { firstAvailable, modelOption, type ModelLike } from "./model-choice";
 export { PageHeader, Section, SectionHead } from "./page-header";

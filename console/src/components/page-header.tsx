@@ -7,7 +7,7 @@ import { Button } from "./button";
 import { t } from "./strings";
 
 /** The usual action of a page or a section ("New ..."), a primary button; false when the member may not take it. */
-type Action = { text: string; run: () => void } | false;
+export type Action = { text: string; run: () => void } | false;
 
 function MainAction({ action }: { action?: Action }) {
   return action ? (

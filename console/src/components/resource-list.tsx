@@ -44,7 +44,7 @@ export function useCrudList<Row>(load: (page: number, search: string) => Promise
 
 export type CrudList<Row> = ReturnType<typeof useCrudList<Row>>;
 
-interface Props<Row, Saved> {
+export interface ResourceListProps<Row, Saved> {
   crud: CrudList<Row>;
   /** The id of the list's heading (the table's name for screen readers). */
   labelledBy: string;
@@ -84,7 +84,7 @@ export function ResourceList<Row extends { id: string }, Saved = Row>({
   form,
   saved,
   remove,
-}: Props<Row, Saved>) {
+}: ResourceListProps<Row, Saved>) {
   const { list, page, setPage, editing, setEditing, deleting, setDeleting } = crud;
   const onSaved = (record: Saved, created = false) => {
     if (saved) toast(saved(record, created));

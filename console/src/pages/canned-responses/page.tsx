@@ -1,7 +1,7 @@
 import { Notice } from "../../components/alert";
 import type { Column } from "../../components/data-table";
-import { PageHeader } from "../../components/page-header";
-import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
+import { ResourceListPage } from "../../components/resource-list-page";
+import { useCrudList } from "../../components/resource-list";
 import { editDeleteColumn } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
@@ -25,27 +25,25 @@ export default function CannedResponsesPage({ organizationId }: PageProps) {
       }),
     );
   return (
-    <>
-      <PageHeader title={t("title")} action={manage && { text: t("create"), run: () => crud.setEditing("new") }} />
-      <p class="muted">{t("intro")}</p>
-      {!manage && <Notice>{t("viewOnly")}</Notice>}
-      <ListSearch search={crud} label={t("search")} />
-      <ResourceList
-        crud={crud}
-        labelledBy="canned-title"
-        heading={t("title")}
-        columns={columns}
-        empty={crud.search ? t("noMatch") : t("none")}
-        pageSize={PAGE_SIZE}
-        form={(editing, close, saved) => <CannedForm editing={editing} onClose={close} onSaved={saved} />}
-        saved={(c) => t("saved", { code: c.shortCode })}
-        remove={{
-          title: t("deleteTitle"),
-          message: (c) => t("deleteMessage", { code: c.shortCode }),
-          run: (c) => deleteCannedResponse(c.id),
-          done: (c) => t("deleted", { code: c.shortCode }),
-        }}
-      />
-    </>
+    <ResourceListPage
+      title={t("title")}
+      action={manage && { text: t("create"), run: () => crud.setEditing("new") }}
+      intro={t("intro")}
+      notice={!manage && <Notice>{t("viewOnly")}</Notice>}
+      search={{ label: t("search") }}
+      crud={crud}
+      labelledBy="canned-title"
+      columns={columns}
+      empty={crud.search ? t("noMatch") : t("none")}
+      pageSize={PAGE_SIZE}
+      form={(editing, close, saved) => <CannedForm editing={editing} onClose={close} onSaved={saved} />}
+      saved={(c) => t("saved", { code: c.shortCode })}
+      remove={{
+        title: t("deleteTitle"),
+        message: (c) => t("deleteMessage", { code: c.shortCode }),
+        run: (c) => deleteCannedResponse(c.id),
+        done: (c) => t("deleted", { code: c.shortCode }),
+      }}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import type { Column } from "../../components/data-table";
-import { PageHeader } from "../../components/page-header";
-import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
+import { ResourceListPage } from "../../components/resource-list-page";
+import { useCrudList } from "../../components/resource-list";
 import { editDeleteColumn } from "../../components/row-actions";
 import { formatDate } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
@@ -48,28 +48,26 @@ export function ContactList({ organizationId }: { organizationId: string }) {
       },
     );
   return (
-    <>
-      <PageHeader title={t("title")} action={manage && { text: t("newContact"), run: () => crud.setEditing("new") }} />
-      <p class="muted">{t("intro")}</p>
-      <ListSearch search={crud} label={t("search")} hint={t("searchHint")} />
-      <ResourceList
-        crud={crud}
-        labelledBy="contacts-title"
-        heading={t("title")}
-        columns={columns}
-        empty={crud.search ? t("noMatch") : t("noContacts")}
-        pageSize={PAGE_SIZE}
-        form={(contact, close, saved) => (
-          <ContactForm contact={contact} organizationId={organizationId} onClose={close} onSaved={saved} />
-        )}
-        saved={(c, created) => t(created ? "createdToast" : "saved", { name: c.name })}
-        remove={{
-          title: t("deleteContact"),
-          message: (c) => t("deleteMessage", { name: c.name }),
-          run: (c) => deleteContact(c.id),
-          done: (c) => t("deleted", { name: c.name }),
-        }}
-      />
-    </>
+    <ResourceListPage
+      title={t("title")}
+      action={manage && { text: t("newContact"), run: () => crud.setEditing("new") }}
+      intro={t("intro")}
+      search={{ label: t("search"), hint: t("searchHint") }}
+      crud={crud}
+      labelledBy="contacts-title"
+      columns={columns}
+      empty={crud.search ? t("noMatch") : t("noContacts")}
+      pageSize={PAGE_SIZE}
+      form={(contact, close, saved) => (
+        <ContactForm contact={contact} organizationId={organizationId} onClose={close} onSaved={saved} />
+      )}
+      saved={(c, created) => t(created ? "createdToast" : "saved", { name: c.name })}
+      remove={{
+        title: t("deleteContact"),
+        message: (c) => t("deleteMessage", { name: c.name }),
+        run: (c) => deleteContact(c.id),
+        done: (c) => t("deleted", { name: c.name }),
+      }}
+    />
   );
 }

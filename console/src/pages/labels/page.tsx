@@ -1,6 +1,6 @@
 import type { Column } from "../../components/data-table";
-import { PageHeader } from "../../components/page-header";
-import { ListSearch, ResourceList, useCrudList } from "../../components/resource-list";
+import { ResourceListPage } from "../../components/resource-list-page";
+import { useCrudList } from "../../components/resource-list";
 import { editDeleteColumn } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import { LabelChip } from "../conversations/labels";
@@ -27,26 +27,24 @@ export default function LabelsPage({ organizationId }: PageProps) {
       : []),
   ];
   return (
-    <>
-      <PageHeader title={t("title")} action={manage && { text: t("newLabel"), run: () => crud.setEditing("new") }} />
-      <p class="muted">{t("intro")}</p>
-      <ListSearch search={crud} label={t("search")} />
-      <ResourceList
-        crud={crud}
-        labelledBy="labels-title"
-        heading={t("title")}
-        columns={columns}
-        empty={crud.search ? t("noMatch") : t("noLabels")}
-        pageSize={PAGE_SIZE}
-        form={(label, close, saved) => <LabelForm label={label} onClose={close} onSaved={saved} />}
-        saved={(l, created) => t(created ? "created" : "saved", { name: l.name })}
-        remove={{
-          title: t("deleteLabel"),
-          message: (l) => t("deleteMessage", { name: l.name }),
-          run: (l) => deleteLabel(l.id),
-          done: (l) => t("deleted", { name: l.name }),
-        }}
-      />
-    </>
+    <ResourceListPage
+      title={t("title")}
+      action={manage && { text: t("newLabel"), run: () => crud.setEditing("new") }}
+      intro={t("intro")}
+      search={{ label: t("search") }}
+      crud={crud}
+      labelledBy="labels-title"
+      columns={columns}
+      empty={crud.search ? t("noMatch") : t("noLabels")}
+      pageSize={PAGE_SIZE}
+      form={(label, close, saved) => <LabelForm label={label} onClose={close} onSaved={saved} />}
+      saved={(l, created) => t(created ? "created" : "saved", { name: l.name })}
+      remove={{
+        title: t("deleteLabel"),
+        message: (l) => t("deleteMessage", { name: l.name }),
+        run: (l) => deleteLabel(l.id),
+        done: (l) => t("deleted", { name: l.name }),
+      }}
+    />
   );
 }

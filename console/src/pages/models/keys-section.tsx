@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { useSubmit } from "../../components/use-submit";
 import { TextField } from "../../components/field";
-import { ResourceList, useCrudList } from "../../components/resource-list";
+import { useCrudList } from "../../components/resource-list";
 import { actionsColumn } from "../../components/row-actions";
 import type { Column } from "../../components/data-table";
 import { SecretDialog } from "../../components/secret-dialog";
@@ -9,7 +9,7 @@ import { FormDialog } from "../../components/form-dialog";
 import { formatTime } from "../../i18n";
 import { createApiKey, listApiKeys, PAGE_SIZE, revokeApiKey, type ApiKey } from "./api";
 import { t } from "./strings";
-import { Section } from "../../components/page-header";
+import { ResourceListSection } from "../../components/resource-list-page";
 
 const statusOf = (key: ApiKey) =>
   key.revokedAt ? "revoked" : key.expiresAt && Number(key.expiresAt) <= Date.now() ? "expired" : "active";
@@ -39,28 +39,25 @@ export function KeysSection() {
     ]),
   ];
   return (
-    <Section
+    <ResourceListSection
       id="keys-title"
       title={t("apiKeys")}
       action={{ text: t("createKey"), run: () => setCreating(true) }}
       intro={t("apiKeysIntro")}
+      crud={crud}
+      columns={columns}
+      empty={t("noKeys")}
+      pageSize={PAGE_SIZE}
+      remove={{
+        title: t("revokeKeyTitle"),
+        message: (k) => t("revokeKeyMessage", { name: k.name }),
+        action: t("revoke"),
+        run: (k) => revokeApiKey(k.id),
+        done: (k) => t("keyRevoked", { name: k.name }),
+      }}
     >
-      <ResourceList
-        crud={crud}
-        labelledBy="keys-title"
-        columns={columns}
-        empty={t("noKeys")}
-        pageSize={PAGE_SIZE}
-        remove={{
-          title: t("revokeKeyTitle"),
-          message: (k) => t("revokeKeyMessage", { name: k.name }),
-          action: t("revoke"),
-          run: (k) => revokeApiKey(k.id),
-          done: (k) => t("keyRevoked", { name: k.name }),
-        }}
-      />
       {creating && <CreateKey onClose={() => setCreating(false)} onCreated={() => crud.list.reload()} />}
-    </Section>
+    </ResourceListSection>
   );
 }
 

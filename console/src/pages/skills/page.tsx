@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
 import { toast } from "../../components/toast";
 import type { Column } from "../../components/data-table";
-import { PageHeader } from "../../components/page-header";
-import { ResourceList, useCrudList } from "../../components/resource-list";
+import { ResourceListPage } from "../../components/resource-list-page";
+import { useCrudList } from "../../components/resource-list";
 import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
@@ -43,25 +43,23 @@ export default function SkillsPage({ organizationId }: PageProps) {
     ]),
   ];
   return (
-    <>
-      <PageHeader title={t("title")} action={manage && { text: t("uploadSkill"), run: () => setUploading(true) }} />
-      <p class="muted" id="skills-intro">
-        {t("intro")}
-      </p>
-      <ResourceList
-        crud={crud}
-        labelledBy="skills-title"
-        heading={t("title")}
-        columns={columns}
-        empty={t("noSkills")}
-        pageSize={20}
-        remove={{
-          title: t("deleteSkill"),
-          message: (s) => t("deleteMessage", { name: s.name }),
-          run: (s) => deleteSkill(s.id),
-          done: (s) => t("deleted", { name: s.name }),
-        }}
-      />
+    <ResourceListPage
+      title={t("title")}
+      action={manage && { text: t("uploadSkill"), run: () => setUploading(true) }}
+      intro={t("intro")}
+      introId="skills-intro"
+      crud={crud}
+      labelledBy="skills-title"
+      columns={columns}
+      empty={t("noSkills")}
+      pageSize={20}
+      remove={{
+        title: t("deleteSkill"),
+        message: (s) => t("deleteMessage", { name: s.name }),
+        run: (s) => deleteSkill(s.id),
+        done: (s) => t("deleted", { name: s.name }),
+      }}
+    >
       {uploading && (
         <UploadDialog
           organizationId={organizationId}
@@ -84,6 +82,6 @@ export default function SkillsPage({ organizationId }: PageProps) {
           }}
         />
       )}
-    </>
+    </ResourceListPage>
   );
 }

@@ -1,7 +1,7 @@
 import { editDeleteColumn } from "../../components/row-actions";
 import type { Column } from "../../components/data-table";
-import { PageHeader } from "../../components/page-header";
-import { ResourceList, useCrudList } from "../../components/resource-list";
+import { ResourceListPage } from "../../components/resource-list-page";
+import { useCrudList } from "../../components/resource-list";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { deleteDatabase, listDatabases, type SqlDatabase, type SqlDatabaseItem } from "./api";
@@ -38,32 +38,30 @@ export function DatabaseList({ organizationId }: { organizationId: string }) {
       ),
     );
   return (
-    <>
-      <PageHeader title={t("title")} action={manage && { text: t("addDatabase"), run: () => crud.setEditing("new") }} />
-      <p class="muted">{t("intro")}</p>
-      <ResourceList
-        crud={crud}
-        labelledBy="databases-title"
-        heading={t("title")}
-        columns={columns}
-        empty={t("noDatabases")}
-        pageSize={20}
-        form={(database, close, saved) => (
-          <DatabaseForm
-            database={database ?? undefined}
-            organizationId={organizationId}
-            onClose={close}
-            onSaved={saved}
-          />
-        )}
-        saved={(d: SqlDatabase) => t("saved", { name: d.name })}
-        remove={{
-          title: t("deleteDatabase"),
-          message: (d) => t("deleteMessage", { name: d.name }),
-          run: (d) => deleteDatabase(d.id),
-          done: (d) => t("deleted", { name: d.name }),
-        }}
-      />
-    </>
+    <ResourceListPage
+      title={t("title")}
+      action={manage && { text: t("addDatabase"), run: () => crud.setEditing("new") }}
+      intro={t("intro")}
+      crud={crud}
+      labelledBy="databases-title"
+      columns={columns}
+      empty={t("noDatabases")}
+      pageSize={20}
+      form={(database, close, saved) => (
+        <DatabaseForm
+          database={database ?? undefined}
+          organizationId={organizationId}
+          onClose={close}
+          onSaved={saved}
+        />
+      )}
+      saved={(d: SqlDatabase) => t("saved", { name: d.name })}
+      remove={{
+        title: t("deleteDatabase"),
+        message: (d) => t("deleteMessage", { name: d.name }),
+        run: (d) => deleteDatabase(d.id),
+        done: (d) => t("deleted", { name: d.name }),
+      }}
+    />
   );
 }

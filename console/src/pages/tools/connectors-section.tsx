@@ -2,14 +2,14 @@ import { editDeleteColumn } from "../../components/row-actions";
 import { useState } from "preact/hooks";
 import { Button } from "../../components/button";
 import type { Column } from "../../components/data-table";
-import { ResourceList, useCrudList } from "../../components/resource-list";
+import { useCrudList } from "../../components/resource-list";
 import { useResource } from "../../components/use-resource";
 import { can, session } from "../../shell/session";
 import { deleteConnector, listConnectors, listRegistry, myCredentials, type Connector } from "./api";
 import { ConnectorForm } from "./connector-form";
 import { CredentialDialog } from "./credential-dialog";
 import { t } from "./strings";
-import { Section } from "../../components/page-header";
+import { ResourceListSection } from "../../components/resource-list-page";
 
 /** The organization's connectors: instances of the MCP registry's entries, enabled or not. */
 export function ConnectorsSection({ organizationId }: { organizationId: string }) {
@@ -69,38 +69,30 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
       }),
     );
   return (
-    <Section
+    <ResourceListSection
       id="connectors-title"
       title={t("connectors")}
       action={manage && registry.data && { text: t("addConnector"), run: () => crud.setEditing("new") }}
       intro={t("connectorsIntro")}
+      crud={crud}
+      columns={columns}
+      empty={t("noConnectors")}
+      pageSize={20}
+      error={connectors.error ?? registry.error ?? mine.error}
+      form={
+        registry.data &&
+        ((connector, close, saved) => (
+          <ConnectorForm connector={connector ?? undefined} registry={registry.data!} onClose={close} onSaved={saved} />
+        ))
+      }
+      saved={(c) => t("saved", { name: c.displayName })}
+      remove={{
+        title: t("deleteConnector"),
+        message: (c) => t("deleteConnectorMessage", { name: c.displayName }),
+        run: (c) => deleteConnector(c.id),
+        done: (c) => t("deleted", { name: c.displayName }),
+      }}
     >
-      <ResourceList
-        crud={crud}
-        labelledBy="connectors-title"
-        columns={columns}
-        empty={t("noConnectors")}
-        pageSize={20}
-        error={connectors.error ?? registry.error ?? mine.error}
-        form={
-          registry.data &&
-          ((connector, close, saved) => (
-            <ConnectorForm
-              connector={connector ?? undefined}
-              registry={registry.data!}
-              onClose={close}
-              onSaved={saved}
-            />
-          ))
-        }
-        saved={(c) => t("saved", { name: c.displayName })}
-        remove={{
-          title: t("deleteConnector"),
-          message: (c) => t("deleteConnectorMessage", { name: c.displayName }),
-          run: (c) => deleteConnector(c.id),
-          done: (c) => t("deleted", { name: c.displayName }),
-        }}
-      />
       {crediting && (
         <CredentialDialog
           connector={crediting}
@@ -110,6 +102,6 @@ export function ConnectorsSection({ organizationId }: { organizationId: string }
           onChanged={() => mine.reload()}
         />
       )}
-    </Section>
+    </ResourceListSection>
   );
 }

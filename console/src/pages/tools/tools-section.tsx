@@ -1,11 +1,11 @@
 import { editDeleteColumn } from "../../components/row-actions";
 import type { Column } from "../../components/data-table";
-import { ResourceList, useCrudList } from "../../components/resource-list";
+import { useCrudList } from "../../components/resource-list";
 import { can } from "../../shell/session";
 import { deleteTool, listTools, type Tool } from "./api";
 import { ToolForm } from "./tool-form";
 import { t } from "./strings";
-import { Section } from "../../components/page-header";
+import { ResourceListSection } from "../../components/resource-list-page";
 
 /** What a tool calls: its URL (api, MCP) or that it runs code. */
 function target(tool: Tool): string {
@@ -65,29 +65,25 @@ export function ToolsSection({ organizationId }: { organizationId: string }) {
       ),
     );
   return (
-    <Section
+    <ResourceListSection
       id="tools-title"
       title={t("tools")}
       action={manage && { text: t("addTool"), run: () => crud.setEditing("new") }}
       intro={t("toolsIntro")}
-    >
-      <ResourceList
-        crud={crud}
-        labelledBy="tools-title"
-        columns={columns}
-        empty={t("noTools")}
-        pageSize={20}
-        form={(tool, close, saved) => (
-          <ToolForm tool={tool ?? undefined} organizationId={organizationId} onClose={close} onSaved={saved} />
-        )}
-        saved={(tool) => t("saved", { name: tool.displayName })}
-        remove={{
-          title: t("deleteTool"),
-          message: (tool) => t("deleteToolMessage", { name: tool.displayName }),
-          run: (tool) => deleteTool(tool.id),
-          done: (tool) => t("deleted", { name: tool.displayName }),
-        }}
-      />
-    </Section>
+      crud={crud}
+      columns={columns}
+      empty={t("noTools")}
+      pageSize={20}
+      form={(tool, close, saved) => (
+        <ToolForm tool={tool ?? undefined} organizationId={organizationId} onClose={close} onSaved={saved} />
+      )}
+      saved={(tool) => t("saved", { name: tool.displayName })}
+      remove={{
+        title: t("deleteTool"),
+        message: (tool) => t("deleteToolMessage", { name: tool.displayName }),
+        run: (tool) => deleteTool(tool.id),
+        done: (tool) => t("deleted", { name: tool.displayName }),
+      }}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Column } from "../../components/data-table";
-import { PageHeader } from "../../components/page-header";
-import { ResourceList, useCrudList } from "../../components/resource-list";
+import { ResourceListPage } from "../../components/resource-list-page";
+import { useCrudList } from "../../components/resource-list";
 import { linkColumn } from "../../components/row-actions";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
@@ -30,22 +30,18 @@ export function WebChatList() {
     ),
   ];
   return (
-    <>
-      <PageHeader
-        title={t("title")}
-        action={can("inbox.manage") && { text: t("newWebChat"), run: () => setCreating(true) }}
-      />
-      <p class="muted" id="web-chats-intro">
-        {t("intro")}
-      </p>
-      <ResourceList
-        crud={crud}
-        labelledBy="web-chats-intro"
-        columns={columns}
-        empty={t("noWebChats")}
-        pageSize={PAGE_SIZE}
-      />
+    <ResourceListPage
+      title={t("title")}
+      action={can("inbox.manage") && { text: t("newWebChat"), run: () => setCreating(true) }}
+      intro={t("intro")}
+      introId="web-chats-intro"
+      crud={crud}
+      labelledBy="web-chats-intro"
+      columns={columns}
+      empty={t("noWebChats")}
+      pageSize={PAGE_SIZE}
+    >
       {creating && <CreateDialog onClose={() => setCreating(false)} />}
-    </>
+    </ResourceListPage>
   );
 }
