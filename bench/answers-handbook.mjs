@@ -19,7 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { waitForIngestion } from "./quality.mjs";
-import { startServer, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
+import { startServer, LOCAL_LLM, LOCAL_KB_MODELS } from "./lib.mjs";
 
 const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "handbook");
 
@@ -93,8 +93,7 @@ export async function measureHandbook(api, { verbose = false } = {}) {
     await api("/knowledge-bases/", {
       body: {
         name: "Bench answers (handbook)",
-        embeddingModel: LOCAL_EMBEDDING,
-        rerankerModel: LOCAL_RERANKER,
+        ...LOCAL_KB_MODELS,
         similarityCutoff: 0,
         enableRrf: true,
         enableRerank: true,

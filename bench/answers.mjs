@@ -17,7 +17,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
+import { startServer, LOCAL_LLM, LOCAL_KB_MODELS } from "./lib.mjs";
 import { loadCorpus, loadQuestions, waitForIngestion } from "./quality.mjs";
 import { measureHandbook } from "./answers-handbook.mjs";
 
@@ -104,8 +104,7 @@ export async function measureAnswers(
 ) {
   const answers = loadAnswers(questions, corpus);
   const base = {
-    embeddingModel: LOCAL_EMBEDDING,
-    rerankerModel: LOCAL_RERANKER,
+    ...LOCAL_KB_MODELS,
     similarityCutoff: 0,
     enableRrf: true,
     enableRerank: true,

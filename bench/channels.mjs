@@ -15,23 +15,27 @@
 //   (bounded by outbound.ts's MAX_BACKOFF_S, 60 s, plus the sending).
 // Exits non-zero when an update is lost or doubled (burst), or a reply is missing, doubled or out of order
 // (outage). BENCH_PORT (8970) moves the server.
-import { allPages, startServer, percentile, LOCAL_LLM } from "./lib.mjs";
+import { allPages, envNumbers, startServer, percentile, LOCAL_LLM } from "./lib.mjs";
 import { startStandIn } from "../test/support/platforms/stand-in.mjs";
 import { platform as telegram } from "../test/support/platforms/telegram.mjs";
 import { deliver, telegramInbox as connectTelegram, updates } from "./telegram.mjs";
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 50);
-const RATE = Number(process.env.BENCH_RATE ?? 200);
-const BURST_SECONDS = Number(process.env.BENCH_BURST_SECONDS ?? 10);
-const USERS = Number(process.env.BENCH_USERS ?? 200);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 40);
-const OUTAGE_SECONDS = Number(process.env.BENCH_OUTAGE_SECONDS ?? 600);
-const OUTAGE_MESSAGES = Number(process.env.BENCH_OUTAGE_MESSAGES ?? 5);
+const { EVENTS, RATE, BURST_SECONDS, USERS, CONNECTIONS, OUTAGE_SECONDS, OUTAGE_MESSAGES, PORT, SETTLE_SECONDS } =
+  envNumbers({
+    EVENTS: 50,
+    RATE: 200,
+    BURST_SECONDS: 10,
+    USERS: 200,
+    CONNECTIONS: 40,
+    OUTAGE_SECONDS: 600,
+    OUTAGE_MESSAGES: 5,
+    PORT: 8970,
+    SETTLE_SECONDS: 600,
+  });
 const ONLY = new Set((process.env.BENCH_ONLY ?? "latency,burst,outage").split(",").map((s) => s.trim()));
-const PORT = Number(process.env.BENCH_PORT ?? 8970);
 /** outbound.ts's MAX_BACKOFF_S: the longest wait between two attempts of a refused reply. */
 const MAX_BACKOFF_S = 60;
-const SETTLE_TIMEOUT_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 600) * 1000;
+const SETTLE_TIMEOUT_MS = SETTLE_SECONDS * 1000;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const ms = (x) => `${Math.round(x)} ms`;

@@ -23,6 +23,7 @@ import {
   baselineCheckout,
   busiestThreadMs,
   compatibility,
+  envNumbers,
   median,
   percentile,
   startServer,
@@ -32,15 +33,17 @@ import { oneConversation } from "./ordering.mjs";
 import { timed } from "./stream.mjs";
 import { answerPieces, startUpstream, UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200);
-const ORDERING_ROUNDS = Number(process.env.BENCH_ORDERING_ROUNDS ?? 3);
+const { ROUNDS, SECONDS, CONNECTIONS, STREAM_ROUNDS, ORDERING_ROUNDS, PORT } = envNumbers({
+  ROUNDS: 5,
+  SECONDS: 10,
+  CONNECTIONS: 16,
+  STREAM_ROUNDS: 200,
+  ORDERING_ROUNDS: 3,
+  PORT: 8950,
+});
 const ONLY = new Set((process.env.BENCH_ONLY ?? "direct,stream,ordering").split(","));
 const DEVTOOLS = process.env.BENCH_DEVTOOLS === "1";
 // Ports of this benchmark: the upstream, then each server and its devtools port (BENCH_PORT moves them).
-const PORT = Number(process.env.BENCH_PORT ?? 8950);
 const PORTS = {
   upstream: PORT,
   working: [PORT + 1, PORT + 2],

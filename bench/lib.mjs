@@ -29,6 +29,8 @@ export { prng } from "../src/lib/random.ts";
 export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
 export const LOCAL_EMBEDDING = "00000000-0000-7000-8000-000000000002";
 export const LOCAL_RERANKER = "00000000-0000-7000-8000-000000000003";
+/** A knowledge base's models, both built in: what every bench's base is made with. */
+export const LOCAL_KB_MODELS = { embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER };
 
 const ownRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
@@ -316,6 +318,16 @@ export function seedMembers(db, { organizationId, ownerId, count, at }) {
     member.run(randomUUID(), organizationId, id, at);
   });
   return members;
+}
+
+/**
+ * A bench's numbers from the environment: each name of `defaults` read from `prefix` + name (BENCH_PORT for PORT),
+ * its default where that is unset. Set but empty reads as 0, as Number("") does.
+ */
+export function envNumbers(defaults, prefix = "BENCH_") {
+  return Object.fromEntries(
+    Object.entries(defaults).map(([name, fallback]) => [name, Number(process.env[prefix + name] ?? fallback)]),
+  );
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

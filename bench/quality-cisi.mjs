@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { percentile, startServer, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
+import { percentile, startServer, LOCAL_KB_MODELS } from "./lib.mjs";
 import { ndcgAt, recallAt, searchEach, waitForIngestion } from "./quality.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -104,8 +104,7 @@ async function measure(args, docs, queries, vars, methods, suffix = "") {
     const kb = await api("/knowledge-bases/", {
       body: {
         name: "Bench CISI",
-        embeddingModel: LOCAL_EMBEDDING,
-        rerankerModel: LOCAL_RERANKER,
+        ...LOCAL_KB_MODELS,
         numberOfRetrievedChunks: RETRIEVED,
       },
     });

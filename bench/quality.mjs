@@ -15,7 +15,7 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
+import { startServer, LOCAL_KB_MODELS } from "./lib.mjs";
 import { measureAnswers } from "./answers.mjs";
 
 const DATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "quality");
@@ -147,8 +147,7 @@ export default async function (argv = []) {
     const kb = await api("/knowledge-bases/", {
       body: {
         name: "Bench quality",
-        embeddingModel: LOCAL_EMBEDDING,
-        rerankerModel: LOCAL_RERANKER,
+        ...LOCAL_KB_MODELS,
         numberOfRetrievedChunks: RETRIEVED,
         similarityCutoff: 0,
         enableRrf: true,

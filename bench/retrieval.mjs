@@ -7,7 +7,7 @@
 // Then, per knowledge base, searches run one after another (after a warm-up) with queries of
 // vocabulary words, once per method: keyword, vector, hybrid (RRF, no rerank), hybrid + rerank.
 // Options: --sizes 10000,100000  --files 100  --searches 200  --port N  --files-per-upload 20 (the API's limit)
-import { percentile, prng, startServer, LOCAL_EMBEDDING, LOCAL_RERANKER } from "./lib.mjs";
+import { percentile, prng, startServer, LOCAL_KB_MODELS } from "./lib.mjs";
 import { waitForIngestion } from "./quality.mjs";
 
 const MAX_REQUEST_BYTES = 18 * 1024 * 1024;
@@ -255,8 +255,7 @@ export default async function (argv = []) {
       const kb = await api("/knowledge-bases/", {
         body: {
           name: `Bench retrieval ${size}`,
-          embeddingModel: LOCAL_EMBEDDING,
-          rerankerModel: LOCAL_RERANKER,
+          ...LOCAL_KB_MODELS,
           numberOfRetrievedChunks: 20,
           similarityCutoff: 0,
           enableRrf: true,

@@ -22,18 +22,20 @@ import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { median, percentile, prng, startServer, LOCAL_LLM } from "./lib.mjs";
+import { envNumbers, median, percentile, prng, startServer, LOCAL_LLM } from "./lib.mjs";
 import { d1Files } from "../test/support/local-d1.mjs";
 
-const PORT = Number(process.env.BENCH_PORT ?? 8871);
-const ORGS = Number(process.env.BENCH_ORGS ?? 20);
-const HOT_SHARE = Number(process.env.BENCH_HOT_SHARE ?? 0.5);
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2_000_000);
-const START = Number(process.env.BENCH_START_MESSAGES ?? 100_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
-const WRITERS = Number(process.env.BENCH_WRITERS ?? 8);
-const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 20);
-const REPLY_CHARS = Number(process.env.BENCH_REPLY_CHARS ?? 300);
+const { PORT, ORGS, HOT_SHARE, MESSAGES, START_MESSAGES, ROUNDS, WRITERS, WRITE_SECONDS, REPLY_CHARS } = envNumbers({
+  PORT: 8871,
+  ORGS: 20,
+  HOT_SHARE: 0.5,
+  MESSAGES: 2_000_000,
+  START_MESSAGES: 100_000,
+  ROUNDS: 40,
+  WRITERS: 8,
+  WRITE_SECONDS: 20,
+  REPLY_CHARS: 300,
+});
 /**
  * BENCH_SPLIT=0 keeps the hot organization in one shard; by default it has a second part (in the other shard) from
  * the middle of the simulated month on (services/shards/parts.ts), as an operator adds one when a shard fills.
@@ -406,7 +408,7 @@ export default async function () {
   const points = [];
   let written = 0;
   try {
-    const steps = [START, MESSAGES];
+    const steps = [START_MESSAGES, MESSAGES];
     for (const [i, until] of steps.entries()) {
       const seeded = seed(files, orgs, written, until, eras[i]);
       console.log(

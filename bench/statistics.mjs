@@ -11,12 +11,10 @@
 import { readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
-import { percentile, prng, seedMembers, startServer, LOCAL_LLM } from "./lib.mjs";
+import { envNumbers, median, percentile, prng, seedMembers, startServer, LOCAL_LLM } from "./lib.mjs";
 import { d1File } from "../test/support/local-d1.mjs";
 
-const PORT = Number(process.env.BENCH_PORT ?? 8841);
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
+const { PORT, MESSAGES, ROUNDS } = envNumbers({ PORT: 8841, MESSAGES: 1_000_000, ROUNDS: 60 });
 const CHATBOTS = 50;
 const CONTACTS = 1000;
 const MEMBERS = 20;

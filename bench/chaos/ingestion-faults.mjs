@@ -6,15 +6,11 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { LOCAL_EMBEDDING, LOCAL_RERANKER } from "../lib.mjs";
+import { LOCAL_KB_MODELS } from "../lib.mjs";
 
 const FILES = Number(process.env.CHAOS_INGESTION_FILES ?? 40);
 const DIE_AFTER = 5;
 /** The built-in local embedding model and reranker (migrations/0001_seed_builtin_models.sql). */
-const MODELS = {
-  embeddingModel: LOCAL_EMBEDDING,
-  rerankerModel: LOCAL_RERANKER,
-};
 const WAIT_MS = 10 * 60_000;
 
 export const description =
@@ -33,9 +29,9 @@ const text = (i) =>
   ).join("\n\n");
 
 export default async function ({ server, api, log }) {
-  const dying = await api("POST", "/knowledge-bases/", { name: "dies part-way", ...MODELS });
-  const control = await api("POST", "/knowledge-bases/", { name: "control", ...MODELS });
-  const mixed = await api("POST", "/knowledge-bases/", { name: "one in ten broken", ...MODELS });
+  const dying = await api("POST", "/knowledge-bases/", { name: "dies part-way", ...LOCAL_KB_MODELS });
+  const control = await api("POST", "/knowledge-bases/", { name: "control", ...LOCAL_KB_MODELS });
+  const mixed = await api("POST", "/knowledge-bases/", { name: "one in ten broken", ...LOCAL_KB_MODELS });
   const started = Date.now();
   const upload = (kb, files) => uploadAll(server, kb.id, files);
   const [dyingFiles, controlFiles, mixedFiles] = await Promise.all([

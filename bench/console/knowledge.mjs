@@ -1,7 +1,7 @@
 // Time from dropping a file on the "Knowledge bases" page to its upload finished (the progress bar
 // full, the file attached) and to its row showing "Done" (ingestion followed by polling, once a
 // second), in Chromium on `wrangler dev` with the built-in models. One file at a time, a fresh one each.
-import { percentile, LOCAL_EMBEDDING, LOCAL_RERANKER } from "../lib.mjs";
+import { percentile, LOCAL_KB_MODELS } from "../lib.mjs";
 import { openPage, signInContext } from "../../test/browser/console-helpers.mjs";
 
 const FILES = Number(process.env.BENCH_KNOWLEDGE_FILES ?? 10);
@@ -18,8 +18,7 @@ export async function run(ctx) {
   const kb = await app.server.api("/knowledge-bases/", {
     body: {
       name: "Bench uploads",
-      embeddingModel: LOCAL_EMBEDDING,
-      rerankerModel: LOCAL_RERANKER,
+      ...LOCAL_KB_MODELS,
     },
   });
   const { context, page } = await openPage(app.browser);

@@ -10,13 +10,12 @@
 // range, the last 30 days, all assistants), and a whole year by day chosen in the form.
 import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
-import { launchChromium, percentile, prng, seedMembers, startServer, LOCAL_LLM } from "../lib.mjs";
+import { envNumbers, launchChromium, percentile, prng, seedMembers, startServer, LOCAL_LLM } from "../lib.mjs";
 import { d1File } from "../../test/support/local-d1.mjs";
 import { openPage, signInContext } from "../../test/browser/console-helpers.mjs";
 
-const PORT = Number(process.env.CONSOLE_STATS_PORT ?? 8955);
-const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 20);
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
+const { PORT } = envNumbers({ PORT: 8955 }, "CONSOLE_STATS_");
+const { PAGE_LOADS: LOADS, MESSAGES } = envNumbers({ PAGE_LOADS: 20, MESSAGES: 1_000_000 });
 const CHATBOTS = 50;
 const MEMBERS = 20;
 const TURNS = 5;
