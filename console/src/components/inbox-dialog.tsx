@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { choicesOf } from "../api/choices";
 import type { ApiProblem } from "../api/client";
+import type { Vars } from "../i18n";
 import { navigate } from "../shell/router";
 import { organizationId } from "../shell/session";
 import { ErrorAlert, Loading } from "./alert";
@@ -21,14 +22,14 @@ const assistants = () =>
 interface Props {
   /** The form's id (its submit button is in the dialog's footer). */
   id: string;
-  /** The page's words: the title, the intro, the assistant's hint and its "none", and the toast's. */
-  text: {
-    title: string;
-    intro: string;
-    noAssistant: string;
-    assistantHint: string;
-    created: (name: string) => string;
-  };
+  /**
+   * The page's strings, which name the dialog's words alike: its title (`newInbox`), intro, the assistant's "none" and
+   * hint, and the toast's (given `{name}`).
+   */
+  strings: (
+    key: "newInbox" | "newInboxIntro" | "noAssistant" | "assistantHint" | "createdToast",
+    vars?: Vars,
+  ) => string;
   /** The inbox's type, read from the form (a field of `fields`) or fixed. */
   channelType: (form: FormData) => NewInbox["channelType"];
   /** Fields after the name (the platform, say), shown with the API's problem. */
@@ -39,7 +40,7 @@ interface Props {
 }
 
 /** A new inbox with its name and, if the member may list them, its assistant; the page of `next` opens after. */
-export function InboxCreateDialog({ id, text, channelType, fields, next, onClose }: Props) {
+export function InboxCreateDialog({ id, strings, channelType, fields, next, onClose }: Props) {
   const choices = useResource(assistants, []);
   const submitting = useSubmit(async (form) => {
     const name = String(form.get("name") ?? "").trim();
@@ -49,23 +50,23 @@ export function InboxCreateDialog({ id, text, channelType, fields, next, onClose
       channelType: channelType(form),
       chatbot: chatbot ? { id: chatbot } : null,
     });
-    toast(text.created(inbox.name));
+    toast(strings("createdToast", { name: inbox.name }));
     onClose();
     const to = next(inbox);
     if (to) navigate(to);
   });
   const { problem } = submitting;
   return (
-    <FormDialog title={text.title} formId={id} submit={t("create")} submitting={submitting} onClose={onClose}>
-      <p class="muted">{text.intro}</p>
+    <FormDialog title={strings("newInbox")} formId={id} submit={t("create")} submitting={submitting} onClose={onClose}>
+      <p class="muted">{strings("newInboxIntro")}</p>
       <TextField label={t("inboxName")} name="name" required maxLength={200} />
       {fields?.(problem)}
       {choices.data ? (
         <SelectField
           label={t("inboxAssistant")}
           name="chatbot"
-          options={[...choices.data, ["", text.noAssistant]]}
-          hint={text.assistantHint}
+          options={[...choices.data, ["", strings("noAssistant")]]}
+          hint={strings("assistantHint")}
           error={problem?.field("chatbot") ?? problem?.field("chatbot.id")}
         />
       ) : choices.error ? (

@@ -20,7 +20,7 @@ export { PageHeader, Section, SectionHead } from "./page-header";
 export { ListBody, ResourceList, useCrudList, type ListPage } from "./resource-list";
 export { actionsColumn, deleteAction, editAction, editDeleteColumn, linkColumn, type RowAction } from "./row-actions";
 export { SecretDialog } from "./secret-dialog";
-export { UploadDialog, UploadProgress, uploadForm } from "./upload";
+export { FileField, UploadDialog, UploadProgress, uploadForm } from "./upload";
 export { Pager } from "./pager";
 export { Toasts, dismissToast, toast } from "./toast";
 export { t as common } from "./strings";

@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { ApiProblem } from "../api/client";
 import { type SignRequest, signUpload } from "./api";
+import { TextField } from "./field";
 import { FormDialog } from "./form-dialog";
 import { t } from "./strings";
 import { useSubmit } from "./use-submit";
@@ -88,6 +89,12 @@ export async function uploadSigned(
     await send("POST", target.url, form, { onProgress, failure: "upload_failed" });
   }
   return String(target.fields.key);
+}
+
+/** An upload form's file: the required input named `file`, the part the upload endpoints read; `accept` its types. */
+export function FileField(props: { label: string; accept: string; hint?: ComponentChildren; error?: string }) {
+  // Spread, not destructured: a field given no `error` shows the form's problem at `file` (as TextField does).
+  return <TextField {...props} name="file" type="file" required />;
 }
 
 /** An upload's progress as a labelled progress bar, with its percentage as text. */

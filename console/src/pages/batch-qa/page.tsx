@@ -3,9 +3,9 @@ import { Button } from "../../components/button";
 import { ErrorAlert, Loading } from "../../components/alert";
 import { toast } from "../../components/toast";
 import { DataTable, type Column } from "../../components/data-table";
-import { SelectField, TextField } from "../../components/field";
+import { SelectField } from "../../components/field";
 import { PageHeader } from "../../components/page-header";
-import { UploadProgress } from "../../components/upload";
+import { FileField, UploadProgress } from "../../components/upload";
 import { useResource } from "../../components/use-resource";
 import { useSubmit } from "../../components/use-submit";
 import { formatTime } from "../../i18n";
@@ -84,15 +84,7 @@ export default function BatchQaPage({ organizationId }: PageProps) {
           />
           {can("chatbot.manage") && (
             <form ref={form} onSubmit={submit} class="batch-upload">
-              <TextField
-                label={t("questionsFile")}
-                name="file"
-                type="file"
-                accept=".xlsx,.csv"
-                required
-                hint={t("questionsHint")}
-                error={fieldError}
-              />
+              <FileField label={t("questionsFile")} accept=".xlsx,.csv" hint={t("questionsHint")} error={fieldError} />
               <Button type="submit" variant="primary" busy={share !== null}>
                 {t("run")}
               </Button>

@@ -12,13 +12,7 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
   return (
     <InboxCreateDialog
       id="channel-new"
-      text={{
-        title: t("newInbox"),
-        intro: t("newInboxIntro"),
-        noAssistant: t("noAssistant"),
-        assistantHint: t("assistantHint"),
-        created: (name) => t("createdToast", { name }),
-      }}
+      strings={t}
       channelType={(form) => String(form.get("channelType")) as ChannelType}
       fields={() => <SelectField label={t("platform")} name="channelType" options={types} />}
       next={(inbox) => `/channels/${inbox.id}`}

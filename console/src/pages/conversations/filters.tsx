@@ -29,8 +29,12 @@ export function FiltersForm({
   contactName?: string;
 }) {
   const any: Option = ["", t("any")];
-  const set = (key: keyof Filters) => (e: Event) =>
-    onChange({ ...value, [key]: (e.currentTarget as HTMLInputElement | HTMLSelectElement).value });
+  /** A field's value, the filter `key`, and its change, which sets it. */
+  const bind = (key: keyof Filters) => ({
+    value: value[key],
+    onChange: (e: Event) =>
+      onChange({ ...value, [key]: (e.currentTarget as HTMLInputElement | HTMLSelectElement).value }),
+  });
   const [expanded, setExpanded] = useState(false);
   const fieldsId = useId();
   const active = setFilters(value);
@@ -55,50 +59,27 @@ export function FiltersForm({
         {active ? t("filtersSet", { n: active }) : t("filters")}
       </Button>
       <div id={fieldsId} class="inbox-filter-fields">
-        <SelectField
-          label={t("assistant")}
-          value={value.chatbot}
-          onChange={set("chatbot")}
-          options={[any, ...(options?.chatbots ?? [])]}
-        />
-        <SelectField
-          label={t("inbox")}
-          value={value.inbox}
-          onChange={set("inbox")}
-          options={[any, ...(options?.inboxes ?? [])]}
-        />
+        <SelectField label={t("assistant")} {...bind("chatbot")} options={[any, ...(options?.chatbots ?? [])]} />
+        <SelectField label={t("inbox")} {...bind("inbox")} options={[any, ...(options?.inboxes ?? [])]} />
         <SelectField
           label={t("status")}
-          value={value.status}
-          onChange={set("status")}
+          {...bind("status")}
           options={[any, ...STATUSES.map((s): Option => [s, t(s)])]}
         />
         <SelectField
           label={t("progress")}
-          value={value.progressStatus}
-          onChange={set("progressStatus")}
+          {...bind("progressStatus")}
           options={[any, ...PROGRESS_STATUSES.map((s): Option => [s, t(s)])]}
         />
-        <SelectField
-          label={t("label")}
-          value={value.label}
-          onChange={set("label")}
-          options={[any, ...(options?.labels ?? [])]}
-        />
-        <SelectField
-          label={t("contact")}
-          value={value.contact}
-          onChange={set("contact")}
-          options={[any, ...contactChoices]}
-        />
+        <SelectField label={t("label")} {...bind("label")} options={[any, ...(options?.labels ?? [])]} />
+        <SelectField label={t("contact")} {...bind("contact")} options={[any, ...contactChoices]} />
         <SelectField
           label={t("tests")}
-          value={value.isTest}
-          onChange={set("isTest")}
+          {...bind("isTest")}
           options={[["", t("testsAll")], ...TEST_CHOICES.map((s): Option => [s, t(`tests_${s}`)])]}
         />
-        <TextField label={t("from")} type="date" value={value.startDate} onChange={set("startDate")} />
-        <TextField label={t("to")} type="date" value={value.endDate} onChange={set("endDate")} />
+        <TextField label={t("from")} type="date" {...bind("startDate")} />
+        <TextField label={t("to")} type="date" {...bind("endDate")} />
         <Button
           variant="quiet"
           disabled={JSON.stringify(value) === JSON.stringify(NO_FILTERS)}

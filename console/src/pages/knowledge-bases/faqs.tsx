@@ -5,13 +5,12 @@ import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from ".
 import { FaqForm } from "./faq-form";
 import { FaqImport } from "./faq-import";
 import { LabelsBar } from "./labels";
-import { FilterField, PagedTable, useFilteredPages } from "./parts";
+import { FilterField, PagedTable, usePagedList } from "./parts";
 import { t } from "./strings";
 
 /** The base's FAQs and the labels they (and files) carry: find, add, edit, delete, import. */
 export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
-  const { page, setPage, query, filter } = useFilteredPages();
-  const faqs = useResource(() => listFaqs(kb.id, page, query), [kb.id, page, query]);
+  const faqs = usePagedList((page, query) => listFaqs(kb.id, page, query), [kb.id]);
   const labels = useResource(() => listLabels(kb.id), [kb.id]);
   const [editing, setEditing] = useState<Faq | "new" | null>(null);
   const [importing, setImporting] = useState(false);
@@ -62,16 +61,9 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
       </div>
       <LabelsBar kb={kb} labels={labels} editable={editable} />
       <div class="kb-toolbar">
-        <FilterField label={t("findFaq")} value={query} onFilter={filter} />
+        <FilterField label={t("findFaq")} value={faqs.query} onFilter={faqs.filter} />
       </div>
-      <PagedTable
-        list={faqs}
-        empty={t("noFaqs")}
-        labelledBy="kb-faqs-title"
-        columns={columns}
-        page={page}
-        onPage={setPage}
-      />
+      <PagedTable list={faqs} empty={t("noFaqs")} labelledBy="kb-faqs-title" columns={columns} />
       {editing && (
         <FaqForm
           kb={kb}

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from "preact/hooks";
-import { Button, useRemoval, announce, toast, useResource, type Column } from "../../components";
+import { useEffect, useRef } from "preact/hooks";
+import { Button, useRemoval, announce, toast, type Column } from "../../components";
 import { formatTime, locale } from "../../i18n";
 import { problemOf } from "../../api/client";
 import { deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
-import { PagedTable } from "./parts";
+import { PagedTable, usePagedList } from "./parts";
 import { t } from "./strings";
 import { Uploads, useUploads } from "./uploads";
 
@@ -20,8 +20,7 @@ const bytes = (n: number) =>
 
 /** The base's files: drop or choose several to upload, each with its progress, then their ingestion, live. */
 export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
-  const [page, setPage] = useState(1);
-  const files = useResource(() => listFiles(kb.id, page), [kb.id, page]);
+  const files = usePagedList((page) => listFiles(kb.id, page), [kb.id]);
   const uploads = useUploads(kb.id, () => files.reload());
   const removal = useRemoval<KnowledgeBaseFile>({
     title: t("deleteFileTitle"),
@@ -90,14 +89,7 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
     <section class="section" aria-labelledby="kb-files-title">
       <h2 id="kb-files-title">{t("files")}</h2>
       {editable && <Uploads {...uploads} />}
-      <PagedTable
-        list={files}
-        empty={t("noFiles")}
-        labelledBy="kb-files-title"
-        columns={columns}
-        page={page}
-        onPage={setPage}
-      />
+      <PagedTable list={files} empty={t("noFiles")} labelledBy="kb-files-title" columns={columns} />
       {removal.dialog}
     </section>
   );

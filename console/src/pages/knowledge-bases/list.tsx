@@ -1,10 +1,10 @@
 import { useState } from "preact/hooks";
-import { ActionDialog, Button, PageHeader, toast, useResource, type Column } from "../../components";
+import { ActionDialog, Button, PageHeader, toast, type Column } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { listKnowledgeBases, type KnowledgeBase } from "./api";
-import { FilterField, PagedTable, useFilteredPages } from "./parts";
+import { FilterField, PagedTable, usePagedList } from "./parts";
 import { SettingsForm } from "./settings-form";
 import { t } from "./strings";
 
@@ -12,10 +12,9 @@ export const baseLink = (id: string, tab = "") => `${BASE}/knowledge-bases/${id}
 
 /** The organization's knowledge bases (those the member may see), found by name, a page at a time. */
 export function KnowledgeBaseList({ organizationId }: { organizationId: string }) {
-  const { page, setPage, query, filter } = useFilteredPages();
   const [creating, setCreating] = useState(false);
   const [busy, setBusy] = useState(false);
-  const bases = useResource(() => listKnowledgeBases(page, query), [organizationId, page, query]);
+  const bases = usePagedList((page, query) => listKnowledgeBases(page, query), [organizationId]);
   const columns: Column<KnowledgeBase>[] = [
     {
       label: t("name"),
@@ -40,18 +39,16 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
       />
       <p class="muted">{t("intro")}</p>
       <div class="kb-toolbar">
-        <FilterField label={t("find")} value={query} onFilter={filter} />
+        <FilterField label={t("find")} value={bases.query} onFilter={bases.filter} />
       </div>
       <h2 id="kb-list-title" class="sr-only">
         {t("title")}
       </h2>
       <PagedTable
         list={bases}
-        empty={query ? t("noneFound") : t("none")}
+        empty={bases.query ? t("noneFound") : t("none")}
         labelledBy="kb-list-title"
         columns={columns}
-        page={page}
-        onPage={setPage}
       />
       {creating && (
         <ActionDialog

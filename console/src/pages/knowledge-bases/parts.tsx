@@ -1,21 +1,34 @@
-// Page-local parts the shared kit lacks: a list's filter box with its page, and a paged table with its error, loading
-// and empty states.
+// Page-local parts the shared kit lacks: a list read a page at a time with its filter box (filtering as typed), and a
+// paged table with its error, loading and empty states.
 import { useState } from "preact/hooks";
-import { DataTable, ErrorAlert, Loading, Pager, TextField, type Column, type Resource } from "../../components";
+import {
+  DataTable,
+  ErrorAlert,
+  Loading,
+  Pager,
+  TextField,
+  useResource,
+  type Column,
+  type Resource,
+} from "../../components";
 import { PAGE_SIZE } from "./api";
 
-/** A filtered list's page and filter (`query`, what its FilterField says): a new filter starts at the first page. */
-export function useFilteredPages() {
+/**
+ * A list read a page at a time and filtered (`query`, what its FilterField says): `read` loads the page again when the
+ * page, the filter or `deps` change, and a new filter starts at the first page. PagedTable shows it with its pager.
+ */
+export function usePagedList<Data>(read: (page: number, query: string) => Promise<Data>, deps: unknown[]) {
   const [page, setPage] = useState(1);
   const [query, setQuery] = useState("");
+  const list = useResource(() => read(page, query), [...deps, page, query]);
   const filter = (value: string) => {
     setQuery(value);
     setPage(1);
   };
-  return { page, setPage, query, filter };
+  return { ...list, page, setPage, query, filter };
 }
 
-/** A list's search box: what is typed filters the list (`onFilter`, useFilteredPages' `filter`). */
+/** A list's search box: what is typed filters the list (`onFilter`, usePagedList's `filter`). */
 export function FilterField({
   label,
   value,
@@ -38,17 +51,14 @@ export function PagedTable<Row extends { id: string }>({
   empty,
   labelledBy,
   columns,
-  page,
-  onPage,
 }: {
-  list: Resource<{ count: number; results: Row[] } | null>;
+  /** usePagedList's: the page loaded, the page shown and its setter, which the pager calls. */
+  list: Resource<{ count: number; results: Row[] } | null> & { page: number; setPage: (page: number) => void };
   /** The error shown above the table: the list's, unless the page shows that elsewhere. */
   error?: unknown;
   empty: string;
   labelledBy: string;
   columns: Column<Row>[];
-  page: number;
-  onPage: (page: number) => void;
 }) {
   const body = () => {
     // null: nothing to list yet (no file chosen); still loading, it is not "empty" either.
@@ -58,7 +68,7 @@ export function PagedTable<Row extends { id: string }>({
     return (
       <>
         <DataTable labelledBy={labelledBy} rows={list.data.results} rowKey={(row) => row.id} columns={columns} />
-        <Pager page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} />
+        <Pager page={list.page} count={list.data.count} pageSize={PAGE_SIZE} onPage={list.setPage} />
       </>
     );
   };

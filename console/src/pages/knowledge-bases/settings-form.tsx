@@ -97,9 +97,11 @@ export function SettingsForm({
   // The submit button is the page's or the dialog's, outside this form.
   useEffect(() => onBusy?.(busy), [busy]);
   if (!data) return options.error ? <ErrorAlert error={options.error} /> : <Loading />;
-  const { embeddings, rerankers, groups, chatbots } = data;
+  const { embeddings, rerankers } = data;
 
-  const numbers = { type: "number", required: true } as const;
+  /** A required number of the base's settings, `fallback` for a new base. */
+  const number = (name: "numberOfRetrievedChunks" | "sentenceWindowSize" | "similarityCutoff", fallback: number) =>
+    ({ label: t(name), name, type: "number", required: true, defaultValue: String(kb?.[name] ?? fallback) }) as const;
   const field = fieldsOf(kb, t);
   return (
     <form id={formId} onSubmit={submit} class="stack kb-settings" noValidate={false}>
@@ -130,31 +132,13 @@ export function SettingsForm({
             <fieldset class="kb-group">
               <legend>{t("retrieval")}</legend>
               <div class="kb-grid">
+                <TextField {...number("numberOfRetrievedChunks", 12)} min={1} max={100} />
+                <TextField {...number("sentenceWindowSize", 2)} min={0} max={20} hint={t("sentenceWindowHint")} />
                 <TextField
-                  label={t("numberOfRetrievedChunks")}
-                  name="numberOfRetrievedChunks"
-                  {...numbers}
-                  min={1}
-                  max={100}
-                  defaultValue={String(kb?.numberOfRetrievedChunks ?? 12)}
-                />
-                <TextField
-                  label={t("sentenceWindowSize")}
-                  name="sentenceWindowSize"
-                  {...numbers}
-                  min={0}
-                  max={20}
-                  defaultValue={String(kb?.sentenceWindowSize ?? 2)}
-                  hint={t("sentenceWindowHint")}
-                />
-                <TextField
-                  label={t("similarityCutoff")}
-                  name="similarityCutoff"
-                  {...numbers}
+                  {...number("similarityCutoff", 0)}
                   min={0}
                   max={1}
                   step={0.01}
-                  defaultValue={String(kb?.similarityCutoff ?? 0)}
                   hint={t("similarityCutoffHint")}
                 />
               </div>
@@ -191,22 +175,21 @@ export function SettingsForm({
             </fieldset>
             <fieldset class="kb-group">
               <legend>{t("access")}</legend>
-              <CheckList
-                legend={t("groups")}
-                name="groups"
-                options={groups}
-                chosen={kb?.groups}
-                empty={groups ? t("noneToChoose") : t("notListed")}
-                disabled={!groups}
-              />
-              <CheckList
-                legend={t("chatbots")}
-                name="chatbots"
-                options={chatbots}
-                chosen={kb?.chatbots}
-                empty={chatbots ? t("noneToChoose") : t("notListed")}
-                disabled={!chatbots}
-              />
+              {(["groups", "chatbots"] as const).map((name) => {
+                // null: the member may not list them; the base's own are shown, not chosen from.
+                const options = data[name];
+                return (
+                  <CheckList
+                    key={name}
+                    legend={t(name)}
+                    name={name}
+                    options={options}
+                    chosen={kb?.[name]}
+                    empty={options ? t("noneToChoose") : t("notListed")}
+                    disabled={!options}
+                  />
+                );
+              })}
             </fieldset>
           </div>
         </fieldset>

@@ -11,7 +11,7 @@ import {
   type TextNode,
 } from "./api";
 import { Highlighted } from "./highlight";
-import { FilterField, PagedTable, useFilteredPages } from "./parts";
+import { FilterField, PagedTable, usePagedList } from "./parts";
 import { TextAreaField } from "../../components/field";
 import { FormDialog } from "../../components/form-dialog";
 import { t } from "./strings";
@@ -23,12 +23,11 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
     [kb.id],
   );
   const [chosen, setChosen] = useState("");
-  const { page, setPage, query, filter } = useFilteredPages();
   const [editing, setEditing] = useState<TextNode | null>(null);
   const fileId = chosen || files.data?.[0]?.id || "";
-  const nodes = useResource(
-    () => (fileId ? listTextNodes(fileId, page, query) : Promise.resolve(null)),
-    [fileId, page, query],
+  const nodes = usePagedList(
+    (page, query) => (fileId ? listTextNodes(fileId, page, query) : Promise.resolve(null)),
+    [fileId],
   );
   const removal = useRemoval<TextNode>({
     title: t("deleteTextNodeTitle"),
@@ -38,7 +37,7 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
     after: nodes.reload,
   });
   // Passages are numbered in document order across pages.
-  const number = (n: TextNode) => (page - 1) * PAGE_SIZE + (nodes.data?.results.indexOf(n) ?? 0) + 1;
+  const number = (n: TextNode) => (nodes.page - 1) * PAGE_SIZE + (nodes.data?.results.indexOf(n) ?? 0) + 1;
   const columns: Column<TextNode>[] = [
     { label: "#", class: "nowrap", rowHeader: true, cell: number },
     {
@@ -79,11 +78,11 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
               value={fileId}
               onChange={(e) => {
                 setChosen(e.currentTarget.value);
-                setPage(1);
+                nodes.setPage(1);
               }}
               options={files.data.map((f) => [f.id, f.filename])}
             />
-            <FilterField label={t("filterText")} value={query} onFilter={filter} />
+            <FilterField label={t("filterText")} value={nodes.query} onFilter={nodes.filter} />
           </div>
           <PagedTable
             list={nodes}
@@ -92,8 +91,6 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
             empty={t("noTextNodes")}
             labelledBy="kb-nodes-title"
             columns={columns}
-            page={page}
-            onPage={setPage}
           />
         </>
       )}

@@ -1,3 +1,4 @@
+import type { TargetedEvent } from "preact";
 import { useState } from "preact/hooks";
 import { FormDialog } from "../../components/form-dialog";
 import { CheckboxField, SelectField, TextField } from "../../components/field";
@@ -7,6 +8,17 @@ import { presetsFor, type Preset } from "./presets";
 import { t } from "./strings";
 
 const PROVIDERS = ["openai_compatible", "local", "workers_ai"] as const;
+
+/**
+ * A text field whose value the form holds (a preset fills it): labelled with the string of its name, showing `value`
+ * and setting it as typed.
+ */
+const held = (name: "name" | "modelName" | "baseUrl" | "dimensions", value: string, set: (value: string) => void) => ({
+  label: t(name),
+  name,
+  value,
+  onInput: (e: TargetedEvent<HTMLInputElement>) => set(e.currentTarget.value),
+});
 
 /** Adds a model (`model` absent; a preset may fill the form) or changes one; the API's field errors show at their
  * fields. */
@@ -85,14 +97,7 @@ export function ModelForm({
           options={[["", t("presetNone")], ...presets.map((p): [string, string] => [p.id, p.label])]}
         />
       )}
-      <TextField
-        label={t("name")}
-        name="name"
-        required
-        maxLength={200}
-        value={name}
-        onInput={(e) => setName(e.currentTarget.value)}
-      />
+      <TextField {...held("name", name, setName)} required maxLength={200} />
       <SelectField
         label={t("provider")}
         value={provider}
@@ -101,12 +106,9 @@ export function ModelForm({
         error={problem?.field("provider")}
       />
       <TextField
-        label={t("modelName")}
-        name="modelName"
+        {...held("modelName", modelName, setModelName)}
         required
         maxLength={200}
-        value={modelName}
-        onInput={(e) => setModelName(e.currentTarget.value)}
         list={suggestions.length > 1 ? "model-suggestions" : undefined}
         placeholder={preset?.id === "azure" ? t("azureDeployment") : undefined}
         hint={t("modelNameHint")}
@@ -121,12 +123,9 @@ export function ModelForm({
       {provider === "openai_compatible" && (
         <>
           <TextField
-            label={t("baseUrl")}
-            name="baseUrl"
+            {...held("baseUrl", baseUrl, setBaseUrl)}
             type="url"
             required
-            value={baseUrl}
-            onInput={(e) => setBaseUrl(e.currentTarget.value)}
             placeholder={preset?.placeholder}
             hint={t("baseUrlHint")}
           />
@@ -148,13 +147,10 @@ export function ModelForm({
       )}
       {kind === "embedding" && (
         <TextField
-          label={t("dimensions")}
-          name="dimensions"
+          {...held("dimensions", dimensions, setDimensions)}
           type="number"
           min={1}
           max={8192}
-          value={dimensions}
-          onInput={(e) => setDimensions(e.currentTarget.value)}
           hint={t("dimensionsHint")}
         />
       )}

@@ -1,6 +1,5 @@
-import { TextField } from "../../components/field";
 import { GroupPicker } from "../../components/group-picker";
-import { UploadDialog as Upload } from "../../components/upload";
+import { FileField, UploadDialog as Upload } from "../../components/upload";
 import { UPLOAD_PATH, type SkillUploadResult } from "./api";
 import { t } from "./strings";
 
@@ -24,14 +23,7 @@ export function UploadDialog({
       onUploaded={(answer) => onUploaded(answer as SkillUploadResult)}
       fields={(problem) => (
         <>
-          <TextField
-            label={t("package")}
-            name="file"
-            type="file"
-            accept=".zip,application/zip"
-            required
-            hint={t("packageHint")}
-          />
+          <FileField label={t("package")} accept=".zip,application/zip" hint={t("packageHint")} />
           <GroupPicker organizationId={organizationId} name="group" error={problem?.field("groups")} />
         </>
       )}

@@ -1,5 +1,5 @@
 import { TextField } from "../../components/field";
-import { UploadDialog } from "../../components/upload";
+import { FileField, UploadDialog } from "../../components/upload";
 import { tablesPath, type SqlTable } from "./api";
 import { t } from "./strings";
 
@@ -25,14 +25,7 @@ export function TableUpload({
       onUploaded={(answer) => onUploaded(answer as SqlTable)}
       fields={() => (
         <>
-          <TextField
-            label={t("tableFile")}
-            name="file"
-            type="file"
-            accept=".csv,.xlsx"
-            required
-            hint={t("tableFileHint")}
-          />
+          <FileField label={t("tableFile")} accept=".csv,.xlsx" hint={t("tableFileHint")} />
           <TextField label={t("tableName")} name="tableName" maxLength={63} hint={t("tableNameHint")} />
           <TextField label={t("description")} name="description" maxLength={10000} hint={t("tableDescriptionHint")} />
         </>

@@ -9,13 +9,7 @@ export function CreateDialog({ onClose }: { onClose: () => void }) {
   return (
     <InboxCreateDialog
       id="web-chat-new"
-      text={{
-        title: t("newWebChat"),
-        intro: t("newWebChatIntro"),
-        noAssistant: t("noAssistant"),
-        assistantHint: t("assistantHint"),
-        created: (name) => t("created", { name }),
-      }}
+      strings={t}
       channelType={() => "web"}
       next={(inbox) => (inbox.channel ? `/web-chats/${inbox.channel.id}` : null)}
       onClose={onClose}

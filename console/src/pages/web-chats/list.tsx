@@ -32,7 +32,7 @@ export function WebChatList() {
   return (
     <ResourceListPage
       title={t("title")}
-      action={can("inbox.manage") && { text: t("newWebChat"), run: () => setCreating(true) }}
+      action={can("inbox.manage") && { text: t("newInbox"), run: () => setCreating(true) }}
       intro={t("intro")}
       introId="web-chats-intro"
       crud={crud}
