@@ -34,28 +34,23 @@ beforeAll(async () => {
   const kb = await api("/knowledge-bases/", {
     body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
   });
+  /** A contact of the assistant's inbox with `fields`. */
+  const contactOfInbox = (fields) => api("/contacts/", { body: { ...fields, inboxes: [{ id: inbox.id }] } });
   // Enough contacts for a second page (20 a page), made first so the two that matter are the newest.
-  for (let i = 1; i <= 21; i++)
-    await api("/contacts/", { body: { name: `Customer ${String(i).padStart(2, "0")}`, inboxes: [{ id: inbox.id }] } });
-  ada = await api("/contacts/", {
-    body: {
-      name: "Ada Lovelace",
-      email: "ada@example.com",
-      phoneNumber: "+44 20 7946 0000",
-      inboxes: [{ id: inbox.id }],
-      metadata: { plan: "gold", orders: 3 },
-      tags: ["vip"],
-      queryMetadata: { knowledgeBases: [{ knowledgeBaseId: kb.id, hasUserSelectedAll: true }] },
-    },
+  for (let i = 1; i <= 21; i++) await contactOfInbox({ name: `Customer ${String(i).padStart(2, "0")}` });
+  ada = await contactOfInbox({
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    phoneNumber: "+44 20 7946 0000",
+    metadata: { plan: "gold", orders: 3 },
+    tags: ["vip"],
+    queryMetadata: { knowledgeBases: [{ knowledgeBaseId: kb.id, hasUserSelectedAll: true }] },
   });
-  grace = await api("/contacts/", {
-    body: {
-      name: "Grace Hopper",
-      email: "grace@example.com",
-      phoneNumber: "+1 555 0100",
-      inboxes: [{ id: inbox.id }],
-      metadata: { company: "Navy", plan: "silver" },
-    },
+  grace = await contactOfInbox({
+    name: "Grace Hopper",
+    email: "grace@example.com",
+    phoneNumber: "+1 555 0100",
+    metadata: { company: "Navy", plan: "silver" },
   });
   const ask = async (content) =>
     (await api(`/chatbots/${bot.id}/completions/`, { body: { message: { content, sender: grace.id } } }))

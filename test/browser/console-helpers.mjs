@@ -427,6 +427,20 @@ export async function recordNotifications(context, origin) {
 }
 
 /**
+ * The settings of the web chat "Acme Help" as the widget's and the designer's screenshots show it: indigo in light
+ * and dark, light first, open to anonymous visitors, the assistant's name shown. A test adds its greeting and starters.
+ */
+export const ACME_HELP = {
+  name: "Acme Help",
+  description: "We usually answer at once",
+  theme: { primaryColor: "#4F46E5" },
+  darkTheme: { primaryColor: "#A5B4FC" },
+  defaultThemeMode: "light",
+  enableAnonymous: true,
+  enableDisplayChatbotName: true,
+};
+
+/**
  * The assistant "Ava" (the built-in model; `assistant`: more of its fields) with a web inbox
  * (`inbox`: more fields) whose web chat "Acme Help" lets visitors in anonymously (`webChat`: more
  * settings), embedded in the business's site (widgetHostPage). Returns the assistant, the web chat's

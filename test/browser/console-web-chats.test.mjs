@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebChat } from "../../bench/lib.mjs";
 import { givenPort, slot } from "../support/test-ports.mjs";
 import {
+  ACME_HELP,
   axeViolations,
   ownerOn,
   startConsole,
@@ -55,15 +56,9 @@ beforeAll(async () => {
   chat = await createWebChat(app.server, {
     assistant: { name: "Ava", largeLanguageModel: LOCAL_LLM },
     webChat: {
-      name: "Acme Help",
-      description: "We usually answer at once",
+      ...ACME_HELP,
       displayGreeting: "Hello! How can I help?",
       displayConversationStarters: ["Opening hours?", "Do you ship abroad?"],
-      theme: { primaryColor: "#4F46E5" },
-      darkTheme: { primaryColor: "#A5B4FC" },
-      defaultThemeMode: "light",
-      enableAnonymous: true,
-      enableDisplayChatbotName: true,
     },
   });
 }, 120_000);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
 import { signVisitorToken } from "../../src/services/widget/tokens";
-import { axeViolations, pageWithErrors, startWidgetServer, shotsDir } from "./console-helpers.mjs";
+import { ACME_HELP, axeViolations, pageWithErrors, startWidgetServer, shotsDir } from "./console-helpers.mjs";
 
 const shots = shotsDir("widget");
 
@@ -28,17 +28,11 @@ async function seed() {
   const { id } = await createWebChat(server, {
     assistant: { name: "Ava", largeLanguageModel: LOCAL_LLM, knowledgeBases: [{ id: kb.id }] },
     webChat: {
-      name: "Acme Help",
-      description: "We usually answer at once",
+      ...ACME_HELP,
       displayGreeting: "Hello! How can I help you today?",
       displayConversationStarters: ["What are your opening hours?", "Do you ship abroad?"],
-      theme: { primaryColor: "#4F46E5" },
-      darkTheme: { primaryColor: "#A5B4FC" },
-      defaultThemeMode: "light",
-      enableAnonymous: true,
       enableDisplayCitations: true,
       enableThemeModeToggle: true,
-      enableDisplayChatbotName: true,
       enableShowPoweredBy: true,
       enableFileUpload: true,
     },

@@ -8,18 +8,21 @@ import * as sample from "./meta-samples";
 import { reactionKept } from "./scenes";
 import { contactLines, messagesOf, messagesWhen, onlyConversation, post, storedEvents } from "./support";
 
+/** A builder of messaging items from `sender` to `recipient`: each `offset` ms after `at`, with its `fields`. */
+const messagingItem = (sender: string, recipient: string, at: number) => (offset: number, fields: object) => ({
+  sender: { id: sender },
+  recipient: { id: recipient },
+  timestamp: at + offset,
+  ...fields,
+});
+
 const { messenger, instagram, whatsapp } = META_ACCOUNTS;
 
 describe("Messenger: what a visitor sends is kept", () => {
   it("a batch of entries and items: texts, postbacks, edits, shares and unsupported messages, in order", async () => {
     const { owner, inbox } = await metaInbox(messenger);
     const at = Date.now();
-    const item = (offset: number, fields: object) => ({
-      sender: { id: sample.PSID },
-      recipient: { id: sample.PAGE_ID },
-      timestamp: at + offset,
-      ...fields,
-    });
+    const item = messagingItem(sample.PSID, sample.PAGE_ID, at);
     const first = newId("m_");
     const body = {
       object: "page",
@@ -111,12 +114,7 @@ describe("Instagram: what a visitor sends is kept", () => {
     const conversation = await onlyConversation(owner, inbox.inboxId);
     await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
     const at = Date.now();
-    const item = (offset: number, fields: object) => ({
-      sender: { id: sample.IGSID },
-      recipient: { id: sample.IG_ID },
-      timestamp: at + offset,
-      ...fields,
-    });
+    const item = messagingItem(sample.IGSID, sample.IG_ID, at);
     const story = "https://lookaside.fbsbx.com/ig_messaging_cdn/?asset_id=17&signature=abc";
     const body = {
       object: "instagram",

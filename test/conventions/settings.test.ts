@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { contacts, models } from "../../src/db/schema";
 import { SELF } from "cloudflare:test";
 import { REQUIRED_BINDINGS } from "../../src/services/settings";
-import { call, data, db, expectError, fetchWithSettings, seedOwner, type Settings } from "../harness";
+import { call, data, db, expectError, fetchWithSettings, seedOwner, type Actor, type Settings } from "../harness";
 import { healthOf } from "../support/api";
 import { KINDS, validBody } from "../routes/models/fixtures";
 import { HOOK_URL, createInbox, storedWebhooks, webhooksPath } from "../routes/webhooks/fixtures";
@@ -12,18 +12,24 @@ import { HOOK_URL, createInbox, storedWebhooks, webhooksPath } from "../routes/w
 /** A deployment started by hand without `ENCRYPTION_KEY` (CONTRACT section 2). */
 const UNSET: Settings = { ENCRYPTION_KEY: undefined };
 
+/** Creating a model with an API key to store under `settings`: the body of the 503 not_configured refusing it. */
+const modelKeyRefused = async (owner: Actor, settings: Settings) =>
+  await expectError(
+    await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0], { apiKey: "sk-secret-123456" }), { settings }),
+    503,
+    "not_configured",
+  );
+
+/** The models of `owner`'s organization, as stored. */
+const storedModels = (owner: Actor) =>
+  db().select().from(models).where(eq(models.organizationId, owner.organizationId));
+
 describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", () => {
   it("storing a model's apiKey without ENCRYPTION_KEY: 503 not_configured naming it, nothing written", async () => {
     const owner = await seedOwner();
-    const body = await expectError(
-      await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0], { apiKey: "sk-secret-123456" }), {
-        settings: UNSET,
-      }),
-      503,
-      "not_configured",
-    );
+    const body = await modelKeyRefused(owner, UNSET);
     expect(body.detail).toContain("ENCRYPTION_KEY");
-    expect(await db().select().from(models).where(eq(models.organizationId, owner.organizationId))).toHaveLength(0);
+    expect(await storedModels(owner)).toHaveLength(0);
     // Without a secret to store, the same deployment creates the model.
     const res = await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0]), { settings: UNSET });
     expect(res.status, await res.clone().text()).toBe(201);
@@ -64,15 +70,9 @@ describe("missing settings are a clear 503, never a 500 (CONTRACT section 2)", (
       BOOTSTRAP_PASSWORD: "replace-with-a-password",
     };
     const owner = await seedOwner();
-    const body = await expectError(
-      await owner.fetch("POST", KINDS[0].path, validBody(KINDS[0], { apiKey: "sk-secret-123456" }), {
-        settings: PLACEHOLDERS,
-      }),
-      503,
-      "not_configured",
-    );
+    const body = await modelKeyRefused(owner, PLACEHOLDERS);
     expect(body.detail).toMatch(/^ENCRYPTION_KEY still holds the placeholder of \.dev\.vars\.example/);
-    expect(await db().select().from(models).where(eq(models.organizationId, owner.organizationId))).toHaveLength(0);
+    expect(await storedModels(owner)).toHaveLength(0);
     const health = await healthOf(await call("GET", "/health", undefined, {}, PLACEHOLDERS));
     expect(health.status).toBe("degraded");
     expect(health.settings.map((s) => s.name)).toEqual(["ENCRYPTION_KEY", "BOOTSTRAP_API_KEY", "BOOTSTRAP_PASSWORD"]);

@@ -9,6 +9,7 @@ import { dataDbs } from "../../src/services/shards";
 import type { FaultMode, ReceivedRequest } from "../support/webhook-receiver.mjs";
 import { waitFor } from "../harness";
 import { bodyOf } from "../support/api";
+import { hmacSha256Key } from "../support/hmac";
 
 export { waitFor };
 
@@ -88,13 +89,7 @@ export async function consumeAt(attempts: { id: string }[], now: number) {
 
 /** Checks a delivery's `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) with the secret. */
 export async function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string) {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["verify"],
-  );
+  const key = await hmacSha256Key(secret, "verify");
   const [version, sig] = header.split(",");
   expect(version).toBe("v1");
   const bytes = Uint8Array.from(atob(sig), (c) => c.charCodeAt(0));

@@ -4,6 +4,7 @@ import { bodyOf } from "../../support/api";
 import {
   LOCAL_LLM_ID,
   PATH,
+  QUESTION,
   UPSTREAM_API_KEY,
   gatewayOwner,
   lastUpstreamRequest,
@@ -11,12 +12,10 @@ import {
   wordsUsed,
 } from "./fixtures";
 
-const question = [{ role: "user", content: "What are your opening hours?" }];
-
 describe("POST /chat/completions (non-streaming)", () => {
   it.each(PREFIXES)("answers with the local model by name under %s, in OpenAI's format", async (prefix) => {
     const owner = await gatewayOwner();
-    const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: question }, { prefix });
+    const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: QUESTION }, { prefix });
     expect(res.status, await res.clone().text()).toBe(200);
     const body = await bodyOf<"POST /chat/completions/">(res);
     expect(body).toMatchObject({
@@ -63,8 +62,8 @@ describe("POST /chat/completions (non-streaming)", () => {
       [{ model: "Local LLM" }, "messages"],
       [{ model: "Local LLM", messages: [] }, "messages"],
       [{ model: "Local LLM", messages: [{ role: "wizard", content: "hi" }] }, "messages.0.role"],
-      [{ messages: question }, "model"],
-      [{ model: "Local LLM", messages: question, temperature: "hot" }, "temperature"],
+      [{ messages: QUESTION }, "model"],
+      [{ model: "Local LLM", messages: QUESTION, temperature: "hot" }, "temperature"],
     ] as const) {
       const res = await owner.fetch("POST", PATH, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -82,11 +81,11 @@ describe("POST /chat/completions (non-streaming)", () => {
     const stranger = await gatewayOwner();
     const theirs = await upstreamModel(stranger);
     for (const model of [theirs.id, theirs.name]) {
-      const res = await owner.fetch("POST", PATH, { model, messages: question });
+      const res = await owner.fetch("POST", PATH, { model, messages: QUESTION });
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ code: "not_found" });
     }
-    expect((await stranger.fetch("POST", PATH, { model: theirs.id, messages: question })).status).toBe(200);
+    expect((await stranger.fetch("POST", PATH, { model: theirs.id, messages: QUESTION })).status).toBe(200);
   });
 
   it("a model deleted, or the gateway switched off, through the API applies to the very next call", async () => {
@@ -94,17 +93,17 @@ describe("POST /chat/completions (non-streaming)", () => {
     const org = `/organizations/${staff.organizationId}/`;
     expect((await staff.fetch("PATCH", org, { canUseAiGateway: true })).status).toBe(200);
     const model = await upstreamModel(staff);
-    expect((await staff.fetch("POST", PATH, { model: model.name, messages: question })).status).toBe(200);
+    expect((await staff.fetch("POST", PATH, { model: model.name, messages: QUESTION })).status).toBe(200);
     expect((await staff.fetch("DELETE", `/large-language-models/${model.id}/`)).status).toBe(204);
-    expect((await staff.fetch("POST", PATH, { model: model.name, messages: question })).status).toBe(404);
-    expect((await staff.fetch("POST", PATH, { model: LOCAL_LLM_ID, messages: question })).status).toBe(200);
+    expect((await staff.fetch("POST", PATH, { model: model.name, messages: QUESTION })).status).toBe(404);
+    expect((await staff.fetch("POST", PATH, { model: LOCAL_LLM_ID, messages: QUESTION })).status).toBe(200);
     expect((await staff.fetch("PATCH", org, { canUseAiGateway: false })).status).toBe(200);
-    expect((await staff.fetch("POST", PATH, { model: LOCAL_LLM_ID, messages: question })).status).toBe(403);
+    expect((await staff.fetch("POST", PATH, { model: LOCAL_LLM_ID, messages: QUESTION })).status).toBe(403);
   });
 
   it("records the answer's words in the organization's usage", async () => {
     const owner = await gatewayOwner();
-    const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: question });
+    const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: QUESTION });
     expect(res.status).toBe(200);
     await vi.waitFor(async () => expect(await wordsUsed(owner.organizationId)).toBe(7));
   });
@@ -123,7 +122,7 @@ describe("POST /chat/completions (non-streaming)", () => {
     };
     const res = await owner.fetch("POST", PATH, {
       model: "Local LLM",
-      messages: question,
+      messages: QUESTION,
       response_format: { type: "json_schema", json_schema: { name: "reply", schema, strict: true } },
     });
     expect(res.status, await res.clone().text()).toBe(200);
@@ -141,7 +140,7 @@ describe("POST /chat/completions (non-streaming)", () => {
     const model = await upstreamModel(owner);
     const res = await owner.fetch("POST", PATH, {
       model: model.id,
-      messages: [{ role: "developer", content: "Be brief." }, ...question],
+      messages: [{ role: "developer", content: "Be brief." }, ...QUESTION],
       temperature: 0.3,
       max_tokens: 5,
       response_format: {
@@ -158,7 +157,7 @@ describe("POST /chat/completions (non-streaming)", () => {
     expect(sent.headers.authorization).toBe(`Bearer ${UPSTREAM_API_KEY}`);
     expect(sent.body).toMatchObject({
       model: model.modelName,
-      messages: [{ role: "system", content: "Be brief." }, ...question],
+      messages: [{ role: "system", content: "Be brief." }, ...QUESTION],
       stream: true,
       stream_options: { include_usage: true },
       max_tokens: 5,
@@ -188,7 +187,7 @@ describe("POST /chat/completions (non-streaming)", () => {
         },
       },
     ];
-    const res = await owner.fetch("POST", PATH, { model: model.name, messages: question, tools });
+    const res = await owner.fetch("POST", PATH, { model: model.name, messages: QUESTION, tools });
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await bodyOf<"POST /chat/completions/">(res)).choices[0]).toEqual({
       index: 0,
@@ -213,7 +212,7 @@ describe("POST /chat/completions (non-streaming)", () => {
     const schema = { type: "object", properties: { opening_hours: { type: "string" } } };
     const res = await owner.fetch("POST", PATH, {
       model: model.id,
-      messages: question,
+      messages: QUESTION,
       tools: [{ type: "function", function: { name: "lookup", parameters } }],
       response_format: { type: "json_schema", json_schema: { name: "x", schema } },
     });

@@ -16,6 +16,8 @@ export const UPSTREAM_API_KEY = "sk-test-upstream-0123456789";
 export { LOCAL_LLM as LOCAL_LLM_ID } from "../../fixtures/chatbots";
 export const WORKERS_AI_LLM_ID = "00000000-0000-7000-8000-000000000011";
 export const PATH = "/chat/completions";
+/** The messages of the gateway's tests: one question, which the local model answers `You said: "<question>".`. */
+export const QUESTION = [{ role: "user" as const, content: "What are your opening hours?" }];
 
 export async function enableGateway(organizationId: string, on = true) {
   await db().update(organizations).set({ canUseAiGateway: on }).where(eq(organizations.id, organizationId));

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import {
   PATH,
+  QUESTION,
   chunks,
   contentOf,
   gatewayOwner,
@@ -10,15 +11,13 @@ import {
   wordsUsed,
 } from "./fixtures";
 
-const question = [{ role: "user", content: "What are your opening hours?" }];
-
 describe("POST /chat/completions (streaming)", () => {
   it("passes an upstream answer through token by token, as it is produced", async () => {
     const owner = await gatewayOwner();
     const model = await upstreamModel(owner);
     const start = Date.now();
     // 20 tokens, 50 ms apart: the upstream needs about a second for the whole answer.
-    const res = await owner.fetch("POST", PATH, { model: model.id, messages: question, stream: true, max_tokens: 20 });
+    const res = await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION, stream: true, max_tokens: 20 });
     expect(res.status).toBe(200);
     const events = await readEvents(res, start);
     const content = events.filter(
@@ -39,7 +38,7 @@ describe("POST /chat/completions (streaming)", () => {
     const owner = await gatewayOwner();
     const res = await owner.fetch("POST", PATH, {
       model: "Local LLM",
-      messages: question,
+      messages: QUESTION,
       stream: true,
       stream_options: { include_usage: true },
     });
@@ -66,7 +65,7 @@ describe("POST /chat/completions (streaming)", () => {
 
   it("without include_usage there is no usage chunk", async () => {
     const owner = await gatewayOwner();
-    const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: question, stream: true });
+    const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: QUESTION, stream: true });
     const all = chunks(await readEvents(res));
     expect(all.every((c) => c.usage === undefined)).toBe(true);
     expect(all.at(-1).choices[0].finish_reason).toBe("stop");
@@ -81,7 +80,7 @@ describe("POST /chat/completions (streaming)", () => {
         function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
       },
     ];
-    const res = await owner.fetch("POST", PATH, { model: model.id, messages: question, tools, stream: true });
+    const res = await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION, tools, stream: true });
     const all = chunks(await readEvents(res));
     const calls = all.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []);
     expect(calls).toEqual([
@@ -93,7 +92,7 @@ describe("POST /chat/completions (streaming)", () => {
   it("a client that goes away mid-answer stops the upstream request", async () => {
     const owner = await gatewayOwner();
     const model = await upstreamModel(owner);
-    const res = await owner.fetch("POST", PATH, { model: model.id, messages: question, stream: true, max_tokens: 20 });
+    const res = await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION, stream: true, max_tokens: 20 });
     const reader = res.body!.getReader();
     let text = "";
     while (!text.includes("word2")) text += new TextDecoder().decode((await reader.read()).value);

@@ -36,6 +36,14 @@ const linksOf = async (actor: Actor, conversationId: string) =>
       .orderBy(conversationLabels.labelId)
   ).map((r) => r.labelId);
 
+/** An owner's conversation and their label "Mine", and the owner of another organization, for refusals. */
+async function labelledAndStranger() {
+  const owner = await seedOwner();
+  const stranger = await seedOwner();
+  const id = await conversation(owner, await createChatbot(owner));
+  return { owner, stranger, id, mine: await label(owner, "Mine") };
+}
+
 describe("PUT /conversations/{id}/labels/", () => {
   it.each(PREFIXES)(
     "sets a conversation's labels; the record carries them by name in get and list (%s)",
@@ -110,11 +118,7 @@ describe("PUT /conversations/{id}/labels/", () => {
   });
 
   it("400 naming labels of another organization or bad ids, nothing written", async () => {
-    const owner = await seedOwner();
-    const stranger = await seedOwner();
-    const bot = await createChatbot(owner);
-    const id = await conversation(owner, bot);
-    const mine = await label(owner, "Mine");
+    const { owner, stranger, id, mine } = await labelledAndStranger();
     const theirs = await label(stranger, "Theirs");
     await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [mine.id] });
     const error = await expectError(
@@ -146,11 +150,7 @@ describe("PUT /conversations/{id}/labels/", () => {
   });
 
   it("401, 403 without conversation.manage, 404 for another organization's conversation; nothing written", async () => {
-    const owner = await seedOwner();
-    const stranger = await seedOwner();
-    const bot = await createChatbot(owner);
-    const id = await conversation(owner, bot);
-    const mine = await label(owner, "Mine");
+    const { owner, stranger, id, mine } = await labelledAndStranger();
     await expectError(
       await call("PUT", `/api/v1/conversations/${id}/labels/`, { labelIds: [mine.id] }),
       401,

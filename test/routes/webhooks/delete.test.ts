@@ -3,9 +3,9 @@ import { PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../
 import { runPurges } from "../../../src/services/purges";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import {
-  createInbox,
   createWebhook,
   insertDelivery,
+  ownersWebhook,
   seedConversation,
   storedDelivery,
   storedWebhook,
@@ -37,12 +37,8 @@ describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   });
 
   it("403 without webhook.manage", async () => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id);
-    await expectDenied(
-      await (await seedMember(owner, ["inbox.manage"])).fetch("DELETE", webhooksPath(inbox.id, hook.id)),
-    );
+    const { owner, hook, path } = await ownersWebhook();
+    await expectDenied(await (await seedMember(owner, ["inbox.manage"])).fetch("DELETE", path));
     expect(await storedWebhook(hook.id)).toBeDefined();
   });
 

@@ -49,6 +49,14 @@ export async function createWebhook(
   return res.json();
 }
 
+/** A new owner with a webhook (`body`: createWebhook's) in an inbox of their own, and the webhook's path. */
+export async function ownersWebhook(body: Record<string, unknown> = {}) {
+  const owner = await seedOwner();
+  const inbox = await createInbox(owner);
+  const hook = await createWebhook(owner, inbox.id, body);
+  return { owner, hook, path: webhooksPath(inbox.id, hook.id) };
+}
+
 /**
  * For cross-organization and wrong-inbox 404s: a stranger's inbox and webhook (`theirInbox`,
  * `theirs`), and `owner`'s webhook `hook` in inbox `mine` beside a second inbox `other`.

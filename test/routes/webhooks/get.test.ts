@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedOwner } from "../../harness";
 import { expectNotFound, expectReadableWith } from "../../support/refusals";
-import { createInbox, createWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
+import { ownersWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
 
 describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it.each(PREFIXES)("returns the webhook under %s, without the secret", async (prefix) => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id, { secretToken: "get-test-secret-token" });
-    const res = await owner.fetch("GET", webhooksPath(inbox.id, hook.id).slice(0, -1), undefined, { prefix });
+    const { owner, hook, path } = await ownersWebhook({ secretToken: "get-test-secret-token" });
+    const res = await owner.fetch("GET", path.slice(0, -1), undefined, { prefix });
     const text = await res.text();
     expect(res.status, text).toBe(200);
     expect(text).not.toContain("get-test-secret-token");
@@ -26,10 +24,7 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   });
 
   it("403 without webhook.manage", async () => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id);
-    const path = webhooksPath(inbox.id, hook.id);
+    const { owner, path } = await ownersWebhook();
     await expectReadableWith(owner, path, { denied: ["inbox.view"], readers: ["webhook.manage"] });
   });
 

@@ -5,23 +5,14 @@ import { eq } from "drizzle-orm";
 import { webhooks } from "../../../src/db/schema";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
-import {
-  HOOK_URL,
-  createInbox,
-  createWebhook,
-  storedWebhook,
-  webhooksOfTwoOrganizations,
-  webhooksPath,
-} from "./fixtures";
+import { HOOK_URL, ownersWebhook, storedWebhook, webhooksOfTwoOrganizations, webhooksPath } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
 
 describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it.each(PREFIXES)("PUT replaces the configuration; left-out fields and the secret stay (%s)", async (prefix) => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id, { headers: { "X-A": "1" }, secretToken: "keep-this-secret" });
+    const { owner, hook, path } = await ownersWebhook({ headers: { "X-A": "1" }, secretToken: "keep-this-secret" });
     const body = {
       name: "Renamed",
       direction: "incoming",
@@ -29,7 +20,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       method: "PATCH",
       is_enabled: false,
     };
-    const res = await owner.fetch("PUT", webhooksPath(inbox.id, hook.id), body, { prefix });
+    const res = await owner.fetch("PUT", path, body, { prefix });
     const text = await res.text();
     expect(res.status, text).toBe(200);
     expect(text).not.toContain("keep-this-secret");
@@ -47,10 +38,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   });
 
   it("PATCH changes only what it is given; a new secret replaces the old, null removes it", async () => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id, { secretToken: "first-secret-value" });
-    const path = webhooksPath(inbox.id, hook.id);
+    const { owner, hook, path } = await ownersWebhook({ secretToken: "first-secret-value" });
     const renamed = await bodyOf<"PATCH /inboxes/{inboxId}/webhooks/{webhookId}/">(
       await owner.fetch("PATCH", path, { name: "Only name" }),
     );
@@ -77,10 +65,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   });
 
   it("PATCH switches retries on and off; isEnabled true re-enables one disabled by failures, clears why", async () => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id);
-    const path = webhooksPath(inbox.id, hook.id);
+    const { owner, hook, path } = await ownersWebhook();
     expect(await (await owner.fetch("PATCH", path, { retry_failed_deliveries: true })).json()).toMatchObject({
       retryFailedDeliveries: true,
     });
@@ -120,10 +105,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   });
 
   it("switching to the custom preset needs a template; the template is kept when switching back", async () => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id);
-    const path = webhooksPath(inbox.id, hook.id);
+    const { owner, path } = await ownersWebhook();
     const custom = await bodyOf<"PATCH /inboxes/{inboxId}/webhooks/{webhookId}/">(
       await owner.fetch("PATCH", path, { templatePreset: "custom", customTemplate: VALID_TEMPLATE }),
     );
@@ -137,10 +119,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   });
 
   it("400 naming the field, and nothing written", async () => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id, { secretToken: "unchanged-secret" });
-    const path = webhooksPath(inbox.id, hook.id);
+    const { owner, hook, path } = await ownersWebhook({ secretToken: "unchanged-secret" });
     const before = await storedWebhook(hook.id);
     const cases: [string, unknown, string][] = [
       ["PATCH", { name: "New", url: "http://169.254.169.254/latest/meta-data" }, "url"],
@@ -162,14 +141,12 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   });
 
   it("403 for a member without webhook.manage", async () => {
-    const owner = await seedOwner();
-    const inbox = await createInbox(owner);
-    const hook = await createWebhook(owner, inbox.id);
+    const { owner, hook, path } = await ownersWebhook();
     const member = await seedMember(owner, ["inbox.manage", "chatbot.manage"]);
-    await expectDenied(await member.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" }));
+    await expectDenied(await member.fetch("PATCH", path, { name: "New" }));
     expect((await storedWebhook(hook.id)).name).toBe(hook.name);
     const manager = await seedMember(owner, ["webhook.manage"]);
-    expect((await manager.fetch("PATCH", webhooksPath(inbox.id, hook.id), { name: "New" })).status).toBe(200);
+    expect((await manager.fetch("PATCH", path, { name: "New" })).status).toBe(200);
   });
 
   it("404 for another organization's webhook, or a webhook named under another inbox", async () => {

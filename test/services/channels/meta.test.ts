@@ -9,6 +9,7 @@ import type { ChannelConfig, ChannelPlatform, OutboundMessage } from "../../../s
 import { outboundMessage } from "./outbound";
 import * as sample from "../../channels/meta-samples";
 import type { GraphBody, RecordedRequest } from "../../support/platforms/recorded";
+import { hmacSha256Key } from "../../support/hmac";
 
 const graphUrl: string = JSON.parse(env.TEST_PLATFORM_URLS).graph;
 const JSON_POST = (body: unknown) => ({
@@ -263,13 +264,7 @@ describe("malformed events", () => {
 
 /** appsecret_proof, documented by Meta: hex HMAC-SHA256 of the token keyed with the app secret. */
 async function appsecretProof(token: string) {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(APP_SECRET),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  const key = await hmacSha256Key(APP_SECRET, "sign");
   return [...new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(token)))]
     .map((b) => b.toString(16).padStart(2, "0"))
     .join("");

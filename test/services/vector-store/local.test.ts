@@ -17,6 +17,11 @@ const rec = (
   sourceId = "file-1",
   type: VectorRecord["type"] = "text_node",
 ): VectorRecord => ({ id, values, type, sourceId });
+/** Numbers in [-0.5, 0.5) from a linear congruential generator seeded with `seed`: the same vectors on every run. */
+const seededNoise = (seed: number) => () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
+/** The cosine of two vectors: the score an exact search gives. */
+const cosine = (a: number[], b: number[]) =>
+  a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
 
 describe("local vector store (VectorIndex Durable Object)", () => {
   it("is the store when VECTORIZE is not bound", () => {
@@ -47,8 +52,7 @@ describe("local vector store (VectorIndex Durable Object)", () => {
 
   it("keeps exactly the best topK of many (the heap agrees with a full ranking), scores near the cosine", async () => {
     const id = kb();
-    let seed = 7;
-    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
+    const rnd = seededNoise(7);
     // 30 dimensions: not a multiple of 4, so the padded stride is exercised too.
     const vectors = Array.from({ length: 301 }, (_, i) => rec(`v${i}`, Array.from({ length: 30 }, rnd), `s${i % 4}`));
     await store.upsert(id, vectors);
@@ -57,8 +61,6 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     expect(all).toHaveLength(301);
     expect(all.every((m, i) => i === 0 || all[i - 1].score >= m.score)).toBe(true);
     expect(await store.query(id, q, { topK: 7 })).toEqual(all.slice(0, 7));
-    const cosine = (a: number[], b: number[]) =>
-      a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
     for (const m of all)
       expect(Math.abs(m.score - cosine(q, vectors[Number(m.id.slice(1))].values))).toBeLessThan(0.02);
     const filtered = await store.query(id, q, { topK: 5, filter: { sourceIds: { notIn: ["s0", "s1"] } } });
@@ -67,15 +69,12 @@ describe("local vector store (VectorIndex Durable Object)", () => {
 
   it("scores a sparse query (few non-zero dimensions, read on those only) exactly as a dense one would", async () => {
     const id = kb();
-    let seed = 11;
-    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
+    const rnd = seededNoise(11);
     const vectors = Array.from({ length: 200 }, (_, i) => rec(`v${i}`, Array.from({ length: 64 }, rnd), `s${i % 3}`));
     await store.upsert(id, vectors);
     // 5 of 64 dimensions set: the sparse path.
     const q = Array.from({ length: 64 }, (_, i) => ([3, 17, 30, 41, 60].includes(i) ? rnd() : 0));
     const got = await store.query(id, q, { topK: 200 });
-    const cosine = (a: number[], b: number[]) =>
-      a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
     const exact = vectors.map((v) => ({ id: v.id, score: cosine(q, v.values) })).sort((a, b) => b.score - a.score);
     // int8 storage may swap near ties, never more.
     const exactTop = new Set(exact.slice(0, 12).map((m) => m.id));
@@ -148,8 +147,7 @@ describe("local vector store (VectorIndex Durable Object)", () => {
     "exact again after a removal", async () => {
     const id = kb();
     const stub = stubOf(id);
-    let seed = 11;
-    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
+    const rnd = seededNoise(11);
     // Vectors around 200 topics in 32 dimensions, as passages about a base's topics are.
     const dims = 32;
     const topics = Array.from({ length: 200 }, () => Array.from({ length: dims }, rnd));

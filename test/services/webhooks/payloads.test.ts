@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildPayload, genesysPayload, legacyPayload, standardPayload } from "../../../src/services/webhooks/payloads";
 import { conversationEventPayload } from "../../../src/services/webhooks/conversation-payloads";
 import { TemplateError } from "../../../src/services/webhooks/templates";
-import { SAMPLE_SENT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
+import { SAMPLE_SENT, SAMPLE_SENT_CHANGES, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
 
 describe("standard payload (service_standard)", () => {
   it("has exactly the spec's fields, snake_case, ISO 8601 created_at", () => {
@@ -47,12 +47,7 @@ describe("lifecycle event payload (conversation.updated)", () => {
       event: "conversation.updated",
       created_at: "2024-05-01T08:30:01.123Z",
       reason: "operator",
-      changes: {
-        status: ["queued", "open"],
-        progress_status: ["waiting_for_human", "human_serving"],
-        auto_reply_enabled: [true, false],
-        assignee: [null, "01900000-0000-7000-8000-000000000003"],
-      },
+      changes: SAMPLE_SENT_CHANGES,
       ...SAMPLE_SENT.context,
       conversation: {
         ...SAMPLE_SENT.context.conversation,

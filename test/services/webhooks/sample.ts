@@ -131,3 +131,11 @@ export function sampleConversationEvent(overrides: Partial<ConversationEventData
     ...overrides,
   };
 }
+
+/** What a receiver reads of `sampleConversationEvent`'s `changes`: the fields named as the payloads name them. */
+export const SAMPLE_SENT_CHANGES = {
+  status: ["queued", "open"],
+  progress_status: ["waiting_for_human", "human_serving"],
+  auto_reply_enabled: [true, false],
+  assignee: [null, "01900000-0000-7000-8000-000000000003"],
+};

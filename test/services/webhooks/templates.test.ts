@@ -11,7 +11,14 @@ import {
   templateVariables,
   validateCustomTemplate,
 } from "../../../src/services/webhooks/templates";
-import { CREATED_AT, SAMPLE_SENT, bareEvent, sampleConversationEvent, sampleEvent } from "./sample";
+import {
+  CREATED_AT,
+  SAMPLE_SENT,
+  SAMPLE_SENT_CHANGES,
+  bareEvent,
+  sampleConversationEvent,
+  sampleEvent,
+} from "./sample";
 
 const NOW = Date.UTC(2024, 4, 1, 8, 30, 5, 0);
 const render = (template: string, data = sampleEvent()) => JSON.parse(renderCustomTemplate(template, data, NOW));
@@ -266,12 +273,7 @@ describe("a lifecycle event's variables (conversation.updated)", () => {
       id: event.id,
       reason: "operator",
       created_at: "2024-05-01T08:30:01.123Z",
-      changes: {
-        status: ["queued", "open"],
-        progress_status: ["waiting_for_human", "human_serving"],
-        auto_reply_enabled: [true, false],
-        assignee: [null, "01900000-0000-7000-8000-000000000003"],
-      },
+      changes: SAMPLE_SENT_CHANGES,
       message: null,
       sender: null,
       sender_type: null,
