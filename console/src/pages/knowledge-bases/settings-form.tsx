@@ -97,7 +97,7 @@ export function SettingsForm({
   // The submit button is the page's or the dialog's, outside this form.
   useEffect(() => onBusy?.(busy), [busy]);
   if (!data) return options.error ? <ErrorAlert error={options.error} /> : <Loading />;
-  const { embeddings, rerankers } = data;
+  const { embeddings, rerankers, groups, chatbots } = data;
 
   /** A required number of the base's settings, `fallback` for a new base. */
   const number = (name: "numberOfRetrievedChunks" | "sentenceWindowSize" | "similarityCutoff", fallback: number) =>
@@ -175,21 +175,22 @@ export function SettingsForm({
             </fieldset>
             <fieldset class="kb-group">
               <legend>{t("access")}</legend>
-              {(["groups", "chatbots"] as const).map((name) => {
-                // null: the member may not list them; the base's own are shown, not chosen from.
-                const options = data[name];
-                return (
-                  <CheckList
-                    key={name}
-                    legend={t(name)}
-                    name={name}
-                    options={options}
-                    chosen={kb?.[name]}
-                    empty={options ? t("noneToChoose") : t("notListed")}
-                    disabled={!options}
-                  />
-                );
-              })}
+              <CheckList
+                legend={t("groups")}
+                name="groups"
+                options={groups}
+                chosen={kb?.groups}
+                empty={groups ? t("noneToChoose") : t("notListed")}
+                disabled={!groups}
+              />
+              <CheckList
+                legend={t("chatbots")}
+                name="chatbots"
+                options={chatbots}
+                chosen={kb?.chatbots}
+                empty={chatbots ? t("noneToChoose") : t("notListed")}
+                disabled={!chatbots}
+              />
             </fieldset>
           </div>
         </fieldset>
