@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIST_MIN_VECTORS, type VectorIndex } from "../../../durable-objects/vector-index";
+import { prng } from "../../../src/lib/random";
 import { vectorStoreFor } from "../../../src/services/knowledge/vector-store";
 import { UPSERT_CHUNK } from "../../../src/services/knowledge/vector-store/local";
 import type { VectorRecord } from "../../../src/services/knowledge/vector-store/types";
@@ -17,8 +18,11 @@ const rec = (
   sourceId = "file-1",
   type: VectorRecord["type"] = "text_node",
 ): VectorRecord => ({ id, values, type, sourceId });
-/** Numbers in [-0.5, 0.5) from a linear congruential generator seeded with `seed`: the same vectors on every run. */
-const seededNoise = (seed: number) => () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
+/** Numbers in [-0.5, 0.5) from the project's seeded generator: the same vectors on every run. */
+const seededNoise = (seed: number) => {
+  const next = prng(seed);
+  return () => next() - 0.5;
+};
 /** The cosine of two vectors: the score an exact search gives. */
 const cosine = (a: number[], b: number[]) =>
   a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
