@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { expectError, fromEveryPart, PREFIXES, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
+import { prng } from "../../../src/lib/random";
 import { createChatbot } from "../../fixtures/chatbots";
 import { ok, rateAnswers, seedContact, seedConversation, sumOverParts, utc } from "./helpers";
 import { expectStatisticGuarded, refusesQueries } from "./refusals";
@@ -108,8 +109,7 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     const bot = await createChatbot(owner);
     const inbox = bot.defaultInbox!.id;
     const contacts = await Promise.all([0, 1, 2, 3].map((i) => seedContact(owner.organizationId, `c${i}`)));
-    let seed = 7;
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rand = prng(7);
     const base = utc("2026-03-01T00:00:00Z");
     for (let c = 0; c < 12; c++) {
       const turns = Array.from({ length: 1 + Math.floor(rand() * 4) }, (_, i) => ({

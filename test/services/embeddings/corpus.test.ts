@@ -7,6 +7,7 @@ import {
   trainCorpusModel,
 } from "../../../src/services/knowledge/embeddings/corpus";
 import { embedText } from "../../../src/services/knowledge/embeddings/local";
+import { prng } from "../../../src/lib/random";
 import { truncatedSvd } from "../../../src/services/knowledge/embeddings/svd";
 import { knowledgeBaseEmbeddingModel } from "../../../src/services/knowledge/embeddings/knowledge-base";
 
@@ -18,8 +19,7 @@ const stubOf = (kb: string) => env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(
  * than the model keeps dimensions (128), so it has to group them.
  */
 function corpus(n = 1200): string[] {
-  let seed = 7;
-  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  const rand = prng(7);
   const word = (topic: number, j: number) => (topic === 0 && j === 0 ? "automobile" : `t${topic}w${j}`);
   return Array.from({ length: n }, (_, i) => {
     const topic = i % 40;
