@@ -295,6 +295,32 @@ describe("moving an organization's data plane to its shard", () => {
     }
   });
 
+  it("logs an update of any column of a moved table, so a column a later migration adds is watched too", async () => {
+    // A column left out of every `moving_<table>_…` trigger's `UPDATE OF` list would change in DB during a move and
+    // never be copied again: the shard would keep the value of the first copy.
+    const triggers = await env.DB.prepare(
+      "SELECT tbl_name AS t, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'moving\\_%' ESCAPE '\\'",
+    ).all<{ t: string; sql: string }>();
+    for (const table of MOVED_TABLES) {
+      const own = triggers.results.filter((r) => r.t === table).map((r) => r.sql);
+      const every = own.some((sql) => /UPDATE ON/.test(sql)); // an update trigger without a column list
+      const watched = new Set(
+        own.flatMap((sql) =>
+          (/UPDATE OF (.*?) ON/.exec(sql)?.[1] ?? "").split(",").map((c) => c.trim().replace(/`/g, "")),
+        ),
+      );
+      const columns = await env.DB.prepare("SELECT name FROM pragma_table_info(?1)")
+        .bind(table)
+        .all<{ name: string }>();
+      expect(columns.results.length, table).toBeGreaterThan(1);
+      if (!every)
+        expect(
+          columns.results.map((c) => c.name).filter((c) => !watched.has(c)),
+          table,
+        ).toEqual([]);
+    }
+  });
+
   it("starts only for an organization whose data plane is in DB", async () => {
     const created = await seedOwner(); // a new organization's data plane is in its shard from the start
     expect(await startDataPlaneMove(env, created.organizationId)).toBe(false);
