@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { buildVendor } from "./build-vendor.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 export const SCHEMA_FILE = path.join(root, "console", "src", "api", "schema.d.ts");
@@ -35,6 +36,7 @@ const workersStubs = {
 
 /** The OpenAPI document as the worker serves it, without `servers` (which names the request's origin). */
 export async function openApiDocument() {
+  await buildVendor({ quiet: true }); // src/app.ts reaches src/vendor/manifest.json (see scripts/typecheck.mjs)
   const result = await build({
     entryPoints: [path.join(root, "src", "app.ts")],
     bundle: true,

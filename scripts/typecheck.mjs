@@ -2,7 +2,11 @@
 // is one thread; one after another they left a core idle for most of the check). Each project's output is printed
 // whole, after all are done, so the messages of two projects never interleave.
 import { spawn } from "node:child_process";
+import { buildVendor } from "./build-vendor.mjs";
 
+// The worker imports src/vendor/manifest.json: built by `npm install`, but a checkout switched since, or a copy made
+// without the install, lacks it (as scripts/build-assets.mjs says).
+await buildVendor({ quiet: true });
 const projects = [".", "console", "widget"];
 const checks = projects.map(
   (project) =>
