@@ -9,21 +9,29 @@ export { CopyButton } from "./copy-button";
 export { DataTable, type Column } from "./data-table";
 export { ActionDialog, Dialog } from "./dialog";
 export { FormDialog, PageForm, SaveBar, type Submitting } from "./form-dialog";
-export { CheckboxField, FormProblem, NewPasswordFields, SelectField, TextAreaField, TextField } from "./field";
+export {
+  CheckboxField,
+  FormProblem,
+  NewPasswordFields,
+  SelectField,
+  TextAreaField,
+  TextField,
+  fieldsOf,
+} from "./field";
 export { GroupPicker, pickedGroups } from "./group-picker";
 export { InboxCreateDialog } from "./inbox-dialog";
 export { LanguagePicker } from "./language-picker";
 export { ResourceListPage, ResourceListSection } from "./resource-list-page";
 export { Markdown } from "./markdown";
-export { firstAvailable, modelOption, type ModelLike } from "./model-choice";
+export { firstAvailable, modelOption, unavailableReason, type Availability, type ModelLike } from "./model-choice";
 export { PageHeader, Section, SectionHead } from "./page-header";
-export { ListBody, ResourceList, useCrudList, type ListPage } from "./resource-list";
+export { ListBody, ListSearch, ResourceList, SEARCH_DELAY_MS, useCrudList, type ListPage } from "./resource-list";
 export { actionsColumn, deleteAction, editAction, editDeleteColumn, linkColumn, type RowAction } from "./row-actions";
 export { SecretDialog } from "./secret-dialog";
-export { FileField, UploadDialog, UploadProgress, uploadForm } from "./upload";
+export { FileField, UploadDialog, UploadProgress, uploadForm, uploadSigned } from "./upload";
 export { Pager } from "./pager";
 export { Toasts, dismissToast, toast } from "./toast";
 export { t as common } from "./strings";
-export { useResource, type Resource } from "./use-resource";
+export { useLatest, useResource, type Resource } from "./use-resource";
 export { useAction } from "./use-action";
 export { useSubmit } from "./use-submit";

@@ -1,6 +1,6 @@
 import { type ApiProblem, api, unwrap, type Schemas } from "../../api/client";
 import { choicesOf } from "../../api/choices";
-import type { Availability } from "../../components/model-choice";
+import type { Availability } from "../../components";
 
 export type Assistant = Schemas["Assistant"];
 export type AssistantWrite = Schemas["AssistantWrite"];

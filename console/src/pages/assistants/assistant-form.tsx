@@ -1,12 +1,18 @@
 import type { ComponentChildren } from "preact";
 import { useId, useState } from "preact/hooks";
 import { ApiProblem, problemOf } from "../../api/client";
-import { Button } from "../../components/button";
-import { ErrorAlert, FormError } from "../../components/alert";
-import { toast } from "../../components/toast";
-import { useSubmit } from "../../components/use-submit";
-import { modelOption } from "../../components/model-choice";
-import { CheckboxField, SelectField, TextField } from "../../components/field";
+import {
+  Button,
+  ErrorAlert,
+  FormError,
+  toast,
+  useSubmit,
+  modelOption,
+  CheckboxField,
+  SelectField,
+  TextField,
+  TextAreaField,
+} from "../../components";
 import {
   AGENT_MODES,
   DATABASE_TYPES,
@@ -21,7 +27,6 @@ import {
 } from "./api";
 import { draftOf, patchOf, type Draft } from "./draft";
 import { RefPicker } from "./ref-picker";
-import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 
 type Options = [string, string, boolean][];

@@ -1,6 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { Markdown } from "../../components/markdown";
-import { Notice } from "../../components/alert";
+import { Markdown, Notice } from "../../components";
 import { formatTime } from "../../i18n";
 import type { Assistant, IdName } from "./api";
 import { t } from "./strings";

@@ -1,12 +1,15 @@
-import { FormDialog } from "../../components/form-dialog";
-import { SelectField, TextField } from "../../components/field";
-import { toast } from "../../components/toast";
-import { modelOption } from "../../components/model-choice";
-import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
+import {
+  FormDialog,
+  SelectField,
+  TextField,
+  toast,
+  modelOption,
+  useResource,
+  useSubmit,
+  TextAreaField,
+} from "../../components";
 import { navigate } from "../../shell/router";
 import { createAssistant, fieldMessage, languageModels } from "./api";
-import { TextAreaField } from "../../components/field";
 import { t } from "./strings";
 
 /** A new assistant from its name, model and instructions; the rest is set on its page, where this leads. */

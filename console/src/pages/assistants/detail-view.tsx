@@ -1,10 +1,6 @@
 import { useState } from "preact/hooks";
 import { ApiProblem } from "../../api/client";
-import { Button } from "../../components/button";
-import { useRemoval } from "../../components/confirm";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { PageHeader } from "../../components/page-header";
-import { useResource } from "../../components/use-resource";
+import { Button, useRemoval, ErrorAlert, Loading, PageHeader, useResource } from "../../components";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { deleteAssistant, getAssistant, loadChoices, type Assistant } from "./api";

@@ -1,11 +1,16 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiProblem, otherwise } from "../../api/client";
-import { ErrorAlert } from "../../components/alert";
-import { DataTable, type Column } from "../../components/data-table";
-import { PageHeader } from "../../components/page-header";
-import { Pager } from "../../components/pager";
-import { ListBody, ListSearch, SEARCH_DELAY_MS } from "../../components/resource-list";
-import { useResource } from "../../components/use-resource";
+import {
+  ListSearch,
+  SEARCH_DELAY_MS,
+  ErrorAlert,
+  DataTable,
+  type Column,
+  PageHeader,
+  Pager,
+  ListBody,
+  useResource,
+} from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";

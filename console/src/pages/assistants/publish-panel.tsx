@@ -1,10 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { SelectField } from "../../components/field";
-import { toast } from "../../components/toast";
-import { useAction } from "../../components/use-action";
-import { useResource } from "../../components/use-resource";
+import { Button, ErrorAlert, Loading, SelectField, toast, useAction, useResource } from "../../components";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { EmbedCodes } from "../web-chats/embed-codes";

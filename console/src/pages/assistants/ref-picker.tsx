@@ -1,4 +1,4 @@
-import { CheckList } from "../../components/check-list";
+import { CheckList } from "../../components";
 import type { IdName } from "./api";
 import { t } from "./strings";
 

@@ -1,4 +1,4 @@
-import { Markdown } from "../../components/markdown";
+import { Markdown } from "../../components";
 import type { Citation, Turn } from "./try-it-stream";
 import { t } from "./strings";
 

@@ -1,12 +1,9 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { announce } from "../../components/announcer";
+import { Button, announce, TextAreaField, SectionHead } from "../../components";
 import { TurnView } from "./try-it-turn";
 import { ask, type Turn } from "./try-it-stream";
-import { TextAreaField } from "../../components/field";
 import { sendsMessage } from "../../components/keys";
 import { t } from "./strings";
-import { SectionHead } from "../../components/page-header";
 
 /** Each assistant's conversation in this tab, kept while the operator looks at other pages. */
 const kept = new Map<string, { conversationId: string | null; turns: Turn[] }>();

@@ -1,5 +1,5 @@
 import { api, unwrap, type Schemas } from "../../api/client";
-import { uploadSigned } from "../../components/upload";
+import { uploadSigned } from "../../components";
 
 export type BatchQa = Schemas["BatchQa"];
 export type BatchQaItem = Schemas["BatchQaItem"];

@@ -1,13 +1,18 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { toast } from "../../components/toast";
-import { DataTable, type Column } from "../../components/data-table";
-import { SelectField } from "../../components/field";
-import { PageHeader } from "../../components/page-header";
-import { FileField, UploadProgress } from "../../components/upload";
-import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
+import {
+  Button,
+  ErrorAlert,
+  Loading,
+  toast,
+  DataTable,
+  type Column,
+  SelectField,
+  PageHeader,
+  FileField,
+  UploadProgress,
+  useResource,
+  useSubmit,
+} from "../../components";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";

@@ -1,13 +1,17 @@
 import { useEffect } from "preact/hooks";
 import { otherwise } from "../../api/client";
-import { Button } from "../../components/button";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { DataTable, type Column } from "../../components/data-table";
-import { useResource } from "../../components/use-resource";
+import {
+  Button,
+  ErrorAlert,
+  Loading,
+  announce,
+  DataTable,
+  type Column,
+  useResource,
+  SectionHead,
+} from "../../components";
 import { exportRun, getRun, runItems, type BatchQa, type BatchQaItem } from "./api";
 import { t } from "./strings";
-import { SectionHead } from "../../components/page-header";
 
 const POLL_MS = 1000;
 const score = (v: number | null) => (v === null ? "—" : v.toFixed(2));

@@ -1,5 +1,4 @@
-import { TextAreaField, TextField, fieldsOf } from "../../components/field";
-import { FormDialog } from "../../components/form-dialog";
+import { fieldsOf, TextAreaField, TextField, FormDialog } from "../../components";
 import { createCannedResponse, updateCannedResponse, type CannedResponse } from "./api";
 import { t } from "./strings";
 

@@ -1,8 +1,4 @@
-import { Notice } from "../../components/alert";
-import type { Column } from "../../components/data-table";
-import { ResourceListPage } from "../../components/resource-list-page";
-import { useCrudList } from "../../components/resource-list";
-import { editDeleteColumn } from "../../components/row-actions";
+import { Notice, type Column, ResourceListPage, useCrudList, editDeleteColumn } from "../../components";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteCannedResponse, listCannedResponses, PAGE_SIZE, type CannedResponse } from "./api";

@@ -1,15 +1,20 @@
 import { useRef, useState } from "preact/hooks";
 import { otherwise, problemOf } from "../../api/client";
-import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { Button } from "../../components/button";
-import { SaveBar } from "../../components/form-dialog";
-import { TextField } from "../../components/field";
-import { PageHeader } from "../../components/page-header";
-import { toast } from "../../components/toast";
-import { useResource } from "../../components/use-resource";
-import { useAction } from "../../components/use-action";
-import { useSubmit } from "../../components/use-submit";
+import {
+  ErrorAlert,
+  FormError,
+  Loading,
+  Notice,
+  announce,
+  Button,
+  SaveBar,
+  TextField,
+  PageHeader,
+  toast,
+  useResource,
+  useAction,
+  useSubmit,
+} from "../../components";
 import { formatTime, locale } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";

@@ -1,5 +1,4 @@
-import { SelectField } from "../../components/field";
-import { InboxCreateDialog } from "../../components/inbox-dialog";
+import { SelectField, InboxCreateDialog } from "../../components";
 import { MESSAGING_TYPES, NOT_CONNECTABLE, platformName, type ChannelType } from "./platforms";
 import { t } from "./strings";
 

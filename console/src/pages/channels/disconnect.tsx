@@ -1,7 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { toast } from "../../components/toast";
+import { Button, ConfirmDialog, toast } from "../../components";
 import { disconnectChannel } from "./api";
 import { platformName, type Channel } from "./platforms";
 import { t } from "./strings";

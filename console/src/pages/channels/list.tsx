@@ -1,10 +1,5 @@
 import { useState } from "preact/hooks";
-import { ErrorAlert } from "../../components/alert";
-import { DataTable, type Column } from "../../components/data-table";
-import { PageHeader } from "../../components/page-header";
-import { ListBody } from "../../components/resource-list";
-import { linkColumn } from "../../components/row-actions";
-import { useResource } from "../../components/use-resource";
+import { ErrorAlert, DataTable, type Column, PageHeader, ListBody, linkColumn, useResource } from "../../components";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import { messagingInboxesWithStatus, type InboxWithStatus } from "./api";

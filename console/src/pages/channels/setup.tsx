@@ -1,4 +1,4 @@
-import { CopyButton } from "../../components/copy-button";
+import { CopyButton } from "../../components";
 import { platformName, usesVerifyToken, type Channel, type Platform } from "./platforms";
 import { t, tk } from "./strings";
 

@@ -1,10 +1,16 @@
 import { useContext, useState } from "preact/hooks";
 import { choicesOf } from "../../api/choices";
 import { ApiProblem } from "../../api/client";
-import { CheckList, pickedIds } from "../../components/check-list";
-import { FormProblem, TextAreaField, TextField, fieldsOf } from "../../components/field";
-import { FormDialog } from "../../components/form-dialog";
-import { useResource } from "../../components/use-resource";
+import {
+  fieldsOf,
+  CheckList,
+  pickedIds,
+  FormProblem,
+  TextAreaField,
+  TextField,
+  FormDialog,
+  useResource,
+} from "../../components";
 import { createContact, updateContact, type Contact, type ContactWrite } from "./api";
 import { FieldsEditor, metadataOf, rowsOf } from "./fields-editor";
 import { t } from "./strings";

@@ -1,10 +1,5 @@
 import { useState } from "preact/hooks";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { Button } from "../../components/button";
-import { useRemoval } from "../../components/confirm";
-import { PageHeader } from "../../components/page-header";
-import { toast } from "../../components/toast";
-import { useResource } from "../../components/use-resource";
+import { ErrorAlert, Loading, Button, useRemoval, PageHeader, toast, useResource } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";

@@ -1,7 +1,6 @@
 import { useContext, useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiProblem } from "../../api/client";
-import { Button } from "../../components/button";
-import { FormProblem, TextField } from "../../components/field";
+import { Button, FormProblem, TextField } from "../../components";
 import { valueText } from "./parts";
 import { t } from "./strings";
 

@@ -1,7 +1,4 @@
-import type { Column } from "../../components/data-table";
-import { ResourceListPage } from "../../components/resource-list-page";
-import { useCrudList } from "../../components/resource-list";
-import { editDeleteColumn } from "../../components/row-actions";
+import { type Column, ResourceListPage, useCrudList, editDeleteColumn } from "../../components";
 import { formatDate } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";

@@ -2,7 +2,7 @@
 // (files and FAQs by count), and the label rule, with the stored JSON on demand.
 import { api, otherwise, unwrap } from "../../api/client";
 import { choicesOf } from "../../api/choices";
-import { useResource } from "../../components/use-resource";
+import { useResource } from "../../components";
 import { can } from "../../shell/session";
 import { t } from "./strings";
 

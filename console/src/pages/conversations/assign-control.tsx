@@ -1,9 +1,6 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { ErrorAlert } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { Button } from "../../components/button";
-import { useResource } from "../../components/use-resource";
+import { ErrorAlert, announce, Button, useResource } from "../../components";
 import { assign, assignees, type Conversation } from "./api";
 import { t } from "./strings";
 

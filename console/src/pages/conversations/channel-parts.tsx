@@ -1,7 +1,6 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { Button } from "../../components/button";
-import { toast } from "../../components/toast";
+import { Button, toast } from "../../components";
 import { can } from "../../shell/session";
 import { type Message, retryDelivery } from "./api";
 import { t } from "./strings";

@@ -1,8 +1,6 @@
 import { signal } from "@preact/signals";
 import { useId } from "preact/hooks";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { Button } from "../../components/button";
-import { useResource } from "../../components/use-resource";
+import { ErrorAlert, Loading, Button, useResource } from "../../components";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { contactConversations, getContact } from "../contacts/api";

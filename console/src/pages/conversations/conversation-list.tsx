@@ -1,4 +1,4 @@
-import { Button } from "../../components/button";
+import { Button } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
 import type { Conversation } from "./api";

@@ -1,6 +1,5 @@
 import { useId, useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { SelectField, TextField } from "../../components/field";
+import { Button, SelectField, TextField } from "../../components";
 import { NO_FILTERS, PROGRESS_STATUSES, STATUSES, TEST_CHOICES, type Filters, type Option } from "./api";
 import { SearchBox } from "./search-box";
 import { t } from "./strings";

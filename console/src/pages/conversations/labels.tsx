@@ -1,11 +1,6 @@
 import { useState } from "preact/hooks";
 import { choicesOf } from "../../api/choices";
-import { ErrorAlert } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { Button } from "../../components/button";
-import { CheckList } from "../../components/check-list";
-import { FormDialog } from "../../components/form-dialog";
-import { useResource } from "../../components/use-resource";
+import { ErrorAlert, announce, Button, CheckList, FormDialog, useResource } from "../../components";
 import { organizationId } from "../../shell/session";
 import { type Conversation, setLabels } from "./api";
 import { t } from "./strings";

@@ -1,4 +1,4 @@
-import { Markdown } from "../../components/markdown";
+import { Markdown } from "../../components";
 import { isExpected } from "../../api/client";
 import { formatTime } from "../../i18n";
 import { ChannelTag, DeliveryStatus } from "./channel-parts";

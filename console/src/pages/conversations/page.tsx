@@ -1,9 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { problemOf, otherwise } from "../../api/client";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { PageHeader } from "../../components/page-header";
-import { useLatest, useResource } from "../../components/use-resource";
+import { useLatest, ErrorAlert, Loading, announce, PageHeader, useResource } from "../../components";
 import type { PageProps } from "../types";
 import { deliveryOf } from "./channel-parts";
 import { ConversationList } from "./conversation-list";

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { TextField } from "../../components/field";
-import { SEARCH_DELAY_MS } from "../../components/resource-list";
+import { SEARCH_DELAY_MS, TextField } from "../../components";
 import { t } from "./strings";
 
 /**

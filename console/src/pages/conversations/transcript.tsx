@@ -1,8 +1,6 @@
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { ErrorAlert, Loading, Notice } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { Button } from "../../components/button";
+import { ErrorAlert, Loading, Notice, announce, Button } from "../../components";
 import { can, session } from "../../shell/session";
 import { BASE, followLink } from "../../shell/router";
 import { StateBadges } from "./conversation-list";

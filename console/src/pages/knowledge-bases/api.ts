@@ -1,7 +1,7 @@
 // The knowledge base endpoints this page calls (CONTRACT section 9), typed by the generated schema.
 import { choicesOf } from "../../api/choices";
 import { api, unwrap, type Schemas } from "../../api/client";
-import type { Availability } from "../../components/model-choice";
+import type { Availability } from "../../components";
 
 export type KnowledgeBase = Schemas["KnowledgeBase"];
 export type KnowledgeBaseWrite = Schemas["KnowledgeBaseWrite"];

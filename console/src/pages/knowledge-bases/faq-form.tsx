@@ -1,7 +1,5 @@
-import { CheckList, TextField } from "../../components";
 import { createFaq, updateFaq, type Faq, type KnowledgeBase, type Label } from "./api";
-import { TextAreaField, fieldsOf } from "../../components/field";
-import { FormDialog } from "../../components/form-dialog";
+import { fieldsOf, TextAreaField, FormDialog, CheckList, TextField } from "../../components";
 import { t } from "./strings";
 
 /** Adds an FAQ (`faq` absent) or changes one: question, answer and the labels it carries. */

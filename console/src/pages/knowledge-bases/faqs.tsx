@@ -1,6 +1,14 @@
-import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
+import {
+  actionsColumn,
+  editAction,
+  deleteAction,
+  Button,
+  useRemoval,
+  toast,
+  useResource,
+  type Column,
+} from "../../components";
 import { useState } from "preact/hooks";
-import { Button, useRemoval, toast, useResource, type Column } from "../../components";
 import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
 import { FaqForm } from "./faq-form";
 import { FaqImport } from "./faq-import";

@@ -1,5 +1,16 @@
 import { useEffect, useState } from "preact/hooks";
 import {
+  createKnowledgeBase,
+  formOptions,
+  updateKnowledgeBase,
+  type KnowledgeBase,
+  type KnowledgeBaseWrite,
+  type Option,
+} from "./api";
+import {
+  fieldsOf,
+  FormProblem,
+  TextAreaField,
   CheckList,
   CheckboxField,
   ErrorAlert,
@@ -12,15 +23,6 @@ import {
   useResource,
   useSubmit,
 } from "../../components";
-import {
-  createKnowledgeBase,
-  formOptions,
-  updateKnowledgeBase,
-  type KnowledgeBase,
-  type KnowledgeBaseWrite,
-  type Option,
-} from "./api";
-import { FormProblem, TextAreaField, fieldsOf } from "../../components/field";
 import { t } from "./strings";
 
 const STORES = ["elasticsearch", "opensearch", "oracle", "synxdb"] as const;

@@ -1,6 +1,18 @@
-import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
+import {
+  actionsColumn,
+  editAction,
+  deleteAction,
+  TextAreaField,
+  FormDialog,
+  useRemoval,
+  ErrorAlert,
+  Loading,
+  SelectField,
+  toast,
+  type Column,
+  useResource,
+} from "../../components";
 import { useState } from "preact/hooks";
-import { useRemoval, ErrorAlert, Loading, SelectField, toast, type Column, useResource } from "../../components";
 import {
   PAGE_SIZE,
   deleteTextNode,
@@ -12,8 +24,6 @@ import {
 } from "./api";
 import { Highlighted } from "./highlight";
 import { FilterField, PagedTable, usePagedList } from "./parts";
-import { TextAreaField } from "../../components/field";
-import { FormDialog } from "../../components/form-dialog";
 import { t } from "./strings";
 
 /** A file's passages as retrieval sees them, filtered by text; managers edit or delete one. */

@@ -1,6 +1,6 @@
 // One file's way into a knowledge base: a signed upload (components/upload.tsx), then attached to
 // the knowledge base, which queues its ingestion.
-import { uploadSigned } from "../../components/upload";
+import { uploadSigned } from "../../components";
 import { attachFile, type KnowledgeBaseFile } from "./api";
 
 /** Uploads and attaches one file; the record returned is queued for ingestion. */

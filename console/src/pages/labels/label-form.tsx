@@ -1,5 +1,4 @@
-import { TextField, fieldsOf } from "../../components/field";
-import { FormDialog } from "../../components/form-dialog";
+import { fieldsOf, TextField, FormDialog } from "../../components";
 import { createLabel, updateLabel, type Label } from "./api";
 import { t } from "./strings";
 

@@ -1,11 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { TextField } from "../../components/field";
-import { PageHeader } from "../../components/page-header";
-import { toast } from "../../components/toast";
-import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
+import { Button, ErrorAlert, Loading, TextField, PageHeader, toast, useResource, useSubmit } from "../../components";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { GroupAssistants, GroupKnowledgeBases, GroupMembers } from "./group-parts";

@@ -1,11 +1,6 @@
 import { useId, useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { Button } from "../../components/button";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { CheckboxField } from "../../components/field";
-import { toast } from "../../components/toast";
-import { useAction } from "../../components/use-action";
-import { useResource } from "../../components/use-resource";
+import { Button, ErrorAlert, Loading, CheckboxField, toast, useAction, useResource } from "../../components";
 import {
   addGroupChatbot,
   addGroupMember,

@@ -1,19 +1,24 @@
-import { actionsColumn, deleteAction } from "../../components/row-actions";
+import {
+  actionsColumn,
+  deleteAction,
+  useRemoval,
+  FormDialog,
+  ErrorAlert,
+  Loading,
+  ListBody,
+  TextField,
+  DataTable,
+  type Column,
+  toast,
+  useResource,
+  Section,
+} from "../../components";
 import { useState } from "preact/hooks";
-import { useRemoval } from "../../components/confirm";
-import { FormDialog } from "../../components/form-dialog";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { ListBody } from "../../components/resource-list";
-import { TextField } from "../../components/field";
-import { DataTable, type Column } from "../../components/data-table";
-import { toast } from "../../components/toast";
-import { useResource } from "../../components/use-resource";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PermissionMatrix } from "./matrix";
 import { createGroup, deleteGroup, listGroups, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
-import { Section } from "../../components/page-header";
 
 /** The organization's groups: created with their permissions, opened, deleted. */
 export function GroupsSection({ organizationId, version }: { organizationId: string; version: number }) {

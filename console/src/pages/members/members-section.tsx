@@ -1,13 +1,19 @@
-import { actionsColumn } from "../../components/row-actions";
+import {
+  actionsColumn,
+  useRemoval,
+  FormDialog,
+  ErrorAlert,
+  Loading,
+  CheckboxField,
+  TextField,
+  DataTable,
+  type Column,
+  Pager,
+  toast,
+  useResource,
+  Section,
+} from "../../components";
 import { useState } from "preact/hooks";
-import { useRemoval } from "../../components/confirm";
-import { FormDialog } from "../../components/form-dialog";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { CheckboxField, TextField } from "../../components/field";
-import { DataTable, type Column } from "../../components/data-table";
-import { Pager } from "../../components/pager";
-import { toast } from "../../components/toast";
-import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import {
@@ -22,7 +28,6 @@ import {
   type Member,
 } from "./api";
 import { t } from "./strings";
-import { Section } from "../../components/page-header";
 
 /** The organization's members: added by e-mail, their groups changed, removed. */
 export function MembersSection({

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { PageHeader } from "../../components/page-header";
+import { PageHeader } from "../../components";
 import type { PageProps } from "../types";
 import { GroupPage } from "./group-page";
 import { GroupsSection } from "./groups-section";

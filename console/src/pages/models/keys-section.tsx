@@ -1,15 +1,17 @@
 import { useState } from "preact/hooks";
-import { useSubmit } from "../../components/use-submit";
-import { TextField } from "../../components/field";
-import { useCrudList } from "../../components/resource-list";
-import { actionsColumn } from "../../components/row-actions";
-import type { Column } from "../../components/data-table";
-import { SecretDialog } from "../../components/secret-dialog";
-import { FormDialog } from "../../components/form-dialog";
+import {
+  useSubmit,
+  TextField,
+  useCrudList,
+  actionsColumn,
+  type Column,
+  SecretDialog,
+  FormDialog,
+  ResourceListSection,
+} from "../../components";
 import { formatTime } from "../../i18n";
 import { createApiKey, listApiKeys, PAGE_SIZE, revokeApiKey, type ApiKey } from "./api";
 import { t } from "./strings";
-import { ResourceListSection } from "../../components/resource-list-page";
 
 const statusOf = (key: ApiKey) =>
   key.revokedAt ? "revoked" : key.expiresAt && Number(key.expiresAt) <= Date.now() ? "expired" : "active";

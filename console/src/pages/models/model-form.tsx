@@ -1,8 +1,6 @@
 import type { TargetedEvent } from "preact";
 import { useState } from "preact/hooks";
-import { FormDialog } from "../../components/form-dialog";
-import { CheckboxField, SelectField, TextField } from "../../components/field";
-import { useSubmit } from "../../components/use-submit";
+import { FormDialog, CheckboxField, SelectField, TextField, useSubmit } from "../../components";
 import { MODEL_KINDS, createModel, updateModel, type Model, type ModelKind, type ModelWrite } from "./api";
 import { presetsFor, type Preset } from "./presets";
 import { t } from "./strings";

@@ -1,18 +1,23 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { Button } from "../../components/button";
-import { useRemoval } from "../../components/confirm";
-import { ErrorAlert, Loading, Notice } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { toast } from "../../components/toast";
-import { useResource } from "../../components/use-resource";
-import { DataTable, type Column } from "../../components/data-table";
 import { can } from "../../shell/session";
 import { ModelForm } from "./model-form";
 import { deleteModel, listModels, testModel, type ConnectionTest, type Model } from "./api";
 import { t } from "./strings";
-import { unavailableReason } from "../../components/model-choice";
-import { Section } from "../../components/page-header";
+import {
+  unavailableReason,
+  Button,
+  useRemoval,
+  ErrorAlert,
+  Loading,
+  Notice,
+  announce,
+  toast,
+  useResource,
+  DataTable,
+  type Column,
+  Section,
+} from "../../components";
 
 /** The organization's models: built-in and its own, with add, edit, delete and test connection for owners. */
 export function ModelsSection({ organizationId }: { organizationId: string }) {

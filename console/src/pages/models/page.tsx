@@ -1,4 +1,4 @@
-import { PageHeader } from "../../components/page-header";
+import { PageHeader } from "../../components";
 import type { PageProps } from "../types";
 import { KeysSection } from "./keys-section";
 import { ModelsSection } from "./models-section";

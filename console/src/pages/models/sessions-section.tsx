@@ -1,10 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { useRemoval } from "../../components/confirm";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { Pager } from "../../components/pager";
-import { useResource } from "../../components/use-resource";
-import { DataTable, type Column } from "../../components/data-table";
+import { Button, useRemoval, ErrorAlert, Loading, Pager, useResource, DataTable, type Column } from "../../components";
 import { formatTime } from "../../i18n";
 import { signOut } from "../../shell/session";
 import { listSessions, PAGE_SIZE, revokeSession, type ConsoleSession } from "./api";

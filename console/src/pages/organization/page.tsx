@@ -1,13 +1,17 @@
 import { useState } from "preact/hooks";
 import { type ApiProblem, problemOf } from "../../api/client";
-import { Button } from "../../components/button";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { TextField, fieldsOf } from "../../components/field";
-import { PageForm } from "../../components/form-dialog";
-import { PageHeader } from "../../components/page-header";
-import { announce } from "../../components/announcer";
-import { toast } from "../../components/toast";
-import { useResource } from "../../components/use-resource";
+import {
+  fieldsOf,
+  Button,
+  ErrorAlert,
+  Loading,
+  TextField,
+  PageForm,
+  PageHeader,
+  announce,
+  toast,
+  useResource,
+} from "../../components";
 import { formatBytes, formatTime } from "../../i18n";
 import type { PageProps } from "../types";
 import { getOrganization, type Organization, patchOrganization } from "./api";

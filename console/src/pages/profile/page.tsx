@@ -1,8 +1,5 @@
 import { useRef } from "preact/hooks";
-import { NewPasswordFields, TextField } from "../../components/field";
-import { PageForm } from "../../components/form-dialog";
-import { PageHeader } from "../../components/page-header";
-import { toast } from "../../components/toast";
+import { NewPasswordFields, TextField, PageForm, PageHeader, toast } from "../../components";
 import { session } from "../../shell/session";
 import { KeysSection } from "../models/keys-section";
 import { SessionsSection } from "../models/sessions-section";

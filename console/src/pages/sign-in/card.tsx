@@ -1,7 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
-import { LanguagePicker } from "../../components/language-picker";
-import { t as common } from "../../components/strings";
+import { common, LanguagePicker } from "../../components";
 import { BASE, followLink } from "../../shell/router";
 
 /**

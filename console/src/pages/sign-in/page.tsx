@@ -1,10 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiProblem } from "../../api/client";
-import { Button } from "../../components/button";
-import { FormProblem, TextField } from "../../components/field";
-import { FormError } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { useSubmit } from "../../components/use-submit";
+import { Button, FormProblem, TextField, FormError, announce, useSubmit } from "../../components";
 import { signedIn } from "../../shell/session";
 import { arrived, currentPath } from "../../shell/router";
 import { createSession } from "./api";

@@ -1,9 +1,6 @@
 import { useEffect, useRef } from "preact/hooks";
 import { ApiProblem } from "../../api/client";
-import { Button } from "../../components/button";
-import { FormProblem, NewPasswordFields, TextField } from "../../components/field";
-import { FormError } from "../../components/alert";
-import { useSubmit } from "../../components/use-submit";
+import { Button, FormProblem, NewPasswordFields, TextField, FormError, useSubmit } from "../../components";
 import { signedIn } from "../../shell/session";
 import { arrived, navigate } from "../../shell/router";
 import { createSession, register } from "./api";

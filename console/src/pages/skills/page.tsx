@@ -1,9 +1,13 @@
 import { useState } from "preact/hooks";
-import { toast } from "../../components/toast";
-import type { Column } from "../../components/data-table";
-import { ResourceListPage } from "../../components/resource-list-page";
-import { useCrudList } from "../../components/resource-list";
-import { actionsColumn, editAction, deleteAction } from "../../components/row-actions";
+import {
+  toast,
+  type Column,
+  ResourceListPage,
+  useCrudList,
+  actionsColumn,
+  editAction,
+  deleteAction,
+} from "../../components";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { deleteSkill, listSkills, type SkillItem } from "./api";

@@ -1,7 +1,4 @@
-import { Dialog } from "../../components/dialog";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { Markdown } from "../../components/markdown";
-import { useResource } from "../../components/use-resource";
+import { Dialog, ErrorAlert, Loading, Markdown, useResource } from "../../components";
 import { formatTime } from "../../i18n";
 import { getSkill } from "./api";
 import { t } from "./strings";

@@ -1,10 +1,16 @@
-import { CheckList } from "../../components/check-list";
-import { FormDialog } from "../../components/form-dialog";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { TextAreaField, TextField, fieldsOf } from "../../components/field";
-import { GroupPicker, pickedGroups } from "../../components/group-picker";
-import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
+import {
+  fieldsOf,
+  CheckList,
+  FormDialog,
+  ErrorAlert,
+  Loading,
+  TextAreaField,
+  TextField,
+  GroupPicker,
+  pickedGroups,
+  useResource,
+  useSubmit,
+} from "../../components";
 import { getSkill, toolChoices, updateSkill, type Skill } from "./api";
 import { t } from "./strings";
 

@@ -1,5 +1,4 @@
-import { GroupPicker } from "../../components/group-picker";
-import { FileField, UploadDialog as Upload } from "../../components/upload";
+import { UploadDialog as Upload, GroupPicker, FileField } from "../../components";
 import { UPLOAD_PATH, type SkillUploadResult } from "./api";
 import { t } from "./strings";
 

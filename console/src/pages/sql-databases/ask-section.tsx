@@ -1,11 +1,14 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { ErrorAlert } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { SelectField, TextField } from "../../components/field";
-import { modelOption } from "../../components/model-choice";
-import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
+import {
+  Button,
+  ErrorAlert,
+  announce,
+  SelectField,
+  TextField,
+  modelOption,
+  useResource,
+  useSubmit,
+} from "../../components";
 import { ask, languageModels, type AskOutcome, type SqlDatabase } from "./api";
 import { t } from "./strings";
 

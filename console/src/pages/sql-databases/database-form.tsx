@@ -1,10 +1,18 @@
 import { useState } from "preact/hooks";
-import { CheckList, pickedIds } from "../../components/check-list";
-import { CheckboxField, SelectField, TextAreaField, TextField, fieldsOf } from "../../components/field";
-import { GroupPicker, pickedGroups } from "../../components/group-picker";
-import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
-import { FormDialog } from "../../components/form-dialog";
+import {
+  fieldsOf,
+  CheckList,
+  pickedIds,
+  CheckboxField,
+  SelectField,
+  TextAreaField,
+  TextField,
+  GroupPicker,
+  pickedGroups,
+  useResource,
+  useSubmit,
+  FormDialog,
+} from "../../components";
 import {
   assistantChoices,
   createDatabase,

@@ -1,12 +1,6 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { Button } from "../../components/button";
-import { useRemoval } from "../../components/confirm";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { toast } from "../../components/toast";
-import { PageHeader } from "../../components/page-header";
-import { useResource } from "../../components/use-resource";
+import { Button, useRemoval, ErrorAlert, Loading, announce, toast, PageHeader, useResource } from "../../components";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { checkConnection, deleteTable, getDatabase, type SqlTable } from "./api";

@@ -1,7 +1,4 @@
-import { editDeleteColumn } from "../../components/row-actions";
-import type { Column } from "../../components/data-table";
-import { ResourceListPage } from "../../components/resource-list-page";
-import { useCrudList } from "../../components/resource-list";
+import { editDeleteColumn, type Column, ResourceListPage, useCrudList } from "../../components";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { deleteDatabase, listDatabases, type SqlDatabase, type SqlDatabaseItem } from "./api";

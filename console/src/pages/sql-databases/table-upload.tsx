@@ -1,5 +1,4 @@
-import { TextField } from "../../components/field";
-import { FileField, UploadDialog } from "../../components/upload";
+import { TextField, FileField, UploadDialog } from "../../components";
 import { tablesPath, type SqlTable } from "./api";
 import { t } from "./strings";
 

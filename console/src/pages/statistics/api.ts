@@ -1,6 +1,5 @@
 import { ApiProblem, api, unwrap, type QueryOf, type Schemas } from "../../api/client";
-import { toast } from "../../components/toast";
-import { useAction } from "../../components/use-action";
+import { toast, useAction } from "../../components";
 import type { paths } from "../../api/schema";
 import { locale } from "../../i18n";
 

@@ -1,7 +1,5 @@
 import { useState } from "preact/hooks";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { CheckboxField } from "../../components/field";
-import { useResource } from "../../components/use-resource";
+import { ErrorAlert, Loading, CheckboxField, useResource } from "../../components";
 import { conversationStatistics, formatCount, type Range } from "./api";
 import { t } from "./strings";
 

@@ -1,15 +1,19 @@
 import { useMemo, useState } from "preact/hooks";
 import type { Schemas } from "../../api/client";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { Button } from "../../components/button";
-import { DataTable, type Column } from "../../components/data-table";
-import { SelectField } from "../../components/field";
-import { useResource } from "../../components/use-resource";
+import {
+  ErrorAlert,
+  Loading,
+  Button,
+  DataTable,
+  type Column,
+  SelectField,
+  useResource,
+  SectionHead,
+} from "../../components";
 import { locale } from "../../i18n";
 import { Chart } from "./chart";
 import { th } from "./human-strings";
 import { exportHumanStatistics, formatCount, humanStatistics, type SectionProps, useDownload } from "./api";
-import { SectionHead } from "../../components/page-header";
 
 type Group = Schemas["HumanGroupFigures"];
 type Figures = Schemas["HumanFigures"];

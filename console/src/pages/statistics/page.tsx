@@ -1,9 +1,5 @@
 import { useMemo, useState } from "preact/hooks";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { Button } from "../../components/button";
-import { SelectField, TextField } from "../../components/field";
-import { PageHeader } from "../../components/page-header";
-import { useResource } from "../../components/use-resource";
+import { ErrorAlert, Loading, Button, SelectField, TextField, PageHeader, useResource } from "../../components";
 import { locale } from "../../i18n";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";

@@ -1,14 +1,19 @@
 import { useState } from "preact/hooks";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { Button } from "../../components/button";
-import { DataTable, type Column } from "../../components/data-table";
-import { SelectField, TextField } from "../../components/field";
-import { Pager } from "../../components/pager";
-import { useResource } from "../../components/use-resource";
+import {
+  ErrorAlert,
+  Loading,
+  Button,
+  DataTable,
+  type Column,
+  SelectField,
+  TextField,
+  Pager,
+  useResource,
+  SectionHead,
+} from "../../components";
 import { formatTime } from "../../i18n";
 import { type ChatbotRecord, chatbotRecords, exportChatbotRecords, type Range, useDownload } from "./api";
 import { t } from "./strings";
-import { SectionHead } from "../../components/page-header";
 
 const PAGE_SIZE = 20;
 const SCORES = [

@@ -1,8 +1,5 @@
 import { useState } from "preact/hooks";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { DataTable, type Column } from "../../components/data-table";
-import { Pager } from "../../components/pager";
-import { useResource } from "../../components/use-resource";
+import { ErrorAlert, Loading, DataTable, type Column, Pager, useResource } from "../../components";
 import {
   type ChatbotUsage,
   chatbotUsage,

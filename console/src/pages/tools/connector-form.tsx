@@ -1,7 +1,13 @@
 import { useState } from "preact/hooks";
-import { CheckboxField, SelectField, TextAreaField, TextField, fieldsOf } from "../../components/field";
-import { FormDialog } from "../../components/form-dialog";
-import { useSubmit } from "../../components/use-submit";
+import {
+  fieldsOf,
+  CheckboxField,
+  SelectField,
+  TextAreaField,
+  TextField,
+  FormDialog,
+  useSubmit,
+} from "../../components";
 import { createConnector, updateConnector, type Connector, type ConnectorWrite, type RegistryEntry } from "./api";
 import { jsonObject } from "./json-field";
 import { t } from "./strings";

@@ -1,15 +1,10 @@
-import { editDeleteColumn } from "../../components/row-actions";
+import { editDeleteColumn, Button, type Column, useCrudList, useResource, ResourceListSection } from "../../components";
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import type { Column } from "../../components/data-table";
-import { useCrudList } from "../../components/resource-list";
-import { useResource } from "../../components/use-resource";
 import { can, session } from "../../shell/session";
 import { deleteConnector, listConnectors, listRegistry, myCredentials, type Connector } from "./api";
 import { ConnectorForm } from "./connector-form";
 import { CredentialDialog } from "./credential-dialog";
 import { t } from "./strings";
-import { ResourceListSection } from "../../components/resource-list-page";
 
 /** The organization's connectors: instances of the MCP registry's entries, enabled or not. */
 export function ConnectorsSection({ organizationId }: { organizationId: string }) {

@@ -1,11 +1,6 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { Button } from "../../components/button";
-import { FormDialog } from "../../components/form-dialog";
-import { TextField } from "../../components/field";
-import { ErrorAlert } from "../../components/alert";
-import { toast } from "../../components/toast";
-import { useSubmit } from "../../components/use-submit";
+import { Button, FormDialog, TextField, ErrorAlert, toast, useSubmit } from "../../components";
 import { formatTime } from "../../i18n";
 import { removeCredential, storeCredential, type Connector } from "./api";
 import { t } from "./strings";

@@ -1,8 +1,5 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { ErrorAlert } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { useAction } from "../../components/use-action";
+import { Button, ErrorAlert, announce, useAction } from "../../components";
 import { availableTools, type RemoteTool } from "./api";
 import { t } from "./strings";
 

@@ -1,5 +1,5 @@
 import { useRef, useState } from "preact/hooks";
-import { PageHeader } from "../../components/page-header";
+import { PageHeader } from "../../components";
 import { BASE } from "../../shell/router";
 import type { PageProps } from "../types";
 import { ConnectorsSection } from "./connectors-section";

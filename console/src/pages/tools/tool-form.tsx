@@ -1,8 +1,14 @@
 import { useRef, useState } from "preact/hooks";
-import { FormDialog } from "../../components/form-dialog";
-import { SelectField, TextAreaField, TextField, fieldsOf } from "../../components/field";
-import { GroupPicker, pickedGroups } from "../../components/group-picker";
-import { useSubmit } from "../../components/use-submit";
+import {
+  fieldsOf,
+  FormDialog,
+  SelectField,
+  TextAreaField,
+  TextField,
+  GroupPicker,
+  pickedGroups,
+  useSubmit,
+} from "../../components";
 import { createTool, updateTool, type Tool, type ToolWrite } from "./api";
 import { jsonObject } from "./json-field";
 import { TYPES, TypeFields, typeBody, type FormType } from "./type-fields";

@@ -1,11 +1,8 @@
-import { editDeleteColumn } from "../../components/row-actions";
-import type { Column } from "../../components/data-table";
-import { useCrudList } from "../../components/resource-list";
+import { editDeleteColumn, type Column, useCrudList, ResourceListSection } from "../../components";
 import { can } from "../../shell/session";
 import { deleteTool, listTools, type Tool } from "./api";
 import { ToolForm } from "./tool-form";
 import { t } from "./strings";
-import { ResourceListSection } from "../../components/resource-list-page";
 
 /** What a tool calls: its URL (api, MCP) or that it runs code. */
 function target(tool: Tool): string {

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { SelectField, TextAreaField, TextField } from "../../components/field";
+import { SelectField, TextAreaField, TextField } from "../../components";
 import type { Tool, ToolWrite } from "./api";
 import { fieldProblem, jsonObject, pretty } from "./json-field";
 import { McpToolPicker } from "./mcp-picker";

@@ -1,4 +1,4 @@
-import { InboxCreateDialog } from "../../components/inbox-dialog";
+import { InboxCreateDialog } from "../../components";
 import { t } from "./strings";
 
 /**

@@ -1,14 +1,19 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { InboxAssignmentSection } from "../../components/inbox-assignment";
 import { problemOf } from "../../api/client";
-import { Button } from "../../components/button";
-import { SaveBar } from "../../components/form-dialog";
-import { TextField } from "../../components/field";
-import { ErrorAlert, FormError, Loading, Notice } from "../../components/alert";
-import { PageHeader } from "../../components/page-header";
-import { toast } from "../../components/toast";
-import { useResource } from "../../components/use-resource";
-import { useSubmit } from "../../components/use-submit";
+import {
+  Button,
+  SaveBar,
+  TextField,
+  ErrorAlert,
+  FormError,
+  Loading,
+  Notice,
+  PageHeader,
+  toast,
+  useResource,
+  useSubmit,
+} from "../../components";
 import { BASE, followLink } from "../../shell/router";
 import { can } from "../../shell/session";
 import { loadWebChat, patchWebChat } from "./api";

@@ -1,6 +1,5 @@
 import { useId, useState } from "preact/hooks";
-import { CopyButton } from "../../components/copy-button";
-import { SelectField } from "../../components/field";
+import { CopyButton, SelectField } from "../../components";
 import { snippetOf } from "./draft";
 import { t } from "./strings";
 

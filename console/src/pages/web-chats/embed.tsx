@@ -1,14 +1,9 @@
 import { useState } from "preact/hooks";
 import type { Schemas } from "../../api/client";
-import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { ErrorAlert, Notice } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { useAction } from "../../components/use-action";
+import { Button, ConfirmDialog, ErrorAlert, Notice, announce, useAction, SecretDialog } from "../../components";
 import { rotateIdentitySecret, verifyCustomDomain } from "./api";
 import type { WebChat } from "./draft";
 import { EmbedCodes } from "./embed-codes";
-import { SecretDialog } from "../../components/secret-dialog";
 import { t } from "./strings";
 
 /**

@@ -1,5 +1,5 @@
 import type { ApiProblem } from "../../api/client";
-import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components/field";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "../../components";
 import { COLOURS, FLAGS, HEX, IMAGES, SHADOWS, type Draft, type Theme, type WebChat } from "./draft";
 import { ImageUpload, UPLOADABLE, type Uploadable } from "./image-upload";
 import { t } from "./strings";

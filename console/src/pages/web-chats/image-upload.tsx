@@ -1,8 +1,6 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { UploadProgress, uploadSigned } from "../../components/upload";
-import { announce } from "../../components/announcer";
-import { toast } from "../../components/toast";
+import { uploadSigned, UploadProgress, announce, toast } from "../../components";
 import { patchWebChat } from "./api";
 import type { WebChat } from "./draft";
 import { t } from "./strings";

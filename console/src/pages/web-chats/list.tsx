@@ -1,8 +1,5 @@
 import { useState } from "preact/hooks";
-import type { Column } from "../../components/data-table";
-import { ResourceListPage } from "../../components/resource-list-page";
-import { useCrudList } from "../../components/resource-list";
-import { linkColumn } from "../../components/row-actions";
+import { type Column, ResourceListPage, useCrudList, linkColumn } from "../../components";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import { listWebChats, PAGE_SIZE } from "./api";

@@ -1,14 +1,18 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { ErrorAlert, Loading } from "../../components/alert";
-import { toast } from "../../components/toast";
-import { Button } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm";
-import { DataTable, type Column } from "../../components/data-table";
-import { Dialog } from "../../components/dialog";
-import { SelectField } from "../../components/field";
-import { Pager } from "../../components/pager";
-import { useResource } from "../../components/use-resource";
+import {
+  ErrorAlert,
+  Loading,
+  toast,
+  Button,
+  ConfirmDialog,
+  DataTable,
+  type Column,
+  Dialog,
+  SelectField,
+  Pager,
+  useResource,
+} from "../../components";
 import { formatTime } from "../../i18n";
 import { t } from "./strings";
 import { type Delivery, listDeliveries, redeliverFailed, redeliverRecord, type Webhook } from "./api";

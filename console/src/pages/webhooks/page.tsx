@@ -1,15 +1,21 @@
 import { useState } from "preact/hooks";
 import { problemOf } from "../../api/client";
-import { ErrorAlert, Loading, Notice } from "../../components/alert";
-import { announce } from "../../components/announcer";
-import { toast } from "../../components/toast";
-import { Button } from "../../components/button";
-import { useRemoval } from "../../components/confirm";
-import { DataTable, type Column } from "../../components/data-table";
-import { Dialog } from "../../components/dialog";
-import { SelectField } from "../../components/field";
-import { PageHeader, SectionHead } from "../../components/page-header";
-import { useResource } from "../../components/use-resource";
+import {
+  ErrorAlert,
+  Loading,
+  Notice,
+  announce,
+  toast,
+  Button,
+  useRemoval,
+  DataTable,
+  type Column,
+  Dialog,
+  SelectField,
+  PageHeader,
+  SectionHead,
+  useResource,
+} from "../../components";
 import { formatTime } from "../../i18n";
 import type { PageProps } from "../types";
 import { Body, DeliveriesSection, DeliveryStatus } from "./deliveries-section";

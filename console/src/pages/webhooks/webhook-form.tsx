@@ -1,9 +1,15 @@
 import { useState } from "preact/hooks";
-import { Button } from "../../components/button";
-import { CheckboxField, SelectField, TextAreaField, TextField, fieldsOf } from "../../components/field";
-import { useSubmit } from "../../components/use-submit";
-import { SecretDialog } from "../../components/secret-dialog";
-import { FormDialog } from "../../components/form-dialog";
+import {
+  fieldsOf,
+  Button,
+  CheckboxField,
+  SelectField,
+  TextAreaField,
+  TextField,
+  useSubmit,
+  SecretDialog,
+  FormDialog,
+} from "../../components";
 import { createWebhook, updateWebhook, type Webhook, type WebhookWrite } from "./api";
 import { t } from "./strings";
 
