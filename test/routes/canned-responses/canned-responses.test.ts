@@ -5,9 +5,9 @@ import { and, eq } from "drizzle-orm";
 import { cannedResponses } from "../../../src/db/schema";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied } from "../../support/refusals";
-import { bodyOf, problemOf } from "../../support/api";
+import { bodyOf, problemOf, type Schemas } from "../../support/api";
 
-type Canned = { id: string; shortCode: string; content: string; createdAt: string; updatedAt: string };
+type Canned = Schemas["CannedResponse"];
 
 const rows = async (organizationId: string) =>
   db().select().from(cannedResponses).where(eq(cannedResponses.organizationId, organizationId));

@@ -2,20 +2,18 @@ import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, uploadFiles, waitForFile } from "../../fixtures/knowledge";
-import { bodyOf } from "../../support/api";
+import { bodyOf, type Schemas } from "../../support/api";
 
-type IdName = { id: string; name: string };
-type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
-type File = { id: string; filename: string; knowledgeBase: IdName; status: string };
-type Faq = { id: string; question: string; knowledgeBase: IdName };
+type FilePage = Schemas["ChatbotKnowledgeFilePage"];
+type FaqPage = Schemas["ChatbotKnowledgeFaqPage"];
 
 const filesOf = (botId: string, query = "") => `/chatbots/${botId}/knowledge-bases-files/${query}`;
 const faqsOf = (botId: string, query = "") => `/chatbots/${botId}/knowledge-bases-faqs/${query}`;
 
-async function list<T>(actor: Actor, path: string): Promise<Page<T>> {
+async function list<T extends FilePage | FaqPage>(actor: Actor, path: string): Promise<T> {
   const res = await actor.fetch("GET", path);
   expect(res.status, await res.clone().text()).toBe(200);
-  return await res.json<Page<T>>();
+  return await res.json<T>();
 }
 
 /** An assistant answering from one knowledge base (`linked`), and one it does not use (`other`). */
@@ -54,14 +52,14 @@ const readOnly = () => (shared ??= setup());
 describe("GET /chatbots/{id}/knowledge-bases-files/ and -faqs/", () => {
   it("lists the files and FAQs of the linked knowledge bases only, newest first", async () => {
     const { owner, bot, linked, refunds, shipping, refundFaq, shippingFaq } = await readOnly();
-    const files = await list<File>(owner, filesOf(bot.id));
+    const files = await list<FilePage>(owner, filesOf(bot.id));
     expect(files).toMatchObject({ count: 2, next: null, previous: null });
     expect(files.results.map((f) => f.id)).toEqual([shipping.id, refunds.id]);
     expect(files.results[0]).toMatchObject({
       filename: "shipping.md",
       knowledgeBase: { id: linked.id, name: linked.name },
     });
-    const faqs = await list<Faq>(owner, faqsOf(bot.id));
+    const faqs = await list<FaqPage>(owner, faqsOf(bot.id));
     expect(faqs.count).toBe(2);
     expect(faqs.results.map((f) => f.id)).toEqual([shippingFaq.id, refundFaq.id]);
     expect(faqs.results[0]).toMatchObject({
@@ -96,22 +94,22 @@ describe("GET /chatbots/{id}/knowledge-bases-files/ and -faqs/", () => {
 
   it("`query` filters by filename (files) and question (FAQs); largeLanguageModel, replyMode do nothing", async () => {
     const { owner, bot, refunds, refundFaq } = await readOnly();
-    const files = await list<File>(owner, filesOf(bot.id, "?query=REFUND"));
+    const files = await list<FilePage>(owner, filesOf(bot.id, "?query=REFUND"));
     expect(files.results.map((f) => f.id)).toEqual([refunds.id]);
-    const faqs = await list<Faq>(owner, faqsOf(bot.id, "?query=refund"));
+    const faqs = await list<FaqPage>(owner, faqsOf(bot.id, "?query=refund"));
     expect(faqs.results.map((f) => f.id)).toEqual([refundFaq.id]);
     // An FAQ's answer is not searched: "billing" is only in the answer.
-    expect((await list<Faq>(owner, faqsOf(bot.id, "?query=billing"))).count).toBe(0);
+    expect((await list<FaqPage>(owner, faqsOf(bot.id, "?query=billing"))).count).toBe(0);
     const ignored = "?largeLanguageModel=00000000-0000-7000-8000-000000000001&replyMode=template";
-    expect((await list<File>(owner, filesOf(bot.id, ignored))).count).toBe(2);
-    expect((await list<Faq>(owner, faqsOf(bot.id, ignored))).count).toBe(2);
+    expect((await list<FilePage>(owner, filesOf(bot.id, ignored))).count).toBe(2);
+    expect((await list<FaqPage>(owner, faqsOf(bot.id, ignored))).count).toBe(2);
   });
 
   it("a knowledge base linked later appears; an assistant without knowledge lists nothing", async () => {
     const { owner, bot, other } = await setup();
     const res = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { knowledgeBases: [{ id: other.id }] });
     expect(res.status, await res.clone().text()).toBe(200);
-    const files = await list<File>(owner, filesOf(bot.id));
+    const files = await list<FilePage>(owner, filesOf(bot.id));
     expect(files.results.map((f) => f.filename)).toEqual(["unrelated.txt"]);
     const empty = await createChatbot(owner);
     expect(await list(owner, filesOf(empty.id))).toMatchObject({ count: 0, results: [] });

@@ -7,10 +7,10 @@ import { call, expectError, seedMember, seedOwner, type Actor } from "../../harn
 import { liveEvents } from "../../support/sse";
 import { pub, visitorConversation } from "../widget/fixtures";
 import { channelInbox, eventually, messagesWhen, onlyConversation, post, standIn } from "../../channels/support";
-import { bodyOf, problemOf } from "../../support/api";
+import { bodyOf, problemOf, type Schemas } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
 
-type Message = { id: string; sequence: number; type: string; senderType: string; content: string; private: boolean };
+type Message = Schemas["Message"];
 
 /** A visitor's conversation with one exchange (their message, the assistant's reply), still served by the assistant. */
 async function notedConversation(owner: Actor) {

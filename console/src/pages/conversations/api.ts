@@ -1,5 +1,5 @@
 import { choicesOf, type ChoiceKind } from "../../api/choices";
-import { api, otherwise, unwrap, type Schemas } from "../../api/client";
+import { api, otherwise, unwrap, type BodyOf, type Schemas } from "../../api/client";
 import { inView } from "./views";
 
 export type Conversation = Schemas["Conversation"];
@@ -85,7 +85,7 @@ export const reply = (
       body: { conversation, content, private: isPrivate, ...(attachments.length ? { attachments } : {}) },
     }),
   );
-export const assign = (id: string, body: { assigneeId?: string | null; teamId?: string | null }) =>
+export const assign = (id: string, body: BodyOf<"/api/v1/conversations/{id}/assign/", "post">) =>
   unwrap(api.POST("/api/v1/conversations/{id}/assign/", { params: { path: { id } }, body }));
 
 /** Marks a conversation read by the team (its unread count 0); the live stream tells the other tabs. */

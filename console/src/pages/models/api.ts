@@ -1,4 +1,4 @@
-import { api, unwrap, type Schemas } from "../../api/client";
+import { api, unwrap, type BodyOf, type Schemas } from "../../api/client";
 import type { paths } from "../../api/schema";
 
 export type Model = Schemas["Model"];
@@ -45,7 +45,7 @@ export const PAGE_SIZE = 20;
 
 export const listApiKeys = (page: number) =>
   unwrap(api.GET("/api/v1/api-keys/", { params: { query: { page, pageSize: PAGE_SIZE } } }));
-export const createApiKey = (body: { name: string; expiresAt: string | null }) =>
+export const createApiKey = (body: BodyOf<"/api/v1/api-keys/", "post">) =>
   unwrap(api.POST("/api/v1/api-keys/", { body }));
 export const revokeApiKey = (id: string) => unwrap(api.DELETE("/api/v1/api-keys/{id}/", { params: { path: { id } } }));
 export const listSessions = (page: number) =>
