@@ -3,28 +3,10 @@ import { eq } from "drizzle-orm";
 import { contacts, conversations } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { data, unique, type Actor } from "../../harness";
+import type { Schemas } from "../../support/api";
 
-export interface ContactRecord {
-  id: string;
-  inboxes: { id: string; name: string }[];
-  inbox: { id: string; name: string } | null;
-  name: string;
-  avatar: string | null;
-  phoneNumber: string | null;
-  email: string | null;
-  sourceId: string | null;
-  queryMetadata: Record<string, unknown> | null;
-  metadata: Record<string, unknown>;
-  preChatFieldIndex: Record<string, unknown>;
-  hasMcpCredentials: boolean;
-  hasApiCredentials: boolean;
-  contactConnectors: Record<string, unknown>[];
-  tags: { id: string; name: string; createdAt: string; updatedAt: string }[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type ContactPage = { count: number; next: string | null; previous: string | null; results: ContactRecord[] };
+export type ContactRecord = Schemas["Contact"];
+export type ContactPage = Schemas["ContactPage"];
 
 export async function createContact(owner: Actor, body: Record<string, unknown> = {}): Promise<ContactRecord> {
   const res = await owner.fetch("POST", "/contacts/", { name: unique("contact"), ...body });
