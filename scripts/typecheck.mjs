@@ -27,4 +27,5 @@ for (const { project, code, output } of await Promise.all(checks)) {
     console.error(`tsc -p ${project}: exit ${code}`);
   }
 }
+if (!failed) console.log(`typecheck: ${projects.map((p) => (p === "." ? "worker" : p)).join(", ")}: no errors`);
 process.exit(failed ? 1 : 0);
