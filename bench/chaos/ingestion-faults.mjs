@@ -10,7 +10,6 @@ import { LOCAL_KB_MODELS } from "../lib.mjs";
 
 const FILES = Number(process.env.CHAOS_INGESTION_FILES ?? 40);
 const DIE_AFTER = 5;
-/** The built-in local embedding model and reranker (migrations/0001_seed_builtin_models.sql). */
 const WAIT_MS = 10 * 60_000;
 
 export const description =
