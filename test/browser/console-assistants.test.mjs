@@ -24,6 +24,7 @@ import {
   LOCAL_RERANKER,
   memberInNewGroup,
   ownerScreenshots,
+  LOCAL_KB_MODELS,
 } from "./console-helpers.mjs";
 
 const QUESTION = "What are your opening hours?";
@@ -35,7 +36,7 @@ beforeAll(async () => {
   app = await startConsole();
   const api = app.server.api;
   kb = await api("/knowledge-bases/", {
-    body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+    body: { name: "Help centre", ...LOCAL_KB_MODELS },
   });
   await api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: QUESTION, answer: ANSWER } });
   await api(`/knowledge-bases/${kb.id}/faqs/`, {

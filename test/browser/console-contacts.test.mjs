@@ -9,9 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
   dialog,
-  LOCAL_EMBEDDING,
   LOCAL_LLM,
-  LOCAL_RERANKER,
   openPage,
   ownerOn,
   PASSWORD,
@@ -20,6 +18,7 @@ import {
   startConsole,
   memberInNewGroup,
   ownerScreenshots,
+  LOCAL_KB_MODELS,
 } from "./console-helpers.mjs";
 
 let app, ada, grace, graceFirst, graceSecond, member, inboxName;
@@ -32,7 +31,7 @@ beforeAll(async () => {
   const inbox = (await api(`/chatbots/${bot.id}/`, { method: "GET" })).defaultInbox;
   inboxName = inbox.name;
   const kb = await api("/knowledge-bases/", {
-    body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+    body: { name: "Help centre", ...LOCAL_KB_MODELS },
   });
   /** A contact of the assistant's inbox with `fields`. */
   const contactOfInbox = (fields) => api("/contacts/", { body: { ...fields, inboxes: [{ id: inbox.id }] } });

@@ -14,9 +14,8 @@ import {
   signInWithPassword,
   startConsole,
   LOCAL_LLM,
-  LOCAL_EMBEDDING,
-  LOCAL_RERANKER,
   memberInNewGroup,
+  LOCAL_KB_MODELS,
 } from "./console-helpers.mjs";
 
 const IMG = "<img src=x onerror=window.__xss=1>";
@@ -39,7 +38,7 @@ beforeAll(async () => {
   app = await startConsole();
   const api = app.server.api;
   kb = await api("/knowledge-bases/", {
-    body: { name: KNOWLEDGE_BASE, embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+    body: { name: KNOWLEDGE_BASE, ...LOCAL_KB_MODELS },
   });
   await api(`/knowledge-bases/${kb.id}/faqs/`, { body: { question: QUESTION, answer: ANSWER } });
   // A member who may look (not change): they see the instructions rendered as Markdown.

@@ -9,6 +9,7 @@ import {
   createWebChat,
   launchChromium,
   LOCAL_EMBEDDING,
+  LOCAL_KB_MODELS,
   LOCAL_LLM,
   LOCAL_RERANKER,
   startServer,
@@ -38,8 +39,8 @@ export const PNG = Buffer.from(
 /** The console tests' default ports (each worker of the suite has 50 of them): the worker's, and a site's
  * (console-web-chats). */
 export const CONSOLE_PORTS = { from: 9000, size: 50 };
-/** The built-in models (migrations/0001_seed_builtin_models.sql). */
-export { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER };
+/** The built-in models (migrations/0001_seed_builtin_models.sql), and a knowledge base's two of them. */
+export { LOCAL_EMBEDDING, LOCAL_KB_MODELS, LOCAL_LLM, LOCAL_RERANKER };
 
 /**
  * A worker on fresh state (port CONSOLE_TEST_PORT, else one of 9000-9049; test/support/test-ports.mjs

@@ -19,9 +19,8 @@ import {
   signInContext,
   startConsole,
   LOCAL_LLM,
-  LOCAL_EMBEDDING,
-  LOCAL_RERANKER,
   PNG,
+  LOCAL_KB_MODELS,
 } from "./console-helpers.mjs";
 
 const OLD_DAY = "2026-01-15";
@@ -78,7 +77,7 @@ async function visitorAsks(webChatId, token, content) {
 /** The conversation with a cited reply, tool calls, a visitor's files and feedback. */
 async function seedTranscript() {
   const kb = await api("/knowledge-bases/", {
-    body: { name: "Returns policy", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+    body: { name: "Returns policy", ...LOCAL_KB_MODELS },
   });
   const form = new FormData();
   form.append(

@@ -20,11 +20,11 @@ import {
   dialog,
   tabTo,
   LOCAL_EMBEDDING,
-  LOCAL_RERANKER,
   memberInNewGroup,
   ownerScreenshots,
   tabAndPress,
   PHONE,
+  LOCAL_KB_MODELS,
 } from "./console-helpers.mjs";
 
 const ARTICLES = {
@@ -60,8 +60,7 @@ async function seededBase(name, { files = {}, faqs = [], groups = [] } = {}) {
   const kb = await app.server.api("/knowledge-bases/", {
     body: {
       name,
-      embeddingModel: LOCAL_EMBEDDING,
-      rerankerModel: LOCAL_RERANKER,
+      ...LOCAL_KB_MODELS,
       groups: groups.map((id) => ({ id })),
     },
   });

@@ -13,10 +13,9 @@ import {
   startConsole,
   dialog,
   LOCAL_LLM,
-  LOCAL_EMBEDDING,
-  LOCAL_RERANKER,
   register,
   signInOwner,
+  LOCAL_KB_MODELS,
 } from "./console-helpers.mjs";
 
 const PNG = Buffer.from(
@@ -38,7 +37,7 @@ beforeAll(async () => {
   const bot = await app.server.api("/chatbots/", { body: { name: "Ava", largeLanguageModel: LOCAL_LLM } });
   await app.server.api("/inboxes/", { body: { name: "Website", channelType: "web", chatbot: { id: bot.id } } });
   await app.server.api("/knowledge-bases/", {
-    body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+    body: { name: "Help centre", ...LOCAL_KB_MODELS },
   });
 }, 120_000);
 

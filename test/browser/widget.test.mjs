@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import path from "node:path";
-import { createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_EMBEDDING, LOCAL_RERANKER } from "../../bench/lib.mjs";
+import { createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_KB_MODELS } from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
 import { signVisitorToken } from "../../src/services/widget/tokens";
 import { ACME_HELP, axeViolations, pageWithErrors, startWidgetServer, shotsDir } from "./console-helpers.mjs";
@@ -17,7 +17,7 @@ let widget, server, upstream, host, browser, chat, slowChat, slowerChat;
 
 async function seed() {
   const kb = await server.api("/knowledge-bases/", {
-    body: { name: "Help centre", embeddingModel: LOCAL_EMBEDDING, rerankerModel: LOCAL_RERANKER },
+    body: { name: "Help centre", ...LOCAL_KB_MODELS },
   });
   await server.api(`/knowledge-bases/${kb.id}/faqs/`, {
     body: {
