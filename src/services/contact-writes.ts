@@ -6,11 +6,11 @@ import { contactInboxes, contacts, contactTags, conversations } from "../db/sche
 import { badRequest, notFound } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import {
+  type ContactCreateInput,
   type ContactInput,
   contactColumns,
   findContact,
   getContact,
-  type InboxesInput,
   inboxChange,
   inboxLinkStatements,
   requireInboxesOf,
@@ -23,14 +23,12 @@ import { deleteContactCopies, refreshContactCopies } from "./shards/contact-copi
 const hasConversations = () =>
   badRequest("The contact still has conversations.", undefined, "contact_has_conversations");
 
-type ContactWrite = ContactInput & InboxesInput & { tags?: string[] };
-
 /** Creates a contact; its inboxes must be the organization's (400 otherwise). */
 export async function createContact(
   db: Db,
   data: Db,
   organizationId: string,
-  body: ContactWrite & { name: string },
+  body: ContactCreateInput,
   secret: string | undefined,
 ) {
   const links = inboxChange(body);
@@ -53,7 +51,7 @@ export async function updateContact(
   data: Db,
   organizationId: string,
   contactId: string,
-  body: ContactWrite,
+  body: ContactInput,
   secret: string | undefined,
 ) {
   const found = await findContact(data, organizationId, contactId);

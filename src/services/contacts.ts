@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
@@ -7,8 +8,7 @@ import { encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, contains, inList, likePattern } from "../lib/sql";
-import type { QueryMetadata } from "./knowledge/query-scope";
-import { contactRecord } from "./records/contacts";
+import { type ContactCreate, type ContactUpdate, contactRecord } from "./records/contacts";
 
 // ---------------------------------------------------------------------------------------------
 // Reading contacts.
@@ -257,25 +257,15 @@ export async function listContacts(
 // Writing contacts.
 
 type Json = Record<string, unknown>;
-export interface ContactInput {
-  name?: string;
-  avatar?: string | null;
-  phoneNumber?: string | null;
-  email?: string | null;
-  sourceId?: string | null;
-  queryMetadata?: QueryMetadata | null;
-  metadata?: Json | null;
-  preChatFieldIndex?: Json | null;
-  mcpCredentials?: Json[] | null;
-  apiCredentials?: Json[] | null;
-  contactConnectors?: Json[] | null;
-}
+/**
+ * A contact write as the services receive it: the update body once parsed (transforms applied, so an empty e-mail is
+ * already null). Every field is optional; creating also needs `name` (ContactCreateInput).
+ */
+export type ContactInput = z.output<typeof ContactUpdate>;
+export type ContactCreateInput = z.output<typeof ContactCreate>;
 
 /** The links a contact write asks for: `inboxes` or the deprecated single `inbox`. */
-export interface InboxesInput {
-  inboxes?: { id: string }[];
-  inbox?: { id: string } | null;
-}
+export type InboxesInput = Pick<ContactInput, "inboxes" | "inbox">;
 
 /** `inboxes` wins; the old single `inbox` means a list of one (null: none); neither: unchanged. */
 export function inboxChange(body: InboxesInput): { ids: string[]; field: string } | undefined {

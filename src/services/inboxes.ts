@@ -15,7 +15,7 @@ import { badRequest, conflict, fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { contains, inList } from "../lib/sql";
 import { requireTeamOf } from "./assignment/settings";
-import { inboxRecord } from "./records/inboxes";
+import { type InboxChanges, inboxRecord } from "./records/inboxes";
 import { webChatRecord } from "./records/web-chats";
 import { businessHoursProblem, type BusinessHours } from "./business-hours";
 import { forgetInboxConversations } from "./conversation/forget";
@@ -260,14 +260,6 @@ export async function unreadInboxes(db: Db, parts: Db[], organizationId: string)
   return named
     .map((i) => ({ ...i, count: unread.get(i.id)! }))
     .sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
-}
-
-export interface InboxChanges {
-  name?: string;
-  channelType?: string;
-  chatbot?: { id: string } | null;
-  businessHours?: BusinessHours | null;
-  assignment?: InboxAssignment;
 }
 
 /** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../env";
 import { conversationLabels, conversations, labels } from "../db/schema";
@@ -6,14 +7,14 @@ import { isUuid, uuidv7 } from "../lib/ids";
 import { contains } from "../lib/sql";
 import { type PageWindow, paginate } from "../db/paginate";
 import { writePurges } from "./purges";
+import type { LabelPatch, LabelWrite } from "./records/labels";
 
 /** Conversation labels of an organization (CONTRACT section 18): filters of the inbox and of statistics. */
 export type LabelRow = typeof labels.$inferSelect;
-export interface LabelInput {
-  name: string;
-  color: string;
-  description?: string;
-}
+/** A label as created: the POST body once parsed (its name trimmed). */
+export type LabelInput = z.output<typeof LabelWrite>;
+/** The fields a PATCH changes. */
+export type LabelPatchInput = z.output<typeof LabelPatch>;
 
 /** At most this many labels on one conversation. */
 export const MAX_CONVERSATION_LABELS = 20;
@@ -64,7 +65,7 @@ export async function updateLabel(
   db: Db,
   organizationId: string,
   id: string,
-  input: Partial<LabelInput>,
+  input: LabelPatchInput,
 ): Promise<LabelRow> {
   const current = await getLabel(db, organizationId, id);
   const [row] = await unique(

@@ -7,6 +7,7 @@ import { usableSecret } from "../lib/placeholders";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { ModelError } from "./llm/types";
 import { rowById } from "../db/find";
+import type { ModelFields } from "./records/models";
 
 export type ModelKind = (typeof MODEL_KINDS)[number];
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -170,15 +171,13 @@ export function listModels(db: Db, organizationId: string, kind: ModelKind, wind
   );
 }
 
-type ModelValues = Omit<typeof models.$inferInsert, "id" | "kind" | "organizationId" | "apiKeyEncrypted">;
-
 /** Stores an organization's model; `apiKey` sealed (none when empty). */
 export async function createModel(
   db: Db,
   env: Pick<Bindings, "ENCRYPTION_KEY">,
   organizationId: string,
   kind: ModelKind,
-  values: ModelValues,
+  values: ModelFields,
   apiKey: string | null | undefined,
 ): Promise<ModelRow> {
   const apiKeyEncrypted = apiKey ? await encryptSecret(apiKey, env.ENCRYPTION_KEY) : null;
@@ -194,7 +193,7 @@ export async function updateModel(
   db: Db,
   env: Pick<Bindings, "ENCRYPTION_KEY">,
   id: string,
-  values: Partial<ModelValues>,
+  values: Partial<ModelFields>,
   apiKey: string | null | undefined,
 ): Promise<ModelRow> {
   const apiKeyEncrypted =

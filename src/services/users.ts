@@ -1,18 +1,14 @@
 // The signed-in user's own profile.
+import type { z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Db } from "../env";
 import { users } from "../db/schema";
 import { conflict, isUniqueViolation } from "../lib/errors";
 import { forgetUser } from "./key-cache";
-import { userRecord } from "./records/users";
+import { type UpdateUser, userRecord } from "./records/users";
 
-export interface ProfileInput {
-  name: string;
-  email: string;
-  avatar?: string | null;
-  company?: string | null;
-  invitationCode?: string | null;
-}
+/** The profile body once parsed (the name already trimmed). */
+export type ProfileInput = z.output<typeof UpdateUser>;
 
 /** Writes the user's profile (e-mail lower-cased; 409 when another user has it) and forgets the cached key holder. */
 export async function updateProfile(db: Db, userId: string, body: ProfileInput) {

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { inboxes, webChats, type WebChatSettings } from "../db/schema";
@@ -5,25 +6,18 @@ import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from ".
 import { encryptSecret, randomBase62 } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
 import { defaultWebChatSettings, findInbox, getWebChat, requireDomainFree, type WebChatRow } from "./inboxes";
-import { webChatRecord, type WebChatRecord } from "./records/web-chats";
+import { type WebChatCreate, type WebChatPatch, webChatRecord, type WebChatRecord } from "./records/web-chats";
 import { publishWebChatImages, removePublishedFiles, replacedWebChatImages } from "./uploads/web-chat-images";
 import { challengeName, challengeValue, domainVerified, txtResolver } from "./widget/domains";
 
 /** Theme keys as a write gives them: `null` removes a key. */
 type ThemeChanges = Record<string, string | boolean | null | undefined>;
 
-/** A web chat write as the routes validated it (POST, PUT or PATCH); fields left out keep their value. */
-export type WebChatInput = Partial<
-  Omit<WebChatSettings, "theme" | "darkTheme" | "customDomain" | "identitySecretSealed">
-> & {
-  name?: string;
-  accessType?: WebChatRow["accessType"];
-  isActive?: boolean;
-  inbox?: { id: string };
-  theme?: ThemeChanges;
-  darkTheme?: ThemeChanges;
-  customDomain?: { domain: string } | null;
-};
+/**
+ * A web chat write as the routes validated it (POST, PUT or PATCH); fields left out keep their value. The PATCH body
+ * is the PUT body made partial, and the POST body only makes `inbox` required, so this covers all three.
+ */
+export type WebChatInput = z.output<typeof WebChatPatch>;
 
 export type StoredWebChat = Pick<WebChatRow, "name" | "accessType" | "isActive" | "settings">;
 type Theme = Record<string, string | boolean>;
@@ -76,7 +70,7 @@ export async function createWebChat(
   db: Db,
   data: Db,
   organizationId: string,
-  input: WebChatInput & { inbox: { id: string } },
+  input: z.output<typeof WebChatCreate>,
   origin: string,
 ): Promise<WebChatRecord> {
   const inbox = await findInbox(db, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));

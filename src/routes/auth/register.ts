@@ -5,7 +5,8 @@ import { forbidden } from "../../lib/errors";
 import { register } from "../../services/auth";
 import { planSettings } from "../../services/plans";
 import { OrganizationSchema } from "../../services/records/organizations";
-import { PersonNameField, UserSchema } from "../users/schema";
+import { PersonNameField } from "../../services/records/users";
+import { UserSchema } from "../users/schema";
 import { password, samePasswords } from "./schema";
 
 const Registration = z

@@ -4,8 +4,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { createCannedResponse } from "../../services/canned-responses";
 import { cannedResponseRecord } from "../../services/records/canned-responses";
-import { CannedResponseSchema } from "../../services/records/canned-responses";
-import { CANNED_RESPONSES_TAG, CannedResponseCreate } from "./schema";
+import { CannedResponseCreate, CannedResponseSchema } from "../../services/records/canned-responses";
+import { CANNED_RESPONSES_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -4,8 +4,8 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { updateCannedResponse } from "../../services/canned-responses";
 import { cannedResponseRecord } from "../../services/records/canned-responses";
-import { CannedResponseSchema } from "../../services/records/canned-responses";
-import { CANNED_RESPONSES_TAG, CannedResponsePatch } from "./schema";
+import { CannedResponsePatch, CannedResponseSchema } from "../../services/records/canned-responses";
+import { CANNED_RESPONSES_TAG } from "./schema";
 
 const route = createRoute({
   method: "patch",

@@ -7,9 +7,9 @@ import { chatbotView } from "../../services/chatbots/views";
 import { createChatbot } from "../../services/chatbots/store";
 import { requireChatbotQuota } from "../../services/chatbots/quota";
 import { planSettings } from "../../services/plans";
-import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { chatbotRecord, ChatbotSchema, ChatbotWrite } from "../../services/records/chatbots";
 import { dataParts } from "../../services/shards/parts";
-import { CHATBOTS_TAG, ChatbotWrite } from "./schema";
+import { CHATBOTS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

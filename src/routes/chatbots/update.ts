@@ -7,9 +7,9 @@ import { checkChatbotLinks, checkChatbotRules, chatbotColumns } from "../../serv
 import { chatbotView, maskDatabaseUrl } from "../../services/chatbots/views";
 import { chatbotGroupIds, getChatbotForRead } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
-import { chatbotRecord, ChatbotSchema } from "../../services/records/chatbots";
+import { chatbotRecord, ChatbotSchema, ChatbotPatch, ChatbotWrite } from "../../services/records/chatbots";
 import { dataParts } from "../../services/shards/parts";
-import { CHATBOTS_TAG, ChatbotPatch, ChatbotWrite } from "./schema";
+import { CHATBOTS_TAG } from "./schema";
 import { definedFields } from "../../lib/patch";
 
 const routeFor = (method: "put" | "patch") =>

@@ -10,7 +10,7 @@ import { SSE_HEADERS } from "../../services/sse";
 import { MessageFields } from "../messages/schema";
 import { MessageSchema } from "../../services/records/messages";
 import { CompletionStreamEvent } from "./stream-events";
-import { QueryMetadataSchema } from "../contacts/schema";
+import { QueryMetadataSchema } from "../../services/records/query-metadata";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 

@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { createConnector } from "../../services/mcp/connector-write";
-import { ConnectorSchema } from "../../services/records/connectors";
-import { CONNECTORS_TAG, ConnectorWrite } from "./schema";
+import { ConnectorSchema, ConnectorWrite } from "../../services/records/connectors";
+import { CONNECTORS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -4,8 +4,8 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { getConnector } from "../../services/mcp/connectors";
 import { updateConnector } from "../../services/mcp/connector-write";
-import { ConnectorSchema } from "../../services/records/connectors";
-import { CONNECTORS_TAG, ConnectorPatch, ConnectorWrite } from "./schema";
+import { ConnectorSchema, ConnectorPatch, ConnectorWrite } from "../../services/records/connectors";
+import { CONNECTORS_TAG } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

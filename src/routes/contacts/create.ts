@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { createContact } from "../../services/contact-writes";
-import { ContactSchema } from "../../services/records/contacts";
-import { CONTACTS_TAG, ContactCreate } from "./schema";
+import { ContactCreate, ContactSchema } from "../../services/records/contacts";
+import { CONTACTS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { updateContact } from "../../services/contact-writes";
-import { ContactSchema } from "../../services/records/contacts";
-import { CONTACTS_TAG, ContactUpdate } from "./schema";
+import { ContactSchema, ContactUpdate } from "../../services/records/contacts";
+import { CONTACTS_TAG } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

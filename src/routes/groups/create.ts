@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
 import { checkOrganizationField, createGroup, groupRecord } from "../../services/groups";
-import { GroupSchema } from "../../services/records/groups";
-import { GroupWrite, OrganizationParams } from "./schema";
+import { GroupSchema, GroupWrite } from "../../services/records/groups";
+import { OrganizationParams } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
 import { checkOrganizationField, findGroup, groupRecord, updateGroup } from "../../services/groups";
-import { GroupSchema } from "../../services/records/groups";
-import { GroupParams, GroupPatch, GroupWrite } from "./schema";
+import { GroupPatch, GroupSchema, GroupWrite } from "../../services/records/groups";
+import { GroupParams } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

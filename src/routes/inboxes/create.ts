@@ -8,9 +8,9 @@ import { dataParts } from "../../services/shards/parts";
 import { currentAccess, orgAccess, requirePermission, type OrgAccess } from "../../services/access";
 import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { chatbotOrganization, createInbox } from "../../services/inboxes";
-import { inboxRecord } from "../../services/records/inboxes";
+import { InboxWrite, inboxRecord } from "../../services/records/inboxes";
 import { requireTeamOf } from "../../services/assignment/settings";
-import { INBOXES_TAG, InboxSchema, InboxWrite } from "./schema";
+import { INBOXES_TAG, InboxSchema } from "./schema";
 
 const route = createRoute({
   method: "post",

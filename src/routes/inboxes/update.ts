@@ -5,8 +5,9 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { dataParts } from "../../services/shards/parts";
 import { authorize } from "../../services/access";
-import { type InboxChanges, updateInbox } from "../../services/inboxes";
-import { INBOXES_TAG, InboxPatch, InboxSchema, InboxWrite } from "./schema";
+import { updateInbox } from "../../services/inboxes";
+import { type InboxChanges, InboxPatch, InboxWrite } from "../../services/records/inboxes";
+import { INBOXES_TAG, InboxSchema } from "./schema";
 
 async function update(c: Context<AppEnv>, id: string, body: InboxChanges) {
   const access = await authorize(c, "inbox.manage");

@@ -7,8 +7,8 @@ import {
   checkKnowledgeBaseReferences,
   createKnowledgeBase,
 } from "../../services/knowledge/knowledge-bases";
-import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
-import { KNOWLEDGE_TAG, KnowledgeBaseWrite } from "./schema";
+import { KnowledgeBaseWrite, KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
+import { KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

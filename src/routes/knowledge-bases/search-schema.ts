@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { PageQuery } from "../../lib/pagination";
-import { QueryMetadataSchema } from "../contacts/query-metadata";
+import { QueryMetadataSchema } from "../../services/records/query-metadata";
 
 export const SEARCH_METHODS = ["hybrid", "keyword", "vector"] as const;
 

@@ -8,8 +8,8 @@ import {
   getKnowledgeBaseForRead,
   updateKnowledgeBase,
 } from "../../services/knowledge/knowledge-bases";
-import { KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
-import { KNOWLEDGE_TAG, KnowledgeBasePatch, KnowledgeBaseWrite } from "./schema";
+import { KnowledgeBasePatch, KnowledgeBaseWrite, KnowledgeBaseSchema } from "../../services/records/knowledge-bases";
+import { KNOWLEDGE_TAG } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

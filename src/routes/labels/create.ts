@@ -4,8 +4,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { createLabel } from "../../services/labels";
 import { labelRecord } from "../../services/records/labels";
-import { LabelSchema } from "../../services/records/labels";
-import { LABELS_TAG, LabelWrite } from "./schema";
+import { LabelWrite, LabelSchema } from "../../services/records/labels";
+import { LABELS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -4,8 +4,8 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { updateLabel } from "../../services/labels";
 import { labelRecord } from "../../services/records/labels";
-import { LabelSchema } from "../../services/records/labels";
-import { LABELS_TAG, LabelPatch } from "./schema";
+import { LabelPatch, LabelSchema } from "../../services/records/labels";
+import { LABELS_TAG } from "./schema";
 
 const route = createRoute({
   method: "patch",

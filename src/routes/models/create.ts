@@ -4,8 +4,7 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requireOwner } from "../../services/access";
 import { checkModelRules, createModel } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { modelRecord, ModelSchema } from "../../services/records/models";
-import { ModelWrite } from "./schema";
+import { modelRecord, ModelSchema, ModelWrite } from "../../services/records/models";
 
 export const registerCreateModel = (r: Router, k: ModelKindRoute) =>
   r.openapi(

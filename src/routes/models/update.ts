@@ -4,8 +4,7 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requireOwner } from "../../services/access";
 import { checkModelRules, getOwnModel, updateModel } from "../../services/models";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
-import { modelRecord, ModelSchema } from "../../services/records/models";
-import { ModelPatch } from "./schema";
+import { modelRecord, ModelPatch, ModelSchema } from "../../services/records/models";
 
 export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
   r.openapi(

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { NameField } from "../../lib/openapi";
 import { LOGO_MAX_BYTES } from "../../services/organization-logos";
-import { InvitationCodeField } from "../users/schema";
+import { InvitationCodeField } from "../../services/records/users";
 
 /** A logo part of the multipart form (PUT and PATCH). */
 export const logoPart = (description: string) =>

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { createSqlDatabase } from "../../services/sql/databases";
-import { SQL_DATABASES_TAG, SqlDatabaseSchema, SqlDatabaseWrite } from "./schema";
+import { SqlDatabaseWrite } from "../../services/records/sql-databases";
+import { SQL_DATABASES_TAG, SqlDatabaseSchema } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { booleanQuery } from "../../lib/boolean-query";
-import { IdName, IdRef, uuidParam, GroupRefs, NameField } from "../../lib/openapi";
+import { IdName, IdRef, uuidParam } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { SQL_DATABASE_TYPES } from "../../services/records/sql-databases";
 
@@ -11,55 +11,6 @@ export {
 } from "../../services/records/sql-databases";
 
 export const SQL_DATABASES_TAG = "SQL databases";
-
-const fields = {
-  name: NameField("Unique in the organization", "Shop database"),
-  description: z
-    .string()
-    .max(10_000)
-    .nullable()
-    .optional()
-    .openapi({ description: "What it holds (the model reads it)", example: "Orders and customers" }),
-  databaseType: z.enum(SQL_DATABASE_TYPES).openapi({
-    description: "managed or postgresql (mysql, oracle, mssql are stored but cannot be queried yet)",
-    example: "managed",
-  }),
-  databaseUrl: z
-    .string()
-    .max(2000)
-    .nullable()
-    .optional()
-    .openapi({
-      description:
-        "Connection string, required except for managed; write-only, encrypted at rest. `hyperdrive://BINDING` " +
-        "connects through the deployment's Hyperdrive binding of that name",
-      example: "postgresql://bot:secret@db.example.com:5432/shop?sslmode=require",
-    }),
-  includeTables: z
-    .object({
-      tables: z
-        .array(z.string().min(1).max(200).openapi({ example: "sales" }))
-        .max(500)
-        .openapi({ description: "Table names", example: ["sales"] }),
-    })
-    .nullable()
-    .optional()
-    .openapi({
-      description: "Only these tables are discovered and queried (external databases)",
-      example: { tables: ["sales"] },
-    }),
-  isActive: z.boolean().optional().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
-  chatbots: z
-    .array(IdRef)
-    .max(100)
-    .nullable()
-    .optional()
-    .openapi({ description: "Assistants (`[{id}]`) that query it in agent replies; replaces the list", example: [] }),
-  groups: GroupRefs("Groups (`[{id}]`); non-owners must pick one of their own"),
-};
-
-export const SqlDatabaseWrite = z.object(fields).openapi("SqlDatabaseWrite");
-export const SqlDatabasePatch = SqlDatabaseWrite.partial().openapi("SqlDatabasePatch");
 
 const flag = (description: string) => booleanQuery({ description, example: "true" });
 export const SqlDatabaseListQuery = PageQuery.extend({

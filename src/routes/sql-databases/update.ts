@@ -4,7 +4,8 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { getSqlDatabase } from "../../services/sql/access";
 import { updateSqlDatabase } from "../../services/sql/databases";
-import { SQL_DATABASES_TAG, SqlDatabasePatch, SqlDatabaseSchema, SqlDatabaseWrite } from "./schema";
+import { SqlDatabasePatch, SqlDatabaseWrite } from "../../services/records/sql-databases";
+import { SQL_DATABASES_TAG, SqlDatabaseSchema } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

@@ -7,8 +7,8 @@ import { authorize } from "../../services/access";
 import { insertTool } from "../../services/tools/store";
 import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
 import { toolView } from "../../services/tools/views";
-import { toolRecord, ToolSchema } from "../../services/records/tools";
-import { TOOLS_TAG, ToolWrite } from "./schema";
+import { toolRecord, ToolSchema, ToolWrite } from "../../services/records/tools";
+import { TOOLS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -7,8 +7,8 @@ import { getToolToManage } from "../../services/tools/access";
 import { toolGroupIds, updateTool } from "../../services/tools/store";
 import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
 import { toolView } from "../../services/tools/views";
-import { toolRecord, ToolSchema } from "../../services/records/tools";
-import { TOOLS_TAG, ToolPatch, ToolWrite } from "./schema";
+import { toolRecord, ToolSchema, ToolPatch, ToolWrite } from "../../services/records/tools";
+import { TOOLS_TAG } from "./schema";
 
 const routeFor = (method: "put" | "patch") =>
   createRoute({

@@ -3,9 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { createWebChat } from "../../services/web-chats";
-import { WebChatSchema } from "../../services/records/web-chats";
-import { WEB_CHATS_TAG } from "./schema";
-import { IMAGE_NOTE, WebChatCreate } from "./write";
+import { WebChatCreate, WebChatSchema } from "../../services/records/web-chats";
+import { IMAGE_NOTE, WEB_CHATS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

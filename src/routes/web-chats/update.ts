@@ -5,9 +5,8 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { updateWebChat, type WebChatInput } from "../../services/web-chats";
-import { WebChatSchema } from "../../services/records/web-chats";
-import { WEB_CHATS_TAG } from "./schema";
-import { IMAGE_NOTE, WebChatPatch, WebChatReplace } from "./write";
+import { WebChatPatch, WebChatReplace, WebChatSchema } from "../../services/records/web-chats";
+import { IMAGE_NOTE, WEB_CHATS_TAG } from "./schema";
 
 /** PUT replaces the themes, PATCH merges them key by key. */
 async function update(c: Context<AppEnv>, id: string, input: WebChatInput, mergeThemes: boolean) {

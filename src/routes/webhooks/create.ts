@@ -3,8 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { checkWebhookRules, getWebhook, insertWebhook, requireInbox } from "../../services/webhooks/config";
-import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
-import { InboxParams, WEBHOOKS_TAG, WebhookWrite } from "./schema";
+import { webhookRecord, WebhookSchema, WebhookWrite } from "../../services/records/webhooks";
+import { InboxParams, WEBHOOKS_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -5,8 +5,14 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { checkWebhookRules, getWebhook, updateWebhook } from "../../services/webhooks/config";
-import { webhookRecord, WebhookSchema } from "../../services/records/webhooks";
-import { WEBHOOKS_TAG, WebhookParams, WebhookPatch, WebhookWrite, type WebhookChanges } from "./schema";
+import {
+  type WebhookChanges,
+  webhookRecord,
+  WebhookPatch,
+  WebhookSchema,
+  WebhookWrite,
+} from "../../services/records/webhooks";
+import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
 /** PUT and PATCH: fields left out stay as they are (the secret token too, as it is never shown). */
 async function changeWebhook(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookChanges) {

@@ -4,8 +4,8 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { dataDb } from "../../services/shards";
 import { activeWebChat } from "../../services/widget/web-chats";
 import { startSession } from "../../services/widget/visitors";
-import { SessionSchema } from "../../services/records/widget";
-import { SessionBody, WIDGET_TAG, WebChatParams } from "./schema";
+import { SessionBody, SessionSchema } from "../../services/records/widget";
+import { WIDGET_TAG, WebChatParams } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -1,5 +1,6 @@
 // An assistant's body as columns, and the rules it must meet: references the caller may use, and
 // rules across fields.
+import type { z } from "@hono/zod-openapi";
 import type { Bindings, Db } from "../../env";
 import type { chatbots } from "../../db/schema";
 import { fieldError, forbidden } from "../../lib/errors";
@@ -9,44 +10,16 @@ import { checkChatbotKnowledgeBases } from "../knowledge/knowledge-bases";
 import { checkChatbotSkills } from "../skills/write";
 import { checkChatbotTools } from "../tools/chatbot-tools";
 import { getModel, modelUnavailable, type ModelKind, UNAVAILABLE } from "../models";
+import type { ChatbotPatch } from "../records/chatbots";
 import type { ChatbotRow } from "./visibility";
 
 export type ChatbotColumns = Partial<typeof chatbots.$inferInsert>;
 
-/** A create, PUT or PATCH body after validation; absent fields are left as they are. */
-export interface ChatbotInput {
-  name?: string;
-  largeLanguageModel?: string;
-  fallbackLargeLanguageModel?: string | null;
-  embeddingModel?: string | null;
-  rerankerModel?: string | null;
-  rag?: string | null;
-  builtInWorkflow?: string | null;
-  instructions?: string | null;
-  knowledgeBases?: { id: string }[] | null;
-  toolkits?: { id: string }[] | null;
-  tools?: { id: string }[] | null;
-  skills?: { id: string }[] | null;
-  groups?: { id: string }[] | null;
-  replyMode?: ChatbotRow["replyMode"];
-  template?: string | null;
-  unanswerableTemplate?: string | null;
-  outputMode?: ChatbotRow["outputMode"];
-  rawOutputFormat?: Record<string, unknown> | null;
-  databaseUrl?: string | null;
-  databaseType?: string | null;
-  includeTables?: Record<string, unknown> | null;
-  agentMode?: ChatbotRow["agentMode"];
-  numberOfRetrievedChunks?: number;
-  enableEvaluation?: boolean;
-  enableInLineCitations?: boolean;
-  handoff?: {
-    enabled?: boolean;
-    afterUnanswered?: number;
-    message?: string | null;
-    outsideHoursMessage?: string | null;
-  } | null;
-}
+/**
+ * A create, PUT or PATCH body after validation (its transforms applied); absent fields are left as they are. The
+ * PATCH body is the create body made partial, so its output type covers all three.
+ */
+export type ChatbotInput = z.output<typeof ChatbotPatch>;
 
 /** Column values of the fields the body carries (`totalWordsCount` is counted, never written). */
 export const chatbotColumns = (b: ChatbotInput): ChatbotColumns => ({

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, eq, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
@@ -9,7 +10,7 @@ import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { deleteFaqs, indexFaqs } from "./content";
 import { checkLabels } from "./files";
 import { modelApiError } from "../llm/errors";
-import { faqRecord, faqRecords } from "../records/faqs";
+import { faqRecord, faqRecords, type FaqPatch, type FaqWrite } from "../records/faqs";
 import { findById } from "../../db/find";
 import { definedFields } from "../../lib/patch";
 
@@ -59,22 +60,16 @@ export async function listFaqs(
   return { count: page.count, items: await faqRecords(db, kb, page.items) };
 }
 
-/** What a create, PUT or PATCH body of an FAQ carries (null clears a field). */
-export interface FaqInput {
-  question?: string;
-  answer?: string;
-  answerMediaUrls?: Record<string, unknown> | null;
-  labels?: { id: string }[] | null;
-  rawUserDefineMetadata?: Record<string, unknown> | null;
-}
+/**
+ * What a PUT, PATCH or update-metadata body of an FAQ carries, once parsed (null clears a field;
+ * fields left out keep their value).
+ */
+export type FaqInput = z.output<typeof FaqPatch>;
+/** A new FAQ: the POST body once parsed (question and answer required). */
+export type FaqCreateInput = z.output<typeof FaqWrite>;
 
 /** Creates an FAQ with its labels (labels of this knowledge base, else 400) and indexes it at once. */
-export async function createFaq(
-  env: Bindings,
-  db: Db,
-  kb: KnowledgeBaseRow,
-  body: FaqInput & { question: string; answer: string },
-) {
+export async function createFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, body: FaqCreateInput) {
   const labelIds = await checkLabels(db, kb.id, body.labels);
   const id = uuidv7();
   const [[row]] = await db.batch([

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
@@ -21,7 +22,7 @@ import { can, type OrgAccess } from "../access";
 import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { requireOrganizationGroups } from "../groups";
 import { getModel } from "../models";
-import { knowledgeBaseRecord } from "../records/knowledge-bases";
+import { knowledgeBaseRecord, type KnowledgeBasePatch, type KnowledgeBaseWrite } from "../records/knowledge-bases";
 import { groupIdsOf, groupLinksOf, linkStatements, linksOf, reachableThroughGroups, requireKnownIds } from "../links";
 import { groupNameLinks, type IdName, linkedNames } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
@@ -233,10 +234,10 @@ export async function listKnowledgeBases(
   return { count: page.count, items };
 }
 
-/** What a create, PUT or PATCH body of a knowledge base carries. */
-export type KnowledgeBaseBody = Parameters<typeof checkKnowledgeBaseReferences>[3] &
-  Parameters<typeof knowledgeBaseColumns>[0] &
-  Parameters<typeof resolveVectorDatabase>[2];
+/** What a PUT or PATCH body of a knowledge base carries, once parsed; fields left out keep their value. */
+export type KnowledgeBaseBody = z.output<typeof KnowledgeBasePatch>;
+/** A new knowledge base: the POST body once parsed (name and both models required). */
+export type KnowledgeBaseCreateBody = z.output<typeof KnowledgeBaseWrite>;
 
 /** Creates a knowledge base with its links (from checkKnowledgeBaseReferences) and starts its keyword index. */
 export async function createKnowledgeBase(
@@ -244,7 +245,7 @@ export async function createKnowledgeBase(
   db: Db,
   access: OrgAccess,
   userId: string,
-  body: KnowledgeBaseBody & { name: string; embeddingModel: string; rerankerModel: string },
+  body: KnowledgeBaseCreateBody,
   links: KnowledgeBaseLinks,
 ) {
   const { storedCredentials, ...store } = await resolveVectorDatabase(env, null, body);
@@ -336,12 +337,7 @@ export async function checkKnowledgeBaseReferences(
   db: Db,
   access: OrgAccess,
   userId: string,
-  body: {
-    embeddingModel?: string;
-    rerankerModel?: string;
-    groups?: { id: string }[] | null;
-    chatbots?: { id: string }[] | null;
-  },
+  body: Pick<KnowledgeBaseBody, "embeddingModel" | "rerankerModel" | "groups" | "chatbots">,
   current: { groupIds: string[]; visibleChatbotIds: string[] } = { groupIds: [], visibleChatbotIds: [] },
 ): Promise<KnowledgeBaseLinks> {
   const [embedding, reranker] = await Promise.all([
@@ -434,18 +430,7 @@ export function knowledgeBaseLinkStatements(
 }
 
 /** Column values of the settings a create, PUT or PATCH body carries (absent fields stay undefined). */
-export const knowledgeBaseColumns = (b: {
-  name?: string;
-  description?: string | null;
-  embeddingModel?: string;
-  rerankerModel?: string;
-  numberOfRetrievedChunks?: number;
-  sentenceWindowSize?: number;
-  enableHyde?: boolean;
-  similarityCutoff?: number;
-  enableRerank?: boolean;
-  enableRrf?: boolean | null;
-}) => ({
+export const knowledgeBaseColumns = (b: KnowledgeBaseBody) => ({
   name: b.name,
   description: b.description === null ? "" : b.description,
   embeddingModelId: b.embeddingModel,

@@ -1,19 +1,17 @@
+import type { z } from "@hono/zod-openapi";
 import type { Bindings, Db } from "../../env";
 import { and, eq } from "drizzle-orm";
 import { connectors } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { checkHeaders, connectorUrl, getRegistryEntry, type ConnectorRow, type RegistryRow } from "./connectors";
-import { connectorRecord } from "../records/connectors";
+import { type ConnectorPatch, connectorRecord } from "../records/connectors";
 import { sealHeaders } from "./credentials";
 
-export interface ConnectorInput {
-  mcpRegistryId?: string;
-  displayName?: string | null;
-  description?: string | null;
-  urlVariables?: Record<string, string> | null;
-  authHeaders?: Record<string, unknown> | null;
-  isEnabled?: boolean;
-}
+/**
+ * A create, PUT or PATCH body after validation; absent fields keep their value. The PATCH body is the create body
+ * made partial, so its output type covers all three.
+ */
+export type ConnectorInput = z.output<typeof ConnectorPatch>;
 
 /**
  * Column values of a create or update: the registry entry (400 when unknown), its URL filled and

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { faqLabels, knowledgeBaseLabels } from "../../db/schema";
-import { IdName, Timestamps } from "../../lib/openapi";
+import { IdName, IdRef, Timestamps } from "../../lib/openapi";
 import { timestampsOf } from "../../lib/time";
 import type { FaqRow } from "../knowledge/faqs";
 import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
@@ -35,6 +35,55 @@ export const FaqSchema = z
   .openapi("Faq");
 
 export type FaqRecord = z.infer<typeof FaqSchema>;
+
+// Request bodies, beside the record (docs/decisions.md, "One word per concept, and where a record's shape is
+// written").
+const labels = z
+  .array(IdRef)
+  .max(100)
+  .nullable()
+  .optional()
+  .openapi({
+    description: "Labels of this knowledge base (`[{id}]`); replaces the list, null clears it",
+    example: [{ id: EXAMPLE_ID }],
+  });
+const rawUserDefineMetadata = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .optional()
+  .openapi({
+    description: "Custom metadata; replaces the stored object, null clears it",
+    example: { source: "help-centre" },
+  });
+
+const writeFields = {
+  question: z
+    .string()
+    .trim()
+    .min(1)
+    .max(10_000)
+    .openapi({ description: "The question, 1 to 10,000 characters", example: "How do I get a refund?" }),
+  answer: z.string().min(1).max(100_000).openapi({
+    description: "The answer given when the question matches",
+    example: "Write to billing@example.com within 30 days of the purchase.",
+  }),
+  answerMediaUrls: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .optional()
+    .openapi({
+      description: "Media shown with the answer; null clears it",
+      example: { images: ["https://example.com/refund.png"] },
+    }),
+  labels,
+  rawUserDefineMetadata,
+};
+
+/** POST: question and answer required. */
+export const FaqWrite = z.object(writeFields).openapi("FaqWrite");
+/** PUT and PATCH: any subset; fields left out keep their value (real clients PUT only `answer`). */
+export const FaqPatch = FaqWrite.partial().openapi("FaqPatch");
+export const FaqMetadataPatch = z.object({ labels, rawUserDefineMetadata }).openapi("FaqMetadataPatch");
 
 /** FAQ rows -> records, with their labels read in one query. */
 export async function faqRecords(db: Db, kb: KnowledgeBaseRow, rows: FaqRow[]): Promise<FaqRecord[]> {

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { groups } from "../../db/schema";
 import { Timestamps } from "../../lib/openapi";
 import { timestampsOf } from "../../lib/time";
-import { PERMISSIONS } from "../permissions";
+import { PERMISSIONS, isPermissionId } from "../permissions";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
@@ -39,3 +39,45 @@ export const groupRecordOf = (g: typeof groups.$inferSelect, held: Set<string>, 
   membersCount,
   ...timestampsOf(g),
 });
+
+// Request bodies, beside the record (docs/decisions.md, "One word per concept, and where a record's shape is
+// written").
+
+/** Permission ids from the catalogue (GET /permissions/); duplicates are ignored. */
+const permissionIds = z
+  .array(z.string())
+  .superRefine((ids, ctx) => {
+    const unknown = ids.filter((id) => !isPermissionId(id));
+    if (unknown.length) ctx.addIssue({ code: "custom", message: `Unknown permission id: ${unknown.join(", ")}.` });
+  })
+  .transform((ids) => [...new Set(ids)])
+  .openapi({ description: "Permission ids from GET /permissions/", example: [PERMISSIONS[3].id, PERMISSIONS[5].id] });
+
+const fields = {
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(150)
+    .openapi({ description: "Unique in the organization", example: "Support agents" }),
+  organization: z
+    .string()
+    .nullable()
+    .optional()
+    .openapi({ description: "If given, must be the organization in the path", example: EXAMPLE_ID }),
+  permissions: permissionIds,
+};
+
+/** POST and PUT: name and permissions required. */
+export const GroupWrite = z.object(fields).openapi("GroupWrite");
+/** PATCH: every field optional. */
+export const GroupPatch = z
+  .object({ name: fields.name.optional(), organization: fields.organization, permissions: permissionIds.optional() })
+  .openapi("GroupPatch");
+
+/**
+ * The bodies as the service receives them: validated, `permissions` without duplicates. `organization` is only
+ * checked against the path (checkOrganizationField), never written.
+ */
+export type GroupInput = z.output<typeof GroupWrite>;
+export type GroupChanges = z.output<typeof GroupPatch>;

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CHANNEL_TYPES } from "../../db/schema";
-import { IdName, Timestamps } from "../../lib/openapi";
+import { IdName, IdRef, NameField, Timestamps } from "../../lib/openapi";
 import { timestampsOf } from "../../lib/time";
 import { DEFAULT_CAPACITY, MAX_CAPACITY, assignmentOf } from "../assignment/settings";
 import { WEEKDAYS, type Weekday } from "../business-hours";
@@ -122,3 +122,33 @@ export const inboxRecord = ({ inbox, chatbot, channel, unreadConversationsCount 
   assignment: assignmentOf(inbox.assignment),
   ...timestampsOf(inbox),
 });
+
+// Request bodies, beside the record (docs/decisions.md, "One word per concept, and where a record's shape is
+// written").
+
+const chatbotRef = IdRef.nullable().openapi({
+  description: "Assistant of the organization (`{id}`); null detaches it",
+});
+
+/** Body of POST and PUT; PATCH takes any subset. */
+export const InboxWrite = z.object({
+  name: NameField(
+    "The inbox's name as operators see it, 1-200 characters after trimming; a `web` inbox's web chat starts with " +
+      "the same name (renaming the inbox later leaves the web chat's as it is)",
+    "Website",
+  ),
+  channelType: ChannelTypeSchema,
+  chatbot: chatbotRef.optional(),
+  businessHours: z.union([BusinessHoursSchema, z.null()]).optional().openapi({
+    description:
+      "When its team answers (outside them a handoff says the assistant's `handoff.outsideHoursMessage`); null: always",
+  }),
+  assignment: AssignmentSchema.optional().openapi({
+    description:
+      "Who serves its conversations once handed to a person (replaced whole); absent: kept (manual at creation)",
+  }),
+});
+export const InboxPatch = InboxWrite.partial();
+
+/** PUT and PATCH bodies as the service receives them (defaults filled in); PUT's is a PATCH with every field. */
+export type InboxChanges = z.output<typeof InboxPatch>;

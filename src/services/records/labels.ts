@@ -20,6 +20,28 @@ export const LabelSchema = z
 
 export type LabelRecord = z.infer<typeof LabelSchema>;
 
+// Request bodies, beside the record (docs/decisions.md, "One word per concept, and where a record's shape is
+// written").
+const name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(50)
+  .openapi({ description: "1 to 50 characters, unique within the organization (409)", example: "Billing" });
+const color = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, "A colour as #rrggbb")
+  .openapi({ description: "`#rrggbb`", example: "#1f77b4" });
+const description = z
+  .string()
+  .max(500)
+  .openapi({ description: "Up to 500 characters", example: "Questions about invoices and payments" });
+
+export const LabelWrite = z.object({ name, color, description: description.optional() }).openapi("LabelWrite");
+export const LabelPatch = z
+  .object({ name: name.optional(), color: color.optional(), description: description.optional() })
+  .openapi("LabelPatch");
+
 export const labelRecord = (row: LabelRow): LabelRecord => ({
   id: row.id,
   name: row.name,

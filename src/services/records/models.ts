@@ -1,13 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../env";
 import { MODEL_KINDS, MODEL_PROVIDERS } from "../../db/schema";
-import { Timestamps } from "../../lib/openapi";
+import { NameField, Timestamps } from "../../lib/openapi";
 import { cannotOpen, maskSecret } from "../../lib/crypto";
 import { timestampsOf } from "../../lib/time";
 import { modelApiKey, modelUnavailable, type ModelRow, UNAVAILABLE } from "../models";
-
-// The route schemas take these enums from here (routes do not import db/schema).
-export { MODEL_KINDS, MODEL_PROVIDERS };
 
 export const ModelSchema = z
   .object({
@@ -92,3 +89,45 @@ export async function modelRecord(row: ModelRow, env: Pick<Bindings, "ENCRYPTION
     ...timestampsOf(row),
   };
 }
+
+// Request bodies, beside the record (docs/decisions.md, "One word per concept, and where a record's shape is
+// written").
+
+export const ModelWrite = z.object({
+  name: NameField("Display name", "GPT-4o mini"),
+  provider: z
+    .enum(MODEL_PROVIDERS)
+    .openapi({ description: "local, openai_compatible or workers_ai", example: "openai_compatible" }),
+  modelName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .openapi({ description: "Model name at the provider", example: "gpt-4o-mini" }),
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: "Must be an http(s) URL" })
+    .max(2000)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "http(s) endpoint; required for openai_compatible (a local server such as http://localhost:11434/v1 works too)",
+      example: "https://api.openai.com/v1",
+    }),
+  apiKey: z
+    .string()
+    .min(1)
+    .max(1000)
+    .nullable()
+    .optional()
+    .openapi({ description: "Write-only, encrypted at rest; null removes it", example: "sk-..." }),
+  dimensions: z.number().int().min(1).max(8192).nullable().optional().openapi({
+    description: "Embedding models only: vector size, required unless the provider is local",
+    example: 1536,
+  }),
+});
+
+export const ModelPatch = ModelWrite.partial();
+
+/** A body as the service writes it: `apiKey` is handed over on its own, to be sealed. */
+export type ModelFields = Omit<z.output<typeof ModelWrite>, "apiKey">;

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { SQL_DATABASE_STATUSES, SQL_DATABASE_TYPES } from "../../db/schema";
-import { IdName, Timestamps } from "../../lib/openapi";
+import { GroupRefs, IdName, IdRef, NameField, Timestamps } from "../../lib/openapi";
 import { ms, timestampsOf } from "../../lib/time";
 import type { SqlDatabaseView, SqlTableRow } from "../sql/views";
 
@@ -113,6 +113,57 @@ export const SqlDatabaseListItem = z
     tablesCount: z.number().int().openapi({ description: "How many tables it has", example: 1 }),
   })
   .openapi("SqlDatabaseListItem");
+
+// Request bodies, beside the record (docs/decisions.md, "One word per concept, and where a record's shape is
+// written").
+const writeFields = {
+  name: NameField("Unique in the organization", "Shop database"),
+  description: z
+    .string()
+    .max(10_000)
+    .nullable()
+    .optional()
+    .openapi({ description: "What it holds (the model reads it)", example: "Orders and customers" }),
+  databaseType: z.enum(SQL_DATABASE_TYPES).openapi({
+    description: "managed or postgresql (mysql, oracle, mssql are stored but cannot be queried yet)",
+    example: "managed",
+  }),
+  databaseUrl: z
+    .string()
+    .max(2000)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "Connection string, required except for managed; write-only, encrypted at rest. `hyperdrive://BINDING` " +
+        "connects through the deployment's Hyperdrive binding of that name",
+      example: "postgresql://bot:secret@db.example.com:5432/shop?sslmode=require",
+    }),
+  includeTables: z
+    .object({
+      tables: z
+        .array(z.string().min(1).max(200).openapi({ example: "sales" }))
+        .max(500)
+        .openapi({ description: "Table names", example: ["sales"] }),
+    })
+    .nullable()
+    .optional()
+    .openapi({
+      description: "Only these tables are discovered and queried (external databases)",
+      example: { tables: ["sales"] },
+    }),
+  isActive: z.boolean().optional().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
+  chatbots: z
+    .array(IdRef)
+    .max(100)
+    .nullable()
+    .optional()
+    .openapi({ description: "Assistants (`[{id}]`) that query it in agent replies; replaces the list", example: [] }),
+  groups: GroupRefs("Groups (`[{id}]`); non-owners must pick one of their own"),
+};
+
+export const SqlDatabaseWrite = z.object(writeFields).openapi("SqlDatabaseWrite");
+export const SqlDatabasePatch = SqlDatabaseWrite.partial().openapi("SqlDatabasePatch");
 
 export type SqlColumnRecord = z.infer<typeof SqlColumnSchema>;
 export type SqlTableRecord = z.infer<typeof SqlTableSchema>;

@@ -40,3 +40,49 @@ export const userRecord = (u: typeof users.$inferSelect): UserRecord => ({
   isStaff: u.isStaff,
   createdAt: ms(u.createdAt)!,
 });
+
+/** A person's name as others see it, written at sign-up and in the profile alike. */
+export const PersonNameField = (description: string) =>
+  z.string().trim().min(1).max(150).openapi({ description, example: "Ada Lovelace" });
+
+/** The invitation code a profile and an organization each keep: stored and returned, it grants nothing. */
+export const InvitationCodeField = (keptWhere: string) =>
+  z
+    .string()
+    .max(100)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        `An invitation code kept ${keptWhere} (at most 100 characters); stored and returned, it grants nothing. ` +
+        "Null clears it, absent keeps it",
+      example: null,
+    });
+
+/** The profile body (`PUT /users/current/`), here below the routes so that updateProfile can take it as parsed. */
+export const UpdateUser = z.object({
+  name: PersonNameField("Your name as people see it, 1-150 characters"),
+  email: z.email().max(254).openapi({
+    description: "Your e-mail address, which you sign in with; kept in lower case (409 if another user has it)",
+    example: "ada@example.com",
+  }),
+  // http(s) only: the avatar is shown beside the user's replies in the console and the visitor's widget, where a
+  // `javascript:` or `data:` URL has no place (contacts' avatars follow the same rule).
+  avatar: z.httpUrl().max(2048).nullable().optional().openapi({
+    description:
+      "http(s) URL of your picture, shown with the replies you send to visitors; null removes it, absent keeps it",
+    example: "https://cdn.example.com/ada.png",
+  }),
+  company: z
+    .string()
+    .max(200)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "Your company as you name it, at most 200 characters; it renames no organization. Null clears it, absent " +
+        "keeps it",
+      example: "Acme",
+    }),
+  invitationCode: InvitationCodeField("on your profile"),
+});

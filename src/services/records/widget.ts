@@ -5,6 +5,87 @@ import type { PublicWebChat } from "../widget/web-chats";
 import { messageRecord, type MessageRecord } from "./messages";
 import { chatDisplayFields, text, WEB_CHAT_FLAGS, WebChatFlags, type WebChatFlag, webChatRecord } from "./web-chats";
 
+/** A file of a visitor's message, as the widget's send body names it. */
+export const WidgetAttachmentInput = z
+  .object({
+    file: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2048)
+      .openapi({
+        description:
+          "`fields.key` of the visitor's upload from `uploads/` (or our URL of it); any other URL is " +
+          "400 and never fetched",
+        example: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../notes.txt",
+      }),
+    filename: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .openapi({ description: "Name shown for the file", example: "notes.txt" }),
+  })
+  .openapi("WidgetAttachmentInput");
+
+/**
+ * The widget's send body (`POST /web-chats/{id}/public/messages/`). Kept below the route so that the widget
+ * service's `VisitorMessage` is inferred from it (services may not import routes).
+ */
+export const SendBody = z
+  .object({
+    conversation: z
+      .union([z.uuid(), z.literal(""), z.null()])
+      .optional()
+      .openapi({
+        description: "One of the visitor's conversations; absent, null or empty starts a new one",
+        example: "",
+      }),
+    content: z.string().trim().max(32_000, "At most 32,000 characters").openapi({
+      description: "The visitor's message (may be empty when files are attached)",
+      example: "What are your opening hours?",
+    }),
+    attachments: z
+      .array(WidgetAttachmentInput)
+      .max(10, "At most 10 files")
+      .optional()
+      .openapi({
+        description:
+          "Files the visitor uploaded through `uploads/` (web chats with enableFileUpload, else 403); the " +
+          "assistant reads them",
+        example: [
+          { file: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../notes.txt", filename: "notes.txt" },
+        ],
+      }),
+    metadata: z
+      .object({
+        timeZone: z
+          .string()
+          .max(100)
+          .optional()
+          .openapi({ description: "The visitor's time zone", example: "Europe/Paris" }),
+        pageUrl: z
+          .string()
+          .max(2000)
+          .optional()
+          .openapi({ description: "The page the visitor is on", example: "https://example.com/pricing" }),
+        location: z
+          .object({
+            latitude: z.number().min(-90).max(90).openapi({ description: "Degrees", example: 48.85 }),
+            longitude: z.number().min(-180).max(180).openapi({ description: "Degrees", example: 2.35 }),
+          })
+          .optional()
+          .openapi({ description: "The visitor's position (kept only when the web chat has enableLocation)" }),
+      })
+      .optional()
+      .openapi({ description: "Environment data stored with the message" }),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.content && !body.attachments?.length)
+      ctx.addIssue({ code: "custom", path: ["content"], message: "Required" });
+  })
+  .openapi("WidgetSend");
+
 export const PublicConfigSchema = z
   .object({
     id: z.string().openapi({ description: "Web chat id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
@@ -99,6 +180,43 @@ export const visitorConversationRecord = (c: ConversationRow): VisitorConversati
   // The widget asks for a rating when it shows a resolved conversation the visitor has not rated.
   rated: c.csatAt !== null,
 });
+
+/** The session request, here below the routes so that startSession can take it as parsed. */
+export const SessionBody = z
+  .object({
+    token: z.string().max(1000).optional().openapi({
+      description: "A token this web chat issued before (even expired, within 30 days): resumes that visitor",
+      example: "v1.eyJ3Ijo...abc",
+    }),
+    contact: z
+      .object({
+        sourceId: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .openapi({ description: "The visitor's id in the site (with identityToken)", example: "user-42" }),
+        identityToken: z.string().max(200).optional().openapi({
+          description:
+            "hex HMAC-SHA256 of sourceId (or `sourceId:identityExpiresAt`) with the web chat's identity secret",
+          example: "9f2c...e1",
+        }),
+        identityExpiresAt: z.number().int().positive().optional().openapi({
+          description:
+            "Seconds since the epoch after which the identity lapses (then signed as `sourceId:identityExpiresAt`)",
+          example: 1767225600,
+        }),
+        name: z.string().max(200).optional().openapi({ description: "The visitor's name", example: "Ada" }),
+        email: z
+          .email()
+          .max(254)
+          .optional()
+          .openapi({ description: "The visitor's e-mail", example: "ada@example.com" }),
+      })
+      .optional()
+      .openapi({ description: "Who the visitor is: a signed identity, or a name/e-mail from the pre-chat form" }),
+  })
+  .openapi("WidgetSessionRequest");
 
 export const SessionSchema = z
   .object({

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, eq, ne, or } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { sqlDatabases, type SqlDatabaseType } from "../../db/schema";
@@ -11,7 +12,9 @@ import {
   sqlDatabaseListRecord,
   sqlDatabaseRecord,
   type SqlDatabaseListRecord,
+  type SqlDatabasePatch,
   type SqlDatabaseRecord,
+  type SqlDatabaseWrite,
 } from "../records/sql-databases";
 import { groupIdsOf, referencedIds, writeWithLinks } from "../links";
 import { sqlDatabaseGroupLinks, visibleSqlDatabasesCondition, type SqlDatabaseRow } from "./access";
@@ -58,17 +61,10 @@ export async function listSqlDatabases(
   return mapPage({ count: page.count, items: await sqlDatabaseViews(db, access, page.items) }, sqlDatabaseListRecord);
 }
 
-/** A SQL database's settings as written (POST, PUT, PATCH); fields left out keep their value on update. */
-export interface SqlDatabaseInput {
-  name?: string;
-  description?: string | null;
-  databaseType?: SqlDatabaseType;
-  databaseUrl?: string | null;
-  includeTables?: { tables: string[] } | null;
-  isActive?: boolean;
-  chatbots?: { id: string }[] | null;
-  groups?: { id: string }[] | null;
-}
+/** A SQL database's settings as written (PUT, PATCH): the body once parsed; fields left out keep their value. */
+export type SqlDatabaseInput = z.output<typeof SqlDatabasePatch>;
+/** A new SQL database's settings: the POST body once parsed (name and type required). */
+export type SqlDatabaseCreateInput = z.output<typeof SqlDatabaseWrite>;
 
 /** Who writes, and where the background connection check runs. */
 export interface SqlDatabaseWriter {
@@ -120,7 +116,7 @@ export async function createSqlDatabase(
   env: Bindings,
   db: Db,
   writer: SqlDatabaseWriter,
-  body: SqlDatabaseInput & { name: string; databaseType: SqlDatabaseType },
+  body: SqlDatabaseCreateInput,
 ): Promise<SqlDatabaseRecord> {
   const { access } = writer;
   const managed = body.databaseType === "managed";

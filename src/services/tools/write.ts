@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import type { Bindings, Db } from "../../env";
 import type { tools, ToolType } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
@@ -7,32 +8,17 @@ import type { OrgAccess } from "../access";
 import { checkGroupAssignment } from "../groups";
 import { linkStatements, referencedIds } from "../links";
 import { type ToolRow, toolGroupLinks } from "./access";
+import type { ToolPatch } from "../records/tools";
 import { compileProblem } from "./sandbox";
 import { definedFields } from "../../lib/patch";
 
 export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A create, PUT or PATCH body after validation; absent fields keep their value. */
-export interface ToolInput {
-  name?: string | null;
-  displayName?: string;
-  description?: string | null;
-  prompt?: string | null;
-  toolType?: ToolType;
-  apiUrl?: string | null;
-  httpMethod?: ToolRow["httpMethod"];
-  rawHeaders?: Record<string, unknown> | null;
-  rawParametersSchema?: Record<string, unknown> | null;
-  mcpAllowedTools?: unknown;
-  functionCode?: string | null;
-  mcpUrl?: string | null;
-  rawMcpHeader?: Record<string, unknown> | null;
-  flexTemplateJson?: Record<string, unknown> | null;
-  flexSchema?: Record<string, unknown> | null;
-  quickReplyConfig?: Record<string, unknown> | null;
-  groups?: { id: string }[] | null;
-  isGlobal?: boolean;
-}
+/**
+ * A create, PUT or PATCH body after validation; absent fields keep their value. The PATCH body is the create body
+ * made partial, so its output type covers all three.
+ */
+export type ToolInput = z.output<typeof ToolPatch>;
 
 type Columns = Partial<typeof tools.$inferInsert>;
 

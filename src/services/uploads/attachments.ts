@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { attachments, uploads, ATTACHMENT_TYPES } from "../../db/schema";
@@ -5,7 +6,11 @@ import { badRequest, fieldError } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { inList } from "../../lib/sql";
 import { fileTypeOf } from "../parsing";
-import { messageAttachment, type AttachmentRow } from "../records/attachments";
+import {
+  type AttachmentInput as MessageAttachmentBody,
+  messageAttachment,
+  type AttachmentRow,
+} from "../records/attachments";
 import { countIfUnseen } from "./allowance";
 import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
 import { MESSAGE_URL_TTL_SECONDS, unattachedTtlMs } from "./settings";
@@ -159,13 +164,11 @@ export async function deleteConversationAttachments(env: Bindings, data: Db, con
   await deleteObjectsIfUnused(env, data, [...new Set(rows.map((r) => r.key))]);
 }
 
-/** A message's `attachments` as given by a client: an `id`, or a `file` and its `filename`. */
-export interface MessageAttachmentInput {
-  id?: string;
-  type?: AttachmentType;
-  filename?: string;
-  file?: string;
-}
+/**
+ * A message's `attachments` as given by a client, once parsed: an `id`, or a `file` and its
+ * `filename` (`conversation` is accepted and ignored).
+ */
+export type MessageAttachmentInput = z.output<typeof MessageAttachmentBody>;
 
 /**
  * Resolves a message's attachments to attachment records: by `id`, or by `file` naming one of our

@@ -28,6 +28,7 @@ import { findById } from "../../db/find";
 import { pageAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { dataParts } from "../shards/parts";
 import { deliveryRecord, type WebhookDeliveryRecord } from "../records/webhook-deliveries";
+import type { WebhookChanges } from "../records/webhooks";
 import { writePurges } from "../purges";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -349,7 +350,7 @@ export async function updateWebhook(
   env: Pick<Bindings, "ENCRYPTION_KEY">,
   organizationId: string,
   current: WebhookRow,
-  changes: Omit<Partial<WebhookValues>, "headers"> & { headers?: WebhookValues["headers"] | null },
+  changes: Omit<WebhookChanges, "secretToken">,
   secretToken: string | null | undefined,
 ) {
   await db

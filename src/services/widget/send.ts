@@ -1,29 +1,21 @@
 // A visitor's message (`POST /web-chats/{id}/public/messages/`): taken by the conversation's object
 // like a streamed completion (CONTRACT section 7), in a new conversation when the visitor names none.
+import type { z } from "@hono/zod-openapi";
 import type { Bindings, Db } from "../../env";
 import { unauthenticated } from "../../lib/errors";
 import { conversationObject, newConversation, newConversationId, type ConversationRow } from "../conversations";
 import type { QueryMetadata } from "../knowledge/query-scope";
 import type { AttachmentRow } from "../records/attachments";
+import type { SendBody } from "../records/widget";
 import { monthlyWordsRefusal } from "../monthly-words";
 import { interruptible } from "../sse";
 import { widgetEvents } from "./event-ids";
-import { forgetAttachments, requireFileUpload, type VisitorAttachmentInput, visitorAttachments } from "./uploads";
+import { forgetAttachments, requireFileUpload, visitorAttachments } from "./uploads";
 import { type Visitor, visitorContact, visitorConversation } from "./visitors";
 import type { PublicWebChat } from "./web-chats";
 
-/** What the visitor sends. */
-export interface VisitorMessage {
-  /** One of the visitor's conversations; none starts a new one. */
-  conversation?: string | null;
-  content: string;
-  attachments?: VisitorAttachmentInput[];
-  metadata?: {
-    timeZone?: string;
-    pageUrl?: string;
-    location?: { latitude: number; longitude: number };
-  };
-}
+/** What the visitor sends, after validation. */
+export type VisitorMessage = z.output<typeof SendBody>;
 
 /** The request around the message: where its attachments are served from and how it is logged. */
 export interface VisitorRequest {

@@ -1,8 +1,10 @@
+import type { z } from "@hono/zod-openapi";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { attachments, uploads } from "../../db/schema";
 import { ApiError, fieldError } from "../../lib/errors";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
+import type { WidgetAttachmentInput } from "../records/widget";
 import { attachmentWrites, NOT_OURS, prepareAttachment } from "../uploads/attachments";
 import { presignUpload, type PresignedUpload } from "../uploads/presign";
 import { MESSAGE_URL_TTL_SECONDS } from "../uploads/settings";
@@ -47,10 +49,8 @@ export async function presignVisitorUpload(
   });
 }
 
-export interface VisitorAttachmentInput {
-  file: string;
-  filename: string;
-}
+/** A file of a visitor's message: an entry of the send body's `attachments`, once parsed (trimmed). */
+export type VisitorAttachmentInput = z.output<typeof WidgetAttachmentInput>;
 
 const NOT_YOURS = "No file you uploaded in this chat has this key.";
 

@@ -1,3 +1,4 @@
+import type { z } from "@hono/zod-openapi";
 import { and, desc, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { contactInboxes, contacts, conversations } from "../../db/schema";
@@ -14,7 +15,7 @@ import {
   type VisitorClaims,
 } from "./tokens";
 import { identitySecret, type PublicWebChat } from "./web-chats";
-import { type VisitorConversation, visitorConversationRecord } from "../records/widget";
+import { type SessionBody, type VisitorConversation, visitorConversationRecord } from "../records/widget";
 import { refreshContactCopies } from "../shards/contact-copies";
 import { conversationDb, dataParts } from "../shards/parts";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
@@ -23,10 +24,8 @@ import { rowById } from "../../db/find";
 /** How many of a visitor's conversations their session and the widget's list show. */
 const VISITOR_CONVERSATIONS = 20;
 
-export interface SessionInput {
-  token?: string;
-  contact?: { sourceId?: string; name?: string; email?: string; identityToken?: string; identityExpiresAt?: number };
-}
+/** The session request once parsed. */
+export type SessionInput = z.output<typeof SessionBody>;
 
 export interface Visitor {
   contactId: string;

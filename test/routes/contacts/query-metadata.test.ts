@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { QueryMetadataSchema } from "../../../src/routes/contacts/schema";
+import { QueryMetadataSchema } from "../../../src/services/records/query-metadata";
 import {
   normalizeQueryMetadata,
   queryScope,

@@ -2,9 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
 import { createFaq } from "../../../services/knowledge/faqs";
-import { FaqSchema } from "../../../services/records/faqs";
+import { FaqWrite, FaqSchema } from "../../../services/records/faqs";
 import { knowledgeBaseWith } from "../access";
-import { FaqWrite, FaqsParams, KNOWLEDGE_TAG } from "./schema";
+import { FaqsParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -2,9 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../../lib/openapi";
 import { getFaq, updateFaq } from "../../../services/knowledge/faqs";
-import { FaqSchema } from "../../../services/records/faqs";
+import { FaqMetadataPatch, FaqSchema } from "../../../services/records/faqs";
 import { knowledgeBaseWith } from "../access";
-import { FaqMetadataPatch, FaqParams, KNOWLEDGE_TAG } from "./schema";
+import { FaqParams, KNOWLEDGE_TAG } from "./schema";
 
 const route = createRoute({
   method: "patch",

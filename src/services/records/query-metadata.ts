@@ -1,9 +1,8 @@
+// The queryMetadata request schema: part of the contact bodies (records/contacts.ts), and read by the message,
+// completion and knowledge search routes too. It sits below the routes because the contact services type their input
+// from it.
 import { z } from "@hono/zod-openapi";
-import {
-  LABEL_RELATION_MAX_DEPTH,
-  normalizeQueryMetadata,
-  type LabelRelation,
-} from "../../services/knowledge/query-scope";
+import { LABEL_RELATION_MAX_DEPTH, normalizeQueryMetadata, type LabelRelation } from "../knowledge/query-scope";
 
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
