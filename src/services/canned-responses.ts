@@ -8,7 +8,7 @@ import { conflict, isUniqueViolation, notFound } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import { type Page, type PageWindow, paginate } from "../db/paginate";
 import { contains } from "../lib/sql";
-import type { CannedResponseChanges, CannedResponseInput } from "./records/canned-responses";
+import type { CannedResponseInput, CannedResponseCreateInput } from "./records/canned-responses";
 
 type Row = typeof cannedResponses.$inferSelect;
 
@@ -54,7 +54,7 @@ export async function createCannedResponse(
   db: Db,
   organizationId: string,
   userId: string | null,
-  input: CannedResponseInput,
+  input: CannedResponseCreateInput,
 ): Promise<Row> {
   const [row] = await uniqueCode(input.shortCode, () =>
     db
@@ -69,7 +69,7 @@ export async function updateCannedResponse(
   db: Db,
   organizationId: string,
   id: string,
-  changes: CannedResponseChanges,
+  changes: CannedResponseInput,
 ): Promise<Row> {
   await getCannedResponse(db, organizationId, id);
   const [row] = await uniqueCode(changes.shortCode, () =>

@@ -8,7 +8,7 @@ import { chunk, contains } from "../lib/sql";
 import type { OrgAccess } from "./access";
 import { addGroupLinks, requireKnownIds } from "./links";
 import { groupMemberRecord } from "./records/group-members";
-import { type GroupChanges, type GroupInput, type GroupRecord, groupRecordOf } from "./records/groups";
+import { type GroupInput, type GroupCreateInput, type GroupRecord, groupRecordOf } from "./records/groups";
 import { findById } from "../db/find";
 import { writePurges } from "./purges";
 
@@ -25,7 +25,7 @@ export async function findGroup(db: Db, organizationId: string, id: string): Pro
 }
 
 /** The optional `organization` of a group body must be the organization in the path. */
-export function checkOrganizationField(body: Pick<GroupChanges, "organization">, organizationId: string) {
+export function checkOrganizationField(body: Pick<GroupInput, "organization">, organizationId: string) {
   if (body.organization && body.organization !== organizationId) {
     throw fieldError("organization", "Must be the organization in the path.");
   }
@@ -101,7 +101,7 @@ async function runUnique<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** Creates the group with its permissions in one batch; a duplicate name is a 409. */
-export async function createGroup(db: Db, organizationId: string, input: Omit<GroupInput, "organization">) {
+export async function createGroup(db: Db, organizationId: string, input: Omit<GroupCreateInput, "organization">) {
   const id = uuidv7();
   const insertGroup = db.insert(groups).values({ id, organizationId, name: input.name }).returning();
   const [[row]] = await runUnique(() => db.batch([insertGroup, ...insertPermissions(db, id, input.permissions)]));
@@ -109,7 +109,7 @@ export async function createGroup(db: Db, organizationId: string, input: Omit<Gr
 }
 
 /** Renames and/or replaces the permissions of a group in one batch (PUT and PATCH). */
-export async function updateGroup(db: Db, group: GroupRow, input: Omit<GroupChanges, "organization">) {
+export async function updateGroup(db: Db, group: GroupRow, input: Omit<GroupInput, "organization">) {
   const update = db
     .update(groups)
     .set({ updatedAt: Date.now(), ...(input.name === undefined ? {} : { name: input.name }) })

@@ -15,7 +15,7 @@ import { badRequest, conflict, fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { contains, inList } from "../lib/sql";
 import { requireTeamOf } from "./assignment/settings";
-import { type InboxChanges, inboxRecord } from "./records/inboxes";
+import { type InboxInput, inboxRecord } from "./records/inboxes";
 import { webChatRecord } from "./records/web-chats";
 import { businessHoursProblem, type BusinessHours } from "./business-hours";
 import { forgetInboxConversations } from "./conversation/forget";
@@ -263,7 +263,7 @@ export async function unreadInboxes(db: Db, parts: Db[], organizationId: string)
 }
 
 /** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */
-export async function updateInbox(db: Db, parts: Db[], organizationId: string, id: string, body: InboxChanges) {
+export async function updateInbox(db: Db, parts: Db[], organizationId: string, id: string, body: InboxInput) {
   const view = await getInbox(db, parts, organizationId, id);
   if (!view) throw notFound();
   if (body.channelType !== undefined && body.channelType !== view.inbox.channelType) {

@@ -12,9 +12,9 @@ import type { LabelPatch, LabelWrite } from "./records/labels";
 /** Conversation labels of an organization (CONTRACT section 18): filters of the inbox and of statistics. */
 export type LabelRow = typeof labels.$inferSelect;
 /** A label as created: the POST body once parsed (its name trimmed). */
-export type LabelInput = z.output<typeof LabelWrite>;
+export type LabelCreateInput = z.output<typeof LabelWrite>;
 /** The fields a PATCH changes. */
-export type LabelPatchInput = z.output<typeof LabelPatch>;
+export type LabelInput = z.output<typeof LabelPatch>;
 
 /** At most this many labels on one conversation. */
 export const MAX_CONVERSATION_LABELS = 20;
@@ -45,7 +45,7 @@ export async function listLabels(db: Db, organizationId: string, search: string 
   );
 }
 
-export async function createLabel(db: Db, organizationId: string, input: LabelInput): Promise<LabelRow> {
+export async function createLabel(db: Db, organizationId: string, input: LabelCreateInput): Promise<LabelRow> {
   const [row] = await unique(
     db
       .insert(labels)
@@ -61,12 +61,7 @@ export async function createLabel(db: Db, organizationId: string, input: LabelIn
   return row;
 }
 
-export async function updateLabel(
-  db: Db,
-  organizationId: string,
-  id: string,
-  input: LabelPatchInput,
-): Promise<LabelRow> {
+export async function updateLabel(db: Db, organizationId: string, id: string, input: LabelInput): Promise<LabelRow> {
   const current = await getLabel(db, organizationId, id);
   const [row] = await unique(
     db

@@ -7,7 +7,7 @@ import { usableSecret } from "../lib/placeholders";
 import { fieldError, forbidden, notFound } from "../lib/errors";
 import { ModelError } from "./llm/types";
 import { rowById } from "../db/find";
-import type { ModelFields } from "./records/models";
+import type { ModelCreateInput } from "./records/models";
 
 export type ModelKind = (typeof MODEL_KINDS)[number];
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -177,7 +177,7 @@ export async function createModel(
   env: Pick<Bindings, "ENCRYPTION_KEY">,
   organizationId: string,
   kind: ModelKind,
-  values: ModelFields,
+  values: ModelCreateInput,
   apiKey: string | null | undefined,
 ): Promise<ModelRow> {
   const apiKeyEncrypted = apiKey ? await encryptSecret(apiKey, env.ENCRYPTION_KEY) : null;
@@ -193,7 +193,7 @@ export async function updateModel(
   db: Db,
   env: Pick<Bindings, "ENCRYPTION_KEY">,
   id: string,
-  values: Partial<ModelFields>,
+  values: Partial<ModelCreateInput>,
   apiKey: string | null | undefined,
 ): Promise<ModelRow> {
   const apiKeyEncrypted =

@@ -6,10 +6,10 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { dataParts } from "../../services/shards/parts";
 import { authorize } from "../../services/access";
 import { updateInbox } from "../../services/inboxes";
-import { type InboxChanges, InboxPatch, InboxWrite } from "../../services/records/inboxes";
+import { type InboxInput, InboxPatch, InboxWrite } from "../../services/records/inboxes";
 import { INBOXES_TAG, InboxSchema } from "./schema";
 
-async function update(c: Context<AppEnv>, id: string, body: InboxChanges) {
+async function update(c: Context<AppEnv>, id: string, body: InboxInput) {
   const access = await authorize(c, "inbox.manage");
   return updateInbox(c.var.db, await dataParts(c.env, access.organizationId), access.organizationId, id, body);
 }

@@ -6,7 +6,7 @@ import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { checkWebhookRules, getWebhook, updateWebhook } from "../../services/webhooks/config";
 import {
-  type WebhookChanges,
+  type WebhookInput,
   webhookRecord,
   WebhookPatch,
   WebhookSchema,
@@ -15,7 +15,7 @@ import {
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
 /** PUT and PATCH: fields left out stay as they are (the secret token too, as it is never shown). */
-async function changeWebhook(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookChanges) {
+async function changeWebhook(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookInput) {
   const access = await authorize(c, "webhook.manage");
   const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
   const { secretToken, ...changes } = body;

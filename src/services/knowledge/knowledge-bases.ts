@@ -235,9 +235,9 @@ export async function listKnowledgeBases(
 }
 
 /** What a PUT or PATCH body of a knowledge base carries, once parsed; fields left out keep their value. */
-export type KnowledgeBaseBody = z.output<typeof KnowledgeBasePatch>;
+export type KnowledgeBaseInput = z.output<typeof KnowledgeBasePatch>;
 /** A new knowledge base: the POST body once parsed (name and both models required). */
-export type KnowledgeBaseCreateBody = z.output<typeof KnowledgeBaseWrite>;
+export type KnowledgeBaseCreateInput = z.output<typeof KnowledgeBaseWrite>;
 
 /** Creates a knowledge base with its links (from checkKnowledgeBaseReferences) and starts its keyword index. */
 export async function createKnowledgeBase(
@@ -245,7 +245,7 @@ export async function createKnowledgeBase(
   db: Db,
   access: OrgAccess,
   userId: string,
-  body: KnowledgeBaseCreateBody,
+  body: KnowledgeBaseCreateInput,
   links: KnowledgeBaseLinks,
 ) {
   const { storedCredentials, ...store } = await resolveVectorDatabase(env, null, body);
@@ -281,7 +281,7 @@ export async function checkKnowledgeBaseUpdate(
   access: OrgAccess,
   userId: string,
   current: KnowledgeBaseRow,
-  body: KnowledgeBaseBody,
+  body: KnowledgeBaseInput,
 ): Promise<KnowledgeBaseLinks> {
   if (
     body.embeddingModel &&
@@ -303,7 +303,7 @@ export async function updateKnowledgeBase(
   access: OrgAccess,
   userId: string,
   current: KnowledgeBaseRow,
-  body: KnowledgeBaseBody,
+  body: KnowledgeBaseInput,
   links: KnowledgeBaseLinks,
 ) {
   const { storedCredentials, ...store } = await resolveVectorDatabase(env, current, body);
@@ -337,7 +337,7 @@ export async function checkKnowledgeBaseReferences(
   db: Db,
   access: OrgAccess,
   userId: string,
-  body: Pick<KnowledgeBaseBody, "embeddingModel" | "rerankerModel" | "groups" | "chatbots">,
+  body: Pick<KnowledgeBaseInput, "embeddingModel" | "rerankerModel" | "groups" | "chatbots">,
   current: { groupIds: string[]; visibleChatbotIds: string[] } = { groupIds: [], visibleChatbotIds: [] },
 ): Promise<KnowledgeBaseLinks> {
   const [embedding, reranker] = await Promise.all([
@@ -430,7 +430,7 @@ export function knowledgeBaseLinkStatements(
 }
 
 /** Column values of the settings a create, PUT or PATCH body carries (absent fields stay undefined). */
-export const knowledgeBaseColumns = (b: KnowledgeBaseBody) => ({
+export const knowledgeBaseColumns = (b: KnowledgeBaseInput) => ({
   name: b.name,
   description: b.description === null ? "" : b.description,
   embeddingModelId: b.embeddingModel,

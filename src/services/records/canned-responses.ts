@@ -63,5 +63,5 @@ export const CannedResponsePatch = z
   .openapi("CannedResponsePatch");
 
 /** The bodies as the service receives them: validated, `content` trimmed. */
-export type CannedResponseInput = z.output<typeof CannedResponseCreate>;
-export type CannedResponseChanges = z.output<typeof CannedResponsePatch>;
+export type CannedResponseCreateInput = z.output<typeof CannedResponseCreate>;
+export type CannedResponseInput = z.output<typeof CannedResponsePatch>;

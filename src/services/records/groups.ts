@@ -79,5 +79,5 @@ export const GroupPatch = z
  * The bodies as the service receives them: validated, `permissions` without duplicates. `organization` is only
  * checked against the path (checkOrganizationField), never written.
  */
-export type GroupInput = z.output<typeof GroupWrite>;
-export type GroupChanges = z.output<typeof GroupPatch>;
+export type GroupCreateInput = z.output<typeof GroupWrite>;
+export type GroupInput = z.output<typeof GroupPatch>;

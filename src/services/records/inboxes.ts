@@ -151,4 +151,4 @@ export const InboxWrite = z.object({
 export const InboxPatch = InboxWrite.partial();
 
 /** PUT and PATCH bodies as the service receives them (defaults filled in); PUT's is a PATCH with every field. */
-export type InboxChanges = z.output<typeof InboxPatch>;
+export type InboxInput = z.output<typeof InboxPatch>;

@@ -130,4 +130,4 @@ export const ModelWrite = z.object({
 export const ModelPatch = ModelWrite.partial();
 
 /** A body as the service writes it: `apiKey` is handed over on its own, to be sealed. */
-export type ModelFields = Omit<z.output<typeof ModelWrite>, "apiKey">;
+export type ModelCreateInput = Omit<z.output<typeof ModelWrite>, "apiKey">;

@@ -232,4 +232,4 @@ export const WebhookWrite = z
   .openapi("WebhookWrite");
 export const WebhookPatch = WebhookWrite.partial().openapi("WebhookPatch");
 /** PUT and PATCH bodies as the service receives them; PUT's is a PATCH with every field. */
-export type WebhookChanges = z.output<typeof WebhookPatch>;
+export type WebhookInput = z.output<typeof WebhookPatch>;

@@ -28,7 +28,7 @@ import { findById } from "../../db/find";
 import { pageAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { dataParts } from "../shards/parts";
 import { deliveryRecord, type WebhookDeliveryRecord } from "../records/webhook-deliveries";
-import type { WebhookChanges } from "../records/webhooks";
+import type { WebhookInput } from "../records/webhooks";
 import { writePurges } from "../purges";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -350,7 +350,7 @@ export async function updateWebhook(
   env: Pick<Bindings, "ENCRYPTION_KEY">,
   organizationId: string,
   current: WebhookRow,
-  changes: Omit<WebhookChanges, "secretToken">,
+  changes: Omit<WebhookInput, "secretToken">,
   secretToken: string | null | undefined,
 ) {
   await db
