@@ -456,6 +456,42 @@ describe("Knowledge bases in Chromium", () => {
     await context.close();
   });
 
+  it("finds bases by name, FAQs by their words and passages by a word, and says when none matches", async () => {
+    await seededBase("Findable returns", {
+      files: ARTICLES,
+      faqs: [
+        { question: "Can I pay with PayPal?", answer: "Yes, at checkout." },
+        { question: "Do you ship abroad?", answer: "To every country of the EU." },
+      ],
+    });
+    const { context, page } = await ownerOn("/knowledge-bases");
+    const rows = () => page.locator("tbody tr").count();
+    await page.getByLabel("Find by name").fill("FINDABLE");
+    await expect.poll(rows).toBe(1);
+    await page.getByLabel("Find by name").fill("no base is called this");
+    await page.getByText("No knowledge base matches.").waitFor();
+    await page.getByLabel("Find by name").fill("findable");
+    await page.getByRole("link", { name: "Findable returns" }).click();
+    await page.getByRole("link", { name: "FAQs" }).click();
+    await page.getByRole("row", { name: /ship abroad/ }).waitFor();
+    // The answer's words count too.
+    await page.getByLabel("Find in questions and answers").fill("checkout");
+    await expect.poll(rows).toBe(1);
+    await page.getByRole("row", { name: /PayPal/ }).waitFor();
+    await page.getByLabel("Find in questions and answers").fill("zeppelin");
+    await page.getByText("No FAQ matches.").waitFor();
+    await page.getByRole("link", { name: "Text nodes" }).click();
+    await page.getByLabel("File", { exact: true }).selectOption({ label: "shipping.md" });
+    await page.getByRole("row", { name: /Rotterdam/ }).waitFor();
+    await page.getByLabel("Only passages containing").fill("zeppelin");
+    await page.getByText("No text nodes match.").waitFor();
+    // Enter searches at once, without waiting for the typing to stop.
+    await page.getByLabel("Only passages containing").fill("Rotterdam");
+    await page.getByLabel("Only passages containing").press("Enter");
+    await page.getByRole("row", { name: /Rotterdam/ }).waitFor();
+    await context.close();
+  });
+
   it("edits and deletes a text node, and the search tester follows", async () => {
     const kb = await seededBase("Passages", { files: ARTICLES });
     const { context, page } = await ownerOn(`/knowledge-bases/${kb.id}/text-nodes`);

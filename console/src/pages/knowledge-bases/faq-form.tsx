@@ -14,7 +14,7 @@ export function FaqForm({
   faq?: Faq;
   labels: Label[];
   onClose: () => void;
-  onSaved: () => void;
+  onSaved: (saved: Faq) => void;
 }) {
   const save = async (form: FormData) => {
     const body = {
@@ -22,8 +22,7 @@ export function FaqForm({
       answer: String(form.get("answer") ?? ""),
       labels: form.getAll("labels").map((id) => ({ id: String(id) })),
     };
-    await (faq ? updateFaq(kb.id, faq.id, body) : createFaq(kb.id, body));
-    onSaved();
+    onSaved(await (faq ? updateFaq(kb.id, faq.id, body) : createFaq(kb.id, body)));
     onClose();
   };
   const field = fieldsOf(faq, t);

@@ -1,34 +1,24 @@
 import {
-  actionsColumn,
-  editAction,
-  deleteAction,
   Button,
-  useRemoval,
-  toast,
+  editDeleteColumn,
+  ListSearch,
+  ResourceList,
+  useCrudList,
   useResource,
   type Column,
 } from "../../components";
 import { useState } from "preact/hooks";
-import { deleteFaq, listFaqs, listLabels, type Faq, type KnowledgeBase } from "./api";
+import { deleteFaq, listFaqs, listLabels, PAGE_SIZE, type Faq, type KnowledgeBase } from "./api";
 import { FaqForm } from "./faq-form";
 import { FaqImport } from "./faq-import";
 import { LabelsBar } from "./labels";
-import { FilterField, PagedTable, usePagedList } from "./parts";
 import { t } from "./strings";
 
 /** The base's FAQs and the labels they (and files) carry: find, add, edit, delete, import. */
 export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
-  const faqs = usePagedList((page, query) => listFaqs(kb.id, page, query), [kb.id]);
+  const crud = useCrudList((page, search) => listFaqs(kb.id, page, search), [kb.id]);
   const labels = useResource(() => listLabels(kb.id), [kb.id]);
-  const [editing, setEditing] = useState<Faq | "new" | null>(null);
   const [importing, setImporting] = useState(false);
-  const removal = useRemoval<Faq>({
-    title: t("deleteFaqTitle"),
-    message: (f) => t("deleteFaqMessage", { question: f.question }),
-    run: (f) => deleteFaq(kb.id, f.id),
-    done: () => t("faqDeleted"),
-    after: faqs.reload,
-  });
 
   const columns: Column<Faq>[] = [
     { label: t("question"), rowHeader: true, class: "wrap", cell: (f) => f.question },
@@ -48,10 +38,10 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
   ];
   if (editable)
     columns.push(
-      actionsColumn<Faq>(t("actions"), [
-        editAction((f) => t("editNamed", { name: f.question }), setEditing),
-        deleteAction((f) => t("deleteNamed", { name: f.question }), removal.ask),
-      ]),
+      editDeleteColumn<Faq>(t("actions"), crud, {
+        edit: (f) => t("editNamed", { name: f.question }),
+        delete: (f) => t("deleteNamed", { name: f.question }),
+      }),
     );
 
   return (
@@ -61,7 +51,7 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
         {editable && (
           <div class="row-actions">
             <Button onClick={() => setImporting(true)}>{t("import")}</Button>
-            <Button variant="primary" onClick={() => setEditing("new")}>
+            <Button variant="primary" onClick={() => crud.setEditing("new")}>
               {t("addFaq")}
             </Button>
           </div>
@@ -69,33 +59,36 @@ export function FaqsSection({ kb, editable }: { kb: KnowledgeBase; editable: boo
       </div>
       <LabelsBar kb={kb} labels={labels} editable={editable} />
       <div class="kb-toolbar">
-        <FilterField label={t("findFaq")} value={faqs.query} onFilter={faqs.filter} />
+        <ListSearch search={crud} label={t("findFaq")} />
       </div>
-      <PagedTable list={faqs} empty={t("noFaqs")} labelledBy="kb-faqs-title" columns={columns} />
-      {editing && (
-        <FaqForm
-          kb={kb}
-          faq={editing === "new" ? undefined : editing}
-          labels={labels.data ?? []}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            toast(t("faqSaved"));
-            faqs.reload();
-          }}
-        />
-      )}
+      <ResourceList
+        crud={crud}
+        labelledBy="kb-faqs-title"
+        columns={columns}
+        empty={crud.search ? t("noFaqMatch") : t("noFaqs")}
+        pageSize={PAGE_SIZE}
+        form={(faq, close, saved) => (
+          <FaqForm kb={kb} faq={faq ?? undefined} labels={labels.data ?? []} onClose={close} onSaved={saved} />
+        )}
+        saved={() => t("faqSaved")}
+        remove={{
+          title: t("deleteFaqTitle"),
+          message: (f) => t("deleteFaqMessage", { question: f.question }),
+          run: (f) => deleteFaq(kb.id, f.id),
+          done: () => t("faqDeleted"),
+        }}
+      />
       {importing && (
         <FaqImport
           kb={kb}
           labels={labels.data ?? []}
           onClose={() => setImporting(false)}
           onImported={() => {
-            faqs.reload();
+            crud.list.reload();
             labels.reload();
           }}
         />
       )}
-      {removal.dialog}
     </section>
   );
 }

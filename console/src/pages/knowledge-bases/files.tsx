@@ -1,9 +1,8 @@
 import { useEffect, useRef } from "preact/hooks";
-import { Button, useRemoval, announce, toast, type Column } from "../../components";
+import { Button, ResourceList, announce, toast, useCrudList, type Column } from "../../components";
 import { formatTime, locale } from "../../i18n";
 import { problemOf } from "../../api/client";
-import { deleteFile, listFiles, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
-import { PagedTable, usePagedList } from "./parts";
+import { deleteFile, listFiles, PAGE_SIZE, reparseFile, type KnowledgeBase, type KnowledgeBaseFile } from "./api";
 import { t } from "./strings";
 import { Uploads, useUploads } from "./uploads";
 
@@ -20,15 +19,9 @@ const bytes = (n: number) =>
 
 /** The base's files: drop or choose several to upload, each with its progress, then their ingestion, live. */
 export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: boolean }) {
-  const files = usePagedList((page) => listFiles(kb.id, page), [kb.id]);
+  const crud = useCrudList((page) => listFiles(kb.id, page), [kb.id]);
+  const files = crud.list;
   const uploads = useUploads(kb.id, () => files.reload());
-  const removal = useRemoval<KnowledgeBaseFile>({
-    title: t("deleteFileTitle"),
-    message: (f) => t("deleteFileMessage", { name: f.filename }),
-    run: (f) => deleteFile(kb.id, f.id),
-    done: (f) => t("fileDeleted", { name: f.filename }),
-    after: files.reload,
-  });
   const seen = useRef(new Map<string, KnowledgeBaseFile["status"]>());
 
   // Poll while anything is on its way, and say when a file the user watched is done or failed.
@@ -78,7 +71,11 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
           >
             {t("reparse")}
           </Button>
-          <Button variant="danger" aria-label={t("deleteNamed", { name: f.filename })} onClick={() => removal.ask(f)}>
+          <Button
+            variant="danger"
+            aria-label={t("deleteNamed", { name: f.filename })}
+            onClick={() => crud.setDeleting(f)}
+          >
             {t("delete")}
           </Button>
         </div>
@@ -89,8 +86,19 @@ export function FilesSection({ kb, editable }: { kb: KnowledgeBase; editable: bo
     <section class="section" aria-labelledby="kb-files-title">
       <h2 id="kb-files-title">{t("files")}</h2>
       {editable && <Uploads {...uploads} />}
-      <PagedTable list={files} empty={t("noFiles")} labelledBy="kb-files-title" columns={columns} />
-      {removal.dialog}
+      <ResourceList
+        crud={crud}
+        labelledBy="kb-files-title"
+        columns={columns}
+        empty={t("noFiles")}
+        pageSize={PAGE_SIZE}
+        remove={{
+          title: t("deleteFileTitle"),
+          message: (f) => t("deleteFileMessage", { name: f.filename }),
+          run: (f) => deleteFile(kb.id, f.id),
+          done: (f) => t("fileDeleted", { name: f.filename }),
+        }}
+      />
     </section>
   );
 }

@@ -1,10 +1,9 @@
 import { useState } from "preact/hooks";
-import { ActionDialog, Button, PageHeader, toast, type Column } from "../../components";
+import { ActionDialog, Button, ResourceListPage, toast, useCrudList, type Column } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
-import { listKnowledgeBases, type KnowledgeBase } from "./api";
-import { FilterField, PagedTable, usePagedList } from "./parts";
+import { listKnowledgeBases, PAGE_SIZE, type KnowledgeBase } from "./api";
 import { SettingsForm } from "./settings-form";
 import { t } from "./strings";
 
@@ -12,9 +11,8 @@ export const baseLink = (id: string, tab = "") => `${BASE}/knowledge-bases/${id}
 
 /** The organization's knowledge bases (those the member may see), found by name, a page at a time. */
 export function KnowledgeBaseList({ organizationId }: { organizationId: string }) {
-  const [creating, setCreating] = useState(false);
   const [busy, setBusy] = useState(false);
-  const bases = usePagedList((page, query) => listKnowledgeBases(page, query), [organizationId]);
+  const crud = useCrudList(listKnowledgeBases, [organizationId]);
   const columns: Column<KnowledgeBase>[] = [
     {
       label: t("name"),
@@ -32,29 +30,22 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
     { label: t("updated"), class: "nowrap", cell: (kb) => formatTime(kb.updatedAt) },
   ];
   return (
-    <>
-      <PageHeader
-        title={t("title")}
-        action={can("knowledge_base.manage") && { text: t("create"), run: () => setCreating(true) }}
-      />
-      <p class="muted">{t("intro")}</p>
-      <div class="kb-toolbar">
-        <FilterField label={t("find")} value={bases.query} onFilter={bases.filter} />
-      </div>
-      <h2 id="kb-list-title" class="sr-only">
-        {t("title")}
-      </h2>
-      <PagedTable
-        list={bases}
-        empty={bases.query ? t("noneFound") : t("none")}
-        labelledBy="kb-list-title"
-        columns={columns}
-      />
-      {creating && (
+    <ResourceListPage
+      title={t("title")}
+      action={can("knowledge_base.manage") && { text: t("create"), run: () => crud.setEditing("new") }}
+      intro={t("intro")}
+      search={{ label: t("find") }}
+      crud={crud}
+      labelledBy="kb-list-title"
+      columns={columns}
+      empty={crud.search ? t("noneFound") : t("none")}
+      pageSize={PAGE_SIZE}
+    >
+      {crud.editing === "new" && (
         <ActionDialog
           title={t("createTitle")}
           open
-          onClose={() => setCreating(false)}
+          onClose={() => crud.setEditing(null)}
           action={
             <Button type="submit" form="kb-create" variant="primary" busy={busy}>
               {t("createAction")}
@@ -67,12 +58,12 @@ export function KnowledgeBaseList({ organizationId }: { organizationId: string }
             onBusy={setBusy}
             onSaved={(kb) => {
               toast(t("created", { name: kb.name }));
-              setCreating(false);
+              crud.setEditing(null);
               navigate(`/knowledge-bases/${kb.id}`);
             }}
           />
         </ActionDialog>
       )}
-    </>
+    </ResourceListPage>
   );
 }

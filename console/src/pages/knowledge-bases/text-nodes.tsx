@@ -1,15 +1,14 @@
 import {
-  actionsColumn,
-  editAction,
-  deleteAction,
+  editDeleteColumn,
   TextAreaField,
   FormDialog,
-  useRemoval,
   ErrorAlert,
+  ListSearch,
   Loading,
+  ResourceList,
   SelectField,
-  toast,
   type Column,
+  useCrudList,
   useResource,
 } from "../../components";
 import { useState } from "preact/hooks";
@@ -23,7 +22,6 @@ import {
   type TextNode,
 } from "./api";
 import { Highlighted } from "./highlight";
-import { FilterField, PagedTable, usePagedList } from "./parts";
 import { t } from "./strings";
 
 /** A file's passages as retrieval sees them, filtered by text; managers edit or delete one. */
@@ -33,21 +31,14 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
     [kb.id],
   );
   const [chosen, setChosen] = useState("");
-  const [editing, setEditing] = useState<TextNode | null>(null);
   const fileId = chosen || files.data?.[0]?.id || "";
-  const nodes = usePagedList(
-    (page, query) => (fileId ? listTextNodes(fileId, page, query) : Promise.resolve(null)),
+  // No file done yet: nothing to list (the section says so before the list shows).
+  const crud = useCrudList(
+    (page, search) => (fileId ? listTextNodes(fileId, page, search) : Promise.resolve({ count: 0, results: [] })),
     [fileId],
   );
-  const removal = useRemoval<TextNode>({
-    title: t("deleteTextNodeTitle"),
-    message: () => t("deleteTextNodeMessage"),
-    run: (node) => deleteTextNode(node.id),
-    done: () => t("textNodeDeleted"),
-    after: nodes.reload,
-  });
   // Passages are numbered in document order across pages.
-  const number = (n: TextNode) => (nodes.page - 1) * PAGE_SIZE + (nodes.data?.results.indexOf(n) ?? 0) + 1;
+  const number = (n: TextNode) => (crud.page - 1) * PAGE_SIZE + (crud.list.data?.results.indexOf(n) ?? 0) + 1;
   const columns: Column<TextNode>[] = [
     { label: "#", class: "nowrap", rowHeader: true, cell: number },
     {
@@ -66,16 +57,16 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
   ];
   if (editable)
     columns.push(
-      actionsColumn<TextNode>(t("actions"), [
-        editAction((n) => t("editPassageNamed", { n: number(n) }), setEditing),
-        deleteAction((n) => t("deletePassageNamed", { n: number(n) }), removal.ask),
-      ]),
+      editDeleteColumn<TextNode>(t("actions"), crud, {
+        edit: (n) => t("editPassageNamed", { n: number(n) }),
+        delete: (n) => t("deletePassageNamed", { n: number(n) }),
+      }),
     );
   return (
     <section class="section" aria-labelledby="kb-nodes-title">
       <h2 id="kb-nodes-title">{t("textNodes")}</h2>
       <p class="muted">{t("textNodesIntro")}</p>
-      <ErrorAlert error={files.error ?? nodes.error} />
+      <ErrorAlert error={files.error ?? crud.list.error} />
       {files.data === undefined ? (
         <Loading />
       ) : files.data.length === 0 ? (
@@ -88,33 +79,33 @@ export function TextNodesSection({ kb, editable }: { kb: KnowledgeBase; editable
               value={fileId}
               onChange={(e) => {
                 setChosen(e.currentTarget.value);
-                nodes.setPage(1);
+                crud.setPage(1);
               }}
               options={files.data.map((f) => [f.id, f.filename])}
             />
-            <FilterField label={t("filterText")} value={nodes.query} onFilter={nodes.filter} />
+            <ListSearch search={crud} label={t("filterText")} />
           </div>
-          <PagedTable
-            list={nodes}
+          <ResourceList
+            crud={crud}
             // Its load's error is shown above, with the files'.
             error={null}
-            empty={t("noTextNodes")}
             labelledBy="kb-nodes-title"
             columns={columns}
+            empty={t("noTextNodes")}
+            pageSize={PAGE_SIZE}
+            form={(node, close, saved) =>
+              node && <TextNodeForm node={node} onClose={close} onSaved={() => saved(node)} />
+            }
+            saved={() => t("textNodeSaved")}
+            remove={{
+              title: t("deleteTextNodeTitle"),
+              message: () => t("deleteTextNodeMessage"),
+              run: (node) => deleteTextNode(node.id),
+              done: () => t("textNodeDeleted"),
+            }}
           />
         </>
       )}
-      {editing && (
-        <TextNodeForm
-          node={editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            toast(t("textNodeSaved"));
-            nodes.reload();
-          }}
-        />
-      )}
-      {removal.dialog}
     </section>
   );
 }
