@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ["Attachments"],
   summary: "Attach an uploaded file to a conversation",
   description:
-    "Requires `conversation.manage`; the conversation must be of your organization (else 404). `file` as for " +
+    "Needs `conversation.manage`; the conversation must be of your organization (else 404). `file` as for " +
     "`attachments/`. " +
     "Documents (pdf, docx, txt, md, csv, html, json) are read for the assistant, which answers with them as " +
     "context in this conversation.",

@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Attachments"],
   summary: "Create an attachment from an uploaded file",
   description:
-    "Requires `conversation.manage`. `file` is the key of an upload of your organization (`fields.key` of " +
+    "Needs `conversation.manage`. `file` is the key of an upload of your organization (`fields.key` of " +
     "`upload-presigned-url/`, or the `Location` of " +
     "`attachments-upload/`) or our URL of it; anything else is 400 and is never fetched. Without " +
     "`conversation`, the attachment joins the conversation of " +

@@ -10,7 +10,7 @@ const route = createRoute({
   path: "/attachments/{id}/",
   tags: ["Attachments"],
   summary: "Delete an attachment and its stored file",
-  description: "Requires `conversation.manage`. Messages that carried it keep their text; their link stops working.",
+  description: "Needs `conversation.manage`. Messages that carried it keep their text; their link stops working.",
   request: { params: IdParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

@@ -12,7 +12,7 @@ const route = createRoute({
   path: "/attachments/{id}/",
   tags: ["Attachments"],
   summary: "Get an attachment, with a fresh signed download URL",
-  description: "Requires `conversation.view`.",
+  description: "Needs `conversation.view`.",
   request: { params: IdParams },
   responses: { 200: json(AttachmentSchema, "The attachment"), ...errorResponses(403, 404) },
 });

@@ -10,7 +10,7 @@ const route = createRoute({
   tags: ["Attachments"],
   summary: "Upload a file directly (multipart `file`)",
   description:
-    "Requires `conversation.manage` (or the permission of `modelName` when given as a field before `file`). " +
+    "Needs `conversation.manage` (or the permission of `modelName` when given as a field before `file`). " +
     "The file streams to storage. " +
     "200 with an empty body and the stored key in `Location`: pass it as `file` to `attachments/`. A " +
     "disallowed type is 415, a file over " +

@@ -81,7 +81,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Talk to an assistant: the reply directly, or streamed",
   description:
-    "Requires `conversation.manage` and access to the assistant. Streaming (`isStreaming`): `text/event-stream` of " +
+    "Needs `conversation.manage` and access to the assistant. Streaming (`isStreaming`): `text/event-stream` of " +
     '`data: {"conversationId","messageId","content":"<delta>","done":false}`, ending with `done: true` and ' +
     "the stored `message`; " +
     "in agent mode `event: tool_call` and `event: tool_result` as tools run; failures after the stream " +

@@ -13,7 +13,7 @@ const route = createRoute({
   tags: [CONTACTS_TAG],
   summary: "List the organization's contacts",
   description:
-    "Newest first. Needs `contact.view`. Filters combine with AND; within `inboxes`, `channels` and `tags` " +
+    "Needs `contact.view`. Newest first. Filters combine with AND; within `inboxes`, `channels` and `tags` " +
     "any value matches. `search` matches substrings of 3 or more characters in any language through a " +
     "full-text index, shorter words by plain substring.",
   request: { query: ContactListQuery },

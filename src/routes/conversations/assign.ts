@@ -28,7 +28,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Assign a conversation to a member and/or a team",
   description:
-    "Requires `conversation.manage`. Names who should serve the conversation; its state stays as it is (a " +
+    "Needs `conversation.manage`. Names who should serve the conversation; its state stays as it is (a " +
     "queued conversation " +
     "keeps waiting until the assignee answers or takes it over). The assignee must be a member of the " +
     "organization and, when the " +

@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Whom a conversation can be assigned to",
   description:
-    "Requires `conversation.manage` (what `assign/` requires: an agent who may assign sees whom to, without " +
+    "Needs `conversation.manage` (what `assign/` needs: an agent who may assign sees whom to, without " +
     "`member.view` or `group.view`). The organization's members by name, each with their availability and whether " +
     `they are in the conversation's team (at most ${MAX_ASSIGNEES}), and its teams (groups) by name.`,
   request: { params: IdParams },

@@ -37,7 +37,7 @@ const route = createRoute({
   path: "/conversations/",
   tags: ["Conversations"],
   summary: "Start a conversation from a web chat",
-  description: "Requires `conversation.manage`.",
+  description: "Needs `conversation.manage`.",
   request: jsonBody(CreateConversation),
   responses: { 201: json(ConversationSchema, "Created"), ...errorResponses(400, 403, 404) },
 });

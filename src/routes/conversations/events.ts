@@ -21,7 +21,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Live events of the organization's conversations",
   description:
-    "Requires `conversation.view`. A server-sent event stream (works with `EventSource` and the console's " +
+    "Needs `conversation.view`. A server-sent event stream (works with `EventSource` and the console's " +
     "cookie) of what happens " +
     "to the organization's conversations from now on, on any channel: `ready` once subscribed, then " +
     "`conversation.created` " +

@@ -10,7 +10,7 @@ const route = createRoute({
   path: "/conversations/{id}/",
   tags: ["Conversations"],
   summary: "Get a conversation",
-  description: "Requires `conversation.view`.",
+  description: "Needs `conversation.view`.",
   request: { params: IdParams },
   responses: { 200: json(ConversationSchema, "The conversation"), ...errorResponses(403, 404) },
 });

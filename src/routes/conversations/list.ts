@@ -74,7 +74,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "List the organization's conversations, newest first",
   description:
-    "Requires `conversation.view`. Cursor pagination. Every filter is optional and they combine. " +
+    "Needs `conversation.view`. Cursor pagination. Every filter is optional and they combine. " +
     "`view=waiting` sorts by `waitingSince`, oldest first.",
   request: { query: Query },
   responses: {

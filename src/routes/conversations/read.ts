@@ -14,7 +14,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Mark a conversation read",
   description:
-    "Requires `conversation.view` (who may read a conversation may say they read it). Its `unreadCount` " +
+    "Needs `conversation.view` (who may read a conversation may say they read it). Its `unreadCount` " +
     "becomes 0, and the " +
     "organization's live stream (`conversation-events/`) carries `conversation.updated` so the team's other " +
     "tabs update their " +

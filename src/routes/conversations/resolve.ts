@@ -13,7 +13,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Resolve a conversation",
   description:
-    "Requires `conversation.manage`. Status and progressStatus become `resolved`; auto reply and the assignee " +
+    "Needs `conversation.manage`. Status and progressStatus become `resolved`; auto reply and the assignee " +
     "stay as they " +
     "are. The assignee's place is free again: they are given the oldest waiting conversation of their " +
     "round-robin inboxes. " +

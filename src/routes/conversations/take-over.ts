@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Take a conversation over as a human agent",
   description:
-    "Requires `conversation.manage`. The assistant stops answering (`autoReplyEnabled` false), progressStatus " +
+    "Needs `conversation.manage`. The assistant stops answering (`autoReplyEnabled` false), progressStatus " +
     "becomes " +
     "`human_serving`, status `open`, and the caller is the assignee. Reply with `POST /messages/outgoing/`; " +
     "hand back with " +

@@ -19,7 +19,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Tell the visitor that you are typing",
   description:
-    "Requires `conversation.manage`. Nothing is stored. The widget's live stream gets `event: typing` " +
+    "Needs `conversation.manage`. Nothing is stored. The widget's live stream gets `event: typing` " +
     "`{typing, name}` (it shows " +
     '"Olivia is typing…" and hides it after `typing: false` or 6 s without another `true`); a conversation of ' +
     "a messaging channel " +

@@ -26,7 +26,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "How many conversations hold unread messages",
   description:
-    "Requires `conversation.view` (not `inbox.view`: an agent who reads conversations sees what waits for them). " +
+    "Needs `conversation.view` (not `inbox.view`: an agent who reads conversations sees what waits for them). " +
     "Counts the organization's conversations holding visitors' messages no agent has read yet (`unreadCount` > 0; " +
     "test conversations never do), in all and per inbox (only inboxes with some, by name). `read/` lowers it; read " +
     "it again after the live events of `conversation-events/`.",

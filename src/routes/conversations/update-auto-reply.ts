@@ -18,7 +18,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Hand a conversation to a human agent, or back to the assistant",
   description:
-    "Requires `conversation.manage`. Off: status `queued`, progressStatus `waiting_for_human`, and the " +
+    "Needs `conversation.manage`. Off: status `queued`, progressStatus `waiting_for_human`, and the " +
     "assistant stays silent " +
     "until it is switched on again (hand back: status `open`, progressStatus `ai_processing`, no assignee). A " +
     "round-robin " +

@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ["Roles and permissions"],
   summary: "Create a group (role) with permissions",
   description:
-    "Requires `group.manage`; non-owners can grant only permissions they hold. Group names are unique in the " +
+    "Needs `group.manage`; non-owners can grant only permissions they hold. Group names are unique in the " +
     "organization.",
   request: { params: OrganizationParams, ...jsonBody(GroupWrite) },
   responses: { 201: json(GroupSchema, "Created"), ...errorResponses(400, 403, 404, 409) },

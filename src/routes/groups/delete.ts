@@ -11,7 +11,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/groups/{id}/",
   tags: ["Roles and permissions"],
   summary: "Delete a group",
-  description: "Requires `group.manage`. Its members lose the group's permissions at once.",
+  description: "Needs `group.manage`. Its members lose the group's permissions at once.",
   request: { params: GroupParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

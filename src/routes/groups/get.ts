@@ -11,7 +11,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/groups/{id}/",
   tags: ["Roles and permissions"],
   summary: "Get a group",
-  description: "Requires `group.view`.",
+  description: "Needs `group.view`.",
   request: { params: GroupParams },
   responses: { 200: json(GroupSchema, "The group"), ...errorResponses(403, 404) },
 });

@@ -12,7 +12,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/groups/",
   tags: ["Roles and permissions"],
   summary: "List the organization's groups",
-  description: "Requires `group.view`. Ordered by name (case-insensitive).",
+  description: "Needs `group.view`. Ordered by name (case-insensitive).",
   request: { params: OrganizationParams, query: GroupListQuery },
   responses: { 200: json(pageOf(GroupSchema, "GroupPage"), "Groups"), ...errorResponses(400, 403, 404) },
 });

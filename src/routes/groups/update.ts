@@ -13,7 +13,7 @@ const routeFor = (method: "put" | "patch") =>
     tags: ["Roles and permissions"],
     summary: method === "put" ? "Replace a group's name and permissions" : "Update a group",
     description:
-      "Requires `group.manage`; non-owners can grant only permissions they hold. " +
+      "Needs `group.manage`; non-owners can grant only permissions they hold. " +
       (method === "put"
         ? "`permissions` replaces the group's permissions entirely."
         : "Fields left out keep their value; `permissions`, when given, replaces them entirely."),

@@ -23,7 +23,7 @@ const route = createRoute({
   tags: [INBOXES_TAG],
   summary: "List the organization's inboxes",
   description:
-    "Newest first. Needs `inbox.view`. `unreadConversationsCount` counts conversations with unread messages.",
+    "Needs `inbox.view`. Newest first. `unreadConversationsCount` counts conversations with unread messages.",
   request: { query: ListQuery },
   responses: { 200: json(pageOf(InboxSchema, "InboxPage"), "Page of inboxes"), ...errorResponses(400, 403, 404) },
 });

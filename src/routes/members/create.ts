@@ -23,8 +23,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/members/",
   tags: ["Members"],
   summary: "Add a registered user to the organization",
-  description:
-    "Requires `member.manage`. The new member is in no group until `update-groups`. 409 when already a member.",
+  description: "Needs `member.manage`. The new member is in no group until `update-groups`. 409 when already a member.",
   request: { params: OrganizationParams, ...jsonBody(AddMember) },
   responses: { 201: json(MemberSchema, "The new member"), ...errorResponses(400, 403, 404, 409, 415) },
 });

@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Members"],
   summary: "Remove a member from the organization",
   description:
-    "Requires `member.manage`, except to leave: a member may remove themselves. The owner cannot be removed (400).",
+    "Needs `member.manage`, except to leave: a member may remove themselves. The owner cannot be removed (400).",
   request: { params: MemberParams },
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });

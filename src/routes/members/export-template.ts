@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ["Members"],
   summary: "Download the spreadsheet template for a bulk member import (.xlsx)",
   description:
-    "Requires `member.manage`. Only a header row: `email`, `name`, `groups`, then each custom metadata key in " +
+    "Needs `member.manage`. Only a header row: `email`, `name`, `groups`, then each custom metadata key in " +
     "use in the organization.",
   request: { params: OrganizationParams },
   responses: {

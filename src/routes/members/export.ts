@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ["Members"],
   summary: "Download the members as a spreadsheet (.xlsx)",
   description:
-    "Requires `member.view`. One row per member, oldest first: Name, Email, Groups (comma-separated), Owner, " +
+    "Needs `member.view`. One row per member, oldest first: Name, Email, Groups (comma-separated), Owner, " +
     "Joined (a date cell), " +
     "then one column per custom metadata key (see `metadata-template`). Takes the list's filters.",
   request: { params: OrganizationParams, query: MemberFilterQuery },

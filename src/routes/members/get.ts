@@ -10,7 +10,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/members/{id}/",
   tags: ["Members"],
   summary: "A member of the organization",
-  description: "Requires `member.view`.",
+  description: "Needs `member.view`.",
   request: { params: MemberParams },
   responses: { 200: json(MemberSchema, "The member"), ...errorResponses(403, 404) },
 });

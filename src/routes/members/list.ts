@@ -12,8 +12,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/members/",
   tags: ["Members"],
   summary: "List the organization's members",
-  description:
-    "Requires `member.view`. Oldest first. `pagination=false` returns a plain array of every matching member.",
+  description: "Needs `member.view`. Oldest first. `pagination=false` returns a plain array of every matching member.",
   request: {
     params: OrganizationParams,
     query: PageQuery.extend(PaginationSwitch.shape).extend(MemberFilterQuery.shape),

@@ -30,7 +30,7 @@ const route = createRoute({
   tags: ["Members"],
   summary: "The custom member metadata fields in use",
   description:
-    "Requires `member.view`. There is no separate field definition: the template is derived from the members' " +
+    "Needs `member.view`. There is no separate field definition: the template is derived from the members' " +
     "`metadata`. " +
     "Every key found is listed once, in order of first appearance (oldest member first), with a label made " +
     "from the key " +

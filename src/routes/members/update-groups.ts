@@ -25,7 +25,7 @@ const route = createRoute({
   tags: ["Members"],
   summary: "Replace a member's groups",
   description:
-    "Requires `member.manage`: assigning roles is managing the member (group.manage governs the groups themselves). " +
+    "Needs `member.manage`: assigning roles is managing the member (group.manage governs the groups themselves). " +
     "Groups decide permissions, so a member who is not an owner cannot change their own groups, nor give a group " +
     "holding permissions they lack (403). " +
     "Every id must be a group of this organization (400); the replacement is atomic.",

@@ -28,7 +28,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/members/{id}/",
   tags: ["Members"],
   summary: "Update a member's assignment capacity",
-  description: "Requires `member.manage`.",
+  description: "Needs `member.manage`.",
   request: { params: MemberParams, ...jsonBody(UpdateMember) },
   responses: { 200: json(MemberSchema, "The member"), ...errorResponses(400, 403, 404) },
 });

@@ -35,7 +35,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Post a human agent's reply",
   description:
-    "Requires `conversation.manage`. The sender is the current user; the conversation becomes " +
+    "Needs `conversation.manage`. The sender is the current user; the conversation becomes " +
     "`human_serving`. A reply to a conversation waiting for a person (`waiting_for_human`) with no assignee takes " +
     "it over first, as `take-over/` does: the caller becomes its assignee. " +
     "With `private: true` the message is a note for the team: the visitor never sees it (widget history and " +

@@ -16,7 +16,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Post a visitor message; the reply follows asynchronously",
   description:
-    "Requires `conversation.manage`. Returns the stored incoming message as a receipt. Unless the " +
+    "Needs `conversation.manage`. Returns the stored incoming message as a receipt. Unless the " +
     "conversation was handed to a " +
     "human, the assistant's reply is produced in the background, appears in the message list and is delivered " +
     "through the inbox's " +

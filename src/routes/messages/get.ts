@@ -17,7 +17,7 @@ const route = createRoute({
   path: "/messages/{id}/",
   tags: ["Conversations"],
   summary: "Get a message",
-  description: "Requires `conversation.view`.",
+  description: "Needs `conversation.view`.",
   request: { params: IdParams, query: Query },
   responses: { 200: json(MessageSchema, "The message"), ...errorResponses(400, 403, 404) },
 });

@@ -17,7 +17,7 @@ const route = createRoute({
   path: "/messages/",
   tags: ["Conversations"],
   summary: "List a conversation's messages, newest first",
-  description: "Requires `conversation.view`. Cursor pagination over the conversation's sequence.",
+  description: "Needs `conversation.view`. Cursor pagination over the conversation's sequence.",
   request: { query: Query },
   responses: { 200: json(cursorPageOf(MessageSchema, "MessagePage"), "Messages"), ...errorResponses(400, 403, 404) },
 });

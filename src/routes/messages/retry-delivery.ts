@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Conversations"],
   summary: "Send a failed reply to its messaging platform again",
   description:
-    "Requires `conversation.manage`. For an outgoing message of a messaging inbox whose " +
+    "Needs `conversation.manage`. For an outgoing message of a messaging inbox whose " +
     "`metadata.channelDelivery.status` is `failed`: " +
     "it is sent again, before the conversation's later replies still on their way. 409 when it is sent or on " +
     "its way; 404 for a message with no delivery (web and API conversations) or one sent more than 30 days " +

@@ -24,7 +24,7 @@ const FormPut = OrganizationWrite.pick({
 const STAFF_FIELDS = Object.keys(OrganizationStaffWrite.shape);
 
 const description =
-  "Requires `organization.manage`. Plan, feature flags, fees and approval status are for platform staff only " +
+  "Needs `organization.manage`. Plan, feature flags, fees and approval status are for platform staff only " +
   "(403 otherwise); " +
   "staff may set them on any organization they are a member of. Logos are URLs in JSON, or image files in the " +
   "multipart form " +

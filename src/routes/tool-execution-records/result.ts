@@ -16,9 +16,10 @@ const route = createRoute({
   tags: [RECORDS_TAG],
   summary: "Post a desktop tool's result",
   description:
-    "The desktop client ran a pending desktop tool call (contentPayload.pendingToolCalls of the reply) and " +
-    "reports what it returned. " +
-    "Needs `conversation.manage`. Only pending records of desktop tools take a result (400 otherwise). " +
+    "Needs `conversation.manage`, for a record the caller sees as `tool.view` would show it (calls of the tools " +
+    "given to their groups). The desktop client ran a pending desktop tool call (contentPayload.pendingToolCalls " +
+    "of the reply) and reports what it returned. Only pending records of desktop tools take a result (400 " +
+    "otherwise). " +
     "When it is the last pending call of its reply, the assistant continues that reply in a new message " +
     "(asynchronously: " +
     "it appears in the message list and goes out through webhooks); otherwise the conversation's next message " +

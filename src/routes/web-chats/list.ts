@@ -19,7 +19,7 @@ const route = createRoute({
   path: "/web-chats/",
   tags: [WEB_CHATS_TAG],
   summary: "List the organization's web chats",
-  description: "Newest first. Needs `inbox.view`.",
+  description: "Needs `inbox.view`. Newest first.",
   request: { query: ListQuery },
   responses: { 200: json(pageOf(WebChatSchema, "WebChatPage"), "Page of web chats"), ...errorResponses(400, 403, 404) },
 });

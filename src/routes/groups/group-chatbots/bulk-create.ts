@@ -12,7 +12,7 @@ const route = createRoute({
   tags: ["Roles and permissions"],
   summary: "Give assistants to a group",
   description:
-    "Requires `group.manage`. The group's members with `chatbot.view` then see these assistants. Every id " +
+    "Needs `group.manage`. The group's members with `chatbot.view` then see these assistants. Every id " +
     "must be an assistant of the organization " +
     "that you can see (owners see all), else 400 and nothing is added. Assistants already in the group are " +
     "skipped; the response lists the links created.",

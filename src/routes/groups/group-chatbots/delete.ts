@@ -11,7 +11,7 @@ const route = createRoute({
   tags: ["Roles and permissions"],
   summary: "Take an assistant away from a group",
   description:
-    "Requires `group.manage`. `id` is the link's id (from the list). The assistant stays; the group's members " +
+    "Needs `group.manage`. `id` is the link's id (from the list). The assistant stays; the group's members " +
     "no longer see it through this group.",
   request: { params: GroupChatbotParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },

@@ -12,7 +12,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/groups/{groupPk}/group-chatbots/",
   tags: ["Roles and permissions"],
   summary: "List a group's assistants",
-  description: "Requires `group.view`. Only assistants you can see are listed (owners see all). Oldest link first.",
+  description: "Needs `group.view`. Only assistants you can see are listed (owners see all). Oldest link first.",
   request: { params: GroupPkParams, query: GroupChatbotListQuery },
   responses: {
     200: json(pageOf(GroupChatbotSchema, "GroupChatbotPage"), "Group assistants"),

@@ -13,7 +13,7 @@ const route = createRoute({
   tags: ["Roles and permissions"],
   summary: "Add organization members to a group",
   description:
-    "Requires `group.manage`, and for non-owners every permission of the group. Every id must be a member of " +
+    "Needs `group.manage`, and for non-owners every permission of the group. Every id must be a member of " +
     "the organization, else 400 and nothing is added. " +
     "Members already in the group are skipped; the response lists the memberships created.",
   request: { params: GroupPkParams, ...jsonBody(BulkCreateGroupMembers) },

@@ -10,7 +10,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/groups/{groupPk}/group-members/{id}/",
   tags: ["Roles and permissions"],
   summary: "Remove a member from a group",
-  description: "Requires `group.manage`. The member stays in the organization and loses the group's permissions.",
+  description: "Needs `group.manage`. The member stays in the organization and loses the group's permissions.",
   request: { params: GroupMemberParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

@@ -11,7 +11,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/groups/{groupPk}/group-members/{id}/",
   tags: ["Roles and permissions"],
   summary: "Get a group member",
-  description: "Requires `group.view`.",
+  description: "Needs `group.view`.",
   request: { params: GroupMemberParams },
   responses: { 200: json(GroupMemberSchema, "The group member"), ...errorResponses(403, 404) },
 });

@@ -12,7 +12,7 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/groups/{groupPk}/group-members/",
   tags: ["Roles and permissions"],
   summary: "List a group's members",
-  description: "Requires `group.view`. Oldest membership first.",
+  description: "Needs `group.view`. Oldest membership first.",
   request: { params: GroupPkParams, query: GroupMemberListQuery },
   responses: {
     200: json(pageOf(GroupMemberSchema, "GroupMemberPage"), "Group members"),
