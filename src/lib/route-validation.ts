@@ -79,10 +79,12 @@ function inZhTW(zod: ErrorMap): ErrorMap {
 
 /**
  * Two of zod's messages name a JavaScript value, not anything a client sent: a field left out is "expected string,
- * received undefined" (`nonoptional` for a form's missing part) and a query number that is not one "received NaN".
- * They are said as `missing` and `notANumber` instead; undefined for any other issue.
+ * received undefined" (`nonoptional` for a form's missing part; for a field of fixed choices, the choices, as for a
+ * wrong one) and a query number that is not one "received NaN". They are said as `missing` and `notANumber` instead;
+ * undefined for any other issue.
  */
 function valueless(issue: RawIssue, missing: string, notANumber: string): string | undefined {
+  if (issue.code === "invalid_value" && issue.input === undefined) return missing;
   if (issue.code !== "invalid_type") return undefined;
   if (issue.input === undefined) return missing;
   return typeof issue.input === "number" && Number.isNaN(issue.input) ? notANumber : undefined;

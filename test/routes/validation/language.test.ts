@@ -42,6 +42,16 @@ describe("validation messages", () => {
     expect(((await (await owner.fetch("GET", "/labels/")).json()) as { count: number }).count).toBe(0);
   });
 
+  it("a field of fixed choices left out is Required, as any other; a wrong one names the choices", async () => {
+    const owner = await seedOwner();
+    const path = `/organizations/${owner.organizationId}/members/current/availability/`;
+    const refused = async (body: object, headers = {}) =>
+      (await expectError(await owner.fetch("PUT", path, body, { headers }), 400, "invalid")).errors;
+    expect(await refused({})).toEqual({ availability: ["Required"] });
+    expect(await refused({}, { "Accept-Language": "zh-TW" })).toEqual({ availability: ["必填"] });
+    expect((await refused({ availability: "asleep" }))?.availability?.[0]).toMatch(/^Invalid option: .*"online"/);
+  });
+
   it("a query's messages too; English where English ranks first or zh-TW is refused", async () => {
     const owner = await seedOwner();
     const pageZero = (language: string) =>
