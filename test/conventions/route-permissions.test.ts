@@ -13,18 +13,23 @@ const ROUTE_FILES: Record<string, string> = import.meta.glob("../../src/routes/*
 
 const CODENAMES = new Set<string>(PERMISSIONS.map((p) => p.codename));
 
+/** The permissions a source names, each as a string of its own (`authorize(c, "…")`, `chatbotWith(c, id, "…")`). */
+const named = (source: string) =>
+  [...source.matchAll(/"([a-z_]+\.[a-z]+)"/g)].map(([, p]) => p).filter((p) => CODENAMES.has(p));
+
 /**
  * The operations a file declares with a literal path (`createRoute({ method, path })`; `method` alone is a PUT and
- * PATCH pair's) and the permissions its handler names: each as a string of its own (`authorize(c, "…")`,
- * `chatbotWith(c, id, "…")`, `can(access, "…")`).
+ * PATCH pair's) and the permissions its handler names, in place or in a helper of its folder that is no endpoint
+ * (`changeConversation` in routes/conversations/change.ts authorizes the operator's changes).
  */
-function declared(source: string) {
+function declared(file: string, source: string) {
   const operations = [...source.matchAll(/createRoute\(\{\s*method(?::\s*"(\w+)")?,\s*path:\s*"([^"]+)"/g)].flatMap(
     ([, method, path]) => (method ? [method] : ["put", "patch"]).map((m) => ({ method: m, path })),
   );
-  const permissions = [...new Set([...source.matchAll(/"([a-z_]+\.[a-z]+)"/g)].map(([, p]) => p))].filter((p) =>
-    CODENAMES.has(p),
-  );
+  const helpers = [...source.matchAll(/from "\.\/([\w-]+)"/g)]
+    .map(([, name]) => ROUTE_FILES[file.replace(/[^/]+$/, `${name}.ts`)] ?? "")
+    .filter((helper) => !helper.includes("createRoute("));
+  const permissions = [...new Set([source, ...helpers].flatMap(named))];
   return { operations, permissions };
 }
 
@@ -39,7 +44,7 @@ describe("route permissions", () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const [file, source] of Object.entries(ROUTE_FILES)) {
-      const { operations, permissions } = declared(source);
+      const { operations, permissions } = declared(file, source);
       if (!permissions.length) continue;
       for (const { method, path } of operations) {
         const operation = doc.paths[`/api/v1${path}`]?.[method] as { description?: string } | undefined;
@@ -51,7 +56,7 @@ describe("route permissions", () => {
       }
     }
     expect(wrong).toEqual([]);
-    // The parsing above found the endpoints: 157 name their permission in place (others check it through a helper
+    // The parsing above found the endpoints: 164 name their permission in place (others check it through a helper
     // of theirs, such as a knowledge base's visibility, or need none: sign-in, the widget, the signed uploads).
     expect(checked).toBeGreaterThan(150);
   });

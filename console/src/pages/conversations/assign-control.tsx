@@ -71,7 +71,8 @@ export function AssignControl({ c, onChanged }: { c: Conversation; onChanged: (c
   };
   return (
     <form class="inbox-assign" onSubmit={submit}>
-      {/* The kit's field (label above, the console's select), as the filters above it: not a bare browser control. */}
+      {/* The kit's field markup (label above, the console's select) written out: SelectField takes flat options, and
+          this one groups members and teams in optgroups. */}
       <div class="field">
         <label for="inbox-assign-choice">{t("assign")}</label>
         <select ref={select} id="inbox-assign-choice" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
