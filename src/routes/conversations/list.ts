@@ -1,72 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { booleanQuery } from "../../lib/boolean-query";
+import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
-import { CursorQuery, cursorPageOf, cursorResponse } from "../../lib/pagination";
+import { cursorPageOf, cursorResponse } from "../../lib/pagination";
 import { authorize } from "../../services/access";
 import { listConversations } from "../../services/conversation/list";
+import { ConversationListQuery } from "../../services/conversation/list-query";
 import { dataParts } from "../../services/shards/parts";
 import { ConversationSchema } from "../../services/records/conversations";
-
-const uuid = (description: string) =>
-  z.uuid().optional().openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
-const day = (description: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date")
-    .optional()
-    .openapi({ description, example: "2026-01-31" });
-
-const Query = CursorQuery.extend({
-  inbox: uuid("Only this inbox's conversations (404 when it is not the organization's); absent: every inbox"),
-  chatbot: uuid("Only conversations with this assistant"),
-  contact: uuid("Only this contact's conversations"),
-  status: ConversationSchema.shape.status
-    .optional()
-    .openapi({ description: "open, queued or resolved", example: "open" }),
-  progressStatus: ConversationSchema.shape.progressStatus.optional().openapi({
-    description: "ai_processing, waiting_for_human, human_serving, resolved or open",
-    example: "human_serving",
-  }),
-  startDate: day("Created on or after this day (UTC), YYYY-MM-DD"),
-  endDate: day("Created on or before this day (UTC), YYYY-MM-DD"),
-  keyword: z
-    .string()
-    .max(200)
-    .optional()
-    .openapi({
-      description:
-        "Full-text search: every word (split on spaces) is found in the title, in a message (private notes " +
-        "included) or in the contact's name, case-insensitively. In messages a word matches the start of a " +
-        "word (`deliv` finds `deliveries`) and Chinese or Japanese by pairs of characters (no spaces needed), " +
-        "from the last 90 days; stopwords (`the`, `is`) are left out and one-character words are looked for " +
-        "in the title and the contact's name only",
-      example: "refund",
-    }),
-  label: uuid("Only conversations carrying this label"),
-  assignee: z
-    .union([z.uuid(), z.enum(["me", "none"])])
-    .optional()
-    .openapi({
-      description: "Assigned to this member (user id), to the caller (`me`) or to no one (`none`)",
-      example: "me",
-    }),
-  team: uuid("Only conversations of this team (group)"),
-  view: z
-    .enum(["mine", "unassigned", "waiting"])
-    .optional()
-    .openapi({
-      description:
-        "`mine`: assigned to the caller, not resolved; `unassigned`: no assignee, not resolved (with `team`: " +
-        "the team's); `waiting`: queued for a person, longest waiting first",
-      example: "waiting",
-    }),
-  isTest: booleanQuery({
-    description: "`true`: only test conversations (the console's try-it); `false`: none of them; absent: both",
-    example: "false",
-  }),
-});
 
 const route = createRoute({
   method: "get",
@@ -76,7 +16,7 @@ const route = createRoute({
   description:
     "Needs `conversation.view`. Cursor pagination. Every filter is optional and they combine. " +
     "`view=waiting` sorts by `waitingSince`, oldest first.",
-  request: { query: Query },
+  request: { query: ConversationListQuery },
   responses: {
     200: json(cursorPageOf(ConversationSchema, "ConversationPage"), "Conversations"),
     ...errorResponses(400, 403, 404),

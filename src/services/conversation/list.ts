@@ -1,5 +1,6 @@
 // The organization's conversation list (the console's inbox): its filters, views and cursor over either order.
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import type { z } from "@hono/zod-openapi";
 import type { Bindings, Db } from "../../env";
 import { conversations, inboxes } from "../../db/schema";
 import { notFound } from "../../lib/errors";
@@ -7,31 +8,15 @@ import { client } from "../../db/prepared";
 import { decodeCursor } from "../../lib/pagination";
 import { parseDate } from "../../lib/time";
 import { listOrder, viewCondition } from "../assignment/views";
-import type { ConversationRow } from "../conversations";
 import { hasLabel } from "../labels";
 import { conversationRecord } from "../records/conversations";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
+import type { ConversationListQuery } from "./list-query";
 import { keywordCondition } from "./search";
 import { type ConversationRows, conversationViews, selectConversationRows } from "./views";
 
-/** The list's filters, each optional (see the route's query for their meaning). */
-export interface ConversationFilters {
-  cursor?: string;
-  pageSize: number;
-  inbox?: string;
-  chatbot?: string;
-  contact?: string;
-  status?: ConversationRow["status"];
-  progressStatus?: ConversationRow["progressStatus"];
-  startDate?: string;
-  endDate?: string;
-  keyword?: string;
-  label?: string;
-  assignee?: string;
-  team?: string;
-  view?: "mine" | "unassigned" | "waiting";
-  isTest?: "true" | "false";
-}
+/** The list's query as the route validated it (services/conversation/list-query.ts). */
+export type ConversationFilters = z.output<typeof ConversationListQuery>;
 
 /**
  * `pageSize + 1` conversations from the cursor on, with the decoded cursor and the key of the list's
@@ -47,38 +32,59 @@ export async function listConversations(
   me: string,
   q: ConversationFilters,
 ) {
-  if (q.inbox) {
-    const [inbox] = await db
+  // Every filter of the query is taken apart here and read below: one added to the query (list-query.ts) and not here
+  // fails to compile, rather than being accepted and ignored.
+  const {
+    inbox,
+    chatbot,
+    contact,
+    status,
+    progressStatus,
+    isTest,
+    assignee,
+    team,
+    view,
+    startDate,
+    endDate,
+    label,
+    keyword: words,
+    cursor: after,
+    pageSize,
+    ...unread
+  } = q;
+  unread satisfies Record<string, never>;
+  if (inbox) {
+    const [found] = await db
       .select({ id: inboxes.id })
       .from(inboxes)
-      .where(and(eq(inboxes.id, q.inbox), eq(inboxes.organizationId, organizationId)));
-    if (!inbox) throw notFound("Inbox not found.");
+      .where(and(eq(inboxes.id, inbox), eq(inboxes.organizationId, organizationId)));
+    if (!found) throw notFound("Inbox not found.");
   }
-  const cursor = decodeCursor(q.cursor);
-  const keyword = q.keyword?.trim();
-  const waiting = q.view === "waiting";
-  const order = listOrder(waiting, cursor, q.pageSize);
+  const cursor = decodeCursor(after);
+  const keyword = words?.trim();
+  const waiting = view === "waiting";
+  const order = listOrder(waiting, cursor, pageSize);
   const where = (searched: SQL | undefined) =>
     and(
       eq(conversations.organizationId, organizationId),
-      q.inbox ? eq(conversations.inboxId, q.inbox) : undefined,
-      q.chatbot ? eq(conversations.chatbotId, q.chatbot) : undefined,
-      q.contact ? eq(conversations.contactId, q.contact) : undefined,
-      q.status ? eq(conversations.status, q.status) : undefined,
-      q.progressStatus ? eq(conversations.progressStatus, q.progressStatus) : undefined,
-      q.isTest ? eq(conversations.isTest, q.isTest === "true") : undefined,
-      q.assignee === "none"
+      inbox ? eq(conversations.inboxId, inbox) : undefined,
+      chatbot ? eq(conversations.chatbotId, chatbot) : undefined,
+      contact ? eq(conversations.contactId, contact) : undefined,
+      status ? eq(conversations.status, status) : undefined,
+      progressStatus ? eq(conversations.progressStatus, progressStatus) : undefined,
+      isTest ? eq(conversations.isTest, isTest === "true") : undefined,
+      assignee === "none"
         ? isNull(conversations.assigneeId)
-        : q.assignee
-          ? eq(conversations.assigneeId, q.assignee === "me" ? me : q.assignee)
+        : assignee
+          ? eq(conversations.assigneeId, assignee === "me" ? me : assignee)
           : undefined,
-      q.team ? eq(conversations.teamId, q.team) : undefined,
-      q.view ? viewCondition(q.view, me) : undefined,
+      team ? eq(conversations.teamId, team) : undefined,
+      view ? viewCondition(view, me) : undefined,
       // `+` keeps SQLite from the created_at index: walking (organization, id) newest first needs no sort.
-      q.startDate ? sql`+${conversations.createdAt} >= ${parseDate(q.startDate)}` : undefined,
-      q.endDate ? sql`+${conversations.createdAt} <= ${parseDate(q.endDate, true)}` : undefined,
+      startDate ? sql`+${conversations.createdAt} >= ${parseDate(startDate)}` : undefined,
+      endDate ? sql`+${conversations.createdAt} <= ${parseDate(endDate, true)}` : undefined,
       order.after,
-      q.label ? hasLabel(q.label) : undefined,
+      label ? hasLabel(label) : undefined,
       searched,
     );
   // One part: its terms where the organization's are (the shard directory's), as before the parts.
