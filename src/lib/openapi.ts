@@ -139,6 +139,15 @@ export const uuidParam = (name: string, description: string) =>
 
 export const IdParams = z.object({ id: uuidParam("id", "Resource id") });
 
+/** An optional day in a list's query, `YYYY-MM-DD` (a day of the calendar, read as UTC by `parseDate`). */
+export const dayQuery = (description: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date")
+    .optional()
+    .openapi({ description, example: "2026-01-31" });
+
 /** `{id, name}` references; in requests only `id` is read. */
 export const IdName = z
   .object({

@@ -1,17 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { uuidParam } from "../../lib/openapi";
+import { dayQuery, uuidParam } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
 import { TOOL_EXECUTION_STATUSES, TOOL_TYPES } from "../../services/records/tool-execution-records";
 
 export const RECORDS_TAG = "Tool execution records";
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
-const date = (description: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date")
-    .optional()
-    .openapi({ description, example: "2026-01-31" });
 
 export const RecordListQuery = PageQuery.extend({
   chatbot: z.uuid().optional().openapi({ description: "Only calls by this assistant", example: EXAMPLE_ID }),
@@ -29,8 +22,8 @@ export const RecordListQuery = PageQuery.extend({
     .max(200)
     .optional()
     .openapi({ description: "Assistant name, tool name or message text contains", example: "weather" }),
-  startDate: date("From this day (UTC, inclusive)"),
-  endDate: date("To this day (UTC, inclusive)"),
+  startDate: dayQuery("From this day (UTC, inclusive)"),
+  endDate: dayQuery("To this day (UTC, inclusive)"),
 });
 
 export const ChatbotOption = z

@@ -3,18 +3,12 @@
 // and publishes it (docs/decisions.md, "One word per concept, and where a record's shape is written").
 import { z } from "@hono/zod-openapi";
 import { booleanQuery } from "../../lib/boolean-query";
+import { dayQuery } from "../../lib/openapi";
 import { CursorQuery } from "../../lib/pagination";
 import { ConversationSchema } from "../records/conversations";
 
 const uuid = (description: string) =>
   z.uuid().optional().openapi({ description, example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" });
-const day = (description: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date")
-    .optional()
-    .openapi({ description, example: "2026-01-31" });
 
 export const ConversationListQuery = CursorQuery.extend({
   inbox: uuid("Only this inbox's conversations (404 when it is not the organization's); absent: every inbox"),
@@ -27,8 +21,8 @@ export const ConversationListQuery = CursorQuery.extend({
     description: "ai_processing, waiting_for_human, human_serving, resolved or open",
     example: "human_serving",
   }),
-  startDate: day("Created on or after this day (UTC), YYYY-MM-DD"),
-  endDate: day("Created on or before this day (UTC), YYYY-MM-DD"),
+  startDate: dayQuery("Created on or after this day (UTC), YYYY-MM-DD"),
+  endDate: dayQuery("Created on or before this day (UTC), YYYY-MM-DD"),
   keyword: z
     .string()
     .max(200)
