@@ -44,7 +44,7 @@ import type { QueryMetadata } from "../src/services/knowledge/query-scope";
 import type { Cursor } from "../src/lib/pagination";
 import { messageRecord, type MessageRecord } from "../src/services/records/messages";
 import { feedbackFigureWrites, type FiguredAssistant, type Question } from "../src/services/statistics/message-figures";
-import type { ChangeReason } from "../src/services/conversation/inbox-events";
+import type { ChangeReason } from "../src/services/records/conversation-events";
 import { changeEventWrites } from "../src/services/webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../src/services/webhooks/emit";
 import type { RatedConversation } from "../src/services/widget/feedback";

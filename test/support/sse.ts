@@ -1,4 +1,3 @@
-import type { InboxEvent } from "../../src/services/conversation/inbox-events";
 import type { Schemas } from "./api";
 
 /**
@@ -14,12 +13,15 @@ export type StreamEvent<M = Schemas["Message"]> =
   | { event: "error"; data: Schemas["CompletionStreamError"] };
 export type Chunk<M = Schemas["Message"]> = Omit<Schemas["CompletionChunk"], "message"> & { message?: M | null };
 
-/** The organization's live inbox stream (`conversation-events/`): `ready` once subscribed, the inbox's events, and
- * `error` when it ends. */
+/** The organization's live inbox stream (`conversation-events/`), each `data` as the OpenAPI document types it
+ * (`ConversationEventStream`): `ready` once subscribed, the inbox's events, and `error` when it ends. */
 export type InboxStreamEvent =
-  | InboxEvent
-  | { event: "ready"; data: { subscribers: number } }
-  | { event: "error"; data: Schemas["Error"] };
+  | { event: "ready"; data: Schemas["StreamReadyEvent"] }
+  | { event: "conversation.created"; data: Schemas["ConversationCreatedEvent"] }
+  | { event: "conversation.updated"; data: Schemas["ConversationUpdatedEvent"] }
+  | { event: "message.created"; data: Schemas["MessageCreatedEvent"] }
+  | { event: "conversation.typing"; data: Schemas["ConversationTypingEvent"] }
+  | { event: "error"; data: Schemas["StreamEndedEvent"] };
 
 /** An event as sent: its name and its parsed `data`. */
 type Parsed = { event: string; data: unknown };

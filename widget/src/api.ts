@@ -1,6 +1,6 @@
 // The public API of one web chat, with streamed replies that resume after a lost connection.
 // Its requests and answers are typed by api-schema.d.ts, generated from the OpenAPI document
-// (`npm run console:types`); only the events of its streams (text/event-stream) are described here.
+// (`npm run console:types`), the events of its streams (text/event-stream) too.
 import type { components, paths } from "./api-schema";
 import { fetchOrNetworkError, NetworkError, readEvents, StreamEnded } from "./sse";
 
@@ -32,28 +32,16 @@ export interface Contact {
 }
 
 /** An event of a reply's stream (`messages/`, `stream/`). */
-export interface ReplyEvent {
-  conversationId: string;
-  messageId: string | null;
-  content: string;
-  done: boolean;
-  message?: Message | null;
+export type ReplyEvent = Schemas["WidgetReplyChunk"] & {
   /** The visitor's message was stored but the assistant could not answer it (`event: error` naming `incomingId`). */
   failed?: { code: string; detail: string };
-}
+};
 
 /** A change of who serves the conversation (`event: status` of the live stream). */
-export interface StatusEvent {
-  status: "open" | "queued" | "resolved";
-  progressStatus: "ai_processing" | "waiting_for_human" | "human_serving" | "resolved";
-  agent: { name: string; avatar: string | null } | null;
-}
+export type StatusEvent = Schemas["WidgetStatusEvent"];
 
 /** A human agent typing (`event: typing` of the live stream). */
-export interface TypingEvent {
-  typing: boolean;
-  name: string;
-}
+export type TypingEvent = Schemas["WidgetTypingEvent"];
 
 /** What a visitor sends: kept by the widget so that a retry sends exactly the same (with the same key). */
 export interface Outgoing {
@@ -222,8 +210,8 @@ export class Api {
           throw new ApiError(502, String(data.code ?? "error"), String(data.detail ?? "The reply failed."));
         if (event !== "message") return;
         if (id) lastId = id;
-        conversation = (data as unknown as ReplyEvent).conversationId ?? conversation;
-        onEvent(data as unknown as ReplyEvent);
+        conversation = (data as ReplyEvent).conversationId ?? conversation;
+        onEvent(data as ReplyEvent);
       });
     };
     const headers: Record<string, string> = { "Content-Type": "application/json", "Idempotency-Key": message.key };
@@ -302,9 +290,9 @@ export async function liveEvents(
   await readEvents(
     res.body!,
     (_id, event, data) => {
-      if (event === "message") on.message(data as unknown as Message);
-      else if (event === "status") on.status(data as unknown as StatusEvent);
-      else if (event === "typing") on.typing(data as unknown as TypingEvent);
+      if (event === "message") on.message(data as Message);
+      else if (event === "status") on.status(data as StatusEvent);
+      else if (event === "typing") on.typing(data as TypingEvent);
       else if (event === "replying") on.replying(data.replying === true);
     },
     // Pinged every 10 s: three missed pings and the connection is taken for dead (and opened again).

@@ -1,6 +1,7 @@
 // The organization's live conversation events, one EventSource per tab (`conversation-events/`,
 // with the session cookie): the shell keeps it open on every page for the unread counts and
 // notifications (notifications.ts), and the inbox page listens on the same stream (pages/conversations/live.ts).
+import type { Schemas } from "../api/client";
 import type { LiveEvent, TypingEvent } from "../pages/conversations/live";
 
 export interface LiveListener {
@@ -51,7 +52,7 @@ function open(organizationId: string): Stream {
     // The API's own `event: error` (a message with data), not a lost connection: no reconnecting.
     if (e instanceof MessageEvent && typeof e.data === "string") {
       source.close();
-      s.ended = (JSON.parse(e.data) as { detail: string }).detail;
+      s.ended = (JSON.parse(e.data) as Schemas["StreamEndedEvent"]).detail;
       each((l) => l.onEnded(s.ended!));
     }
   });

@@ -9,7 +9,7 @@ import type { TurnResult } from "../../services/conversation/turn-result";
 import { SSE_HEADERS } from "../../services/sse";
 import { MessageFields } from "../messages/schema";
 import { MessageSchema } from "../../services/records/messages";
-import { CompletionStreamEvent } from "./stream-events";
+import { CompletionStreamEvent } from "../../services/records/completion-events";
 import { QueryMetadataSchema } from "../../services/records/query-metadata";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";

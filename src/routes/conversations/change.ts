@@ -4,12 +4,8 @@ import { notFound } from "../../lib/errors";
 import { authorize, conversationData } from "../../services/access";
 import { conversationObject, type ConversationChange } from "../../services/conversations";
 import { findConversation } from "../../services/conversation/views";
-import {
-  conversationEvent,
-  lifecycleEvent,
-  publishInboxEvents,
-  type ChangeReason,
-} from "../../services/conversation/inbox-events";
+import { conversationEvent, lifecycleEvent, publishInboxEvents } from "../../services/conversation/inbox-events";
+import type { ChangeReason } from "../../services/records/conversation-events";
 import { conversationRecord, type ConversationRecord } from "../../services/records/conversations";
 import { assignAfterChange } from "../../services/assignment/round-robin";
 

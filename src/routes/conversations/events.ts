@@ -3,17 +3,10 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, uuidParam } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
 import { inboxEventsObject, streamOpened } from "../../services/conversation/inbox-events";
+import { ConversationEventStream } from "../../services/records/conversation-events";
 import { SSE_HEADERS, endedWhen } from "../../services/sse";
 import { recheckMs, streamAccessLost } from "../../services/stream-access";
 import { presenceGraceMs, whileOpen } from "../../services/assignment/availability";
-
-const EXAMPLE =
-  'event: ready\ndata: {"subscribers":1}\n\n' +
-  "event: message.created\ndata: " +
-  '{"conversation":{"id":"0190...","inbox":{"id":"0190..."},"status":"open","progressStatus":"ai_processing",...},' +
-  '"message":{"id":"0190...","senderType":"contact","content":"Hello",...}}\n\n' +
-  "event: conversation.updated\ndata: " +
-  '{"conversation":{"id":"0190...","progressStatus":"human_serving","autoReplyEnabled":false,...}}';
 
 const route = createRoute({
   method: "get",
@@ -42,12 +35,12 @@ const route = createRoute({
     "stream ends with `event: error` `{detail, code}` (`not_authenticated` or `permission_denied`). A stream " +
     "opened with the " +
     "console's session counts as the member being present: 30 s after their last such stream closed, their " +
-    "availability becomes `offline`.",
+    "availability becomes `offline`. The `text/event-stream` schema gives each event's `data`.",
   request: { params: z.object({ organizationPk: uuidParam("organizationPk", "Organization id") }) },
   responses: {
     200: {
       description: "The events",
-      content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } },
+      content: { "text/event-stream": { schema: ConversationEventStream } },
     },
     ...errorResponses(403, 404),
   },

@@ -6,12 +6,8 @@ import { SSE_HEADERS } from "../../services/sse";
 import { visitorConversation } from "../../services/widget/visitors";
 import { liveMessages, liveOpening, streamMaxMs } from "../../services/widget/live";
 import { chatVisitor } from "./visitor";
+import { WidgetLiveStream } from "../../services/records/widget-events";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
-
-const EXAMPLE =
-  'event: status\ndata: {"status":"open","progressStatus":"human_serving","agent":{"name":"Sam","avatar":null}}\n\n' +
-  'event: replying\ndata: {"replying":false}\n\n' +
-  'id: 0190...\nevent: message\ndata: {"id":"0190...","role":"agent","senderName":"Sam","content":"Hi, Sam here.",...}';
 
 const LiveHeaders = z.object({
   "last-event-id": z
@@ -43,13 +39,13 @@ const route = createRoute({
     "default): open it " +
     "again with `Last-Event-ID` (the `id:` of the last message event read), and the messages stored since (up " +
     "to 100) come " +
-    "first, each once.",
+    "first, each once. The `text/event-stream` schema gives each event's `data`.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, headers: LiveHeaders },
   responses: {
     200: {
       description: "The messages as server-sent events",
-      content: { "text/event-stream": { schema: z.string().openapi({ example: EXAMPLE }) } },
+      content: { "text/event-stream": { schema: WidgetLiveStream } },
     },
     ...errorResponses(400, 403, 404),
   },

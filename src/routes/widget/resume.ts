@@ -8,7 +8,8 @@ import { visitorConversation } from "../../services/widget/visitors";
 import { followEvents, parseEventId, storedReplyEvents } from "../../services/widget/event-ids";
 import { storedReply } from "../../services/widget/messages";
 import { chatVisitor } from "./visitor";
-import { ConversationParams, SSE_EXAMPLE, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
+import { WidgetReplyStream } from "../../services/records/widget-events";
+import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const ResumeQuery = z.object({
   lastEventId: z.string().max(100).optional().openapi({
@@ -28,13 +29,13 @@ const route = createRoute({
     "saw). Streams the text after those characters, then the rest of the reply and its final record, numbered " +
     "the same " +
     "way; a reply already stored comes back as its remainder and the final event at once. 404 when no such " +
-    "reply exists or it failed.",
+    "reply exists or it failed. The `text/event-stream` schema gives each event's `data`.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, query: ResumeQuery },
   responses: {
     200: {
       description: "The rest of the reply as server-sent events",
-      content: { "text/event-stream": { schema: z.string().openapi({ example: SSE_EXAMPLE }) } },
+      content: { "text/event-stream": { schema: WidgetReplyStream } },
     },
     ...errorResponses(400, 403, 404),
   },

@@ -12,6 +12,3 @@ export const ConversationParams = WebChatParams.extend({
 export const MessageParams = WebChatParams.extend({
   messageId: uuidParam("messageId", "A message of one of the visitor's conversations"),
 });
-
-export const SSE_EXAMPLE =
-  'id: 0190...:2\ndata: {"conversationId":"0190...","messageId":"0190...","content":"We","done":false}';

@@ -1,11 +1,12 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, jsonBody } from "../../lib/openapi";
 import { SSE_HEADERS } from "../../services/sse";
 import { SendBody } from "../../services/records/widget";
 import { sendVisitorMessage } from "../../services/widget/send";
 import { chatVisitor } from "./visitor";
-import { SSE_EXAMPLE, VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
+import { WidgetReplyStream } from "../../services/records/widget-events";
+import { VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
 
 const route = createRoute({
   method: "post",
@@ -21,13 +22,13 @@ const route = createRoute({
     "`attachments` name files the visitor uploaded through `uploads/` (all are checked before any is written; " +
     "a foreign URL " +
     "or a key that is not the visitor's own upload is 400 and never fetched); without it, files are 403 " +
-    "`file_upload_disabled`.",
+    "`file_upload_disabled`. The `text/event-stream` schema gives each event's `data`.",
   security: VISITOR_SECURITY,
   request: { params: WebChatParams, headers: IdempotencyHeaders, ...jsonBody(SendBody) },
   responses: {
     200: {
       description: "The reply as server-sent events",
-      content: { "text/event-stream": { schema: z.string().openapi({ example: SSE_EXAMPLE }) } },
+      content: { "text/event-stream": { schema: WidgetReplyStream } },
     },
     ...errorResponses(400, 403, 404, 409, 422, 503),
   },

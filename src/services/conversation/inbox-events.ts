@@ -1,66 +1,28 @@
+import type { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../env";
 import { ms } from "../../lib/time";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { ConversationRow, MessageRow } from "../conversations";
-import type { MessageRecord } from "../records/messages";
 import type { MessageEffect } from "./effects";
-import { csatRecord, type CsatRecord } from "../records/conversations";
-
-/**
- * A conversation as the live inbox stream carries it: its state and the ids of what it belongs to
- * (the console has the names, or asks for the record once). Built from the row alone, so the
- * conversation object and the first-turn path can send it without a read.
- */
-export interface ConversationEventRecord {
-  id: string;
-  inbox: { id: string };
-  chatbot: { id: string } | null;
-  contact: { id: string } | null;
-  assignee: { id: string } | null;
-  team: { id: string } | null;
-  waitingSince: string | null;
-  title: string;
-  status: ConversationRow["status"];
-  progressStatus: ConversationRow["progressStatus"];
-  autoReplyEnabled: boolean;
-  lastMessage: string | null;
-  lastMessageCreatedAt: string | null;
-  unreadCount: number;
-  createdAt: string;
-  /** The visitor's satisfaction rating (services/conversation/csat.ts), so a rating's `conversation.updated` carries
-   * it. */
-  csat: CsatRecord | null;
-}
-
-/** Why a conversation's state changed (CONTRACT section 18). */
-export type ChangeReason = "visitor_request" | "unanswered" | "tool" | "operator" | "auto_assignment" | "resolved";
-
-/** Each lifecycle field that changed, as `[before, after]` (CONTRACT section 18). */
-export type LifecycleChanges = Partial<{
-  status: [string, string];
-  progressStatus: [string, string];
-  assignee: [string | null, string | null];
-  autoReplyEnabled: [boolean, boolean];
-}>;
+import type { MessageRecord } from "../records/messages";
+import { csatRecord } from "../records/conversations";
+import type {
+  ChangeReason,
+  ConversationCreatedEvent,
+  ConversationUpdatedEvent,
+  LifecycleChanges,
+  LiveConversation,
+  MessageCreatedEvent,
+  TypingEvent,
+} from "../records/conversation-events";
 
 export type InboxEvent =
-  | { event: "conversation.created"; data: { conversation: ConversationEventRecord } }
-  | {
-      event: "conversation.updated";
-      data: { conversation: ConversationEventRecord; changes?: LifecycleChanges; reason?: ChangeReason };
-    }
-  | { event: "message.created"; data: { conversation: ConversationEventRecord; message: MessageRecord } }
+  | { event: "conversation.created"; data: z.output<typeof ConversationCreatedEvent> }
+  | { event: "conversation.updated"; data: z.output<typeof ConversationUpdatedEvent> }
+  | { event: "message.created"; data: z.output<typeof MessageCreatedEvent> }
   | { event: "conversation.typing"; data: TypingEvent };
 
-/** Someone is typing in a conversation (true) or stopped (false): ephemeral, never stored
- * (services/conversation/typing.ts). */
-export interface TypingEvent {
-  conversationId: string;
-  typing: boolean;
-  sender: { type: "contact" | "user"; id: string; name: string };
-}
-
-export const conversationEventRecord = (row: ConversationRow): ConversationEventRecord => ({
+export const liveConversationRecord = (row: ConversationRow): LiveConversation => ({
   id: row.id,
   inbox: { id: row.inboxId },
   chatbot: row.chatbotId ? { id: row.chatbotId } : null,
@@ -82,7 +44,7 @@ export const conversationEventRecord = (row: ConversationRow): ConversationEvent
 export const conversationEvent = (
   event: "conversation.created" | "conversation.updated",
   row: ConversationRow,
-): InboxEvent => ({ event, data: { conversation: conversationEventRecord(row) } });
+): InboxEvent => ({ event, data: { conversation: liveConversationRecord(row) } });
 
 /** What of status, progressStatus, assignee and autoReplyEnabled differs between two states of a conversation. */
 export function lifecycleChanges(before: ConversationRow, after: ConversationRow): LifecycleChanges {
@@ -104,7 +66,7 @@ export function lifecycleEvent(
 ): InboxEvent | null {
   const changes = lifecycleChanges(before, after);
   return Object.keys(changes).length
-    ? { event: "conversation.updated", data: { conversation: conversationEventRecord(after), changes, reason } }
+    ? { event: "conversation.updated", data: { conversation: liveConversationRecord(after), changes, reason } }
     : null;
 }
 /**
@@ -125,7 +87,7 @@ export function messageChangeReason(
 
 export const messageEvent = (row: ConversationRow, message: MessageRecord): InboxEvent => ({
   event: "message.created",
-  data: { conversation: conversationEventRecord(row), message },
+  data: { conversation: liveConversationRecord(row), message },
 });
 
 /** The organization's event hub (durable-objects/inbox-events.ts). */

@@ -9,7 +9,8 @@ import { platformContext } from "../channels/http";
 import { adapterFor } from "../channels/platforms";
 import { loadChannel } from "../channels/settings";
 import { PlatformError } from "../channels/types";
-import { publishInboxEvents, type TypingEvent } from "./inbox-events";
+import type { TypingEvent } from "../records/conversation-events";
+import { publishInboxEvents } from "./inbox-events";
 import { logWarn } from "../../lib/log";
 
 type Sender = TypingEvent["sender"];

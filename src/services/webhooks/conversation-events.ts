@@ -9,7 +9,8 @@ import { uuidv7 } from "../../lib/ids";
 import type { Db } from "../../env";
 import type { OutboxConfig } from "../conversation/outbox-config";
 import { afterMessage, type ConversationChange, type ConversationRow, type MessageRow } from "../conversations";
-import { lifecycleChanges, messageChangeReason, type ChangeReason } from "../conversation/inbox-events";
+import type { ChangeReason } from "../records/conversation-events";
+import { lifecycleChanges, messageChangeReason } from "../conversation/inbox-events";
 
 /** The delivery record's (and the payload's) event of a lifecycle change. */
 export const CONVERSATION_UPDATED = "conversation.updated";

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { users, type WebChatSettings } from "../../db/schema";
 import type { MessageRecord } from "../records/messages";
+import type { WidgetReplying, WidgetStatus, WidgetTyping } from "../records/widget-events";
 import type { ConversationRow, ConversationStateEvent, MessageRow } from "../conversations";
 import { storedMessages } from "../messages";
 import { eventText } from "../sse";
@@ -34,14 +35,11 @@ async function messagesAfter(
   });
 }
 
-/** What `event: status` tells: the conversation's state and the person serving it (null unless `human_serving`). */
-export type VisitorState = Pick<ConversationStateEvent, "status" | "progressStatus" | "agent">;
-
 /**
  * The conversation's state as the live stream opens with it: the widget knows at once whether a person serves (a
  * send then shows no assistant typing), also after a reload. The agent is its assignee while a human serves.
  */
-async function stateOf(db: Db, conversation: ConversationRow): Promise<VisitorState> {
+async function stateOf(db: Db, conversation: ConversationRow): Promise<WidgetStatus> {
   const { status, progressStatus, assigneeId } = conversation;
   if (progressStatus !== "human_serving" || !assigneeId) return { status, progressStatus, agent: null };
   const [agent] = await db
@@ -57,7 +55,7 @@ export async function liveOpening(
   db: Db,
   conversation: ConversationRow,
   lastEventId: string | undefined,
-): Promise<{ state: VisitorState; missed: MessageRow[] }> {
+): Promise<{ state: WidgetStatus; missed: MessageRow[] }> {
   const [state, missed] = await Promise.all([stateOf(db, conversation), messagesAfter(env, conversation, lastEventId)]);
   return { state, missed };
 }
@@ -113,15 +111,15 @@ export function liveMessages(
     }
     if (event === "state") {
       const { status, progressStatus, agent } = JSON.parse(raw) as ConversationStateEvent;
-      return encoder.encode(eventText({ status, progressStatus, agent }, "status"));
+      return encoder.encode(eventText({ status, progressStatus, agent } satisfies WidgetStatus, "status"));
     }
     if (event === "typing") {
-      const { typing, name } = JSON.parse(raw) as { typing: boolean; name: string };
-      return encoder.encode(eventText({ typing, name }, "typing"));
+      const { typing, name } = JSON.parse(raw) as WidgetTyping;
+      return encoder.encode(eventText({ typing, name } satisfies WidgetTyping, "typing"));
     }
     if (event === "replying") {
-      const { replying } = JSON.parse(raw) as { replying: boolean };
-      return encoder.encode(eventText({ replying }, "replying"));
+      const { replying } = JSON.parse(raw) as WidgetReplying;
+      return encoder.encode(eventText({ replying } satisfies WidgetReplying, "replying"));
     }
     return null;
   };

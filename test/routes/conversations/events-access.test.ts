@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { inboxEventsObject, type TypingEvent } from "../../../src/services/conversation/inbox-events";
+import { inboxEventsObject } from "../../../src/services/conversation/inbox-events";
+import type { TypingEvent } from "../../../src/services/records/conversation-events";
 import { call, seedMember, seedOwner, type Actor, type Settings } from "../../harness";
 import { startedConversation } from "../../support/conversation-search";
 import { liveEvents, type InboxStreamEvent } from "../../support/sse";

@@ -1,48 +1,21 @@
 import { useEffect, useRef } from "preact/hooks";
 import { listenLive } from "../../shell/live-stream";
-import type { Conversation, Message } from "./api";
+import type { Schemas } from "../../api/client";
 
 /** A conversation as the live stream carries it: its state and the ids of what it belongs to. */
-export type LiveConversation = Pick<
-  Conversation,
-  | "id"
-  | "title"
-  | "status"
-  | "progressStatus"
-  | "autoReplyEnabled"
-  | "lastMessage"
-  | "lastMessageCreatedAt"
-  | "createdAt"
-  | "unreadCount"
-  | "waitingSince"
-  | "csat"
-> & {
-  team: { id: string } | null;
-  inbox: { id: string };
-  chatbot: { id: string } | null;
-  contact: { id: string } | null;
-  assignee: { id: string } | null;
-};
+export type LiveConversation = Schemas["LiveConversation"];
 
-/** Each lifecycle field that changed, as `[before, after]`, and why (CONTRACT section 18). */
-export type LiveChanges = Partial<{
-  status: [string, string];
-  progressStatus: [string, string];
-  assignee: [string | null, string | null];
-  autoReplyEnabled: [boolean, boolean];
-}>;
+/** Each lifecycle field that changed, as `[before, after]` (CONTRACT section 18). */
+export type LiveChanges = Schemas["LifecycleChanges"];
 
+/** An event of the stream, by its name (`type`) with its `data`. */
 export type LiveEvent =
-  | { type: "conversation.created"; conversation: LiveConversation }
-  | { type: "conversation.updated"; conversation: LiveConversation; changes?: LiveChanges; reason?: string }
-  | { type: "message.created"; conversation: LiveConversation; message: Message };
+  | ({ type: "conversation.created" } & Schemas["ConversationCreatedEvent"])
+  | ({ type: "conversation.updated" } & Schemas["ConversationUpdatedEvent"])
+  | ({ type: "message.created" } & Schemas["MessageCreatedEvent"]);
 
 /** Someone typing in a conversation (`conversation.typing`): nothing stored, the indicator only. */
-export interface TypingEvent {
-  conversationId: string;
-  typing: boolean;
-  sender: { type: "contact" | "user"; id: string; name: string };
-}
+export type TypingEvent = Schemas["ConversationTypingEvent"];
 
 /**
  * The organization's live conversation events (the tab's one stream, shell/live-stream.ts).

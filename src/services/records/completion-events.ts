@@ -2,7 +2,7 @@
 // named schemas of the OpenAPI document: the console's try-it panel (and any generated client)
 // reads its events with these types instead of guessing them.
 import { z } from "@hono/zod-openapi";
-import { MessageSchema } from "../../services/records/messages";
+import { MessageSchema } from "./messages";
 
 const ids = {
   conversationId: z.string().openapi({
@@ -15,24 +15,30 @@ const ids = {
   }),
 };
 
-export const CompletionChunk = z
-  .object({
-    ...ids,
-    content: z
-      .string()
-      .openapi({ description: "The next piece of the answer; empty in the last event", example: "We open" }),
-    done: z.boolean().openapi({ description: "True in the last event", example: false }),
-    // A union, not .nullable(): the document then says anyOf [Message, null], which generated clients
-    // type as `Message | null` (a nullable $ref becomes allOf, typed as an intersection).
-    message: z.union([MessageSchema, z.null()]).optional().openapi({
-      description: "Only in the last event: the stored reply, null when the conversation is with a human",
-    }),
-  })
-  .openapi("CompletionChunk", {
-    description:
-      "`data` of an event without a name (a `message` event); the last one (`done: true`) carries the stored " +
-      "reply in `message`, null when the conversation is with a human",
-  });
+/** A reply's text event whose last one carries the stored reply as `message` (a completion's `Message`, or the
+ * widget's public form of it). */
+export const replyChunk = <M extends z.ZodType>(message: M, name: string, description: string) =>
+  z
+    .object({
+      ...ids,
+      content: z
+        .string()
+        .openapi({ description: "The next piece of the answer; empty in the last event", example: "We open" }),
+      done: z.boolean().openapi({ description: "True in the last event", example: false }),
+      // A union, not .nullable(): the document then says anyOf [Message, null], which generated clients
+      // type as `Message | null` (a nullable $ref becomes allOf, typed as an intersection).
+      message: z.union([message, z.null()]).optional().openapi({
+        description: "Only in the last event: the stored reply, null when the conversation is with a human",
+      }),
+    })
+    .openapi(name, { description });
+
+export const CompletionChunk = replyChunk(
+  MessageSchema,
+  "CompletionChunk",
+  "`data` of an event without a name (a `message` event); the last one (`done: true`) carries the stored " +
+    "reply in `message`, null when the conversation is with a human",
+);
 
 const toolCall = {
   id: z
