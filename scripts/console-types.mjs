@@ -13,12 +13,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildVendor } from "./build-vendor.mjs";
+import { widgetDocument } from "./openapi-subset.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 export const SCHEMA_FILE = path.join(root, "console", "src", "api", "schema.d.ts");
 export const WIDGET_SCHEMA_FILE = path.join(root, "widget", "src", "api-schema.d.ts");
-/** The widget calls only its web chat's public endpoints (src/routes/widget). */
-const WIDGET_PATHS = "/api/v1/web-chats/{id}/public/";
 
 /** Workers-only modules the document never reaches at run time (sockets, Durable Object base classes). */
 const workersStubs = {
@@ -74,35 +73,6 @@ export async function openApiDocument() {
 /** What the staleness test compares: the SHA-256 of the document's JSON text. */
 export const documentHash = (doc) => createHash("sha256").update(JSON.stringify(doc)).digest("hex");
 
-/** The document with only the paths `keep` accepts, and only the components those paths reach. */
-function onlyPaths(doc, keep) {
-  const paths = Object.fromEntries(Object.entries(doc.paths).filter(([p]) => keep(p)));
-  if (!doc.components) return { ...doc, paths };
-  // "#/components/<kind>/<name>" references, followed through the components they name.
-  const reached = new Set();
-  const visit = (node) => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== "object") return;
-    for (const [k, v] of Object.entries(node)) {
-      if (k === "$ref" && typeof v === "string" && v.startsWith("#/components/") && !reached.has(v)) {
-        reached.add(v);
-        const [kind, name] = v.slice("#/components/".length).split("/");
-        visit(doc.components[kind]?.[name]);
-      } else visit(v);
-    }
-  };
-  visit(paths);
-  const components = {};
-  for (const [kind, entries] of Object.entries(doc.components)) {
-    // Security schemes are named by operations (`security`), not referenced.
-    const kept = Object.entries(entries).filter(
-      ([name]) => kind === "securitySchemes" || reached.has(`#/components/${kind}/${name}`),
-    );
-    if (kept.length) components[kind] = Object.fromEntries(kept);
-  }
-  return { ...doc, paths, components };
-}
-
 async function writeTypes(file, doc, hash, command) {
   const { default: openapiTS, astToString } = await import("openapi-typescript");
   const types = astToString(await openapiTS(doc));
@@ -117,8 +87,9 @@ export async function generateConsoleTypes({ quiet = false } = {}) {
   // The console calls /api/v1 only; the /api twins of every path would double the file.
   const v1 = { ...doc, paths: Object.fromEntries(Object.entries(doc.paths).filter(([p]) => p.startsWith("/api/v1/"))) };
   await writeTypes(SCHEMA_FILE, v1, hash, "npm run console:types");
-  const widget = onlyPaths(doc, (p) => p.startsWith(WIDGET_PATHS));
-  await writeTypes(WIDGET_SCHEMA_FILE, widget, hash, "npm run console:types");
+  // The widget's file records its own part's hash, so a change elsewhere in the API leaves it as it is.
+  const widget = widgetDocument(doc);
+  await writeTypes(WIDGET_SCHEMA_FILE, widget, documentHash(widget), "npm run console:types");
   if (!quiet) {
     console.log(`${path.relative(root, SCHEMA_FILE)}: ${Object.keys(doc.paths).length} paths`);
     console.log(`${path.relative(root, WIDGET_SCHEMA_FILE)}: ${Object.keys(widget.paths).length} paths`);
