@@ -2,13 +2,14 @@ import type { z } from "@hono/zod-openapi";
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../env";
-import { CHANNEL_TYPES, contactInboxes, contacts, contactTags, inboxes, tags } from "../db/schema";
+import { contactInboxes, contacts, contactTags, inboxes, tags } from "../db/schema";
 import { type PageWindow, newestFirstPage } from "../db/paginate";
 import { encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { chunk, contains, inList, likePattern } from "../lib/sql";
 import { type ContactCreate, type ContactUpdate, contactRecord } from "./records/contacts";
+import { type ContactFilters, MAX_SEARCH_TERMS } from "./contact-list-query";
 
 // ---------------------------------------------------------------------------------------------
 // Reading contacts.
@@ -105,20 +106,6 @@ export async function findContact(data: Db, organizationId: string, id: string):
   return row;
 }
 
-export interface ContactFilters {
-  /** Linked to any of these inboxes. */
-  inboxes?: string[];
-  /** Name or source id contains. */
-  query?: string;
-  /** Every word matches the name, e-mail, phone number, source id or a metadata value. */
-  search?: string;
-  /** Linked to an inbox of one of these channel types. */
-  channels?: string[];
-  /** Tagged with any of these tag names or ids. */
-  tags?: string[];
-}
-
-export const MAX_SEARCH_TERMS = 10;
 /** The trigram tokenizer cannot match anything shorter; such words are matched with LIKE. */
 const TRIGRAM = 3;
 
@@ -207,36 +194,6 @@ export async function contactConditions(db: Db, data: Db, organizationId: string
     f.query ? or(contains(contacts.name, f.query), contains(contacts.sourceId, f.query)) : undefined,
     f.search ? searchCondition(f.search) : undefined,
   )!;
-}
-
-const MAX_VALUES = 100;
-
-/** The list's query as read from the URL (lists already split on commas). */
-export interface ContactListQuery {
-  inboxes?: string[];
-  inbox?: string;
-  query?: string;
-  search?: string;
-  channels?: string[];
-  tags?: string[];
-}
-
-/** Checks the list's filters (400 naming the field) and reads the deprecated single `inbox` when `inboxes` is absent.
- * */
-export function contactFilters(q: ContactListQuery): ContactFilters {
-  for (const [field, values] of Object.entries({ inboxes: q.inboxes, channels: q.channels, tags: q.tags })) {
-    if (values && values.length > MAX_VALUES) throw fieldError(field, `At most ${MAX_VALUES} values.`);
-  }
-  if (q.inboxes?.some((id) => !isUuid(id))) throw fieldError("inboxes", "Must be comma-separated UUIDs.");
-  const unknown = q.channels?.filter((t) => !(CHANNEL_TYPES as readonly string[]).includes(t));
-  if (unknown?.length) throw fieldError("channels", `Unknown channel type: ${unknown.join(", ")}.`);
-  return {
-    inboxes: q.inboxes ?? (q.inbox ? [q.inbox] : undefined),
-    query: q.query || undefined,
-    search: q.search || undefined,
-    channels: q.channels,
-    tags: q.tags,
-  };
 }
 
 /** A page of the organization's contacts matching the filters, newest first (see contactViews for `db` and `data`). */

@@ -3,9 +3,10 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json } from "../../lib/openapi";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { authorize } from "../../services/access";
-import { contactFilters, listContacts } from "../../services/contacts";
+import { listContacts } from "../../services/contacts";
+import { ContactListQuery, contactFilters } from "../../services/contact-list-query";
 import { ContactSchema } from "../../services/records/contacts";
-import { CONTACTS_TAG, ContactListQuery } from "./schema";
+import { CONTACTS_TAG } from "./schema";
 
 const route = createRoute({
   method: "get",

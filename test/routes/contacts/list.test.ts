@@ -158,13 +158,16 @@ describe("GET /contacts/", () => {
 
   it("400 naming the bad filter", async () => {
     const owner = await seedOwner();
-    for (const [query, field] of [
-      ["?inboxes=nope", "inboxes"],
-      ["?inbox=nope", "inbox"],
-      ["?channels=web,fax", "channels"],
+    const many = Array.from({ length: 101 }, (_, i) => `tag${i}`).join(",");
+    for (const [query, field, said] of [
+      ["?inboxes=nope", "inboxes", "Must be comma-separated UUIDs."],
+      ["?inbox=nope", "inbox", null],
+      ["?channels=web,fax,pager", "channels", "Unknown channel type: fax, pager."],
+      [`?tags=${many}`, "tags", "At most 100 values."],
     ]) {
       const err = await expectError(await owner.fetch("GET", `/contacts/${query}`), 400, "invalid");
       expect(Object.keys(err.errors!), query).toEqual([field]);
+      if (said) expect(err.errors![field!], query).toEqual([said]);
     }
   });
 
