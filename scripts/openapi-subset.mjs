@@ -8,6 +8,9 @@ export const WIDGET_PATHS = "/api/v1/web-chats/{id}/public/";
 /** The document with only the paths `keep` accepts, and only the components those paths reach. */
 export function onlyPaths(doc, keep) {
   const paths = Object.fromEntries(Object.entries(doc.paths).filter(([p]) => keep(p)));
+  // The requests the API makes (`webhooks`) are no client's to send.
+  const { webhooks: _, ...rest } = doc;
+  doc = rest;
   if (!doc.components) return { ...doc, paths };
   // "#/components/<kind>/<name>" references, followed through the components they name.
   const reached = new Set();

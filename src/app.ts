@@ -222,9 +222,12 @@ let documentBase: Promise<ReturnType<App["getOpenAPI31Document"]>> | undefined;
 /** The OpenAPI document of every route, built on the first request for it and kept; only `servers` varies. */
 async function openApiDocument(origin: string) {
   if (!documentBase) {
-    documentBase = routesFor().then((register) =>
-      buildApp(register).getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [] }),
-    );
+    documentBase = Promise.all([routesFor(), import("./routes/webhooks/payloads")]).then(([register, payloads]) => {
+      const app = buildApp(register);
+      // What the API sends (outgoing webhooks) is named at the document's root, under neither prefix.
+      payloads.registerWebhookPayloads(app);
+      return app.getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [] });
+    });
     documentBase.catch(() => (documentBase = undefined));
   }
   return { ...(await documentBase), servers: [{ url: origin }] };

@@ -5,6 +5,7 @@ import { OPENAPI_CONFIG, registerSecuritySchemes } from "../../src/app";
 import type { AppEnv } from "../../src/env";
 import { createRouter } from "../../src/lib/openapi";
 import { ROUTE_GROUPS } from "../../src/routes";
+import { registerWebhookPayloads } from "../../src/routes/webhooks/payloads";
 
 /** The document as the worker built it before routes were registered per path segment: every group registered up front
  * in one app. */
@@ -15,6 +16,7 @@ async function eagerDocument(origin: string) {
   app.route("/api/v1", api);
   app.route("/api", api);
   registerSecuritySchemes(app);
+  registerWebhookPayloads(app);
   return JSON.stringify(app.getOpenAPI31Document({ ...OPENAPI_CONFIG, servers: [{ url: origin }] }));
 }
 

@@ -133,6 +133,8 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description?: string };
   servers?: { url: string }[];
   paths: Record<string, Record<string, DocOperation>>;
+  /** What the API sends: an outgoing webhook's body by its name (`message`, `conversation.updated`). */
+  webhooks?: Record<string, Record<string, DocOperation>>;
   components: { schemas: Record<string, DocSchema>; securitySchemes?: Record<string, DocSchema> };
 }
 

@@ -4,6 +4,7 @@
  * payloads (payloads.ts); custom templates get both (templates.ts, `eventTemplateVariables`).
  */
 import { standardConversationParts, type WebhookEventData } from "./payloads";
+import type { WebhookConversationEvent } from "../records/webhook-payloads";
 
 export interface ConversationEventData extends Pick<WebhookEventData, "conversation" | "inbox" | "contact"> {
   kind: "conversation.updated";
@@ -35,7 +36,7 @@ export const changedFields = (changes: ConversationEventData["changes"]): Conver
  * the same code: one casing, snake_case, throughout. Every preset but `custom` sends it (docs/reference.md,
  * "Lifecycle events").
  */
-export function conversationEventPayload(data: ConversationEventData) {
+export function conversationEventPayload(data: ConversationEventData): WebhookConversationEvent {
   return {
     id: data.id,
     event: data.kind,

@@ -4,6 +4,7 @@
  */
 import { conversationEventPayload, isConversationEvent, type DeliveryData } from "./conversation-payloads";
 import { renderCustomTemplate, TemplateError } from "./templates";
+import type { WebhookLegacyMessage, WebhookMessage } from "../records/webhook-payloads";
 
 /** The contact as every event's data carries it: templates read its email and phone number from either kind. */
 export interface WebhookContact {
@@ -29,8 +30,8 @@ export interface WebhookEventData {
     id: string;
     title: string;
     type: "individual" | "group";
-    status: string;
-    progressStatus: string;
+    status: WebhookMessage["conversation"]["status"];
+    progressStatus: WebhookMessage["conversation"]["progress_status"];
     autoReplyEnabled: boolean;
     assignee: { id: string; name: string } | null;
   };
@@ -43,7 +44,7 @@ export interface WebhookEventData {
 export type WebhookPreset = "service_standard" | "genesys_cloud" | "custom" | "legacy";
 
 /** The spec's "Standard payload" (snake_case, ISO 8601 `created_at`). */
-export function standardPayload(data: WebhookEventData) {
+export function standardPayload(data: WebhookEventData): WebhookMessage {
   const { message: m, sender } = data;
   return {
     id: m.id,
@@ -70,7 +71,10 @@ export function standardConversationParts({
   conversation: c,
   inbox,
   contact,
-}: Pick<WebhookEventData, "conversation" | "inbox" | "contact">) {
+}: Pick<WebhookEventData, "conversation" | "inbox" | "contact">): Pick<
+  WebhookMessage,
+  "conversation" | "inbox" | "contact"
+> {
   return {
     conversation: {
       ...conversationFields(c),
@@ -100,7 +104,7 @@ export function conversationFields(c: WebhookEventData["conversation"]) {
  * milliseconds as a string, attachments as the message record shows them ({id, type, filename, file}),
  * citations as stored ({id, filename, file, fileType, size, status, document, createdAt}).
  */
-export function legacyPayload(data: WebhookEventData) {
+export function legacyPayload(data: WebhookEventData): WebhookLegacyMessage {
   const { message: m, sender } = data;
   return {
     id: m.id,
