@@ -34,7 +34,7 @@ export interface Contact {
 /** An event of a reply's stream (`messages/`, `stream/`). */
 export type ReplyEvent = Schemas["WidgetReplyChunk"] & {
   /** The visitor's message was stored but the assistant could not answer it (`event: error` naming `incomingId`). */
-  failed?: { code: string; detail: string };
+  failed?: Pick<Schemas["CompletionStreamError"], "code" | "detail">;
 };
 
 /** A change of who serves the conversation (`event: status` of the live stream). */

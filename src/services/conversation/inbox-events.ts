@@ -22,6 +22,7 @@ export type InboxEvent =
   | { event: "message.created"; data: z.output<typeof MessageCreatedEvent> }
   | { event: "conversation.typing"; data: TypingEvent };
 
+/** The conversation as the live stream carries it, from its row alone (no read): `LiveConversation`. */
 export const liveConversationRecord = (row: ConversationRow): LiveConversation => ({
   id: row.id,
   inbox: { id: row.inboxId },
