@@ -42,7 +42,8 @@ const STREAMS = {
 type Stream = keyof typeof STREAMS;
 
 let kit: SchemaKit;
-const streamSchemas = {} as Record<Stream, Schema>;
+/** Each stream's `text/event-stream` schema, as its operation documents it. */
+const streamSchemas = new Map<string, Schema>();
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 beforeAll(async () => {
@@ -50,7 +51,7 @@ beforeAll(async () => {
   kit = new SchemaKit(doc.components);
   for (const [stream, { path }] of Object.entries(STREAMS)) {
     const operation = doc.paths[path].get ?? doc.paths[path].post;
-    streamSchemas[stream as Stream] = operation!.responses["200"].content!["text/event-stream"].schema;
+    streamSchemas.set(stream, operation!.responses["200"].content!["text/event-stream"].schema);
   }
 });
 
@@ -60,7 +61,7 @@ function expectDocumented(stream: Stream, events: Event[]) {
   for (const { event, data } of events) {
     expect(named[event], `${stream}: event ${event} has no schema`).toBeDefined();
     expect(kit.valid(ref(named[event]), data), `${stream} ${event}: ${JSON.stringify(data)}`).toBe(true);
-    expect(kit.valid(streamSchemas[stream], data), `${stream} ${event}: not in the stream's schema`).toBe(true);
+    expect(kit.valid(streamSchemas.get(stream)!, data), `${stream} ${event}: not in the stream's schema`).toBe(true);
   }
 }
 
