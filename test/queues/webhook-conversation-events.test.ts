@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { conversationEvents } from "../../src/db/schema";
-import { conversationData, seedOwner, unique, waitFor, type Actor } from "../harness";
+import { conversationData, seedOwner, waitFor, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
-import type { DeliveryRecord, Page, WebhookRecord } from "../routes/webhooks/fixtures";
-import { attemptsOf, consumeAt, received, setMode, switchedWebhook, verifySignature } from "./webhook-fixtures";
+import type { DeliveryRecord, Page } from "../routes/webhooks/fixtures";
+import {
+  addWebhook,
+  attemptsOf,
+  consumeAt,
+  received,
+  receivedAt,
+  setMode,
+  switchedWebhook,
+  verifySignature,
+} from "./webhook-fixtures";
 import { assistantWithInbox, handedOff, seedAgent, settledAssignment } from "../routes/assignment/fixtures";
 import { bodyOf } from "../support/api";
 import { liveEvents } from "../support/sse";
@@ -43,26 +51,8 @@ type Payload = {
 };
 const payloadOf = (r: { body: string }): Payload => JSON.parse(r.body);
 
-const receivedAt = async (path: string): Promise<Received[]> =>
-  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
 const lifecycle = (requests: Received[]) =>
   requests.map((r) => ({ ...r, payload: payloadOf(r) })).filter((r) => r.payload.event === "conversation.updated");
-
-async function addWebhook(
-  owner: Actor,
-  inboxId: string,
-  body: Record<string, unknown>,
-): Promise<WebhookRecord & { path: string }> {
-  const path = `/ok/${unique("lifecycle")}`;
-  const res = await owner.fetch("POST", `/inboxes/${inboxId}/webhooks/`, {
-    name: unique("hook"),
-    direction: "outgoing",
-    url: `${env.TEST_RECEIVER_URL}${path}`,
-    ...body,
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return { ...(await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(res)), path };
-}
 
 async function talk(owner: Actor, botId: string, content: string, conversation?: string) {
   const res = await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } });

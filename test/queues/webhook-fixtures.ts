@@ -43,6 +43,23 @@ export async function switchedWebhook(
   return { key, hook: await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(res) };
 }
 
+/** An outgoing webhook of the inbox to the receiver's `/ok/<unique>` (answered 200), with that path. */
+export async function addWebhook(owner: Actor, inboxId: string, body: Record<string, unknown>) {
+  const path = `/ok/${unique("hook")}`;
+  const res = await owner.fetch("POST", `/inboxes/${inboxId}/webhooks/`, {
+    name: unique("hook"),
+    direction: "outgoing",
+    url: `${env.TEST_RECEIVER_URL}${path}`,
+    ...body,
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return { ...(await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(res)), path };
+}
+
+/** What the receiver got at `path`. */
+export const receivedAt = async (path: string): Promise<ReceivedRequest[]> =>
+  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
+
 /** What the receiver got on `/switch/<key>/`. */
 export const received = async (key: string): Promise<ReceivedRequest[]> =>
   (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(`/switch/${key}`)}`)).json();

@@ -1,30 +1,13 @@
 // What outgoing webhooks send, as a real receiver gets it, against the schemas the OpenAPI document's `webhooks` name
 // for it (WebhookMessage, WebhookLegacyMessage, WebhookConversationEvent): a receiver may generate its types from
 // the document, so the bodies must be what it says.
-import { env } from "cloudflare:workers";
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedOwner, unique, waitFor, type Actor } from "../harness";
+import { seedOwner, waitFor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf, documentOf } from "../support/api";
 import { SchemaKit, type Schema } from "../support/openapi-sweep/schema";
-
-type Received = { body: string };
-const receivedAt = async (path: string): Promise<Received[]> =>
-  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
-
-/** An outgoing webhook of the inbox to the test receiver, at a path of its own. */
-async function addWebhook(owner: Actor, inboxId: string, body: Record<string, unknown>) {
-  const path = `/ok/${unique("payload")}`;
-  const res = await owner.fetch("POST", `/inboxes/${inboxId}/webhooks/`, {
-    name: unique("hook"),
-    direction: "outgoing",
-    url: `${env.TEST_RECEIVER_URL}${path}`,
-    ...body,
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return path;
-}
+import { addWebhook, receivedAt } from "./webhook-fixtures";
 
 let kit: SchemaKit;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -49,8 +32,8 @@ describe("outgoing webhooks' bodies, as the OpenAPI document types them", () => 
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const inbox = bot.defaultInbox!.id;
-    const standard = await addWebhook(owner, inbox, { conversationEvents: true });
-    const legacy = await addWebhook(owner, inbox, { templatePreset: "legacy" });
+    const standard = (await addWebhook(owner, inbox, { conversationEvents: true })).path;
+    const legacy = (await addWebhook(owner, inbox, { templatePreset: "legacy" })).path;
     const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
     expect(res.status).toBe(200);
     const { conversationId } = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res);
