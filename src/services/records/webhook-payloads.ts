@@ -44,13 +44,27 @@ const StandardConversationParts = {
 };
 
 const createdAt = string("When it happened, ISO 8601", "2026-01-31T08:00:00.000Z");
+const messageType = z
+  .enum(["incoming", "outgoing"])
+  .openapi({ description: "incoming: the visitor's; outgoing: a reply", example: "outgoing" });
+const fileUrl = string("Where the file can be read", "https://files.example.com/receipt.png");
+/** The files sent with a message; the two bodies name the file's address differently (`url`). */
+const attachments = <U extends z.ZodRawShape>(url: U) =>
+  z
+    .array(
+      z.object({
+        id: nullable("The attachment's id", ID),
+        type: string("image, video, audio, sticker or other", "image"),
+        filename: string("The file's name", "receipt.png"),
+        ...url,
+      }),
+    )
+    .openapi({ description: "Files sent with the message" });
 
 export const WebhookMessageSchema = z
   .object({
     id: string("The message's id: the same on every attempt, and the `webhook-id` header", ID),
-    type: z
-      .enum(["incoming", "outgoing"])
-      .openapi({ description: "incoming: the visitor's; outgoing: a reply", example: "outgoing" }),
+    type: messageType,
     content: string("Its text", "We open at 9."),
     created_at: createdAt,
     ...StandardConversationParts,
@@ -61,16 +75,7 @@ export const WebhookMessageSchema = z
         type: z.enum(["chatbot", "user", "contact"]).openapi({ description: "Who sent it", example: "chatbot" }),
       })
       .openapi({ description: "Who sent the message" }),
-    attachments: z
-      .array(
-        z.object({
-          id: nullable("The attachment's id", ID),
-          type: string("image, video, audio, sticker or other", "image"),
-          filename: string("The file's name", "receipt.png"),
-          source_url: string("Where the file can be read", "https://files.example.com/receipt.png"),
-        }),
-      )
-      .openapi({ description: "Files sent with the message" }),
+    attachments: attachments({ source_url: fileUrl }),
     metadata: z
       .record(z.string(), z.unknown())
       .openapi({ description: "The message's metadata as stored", example: { locale: "en" } }),
@@ -90,23 +95,14 @@ export const WebhookLegacyMessageSchema = z
         avatar: nullable("URL of their picture", null),
       })
       .openapi({ description: "Who sent the message" }),
-    type: z.enum(["incoming", "outgoing"]).openapi({ description: "incoming or outgoing", example: "outgoing" }),
+    type: messageType,
     content: string("Its text", "We open at 9."),
     feedback: z
       .record(z.string(), z.unknown())
       .nullable()
       .openapi({ description: "The visitor's feedback: a stored object as is, other text as {value}", example: null }),
     created_at: string("Milliseconds since the epoch", "1767225600000"),
-    attachments: z
-      .array(
-        z.object({
-          id: nullable("The attachment's id", ID),
-          type: string("image, video, audio, sticker or other", "image"),
-          filename: string("The file's name", "receipt.png"),
-          file: string("Where the file can be read", "https://files.example.com/receipt.png"),
-        }),
-      )
-      .openapi({ description: "Files sent with the message" }),
+    attachments: attachments({ file: fileUrl }),
     citations: z
       .array(z.record(z.string(), z.unknown()))
       .openapi({ description: "The reply's sources as stored", example: [] }),
