@@ -47,13 +47,20 @@ export const conversations = sqliteTable(
     ...timestamps(),
   },
   (t) => [
-    index("conversations_inbox_idx").on(t.inboxId, t.lastMessageAt),
     index("conversations_org_idx").on(t.organizationId, t.createdAt),
-    // The inbox's list: the organization's conversations newest first (uuid v7 ids), without a sort.
+    // The inbox's list: the organization's conversations newest first (uuid v7 ids), without a sort. Each filter whose
+    // matches can be few among many has an index of its own ending in the id, so a page is read from where it starts
+    // rather than found by walking the organization's history (docs/decisions.md, "The conversation list's indexes").
     index("conversations_org_id_idx").on(t.organizationId, t.id),
-    index("conversations_contact_idx").on(t.contactId),
+    index("conversations_inbox_idx").on(t.inboxId, t.id),
+    index("conversations_status_idx").on(t.organizationId, t.status, t.id),
+    index("conversations_chatbot_idx").on(t.organizationId, t.chatbotId, t.id),
+    index("conversations_progress_idx").on(t.organizationId, t.progressStatus, t.id),
+    index("conversations_team_idx").on(t.organizationId, t.teamId, t.id),
+    index("conversations_test_idx").on(t.organizationId, t.isTest, t.id),
+    // A visitor's conversations in the widget, newest first.
+    index("conversations_contact_idx").on(t.contactId, t.createdAt),
     index("conversations_assignee_idx").on(t.organizationId, t.assigneeId, t.status),
-    index("conversations_waiting_idx").on(t.organizationId, t.waitingSince),
     // The inboxes' unread counts: only the conversations holding unread messages, so the organization's are counted
     // beside a page of its inboxes rather than after it (services/inboxes.ts).
     index("conversations_unread_idx").on(t.organizationId, t.inboxId).where(sql`unread_count > 0`),

@@ -19,21 +19,13 @@ import { type ConversationRows, conversationViews, selectConversationRows } from
 export type ConversationFilters = z.output<typeof ConversationListQuery>;
 
 /**
- * `pageSize + 1` conversations from the cursor on, with the decoded cursor and the key of the list's
- * order, for `cursorResponse`. An inbox filter that is not the organization's is a 404. The rows are read on each of
- * the organization's data parts (`parts`, services/shards/parts.ts; a keyword's terms in each part's own) and merged,
- * the inbox and the names on the control plane (`db`).
+ * What the list asks of each data part, from the query as validated: its condition (`where`, given the keyword's on
+ * that part, which each part's own terms answer), its order and the decoded cursor. Every filter of the query is taken
+ * apart here and read below: one added to the query (list-query.ts) and not here fails to compile, rather than being
+ * accepted and ignored. Each filter that can match few among many has an index that leads to its page
+ * (db/schema/conversations.ts; test/services/conversation-list-plans.test.ts).
  */
-export async function listConversations(
-  env: Bindings,
-  db: Db,
-  parts: Db[],
-  organizationId: string,
-  me: string,
-  q: ConversationFilters,
-) {
-  // Every filter of the query is taken apart here and read below: one added to the query (list-query.ts) and not here
-  // fails to compile, rather than being accepted and ignored.
+export function listConditions(organizationId: string, me: string, q: ConversationFilters) {
   const {
     inbox,
     chatbot,
@@ -47,21 +39,13 @@ export async function listConversations(
     startDate,
     endDate,
     label,
-    keyword: words,
+    keyword,
     cursor: after,
     pageSize,
     ...unread
   } = q;
   unread satisfies Record<string, never>;
-  if (inbox) {
-    const [found] = await db
-      .select({ id: inboxes.id })
-      .from(inboxes)
-      .where(and(eq(inboxes.id, inbox), eq(inboxes.organizationId, organizationId)));
-    if (!found) throw notFound("Inbox not found.");
-  }
   const cursor = decodeCursor(after);
-  const keyword = words?.trim();
   const waiting = view === "waiting";
   const order = listOrder(waiting, cursor, pageSize);
   const where = (searched: SQL | undefined) =>
@@ -87,18 +71,46 @@ export async function listConversations(
       label ? hasLabel(label) : undefined,
       searched,
     );
+  return { inbox, keyword: keyword?.trim(), cursor, waiting, order, where };
+}
+
+/** The page's query on one data part, not yet run. */
+export const listQueryIn = (part: Db, list: ReturnType<typeof listConditions>, searched?: SQL) =>
+  selectConversationRows(part)
+    .where(list.where(searched))
+    .orderBy(...list.order.orderBy)
+    .limit(list.order.limit);
+
+/**
+ * `pageSize + 1` conversations from the cursor on, with the decoded cursor and the key of the list's
+ * order, for `cursorResponse`. An inbox filter that is not the organization's is a 404. The rows are read on each of
+ * the organization's data parts (`parts`, services/shards/parts.ts; a keyword's terms in each part's own) and merged,
+ * the inbox and the names on the control plane (`db`).
+ */
+export async function listConversations(
+  env: Bindings,
+  db: Db,
+  parts: Db[],
+  organizationId: string,
+  me: string,
+  q: ConversationFilters,
+) {
+  const list = listConditions(organizationId, me, q);
+  if (list.inbox) {
+    const [found] = await db
+      .select({ id: inboxes.id })
+      .from(inboxes)
+      .where(and(eq(inboxes.id, list.inbox), eq(inboxes.organizationId, organizationId)));
+    if (!found) throw notFound("Inbox not found.");
+  }
+  const { keyword, waiting, order } = list;
   // One part: its terms where the organization's are (the shard directory's), as before the parts.
   const terms = (part: Db) => (parts.length > 1 ? client(part) : undefined);
-  const inPart = async (part: Db): Promise<ConversationRows> => {
-    const searched = keyword ? await keywordCondition(env, organizationId, keyword, terms(part)) : undefined;
-    return selectConversationRows(part)
-      .where(where(searched))
-      .orderBy(...order.orderBy)
-      .limit(order.limit);
-  };
+  const inPart = async (part: Db): Promise<ConversationRows> =>
+    listQueryIn(part, list, keyword ? await keywordCondition(env, organizationId, keyword, terms(part)) : undefined);
   const key = (r: ConversationRows[number]) =>
     waiting ? [r.conversation.waitingSince ?? 0, r.conversation.id] : [r.conversation.id];
   const rows = firstAcrossParts(parts, inPart, sqlOrder(key, !order.ascending), order.limit);
   const views = await conversationViews(db, organizationId, rows);
-  return { cursor, rows: views.map(conversationRecord), key: order.key };
+  return { cursor: list.cursor, rows: views.map(conversationRecord), key: order.key };
 }

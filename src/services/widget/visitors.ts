@@ -188,6 +188,25 @@ async function identifiedContact(
   return updateContact(env, data, found, given);
 }
 
+/**
+ * The visitor's conversations in an inbox on one data part, latest first (at most 20): a query not yet run, read
+ * through `conversations_contact_idx` however many conversations the organization has
+ * (test/services/conversation-list-plans.test.ts).
+ */
+export const visitorConversationsIn = (data: Db, organizationId: string, inboxId: string, contactId: string) =>
+  data
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.inboxId, inboxId),
+        eq(conversations.contactId, contactId),
+        eq(conversations.organizationId, organizationId),
+      ),
+    )
+    .orderBy(desc(conversations.createdAt))
+    .limit(VISITOR_CONVERSATIONS);
+
 /** The visitor's conversations in this web chat's inbox, latest first (at most 20), from each data part. */
 export async function visitorConversations(
   parts: Db[],
@@ -196,19 +215,7 @@ export async function visitorConversations(
 ): Promise<VisitorConversation[]> {
   const rows = await firstAcrossParts(
     parts,
-    (data) =>
-      data
-        .select()
-        .from(conversations)
-        .where(
-          and(
-            eq(conversations.inboxId, chat.inboxId),
-            eq(conversations.contactId, contactId),
-            eq(conversations.organizationId, chat.webChat.organizationId),
-          ),
-        )
-        .orderBy(desc(conversations.createdAt))
-        .limit(VISITOR_CONVERSATIONS),
+    (data) => visitorConversationsIn(data, chat.webChat.organizationId, chat.inboxId, contactId),
     sqlOrder((row) => [row.createdAt], true),
     VISITOR_CONVERSATIONS,
   );

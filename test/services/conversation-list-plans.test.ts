@@ -1,0 +1,72 @@
+// The conversation reads an operator filters and a visitor's widget makes reach their page through an index of their
+// own, whatever the organization's size: SQLite's plan of the very queries the services run, in each kind of data
+// plane (an organization's shard and `DB`, where organizations from before the shards keep theirs). Without these
+// indexes each walked the organization's history for a page, or sorted all of it (docs/decisions.md, "The
+// conversation list's indexes"; `npm run bench -- reads` times them among 200,000 conversations).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { parts, seedOwner } from "../harness";
+import { dataDbs } from "../../src/services/shards";
+import { client } from "../../src/db/prepared";
+import { uuidv7 } from "../../src/lib/ids";
+import type { Db } from "../../src/env";
+import { listConditions, listQueryIn } from "../../src/services/conversation/list";
+import { ConversationListQuery } from "../../src/services/conversation/list-query";
+import { visitorConversationsIn } from "../../src/services/widget/visitors";
+
+interface Query {
+  toSQL(): { sql: string; params: unknown[] };
+}
+async function plan(part: Db, query: Query) {
+  const { sql, params } = query.toSQL();
+  const rows = await client(part)
+    .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
+  return rows.results.map((r) => r.detail).join("\n");
+}
+
+const ME = uuidv7();
+const TEAM = uuidv7();
+const INBOX = uuidv7();
+/** Each filter (as the query string names it) and the index its page is read through. */
+const FILTERS: [string, Record<string, string>, string][] = [
+  ["none", {}, "conversations_org_id_idx"],
+  ["inbox", { inbox: INBOX }, "conversations_inbox_idx"],
+  ["chatbot", { chatbot: uuidv7() }, "conversations_chatbot_idx"],
+  ["status=resolved", { status: "resolved" }, "conversations_status_idx"],
+  ["view=waiting", { view: "waiting" }, "conversations_status_idx"],
+  ["progressStatus=waiting_for_human", { progressStatus: "waiting_for_human" }, "conversations_progress_idx"],
+  ["view=unassigned&team", { view: "unassigned", team: TEAM }, "conversations_team_idx"],
+  ["isTest=true", { isTest: "true" }, "conversations_test_idx"],
+];
+
+describe("the conversation reads' plans", async () => {
+  const owner = await seedOwner();
+  const planes: [string, Db][] = [
+    ["the organization's shard", (await parts(owner.organizationId))[0]],
+    // dataDbs' first: `DB` as a data plane.
+    ["DB", dataDbs(env)[0]],
+  ];
+  describe.each(planes)("in %s", (_, part) => {
+    it.each(FILTERS)("the list filtered by %s reads %s", async (_filter, filters, index) => {
+      const list = listConditions(owner.organizationId, ME, ConversationListQuery.parse(filters));
+      const shown = await plan(part, listQueryIn(part, list));
+      expect(shown).toMatch(new RegExp(`SEARCH conversations USING (COVERING )?INDEX ${index} `));
+      expect(shown).not.toMatch(/SCAN conversations/);
+    });
+
+    it("a page of the waiting view sorts only the queued conversations", async () => {
+      const list = listConditions(owner.organizationId, ME, ConversationListQuery.parse({ view: "waiting" }));
+      expect(await plan(part, listQueryIn(part, list))).toMatch(
+        /SEARCH conversations USING INDEX conversations_status_idx \(organization_id=\? AND status=\?\)/,
+      );
+    });
+
+    it("a visitor's conversations in the widget are read by the contact, not the organization", async () => {
+      const shown = await plan(part, visitorConversationsIn(part, owner.organizationId, INBOX, uuidv7()));
+      expect(shown).toMatch(/SEARCH conversations USING INDEX conversations_contact_idx \(contact_id=\?\)/);
+      expect(shown).not.toMatch(/TEMP B-TREE/);
+    });
+  });
+});
