@@ -10,6 +10,15 @@ import { belongsTo, bool, createdAt, id, json, timestamps } from "./columns";
 
 export const CONVERSATION_STATUSES = ["open", "queued", "resolved"] as const;
 export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_serving", "resolved", "open"] as const;
+/** Why a conversation's state changed (CONTRACT section 18): the live stream's and the lifecycle webhooks' `reason`. */
+export const CHANGE_REASONS = [
+  "visitor_request",
+  "unanswered",
+  "tool",
+  "operator",
+  "auto_assignment",
+  "resolved",
+] as const;
 
 export const conversations = sqliteTable(
   "conversations",
@@ -196,7 +205,7 @@ export const conversationEvents = sqliteTable(
     conversationId: belongsTo("conversation_id", () => conversations.id),
     inboxId: text("inbox_id").notNull(),
     changes: json<Record<string, [unknown, unknown]>>("changes").notNull(),
-    reason: text("reason").notNull(),
+    reason: text("reason", { enum: CHANGE_REASONS }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [index("conversation_events_conversation_idx").on(t.conversationId, t.createdAt)],

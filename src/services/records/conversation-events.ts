@@ -4,6 +4,7 @@
 import { z } from "@hono/zod-openapi";
 import { ConversationSchema } from "./conversations";
 import { MessageSchema } from "./messages";
+import { CHANGE_REASONS } from "../../db/schema";
 
 const ref = (what: string) =>
   z
@@ -37,7 +38,7 @@ export const LiveConversationSchema = ConversationSchema.pick({
   });
 
 export const ChangeReasonSchema = z
-  .enum(["visitor_request", "unanswered", "tool", "operator", "auto_assignment", "resolved"])
+  .enum(CHANGE_REASONS)
   .openapi({ description: "Why its state changed (CONTRACT section 18)", example: "operator" });
 
 const change = <T extends z.ZodType>(value: T, what: string) =>

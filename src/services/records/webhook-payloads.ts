@@ -3,6 +3,7 @@
 // and a receiver can generate its types from the document as the console does.
 import { z } from "@hono/zod-openapi";
 import { ConversationSchema } from "./conversations";
+import { ChangeReasonSchema } from "./conversation-events";
 
 const ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 const string = (description: string, example: string) => z.string().openapi({ description, example });
@@ -116,10 +117,7 @@ export const WebhookConversationEventSchema = z
     id: string("The event's id: the same on every attempt, and the `webhook-id` header", ID),
     event: z.literal("conversation.updated").openapi({ description: "The event", example: "conversation.updated" }),
     created_at: createdAt,
-    reason: string(
-      "Why it changed (CONTRACT section 18): visitor_request, unanswered, tool, operator, auto_assignment or resolved",
-      "operator",
-    ),
+    reason: ChangeReasonSchema.openapi({ description: "Why it changed (CONTRACT section 18)", example: "operator" }),
     changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).openapi({
       description: "Each of status, progress_status, assignee (a user id) and auto_reply_enabled that changed",
       example: { progress_status: ["waiting_for_human", "human_serving"] },

@@ -35,7 +35,7 @@ const insertChangeEvent = prepared<{
   assign: number;
   assigneeId: string | null;
   autoReplyEnabled: number | null;
-  reason: string;
+  reason: ChangeReason;
   now: number;
 }>(() =>
   raw(
@@ -70,7 +70,7 @@ const insertKnownEvent = prepared<{
   conversationId: string;
   inboxId: string;
   changes: string;
-  reason: string;
+  reason: ChangeReason;
   now: number;
 }>(() =>
   raw(

@@ -5,6 +5,7 @@
  */
 import { standardConversationParts, type WebhookEventData } from "./payloads";
 import type { WebhookConversationEvent } from "../records/webhook-payloads";
+import type { ChangeReason } from "../records/conversation-events";
 
 export interface ConversationEventData extends Pick<WebhookEventData, "conversation" | "inbox" | "contact"> {
   kind: "conversation.updated";
@@ -13,7 +14,7 @@ export interface ConversationEventData extends Pick<WebhookEventData, "conversat
   createdAt: number;
   /** Keyed as stored, by the live inbox stream's names (`progressStatus`); renamed on sending (`changedFields`). */
   changes: Record<string, [unknown, unknown]>;
-  reason: string;
+  reason: ChangeReason;
 }
 
 export type DeliveryData = WebhookEventData | ConversationEventData;
