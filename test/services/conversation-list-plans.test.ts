@@ -29,16 +29,25 @@ async function plan(part: Db, query: Query) {
 const ME = uuidv7();
 const TEAM = uuidv7();
 const INBOX = uuidv7();
-/** Each filter (as the query string names it) and the index its page is read through. */
+/** Each filter (as the query string names it) and the index search its page is read through. */
 const FILTERS: [string, Record<string, string>, string][] = [
-  ["none", {}, "conversations_org_id_idx"],
-  ["inbox", { inbox: INBOX }, "conversations_inbox_idx"],
-  ["chatbot", { chatbot: uuidv7() }, "conversations_chatbot_idx"],
-  ["status=resolved", { status: "resolved" }, "conversations_status_idx"],
-  ["view=waiting", { view: "waiting" }, "conversations_status_idx"],
-  ["progressStatus=waiting_for_human", { progressStatus: "waiting_for_human" }, "conversations_progress_idx"],
-  ["view=unassigned&team", { view: "unassigned", team: TEAM }, "conversations_team_idx"],
-  ["isTest=true", { isTest: "true" }, "conversations_test_idx"],
+  ["none", {}, "conversations_org_id_idx (organization_id=?)"],
+  ["inbox", { inbox: INBOX }, "conversations_inbox_idx (inbox_id=?)"],
+  ["chatbot", { chatbot: uuidv7() }, "conversations_chatbot_idx (organization_id=? AND chatbot_id=?)"],
+  ["status=resolved", { status: "resolved" }, "conversations_status_idx (organization_id=? AND status=?)"],
+  // Sorted by how long each waits: only the queued conversations are sorted.
+  ["view=waiting", { view: "waiting" }, "conversations_status_idx (organization_id=? AND status=?)"],
+  [
+    "progressStatus=waiting_for_human",
+    { progressStatus: "waiting_for_human" },
+    "conversations_progress_idx (organization_id=? AND progress_status=?)",
+  ],
+  [
+    "view=unassigned&team",
+    { view: "unassigned", team: TEAM },
+    "conversations_team_idx (organization_id=? AND team_id=?)",
+  ],
+  ["isTest=true", { isTest: "true" }, "conversations_test_idx (organization_id=? AND is_test=?)"],
 ];
 
 describe("the conversation reads' plans", async () => {
@@ -49,18 +58,11 @@ describe("the conversation reads' plans", async () => {
     ["DB", dataDbs(env)[0]],
   ];
   describe.each(planes)("in %s", (_, part) => {
-    it.each(FILTERS)("the list filtered by %s reads %s", async (_filter, filters, index) => {
+    it.each(FILTERS)("the list filtered by %s reads %s", async (_filter, filters, search) => {
       const list = listConditions(owner.organizationId, ME, ConversationListQuery.parse(filters));
       const shown = await plan(part, listQueryIn(part, list));
-      expect(shown).toMatch(new RegExp(`SEARCH conversations USING (COVERING )?INDEX ${index} `));
+      expect(shown).toContain(`SEARCH conversations USING INDEX ${search}`);
       expect(shown).not.toMatch(/SCAN conversations/);
-    });
-
-    it("a page of the waiting view sorts only the queued conversations", async () => {
-      const list = listConditions(owner.organizationId, ME, ConversationListQuery.parse({ view: "waiting" }));
-      expect(await plan(part, listQueryIn(part, list))).toMatch(
-        /SEARCH conversations USING INDEX conversations_status_idx \(organization_id=\? AND status=\?\)/,
-      );
     });
 
     it("a visitor's conversations in the widget are read by the contact, not the organization", async () => {
