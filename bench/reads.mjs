@@ -54,6 +54,7 @@ async function prepare(name, root, [port, inspectorPort]) {
     rareBot: rare.id,
     inbox: inbox.id,
     label: labels[2].id,
+    labels: labels.map((l) => l.id),
     team: team.id,
   };
 }
@@ -61,7 +62,8 @@ async function prepare(name, root, [port, inspectorPort]) {
 /**
  * BULK conversations newer than the API's, in the data plane holding the side's conversations, with the server
  * stopped: one in 500 queued for a person (a fifth of those for the team), one in 125 served by one, one in 11
- * resolved, one in 1,000 a test and one in 1,000 another assistant's; the rest open with the first assistant. Then
+ * resolved, one in 1,000 a test and one in 1,000 another assistant's; a label on one in three, another on one in
+ * 1,000; the rest open with the first assistant. Then
  * the server starts again on that state.
  */
 async function seedBulk(side) {
@@ -86,6 +88,9 @@ async function seedBulk(side) {
     "INSERT INTO conversations (id, organization_id, inbox_id, chatbot_id, title, status, progress_status, " +
       "assignee_id, team_id, waiting_since, is_test, last_message, last_message_at, created_at, updated_at) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const link = db.prepare(
+    "INSERT INTO conversation_labels (conversation_id, label_id, organization_id, created_at) VALUES (?, ?, ?, ?)",
   );
   const started = Date.now();
   db.exec("BEGIN");
@@ -121,6 +126,9 @@ async function seedBulk(side) {
       at,
       at,
     );
+    // The first label on one in three, the second on one in 1,000.
+    if (i % 3 === 0) link.run(id, side.labels[0], org, at);
+    if (i % 1000 === 250) link.run(id, side.labels[1], org, at);
   }
   db.exec("COMMIT");
   db.close();
@@ -149,6 +157,8 @@ const FILTERED_READS = {
   "status=queued": () => "/conversations/?page_size=20&status=queued",
   "progressStatus=human_serving": () => "/conversations/?page_size=20&progressStatus=human_serving",
   "a team's unassigned": (s) => `/conversations/?page_size=20&view=unassigned&team=${s.team}`,
+  "a label on one in three": (s) => `/conversations/?page_size=20&label=${s.labels[0]}`,
+  "a label on one in 1,000": (s) => `/conversations/?page_size=20&label=${s.labels[1]}`,
   "one assistant of few conversations": (s) => `/conversations/?page_size=20&chatbot=${s.rareBot}`,
   "tests only": () => "/conversations/?page_size=20&isTest=true",
   mine: () => "/conversations/?page_size=20&view=mine",

@@ -8,4 +8,6 @@ CREATE INDEX `conversations_progress_idx` ON `conversations` (`organization_id`,
 CREATE INDEX `conversations_team_idx` ON `conversations` (`organization_id`,`team_id`,`id`);--> statement-breakpoint
 CREATE INDEX `conversations_test_idx` ON `conversations` (`organization_id`,`is_test`,`id`);--> statement-breakpoint
 CREATE INDEX `conversations_inbox_idx` ON `conversations` (`inbox_id`,`id`);--> statement-breakpoint
-CREATE INDEX `conversations_contact_idx` ON `conversations` (`contact_id`,`created_at`);
+CREATE INDEX `conversations_contact_idx` ON `conversations` (`contact_id`,`created_at`);--> statement-breakpoint
+DROP INDEX `conversation_labels_label_idx`;--> statement-breakpoint
+CREATE INDEX `conversation_labels_label_idx` ON `conversation_labels` (`label_id`,`conversation_id`);

@@ -65,6 +65,16 @@ describe("the conversation reads' plans", async () => {
       expect(shown).not.toMatch(/SCAN conversations/);
     });
 
+    it("the list filtered by a label walks the label's links newest first, reading only theirs", async () => {
+      const list = listConditions(owner.organizationId, ME, ConversationListQuery.parse({ label: uuidv7() }));
+      const shown = await plan(part, listQueryIn(part, list));
+      expect(shown.split("\n")[0]).toBe(
+        "SEARCH labelled USING COVERING INDEX conversation_labels_label_idx (label_id=?)",
+      );
+      expect(shown).toMatch(/SEARCH conversations USING INDEX \w+ \((organization_id=\? AND )?id=\?\)/);
+      expect(shown).not.toMatch(/TEMP B-TREE|SCAN conversations/);
+    });
+
     it("a visitor's conversations in the widget are read by the contact, not the organization", async () => {
       const shown = await plan(part, visitorConversationsIn(part, owner.organizationId, INBOX, uuidv7()));
       expect(shown).toMatch(/SEARCH conversations USING INDEX conversations_contact_idx \(contact_id=\?\)/);

@@ -144,7 +144,10 @@ export const conversationLabels = sqliteTable(
     organizationId: belongsTo("organization_id", () => organizations.id),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.conversationId, t.labelId] }), index("conversation_labels_label_idx").on(t.labelId)],
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.labelId] }),
+    index("conversation_labels_label_idx").on(t.labelId, t.conversationId),
+  ],
 );
 
 /** Organization-level canned responses: an operator types `/shortCode` in the reply box. */

@@ -1,4 +1,5 @@
 import { and, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { cursorWindow } from "../../db/paginate";
 import { conversations } from "../../db/schema";
 import type { Cursor } from "../../lib/pagination";
@@ -17,12 +18,18 @@ const waitingKey = sql`coalesce(${conversations.waitingSince}, 0)`;
 
 /**
  * The list's order and where a cursor's page starts. Newest first by id (uuid v7) as ever; the
- * waiting view longest waiting first, by (waitingSince, id), whose cursor key is `waitingSince:id`.
+ * waiting view longest waiting first, by (waitingSince, id), whose cursor key is `waitingSince:id`. `id` is the column
+ * the id is read from: a label's links' (`labelled.conversationId`) when the list is read from them.
  */
-export function listOrder(waiting: boolean, cursor: Cursor | null, pageSize: number) {
+export function listOrder(
+  waiting: boolean,
+  cursor: Cursor | null,
+  pageSize: number,
+  id: SQLiteColumn = conversations.id,
+) {
   if (!waiting) {
     return {
-      ...cursorWindow([conversations.id], "desc", cursor, [String(cursor?.k)], pageSize),
+      ...cursorWindow([id], "desc", cursor, [String(cursor?.k)], pageSize),
       key: (r: ConversationRecord) => r.id,
     };
   }

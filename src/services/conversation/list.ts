@@ -13,7 +13,14 @@ import { conversationRecord } from "../records/conversations";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import type { ConversationListQuery } from "./list-query";
 import { keywordCondition } from "./search";
-import { type ConversationRows, conversationViews, selectConversationRows } from "./views";
+import {
+  type ConversationRows,
+  conversationViews,
+  labelled,
+  labelledBy,
+  selectConversationRows,
+  selectLabelledRows,
+} from "./views";
 
 /** The list's query as the route validated it (services/conversation/list-query.ts). */
 export type ConversationFilters = z.output<typeof ConversationListQuery>;
@@ -47,7 +54,10 @@ export function listConditions(organizationId: string, me: string, q: Conversati
   unread satisfies Record<string, never>;
   const cursor = decodeCursor(after);
   const waiting = view === "waiting";
-  const order = listOrder(waiting, cursor, pageSize);
+  // A label's page is read from its links (views.ts, selectLabelledRows), but for the waiting view, whose few queued
+  // conversations the status index finds.
+  const byLabel = label && !waiting ? label : undefined;
+  const order = listOrder(waiting, cursor, pageSize, byLabel ? labelled.conversationId : conversations.id);
   const where = (searched: SQL | undefined) =>
     and(
       eq(conversations.organizationId, organizationId),
@@ -68,15 +78,15 @@ export function listConditions(organizationId: string, me: string, q: Conversati
       startDate ? sql`+${conversations.createdAt} >= ${parseDate(startDate)}` : undefined,
       endDate ? sql`+${conversations.createdAt} <= ${parseDate(endDate, true)}` : undefined,
       order.after,
-      label ? hasLabel(label) : undefined,
+      byLabel ? labelledBy(byLabel) : label ? hasLabel(label) : undefined,
       searched,
     );
-  return { inbox, keyword: keyword?.trim(), cursor, waiting, order, where };
+  return { inbox, keyword: keyword?.trim(), cursor, waiting, byLabel, order, where };
 }
 
 /** The page's query on one data part, not yet run. */
 export const listQueryIn = (part: Db, list: ReturnType<typeof listConditions>, searched?: SQL) =>
-  selectConversationRows(part)
+  (list.byLabel ? selectLabelledRows(part) : selectConversationRows(part))
     .where(list.where(searched))
     .orderBy(...list.order.orderBy)
     .limit(list.order.limit);

@@ -16,6 +16,7 @@ import {
   members,
   users,
 } from "../../db/schema";
+import { alias } from "drizzle-orm/sqlite-core";
 import { tableCache } from "../../db/write-watch";
 import type { ConversationRow } from "../conversations";
 import type { LabelRef } from "../labels";
@@ -35,16 +36,35 @@ export interface ConversationView {
 const labelIdsColumn = sql<string>`(SELECT json_group_array(${conversationLabels.labelId}) FROM ${conversationLabels}
   WHERE ${conversationLabels.conversationId} = ${conversations.id})`;
 
+const rowFields = {
+  conversation: conversations,
+  contact: { id: contacts.id, name: contacts.name, avatar: contacts.avatar },
+  labelIds: labelIdsColumn,
+};
+
 /** The data-plane half of a view: a query to which a caller adds its conditions, order and limit. */
 export const selectConversationRows = (db: Db) =>
+  db.select(rowFields).from(conversations).leftJoin(contacts, eq(contacts.id, conversations.contactId));
+
+/** The label's links: the outer table of `selectLabelledRows`, named apart from the label ids' subquery's. */
+export const labelled = alias(conversationLabels, "labelled");
+
+/**
+ * `selectConversationRows` read from a label's links outwards (the caller's condition names the label, `labelledBy`):
+ * SQLite's `CROSS JOIN` keeps `labelled` the outer loop, so a page ordered by `labelled.conversationId` walks
+ * `conversation_labels_label_idx` and reads only its own conversations, for a label on one conversation in three as
+ * for one on a handful (docs/decisions.md, "The conversation list's indexes").
+ */
+export const selectLabelledRows = (db: Db) =>
   db
-    .select({
-      conversation: conversations,
-      contact: { id: contacts.id, name: contacts.name, avatar: contacts.avatar },
-      labelIds: labelIdsColumn,
-    })
-    .from(conversations)
+    .select(rowFields)
+    .from(labelled)
+    .crossJoin(conversations)
     .leftJoin(contacts, eq(contacts.id, conversations.contactId));
+
+/** The condition of `selectLabelledRows`: the label's links, each to its conversation. */
+export const labelledBy = (labelId: string) =>
+  and(eq(labelled.labelId, labelId), eq(conversations.id, labelled.conversationId));
 
 export type ConversationRows = Awaited<ReturnType<ReturnType<typeof selectConversationRows>["all"]>>;
 

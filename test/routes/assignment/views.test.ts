@@ -53,6 +53,23 @@ describe("GET /conversations/ views and assignment filters", () => {
     const newest = await list(owner, `${scope}&pageSize=2`);
     expect(ids(newest)).toEqual([done, open]);
     expect(ids(await follow(owner, newest.next!))).toEqual([waiting, older]);
+
+    // A label's list is read from its links (newest first, by cursor both ways), but in the waiting view.
+    const res = await owner.fetch("POST", "/labels/", { name: "Billing", color: "#123456" });
+    const billing = (await bodyOf<"POST /labels/">(res)).id;
+    for (const id of [older, waiting, done])
+      await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [billing] });
+    const labelled = `${scope}&label=${billing}`;
+    expect(ids(await list(owner, labelled))).toEqual([done, waiting, older]);
+    const page = await list(owner, `${labelled}&pageSize=2`);
+    expect(ids(page)).toEqual([done, waiting]);
+    const rest = await follow(owner, page.next!);
+    expect(ids(rest)).toEqual([older]);
+    expect(rest.next).toBeNull();
+    expect(ids(await follow(owner, rest.previous!))).toEqual([done, waiting]);
+    expect(ids(await list(owner, `${labelled}&view=waiting`))).toEqual([older, waiting]);
+    expect(ids(await list(owner, `${labelled}&view=mine`))).toEqual([older]);
+    expect(ids(await list(owner, `${labelled}&status=resolved`))).toEqual([done]);
   });
 
   it("400 for a bad assignee, team, view or waiting cursor; 401 without a key; 403 without permission", async () => {
