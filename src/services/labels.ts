@@ -124,7 +124,8 @@ export interface LabelRef {
   name: string;
   color: string;
 }
-/** Conversations carrying the label (the list's `label` filter). */
+/** Conversations carrying the label: the list's `label` filter in the waiting view (other views read the label's links
+ * first: services/conversation/views.ts, `selectLabelledRows`). */
 export const hasLabel = (labelId: string): SQL =>
   sql`EXISTS (SELECT 1 FROM ${conversationLabels}
     WHERE ${conversationLabels.conversationId} = ${conversations.id} AND ${conversationLabels.labelId} = ${labelId})`;
