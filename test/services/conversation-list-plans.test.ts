@@ -13,6 +13,8 @@ import type { Db } from "../../src/env";
 import { listConditions, listQueryIn } from "../../src/services/conversation/list";
 import { ConversationListQuery } from "../../src/services/conversation/list-query";
 import { visitorConversationsIn } from "../../src/services/widget/visitors";
+import { ratedConversationsIn } from "../../src/services/widget/feedback";
+import { waitingQueueIn } from "../../src/services/assignment/round-robin";
 
 interface Query {
   toSQL(): { sql: string; params: unknown[] };
@@ -79,6 +81,21 @@ describe("the conversation reads' plans", async () => {
       const shown = await plan(part, visitorConversationsIn(part, owner.organizationId, INBOX, uuidv7()));
       expect(shown).toMatch(/SEARCH conversations USING INDEX conversations_contact_idx \(contact_id=\?\)/);
       expect(shown).not.toMatch(/TEMP B-TREE/);
+    });
+
+    it.each([false, true])(
+      "a visitor's rating finds their conversations by the contact (merged by activity: %s)",
+      async (merged) => {
+        const shown = await plan(part, ratedConversationsIn(part, INBOX, uuidv7(), merged));
+        expect(shown).toMatch(/SEARCH conversations USING INDEX conversations_contact_idx \(contact_id=\?\)/);
+      },
+    );
+
+    it("the round-robin reads only the queued conversations no one holds, longest waiting first", async () => {
+      const shown = await plan(part, waitingQueueIn(part, owner.organizationId, [INBOX, uuidv7()], uuidv7()));
+      expect(shown).toMatch(
+        /SEARCH conversations USING INDEX conversations_\w+_idx \(organization_id=\? AND [^)]*status=\?\)/,
+      );
     });
   });
 });

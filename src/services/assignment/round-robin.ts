@@ -249,6 +249,27 @@ export async function autoAssign(
 }
 
 /**
+ * The oldest queued conversations no one holds, of the round-robin inboxes `inboxIds`, on one data part: a query not
+ * yet run, which sorts only the queued conversations (an index on the status leads to them; never a walk of the
+ * organization's: test/services/conversation-list-plans.test.ts).
+ */
+export const waitingQueueIn = (data: Db, organizationId: string, inboxIds: string[], except?: string) =>
+  data
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.organizationId, organizationId),
+        eq(conversations.status, "queued"),
+        isNull(conversations.assigneeId),
+        except ? ne(conversations.id, except) : undefined,
+        inList(conversations.inboxId, inboxIds),
+      ),
+    )
+    .orderBy(asc(conversations.waitingSince), asc(conversations.id))
+    .limit(WAITING_BATCH);
+
+/**
  * A member just came online (or has a place free again): the oldest waiting unassigned conversations
  * of the round-robin inboxes they serve, but `except`, are assigned to them, up to their capacity.
  * The conversations are read on each of the organization's data parts (`parts`) and merged; each is assigned on
@@ -277,22 +298,10 @@ export async function assignWaiting(
   if (!roundRobin.length) return [];
   const assignmentOfInbox = new Map(roundRobin.map((i) => [i.id, i.assignment]));
   const waitingIn = async (data: Db) =>
-    (
-      await data
-        .select()
-        .from(conversations)
-        .where(
-          and(
-            eq(conversations.organizationId, organizationId),
-            eq(conversations.status, "queued"),
-            isNull(conversations.assigneeId),
-            except ? ne(conversations.id, except) : undefined,
-            inList(conversations.inboxId, [...assignmentOfInbox.keys()]),
-          ),
-        )
-        .orderBy(asc(conversations.waitingSince), asc(conversations.id))
-        .limit(WAITING_BATCH)
-    ).map((conversation) => ({ conversation, data }));
+    (await waitingQueueIn(data, organizationId, [...assignmentOfInbox.keys()], except)).map((conversation) => ({
+      conversation,
+      data,
+    }));
   const waiting = await firstAcrossParts(
     parts,
     waitingIn,

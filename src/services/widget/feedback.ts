@@ -16,6 +16,26 @@ export type RatedConversation = Pick<
   "id" | "organizationId" | "chatbotId" | "contactId" | "createdById" | "isTest"
 >;
 
+/**
+ * The visitor's conversations in an inbox on one data part, the latest active first, with what a rating needs
+ * (`lastMessageAt` too where parts are merged by it): a query not yet run, read through `conversations_contact_idx`
+ * (test/services/conversation-list-plans.test.ts).
+ */
+export const ratedConversationsIn = (data: Db, inboxId: string, contactId: string, withActivity: boolean) =>
+  data
+    .select({
+      id: conversations.id,
+      organizationId: conversations.organizationId,
+      chatbotId: conversations.chatbotId,
+      contactId: conversations.contactId,
+      createdById: conversations.createdById,
+      isTest: conversations.isTest,
+      ...(withActivity ? { lastMessageAt: conversations.lastMessageAt } : {}),
+    })
+    .from(conversations)
+    .where(and(eq(conversations.inboxId, inboxId), eq(conversations.contactId, contactId)))
+    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
+
 /** How many of the visitor's conversations are asked for the message at once. */
 const ASKED_AT_ONCE = 4;
 
@@ -32,24 +52,9 @@ export async function rateAnswer(
   // messages live in their conversations' objects (docs/decisions.md, "Messages in the conversation object"), so the
   // visitor's conversations are asked, the latest first, a few at a time; only the one holding it rates it. They are
   // read on each of the organization's data parts (`parts`), merged by the order's first key, read for that alone.
-  const merged: Partial<{ lastMessageAt: typeof conversations.lastMessageAt }> =
-    parts.length > 1 ? { lastMessageAt: conversations.lastMessageAt } : {};
   const mine = await firstAcrossParts(
     parts,
-    (data) =>
-      data
-        .select({
-          id: conversations.id,
-          organizationId: conversations.organizationId,
-          chatbotId: conversations.chatbotId,
-          contactId: conversations.contactId,
-          createdById: conversations.createdById,
-          isTest: conversations.isTest,
-          ...merged,
-        })
-        .from(conversations)
-        .where(and(eq(conversations.inboxId, chat.inboxId), eq(conversations.contactId, visitor.contactId)))
-        .orderBy(desc(conversations.lastMessageAt), desc(conversations.id)),
+    (data) => ratedConversationsIn(data, chat.inboxId, visitor.contactId, parts.length > 1),
     sqlOrder((c) => [c.lastMessageAt ?? null, c.id], true),
   );
   for (let i = 0; i < mine.length; i += ASKED_AT_ONCE) {
