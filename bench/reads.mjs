@@ -61,10 +61,9 @@ async function prepare(name, root, [port, inspectorPort]) {
 
 /**
  * BULK conversations newer than the API's, in the data plane holding the side's conversations, with the server
- * stopped: one in 500 queued for a person (a fifth of those for the team), one in 125 served by one, one in 11
+ * stopped: one in 500 queued for a person (a fifth of those for the team), one in 125 served by a person, one in 11
  * resolved, one in 1,000 a test and one in 1,000 another assistant's; a label on one in three, another on one in
- * 1,000; the rest open with the first assistant. Then
- * the server starts again on that state.
+ * 1,000; the rest open with the first assistant. Then the server starts again on that state.
  */
 async function seedBulk(side) {
   await side.server.stop({ keep: true });
