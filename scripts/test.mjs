@@ -6,6 +6,7 @@
 // other checks' are printed whole when each ends, so no two interleave. A stage that fails ends the run, as a chain
 // of `&&` would.
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { buildAssets } from "./build-assets.mjs";
 
 /**
@@ -16,17 +17,27 @@ import { buildAssets } from "./build-assets.mjs";
 const BESIDE_WORKERS = ["test/browser/widget-live.test.mjs", "test/browser/console-knowledge.test.mjs"];
 const NODE_CONFIG = ["--config", "vitest.node.config.mjs"];
 
+/**
+ * workerd's native stack lines: addresses in its binary, unreadable without a symbolizer, one under each message it
+ * logs (the tests that cut connections on purpose make hundreds). The message, the line before, stays.
+ */
+const NATIVE_STACK = /^stack: \S*workerd@[0-9a-f]+(\s|;|$)/;
+
 /** Runs `command`; its output goes to ours as it comes (`live`) or whole at its end, after a heading. */
 function run(title, command, args, { live = false } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      stdio: ["ignore", live ? "inherit" : "pipe", live ? "inherit" : "pipe"],
+      stdio: ["ignore", live ? "inherit" : "pipe", "pipe"],
       // The assets are built once below: two configs building them at once would write the same files together.
       env: { ...process.env, TEST_ASSETS_BUILT: "1" },
     });
+    if (live)
+      createInterface({ input: child.stderr }).on("line", (line) => {
+        if (!NATIVE_STACK.test(line)) process.stderr.write(`${line}\n`);
+      });
     let output = "";
     child.stdout?.on("data", (d) => (output += d));
-    child.stderr?.on("data", (d) => (output += d));
+    if (!live) child.stderr.on("data", (d) => (output += d));
     child.once("error", reject);
     child.once("close", (code) => {
       if (!live) process.stdout.write(`\n---- ${title} ----\n${output}`);
