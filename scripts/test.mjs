@@ -27,17 +27,23 @@ const NATIVE_STACK = /^stack: \S*workerd@[0-9a-f]+(\s|;|$)/;
 function run(title, command, args, { live = false } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      stdio: ["ignore", live ? "inherit" : "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe"],
       // The assets are built once below: two configs building them at once would write the same files together.
-      env: { ...process.env, TEST_ASSETS_BUILT: "1" },
+      // Colours as the terminal would have them: the child writes to a pipe.
+      env: { ...process.env, TEST_ASSETS_BUILT: "1", ...(live && process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) },
     });
-    if (live)
-      createInterface({ input: child.stderr }).on("line", (line) => {
-        if (!NATIVE_STACK.test(line)) process.stderr.write(`${line}\n`);
-      });
     let output = "";
-    child.stdout?.on("data", (d) => (output += d));
-    if (!live) child.stderr.on("data", (d) => (output += d));
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      if (!live) from.on("data", (d) => (output += d));
+      // workerd, started by the suite, writes to the suite's own output.
+      else
+        createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+          if (!NATIVE_STACK.test(line)) to.write(`${line}\n`);
+        });
+    }
     child.once("error", reject);
     child.once("close", (code) => {
       if (!live) process.stdout.write(`\n---- ${title} ----\n${output}`);
