@@ -19,14 +19,10 @@ const waitingKey = sql`coalesce(${conversations.waitingSince}, 0)`;
 /**
  * The list's order and where a cursor's page starts. Newest first by id (uuid v7) as ever; the
  * waiting view longest waiting first, by (waitingSince, id), whose cursor key is `waitingSince:id`. `id` is the column
- * the id is read from: a label's links' (`labelled.conversationId`) when the list is read from them.
+ * the id is read from: the conversation's, or a label's links' (`labelled.conversationId`) when the list is read from
+ * them.
  */
-export function listOrder(
-  waiting: boolean,
-  cursor: Cursor | null,
-  pageSize: number,
-  id: SQLiteColumn = conversations.id,
-) {
+export function listOrder(waiting: boolean, cursor: Cursor | null, pageSize: number, id: SQLiteColumn) {
   if (!waiting) {
     return {
       ...cursorWindow([id], "desc", cursor, [String(cursor?.k)], pageSize),

@@ -117,7 +117,7 @@ export const WebhookConversationEventSchema = z
     id: string("The event's id: the same on every attempt, and the `webhook-id` header", ID),
     event: z.literal("conversation.updated").openapi({ description: "The event", example: "conversation.updated" }),
     created_at: createdAt,
-    reason: ChangeReasonSchema.openapi({ description: "Why it changed (CONTRACT section 18)", example: "operator" }),
+    reason: ChangeReasonSchema,
     changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).openapi({
       description: "Each of status, progress_status, assignee (a user id) and auto_reply_enabled that changed",
       example: { progress_status: ["waiting_for_human", "human_serving"] },
