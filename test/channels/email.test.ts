@@ -7,6 +7,7 @@ import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
 import { conversationData, seedOwner, unique } from "../harness";
 import { client } from "../../src/db/prepared";
+import { queryPlan } from "../support/query-plan";
 import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
 import {
   channelInbox,
@@ -169,12 +170,7 @@ describe("e-mail inbox", () => {
     const query = sentReply(part, inboxId, ours.messageId);
     expect(await query).toEqual([{ conversationId: conversation.id }]);
     expect(await sentReply(part, inboxId, "<someone-else@example.com>")).toEqual([]);
-    const { sql, params } = query.toSQL();
-    const plan = await client(part)
-      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-      .bind(...params)
-      .all<{ detail: string }>();
-    expect(plan.results.map((r) => r.detail).join("\n")).toMatch(/USING INDEX channel_deliveries_email_id_idx/);
+    expect(await queryPlan(part, query)).toMatch(/USING INDEX channel_deliveries_email_id_idx/);
   });
 
   it("our reply's row is kept half a year: an answer naming only it finds its thread 100 days on", async () => {

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parts, seedOwner } from "../harness";
 import { dataDbs } from "../../src/services/shards";
-import { client } from "../../src/db/prepared";
+import { queryPlan } from "../support/query-plan";
 import { uuidv7 } from "../../src/lib/ids";
 import type { Db } from "../../src/env";
 import { listConditions, listQueryIn } from "../../src/services/conversation/list";
@@ -15,18 +15,6 @@ import { ConversationListQuery } from "../../src/services/conversation/list-quer
 import { visitorConversationsIn } from "../../src/services/widget/visitors";
 import { ratedConversationsIn } from "../../src/services/widget/feedback";
 import { waitingQueueIn } from "../../src/services/assignment/round-robin";
-
-interface Query {
-  toSQL(): { sql: string; params: unknown[] };
-}
-async function plan(part: Db, query: Query) {
-  const { sql, params } = query.toSQL();
-  const rows = await client(part)
-    .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return rows.results.map((r) => r.detail).join("\n");
-}
 
 const ME = uuidv7();
 const TEAM = uuidv7();
@@ -62,14 +50,14 @@ describe("the conversation reads' plans", async () => {
   describe.each(planes)("in %s", (_, part) => {
     it.each(FILTERS)("the list filtered by %s reads %s", async (_filter, filters, search) => {
       const list = listConditions(owner.organizationId, ME, ConversationListQuery.parse(filters));
-      const shown = await plan(part, listQueryIn(part, list));
+      const shown = await queryPlan(part, listQueryIn(part, list));
       expect(shown).toContain(`SEARCH conversations USING INDEX ${search}`);
       expect(shown).not.toMatch(/SCAN conversations/);
     });
 
     it("the list filtered by a label walks the label's links newest first, reading only theirs", async () => {
       const list = listConditions(owner.organizationId, ME, ConversationListQuery.parse({ label: uuidv7() }));
-      const shown = await plan(part, listQueryIn(part, list));
+      const shown = await queryPlan(part, listQueryIn(part, list));
       expect(shown.split("\n")[0]).toBe(
         "SEARCH labelled USING COVERING INDEX conversation_labels_label_idx (label_id=?)",
       );
@@ -78,7 +66,7 @@ describe("the conversation reads' plans", async () => {
     });
 
     it("a visitor's conversations in the widget are read by the contact, not the organization", async () => {
-      const shown = await plan(part, visitorConversationsIn(part, owner.organizationId, INBOX, uuidv7()));
+      const shown = await queryPlan(part, visitorConversationsIn(part, owner.organizationId, INBOX, uuidv7()));
       expect(shown).toMatch(/SEARCH conversations USING INDEX conversations_contact_idx \(contact_id=\?\)/);
       expect(shown).not.toMatch(/TEMP B-TREE/);
     });
@@ -86,13 +74,13 @@ describe("the conversation reads' plans", async () => {
     it.each([false, true])(
       "a visitor's rating finds their conversations by the contact (merged by activity: %s)",
       async (merged) => {
-        const shown = await plan(part, ratedConversationsIn(part, INBOX, uuidv7(), merged));
+        const shown = await queryPlan(part, ratedConversationsIn(part, INBOX, uuidv7(), merged));
         expect(shown).toMatch(/SEARCH conversations USING INDEX conversations_contact_idx \(contact_id=\?\)/);
       },
     );
 
     it("the round-robin reads only the queued conversations no one holds, longest waiting first", async () => {
-      const shown = await plan(part, waitingQueueIn(part, owner.organizationId, [INBOX, uuidv7()], uuidv7()));
+      const shown = await queryPlan(part, waitingQueueIn(part, owner.organizationId, [INBOX, uuidv7()], uuidv7()));
       expect(shown).toMatch(
         /SEARCH conversations USING INDEX conversations_\w+_idx \(organization_id=\? AND [^)]*status=\?\)/,
       );
