@@ -330,6 +330,16 @@ export function envNumbers(defaults, prefix = "BENCH_") {
   );
 }
 
+/**
+ * A UUID v7 of exactly the time `ms` (src/lib/ids.ts's never goes back, which a seed of the past would), for rows a
+ * bench writes straight into SQLite: a conversation's id, whose time orders the list and names its part.
+ */
+export function uuidv7At(ms) {
+  const t = ms.toString(16).padStart(12, "0");
+  const r = randomUUID().replace(/-/g, "");
+  return `${t.slice(0, 8)}-${t.slice(8)}-7${r.slice(0, 3)}-8${r.slice(3, 6)}-${r.slice(6, 18)}`;
+}
+
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export function percentile(xs, p) {
   const sorted = [...xs].sort((a, b) => a - b);

@@ -8,9 +8,8 @@
 // organization's months leave them (most open with the assistant; a few queued for a person, resolved, a team's,
 // tests), and the lists an operator filters are read again: the reads whose cost grows with the organization unless
 // an index leads to their page (docs/decisions.md, "The conversation list's indexes").
-import { randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
-import { baselineCheckout, median, percentile, startServer, stopServers, LOCAL_LLM } from "./lib.mjs";
+import { baselineCheckout, median, percentile, startServer, stopServers, uuidv7At, LOCAL_LLM } from "./lib.mjs";
 import { d1Files } from "../test/support/local-d1.mjs";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8861);
@@ -95,11 +94,7 @@ async function seedBulk(side) {
   db.exec("BEGIN");
   for (let i = 0; i < BULK; i++) {
     const at = started + i;
-    // A uuid v7 of `at`: the list's order is the ids'.
-    const id = `${at
-      .toString(16)
-      .padStart(12, "0")
-      .replace(/^(.{8})/, "$1-")}-7${randomUUID().slice(15)}`;
+    const id = uuidv7At(at);
     const [status, progress, assignee, team, waiting] =
       i % 500 === 0
         ? ["queued", "waiting_for_human", null, i % 2500 === 0 ? side.team : null, at]

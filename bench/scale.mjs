@@ -22,7 +22,7 @@ import { DatabaseSync } from "node:sqlite";
 import { randomUUID } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { envNumbers, median, percentile, prng, startServer, LOCAL_LLM } from "./lib.mjs";
+import { envNumbers, median, percentile, prng, startServer, uuidv7At, LOCAL_LLM } from "./lib.mjs";
 import { d1Files } from "../test/support/local-d1.mjs";
 
 const { PORT, ORGS, HOT_SHARE, MESSAGES, START_MESSAGES, ROUNDS, WRITERS, WRITE_SECONDS, REPLY_CHARS } = envNumbers({
@@ -104,13 +104,6 @@ const termsOf = (text) =>
     .toLowerCase()
     .match(/[a-z0-9]{2,}/g)
     .filter((w) => !STOPWORDS.has(w));
-
-/** A UUID v7 of the time `ms`: a conversation's id, whose time names its part (services/shards/parts.ts). */
-function uuidv7At(ms) {
-  const t = ms.toString(16).padStart(12, "0");
-  const r = randomUUID().replace(/-/g, "");
-  return `${t.slice(0, 8)}-${t.slice(8)}-7${r.slice(0, 3)}-8${r.slice(3, 6)}-${r.slice(6, 18)}`;
-}
 
 /** The shard of a conversation made at `at` (services/shards/parts.ts `partOf`): the latest part started by then. */
 const partOf = (home, parts, at) => parts.filter((p) => p.from_ms <= at).at(-1)?.shard ?? home;
