@@ -24,6 +24,7 @@ import { applyAll } from "../scripts/d1-migrate.mjs";
 import { UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
 // The service's own seeded PRNG (Node 24 strips the file's types), so every run of a bench draws the same data.
 export { prng } from "../src/lib/random.ts";
+export { uuidv7At } from "../test/support/ids.ts";
 
 /** The built-in models (migrations/0001_seed_builtin_models.sql): the local chat model, embedding model, reranker. */
 export const LOCAL_LLM = "00000000-0000-7000-8000-000000000001";
@@ -328,16 +329,6 @@ export function envNumbers(defaults, prefix = "BENCH_") {
   return Object.fromEntries(
     Object.entries(defaults).map(([name, fallback]) => [name, Number(process.env[prefix + name] ?? fallback)]),
   );
-}
-
-/**
- * A UUID v7 of exactly the time `ms` (src/lib/ids.ts's never goes back, which a seed of the past would), for rows a
- * bench writes straight into SQLite: a conversation's id, whose time orders the list and names its part.
- */
-export function uuidv7At(ms) {
-  const t = ms.toString(16).padStart(12, "0");
-  const r = randomUUID().replace(/-/g, "");
-  return `${t.slice(0, 8)}-${t.slice(8)}-7${r.slice(0, 3)}-8${r.slice(3, 6)}-${r.slice(6, 18)}`;
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -18,13 +18,7 @@ import {
 } from "../../src/services/shards/parts";
 import { deleteOrganization } from "../../src/services/organizations";
 import { db, fromBeforeTheShards, seedOwner } from "../harness";
-
-/** A UUID v7 of the time `ms` (uuidv7() never goes back in time within an isolate, so it cannot make these). */
-const idAt = (ms: number) => {
-  const t = ms.toString(16).padStart(12, "0");
-  const rest = crypto.randomUUID().replace(/-/g, "");
-  return `${t.slice(0, 8)}-${t.slice(8)}-7${rest.slice(0, 3)}-8${rest.slice(3, 6)}-${rest.slice(6, 18)}`;
-};
+import { uuidv7At } from "../support/ids";
 
 async function refusal(attempt: Promise<unknown>): Promise<{ status: number; detail: string }> {
   const err = await attempt.then(
@@ -38,7 +32,7 @@ async function refusal(attempt: Promise<unknown>): Promise<{ status: number; det
 
 describe("an organization's data parts", () => {
   it("reads a UUID v7's time, and nothing from another id", () => {
-    for (const at of [0, 1, 1_764_000_000_000, 2 ** 48 - 1]) expect(uuidv7Time(idAt(at))).toBe(at);
+    for (const at of [0, 1, 1_764_000_000_000, 2 ** 48 - 1]) expect(uuidv7Time(uuidv7At(at))).toBe(at);
     const now = Date.now();
     expect(uuidv7Time(uuidv7())).toBeGreaterThanOrEqual(now);
     expect(uuidv7Time(crypto.randomUUID())).toBeNull();
@@ -50,22 +44,22 @@ describe("an organization's data parts", () => {
       { from: 1_000, shard: "CONVERSATIONS_2" as const },
       { from: 5_000, shard: "CONVERSATIONS_1" as const },
     ];
-    expect(partOf("CONVERSATIONS_1", parts, idAt(999))).toBe("CONVERSATIONS_1");
-    expect(partOf("CONVERSATIONS_1", parts, idAt(1_000))).toBe("CONVERSATIONS_2");
-    expect(partOf("CONVERSATIONS_1", parts, idAt(4_999))).toBe("CONVERSATIONS_2");
-    expect(partOf("CONVERSATIONS_1", parts, idAt(5_000))).toBe("CONVERSATIONS_1");
+    expect(partOf("CONVERSATIONS_1", parts, uuidv7At(999))).toBe("CONVERSATIONS_1");
+    expect(partOf("CONVERSATIONS_1", parts, uuidv7At(1_000))).toBe("CONVERSATIONS_2");
+    expect(partOf("CONVERSATIONS_1", parts, uuidv7At(4_999))).toBe("CONVERSATIONS_2");
+    expect(partOf("CONVERSATIONS_1", parts, uuidv7At(5_000))).toBe("CONVERSATIONS_1");
     expect(partOf("CONVERSATIONS_1", parts, crypto.randomUUID())).toBe("CONVERSATIONS_1");
     expect(partOf("CONVERSATIONS_2", [], uuidv7())).toBe("CONVERSATIONS_2");
     // In whatever order the parts come.
-    expect(partOf("CONVERSATIONS_1", [...parts].reverse(), idAt(4_999))).toBe("CONVERSATIONS_2");
-    expect(partOf("CONVERSATIONS_1", [...parts].reverse(), idAt(5_000))).toBe("CONVERSATIONS_1");
+    expect(partOf("CONVERSATIONS_1", [...parts].reverse(), uuidv7At(4_999))).toBe("CONVERSATIONS_2");
+    expect(partOf("CONVERSATIONS_1", [...parts].reverse(), uuidv7At(5_000))).toBe("CONVERSATIONS_1");
   });
 
   it("holds every conversation of an organization with one part in its data plane", async () => {
     const owner = await seedOwner();
     const { shard: home } = await planeState(env, owner.organizationId, true);
     expect(await partsOf(env, owner.organizationId)).toEqual([]);
-    expect(await conversationShard(env, owner.organizationId, idAt(Date.now() + 86_400_000))).toBe(home);
+    expect(await conversationShard(env, owner.organizationId, uuidv7At(Date.now() + 86_400_000))).toBe(home);
     expect(await partShards(env, owner.organizationId)).toEqual([home]);
     expect(await dataParts(env, owner.organizationId)).toHaveLength(1);
   });
@@ -81,17 +75,17 @@ describe("an organization's data parts", () => {
     expect(await partsOf(env, owner.organizationId)).toEqual([{ from, shard: other }]);
     // Not uuidv7(): its clock never goes back, and files of this project share it (`isolate: false`), so a test that
     // made ids at a later time leaves it ahead.
-    expect(await conversationShard(env, owner.organizationId, idAt(now))).toBe(home);
-    expect(await conversationShard(env, owner.organizationId, idAt(from - 1))).toBe(home);
-    expect(await conversationShard(env, owner.organizationId, idAt(from))).toBe(other);
+    expect(await conversationShard(env, owner.organizationId, uuidv7At(now))).toBe(home);
+    expect(await conversationShard(env, owner.organizationId, uuidv7At(from - 1))).toBe(home);
+    expect(await conversationShard(env, owner.organizationId, uuidv7At(from))).toBe(other);
     expect(await partShards(env, owner.organizationId)).toEqual([other, home]);
     expect(await dataParts(env, owner.organizationId)).toHaveLength(2);
 
     // A third part back in the first shard: both shards listed once, the newest part's first.
     const later = from + 86_400_000;
     await addDataPart(env, owner.organizationId, home, later, now);
-    expect(await conversationShard(env, owner.organizationId, idAt(later + 5))).toBe(home);
-    expect(await conversationShard(env, owner.organizationId, idAt(later - 5))).toBe(other);
+    expect(await conversationShard(env, owner.organizationId, uuidv7At(later + 5))).toBe(home);
+    expect(await conversationShard(env, owner.organizationId, uuidv7At(later - 5))).toBe(other);
     expect(await partShards(env, owner.organizationId)).toEqual([home, other]);
 
     // The organization's delete takes its parts with it.
