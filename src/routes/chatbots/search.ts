@@ -4,8 +4,7 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
-import { getChatbotForRead } from "../../services/chatbots/visibility";
-import { knowledgeBasesOfChatbot } from "../../services/knowledge/knowledge-bases";
+import { searchableKnowledgeOf } from "../../services/chatbots/knowledge";
 import { queryScope } from "../../services/knowledge/query-scope";
 import { searchKnowledge, serverTiming } from "../../services/knowledge/retrieval/search";
 import { SearchResultSchema, searchResult } from "../../services/records/search-results";
@@ -18,8 +17,9 @@ const route = createRoute({
   tags: [CHATBOTS_TAG],
   summary: "Search an assistant's knowledge",
   description:
-    "What the assistant would retrieve for a question: every knowledge base linked to it, each with its own " +
-    "settings, best first, at most the " +
+    "What the assistant would retrieve for a question from the knowledge bases linked to it that you can also " +
+    "see (owner, creator, or `knowledge_base.view` through one of their groups: seeing an assistant does not open " +
+    "its knowledge bases), each with its own settings, best first, at most the " +
     "assistant's numberOfRetrievedChunks, in page form. `query` (and the other parameters) in the JSON body " +
     "or the query string; the body wins.",
   request: {
@@ -41,13 +41,18 @@ export const registerSearchChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
     const db = c.var.db;
     const access = await currentAccess(c);
-    const bot = await getChatbotForRead(db, access, c.var.principal.userId, c.req.valid("param").id);
+    const { bot, knowledgeBases } = await searchableKnowledgeOf({
+      db,
+      access,
+      userId: c.var.principal.userId,
+      chatbotId: c.req.valid("param").id,
+    });
     const q = c.req.valid("query");
     const body = (c.req.header("Content-Type") ? c.req.valid("json") : undefined) ?? {};
     const query = body.query ?? q.query?.trim();
     if (!query) throw fieldError("query", "Required, in the body or the query string.");
     const timings: Record<string, number> = {};
-    const hits = await searchKnowledge(c.env, db, await knowledgeBasesOfChatbot(db, bot.id), {
+    const hits = await searchKnowledge(c.env, db, knowledgeBases, {
       query,
       method: body.searchMethod,
       scope: queryScope(body.queryMetadata),

@@ -9,27 +9,38 @@ import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "../knowle
 import { fileLabels } from "../knowledge/files";
 import { faqRecords } from "../records/faqs";
 import { fileRecord } from "../records/knowledge-files";
-import { getChatbotForRead } from "./visibility";
+import { type ChatbotRow, getChatbotForRead } from "./visibility";
 
 export const KNOWLEDGE_SOURCES = ["self_built", "built_in", "all"] as const;
 export type KnowledgeSource = (typeof KNOWLEDGE_SOURCES)[number];
 
 /**
  * The assistant (404 unless visible) and the condition on `knowledge_bases` selecting the
- * knowledge it lists: the bases linked to it that the caller can also see; null when `source`
- * asks for built-in knowledge, of which there is none.
+ * knowledge it lists: the bases linked to it that the caller can also see (seeing an assistant
+ * does not open its knowledge bases); null when `source` asks for built-in knowledge, of which
+ * there is none.
  */
 async function chatbotKnowledgeScope(
   { db, access, userId, chatbotId }: ChatbotKnowledgeOf,
   source: KnowledgeSource,
-): Promise<SQL | null> {
+): Promise<{ bot: ChatbotRow; scope: SQL | null }> {
   const bot = await getChatbotForRead(db, access, userId, chatbotId);
-  if (source === "built_in") return null;
-  return and(
+  if (source === "built_in") return { bot, scope: null };
+  const scope = and(
     sql`${knowledgeBases.id} in (select ${chatbotKnowledgeBases.knowledgeBaseId} from ${chatbotKnowledgeBases}
       where ${chatbotKnowledgeBases.chatbotId} = ${bot.id})`,
     visibleKnowledgeBasesCondition(access, userId),
   )!;
+  return { bot, scope };
+}
+
+/**
+ * The assistant (404 unless visible) and the knowledge bases its search reads for the caller: those linked to it
+ * that they can see (owners: all of them), as its files and FAQs are listed.
+ */
+export async function searchableKnowledgeOf(of: ChatbotKnowledgeOf) {
+  const { bot, scope } = await chatbotKnowledgeScope(of, "self_built");
+  return { bot, knowledgeBases: await of.db.select().from(knowledgeBases).where(scope!) };
 }
 
 /** Whose knowledge, read by whom. */
@@ -54,7 +65,7 @@ export async function listChatbotKnowledgeFiles(
   origin: string,
 ) {
   const db = of.db;
-  const scope = await chatbotKnowledgeScope(of, q.source);
+  const { scope } = await chatbotKnowledgeScope(of, q.source);
   if (!scope) return { count: 0, items: [] };
   const where = and(scope, q.query ? contains(knowledgeBaseFiles.filename, q.query) : undefined);
   const join = eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId);
@@ -81,7 +92,7 @@ export async function listChatbotKnowledgeFiles(
 /** A page of the FAQs of an assistant's knowledge, newest first, as records. */
 export async function listChatbotKnowledgeFaqs(of: ChatbotKnowledgeOf, q: ChatbotKnowledgeQuery, window: PageWindow) {
   const db = of.db;
-  const scope = await chatbotKnowledgeScope(of, q.source);
+  const { scope } = await chatbotKnowledgeScope(of, q.source);
   if (!scope) return { count: 0, items: [] };
   const where = and(scope, q.query ? contains(faqs.question, q.query) : undefined);
   const join = eq(knowledgeBases.id, faqs.knowledgeBaseId);
