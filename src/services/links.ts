@@ -1,6 +1,6 @@
 // Link tables: rows that give a resource to groups, or tie it to assistants, tools or skills. Every
 // resource that has them reads and writes them the same way.
-import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
@@ -22,6 +22,8 @@ export const referencedIds = (refs: { id: string }[] | null | undefined) =>
 export interface LinkTable<T extends SQLiteTable = SQLiteTable> {
   table: T;
   owner: SQLiteColumn;
+  /** The column naming what the resource is linked to. */
+  linked: SQLiteColumn;
   /** The row linking the resource `ownerId` to `linkedId`. */
   row(ownerId: string, linkedId: string): T["$inferInsert"];
 }
@@ -41,6 +43,7 @@ export const linksOf = <T extends SQLiteTable, O extends LinkKey<T>, L extends L
 ): LinkTable<T> => ({
   table,
   owner: table[ownerKey] as SQLiteColumn,
+  linked: table[linkedKey] as SQLiteColumn,
   row: (ownerId, linkedId) => ({ [ownerKey]: ownerId, [linkedKey]: linkedId }) as T["$inferInsert"],
 });
 
@@ -82,20 +85,23 @@ export function globalOrReachableCondition(
 
 /**
  * Statements setting the links of the resource `ownerId` to `linkedIds` (none when they are not given): with
- * `replace`, its links (the rows whose `owner` is `ownerId`) are deleted first. The rows are inserted 40 at a time
- * (D1 binds 100 parameters; link rows have two columns), and a link that is already there is kept.
+ * `replace`, its links (the rows whose `owner` is `ownerId`) are deleted first, all of them (`true`) or those to the ids
+ * a query selects (the ones the caller can see: links to the others stay; docs/decisions.md, "Links to what the
+ * caller cannot see"). The rows are inserted 40 at a time (D1 binds 100 parameters; link rows have two columns), and
+ * a link that is already there is kept.
  */
 export function linkStatements<T extends SQLiteTable>(
   db: Db,
   link: LinkTable<T>,
   ownerId: string,
   linkedIds: string[] | undefined,
-  replace: boolean,
+  replace: boolean | SQLWrapper,
 ): BatchItem<"sqlite">[] {
   if (!linkedIds) return [];
   const rows = linkedIds.map((id) => link.row(ownerId, id));
+  const within = typeof replace === "boolean" ? undefined : inArray(link.linked, replace);
   return [
-    ...(replace ? [db.delete(link.table).where(eq(link.owner, ownerId))] : []),
+    ...(replace ? [db.delete(link.table).where(and(eq(link.owner, ownerId), within))] : []),
     ...chunk(rows, 40).map((part) => db.insert(link.table).values(part).onConflictDoNothing()),
   ];
 }

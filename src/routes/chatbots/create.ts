@@ -79,7 +79,9 @@ export const registerCreateChatbot = (r: Router) =>
       skillIds ?? [],
     );
     return c.json(
-      chatbotRecord(await chatbotView(db, await dataParts(c.env, access.organizationId), access, row)),
+      chatbotRecord(
+        await chatbotView(db, await dataParts(c.env, access.organizationId), access, c.var.principal.userId, row),
+      ),
       201,
     );
   });

@@ -31,7 +31,9 @@ export const registerEnableEvaluation = (r: Router) =>
       enableEvaluation: c.req.valid("json").enableEvaluation ?? true,
     });
     return c.json(
-      chatbotRecord(await chatbotView(c.var.db, await dataParts(c.env, access.organizationId), access, row)),
+      chatbotRecord(
+        await chatbotView(c.var.db, await dataParts(c.env, access.organizationId), access, c.var.principal.userId, row),
+      ),
       200,
     );
   });

@@ -26,7 +26,9 @@ export const registerGetChatbot = (r: Router) =>
     const access = await currentAccess(c);
     const row = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
     return c.json(
-      chatbotRecord(await chatbotView(c.var.db, await dataParts(c.env, access.organizationId), access, row)),
+      chatbotRecord(
+        await chatbotView(c.var.db, await dataParts(c.env, access.organizationId), access, c.var.principal.userId, row),
+      ),
       200,
     );
   });

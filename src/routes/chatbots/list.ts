@@ -31,6 +31,12 @@ export const registerListChatbots = (r: Router) =>
     const q = c.req.valid("query");
     const p = pageParams(q);
     const page = await listVisibleChatbots(c.var.db, access, c.var.principal.userId, q, p);
-    const views = await chatbotViews(c.var.db, await dataParts(c.env, access.organizationId), access, page.items);
+    const views = await chatbotViews(
+      c.var.db,
+      await dataParts(c.env, access.organizationId),
+      access,
+      c.var.principal.userId,
+      page.items,
+    );
     return c.json(pageResponse(c, p, page.count, views.map(chatbotRecord)), 200);
   });

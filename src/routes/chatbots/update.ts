@@ -4,7 +4,7 @@ import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { authorize } from "../../services/access";
 import { checkChatbotLinks, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
-import { chatbotView, maskDatabaseUrl } from "../../services/chatbots/views";
+import { chatbotView, maskDatabaseUrl, shownLinks } from "../../services/chatbots/views";
 import { chatbotGroupIds, getChatbotForRead } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
 import { chatbotRecord, ChatbotSchema, ChatbotPatch, ChatbotWrite } from "../../services/records/chatbots";
@@ -22,7 +22,8 @@ const routeFor = (method: "put" | "patch") =>
       "Needs `chatbot.manage` and an assistant you can see. " +
       (method === "put" ? "`name` and `largeLanguageModel` are required; " : "") +
       "fields left out keep their value; `groups`, when given, replaces the assistant's groups (non-owners " +
-      "may only add groups they belong to). " +
+      "may only add groups they belong to); `knowledgeBases`, `tools` and `skills` replace the links to those you " +
+      "can see, as the record lists them, and links to others stay. " +
       "`organization` cannot change. The rules of create apply to the result.",
     request: { params: IdParams, ...jsonBody(method === "put" ? ChatbotWrite : ChatbotPatch) },
     responses: { 200: json(ChatbotSchema, "The updated assistant"), ...errorResponses(400, 403, 404) },
@@ -38,7 +39,7 @@ export function registerUpdateChatbot(r: Router) {
       if (body.organization !== undefined && (body.organization || null) !== current.organizationId) {
         throw fieldError("organization", "Cannot be changed after creation.");
       }
-      const { groupIds, knowledgeBaseIds, toolIds, skillIds } = await checkChatbotLinks(
+      const links = await checkChatbotLinks(
         db,
         c.env,
         access,
@@ -52,9 +53,12 @@ export function registerUpdateChatbot(r: Router) {
       if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current.databaseUrl))
         delete columns.databaseUrl;
       checkChatbotRules({ ...current, ...columns });
-      const row = await updateChatbot(db, current.id, columns, groupIds, knowledgeBaseIds, toolIds, skillIds);
+      const shown = shownLinks(access, c.var.principal.userId);
+      const row = await updateChatbot(db, current.id, columns, links, shown);
       return c.json(
-        chatbotRecord(await chatbotView(db, await dataParts(c.env, access.organizationId), access, row)),
+        chatbotRecord(
+          await chatbotView(db, await dataParts(c.env, access.organizationId), access, c.var.principal.userId, row),
+        ),
         200,
       );
     });

@@ -1,8 +1,18 @@
 // Creating, changing and deleting an assistant with its links (groups, knowledge bases, tools, skills).
-import { and, eq, notInArray } from "drizzle-orm";
+import { and, eq, notInArray, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../env";
-import { chatbotGroups, chatbotKnowledgeBases, chatbots, inboxes, webhooks } from "../../db/schema";
+import {
+  chatbotGroups,
+  chatbotKnowledgeBases,
+  chatbots,
+  inboxes,
+  knowledgeBases,
+  skills,
+  tools,
+  webhooks,
+} from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
 import { chunk } from "../../lib/sql";
 import { chatbotToolStatements } from "../tools/chatbot-tools";
@@ -10,6 +20,7 @@ import { chatbotSkillStatements } from "../skills/write";
 import { linkStatements, linksOf } from "../links";
 import type { ChatbotRow } from "./visibility";
 import type { ChatbotColumns } from "./rules";
+import type { ShownLinks } from "./views";
 import { forgetInboxConversations } from "../conversation/forget";
 import { writePurges } from "../purges";
 
@@ -21,7 +32,7 @@ const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.n
       .onConflictDoNothing(),
   );
 
-const knowledgeBaseLinks = (db: Db, chatbotId: string, ids: string[], replace: boolean) =>
+const knowledgeBaseLinks = (db: Db, chatbotId: string, ids: string[], replace: boolean | SQLWrapper) =>
   linkStatements(db, linksOf(chatbotKnowledgeBases, "chatbotId", "knowledgeBaseId"), chatbotId, ids, replace);
 
 /**
@@ -60,15 +71,24 @@ export async function createChatbot(
   return row;
 }
 
-/** Updates the columns and, when `groupIds` is given, replaces the group links (kept links keep their id). */
+/** An assistant's links a body gives (each list replaces the links of its kind; a list left out keeps them). */
+export interface ChatbotLinkIds {
+  groupIds?: string[];
+  knowledgeBaseIds?: string[];
+  toolIds?: string[];
+  skillIds?: string[];
+}
+
+/**
+ * Updates the columns and replaces the links given (kept links keep their id): every group link, and the links to the
+ * knowledge bases, tools and skills its record shows the caller (`shown`), so links to others stay.
+ */
 export async function updateChatbot(
   db: Db,
   id: string,
   values: ChatbotColumns,
-  groupIds?: string[],
-  knowledgeBaseIds?: string[],
-  toolIds?: string[],
-  skillIds?: string[],
+  { groupIds, knowledgeBaseIds, toolIds, skillIds }: ChatbotLinkIds = {},
+  shown?: ShownLinks,
 ): Promise<ChatbotRow> {
   const update = db
     .update(chatbots)
@@ -88,9 +108,17 @@ export async function updateChatbot(
         ...linkInserts(db, id, groupIds),
       ]
     : [];
-  if (knowledgeBaseIds) links.push(...knowledgeBaseLinks(db, id, knowledgeBaseIds, true));
-  if (toolIds) links.push(...chatbotToolStatements(db, id, toolIds, true));
-  if (skillIds) links.push(...chatbotSkillStatements(db, id, skillIds, true));
+  const within = <T extends SQLiteTable & { id: SQLiteColumn }>(table: T, condition: SQL | undefined) =>
+    condition
+      ? db
+          .select({ id: table.id })
+          .from(table as SQLiteTable)
+          .where(condition)
+      : true;
+  if (knowledgeBaseIds)
+    links.push(...knowledgeBaseLinks(db, id, knowledgeBaseIds, within(knowledgeBases, shown?.knowledgeBases)));
+  if (toolIds) links.push(...chatbotToolStatements(db, id, toolIds, within(tools, shown?.tools)));
+  if (skillIds) links.push(...chatbotSkillStatements(db, id, skillIds, within(skills, shown?.skills)));
   const [[row]] = await db.batch([update, ...links]);
   return row;
 }

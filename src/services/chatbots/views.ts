@@ -1,11 +1,14 @@
 // Everything an assistant record shows besides its own columns, read for a page of assistants at once.
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotKnowledgeBases, chatbotWords, groups, inboxes, knowledgeBases, models } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
-import { can, type OrgAccess } from "../access";
+import { can, type OrgAccess, withPermission } from "../access";
 import { chatbotToolLinks } from "../tools/chatbot-tools";
+import { visibleToolsCondition } from "../tools/access";
 import { chatbotSkillLinks } from "../skills/chatbot-skills";
+import { visibleSkillsCondition } from "../skills/access";
+import { visibleKnowledgeBasesCondition } from "../knowledge/knowledge-bases";
 import { addByKey, onEachPart } from "../shards/parts-sum";
 import { chatbotGroupLinks, type ChatbotRow } from "./visibility";
 import { creatorsOf, groupNameLinks, type IdName, linkedNames } from "../view-parts";
@@ -28,9 +31,32 @@ export interface ChatbotView {
   totalWordsCount: number;
 }
 
-/** The assistants' views: their configuration from `db`, their word counts from the organization's data parts
- * (`parts`, added), read at once. */
-export async function chatbotViews(db: Db, parts: Db[], access: OrgAccess, rows: ChatbotRow[]): Promise<ChatbotView[]> {
+/**
+ * The knowledge bases, tools and skills of an assistant that its record shows the caller (conditions on their tables):
+ * those they can see, or could link (tools and skills given to one of their groups); owners, all. A PUT or PATCH of the
+ * lists replaces these links and keeps the others (docs/decisions.md, "Links to what the caller cannot see").
+ */
+export const shownLinks = (access: OrgAccess, userId: string): ShownLinks => ({
+  knowledgeBases: visibleKnowledgeBasesCondition(access, userId),
+  tools: visibleToolsCondition(withPermission(access, "tool.view")),
+  skills: visibleSkillsCondition(withPermission(access, "skill.view")),
+});
+export interface ShownLinks {
+  knowledgeBases: SQL;
+  tools: SQL;
+  skills: SQL;
+}
+
+/** The assistants' views for the caller (`access`, `userId`): their configuration from `db`, their word counts from
+ * the organization's data parts (`parts`, added), read at once. */
+export async function chatbotViews(
+  db: Db,
+  parts: Db[],
+  access: OrgAccess,
+  userId: string,
+  rows: ChatbotRow[],
+): Promise<ChatbotView[]> {
+  const shown = shownLinks(access, userId);
   const botIds = rows.map((r) => r.id);
   const modelIds = rows
     .flatMap((r) => [r.largeLanguageModelId, r.fallbackLargeLanguageModelId, r.embeddingModelId, r.rerankerModelId])
@@ -52,17 +78,22 @@ export async function chatbotViews(db: Db, parts: Db[], access: OrgAccess, rows:
         .where(and(inArray(inboxes.chatbotId, ids), eq(inboxes.isDefault, true)))
         .orderBy(asc(inboxes.createdAt), asc(inboxes.id)),
     ),
-    linkedNames(db, botIds, {
-      table: chatbotKnowledgeBases,
-      owner: chatbotKnowledgeBases.chatbotId,
-      target: knowledgeBases,
-      on: eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId),
-      id: knowledgeBases.id,
-      name: knowledgeBases.name,
-      orderBy: [asc(knowledgeBases.name), asc(knowledgeBases.id)],
-    }),
-    chatbotToolLinks(db, botIds),
-    chatbotSkillLinks(db, botIds),
+    linkedNames(
+      db,
+      botIds,
+      {
+        table: chatbotKnowledgeBases,
+        owner: chatbotKnowledgeBases.chatbotId,
+        target: knowledgeBases,
+        on: eq(knowledgeBases.id, chatbotKnowledgeBases.knowledgeBaseId),
+        id: knowledgeBases.id,
+        name: knowledgeBases.name,
+        orderBy: [asc(knowledgeBases.name), asc(knowledgeBases.id)],
+      },
+      shown.knowledgeBases,
+    ),
+    chatbotToolLinks(db, botIds, shown.tools),
+    chatbotSkillLinks(db, botIds, shown.skills),
     onEachPart(parts, (data) =>
       inChunks(botIds, (ids) =>
         data
@@ -96,8 +127,8 @@ export async function chatbotViews(db: Db, parts: Db[], access: OrgAccess, rows:
   });
 }
 
-export const chatbotView = async (db: Db, parts: Db[], access: OrgAccess, row: ChatbotRow) =>
-  (await chatbotViews(db, parts, access, [row]))[0];
+export const chatbotView = async (db: Db, parts: Db[], access: OrgAccess, userId: string, row: ChatbotRow) =>
+  (await chatbotViews(db, parts, access, userId, [row]))[0];
 /** `user:password@` and `password=` in a connection string become `****`; the rest is shown. */
 export function maskDatabaseUrl(url: string | null): string | null {
   if (!url) return url;

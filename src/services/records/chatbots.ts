@@ -115,10 +115,10 @@ export const ChatbotSchema = z
           }),
       })
       .openapi("AssistantHandoff", { description: "Handing the conversation to a person (CONTRACT section 18)" }),
-    knowledgeBases: idNames("Knowledge bases it answers from"),
+    knowledgeBases: idNames("Knowledge bases it answers from (those you can see)"),
     toolkits: idNames("Toolkits it may use (none yet)"),
-    tools: idNames("Tools it may call in agent mode"),
-    skills: idNames("Skills it may use in agent mode (use_skill)"),
+    tools: idNames("Tools it may call in agent mode (those you can see)"),
+    skills: idNames("Skills it may use in agent mode (use_skill; those you can see)"),
     groups: idNames("Groups whose members may see it"),
     defaultInbox: nullableIdName("Inbox of API conversations, created with the assistant"),
     canUpdate: z.boolean().openapi({ description: "Whether the caller may change it", example: true }),
@@ -226,16 +226,18 @@ const fields = {
     .nullable()
     .optional()
     .openapi({
-      description: "Knowledge bases of the organization it answers from (`[{id}]`); replaces the list",
+      description:
+        "Knowledge bases of the organization it answers from (`[{id}]`, knowledge bases you can see); replaces the " +
+        "links to those you can see, links to others stay",
       example: [{ id: EXAMPLE_ID }],
     }),
   toolkits: notYet("Toolkits"),
   tools: z.array(IdRef).max(100).nullable().optional().openapi({
-    description: "Tools it may call in agent mode (`[{id}]`, tools you can see); replaces the list",
+    description: "Tools it may call in agent mode (`[{id}]`, tools you can see); replaces those, others stay",
     example: [],
   }),
   skills: z.array(IdRef).max(100).nullable().optional().openapi({
-    description: "Skills it may use in agent mode (`[{id}]`, skills you can see); replaces the list",
+    description: "Skills it may use in agent mode (`[{id}]`, skills you can see); replaces those, others stay",
     example: [],
   }),
   groups: GroupRefs(

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { chatbotSkills, skillResources, skills, skillTools } from "../../db/schema";
@@ -100,6 +100,6 @@ export async function checkChatbotSkills(
   return wanted;
 }
 
-/** Statements replacing (or setting) an assistant's skills. */
-export const chatbotSkillStatements = (db: Db, chatbotId: string, skillIds: string[], replace: boolean) =>
+/** Statements replacing (all, or those `replace` selects) or setting an assistant's skills. */
+export const chatbotSkillStatements = (db: Db, chatbotId: string, skillIds: string[], replace: boolean | SQLWrapper) =>
   linkStatements(db, linksOf(chatbotSkills, "chatbotId", "skillId"), chatbotId, skillIds, replace);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotTools, tools } from "../../db/schema";
 import { type OrgAccess, withPermission } from "../access";
@@ -36,20 +36,28 @@ export async function assistantToolRows(
   return rows.map((r) => r.tool);
 }
 
-/** The tools of assistants, by display name (their name there); the function returns one assistant's. */
-export const chatbotToolLinks = (db: Db, chatbotIds: string[]) =>
-  linkedNames(db, chatbotIds, {
-    table: chatbotTools,
-    owner: chatbotTools.chatbotId,
-    target: tools,
-    on: eq(tools.id, chatbotTools.toolId),
-    id: tools.id,
-    name: tools.displayName,
-    orderBy: [asc(tools.displayName), asc(tools.id)],
-  });
+/**
+ * The tools of assistants (those matching `where`), by display name (their name there); the function returns one
+ * assistant's.
+ */
+export const chatbotToolLinks = (db: Db, chatbotIds: string[], where?: SQL) =>
+  linkedNames(
+    db,
+    chatbotIds,
+    {
+      table: chatbotTools,
+      owner: chatbotTools.chatbotId,
+      target: tools,
+      on: eq(tools.id, chatbotTools.toolId),
+      id: tools.id,
+      name: tools.displayName,
+      orderBy: [asc(tools.displayName), asc(tools.id)],
+    },
+    where,
+  );
 
-/** Statements replacing (or setting) an assistant's tools. */
-export const chatbotToolStatements = (db: Db, chatbotId: string, toolIds: string[], replace: boolean) =>
+/** Statements replacing (all, or those `replace` selects) or setting an assistant's tools. */
+export const chatbotToolStatements = (db: Db, chatbotId: string, toolIds: string[], replace: boolean | SQLWrapper) =>
   linkStatements(db, linksOf(chatbotTools, "chatbotId", "toolId"), chatbotId, toolIds, replace);
 
 /**

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { PREFIXES, call, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { LOCAL_EMBEDDING, LOCAL_LLM, WITH_AI_BINDING, createChatbot } from "../../fixtures/chatbots";
+import { createKnowledgeBase } from "../../fixtures/knowledge";
+import { createTool, functionToolBody } from "../../fixtures/tools";
 import { createGroup } from "../groups/helpers";
 import { linksOf, ok, storedChatbot } from "./helpers";
 
@@ -135,5 +137,61 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
       await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }] }),
     );
     expect(kept.groups.map((g) => g.id)).toEqual([manager.groupId]);
+  });
+  it("a manager's lists of knowledge bases, tools and skills show and replace the links they can see; others stay", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["chatbot.manage", "knowledge_base.view"]);
+    const theirs = [{ id: manager.groupId! }];
+    const bot = await createChatbot(owner, { groups: theirs });
+    const [sharedBase, hiddenBase] = await Promise.all([
+      createKnowledgeBase(owner, { groups: theirs }),
+      createKnowledgeBase(owner),
+    ]);
+    const sharedTool = await createTool(owner, functionToolBody(unique("shared_tool"), theirs));
+    const hiddenTool = await createTool(owner, functionToolBody(unique("hidden_tool")));
+    const skill = async (groups: { id: string }[]) =>
+      ok<"POST /skills/">(
+        await owner.fetch("POST", "/skills/", { name: unique("skill"), description: "d", groups }),
+        201,
+      );
+    const [sharedSkill, hiddenSkill] = [await skill(theirs), await skill([])];
+    const all = {
+      knowledgeBases: [{ id: sharedBase.id }, { id: hiddenBase.id }],
+      tools: [{ id: sharedTool.id }, { id: hiddenTool.id }],
+      skills: [{ id: sharedSkill.id }, { id: hiddenSkill.id }],
+    };
+    await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, all));
+    const lists = (b: { knowledgeBases: { id: string }[]; tools: { id: string }[]; skills: { id: string }[] }) => [
+      b.knowledgeBases.map((k) => k.id),
+      b.tools.map((t) => t.id),
+      b.skills.map((s) => s.id),
+    ];
+    // The manager's record lists what they can see: what their PUT may send back.
+    const seen = await ok(await manager.fetch("GET", `/chatbots/${bot.id}/`));
+    expect(lists(seen)).toEqual([[sharedBase.id], [sharedTool.id], [sharedSkill.id]]);
+    const emptied = await ok<"PATCH /chatbots/{id}/">(
+      await manager.fetch("PATCH", `/chatbots/${bot.id}/`, { knowledgeBases: [], tools: [], skills: [] }),
+    );
+    expect(lists(emptied)).toEqual([[], [], []]);
+    // The links the manager could not see stay, for the owner and for the assistant's replies.
+    expect(lists(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`)))).toEqual([
+      [hiddenBase.id],
+      [hiddenTool.id],
+      [hiddenSkill.id],
+    ]);
+    // A PUT of the record as the manager sees it puts theirs back beside them.
+    const put = await manager.fetch("PUT", `/chatbots/${bot.id}/`, {
+      name: bot.name,
+      largeLanguageModel: LOCAL_LLM,
+      knowledgeBases: [{ id: sharedBase.id }],
+      tools: [{ id: sharedTool.id }],
+      skills: [{ id: sharedSkill.id }],
+    });
+    expect(lists(await ok<"PUT /chatbots/{id}/">(put))).toEqual([[sharedBase.id], [sharedTool.id], [sharedSkill.id]]);
+    const both = lists(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`))).map((ids) => ids.length);
+    expect(both).toEqual([2, 2, 2]);
+    // Owners replace every link.
+    await ok(await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { knowledgeBases: [], tools: [], skills: [] }));
+    expect(lists(await ok(await owner.fetch("GET", `/chatbots/${bot.id}/`)))).toEqual([[], [], []]);
   });
 });
