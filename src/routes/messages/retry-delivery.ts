@@ -14,7 +14,8 @@ const route = createRoute({
     "Needs `conversation.manage`. For an outgoing message of a messaging inbox whose " +
     "`metadata.channelDelivery.status` is `failed`: " +
     "it is sent again, before the conversation's later replies still on their way. 409 when it is sent or on " +
-    "its way; 404 for a message with no delivery (web and API conversations) or one sent more than 30 days " +
+    "its way, or when the inbox's channel was disconnected since it was queued (it was written for the chat of " +
+    "the connection before, and is never sent through another bot or account); 404 for a message with no delivery (web and API conversations) or one sent more than 30 days " +
     "ago (a sent delivery is kept a month).",
   request: { params: IdParams },
   responses: {
@@ -37,6 +38,7 @@ export const registerRetryDelivery = (r: Router) =>
     const access = await authorize(c, "conversation.manage");
     await retryDelivery(
       c.env,
+      c.var.db,
       await dataParts(c.env, access.organizationId),
       access.organizationId,
       c.req.valid("param").id,

@@ -394,10 +394,16 @@ async function startersOf(db: Db, inboxId: string): Promise<string[]> {
   return (rows[0]?.settings.displayConversationStarters ?? []).filter((s) => s.trim()).slice(0, 13);
 }
 
-/** A failed delivery of the organization's (in one of its data plane's `parts`, newest first: the message's
- * conversation's) sent again (the console's Retry): it goes before the conversation's later ones. */
+/**
+ * A failed delivery of the organization's (in one of its data plane's `parts`, newest first: the message's
+ * conversation's) sent again (the console's Retry): it goes before the conversation's later ones. Refused (409) when
+ * the inbox's channel was disconnected since the reply was queued: it was written for the old bot's or account's chat
+ * (docs/decisions.md, "Disconnecting a channel"). The retry starts the reply's time to give up afresh, so the sender's
+ * own check of its age against the channel's cannot tell the two connections apart once it is queued again.
+ */
 export async function retryDelivery(
   env: Bindings,
+  db: Db,
   parts: Db[],
   organizationId: string,
   messageId: string,
@@ -416,6 +422,15 @@ export async function retryDelivery(
   if (delivery.status !== "failed")
     throw conflict(
       delivery.status === "sent" ? "The message was delivered already." : "The message is on its way already.",
+    );
+  const [channel] = await db
+    .select({ createdAt: inboxChannels.createdAt })
+    .from(inboxChannels)
+    .where(eq(inboxChannels.inboxId, delivery.inboxId));
+  if (!channel || delivery.createdAt < channel.createdAt)
+    throw conflict(
+      "The inbox's channel was disconnected since this reply was queued: it was written for the chat of the " +
+        "connection before, and is not sent through another bot or account.",
     );
   await data
     .update(channelDeliveries)

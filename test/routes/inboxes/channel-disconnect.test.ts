@@ -170,9 +170,16 @@ describe("DELETE /inboxes/{id}/channel/", () => {
       const messages = await messagesWhen(owner, conversation.id, (m) => {
         return lastReply(m)?.metadata?.channelDelivery?.status === "failed";
       });
-      expect(lastReply(messages)?.metadata?.channelDelivery?.error).toBe(
+      const reply = lastReply(messages)!;
+      expect(reply.metadata?.channelDelivery?.error).toBe(
         "The inbox's channel was disconnected before this reply was sent.",
       );
+      // Nor by the console's Retry: the reply stays failed, with its reason.
+      const retry = await owner.fetch("POST", `/messages/${reply.id}/channel-delivery/retry/`);
+      const refusal = await expectError(retry, 409, "conflict");
+      expect(refusal.detail).toMatch(/^The inbox's channel was disconnected since this reply was queued/);
+      const after = lastReply(await messagesWhen(owner, conversation.id, () => true))!;
+      expect(after.metadata?.channelDelivery).toEqual(reply.metadata?.channelDelivery);
       expect(await sent(next, "sendMessage")).toHaveLength(0);
     } finally {
       await telegram.outage(token, 0);
