@@ -2,6 +2,7 @@
 // long as a platform may send them again, sent replies for a month; pending and failed ones for good. The rows of
 // this test's inbox are aged (their times moved back) rather than the clock moved on: the suite's other channel tests
 // share the database, and their fresh rows must stay.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { client } from "../../src/db/prepared";
 import { DELIVERY_KEEP_MS, EVENT_KEEP_MS, pruneChannelRows } from "../../src/services/channels/retention";
@@ -13,9 +14,13 @@ const DAY_MS = 86_400_000;
 
 /**
  * Moves the inbox's event and delivery times `ms` back, as if they had happened that long ago: in every part, as the
- * events are the organization's (its first part) and the deliveries their conversation's.
+ * events are the organization's (its first part) and the deliveries their conversation's; the channel's connection
+ * (in `DB`) with them, which came first.
  */
 async function age(organizationId: string, inboxId: string, ms: number) {
+  await env.DB.prepare("UPDATE inbox_channels SET created_at = created_at - ?2 WHERE inbox_id = ?1")
+    .bind(inboxId, ms)
+    .run();
   for (const part of await parts(organizationId)) {
     const d1 = client(part);
     await d1.batch([
