@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { type Actor, NO_SUCH_ID, seedOwner, unique } from "../harness";
 import { CHANNEL_FIELDS } from "../../src/services/channels/fields";
 import { CHANNEL_PLATFORMS } from "../../src/services/channels/types";
-import { post, standIn, storedEvents } from "./support";
+import { messagesWhen, onlyConversation, post, standIn, storedEvents } from "./support";
+import { newLineInbox, newUser, signed, textEvent } from "./line-support";
 import { bodyOf } from "../support/api";
 
 const send = (path: string, body: BodyInit, headers: Record<string, string> = { "content-type": "application/json" }) =>
@@ -105,6 +106,21 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
       expect(res.status, body.slice(0, 20)).toBe(400);
     }
     expect((await send(path, new Uint8Array([0x7b, 0xff, 0x7d]), headers)).status).toBe(400);
+    // Shaped otherwise than the Bot API writes an update: refused, the field named.
+    const from = { id: 3, is_bot: false, first_name: "R" };
+    for (const [update, field] of [
+      [{ update_id: 2, message: { message_id: 1, date: 1, chat: null, from, text: "x" } }, "message.chat"],
+      [{ update_id: 3, message: { message_id: 1, chat: { id: 3, type: "private" }, from, text: "x" } }, "message.date"],
+      [{ update_id: 4, callback_query: { id: "q", data: "csat:5", message: { chat: { id: 3 } } } }, "callback_query"],
+      [
+        { update_id: 4, message_reaction: { chat: { id: 3, type: "private" }, date: 1, new_reaction: "👍" } },
+        "message_reaction",
+      ],
+    ] as const) {
+      const res = await send(path, JSON.stringify(update), headers);
+      expect(res.status, field).toBe(400);
+      expect((await res.json<{ detail: string }>()).detail).toContain(`(${field}`);
+    }
     // Not a visitor's message (an update with no sender): 200 and nothing kept.
     expect(
       (
@@ -132,5 +148,23 @@ describe("the platforms' webhook refuses what the platform did not send", () => 
     const answers = await Promise.all([1, 2, 3].map(() => send(path, update, headers)));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(await storedEvents(owner.organizationId, inbox)).toBe(1);
+  });
+
+  it("LINE: a signed event shaped otherwise is left out alone; the events beside it are kept", async () => {
+    const { owner, creds, inbox } = await newLineInbox();
+    const user = newUser();
+    const { message: _, ...withoutMessage } = textEvent(user, "lost");
+    const delivery = await signed(
+      creds.channelSecret,
+      withoutMessage,
+      { ...textEvent(user, "no time"), timestamp: "yesterday" },
+      { ...textEvent(user, "x"), type: "postback" },
+      textEvent(user, "kept"),
+    );
+    expect((await post(inbox.path, delivery)).status).toBe(200);
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.some((x) => x.content === "kept"));
+    expect(messages.filter((m) => m.senderType === "contact").map((m) => m.content)).toEqual(["kept"]);
+    expect(await storedEvents(owner.organizationId, inbox.inboxId)).toBe(1);
   });
 });

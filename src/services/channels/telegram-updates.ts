@@ -3,7 +3,45 @@
 // Bot API's service messages (members joining, pins, topics...) are no one writing and left out on purpose
 // (docs/decisions.md, "Messaging channels").
 import type { Message, Update } from "grammy/types";
+import { z } from "zod";
 import type { InboundAttachment, InboundEvent } from "./types";
+
+// The fields `readUpdate` relies on, with the types the Bot API documents; every object keeps the rest (loose). An
+// update Telegram signed but shaped otherwise is refused with the field named (a 400), rather than read half.
+const user = z.looseObject({ id: z.number(), is_bot: z.boolean(), first_name: z.string() });
+const chat = z.looseObject({ id: z.number(), type: z.string() });
+const message = z.looseObject({ chat, from: user.optional(), date: z.number(), edit_date: z.number().optional() });
+const reaction = z.looseObject({ type: z.string() });
+const UpdateShape = z.looseObject({
+  update_id: z.number(),
+  message: message.optional(),
+  edited_message: message.optional(),
+  message_reaction: z
+    .looseObject({
+      chat,
+      user: user.optional(),
+      date: z.number(),
+      old_reaction: z.array(reaction),
+      new_reaction: z.array(reaction),
+    })
+    .optional(),
+  callback_query: z
+    .looseObject({
+      id: z.string(),
+      from: user,
+      data: z.string().optional(),
+      message: z.looseObject({ chat }).optional(),
+    })
+    .optional(),
+});
+
+/** What is wrong with an update's shape (the first field off, by its path), or null when `readUpdate` can read it. */
+export function updateProblem(update: unknown): string | null {
+  const read = UpdateShape.safeParse(update);
+  if (read.success) return null;
+  const issue = read.error.issues[0];
+  return `${issue.path.join(".") || "the update"}: ${issue.message}`;
+}
 
 const fullName = (from: { first_name: string; last_name?: string }) =>
   [from.first_name, from.last_name].filter(Boolean).join(" ");

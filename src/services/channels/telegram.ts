@@ -8,7 +8,7 @@ import { badRequest } from "../../lib/errors";
 import { timingSafeEqual } from "../../lib/crypto";
 import { fetchPlatform, platformBase, refusal } from "./http";
 import { splitMessage, toTelegramHtml, withCitations } from "./markdown";
-import { readUpdate } from "./telegram-updates";
+import { readUpdate, updateProblem } from "./telegram-updates";
 import { PlatformError, sendInOrder, type ChannelAdapter, type PlatformContext } from "./types";
 
 /** Telegram's limit on a message's text (after entities are parsed; the Markdown is cut a little shorter). */
@@ -81,6 +81,8 @@ export const telegram: ChannelAdapter = {
       throw badRequest("The update is not JSON.");
     }
     if (typeof update?.update_id !== "number") throw badRequest("Not a Telegram update: update_id is missing.");
+    const problem = updateProblem(update);
+    if (problem) throw badRequest(`Not a Telegram update as the Bot API writes it (${problem}).`);
     return readUpdate(update);
   },
 
