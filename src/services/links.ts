@@ -85,8 +85,8 @@ export function globalOrReachableCondition(
 
 /**
  * Statements setting the links of the resource `ownerId` to `linkedIds` (none when they are not given): with
- * `replace`, its links (the rows whose `owner` is `ownerId`) are deleted first, all of them (`true`) or those to the ids
- * a query selects (the ones the caller can see: links to the others stay; docs/decisions.md, "Links to what the
+ * `replace`, its links (the rows whose `owner` is `ownerId`) are deleted first, all of them (`true`) or those to the
+ * ids a query selects (the ones the caller can see: links to the others stay; docs/decisions.md, "Links to what the
  * caller cannot see"). The rows are inserted 40 at a time (D1 binds 100 parameters; link rows have two columns), and
  * a link that is already there is kept.
  */

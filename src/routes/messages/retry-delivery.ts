@@ -15,8 +15,8 @@ const route = createRoute({
     "`metadata.channelDelivery.status` is `failed`: " +
     "it is sent again, before the conversation's later replies still on their way. 409 when it is sent or on " +
     "its way, or when the inbox's channel was disconnected since it was queued (it was written for the chat of " +
-    "the connection before, and is never sent through another bot or account); 404 for a message with no delivery (web and API conversations) or one sent more than 30 days " +
-    "ago (a sent delivery is kept a month).",
+    "the connection before, and is never sent through another bot or account); 404 for a message with no " +
+    "delivery (web and API conversations) or one sent more than 30 days ago (a sent delivery is kept a month).",
   request: { params: IdParams },
   responses: {
     202: json(

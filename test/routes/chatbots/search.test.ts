@@ -55,7 +55,7 @@ describe("POST /chatbots/{id}/search/", () => {
     expect([first.count, first.results.length, new URL(first.next!).searchParams.get("page")]).toEqual([2, 1, "2"]);
   });
 
-  it("a member searches only the knowledge bases they can see: seeing the assistant does not open the others", async () => {
+  it("a member searches only the knowledge bases they can see: the assistant does not open the others", async () => {
     const { owner, bot, open, closed } = await setup();
     const member = await seedMember(owner, ["chatbot.view", "knowledge_base.view"]);
     const given = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: member.groupId! }] });

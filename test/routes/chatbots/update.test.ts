@@ -138,7 +138,7 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
     );
     expect(kept.groups.map((g) => g.id)).toEqual([manager.groupId]);
   });
-  it("a manager's lists of knowledge bases, tools and skills show and replace the links they can see; others stay", async () => {
+  it("a manager's knowledge bases, tools and skills show and replace the links they can see; others stay", async () => {
     const owner = await seedOwner();
     const manager = await seedMember(owner, ["chatbot.manage", "knowledge_base.view"]);
     const theirs = [{ id: manager.groupId! }];
