@@ -11,6 +11,7 @@ import { usageIncrement } from "./usage";
 import { handsOff } from "./conversation/handoff";
 import { type FiguredAssistant, messageFigureWrites, type Question, stretchWrites } from "./statistics/message-figures";
 import { logError } from "../lib/log";
+import { clip } from "../lib/text";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -310,10 +311,10 @@ export function afterMessage(
     ...conversation,
     ...state,
     waitingSince: waitingAfter(conversation, state.status ?? conversation.status, row.createdAt),
-    lastMessage: (row.content ?? "").slice(0, 500),
+    lastMessage: clip(row.content ?? "", 500),
     lastMessageAt: row.createdAt,
     unreadCount: conversation.unreadCount + (unreadBy(conversation, row) ? 1 : 0),
-    title: conversation.title || !incoming ? conversation.title : (row.content ?? "").slice(0, TITLE_LENGTH),
+    title: conversation.title || !incoming ? conversation.title : clip(row.content ?? "", TITLE_LENGTH),
   };
 }
 

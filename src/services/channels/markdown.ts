@@ -4,6 +4,8 @@
 // paragraphs, lines, sentences or words, in that order of preference, before they are rendered (so no
 // split cuts an HTML tag or an escape).
 
+import { cutIndex } from "../../lib/text";
+
 /** Inline Markdown: code spans, links, bold, italic, strike (what model replies use). */
 type Inline = {
   code: (s: string) => string;
@@ -175,7 +177,7 @@ export function splitMessage(text: string, limit: number): string[] {
       }
       if (cut > limit / 4) break;
     }
-    if (cut <= 0) cut = /[\uDC00-\uDFFF]/.test(rest[limit]) ? limit - 1 : limit;
+    if (cut <= 0) cut = cutIndex(rest, limit);
     parts.push(rest.slice(0, cut).trim());
     rest = rest.slice(cut).trim();
   }

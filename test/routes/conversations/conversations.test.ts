@@ -43,6 +43,37 @@ describe("conversations", () => {
     );
   });
 
+  it("the first incoming message names it (80 characters), the last shows (500), never cut mid-character", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatOf(owner);
+    const created = await bodyOf<"POST /conversations/">(
+      await owner.fetch("POST", "/conversations/", { webChat: webChatId }),
+    );
+    // The assistant kept silent, so the last message is the visitor's.
+    const silent = await owner.fetch("PATCH", `/conversations/${created.id}/update-auto-reply/`, {
+      autoReplyEnabled: false,
+    });
+    expect(silent.status, await silent.clone().text()).toBe(200);
+    // U+1F600 is two UTF-16 units: at 79 it would be cut between them.
+    const first = `${"a".repeat(79)}😀 and more`;
+    const last = `${"b".repeat(499)}😀😀`;
+    for (const content of [first, last]) {
+      const res = await owner.fetch("POST", "/messages/", { conversation: created.id, content });
+      expect(res.status, await res.clone().text()).toBe(201);
+    }
+    const read = await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${created.id}/`));
+    expect(read.title).toBe("a".repeat(79));
+    expect(read.lastMessage).toBe("b".repeat(499));
+    const whole = `${"c".repeat(78)}😀`;
+    const named = await bodyOf<"POST /conversations/">(
+      await owner.fetch("POST", "/conversations/", { webChat: webChatId }),
+    );
+    await owner.fetch("POST", "/messages/", { conversation: named.id, content: whole });
+    const title = (await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${named.id}/`)))
+      .title;
+    expect(title).toBe(whole);
+  });
+
   it("400 for a web chat of another organization or a bad body, nothing written", async () => {
     const owner = await seedOwner();
     const other = await seedOwner();

@@ -1,0 +1,10 @@
+// Cutting text a person wrote: at a UTF-16 length (what JavaScript, SQLite's length() of a JSON string and the
+// platforms count), never between the two halves of a character of U+10000 and up (an emoji, a rare CJK character),
+// which would leave a lone surrogate that every reader shows as U+FFFD.
+
+/** Where to cut `text` to at most `n` UTF-16 units: `n`, or one less where that would split a surrogate pair. */
+export const cutIndex = (text: string, n: number) =>
+  /[\uDC00-\uDFFF]/.test(text[n] ?? "") && /[\uD800-\uDBFF]/.test(text[n - 1] ?? "") ? n - 1 : n;
+
+/** The first `n` UTF-16 units of `text`, or one fewer rather than half a character. */
+export const clip = (text: string, n: number) => (text.length <= n ? text : text.slice(0, cutIndex(text, n)));
