@@ -11,7 +11,8 @@ export interface AssignRequest {
 
 /**
  * The change an assignment makes, checked (400 on the field at fault): the team must be the
- * organization's; the assignee a member of it, and of the team the conversation will have. The
+ * organization's; the assignee a member of it, and of the team the conversation will have (unless
+ * both stay as they are: a member outside the team who took it over keeps it). The
  * state is left as it is: assigning names who should serve; the assignee takes the conversation by
  * answering or taking it over (docs/decisions.md, "Assignment").
  */
@@ -29,7 +30,11 @@ export async function assignmentChange(
     const field = body.assigneeId === undefined ? "teamId" : "assigneeId";
     const member = await membership(db, organizationId, assigneeId, teamId);
     if (!member) throw fieldError(field, "The assignee is not a member of your organization.");
-    if (!member.inTeam) throw fieldError(field, "The assignee is not a member of the conversation's team.");
+    // The assignee and team it has already stand: a member outside the team may have taken it over (a lead does),
+    // and sending the assignment back as it reads is no new choice to refuse.
+    const unchanged = assigneeId === conversation.assigneeId && teamId === conversation.teamId;
+    if (!member.inTeam && !unchanged)
+      throw fieldError(field, "The assignee is not a member of the conversation's team.");
   }
   const change: ConversationChange = {};
   if (body.assigneeId !== undefined) change.assigneeId = body.assigneeId;

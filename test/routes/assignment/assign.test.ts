@@ -119,6 +119,28 @@ describe("POST /conversations/{id}/assign/", () => {
     expect(await getConversation(owner, id)).toMatchObject({ assignee: null, team: null, status: "queued" });
   });
 
+  it("a member outside the team who took it over keeps it; the assignment sent back as it reads is no refusal", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner);
+    const team = await seedTeam(owner, []);
+    const { talk } = await assistantWithInbox(owner, null);
+    const id = await handedOff(talk);
+    const path = `/conversations/${id}/assign/`;
+    expect((await owner.fetch("POST", path, { teamId: team })).status).toBe(200);
+    // The owner is not in the team; a lead takes it over all the same.
+    expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
+    const taken = await getConversation(owner, id);
+    expect([taken.assignee?.id, taken.team?.id]).toEqual([owner.userId, team]);
+    for (const body of [{ teamId: team }, { assigneeId: owner.userId }, { assigneeId: owner.userId, teamId: team }]) {
+      const res = await owner.fetch("POST", path, body);
+      expect(res.status, `${JSON.stringify(body)}: ${await res.clone().text()}`).toBe(200);
+    }
+    // A new choice still follows the rule: another member outside the team is refused.
+    const refused = await expectError(await owner.fetch("POST", path, { assigneeId: agent.userId }), 400);
+    expect(refused.detail).toMatch(/not a member of the conversation's team/);
+    expect((await getConversation(owner, id)).assignee?.id).toBe(owner.userId);
+  });
+
   it("401 without a key, 403 without conversation.manage, 404 for a foreign or missing conversation", async () => {
     const owner = await seedOwner();
     const other = await seedOwner();
