@@ -119,7 +119,7 @@ describe("POST /conversations/{id}/assign/", () => {
     expect(await getConversation(owner, id)).toMatchObject({ assignee: null, team: null, status: "queued" });
   });
 
-  it("a member outside the team who took it over keeps it; the assignment sent back as it reads is no refusal", async () => {
+  it("a member outside the team who took it over keeps it; the assignment sent back as is passes", async () => {
     const owner = await seedOwner();
     const agent = await seedAgent(owner);
     const team = await seedTeam(owner, []);
