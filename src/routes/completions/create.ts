@@ -26,7 +26,8 @@ const Completion = z
     message: z
       .object({
         ...MessageFields,
-        content: MessageFields.content.min(1, "Required"),
+        // White space alone is no question: refused as empty text is (the widget trims it away).
+        content: MessageFields.content.regex(/\S/, "Required"),
         queryMetadata: QueryMetadataSchema.optional(),
         sender: z.uuid().optional().openapi({
           description: "A contact of your organization (else 400)",

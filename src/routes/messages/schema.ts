@@ -56,14 +56,15 @@ export const MessageFields = {
 
 /**
  * A posted message's text: optional beside attachments (the spec marks only `conversation` required), but a message
- * with neither is refused by `textOrAttachments`, as the widget refuses it.
+ * with neither (white space alone is no text: it would show as an empty bubble) is refused by `textOrAttachments`, as
+ * the widget refuses it.
  */
 export const PostedContent = MessageFields.content
   .default("")
   .openapi({ description: "The text; required unless attachments are sent", example: "What are your opening hours?" });
 
 export function textOrAttachments(body: { content: string; attachments?: unknown[] }, ctx: z.RefinementCtx) {
-  if (!body.content && !body.attachments?.length)
+  if (!/\S/.test(body.content) && !body.attachments?.length)
     ctx.addIssue({ code: "custom", path: ["content"], message: "Required without attachments" });
 }
 

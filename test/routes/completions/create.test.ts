@@ -207,6 +207,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       {},
       { message: {} },
       { message: { content: "" } },
+      { message: { content: " \n " } },
       { message: { content: "x".repeat(32_001) } },
       { message: { content: "hi" }, conversation: "nope" },
       { message: { content: "hi" }, isStreaming: "yes" },

@@ -90,8 +90,9 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
       { conversation: "nope", content: "x" },
       { conversation: conversationId, content: 5 },
       { conversation: conversationId, content: "x", type: "outgoing" },
-      // A message needs text or attachments.
+      // A message needs text or attachments; white space alone is no text.
       { conversation: conversationId, content: "" },
+      { conversation: conversationId, content: " \n\t " },
       { conversation: conversationId, content: "x", queryMetadata: { knowledgeBases: [{ knowledgeBaseId: "nope" }] } },
     ]) {
       await expectError(await owner.fetch("POST", "/messages/", body), 400, "invalid");
@@ -236,6 +237,7 @@ describe("human handoff", () => {
       { conversation: conversationId },
       { conversation: conversationId, content: "" },
       { conversation: conversationId, content: "", attachments: [] },
+      { conversation: conversationId, content: "   " },
       { conversation: conversationId, content: 5 },
       { conversation: conversationId, content: "x".repeat(32_001) },
     ]) {
