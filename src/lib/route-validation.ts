@@ -146,6 +146,12 @@ function refuse(c: Context, part: Part, reject: Reject, issues: Issues, async: b
     : again(part.schema.safeParse(part.value, { error }));
 }
 
+/**
+ * A query parameter never holds a NUL character (no id, date or search text has one): SQLite's LIKE reads a pattern
+ * only up to it, so a search for "\0" was a search for anything, every row.
+ */
+const NUL_REFUSED = "Contains a NUL character (%00).";
+
 /** A body sent without a Content-Type (the library's `hasRequestBody`). */
 async function hasBody(c: Context) {
   const raw = c.req.raw;
@@ -187,6 +193,9 @@ export function validateRequest(request: RouteRequest, reject: Reject): Middlewa
   return async (c, next) => {
     if (query) {
       const value = Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
+      const nul = Object.keys(value).find((k) => [value[k]].flat().some((v) => v.includes("\u0000")));
+      if (nul !== undefined)
+        reject("query", [{ code: "custom", path: [nul], message: NUL_REFUSED, input: value[nul] }]);
       c.req.addValidatedData("query", await check(c, { target: "query", schema: query, value }, reject));
     }
     if (params)

@@ -86,6 +86,23 @@ describe("hostile input is a 4xx, never a 500 (CONTRACT sections 2 and 8)", () =
     expect(await db().select().from(chatbots).where(eq(chatbots.organizationId, owner.organizationId))).toHaveLength(0);
   });
 
+  it("a query parameter holding a NUL character is 400, naming it (a search for it matched every row)", async () => {
+    const owner = await seedOwner();
+    await owner.fetch("POST", "/canned-responses/", { shortCode: "hello", content: "Hello there" });
+    const all = await owner.fetch("GET", "/canned-responses/?search=hel");
+    expect(all.status, await all.clone().text()).toBe(200);
+    for (const [path, field] of [
+      ["/canned-responses/?search=%00", "search"],
+      ["/canned-responses/?search=hel%00", "search"],
+      ["/conversations/?keyword=%00", "keyword"],
+      ["/conversations/?pageSize=10&label=%00", "label"],
+      ["/contacts/?search=a&search=%00", "search"],
+    ]) {
+      const refused = await expectError(await owner.fetch("GET", path), 400, "invalid");
+      expect(refused.errors?.[field], path).toEqual(["Contains a NUL character (%00)."]);
+    }
+  });
+
   it("a public file path that cannot name an object is 404", async () => {
     for (const path of ["x".repeat(3000), `${"a/".repeat(600)}b.png`, "%FF%FE.png", "..%2F..%2Fsecret"]) {
       await expectError(await call("GET", `/api/v1/files/public/${path}`), 404, "not_found");
