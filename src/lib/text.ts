@@ -8,3 +8,19 @@ export const cutIndex = (text: string, n: number) =>
 
 /** The first `n` UTF-16 units of `text`, or one fewer rather than half a character. */
 export const clip = (text: string, n: number) => (text.length <= n ? text : text.slice(0, cutIndex(text, n)));
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * The first `n` grapheme clusters of `text`: what a reader sees as one character each (an emoji with its skin tone or
+ * joined family, a flag, a letter with its accents), the unit some platforms count (LINE's action labels).
+ */
+export function firstGraphemes(text: string, n: number): string {
+  let out = "";
+  let taken = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    if (taken++ === n) break;
+    out += segment;
+  }
+  return out;
+}

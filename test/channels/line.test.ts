@@ -71,7 +71,13 @@ describe("LINE", () => {
 
   it("the assistant's conversation starters go under its first answer, in LINE quick replies", async () => {
     const { owner, creds, inbox } = await newLineInbox();
-    await givenStarters(owner, inbox.chatbotId, ["Opening hours?", "Where do you deliver in the Kanto region?"]);
+    const family = "👨‍👩‍👧‍👦"; // one grapheme of seven code points
+    await givenStarters(owner, inbox.chatbotId, [
+      "Opening hours?",
+      "Where do you deliver in the Kanto region?",
+      "🚚 Where is my parcel right now?",
+      `${"x".repeat(19)}${family} and more`,
+    ]);
     await post(inbox.path, await signed(creds.channelSecret, textEvent(newUser(), "Hello")));
     const conversation = await onlyConversation(owner, inbox.inboxId);
     await messagesWhen(owner, conversation.id, lastIs("sent"));
@@ -82,6 +88,15 @@ describe("LINE", () => {
         {
           type: "action",
           action: { type: "message", label: "Where do you deliver", text: "Where do you deliver in the Kanto region?" },
+        },
+        // LINE counts an action's label in grapheme clusters: an emoji is one, never cut in two.
+        {
+          type: "action",
+          action: { type: "message", label: "🚚 Where is my parcel", text: "🚚 Where is my parcel right now?" },
+        },
+        {
+          type: "action",
+          action: { type: "message", label: `${"x".repeat(19)}${family}`, text: `${"x".repeat(19)}${family} and more` },
         },
       ],
     });

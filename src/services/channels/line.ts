@@ -7,6 +7,7 @@ import type { webhook } from "@line/bot-sdk";
 import { z } from "zod";
 import { badRequest } from "../../lib/errors";
 import { logWarn } from "../../lib/log";
+import { firstGraphemes } from "../../lib/text";
 import { sha256Hex, verifyHmacSha256 } from "../../lib/crypto";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { refusal } from "./http";
@@ -282,7 +283,11 @@ export function lineMessages(message: OutboundMessage): LineMessage[] {
   ];
 }
 
-/** Quick reply buttons: each sends its full text (up to LINE's limit), labelled by its first 20 characters. */
+/**
+ * Quick reply buttons: each sends its full text (up to LINE's limit), labelled by its first 20 characters. LINE counts
+ * an action's label and text in grapheme clusters, not in UTF-16 units as a message's text
+ * (https://developers.line.biz/en/docs/messaging-api/text-character-count/): cut so, no emoji is split.
+ */
 export function quickReply(options: string[]) {
   const items = options
     .map((o) => o.trim())
@@ -292,8 +297,8 @@ export function quickReply(options: string[]) {
       type: "action",
       action: {
         type: "message",
-        label: [...o].slice(0, QUICK_REPLY_LABEL).join(""),
-        text: o.slice(0, QUICK_REPLY_TEXT),
+        label: firstGraphemes(o, QUICK_REPLY_LABEL),
+        text: firstGraphemes(o, QUICK_REPLY_TEXT),
       },
     }));
   return items.length ? { items } : undefined;

@@ -3,7 +3,7 @@
 // what LINE refuses, with LINE's error body `{message, details: [{message, property}]}`:
 // - every request needs `Authorization: Bearer <channel access token>` (the account key);
 // - reply/push: 1 to 5 messages, text of 1 to 5000 characters, at most 13 quick reply items with
-//   labels of at most 20 characters, https image URLs; push `to` a user, group or room id; a reply
+//   labels of at most 20 characters (grapheme clusters, as LINE counts an action's), https image URLs; push `to` a user, group or room id; a reply
 //   token works once; a push's X-Line-Retry-Key is a UUID and a second request with an accepted key
 //   answers 409 with what the first one sent;
 // - loading animation: a user id only, 5 to 60 seconds in steps of 5 (202);
@@ -68,8 +68,16 @@ const nextId = () => String(sequence++);
 /** Reply tokens are LINE's, once each, whichever account uses them. */
 const usedReplyTokens = new Set();
 
-/** A string of min to max characters (UTF-16 units). */
+/** A string of min to max characters (UTF-16 units, as LINE counts a message's text). */
 const between = (s, min, max) => typeof s === "string" && s.length >= min && s.length <= max;
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** A string of min to max grapheme clusters, as LINE counts an action's label and text
+ * (https://developers.line.biz/en/docs/messaging-api/text-character-count/). */
+const betweenGraphemes = (s, min, max) => {
+  if (typeof s !== "string") return false;
+  const n = [...segmenter.segment(s)].length;
+  return n >= min && n <= max;
+};
 
 function messageErrors(messages) {
   if (!Array.isArray(messages) || messages.length < 1 || messages.length > 5) {
@@ -100,9 +108,9 @@ function messageErrors(messages) {
           const action = item?.action;
           const p = `${at}.quickReply.items[${j}].action`;
           if (item?.type !== "action" || !action) errors.push({ message: "must be specified", property: p });
-          else if (!between(action.label, 1, 20))
+          else if (!betweenGraphemes(action.label, 1, 20))
             errors.push({ message: "Length must be between 1 and 20", property: `${p}.label` });
-          else if (action.type === "message" && !between(action.text, 1, 300)) {
+          else if (action.type === "message" && !betweenGraphemes(action.text, 1, 300)) {
             errors.push({ message: "Length must be between 1 and 300", property: `${p}.text` });
           }
         });
