@@ -3,9 +3,9 @@
 // what LINE refuses, with LINE's error body `{message, details: [{message, property}]}`:
 // - every request needs `Authorization: Bearer <channel access token>` (the account key);
 // - reply/push: 1 to 5 messages, text of 1 to 5000 characters, at most 13 quick reply items with
-//   labels of at most 20 characters (grapheme clusters, as LINE counts an action's), https image URLs; push `to` a user, group or room id; a reply
-//   token works once; a push's X-Line-Retry-Key is a UUID and a second request with an accepted key
-//   answers 409 with what the first one sent;
+//   labels of at most 20 characters (grapheme clusters, as LINE counts an action's), https image URLs;
+//   push `to` a user, group or room id; a reply token works once; a push's X-Line-Retry-Key is a UUID and a
+//   second request with an accepted key answers 409 with what the first one sent;
 // - loading animation: a user id only, 5 to 60 seconds in steps of 5 (202);
 // - profiles: displayName `User <last 6 characters of the userId>`, pictureUrl on the stand-in; a
 //   group's summary: groupName `Group <last 6 characters of the groupId>`;
