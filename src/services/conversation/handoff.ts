@@ -89,16 +89,19 @@ export const handoffFor = (settings: HandoffSettings, incoming: Pick<NewMessage,
 
 /**
  * Whether a reply that could not answer makes `afterUnanswered` in a row, counting the assistant's
- * replies of `history` (oldest first) back to one that answered or handed off before.
+ * replies of `history` (oldest first) back to one that answered or handed off before, or to a
+ * person's answer (a member's message the visitor saw): the team served the visitor between, so the
+ * row starts again after it (a conversation handed back is not queued again at the first miss).
  */
 export function unansweredInARow(
   settings: HandoffSettings,
-  history: Pick<MessageRow, "senderType" | "unanswered" | "contentPayload">[],
+  history: Pick<MessageRow, "senderType" | "unanswered" | "contentPayload" | "private">[],
 ): boolean {
   if (!settings.enabled || settings.afterUnanswered < 1) return false;
   let count = 1; // the reply at hand
   for (let i = history.length - 1; i >= 0 && count < settings.afterUnanswered; i--) {
     const message = history[i];
+    if (message.senderType === "user" && !message.private) return false;
     if (message.senderType !== "chatbot") continue;
     if (!message.unanswered || handsOff(message)) return false;
     count++;

@@ -237,6 +237,36 @@ describe("an assistant hands the conversation to a person when the visitor asks 
     },
   );
 
+  it("a person's answer between two misses starts the row again; a private note does not", async () => {
+    const owner = await seedOwner();
+    const bot = await createUnanswering(owner);
+    const ask = async (content: string, conversation?: string) =>
+      await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", completions(bot.id), {
+          message: { content },
+          ...(conversation ? { conversation } : {}),
+        }),
+      );
+    const first = await ask("What colour is the sky on Mars?");
+    const id = first.conversationId;
+    // A person takes over, answers, and hands back: the visitor was served between the misses.
+    expect((await owner.fetch("POST", `/conversations/${id}/take-over/`)).status).toBe(200);
+    const answer = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Butterscotch." });
+    expect(answer.status, await answer.clone().text()).toBe(201);
+    await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: true });
+    expect((await ask("And on Venus?", id)).content).toBe("I don't know that.");
+    expect(await conversationOf(owner, id)).toMatchObject({ progressStatus: "ai_processing" });
+    // A note is the team's, not an answer the visitor saw: the row goes on through it.
+    const note = await owner.fetch("POST", "/messages/outgoing/", {
+      conversation: id,
+      content: "Ask Ops",
+      private: true,
+    });
+    expect(note.status, await note.clone().text()).toBe(201);
+    expect((await ask("And on Jupiter?", id)).content).toBe(`I don't know that.\n\n${DEFAULT_EN}`);
+    expect(await conversationOf(owner, id)).toMatchObject({ progressStatus: "waiting_for_human" });
+  });
+
   it("the built-in model's \"I don't know\" counts as a reply that could not answer", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner, { instructions: "You answer questions about our bike shop." });
