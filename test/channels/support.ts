@@ -171,7 +171,13 @@ type MessageDetails = {
   attachments: { id: string; type: string; filename: string; contentType: string; size: number }[];
   metadata: {
     channel?: { type: string; eventId: string };
-    channelDelivery?: { status: string; attempts: number; error: string | null; platformMessageIds: string[] };
+    channelDelivery?: {
+      status: string;
+      attempts: number;
+      error: string | null;
+      platformMessageId: string | null;
+      platformMessageIds: string[];
+    };
   };
 };
 export type MessageItem = Omit<Schemas["Message"], keyof MessageDetails> & MessageDetails;

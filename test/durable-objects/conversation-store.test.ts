@@ -469,7 +469,13 @@ describe("the columns written after a message is stored, by the conversation obj
     expect((await listed(owner, id)).find((m) => m.sequence === 2)?.metadata).toEqual(shownBefore);
 
     await runHousekeeping(env);
-    const channelDelivery = { status: "sent", attempts: 2, error: null, platformMessageIds: ["p9"] };
+    const channelDelivery = {
+      status: "sent",
+      attempts: 2,
+      error: null,
+      platformMessageId: "p9",
+      platformMessageIds: ["p9"],
+    };
     expect((await storedMessage(id, 2)).metadata).toEqual({ ...reply.metadata, channelDelivery });
     expect((await listed(owner, id)).find((m) => m.sequence === 2)?.metadata).toEqual({
       ...reply.metadata,

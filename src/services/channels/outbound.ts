@@ -73,10 +73,12 @@ const insertOutbox = prepared<{
 
 /**
  * The delivery's state as its message shows it (`metadata.channelDelivery`, CONTRACT section 17), read from its row;
- * none without a delivery.
+ * none without a delivery. `platformMessageId` is the contract's field: the platform's id of the reply's first message
+ * (null before one is sent); `platformMessageIds` every message a reply split at the platform's limit became.
  */
 const deliveryStateOf =
   "SELECT json_object('status', status, 'attempts', attempts, 'error', error, " +
+  "'platformMessageId', json_extract(platform_message_ids, '$[0]'), " +
   "'platformMessageIds', json(coalesce(platform_message_ids, '[]'))) AS state " +
   "FROM channel_deliveries WHERE message_id = ?1 ORDER BY created_at DESC LIMIT 1";
 
