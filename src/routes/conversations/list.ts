@@ -15,7 +15,8 @@ const route = createRoute({
   summary: "List the organization's conversations, newest first",
   description:
     "Needs `conversation.view`. Cursor pagination. Every filter is optional and they combine. " +
-    "`view=waiting` sorts by `waitingSince`, oldest first.",
+    "`view=waiting` sorts by `waitingSince`, oldest first. An `inbox` or `label` that is not your " +
+    "organization's (or no longer is: a deleted label) is a 404.",
   request: { query: ConversationListQuery },
   responses: {
     200: json(cursorPageOf(ConversationSchema, "ConversationPage"), "Conversations"),

@@ -2,7 +2,7 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "@hono/zod-openapi";
 import type { Bindings, Db } from "../../env";
-import { conversations, inboxes } from "../../db/schema";
+import { conversations, inboxes, labels } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { client } from "../../db/prepared";
 import { decodeCursor } from "../../lib/pagination";
@@ -93,7 +93,8 @@ export const listQueryIn = (part: Db, list: ReturnType<typeof listConditions>, s
 
 /**
  * `pageSize + 1` conversations from the cursor on, with the decoded cursor and the key of the list's
- * order, for `cursorResponse`. An inbox filter that is not the organization's is a 404. The rows are read on each of
+ * order, for `cursorResponse`. An inbox or label filter that is not the organization's is a 404 (a deleted label's
+ * links go by a purge a moment later: until then they would still match). The rows are read on each of
  * the organization's data parts (`parts`, services/shards/parts.ts; a keyword's terms in each part's own) and merged,
  * the inbox and the names on the control plane (`db`).
  */
@@ -106,13 +107,20 @@ export async function listConversations(
   q: ConversationFilters,
 ) {
   const list = listConditions(organizationId, me, q);
-  if (list.inbox) {
-    const [found] = await db
-      .select({ id: inboxes.id })
-      .from(inboxes)
-      .where(and(eq(inboxes.id, list.inbox), eq(inboxes.organizationId, organizationId)));
-    if (!found) throw notFound("Inbox not found.");
-  }
+  const [inbox, label] = await Promise.all([
+    list.inbox &&
+      db
+        .select({ id: inboxes.id })
+        .from(inboxes)
+        .where(and(eq(inboxes.id, list.inbox), eq(inboxes.organizationId, organizationId))),
+    q.label &&
+      db
+        .select({ id: labels.id })
+        .from(labels)
+        .where(and(eq(labels.id, q.label), eq(labels.organizationId, organizationId))),
+  ]);
+  if (inbox && !inbox.length) throw notFound("Inbox not found.");
+  if (label && !label.length) throw notFound("Label not found.");
   const { keyword, waiting, order } = list;
   // One part: its terms where the organization's are (the shard directory's), as before the parts.
   const terms = (part: Db) => (parts.length > 1 ? client(part) : undefined);

@@ -113,8 +113,17 @@ describe("PUT /conversations/{id}/labels/", () => {
     expect(await ids(`?label=${vip.id}&progressStatus=human_serving`)).toEqual([b]);
     expect(await ids(`?label=${vip.id}&keyword=first`)).toEqual([a]);
     expect(await ids(`?label=${vip.id}&pageSize=1`)).toEqual([b]);
-    expect(await ids(`?label=${NO_SUCH_ID}`)).toEqual([]);
     await expectError(await owner.fetch("GET", "/conversations/?label=vip"), 400, "invalid");
+    // No such label, another organization's, or one deleted (its links go by a purge a moment later): 404, not the
+    // conversations its links still name.
+    const stranger = await seedOwner();
+    const theirs = await label(stranger, "VIP");
+    expect((await owner.fetch("DELETE", `/labels/${bug.id}/`)).status).toBe(204);
+    for (const id of [NO_SUCH_ID, theirs.id, bug.id]) {
+      const refused = await expectError(await owner.fetch("GET", `/conversations/?label=${id}`), 404, "not_found");
+      expect(refused.detail).toBe("Label not found.");
+    }
+    expect(await ids(`?label=${vip.id}`)).toEqual([b, a]);
   });
 
   it("400 naming labels of another organization or bad ids, nothing written", async () => {
