@@ -85,14 +85,16 @@ export function utcOf(timezone: string, y: number, m: number, d: number, h = 0):
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/** Parses `YYYY-MM-DD` (a real calendar date) or answers 400 naming `field`. */
+/** Parses `YYYY-MM-DD` (a real calendar date, from 1970 on) or answers 400 naming `field` and what is wrong. */
 export function parseDay(value: string, field: string): { y: number; m: number; d: number } {
   const match = DATE.exec(value);
-  const [y, m, d] = match ? [+match[1], +match[2], +match[3]] : [0, 0, 0];
+  if (!match) throw fieldError(field, "Use a date written YYYY-MM-DD.");
+  const [y, m, d] = [+match[1], +match[2], +match[3]];
+  // Before Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  if (y < 1970) throw fieldError(field, "Use a date from 1970-01-01 on.");
   const t = new Date(Date.UTC(y, m - 1, d));
-  if (!match || t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d || y < 1970) {
-    throw fieldError(field, "Use a date written YYYY-MM-DD.");
-  }
+  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d)
+    throw fieldError(field, `${value} is no day of the calendar.`);
   return { y, m, d };
 }
 

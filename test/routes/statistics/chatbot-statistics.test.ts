@@ -215,6 +215,18 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     ["?datetimeFrom=2020-01-01&datetimeTo=2026-01-01&timeGranularity=hour", "timeGranularity"],
   ]);
 
+  it("a refused date says what is wrong with it: a day before 1970, a day the calendar has not", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    for (const [value, said] of [
+      ["0001-01-01", "Use a date from 1970-01-01 on."],
+      ["2026-02-30", "2026-02-30 is no day of the calendar."],
+    ]) {
+      const refused = await expectError(await owner.fetch("GET", path(bot.id, `?datetimeFrom=${value}`)), 400);
+      expect(refused.errors?.datetimeFrom, value).toEqual([said]);
+    }
+  });
+
   it("401 without a key, 403 without statistics.view, 404 for another organization's assistant", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
