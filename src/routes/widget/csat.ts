@@ -11,11 +11,10 @@ import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 const CsatBody = z
   .object({
     rating: z.number().int().min(1).max(5).openapi({ description: "1 (poor) to 5 (excellent)", example: 4 }),
-    comment: z
-      .string()
-      .max(1000)
-      .optional()
-      .openapi({ description: "What the visitor adds, up to 1,000 characters", example: "Quick and friendly." }),
+    comment: z.string().max(1000).nullable().optional().openapi({
+      description: "What the visitor adds, up to 1,000 characters; null or left out for none",
+      example: "Quick and friendly.",
+    }),
   })
   .openapi("WidgetCsat");
 

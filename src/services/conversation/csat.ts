@@ -33,7 +33,8 @@ export async function rateConversation(
     throw new ApiError(
       400,
       "conversation_not_resolved",
-      "Only a resolved conversation can be rated: it is still open.",
+      "Only a resolved conversation can be rated: it is still " +
+        `${conversation.status === "queued" ? "waiting for a person" : "open"}.`,
     );
   if (conversation.csatAt !== null && now - conversation.csatAt > CSAT_CHANGE_MS)
     throw conflict("This conversation was rated more than 7 days ago; the rating can no longer be changed.");

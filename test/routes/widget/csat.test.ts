@@ -43,13 +43,20 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
     const again = await bodyOf<Csat>(await rate({ rating: 5 }));
     expect(again).toEqual({ rating: 5, comment: null, createdAt: given!.createdAt });
     expect((await recordOf(owner, id)).csat).toEqual(again);
+    // No comment said as null, as the record reads it back.
+    const nulled = await rate({ rating: 3, comment: null });
+    expect(nulled.status, await nulled.clone().text()).toBe(200);
+    expect(await bodyOf<Csat>(nulled)).toEqual({ rating: 3, comment: null, createdAt: given!.createdAt });
   });
 
   it("400 conversation_not_resolved for an open conversation; bad ratings, long comments 400; none kept", async () => {
     const owner = await seedOwner();
     const { id, rate } = await ratedConversation(owner);
     const open = await expectError(await rate({ rating: 5 }), 400, "conversation_not_resolved");
-    expect(open.detail).toContain("resolved");
+    expect(open.detail).toBe("Only a resolved conversation can be rated: it is still open.");
+    await owner.fetch("PATCH", `/conversations/${id}/update-auto-reply/`, { autoReplyEnabled: false });
+    const queued = await expectError(await rate({ rating: 5 }), 400, "conversation_not_resolved");
+    expect(queued.detail).toBe("Only a resolved conversation can be rated: it is still waiting for a person.");
     await owner.fetch("POST", `/conversations/${id}/resolve/`);
     for (const body of [
       { rating: 0 },
