@@ -14,10 +14,16 @@ const Body = z
       description: "User id of a member of the organization (and of the team); null: unassigned; absent: kept",
       example: EXAMPLE_ID,
     }),
-    teamId: z.uuid().nullable().optional().openapi({
-      description: "A group of the organization serving it; null: no team; absent: kept",
-      example: EXAMPLE_ID,
-    }),
+    teamId: z
+      .uuid()
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "A group of the organization serving it; null: no team; absent: kept. Given alone, it releases an assignee " +
+          "who is not in that team",
+        example: EXAMPLE_ID,
+      }),
   })
   .refine((b) => b.assigneeId !== undefined || b.teamId !== undefined, { message: "Give assigneeId, teamId or both." })
   .openapi("AssignConversation");

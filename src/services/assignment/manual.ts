@@ -11,10 +11,12 @@ export interface AssignRequest {
 
 /**
  * The change an assignment makes, checked (400 on the field at fault): the team must be the
- * organization's; the assignee a member of it, and of the team the conversation will have (unless
- * both stay as they are: a member outside the team who took it over keeps it). The
- * state is left as it is: assigning names who should serve; the assignee takes the conversation by
- * answering or taking it over (docs/decisions.md, "Assignment").
+ * organization's; the assignee named a member of it, and of the team the conversation will have
+ * (unless both stay as they are: a member outside the team who took it over keeps it). Giving the
+ * conversation to another team alone releases an assignee who is not in that team, for the team's
+ * members to take it, rather than refusing the team. The state is left as it is: assigning names who
+ * should serve; the assignee takes the conversation by answering or taking it over (docs/decisions.md,
+ * "Assignment").
  */
 export async function assignmentChange(
   db: Db,
@@ -24,20 +26,20 @@ export async function assignmentChange(
   const organizationId = conversation.organizationId;
   if (body.teamId) await requireTeamOf(db, organizationId, body.teamId, "teamId");
   const teamId = body.teamId === undefined ? conversation.teamId : body.teamId;
-  // An assignee kept while only the team changes must belong to the new team as well.
-  const assigneeId = body.assigneeId === undefined ? conversation.assigneeId : body.assigneeId;
-  if (assigneeId) {
-    const field = body.assigneeId === undefined ? "teamId" : "assigneeId";
-    const member = await membership(db, organizationId, assigneeId, teamId);
-    if (!member) throw fieldError(field, "The assignee is not a member of your organization.");
+  const change: ConversationChange = {};
+  if (body.teamId !== undefined) change.teamId = body.teamId;
+  if (body.assigneeId !== undefined) change.assigneeId = body.assigneeId;
+  if (body.assigneeId) {
+    const member = await membership(db, organizationId, body.assigneeId, teamId);
+    if (!member) throw fieldError("assigneeId", "The assignee is not a member of your organization.");
     // The assignee and team it has already stand: a member outside the team may have taken it over (a lead does),
     // and sending the assignment back as it reads is no new choice to refuse.
-    const unchanged = assigneeId === conversation.assigneeId && teamId === conversation.teamId;
+    const unchanged = body.assigneeId === conversation.assigneeId && teamId === conversation.teamId;
     if (!member.inTeam && !unchanged)
-      throw fieldError(field, "The assignee is not a member of the conversation's team.");
+      throw fieldError("assigneeId", "The assignee is not a member of the conversation's team.");
+  } else if (body.assigneeId === undefined && conversation.assigneeId && teamId !== conversation.teamId) {
+    const kept = await membership(db, organizationId, conversation.assigneeId, teamId);
+    if (!kept?.inTeam) change.assigneeId = null;
   }
-  const change: ConversationChange = {};
-  if (body.assigneeId !== undefined) change.assigneeId = body.assigneeId;
-  if (body.teamId !== undefined) change.teamId = body.teamId;
   return change;
 }

@@ -139,6 +139,16 @@ describe("POST /conversations/{id}/assign/", () => {
     const refused = await expectError(await owner.fetch("POST", path, { assigneeId: agent.userId }), 400);
     expect(refused.detail).toMatch(/not a member of the conversation's team/);
     expect((await getConversation(owner, id)).assignee?.id).toBe(owner.userId);
+    // Given to another team alone, it is released for that team's members, not refused; one in it stays assigned.
+    const other = await seedTeam(owner, [agent.memberId]);
+    const moved = await owner.fetch("POST", path, { teamId: other });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    const released = await getConversation(owner, id);
+    expect([released.assignee, released.team?.id]).toEqual([null, other]);
+    expect((await owner.fetch("POST", path, { assigneeId: agent.userId })).status).toBe(200);
+    expect((await owner.fetch("POST", path, { teamId: null })).status).toBe(200);
+    const kept = await getConversation(owner, id);
+    expect([kept.assignee?.id, kept.team]).toEqual([agent.userId, null]);
   });
 
   it("401 without a key, 403 without conversation.manage, 404 for a foreign or missing conversation", async () => {
