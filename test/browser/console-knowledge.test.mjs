@@ -533,6 +533,12 @@ describe("Knowledge bases in Chromium", () => {
     await expect
       .poll(() => stores.locator("option").evaluateAll((o) => o.map((e) => e.value)))
       .toEqual(["", "oracle", "synxdb"]);
+    // Said by the products' names, not the API's values.
+    expect(await stores.locator("option").allTextContents()).toEqual([
+      await stores.locator("option").first().textContent(),
+      "Oracle Database",
+      "SynxDB",
+    ]);
     await page
       .getByText("Elasticsearch and OpenSearch need the organization's custom Elasticsearch feature.")
       .waitFor();

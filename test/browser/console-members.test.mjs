@@ -162,6 +162,12 @@ describe("Members, groups and the organization in Chromium", () => {
 
   it("changes a member's groups from the member list and removes the member", async () => {
     const { context, page } = await signedIn(app.owner.key, "/console/members");
+    // The groups' table says their permissions as the matrix names them, not as codenames.
+    const group = page.getByRole("row", { name: /Support agents/ });
+    await group.waitFor();
+    for (const permission of ["Assistants: View", "Knowledge bases: View", "Inboxes and web chats: View"])
+      expect(await group.textContent()).toContain(permission);
+    expect(await group.textContent()).not.toContain("chatbot.view");
     await page.getByRole("button", { name: "Change the groups of Grace Hopper" }).click();
     await dialog(page).getByLabel("Support agents").check();
     await dialog(page).getByRole("button", { name: "Save" }).click();

@@ -28,6 +28,13 @@ import { t } from "./strings";
 const STORES = ["elasticsearch", "opensearch", "oracle", "synxdb"] as const;
 type Store = (typeof STORES)[number];
 const ELASTICSEARCH_STORES: readonly Store[] = ["elasticsearch", "opensearch"];
+/** The stores by their products' own names, the same in every language. */
+const STORE_NAMES: Record<Store, string> = {
+  elasticsearch: "Elasticsearch",
+  opensearch: "OpenSearch",
+  oracle: "Oracle Database",
+  synxdb: "SynxDB",
+};
 type Credential = KnowledgeBase["storedCredentials"][number];
 /** The write-only credentials each external store takes. */
 const CREDENTIALS: Record<Store, Credential[]> = {
@@ -154,7 +161,7 @@ export function SettingsForm({
                 label={t("vectorDatabaseType")}
                 value={store}
                 onChange={(e) => setStore(e.currentTarget.value as Store | "")}
-                options={[["", t("ownStore")], ...offeredStores.map((s): [string, string] => [s, s])]}
+                options={[["", t("ownStore")], ...offeredStores.map((s): [string, string] => [s, STORE_NAMES[s]])]}
                 hint={options.data?.customElasticsearch ? undefined : t("customElasticsearchOff")}
                 error={problem?.field("vectorDatabaseType")}
               />

@@ -16,7 +16,7 @@ import {
 import { useState } from "preact/hooks";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
-import { PermissionMatrix } from "./matrix";
+import { PermissionMatrix, permissionLabel } from "./matrix";
 import { createGroup, deleteGroup, listGroups, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
 
@@ -42,7 +42,11 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
         </a>
       ),
     },
-    { label: t("permissions"), class: "wrap", cell: (g) => g.permissions.map((p) => p.codename).join(", ") || "—" },
+    {
+      label: t("permissions"),
+      class: "wrap",
+      cell: (g) => g.permissions.map((p) => permissionLabel(p.codename)).join(", ") || "—",
+    },
     { label: t("membersCount"), cell: (g) => g.membersCount },
   ];
   if (manage)

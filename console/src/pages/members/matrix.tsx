@@ -11,6 +11,13 @@ const resourceLabel = (resource: string) => {
   return t(key) || resource;
 };
 
+/** A permission as people read it: its resource and action in the console's language ("Assistants: Manage"). */
+export function permissionLabel(codename: string) {
+  const [resource, action] = split(codename);
+  const actionLabel = (ACTIONS as readonly string[]).includes(action) ? t(action as (typeof ACTIONS)[number]) : action;
+  return `${resourceLabel(resource)}: ${actionLabel}`;
+}
+
 /**
  * The permission catalogue as a table: a row per resource, a column per action, a checkbox per
  * permission that exists. A ticked "manage" shows "view" ticked too (it includes it).
