@@ -349,6 +349,23 @@ describe("Conversations inbox in Chromium", () => {
     }
   });
 
+  it("a conversation that cannot be opened says so in its pane; another one opened clears it", async () => {
+    const { conversationId } = await app.server.api(`/chatbots/${bot.id}/completions/`, {
+      body: { message: { content: "Where is my order?" } },
+    });
+    // An old link: no such conversation here.
+    const { context, page } = await operator({}, "/conversations/01a24371-0000-7000-8000-000000000000");
+    const pane = page.locator(".inbox-transcript");
+    await pane.getByRole("alert").waitFor();
+    expect(await pane.getByRole("alert").textContent()).toMatch(/not found/i);
+    expect(await pane.locator("a.inbox-back").textContent()).toBe("All conversations");
+    expect(await page.locator(".inbox-layout > .loading").count()).toBe(0);
+    await page.locator(`a[href$="/conversations/${conversationId}"]`).first().click();
+    await page.locator(".transcript .msg.sender-contact").first().waitFor();
+    expect(await page.locator(".alert.error").allTextContents()).toEqual([]);
+    await context.close();
+  });
+
   it("a visitor who never said who they are is named an anonymous visitor in the transcript", async () => {
     // Through the API without a contact, as the assistant's try-it panel asks: the message carries a stored name for
     // its sender ("Visitor"), which the console does not show as if it were someone's name.

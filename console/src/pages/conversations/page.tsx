@@ -25,7 +25,7 @@ import { NotifyToggle } from "../../shell/notify-toggle";
 import { UnreadInboxes } from "./unread";
 import { messageStateAfter, messageStateRead } from "./unread-order";
 import { ViewSwitch, inOrder } from "./views";
-import { currentSearch } from "../../shell/router";
+import { BASE, currentSearch, followLink } from "../../shell/router";
 
 /**
  * A row brought up to date from a live event; null when its assignee is someone it cannot name yet.
@@ -126,6 +126,9 @@ export default function InboxPage({ params, organizationId }: PageProps) {
   const [live, setLive] = useState(false);
   const [ended, setEnded] = useState<string | null>(null);
   const [selected, setSelected] = useState<Conversation | null>(null);
+  // Why the conversation asked for (by the address) could not be read: in its pane when it never opened (a wrong or
+  // old link, an access lost), over the list when it is on screen; the next read that works clears it.
+  const [selectedError, setSelectedError] = useState<unknown>(null);
   const [messages, setMessages] = useState<Message[] | undefined>(undefined);
   const options = useResource(() => filterOptions(organizationId), [organizationId]);
   const state = useRef({ rows, next, filters, selectedId });
@@ -168,16 +171,18 @@ export default function InboxPage({ params, organizationId }: PageProps) {
       );
       if (!read) return;
       const [c, m] = read;
+      setSelectedError(null);
       upsert(c);
       setMessages((shown) => withLater(selectedId, m, shown));
       if (c.unreadCount > 0) readNow(c.id);
     } catch (err) {
       const problem = problemOf(err);
-      if (current()) setError(problem);
+      if (current()) setSelectedError(problem);
     }
   }, [selectedId, organizationId]);
   useEffect(() => {
     setSelected(null);
+    setSelectedError(null);
     setMessages(undefined);
     void loadSelected();
   }, [loadSelected]);
@@ -311,7 +316,8 @@ export default function InboxPage({ params, organizationId }: PageProps) {
           contactName={filters.contact ? contactNamed(filters.contact, [selected, ...(rows ?? [])]) : undefined}
         />
       </div>
-      <ErrorAlert error={error} />
+      {/* A failed read of the conversation on screen is said here; one that could not open it, in its pane. */}
+      <ErrorAlert error={error ?? (selected ? selectedError : null)} />
       <div class={`inbox-layout${selectedId ? " has-selection" : ""}`}>
         <section class="inbox-conversations" aria-labelledby="inbox-list-title">
           <h2 id="inbox-list-title" class="sr-only">
@@ -339,6 +345,13 @@ export default function InboxPage({ params, organizationId }: PageProps) {
               onSent={(m) => setMessages((list) => (list && !list.some((x) => x.id === m.id) ? [...list, m] : list))}
               onReload={() => void loadSelected()}
             />
+          ) : selectedError ? (
+            <div class="inbox-transcript">
+              <a class="inbox-back" href={`${BASE}/conversations`} onClick={followLink}>
+                {t("back")}
+              </a>
+              <ErrorAlert error={selectedError} />
+            </div>
           ) : (
             <Loading />
           )
