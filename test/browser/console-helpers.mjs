@@ -159,19 +159,20 @@ export async function pageWithErrors(browser, options) {
 
 /**
  * A page in a fresh browser context: `theme` and `locale` as a user would have chosen them (the
- * console's remembered choice; `locale` is also the browser's language unless `browserLocale` says another),
- * errors collected.
+ * console's remembered choice; `locale` is also the browser's language unless `browserLocale` says another;
+ * `timezoneId` the browser's timezone), errors collected.
  * The browser's log of refused API requests (4xx: the signed-out session check, a form's 400) is
  * left out; script errors and CSP refusals stay.
  */
 export async function openPage(
   browser,
-  { theme = "light", locale = "en", browserLocale = locale, viewport = DESKTOP } = {},
+  { theme = "light", locale = "en", browserLocale = locale, viewport = DESKTOP, timezoneId } = {},
 ) {
   const context = await browser.newContext({
     viewport,
     locale: browserLocale,
     colorScheme: theme === "dark" ? "dark" : "light",
+    ...(timezoneId ? { timezoneId } : {}),
   });
   await context.addInitScript(
     ([t, l]) => {

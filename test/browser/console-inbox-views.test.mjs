@@ -230,7 +230,7 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
       expect(await listed(query)).toEqual(expected.sort());
       await filters.getByRole("button", { name: "Clear filters" }).click();
     }
-    // Dates (UTC days): the old day alone, then from today on.
+    // Dates (the browser's days; this one's timezone is UTC): the old day alone, then from today on.
     await filters.getByLabel("From").fill(OLD_DAY);
     await filters.getByLabel("To").fill(OLD_DAY);
     await expect.poll(() => shown(page)).toEqual(["Old chat"]);
@@ -244,6 +244,25 @@ describe("Conversations inbox: filters and transcript in Chromium", () => {
     await filters.getByLabel("Assistant").selectOption({ label: "Ava" });
     await filters.getByLabel("Progress").selectOption({ label: "Waiting for a human" });
     await expect.poll(() => shown(page)).toEqual(["Queued question"]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("From and To are the member's own days (the browser's timezone), as the list's times are", async () => {
+    // A zone whose day is not UTC's now: UTC-11 before 11:00 UTC (its tomorrow is UTC's today), else UTC+14 (its today
+    // is UTC's tomorrow). Read as UTC days, one of the two checks below would fail.
+    const zone = new Date().getUTCHours() < 11 ? "Pacific/Pago_Pago" : "Pacific/Kiritimati";
+    const { context, page, errors } = await ownerOnInbox(app, { timezoneId: zone });
+    const filters = page.getByRole("form", { name: "Filters" });
+    const [today, tomorrow] = await page.evaluate(() =>
+      [0, 86_400_000].map((ahead) => new Date(Date.now() + ahead).toLocaleDateString("en-CA")),
+    );
+    const recent = MINE.filter((x) => x !== "Old chat").sort();
+    await filters.getByLabel("From").fill(tomorrow);
+    await expect.poll(() => shown(page)).toEqual([]);
+    await filters.getByLabel("From").fill(today);
+    await expect.poll(() => shown(page)).toEqual(recent);
+    expect(await listed(`startDate=${today}&timezone=${encodeURIComponent(zone)}`)).toEqual(recent);
     expect(errors).toEqual([]);
     await context.close();
   });

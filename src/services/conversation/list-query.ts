@@ -21,8 +21,12 @@ export const ConversationListQuery = CursorQuery.extend({
     description: "ai_processing, waiting_for_human, human_serving, resolved or open",
     example: "human_serving",
   }),
-  startDate: dayQuery("Created on or after this day (UTC), YYYY-MM-DD"),
-  endDate: dayQuery("Created on or before this day (UTC), YYYY-MM-DD"),
+  startDate: dayQuery("Created on or after this day (in `timezone`), YYYY-MM-DD"),
+  endDate: dayQuery("Created on or before this day (in `timezone`), YYYY-MM-DD"),
+  timezone: z.string().max(64).optional().openapi({
+    description: "IANA timezone `startDate` and `endDate` are days of (default UTC), as the console sends its own",
+    example: "Asia/Taipei",
+  }),
   keyword: z
     .string()
     .max(200)

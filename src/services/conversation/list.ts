@@ -6,7 +6,7 @@ import { conversations, inboxes, labels } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { client } from "../../db/prepared";
 import { decodeCursor } from "../../lib/pagination";
-import { parseDate } from "../../lib/time";
+import { checkTimezone, wallTimeUtc } from "../statistics/buckets";
 import { listOrder, viewCondition } from "../assignment/views";
 import { hasLabel } from "../labels";
 import { conversationRecord } from "../records/conversations";
@@ -45,6 +45,7 @@ export function listConditions(organizationId: string, me: string, q: Conversati
     view,
     startDate,
     endDate,
+    timezone,
     label,
     keyword,
     cursor: after,
@@ -52,6 +53,7 @@ export function listConditions(organizationId: string, me: string, q: Conversati
     ...unread
   } = q;
   unread satisfies Record<string, never>;
+  const zone = checkTimezone(timezone);
   const cursor = decodeCursor(after);
   const waiting = view === "waiting";
   // A label's page is read from its links (views.ts, selectLabelledRows), but for the waiting view, whose few queued
@@ -75,14 +77,20 @@ export function listConditions(organizationId: string, me: string, q: Conversati
       team ? eq(conversations.teamId, team) : undefined,
       view ? viewCondition(view, me) : undefined,
       // `+` keeps SQLite from the created_at index: walking (organization, id) newest first needs no sort.
-      startDate ? sql`+${conversations.createdAt} >= ${parseDate(startDate)}` : undefined,
-      endDate ? sql`+${conversations.createdAt} <= ${parseDate(endDate, true)}` : undefined,
+      startDate ? sql`+${conversations.createdAt} >= ${dayStart(zone, startDate)}` : undefined,
+      endDate ? sql`+${conversations.createdAt} < ${dayStart(zone, endDate, 1)}` : undefined,
       order.after,
       byLabel ? labelledBy(byLabel) : label ? hasLabel(label) : undefined,
       searched,
     );
   return { inbox, keyword: keyword?.trim(), cursor, waiting, byLabel, order, where };
 }
+
+/** When the day `YYYY-MM-DD` (plus `days`) starts in `timezone`, in UTC milliseconds. */
+const dayStart = (timezone: string, day: string, days = 0) => {
+  const [y, m, d] = day.split("-").map(Number);
+  return wallTimeUtc(timezone, y, m, d + days);
+};
 
 /** The page's query on one data part, not yet run. */
 export const listQueryIn = (part: Db, list: ReturnType<typeof listConditions>, searched?: SQL) =>

@@ -73,14 +73,18 @@ const offsetAt = (timezone: string, utc: number) => {
   return Date.UTC(l.y, l.m - 1, l.d, l.h, l.min) - (utc - (utc % 60_000));
 };
 
-/** The UTC time of a local wall-clock hour (the later one when DST repeats it, the next when it skips it), floored to
- * the hour. */
-export function utcOf(timezone: string, y: number, m: number, d: number, h = 0): number {
+/** The UTC time of a local wall-clock time (the later one when DST repeats it, the next when it skips it). */
+export function wallTimeUtc(timezone: string, y: number, m: number, d: number, h = 0): number {
   const wall = Date.UTC(y, m - 1, d, h);
   if (timezone === "UTC") return wall;
-  let guess = wall - offsetAt(timezone, wall);
-  guess = wall - offsetAt(timezone, guess);
-  return guess - (((guess % HOUR) + HOUR) % HOUR);
+  const guess = wall - offsetAt(timezone, wall);
+  return wall - offsetAt(timezone, guess);
+}
+
+/** `wallTimeUtc` floored to the hour (the buckets' boundaries). */
+export function utcOf(timezone: string, y: number, m: number, d: number, h = 0): number {
+  const at = wallTimeUtc(timezone, y, m, d, h);
+  return at - (((at % HOUR) + HOUR) % HOUR);
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");

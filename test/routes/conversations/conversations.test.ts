@@ -151,6 +151,29 @@ describe("conversations", () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(await ids(`?startDate=${today}&endDate=${today}`)).toEqual([third, second, first]);
     expect(await ids("?endDate=2000-01-01")).toEqual([]);
+    // Days of a timezone, as the console sends the browser's: UTC+14 and UTC-11 are a day apart at any moment, so at
+    // least one of them names another day than UTC for these conversations.
+    const created = Number(
+      (await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${first}/`))).createdAt,
+    );
+    const dayIn = (timeZone: string, ms: number) => new Date(ms).toLocaleDateString("en-CA", { timeZone });
+    let differed = 0;
+    for (const zone of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const [day, next] = [dayIn(zone, created), dayIn(zone, created + 86_400_000)];
+      const inZone = `&timezone=${encodeURIComponent(zone)}`;
+      expect(await ids(`?startDate=${day}&endDate=${day}${inZone}`), zone).toContain(first);
+      expect(await ids(`?startDate=${next}${inZone}`), zone).toEqual([]);
+      if (day !== today) {
+        differed++;
+        expect(await ids(`?startDate=${day}&endDate=${day}`), `${day} in UTC`).not.toContain(first);
+      }
+    }
+    expect(differed).toBeGreaterThan(0);
+    const refused = await expectError(
+      await owner.fetch("GET", "/conversations/?startDate=2026-01-01&timezone=Mars/Base"),
+      400,
+    );
+    expect(refused.errors?.timezone).toBeTruthy();
   });
 
   it("401, 403 and 404 across organizations", async () => {

@@ -44,8 +44,21 @@ const defined = (filters: Filters) =>
 
 /** A page of the organization's conversations (newest first) matching `filters`; `cursor` from the previous page's
  * `next`. */
+/** The browser's timezone: the From and To days are the member's own, as the list shows its times. */
+const timezone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** When the day `YYYY-MM-DD` (plus `days`) starts in the browser's timezone. */
+const localDayStart = (day: string, days = 0) => {
+  const [y, m, d] = day.split("-").map(Number);
+  return new Date(y, m - 1, d + days).getTime();
+};
+
 export async function listConversations(filters: Filters, cursor?: string) {
-  const query = { ...defined(filters), pageSize: 30, ...(cursor ? { cursor } : {}) } as Record<string, string | number>;
+  const days = filters.startDate || filters.endDate ? { timezone: timezone() } : {};
+  const query = { ...defined(filters), ...days, pageSize: 30, ...(cursor ? { cursor } : {}) } as Record<
+    string,
+    string | number
+  >;
   const page = await unwrap(api.GET("/api/v1/conversations/", { params: { query: query as never } }));
   return {
     results: page.results,
@@ -156,8 +169,8 @@ export function matches(
     (!f.contact || c.contact?.id === f.contact) &&
     (!f.status || c.status === f.status) &&
     (!f.progressStatus || c.progressStatus === f.progressStatus) &&
-    (!f.startDate || created >= Date.parse(`${f.startDate}T00:00:00Z`)) &&
-    (!f.endDate || created < Date.parse(`${f.endDate}T00:00:00Z`) + 86_400_000) &&
+    (!f.startDate || created >= localDayStart(f.startDate)) &&
+    (!f.endDate || created < localDayStart(f.endDate, 1)) &&
     // An event's conversation may not say whether it is a test: the full record read next decides.
     (!f.isTest || c.isTest === undefined || String(c.isTest) === f.isTest) &&
     // Events carry no labels either: the full record decides.
