@@ -77,6 +77,8 @@ export async function textInReplyOut(
     await actor.fetch("GET", `/contacts/${conversation.contact!.id}/`),
   );
   expect(contact).toMatchObject(scene.contact);
+  // Its custom fields are the business's alone: the platform is the contact's inbox.
+  expect(contact.metadata).toEqual({});
   return { conversation, messages };
 }
 

@@ -386,7 +386,8 @@ async function contactOf(data: Db, adapter: AnyChannelAdapter, ctx: PlatformCont
         sourceId: event.sender.id,
         email: event.sender.email ?? null,
         phoneNumber: event.sender.phoneNumber ?? null,
-        metadata: { channel: ctx.channel.platform },
+        // The contact's metadata is the business's custom fields: the platform is its inbox's.
+        metadata: {},
         createdAt: now,
         updatedAt: now,
       })

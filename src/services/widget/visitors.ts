@@ -139,7 +139,8 @@ async function createContact(
     name: values.name?.trim() || `Visitor ${id.slice(-4).toUpperCase()}`,
     email: values.email ?? null,
     sourceId: values.sourceId ?? null,
-    metadata: { webChat: chat.webChat.id },
+    // The contact's metadata is the business's custom fields: the web chat it came by is its inbox link.
+    metadata: {},
     createdAt: now,
     updatedAt: now,
   };

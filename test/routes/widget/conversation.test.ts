@@ -56,6 +56,9 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     const [incoming] = await objectMessages<{ metadata: string }>(done.conversationId, "type = 'incoming'");
     // enableLocation is off: the position is not kept.
     expect(JSON.parse(incoming!.metadata)).toEqual({ timeZone: "Europe/Paris", channel: "web_chat" });
+    // The visitor's contact has no field of the service's among the business's custom fields.
+    const contact = await bodyOf<"GET /contacts/{id}/">(await owner.fetch("GET", `/contacts/${session.contact.id}/`));
+    expect(contact.metadata).toEqual({});
 
     // The visitor's conversations and history.
     const list = await bodyOf<"GET /web-chats/{id}/public/conversations/">(
