@@ -165,9 +165,20 @@ export const IdRef = z.object({
 export const GroupRefs = (description: string, example: { id: string }[] = []) =>
   z.array(IdRef).max(50).nullable().optional().openapi({ description, example });
 
+/**
+ * Text people read on one line (a name): no control characters, which broke the lists, exports and e-mails it shows
+ * in (a NUL cut it short, a line break split a row). Unicode's Cc, written as ranges: the OpenAPI document's
+ * `pattern` then reads the same without the `u` flag. docs/decisions.md, "Names are one line".
+ */
+export const oneLine = (text: z.ZodString) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  text.regex(/^[^\x00-\x1F\x7F-\x9F]*$/, "Must not contain control characters (such as a line break, a tab or NUL).");
+
+/** A name a write gives: trimmed, 1 to `max` characters, on one line. */
+export const nameText = (max: number) => oneLine(z.string().trim().min(1).max(max));
+
 /** The trimmed, non-empty name of a resource a write creates or renames. */
-export const NameField = (description: string, example: string) =>
-  z.string().trim().min(1).max(200).openapi({ description, example });
+export const NameField = (description: string, example: string) => nameText(200).openapi({ description, example });
 
 /** A list's optional text filter (`query`, `search`): trimmed, at most 200 characters. */
 export const SearchParam = (description: string, example: string) =>

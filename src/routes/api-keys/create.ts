@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { errorResponses, json, jsonBody } from "../../lib/openapi";
+import { errorResponses, json, jsonBody, nameText } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
 import { currentAccess } from "../../services/access";
 import { createApiKey } from "../../services/api-keys";
 import { ApiKeySchema } from "../../services/records/api-keys";
 
 const CreateApiKey = z.object({
-  name: z.string().trim().min(1).max(100).openapi({
+  name: nameText(100).openapi({
     description: "A label for the key, 1-100 characters, to tell it apart in lists; it grants nothing",
     example: "CI",
   }),

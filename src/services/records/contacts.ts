@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdName, IdRef, Timestamps } from "../../lib/openapi";
+import { IdName, IdRef, nameText, Timestamps } from "../../lib/openapi";
 import { ms, timestampsOf } from "../../lib/time";
 import type { ContactView } from "../contacts";
 import { QueryMetadataSchema } from "./query-metadata";
@@ -108,7 +108,7 @@ const objects = (description: string, example: unknown[]) =>
   z.array(object).max(50).nullable().optional().openapi({ description, example });
 
 const fields = {
-  name: z.string().trim().min(1).max(255).openapi({
+  name: nameText(255).openapi({
     description:
       "The contact's name, 1-255 characters after trimming; required to create, kept when left out of an update",
     example: "王小明",

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { groups } from "../../db/schema";
-import { Timestamps } from "../../lib/openapi";
+import { nameText, Timestamps } from "../../lib/openapi";
 import { timestampsOf } from "../../lib/time";
 import { PERMISSIONS, isPermissionId } from "../permissions";
 
@@ -54,12 +54,7 @@ const permissionIds = z
   .openapi({ description: "Permission ids from GET /permissions/", example: [PERMISSIONS[3].id, PERMISSIONS[5].id] });
 
 const fields = {
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(150)
-    .openapi({ description: "Unique in the organization", example: "Support agents" }),
+  name: nameText(150).openapi({ description: "Unique in the organization", example: "Support agents" }),
   organization: z
     .string()
     .nullable()

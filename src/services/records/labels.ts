@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamps } from "../../lib/openapi";
+import { nameText, Timestamps } from "../../lib/openapi";
 import { timestampsOf } from "../../lib/time";
 import type { LabelRow } from "../labels";
 
@@ -22,12 +22,10 @@ export type LabelRecord = z.infer<typeof LabelSchema>;
 
 // Request bodies, beside the record (docs/decisions.md, "One word per concept, and where a record's shape is
 // written").
-const name = z
-  .string()
-  .trim()
-  .min(1)
-  .max(50)
-  .openapi({ description: "1 to 50 characters, unique within the organization (409)", example: "Billing" });
+const name = nameText(50).openapi({
+  description: "1 to 50 characters, unique within the organization (409)",
+  example: "Billing",
+});
 const color = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, "A colour as #rrggbb")

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { users } from "../../db/schema";
-import { Timestamp } from "../../lib/openapi";
+import { nameText, Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 
 export const UserSchema = z
@@ -42,8 +42,7 @@ export const userRecord = (u: typeof users.$inferSelect): UserRecord => ({
 });
 
 /** A person's name as others see it, written at sign-up and in the profile alike. */
-export const PersonNameField = (description: string) =>
-  z.string().trim().min(1).max(150).openapi({ description, example: "Ada Lovelace" });
+export const PersonNameField = (description: string) => nameText(150).openapi({ description, example: "Ada Lovelace" });
 
 /** The invitation code a profile and an organization each keep: stored and returned, it grants nothing. */
 export const InvitationCodeField = (keptWhere: string) =>

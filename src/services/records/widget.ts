@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { oneLine } from "../../lib/openapi";
 import { CONVERSATION_STATUSES, THEME_MODES, WEB_CHAT_ACCESS_TYPES, type WebChatSettings } from "../../db/schema";
 import type { ConversationRow, MessageRow } from "../conversations";
 import type { PublicWebChat } from "../widget/web-chats";
@@ -206,7 +207,7 @@ export const SessionBody = z
             "Seconds since the epoch after which the identity lapses (then signed as `sourceId:identityExpiresAt`)",
           example: 1767225600,
         }),
-        name: z.string().max(200).optional().openapi({ description: "The visitor's name", example: "Ada" }),
+        name: oneLine(z.string().max(200)).optional().openapi({ description: "The visitor's name", example: "Ada" }),
         email: z
           .email()
           .max(254)
