@@ -224,6 +224,14 @@ describe("Conversations inbox in Chromium", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await row.locator(".inbox-last").textContent()).toBe("But it is not here.");
     expect(await row.locator(".badge.unread").textContent()).toBe(`${stored.unreadCount} unread`);
+    // The row's time is when the conversation started, the list's order; the last message's is its line's title.
+    const [started, last] = await page.evaluate(
+      (times) =>
+        times.map((ms) => new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" }).format(ms)),
+      [Number(stored.createdAt), Number(stored.lastMessageCreatedAt)],
+    );
+    expect(await row.locator(".inbox-row-head time").textContent()).toBe(`Started ${started}`);
+    expect(await row.locator(".inbox-last").getAttribute("title")).toBe(`Last message ${last}`);
     expect(errors).toEqual([]);
     // Read, so that the organization's unread counts are as the next test expects them: none.
     await app.server.api(`/conversations/${id}/read/`, {});

@@ -49,13 +49,20 @@ export function ConversationList({
             >
               <span class="inbox-row-head">
                 <strong>{c.title || t("untitled")}</strong>
-                <time class="muted small">{formatTime(c.lastMessageCreatedAt ?? c.createdAt)}</time>
+                {/* The list is newest first by when each conversation started: that is the time shown beside the
+                    title, so the times read in order; the last message's is its line's title. */}
+                <time class="muted small">{t("started", { time: formatTime(c.createdAt) })}</time>
               </span>
               <span class="muted small">
                 {c.contact?.name || t("anonymous")} · {c.inbox.name}
                 {c.chatbot ? ` · ${c.chatbot.name}` : ""}
               </span>
-              <span class="inbox-last">{c.lastMessage || t("noMessage")}</span>
+              <span
+                class="inbox-last"
+                title={c.lastMessageCreatedAt ? t("lastAt", { time: formatTime(c.lastMessageCreatedAt) }) : undefined}
+              >
+                {c.lastMessage || t("noMessage")}
+              </span>
               <span class="inbox-badges">
                 <UnreadBadge n={c.unreadCount} />
                 <StateBadges c={c} />
