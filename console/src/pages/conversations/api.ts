@@ -42,8 +42,6 @@ export const PROGRESS_STATUSES = ["ai_processing", "waiting_for_human", "human_s
 const defined = (filters: Filters) =>
   Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as Partial<Filters>;
 
-/** A page of the organization's conversations (newest first) matching `filters`; `cursor` from the previous page's
- * `next`. */
 /** The browser's timezone: the From and To days are the member's own, as the list shows its times. */
 const timezone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -53,6 +51,8 @@ const localDayStart = (day: string, days = 0) => {
   return new Date(y, m - 1, d + days).getTime();
 };
 
+/** A page of the organization's conversations (newest first) matching `filters`; `cursor` from the previous page's
+ * `next`. */
 export async function listConversations(filters: Filters, cursor?: string) {
   const days = filters.startDate || filters.endDate ? { timezone: timezone() } : {};
   const query = { ...defined(filters), ...days, pageSize: 30, ...(cursor ? { cursor } : {}) } as Record<
