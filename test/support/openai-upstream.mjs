@@ -15,6 +15,8 @@
 //   hang              never answers (until the client goes away): the caller's time-out must end it
 //   malformed         200 with JSON of the wrong shapes (choices holding null, tool_calls not a list, embeddings'
 //                     data holding null), streamed or not: the caller keeps what it can read and fails cleanly
+//   empty             a complete chat answer with no text (streamed or not)
+//   stray-tool        a chat answer that only calls a tool `lookup_order`, whether the request offered tools or not
 // A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
 // outlast); with `from<N>` instead (`fail-500from2-<id>`) the first N-1 are answered and the later ones fail
@@ -101,8 +103,36 @@ function rerank(body) {
   return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
 }
 
-const FAULT =
-  /^(fail-500|fail-429|fail-connect|hang|malformed|fail-midstream|fail-truncated)(?:x(\d+)|from(\d+))?(?:-.*)?$/;
+const FAULTS = "fail-500|fail-429|fail-connect|hang|malformed|empty|stray-tool|fail-midstream|fail-truncated";
+const FAULT = new RegExp(`^(${FAULTS})(?:x(\\d+)|from(\\d+))?(?:-.*)?$`);
+
+/**
+ * A complete answer with no text (`empty`: content "" streamed, null whole), or only a call of a tool `lookup_order`
+ * whether or not the request offered tools (`stray-tool`), as models do.
+ */
+function sendNoText(res, stream, strayTool) {
+  const toolCalls = strayTool
+    ? [{ index: 0, id: "call_1", type: "function", function: { name: "lookup_order", arguments: '{"id": 7}' } }]
+    : undefined;
+  const finish = strayTool ? "tool_calls" : "stop";
+  const usage = { prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 };
+  if (!stream) {
+    const message = { role: "assistant", content: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+    return sendJson(res, 200, {
+      object: "chat.completion",
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage,
+    });
+  }
+  res.writeHead(200, { "Content-Type": "text/event-stream" });
+  const chunk = (delta, finish_reason = null) =>
+    `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
+  res.write(chunk({ role: "assistant", content: "" }));
+  if (toolCalls) res.write(chunk({ tool_calls: toolCalls }));
+  res.write(chunk({}, finish));
+  res.write(`data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [], usage })}\n\n`);
+  res.end("data: [DONE]\n\n");
+}
 
 /** Answers of the right status and the wrong shapes (see `malformed` above). */
 function sendMalformed(res, route, stream) {
@@ -184,6 +214,8 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       if (fault === "fail-connect") return req.socket.destroy();
       if (fault === "hang") return; // the socket stays open, unanswered, until the client leaves
       if (fault === "malformed") return sendMalformed(res, route, body.stream === true);
+      if ((fault === "empty" || fault === "stray-tool") && route === "chat")
+        return sendNoText(res, body.stream === true, fault === "stray-tool");
       if (route !== "chat") return sendJson(res, 200, route === "embeddings" ? embeddings(body) : rerank(body));
 
       const delay = /^delay-(\d+)$/.exec(model) ? Number(model.slice(6)) : tokenDelayMs;

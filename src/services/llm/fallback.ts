@@ -1,7 +1,7 @@
 import type { Bindings, Db } from "../../env";
 import type { models } from "../../db/schema";
 import { modelById } from "../models";
-import { chatModelFor } from "./index";
+import { answering, chatModelFor } from "./index";
 import { ModelError, type ChatEvent, type ChatModel, type ChatRequest } from "./types";
 import { logWarn } from "../../lib/log";
 
@@ -52,7 +52,8 @@ export function replyModel(
 
   function client(row: ModelRow): Promise<ChatModel> {
     let model = clients.get(row.id);
-    if (!model) clients.set(row.id, (model = chatModelFor(env, row)));
+    // An answer that says nothing is the model's fault here, where it would be the assistant's reply.
+    if (!model) clients.set(row.id, (model = chatModelFor(env, row).then(answering)));
     return model;
   }
 

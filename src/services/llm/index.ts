@@ -35,6 +35,35 @@ export async function chatModelFor(env: Bindings, row: ModelRow): Promise<ChatMo
   }
 }
 
+/**
+ * A provider's answer that says nothing (no text but white space, and no tool call when tools were offered) is a
+ * fault of the model's, as a 500 is: the assistant's fallback model answers, else the turn fails as for any fault
+ * (the visitor's message kept, the reply failed). Taken as it was, it stored an empty reply, an empty bubble in the
+ * widget and a message a platform refuses. Events are held until the answer has said something, so a fallback can
+ * still take its place. docs/decisions.md, "An answer that says nothing".
+ */
+export function answering(model: ChatModel): ChatModel {
+  return {
+    async *stream(request) {
+      // A call of a tool not offered is the agent loop's to answer ("no such tool") when tools were; without tools
+      // nothing reads it.
+      const tools = Boolean(request.tools?.length);
+      const held: ChatEvent[] = [];
+      let said = false;
+      for await (const event of model.stream(request) as AsyncIterable<ChatEvent>) {
+        said ||= (event.type === "delta" && event.text.trim() !== "") || (event.type === "tool_call" && tools);
+        if (!said) held.push(event);
+        else {
+          yield* held.splice(0);
+          yield event;
+        }
+      }
+      if (said || request.signal?.aborted) return;
+      throw new ModelError("The model provider's answer said nothing (no text, no tool call).", 502);
+    },
+  };
+}
+
 /** Runs a chat to the end and returns its text, the tool calls it asked for, and usage. */
 export async function complete(
   model: ChatModel,

@@ -65,12 +65,13 @@ export async function upstreamModel(
 /**
  * Faults of the upstream before the first token that a fallback model takes over from, with how
  * many requests the primary gets for one reply: MODEL_RETRIES is 2 in tests, so 429 and lost
- * connections are tried 3 times, a 500 once.
+ * connections are tried 3 times, a 500 and an answer that says nothing once.
  */
 export const PRE_TOKEN_FAULTS = [
   { fault: "fail-500", attempts: 1 },
   { fault: "fail-429", attempts: 3 },
   { fault: "fail-connect", attempts: 3 },
+  { fault: "empty", attempts: 1 },
 ];
 
 /**

@@ -16,6 +16,9 @@ const FAULTS = [
   { fault: "fail-429", failing: 9, status: 502, attempts: [3, 3, 3] },
   { fault: "fail-connect", failing: 9, status: 502, attempts: [3, 3, 3] },
   { fault: "hang", failing: 3, status: 504, attempts: [1, 1, 1] }, // MODEL_TIMEOUT_MS 5 s in tests
+  // A complete answer that says nothing: no text, or only a call of a tool the assistant never offered.
+  { fault: "empty", failing: 3, status: 502, attempts: [1, 1, 1] },
+  { fault: "stray-tool", failing: 3, status: 502, attempts: [1, 1, 1] },
   // Streamed, the stream breaks after three words, which are not asked for again.
   { fault: "fail-midstream", failing: 5, status: 502, attempts: [3, 1, 1] },
   { fault: "fail-truncated", failing: 5, status: 502, attempts: [3, 1, 1] },
