@@ -264,6 +264,25 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("takes ten files with a message and says which were left out past the tenth", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    const files = Array.from({ length: 12 }, (_, i) => ({
+      name: `note-${i + 1}.txt`,
+      mimeType: "text/plain",
+      buffer: Buffer.from(`note ${i + 1}`),
+    }));
+    await page.locator("input[type=file]").setInputFiles(files);
+    await expect.poll(() => page.locator(".files .file").count()).toBe(10);
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "At most 10 files go with a message. Left out: note-11.txt, note-12.txt" })
+      .waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("a message waiting for its file's upload takes from the composer only what it sends: text written and a file " +
     "picked meanwhile stay", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
@@ -348,9 +367,13 @@ describe("the embedded widget in Chromium", () => {
     await page.locator("button.launcher").focus();
     await page.keyboard.press("Enter");
     await page.locator("form.prechat").waitFor();
+    // "New conversation" before anything started leaves the form where it is (it once left neither form nor box).
+    await page.getByRole("button", { name: "New conversation" }).click();
+    await page.locator("form.prechat").waitFor();
     // The form stands in the way: no message box beside it, and the focus is on its first field.
     const box = page.getByRole("textbox", { name: "Message" });
     expect(await box.isVisible()).toBe(false);
+    await page.locator("#pc-name").focus();
     expect(await focused()).toBe("pc-name");
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.type("Ada");
@@ -722,6 +745,129 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   });
 
+  it(
+    "a reload while a message is in flight sends it when the server never had it, though the visitor's previous " +
+      "message said the same",
+    async () => {
+      const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+      await page.goto(host.url);
+      await page.locator("button.launcher").click();
+      const box = page.getByRole("textbox", { name: "Message" });
+      const answered = (n) =>
+        expect
+          .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+          .toBe(n);
+      for (const [i, text] of ["Can you hold my parcel?", "Yes"].entries()) {
+        await box.fill(text);
+        await page.keyboard.press("Enter");
+        await answered(i + 1);
+      }
+      // The second "Yes" never reaches the server (a stalled connection): the page reloads while it waits.
+      let holding = true;
+      let held = false;
+      await context.route("**/public/messages/", (route) => (holding ? (held = true) : route.continue()));
+      await box.fill("Yes");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => held).toBe(true);
+      holding = false;
+      await page.reload();
+      await page.locator("button.launcher").click();
+      await answered(3);
+      await expect.poll(() => page.locator(".row.visitor .bubble", { hasText: /^Yes$/ }).count()).toBe(2);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it("a returning visitor whose session fails at the page's load is told, and their first message is sent once the " +
+    "service answers; opening the chat shows the newest message", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 390, height: 600 } });
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    const box = page.getByRole("textbox", { name: "Message" });
+    for (let i = 1; i <= 6; i++) {
+      // The FAQ's question: answered every time (unanswered ones in a row would hand the conversation to a person).
+      await box.fill(`What are your opening hours? (${i})`);
+      await page.keyboard.press("Enter");
+      await expect
+        .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+        .toBe(i);
+    }
+    // Reloaded, the stored session's history is read while the panel is closed: opened, it shows the newest message.
+    await page.reload();
+    await page.locator(".row.visitor").last().waitFor({ state: "attached" });
+    await page.locator("button.launcher").click();
+    const log = page.locator(".log");
+    const atBottom = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 2);
+    await expect.poll(atBottom).toBe(true);
+    expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+
+    // The next load's session request fails (the network): no error in the page, the visitor is told.
+    let failing = true;
+    await context.route("**/public/session/", (route) => (failing ? route.abort() : route.continue()));
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await page.getByText("Could not connect. Check your connection and try again.").first().waitFor();
+    failing = false;
+    await box.fill("Are you there?");
+    await page.keyboard.press("Enter");
+    // The first Enter sends it: the session is made then, the conversation shown again, the message answered.
+    await page.locator(".row.visitor .bubble", { hasText: "Are you there?" }).waitFor();
+    await expect
+      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+      .toBe(7);
+    expect(await page.locator(".row.visitor .bubble", { hasText: "Are you there?" }).count()).toBe(1);
+    expect(await page.locator(".row.visitor").count()).toBe(7);
+    // The browser's own line for each aborted request, and nothing else: no error went unhandled in the page.
+    expect(errors.filter((e) => e !== "Failed to load resource: net::ERR_FAILED")).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it("a shared link and a code block fit the panel, the code keyboard-scrollable; the header focus shows", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 390, height: 800 } });
+    const { id: sharing } = await createWebChat(server, {
+      assistant: { name: "Sam", largeLanguageModel: LOCAL_LLM },
+      webChat: { ...ACME_HELP, enableShareConversation: true, enableThemeModeToggle: true },
+    });
+    await page.goto(`${server.base}/chat/${sharing}`);
+    await page.getByRole("textbox", { name: "Message" }).fill("Hello");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+      .toBe(1);
+    const [conversation] = (await server.api("/conversations/?pageSize=1", { method: "GET" })).results;
+    await server.api(`/conversations/${conversation.id}/take-over/`, {});
+    const long = `curl -s https://api.example.com/v1/orders/4471/tracking?include=events,carrier,estimates&lang=en`;
+    await server.api("/messages/outgoing/", {
+      body: { conversation: conversation.id, content: `Try this:\n\n\`\`\`\n${long}\n\`\`\`` },
+    });
+    const pre = page.locator(".row.agent pre");
+    await pre.waitFor({ timeout: 10_000 });
+    expect(await pre.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await pre.getAttribute("tabindex")).toBe("0");
+    await page.getByRole("button", { name: "Switch light or dark mode" }).click();
+    await page.getByRole("button", { name: "Share this conversation" }).click();
+    const shared = page.locator(".shared-link a");
+    await shared.waitFor();
+    const log = page.locator(".log");
+    expect(await log.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const [link, box] = [await shared.boundingBox(), await log.boundingBox()];
+    expect(link.x + link.width).toBeLessThanOrEqual(box.x + box.width);
+    expect(await axeViolations(page)).toEqual([]);
+    // The header's buttons are on the brand colour: their focus ring is the header's text colour, not the brand's.
+    const newConversation = page.getByRole("button", { name: "New conversation" });
+    await newConversation.focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    const [ring, header] = await newConversation.evaluate((el) => [
+      getComputedStyle(el).outlineColor,
+      getComputedStyle(el.closest("header")).backgroundColor,
+    ]);
+    expect(ring).not.toBe(header);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("sends a message once when its answer is lost before the first event: the resend carries the same " +
     "Idempotency-Key; so does a Retry after the session lapsed, and a message the live stream shows stored is " +
     "no longer 'Not sent'", async () => {
@@ -886,6 +1032,87 @@ describe("the embedded widget in Chromium", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it("a long conversation shows its latest 100 messages; the earlier ones come on request, above, in order, the " +
+    "messages on screen staying where they were", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 390, height: 800 } });
+    await page.goto(host.url);
+    await page.locator("button.launcher").click();
+    await page.getByRole("textbox", { name: "Message" }).fill("First question");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+      .toBe(1);
+    // Tests of this file run one after another: the organization's newest conversation is this one.
+    const [conversation] = (await server.api("/conversations/?pageSize=1", { method: "GET" })).results;
+    await server.api(`/conversations/${conversation.id}/take-over/`, {});
+    const notes = Array.from({ length: 110 }, (_, i) => `Note ${i + 1}`);
+    for (const content of notes)
+      await server.api("/messages/outgoing/", { body: { conversation: conversation.id, content } });
+    const texts = () => page.locator(".row:not(.greeting) .bubble").allTextContents();
+    await expect.poll(async () => (await texts()).at(-1), { timeout: 20_000 }).toBe("Note 110");
+
+    await page.reload();
+    await page.locator("button.launcher").click();
+    // 112 messages: the latest 100 are Note 11 to Note 110.
+    await expect.poll(async () => (await texts()).length, { timeout: 10_000 }).toBe(100);
+    expect(await texts()).toEqual(notes.slice(10));
+    const earlier = page.getByRole("button", { name: "Show earlier messages" });
+    const note11 = page.locator(".row.agent .bubble", { hasText: /^Note 11$/ });
+    await note11.scrollIntoViewIfNeeded();
+    const was = (await note11.boundingBox()).y;
+    await earlier.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await texts()).length).toBe(112);
+    const answer = await page.locator(".row.assistant:not(.greeting) .bubble").first().textContent();
+    expect(await texts()).toEqual(["First question", answer, ...notes]);
+    expect(Math.abs((await note11.boundingBox()).y - was)).toBeLessThan(2);
+    // None earlier: the button goes, and the focus it had is on the messages.
+    expect(await earlier.count()).toBe(0);
+    expect(
+      await page.evaluate(() => document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.className),
+    ).toBe("log");
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it("messages sent from two tabs at once show in both in the order stored, each tab's own included", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const say = async (tab, text) => {
+      await tab.getByRole("textbox", { name: "Message" }).fill(text);
+      await tab.keyboard.press("Enter");
+    };
+    const replies = (tab) => tab.locator(".row.assistant[data-done]:not(.greeting)").count();
+    await page.goto(`${host.url}/?chat=${slowChat}`);
+    await page.locator("button.launcher").click();
+    await say(page, "Hello from the first tab");
+    await expect.poll(() => replies(page), { timeout: 20_000 }).toBe(1);
+    const second = await context.newPage();
+    await second.goto(`${host.url}/?chat=${slowChat}`);
+    await second.locator("button.launcher").click();
+    await second.getByRole("article", { name: "You" }).filter({ hasText: "Hello from the first tab" }).waitFor();
+    await Promise.all([say(page, "One: where is my parcel?"), say(second, "Two: and my refund?")]);
+    for (const tab of [page, second]) await expect.poll(() => replies(tab), { timeout: 30_000 }).toBe(3);
+    const [conversation] = (await server.api("/conversations/?pageSize=1", { method: "GET" })).results;
+    const stored = (
+      await server.api(`/messages/?conversation=${conversation.id}&pageSize=100`, { method: "GET" })
+    ).results
+      .sort((a, b) => a.sequence - b.sequence)
+      .map((m) => `${m.senderType}:${m.content}`);
+    const shown = (tab) =>
+      tab
+        .locator(".row:not(.greeting)")
+        .evaluateAll((rows) =>
+          rows.map(
+            (r) =>
+              `${r.classList.contains("visitor") ? "contact" : "chatbot"}:${r.querySelector(".bubble").textContent}`,
+          ),
+        );
+    for (const tab of [page, second]) await expect.poll(() => shown(tab)).toEqual(stored);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
 
   it("serves the full-page chat with its CSP and no console errors", async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });

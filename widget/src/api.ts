@@ -114,9 +114,10 @@ export class Api {
     return this.call<Answer<"session/", "post">>("session/", { method: "POST", body });
   }
 
-  history(conversationId: string) {
+  /** The conversation's latest 100 messages, oldest first, or the 100 before the message numbered `before`. */
+  history(conversationId: string, before?: number) {
     return this.call<Answer<"conversations/{conversationId}/messages/", "get">>(
-      `conversations/${conversationId}/messages/?pageSize=100`,
+      `conversations/${conversationId}/messages/?pageSize=100${before ? `&before=${before}` : ""}`,
     );
   }
 

@@ -43,7 +43,18 @@ export function filePicker(w: Widget): [HTMLInputElement, HTMLElement] {
 
 /** Picked files: each uploads at once and shows as a chip until sent or removed (at most 10). */
 export function attach(w: Widget, picked: File[]) {
-  for (const file of picked.slice(0, Math.max(0, 10 - w.files.length))) {
+  const room = Math.max(0, 10 - w.files.length);
+  // Those past the tenth are not taken, and the visitor is told which.
+  if (picked.length > room)
+    w.error(
+      t("tooManyFiles", {
+        names: picked
+          .slice(room)
+          .map((f) => f.name)
+          .join(", "),
+      }),
+    );
+  for (const file of picked.slice(0, room)) {
     const state = h("span", { class: "st", text: t("uploading") });
     const remove = h(
       "button",

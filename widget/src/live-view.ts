@@ -65,27 +65,42 @@ function showLive(w: Widget, m: Message) {
   const row = rowOf(w, m.id);
   if (row) return w.rendered.get(row)?.(m, false);
   if (w.busy && m.role !== "agent") return void w.held.push(m);
-  // The visitor's own message, sent from this tab: it takes its id.
-  const mine =
-    m.role === "visitor" &&
-    [...w.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find((r) => w.sent.get(r) === m.content);
-  if (mine) {
-    mine.dataset.id = m.id;
-    return taken(w, mine);
-  }
+  if (claimed(w, m)) return;
   w.chips.replaceChildren();
   if (m.role === "agent") w.typingIndicator.hide();
   if (m.role === "assistant") w.typingIndicator.hideAssistant();
-  addMessage(w, m);
+  const { row: added } = addMessage(w, m);
+  // Above the first later message shown: one sent from another tab while this one's own waited in line comes before
+  // it, as stored, not below its reply.
+  const later = [...w.log.querySelectorAll<HTMLElement>(".row[data-seq]")].find(
+    (r) => r !== added && Number(r.dataset.seq) > m.sequence,
+  );
+  later?.before(added);
   if (m.role !== "visitor") w.status.textContent = t("said", { name: nameOf(w, m), text: m.content.slice(0, 300) });
   w.emit("message", m);
 }
 
-/** Messages held while sending (see showLive), now that the reply is shown. */
+/** The visitor's own message, sent from this tab and not yet known by its id: its row takes the id and place. */
+function claimed(w: Widget, m: Message): boolean {
+  const mine =
+    m.role === "visitor" &&
+    [...w.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find((r) => w.sent.get(r) === m.content);
+  if (!mine) return false;
+  mine.dataset.id = m.id;
+  mine.dataset.seq = String(m.sequence);
+  taken(w, mine);
+  return true;
+}
+
+/**
+ * Messages held while sending (see showLive), now that the reply is shown: this tab's own first take their places,
+ * so that another tab's, stored before them, go above them.
+ */
 export function releaseHeld(w: Widget) {
   const held = w.held;
   w.held = [];
-  for (const m of held) showLive(w, m);
+  const others = held.filter((m) => m.conversation !== w.conversationId || rowOf(w, m.id) || !claimed(w, m));
+  for (const m of others) showLive(w, m);
 }
 
 /** Who serves the conversation (a send shows no assistant typing while a person does); a change, as a line. */

@@ -15,9 +15,9 @@ import { h, icon, safeUrl } from "./dom";
 import { chooseLanguage, t } from "./i18n";
 import type { LiveStream } from "./live";
 import { watch } from "./live-view";
-import { addMessage, draft } from "./messages";
+import { addMessage, draft, showEarlier } from "./messages";
 import { RATING_CSS } from "./rating";
-import { connect, needsPreChat, preChat, sessionOnOpen, VisitorStorage } from "./session";
+import { connect, needsPreChat, preChat, sessionOnOpen, startSession, VisitorStorage } from "./session";
 import { share, showShared } from "./share";
 import { micButton } from "./speech";
 import { send } from "./stream";
@@ -86,6 +86,8 @@ export class Widget {
   stalled = false;
   /** The message being sent, until the server takes it (its first event): kept in the outbox meanwhile. */
   sending: { outgoing: Outgoing; row: HTMLElement } | null = null;
+  /** The newest message shown as it left: a reload finds it stored only after that one (restoreOutbox). */
+  sendingAfter = 0;
   /** Counts the visitor's new conversations: a send begun before one changes nothing after it (see deliver). */
   generation = 0;
   /**
@@ -157,7 +159,7 @@ export class Widget {
     const token = this.page ? new URLSearchParams(location.search).get("share") : null;
     if (token) return showShared(this, token);
     if (!c.isActive) return this.notice(t("closed"));
-    if ((this.page || this.storage.stored.conversationId) && sessionOnOpen(this)) this.sessionReady = connect(this);
+    if ((this.page || this.storage.stored.conversationId) && sessionOnOpen(this)) startSession(this);
   }
 
   /**
@@ -396,11 +398,12 @@ export class Widget {
 
   /** Shows a conversation of the visitor's (the one stored at the last visit) and follows its live stream. */
   async load(conversationId: string) {
-    const { results } = await this.api.history(conversationId);
+    const { results, hasMore } = await this.api.history(conversationId);
     this.conversationId = conversationId;
     this.humanServing = false;
     this.showEmpty();
     if (results.length) this.chips.replaceChildren();
+    if (hasMore && results.length) showEarlier(this, conversationId, results[0].sequence);
     for (const m of results) addMessage(this, m);
     watch(this, conversationId, results.at(-1) ?? null);
     return results;
@@ -422,10 +425,13 @@ export class Widget {
   open() {
     if (!this.panel || this.page) return;
     this.panel.hidden = false;
+    // At the newest message: shown while the panel was closed (a returning visitor's history, a person's reply), the
+    // log could not be scrolled.
+    this.scroll();
     this.launcher?.setAttribute("aria-expanded", "true");
     // The preview stays out of the way of the designer's fields: no session, no focus taken.
     if (!this.preview) {
-      if (sessionOnOpen(this)) this.sessionReady ??= connect(this);
+      if (sessionOnOpen(this) && !this.sessionReady) startSession(this);
       // The pre-chat form, when it stands before the conversation, is where the visitor writes first.
       (this.log.querySelector<HTMLElement>(".prechat input") ?? this.input).focus();
     }
@@ -456,7 +462,11 @@ export class Widget {
     this.conversationId = null;
     this.humanServing = false;
     this.storage.store({ conversationId: null, outbox: null });
-    if (this.config.isActive) this.showEmpty();
+    if (!this.config.isActive) return this.input?.focus();
+    // Nobody has said who they are yet: the form stays where the conversation would start (replaced by the empty log,
+    // it left neither form nor message box).
+    if (!this.api.token && !this.storage.stored.token && needsPreChat(this)) return void preChat(this);
+    this.showEmpty();
     this.input?.focus();
   }
 

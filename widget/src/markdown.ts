@@ -53,6 +53,8 @@ export function renderMarkdown(source: string, root: HTMLElement, cite?: (n: num
     if (/^```/.test(line)) {
       flush();
       const pre = document.createElement("pre");
+      // It scrolls sideways when a line is long: focusable, so a keyboard can scroll it too.
+      pre.tabIndex = 0;
       const code = document.createElement("code");
       const body: string[] = [];
       for (i++; i < lines.length && !/^```/.test(lines[i]); i++) body.push(lines[i]);

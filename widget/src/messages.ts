@@ -61,6 +61,8 @@ export function addMessage(w: Widget, m: Message, readOnly = false) {
   const render = (msg: Message, streaming: boolean) => {
     if ("done" in row.dataset) return; // complete: the live stream may bring the same message again
     if (!streaming && msg.id) row.dataset.done = "";
+    // Where the conversation stores it: a message another tab sent goes above a later one of this tab's (live-view.ts).
+    if (msg.sequence) row.dataset.seq = String(msg.sequence);
     bubble.classList.toggle("typing", streaming);
     // A reply being drawn is busy: assistive technology waits for its whole text (docs/decisions.md, "The widget's
     // live stream").
@@ -182,4 +184,37 @@ function tools(w: Widget, m: Message) {
   const bar = h("div", { class: "tools" }, like, dislike);
   if (w.config.enableSpeech && "speechSynthesis" in window) bar.append(readAloudButton(m.content));
   return bar;
+}
+
+/**
+ * Above a conversation's oldest message shown when it has older ones: a button that brings the 100 before it, in
+ * place, the messages on screen staying where they are. A visit reads the latest 100; a long conversation's start
+ * was otherwise out of the visitor's reach.
+ */
+export function showEarlier(w: Widget, conversationId: string, oldest: number) {
+  const button = h("button", { class: "chip earlier", type: "button", text: t("earlier") });
+  button.onclick = async () => {
+    button.disabled = true;
+    try {
+      const page = await w.api.history(conversationId, oldest);
+      if (w.conversationId !== conversationId || !button.isConnected) return;
+      const fromBottom = w.log.scrollHeight - w.log.scrollTop;
+      const from = w.log.children.length;
+      for (const m of page.results) addMessage(w, m);
+      button.after(...[...w.log.children].slice(from));
+      w.log.scrollTop = w.log.scrollHeight - fromBottom;
+      if (page.hasMore && page.results.length) {
+        oldest = page.results[0].sequence;
+        button.disabled = false;
+      } else {
+        button.remove();
+        w.log.focus(); // the button had it
+      }
+    } catch (err) {
+      button.disabled = false;
+      if (!expected(err)) throw err;
+      w.error(t("cannotConnect"));
+    }
+  };
+  w.log.append(button);
 }

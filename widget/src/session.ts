@@ -18,7 +18,8 @@ interface Stored {
 /** Messages not yet taken, in the order written, for the conversation they go to (null: the one their first starts). */
 export interface Outbox {
   conversationId: string | null;
-  messages: (Outgoing & { inFlight?: boolean })[];
+  /** `after`: the in-flight one's `sendingAfter` (none in an outbox kept by an older widget). */
+  messages: (Outgoing & { inFlight?: boolean; after?: number })[];
 }
 
 /** What the widget keeps between visits, per web chat: the token, the current conversation, the theme chosen. */
@@ -77,6 +78,21 @@ export async function connect(w: Widget): Promise<void> {
     if (expected(err)) w.error(t("cannotConnect"));
     throw err;
   }
+}
+
+/**
+ * Starts the session as the current attempt (`sessionReady`). One that fails for the network or the API leaves none,
+ * so the next open or send tries again; `connect` has told the visitor. (Kept, a failed attempt made every later
+ * await of it fail, and went unhandled in the page.)
+ */
+export function startSession(w: Widget): Promise<void> {
+  const attempt = connect(w);
+  w.sessionReady = attempt;
+  attempt.catch((err) => {
+    if (w.sessionReady === attempt) w.sessionReady = null;
+    if (!expected(err)) throw err;
+  });
+  return attempt;
 }
 
 /**

@@ -17,7 +17,7 @@ export async function share(w: Widget) {
     w.log.append(
       h(
         "p",
-        { class: "notice", role: "status" },
+        { class: "shared-link", role: "status" },
         t("linkCopied"),
         h("a", { href: url, target: "_blank", rel: "noopener", text: url }),
       ),

@@ -5,7 +5,7 @@ import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
 import { addMessage, draft, nameOf, rowOf } from "./messages";
-import { ensureSession, preChat, sessionLapsed } from "./session";
+import { ensureSession, preChat, sessionLapsed, type Outbox } from "./session";
 import { NetworkError, StreamEnded } from "./sse";
 import { releaseHeld, watch } from "./live-view";
 import { retryMayMend, unsentReason } from "./refusals";
@@ -35,9 +35,10 @@ export async function send(w: Widget, text: string) {
   let attachments: Attachment[];
   let metadata: Metadata;
   try {
-    if (!(await ensureSession(w))) {
-      // The pre-chat form stands in the way: the message waits for it, and the visitor is told why.
-      if (w.log.querySelector(".prechat") && content) {
+    // The pre-chat form stands in the way: the message waits for it, and the visitor is told why. Any other want of a
+    // session (offline, a failed request) is the send's to meet: the message shows, "Not sent" with a Retry.
+    if (!(await ensureSession(w)) && w.log.querySelector(".prechat")) {
+      if (content) {
         w.waiting = content;
         preChat(w, t("preChatFirst"));
       }
@@ -81,7 +82,7 @@ export async function send(w: Widget, text: string) {
  */
 function saveOutbox(w: Widget) {
   const messages = [
-    ...(w.sending ? [{ ...w.sending.outgoing, inFlight: true }] : []),
+    ...(w.sending ? [{ ...w.sending.outgoing, inFlight: true, after: w.sendingAfter }] : []),
     ...w.queued.map((q) => q.outgoing),
   ];
   w.storage.store({ outbox: messages.length ? { conversationId: w.conversationId, messages } : null });
@@ -90,13 +91,18 @@ function saveOutbox(w: Widget) {
 /**
  * After a reload, once the conversation is shown (`history`), the messages the last page had not had taken are shown
  * again and sent, in order, with their own Idempotency-Keys: one the server took after all is stored once. The one
- * in flight at the reload that the history shows as the visitor's latest message was taken: it is not shown twice.
+ * in flight at the reload that the history shows stored after the newest message shown as it left was taken: it is
+ * not shown twice. (Its text alone does not tell: "Yes" answered twice is two messages.)
  */
 export function restoreOutbox(w: Widget, history: Message[]) {
   const kept = w.storage.stored.outbox;
   if (!kept || kept.conversationId !== w.conversationId || w.sending || w.queued.length) return;
   const latest = [...history].reverse().find((m) => m.role === "visitor");
-  const messages = kept.messages.filter((m, i) => !(i === 0 && m.inFlight && latest?.content === m.content));
+  const taken = (m: Outbox["messages"][number]) =>
+    m.after === undefined
+      ? latest?.content === m.content
+      : history.some((h) => h.role === "visitor" && h.content === m.content && h.sequence > (m.after ?? 0));
+  const messages = kept.messages.filter((m, i) => !(i === 0 && m.inFlight && taken(m)));
   for (const { inFlight: _, ...outgoing } of messages) enqueue(w, outgoing);
   saveOutbox(w);
   void next(w);
@@ -167,6 +173,10 @@ async function deliver(w: Widget, queued: Queued) {
   const { outgoing, row } = queued;
   w.busy = true;
   w.sending = queued;
+  w.sendingAfter = Math.max(
+    0,
+    ...[...w.log.querySelectorAll<HTMLElement>(".row[data-seq]")].map((r) => Number(r.dataset.seq)),
+  );
   // In flight from now: the server may take it before this page hears back, and a reload then must find it stored,
   // not send it again beside the stored one.
   saveOutbox(w);

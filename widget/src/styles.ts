@@ -116,6 +116,7 @@ header img{width:36px;height:36px;border-radius:50%;object-fit:cover;background:
   padding:0;
 }
 .ib:hover{background:rgba(255,255,255,.18)}
+header .ib:focus-visible{outline-color:var(--nav)}
 .ib svg{width:20px;height:20px;fill:currentColor}
 .cover{width:100%;max-height:120px;object-fit:cover;display:block}
 .log{flex:1;overflow-y:auto;padding:16px 14px;background:var(--bg);display:flex;flex-direction:column;gap:10px}
@@ -184,6 +185,8 @@ sup.c{font-size:11px;color:var(--p);font-weight:700;margin:0 1px}
 .chips{display:flex;flex-wrap:wrap;gap:6px;padding:0 14px 10px}
 .chip{border:1px solid var(--p);color:var(--p);background:var(--bg);border-radius:999px;padding:6px 12px;font-size:14px}
 .chip:hover{background:var(--p);color:var(--pt)}
+.earlier{align-self:center;cursor:pointer}
+.earlier:disabled{opacity:.6;cursor:wait}
 form.composer{
   display:flex;
   gap:6px;
@@ -248,6 +251,8 @@ textarea{
 .foot{text-align:center;font-size:12px;color:var(--muted);padding:0 0 8px;background:var(--bg)}
 .foot img{height:14px;vertical-align:middle}
 .notice{margin:auto;text-align:center;color:var(--muted);padding:24px}
+.shared-link{margin:0;text-align:center;font-size:13px;color:var(--muted);overflow-wrap:anywhere}
+.shared-link a{display:block;color:var(--bt)}
 .prechat{display:flex;flex-direction:column;gap:8px;padding:16px}
 .prechat label{font-size:13px;color:var(--muted)}
 .prechat input{

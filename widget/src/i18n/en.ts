@@ -13,6 +13,7 @@ export const en = {
   close: "Close",
   back: "Back",
   log: "Messages",
+  earlier: "Show earlier messages",
   poweredBy: "Powered by AI assistant",
   // The composer
   placeholder: "Type your message…",
@@ -81,6 +82,7 @@ export const en = {
   uploadFailed: "Upload failed",
   fileTooLarge: "Too large (at most {max})",
   fileType: "File type not allowed",
+  tooManyFiles: "At most 10 files go with a message. Left out: {names}",
   fileNotTaken: "Files not accepted",
   fileTooLargeHere: "Too large",
   fileNoRoom: "No room for more files",
