@@ -88,6 +88,21 @@ afterAll(async () => {
 const lastAnswer = (page) => page.locator(".row.assistant .bubble").last();
 
 /**
+ * The visitor writes `text` in a new conversation; once it is answered, a person takes it over (their messages then
+ * reach the visitor). Tests of this file run one after another: the organization's newest conversation is this one.
+ */
+async function answeredThenTakenOver(page, text) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.keyboard.press("Enter");
+  await expect
+    .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
+    .toBe(1);
+  const [conversation] = (await server.api("/conversations/?pageSize=1", { method: "GET" })).results;
+  await server.api(`/conversations/${conversation.id}/take-over/`, {});
+  return conversation;
+}
+
+/**
  * The slow assistant's chat, open, in a page whose network drops every send of the message named by `drop.content`
  * (each resend too) until it is set to null. `say` writes a message and waits for its row (`mine`); `longReply`
  * starts a reply that streams for a while; `visitorMessages` reads what the conversation stored, in order.
@@ -830,13 +845,7 @@ describe("the embedded widget in Chromium", () => {
       webChat: { ...ACME_HELP, enableShareConversation: true, enableThemeModeToggle: true },
     });
     await page.goto(`${server.base}/chat/${sharing}`);
-    await page.getByRole("textbox", { name: "Message" }).fill("Hello");
-    await page.keyboard.press("Enter");
-    await expect
-      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
-      .toBe(1);
-    const [conversation] = (await server.api("/conversations/?pageSize=1", { method: "GET" })).results;
-    await server.api(`/conversations/${conversation.id}/take-over/`, {});
+    const conversation = await answeredThenTakenOver(page, "Hello");
     const long = `curl -s https://api.example.com/v1/orders/4471/tracking?include=events,carrier,estimates&lang=en`;
     await server.api("/messages/outgoing/", {
       body: { conversation: conversation.id, content: `Try this:\n\n\`\`\`\n${long}\n\`\`\`` },
@@ -1038,14 +1047,7 @@ describe("the embedded widget in Chromium", () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 390, height: 800 } });
     await page.goto(host.url);
     await page.locator("button.launcher").click();
-    await page.getByRole("textbox", { name: "Message" }).fill("First question");
-    await page.keyboard.press("Enter");
-    await expect
-      .poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 })
-      .toBe(1);
-    // Tests of this file run one after another: the organization's newest conversation is this one.
-    const [conversation] = (await server.api("/conversations/?pageSize=1", { method: "GET" })).results;
-    await server.api(`/conversations/${conversation.id}/take-over/`, {});
+    const conversation = await answeredThenTakenOver(page, "First question");
     const notes = Array.from({ length: 110 }, (_, i) => `Note ${i + 1}`);
     for (const content of notes)
       await server.api("/messages/outgoing/", { body: { conversation: conversation.id, content } });
