@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
+import { sendAll } from "../../lib/queues";
 import { chatbotRecords } from "../../db/schema";
 import { dataDbs } from "../shards";
 import { conversationDb, dataParts } from "../shards/parts";
@@ -18,13 +19,12 @@ export interface EvaluationJob {
 }
 
 export async function enqueueEvaluations(env: Bindings, jobs: EvaluationJob[]): Promise<void> {
-  for (let i = 0; i < jobs.length; i += 100) {
-    await env.EVALUATION_QUEUE.sendBatch(
-      jobs.slice(i, i + 100).map(({ recordId, organizationId, conversationId }) => ({
-        body: { recordId, organizationId, conversationId } satisfies EvaluationJob,
-      })),
-    );
-  }
+  await sendAll(
+    env.EVALUATION_QUEUE,
+    jobs.map(({ recordId, organizationId, conversationId }) => ({
+      body: { recordId, organizationId, conversationId } satisfies EvaluationJob,
+    })),
+  );
 }
 
 /**

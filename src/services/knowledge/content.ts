@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { faqs, knowledgeBaseFiles, knowledgeBases, textNodes } from "../../db/schema";
 import { chunk } from "../../lib/sql";
+import { sendAll } from "../../lib/queues";
 import { ModelError } from "../llm/types";
 import { modelById } from "../models";
 import { embeddingModelFor } from "./embeddings";
@@ -150,7 +151,10 @@ export async function deleteKnowledgeBase(env: Bindings, db: Db, knowledgeBaseId
     vectorIds,
   }));
   jobs.push({ kind: "purge", knowledgeBaseId, vectorIds: [], objectPrefix: objectPrefixOf(knowledgeBaseId) });
-  for (const part of chunk(jobs, 100)) await env.INGESTION_QUEUE.sendBatch(part.map((body) => ({ body })));
+  await sendAll(
+    env.INGESTION_QUEUE,
+    jobs.map((body) => ({ body })),
+  );
 }
 
 /** Stored bytes of a knowledge base's files live under this prefix of the FILES bucket. */

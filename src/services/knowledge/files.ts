@@ -6,6 +6,7 @@ import { knowledgeBaseFileLabels, knowledgeBaseFiles, knowledgeBaseLabels, knowl
 import { fieldError, notFound } from "../../lib/errors";
 import { isUuid, uuidv7 } from "../../lib/ids";
 import { chunk, contains } from "../../lib/sql";
+import { sendAll } from "../../lib/queues";
 import type { OrgAccess } from "../access";
 import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "./knowledge-bases";
 import { objectPrefixOf, type IngestionJob } from "./content";
@@ -139,11 +140,10 @@ export function newFile(
 
 /** Queues the parsing of files (one job each, at their current generation). */
 export async function enqueueFiles(env: Bindings, files: Pick<FileRow, "id" | "generation">[]) {
-  for (const part of chunk(files, 100)) {
-    await env.INGESTION_QUEUE.sendBatch(
-      part.map((f) => ({ body: { kind: "file", fileId: f.id, generation: f.generation } satisfies IngestionJob })),
-    );
-  }
+  await sendAll(
+    env.INGESTION_QUEUE,
+    files.map((f) => ({ body: { kind: "file", fileId: f.id, generation: f.generation } satisfies IngestionJob })),
+  );
 }
 
 /** Records of files of `kb`, with their labels; `origin` is the service's own, for the download URLs. */

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { prepared, ph } from "../../db/prepared";
 import { webhookDeliveries } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
+import { sendAll } from "../../lib/queues";
 import type { ConversationRow, MessageRow } from "../conversations";
 import type { OutboxConfig } from "../conversation/outbox-config";
 import { queueDelaySeconds } from "./retries";
@@ -119,13 +120,12 @@ export async function scheduleDeliveries(
   attempts: { id: string; organizationId?: string; scheduledAt: number }[],
   now: number,
 ): Promise<void> {
-  for (let i = 0; i < attempts.length; i += 100) {
-    await env.WEBHOOK_QUEUE.sendBatch(
-      attempts.slice(i, i + 100).map(({ id, organizationId, scheduledAt }) => ({
-        body: (organizationId ? { deliveryId: id, organizationId } : { deliveryId: id }) satisfies DeliveryMessage,
-        contentType: "json" as const,
-        delaySeconds: queueDelaySeconds(scheduledAt, now),
-      })),
-    );
-  }
+  await sendAll(
+    env.WEBHOOK_QUEUE,
+    attempts.map(({ id, organizationId, scheduledAt }) => ({
+      body: (organizationId ? { deliveryId: id, organizationId } : { deliveryId: id }) satisfies DeliveryMessage,
+      contentType: "json" as const,
+      delaySeconds: queueDelaySeconds(scheduledAt, now),
+    })),
+  );
 }

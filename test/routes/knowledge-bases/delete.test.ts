@@ -1,11 +1,14 @@
 import { env } from "cloudflare:workers";
 import { matchExpression } from "../../../src/services/knowledge/retrieval/terms";
 import { describe, expect, it } from "vitest";
-import { countRows, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { countRows, PREFIXES, call, expectError, seedMember, seedOwner, waitFor } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
+import { objectsUnder } from "../../support/upload-bytes";
+import { objectPrefixOf } from "../../../src/services/knowledge/content";
+import { vectorStoreFor } from "../../../src/services/knowledge/vector-store";
 
 const rowsOf = (table: string, kbId: string) => countRows(env.DB, `${table} WHERE knowledge_base_id = ?`, kbId);
 /** FTS rows of the knowledge base (its term prefix, src/services/knowledge/retrieval/terms.ts) holding `term`. */
@@ -60,6 +63,48 @@ describe("DELETE /knowledge-bases/{id}/", () => {
     expect(await ftsRows("text_nodes_fts", keep.id, word)).toBeGreaterThan(0);
     const listed = await bodyOf<"GET /knowledge-bases/">(await owner.fetch("GET", "/knowledge-bases/"));
     expect(listed.results.map((k) => k.id)).toEqual([keep.id]);
+  });
+
+  it("a knowledge base of 10,000 passages: 204, then its vectors and stored files are purged", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const fileId = crypto.randomUUID();
+    const key = `${objectPrefixOf(kb.id)}${fileId}/big.txt`;
+    await env.FILES.put(key, "Seven thousand passages.");
+    const now = Date.now();
+    await env.DB.prepare(
+      "INSERT INTO knowledge_base_files (id, knowledge_base_id, filename, object_key, file_type, size, status, " +
+        "queued_at, created_at, updated_at) VALUES (?1, ?2, 'big.txt', ?3, 'txt', 24, 'done', ?4, ?4, ?4)",
+    )
+      .bind(fileId, kb.id, key, now)
+      .run();
+    // Ids as long as a UUID's: the purge jobs' size is what the queue limits.
+    await env.DB.prepare(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000) " +
+        "INSERT INTO text_nodes (id, knowledge_base_id, file_id, position, text, start_char_idx, end_char_idx, " +
+        "created_at, updated_at) SELECT printf('%s-%012d', substr(?2, 1, 23), i), ?1, ?2, i, 'Passage ' || i, 0, 9, " +
+        "?3, ?3 FROM n",
+    )
+      .bind(kb.id, fileId, now)
+      .run();
+    const store = vectorStoreFor(env);
+    const nodeId = (i: number) => `${fileId.slice(0, 23)}-${String(i).padStart(12, "0")}`;
+    await store.upsert(kb.id, [
+      { id: nodeId(1), values: [1, 0, 0, 0], type: "text_node", sourceId: fileId },
+      { id: nodeId(10000), values: [0, 1, 0, 0], type: "text_node", sourceId: fileId },
+    ]);
+    expect(await rowsOf("text_nodes", kb.id)).toBe(10000);
+    expect((await store.query(kb.id, [1, 1, 0, 0], { topK: 5 })).length).toBe(2);
+
+    const res = await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/`);
+    expect(res.status, await res.clone().text()).toBe(204);
+    expect(await rowsOf("text_nodes", kb.id)).toBe(0);
+    const left = await waitFor(
+      async () => [(await store.query(kb.id, [1, 1, 0, 0], { topK: 5 })).length, (await objectsUnder(key)).length],
+      ([vectors, objects]) => vectors + objects === 0,
+      20_000,
+    );
+    expect(left).toEqual([0, 0]);
   });
 
   it("the assistant linked to it no longer lists it", async () => {
