@@ -116,10 +116,13 @@ export function cannotOpen(err: unknown): boolean {
   return err instanceof DOMException || (err instanceof ApiError && err.code === "not_configured");
 }
 
-/** Shows that a write-only secret is set without revealing it: `sk-a…wxyz`. */
+/**
+ * Shows that a write-only secret is set, and which one, without revealing it: its last 4 characters (`…wxyz`), and
+ * only for a secret of 16 or more, so no more than a quarter of it shows; a shorter one is `••••`.
+ */
 export function maskSecret(value: string | null | undefined): string | null {
   if (!value) return null;
-  return value.length <= 8 ? "••••" : `${value.slice(0, 4)}…${value.slice(-4)}`;
+  return value.length < 16 ? "••••" : `…${value.slice(-4)}`;
 }
 
 const hmacKey = (secret: string, usage: "sign" | "verify") =>

@@ -49,8 +49,8 @@ const ChannelSchema = z
     inboxId: z.string().openapi({ description: "The inbox's id", example: "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d" }),
     channelType: z.string().openapi({ description: "The inbox's platform", example: "telegram" }),
     credentials: z.record(z.string(), z.union([z.string(), z.null()])).openapi({
-      description: `The platform's fields, secret ones masked (\`1234…wxyz\`), null when not set: ${byPlatform}`,
-      example: { botToken: "1234…wxyz" },
+      description: `The platform's fields, secret ones masked (\`…wxyz\`), null when not set: ${byPlatform}`,
+      example: { botToken: "…wxyz" },
     }),
     webhookUrl: z.string().openapi({
       description:

@@ -32,7 +32,7 @@ export const webhookUrlOf = (origin: string, platform: string, inboxId: string) 
 export interface ChannelRecord {
   inboxId: string;
   channelType: string;
-  /** Every credential field; secret ones masked (`abcd…wxyz`), null when not set. */
+  /** Every credential field; secret ones masked (`…wxyz`), null when not set. */
   credentials: Record<string, string | null>;
   webhookUrl: string;
   verifyToken: string | null;

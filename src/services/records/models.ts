@@ -24,7 +24,7 @@ export const ModelSchema = z
     hasApiKey: z
       .boolean()
       .openapi({ description: "Whether an API key is stored (the key itself is never returned)", example: false }),
-    apiKeyPreview: z.string().nullable().openapi({ description: "Masked API key", example: "sk-a…wxyz" }),
+    apiKeyPreview: z.string().nullable().openapi({ description: "Masked API key", example: "…wxyz" }),
     isBuiltIn: z
       .boolean()
       .openapi({ description: "Built-in models belong to no organization and cannot be changed", example: true }),

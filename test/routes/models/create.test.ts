@@ -24,7 +24,7 @@ describe("POST models", () => {
         isBuiltIn: false,
         organization: owner.organizationId,
       });
-      expect(body.apiKeyPreview).toBe(`${secret.slice(0, 4)}…${secret.slice(-4)}`);
+      expect(body.apiKeyPreview).toBe(`…${secret.slice(-4)}`);
       expect(body).not.toHaveProperty("apiKey");
       const row = await storedModel(body.id);
       expect(row.apiKeyEncrypted).toBeTruthy();

@@ -33,7 +33,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       isEnabled: false,
       headers: { "X-A": "1" },
       hasSecretToken: true,
-      secretTokenPreview: "keep…cret",
+      secretTokenPreview: "…cret",
     });
   });
 
@@ -47,7 +47,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     const rotated = await owner.fetch("PATCH", path, { secretToken: "second-secret-value" });
     const text = await rotated.text();
     expect(text).not.toContain("second-secret-value");
-    expect(JSON.parse(text)).toMatchObject({ hasSecretToken: true, secretTokenPreview: "seco…alue" });
+    expect(JSON.parse(text)).toMatchObject({ hasSecretToken: true, secretTokenPreview: "…alue" });
     expect(await decryptSecret((await storedWebhook(hook.id)).secretTokenSealed!, env.ENCRYPTION_KEY)).toBe(
       "second-secret-value",
     );
