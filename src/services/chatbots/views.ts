@@ -11,6 +11,7 @@ import { visibleSkillsCondition } from "../skills/access";
 import { visibleKnowledgeBasesCondition } from "../knowledge/knowledge-bases";
 import { addByKey, onEachPart } from "../shards/parts-sum";
 import { chatbotGroupLinks, type ChatbotRow } from "./visibility";
+import { maskConnectionString } from "../sql/connection";
 import { creatorsOf, groupNameLinks, type IdName, linkedNames } from "../view-parts";
 
 /** Everything an assistant record shows besides its own columns. */
@@ -129,11 +130,5 @@ export async function chatbotViews(
 
 export const chatbotView = async (db: Db, parts: Db[], access: OrgAccess, userId: string, row: ChatbotRow) =>
   (await chatbotViews(db, parts, access, userId, [row]))[0];
-/** `user:password@` and `password=` in a connection string become `****`; the rest is shown. */
-export function maskDatabaseUrl(url: string | null): string | null {
-  if (!url) return url;
-  return url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:)[^/?#]*@/i, "$1****@")
-    .replace(/^([^/@:\s]+\/)[^@]+@/, "$1****@")
-    .replace(/(^|[?&;])((?:password|pwd)=)[^&;]*/gi, "$1$2****");
-}
+/** An assistant's connection string as its record shows it: secrets as `****` (maskConnectionString). */
+export const maskDatabaseUrl = (url: string | null) => url && maskConnectionString(url, "****");

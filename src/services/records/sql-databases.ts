@@ -3,6 +3,7 @@ import { SQL_DATABASE_STATUSES, SQL_DATABASE_TYPES } from "../../db/schema";
 import { GroupRefs, IdName, IdRef, NameField, Timestamps } from "../../lib/openapi";
 import { ms, timestampsOf } from "../../lib/time";
 import type { SqlDatabaseView, SqlTableRow } from "../sql/views";
+import { maskConnectionString } from "../sql/connection";
 
 /** The types and statuses a SQL database has, for the routes' query and body schemas. */
 export { SQL_DATABASE_STATUSES, SQL_DATABASE_TYPES };
@@ -190,7 +191,8 @@ const common = (v: SqlDatabaseView): Omit<SqlDatabaseRecord, "tables"> => ({
   name: v.row.name,
   description: v.row.description,
   databaseType: v.row.databaseType,
-  databaseUrl: v.row.databaseUrlMasked,
+  // Masked again: a form stored by an earlier version may show more (maskConnectionString).
+  databaseUrl: v.row.databaseUrlMasked && maskConnectionString(v.row.databaseUrlMasked),
   includeTables:
     v.row.includeTables ?? (v.row.databaseType === "managed" ? { tables: v.tables.map((t) => t.tableName) } : null),
   isActive: v.row.isActive,

@@ -188,8 +188,22 @@ export function connectionProblem(
   return null;
 }
 
-/** `user:password@` becomes `user:***@` (CONTRACT section 15). */
-export const maskConnectionUrl = (url: string) =>
-  url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*:)[^@/?#]*@/i, "$1***@")
-    .replace(/([?&](?:password|pwd)=)[^&]*/gi, "$1***");
+/** A pair of a query string or of an ADO/JDBC/ODBC connection string whose value is a secret, the value whole. */
+const SECRET_PAIR = new RegExp(
+  String.raw`(^|[?&;])(\s*[\w.-]*(?:password|passwd|pwd|secret|token)[\w.-]*\s*=\s*)` +
+    String.raw`(\{(?:[^}]|\}\})*\}|"(?:[^"]|"")*"|'(?:[^']|'')*'|[^;&]*)`,
+  "gi",
+);
+
+/**
+ * A connection string with its secrets hidden, in every form the SQL connectors take (CONTRACT section 15:
+ * `postgresql://user:***@host/db`): a URL's `user:password@` up to the last `@` (a password may hold one), Oracle's
+ * `user/password@`, and `password=`, `pwd=`, `…secret=`, `…token=` pairs of a query or a `Key=Value;` string (a
+ * braced or quoted value whole). Masking a masked string changes nothing, so a masked value sent back is recognised.
+ */
+export function maskConnectionString(url: string, mask = "***"): string {
+  return url
+    .replace(/^([a-z][a-z0-9+.:-]*:\/\/[^:@/?#]*:).*@/i, (_, head: string) => `${head}${mask}@`)
+    .replace(/^((?:jdbc:oracle:[a-z]+:)?[^/@:\s;=]+\/).*@/i, (_, head: string) => `${head}${mask}@`)
+    .replace(SECRET_PAIR, (_, start: string, key: string) => `${start}${key}${mask}`);
+}

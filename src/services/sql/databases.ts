@@ -18,7 +18,7 @@ import {
 } from "../records/sql-databases";
 import { groupIdsOf, referencedIds, writeWithLinks } from "../links";
 import { sqlDatabaseGroupLinks, visibleSqlDatabasesCondition, type SqlDatabaseRow } from "./access";
-import { connectionProblem, maskConnectionUrl } from "./connection";
+import { connectionProblem, maskConnectionString } from "./connection";
 import { sqlDatabaseView, sqlDatabaseViews } from "./views";
 import {
   checkSqlChatbots,
@@ -104,7 +104,7 @@ async function checkConnection(
   if (problem) throw fieldError("databaseUrl", problem);
   return {
     databaseUrlSealed: await encryptSecret(write.url, env.ENCRYPTION_KEY),
-    databaseUrlMasked: maskConnectionUrl(write.url),
+    databaseUrlMasked: maskConnectionString(write.url),
   };
 }
 
@@ -170,7 +170,12 @@ export async function updateSqlDatabase(
   if (body.databaseType !== undefined && body.databaseType !== current.databaseType)
     throw fieldError("databaseType", "Cannot be changed after creation.");
   const managed = current.databaseType === "managed";
-  const url = body.databaseUrl && body.databaseUrl !== current.databaseUrlMasked ? body.databaseUrl : undefined;
+  // Sent back as read: masked by this version or, stored before it, by an earlier one.
+  const sentBack = [
+    current.databaseUrlMasked,
+    current.databaseUrlMasked && maskConnectionString(current.databaseUrlMasked),
+  ];
+  const url = body.databaseUrl && !sentBack.includes(body.databaseUrl) ? body.databaseUrl : undefined;
   const connection = await checkConnection(env, current.organizationId, current.databaseType, {
     url,
     missing: body.databaseUrl === null,

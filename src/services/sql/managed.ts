@@ -68,9 +68,14 @@ export async function createManagedTable(
     if (err instanceof TabularError) throw fieldError(source.fromKnowledgeBase ? "sourceFile" : "file", err.message);
     throw err;
   }
-  const name = sqlName(options.tableName ?? source.filename.replace(/\.[^.]+$/, ""), "table");
+  let name = sqlName(options.tableName ?? source.filename.replace(/\.[^.]+$/, ""), "table");
   if (options.tableName && name !== options.tableName)
     throw fieldError("tableName", "Lower-case letters, digits and underscores, starting with a letter (at most 63).");
+  // SQLite keeps names starting with sqlite_ for its own tables and refuses to create one.
+  if (name.startsWith("sqlite_")) {
+    if (options.tableName) throw fieldError("tableName", "Names starting with sqlite_ are reserved by SQLite.");
+    name = `table_${name}`.slice(0, 63);
+  }
   const [existing] = await db
     .select({ id: sqlDatabaseTables.id })
     .from(sqlDatabaseTables)

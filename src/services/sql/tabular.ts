@@ -2,6 +2,7 @@ import Papa from "papaparse";
 import { unzipSync } from "fflate";
 import type { ManagedColumn } from "../../../durable-objects/managed-database";
 import { decodeText } from "../parsing/text";
+import { ParseError } from "../parsing/errors";
 
 export const TABULAR_LIMITS = {
   bytes: 20 * 1024 * 1024,
@@ -29,8 +30,14 @@ export function sqlName(raw: string, fallback: string): string {
   return /^[a-z]/.test(name) ? name : `${fallback}${name ? `_${name}` : ""}`.slice(0, 63);
 }
 
-const INTEGER = /^-?\d{1,15}$/;
-const REAL = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/**
+ * A whole number an INTEGER column holds unchanged: at most 15 digits (an order or card number past that would lose
+ * digits as a number) and no leading zero (a phone number or a postal code would lose it). Other whole numbers are
+ * TEXT, as are decimals with a leading zero.
+ */
+const INTEGER = /^-?(0|[1-9]\d{0,14})$/;
+const DECIMAL = /^-?(0|[1-9]\d*)?\.\d+(e[+-]?\d+)?$|^-?(0|[1-9]\d*)(\.\d*)?e[+-]?\d+$/i;
+const isReal = (v: string) => INTEGER.test(v) || DECIMAL.test(v);
 
 /** Header row + records to typed columns (INTEGER, REAL or TEXT, from every non-empty value) and converted rows. */
 export function toTabular(table: string[][]): Tabular {
@@ -40,6 +47,13 @@ export function toTabular(table: string[][]): Tabular {
     throw new TabularError(`The file has more than ${TABULAR_LIMITS.columns} columns.`);
   if (records.length > TABULAR_LIMITS.rows)
     throw new TabularError(`The file has more than ${TABULAR_LIMITS.rows} rows.`);
+  // A cell past the header's last column has no column to go in: refused rather than dropped (empty ones are the
+  // trailing separators spreadsheets write).
+  const wide = records.findIndex((r) => r.slice(header.length).some((cell) => cell.trim()));
+  if (wide >= 0)
+    throw new TabularError(
+      `Row ${wide + 2} has a value past the header's ${header.length} columns; name that column in the header row.`,
+    );
   const seen = new Set<string>();
   const names = header.map((h, i) => {
     let name = sqlName(h, `column_${i + 1}`);
@@ -52,7 +66,7 @@ export function toTabular(table: string[][]): Tabular {
     const type =
       values.length && values.every((v) => INTEGER.test(v))
         ? "INTEGER"
-        : values.length && values.every((v) => REAL.test(v))
+        : values.length && values.every(isReal)
           ? "REAL"
           : "TEXT";
     return { name, type };
@@ -68,7 +82,13 @@ export function toTabular(table: string[][]): Tabular {
 }
 
 export function parseCsvTable(bytes: Uint8Array): Tabular {
-  const text = decodeText(bytes, "CSV");
+  let text: string;
+  try {
+    text = decodeText(bytes, "CSV");
+  } catch (err) {
+    if (err instanceof ParseError) throw new TabularError(err.message);
+    throw err;
+  }
   const result = Papa.parse<string[]>(text, { skipEmptyLines: "greedy" });
   if (!result.data.length)
     throw new TabularError(`The CSV file could not be read${result.errors[0] ? `: ${result.errors[0].message}` : ""}.`);

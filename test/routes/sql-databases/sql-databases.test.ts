@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import writeXlsxFile from "write-excel-file/node";
 import { describe, expect, it } from "vitest";
 import { sqlDatabases, sqlDatabaseTables } from "../../../src/db/schema";
+import { managedDatabase } from "../../../src/services/sql/write";
+import type { QueryResult } from "../../../durable-objects/managed-database";
 import {
   call,
   db,
@@ -166,6 +168,37 @@ describe("SQL databases: CRUD", () => {
       });
       const check = await expectError(await owner.fetch("POST", `/sql-databases/${row.id}/check-connection/`), 400);
       expect(check.detail).toContain("not supported in this deployment");
+    }
+  });
+
+  it("a connection string's secrets never show, in any form; an earlier version's mask is masked again", async () => {
+    const owner = await seedOwner();
+    const forms = {
+      postgresql: ["postgresql://bot:p@ss@db.example.com:5432/shop", "postgresql://bot:***@db.example.com:5432/shop"],
+      mssql: [
+        'Server=db.example.com;User Id=sa; Password = "p@ss;w0rd";Encrypt=true',
+        "Server=db.example.com;User Id=sa; Password = ***;Encrypt=true",
+      ],
+      oracle: ["scott/ti@ger@db.example.com:1521/ORCL", "scott/***@db.example.com:1521/ORCL"],
+    };
+    for (const [type, [url, masked]] of Object.entries(forms)) {
+      const row = await createDatabase(owner, { databaseType: type, databaseUrl: url });
+      expect(row.databaseUrl, type).toBe(masked);
+      const read = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${row.id}/`));
+      expect(read.databaseUrl, type).toBe(masked);
+    }
+    // The form an earlier version stored, which stopped at the password's first "@".
+    const row = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: forms.postgresql[0] });
+    const earlier = "postgresql://bot:***@ss@db.example.com:5432/shop";
+    await db().update(sqlDatabases).set({ databaseUrlMasked: earlier }).where(eq(sqlDatabases.id, row.id));
+    const [stored] = await db().select().from(sqlDatabases).where(eq(sqlDatabases.id, row.id));
+    const read = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${row.id}/`));
+    expect(read.databaseUrl).toBe(forms.postgresql[1]);
+    for (const sentBack of [earlier, read.databaseUrl]) {
+      const res = await owner.fetch("PATCH", `/sql-databases/${row.id}/`, { databaseUrl: sentBack });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const [kept] = await db().select().from(sqlDatabases).where(eq(sqlDatabases.id, row.id));
+      expect(kept.databaseUrlSealed).toBe(stored.databaseUrlSealed);
     }
   });
 
@@ -381,6 +414,42 @@ describe("managed tables from CSV and XLSX", () => {
     await expectNotFound(await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`));
   });
 
+  it("keeps values as written (long numbers, leading zeros, decimals); a cell past the header is refused", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner);
+    const csv =
+      "order,phone,zip,units,price,share\n" +
+      "12345678901234567,0912345678,02134,3,1.5,1e3\n" +
+      "98765432109876543,0223456789,10001,-12,-0.25,.5\n";
+    const table = await createTable(owner, database.id, csv, { tableName: "orders" });
+    expect(table.columns.map((c) => [c.columnName, c.columnType])).toEqual([
+      ["order", "TEXT"],
+      ["phone", "TEXT"],
+      ["zip", "TEXT"],
+      ["units", "INTEGER"],
+      ["price", "REAL"],
+      ["share", "REAL"],
+    ]);
+    // Typed as the service reads it (RPC's types make `unknown` cells never).
+    const stored: QueryResult = await managedDatabase(env, database.id).query('SELECT * FROM "orders"', 10);
+    expect(stored.rows).toEqual([
+      ["12345678901234567", "0912345678", "02134", 3, 1.5, 1000],
+      ["98765432109876543", "0223456789", "10001", -12, -0.25, 0.5],
+    ]);
+
+    const wide = await owner.fetch(
+      "POST",
+      `/sql-databases/${database.id}/tables/`,
+      csvForm("region,amount\nnorth,120\nsouth,50,extra\n", { tableName: "wide" }),
+    );
+    const refused = await expectError(wide, 400, "invalid");
+    expect(refused.errors).toHaveProperty("file");
+    expect(refused.detail).toContain("Row 3");
+    // Trailing separators, as spreadsheets export them, are no values.
+    const trailing = await createTable(owner, database.id, "region,amount\nnorth,120,,\n", { tableName: "trailing" });
+    expect(trailing).toMatchObject({ rowCount: 1 });
+  });
+
   it("creates tables from a knowledge base's CSV and from an XLSX upload", async () => {
     const owner = await seedOwner();
     const database = await createDatabase(owner);
@@ -433,11 +502,32 @@ describe("managed tables from CSV and XLSX", () => {
     await expectError(await post(csvForm("not a zip", {}, "x.xlsx")), 400, "invalid");
     await expectError(await post(csvForm(SALES_CSV, { tableName: "Robert'); DROP TABLE sales;--" })), 400, "invalid");
     await expectError(await post(csvForm(SALES_CSV, { tableName: "1abc" })), 400, "invalid");
+    const reserved = await expectError(await post(csvForm(SALES_CSV, { tableName: "sqlite_master" })), 400, "invalid");
+    expect(reserved.errors).toHaveProperty("tableName");
+    expect(reserved.detail).toContain("sqlite_");
+    // Big5 (a Traditional Chinese spreadsheet's export), and bytes that are no text at all.
+    const big5 = new Uint8Array([
+      0xab, 0x7e, 0xa6, 0x57, 0x2c, 0xbc, 0xc6, 0xb6, 0x71, 0x0a, 0xa4, 0xfd, 0x2c, 0x31, 0x0a,
+    ]);
+    const binary = Uint8Array.from({ length: 512 }, (_, i) => (i * 37) % 256);
+    for (const bytes of [big5, binary]) {
+      const refused = await expectError(await post(csvForm(bytes)), 400, "invalid");
+      expect(refused.errors).toHaveProperty("file");
+      expect(refused.detail).toContain("UTF-8");
+    }
     await expectError(await post({ sourceFile: { id: NO_SUCH_ID } }), 400, "invalid");
     await expectError(await post({ sourceFile: {} }), 400, "invalid");
     await expectError(await post(new FormData()), 400, "invalid");
     const detail = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${database.id}/`));
     expect(detail.tables).toEqual([]);
+    // A file named like SQLite's own tables makes a table of another name.
+    const fromName = await owner.fetch(
+      "POST",
+      `/sql-databases/${database.id}/tables/`,
+      csvForm(SALES_CSV, {}, "sqlite_stat1.csv"),
+    );
+    expect(fromName.status, await fromName.clone().text()).toBe(201);
+    expect(await fromName.json()).toMatchObject({ tableName: "table_sqlite_stat1" });
     const external = await createDatabase(owner, {
       databaseType: "mysql",
       databaseUrl: "mysql://u:p@db.example.com/x",
