@@ -234,8 +234,14 @@ export function inboxChange(body: InboxesInput): { ids: string[]; field: string 
 /** Distinct tag names in the order given. */
 export const tagNames = (body: { tags?: string[] }) => (body.tags ? [...new Set(body.tags)] : undefined);
 
-/** Keys holding connector token bodies (compared lower-case, without `_` and `-`). */
-const TOKEN_KEY = /(token|secret|password)$|^(apikey|authorization|credentials?)$/;
+/**
+ * Keys holding connector token bodies or other secrets (compared lower-case, without `_`, `-` and `.`): tokens,
+ * secrets, passwords and pass phrases, private, access and API keys, JWTs, cookies, sessions, signatures.
+ */
+const TOKEN_KEY = new RegExp(
+  "(token|secret|password|passwd|pwd|passphrase|privatekey|accesskey|apikey|secretkey|signingkey|jwt|cookies?|" +
+    "session|signature|credentials?)$|^(key|authorization|auth|bearer)$",
+);
 
 /** Connector grants are kept without their token bodies, at any depth. */
 export function withoutTokens(value: unknown): unknown {
@@ -243,7 +249,7 @@ export function withoutTokens(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([key]) => !TOKEN_KEY.test(key.toLowerCase().replace(/[_-]/g, "")))
+      .filter(([key]) => !TOKEN_KEY.test(key.toLowerCase().replace(/[_.-]/g, "")))
       .map(([key, v]) => [key, withoutTokens(v)]),
   );
 }
