@@ -1,6 +1,6 @@
-import Papa from "papaparse";
-import { strFromU8, unzipSync } from "fflate";
 import { fieldError } from "../../lib/errors";
+import { ParseError } from "../parsing/errors";
+import { csvCells, xlsxCells } from "../parsing/spreadsheet";
 
 /** Most questions one batch may hold. */
 export const MAX_QUESTIONS = 1_000;
@@ -19,7 +19,7 @@ const ANSWER_HEADERS = /^(expected[ _-]?answer|answer|reference|ground[ _-]?trut
  * column holds the questions and the second the expected answers. Empty questions are skipped.
  */
 export function parseQuestions(filename: string, bytes: ArrayBuffer, field = "file"): QaRow[] {
-  const table = /\.xlsx$/i.test(filename) ? readSheet(bytes, field) : readCsv(bytes);
+  const table = readCells(filename, new Uint8Array(bytes), field);
   const header = table[0]?.map((c) => c.trim()) ?? [];
   let q = header.findIndex((h) => QUESTION_HEADERS.test(h));
   let a = header.findIndex((h) => ANSWER_HEADERS.test(h));
@@ -38,57 +38,12 @@ export function parseQuestions(filename: string, bytes: ArrayBuffer, field = "fi
   }));
 }
 
-function readCsv(bytes: ArrayBuffer): string[][] {
-  const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
-  return Papa.parse<string[]>(text, { skipEmptyLines: true }).data.map((r) => r.map(String));
-}
-
-const decode = (s: string) =>
-  s
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(+n))
-    .replace(/&amp;/g, "&");
-
-/** The first sheet's cells as text (shared and inline strings, numbers as written). */
-function readSheet(bytes: ArrayBuffer, field: string): string[][] {
-  let files: Record<string, Uint8Array>;
+/** The file's rows: a .xlsx workbook's first sheet, else CSV text; what cannot be read is a 400 naming `field`. */
+function readCells(filename: string, bytes: Uint8Array, field: string): string[][] {
   try {
-    files = unzipSync(new Uint8Array(bytes), {
-      filter: (f) =>
-        f.name === "xl/sharedStrings.xml" || f.name.startsWith("xl/worksheets/sheet") || f.name === "xl/workbook.xml",
-    });
-  } catch {
-    throw fieldError(field, "The file is not a readable .xlsx workbook.");
+    return /\.xlsx$/i.test(filename) ? xlsxCells(bytes, { maxColumns: 200, maxRows: 200_000 }) : csvCells(bytes);
+  } catch (err) {
+    if (err instanceof ParseError) throw fieldError(field, err.message);
+    throw err;
   }
-  const sheetName = Object.keys(files)
-    .filter((n) => /^xl\/worksheets\/sheet\d+\.xml$/.test(n))
-    .sort()[0];
-  if (!sheetName) throw fieldError(field, "The file is not a readable .xlsx workbook.");
-  const shared = files["xl/sharedStrings.xml"]
-    ? [...strFromU8(files["xl/sharedStrings.xml"]).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) =>
-        decode([...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join("")),
-      )
-    : [];
-  const rows: string[][] = [];
-  for (const row of strFromU8(files[sheetName]).matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)) {
-    const cells: string[] = [];
-    for (const cell of row[1].matchAll(/<c([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
-      const ref = /r="([A-Z]+)\d+"/.exec(cell[1])?.[1];
-      const col = ref ? [...ref].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1 : cells.length;
-      const type = /t="(\w+)"/.exec(cell[1])?.[1];
-      const raw = /<v>([\s\S]*?)<\/v>/.exec(cell[2] ?? "")?.[1];
-      const inline = /<is>([\s\S]*?)<\/is>/.exec(cell[2] ?? "")?.[1];
-      let value = "";
-      if (type === "s") value = shared[Number(raw)] ?? "";
-      else if (type === "inlineStr")
-        value = decode([...(inline ?? "").matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => t[1]).join(""));
-      else if (raw !== undefined) value = decode(raw);
-      cells[col] = value;
-    }
-    rows.push(Array.from(cells, (c) => c ?? ""));
-  }
-  return rows;
 }

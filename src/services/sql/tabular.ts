@@ -1,14 +1,11 @@
-import Papa from "papaparse";
-import { unzipSync } from "fflate";
 import type { ManagedColumn } from "../../../durable-objects/managed-database";
-import { decodeText } from "../parsing/text";
+import { csvCells, xlsxCells } from "../parsing/spreadsheet";
 import { ParseError } from "../parsing/errors";
 
 export const TABULAR_LIMITS = {
   bytes: 20 * 1024 * 1024,
   rows: 200_000,
   columns: 200,
-  xlsxExpandedBytes: 100 * 1024 * 1024,
 } as const;
 
 export class TabularError extends Error {}
@@ -81,90 +78,22 @@ export function toTabular(table: string[][]): Tabular {
   return { columns, rows };
 }
 
-export function parseCsvTable(bytes: Uint8Array): Tabular {
-  let text: string;
+/** Rows of a spreadsheet as a typed table; what cannot be read is a TabularError, the reason shown. */
+function readTable(read: () => string[][]): Tabular {
+  let table: string[][];
   try {
-    text = decodeText(bytes, "CSV");
+    table = read();
   } catch (err) {
     if (err instanceof ParseError) throw new TabularError(err.message);
     throw err;
   }
-  const result = Papa.parse<string[]>(text, { skipEmptyLines: "greedy" });
-  if (!result.data.length)
-    throw new TabularError(`The CSV file could not be read${result.errors[0] ? `: ${result.errors[0].message}` : ""}.`);
-  return toTabular(result.data);
+  return toTabular(table);
 }
 
-const xmlText = (s: string) =>
-  s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, e: string) =>
-    e === "lt"
-      ? "<"
-      : e === "gt"
-        ? ">"
-        : e === "amp"
-          ? "&"
-          : e === "quot"
-            ? '"'
-            : e === "apos"
-              ? "'"
-              : String.fromCodePoint(
-                  e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10),
-                ),
-  );
-
+const parseCsvTable = (bytes: Uint8Array) => readTable(() => csvCells(bytes));
 /** The first worksheet of an .xlsx file (shared and inline strings, numbers), as a header row and records. */
-export function parseXlsxTable(bytes: Uint8Array): Tabular {
-  let files: Record<string, Uint8Array>;
-  let expanded = 0;
-  try {
-    files = unzipSync(bytes, {
-      filter(f) {
-        const wanted =
-          f.name === "xl/sharedStrings.xml" ||
-          f.name === "xl/workbook.xml" ||
-          /^xl\/worksheets\/sheet\d+\.xml$/.test(f.name);
-        if (wanted) expanded += f.originalSize;
-        if (expanded > TABULAR_LIMITS.xlsxExpandedBytes)
-          throw new TabularError("The workbook expands to too much data.");
-        return wanted;
-      },
-    });
-  } catch (err) {
-    if (err instanceof TabularError) throw err;
-    throw new TabularError("Not a valid .xlsx file.");
-  }
-  const decoder = new TextDecoder();
-  const shared = [
-    ...decoder.decode(files["xl/sharedStrings.xml"] ?? new Uint8Array()).matchAll(/<si>([\s\S]*?)<\/si>/g),
-  ].map((m) => [...m[1].matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => xmlText(t[1])).join(""));
-  const sheetName = Object.keys(files)
-    .filter((n) => n.startsWith("xl/worksheets/"))
-    .sort((a, b) => Number(/\d+/.exec(a.slice(14))) - Number(/\d+/.exec(b.slice(14))))[0];
-  if (!sheetName) throw new TabularError("The workbook has no worksheet.");
-  const table: string[][] = [];
-  for (const row of decoder.decode(files[sheetName]).matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)) {
-    const cells: string[] = [];
-    for (const cell of row[1].matchAll(/<c([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
-      const ref = /\br="([A-Z]+)\d+"/.exec(cell[1])?.[1];
-      const col = ref ? [...ref].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1 : cells.length;
-      const type = /\bt="(\w+)"/.exec(cell[1])?.[1];
-      const body = cell[2] ?? "";
-      const v = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
-      const value =
-        type === "s"
-          ? (shared[Number(v)] ?? "")
-          : type === "inlineStr"
-            ? [...body.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => xmlText(t[1])).join("")
-            : xmlText(v ?? "");
-      if (col > TABULAR_LIMITS.columns) continue;
-      while (cells.length < col) cells.push("");
-      cells[col] = value;
-    }
-    table.push(cells);
-    if (table.length > TABULAR_LIMITS.rows + 1) break;
-  }
-  return toTabular(table.filter((r) => r.some((c) => c.trim())));
-}
+const parseXlsxTable = (bytes: Uint8Array) =>
+  readTable(() => xlsxCells(bytes, { maxColumns: TABULAR_LIMITS.columns, maxRows: TABULAR_LIMITS.rows + 1 }));
 
 export function parseTable(filename: string, bytes: Uint8Array): Tabular {
   if (bytes.byteLength > TABULAR_LIMITS.bytes)

@@ -233,6 +233,33 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     expect((await finished(owner, webChatId, created.id)).completed).toBe(2);
   });
 
+  it("reads a .csv saved as UTF-16 (Excel's Unicode text); refuses one in another encoding, saying so", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatWithBot(owner);
+    const text = "問題,標準答案\n營業時間？,九點到五點\n";
+    const utf16 = new Uint8Array(2 + text.length * 2);
+    utf16.set([0xff, 0xfe]);
+    for (let i = 0; i < text.length; i++) new DataView(utf16.buffer).setUint16(2 + i * 2, text.charCodeAt(i), true);
+    const created = await startBatch(owner, webChatId, { file: await upload(owner, "q.csv", utf16, "text/csv") });
+    const items = await ok<"GET /web-chats/{webchatPk}/batch-qas/{id}/items/">(
+      await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${created.id}/items/`),
+    );
+    expect(items.results.map((i) => [i.question, i.expectedAnswer])).toEqual([["營業時間？", "九點到五點"]]);
+
+    // The same questions in Big5: read as UTF-8 they were stored as U+FFFD.
+    const big5 = new Uint8Array([0xb0, 0xdd, 0xc3, 0x44, 0x0a, 0xc0, 0xe7, 0xb7, 0x7e, 0xae, 0xc9, 0xb6, 0xa1, 0x0a]);
+    const refused = await expectError(
+      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, {
+        file: await upload(owner, "big5.csv", big5, "text/csv"),
+      }),
+      400,
+      "invalid",
+    );
+    expect(refused.errors).toHaveProperty("file");
+    expect(refused.detail).toContain("UTF-8");
+    expect(await countRows(env.DB, "batch_qas WHERE organization_id = ?", owner.organizationId)).toBe(1);
+  });
+
   it("400 for a missing, foreign, empty or broken file (415 for another type), and nothing is written", async () => {
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
