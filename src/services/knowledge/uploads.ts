@@ -8,6 +8,7 @@ import { fileTypeOf, SUPPORTED_FILE_TYPES, type FileType } from "../parsing";
 import { objectPrefixOf } from "./content";
 import { BUILT_IN_PARSER } from "./files";
 import { checkFile, fileSpecs } from "../uploads/file-specs";
+import { keyOfFile } from "../uploads/urls";
 
 /** A file to add to a knowledge base, read and checked, not yet stored. */
 export interface Upload {
@@ -65,13 +66,15 @@ export async function readUpload(env: Bindings, file: File): Promise<Upload> {
 }
 
 /**
- * A JSON reference: an http(s) URL, fetched under the same SSRF rules as webhooks (no redirects
- * followed), or the key of an object of this organization in the service's storage (uploads of the
- * organization, or another of its knowledge bases' files).
+ * A JSON reference: the key of an object of this organization in the service's storage (uploads of the
+ * organization, or another of its knowledge bases' files), or an absolute URL of one (CONTRACT section 10: our object
+ * route on `origin`, or R2's endpoint); any other http(s) URL is fetched under the same SSRF rules as webhooks (no
+ * redirects followed).
  */
 export async function fetchReference(
   env: Bindings,
   organizationId: string,
+  origin: string,
   ref: { file: string; filename: string; parser?: string | null },
   field: string,
 ): Promise<Upload> {
@@ -79,7 +82,8 @@ export async function fetchReference(
   let bytes: ArrayBuffer;
   let contentType: string;
   // A link is fetched (its bytes new to the organization); anything else names an object already in storage.
-  const fetched = /^https?:\/\//i.test(ref.file);
+  const key = await keyOfFile(env, origin, ref.file);
+  const fetched = key === null && /^https?:\/\//i.test(ref.file);
   if (fetched) {
     const problem = webhookUrlProblem(ref.file, outboundAllowedHosts(env));
     if (problem) throw fieldError(field, problem);
@@ -93,15 +97,16 @@ export async function fetchReference(
     checked(env, field, filename, contentType, Number(res.headers.get("Content-Length") ?? 1));
     bytes = await res.arrayBuffer();
   } else {
-    if (!(await ownsKey(env, organizationId, ref.file))) throw fieldError(field, "No uploaded object with this key.");
-    const object = await env.FILES.get(ref.file);
+    if (key === null || !(await ownsKey(env, organizationId, key)))
+      throw fieldError(field, "No uploaded object with this key.");
+    const object = await env.FILES.get(key);
     if (!object) throw fieldError(field, "No uploaded object with this key.");
     contentType = object.httpMetadata?.contentType ?? "";
     bytes = await object.arrayBuffer();
   }
   const type = checked(env, field, filename, contentType, bytes.byteLength);
   const parserId = ref.parser ?? BUILT_IN_PARSER.id;
-  return { filename, ...type, size: bytes.byteLength, bytes, parserId, from: fetched ? undefined : ref.file };
+  return { filename, ...type, size: bytes.byteLength, bytes, parserId, from: key ?? undefined };
 }
 
 /** Keys a caller may name: `uploads/<organization>/...`, or a file of one of the organization's knowledge bases. */

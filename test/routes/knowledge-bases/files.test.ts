@@ -5,6 +5,7 @@ import { countRows, NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwn
 import { createKnowledgeBase, createLabel, ingest, uploadFiles, waitForFile } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
 import { bodyOf, pageOf } from "../../support/api";
+import { uploadKey } from "../attachments/support";
 
 const nodesOf = async (fileId: string) =>
   (
@@ -98,6 +99,45 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     const failed = await waitForFile(owner, kb.id, file.id);
     expect(failed.status).toBe("failed");
     expect(String(failed.processingTimeDetails.error)).toMatch(/pdf/i);
+  });
+
+  it("JSON references name an upload by its key or its absolute URL (CONTRACT section 10), not another's", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const model = { model_name: "knowledge-base-file", field_name: "file" };
+    const upload = (name: string) =>
+      uploadKey(owner, name, new TextEncoder().encode(`The ${name} says hello.`), "text/plain", undefined, model);
+    const byKey = await upload("by-key.txt");
+    const byUrl = await upload("by-url.txt");
+    const byShortUrl = await upload("by-short-url.txt");
+    const files = [
+      { file: byKey, filename: "by-key.txt" },
+      { file: `http://localhost/api/v1/uploads/${byUrl}`, filename: "by-url.txt" },
+      { file: `http://localhost/api/uploads/${encodeURI(byShortUrl)}`, filename: "by-short-url.txt" },
+    ];
+    const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, { files });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const added = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/files/">(res);
+    for (const file of added) expect((await waitForFile(owner, kb.id, file.id)).status).toBe("done");
+    for (const key of [byKey, byUrl, byShortUrl]) expect(await env.FILES.head(key)).toBeNull();
+
+    const stranger = await seedOwner();
+    const theirs = await uploadKey(
+      stranger,
+      "theirs.txt",
+      new TextEncoder().encode("Private."),
+      "text/plain",
+      undefined,
+      model,
+    );
+    for (const file of [theirs, `http://localhost/api/v1/uploads/${theirs}`]) {
+      const refused = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, {
+        files: [{ file, filename: "theirs.txt" }],
+      });
+      expect((await expectError(refused, 400, "invalid")).errors).toHaveProperty(["files.0.file"]);
+    }
+    expect(await env.FILES.head(theirs)).not.toBeNull();
+    expect(await countRows(env.DB, "knowledge_base_files WHERE knowledge_base_id = ?", kb.id)).toBe(3);
   });
 
   it("400 for an unsupported type or no file part, nothing written; 413 over the size limit", async () => {

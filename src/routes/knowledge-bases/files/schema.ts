@@ -17,7 +17,8 @@ const parser = z
 
 export const FileReference = z.object({
   file: z.string().trim().min(1).max(2000).openapi({
-    description: "An http(s) URL to fetch, or the key of an object uploaded to this service's storage",
+    description:
+      "An http(s) URL to fetch, or the key (or absolute URL) of an object uploaded to this service's storage",
     example: "https://example.com/handbook.pdf",
   }),
   filename: z
