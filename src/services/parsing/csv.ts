@@ -1,6 +1,4 @@
-import Papa from "papaparse";
-import { ParseError } from "./errors";
-import { decodeText } from "./text";
+import { csvCells } from "./spreadsheet";
 import type { ParsedDocument } from "./types";
 
 /**
@@ -8,13 +6,7 @@ import type { ParsedDocument } from "./types";
  * keeps its column names, so a retrieved row still says what each value means.
  */
 export function parseCsv(bytes: Uint8Array): ParsedDocument {
-  const text = decodeText(bytes, "CSV");
-  // papaparse sniffs the delimiter (comma, semicolon, tab, pipe) and handles quoted newlines.
-  const result = Papa.parse<string[]>(text, { skipEmptyLines: "greedy" });
-  const rows = result.data.map((row) => row.map((cell) => (cell ?? "").replace(/\s+/g, " ").trim()));
-  if (!rows.length && result.errors.length) {
-    throw new ParseError(`The CSV file could not be read: ${result.errors[0].message}.`);
-  }
+  const rows = csvCells(bytes).map((row) => row.map((cell) => cell.replace(/\s+/g, " ").trim()));
   const [header = [], ...records] = rows;
   if (!records.length) return { pages: [{ number: 1, text: header.filter(Boolean).join("; ") }] };
   const names = header.map((name, i) => name || `column ${i + 1}`);

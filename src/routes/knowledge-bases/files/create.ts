@@ -60,12 +60,13 @@ export const registerCreateFiles = (r: Router) =>
     const access = await authorize(c, "knowledge_base.manage");
     const userId = c.var.principal.userId;
     const kb = await getKnowledgeBaseForRead(c.var.db, access, userId, c.req.valid("param").knowledgeBaseId);
+    const origin = new URL(c.req.url).origin;
     const uploads = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "")
       ? await multipartUploads(c)
       : await Promise.all(
           (c.req.valid("json") as z.infer<typeof FileReferences>).files.map((ref, i) =>
-            fetchReference(c.env, access.organizationId, new URL(c.req.url).origin, ref, `files.${i}.file`),
+            fetchReference(c.env, access.organizationId, origin, ref, `files.${i}.file`),
           ),
         );
-    return c.json(await addFiles(c.env, c.var.db, c.var.data, kb, userId, uploads, new URL(c.req.url).origin), 201);
+    return c.json(await addFiles(c.env, c.var.db, c.var.data, kb, userId, uploads, origin), 201);
   });
