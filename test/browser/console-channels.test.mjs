@@ -83,7 +83,7 @@ describe("Channels in Chromium", () => {
     await field.fill(token);
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.locator(".toast", { hasText: "Settings saved." }).waitFor();
-    await expect.poll(() => page.getByLabel("Bot token").getAttribute("placeholder")).toMatch(/^.+….+$/);
+    await expect.poll(() => page.getByLabel("Bot token").getAttribute("placeholder")).toMatch(/^….{4}$/);
     expect(await page.getByLabel("Bot token").inputValue()).toBe("");
     expect(await page.locator("main").textContent()).not.toContain(token);
 
@@ -283,7 +283,7 @@ describe("Channels in Chromium", () => {
     expect(await badge(page).textContent()).toBe("Connected");
     const asked = await (await fetch(`${standIn.url}/__requests?key=${encodeURIComponent(typed)}`)).json();
     expect(asked.map((r) => r.path.split("/").pop())).toEqual(["getMe", "setWebhook"]);
-    expect(await page.getByLabel("Bot token").getAttribute("placeholder")).toMatch(/^.+….+$/);
+    expect(await page.getByLabel("Bot token").getAttribute("placeholder")).toMatch(/^….{4}$/);
     expect(await page.getByLabel("Bot token").inputValue()).toBe("");
     // A new token typed over a connected one: that one is checked (and refused), not the one saved before.
     await page.getByLabel("Bot token").fill("123:revoked-typed");
