@@ -1,3 +1,4 @@
+import { decodeHTML } from "entities";
 import { decodeText, tidy } from "./text";
 import type { ParsedDocument } from "./types";
 
@@ -48,17 +49,26 @@ export function parseMarkdown(bytes: Uint8Array): ParsedDocument {
   return { pages: [{ number: 1, text: tidy(lines.join("\n")) }], ...(title ? { title } : {}) };
 }
 
+// One line end for a run of line breaks and block boundaries (`</p><div>`), with the spaces around them.
+const BREAKING_TAGS =
+  /(?:[^\S\n]*(?:<br\s*\/?>|<\/?(?:p|div|li|ul|ol|tr|td|th|table|h[1-6]|blockquote|dd|dt|hr)\b[^>]*>))+[^\S\n]*/gi;
+
 function inline(text: string): string {
-  return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
-    .replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1")
-    .replace(/<\/?[a-zA-Z][^>]*>/g, "")
-    .replace(/`+([^`]+?)`+/g, "$1")
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, "$2")
-    .replace(/(~~)(?=\S)(.+?)(?<=\S)~~/g, "$2")
-    .replace(/(^|[^\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?!\w)/g, "$1$2")
-    .replace(/(^|[^\w_])_(?=\S)([^_]+?)(?<=\S)_(?!\w)/g, "$1$2")
-    .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, "$1");
+  return (
+    text
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+      .replace(/<((?:https?|mailto):[^>\s]+)>/g, "$1")
+      // Inline HTML: a line break or a block boundary still separates words ("Monday<br>Closed").
+      .replace(BREAKING_TAGS, "\n")
+      .replace(/<\/?[a-zA-Z][^>]*>/g, "")
+      .replace(/`+([^`]+?)`+/g, "$1")
+      .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, "$2")
+      .replace(/(~~)(?=\S)(.+?)(?<=\S)~~/g, "$2")
+      .replace(/(^|[^\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?!\w)/g, "$1$2")
+      .replace(/(^|[^\w_])_(?=\S)([^_]+?)(?<=\S)_(?!\w)/g, "$1$2")
+      .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, "$1")
+      .replace(/&(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);/gi, (entity) => decodeHTML(entity))
+  );
 }

@@ -71,6 +71,15 @@ describe("Markdown", () => {
   it("keeps Chinese text", async () => {
     expect(await textOf("## 退货\n\n**三十天**内可以退货。", "zh.markdown")).toBe("退货\n\n三十天内可以退货。");
   });
+
+  it("inline HTML keeps words apart and entities read as characters", async () => {
+    const md =
+      "Hours: Monday<br>Closed<br/>Tuesday 9&ndash;5\n\n<p>Fish &amp; chips</p><div>R&amp;D</div>\n" +
+      "<table><tr><td>Zone</td><td>EU</td></tr></table>\n\n<span>5&nbsp;days</span> &#169; `a &lt; b`";
+    expect(await textOf(md, "hours.md")).toBe(
+      "Hours: Monday\nClosed\nTuesday 9–5\n\nFish & chips\nR&D\n\nZone\nEU\n\n5\u00a0days © a < b",
+    );
+  });
 });
 
 describe("HTML", () => {
