@@ -25,10 +25,10 @@ export const AllowedFileSpecsSchema = z
     webChat: fields("Web chat images, per field", { logo, avatar: { ...logo, max_size: 2097152 } }),
     organization: fields("Organization logos, per field", { compact_logo: logo, full_logo: logo }),
     attachment: fields("Conversation attachments", { file: { ...logo, max_size: 20971520 } }),
-    chatbotFile: fields("Knowledge base files (older name)", {
+    chatbotFile: fields("Knowledge base files (older name); text formats at most 10 MiB", {
       file: { content_types: ["application/pdf"], extensions: [".pdf"], max_size: 20971520 },
     }),
-    knowledgeBaseFile: fields("Knowledge base files", {
+    knowledgeBaseFile: fields("Knowledge base files; text formats (.txt, .md, .html, .csv, .json) at most 10 MiB", {
       file: { content_types: ["application/pdf"], extensions: [".pdf"], max_size: 20971520 },
     }),
     batchQa: fields("Batch question-and-answer imports", {

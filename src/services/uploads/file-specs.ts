@@ -1,6 +1,6 @@
 import type { Bindings } from "../../env";
 import { ApiError, badRequest, notConfigured } from "../../lib/errors";
-import { SUPPORTED_FILE_TYPES } from "../parsing";
+import { fileTypeOf, SUPPORTED_FILE_TYPES } from "../parsing";
 
 /** One field's rule, with the spec's snake_case keys (CONTRACT section 10). */
 export interface FileSpec {
@@ -219,13 +219,14 @@ export type FileFields = string | { filename: string; contentType: string; size:
 
 /**
  * Checks a file against its spec. `bytesSent` says how a refusal is answered: 400 for a request to
- * upload (the presigned URL), 415 / 413 for bytes sent (CONTRACT section 2).
+ * upload (the presigned URL), 415 / 413 for bytes sent (CONTRACT section 2). Returns the largest size allowed.
  */
 export function checkFile(
   spec: FileSpec,
   file: { filename: string; contentType?: string | null; size?: number | null },
   fields: FileFields,
   bytesSent: boolean,
+  key?: SpecKey,
 ) {
   const at = typeof fields === "string" ? { filename: fields, contentType: fields, size: fields } : fields;
   const ext = extensionOf(file.filename);
@@ -240,10 +241,21 @@ export function checkFile(
     const errors = { [extensionOk ? at.contentType : at.filename]: ["File type not allowed."] };
     throw bytesSent ? new ApiError(415, "unsupported_media_type", detail, errors) : badRequest(detail, errors);
   }
-  if (file.size != null && file.size > spec.max_size) {
-    const detail = `"${file.filename}" is ${file.size} bytes; at most ${spec.max_size} bytes are allowed.`;
+  // A knowledge document is refused here at its type's own limit, not after it was uploaded, when it is parsed.
+  const document = key === "knowledgeBaseFile" || key === "chatbotFile" ? documentTypeOf(file) : undefined;
+  const max = Math.min(spec.max_size, document?.maxSize ?? Infinity);
+  if (file.size != null && file.size > max) {
+    const detail =
+      `"${file.filename}" is ${file.size} bytes; at most ${max} bytes are allowed` +
+      `${document && max < spec.max_size ? ` for ${document.fileType} files` : ""}.`;
     // The widget says the limit in the visitor's language from this field error's number (widget/src/refusals.ts).
-    const errors = { [at.size]: [`At most ${spec.max_size} bytes.`] };
+    const errors = { [at.size]: [`At most ${max} bytes.`] };
     throw bytesSent ? new ApiError(413, "payload_too_large", detail, errors) : badRequest(detail, errors);
   }
+  return max;
+}
+
+function documentTypeOf(file: { filename: string; contentType?: string | null }) {
+  const fileType = fileTypeOf(file.filename, file.contentType);
+  return SUPPORTED_FILE_TYPES.find((t) => t.fileType === fileType);
 }

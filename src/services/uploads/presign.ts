@@ -48,7 +48,7 @@ export function presignSpec(
   const contentType = declared || contentTypeFor(input.filename, found.spec);
   // A type found from the name is the name's fault; only a type the client declared is its own field's.
   const fields = { filename: "filename", contentType: declared ? "contentType" : "filename", size: "fileSize" };
-  checkFile(found.spec, { filename: input.filename, contentType, size: input.fileSize }, fields, false);
+  checkFile(found.spec, { filename: input.filename, contentType, size: input.fileSize }, fields, false, found.key);
   return { ...found, contentType, declared: declared || null };
 }
 

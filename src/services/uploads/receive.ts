@@ -175,7 +175,7 @@ export async function receiveDirectUpload(
     const type = mediaType(file.contentType) || contentTypeFor(filename, spec);
     const length = bodyLengthOf(request);
     const declared = length !== null ? Math.max(0, length - reader.position - reader.closingLength) : null;
-    checkFile(spec, { filename, contentType: type, size: declared }, "file", true);
+    const maxSize = checkFile(spec, { filename, contentType: type, size: declared }, "file", true, specKey);
     const modelName = canonicalModelName(specKey);
     const key = newUploadKey(access.organizationId, modelName, filename);
     const stored = type === OCTET_STREAM ? contentTypeFor(filename, spec) : type;
@@ -184,13 +184,13 @@ export async function receiveDirectUpload(
       data,
       access.organizationId,
       { reader, key, length, contentType: stored },
-      { min: 1, max: spec.max_size },
+      { min: 1, max: maxSize },
     ).catch((err) => {
       if (!(err instanceof TooLarge)) throw err;
       if (tooSmall(err))
         throw badRequest("Invalid request. file: The file is empty.", { file: ["The file is empty."] });
       throw new ApiError(413, "payload_too_large", `"${filename}" is too large: ${err.message}`, {
-        file: [`At most ${spec.max_size} bytes.`],
+        file: [`At most ${maxSize} bytes.`],
       });
     });
     const ttl = unattachedTtlMs(env);
@@ -203,7 +203,7 @@ export async function receiveDirectUpload(
         fieldName: field,
         filename,
         contentType: stored,
-        maxSize: spec.max_size,
+        maxSize,
         size,
         createdBy: userId,
         uploadedAt: now,

@@ -24,8 +24,9 @@ async function directUpload(
   bytes: Uint8Array,
   contentType?: string,
   prefix = "/api/v1",
+  fields: Record<string, string> = {},
 ) {
-  const { body, contentType: ct } = requestsMultipart({}, { filename, bytes, contentType });
+  const { body, contentType: ct } = requestsMultipart(fields, { filename, bytes, contentType });
   return SELF.fetch(`http://localhost${prefix}/attachments-upload/`, {
     method: "POST",
     body,
@@ -220,6 +221,38 @@ describe("direct upload", () => {
     );
     const member = await seedMember(owner, ["conversation.view"]);
     await expectError(await directUpload(member, "cat.png", PNG, "image/png"), 403);
+  });
+
+  it("a knowledge document over its type's own limit is refused when sent, with or without a length", async () => {
+    const owner = await seedOwner();
+    const knowledge = { modelName: "knowledge-base-file", fieldName: "file" };
+    const text = new Uint8Array(10 * 1024 * 1024 + 1).fill(0x61);
+    const refused = await expectError(
+      await directUpload(owner, "notes.txt", text, "text/plain", "/api", knowledge),
+      413,
+      "payload_too_large",
+    );
+    expect(refused.detail).toMatch(/at most 10485760 bytes are allowed for txt files/);
+    expect(refused.errors).toEqual({ file: ["At most 10485760 bytes."] });
+    // Streamed without Content-Length: the limit holds while the bytes arrive.
+    const { body, contentType } = requestsMultipart(knowledge, { filename: "notes.md", bytes: text });
+    const chunked = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let at = 0; at < body.length; at += 1_000_000) c.enqueue(body.slice(at, at + 1_000_000));
+        c.close();
+      },
+    });
+    const streamed = await SELF.fetch("http://localhost/api/v1/attachments-upload/", {
+      method: "POST",
+      body: chunked,
+      headers: { "Content-Type": contentType, Authorization: `Api-Key ${owner.key}` },
+    });
+    expect((await expectError(streamed, 413)).errors).toEqual({ file: ["At most 10485760 bytes."] });
+    expect((await env.FILES.list({ prefix: `uploads/${owner.organizationId}/` })).objects).toHaveLength(0);
+    // A PDF of the same size is within its 20 MiB; so is the text file as a plain attachment.
+    const pdf = await directUpload(owner, "manual.pdf", text, "application/pdf", "/api/v1", knowledge);
+    expect(pdf.status, await pdf.clone().text()).toBe(200);
+    expect((await directUpload(owner, "notes.txt", text, "text/plain")).status).toBe(200);
   });
 });
 

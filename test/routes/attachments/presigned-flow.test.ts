@@ -162,6 +162,7 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
       [{ ...file, modelName: "spaceship" }, /attachment, chatbot-file/],
       [{ ...file, filename: "run.exe" }, /\.png/],
       [{ filename: "logo.png", modelName: "web-chat", fieldName: "avatar", fileSize: 2097153 }, /2097152/],
+      [{ ...file, filename: "faq.md", modelName: "knowledge-base-file", fileSize: 10485761 }, /10485760 .* md files/],
     ];
     for (const [body, rule] of broken) expect((await expectError(await ask(owner, body), 400)).detail).toMatch(rule);
     // `errors` names the field that is wrong: the name for its extension, the size for the size, a declared type.
