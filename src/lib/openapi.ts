@@ -174,6 +174,14 @@ export const oneLine = (text: z.ZodString) =>
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   text.regex(/^[^\x00-\x1F\x7F-\x9F]*$/, "Must not contain control characters (such as a line break, a tab or NUL).");
 
+/** Longer text (an answer, a description): its tabs and line breaks kept, other control characters (NUL) refused. */
+export const manyLines = (text: z.ZodString) =>
+  text.regex(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+    /^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]*$/,
+    "Must not contain control characters other than tabs and line breaks (such as NUL).",
+  );
+
 /** A name a write gives: trimmed, 1 to `max` characters, on one line. */
 export const nameText = (max: number) => oneLine(z.string().trim().min(1).max(max));
 

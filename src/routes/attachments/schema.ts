@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Timestamp, uuidParam } from "../../lib/openapi";
+import { nameText, Timestamp, uuidParam } from "../../lib/openapi";
 
 export const AttachmentTypeSchema = z
   .enum(["image", "video", "audio", "sticker", "other"])
@@ -36,7 +36,7 @@ export const AttachmentSchema = z
 export const AttachmentCreate = z
   .object({
     type: AttachmentTypeSchema.optional(),
-    filename: z.string().trim().min(1).max(255).openapi({ description: "Name shown for the file", example: "cat.png" }),
+    filename: nameText(255).openapi({ description: "Name shown for the file", example: "cat.png" }),
     file: z.string().trim().min(1).max(2048).openapi({
       description:
         "`fields.key` of the upload, or an absolute URL of an object of ours; other URLs are 400 (never fetched)",

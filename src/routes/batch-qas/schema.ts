@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { uuidParam } from "../../lib/openapi";
+import { nameText, uuidParam } from "../../lib/openapi";
 
 export const BATCH_QA_TAG = "Batch QA";
 
@@ -14,10 +14,7 @@ export const BatchQaCreateBody = z
       example:
         "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/batch-qa/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3e/questions.xlsx",
     }),
-    filename: z
-      .string()
-      .min(1)
-      .max(255)
+    filename: nameText(255)
       .optional()
       .openapi({ description: "Name of the file (default: the key's last part)", example: "questions.xlsx" }),
   })

@@ -6,6 +6,7 @@ import { acceptOnly } from "../../middleware/content-type";
 import { authorize } from "../../services/access";
 import { readSkillPackage, SKILL_LIMITS, SkillPackageError } from "../../services/skills/package";
 import { requireFreeSkillName, storeSkillPackage } from "../../services/skills/store";
+import { shownFilename } from "../../services/uploads/store";
 import { checkAttachedTools, checkSkillGroups, parseFormIdList } from "../../services/skills/write";
 import { SKILLS_TAG, SkillUploadForm, SkillUploadResult } from "./schema";
 
@@ -72,7 +73,7 @@ export const registerUploadSkill = (r: Router) =>
         );
     const organizationId = isGlobal ? null : access.organizationId;
     await requireFreeSkillName(db, organizationId, pkg.name);
-    const filename = (file.name.split(/[\\/]/).pop() ?? "").trim().slice(0, 255) || "skill.zip";
+    const filename = shownFilename(file.name, "skill.zip");
     const { id, resourceCount: count } = await storeSkillPackage(c.env, db, {
       organizationId,
       createdById: c.var.principal.userId,

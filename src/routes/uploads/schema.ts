@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { nameText } from "../../lib/openapi";
 
 const FileSpecSchema = z
   .object({
@@ -49,12 +50,10 @@ const fieldName = z.string().min(1).max(64).openapi({
     "The model's file field (`file`; `logo`/`avatar` for web-chat; `compact_logo`/`full_logo` for organization)",
   example: "file",
 });
-const filename = z
-  .string()
-  .trim()
-  .min(1)
-  .max(255)
-  .openapi({ description: "Name of the file to upload; its extension must be allowed", example: "cat.png" });
+const filename = nameText(255).openapi({
+  description: "Name of the file to upload; its extension must be allowed",
+  example: "cat.png",
+});
 const contentType = z
   .string()
   .trim()

@@ -8,6 +8,7 @@ import { fileTypeOf, SUPPORTED_FILE_TYPES, type FileType } from "../parsing";
 import { objectPrefixOf } from "./content";
 import { BUILT_IN_PARSER } from "./files";
 import { checkFile, fileSpecs } from "../uploads/file-specs";
+import { shownFilename } from "../uploads/store";
 import { keyOfFile } from "../uploads/urls";
 
 /** A file to add to a knowledge base, read and checked, not yet stored. */
@@ -53,7 +54,7 @@ function checked(
 
 /** A multipart `file` part. */
 export async function readUpload(env: Bindings, file: File): Promise<Upload> {
-  const filename = (file.name.split(/[\\/]/).pop() ?? "").trim() || "upload";
+  const filename = shownFilename(file.name);
   const { fileType, contentType } = checked(env, "file", filename, file.type, file.size);
   return {
     filename,

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { faqLabels, knowledgeBaseLabels } from "../../db/schema";
-import { IdName, IdRef, Timestamps } from "../../lib/openapi";
+import { IdName, IdRef, manyLines, oneLine, Timestamps } from "../../lib/openapi";
 import { timestampsOf } from "../../lib/time";
 import type { FaqRow } from "../knowledge/faqs";
 import type { KnowledgeBaseRow } from "../knowledge/knowledge-bases";
@@ -57,13 +57,19 @@ const rawUserDefineMetadata = z
   });
 
 const writeFields = {
-  question: z
-    .string()
-    .trim()
-    .min(1)
-    .max(10_000)
-    .openapi({ description: "The question, 1 to 10,000 characters", example: "How do I get a refund?" }),
-  answer: z.string().min(1).max(100_000).openapi({
+  // A question is one line wherever it is listed: a pasted cell's tabs and line breaks become spaces.
+  question: oneLine(
+    z
+      .string()
+      .overwrite((q) => q.replace(/[\t\r\n]+/g, " "))
+      .trim()
+      .min(1)
+      .max(10_000),
+  ).openapi({
+    description: "The question, 1 to 10,000 characters; tabs and line breaks become spaces",
+    example: "How do I get a refund?",
+  }),
+  answer: manyLines(z.string().min(1).max(100_000)).openapi({
     description: "The answer given when the question matches",
     example: "Write to billing@example.com within 30 days of the purchase.",
   }),

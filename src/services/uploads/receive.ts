@@ -10,7 +10,7 @@ import { boundaryOf, MultipartError, MultipartReader } from "./multipart";
 import { UPLOAD_PERMISSIONS } from "./presign";
 import { signingCredentials, unattachedTtlMs } from "./settings";
 import { PolicyError, verifyPostPolicy, verifyPresignedRequest } from "./signing";
-import { bodyLengthOf, newUploadKey, TooLarge, unusedUploadOfKey, writePart } from "./store";
+import { bodyLengthOf, newUploadKey, shownFilename, TooLarge, unusedUploadOfKey, writePart } from "./store";
 
 const OCTET_STREAM = "application/octet-stream";
 
@@ -171,7 +171,7 @@ export async function receiveDirectUpload(
     requirePermission(access, UPLOAD_PERMISSIONS[specKey]);
     if (!file || file.filename === null)
       throw badRequest("Invalid request. file: Required (a file part).", { file: ["Required"] });
-    const filename = (file.filename.split(/[\\/]/).pop() ?? "").trim() || "upload";
+    const filename = shownFilename(file.filename);
     const type = mediaType(file.contentType) || contentTypeFor(filename, spec);
     const length = bodyLengthOf(request);
     const declared = length !== null ? Math.max(0, length - reader.position - reader.closingLength) : null;

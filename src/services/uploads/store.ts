@@ -9,6 +9,16 @@ import { MultipartError, type MultipartReader } from "./multipart";
 
 export type UploadRow = typeof uploads.$inferSelect;
 
+/**
+ * The name a multipart part gives, as people will see it: its last path segment, control characters (a tab, a NUL
+ * a client let through) as spaces, trimmed; `fallback` when nothing is left (docs/decisions.md, "Names are one line").
+ */
+export function shownFilename(name: string, fallback = "upload"): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  const base = (name.split(/[\\/]/).pop() ?? "").replace(/[\x00-\x1F\x7F-\x9F]+/g, " ");
+  return base.replace(/ {2,}/g, " ").trim().slice(0, 255) || fallback;
+}
+
 /** `Report 2026 (final).PDF` -> `Report_2026_final_.pdf`: safe in a key and a URL path. */
 export function safeFilename(name: string): string {
   const base = (name.split(/[\\/]/).pop() ?? "").trim();

@@ -197,6 +197,9 @@ describe("knowledge base FAQs", () => {
       [{ answer: "A." }, "question"],
       [{ question: "", answer: "A." }, "question"],
       [{ question: "x".repeat(10_001), answer: "A." }, "question"],
+      [{ question: "Refund\u0000?", answer: "A." }, "question"],
+      [{ question: "\t\n", answer: "A." }, "question"],
+      [{ question: "Q?", answer: "Write to us\u0000" }, "answer"],
       [{ question: "Q?" }, "answer"],
       [{ ...REFUND, labels: [{ id: foreign.id }] }, "labels"],
       [{ ...REFUND, labels: [{ id: "nope" }] }, "labels.0.id"],
@@ -207,6 +210,13 @@ describe("knowledge base FAQs", () => {
       expect(Object.keys(err.errors ?? {}), JSON.stringify(body)).toContain(field);
     }
     expect((await listFaqs(owner, kb.id)).count).toBe(0);
+    // A pasted cell: its tabs and line breaks are spaces in the question, kept in the answer.
+    const pasted = await createFaq(owner, kb.id, {
+      question: " Refund\tpolicy\r\nfor EU? ",
+      answer: "Yes:\n\t30 days.",
+    });
+    expect(pasted).toMatchObject({ question: "Refund policy for EU?", answer: "Yes:\n\t30 days." });
+    await owner.fetch("DELETE", `${faqsOf(kb.id)}${pasted.id}/`);
 
     const faq = await createFaq(owner, kb.id, REFUND);
     for (const [body, field] of [

@@ -157,6 +157,9 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     );
     expect(noFile.errors).toEqual({ file: ["Required"] });
     await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, { files: [] }), 400, "invalid");
+    const tabbed = { files: [{ file: "https://example.com/a.txt", filename: "Price\tlist.txt" }] };
+    const named = await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, tabbed), 400);
+    expect(named.errors?.["files.0.filename"]?.[0]).toMatch(/control characters/);
     const big = new FormData();
     big.append("file", new File([new Uint8Array(10 * 1024 * 1024 + 1).fill(97)], "big.txt"));
     await expectError(await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, big), 413, "payload_too_large");
@@ -164,6 +167,17 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
       await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`),
     );
     expect(list.count).toBe(0);
+  });
+
+  it("a part's file name is shown on one line: its control characters become spaces", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const form = new FormData();
+    form.append("file", new File(["Refunds within 14 days."], "dir/Price\tlist\t 2026.txt", { type: "text/plain" }));
+    const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form);
+    expect(res.status, await res.clone().text()).toBe(201);
+    const [created] = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/files/">(res);
+    expect(created.filename).toBe("Price list 2026.txt");
   });
 
   it("the deployment's allowed-file-specs apply to knowledge base files too (ALLOWED_FILE_SPECS)", async () => {

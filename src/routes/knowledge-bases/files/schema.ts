@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IdRef, uuidParam } from "../../../lib/openapi";
+import { IdRef, nameText, uuidParam } from "../../../lib/openapi";
 import { PageQuery } from "../../../lib/pagination";
 import { BUILT_IN_PARSER, FILE_STATUSES } from "../../../services/knowledge/files";
 import { EXAMPLE_ID } from "../schema";
@@ -21,12 +21,10 @@ export const FileReference = z.object({
       "An http(s) URL to fetch, or the key (or absolute URL) of an object uploaded to this service's storage",
     example: "https://example.com/handbook.pdf",
   }),
-  filename: z
-    .string()
-    .trim()
-    .min(1)
-    .max(255)
-    .openapi({ description: "Name, with the extension that gives its type", example: "handbook.pdf" }),
+  filename: nameText(255).openapi({
+    description: "Name, with the extension that gives its type",
+    example: "handbook.pdf",
+  }),
   parser,
 });
 export const FileReferences = z
