@@ -66,6 +66,33 @@ export interface PageParams {
   offset: number;
 }
 
+/** `page` and `pageSize` in a POST body (a search), as the spec lists them among its parameters. */
+export const BodyPageFields = {
+  page: z.number().int().min(1).optional().openapi({ description: "Page number, from 1", example: 1 }),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .optional()
+    .openapi({ description: `Items per page, 1..${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`, example: 20 }),
+};
+
+/**
+ * The page a POST asks for: the query string's `page`/`pageSize` when the URL has them (so the answer's `next` and
+ * `previous`, which set them, work with the same body), else the body's.
+ */
+export function bodyPageParams(
+  c: Context,
+  query: { page: number; pageSize: number },
+  body: { page?: number; pageSize?: number },
+): PageParams {
+  return pageParams({
+    page: c.req.query("page") === undefined ? (body.page ?? query.page) : query.page,
+    pageSize: c.req.query("pageSize") === undefined ? (body.pageSize ?? query.pageSize) : query.pageSize,
+  });
+}
+
 export const pageParams = (q: { page: number; pageSize: number }): PageParams => ({
   ...q,
   limit: q.pageSize,

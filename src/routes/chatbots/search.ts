@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
-import { pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { bodyPageParams, pageOf, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
 import { searchableKnowledgeOf } from "../../services/chatbots/knowledge";
 import { queryScope } from "../../services/knowledge/query-scope";
@@ -21,7 +21,8 @@ const route = createRoute({
     "see (owner, creator, or `knowledge_base.view` through one of their groups: seeing an assistant does not open " +
     "its knowledge bases), each with its own settings, best first, at most the " +
     "assistant's numberOfRetrievedChunks, in page form. `query` (and the other parameters) in the JSON body " +
-    "or the query string; the body wins.",
+    "or the query string; the body wins, but for `page` and `pageSize`, where the query string's win (they are " +
+    "what `next` and `previous` set).",
   request: {
     params: IdParams,
     query: ChatbotSearchQuery,
@@ -61,7 +62,7 @@ export const registerSearchChatbot = (r: Router) =>
       languageModelId: body.largeLanguageModel ?? q.largeLanguageModel ?? bot.largeLanguageModelId,
     });
     c.header("Server-Timing", serverTiming(timings));
-    const p = pageParams(q);
+    const p = bodyPageParams(c, q, body);
     return c.json(
       pageResponse(
         c,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { PageQuery } from "../../lib/pagination";
+import { BodyPageFields, PageQuery } from "../../lib/pagination";
 import { QueryMetadataSchema } from "../../services/records/query-metadata";
 
 export const SEARCH_METHODS = ["hybrid", "keyword", "vector"] as const;
@@ -34,7 +34,7 @@ const enableRerank = z
   });
 
 export const KnowledgeBaseSearchBody = z
-  .object({ query, searchMethod, enableRerank, queryMetadata })
+  .object({ query, searchMethod, enableRerank, queryMetadata, ...BodyPageFields })
   .openapi("KnowledgeBaseSearch");
 
 /** The assistant search takes its parameters in the body or the query string (the body wins). */
@@ -52,6 +52,7 @@ export const ChatbotSearchBody = z
       .max(50)
       .optional()
       .openapi({ description: "Accepted for compatibility; it does not change the search", example: "normal" }),
+    ...BodyPageFields,
   })
   .openapi("AssistantSearch");
 

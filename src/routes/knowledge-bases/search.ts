@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { PageQuery, pageOf, pageParams, pageResponse } from "../../lib/pagination";
+import { bodyPageParams, PageQuery, pageOf, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
 import { getKnowledgeBaseForRead } from "../../services/knowledge/knowledge-bases";
 import { queryScope } from "../../services/knowledge/query-scope";
@@ -21,7 +21,8 @@ const route = createRoute({
     "and keyword) fused by reciprocal rank fusion " +
     "when enableRrf, reranked when enableRerank (the body's `enableRerank` overrides it for one search), HyDE " +
     "when enableHyde, results at or below similarityCutoff dropped, text nodes widened by sentenceWindowSize. " +
-    "FAQs are searched beside the text. `queryMetadata` restricts the search as a contact's does.",
+    "FAQs are searched beside the text. `queryMetadata` restricts the search as a contact's does. `page` and " +
+    "`pageSize` may be in the body; the query string's win (they are what `next` and `previous` set).",
   request: { params: KnowledgeBaseParams, query: PageQuery, ...jsonBody(KnowledgeBaseSearchBody) },
   responses: {
     200: json(pageOf(SearchResultSchema, "SearchResultPage"), "Results, best first"),
@@ -49,7 +50,7 @@ export const registerSearchKnowledgeBase = (r: Router) =>
       limit: kb.numberOfRetrievedChunks,
     });
     c.header("Server-Timing", serverTiming(timings));
-    const p = pageParams(c.req.valid("query"));
+    const p = bodyPageParams(c, c.req.valid("query"), body);
     return c.json(
       pageResponse(
         c,

@@ -53,6 +53,12 @@ describe("POST /chatbots/{id}/search/", () => {
     expect(bodyWins.results.map((r) => r.faq?.answer)).toEqual(["STAFF-REFUND-77"]);
     const first = await search(owner, bot.id, { query: "refund", searchMethod: "keyword" }, { query: "?pageSize=1" });
     expect([first.count, first.results.length, new URL(first.next!).searchParams.get("page")]).toEqual([2, 1, "2"]);
+    // The spec lists page and pageSize among the parameters: in the body too, where the URL does not give them.
+    const inBody = { query: "refund", searchMethod: "keyword", pageSize: 1 };
+    const second = await search(owner, bot.id, { ...inBody, page: 2 });
+    expect([second.count, second.results.length]).toEqual([2, 1]);
+    expect(second.results[0].faq?.id).not.toBe(first.results[0].faq?.id);
+    expect((await search(owner, bot.id, inBody, { query: "?page=2" })).results).toEqual(second.results);
   });
 
   it("a member searches only the knowledge bases they can see: the assistant does not open the others", async () => {

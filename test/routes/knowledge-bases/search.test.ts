@@ -179,6 +179,30 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect(body.errors?.enableRerank).toBeTruthy();
   });
 
+  it("pages by the body's page and pageSize; the query string's win, so next works with the same body", async () => {
+    const owner = await seedOwner();
+    const kb = await searchable(owner);
+    const body = { query: "refund shipping passwords warehouse 退货 发货", searchMethod: "keyword", pageSize: 2 };
+    const all = await search(owner, kb.id, { ...body, pageSize: 100 });
+    expect(all.count).toBeGreaterThan(3);
+    const first = await search(owner, kb.id, body);
+    expect(first.results.map((r) => r.text)).toEqual(all.results.slice(0, 2).map((r) => r.text));
+    expect(first.next).toMatch(/[?&]page=2\b/);
+    const second = await search(owner, kb.id, { ...body, page: 2 });
+    expect(second.results.map((r) => r.text)).toEqual(all.results.slice(2, 4).map((r) => r.text));
+    const followed = await owner.fetch("POST", first.next!.replace(/^https?:\/\/[^/]+\/api\/v1/, ""), body);
+    const next = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(followed);
+    expect(next.results.map((r) => r.text)).toEqual(second.results.map((r) => r.text));
+    for (const bad of [{ page: 0 }, { pageSize: 101 }, { pageSize: "2" }]) {
+      const refused = await expectError(
+        await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { ...body, ...bad }),
+        400,
+        "invalid",
+      );
+      expect(Object.keys(refused.errors ?? {})).toEqual(Object.keys(bad));
+    }
+  });
+
   it("similarityCutoff drops weak results, numberOfRetrievedChunks caps them, the sentence window widens", async () => {
     const owner = await seedOwner();
     const kb = await searchable(owner, { numberOfRetrievedChunks: 2 });
