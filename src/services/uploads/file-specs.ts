@@ -234,7 +234,8 @@ export function checkFile(
   const extensionOk = spec.extensions.includes(ext);
   const typeOk = extensionOk && (!type || type === "application/octet-stream" || spec.content_types.includes(type));
   if (!typeOk) {
-    const what = `"${file.filename}"${type && type !== "application/octet-stream" ? ` (${type})` : ""}`;
+    // The type is named only when it is what is wrong: for a refused extension it may be one guessed from the name.
+    const what = `"${file.filename}"${extensionOk ? ` (${type})` : ""}`;
     const detail =
       `${what} is not an allowed file type; allowed: ${spec.extensions.join(", ")} ` +
       `(${spec.content_types.join(", ")}).`;

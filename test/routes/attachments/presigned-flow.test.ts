@@ -161,6 +161,9 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     const broken: [Record<string, unknown>, RegExp][] = [
       [{ ...file, modelName: "spaceship" }, /attachment, chatbot-file/],
       [{ ...file, filename: "run.exe" }, /\.png/],
+      // No type was declared: none is named (not one guessed from a name without an extension).
+      [{ ...file, filename: "README" }, /^"README" is not an allowed file type; allowed: \.jpg/],
+      [{ ...file, contentType: "text/x-shellscript" }, /^"cat.png" \(text\/x-shellscript\) is not an allowed/],
       [{ filename: "logo.png", modelName: "web-chat", fieldName: "avatar", fileSize: 2097153 }, /2097152/],
       [{ ...file, filename: "faq.md", modelName: "knowledge-base-file", fileSize: 10485761 }, /10485760 .* md files/],
     ];
