@@ -1,10 +1,8 @@
 import type { Bindings } from "../env";
 import { getDb } from "../db";
-import { deletePrefix } from "../lib/r2";
 import { ingestFile } from "../services/knowledge/ingestion";
-import type { IngestionJob } from "../services/knowledge/content";
-import { vectorStoreFor } from "../services/knowledge/vector-store";
-import { rebuildKeywordIndex, removeKeywordTexts } from "../services/knowledge/retrieval/knowledge-index";
+import { type IngestionJob, purgeKnowledgeBase } from "../services/knowledge/content";
+import { rebuildKeywordIndex } from "../services/knowledge/retrieval/knowledge-index";
 import { ack, backoffSeconds, retry } from "./settle";
 import { logError } from "../lib/log";
 
@@ -16,7 +14,7 @@ const RETRY = { first: 10, max: 60 };
 /**
  * Consumer of `knowledge-ingestion`. Each message is handled on its own, so one bad file does not
  * hold up the batch: file jobs parse and index a file (idempotent, see ingestFile); purge jobs remove
- * the vectors and stored bytes of a deleted knowledge base.
+ * the vectors and stored bytes of a deleted knowledge base (purgeKnowledgeBase).
  */
 export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindings) {
   const db = getDb(env.DB);
@@ -30,7 +28,12 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
             isLast: message.attempts >= MAX_ATTEMPTS,
           });
         else if (job.kind === "keywords") await rebuildKeywordIndex(env, db, job.knowledgeBaseId);
-        else await purge(env, job);
+        // A base still there is asked again (its delete may not have committed yet); after the last try, its delete
+        // failed after the jobs were queued and the job is dropped.
+        else if (!(await purgeKnowledgeBase(env, db, job)) && message.attempts < MAX_ATTEMPTS) {
+          retry(message, backoffSeconds(message.attempts, RETRY));
+          return;
+        }
         ack(message);
       } catch (err) {
         logError("knowledge ingestion failed", { job: job.kind, error: String(err), stack: (err as Error).stack });
@@ -38,13 +41,4 @@ export async function consumeKnowledgeIngestion(batch: MessageBatch, env: Bindin
       }
     }),
   );
-}
-
-async function purge(env: Bindings, job: Extract<IngestionJob, { kind: "purge" }>) {
-  if (job.vectorIds.length)
-    await Promise.all([
-      vectorStoreFor(env).deleteByIds(job.knowledgeBaseId, job.vectorIds),
-      removeKeywordTexts(env, job.knowledgeBaseId, job.vectorIds),
-    ]);
-  if (job.objectPrefix) await deletePrefix(env.FILES, job.objectPrefix);
 }

@@ -8,11 +8,17 @@ import { db, seedOwner, unique } from "../harness";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
 import { createKnowledgeBase, uploadFiles } from "../fixtures/knowledge";
 import { bodyOf } from "../support/api";
+import { type IngestionJob, objectPrefixOf } from "../../src/services/knowledge/content";
+import { vectorStoreFor } from "../../src/services/knowledge/vector-store";
 
 /** Runs the queue consumer on one ingestion job delivered for the `attempts`-th time. */
 async function deliver(fileId: string, generation: number, attempts: number) {
+  return deliverJob({ kind: "file", fileId, generation }, attempts);
+}
+
+async function deliverJob(body: IngestionJob, attempts: number) {
   const batch = createMessageBatch("knowledge-ingestion", [
-    { id: unique("delivery"), timestamp: new Date(), attempts, body: { kind: "file", fileId, generation } },
+    { id: unique("delivery"), timestamp: new Date(), attempts, body },
   ]);
   const ctx = createExecutionContext();
   await worker.queue!(batch, env, ctx);
@@ -52,5 +58,38 @@ describe("knowledge ingestion when the embedding provider keeps failing", () => 
       await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${file.id}/`),
     );
     expect(record).toMatchObject({ status: "failed", chunksCount: 0 });
+  });
+});
+
+describe("a purge job of a deleted knowledge base", () => {
+  it("removes nothing of a base whose row is still there: tried again, dropped; purges once it is gone", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const key = `${objectPrefixOf(kb.id)}${crypto.randomUUID()}/notes.txt`;
+    await env.FILES.put(key, "Our office opens at nine.");
+    const store = vectorStoreFor(env);
+    await store.upsert(kb.id, [{ id: "node-1", values: [1, 0, 0, 0], type: "text_node", sourceId: "file-1" }]);
+    const job: IngestionJob = {
+      kind: "purge",
+      knowledgeBaseId: kb.id,
+      vectorIds: ["node-1"],
+      objectPrefix: objectPrefixOf(kb.id),
+    };
+    const kept = async () => [
+      (await store.query(kb.id, [1, 0, 0, 0], { topK: 5 })).length,
+      (await env.FILES.head(key)) ? 1 : 0,
+    ];
+
+    // The delete that queued it has not committed (or failed): the base keeps its vectors and bytes.
+    const early = await deliverJob(job, 1);
+    expect([early.retryMessages.length, early.explicitAcks.length]).toEqual([1, 0]);
+    const last = await deliverJob(job, 4);
+    expect([last.retryMessages.length, last.explicitAcks.length]).toEqual([0, 1]);
+    expect(await kept()).toEqual([1, 1]);
+
+    await env.DB.prepare("DELETE FROM knowledge_bases WHERE id = ?").bind(kb.id).run();
+    const purged = await deliverJob(job, 1);
+    expect([purged.retryMessages.length, purged.explicitAcks.length]).toEqual([0, 1]);
+    expect(await kept()).toEqual([0, 0]);
   });
 });

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { faqs, knowledgeBaseFiles, knowledgeBases, textNodes } from "../../db/schema";
+import { deletePrefix } from "../../lib/r2";
 import { chunk } from "../../lib/sql";
 import { sendAll } from "../../lib/queues";
 import { ModelError } from "../llm/types";
@@ -136,14 +137,15 @@ export async function deleteFiles(env: Bindings, db: Db, knowledgeBaseId: string
 
 /**
  * Deletes a knowledge base: its rows go at once (cascades), its vectors and file bytes through purge
- * jobs on the ingestion queue, since a large base holds more than one request should remove.
+ * jobs on the ingestion queue, since a large base holds more than one request should remove. The jobs are queued
+ * first: a queue that refuses them leaves the base whole (the delete can be tried again), never rows gone with their
+ * vectors and bytes left behind; a job purges only a base whose row is gone (`purgeKnowledgeBase`).
  */
 export async function deleteKnowledgeBase(env: Bindings, db: Db, knowledgeBaseId: string) {
   const [nodes, faqRows] = await Promise.all([
     db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.knowledgeBaseId, knowledgeBaseId)),
     db.select({ id: faqs.id }).from(faqs).where(eq(faqs.knowledgeBaseId, knowledgeBaseId)),
   ]);
-  await db.delete(knowledgeBases).where(eq(knowledgeBases.id, knowledgeBaseId));
   const ids = [...nodes, ...faqRows].map((r) => r.id);
   const jobs: IngestionJob[] = chunk(ids, PURGE_BATCH).map((vectorIds) => ({
     kind: "purge",
@@ -155,6 +157,27 @@ export async function deleteKnowledgeBase(env: Bindings, db: Db, knowledgeBaseId
     env.INGESTION_QUEUE,
     jobs.map((body) => ({ body })),
   );
+  await db.delete(knowledgeBases).where(eq(knowledgeBases.id, knowledgeBaseId));
+}
+
+/**
+ * What a purge job removes: the vectors, index texts and stored bytes of a deleted knowledge base. Answers false,
+ * removing nothing, while the base's row is still there (its delete not yet committed, or failed after the jobs
+ * were queued).
+ */
+export async function purgeKnowledgeBase(env: Bindings, db: Db, job: Extract<IngestionJob, { kind: "purge" }>) {
+  const [live] = await db
+    .select({ id: knowledgeBases.id })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.id, job.knowledgeBaseId));
+  if (live) return false;
+  if (job.vectorIds.length)
+    await Promise.all([
+      vectorStoreFor(env).deleteByIds(job.knowledgeBaseId, job.vectorIds),
+      removeKeywordTexts(env, job.knowledgeBaseId, job.vectorIds),
+    ]);
+  if (job.objectPrefix) await deletePrefix(env.FILES, job.objectPrefix);
+  return true;
 }
 
 /** Stored bytes of a knowledge base's files live under this prefix of the FILES bucket. */
