@@ -1,5 +1,6 @@
 import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Bindings } from "../env";
+import { sealLegacyDatabaseUrls } from "./chatbots/database-url";
 import { getDb } from "../db";
 import { client } from "../db/prepared";
 import { apiKeys, consoleSessions, knowledgeBaseFiles } from "../db/schema";
@@ -100,4 +101,5 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   for (const data of dataDbs(env)) await moveSettledRecords(env, data, now);
   for (const data of dataDbs(env)) await moveFinishedToolRecords(env, data, now);
   for (const data of dataDbs(env)) await pruneChannelRows(data, now);
+  await sealLegacyDatabaseUrls(env, db);
 }

@@ -39,7 +39,11 @@ describe("connection strings in records", () => {
   });
 
   it("an assistant's databaseUrl is masked the same way, with ****", () => {
-    for (const [url, masked] of CASES) expect(maskDatabaseUrl(url)).toBe(masked.replaceAll("***", "****"));
-    expect(maskDatabaseUrl(null)).toBe(null);
+    for (const [url, masked] of CASES) {
+      expect(maskDatabaseUrl({ databaseUrl: url, databaseUrlMasked: null })).toBe(masked.replaceAll("***", "****"));
+      const stored = masked.replaceAll("***", "****");
+      expect(maskDatabaseUrl({ databaseUrl: null, databaseUrlMasked: stored })).toBe(stored);
+    }
+    expect(maskDatabaseUrl({ databaseUrl: null, databaseUrlMasked: null })).toBe(null);
   });
 });

@@ -8,6 +8,8 @@ import { createKnowledgeBase, waitForFile } from "../fixtures/knowledge";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { db, seedOwner } from "../harness";
 import { bodyOf } from "../support/api";
+import { createChatbot } from "../fixtures/chatbots";
+import { storedDatabaseUrl } from "../routes/chatbots/helpers";
 
 const DAY = 86_400_000;
 
@@ -95,5 +97,18 @@ describe("housekeeping cron: stranded knowledge-base files", () => {
     });
     await runHousekeeping(env);
     expect((await waitForFile(owner, kb.id, fileId)).status).toBe("done");
+  });
+
+  it("seals an assistant's connection string an earlier version stored in clear; its record is unchanged", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const url = "postgresql://bot:s3cret@db.example.com/shop";
+    await env.DB.prepare("UPDATE chatbots SET database_url = ? WHERE id = ?").bind(url, bot.id).run();
+    const shown = async () =>
+      (await bodyOf<"GET /chatbots/{id}/">(await owner.fetch("GET", `/chatbots/${bot.id}/`))).databaseUrl;
+    expect(await shown()).toBe("postgresql://bot:****@db.example.com/shop");
+    await runHousekeeping(env);
+    expect(await storedDatabaseUrl(bot.id)).toBe(url);
+    expect(await shown()).toBe("postgresql://bot:****@db.example.com/shop");
   });
 });

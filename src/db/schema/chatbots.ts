@@ -37,7 +37,11 @@ export const chatbots = sqliteTable(
     totalWordsCount: integer("total_words_count").notNull().default(0),
     outputMode: text("output_mode", { enum: OUTPUT_MODES }).notNull().default("text"),
     rawOutputFormat: json<Record<string, unknown>>("raw_output_format"),
+    /** Values written before migration 0051 only, until the housekeeping cron seals them (database-url.ts). */
     databaseUrl: text("database_url"),
+    /** The connection string encrypted at rest, as a SQL database's; `databaseUrlMasked` is what the record shows. */
+    databaseUrlSealed: text("database_url_sealed"),
+    databaseUrlMasked: text("database_url_masked"),
     databaseType: text("database_type"),
     includeTables: json<Record<string, unknown>>("include_tables"),
     agentMode: text("agent_mode", { enum: AGENT_MODES }).notNull().default("normal"),

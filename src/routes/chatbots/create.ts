@@ -5,6 +5,7 @@ import { currentAccess, orgAccess, requirePermission } from "../../services/acce
 import { checkChatbotLinks, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
 import { chatbotView } from "../../services/chatbots/views";
 import { createChatbot } from "../../services/chatbots/store";
+import { sealedDatabaseUrl } from "../../services/chatbots/database-url";
 import { requireChatbotQuota } from "../../services/chatbots/quota";
 import { planSettings } from "../../services/plans";
 import { chatbotRecord, ChatbotSchema, ChatbotWrite } from "../../services/records/chatbots";
@@ -66,7 +67,7 @@ export const registerCreateChatbot = (r: Router) =>
     const row = await createChatbot(
       db,
       {
-        ...columns,
+        ...(await sealedDatabaseUrl(c.env, columns)),
         name: body.name,
         largeLanguageModelId: body.largeLanguageModel,
         createdById: c.var.principal.userId,

@@ -5,6 +5,7 @@ import { fieldError } from "../../lib/errors";
 import { authorize } from "../../services/access";
 import { checkChatbotLinks, checkChatbotRules, chatbotColumns } from "../../services/chatbots/rules";
 import { chatbotView, maskDatabaseUrl, shownLinks } from "../../services/chatbots/views";
+import { sealedDatabaseUrl } from "../../services/chatbots/database-url";
 import { chatbotGroupIds, getChatbotForRead } from "../../services/chatbots/visibility";
 import { updateChatbot } from "../../services/chatbots/store";
 import { chatbotRecord, ChatbotSchema, ChatbotPatch, ChatbotWrite } from "../../services/records/chatbots";
@@ -50,11 +51,10 @@ export function registerUpdateChatbot(r: Router) {
       );
       const columns = definedFields(chatbotColumns(body));
       // A record sent back unchanged carries the masked URL: keep the stored one.
-      if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current.databaseUrl))
-        delete columns.databaseUrl;
+      if (columns.databaseUrl && columns.databaseUrl === maskDatabaseUrl(current)) delete columns.databaseUrl;
       checkChatbotRules({ ...current, ...columns });
       const shown = shownLinks(access, c.var.principal.userId);
-      const row = await updateChatbot(db, current.id, columns, links, shown);
+      const row = await updateChatbot(db, current.id, await sealedDatabaseUrl(c.env, columns), links, shown);
       return c.json(
         chatbotRecord(
           await chatbotView(db, await dataParts(c.env, access.organizationId), access, c.var.principal.userId, row),

@@ -131,4 +131,7 @@ export async function chatbotViews(
 export const chatbotView = async (db: Db, parts: Db[], access: OrgAccess, userId: string, row: ChatbotRow) =>
   (await chatbotViews(db, parts, access, userId, [row]))[0];
 /** An assistant's connection string as its record shows it: secrets as `****` (maskConnectionString). */
-export const maskDatabaseUrl = (url: string | null) => url && maskConnectionString(url, "****");
+export const maskDatabaseUrl = (row: Pick<ChatbotRow, "databaseUrl" | "databaseUrlMasked">) => {
+  const url = row.databaseUrlMasked ?? row.databaseUrl;
+  return url && maskConnectionString(url, "****");
+};

@@ -148,7 +148,7 @@ export const chatbotRecord = (v: ChatbotView): ChatbotRecord => ({
   totalWordsCount: v.totalWordsCount,
   outputMode: v.row.outputMode,
   rawOutputFormat: v.row.rawOutputFormat,
-  databaseUrl: maskDatabaseUrl(v.row.databaseUrl),
+  databaseUrl: maskDatabaseUrl(v.row),
   databaseType: v.row.databaseType as ChatbotRecord["databaseType"],
   includeTables: v.row.includeTables,
   agentMode: v.row.agentMode,

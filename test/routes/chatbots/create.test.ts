@@ -17,7 +17,16 @@ import { expectDenied, expectNotFound, expectInvalid } from "../../support/refus
 import { LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
 import { createModel, KINDS } from "../models/fixtures";
 import { createGroup } from "../groups/helpers";
-import { inboxesOf, linksOf, ok, ownOrganizationOf, page, storedChatbot, storedChatbots } from "./helpers";
+import {
+  inboxesOf,
+  linksOf,
+  ok,
+  ownOrganizationOf,
+  page,
+  storedChatbot,
+  storedChatbots,
+  storedDatabaseUrl,
+} from "./helpers";
 import { bodyOf } from "../../support/api";
 
 /** The body of a new assistant on the local model given to the group `groupId`. */
@@ -78,7 +87,10 @@ describe("POST /chatbots/", () => {
     expect(bot.createdAt).toMatch(/^\d+$/);
     expect(bot.updatedAt).toMatch(/^\d+$/);
     const row = await storedChatbot(bot.id);
-    expect(row.databaseUrl).toBe(EVERY_FIELD.databaseUrl);
+    // Sealed at rest, as a SQL database's; the record's masked form is kept beside it.
+    expect(row.databaseUrlSealed).toMatch(/^v1:/);
+    expect(row.databaseUrlMasked).toBe("postgresql://bot:****@db.example.com:5432/shop");
+    expect(await storedDatabaseUrl(bot.id)).toBe(EVERY_FIELD.databaseUrl);
     expect(row.totalWordsCount).toBe(0);
     expect(await linksOf(bot.id)).toHaveLength(1);
   });

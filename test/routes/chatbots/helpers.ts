@@ -1,6 +1,8 @@
+import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { chatbotGroups, chatbots, inboxes, members } from "../../../src/db/schema";
+import { decryptSecret } from "../../../src/lib/crypto";
 import { db } from "../../harness";
 import { bodyOf, type Operation, pageOf } from "../../support/api";
 
@@ -19,6 +21,12 @@ export async function ok<K extends Operation = "GET /chatbots/{id}/">(res: Respo
 /** Assistants and inboxes created by a user, read straight from the database. */
 export const storedChatbots = (userId: string) => db().select().from(chatbots).where(eq(chatbots.createdById, userId));
 export const storedChatbot = async (id: string) => (await db().select().from(chatbots).where(eq(chatbots.id, id)))[0];
+/** The assistant's connection string as stored: only sealed, opened with the deployment's key. */
+export async function storedDatabaseUrl(id: string) {
+  const row = await storedChatbot(id);
+  expect(row.databaseUrl).toBeNull();
+  return row.databaseUrlSealed && (await decryptSecret(row.databaseUrlSealed, env.ENCRYPTION_KEY));
+}
 export const inboxesOf = (organizationId: string) =>
   db().select().from(inboxes).where(eq(inboxes.organizationId, organizationId));
 export const linksOf = (chatbotId: string) =>

@@ -5,7 +5,7 @@ import { LOCAL_EMBEDDING, LOCAL_LLM, WITH_AI_BINDING, createChatbot } from "../.
 import { createKnowledgeBase } from "../../fixtures/knowledge";
 import { createTool, functionToolBody } from "../../fixtures/tools";
 import { createGroup } from "../groups/helpers";
-import { linksOf, ok, storedChatbot } from "./helpers";
+import { linksOf, ok, storedChatbot, storedDatabaseUrl } from "./helpers";
 
 const WORKERS_LLM = "00000000-0000-7000-8000-000000000011";
 
@@ -88,11 +88,20 @@ describe("PUT and PATCH /chatbots/{id}/", () => {
         organization: bot.organization,
       }),
     );
-    expect((await storedChatbot(bot.id)).databaseUrl).toBe(url);
+    expect(await storedDatabaseUrl(bot.id)).toBe(url);
     await ok<"PATCH /chatbots/{id}/">(
       await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { databaseUrl: "mysql://app:other@db.example.com/shop" }),
     );
-    expect((await storedChatbot(bot.id)).databaseUrl).toBe("mysql://app:other@db.example.com/shop");
+    expect(await storedDatabaseUrl(bot.id)).toBe("mysql://app:other@db.example.com/shop");
+    const cleared = await ok<"PATCH /chatbots/{id}/">(
+      await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { databaseUrl: null }),
+    );
+    expect(cleared.databaseUrl).toBeNull();
+    expect(await storedChatbot(bot.id)).toMatchObject({
+      databaseUrl: null,
+      databaseUrlSealed: null,
+      databaseUrlMasked: null,
+    });
   });
 
   it.each<[string, Record<string, unknown>, string[]]>([
