@@ -1116,6 +1116,88 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 90_000);
 
+  it("two tabs: each keeps its own unsent messages; the same words from the other do not take the place of one " +
+    "not sent here; a new conversation in one is the other's too", async () => {
+    // Replies of 8 s (400 ms a word): time for the other tab to write while one streams.
+    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const say = async (tab, text) => {
+      await tab.getByRole("textbox", { name: "Message" }).fill(text);
+      await tab.keyboard.press("Enter");
+      await tab.getByRole("article", { name: "You" }).filter({ hasText: text }).first().waitFor();
+    };
+    const open = async (tab) => {
+      await tab.goto(`${host.url}/?chat=${chatId}`);
+      await tab.locator("button.launcher").click();
+    };
+    const streaming = (tab) =>
+      expect
+        .poll(async () => ((await lastAnswer(tab).textContent()) ?? "").length, { timeout: 20_000 })
+        .toBeGreaterThan(5);
+    const replies = (tab) => tab.locator(".row.assistant[data-done]:not(.greeting)").count();
+    const conversationOf = (tab) =>
+      tab.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, chatId);
+    const visitorMessages = async (conversationId) =>
+      (await server.api(`/messages/?conversation=${conversationId}&pageSize=100`, { method: "GET" })).results
+        .filter((m) => m.type === "incoming")
+        .sort((a, b) => a.sequence - b.sequence)
+        .map((m) => m.content);
+    await open(page);
+    await say(page, "Tell me a long story");
+    await streaming(page);
+    const first = await conversationOf(page);
+    const second = await context.newPage();
+    await open(second);
+    await second.getByRole("article", { name: "You" }).filter({ hasText: "Tell me a long story" }).waitFor();
+    // One queued here behind the streaming reply; the other tab sends one of its own; this tab reloads at once, its
+    // message still queued: the other's send did not take this tab's outbox.
+    await say(page, "Queued in the first tab");
+    await say(second, "From the second tab");
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await expect
+      .poll(() => visitorMessages(first), { timeout: 60_000 })
+      .toEqual(["Tell me a long story", "From the second tab", "Queued in the first tab"]);
+    for (const tab of [page, second]) await expect.poll(() => replies(tab), { timeout: 60_000 }).toBe(3);
+
+    // Refused here (a 400: never stored), "Yes" stays not sent when the other tab's "Yes" is stored.
+    await page.route("**/public/messages/", (route) =>
+      route.request().postDataJSON().content === "Yes"
+        ? route.fulfill({ status: 400, json: { code: "invalid", detail: "Invalid request." } })
+        : route.continue(),
+    );
+    await say(page, "Yes");
+    await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
+    await say(second, "Yes");
+    await expect.poll(() => replies(page), { timeout: 30_000 }).toBe(4);
+    const shown = () => page.locator(".row.visitor .bubble").evaluateAll((b) => b.map((x) => x.textContent));
+    await expect.poll(shown).toEqual([...(await visitorMessages(first)).slice(0, 3), "Yes", "Yes"]);
+    expect(await page.locator(".unsent-note").count()).toBe(1);
+    await page.unroute("**/public/messages/");
+    await page.getByRole("button", { name: "Retry" }).click();
+    await expect.poll(() => replies(page), { timeout: 30_000 }).toBe(5);
+    expect((await visitorMessages(first)).slice(3)).toEqual(["Yes", "Yes"]);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
+
+    // A new conversation in the second tab: the first, idle, follows, and shows what the second starts it with.
+    await second.getByRole("button", { name: "New conversation" }).click();
+    await expect.poll(() => page.locator(".row.visitor").count()).toBe(0);
+    await say(second, "A new question");
+    await page.getByRole("article", { name: "You" }).filter({ hasText: "A new question" }).waitFor({ timeout: 20_000 });
+    const next = await conversationOf(second);
+    expect(next).not.toBe(first);
+    expect(await conversationOf(page)).toBe(next);
+    await expect.poll(() => replies(page), { timeout: 30_000 }).toBe(1);
+    await say(page, "And another from the first tab");
+    await expect
+      .poll(() => visitorMessages(next), { timeout: 20_000 })
+      .toEqual(["A new question", "And another from the first tab"]);
+    expect(await visitorMessages(first)).toHaveLength(5);
+    // The browser logs the refusal it was given.
+    expect(errors.filter((e) => !e.includes("status of 400 (Bad Request)"))).toEqual([]);
+    await context.close();
+  }, 240_000);
+
   it("serves the full-page chat with its CSP and no console errors", async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
     const page = await context.newPage();

@@ -80,11 +80,17 @@ function showLive(w: Widget, m: Message) {
   w.emit("message", m);
 }
 
-/** The visitor's own message, sent from this tab and not yet known by its id: its row takes the id and place. */
+/**
+ * The visitor's own message, sent from this tab and not yet known by its id: its row takes the id and place. Only a
+ * row whose send reached the server, and a message stored after what was shown as it left, can be it: the same words
+ * sent from another tab do not take the place of one waiting here (queued, or refused).
+ */
 function claimed(w: Widget, m: Message): boolean {
   const mine =
     m.role === "visitor" &&
-    [...w.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find((r) => w.sent.get(r) === m.content);
+    [...w.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find(
+      (r) => w.sent.get(r) === m.content && m.sequence > (w.attempted.get(r) ?? Number.POSITIVE_INFINITY),
+    );
   if (!mine) return false;
   mine.dataset.id = m.id;
   mine.dataset.seq = String(m.sequence);

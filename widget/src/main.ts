@@ -88,6 +88,8 @@ export class Widget {
   sending: { outgoing: Outgoing; row: HTMLElement } | null = null;
   /** The newest message shown as it left: a reload finds it stored only after that one (restoreOutbox). */
   sendingAfter = 0;
+  /** Rows whose send reached the server, with its `sendingAfter`: the live stream may show them stored (claimed). */
+  attempted = new WeakMap<HTMLElement, number>();
   /** Counts the visitor's new conversations: a send begun before one changes nothing after it (see deliver). */
   generation = 0;
   /**
@@ -160,6 +162,26 @@ export class Widget {
     if (token) return showShared(this, token);
     if (!c.isActive) return this.notice(t("closed"));
     if ((this.page || this.storage.stored.conversationId) && sessionOnOpen(this)) startSession(this);
+    addEventListener("storage", (e) => {
+      if (e.key !== this.storage.key) return;
+      // Not reachable now: this tab stays where it is, and follows at the next change.
+      this.follow().catch((err) => {
+        if (!expected(err)) throw err;
+      });
+    });
+  }
+
+  /**
+   * Another tab of the site started a new conversation, or its first message started one: this tab follows while it
+   * has nothing of its own under way, so the visitor's next messages do not go to two conversations at once
+   * (docs/decisions.md, "The outbox").
+   */
+  async follow() {
+    const now = this.storage.stored.conversationId ?? null;
+    if (now === this.conversationId || !this.api.token || this.busy || this.sending || this.queued.length) return;
+    if (!now) return this.newConversation();
+    this.generation++;
+    await this.load(now);
   }
 
   /**
@@ -461,7 +483,8 @@ export class Widget {
     this.sending = null;
     this.conversationId = null;
     this.humanServing = false;
-    this.storage.store({ conversationId: null, outbox: null });
+    this.storage.store({ conversationId: null });
+    this.storage.storeOutbox(null);
     if (!this.config.isActive) return this.input?.focus();
     // Nobody has said who they are yet: the form stays where the conversation would start (replaced by the empty log,
     // it left neither form nor message box).

@@ -11,7 +11,7 @@ interface Stored {
   token?: string;
   conversationId?: string;
   mode?: string;
-  /** The visitor's messages the server has not taken yet (`saveOutbox` in stream.ts). */
+  /** Where an older widget kept the outbox, shared by every tab; taken over once by the tab that reads it. */
   outbox?: Outbox | null;
 }
 
@@ -41,6 +41,33 @@ export class VisitorStorage {
       localStorage.setItem(this.key, JSON.stringify({ ...this.stored, ...values }));
     } catch (err) {
       // Storage refused or full: the session lasts as long as the page.
+      if (!(err instanceof DOMException)) throw err;
+    }
+  }
+
+  /**
+   * This tab's messages the server has not taken yet (`saveOutbox` in stream.ts), kept in the tab's own session
+   * storage: a reload of the tab sends them, and another tab neither overwrites nor sends them (docs/decisions.md,
+   * "The outbox").
+   */
+  get outbox(): Outbox | null {
+    try {
+      const own = sessionStorage.getItem(this.key);
+      if (own !== null) return JSON.parse(own);
+    } catch (err) {
+      if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
+      return null;
+    }
+    const kept = this.stored.outbox ?? null;
+    if (kept) this.store({ outbox: null });
+    return kept;
+  }
+
+  storeOutbox(outbox: Outbox | null) {
+    try {
+      if (outbox) sessionStorage.setItem(this.key, JSON.stringify(outbox));
+      else sessionStorage.removeItem(this.key);
+    } catch (err) {
       if (!(err instanceof DOMException)) throw err;
     }
   }

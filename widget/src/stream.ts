@@ -85,7 +85,7 @@ function saveOutbox(w: Widget) {
     ...(w.sending ? [{ ...w.sending.outgoing, inFlight: true, after: w.sendingAfter }] : []),
     ...w.queued.map((q) => q.outgoing),
   ];
-  w.storage.store({ outbox: messages.length ? { conversationId: w.conversationId, messages } : null });
+  w.storage.storeOutbox(messages.length ? { conversationId: w.conversationId, messages } : null);
 }
 
 /**
@@ -95,7 +95,7 @@ function saveOutbox(w: Widget) {
  * not shown twice. (Its text alone does not tell: "Yes" answered twice is two messages.)
  */
 export function restoreOutbox(w: Widget, history: Message[]) {
-  const kept = w.storage.stored.outbox;
+  const kept = w.storage.outbox;
   if (!kept || kept.conversationId !== w.conversationId || w.sending || w.queued.length) return;
   const latest = [...history].reverse().find((m) => m.role === "visitor");
   const taken = (m: Outbox["messages"][number]) =>
@@ -103,7 +103,11 @@ export function restoreOutbox(w: Widget, history: Message[]) {
       ? latest?.content === m.content
       : history.some((h) => h.role === "visitor" && h.content === m.content && h.sequence > (m.after ?? 0));
   const messages = kept.messages.filter((m, i) => !(i === 0 && m.inFlight && taken(m)));
-  for (const { inFlight: _, ...outgoing } of messages) enqueue(w, outgoing);
+  for (const { inFlight, after, ...outgoing } of messages) {
+    const row = enqueue(w, outgoing);
+    // In flight as the page left: the live stream may yet show it stored.
+    if (inFlight) w.attempted.set(row, after ?? 0);
+  }
   saveOutbox(w);
   void next(w);
 }
@@ -122,6 +126,7 @@ function enqueue(w: Widget, outgoing: Outgoing) {
   ).row;
   w.sent.set(row, content);
   w.queued.push({ outgoing, row });
+  return row;
 }
 
 type Queued = Widget["queued"][number];
@@ -188,6 +193,7 @@ async function deliver(w: Widget, queued: Queued) {
     releaseHeld(w);
     return markUnsent(w, queued, t("notSentOffline"), true);
   }
+  w.attempted.set(row, w.sendingAfter);
   // While the reply is drawn, the log is busy: a screen reader does not read it again with every word, and the status
   // line says it once, whole (docs/decisions.md, "The widget's live stream").
   w.log.setAttribute("aria-busy", "true");
@@ -272,6 +278,8 @@ async function deliver(w: Widget, queued: Queued) {
     if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
     if (!answered) {
       shown?.row.remove();
+      // Refused for what it is: not stored, so no message the live stream shows is this one.
+      if (!retryMayMend(err)) w.attempted.delete(row);
       markUnsent(w, queued, unsentReason(err), retryMayMend(err));
     } else {
       shown?.render(reply, false);
