@@ -180,7 +180,6 @@ export class Widget {
     const now = this.storage.stored.conversationId ?? null;
     if (now === this.conversationId || !this.api.token || this.busy || this.sending || this.queued.length) return;
     if (!now) return this.newConversation();
-    this.generation++;
     await this.load(now);
   }
 

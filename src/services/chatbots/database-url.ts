@@ -2,7 +2,7 @@ import { eq, isNotNull } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { chatbots } from "../../db/schema";
 import { encryptSecret } from "../../lib/crypto";
-import { isPlaceholder } from "../../lib/placeholders";
+import { usableSecret } from "../../lib/placeholders";
 import { maskConnectionString } from "../sql/connection";
 import type { ChatbotColumns } from "./rules";
 
@@ -29,7 +29,7 @@ export async function sealedDatabaseUrl<T extends Pick<ChatbotColumns, "database
  * ENCRYPTION_KEY is unset or the placeholder (the records show them masked meanwhile).
  */
 export async function sealLegacyDatabaseUrls(env: Pick<Bindings, "ENCRYPTION_KEY">, db: Db, limit = 100) {
-  if (!env.ENCRYPTION_KEY || isPlaceholder("ENCRYPTION_KEY", env.ENCRYPTION_KEY)) return;
+  if (!usableSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY)) return;
   const rows = await db
     .select({ id: chatbots.id, databaseUrl: chatbots.databaseUrl })
     .from(chatbots)

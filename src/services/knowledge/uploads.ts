@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Bindings } from "../../env";
 import { getDb } from "../../db";
 import { knowledgeBases } from "../../db/schema";
-import { ApiError, fieldError } from "../../lib/errors";
+import { fieldError } from "../../lib/errors";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { fileTypeOf, SUPPORTED_FILE_TYPES, type FileType } from "../parsing";
 import { objectPrefixOf } from "./content";
@@ -38,17 +38,10 @@ function checked(
     const known = SUPPORTED_FILE_TYPES.map((t) => `.${t.extension}`).join(", ");
     throw fieldError(field, `Unsupported file type for "${filename}"; supported: ${known}.`);
   }
-  const spec = SUPPORTED_FILE_TYPES.find((t) => t.fileType === fileType)!;
-  if (size > spec.maxSize) {
-    throw new ApiError(
-      413,
-      "payload_too_large",
-      `"${filename}" is ${size} bytes; ${fileType} files may have at most ${spec.maxSize}.`,
-      { [field]: [`At most ${spec.maxSize} bytes.`] },
-    );
-  }
   if (size === 0) throw fieldError(field, `"${filename}" is empty.`);
-  checkFile(fileSpecs(env).knowledgeBaseFile.file, { filename, contentType, size }, field, true);
+  // Within the spec's size and the file type's own (checkFile with the spec's key).
+  checkFile(fileSpecs(env).knowledgeBaseFile.file, { filename, contentType, size }, field, true, "knowledgeBaseFile");
+  const spec = SUPPORTED_FILE_TYPES.find((t) => t.fileType === fileType)!;
   return { fileType, contentType: contentType.split(";")[0].trim() || spec.contentTypes[0] };
 }
 
