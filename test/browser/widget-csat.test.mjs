@@ -56,9 +56,10 @@ describe("typing indicators and the satisfaction rating", () => {
     const { context: consoleContext, page: operator, errors } = await ownerOn(app, `/conversations/${id}`);
     await operator.locator(".transcript .msg.sender-contact").first().waitFor();
     await operator.getByRole("button", { name: "Take over" }).click();
+    // 10 s: the takeover's write and broadcast, on a machine running other browser files beside this one.
     await visitor
       .locator(".event", { hasText: `${app.owner.name} joined the conversation.` })
-      .waitFor({ timeout: 5_000 });
+      .waitFor({ timeout: 10_000 });
 
     // The operator types (no send): the visitor sees who, in a polite status line.
     await operator.getByLabel("Your reply").pressSequentially("Let me check", { delay: 20 });

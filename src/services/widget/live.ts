@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { users, type WebChatSettings } from "../../db/schema";
+import { conversations, users, type WebChatSettings } from "../../db/schema";
+import { conversationDb } from "../shards/parts";
 import type { MessageRecord } from "../records/messages";
 import type { WidgetReplying, WidgetStatus, WidgetTyping } from "../records/widget-events";
 import type { ConversationRow, ConversationStateEvent, MessageRow } from "../conversations";
@@ -37,10 +38,20 @@ async function messagesAfter(
 
 /**
  * The conversation's state as the live stream opens with it: the widget knows at once whether a person serves (a
- * send then shows no assistant typing), also after a reload. The agent is its assignee while a human serves.
+ * send then shows no assistant typing), also after a reload. The agent is its assignee while a human serves. Read
+ * here, after the route subscribed, not taken from the row it checked the visitor with: a takeover between that read
+ * and the subscription was broadcast to no one, and the stale row would hide it until the stream opened again.
  */
-async function stateOf(db: Db, conversation: ConversationRow): Promise<WidgetStatus> {
-  const { status, progressStatus, assigneeId } = conversation;
+async function stateOf(env: Bindings, db: Db, conversation: ConversationRow): Promise<WidgetStatus> {
+  const [current] = await (await conversationDb(env, conversation.organizationId, conversation.id))
+    .select({
+      status: conversations.status,
+      progressStatus: conversations.progressStatus,
+      assigneeId: conversations.assigneeId,
+    })
+    .from(conversations)
+    .where(eq(conversations.id, conversation.id));
+  const { status, progressStatus, assigneeId } = current ?? conversation;
   if (progressStatus !== "human_serving" || !assigneeId) return { status, progressStatus, agent: null };
   const [agent] = await db
     .select({ name: users.name, avatar: users.avatar })
@@ -56,7 +67,10 @@ export async function liveOpening(
   conversation: ConversationRow,
   lastEventId: string | undefined,
 ): Promise<{ state: WidgetStatus; missed: MessageRow[] }> {
-  const [state, missed] = await Promise.all([stateOf(db, conversation), messagesAfter(env, conversation, lastEventId)]);
+  const [state, missed] = await Promise.all([
+    stateOf(env, db, conversation),
+    messagesAfter(env, conversation, lastEventId),
+  ]);
   return { state, missed };
 }
 

@@ -1,7 +1,11 @@
 // The visitor's live stream (`conversations/{id}/events/`): who serves the conversation, the
 // messages missed while the stream was down (Last-Event-ID), and its time limit.
 import { describe, expect, it } from "vitest";
-import { expectError, seedOwner, type Actor } from "../../harness";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { conversationData, db, expectError, seedOwner, type Actor } from "../../harness";
+import { conversations } from "../../../src/db/schema";
+import { liveOpening } from "../../../src/services/widget/live";
 import { liveEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession, visitorConversation } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -157,6 +161,22 @@ describe("the visitor's live stream", () => {
     await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "four" });
     expect((await after.next((e) => e.event === "message")).data).toMatchObject({ content: "four" });
     await after.close();
+  });
+
+  it("opens with the state as it is once subscribed, not as the route read it to check the visitor", async () => {
+    // A takeover between the route's check (visitorConversation) and its subscription is broadcast to no one: the
+    // opening must tell it, or the visitor would hear of the agent only when the stream opened again.
+    const owner = await seedOwner();
+    const { id } = await liveConversation(owner);
+    const [checked] = await (await conversationData(owner.organizationId, id))
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, id));
+    expect(checked.progressStatus).toBe("ai_processing");
+    await owner.fetch("POST", `/conversations/${id}/take-over/`);
+    const me = await bodyOf<"GET /users/current/">(await owner.fetch("GET", "/users/current/"));
+    const { state } = await liveOpening(env, db(), checked, undefined);
+    expect(state).toEqual({ status: "open", progressStatus: "human_serving", agent: { name: me.name, avatar: null } });
   });
 
   it("replays nothing for another conversation's message id, and refuses an id that is not a UUID (400)", async () => {
