@@ -1117,7 +1117,7 @@ describe("the embedded widget in Chromium", () => {
   }, 90_000);
 
   it("two tabs: each keeps its own unsent messages; the same words from the other do not take the place of one " +
-    "not sent here; a new conversation in one is the other's too", async () => {
+    "refused or lost here; a new conversation in one is the other's too", async () => {
     // Replies of 8 s (400 ms a word): time for the other tab to write while one streams.
     const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
@@ -1160,24 +1160,34 @@ describe("the embedded widget in Chromium", () => {
       .toEqual(["Tell me a long story", "From the second tab", "Queued in the first tab"]);
     for (const tab of [page, second]) await expect.poll(() => replies(tab), { timeout: 60_000 }).toBe(3);
 
-    // Refused here (a 400: never stored), "Yes" stays not sent when the other tab's "Yes" is stored.
-    await page.route("**/public/messages/", (route) =>
-      route.request().postDataJSON().content === "Yes"
-        ? route.fulfill({ status: 400, json: { code: "invalid", detail: "Invalid request." } })
-        : route.continue(),
-    );
-    await say(page, "Yes");
-    await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor();
-    await say(second, "Yes");
-    await expect.poll(() => replies(page), { timeout: 30_000 }).toBe(4);
+    // Not sent here, then the same words sent from the other tab: the other's message is not taken for this one
+    // (which would then never be sent), and the Retry sends it. `fail`: how this tab's send fails.
     const shown = () => page.locator(".row.visitor .bubble").evaluateAll((b) => b.map((x) => x.textContent));
-    await expect.poll(shown).toEqual([...(await visitorMessages(first)).slice(0, 3), "Yes", "Yes"]);
-    expect(await page.locator(".unsent-note").count()).toBe(1);
-    await page.unroute("**/public/messages/");
-    await page.getByRole("button", { name: "Retry" }).click();
-    await expect.poll(() => replies(page), { timeout: 30_000 }).toBe(5);
-    expect((await visitorMessages(first)).slice(3)).toEqual(["Yes", "Yes"]);
-    expect(await page.locator(".unsent-note").count()).toBe(0);
+    const sameWordsInBoth = async (words, fail) => {
+      await page.route("**/public/messages/", (route) =>
+        route.request().postDataJSON().content === words ? fail(route) : route.continue(),
+      );
+      const before = await visitorMessages(first);
+      const answered = await replies(page);
+      await say(page, words);
+      await page.getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
+      await say(second, words);
+      await expect.poll(() => replies(page), { timeout: 30_000 }).toBe(answered + 1);
+      await expect.poll(shown).toEqual([...before, words, words]);
+      expect(await page.locator(".unsent-note").count()).toBe(1);
+      await page.unroute("**/public/messages/");
+      await page.getByRole("button", { name: "Retry" }).click();
+      await expect.poll(() => replies(page), { timeout: 30_000 }).toBe(answered + 2);
+      expect((await visitorMessages(first)).slice(before.length)).toEqual([words, words]);
+      expect(await page.locator(".unsent-note").count()).toBe(0);
+    };
+    // Refused (a 400: never stored).
+    await sameWordsInBoth("Yes", (route) =>
+      route.fulfill({ status: 400, json: { code: "invalid", detail: "Invalid request." } }),
+    );
+    // Lost on the way (the connection cut, no answer): this tab cannot tell whether it was stored; the other tab's
+    // message carries another Idempotency-Key.
+    await sameWordsInBoth("Sure", (route) => route.abort("connectionreset"));
 
     // A new conversation in the second tab: the first, idle, follows, and shows what the second starts it with.
     await second.getByRole("button", { name: "New conversation" }).click();
@@ -1192,9 +1202,10 @@ describe("the embedded widget in Chromium", () => {
     await expect
       .poll(() => visitorMessages(next), { timeout: 20_000 })
       .toEqual(["A new question", "And another from the first tab"]);
-    expect(await visitorMessages(first)).toHaveLength(5);
-    // The browser logs the refusal it was given.
-    expect(errors.filter((e) => !e.includes("status of 400 (Bad Request)"))).toEqual([]);
+    expect(await visitorMessages(first)).toHaveLength(7);
+    // The browser logs the refusal it was given and the connections cut.
+    const expected = ["status of 400 (Bad Request)", "net::ERR_CONNECTION_RESET"];
+    expect(errors.filter((e) => !expected.some((x) => e.includes(x)))).toEqual([]);
     await context.close();
   }, 240_000);
 

@@ -81,16 +81,21 @@ function showLive(w: Widget, m: Message) {
 }
 
 /**
- * The visitor's own message, sent from this tab and not yet known by its id: its row takes the id and place. Only a
- * row whose send reached the server, and a message stored after what was shown as it left, can be it: the same words
- * sent from another tab do not take the place of one waiting here (queued, or refused).
+ * The visitor's own message, sent from this tab and not yet known by its id: its row takes the id and place. The
+ * message names the Idempotency-Key its send gave: only the row sent with that key is it, so the same words sent from
+ * another tab never take the place of one waiting here (queued, refused, or lost on the way). A message stored
+ * without a key (by a server before keys were kept) is known by its words, and only a row whose send reached the
+ * server, for a message stored after what was shown as it left, can be it.
  */
 function claimed(w: Widget, m: Message): boolean {
   const mine =
     m.role === "visitor" &&
-    [...w.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find(
-      (r) => w.sent.get(r) === m.content && m.sequence > (w.attempted.get(r) ?? Number.POSITIVE_INFINITY),
-    );
+    [...w.log.querySelectorAll<HTMLElement>(".row.visitor:not([data-id])")].find((r) => {
+      const sent = w.sent.get(r);
+      if (!sent) return false;
+      if (m.idempotencyKey) return m.idempotencyKey === sent.key;
+      return sent.content === m.content && m.sequence > (w.attempted.get(r) ?? Number.POSITIVE_INFINITY);
+    });
   if (!mine) return false;
   mine.dataset.id = m.id;
   mine.dataset.seq = String(m.sequence);

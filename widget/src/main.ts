@@ -70,8 +70,8 @@ export class Widget {
   held: Message[] = [];
   /** Each message row's renderer (see addMessage), to complete a row the live stream brings whole. */
   rendered = new WeakMap<HTMLElement, (m: Message, streaming: boolean) => void>();
-  /** The text of the visitor's rows sent from this tab, until the live stream names their message (see showLive). */
-  sent = new WeakMap<HTMLElement, string>();
+  /** What the visitor's rows of this tab send (words and key), until the live stream names their message (claimed). */
+  sent = new WeakMap<HTMLElement, Outgoing>();
   contact: Contact | undefined;
   /** A message sent before the pre-chat form was filled in: sent once it is. */
   waiting: string | null = null;

@@ -90,19 +90,23 @@ function saveOutbox(w: Widget) {
 
 /**
  * After a reload, once the conversation is shown (`history`), the messages the last page had not had taken are shown
- * again and sent, in order, with their own Idempotency-Keys: one the server took after all is stored once. The one
- * in flight at the reload that the history shows stored after the newest message shown as it left was taken: it is
- * not shown twice. (Its text alone does not tell: "Yes" answered twice is two messages.)
+ * again and sent, in order, with their own Idempotency-Keys: one the server took after all is stored once. One the
+ * history shows stored with its key was taken: it is not shown twice. A message stored without a key (by an earlier
+ * server) is known by its text, for the one in flight at the reload only, stored after the newest message shown as it
+ * left. (Its text alone does not tell: "Yes" answered twice is two messages.)
  */
 export function restoreOutbox(w: Widget, history: Message[]) {
   const kept = w.storage.outbox;
   if (!kept || kept.conversationId !== w.conversationId || w.sending || w.queued.length) return;
+  const stored = new Set(history.map((m) => m.idempotencyKey));
+  // A message stored without its key (by a server before keys were kept) is known by its words alone.
+  const keyless = history.filter((m) => m.role === "visitor" && !m.idempotencyKey);
   const latest = [...history].reverse().find((m) => m.role === "visitor");
-  const taken = (m: Outbox["messages"][number]) =>
+  const takenByWords = (m: Outbox["messages"][number]) =>
     m.after === undefined
-      ? latest?.content === m.content
-      : history.some((h) => h.role === "visitor" && h.content === m.content && h.sequence > (m.after ?? 0));
-  const messages = kept.messages.filter((m, i) => !(i === 0 && m.inFlight && taken(m)));
+      ? !latest?.idempotencyKey && latest?.content === m.content
+      : keyless.some((h) => h.content === m.content && h.sequence > (m.after ?? 0));
+  const messages = kept.messages.filter((m, i) => !(stored.has(m.key) || (i === 0 && m.inFlight && takenByWords(m))));
   for (const { inFlight, after, ...outgoing } of messages) {
     const row = enqueue(w, outgoing);
     // In flight as the page left: the live stream may yet show it stored.
@@ -124,7 +128,7 @@ function enqueue(w: Widget, outgoing: Outgoing) {
       attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })),
     }),
   ).row;
-  w.sent.set(row, content);
+  w.sent.set(row, outgoing);
   w.queued.push({ outgoing, row });
   return row;
 }

@@ -38,6 +38,7 @@ export const registerWidgetSend = (r: Router) =>
   r.openapi(route, async (c) => {
     const { chat, visitor, data } = await chatVisitor(c, c.req.valid("param").id);
     const events = await sendVisitorMessage(c.env, c.var.db, data, chat, visitor, c.req.valid("json"), {
+      idempotencyKey: c.req.valid("header")["idempotency-key"],
       origin: new URL(c.req.url).origin,
       requestId: c.var.requestId,
       waitUntil: (p) => c.executionCtx.waitUntil(p),

@@ -287,6 +287,15 @@ export const PublicMessageSchema = z
       )
       .openapi({ description: "Files sent with the message (names only)" }),
     createdAt: z.string().openapi({ description: "Milliseconds since the epoch", example: "1767225600000" }),
+    idempotencyKey: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The visitor's own message: the `Idempotency-Key` its send gave, so a client tells the message it sent " +
+          "from the same words sent elsewhere (another tab); null for other messages, and in a shared transcript",
+        example: null,
+      }),
   })
   .openapi("WidgetMessage");
 
@@ -326,9 +335,15 @@ function toolResultsOf(m: MessageRecord): PublicMessage["toolResults"] {
 }
 
 /** The public form of a message record or row, honouring the web chat's display switches. */
-export function publicMessage(message: MessageRecord | MessageRow, settings: WebChatSettings): PublicMessage {
+export function publicMessage(
+  message: MessageRecord | MessageRow,
+  settings: WebChatSettings,
+  /** A shared transcript, read by anyone with its link: the visitor's keys stay theirs. */
+  shared = false,
+): PublicMessage {
   const m = "conversationId" in message ? messageRecord(message) : message;
   const role = m.senderType === "contact" ? "visitor" : m.senderType === "chatbot" ? "assistant" : "agent";
+  const key = role === "visitor" && !shared ? str(m.metadata.idempotencyKey) : "";
   return {
     id: m.id,
     conversation: m.conversation,
@@ -344,5 +359,6 @@ export function publicMessage(message: MessageRecord | MessageRow, settings: Web
       .filter((a): a is Record<string, unknown> => !!a && typeof a === "object")
       .map((a) => ({ filename: str(a.filename) || "file", type: str(a.type) || "other" })),
     createdAt: m.createdAt,
+    idempotencyKey: key || null,
   };
 }

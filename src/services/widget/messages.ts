@@ -30,7 +30,10 @@ export async function conversationHistory(
   return { results: page.map((m) => publicMessage(m, settings)), hasMore: rows.length > pageSize };
 }
 
-/** The first `limit` visible messages of a conversation, oldest first, in their public form, read by its object. */
+/**
+ * The first `limit` visible messages of a conversation, oldest first, in their public form as a shared transcript
+ * shows them, read by its object.
+ */
 export async function firstPublicMessages(
   env: Bindings,
   conversation: Visited,
@@ -38,7 +41,7 @@ export async function firstPublicMessages(
   limit: number,
 ): Promise<PublicMessage[]> {
   const rows = await storedMessages(env, conversation.organizationId, conversation.id).visible({ limit });
-  return rows.map((m) => publicMessage(m, settings));
+  return rows.map((m) => publicMessage(m, settings, true));
 }
 
 /** The assistant's reply `messageId` stored in this conversation, if any, read by its object. */

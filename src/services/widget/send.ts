@@ -19,6 +19,8 @@ export type VisitorMessage = z.output<typeof SendBody>;
 
 /** The request around the message: where its attachments are served from and how it is logged. */
 export interface VisitorRequest {
+  /** The send's `Idempotency-Key`, kept in the message's metadata: the visitor's own record shows it back. */
+  idempotencyKey: string | undefined;
   origin: string;
   requestId: string;
   waitUntil: (p: Promise<unknown>) => void;
@@ -45,6 +47,7 @@ export async function sendVisitorMessage(
     ...environment,
     ...(location && chat.webChat.settings.enableLocation ? { location } : {}),
     channel: "web_chat",
+    ...(req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : {}),
   };
   const [contact, conversation, refusal] = await Promise.all([
     visitorContact(data, chat, visitor),

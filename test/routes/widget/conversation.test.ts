@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { NO_SUCH_ID, conversationData, countInParts, expectError, seedOwner } from "../../harness";
 import { client as d1Of } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
-import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
+import { chunksOf, liveEvents, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
 import { bodyOf, type Schemas } from "../../support/api";
@@ -245,6 +245,48 @@ describe("feedback, sharing and resuming", () => {
       ).toHaveLength(messages.length);
     },
   );
+
+  it("shows the visitor the Idempotency-Key of their send, on their own messages only, never in a share", async () => {
+    // A second tab's same words must not pass for this tab's message (widget/src/live-view.ts, claimed).
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner, { enableShareConversation: true });
+    const session = await startSession(chat.id);
+    const key = crypto.randomUUID();
+    const visitor = client();
+    const sent = await visitor.post(pub(chat.id, "messages/"), { content: "Yes" }, session.token, {
+      "Idempotency-Key": key,
+    });
+    const done = storedReply(await readEvents<Reply>(sent));
+    expect(done.message.idempotencyKey).toBeNull(); // the assistant's reply
+    const id = done.conversationId;
+    const live = liveEvents<{ event: string; data: Schemas["WidgetMessage"] }>(
+      await visitor.get(pub(chat.id, `conversations/${id}/events/`), session.token),
+    );
+    await live.next((e) => e.event === "replying");
+    await send(chat.id, session.token, { conversation: id, content: "Yes" }); // no key: none shown
+    expect((await live.next((e) => e.event === "message")).data).toMatchObject({
+      role: "visitor",
+      content: "Yes",
+      idempotencyKey: null,
+    });
+    await live.close();
+    const history = await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+      await visitor.get(pub(chat.id, `conversations/${id}/messages/`), session.token),
+    );
+    expect(history.results.map((m) => [m.role, m.idempotencyKey])).toEqual([
+      ["visitor", key],
+      ["assistant", null],
+      ["visitor", null],
+      ["assistant", null],
+    ]);
+    const { share } = await bodyOf<"POST /web-chats/{id}/public/conversations/{conversationId}/share/">(
+      await visitor.post(pub(chat.id, `conversations/${id}/share/`), {}, session.token),
+    );
+    const shared = await bodyOf<"GET /web-chats/{id}/public/shared/{share}/">(
+      await client().get(pub(chat.id, `shared/${share}/`)),
+    );
+    expect(shared.results.map((m) => m.idempotencyKey)).toEqual([null, null, null, null]);
+  });
 
   it("shares a conversation read-only when enableShareConversation is on", async () => {
     const owner = await seedOwner();
