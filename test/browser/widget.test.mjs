@@ -1209,6 +1209,70 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 240_000);
 
+  it("a tab closed with a message unsent: a tab left open sends it; with none open, the next page does", async () => {
+    // Replies of 8 s (400 ms a word): a message written meanwhile waits in the tab's outbox.
+    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
+    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const open = async (tab) => {
+      await tab.goto(`${host.url}/?chat=${chatId}`);
+      await tab.locator("button.launcher").click();
+      return tab;
+    };
+    const say = async (tab, text) => {
+      await tab.getByRole("textbox", { name: "Message" }).fill(text);
+      await tab.keyboard.press("Enter");
+      await tab.getByRole("article", { name: "You" }).filter({ hasText: text }).first().waitFor();
+    };
+    const streaming = (tab) =>
+      expect
+        .poll(async () => ((await lastAnswer(tab).textContent()) ?? "").length, { timeout: 20_000 })
+        .toBeGreaterThan(5);
+    let conversation;
+    const visitorMessages = async () =>
+      (await server.api(`/messages/?conversation=${conversation}&pageSize=100`, { method: "GET" })).results
+        .filter((m) => m.type === "incoming")
+        .sort((a, b) => a.sequence - b.sequence)
+        .map((m) => m.content);
+    const shownOnce = (tab, text) =>
+      expect.poll(() => tab.locator(".row.visitor .bubble", { hasText: text }).count(), { timeout: 30_000 }).toBe(1);
+
+    await open(first);
+    await say(first, "Tell me a long story");
+    await streaming(first);
+    conversation = await first.evaluate(
+      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
+      chatId,
+    );
+    const second = await open(await context.newPage());
+    await second.getByRole("article", { name: "You" }).filter({ hasText: "Tell me a long story" }).waitFor();
+    // Queued behind the reply, then the tab closed: the second tab, left open, sends it.
+    await say(first, "Left by the first tab");
+    await first.close();
+    await expect.poll(visitorMessages, { timeout: 40_000 }).toEqual(["Tell me a long story", "Left by the first tab"]);
+    await shownOnce(second, "Left by the first tab");
+
+    // No tab open when one closes: the page opened next sends what it left.
+    await expect
+      .poll(() => second.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 40_000 })
+      .toBe(2);
+    await say(second, "Tell me another long story");
+    await streaming(second);
+    await say(second, "Left by the second tab");
+    await second.close();
+    const third = await open(await context.newPage());
+    await expect
+      .poll(visitorMessages, { timeout: 40_000 })
+      .toEqual([
+        "Tell me a long story",
+        "Left by the first tab",
+        "Tell me another long story",
+        "Left by the second tab",
+      ]);
+    await shownOnce(third, "Left by the second tab");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
   it("serves the full-page chat with its CSP and no console errors", async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
     const page = await context.newPage();

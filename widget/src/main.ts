@@ -20,7 +20,7 @@ import { RATING_CSS } from "./rating";
 import { connect, needsPreChat, preChat, sessionOnOpen, startSession, VisitorStorage } from "./session";
 import { share, showShared } from "./share";
 import { micButton } from "./speech";
-import { send } from "./stream";
+import { ADOPT_AFTER_MS, adoptOrphans, saveOutbox, send } from "./stream";
 import { CSS } from "./styles";
 import { applyTheme, startsDark } from "./theme";
 import { TYPING_CSS, TypingIndicator, TypingSignal } from "./typing";
@@ -115,6 +115,8 @@ export class Widget {
     this.api = new Api(settings.baseUrl, settings.webChatId);
     this.contact = settings.contact;
     this.storage = new VisitorStorage(`assistant-chat:${settings.webChatId}`);
+    // Reloaded: the outbox the last page marked closed as it left is this tab's again, before another tab takes it.
+    if (!preview) this.storage.reopenOutbox();
     this.host.setAttribute("data-assistant-chat", "");
     // The widget's own language, whatever the host page's: a screen reader pronounces its text right.
     this.host.lang = chooseLanguage(settings.lang);
@@ -163,12 +165,19 @@ export class Widget {
     if (!c.isActive) return this.notice(t("closed"));
     if ((this.page || this.storage.stored.conversationId) && sessionOnOpen(this)) startSession(this);
     addEventListener("storage", (e) => {
-      if (e.key !== this.storage.key) return;
-      // Not reachable now: this tab stays where it is, and follows at the next change.
-      this.follow().catch((err) => {
+      // Not reachable now: this tab stays where it is, and follows (or adopts) at the next change.
+      const unlessExpected = (err: unknown) => {
         if (!expected(err)) throw err;
-      });
+      };
+      if (e.key === this.storage.key) this.follow().catch(unlessExpected);
+      // Another tab closed with messages unsent: sent from here, unless it was a reload that takes them back at once
+      // (docs/decisions.md, "The outbox").
+      else if (this.storage.isOutbox(e.key)) setTimeout(() => adoptOrphans(this).catch(unlessExpected), ADOPT_AFTER_MS);
     });
+    // Closing, this tab says so: a tab open or opened next sends what it had not. Back from the browser's page cache,
+    // its outbox is its own again.
+    addEventListener("pagehide", () => saveOutbox(this, true));
+    addEventListener("pageshow", (e) => e.persisted && saveOutbox(this));
   }
 
   /**

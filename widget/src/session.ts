@@ -1,6 +1,6 @@
 // The visitor's session: the token and current conversation kept in localStorage, the session
 // started (or resumed) when needed, and the pre-chat form that asks a new visitor who they are.
-import { ApiError, expected, type Outgoing } from "./api";
+import { ApiError, expected, newKey, type Outgoing } from "./api";
 import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
@@ -22,8 +22,23 @@ export interface Outbox {
   messages: (Outgoing & { inFlight?: boolean; after?: number })[];
 }
 
+/** A tab's outbox as kept in local storage: when it was written, and whether its tab has closed. */
+interface KeptOutbox {
+  outbox: Outbox;
+  at: number;
+  closed?: boolean;
+}
+
+/**
+ * How long a tab's outbox may go unwritten before a page of another tab takes it over: its tab ended without a word
+ * (a phone's browser killed in the background). A tab that closes says so (`pagehide`) and needs no wait.
+ */
+export const ABANDONED_MS = 60 * 60_000;
+
 /** What the widget keeps between visits, per web chat: the token, the current conversation, the theme chosen. */
 export class VisitorStorage {
+  #tab: string | null = null;
+
   constructor(readonly key: string) {}
 
   get stored(): Stored {
@@ -45,28 +60,125 @@ export class VisitorStorage {
     }
   }
 
-  /**
-   * This tab's messages the server has not taken yet (`saveOutbox` in stream.ts), kept in the tab's own session
-   * storage: a reload of the tab sends them, and another tab neither overwrites nor sends them (docs/decisions.md,
-   * "The outbox").
-   */
-  get outbox(): Outbox | null {
+  /** This tab's name, kept in its session storage: a reload is the same tab, another tab is another. */
+  get tab(): string {
+    if (this.#tab) return this.#tab;
+    this.#tab = newKey();
     try {
-      const own = sessionStorage.getItem(this.key);
-      if (own !== null) return JSON.parse(own);
+      const kept = sessionStorage.getItem(`${this.key}:tab`);
+      if (kept) this.#tab = kept;
+      else sessionStorage.setItem(`${this.key}:tab`, this.#tab);
+    } catch (err) {
+      if (!(err instanceof DOMException)) throw err;
+    }
+    return this.#tab;
+  }
+
+  get #outboxKey() {
+    return `${this.key}:outbox:${this.tab}`;
+  }
+
+  /**
+   * The messages the server has not taken yet for `conversationId` (`saveOutbox` in stream.ts): this tab's, then those
+   * of tabs that closed with messages unsent, each list in its own order. Kept in local storage under the tab's name:
+   * a reload of the tab sends its own, another tab neither overwrites nor sends them while it lives, and a page opened
+   * after it closed sends them (docs/decisions.md, "The outbox"). Another tab's are taken out of storage as they are
+   * read; those for another conversation stay for a page that shows it.
+   */
+  outboxes(conversationId: string | null, now = Date.now()): Outbox[] {
+    const mine = (o: Outbox | null | undefined): o is Outbox => !!o && o.conversationId === conversationId;
+    const own = this.#read(this.#outboxKey)?.outbox;
+    const orphans = this.#orphans(conversationId, now).map(([key, kept]) => {
+      this.#remove(key);
+      return kept;
+    });
+    // Where older widgets kept them: the tab's session storage, before that the site's storage (taken over once).
+    const [session, site] = [this.#legacyOutbox(), this.stored.outbox];
+    if (mine(session)) this.#forgetLegacy();
+    if (mine(site)) this.store({ outbox: null });
+    return [own, session, site, ...orphans.sort((a, b) => a.at - b.at).map((k) => k.outbox)].filter(mine);
+  }
+
+  /** This tab's outbox, marked closed as its last page left (a reload), is its own again. */
+  reopenOutbox() {
+    const kept = this.#read(this.#outboxKey);
+    if (kept?.closed) this.storeOutbox(kept.outbox);
+  }
+
+  /** Whether tabs that closed left messages unsent for `conversationId` (see outboxes). */
+  orphaned(conversationId: string | null, now = Date.now()): boolean {
+    return this.#orphans(conversationId, now).length > 0;
+  }
+
+  /** The outboxes of other tabs for `conversationId` whose tab closed, or went silent `ABANDONED_MS` ago. */
+  #orphans(conversationId: string | null, now: number): [string, KeptOutbox][] {
+    return this.#outboxKeys()
+      .filter((key) => key !== this.#outboxKey)
+      .map((key): [string, KeptOutbox | null] => [key, this.#read(key)])
+      .filter(
+        (entry): entry is [string, KeptOutbox] =>
+          !!entry[1] &&
+          entry[1].outbox.conversationId === conversationId &&
+          (!!entry[1].closed || now - entry[1].at >= ABANDONED_MS),
+      );
+  }
+
+  /** Whether `key` (of a `storage` event) is where a tab keeps its outbox. */
+  isOutbox(key: string | null): boolean {
+    return !!key?.startsWith(`${this.key}:outbox:`);
+  }
+
+  storeOutbox(outbox: Outbox | null, closed = false) {
+    if (!outbox) return this.#remove(this.#outboxKey);
+    try {
+      localStorage.setItem(this.#outboxKey, JSON.stringify({ outbox, at: Date.now(), closed } satisfies KeptOutbox));
+    } catch (err) {
+      // Storage refused or full: the messages last as long as the page.
+      if (!(err instanceof DOMException)) throw err;
+    }
+  }
+
+  #outboxKeys(): string[] {
+    try {
+      return Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i)).filter((k): k is string =>
+        this.isOutbox(k),
+      );
+    } catch (err) {
+      if (!(err instanceof DOMException)) throw err;
+      return [];
+    }
+  }
+
+  #read(key: string): KeptOutbox | null {
+    try {
+      const kept = JSON.parse(localStorage.getItem(key) ?? "null");
+      return kept && Array.isArray(kept.outbox?.messages) ? kept : null;
     } catch (err) {
       if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
       return null;
     }
-    const kept = this.stored.outbox ?? null;
-    if (kept) this.store({ outbox: null });
-    return kept;
   }
 
-  storeOutbox(outbox: Outbox | null) {
+  #legacyOutbox(): Outbox | null {
     try {
-      if (outbox) sessionStorage.setItem(this.key, JSON.stringify(outbox));
-      else sessionStorage.removeItem(this.key);
+      return JSON.parse(sessionStorage.getItem(this.key) ?? "null");
+    } catch (err) {
+      if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
+      return null;
+    }
+  }
+
+  #forgetLegacy() {
+    try {
+      sessionStorage.removeItem(this.key);
+    } catch (err) {
+      if (!(err instanceof DOMException)) throw err;
+    }
+  }
+
+  #remove(key: string) {
+    try {
+      localStorage.removeItem(key);
     } catch (err) {
       if (!(err instanceof DOMException)) throw err;
     }

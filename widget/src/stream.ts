@@ -80,24 +80,41 @@ export async function send(w: Widget, text: string) {
  * Keeps the visitor's messages the server has not taken yet (the one being sent until its first event, the queued
  * ones) with the session, so a reload sends them rather than losing them (docs/decisions.md, "The outbox").
  */
-function saveOutbox(w: Widget) {
+export function saveOutbox(w: Widget, closing = false) {
   const messages = [
     ...(w.sending ? [{ ...w.sending.outgoing, inFlight: true, after: w.sendingAfter }] : []),
     ...w.queued.map((q) => q.outgoing),
   ];
-  w.storage.storeOutbox(messages.length ? { conversationId: w.conversationId, messages } : null);
+  w.storage.storeOutbox(messages.length ? { conversationId: w.conversationId, messages } : null, closing);
+}
+
+/** How long after another tab closed with messages unsent this one waits before taking them: a reload takes its own. */
+export const ADOPT_AFTER_MS = 3000;
+
+/**
+ * Messages a tab closed without sending (see VisitorStorage.outboxes), taken by this one once it has nothing of its
+ * own under way: shown and sent as if written here, each with its own Idempotency-Key (stored once, whichever tab
+ * sends it).
+ */
+export async function adoptOrphans(w: Widget) {
+  if (!w.api.token || w.busy || w.sending || w.queued.length || !w.storage.orphaned(w.conversationId)) return;
+  const conversationId = w.conversationId;
+  const history = conversationId ? (await w.api.history(conversationId)).results : [];
+  if (w.conversationId === conversationId) restoreOutbox(w, history);
 }
 
 /**
- * After a reload, once the conversation is shown (`history`), the messages the last page had not had taken are shown
- * again and sent, in order, with their own Idempotency-Keys: one the server took after all is stored once. One the
- * history shows stored with its key was taken: it is not shown twice. A message stored without a key (by an earlier
- * server) is known by its text, for the one in flight at the reload only, stored after the newest message shown as it
- * left. (Its text alone does not tell: "Yes" answered twice is two messages.)
+ * After a reload, once the conversation is shown (`history`), the messages the last page had not had taken (and those
+ * of tabs closed with messages unsent) are shown again and sent, in order, with their own Idempotency-Keys: one the
+ * server took after all is stored once. One the history shows stored with its key was taken: it is not shown twice.
+ * A message stored without a key (by an earlier server) is known by its text, for the one in flight at the reload
+ * only, stored after the newest message shown as it left. (Its text alone does not tell: "Yes" answered twice is two
+ * messages.)
  */
 export function restoreOutbox(w: Widget, history: Message[]) {
-  const kept = w.storage.outbox;
-  if (!kept || kept.conversationId !== w.conversationId || w.sending || w.queued.length) return;
+  if (w.sending || w.queued.length) return;
+  const kept = w.storage.outboxes(w.conversationId);
+  if (!kept.length) return;
   const stored = new Set(history.map((m) => m.idempotencyKey));
   // A message stored without its key (by a server before keys were kept) is known by its words alone.
   const keyless = history.filter((m) => m.role === "visitor" && !m.idempotencyKey);
@@ -106,7 +123,9 @@ export function restoreOutbox(w: Widget, history: Message[]) {
     m.after === undefined
       ? !latest?.idempotencyKey && latest?.content === m.content
       : keyless.some((h) => h.content === m.content && h.sequence > (m.after ?? 0));
-  const messages = kept.messages.filter((m, i) => !(stored.has(m.key) || (i === 0 && m.inFlight && takenByWords(m))));
+  const messages = kept.flatMap((outbox) =>
+    outbox.messages.filter((m, i) => !(stored.has(m.key) || (i === 0 && m.inFlight && takenByWords(m)))),
+  );
   for (const { inFlight, after, ...outgoing } of messages) {
     const row = enqueue(w, outgoing);
     // In flight as the page left: the live stream may yet show it stored.
@@ -143,7 +162,11 @@ type Queued = Widget["queued"][number];
 function next(w: Widget): Promise<void> | undefined {
   if (w.busy || w.stalled) return;
   const first = w.queued.shift();
-  return first && deliver(w, first);
+  if (!first)
+    return adoptOrphans(w).catch((err) => {
+      if (!expected(err)) throw err; // the network or the API: the next idle moment tries again
+    });
+  return deliver(w, first);
 }
 
 /** The queue goes on, its failed first message sent again (the visitor's Retry, or a message written after it). */
