@@ -1209,7 +1209,8 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 240_000);
 
-  it("a tab closed with a message unsent: a tab left open sends it; with none open, the next page does", async () => {
+  it("a tab closed with a message unsent: a tab left open sends it; with none open, the next page does; a tab " +
+    "that ended without a word, once silent for an hour", async () => {
     // Replies of 8 s (400 ms a word): a message written meanwhile waits in the tab's outbox.
     const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
     const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
@@ -1259,7 +1260,15 @@ describe("the embedded widget in Chromium", () => {
     await streaming(second);
     await say(second, "Left by the second tab");
     await second.close();
-    const third = await open(await context.newPage());
+    const third = await context.newPage();
+    // This page never says it closes (see the end).
+    await third.addInitScript(() => {
+      const add = window.addEventListener;
+      window.addEventListener = function (type, ...rest) {
+        if (type !== "pagehide") add.call(this, type, ...rest);
+      };
+    });
+    await open(third);
     await expect
       .poll(visitorMessages, { timeout: 40_000 })
       .toEqual([
@@ -1269,6 +1278,23 @@ describe("the embedded widget in Chromium", () => {
         "Left by the second tab",
       ]);
     await shownOnce(third, "Left by the second tab");
+
+    // A tab that ends without a word (no `pagehide`, as when a phone's browser kills it in the background): its
+    // messages are taken once its outbox has been silent for an hour, by a page whose clock is past that.
+    await expect
+      .poll(() => third.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 40_000 })
+      .toBe(4);
+    await say(third, "Tell me a third long story");
+    await streaming(third);
+    await say(third, "Left by the killed tab");
+    await third.close();
+    const fourth = await context.newPage();
+    await fourth.clock.install({ time: Date.now() + 61 * 60_000 });
+    await open(fourth);
+    await expect
+      .poll(async () => (await visitorMessages()).slice(-2), { timeout: 40_000 })
+      .toEqual(["Tell me a third long story", "Left by the killed tab"]);
+    await shownOnce(fourth, "Left by the killed tab");
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
