@@ -1252,14 +1252,18 @@ describe("the embedded widget in Chromium", () => {
     await expect.poll(visitorMessages, { timeout: 40_000 }).toEqual(["Tell me a long story", "Left by the first tab"]);
     await shownOnce(second, "Left by the first tab");
 
+    // Once `answers` replies are done, a question whose reply streams, and `left` queued behind it; then closed.
+    const leave = async (tab, answers, question, left) => {
+      await expect
+        .poll(() => tab.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 40_000 })
+        .toBe(answers);
+      await say(tab, question);
+      await streaming(tab);
+      await say(tab, left);
+      await tab.close();
+    };
     // No tab open when one closes: the page opened next sends what it left.
-    await expect
-      .poll(() => second.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 40_000 })
-      .toBe(2);
-    await say(second, "Tell me another long story");
-    await streaming(second);
-    await say(second, "Left by the second tab");
-    await second.close();
+    await leave(second, 2, "Tell me another long story", "Left by the second tab");
     const third = await context.newPage();
     // This page never says it closes (see the end).
     await third.addInitScript(() => {
@@ -1281,13 +1285,7 @@ describe("the embedded widget in Chromium", () => {
 
     // A tab that ends without a word (no `pagehide`, as when a phone's browser kills it in the background): its
     // messages are taken once its outbox has been silent for an hour, by a page whose clock is past that.
-    await expect
-      .poll(() => third.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 40_000 })
-      .toBe(4);
-    await say(third, "Tell me a third long story");
-    await streaming(third);
-    await say(third, "Left by the killed tab");
-    await third.close();
+    await leave(third, 4, "Tell me a third long story", "Left by the killed tab");
     const fourth = await context.newPage();
     await fourth.clock.install({ time: Date.now() + 61 * 60_000 });
     await open(fourth);
