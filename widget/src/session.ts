@@ -35,6 +35,19 @@ interface KeptOutbox {
  */
 export const ABANDONED_MS = 60 * 60_000;
 
+/**
+ * `use` of the browser's storage, or `otherwise` when the storage refuses (a sandboxed frame, private mode, or full:
+ * what is kept then lasts as long as the page) or holds a value that is not JSON (someone else wrote it).
+ */
+function inStorage<T>(use: () => T, otherwise: T): T {
+  try {
+    return use();
+  } catch (err) {
+    if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
+    return otherwise;
+  }
+}
+
 /** What the widget keeps between visits, per web chat: the token, the current conversation, the theme chosen. */
 export class VisitorStorage {
   #tab: string | null = null;
@@ -42,35 +55,22 @@ export class VisitorStorage {
   constructor(readonly key: string) {}
 
   get stored(): Stored {
-    try {
-      return JSON.parse(localStorage.getItem(this.key) ?? "{}");
-    } catch (err) {
-      // Storage refused (a sandboxed frame, private mode) or a value someone else wrote: no session kept.
-      if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
-      return {};
-    }
+    return inStorage(() => JSON.parse(localStorage.getItem(this.key) ?? "{}"), {});
   }
 
   store(values: Record<string, unknown>) {
-    try {
-      localStorage.setItem(this.key, JSON.stringify({ ...this.stored, ...values }));
-    } catch (err) {
-      // Storage refused or full: the session lasts as long as the page.
-      if (!(err instanceof DOMException)) throw err;
-    }
+    inStorage(() => localStorage.setItem(this.key, JSON.stringify({ ...this.stored, ...values })), undefined);
   }
 
   /** This tab's name, kept in its session storage: a reload is the same tab, another tab is another. */
   get tab(): string {
     if (this.#tab) return this.#tab;
-    this.#tab = newKey();
-    try {
+    const name = newKey();
+    this.#tab = inStorage(() => {
       const kept = sessionStorage.getItem(`${this.key}:tab`);
-      if (kept) this.#tab = kept;
-      else sessionStorage.setItem(`${this.key}:tab`, this.#tab);
-    } catch (err) {
-      if (!(err instanceof DOMException)) throw err;
-    }
+      if (!kept) sessionStorage.setItem(`${this.key}:tab`, name);
+      return kept || name;
+    }, name);
     return this.#tab;
   }
 
@@ -93,8 +93,9 @@ export class VisitorStorage {
       return kept;
     });
     // Where older widgets kept them: the tab's session storage, before that the site's storage (taken over once).
-    const [session, site] = [this.#legacyOutbox(), this.stored.outbox];
-    if (mine(session)) this.#forgetLegacy();
+    const session: Outbox | null = inStorage(() => JSON.parse(sessionStorage.getItem(this.key) ?? "null"), null);
+    const site = this.stored.outbox;
+    if (mine(session)) inStorage(() => sessionStorage.removeItem(this.key), undefined);
     if (mine(site)) this.store({ outbox: null });
     return [own, session, site, ...orphans.sort((a, b) => a.at - b.at).map((k) => k.outbox)].filter(mine);
   }
@@ -130,58 +131,22 @@ export class VisitorStorage {
 
   storeOutbox(outbox: Outbox | null, closed = false) {
     if (!outbox) return this.#remove(this.#outboxKey);
-    try {
-      localStorage.setItem(this.#outboxKey, JSON.stringify({ outbox, at: Date.now(), closed } satisfies KeptOutbox));
-    } catch (err) {
-      // Storage refused or full: the messages last as long as the page.
-      if (!(err instanceof DOMException)) throw err;
-    }
+    const kept: KeptOutbox = { outbox, at: Date.now(), closed };
+    inStorage(() => localStorage.setItem(this.#outboxKey, JSON.stringify(kept)), undefined);
   }
 
   #outboxKeys(): string[] {
-    try {
-      return Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i)).filter((k): k is string =>
-        this.isOutbox(k),
-      );
-    } catch (err) {
-      if (!(err instanceof DOMException)) throw err;
-      return [];
-    }
+    const keys = () => Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i));
+    return inStorage(keys, []).filter((k): k is string => this.isOutbox(k));
   }
 
   #read(key: string): KeptOutbox | null {
-    try {
-      const kept = JSON.parse(localStorage.getItem(key) ?? "null");
-      return kept && Array.isArray(kept.outbox?.messages) ? kept : null;
-    } catch (err) {
-      if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
-      return null;
-    }
-  }
-
-  #legacyOutbox(): Outbox | null {
-    try {
-      return JSON.parse(sessionStorage.getItem(this.key) ?? "null");
-    } catch (err) {
-      if (!(err instanceof DOMException || err instanceof SyntaxError)) throw err;
-      return null;
-    }
-  }
-
-  #forgetLegacy() {
-    try {
-      sessionStorage.removeItem(this.key);
-    } catch (err) {
-      if (!(err instanceof DOMException)) throw err;
-    }
+    const kept = inStorage(() => JSON.parse(localStorage.getItem(key) ?? "null"), null);
+    return kept && Array.isArray(kept.outbox?.messages) ? kept : null;
   }
 
   #remove(key: string) {
-    try {
-      localStorage.removeItem(key);
-    } catch (err) {
-      if (!(err instanceof DOMException)) throw err;
-    }
+    inStorage(() => localStorage.removeItem(key), undefined);
   }
 }
 
