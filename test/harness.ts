@@ -5,7 +5,14 @@ import { getDb } from "../src/db";
 import { dataDb, dataDbs } from "../src/services/shards";
 import { client } from "../src/db/prepared";
 import { conversationDb, dataParts } from "../src/services/shards/parts";
-import { groupMembers, groupPermissions, groups, organizations, organizationShards } from "../src/db/schema";
+import {
+  conversations,
+  groupMembers,
+  groupPermissions,
+  groups,
+  organizations,
+  organizationShards,
+} from "../src/db/schema";
 import { createAccount } from "../src/services/accounts";
 import { PERMISSIONS, type Permission } from "../src/services/permissions";
 import { eq } from "drizzle-orm";
@@ -23,6 +30,14 @@ export const parts = (organizationId: string) => dataParts(env, organizationId);
 /** The part of an organization's data plane holding one of its conversations (for most organizations, `data`). */
 export const conversationData = (organizationId: string, conversationId: string) =>
   conversationDb(env, organizationId, conversationId);
+/** A conversation's row as D1 (its part of the organization's data plane) holds it now. */
+export const conversationRow = async (organizationId: string, conversationId: string) => {
+  const [row] = await (await conversationData(organizationId, conversationId))
+    .select()
+    .from(conversations)
+    .where(eq(conversations.id, conversationId));
+  return row;
+};
 /** What `read` answers in each part of an organization's data plane, as one list: for rows a test selects by other
  * than their conversation (a webhook's deliveries, an inbox's channel deliveries), each in its conversation's part. */
 export const fromEveryPart = async <T>(organizationId: string, read: (part: Db) => Promise<T[]>) =>

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { abortAllDurableObjects } from "cloudflare:test";
-import { eq } from "drizzle-orm";
-import { conversations } from "../../src/db/schema";
+import type { conversations } from "../../src/db/schema";
 import { conversationObject } from "../../src/services/conversations";
-import { conversationData, seedOwner, unique, type Actor } from "../harness";
+import { conversationRow, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
 import { bodyOf } from "../support/api";
@@ -13,15 +12,6 @@ const say = async (owner: Actor, botId: string, content: string, conversation?: 
   await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
     await owner.fetch("POST", `/chatbots/${botId}/completions/`, { conversation, message: { content } }),
   );
-
-/** The conversation's row as D1 (its part of the organization's data plane) holds it now. */
-const conversationRow = async (owner: Actor, conversationId: string) => {
-  const [row] = await (await conversationData(owner.organizationId, conversationId))
-    .select()
-    .from(conversations)
-    .where(eq(conversations.id, conversationId));
-  return row;
-};
 
 /** The assistant's auto reply turned off through the API (a handoff to humans). */
 const handOff = async (owner: Actor, conversationId: string) =>
@@ -77,7 +67,7 @@ describe("the conversation object's memory", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const { conversationId } = await say(owner, bot.id, "hello");
-    const before = await conversationRow(owner, conversationId);
+    const before = await conversationRow(owner.organizationId, conversationId);
     expect(before.autoReplyEnabled).toBe(true);
 
     await handOff(owner, conversationId);
@@ -88,7 +78,7 @@ describe("the conversation object's memory", () => {
     const result = await conversationObject(env, conversationId).converse(visitorTurn(before, "still there?"));
     expect(result.incoming.sequence).toBe(4);
     expect(result.reply).toBeNull();
-    const after = await conversationRow(owner, conversationId);
+    const after = await conversationRow(owner.organizationId, conversationId);
     expect(after).toMatchObject({
       autoReplyEnabled: false,
       status: "queued",
@@ -101,13 +91,13 @@ describe("the conversation object's memory", () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const { conversationId } = await say(owner, bot.id, "hello");
-    const before = await conversationRow(owner, conversationId);
+    const before = await conversationRow(owner.organizationId, conversationId);
     await handOff(owner, conversationId);
 
     // Same last message as the object's newest, but read before the handoff: read again, stay silent.
     const result = await conversationObject(env, conversationId).converse(visitorTurn(before, "hi again"));
     expect(result.reply).toBeNull();
-    const after = await conversationRow(owner, conversationId);
+    const after = await conversationRow(owner.organizationId, conversationId);
     expect(after).toMatchObject({ autoReplyEnabled: false, status: "queued", progressStatus: "waiting_for_human" });
   });
 });

@@ -11,14 +11,23 @@ import { describe, expect, it } from "vitest";
 import { COPY_PAGE, MIGRATIONS, migrate } from "../../durable-objects/conversation-store";
 import type { Conversation } from "../../durable-objects/conversation-entry";
 import { client, rowMapper } from "../../src/db/prepared";
-import { channelDeliveries, conversations, messages } from "../../src/db/schema";
+import { channelDeliveries, messages } from "../../src/db/schema";
 import { cursorResponse, decodeCursor, encodeCursor, type Cursor } from "../../src/lib/pagination";
 import { conversationObject } from "../../src/services/conversations";
 import { storedMessages } from "../../src/services/messages";
 import { messageRecord } from "../../src/services/records/messages";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { createChatbot } from "../fixtures/chatbots";
-import { conversationData, expectError, messagesInD1, seedOwner, unique, waitFor, type Actor } from "../harness";
+import {
+  conversationData,
+  conversationRow,
+  expectError,
+  messagesInD1,
+  seedOwner,
+  unique,
+  waitFor,
+  type Actor,
+} from "../harness";
 import { bodyOf, type Body } from "../support/api";
 import { pub, visitorConversation } from "../routes/widget/fixtures";
 
@@ -275,10 +284,7 @@ describe("GET /messages/ through the conversation object", () => {
       // What is written after a message is stored, by the object (widget/feedback.ts rates through it; a channel
       // delivery's sender tells it each state it writes, channels/outbound.ts): in its store alone.
       const object = conversationObject(env, id);
-      const [conversation] = await (await conversationData(owner.organizationId, id))
-        .select()
-        .from(conversations)
-        .where(eq(conversations.id, id));
+      const conversation = await conversationRow(owner.organizationId, id);
       const { organizationId, inboxId } = conversation;
       const at = async (sequence: number) => (await storedRows(id)).find((m) => m.sequence === sequence)!.id;
       const rate = async (sequence: number, feedback: "like" | "dislike" | null) =>
@@ -411,10 +417,7 @@ describe("the columns written after a message is stored, by the conversation obj
   it("a rating is the store's: one at a time, each counted once, with the dislikes since a handoff", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const [conversation] = await (await conversationData(owner.organizationId, id))
-      .select()
-      .from(conversations)
-      .where(eq(conversations.id, id));
+    const conversation = await conversationRow(owner.organizationId, id);
     const [question, reply] = await (await conversationData(owner.organizationId, id))
       .select()
       .from(messages)
@@ -446,10 +449,7 @@ describe("the columns written after a message is stored, by the conversation obj
   it("a delivery state its object was not told reaches the message through the housekeeping cron", async () => {
     const owner = await seedOwner();
     const { id } = await workerConversation(owner);
-    const [{ inboxId }] = await (await conversationData(owner.organizationId, id))
-      .select()
-      .from(conversations)
-      .where(eq(conversations.id, id));
+    const { inboxId } = await conversationRow(owner.organizationId, id);
     const shownBefore = (await listed(owner, id)).find((m) => m.sequence === 2)?.metadata;
     const reply = await storedMessage(id, 2);
     // The sender's write of the state, then a call to the object that failed: no trigger writes the message.

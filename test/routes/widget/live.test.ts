@@ -2,9 +2,7 @@
 // messages missed while the stream was down (Last-Event-ID), and its time limit.
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
-import { conversationData, db, expectError, seedOwner, type Actor } from "../../harness";
-import { conversations } from "../../../src/db/schema";
+import { conversationRow, db, expectError, seedOwner, type Actor } from "../../harness";
 import { liveOpening } from "../../../src/services/widget/live";
 import { liveEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession, visitorConversation } from "./fixtures";
@@ -168,10 +166,7 @@ describe("the visitor's live stream", () => {
     // opening must tell it, or the visitor would hear of the agent only when the stream opened again.
     const owner = await seedOwner();
     const { id } = await liveConversation(owner);
-    const [checked] = await (await conversationData(owner.organizationId, id))
-      .select()
-      .from(conversations)
-      .where(eq(conversations.id, id));
+    const checked = await conversationRow(owner.organizationId, id);
     expect(checked.progressStatus).toBe("ai_processing");
     await owner.fetch("POST", `/conversations/${id}/take-over/`);
     const me = await bodyOf<"GET /users/current/">(await owner.fetch("GET", "/users/current/"));
