@@ -5,6 +5,7 @@
 // `find_additional_modules`) and src/vendored.ts imports on first use. Run by `npm install`
 // (postinstall), so they follow the installed versions; `npm run build:vendor` by hand.
 // docs/decisions.md, "Cold start".
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -26,13 +27,34 @@ export const VENDOR_MODULES = {
   grammy: `export { Api, GrammyError, HttpError } from "grammy/web";`,
 };
 
+/**
+ * Module name -> a source file bundled into the text the module exports (with a hash of it, `version`): the code of
+ * a Dynamic Worker, which the Worker Loader takes as text. Function tools run in one, QuickJS bundled in, its
+ * WebAssembly left to the module "quickjs.wasm" the worker hands over (docs/decisions.md, "Function tools: an isolate
+ * of their own").
+ */
+export const ISOLATE_MODULES = {
+  functionIsolate: "src/services/tools/function-isolate.ts",
+};
+
+/** The QuickJS WebAssembly, imported by the isolate from the module the worker gives it. */
+const quickJsWasm = {
+  name: "quickjs-wasm",
+  setup(build) {
+    build.onResolve({ filter: /quickjs-wasmfile-release-sync\/wasm$/ }, () => ({
+      path: "./quickjs.wasm",
+      external: true,
+    }));
+  },
+};
+
 export async function buildVendor({ quiet = false } = {}) {
   const { build } = await import("esbuild");
   mkdirSync(out, { recursive: true });
   const manifest = {};
-  for (const [name, source] of Object.entries(VENDOR_MODULES)) {
+  const bundle = async (entry) => {
     const result = await build({
-      stdin: { contents: source, resolveDir: root, loader: "js" },
+      ...entry,
       bundle: true,
       minify: true,
       format: "esm",
@@ -47,10 +69,19 @@ export async function buildVendor({ quiet = false } = {}) {
       write: false,
       logLevel: "error",
     });
-    const js = result.outputFiles[0].contents;
+    return result.outputFiles[0].contents;
+  };
+  const write = (name, js) => {
     writeIfChanged(path.join(out, `${name}.js`), js);
     manifest[name] = js.length;
     if (!quiet) console.log(`src/vendor/${name}.js: ${js.length} bytes`);
+  };
+  for (const [name, source] of Object.entries(VENDOR_MODULES))
+    write(name, await bundle({ stdin: { contents: source, resolveDir: root, loader: "js" } }));
+  for (const [name, file] of Object.entries(ISOLATE_MODULES)) {
+    const text = Buffer.from(await bundle({ entryPoints: [path.join(root, file)], plugins: [quickJsWasm] })).toString();
+    const version = createHash("sha256").update(text).digest("hex").slice(0, 16);
+    write(name, `export const version = "${version}";\nexport default ${JSON.stringify(text)};\n`);
   }
   // Imported by src/vendored.ts, so that a build without the modules fails with a clear error.
   writeIfChanged(path.join(out, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);

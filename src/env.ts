@@ -84,6 +84,9 @@ export interface Bindings {
   TOOL_TIMEOUT_MS?: string;
   /** Time limit of one function tool call in ms (default 5,000). */
   FUNCTION_TOOL_TIMEOUT_MS?: string;
+  /** Worker Loader: each function tool call runs in a Dynamic Worker with a CPU limit of its own; without it, on the
+   * worker's thread (services/tools/isolate.ts). */
+  FUNCTION_LOADER?: WorkerLoader;
   /** Tool calls per agent reply (default 10). */
   AGENT_MAX_TOOL_CALLS?: string;
   /** Text-to-SQL (`query_database`): rows returned to the model (default 200) and time limit of a query in ms (default

@@ -10,6 +10,8 @@ interface Vendored {
   xlsx: typeof import("write-excel-file/node");
   postalMime: { default: typeof import("postal-mime").default };
   grammy: Pick<typeof import("grammy/web"), "Api" | "GrammyError" | "HttpError">;
+  /** The code of the Dynamic Worker function tools run in, as text, and a hash of it (scripts/build-vendor.mjs). */
+  functionIsolate: { default: string; version: string };
 }
 
 const PATHS: Record<keyof Vendored, string> = {
@@ -18,6 +20,7 @@ const PATHS: Record<keyof Vendored, string> = {
   xlsx: "./vendor/xlsx.js",
   postalMime: "./vendor/postalMime.js",
   grammy: "./vendor/grammy.js",
+  functionIsolate: "./vendor/functionIsolate.js",
 };
 
 /**

@@ -37,16 +37,16 @@ let loaded: QuickJSWASMModule | null = null;
  * JavaScript glue is imported then too, not at every cold start (docs/decisions.md, "Cold start").
  */
 export const quickJs = lazy(() =>
-  Promise.all([
-    import("quickjs-emscripten-core"),
-    import("@jitl/quickjs-wasmfile-release-sync"),
-    // workerd (and Miniflare) import a .wasm file as a compiled WebAssembly.Module: no fetch, no eval.
-    import("@jitl/quickjs-wasmfile-release-sync/wasm"),
-  ]).then(async ([glue, variant, wasm]) => {
-    return (loaded = await glue.newQuickJSWASMModuleFromVariant(
-      glue.newVariant(variant.default, { wasmModule: wasm.default as WebAssembly.Module }),
-    ));
-  }),
+  Promise.all([import("quickjs-emscripten-core"), import("@jitl/quickjs-wasmfile-release-sync"), quickJsWasm()]).then(
+    async ([glue, variant, wasmModule]) => {
+      return (loaded = await glue.newQuickJSWASMModuleFromVariant(glue.newVariant(variant.default, { wasmModule })));
+    },
+  ),
+);
+
+/** QuickJS's WebAssembly: workerd (and Miniflare) import a .wasm file as a compiled module (no fetch, no eval). */
+export const quickJsWasm = lazy(() =>
+  import("@jitl/quickjs-wasmfile-release-sync/wasm").then((wasm) => wasm.default as WebAssembly.Module),
 );
 
 /** Whether the interpreter is already loaded in this isolate (for benchmarks). */
