@@ -77,7 +77,7 @@ export default async function ({ api, request, receiver, mcp, log }) {
       },
       status: "timeout",
       limit: FUNCTION_TIMEOUT_MS,
-      note: "function tools run on the worker's thread: replies calling one queue behind each other in one isolate",
+      note: "function tools run in their organization's Dynamic Worker (on the worker's thread without one)",
     },
     {
       fault: "MCP tool call that never answers",

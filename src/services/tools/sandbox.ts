@@ -23,10 +23,10 @@ const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
 const MAX_LOG_LINES = 50;
 const MAX_OUTPUT_CHARS = 100_000;
 /**
- * How often QuickJS asks the interrupt handler in a plain loop: ~4.7 times a millisecond here (a check every 10,000
- * steps). Deployed, a worker's clock stands still while code runs (it moves at I/O), so the time limit alone would
- * never end an endless loop: the checks are counted too, and a call ends once it has made its limit's worth of them
- * (docs/decisions.md, "Function tools: the sandbox").
+ * How often QuickJS asks the interrupt handler in a loop: a check every 10,000 turns, ~5 a millisecond in a loop with
+ * a body here (`for (;;) n++`: 5,000 in 0.6 s), up to 40 in an empty one. Deployed, a worker's clock stands still
+ * while code runs (it moves at I/O), so the time limit alone would never end an endless loop: the checks are counted
+ * too, and a call ends once it has made its limit's worth of them (docs/decisions.md, "Function tools: the sandbox").
  */
 const CHECKS_PER_MS = 5;
 
@@ -80,7 +80,8 @@ export async function runFunction(
   let timedOut = false;
   let checks = 0;
   const checksAllowed = timeoutMs * CHECKS_PER_MS;
-  runtime.setInterruptHandler(() => (++checks > checksAllowed || now() > deadline ? (timedOut = true) : false));
+  const over = () => ++checks > checksAllowed || now() > deadline;
+  runtime.setInterruptHandler(() => (over() ? (timedOut = true) : false));
   const vm = runtime.newContext();
   const logs: string[] = [];
   const done = (o: Ending): SandboxOutcome =>
@@ -105,7 +106,8 @@ export async function runFunction(
     if (!(state.type === "fulfilled" && state.notAPromise)) {
       if (state.type === "fulfilled") state.value.dispose();
       else if (state.type === "rejected") state.error.dispose();
-      const settled = await settle(vm, runtime, result, () => timedOut || now() > deadline);
+      // A round of promise jobs counts as a check: a loop of awaits runs few steps between the interpreter's own.
+      const settled = await settle(vm, runtime, result, () => timedOut || over());
       result.dispose();
       if ("error" in settled) return done(failure(vm, settled.error, timedOut || settled.timeout === true));
       result = settled.value;
@@ -180,6 +182,12 @@ function installGlobals(vm: QuickJSContext, args: Record<string, unknown>, logs:
   console.dispose();
 }
 
+/**
+ * Promise jobs run between two looks at the limit: a loop of awaits makes few of the interpreter's own checks (its
+ * steps are in the job queue's native code), so rounds of jobs are counted as checks too.
+ */
+const JOBS_PER_ROUND = 100;
+
 /** Runs the promise jobs until `promise` settles or the call is `over` its limit. */
 async function settle(
   vm: QuickJSContext,
@@ -196,7 +204,7 @@ async function settle(
         error: vm.newError("The function's promise never settles (no timers or network exist here)."),
         timeout: false,
       };
-    const ran = runtime.executePendingJobs();
+    const ran = runtime.executePendingJobs(JOBS_PER_ROUND);
     if (ran.error) return { error: ran.error };
     if (over()) return { error: vm.newError("deadline"), timeout: true };
   }

@@ -48,6 +48,22 @@ describe("function tool sandbox (QuickJS in WebAssembly)", () => {
     }
   });
 
+  it("ends a loop of awaits near its limit on a stopped clock, though its steps are in the job queue", async () => {
+    const started = Date.now();
+    const out = await runFunction(
+      "async function main() { for (;;) await null; }",
+      {},
+      { timeoutMs: 1_000, now: () => 0 },
+    );
+    expect(out.status).toBe("timeout");
+    // Near 1 s alone here; it ran 9 s while only the interpreter's own checks were counted.
+    expect(Date.now() - started).toBeLessThan(4_000);
+    // A function awaiting often, but not without end, still answers.
+    const awaits =
+      "async function main() { let n = 0; for (let i = 0; i < 20000; i++) { await null; n++; } return n; }";
+    expect(await runFunction(awaits, {}, { timeoutMs: 1_000, now: () => 0 })).toMatchObject({ output: 20_000 });
+  });
+
   it("reports an exception as failure with its message", async () => {
     const out = await runFunction("function main() { throw new TypeError('bad input'); }", {});
     expect(out).toMatchObject({ status: "failure", error: "TypeError: bad input" });
