@@ -64,25 +64,25 @@ describe("typing indicators and the satisfaction rating", () => {
     // The operator types (no send): the visitor sees who, in a polite status line.
     await operator.getByLabel("Your reply").pressSequentially("Let me check", { delay: 20 });
     const agentTyping = visitor.locator(".agent-typing[role=status]");
-    await expect.poll(() => agentTyping.textContent(), { timeout: 5_000 }).toBe(`${app.owner.name} is typing…`);
+    await expect.poll(() => agentTyping.textContent(), { timeout: 10_000 }).toBe(`${app.owner.name} is typing…`);
     expect(await agentTyping.getAttribute("aria-live")).toBe("polite");
     await visitor.screenshot({ path: path.join(widgetShots, "typing.png") });
     // Leaving the reply box says "stopped": the line goes.
     await operator.getByRole("heading", { name: /parcel/i }).click();
-    await expect.poll(() => agentTyping.textContent(), { timeout: 5_000 }).toBe("");
+    await expect.poll(() => agentTyping.textContent(), { timeout: 10_000 }).toBe("");
 
     // The visitor types: the operator sees it under the transcript.
     const contact = (await app.server.api(`/conversations/${id}/`, { method: "GET" })).contact.name;
     await box.pressSequentially("Is it lost", { delay: 20 });
     const visitorTyping = operator.locator(".inbox-typing");
-    await expect.poll(() => visitorTyping.textContent(), { timeout: 5_000 }).toBe(`${contact} is typing…`);
+    await expect.poll(() => visitorTyping.textContent(), { timeout: 10_000 }).toBe(`${contact} is typing…`);
     await box.fill("");
-    await expect.poll(() => visitorTyping.textContent(), { timeout: 5_000 }).toBe("");
+    await expect.poll(() => visitorTyping.textContent(), { timeout: 10_000 }).toBe("");
 
     // Resolved: the widget asks for a rating; 4 stars and a comment.
     await operator.getByRole("button", { name: "Resolve" }).click();
     const rating = visitor.getByRole("form", { name: "Rate this conversation" });
-    await rating.waitFor({ timeout: 5_000 });
+    await rating.waitFor({ timeout: 10_000 });
     // Not only the live `resolved`: shown again (another tab, a later visit) while resolved and not rated, the
     // conversation asks for the rating too (the session's conversations say it is resolved and not rated).
     const shownAgain = async () => {
@@ -94,7 +94,7 @@ describe("typing indicators and the satisfaction rating", () => {
       return page;
     };
     const again = await shownAgain();
-    await again.getByRole("form", { name: "Rate this conversation" }).waitFor({ timeout: 5_000 });
+    await again.getByRole("form", { name: "Rate this conversation" }).waitFor({ timeout: 10_000 });
     await again.close();
     for (let n = 1; n <= 5; n++)
       await rating.getByRole("button", { name: `${n} star${n > 1 ? "s" : ""} out of 5` }).waitFor();
@@ -105,7 +105,7 @@ describe("typing indicators and the satisfaction rating", () => {
     // Sent from the keyboard: the form's button goes with the form, and the focus to the thanks, not lost.
     await rating.getByRole("button", { name: "Send rating" }).focus();
     await visitor.keyboard.press("Enter");
-    await visitor.getByText("Thank you for your rating (4 of 5).").waitFor({ timeout: 5_000 });
+    await visitor.getByText("Thank you for your rating (4 of 5).").waitFor({ timeout: 10_000 });
     expect(
       await visitor.evaluate(
         () => document.querySelector("[data-assistant-chat]").shadowRoot.activeElement?.textContent,
@@ -118,7 +118,7 @@ describe("typing indicators and the satisfaction rating", () => {
 
     // The console shows it live (conversation.updated), stars and comment.
     const csat = operator.getByRole("region", { name: "Visitor's rating" });
-    await csat.waitFor({ timeout: 5_000 });
+    await csat.waitFor({ timeout: 10_000 });
     await expect.poll(() => csat.textContent()).toContain("4 out of 5");
     expect(await csat.textContent()).toContain("Quick and friendly, thank you.");
     expect(await axeViolations(operator)).toEqual([]);
@@ -159,10 +159,10 @@ describe("typing indicators and the satisfaction rating", () => {
     await visitor.locator(".event", { hasText: "joined the conversation." }).waitFor({ timeout: 10_000 });
     await app.server.api(`/conversations/${id}/resolve/`);
     const rating = visitor.getByRole("form", { name: "Rate this conversation" });
-    await rating.waitFor({ timeout: 5_000 });
+    await rating.waitFor({ timeout: 10_000 });
 
     await say("Sorry, one more question");
-    await rating.waitFor({ state: "detached", timeout: 5_000 });
+    await rating.waitFor({ state: "detached", timeout: 10_000 });
     await expect
       .poll(async () => (await app.server.api(`/conversations/${id}/`, { method: "GET" })).status)
       .not.toBe("resolved");

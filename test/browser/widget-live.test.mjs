@@ -125,7 +125,7 @@ describe("the widget's live stream over a long conversation", () => {
     // The visitor is told a person joined, by name.
     await v.page
       .locator(".event", { hasText: `${app.owner.name} joined the conversation.` })
-      .waitFor({ timeout: 5_000 });
+      .waitFor({ timeout: 10_000 });
 
     const started = Date.now();
     const latencies = [];
@@ -165,7 +165,7 @@ describe("the widget's live stream over a long conversation", () => {
       await v.send(answer);
       // A person serves: the visitor's send shows no assistant typing, not even until the server says so.
       expect(await v.page.locator(".row.assistant .bubble.typing").count()).toBe(0);
-      await page.locator(".transcript .msg.sender-contact", { hasText: answer }).waitFor({ timeout: 5_000 });
+      await page.locator(".transcript .msg.sender-contact", { hasText: answer }).waitFor({ timeout: 10_000 });
     }
     expect(Date.now() - started).toBeGreaterThanOrEqual((REPLIES - 1) * REPLY_EVERY_MS);
     // From the API's 201 reaching the test to the bubble found by Playwright (its polling included).
@@ -178,7 +178,7 @@ describe("the widget's live stream over a long conversation", () => {
 
     // Handed back: the visitor is told, and the assistant answers again.
     await page.getByRole("button", { name: "Hand back to the assistant" }).click();
-    await v.page.locator(".event", { hasText: "Ava is answering again." }).waitFor({ timeout: 5_000 });
+    await v.page.locator(".event", { hasText: "Ava is answering again." }).waitFor({ timeout: 10_000 });
     await v.page.screenshot({ path: path.join(shots, "human-agent.png") });
     expect(await axeViolations(v.page)).toEqual([]);
 
@@ -259,7 +259,7 @@ describe("the widget's live stream over a long conversation", () => {
     opened();
     await v.page
       .locator(".event", { hasText: `${app.owner.name} joined the conversation.` })
-      .waitFor({ timeout: 5_000 });
+      .waitFor({ timeout: 10_000 });
     expect(v.errors).toEqual([]);
     await v.context.close();
   });
