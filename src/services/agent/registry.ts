@@ -1,6 +1,6 @@
 import type { ToolType } from "../../db/schema";
 import type { ToolRow } from "../tools/access";
-import { assistantToolRows } from "../tools/chatbot-tools";
+import { replyLinks } from "./links";
 import { apiTool } from "../tools/api-tool";
 import { functionTool } from "../tools/function-tool";
 import { flexTool } from "../tools/flex-tool";
@@ -40,7 +40,7 @@ const BUILDERS: Record<ToolType, ((row: ToolRow) => AgentTool) | null> = {
 
 /** The assistant's own tools (`tools: [{id}]`), of its organization or global, narrowed by the message's toolIds. */
 export const assistantToolsProvider: ToolProvider = async (ctx, options) => {
-  const rows = await assistantToolRows(ctx.db, ctx.chatbot.id, ctx.organizationId, options.toolIds);
+  const rows = (await replyLinks(ctx, options)).tools;
   return rows
     .filter((t) => t.name && (t.toolType !== "desktop" || options.clientPlatform === "desktop"))
     .map((t) => BUILDERS[t.toolType]?.(t))

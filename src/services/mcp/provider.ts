@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { connectors, contacts, mcpCredentials, members, tools } from "../../db/schema";
-import type { ToolProvider } from "../agent/registry";
+import { connectors, contacts, mcpCredentials, members } from "../../db/schema";
+import { replyLinks } from "../agent/links";
+import type { ReplyToolOptions, ToolProvider } from "../agent/registry";
 import type { AgentTool, ToolContext } from "../agent/types";
-import { assistantToolRows } from "../tools/chatbot-tools";
 import { listAllTools, McpConnectError, mcpTimeoutMs, openMcpSession, type McpSession } from "./client";
 import { contactCredential, openContactCredentials, openHeaders, type Headers } from "./credentials";
 import { filterTools, namespacedName, nameList, remoteAgentTool, slug, type McpSource } from "./remote-tools";
@@ -16,6 +16,13 @@ interface Server extends McpSource {
   defaults: () => Promise<Headers>;
 }
 
+/** The organization's enabled connectors (agent/links.ts reads them in its batch). */
+export const enabledConnectorsQuery = (ctx: ToolContext) =>
+  ctx.db
+    .select()
+    .from(connectors)
+    .where(and(eq(connectors.organizationId, ctx.organizationId), eq(connectors.isEnabled, true)));
+
 /**
  * MCP servers as a tool provider: the assistant's `mcp` tools and, unless the message
  * narrows the tools (`toolIds`), the organization's enabled connectors. Each server is connected
@@ -24,7 +31,7 @@ interface Server extends McpSource {
  * of the reply (logged), as a tool the model never sees.
  */
 export const mcpToolsProvider: ToolProvider = async (ctx, options) => {
-  const servers = await serversForReply(ctx, options.toolIds);
+  const servers = await serversForReply(ctx, options);
   if (!servers.length) return [];
   const headers = await credentialsFor(ctx, servers);
   const timeoutMs = mcpTimeoutMs(ctx.env);
@@ -80,19 +87,10 @@ export const mcpToolsProvider: ToolProvider = async (ctx, options) => {
   return result;
 };
 
-async function serversForReply(ctx: ToolContext, toolIds: string[] | null | undefined): Promise<Server[]> {
-  const narrowed = !!toolIds?.length;
-  const [toolRows, connectorRows] = await Promise.all([
-    assistantToolRows(ctx.db, ctx.chatbot.id, ctx.organizationId, toolIds, eq(tools.toolType, "mcp")),
-    narrowed
-      ? Promise.resolve([])
-      : ctx.db
-          .select()
-          .from(connectors)
-          .where(and(eq(connectors.organizationId, ctx.organizationId), eq(connectors.isEnabled, true))),
-  ]);
-  const fromTools: Server[] = toolRows
-    .filter((t) => !!t.mcpUrl)
+async function serversForReply(ctx: ToolContext, options: ReplyToolOptions): Promise<Server[]> {
+  const links = await replyLinks(ctx, options);
+  const fromTools: Server[] = links.tools
+    .filter((t) => t.toolType === "mcp" && !!t.mcpUrl)
     .map((t) => ({
       toolId: t.id,
       connectorId: null,
@@ -102,7 +100,8 @@ async function serversForReply(ctx: ToolContext, toolIds: string[] | null | unde
       allowed: nameList(t.mcpAllowedTools),
       defaults: async () => stringHeaders(t.rawMcpHeader),
     }));
-  const fromConnectors: Server[] = connectorRows.map((c) => ({
+  // A message that names its tools (`toolIds`) gets no connector.
+  const fromConnectors: Server[] = (options.toolIds?.length ? [] : links.connectors).map((c) => ({
     toolId: null,
     connectorId: c.id,
     displayName: c.displayName,

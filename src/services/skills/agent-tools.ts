@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { chatbotSkills, skillResources, skills, skillTools, tools } from "../../db/schema";
 import { isD1Error } from "../../lib/errors";
+import { replyLinks } from "../agent/links";
 import type { ToolProvider } from "../agent/registry";
 import type { AgentTool, ToolContext } from "../agent/types";
 import type { ToolRow } from "../tools/access";
@@ -12,7 +13,24 @@ const RESOURCE_CHARS = 16_000;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|yaml|sql|javascript))/;
 
 type Build = (row: ToolRow) => AgentTool | null;
-type Offered = Pick<SkillRow, "id" | "name" | "description" | "whenToUse">;
+export type OfferedSkill = Pick<SkillRow, "id" | "name" | "description" | "whenToUse">;
+
+/** The assistant's skills a reply offers, those of the message's `skillIds` when it names some (agent/links.ts). */
+export const offeredSkillsQuery = (ctx: ToolContext) => {
+  const narrowed = ctx.incoming.skillIds?.length ? ctx.incoming.skillIds.slice(0, 50) : null;
+  return ctx.db
+    .select({ id: skills.id, name: skills.name, description: skills.description, whenToUse: skills.whenToUse })
+    .from(chatbotSkills)
+    .innerJoin(skills, eq(skills.id, chatbotSkills.skillId))
+    .where(
+      and(
+        eq(chatbotSkills.chatbotId, ctx.chatbot.id),
+        or(isNull(skills.organizationId), eq(skills.organizationId, ctx.organizationId)),
+        narrowed ? inArray(skills.id, narrowed) : undefined,
+      ),
+    )
+    .orderBy(skills.name);
+};
 
 /**
  * The assistant's skills as two built-in tools (docs/decisions.md, "Skills"): `use_skill` shows the
@@ -22,20 +40,8 @@ type Offered = Pick<SkillRow, "id" | "name" | "description" | "whenToUse">;
  */
 export const skillsProvider =
   (build: Build): ToolProvider =>
-  async (ctx) => {
-    const narrowed = ctx.incoming.skillIds?.length ? ctx.incoming.skillIds.slice(0, 50) : null;
-    const offered: Offered[] = await ctx.db
-      .select({ id: skills.id, name: skills.name, description: skills.description, whenToUse: skills.whenToUse })
-      .from(chatbotSkills)
-      .innerJoin(skills, eq(skills.id, chatbotSkills.skillId))
-      .where(
-        and(
-          eq(chatbotSkills.chatbotId, ctx.chatbot.id),
-          or(isNull(skills.organizationId), eq(skills.organizationId, ctx.organizationId)),
-          narrowed ? inArray(skills.id, narrowed) : undefined,
-        ),
-      )
-      .orderBy(skills.name);
+  async (ctx, options) => {
+    const offered = (await replyLinks(ctx, options)).skills;
     if (!offered.length) return [];
     const [withResources] = await ctx.db
       .select({ id: skillResources.id })
@@ -50,11 +56,11 @@ export const skillsProvider =
     return [useSkillTool(offered, build), ...(withResources ? [readResourceTool(offered)] : [])];
   };
 
-const byName = (offered: Offered[], name: unknown) =>
+const byName = (offered: OfferedSkill[], name: unknown) =>
   offered.find((s) => s.name === name) ??
   offered.find((s) => s.name.toLowerCase() === String(name).trim().toLowerCase());
 
-function useSkillTool(offered: Offered[], build: Build): AgentTool {
+function useSkillTool(offered: OfferedSkill[], build: Build): AgentTool {
   const catalogue = offered
     .map((s) => `- ${s.name}: ${(s.whenToUse || s.description).replace(/\s+/g, " ").slice(0, 300)}`)
     .join("\n");
@@ -129,7 +135,7 @@ async function attachedTools(ctx: ToolContext, skillId: string): Promise<ToolRow
   return rows.map((r) => r.tool).filter((t) => t.name && t.toolType !== "desktop");
 }
 
-function readResourceTool(offered: Offered[]): AgentTool {
+function readResourceTool(offered: OfferedSkill[]): AgentTool {
   return {
     name: "read_skill_resource",
     displayName: "Read skill resource",

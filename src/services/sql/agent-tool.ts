@@ -2,9 +2,10 @@ import { and, eq, inArray, ne } from "drizzle-orm";
 import { sqlDatabaseChatbots, sqlDatabases, sqlDatabaseTables } from "../../db/schema";
 import { decryptSecret } from "../../lib/crypto";
 import { lazy } from "../../lib/lazy";
+import { replyLinks } from "../agent/links";
 import type { ToolProvider } from "../agent/registry";
 import type { Bindings } from "../../env";
-import type { AgentTool, ToolOutcome } from "../agent/types";
+import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import type { SqlDatabaseRow } from "./access";
 import { queryPostgres } from "./postgres";
@@ -23,9 +24,9 @@ interface Offered {
 
 class QueryTimeout extends Error {}
 
-/** The assistant's active SQL databases (`chatbots` on the database) that can be queried, with their allowed tables. */
-export const sqlDatabaseProvider: ToolProvider = async (ctx) => {
-  const databases = await ctx.db
+/** The assistant's active SQL databases that can be queried (agent/links.ts reads them in its batch). */
+export const queryableDatabasesQuery = (ctx: ToolContext) =>
+  ctx.db
     .select({ database: sqlDatabases })
     .from(sqlDatabaseChatbots)
     .innerJoin(sqlDatabases, eq(sqlDatabases.id, sqlDatabaseChatbots.sqlDatabaseId))
@@ -38,6 +39,10 @@ export const sqlDatabaseProvider: ToolProvider = async (ctx) => {
         ne(sqlDatabases.status, "failed"),
       ),
     );
+
+/** The assistant's active SQL databases (`chatbots` on the database) that can be queried, with their allowed tables. */
+export const sqlDatabaseProvider: ToolProvider = async (ctx, options) => {
+  const databases = (await replyLinks(ctx, options)).databases;
   if (!databases.length) return [];
   const tables = await ctx.db
     .select()
@@ -46,14 +51,14 @@ export const sqlDatabaseProvider: ToolProvider = async (ctx) => {
       and(
         inArray(
           sqlDatabaseTables.sqlDatabaseId,
-          databases.map((d) => d.database.id),
+          databases.map((d) => d.id),
         ),
         eq(sqlDatabaseTables.status, "ready"),
       ),
     )
     .orderBy(sqlDatabaseTables.tableName);
   const offered = databases
-    .map(({ database }) => ({
+    .map((database) => ({
       database,
       tables: allowedTables(
         database,

@@ -3,7 +3,7 @@ import type { Db } from "../../env";
 import { chatbotTools, tools } from "../../db/schema";
 import { type OrgAccess, withPermission } from "../access";
 import { linkStatements, linksOf, referencedIds, requireKnownIds } from "../links";
-import { type ToolRow, visibleToolsCondition } from "./access";
+import { visibleToolsCondition } from "./access";
 import { linkedNames } from "../view-parts";
 
 /** Tools an organization's replies may run: its own and the global ones. */
@@ -11,30 +11,21 @@ export const usableToolsCondition = (organizationId: string) =>
   or(isNull(tools.organizationId), eq(tools.organizationId, organizationId));
 
 /**
- * The assistant's tools its organization may run (matching `where`, when given), only those of `toolIds` (the
- * first 90, what one query binds) when the message names some: what a reply's tool providers start from.
+ * The assistant's tools its organization may run, only those of `toolIds` (the first 90, what one query binds) when
+ * the message names some: what a reply's tool providers start from (agent/links.ts reads it in its batch).
  */
-export async function assistantToolRows(
-  db: Db,
-  chatbotId: string,
-  organizationId: string,
-  toolIds: string[] | null | undefined,
-  where?: SQL,
-): Promise<ToolRow[]> {
-  const rows = await db
+export const assistantToolsQuery = (db: Db, chatbotId: string, organizationId: string, toolIds?: string[] | null) =>
+  db
     .select({ tool: tools })
     .from(chatbotTools)
     .innerJoin(tools, eq(tools.id, chatbotTools.toolId))
     .where(
       and(
         eq(chatbotTools.chatbotId, chatbotId),
-        where,
         usableToolsCondition(organizationId),
         toolIds?.length ? inArray(tools.id, toolIds.slice(0, 90)) : undefined,
       ),
     );
-  return rows.map((r) => r.tool);
-}
 
 /**
  * The tools of assistants (those matching `where`), by display name (their name there); the function returns one
