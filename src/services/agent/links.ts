@@ -19,7 +19,8 @@ const loaded = new WeakMap<ToolContext, Promise<ReplyLinks>>();
 
 /**
  * The reply's links, read once a reply (each provider of registry.ts takes its part) and in one D1 batch: one round
- * trip instead of one a provider, which the local D1 answered one after the other (docs/decisions.md, "Agent mode").
+ * trip instead of one a provider, which the local D1 answered one after the other (docs/decisions.md, "Tools and
+ * agent mode").
  */
 export function replyLinks(ctx: ToolContext, options: ReplyToolOptions): Promise<ReplyLinks> {
   let links = loaded.get(ctx);

@@ -23,8 +23,8 @@ const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
 const MAX_LOG_LINES = 50;
 const MAX_OUTPUT_CHARS = 100_000;
 /**
- * How often QuickJS asks the interrupt handler in a loop: a check every 10,000 turns, ~5 a millisecond in a loop with
- * a body here (`for (;;) n++`: 5,000 in 0.6 s), up to 40 in an empty one. Deployed, a worker's clock stands still
+ * How often QuickJS asks the interrupt handler in a loop: a check every 10,000 turns, 5 to 8 a millisecond in a loop
+ * with a body here (`for (;;) n++`: 5,000 in 0.6 s), up to 40 in an empty one. Deployed, a worker's clock stands still
  * while code runs (it moves at I/O), so the time limit alone would never end an endless loop: the checks are counted
  * too, and a call ends once it has made its limit's worth of them (docs/decisions.md, "Function tools: the sandbox").
  */
