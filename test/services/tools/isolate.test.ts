@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env";
 import { runFunctionTool } from "../../../src/services/tools/isolate";
 
-const bindings = env as unknown as Bindings;
+const bindings: Bindings = env;
 
 /** The real Worker Loader, with what the worker asks of it written down. */
 function watchedLoader() {
@@ -17,7 +17,7 @@ function watchedLoader() {
       }),
     load: (code) => bindings.FUNCTION_LOADER!.load(code),
   };
-  return { asked, env: { ...bindings, FUNCTION_LOADER: loader } as Bindings };
+  return { asked, env: { ...bindings, FUNCTION_LOADER: loader } };
 }
 
 describe("function tools in a Dynamic Worker (services/tools/isolate.ts)", () => {
