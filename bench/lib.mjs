@@ -461,9 +461,11 @@ export async function agentBesideNormal(server, tool, name) {
     body: { name, largeLanguageModel: LOCAL_LLM, replyMode: "agent", tools: [{ id: tool.id }] },
   });
   const normal = await server.api("/chatbots/", { body: { name: "normal", largeLanguageModel: LOCAL_LLM } });
-  const timed = async (bot, content) => {
+  // `conversation`: a later turn of that conversation; a new conversation without.
+  const timed = async (bot, content, conversation) => {
     const t0 = performance.now();
-    const reply = await server.api(`/chatbots/${bot}/completions/`, { body: { message: { content } } });
+    const body = { message: { content }, ...(conversation ? { conversation } : {}) };
+    const reply = await server.api(`/chatbots/${bot}/completions/`, { body });
     return { ms: performance.now() - t0, reply };
   };
   return { agent, normal, timed };

@@ -421,7 +421,9 @@ export class Conversation extends DurableObject<Bindings> {
    * it to the alarm; the caller waits for that note only, not for the reply.
    */
   async resume(organizationId: string, conversationId: string, replyId: string): Promise<void> {
-    await this.#open(organizationId, conversationId);
+    const data = await this.#open(organizationId, conversationId);
+    // A reply of the worker's first turn is still in D1: copied here first, so the note (and the alarm) finds it.
+    await this.#messages.sync(client(data), conversationId, organizationId);
     this.ctx.storage.kv.put(RESUME_KEY, { replyId, attempts: 0 } satisfies PendingResume);
     await this.ctx.storage.setAlarm(Date.now() + PENDING_RETRY_MS);
     this.ctx.waitUntil(

@@ -96,7 +96,7 @@ export async function complete(
       createdById: req.userId,
       isTest: req.isTest ?? false,
     };
-    if (answersWithoutObject(chatbot, message)) {
+    if (answersWithoutObject(chatbot, message, !!req.isStreaming)) {
       const turn = {
         conversation: newConversation(values),
         assistant,
