@@ -107,6 +107,33 @@ async function answeredThenTakenOver(page, text) {
  * (each resend too) until it is set to null. `say` writes a message and waits for its row (`mine`); `longReply`
  * starts a reply that streams for a while; `visitorMessages` reads what the conversation stored, in order.
  */
+/** What the tests of several tabs on web chat `chatId` do in each tab, and the visitor's messages as stored. */
+function tabsOf(chatId) {
+  return {
+    open: async (tab) => {
+      await tab.goto(`${host.url}/?chat=${chatId}`);
+      await tab.locator("button.launcher").click();
+      return tab;
+    },
+    say: async (tab, text) => {
+      await tab.getByRole("textbox", { name: "Message" }).fill(text);
+      await tab.keyboard.press("Enter");
+      await tab.getByRole("article", { name: "You" }).filter({ hasText: text }).first().waitFor();
+    },
+    streaming: (tab) =>
+      expect
+        .poll(async () => ((await lastAnswer(tab).textContent()) ?? "").length, { timeout: 20_000 })
+        .toBeGreaterThan(5),
+    conversationOf: (tab) =>
+      tab.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, chatId),
+    /** The conversation's messages in the order stored: the visitor's words, `(reply)` for each other message. */
+    messagesOf: async (conversationId) =>
+      (await server.api(`/messages/?conversation=${conversationId}&pageSize=100`, { method: "GET" })).results
+        .sort((a, b) => a.sequence - b.sequence)
+        .map((m) => (m.type === "incoming" ? m.content : "(reply)")),
+  };
+}
+
 async function droppingChat(content) {
   const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
   const drop = { content };
@@ -1121,27 +1148,9 @@ describe("the embedded widget in Chromium", () => {
     // Replies of 8 s (400 ms a word): time for the other tab to write while one streams.
     const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const say = async (tab, text) => {
-      await tab.getByRole("textbox", { name: "Message" }).fill(text);
-      await tab.keyboard.press("Enter");
-      await tab.getByRole("article", { name: "You" }).filter({ hasText: text }).first().waitFor();
-    };
-    const open = async (tab) => {
-      await tab.goto(`${host.url}/?chat=${chatId}`);
-      await tab.locator("button.launcher").click();
-    };
-    const streaming = (tab) =>
-      expect
-        .poll(async () => ((await lastAnswer(tab).textContent()) ?? "").length, { timeout: 20_000 })
-        .toBeGreaterThan(5);
+    const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
     const replies = (tab) => tab.locator(".row.assistant[data-done]:not(.greeting)").count();
-    const conversationOf = (tab) =>
-      tab.evaluate((id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId, chatId);
-    const visitorMessages = async (conversationId) =>
-      (await server.api(`/messages/?conversation=${conversationId}&pageSize=100`, { method: "GET" })).results
-        .filter((m) => m.type === "incoming")
-        .sort((a, b) => a.sequence - b.sequence)
-        .map((m) => m.content);
+    const visitorMessages = async (conversationId) => (await messagesOf(conversationId)).filter((m) => m !== "(reply)");
     await open(page);
     await say(page, "Tell me a long story");
     await streaming(page);
@@ -1214,36 +1223,16 @@ describe("the embedded widget in Chromium", () => {
     // Replies of 8 s (400 ms a word): a message written meanwhile waits in the tab's outbox.
     const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
     const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const open = async (tab) => {
-      await tab.goto(`${host.url}/?chat=${chatId}`);
-      await tab.locator("button.launcher").click();
-      return tab;
-    };
-    const say = async (tab, text) => {
-      await tab.getByRole("textbox", { name: "Message" }).fill(text);
-      await tab.keyboard.press("Enter");
-      await tab.getByRole("article", { name: "You" }).filter({ hasText: text }).first().waitFor();
-    };
-    const streaming = (tab) =>
-      expect
-        .poll(async () => ((await lastAnswer(tab).textContent()) ?? "").length, { timeout: 20_000 })
-        .toBeGreaterThan(5);
+    const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
     let conversation;
-    const visitorMessages = async () =>
-      (await server.api(`/messages/?conversation=${conversation}&pageSize=100`, { method: "GET" })).results
-        .filter((m) => m.type === "incoming")
-        .sort((a, b) => a.sequence - b.sequence)
-        .map((m) => m.content);
+    const visitorMessages = async () => (await messagesOf(conversation)).filter((m) => m !== "(reply)");
     const shownOnce = (tab, text) =>
       expect.poll(() => tab.locator(".row.visitor .bubble", { hasText: text }).count(), { timeout: 30_000 }).toBe(1);
 
     await open(first);
     await say(first, "Tell me a long story");
     await streaming(first);
-    conversation = await first.evaluate(
-      (id) => JSON.parse(localStorage.getItem(`assistant-chat:${id}`)).conversationId,
-      chatId,
-    );
+    conversation = await conversationOf(first);
     const second = await open(await context.newPage());
     await second.getByRole("article", { name: "You" }).filter({ hasText: "Tell me a long story" }).waitFor();
     // Queued behind the reply, then the tab closed: the second tab, left open, sends it.
@@ -1296,6 +1285,60 @@ describe("the embedded widget in Chromium", () => {
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it("a tab closed with a message unsent in a conversation another tab has since left for a new one: the tab left " +
+    "open sends it there, in the background, and stays in the new one", async () => {
+    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
+    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
+    await open(first);
+    await say(first, "Tell me a long story");
+    await streaming(first);
+    const conversation = await conversationOf(first);
+    const second = await open(await context.newPage());
+    await second.getByRole("article", { name: "You" }).filter({ hasText: "Tell me a long story" }).waitFor();
+    // Queued here behind the reply; the other tab starts a new conversation, which this busy one does not follow.
+    await say(first, "Left in the first conversation");
+    await second.getByRole("button", { name: "New conversation" }).click();
+    await expect.poll(() => second.locator(".row.visitor").count()).toBe(0);
+    await first.close();
+    await expect
+      .poll(() => messagesOf(conversation), { timeout: 40_000 })
+      .toEqual(["Tell me a long story", "(reply)", "Left in the first conversation", "(reply)"]);
+    // Sent once, and not shown here: this tab is in the new conversation, which its next message starts.
+    expect(await second.locator(".row.visitor").count()).toBe(0);
+    await say(second, "A new question");
+    await expect
+      .poll(() => second.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 30_000 })
+      .toBe(1);
+    const next = await conversationOf(second);
+    expect(next).not.toBe(conversation);
+    expect(await messagesOf(next)).toEqual(["A new question", "(reply)"]);
+    expect(await messagesOf(conversation)).toHaveLength(4);
+
+    // The same with no tab left open: the page opened next, in a new conversation, sends it.
+    await say(second, "Tell me another long story");
+    const third = await open(await context.newPage());
+    await third.getByRole("article", { name: "You" }).filter({ hasText: "Tell me another long story" }).waitFor();
+    await say(second, "Left in the second conversation");
+    await third.getByRole("button", { name: "New conversation" }).click();
+    await third.close();
+    await second.close();
+    const fourth = await open(await context.newPage());
+    await expect
+      .poll(() => messagesOf(next), { timeout: 40_000 })
+      .toEqual([
+        "A new question",
+        "(reply)",
+        "Tell me another long story",
+        "(reply)",
+        "Left in the second conversation",
+        "(reply)",
+      ]);
+    expect(await fourth.locator(".row.visitor").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 150_000);
 
   it("serves the full-page chat with its CSP and no console errors", async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });

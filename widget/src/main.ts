@@ -88,6 +88,8 @@ export class Widget {
   sending: { outgoing: Outgoing; row: HTMLElement } | null = null;
   /** The newest message shown as it left: a reload finds it stored only after that one (restoreOutbox). */
   sendingAfter = 0;
+  /** Messages other tabs left for another of the visitor's conversations are being sent (sendElsewhere). */
+  sendingElsewhere = false;
   /** Rows whose send reached the server, with its `sendingAfter`: the live stream may show them stored (claimed). */
   attempted = new WeakMap<HTMLElement, number>();
   /** Counts the visitor's new conversations: a send begun before one changes nothing after it (see deliver). */

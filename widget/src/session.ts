@@ -5,7 +5,7 @@ import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
 import { askRating } from "./rating";
-import { restoreOutbox } from "./stream";
+import { restoreOutbox, sendElsewhere } from "./stream";
 
 interface Stored {
   token?: string;
@@ -111,15 +111,36 @@ export class VisitorStorage {
     return this.#orphans(conversationId, now).length > 0;
   }
 
-  /** The outboxes of other tabs for `conversationId` whose tab closed, or went silent `ABANDONED_MS` ago. */
-  #orphans(conversationId: string | null, now: number): [string, KeptOutbox][] {
+  /**
+   * The outboxes tabs left (see #orphans) for conversations other than `conversationId`, the oldest first, each with
+   * where it is kept: messages written in a conversation the visitor has since left for a new one (sendElsewhere in
+   * stream.ts). Those written before any conversation started wait for a page that starts one.
+   */
+  orphansElsewhere(conversationId: string | null, now = Date.now()): { key: string; outbox: Outbox }[] {
+    return this.#orphans((id) => id !== null && id !== conversationId, now)
+      .sort((a, b) => a[1].at - b[1].at)
+      .map(([key, kept]) => ({ key, outbox: kept.outbox }));
+  }
+
+  /** What is left to send of an outbox another tab left (`key`, see orphansElsewhere), unless a page took it since. */
+  leaveOrphan(key: string, outbox: Outbox) {
+    const kept = this.#read(key);
+    if (!kept) return;
+    if (!outbox.messages.length) return this.#remove(key);
+    inStorage(() => localStorage.setItem(key, JSON.stringify({ ...kept, outbox })), undefined);
+  }
+
+  /** The outboxes of other tabs for the conversation `of` (or those it takes) whose tab closed, or went silent
+   * `ABANDONED_MS` ago. */
+  #orphans(of: string | null | ((conversationId: string | null) => boolean), now: number): [string, KeptOutbox][] {
+    const taken = typeof of === "function" ? of : (id: string | null) => id === of;
     return this.#outboxKeys()
       .filter((key) => key !== this.#outboxKey)
       .map((key): [string, KeptOutbox | null] => [key, this.#read(key)])
       .filter(
         (entry): entry is [string, KeptOutbox] =>
           !!entry[1] &&
-          entry[1].outbox.conversationId === conversationId &&
+          taken(entry[1].outbox.conversationId) &&
           (!!entry[1].closed || now - entry[1].at >= ABANDONED_MS),
       );
   }
@@ -176,6 +197,8 @@ export async function connect(w: Widget): Promise<void> {
       if (last) w.storage.store({ conversationId: null });
       restoreOutbox(w, []);
     }
+    // Messages left for another of the visitor's conversations (restoreOutbox takes only this one's).
+    void sendElsewhere(w);
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) return w.notice(t("closed"));
     if (err instanceof ApiError && err.status === 401) return w.notice(t("signIn"));

@@ -97,10 +97,43 @@ export const ADOPT_AFTER_MS = 3000;
  * sends it).
  */
 export async function adoptOrphans(w: Widget) {
+  void sendElsewhere(w);
   if (!w.api.token || w.busy || w.sending || w.queued.length || !w.storage.orphaned(w.conversationId)) return;
   const conversationId = w.conversationId;
   const history = conversationId ? (await w.api.history(conversationId)).results : [];
   if (w.conversationId === conversationId) restoreOutbox(w, history);
+}
+
+/**
+ * Messages tabs closed without sending for another of the visitor's conversations than this page shows (the visitor
+ * started a new one in another tab while they waited): sent from here, in the background, to the conversation they
+ * were written in, where their replies are stored; in order, each with its own Idempotency-Key (stored once, whichever
+ * tab sends it). Each leaves storage once taken, so a page that closes meanwhile leaves the rest to the next. A
+ * refusal a retry cannot mend (the conversation removed) drops its message; any other failure keeps it and the ones
+ * after it for the next try (docs/decisions.md, "The outbox").
+ */
+export async function sendElsewhere(w: Widget) {
+  if (!w.api.token || w.sendingElsewhere) return;
+  w.sendingElsewhere = true;
+  try {
+    for (const { key, outbox } of w.storage.orphansElsewhere(w.conversationId)) {
+      const messages = [...outbox.messages];
+      while (messages.length) {
+        const { inFlight: _, after: __, ...outgoing } = messages[0];
+        try {
+          await w.api.send(outbox.conversationId, outgoing, () => {}, w.settings.sendTimeoutMs ?? 30_000);
+        } catch (err) {
+          if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
+          if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
+          if (retryMayMend(err)) return;
+        }
+        messages.shift();
+        w.storage.leaveOrphan(key, { ...outbox, messages });
+      }
+    }
+  } finally {
+    w.sendingElsewhere = false;
+  }
 }
 
 /**
