@@ -48,16 +48,16 @@ const HOLD_MARGIN_MS = 30_000;
 
 /**
  * Whether a new conversation's first turn may be answered without its Durable Object. Attachments are read from the
- * stored conversation, so those turns go through the object as every other turn does. An agent reply is answered here
- * when not streamed: its tool records name the conversation and the reply before either is stored, as they do in the
- * object; streamed, its rounds of tools may outlast what the object agrees to hold later turns for (`holdMs`). Workflow
- * replies go through the object.
+ * stored conversation, so those turns go through the object as every other turn does. An agent or workflow reply is
+ * answered here when not streamed: its tool records name the conversation and the reply before either is stored, as
+ * they do in the object; streamed, its rounds of tools may outlast what the object agrees to hold later turns for
+ * (`holdMs`).
  */
 export const answersWithoutObject = (
   chatbot: AssistantForReply["chatbot"],
   message: Partial<NewMessage>,
   streamed: boolean,
-) => !message.attachments?.length && (chatbot.replyMode === "agent" ? !streamed : chatbot.replyMode !== "workflow");
+) => !message.attachments?.length && (!streamed || (chatbot.replyMode !== "agent" && chatbot.replyMode !== "workflow"));
 
 /**
  * Answered directly: the conversation, the visitor's message, the reply and what their effects
