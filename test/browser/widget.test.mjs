@@ -1340,6 +1340,48 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 150_000);
 
+  it(
+    "a message a closed tab left for a conversation the visitor has since left, which the server took as the tab " +
+      "closed, is not sent there again",
+    async () => {
+      const {
+        context,
+        page: first,
+        errors,
+      } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+      const { open, say, conversationOf, messagesOf } = tabsOf(slowChat);
+      const text = "Taken as the tab closed";
+      const posts = [];
+      let taken = null;
+      await context.route("**/public/messages/", (route) => {
+        if (route.request().postDataJSON().content !== text) return route.continue();
+        posts.push(route.request().headers()["idempotency-key"]);
+        // The server takes it and answers; the tab never hears back (the server forgets a key after a day: a page that
+        // sends the message again must not rely on it).
+        if (posts.length === 1) taken = route.fetch().then((res) => res.text());
+        else return route.continue();
+      });
+      await open(first);
+      await say(first, "Hello");
+      await expect.poll(() => first.locator(".row.assistant[data-done]:not(.greeting)").count()).toBe(1);
+      const conversation = await conversationOf(first);
+      const second = await open(await context.newPage());
+      await second.getByRole("article", { name: "You" }).filter({ hasText: "Hello" }).waitFor();
+      await say(first, text);
+      await expect.poll(() => taken !== null).toBe(true);
+      await taken;
+      await second.getByRole("button", { name: "New conversation" }).click();
+      await first.close();
+      // The outbox the closed tab left is taken, its message found stored by its key, and not sent again.
+      const outboxes = () => second.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":outbox:")));
+      await expect.poll(outboxes, { timeout: 20_000 }).toEqual([]);
+      expect(posts).toHaveLength(1);
+      expect((await messagesOf(conversation)).filter((m) => m === text)).toHaveLength(1);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
   it("serves the full-page chat with its CSP and no console errors", async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
     const page = await context.newPage();

@@ -116,10 +116,10 @@ export class VisitorStorage {
    * where it is kept: messages written in a conversation the visitor has since left for a new one (sendElsewhere in
    * stream.ts). Those written before any conversation started wait for a page that starts one.
    */
-  orphansElsewhere(conversationId: string | null, now = Date.now()): { key: string; outbox: Outbox }[] {
+  orphansElsewhere(conversationId: string | null, now = Date.now()): { key: string; outbox: Outbox; to: string }[] {
     return this.#orphans((id) => id !== null && id !== conversationId, now)
       .sort((a, b) => a[1].at - b[1].at)
-      .map(([key, kept]) => ({ key, outbox: kept.outbox }));
+      .map(([key, kept]) => ({ key, outbox: kept.outbox, to: kept.outbox.conversationId as string }));
   }
 
   /** What is left to send of an outbox another tab left (`key`, see orphansElsewhere), unless a page took it since. */

@@ -108,20 +108,30 @@ export async function adoptOrphans(w: Widget) {
  * Messages tabs closed without sending for another of the visitor's conversations than this page shows (the visitor
  * started a new one in another tab while they waited): sent from here, in the background, to the conversation they
  * were written in, where their replies are stored; in order, each with its own Idempotency-Key (stored once, whichever
- * tab sends it). Each leaves storage once taken, so a page that closes meanwhile leaves the rest to the next. A
- * refusal a retry cannot mend (the conversation removed) drops its message; any other failure keeps it and the ones
- * after it for the next try (docs/decisions.md, "The outbox").
+ * tab sends it), but for those the conversation shows stored with their key (the server forgets a key after a day).
+ * Each leaves storage once taken, so a page that closes meanwhile leaves the rest to the next. A refusal a retry
+ * cannot mend (the conversation removed) drops its message; any other failure keeps it and the ones after it for the
+ * next try (docs/decisions.md, "The outbox").
  */
 export async function sendElsewhere(w: Widget) {
   if (!w.api.token || w.sendingElsewhere) return;
   w.sendingElsewhere = true;
   try {
-    for (const { key, outbox } of w.storage.orphansElsewhere(w.conversationId)) {
-      const messages = [...outbox.messages];
+    for (const { key, outbox, to } of w.storage.orphansElsewhere(w.conversationId)) {
+      let stored: Set<string | null | undefined>;
+      try {
+        stored = new Set((await w.api.history(to)).results.map((m) => m.idempotencyKey));
+      } catch (err) {
+        if (!expected(err)) throw err;
+        if (retryMayMend(err)) return;
+        stored = new Set(outbox.messages.map((m) => m.key)); // not the visitor's any more: nothing can be sent there
+      }
+      const messages = outbox.messages.filter((m) => !stored.has(m.key));
+      w.storage.leaveOrphan(key, { ...outbox, messages });
       while (messages.length) {
         const { inFlight: _, after: __, ...outgoing } = messages[0];
         try {
-          await w.api.send(outbox.conversationId, outgoing, () => {}, w.settings.sendTimeoutMs ?? 30_000);
+          await w.api.send(to, outgoing, () => {}, w.settings.sendTimeoutMs ?? 30_000);
         } catch (err) {
           if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
           if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
