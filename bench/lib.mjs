@@ -21,6 +21,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { applyAll } from "../scripts/d1-migrate.mjs";
+import { compatibility } from "../scripts/wrangler-toml.mjs";
 import { UPSTREAM_API_KEY } from "../test/support/openai-upstream.mjs";
 // The service's own seeded PRNG (Node 24 strips the file's types), so every run of a bench draws the same data.
 export { prng } from "../src/lib/random.ts";
@@ -405,15 +406,7 @@ export function compatibilityArgs(root) {
   ];
 }
 
-/** The compatibility date and flags of a checkout's wrangler.toml. */
-export function compatibility(root) {
-  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
-  const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
-  const compatibilityFlags = [
-    ...(/^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1].matchAll(/"([^"]+)"/g) ?? []),
-  ].map((m) => m[1]);
-  return { compatibilityDate, compatibilityFlags };
-}
+export { compatibility };
 
 /**
  * A web chat open to anonymous visitors whose assistant answers from `upstream` (test/support/openai-upstream.mjs)

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { compatibility } from "./wrangler-toml.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const out = path.join(root, "src", "vendor");
@@ -28,7 +29,8 @@ export const VENDOR_MODULES = {
 };
 
 /**
- * Module name -> a source file bundled into the text the module exports (with a hash of it, `version`): the code of
+ * Module name -> a source file bundled into the text the module exports (with wrangler.toml's `compatibilityDate` and
+ * a hash of both, `version`): the code of
  * a Dynamic Worker, which the Worker Loader takes as text. Function tools run in one, QuickJS bundled in, its
  * WebAssembly left to the module "quickjs.wasm" the worker hands over (docs/decisions.md, "Function tools: an isolate
  * of their own").
@@ -80,8 +82,14 @@ export async function buildVendor({ quiet = false } = {}) {
     write(name, await bundle({ stdin: { contents: source, resolveDir: root, loader: "js" } }));
   for (const [name, file] of Object.entries(ISOLATE_MODULES)) {
     const text = Buffer.from(await bundle({ entryPoints: [path.join(root, file)], plugins: [quickJsWasm] })).toString();
-    const version = createHash("sha256").update(text).digest("hex").slice(0, 16);
-    write(name, `export const version = "${version}";\nexport default ${JSON.stringify(text)};\n`);
+    // The isolate runs on the worker's own runtime: a new date is a new isolate, as new code is.
+    const { compatibilityDate } = compatibility(root);
+    const version = createHash("sha256").update(`${compatibilityDate}\n${text}`).digest("hex").slice(0, 16);
+    write(
+      name,
+      `export const version = "${version}";\nexport const compatibilityDate = "${compatibilityDate}";\n` +
+        `export default ${JSON.stringify(text)};\n`,
+    );
   }
   // Imported by src/vendored.ts, so that a build without the modules fails with a clear error.
   writeIfChanged(path.join(out, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -10,8 +10,9 @@ interface Vendored {
   xlsx: typeof import("write-excel-file/node");
   postalMime: { default: typeof import("postal-mime").default };
   grammy: Pick<typeof import("grammy/web"), "Api" | "GrammyError" | "HttpError">;
-  /** The code of the Dynamic Worker function tools run in, as text, and a hash of it (scripts/build-vendor.mjs). */
-  functionIsolate: { default: string; version: string };
+  /** The code of the Dynamic Worker function tools run in, as text, the worker's compatibility date and a hash of both
+   * (scripts/build-vendor.mjs). */
+  functionIsolate: { default: string; compatibilityDate: string; version: string };
 }
 
 const PATHS: Record<keyof Vendored, string> = {

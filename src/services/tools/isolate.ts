@@ -22,7 +22,7 @@ export async function runFunctionTool(
   const isolate = await vendored("functionIsolate");
   // One isolate an organization (kept warm by the loader between calls): no tenant's code shares another's.
   const worker = env.FUNCTION_LOADER.get(`function-tools:${organizationId}:${isolate.version}`, async () => ({
-    compatibilityDate: ISOLATE_COMPATIBILITY_DATE,
+    compatibilityDate: isolate.compatibilityDate,
     mainModule: "function-isolate.js",
     modules: { "function-isolate.js": isolate.default, "quickjs.wasm": await quickJsWasm() },
     globalOutbound: null,
@@ -57,8 +57,6 @@ export async function runFunctionTool(
 const endedByLimit = (err: unknown) =>
   err instanceof Error && (err.name === "TimeoutError" || /\bCPU\b/i.test(err.message));
 
-/** The runtime the isolate's code is written for: the worker's own (wrangler.toml). */
-const ISOLATE_COMPATIBILITY_DATE = "2026-11-01";
 /** CPU beyond the time limit: loading QuickJS in a new isolate and passing the result. */
 const CPU_MARGIN_MS = 500;
 /** Wall time beyond it, for a call whose isolate never answers. */
