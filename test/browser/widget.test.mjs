@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { createWebChat, upstreamWebChat, LOCAL_LLM, LOCAL_KB_MODELS } from "../../bench/lib.mjs";
 import { startUpstream } from "../support/openai-upstream.mjs";
-import { signVisitorToken } from "../../src/services/widget/tokens";
+import { identityDigest, signVisitorToken } from "../../src/services/widget/tokens";
 import { ACME_HELP, axeViolations, pageWithErrors, startWidgetServer, shotsDir } from "./console-helpers.mjs";
 
 const shots = shotsDir("widget");
@@ -1381,6 +1381,103 @@ describe("the embedded widget in Chromium", () => {
       await context.close();
     },
   );
+
+  it("a message a closed tab left before any conversation started is sent in the one another tab started meanwhile; " +
+    "one whose send had started a conversation of its own is not sent again, and says so", async () => {
+    const { open, say, conversationOf, messagesOf } = tabsOf(slowChat);
+    const text = "Written before any conversation";
+    const outboxes = (tab) => tab.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":outbox:")));
+    const note = (tab) => tab.locator(".row.visitor", { hasText: text }).locator(".unsent-note");
+    const hello = async (tab) => {
+      await say(tab, "Hello");
+      await expect.poll(() => tab.locator(".row.assistant[data-done]:not(.greeting)").count()).toBe(1);
+      return conversationOf(tab);
+    };
+
+    // The first tab's network never carries its first message; the other tab starts a conversation meanwhile.
+    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    await first.route("**/public/messages/", (route) => route.abort("internetdisconnected"));
+    await open(first);
+    await say(first, text);
+    const second = await open(await context.newPage());
+    const conversation = await hello(second);
+    await first.close();
+    await expect
+      .poll(() => messagesOf(conversation), { timeout: 30_000 })
+      .toEqual(["Hello", "(reply)", text, "(reply)"]);
+    await expect.poll(() => second.locator(".row.visitor", { hasText: text }).count()).toBe(1);
+    expect(await note(second).count()).toBe(0);
+    expect(await outboxes(second)).toEqual([]);
+    // The first tab's sends, cut, logged by the browser.
+    expect(errors.filter((e) => !e.includes("ERR_INTERNET_DISCONNECTED"))).toEqual([]);
+    await context.close();
+
+    // The same, but the server took the first message (starting a conversation) and the tab never heard back.
+    const other = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    let taken = null;
+    await other.page.route("**/public/messages/", (route) => {
+      taken = route.fetch().then((res) => res.text());
+    });
+    await open(other.page);
+    await say(other.page, text);
+    await expect.poll(() => taken !== null).toBe(true);
+    const started = JSON.parse(
+      (await taken)
+        .split("\n")
+        .find((l) => l.startsWith("data:"))
+        .slice(5),
+    ).conversationId;
+    const third = await open(await other.context.newPage());
+    const current = await hello(third);
+    await other.page.close();
+    await expect
+      .poll(() => note(third).textContent(), { timeout: 20_000 })
+      .toBe("Sent from another tab, where it started a conversation of its own.");
+    expect(await messagesOf(current)).toEqual(["Hello", "(reply)"]);
+    expect((await messagesOf(started)).filter((m) => m === text)).toHaveLength(1);
+    expect(await outboxes(third)).toEqual([]);
+    // The key's refusal (422), logged by the browser.
+    expect(other.errors.filter((e) => !e.includes("status of 422"))).toEqual([]);
+    await other.context.close();
+  }, 120_000);
+
+  it("a message a closed tab left in a conversation that is not the visitor's since the site signed them in shows " +
+    "as not sent on the next page, whose Retry sends it there", async () => {
+    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
+    const { secret } = await server.api(`/web-chats/${chatId}/identity-secret/`, {});
+    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
+    const text = "Left before signing in";
+    await open(first);
+    await say(first, "Tell me a long story");
+    await streaming(first);
+    const conversation = await conversationOf(first);
+    await say(first, text);
+    await first.close();
+    await expect.poll(() => messagesOf(conversation), { timeout: 30_000 }).toEqual(["Tell me a long story", "(reply)"]);
+    // The site signs the visitor in: the next page is theirs as the site knows them, another contact.
+    const second = await context.newPage();
+    const contact = { sourceId: "signed-in-visitor", token: await identityDigest(secret, "signed-in-visitor") };
+    await second.addInitScript((given) => (window.AssistantChatSettings = { contact: given }), contact);
+    await open(second);
+    const row = second.locator(".row.visitor", { hasText: text });
+    await expect
+      .poll(() => row.locator(".unsent-note").textContent(), { timeout: 20_000 })
+      .toContain("Not sent: the conversation you wrote it in no longer takes it. Retry sends it here.");
+    expect(await second.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":outbox:")))).toEqual([]);
+    await row.getByRole("button", { name: "Retry" }).click();
+    await expect
+      .poll(() => second.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 30_000 })
+      .toBe(1);
+    const next = await conversationOf(second);
+    expect(next).not.toBe(conversation);
+    expect(await messagesOf(next)).toEqual([text, "(reply)"]);
+    expect(await messagesOf(conversation)).toEqual(["Tell me a long story", "(reply)"]);
+    expect(await row.locator(".unsent-note").count()).toBe(0);
+    // The refusal of the other contact's conversation (404), logged by the browser.
+    expect(errors.filter((e) => !e.includes("status of 404"))).toEqual([]);
+    await context.close();
+  }, 120_000);
 
   it("serves the full-page chat with its CSP and no console errors", async () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });

@@ -83,10 +83,12 @@ export class VisitorStorage {
    * of tabs that closed with messages unsent, each list in its own order. Kept in local storage under the tab's name:
    * a reload of the tab sends its own, another tab neither overwrites nor sends them while it lives, and a page opened
    * after it closed sends them (docs/decisions.md, "The outbox"). Another tab's are taken out of storage as they are
-   * read; those for another conversation stay for a page that shows it.
+   * read; those for another conversation stay for a page that shows it. Messages written before any conversation
+   * started are the current one's, whichever it is: the widget shows the visitor's newest.
    */
   outboxes(conversationId: string | null, now = Date.now()): Outbox[] {
-    const mine = (o: Outbox | null | undefined): o is Outbox => !!o && o.conversationId === conversationId;
+    const mine = (o: Outbox | null | undefined): o is Outbox =>
+      !!o && (o.conversationId === conversationId || o.conversationId === null);
     const own = this.#read(this.#outboxKey)?.outbox;
     const orphans = this.#orphans(conversationId, now).map(([key, kept]) => {
       this.#remove(key);
@@ -114,7 +116,7 @@ export class VisitorStorage {
   /**
    * The outboxes tabs left (see #orphans) for conversations other than `conversationId`, the oldest first, each with
    * where it is kept: messages written in a conversation the visitor has since left for a new one (sendElsewhere in
-   * stream.ts). Those written before any conversation started wait for a page that starts one.
+   * stream.ts). Those written before any conversation started are any page's own (see outboxes).
    */
   orphansElsewhere(conversationId: string | null, now = Date.now()): { key: string; outbox: Outbox; to: string }[] {
     return this.#orphans((id) => id !== null && id !== conversationId, now)
@@ -130,10 +132,10 @@ export class VisitorStorage {
     inStorage(() => localStorage.setItem(key, JSON.stringify({ ...kept, outbox })), undefined);
   }
 
-  /** The outboxes of other tabs for the conversation `of` (or those it takes) whose tab closed, or went silent
-   * `ABANDONED_MS` ago. */
+  /** The outboxes of other tabs for the conversation `of` and those written before any started (or those `of` takes)
+   * whose tab closed, or went silent `ABANDONED_MS` ago. */
   #orphans(of: string | null | ((conversationId: string | null) => boolean), now: number): [string, KeptOutbox][] {
-    const taken = typeof of === "function" ? of : (id: string | null) => id === of;
+    const taken = typeof of === "function" ? of : (id: string | null) => id === of || id === null;
     return this.#outboxKeys()
       .filter((key) => key !== this.#outboxKey)
       .map((key): [string, KeptOutbox | null] => [key, this.#read(key)])

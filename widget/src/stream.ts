@@ -109,9 +109,9 @@ export async function adoptOrphans(w: Widget) {
  * started a new one in another tab while they waited): sent from here, in the background, to the conversation they
  * were written in, where their replies are stored; in order, each with its own Idempotency-Key (stored once, whichever
  * tab sends it), but for those the conversation shows stored with their key (the server forgets a key after a day).
- * Each leaves storage once taken, so a page that closes meanwhile leaves the rest to the next. A refusal a retry
- * cannot mend (the conversation removed) drops its message; any other failure keeps it and the ones after it for the
- * next try (docs/decisions.md, "The outbox").
+ * Each leaves storage once taken, so a page that closes meanwhile leaves the rest to the next. One refused for good
+ * (the conversation removed, its file gone) is shown here as not sent (`unsentHere`); any other failure keeps it and
+ * the ones after it for the next try (docs/decisions.md, "The outbox").
  */
 export async function sendElsewhere(w: Widget) {
   if (!w.api.token || w.sendingElsewhere) return;
@@ -124,7 +124,10 @@ export async function sendElsewhere(w: Widget) {
       } catch (err) {
         if (!expected(err)) throw err;
         if (retryMayMend(err)) return;
-        stored = new Set(outbox.messages.map((m) => m.key)); // not the visitor's any more: nothing can be sent there
+        // Not the visitor's any more: nothing can be sent there.
+        for (const m of outbox.messages) unsentHere(w, m);
+        w.storage.leaveOrphan(key, { ...outbox, messages: [] });
+        continue;
       }
       const messages = outbox.messages.filter((m) => !stored.has(m.key));
       w.storage.leaveOrphan(key, { ...outbox, messages });
@@ -136,6 +139,7 @@ export async function sendElsewhere(w: Widget) {
           if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
           if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
           if (retryMayMend(err)) return;
+          unsentHere(w, messages[0]);
         }
         messages.shift();
         w.storage.leaveOrphan(key, { ...outbox, messages });
@@ -178,10 +182,26 @@ export function restoreOutbox(w: Widget, history: Message[]) {
   void next(w);
 }
 
+/**
+ * A message written in another of the visitor's conversations that refused it for good (sendElsewhere): shown here as
+ * not sent, with a Retry that sends it in this conversation under a new key (its own stays with the refusal there).
+ */
+function unsentHere(w: Widget, { inFlight: _, after: __, ...outgoing }: Outbox["messages"][number]) {
+  const queued = { outgoing: { ...outgoing, key: newKey() }, row: visitorRow(w, outgoing) };
+  w.sent.set(queued.row, queued.outgoing);
+  markUnsent(w, queued, t("notSentEarlier"), false);
+}
+
 /** Shows the visitor's message at once and queues it to be sent. */
 function enqueue(w: Widget, outgoing: Outgoing) {
-  const { content, attachments } = outgoing;
-  const row = addMessage(
+  const row = visitorRow(w, outgoing);
+  w.sent.set(row, outgoing);
+  w.queued.push({ outgoing, row });
+  return row;
+}
+
+function visitorRow(w: Widget, { content, attachments }: Outgoing): HTMLElement {
+  return addMessage(
     w,
     draft({
       role: "visitor",
@@ -190,9 +210,6 @@ function enqueue(w: Widget, outgoing: Outgoing) {
       attachments: attachments.map((a) => ({ filename: a.filename, type: "other" })),
     }),
   ).row;
-  w.sent.set(row, outgoing);
-  w.queued.push({ outgoing, row });
-  return row;
 }
 
 type Queued = Widget["queued"][number];
@@ -346,7 +363,13 @@ async function deliver(w: Widget, queued: Queued) {
     if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
     if (left()) return;
     if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
-    if (!answered) {
+    if (!answered && err instanceof ApiError && err.code === "idempotency_key_reused") {
+      // Its key went with another request: this very message, the first of a conversation, sent by a tab that closed
+      // before it heard back, and taken here from that tab's outbox (VisitorStorage.outboxes). It is stored there.
+      shown?.row.remove();
+      w.attempted.delete(row);
+      row.querySelector(".col")!.append(h("p", { class: "unsent-note", text: t("sentFromOtherTab") }));
+    } else if (!answered) {
       shown?.row.remove();
       // Refused for what it is: not stored, so no message the live stream shows is this one.
       if (!retryMayMend(err)) w.attempted.delete(row);

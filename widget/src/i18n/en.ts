@@ -49,6 +49,8 @@ export const en = {
   // A refusal the widget has no words for: the API's own (English) reason.
   notSentRefused: "Not sent: {reason}",
   notSentServer: "Not sent: the chat could not take it just now. Retry in a moment.",
+  notSentEarlier: "Not sent: the conversation you wrote it in no longer takes it. Retry sends it here.",
+  sentFromOtherTab: "Sent from another tab, where it started a conversation of its own.",
   retry: "Retry",
   waitingToSend: "Waiting to be sent after the message above.",
   said: "{name}: {text}",

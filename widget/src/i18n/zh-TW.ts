@@ -46,6 +46,8 @@ export const zhTW: Record<keyof typeof en, string> = {
   notSentTooLong: "未送出：訊息太長。請縮短後再傳送。",
   notSentRefused: "未送出：聊天未接受此訊息（{reason}）",
   notSentServer: "未送出：聊天暫時無法接收。請稍後重試。",
+  notSentEarlier: "未送出：您撰寫此訊息的對話已不再接收。按「重試」改在此處送出。",
+  sentFromOtherTab: "已由另一個分頁送出，並以此開始了另一段對話。",
   retry: "重試",
   waitingToSend: "等待上方的訊息送出後再傳送。",
   said: "{name}：{text}",
