@@ -1145,8 +1145,8 @@ describe("the embedded widget in Chromium", () => {
 
   it("two tabs: each keeps its own unsent messages; the same words from the other do not take the place of one " +
     "refused or lost here; a new conversation in one is the other's too", async () => {
-    // Replies of 8 s (400 ms a word): time for the other tab to write while one streams.
-    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
+    // A story takes 8 s (400 ms a word): time for the other tab to write while it streams; other answers are quick.
+    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
     const replies = (tab) => tab.locator(".row.assistant[data-done]:not(.greeting)").count();
@@ -1220,8 +1220,9 @@ describe("the embedded widget in Chromium", () => {
 
   it("a tab closed with a message unsent: a tab left open sends it; with none open, the next page does; a tab " +
     "that ended without a word, once silent for an hour", async () => {
-    // Replies of 8 s (400 ms a word): a message written meanwhile waits in the tab's outbox.
-    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
+    // A story takes 8 s (400 ms a word): a message written meanwhile waits in the tab's outbox. Other answers are
+    // quick.
+    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });
     const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
     let conversation;
@@ -1288,7 +1289,7 @@ describe("the embedded widget in Chromium", () => {
 
   it("a tab closed with a message unsent in a conversation another tab has since left for a new one: the tab left " +
     "open sends it there, in the background, and stays in the new one", async () => {
-    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
+    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });
     const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
     await open(first);
@@ -1443,7 +1444,7 @@ describe("the embedded widget in Chromium", () => {
 
   it("a message a closed tab left in a conversation that is not the visitor's since the site signed them in shows " +
     "as not sent on the next page, whose Retry sends it there", async () => {
-    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "delay-400" });
+    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });
     const { secret } = await server.api(`/web-chats/${chatId}/identity-secret/`, {});
     const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);

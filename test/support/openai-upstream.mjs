@@ -9,6 +9,8 @@
 //   fail-truncated    streams three words, then ends the response cleanly but early (no finish, no [DONE];
 //                     not streamed: half the answer)
 //   delay-<ms>        uses <ms> instead of tokenDelayMs between words
+//   story-<ms>        the same when the last user message asks for a story, tokenDelayMs otherwise: a long reply to
+//                     write behind, and quick answers to the rest of the conversation
 //   fail-429          429 with `Retry-After: 1` (seconds) and an OpenAI-style rate-limit body
 //   fail-connect      drops the connection before answering (a connection error before the first token;
 //                     workerd logs an "uncaught exception: Network connection lost" of its own for it)
@@ -218,7 +220,10 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         return sendNoText(res, body.stream === true, fault === "stray-tool");
       if (route !== "chat") return sendJson(res, 200, route === "embeddings" ? embeddings(body) : rerank(body));
 
-      const delay = /^delay-(\d+)$/.exec(model) ? Number(model.slice(6)) : tokenDelayMs;
+      const messages = Array.isArray(body.messages) ? body.messages : [];
+      const userText = String([...messages].reverse().find((m) => m.role === "user")?.content ?? "");
+      const paced = /^(delay|story)-(\d+)$/.exec(model);
+      const delay = paced && (paced[1] === "delay" || /story/i.test(userText)) ? Number(paced[2]) : tokenDelayMs;
       // `words-<N>`: an answer of N words, for benches that want replies of a realistic length.
       const words = /^words-(\d+)$/.exec(model);
       const n = words
@@ -227,11 +232,9 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
           ? body.max_tokens
           : DEFAULT_TOKENS;
       const pieces = answerPieces(n);
-      const messages = Array.isArray(body.messages) ? body.messages : [];
       const lastMessage = messages[messages.length - 1];
       const afterTools = lastMessage?.role === "tool";
       const tools = !afterTools && Array.isArray(body.tools) ? body.tools.map((t) => t.function) : [];
-      const userText = String([...messages].reverse().find((m) => m.role === "user")?.content ?? "");
       const forced = body.tool_choice?.function?.name;
       // Like a model, it hands off (the built-in `handoff` tool) only when asked to by name, never by default.
       const chosen =
