@@ -368,7 +368,7 @@ async function deliver(w: Widget, queued: Queued) {
       // before it heard back, and taken here from that tab's outbox (VisitorStorage.outboxes). It is stored there.
       shown?.row.remove();
       w.attempted.delete(row);
-      row.querySelector(".col")!.append(h("p", { class: "unsent-note", text: t("sentFromOtherTab") }));
+      row.querySelector(".col")!.append(h("p", { class: "unsent-note elsewhere", text: t("sentFromOtherTab") }));
     } else if (!answered) {
       shown?.row.remove();
       // Refused for what it is: not stored, so no message the live stream shows is this one.

@@ -277,7 +277,7 @@ textarea{
 .unsent .bubble{outline:1px dashed ${ERROR.light};outline-offset:1px}
 .unsent-note{margin:4px 0 0;font-size:12px;color:${ERROR.light};text-align:right}
 :host(.dark) .unsent-note{color:${ERROR.dark}}
-.unsent-note.waiting{color:var(--muted)}
+.unsent-note.waiting,.unsent-note.elsewhere{color:var(--muted)}
 .unsent-note .retry{
   background:transparent;
   border:1px solid currentColor;
