@@ -298,6 +298,8 @@ async function shootLooks(browser, base, path, name, looks, { signIn, act, idle,
     await act?.(page);
     // A page with a live event stream is never idle: its `act` waits for what it shows.
     if (idle) await page.waitForLoadState("networkidle");
+    // Nor is a picture taken while a part of the page still says it is loading.
+    await page.waitForFunction(() => !document.querySelector(".loading"));
     await page.screenshot({ path: `${SHOTS}/${name}-${look}.png`, fullPage: true });
   }
   // Signed out, so that the sessions pages show stay the test's own.
