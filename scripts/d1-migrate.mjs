@@ -31,14 +31,22 @@ function wrangler(args, { cwd, env }) {
  * seconds; the databases are separate files). On a fresh local state the runs can meet in the files they share
  * (SQLITE_BUSY, seen on a clean clone's first `npm run dev`): a binding that failed so is applied again on its own.
  * Resolves to `{ status, output }`: the first failure's exit status (0 for none) and everything they printed, each
- * binding's under its command.
+ * binding's under its command (a binding applied again, both runs').
  */
 export async function applyAll(args, { cwd = process.cwd(), env = process.env } = {}) {
   const bindings = d1Bindings(readFileSync(path.join(cwd, "wrangler.toml"), "utf8"));
   const apply = (b) => wrangler(["d1", "migrations", "apply", b, ...args], { cwd, env });
   const runs = await Promise.all(bindings.map(apply));
   for (const [i, run] of runs.entries())
-    if (run.status !== 0 && run.output.includes("SQLITE_BUSY")) runs[i] = await apply(bindings[i]);
+    if (run.status !== 0 && run.output.includes("SQLITE_BUSY")) {
+      // The log keeps both: what the first run applied before it met the other, then the rest.
+      const again = await apply(bindings[i]);
+      runs[i] = {
+        status: again.status,
+        output: `${run.output}
+${again.output}`,
+      };
+    }
   return { status: runs.find((r) => r.status !== 0)?.status ?? 0, output: runs.map((r) => r.output).join("\n") };
 }
 
