@@ -41,11 +41,7 @@ export async function applyAll(args, { cwd = process.cwd(), env = process.env } 
     if (run.status !== 0 && run.output.includes("SQLITE_BUSY")) {
       // The log keeps both: what the first run applied before it met the other, then the rest.
       const again = await apply(bindings[i]);
-      runs[i] = {
-        status: again.status,
-        output: `${run.output}
-${again.output}`,
-      };
+      runs[i] = { status: again.status, output: `${run.output}\n${again.output}` };
     }
   return { status: runs.find((r) => r.status !== 0)?.status ?? 0, output: runs.map((r) => r.output).join("\n") };
 }

@@ -110,8 +110,9 @@ export async function adoptOrphans(w: Widget) {
  * were written in, where their replies are stored; in order, each with its own Idempotency-Key (stored once, whichever
  * tab sends it), but for those the conversation shows stored with their key (the server forgets a key after a day).
  * Each leaves storage once taken, so a page that closes meanwhile leaves the rest to the next. One refused for good
- * (the conversation removed, its file gone) is shown here as not sent (`unsentHere`); any other failure keeps it and
- * the ones after it for the next try (docs/decisions.md, "The outbox").
+ * (the conversation not the visitor's since the site signed them in as another contact, its file gone) is shown here
+ * as not sent (`unsentHere`); any other failure keeps it and the ones after it for the next try (docs/decisions.md,
+ * "The outbox").
  */
 export async function sendElsewhere(w: Widget) {
   if (!w.api.token || w.sendingElsewhere) return;
@@ -124,7 +125,7 @@ export async function sendElsewhere(w: Widget) {
       } catch (err) {
         if (!expected(err)) throw err;
         if (retryMayMend(err)) return;
-        // Not the visitor's any more: nothing can be sent there.
+        // Not the visitor's (any more): nothing can be sent there.
         for (const m of outbox.messages) unsentHere(w, m);
         w.storage.leaveOrphan(key, { ...outbox, messages: [] });
         continue;
