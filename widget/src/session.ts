@@ -36,6 +36,12 @@ interface KeptOutbox {
 export const ABANDONED_MS = 60 * 60_000;
 
 /**
+ * Whether an outbox written for conversation `written` is sent in the conversation `shown`: its own, or any when it was
+ * written before a conversation started (the widget shows the visitor's newest).
+ */
+const sentIn = (written: string | null, shown: string | null) => written === shown || written === null;
+
+/**
  * `use` of the browser's storage, or `otherwise` when the storage refuses (a sandboxed frame, private mode, or full:
  * what is kept then lasts as long as the page) or holds a value that is not JSON (someone else wrote it).
  */
@@ -83,12 +89,10 @@ export class VisitorStorage {
    * of tabs that closed with messages unsent, each list in its own order. Kept in local storage under the tab's name:
    * a reload of the tab sends its own, another tab neither overwrites nor sends them while it lives, and a page opened
    * after it closed sends them (docs/decisions.md, "The outbox"). Another tab's are taken out of storage as they are
-   * read; those for another conversation stay for a page that shows it. Messages written before any conversation
-   * started are the current one's, whichever it is: the widget shows the visitor's newest.
+   * read; those for another conversation stay for a page that shows it (`sentIn`).
    */
   outboxes(conversationId: string | null, now = Date.now()): Outbox[] {
-    const mine = (o: Outbox | null | undefined): o is Outbox =>
-      !!o && (o.conversationId === conversationId || o.conversationId === null);
+    const mine = (o: Outbox | null | undefined): o is Outbox => !!o && sentIn(o.conversationId, conversationId);
     const own = this.#read(this.#outboxKey)?.outbox;
     const orphans = this.#orphans(conversationId, now).map(([key, kept]) => {
       this.#remove(key);
@@ -132,10 +136,10 @@ export class VisitorStorage {
     inStorage(() => localStorage.setItem(key, JSON.stringify({ ...kept, outbox })), undefined);
   }
 
-  /** The outboxes of other tabs for the conversation `of` and those written before any started (or those `of` takes)
-   * whose tab closed, or went silent `ABANDONED_MS` ago. */
+  /** The outboxes of other tabs sent in the conversation `of` (`sentIn`, or those `of` takes) whose tab closed, or went
+   * silent `ABANDONED_MS` ago. */
   #orphans(of: string | null | ((conversationId: string | null) => boolean), now: number): [string, KeptOutbox][] {
-    const taken = typeof of === "function" ? of : (id: string | null) => id === of || id === null;
+    const taken = typeof of === "function" ? of : (id: string | null) => sentIn(id, of);
     return this.#outboxKeys()
       .filter((key) => key !== this.#outboxKey)
       .map((key): [string, KeptOutbox | null] => [key, this.#read(key)])
