@@ -280,7 +280,7 @@ export async function screenshots(browser, base, path, name, { signIn, act, idle
 
 /** The `looks` of screenshots(), one after the other in one signed-in context (`locale`: its browser's language). */
 async function shootLooks(browser, base, path, name, looks, { signIn, act, idle, locale = "en" }) {
-  const { context, page } = await openPage(browser, { theme: "light", locale });
+  const { context, page, errors } = await openPage(browser, { theme: "light", locale });
   await signIn?.(context);
   for (const [look, theme, chosenLocale, viewport] of looks) {
     await page.setViewportSize(viewport);
@@ -300,6 +300,8 @@ async function shootLooks(browser, base, path, name, looks, { signIn, act, idle,
     if (idle) await page.waitForLoadState("networkidle");
     // Nor is a picture taken while a part of the page still says it is loading.
     await page.waitForFunction(() => !document.querySelector(".loading"));
+    // Each look is a check too: the page shows in it without a script error.
+    if (errors.length) throw new Error(`${path} (${look}): ${errors.join("; ")}`);
     await page.screenshot({ path: `${SHOTS}/${name}-${look}.png`, fullPage: true });
   }
   // Signed out, so that the sessions pages show stay the test's own.

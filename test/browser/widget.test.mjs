@@ -718,6 +718,18 @@ describe("the embedded widget in Chromium", () => {
     await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(6);
     expect((await visitorMessages()).slice(5)).toEqual(["Sixth: back online"]);
     expect(await page.locator(".unsent-note").count()).toBe(0);
+    // Removed by the visitor, one not sent lets the ones it held go, and is never sent.
+    drop.content = "Seventh: never mind";
+    await say("Seventh: never mind");
+    await mine("Seventh: never mind").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
+    await say("Eighth: found it");
+    await mine("Eighth: found it").getByText("Waiting to be sent after the message above.").waitFor();
+    drop.content = null;
+    await mine("Seventh: never mind").getByRole("button", { name: "Remove" }).click();
+    await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(7);
+    expect(await mine("Seventh: never mind").count()).toBe(0);
+    expect((await visitorMessages()).slice(6)).toEqual(["Eighth: found it"]);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
     // The browser logs each dropped request; nothing else.
     expect(errors.filter((e) => !e.includes("net::ERR_INTERNET_DISCONNECTED"))).toEqual([]);
     await context.close();
@@ -1465,11 +1477,19 @@ describe("the embedded widget in Chromium", () => {
     await expect
       .poll(() => row.locator(".unsent-note").textContent(), { timeout: 20_000 })
       .toContain("Not sent: the conversation you wrote it in no longer takes it. Retry sends it here.");
-    expect(await second.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":outbox:")))).toEqual([]);
+    // It left the closed tab's outbox for this page's, where it stays, refused, until the visitor sends or removes it.
+    const outboxes = () =>
+      second.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((k) => k.includes(":outbox:"))
+          .map((k) => JSON.parse(localStorage.getItem(k)).outbox.messages.map((m) => [m.content, m.refused?.key])),
+      );
+    expect(await outboxes()).toEqual([[[text, "notSentEarlier"]]]);
     await row.getByRole("button", { name: "Retry" }).click();
     await expect
       .poll(() => second.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 30_000 })
       .toBe(1);
+    expect(await outboxes()).toEqual([]);
     const next = await conversationOf(second);
     expect(next).not.toBe(conversation);
     expect(await messagesOf(next)).toEqual([text, "(reply)"]);
@@ -1477,6 +1497,70 @@ describe("the embedded widget in Chromium", () => {
     expect(await row.locator(".unsent-note").count()).toBe(0);
     // The refusal of the other contact's conversation (404), logged by the browser.
     expect(errors.filter((e) => !e.includes("status of 404"))).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("a message refused for good stays over a reload, not sent and saying why, until the visitor sends it again or " +
+    "removes it", async () => {
+    const chatId = await upstreamWebChat(server, upstream, { name: "Files", modelName: "files" });
+    const uploads = (enableFileUpload) =>
+      server.api(`/web-chats/${chatId}/`, { method: "PATCH", body: { enableFileUpload } });
+    await uploads(true);
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, conversationOf, messagesOf } = tabsOf(chatId);
+    const answered = (n) =>
+      expect.poll(() => page.locator(".row.assistant[data-done]:not(.greeting)").count(), { timeout: 20_000 }).toBe(n);
+    await open(page);
+    await say(page, "Hello");
+    await answered(1);
+    const conversation = await conversationOf(page);
+    const reason = "Not sent: this chat does not accept files. Send your message without them.";
+    const note = (text) => page.locator(".row.visitor", { hasText: text }).locator(".unsent-note");
+    // Each message's file is uploaded while the chat takes files; the business stops taking them before it is sent.
+    for (const [name, text] of [
+      ["receipt.txt", "Here is my receipt"],
+      ["delivery-note.txt", "And the delivery note"],
+    ]) {
+      await uploads(true);
+      await page.locator("input[type=file]").setInputFiles({ name, mimeType: "text/plain", buffer: Buffer.from(name) });
+      const chip = page.locator(".files:not(.sent) .file", { hasText: name });
+      await expect.poll(() => chip.locator(".st").textContent(), { timeout: 10_000 }).toBe("");
+      await uploads(false);
+      await say(page, text);
+      await expect.poll(() => note(text).locator("span").textContent(), { timeout: 20_000 }).toBe(reason);
+    }
+
+    // Reloaded, both are still there, not sent, saying why, in the order written.
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await expect
+      .poll(() => page.locator(".row.visitor.unsent").allTextContents())
+      .toEqual([expect.stringContaining("Here is my receipt"), expect.stringContaining("And the delivery note")]);
+    expect(await note("Here is my receipt").locator("span").textContent()).toBe(reason);
+    expect(await note("And the delivery note").locator("span").textContent()).toBe(reason);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The chat takes files again: Retry sends the first with its file; the visitor removes the second.
+    await uploads(true);
+    await note("Here is my receipt").getByRole("button", { name: "Retry" }).click();
+    await answered(2);
+    await note("And the delivery note").getByRole("button", { name: "Remove" }).click();
+    await expect.poll(() => page.locator(".row.visitor", { hasText: "And the delivery note" }).count()).toBe(0);
+    expect(await page.locator("[role=status].sr").textContent()).toBe("Message removed, not sent.");
+    expect(await messagesOf(conversation)).toEqual(["Hello", "(reply)", "Here is my receipt", "(reply)"]);
+
+    // Nothing is kept to show or send again: a reload shows the conversation as stored.
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await page.locator(".row.visitor .file", { hasText: "receipt.txt" }).waitFor({ timeout: 10_000 });
+    expect(await page.locator(".row.visitor").allTextContents()).toEqual([
+      expect.stringContaining("Hello"),
+      expect.stringContaining("Here is my receipt"),
+    ]);
+    expect(await page.locator(".unsent-note").count()).toBe(0);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":outbox:")))).toEqual([]);
+    // The refusals (403), logged by the browser.
+    expect(errors.filter((e) => !e.includes("status of 403"))).toEqual([]);
     await context.close();
   }, 120_000);
 

@@ -17,6 +17,7 @@ import type { LiveStream } from "./live";
 import { watch } from "./live-view";
 import { addMessage, draft, showEarlier } from "./messages";
 import { RATING_CSS } from "./rating";
+import type { Reason } from "./refusals";
 import { connect, needsPreChat, preChat, sessionOnOpen, startSession, VisitorStorage } from "./session";
 import { share, showShared } from "./share";
 import { micButton } from "./speech";
@@ -84,6 +85,11 @@ export class Widget {
   queued: { outgoing: Outgoing; row: HTMLElement }[] = [];
   /** The first queued message was not sent: the others wait for its Retry (or a new message) to send it first. */
   stalled = false;
+  /**
+   * The visitor's messages refused for good (what stood in the way was the message or the chat, so nothing waits
+   * behind them), in the order written, with why: kept in the outbox until sent again or removed (see markUnsent).
+   */
+  refused: { outgoing: Outgoing; row: HTMLElement; reason: Reason }[] = [];
   /** The message being sent, until the server takes it (its first event): kept in the outbox meanwhile. */
   sending: { outgoing: Outgoing; row: HTMLElement } | null = null;
   /** The newest message shown as it left: a reload finds it stored only after that one (restoreOutbox). */
@@ -486,9 +492,11 @@ export class Widget {
   newConversation() {
     this.live?.stop();
     this.live = null;
-    // A reply still streaming ends in the old conversation, unseen; messages queued for it are dropped with its rows.
+    // A reply still streaming ends in the old conversation, unseen; messages queued for it, or kept as refused, are
+    // dropped with their rows: the visitor starts afresh (here, or in another tab this one follows).
     this.generation++;
     this.queued = [];
+    this.refused = [];
     this.stalled = false;
     this.sending = null;
     this.conversationId = null;

@@ -3,30 +3,43 @@
 // knows by `code`, status and a 400's field errors in its own words; the `detail` is kept only for a
 // refusal it has no words for (docs/decisions.md, "Widget defaults").
 import { ApiError } from "./api";
-import { language, t } from "./i18n";
+import { language, t, type TextKey } from "./i18n";
 import type { NetworkError, StreamEnded } from "./sse";
 
 const fieldOf = (err: ApiError, prefix: string) => Object.keys(err.fields).some((f) => f.startsWith(prefix));
 
-/** Why a visitor's message was not sent, in the visitor's words. */
-export function unsentReason(err: ApiError | NetworkError | StreamEnded): string {
-  if (!(err instanceof ApiError)) return t("notSentOffline");
+/**
+ * Why a visitor's message was not sent: a text of the widget's (with the API's own words for a refusal it has none
+ * for), kept with a message refused for good so that a reload says it again in the widget's language.
+ */
+export interface Reason {
+  key: TextKey;
+  detail?: string;
+}
+
+/** A reason in the visitor's words. */
+export const say = (r: Reason) => t(r.key, r.detail === undefined ? undefined : { reason: r.detail });
+
+/** Why a visitor's message was not sent. */
+export function unsentReason(err: ApiError | NetworkError | StreamEnded): Reason {
+  const key = (k: TextKey): Reason => ({ key: k });
+  if (!(err instanceof ApiError)) return key("notSentOffline");
   const { status, code } = err;
-  if (code === "timeout") return t("notSentTimeout");
-  if (status === 429) return t("notSentTooMany");
-  if (status === 401) return t("notSentExpired");
-  if (code === "web_chat_inactive") return t("notSentClosed");
-  if (code === "file_upload_disabled") return t("notSentNoFiles");
+  if (code === "timeout") return key("notSentTimeout");
+  if (status === 429) return key("notSentTooMany");
+  if (status === 401) return key("notSentExpired");
+  if (code === "web_chat_inactive") return key("notSentClosed");
+  if (code === "file_upload_disabled") return key("notSentNoFiles");
   // The conversation is not the visitor's any more (removed by the team), or the web chat is gone.
-  if (status === 404) return t("notSentGone");
+  if (status === 404) return key("notSentGone");
   // A send cut short on our side may have been stored: sent again it could be there twice.
-  if (code === "idempotency_unfinished") return t("notSentUnsure");
+  if (code === "idempotency_unfinished") return key("notSentUnsure");
   // A file sent with it is not one the visitor uploaded here, or no longer there (the upload was cleaned up).
-  if (status === 400 && fieldOf(err, "attachments")) return t("notSentFile");
-  if (status === 413 || (status === 400 && fieldOf(err, "content"))) return t("notSentTooLong");
-  if (status >= 500 || code === "idempotency_in_progress") return t("notSentServer");
-  if (status >= 400) return t("notSentRefused", { reason: err.message });
-  return t("notSentOffline");
+  if (status === 400 && fieldOf(err, "attachments")) return key("notSentFile");
+  if (status === 413 || (status === 400 && fieldOf(err, "content"))) return key("notSentTooLong");
+  if (status >= 500 || code === "idempotency_in_progress") return key("notSentServer");
+  if (status >= 400) return { key: "notSentRefused", detail: err.message };
+  return key("notSentOffline");
 }
 
 /**

@@ -5,6 +5,7 @@ import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
 import { askRating } from "./rating";
+import type { Reason } from "./refusals";
 import { restoreOutbox, sendElsewhere } from "./stream";
 
 interface Stored {
@@ -18,8 +19,11 @@ interface Stored {
 /** Messages not yet taken, in the order written, for the conversation they go to (null: the one their first starts). */
 export interface Outbox {
   conversationId: string | null;
-  /** `after`: the in-flight one's `sendingAfter` (none in an outbox kept by an older widget). */
-  messages: (Outgoing & { inFlight?: boolean; after?: number })[];
+  /**
+   * `after`: the in-flight one's `sendingAfter` (none in an outbox kept by an older widget); `refused`: why one refused
+   * for good was not sent (it waits for the visitor's Retry or Remove, and holds nothing back).
+   */
+  messages: (Outgoing & { inFlight?: boolean; after?: number; refused?: Reason })[];
 }
 
 /** A tab's outbox as kept in local storage: when it was written, and whether its tab has closed. */

@@ -8,7 +8,7 @@ import { addMessage, draft, nameOf, rowOf } from "./messages";
 import { ensureSession, preChat, sessionLapsed, type Outbox } from "./session";
 import { NetworkError, StreamEnded } from "./sse";
 import { releaseHeld, watch } from "./live-view";
-import { retryMayMend, unsentReason } from "./refusals";
+import { type Reason, retryMayMend, say, unsentReason } from "./refusals";
 import { withdrawRating } from "./rating";
 
 /** The visitor's position (enableLocation), if they allow it within 3 s; else nothing. */
@@ -77,11 +77,13 @@ export async function send(w: Widget, text: string) {
 }
 
 /**
- * Keeps the visitor's messages the server has not taken yet (the one being sent until its first event, the queued
- * ones) with the session, so a reload sends them rather than losing them (docs/decisions.md, "The outbox").
+ * Keeps the visitor's messages the server has not taken yet (those refused for good, the one being sent until its first
+ * event, the queued ones) with the session, so a reload shows or sends them rather than losing them (docs/decisions.md,
+ * "The outbox").
  */
 export function saveOutbox(w: Widget, closing = false) {
   const messages = [
+    ...w.refused.map((r) => ({ ...r.outgoing, refused: r.reason })),
     ...(w.sending ? [{ ...w.sending.outgoing, inFlight: true, after: w.sendingAfter }] : []),
     ...w.queued.map((q) => q.outgoing),
   ];
@@ -110,9 +112,9 @@ export async function adoptOrphans(w: Widget) {
  * were written in, where their replies are stored; in order, each with its own Idempotency-Key (stored once, whichever
  * tab sends it), but for those the conversation shows stored with their key (the server forgets a key after a day).
  * Each leaves storage once taken, so a page that closes meanwhile leaves the rest to the next. One refused for good
- * (the conversation not the visitor's since the site signed them in as another contact, its file gone) is shown here
- * as not sent (`unsentHere`); any other failure keeps it and the ones after it for the next try (docs/decisions.md,
- * "The outbox").
+ * (the conversation not the visitor's since the site signed them in as another contact, its file gone), or refused
+ * before its tab closed, is shown here as not sent (`unsentHere`); any other failure keeps it and the ones after it
+ * for the next try (docs/decisions.md, "The outbox").
  */
 export async function sendElsewhere(w: Widget) {
   if (!w.api.token || w.sendingElsewhere) return;
@@ -133,14 +135,18 @@ export async function sendElsewhere(w: Widget) {
       const messages = outbox.messages.filter((m) => !stored.has(m.key));
       w.storage.leaveOrphan(key, { ...outbox, messages });
       while (messages.length) {
-        const { inFlight: _, after: __, ...outgoing } = messages[0];
-        try {
-          await w.api.send(to, outgoing, () => {}, w.settings.sendTimeoutMs ?? 30_000);
-        } catch (err) {
-          if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
-          if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
-          if (retryMayMend(err)) return;
-          unsentHere(w, messages[0]);
+        const { inFlight: _, after: __, refused, ...outgoing } = messages[0];
+        // Refused before its tab closed: shown, not sent again unless the visitor retries it.
+        if (refused) unsentHere(w, messages[0]);
+        else {
+          try {
+            await w.api.send(to, outgoing, () => {}, w.settings.sendTimeoutMs ?? 30_000);
+          } catch (err) {
+            if (!(err instanceof ApiError || err instanceof NetworkError || err instanceof StreamEnded)) throw err;
+            if (err instanceof ApiError && err.status === 401) sessionLapsed(w);
+            if (retryMayMend(err)) return;
+            unsentHere(w, messages[0]);
+          }
         }
         messages.shift();
         w.storage.leaveOrphan(key, { ...outbox, messages });
@@ -155,6 +161,7 @@ export async function sendElsewhere(w: Widget) {
  * After a reload, once the conversation is shown (`history`), the messages the last page had not had taken (and those
  * of tabs closed with messages unsent) are shown again and sent, in order, with their own Idempotency-Keys: one the
  * server took after all is stored once. One the history shows stored with its key was taken: it is not shown twice.
+ * One refused for good is shown as not sent, with its reason, and waits for the visitor's Retry or Remove.
  * A message stored without a key (by an earlier server) is known by its text, for the one in flight at the reload
  * only, stored after the newest message shown as it left. (Its text alone does not tell: "Yes" answered twice is two
  * messages.)
@@ -171,10 +178,18 @@ export function restoreOutbox(w: Widget, history: Message[]) {
     m.after === undefined
       ? !latest?.idempotencyKey && latest?.content === m.content
       : keyless.some((h) => h.content === m.content && h.sequence > (m.after ?? 0));
+  // This page's own refused messages are in its outbox too, and shown already.
+  const shown = new Set(w.refused.map((r) => r.outgoing.key));
   const messages = kept.flatMap((outbox) =>
-    outbox.messages.filter((m, i) => !(stored.has(m.key) || (i === 0 && m.inFlight && takenByWords(m)))),
+    outbox.messages.filter(
+      (m, i) => !(stored.has(m.key) || shown.has(m.key) || (i === 0 && m.inFlight && takenByWords(m))),
+    ),
   );
-  for (const { inFlight, after, ...outgoing } of messages) {
+  for (const { inFlight, after, refused, ...outgoing } of messages) {
+    if (refused) {
+      showUnsent(w, outgoing, refused);
+      continue;
+    }
     const row = enqueue(w, outgoing);
     // In flight as the page left: the live stream may yet show it stored.
     if (inFlight) w.attempted.set(row, after ?? 0);
@@ -187,10 +202,15 @@ export function restoreOutbox(w: Widget, history: Message[]) {
  * A message written in another of the visitor's conversations that refused it for good (sendElsewhere): shown here as
  * not sent, with a Retry that sends it in this conversation under a new key (its own stays with the refusal there).
  */
-function unsentHere(w: Widget, { inFlight: _, after: __, ...outgoing }: Outbox["messages"][number]) {
-  const queued = { outgoing: { ...outgoing, key: newKey() }, row: visitorRow(w, outgoing) };
-  w.sent.set(queued.row, queued.outgoing);
-  markUnsent(w, queued, t("notSentEarlier"), false);
+function unsentHere(w: Widget, { inFlight: _, after: __, refused, ...outgoing }: Outbox["messages"][number]) {
+  showUnsent(w, { ...outgoing, key: newKey() }, refused ?? { key: "notSentEarlier" });
+}
+
+/** A message refused for good before this page: shown as not sent, with why. */
+function showUnsent(w: Widget, outgoing: Outgoing, why: Reason) {
+  const row = visitorRow(w, outgoing);
+  w.sent.set(row, outgoing);
+  markUnsent(w, { outgoing, row }, why, false);
 }
 
 /** Shows the visitor's message at once and queues it to be sent. */
@@ -238,14 +258,16 @@ function resume(w: Widget) {
 }
 
 /**
- * A message of the visitor's still queued that the live stream shows stored: a send whose answer was lost, then
- * refused (its session lapsed) or given up, was taken after all. It leaves the queue, without its "Not sent", and
- * the messages it held go on.
+ * A message of the visitor's still queued, or kept as refused, that the live stream shows stored: a send whose answer
+ * was lost, then refused (its session lapsed, or cut short on our side) or given up, was taken after all. It leaves
+ * the queue, without its "Not sent", and the messages it held go on.
  */
 export function taken(w: Widget, row: HTMLElement) {
+  const refused = w.refused.findIndex((r) => r.row === row);
+  if (refused >= 0) w.refused.splice(refused, 1);
   const at = w.queued.findIndex((q) => q.row === row);
-  if (at < 0) return;
-  w.queued.splice(at, 1);
+  if (at < 0 && refused < 0) return;
+  if (at >= 0) w.queued.splice(at, 1);
   clearNote(row);
   if (at === 0) resume(w);
   saveOutbox(w);
@@ -279,7 +301,7 @@ async function deliver(w: Widget, queued: Queued) {
     w.busy = false;
     w.sending = null;
     releaseHeld(w);
-    return markUnsent(w, queued, t("notSentOffline"), true);
+    return markUnsent(w, queued, { key: "notSentOffline" }, true);
   }
   w.attempted.set(row, w.sendingAfter);
   // While the reply is drawn, the log is busy: a screen reader does not read it again with every word, and the status
@@ -394,35 +416,60 @@ async function deliver(w: Widget, queued: Queued) {
 }
 
 /**
- * A visitor's message the server did not take: why, and a Retry that sends it again (same key) before the messages
- * queued after it. A failure a retry may mend (`hold`: the connection, the time, the load) holds those messages,
- * each saying it waits, so none lands in the conversation before it; one a retry cannot mend lets them go on.
+ * A visitor's message the server did not take: why, a Retry that sends it again (same key) before the messages queued
+ * after it, and a Remove. A failure a retry may mend (`hold`: the connection, the time, the load) holds those messages,
+ * each saying it waits, so none lands in the conversation before it; one a retry cannot mend lets them go on, and is
+ * kept as refused (`Widget.refused`, in the outbox) until the visitor sends it again or removes it: a reload shows it
+ * still, so the words are not lost without the visitor's say (docs/decisions.md, "The outbox").
  */
-function markUnsent(w: Widget, queued: Queued, why: string, hold: boolean) {
+function markUnsent(w: Widget, queued: Queued, why: Reason, hold: boolean) {
   const { row } = queued;
   row.classList.add("unsent");
-  const retry = h("button", {
-    type: "button",
-    class: "retry",
-    text: t("retry"),
-    onclick: () => {
-      // The button goes with the note: focus goes back to where the visitor writes.
-      w.input.focus();
-      sendAgain();
-    },
-  });
-  const sendAgain = () => {
+  const button = (text: string, act: () => void) =>
+    h("button", {
+      type: "button",
+      text,
+      onclick: () => {
+        // The button goes with the note: focus goes back to where the visitor writes.
+        w.input.focus();
+        act();
+      },
+    });
+  /** Out of the queue and of those kept as refused: what the visitor's Retry or Remove does first. */
+  const withdraw = () => {
     const at = w.queued.indexOf(queued);
     if (at >= 0) w.queued.splice(at, 1);
-    w.queued.unshift(queued);
+    w.refused = w.refused.filter((r) => r.row !== row);
     clearNote(row);
     resume(w);
+  };
+  const sendAgain = () => {
+    withdraw();
+    w.queued.unshift(queued);
     void next(w);
   };
+  const remove = () => {
+    withdraw();
+    row.remove();
+    w.status.textContent = t("unsentRemoved");
+    saveOutbox(w);
+    void next(w);
+  };
+  const text = say(why);
   row
     .querySelector(".col")!
-    .append(h("p", { class: "unsent-note", role: "alert" }, h("span", { text: why }), " ", retry));
-  w.status.textContent = why;
+    .append(
+      h(
+        "p",
+        { class: "unsent-note", role: "alert" },
+        h("span", { text }),
+        " ",
+        button(t("retry"), sendAgain),
+        " ",
+        button(t("remove"), remove),
+      ),
+    );
+  w.status.textContent = text;
   if (hold) {
     w.queued.unshift(queued);
     w.stalled = true;
@@ -433,7 +480,7 @@ function markUnsent(w: Widget, queued: Queued, why: string, hold: boolean) {
     // Not sent for want of a network: it goes again by itself once the browser is back online (the same key: never
     // stored twice), unless the visitor sent it again first.
     addEventListener("online", () => w.stalled && w.queued[0] === queued && sendAgain(), { once: true });
-    saveOutbox(w);
-  }
+  } else w.refused.push({ ...queued, reason: why });
+  saveOutbox(w);
   w.scroll();
 }

@@ -278,7 +278,7 @@ textarea{
 .unsent-note{margin:4px 0 0;font-size:12px;color:${ERROR.light};text-align:right}
 :host(.dark) .unsent-note{color:${ERROR.dark}}
 .unsent-note.waiting,.unsent-note.elsewhere{color:var(--muted)}
-.unsent-note .retry{
+.unsent-note button{
   background:transparent;
   border:1px solid currentColor;
   color:inherit;

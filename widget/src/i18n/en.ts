@@ -52,6 +52,7 @@ export const en = {
   notSentEarlier: "Not sent: the conversation you wrote it in no longer takes it. Retry sends it here.",
   sentFromOtherTab: "Sent from another tab, where it started a conversation of its own.",
   retry: "Retry",
+  unsentRemoved: "Message removed, not sent.",
   waitingToSend: "Waiting to be sent after the message above.",
   said: "{name}: {text}",
   // Message rows

@@ -49,6 +49,7 @@ export const zhTW: Record<keyof typeof en, string> = {
   notSentEarlier: "未送出：您撰寫此訊息的對話已不再接收。按「重試」改在此處送出。",
   sentFromOtherTab: "已由另一個分頁送出，並以此開始了另一段對話。",
   retry: "重試",
+  unsentRemoved: "已移除未送出的訊息。",
   waitingToSend: "等待上方的訊息送出後再傳送。",
   said: "{name}：{text}",
   you: "您",
