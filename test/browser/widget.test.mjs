@@ -1299,6 +1299,40 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 180_000);
 
+  it("a tab reloaded with a message unsent in a conversation another tab has since left for a new one sends it " +
+    "there, in the background, and shows the new one", async () => {
+    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });
+    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
+    await open(first);
+    await say(first, "Tell me a long story");
+    await streaming(first);
+    const conversation = await conversationOf(first);
+    const second = await open(await context.newPage());
+    await second.getByRole("article", { name: "You" }).filter({ hasText: "Tell me a long story" }).waitFor();
+    // Queued here behind the reply; the other tab starts a new conversation, which this busy one does not follow.
+    await say(first, "Left in the first conversation");
+    await second.getByRole("button", { name: "New conversation" }).click();
+    await say(second, "A new question");
+    await expect.poll(() => conversationOf(second)).not.toBeNull();
+    const next = await conversationOf(second);
+    // Reloaded before the message was sent: the page shows the new conversation, and the message goes where it was
+    // written, once.
+    await first.reload();
+    await first.locator("button.launcher").click();
+    await first.getByRole("article", { name: "You" }).filter({ hasText: "A new question" }).waitFor();
+    await expect
+      .poll(() => messagesOf(conversation), { timeout: 40_000 })
+      .toEqual(["Tell me a long story", "(reply)", "Left in the first conversation", "(reply)"]);
+    await expect.poll(() => messagesOf(next), { timeout: 20_000 }).toEqual(["A new question", "(reply)"]);
+    expect(await first.locator(".row.visitor", { hasText: "Left in the first conversation" }).count()).toBe(0);
+    await expect
+      .poll(() => first.evaluate(() => Object.keys(localStorage).filter((k) => k.includes(":outbox:"))))
+      .toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it("a tab closed with a message unsent in a conversation another tab has since left for a new one: the tab left " +
     "open sends it there, in the background, and stays in the new one", async () => {
     const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });

@@ -443,6 +443,9 @@ export class Widget {
     if (results.length) this.chips.replaceChildren();
     if (hasMore && results.length) showEarlier(this, conversationId, results[0].sequence);
     for (const m of results) addMessage(this, m);
+    // Messages refused for good stay shown, last, when this tab follows another conversation: a Retry sends them there.
+    for (const { row } of this.refused) this.log.append(row);
+    if (this.refused.length) saveOutbox(this);
     watch(this, conversationId, results.at(-1) ?? null);
     return results;
   }

@@ -116,6 +116,20 @@ export class VisitorStorage {
     if (kept?.closed) this.storeOutbox(kept.outbox);
   }
 
+  /**
+   * This tab's outbox, if written for another conversation than `shown`, the one its page now shows (another tab
+   * started a new one, which a reload shows; the conversation is not the visitor's any more): handed over as a closed
+   * tab's, so that it is sent there in the background and those refused show here (sendElsewhere in stream.ts). Kept
+   * as this tab's, the page's next save overwrote it.
+   */
+  handOver(shown: string | null) {
+    const kept = this.#read(this.#outboxKey);
+    if (!kept || sentIn(kept.outbox.conversationId, shown)) return;
+    const json = JSON.stringify({ ...kept, closed: true });
+    inStorage(() => localStorage.setItem(`${this.key}:outbox:${newKey()}`, json), undefined);
+    this.#remove(this.#outboxKey);
+  }
+
   /** Whether tabs that closed left messages unsent for `conversationId` (see outboxes). */
   orphaned(conversationId: string | null, now = Date.now()): boolean {
     return this.#orphans(conversationId, now).length > 0;
@@ -198,6 +212,7 @@ export async function connect(w: Widget): Promise<void> {
     w.composer.hidden = false;
     const last = w.storage.stored.conversationId;
     const shown = last ? session.conversations.find((x) => x.id === last) : undefined;
+    w.storage.handOver(shown?.id ?? null);
     if (shown) {
       const history = await w.load(shown.id);
       // Resolved while the visitor was away (or before they answered): asked now, as the live `resolved` would.
