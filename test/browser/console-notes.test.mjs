@@ -20,11 +20,11 @@ import {
   ownerScreenshots,
 } from "./console-helpers.mjs";
 
-let app, host;
+let app, host, webChat;
 
 beforeAll(async () => {
   app = await startConsole();
-  ({ host } = await webChatSite(app));
+  ({ host, webChat } = await webChatSite(app));
   await app.server.api("/canned-responses/", {
     body: {
       shortCode: "thanks",
@@ -124,6 +124,55 @@ describe("Private notes and canned responses in Chromium", () => {
     await v.context.close();
     await context.close();
   }, 240_000);
+
+  it("a reply or note begun is kept per conversation over moving to another, a take-over and a reload; sending " +
+    "or signing out forgets it", async () => {
+    const make = (title) => app.server.api("/conversations/", { body: { webChat, title } });
+    const first = await make("Drafts: the first");
+    const second = await make("Drafts: the second");
+    const { context, page, errors } = await ownerOn(app, `/conversations/${first.id}`);
+    const open = async (c) => {
+      await page.locator(`li[data-conversation="${c.id}"] a`).click();
+      await page.getByRole("heading", { name: c.title }).waitFor();
+    };
+    const noteBox = page.getByLabel("Private note for the team");
+    const drafts = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("console.draft:")));
+    await page.getByRole("heading", { name: first.title }).waitFor();
+    await noteBox.fill("Half a note about the first");
+    await open(second);
+    expect(await noteBox.inputValue()).toBe("");
+    await noteBox.fill("A note on the second");
+    await open(first);
+    expect(await noteBox.inputValue()).toBe("Half a note about the first");
+
+    // Taken over, the box is drawn anew for replies: what was begun as a note stays a note, never a reply.
+    await page.getByRole("button", { name: "Take over" }).click();
+    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    expect(await page.getByRole("radio", { name: "Private note" }).isChecked()).toBe(true);
+    expect(await noteBox.inputValue()).toBe("Half a note about the first");
+    await page.reload();
+    await page.getByRole("heading", { name: first.title }).waitFor();
+    expect(await page.getByRole("radio", { name: "Private note" }).isChecked()).toBe(true);
+    expect(await noteBox.inputValue()).toBe("Half a note about the first");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Sent, it is forgotten: the next visit starts a reply.
+    await page.getByRole("button", { name: "Add note" }).click();
+    await page.locator(".transcript .msg.private-note", { hasText: "Half a note about the first" }).waitFor();
+    await expect.poll(() => noteBox.inputValue()).toBe("");
+    await page.reload();
+    await page.getByRole("heading", { name: first.title }).waitFor();
+    expect(await page.getByRole("radio", { name: "Reply" }).isChecked()).toBe(true);
+    expect(await page.getByRole("combobox", { name: "Your reply" }).inputValue()).toBe("");
+
+    // Signing out takes the member's drafts out of the browser (the second's was still kept).
+    expect(await drafts()).toHaveLength(1);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    expect(await drafts()).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
 
   it("a reply with files: each uploads as chosen; a refused one says why; the visitor gets the sent one", async () => {
     const v = await visitor();

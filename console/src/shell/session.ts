@@ -3,6 +3,7 @@
 // decides every request; this only hides what would be refused.
 import { computed, signal } from "@preact/signals";
 import { actInOrganization, api, isExpected, unwrap, whenSignedOut, type Schemas } from "../api/client";
+import { forgetDrafts } from "../pages/conversations/drafts";
 
 export type SessionState = Schemas["ConsoleSessionState"];
 export type Membership = SessionState["memberships"][number];
@@ -51,9 +52,12 @@ export async function loadSession() {
 }
 
 export async function signOut() {
+  const user = session.value?.user.id;
   try {
     await unwrap(api.DELETE("/api/v1/auth/sessions/current/"));
   } finally {
+    // Signed out on purpose, the member's unsent replies leave this browser (a session that lapses keeps them).
+    if (user) forgetDrafts(user);
     session.value = null;
   }
 }

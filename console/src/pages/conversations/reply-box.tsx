@@ -8,6 +8,7 @@ import { session } from "../../shell/session";
 import { listCannedResponses, type CannedResponse } from "../canned-responses/api";
 import { fillVariables, slashQuery } from "./canned-slash";
 import { reply, type Conversation, type Message } from "./api";
+import { keepDraft, readDraft, type DraftMode } from "./drafts";
 import { t as inbox } from "./strings";
 import { t } from "./notes-strings";
 
@@ -73,9 +74,15 @@ export function ReplyBox({
   onSent: (m: Message) => void;
 }) {
   const canReply = !c.autoReplyEnabled;
-  const [mode, setMode] = useState<"reply" | "note">(canReply ? "reply" : "note");
+  const userId = session.value?.user.id ?? "";
+  // What the member had begun here (kept in the browser): a note stays a note after a take-over, never a reply.
+  const [kept] = useState(() => readDraft(userId, c.id));
+  const [mode, setMode] = useState<DraftMode>(canReply ? (kept?.mode ?? "reply") : "note");
   const note = mode === "note" || !canReply;
-  const [draft, setDraft] = useState("");
+  const [draft, setDraft] = useState(kept?.text ?? "");
+  useEffect(() => {
+    keepDraft(userId, c.id, { text: draft, mode: note ? "note" : "reply" });
+  }, [userId, c.id, draft, note]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const area = useRef<HTMLTextAreaElement | null>(null);

@@ -1,0 +1,54 @@
+// What a member is writing in a conversation's reply box, kept in the browser per member and conversation: a reply
+// or note begun survives moving to another conversation, a take-over or hand-back (which draw the box anew) and a
+// reload. Sending it, emptying the box, or signing out forgets it (docs/decisions.md, "Reply drafts").
+
+export type DraftMode = "reply" | "note";
+export interface Draft {
+  text: string;
+  mode: DraftMode;
+}
+
+const PREFIX = "console.draft:";
+/** A draft untouched this long is dropped when next read: the conversation has long moved on. */
+const KEPT_MS = 30 * 24 * 60 * 60_000;
+
+const keyOf = (userId: string, conversationId: string) => `${PREFIX}${userId}:${conversationId}`;
+
+/** A full or refused storage (private mode) keeps nothing: the draft then lasts as long as the box. */
+function stored(write: () => void) {
+  try {
+    write();
+  } catch (err) {
+    if (!(err instanceof DOMException)) throw err;
+  }
+}
+
+export function readDraft(userId: string, conversationId: string, now = Date.now()): Draft | null {
+  const key = keyOf(userId, conversationId);
+  let kept: (Draft & { at?: number }) | null = null;
+  try {
+    kept = JSON.parse(localStorage.getItem(key) ?? "null");
+  } catch (err) {
+    if (!(err instanceof SyntaxError || err instanceof DOMException)) throw err;
+  }
+  if (!kept || typeof kept.text !== "string" || (kept.mode !== "reply" && kept.mode !== "note")) return null;
+  if (now - (kept.at ?? 0) > KEPT_MS) {
+    stored(() => localStorage.removeItem(key));
+    return null;
+  }
+  return { text: kept.text, mode: kept.mode };
+}
+
+/** Keeps the member's draft for the conversation; an empty one is forgotten. */
+export function keepDraft(userId: string, conversationId: string, draft: Draft) {
+  const key = keyOf(userId, conversationId);
+  if (!draft.text.trim()) return stored(() => localStorage.removeItem(key));
+  stored(() => localStorage.setItem(key, JSON.stringify({ ...draft, at: Date.now() })));
+}
+
+/** Forgets every draft the member kept in this browser (signing out: the next person here does not read them). */
+export function forgetDrafts(userId: string) {
+  const mine = `${PREFIX}${userId}:`;
+  const keys = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i));
+  for (const key of keys) if (key?.startsWith(mine)) stored(() => localStorage.removeItem(key));
+}
