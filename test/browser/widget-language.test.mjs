@@ -121,6 +121,8 @@ describe("the widget's language", () => {
             start() {
               window.__speech.push(["hear", this.lang]);
               super.start();
+              // What the browser heard (headless Chromium hears nothing), given as its result event gives it.
+              setTimeout(() => this.onresult?.({ results: [[{ transcript: "Heard words" }]] }));
             }
           };
         }
@@ -134,6 +136,12 @@ describe("the widget's language", () => {
       await page.locator("button.launcher").click();
       const zh = (lang ?? locale) === "zh-TW";
       await page.getByRole("button", { name: zh ? "用語音輸入訊息" : "Speak your message" }).click();
+      // Heard words are in the box as typed ones are: kept unsent for the tab.
+      await expect
+        .poll(() => page.getByRole("textbox", { name: zh ? "訊息" : "Message" }).inputValue())
+        .toBe("Heard words");
+      const kept = () => page.evaluate(() => Object.entries(sessionStorage).find(([k]) => k.endsWith(":draft"))?.[1]);
+      expect(await kept()).toBe("Heard words");
       await sendAndWait(page, zh ? "訊息" : "Message", "What are your opening hours?");
       await page
         .getByRole("button", { name: zh ? "朗讀" : "Read aloud" })

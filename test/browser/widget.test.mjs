@@ -306,6 +306,43 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("keeps the visitor's unsent words over the site's next page and a reload, in that tab only", async () => {
+    const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+    const box = page.getByRole("textbox", { name: "Message" });
+    const visit = async (tab) => {
+      await tab.goto(host.url);
+      await tab.locator("button.launcher").click();
+      await tab.getByRole("textbox", { name: "Message" }).waitFor();
+    };
+    await visit(page);
+    const words = "My order number is 4471 and\nthe parcel";
+    await box.fill(words);
+    // The site's next page (a new document in the tab), then a reload: the words are there.
+    await visit(page);
+    expect(await box.inputValue()).toBe(words);
+    await page.reload();
+    await page.locator("button.launcher").click();
+    expect(await box.inputValue()).toBe(words);
+    // Another tab starts with an empty box, one line high; this one is grown to its two lines.
+    const other = await context.newPage();
+    await visit(other);
+    const otherBox = other.getByRole("textbox", { name: "Message" });
+    expect(await otherBox.inputValue()).toBe("");
+    const height = (b) => b.evaluate((el) => el.getBoundingClientRect().height);
+    expect(await height(box)).toBeGreaterThan((await height(otherBox)) * 1.3);
+    // Sent, they are gone from the box for good.
+    await box.press("End");
+    await box.pressSequentially(" has not arrived");
+    await box.press("Enter");
+    await page.getByRole("article", { name: "You" }).filter({ hasText: "the parcel has not arrived" }).waitFor();
+    await page.reload();
+    await page.locator("button.launcher").click();
+    await page.getByRole("article", { name: "You" }).filter({ hasText: "the parcel has not arrived" }).waitFor();
+    expect(await box.inputValue()).toBe("");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("takes ten files with a message and says which were left out past the tenth", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     await page.goto(host.url);

@@ -322,9 +322,11 @@ export class Widget {
     this.input.addEventListener("blur", () => this.typingSignal.stop(this.conversationId));
     this.input.addEventListener("input", () => {
       this.typingSignal.input(this.conversationId, !this.input.value.trim());
-      this.input.style.height = "auto";
-      this.input.style.height = `${Math.min(this.input.scrollHeight, 120)}px`;
+      if (!this.preview) this.storage.draft = this.input.value;
+      this.fitInput();
     });
+    // What the visitor had written and not sent on the last page of this tab (the site's next page, a reload).
+    if (!this.preview) this.input.value = this.storage.draft;
     const mic = c.enableSpeech ? micButton(this.input) : null;
     this.fileBox = h("div", { class: "files", role: "list", "aria-label": t("filesToSend") });
     const [picker, attachButton] = c.enableFileUpload ? filePicker(this) : [null, null];
@@ -388,6 +390,7 @@ export class Widget {
     }
     this.root.append(this.panel);
     this.showEmpty();
+    this.fitInput();
   }
 
   /** Keyboard in the panel: Escape closes it, Tab stays inside it (a dialog; the full page has neither). */
@@ -469,6 +472,7 @@ export class Widget {
     // At the newest message: shown while the panel was closed (a returning visitor's history, a person's reply), the
     // log could not be scrolled.
     this.scroll();
+    this.fitInput();
     this.launcher?.setAttribute("aria-expanded", "true");
     // The preview stays out of the way of the designer's fields: no session, no focus taken.
     if (!this.preview) {
@@ -477,6 +481,18 @@ export class Widget {
       (this.log.querySelector<HTMLElement>(".prechat input") ?? this.input).focus();
     }
     this.emit("open");
+  }
+
+  /** The message box grows with its text, up to 120 px, then scrolls (measured once shown). */
+  fitInput() {
+    // Not drawn yet (the panel closed): measured when it opens. Empty, it is the stylesheet's one line.
+    if (this.panel.hidden) return;
+    if (!this.input.value) {
+      this.input.style.height = "";
+      return;
+    }
+    this.input.style.height = "auto";
+    this.input.style.height = `${Math.min(this.input.scrollHeight, 120)}px`;
   }
 
   close() {

@@ -84,6 +84,16 @@ export class VisitorStorage {
     return this.#tab;
   }
 
+  /** What the visitor has written and not sent, kept for the tab: its next page of the site, a reload. */
+  get draft(): string {
+    return inStorage(() => sessionStorage.getItem(`${this.key}:draft`) ?? "", "");
+  }
+
+  set draft(text: string) {
+    const key = `${this.key}:draft`;
+    inStorage(() => (text.trim() ? sessionStorage.setItem(key, text) : sessionStorage.removeItem(key)), undefined);
+  }
+
   get #outboxKey() {
     return `${this.key}:outbox:${this.tab}`;
   }

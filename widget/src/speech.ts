@@ -44,6 +44,8 @@ function listen(Recognition: new () => SpeechRecognitionLike, button: HTMLElemen
   button.setAttribute("aria-pressed", "true");
   rec.onresult = (e) => {
     input.value = (input.value ? `${input.value} ` : "") + e.results[0][0].transcript;
+    // As typed words are: the box grows to them, the team sees the visitor typing, the words are kept unsent.
+    input.dispatchEvent(new Event("input"));
     input.focus();
   };
   rec.onend = () => button.setAttribute("aria-pressed", "false");

@@ -62,7 +62,8 @@ export async function send(w: Widget, text: string) {
   for (const f of pending) f.chip.remove();
   if (w.input.value.trim() === content) {
     w.input.value = "";
-    w.input.style.height = ""; // grown with the text (see the input listener in main.ts): one line again
+    w.storage.draft = "";
+    w.fitInput(); // one line again
   }
   w.typingSignal.stop(w.conversationId);
   w.chips.replaceChildren();
