@@ -142,6 +142,10 @@ describe("Private notes and canned responses in Chromium", () => {
     await open(second);
     expect(await noteBox.inputValue()).toBe("");
     await noteBox.fill("A note on the second");
+    // The list marks the conversations with a draft.
+    const marked = (c) => page.locator(`li[data-conversation="${c.id}"] .badge.draft`).count();
+    await expect.poll(() => marked(second)).toBe(1);
+    expect(await marked(first)).toBe(1);
     await open(first);
     expect(await noteBox.inputValue()).toBe("Half a note about the first");
 
@@ -160,13 +164,32 @@ describe("Private notes and canned responses in Chromium", () => {
     await page.getByRole("button", { name: "Add note" }).click();
     await page.locator(".transcript .msg.private-note", { hasText: "Half a note about the first" }).waitFor();
     await expect.poll(() => noteBox.inputValue()).toBe("");
+    await expect.poll(() => marked(first)).toBe(0);
+    expect(await marked(second)).toBe(1);
     await page.reload();
     await page.getByRole("heading", { name: first.title }).waitFor();
     expect(await page.getByRole("radio", { name: "Reply" }).isChecked()).toBe(true);
     expect(await page.getByRole("combobox", { name: "Your reply" }).inputValue()).toBe("");
 
+    // In Chinese and dark, the list's mark reads as such, axe clean.
+    const kept = await page.evaluate(() =>
+      Object.entries(localStorage).filter(([k]) => k.startsWith("console.draft:")),
+    );
+    const zh = await ownerOn(app, `/conversations/${second.id}`, { locale: "zh-TW", theme: "dark" });
+    await zh.page.evaluate((entries) => {
+      for (const [k, v] of entries) localStorage.setItem(k, v);
+    }, kept);
+    await zh.page.reload();
+    const mark = zh.page.locator(`li[data-conversation="${second.id}"] .badge.draft`);
+    await mark.waitFor();
+    expect(await mark.textContent()).toBe("草稿");
+    expect(await zh.page.getByLabel("給團隊的私人備註").inputValue()).toBe("A note on the second");
+    expect(await axeViolations(zh.page)).toEqual([]);
+    expect(zh.errors).toEqual([]);
+    await zh.context.close();
+
     // Signing out takes the member's drafts out of the browser (the second's was still kept).
-    expect(await drafts()).toHaveLength(1);
+    expect(kept).toHaveLength(1);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
     expect(await drafts()).toEqual([]);

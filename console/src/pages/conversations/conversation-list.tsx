@@ -1,6 +1,8 @@
 import { Button } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
+import { session } from "../../shell/session";
+import { draftsChanged, hasDraft } from "./drafts";
 import type { Conversation } from "./api";
 import { LabelChips } from "./labels";
 import { t } from "./strings";
@@ -37,6 +39,9 @@ export function ConversationList({
   onMore: () => void;
 }) {
   if (!rows.length) return <p class="muted">{t("none")}</p>;
+  // Read so that a draft begun or sent in the reply box marks or unmarks its row at once.
+  draftsChanged.value;
+  const userId = session.value?.user.id ?? "";
   return (
     <>
       <ul class="inbox-list">
@@ -64,6 +69,11 @@ export function ConversationList({
                 {c.lastMessage || t("noMessage")}
               </span>
               <span class="inbox-badges">
+                {hasDraft(userId, c.id) && (
+                  <span class="badge draft" title={t("draftHint")}>
+                    {t("draft")}
+                  </span>
+                )}
                 <UnreadBadge n={c.unreadCount} />
                 <StateBadges c={c} />
               </span>

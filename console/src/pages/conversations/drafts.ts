@@ -1,6 +1,7 @@
 // What a member is writing in a conversation's reply box, kept in the browser per member and conversation: a reply
 // or note begun survives moving to another conversation, a take-over or hand-back (which draw the box anew) and a
 // reload. Sending it, emptying the box, or signing out forgets it (docs/decisions.md, "Reply drafts").
+import { signal } from "@preact/signals";
 
 export type DraftMode = "reply" | "note";
 export interface Draft {
@@ -13,6 +14,9 @@ const PREFIX = "console.draft:";
 const KEPT_MS = 30 * 24 * 60 * 60_000;
 
 const keyOf = (userId: string, conversationId: string) => `${PREFIX}${userId}:${conversationId}`;
+
+/** Counts the drafts begun or forgotten in this page: what shows which conversations have one reads it to follow. */
+export const draftsChanged = signal(0);
 
 /** A full or refused storage (private mode) keeps nothing: the draft then lasts as long as the box. */
 function stored(write: () => void) {
@@ -42,8 +46,20 @@ export function readDraft(userId: string, conversationId: string, now = Date.now
 /** Keeps the member's draft for the conversation; an empty one is forgotten. */
 export function keepDraft(userId: string, conversationId: string, draft: Draft) {
   const key = keyOf(userId, conversationId);
-  if (!draft.text.trim()) return stored(() => localStorage.removeItem(key));
-  stored(() => localStorage.setItem(key, JSON.stringify({ ...draft, at: Date.now() })));
+  const had = hasDraft(userId, conversationId);
+  if (!draft.text.trim()) stored(() => localStorage.removeItem(key));
+  else stored(() => localStorage.setItem(key, JSON.stringify({ ...draft, at: Date.now() })));
+  if (had !== hasDraft(userId, conversationId)) draftsChanged.value++;
+}
+
+/** Whether the member has a draft kept for the conversation (the list's mark). */
+export function hasDraft(userId: string, conversationId: string): boolean {
+  try {
+    return localStorage.getItem(keyOf(userId, conversationId)) !== null;
+  } catch (err) {
+    if (!(err instanceof DOMException)) throw err;
+    return false;
+  }
 }
 
 /** Forgets every draft the member kept in this browser (signing out: the next person here does not read them). */
