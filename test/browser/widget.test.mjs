@@ -134,6 +134,26 @@ function tabsOf(chatId) {
   };
 }
 
+/**
+ * Two tabs of a chat whose stories are long: the first with a message queued behind a story, the second then starting
+ * a new conversation, which the busy first does not follow.
+ */
+async function queuedBehindNewConversation() {
+  const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });
+  const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
+  const tabs = tabsOf(chatId);
+  await tabs.open(first);
+  await tabs.say(first, "Tell me a long story");
+  await tabs.streaming(first);
+  const conversation = await tabs.conversationOf(first);
+  const second = await tabs.open(await context.newPage());
+  await second.getByRole("article", { name: "You" }).filter({ hasText: "Tell me a long story" }).waitFor();
+  await tabs.say(first, "Left in the first conversation");
+  await second.getByRole("button", { name: "New conversation" }).click();
+  await expect.poll(() => second.locator(".row.visitor").count()).toBe(0);
+  return { ...tabs, context, errors, first, second, conversation };
+}
+
 async function droppingChat(content) {
   const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
   const drop = { content };
@@ -1338,18 +1358,8 @@ describe("the embedded widget in Chromium", () => {
 
   it("a tab reloaded with a message unsent in a conversation another tab has since left for a new one sends it " +
     "there, in the background, and shows the new one", async () => {
-    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });
-    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
-    await open(first);
-    await say(first, "Tell me a long story");
-    await streaming(first);
-    const conversation = await conversationOf(first);
-    const second = await open(await context.newPage());
-    await second.getByRole("article", { name: "You" }).filter({ hasText: "Tell me a long story" }).waitFor();
-    // Queued here behind the reply; the other tab starts a new conversation, which this busy one does not follow.
-    await say(first, "Left in the first conversation");
-    await second.getByRole("button", { name: "New conversation" }).click();
+    const { context, errors, first, second, conversation, say, conversationOf, messagesOf } =
+      await queuedBehindNewConversation();
     await say(second, "A new question");
     await expect.poll(() => conversationOf(second)).not.toBeNull();
     const next = await conversationOf(second);
@@ -1372,19 +1382,8 @@ describe("the embedded widget in Chromium", () => {
 
   it("a tab closed with a message unsent in a conversation another tab has since left for a new one: the tab left " +
     "open sends it there, in the background, and stays in the new one", async () => {
-    const chatId = await upstreamWebChat(server, upstream, { name: "Patient", modelName: "story-400" });
-    const { context, page: first, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
-    const { open, say, streaming, conversationOf, messagesOf } = tabsOf(chatId);
-    await open(first);
-    await say(first, "Tell me a long story");
-    await streaming(first);
-    const conversation = await conversationOf(first);
-    const second = await open(await context.newPage());
-    await second.getByRole("article", { name: "You" }).filter({ hasText: "Tell me a long story" }).waitFor();
-    // Queued here behind the reply; the other tab starts a new conversation, which this busy one does not follow.
-    await say(first, "Left in the first conversation");
-    await second.getByRole("button", { name: "New conversation" }).click();
-    await expect.poll(() => second.locator(".row.visitor").count()).toBe(0);
+    const { context, errors, first, second, conversation, open, say, conversationOf, messagesOf } =
+      await queuedBehindNewConversation();
     await first.close();
     await expect
       .poll(() => messagesOf(conversation), { timeout: 40_000 })
