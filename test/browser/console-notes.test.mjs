@@ -125,8 +125,8 @@ describe("Private notes and canned responses in Chromium", () => {
     await context.close();
   }, 240_000);
 
-  it("a reply or note begun is kept per conversation over moving to another, a take-over and a reload; sending " +
-    "or signing out forgets it", async () => {
+  it("a reply or note begun, with its files, is kept per conversation over moving to another, a take-over and a " +
+    "reload; sending or signing out forgets it", async () => {
     const make = (title) => app.server.api("/conversations/", { body: { webChat, title } });
     const first = await make("Drafts: the first");
     const second = await make("Drafts: the second");
@@ -139,8 +139,17 @@ describe("Private notes and canned responses in Chromium", () => {
     const drafts = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("console.draft:")));
     await page.getByRole("heading", { name: first.title }).waitFor();
     await noteBox.fill("Half a note about the first");
+    // With a file uploaded for it.
+    const files = page.getByRole("list", { name: "Files to send" }).getByRole("listitem");
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Attach files" }).click();
+    await (await chooser).setFiles([
+      { name: "packing-list.txt", mimeType: "text/plain", buffer: Buffer.from("3 boxes") },
+    ]);
+    await expect.poll(() => files.filter({ hasText: "packing-list.txt" }).locator("progress").count()).toBe(0);
     await open(second);
     expect(await noteBox.inputValue()).toBe("");
+    expect(await files.count()).toBe(0);
     await noteBox.fill("A note on the second");
     // The list marks the conversations with a draft.
     const marked = (c) => page.locator(`li[data-conversation="${c.id}"] .badge.draft`).count();
@@ -148,28 +157,36 @@ describe("Private notes and canned responses in Chromium", () => {
     expect(await marked(first)).toBe(1);
     await open(first);
     expect(await noteBox.inputValue()).toBe("Half a note about the first");
+    expect(await files.allTextContents()).toEqual(["packing-list.txt×"]);
 
     // Taken over, the box is drawn anew for replies: what was begun as a note stays a note, never a reply.
     await page.getByRole("button", { name: "Take over" }).click();
     await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
     expect(await page.getByRole("radio", { name: "Private note" }).isChecked()).toBe(true);
     expect(await noteBox.inputValue()).toBe("Half a note about the first");
+    expect(await files.allTextContents()).toEqual(["packing-list.txt×"]);
     await page.reload();
     await page.getByRole("heading", { name: first.title }).waitFor();
     expect(await page.getByRole("radio", { name: "Private note" }).isChecked()).toBe(true);
     expect(await noteBox.inputValue()).toBe("Half a note about the first");
+    expect(await files.allTextContents()).toEqual(["packing-list.txt×"]);
     expect(await axeViolations(page)).toEqual([]);
 
     // Sent, it is forgotten: the next visit starts a reply.
     await page.getByRole("button", { name: "Add note" }).click();
-    await page.locator(".transcript .msg.private-note", { hasText: "Half a note about the first" }).waitFor();
+    await page
+      .locator(".transcript .msg.private-note", { hasText: "Half a note about the first" })
+      .filter({ hasText: "packing-list.txt" })
+      .waitFor();
     await expect.poll(() => noteBox.inputValue()).toBe("");
+    expect(await files.count()).toBe(0);
     await expect.poll(() => marked(first)).toBe(0);
     expect(await marked(second)).toBe(1);
     await page.reload();
     await page.getByRole("heading", { name: first.title }).waitFor();
     expect(await page.getByRole("radio", { name: "Reply" }).isChecked()).toBe(true);
     expect(await page.getByRole("combobox", { name: "Your reply" }).inputValue()).toBe("");
+    expect(await files.count()).toBe(0);
 
     // In Chinese and dark, the list's mark reads as such, axe clean.
     const kept = await page.evaluate(() =>

@@ -326,7 +326,7 @@ describe("the embedded widget in Chromium", () => {
     await context.close();
   }, 60_000);
 
-  it("keeps the visitor's unsent words over the site's next page and a reload, in that tab only", async () => {
+  it("keeps the visitor's unsent words and files over the site's next page and a reload, in that tab", async () => {
     const { context, page, errors } = await pageWithErrors(browser, { viewport: { width: 1280, height: 800 } });
     const box = page.getByRole("textbox", { name: "Message" });
     const visit = async (tab) => {
@@ -337,28 +337,39 @@ describe("the embedded widget in Chromium", () => {
     await visit(page);
     const words = "My order number is 4471 and\nthe parcel";
     await box.fill(words);
-    // The site's next page (a new document in the tab), then a reload: the words are there.
+    // Two files uploaded for the message, one removed again: the other is kept with the words, ready to send.
+    const chip = (tab, name) => tab.locator(".files:not(.sent) .file", { hasText: name });
+    const label = (name) => ({ name, mimeType: "text/plain", buffer: Buffer.from(`${name} of order 4471`) });
+    await page.locator("input[type=file]").setInputFiles([label("label.txt"), label("invoice.txt")]);
+    for (const name of ["label.txt", "invoice.txt"])
+      await expect.poll(() => chip(page, name).locator(".st").textContent()).toBe("");
+    await page.getByRole("button", { name: "Remove invoice.txt" }).click();
+    // The site's next page (a new document in the tab), then a reload: the words and the file are there.
     await visit(page);
     expect(await box.inputValue()).toBe(words);
     await page.reload();
     await page.locator("button.launcher").click();
     expect(await box.inputValue()).toBe(words);
-    // Another tab starts with an empty box, one line high; this one is grown to its two lines.
+    expect(await page.locator(".files:not(.sent) .file").allTextContents()).toEqual(["label.txt"]);
+    // Another tab starts with an empty box, one line high, and no file; this one is grown to its two lines.
     const other = await context.newPage();
     await visit(other);
     const otherBox = other.getByRole("textbox", { name: "Message" });
     expect(await otherBox.inputValue()).toBe("");
+    expect(await other.locator(".files .file").count()).toBe(0);
     const height = (b) => b.evaluate((el) => el.getBoundingClientRect().height);
     expect(await height(box)).toBeGreaterThan((await height(otherBox)) * 1.3);
     // Sent, they are gone from the box for good.
     await box.press("End");
     await box.pressSequentially(" has not arrived");
     await box.press("Enter");
-    await page.getByRole("article", { name: "You" }).filter({ hasText: "the parcel has not arrived" }).waitFor();
+    const sent = page.getByRole("article", { name: "You" }).filter({ hasText: "the parcel has not arrived" });
+    await sent.locator(".file", { hasText: "label.txt" }).waitFor();
     await page.reload();
     await page.locator("button.launcher").click();
-    await page.getByRole("article", { name: "You" }).filter({ hasText: "the parcel has not arrived" }).waitFor();
+    await sent.locator(".file", { hasText: "label.txt" }).waitFor();
     expect(await box.inputValue()).toBe("");
+    expect(await chip(page, "label.txt").count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

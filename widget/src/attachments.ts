@@ -12,6 +12,8 @@ export interface PendingFile {
   name: string;
   key: Promise<string>;
   chip: HTMLElement;
+  /** The key once stored: what the tab keeps of it if the visitor leaves the page before sending (keepFiles). */
+  stored?: string;
 }
 
 /** The composer's hidden file input and the button that opens it. */
@@ -54,29 +56,59 @@ export function attach(w: Widget, picked: File[]) {
           .join(", "),
       }),
     );
-  for (const file of picked.slice(0, room)) {
-    const state = h("span", { class: "st", text: t("uploading") });
-    const remove = h(
-      "button",
-      { class: "x", type: "button", "aria-label": t("removeNamed", { name: file.name }), title: t("remove") },
-      icon("close"),
+  for (const file of picked.slice(0, room))
+    addFile(
+      w,
+      file.name,
+      ensureSession(w).then((ok) =>
+        ok ? w.api.upload(file) : Promise.reject(new ApiError(401, "no_session", "No session.")),
+      ),
     );
-    const chip = h(
-      "div",
-      { class: "file", role: "listitem" },
-      icon("clip"),
-      h("span", { class: "fn", text: file.name, title: file.name }),
-      state,
-      remove,
-    );
-    const key = ensureSession(w).then((ok) =>
-      ok ? w.api.upload(file) : Promise.reject(new ApiError(401, "no_session", "No session.")),
-    );
-    const item: PendingFile = { name: file.name, key, chip };
+}
+
+/**
+ * The files this tab had uploaded for a message it did not send (the site's last page, a reload): shown again, ready.
+ * A web chat that no longer takes files drops them, as it has no button to send them with.
+ */
+export function restoreFiles(w: Widget) {
+  const kept = w.storage.draftFiles;
+  if (!w.config.enableFileUpload) {
+    if (kept.length) w.storage.draftFiles = [];
+    return;
+  }
+  for (const { name, key } of kept.slice(0, 10)) addFile(w, name, Promise.resolve(key), key);
+}
+
+/** Keeps the composer's uploaded files for the tab (restoreFiles), as its words are kept. */
+export function keepFiles(w: Widget) {
+  if (w.preview) return;
+  w.storage.draftFiles = w.files.flatMap((f) => (f.stored ? [{ name: f.name, key: f.stored }] : []));
+}
+
+/** A file of the next message, as a chip: uploading until `key` settles (`stored`: uploaded already). */
+function addFile(w: Widget, name: string, key: Promise<string>, stored?: string) {
+  const state = h("span", { class: "st", text: stored ? "" : t("uploading") });
+  const remove = h(
+    "button",
+    { class: "x", type: "button", "aria-label": t("removeNamed", { name }), title: t("remove") },
+    icon("close"),
+  );
+  const chip = h(
+    "div",
+    { class: "file", role: "listitem" },
+    icon("clip"),
+    h("span", { class: "fn", text: name, title: name }),
+    state,
+    remove,
+  );
+  const item: PendingFile = { name, key, chip, stored };
+  if (!stored)
     key.then(
-      () => {
+      (storedKey) => {
         state.textContent = "";
-        w.status.textContent = t("fileReady", { name: file.name });
+        w.status.textContent = t("fileReady", { name });
+        item.stored = storedKey;
+        if (w.files.includes(item)) keepFiles(w);
       },
       (err) => {
         if (!expected(err)) throw err;
@@ -85,16 +117,16 @@ export function attach(w: Widget, picked: File[]) {
         state.textContent = problem ?? t(err instanceof ApiError && err.status === 400 ? "notAllowed" : "uploadFailed");
         // The API's own words (which types are allowed, say) stay at hand, in English.
         chip.title = err instanceof Error ? err.message : "";
-        w.status.textContent = t("fileFailed", { name: file.name, reason: state.textContent });
+        w.status.textContent = t("fileFailed", { name, reason: state.textContent });
       },
     );
-    remove.addEventListener("click", () => {
-      w.files = w.files.filter((f) => f !== item);
-      chip.remove();
-      w.status.textContent = t("fileRemoved", { name: file.name });
-      w.input.focus();
-    });
-    w.files.push(item);
-    w.fileBox.append(chip);
-  }
+  remove.addEventListener("click", () => {
+    w.files = w.files.filter((f) => f !== item);
+    keepFiles(w);
+    chip.remove();
+    w.status.textContent = t("fileRemoved", { name });
+    w.input.focus();
+  });
+  w.files.push(item);
+  w.fileBox.append(chip);
 }

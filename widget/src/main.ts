@@ -10,7 +10,7 @@
 // the streamed reply), live-view (the live stream's events), attachments, speech, share, rating
 // (CSAT), typing, and i18n (the visitor's language: every text the widget itself shows).
 import { Api, expected, type Config, type Contact, type Message, type Outgoing } from "./api";
-import { filePicker, type PendingFile } from "./attachments";
+import { filePicker, restoreFiles, type PendingFile } from "./attachments";
 import { h, icon, safeUrl } from "./dom";
 import { chooseLanguage, t } from "./i18n";
 import type { LiveStream } from "./live";
@@ -329,6 +329,8 @@ export class Widget {
     if (!this.preview) this.input.value = this.storage.draft;
     const mic = c.enableSpeech ? micButton(this.input) : null;
     this.fileBox = h("div", { class: "files", role: "list", "aria-label": t("filesToSend") });
+    // And the files it had uploaded for that message.
+    if (!this.preview) restoreFiles(this);
     const [picker, attachButton] = c.enableFileUpload ? filePicker(this) : [null, null];
     this.composer = h(
       "form",

@@ -26,6 +26,12 @@ export interface Outbox {
   messages: (Outgoing & { inFlight?: boolean; after?: number; refused?: Reason })[];
 }
 
+/** A file uploaded for the next message: its name and the key the upload stored it under. */
+export interface DraftFile {
+  name: string;
+  key: string;
+}
+
 /** A tab's outbox as kept in local storage: when it was written, and whether its tab has closed. */
 interface KeptOutbox {
   outbox: Outbox;
@@ -92,6 +98,20 @@ export class VisitorStorage {
   set draft(text: string) {
     const key = `${this.key}:draft`;
     inStorage(() => (text.trim() ? sessionStorage.setItem(key, text) : sessionStorage.removeItem(key)), undefined);
+  }
+
+  /** The files uploaded for the message not sent yet (name and stored key), kept for the tab as its words are. */
+  get draftFiles(): DraftFile[] {
+    const kept = inStorage(() => JSON.parse(sessionStorage.getItem(`${this.key}:files`) ?? "[]"), []);
+    return Array.isArray(kept) ? kept.filter((f) => typeof f?.name === "string" && typeof f?.key === "string") : [];
+  }
+
+  set draftFiles(files: DraftFile[]) {
+    const key = `${this.key}:files`;
+    inStorage(
+      () => (files.length ? sessionStorage.setItem(key, JSON.stringify(files)) : sessionStorage.removeItem(key)),
+      undefined,
+    );
   }
 
   get #outboxKey() {

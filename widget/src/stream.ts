@@ -1,6 +1,7 @@
 // Sending the visitor's message and streaming the reply into the log: files and metadata made
 // ready first, a message the server did not take marked "Not sent" with a Retry (same key).
 import { ApiError, expected, type Attachment, type Message, type Metadata, newKey, type Outgoing } from "./api";
+import { keepFiles } from "./attachments";
 import { h } from "./dom";
 import { t } from "./i18n";
 import type { Widget } from "./main";
@@ -59,6 +60,7 @@ export async function send(w: Widget, text: string) {
   // Only what the message takes leaves the composer: text written and files picked while it waited (its files'
   // uploads, the session) stay for the next message.
   w.files = w.files.filter((f) => !pending.includes(f));
+  keepFiles(w);
   for (const f of pending) f.chip.remove();
   if (w.input.value.trim() === content) {
     w.input.value = "";

@@ -1,12 +1,19 @@
 // What a member is writing in a conversation's reply box, kept in the browser per member and conversation: a reply
-// or note begun survives moving to another conversation, a take-over or hand-back (which draw the box anew) and a
-// reload. Sending it, emptying the box, or signing out forgets it (docs/decisions.md, "Reply drafts").
+// or note begun, with the files uploaded for it, survives moving to another conversation, a take-over or hand-back
+// (which draw the box anew) and a reload. Sending it, emptying the box, or signing out forgets it (docs/decisions.md,
+// "Reply drafts").
 import { signal } from "@preact/signals";
 
 export type DraftMode = "reply" | "note";
+/** A file uploaded for the message: its name and the key it is stored under (what sending attaches). */
+export interface DraftFile {
+  filename: string;
+  file: string;
+}
 export interface Draft {
   text: string;
   mode: DraftMode;
+  files: DraftFile[];
 }
 
 const PREFIX = "console.draft:";
@@ -36,18 +43,22 @@ export function readDraft(userId: string, conversationId: string, now = Date.now
     if (!(err instanceof SyntaxError || err instanceof DOMException)) throw err;
   }
   if (!kept || typeof kept.text !== "string" || (kept.mode !== "reply" && kept.mode !== "note")) return null;
+  // Drafts kept before files were kept have none.
+  const files = Array.isArray(kept.files)
+    ? kept.files.filter((f) => typeof f?.filename === "string" && typeof f?.file === "string")
+    : [];
   if (now - (kept.at ?? 0) > KEPT_MS) {
     stored(() => localStorage.removeItem(key));
     return null;
   }
-  return { text: kept.text, mode: kept.mode };
+  return { text: kept.text, mode: kept.mode, files };
 }
 
-/** Keeps the member's draft for the conversation; an empty one is forgotten. */
+/** Keeps the member's draft for the conversation; an empty one (no words, no file) is forgotten. */
 export function keepDraft(userId: string, conversationId: string, draft: Draft) {
   const key = keyOf(userId, conversationId);
   const had = hasDraft(userId, conversationId);
-  if (!draft.text.trim()) stored(() => localStorage.removeItem(key));
+  if (!draft.text.trim() && !draft.files.length) stored(() => localStorage.removeItem(key));
   else stored(() => localStorage.setItem(key, JSON.stringify({ ...draft, at: Date.now() })));
   if (had !== hasDraft(userId, conversationId)) draftsChanged.value++;
 }

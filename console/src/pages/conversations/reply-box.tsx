@@ -1,6 +1,6 @@
 import { useTypingSignal } from "./human";
 import type { Ref } from "preact";
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useEffect, useId, useMemo, useRef, useState } from "preact/hooks";
 import { isExpected, problemOf } from "../../api/client";
 import { composing, sendsMessage } from "../../components/keys";
 import { uploadSigned, ErrorAlert, announce, Button, UploadProgress } from "../../components";
@@ -8,7 +8,7 @@ import { session } from "../../shell/session";
 import { listCannedResponses, type CannedResponse } from "../canned-responses/api";
 import { fillVariables, slashQuery } from "./canned-slash";
 import { reply, type Conversation, type Message } from "./api";
-import { keepDraft, readDraft, type DraftMode } from "./drafts";
+import { keepDraft, readDraft, type DraftFile, type DraftMode } from "./drafts";
 import { t as inbox } from "./strings";
 import { t } from "./notes-strings";
 
@@ -17,7 +17,7 @@ const SUGGESTIONS = 8;
 /** A file the member chose for the message: uploading (`key` null, `share` of it sent), uploaded, or refused. */
 interface Chosen {
   id: number;
-  file: File;
+  name: string;
   share: number;
   key: string | null;
   error: string | null;
@@ -28,14 +28,17 @@ let chosenSeq = 0;
  * The files of the message being written: each uploaded as soon as it is chosen (signed for an `attachment`, as a
  * visitor's are), so sending waits only for what is still on its way.
  */
-function useAttachments() {
-  const [files, setFiles] = useState<Chosen[]>([]);
+function useAttachments(kept: DraftFile[]) {
+  // Those uploaded for the draft before the box was last drawn (a take-over, another conversation, a reload).
+  const [files, setFiles] = useState<Chosen[]>(() =>
+    kept.map((f) => ({ id: ++chosenSeq, name: f.filename, share: 1, key: f.file, error: null })),
+  );
   const update = (id: number, change: Partial<Chosen>) =>
     setFiles((list) => list.map((f) => (f.id === id ? { ...f, ...change } : f)));
   const add = (picked: File[]) => {
     for (const file of picked) {
       const id = ++chosenSeq;
-      setFiles((list) => [...list, { id, file, share: 0, key: null, error: null }]);
+      setFiles((list) => [...list, { id, name: file.name, share: 0, key: null, error: null }]);
       uploadSigned(file, { modelName: "attachment", fieldName: "file" }, (share) => update(id, { share })).then(
         (key) => {
           update(id, { key });
@@ -49,13 +52,14 @@ function useAttachments() {
       );
     }
   };
+  const ready = useMemo(() => files.flatMap((f) => (f.key ? [{ filename: f.name, file: f.key }] : [])), [files]);
   return {
     files,
     add,
     remove: (id: number) => setFiles((list) => list.filter((f) => f.id !== id)),
     clear: () => setFiles([]),
     uploading: files.some((f) => f.key === null && !f.error),
-    ready: files.flatMap((f) => (f.key ? [{ filename: f.file.name, file: f.key }] : [])),
+    ready,
   };
 }
 
@@ -80,15 +84,16 @@ export function ReplyBox({
   const [mode, setMode] = useState<DraftMode>(canReply ? (kept?.mode ?? "reply") : "note");
   const note = mode === "note" || !canReply;
   const [draft, setDraft] = useState(kept?.text ?? "");
+  const attachments = useAttachments(kept?.files ?? []);
+  const ready = attachments.ready;
   useEffect(() => {
-    keepDraft(userId, c.id, { text: draft, mode: note ? "note" : "reply" });
-  }, [userId, c.id, draft, note]);
+    keepDraft(userId, c.id, { text: draft, mode: note ? "note" : "reply", files: ready });
+  }, [userId, c.id, draft, note, ready]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const area = useRef<HTMLTextAreaElement | null>(null);
   const id = useId();
   const canned = useCanned(draft, area);
-  const attachments = useAttachments();
   const picker = useRef<HTMLInputElement>(null);
   const empty = !draft.trim() && !attachments.ready.length;
   // The visitor sees "<name> is typing" for replies only: a note is the team's.
@@ -235,10 +240,10 @@ export function ReplyBox({
         <ul class="reply-files" aria-label={t("files")}>
           {attachments.files.map((f) => (
             <li key={f.id}>
-              <span class="reply-file-name">{f.file.name}</span>
+              <span class="reply-file-name">{f.name}</span>
               <Button
                 variant="quiet"
-                aria-label={t("removeFile", { name: f.file.name })}
+                aria-label={t("removeFile", { name: f.name })}
                 onClick={() => {
                   attachments.remove(f.id);
                   area.current?.focus();
@@ -247,7 +252,7 @@ export function ReplyBox({
                 ×
               </Button>
               {f.key === null && !f.error && (
-                <UploadProgress share={f.share} label={t("uploading", { name: f.file.name })} />
+                <UploadProgress share={f.share} label={t("uploading", { name: f.name })} />
               )}
               {f.error && <span class="field-error">{f.error}</span>}
             </li>
