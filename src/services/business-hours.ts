@@ -48,21 +48,36 @@ export function isOpen(hours: BusinessHours, at: number): boolean {
   return (hours.weekly[weekday] ?? []).some(([open, close]) => minute >= minuteOf(open) && minute < minuteOf(close));
 }
 
+/** How far `timeZone`'s wall clock is ahead of UTC at `at` (to the minute), in ms. */
+function offsetAt(at: number, timeZone: string): number {
+  const { date, minute } = local(at, timeZone);
+  const [y, m, d] = date.split("-").map(Number);
+  return Date.UTC(y, m - 1, d) + minute * 60_000 - Math.floor(at / 60_000) * 60_000;
+}
+
 /**
- * When the team is next in, at or after `at` (to the minute), within two weeks; null when the hours
- * never open. Walks minute boundaries of openings only: at most 14 days of periods.
+ * The instant `timeZone`'s wall clock reads `minute` of the local day `day` (as `Date.UTC(y, m, d)`): the offset is
+ * read at the instant it gives, not at the day's start, so a day that changes clocks gets its openings right.
+ */
+function instantOf(day: number, minute: number, timeZone: string): number {
+  const wall = day + minute * 60_000;
+  return wall - offsetAt(wall - offsetAt(wall, timeZone), timeZone);
+}
+
+/**
+ * When the team is next in, at or after `at` (to the minute), within two weeks; null when the hours never open.
+ * Walks the local calendar's days (a day of 23 or 25 hours included) and their openings only.
  */
 export function nextOpening(hours: BusinessHours, at: number): number | null {
   if (isOpen(hours, at)) return at;
   const start = Math.floor(at / 60_000) * 60_000;
-  // Each local day from today: its openings, in order, as times (the offset of that day, read at its start).
-  for (let day = 0; day < 15; day++) {
-    const probe = start + day * 86_400_000;
-    const { date, weekday, minute } = local(probe, hours.timeZone);
-    if (hours.holidays.includes(date)) continue;
-    const midnight = probe - minute * 60_000;
-    for (const [open] of [...(hours.weekly[weekday] ?? [])].sort((a, b) => minuteOf(a[0]) - minuteOf(b[0]))) {
-      const when = midnight + minuteOf(open) * 60_000;
+  const [y, m, d] = local(start, hours.timeZone).date.split("-").map(Number);
+  for (let n = 0; n < 15; n++) {
+    const day = Date.UTC(y, m - 1, d + n);
+    if (hours.holidays.includes(new Date(day).toISOString().slice(0, 10))) continue;
+    const periods = [...(hours.weekly[WEEKDAYS[new Date(day).getUTCDay()]] ?? [])];
+    for (const [open] of periods.sort((a, b) => minuteOf(a[0]) - minuteOf(b[0]))) {
+      const when = instantOf(day, minuteOf(open), hours.timeZone);
       if (when >= start && isOpen(hours, when)) return when;
     }
   }

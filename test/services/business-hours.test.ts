@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { businessHoursProblem, isOpen, nextOpening, type BusinessHours } from "../../src/services/business-hours";
+import {
+  businessHoursProblem,
+  isOpen,
+  nextOpening,
+  WEEKDAYS,
+  type BusinessHours,
+} from "../../src/services/business-hours";
 
 // Taipei is UTC+8 all year: 2026-12-07 is a Monday.
 const taipei: BusinessHours = {
@@ -39,6 +45,30 @@ describe("business hours, on an injected clock", () => {
     const ny: BusinessHours = { timeZone: "America/New_York", weekly: { mon: [["09:00", "17:00"]] }, holidays: [] };
     expect(nextOpening(ny, Date.parse("2027-01-03T12:00:00Z"))).toBe(Date.parse("2027-01-04T14:00:00Z"));
     expect(nextOpening(ny, Date.parse("2027-07-04T12:00:00Z"))).toBe(Date.parse("2027-07-05T13:00:00Z"));
+  });
+
+  it("the next opening over a day the clocks change: the opening of that day, at its own offset", () => {
+    // New York: summer time from Sunday 2026-03-08 02:00 (a day of 23 hours) to Sunday 2026-11-01 02:00 (25 hours).
+    const sundays: BusinessHours = {
+      timeZone: "America/New_York",
+      weekly: { sun: [["09:00", "17:00"]] },
+      holidays: [],
+    };
+    const everyDay: BusinessHours = {
+      ...sundays,
+      weekly: Object.fromEntries(WEEKDAYS.map((d) => [d, [["09:00", "17:00"]]])),
+    };
+    // Late on the Saturday before: Sunday's opening, not Monday's.
+    expect(nextOpening(everyDay, Date.parse("2026-03-07T23:30:00-05:00"))).toBe(
+      Date.parse("2026-03-08T09:00:00-04:00"),
+    );
+    // Early on the Saturday: Sunday 09:00 by the clock, not 10:00.
+    expect(nextOpening(sundays, Date.parse("2026-03-07T01:30:00-05:00"))).toBe(Date.parse("2026-03-08T09:00:00-04:00"));
+    // Early on the Saturday before the clocks go back: that Sunday, not the next.
+    expect(nextOpening(sundays, Date.parse("2026-10-31T01:30:00-04:00"))).toBe(Date.parse("2026-11-01T09:00:00-05:00"));
+    // On the days themselves.
+    expect(nextOpening(sundays, Date.parse("2026-03-08T03:30:00-04:00"))).toBe(Date.parse("2026-03-08T09:00:00-04:00"));
+    expect(nextOpening(sundays, Date.parse("2026-11-01T01:30:00-05:00"))).toBe(Date.parse("2026-11-01T09:00:00-05:00"));
   });
 
   it("names what cannot be used", () => {
