@@ -7,11 +7,14 @@ import { ApiError } from "./errors";
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
+/** A page size asked for, clamped to 1..100 as CONTRACT section 1 says (20 when not asked). */
+const clampPageSize = (n: number | undefined) => Math.min(Math.max(n ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+
 const pageSize = z.coerce
   .number()
   .int()
   .optional()
-  .transform((n) => Math.min(Math.max(n ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE))
+  .transform(clampPageSize)
   .openapi({ description: "Items per page, 1..100 (default 20)", example: 20, type: "integer" });
 
 export const PageQuery = z.object({
@@ -69,11 +72,10 @@ export interface PageParams {
 /** `page` and `pageSize` in a POST body (a search), as the spec lists them among its parameters. */
 export const BodyPageFields = {
   page: z.number().int().min(1).optional().openapi({ description: "Page number, from 1", example: 1 }),
+  // Clamped as the query string's is (bodyPageParams).
   pageSize: z
     .number()
     .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
     .optional()
     .openapi({ description: `Items per page, 1..${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`, example: 20 }),
 };
@@ -89,7 +91,7 @@ export function bodyPageParams(
 ): PageParams {
   return pageParams({
     page: c.req.query("page") === undefined ? (body.page ?? query.page) : query.page,
-    pageSize: c.req.query("pageSize") === undefined ? (body.pageSize ?? query.pageSize) : query.pageSize,
+    pageSize: c.req.query("pageSize") === undefined ? clampPageSize(body.pageSize ?? query.pageSize) : query.pageSize,
   });
 }
 
@@ -171,8 +173,8 @@ export function cursorResponse<T>(
 /** Comma-separated list in a query string (`?tags=a,b`), also accepted as repeated keys. */
 export const csv = (description: string) =>
   z
-    .string()
-    .optional()
+    // A key given more than once reaches the schema as an array of its values.
+    .preprocess((v) => (Array.isArray(v) ? v.join(",") : v), z.string().optional())
     .transform((v) =>
       v
         ? v

@@ -193,7 +193,11 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     const followed = await owner.fetch("POST", first.next!.replace(/^https?:\/\/[^/]+\/api\/v1/, ""), body);
     const next = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(followed);
     expect(next.results.map((r) => r.text)).toEqual(second.results.map((r) => r.text));
-    for (const bad of [{ page: 0 }, { pageSize: 101 }, { pageSize: "2" }]) {
+    // A page size out of range is clamped to 1..100, as in the query string.
+    const clamped = await search(owner, kb.id, { ...body, pageSize: 101 });
+    expect(clamped.results.map((r) => r.text)).toEqual(all.results.map((r) => r.text));
+    expect((await search(owner, kb.id, { ...body, pageSize: 0 })).results).toHaveLength(1);
+    for (const bad of [{ page: 0 }, { pageSize: "2" }]) {
       const refused = await expectError(
         await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { ...body, ...bad }),
         400,

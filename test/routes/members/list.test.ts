@@ -62,6 +62,10 @@ describe("GET /organizations/{organizationPk}/members/", () => {
     expect(
       (await list(owner, owner.organizationId, `?ids=${b.memberId},${a.memberId}`)).results.map((m) => m.id),
     ).toEqual([a.memberId, b.memberId]);
+    // As repeated keys too.
+    expect(
+      (await list(owner, owner.organizationId, `?ids=${b.memberId}&ids=${a.memberId}`)).results.map((m) => m.id),
+    ).toEqual([a.memberId, b.memberId]);
     expect((await list(owner, owner.organizationId, "?search=finance")).results.map((m) => m.id)).toEqual([a.memberId]);
     expect((await list(owner, owner.organizationId, "?search=4242424")).results.map((m) => m.id)).toEqual([a.memberId]);
     expect((await list(owner, owner.organizationId, "?search=true")).results.map((m) => m.id)).toEqual([a.memberId]);
