@@ -170,6 +170,47 @@ describe("LINE", () => {
     },
   );
 
+  it("a file shared from a host out of reach is said not received after a few attempts; the chat's next message " +
+    "is not held back", async () => {
+    const { owner, creds, inbox } = await newLineInbox();
+    const user = newUser();
+    // Shared from elsewhere (contentProvider "external"): fetched from its own host. On 127.0.0.1:19 nothing listens
+    // (vitest.config.ts names it in OUTBOUND_ALLOWED_HOSTS): an unreachable host, as one down or timing out.
+    const image = messageEvent(user, {
+      type: "image",
+      quoteToken: `q${hex(16)}`,
+      contentProvider: {
+        type: "external",
+        originalContentUrl: "https://127.0.0.1:19/photo.jpg",
+        previewImageUrl: "https://127.0.0.1:19/preview.jpg",
+      },
+    });
+    const text = { ...textEvent(user, "Is this the right part?"), timestamp: image.timestamp + 1000 };
+    expect((await post(inbox.path, await signed(creds.channelSecret, image, text))).status).toBe(200);
+
+    const events = client(await data(owner.organizationId))
+      .prepare("select status, attempts, error from channel_events where inbox_id = ? order by at")
+      .bind(inbox.inboxId);
+    type Row = { status: string; attempts: number; error: string | null };
+    // Given up on the third attempt, as LINE's own content (intake.ts FILE_ATTEMPTS), not held back for a day.
+    const after = await eventually(async () => {
+      const rows = (await events.all<Row>()).results;
+      const done = rows.length === 2 && (rows.every((r) => r.status === "stored") || rows[0].attempts >= 4);
+      return done && rows;
+    }, 90_000);
+    expect(after.map((r) => [r.status, r.error])).toEqual([
+      ["stored", null],
+      ["stored", null],
+    ]);
+    expect(after[0].attempts).toBe(2);
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 2);
+    expect(messages.filter((m) => m.senderType === "contact").map((m) => m.content)).toEqual([
+      expect.stringMatching(/^\[image not received: could not reach 127\.0\.0\.1:19: .+\]$/),
+      "Is this the right part?",
+    ]);
+  }, 120_000);
+
   it(
     "after a takeover the assistant is silent and the person's replies are delivered as plain text (reply, then " +
       "push)",

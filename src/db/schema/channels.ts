@@ -73,6 +73,9 @@ export const channelEvents = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),
     receivedAt: integer("received_at").notNull(),
+    /** Its place among the events of the request that brought it: platforms that give whole seconds (WhatsApp,
+     * Telegram, e-mail) give two messages of one second the same `at`, and the request's order is then theirs. */
+    position: integer("position").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.inboxId, t.eventId] }),

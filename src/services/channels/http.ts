@@ -35,12 +35,23 @@ export async function fetchPlatform(
 ): Promise<Response> {
   const problem = webhookUrlProblem(url, outboundAllowedHosts(env));
   if (problem) throw new PlatformError(`${PLATFORM_ORIGINS[api].setting}: ${problem}`, null);
-  const timeout = AbortSignal.timeout(TIMEOUT_MS);
+  return fetchAnswer(url, init);
+}
+
+/**
+ * `fetch` of a URL the caller has checked against the outbound guard, redirects not followed (the guard checked this
+ * URL, not where it might send us), within a deadline. No answer at all (a name that does not resolve, a refused or
+ * dropped connection, the deadline) is the far side failing, not our code: a retryable PlatformError, so the intake
+ * tries again and, for a file, gives it up after its few attempts (docs/decisions.md, "Messaging channels"). Used
+ * for the platform's API and for hosts a platform points at (a LINE file shared from elsewhere, Slack's file host).
+ */
+export async function fetchAnswer(url: string | URL, init: RequestInit = {}, ms = TIMEOUT_MS): Promise<Response> {
+  const timeout = AbortSignal.timeout(ms);
   try {
     return await fetch(url, { ...init, redirect: "manual", signal: timeout });
   } catch (err) {
     const host = new URL(url).host;
-    if (timeout.aborted) throw new PlatformError(`${host} ${timedOutAfter(TIMEOUT_MS)}`, null);
+    if (timeout.aborted) throw new PlatformError(`${host} ${timedOutAfter(ms)}`, null);
     throw new PlatformError(`could not reach ${host}: ${await describeFetchFailure(err, url)}`, null);
   }
 }

@@ -81,7 +81,8 @@ export async function keep(
   now = Date.now(),
 ): Promise<string[]> {
   if (!events.length) return [];
-  const inserts = events.map((event) =>
+  // `position` keeps the request's order for events of one time and one receiving time (intake.ts orders by it).
+  const inserts = events.map((event, position) =>
     data
       .insert(channelEvents)
       .values({
@@ -92,6 +93,7 @@ export async function keep(
         threadKey: event.threadKey,
         at: event.at ?? now,
         receivedAt: now,
+        position,
       })
       .onConflictDoNothing()
       .returning({ eventId: channelEvents.eventId }),

@@ -61,8 +61,8 @@ type EventRow = typeof channelEvents.$inferSelect;
 
 /**
  * Takes in the named events' chats: each chat's pending events one after the other, in the order the
- * platform says they happened (then as received), whichever queue message or request brought them
- * first, so overlapping deliveries of one chat cannot swap its messages; chats side by side.
+ * platform says they happened (then as received, then as their request listed them), whichever queue message or
+ * request brought them first, so overlapping deliveries of one chat cannot swap its messages; chats side by side.
  * The events, chats, contacts, conversations and files are on `data` (the inboxes' organization's data plane), the
  * channels and inboxes on `db`. Returns the ids that failed (to be tried again).
  */
@@ -108,7 +108,14 @@ export async function takeInEvents(
           eq(channelEvents.status, "pending"),
         ),
       )
-      .orderBy(asc(channelEvents.at), asc(channelEvents.receivedAt), asc(channelEvents.eventId))
+      // WhatsApp, Telegram and e-mail give whole seconds, and one request's events share their receiving time: two
+      // messages of one second in one request are then in the order the request lists them, not their ids'.
+      .orderBy(
+        asc(channelEvents.at),
+        asc(channelEvents.receivedAt),
+        asc(channelEvents.position),
+        asc(channelEvents.eventId),
+      )
       .limit(200);
     chats.set(key, pending.length ? pending : [row]);
   }

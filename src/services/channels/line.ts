@@ -10,7 +10,7 @@ import { logWarn } from "../../lib/log";
 import { firstGraphemes } from "../../lib/text";
 import { sha256Hex, verifyHmacSha256 } from "../../lib/crypto";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
-import { refusal } from "./http";
+import { fetchAnswer, refusal } from "./http";
 import { splitMessage, toPlainText, withCitations } from "./markdown";
 import {
   PlatformError,
@@ -222,8 +222,9 @@ async function download(ctx: PlatformContext, attachment: InboundAttachment): Pr
     // Shared from elsewhere (contentProvider "external"): LINE holds no copy; the URL's host answers.
     const problem = webhookUrlProblem(attachment.ref, outboundAllowedHosts(ctx.env));
     if (problem) throw new PlatformError(`LINE content ${attachment.ref}: ${problem}`, 400);
-    // Redirects are not followed: the guard checked this URL, not where it might send us.
-    const response = await fetch(attachment.ref, { redirect: "manual", signal: AbortSignal.timeout(15_000) });
+    // Its host out of reach is that side failing, as LINE's own would be: tried again, then the file is said not
+    // received (fetchAnswer's PlatformError), not held as a bug with the chat's later messages waiting behind it.
+    const response = await fetchAnswer(attachment.ref);
     if (!response.ok) throw await refusal(new URL(attachment.ref).host, response);
     return response;
   }

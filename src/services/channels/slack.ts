@@ -15,7 +15,7 @@
 //   says where it is shared (docs/decisions.md, "Messaging channels").
 import { fromHex, verifyHmacSha256 } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
-import { platformBase, refusal, retryAfterSeconds } from "./http";
+import { fetchAnswer, platformBase, refusal, retryAfterSeconds } from "./http";
 import { splitMessage, toSlackMrkdwn, withCitations } from "./markdown";
 import {
   PlatformError,
@@ -343,14 +343,7 @@ async function privateFile(ctx: PlatformContext, attachment: InboundAttachment):
   // The bot token goes to Slack's file host, or to the configured API origin (a stand-in), nowhere else.
   if (url.href.startsWith(`${api}/`)) response = await ctx.call("slack", url.href.slice(api.length), { headers });
   else if (url.protocol === "https:" && url.hostname === "files.slack.com") {
-    response = await fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(30_000) }).catch(
-      (err: unknown) => {
-        throw new PlatformError(
-          `could not reach files.slack.com: ${err instanceof Error ? err.message : String(err)}`,
-          null,
-        );
-      },
-    );
+    response = await fetchAnswer(url, { headers }, 30_000);
   } else return refused(400, `Slack file URL on an unexpected host: ${url.host}`);
   // Without files:read Slack answers with its sign-in page (or a redirect to it) instead of the file.
   const signIn =
