@@ -5,7 +5,7 @@
 import { SELF } from "cloudflare:test";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
-import { conversationData, seedOwner, unique } from "../harness";
+import { conversationData, data, seedOwner, unique } from "../harness";
 import { client } from "../../src/db/prepared";
 import { queryPlan } from "../support/query-plan";
 import { PNG_BASE64, gmailReply, type GmailReply } from "../support/email-samples";
@@ -16,6 +16,7 @@ import {
   messagesOf,
   messagesWhen,
   onlyConversation,
+  setAside,
   storedEvents,
 } from "./support";
 import { bodyOf } from "../support/api";
@@ -33,6 +34,23 @@ const first = (o: Omit<GmailReply, "messageId"> & { messageId?: string }) =>
 /** The visitor's answer to our reply `ours`, the way Gmail writes it (References as given: none, or the thread). */
 const answerTo = (ours: Sent, o: { from: string; to: string; messageId: string; references: string[]; text: string }) =>
   gmailReply({ ...o, inReplyTo: ours.messageId, noAttachment: true });
+
+/** A mail a website's contact form sends: From the form's address (the shop's own, or a no-reply one), the customer
+ * in Reply-To (RFC 5322 3.6.2). */
+const formMail = (o: { from: string; replyTo: string; to: string; messageId?: string; text: string }) =>
+  [
+    "MIME-Version: 1.0",
+    "Date: Mon, 2 Dec 2024 10:00:00 +0900",
+    `Message-ID: ${o.messageId ?? mailId()}`,
+    "Subject: Contact form: delivery question",
+    `From: Website <${o.from}>`,
+    `Reply-To: Jane Customer <${o.replyTo}>`,
+    `To: ${o.to}`,
+    'Content-Type: text/plain; charset="UTF-8"',
+    "",
+    o.text,
+    "",
+  ].join("\r\n");
 
 /** A new e-mail inbox, a visitor's first mail to it (Message-ID `root`) and our reply to that (`ours`). */
 async function threadBegun(text: string) {
@@ -161,6 +179,153 @@ describe("e-mail inbox", () => {
       "It is order 42.",
       'You said: "It is order 42.".',
     ]);
+  });
+
+  it("two customers answering the same announcement get a conversation each, each answered alone", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    // A mailing sent from the inbox's address outside the platform (a newsletter): the same Message-ID for all.
+    const announcement = mailId();
+    const alice = visitorAddress();
+    const bob = visitorAddress();
+    const answer = (from: string, name: string, text: string) =>
+      gmailReply({
+        from,
+        to: address,
+        name,
+        messageId: mailId(),
+        inReplyTo: announcement,
+        references: [announcement],
+        subject: "Re: Our new opening hours",
+        text,
+        noAttachment: true,
+      });
+
+    await deliver(answer(alice, "Alice", "My order 1234 to 1 Main St has not arrived"), alice, address);
+    await replies(alice, 1);
+    await deliver(answer(bob, "Bob", "Do you open on Sundays?"), bob, address);
+    const [toBob] = await replies(bob, 1);
+    expect((await PostalMime.parse(toBob.raw)).text).toBe('You said: "Do you open on Sundays?".');
+    // Alice writes again in the same thread: her conversation, not Bob's.
+    await deliver(answer(alice, "Alice", "It was sent on Monday."), alice, address);
+    await replies(alice, 2);
+
+    const conversations = await conversationsOf(owner, inboxId);
+    const lines = await Promise.all(
+      conversations.map(async (c) => (await messagesOf(owner, c.id)).map((m) => `${m.senderType}: ${m.content}`)),
+    );
+    expect(lines.sort((a, b) => a.length - b.length)).toEqual([
+      ["contact: Do you open on Sundays?", 'chatbot: You said: "Do you open on Sundays?".'],
+      [
+        "contact: My order 1234 to 1 Main St has not arrived",
+        'chatbot: You said: "My order 1234 to 1 Main St has not arrived".',
+        "contact: It was sent on Monday.",
+        'chatbot: You said: "It was sent on Monday.".',
+      ],
+    ]);
+    expect(conversations.map((c) => c.contact?.name).sort()).toEqual(["Alice", "Bob"]);
+    expect(await sentTo(bob)).toHaveLength(1);
+  });
+
+  it("a chat kept by its root alone, before chats were each person's, goes on for its person", async () => {
+    const { owner, inboxId, address, visitor, root, ours } = await threadBegun("Is the blue one in stock?");
+    const [conversation] = await conversationsOf(owner, inboxId);
+    await client(await data(owner.organizationId))
+      .prepare("UPDATE channel_threads SET thread_key = ?2 WHERE inbox_id = ?1")
+      .bind(inboxId, root)
+      .run();
+    const second = mailId();
+    const references = [root, ours.messageId];
+    await deliver(
+      answerTo(ours, { from: visitor, to: address, messageId: second, references, text: "In size M?" }),
+      visitor,
+      address,
+    );
+    await replies(visitor, 2);
+    expect((await conversationsOf(owner, inboxId)).map((c) => c.id)).toEqual([conversation.id]);
+    // Someone else answering that thread has a conversation of their own.
+    const other = visitorAddress();
+    await deliver(
+      answerTo(ours, { from: other, to: address, messageId: mailId(), references, text: "And in L?" }),
+      other,
+      address,
+    );
+    await replies(other, 1);
+    expect(await conversationsOf(owner, inboxId)).toHaveLength(2);
+    expect((await messagesOf(owner, conversation.id)).map((m) => m.content)).toEqual([
+      "Is the blue one in stock?",
+      'You said: "Is the blue one in stock?".',
+      "In size M?",
+      'You said: "In size M?".',
+    ]);
+  });
+
+  it("a website's form mailing from the inbox's own address: the customer in Reply-To is the contact", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const customer = visitorAddress();
+    const raw = formMail({ from: address, replyTo: customer, to: address, text: "Where is my order 1234?" });
+    expect(await deliver(raw, address, address)).toEqual({ rejected: null });
+
+    const [sent] = await replies(customer, 1);
+    expect(sent).toMatchObject({ from: address, to: customer });
+    expect((await PostalMime.parse(sent.raw)).to).toEqual([{ address: customer, name: "Jane Customer" }]);
+    expect(await sentTo(address)).toEqual([]);
+    const conversation = await onlyConversation(owner, inboxId);
+    const contact = await bodyOf<"GET /contacts/{id}/">(
+      await owner.fetch("GET", `/contacts/${conversation.contact!.id}/`),
+    );
+    expect(contact).toMatchObject({ sourceId: customer, email: customer, name: "Jane Customer" });
+    expect((await messagesOf(owner, conversation.id))[0].content).toBe("Where is my order 1234?");
+  });
+
+  it("a form mailing from a no-reply address: answered at the Reply-To address, never the no-reply one", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const customer = visitorAddress();
+    const noReply = `no-reply-${visitorAddress()}`;
+    await deliver(
+      formMail({ from: noReply, replyTo: customer, to: address, text: "Do you deliver?" }),
+      noReply,
+      address,
+    );
+    const [sent] = await replies(customer, 1);
+    expect((await PostalMime.parse(sent.raw)).text).toBe('You said: "Do you deliver?".');
+    expect(await sentTo(noReply)).toEqual([]);
+    expect((await onlyConversation(owner, inboxId)).contact).toMatchObject({ name: "Jane Customer" });
+  });
+
+  it("mail not to answer (the inbox's own, our reply come back, an auto-reply) is set aside saying why", async () => {
+    const { owner, inboxId, address, visitor, root, ours } = await threadBegun("Can I pay by card?");
+    // A mailing sent from the inbox's own address, answers to it.
+    const mailing = formMail({ from: address, replyTo: address, to: address, text: "New opening hours" });
+    // Our own reply come back with a Reply-To a relay added: its Message-ID is one we sent.
+    const back = formMail({ from: address, replyTo: visitor, to: address, messageId: ours.messageId, text: "Yes." });
+    const autoReply = `Auto-Submitted: auto-replied\r\n${answerTo(ours, {
+      from: visitor,
+      to: address,
+      messageId: mailId(),
+      references: [root, ours.messageId],
+      text: "I am out of the office.",
+    })}`;
+    for (const [raw, from] of [
+      [mailing, address],
+      [back, address],
+      [autoReply, visitor],
+    ])
+      expect(await deliver(raw, from, address)).toEqual({ rejected: null });
+
+    // Sorted: three deliveries may share their millisecond.
+    expect((await setAside(owner.organizationId, inboxId)).map((e) => e.error).sort()).toEqual([
+      "An auto-reply, list mail or bounce: not answered, so that two robots never write to each other.",
+      "Answers would go to this inbox's own address: not answered.",
+      "One of this inbox's own replies: not answered.",
+    ]);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await sentTo(visitor)).toHaveLength(1);
+    expect(await sentTo(address)).toEqual([]);
+    const conversation = await onlyConversation(owner, inboxId);
+    expect(await messagesOf(owner, conversation.id)).toHaveLength(2);
   });
 
   it("finds our reply by its Message-ID through the inbox's index, not by reading the inbox's deliveries", async () => {

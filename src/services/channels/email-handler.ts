@@ -1,7 +1,8 @@
 // The Worker's `email` handler (src/index.ts): Cloudflare Email Routing delivers each message sent to
 // an address routed to this Worker. The inbox is the one whose address is the envelope recipient; its
 // message is read (email.ts) and kept like a webhook's events (inbound.ts `keep`: by Message-ID, so a
-// redelivery is the same row; the channel queue makes it a message and the reply goes back by EMAIL).
+// redelivery is the same row; the channel queue makes it a message and the reply goes back by EMAIL), in
+// its sender's own chat of the thread (`chatOf`); one left out on purpose is kept set aside (`setAside`).
 // Locally, `wrangler dev` (Miniflare 5) hands a raw message to this handler with
 // curl -X POST 'http://localhost:8787/cdn-cgi/local/email?from=jane@example.com&to=support@shop.example' --data-binary
 // @message.eml
@@ -9,12 +10,12 @@
 // reason given to setReject. The local EMAIL binding checks each message sent (From matching the
 // envelope sender, a Message-ID, no Received header), gives it a Message-ID of its own, and writes it to
 // an .eml file it names in the log ("send_email binding called with the following message").
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { getDb } from "../../db";
-import { channelDeliveries, channelThreads } from "../../db/schema";
+import { channelDeliveries, channelEvents, channelThreads } from "../../db/schema";
 import { ApiError } from "../../lib/errors";
-import { emailInboxFor, readEmail } from "./email";
+import { emailInboxFor, readMail, type DroppedEmail } from "./email";
 import { keep } from "./inbound";
 import { loadChannel } from "./settings";
 import { dataDb } from "../shards";
@@ -23,31 +24,86 @@ import { firstAcrossParts } from "../shards/parts-merge";
 import type { InboundEvent } from "./types";
 
 /**
- * A reply whose client named only the message it answers (In-Reply-To, no References) has that
- * message as its thread; when that message is one of our replies, the thread is the one our reply
- * was sent in, so the answer stays in its conversation.
+ * The chat of one person's e-mail thread: their address and the thread's root Message-ID (neither has a space). Two
+ * people answering one mailing (a newsletter sent from the inbox's address outside the platform) name the same root,
+ * and each is a conversation of their own: neither's mail is in the other's history, nor is the other answered.
  */
-async function ourThread(data: Db, parts: Db[], inboxId: string, event: InboundEvent): Promise<InboundEvent> {
-  if (event.threadKey === event.eventId) return event;
-  const [known] = await data
-    .select({ threadKey: channelThreads.threadKey })
+export const emailChat = (address: string, root: string) => `${address} ${root}`;
+
+/**
+ * The person a chat is with: its key's address; for a chat kept before chats were per person (keyed by the root
+ * alone), the address its replies went to.
+ */
+function personOfChat(row: { threadKey: string; context: unknown }): string | undefined {
+  if (row.threadKey.includes(" ")) return row.threadKey.split(" ")[0];
+  const address = (row.context as { address?: unknown } | null)?.address;
+  return typeof address === "string" ? address.toLowerCase() : undefined;
+}
+
+/** The inbox's chats `where` says, with the context their replies go out with. */
+const chats = (data: Db, inboxId: string, where: SQL) =>
+  data
+    .select({ threadKey: channelThreads.threadKey, context: channelThreads.context })
     .from(channelThreads)
-    .where(and(eq(channelThreads.inboxId, inboxId), eq(channelThreads.threadKey, event.threadKey)));
-  if (known) return event;
+    .where(and(eq(channelThreads.inboxId, inboxId), where));
+
+/**
+ * The chat a message goes to (`event.threadKey` is its thread's root, email.ts): the sender's own chat of that
+ * thread. A chat kept before chats were per person goes on while it is with the same person.
+ */
+async function chatOf(data: Db, parts: Db[], inboxId: string, event: InboundEvent): Promise<InboundEvent> {
+  const person = event.sender.id;
+  const root = event.threadKey;
+  const own = emailChat(person, root);
+  if (root === event.eventId) return { ...event, threadKey: own };
+  const known = await chats(data, inboxId, inArray(channelThreads.threadKey, [own, root]));
+  if (known.some((row) => row.threadKey === own)) return { ...event, threadKey: own };
+  if (known.some((row) => personOfChat(row) === person)) return { ...event, threadKey: root };
+  return { ...event, threadKey: (await ourThread(data, parts, inboxId, root, person)) ?? own };
+}
+
+/**
+ * A reply whose client named only the message it answers (In-Reply-To, no References) has that message as its
+ * root; when that message is one of our replies, the chat is the one our reply was sent in, so the answer stays in its
+ * conversation. Only for the person the chat is with: someone our reply was forwarded to starts their own.
+ */
+async function ourThread(data: Db, parts: Db[], inboxId: string, root: string, person: string) {
+  const conversationId = await ourReplyIn(parts, inboxId, root);
+  if (!conversationId) return undefined;
+  const [ours] = await chats(data, inboxId, eq(channelThreads.conversationId, conversationId)).limit(1);
+  return ours && personOfChat(ours) === person ? ours.threadKey : undefined;
+}
+
+/** The conversation of the reply this inbox sent with the Message-ID `messageId`, when it is one of ours. */
+async function ourReplyIn(parts: Db[], inboxId: string, messageId: string): Promise<string | undefined> {
   // Our reply is in its conversation's part, the chat in the organization's own shard (services/shards/parts.ts).
-  const sent = await firstAcrossParts(
+  const [sent] = await firstAcrossParts(
     parts,
-    (part) => sentReply(part, inboxId, event.threadKey),
+    (part) => sentReply(part, inboxId, messageId),
     () => 0,
     1,
   );
-  if (!sent.length) return event;
-  const [ours] = await data
-    .select({ threadKey: channelThreads.threadKey })
-    .from(channelThreads)
-    .where(and(eq(channelThreads.inboxId, inboxId), eq(channelThreads.conversationId, sent[0].conversationId)))
-    .limit(1);
-  return ours ? { ...event, threadKey: ours.threadKey } : event;
+  return sent?.conversationId;
+}
+
+/**
+ * A message left out on purpose is kept as an event set aside (`ignored`, with the reason), as the intake keeps
+ * those of the other platforms: seen in channel_events, never silently gone; a redelivery is the same row.
+ */
+async function setAside(data: Db, organizationId: string, inboxId: string, dropped: DroppedEmail, now = Date.now()) {
+  await data
+    .insert(channelEvents)
+    .values({
+      inboxId,
+      eventId: dropped.eventId,
+      organizationId,
+      payload: { ...dropped, receivedAt: now },
+      at: dropped.at ?? now,
+      receivedAt: now,
+      status: "ignored",
+      error: dropped.reason,
+    })
+    .onConflictDoNothing();
 }
 
 /**
@@ -83,9 +139,9 @@ export async function receiveEmail(
   // The bytes as they came: a part in an 8-bit charset other than UTF-8 (ISO-8859-1, Shift_JIS...) is decoded by
   // postal-mime in its own charset, which a UTF-8 reading of the whole message would have garbled first.
   const raw = await new Response(message.raw).arrayBuffer();
-  let events;
+  let read;
   try {
-    events = await readEmail(raw, channel.config.credentials.address);
+    read = await readMail(raw, channel.config.credentials.address);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     message.setReject(err.detail);
@@ -94,6 +150,14 @@ export async function receiveEmail(
   // A failure to store is thrown, not swallowed: the delivery fails instead of passing for handled.
   const { organizationId, inboxId } = channel.config;
   const [data, parts] = await Promise.all([dataDb(env, organizationId), dataParts(env, organizationId)]);
-  const threaded = await Promise.all(events.map((event) => ourThread(data, parts, inboxId, event)));
-  await keep(env, db, data, organizationId, inboxId, threaded);
+  if ("dropped" in read) return setAside(data, organizationId, inboxId, read.dropped);
+  // From the inbox's own address with someone in Reply-To is theirs (a website's form), unless it is one of our own
+  // replies come back: never answered, whatever its headers say. Asked only then, not of every message.
+  if (read.fromInbox && (await ourReplyIn(parts, inboxId, read.event.eventId)))
+    return setAside(data, organizationId, inboxId, {
+      eventId: read.event.eventId,
+      reason: "One of this inbox's own replies: not answered.",
+      ...(read.event.at === undefined ? {} : { at: read.event.at }),
+    });
+  await keep(env, db, data, organizationId, inboxId, [await chatOf(data, parts, inboxId, read.event)]);
 }

@@ -4,7 +4,7 @@
 // conversation as one thread and the visitor's answer comes back into the same conversation.
 import { EmailMessage } from "cloudflare:email";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import type { Email } from "postal-mime";
+import type { Email, Mailbox } from "postal-mime";
 import { getDb } from "../../db";
 import { inboxChannels } from "../../db/schema";
 import type { Bindings } from "../../env";
@@ -78,10 +78,43 @@ async function eventIdOf(mail: Email, raw: string | ArrayBuffer): Promise<string
 }
 
 /**
- * Reads one message (the raw MIME as Email Routing delivered it: its bytes, which postal-mime decodes in each part's
- * own charset; a string is taken as UTF-8): none when it is not to be answered.
+ * The person a message is from, the contact its answers go to (RFC 5322 3.6.2): the first Reply-To mailbox when the
+ * message has one, else From (else Sender). A website's contact form mails from the shop's own or a no-reply address
+ * with the customer in Reply-To. The name is that mailbox's, else another field's for the same address, never the
+ * name of a different address (the form's "Website").
  */
+function personOf(mail: Email): { address: string; name?: string } | undefined {
+  const mailboxes = [...(mail.replyTo ?? []), mail.from, mail.sender].filter(
+    (a): a is Mailbox => !!a && "address" in a && !!a.address && isAddress(a.address),
+  );
+  if (!mailboxes.length) return undefined;
+  const address = mailboxes[0].address.toLowerCase();
+  const name = mailboxes.find((m) => m.address.toLowerCase() === address && m.name)?.name;
+  return { address, ...(name ? { name } : {}) };
+}
+
+/** A message left out on purpose: its id and why, kept as its event's row says (email-handler.ts). */
+export interface DroppedEmail {
+  eventId: string;
+  reason: string;
+  at?: number;
+}
+
+/** What one message is: an event, and whether it came From the inbox's own address; or left out, and why. */
+export type ReadEmail = { event: InboundEvent; fromInbox: boolean } | { dropped: DroppedEmail };
+
+/** Reads one message into its event (none when it is not to be answered): `readMail`'s answer, for the adapter. */
 export async function readEmail(raw: string | ArrayBuffer, inboxAddress?: string): Promise<InboundEvent[]> {
+  const read = await readMail(raw, inboxAddress);
+  return "event" in read ? [read.event] : [];
+}
+
+/**
+ * Reads one message (the raw MIME as Email Routing delivered it: its bytes, which postal-mime decodes in each part's
+ * own charset; a string is taken as UTF-8). Its thread (`threadKey`) is the thread's root Message-ID; the chat is
+ * that root and the person together (email-handler.ts `chatOf`).
+ */
+export async function readMail(raw: string | ArrayBuffer, inboxAddress?: string): Promise<ReadEmail> {
   const { default: PostalMime } = await vendored("postalMime");
   let mail: Email;
   try {
@@ -93,14 +126,24 @@ export async function readEmail(raw: string | ArrayBuffer, inboxAddress?: string
       `not a readable e-mail message: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const from = [mail.from, mail.sender, ...(mail.replyTo ?? [])].find(
-    (a) => a && "address" in a && a.address && isAddress(a.address),
-  );
-  if (!from || !("address" in from) || !from.address) return [];
-  const address = from.address.toLowerCase();
-  if (automatic(mail) || address === inboxAddress?.toLowerCase()) return [];
-
   const eventId = await eventIdOf(mail, raw);
+  const parsedAt = mail.date ? Date.parse(mail.date) : NaN;
+  const at = Number.isFinite(parsedAt) ? parsedAt : undefined;
+  const leftOut = (reason: string): ReadEmail => ({
+    dropped: { eventId, reason, ...(at === undefined ? {} : { at }) },
+  });
+  const person = personOf(mail);
+  if (!person) return leftOut("No address to answer: no valid Reply-To, From or Sender.");
+  if (automatic(mail))
+    return leftOut("An auto-reply, list mail or bounce: not answered, so that two robots never write to each other.");
+  const inbox = inboxAddress?.trim().toLowerCase();
+  // Answers would go to the inbox itself: a mail the inbox sent (ours carry no Reply-To), or one written for it (a
+  // mailing sent from its address, a colleague's mail asking for answers at it). From the inbox's address with someone
+  // else in Reply-To (a website's form) is that person's; the handler still leaves out one of our own replies.
+  if (person.address === inbox) return leftOut("Answers would go to this inbox's own address: not answered.");
+  const from = mail.from && "address" in mail.from ? (mail.from.address ?? "").toLowerCase() : "";
+  const { address } = person;
+
   const references = messageIds(mail.references);
   const inReplyTo = messageIds(mail.inReplyTo)[0];
   // The thread's first message: the root every reply names first in References, so an answer to our
@@ -132,7 +175,7 @@ export async function readEmail(raw: string | ArrayBuffer, inboxAddress?: string
   // A question written in the subject alone.
   if (!text && !attachments.length) text = bareSubject(mail.subject);
   if (dropped.length) text += `${text ? "\n\n" : ""}(Attachments too large to keep: ${dropped.join(", ")})`;
-  if (!text && !attachments.length) return [];
+  if (!text && !attachments.length) return leftOut("Nothing to read: no text, no subject and no file.");
 
   const thread = {
     subject: mail.subject ?? "",
@@ -144,20 +187,20 @@ export async function readEmail(raw: string | ArrayBuffer, inboxAddress?: string
       eventId,
     ],
     address,
-    ...(from.name ? { name: from.name } : {}),
+    ...(person.name ? { name: person.name } : {}),
   } satisfies EmailThread;
-  const at = mail.date ? Date.parse(mail.date) : NaN;
-  return [
-    {
+  return {
+    event: {
       eventId,
       threadKey,
-      sender: { id: address, email: address, ...(from.name ? { name: from.name } : {}) },
+      sender: { id: address, email: address, ...(person.name ? { name: person.name } : {}) },
       text,
       attachments,
       thread,
-      ...(Number.isFinite(at) ? { at } : {}),
+      ...(at === undefined ? {} : { at }),
     },
-  ];
+    fromInbox: !!inbox && from === inbox,
+  };
 }
 
 /**
