@@ -434,9 +434,14 @@ describe("e-mail inbox", () => {
     });
     expect(human.status, await human.clone().text()).toBe(201);
 
-    const [, second2] = await replies(visitor, 2);
+    const [first, second2] = await replies(visitor, 2);
     expect(await sentTo(visitor)).toHaveLength(2);
     const mail = await PostalMime.parse(second2.raw);
+    // The assistant's answer says it is automatic (RFC 3834), so another robot does not answer it; a person's does not.
+    const autoSubmitted = async (raw: string) =>
+      (await PostalMime.parse(raw)).headers.find((h) => h.key === "auto-submitted")?.value;
+    expect(await autoSubmitted(first.raw)).toBe("auto-replied");
+    expect(await autoSubmitted(second2.raw)).toBeUndefined();
     expect(mail.text).toBe("Sam here: your refund is on its way.");
     expect(mail.html).toContain("<p>Sam here: your refund is <b>on its way</b>.</p>");
     expect(mail.inReplyTo).toBe(second);

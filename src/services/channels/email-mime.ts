@@ -183,6 +183,8 @@ export interface ReplyMime {
   text: string;
   html: string;
   date?: Date;
+  /** Written by the assistant, not by a person of the team. */
+  automatic?: boolean;
 }
 
 /** The reply as RFC 5322 text: CRLF lines, a text/plain and a text/html part, both UTF-8 in base64. */
@@ -196,6 +198,9 @@ export function replyMime(m: ReplyMime): string {
     `Date: ${(m.date ?? new Date()).toUTCString().replace(/GMT$/, "+0000")}`,
     ...(m.inReplyTo ? [`In-Reply-To: ${m.inReplyTo}`] : []),
     ...(m.references.length ? [`References: ${m.references.join("\r\n ")}`] : []),
+    // The assistant's answers are automatic (RFC 3834): another robot reading them, an auto-responder or an inbox
+    // of this platform (which sets such mail aside), does not answer them back.
+    ...(m.automatic ? ["Auto-Submitted: auto-replied"] : []),
     "MIME-Version: 1.0",
     `Content-Type: multipart/alternative; boundary="${boundary}"`,
   ];

@@ -304,6 +304,7 @@ export const email: ChannelAdapter<Promise<InboundEvent[]>> = {
       references,
       text: toPlainText(markdown),
       html: toEmailHtml(markdown),
+      automatic: !message.fromPerson,
     });
     // One message: sent by an earlier attempt, it is not sent again.
     return sendInOrder(message, [raw], async (mime) => {
