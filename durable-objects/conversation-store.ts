@@ -128,6 +128,8 @@ export interface LatestFilter {
   senderType?: "contact";
   /** From a messaging platform's chat (its `metadata.channel.threadKey`). */
   threadKey?: boolean;
+  /** One the visitor sees (not a private note), as `visible` reads them: what they answer is the latest of these. */
+  visible?: boolean;
 }
 
 /** One message a read looks up: by id, or the latest one a filter takes (see Conversation.lookupMessages). */
@@ -267,6 +269,7 @@ export class MessageStore {
       filter.type ? "AND type = ?" : "",
       filter.senderType ? "AND sender_type = ?" : "",
       filter.threadKey ? "AND json_extract(metadata, '$.channel.threadKey') IS NOT NULL" : "",
+      filter.visible ? "AND private = 0" : "",
     ].join(" ");
     const values = [filter.type, filter.senderType].filter((v) => v !== undefined);
     return this.sql

@@ -444,7 +444,8 @@ export class Conversation extends DurableObject<Bindings> {
     const reply = this.#messages.get(replyId);
     if (!reply) return void this.ctx.storage.kv.delete(RESUME_KEY);
     const { conversation, recent, view } = await this.#load(reply.conversationId);
-    const [latest] = recent;
+    // The conversation moved on when the visitor saw something since the reply: a private note is not in their chat.
+    const [latest] = recent.filter((m) => !m.private);
     const incoming = recent.find((m) => m.type === "incoming" && m.sequence < latest.sequence);
     if (latest.id !== replyId || !incoming || !conversation.autoReplyEnabled || !conversation.chatbotId)
       return void this.ctx.storage.kv.delete(RESUME_KEY);

@@ -104,6 +104,49 @@ describe("Telegram: typing and the rating question", () => {
     });
   });
 
+  /** A conversation taken over, resolved and asked for its rating, then given the agent's wrap-up note. */
+  const askedThenNoted = async () => {
+    const { owner, token, inbox, postUpdate } = await telegramInbox();
+    await postUpdate(textUpdate("Where is my parcel?", from));
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, someSent);
+    await owner.fetch("POST", `/conversations/${conversation.id}/take-over/`);
+    expect((await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`)).status).toBe(200);
+    await eventually(async () => (await sent(token, "sendMessage")).find((r) => QUESTION.test(String(r.body.text))));
+    const note = await owner.fetch("POST", "/messages/outgoing/", {
+      conversation: conversation.id,
+      content: "Parcel re-sent, ticket #123",
+      private: true,
+    });
+    expect(note.status, await note.clone().text()).toBe(201);
+    return { owner, token, inbox, postUpdate, conversation };
+  };
+
+  it("after the agent's private wrap-up note, the visitor's tap on the question is still its rating", async () => {
+    const { owner, inbox, postUpdate, conversation } = await askedThenNoted();
+    // The note is not in the visitor's chat: the question is still the latest thing they saw.
+    expect((await postUpdate(callback("csat:4"))).status).toBe(200);
+    expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 4 });
+    expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
+  });
+
+  it('after the note, a typed "5" is the rating, not a new conversation', async () => {
+    const { owner, inbox, postUpdate, conversation } = await askedThenNoted();
+    const before = (await messagesOf(owner, conversation.id)).length;
+    await postUpdate(textUpdate("5", from));
+    expect(await eventually(() => csatOf(owner, conversation.id))).toMatchObject({ rating: 5 });
+    expect(await conversationsOf(owner, inbox.inboxId)).toHaveLength(1);
+    expect(await messagesOf(owner, conversation.id)).toHaveLength(before);
+  });
+
+  it("resolving again after the note does not ask twice", async () => {
+    const { owner, token, conversation } = await askedThenNoted();
+    await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);
+    const asked = await messagesOf(owner, conversation.id);
+    expect(asked.filter((m) => QUESTION.test(String(m.content)))).toHaveLength(1);
+    expect((await sent(token, "sendMessage")).filter((r) => QUESTION.test(String(r.body.text)))).toHaveLength(1);
+  });
+
   it("a rating button tapped when no question waits is dropped: no message, no conversation", async () => {
     const { owner, inbox, postUpdate } = await telegramInbox();
     expect((await postUpdate(callback("csat:2"))).status).toBe(200);

@@ -310,6 +310,34 @@ describe("agent replies with the built-in local model (offline)", () => {
     },
   );
 
+  it("a private note written while a desktop tool runs does not stop the reply continuing", async () => {
+    const owner = await seedOwner();
+    const bot = await agentWith(owner, [await createDesktopTool(owner)]);
+    const reply = await ask(owner, bot.id, {
+      content: "open file path: /tmp/a.txt",
+      metadata: { clientPlatform: "desktop" },
+    });
+    const [call] = reply.message.contentPayload.toolCalls;
+    const note = await owner.fetch("POST", "/messages/outgoing/", {
+      conversation: reply.conversationId,
+      content: "Customer is on the desktop app",
+      private: true,
+    });
+    expect(note.status, await note.clone().text()).toBe(201);
+    const posted = await owner.fetch("POST", `/tool-execution-records/${call.id}/result/`, { output: { bytes: 12 } });
+    expect(posted.status, await posted.clone().text()).toBe(200);
+    // The note is not in the visitor's chat: the reply is still the latest thing they saw, so it goes on.
+    let continued: { content: string } | undefined;
+    for (let i = 0; i < 50 && !continued; i++) {
+      const page = await bodyOf<"GET /messages/">(
+        await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`),
+      );
+      continued = page.results.find((m) => m.senderType === "chatbot" && m.content === "open_file returned bytes: 12.");
+      if (!continued) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(continued?.content).toBe("open_file returned bytes: 12.");
+  });
+
   it("a member cannot give an assistant a tool outside their groups", async () => {
     const owner = await seedOwner();
     const member = await seedMember(owner, ["chatbot.manage", "tool.view"]);

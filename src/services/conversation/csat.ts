@@ -87,10 +87,10 @@ export async function askForRating(
   if (!channel) return;
   // Both read by the conversation's object, in one read.
   const [latest, visitor] = await storedMessages(env, conversation.organizationId, conversation.id).lookup([
-    { latest: {} },
+    { latest: { visible: true } },
     { latest: { senderType: "contact" } },
   ]);
-  // Resolved again without a word since: asked already.
+  // Resolved again without a word to the visitor since (a private note is none): asked already.
   if (!latest || isRatingAsk(latest.contentPayload)) return;
   const [bot] = conversation.chatbotId
     ? await db
@@ -118,9 +118,9 @@ export async function askForRating(
 
 /**
  * A messaging visitor's answer to the satisfaction question: the rating (a button's `rating`, else a
- * message that is just a number 1-5) stored on `conversation` when the question is its latest
- * message and was not answered yet. Returns the conversation rated, or null: then the message is an
- * ordinary one (a new question opens a new conversation).
+ * message that is just a number 1-5) stored on `conversation` when the question is the latest
+ * message the visitor saw (private notes aside) and was not answered yet. Returns the conversation
+ * rated, or null: then the message is an ordinary one (a new question opens a new conversation).
  */
 export async function channelRating(
   env: Bindings,
@@ -131,7 +131,11 @@ export async function channelRating(
 ): Promise<ConversationRow | null> {
   const rating = answer.rating ?? Number(/^\s*([1-5])\s*$/.exec(answer.text)?.[1] ?? NaN);
   if (conversation?.status !== "resolved" || !(rating >= 1 && rating <= 5)) return null;
-  const [latest] = await storedMessages(env, conversation.organizationId, conversation.id).lookup([{ latest: {} }]);
+  // The latest message the visitor saw: an agent's private note (a wrap-up written after resolving) is not in their
+  // chat, so the question is still what they answer (docs/decisions.md, "Private notes: one flag, and effects opt in").
+  const [latest] = await storedMessages(env, conversation.organizationId, conversation.id).lookup([
+    { latest: { visible: true } },
+  ]);
   if (!latest || !isRatingAsk(latest.contentPayload)) return null;
   // Answered already: once per question.
   if (conversation.csatAt !== null && conversation.csatAt >= latest.createdAt) return null;

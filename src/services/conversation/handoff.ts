@@ -64,23 +64,45 @@ const CJK = [
   /找(?:個|个)?人(?:工)?(?:處理|处理|談|谈|聊)|(?:找|要|請|请)(?:你們|你们)?(?:的)?(?:員工|员工|店員|店员|同事|工作人員|工作人员)/u,
   /担当者|オペレーター|有人対応|(?:人間|スタッフ|人)と話/u,
 ];
-/** "Are you a human?" asks what we are; "I don't want a person" refuses one. */
-const NOT_A_REQUEST = /^(?:are|is|am)\s|\b(?:don't|do\s+not|no\s+need)\b|^(?:你|您)?(?:是|是不是)/u;
+// Judged clause by clause: "I don't understand. I want to talk to a person." asks in its second sentence, whatever
+// the first one says. Only what governs the ask's verb takes it back.
+const CLAUSE_END = /[.!?;:,。！？；：，、\n]+/u;
+/** "Are you a human?", "Am I talking to a person?", "你是真人嗎" ask what we are... */
+const ASKS_WHAT_IT_IS = /^(?:are|is|am)\s|^(?:你|您)?是(?!否(?:可以|能))/u;
+/** ...but "Is it possible to talk to a human?", "Is there a way to…", "Am I able to…" ask for one. */
+const ASKS_IF_POSSIBLE =
+  /^(?:is|are)\s+(?:it|there)\s+(?:possible|(?:a|any|some)\s+(?:way|chance|option))\b|^am\s+i\s+able\b/;
+/** A negation right before the ask, with only auxiliaries between: "I don't want to talk to…", "no need to speak
+ * to…", "不用轉人工"; "This doesn't help, I want a person" is not one. Japanese negates after: "担当者と話したくない". */
+const NEGATED_BEFORE = [
+  new RegExp(
+    String.raw`\b(?:(?:do|does|did|wo|would)n'?t|(?:do|does|did|will|would)\s+not|not|never|no\s+need\s+(?:to|for))` +
+      String.raw`(?:\s+(?:really|even|ever|actually|want|wanted|need|needed|wish|ask|asked|have|to|me))*\s*$`,
+  ),
+  /(?:不|[別别]|[無无]需|毋[須须])(?:要|用|需要?|必|想)?(?:再|[幫帮]我|找|[轉转]|接)*$/u,
+];
+const NEGATED_AFTER = /^[^。]*?(?:たくない|たくありません|なくて(?:も)?(?:いい|大丈夫|結構)|不要|いらない|いりません)/u;
 
 /** Whether a visitor's message asks for a person rather than for an answer. */
-export function asksForPerson(message: string): boolean {
-  const text = message
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[’]/g, "'")
+export const asksForPerson = (message: string): boolean =>
+  message.normalize("NFKC").toLowerCase().replace(/[’]/g, "'").split(CLAUSE_END).some(clauseAsks);
+
+function clauseAsks(words: string): boolean {
+  const clause = words
     .replace(/[^\p{L}\p{N}'\s]+/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
-  if (!text) return false;
-  if (ANYONE_THERE.test(text)) return true;
-  if (NOT_A_REQUEST.test(text)) return false;
-  if (CJK_SCRIPT.test(text)) return CJK.some((re) => re.test(text.replace(/\s+/g, "")));
-  return ENGLISH.some((re) => re.test(text));
+  if (!clause) return false;
+  if (ANYONE_THERE.test(clause)) return true;
+  if (ASKS_WHAT_IT_IS.test(clause) && !ASKS_IF_POSSIBLE.test(clause)) return false;
+  const cjk = CJK_SCRIPT.test(clause);
+  const text = cjk ? clause.replace(/\s+/g, "") : clause;
+  return (cjk ? CJK : ENGLISH).some((re) => {
+    const ask = re.exec(text);
+    if (!ask) return false;
+    const [before, after] = [text.slice(0, ask.index), text.slice(ask.index + ask[0].length)];
+    return !NEGATED_BEFORE.some((negation) => negation.test(before)) && !NEGATED_AFTER.test(after);
+  });
 }
 
 /** Whether the assistant hands off instead of answering `incoming`. */

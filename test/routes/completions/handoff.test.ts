@@ -453,6 +453,14 @@ describe("asksForPerson", () => {
     "转人工服务",
     "担当者と話したいです",
     "オペレーターをお願いします",
+    // Whether it can be done asks for it; a sentence before the ask, negative or not, does not take it back.
+    "Is it possible to talk to a human?",
+    "Is there a way to speak to a real person?",
+    "I don't understand your answer. I want to talk to a person.",
+    "This doesn't help, I don't know what to do. Can I speak to an agent?",
+    "Are you a bot? I want to talk to a human",
+    "你是機器人嗎？我要找真人",
+    "是否可以轉人工？",
   ])("%s: asks for a person", (text) => expect(asksForPerson(text)).toBe(true));
 
   it.each([
@@ -463,5 +471,17 @@ describe("asksForPerson", () => {
     "你們的營業時間?",
     "Thanks, bye!",
     "What does a travel agent do?",
+    "Am I talking to a real person?",
   ])("%s: asks the assistant", (text) => expect(asksForPerson(text)).toBe(false));
+
+  it.each([
+    "I don't want to talk to an agent",
+    "I don't need a human",
+    "No need to talk to a person, thanks.",
+    "I'd rather not speak to an agent",
+    "Please don't transfer me to an agent.",
+    "不用轉人工",
+    "我不需要客服",
+    "担当者と話したくないです",
+  ])("%s: declines a person", (text) => expect(asksForPerson(text)).toBe(false));
 });
