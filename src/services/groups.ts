@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../env";
-import { groupMembers, groupPermissions, groups, members, users } from "../db/schema";
+import { groupMembers, groupPermissions, groups, inboxes, members, users } from "../db/schema";
 import { conflict, fieldError, forbidden, isUniqueViolation } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import { type PageWindow, mapPage, paginate } from "../db/paginate";
@@ -75,12 +75,28 @@ export async function listGroups(db: Db, organizationId: string, query: string |
   return { count: page.count, items: await groupRecords(db, page.items) };
 }
 
-/** Deletes a group of the organization (404 for any other); its members lose its permissions at once, and
- * conversations their team (its purge, services/purges.ts, in the organization's data plane `data`). */
+/**
+ * Deletes a group of the organization (404 for any other); its members lose its permissions at once, conversations
+ * their team (its purge, services/purges.ts, in the organization's data plane `parts`), and inboxes assigning to it
+ * their `assignment.teamId`, in the batch that deletes it: the setting has no key to clear it, and a round-robin
+ * inbox naming a team no longer there would leave every handoff waiting while agents are online. Without a team it
+ * assigns to every member who may serve (docs/decisions.md, "Assignment").
+ */
 export async function deleteGroup(db: Db, parts: Db[], organizationId: string, id: string) {
   const group = await findGroup(db, organizationId, id);
   await writePurges(parts, [{ organizationId, kind: "group", id: group.id }]);
-  await db.delete(groups).where(and(eq(groups.id, group.id), eq(groups.organizationId, organizationId)));
+  await db.batch([
+    db
+      .update(inboxes)
+      .set({ assignment: sql`json_set(${inboxes.assignment}, '$.teamId', null)`, updatedAt: Date.now() })
+      .where(
+        and(
+          eq(inboxes.organizationId, organizationId),
+          sql`json_extract(${inboxes.assignment}, '$.teamId') = ${group.id}`,
+        ),
+      ),
+    db.delete(groups).where(and(eq(groups.id, group.id), eq(groups.organizationId, organizationId))),
+  ]);
 }
 
 export const groupRecord = async (db: Db, row: GroupRow) => (await groupRecords(db, [row]))[0];

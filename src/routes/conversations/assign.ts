@@ -10,10 +10,16 @@ const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
 
 const Body = z
   .object({
-    assigneeId: z.uuid().nullable().optional().openapi({
-      description: "User id of a member of the organization (and of the team); null: unassigned; absent: kept",
-      example: EXAMPLE_ID,
-    }),
+    assigneeId: z
+      .uuid()
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "User id of a member of the organization who may serve conversations (`conversation.manage`), and of the " +
+          "team; null: unassigned; absent: kept",
+        example: EXAMPLE_ID,
+      }),
     teamId: z
       .uuid()
       .nullable()
@@ -37,7 +43,7 @@ const route = createRoute({
     "Needs `conversation.manage`. Names who should serve the conversation; its state stays as it is (a " +
     "queued conversation " +
     "keeps waiting until the assignee answers or takes it over). The assignee must be a member of the " +
-    "organization and, when the " +
+    "organization who may serve conversations (`conversation.manage`) and, when the " +
     "conversation has or gets a team, of that team (400). The live inbox gets `conversation.updated` with " +
     "`changes.assignee` and reason `operator`.",
   request: { params: IdParams, ...jsonBody(Body) },

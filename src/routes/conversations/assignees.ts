@@ -12,7 +12,8 @@ const route = createRoute({
   summary: "Whom a conversation can be assigned to",
   description:
     "Needs `conversation.manage` (what `assign/` needs: an agent who may assign sees whom to, without " +
-    "`member.view` or `group.view`). The organization's members by name, each with their availability and whether " +
+    "`member.view` or `group.view`). The organization's members who may serve conversations " +
+    "(`conversation.manage`, as `assign/` requires of an assignee) by name, each with their availability and whether " +
     `they are in the conversation's team (at most ${MAX_ASSIGNEES}), and its teams (groups) by name.`,
   request: { params: IdParams },
   responses: { 200: json(AssigneesSchema, "Members and teams"), ...errorResponses(403, 404) },

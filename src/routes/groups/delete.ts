@@ -11,7 +11,9 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/groups/{id}/",
   tags: ["Roles and permissions"],
   summary: "Delete a group",
-  description: "Needs `group.manage`. Its members lose the group's permissions at once.",
+  description:
+    "Needs `group.manage`. Its members lose the group's permissions at once; conversations it served lose their " +
+    "team, and inboxes that assigned round-robin to it assign to every member who may serve conversations.",
   request: { params: GroupParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });

@@ -11,7 +11,8 @@ export interface AssignRequest {
 
 /**
  * The change an assignment makes, checked (400 on the field at fault): the team must be the
- * organization's; the assignee named a member of it, and of the team the conversation will have
+ * organization's; the assignee named a member of it who may serve conversations (`mayServe`, the rule automatic
+ * assignment follows), and of the team the conversation will have
  * (unless both stay as they are: a member outside the team who took it over keeps it). Giving the
  * conversation to another team alone releases an assignee who is not in that team, for the team's
  * members to take it, rather than refusing the team. The state is left as it is: assigning names who
@@ -35,6 +36,11 @@ export async function assignmentChange(
     // The assignee and team it has already stand: a member outside the team may have taken it over (a lead does),
     // and sending the assignment back as it reads is no new choice to refuse.
     const unchanged = body.assigneeId === conversation.assigneeId && teamId === conversation.teamId;
+    if (!member.canServe && !unchanged)
+      throw fieldError(
+        "assigneeId",
+        "The assignee may not serve conversations: they need the conversation.manage permission (a group granting it).",
+      );
     if (!member.inTeam && !unchanged)
       throw fieldError("assigneeId", "The assignee is not a member of the conversation's team.");
   } else if (body.assigneeId === undefined && conversation.assigneeId && teamId !== conversation.teamId) {

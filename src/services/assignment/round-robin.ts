@@ -1,15 +1,15 @@
 // Automatic assignment (docs/decisions.md, "Assignment"): a conversation of a round-robin inbox
-// that is queued for a person goes to one of the inbox team's online agents (every member who may
-// manage conversations when it has no team) with room below their capacity, the one assigned
-// longest ago first. The conversation stays queued, waiting for that agent to answer or take it.
+// that is queued for a person goes to one of its team's online agents who may serve it (`mayServe`) with room below
+// their capacity, the one assigned longest ago first. Its team is the conversation's own when it has one (given to a
+// team, it is that team's to take), else the inbox's; with neither, every member who may serve. The conversation
+// stays queued, waiting for that agent to answer or take it.
 import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { conversations, groupMembers, groupPermissions, inboxes, members, type InboxAssignment } from "../../db/schema";
+import { conversations, groupMembers, inboxes, members, type InboxAssignment } from "../../db/schema";
 import { inList } from "../../lib/sql";
-import { PERMISSIONS } from "../permissions";
 import type { ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
-import { assignmentOf } from "./settings";
+import { assignmentOf, mayServe } from "./settings";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { conversationDb, dataParts } from "../shards/parts";
 import { batch, prepared, ph } from "../../db/prepared";
@@ -18,7 +18,6 @@ import { createdDeliveries, enqueueDeliveries } from "../webhooks/emit";
 import { outboxConfig } from "../conversation/outbox-config";
 import { logWarn } from "../../lib/log";
 
-const MANAGE_CONVERSATIONS = PERMISSIONS.find((p) => p.codename === "conversation.manage")!.id;
 /** Waiting conversations looked at when an agent comes online. */
 const WAITING_BATCH = 50;
 
@@ -28,30 +27,19 @@ interface Agent {
   capacity: number | null;
 }
 
-/** Who may be given the inbox's conversations: online, in its team (or able to manage conversations), longest since
- * their last assignment first. */
-function eligibleAgents(
-  db: Db,
-  organizationId: string,
-  assignment: InboxAssignment,
-  onlyMember?: string,
-): Promise<Agent[]> {
-  const inTeam = assignment.teamId
+/** The team whose members take a conversation: its own (an operator gave it to that team), else its inbox's. */
+const poolTeam = (conversation: Pick<ConversationRow, "teamId">, assignment: InboxAssignment) =>
+  conversation.teamId ?? assignment.teamId;
+
+/** Who may be given a conversation of team `teamId` (null: none): online, allowed to serve it and in the team, longest
+ * since their last assignment first. */
+function eligibleAgents(db: Db, organizationId: string, teamId: string | null, onlyMember?: string): Promise<Agent[]> {
+  const inTeam = teamId
     ? inArray(
         members.id,
-        db.select({ id: groupMembers.memberId }).from(groupMembers).where(eq(groupMembers.groupId, assignment.teamId)),
+        db.select({ id: groupMembers.memberId }).from(groupMembers).where(eq(groupMembers.groupId, teamId)),
       )
-    : or(
-        eq(members.isOwner, true),
-        inArray(
-          members.id,
-          db
-            .select({ id: groupMembers.memberId })
-            .from(groupMembers)
-            .innerJoin(groupPermissions, eq(groupPermissions.groupId, groupMembers.groupId))
-            .where(eq(groupPermissions.permissionId, MANAGE_CONVERSATIONS)),
-        ),
-      );
+    : undefined;
   return (
     db
       .select({ memberId: members.id, userId: members.userId, capacity: members.capacity })
@@ -60,6 +48,7 @@ function eligibleAgents(
         and(
           eq(members.organizationId, organizationId),
           eq(members.availability, "online"),
+          mayServe(db),
           inTeam,
           onlyMember ? eq(members.id, onlyMember) : undefined,
         ),
@@ -241,7 +230,7 @@ export async function autoAssign(
   if (!inbox) return null;
   const assignment = assignmentOf(inbox.assignment);
   if (assignment.mode !== "round_robin" || before.status !== "queued" || before.assigneeId) return null;
-  for (const agent of await eligibleAgents(db, before.organizationId, assignment)) {
+  for (const agent of await eligibleAgents(db, before.organizationId, poolTeam(before, assignment))) {
     if (await tryAssign(db, parts, data, before, agent, assignment, now, deliveries))
       return lifecycleEvent(before, await readRow(data, before.id), "auto_assignment");
   }
@@ -312,9 +301,9 @@ export async function assignWaiting(
   const eligible = new Map<string, Agent | null>();
   for (const { conversation, data } of waiting) {
     const assignment = assignmentOf(assignmentOfInbox.get(conversation.inboxId)!);
-    const key = assignment.teamId ?? "";
-    if (!eligible.has(key))
-      eligible.set(key, (await eligibleAgents(db, organizationId, assignment, memberId))[0] ?? null);
+    const team = poolTeam(conversation, assignment);
+    const key = team ?? "";
+    if (!eligible.has(key)) eligible.set(key, (await eligibleAgents(db, organizationId, team, memberId))[0] ?? null);
     const agent = eligible.get(key);
     if (!agent || !(await tryAssign(db, parts, data, conversation, agent, assignment, now, deliveries))) continue;
     const event = lifecycleEvent(conversation, await readRow(data, conversation.id), "auto_assignment");

@@ -1,7 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../env";
-import { groupMembers, groups, members, type InboxAssignment } from "../../db/schema";
+import { groupMembers, groupPermissions, groups, members, type InboxAssignment } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
+import { PERMISSIONS } from "../permissions";
 
 /** Conversations an agent serves at once when neither they nor the inbox say otherwise. */
 export const DEFAULT_CAPACITY = 5;
@@ -24,10 +25,31 @@ export async function requireTeamOf(db: Db, organizationId: string, teamId: stri
   if (!team) throw fieldError(field, "No such team (group) in your organization.");
 }
 
-/** The member row of `userId` in the organization, and whether they are in `teamId` (when given). */
+const MANAGE_CONVERSATIONS = PERMISSIONS.find((p) => p.codename === "conversation.manage")!.id;
+
+/**
+ * Members who may serve a conversation, the one rule of automatic assignment, `assign/` and the assignees list
+ * (docs/decisions.md, "Assignment"): `conversation.manage`, as the owner or through a group, since an assignee's work
+ * (answering, taking over, handing back) needs it; a reader with `conversation.view` alone could not answer what they
+ * were given. A team narrows this further; it never widens it.
+ */
+export const mayServe = (db: Db) =>
+  or(
+    eq(members.isOwner, true),
+    inArray(
+      members.id,
+      db
+        .select({ id: groupMembers.memberId })
+        .from(groupMembers)
+        .innerJoin(groupPermissions, eq(groupPermissions.groupId, groupMembers.groupId))
+        .where(eq(groupPermissions.permissionId, MANAGE_CONVERSATIONS)),
+    ),
+  );
+
+/** The member row of `userId` in the organization, whether they are in `teamId` (when given) and may serve. */
 export async function membership(db: Db, organizationId: string, userId: string, teamId: string | null) {
   const [row] = await db
-    .select({ id: members.id, inTeam: groupMembers.id })
+    .select({ id: members.id, inTeam: groupMembers.id, canServe: sql<number>`${mayServe(db)}` })
     .from(members)
     .leftJoin(
       groupMembers,
@@ -37,5 +59,7 @@ export async function membership(db: Db, organizationId: string, userId: string,
       ),
     )
     .where(and(eq(members.organizationId, organizationId), eq(members.userId, userId)));
-  return row ? { memberId: row.id, inTeam: teamId ? row.inTeam !== null : true } : null;
+  return row
+    ? { memberId: row.id, inTeam: teamId ? row.inTeam !== null : true, canServe: Boolean(row.canServe) }
+    : null;
 }

@@ -22,7 +22,10 @@ export const AssigneesSchema = z
           }),
         }),
       )
-      .openapi({ description: "The organization's members (at most 1,000), by name" }),
+      .openapi({
+        description:
+          "The organization's members who may serve conversations (`conversation.manage`; at most 1,000), by name",
+      }),
     teams: z.array(IdName).openapi({ description: "Groups: `teamId` of `assign/`" }),
   })
   .openapi("ConversationAssignees");

@@ -119,6 +119,27 @@ describe("POST /conversations/{id}/assign/", () => {
     expect(await getConversation(owner, id)).toMatchObject({ assignee: null, team: null, status: "queued" });
   });
 
+  it("400 for a member who may not serve conversations (without conversation.manage), in the team or not", async () => {
+    const owner = await seedOwner();
+    const noRights = await seedMember(owner, []);
+    const reader = await seedMember(owner, ["conversation.view"]);
+    const team = await seedTeam(owner, [noRights.memberId, reader.memberId]);
+    const { talk } = await assistantWithInbox(owner, null);
+    const id = await handedOff(talk);
+    const path = `/conversations/${id}/assign/`;
+    for (const body of [
+      { assigneeId: noRights.userId },
+      { assigneeId: reader.userId },
+      { assigneeId: reader.userId, teamId: team },
+    ]) {
+      const refused = await expectError(await owner.fetch("POST", path, body), 400, "invalid");
+      expect(refused.detail, JSON.stringify(body)).toMatch(/may not serve conversations.*conversation\.manage/);
+    }
+    // They could not have opened it.
+    expect((await noRights.fetch("GET", `/conversations/${id}/`)).status).toBe(403);
+    expect(await getConversation(owner, id)).toMatchObject({ assignee: null, team: null, status: "queued" });
+  });
+
   it("a member outside the team who took it over keeps it; the assignment sent back as is passes", async () => {
     const owner = await seedOwner();
     const agent = await seedAgent(owner);

@@ -43,6 +43,21 @@ describe("GET /conversations/{id}/assignees/", () => {
     },
   );
 
+  it("leaves out the members who may not serve conversations (assign/ refuses them)", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner);
+    const noRights = await seedMember(owner, []);
+    const reader = await seedMember(owner, ["conversation.view"]);
+    const team = await seedTeam(owner, [agent.memberId, noRights.memberId, reader.memberId]);
+    const { talk } = await assistantWithInbox(owner, null);
+    const id = await handedOff(talk);
+    for (const teamId of [null, team]) {
+      expect((await owner.fetch("POST", `/conversations/${id}/assign/`, { teamId })).status).toBe(200);
+      const listed = await bodyOf<"GET /conversations/{id}/assignees/">(await owner.fetch("GET", path(id)));
+      expect(listed.members.map((m) => m.id).sort()).toEqual([owner.userId, agent.userId].sort());
+    }
+  });
+
   it("403 without conversation.manage", async () => {
     const owner = await seedOwner();
     const { talk } = await assistantWithInbox(owner, null);

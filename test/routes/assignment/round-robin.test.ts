@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { members } from "../../../src/db/schema";
 import { autoAssign } from "../../../src/services/assignment/round-robin";
-import { conversationData, db, parts, seedOwner, waitFor } from "../../harness";
+import { conversationData, db, expectError, parts, seedMember, seedOwner, waitFor } from "../../harness";
 import { liveEvents } from "../../support/sse";
 import {
   assistantWithInbox,
@@ -222,5 +222,73 @@ describe("automatic (round-robin) assignment", () => {
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await assign(owner.organizationId, id)).toBeNull();
     expect(await getConversation(owner, id)).toMatchObject({ status: "queued", assignee: null });
+  });
+
+  it("only members who may serve conversations (conversation.manage) are assigned, a team's members too", async () => {
+    const owner = await seedOwner();
+    const noRights = await seedMember(owner, []);
+    const reader = await seedMember(owner, ["conversation.view"]);
+    const agent = await seedAgent(owner, "offline");
+    const team = await seedTeam(owner, [noRights.memberId, reader.memberId, agent.memberId]);
+    for (const member of [noRights, reader]) await setAvailability(member, "online");
+    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, teamId: team });
+    const id = await handedOff(talk);
+    // Whether or not the handoff's own run has come yet, nobody it may give the conversation to is online.
+    expect(await assign(owner.organizationId, id)).toBeNull();
+    expect(await getConversation(owner, id)).toMatchObject({ status: "queued", assignee: null });
+    expect((await noRights.fetch("GET", `/conversations/${id}/`)).status).toBe(403);
+    // It waits for someone who can answer it.
+    await setAvailability(agent, "online");
+    expect((await getConversation(owner, id)).assignee?.id).toBe(agent.userId);
+  });
+
+  it("a conversation given to another team goes to that team's members, not back to the inbox team's", async () => {
+    const owner = await seedOwner();
+    const a = await seedAgent(owner, "online");
+    const b = await seedAgent(owner, "offline");
+    const [inboxTeam, otherTeam] = [await seedTeam(owner, [a.memberId]), await seedTeam(owner, [b.memberId])];
+    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, teamId: inboxTeam });
+    const id = await handedOff(talk);
+    expect((await settledAssignment(owner, id)).assignee?.id).toBe(a.userId);
+
+    // Given to the other team alone: a, outside it, is released for its members to take, and not given it again.
+    const res = await owner.fetch("POST", `/conversations/${id}/assign/`, { teamId: otherTeam });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ assignee: null, team: { id: otherTeam } });
+    expect(await assign(owner.organizationId, id)).toBeNull();
+    expect(await getConversation(owner, id)).toMatchObject({ assignee: null, team: { id: otherTeam } });
+    await setAvailability(b, "online");
+    expect(await getConversation(owner, id)).toMatchObject({ assignee: { id: b.userId }, team: { id: otherTeam } });
+  });
+
+  it("coming online pulls a conversation only to its team's members: its own team, before its inbox's", async () => {
+    const owner = await seedOwner();
+    const a = await seedAgent(owner, "offline");
+    const b = await seedAgent(owner, "offline");
+    const [inboxTeam, otherTeam] = [await seedTeam(owner, [a.memberId]), await seedTeam(owner, [b.memberId])];
+    const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, teamId: inboxTeam });
+    const id = await handedOff(talk);
+    const res = await owner.fetch("POST", `/conversations/${id}/assign/`, { teamId: otherTeam });
+    expect(res.status, await res.clone().text()).toBe(200);
+    // assign/ refuses a for it now; coming online does not give it to them either.
+    await expectError(await owner.fetch("POST", `/conversations/${id}/assign/`, { assigneeId: a.userId }), 400);
+    await setAvailability(a, "online");
+    expect((await getConversation(owner, id)).assignee).toBeNull();
+    await setAvailability(b, "online");
+    expect((await getConversation(owner, id)).assignee?.id).toBe(b.userId);
+  });
+
+  it("once the inbox's team is deleted, its handoffs go to every member who may serve them", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "online");
+    const team = await seedTeam(owner, [agent.memberId]);
+    const { talk, inboxId } = await assistantWithInbox(owner, { ...ROUND_ROBIN, teamId: team });
+    const del = await owner.fetch("DELETE", `/organizations/${owner.organizationId}/groups/${team}/`);
+    expect(del.status, await del.clone().text()).toBe(204);
+    expect(await (await owner.fetch("GET", `/inboxes/${inboxId}/`)).json()).toMatchObject({
+      assignment: { mode: "round_robin", teamId: null, capacity: 5 },
+    });
+    // The agent kept conversation.manage through their own group.
+    expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
   });
 });
