@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { countRows, NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
-import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
+import { createFaq, createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
 
 const labelsOf = (kbId: string) => `/knowledge-bases/${kbId}/labels/`;
@@ -75,6 +75,66 @@ describe("knowledge base labels", () => {
     expect(got.labels).toEqual([]);
     expect(await countRows(env.DB, "faq_labels WHERE label_id = ?", label.id)).toBe(0);
   });
+
+  it(
+    "a queryMetadata restriction naming a deleted label matches nothing; another knowledge base's label is left " +
+      "out",
+    async () => {
+      const owner = await seedOwner();
+      const kb = await createKnowledgeBase(owner, { sentenceWindowSize: 0 });
+      const other = await createKnowledgeBase(owner);
+      const [basicFile, premiumFile] = await ingest(owner, kb.id, [
+        { name: "basic.txt", content: "The basic plan includes email support for the warranty." },
+        { name: "premium.txt", content: "The premium plan includes a phone line for the warranty." },
+      ]);
+      const basic = (await createLabel(owner, kb.id, "basic")).id;
+      const premium = (await createLabel(owner, kb.id, "premium")).id;
+      const elsewhere = (await createLabel(owner, other.id)).id;
+      const stranger = await seedOwner("stranger");
+      const foreign = (await createLabel(stranger, (await createKnowledgeBase(stranger)).id)).id;
+      for (const [file, label] of [
+        [basicFile, basic],
+        [premiumFile, premium],
+      ] as const) {
+        const tag = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${file.id}/update-metadata/`, {
+          labels: [{ id: label }],
+        });
+        expect(tag.status, await tag.clone().text()).toBe(200);
+      }
+      const found = async (labelRelations: unknown) => {
+        const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, {
+          query: "warranty plan support",
+          enableRerank: false,
+          queryMetadata: { knowledgeBases: [{ knowledgeBaseId: kb.id, hasUserSelectedAll: true }], labelRelations },
+        });
+        expect(res.status, await res.clone().text()).toBe(200);
+        const page = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(res);
+        return page.results.map((r) => r.knowledgeBaseFile?.filename).sort();
+      };
+      const group = (operator: "AND" | "OR", ...conditions: (string | object)[]) => ({
+        operator,
+        conditions: conditions.map((c) => (typeof c === "string" ? { labelId: c } : c)),
+      });
+
+      expect(await found(group("AND", basic))).toEqual(["basic.txt"]);
+      // Another base's label is left out for this one; with nothing left, labels do not filter it.
+      expect(await found(group("AND", elsewhere))).toEqual(["basic.txt", "premium.txt"]);
+      expect(await found(group("AND", basic, elsewhere))).toEqual(["basic.txt"]);
+      expect(await found(group("OR", premium, elsewhere))).toEqual(["premium.txt"]);
+      // Another organization's label is none of this one's: it matches nothing.
+      expect(await found(group("AND", foreign))).toEqual([]);
+      expect(await found(group("OR", premium, foreign))).toEqual(["premium.txt"]);
+
+      expect((await owner.fetch("DELETE", `${labelsOf(kb.id)}${basic}/`)).status).toBe(204);
+      // The restriction named only "basic" content: deleting the label must not open the base. The deleted
+      // label matches nothing: an AND holding it matches nothing, an OR loses that branch only.
+      expect(await found(group("AND", basic))).toEqual([]);
+      expect(await found(group("AND", basic, elsewhere))).toEqual([]);
+      expect(await found(group("OR", basic, premium))).toEqual(["premium.txt"]);
+      expect(await found(group("OR", basic, group("AND", premium, elsewhere)))).toEqual(["premium.txt"]);
+      expect(await found(group("OR", basic, elsewhere))).toEqual([]);
+    },
+  );
 
   it("rejects a missing or blank name and writes nothing", async () => {
     const { owner, kb } = await setup();

@@ -115,6 +115,22 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     expect(keyword.results[0].highlightedText).toContain("<mark>快递</mark>");
   });
 
+  it("Korean words written with particles are found with the defaults (local reranker, cutoff 0)", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner, { sentenceWindowSize: 0 });
+    await ingest(owner, kb.id, [
+      { name: "refund.txt", content: "환불은 구매 후 30일 이내에 가능합니다. 환불금은 원래 카드로 돌려드립니다." },
+      { name: "shipping.txt", content: "배송은 서울 창고에서 출발합니다. 택배는 다음 영업일에 도착합니다." },
+    ]);
+    // The index finds 환불 in 환불은 (refund + particle) by its pair; the reranker must score it above 0 too,
+    // or the cutoff drops it and replies say they cannot answer.
+    const query = "환불 기간";
+    for (const body of [{ searchMethod: "keyword" }, { enableRerank: false }, {}]) {
+      const page = await search(owner, kb.id, { query, ...body });
+      expect(page.results[0]?.knowledgeBaseFile?.filename, JSON.stringify(body)).toBe("refund.txt");
+    }
+  });
+
   it(
     "English is found by keyword and by vector search; both match other word forms, vector search also " +
       "misspellings",

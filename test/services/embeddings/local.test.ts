@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { models } from "../../../src/db/schema";
 import { embeddingModelFor } from "../../../src/services/knowledge/embeddings";
-import { localEmbeddingModel, stem } from "../../../src/services/knowledge/embeddings/local";
+import { localEmbeddingModel, stem, tokenize } from "../../../src/services/knowledge/embeddings/local";
+import { termsOf } from "../../../src/services/knowledge/retrieval/terms";
 import { db } from "../../harness";
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
@@ -76,6 +77,38 @@ describe("local embedding model", () => {
     const q = await embedOne("退货政策");
     const [office, returns] = await localEmbeddingModel.embed(passages.slice(0, 2));
     expect(dot(q, returns)).toBeGreaterThan(dot(q, office) + 0.15);
+  });
+
+  it("takes as CJK exactly what the keyword index does: kana, ideographs and Hangul; Jamo are letters in both", () => {
+    const samples: [text: string, cjk: boolean][] = [
+      ["ひらがな", true],
+      ["カタカナ", true],
+      ["ｶﾀｶﾅ", true], // half-width, folded by NFKC
+      ["退货", true],
+      ["\u3400\u3401", true], // extension A
+      ["\uf900\uf901", true], // compatibility ideographs
+      ["환불은", true],
+      ["\u1100\u1100", false], // conjoining Jamo that make no syllable
+      ["\u3131\u3131", false], // compatibility Jamo, folded by NFKC into conjoining Jamo
+      ["refund", false],
+    ];
+    for (const [text, cjk] of samples) {
+      expect(
+        tokenize(text).map((t) => t.cjk),
+        text,
+      ).toEqual([cjk]);
+      // The index gives a CJK run its characters and pairs, a word itself alone.
+      expect(termsOf(text).length > 1, text).toBe(cjk);
+    }
+  });
+
+  it("puts '환불 기간' closest to the Korean passage about 환불, though it writes 환불은 (with its particle)", async () => {
+    const passages = [
+      "배송은 서울 창고에서 출발합니다. 택배는 다음 영업일에 도착합니다.",
+      "환불은 구매 후 30일 이내에 가능합니다. 환불금은 원래 카드로 돌려드립니다.",
+    ];
+    expect(await nearest("환불 기간", passages)).toBe(1);
+    expect(await nearest("환불", passages)).toBe(1);
   });
 
   it("gives Chinese question words little weight: sharing only 怎么 with '怎么注册账号' is worth little", async () => {

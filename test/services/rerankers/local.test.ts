@@ -74,6 +74,18 @@ describe("local reranker", () => {
     expect(scores[1]).toBeGreaterThan(scores[0] + 0.2);
   });
 
+  it("ranks Korean as the keyword index finds it: 환불 meets 환불은 (with its particle), as in the index", async () => {
+    const docs = [
+      "배송은 서울 창고에서 출발합니다. 택배는 다음 영업일에 도착합니다.",
+      "환불은 구매 후 30일 이내에 가능합니다. 환불금은 원래 카드로 돌려드립니다.",
+    ];
+    const scores = await localReranker.rerank("환불 기간", docs);
+    expect(ranking(scores)[0]).toBe(1);
+    // Above 0: the default similarityCutoff (0) drops what scores 0.
+    expect(scores[1]).toBeGreaterThan(0.2);
+    expect(scores[0]).toBe(0);
+  });
+
   it("ignores Chinese question words: sharing 怎么 with the question does not outrank the answer", async () => {
     const docs = ["怎么都行，怎么选都可以，怎么说呢。", "注册账号：打开应用，点击注册，填写手机号。"];
     const scores = await localReranker.rerank("怎么注册账号", docs);

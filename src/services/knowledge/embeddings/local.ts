@@ -1,12 +1,13 @@
 import type { EmbeddingModel } from "./types";
-import { CJK_STOPWORDS } from "../retrieval/terms";
+import { CJK_CLASS, CJK_STOPWORDS } from "../retrieval/terms";
 
 /**
  * The built-in local embedding model: deterministic, offline, no weights. Features are hashed into
  * 256 signed dimensions. Keyword search (BM25 over exact terms) already finds exact words, so this
  * model is built for what it misses: stemmed words match morphological variants ("refunds" ~
  * "refund", "charging" ~ "charge") and character 3-grams match partial words and typos. Chinese and
- * Japanese, written without spaces, get each character and each pair of neighbouring characters.
+ * Japanese, written without spaces, and Korean, whose words carry their particles, get each character
+ * and each pair of neighbouring characters, as the keyword index does.
  */
 /**
  * A power of two (the hash's low bits pick the dimension). Measured with `npm run bench`: 512
@@ -23,11 +24,15 @@ export const localEmbeddingModel: EmbeddingModel = {
   },
 };
 
-/** Han and kana: scripts written without spaces. Hangul is spaced, so it goes with the words. */
-const HAN_KANA = "\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff";
-const CJK = new RegExp(`[${HAN_KANA}]`, "u");
+/**
+ * The keyword index's CJK (kana, ideographs, Hangul). Hangul was once taken as words, being spaced:
+ * 환불은 (refund + particle) then never met the question's 환불, so the reranker scored 0 a passage the
+ * index had found and the default cutoff dropped it. Korean text embedded before keeps its word
+ * features until reparsed.
+ */
+const CJK = new RegExp(`[${CJK_CLASS}]`, "u");
 // A Latin word stops where CJK text starts ("API密钥" is "api" and "密钥").
-const TOKEN = new RegExp(`[${HAN_KANA}]+|(?:(?![${HAN_KANA}])[\\p{L}\\p{N}])+(?:['’][\\p{L}]+)*`, "gu");
+const TOKEN = new RegExp(`[${CJK_CLASS}]+|(?:(?![${CJK_CLASS}])[\\p{L}\\p{N}])+(?:['’][\\p{L}]+)*`, "gu");
 
 // Function words carry little meaning but would dominate short texts; they keep a tenth of a weight
 // rather than nothing, so a query made only of them still finds something.

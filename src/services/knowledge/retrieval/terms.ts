@@ -1,12 +1,20 @@
 /**
  * Keyword terms, shared by the FTS5 index (written by the service, migration 0006) and its queries:
- * lower-cased words, and for Chinese and Japanese each character and each pair of neighbouring
- * characters, since those scripts do not separate words. A two-character word such as 退货 is then
- * one indexed term, and a longer phrase matches through its pairs.
+ * lower-cased words, and for Chinese, Japanese and Korean each character and each pair of neighbouring
+ * characters: Chinese and Japanese do not separate words, and a Korean word carries its particles
+ * (환불은 is 환불 + 은). A two-character word such as 退货 or 환불 is then one indexed term, and a longer
+ * phrase matches through its pairs.
  */
 import { porterStem } from "./porter";
 
-const CJK_CLASS = "\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af";
+/**
+ * The characters taken as CJK (kana, CJK ideographs, Hangul syllables), after NFKC: one definition
+ * for the index and the local embedding and reranker (embeddings/local.ts), which must agree, or a
+ * passage the index finds scores 0 with the reranker and the default cutoff drops it. Hangul Jamo are
+ * outside it (NFKC folds compatibility and half-width Jamo into them): both take them as letters of a word.
+ * Changing it changes the terms of content already indexed.
+ */
+export const CJK_CLASS = "\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uac00-\\ud7af";
 const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, "gu");
 /** A run of letters and digits that are not CJK: "API密钥" is the word "api" and the run "密钥". */
 const LATIN_WORD = `(?:(?![${CJK_CLASS}])[\\p{L}\\p{N}])+`;
