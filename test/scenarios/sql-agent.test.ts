@@ -78,6 +78,9 @@ const HOSTILE = [
   "select * from sqlite_master",
   "select * from sales union select * from api_keys",
   "select lo_import('/etc/passwd')",
+  // A FROM list's `, table AS alias` is no CTE, and a call is checked whatever alias follows it.
+  "select s.value from sales, secrets as s limit 1",
+  "select 1, query_to_xml('select value from secrets', true, false, '') as x from sales limit 1",
   "with recursive r(n) as (select 1 union all select n + 1 from r) select count(*) from r",
 ];
 

@@ -69,5 +69,92 @@ describe("checkReadOnlySql", () => {
       refuse("", dialect, /empty/);
       refuse("select * from sales where", dialect, /parsed/);
     });
+
+    it(`reads a name as a CTE only where WITH defines it, in its scope (${dialect})`, () => {
+      const tables = (sql: string) => checkReadOnlySql(sql, dialect, TABLES).tables.sort();
+      // A CTE named like a real table, CTEs after a comma (with a column list), a WITH nested in a subquery.
+      expect(tables("with secrets as (select * from sales) select * from secrets")).toEqual(["sales"]);
+      expect(
+        tables("with a as (select * from sales), b (n) as (select count(*) from a) select n from b, customers"),
+      ).toEqual(["customers", "sales"]);
+      expect(tables("select * from (with t as (select * from customers) select * from t) as x")).toEqual(["customers"]);
+      expect(tables("select * from sales where exists (with t as (select 1) select * from t)")).toEqual(["sales"]);
+      // Comma-joined tables and subqueries, with and without AS.
+      expect(tables("select s.region from sales s, customers as c where c.id = s.customer_id")).toEqual([
+        "customers",
+        "sales",
+      ]);
+      expect(tables("select * from sales, (select id from customers) as c, (select 1) x")).toEqual([
+        "customers",
+        "sales",
+      ]);
+      expect(tables("select * from customers d, sales s join customers c on c.id = s.customer_id")).toEqual([
+        "customers",
+        "sales",
+      ]);
+
+      const other = /secrets is not one this assistant may read/;
+      refuse("select s.* from sales, secrets as s", dialect, other);
+      refuse("select s.value from sales, secrets as s limit 1", dialect, other);
+      refuse("select * from sales, secrets s", dialect, other);
+      refuse("select * from sales, secrets", dialect, other);
+      refuse("select * from sales as a, customers b, secrets as c", dialect, other);
+      refuse("select * from sales, (select value from secrets) as t", dialect, other);
+      refuse("select * from sales, lateral (select value from secrets) as t", dialect, other);
+      refuse("select * from sales cross join lateral (select value from secrets) t", dialect, other);
+      refuse("select * from sales join secrets as s on true", dialect, other);
+      refuse("select * from (sales join secrets on true)", dialect, other);
+      refuse("with t as (select 1) select * from t, secrets as x", dialect, other);
+      // A CTE hides a table only after its own definition, inside the query its WITH belongs to.
+      refuse("with secrets as (select * from secrets) select * from secrets", dialect, other);
+      refuse("with a as (select * from secrets), secrets as (select 1) select * from a", dialect, other);
+      refuse(
+        "select * from (with secrets as (select * from sales) select * from secrets) as t, secrets",
+        dialect,
+        other,
+      );
+      refuse(
+        "select * from sales where exists (with secrets as (select 1) select 1) and exists (table secrets)",
+        dialect,
+        other,
+      );
+      refuse("with t as (select 1) select * from sales union select value from secrets", dialect, other);
+      refuse("select * from sales where amount is distinct from 1 and id in (select id from secrets)", dialect, other);
+      refuse("select * from sales s, secrets as t, lateral (select 1) as x", dialect, other);
+      refuse("with t as materialized (select * from secrets) select * from t", dialect, other);
+
+      // A call is checked whatever alias follows, and wherever it stands.
+      refuse(
+        "select 1, query_to_xml('select value from secrets', true, false, '') as x from sales limit 1",
+        dialect,
+        /query_to_xml/,
+      );
+      refuse("select region, set_config('statement_timeout', '0', false) as t from sales", dialect, /set_config/);
+      refuse("with t as (select 1) select 1, query_to_xml('x', true, false, '') as x from t", dialect, /query_to_xml/);
+      refuse("with t (n) as (select 1), u as (select pg_read_file('x')) select * from u", dialect, /pg_read_file/);
+      refuse("select * from sales, query_to_xml('x', true, false, '') as x", dialect, /query_to_xml/);
+      refuse("with t as (select 1) select sleepy(1) as (x) from t", dialect, /sleepy|parsed/);
+      refuse("select * from sales, [secrets]", dialect, /FROM clause/);
+      refuse("select 1 with x as (select 1) select 1", dialect, /WITH/);
+    });
   }
+
+  it("matches a CTE's name as each dialect does: PostgreSQL keeps a quoted name's case, SQLite ignores case", () => {
+    const sql = 'with "Secrets" as (select * from sales) select * from secrets';
+    refuse(sql, "postgresql", /secrets is not one this assistant may read/);
+    expect(checkReadOnlySql(sql, "sqlite", TABLES).tables).toEqual(["sales"]);
+    expect(
+      checkReadOnlySql('with "Totals" as (select * from sales) select * from "Totals"', "postgresql", TABLES).tables,
+    ).toEqual(["sales"]);
+  });
+
+  it("reads LATERAL, keyword arguments and alias column lists (PostgreSQL) as neither tables nor calls", () => {
+    const tables = (sql: string) => checkReadOnlySql(sql, "postgresql", TABLES).tables.sort();
+    expect(
+      tables("select * from sales s cross join lateral (select * from customers c where c.id = s.customer_id) x"),
+    ).toEqual(["customers", "sales"]);
+    expect(tables("select extract(year from sold_on) as y from sales")).toEqual(["sales"]);
+    expect(tables("select * from sales where amount is distinct from region")).toEqual(["sales"]);
+    expect(tables("select * from (values (1, 'a')) as v(id, name), sales")).toEqual(["sales"]);
+  });
 });
