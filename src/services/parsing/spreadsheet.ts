@@ -29,7 +29,22 @@ const xmlText = (s: string) =>
       ? ENTITIES[e.toLowerCase()]
       : String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
   );
-const runsOf = (xml: string) => [...xml.matchAll(/<t[^>]*>([\s\S]*?)<\/t>/g)].map((t) => xmlText(t[1])).join("");
+/**
+ * Excel's escape of a character XML cannot carry (ECMA-376 Part 1, 22.9.2.19 ST_Xstring): `_xHHHH_` is the UTF-16
+ * unit HHHH (`_x000D_` a carriage return), and `_x005F_` escapes the underscore of a literal `_xHHHH_`.
+ */
+const unescapeXstring = (s: string) =>
+  s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const cellText = (s: string) => unescapeXstring(xmlText(s));
+const PHONETIC = /<rPh\b[^>]*?(?:\/>|>[\s\S]*?<\/rPh>)|<phoneticPr\b[^>]*?(?:\/>|>[\s\S]*?<\/phoneticPr>)/g;
+/**
+ * The text of a rich string (<si>, <is>): its runs' <t>, without the phonetic reading Japanese Excel keeps beside it
+ * (<rPh>, <phoneticPr>), which Excel does not show in the cell.
+ */
+const runsOf = (xml: string) =>
+  [...xml.replace(PHONETIC, "").matchAll(/<t(?:\s[^>]*?)?(?:\/>|>([\s\S]*?)<\/t>)/g)]
+    .map((t) => cellText(t[1] ?? ""))
+    .join("");
 
 /**
  * The first worksheet of an .xlsx file: shared and inline strings, numbers as written; rows with no text left out.
@@ -70,7 +85,7 @@ export function xlsxCells(bytes: Uint8Array, limits: { maxColumns: number; maxRo
       const body = cell[2] ?? "";
       const v = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
       while (cells.length < col) cells.push("");
-      cells[col] = type === "s" ? (shared[Number(v)] ?? "") : type === "inlineStr" ? runsOf(body) : xmlText(v ?? "");
+      cells[col] = type === "s" ? (shared[Number(v)] ?? "") : type === "inlineStr" ? runsOf(body) : cellText(v ?? "");
     }
     if (cells.some((c) => c.trim())) table.push(cells);
     if (table.length > limits.maxRows) break;

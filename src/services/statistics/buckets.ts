@@ -11,11 +11,12 @@ export type Granularity = "hour" | "day" | "month";
 export interface Bucket {
   /** Local label: `YYYY-MM-DDTHH:00` (hour), `YYYY-MM-DD` (day) or `YYYY-MM` (month). */
   time: string;
-  /** UTC epoch ms, start inclusive and end exclusive, both on an hour. */
+  /** UTC epoch ms, start inclusive and end exclusive, both on an hour (but those of `exactDays`). */
   start: number;
   end: number;
 }
 
+const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
 /** The start of the UTC hour a time falls in: the key of every hourly rollup and segment. */
@@ -70,15 +71,36 @@ function local(timezone: string, utc: number): Local {
 /** Local wall clock minus UTC at `utc`, in ms. */
 const offsetAt = (timezone: string, utc: number) => {
   const l = local(timezone, utc);
-  return Date.UTC(l.y, l.m - 1, l.d, l.h, l.min) - (utc - (utc % 60_000));
+  return Date.UTC(l.y, l.m - 1, l.d, l.h, l.min) - (utc - (utc % MINUTE));
 };
 
-/** The UTC time of a local wall-clock time (the later one when DST repeats it, the next when it skips it). */
+/**
+ * The UTC time of a local wall-clock time. When DST repeats it, the one the offset in force at `wall` read as UTC
+ * finds: the earlier west of UTC (a midnight repeated in America/Havana or Atlantic/Azores starts its day), the later
+ * east of it. When DST skips it, the first instant after it: the jump itself (America/Santiago's 2026-09-06 starts at
+ * 01:00, its 00:00 never happens), so the day before keeps its whole 24 hours.
+ */
 export function wallTimeUtc(timezone: string, y: number, m: number, d: number, h = 0): number {
   const wall = Date.UTC(y, m - 1, d, h);
   if (timezone === "UTC") return wall;
-  const guess = wall - offsetAt(timezone, wall);
-  return wall - offsetAt(timezone, guess);
+  const first = offsetAt(timezone, wall);
+  const offset = offsetAt(timezone, wall - first);
+  const at = wall - offset;
+  if (offset === first || offsetAt(timezone, at) === offset) return at;
+  // Neither offset reads `wall` at its instant: the clocks jumped over it, between these two instants.
+  return jumpBetween(timezone, wall - Math.max(first, offset), wall - Math.min(first, offset));
+}
+
+/** The first instant (to the minute) of `(before, after]` whose offset is not the one at `before`. */
+function jumpBetween(timezone: string, before: number, after: number): number {
+  const from = offsetAt(timezone, before);
+  let [lo, hi] = [before, after];
+  while (hi - lo > MINUTE) {
+    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
+    if (offsetAt(timezone, mid) === from) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }
 
 /** `wallTimeUtc` floored to the hour (the buckets' boundaries). */
@@ -102,22 +124,34 @@ export function parseDay(value: string, field: string): { y: number; m: number; 
   return { y, m, d };
 }
 
-/** `[start, end)` in UTC of the local days `from`..`to` (both included). */
-export function dayRange(
+type DayRange = (
   timezone: string,
   from: string,
   to: string | undefined,
   fromField: string,
   toField: string,
-): { start: number; end: number } {
-  const a = parseDay(from, fromField);
-  const b = to ? parseDay(to, toField) : a;
-  const start = utcOf(timezone, a.y, a.m, a.d);
-  const next = new Date(Date.UTC(b.y, b.m - 1, b.d + 1));
-  const end = utcOf(timezone, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate());
-  if (end <= start) throw fieldError(toField, `${toField} is before ${fromField}.`);
-  return { start, end };
-}
+) => { start: number; end: number };
+
+/** `[start, end)` in UTC of the local days `from`..`to` (both included), each end given by `at`. */
+const daysBy =
+  (at: typeof wallTimeUtc): DayRange =>
+  (timezone, from, to, fromField, toField) => {
+    const a = parseDay(from, fromField);
+    const b = to ? parseDay(to, toField) : a;
+    const start = at(timezone, a.y, a.m, a.d);
+    const end = at(timezone, b.y, b.m, b.d + 1);
+    if (end <= start) throw fieldError(toField, `${toField} is before ${fromField}.`);
+    return { start, end };
+  };
+
+/** The local days `from`..`to` as whole UTC hours, what the hourly counters can add up (see the module's note). */
+export const dayRange = daysBy(utcOf);
+
+/**
+ * The local days `from`..`to` from local midnight to local midnight, for what carries exact times (chatbot records,
+ * handoff stretches): a day in Asia/Kolkata runs from 18:30 UTC, which the hours of `dayRange` would move to 18:00.
+ */
+export const exactDayRange = daysBy(wallTimeUtc);
 
 /** A datetime query value: ISO 8601 (an offset or Z; without one it is read in `timezone`), a date, or epoch ms. */
 export function parseInstant(value: string, timezone: string, field: string, endOfDay = false): number {
@@ -201,15 +235,38 @@ export function localDate(timezone: string, now: number): string {
 }
 
 /**
- * The local days a figures request covers, `startDate` to `endDate` (both included), with their UTC range: by
- * default this month up to today, and without an end a start after today is a single day.
+ * The local days a figures request covers, `startDate` to `endDate` (both included), with their UTC range (`range`:
+ * whole hours for counters, `exactDayRange` for exact times): by default this month up to today, and without an end a
+ * start after today is a single day.
  */
-export function daysOrMonthToDate(timezone: string, startDate: string | undefined, endDate: string | undefined) {
+export function daysOrMonthToDate(
+  timezone: string,
+  startDate: string | undefined,
+  endDate: string | undefined,
+  range: DayRange = dayRange,
+) {
   const today = localDate(timezone, Date.now());
   const from = startDate ?? `${today.slice(0, 7)}-01`;
   // biome-ignore lint/complexity/useMathMinMax: the dates are text ("YYYY-MM-DD"), which Math.max cannot compare
   const to = endDate ?? (from > today ? from : today);
-  return { startDate: from, endDate: to, ...dayRange(timezone, from, to, "startDate", "endDate") };
+  return { startDate: from, endDate: to, ...range(timezone, from, to, "startDate", "endDate") };
+}
+
+/**
+ * The local days from the one holding `start` until `end`, each from local midnight to the next (an `exactDayRange`
+ * cut into days, for grouping exact times; `buckets` would round them to the hour). 400 beyond MAX_BUCKETS.
+ */
+export function exactDays(timezone: string, start: number, end: number): Bucket[] {
+  const { y, m, d } = local(timezone, start);
+  const out: Bucket[] = [];
+  for (let i = 0, day = wallTimeUtc(timezone, y, m, d); day < end; i++) {
+    const next = wallTimeUtc(timezone, y, m, d + i + 1);
+    const time = new Date(Date.UTC(y, m - 1, d + i)).toISOString().slice(0, 10);
+    out.push({ time, start: Math.max(day, start), end: Math.min(next, end) });
+    if (out.length > MAX_BUCKETS) throw tooMany("day");
+    day = next;
+  }
+  return out;
 }
 
 /** A time series as the statistics routes answer it: each bucket's label and bounds, then its figures. */

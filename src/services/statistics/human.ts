@@ -8,7 +8,7 @@ import { client } from "../../db/prepared";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { notFound } from "../../lib/errors";
 import type { Durations, HumanFigures, HumanGroupFigures } from "../records/human-statistics";
-import { buckets, checkTimezone, daysOrMonthToDate } from "./buckets";
+import { checkTimezone, daysOrMonthToDate, exactDayRange, exactDays } from "./buckets";
 
 export const HUMAN_GROUPS = ["agent", "team", "assistant", "day"] as const;
 export type HumanGroup = (typeof HUMAN_GROUPS)[number];
@@ -47,7 +47,9 @@ const FILTERS = [
  * organization's (else 404). */
 export async function humanQueryOf(db: Db, organizationId: string, q: HumanRequest) {
   const timezone = checkTimezone(q.timezone);
-  const { startDate, endDate, start, end } = daysOrMonthToDate(timezone, q.startDate, q.endDate);
+  // Stretches carry exact times: the days run from local midnight, not from its hour ("Statistics, records and
+  // evaluation" in docs/decisions.md: only the counters are hourly).
+  const { startDate, endDate, start, end } = daysOrMonthToDate(timezone, q.startDate, q.endDate, exactDayRange);
   for (const [field, table, detail] of FILTERS) {
     const id = q[field];
     if (!id) continue;
@@ -192,7 +194,7 @@ export async function humanStatistics(
   );
   const total = figuresOf(rows);
   if (q.groupBy === "day") {
-    const days = buckets(q.timezone, q.start, q.end, "day");
+    const days = exactDays(q.timezone, q.start, q.end);
     const perDay = days.map(() => [] as StretchRow[]);
     let i = 0;
     // Rows come oldest first: walk the days along them.

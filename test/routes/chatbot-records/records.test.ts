@@ -128,6 +128,36 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     expect(taipei.results.map((r) => r.inputMessage)).toEqual(["Outside the range", "Opening hours?"]);
   });
 
+  it.each([
+    ["Asia/Kolkata", "+05:30"],
+    ["Asia/Kathmandu", "+05:45"],
+    ["Asia/Tehran", "+03:30"],
+    ["Australia/Adelaide", "+09:30"],
+    ["America/St_Johns", "-02:30"],
+  ])("a day in %s (off whole hours) runs from its own midnight, in the list and the export", async (zone, offset) => {
+    // Records carry exact times; only the hourly counters round a day to the hour.
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const inbox = bot.defaultInbox!.id;
+    for (const [local, question] of [
+      ["2026-05-01T23:45", "the day before"],
+      ["2026-05-02T00:15", "first quarter hour"],
+      ["2026-05-02T12:00", "noon"],
+      ["2026-05-02T23:45", "last quarter hour"],
+      ["2026-05-03T00:15", "the day after"],
+    ])
+      await seedConversation(owner.organizationId, bot.id, inbox, [
+        { at: utc(`${local}:00${offset}`), question, answer: "a" },
+      ]);
+    const q = `?startDate=2026-05-02&endDate=2026-05-02&timezone=${zone}`;
+    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(await owner.fetch("GET", list(bot.id, q)));
+    const inside = ["last quarter hour", "noon", "first quarter hour"];
+    expect(page.results.map((r) => r.inputMessage)).toEqual(inside);
+    expect(page.count).toBe(3);
+    const rows = readXlsx(await (await owner.fetch("GET", exportPath(bot.id, q))).arrayBuffer());
+    expect(rows.slice(1).map((r) => r[1])).toEqual(inside);
+  });
+
   it("records what completions store, and a failed reply with its error", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);

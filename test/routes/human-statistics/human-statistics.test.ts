@@ -214,6 +214,33 @@ describe("GET /organizations/{organizationPk}/human-statistics/", () => {
     expect(empty.results.map((g) => g.key)).toEqual(["2026-05-01", "2026-05-02", "2026-05-03"]);
   });
 
+  it("in a timezone off whole hours, a day runs from its own midnight (stretches carry exact times)", async () => {
+    const owner = await seedOwner("Owner");
+    const bot = await createChatbot(owner);
+    const part = async (conversationId: string) => client(await conversationData(owner.organizationId, conversationId));
+    // In Asia/Kolkata (UTC+05:30) 10 June runs from 18:30 UTC on the 9th to 18:30 UTC on the 10th.
+    // So many stretches at each time that a day moved by half an hour shows in every count.
+    for (const [queued, times] of [
+      ["2026-06-09T18:15:00Z", 1], // 9 June, 23:45: before the range
+      ["2026-06-10T18:15:00Z", 2], // 10 June, 23:45
+      ["2026-06-10T18:45:00Z", 1], // 11 June, 00:15
+      ["2026-06-11T18:15:00Z", 3], // 11 June, 23:45
+      ["2026-06-11T18:45:00Z", 1], // 12 June, 00:15: after the range
+    ] as const)
+      for (let n = 0; n < times; n++) {
+        const id = await handOff(owner, bot.id);
+        await timeStretch(await part(id), id, at(queued), {});
+      }
+    const answer = await ok<"GET /organizations/{organizationPk}/human-statistics/">(
+      await owner.fetch("GET", path(owner.organizationId, `${RANGE}&groupBy=day&timezone=Asia/Kolkata`)),
+    );
+    expect(answer.total.handoffsCount).toBe(6);
+    expect(answer.results.map((g) => [g.key, g.handoffsCount])).toEqual([
+      ["2026-06-10", 2],
+      ["2026-06-11", 4],
+    ]);
+  });
+
   it("without dates: this month up to today, local to the timezone; a later start alone is that one day", async () => {
     const owner = await seedOwner();
     const get = async (query: string) =>

@@ -104,6 +104,30 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     ]);
   });
 
+  it("a day whose midnight DST skips starts at the jump, and the day before keeps its 24 hours", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    // 23:30 on 5 September in Santiago (-04), the last half hour before its clocks jump from 00:00 to 01:00 (-03).
+    await seedConversation(owner.organizationId, bot.id, bot.defaultInbox!.id, [{ at: utc("2026-09-06T03:30:00Z") }]);
+    for (const [timezone, before, day, jump] of [
+      ["America/Santiago", "2026-09-05", "2026-09-06", "2026-09-06T04:00:00Z"],
+      ["America/Havana", "2026-03-07", "2026-03-08", "2026-03-08T05:00:00Z"],
+      ["Atlantic/Azores", "2026-03-28", "2026-03-29", "2026-03-29T01:00:00Z"],
+    ]) {
+      const days = await ok<"GET /chatbots/{chatbotPk}/statistics/">(
+        await owner.fetch("GET", path(bot.id, `?datetimeFrom=${before}&datetimeTo=${day}&timezone=${timezone}`)),
+      );
+      expect(
+        days.results.map((b) => b.time),
+        timezone,
+      ).toEqual([before, day]);
+      const [first, second] = days.results;
+      expect((Number(first.endAt) - Number(first.startAt)) / 3_600_000, timezone).toBe(24);
+      expect(second.startAt, timezone).toBe(String(utc(jump)));
+      if (timezone === "America/Santiago") expect(first.incomingMessagesCount).toBe(1);
+    }
+  });
+
   it("counts exactly what a scan of the same messages finds", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
