@@ -36,7 +36,9 @@ export function normalizeRequest(request: Request): Request {
   let changed = false;
   if (url.pathname.startsWith("/api") && !url.pathname.endsWith("/")) {
     const last = url.pathname.slice(url.pathname.lastIndexOf("/") + 1);
-    if (!last.includes(".")) {
+    // A file's name (`openapi.json`) keeps its form; a segment with a dot in it (a share link's `<id>.<signature>`)
+    // is no file.
+    if (!/\.[a-z0-9]{1,5}$/i.test(last)) {
       url.pathname += "/";
       changed = true;
     }

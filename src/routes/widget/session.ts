@@ -17,7 +17,9 @@ const route = createRoute({
     "scoped to this " +
     "web chat and the visitor's own conversations. A private web chat needs `contact.sourceId` with " +
     "`contact.identityToken`, " +
-    "the hex HMAC-SHA256 of `sourceId` with the web chat's identity secret (401 otherwise). A public web chat " +
+    "the hex HMAC-SHA256 of `sourceId` with the web chat's identity secret (401 otherwise). An identified " +
+    "token lapses at `identityExpiresAt` when that comes sooner, and when the identity secret is replaced; " +
+    "anonymous tokens stop when the web chat is made private. A public web chat " +
     "without " +
     "`enableAnonymous` asks a new visitor for a name or an e-mail (400 `contact.email`).",
   security: [],

@@ -17,6 +17,8 @@ export interface VisitorClaims {
   exp: number;
   /** The contact was identified by the business (signed sourceId), not anonymous. */
   idv?: boolean;
+  /** With `idv`: which identity secret vouched for it (`secretMark`); a new secret ends the token. */
+  k?: string;
 }
 
 const b64url = (bytes: Uint8Array) =>
@@ -82,6 +84,16 @@ export async function identityMatches(
 ): Promise<boolean> {
   const expected = encoder.encode(await identityDigest(identitySecret, sourceId, expiresAt));
   return timingSafeEqual(encoder.encode(token.toLowerCase()), expected);
+}
+
+/**
+ * A short mark of the web chat's identity secret as stored (sealed with a fresh IV each time it is replaced), carried
+ * by identified tokens: a secret replaced because it leaked must end the sessions it vouched for at once, not up to
+ * two hours later, and the stored form is checked without decrypting it on every request.
+ */
+export async function secretMark(sealed: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(sealed)));
+  return b64url(digest.slice(0, 12));
 }
 
 /** Share links: a read-only view of one conversation, signed like visitor tokens. */

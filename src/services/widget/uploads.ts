@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { attachments, uploads } from "../../db/schema";
-import { ApiError, fieldError } from "../../lib/errors";
+import { ApiError, fieldError, unauthenticated } from "../../lib/errors";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
 import type { WidgetAttachmentInput } from "../records/widget";
 import { attachmentWrites, NOT_OURS, prepareAttachment } from "../uploads/attachments";
@@ -10,7 +10,7 @@ import { presignUpload, type PresignedUpload } from "../uploads/presign";
 import { MESSAGE_URL_TTL_SECONDS } from "../uploads/settings";
 import { organizationOfKey } from "../uploads/store";
 import { keyOfFile, signedDownloadUrl } from "../uploads/urls";
-import type { Visitor } from "./visitors";
+import { type Visitor, visitorContact } from "./visitors";
 import type { PublicWebChat } from "./web-chats";
 
 /**
@@ -39,6 +39,10 @@ export async function presignVisitorUpload(
   file: { filename: string; fileSize: number },
 ): Promise<PresignedUpload> {
   requireFileUpload(chat);
+  // A deleted contact's token lives on until it lapses; its uploads could never be sent (the send refuses it), so
+  // they would only spend the organization's upload bytes.
+  if (!(await visitorContact(data, chat, visitor)))
+    throw unauthenticated("The visitor no longer exists; start a new session.");
   return presignUpload(env, data, {
     organizationId: chat.webChat.organizationId,
     userId: visitorUploader(visitor.contactId),

@@ -9,6 +9,7 @@ import type { ConversationRow } from "../conversations";
 import {
   identityMatches,
   readVisitorToken,
+  secretMark,
   signVisitorToken,
   VISITOR_RENEWAL_S,
   VISITOR_TOKEN_TTL_S,
@@ -42,6 +43,15 @@ export async function visitorOf(env: Bindings, chat: PublicWebChat, header: stri
   const claims = await readVisitorToken(token, env.ENCRYPTION_KEY);
   if (!claims || claims.w !== chat.webChat.id) throw unauthenticated("Invalid visitor token.");
   if (claims.exp <= nowSeconds()) throw unauthenticated("The visitor token has expired; start a new session.");
+  if (claims.idv) {
+    // An identity stands only while the secret that vouched for it does: one replaced (leaked) ends its sessions.
+    const sealed = chat.webChat.settings.identitySecretSealed;
+    if (typeof sealed !== "string" || claims.k !== (await secretMark(sealed)))
+      throw unauthenticated("The web chat's identity secret has changed; start a new session with a signed identity.");
+  } else if (chat.webChat.accessType === "private") {
+    // A token given while the web chat was public: making it private shuts anonymous visitors out at once.
+    throw unauthenticated("This web chat is private: start a new session with an identity signed by the site.");
+  }
   return { contactId: claims.c, identified: !!claims.idv };
 }
 
@@ -72,6 +82,9 @@ export async function startSession(env: Bindings, data: Db, chat: PublicWebChat,
   const given = input.contact ?? {};
   let contact: ContactRow | null = null;
   let identified = false;
+  // An identified token lapses with its identity (`identityExpiresAt`), not two hours later.
+  let expiresAt = nowSeconds() + VISITOR_TOKEN_TTL_S;
+  let mark: string | undefined;
 
   if (given.sourceId !== undefined || given.identityToken !== undefined) {
     if (!given.sourceId || !given.identityToken)
@@ -84,6 +97,9 @@ export async function startSession(env: Bindings, data: Db, chat: PublicWebChat,
       throw unauthenticated("The identity token has expired.");
     contact = await identifiedContact(env, data, chat, given.sourceId, given);
     identified = true;
+    if (given.identityExpiresAt !== undefined) expiresAt = Math.min(expiresAt, given.identityExpiresAt);
+    // A string: the secret was just read from it.
+    mark = await secretMark(webChat.settings.identitySecretSealed as string);
   } else if (webChat.accessType === "private") {
     throw unauthenticated(
       "This web chat is private: the visitor needs an identity signed by the site (contact.sourceId and " +
@@ -106,8 +122,8 @@ export async function startSession(env: Bindings, data: Db, chat: PublicWebChat,
   const claims: VisitorClaims = {
     w: webChat.id,
     c: contact.id,
-    exp: nowSeconds() + VISITOR_TOKEN_TTL_S,
-    ...(identified ? { idv: true } : {}),
+    exp: expiresAt,
+    ...(identified ? { idv: true, k: mark } : {}),
   };
   return {
     token: await signVisitorToken(claims, env.ENCRYPTION_KEY),

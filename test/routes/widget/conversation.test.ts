@@ -306,6 +306,9 @@ describe("feedback, sharing and resuming", () => {
     );
     expect(shared.title).toBe("share me");
     expect(shared.results).toHaveLength(2);
+    // The trailing slash is optional here too, though the share's last segment holds a dot (CONTRACT section 1).
+    const bare = await client().get(pub(chat.id, `shared/${share}`));
+    expect(bare.status, await bare.clone().text()).toBe(200);
     await expectNotFound(await client().get(pub(chat.id, `shared/${share.slice(0, -2)}xx/`)));
   });
 

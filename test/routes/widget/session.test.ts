@@ -176,6 +176,65 @@ describe("POST /web-chats/{id}/public/session/", () => {
     await expectError(await client().post(pub(chat.id, "session/"), { token: good.token }), 401, "not_authenticated");
   });
 
+  it("a web chat made private refuses the anonymous tokens it gave while public", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner);
+    const visitor = client();
+    const session = await startSession(chat.id, {}, visitor);
+    expect((await visitor.get(pub(chat.id, "conversations/"), session.token)).status).toBe(200);
+    const patched = await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { accessType: "private" });
+    expect(patched.status, await patched.clone().text()).toBe(200);
+    await expectError(await visitor.get(pub(chat.id, "conversations/"), session.token), 401, "not_authenticated");
+    await expectError(
+      await visitor.post(pub(chat.id, "messages/"), { content: "still here?" }, session.token),
+      401,
+      "not_authenticated",
+    );
+  });
+
+  it("a new identity secret ends the sessions the old one vouched for", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner, { accessType: "private" });
+    const newSecret = async () =>
+      (
+        await bodyOf<"POST /web-chats/{id}/identity-secret/">(
+          await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
+        )
+      ).secret;
+    const visitor = client();
+    const signIn = async (secret: string) =>
+      startSession(
+        chat.id,
+        { contact: { sourceId: "user-7", identityToken: await identityDigest(secret, "user-7") } },
+        visitor,
+      );
+    const old = await signIn(await newSecret());
+    expect((await visitor.get(pub(chat.id, "conversations/"), old.token)).status).toBe(200);
+    const secret = await newSecret();
+    await expectError(await visitor.get(pub(chat.id, "conversations/"), old.token), 401, "not_authenticated");
+    // Signed again with the new secret: the same contact, and its token works.
+    const again = await signIn(secret);
+    expect(again.contact.id).toBe(old.contact.id);
+    expect((await visitor.get(pub(chat.id, "conversations/"), again.token)).status).toBe(200);
+  });
+
+  it("an identity's token lapses with the identity", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner, { accessType: "private" });
+    const { secret } = await bodyOf<"POST /web-chats/{id}/identity-secret/">(
+      await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
+    );
+    const until = Math.floor(Date.now() / 1000) + 60;
+    const session = await startSession(chat.id, {
+      contact: {
+        sourceId: "user-8",
+        identityToken: await identityDigest(secret, "user-8", until),
+        identityExpiresAt: until,
+      },
+    });
+    expect(Number(session.expiresAt)).toBe(until * 1000);
+  });
+
   it("a new identity secret needs inbox.manage and is the web chat's own organization's", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner);

@@ -301,4 +301,17 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     );
     expect(await rowsOf(owner.organizationId, "uploads")).toBe(0);
   });
+
+  it("refuses the token of a contact deleted since (401), and signs nothing", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner, ON);
+    const session = await startSession(chat.id);
+    expect((await owner.fetch("DELETE", `/contacts/${session.contact.id}/`)).status).toBe(204);
+    await expectError(
+      await client().post(pub(chat.id, "uploads/"), { filename: "notes.txt", fileSize: NOTES.length }, session.token),
+      401,
+      "not_authenticated",
+    );
+    expect(await rowsOf(owner.organizationId, "uploads")).toBe(0);
+  });
 });
