@@ -1,12 +1,13 @@
 // What the public account endpoints do (`/auth/registration/`, `/auth/login/`, `/auth/password/change/`).
 // Apart from ./accounts, which the authentication of every request imports, so that it stays small.
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import { apiKeys, users } from "../db/schema";
+import { apiKeys, consoleSessions, users } from "../db/schema";
 import { badRequest, conflict, isUniqueViolation } from "../lib/errors";
 import { hashPassword, verifyPassword } from "../lib/crypto";
 import { bootstrapPassword, usableSecret } from "../lib/placeholders";
 import { apiKeyValues, bootstrapOwner, createAccount } from "./accounts";
+import { forgetUser } from "./key-cache";
 import { getOrganizationRecord } from "./organizations";
 import { dataParts } from "./shards/parts";
 import type { PlanSettings } from "./plans";
@@ -57,8 +58,18 @@ export async function logIn(db: Db, email: string, password: string): Promise<st
   return key;
 }
 
-/** Replaces the user's password once the old one is given (400 on a wrong one). */
-export async function changePassword(db: Db, userId: string, oldPassword: string, newPassword: string) {
+/**
+ * Replaces the user's password once the old one is given (400 on a wrong one), and ends their console sessions but
+ * `keepSessionId` (the one that changed it): a password is changed when it may be known to someone else, whose
+ * session must not outlive it. API keys stay: they are credentials of their own, revoked one by one.
+ */
+export async function changePassword(
+  db: Db,
+  userId: string,
+  oldPassword: string,
+  newPassword: string,
+  keepSessionId: string | null,
+) {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   // A user created by bootstrap has no password yet and may set one without an old one.
   if (user.passwordHash && !(await verifyPassword(oldPassword, user.passwordHash))) {
@@ -66,8 +77,22 @@ export async function changePassword(db: Db, userId: string, oldPassword: string
       oldPassword: ["Your old password was entered incorrectly."],
     });
   }
-  await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(newPassword) })
-    .where(eq(users.id, user.id));
+  const now = Date.now();
+  await db.batch([
+    db
+      .update(users)
+      .set({ passwordHash: await hashPassword(newPassword) })
+      .where(eq(users.id, user.id)),
+    db
+      .update(consoleSessions)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(consoleSessions.userId, user.id),
+          isNull(consoleSessions.revokedAt),
+          keepSessionId ? ne(consoleSessions.id, keepSessionId) : undefined,
+        ),
+      ),
+  ]);
+  forgetUser(user.id);
 }

@@ -293,6 +293,11 @@ const CONTROL_EXPECTED: Record<string, [number, string]> = {
     "the sweep sends API keys, which carry no console session (sign-out is tested in " +
       "test/routes/sessions/sign-out.test.ts)",
   ],
+  "DELETE /auth/sessions/{id}/": [
+    404,
+    "the password change earlier in this phase ended the world's console session (revoking is tested in " +
+      "test/routes/sessions/revoke.test.ts)",
+  ],
   "POST /uploads/": [
     400,
     "a valid upload needs a fresh signed policy (the flow is tested in test/routes/attachments/presigned-flow.test.ts)",

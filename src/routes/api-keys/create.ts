@@ -19,6 +19,8 @@ const CreateApiKey = z.object({
     ])
     .nullable()
     .optional()
+    // Digits past 2^53 would be stored as a float and read back as "1e+26", which no client can take for a time.
+    .refine((t) => t === null || t === undefined || Number.isSafeInteger(t), "Must be a time in epoch milliseconds")
     .refine((t) => t === null || t === undefined || t > Date.now(), "Must be in the future")
     .openapi({
       description: "Expiry as epoch milliseconds or ISO 8601; absent means never",

@@ -25,6 +25,9 @@ const route = createRoute({
   path: "/auth/password/change/",
   tags: ["Accounts"],
   summary: "Change the current user's password",
+  description:
+    "Ends the user's other console sessions (all of them when the request comes with an API key); API keys keep " +
+    "working.",
   request: jsonBody(ChangePassword),
   responses: {
     200: json(
@@ -43,6 +46,7 @@ const route = createRoute({
 export const registerChangePassword = (r: Router) =>
   r.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    await changePassword(c.var.db, c.var.principal.userId, body.oldPassword, body.newPassword1);
+    const { userId, session } = c.var.principal;
+    await changePassword(c.var.db, userId, body.oldPassword, body.newPassword1, session?.id ?? null);
     return c.json({ detail: "New password has been saved." }, 200);
   });

@@ -39,7 +39,7 @@ describe("POST /api-keys/", () => {
     expect(await epoch.json()).toMatchObject({ expiresAt: String(soon) });
   });
 
-  it("400 on an expiry in the past or a missing name, and creates nothing", async () => {
+  it("400 on an expiry in the past or past any time, or a missing name, and creates nothing", async () => {
     const owner = await seedOwner();
     const past = await expectError(
       await owner.fetch("POST", "/api-keys/", { name: "old", expiresAt: Date.now() - 1000 }),
@@ -47,6 +47,12 @@ describe("POST /api-keys/", () => {
       "invalid",
     );
     expect(past.errors?.expiresAt).toBeDefined();
+    const beyond = await expectError(
+      await owner.fetch("POST", "/api-keys/", { name: "far", expiresAt: "99999999999999999999999999" }),
+      400,
+      "invalid",
+    );
+    expect(beyond.errors?.expiresAt).toBeDefined();
     const noName = await expectError(await owner.fetch("POST", "/api-keys/", {}), 400, "invalid");
     expect(noName.errors?.name).toBeDefined();
     const list = await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/"));

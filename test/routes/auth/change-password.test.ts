@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, registerUser } from "../../harness";
+import { signIn } from "../sessions/fixtures";
 
 const OLD = "correct horse battery";
 const NEW = "staple battery horse";
@@ -58,5 +59,25 @@ describe("POST /auth/password/change/", () => {
     );
     expect(short.errors?.newPassword1).toBeDefined();
     expect((await login(email, OLD)).status).toBe(200);
+  });
+
+  it("ends the user's other console sessions, keeping the one that changed it; API keys keep working", async () => {
+    const { email, registered } = await registerUser(OLD, "pw");
+    const [here, there] = await Promise.all([signIn({ email, password: OLD }), signIn({ email, password: OLD })]);
+    const res = await here.fetch("POST", "/auth/password/change/", {
+      oldPassword: OLD,
+      newPassword1: NEW,
+      newPassword2: NEW,
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    await expectError(await there.fetch("GET", "/users/current/"), 401, "not_authenticated");
+    expect((await here.fetch("GET", "/users/current/")).status).toBe(200);
+    const key = { Authorization: `Api-Key ${registered.apiKey}` };
+    expect((await call("GET", "/api/v1/users/current/", undefined, key)).status).toBe(200);
+
+    // Changed with an API key, every session ends.
+    const body = { oldPassword: NEW, newPassword1: OLD, newPassword2: OLD };
+    expect((await call("POST", "/api/v1/auth/password/change/", body, key)).status).toBe(200);
+    await expectError(await here.fetch("GET", "/users/current/"), 401, "not_authenticated");
   });
 });

@@ -79,6 +79,23 @@ describe("POST .../groups/{groupPk}/group-members/bulk-create/", () => {
     expect(await rowsOf(group.id)).toHaveLength(0);
   });
 
+  it("403 for a manager who is not an owner adding themselves, even to a group of permissions they hold", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["group.manage", "chatbot.view"]);
+    const other = await seedMember(owner);
+    const group = await createGroup(owner, ["chatbot.view"]);
+    const path = groupMembersPath(owner.organizationId, group.id, "bulk-create/");
+    for (const members of [[manager.memberId], [other.memberId, manager.memberId.toUpperCase()]])
+      await expectDenied(await manager.fetch("POST", path, { members }));
+    expect(await rowsOf(group.id)).toHaveLength(0);
+    // Adding someone else is still theirs to do, and the owner may add themselves.
+    expect((await manager.fetch("POST", path, { members: [other.memberId] })).status).toBe(201);
+    const self = await owner.fetch("GET", `/organizations/${owner.organizationId}/members/current/`);
+    const { id } = await bodyOf<"GET /organizations/{organizationPk}/members/current/">(self);
+    expect((await owner.fetch("POST", path, { members: [id] })).status).toBe(201);
+    expect((await rowsOf(group.id)).map((r) => r.memberId).sort()).toEqual([other.memberId, id].sort());
+  });
+
   it("403 with only group.view, 404 for another organization's group, 401 without a key", async () => {
     const owner = await seedOwner();
     const group = await createGroup(owner, []);
