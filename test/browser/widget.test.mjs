@@ -771,11 +771,11 @@ describe("the embedded widget in Chromium", () => {
     await say("Fourth: hello?");
     await mine("Fourth: hello?").getByRole("alert").filter({ hasText: "Not sent" }).waitFor({ timeout: 30_000 });
     drop.content = null;
-    await say("Fifth: anyone there?");
+    await say("Fifth: still waiting");
     await expect.poll(() => page.locator(".row.assistant .bubble:not(.typing)").count(), { timeout: 45_000 }).toBe(5);
-    expect((await visitorMessages()).slice(3)).toEqual(["Fourth: hello?", "Fifth: anyone there?"]);
+    expect((await visitorMessages()).slice(3)).toEqual(["Fourth: hello?", "Fifth: still waiting"]);
     expect(await page.locator(".unsent-note").count()).toBe(0);
-    expect((await shown()).slice(6)).toEqual(["Fourth: hello?", "answer", "Fifth: anyone there?", "answer"]);
+    expect((await shown()).slice(6)).toEqual(["Fourth: hello?", "answer", "Fifth: still waiting", "answer"]);
     // Not sent for want of a network, it goes by itself once the browser is back online: no Retry.
     drop.content = "Sixth: back online";
     await say("Sixth: back online");
