@@ -43,9 +43,12 @@ export function filePicker(w: Widget): [HTMLInputElement, HTMLElement] {
   return [input, button];
 }
 
-/** Picked files: each uploads at once and shows as a chip until sent or removed (at most 10). */
+/** How many files the widget sends with one message. */
+const MAX_FILES = 10;
+
+/** Picked files: each uploads at once and shows as a chip until sent or removed (at most MAX_FILES). */
 export function attach(w: Widget, picked: File[]) {
-  const room = Math.max(0, 10 - w.files.length);
+  const room = Math.max(0, MAX_FILES - w.files.length);
   // Those past the tenth are not taken, and the visitor is told which.
   if (picked.length > room)
     w.error(
@@ -76,7 +79,7 @@ export function restoreFiles(w: Widget) {
     if (kept.length) w.storage.draftFiles = [];
     return;
   }
-  for (const { name, key } of kept.slice(0, 10)) addFile(w, name, Promise.resolve(key), key);
+  for (const { name, key } of kept.slice(0, MAX_FILES)) addFile(w, name, Promise.resolve(key), key);
 }
 
 /** Keeps the composer's uploaded files for the tab (restoreFiles), as its words are kept. */
