@@ -1,10 +1,10 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, exists, isNull } from "drizzle-orm";
 import type { Db } from "../env";
-import { apiKeys } from "../db/schema";
+import { apiKeys, consoleSessions } from "../db/schema";
 import { type PageWindow, mapPage, newestFirstPage } from "../db/paginate";
 import { notFound } from "../lib/errors";
 import { apiKeyValues } from "./accounts";
-import { forgetApiKey } from "./key-cache";
+import { forgetApiKey, forgetSession } from "./key-cache";
 import { apiKeyRecord } from "./records/api-keys";
 
 /** A page of the user's own keys, newest first (never their secrets). */
@@ -27,13 +27,29 @@ export async function createApiKey(
   return { ...apiKeyRecord(row), key };
 }
 
-/** Revokes one of the user's live keys at once (404 for another's, an unknown or an already revoked key). */
+/**
+ * Revokes one of the user's live keys at once (404 for another's, an unknown or an already revoked key), and the
+ * console sessions signed in with it: a key is revoked when it may be known to someone else.
+ */
 export async function revokeApiKey(db: Db, userId: string, id: string) {
-  const revoked = await db
-    .update(apiKeys)
-    .set({ revokedAt: Date.now() })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
+  const now = Date.now();
+  const live = and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt));
+  // The sessions first, while the key still reads live (one batch, one transaction): a revoked key's 404 ends none.
+  const [sessions, revoked] = await db.batch([
+    db
+      .update(consoleSessions)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(consoleSessions.apiKeyId, id),
+          isNull(consoleSessions.revokedAt),
+          exists(db.select({ id: apiKeys.id }).from(apiKeys).where(live)),
+        ),
+      )
+      .returning({ id: consoleSessions.id }),
+    db.update(apiKeys).set({ revokedAt: now }).where(live).returning({ id: apiKeys.id }),
+  ]);
   if (!revoked.length) throw notFound();
   forgetApiKey(id);
+  for (const session of sessions) forgetSession(session.id);
 }

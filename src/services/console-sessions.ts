@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull, or } from "drizzle-orm";
 import { generateCookie } from "hono/cookie";
 import type { Bindings, Db } from "../env";
 import { consoleSessions, groupMembers, groupPermissions, members, organizations, users } from "../db/schema";
@@ -20,19 +20,30 @@ export const SESSION_COOKIE = "console_session";
 export type SessionRow = typeof consoleSessions.$inferSelect;
 export type SignInMethod = SessionRow["method"];
 
-export const sessionExpiresAt = (session: Pick<SessionRow, "lastUsedAt">) => session.lastUsedAt + SESSION_IDLE_MS;
-export const sessionExpired = (session: Pick<SessionRow, "lastUsedAt">, now = Date.now()) =>
-  now >= sessionExpiresAt(session);
+type Lapsing = Pick<SessionRow, "lastUsedAt" | "keyExpiresAt">;
+/** 12 hours after its last use, or when the API key it was signed in with expires, whichever is first. */
+export const sessionExpiresAt = (session: Lapsing) =>
+  Math.min(session.lastUsedAt + SESSION_IDLE_MS, session.keyExpiresAt ?? Number.POSITIVE_INFINITY);
+export const sessionExpired = (session: Lapsing, now = Date.now()) => now >= sessionExpiresAt(session);
 
 /** A new session of `userId`: the cookie value (for the browser only) and the row to insert. */
 export async function newSession(
-  input: { userId: string; organizationId: string | null; method: SignInMethod; userAgent: string | null },
+  input: {
+    userId: string;
+    organizationId: string | null;
+    method: SignInMethod;
+    userAgent: string | null;
+    key?: { id: string; expiresAt: number | null };
+  },
   now = Date.now(),
 ) {
   const token = `cs_${randomBase62(43)}`;
+  const { key, ...rest } = input;
   const values: SessionRow = {
     id: uuidv7(),
-    ...input,
+    ...rest,
+    apiKeyId: key?.id ?? null,
+    keyExpiresAt: key?.expiresAt ?? null,
     userAgent: input.userAgent?.slice(0, 300) ?? null,
     tokenHash: await sha256Hex(token),
     lastUsedAt: now,
@@ -60,6 +71,7 @@ export const liveSessionsOf = (userId: string, now = Date.now()) =>
     eq(consoleSessions.userId, userId),
     isNull(consoleSessions.revokedAt),
     gt(consoleSessions.lastUsedAt, now - SESSION_IDLE_MS),
+    or(isNull(consoleSessions.keyExpiresAt), gt(consoleSessions.keyExpiresAt, now)),
   );
 export const liveSessionsOrder = [desc(consoleSessions.lastUsedAt), desc(consoleSessions.id)];
 
@@ -165,19 +177,23 @@ export async function signIn(
   userAgent: string | null,
 ) {
   const now = Date.now();
-  let signedIn: { user: UserRow; organizationId: string | null };
+  let signedIn: { user: UserRow; organizationId: string | null; key?: { id: string; expiresAt: number | null } };
   if (body.apiKey !== undefined) {
     const key = await apiKeyRecordFor(env, db, body.apiKey);
     if (!key || (key.expiresAt !== null && key.expiresAt <= now)) throw refused();
-    signedIn = { user: key.user, organizationId: key.organizationId };
+    signedIn = {
+      user: key.user,
+      organizationId: key.organizationId,
+      key: { id: key.apiKeyId, expiresAt: key.expiresAt },
+    };
   } else {
     const user = await passwordSignIn(env, db, body.email!, body.password!);
     if (!user) throw refused();
     signedIn = { user, organizationId: null };
   }
-  const { user, organizationId } = signedIn;
-  const method = body.apiKey !== undefined ? "api_key" : "password";
-  const { token, values } = await newSession({ userId: user.id, organizationId, method, userAgent }, now);
+  const { user, organizationId, key } = signedIn;
+  const method = key ? "api_key" : "password";
+  const { token, values } = await newSession({ userId: user.id, organizationId, method, userAgent, key }, now);
   await db.batch([
     db.insert(consoleSessions).values(values),
     db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),

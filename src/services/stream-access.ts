@@ -53,7 +53,11 @@ async function credentialLost(db: Db, principal: Principal, now: number): Promis
     if (key.expiresAt !== null && key.expiresAt <= now) return "The API key has expired.";
   } else if (principal.session) {
     const [session] = await db
-      .select({ revokedAt: consoleSessions.revokedAt, lastUsedAt: consoleSessions.lastUsedAt })
+      .select({
+        revokedAt: consoleSessions.revokedAt,
+        lastUsedAt: consoleSessions.lastUsedAt,
+        keyExpiresAt: consoleSessions.keyExpiresAt,
+      })
       .from(consoleSessions)
       .where(eq(consoleSessions.id, principal.session.id));
     if (!session || session.revokedAt !== null) return "The console session was revoked; sign in again.";

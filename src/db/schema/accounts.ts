@@ -48,11 +48,14 @@ export const consoleSessions = sqliteTable(
     tokenHash: text("token_hash").notNull().unique(),
     /** How the user signed in: `password` or `api_key`. */
     method: text("method", { enum: ["password", "api_key"] }).notNull(),
+    /** The key signed in with (`api_key`): revoking it ends the session; the session lapses when the key expires. */
+    apiKeyId: text("api_key_id"),
+    keyExpiresAt: integer("key_expires_at"),
     /** The browser, so a user can tell their sessions apart. */
     userAgent: text("user_agent"),
     lastUsedAt: integer("last_used_at").notNull(),
     revokedAt: integer("revoked_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("console_sessions_user_idx").on(t.userId)],
+  (t) => [index("console_sessions_user_idx").on(t.userId), index("console_sessions_api_key_idx").on(t.apiKeyId)],
 );

@@ -20,7 +20,11 @@ export const ConsoleSessionSchema = z
     current: z.boolean().openapi({ description: "Whether this is the session of the request", example: true }),
     createdAt: Timestamp,
     lastUsedAt: Timestamp,
-    expiresAt: Timestamp.openapi({ description: "When it lapses unless used again (12 hours after its last use)" }),
+    expiresAt: Timestamp.openapi({
+      description:
+        "When it lapses unless used again: 12 hours after its last use, or when the API key it was signed in " +
+        "with expires, whichever is first",
+    }),
   })
   .openapi("ConsoleSession", { description: "A session of the console, signed in with a password or an API key" });
 

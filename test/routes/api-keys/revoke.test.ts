@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { apiKeys } from "../../../src/db/schema";
 import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedOwner } from "../../harness";
 import { bodyOf } from "../../support/api";
+import { PASSWORD, signIn, withPassword } from "../sessions/fixtures";
 
 const useKey = (key: string) => call("GET", "/api/v1/users/current/", undefined, { Authorization: `Api-Key ${key}` });
 
@@ -51,6 +52,30 @@ describe("DELETE /api-keys/{id}/", () => {
     await expectError(await owner.fetch("DELETE", "/api-keys/not-a-uuid/"), 404, "not_found");
   });
 
+  it("ends the console sessions signed in with the key, and only those", async () => {
+    const owner = await withPassword(await seedOwner());
+    const temp = await createKey(owner);
+    const withKey = await signIn({ apiKey: temp.key });
+    const withOtherKey = await signIn({ apiKey: owner.key });
+    const byPassword = await signIn({ email: owner.email, password: PASSWORD });
+    expect((await withKey.fetch("GET", "/users/current/")).status).toBe(200);
+    expect((await owner.fetch("DELETE", `/api-keys/${temp.id}/`)).status).toBe(204);
+    await expectError(await withKey.fetch("GET", "/users/current/"), 401, "not_authenticated");
+    expect((await withOtherKey.fetch("GET", "/users/current/")).status).toBe(200);
+    expect((await byPassword.fetch("GET", "/users/current/")).status).toBe(200);
+    const sessions = await bodyOf<"GET /auth/sessions/">(await withOtherKey.fetch("GET", "/auth/sessions/"));
+    expect(sessions.results.map((s) => s.id).sort()).toEqual([withOtherKey.sessionId, byPassword.sessionId].sort());
+  });
+
+  it("another user's key id ends none of their sessions", async () => {
+    const owner = await seedOwner();
+    const other = await seedOwner();
+    const theirs = await createKey(other);
+    const theirSession = await signIn({ apiKey: theirs.key });
+    await expectError(await owner.fetch("DELETE", `/api-keys/${theirs.id}/`), 404, "not_found");
+    expect((await theirSession.fetch("GET", "/users/current/")).status).toBe(200);
+  });
+
   it("401 without a key", async () => {
     await expectError(await call("DELETE", `/api/v1/api-keys/${NO_SUCH_ID}/`), 401, "not_authenticated");
   });
@@ -66,6 +91,18 @@ describe("expired keys", () => {
       .where(eq(apiKeys.id, temp.id));
     const body = await expectError(await useKey(temp.key), 401, "not_authenticated");
     expect(body.detail).toMatch(/expired/i);
+    expect((await useKey(owner.key)).status).toBe(200);
+  });
+
+  it("a console session signed in with a key lapses with the key, and says when", async () => {
+    const owner = await seedOwner();
+    const expiresAt = Date.now() + 1_500;
+    const temp = await createKey(owner, { name: "blink", expiresAt });
+    const browser = await signIn({ apiKey: temp.key });
+    const state = await bodyOf<"GET /auth/sessions/current/">(await browser.fetch("GET", "/auth/sessions/current/"));
+    expect(Number(state.session.expiresAt)).toBe(expiresAt);
+    await new Promise((resolve) => setTimeout(resolve, expiresAt - Date.now() + 100));
+    await expectError(await browser.fetch("GET", "/users/current/"), 401, "not_authenticated");
     expect((await useKey(owner.key)).status).toBe(200);
   });
 
