@@ -7,7 +7,7 @@ import { type PageWindow, newestFirstPage } from "../db/paginate";
 import { encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
-import { chunk, contains, inList, likePattern } from "../lib/sql";
+import { chunk, contains, inList } from "../lib/sql";
 import { type ContactCreate, type ContactUpdate, contactRecord } from "./records/contacts";
 import { type ContactFilters, MAX_SEARCH_TERMS } from "./contact-list-query";
 
@@ -106,15 +106,14 @@ export async function findContact(data: Db, organizationId: string, id: string):
   return row;
 }
 
-/** The trigram tokenizer cannot match anything shorter; such words are matched with LIKE. */
+/** The trigram tokenizer cannot match anything shorter; such words are matched by `contains` (lib/sql.ts). */
 const TRIGRAM = 3;
 
 /** Leaf values of the metadata, as the full-text index sees them (migration 0003). */
 const metadataContains = (term: string) =>
   sql`EXISTS (SELECT 1 FROM json_tree(CASE WHEN json_valid(${contacts.metadata}) THEN ${contacts.metadata} END) AS m
     WHERE m.type NOT IN ('object', 'array', 'null')
-    AND (CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END)
-      LIKE ${likePattern(term)} ESCAPE '\\')`;
+    AND ${contains(sql`CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END`, term)})`;
 
 /** An FTS5 phrase: the word in double quotes, its own quotes doubled, so no query syntax applies. */
 const phrase = (word: string) => `"${word.replace(/"/g, '""')}"`;

@@ -2,7 +2,7 @@ import { and, asc, count, eq, exists, inArray, or, sql, type SQL } from "drizzle
 import type { Db } from "../env";
 import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
-import { contains, likePattern } from "../lib/sql";
+import { contains } from "../lib/sql";
 import { chatbotGroups, groupMembers, groups, inboxes, members, users } from "../db/schema";
 import { type PageWindow, paginate } from "../db/paginate";
 import { memberRecord } from "./records/members";
@@ -29,8 +29,7 @@ export interface MemberFilters {
 /** A metadata value as text; JSON booleans read as `true` / `false` rather than 1 / 0. */
 const metadataContains = (term: string) =>
   sql`EXISTS (SELECT 1 FROM json_each(${members.metadata}) AS m
-    WHERE (CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END)
-      LIKE ${likePattern(term)} ESCAPE '\\')`;
+    WHERE ${contains(sql`CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END`, term)})`;
 
 function inboxAccess(db: Db, organizationId: string, inboxId: string): SQL {
   const theInbox = and(eq(inboxes.id, inboxId), eq(inboxes.organizationId, organizationId));

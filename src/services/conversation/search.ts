@@ -1,6 +1,6 @@
 import { and, or, sql, type SQL } from "drizzle-orm";
 import { conversations } from "../../db/schema";
-import { contains, likePattern } from "../../lib/sql";
+import { contains } from "../../lib/sql";
 import { searchWordTerms } from "../knowledge/retrieval/terms";
 import { CONVERSATION_ID_TEXT } from "./search-terms";
 import type { Bindings } from "../../env";
@@ -9,7 +9,7 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 
 /** At most this many words of a keyword are searched; the rest are ignored. */
 export const MAX_KEYWORD_WORDS = 10;
-/** The trigram tokenizer of contact names cannot match anything shorter; such words are matched with LIKE. */
+/** The trigram tokenizer of contact names cannot match anything shorter; such words are matched by `contains` (lib/sql.ts). */
 const TRIGRAM = 3;
 /** Above every character: `term < prefix || LAST` holds for every term that starts with `prefix`. */
 const LAST = "\u{10FFFF}";
@@ -25,7 +25,7 @@ function titleOrContact(word: string): SQL[] {
   const contact =
     [...word].length < TRIGRAM
       ? sql`EXISTS (SELECT 1 FROM contacts c WHERE c.id = ${conversations.contactId}
-        AND c.name LIKE ${likePattern(word)} ESCAPE '\\')`
+        AND ${contains(sql`c.name`, word)})`
       : sql`${conversations.contactId} IN
       (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${`{name} : ${phrase(word)}`})`;
   return [contains(conversations.title, word), contact];

@@ -1,6 +1,6 @@
 import type { Db } from "../../env";
 import { client } from "../../db/prepared";
-import { compareSql, likePattern } from "../../lib/sql";
+import { compareSql } from "../../lib/sql";
 import type { UsageCounts } from "../records/usage-statistics";
 import { addByKey, countDistinct, onEachPart } from "../shards/parts-sum";
 import type { Bucket } from "./buckets";
@@ -101,23 +101,24 @@ export interface UsageQuery {
  * The entities of the scope (members with their user, or the organization's assistants) matching
  * `search`, as SQL selecting `id, name, email, created_at, user_id` with its bound values.
  */
-/** A member's id, user id, name or e-mail address: bound to the search twice, then to its LIKE pattern twice. */
-const MEMBER_SEARCH = " AND (m.id = ? OR us.id = ? OR us.name LIKE ? ESCAPE '\\' OR us.email LIKE ? ESCAPE '\\')";
+/** A member's id, user id, name or e-mail address (ASCII case ignored, as `contains` in lib/sql.ts): bound four times. */
+const MEMBER_SEARCH =
+  " AND (m.id = ? OR us.id = ? OR instr(lower(us.name), lower(?)) > 0 OR instr(lower(us.email), lower(?)) > 0)";
 
 function entities(scope: UsageScope, q: UsageQuery): { sql: string; binds: unknown[] } {
-  const like = q.search ? likePattern(q.search) : null;
+  const search = q.search || null;
   if (scope === "members") {
     return {
       sql: `SELECT m.id AS id, us.name AS name, us.email AS email, m.created_at AS created_at, us.id AS user_id
         FROM members m JOIN users us ON us.id = m.user_id
-        WHERE m.organization_id = ?${like ? MEMBER_SEARCH : ""}`,
-      binds: like ? [q.organizationId, q.search, q.search, like, like] : [q.organizationId],
+        WHERE m.organization_id = ?${search ? MEMBER_SEARCH : ""}`,
+      binds: search ? [q.organizationId, search, search, search, search] : [q.organizationId],
     };
   }
   return {
     sql: `SELECT b.id AS id, b.name AS name, NULL AS email, b.created_at AS created_at, b.id AS user_id FROM chatbots b
-      WHERE b.organization_id = ?${like ? " AND (b.id = ? OR b.name LIKE ? ESCAPE '\\')" : ""}`,
-    binds: like ? [q.organizationId, q.search, like] : [q.organizationId],
+      WHERE b.organization_id = ?${search ? " AND (b.id = ? OR instr(lower(b.name), lower(?)) > 0)" : ""}`,
+    binds: search ? [q.organizationId, search, search] : [q.organizationId],
   };
 }
 

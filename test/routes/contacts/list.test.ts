@@ -85,6 +85,11 @@ describe("GET /contacts/", () => {
     expect(ids(await list("?query=Uab12cd"))).toEqual([line.id]);
     expect(ids(await list("?query=ab12"))).toEqual([line.id]);
     expect((await list("?query=_")).count).toBe(0);
+    expect(ids(await list("?query=100%25"))).toHaveLength(1);
+    // One word longer than the 50 bytes D1 allows a LIKE pattern: a pasted id or a Chinese sentence.
+    const long = await createContact(owner, { name: "我想查询一下我的订单现在的物流状态", sourceId: "x".repeat(60) });
+    expect(ids(await list(`?query=${encodeURIComponent("我想查询一下我的订单现在的物流状态")}`))).toEqual([long.id]);
+    expect(ids(await list(`?query=${"X".repeat(60)}`))).toEqual([long.id]);
   });
 
   it("search is full text over name, e-mail, phone, source id and metadata values, Chinese included", async () => {

@@ -62,6 +62,17 @@ describe("GET /conversations/?keyword= (full-text)", () => {
     expect(await search(owner, '"kettle"')).toEqual([later, refund]);
   });
 
+  it("searches one word longer than the 50 bytes D1 allows a LIKE pattern (a Chinese question, a pasted link)", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const question = "我想查询一下我的订单现在的物流状态";
+    const link = "https://shop.example.com/orders/123456/tracking?x=1";
+    const chinese = await started(owner, bot, question);
+    const linked = await started(owner, bot, `Where is my parcel? ${link}`);
+    expect(await search(owner, question)).toEqual([chinese]);
+    expect(await search(owner, link)).toEqual([linked]);
+  });
+
   it("matches the start of words, Chinese and Japanese by pairs of characters, and leaves stopwords out", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
