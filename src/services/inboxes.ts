@@ -192,18 +192,21 @@ export async function getWebChat(db: Db, organizationId: string, id: string): Pr
   );
 }
 
-/** A custom domain serves one web chat only, across all organizations (409 otherwise). */
+/** Another web chat than `webChatId` serves `domain` (its claim verified). */
+export const domainServedElsewhere = (domain: string, webChatId: string | null) =>
+  and(
+    sql`json_extract(${webChats.settings}, '$.customDomain.domain') = ${domain}`,
+    sql`json_extract(${webChats.settings}, '$.customDomain.status') = 'active'`,
+    webChatId ? ne(webChats.id, webChatId) : undefined,
+  );
+
+/**
+ * A custom domain serves one web chat only, across all organizations: 409 when another web chat's claim of it is
+ * verified. Claims not yet verified do not hold it, or anyone could keep a domain from its owner by claiming it
+ * first: the TXT record decides (docs/decisions.md, "Custom domains").
+ */
 export async function requireDomainFree(db: Db, domain: string, webChatId: string | null): Promise<void> {
-  const [taken] = await db
-    .select({ id: webChats.id })
-    .from(webChats)
-    .where(
-      and(
-        sql`json_extract(${webChats.settings}, '$.customDomain.domain') = ${domain}`,
-        webChatId ? ne(webChats.id, webChatId) : undefined,
-      ),
-    )
-    .limit(1);
+  const [taken] = await db.select({ id: webChats.id }).from(webChats).where(domainServedElsewhere(domain, webChatId));
   if (taken) throw conflict("This custom domain is already used by another web chat.");
 }
 

@@ -1,11 +1,18 @@
 import type { z } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, notExists, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { inboxes, webChats, type WebChatSettings } from "../db/schema";
 import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
 import { encryptSecret, randomBase62 } from "../lib/crypto";
 import { uuidv7 } from "../lib/ids";
-import { defaultWebChatSettings, findInbox, getWebChat, requireDomainFree, type WebChatRow } from "./inboxes";
+import {
+  defaultWebChatSettings,
+  domainServedElsewhere,
+  findInbox,
+  getWebChat,
+  requireDomainFree,
+  type WebChatRow,
+} from "./inboxes";
 import { type WebChatCreate, type WebChatPatch, webChatRecord, type WebChatRecord } from "./records/web-chats";
 import { publishWebChatImages, removePublishedFiles, replacedWebChatImages } from "./uploads/web-chat-images";
 import { challengeName, challengeValue, domainVerified, txtResolver } from "./widget/domains";
@@ -138,14 +145,26 @@ export async function verifyWebChatDomain(env: Bindings, db: Db, organizationId:
   const domain = view.webChat.settings.customDomain;
   if (!domain) throw badRequest("This web chat has no custom domain.");
   const verified = await domainVerified(txtResolver(env), domain.domain, domain.id);
-  const settings = {
-    ...view.webChat.settings,
-    customDomain: { ...domain, status: verified ? ("active" as const) : ("failed" as const) },
-  };
-  await db
+  // Only the status changes, only while the claim is the one checked, and a verified claim only while no other web
+  // chat serves the domain: one statement, so two verifications at once cannot both win.
+  const [changed] = await db
     .update(webChats)
-    .set({ settings, updatedAt: Date.now() })
-    .where(and(eq(webChats.id, id), eq(webChats.organizationId, organizationId)));
+    .set({
+      settings: sql`json_set(${webChats.settings}, '$.customDomain.status', ${verified ? "active" : "failed"})`,
+      updatedAt: Date.now(),
+    })
+    .where(
+      and(
+        eq(webChats.id, id),
+        eq(webChats.organizationId, organizationId),
+        sql`json_extract(${webChats.settings}, '$.customDomain.id') = ${domain.id}`,
+        verified
+          ? notExists(db.select({ id: webChats.id }).from(webChats).where(domainServedElsewhere(domain.domain, id)))
+          : undefined,
+      ),
+    )
+    .returning({ id: webChats.id });
+  if (!changed && verified) await requireDomainFree(db, domain.domain, id);
   const record = webChatRecord((await getWebChat(db, organizationId, id))!);
   return {
     ...record,

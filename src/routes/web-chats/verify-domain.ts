@@ -17,7 +17,8 @@ const route = createRoute({
     "`assistant-platform-verification=<customDomain.id>` the status becomes `active` (the domain then serves " +
     "the full-page " +
     "chat at `/`), else `failed`. Point the domain at this worker (a Workers custom domain or route) as well. " +
-    "400 without a custom domain.",
+    "400 without a custom domain; 409 when another web chat's claim of the domain was verified first (a claim holds " +
+    "the domain once verified, not before).",
   request: { params: IdParams },
   responses: {
     200: json(
@@ -36,7 +37,7 @@ const route = createRoute({
       }).openapi("WebChatDomainCheck"),
       "The web chat with the domain's new status",
     ),
-    ...errorResponses(400, 403, 404),
+    ...errorResponses(400, 403, 404, 409),
   },
 });
 

@@ -248,8 +248,8 @@ export const WebChatReplace = z
           .regex(HOSTNAME, "Must be a hostname such as chat.example.com")
           .openapi({
             description:
-              "A hostname you own, kept in lower case (409 if another web chat has it); a new one is `pending` " +
-              "until `POST /web-chats/{id}/custom-domain/verify/` finds its TXT record",
+              "A hostname you own, kept in lower case (409 if another web chat serves it, its claim verified); a " +
+              "new one is `pending` until `POST /web-chats/{id}/custom-domain/verify/` finds its TXT record",
             example: "chat.example.com",
           }),
       })

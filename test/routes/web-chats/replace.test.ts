@@ -49,7 +49,7 @@ describe("PUT /web-chats/{id}/", () => {
     expect((await storedWebChat(id)).name).toBe(inbox.name);
   });
 
-  it("409 for a custom domain another web chat uses; keeping one's own domain keeps its id", async () => {
+  it("409 for a custom domain another web chat serves; keeping one's own domain keeps its id", async () => {
     const owner = await seedOwner();
     const stranger = await seedOwner();
     const a = await createInbox(owner);
@@ -62,6 +62,14 @@ describe("PUT /web-chats/{id}/", () => {
       await owner.fetch("PUT", `/web-chats/${a.channel!.id}/`, fullBody(a.id, { customDomain: { domain } })),
     );
     expect(again.customDomain).toEqual(first.customDomain);
+    // A claim holds the domain once verified (test/routes/widget/pages.test.ts has claims before that).
+    const record = {
+      [`_assistant-platform-challenge.${domain}`]: [`assistant-platform-verification=${first.customDomain!.id}`],
+    };
+    const verified = await owner.fetch("POST", `/web-chats/${a.channel!.id}/custom-domain/verify/`, undefined, {
+      settings: { DNS_STATIC_TXT: JSON.stringify(record) },
+    });
+    expect((await bodyOf<"POST /web-chats/{id}/custom-domain/verify/">(verified)).customDomain!.status).toBe("active");
     await expectError(
       await stranger.fetch("PUT", `/web-chats/${b.channel!.id}/`, fullBody(b.id, { customDomain: { domain } })),
       409,

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, call, expectError, seedOwner, unique } from "../../harness";
+import { NO_SUCH_ID, call, expectError, seedOwner, unique, type Actor } from "../../harness";
 import { seedWebChat } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -56,5 +56,36 @@ describe("full-page chat and custom domains", () => {
     await expectError(await stranger.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`), 404, "not_found");
     const bare = await seedWebChat(owner);
     await expectError(await owner.fetch("POST", `/web-chats/${bare.id}/custom-domain/verify/`), 400, "invalid");
+  });
+
+  it("a claim holds the domain once verified, not before: the TXT record decides, and one of two at once wins", async () => {
+    const [squatter, holder, rival] = [await seedOwner(), await seedOwner(), await seedOwner()];
+    const [early, owned, late] = [await seedWebChat(squatter), await seedWebChat(holder), await seedWebChat(rival)];
+    const domain = `${unique("shop")}.example.com`.toLowerCase();
+    const claim = async (actor: Actor, chat: { id: string }) =>
+      actor.fetch("PATCH", `/web-chats/${chat.id}/`, { customDomain: { domain } });
+    expect((await claim(squatter, early)).status).toBe(200);
+    // The squatter's claim, never verified, does not keep the domain from the one who can publish its record.
+    const mine = await bodyOf<"PATCH /web-chats/{id}/">(await claim(holder, owned));
+    const theirs = await bodyOf<"PATCH /web-chats/{id}/">(await claim(rival, late));
+    // Both records published (say, the domain changed hands): two verifications at once, one wins.
+    const settings = {
+      DNS_STATIC_TXT: JSON.stringify({
+        [`_assistant-platform-challenge.${domain}`]: [mine.customDomain!.id, theirs.customDomain!.id].map(
+          (id) => `assistant-platform-verification=${id}`,
+        ),
+      }),
+    };
+    const verify = (actor: Actor, chat: { id: string }) =>
+      actor.fetch("POST", `/web-chats/${chat.id}/custom-domain/verify/`, undefined, { settings });
+    const answers = await Promise.all([verify(holder, owned), verify(rival, late)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = answers[0].status === 200 ? owned : late;
+    const page = await call("GET", "/", undefined, { Host: domain }, { DNS_STATIC_TXT: "" });
+    expect(await page.text()).toContain(`data-web-chat-id="${winner.id}"`);
+    // Now it is held: a new claim is 409; the squatter, without the record, fails.
+    await expectError(await claim(squatter, await seedWebChat(squatter)), 409, "conflict");
+    const failed = await bodyOf<"POST /web-chats/{id}/custom-domain/verify/">(await verify(squatter, early));
+    expect(failed.customDomain!.status).toBe("failed");
   });
 });
