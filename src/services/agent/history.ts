@@ -50,14 +50,30 @@ export async function toolTurns(db: Db, reply: MessageRow): Promise<ChatMessage[
     const out = typeof c.output === "string" ? c.output : JSON.stringify(c.output ?? null);
     return out.length > RESULT_CHARS ? `${out.slice(0, RESULT_CHARS)} [truncated]` : out;
   };
+  const ids = distinctIds(done.map((c) => c.callId!));
   return [
     {
       role: "assistant",
       content: "",
-      toolCalls: done.map((c) => ({ id: c.callId!, name: c.name!, arguments: JSON.stringify(c.input ?? {}) })),
+      toolCalls: done.map((c, i) => ({ id: ids[i], name: c.name!, arguments: JSON.stringify(c.input ?? {}) })),
     },
-    ...done.map((c): ChatMessage => ({ role: "tool", toolCallId: c.callId, name: c.name, content: text(c) })),
+    ...done.map((c, i): ChatMessage => ({ role: "tool", toolCallId: ids[i], name: c.name, content: text(c) })),
   ];
+}
+
+/**
+ * The calls' ids made distinct: the rounds of one reply are told here as one assistant message, and a model's ids
+ * are unique per round only (`call_1` again in the next round, as the text protocol's and some servers' are), so
+ * each result would answer two calls; a provider may refuse such a request.
+ */
+function distinctIds(ids: string[]): string[] {
+  const seen = new Set<string>();
+  return ids.map((id) => {
+    let unique = id;
+    for (let n = 2; seen.has(unique); n++) unique = `${id}_${n}`;
+    seen.add(unique);
+    return unique;
+  });
 }
 
 /** Whether a stored reply still waits for a desktop client's results. */
