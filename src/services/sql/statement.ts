@@ -4,6 +4,8 @@ import { GRAMMAR_WORDS } from "./words";
 /** A name read as a table (FROM, JOIN, a FROM list's comma, TABLE) that no CTE in scope there defines. */
 export interface TableReference {
   name: string;
+  /** The name as the database compares it: PostgreSQL's quoted names exact, other names in lower case. */
+  key: string;
   schema?: string;
 }
 
@@ -209,7 +211,7 @@ export function readStatementNames(tokens: Token[], dialect: SqlDialect): Statem
   for (const r of references) {
     const k = key(r.name);
     if (!r.schema && ctes.some((c) => c.key === k && c.from < r.at && r.at < c.to)) continue;
-    tables.push({ name: r.name.text, schema: r.schema?.text });
+    tables.push({ name: r.name.text, key: k, schema: r.schema?.text });
   }
   return { tables, cteNames, notCalls };
 }

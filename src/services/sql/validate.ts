@@ -66,18 +66,29 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
   }
   const allowed = new Set(allowedTables.map((t) => t.toLowerCase()));
   const tables = new Set<string>();
+  const refuse = (table: string) =>
+    new SqlRefused(
+      `The table ${table.slice(0, 60)} is not one this assistant may read. Allowed: ` +
+        `${[...allowed].join(", ") || "none"}.`,
+    );
   const read = (table: string, schema?: string) => {
     if (schema && schema !== "null" && schema.toLowerCase() !== "public" && schema.toLowerCase() !== "main")
       throw new SqlRefused(`Tables of schema ${schema.slice(0, 60)} are not allowed.`);
     const name = table.toLowerCase();
-    if (!allowed.has(name))
-      throw new SqlRefused(
-        `The table ${table.slice(0, 60)} is not one this assistant may read. Allowed: ` +
-          `${[...allowed].join(", ") || "none"}.`,
-      );
+    if (!allowed.has(name)) throw refuse(table);
     tables.add(name);
   };
-  for (const r of names.tables) read(r.name, r.schema);
+  // PostgreSQL tells `"Secrets"` from `secrets` (a quoted name keeps its case, others fold to lower case), so its
+  // names are compared as it compares them: else a table left out could be read by the case of a name allowed.
+  const exact = new Set(allowedTables);
+  for (const r of names.tables) {
+    read(r.name, r.schema);
+    if (dialect !== "postgresql" || exact.has(r.key)) continue;
+    const quoted = allowedTables.find((t) => t.toLowerCase() === r.key.toLowerCase());
+    if (quoted && quoted !== quoted.toLowerCase())
+      throw new SqlRefused(`PostgreSQL folds names not in double quotes to lower case: write "${quoted}".`);
+    throw refuse(r.name);
+  }
 
   const sql = tokensToSql(raw, tokens);
   const parser = dialect === "postgresql" ? new pgParser.Parser() : new sqliteParser.Parser();

@@ -34,7 +34,9 @@ describe("checkReadOnlySql", () => {
           TABLES,
         ).sql,
       ).toBe("select * from sales where region = 'a;b -- c'");
-      expect(checkReadOnlySql(`select "Region" from "Sales"`, dialect, TABLES).tables).toEqual(["sales"]);
+      expect(
+        checkReadOnlySql(`select "Region" from "${dialect === "sqlite" ? "Sales" : "sales"}"`, dialect, TABLES).tables,
+      ).toEqual(["sales"]);
     });
 
     it(`refuses writes, chains, catalogs, unknown tables and dangerous functions (${dialect})`, () => {
@@ -146,6 +148,21 @@ describe("checkReadOnlySql", () => {
     expect(
       checkReadOnlySql('with "Totals" as (select * from sales) select * from "Totals"', "postgresql", TABLES).tables,
     ).toEqual(["sales"]);
+  });
+
+  it("compares PostgreSQL's table names as it does: a quoted name keeps its case, so a table left out stays out", () => {
+    // The database holds "Secrets" (left out) and secrets (allowed), or Sales created with quotes (allowed).
+    const allowed = ["secrets", "Sales"];
+    const check = (sql: string) => checkReadOnlySql(sql, "postgresql", allowed).tables;
+    expect(() => check('select * from "Secrets"')).toThrow(/Secrets is not one this assistant may read/);
+    expect(() => check('select * from secrets s join "Secrets" x on x.id = s.id')).toThrow(/Secrets/);
+    expect(check("select * from secrets")).toEqual(["secrets"]);
+    expect(check("select * from SECRETS")).toEqual(["secrets"]); // folded to lower case
+    expect(check('select * from "Sales"')).toEqual(["sales"]);
+    // Unquoted, it is the table sales, which the database does not hold: the model is told how to name it.
+    expect(() => check("select * from Sales")).toThrow(/write "Sales"/);
+    // SQLite ignores case: the two cannot both exist there.
+    expect(checkReadOnlySql('select * from "SECRETS"', "sqlite", allowed).tables).toEqual(["secrets"]);
   });
 
   it("reads LATERAL, keyword arguments and alias column lists (PostgreSQL) as neither tables nor calls", () => {
