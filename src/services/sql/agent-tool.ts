@@ -70,12 +70,22 @@ export const sqlDatabaseProvider: ToolProvider = async (ctx, options) => {
   return offered.length ? [queryDatabaseTool(offered)] : [];
 };
 
-/** The tables of a database text-to-SQL may read: all, or those its `includeTables` names. */
+/**
+ * The tables of a database text-to-SQL may read: all, or those its `includeTables` names, case aside unless the
+ * database holds two names of one spelling (PostgreSQL's `"Secrets"` beside `secrets`): then only the exact one.
+ */
 export function allowedTables(database: SqlDatabaseRow, tables: SqlTableRow[]): SqlTableRow[] {
-  const include = database.includeTables?.tables?.length
-    ? new Set(database.includeTables.tables.map((t) => t.toLowerCase()))
-    : null;
-  return include ? tables.filter((t) => include.has(t.tableName.toLowerCase())) : tables;
+  const named = database.includeTables?.tables;
+  if (!named?.length) return tables;
+  const exact = new Set(named);
+  const folded = new Set(named.map((t) => t.toLowerCase()));
+  const spellings = new Map<string, number>();
+  for (const t of tables) spellings.set(t.tableName.toLowerCase(), (spellings.get(t.tableName.toLowerCase()) ?? 0) + 1);
+  return tables.filter(
+    (t) =>
+      exact.has(t.tableName) ||
+      (folded.has(t.tableName.toLowerCase()) && spellings.get(t.tableName.toLowerCase()) === 1),
+  );
 }
 
 const dialectOf = (d: SqlDatabaseRow) => (d.databaseType === "postgresql" ? "postgresql" : "sqlite");
