@@ -2,8 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses } from "../../lib/openapi";
 import { conversationObject } from "../../services/conversations";
-import { SSE_HEADERS } from "../../services/sse";
-import { visitorConversation } from "../../services/widget/visitors";
+import { endedWhen, SSE_HEADERS } from "../../services/sse";
+import { recheckMs } from "../../services/stream-access";
+import { visitorConversation, visitorStreamLost } from "../../services/widget/visitors";
 import { liveMessages, liveOpening, streamMaxMs } from "../../services/widget/live";
 import { chatVisitor } from "./visitor";
 import { WidgetLiveStream } from "../../services/records/widget-events";
@@ -39,7 +40,9 @@ const route = createRoute({
     "default): open it " +
     "again with `Last-Event-ID` (the `id:` of the last message event read), and the messages stored since (up " +
     "to 100) come " +
-    "first, each once. The `text/event-stream` schema gives each event's `data`.",
+    "first, each once. It ends sooner, with `event: error` `{code, detail}`, when the token is no longer taken (the " +
+    "web chat made private or closed, a new identity secret): checked every " +
+    "`INBOX_STREAM_RECHECK_MS`. The `text/event-stream` schema gives each event's `data`.",
   security: VISITOR_SECURITY,
   request: { params: ConversationParams, headers: LiveHeaders },
   responses: {
@@ -60,5 +63,8 @@ export const registerWidgetLive = (r: Router) =>
     // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.
     const stream = await conversationObject(c.env, conversation.id).subscribe();
     const opening = () => liveOpening(c.env, c.var.db, conversation, lastEventId);
-    return c.body(liveMessages(stream, chat.webChat.settings, opening, streamMaxMs(c.env)), 200, SSE_HEADERS);
+    const live = liveMessages(stream, chat.webChat.settings, opening, streamMaxMs(c.env));
+    const authorization = c.req.header("Authorization");
+    const lost = () => visitorStreamLost(c.env, c.var.db, id, conversationId, authorization);
+    return c.body(endedWhen(live, lost, recheckMs(c.env)), 200, SSE_HEADERS);
   });

@@ -55,13 +55,25 @@ export const WidgetReplyingEvent = z
   });
 
 /** The live stream's `text/event-stream` body: the `data` of each event, by its name. */
+const WidgetStreamEndedEvent = z
+  .object({
+    code: z.string().openapi({
+      description:
+        "not_authenticated (the token is no longer taken: start a session again), web_chat_inactive (the web chat " +
+        "was closed), not_found (the conversation is not the visitor's any more), server_error (not checked: open the stream again)",
+      example: "not_authenticated",
+    }),
+    detail: z.string().openapi({ description: "Why", example: "Invalid visitor token." }),
+  })
+  .openapi("WidgetStreamEndedEvent", { description: "`data` of the last event, `event: error`: the stream ended" });
+
 export const WidgetLiveStream = z
-  .union([PublicMessageSchema, WidgetStatusEvent, WidgetTypingEvent, WidgetReplyingEvent])
+  .union([PublicMessageSchema, WidgetStatusEvent, WidgetTypingEvent, WidgetReplyingEvent, WidgetStreamEndedEvent])
   .openapi({
     description:
       "Each event's `data` is JSON: `WidgetMessage` for `event: message` (`id:` the message's id), " +
       "`WidgetStatusEvent` for `event: status`, `WidgetTypingEvent` for `event: typing`, `WidgetReplyingEvent` for " +
-      "`event: replying`; `: ping` comments every 10 s.",
+      "`event: replying`, `WidgetStreamEndedEvent` for `event: error`; `: ping` comments every 10 s.",
   });
 
 export type WidgetStatus = z.output<typeof WidgetStatusEvent>;

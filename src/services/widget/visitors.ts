@@ -15,7 +15,7 @@ import {
   VISITOR_TOKEN_TTL_S,
   type VisitorClaims,
 } from "./tokens";
-import { identitySecret, type PublicWebChat } from "./web-chats";
+import { activeWebChat, identitySecret, type PublicWebChat } from "./web-chats";
 import { type SessionBody, type VisitorConversation, visitorConversationRecord } from "../records/widget";
 import { refreshContactCopies } from "../shards/contact-copies";
 import { conversationDb, dataParts } from "../shards/parts";
@@ -264,4 +264,26 @@ export async function visitorConversation(
     : undefined;
   if (!row) throw new ApiError(404, "not_found", "Conversation not found.");
   return row;
+}
+
+/**
+ * Why a visitor's open live stream must end now, or null: what its request was checked for, asked again (the web chat
+ * still open, the token still standing, the conversation still theirs). A stream stays open for minutes, and a web
+ * chat made private, closed, or given a new identity secret must not go on speaking to a token it now refuses.
+ */
+export async function visitorStreamLost(
+  env: Bindings,
+  db: Db,
+  webChatId: string,
+  conversationId: string,
+  authorization: string | undefined,
+): Promise<{ code: string; detail: string } | null> {
+  try {
+    const chat = await activeWebChat(db, webChatId);
+    await visitorConversation(env, chat, await visitorOf(env, chat, authorization), conversationId);
+    return null;
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) return { code: err.code, detail: err.detail };
+    throw err;
+  }
 }

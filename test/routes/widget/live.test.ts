@@ -205,4 +205,24 @@ describe("the visitor's live stream", () => {
     expect((await again.next((e) => e.event === "message")).data).toMatchObject({ content: "while away" });
     await again.close();
   });
+
+  it("ends with event: error once its token is no longer taken or the web chat closed, not at its time limit", async () => {
+    const settings = { INBOX_STREAM_RECHECK_MS: "100" };
+    const owner = await seedOwner();
+    const { chat, id, open } = await liveConversation(owner);
+    // Made private: an anonymous visitor's token is refused from now on, the open stream's too.
+    const live = liveEvents(await open({}, settings));
+    await live.next((e) => e.event === "status");
+    expect((await owner.fetch("PATCH", `/web-chats/${chat.id}/`, { accessType: "private" })).status).toBe(200);
+    expect(await live.next((e) => e.event === "error")).toMatchObject({ data: { code: "not_authenticated" } });
+    await expect(live.next()).rejects.toThrow("the stream ended");
+
+    // The web chat closed.
+    const other = await liveConversation(owner);
+    const stream = liveEvents(await other.open({}, settings));
+    await stream.next((e) => e.event === "status");
+    expect((await owner.fetch("PATCH", `/web-chats/${other.chat.id}/`, { isActive: false })).status).toBe(200);
+    expect(await stream.next((e) => e.event === "error")).toMatchObject({ data: { code: "web_chat_inactive" } });
+    expect(id).not.toBe(other.id);
+  });
 });
