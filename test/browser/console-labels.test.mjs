@@ -2,7 +2,7 @@
 // a label with a colour on the Labels page, puts it on a conversation from its transcript, filters
 // the inbox by it, then finds a conversation by a word of its messages with the search box (what is
 // typed while a search is on its way is kept). A refused label's dialog puts the focus on the field
-// refused, or on its alert when no field is named.
+// refused, or on its alert when no field is named. Deleting the only label of the last page shows the page before.
 // axe-core on the Labels page (with its form open) and on the inbox; screenshots of
 // docs/console/labels-*.png and docs/console/inbox-search-*.png.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -162,4 +162,28 @@ describe("Conversation labels and search in Chromium", () => {
       },
     });
   }, 180_000);
+
+  // After the screenshots, which this test's labels would fill.
+  it("deleting the only row of the last page shows the page before, without an error or the deleted row", async () => {
+    // 21 labels: page 2 (20 a page) holds one.
+    const have = (await app.server.api("/labels/?pageSize=1", { method: "GET" })).count;
+    for (let i = have + 1; i <= 21; i++)
+      await app.server.api("/labels/", { body: { name: `Label ${String(i).padStart(2, "0")}`, color: "#1f77b4" } });
+    const { page, context, errors } = await ownerOn(app, "/labels");
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect.poll(() => page.locator(".pager span").textContent()).toBe("Page 2 of 2");
+    const names = page.locator("table tbody tr th");
+    await expect.poll(() => names.count()).toBe(1);
+    const only = (await names.textContent()).trim();
+    await page.getByRole("button", { name: `Delete ${only}` }).click();
+    await dialog(page).getByRole("button", { name: "Delete" }).click();
+    await page.locator(".toast", { hasText: `Label ${only} deleted.` }).waitFor();
+    // The 20 left, all on page 1 (so no pager).
+    await expect.poll(() => names.count()).toBe(20);
+    expect(await page.locator(".pager").count()).toBe(0);
+    expect(await names.allTextContents()).not.toContain(only);
+    expect(await page.locator("main .alert.error").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,7 +1,8 @@
 // The console's profile page and the way in, in Chromium against `wrangler dev`: reached from the
 // banner's name; the name changed (a toast says so, can be closed, and never takes the focus; the
 // banner follows); the password changed (a wrong current one refused at its field and at the top of
-// the form); an API key created and revoked and the sessions listed there; a new account made from
+// the form; the sessions it ended leave the list); an API key created and revoked and the sessions listed
+// there (the only one of the last page revoked: the page before shows); a new account made from
 // the sign-in page's link and signed in; the sign-in page's error cleared when the way of signing in
 // changes; a sign-up refused (the e-mail taken) putting the focus on its alert; axe-core in both themes; the
 // screenshots of docs/console/ (profile, sign-up).
@@ -30,6 +31,16 @@ afterAll(async () => {
 });
 
 const NEW_PASSWORD = "a new password 5678";
+
+/** One more console session of the owner's, signed in with their API key outside the browser. */
+async function signInWithKey() {
+  const res = await fetch(`${app.base}/api/v1/auth/sessions/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ apiKey: app.owner.key }),
+  });
+  expect(res.status).toBe(201);
+}
 
 describe("the profile page and sign-up in Chromium", () => {
   it("takes the screenshots of docs/console/", async () => {
@@ -105,7 +116,10 @@ describe("the profile page and sign-up in Chromium", () => {
   });
 
   it("changes the password: a wrong current one is refused at its field and the top; the new one works", async () => {
+    await signInWithKey();
     const { context, page, errors } = await ownerOn(app, "/profile");
+    const sessions = page.getByRole("region", { name: "Console sessions" }).locator("tbody tr");
+    await expect.poll(() => sessions.count()).toBeGreaterThan(1);
     const form = page.getByRole("region", { name: "Password" });
     await form.getByLabel("Current password").fill("not the password");
     await form.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
@@ -119,6 +133,8 @@ describe("the profile page and sign-up in Chromium", () => {
     await page.locator(".toast", { hasText: "Your password is changed." }).waitFor();
     // The form is emptied: no password stays on the page.
     expect(await form.getByLabel("New password", { exact: true }).inputValue()).toBe("");
+    // The other sessions, which the change ended, leave the list.
+    await expect.poll(() => sessions.count()).toBe(1);
     const signIn = (password) =>
       fetch(`${app.base}/api/v1/auth/sessions/`, {
         method: "POST",
@@ -127,6 +143,28 @@ describe("the profile page and sign-up in Chromium", () => {
       }).then((r) => r.status);
     expect(await signIn(NEW_PASSWORD)).toBe(201);
     expect(await signIn(PASSWORD)).not.toBe(201);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("revoking the only session of the last page shows the page before, without an error", async () => {
+    // The owner's sessions (20 a page) made up to 21 with the browser's own: page 2 holds one, the least recently used.
+    const live = (await app.server.api("/auth/sessions/?pageSize=1", { method: "GET" })).count;
+    for (let i = live; i < 20; i++) await signInWithKey();
+    const { page, context, errors } = await ownerOn(app, "/profile");
+    const sessions = page.getByRole("region", { name: "Console sessions" });
+    const rows = sessions.locator("tbody tr");
+    await rows.first().waitFor();
+    await sessions.getByRole("button", { name: "Next" }).click();
+    await expect.poll(() => sessions.locator(".pager span").textContent()).toBe("Page 2 of 2");
+    await expect.poll(() => rows.count()).toBe(1);
+    await sessions.getByRole("button", { name: /^Revoke/ }).click();
+    await dialog(page).getByRole("button", { name: "Revoke" }).click();
+    await page.locator(".toast", { hasText: "Session revoked." }).waitFor();
+    // The 20 left, all on page 1 (so no pager).
+    await expect.poll(() => rows.count()).toBe(20);
+    expect(await sessions.locator(".pager").count()).toBe(0);
+    expect(await sessions.locator(".alert.error").count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

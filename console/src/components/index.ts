@@ -32,6 +32,6 @@ export { FileField, UploadDialog, UploadProgress, uploadForm, uploadSigned } fro
 export { Pager } from "./pager";
 export { Toasts, dismissToast, toast } from "./toast";
 export { t as common } from "./strings";
-export { useLatest, useResource, type Resource } from "./use-resource";
+export { useLatest, usePagedResource, useResource, type Resource } from "./use-resource";
 export { useAction } from "./use-action";
 export { useSubmit } from "./use-submit";

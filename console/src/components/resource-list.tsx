@@ -6,7 +6,7 @@ import { DataTable, type Column } from "./data-table";
 import { TextField } from "./field";
 import { Pager } from "./pager";
 import { toast } from "./toast";
-import { useResource, type Resource } from "./use-resource";
+import { usePagedResource, type Resource } from "./use-resource";
 
 /** A page of a page-number list, as the API answers it. */
 export interface ListPage<Row> {
@@ -19,13 +19,13 @@ export const SEARCH_DELAY_MS = 300;
 
 /**
  * The state of a page's list of records: the page number, the search (what its `ListSearch` box says, once typing
- * stops), the page loaded (again when `deps`, the search or the page change), the record being edited ("new" for the
- * create form) and the one being deleted.
+ * stops), the page loaded (again when `deps`, the search or the page change; see `usePagedResource`), the record
+ * being edited ("new" for the create form) and the one being deleted.
  */
 export function useCrudList<Row>(load: (page: number, search: string) => Promise<ListPage<Row>>, deps: unknown[]) {
-  const [page, setPage] = useState(1);
   const [typed, setTyped] = useState("");
   const [search, setSearch] = useState("");
+  const { page, setPage, list } = usePagedResource((page) => load(page, search), [...deps, search]);
   /** Searches for what is typed now, from the first page. */
   const applySearch = () => {
     if (typed.trim() === search) return;
@@ -36,7 +36,6 @@ export function useCrudList<Row>(load: (page: number, search: string) => Promise
     const timer = setTimeout(applySearch, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [typed]);
-  const list = useResource(() => load(page, search), [...deps, search, page]);
   const [editing, setEditing] = useState<Row | "new" | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   return { page, setPage, typed, setTyped, search, applySearch, list, editing, setEditing, deleting, setDeleting };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { problemOf } from "../api/client";
+import { ApiProblem, problemOf } from "../api/client";
 
 export interface Resource<T> {
   data: T | undefined;
@@ -61,4 +61,31 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
     return latest.stop;
   }, [fetchInto]);
   return { ...state, reload };
+}
+
+/** The answers of a page past a list's end (the API's 404 "Invalid page."), with the page they answered. */
+const pastTheEnd = new WeakMap<ApiProblem, number>();
+
+/**
+ * A page-form list: its page number (`first` at first) and that page, loaded when `deps` or the page change. A page
+ * past the list's end, which its last row's delete (here or elsewhere) leaves behind, goes to the page before
+ * (again until a page answers): its 404 is no error to show, and the list stays loading meanwhile.
+ */
+export function usePagedResource<T>(load: (page: number) => Promise<T>, deps: unknown[], first = 1) {
+  const [page, setPage] = useState(first);
+  const loaded = useResource(async () => {
+    try {
+      return await load(page);
+    } catch (error) {
+      if (page > 1 && error instanceof ApiProblem && error.status === 404) pastTheEnd.set(error, page);
+      throw error;
+    }
+  }, [...deps, page]);
+  // Kept with the answer, not read from `page`: the render after the step back still holds this 404.
+  const past = loaded.error instanceof ApiProblem ? pastTheEnd.get(loaded.error) : undefined;
+  useEffect(() => {
+    if (past !== undefined) setPage(past - 1);
+  }, [loaded.error]);
+  const list: Resource<T> = past === undefined ? loaded : { ...loaded, error: null, loading: true };
+  return { page, setPage, list };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { ApiProblem, otherwise } from "../../api/client";
+import { otherwise } from "../../api/client";
 import {
   ListSearch,
   SEARCH_DELAY_MS,
@@ -9,7 +9,7 @@ import {
   PageHeader,
   Pager,
   ListBody,
-  useResource,
+  usePagedResource,
 } from "../../components";
 import { formatTime } from "../../i18n";
 import { BASE, followLink } from "../../shell/router";
@@ -24,7 +24,6 @@ const place = { page: 1, query: "" };
 
 /** The assistants the member can see, searched and paged by the API (newest first). */
 export function AssistantList() {
-  const [page, setPage] = useState(place.page);
   const [query, setQuery] = useState(place.query);
   const [typed, setTyped] = useState(place.query);
   const [creating, setCreating] = useState(false);
@@ -39,7 +38,11 @@ export function AssistantList() {
     setTimeout(() => formatTime(Date.now()));
   });
   // Each answer keeps the search it answers, so the count below never pairs old results with a new search.
-  const list = useResource(async () => ({ query, page, ...(await listPage(page, query)) }), [page, query]);
+  const { page, setPage, list } = usePagedResource(
+    async (page) => ({ query, page, ...(await listPage(page, query)) }),
+    [query],
+    place.page,
+  );
   useEffect(() => void Object.assign(place, { page, query }), [page, query]);
   useEffect(() => {
     if (list.data) prefetchAround(list.data.page, list.data.query, list.data.count);
@@ -50,10 +53,6 @@ export function AssistantList() {
     const timer = setTimeout(() => (setQuery(typed.trim()), setPage(1)), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [typed]);
-  // The list shrank under this page (deleted elsewhere): back to the first.
-  useEffect(() => {
-    if (list.error instanceof ApiProblem && list.error.status === 404 && page > 1) setPage(1);
-  }, [list.error]);
 
   const columns: Column<Assistant>[] = [
     {
@@ -86,7 +85,7 @@ export function AssistantList() {
         label={t("search")}
         hint={t("searchHint")}
       />
-      <ErrorAlert error={list.error instanceof ApiProblem && list.error.status === 404 ? null : list.error} />
+      <ErrorAlert error={list.error} />
       <h2 id="assistants-title" class="sr-only">
         {t("title")}
       </h2>

@@ -10,6 +10,7 @@ import {
   type Column,
   Pager,
   toast,
+  usePagedResource,
   useResource,
   Section,
 } from "../../components";
@@ -37,8 +38,7 @@ export function MembersSection({
   organizationId: string;
   groupsChanged: () => void;
 }) {
-  const [page, setPage] = useState(1);
-  const members = useResource(() => listMembers(organizationId, page), [organizationId, page]);
+  const { page, setPage, list: members } = usePagedResource((n) => listMembers(organizationId, n), [organizationId]);
   const [adding, setAdding] = useState(false);
   const [grouping, setGrouping] = useState<Member | null>(null);
   const changed = async () => {

@@ -1,5 +1,13 @@
-import { useState } from "preact/hooks";
-import { Button, useRemoval, ErrorAlert, Loading, Pager, useResource, DataTable, type Column } from "../../components";
+import {
+  Button,
+  useRemoval,
+  ErrorAlert,
+  Loading,
+  Pager,
+  usePagedResource,
+  DataTable,
+  type Column,
+} from "../../components";
 import { formatTime } from "../../i18n";
 import { signOut } from "../../shell/session";
 import { listSessions, PAGE_SIZE, revokeSession, type ConsoleSession } from "./api";
@@ -14,10 +22,12 @@ function browserOf(userAgent: string | null): string {
   return system ? `${name} · ${system[1].replace("Mac OS X", "macOS")}` : name;
 }
 
-/** The user's console sessions, beside their keys; revoking the current one signs out. */
-export function SessionsSection() {
-  const [page, setPage] = useState(1);
-  const sessions = useResource(() => listSessions(page), [page]);
+/**
+ * The user's console sessions, beside their keys; revoking the current one signs out. Loaded again when `version`
+ * changes (a password change ends the other sessions).
+ */
+export function SessionsSection({ version }: { version?: number }) {
+  const { page, setPage, list: sessions } = usePagedResource(listSessions, [version]);
   const revoking = useRemoval<ConsoleSession>({
     title: t("revokeSessionTitle"),
     message: () => t("revokeSessionMessage"),

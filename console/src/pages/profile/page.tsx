@@ -1,4 +1,4 @@
-import { useRef } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { NewPasswordFields, TextField, PageForm, PageHeader, toast } from "../../components";
 import { session } from "../../shell/session";
 import { KeysSection } from "../models/keys-section";
@@ -8,13 +8,15 @@ import { t } from "./strings";
 
 /** The signed-in user's own page: their name and e-mail, their password, their API keys and console sessions. */
 export default function ProfilePage() {
+  // A password change ends the user's other sessions: the list of them is loaded again.
+  const [passwordChanges, setPasswordChanges] = useState(0);
   return (
     <>
       <PageHeader title={t("title")} />
       <DetailsSection />
-      <PasswordSection />
+      <PasswordSection changed={() => setPasswordChanges((n) => n + 1)} />
       <KeysSection />
-      <SessionsSection />
+      <SessionsSection version={passwordChanges} />
     </>
   );
 }
@@ -58,7 +60,7 @@ function DetailsSection() {
   );
 }
 
-function PasswordSection() {
+function PasswordSection({ changed }: { changed: () => void }) {
   const form = useRef<HTMLFormElement>(null);
   const save = async (data: FormData) => {
     const text = (name: string) => String(data.get(name) ?? "");
@@ -70,6 +72,7 @@ function PasswordSection() {
     });
     form.current?.reset();
     toast(t("passwordChanged"));
+    changed();
   };
   return (
     <section class="section" aria-labelledby="password-title">
