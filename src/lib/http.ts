@@ -6,6 +6,41 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
+ * A body's bytes, read no further than `cap`: `over` when it holds more (the rest is not read, the stream cancelled).
+ * A body of unknown length (chunked, or a Content-Length that lies) is not read whole into memory first.
+ */
+export async function readAtMost(
+  body: ReadableStream<Uint8Array> | null,
+  cap: number,
+): Promise<{ bytes: Uint8Array; over: boolean }> {
+  if (!body) return { bytes: new Uint8Array(0), over: false };
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let over = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > cap) {
+      parts.push(value.subarray(0, cap - size));
+      size = cap;
+      over = true;
+      await reader.cancel();
+      break;
+    }
+    parts.push(value);
+    size += value.byteLength;
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return { bytes, over };
+}
+
+/**
  * A request's body as text, refused before it is read when its declared length is over the limit
  * (413) and after when it turns out longer; bytes that are not UTF-8 are a 400 (`what` names the body).
  */
@@ -17,8 +52,8 @@ export async function readBodyText(
   const limit = Number(limitSetting) || DEFAULT_BODY_LIMIT;
   const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes.`);
   if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw tooLarge();
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > limit) throw tooLarge();
+  const { bytes, over } = await readAtMost(request.body, limit);
+  if (over) throw tooLarge();
   try {
     return utf8.decode(bytes);
   } catch {

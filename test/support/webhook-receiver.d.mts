@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   receivedAt: number;
   /** What the receiver answered; null when it closed the connection or has not answered (yet). */
   status: number | null;
+  /** `/chunked/`: whether the client read the whole body. */
+  complete?: boolean;
 }
 export type FaultMode = "ok" | "down" | "slow" | "close" | "hang";
 export interface Receiver {

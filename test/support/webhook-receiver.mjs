@@ -11,6 +11,8 @@
 //   /redirect/...?to=URL 302 to URL
 //   /echo/...            200 {method, path, query, headers, body (parsed JSON when it is)} (api tool tests)
 //   /big/...?bytes=N     200 text/plain of N bytes ("x" repeated)
+//   /chunked/...?bytes=N 200 text/plain of N bytes in 64 KiB writes, without Content-Length; the record's
+//                        `complete` says whether the client read them all (false when it stopped reading)
 //   /switch/<key>/...    whatever the fault mode of <key> says, set with PUT /modes/<key>
 //                        {"mode": "ok" | "down" | "slow" | "close" | "hang", "ms"?} (or setMode in
 //                        the same process): "down" answers 503, as a receiver in an outage; default "ok".
@@ -60,7 +62,22 @@ export async function startReceiver() {
       );
     } else if (fault === "big")
       reply(200, "x".repeat(Number(url.searchParams.get("bytes") ?? 2_000_000)), "text/plain");
-    else if (fault === "trickle") {
+    else if (fault === "chunked") {
+      record.status = 200;
+      record.complete = false;
+      let left = Number(url.searchParams.get("bytes") ?? 2_000_000);
+      const piece = Buffer.alloc(64 * 1024, "x");
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      const more = () => {
+        while (left > 0 && !res.destroyed) {
+          const part = piece.subarray(0, Math.min(left, piece.length));
+          left -= part.length;
+          if (!res.write(part)) return void res.once("drain", more);
+        }
+        if (!res.destroyed) res.end(() => (record.complete = true));
+      };
+      more();
+    } else if (fault === "trickle") {
       record.status = 200;
       const started = Date.now();
       const until = Number(url.searchParams.get("ms") ?? 60_000);

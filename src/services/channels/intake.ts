@@ -19,6 +19,7 @@ import {
 } from "../../db/schema";
 import type { Bindings, Db } from "../../env";
 import { stableUuidv7, uuidv7 } from "../../lib/ids";
+import { readAtMost } from "../../lib/http";
 import type { JsonObject } from "../../lib/json";
 import { conversationObject, newConversation, type ConversationRow } from "../conversations";
 import { channelRating } from "../conversation/csat";
@@ -499,7 +500,9 @@ async function takeFiles(
         missing.push(`[${file.kind} not received: ${error.message}]`);
         continue;
       }
-      bytes = new Uint8Array(await response.arrayBuffer());
+      // Read no further than the limit: a platform's file of unknown length is not held whole to be refused.
+      const read = await readAtMost(response.body, MAX_FILE_BYTES + 1);
+      bytes = read.bytes;
       contentType ||= mediaType(response.headers.get("Content-Type"));
       name ||= dispositionName(response.headers.get("Content-Disposition"));
     }
@@ -606,4 +609,5 @@ const EXTENSIONS: Record<string, string> = {
   "audio/ogg": ".ogg",
   "application/pdf": ".pdf",
 };
-const extensionFor = (contentType: string) => EXTENSIONS[contentType] ?? "";
+// The sender's platform names the type: "constructor" must not find Object.prototype's.
+const extensionFor = (contentType: string) => (Object.hasOwn(EXTENSIONS, contentType) ? EXTENSIONS[contentType] : "");

@@ -3,6 +3,7 @@ import type { Bindings } from "../../env";
 import { getDb } from "../../db";
 import { knowledgeBases } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
+import { readAtMost } from "../../lib/http";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { fileTypeOf, SUPPORTED_FILE_TYPES, type FileType } from "../parsing";
 import { objectPrefixOf } from "./content";
@@ -89,7 +90,9 @@ export async function fetchReference(
     if (res.status !== 200) throw fieldError(field, `Fetching the file answered HTTP ${res.status}.`);
     contentType = res.headers.get("Content-Type") ?? "";
     checked(env, field, filename, contentType, Number(res.headers.get("Content-Length") ?? 1));
-    bytes = await res.arrayBuffer();
+    // Read no further than the largest file taken: a body of unknown length is not held whole to be refused.
+    const read = await readAtMost(res.body, fileSpecs(env).knowledgeBaseFile.file.max_size + 1);
+    bytes = read.bytes.buffer as ArrayBuffer;
   } else {
     if (key === null || !(await ownsKey(env, organizationId, key)))
       throw fieldError(field, "No uploaded object with this key.");

@@ -1,3 +1,4 @@
+import { readAtMost } from "../../lib/http";
 import { describeFetchFailure, timedOutAfter } from "../../lib/outbound-errors";
 import { keepsCredentials } from "../../lib/redirects";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
@@ -98,31 +99,8 @@ export async function callApi(
 }
 
 async function readCapped(res: Response, cap: number): Promise<{ text: string; truncated: boolean }> {
-  if (!res.body) return { text: "", truncated: false };
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > cap) {
-      parts.push(value.subarray(0, cap - size));
-      size = cap;
-      truncated = true;
-      await reader.cancel();
-      break;
-    }
-    parts.push(value);
-    size += value.byteLength;
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
-  return { text: new TextDecoder().decode(all), truncated };
+  const { bytes, over } = await readAtMost(res.body, cap);
+  return { text: new TextDecoder().decode(bytes), truncated: over };
 }
 
 const isJson = (res: Response) => /json/i.test(res.headers.get("Content-Type") ?? "");

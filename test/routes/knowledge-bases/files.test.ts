@@ -202,6 +202,21 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     expect((await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form())).status).toBe(201);
   });
 
+  it("a file fetched by URL is read no further than the largest file taken (a body without Content-Length)", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const settings = { ALLOWED_FILE_SPECS: JSON.stringify({ knowledgeBaseFile: { file: { max_size: 100 } } }) };
+    const path = `/chunked/${crypto.randomUUID()}/notes.txt`;
+    const files = [{ file: `${env.TEST_RECEIVER_URL}${path}?bytes=${64 * 1024 * 1024}`, filename: "notes.txt" }];
+    const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, { files }, { settings });
+    expect((await expectError(res, 413, "payload_too_large")).detail).toContain("at most 100 bytes");
+    // It stopped reading: the 64 MiB were not taken whole to be refused.
+    const [served] = await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json<
+      { complete: boolean }[]
+    >();
+    expect(served.complete).toBe(false);
+  });
+
   it("401 without a key, 403 without knowledge_base.manage, 404 for another organization's base", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
