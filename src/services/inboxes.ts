@@ -22,6 +22,8 @@ import { forgetInboxConversations } from "./conversation/forget";
 import { writePurges } from "./purges";
 import { addByKey, onEachPart } from "./shards/parts-sum";
 import { rowById } from "../db/find";
+import type { OrgAccess } from "./access";
+import { getVisibleChatbot } from "./chatbots/visibility";
 
 export type InboxRow = typeof inboxes.$inferSelect;
 export type WebChatRow = typeof webChats.$inferSelect;
@@ -115,13 +117,19 @@ export async function chatbotOrganization(db: Db, chatbotId: string): Promise<st
   return row?.organizationId ?? null;
 }
 
-/** An inbox's assistant must be one of the organization's (400 naming `chatbot` otherwise). */
-export async function requireChatbotOf(db: Db, organizationId: string, chatbotId: string): Promise<void> {
-  const [row] = await db
-    .select({ id: chatbots.id })
-    .from(chatbots)
-    .where(and(eq(chatbots.id, chatbotId), eq(chatbots.organizationId, organizationId)));
-  if (!row) throw fieldError("chatbot", "No such assistant in this organization.");
+/**
+ * An inbox's assistant must be one of the organization's that the caller sees (400 naming `chatbot` otherwise), as
+ * for a new inbox: one hidden from them does not exist for them, nor should an inbox of theirs answer with it.
+ */
+export async function requireVisibleChatbotOf(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  chatbotId: string,
+): Promise<void> {
+  const row = await getVisibleChatbot(db, access, userId, chatbotId);
+  if (row?.organizationId !== access.organizationId)
+    throw fieldError("chatbot", "No such assistant in this organization.");
 }
 
 /**
@@ -266,7 +274,15 @@ export async function unreadInboxes(db: Db, parts: Db[], organizationId: string)
 }
 
 /** PUT and PATCH: fields left out stay as they are; `channelType` cannot change. */
-export async function updateInbox(db: Db, parts: Db[], organizationId: string, id: string, body: InboxInput) {
+export async function updateInbox(
+  db: Db,
+  parts: Db[],
+  access: OrgAccess,
+  userId: string,
+  id: string,
+  body: InboxInput,
+) {
+  const { organizationId } = access;
   const view = await getInbox(db, parts, organizationId, id);
   if (!view) throw notFound();
   if (body.channelType !== undefined && body.channelType !== view.inbox.channelType) {
@@ -275,7 +291,8 @@ export async function updateInbox(db: Db, parts: Db[], organizationId: string, i
   const chatbotChanges = body.chatbot !== undefined && (body.chatbot?.id ?? null) !== view.inbox.chatbotId;
   if (view.inbox.isDefault && chatbotChanges)
     throw fieldError("chatbot", "An assistant's default inbox stays with its assistant.");
-  if (body.chatbot) await requireChatbotOf(db, organizationId, body.chatbot.id);
+  // The assistant it keeps may be one the caller does not see (an owner chose it): only a new one is checked.
+  if (body.chatbot && chatbotChanges) await requireVisibleChatbotOf(db, access, userId, body.chatbot.id);
   const chatbotId = body.chatbot === undefined ? undefined : (body.chatbot?.id ?? null);
   if (body.businessHours) requireUsableHours(body.businessHours);
   if (body.assignment?.teamId) await requireTeamOf(db, organizationId, body.assignment.teamId, "assignment.teamId");

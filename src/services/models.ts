@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
-import { chatbots, models, type MODEL_KINDS, type MODEL_PROVIDERS } from "../db/schema";
+import { models, type MODEL_KINDS, type MODEL_PROVIDERS } from "../db/schema";
 import { type PageWindow, paginate } from "../db/paginate";
 import { cannotOpen, decryptSecret, encryptSecret } from "../lib/crypto";
 import { usableSecret } from "../lib/placeholders";
@@ -138,23 +138,6 @@ export function checkModelRules(
   if (kind === "embedding" && model.provider !== "local" && model.dimensions === null) {
     throw fieldError("dimensions", "Required for an embedding model unless the provider is local.");
   }
-}
-
-/** Names of the assistants that still use a model (a model in use cannot be deleted). */
-export async function assistantsUsingModel(db: Db, id: string): Promise<string[]> {
-  const rows = await db
-    .select({ name: chatbots.name })
-    .from(chatbots)
-    .where(
-      or(
-        eq(chatbots.largeLanguageModelId, id),
-        eq(chatbots.fallbackLargeLanguageModelId, id),
-        eq(chatbots.embeddingModelId, id),
-        eq(chatbots.rerankerModelId, id),
-      ),
-    )
-    .limit(5);
-  return rows.map((r) => r.name);
 }
 
 /** A page of the models of `kind` the organization may use: built-in ones first, then its own, oldest first. */

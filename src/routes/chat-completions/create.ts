@@ -4,6 +4,7 @@ import { errorResponsesOf, jsonBody } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
 import { chatModelFor, complete, modelApiError } from "../../services/llm";
 import { usageIncrement } from "../../services/usage";
+import { requireMonthlyWords } from "../../services/monthly-words";
 import { gatewayAccess, findChatModel } from "../../services/gateway/access";
 import {
   answerWords,
@@ -35,7 +36,7 @@ const route = createRoute({
     "`canUseAiGateway` is on (403 otherwise); any member may call it. Responses use OpenAI's snake_case; " +
     "error bodies carry " +
     "`{detail, code}` and OpenAI's `error: {message, type, code}`. The words of each answer count towards the " +
-    "organization's usage.",
+    "organization's usage and its plan's monthly words: once those are used, 403 until the next month.",
   request: jsonBody(ChatCompletionRequest),
   responses: {
     200: {
@@ -53,7 +54,11 @@ export const registerCreateChatCompletion = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await gatewayAccess(c);
     const body = c.req.valid("json");
-    const row = await findChatModel(c.var.db, access.organizationId, body.model);
+    // Its words count towards the month's, so once they are used it is refused as a completion is (403).
+    const [row] = await Promise.all([
+      findChatModel(c.var.db, access.organizationId, body.model),
+      requireMonthlyWords(c.env, c.var.db, access.organizationId),
+    ]);
     const model = await chatModelFor(c.env, row).catch((err) => {
       throw modelApiError(err);
     });

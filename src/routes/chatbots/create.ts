@@ -63,7 +63,7 @@ export const registerCreateChatbot = (r: Router) =>
       largeLanguageModelId: body.largeLanguageModel,
       fallbackLargeLanguageModelId: columns.fallbackLargeLanguageModelId ?? null,
     });
-    await requireChatbotQuota(db, access.organizationId, planSettings(c.env));
+    const quota = await requireChatbotQuota(db, access.organizationId, planSettings(c.env));
     const row = await createChatbot(
       db,
       {
@@ -73,11 +73,9 @@ export const registerCreateChatbot = (r: Router) =>
         createdById: c.var.principal.userId,
         organizationId: personal ? null : access.organizationId,
       },
-      groupIds ?? [],
       access.organizationId,
-      knowledgeBaseIds,
-      toolIds ?? [],
-      skillIds ?? [],
+      { groupIds, knowledgeBaseIds, toolIds, skillIds },
+      quota,
     );
     return c.json(
       chatbotRecord(

@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
-import { dataParts } from "../../services/shards/parts";
 import { IdParams, errorResponses, noContent } from "../../lib/openapi";
 import { authorize } from "../../services/access";
 import { deleteChatbot } from "../../services/chatbots/store";
@@ -24,6 +23,6 @@ export const registerDeleteChatbot = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "chatbot.manage");
     const row = await getChatbotForRead(c.var.db, access, c.var.principal.userId, c.req.valid("param").id);
-    await deleteChatbot(c.var.db, await dataParts(c.env, access.organizationId), row);
+    await deleteChatbot(c.env, c.var.db, row);
     return c.body(null, 204);
   });

@@ -11,7 +11,8 @@ import { INBOXES_TAG, InboxSchema } from "./schema";
 
 async function update(c: Context<AppEnv>, id: string, body: InboxInput) {
   const access = await authorize(c, "inbox.manage");
-  return updateInbox(c.var.db, await dataParts(c.env, access.organizationId), access.organizationId, id, body);
+  const parts = await dataParts(c.env, access.organizationId);
+  return updateInbox(c.var.db, parts, access, c.var.principal.userId, id, body);
 }
 
 const route = (method: "put" | "patch") =>
@@ -20,7 +21,9 @@ const route = (method: "put" | "patch") =>
     path: "/inboxes/{id}/",
     tags: [INBOXES_TAG],
     summary: method === "put" ? "Replace an inbox" : "Update some fields of an inbox",
-    description: "Needs `inbox.manage`. `channelType` cannot change after creation (400).",
+    description:
+      "Needs `inbox.manage`. `channelType` cannot change after creation (400). A new `chatbot` must be an " +
+      "assistant of the organization that you can see (400 otherwise), as for a new inbox.",
     request: { params: IdParams, ...jsonBody(method === "put" ? InboxWrite : InboxPatch) },
     responses: { 200: json(InboxSchema, "The updated inbox"), ...errorResponses(400, 403, 404) },
   });

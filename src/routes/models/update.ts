@@ -3,6 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
 import { currentAccess, requireOwner } from "../../services/access";
 import { checkModelRules, getOwnModel, updateModel } from "../../services/models";
+import { requireEmbeddingUnchanged } from "../../services/model-users";
 import { MODELS_TAG, type ModelKindRoute } from "./kinds";
 import { modelRecord, ModelPatch, ModelSchema } from "../../services/records/models";
 
@@ -14,7 +15,11 @@ export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
       tags: [MODELS_TAG],
       summary: `Update a ${k.noun} of the organization`,
       description:
-        "Organization owners only; built-in models cannot be changed (403). `apiKey: null` removes the stored key.",
+        "Organization owners only; built-in models cannot be changed (403). `apiKey: null` removes the stored key." +
+        (k.kind === "embedding"
+          ? " `provider`, `modelName` and `dimensions` cannot change while a knowledge base using the model holds " +
+            "indexed files or FAQs (400 naming the field): its stored vectors would no longer match."
+          : ""),
       request: { params: IdParams, ...jsonBody(ModelPatch) },
       responses: { 200: json(ModelSchema, `The updated ${k.noun}`), ...errorResponses(400, 403, 404) },
     }),
@@ -29,6 +34,7 @@ export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
         baseUrl: merged.baseUrl ?? null,
         dimensions: merged.dimensions ?? null,
       });
+      await requireEmbeddingUnchanged(c.var.db, current, body);
       const row = await updateModel(c.var.db, c.env, current.id, body, apiKey);
       return c.json(await modelRecord(row, c.env), 200);
     },

@@ -2,7 +2,7 @@
 import { and, eq, notInArray, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../env";
+import type { Bindings, Db } from "../../env";
 import {
   chatbotGroups,
   chatbotKnowledgeBases,
@@ -23,6 +23,8 @@ import type { ChatbotColumns } from "./rules";
 import type { ShownLinks } from "./views";
 import { forgetInboxConversations } from "../conversation/forget";
 import { writePurges } from "../purges";
+import { dataParts } from "../shards/parts";
+import { type ChatbotQuota, pastQuota, takeBackInbox, takeBackPastQuota } from "./quota";
 
 const linkInserts = (db: Db, chatbotId: string, groupIds: string[], now = Date.now()) =>
   chunk(groupIds, 20).map((part) =>
@@ -37,37 +39,39 @@ const knowledgeBaseLinks = (db: Db, chatbotId: string, ids: string[], replace: b
 
 /**
  * Creates the assistant, its default inbox (`<name> API`, channel `api`) in `inboxOrganizationId`
- * and its group links in one batch.
+ * and its links in one batch. With a `quota` (requireChatbotQuota's), that batch takes them back when the assistant
+ * is past the limit (others created at the same time took the room) and this throws the same 403 as the check.
  */
 export async function createChatbot(
   db: Db,
   values: ChatbotColumns & Pick<ChatbotRow, "name" | "largeLanguageModelId" | "createdById" | "organizationId">,
-  groupIds: string[],
   inboxOrganizationId: string,
-  knowledgeBaseIds: string[] = [],
-  toolIds: string[] = [],
-  skillIds: string[] = [],
+  { groupIds = [], knowledgeBaseIds = [], toolIds = [], skillIds = [] }: ChatbotLinkIds,
+  quota: ChatbotQuota | null,
 ): Promise<ChatbotRow> {
   const id = uuidv7();
+  const inboxId = uuidv7();
   const insert = db
     .insert(chatbots)
     .values({ ...values, id })
     .returning();
   const inbox = db.insert(inboxes).values({
+    id: inboxId,
     organizationId: inboxOrganizationId,
     name: `${values.name} API`,
     channelType: "api",
     chatbotId: id,
     isDefault: true,
   });
-  const [[row]] = await db.batch([
-    insert,
-    inbox,
+  const links = [
     ...linkInserts(db, id, groupIds),
     ...knowledgeBaseLinks(db, id, knowledgeBaseIds, false),
     ...chatbotToolStatements(db, id, toolIds, false),
     ...chatbotSkillStatements(db, id, skillIds, false),
-  ]);
+  ];
+  const takeBack = quota ? [takeBackPastQuota(db, quota, id), takeBackInbox(db, inboxId, id)] : [];
+  const [[row], , ...after] = await db.batch([insert, inbox, ...links, ...takeBack]);
+  if (quota && (after[links.length] as { id: string }[]).length) throw await pastQuota(db, quota);
   return row;
 }
 
@@ -126,15 +130,18 @@ export async function updateChatbot(
 /**
  * Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without
  * assistant. Its data-plane rows, its default inbox's and that inbox's webhooks' are purged (services/purges.ts): the
- * purges and the conversations named to forget in each part of the organization's data plane (`parts`) first, then
- * the control rows (`db`).
+ * purges and the conversations named to forget in each part of the data plane of the organization hosting it first,
+ * then the control rows (`db`). The host is the default inbox's organization: a personal assistant has none of its
+ * own, and its creator may delete it while acting in another organization.
  */
-export async function deleteChatbot(db: Db, parts: Db[], chatbot: Pick<ChatbotRow, "id" | "organizationId">) {
-  const { id, organizationId } = chatbot;
+export async function deleteChatbot(env: Bindings, db: Db, chatbot: Pick<ChatbotRow, "id" | "organizationId">) {
+  const { id } = chatbot;
   const [inbox] = await db
-    .select({ id: inboxes.id })
+    .select({ id: inboxes.id, organizationId: inboxes.organizationId })
     .from(inboxes)
     .where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true)));
+  const organizationId = inbox?.organizationId ?? chatbot.organizationId;
+  const parts = organizationId ? await dataParts(env, organizationId) : [];
   const hooks = inbox ? await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, inbox.id)) : [];
   await writePurges(parts, [
     { organizationId, kind: "chatbot", id },

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { and, asc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, exists, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { type PageWindow, newestFirstPage } from "../../db/paginate";
@@ -461,13 +461,23 @@ export const knowledgeBasesOfChatbot = (db: Db, chatbotId: string) =>
       ),
     );
 
+/**
+ * Knowledge bases holding indexed content (text nodes or FAQs, whose vectors their embedding model made), as a
+ * condition of a query over `knowledge_bases`: then their embedding model is fixed.
+ */
+export const holdsIndexedContent = (db: Db) =>
+  or(
+    exists(db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.knowledgeBaseId, knowledgeBases.id))),
+    exists(db.select({ id: faqs.id }).from(faqs).where(eq(faqs.knowledgeBaseId, knowledgeBases.id))),
+  );
+
 /** Whether the knowledge base holds any indexed content (then its embedding model is fixed). */
 export async function hasIndexedContent(db: Db, knowledgeBaseId: string): Promise<boolean> {
-  const [[node], [faq]] = await Promise.all([
-    db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.knowledgeBaseId, knowledgeBaseId)).limit(1),
-    db.select({ id: faqs.id }).from(faqs).where(eq(faqs.knowledgeBaseId, knowledgeBaseId)).limit(1),
-  ]);
-  return !!node || !!faq;
+  const [row] = await db
+    .select({ id: knowledgeBases.id })
+    .from(knowledgeBases)
+    .where(and(eq(knowledgeBases.id, knowledgeBaseId), holdsIndexedContent(db)));
+  return !!row;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { PREFIXES, seedMember, seedStaff } from "../../harness";
+import { usageIncrement } from "../../../src/services/usage";
+import { CONFIGURED_PLANS, PREFIXES, data, expectError, seedMember, seedStaff, setPlan } from "../../harness";
 import { bodyOf } from "../../support/api";
 import {
   LOCAL_LLM_ID,
@@ -106,6 +107,25 @@ describe("POST /chat/completions (non-streaming)", () => {
     const res = await owner.fetch("POST", PATH, { model: "Local LLM", messages: QUESTION });
     expect(res.status).toBe(200);
     await vi.waitFor(async () => expect(await wordsUsed(owner.organizationId)).toBe(7));
+  });
+
+  it("is refused (403) once the plan's monthly words are used, as a completion is (its words count)", async () => {
+    const owner = await gatewayOwner();
+    await setPlan(owner.organizationId, "free");
+    // The Free plan's 100,000 words of this month are used.
+    await usageIncrement(await data(owner.organizationId), owner.organizationId, { words: 100_000 }).run();
+    for (const stream of [false, true]) {
+      const res = await owner.fetch(
+        "POST",
+        PATH,
+        { model: "Local LLM", messages: QUESTION, stream },
+        { settings: CONFIGURED_PLANS },
+      );
+      const err = await expectError(res, 403, "permission_denied");
+      expect(err.detail).toContain("100,000 words");
+      expect(err).toMatchObject({ error: { code: "permission_denied" } });
+    }
+    expect(await wordsUsed(owner.organizationId)).toBe(100_000);
   });
 
   it("json_schema (snake_case) with the local model answers JSON valid against the schema", async () => {

@@ -302,6 +302,29 @@ describe("POST /chatbots/", () => {
     },
   );
 
+  it("the plan's limit holds for assistants created at once: those past it are 403 and leave nothing", async () => {
+    const owner = await seedOwner();
+    await setPlan(owner.organizationId, "free");
+    const post = (extra: Record<string, unknown> = {}) =>
+      owner.fetch(
+        "POST",
+        "/chatbots/",
+        { name: unique("bot"), largeLanguageModel: LOCAL_LLM, ...extra },
+        { settings: CONFIGURED_PLANS },
+      );
+    expect((await post()).status).toBe(201);
+    expect((await post()).status).toBe(201);
+    // One place left (Free plan: 3), six requests at once, personal assistants among them (they count too).
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => post(i % 2 ? { organization: "" } : {})));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(5);
+    const refused = await expectDenied(answers.find((r) => r.status === 403)!);
+    expect(refused.detail).toContain("Free plan allows 3");
+    expect(await storedChatbots(owner.userId)).toHaveLength(3);
+    expect(await inboxesOf(owner.organizationId)).toHaveLength(3);
+  });
+
   it("a new organization gets the operator's default plan; a malformed PLANS is 503 naming the setting", async () => {
     const res = await call(
       "POST",

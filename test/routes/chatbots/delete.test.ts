@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
+import { env } from "cloudflare:workers";
 import { runPurges } from "../../../src/services/purges";
+import { dataDbs, placement } from "../../../src/services/shards";
 import { describe, expect, it } from "vitest";
 import { conversations } from "../../../src/db/schema";
-import { PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
+import { PREFIXES, call, countInParts, data, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createInbox } from "../inboxes/fixtures";
-import { inboxesOf, linksOf, ok, storedChatbot } from "./helpers";
+import { inboxesOf, linksOf, ok, ownOrganizationOf, storedChatbot } from "./helpers";
 
 describe("DELETE /chatbots/{id}/", () => {
   it.each(PREFIXES)(
@@ -58,4 +60,32 @@ describe("DELETE /chatbots/{id}/", () => {
     expect(await ok<"GET /chatbots/{id}/">(await owner.fetch("GET", path))).toEqual(bot);
     expect(await inboxesOf(owner.organizationId)).toHaveLength(1);
   });
+
+  it(
+    "a personal assistant deleted while its creator acts in another organization: its default inbox's " +
+      "conversations and its words, in the hosting organization's data plane, are purged",
+    async () => {
+      const host = await seedOwner();
+      // A member whose own organization lives in the other shard.
+      let member = await seedMember(host, ["chatbot.manage", "conversation.manage"]);
+      while (placement(await ownOrganizationOf(member.userId)) === placement(host.organizationId))
+        member = await seedMember(host, ["chatbot.manage", "conversation.manage"]);
+      const own = await ownOrganizationOf(member.userId);
+      const bot = await createChatbot(member, { name: unique("mine"), organization: "" });
+      const asked = await member.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } });
+      expect(asked.status, await asked.clone().text()).toBe(200);
+      const inInbox = () => countInParts(host.organizationId, "conversations", "inbox_id = ?", bot.defaultInbox!.id);
+      expect(await inInbox()).toBe(1);
+      // Deleted by its creator acting in their own organization, where it is visible too.
+      const res = await member.fetch("DELETE", `/chatbots/${bot.id}/`, undefined, {
+        headers: { "X-Organization-Id": own },
+      });
+      expect(res.status, await res.clone().text()).toBe(204);
+      for (const plane of dataDbs(env)) await runPurges(plane, Date.now());
+      expect({
+        conversationsOfDeletedInbox: await inInbox(),
+        chatbotWords: await countInParts(host.organizationId, "chatbot_words", "chatbot_id = ?", bot.id),
+      }).toEqual({ conversationsOfDeletedInbox: 0, chatbotWords: 0 });
+    },
+  );
 });

@@ -53,6 +53,27 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
     expect(await stored(inbox.id)).toMatchObject({ name: inbox.name, channelType: "web", chatbotId: null });
   });
 
+  it("a new assistant must be one the caller sees, as for POST; the one an inbox keeps need not be", async () => {
+    const owner = await seedOwner();
+    const hidden = await seedChatbot(owner); // created by the owner, given to no group
+    const member = await seedMember(owner, ["inbox.manage", "inbox.view", "chatbot.view"]);
+    await expectInvalid(
+      await member.fetch("POST", "/inboxes/", { name: "x", channelType: "web", chatbot: { id: hidden.id } }),
+      "chatbot",
+    );
+    const inbox = await createInbox(member);
+    await expectInvalid(
+      await member.fetch("PATCH", `/inboxes/${inbox.id}/`, { chatbot: { id: hidden.id } }),
+      "chatbot",
+    );
+    expect((await stored(inbox.id)).chatbotId).toBeNull();
+    // An owner gives the inbox that assistant; the member may still rename the inbox with the assistant it has.
+    expect((await owner.fetch("PATCH", `/inboxes/${inbox.id}/`, { chatbot: { id: hidden.id } })).status).toBe(200);
+    const res = await member.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "Renamed", chatbot: { id: hidden.id } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await stored(inbox.id)).toMatchObject({ name: "Renamed", chatbotId: hidden.id });
+  });
+
   it("403 for a member with inbox.view only", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { seedChatbot } from "../inboxes/fixtures";
+import { createKnowledgeBase } from "../../fixtures/knowledge";
 import { KINDS, createModel, storedModel } from "./fixtures";
 
 describe("DELETE a model", () => {
@@ -27,6 +28,18 @@ describe("DELETE a model", () => {
     const bot = await seedChatbot(owner, { [column]: model.id });
     const err = await expectError(await owner.fetch("DELETE", `${k.path}${model.id}/`), 400, "model_in_use");
     expect(err.detail).toContain(bot.name);
+    expect(await storedModel(model.id)).toBeDefined();
+  });
+
+  it.each([
+    ["embedding", KINDS[1], "embeddingModel"],
+    ["reranker", KINDS[2], "rerankerModel"],
+  ] as const)("400 while a knowledge base uses the %s model, naming it", async (_, k, field) => {
+    const owner = await seedOwner();
+    const model = await createModel(owner, k, { provider: "local", dimensions: null });
+    const kb = await createKnowledgeBase(owner, { [field]: model.id });
+    const err = await expectError(await owner.fetch("DELETE", `${k.path}${model.id}/`), 400, "model_in_use");
+    expect(err.detail).toContain(`knowledge bases (${kb.name})`);
     expect(await storedModel(model.id)).toBeDefined();
   });
 

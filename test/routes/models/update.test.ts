@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { KINDS, createModel, storedModel } from "./fixtures";
+import { createFaq, createKnowledgeBase } from "../../fixtures/knowledge";
+import { LOCAL_EMBEDDING } from "../../fixtures/chatbots";
 
 describe("PATCH a model", () => {
   it.each(KINDS.map((k, i) => [k.kind, k, PREFIXES[i % 2]] as const))(
@@ -53,6 +55,38 @@ describe("PATCH a model", () => {
       Object.keys((await expectError(await owner.fetch("PATCH", path, { name: "" }), 400, "invalid")).errors!),
     ).toEqual(["name"]);
     expect(await storedModel(model.id)).toMatchObject({ name: model.name, dimensions: 1536, baseUrl: model.baseUrl });
+  });
+
+  it("an embedding model cannot change what it computes while a knowledge base holds its vectors", async () => {
+    const owner = await seedOwner();
+    const model = await createModel(owner, KINDS[1], { provider: "local", dimensions: null });
+    const path = `/embedding-models/${model.id}/`;
+    const kb = await createKnowledgeBase(owner, { embeddingModel: model.id });
+    // Nothing indexed yet: it may change.
+    expect((await owner.fetch("PATCH", path, { modelName: "local-embedding-2" })).status).toBe(200);
+    await createFaq(owner, kb.id, { question: "What are the opening hours?", answer: "9 to 5." });
+    // The knowledge base refuses another embedding model now (vectors of two models cannot be compared)...
+    await expectError(
+      await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { embeddingModel: LOCAL_EMBEDDING }),
+      400,
+    );
+    // ...and so does the model it points at, field by field; its name and key may still change.
+    for (const [field, change] of [
+      ["provider", { provider: "openai_compatible", baseUrl: "https://embeddings.example.com/v1", dimensions: 1536 }],
+      ["modelName", { modelName: "text-embedding-3-small" }],
+      ["dimensions", { dimensions: 256 }],
+    ] as const) {
+      const err = await expectError(await owner.fetch("PATCH", path, change), 400, "invalid");
+      expect(Object.keys(err.errors!)).toEqual([field]);
+      expect(err.detail).toContain(kb.name);
+    }
+    expect((await owner.fetch("PATCH", path, { name: "Renamed", modelName: "local-embedding-2" })).status).toBe(200);
+    expect(await storedModel(model.id)).toMatchObject({
+      name: "Renamed",
+      provider: "local",
+      modelName: "local-embedding-2",
+      dimensions: null,
+    });
   });
 
   it("403 for built-in models, even for an owner", async () => {
