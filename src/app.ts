@@ -16,7 +16,7 @@ import { WIDGET_PUBLIC_PATH, widgetCors } from "./middleware/widget-cors";
 import { registerWidgetPages } from "./routes/widget/pages";
 import { registerStaticFiles } from "./routes/static-files";
 import { registerChannelWebhooks } from "./routes/channel-webhooks";
-import { registerMcpServer } from "./routes/mcp-server";
+import { MCP_PATHS, registerMcpServer } from "./routes/mcp-server";
 import { createRouter, type Router } from "./lib/openapi";
 import { ROUTE_GROUPS, routesFor } from "./routes";
 import { resourceProblems, settingProblems } from "./services/settings";
@@ -134,13 +134,10 @@ function buildApp(registerApi: ((r: Router) => void) | null) {
 
   registerWidgetPages(app);
   registerStaticFiles(app);
-  // Our assistants as an MCP server (JSON-RPC, not in the OpenAPI document), behind the same API keys.
-  app.use(
-    "/mcp",
-    withDb,
-    authenticate(() => false),
-    rateLimit(),
-  );
+  // Our assistants as an MCP server (JSON-RPC, not in the OpenAPI document), behind the same API keys. Not the
+  // console's cookie: its tools call the API with the request's Authorization header.
+  const mcpGuard = [withDb, authenticate(() => false, { consoleSession: false }), rateLimit()] as const;
+  for (const path of MCP_PATHS) app.use(path, ...mcpGuard);
   registerMcpServer(app, fetchApp);
   app.use("/channels/*", withDb);
   registerChannelWebhooks(app);

@@ -24,6 +24,8 @@ const OPAQUE_FIELDS = new Set([
   "mcpCredentials",
   "apiCredentials",
   "contactConnectors",
+  // What a desktop tool returned (POST /tool-execution-records/{id}/result/): the client's own JSON.
+  "output",
   // JSON Schemas sent to models (tool parameters, response_format.json_schema.schema).
   "parameters",
   "schema",

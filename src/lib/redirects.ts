@@ -8,3 +8,14 @@
 export function keepsCredentials(origin: URL, next: URL): boolean {
   return next.host === origin.host && (next.protocol === origin.protocol || next.protocol === "https:");
 }
+
+/**
+ * Whether credentials stored for the URL `from` (a tool's or connector's headers, members' credentials for its
+ * server) may stay when the URL becomes `to`: where a redirect could carry them (keepsCredentials). A record pointed
+ * at another server would otherwise send them there, and whoever may edit the URL could collect them.
+ */
+export function credentialsStay(from: string | null | undefined, to: string | null | undefined): boolean {
+  if (from === to) return true;
+  if (!from || !to || !URL.canParse(from) || !URL.canParse(to)) return false;
+  return keepsCredentials(new URL(from), new URL(to));
+}

@@ -31,16 +31,20 @@ const principalOf = (
 
 /**
  * Resolves the caller (the principal) on every route except the public ones: an API key in
- * `Authorization`, else the operator console's session cookie (CONTRACT section 16).
+ * `Authorization`, else the operator console's session cookie (CONTRACT section 16) where `consoleSession` allows it.
  * Authorization is not decided here: each handler names the permission it needs.
  */
-export const authenticate = (isPublic: (path: string, method: string) => boolean) =>
+export const authenticate = (
+  isPublic: (path: string, method: string) => boolean,
+  { consoleSession = true }: { consoleSession?: boolean } = {},
+) =>
   createMiddleware<AppEnv>(async (c, next) => {
     if (isPublic(c.req.path, c.req.method)) return next();
     const header = c.req.header("Authorization");
     const key = readKey(header);
     if (!key) {
       const token = header ? undefined : getCookie(c, SESSION_COOKIE);
+      if (token && !consoleSession) throw unauthenticated("This endpoint takes an API key (`Api-Key <key>`).");
       if (token) return withSession(c, token, next);
       throw unauthenticated(header ? "Malformed Authorization header; expected `Api-Key <key>`." : undefined);
     }

@@ -89,7 +89,8 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
       name: "echo_order",
       httpMethod: "post",
       apiUrl: `${receiver.url}/echo/orders`,
-      rawHeaders: { "X-Shop": "demo" },
+      // Header values are write-only: the record shows them masked.
+      rawHeaders: { "X-Shop": "••••" },
     });
     expect(errors).toEqual([]);
     await context.close();

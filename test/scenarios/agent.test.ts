@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { seedMember, seedOwner, unique, expectError, type Actor } from "../harness";
+import { tools } from "../../src/db/schema";
+import { db, seedMember, seedOwner, unique, expectError, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { createDesktopTool, createTool, weatherToolBody } from "../fixtures/tools";
 import { createKnowledgeBase, ingest } from "../fixtures/knowledge";
@@ -181,6 +183,23 @@ describe("agent replies through an OpenAI-compatible upstream that calls tools",
     expect((await records(owner, `?chatbot=${bot.id}&status=failure`)).count).toBe(4);
     // The model heard about each outcome.
     expect(reply.content).toContain("Error (timeout)");
+  });
+});
+
+describe("agent replies: a tool whose saved parameters schema the validator cannot use", () => {
+  it("is the call's failure, recorded so, and the reply goes on (not a failed turn)", async () => {
+    const owner = await seedOwner();
+    const model = await upstreamModel(owner);
+    const tool = await fnTool(owner, "lookup_order", "function main(a) { return { found: true }; }");
+    // Saved before such schemas were refused: a property refers to a definition the schema does not have.
+    const broken = { type: "object", properties: { id: { $ref: "#/$defs/OrderId" } } };
+    await db().update(tools).set({ rawParametersSchema: broken }).where(eq(tools.id, tool.id));
+    const bot = await agentWith(owner, [tool], model);
+    const reply = await ask(owner, bot.id, { content: 'lookup_order ARGS {"id": "7"}' });
+    expect(reply.message.contentPayload.toolCalls[0]).toMatchObject({ name: "lookup_order", status: "failure" });
+    expect(reply.message.contentPayload.toolCalls[0].error).toContain("$defs/OrderId");
+    const stored = await records(owner, `?chatbot=${bot.id}`);
+    expect(stored.results.map((r) => r.status)).toEqual(["failure"]);
   });
 });
 

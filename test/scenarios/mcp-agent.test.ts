@@ -39,6 +39,12 @@ async function ask(actor: Actor, botId: string, content: string, extra: Record<s
   return refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
 }
 
+/** What the webhook receiver (test/support/webhook-receiver.mjs) recorded under `path`. */
+async function received(path: string) {
+  const res = await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`);
+  return res.json<{ method: string; path: string; headers: Record<string, string> }[]>();
+}
+
 async function mcpStats() {
   return (await fetch(`${env.TEST_MCP_URL}/stats`)).json<McpTestServer["stats"]>();
 }
@@ -263,6 +269,86 @@ describe("agent replies calling MCP tools", () => {
 
       await owner.fetch("PATCH", `/connectors/${connector.id}/`, { isEnabled: false });
       expect((await ask(owner, bot.id, "use Crm__whoami")).message.contentPayload.toolCalls).toEqual([]);
+    },
+  );
+
+  it("a member's personal connector credential is not sent to a server the connector was moved to", async () => {
+    const owner = await seedOwner();
+    const model = await upstreamModel(owner);
+    const connector = await bodyOf<"POST /connectors/">(
+      await post(owner, "/connectors/", {
+        mcpRegistryId: CUSTOM_ENTRY,
+        displayName: "Crm",
+        urlVariables: { serverUrl: mcp("/auth/mcp") },
+        authHeaders: { "X-Service": "service-secret" },
+      }),
+    );
+    // The owner's personal token for the CRM server.
+    const secret = `Bearer owner-personal-${crypto.randomUUID()}`;
+    await post(owner, `/connectors/${connector.id}/credentials/`, { headers: { Authorization: secret } });
+
+    // Another member who may manage tools points the connector at a server of their choosing.
+    const manager = await seedMember(owner, ["tool.view", "tool.manage"]);
+    const marker = `/ok/moved-${crypto.randomUUID()}`;
+    const moved = await manager.fetch("PATCH", `/connectors/${connector.id}/`, {
+      urlVariables: { serverUrl: `${env.TEST_RECEIVER_URL}${marker}` },
+    });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect(await moved.json()).toMatchObject({ hasAuthHeaders: false });
+
+    // The owner's next agent reply connects to the connector's (new) server, with neither credential.
+    const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
+    await ask(owner, bot.id, "hello");
+    const requests = await received(marker);
+    expect(requests.length, "the reply connected to the moved connector").toBeGreaterThan(0);
+    expect(requests.map((r) => r.headers.authorization ?? null)).not.toContain(secret);
+    expect(requests.map((r) => r.headers["x-service"] ?? null)).not.toContain("service-secret");
+  });
+
+  it(
+    "an mcp tool keeps its credentials within its server's origin; pointed at another server, it sends neither " +
+      "its members' credentials nor its default headers there",
+    async () => {
+      const owner = await seedOwner();
+      // A member who may manage the tools of their group.
+      const manager = await seedMember(owner, ["tool.view", "tool.manage"]);
+      const model = await upstreamModel(owner);
+      const tool = await mcpTool(owner, {
+        name: "who",
+        rawMcpHeader: { "X-Api-Key": "default-secret" },
+        mcpAllowedTools: ["whoami"],
+        groups: [{ id: manager.groupId! }],
+      });
+      const bot = await agentWith(owner, [tool], model);
+      const secret = `Bearer owner-personal-${crypto.randomUUID()}`;
+      await post(owner, `/tools/${tool.id}/credentials/`, { headers: { Authorization: secret } });
+      const whoami = async () =>
+        (await ask(owner, bot.id, "use who__whoami")).message.contentPayload.toolCalls[0]?.output ?? null;
+
+      // Another path of the same server, the headers sent back as the record shows them: all stays.
+      const read = await bodyOf<"GET /tools/{id}/">(await owner.fetch("GET", `/tools/${tool.id}/`));
+      const within = await owner.fetch("PATCH", `/tools/${tool.id}/`, {
+        mcpUrl: mcp("/other/mcp"),
+        rawMcpHeader: read.rawMcpHeader,
+      });
+      expect(within.status, await within.clone().text()).toBe(200);
+      expect(await whoami()).toEqual({ authorization: secret, apiKey: null });
+
+      const marker = `/ok/moved-${crypto.randomUUID()}`;
+      const moved = await manager.fetch("PATCH", `/tools/${tool.id}/`, {
+        mcpUrl: `${env.TEST_RECEIVER_URL}${marker}`,
+        rawMcpHeader: read.rawMcpHeader,
+      });
+      expect(moved.status, await moved.clone().text()).toBe(200);
+      expect(await moved.json()).toMatchObject({ rawMcpHeader: {} });
+      expect(await whoami()).toBeNull();
+      const requests = await received(marker);
+      expect(requests.length, "the reply connected to the moved tool's server").toBeGreaterThan(0);
+      expect(requests.map((r) => r.headers.authorization ?? null)).not.toContain(secret);
+      expect(requests.map((r) => r.headers["x-api-key"] ?? null)).not.toContain("default-secret");
+      // Back at the first server, the member's credential does not come back with it.
+      await owner.fetch("PATCH", `/tools/${tool.id}/`, { mcpUrl: mcp(), rawMcpHeader: { "X-Api-Key": "k" } });
+      expect(await whoami()).toEqual({ authorization: null, apiKey: "k" });
     },
   );
 

@@ -14,7 +14,7 @@ const route = createRoute({
   tags: [BATCH_QA_TAG],
   summary: "Download a batch QA run's questions, answers and scores (.xlsx)",
   description:
-    "Needs `chatbot.view` and access to the web chat's assistant. One row per question, in the file's order: " +
+    "Needs `chatbot.view` and access to the run's assistant (else 404). One row per question, in the file's order: " +
     "#, Question, " +
     "Expected answer, Answer, Citations (file names), Reply time (s), Status, Error, then the scores as " +
     "numbers (0..1): Answer " +

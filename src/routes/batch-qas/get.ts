@@ -11,7 +11,7 @@ const route = createRoute({
   path: "/web-chats/{webchatPk}/batch-qas/{id}/",
   tags: [BATCH_QA_TAG],
   summary: "A batch QA run and its progress",
-  description: "Needs `chatbot.view` and access to the web chat's assistant.",
+  description: "Needs `chatbot.view` and access to the run's assistant (else 404).",
   request: { params: BatchQaParams },
   responses: { 200: json(BatchQaSchema, "The batch"), ...errorResponses(403, 404) },
 });

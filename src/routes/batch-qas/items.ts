@@ -13,7 +13,7 @@ const route = createRoute({
   tags: [BATCH_QA_TAG],
   summary: "A batch QA run's questions, answers and scores",
   description:
-    "Needs `chatbot.view` and access to the web chat's assistant. In the file's order; the same rows as " +
+    "Needs `chatbot.view` and access to the run's assistant (else 404). In the file's order; the same rows as " +
     "`export-excel/`, as JSON. " +
     "Questions not answered yet have status `pending`.",
   request: { params: BatchQaParams, query: PageQuery },

@@ -18,7 +18,9 @@ const routeFor = (method: "put" | "patch") =>
       (method === "put" ? "`mcpRegistryId` is required; " : "") +
       "fields left out keep their value (`authHeaders` too; null removes them). Another registry entry starts " +
       "from empty urlVariables. " +
-      "Members' credentials stay.",
+      "Members' credentials and the stored `authHeaders` stay while the server's origin stays (or only moves to " +
+      "https); a connector pointed at another server drops its members' credentials, and its `authHeaders` " +
+      "unless the body gives new ones.",
     request: { params: IdParams, ...jsonBody(method === "put" ? ConnectorWrite : ConnectorPatch) },
     responses: { 200: json(ConnectorSchema, "The updated connector"), ...errorResponses(400, 403, 404, 503) },
   });

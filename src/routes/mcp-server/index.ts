@@ -5,6 +5,9 @@ import type { FetchApi } from "./serve";
 
 const serve = lazy(() => import("./serve"));
 
+/** Where the server answers: `/mcp`, and `/mcp/` as clients configured with a trailing slash send. */
+export const MCP_PATHS = ["/mcp", "/mcp/"];
+
 /**
  * `POST /mcp` (GET and DELETE answer 405: no server-initiated stream, no sessions): our platform as an MCP
  * server over Streamable HTTP, outside the OpenAPI document. Authenticated by the same API keys
@@ -14,7 +17,7 @@ const serve = lazy(() => import("./serve"));
  * imported by the first request (docs/decisions.md, "Cold start").
  */
 export function registerMcpServer(app: OpenAPIHono<AppEnv>, fetchApi: FetchApi) {
-  app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {
+  app.on(["GET", "POST", "DELETE"], MCP_PATHS, async (c) => {
     // No server-initiated messages and no sessions: the spec's answer for a GET stream (and DELETE) is 405.
     if (c.req.method !== "POST") {
       return c.json(

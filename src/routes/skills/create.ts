@@ -18,7 +18,7 @@ const route = createRoute({
   summary: "Create a skill by hand",
   description:
     "Needs `skill.manage`. A skill written in the API rather than uploaded (`source` manual, no resources). " +
-    "`name` is unique in the organization (409); " +
+    "`name` is unique in the organization, a global skill's among the global skills (409); " +
     "non-owners must give it to one of their own groups.",
   request: jsonBody(SkillCreate),
   responses: { 201: json(SkillSchema, "The created skill"), ...errorResponses(400, 403, 409) },
@@ -30,7 +30,7 @@ export const registerCreateSkill = (r: Router) =>
     const body = c.req.valid("json");
     const access = await authorize(c, "skill.manage");
     if (body.isGlobal && !c.var.principal.isStaff) throw forbidden("Only platform staff can create global skills.");
-    const toolIds = await checkAttachedTools(db, access, body.attachedToolIds ?? undefined);
+    const toolIds = await checkAttachedTools(db, access, body.attachedToolIds ?? undefined, Boolean(body.isGlobal));
     const groupIds = body.isGlobal ? undefined : await checkSkillGroups(db, access, referencedIds(body.groups), true);
     const row = await insertSkill(
       db,

@@ -23,10 +23,15 @@ export const SkillUploadForm = z.object({
   file: z
     .any()
     .openapi({ type: "string", format: "binary", description: "The skill package (.zip with SKILL.md)", example: "" }),
-  attachedToolIds: z.string().optional().openapi({
-    description: "Tool ids, comma-separated or a JSON array string (snake_case attached_tool_ids too)",
-    example: "",
-  }),
+  attachedToolIds: z
+    .string()
+    .optional()
+    .openapi({
+      description:
+        "Tool ids, comma-separated or a JSON array string (snake_case attached_tool_ids too); a global skill takes " +
+        "global tools only",
+      example: "",
+    }),
   groups: z.string().optional().openapi({
     description: "Group ids, comma-separated or a JSON array string; non-owners must pick one of theirs",
     example: "",
@@ -38,7 +43,7 @@ export const SkillUploadForm = z.object({
 });
 
 const fields = {
-  name: NameField("Unique in the organization", "expense-report"),
+  name: NameField("Unique in the organization (a global skill: among the global skills)", "expense-report"),
   description: z
     .string()
     .trim()
@@ -55,12 +60,10 @@ const fields = {
     .nullable()
     .optional()
     .openapi({ description: "Markdown instructions", example: "1. Ask for the receipt." }),
-  attachedToolIds: z
-    .array(z.uuid())
-    .max(50)
-    .nullable()
-    .optional()
-    .openapi({ description: "Tools (ids) loaded when the skill is used; replaces the list", example: [] }),
+  attachedToolIds: z.array(z.uuid()).max(50).nullable().optional().openapi({
+    description: "Tools (ids) loaded when the skill is used; replaces the list. A global skill takes global tools only",
+    example: [],
+  }),
   groups: GroupRefs("Groups (`[{id}]`); non-owners must pick at least one of their own"),
 };
 

@@ -37,6 +37,7 @@ export function registerUpdateSkill(r: Router) {
         db,
         access,
         body.attachedToolIds === undefined ? undefined : (body.attachedToolIds ?? []),
+        current.organizationId === null,
       );
       const groupIds =
         current.organizationId === null || body.groups === undefined
@@ -48,7 +49,7 @@ export function registerUpdateSkill(r: Router) {
         whenToUse: body.whenToUse === null ? "" : body.whenToUse,
         instructions: body.instructions === null ? "" : body.instructions,
       });
-      const row = await updateSkill(db, current.id, values, { groupIds, toolIds });
+      const row = await updateSkill(db, current, values, { groupIds, toolIds });
       return c.json(skillRecord(await skillView(db, access, c.var.principal.isStaff, row)), 200);
     });
   }

@@ -18,11 +18,13 @@ const route = createRoute({
   description:
     "Needs `skill.manage`. Multipart `file`: a .zip holding `SKILL.md` (YAML front matter with `name`, " +
     "`description`, optional `when_to_use`, then " +
-    `markdown instructions) and resource files. At most ${SKILL_LIMITS.zipBytes} bytes zipped, ` +
+    `markdown instructions) and resource files, at the root or in one top folder (macOS's \`__MACOSX/\` and ` +
+    `\`.DS_Store\` are left out). At most ${SKILL_LIMITS.zipBytes} bytes zipped, ` +
     `${SKILL_LIMITS.entries} entries, ${SKILL_LIMITS.expandedBytes} bytes expanded ` +
     `(${SKILL_LIMITS.fileBytes} per file). A bad zip, a zip bomb, unsafe paths (\`../\`, absolute), a missing ` +
     `SKILL.md, name or description, or unknown ` +
-    "tool ids are 400 and nothing is stored. `name` is unique in the organization (409). Non-owners must give " +
+    "tool ids are 400 and nothing is stored. `name` is unique in the organization, a global skill's among the " +
+    "global skills (409). Non-owners must give " +
     "the skill to one of their own groups. A zip that would take the organization past its plan's upload bytes is " +
     "403 `permission_denied`, nothing stored.",
   middleware: [
@@ -61,7 +63,8 @@ export const registerUploadSkill = (r: Router) =>
       if (err instanceof SkillPackageError) throw badRequest(err.message, { file: [err.message] });
       throw err;
     }
-    const toolIds = await checkAttachedTools(db, access, parseFormIdList(text("attachedToolIds"), "attachedToolIds"));
+    const attached = parseFormIdList(text("attachedToolIds"), "attachedToolIds");
+    const toolIds = await checkAttachedTools(db, access, attached, isGlobal);
     const groupField = text("groups");
     const groupIds = isGlobal
       ? undefined

@@ -16,7 +16,8 @@ const route = createRoute({
     "the server's tools and keeps those " +
     "`mcpAllowedTools` and `availableTools` name. Headers sent: your stored credential for `toolId` when the " +
     "URL is that tool's server, else " +
-    "`rawMcpHeader`, else the tool's rawMcpHeader. A refused address, bad headers, an unreachable server, one " +
+    "`rawMcpHeader` (a value masked as the tool's record shows it stands for the tool's own, on its server), " +
+    "else the tool's rawMcpHeader. A refused address, bad headers, an unreachable server, one " +
     "that refuses the credentials, one " +
     "that is not an MCP server, or a timeout is a 400 whose `detail` says which (codes `invalid`, " +
     "`mcp_unreachable`, `mcp_unauthorized`, `mcp_not_mcp`, `mcp_timeout`, `mcp_too_large`).",

@@ -20,7 +20,10 @@ const routeFor = (method: "put" | "patch") =>
       "Needs `tool.manage` and a tool you can see (global tools: platform staff only). " +
       (method === "put" ? "`displayName` and `toolType` are required; " : "") +
       "fields left out keep their value; the rules of create apply to the result. `groups`, when given, " +
-      "replaces the list.",
+      "replaces the list. A header value sent back as the record shows it (masked) keeps the stored one while " +
+      "the tool's URL stays at its origin (or only moves to https). Pointed at another server, a tool keeps none " +
+      "of its stored header values (only those the body gives), and an mcp tool's members' credentials are " +
+      "deleted.",
     request: { params: IdParams, ...jsonBody(method === "put" ? ToolWrite : ToolPatch) },
     responses: { 200: json(ToolSchema, "The updated tool"), ...errorResponses(400, 403, 404, 409) },
   });
@@ -34,14 +37,14 @@ export function registerUpdateTool(r: Router) {
       const body = c.req.valid("json");
       if (body.isGlobal !== undefined && body.isGlobal !== (current.organizationId === null))
         throw fieldError("isGlobal", "Cannot be changed after creation.");
-      const columns = toolColumns(body);
+      const columns = toolColumns(body, current);
       const merged = { ...current, ...columns };
       await checkToolRules(c.env, merged);
       const groupIds =
         current.organizationId === null
           ? undefined
           : await checkToolGroups(db, access, body, false, await toolGroupIds(db, current.id));
-      const row = await updateTool(db, current.id, columns, groupIds, merged.name);
+      const row = await updateTool(db, current, columns, groupIds, merged.name);
       return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 200);
     });
   }

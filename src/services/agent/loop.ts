@@ -5,7 +5,8 @@ import type { ChatMessage, ChatModel, ChatRequest, ToolCall, ToolDefinition, Usa
 import { ModelError } from "../llm/types";
 import type { ToolRecorder } from "./recorder";
 import type { AgentTool, ToolCallTrace, ToolContext, ToolOutcome } from "./types";
-import { logError } from "../../lib/log";
+import { logError, logWarn } from "../../lib/log";
+import { schemaFaultText } from "../../lib/json-schema";
 
 export const DEFAULT_MAX_TOOL_CALLS = 10;
 const MODEL_RESULT_CHARS = 16_000;
@@ -150,7 +151,16 @@ async function execute(tool: AgentTool | undefined, trace: ToolCallTrace, ctx: T
   };
   if (!tool) return done({ status: "failure", error: `No tool named "${trace.name}" is available.` });
   if ("_raw" in trace.input) return done({ status: "failure", error: "The arguments are not a JSON object." });
-  const check = new Validator(tool.parameters as never, "2020-12", false).validate(trace.input);
+  let check: ReturnType<Validator["validate"]>;
+  try {
+    check = new Validator(tool.parameters as never, "2020-12", false).validate(trace.input);
+  } catch (err) {
+    // A schema the validator cannot use (saved before it was checked, or an MCP server's): the tool cannot be
+    // called as described, which is this call's failure, not the reply's.
+    const fault = schemaFaultText(err);
+    logWarn("tool parameters schema unusable", { tool: trace.name, error: fault });
+    return done({ status: "failure", error: `The tool's parameters schema cannot be used: ${fault}` });
+  }
   if (!check.valid)
     return done({
       status: "failure",

@@ -5,11 +5,12 @@ import { uuidv7 } from "../../lib/ids";
 import { generateReply } from "../conversation/replies";
 import { knowledgeBasesOfChatbot } from "../knowledge/knowledge-bases";
 import { scoreAnswer } from "../evaluation/judge";
+import { lexicalScores } from "../evaluation/metrics";
 import { contextTexts } from "../records/chatbot-records";
 import { failureText } from "../statistics/failures";
 import type { MessageRow } from "../conversations";
 import type { QaRow } from "./parse";
-import { logError } from "../../lib/log";
+import { logError, logWarn } from "../../lib/log";
 
 export type BatchQaRow = typeof batchQas.$inferSelect;
 export type BatchQaItemRow = typeof batchQaItems.$inferSelect;
@@ -173,11 +174,17 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
         () => undefined,
       );
       const replyMs = Date.now() - started;
-      const scores = await scoreAnswer(env, db, {
+      const scored = {
         question: item.question,
         answer: reply.content,
         contexts: contextTexts(reply.citationNodes),
         reference: item.expectedAnswer,
+      };
+      const scores = await scoreAnswer(env, db, scored).catch((err) => {
+        // The answer was written: a judge that fails does not undo it. It is scored as without a judge (the lexical
+        // approximations, docs/decisions.md "Statistics, records and evaluation"), and the judge's fault logged.
+        logWarn("batch QA judge failed; lexical scores", { batchQaId, itemId: item.id, error: failureText(err) });
+        return lexicalScores(scored);
       });
       update = {
         status: "done",

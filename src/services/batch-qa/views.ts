@@ -1,15 +1,13 @@
 import { and, asc, avg, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../env";
-import { batchQaItems, batchQas, inboxes } from "../../db/schema";
+import { batchQaItems, batchQas, chatbots, inboxes } from "../../db/schema";
 import { type PageWindow, mapPage, paginate, newestFirstPage } from "../../db/paginate";
 import { notFound } from "../../lib/errors";
 import type { OrgAccess } from "../access";
-import { getVisibleChatbot } from "../chatbots/visibility";
+import { getVisibleChatbot, visibleChatbotsCondition } from "../chatbots/visibility";
 import { getWebChat } from "../inboxes";
 import { batchQaItemRecord, batchQaRecord } from "../records/batch-qas";
 import { type BatchQaRow, findBatchQa } from ".";
-
-type Chatbot = NonNullable<Awaited<ReturnType<typeof getVisibleChatbot>>>;
 
 /** The web chat and its assistant, when the caller may see both (404 for the web chat; null for the assistant). */
 export async function webChatAssistant(db: Db, access: OrgAccess, userId: string, webchatPk: string) {
@@ -23,12 +21,17 @@ export async function webChatAssistant(db: Db, access: OrgAccess, userId: string
   return { webChat, chatbot };
 }
 
-/** A batch of the web chat, with its assistant's name (404 when not the caller's). */
+/**
+ * A batch of the web chat, with its assistant's name. Its answers are its assistant's: a member who may not see that
+ * assistant may not see them either (404, as the assistant is). Owners see every assistant, and keep the runs of one
+ * since deleted (its name then empty).
+ */
 export async function findVisibleBatchQa(db: Db, access: OrgAccess, userId: string, webchatPk: string, id: string) {
-  const { chatbot } = await webChatAssistant(db, access, userId, webchatPk);
+  if (!(await getWebChat(db, access.organizationId, webchatPk))) throw notFound("Web chat not found.");
   const batch = await findBatchQa(db, access.organizationId, webchatPk, id);
-  if (!batch) throw notFound("Batch QA not found.");
-  return { batch, chatbotName: chatbot?.id === batch.chatbotId ? chatbot.name : "" };
+  const chatbot = batch && (await getVisibleChatbot(db, access, userId, batch.chatbotId));
+  if (!batch || (!chatbot && !access.isOwner)) throw notFound("Batch QA not found.");
+  return { batch, chatbotName: chatbot?.name ?? "" };
 }
 
 /** The record of a batch, with the mean answerCorrectness of its items. */
@@ -40,32 +43,41 @@ export async function batchQaRecordOf(db: Db, batch: BatchQaRow, chatbotName: st
   return batchQaRecord(batch, chatbotName, mean?.value ?? null);
 }
 
-/** A page of a web chat's batches, newest first; `chatbot` is the web chat's assistant as the caller sees it. */
-export async function listBatchQas(
-  db: Db,
-  organizationId: string,
-  webchatPk: string,
-  chatbot: Pick<Chatbot, "id" | "name"> | null,
-  window: PageWindow,
-) {
-  const where = and(eq(batchQas.organizationId, organizationId), eq(batchQas.webChatId, webchatPk));
-  const page = await newestFirstPage(db, batchQas, where, window);
-  const averages = page.items.length
-    ? await db
-        .select({ id: batchQaItems.batchQaId, value: avg(batchQaItems.answerCorrectness) })
-        .from(batchQaItems)
-        .where(
-          inArray(
-            batchQaItems.batchQaId,
-            page.items.map((b) => b.id),
-          ),
-        )
-        .groupBy(batchQaItems.batchQaId)
-    : [];
-  const averageOf = new Map(averages.map((a) => [a.id, a.value === null ? null : Number(a.value)]));
-  return mapPage(page, (b) =>
-    batchQaRecord(b, chatbot?.id === b.chatbotId ? chatbot.name : "", averageOf.get(b.id) ?? null),
+/**
+ * A page of a web chat's batches, newest first: for members, those of the assistants they see (findVisibleBatchQa);
+ * each with its assistant's name. 404 for a web chat not of the organization.
+ */
+export async function listBatchQas(db: Db, access: OrgAccess, userId: string, webchatPk: string, window: PageWindow) {
+  if (!(await getWebChat(db, access.organizationId, webchatPk))) throw notFound("Web chat not found.");
+  const visible = db.select({ id: chatbots.id }).from(chatbots).where(visibleChatbotsCondition(access, userId));
+  const where = and(
+    eq(batchQas.organizationId, access.organizationId),
+    eq(batchQas.webChatId, webchatPk),
+    access.isOwner ? undefined : inArray(batchQas.chatbotId, visible),
   );
+  const page = await newestFirstPage(db, batchQas, where, window);
+  const ids = page.items.map((b) => b.id);
+  // The web chat's few assistants, named by the chat rather than by the page's ids (D1 binds 100 values a statement).
+  const ofWebChat = db
+    .selectDistinct({ id: batchQas.chatbotId })
+    .from(batchQas)
+    .where(and(eq(batchQas.organizationId, access.organizationId), eq(batchQas.webChatId, webchatPk)));
+  const [averages, names] = ids.length
+    ? await db.batch([
+        db
+          .select({ id: batchQaItems.batchQaId, value: avg(batchQaItems.answerCorrectness) })
+          .from(batchQaItems)
+          .where(inArray(batchQaItems.batchQaId, ids))
+          .groupBy(batchQaItems.batchQaId),
+        db
+          .select({ id: chatbots.id, name: chatbots.name })
+          .from(chatbots)
+          .where(and(eq(chatbots.organizationId, access.organizationId), inArray(chatbots.id, ofWebChat))),
+      ])
+    : [[], []];
+  const averageOf = new Map(averages.map((a) => [a.id, a.value === null ? null : Number(a.value)]));
+  const nameOf = new Map(names.map((c) => [c.id, c.name]));
+  return mapPage(page, (b) => batchQaRecord(b, nameOf.get(b.chatbotId) ?? "", averageOf.get(b.id) ?? null));
 }
 
 /** A page of a batch's questions, in the file's order. */

@@ -12,6 +12,8 @@ const METRICS = [
   "answerCorrectness",
   "answerSimilarity",
 ] as const;
+/** What is measured against the reference answer: without one, nothing (docs/decisions.md, evaluation). */
+const REFERENCE_METRICS = ["contextRecall", "answerCorrectness", "answerSimilarity"] as const;
 
 const PROMPT =
   `You evaluate a question-answering assistant with the RAGAS metrics. Score each from 0 to 1:
@@ -25,7 +27,8 @@ Reply with one JSON object with exactly those six keys and nothing else.`;
 /**
  * Scores of one answer. `EVALUATION_MODEL` (a model id) names the judge; without one, or when it is
  * the local model, the deterministic approximations answer (src/services/evaluation/metrics.ts). A
- * judge's answer that is not the expected JSON falls back to them metric by metric.
+ * judge's answer that is not the expected JSON falls back to them metric by metric. Without a reference answer, the
+ * metrics needing one are null.
  */
 export async function scoreAnswer(env: Bindings, db: Db, input: EvaluationInput): Promise<Scores> {
   const lexical = lexicalScores(input);
@@ -58,5 +61,7 @@ export async function scoreAnswer(env: Bindings, db: Db, input: EvaluationInput)
     const v = judged[m];
     if (typeof v === "number" && Number.isFinite(v)) out[m] = Math.min(1, Math.max(0, v));
   }
+  // The prompt asks for null there, but a judge may score them anyway (against what it guesses the answer should be).
+  if (!input.reference?.trim()) for (const m of REFERENCE_METRICS) out[m] = null;
   return out;
 }

@@ -5,6 +5,7 @@ import { getToolForRead } from "../tools/access";
 import { headerProblem, listAllTools, McpConnectError, mcpTimeoutMs, openMcpSession } from "./client";
 import { memberCredentialHeaders, type Headers } from "./credentials";
 import { filterTools, nameList, toolView } from "./remote-tools";
+import { unmaskedHeaders } from "../tools/headers";
 
 export interface AvailableToolsInput {
   mcpUrl: string;
@@ -34,8 +35,8 @@ function parseHeaders(text: string | undefined): Headers | null {
 /**
  * `GET /tools/available-tools/`: connects to the server as an MCP tool would, lists its tools and
  * narrows them. Headers: the caller's stored credential for `toolId` (only towards that tool's
- * server), else `rawMcpHeader`, else the tool's own rawMcpHeader (same server only). Every reason
- * the server cannot be used is a 400 saying which.
+ * server), else `rawMcpHeader` (a value masked as the tool's record shows it: the tool's own), else the tool's own
+ * rawMcpHeader (same server only). Every reason the server cannot be used is a 400 saying which.
  */
 export async function availableTools(env: Bindings, db: Db, access: OrgAccess, q: AvailableToolsInput) {
   const given = parseHeaders(q.rawMcpHeader);
@@ -44,6 +45,8 @@ export async function availableTools(env: Bindings, db: Db, access: OrgAccess, q
   if (q.toolId) {
     const tool = await getToolForRead(db, access, q.toolId);
     if (tool.toolType !== "mcp") throw fieldError("toolId", "Not an mcp tool.");
+    // The tool's record shows its headers masked; an edit form sends them back so, meaning the stored values.
+    if (given) headers = unmaskedHeaders(given, tool.rawMcpHeader, sameOrigin(q.mcpUrl, tool.mcpUrl)) as Headers;
     if (sameOrigin(q.mcpUrl, tool.mcpUrl)) {
       const own = await memberCredentialHeaders(db, env, access.organizationId, access.memberId, { toolId: tool.id });
       if (own) [headers, credential] = [own, "member"];

@@ -5,7 +5,8 @@ import { connectors } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { checkHeaders, connectorUrl, getRegistryEntry, type ConnectorRow, type RegistryRow } from "./connectors";
 import { type ConnectorPatch, connectorRecord } from "../records/connectors";
-import { sealHeaders } from "./credentials";
+import { credentialsStay } from "../../lib/redirects";
+import { deleteCredentialsFor, sealHeaders } from "./credentials";
 
 /**
  * A create, PUT or PATCH body after validation; absent fields keep their value. The PATCH body is the create body
@@ -64,14 +65,23 @@ export async function createConnector(
   return connectorRecord({ connector, entry });
 }
 
-/** Writes the fields a PUT or PATCH gives; members' credentials stay. */
+/**
+ * Writes the fields a PUT or PATCH gives. Members' credentials and the stored authHeaders stay while the server does
+ * (credentialsStay); pointed at another server, the connector sends neither: its members' credentials are deleted in
+ * the same batch, and its authHeaders unless the body gives new ones.
+ */
 export async function updateConnector(env: Bindings, db: Db, current: ConnectorRow, body: ConnectorInput) {
   const { values, entry } = await connectorColumns(env, db, body, current);
-  const [connector] = await db
+  const moved = !credentialsStay(current.serverUrl, values.serverUrl);
+  if (moved && body.authHeaders === undefined) values.authHeadersSealed = null;
+  const update = db
     .update(connectors)
     .set({ ...values, updatedAt: Date.now() })
     .where(and(eq(connectors.id, current.id), eq(connectors.organizationId, current.organizationId)))
     .returning();
+  const [[connector]] = moved
+    ? await db.batch([update, deleteCredentialsFor(db, { connectorId: current.id })])
+    : [await update];
   return connectorRecord({ connector, entry });
 }
 

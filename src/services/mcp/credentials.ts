@@ -101,6 +101,13 @@ export async function memberCredentialHeaders(
   return openHeaders(row?.sealed, env);
 }
 
+/**
+ * Deletes every member's credential for the target (a global tool's in every organization): the statement, for the
+ * batch that points the target at another server, where they were never meant to go.
+ */
+export const deleteCredentialsFor = (db: Db, target: CredentialTarget) =>
+  db.delete(mcpCredentials).where(eq(targetColumn(target), targetId(target)));
+
 /** Members holding a credential for the target, oldest first. */
 export async function credentialHolders(db: Db, organizationId: string, target: CredentialTarget) {
   return db

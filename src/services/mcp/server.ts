@@ -1,6 +1,15 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  type CallToolResult,
+  type JSONRPCErrorResponse,
+  type JSONRPCRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 /**
@@ -50,6 +59,29 @@ async function answer<T>(res: Response, shape: (body: T) => unknown): Promise<Ca
 /** An API error's `detail` (the problem+json body every refusal has). */
 const detailOf = (body: unknown) =>
   body && typeof body === "object" && "detail" in body && body.detail ? body.detail : undefined;
+
+/** The requests the server below answers, by method, with the schema the SDK parses them with. */
+const ANSWERED = new Map(
+  [InitializeRequestSchema, PingRequestSchema, ListToolsRequestSchema, CallToolRequestSchema].map((schema) => [
+    schema.shape.method.value as string,
+    schema,
+  ]),
+);
+
+/**
+ * JSON-RPC's -32602 for a request whose params the method does not take, else null. The SDK parses a request's
+ * params inside the method's handler, and answers a failed parse as -32603 (an internal error): it is the client's.
+ */
+export function invalidParams(request: JSONRPCRequest): JSONRPCErrorResponse | null {
+  const parsed = ANSWERED.get(request.method)?.safeParse(request);
+  if (!parsed || parsed.success) return null;
+  const problems = parsed.error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`);
+  return {
+    jsonrpc: "2.0",
+    id: request.id,
+    error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problems.join("; ").slice(0, 500)}` },
+  };
+}
 
 export function platformMcpServer(dispatch: ApiDispatch): McpServer {
   const server = new McpServer(

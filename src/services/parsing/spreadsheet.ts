@@ -24,11 +24,14 @@ export function csvCells(bytes: Uint8Array): string[][] {
 
 const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
 const xmlText = (s: string) =>
-  s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, e: string) =>
-    e[0] !== "#"
-      ? ENTITIES[e.toLowerCase()]
-      : String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
-  );
+  s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (whole, e: string) => {
+    if (e[0] !== "#") return ENTITIES[e.toLowerCase()];
+    const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    // Past U+10FFFF no character exists (String.fromCodePoint throws): the workbook is damaged, as when it is no zip.
+    if (code > 0x10ffff)
+      throw new ParseError(`The workbook is damaged: a cell refers to a character that does not exist (${whole}).`);
+    return String.fromCodePoint(code);
+  });
 /**
  * Excel's escape of a character XML cannot carry (ECMA-376 Part 1, 22.9.2.19 ST_Xstring): `_xHHHH_` is the UTF-16
  * unit HHHH (`_x000D_` a carriage return), and `_x005F_` escapes the underscore of a literal `_xHHHH_`.

@@ -3,6 +3,7 @@ import { HTTP_METHODS, TOOL_TYPES } from "../../db/schema";
 import { GroupRefs, IdName, NameField, Timestamps } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { ToolView } from "../tools/views";
+import { maskedHeaders } from "../tools/headers";
 
 // The route schemas take this enum from here (routes do not import db/schema).
 export { TOOL_TYPES };
@@ -40,7 +41,10 @@ export const ToolSchema = z
     httpMethod: z.enum(HTTP_METHODS).nullable().openapi({ description: "api tools: the method", example: "get" }),
     rawHeaders: object()
       .nullable()
-      .openapi({ description: "api tools: headers sent with each call", example: { "X-Api-Key": "..." } }),
+      .openapi({
+        description: "api tools: headers sent with each call, values masked (write-only)",
+        example: { "X-Api-Key": "…f3a9" },
+      }),
     rawParametersSchema: object()
       .nullable()
       .openapi({ description: "JSON Schema of the arguments the model fills", example: PARAMETERS_EXAMPLE }),
@@ -53,7 +57,12 @@ export const ToolSchema = z
       .nullable()
       .openapi({ description: "function tools: JavaScript defining main(args)", example: null }),
     mcpUrl: z.string().nullable().openapi({ description: "mcp tools: the server URL", example: null }),
-    rawMcpHeader: object().nullable().openapi({ description: "mcp tools: default headers", example: null }),
+    rawMcpHeader: object()
+      .nullable()
+      .openapi({
+        description: "mcp tools: default headers, values masked (write-only)",
+        example: { Authorization: "…f3a9" },
+      }),
     flexTemplateJson: object()
       .nullable()
       .openapi({ description: "flex tools: the flex message with {{placeholders}}", example: null }),
@@ -95,12 +104,12 @@ export const toolRecord = (v: ToolView): ToolRecord => ({
   toolType: v.row.toolType,
   apiUrl: v.row.apiUrl,
   httpMethod: v.row.httpMethod,
-  rawHeaders: v.row.rawHeaders,
+  rawHeaders: maskedHeaders(v.row.rawHeaders),
   rawParametersSchema: v.row.rawParametersSchema,
   mcpAllowedTools: v.row.mcpAllowedTools ?? null,
   functionCode: v.row.functionCode,
   mcpUrl: v.row.mcpUrl,
-  rawMcpHeader: v.row.rawMcpHeader,
+  rawMcpHeader: maskedHeaders(v.row.rawMcpHeader),
   flexTemplateJson: v.row.flexTemplateJson,
   flexSchema: v.row.flexSchema,
   quickReplyConfig: v.row.quickReplyConfig,
@@ -150,7 +159,9 @@ const fields = {
     .nullable()
     .optional()
     .openapi({
-      description: "api tools: headers (string values), not sent past a redirect to another host",
+      description:
+        "api tools: headers (string values), not sent past a redirect to another host. Write-only: records show " +
+        "the values masked, and a masked value sent back keeps the stored one",
       example: { "X-Api-Key": "secret" },
     }),
   rawParametersSchema: object()
@@ -168,7 +179,15 @@ const fields = {
     "function main(args) { return args.a + args.b; }",
   ),
   mcpUrl: str(2000, "mcp tools (required): server URL", null),
-  rawMcpHeader: object().nullable().optional().openapi({ description: "mcp tools: default headers", example: null }),
+  rawMcpHeader: object()
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "mcp tools: default headers (string values). Write-only: records show the values masked, and a masked " +
+        "value sent back keeps the stored one",
+      example: null,
+    }),
   flexTemplateJson: object()
     .nullable()
     .optional()

@@ -98,6 +98,9 @@ export function splitFrontMatter(text: string): { data: Record<string, unknown>;
   return { data: data as Record<string, unknown>, body: m[2] };
 }
 
+/** What macOS writes into archives it makes: AppleDouble files under __MACOSX/, Finder's .DS_Store. */
+const MAC_FILES = /(^|\/)(__MACOSX|\.DS_Store)(\/|$)/;
+
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "");
 
 /**
@@ -118,7 +121,9 @@ export function readSkillPackage(zip: Uint8Array): SkillPackage {
         if (entries > SKILL_LIMITS.entries)
           throw new SkillPackageError(`The archive holds more than ${SKILL_LIMITS.entries} entries.`);
         const path = packagePath(file.name);
-        if (path === null) return false;
+        // Finder's "Compress" adds __MACOSX/ beside the folder and .DS_Store inside it: not the package's, and left
+        // out before its top folder is looked for.
+        if (path === null || MAC_FILES.test(path)) return false;
         if (file.originalSize > SKILL_LIMITS.fileBytes)
           throw new SkillPackageError(`"${path.slice(0, 80)}" expands to more than ${SKILL_LIMITS.fileBytes} bytes.`);
         expanded += file.originalSize;
@@ -159,6 +164,6 @@ export function readSkillPackage(zip: Uint8Array): SkillPackage {
   const resources = paths
     .filter((p) => p !== `${prefix}SKILL.md`)
     .map((p) => ({ path: p.slice(prefix.length), bytes: files[p], mimeType: mimeTypeOf(p) }))
-    .filter((r) => r.path && !/(^|\/)(__MACOSX|\.DS_Store)(\/|$)/.test(r.path));
+    .filter((r) => r.path);
   return { name, description, whenToUse: whenToUse.slice(0, 2000), instructions: body.trim(), resources };
 }

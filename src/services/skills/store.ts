@@ -38,6 +38,7 @@ export async function insertSkill(
   values: typeof skills.$inferInsert & { id: string },
   links: SkillLinks,
 ): Promise<SkillRow> {
+  if (!values.organizationId) await requireFreeSkillName(db, null, values.name);
   const [row] = await writeWithLinks(
     db,
     db.insert(skills).values(values).returning(),
@@ -50,10 +51,13 @@ export async function insertSkill(
 /** Updates a skill and replaces the links given, in one batch; 409 when its name is taken. */
 export async function updateSkill(
   db: Db,
-  id: string,
+  current: Pick<SkillRow, "id" | "organizationId" | "name">,
   values: Partial<typeof skills.$inferInsert>,
   links: SkillLinks,
 ): Promise<SkillRow> {
+  const { id } = current;
+  if (current.organizationId === null && values.name !== undefined && values.name !== current.name)
+    await requireFreeSkillName(db, null, values.name);
   const [row] = await writeWithLinks(
     db,
     db
@@ -67,7 +71,11 @@ export async function updateSkill(
   return row;
 }
 
-/** 409 when the organization (null: the global skills) already has a skill of that name. */
+/**
+ * 409 when the organization (null: the global skills) already has a skill of that name. The unique index on
+ * (organization_id, name) holds no two global skills apart (SQLite takes NULLs for distinct), so their names are
+ * checked here before each write that sets one.
+ */
 export async function requireFreeSkillName(db: Db, organizationId: string | null, name: string) {
   const [taken] = await db
     .select({ id: skills.id })

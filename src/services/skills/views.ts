@@ -1,9 +1,10 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../env";
 import { skillResources, skillTools, tools } from "../../db/schema";
 import { inChunks } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import { creatorsOf, type IdName, linkedGroups } from "../view-parts";
+import { usableToolsCondition } from "../tools/chatbot-tools";
 import { canManageSkill, type SkillRow, skillGroupLinks } from "./access";
 
 export type SkillResourceRow = typeof skillResources.$inferSelect;
@@ -42,7 +43,8 @@ export async function skillViews(db: Db, access: OrgAccess, isStaff: boolean, ro
         })
         .from(skillTools)
         .innerJoin(tools, eq(tools.id, skillTools.toolId))
-        .where(inArray(skillTools.skillId, part))
+        // Only tools the caller's organization can use: a global skill must not show another organization's own.
+        .where(and(inArray(skillTools.skillId, part), usableToolsCondition(access.organizationId)))
         .orderBy(asc(tools.displayName), asc(tools.id)),
     ),
     inChunks(ids, (part) =>

@@ -1,7 +1,7 @@
-import { and, eq, inArray, type SQLWrapper } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
-import { chatbotSkills, skillResources, skills, skillTools } from "../../db/schema";
+import { chatbotSkills, skillResources, skills, skillTools, tools } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { isUuid } from "../../lib/ids";
 import { chunk } from "../../lib/sql";
@@ -20,9 +20,30 @@ export const checkSkillGroups = (
   current: string[] = [],
 ) => checkGroupAssignment(db, access, wanted, creating, current, "a skill");
 
-/** Attached tool ids (see checkVisibleTools). */
-export const checkAttachedTools = (db: Db, access: OrgAccess, wanted: string[] | undefined) =>
-  checkVisibleTools(db, access, wanted, "attachedToolIds");
+/**
+ * Attached tool ids (see checkVisibleTools). A global skill is every organization's: it takes global tools only, or
+ * one organization's own tool (staff's, say) would be listed to all of them.
+ */
+export async function checkAttachedTools(
+  db: Db,
+  access: OrgAccess,
+  wanted: string[] | undefined,
+  globalSkill: boolean,
+) {
+  const ids = await checkVisibleTools(db, access, wanted, "attachedToolIds");
+  if (ids?.length && globalSkill)
+    await requireKnownIds(
+      ids,
+      (part) =>
+        db
+          .select({ id: tools.id })
+          .from(tools)
+          .where(and(inArray(tools.id, part), isNull(tools.organizationId))),
+      "attachedToolIds",
+      "A global skill takes global tools only, not",
+    );
+  return ids;
+}
 
 /**
  * A list of ids in a field of the upload form (`attachedToolIds` of tools, `groups` of groups): comma-separated ids, or

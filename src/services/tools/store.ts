@@ -9,6 +9,8 @@ import { groupIdsOf, writeWithLinks } from "../links";
 import { type ToolRow, toolGroupLinks, visibleToolsCondition } from "./access";
 import { groupLinkStatements } from "./write";
 import { writePurges } from "../purges";
+import { credentialsStay } from "../../lib/redirects";
+import { deleteCredentialsFor } from "../mcp/credentials";
 
 export interface ToolListFilter {
   isGlobal?: "true" | "false";
@@ -51,14 +53,20 @@ export async function insertTool(
   return row;
 }
 
-/** Updates a tool and replaces its group links (when given) in one batch; 409 when its name is taken. */
+/**
+ * Updates a tool and replaces its group links (when given) in one batch; 409 when its name is taken. A change that
+ * points an mcp tool at another server (credentialsStay) deletes its members' credentials in the same batch: they
+ * were given for the server it had.
+ */
 export async function updateTool(
   db: Db,
-  id: string,
+  current: ToolRow,
   columns: Partial<typeof tools.$inferInsert>,
   groupIds: string[] | undefined,
   name: string | null,
 ): Promise<ToolRow> {
+  const id = current.id;
+  const moved = columns.mcpUrl !== undefined && !credentialsStay(current.mcpUrl, columns.mcpUrl);
   const [row] = await writeWithLinks(
     db,
     db
@@ -66,7 +74,7 @@ export async function updateTool(
       .set({ ...columns, updatedAt: Date.now() })
       .where(eq(tools.id, id))
       .returning(),
-    groupLinkStatements(db, id, groupIds, true),
+    [...groupLinkStatements(db, id, groupIds, true), ...(moved ? [deleteCredentialsFor(db, { toolId: id })] : [])],
     () => nameTaken(name),
   );
   return row;

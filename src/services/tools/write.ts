@@ -3,6 +3,7 @@ import type { Bindings, Db } from "../../env";
 import type { tools, ToolType } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { isObject } from "../../lib/json";
+import { schemaProblem } from "../../lib/json-schema";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { OrgAccess } from "../access";
 import { checkGroupAssignment } from "../groups";
@@ -11,6 +12,7 @@ import { type ToolRow, toolGroupLinks } from "./access";
 import type { ToolPatch } from "../records/tools";
 import { compileProblem } from "./sandbox";
 import { definedFields } from "../../lib/patch";
+import { headerColumns } from "./headers";
 
 export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -22,7 +24,11 @@ export type ToolInput = z.output<typeof ToolPatch>;
 
 type Columns = Partial<typeof tools.$inferInsert>;
 
-export function toolColumns(b: ToolInput): Columns {
+/**
+ * The columns a body sets; for a change of `current`, its header values are resolved against the stored ones
+ * (headerColumns: a masked value sent back keeps the stored value while the tool's server stays).
+ */
+export function toolColumns(b: ToolInput, current?: ToolRow): Columns {
   const values: Columns = {
     name: b.name === "" ? null : b.name,
     displayName: b.displayName,
@@ -41,7 +47,8 @@ export function toolColumns(b: ToolInput): Columns {
     flexSchema: b.flexSchema,
     quickReplyConfig: b.quickReplyConfig,
   };
-  return definedFields(values);
+  const columns = definedFields(values);
+  return current ? headerColumns(columns, current) : columns;
 }
 
 type Checked = Omit<ToolRow, "id" | "organizationId" | "createdById" | "createdAt" | "updatedAt">;
@@ -57,8 +64,8 @@ const REQUIRED: Record<ToolType, (keyof Checked)[]> = {
 /**
  * Rules on the tool as it will be stored (CONTRACT section 11), 400 naming the field: the name
  * (required except for MCP tools), the fields its type needs, URLs the SSRF guard allows, a
- * parameters schema describing an object, code that compiles, and well-formed flex and quick-reply
- * settings.
+ * parameters schema describing an object that the arguments validator can use (its `$ref`s resolve, its patterns
+ * compile), code that compiles, and well-formed flex and quick-reply settings.
  */
 export async function checkToolRules(env: Bindings, tool: Checked) {
   if (tool.name !== null && !TOOL_NAME.test(tool.name))
@@ -81,6 +88,8 @@ export async function checkToolRules(env: Bindings, tool: Checked) {
   }
   if (schema?.properties !== undefined && !isObject(schema.properties))
     throw fieldError("rawParametersSchema", '"properties" must be an object.');
+  const unusable = schema && schemaProblem(schema);
+  if (unusable) throw fieldError("rawParametersSchema", `The arguments could not be checked against it: ${unusable}`);
   for (const field of ["rawHeaders", "rawMcpHeader"] as const) {
     const headers = tool[field];
     if (!headers) continue;

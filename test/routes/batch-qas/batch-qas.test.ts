@@ -1,8 +1,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { strToU8, zipSync } from "fflate";
+import { eq } from "drizzle-orm";
 import { assert, describe, expect, it } from "vitest";
 import {
+  bindingsWith,
   countRows,
   type Actor,
   call,
@@ -22,7 +24,10 @@ import { readXlsx } from "../../support/xlsx";
 import { ok } from "../statistics/helpers";
 import type { Body } from "../../support/api";
 import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
-import { requeueStalledBatchQas, STALLED_BATCH_MS } from "../../../src/services/batch-qa";
+import { createBatchQa, requeueStalledBatchQas, runBatchQa, STALLED_BATCH_MS } from "../../../src/services/batch-qa";
+import { lexicalScores } from "../../../src/services/evaluation/metrics";
+import { batchQaItems } from "../../../src/db/schema";
+import { upstreamModel } from "../chat-completions/fixtures";
 
 type Batch = Body<"GET /web-chats/{webchatPk}/batch-qas/{id}/">;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -189,6 +194,41 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     }
   });
 
+  it("keeps an answer when the judge model then fails: the item is done, scored as without a judge", async () => {
+    const owner = await seedOwner();
+    const { bot, webChatId } = await webChatWithBot(owner);
+    // The judge's provider answers 500 (the in-test upstream's fault model).
+    const judge = await upstreamModel(owner, { modelName: `fail-500-${crypto.randomUUID()}` });
+    // The batch written as the route writes it, but not queued: this test runs its job.
+    const question = { question: "Where is my parcel?", expectedAnswer: "On its way." };
+    const batch = await createBatchQa(
+      env.DB,
+      {
+        organizationId: owner.organizationId,
+        webChatId,
+        chatbotId: bot.id,
+        createdById: owner.userId,
+        file: `uploads/${owner.organizationId}/batch-qa/x/q.csv`,
+        filename: "q.csv",
+      },
+      [question],
+    );
+    await runBatchQa(bindingsWith({ EVALUATION_MODEL: judge.id }), db(), batch.id);
+    const [item] = await db().select().from(batchQaItems).where(eq(batchQaItems.batchQaId, batch.id));
+    expect({ status: item.status, error: item.error }).toEqual({ status: "done", error: null });
+    expect(item.answer).toContain("parcel");
+    const { faithfulness, answerRelevancy, contextPrecision, contextRecall, answerCorrectness, answerSimilarity } =
+      item;
+    expect({
+      faithfulness,
+      answerRelevancy,
+      contextPrecision,
+      contextRecall,
+      answerCorrectness,
+      answerSimilarity,
+    }).toEqual(lexicalScores({ ...question, answer: item.answer!, contexts: [], reference: question.expectedAnswer }));
+  });
+
   it("a batch whose job was lost is sent again by the housekeeping once stalled, and finishes", async () => {
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
@@ -285,6 +325,24 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     expect(await countRows(env.DB, "batch_qas WHERE organization_id = ?", owner.organizationId)).toBe(0);
   });
 
+  it("400 naming the file for a damaged .xlsx: a cell's character reference out of Unicode's range", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatWithBot(owner);
+    const sheet =
+      '<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Question</t></is></c></row>' +
+      '<row r="2"><c r="A2" t="inlineStr"><is><t>Where is &#99999999; my parcel?</t></is></c></row>' +
+      "</sheetData></worksheet>";
+    const bytes = zipSync({
+      "[Content_Types].xml": strToU8("<Types/>"),
+      "xl/workbook.xml": strToU8("<workbook/>"),
+      "xl/worksheets/sheet1.xml": strToU8(sheet),
+    });
+    const file = await upload(owner, "q.xlsx", bytes, XLSX);
+    const refused = await expectError(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file }), 400);
+    expect(refused.detail).toContain("file: The workbook is damaged");
+    expect(await countRows(env.DB, "batch_qas WHERE organization_id = ?", owner.organizationId)).toBe(0);
+  });
+
   it("401, 403 without chatbot.manage / chatbot.view, 404 for another organization's web chat or batch", async () => {
     const owner = await seedOwner();
     const { webChatId } = await webChatWithBot(owner);
@@ -371,6 +429,30 @@ describe("batch QA: GET /web-chats/{webchatPk}/batch-qas/ and GET .../{id}/items
       });
     },
   );
+
+  it("a member with chatbot.view who may not see the run's assistant is not shown the run or its answers", async () => {
+    const owner = await seedOwner();
+    const { webChatId } = await webChatWithBot(owner);
+    const created = await startBatch(owner, webChatId, {
+      file: await upload(owner, "q.csv", "Secret question?\n", "text/csv"),
+    });
+    // Not given the assistant (no group of theirs has it): it does not exist for them, nor do its answers.
+    const member = await seedMember(owner, ["chatbot.view", "inbox.view"]);
+    await expectNotFound(await member.fetch("GET", `/chatbots/${created.chatbot.id}/`));
+    const base = `/web-chats/${webChatId}/batch-qas/`;
+    expect(await ok<"GET /web-chats/{webchatPk}/batch-qas/">(await member.fetch("GET", base))).toMatchObject({
+      count: 0,
+      results: [],
+    });
+    await expectNotFound(await member.fetch("GET", `${base}${created.id}/`));
+    await expectNotFound(await member.fetch("GET", `${base}${created.id}/items/`));
+    await expectNotFound(await member.fetch("GET", `${base}${created.id}/export-excel/`));
+    // Given it through a group, they read the run.
+    const given = await owner.fetch("PATCH", `/chatbots/${created.chatbot.id}/`, { groups: [{ id: member.groupId }] });
+    expect(given.status, await given.clone().text()).toBe(200);
+    expect((await ok<"GET /web-chats/{webchatPk}/batch-qas/">(await member.fetch("GET", base))).count).toBe(1);
+    await ok<"GET /web-chats/{webchatPk}/batch-qas/{id}/">(await member.fetch("GET", `${base}${created.id}/`));
+  });
 
   it("400 for a bad page, 401, 403 without chatbot.view, 404 for another organization's web chat or run", async () => {
     const owner = await seedOwner();

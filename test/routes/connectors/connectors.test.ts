@@ -82,15 +82,27 @@ describe("connectors", () => {
     await owner.fetch("PATCH", `/connectors/${shop.id}/`, { isEnabled: false });
     expect((await bodyOf<"GET /connectors/">(await owner.fetch("GET", "/connectors/?is_enabled=true"))).count).toBe(1);
 
+    // Another path of the same server keeps the headers (and members' credentials); another server does not.
+    const within = await owner.fetch("PATCH", `/connectors/${made.id}/`, { urlVariables: { serverUrl: mcp("/v2") } });
+    expect(await within.json()).toMatchObject({ serverUrl: mcp("/v2"), hasAuthHeaders: true });
+    await owner.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { Authorization: "Bearer mine" } });
     const put = await owner.fetch("PUT", `/connectors/${made.id}/`, { mcpRegistryId: GITHUB, displayName: "Code" });
     expect(put.status, await put.clone().text()).toBe(200);
     expect(await put.json()).toMatchObject({
       mcpRegistryId: GITHUB,
       serverUrl: "https://api.githubcopilot.com/mcp/",
       displayName: "Code",
-      hasAuthHeaders: true,
+      hasAuthHeaders: false,
       urlVariables: {},
     });
+    expect(await (await owner.fetch("GET", `/connectors/${made.id}/authorized-members/`)).json()).toEqual([]);
+    // Headers given with the move are the server's own.
+    const given = await owner.fetch("PATCH", `/connectors/${made.id}/`, {
+      mcpRegistryId: CUSTOM,
+      urlVariables: { serverUrl: mcp() },
+      authHeaders: { Authorization: "Bearer for-this-server" },
+    });
+    expect(await given.json()).toMatchObject({ serverUrl: mcp(), hasAuthHeaders: true });
     const cleared = await (
       await owner.fetch("PATCH", `/connectors/${made.id}/`, { authHeaders: null }, { prefix: "/api" })
     ).json();

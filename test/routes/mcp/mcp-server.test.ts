@@ -5,8 +5,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { seedMember, seedOwner, type Actor } from "../../harness";
+import { call, seedMember, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
+import { signIn } from "../sessions/fixtures";
 
 /** The SDK's client, talking to the worker itself. */
 async function connect(key: string | null, headers: Record<string, string> = {}) {
@@ -35,8 +36,8 @@ function text(r: CallToolResult) {
 
 /** What ask_assistant answers in `structuredContent`. */
 const Asked = z.object({ conversationId: z.string(), content: z.string() });
-const rpc = (key: string | null, body: string) =>
-  SELF.fetch("http://localhost/mcp", {
+const rpc = (key: string | null, body: string, path = "/mcp") =>
+  SELF.fetch(`http://localhost${path}`, {
     method: "POST",
     headers: {
       "Content-Type": "application/json",
@@ -142,5 +143,85 @@ describe("our platform as an MCP server at /mcp", () => {
     });
     expect(bad.isError).toBe(true);
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).resolves.toMatchObject({ isError: true });
+  });
+
+  it("answers invalid params with -32602 (Invalid params), not -32603 (Internal error)", async () => {
+    const owner = await seedOwner();
+    const bad = await rpc(
+      owner.key,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "list_assistants", arguments: "not an object" },
+      }),
+    );
+    expect(await bad.json()).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32602 } });
+    const init = await rpc(owner.key, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "initialize", params: {} }));
+    expect(await init.json()).toMatchObject({ id: 2, error: { code: -32602 } });
+    // A method the server does not answer stays -32601, whatever its params.
+    const unknown = await rpc(
+      owner.key,
+      JSON.stringify({ jsonrpc: "2.0", id: 3, method: "prompts/get", params: { name: 5 } }),
+    );
+    expect(await unknown.json()).toMatchObject({ id: 3, error: { code: -32601 } });
+  });
+
+  it("answers at /mcp/ too; refuses the console's session cookie (its tools call the API with the key)", async () => {
+    const owner = await seedOwner();
+    const list = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_assistants", arguments: {} },
+    });
+    const slashed = await rpc(owner.key, list, "/mcp/");
+    expect(slashed.status, await slashed.clone().text()).toBe(200);
+    expect(await slashed.json()).toMatchObject({ id: 1, result: { content: [{ type: "text" }] } });
+    const browser = await signIn({ apiKey: owner.key });
+    const res = await browser.fetch("POST", "/mcp", JSON.parse(list), {
+      prefix: "",
+      headers: { Accept: "application/json, text/event-stream" },
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: "not_authenticated", detail: expect.stringMatching(/API key/) });
+  });
+
+  it("one MCP tool call is one request of the key's limit, not two", async () => {
+    // All of it within one minute's window: a new minute starts a new count.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 10_000) await new Promise((r) => setTimeout(r, left + 50));
+    const owner = await seedOwner();
+    const toolCall = (id: number) =>
+      call(
+        "POST",
+        "/mcp",
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "list_assistants", arguments: {} },
+        }),
+        {
+          Authorization: `Api-Key ${owner.key}`,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+        },
+        { RATE_LIMIT_PER_MINUTE: "4" },
+      );
+    // Three requests under a limit of four a minute: the API call each tool makes is part of its request.
+    const answers = [];
+    for (let i = 1; i <= 3; i++) {
+      const res = await toolCall(i);
+      answers.push({ status: res.status, body: await res.text() });
+    }
+    expect(answers.map((a) => (a.status === 200 && !a.body.includes("throttled") ? "ok" : a.body))).toEqual([
+      "ok",
+      "ok",
+      "ok",
+    ]);
+    // The fourth request is the limit's last; a fifth is refused.
+    expect((await toolCall(4)).status).toBe(200);
+    expect((await toolCall(5)).status).toBe(429);
   });
 });

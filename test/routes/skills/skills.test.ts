@@ -1,11 +1,12 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { skills } from "../../../src/db/schema";
+import { skills, skillTools } from "../../../src/db/schema";
 import { call, db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { fileExpenseTool, skillMd, uploadForm, uploadSkill, zip } from "./support";
 import { bodyOf } from "../../support/api";
+import { createTool } from "../../fixtures/tools";
 
 const countSkills = async (organizationId: string) =>
   (await db().select({ id: skills.id }).from(skills).where(eq(skills.organizationId, organizationId))).length;
@@ -66,6 +67,26 @@ describe("POST /skills/upload/", () => {
       await owner.fetch("GET", `/skills/${(await bodyOf<"POST /skills/upload/">(res)).id}/`),
     );
     expect(detail.resources.map((r) => r.path)).toEqual(["a.txt"]);
+  });
+
+  it("reads a package zipped with its folder by macOS: Finder's __MACOSX/ and .DS_Store are left out", async () => {
+    const owner = await seedOwner();
+    const name = unique("mac-skill");
+    // What Finder's "Compress" makes of a folder `my-skill`: the folder, AppleDouble files under __MACOSX/.
+    const bytes = zip({
+      "my-skill/SKILL.md": skillMd(`name: ${name}\ndescription: Zipped on a Mac`),
+      "my-skill/reference/a.md": "A",
+      "my-skill/.DS_Store": new Uint8Array([0, 0, 0, 1]),
+      "__MACOSX/my-skill/._SKILL.md": new Uint8Array([0, 5, 22, 7]),
+      "__MACOSX/my-skill/reference/._a.md": new Uint8Array([0, 5, 22, 7]),
+    });
+    const res = await owner.fetch("POST", "/skills/upload/", uploadForm(bytes));
+    expect(res.status, await res.clone().text()).toBe(201);
+    const detail = await bodyOf<"GET /skills/{id}/">(
+      await owner.fetch("GET", `/skills/${(await bodyOf<"POST /skills/upload/">(res)).id}/`),
+    );
+    expect(detail).toMatchObject({ name, description: "Zipped on a Mac" });
+    expect(detail.resources.map((r) => r.path)).toEqual(["reference/a.md"]);
   });
 
   it("refuses hostile and malformed packages with 400 {detail} and stores nothing", async () => {
@@ -258,6 +279,66 @@ describe("skills CRUD", () => {
     expect(seen).toMatchObject({ createdBy: { name: "System" }, canUpdate: false });
     await expectDenied(await owner.fetch("DELETE", `/skills/${global.id}/`));
     expect((await staff.fetch("DELETE", `/skills/${global.id}/`)).status).toBe(204);
+  });
+
+  it("a global skill's name is unique among global skills (409 on create, upload and rename)", async () => {
+    const staff = await seedStaff();
+    const name = unique("global-skill");
+    const first = await staff.fetch("POST", "/skills/", { name, description: "Everywhere", isGlobal: true });
+    expect(first.status, await first.clone().text()).toBe(201);
+    await expectError(
+      await staff.fetch("POST", "/skills/", { name, description: "Again", isGlobal: true }),
+      409,
+      "conflict",
+    );
+    const upload = uploadForm(zip({ "SKILL.md": skillMd(`name: ${name}\ndescription: Again`) }), { isGlobal: "true" });
+    await expectError(await staff.fetch("POST", "/skills/upload/", upload), 409, "conflict");
+    const otherName = unique("global-skill");
+    const other = await staff.fetch("POST", "/skills/", { name: otherName, description: "Else", isGlobal: true });
+    const { id } = await bodyOf<"POST /skills/">(other);
+    await expectError(await staff.fetch("PATCH", `/skills/${id}/`, { name }), 409, "conflict");
+    // Keeping its own name is no clash, and an organization's skill may share a global one's name.
+    const kept = await staff.fetch("PUT", `/skills/${id}/`, { name: otherName, description: "Changed" });
+    expect(kept.status, await kept.clone().text()).toBe(200);
+    const owner = await seedOwner();
+    expect((await owner.fetch("POST", "/skills/", { name, description: "Ours" })).status).toBe(201);
+  });
+
+  it("a global skill takes global tools only; a skill shows only tools the caller's organization can use", async () => {
+    const staff = await seedStaff();
+    // A tool of the staff member's own organization, not a global one.
+    const privateTool = await createTool(staff, {
+      name: "internal_refund",
+      displayName: "Internal refund desk",
+      description: "Calls the staff organization's private refund API",
+      toolType: "function",
+      functionCode: "function main() { return 1; }",
+    });
+    const body = { name: unique("global-with-tool"), description: "Everywhere", isGlobal: true };
+    const refused = await staff.fetch("POST", "/skills/", { ...body, attachedToolIds: [privateTool.id] });
+    expect((await expectError(refused, 400, "invalid")).errors?.attachedToolIds?.[0]).toContain(privateTool.id);
+    const form = uploadForm(zip({ "SKILL.md": skillMd(`name: ${body.name}\ndescription: d`) }), {
+      isGlobal: "true",
+      attachedToolIds: privateTool.id,
+    });
+    await expectError(await staff.fetch("POST", "/skills/upload/", form), 400, "invalid");
+    const created = await staff.fetch("POST", "/skills/", body);
+    const { id } = await bodyOf<"POST /skills/">(created);
+    await expectError(await staff.fetch("PATCH", `/skills/${id}/`, { attachedToolIds: [privateTool.id] }), 400);
+    const globalTool = await createTool(staff, {
+      name: unique("global_tool").replace(/[^A-Za-z0-9_-]/g, "_"),
+      displayName: "Everyone's",
+      toolType: "function",
+      functionCode: "function main() { return 2; }",
+      isGlobal: true,
+    });
+    const patched = await staff.fetch("PATCH", `/skills/${id}/`, { attachedToolIds: [globalTool.id] });
+    expect(patched.status, await patched.clone().text()).toBe(200);
+    // One attached before the rule (written straight to D1) is not shown to other organizations.
+    await db().insert(skillTools).values({ skillId: id, toolId: privateTool.id });
+    const stranger = await seedOwner();
+    const seen = await bodyOf<"GET /skills/{id}/">(await stranger.fetch("GET", `/skills/${id}/`));
+    expect(seen.attachedTools.map((t) => t.id)).toEqual([globalTool.id]);
   });
 
   it("401 without a key on every skill route", async () => {

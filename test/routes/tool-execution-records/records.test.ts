@@ -4,8 +4,9 @@ import { toolExecutionRecords } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { createTool, functionToolBody } from "../../fixtures/tools";
-import { bodyOf } from "../../support/api";
+import { createDesktopTool, createTool, functionToolBody } from "../../fixtures/tools";
+import { bodyOf, refinedBodyOf } from "../../support/api";
+import { type ToolCall, agentWith } from "../../support/tool-calls";
 
 type Rec = {
   id: string;
@@ -184,5 +185,31 @@ describe("tool execution records", () => {
     await expectError(await other.fetch("GET", `/tools/${shared.id}/tool-execution-records/${rows[0].id}/`), 404);
     await expectError(await other.fetch("GET", `/tool-execution-records/${NO_SUCH_ID}/`), 404);
     expect(await (await other.fetch("GET", "/tool-execution-records/chatbots/")).json()).toEqual([]);
+  });
+});
+
+describe("POST /tool-execution-records/{id}/result/", () => {
+  it("stores a desktop tool's output as the client sent it (keys not renamed, none dropped)", async () => {
+    const owner = await seedOwner();
+    const bot = await agentWith(owner, [await createDesktopTool(owner)]);
+    const asked = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "open file path: /tmp/a.txt", metadata: { clientPlatform: "desktop" } },
+    });
+    expect(asked.status, await asked.clone().text()).toBe(200);
+    const reply = await refinedBodyOf<
+      "POST /chatbots/{chatbotId}/completions/",
+      { message: { contentPayload: { toolCalls: ToolCall[] } } }
+    >(asked);
+    const [call] = reply.message.contentPayload.toolCalls;
+    expect(call).toMatchObject({ name: "open_file", status: "pending" });
+    // The tool's own JSON: snake_case keys, and one whose camelCase twin is there too.
+    const output = { file_count: 3, fileCount: 99, mime_type: "text/plain", nested: { last_modified: 1 } };
+    const posted = await owner.fetch("POST", `/tool-execution-records/${call.id}/result/`, { output });
+    expect(posted.status, await posted.clone().text()).toBe(200);
+    expect(await posted.json()).toMatchObject({ output });
+    const record = await bodyOf<"GET /tool-execution-records/{id}/">(
+      await owner.fetch("GET", `/tool-execution-records/${call.id}/`),
+    );
+    expect(record.output).toEqual(output);
   });
 });

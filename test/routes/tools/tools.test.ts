@@ -109,6 +109,29 @@ describe("tools CRUD", () => {
     expect(rows).toHaveLength(0);
   });
 
+  it("400 naming rawParametersSchema for a schema the arguments validator cannot use (create, update)", async () => {
+    const owner = await seedOwner();
+    const unusable = [
+      // A property refers to a definition the schema does not have.
+      { type: "object", properties: { id: { $ref: "#/$defs/OrderId" } } },
+      { type: "object", properties: { code: { type: "string", pattern: "([A-Z" } } },
+      { type: "object", patternProperties: { "(": { type: "string" } } },
+    ];
+    for (const rawParametersSchema of unusable) {
+      const body = await expectError(
+        await owner.fetch("POST", "/tools/", { ...apiToolBody(), rawParametersSchema }),
+        400,
+      );
+      expect(body.detail).toContain("rawParametersSchema");
+    }
+    const usable = { type: "object", properties: { id: { $ref: "#/$defs/OrderId" } }, $defs: { OrderId: {} } };
+    const created = await owner.fetch("POST", "/tools/", { ...apiToolBody(), rawParametersSchema: usable });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id } = await bodyOf<"POST /tools/">(created);
+    const patched = await owner.fetch("PATCH", `/tools/${id}/`, { rawParametersSchema: unusable[0] });
+    expect((await expectError(patched, 400)).detail).toContain("rawParametersSchema");
+  });
+
   it("allows a loopback apiUrl only when OUTBOUND_ALLOWED_HOSTS names it", async () => {
     const owner = await seedOwner();
     const body = { ...apiToolBody(), apiUrl: "http://127.0.0.1:9/x" };
@@ -194,6 +217,59 @@ describe("tools CRUD", () => {
     await expectError(await owner.fetch("DELETE", `/tools/${tool.id}/`), 403);
     expect((await staff.fetch("DELETE", `/tools/${tool.id}/`)).status).toBe(204);
   });
+
+  it(
+    "header values are write-only: records show them masked, to every organization for a global tool; a masked " +
+      "value sent back keeps the stored one, and none follows the tool to another server",
+    async () => {
+      const staff = await seedStaff();
+      const secret = `Bearer platform-${crypto.randomUUID()}`;
+      const created = await staff.fetch("POST", "/tools/", {
+        displayName: "Platform CRM",
+        toolType: "mcp",
+        mcpUrl: "https://mcp.example.com/mcp",
+        rawMcpHeader: { Authorization: secret, "X-Tenant": "acme" },
+        isGlobal: true,
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      const tool = await bodyOf<"POST /tools/">(created);
+      const masked = { Authorization: `…${secret.slice(-4)}`, "X-Tenant": "••••" };
+      expect(tool.rawMcpHeader).toEqual(masked);
+      const outsider = await seedOwner();
+      const seen = await outsider.fetch("GET", `/tools/${tool.id}/`);
+      expect(seen.status).toBe(200);
+      const listed = await outsider.fetch("GET", "/tools/?isGlobal=true&toolType=mcp");
+      expect(await seen.text()).not.toContain(secret);
+      expect(await listed.text()).not.toContain(secret);
+      const stored = async () => (await db().select().from(tools).where(eq(tools.id, tool.id)))[0];
+
+      // An edit form sends every field back as read: the masks keep the stored values; a new value replaces one.
+      const edited = await staff.fetch("PATCH", `/tools/${tool.id}/`, {
+        mcpUrl: "https://mcp.example.com/v2/mcp",
+        rawMcpHeader: { ...masked, "X-Tenant": "beta" },
+      });
+      expect(edited.status, await edited.clone().text()).toBe(200);
+      expect((await stored()).rawMcpHeader).toEqual({ Authorization: secret, "X-Tenant": "beta" });
+      // Pointed at another server: the masks no longer stand for anything, and headers left out go.
+      await staff.fetch("PATCH", `/tools/${tool.id}/`, {
+        mcpUrl: "https://elsewhere.example.com/mcp",
+        rawMcpHeader: { ...masked, "X-New": "given" },
+      });
+      expect((await stored()).rawMcpHeader).toEqual({ "X-New": "given" });
+      await staff.fetch("PATCH", `/tools/${tool.id}/`, { mcpUrl: "https://third.example.com/mcp" });
+      expect((await stored()).rawMcpHeader).toBeNull();
+
+      // An api tool's headers alike.
+      const api = await bodyOf<"POST /tools/">(
+        await staff.fetch("POST", "/tools/", { ...apiToolBody(), rawHeaders: { "X-Api-Key": secret } }),
+      );
+      expect(api.rawHeaders).toEqual({ "X-Api-Key": `…${secret.slice(-4)}` });
+      await staff.fetch("PATCH", `/tools/${api.id}/`, { rawHeaders: api.rawHeaders });
+      expect((await db().select().from(tools).where(eq(tools.id, api.id)))[0].rawHeaders).toEqual({
+        "X-Api-Key": secret,
+      });
+    },
+  );
 
   it("assistants take tools: [{id}] on create and update, and show them", async () => {
     const owner = await seedOwner();

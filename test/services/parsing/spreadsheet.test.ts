@@ -1,5 +1,6 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
+import { ParseError } from "../../../src/services/parsing/errors";
 import { xlsxCells } from "../../../src/services/parsing/spreadsheet";
 
 const NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
@@ -28,6 +29,17 @@ describe("xlsxCells (batch QA questions, SQL tables from .xlsx)", () => {
       [`<c r="A2" t="inlineStr"><is><t>返品方法</t>${phonetic}</is></c>`],
     );
     expect(xlsxCells(bytes, LIMITS)).toEqual([["返品方法", "送料無料"], ["返品方法"]]);
+  });
+
+  it("reads character references up to U+10FFFF; one past it is a damaged workbook (ParseError), not a crash", () => {
+    expect(xlsxCells(workbook(["<t>&#x10FFFF;&#65;&#x42;</t>"]), LIMITS)).toEqual([["\u{10FFFF}AB"]]);
+    for (const bad of ["&#99999999;", "&#x110000;"]) {
+      for (const bytes of [
+        workbook([`<t>Where ${bad}</t>`]),
+        workbook(["<t>Q</t>"], [`<c r="A2" t="inlineStr"><is><t>Where ${bad}</t></is></c>`]),
+      ])
+        expect(() => xlsxCells(bytes, LIMITS)).toThrow(ParseError);
+    }
   });
 
   it("decodes Excel's _xHHHH_ escapes (a carriage return is _x000D_), and _x005F_ keeps a literal one", () => {

@@ -82,6 +82,9 @@ export const t = defineStrings({
     httpMethod: "HTTP method",
     rawHeaders: "Headers (JSON)",
     jsonObjectHint: 'A JSON object, such as {"Authorization": "Bearer …"}. Optional.',
+    headerValuesMasked:
+      "Stored values show masked; a masked value left as it is keeps the stored one, unless the URL moves to " +
+      "another server.",
     functionCode: "Code",
     functionCodeHint: "JavaScript defining main(args); what it returns is the result.",
     parameters: "Parameters (JSON Schema)",
@@ -198,6 +201,7 @@ export const t = defineStrings({
     httpMethod: "HTTP 方法",
     rawHeaders: "標頭（JSON）",
     jsonObjectHint: 'JSON 物件，例如 {"Authorization": "Bearer …"}。選填。',
+    headerValuesMasked: "已儲存的值以遮罩顯示；遮罩保持不變即沿用已儲存的值，除非網址改到另一個伺服器。",
     functionCode: "程式碼",
     functionCodeHint: "定義 main(args) 的 JavaScript；其回傳值即為結果。",
     parameters: "參數（JSON Schema）",

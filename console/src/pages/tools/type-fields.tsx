@@ -78,6 +78,9 @@ interface Props {
   readMcp: () => { mcpUrl: string; headers: Record<string, unknown> | null };
 }
 
+/** A header field's hint: the API shows a stored tool's header values masked (write-only). */
+const headersHint = (tool?: Tool) => (tool ? `${t("jsonObjectHint")} ${t("headerValuesMasked")}` : t("jsonObjectHint"));
+
 /** The fields a tool of `type` has beyond its names and description. */
 export function TypeFields({ type, tool, err, readMcp }: Props) {
   const parameters = (
@@ -94,7 +97,7 @@ export function TypeFields({ type, tool, err, readMcp }: Props) {
             defaultValue={tool?.httpMethod ?? "get"}
             options={METHODS.map((m) => [m, m.toUpperCase()])}
           />
-          <JsonField tool={tool} name="rawHeaders" label={t("rawHeaders")} rows={3} hint={t("jsonObjectHint")} />
+          <JsonField tool={tool} name="rawHeaders" label={t("rawHeaders")} rows={3} hint={headersHint(tool)} />
           {parameters}
         </>
       );
@@ -141,7 +144,7 @@ export function TypeFields({ type, tool, err, readMcp }: Props) {
       return (
         <>
           <TextField label={t("mcpUrl")} name="mcpUrl" type="url" required defaultValue={tool?.mcpUrl ?? ""} />
-          <JsonField tool={tool} name="rawMcpHeader" label={t("mcpHeaders")} rows={3} hint={t("jsonObjectHint")} />
+          <JsonField tool={tool} name="rawMcpHeader" label={t("mcpHeaders")} rows={3} hint={headersHint(tool)} />
           <McpToolPicker
             read={readMcp}
             stored={Array.isArray(tool?.mcpAllowedTools) ? (tool.mcpAllowedTools as string[]) : null}
