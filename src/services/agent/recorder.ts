@@ -23,8 +23,9 @@ export class ToolRecorder {
   #chain: Promise<unknown> = Promise.resolve();
   #failed: unknown = null;
 
+  /** `db` null: a reply outside any conversation (batch QA), whose calls are not recorded. */
   constructor(
-    private db: Db,
+    private db: Db | null,
     private base: {
       organizationId: string;
       chatbotId: string;
@@ -35,16 +36,20 @@ export class ToolRecorder {
     },
   ) {}
 
-  #then(write: () => Promise<unknown>) {
-    this.#chain = this.#chain.then(write).catch((err) => {
-      this.#failed ??= err;
-      logError("tool record write failed", { error: String(err) });
-    });
+  #then(write: (db: Db) => Promise<unknown>) {
+    const { db } = this;
+    if (!db) return;
+    this.#chain = this.#chain
+      .then(() => write(db))
+      .catch((err) => {
+        this.#failed ??= err;
+        logError("tool record write failed", { error: String(err) });
+      });
   }
 
   start(t: ToolCallTrace, createdAt = Date.now()) {
-    this.#then(() =>
-      this.db.insert(toolExecutionRecords).values({
+    this.#then((db) =>
+      db.insert(toolExecutionRecords).values({
         id: t.id,
         ...this.base,
         messageText: this.base.messageText.slice(0, 2000),
@@ -63,8 +68,8 @@ export class ToolRecorder {
 
   finish(t: ToolCallTrace) {
     if (t.status === "pending") return;
-    this.#then(() =>
-      this.db
+    this.#then((db) =>
+      db
         .update(toolExecutionRecords)
         .set({
           status: t.status,

@@ -69,7 +69,7 @@ export async function agentReply(
     attachmentParts(env, incoming, input.history, input.waitForAttachments ?? true),
   ]);
   const conversationId = incoming.conversationId;
-  const recorder = new ToolRecorder(input.data ?? db, {
+  const recorder = new ToolRecorder(input.unrecorded ? null : (input.data ?? db), {
     organizationId: incoming.organizationId,
     chatbotId: chatbot.id,
     chatbotName: chatbot.name,

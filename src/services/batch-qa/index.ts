@@ -170,7 +170,7 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
       const reply = await generateReply(
         env,
         db,
-        { ...assistant, knowledgeBases, history: [], incoming, contactQueryMetadata: null },
+        { ...assistant, knowledgeBases, history: [], incoming, contactQueryMetadata: null, unrecorded: true },
         () => undefined,
       );
       const replyMs = Date.now() - started;

@@ -37,6 +37,8 @@ export interface ReplyInput {
   conversation?: { contactId: string | null; createdById: string | null };
   /** The organization's data plane (attachments, tool execution records); the control plane's `db` when absent. */
   data?: Db;
+  /** A reply outside any conversation (batch QA): its tool calls are not recorded, as nothing but its answer is. */
+  unrecorded?: boolean;
 }
 
 export interface Reply {

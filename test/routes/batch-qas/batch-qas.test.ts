@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { assert, describe, expect, it } from "vitest";
 import {
   bindingsWith,
+  countInParts,
   countRows,
   type Actor,
   call,
@@ -28,6 +29,7 @@ import { createBatchQa, requeueStalledBatchQas, runBatchQa, STALLED_BATCH_MS } f
 import { lexicalScores } from "../../../src/services/evaluation/metrics";
 import { batchQaItems } from "../../../src/db/schema";
 import { upstreamModel } from "../chat-completions/fixtures";
+import { createTool, weatherToolBody } from "../../fixtures/tools";
 
 type Batch = Body<"GET /web-chats/{webchatPk}/batch-qas/{id}/">;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -163,6 +165,36 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
       ).toBe(0);
     },
   );
+
+  it("an agent assistant's tool calls answer the questions but leave no tool execution records", async () => {
+    const owner = await seedOwner();
+    const model = await upstreamModel(owner);
+    const tool = await createTool(
+      owner,
+      weatherToolBody({ apiUrl: `${env.TEST_RECEIVER_URL}/echo/weather`, rawHeaders: { "X-Api-Key": "k" } }),
+    );
+    const bot = await createChatbot(owner, {
+      replyMode: "agent",
+      largeLanguageModel: model.id,
+      tools: [{ id: tool.id }],
+    });
+    const inbox = await createInbox(owner, { chatbot: { id: bot.id } });
+    const key = await upload(owner, "questions.csv", "Question\nWhat is the weather? use get_weather\n", "text/csv");
+    const created = await startBatch(owner, inbox.channel!.id, { file: key });
+    expect(await finished(owner, inbox.channel!.id, created.id)).toMatchObject({ status: "done", completed: 1 });
+    const items = await ok<"GET /web-chats/{webchatPk}/batch-qas/{id}/items/">(
+      await owner.fetch("GET", `/web-chats/${inbox.channel!.id}/batch-qas/${created.id}/items/`),
+    );
+    expect(items.results[0].answer).toMatch(/^Result: \{"method":"GET"/);
+    // Nothing but the items is stored: no records of a conversation that does not exist.
+    const records = await ok<"GET /tool-execution-records/">(
+      await owner.fetch("GET", `/tool-execution-records/?chatbot=${bot.id}`),
+    );
+    expect(records.count).toBe(0);
+    // Nor in the control plane's table, where a reply without a data plane wrote them.
+    expect(await countRows(env.DB, "tool_execution_records WHERE chatbot_id = ?", bot.id)).toBe(0);
+    expect(await countInParts(owner.organizationId, "tool_execution_records", "chatbot_id = ?", bot.id)).toBe(0);
+  });
 
   it("a job failing at its last delivery fails its batch, not leaving it waiting; earlier ones retry", async () => {
     const owner = await seedOwner();
