@@ -4,6 +4,7 @@ import type { z } from "@hono/zod-openapi";
 import type { Bindings, Db } from "../../env";
 import type { chatbots } from "../../db/schema";
 import { fieldError, forbidden } from "../../lib/errors";
+import { schemaProblem } from "../../lib/json-schema";
 import type { OrgAccess } from "../access";
 import { requireOrganizationGroups } from "../groups";
 import { checkChatbotKnowledgeBases } from "../knowledge/knowledge-bases";
@@ -154,4 +155,6 @@ export function checkChatbotRules(
   if (bot.outputMode === "json_schema" && !isJsonSchema(bot.rawOutputFormat)) {
     throw fieldError("rawOutputFormat", 'Required with outputMode json_schema: a JSON Schema object with a "type".');
   }
+  const unusable = bot.outputMode === "json_schema" && schemaProblem(bot.rawOutputFormat);
+  if (unusable) throw fieldError("rawOutputFormat", `Answers could not be checked against it: ${unusable}`);
 }

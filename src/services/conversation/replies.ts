@@ -1,4 +1,5 @@
 import { Validator } from "@cfworker/json-schema";
+import { schemaFaultText } from "../../lib/json-schema";
 import type { Bindings, Db } from "../../env";
 import type { chatbots, models, messages } from "../../db/schema";
 import { CitationMarker } from "../knowledge/citations";
@@ -157,7 +158,13 @@ function checkJson(content: string, schema: Record<string, unknown>) {
   } catch {
     throw new ModelError("The model's answer is not JSON, as outputMode json_schema requires.");
   }
-  const result = new Validator(schema as never, "2020-12", false).validate(value);
+  let result: ReturnType<Validator["validate"]>;
+  try {
+    result = new Validator(schema as never, "2020-12", false).validate(value);
+  } catch (err) {
+    // A schema saved before the check on save (lib/json-schema.ts), whose fault shows only once an answer reaches it.
+    throw new ModelError(`rawOutputFormat cannot be used to check the answer: ${schemaFaultText(err)}`);
+  }
   if (!result.valid) {
     throw new ModelError(
       `The model's answer does not match rawOutputFormat: ${result.errors

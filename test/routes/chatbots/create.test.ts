@@ -192,6 +192,12 @@ describe("POST /chatbots/", () => {
     [{ outputMode: "json_schema" }, ["rawOutputFormat"]],
     [{ outputMode: "json_schema", rawOutputFormat: { properties: {} } }, ["rawOutputFormat"]],
     [{ outputMode: "json_schema", rawOutputFormat: { type: "thing" } }, ["rawOutputFormat"]],
+    // Schemas the answer's check could not use: a $ref to nothing, a pattern that is no regular expression.
+    [
+      { outputMode: "json_schema", rawOutputFormat: { type: "object", properties: { a: { $ref: "#/$defs/A" } } } },
+      ["rawOutputFormat"],
+    ],
+    [{ outputMode: "json_schema", rawOutputFormat: { type: "string", pattern: "(" } }, ["rawOutputFormat"]],
     [{ rawOutputFormat: [1] }, ["rawOutputFormat"]],
     [{ databaseType: "SQLite" }, ["databaseType"]],
     [{ agentMode: "solo" }, ["agentMode"]],

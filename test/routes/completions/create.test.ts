@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, countInParts, data, expectError, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
@@ -140,6 +141,19 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
       await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } }),
     );
     expect(JSON.parse(body.content)).toEqual({ answer: "Hello! How can I help you today?", confident: false });
+  });
+
+  it("a rawOutputFormat the answer's check cannot use (saved before the check on save) is a model error, not a 500", async () => {
+    const owner = await seedOwner();
+    const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
+    const bot = await createChatbot(owner, { outputMode: "json_schema", rawOutputFormat: schema });
+    const broken = { ...schema, properties: { answer: { $ref: "#/$defs/Answer" } } };
+    await env.DB.prepare("UPDATE chatbots SET raw_output_format = ? WHERE id = ?")
+      .bind(JSON.stringify(broken), bot.id)
+      .run();
+    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } });
+    const body = await expectError(res, 502, "upstream_error");
+    expect(body.detail).toContain("rawOutputFormat cannot be used");
   });
 
   it("template mode answers with the unanswerable text when nothing relevant is found", async () => {
