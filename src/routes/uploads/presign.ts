@@ -18,7 +18,8 @@ const route = createRoute({
     "Needs the permission of the model (attachment: `conversation.manage`; chatbot-file, knowledge-base-file, " +
     "batch-qa: `knowledge_base.manage`; " +
     "web-chat: `inbox.manage`; organization: `organization.manage`). An unknown model, a disallowed extension " +
-    "or a size over allowed-file-specs is 400; a `fileSize` that would take the organization past its plan's " +
+    "or a size over allowed-file-specs is 400, as is an empty file (`fileSize` 0); a `fileSize` that would take " +
+    "the organization past its plan's " +
     "upload bytes (`usageStatistics`) is 403 `permission_denied`. " +
     "POST: send `multipart/form-data` to `url` with every field and `file` last; 204 on success. The policy " +
     "names only the bucket, the key, the `x-amz-*` fields and the size range " +

@@ -12,7 +12,7 @@ const route = createRoute({
   summary: "Upload target of presigned PUT uploads",
   description:
     "No API key: the URL's signature is the credential. Send the raw bytes with the returned headers; " +
-    "`Content-Length` is required and must not exceed the signed size. " +
+    "`Content-Length` is required, must not exceed the signed size and must not be 0 (400 `EntityTooSmall`). " +
     "403 `permission_denied` when the file would take the organization past its plan's upload bytes.",
   security: [],
   request: { params: ObjectKeyParams },

@@ -66,12 +66,10 @@ const contentType = z
       "type comes from the filename",
     example: "image/png",
   });
-const fileSize = z.coerce
-  .number()
-  .int()
-  .min(0)
-  .max(Number.MAX_SAFE_INTEGER)
-  .openapi({ description: "Size of the file in bytes (required, here or in the query)", example: 12345 });
+const fileSize = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi({
+  description: "Size of the file in bytes (required, here or in the query); an empty file is refused",
+  example: 12345,
+});
 
 export const PresignQuery = z.object({
   modelName: modelName.optional(),

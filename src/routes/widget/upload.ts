@@ -12,12 +12,10 @@ const UploadBody = z
       description: "Name of the file; its extension must be allowed by allowed-file-specs `attachment`",
       example: "notes.txt",
     }),
-    fileSize: z
-      .number()
-      .int()
-      .min(0)
-      .max(Number.MAX_SAFE_INTEGER)
-      .openapi({ description: "Size of the file in bytes, at most the `attachment` spec's max_size", example: 1024 }),
+    fileSize: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi({
+      description: "Size of the file in bytes, at most the `attachment` spec's max_size; an empty file is refused",
+      example: 1024,
+    }),
   })
   .openapi("WidgetUploadRequest");
 

@@ -86,7 +86,8 @@ const ENTITIES: Record<string, string> = {
 
 const decodeEntities = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] !== "#") return ENTITIES[name.toLowerCase()] ?? whole;
+    // Own keys only: a sender's "&constructor;" is no entity (Object.prototype's members are not ours).
+    if (name[0] !== "#") return Object.hasOwn(ENTITIES, name.toLowerCase()) ? ENTITIES[name.toLowerCase()] : whole;
     const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
   });

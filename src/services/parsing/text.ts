@@ -36,12 +36,17 @@ function decodeUtf16be(bytes: Uint8Array): string {
   return new TextDecoder("utf-16le").decode(swapped);
 }
 
-/** Trims each line's trailing spaces and collapses runs of blank lines to one paragraph break. */
+/**
+ * Trims each line's trailing spaces and collapses runs of blank lines to one paragraph break. A run of spaces is tried
+ * from its first space only: anchored at the line end alone (/[^\S\n]+$/gm), it was tried again from each space of a
+ * run that ends no line, which made a long one cost the square of its length.
+ */
 export function tidy(text: string): string {
   return text
-    .replace(/[^\S\n]+$/gm, "")
+    .replace(/(?<![^\S\n])[^\S\n]+(?=[\n\r\u2028\u2029]|$)/g, "")
     .replace(/\n{3,}/g, "\n\n")
-    .replace(/^\n+|\s+$/g, "");
+    .replace(/^\n+/, "")
+    .trimEnd();
 }
 
 /** Plain text; form feeds (as pdftotext writes them) separate pages. */

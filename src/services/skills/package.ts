@@ -56,8 +56,11 @@ const MIME: Record<string, string> = {
   svg: "image/svg+xml",
 };
 
-export const mimeTypeOf = (path: string) =>
-  MIME[path.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream";
+export const mimeTypeOf = (path: string) => {
+  const extension = path.split(".").pop()?.toLowerCase() ?? "";
+  // Own keys only: a package's "x.constructor" would otherwise get Object.prototype's constructor for a type.
+  return Object.hasOwn(MIME, extension) ? MIME[extension] : "application/octet-stream";
+};
 
 /**
  * A path inside the package as stored, or why it is refused: no absolute paths, drive letters,

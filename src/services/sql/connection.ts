@@ -53,7 +53,8 @@ export function parsePostgresUrl(url: string): PostgresTarget {
       throw new ConnectionError(`The connection option "${key.slice(0, 40)}" is not supported; only sslmode.`);
   }
   const sslmode = asHttp.searchParams.get("sslmode") ?? "disable";
-  if (!(sslmode in SSL_MODES)) throw new ConnectionError(`Unknown sslmode "${sslmode.slice(0, 40)}".`);
+  // Own keys only: `in` would take "constructor" (Object.prototype's) for a mode.
+  if (!Object.hasOwn(SSL_MODES, sslmode)) throw new ConnectionError(`Unknown sslmode "${sslmode.slice(0, 40)}".`);
   const database = decodeURIComponent(asHttp.pathname.replace(/^\//, ""));
   if (!database || database.includes("/"))
     throw new ConnectionError(

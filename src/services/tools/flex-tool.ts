@@ -49,14 +49,18 @@ export function renderFlex(template: Record<string, unknown>, specs: Spec[], val
 }
 
 function setPath(target: Record<string, unknown>, parts: string[], value: unknown) {
+  // Own members only: a path through "__proto__" would reach Object.prototype, and setting "__proto__.toString"
+  // would change every object of the isolate, other organizations' requests included.
+  const member = (node: unknown, name: string) =>
+    node && typeof node === "object" && Object.hasOwn(node, name) ? (node as Record<string, unknown>)[name] : undefined;
   let node: unknown = target;
   for (let i = 0; i < parts.length - 1; i++) {
-    const next = (node as Record<string, unknown>)?.[parts[i]];
+    const next = member(node, parts[i]);
     if (!next || typeof next !== "object") return; // a path the template lacks is filled only through placeholders
     node = next;
   }
   const last = parts[parts.length - 1];
-  if (node && typeof node === "object" && last in node) {
+  if (node && typeof node === "object" && Object.hasOwn(node, last)) {
     const current = (node as Record<string, unknown>)[last];
     // A placeholder string at the path is replaced through the walk, keeping the text around it.
     if (typeof current === "string" && /\{\{/.test(current)) return;

@@ -125,6 +125,13 @@ export async function deleteAttachment(env: Bindings, data: Db, row: AttachmentR
   await deleteObjectsIfUnused(env, data, [row.key]);
 }
 
+/**
+ * Upload rows whose object no attachment names. Attachments take any upload of the organization (CONTRACT section
+ * 10: the key of any presigned upload), so whatever else consumes an upload leaves it to the attachment.
+ */
+export const noAttachmentNames = () =>
+  sql`not exists (select 1 from ${attachments} where ${attachments.key} = ${uploads.key})`;
+
 /** The uploads of the organization among `keys` that no attachment names, with their sizes (null: not arrived). */
 export async function unattachedUploads(data: Db, organizationId: string, keys: string[]) {
   if (!keys.length) return [];
@@ -132,11 +139,7 @@ export async function unattachedUploads(data: Db, organizationId: string, keys: 
     .select({ key: uploads.key, size: uploads.size })
     .from(uploads)
     .where(
-      and(
-        eq(uploads.organizationId, organizationId),
-        inList(uploads.key, [...new Set(keys)]),
-        sql`not exists (select 1 from ${attachments} where ${attachments.key} = ${uploads.key})`,
-      ),
+      and(eq(uploads.organizationId, organizationId), inList(uploads.key, [...new Set(keys)]), noAttachmentNames()),
     );
 }
 

@@ -90,17 +90,20 @@ export const DEFAULT_FILE_SPECS: FileSpecs = {
   },
 };
 
-/** `modelName` of `upload-presigned-url/` -> allowed-file-specs key. */
-const MODEL_NAMES: Record<string, SpecKey> = {
-  attachment: "attachment",
-  "chatbot-file": "chatbotFile",
-  "knowledge-base-file": "knowledgeBaseFile",
-  "web-chat": "webChat",
-  organization: "organization",
-  "batch-qa": "batchQa",
-  "meeting-record": "meetingRecord",
-};
-export const MODEL_NAME_LIST = Object.keys(MODEL_NAMES);
+/**
+ * `modelName` of `upload-presigned-url/` -> allowed-file-specs key. A Map, as the name is the client's: looked up in a
+ * plain object, "constructor" or "__proto__" would find Object.prototype's members.
+ */
+const MODEL_NAMES = new Map<string, SpecKey>([
+  ["attachment", "attachment"],
+  ["chatbot-file", "chatbotFile"],
+  ["knowledge-base-file", "knowledgeBaseFile"],
+  ["web-chat", "webChat"],
+  ["organization", "organization"],
+  ["batch-qa", "batchQa"],
+  ["meeting-record", "meetingRecord"],
+]);
+export const MODEL_NAME_LIST = [...MODEL_NAMES.keys()];
 
 /** `chatbot_file`, `chatbotFile` and `chatbot-file` all name the same model. */
 export function specKeyOf(modelName: string): SpecKey | null {
@@ -109,9 +112,9 @@ export function specKeyOf(modelName: string): SpecKey | null {
     .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
     .replace(/_/g, "-")
     .toLowerCase();
-  return MODEL_NAMES[kebab] ?? null;
+  return MODEL_NAMES.get(kebab) ?? null;
 }
-export const canonicalModelName = (key: SpecKey) => Object.entries(MODEL_NAMES).find(([, k]) => k === key)![0];
+export const canonicalModelName = (key: SpecKey) => [...MODEL_NAMES].find(([, k]) => k === key)![0];
 /** `compactLogo` -> `compact_logo`. */
 export const fieldKeyOf = (fieldName: string) =>
   fieldName
@@ -171,7 +174,8 @@ export function specFor(
     });
   const fields = fileSpecs(env)[key];
   const field = fieldKeyOf(fieldName);
-  const spec = fields[field];
+  // Own fields only: the field name is the client's ("constructor" is no field).
+  const spec = Object.hasOwn(fields, field) ? fields[field] : undefined;
   if (!spec)
     throw badRequest(`Unknown fieldName "${fieldName}" for ${modelName}; one of: ${Object.keys(fields).join(", ")}.`, {
       fieldName: ["Unknown field."],
@@ -205,7 +209,7 @@ export function contentTypeFor(filename: string, spec?: FileSpec): string {
     mov: "video/quicktime",
     xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   };
-  if (known[ext]) return known[ext];
+  if (Object.hasOwn(known, ext)) return known[ext]; // the extension is the client's: "a.constructor" is no type
   const doc = SUPPORTED_FILE_TYPES.find((t) => t.extensions.includes(ext));
   if (doc) return doc.contentTypes[0];
   return spec?.content_types[0] && !ext ? spec.content_types[0] : "application/octet-stream";

@@ -100,7 +100,8 @@ export async function presignUpload(env: Bindings, data: Db, input: PresignReque
   const fields = await signPostPolicy(creds, {
     key,
     contentType: declared ?? undefined,
-    minSize: 0,
+    // An empty file is refused, as attachments-upload/ and knowledge base files refuse it.
+    minSize: 1,
     maxSize,
     expiresInSeconds: UPLOAD_URL_TTL_SECONDS,
     now: new Date(now),

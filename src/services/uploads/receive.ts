@@ -131,6 +131,9 @@ export async function receivePutObject(env: Bindings, request: Request, key: str
       "EntityTooLarge",
       `Your proposed upload exceeds the maximum allowed size of ${upload.maxSize} bytes.`,
     );
+  // An empty file is refused, as the POST policy's content-length-range and attachments-upload/ refuse it.
+  if (length === 0)
+    throw new ApiError(400, "EntityTooSmall", "Your proposed upload is smaller than the minimum allowed size.");
   await requireUploadRoom(env, upload.organizationId, length, data);
   const contentType = mediaType(request.headers.get("Content-Type")) || upload.contentType || OCTET_STREAM;
   const object = await env.FILES.put(key, request.body, { httpMetadata: { contentType } });

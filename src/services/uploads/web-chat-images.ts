@@ -5,6 +5,7 @@ import { fieldError } from "../../lib/errors";
 import { deletePrefix } from "../../lib/r2";
 import { uuidv7 } from "../../lib/ids";
 import { countIfUnseen } from "./allowance";
+import { noAttachmentNames } from "./attachments";
 import { checkFile, contentTypeFor, fileSpecs, mediaType } from "./file-specs";
 import { findUpload, organizationOfKey, safeFilename, type UploadRow } from "./store";
 import { keyOfFile } from "./urls";
@@ -28,7 +29,8 @@ export interface PublishedImages {
   urls: Partial<Record<ImageField, string>>;
   /**
    * Once the web chat's write is stored: the consumed upload rows give way to rows of the public copies (they are in
-   * the organization's data plane, the web chat in `DB`, so not in one batch), then the private objects go. The
+   * the organization's data plane, the web chat in `DB`, so not in one batch), then the private objects go, except
+   * those an attachment names (attachments take any upload of the organization): theirs stay with their rows. The
    * public rows keep the images' bytes in the organization's stored uploads (uploads/allowance.ts) until they are
    * replaced, cleared or their web chat deleted.
    */
@@ -95,11 +97,15 @@ export async function publishWebChatImages(
     urls,
     done: async () => {
       if (!keys.length) return;
-      await data.batch([
-        data.delete(uploads).where(inArray(uploads.key, keys)),
+      // Whether an attachment names a key is asked in the statement that deletes its row, so one made meanwhile counts.
+      const [removed] = await data.batch([
+        data
+          .delete(uploads)
+          .where(and(inArray(uploads.key, keys), noAttachmentNames()))
+          .returning({ key: uploads.key }),
         data.insert(uploads).values(published),
       ]);
-      await env.FILES.delete(keys);
+      if (removed.length) await env.FILES.delete(removed.map((r) => r.key));
     },
   };
 }

@@ -223,6 +223,15 @@ describe("direct upload", () => {
     await expectError(await directUpload(member, "cat.png", PNG, "image/png"), 403);
   });
 
+  it("a fieldName or file extension named like an Object member is unknown (400/415), not a server error", async () => {
+    const owner = await seedOwner();
+    for (const fieldName of ["constructor", "__proto__"]) {
+      const res = await directUpload(owner, "a.png", PNG, "image/png", undefined, { fieldName });
+      expect((await expectError(res, 400, "invalid")).errors).toEqual({ fieldName: ["Unknown field."] });
+    }
+    await expectError(await directUpload(owner, "a.constructor", PNG), 415, "unsupported_media_type");
+  });
+
   it("a knowledge document over its type's own limit is refused when sent, with or without a length", async () => {
     const owner = await seedOwner();
     const knowledge = { modelName: "knowledge-base-file", fieldName: "file" };

@@ -29,7 +29,8 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
       const policy = b64decode(p.fields.policy);
       expect(Date.parse(policy.expiration)).toBeGreaterThan(Date.now());
       expect(policy.conditions).toContainEqual({ key: p.fields.key });
-      expect(policy.conditions).toContainEqual(["content-length-range", 0, PNG.length]);
+      // An empty file is refused, as attachments-upload/ refuses it.
+      expect(policy.conditions).toContainEqual(["content-length-range", 1, PNG.length]);
       expect(policy.conditions.some((c: Record<string, unknown>) => "bucket" in c)).toBe(true);
 
       // 2. the form: every field, then the file
@@ -139,6 +140,17 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     expect(row.uploadedAt).toBeNull();
   });
 
+  it("an empty file is refused by the policy (EntityTooSmall); nothing stored", async () => {
+    const owner = await seedOwner();
+    const p = await presign(owner, { filename: "cat.png", modelName: "attachment", fieldName: "file", fileSize: 10 });
+    await expectError(
+      await postForm(p.url, p.fields, { filename: "cat.png", bytes: new Uint8Array(0) }),
+      400,
+      "EntityTooSmall",
+    );
+    expect(await env.FILES.head(p.fields.key)).toBeNull();
+  });
+
   it("an upload is used once", async () => {
     const owner = await seedOwner();
     const p = await presign(owner, {
@@ -175,6 +187,17 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
     expect(await fieldOf({ ...file, fileSize: 20971521 })).toEqual(["fileSize"]);
     expect(await fieldOf({ ...file, contentType: "application/x-msdownload" })).toEqual(["contentType"]);
     await expectError(await ask(owner, { ...file, fileSize: -1 }), 400);
+    // An empty file is refused here, as attachments-upload/ and knowledge base files refuse it.
+    expect(await fieldOf({ ...file, fileSize: 0 })).toEqual(["fileSize"]);
+    // Names are looked up as the service's own: Object.prototype's members are unknown, not a 500.
+    const unknown: [Record<string, unknown>, string][] = [
+      [{ ...file, fieldName: "constructor" }, "fieldName"],
+      [{ ...file, fieldName: "__proto__" }, "fieldName"],
+      [{ ...file, modelName: "constructor" }, "modelName"],
+      [{ ...file, filename: "a.constructor" }, "filename"],
+      [{ ...file, filename: "a.__proto__" }, "filename"],
+    ];
+    for (const [body, field] of unknown) expect(await fieldOf(body)).toEqual([field]);
     const rows = await (await data(owner.organizationId))
       .select()
       .from(uploads)
@@ -217,6 +240,11 @@ describe("presigned POST upload (three steps, as real clients do)", () => {
       await SELF.fetch(p.url, { method: "PUT", body: new Uint8Array(PNG.length + 5), headers: p.headers }),
       400,
       "EntityTooLarge",
+    );
+    await expectError(
+      await SELF.fetch(p.url, { method: "PUT", body: new Uint8Array(0), headers: p.headers }),
+      400,
+      "EntityTooSmall",
     );
     expect(await env.FILES.head(p.fields.key)).toBeNull();
     const res = await SELF.fetch(p.url, { method: "PUT", body: PNG, headers: p.headers });

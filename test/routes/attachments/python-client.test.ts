@@ -57,7 +57,7 @@ function expectClientSatisfiable(p: Presigned) {
   expect(new Set(named)).toEqual(
     new Set(["bucket", ...CLIENT_FIELDS.filter((f) => f !== "policy" && f !== "x-amz-signature")]),
   );
-  expect(conditions).toContainEqual(["content-length-range", 0, bytes.length]);
+  expect(conditions).toContainEqual(["content-length-range", 1, bytes.length]);
   expect(p.fields).not.toHaveProperty("Content-Type");
 }
 

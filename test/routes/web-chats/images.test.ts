@@ -90,6 +90,24 @@ describe("web chat images through the upload flow", () => {
     expect((await SELF.fetch(theirs.avatar!)).status).toBe(200);
   });
 
+  it("an upload an attachment was made of stays with the attachment once published as an image", async () => {
+    // Attachments take any upload of the organization, web-chat ones included: publishing must not delete its object.
+    const owner = await seedOwner();
+    const id = (await createInbox(owner)).channel!.id;
+    const avatar = await uploadImage(owner, "avatar");
+    const att = await owner.fetch("POST", "/attachments/", { file: avatar, filename: "avatar.png" });
+    expect(att.status, await att.clone().text()).toBe(201);
+    const { id: attachmentId } = await bodyOf<"POST /attachments/">(att);
+    const patch = await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar });
+    expect(patch.status, await patch.clone().text()).toBe(200);
+    expect((await SELF.fetch((await bodyOf<"PATCH /web-chats/{id}/">(patch)).avatar!)).status).toBe(200);
+    const record = await bodyOf<"GET /attachments/{id}/">(await owner.fetch("GET", `/attachments/${attachmentId}/`));
+    const download = await SELF.fetch(record.file);
+    expect(download.status, "the attachment's object was deleted by the web chat write").toBe(200);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(PNG);
+    expect(await uploadRow(avatar)).toBeDefined();
+  });
+
   it("POST /web-chats/ takes an uploaded avatar too", async () => {
     const owner = await seedOwner();
     const inbox = await seedBareWebInbox(owner);

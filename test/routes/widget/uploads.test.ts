@@ -184,6 +184,7 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     };
     await refuse({ filename: "setup.exe", fileSize: 10 }, "filename");
     await refuse({ filename: "notes.txt", fileSize: 21 * 1024 * 1024 }, "fileSize");
+    await refuse({ filename: "notes.txt", fileSize: 0 }, "fileSize"); // an empty file, as attachments-upload/ refuses
     await refuse({ filename: "notes.txt" }, "fileSize");
     await refuse({ filename: "", fileSize: 1 }, "filename");
     expect(await rowsOf(owner.organizationId, "uploads")).toBe(0);

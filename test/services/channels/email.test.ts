@@ -202,6 +202,14 @@ describe("htmlToText", () => {
       "Is the blue one in stock?\nSee this page (https://shop.example/p/1).\n\n• size M\n• size L",
     );
   });
+
+  it("decodes only the entities it knows: a sender's &constructor; stays as written", async () => {
+    const raw =
+      `From: a@example.com\r\nTo: s@example.org\r\nMessage-ID: <h2@example.com>\r\nContent-Type: text/html; ` +
+      `charset=utf-8\r\n\r\n<p>A &amp; B &constructor; &__proto__; &toString;</p>\r\n`;
+    const [event] = await readEmail(raw);
+    expect(event.text).toBe("A & B &constructor; &__proto__; &toString;");
+  });
 });
 
 describe("replySubject and the HTML part", () => {

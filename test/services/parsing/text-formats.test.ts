@@ -82,6 +82,52 @@ describe("Markdown", () => {
   });
 });
 
+describe("Markdown and text in time linear in their size", () => {
+  // Each line opens what never closes. A pattern retried from each opener read the rest of the line again, so a line
+  // of n bytes cost O(n^2): 256 KiB took 10 s to a minute; read once, it takes milliseconds (5 s is the bound).
+  // A visitor's .md attachment is parsed on the reply path.
+  const line = (unit: string, size = 256 * 1024) => unit.repeat(Math.ceil(size / unit.length));
+  it.each([
+    ["unclosed bold", line("**a ")],
+    ["unclosed underscores", line("__a ")],
+    ["unclosed strike-through", line("~~a ")],
+    ["image openers", line("![")],
+    ["link labels without a target", line("[a](")],
+    ["link labels without a bracket", line("[a")],
+    ["autolinks without a bracket", line("<http:")],
+    ["block tags without a bracket", line("<p ")],
+    ["tags without a bracket", line("<a")],
+    ["backticks", line("`")],
+    ["spaces that end no line", `a${line(" ")}b`],
+    ["heading marks that end no heading", `# a${line("#")}b`],
+    ["a table row's spaces", `| a${line(" ")}b`],
+    ["spaces alone", `a\n${line(" ")}\nb`],
+    ["a front matter title's spaces", `---\ntitle: a${line(" ")}b\n---\nBody.`],
+  ])("a 256 KiB line of %s", async (_, text) => {
+    const started = performance.now();
+    await parse(`# Notes\n\n${text}\n`, "notes.md");
+    const elapsed = performance.now() - started;
+    expect(elapsed, `parsing took ${Math.round(elapsed)} ms`).toBeLessThan(5000);
+  });
+
+  it("a text file's line of spaces that ends no line", async () => {
+    const started = performance.now();
+    expect(await textOf(`a${line(" ")}b \n`, "notes.txt")).toBe(`a${line(" ")}b`);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  // A regex's repeated group keeps a backtracking entry per repetition: on a line of a few MiB it threw a RangeError,
+  // a 500 instead of the document's words.
+  it.each([
+    ["quote marks", line(">", 4 << 20)],
+    ["thematic marks that end no break", `${line("- ", 4 << 20)}x`],
+    ["table rule cells that end no rule", `${line("|-", 4 << 20)}x`],
+  ])("a 4 MiB line of %s parses", async (_, text) => {
+    const doc = await parse(`${text}\n\nEnd.`, "notes.md");
+    expect(doc.pages[0].text.endsWith("End.")).toBe(true);
+  });
+});
+
 describe("HTML", () => {
   it("keeps visible text block by block, takes the title, drops scripts, styles and navigation", async () => {
     const html =
