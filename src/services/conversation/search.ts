@@ -9,7 +9,7 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 
 /** At most this many words of a keyword are searched; the rest are ignored. */
 export const MAX_KEYWORD_WORDS = 10;
-/** The trigram tokenizer of contact names cannot match anything shorter; such words are matched by `contains` (lib/sql.ts). */
+/** The trigram tokenizer of contact names cannot match anything shorter: such words are matched by `contains`. */
 const TRIGRAM = 3;
 /** Above every character: `term < prefix || LAST` holds for every term that starts with `prefix`. */
 const LAST = "\u{10FFFF}";

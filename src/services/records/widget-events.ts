@@ -60,7 +60,8 @@ const WidgetStreamEndedEvent = z
     code: z.string().openapi({
       description:
         "not_authenticated (the token is no longer taken: start a session again), web_chat_inactive (the web chat " +
-        "was closed), not_found (the conversation is not the visitor's any more), server_error (not checked: open the stream again)",
+        "was closed), not_found (the conversation is not the visitor's any more), server_error (not checked: open " +
+        "the stream again)",
       example: "not_authenticated",
     }),
     detail: z.string().openapi({ description: "Why", example: "Invalid visitor token." }),

@@ -101,7 +101,7 @@ export interface UsageQuery {
  * The entities of the scope (members with their user, or the organization's assistants) matching
  * `search`, as SQL selecting `id, name, email, created_at, user_id` with its bound values.
  */
-/** A member's id, user id, name or e-mail address (ASCII case ignored, as `contains` in lib/sql.ts): bound four times. */
+/** A member's id, user id, name or e-mail (ASCII case ignored, as lib/sql.ts `contains`): bound four times. */
 const MEMBER_SEARCH =
   " AND (m.id = ? OR us.id = ? OR instr(lower(us.name), lower(?)) > 0 OR instr(lower(us.email), lower(?)) > 0)";
 

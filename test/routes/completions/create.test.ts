@@ -143,7 +143,7 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     expect(JSON.parse(body.content)).toEqual({ answer: "Hello! How can I help you today?", confident: false });
   });
 
-  it("a rawOutputFormat the answer's check cannot use (saved before the check on save) is a model error, not a 500", async () => {
+  it("a rawOutputFormat the check cannot use (saved before the check) is a model error, not a 500", async () => {
     const owner = await seedOwner();
     const schema = { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] };
     const bot = await createChatbot(owner, { outputMode: "json_schema", rawOutputFormat: schema });

@@ -62,7 +62,7 @@ describe("GET /conversations/?keyword= (full-text)", () => {
     expect(await search(owner, '"kettle"')).toEqual([later, refund]);
   });
 
-  it("searches one word longer than the 50 bytes D1 allows a LIKE pattern (a Chinese question, a pasted link)", async () => {
+  it("searches one word over the 50 bytes D1 allows a LIKE pattern (a Chinese question, a pasted link)", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const question = "我想查询一下我的订单现在的物流状态";

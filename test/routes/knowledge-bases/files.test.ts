@@ -202,7 +202,7 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     expect((await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form())).status).toBe(201);
   });
 
-  it("a file fetched by URL is read no further than the largest file taken (a body without Content-Length)", async () => {
+  it("a file fetched by URL is read no further than the largest file taken (no Content-Length)", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
     const settings = { ALLOWED_FILE_SPECS: JSON.stringify({ knowledgeBaseFile: { file: { max_size: 100 } } }) };

@@ -206,7 +206,7 @@ describe("the visitor's live stream", () => {
     await again.close();
   });
 
-  it("ends with event: error once its token is no longer taken or the web chat closed, not at its time limit", async () => {
+  it("ends with event: error once its token is no longer taken or the web chat closed, not at its end", async () => {
     const settings = { INBOX_STREAM_RECHECK_MS: "100" };
     const owner = await seedOwner();
     const { chat, id, open } = await liveConversation(owner);

@@ -58,7 +58,7 @@ describe("full-page chat and custom domains", () => {
     await expectError(await owner.fetch("POST", `/web-chats/${bare.id}/custom-domain/verify/`), 400, "invalid");
   });
 
-  it("a claim holds the domain once verified, not before: the TXT record decides, and one of two at once wins", async () => {
+  it("a claim holds the domain once verified (the TXT record decides); of two at once one wins", async () => {
     const [squatter, holder, rival] = [await seedOwner(), await seedOwner(), await seedOwner()];
     const [early, owned, late] = [await seedWebChat(squatter), await seedWebChat(holder), await seedWebChat(rival)];
     const domain = `${unique("shop")}.example.com`.toLowerCase();

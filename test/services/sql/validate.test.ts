@@ -150,7 +150,7 @@ describe("checkReadOnlySql", () => {
     ).toEqual(["sales"]);
   });
 
-  it("compares PostgreSQL's table names as it does: a quoted name keeps its case, so a table left out stays out", () => {
+  it("compares PostgreSQL's table names as it does: a quoted name keeps its case; a table left out stays out", () => {
     // The database holds "Secrets" (left out) and secrets (allowed), or Sales created with quotes (allowed).
     const allowed = ["secrets", "Sales"];
     const check = (sql: string) => checkReadOnlySql(sql, "postgresql", allowed).tables;
