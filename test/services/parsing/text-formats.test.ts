@@ -151,6 +151,42 @@ describe("HTML", () => {
   });
 });
 
+describe("HTML in time linear in its size", () => {
+  // Each block used to run `$`-anchored regexes over all the text written so far, and the last step read a row's run
+  // of empty cells again from each of its characters: n blocks (or cells) cost O(n^2), 1 MiB of paragraphs over 3
+  // minutes and a row of 50,000 empty cells about one. Read once, each takes well under a second (5 s is the bound).
+  // A visitor's .html attachment is parsed on the reply path.
+  const fill = (unit: string, size = 1 << 20) => unit.repeat(Math.ceil(size / unit.length));
+  const timed = async (html: string) => {
+    const started = performance.now();
+    const text = await textOf(html, "page.html");
+    const elapsed = performance.now() - started;
+    expect(elapsed, `parsing took ${Math.round(elapsed)} ms`).toBeLessThan(5000);
+    return text;
+  };
+
+  it.each([
+    ["paragraphs", fill("<p>a</p>"), "a\n\na"],
+    ["lines", fill("<div>a</div>"), "a\na"],
+    ["line breaks", fill("a<br>"), "a\na"],
+    ["list items in nested lists", `<ul>${fill("<li>a<ul><li>b</li><li>c</li></ul></li>")}</ul>`, "a\n\nb\nc\n\na"],
+    ["lists nested 1,000 deep", fill(`${"<ul><li>a".repeat(1000)}${"</li></ul>".repeat(1000)}`), "a\n\na"],
+    ["table rows", `<table>${fill("<tr><td>a</td><td>b</td></tr>")}</table>`, "a | b\na | b"],
+  ])("1 MiB of %s", async (_, html, start) => {
+    expect((await timed(html)).startsWith(start)).toBe(true);
+  });
+
+  it("a row of 50,000 empty cells before a filled one", async () => {
+    const row = `<table><tr>${"<td></td>".repeat(50_000)}<td>a</td></tr></table><p>End.</p>`;
+    expect(await timed(row)).toBe(`${"|  ".repeat(49_999)}| a\n\nEnd.`);
+  });
+
+  it("a line of 256 KiB of spaces and bars that ends no line", async () => {
+    const line = fill(" |", 256 * 1024);
+    expect(await timed(`<pre>a${line}b |  \n</pre>`)).toBe(`a${line}b`);
+  });
+});
+
 describe("CSV", () => {
   it("renders each row as header: value pairs, with quoted fields and empty cells", async () => {
     const csv =
