@@ -4,9 +4,8 @@ import { errorResponses } from "../../lib/openapi";
 import { conversationObject } from "../../services/conversations";
 import { endedWhen, SSE_HEADERS } from "../../services/sse";
 import { recheckMs } from "../../services/stream-access";
-import { visitorConversation, visitorStreamLost } from "../../services/widget/visitors";
+import { visitorsOwnConversation, visitorStreamLost } from "../../services/widget/visitors";
 import { liveMessages, liveOpening, streamMaxMs } from "../../services/widget/live";
-import { chatVisitor } from "./visitor";
 import { WidgetLiveStream } from "../../services/records/widget-events";
 import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
@@ -57,14 +56,17 @@ const route = createRoute({
 export const registerWidgetLive = (r: Router) =>
   r.openapi(route, async (c) => {
     const { id, conversationId } = c.req.valid("param");
-    const { chat, visitor } = await chatVisitor(c, id);
-    const conversation = await visitorConversation(c.env, chat, visitor, conversationId);
+    // The checks the stream is opened with, asked again while it stays open (visitorStreamLost).
+    const opened = [c.env, c.var.db, id, conversationId, c.req.header("Authorization")] as const;
+    const { chat, conversation } = await visitorsOwnConversation(...opened);
     const lastEventId = c.req.valid("header")["last-event-id"];
     // Subscribed first, then the missed messages read: a message stored in between is in both, and sent once.
     const stream = await conversationObject(c.env, conversation.id).subscribe();
     const opening = () => liveOpening(c.env, c.var.db, conversation, lastEventId);
     const live = liveMessages(stream, chat.webChat.settings, opening, streamMaxMs(c.env));
-    const authorization = c.req.header("Authorization");
-    const lost = () => visitorStreamLost(c.env, c.var.db, id, conversationId, authorization);
-    return c.body(endedWhen(live, lost, recheckMs(c.env)), 200, SSE_HEADERS);
+    return c.body(
+      endedWhen(live, () => visitorStreamLost(...opened), recheckMs(c.env)),
+      200,
+      SSE_HEADERS,
+    );
   });

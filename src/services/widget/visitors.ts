@@ -267,20 +267,31 @@ export async function visitorConversation(
 }
 
 /**
- * Why a visitor's open live stream must end now, or null: what its request was checked for, asked again (the web chat
- * still open, the token still standing, the conversation still theirs). A stream stays open for minutes, and a web
- * chat made private, closed, or given a new identity secret must not go on speaking to a token it now refuses.
+ * The active web chat and the conversation of it that the bearer token's visitor owns (404 / 401 / 403 otherwise):
+ * what a visitor's live stream is opened with, and asked again while it stays open (visitorStreamLost).
  */
-export async function visitorStreamLost(
+export async function visitorsOwnConversation(
   env: Bindings,
   db: Db,
   webChatId: string,
   conversationId: string,
   authorization: string | undefined,
+) {
+  const chat = await activeWebChat(db, webChatId);
+  const visitor = await visitorOf(env, chat, authorization);
+  return { chat, conversation: await visitorConversation(env, chat, visitor, conversationId) };
+}
+
+/**
+ * Why a visitor's open live stream must end now, or null: what its request was checked for, asked again (the web chat
+ * still open, the token still standing, the conversation still theirs). A stream stays open for minutes, and a web
+ * chat made private, closed, or given a new identity secret must not go on speaking to a token it now refuses.
+ */
+export async function visitorStreamLost(
+  ...opened: Parameters<typeof visitorsOwnConversation>
 ): Promise<{ code: string; detail: string } | null> {
   try {
-    const chat = await activeWebChat(db, webChatId);
-    await visitorConversation(env, chat, await visitorOf(env, chat, authorization), conversationId);
+    await visitorsOwnConversation(...opened);
     return null;
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) return { code: err.code, detail: err.detail };
