@@ -15,6 +15,13 @@ export interface JsonObject {
 export interface JsonArray extends Array<Json> {}
 
 /**
+ * `record[key]` when the record itself has that key, else undefined: for a key a client or platform gives. In a plain
+ * object, "constructor" or "__proto__" would find Object.prototype's members (a function where a value belongs).
+ */
+export const ownValue = <T>(record: Record<string, T>, key: string): T | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
+
+/**
  * Any JSON value, in a record's schema: documented as any value (as `z.unknown()`, which it is at
  * run time) but typed `Json`, so a record inferred from its schema can cross the conversation
  * object's RPC boundary as typed (a field typed `unknown` cannot). Records are built from stored

@@ -4,6 +4,7 @@
 // mimetext costs 55 KB (browser build, core-js polyfills) or 160 KB (node build, mime-db), and its
 // node build ends lines with os.EOL ("\n") where RFC 5322 asks for CRLF.
 import { toTelegramHtml } from "./markdown";
+import { ownValue } from "../../lib/json";
 
 /** The Message-IDs in a header (Message-ID, In-Reply-To, References), angle brackets kept, in order. */
 export function messageIds(header: string | undefined): string[] {
@@ -86,8 +87,8 @@ const ENTITIES: Record<string, string> = {
 
 const decodeEntities = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    // Own keys only: a sender's "&constructor;" is no entity (Object.prototype's members are not ours).
-    if (name[0] !== "#") return Object.hasOwn(ENTITIES, name.toLowerCase()) ? ENTITIES[name.toLowerCase()] : whole;
+    // Own keys only: a sender's "&constructor;" is no entity.
+    if (name[0] !== "#") return ownValue(ENTITIES, name.toLowerCase()) ?? whole;
     const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
   });

@@ -20,7 +20,7 @@ import {
 import type { Bindings, Db } from "../../env";
 import { stableUuidv7, uuidv7 } from "../../lib/ids";
 import { readAtMost } from "../../lib/http";
-import type { JsonObject } from "../../lib/json";
+import { type JsonObject, ownValue } from "../../lib/json";
 import { conversationObject, newConversation, type ConversationRow } from "../conversations";
 import { channelRating } from "../conversation/csat";
 import { conversationDb } from "../shards/parts";
@@ -609,5 +609,5 @@ const EXTENSIONS: Record<string, string> = {
   "audio/ogg": ".ogg",
   "application/pdf": ".pdf",
 };
-// The sender's platform names the type: "constructor" must not find Object.prototype's.
-const extensionFor = (contentType: string) => (Object.hasOwn(EXTENSIONS, contentType) ? EXTENSIONS[contentType] : "");
+// The sender's platform names the type.
+const extensionFor = (contentType: string) => ownValue(EXTENSIONS, contentType) ?? "";

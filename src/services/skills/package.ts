@@ -1,5 +1,6 @@
 import { unzipSync } from "fflate";
 import { parse as parseYaml } from "yaml";
+import { ownValue } from "../../lib/json";
 
 /** Limits of a skill package (against zip bombs and oversized uploads). */
 export const SKILL_LIMITS = {
@@ -56,11 +57,9 @@ const MIME: Record<string, string> = {
   svg: "image/svg+xml",
 };
 
-export const mimeTypeOf = (path: string) => {
-  const extension = path.split(".").pop()?.toLowerCase() ?? "";
-  // Own keys only: a package's "x.constructor" would otherwise get Object.prototype's constructor for a type.
-  return Object.hasOwn(MIME, extension) ? MIME[extension] : "application/octet-stream";
-};
+/** A resource's type by its extension (own keys only: a package's "x.constructor" is no type). */
+export const mimeTypeOf = (path: string) =>
+  ownValue(MIME, path.split(".").pop()?.toLowerCase() ?? "") ?? "application/octet-stream";
 
 /**
  * A path inside the package as stored, or why it is refused: no absolute paths, drive letters,

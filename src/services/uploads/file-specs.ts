@@ -1,6 +1,7 @@
 import type { Bindings } from "../../env";
 import { ApiError, badRequest, notConfigured } from "../../lib/errors";
 import { fileTypeOf, SUPPORTED_FILE_TYPES } from "../parsing";
+import { ownValue } from "../../lib/json";
 
 /** One field's rule, with the spec's snake_case keys (CONTRACT section 10). */
 export interface FileSpec {
@@ -175,7 +176,7 @@ export function specFor(
   const fields = fileSpecs(env)[key];
   const field = fieldKeyOf(fieldName);
   // Own fields only: the field name is the client's ("constructor" is no field).
-  const spec = Object.hasOwn(fields, field) ? fields[field] : undefined;
+  const spec = ownValue(fields as Record<string, FileSpec>, field);
   if (!spec)
     throw badRequest(`Unknown fieldName "${fieldName}" for ${modelName}; one of: ${Object.keys(fields).join(", ")}.`, {
       fieldName: ["Unknown field."],
@@ -209,7 +210,8 @@ export function contentTypeFor(filename: string, spec?: FileSpec): string {
     mov: "video/quicktime",
     xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   };
-  if (Object.hasOwn(known, ext)) return known[ext]; // the extension is the client's: "a.constructor" is no type
+  const type = ownValue(known, ext); // the extension is the client's: "a.constructor" is no type
+  if (type) return type;
   const doc = SUPPORTED_FILE_TYPES.find((t) => t.extensions.includes(ext));
   if (doc) return doc.contentTypes[0];
   return spec?.content_types[0] && !ext ? spec.content_types[0] : "application/octet-stream";

@@ -14,6 +14,7 @@ import type {
 import { readMessagingWebhook, type MessagingAttachment, type MessagingItem } from "./events";
 import { fetchMetaFile, graph, mediaType, metaWebhook, type GraphAccount } from "./graph";
 import { fileNameOf, quickReplyChoices, tappedText } from "./text";
+import { ownValue } from "../../../lib/json";
 
 export interface MessagingPlatform {
   platform: "messenger" | "instagram";
@@ -98,7 +99,7 @@ function toEvent(item: MessagingItem, name: string): InboundEvent | null {
   const attachments: InboundAttachment[] = [];
   for (const attachment of message.attachments) {
     const url = attachment.payload?.url ?? attachment.url;
-    const kind = attachment.type && Object.hasOwn(KINDS, attachment.type) ? KINDS[attachment.type] : undefined;
+    const kind = attachment.type ? ownValue(KINDS, attachment.type) : undefined;
     if (url && kind) attachments.push({ kind, ref: url, filename: fileNameOf(url) });
     // A shared link, post or reel: the person sent a link, which the conversation keeps as text.
     else lines.push(url ?? described(attachment));
