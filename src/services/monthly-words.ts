@@ -58,7 +58,10 @@ export async function monthlyWordsRefusal(
   return { status: 403, code: "permission_denied", detail };
 }
 
-/** Throws monthlyWordsRefusal's 403, if any: for a request that stores nothing when the assistant may not answer. */
+/**
+ * Throws monthlyWordsRefusal's 403, if any: for a request whose point is the assistant's answer (a completion, which
+ * then stores nothing; a desktop tool's last result, stored before this, whose reply would continue).
+ */
 export async function requireMonthlyWords(env: Bindings, db: Db, organizationId: string): Promise<void> {
   const refusal = await monthlyWordsRefusal(env, db, organizationId);
   if (refusal) throw forbidden(refusal.detail);

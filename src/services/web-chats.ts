@@ -103,6 +103,24 @@ export async function createWebChat(
   return webChatRecord((await getWebChat(db, organizationId, id))!);
 }
 
+/**
+ * What a write changed, as the UPDATE's values: the columns that differ, and the settings' keys that differ set in the
+ * stored JSON (json_set, each key whole), the others left as the row holds them. A write of the settings read before
+ * would undo one made since by another statement (a new identity secret, a domain's verified status).
+ */
+function changesOf(read: StoredWebChat, stored: StoredWebChat) {
+  const columns = (["name", "accessType", "isActive"] as const).filter((key) => read[key] !== stored[key]);
+  const before = new Map(Object.entries(read.settings));
+  const changed = Object.entries(stored.settings).filter(
+    ([key, value]) => JSON.stringify(value) !== JSON.stringify(before.get(key)),
+  );
+  const values = changed.map(([key, value]) => sql`${`$."${key}"`}, json(${JSON.stringify(value ?? null)})`);
+  return {
+    ...Object.fromEntries(columns.map((key) => [key, stored[key]])),
+    ...(values.length ? { settings: sql`json_set(${webChats.settings}, ${sql.join(values, sql`, `)})` } : {}),
+  };
+}
+
 /** PUT replaces the themes, PATCH merges them key by key; other fields left out keep their value. 404 for another
  * organization's. */
 export async function updateWebChat(
@@ -125,7 +143,7 @@ export async function updateWebChat(
   if (domain && domain !== view.webChat.settings.customDomain?.domain) await requireDomainFree(db, domain, id);
   await db
     .update(webChats)
-    .set({ ...stored, updatedAt: Date.now() })
+    .set({ ...changesOf(view.webChat, stored), updatedAt: Date.now() })
     .where(eq(webChats.id, id));
   await images.done();
   // The public files of images this write replaced or cleared (a visitor's cached page may show one a moment longer).

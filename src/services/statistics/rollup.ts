@@ -78,7 +78,10 @@ export async function rollUpIfBehind(d1: D1Database, now = Date.now()): Promise<
 
 /**
  * Hour rows written for days already rolled up (an import of history) need those days rolled up
- * again: moves the watermark back to the day holding `hour`.
+ * again: moves the watermark back to the day holding `hour`. No writer needs it today (tests set their history with
+ * it): every hour row is written in the hour of something stored now (a message, a new conversation, a failed reply),
+ * and the one count added to an old hour, a rating's, is not in the daily tables. The data plane's move copies old
+ * hour rows into a shard with the daily rows `DB` rolled up; only days the shard rolled up before `DB` did would miss.
  */
 export async function rollBackTo(d1: D1Database, hour: number): Promise<void> {
   await d1

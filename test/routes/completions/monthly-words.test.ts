@@ -13,7 +13,9 @@ import {
 import { standIn } from "../../support/bindings";
 import { sent, telegram, telegramInbox, textUpdate } from "../../channels/telegram-support";
 import { createChatbot } from "../../fixtures/chatbots";
-import { bodyOf } from "../../support/api";
+import { bodyOf, refinedBodyOf } from "../../support/api";
+import { createDesktopTool } from "../../fixtures/tools";
+import { agentWith, type ToolCall } from "../../support/tool-calls";
 import { readEvents } from "../../support/sse";
 import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 
@@ -169,5 +171,61 @@ describe("a plan's monthly words (PLANS monthlyWords)", () => {
     );
     expect(messages.results.map((m) => [m.type, m.content])).toEqual([["incoming", "Is my parcel here yet?"]]);
     expect(await sent(token, "sendMessage")).toEqual([]);
+  });
+});
+
+describe("a desktop tool's result once the month's words are used", () => {
+  it("is stored, the record completed, and the reply does not continue: 403 as a first turn", async () => {
+    const owner = await seedOwner();
+    const bot = await agentWith(owner, [await createDesktopTool(owner)]);
+    // The reply asks the desktop client (words are left then)...
+    const asked = await owner.fetch(
+      "POST",
+      completions(bot.id),
+      { message: { content: "open file path: /tmp/a.txt", metadata: { clientPlatform: "desktop" } } },
+      { settings: TINY },
+    );
+    expect(asked.status, await asked.clone().text()).toBe(200);
+    const reply = await refinedBodyOf<
+      "POST /chatbots/{chatbotId}/completions/",
+      { conversationId: string; message: { id: string; contentPayload: { toolCalls: ToolCall[] } } }
+    >(asked);
+    const [call] = reply.message.contentPayload.toolCalls;
+    expect(call).toMatchObject({ name: "open_file", status: "pending" });
+    // ...and another conversation's answer uses them up while the client runs the tool.
+    const other = await owner.fetch(
+      "POST",
+      completions(bot.id),
+      { message: { content: "Where is my parcel today?" } },
+      { settings: TINY },
+    );
+    expect(other.status, await other.clone().text()).toBe(200);
+    const used = (await usedWords(owner)).currentMonthUsedWordsCountTotal;
+    expect(used).toBeGreaterThanOrEqual(5);
+    const err = await expectError(
+      await owner.fetch(
+        "POST",
+        `/tool-execution-records/${call.id}/result/`,
+        { output: { bytes: 12 } },
+        {
+          settings: TINY,
+        },
+      ),
+      403,
+      "permission_denied",
+    );
+    expect(err.detail).toContain("Tiny plan's 5 words");
+    // The client's output is kept and the call is no longer pending: the conversation's next message reads it.
+    const record = await bodyOf<"GET /tool-execution-records/{id}/">(
+      await owner.fetch("GET", `/tool-execution-records/${call.id}/`),
+    );
+    expect(record).toMatchObject({ status: "success", output: { bytes: 12 } });
+    // A continuation would be stored within moments, its words counted.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const messages = await bodyOf<"GET /messages/">(
+      await owner.fetch("GET", `/messages/?conversation=${reply.conversationId}`),
+    );
+    expect(messages.results.filter((m) => m.type === "outgoing").map((m) => m.id)).toEqual([reply.message.id]);
+    expect((await usedWords(owner)).currentMonthUsedWordsCountTotal).toBe(used);
   });
 });

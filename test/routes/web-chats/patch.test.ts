@@ -1,5 +1,9 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { decryptSecret } from "../../../src/lib/crypto";
+import { PREFIXES, call, data, db, expectError, seedMember, seedOwner } from "../../harness";
+import type { Db } from "../../../src/env";
+import { replaceIdentitySecret, updateWebChat } from "../../../src/services/web-chats";
 import { expectDenied, expectNotFound, expectInvalid } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { storedWebChat } from "./fixtures";
@@ -84,5 +88,60 @@ describe("PATCH /web-chats/{id}/", () => {
       401,
       "not_authenticated",
     );
+  });
+});
+
+/** `real`, with `before` run ahead of its first UPDATE, once the statement is awaited: after the writer's reads. */
+function updatingAfter(real: Db, before: () => Promise<unknown>): Db {
+  let pending = true;
+  const deferred = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(t, key) {
+        const value = Reflect.get(t, key, t);
+        if (key === "then")
+          return (ok: (v: unknown) => unknown, fail: (e: unknown) => unknown) =>
+            before().then(() => (value as PromiseLike<unknown>["then"]).call(t, ok, fail));
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          const out = value.apply(t, args);
+          return out && typeof out === "object" ? deferred(out) : out;
+        };
+      },
+    });
+  return new Proxy(real, {
+    get(t, key) {
+      const value = Reflect.get(t, key, t);
+      if (key !== "update" || !pending) return typeof value === "function" ? value.bind(t) : value;
+      pending = false;
+      return (...args: Parameters<Db["update"]>) => deferred(t.update(...args));
+    },
+  });
+}
+
+describe("PATCH /web-chats/{id}/ beside other writes of the settings", () => {
+  it("leaves an identity secret replaced between its read and its write as it is", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const id = inbox.channel!.id;
+    const { organizationId } = owner;
+    await replaceIdentitySecret(env, db(), organizationId, id);
+    let secret = "";
+    const rotate = async () => void (secret = await replaceIdentitySecret(env, db(), organizationId, id));
+    const patched = await updateWebChat(
+      env,
+      updatingAfter(db(), rotate),
+      await data(organizationId),
+      organizationId,
+      id,
+      { description: "About us" },
+      true,
+      "https://assistants.example.com",
+    );
+    expect(patched.description).toBe("About us");
+    expect(secret).toMatch(/^wcs_/);
+    const stored = (await storedWebChat(id)).settings;
+    // The secret rotated meanwhile is the one that works, not the one the PATCH read.
+    expect(await decryptSecret(stored.identitySecretSealed!, env.ENCRYPTION_KEY)).toBe(secret);
+    expect(stored.description).toBe("About us");
   });
 });
