@@ -129,14 +129,18 @@ export interface Cursor {
   d: "n" | "p";
 }
 
+/** base64url of Latin-1 text (cursors' JSON), without padding; `fromBase64Url` reads it (throws on what is not). */
+export const toBase64Url = (text: string) => btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+export const fromBase64Url = (raw: string) => atob(raw.replace(/-/g, "+").replace(/_/g, "/"));
+
 export function encodeCursor(cursor: Cursor): string {
-  return btoa(JSON.stringify(cursor)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return toBase64Url(JSON.stringify(cursor));
 }
 
 export function decodeCursor(raw: string | undefined): Cursor | null {
   if (!raw) return null;
   try {
-    const parsed = JSON.parse(atob(raw.replace(/-/g, "+").replace(/_/g, "/")));
+    const parsed = JSON.parse(fromBase64Url(raw));
     if ((typeof parsed.k === "string" || typeof parsed.k === "number") && (parsed.d === "n" || parsed.d === "p"))
       return parsed;
   } catch {

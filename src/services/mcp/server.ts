@@ -11,6 +11,8 @@ import {
   type JSONRPCRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { MAX_PAGE_SIZE } from "../../lib/pagination";
+import { decodePosition, encodePosition } from "./list-cursor";
 
 /**
  * Calls one of our own API routes as the MCP client's key (same authentication, organization,
@@ -23,7 +25,7 @@ const MAX_TEXT = 100_000;
 
 type Row = Record<string, unknown>;
 /** A list route's answer, as far as the tools read it. */
-type Page = { results?: Row[] };
+type Page = { count?: number; next?: string | null; results?: Row[] };
 
 /** The route's JSON answer shaped by `shape`, which names the part of the route's response it reads. */
 async function answer<T>(res: Response, shape: (body: T) => unknown): Promise<CallToolResult> {
@@ -50,6 +52,43 @@ async function answer<T>(res: Response, shape: (body: T) => unknown): Promise<Ca
     content: [{ type: "text", text: json.length > MAX_TEXT ? `${json.slice(0, MAX_TEXT)} [truncated]` : json }],
     structuredContent: Array.isArray(value) ? { results: value } : (value as Record<string, unknown>),
   };
+}
+
+/** The list tools' way on past their first page, as MCP pages its own lists. */
+const cursorInput = {
+  cursor: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe("The nextCursor of the answer before: reads the list's next page (with that answer's filter)"),
+};
+
+/** A list tool's answer: one page of the API's list, and while more follow, the cursor that reads the next. */
+const listOutput = <T extends z.ZodRawShape>(item: T) => ({
+  count: z.number().int().describe("How many the whole list holds, over all its pages"),
+  results: z.array(z.object(item)).describe(`This page's items (${MAX_PAGE_SIZE} at most)`),
+  nextCursor: z.string().optional().describe("Present while more follow: call again with it as cursor"),
+});
+
+/**
+ * The page of the API's list at `path` that `cursor` names (the first page of `query` without one), each row shaped
+ * by `item`. The API pages by number; the cursor keeps the number and the filter, so a client only passes it back.
+ */
+async function listPage(
+  dispatch: ApiDispatch,
+  path: string,
+  args: { cursor?: string; query?: string },
+  item: (row: Row) => Record<string, unknown>,
+): Promise<CallToolResult> {
+  const at = args.cursor === undefined ? { page: 1, query: args.query } : decodePosition(args.cursor);
+  if (!at) return { isError: true, content: [{ type: "text", text: "Invalid cursor: give an answer's nextCursor." }] };
+  const q = new URLSearchParams({ page: String(at.page), pageSize: String(MAX_PAGE_SIZE) });
+  if (at.query) q.set("query", at.query);
+  return answer(await dispatch("GET", `${path}?${q}`), (b: Page) => ({
+    count: b.count ?? 0,
+    results: (b.results ?? []).map(item),
+    ...(b.next ? { nextCursor: encodePosition({ ...at, page: at.page + 1 }) } : {}),
+  }));
 }
 
 /**
@@ -93,21 +132,28 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
     "list_assistants",
     {
       title: "List assistants",
-      description: "The assistants (chatbots) you can use, with their ids, names and reply modes.",
-      inputSchema: { query: z.string().max(200).optional().describe("Only assistants whose name contains this") },
+      description:
+        "The assistants (chatbots) you can use, with their ids, names and reply modes, newest first, " +
+        `${MAX_PAGE_SIZE} at a time: while more follow, the answer has a nextCursor to pass back as cursor.`,
+      inputSchema: {
+        query: z.string().max(200).optional().describe("Only assistants whose name contains this"),
+        ...cursorInput,
+      },
+      outputSchema: listOutput({
+        id: z.string(),
+        name: z.string(),
+        description: z.string(),
+        replyMode: z.string().nullable(),
+      }),
       annotations: { readOnlyHint: true },
     },
-    async ({ query }) => {
-      const q = new URLSearchParams({ pageSize: "100", ...(query ? { query } : {}) });
-      return answer(await dispatch("GET", `/chatbots/?${q}`), (b: Page) =>
-        (b.results ?? []).map((a) => ({
-          id: a.id,
-          name: a.name,
-          description: a.description ?? "",
-          replyMode: a.replyMode ?? null,
-        })),
-      );
-    },
+    async (args) =>
+      listPage(dispatch, "/chatbots/", args, (a) => ({
+        id: a.id,
+        name: a.name,
+        description: a.description ?? "",
+        replyMode: a.replyMode ?? null,
+      })),
   );
 
   server.registerTool(
@@ -180,18 +226,19 @@ export function platformMcpServer(dispatch: ApiDispatch): McpServer {
     "list_knowledge_bases",
     {
       title: "List knowledge bases",
-      description: "The knowledge bases you can search, with their ids and names.",
-      inputSchema: {},
+      description:
+        "The knowledge bases you can search, with their ids and names, newest first, " +
+        `${MAX_PAGE_SIZE} at a time: while more follow, the answer has a nextCursor to pass back as cursor.`,
+      inputSchema: cursorInput,
+      outputSchema: listOutput({ id: z.string(), name: z.string(), description: z.string() }),
       annotations: { readOnlyHint: true },
     },
-    async () =>
-      answer(await dispatch("GET", "/knowledge-bases/?pageSize=100"), (b: Page) =>
-        (b.results ?? []).map((k) => ({
-          id: k.id,
-          name: k.name,
-          description: k.description ?? "",
-        })),
-      ),
+    async (args) =>
+      listPage(dispatch, "/knowledge-bases/", args, (k) => ({
+        id: k.id,
+        name: k.name,
+        description: k.description ?? "",
+      })),
   );
   return server;
 }

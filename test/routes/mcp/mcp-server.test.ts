@@ -5,8 +5,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { call, seedMember, seedOwner, type Actor } from "../../harness";
-import { createChatbot } from "../../fixtures/chatbots";
+import { call, db, seedMember, seedOwner, type Actor } from "../../harness";
+import { createChatbot, LOCAL_EMBEDDING, LOCAL_LLM, LOCAL_RERANKER } from "../../fixtures/chatbots";
+import { chatbots, knowledgeBases } from "../../../src/db/schema";
+import { uuidv7 } from "../../../src/lib/ids";
 import { signIn } from "../sessions/fixtures";
 
 /** The SDK's client, talking to the worker itself. */
@@ -65,7 +67,12 @@ describe("our platform as an MCP server at /mcp", () => {
 
       const listed = await callTool(client, { name: "list_assistants", arguments: {} });
       expect(listed.isError).toBeFalsy();
-      expect(JSON.parse(text(listed))).toEqual([expect.objectContaining({ id: bot.id, name: "Helpdesk" })]);
+      // The text is the structured answer's JSON, as the protocol asks of a tool with an output schema.
+      expect(JSON.parse(text(listed))).toEqual(listed.structuredContent);
+      expect(listed.structuredContent).toEqual({
+        count: 1,
+        results: [expect.objectContaining({ id: bot.id, name: "Helpdesk" })],
+      });
 
       const asked = await callTool(client, {
         name: "ask_assistant",
@@ -94,6 +101,61 @@ describe("our platform as an MCP server at /mcp", () => {
     },
   );
 
+  it("list_assistants and list_knowledge_bases page past 100 by nextCursor, keeping the filter", async () => {
+    const owner = await seedOwner();
+    // 101 that match the filter and one that does not, written straight to the database: through the API they
+    // took half a minute.
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: uuidv7(),
+        organizationId: owner.organizationId,
+        createdById: owner.userId,
+        name: `Paged ${i}`,
+      }));
+    const bots = rows(101);
+    const bases = rows(101).map((r) => ({ ...r, embeddingModelId: LOCAL_EMBEDDING, rerankerModelId: LOCAL_RERANKER }));
+    await db().batch([
+      db()
+        .insert(chatbots)
+        .values({ ...rows(1)[0], name: "Elsewhere", largeLanguageModelId: LOCAL_LLM }),
+      ...bots.map((r) =>
+        db()
+          .insert(chatbots)
+          .values({ ...r, largeLanguageModelId: LOCAL_LLM }),
+      ),
+      ...bases.map((r) => db().insert(knowledgeBases).values(r)),
+    ]);
+    const client = await connect(owner.key);
+    const Listed = z.object({
+      count: z.number().optional(),
+      results: z.array(z.object({ id: z.string() })),
+      nextCursor: z.string().optional(),
+    });
+    /** Every page of a list tool, following nextCursor. */
+    const walk = async (name: string, args: Record<string, unknown>) => {
+      const pages = [];
+      let cursor: string | undefined;
+      do {
+        const r = await callTool(client, { name, arguments: { ...args, ...(cursor ? { cursor } : {}) } });
+        expect(r.isError, JSON.stringify(r).slice(0, 500)).toBeFalsy();
+        const page = Listed.parse(r.structuredContent);
+        pages.push(page);
+        cursor = page.nextCursor;
+      } while (cursor && pages.length < 5);
+      return pages;
+    };
+    const botPages = await walk("list_assistants", { query: "Paged" });
+    expect(botPages.map((p) => p.results.length)).toEqual([100, 1]);
+    expect(botPages.map((p) => p.count)).toEqual([101, 101]);
+    expect(botPages.flatMap((p) => p.results.map((r) => r.id)).sort()).toEqual(bots.map((r) => r.id).sort());
+    const basePages = await walk("list_knowledge_bases", {});
+    expect(basePages.map((p) => p.results.length)).toEqual([100, 1]);
+    expect(basePages.flatMap((p) => p.results.map((r) => r.id)).sort()).toEqual(bases.map((r) => r.id).sort());
+    const bad = await callTool(client, { name: "list_assistants", arguments: { cursor: "not-a-cursor" } });
+    expect(bad.isError).toBe(true);
+    await client.close();
+  });
+
   it("acts within the key's organization and permissions", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
@@ -105,7 +167,8 @@ describe("our platform as an MCP server at /mcp", () => {
     });
     expect(foreign.isError).toBe(true);
     expect(text(foreign)).toMatch(/^HTTP 404/);
-    expect(JSON.parse(text(await callTool(outsider, { name: "list_assistants", arguments: {} })))).toEqual([]);
+    const none = await callTool(outsider, { name: "list_assistants", arguments: {} });
+    expect(none.structuredContent).toEqual({ count: 0, results: [] });
 
     const member = await seedMember(owner, ["chatbot.view"]);
     const limited = await connect(member.key, { "X-Organization-Id": owner.organizationId });
