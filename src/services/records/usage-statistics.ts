@@ -77,11 +77,17 @@ const summary = (entity: "members" | "chatbots") =>
     timeGranularity: z.enum(["hour", "day", "month"]).openapi({ description: "Bucket size, as asked", example: "day" }),
     timezone: z
       .string()
-      .openapi({ description: "IANA timezone the days are read in, as asked (default UTC)", example: "UTC" }),
+      .openapi({
+        description:
+          "IANA timezone the days are read in, by its canonical name (asia/taipei: Asia/Taipei; default UTC)",
+        example: "UTC",
+      }),
     total: UsageCountsSchema,
     [`${entity}Count`]: n(entity === "members" ? "Members of the organization" : "Assistants of the organization", 8),
     [`active${entity === "members" ? "Members" : "Chatbots"}Count`]: n(
-      entity === "members" ? "Members with usage in the range" : "Assistants with usage in the range",
+      entity === "members"
+        ? "Current members with usage in the range (a removed member's usage stays in `total`, not here)"
+        : "Current assistants with usage in the range (a deleted assistant's usage stays in `total`, not here)",
       5,
     ),
     results: z

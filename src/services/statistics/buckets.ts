@@ -25,30 +25,35 @@ export const hourOf = (ms: number) => ms - (ms % HOUR);
 export const MAX_BUCKETS = 1_500;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/**
+ * Formatters by canonical zone name. Intl takes a zone in any casing ("asia/TAIPEI") and some by an alias
+ * ("Etc/UTC"): kept by the spelling asked, there would be one more formatter for every spelling a client invents.
+ */
 const formats = new Map<string, Intl.DateTimeFormat>();
 function format(timezone: string): Intl.DateTimeFormat {
-  let f = formats.get(timezone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: timezone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-    });
-    formats.set(timezone, f);
-  }
+  const cached = formats.get(timezone);
+  if (cached) return cached;
+  const f = new Intl.DateTimeFormat("en-US", {
+    timeZone: timezone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  const canonical = f.resolvedOptions().timeZone;
+  const known = formats.get(canonical);
+  if (known) return known;
+  formats.set(canonical, f);
   return f;
 }
 
-/** The IANA zone given (default UTC), or 400. */
+/** The IANA zone given (default UTC) by its canonical name (the answers echo that one), or 400. */
 export function checkTimezone(timezone: string | undefined): string {
   if (!timezone) return "UTC";
   try {
-    format(timezone);
-    return timezone;
+    return format(timezone).resolvedOptions().timeZone;
   } catch {
     throw fieldError("timezone", "Unknown timezone; use an IANA name such as Europe/Berlin.");
   }
@@ -153,26 +158,33 @@ export const dayRange = daysBy(utcOf);
  */
 export const exactDayRange = daysBy(wallTimeUtc);
 
-/** A datetime query value: ISO 8601 (an offset or Z; without one it is read in `timezone`), a date, or epoch ms. */
+/** A date and time of day, then fractions of a second and an offset or Z, if any. */
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(.*)$/;
+const INSTANT_HINT = "Use an ISO 8601 date-time (2026-01-31T08:00:00Z), a date YYYY-MM-DD or epoch milliseconds.";
+
+/**
+ * A datetime query value: ISO 8601 (an offset or Z; without one it is read in `timezone`), a date, or epoch ms.
+ * Its date must be a day of the calendar and its time one of the day (Date.UTC and Date.parse would roll
+ * 2026-02-31 over to March 3); 24:00, which ISO 8601 allows, is the next day's 00:00, in `timezone` too.
+ */
 export function parseInstant(value: string, timezone: string, field: string, endOfDay = false): number {
   if (/^\d{10,13}$/.test(value)) return Number(value.length === 10 ? `${value}000` : value);
-  const day = DATE.exec(value);
-  if (day) {
+  if (DATE.test(value)) {
     const { y, m, d } = parseDay(value, field);
     return endOfDay ? utcOf(timezone, y, m, d + 1) : utcOf(timezone, y, m, d);
   }
-  const wall = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/.exec(value);
-  if (wall) {
-    const base = utcOf(timezone, +wall[1], +wall[2], +wall[3], +wall[4]);
-    const t = base + +wall[5] * 60_000 + +(wall[6] ?? 0) * 1000;
-    if (Number.isFinite(t) && +wall[4] < 24 && +wall[5] < 60) return t;
-  }
-  const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? Date.parse(value) : NaN;
-  if (!Number.isFinite(t))
-    throw fieldError(
-      field,
-      "Use an ISO 8601 date-time (2026-01-31T08:00:00Z), a date YYYY-MM-DD or epoch milliseconds.",
-    );
+  const match = DATE_TIME.exec(value);
+  if (!match) throw fieldError(field, INSTANT_HINT);
+  const [, date, hh, mm, ss, fraction, zone] = match;
+  const { y, m, d } = parseDay(date, field);
+  const [h, min, sec] = [+hh, +mm, +(ss ?? 0)];
+  const midnight = h === 24 && min === 0 && sec === 0 && !Number(fraction ?? 0);
+  if ((h > 23 && !midnight) || min > 59 || sec > 59)
+    throw fieldError(field, `${value} is no time of day (00:00 to 23:59:59, or 24:00 for the day's end).`);
+  if (!zone) return utcOf(timezone, y, m, d, h) + min * MINUTE + sec * 1000;
+  // Only a value naming its offset is left to Date.parse, which reads one without as UTC.
+  const t = /^(Z|[+-]\d{2}:?\d{2})$/i.test(zone) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(t)) throw fieldError(field, INSTANT_HINT);
   return t;
 }
 

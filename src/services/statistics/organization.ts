@@ -230,19 +230,20 @@ export async function usageByEntity(
  * query's search and assistant, and in total. Each bucket adds its whole rolled-up days (daily
  * tables) and the hours around them (usage_hourly), so a year by month reads ~365 day rows per
  * entity rather than ~8,760 hour rows. The usage from the organization's data parts (`parts`, added); the entities
- * matching the search from `db`.
+ * from `db`. Without a search the series and total keep the usage of deleted assistants and removed members (it is
+ * still the organization's usage); `active` counts only current ones, so it never exceeds the entities counted
+ * beside it.
  */
 export async function usageSeries(db: Db, parts: Db[], scope: UsageScope, q: UsageQuery, list: Bucket[]) {
-  const e = q.search ? entities(scope, q) : null;
-  // The matching entities' keys first, from the configuration, then bound (the usage rows live elsewhere).
-  const keys = e
-    ? (
-        await client(db)
-          .prepare(`SELECT user_id FROM (${e.sql})`)
-          .bind(...e.binds)
-          .all<{ user_id: string }>()
-      ).results.map((r) => r.user_id)
-    : null;
+  const e = entities(scope, q);
+  // The current (matching) entities' keys first, from the configuration, then bound (the usage rows live elsewhere).
+  const current = (
+    await client(db)
+      .prepare(`SELECT user_id FROM (${e.sql})`)
+      .bind(...e.binds)
+      .all<{ user_id: string }>()
+  ).results.map((r) => r.user_id);
+  const keys = q.search ? current : null;
   const key = scope === "members" ? "member_id" : "chatbot_id";
   const filters = [
     scope === "members" ? ` AND x.${key} <> ''` : "",
@@ -257,6 +258,7 @@ export async function usageSeries(db: Db, parts: Db[], scope: UsageScope, q: Usa
   // parts each gives its active keys (at most the organization's members or assistants) for their union.
   const several = parts.length > 1;
   const activeColumns = several ? "DISTINCT x.key AS key" : "count(DISTINCT x.key) AS n";
+  const currentOnly = "x.key IN (SELECT value FROM json_each(?))";
   const answers = await onEachPart(parts, (data) => {
     const d1 = client(data);
     return d1.batch<Record<string, number>>([
@@ -266,7 +268,9 @@ export async function usageSeries(db: Db, parts: Db[], scope: UsageScope, q: Usa
             `x.k = b.k GROUP BY b.k ORDER BY b.k`,
         )
         .bind(rangeJson(list), ...rows.binds),
-      d1.prepare(`${RANGES_CTE} SELECT ${activeColumns} FROM (${rows.sql}) x`).bind(rangeJson([q]), ...rows.binds),
+      d1
+        .prepare(`${RANGES_CTE} SELECT ${activeColumns} FROM (${rows.sql}) x WHERE ${currentOnly}`)
+        .bind(rangeJson([q]), ...rows.binds, JSON.stringify(current)),
     ]);
   });
   const series = addByKey(

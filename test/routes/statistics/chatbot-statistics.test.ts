@@ -251,6 +251,61 @@ describe("GET /chatbots/{chatbotPk}/statistics/", () => {
     }
   });
 
+  it("a date-time must be on a day of the calendar and at a time of day, with or without an offset", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const noDay = "2026-02-31 is no day of the calendar.";
+    const noTime = (value: string) => `${value} is no time of day (00:00 to 23:59:59, or 24:00 for the day's end).`;
+    // Date.UTC and Date.parse read 2026-02-31T10:00 as March 3 and would have answered 200.
+    for (const [value, said] of [
+      ["2026-02-31T10:00", noDay],
+      ["2026-02-31T10:00:00Z", noDay],
+      ["2026-06-01T10:00:99", noTime("2026-06-01T10:00:99")],
+      ["2026-06-01T10:60", noTime("2026-06-01T10:60")],
+      ["2026-06-01T24:30", noTime("2026-06-01T24:30")],
+    ]) {
+      const refused = await expectError(await owner.fetch("GET", path(bot.id, `?datetimeFrom=${value}`)), 400);
+      expect(refused.errors?.datetimeFrom, value).toEqual([said]);
+    }
+  });
+
+  it("a wall time of 24:00 is the next day's midnight in the request's timezone, not in UTC", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const from = async (datetimeFrom: string, timezone: string) =>
+      (
+        await ok<"GET /chatbots/{chatbotPk}/statistics/">(
+          await owner.fetch(
+            "GET",
+            path(
+              bot.id,
+              `?datetimeFrom=${datetimeFrom}&datetimeTo=2026-06-03&timeGranularity=day&timezone=${timezone}`,
+            ),
+          ),
+        )
+      ).datetimeFrom;
+    // Taipei's 2026-06-01T24:00 is 2026-06-01T16:00Z (it was read as UTC: 8 hours late).
+    expect(await from("2026-06-01T24:00", "Asia/Taipei")).toBe(String(utc("2026-06-01T16:00:00Z")));
+    expect(await from("2026-06-02T00:00", "Asia/Taipei")).toBe(String(utc("2026-06-01T16:00:00Z")));
+    expect(await from("2026-06-01T24:00Z", "Asia/Taipei")).toBe(String(utc("2026-06-02T00:00:00Z")));
+  });
+
+  it("a timezone in any casing is read as the zone it names, and answered by its canonical name", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const read = async (timezone: string) =>
+      ok<"GET /chatbots/{chatbotPk}/statistics/">(
+        await owner.fetch("GET", path(bot.id, `?datetimeFrom=2026-06-01&datetimeTo=2026-06-02&timezone=${timezone}`)),
+      );
+    const canonical = await read("Asia/Taipei");
+    for (const spelling of ["asia/taipei", "ASIA/TAIPEI"]) {
+      const body = await read(spelling);
+      expect(body.timezone, spelling).toBe("Asia/Taipei");
+      expect(body.results, spelling).toEqual(canonical.results);
+    }
+    expect((await read("etc/utc")).timezone).toBe("UTC");
+  });
+
   it("401 without a key, 403 without statistics.view, 404 for another organization's assistant", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);

@@ -220,6 +220,45 @@ describe("GET .../usage-statistics/{members,chatbots}/summary/", () => {
   });
 });
 
+describe("usage summaries: deleted assistants and removed members", () => {
+  const MAY = "startDate=2026-05-01&endDate=2026-05-31";
+  const at = utc("2026-05-02T05:00:00Z");
+
+  it("a deleted assistant's usage stays in the total, but it is no active assistant", async () => {
+    const owner = await seedOwner();
+    const kept = await createChatbot(owner);
+    const gone = await createChatbot(owner);
+    for (const bot of [kept, gone])
+      await seedConversation(owner.organizationId, bot.id, bot.defaultInbox!.id, [{ at, words: 4 }], {
+        modelId: LOCAL_LLM,
+      });
+    expect((await owner.fetch("DELETE", `/chatbots/${gone.id}/`)).status).toBe(204);
+    const summary = await ok<"GET /organizations/{organizationPk}/usage-statistics/chatbots/summary/">(
+      await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/summary/?${MAY}`),
+    );
+    // Counted as 2 active assistants of 1 before.
+    expect(summary).toMatchObject({ chatbotsCount: 1, activeChatbotsCount: 1, total: { wordsCount: 8 } });
+  });
+
+  it("a removed member's usage stays in the total, but they are no active member", async () => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, ["chatbot.view"]);
+    const bot = await createChatbot(owner);
+    for (const userId of [owner.userId, member.userId])
+      await seedConversation(owner.organizationId, bot.id, bot.defaultInbox!.id, [{ at, words: 4 }], {
+        modelId: LOCAL_LLM,
+        createdById: userId,
+      });
+    const removed = await owner.fetch("DELETE", `/organizations/${owner.organizationId}/members/${member.memberId}/`);
+    expect(removed.status).toBe(204);
+    const summary = await ok<"GET /organizations/{organizationPk}/usage-statistics/members/summary/">(
+      await owner.fetch("GET", `${base(owner.organizationId)}/members/summary/?${MAY}`),
+    );
+    // Counted as 2 active members of 1 before.
+    expect(summary).toMatchObject({ membersCount: 1, activeMembersCount: 1, total: { wordsCount: 8 } });
+  });
+});
+
 describe("usage statistics without dates", () => {
   it("cover this month up to today, local to the timezone; a later start alone is that one day", async () => {
     const owner = await seedOwner();
