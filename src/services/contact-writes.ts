@@ -17,8 +17,15 @@ import {
   tagNames,
   tagStatements,
 } from "./contacts";
+import { withServersGivenFor } from "./mcp/credentials";
 import { contactRecord } from "./records/contacts";
 import { deleteContactCopies, refreshContactCopies } from "./shards/contact-copies";
+
+/** The body with its `mcpCredentials` entries recording the servers they are given for (withServersGivenFor). */
+const withCredentialServers = async <T extends ContactInput>(db: Db, organizationId: string, body: T) => ({
+  ...body,
+  mcpCredentials: await withServersGivenFor(db, organizationId, body.mcpCredentials),
+});
 
 const hasConversations = () =>
   badRequest("The contact still has conversations.", undefined, "contact_has_conversations");
@@ -34,7 +41,7 @@ export async function createContact(
   const links = inboxChange(body);
   if (links) await requireInboxesOf(db, organizationId, links.ids, links.field);
   const id = uuidv7();
-  const columns = await contactColumns(body, secret);
+  const columns = await contactColumns(await withCredentialServers(db, organizationId, body), secret);
   await data.batch([
     data.insert(contacts).values({ ...columns, name: body.name, id, organizationId }),
     ...inboxLinkStatements(data, id, links?.ids ?? []),
@@ -44,7 +51,7 @@ export async function createContact(
 }
 
 /** Writes the fields present; `inboxes` (or `inbox`) and `tags` replace the contact's links. 404 for none of the
- * organization's. */
+ * organization's, also when it is deleted while the update runs (then nothing is written). */
 export async function updateContact(
   env: Bindings,
   db: Db,
@@ -60,27 +67,38 @@ export async function updateContact(
   const links = inboxChange(body);
   if (links) await requireInboxesOf(db, organizationId, links.ids, links.field);
   const names = tagNames(body);
-  const columns = await contactColumns(body, secret);
-  await data.batch([
-    data
-      .update(contacts)
-      .set({ ...columns, updatedAt: Date.now() })
-      .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId))),
-    ...(links
-      ? [
-          data.delete(contactInboxes).where(eq(contactInboxes.contactId, id)),
-          ...inboxLinkStatements(data, id, links.ids),
-        ]
-      : []),
-    ...(names
-      ? [
-          data.delete(contactTags).where(eq(contactTags.contactId, id)),
-          ...tagStatements(data, organizationId, id, names),
-        ]
-      : []),
-  ]);
+  const columns = await contactColumns(await withCredentialServers(db, organizationId, body), secret);
+  // A DELETE may land between the read above and this batch: the update then changes no row, and a link to the
+  // contact breaks its foreign key, which rolls the whole batch back (the tags it created too).
+  const [updated] = await data
+    .batch([
+      data
+        .update(contacts)
+        .set({ ...columns, updatedAt: Date.now() })
+        .where(and(eq(contacts.id, id), eq(contacts.organizationId, organizationId)))
+        .returning({ id: contacts.id }),
+      ...(links
+        ? [
+            data.delete(contactInboxes).where(eq(contactInboxes.contactId, id)),
+            ...inboxLinkStatements(data, id, links.ids),
+          ]
+        : []),
+      ...(names
+        ? [
+            data.delete(contactTags).where(eq(contactTags.contactId, id)),
+            ...tagStatements(data, organizationId, id, names),
+          ]
+        : []),
+    ])
+    .catch(async (error) => {
+      if (!(await findContact(data, organizationId, id))) throw notFound();
+      throw error;
+    });
+  if (!updated.length) throw notFound();
   await refreshContactCopies(env, organizationId, id);
-  return contactRecord((await getContact(db, data, organizationId, id))!);
+  const view = await getContact(db, data, organizationId, id);
+  if (!view) throw notFound();
+  return contactRecord(view);
 }
 
 /** Deletes a contact that has no conversation (400 `contact_has_conversations` otherwise; 404 for none of the

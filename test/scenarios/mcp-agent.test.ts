@@ -352,6 +352,53 @@ describe("agent replies calling MCP tools", () => {
     },
   );
 
+  it("a contact's credentials for a tool or a connector are not sent to a server it was moved to", async () => {
+    const owner = await seedOwner();
+    const manager = await seedMember(owner, ["tool.view", "tool.manage"]);
+    const model = await upstreamModel(owner);
+    const tool = await mcpTool(owner, { name: "who", mcpAllowedTools: ["whoami"], groups: [{ id: manager.groupId! }] });
+    const connector = await bodyOf<"POST /connectors/">(
+      await post(owner, "/connectors/", {
+        mcpRegistryId: CUSTOM_ENTRY,
+        displayName: "Crm",
+        urlVariables: { serverUrl: mcp("/auth/mcp") },
+      }),
+    );
+    const bot = await agentWith(owner, [tool], model);
+    const secret = `Bearer contact-${crypto.randomUUID()}`;
+    const contact = await bodyOf<"POST /contacts/">(
+      await post(owner, "/contacts/", {
+        name: "Visitor",
+        mcpCredentials: [
+          { toolId: tool.id, headers: { Authorization: `${secret}-tool` } },
+          { connectorId: connector.id, headers: { Authorization: `${secret}-connector` } },
+        ],
+      }),
+    );
+    const reply = (content: string) => ask(owner, bot.id, content, { sender: contact.id });
+    // Another path of the same server keeps it.
+    await owner.fetch("PATCH", `/tools/${tool.id}/`, { mcpUrl: mcp("/other/mcp") });
+    expect((await reply("use who__whoami")).message.contentPayload.toolCalls[0].output).toEqual({
+      authorization: `${secret}-tool`,
+      apiKey: null,
+    });
+
+    const marker = `/ok/moved-${crypto.randomUUID()}`;
+    for (const [path, body] of [
+      [`/tools/${tool.id}/`, { mcpUrl: `${env.TEST_RECEIVER_URL}${marker}/tool` }],
+      [`/connectors/${connector.id}/`, { urlVariables: { serverUrl: `${env.TEST_RECEIVER_URL}${marker}/crm` } }],
+    ] as const) {
+      const moved = await manager.fetch("PATCH", path, body);
+      expect(moved.status, await moved.clone().text()).toBe(200);
+    }
+    await reply("hello");
+    for (const server of ["tool", "crm"]) {
+      const requests = await received(`${marker}/${server}`);
+      expect(requests.length, `the reply connected to the moved ${server}`).toBeGreaterThan(0);
+      expect(requests.map((r) => r.headers.authorization ?? "").filter((h) => h.startsWith(secret))).toEqual([]);
+    }
+  });
+
   it("namespaces two servers with tools of the same name apart", async () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);

@@ -1,7 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { mcpCredentials, members, users } from "../../db/schema";
+import { connectors, mcpCredentials, members, tools, users } from "../../db/schema";
 import { cannotOpen, decryptSecret, encryptSecret } from "../../lib/crypto";
+import { isObject, ownValue } from "../../lib/json";
+import { credentialsStay } from "../../lib/redirects";
+import { inList } from "../../lib/sql";
 
 export type Headers = Record<string, string>;
 
@@ -126,9 +129,63 @@ export async function credentialHolders(db: Db, organizationId: string, target: 
     .orderBy(mcpCredentials.createdAt, sql`${mcpCredentials.id}`);
 }
 
+/** What a contact's `mcpCredentials` entry is for: `{toolId | connectorId | mcpUrl}` (and the spellings read too). */
+function entryFor(e: Record<string, unknown>) {
+  return {
+    tool: e.toolId ?? e.tool_id ?? e.tool,
+    connector: e.connectorId ?? e.connector_id ?? e.connector,
+    url: e.mcpUrl ?? e.mcp_url ?? e.url ?? e.server,
+  };
+}
+
+/** Where an entry records, by tool or connector id, the server each had when the entry was written. Internal. */
+const GIVEN_FOR = "givenForUrls";
+
 /**
- * A contact's credential for a source, from its sealed `mcpCredentials` list: entries
- * `{toolId | connectorId | mcpUrl, headers}` (`tool`, `connector`, `url` and `server` are read too).
+ * A contact's `mcpCredentials` as stored: each entry naming a tool or connector records the server URL that one has
+ * now (GIVEN_FOR), so contactCredential sends it there only while the tool or connector stays with that server
+ * (credentialsStay), as members' credentials do. An id naming none of the organization's tools (global ones too) or
+ * connectors records none: that entry is sent by id nowhere.
+ */
+export async function withServersGivenFor<T extends Record<string, unknown>>(
+  db: Db,
+  organizationId: string,
+  list: T[] | null | undefined,
+): Promise<T[] | null | undefined> {
+  if (!list?.length) return list;
+  const named = (key: "tool" | "connector") => [
+    ...new Set(list.map((e) => entryFor(e)[key]).filter((v): v is string => typeof v === "string")),
+  ];
+  const [toolIds, connectorIds] = [named("tool"), named("connector")];
+  const [toolRows, connectorRows] = await Promise.all([
+    toolIds.length
+      ? db
+          .select({ id: tools.id, url: tools.mcpUrl })
+          .from(tools)
+          .where(
+            and(inList(tools.id, toolIds), or(eq(tools.organizationId, organizationId), isNull(tools.organizationId))),
+          )
+      : [],
+    connectorIds.length
+      ? db
+          .select({ id: connectors.id, url: connectors.serverUrl })
+          .from(connectors)
+          .where(and(inList(connectors.id, connectorIds), eq(connectors.organizationId, organizationId)))
+      : [],
+  ]);
+  const urls = new Map<string, string | null>([...toolRows, ...connectorRows].map((r) => [r.id, r.url]));
+  return list.map((entry) => {
+    const { tool, connector } = entryFor(entry);
+    const ids = [tool, connector].filter((v): v is string => typeof v === "string");
+    if (!ids.length) return entry;
+    return { ...entry, [GIVEN_FOR]: Object.fromEntries(ids.map((id) => [id, urls.get(id) ?? null])) };
+  });
+}
+
+/**
+ * A contact's credential for a source, from its sealed `mcpCredentials` list (entryFor). An entry found by the tool's
+ * or connector's id goes only where its server stays (withServersGivenFor; entries stored without GIVEN_FOR, from
+ * before it, go nowhere by id: which server they were given for is not known); one found by URL goes to that URL.
  */
 export function contactCredential(
   list: unknown,
@@ -136,18 +193,20 @@ export function contactCredential(
 ): Headers | null {
   if (!Array.isArray(list)) return null;
   for (const entry of list) {
-    if (!entry || typeof entry !== "object") continue;
-    const e = entry as Record<string, unknown>;
-    const headers = e.headers;
-    if (!headers || typeof headers !== "object" || Array.isArray(headers)) continue;
-    const tool = e.toolId ?? e.tool_id ?? e.tool;
-    const connector = e.connectorId ?? e.connector_id ?? e.connector;
-    const url = e.mcpUrl ?? e.mcp_url ?? e.url ?? e.server;
+    if (!isObject(entry)) continue;
+    const headers = entry.headers;
+    if (!isObject(headers)) continue;
+    const { tool, connector, url } = entryFor(entry);
+    const given = isObject(entry[GIVEN_FOR]) ? entry[GIVEN_FOR] : {};
+    const stays = (id: string) => {
+      const from = ownValue(given, id);
+      return typeof from === "string" && credentialsStay(from, source.url);
+    };
     const matches =
-      (source.toolId && tool === source.toolId) ||
-      (source.connectorId && connector === source.connectorId) ||
+      (source.toolId && tool === source.toolId && stays(source.toolId)) ||
+      (source.connectorId && connector === source.connectorId && stays(source.connectorId)) ||
       (typeof url === "string" && url === source.url);
-    if (matches) return stringsOnly(headers as Record<string, unknown>);
+    if (matches) return stringsOnly(headers);
   }
   return null;
 }

@@ -104,6 +104,10 @@ export const contactRecord = ({ contact: c, inboxes, tags }: ContactView): Conta
 /** An http(s) URL or a path on this site; no other schemes (`javascript:` avatars end up in pages). */
 const isAvatar = (v: string) => (v.startsWith("/") && !v.startsWith("//")) || z.httpUrl().safeParse(v).success;
 
+/** A name, as every name (one line), and without a comma: the contacts list's `tags` filter splits its values on
+ * commas, so a tag "a,b" could never be found by its name. */
+const tagName = nameText(100).regex(/^[^,]*$/, "Must not contain a comma (the tags filter separates names by commas).");
+
 const objects = (description: string, example: unknown[]) =>
   z.array(object).max(50).nullable().optional().openapi({ description, example });
 
@@ -170,11 +174,13 @@ const fields = {
     .optional()
     .openapi({ description: "Field id -> label per locale", example: { f1: { en: "Company" } } }),
   tags: z
-    .array(z.string().trim().min(1).max(100))
+    .array(tagName)
     .max(50)
     .optional()
     .openapi({
-      description: "Tag names; replaces the contact's tags. Names not yet used in the organization are created.",
+      description:
+        "Tag names, 1-100 characters after trimming, on one line and without commas; replaces the contact's tags. " +
+        "Names not yet used in the organization are created.",
       example: ["vip", "taipei"],
     }),
   mcpCredentials: objects(

@@ -157,6 +157,20 @@ describe("POST /contacts/", () => {
     expect((await tagsOf(owner.organizationId)).map((t) => t.name).sort()).toEqual(["new", "vip"]);
   });
 
+  it("a tag name is one line, as every name, and holds no comma, which the tags filter splits on", async () => {
+    const owner = await seedOwner();
+    for (const name of ["x\u0000y", "line\nbreak", "tab\there", "a,b"]) {
+      const err = await expectError(
+        await owner.fetch("POST", "/contacts/", { name: "Ada", tags: [name] }),
+        400,
+        "invalid",
+      );
+      expect(Object.keys(err.errors!), JSON.stringify(name)).toEqual(["tags.0"]);
+    }
+    expect(await contactsOf(owner.organizationId)).toHaveLength(0);
+    expect(await tagsOf(owner.organizationId)).toHaveLength(0);
+  });
+
   it.each([
     [{}, "name"],
     [{ name: "x", email: "not-an-email" }, "email"],

@@ -1,7 +1,9 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
-import { contactInboxes, contactTags } from "../../../src/db/schema";
-import { PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
+import { and, eq } from "drizzle-orm";
+import { contactInboxes, contacts, contactTags, tags } from "../../../src/db/schema";
+import { updateContact } from "../../../src/services/contact-writes";
+import { PREFIXES, call, data, db, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { createContact, storedContact } from "./fixtures";
@@ -167,6 +169,40 @@ describe("PUT and PATCH /contacts/{id}/", () => {
     await expectNotFound(await owner.fetch("PATCH", `/contacts/${theirs.id}/`, { name: "Mine" }));
     expect((await storedContact(other.organizationId, theirs.id)).name).toBe(theirs.name);
   });
+
+  it.each([
+    ["its fields only", false],
+    ["its inboxes and tags too", true],
+  ])(
+    "a contact deleted between the update's read and its write is a 404, and nothing is written (%s)",
+    async (_, links) => {
+      const owner = await seedOwner();
+      const inbox = await createInbox(owner);
+      const contact = await createContact(owner, { tags: ["old"] });
+      const plane = await data(owner.organizationId);
+      // The DELETE lands after the update found the contact, right before its batch.
+      const racing = new Proxy(plane, {
+        get: (target, key, receiver) =>
+          key === "batch"
+            ? async (statements: Parameters<typeof target.batch>[0]) => {
+                await target.delete(contacts).where(eq(contacts.id, contact.id));
+                return target.batch(statements);
+              }
+            : Reflect.get(target, key, receiver),
+      });
+      const tag = unique("raced");
+      const body = links ? { name: "New", tags: [tag], inboxes: [{ id: inbox.id }] } : { name: "New" };
+      const update = updateContact(env, db(), racing, owner.organizationId, contact.id, body, env.ENCRYPTION_KEY);
+      await expect(update).rejects.toMatchObject({ status: 404 });
+      const named = await plane
+        .select()
+        .from(tags)
+        .where(and(eq(tags.organizationId, owner.organizationId), eq(tags.name, tag)));
+      expect(named).toEqual([]);
+      expect(await linksOf(owner.organizationId, contact.id)).toEqual([]);
+      expect(await tagLinksOf(owner.organizationId, contact.id)).toBe(0);
+    },
+  );
 
   it("401 without a key", async () => {
     await expectError(
