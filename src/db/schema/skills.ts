@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./accounts";
 import { groups, organizations } from "./organizations";
@@ -33,6 +34,8 @@ export const skills = sqliteTable(
   },
   (t) => [
     uniqueIndex("skills_org_name_uq").on(t.organizationId, t.name),
+    // SQLite takes NULLs for distinct, so the index above holds no two global skills apart: this one does.
+    uniqueIndex("skills_global_name_uq").on(t.name).where(sql`${t.organizationId} is null`),
     index("skills_org_idx").on(t.organizationId, t.createdAt),
   ],
 );

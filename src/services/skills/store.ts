@@ -38,7 +38,6 @@ export async function insertSkill(
   values: typeof skills.$inferInsert & { id: string },
   links: SkillLinks,
 ): Promise<SkillRow> {
-  if (!values.organizationId) await requireFreeSkillName(db, null, values.name);
   const [row] = await writeWithLinks(
     db,
     db.insert(skills).values(values).returning(),
@@ -51,13 +50,11 @@ export async function insertSkill(
 /** Updates a skill and replaces the links given, in one batch; 409 when its name is taken. */
 export async function updateSkill(
   db: Db,
-  current: Pick<SkillRow, "id" | "organizationId" | "name">,
+  current: Pick<SkillRow, "id">,
   values: Partial<typeof skills.$inferInsert>,
   links: SkillLinks,
 ): Promise<SkillRow> {
   const { id } = current;
-  if (current.organizationId === null && values.name !== undefined && values.name !== current.name)
-    await requireFreeSkillName(db, null, values.name);
   const [row] = await writeWithLinks(
     db,
     db
@@ -72,9 +69,9 @@ export async function updateSkill(
 }
 
 /**
- * 409 when the organization (null: the global skills) already has a skill of that name. The unique index on
- * (organization_id, name) holds no two global skills apart (SQLite takes NULLs for distinct), so their names are
- * checked here before each write that sets one.
+ * 409 when the organization (null: the global skills) already has a skill of that name: asked before a package's
+ * objects are stored. Writes rely on the unique indexes (skills_org_name_uq, and skills_global_name_uq for the global
+ * skills, whose NULL organization the first takes for distinct), which hold two writes at one instant apart too.
  */
 export async function requireFreeSkillName(db: Db, organizationId: string | null, name: string) {
   const [taken] = await db

@@ -304,6 +304,18 @@ describe("skills CRUD", () => {
     expect((await owner.fetch("POST", "/skills/", { name, description: "Ours" })).status).toBe(201);
   });
 
+  it("two global skills of one name created at one instant: one is created, the other is 409", async () => {
+    const staff = await seedStaff();
+    const name = unique("global-race");
+    const both = await Promise.all(
+      ["One", "Two"].map((description) => staff.fetch("POST", "/skills/", { name, description, isGlobal: true })),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    await expectError(both.find((r) => r.status === 409)!, 409, "conflict");
+    const stored = await db().select({ id: skills.id }).from(skills).where(eq(skills.name, name));
+    expect(stored).toHaveLength(1);
+  });
+
   it("a global skill takes global tools only; a skill shows only tools the caller's organization can use", async () => {
     const staff = await seedStaff();
     // A tool of the staff member's own organization, not a global one.
