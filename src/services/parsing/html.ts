@@ -1,4 +1,4 @@
-import { Parser } from "htmlparser2";
+import { LinearParser } from "./html-parser";
 import { decodeText, tidy } from "./text";
 import type { ParsedDocument } from "./types";
 
@@ -77,7 +77,7 @@ export function parseHtml(bytes: Uint8Array): ParsedDocument {
     if (PARAGRAPHS.has(name)) out.breakTo(2);
     else if (LINES.has(name)) out.breakTo(1);
   };
-  const parser = new Parser(
+  const parser = new LinearParser(
     {
       onopentag(name, attributes) {
         if (name === "title") inTitle = true;

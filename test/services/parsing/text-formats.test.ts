@@ -185,6 +185,23 @@ describe("HTML in time linear in its size", () => {
     const line = fill(" |", 256 * 1024);
     expect(await timed(`<pre>a${line}b |  \n</pre>`)).toBe(`a${line}b`);
   });
+
+  // htmlparser2 keeps the open elements in an array, innermost first: each open tag moved all those already open, and
+  // each end tag of an element not open (or each `<form>`) read them all, so n elements nested cost O(n^2) inside the
+  // library: each of these took one to several minutes. Kept the other way round, each takes about a second.
+  const lines = (count: number, separator: string) => Array.from({ length: count }, () => "a").join(separator);
+  it.each([
+    ["unclosed <div>s", fill("<div>a", 2 << 20), lines(Math.ceil((2 << 20) / 6), "\n")],
+    [
+      "end tags of no open element, 100,000 deep",
+      `${"<div>a".repeat(100_000)}${"</span>".repeat(200_000)}`,
+      lines(100_000, "\n"),
+    ],
+    ["<form>s 100,000 deep", `${"<div>".repeat(100_000)}${"<form>a</form>".repeat(110_000)}`, lines(110_000, "\n\n")],
+    ["MathML nested", `<math>${fill("<mi>a", 2 << 20)}`, "a".repeat(Math.ceil((2 << 20) / 5))],
+  ])("2 MiB of %s", async (_, html, text) => {
+    expect(await timed(html)).toBe(text);
+  });
 });
 
 describe("CSV", () => {
