@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { faqs, knowledgeBaseFiles, knowledgeBases, textNodes } from "../../db/schema";
+import { fieldError } from "../../lib/errors";
 import { deletePrefix } from "../../lib/r2";
 import { chunk } from "../../lib/sql";
 import { sendAll } from "../../lib/queues";
@@ -99,9 +100,19 @@ export async function deleteFaqs(env: Bindings, db: Db, knowledgeBaseId: string,
 }
 
 /**
+ * 400 naming the ids (of `field`) that are not among `found`, the files of this knowledge base, before a batch does
+ * anything. Ignored, an id of another knowledge base (a client mixing up two) was answered as if it had been done.
+ */
+export function refuseFilesNotOf(field: string, ids: readonly string[], found: readonly { id: string }[]): void {
+  const known = new Set(found.map((f) => f.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) throw fieldError(field, `Not files of this knowledge base: ${unknown.slice(0, 5).join(", ")}.`);
+}
+
+/**
  * Deletes files of a knowledge base with their text nodes (FTS rows go by trigger), then their
- * vectors and stored bytes. Ids of other knowledge bases are ignored. A queue job still running for
- * a deleted file finds no row and stops.
+ * vectors and stored bytes; an id that is not a file of this knowledge base is 400 and nothing is deleted. A queue
+ * job still running for a deleted file finds no row and stops.
  */
 export async function deleteFiles(env: Bindings, db: Db, knowledgeBaseId: string, fileIds: string[]) {
   const ofThisBase = and(
@@ -112,6 +123,7 @@ export async function deleteFiles(env: Bindings, db: Db, knowledgeBaseId: string
     .select({ id: knowledgeBaseFiles.id, objectKey: knowledgeBaseFiles.objectKey })
     .from(knowledgeBaseFiles)
     .where(ofThisBase);
+  refuseFilesNotOf("ids", fileIds, files);
   if (!files.length) return;
   const nodes = await db
     .select({ id: textNodes.id })

@@ -9,7 +9,7 @@ import { chunk, contains } from "../../lib/sql";
 import { sendAll } from "../../lib/queues";
 import type { OrgAccess } from "../access";
 import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "./knowledge-bases";
-import { objectPrefixOf, type IngestionJob } from "./content";
+import { objectPrefixOf, refuseFilesNotOf, type IngestionJob } from "./content";
 import type { Upload } from "./uploads";
 import { fileRecord } from "../records/knowledge-files";
 import { linkedNames } from "../view-parts";
@@ -225,9 +225,18 @@ export async function addFiles(
 
 /**
  * Sends files of `kb` back to `initial` at a new generation and queues them again (a job still
- * running for the previous parse is then discarded). Ids of other knowledge bases are ignored.
+ * running for the previous parse is then discarded). An id that is not a file of `kb` is 400, and nothing is queued.
  */
 export async function reparseFiles(env: Bindings, db: Db, kb: KnowledgeBaseRow, ids: string[], origin: string) {
+  const ofThisBase = and(
+    eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
+    sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+  );
+  refuseFilesNotOf(
+    "id",
+    ids,
+    await db.select({ id: knowledgeBaseFiles.id }).from(knowledgeBaseFiles).where(ofThisBase),
+  );
   const now = Date.now();
   const rows = await db
     .update(knowledgeBaseFiles)
@@ -240,12 +249,7 @@ export async function reparseFiles(env: Bindings, db: Db, kb: KnowledgeBaseRow, 
       processingTimeDetails: {},
       updatedAt: now,
     })
-    .where(
-      and(
-        eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
-        sql`${knowledgeBaseFiles.id} in (select value from json_each(${JSON.stringify(ids)}))`,
-      ),
-    )
+    .where(ofThisBase)
     .returning();
   await enqueueFiles(env, rows);
   return fileRecords(db, kb, rows, origin);

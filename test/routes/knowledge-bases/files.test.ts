@@ -90,6 +90,24 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     expect(await ftsHits(kb.id, word)).toBe(1);
   });
 
+  it("a reparse naming a file of another knowledge base is 400 naming it, and queues none", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const other = await createKnowledgeBase(owner);
+    const [mine] = await ingest(owner, kb.id, [{ name: "a.txt", content: "Alpha." }]);
+    const [theirs] = await ingest(owner, other.id, [{ name: "b.txt", content: "Beta." }]);
+    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [
+      { id: mine.id },
+      { id: theirs.id },
+    ]);
+    const err = await expectError(res, 400, "invalid");
+    expect(err.errors?.id?.[0]).toBe(`Not files of this knowledge base: ${theirs.id}.`);
+    const after = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/{fileId}/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/${mine.id}/`),
+    );
+    expect(after.status).toBe("done");
+  });
+
   it("a file that cannot be parsed is failed with the reason", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
@@ -291,7 +309,7 @@ describe("files: metadata, delete, batch delete, download", () => {
     ).toHaveLength(60);
   });
 
-  it("batch-delete removes only this knowledge base's files", async () => {
+  it("batch-delete removes this knowledge base's files; an id of no file of it is 400 and deletes none", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);
     const other = await createKnowledgeBase(owner);
@@ -300,14 +318,21 @@ describe("files: metadata, delete, batch delete, download", () => {
       { name: "b.txt", content: "Beta." },
     ]);
     const [c] = await ingest(owner, other.id, [{ name: "c.txt", content: "Gamma." }]);
-    await expectError(
-      await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids: ["nope"] }),
-      400,
-      "invalid",
+    const batchDelete = (ids: string[]) =>
+      owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids });
+    await expectError(await batchDelete(["nope"]), 400, "invalid");
+    for (const ids of [
+      [a.id, c.id],
+      [a.id, NO_SUCH_ID],
+    ]) {
+      const err = await expectError(await batchDelete(ids), 400, "invalid");
+      expect(err.errors?.ids?.[0]).toBe(`Not files of this knowledge base: ${ids[1]}.`);
+    }
+    const files = await pageOf<"GET /knowledge-bases/{knowledgeBaseId}/files/">(
+      await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`),
     );
-    expect(
-      (await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/batch-delete/`, { ids: [a.id, c.id] })).status,
-    ).toBe(204);
+    expect(files.count).toBe(2);
+    expect((await batchDelete([a.id])).status).toBe(204);
     const left = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/">(
       await owner.fetch("GET", `/knowledge-bases/${kb.id}/files/`),
     );

@@ -24,7 +24,9 @@ const batchRoute = createRoute({
   path: "/knowledge-bases/{knowledgeBaseId}/files/batch-delete/",
   tags: [KNOWLEDGE_TAG],
   summary: "Delete several knowledge base files",
-  description: "Needs `knowledge_base.manage`. Ids that are not files of this knowledge base are ignored.",
+  description:
+    "Needs `knowledge_base.manage`. An id that is not a file of this knowledge base is 400 naming it, and " +
+    "nothing is deleted.",
   request: { params: KnowledgeBaseParams, ...jsonBody(IdsBody) },
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });

@@ -16,7 +16,7 @@ const route = createRoute({
     "Needs `knowledge_base.manage`. Each file goes back to `initial` and is parsed, chunked and indexed again " +
     "in the background; its current text " +
     "nodes stay searchable until the new ones replace them. A job still running for the previous parse is " +
-    "discarded. Ids of other knowledge bases are ignored.",
+    "discarded. An id that is not a file of this knowledge base is 400 naming it, and nothing is queued.",
   request: { params: KnowledgeBaseParams, ...jsonBody(ReparseBody, "JSON array of `{id, parser}`") },
   responses: {
     200: json(KnowledgeBaseFileSchema.array(), "The files, queued again"),

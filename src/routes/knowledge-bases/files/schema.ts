@@ -56,7 +56,7 @@ export const IdsBody = z.object({
     .array(z.uuid())
     .min(1)
     .max(1000)
-    .openapi({ description: "Ids (ids of other knowledge bases are ignored)", example: [EXAMPLE_ID] }),
+    .openapi({ description: "Ids of files of this knowledge base", example: [EXAMPLE_ID] }),
 });
 
 export const ReparseBody = z
