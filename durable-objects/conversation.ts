@@ -5,13 +5,16 @@ import { getDb } from "../src/db";
 import { chatbots, conversations, models } from "../src/db/schema";
 import { ApiError } from "../src/lib/errors";
 import { uuidv7 } from "../src/lib/ids";
-import { handoffReply, handoffSettings, type HandoffTrigger } from "../src/services/conversation/handoff";
+import { handoffReply, handoffSettings, outsideHours, type HandoffTrigger } from "../src/services/conversation/handoff";
+import { clockNow } from "../src/lib/clock";
 import {
   afterMessage,
   replyFields,
   conversationInserts,
   incomingFields,
+  messageLeaves,
   messageWrites,
+  movesState,
   stateWrite,
   type ChangeActor,
   type ConversationChange,
@@ -159,6 +162,8 @@ export class Conversation extends DurableObject<Bindings> {
   /** The sequence of the last message before the latest handoff: a caller's row read before then is not used (see
    * #load). */
   #handoffAt = 0;
+  /** How many operators' changes were queued (see change): a message built on a row read before one reads it again. */
+  #changes = 0;
   /** Every D1 write of this object (messages, handoffs), in order; a failed one makes it load the conversation again.
    * */
   #writes = new WriteQueue(
@@ -323,11 +328,18 @@ export class Conversation extends DurableObject<Bindings> {
       const { chatbot } = await this.#assistant(conversation.chatbotId);
       const settings = handoffSettings(chatbot.handoff);
       if (!settings.enabled) return null;
-      const said = handoffReply(settings, "unanswered", recent.find((m) => m.type === "incoming") ?? { content: "" });
+      // Outside the inbox's business hours it says the outside-hours message with the next opening, as a turn's does.
+      const said = handoffReply(
+        settings,
+        "unanswered",
+        recent.find((m) => m.type === "incoming") ?? { content: "" },
+        undefined,
+        await outsideHours(this.#db, conversation.inboxId, clockNow(this.env)),
+      );
       const store = this.#store(view, conversation);
       const fields = replyFields(chatbot, null, uuidv7(), {
         ...said,
-        contentPayload: { handoff: { reason: "unanswered", trigger } },
+        contentPayload: { handoff: { ...(said.contentPayload?.handoff as Record<string, unknown>), trigger } },
       });
       const message = store.next(conversation, fields);
       return (await runTurn(store, { conversation, message, context: null, assistant: chatbot }).result).incoming;
@@ -339,15 +351,17 @@ export class Conversation extends DurableObject<Bindings> {
    * names it), with its lifecycle event: written after the messages already on their way, so a visitor's message that
    * arrived first cannot undo it. The next turn reads the
    * conversation again, whatever row its caller read before the change; a reply already under way
-   * still completes.
+   * still completes, but the state it would leave (a handoff) is not written over the change (see #commit). False
+   * when the change was not made (a pick-up that found the conversation taken: `whileWaiting`).
    */
   async change(
     conversation: Pick<ConversationRow, "id" | "organizationId" | "inboxId">,
     change: ConversationChange,
     actor: ChangeActor,
     reason: ChangeReason = "operator",
-  ): Promise<void> {
+  ): Promise<boolean> {
     const conversationId = conversation.id;
+    this.#changes++;
     this.#recent = null;
     this.#handoffAt = this.#sequence ?? Infinity; // not loaded: every message stored so far (see #load)
     // Its lifecycle event and the event's webhook deliveries in the same batch
@@ -360,7 +374,9 @@ export class Conversation extends DurableObject<Bindings> {
       const event = changeEventWrites(data, conversationId, change, reason, config, now);
       return [event.before, stateWrite(data, conversationId, change), event.after];
     });
-    const [, , outbox] = await this.#writes.write(statements, null);
+    const [, state, outbox] = await this.#writes.write(statements, null);
+    // A pick-up (`whileWaiting`) that found the conversation taken changed nothing: nothing to tell.
+    if (!state.meta.changes) return false;
     const deliveries = createdDeliveries(outbox);
     // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
     if (deliveries.length)
@@ -370,7 +386,7 @@ export class Conversation extends DurableObject<Bindings> {
     // After the messages announced before it, so a visitor reads them in the order they happened.
     await this.#announced;
     // An assignment alone leaves the state as it is: nothing for the visitor to see.
-    if (!change.status || !change.progressStatus) return;
+    if (!change.status || !change.progressStatus) return true;
     const agent = change.progressStatus === "human_serving" ? actor : null;
     this.#broadcast("state", {
       conversationId,
@@ -378,6 +394,7 @@ export class Conversation extends DurableObject<Bindings> {
       progressStatus: change.progressStatus,
       agent,
     } satisfies ConversationStateEvent);
+    return true;
   }
 
   /**
@@ -838,6 +855,19 @@ export class Conversation extends DurableObject<Bindings> {
     return { conversation, recent: loaded, view: this.#writes.view };
   }
 
+  /**
+   * The conversation's row as the writes queued so far left it (`seen`: as a turn read it, when it is gone). Read again
+   * while an operator's change is queued meanwhile, so what the caller queues next, in the same tick, follows them all.
+   */
+  async #asWritten(seen: ConversationRow): Promise<ConversationRow> {
+    for (;;) {
+      const changes = this.#changes;
+      await this.#writes.idle();
+      const [row] = await this.#dataPlane.select().from(conversations).where(eq(conversations.id, seen.id));
+      if (this.#changes === changes) return row ?? seen;
+    }
+  }
+
   /** Settles once a first turn run by the worker is stored or failed (at once when there is none). */
   #firstTurnStored(): Promise<void> | undefined {
     if (this.#firstTurn) return this.#firstTurn.done;
@@ -869,6 +899,7 @@ export class Conversation extends DurableObject<Bindings> {
    */
   #store(view: number, conversation: ConversationRow, created = false): TurnStore {
     let creates = created;
+    const changes = this.#changes; // the operators' changes the turn's row has seen
     // What the outboxes of the turn's messages bind, read beside the model's request (a per-isolate cache: none
     // once the inbox is in use), never between a reply and its batch.
     const config = outboxConfig(this.#db, conversation.inboxId);
@@ -882,7 +913,7 @@ export class Conversation extends DurableObject<Bindings> {
       write: (row, before, after, shown, assistant) => {
         const first = creates;
         creates = false;
-        return this.#commit(row, first, before, view, config, after, shown, assistant);
+        return this.#commit(row, first, before, view, changes, config, after, shown, assistant);
       },
       watch: (conversationId, replyId, message) => this.#watch(conversationId, replyId, message),
     };
@@ -942,38 +973,51 @@ export class Conversation extends DurableObject<Bindings> {
   #commit(
     row: MessageRow,
     creates: boolean,
-    conversation: ConversationRow,
+    seen: ConversationRow,
     view: number,
+    changes: number,
     config: Promise<OutboxConfig>,
     after: Promise<unknown>,
     shown?: Promise<unknown>,
     assistant?: FiguredAssistant,
   ): Writing {
     const db = this.#dataPlane;
-    const copies = creates
-      ? contactCopyWrites(this.env, db, conversation.organizationId, conversation.id, conversation.contactId)
-      : [];
-    const queued = Promise.all([config, copies, after]).then(([config, copies]) => {
+    const copies = creates ? contactCopyWrites(this.env, db, seen.organizationId, seen.id, seen.contactId) : [];
+    // An operator's change queued since the turn read the conversation (a take-over, a resolve while the model
+    // answers): the message is built on the row as that change left it, and moves its state only if it is still as the
+    // turn saw it (movesState), so a reply's handoff does not queue again a conversation a person took.
+    const current = Promise.all([config, copies, after]).then(([config, copies]) =>
+      creates || this.#changes === changes
+        ? { config, copies, conversation: seen, moves: true }
+        : this.#asWritten(seen).then((now) => ({
+            config,
+            copies,
+            conversation: now,
+            moves: movesState(seen, now, row),
+          })),
+    );
+    const queued = current.then(({ config, copies, conversation, moves }) => {
       // Messages are queued in the order of their sequence (a reply after the message it answers, a
       // turn after the one before): the question is the latest incoming one queued before this one.
       const question = this.#question;
       if (row.type === "incoming") this.#question = row;
-      const effects = effectStatements(db, conversation, row, config);
+      const leaves = messageLeaves(conversation, row, moves);
+      const effects = effectStatements(db, conversation, row, config, leaves);
       const written = this.#writes.write(
         [
           ...copies,
           ...(creates ? conversationInserts(db, conversation) : []),
-          ...messageWrites(db, conversation, row, question, assistant ?? null),
+          ...messageWrites(db, conversation, row, question, assistant ?? null, moves),
           ...effects.statements,
         ],
         view,
       );
       if (this.#recent) this.#recent = [row, ...this.#recent].slice(0, HISTORY_MESSAGES);
-      return { written, effects };
+      return { written, effects, conversation, leaves };
     });
     // Announced in sequence order, after the message before it: one batch may store several.
     const previous = this.#announced;
-    const stored = queued.then(async ({ written, effects }) => {
+    const stored = queued.then(async ({ written, effects, conversation, leaves }) => {
       const results = await written;
       const own = effects.resultsFrom(results, results.length - effects.statements.length);
       // Its own store holds only what D1 stored (durable-objects/conversation-store.ts).
@@ -993,9 +1037,7 @@ export class Conversation extends DurableObject<Bindings> {
         organizationId: conversation.organizationId,
         created: creates ? conversation : null,
       };
-      runStored(batch, [
-        { message: row, record, conversation: afterMessage(conversation, row), before: conversation, results: own },
-      ]);
+      runStored(batch, [{ message: row, record, conversation: leaves, before: conversation, results: own }]);
       return row;
     });
     this.#announced = stored.catch(() => undefined);

@@ -56,12 +56,25 @@ function offsetAt(at: number, timeZone: string): number {
 }
 
 /**
- * The instant `timeZone`'s wall clock reads `minute` of the local day `day` (as `Date.UTC(y, m, d)`): the offset is
- * read at the instant it gives, not at the day's start, so a day that changes clocks gets its openings right.
+ * The first instant `timeZone`'s wall clock reads `minute` of the local day `day` (as `Date.UTC(y, m, d)`) or later:
+ * the offset is read at the instant it gives, not at the day's start, so a day that changes clocks gets its openings
+ * right. A time the clock skips (02:30 the night summer time starts; 00:00 in Santiago) is the jump over it, where
+ * the clock first reads past it: the two offsets around the jump put it on either side of it, by the zone's side of
+ * UTC, and it is found between them.
  */
 function instantOf(day: number, minute: number, timeZone: string): number {
   const wall = day + minute * 60_000;
-  return wall - offsetAt(wall - offsetAt(wall, timeZone), timeZone);
+  const guess = wall - offsetAt(wall - offsetAt(wall, timeZone), timeZone);
+  const other = wall - offsetAt(guess, timeZone);
+  if (other === guess) return guess;
+  // In a gap: the clock reads before `wall` at the earlier of the two, after it at the later; halve to the minute.
+  let [before, after] = guess < other ? [guess, other] : [other, guess];
+  while (after - before > 60_000) {
+    const mid = before + Math.floor((after - before) / 120_000) * 60_000;
+    if (mid + offsetAt(mid, timeZone) >= wall) after = mid;
+    else before = mid;
+  }
+  return after;
 }
 
 /**

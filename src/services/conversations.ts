@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { conversations, messages } from "../db/schema";
 import { batch, prepared, preparedInsert, sqlStatement } from "../db/prepared";
@@ -263,14 +263,15 @@ export function messageWrites(
   row: ReturnType<typeof messageRow>,
   question: Question | null,
   assistant: FiguredAssistant | null,
+  moves = true,
 ): D1PreparedStatement[] {
   const stored = messageFigureWrites(db, conversation, row, question, assistant);
   // A private note is the team's own: the conversation the visitor sees (its last message, unread count, state) stays
   // as it was.
   if (row.private) return [...stored, ...stretchWrites(db, conversation, row)];
   const { createdAt, wordsCount: words } = row;
-  const state = stateAfter(conversation, row);
-  const after = afterMessage(conversation, row);
+  const state = moves ? stateAfter(conversation, row) : {};
+  const after = messageLeaves(conversation, row, moves);
   const statements = [
     ...stored,
     updateAfterMessage(db, {
@@ -295,18 +296,22 @@ export function messageWrites(
   return statements;
 }
 
+type MessageShape = Pick<NewMessage, "type" | "senderType" | "content" | "contentPayload" | "private"> & {
+  createdAt: number;
+};
+
 /**
  * The conversation as `messageWrites` of `row` leaves it (but `updatedAt`): the last message,
  * the unread count, the title a first visitor message gives, and the state that follows; a private
  * note leaves it as it was.
  */
-export function afterMessage(
-  conversation: ConversationRow,
-  row: Pick<NewMessage, "type" | "senderType" | "content" | "contentPayload" | "private"> & { createdAt: number },
-): ConversationRow {
+export const afterMessage = (conversation: ConversationRow, row: MessageShape) => messageLeaves(conversation, row);
+
+/** As `afterMessage`; `moves` false: the state stays as it is (see `movesState`). */
+export function messageLeaves(conversation: ConversationRow, row: MessageShape, moves = true): ConversationRow {
   if (row.private) return conversation; // see messageWrites
   const incoming = row.type === "incoming";
-  const state = stateAfter(conversation, row);
+  const state = moves ? stateAfter(conversation, row) : {};
   return {
     ...conversation,
     ...state,
@@ -348,6 +353,22 @@ function stateAfter(
 }
 
 /**
+ * Whether a message still moves the state of `current` (the row as it is when the message is written) as it moved the
+ * state of `seen` (the row its turn read): an operator's change written since (a take-over, a resolve, a handoff)
+ * stands, and a message of the turn under way (the visitor's, the assistant's handoff reply) does not undo it. A
+ * member's reply serves the conversation whatever it was.
+ */
+export const movesState = (
+  seen: ConversationRow,
+  current: ConversationRow,
+  row: Pick<NewMessage, "type" | "senderType">,
+) =>
+  (row.type === "outgoing" && row.senderType === "user") ||
+  (seen.status === current.status &&
+    seen.progressStatus === current.progressStatus &&
+    seen.autoReplyEnabled === current.autoReplyEnabled);
+
+/**
  * What an operator does to a conversation (docs/decisions.md, "Conversation states"). Fields left
  * out keep their value.
  */
@@ -360,6 +381,11 @@ export interface ConversationChange {
   assigneeId?: string | null;
   /** Present: the new team (null: none). */
   teamId?: string | null;
+  /**
+   * Made only while the conversation waits for a person with no assignee, as it is when written (a reply picking it
+   * up, see pickUpState): of two replies at once, the second finds it taken.
+   */
+  whileWaiting?: boolean;
 }
 
 /** Who made a change, as a visitor may see them (the widget's "Olivia joined the conversation"). */
@@ -393,6 +419,9 @@ export const takeOverState = (userId: string): ConversationChange => ({
   assigneeId: userId,
 });
 
+/** A member's reply picks up a waiting conversation nobody holds: a take-over, unless someone took it first. */
+export const pickUpState = (userId: string): ConversationChange => ({ ...takeOverState(userId), whileWaiting: true });
+
 /** Resolved; a visitor's next message reopens it (see stateAfter). */
 export const resolvedState: ConversationChange = { status: "resolved", progressStatus: "resolved" };
 
@@ -405,6 +434,7 @@ const setState = prepared<{
   assigneeId: string | null;
   assignTeam: number;
   teamId: string | null;
+  whileWaiting: number;
   updatedAt: number;
 }>((db) =>
   db
@@ -423,8 +453,15 @@ const setState = prepared<{
       ),
       updatedAt: sql`${sql.placeholder("updatedAt")}`,
     })
-    .where(eq(conversations.id, sql.placeholder("id"))),
+    .where(and(eq(conversations.id, sql.placeholder("id")), stillWaiting(sql.placeholder("whileWaiting")))),
 );
+
+/** True unless `whileWaiting` (1) and the conversation no longer waits for a person with no assignee (see
+ * ConversationChange). */
+function stillWaiting(whileWaiting: ReturnType<typeof sql.placeholder>) {
+  const waiting = sql`${conversations.progressStatus} = 'waiting_for_human' and ${conversations.assigneeId} is null`;
+  return sql`(${whileWaiting} = 0 or (${waiting}))`;
+}
 
 /** The statement of a change (see ConversationChange). */
 export const stateWrite = (db: Db, conversationId: string, change: ConversationChange) =>
@@ -437,6 +474,7 @@ export const stateWrite = (db: Db, conversationId: string, change: ConversationC
     assigneeId: change.assigneeId ?? null,
     assignTeam: change.teamId === undefined ? 0 : 1,
     teamId: change.teamId ?? null,
+    whileWaiting: change.whileWaiting ? 1 : 0,
     updatedAt: Date.now(),
   });
 

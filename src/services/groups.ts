@@ -194,10 +194,21 @@ export async function findGroupMember(db: Db, groupId: string, id: string) {
   );
 }
 
-/** Takes a member out of a group; they stay in the organization and lose the group's permissions. */
-export async function removeGroupMember(db: Db, groupId: string, id: string) {
+/** Takes a member out of a group; they stay in the organization and lose the group's permissions. Returns their
+ * member id. */
+export async function removeGroupMember(db: Db, groupId: string, id: string): Promise<string> {
   const membership = await findGroupMember(db, groupId, id);
   await db.delete(groupMembers).where(eq(groupMembers.id, membership.id));
+  return membership.memberId;
+}
+
+/** The ids of a group's members (whose permissions a change to the group changes). */
+export async function groupMemberIds(db: Db, groupId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: groupMembers.memberId })
+    .from(groupMembers)
+    .where(eq(groupMembers.groupId, groupId));
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -1,11 +1,13 @@
 import { and, asc, count, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../env";
+import type { Bindings, Db } from "../env";
 import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { contains } from "../lib/sql";
 import { chatbotGroups, groupMembers, groups, inboxes, members, users } from "../db/schema";
 import { type PageWindow, paginate } from "../db/paginate";
 import { memberRecord } from "./records/members";
+import type { ChangeActor } from "./conversations";
+import { afterRelease, releaseAssigned } from "./assignment/release";
 
 export type MemberRow = typeof members.$inferSelect;
 export interface MemberView {
@@ -162,20 +164,34 @@ export async function addMember(db: Db, organizationId: string, email: string) {
   return memberRecord(await getMember(db, organizationId, id));
 }
 
-/** The membership a removal names: its id and whether it is the owner's (404 when not of this organization). */
+/** The membership a removal names: its id, its user, whether it is the owner's (404 when not of this organization). */
 export async function memberToRemove(db: Db, organizationId: string, id: string) {
   const [target] = await db
-    .select({ id: members.id, isOwner: members.isOwner })
+    .select({ id: members.id, userId: members.userId, isOwner: members.isOwner })
     .from(members)
     .where(and(eq(members.id, id), eq(members.organizationId, organizationId)));
   if (!target) throw notFound();
   return target;
 }
 
-/** Removes a member from the organization; the owner cannot be removed (400). */
-export async function removeMember(db: Db, organizationId: string, target: { id: string; isOwner: boolean }) {
+/**
+ * Removes a member from the organization; the owner cannot be removed (400). The conversations they were assigned are
+ * released first (assignment/release.ts; `actor`: who removes them), while they are offline, so round-robin gives them
+ * none meanwhile; once they are gone, those still waiting go to the agents who remain (in `background`).
+ */
+export async function removeMember(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  target: { id: string; userId: string; isOwner: boolean },
+  actor: ChangeActor,
+  background: { waitUntil(promise: Promise<unknown>): void },
+) {
   if (target.isOwner) throw badRequest("The owner of the organization cannot be removed.");
+  await db.update(members).set({ availability: "offline" }).where(eq(members.id, target.id));
+  const released = await releaseAssigned(env, organizationId, target.userId, actor);
   await db.delete(members).where(and(eq(members.id, target.id), eq(members.organizationId, organizationId)));
+  if (released.length) background.waitUntil(afterRelease(env, db, organizationId, released));
 }
 
 export type MetadataType = "string" | "number" | "boolean" | "array" | "object";

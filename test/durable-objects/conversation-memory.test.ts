@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { abortAllDurableObjects } from "cloudflare:test";
 import type { conversations } from "../../src/db/schema";
-import { conversationObject } from "../../src/services/conversations";
+import { conversationObject, takeOverState } from "../../src/services/conversations";
 import { conversationRow, seedOwner, unique, type Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
@@ -84,6 +84,27 @@ describe("the conversation object's memory", () => {
       status: "queued",
       progressStatus: "waiting_for_human",
       lastMessage: "still there?",
+    });
+  });
+
+  it("a take-over while a streamed turn holds back the visitor's message is not undone by that message", async () => {
+    const owner = await seedOwner();
+    // Slow when asked for a story: the turn is under way while the take-over is written.
+    const model = await upstreamModel(owner, { modelName: "story-100" });
+    const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+    const { conversationId } = await say(owner, bot.id, "hello");
+    await say(owner, bot.id, "hello again", conversationId); // through the object: it holds the row, no read
+    const row = await conversationRow(owner.organizationId, conversationId);
+    const object = conversationObject(env, conversationId);
+    // Streamed, the visitor's message is written VISITOR_WRITE_DELAY_MS after the turn starts: the take-over is first.
+    const streamed = object.stream(visitorTurn(row, "Tell me a story"));
+    await object.change(row, takeOverState(owner.userId), { name: "Olga", avatar: null });
+    await (await streamed).pipeTo(new WritableStream());
+    expect(await conversationRow(owner.organizationId, conversationId)).toMatchObject({
+      status: "open",
+      progressStatus: "human_serving",
+      autoReplyEnabled: false,
+      assigneeId: owner.userId,
     });
   });
 

@@ -71,6 +71,44 @@ describe("business hours, on an injected clock", () => {
     expect(nextOpening(sundays, Date.parse("2026-11-01T01:30:00-05:00"))).toBe(Date.parse("2026-11-01T09:00:00-05:00"));
   });
 
+  it("nextOpening on a spring-forward day west of UTC: an opening inside the skipped hour is that day's", () => {
+    // America/New_York, Sunday 2026-03-08: 02:00 EST jumps to 03:00 EDT. Open Sundays 02:30-05:00.
+    const hours: BusinessHours = { timeZone: "America/New_York", weekly: { sun: [["02:30", "05:00"]] }, holidays: [] };
+    const at = Date.parse("2026-03-08T05:00:00Z"); // 00:00 EST that Sunday
+    const jump = Date.parse("2026-03-08T07:00:00Z"); // 03:00 EDT: the first instant of the day inside the period
+    expect(isOpen(hours, jump)).toBe(true);
+    expect(new Date(nextOpening(hours, at)!).toISOString()).toBe(new Date(jump).toISOString());
+  });
+
+  it("nextOpening where DST skips midnight (America/Santiago): a day open from 00:00 opens at the jump", () => {
+    // 2026-09-06 00:00 -04 jumps to 01:00 -03. Open Sundays all day.
+    const hours: BusinessHours = { timeZone: "America/Santiago", weekly: { sun: [["00:00", "24:00"]] }, holidays: [] };
+    const at = Date.parse("2026-09-06T02:00:00Z"); // Saturday 22:00 -04
+    const jump = Date.parse("2026-09-06T04:00:00Z"); // Sunday 01:00 -03
+    expect(isOpen(hours, jump)).toBe(true);
+    expect(new Date(nextOpening(hours, at)!).toISOString()).toBe(new Date(jump).toISOString());
+  });
+
+  it("nextOpening on a spring-forward day east of UTC: an opening the clock skips is the jump, not later", () => {
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    // Berlin, Sunday 2026-03-29: 02:00 CET jumps to 03:00 CEST (01:00 UTC). Open Sundays 02:30-05:00: from 03:00.
+    const berlin: BusinessHours = { timeZone: "Europe/Berlin", weekly: { sun: [["02:30", "05:00"]] }, holidays: [] };
+    expect(iso(nextOpening(berlin, Date.parse("2026-03-28T20:00:00Z")))).toBe("2026-03-29T01:00:00.000Z");
+    // Beirut, 2026-03-29: 00:00 +02 jumps to 01:00 +03 (22:00 UTC the day before). Open Sundays all day.
+    const beirut: BusinessHours = { timeZone: "Asia/Beirut", weekly: { sun: [["00:00", "24:00"]] }, holidays: [] };
+    expect(iso(nextOpening(beirut, Date.parse("2026-03-28T18:00:00Z")))).toBe("2026-03-28T22:00:00.000Z");
+    // Lord Howe Island, Sunday 2026-10-04: 02:00 +10:30 jumps half an hour to 02:30 +11 (15:30 UTC the day before).
+    const lordHowe: BusinessHours = {
+      timeZone: "Australia/Lord_Howe",
+      weekly: { sun: [["02:10", "04:00"]] },
+      holidays: [],
+    };
+    expect(iso(nextOpening(lordHowe, Date.parse("2026-10-03T10:00:00Z")))).toBe("2026-10-03T15:30:00.000Z");
+    // A period wholly inside the skipped hour does not open that day: the next Sunday's.
+    const skipped: BusinessHours = { ...berlin, weekly: { sun: [["02:10", "02:50"]] } };
+    expect(iso(nextOpening(skipped, Date.parse("2026-03-28T20:00:00Z")))).toBe("2026-04-05T00:10:00.000Z");
+  });
+
   it("names what cannot be used", () => {
     expect(businessHoursProblem(taipei)).toBeNull();
     expect(businessHoursProblem({ ...taipei, timeZone: "Mars/Olympus" })).toMatch(/^timeZone:/);

@@ -27,13 +27,15 @@ export async function changeConversation(
   const before = await findConversation(db, data, access.organizationId, id);
   if (!before) throw notFound();
   const { user } = c.var.principal;
-  await conversationObject(c.env, id).change(
+  const made = await conversationObject(c.env, id).change(
     before.conversation,
     change(user.id),
     { name: user.name, avatar: user.avatar },
     reason,
   );
   const view = (await findConversation(db, data, access.organizationId, id))!;
+  // A pick-up that found the conversation taken (ConversationChange.whileWaiting): the change that took it was told.
+  if (!made) return conversationRecord(view);
   // Told even when nothing changed (a repeated take-over): the inbox's view is read again.
   const event =
     lifecycleEvent(before.conversation, view.conversation, reason) ??

@@ -3,7 +3,8 @@ import type { Router } from "../../lib/openapi";
 import { dataParts } from "../../services/shards/parts";
 import { errorResponses, noContent } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
-import { deleteGroup } from "../../services/groups";
+import { deleteGroup, groupMemberIds } from "../../services/groups";
+import { actorOf, releaseUnserving } from "../../services/assignment/release";
 import { GroupParams } from "./schema";
 
 const route = createRoute({
@@ -13,7 +14,8 @@ const route = createRoute({
   summary: "Delete a group",
   description:
     "Needs `group.manage`. Its members lose the group's permissions at once; conversations it served lose their " +
-    "team, and inboxes that assigned round-robin to it assign to every member who may serve conversations.",
+    "team, and inboxes that assigned round-robin to it assign to every member who may serve conversations. " +
+    "Members it leaves without `conversation.manage` have their unresolved conversations unassigned.",
   request: { params: GroupParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });
@@ -23,6 +25,10 @@ export const registerDeleteGroup = (r: Router) =>
     const { organizationPk, id } = c.req.valid("param");
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "group.manage");
+    const memberIds = await groupMemberIds(c.var.db, id);
     await deleteGroup(c.var.db, await dataParts(c.env, access.organizationId), access.organizationId, id);
+    // Members left without conversation.manage may serve no conversation: theirs go to those who may.
+    const actor = actorOf(c.var.principal.user);
+    await releaseUnserving(c.env, c.var.db, access.organizationId, memberIds, actor, c.executionCtx);
     return c.body(null, 204);
   });

@@ -2,7 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { orgAccess, requireGrantable, requirePermission } from "../../services/access";
-import { checkOrganizationField, findGroup, groupRecord, updateGroup } from "../../services/groups";
+import { checkOrganizationField, findGroup, groupMemberIds, groupRecord, updateGroup } from "../../services/groups";
+import { actorOf, releaseUnserving } from "../../services/assignment/release";
 import { GroupPatch, GroupSchema, GroupWrite } from "../../services/records/groups";
 import { GroupParams } from "./schema";
 
@@ -16,7 +17,8 @@ const routeFor = (method: "put" | "patch") =>
       "Needs `group.manage`; non-owners can grant only permissions they hold. " +
       (method === "put"
         ? "`permissions` replaces the group's permissions entirely."
-        : "Fields left out keep their value; `permissions`, when given, replaces them entirely."),
+        : "Fields left out keep their value; `permissions`, when given, replaces them entirely.") +
+      " Members it leaves without `conversation.manage` have their unresolved conversations unassigned.",
     request: { params: GroupParams, ...jsonBody(method === "put" ? GroupWrite : GroupPatch) },
     responses: { 200: json(GroupSchema, "Updated"), ...errorResponses(400, 403, 404, 409) },
   });
@@ -32,6 +34,12 @@ export function registerUpdateGroup(r: Router) {
       checkOrganizationField(body, access.organizationId);
       if (body.permissions) requireGrantable(access, body.permissions);
       const row = await updateGroup(c.var.db, group, body);
+      // Members left without conversation.manage may serve no conversation: theirs go to those who may.
+      if (body.permissions) {
+        const memberIds = await groupMemberIds(c.var.db, group.id);
+        const actor = actorOf(c.var.principal.user);
+        await releaseUnserving(c.env, c.var.db, access.organizationId, memberIds, actor, c.executionCtx);
+      }
       return c.json(await groupRecord(c.var.db, row), 200);
     });
   }

@@ -3,6 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, noContent } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
 import { memberToRemove, removeMember } from "../../services/members";
+import { actorOf } from "../../services/assignment/release";
 import { MemberParams } from "./schema";
 
 const route = createRoute({
@@ -11,7 +12,10 @@ const route = createRoute({
   tags: ["Members"],
   summary: "Remove a member from the organization",
   description:
-    "Needs `member.manage`, except to leave: a member may remove themselves. The owner cannot be removed (400).",
+    "Needs `member.manage`, except to leave: a member may remove themselves. The owner cannot be removed (400). " +
+    "The unresolved conversations assigned to the member are unassigned (a `conversation.updated` lifecycle event " +
+    "with `changes.assignee` and reason `operator` each); those waiting for a person go round-robin to the agents " +
+    "who remain, as after an unassignment.",
   request: { params: MemberParams },
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });
@@ -23,6 +27,7 @@ export const registerDeleteMember = (r: Router) =>
     const target = await memberToRemove(c.var.db, access.organizationId, id);
     // Leaving needs no permission; removing someone else does.
     if (target.id !== access.memberId) requirePermission(access, "member.manage");
-    await removeMember(c.var.db, access.organizationId, target);
+    const actor = actorOf(c.var.principal.user);
+    await removeMember(c.env, c.var.db, access.organizationId, target, actor, c.executionCtx);
     return c.body(null, 204);
   });

@@ -7,6 +7,7 @@ import { groupPermissionIds } from "../../services/groups";
 import { getMember, organizationGroupIds, replaceMemberGroups } from "../../services/members";
 import { MemberSchema, memberRecord } from "../../services/records/members";
 import { memberWith } from "./access";
+import { actorOf, releaseUnserving } from "../../services/assignment/release";
 import { MemberParams } from "./schema";
 
 const UpdateGroups = z.object({
@@ -28,7 +29,8 @@ const route = createRoute({
     "Needs `member.manage`: assigning roles is managing the member (group.manage governs the groups themselves). " +
     "Groups decide permissions, so a member who is not an owner cannot change their own groups, nor give a group " +
     "holding permissions they lack (403). " +
-    "Every id must be a group of this organization (400); the replacement is atomic.",
+    "Every id must be a group of this organization (400); the replacement is atomic. A member left without " +
+    "`conversation.manage` has their unresolved conversations unassigned, as removing them does.",
   request: { params: MemberParams, ...jsonBody(UpdateGroups) },
   responses: { 200: json(MemberSchema, "The member with its new groups"), ...errorResponses(400, 403, 404, 415) },
 });
@@ -45,5 +47,8 @@ export const registerUpdateMemberGroups = (r: Router) =>
     if (unknown.length) throw fieldError("groups", `Not a group of this organization: ${unknown.join(", ")}.`);
     for (const groupId of wanted) requireGrantable(access, await groupPermissionIds(db, groupId));
     await replaceMemberGroups(db, member.member.id, wanted);
+    // Without conversation.manage now, they may serve no conversation: theirs go to those who may.
+    const actor = actorOf(c.var.principal.user);
+    await releaseUnserving(c.env, db, access.organizationId, [member.member.id], actor, c.executionCtx);
     return c.json(memberRecord(await getMember(db, access.organizationId, id)), 200);
   });

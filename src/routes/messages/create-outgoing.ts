@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { authorize, requireConversation } from "../../services/access";
-import { conversationObject, takeOverState } from "../../services/conversations";
+import { conversationObject, pickUpState } from "../../services/conversations";
 import { changeConversation } from "../conversations/change";
 import { MessageFields, PostedContent, textOrAttachments } from "./schema";
 import { MessageSchema } from "../../services/records/messages";
@@ -37,7 +37,8 @@ const route = createRoute({
   description:
     "Needs `conversation.manage`. The sender is the current user; the conversation becomes " +
     "`human_serving`. A reply to a conversation waiting for a person (`waiting_for_human`) with no assignee takes " +
-    "it over first, as `take-over/` does: the caller becomes its assignee. " +
+    "it over first, as `take-over/` does: the caller becomes its assignee (of two such replies at once, the first; " +
+    "the second is posted as a colleague's reply). " +
     "With `private: true` the message is a note for the team: the visitor never sees it (widget history and " +
     "live stream), no channel or message webhook carries it, and the conversation is left as it was (state, " +
     "last message, unread count).",
@@ -51,10 +52,11 @@ export const registerCreateOutgoingMessage = (r: Router) =>
     const { conversation: conversationId, ...message } = c.req.valid("json");
     const found = await requireConversation(c, conversationId, "Conversation not found.");
     // Answering a conversation that waits for a person, with nobody on it, is picking it up: the agent takes it over
-    // first, so it is theirs and the visitor is told they joined (docs/decisions.md, "Conversation states").
+    // first, so it is theirs and the visitor is told they joined (docs/decisions.md, "Conversation states"). Only if
+    // it still waits unassigned when written (pickUpState): of two replies at once, the second is a colleague's word.
     const { progressStatus, assigneeId } = found.conversation;
     if (!message.private && progressStatus === "waiting_for_human" && !assigneeId)
-      await changeConversation(c, conversationId, takeOverState);
+      await changeConversation(c, conversationId, pickUpState);
     const { user } = c.var.principal;
     // An agent's attachments are checked and stored as a visitor's, so channels and webhooks get a URL they can fetch.
     message.attachments = await messageAttachments(c, access.organizationId, conversationId, message.attachments);

@@ -57,15 +57,17 @@ export interface MessageEffect {
    */
   readonly notes?: boolean;
   /**
-   * Statements stored in the same batch as `message` (`conversation`: as the message finds it): all
-   * are stored, or none (null or []: none for this message). `result` is the last one's. On the data plane alone:
-   * configuration comes bound from `config`, the inbox's as the store read it before the batch (outbox-config.ts).
+   * Statements stored in the same batch as `message` (`conversation`: as the message finds it; `after`: as it leaves
+   * it): all are stored, or none (null or []: none for this message). `result` is the last one's. On the data plane
+   * alone: configuration comes bound from `config`, the inbox's as the store read it before the batch
+   * (outbox-config.ts).
    */
   inBatch?(
     db: Db,
     conversation: ConversationRow,
     message: MessageRow,
     config: OutboxConfig,
+    after: ConversationRow,
   ): D1PreparedStatement | D1PreparedStatement[] | null;
   /** After the batch is stored, in the order of the conversation's messages. Must not throw: hand slow work to
    * `waitUntil`. */
@@ -95,15 +97,21 @@ export function addEffectForTest(effect: MessageEffect): () => void {
 }
 
 /**
- * The effects' statements for one message, to append to the batch that stores it, and each
- * effect's result from the batch's results (`resultsFrom(all, at)`: where the statements begin).
+ * The effects' statements for one message (`after`: the conversation as it leaves it), to append to the batch that
+ * stores it, and each effect's result from the batch's results (`resultsFrom(all, at)`: where the statements begin).
  */
-export function effectStatements(db: Db, conversation: ConversationRow, message: MessageRow, config: OutboxConfig) {
+export function effectStatements(
+  db: Db,
+  conversation: ConversationRow,
+  message: MessageRow,
+  config: OutboxConfig,
+  after: ConversationRow,
+) {
   const owners: { effect: MessageEffect; last: number }[] = [];
   const statements: D1PreparedStatement[] = [];
   for (const effect of EFFECTS) {
     if (message.private && !effect.notes) continue;
-    const made = effect.inBatch?.(db, conversation, message, config);
+    const made = effect.inBatch?.(db, conversation, message, config, after);
     const own = Array.isArray(made) ? made : made ? [made] : [];
     if (!own.length) continue;
     statements.push(...own);

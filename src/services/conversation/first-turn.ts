@@ -235,7 +235,7 @@ async function storeTurn(
     if (row.type === "incoming") question = row;
     const before = state;
     state = afterMessage(state, row);
-    return { row, before, state, effects: effectStatements(db, before, row, config) };
+    return { row, before, state, effects: effectStatements(db, before, row, config, state) };
   });
   const results = await batch(db, [...writes, ...entries.flatMap((e) => e.effects.statements)]);
   let at = writes.length;

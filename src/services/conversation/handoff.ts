@@ -3,6 +3,10 @@
 // once, instead of asking the model; when it could not answer `afterUnanswered` times in a row, it
 // adds the message to its reply. That reply queues the conversation for a human
 // (conversations.ts, stateAfter), in the same batch as the reply.
+import { eq } from "drizzle-orm";
+import type { Db } from "../../env";
+import { inboxes } from "../../db/schema";
+import { isOpen, nextOpening } from "../business-hours";
 import type { MessageRow, NewMessage } from "../conversations";
 import { replyLanguage } from "../llm/local-small-talk";
 import type { Reply } from "./replies";
@@ -168,6 +172,16 @@ export type VisitorWords = Pick<MessageRow, "content"> & { earlier?: readonly st
  * weeks). */
 export interface OutsideHours {
   nextOpeningAt: number | null;
+}
+
+/**
+ * Whether the inbox's team is away at `now` (its business hours; the clock's time, lib/clock.ts), read only as the
+ * assistant hands off: every handoff, in a turn or outside one (the visitor's dislikes), says the same message.
+ */
+export async function outsideHours(db: Db, inboxId: string, now: number): Promise<OutsideHours | undefined> {
+  const [inbox] = await db.select({ hours: inboxes.businessHours }).from(inboxes).where(eq(inboxes.id, inboxId));
+  if (!inbox?.hours || isOpen(inbox.hours, now)) return undefined;
+  return { nextOpeningAt: nextOpening(inbox.hours, now) };
 }
 
 /**

@@ -73,15 +73,17 @@ export function lifecycleEvent(
 /**
  * Why storing `message` may change its conversation's lifecycle (`before`: as the message finds it):
  * the assistant's handoff reply (its reason), a member's public reply, which serves a queued
- * conversation (`operator`), or a visitor's message reopening a resolved one (`visitor_request`: the
- * contract's one reason naming the visitor's doing; docs/decisions.md, "Lifecycle events for webhooks").
+ * conversation (`operator`), or a visitor's message that moves its state (reopening a resolved one, giving one a
+ * person served back to the assistant): `visitor_request`, the contract's one reason naming the visitor's doing
+ * (docs/decisions.md, "Lifecycle events for webhooks"). A new conversation's first message starts it, no change:
+ * `conversation.created` tells of it.
  */
 export function messageChangeReason(
   message: Pick<MessageRow, "senderType" | "private" | "contentPayload">,
-  before: Pick<ConversationRow, "status">,
+  before: Pick<ConversationRow, "progressStatus">,
 ): ChangeReason | null {
   if (message.senderType === "user") return message.private ? null : "operator";
-  if (message.senderType === "contact") return before.status === "resolved" ? "visitor_request" : null;
+  if (message.senderType === "contact") return before.progressStatus === "open" ? null : "visitor_request";
   if (message.senderType !== "chatbot") return null;
   return (message.contentPayload as { handoff?: { reason?: ChangeReason } } | null)?.handoff?.reason ?? null;
 }
@@ -152,7 +154,7 @@ export const liveInboxEffect: MessageEffect = {
     if (created) events.push(conversationEvent("conversation.created", created));
     for (const m of messages) {
       events.push(messageEvent(m.conversation, m.record));
-      // A handoff reply queues the conversation, a member's reply serves it, a visitor's reopens it, in its own batch:
+      // A handoff reply queues the conversation, a member's reply serves it, a visitor's moves it, in its own batch:
       // that change is an event of its own.
       const reason = messageChangeReason(m.message, m.before);
       const changed = reason ? lifecycleEvent(m.before, m.conversation, reason) : null;

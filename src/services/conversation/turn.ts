@@ -25,13 +25,10 @@ import {
   handoffFor,
   handoffReply,
   handoffSettings,
+  outsideHours,
   unansweredInARow,
   type HandoffReason,
-  type OutsideHours,
 } from "./handoff";
-import { eq } from "drizzle-orm";
-import { inboxes } from "../../db/schema";
-import { isOpen, nextOpening } from "../business-hours";
 import { clockNow } from "../../lib/clock";
 import { turnError, type TurnError, type TurnResult } from "./turn-result";
 import type { FiguredAssistant } from "../statistics/message-figures";
@@ -339,13 +336,6 @@ async function replyTo(
   const handedOff = await handOff(reason, reply);
   emit(handedOff.content.slice(reply.content.length));
   return handedOff;
-}
-
-/** Whether the inbox's team is away now (its business hours), read only as the assistant hands off. */
-async function outsideHours(db: Db, inboxId: string, now: number): Promise<OutsideHours | undefined> {
-  const [inbox] = await db.select({ hours: inboxes.businessHours }).from(inboxes).where(eq(inboxes.id, inboxId));
-  if (!inbox?.hours || isOpen(inbox.hours, now)) return undefined;
-  return { nextOpeningAt: nextOpening(inbox.hours, now) };
 }
 
 /** The caller's stream, told how the turn ended and closed. */

@@ -37,6 +37,7 @@ const insertChangeEvent = prepared<{
   autoReplyEnabled: number | null;
   reason: ChangeReason;
   now: number;
+  whileWaiting: number;
 }>(() =>
   raw(
     `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at)
@@ -50,6 +51,7 @@ const insertChangeEvent = prepared<{
            then json_array(json(iif(c.auto_reply_enabled, 'true', 'false')), json(iif(?7, 'true', 'false'))) end
        )) as changes
        from conversations c where c.id = ?2
+         and (?10 = 0 or (c.progress_status = 'waiting_for_human' and c.assignee_id is null))
      ) where changes <> '{}'`,
     "id",
     "conversationId",
@@ -60,6 +62,7 @@ const insertChangeEvent = prepared<{
     "autoReplyEnabled",
     "reason",
     "now",
+    "whileWaiting",
   ),
 );
 
@@ -172,6 +175,8 @@ export function changeEventWrites(
       autoReplyEnabled: change.autoReplyEnabled === undefined ? null : Number(change.autoReplyEnabled),
       reason,
       now,
+      // A change made only while the conversation waits unassigned (a reply picking it up): no event when it is not.
+      whileWaiting: change.whileWaiting ? 1 : 0,
     }),
     after: eventOutbox(db, id, now, config),
   };
@@ -216,18 +221,19 @@ export function assignmentEventWrites(
 }
 
 /**
- * The statements recording what an assistant's handoff reply, a member's reply or a visitor's message
- * reopening a resolved conversation does to its conversation (`before`: as the message finds it), for the batch storing
- * it; none for other messages. `config`: the inbox's, read before the batch.
+ * The statements recording what an assistant's handoff reply, a member's reply or a visitor's message does to its
+ * conversation's lifecycle (`before`: as the message finds it; `after`: as it leaves it), for the batch storing it;
+ * none when it changes none of it. `config`: the inbox's, read before the batch.
  */
 export function messageEventWrites(
   db: Db,
   before: ConversationRow,
   message: MessageRow,
   config: OutboxConfig,
+  after = afterMessage(before, message),
 ): D1PreparedStatement[] {
   const reason = messageChangeReason(message, before);
-  const changes = lifecycleChanges(before, afterMessage(before, message));
+  const changes = lifecycleChanges(before, after);
   if (!reason || !Object.keys(changes).length) return [];
   const id = uuidv7(message.createdAt);
   const event = {

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { members } from "../../../src/db/schema";
 import { autoAssign } from "../../../src/services/assignment/round-robin";
 import { conversationData, db, expectError, parts, seedMember, seedOwner, waitFor } from "../../harness";
+import { client as d1 } from "../../../src/db/prepared";
 import { liveEvents } from "../../support/sse";
 import {
   assistantWithInbox,
@@ -290,5 +291,65 @@ describe("automatic (round-robin) assignment", () => {
     });
     // The agent kept conversation.manage through their own group.
     expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
+  });
+});
+
+/** The assignee changes recorded as the conversation's lifecycle events, oldest first, with their reason. */
+const assigneeEvents = async (organizationId: string, id: string) =>
+  (
+    await d1(await conversationData(organizationId, id))
+      .prepare("SELECT changes, reason FROM conversation_events WHERE conversation_id = ? ORDER BY created_at, id")
+      .bind(id)
+      .all<{ changes: string; reason: string }>()
+  ).results
+    .map((e) => [JSON.parse(e.changes).assignee, e.reason])
+    .filter(([assignee]) => assignee);
+
+describe("a member who can no longer be assigned", () => {
+  it("removing a member releases the queued conversation they were assigned, for another agent to take", async () => {
+    const owner = await seedOwner();
+    const leaving = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+    const id = await handedOff(talk);
+    expect((await settledAssignment(owner, id)).assignee?.id).toBe(leaving.userId);
+
+    const removed = await owner.fetch("DELETE", `/organizations/${owner.organizationId}/members/${leaving.memberId}/`);
+    expect(removed.status).toBe(204);
+    // Released as an unassignment is: its lifecycle event, for the live inbox and the webhooks that opt in.
+    expect(await getConversation(owner, id)).toMatchObject({ status: "queued", assignee: null });
+    expect((await assigneeEvents(owner.organizationId, id)).at(-1)).toEqual([[leaving.userId, null], "operator"]);
+    // Another agent comes online: the conversation still waits for a person, and it is theirs to take.
+    const staying = await seedAgent(owner, "online");
+    const after = await waitFor(
+      () => getConversation(owner, id),
+      (c) => c.assignee !== null,
+      2000,
+    );
+    expect(after.status).toBe("queued");
+    expect(after.assignee?.id, "still assigned to a user who is no longer a member").toBe(staying.userId);
+  });
+
+  it("a member whose groups no longer grant conversation.manage loses their conversations to one who may", async () => {
+    const owner = await seedOwner();
+    const demoted = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+    const id = await handedOff(talk);
+    expect((await settledAssignment(owner, id)).assignee?.id).toBe(demoted.userId);
+    const other = await seedAgent(owner, "online");
+
+    const path = `/organizations/${owner.organizationId}/members/${demoted.memberId}/update-groups/`;
+    expect((await owner.fetch("POST", path, { groups: [] })).status).toBe(200);
+    expect((await getConversation(owner, id)).assignee?.id).not.toBe(demoted.userId);
+    const after = await waitFor(
+      () => getConversation(owner, id),
+      (c) => c.assignee !== null,
+      2000,
+    );
+    expect(after).toMatchObject({ status: "queued", assignee: { id: other.userId } });
+    expect(await assigneeEvents(owner.organizationId, id)).toEqual([
+      [[null, demoted.userId], "auto_assignment"],
+      [[demoted.userId, null], "operator"],
+      [[null, other.userId], "auto_assignment"],
+    ]);
   });
 });

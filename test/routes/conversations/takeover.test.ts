@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import {
+  NO_SUCH_ID,
+  PREFIXES,
+  call,
+  conversationData,
+  expectError,
+  seedMember,
+  seedOwner,
+  type Actor,
+} from "../../harness";
+import { client as d1 } from "../../../src/db/prepared";
+import { createChatbot } from "../../fixtures/chatbots";
+import { upstreamModel } from "../chat-completions/fixtures";
+import { assistantWithInbox, getConversation, handedOff, seedAgent } from "../assignment/fixtures";
 import { startedConversation } from "../../support/conversation-search";
 import { liveEvents } from "../../support/sse";
 import { client, pub, startSession, visitorConversation } from "../widget/fixtures";
@@ -165,6 +178,106 @@ describe("human takeover", () => {
       });
     },
   );
+});
+
+/** The lifecycle events stored for the conversation (conversation_events), oldest first, their changes parsed. */
+async function storedEvents(owner: Actor, id: string) {
+  const events = await d1(await conversationData(owner.organizationId, id))
+    .prepare("SELECT changes, reason FROM conversation_events WHERE conversation_id = ? ORDER BY created_at, id")
+    .bind(id)
+    .all<{ changes: string; reason: string }>();
+  return events.results.map((e) => ({ changes: JSON.parse(e.changes) as Record<string, unknown>, reason: e.reason }));
+}
+
+describe("a take-over racing other writes", () => {
+  it("two replies at once to a waiting conversation: the first picks it up, the second is a colleague's", async () => {
+    const owner = await seedOwner();
+    const a = await seedAgent(owner);
+    const b = await seedAgent(owner);
+    const { talk } = await assistantWithInbox(owner, null);
+    const id = await handedOff(talk);
+    expect(await getConversation(owner, id)).toMatchObject({ progressStatus: "waiting_for_human", assignee: null });
+
+    const replies = await Promise.all(
+      [a, b].map((agent, i) =>
+        agent.fetch("POST", "/messages/outgoing/", { conversation: id, content: `Hello, I am agent ${i}` }),
+      ),
+    );
+    for (const res of replies) expect(res.status).toBe(201);
+    const takeOvers = (await storedEvents(owner, id)).filter((e) => "assignee" in e.changes);
+    // Each reply had read the conversation unassigned: only the one written first takes it over.
+    expect(takeOvers.map((e) => e.changes.assignee)).toHaveLength(1);
+    const [taker] = takeOvers.map((e) => (e.changes.assignee as [null, string])[1]);
+    expect([a.userId, b.userId]).toContain(taker);
+    expect(await getConversation(owner, id)).toMatchObject({
+      status: "open",
+      progressStatus: "human_serving",
+      assignee: { id: taker },
+    });
+  });
+
+  it("a reply under way that ends with a handoff does not queue again the conversation a person took", async () => {
+    const owner = await seedOwner();
+    // Slow only when asked for a story (test/support/openai-upstream.mjs): the take-over lands while it is written.
+    const model = await upstreamModel(owner, { modelName: "story-150" });
+    const bot = await createChatbot(owner, {
+      largeLanguageModel: model.id,
+      replyMode: "agent",
+      handoff: { enabled: false },
+    });
+    const talk = (content: string, conversation?: string) =>
+      owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+        message: { content },
+        ...(conversation ? { conversation } : {}),
+      });
+    const first = await bodyOf<"POST /chatbots/{chatbotId}/completions/">(await talk("hello"));
+    const id = first.conversationId;
+    expect((await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { handoff: { enabled: true } })).status).toBe(200);
+
+    const replying = talk('Tell me a story, then handoff ARGS {"reason": "story"}', id);
+    await new Promise((r) => setTimeout(r, 400));
+    const taken = await owner.fetch("POST", `/conversations/${id}/take-over/`);
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toMatchObject({ progressStatus: "human_serving", assignee: { id: owner.userId } });
+    const reply = await (await replying).json<{ message: { contentPayload: Record<string, unknown> } | null }>();
+    // The reply was under way before the take-over: it is stored (docs/decisions.md says it completes)...
+    expect(reply.message?.contentPayload).toHaveProperty("handoff");
+    // ...but its handoff, written after the take-over, leaves the conversation with the person who took it.
+    expect(await getConversation(owner, id)).toMatchObject({
+      status: "open",
+      progressStatus: "human_serving",
+      assignee: { id: owner.userId },
+    });
+    const progress = (await storedEvents(owner, id)).map((e) => e.changes.progressStatus).filter(Boolean);
+    expect(progress).toEqual([["ai_processing", "human_serving"]]);
+  });
+
+  it("a visitor's message that gives a conversation a member served back to the assistant is an event", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const talk = async (content: string, conversation?: string) =>
+      await bodyOf<"POST /chatbots/{chatbotId}/completions/">(
+        await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+          message: { content },
+          ...(conversation ? { conversation } : {}),
+        }),
+      );
+    const { conversationId: id } = await talk("Where is my parcel?");
+    // A member's word in a conversation the assistant answers: human_serving, auto reply left on (docs/decisions.md).
+    const said = await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Checking for you." });
+    expect(said.status).toBe(201);
+    expect(await getConversation(owner, id)).toMatchObject({ progressStatus: "human_serving", autoReplyEnabled: true });
+    await talk("Thanks, any news?", id);
+    expect(await getConversation(owner, id)).toMatchObject({ progressStatus: "ai_processing" });
+    // Every change of progressStatus is an event (CONTRACT section 18), the visitor's as well as the member's.
+    expect((await storedEvents(owner, id)).filter((e) => e.changes.progressStatus)).toEqual([
+      { changes: expect.objectContaining({ progressStatus: ["ai_processing", "human_serving"] }), reason: "operator" },
+      {
+        changes: expect.objectContaining({ progressStatus: ["human_serving", "ai_processing"] }),
+        reason: "visitor_request",
+      },
+    ]);
+  });
 });
 
 describe("GET /web-chats/{id}/public/conversations/{conversationId}/events/", () => {

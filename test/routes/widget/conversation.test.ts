@@ -8,6 +8,7 @@ import { signVisitorToken } from "../../../src/services/widget/tokens";
 import { client, pub, seedWebChat, startSession } from "./fixtures";
 import { bodyOf, type Schemas } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
+import { createChatbot } from "../../fixtures/chatbots";
 
 /** A visitor's send streams back like a completion, with the public record of the reply. */
 type Reply = StreamEvent<Schemas["WidgetMessage"]>;
@@ -245,6 +246,36 @@ describe("feedback, sharing and resuming", () => {
       ).toHaveLength(messages.length);
     },
   );
+
+  it("says the outside-hours message and keeps the next opening, as every other handoff does", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner, { handoff: { outsideHoursMessage: "Closed; back at nine." } });
+    const chat = await seedWebChat(owner, { enableAnonymous: true }, bot);
+    // Never open: every moment is outside business hours.
+    const closed = { timeZone: "UTC", weekly: {}, holidays: [] };
+    expect((await owner.fetch("PATCH", `/inboxes/${chat.inboxId}/`, { businessHours: closed })).status).toBe(200);
+    const session = await startSession(chat.id);
+    const said = async (body: Record<string, unknown>) =>
+      storedReply(await readEvents<Reply>(await send(chat.id, session.token, body)));
+    const first = await said({ content: "Where is my parcel?" });
+    const conversation = first.conversationId;
+    const second = await said({ conversation, content: "It was due Monday" });
+    const rate = (messageId: string | null) =>
+      client().post(pub(chat.id, `messages/${messageId}/feedback/`), { feedback: "dislike" }, session.token);
+    expect((await rate(first.messageId)).status).toBe(200);
+    expect((await rate(second.messageId)).status).toBe(200);
+    const handoffOf = async () =>
+      (
+        await bodyOf<"GET /messages/">(await owner.fetch("GET", `/messages/?conversation=${conversation}&pageSize=100`))
+      ).results.find((m) => (m.contentPayload as { handoff?: unknown } | null)?.handoff);
+    await expect.poll(handoffOf).toBeDefined();
+    const handoff = await handoffOf();
+    // The turn's handoffs say the outside-hours message, with the next opening (none: hours that never open).
+    expect(handoff?.content).toBe("Closed; back at nine.");
+    expect(handoff?.contentPayload).toMatchObject({
+      handoff: { reason: "unanswered", trigger: "dislikes", outsideHours: true, nextOpeningAt: null },
+    });
+  });
 
   it("shows the visitor the Idempotency-Key of their send, on their own messages only, never in a share", async () => {
     // A second tab's same words must not pass for this tab's message (widget/src/live-view.ts, claimed).

@@ -3,6 +3,7 @@ import type { Router } from "../../../lib/openapi";
 import { errorResponses, noContent } from "../../../lib/openapi";
 import { removeGroupMember } from "../../../services/groups";
 import { groupWith } from "../access";
+import { actorOf, releaseUnserving } from "../../../services/assignment/release";
 import { GroupMemberParams } from "./schema";
 
 const route = createRoute({
@@ -10,7 +11,9 @@ const route = createRoute({
   path: "/organizations/{organizationPk}/groups/{groupPk}/group-members/{id}/",
   tags: ["Roles and permissions"],
   summary: "Remove a member from a group",
-  description: "Needs `group.manage`. The member stays in the organization and loses the group's permissions.",
+  description:
+    "Needs `group.manage`. The member stays in the organization and loses the group's permissions; left without " +
+    "`conversation.manage`, their unresolved conversations are unassigned, as removing them does.",
   request: { params: GroupMemberParams },
   responses: { 204: noContent, ...errorResponses(403, 404) },
 });
@@ -19,6 +22,9 @@ export const registerDeleteGroupMember = (r: Router) =>
   r.openapi(route, async (c) => {
     const { organizationPk, groupPk, id } = c.req.valid("param");
     const { group } = await groupWith(c, organizationPk, groupPk, "group.manage");
-    await removeGroupMember(c.var.db, group.id, id);
+    const memberId = await removeGroupMember(c.var.db, group.id, id);
+    // Without conversation.manage now, they may serve no conversation: theirs go to those who may.
+    const actor = actorOf(c.var.principal.user);
+    await releaseUnserving(c.env, c.var.db, group.organizationId, [memberId], actor, c.executionCtx);
     return c.body(null, 204);
   });
