@@ -654,6 +654,18 @@ export class Conversation extends DurableObject<Bindings> {
     const turn = this.#exclusive(async () => {
       await this.#open(input.organizationId, input.conversationId);
       const { conversation, recent, view } = await this.#load(input.conversationId, input.created, input.conversation);
+      // A message posted again once stored (two runs of one platform event: services/channels/intake.ts) is the stored
+      // one, and starts no second reply.
+      const id = input.message.id;
+      const known =
+        owed && id
+          ? (recent.find((m) => m.id === id) ?? this.#messages.find(input.organizationId, input.conversationId, id))
+          : undefined;
+      if (known) {
+        const record = messageRecord(known);
+        stored(record);
+        return { result: Promise.resolve<TurnResult>({ incoming: record, reply: null }) };
+      }
       const store = this.#store(view, conversation, !!input.created);
       const message = store.next(conversation, incomingFields(input.sender, input.message));
       const answering = conversation.autoReplyEnabled && !!conversation.chatbotId && !input.silent;

@@ -155,6 +155,35 @@ describe("e-mail inbox", () => {
     expect((await PostalMime.parse(sent.raw)).from).toEqual({ address, name: assistant.name });
   });
 
+  it("a reply to a mail with a long subject keeps every line within RFC 5322's 998 characters", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    // 1,200 characters of plain ASCII: a ticket system's or a forwarded chain's subject.
+    const subject = "Order 4417 damaged on arrival, ".repeat(40).trim();
+    const raw = [
+      "MIME-Version: 1.0",
+      "Date: Mon, 2 Dec 2024 10:00:00 +0900",
+      `Message-ID: ${mailId()}`,
+      // Folded as RFC 5322 2.2.3 lets a sender write a long header.
+      `Subject: ${subject.replace(/(.{1,900})( |$)/g, "$1\r\n ").trimEnd()}`,
+      `From: Jane <${visitor}>`,
+      `To: ${address}`,
+      'Content-Type: text/plain; charset="UTF-8"',
+      "",
+      "Where is my parcel?",
+      "",
+    ].join("\r\n");
+    expect((await deliver(raw, visitor, address)).rejected).toBeNull();
+    const conversation = await onlyConversation(owner, inboxId);
+    await messagesWhen(owner, conversation.id, (m) => m[1]?.metadata.channelDelivery?.status === "sent");
+    const [reply] = await replies(visitor, 1);
+    const longest = Math.max(...reply.raw.split("\r\n").map((line) => line.length));
+    expect(longest).toBeLessThanOrEqual(998);
+    // Folded, not cut: a client reads the whole subject back.
+    expect((await PostalMime.parse(reply.raw)).subject).toBe(`Re: ${subject}`);
+  });
+
   it("a reply naming only our reply (In-Reply-To, no References) comes back into the same conversation", async () => {
     const { owner, inboxId, address, visitor, ours } = await threadBegun("Can I change my order?");
     const second = mailId();

@@ -1,14 +1,15 @@
 // An event taken in again after a run of it died (services/channels/intake.ts): between storing its message and
 // marking the event, or between naming the message on the event and posting it. The first stores nothing more and
-// sends no second reply; the second stores the message once.
+// sends no second reply; the second stores the message once. And two runs of one chat at once: one takes it in, the
+// other leaves it to it.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { channelEvents } from "../../src/db/schema";
 import { takeInEvents } from "../../src/services/channels/intake";
 import { client } from "../../src/db/prepared";
 import { data, db, type Actor } from "../harness";
-import { conversationsOf, eventually, lastIs, messagesWhen, onlyConversation } from "./support";
-import { sent, telegramInbox, textUpdate, type TelegramUser } from "./telegram-support";
+import { conversationsOf, eventually, lastIs, messagesOf, messagesWhen, onlyConversation } from "./support";
+import { sent, telegram, telegramInbox, textUpdate, type TelegramUser } from "./telegram-support";
 
 const QUESTION = /How would you rate this conversation\?/;
 
@@ -96,5 +97,86 @@ describe("a channel event taken in again", () => {
     ]);
     const [, taken] = await eventsOf(owner, inbox.inboxId);
     expect(taken).toEqual({ event_id: event.eventId, status: "stored", message_id: messages[2].id });
+  });
+});
+
+/** A Telegram photo with a caption as the webhook keeps it: pending, not yet queued. */
+async function keptPhoto(owner: Actor, inboxId: string, from: TelegramUser, caption: string) {
+  const now = Date.now();
+  const eventId = String(Math.floor(Math.random() * 1e9));
+  const event = {
+    eventId,
+    threadKey: String(from.id),
+    sender: { id: String(from.id), name: from.first_name },
+    text: caption,
+    attachments: [{ kind: "image", ref: `AgACAgQ-${eventId}` }],
+    at: now,
+  };
+  await (await data(owner.organizationId)).insert(channelEvents).values({
+    inboxId,
+    eventId,
+    organizationId: owner.organizationId,
+    payload: { ...event, receivedAt: now },
+    threadKey: event.threadKey,
+    at: now,
+    receivedAt: now,
+  });
+  return eventId;
+}
+
+/**
+ * Two runs of one chat's pending event at once: what the channel queue does when two batches hold events of one chat
+ * (each run takes in the chat's pending events from the oldest), or the cron queues again an event a run still holds.
+ * The first run is held in its file's download (Telegram's getFile) while the second runs to its end.
+ */
+async function overlappingRuns(owner: Actor, token: string, inboxId: string, eventId: string) {
+  const { held, release } = await telegram.hold(token, `/bot${token}/getFile`);
+  const first = takeInAgain(owner, inboxId, eventId);
+  await held;
+  const second = await takeInAgain(owner, inboxId, eventId);
+  await release();
+  return [await first, second];
+}
+
+describe("two runs of one chat at once", () => {
+  it("a new chat's first message opens one conversation, not two; the second run leaves it to the first", async () => {
+    const from: TelegramUser = { id: 7301000 + Math.floor(Math.random() * 1000), first_name: "Cy" };
+    const { owner, token, inbox } = await telegramInbox();
+    const eventId = await keptPhoto(owner, inbox.inboxId, from, "The parcel came broken");
+
+    const [first, second] = await overlappingRuns(owner, token, inbox.inboxId, eventId);
+    // The second found the chat held: its event is tried again later (it is stored by then), not dropped.
+    expect(first).toEqual(new Set());
+    expect(second).toEqual(new Set([eventId]));
+    await new Promise((r) => setTimeout(r, 1500));
+
+    const conversations = await conversationsOf(owner, inbox.inboxId);
+    expect(conversations).toHaveLength(1);
+    const messages = await messagesWhen(owner, conversations[0].id, (m) => m.length === 2 && lastIs("sent")(m));
+    expect(messages.map((m) => m.senderType)).toEqual(["contact", "chatbot"]);
+    expect(await eventsOf(owner, inbox.inboxId)).toEqual([
+      { event_id: eventId, status: "stored", message_id: messages[0].id },
+    ]);
+    // Let go at the end of the run: the chat's next event is taken in at once.
+    const next = await keptPhoto(owner, inbox.inboxId, from, "And the box too");
+    expect(await takeInAgain(owner, inbox.inboxId, next)).toEqual(new Set());
+  });
+
+  it("a message of an open conversation is answered once, not twice", async () => {
+    const from: TelegramUser = { id: 7302000 + Math.floor(Math.random() * 1000), first_name: "Di" };
+    const { owner, token, inbox } = await telegramInbox();
+    const opening = await keptPhoto(owner, inbox.inboxId, from, "Hello");
+    await takeInAgain(owner, inbox.inboxId, opening);
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    await messagesWhen(owner, conversation.id, (m) => m.length === 2);
+    const sendsBefore = (await sent(token, "sendMessage")).length;
+
+    const eventId = await keptPhoto(owner, inbox.inboxId, from, "The parcel came broken");
+    await overlappingRuns(owner, token, inbox.inboxId, eventId);
+    await new Promise((r) => setTimeout(r, 1500));
+
+    const types = (await messagesOf(owner, conversation.id)).map((m) => m.senderType);
+    expect(types).toEqual(["contact", "chatbot", "contact", "chatbot"]);
+    expect((await sent(token, "sendMessage")).length - sendsBefore).toBe(1);
   });
 });

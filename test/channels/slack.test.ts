@@ -11,6 +11,7 @@ import {
   nthIs,
   onlyConversation,
   post,
+  setAside,
   unsigned,
 } from "./support";
 import {
@@ -201,6 +202,27 @@ describe("Slack", () => {
       });
     },
   );
+
+  it("an event of another workspace the app is installed in is set aside, never this inbox's contact", async () => {
+    const { owner, token, inbox, sayDm } = await slackInbox();
+    // One Slack app serves every workspace that installed it: one signing secret, one events URL.
+    const other = dm("Hello from another workspace");
+    const elsewhere = {
+      ...other,
+      team_id: "T0OTHERTEAM",
+      authorizations: other.authorizations.map((a) => ({ ...a, team_id: "T0OTHERTEAM" })),
+    };
+    expect((await post(inbox.path, await signed(elsewhere))).status).toBe(200);
+    await eventually(async () => (await setAside(owner.organizationId, inbox.inboxId)).length === 1);
+    expect(await setAside(owner.organizationId, inbox.inboxId)).toEqual([
+      { error: "An event of the Slack workspace T0OTHERTEAM, not of the one connected (T061EG9R6)." },
+    ]);
+    expect(await conversationsOf(owner, inbox.inboxId)).toEqual([]);
+    expect(await posted(token)).toEqual([]);
+    // The connected workspace's own events come in as before.
+    expect((await sayDm("Hello")).status).toBe(200);
+    await onlyConversation(owner, inbox.inboxId);
+  });
 
   it("a refused token fails connect with Slack's error code", async () => {
     const owner = await seedOwner();

@@ -95,6 +95,9 @@ export const channelThreads = sqliteTable(
     conversationId: text("conversation_id"),
     /** What a reply needs that the conversation does not hold (e-mail's subject and Message-IDs). */
     context: json<Record<string, unknown>>("context"),
+    /** Which intake run is taking the chat's events in, until when: one run a chat (services/channels/intake.ts). */
+    leaseUntil: integer("lease_until"),
+    leaseHolder: text("lease_holder"),
     updatedAt: updatedAt(),
   },
   (t) => [

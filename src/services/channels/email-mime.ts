@@ -149,7 +149,11 @@ const utf8Base64 = (s: string) => {
 
 /** A header value as RFC 2047 encoded words where it is not plain ASCII (each word under 76 characters). */
 export function encodeWord(value: string): string {
-  if (/^[\x20-\x7e]*$/.test(value)) return value;
+  return /^[\x20-\x7e]*$/.test(value) ? value : encodedWords(value);
+}
+
+/** `value` as RFC 2047 encoded words, one per line of the header. */
+function encodedWords(value: string): string {
   const words: string[] = [];
   let chunk = "";
   for (const ch of value) {
@@ -162,6 +166,24 @@ export function encodeWord(value: string): string {
   }
   if (chunk) words.push(chunk);
   return words.map((w) => `=?utf-8?B?${utf8Base64(w)}?=`).join("\r\n ");
+}
+
+/**
+ * A header of unstructured text (the subject), folded at its spaces (RFC 5322 2.2.3) into lines of 78 characters where
+ * its words allow: a line is never longer than 998 characters, and a subject as long as a ticket system's or a
+ * forwarded chain's went out as one line of 1,200, which a receiving server may refuse or cut. A value that is not
+ * ASCII, or has a word too long for a line, goes as encoded words.
+ */
+function unstructuredHeader(name: string, value: string): string {
+  const words = value.replace(/\s+/g, " ").trim().split(" ");
+  if (!/^[\x20-\x7e]*$/.test(value) || words.some((w) => w.length > 900)) return `${name}: ${encodedWords(value)}`;
+  const lines = [`${name}:`];
+  for (const word of words) {
+    const last = lines.length - 1;
+    if (lines[last].length + 1 + word.length > 78 && lines[last].trim() !== `${name}:`) lines.push(` ${word}`);
+    else lines[last] += ` ${word}`;
+  }
+  return lines.join("\r\n");
 }
 
 /** `"Name" <address>`, the name encoded where it must be. */
@@ -195,7 +217,7 @@ export function replyMime(m: ReplyMime): string {
   const headers = [
     `From: ${formatAddress(m.from, m.fromName)}`,
     `To: ${formatAddress(m.to, m.toName)}`,
-    `Subject: ${encodeWord(m.subject)}`,
+    unstructuredHeader("Subject", m.subject),
     `Message-ID: ${m.messageId}`,
     `Date: ${(m.date ?? new Date()).toUTCString().replace(/GMT$/, "+0000")}`,
     ...(m.inReplyTo ? [`In-Reply-To: ${m.inReplyTo}`] : []),

@@ -94,12 +94,18 @@ export async function keep(
         at: event.at ?? now,
         receivedAt: now,
         position,
+        // Kept as every event is (a redelivery is the same row), and seen in channel_events with its reason.
+        ...(event.setAside ? { status: "ignored" as const, error: event.setAside } : {}),
       })
       .onConflictDoNothing()
       .returning({ eventId: channelEvents.eventId }),
   );
   const results = await data.batch(inserts as unknown as Parameters<Db["batch"]>[0]);
-  const fresh = (results as unknown as { eventId: string }[][]).flat().map((r) => r.eventId);
+  const aside = new Set(events.filter((e) => e.setAside).map((e) => e.eventId));
+  const fresh = (results as unknown as { eventId: string }[][])
+    .flat()
+    .map((r) => r.eventId)
+    .filter((id) => !aside.has(id));
   try {
     await db
       .update(inboxChannels)

@@ -6,7 +6,7 @@
 // the conversation of a chat changes only from the one the step read, and an event whose run got as
 // far as posting its message asks the chat's conversation object whether it is stored (docs/decisions.md,
 // "Messaging channels").
-import { and, asc, eq, inArray, isNotNull, notExists, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, notExists, or, sql } from "drizzle-orm";
 import {
   attachments,
   channelEvents,
@@ -57,15 +57,19 @@ export const MAX_EVENT_ATTEMPTS = 300;
 /** After this many, a file the platform cannot give now is left out (said in the message) rather than holding the
  * message back. */
 const FILE_ATTEMPTS = 3;
+/** How long a run holds a chat (leaseChat), renewed at each of its events: longer than an event's steps (each platform
+ * call has 15 s, a message may bring several files), short enough that a run that died holds its chat back briefly. */
+const CHAT_LEASE_MS = 120_000;
 
 type EventRow = typeof channelEvents.$inferSelect;
 
 /**
  * Takes in the named events' chats: each chat's pending events one after the other, in the order the
  * platform says they happened (then as received, then as their request listed them), whichever queue message or
- * request brought them first, so overlapping deliveries of one chat cannot swap its messages; chats side by side.
- * The events, chats, contacts, conversations and files are on `data` (the inboxes' organization's data plane), the
- * channels and inboxes on `db`. Returns the ids that failed (to be tried again).
+ * request brought them first, so overlapping deliveries of one chat cannot swap its messages; chats side by side, each
+ * by one run at a time (leaseChat). The events, chats, contacts, conversations and files are on `data` (the inboxes'
+ * organization's data plane), the channels and inboxes on `db`. Returns the ids that failed, and those of chats
+ * another run holds (to be tried again).
  */
 export async function takeInEvents(
   env: Bindings,
@@ -94,52 +98,140 @@ export async function takeInEvents(
       );
     }
   }
-  const chats = new Map<string, EventRow[]>();
+  // The named events by chat: each chat is taken in by one run at a time (its lease, leaseChat), from its oldest
+  // pending event as read once the chat is held.
+  const chats = new Map<string, { first: EventRow; threadKey: string; named: string[] }>();
   for (const row of rows) {
     const threadKey = row.threadKey ?? (row.payload as unknown as StoredEvent).threadKey;
     const key = `${row.inboxId}\n${threadKey}`;
-    if (chats.has(key)) continue;
-    const pending = await data
-      .select()
-      .from(channelEvents)
-      .where(
-        and(
-          eq(channelEvents.inboxId, row.inboxId),
-          eq(channelEvents.threadKey, threadKey),
-          eq(channelEvents.status, "pending"),
-        ),
-      )
-      // WhatsApp, Telegram and e-mail give whole seconds, and one request's events share their receiving time: two
-      // messages of one second in one request are then in the order the request lists them, not their ids'.
-      .orderBy(
-        asc(channelEvents.at),
-        asc(channelEvents.receivedAt),
-        asc(channelEvents.position),
-        asc(channelEvents.eventId),
-      )
-      .limit(200);
-    chats.set(key, pending.length ? pending : [row]);
+    const chat = chats.get(key) ?? { first: row, threadKey, named: [] };
+    chat.named.push(row.eventId);
+    chats.set(key, chat);
   }
   await Promise.all(
-    [...chats.values()].map(async (chat) => {
-      for (const [i, row] of chat.entries()) {
-        try {
-          await takeIn(env, db, data, row, waitUntil);
-        } catch (err) {
-          // The rest of this chat waits for it: its messages must not overtake it.
-          for (const later of chat.slice(i)) failed.add(later.eventId);
-          await setBack(data, row, err);
-          if (!(err instanceof PlatformError) && !(err instanceof IntakeError))
-            logError("channel event not taken in", {
-              eventId: row.eventId,
-              error: String((err as Error)?.stack ?? err),
-            });
-          return;
+    [...chats.values()].map(async ({ first, threadKey, named }) => {
+      const holder = crypto.randomUUID();
+      if (!(await leaseChat(data, first, threadKey, holder))) {
+        // Another run is taking this chat in: its events stay pending for a later run (the queue's retry, else the
+        // cron's), which may take in what came after that run read the chat.
+        for (const id of named) failed.add(id);
+        return;
+      }
+      try {
+        const chat = await pendingOf(data, first, threadKey);
+        for (const [i, row] of chat.entries()) {
+          // Held again for each event: a run slower than the lease (a chat of many files) must not run beside the next.
+          if (i > 0 && !(await leaseChat(data, first, threadKey, holder))) {
+            for (const later of chat.slice(i)) failed.add(later.eventId);
+            return;
+          }
+          try {
+            await takeIn(env, db, data, row, waitUntil);
+          } catch (err) {
+            // The rest of this chat waits for it: its messages must not overtake it.
+            for (const later of chat.slice(i)) failed.add(later.eventId);
+            await setBack(data, row, err);
+            if (!(err instanceof PlatformError) && !(err instanceof IntakeError))
+              logError("channel event not taken in", {
+                eventId: row.eventId,
+                error: String((err as Error)?.stack ?? err),
+              });
+            return;
+          }
         }
+      } finally {
+        await releaseChat(data, first, threadKey, holder);
       }
     }),
   );
   return failed;
+}
+
+/**
+ * A chat's pending events, oldest first: the platform's time, then as received, then as their request listed them
+ * (WhatsApp, Telegram and e-mail give whole seconds, and one request's events share their receiving time). An event
+ * kept before its chat was a column of its row is its own chat.
+ */
+async function pendingOf(data: Db, row: EventRow, threadKey: string): Promise<EventRow[]> {
+  const pending = await data
+    .select()
+    .from(channelEvents)
+    .where(
+      and(
+        eq(channelEvents.inboxId, row.inboxId),
+        eq(channelEvents.threadKey, threadKey),
+        eq(channelEvents.status, "pending"),
+      ),
+    )
+    .orderBy(
+      asc(channelEvents.at),
+      asc(channelEvents.receivedAt),
+      asc(channelEvents.position),
+      asc(channelEvents.eventId),
+    )
+    .limit(200);
+  if (pending.length || row.threadKey !== null) return pending;
+  return data
+    .select()
+    .from(channelEvents)
+    .where(
+      and(
+        eq(channelEvents.inboxId, row.inboxId),
+        eq(channelEvents.eventId, row.eventId),
+        eq(channelEvents.status, "pending"),
+      ),
+    );
+}
+
+/**
+ * Holds the chat for this run (`holder`) for CHAT_LEASE_MS, or for longer when it holds it already: an `UPDATE ...
+ * RETURNING` of its row (made for a chat's first event), D1's single writer making the claim atomic, as the sender's
+ * lease on a conversation's deliveries (outbound.ts). False when another run holds it. Two runs of one chat at once
+ * (two queue batches holding its events, the cron queueing again an event a run still holds) each took its events in:
+ * a new chat's first message opened two conversations, a message was answered twice.
+ */
+async function leaseChat(data: Db, row: EventRow, threadKey: string, holder: string): Promise<boolean> {
+  const now = Date.now();
+  const until = now + CHAT_LEASE_MS;
+  const [held] = await data
+    .insert(channelThreads)
+    .values({
+      inboxId: row.inboxId,
+      threadKey,
+      organizationId: row.organizationId,
+      leaseUntil: until,
+      leaseHolder: holder,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [channelThreads.inboxId, channelThreads.threadKey],
+      set: { leaseUntil: until, leaseHolder: holder },
+      setWhere: or(
+        isNull(channelThreads.leaseUntil),
+        lt(channelThreads.leaseUntil, now),
+        eq(channelThreads.leaseHolder, holder),
+      ),
+    })
+    .returning({ holder: channelThreads.leaseHolder });
+  return held?.holder === holder;
+}
+
+/** Lets the chat go: the next run takes it at once. A chat that opened no conversation (its events set aside) keeps no
+ * row. A failure is logged: the lease ends by itself. */
+async function releaseChat(data: Db, row: EventRow, threadKey: string, holder: string) {
+  const mine = and(
+    eq(channelThreads.inboxId, row.inboxId),
+    eq(channelThreads.threadKey, threadKey),
+    eq(channelThreads.leaseHolder, holder),
+  );
+  try {
+    await data.batch([
+      data.delete(channelThreads).where(and(mine, isNull(channelThreads.conversationId))),
+      data.update(channelThreads).set({ leaseUntil: null, leaseHolder: null }).where(mine),
+    ]);
+  } catch (err) {
+    logWarn("channel chat's lease not released", { threadKey, error: String(err) });
+  }
 }
 
 /** A step that cannot succeed yet (the conversation is being created by another run). */
@@ -158,7 +250,11 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
   let event = row.payload as unknown as StoredEvent;
   const ofEvent = and(eq(channelEvents.inboxId, row.inboxId), eq(channelEvents.eventId, row.eventId));
   const channel = await loadChannel(env, db, row.inboxId);
-  if (!channel)
+  // An event older than its channel was kept for a connection since disconnected (the row is made anew on the next
+  // save): never taken in through another bot or account, which would answer that one's user (a Telegram private
+  // chat's id is the user's, the same for every bot). As a reply's delivery (docs/decisions.md, "Disconnecting a
+  // channel").
+  if (!channel || row.receivedAt < channel.row.createdAt)
     return void (await data
       .update(channelEvents)
       .set({ status: "ignored", error: "The inbox's channel was disconnected." })
@@ -425,6 +521,18 @@ async function conversationOf(
     ? await chatConversation(env, channel.organizationId, thread.conversationId)
     : undefined;
   if (current && current.status !== "resolved") return { conversation: current, created: false };
+  const opened = async (id: string) => {
+    const row = newConversation(
+      { organizationId: channel.organizationId, inboxId: channel.inboxId, chatbotId, contactId, title: await title() },
+      id,
+    );
+    return { conversation: event.group ? { ...row, type: "group" as const } : row, created: true };
+  };
+  // The row names a conversation not stored: a run that opened it died, or its post failed, before the conversation's
+  // object stored it with its first message. This run holds the chat (leaseChat), so no other is storing it now: it is
+  // opened under that id. Taken for none, a second conversation was opened beside the one another run was storing.
+  // Should a run that outlived its lease store it after all, the conversation's key refuses one of the two.
+  if (thread?.conversationId && !current) return opened(thread.conversationId);
   const id = uuidv7();
   const before = thread?.conversationId ?? null;
   const [moved] = await data
@@ -439,17 +547,18 @@ async function conversationOf(
     })
     .onConflictDoUpdate({
       target: [channelThreads.inboxId, channelThreads.threadKey],
-      set: { conversationId: id, updatedAt: Date.now() },
+      // A chat's row may be its lease's alone until its first conversation (leaseChat): the contact is set then.
+      set: {
+        conversationId: id,
+        contactId: sql`coalesce(${channelThreads.contactId}, excluded.contact_id)`,
+        updatedAt: Date.now(),
+      },
       setWhere:
         before === null ? sql`${channelThreads.conversationId} is null` : eq(channelThreads.conversationId, before),
     })
     .returning({ conversationId: channelThreads.conversationId });
   if (!moved) throw new IntakeError("Another run is opening this chat's conversation.");
-  const row = newConversation(
-    { organizationId: channel.organizationId, inboxId: channel.inboxId, chatbotId, contactId, title: await title() },
-    id,
-  );
-  return { conversation: event.group ? { ...row, type: "group" } : row, created: true };
+  return opened(id);
 }
 
 /**

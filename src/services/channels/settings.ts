@@ -16,6 +16,7 @@ import {
   PlatformError,
   type ChannelConfig,
   type ChannelPlatform,
+  type Connected,
   type WebhookRefusal,
 } from "./types";
 import { findById } from "../../db/find";
@@ -249,9 +250,9 @@ export async function connectChannel(
     .map((f) => f.name);
   if (missing.length)
     throw badRequest(`Missing ${missing.join(", ")}: set them before connecting.`, undefined, "channel_not_configured");
-  let detail: string;
+  let connected: string | Connected;
   try {
-    detail = await (await adapterFor(inbox.channelType)).connect(platformContext(env, config));
+    connected = await (await adapterFor(inbox.channelType)).connect(platformContext(env, config));
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
     // The platform refused the credentials themselves: say which to check, since its own words seldom do.
@@ -269,9 +270,10 @@ export async function connectChannel(
     configs.forget(inbox.id);
     throw badRequest(refusal, undefined, "channel_connect_failed");
   }
+  const { detail, settings } = typeof connected === "string" ? { detail: connected, settings: {} } : connected;
   await db
     .update(inboxChannels)
-    .set({ status: "connected", lastError: null, updatedAt: Date.now() })
+    .set({ status: "connected", lastError: null, updatedAt: Date.now(), settings: { ...row.settings, ...settings } })
     .where(eq(inboxChannels.inboxId, inbox.id));
   configs.forget(inbox.id);
   return { ...(await getChannel(env, db, organizationId, inbox.id, origin)), detail };

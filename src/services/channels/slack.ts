@@ -127,6 +127,40 @@ function filesOf(files: unknown): { attachments: InboundAttachment[]; withheld: 
   return { attachments, withheld };
 }
 
+/** The workspaces (team ids) and Enterprise Grid organizations an event is of, as its envelope and the app's
+ * installations it names say. */
+type Workspace = { teams: (string | undefined)[]; enterprises: (string | undefined)[] };
+
+function envelopeWorkspace(envelope: Json): Workspace {
+  const authorizations = Array.isArray(envelope.authorizations) ? envelope.authorizations.filter(isObject) : [];
+  return {
+    teams: [str(envelope.team_id), ...authorizations.map((a) => str(a.team_id))],
+    enterprises: [str(envelope.enterprise_id), ...authorizations.map((a) => str(a.enterprise_id))],
+  };
+}
+
+function payloadWorkspace(payload: Json): Workspace {
+  const team = isObject(payload.team) ? payload.team : {};
+  const enterprise = isObject(payload.enterprise) ? payload.enterprise : {};
+  const user = isObject(payload.user) ? payload.user : {};
+  return { teams: [str(team.id), str(user.team_id)], enterprises: [str(enterprise.id)] };
+}
+
+/**
+ * The events of a workspace other than the connected one set aside, saying whose they are. One Slack app serves every
+ * workspace that installed it, with one signing secret and one events URL: another workspace's messages were taken in
+ * as this inbox's contacts and conversations, and answered through this workspace's bot. A channel connected before the
+ * workspace was kept (no `teamId` nor `enterpriseId`) takes every event until it is connected again.
+ */
+function elsewhere(channel: ChannelConfig, events: InboundEvent[], of: Workspace): InboundEvent[] {
+  const { teamId, enterpriseId } = channel.credentials;
+  const ours = enterpriseId ? of.enterprises.includes(enterpriseId) : !teamId || of.teams.includes(teamId);
+  if (ours) return events;
+  const theirs = (enterpriseId ? of.enterprises : of.teams).find(Boolean) ?? "unknown";
+  const setAside = `An event of the Slack workspace ${theirs}, not of the one connected (${enterpriseId || teamId}).`;
+  return events.map((event) => ({ ...event, setAside }));
+}
+
 /** Where a message lives: a DM is one thread; elsewhere each top-level message starts one. */
 function place(channel: string, channelType: string | undefined, ts: string, threadTs: string | undefined) {
   // app_mention and block_actions carry no channel_type; DM channel ids start with D.
@@ -386,17 +420,22 @@ export const slack: ChannelAdapter = {
     return { passed: true, answer: Response.json({ challenge: String(body.challenge ?? "") }) };
   },
 
-  parse(raw) {
+  parse(raw, channel) {
     const payload = interaction(raw);
-    if (payload) return buttonTap(payload);
+    if (payload) return elsewhere(channel, buttonTap(payload), payloadWorkspace(payload));
     const envelope = json(raw);
     if (!isObject(envelope))
       throw new ApiError(400, "parse_error", "The body is not a Slack event (JSON or an interactivity payload).");
     // app_rate_limited and other envelope types carry no message.
     if (envelope.type !== "event_callback" || !isObject(envelope.event)) return [];
     const event = envelope.event;
-    if (event.type === "reaction_added") return reactionEvent(envelope, event);
-    return event.type === "message" || event.type === "app_mention" ? messageEvent(envelope, event) : [];
+    const events =
+      event.type === "reaction_added"
+        ? reactionEvent(envelope, event)
+        : event.type === "message" || event.type === "app_mention"
+          ? messageEvent(envelope, event)
+          : [];
+    return elsewhere(channel, events, envelopeWorkspace(envelope));
   },
 
   async chatOf(ctx, event) {
@@ -447,7 +486,12 @@ export const slack: ChannelAdapter = {
     // A user token (xoxp-) would post as that person: the channel needs the app's bot user.
     if (!str(who.bot_id))
       throw new PlatformError("Slack: this token is not a bot token (xoxb-...); use the Bot User OAuth Token", 400);
-    return `Connected as @${str(who.user) ?? "?"} in team ${str(who.team) ?? str(who.team_id) ?? "?"}`;
+    const detail = `Connected as @${str(who.user) ?? "?"} in team ${str(who.team) ?? str(who.team_id) ?? "?"}`;
+    // The workspace the token is of: its events alone are the inbox's (see elsewhere). An org-wide install of an
+    // Enterprise Grid is its organization's.
+    const enterprise = who.is_enterprise_install === true ? str(who.enterprise_id) : undefined;
+    const workspace = enterprise ? { enterpriseId: enterprise } : { teamId: str(who.team_id) ?? "" };
+    return { detail, settings: { teamId: "", enterpriseId: "", ...workspace } };
   },
 
   async send(ctx, message) {

@@ -77,6 +77,15 @@ export interface InboundEvent {
   /** A reaction to an earlier message (its emoji; `text` says it): kept in the chat's open conversation without an
    * answer, never opening one (docs/decisions.md, "Messaging channels"). */
   reaction?: string;
+  /** Why the event is kept set aside (`ignored`) instead of taken in: a Slack event of a workspace other than the
+   * connected one. */
+  setAside?: string;
+}
+
+/** What `connect` learned of the account, kept with the channel's settings (Slack's workspace), beside its line. */
+export interface Connected {
+  detail: string;
+  settings: Record<string, string>;
 }
 
 /** A reply on its way to the platform. */
@@ -195,8 +204,8 @@ export interface ChannelAdapter<Parsed extends ParsedEvents = InboundEvent[]> {
   /** A file of an event: the platform's answer with its bytes. */
   download?(ctx: PlatformContext, attachment: InboundAttachment): Promise<Response>;
   /** Checks the credentials with the platform (and registers the webhook where the platform lets us); a line saying
-   * what it answered. Throws PlatformError. */
-  connect(ctx: PlatformContext): Promise<string>;
+   * what it answered, and what it learned to keep where there is some. Throws PlatformError. */
+  connect(ctx: PlatformContext): Promise<string | Connected>;
   /** Removes what `connect` registered with the platform (Telegram's webhook), when it points at this inbox; a line
    * saying what it did. Throws PlatformError. Absent where the platform lets only its dashboard do it. */
   disconnect?(ctx: PlatformContext): Promise<string>;

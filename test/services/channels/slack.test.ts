@@ -320,9 +320,12 @@ const outbound = (message: Partial<OutboundMessage>) =>
   outboundMessage({ threadKey: "D024BE91L", text: "", ...message });
 
 describe("Slack Web API calls (the stand-in)", () => {
-  it("connects: auth.test with the bot token names the bot and the team", async () => {
+  it("connects: auth.test with the bot token names the bot and the team, whose id is kept", async () => {
     const channel = config();
-    expect(await slack.connect(platformContext(env, channel))).toBe("Connected as @assistant in team Ghostbusters");
+    expect(await slack.connect(platformContext(env, channel))).toEqual({
+      detail: "Connected as @assistant in team Ghostbusters",
+      settings: { teamId: "T061EG9R6", enterpriseId: "" },
+    });
     const [call] = await requests(channel.credentials.botToken);
     expect(call).toMatchObject({
       method: "POST",
