@@ -255,4 +255,44 @@ describe("Members, groups and the organization in Chromium", () => {
     await screenshots(app.browser, app.base, `/console/members/groups/${group.id}`, "group", { signIn });
     await screenshots(app.browser, app.base, "/console/organization", "organization", { signIn });
   });
+
+  // Last: its groups would be in the other tests' pictures.
+  it("pages the groups list: the 101st group is reached through its pager", async () => {
+    const names = Array.from({ length: 101 }, (_, i) => `Paged group ${String(i + 1).padStart(3, "0")}`);
+    const created = [];
+    for (let i = 0; i < names.length; i += 10)
+      created.push(
+        ...(await Promise.all(
+          names
+            .slice(i, i + 10)
+            .map((name) =>
+              app.server.api(`/organizations/${organizationId}/groups/`, { body: { name, permissions: [] } }),
+            ),
+        )),
+      );
+    const { context, page, errors } = await signedIn(app.owner.key, "/console/members");
+    const section = page.getByRole("region", { name: "Groups", exact: true });
+    await section.getByRole("row", { name: /Paged group 001/ }).waitFor();
+    const pager = section.getByRole("navigation", { name: "Pagination" });
+    // Ordered by name: the last is on the last page, whatever other tests left before it.
+    const last = section.getByRole("row", { name: /Paged group 101/ });
+    const firstRow = section.locator("tbody tr").first();
+    for (let i = 0; i < 10 && !(await last.count()) && (await pager.count()); i++) {
+      const shown = await firstRow.textContent();
+      await pager.getByRole("button", { name: "Next" }).click();
+      await expect.poll(() => pager.textContent()).toMatch(new RegExp(`Page ${i + 2} of`));
+      // The page's rows come after its number: the rows shown before stay until the next page's arrive.
+      await expect.poll(() => firstRow.textContent()).not.toBe(shown);
+    }
+    await last.waitFor({ timeout: 5_000 });
+    expect(await pager.getByRole("button", { name: "Next" }).isDisabled()).toBe(true);
+    await pager.getByRole("button", { name: "Previous" }).click();
+    await section.getByRole("row", { name: /Paged group 081/ }).waitFor();
+    expect(await section.locator("tbody tr").count()).toBe(20);
+    expect(errors).toEqual([]);
+    await context.close();
+    await Promise.all(
+      created.map((g) => app.server.api(`/organizations/${organizationId}/groups/${g.id}/`, { method: "DELETE" })),
+    );
+  });
 });

@@ -479,4 +479,42 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
       },
     });
   });
+
+  // Last: its web chat would be the one the other tests' batch QA page opens.
+  it("pages batch QA's runs: the first of 21 runs is reached through the pager", async () => {
+    const bot = await app.server.api("/chatbots/", { body: { name: "Many runs", largeLanguageModel: LOCAL_LLM } });
+    const inbox = await app.server.api("/inboxes/", {
+      body: { name: "Many runs site", channelType: "web", chatbot: { id: bot.id } },
+    });
+    // Each run through the API as the console starts one: a signed upload of its file, then the run.
+    for (let i = 1; i <= 21; i++) {
+      const filename = `run-${String(i).padStart(2, "0")}.csv`;
+      const csv = Buffer.from(`Question\nQuestion ${i}?\n`);
+      const target = await app.server.api("/upload-presigned-url/", {
+        body: { modelName: "batch-qa", fieldName: "file", filename, fileSize: csv.length },
+      });
+      const form = new FormData();
+      for (const [name, value] of Object.entries(target.fields)) form.append(name, String(value));
+      form.append("file", new Blob([csv], { type: "text/csv" }), filename);
+      expect((await fetch(target.url, { method: "POST", body: form })).status).toBe(204);
+      await app.server.api(`/web-chats/${inbox.channel.id}/batch-qas/`, {
+        body: { file: target.fields.key, filename },
+      });
+    }
+    const { context, page, errors } = await ownerOn("/batch-qa");
+    await page.getByLabel("Web chat").selectOption({ label: "Many runs site" });
+    const runs = page.getByRole("region", { name: "Runs" });
+    // Newest first: the first run is the one the second page holds.
+    await runs.getByRole("row", { name: /run-21\.csv/ }).waitFor();
+    const first = runs.getByRole("row", { name: /run-01\.csv/ });
+    const pager = runs.getByRole("navigation", { name: "Pagination" });
+    if (await pager.count()) await pager.getByRole("button", { name: "Next" }).click();
+    await first.waitFor({ timeout: 5_000 });
+    expect(await runs.locator("tbody tr").count()).toBe(1);
+    expect(await pager.textContent()).toContain("Page 2 of 2");
+    await first.getByRole("button", { name: "Show results of run-01.csv" }).click();
+    await page.getByRole("region", { name: "Results of run-01.csv" }).locator("tbody tr").first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -5,10 +5,12 @@ export type BatchQa = Schemas["BatchQa"];
 export type BatchQaItem = Schemas["BatchQaItem"];
 
 export const listWebChats = () => unwrap(api.GET("/api/v1/web-chats/", { params: { query: { pageSize: 100 } } }));
-export const listRuns = (webChatId: string) =>
+export const RUNS_PAGE_SIZE = 20;
+/** A page of the web chat's runs, newest first. */
+export const listRuns = (webChatId: string, page: number) =>
   unwrap(
     api.GET("/api/v1/web-chats/{webchatPk}/batch-qas/", {
-      params: { path: { webchatPk: webChatId }, query: { pageSize: 20 } },
+      params: { path: { webchatPk: webChatId }, query: { page, pageSize: RUNS_PAGE_SIZE } },
     }),
   );
 export const getRun = (webChatId: string, id: string) =>

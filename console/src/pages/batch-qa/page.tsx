@@ -8,15 +8,17 @@ import {
   type Column,
   SelectField,
   PageHeader,
+  Pager,
   FileField,
   UploadProgress,
+  usePagedResource,
   useResource,
   useSubmit,
 } from "../../components";
 import { formatTime } from "../../i18n";
 import { can } from "../../shell/session";
 import type { PageProps } from "../types";
-import { listRuns, listWebChats, startRun, type BatchQa } from "./api";
+import { listRuns, listWebChats, RUNS_PAGE_SIZE, startRun, type BatchQa } from "./api";
 import { RunResults } from "./results";
 import { t } from "./strings";
 
@@ -25,7 +27,11 @@ export default function BatchQaPage({ organizationId }: PageProps) {
   const webChats = useResource(listWebChats, [organizationId]);
   const [webChatId, setWebChatId] = useState("");
   const chosen = webChatId || webChats.data?.results[0]?.id || "";
-  const runs = useResource(() => (chosen ? listRuns(chosen) : Promise.resolve(null)), [chosen]);
+  const {
+    page,
+    setPage,
+    list: runs,
+  } = usePagedResource((n) => (chosen ? listRuns(chosen, n) : Promise.resolve(null)), [chosen]);
   const [open, setOpen] = useState<BatchQa | null>(null);
   const [share, setShare] = useState<number | null>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -40,7 +46,9 @@ export default function BatchQaPage({ organizationId }: PageProps) {
       toast(t("started", { name: run.filename, n: run.total }));
       form.current?.reset();
       setOpen(run);
-      runs.reload();
+      // The new run is the newest: the first page shows it.
+      if (page === 1) void runs.reload();
+      else setPage(1);
     } finally {
       setShare(null);
     }
@@ -84,7 +92,10 @@ export default function BatchQaPage({ organizationId }: PageProps) {
           <SelectField
             label={t("webChat")}
             value={chosen}
-            onChange={(e) => setWebChatId(e.currentTarget.value)}
+            onChange={(e) => {
+              setWebChatId(e.currentTarget.value);
+              setPage(1);
+            }}
             options={webChats.data.results.map((w) => [w.id, w.name])}
           />
           {can("chatbot.manage") && (
@@ -105,7 +116,10 @@ export default function BatchQaPage({ organizationId }: PageProps) {
             ) : !runs.data?.count ? (
               <p>{t("noRuns")}</p>
             ) : (
-              <DataTable labelledBy="runs-title" rows={runs.data.results} rowKey={(r) => r.id} columns={columns} />
+              <>
+                <DataTable labelledBy="runs-title" rows={runs.data.results} rowKey={(r) => r.id} columns={columns} />
+                <Pager page={page} count={runs.data.count} pageSize={RUNS_PAGE_SIZE} onPage={setPage} />
+              </>
             )}
           </section>
           {open && <RunResults webChatId={chosen} run={open} onProgress={setOpen} />}

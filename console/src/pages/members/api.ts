@@ -6,11 +6,19 @@ export type Permission = Schemas["Permission"];
 
 const org = (organizationPk: string) => ({ organizationPk });
 
-/** Every group of the organization (ordered by name), for pickers and the group list. */
+/** The organization's groups (ordered by name), the first 100, for the member's groups dialog. */
 export const listGroups = (organizationPk: string) =>
   unwrap(
     api.GET("/api/v1/organizations/{organizationPk}/groups/", {
       params: { path: org(organizationPk), query: { pageSize: 100 } },
+    }),
+  );
+
+/** A page of the organization's groups (ordered by name), for the groups list. */
+export const listGroupsPage = (organizationPk: string, page: number) =>
+  unwrap(
+    api.GET("/api/v1/organizations/{organizationPk}/groups/", {
+      params: { path: org(organizationPk), query: { page, pageSize: PAGE_SIZE } },
     }),
   );
 

@@ -9,7 +9,9 @@ import {
   TextField,
   DataTable,
   type Column,
+  Pager,
   toast,
+  usePagedResource,
   useResource,
   Section,
 } from "../../components";
@@ -17,12 +19,16 @@ import { useState } from "preact/hooks";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
 import { PermissionMatrix, permissionLabel } from "./matrix";
-import { createGroup, deleteGroup, listGroups, permissionCatalogue, type Group } from "./api";
+import { createGroup, deleteGroup, listGroupsPage, PAGE_SIZE, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
 
 /** The organization's groups: created with their permissions, opened, deleted. */
 export function GroupsSection({ organizationId, version }: { organizationId: string; version: number }) {
-  const groups = useResource(() => listGroups(organizationId), [organizationId, version]);
+  const {
+    page,
+    setPage,
+    list: groups,
+  } = usePagedResource((n) => listGroupsPage(organizationId, n), [organizationId, version]);
   const [creating, setCreating] = useState(false);
   const removal = useRemoval<Group>({
     title: t("deleteGroupTitle"),
@@ -65,7 +71,10 @@ export function GroupsSection({ organizationId, version }: { organizationId: str
         list={groups}
         empty={t("noGroupsYet")}
         table={(data) => (
-          <DataTable labelledBy="groups-title" rows={data.results} rowKey={(g) => g.id} columns={columns} />
+          <>
+            <DataTable labelledBy="groups-title" rows={data.results} rowKey={(g) => g.id} columns={columns} />
+            <Pager page={page} count={data.count} pageSize={PAGE_SIZE} onPage={setPage} of={t("groupsTitle")} />
+          </>
         )}
       />
       {creating && <NewGroup organizationId={organizationId} onClose={() => setCreating(false)} />}
