@@ -24,3 +24,11 @@ export function firstGraphemes(text: string, n: number): string {
   }
   return out;
 }
+
+/**
+ * `text` with each lone surrogate (half of an emoji, sent cut) made one U+FFFD, as `String.prototype.toWellFormed`
+ * does (ES2024, past the library this code compiles against). Kept as it came, it was stored as three U+FFFD, one per
+ * byte of its encoding: text a visitor sends is made well-formed as it is read.
+ */
+export const wellFormed = (text: string) =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");

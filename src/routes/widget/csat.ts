@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { visitorConversation } from "../../services/widget/visitors";
@@ -6,17 +6,7 @@ import { rateConversation } from "../../services/conversation/csat";
 import { CsatSchema, csatRecord } from "../../services/records/conversations";
 import { conversationDb } from "../../services/shards/parts";
 import { chatVisitor } from "./visitor";
-import { ConversationParams, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
-
-const CsatBody = z
-  .object({
-    rating: z.number().int().min(1).max(5).openapi({ description: "1 (poor) to 5 (excellent)", example: 4 }),
-    comment: z.string().max(1000).nullable().optional().openapi({
-      description: "What the visitor adds, up to 1,000 characters; null or left out for none",
-      example: "Quick and friendly.",
-    }),
-  })
-  .openapi("WidgetCsat");
+import { ConversationParams, CsatBody, VISITOR_SECURITY, WIDGET_TAG } from "./schema";
 
 const route = createRoute({
   method: "post",

@@ -1,23 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { presignVisitorUpload } from "../../services/widget/uploads";
 import { PresignedUploadSchema } from "../uploads/schema";
 import { chatVisitor } from "./visitor";
-import { VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
-
-const UploadBody = z
-  .object({
-    filename: z.string().trim().min(1).max(255).openapi({
-      description: "Name of the file; its extension must be allowed by allowed-file-specs `attachment`",
-      example: "notes.txt",
-    }),
-    fileSize: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi({
-      description: "Size of the file in bytes, at most the `attachment` spec's max_size; an empty file is refused",
-      example: 1024,
-    }),
-  })
-  .openapi("WidgetUploadRequest");
+import { UploadBody, VISITOR_SECURITY, WIDGET_TAG, WebChatParams } from "./schema";
 
 const route = createRoute({
   method: "post",

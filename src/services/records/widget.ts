@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { oneLine } from "../../lib/openapi";
+import { nameText, oneLine } from "../../lib/openapi";
+import { wellFormed } from "../../lib/text";
 import { CONVERSATION_STATUSES, THEME_MODES, WEB_CHAT_ACCESS_TYPES, type WebChatSettings } from "../../db/schema";
 import type { ConversationRow, MessageRow } from "../conversations";
 import type { PublicWebChat } from "../widget/web-chats";
@@ -20,11 +21,9 @@ export const WidgetAttachmentInput = z
           "400 and never fetched",
         example: "uploads/0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d/attachment/5f0c.../notes.txt",
       }),
-    filename: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
+    // A file name is a name: on one line, as POST attachments/ takes it.
+    filename: nameText(255)
+      .transform(wellFormed)
       .openapi({ description: "Name shown for the file", example: "notes.txt" }),
   })
   .openapi("WidgetAttachmentInput");
@@ -42,7 +41,7 @@ export const SendBody = z
         description: "One of the visitor's conversations; absent, null or empty starts a new one",
         example: "",
       }),
-    content: z.string().trim().max(32_000, "At most 32,000 characters").openapi({
+    content: z.string().trim().max(32_000, "At most 32,000 characters").transform(wellFormed).openapi({
       description: "The visitor's message (may be empty when files are attached)",
       example: "What are your opening hours?",
     }),
@@ -207,7 +206,10 @@ export const SessionBody = z
             "Seconds since the epoch after which the identity lapses (then signed as `sourceId:identityExpiresAt`)",
           example: 1767225600,
         }),
-        name: oneLine(z.string().max(200)).optional().openapi({ description: "The visitor's name", example: "Ada" }),
+        name: oneLine(z.string().max(200))
+          .transform(wellFormed)
+          .optional()
+          .openapi({ description: "The visitor's name", example: "Ada" }),
         email: z
           .email()
           .max(254)

@@ -1,9 +1,9 @@
 import type { z } from "@hono/zod-openapi";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, exists, notExists, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { contactInboxes, contacts, conversations } from "../../db/schema";
 import { ApiError, fieldError, unauthenticated } from "../../lib/errors";
-import { uuidv7, isUuid } from "../../lib/ids";
+import { isUuid, stableUuidv7, uuidv7 } from "../../lib/ids";
 import type { ContactRow } from "../contacts";
 import type { ConversationRow } from "../conversations";
 import {
@@ -117,7 +117,7 @@ export async function startSession(env: Bindings, data: Db, chat: PublicWebChat,
     const anonymous = webChat.settings.enableAnonymous ?? false;
     if (!anonymous && !given.name?.trim() && !given.email)
       throw fieldError("contact.email", "This web chat asks visitors for a name or an e-mail address first.");
-    contact = await createContact(data, chat, { name: given.name, email: given.email });
+    contact = (await createContact(data, chat, { name: given.name, email: given.email })).contact;
   }
   const claims: VisitorClaims = {
     w: webChat.id,
@@ -142,12 +142,16 @@ async function contactOf(data: Db, chat: PublicWebChat, id: string): Promise<Con
   );
 }
 
+/**
+ * A new contact of the web chat's inbox. Given an `id` (derived, see identifiedContact) it may exist already: then
+ * nothing is written but the inbox link, and `made` is false.
+ */
 async function createContact(
   data: Db,
   chat: PublicWebChat,
   values: { name?: string; email?: string; sourceId?: string },
-): Promise<ContactRow> {
-  const id = uuidv7();
+  id = uuidv7(),
+): Promise<{ contact: ContactRow; made: boolean }> {
   const now = Date.now();
   const row = {
     id,
@@ -160,11 +164,11 @@ async function createContact(
     createdAt: now,
     updatedAt: now,
   };
-  await data.batch([
-    data.insert(contacts).values(row),
-    data.insert(contactInboxes).values({ contactId: id, inboxId: chat.inboxId }),
+  const [inserted] = await data.batch([
+    data.insert(contacts).values(row).onConflictDoNothing().returning({ id: contacts.id }),
+    data.insert(contactInboxes).values({ contactId: id, inboxId: chat.inboxId }).onConflictDoNothing(),
   ]);
-  return (await contactOf(data, chat, id))!;
+  return { contact: (await contactOf(data, chat, id))!, made: inserted.length > 0 };
 }
 
 async function updateContact(
@@ -186,7 +190,12 @@ async function updateContact(
   return { ...contact, ...changes };
 }
 
-/** The organization's contact with this sourceId (the oldest, should there be several), else a new one. */
+/**
+ * The contact with this sourceId of this web chat's inbox, or of no inbox (one the business made through the API),
+ * the oldest should there be several; else a new one. A contact of another inbox only is not taken, as the channel
+ * intake does: a Telegram chat id, a Slack user id or another site's user id may be the same string for another
+ * person, whose contact the visitor would read and rename.
+ */
 async function identifiedContact(
   env: Bindings,
   data: Db,
@@ -194,15 +203,32 @@ async function identifiedContact(
   sourceId: string,
   given: { name?: string; email?: string },
 ): Promise<ContactRow> {
+  const linksOf = (inboxId?: string) =>
+    data
+      .select({ one: sql`1` })
+      .from(contactInboxes)
+      .where(and(eq(contactInboxes.contactId, contacts.id), inboxId ? eq(contactInboxes.inboxId, inboxId) : undefined));
   const [found] = await data
     .select()
     .from(contacts)
-    .where(and(eq(contacts.organizationId, chat.webChat.organizationId), eq(contacts.sourceId, sourceId)))
+    .where(
+      and(
+        eq(contacts.organizationId, chat.webChat.organizationId),
+        eq(contacts.sourceId, sourceId),
+        or(exists(linksOf(chat.inboxId)), notExists(linksOf())),
+      ),
+    )
     .orderBy(contacts.createdAt)
     .limit(1);
-  if (!found) return createContact(data, chat, { ...given, sourceId });
-  await data.insert(contactInboxes).values({ contactId: found.id, inboxId: chat.inboxId }).onConflictDoNothing();
-  return updateContact(env, data, found, given);
+  if (found) {
+    await data.insert(contactInboxes).values({ contactId: found.id, inboxId: chat.inboxId }).onConflictDoNothing();
+    return updateContact(env, data, found, given);
+  }
+  // Two first sessions at once (two tabs) would both find none: the id derived from the inbox and the sourceId makes
+  // the second insert meet the first's row (the index on sourceId is not unique), and that session takes it.
+  const id = await stableUuidv7(`web-contact\n${chat.inboxId}\n${sourceId}`, 0);
+  const { contact, made } = await createContact(data, chat, { ...given, sourceId }, id);
+  return made ? contact : updateContact(env, data, contact, given);
 }
 
 /**

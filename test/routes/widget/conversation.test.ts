@@ -164,6 +164,28 @@ describe("POST /web-chats/{id}/public/messages/", () => {
     }
     expect(await countInParts(owner.organizationId, "conversations", "contact_id = ?", session.contact.id)).toBe(0);
   });
+
+  it("stores a lone surrogate a visitor sends (half an emoji) as one U+FFFD, not as three", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner);
+    const c = client();
+    const session = await startSession(chat.id, { contact: { name: "Ada \ud83d" } }, c);
+    expect(session.contact.name).toBe("Ada \uFFFD");
+    const id = /"conversationId":"([^"]+)"/.exec(
+      await (await send(chat.id, session.token, { content: "ok \ud83d" }, c)).text(),
+    )![1];
+    const history = await bodyOf<"GET /web-chats/{id}/public/conversations/{conversationId}/messages/">(
+      await c.get(pub(chat.id, `conversations/${id}/messages/`), session.token),
+    );
+    const list = await bodyOf<"GET /web-chats/{id}/public/conversations/">(
+      await c.get(pub(chat.id, "conversations/"), session.token),
+    );
+    // Kept as it came, it was stored as "ok \uFFFD\uFFFD\uFFFD" (one per byte of its encoding), title too.
+    expect({ content: history.results[0].content, title: list.results[0].title }).toEqual({
+      content: "ok \uFFFD",
+      title: "ok \uFFFD",
+    });
+  });
 });
 
 describe("feedback, sharing and resuming", () => {

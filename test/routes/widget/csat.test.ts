@@ -49,6 +49,15 @@ describe("POST /web-chats/{id}/public/conversations/{conversationId}/csat/", () 
     expect(await bodyOf<Csat>(nulled)).toEqual({ rating: 3, comment: null, createdAt: given!.createdAt });
   });
 
+  it("keeps a comment's lone surrogate (half an emoji) as one U+FFFD", async () => {
+    const owner = await seedOwner();
+    const { id, rate } = await ratedConversation(owner);
+    await owner.fetch("POST", `/conversations/${id}/resolve/`);
+    const res = await rate({ rating: 5, comment: "Great \ud83d" });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await recordOf(owner, id)).csat).toMatchObject({ comment: "Great \uFFFD" });
+  });
+
   it("400 conversation_not_resolved for an open conversation; bad ratings, long comments 400; none kept", async () => {
     const owner = await seedOwner();
     const { id, rate } = await ratedConversation(owner);

@@ -5,6 +5,8 @@ import { identityDigest, signVisitorToken } from "../../../src/services/widget/t
 import { client, pub, seedWebChat, startSession } from "./fixtures";
 import { client as d1Of } from "../../../src/db/prepared";
 import { bodyOf } from "../../support/api";
+import { createInbox } from "../inboxes/fixtures";
+import { createContact, storedContact } from "../contacts/fixtures";
 
 /** A count in the organization's data plane. */
 const count = async (organizationId: string, from: string, ...binds: unknown[]) =>
@@ -233,6 +235,67 @@ describe("POST /web-chats/{id}/public/session/", () => {
       },
     });
     expect(Number(session.expiresAt)).toBe(until * 1000);
+  });
+
+  it("two first sessions of one signed identity at once make one contact (not two, one losing its chats)", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner, { accessType: "private" });
+    const { secret } = await bodyOf<"POST /web-chats/{id}/identity-secret/">(
+      await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
+    );
+    const body = { contact: { sourceId: "site-user-7", identityToken: await identityDigest(secret, "site-user-7") } };
+    const [a, b] = await Promise.all([startSession(chat.id, body), startSession(chat.id, body)]);
+    const made = await count(
+      owner.organizationId,
+      "contacts WHERE organization_id = ? AND source_id = ?",
+      owner.organizationId,
+      "site-user-7",
+    );
+    // What two contacts cost the visitor: each tab wrote in its own, and the next session (the oldest contact) no
+    // longer listed the other tab's conversation.
+    const c = client();
+    for (const s of [a, b]) await (await c.post(pub(chat.id, "messages/"), { content: "hello" }, s.token)).text();
+    const next = await startSession(chat.id, body);
+    expect({
+      sameContact: a.contact.id === b.contact.id,
+      contacts: made,
+      conversationsListed: next.conversations.length,
+    }).toEqual({ sameContact: true, contacts: 1, conversationsListed: 2 });
+  });
+
+  it("a signed identity is never a messaging channel's contact whose platform id is the same string", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner, { accessType: "private" });
+    const telegram = await createInbox(owner, { channelType: "telegram" });
+    const person = await createContact(owner, {
+      name: "Telegram person",
+      sourceId: "4242",
+      inboxes: [{ id: telegram.id }],
+    });
+    const { secret } = await bodyOf<"POST /web-chats/{id}/identity-secret/">(
+      await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
+    );
+    const session = await startSession(chat.id, {
+      contact: { sourceId: "4242", name: "Site user", identityToken: await identityDigest(secret, "4242") },
+    });
+    expect(session.contact.id).not.toBe(person.id);
+    expect((await storedContact(owner.organizationId, person.id)).name).toBe("Telegram person");
+    // A contact the business made for the web chat's inbox with the site's id is the visitor's.
+    const customer = await createContact(owner, {
+      name: "Customer",
+      sourceId: "site-9",
+      inboxes: [{ id: chat.inboxId }],
+    });
+    const signed = await startSession(chat.id, {
+      contact: { sourceId: "site-9", identityToken: await identityDigest(secret, "site-9") },
+    });
+    expect(signed.contact).toMatchObject({ id: customer.id, name: "Customer" });
+    // So is one the business made without an inbox: it belongs to no platform whose ids could collide.
+    const unlinked = await createContact(owner, { name: "Unlinked", sourceId: "site-10" });
+    const third = await startSession(chat.id, {
+      contact: { sourceId: "site-10", identityToken: await identityDigest(secret, "site-10") },
+    });
+    expect(third.contact).toMatchObject({ id: unlinked.id, name: "Unlinked" });
   });
 
   it("a new identity secret needs inbox.manage and is the web chat's own organization's", async () => {

@@ -190,6 +190,27 @@ describe("POST /web-chats/{id}/public/uploads/ and attachments on messages", () 
     expect(await rowsOf(owner.organizationId, "uploads")).toBe(0);
   });
 
+  it("refuses a filename with control characters, as every JSON filename is, before signing (400)", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner, ON);
+    const session = await startSession(chat.id);
+    for (const filename of ["invoice\nPAID.txt", "notes\u0000.txt", "notes\t.txt"]) {
+      const res = await client().post(pub(chat.id, "uploads/"), { filename, fileSize: NOTES.length }, session.token);
+      expect(Object.keys((await expectError(res, 400)).errors ?? {})).toContain("filename");
+    }
+    expect(await rowsOf(owner.organizationId, "uploads")).toBe(0);
+  });
+
+  it("refuses a send whose attachment filename has control characters (NUL, tab), as attachments/ does", async () => {
+    const owner = await seedOwner();
+    const chat = await seedWebChat(owner, ON);
+    const session = await startSession(chat.id);
+    const key = await visitorUpload(chat.id, session.token);
+    const res = await sendFiles(chat.id, session.token, { content: "see file" }, [[key, "notes\u0000\t.txt"]]);
+    expect(Object.keys((await expectError(res, 400)).errors ?? {})).toContain("attachments.0.filename");
+    await expectNothingWritten(owner, session.contact.id, [key]);
+  });
+
   it(
     "takes only the visitor's own uploads: foreign URLs, other organizations', other visitors' and staff keys " +
       "are 400 with nothing written",
