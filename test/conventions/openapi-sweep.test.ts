@@ -163,7 +163,8 @@ const NOT_ORGANIZATION_SCOPED: Record<string, string> = {
 };
 
 /** Body fields a valid sample cannot guess from the schema (ids of the world, unique e-mails). */
-const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string, unknown>> = {
+/** Fields merged into an object body's sample; an array replaces an array body whole. */
+const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string, unknown> | unknown[]> = {
   // The channel's own token again (any other field is not Telegram's: 400).
   "PUT /inboxes/{id}/channel/": (w) => ({ botToken: w.ids.channelToken }),
   "POST /auth/registration/": (_w, marker) => ({ email: `${unique(marker)}@example.com`.toLowerCase() }),
@@ -186,6 +187,9 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /knowledge-bases/{knowledgeBaseId}/labels/": () => ({ name: unique("label") }),
   "PUT /knowledge-bases/{knowledgeBaseId}/labels/{labelId}/": () => ({ name: unique("label") }),
   "POST /knowledge-bases/{knowledgeBaseId}/files/": (w) => ({ files: [{ file: w.ids.upload, filename: "sweep.txt" }] }),
+  // Files of the knowledge base: ids of none are refused.
+  "POST /knowledge-bases/{knowledgeBaseId}/files/batch-delete/": (w) => ({ ids: [w.ids.spareFile] }),
+  "PATCH /knowledge-bases/{knowledgeBaseId}/files/batch-reparse/": (w) => [{ id: w.ids.file }],
   "POST /organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/": (w) => ({
     members: [w.ids.member],
   }),
@@ -468,6 +472,7 @@ function sampleBody(op: Operation, w: World): unknown {
   if (!op.body?.json) return undefined;
   const sample = kit.sample(op.body.json);
   const extra = BODY_OVERRIDES[opKey(op)]?.(w, marker);
+  if (Array.isArray(extra)) return extra;
   return extra && sample && typeof sample === "object" && !Array.isArray(sample) ? { ...sample, ...extra } : sample;
 }
 

@@ -79,13 +79,10 @@ export const ChatbotStatisticsSchema = z
   .object({
     chatbot: IdName,
     timeGranularity: z.enum(["hour", "day", "month"]).openapi({ description: "Bucket size, as asked", example: "day" }),
-    timezone: z
-      .string()
-      .openapi({
-        description:
-          "IANA timezone the buckets are read in, by its canonical name (asia/taipei: Asia/Taipei; default UTC)",
-        example: "UTC",
-      }),
+    timezone: z.string().openapi({
+      description: "IANA timezone of the buckets, by its canonical name (Asia/Taipei for asia/taipei; default UTC)",
+      example: "UTC",
+    }),
     datetimeFrom: z.string().openapi({ description: "Range start, epoch ms (on an hour)", example: "1767225600000" }),
     datetimeTo: z.string().openapi({ description: "Range end, epoch ms (exclusive)", example: "1769904000000" }),
     total: ChatbotCountsSchema,
@@ -121,13 +118,10 @@ export const LlmUsageSchema = z
   .object({
     chatbot: IdName,
     timeGranularity: z.enum(["day", "month"]).openapi({ description: "Bucket size, as asked", example: "day" }),
-    timezone: z
-      .string()
-      .openapi({
-        description:
-          "IANA timezone the days are read in, by its canonical name (asia/taipei: Asia/Taipei; default UTC)",
-        example: "UTC",
-      }),
+    timezone: z.string().openapi({
+      description: "IANA timezone of the days, by its canonical name (Asia/Taipei for asia/taipei; default UTC)",
+      example: "UTC",
+    }),
     startDate: z.string().openapi({ description: "First day included, YYYY-MM-DD", example: "2026-01-01" }),
     endDate: z.string().openapi({ description: "Last day included, YYYY-MM-DD", example: "2026-01-31" }),
     total: z

@@ -91,13 +91,10 @@ export const HumanStatisticsSchema = z
       .string()
       .openapi({ description: "First day included, YYYY-MM-DD in `timezone`", example: "2026-01-01" }),
     endDate: z.string().openapi({ description: "Last day included, YYYY-MM-DD in `timezone`", example: "2026-01-31" }),
-    timezone: z
-      .string()
-      .openapi({
-        description:
-          "IANA timezone the days are read in, by its canonical name (asia/taipei: Asia/Taipei; default UTC)",
-        example: "UTC",
-      }),
+    timezone: z.string().openapi({
+      description: "IANA timezone of the days, by its canonical name (Asia/Taipei for asia/taipei; default UTC)",
+      example: "UTC",
+    }),
     groupBy: z.enum(HUMAN_GROUPS).openapi({
       description: "What `results` is grouped by: agent, team, assistant or day, as asked (default agent)",
       example: "agent",

@@ -75,13 +75,10 @@ const summary = (entity: "members" | "chatbots") =>
       .openapi({ description: "First day included, YYYY-MM-DD in `timezone`", example: "2026-01-01" }),
     endDate: z.string().openapi({ description: "Last day included, YYYY-MM-DD in `timezone`", example: "2026-01-31" }),
     timeGranularity: z.enum(["hour", "day", "month"]).openapi({ description: "Bucket size, as asked", example: "day" }),
-    timezone: z
-      .string()
-      .openapi({
-        description:
-          "IANA timezone the days are read in, by its canonical name (asia/taipei: Asia/Taipei; default UTC)",
-        example: "UTC",
-      }),
+    timezone: z.string().openapi({
+      description: "IANA timezone of the days, by its canonical name (Asia/Taipei for asia/taipei; default UTC)",
+      example: "UTC",
+    }),
     total: UsageCountsSchema,
     [`${entity}Count`]: n(entity === "members" ? "Members of the organization" : "Assistants of the organization", 8),
     [`active${entity === "members" ? "Members" : "Chatbots"}Count`]: n(

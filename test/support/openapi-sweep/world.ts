@@ -41,6 +41,7 @@ export type Resource =
   | "cannedResponse"
   | "faq"
   | "file"
+  | "spareFile"
   | "textNode"
   | "publicFile"
   /** Key of an object uploaded for the organization (what JSON file references name). */
@@ -270,6 +271,8 @@ export async function buildWorld(owner: Actor): Promise<World> {
     createLabel(owner, kb.id),
     uploadFiles(owner, kb.id, [
       { name: "sweep.txt", content: "The sweep checks every operation. Refunds take five days." },
+      // The batch-delete's own: a batch names files of its knowledge base, and the others' requests need the first.
+      { name: "spare.txt", content: "A file the sweep's batch-delete removes." },
     ]),
     owner
       .fetch("POST", `/chatbots/${chatbot.id}/completions/`, { message: { content: "How long do refunds take?" } })
@@ -373,6 +376,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
       cannedResponse: cannedResponse.id,
       faq: faq.id,
       file: file.id,
+      spareFile: files[1].id,
       textNode: nodes.results[0].id,
       publicFile,
       upload,
