@@ -42,6 +42,10 @@ export interface Bindings {
   BOOTSTRAP_PASSWORD?: string;
   JSON_BODY_LIMIT_BYTES?: string;
   RATE_LIMIT_PER_MINUTE?: string;
+  /** Failed sign-ins (console sessions, login) allowed per 15 minutes per e-mail (default 10) and per client address
+   * (default 50), src/services/sign-in-limits.ts. */
+  SIGN_IN_FAILURES_PER_EMAIL?: string;
+  SIGN_IN_FAILURES_PER_CLIENT?: string;
   /** Comma-separated `host` or `host:port` that outbound calls may reach although private (CONTRACT section 11). */
   OUTBOUND_ALLOWED_HOSTS?: string;
   /** Alias of OUTBOUND_ALLOWED_HOSTS. */

@@ -8,6 +8,7 @@ import { hashPassword, verifyPassword } from "../lib/crypto";
 import { bootstrapPassword, usableSecret } from "../lib/placeholders";
 import { apiKeyValues, bootstrapOwner, createAccount } from "./accounts";
 import { forgetUser } from "./key-cache";
+import { limitFailedSignIns, type SignInAttempt } from "./sign-in-limits";
 import { getOrganizationRecord } from "./organizations";
 import { dataParts } from "./shards/parts";
 import type { PlanSettings } from "./plans";
@@ -45,11 +46,16 @@ export async function register(
   return { user: userRecord(user), organization: organization!, apiKey: account.key };
 }
 
-/** A new API key for the user with this e-mail and password (400 otherwise, saying no more). */
-export async function logIn(db: Db, email: string, password: string): Promise<string> {
-  const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
-  const ok = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : false;
-  if (!user || !ok) throw badRequest("Unable to log in with provided credentials.", undefined, "invalid_credentials");
+/**
+ * A new API key for the user with this e-mail and password (400 otherwise, saying no more; 429 after too many
+ * failures, counted with the console's sign-ins: limitFailedSignIns).
+ */
+export async function logIn(env: Bindings, db: Db, who: SignInAttempt & { email: string }, password: string) {
+  const user = await limitFailedSignIns(env, who, async () => {
+    const [found] = await db.select().from(users).where(eq(users.email, who.email.toLowerCase()));
+    return found?.passwordHash && (await verifyPassword(password, found.passwordHash)) ? found : undefined;
+  });
+  if (!user) throw badRequest("Unable to log in with provided credentials.", undefined, "invalid_credentials");
   const { key, values } = await apiKeyValues(user.id, null, "Login");
   await db.batch([
     db.insert(apiKeys).values(values),

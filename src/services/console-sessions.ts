@@ -1,12 +1,14 @@
-import { and, asc, count, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, getTableColumns, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import { generateCookie } from "hono/cookie";
 import type { Bindings, Db } from "../env";
-import { consoleSessions, groupMembers, groupPermissions, members, organizations, users } from "../db/schema";
+import { apiKeys, consoleSessions, groupMembers, groupPermissions, members, organizations, users } from "../db/schema";
 import { mapPage, type PageWindow, paginate } from "../db/paginate";
 import { randomBase62, sha256Hex } from "../lib/crypto";
 import { badRequest } from "../lib/errors";
 import { uuidv7 } from "../lib/ids";
 import { apiKeyRecordFor, passwordSignIn } from "./credentials";
+import { forgetApiKey } from "./key-cache";
+import { limitFailedSignIns } from "./sign-in-limits";
 import { consoleSessionRecord } from "./records/console-sessions";
 import { userRecord } from "./records/users";
 import { grants, permissionCodename, PERMISSIONS, type Permission } from "./permissions";
@@ -168,18 +170,20 @@ const refused = () => badRequest("Unable to sign in with provided credentials.",
 
 /**
  * Signs in with an API key (the session is bound to the key's organization) or an e-mail and password
- * (400 `invalid_credentials` otherwise): the session's cookie value and the console's state.
+ * (400 `invalid_credentials` otherwise; 429 after too many failures: limitFailedSignIns): the session's cookie value
+ * and the console's state. `client`: the client's address, where Cloudflare gives it.
  */
 export async function signIn(
   env: Bindings,
   db: Db,
   body: { apiKey?: string; email?: string; password?: string },
-  userAgent: string | null,
+  { userAgent, client }: { userAgent: string | null; client: string | null },
 ) {
   const now = Date.now();
   let signedIn: { user: UserRow; organizationId: string | null; key?: { id: string; expiresAt: number | null } };
   if (body.apiKey !== undefined) {
-    const key = await apiKeyRecordFor(env, db, body.apiKey);
+    const apiKey = body.apiKey;
+    const key = await limitFailedSignIns(env, { client }, () => apiKeyRecordFor(env, db, apiKey));
     if (!key || (key.expiresAt !== null && key.expiresAt <= now)) throw refused();
     signedIn = {
       user: key.user,
@@ -187,18 +191,61 @@ export async function signIn(
       key: { id: key.apiKeyId, expiresAt: key.expiresAt },
     };
   } else {
-    const user = await passwordSignIn(env, db, body.email!, body.password!);
+    const [email, password] = [body.email!, body.password!];
+    const user = await limitFailedSignIns(env, { email, client }, () => passwordSignIn(env, db, email, password));
     if (!user) throw refused();
     signedIn = { user, organizationId: null };
   }
   const { user, organizationId, key } = signedIn;
   const method = key ? "api_key" : "password";
   const { token, values } = await newSession({ userId: user.id, organizationId, method, userAgent, key }, now);
-  await db.batch([
-    db.insert(consoleSessions).values(values),
-    db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
+  const [inserted] = await db.batch([
+    insertSession(db, values, now).returning({ id: consoleSessions.id }),
+    db
+      .update(users)
+      .set({ lastLoginAt: now })
+      .where(
+        and(
+          eq(users.id, user.id),
+          exists(db.select({ id: consoleSessions.id }).from(consoleSessions).where(eq(consoleSessions.id, values.id))),
+        ),
+      ),
   ]);
+  if (!inserted.length) {
+    // The key was revoked or expired since this isolate remembered it (docs/decisions.md, "Per-isolate caches"):
+    // forgotten here at once, as its revocation would have been.
+    forgetApiKey(key!.id);
+    throw refused();
+  }
   return { token, state: await sessionState(db, values, user) };
+}
+
+/**
+ * Inserts a new session. One signed in with a key is inserted only while the key is live, in the statement itself:
+ * the key read may be up to 2 s old, and a revocation committed in between would otherwise miss this session (it
+ * revokes the key's sessions in its own batch) and leave it working for 12 hours.
+ */
+function insertSession(db: Db, values: SessionRow, now: number) {
+  if (!values.apiKeyId) return db.insert(consoleSessions).values(values);
+  const columns = getTableColumns(consoleSessions);
+  const row = Object.fromEntries(
+    Object.entries(columns).map(([field, column]) => [
+      field,
+      sql`${values[field as keyof SessionRow]}`.as(column.name),
+    ]),
+  ) as Record<keyof SessionRow, SQL.Aliased>;
+  return db.insert(consoleSessions).select(
+    db
+      .select(row)
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.id, values.apiKeyId),
+          isNull(apiKeys.revokedAt),
+          or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+        ),
+      ),
+  );
 }
 
 /** A page of the user's live sessions, most recently used first; `currentId` marks the request's own. */

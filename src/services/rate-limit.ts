@@ -69,3 +69,15 @@ function pruneOldWindows(current: number) {
   if (windows.size < 10_000) return;
   for (const [k, s] of windows) if (s.window !== current) windows.delete(k);
 }
+
+/**
+ * Adds `count` (negative: gives back) to `key` in its current window of `size` ms and returns the total of every
+ * isolate, asked of the key's RateLimiter object and awaited: for what is rare and must not be overshot, as failed
+ * sign-ins (src/services/sign-in-limits.ts), where takeToken's batching would let each isolate go past the limit.
+ * A key keeps one window size. `retryAfter`: seconds to the window's end.
+ */
+export async function addShared(env: Bindings, key: string, count: number, size: number, now = Date.now()) {
+  const window = Math.floor(now / size);
+  const total = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)).add(window, count);
+  return { total, retryAfter: Math.max(1, Math.ceil(((window + 1) * size - now) / 1000)) };
+}

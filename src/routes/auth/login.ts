@@ -16,7 +16,9 @@ const route = createRoute({
   path: "/auth/login/",
   tags: ["Accounts"],
   summary: "Log in with e-mail and password",
-  description: "Public. Returns a new API key for the user.",
+  description:
+    "Public. Returns a new API key for the user. Failed log-ins count with the console's failed sign-ins " +
+    "(`POST /auth/sessions/`): past the limit, 429 with `Retry-After`.",
   security: [],
   request: jsonBody(Login),
   responses: {
@@ -31,12 +33,13 @@ const route = createRoute({
         .openapi("LoginResult"),
       "A new API key",
     ),
-    ...errorResponses(400),
+    ...errorResponses(400, 429),
   },
 });
 
 export const registerLogin = (r: Router) =>
   r.openapi(route, async (c) => {
     const { email, password } = c.req.valid("json");
-    return c.json({ key: await logIn(c.var.db, email, password) }, 200);
+    const client = c.req.header("CF-Connecting-IP") ?? null;
+    return c.json({ key: await logIn(c.env, c.var.db, { email, client }, password) }, 200);
   });

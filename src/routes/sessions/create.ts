@@ -20,12 +20,14 @@ const route = createRoute({
     "No API key is created. The first administrator signs in with `BOOTSTRAP_EMAIL` and `BOOTSTRAP_PASSWORD` " +
     "when the deployment sets them " +
     "(with no user yet, this creates them as the first request with `BOOTSTRAP_API_KEY` does). A sign-in sent " +
-    "from another site's page (`Origin` of another origin) is 403.",
+    "from another site's page (`Origin` of another origin) is 403. After " +
+    "`SIGN_IN_FAILURES_PER_EMAIL` (default 10) failed sign-ins for one e-mail, or `SIGN_IN_FAILURES_PER_CLIENT` " +
+    "(default 50) from one address, in 15 minutes, sign-ins are 429 with `Retry-After` until the 15 minutes end.",
   security: [],
   request: jsonBody(SignIn),
   responses: {
     201: json(ConsoleSessionStateSchema, "Signed in; the cookie is in `Set-Cookie`"),
-    ...errorResponses(400, 403),
+    ...errorResponses(400, 403, 429),
   },
 });
 
@@ -37,7 +39,10 @@ export const registerSignIn = (r: Router) =>
     if (origin !== undefined && origin !== new URL(c.req.url).origin)
       throw forbidden("Sign in from the console's own origin.");
     const body = c.req.valid("json");
-    const { token, state } = await signIn(c.env, c.var.db, body, c.req.header("User-Agent") ?? null);
+    const { token, state } = await signIn(c.env, c.var.db, body, {
+      userAgent: c.req.header("User-Agent") ?? null,
+      client: c.req.header("CF-Connecting-IP") ?? null,
+    });
     c.header("Set-Cookie", sessionCookie(c.req.url, token));
     return c.json(state, 201);
   });

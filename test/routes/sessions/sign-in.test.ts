@@ -3,7 +3,9 @@ import { SELF } from "cloudflare:test";
 import { count, eq } from "drizzle-orm";
 import { apiKeys, consoleSessions } from "../../../src/db/schema";
 import { sha256Hex } from "../../../src/lib/crypto";
-import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { env } from "cloudflare:workers";
+import { limitFailedSignIns, SIGN_IN_WINDOW_MS } from "../../../src/services/sign-in-limits";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { ORIGIN, PASSWORD, sessionCookieOf, sessionsOf, withPassword } from "./fixtures";
 import { bodyOf } from "../../support/api";
 
@@ -112,6 +114,64 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
       "invalid_credentials",
     );
     expect(await sessionsOf(owner.userId)).toHaveLength(0);
+  });
+
+  it("400 for a key revoked elsewhere while this isolate still remembers it, which forgets it then", async () => {
+    const owner = await seedOwner();
+    const { id, key } = await bodyOf<"POST /api-keys/">(await owner.fetch("POST", "/api-keys/", { name: "laptop" }));
+    const asKey = () => call("GET", "/api/v1/users/current/", undefined, { Authorization: `Api-Key ${key}` });
+    // Used here: this isolate remembers the key as live for 2 s (docs/decisions.md, "Per-isolate caches").
+    expect((await asKey()).status).toBe(200);
+    // Revoked elsewhere: the session a sign-in made now would be missed by the revocation, and last 12 hours.
+    await db().update(apiKeys).set({ revokedAt: Date.now() }).where(eq(apiKeys.id, id));
+    await expectError(await call("POST", "/api/v1/auth/sessions/", { apiKey: key }), 400, "invalid_credentials");
+    expect(await sessionsOf(owner.userId)).toHaveLength(0);
+    await expectError(await asKey(), 401, "not_authenticated");
+  });
+
+  it("429 after 10 failed sign-ins for an e-mail in 15 minutes, the right one too; successes are free", async () => {
+    const owner = await withPassword(await seedOwner());
+    const attempt = (password: string, path = "/auth/sessions/") =>
+      call("POST", `/api/v1${path}`, { email: owner.email, password }, { Origin: ORIGIN });
+    for (let i = 0; i < 5; i++) await expectError(await attempt(`guess-${i}`), 400, "invalid_credentials");
+    expect((await attempt(PASSWORD)).status).toBe(201);
+    // Log-ins (which mint a key) count with the console's sign-ins.
+    for (let i = 5; i < 10; i++)
+      await expectError(await attempt(`guess-${i}`, i % 2 ? "/auth/login/" : "/auth/sessions/"), 400);
+    for (const path of ["/auth/sessions/", "/auth/login/"]) {
+      const res = await attempt(PASSWORD, path);
+      const err = await expectError(res, 429, "throttled");
+      expect(err.detail).toContain("Too many failed sign-ins");
+      expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+      expect(Number(res.headers.get("Retry-After"))).toBeLessThanOrEqual(15 * 60);
+    }
+    // Another account is not held back by this one's failures.
+    const other = await withPassword(await seedOwner());
+    expect((await call("POST", "/api/v1/auth/sessions/", { email: other.email, password: PASSWORD })).status).toBe(201);
+  });
+
+  it("429 once 50 sign-ins from one client address failed in 15 minutes, whatever the account", async () => {
+    const owner = await withPassword(await seedOwner());
+    const from = (client: string, body: Record<string, unknown>) =>
+      call("POST", "/api/v1/auth/sessions/", body, { Origin: ORIGIN, "CF-Connecting-IP": client });
+    const client = `198.51.100.${Math.floor(Math.random() * 250)}-${unique("client")}`;
+    for (let i = 0; i < 50; i++)
+      await expectError(await from(client, { email: `${unique("nobody")}@example.com`, password: "x" }), 400);
+    await expectError(await from(client, { email: owner.email, password: PASSWORD }), 429, "throttled");
+    await expectError(await from(client, { apiKey: owner.key }), 429, "throttled");
+    expect((await from(`${client}-other`, { email: owner.email, password: PASSWORD })).status).toBe(201);
+  });
+
+  it("failed sign-ins count for 15 minutes: the next window starts afresh", async () => {
+    const who = { email: `${unique("window")}@example.com`, client: null };
+    const fail = async () => undefined;
+    const start = Math.ceil(Date.now() / SIGN_IN_WINDOW_MS) * SIGN_IN_WINDOW_MS;
+    for (let i = 0; i < 10; i++) await limitFailedSignIns(env, who, fail, start + i);
+    await expect(limitFailedSignIns(env, who, async () => "user", start + 60_000)).rejects.toMatchObject({
+      status: 429,
+      headers: { "Retry-After": String(14 * 60) },
+    });
+    expect(await limitFailedSignIns(env, who, async () => "user", start + SIGN_IN_WINDOW_MS)).toBe("user");
   });
 
   it.each([
