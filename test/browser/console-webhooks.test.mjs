@@ -76,7 +76,8 @@ describe("Webhooks in Chromium", () => {
       const [hook] = (await app.server.api(`/inboxes/${inboxId}/webhooks/`, { method: "GET" })).results;
       expect(hook).toMatchObject({
         name: "CRM sync",
-        headers: { "X-Team": "support" },
+        // Header values are write-only: shown masked.
+        headers: { "X-Team": "••••" },
         hasSecretToken: true,
         retryFailedDeliveries: false,
         isEnabled: true,
@@ -143,6 +144,30 @@ describe("Webhooks in Chromium", () => {
       await context.close();
     },
   );
+
+  it("a webhook's form shows its header values masked, and saving it keeps the stored ones", async () => {
+    const token = "Bearer crm-live-token-0123456789abcdef";
+    const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, {
+      body: {
+        name: "Masked hook",
+        direction: "outgoing",
+        url: `${receiver.url}/switch/masked/hook`,
+        headers: {
+          Authorization: token,
+        },
+      },
+    });
+    const { context, page } = await webhooksPage();
+    await page.getByRole("button", { name: "Edit Masked hook" }).click();
+    expect(await dialog(page).getByLabel("Custom headers").inputValue()).toBe("Authorization: …cdef");
+    expect(await page.content()).not.toContain("crm-live-token");
+    await dialog(page).getByLabel("Name", { exact: true }).fill("Masked hook, renamed");
+    await dialog(page).getByRole("button", { name: "Save" }).click();
+    await page.getByRole("row", { name: /Masked hook, renamed/ }).waitFor();
+    await app.server.api(`/inboxes/${inboxId}/webhooks/${hook.id}/send-test/`, { body: {} });
+    expect(received("masked").at(-1).headers.authorization).toBe(token);
+    await context.close();
+  });
 
   it("a webhook disabled in its form says so and offers no redelivery", async () => {
     const hook = await app.server.api(`/inboxes/${inboxId}/webhooks/`, {

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { authorize } from "../../services/access";
-import { checkWebhookRules, getWebhook, updateWebhook } from "../../services/webhooks/config";
+import { changeWebhook } from "../../services/webhooks/change";
 import {
   type WebhookInput,
   webhookRecord,
@@ -15,20 +15,9 @@ import {
 import { WEBHOOKS_TAG, WebhookParams } from "./schema";
 
 /** PUT and PATCH: fields left out stay as they are (the secret token too, as it is never shown). */
-async function changeWebhook(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookInput) {
+async function changed(c: Context<AppEnv>, inboxId: string, webhookId: string, body: WebhookInput) {
   const access = await authorize(c, "webhook.manage");
-  const { webhook } = await getWebhook(c.var.db, access.organizationId, inboxId, webhookId);
-  const { secretToken, ...changes } = body;
-  checkWebhookRules(c.env, {
-    url: changes.url,
-    templatePreset: changes.templatePreset ?? webhook.templatePreset,
-    customTemplate: changes.customTemplate,
-    storedTemplate: webhook.customTemplate,
-    direction: changes.direction ?? webhook.direction,
-    conversationEvents: changes.conversationEvents ?? webhook.conversationEvents,
-  });
-  await updateWebhook(c.var.db, c.env, access.organizationId, webhook, changes, secretToken);
-  return webhookRecord(await getWebhook(c.var.db, access.organizationId, inboxId, webhook.id), c.env);
+  return webhookRecord(await changeWebhook(c.var.db, c.env, access.organizationId, inboxId, webhookId, body), c.env);
 }
 
 const route = (method: "put" | "patch") =>
@@ -40,19 +29,22 @@ const route = (method: "put" | "patch") =>
     description:
       "Needs `webhook.manage`. Fields left out stay as they are; `secretToken: null` removes the secret. " +
       "`isEnabled: true` re-enables a webhook the service disabled and clears `disabledAt` and `disabledReason`. " +
-      "A new URL and a new custom template are checked as on creation (400 naming the field).",
+      "A new URL and a new custom template are checked as on creation (400 naming the field). A URL moved to " +
+      "another server (another host or port, or from https to http) drops the secret token and the custom headers " +
+      "unless the request gives new ones. 409 when other changes to the webhook kept coming in while this one was " +
+      "checked.",
     request: { params: WebhookParams, ...jsonBody(method === "put" ? WebhookWrite : WebhookPatch) },
-    responses: { 200: json(WebhookSchema, "The updated webhook"), ...errorResponses(400, 403, 404) },
+    responses: { 200: json(WebhookSchema, "The updated webhook"), ...errorResponses(400, 403, 404, 409) },
   });
 
 export const registerReplaceWebhook = (r: Router) =>
   r.openapi(route("put"), async (c) => {
     const { inboxId, webhookId } = c.req.valid("param");
-    return c.json(await changeWebhook(c, inboxId, webhookId, c.req.valid("json")), 200);
+    return c.json(await changed(c, inboxId, webhookId, c.req.valid("json")), 200);
   });
 
 export const registerPatchWebhook = (r: Router) =>
   r.openapi(route("patch"), async (c) => {
     const { inboxId, webhookId } = c.req.valid("param");
-    return c.json(await changeWebhook(c, inboxId, webhookId, c.req.valid("json")), 200);
+    return c.json(await changed(c, inboxId, webhookId, c.req.valid("json")), 200);
   });

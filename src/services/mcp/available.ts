@@ -5,7 +5,7 @@ import { getToolForRead } from "../tools/access";
 import { headerProblem, listAllTools, McpConnectError, mcpTimeoutMs, openMcpSession } from "./client";
 import { memberCredentialHeaders, type Headers } from "./credentials";
 import { filterTools, nameList, toolView } from "./remote-tools";
-import { unmaskedHeaders } from "../tools/headers";
+import { unmaskedHeaders } from "../../lib/masked-headers";
 
 export interface AvailableToolsInput {
   mcpUrl: string;

@@ -3,7 +3,7 @@ import { HTTP_METHODS, TOOL_TYPES } from "../../db/schema";
 import { GroupRefs, IdName, NameField, Timestamps } from "../../lib/openapi";
 import { ms } from "../../lib/time";
 import type { ToolView } from "../tools/views";
-import { maskedHeaders } from "../tools/headers";
+import { maskedHeaders } from "../../lib/masked-headers";
 
 // The route schemas take this enum from here (routes do not import db/schema).
 export { TOOL_TYPES };

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../env";
 import { WEBHOOK_DIRECTIONS, WEBHOOK_METHODS, WEBHOOK_PRESETS } from "../../db/schema";
 import { IdName, NameField, Timestamp, Timestamps } from "../../lib/openapi";
+import { looksMasked, maskedHeaders } from "../../lib/masked-headers";
 import { ms, timestampsOf } from "../../lib/time";
 import { secretTokenPreview, type WebhookView } from "../webhooks/config";
 
@@ -50,9 +51,12 @@ export const WebhookSchema = z
       .string()
       .openapi({ description: "Where the events are sent", example: "https://hooks.example.com/assistant" }),
     method: z.enum(WEBHOOK_METHODS).openapi({ description: "HTTP method of the push", example: "POST" }),
-    headers: z
-      .record(z.string(), z.string())
-      .openapi({ description: "Custom headers, names as written", example: { Authorization: "Bearer 123" } }),
+    headers: z.record(z.string(), z.string()).openapi({
+      description:
+        "Custom headers, names as written, each value masked (write-only, as the secret token is): sent back as " +
+        "shown, a value keeps the stored one",
+      example: { Authorization: "…t123", "X-Team": "••••" },
+    }),
     templatePreset: z.enum(WEBHOOK_PRESETS).openapi({
       description:
         "Payload format: `service_standard`, `genesys_cloud`, `custom` (customTemplate) or `legacy` (the older format)",
@@ -88,7 +92,7 @@ export async function webhookRecord(
     disabledReason: w.disabledReason,
     url: w.url,
     method: w.method,
-    headers: w.headers ?? {},
+    headers: maskedHeaders(w.headers ?? {}),
     templatePreset: w.templatePreset,
     customTemplate: w.customTemplate,
     hasSecretToken: !!w.secretTokenSealed,
@@ -130,7 +134,8 @@ function headersProblem(headers: Record<string, string>): string | null {
     if (seen.has(lower)) return `"${name}" is given twice (header names are case-insensitive).`;
     seen.add(lower);
     const value = headers[name];
-    if (!HEADER_VALUE.test(value) || value.length > 4000)
+    // A masked value sent back (as records show it) is the stored one's: the service resolves it.
+    if (!looksMasked(value) && (!HEADER_VALUE.test(value) || value.length > 4000))
       return `The value of "${name}" must be at most 4,000 printable ASCII characters, without line breaks.`;
   }
   return null;
@@ -169,6 +174,8 @@ export const WebhookWrite = z
       .openapi({
         description:
           "Custom headers sent with every push, names kept as written (not past a redirect to another host). " +
+          "Values are write-only: records show them masked, and a masked value sent back keeps the stored one " +
+          "(dropped when `url` moves to another server). " +
           "Content-Type, Content-Length, Host, " +
           "Transfer-Encoding, User-Agent, " +
           "X-Webhook-Secret and the webhook-id/-timestamp/-signature headers are set by the service and " +
@@ -225,7 +232,7 @@ export const WebhookWrite = z
           "Write-only, encrypted at rest: sent as X-Webhook-Secret, and the key of `webhook-signature` " +
           "(HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the token's UTF-8 bytes, not " +
           "base64-decoded; a Standard Webhooks library takes `whsec_` + base64 of the token: docs/reference.md, " +
-          '"Webhooks"); null removes it',
+          '"Webhooks"); null removes it. Left out where `url` moves to another server, it is removed too',
         example: "my-shared-secret",
       }),
   })

@@ -12,6 +12,7 @@ import { cannotOpen, decryptSecret, encryptSecret, maskSecret } from "../../lib/
 import { fieldError, notFound } from "../../lib/errors";
 import { mapPage, type Page, type PageWindow, paginate } from "../../db/paginate";
 import { isUuid, uuidv7 } from "../../lib/ids";
+import { looksMasked, unmaskedHeaders } from "../../lib/masked-headers";
 import { inList } from "../../lib/sql";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { parseDate } from "../../lib/time";
@@ -28,7 +29,6 @@ import { findById } from "../../db/find";
 import { pageAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { dataParts } from "../shards/parts";
 import { deliveryRecord, type WebhookDeliveryRecord } from "../records/webhook-deliveries";
-import type { WebhookInput } from "../records/webhooks";
 import { writePurges } from "../purges";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -117,6 +117,22 @@ export function checkWebhookRules(
 export async function sealSecretToken(value: string | null | undefined, env: Pick<Bindings, "ENCRYPTION_KEY">) {
   if (value === undefined || value === null) return value;
   return encryptSecret(value, env.ENCRYPTION_KEY);
+}
+
+/**
+ * Custom headers as sent -> the column: a masked value sent back keeps the stored one, or is dropped where the URL
+ * moved to another server (unmaskedHeaders, `stay`). A mask naming no stored value would be sent to the receiver as
+ * is (and `fetch` refuses its characters): 400.
+ */
+export function headersToStore(
+  sent: Record<string, string>,
+  stored: Record<string, string> | null,
+  stay: boolean,
+): Record<string, string> {
+  const headers = unmaskedHeaders(sent, stored, stay);
+  const masked = Object.keys(headers).find((name) => looksMasked(headers[name]));
+  if (masked) throw fieldError("headers", `The value of "${masked}" is a masked one; give the value itself.`);
+  return headers;
 }
 
 /** The secret is decrypted only to mask it; a seal that no longer opens still shows that one is set. */
@@ -336,35 +352,10 @@ export async function insertWebhook(
     id,
     organizationId,
     inboxId,
+    headers: values.headers && headersToStore(values.headers, null, true),
     secretTokenSealed: (await sealSecretToken(secretToken, env)) ?? null,
   });
   return id;
-}
-
-/**
- * Changes a webhook: fields left out stay (the secret token too; null removes it). Enabling starts
- * afresh: the service's reason for disabling and the failure run are cleared.
- */
-export async function updateWebhook(
-  db: Db,
-  env: Pick<Bindings, "ENCRYPTION_KEY">,
-  organizationId: string,
-  current: WebhookRow,
-  changes: Omit<WebhookInput, "secretToken">,
-  secretToken: string | null | undefined,
-) {
-  await db
-    .update(webhooks)
-    .set({
-      ...changes,
-      headers: changes.headers === null ? {} : changes.headers,
-      secretTokenSealed: await sealSecretToken(secretToken, env),
-      ...(changes.isEnabled && !current.isEnabled
-        ? { disabledAt: null, disabledReason: null, failingSince: null }
-        : {}),
-      updatedAt: Date.now(),
-    })
-    .where(and(eq(webhooks.id, current.id), eq(webhooks.organizationId, organizationId)));
 }
 
 /** Deletes the organization's webhook; its deliveries are purged (services/purges.ts: the purge on `data` first). */

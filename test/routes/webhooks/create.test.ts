@@ -39,7 +39,8 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
         isEnabled: false,
         url: HOOK_URL,
         method: "PUT",
-        headers: { Authorization: "Bearer 123", "X-Tenant_Id": "acme" },
+        // Values are write-only, as the secret is: stored as given, shown masked.
+        headers: { Authorization: "••••", "X-Tenant_Id": "••••" },
         templatePreset: "genesys_cloud",
         customTemplate: null,
         retryFailedDeliveries: true,
@@ -52,6 +53,7 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
       expect(hook.createdAt).toMatch(/^\d+$/);
       const row = await storedWebhook(hook.id);
       expect(row.organizationId).toBe(owner.organizationId);
+      expect(row.headers).toEqual(body.headers);
       expect(row.secretTokenSealed).not.toContain(secret);
       expect(await decryptSecret(row.secretTokenSealed!, env.ENCRYPTION_KEY)).toBe(secret);
       // Read back through the API: still never in full.

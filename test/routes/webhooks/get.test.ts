@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedOwner } from "../../harness";
+import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectNotFound, expectReadableWith } from "../../support/refusals";
 import { ownersWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
 
@@ -11,6 +11,17 @@ describe("GET /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     expect(res.status, text).toBe(200);
     expect(text).not.toContain("get-test-secret-token");
     expect(JSON.parse(text)).toEqual(hook);
+  });
+
+  it("masks custom header values, as every other credential is", async () => {
+    const token = "Bearer crm-live-token-0123456789abcdef";
+    const { owner, path } = await ownersWebhook({ headers: { Authorization: token, "X-Team": "support" } });
+    // Any member with webhook.manage reads it, where the secretToken beside it is write-only.
+    const manager = await seedMember(owner, ["webhook.manage"]);
+    const res = await manager.fetch("GET", path);
+    const text = await res.text();
+    expect(text).not.toContain("crm-live-token");
+    expect(JSON.parse(text).headers).toEqual({ Authorization: "…cdef", "X-Team": "••••" });
   });
 
   it("404 for another organization's webhook, another inbox's, an unknown or a malformed id", async () => {

@@ -3,9 +3,18 @@ import { env } from "cloudflare:workers";
 import { decryptSecret } from "../../../src/lib/crypto";
 import { eq } from "drizzle-orm";
 import { webhooks } from "../../../src/db/schema";
-import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
-import { HOOK_URL, ownersWebhook, storedWebhook, webhooksOfTwoOrganizations, webhooksPath } from "./fixtures";
+import {
+  HOOK_URL,
+  createInbox,
+  createWebhook,
+  ownersWebhook,
+  storedWebhook,
+  webhooksOfTwoOrganizations,
+  webhooksPath,
+} from "./fixtures";
+import type { McpTestServer } from "../../support/mcp-server.mjs";
 import { bodyOf } from "../../support/api";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
@@ -13,10 +22,12 @@ const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
 describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it.each(PREFIXES)("PUT replaces the configuration; left-out fields and the secret stay (%s)", async (prefix) => {
     const { owner, hook, path } = await ownersWebhook({ headers: { "X-A": "1" }, secretToken: "keep-this-secret" });
+    // Another path of the same server: the secret and the headers stay with it.
+    const url = `${env.TEST_RECEIVER_URL}/ok/renamed`;
     const body = {
       name: "Renamed",
       direction: "incoming",
-      url: "https://other.example.org/hook",
+      url,
       method: "PATCH",
       is_enabled: false,
     };
@@ -28,10 +39,10 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       id: hook.id,
       name: "Renamed",
       direction: "incoming",
-      url: "https://other.example.org/hook",
+      url,
       method: "PATCH",
       isEnabled: false,
-      headers: { "X-A": "1" },
+      headers: { "X-A": "••••" },
       hasSecretToken: true,
       secretTokenPreview: "…cret",
     });
@@ -58,10 +69,11 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     expect(removed).toMatchObject({
       hasSecretToken: false,
       secretTokenPreview: null,
-      headers: { "X-B": "2" },
+      headers: { "X-B": "••••" },
       name: "Only name",
     });
     expect((await storedWebhook(hook.id)).secretTokenSealed).toBeNull();
+    expect((await storedWebhook(hook.id)).headers).toEqual({ "X-B": "2" });
   });
 
   it("PATCH switches retries on and off; isEnabled true re-enables one disabled by failures, clears why", async () => {
@@ -116,6 +128,76 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     expect(standard).toMatchObject({ templatePreset: "service_standard", customTemplate: VALID_TEMPLATE });
     // Back to custom without sending the template: the stored one serves.
     expect((await owner.fetch("PATCH", path, { templatePreset: "custom" })).status).toBe(200);
+  });
+
+  it("a URL moved to another server drops the secret and the headers, unless the change gives new ones", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    // The owner's receiver checks X-Webhook-Secret, a token shared with it and never shown again.
+    const settings = { secretToken: "crm-shared-secret-0123456789", headers: { Authorization: "Bearer crm-token" } };
+    const hook = await createWebhook(owner, inbox.id, settings);
+    const manager = await seedMember(owner, ["webhook.manage"]);
+    const path = webhooksPath(inbox.id, hook.id);
+    // The MCP test server is another origin on loopback (allowed in the tests) that records each request's headers.
+    const elsewhere = `/${unique("collect")}`;
+    const moved = await manager.fetch("PATCH", path, { url: `${env.TEST_MCP_URL}${elsewhere}` });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect(await moved.json()).toMatchObject({ hasSecretToken: false, headers: {} });
+    expect((await manager.fetch("POST", `${path}send-test/`)).status).toBe(200);
+    const stats = await (await fetch(`${env.TEST_MCP_URL}/stats`)).json<McpTestServer["stats"]>();
+    const got = stats.requests.find((r) => r.path === elsewhere);
+    expect(got, "the push reached the new server").toMatchObject({ webhookSecret: null, authorization: null });
+
+    // Given with the move, new ones go with it; masked values sent back (as the console's form does) are dropped.
+    const again = await ownersWebhook(settings);
+    const shown = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/">(
+      await again.owner.fetch("GET", again.path),
+    );
+    const given = await again.owner.fetch("PATCH", again.path, {
+      url: `${env.TEST_MCP_URL}/${unique("given")}`,
+      secretToken: "a-new-secret-for-it",
+      headers: { ...shown.headers, "X-Team": "support" },
+    });
+    expect(await given.json()).toMatchObject({ hasSecretToken: true, headers: { "X-Team": "••••" } });
+    expect((await storedWebhook(again.hook.id)).headers).toEqual({ "X-Team": "support" });
+
+    // Another path of the same server keeps both.
+    const near = await ownersWebhook(settings);
+    expect((await near.owner.fetch("PATCH", near.path, { url: `${env.TEST_RECEIVER_URL}/ok/other` })).status).toBe(200);
+    expect(await storedWebhook(near.hook.id)).toMatchObject({ headers: settings.headers });
+    expect((await storedWebhook(near.hook.id)).secretTokenSealed).not.toBeNull();
+  });
+
+  it("header values sent back masked keep the stored ones; a mask of nothing stored is 400", async () => {
+    const headers = { Authorization: "Bearer crm-live-token-0123456789abcdef", "X-Team": "support" };
+    const { owner, hook, path } = await ownersWebhook({ headers });
+    const shown = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/">(await owner.fetch("GET", path));
+    const saved = await owner.fetch("PUT", path, {
+      ...shown,
+      name: "Renamed",
+      headers: { ...shown.headers, "X-B": "2" },
+    });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    expect((await storedWebhook(hook.id)).headers).toEqual({ ...headers, "X-B": "2" });
+    const err = await expectError(await owner.fetch("PATCH", path, { headers: { "X-C": "…abcd" } }), 400, "invalid");
+    expect(Object.keys(err.errors!)).toEqual(["headers"]);
+    expect((await storedWebhook(hook.id)).headers).toEqual({ ...headers, "X-B": "2" });
+  });
+
+  it("two changes at once cannot make a webhook of a combination either one alone is refused", async () => {
+    for (let i = 0; i < 5; i++) {
+      const { owner, path } = await ownersWebhook();
+      const [a, b] = await Promise.all([
+        owner.fetch("PATCH", path, { conversationEvents: true }),
+        owner.fetch("PATCH", path, { templatePreset: "genesys_cloud" }),
+      ]);
+      const hook = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/">(await owner.fetch("GET", path));
+      // Each alone is fine; together they are refused (checkWebhookRules): genesys_cloud has no shape for lifecycle
+      // events, and its receiver would answer errors until the webhook is disabled.
+      expect(hook.templatePreset === "genesys_cloud" && hook.conversationEvents, `try ${i}`).toBe(false);
+      // The one checked against the other's result is refused, naming the field.
+      expect([a.status, b.status].sort(), `try ${i}`).toEqual([200, 400]);
+    }
   });
 
   it("400 naming the field, and nothing written", async () => {

@@ -1,0 +1,80 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Bindings, Db } from "../../env";
+import { webhooks } from "../../db/schema";
+import { conflict } from "../../lib/errors";
+import { credentialsStay } from "../../lib/redirects";
+import type { WebhookInput } from "../records/webhooks";
+import {
+  checkWebhookRules,
+  getWebhook,
+  headersToStore,
+  sealSecretToken,
+  type WebhookRow,
+  type WebhookView,
+} from "./config";
+
+/** Reads and checks of a change that keeps finding the webhook changed under it, before it answers 409. */
+const TRIES = 3;
+
+/**
+ * Changes a webhook of an inbox of the organization and returns it: fields left out stay (the secret token too; null
+ * removes it), and the result is checked against the webhook as it is (checkWebhookRules). The write applies only
+ * while what the check read is still as read: two changes at once, each allowed alone, would otherwise make a webhook
+ * neither may (genesys_cloud with lifecycle events, whose receiver answers errors until the webhook is disabled). One
+ * that finds it changed reads and checks again.
+ */
+export async function changeWebhook(
+  db: Db,
+  env: Pick<Bindings, "ENCRYPTION_KEY" | "WEBHOOK_ALLOWED_HOSTS" | "OUTBOUND_ALLOWED_HOSTS">,
+  organizationId: string,
+  inboxId: string,
+  webhookId: string,
+  body: WebhookInput,
+): Promise<WebhookView> {
+  for (let tries = 0; tries < TRIES; tries++) {
+    const { webhook } = await getWebhook(db, organizationId, inboxId, webhookId);
+    checkWebhookRules(env, {
+      url: body.url,
+      templatePreset: body.templatePreset ?? webhook.templatePreset,
+      customTemplate: body.customTemplate,
+      storedTemplate: webhook.customTemplate,
+      direction: body.direction ?? webhook.direction,
+      conversationEvents: body.conversationEvents ?? webhook.conversationEvents,
+    });
+    const changed = await db
+      .update(webhooks)
+      .set(await columnsOf(env, webhook, body))
+      .where(and(eq(webhooks.id, webhook.id), eq(webhooks.organizationId, organizationId), ...asRead(webhook)))
+      .returning({ id: webhooks.id });
+    if (changed.length) return getWebhook(db, organizationId, inboxId, webhook.id);
+  }
+  throw conflict("The webhook is being changed by other requests at the same time; read it again and retry.");
+}
+
+/** The columns checkWebhookRules and columnsOf read, as they were read. */
+const asRead = (w: WebhookRow) => [
+  eq(webhooks.url, w.url),
+  eq(webhooks.direction, w.direction),
+  eq(webhooks.templatePreset, w.templatePreset),
+  eq(webhooks.conversationEvents, w.conversationEvents),
+  w.customTemplate === null ? isNull(webhooks.customTemplate) : eq(webhooks.customTemplate, w.customTemplate),
+];
+
+/**
+ * The columns of a change to `current`. Enabling starts afresh: the service's reason for disabling and the failure
+ * run are cleared. Pointed at another server (credentialsStay), the secret token and the custom headers stay behind
+ * unless the change gives new ones: whoever may edit the URL could otherwise collect them at their own server, and
+ * a masked header value sent back is dropped rather than kept (docs/decisions.md, "Credentials stay with their
+ * server").
+ */
+async function columnsOf(env: Pick<Bindings, "ENCRYPTION_KEY">, current: WebhookRow, body: WebhookInput) {
+  const { secretToken, headers, ...changes } = body;
+  const stay = credentialsStay(current.url, changes.url ?? current.url);
+  return {
+    ...changes,
+    headers: headers ? headersToStore(headers, current.headers, stay) : headers === null || !stay ? {} : undefined,
+    secretTokenSealed: secretToken === undefined && !stay ? null : await sealSecretToken(secretToken, env),
+    ...(changes.isEnabled && !current.isEnabled ? { disabledAt: null, disabledReason: null, failingSince: null } : {}),
+    updatedAt: Date.now(),
+  };
+}
