@@ -189,7 +189,7 @@ const BODY_OVERRIDES: Record<string, (w: World, marker: string) => Record<string
   "POST /knowledge-bases/{knowledgeBaseId}/files/": (w) => ({ files: [{ file: w.ids.upload, filename: "sweep.txt" }] }),
   // Files of the knowledge base: ids of none are refused.
   "POST /knowledge-bases/{knowledgeBaseId}/files/batch-delete/": (w) => ({ ids: [w.ids.spareFile] }),
-  "PATCH /knowledge-bases/{knowledgeBaseId}/files/batch-reparse/": (w) => [{ id: w.ids.file }],
+  "PATCH /knowledge-bases/{knowledgeBaseId}/files/batch-reparse/": (w) => [{ id: w.ids.reparseFile }],
   "POST /organizations/{organizationPk}/groups/{groupPk}/group-members/bulk-create/": (w) => ({
     members: [w.ids.member],
   }),

@@ -42,6 +42,7 @@ export type Resource =
   | "faq"
   | "file"
   | "spareFile"
+  | "reparseFile"
   | "textNode"
   | "publicFile"
   /** Key of an object uploaded for the organization (what JSON file references name). */
@@ -271,8 +272,10 @@ export async function buildWorld(owner: Actor): Promise<World> {
     createLabel(owner, kb.id),
     uploadFiles(owner, kb.id, [
       { name: "sweep.txt", content: "The sweep checks every operation. Refunds take five days." },
-      // The batch-delete's own: a batch names files of its knowledge base, and the others' requests need the first.
+      // The batch requests' own: a batch names files of its knowledge base, and the others' requests need the first
+      // as it is (a re-parse replaces a file's text nodes).
       { name: "spare.txt", content: "A file the sweep's batch-delete removes." },
+      { name: "reparse.txt", content: "A file the sweep's batch-reparse parses again." },
     ]),
     owner
       .fetch("POST", `/chatbots/${chatbot.id}/completions/`, { message: { content: "How long do refunds take?" } })
@@ -377,6 +380,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
       faq: faq.id,
       file: file.id,
       spareFile: files[1].id,
+      reparseFile: files[2].id,
       textNode: nodes.results[0].id,
       publicFile,
       upload,
