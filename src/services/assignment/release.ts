@@ -1,7 +1,7 @@
 // A member who leaves the organization, or may no longer serve conversations, takes none with them (docs/decisions.md,
 // "Assignment"): automatic assignment skips a conversation whose assignee is set, so one left assigned to them waited
 // for no one.
-import { and, eq, ne, not } from "drizzle-orm";
+import { and, eq, not } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { conversations, members } from "../../db/schema";
 import { inList } from "../../lib/sql";
@@ -9,24 +9,13 @@ import { eachConversationObject, type ChangeActor, type ConversationRow } from "
 import { lifecycleEvent, publishInboxEvents } from "../conversation/inbox-events";
 import { dataParts } from "../shards/parts";
 import { onEachPart } from "../shards/parts-sum";
-import { assignAfterChange } from "./round-robin";
+import { assignAfterChange, heldBy } from "./round-robin";
 import { mayServe } from "./settings";
 
 /** The organization's unresolved conversations assigned to `userId`, each with the part it is on. */
 async function assignedTo(env: Bindings, organizationId: string, userId: string) {
   const found = await onEachPart(await dataParts(env, organizationId), async (data) =>
-    (
-      await data
-        .select()
-        .from(conversations)
-        .where(
-          and(
-            eq(conversations.organizationId, organizationId),
-            eq(conversations.assigneeId, userId),
-            ne(conversations.status, "resolved"),
-          ),
-        )
-    ).map((row) => ({ row, data })),
+    (await data.select().from(conversations).where(heldBy(organizationId, userId))).map((row) => ({ row, data })),
   );
   return new Map(found.flat().map((held) => [held.row.id, held]));
 }

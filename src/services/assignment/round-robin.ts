@@ -86,6 +86,14 @@ const assignIfRoom = prepared<{
     ),
 );
 
+/** The organization's conversations `userId` holds: assigned to them and not resolved. */
+export const heldBy = (organizationId: string, userId: string) =>
+  and(
+    eq(conversations.organizationId, organizationId),
+    eq(conversations.assigneeId, userId),
+    ne(conversations.status, "resolved"),
+  );
+
 /**
  * What an agent serves in the organization's other parts (`others`), taken off their capacity in the conversation's
  * part: read while the agent is held (`holdAgent`), so no assignment in another part comes between.
@@ -93,16 +101,7 @@ const assignIfRoom = prepared<{
 async function servedElsewhere(others: Db[], organizationId: string, userId: string): Promise<number> {
   const counts = await Promise.all(
     others.map((data) =>
-      data
-        .select({ n: sql<number>`count(*)` })
-        .from(conversations)
-        .where(
-          and(
-            eq(conversations.organizationId, organizationId),
-            eq(conversations.assigneeId, userId),
-            ne(conversations.status, "resolved"),
-          ),
-        ),
+      data.select({ n: sql<number>`count(*)` }).from(conversations).where(heldBy(organizationId, userId)),
     ),
   );
   return counts.reduce((sum, [row]) => sum + (row?.n ?? 0), 0);
