@@ -1,3 +1,4 @@
+import { fromBase64, toBase64 } from "./base64";
 import { ApiError } from "./errors";
 import { requiredSecret } from "./placeholders";
 
@@ -12,8 +13,6 @@ export function toHex(buf: ArrayBuffer | Uint8Array): string {
   return out;
 }
 export const fromHex = (hex: string) => new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
-const toB64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromB64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 export async function sha256Hex(text: string): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
@@ -94,15 +93,15 @@ export async function encryptSecret(plain: string, secret: string | undefined): 
     await aesKey(requireSecret(secret)),
     encoder.encode(plain),
   );
-  return `v1:${toB64(iv)}:${toB64(new Uint8Array(data))}`;
+  return `v1:${toBase64(iv)}:${toBase64(data)}`;
 }
 
 export async function decryptSecret(sealed: string, secret: string | undefined): Promise<string> {
   const [, iv, data] = sealed.split(":");
   const plain = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: fromB64(iv) },
+    { name: "AES-GCM", iv: fromBase64(iv) },
     await aesKey(requireSecret(secret)),
-    fromB64(data),
+    fromBase64(data),
   );
   return new TextDecoder().decode(plain);
 }

@@ -3,6 +3,7 @@ import { booleanQuery } from "./boolean-query";
 import type { Context } from "hono";
 import type { ZodType } from "zod";
 import { ApiError } from "./errors";
+import { fromBase64Url, toBase64Url } from "./base64";
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -129,10 +130,6 @@ export interface Cursor {
   d: "n" | "p";
 }
 
-/** base64url of Latin-1 text (cursors' JSON), without padding; `fromBase64Url` reads it (throws on what is not). */
-export const toBase64Url = (text: string) => btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-export const fromBase64Url = (raw: string) => atob(raw.replace(/-/g, "+").replace(/_/g, "/"));
-
 export function encodeCursor(cursor: Cursor): string {
   return toBase64Url(JSON.stringify(cursor));
 }
@@ -140,7 +137,7 @@ export function encodeCursor(cursor: Cursor): string {
 export function decodeCursor(raw: string | undefined): Cursor | null {
   if (!raw) return null;
   try {
-    const parsed = JSON.parse(fromBase64Url(raw));
+    const parsed = JSON.parse(new TextDecoder().decode(fromBase64Url(raw)));
     if ((typeof parsed.k === "string" || typeof parsed.k === "number") && (parsed.d === "n" || parsed.d === "p"))
       return parsed;
   } catch {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fromBase64Url, toBase64Url } from "../../lib/pagination";
+import { fromBase64Url, toBase64Url } from "../../lib/base64";
 
 /**
  * Where a list tool goes on: MCP's pagination cursor, the opaque `nextCursor` an answer gives and the next call passes
@@ -11,13 +11,13 @@ const Position = z.object({
 });
 export type Position = z.infer<typeof Position>;
 
-/** The cursor of a position: base64url of its JSON (URI-escaped first, since `btoa` takes Latin-1 only). */
-export const encodePosition = (position: Position): string => toBase64Url(encodeURIComponent(JSON.stringify(position)));
+/** The cursor of a position: base64url of its JSON. */
+export const encodePosition = (position: Position): string => toBase64Url(JSON.stringify(position));
 
 /** The position a cursor names, or null for a string no answer gave. */
 export function decodePosition(cursor: string): Position | null {
   try {
-    const parsed = Position.safeParse(JSON.parse(decodeURIComponent(fromBase64Url(cursor))));
+    const parsed = Position.safeParse(JSON.parse(new TextDecoder().decode(fromBase64Url(cursor))));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

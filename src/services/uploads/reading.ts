@@ -7,6 +7,7 @@ import { parseDocument } from "../parsing";
 import type { AttachmentPart } from "../llm/types";
 import type { AttachmentRow } from "../records/attachments";
 import { logWarn } from "../../lib/log";
+import { toBase64 } from "../../lib/base64";
 
 type MessageRow = typeof messages.$inferSelect;
 
@@ -118,7 +119,5 @@ async function inlineImage(env: Bindings, row: AttachmentRow): Promise<string | 
   const object = await env.FILES.get(row.key);
   if (!object) return undefined;
   const bytes = new Uint8Array(await object.arrayBuffer());
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:${row.contentType};base64,${btoa(binary)}`;
+  return `data:${row.contentType};base64,${toBase64(bytes)}`;
 }

@@ -1,4 +1,5 @@
 import type { Bindings } from "../../env";
+import { toBase64 } from "../../lib/base64";
 import { missingSetting, notConfigured } from "../../lib/errors";
 import { usableSecret } from "../../lib/placeholders";
 
@@ -65,7 +66,7 @@ async function deriveKey(base: string): Promise<string> {
     ["sign"],
   );
   const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode("assistant-platform/uploads/v1"));
-  return btoa(String.fromCharCode(...new Uint8Array(mac)));
+  return toBase64(mac);
 }
 
 export function presignMethod(env: Bindings): "POST" | "PUT" {

@@ -1,4 +1,5 @@
 import { AwsV4Signer } from "aws4fetch";
+import { fromBase64, toBase64 } from "../../lib/base64";
 import { timingSafeEqual, toHex } from "../../lib/crypto";
 import type { S3ErrorCode } from "../../lib/errors";
 import type { SigningCredentials } from "./settings";
@@ -41,8 +42,6 @@ function signingKey(secret: string, date: string, region: string): Promise<Array
 
 /** `20260101T000000Z` */
 export const amzDate = (at: Date) => at.toISOString().replace(/[:-]|\.\d{3}/g, "");
-const b64 = (text: string) => btoa(String.fromCharCode(...encoder.encode(text)));
-const unb64 = (text: string) => new TextDecoder().decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0)));
 
 export interface PostPolicyInput {
   key: string;
@@ -79,7 +78,7 @@ export async function signPostPolicy(
       { "x-amz-date": date },
     ],
   };
-  const encoded = b64(JSON.stringify(policy));
+  const encoded = toBase64(JSON.stringify(policy));
   const signature = toHex(await hmac(await signingKey(creds.secretAccessKey, date.slice(0, 8), creds.region), encoded));
   return {
     key: input.key,
@@ -151,7 +150,7 @@ export async function verifyPostPolicy(
   }
   let policy: { expiration?: unknown; conditions?: unknown };
   try {
-    policy = JSON.parse(unb64(policyText));
+    policy = JSON.parse(new TextDecoder().decode(fromBase64(policyText)));
   } catch {
     throw new PolicyError(400, "InvalidPolicyDocument", "Invalid Policy: the policy is not base64-encoded JSON.");
   }

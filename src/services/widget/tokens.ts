@@ -1,3 +1,4 @@
+import { fromBase64Url, toBase64Url } from "../../lib/base64";
 import { requiredSecret } from "../../lib/placeholders";
 import { timingSafeEqual, toHex } from "../../lib/crypto";
 
@@ -21,14 +22,6 @@ export interface VisitorClaims {
   k?: string;
 }
 
-const b64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-const fromB64url = (text: string) =>
-  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-
 async function hmac(secret: string | Uint8Array, data: string): Promise<Uint8Array> {
   const raw = typeof secret === "string" ? encoder.encode(secret) : secret;
   const key = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -42,8 +35,8 @@ function tokenKey(secret: string | undefined, purpose: string): string {
 
 /** `v1.<claims>.<signature>`, both base64url; stateless, so no storage is read to check it. */
 export async function signVisitorToken(claims: VisitorClaims, secret: string | undefined): Promise<string> {
-  const body = b64url(encoder.encode(JSON.stringify(claims)));
-  return `v1.${body}.${b64url(await hmac(tokenKey(secret, "widget-token"), body))}`;
+  const body = toBase64Url(JSON.stringify(claims));
+  return `v1.${body}.${toBase64Url(await hmac(tokenKey(secret, "widget-token"), body))}`;
 }
 
 /** The claims of a well-signed token (expired or not: the caller decides), else null. */
@@ -52,13 +45,13 @@ export async function readVisitorToken(token: string, secret: string | undefined
   if (version !== "v1" || !body || !signature || token.length > 1000) return null;
   let given: Uint8Array;
   try {
-    given = fromB64url(signature);
+    given = fromBase64Url(signature);
   } catch {
     return null;
   }
   if (!timingSafeEqual(given, await hmac(tokenKey(secret, "widget-token"), body))) return null;
   try {
-    const claims = JSON.parse(new TextDecoder().decode(fromB64url(body))) as VisitorClaims;
+    const claims = JSON.parse(new TextDecoder().decode(fromBase64Url(body))) as VisitorClaims;
     return typeof claims.w === "string" && typeof claims.c === "string" && typeof claims.exp === "number"
       ? claims
       : null;
@@ -93,7 +86,7 @@ export async function identityMatches(
  */
 export async function secretMark(sealed: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(sealed)));
-  return b64url(digest.slice(0, 12));
+  return toBase64Url(digest.slice(0, 12));
 }
 
 /** Share links: a read-only view of one conversation, signed like visitor tokens. */
@@ -103,5 +96,5 @@ export async function signShareToken(
   secret: string | undefined,
 ): Promise<string> {
   const body = `${webChatId}.${conversationId}`;
-  return b64url(await hmac(tokenKey(secret, "widget-share"), body));
+  return toBase64Url(await hmac(tokenKey(secret, "widget-share"), body));
 }
