@@ -352,7 +352,8 @@ export class Conversation extends DurableObject<Bindings> {
    * arrived first cannot undo it. The next turn reads the
    * conversation again, whatever row its caller read before the change; a reply already under way
    * still completes, but the state it would leave (a handoff) is not written over the change (see #commit). False
-   * when the change was not made (a pick-up that found the conversation taken: `whileWaiting`).
+   * when the change was not made, its condition no longer holding (a pick-up that found the conversation taken:
+   * `whileWaiting`; a release that found it reassigned: `whileAssignee`).
    */
   async change(
     conversation: Pick<ConversationRow, "id" | "organizationId" | "inboxId">,
@@ -375,7 +376,7 @@ export class Conversation extends DurableObject<Bindings> {
       return [event.before, stateWrite(data, conversationId, change), event.after];
     });
     const [, state, outbox] = await this.#writes.write(statements, null);
-    // A pick-up (`whileWaiting`) that found the conversation taken changed nothing: nothing to tell.
+    // A change whose condition no longer held (`whileWaiting`, `whileAssignee`) changed nothing: nothing to tell.
     if (!state.meta.changes) return false;
     const deliveries = createdDeliveries(outbox);
     // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.

@@ -386,6 +386,11 @@ export interface ConversationChange {
    * up, see pickUpState): of two replies at once, the second finds it taken.
    */
   whileWaiting?: boolean;
+  /**
+   * Made only while this user holds the conversation, as when it was read (the release of a member who leaves, see
+   * assignment/release.ts): a reassignment made in between stays.
+   */
+  whileAssignee?: string;
 }
 
 /** Who made a change, as a visitor may see them (the widget's "Olivia joined the conversation"). */
@@ -435,6 +440,7 @@ const setState = prepared<{
   assignTeam: number;
   teamId: string | null;
   whileWaiting: number;
+  whileAssignee: string | null;
   updatedAt: number;
 }>((db) =>
   db
@@ -453,7 +459,13 @@ const setState = prepared<{
       ),
       updatedAt: sql`${sql.placeholder("updatedAt")}`,
     })
-    .where(and(eq(conversations.id, sql.placeholder("id")), stillWaiting(sql.placeholder("whileWaiting")))),
+    .where(
+      and(
+        eq(conversations.id, sql.placeholder("id")),
+        stillWaiting(sql.placeholder("whileWaiting")),
+        stillHeld(sql.placeholder("whileAssignee")),
+      ),
+    ),
 );
 
 /** True unless `whileWaiting` (1) and the conversation no longer waits for a person with no assignee (see
@@ -461,6 +473,11 @@ const setState = prepared<{
 function stillWaiting(whileWaiting: ReturnType<typeof sql.placeholder>) {
   const waiting = sql`${conversations.progressStatus} = 'waiting_for_human' and ${conversations.assigneeId} is null`;
   return sql`(${whileWaiting} = 0 or (${waiting}))`;
+}
+
+/** True unless `whileAssignee` is given and no longer the conversation's assignee (see ConversationChange). */
+function stillHeld(whileAssignee: ReturnType<typeof sql.placeholder>) {
+  return sql`(${whileAssignee} is null or ${conversations.assigneeId} = ${whileAssignee})`;
 }
 
 /** The statement of a change (see ConversationChange). */
@@ -475,6 +492,7 @@ export const stateWrite = (db: Db, conversationId: string, change: ConversationC
     assignTeam: change.teamId === undefined ? 0 : 1,
     teamId: change.teamId ?? null,
     whileWaiting: change.whileWaiting ? 1 : 0,
+    whileAssignee: change.whileAssignee ?? null,
     updatedAt: Date.now(),
   });
 

@@ -50,7 +50,8 @@ export async function releaseAssigned(
     [...held.keys()],
     async (object, id) => {
       const { row, data } = held.get(id)!;
-      await object.change(row, { assigneeId: null }, actor, "operator");
+      // Only while they still hold it: a conversation reassigned since the read above keeps its new assignee.
+      if (!(await object.change(row, { assigneeId: null, whileAssignee: userId }, actor, "operator"))) return;
       const [after] = await data.select().from(conversations).where(eq(conversations.id, id));
       if (after) released.push({ before: row, after });
     },

@@ -38,6 +38,7 @@ const insertChangeEvent = prepared<{
   reason: ChangeReason;
   now: number;
   whileWaiting: number;
+  whileAssignee: string | null;
 }>(() =>
   raw(
     `insert into conversation_events (id, organization_id, conversation_id, inbox_id, changes, reason, created_at)
@@ -52,6 +53,7 @@ const insertChangeEvent = prepared<{
        )) as changes
        from conversations c where c.id = ?2
          and (?10 = 0 or (c.progress_status = 'waiting_for_human' and c.assignee_id is null))
+         and (?11 is null or c.assignee_id = ?11)
      ) where changes <> '{}'`,
     "id",
     "conversationId",
@@ -63,6 +65,7 @@ const insertChangeEvent = prepared<{
     "reason",
     "now",
     "whileWaiting",
+    "whileAssignee",
   ),
 );
 
@@ -177,6 +180,8 @@ export function changeEventWrites(
       now,
       // A change made only while the conversation waits unassigned (a reply picking it up): no event when it is not.
       whileWaiting: change.whileWaiting ? 1 : 0,
+      // A release of a member who leaves (whileAssignee): none when another holds it now.
+      whileAssignee: change.whileAssignee ?? null,
     }),
     after: eventOutbox(db, id, now, config),
   };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { members } from "../../../src/db/schema";
+import { env } from "cloudflare:workers";
+import { conversations, members } from "../../../src/db/schema";
+import { conversationObject } from "../../../src/services/conversations";
 import { autoAssign } from "../../../src/services/assignment/round-robin";
 import { conversationData, db, expectError, parts, seedMember, seedOwner, waitFor } from "../../harness";
 import { client as d1 } from "../../../src/db/prepared";
@@ -327,6 +329,29 @@ describe("a member who can no longer be assigned", () => {
     );
     expect(after.status).toBe("queued");
     expect(after.assignee?.id, "still assigned to a user who is no longer a member").toBe(staying.userId);
+  });
+
+  it("a release that finds the conversation reassigned since it read it leaves the new assignee", async () => {
+    const owner = await seedOwner();
+    const leaving = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+    const id = await handedOff(talk);
+    expect((await settledAssignment(owner, id)).assignee?.id).toBe(leaving.userId);
+    const data = await conversationData(owner.organizationId, id);
+    const [read] = await data.select().from(conversations).where(eq(conversations.id, id));
+    const other = await seedAgent(owner, "offline");
+    const reassigned = await owner.fetch("POST", `/conversations/${id}/assign/`, { assigneeId: other.userId });
+    expect(reassigned.status).toBe(200);
+
+    // The release of `leaving` (assignment/release.ts), with the row it read before the reassignment.
+    const change = { assigneeId: null, whileAssignee: leaving.userId };
+    const made = await conversationObject(env, id).change(read!, change, { name: "Owner", avatar: null }, "operator");
+    expect(made).toBe(false);
+    expect((await getConversation(owner, id)).assignee?.id).toBe(other.userId);
+    expect((await assigneeEvents(owner.organizationId, id)).at(-1)).toEqual([
+      [leaving.userId, other.userId],
+      "operator",
+    ]);
   });
 
   it("a member whose groups no longer grant conversation.manage loses their conversations to one who may", async () => {
