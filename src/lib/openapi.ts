@@ -3,6 +3,7 @@ import type { ZodType } from "zod";
 import type { AppEnv } from "../env";
 import { ApiError, notFound } from "./errors";
 import { validateRequest, validates, type Reject } from "./route-validation";
+import { hasVisibleCharacter } from "./text";
 
 export const ErrorSchema = z
   .object({
@@ -182,8 +183,17 @@ export const manyLines = (text: z.ZodString) =>
     "Must not contain control characters other than tabs and line breaks (such as NUL).",
   );
 
-/** A name a write gives: trimmed, 1 to `max` characters, on one line. */
-export const nameText = (max: number) => oneLine(z.string().trim().min(1).max(max));
+/**
+ * A name a write gives: trimmed, 1 to `max` characters, on one line, with a character that shows (a name of only
+ * zero-width characters passed `min(1)` and showed as a blank row nobody could tell apart or click). A refinement,
+ * not a pattern: the OpenAPI document stays as it was. docs/decisions.md, "Names are one line".
+ */
+export const nameText = (max: number) =>
+  oneLine(z.string().trim().min(1).max(max)).refine(
+    // "" is min(1)'s to refuse, with its own message.
+    (name) => name === "" || hasVisibleCharacter(name),
+    "Must contain a visible character, not only spaces or invisible ones (such as U+200B, a zero-width space).",
+  );
 
 /** The trimmed, non-empty name of a resource a write creates or renames. */
 export const NameField = (description: string, example: string) => nameText(200).openapi({ description, example });

@@ -32,3 +32,11 @@ export function firstGraphemes(text: string, n: number): string {
  */
 export const wellFormed = (text: string) =>
   text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+
+/**
+ * Whether `text` has a character that shows: one that is not white space, a control character or a default-ignorable
+ * one (zero-width space and joiners, the word joiner, the byte order mark, the soft hyphen, variation selectors, Hangul
+ * fillers), which `trim()` keeps and which print as nothing.
+ */
+export const hasVisibleCharacter = (text: string) =>
+  /[^\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}]/u.test(text);

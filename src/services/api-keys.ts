@@ -1,8 +1,8 @@
 import { and, eq, exists, isNull } from "drizzle-orm";
-import type { Db } from "../env";
+import type { Db, Principal } from "../env";
 import { apiKeys, consoleSessions } from "../db/schema";
 import { type PageWindow, mapPage, newestFirstPage } from "../db/paginate";
-import { notFound } from "../lib/errors";
+import { fieldError, notFound } from "../lib/errors";
 import { apiKeyValues } from "./accounts";
 import { forgetApiKey, forgetSession } from "./key-cache";
 import { apiKeyRecord } from "./records/api-keys";
@@ -14,17 +14,39 @@ export async function listApiKeys(db: Db, userId: string, window: PageWindow) {
   return mapPage(page, apiKeyRecord);
 }
 
-/** A new key of the user acting in `organizationId` by default; the key itself is returned only here. */
+/** What a new key is created with: the request's key, or its console session (signed in with a key or not). */
+export type KeyCreator = Pick<Principal, "userId" | "apiKeyId" | "session">;
+
+/**
+ * A new key of the user acting in `organizationId` by default; the key itself is returned only here. A request made
+ * with a key that expires (or a session signed in with one) creates keys that expire no later (400 otherwise): a key
+ * with an expiry could otherwise outlive itself through a key it created.
+ */
 export async function createApiKey(
   db: Db,
-  userId: string,
+  creator: KeyCreator,
   organizationId: string | null,
   name: string,
   expiresAt: number | null,
 ) {
-  const { key, values } = await apiKeyValues(userId, organizationId, name, undefined, expiresAt);
+  const limit = await creatorExpiry(db, creator);
+  if (limit !== null && (expiresAt === null || expiresAt > limit)) {
+    throw fieldError(
+      "expiresAt",
+      `Must be no later than ${new Date(limit).toISOString()}, when the API key this request is made with expires.`,
+    );
+  }
+  const { key, values } = await apiKeyValues(creator.userId, organizationId, name, undefined, expiresAt);
   const [row] = await db.insert(apiKeys).values(values).returning();
   return { ...apiKeyRecord(row), key };
+}
+
+/** When the key the request is made with expires (a session's: the key it was signed in with); null for never. */
+async function creatorExpiry(db: Db, { apiKeyId, session }: KeyCreator): Promise<number | null> {
+  if (session) return session.keyExpiresAt;
+  if (!apiKeyId) return null;
+  const [key] = await db.select({ expiresAt: apiKeys.expiresAt }).from(apiKeys).where(eq(apiKeys.id, apiKeyId));
+  return key?.expiresAt ?? null;
 }
 
 /**

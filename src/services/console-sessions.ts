@@ -180,7 +180,13 @@ export async function signIn(
   { userAgent, client }: { userAgent: string | null; client: string | null },
 ) {
   const now = Date.now();
-  let signedIn: { user: UserRow; organizationId: string | null; key?: { id: string; expiresAt: number | null } };
+  let signedIn: {
+    user: UserRow;
+    organizationId: string | null;
+    key?: { id: string; expiresAt: number | null };
+    /** The password hash the password was verified against. */
+    passwordHash?: string | null;
+  };
   if (body.apiKey !== undefined) {
     const apiKey = body.apiKey;
     const key = await limitFailedSignIns(env, { client }, () => apiKeyRecordFor(env, db, apiKey));
@@ -194,13 +200,13 @@ export async function signIn(
     const [email, password] = [body.email!, body.password!];
     const user = await limitFailedSignIns(env, { email, client }, () => passwordSignIn(env, db, email, password));
     if (!user) throw refused();
-    signedIn = { user, organizationId: null };
+    signedIn = { user, organizationId: null, passwordHash: user.passwordHash };
   }
-  const { user, organizationId, key } = signedIn;
+  const { user, organizationId, key, passwordHash } = signedIn;
   const method = key ? "api_key" : "password";
   const { token, values } = await newSession({ userId: user.id, organizationId, method, userAgent, key }, now);
   const [inserted] = await db.batch([
-    insertSession(db, values, now).returning({ id: consoleSessions.id }),
+    insertSession(db, values, now, passwordHash ?? null).returning({ id: consoleSessions.id }),
     db
       .update(users)
       .set({ lastLoginAt: now })
@@ -213,20 +219,21 @@ export async function signIn(
   ]);
   if (!inserted.length) {
     // The key was revoked or expired since this isolate remembered it (docs/decisions.md, "Per-isolate caches"):
-    // forgotten here at once, as its revocation would have been.
-    forgetApiKey(key!.id);
+    // forgotten here at once, as its revocation would have been. Or the password was changed since it was verified.
+    if (key) forgetApiKey(key.id);
     throw refused();
   }
   return { token, state: await sessionState(db, values, user) };
 }
 
 /**
- * Inserts a new session. One signed in with a key is inserted only while the key is live, in the statement itself:
- * the key read may be up to 2 s old, and a revocation committed in between would otherwise miss this session (it
- * revokes the key's sessions in its own batch) and leave it working for 12 hours.
+ * Inserts a new session, in the statement itself only while what it was signed in with still holds. A key: while it
+ * is live; the key read may be up to 2 s old, and a revocation committed in between would otherwise miss this session
+ * (it revokes the key's sessions in its own batch) and leave it working for 12 hours. A password: while it is still
+ * the one verified (`passwordHash`); a change committed during the check (PBKDF2 takes a while) ends the sessions
+ * there are, and would otherwise miss this one, made with the old password.
  */
-function insertSession(db: Db, values: SessionRow, now: number) {
-  if (!values.apiKeyId) return db.insert(consoleSessions).values(values);
+function insertSession(db: Db, values: SessionRow, now: number, passwordHash: string | null) {
   const columns = getTableColumns(consoleSessions);
   const row = Object.fromEntries(
     Object.entries(columns).map(([field, column]) => [
@@ -234,6 +241,15 @@ function insertSession(db: Db, values: SessionRow, now: number) {
       sql`${values[field as keyof SessionRow]}`.as(column.name),
     ]),
   ) as Record<keyof SessionRow, SQL.Aliased>;
+  if (!values.apiKeyId) {
+    const unchanged = passwordHash === null ? sql`0` : eq(users.passwordHash, passwordHash);
+    return db.insert(consoleSessions).select(
+      db
+        .select(row)
+        .from(users)
+        .where(and(eq(users.id, values.userId), unchanged)),
+    );
+  }
   return db.insert(consoleSessions).select(
     db
       .select(row)

@@ -35,6 +35,29 @@ describe("names", () => {
     }
   });
 
+  it("refuses a name of only invisible characters (zero-width, joiners, BOM, soft hyphen), naming the field", async () => {
+    const owner = await seedOwner();
+    const invisible = ["\u200B", "\u200C\u200D", " \u2060 ", "\uFEFF\u200B", "\u00AD"];
+    const lists = [...writes(owner), { path: "/inboxes/", body: { channelType: "telegram" }, list: "/inboxes/" }];
+    for (const { path, body, list } of lists) {
+      const before = await namesIn(owner, list);
+      for (const name of invisible) {
+        const error = await expectError(await owner.fetch("POST", path, { ...body, name }), 400, "invalid");
+        expect(error.errors?.name, `${path} ${JSON.stringify(name)}`).toBeDefined();
+        expect(error.detail).toMatch(/name.*visible character/);
+      }
+      expect(await namesIn(owner, list), path).toEqual(before);
+    }
+    const tag = await expectError(await owner.fetch("POST", "/contacts/", { name: "Ada", tags: ["\u200B"] }), 400);
+    expect(tag.detail).toMatch(/tags.*visible character/);
+    const me = await owner.fetch("GET", "/users/current/");
+    const { email } = (await me.json()) as { email: string };
+    const profile = await expectError(await owner.fetch("PUT", "/users/current/", { name: "\u200D", email }), 400);
+    expect(profile.errors?.name).toBeDefined();
+    // A visible character among them is a name.
+    expect((await owner.fetch("POST", "/labels/", { color: "#123456", name: "\u200BAda" })).status).toBe(201);
+  });
+
   it("takes names in any script, with emoji and inner spaces, trimmed at the ends", async () => {
     const owner = await seedOwner();
     for (const { path, body, list } of writes(owner)) {

@@ -23,7 +23,9 @@ const CreateApiKey = z.object({
     .refine((t) => t === null || t === undefined || Number.isSafeInteger(t), "Must be a time in epoch milliseconds")
     .refine((t) => t === null || t === undefined || t > Date.now(), "Must be in the future")
     .openapi({
-      description: "Expiry as epoch milliseconds or ISO 8601; absent means never",
+      description:
+        "Expiry as epoch milliseconds or ISO 8601; absent means never. A request made with a key that expires (or a " +
+        "console session signed in with one) must give one no later than that key's (400 otherwise)",
       example: "2027-01-01T00:00:00Z",
     }),
 });
@@ -52,12 +54,6 @@ export const registerCreateApiKey = (r: Router) =>
         throw err;
       },
     );
-    const created = await createApiKey(
-      c.var.db,
-      c.var.principal.userId,
-      organizationId,
-      body.name,
-      body.expiresAt ?? null,
-    );
+    const created = await createApiKey(c.var.db, c.var.principal, organizationId, body.name, body.expiresAt ?? null);
     return c.json(created, 201);
   });

@@ -1,6 +1,7 @@
 import { unzipSync } from "fflate";
 import { parse as parseYaml } from "yaml";
 import { ownValue } from "../../lib/json";
+import { hasVisibleCharacter } from "../../lib/text";
 
 /** Limits of a skill package (against zip bombs and oversized uploads). */
 export const SKILL_LIMITS = {
@@ -158,7 +159,8 @@ export function readSkillPackage(zip: Uint8Array): SkillPackage {
   const name = text(data.name);
   const description = text(data.description);
   const whenToUse = text(data.when_to_use ?? data.whenToUse ?? data["when-to-use"]);
-  if (!name) throw new SkillPackageError("The front matter of SKILL.md has no name.");
+  // A name of only zero-width characters is no name, as in the API (lib/openapi.ts `nameText`).
+  if (!hasVisibleCharacter(name)) throw new SkillPackageError("The front matter of SKILL.md has no name.");
   if (!description) throw new SkillPackageError("The front matter of SKILL.md has no description.");
   if (name.length > 200) throw new SkillPackageError("The skill's name is longer than 200 characters.");
   if (description.length > 10_000)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PREFIXES, call, expectError, seedOwner } from "../../harness";
 import { bodyOf } from "../../support/api";
+import { signIn } from "../sessions/fixtures";
 
 const useKey = (key: string) => call("GET", "/api/v1/users/current/", undefined, { Authorization: `Api-Key ${key}` });
 
@@ -57,6 +58,36 @@ describe("POST /api-keys/", () => {
     expect(noName.errors?.name).toBeDefined();
     const list = await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/"));
     expect(list.count).toBe(1); // only the seeded key
+  });
+
+  it("400 when a key that expires asks for a key that expires later or never, and creates nothing", async () => {
+    const owner = await seedOwner();
+    const expiresAt = Date.now() + 3_600_000;
+    const short = await bodyOf<"POST /api-keys/">(
+      await owner.fetch("POST", "/api-keys/", { name: "short", expiresAt }),
+    );
+    const asShort = (body: unknown) =>
+      call("POST", "/api/v1/api-keys/", body, { Authorization: `Api-Key ${short.key}` });
+    for (const body of [
+      { name: "forever" },
+      { name: "null", expiresAt: null },
+      { name: "later", expiresAt: expiresAt + 1 },
+    ]) {
+      const refused = await expectError(await asShort(body), 400, "invalid");
+      expect(refused.errors?.expiresAt, body.name).toBeDefined();
+      expect(refused.detail).toContain(new Date(expiresAt).toISOString());
+    }
+    // A console session signed in with that key is held to the same expiry.
+    const browser = await signIn({ apiKey: short.key });
+    await expectError(await browser.fetch("POST", "/api-keys/", { name: "session" }), 400, "invalid");
+    expect((await bodyOf<"GET /api-keys/">(await owner.fetch("GET", "/api-keys/"))).count).toBe(2);
+
+    const same = await asShort({ name: "same", expiresAt });
+    expect(same.status, await same.clone().text()).toBe(201);
+    const sooner = await browser.fetch("POST", "/api-keys/", { name: "sooner", expiresAt: expiresAt - 60_000 });
+    expect(sooner.status, await sooner.clone().text()).toBe(201);
+    // A key that never expires may still create one that never does.
+    expect((await owner.fetch("POST", "/api-keys/", { name: "forever" })).status).toBe(201);
   });
 
   it("401 without a key", async () => {

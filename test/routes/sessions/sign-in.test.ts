@@ -5,6 +5,9 @@ import { apiKeys, consoleSessions } from "../../../src/db/schema";
 import { sha256Hex } from "../../../src/lib/crypto";
 import { env } from "cloudflare:workers";
 import { limitFailedSignIns, SIGN_IN_WINDOW_MS } from "../../../src/services/sign-in-limits";
+import { changePassword } from "../../../src/services/auth";
+import { signIn } from "../../../src/services/console-sessions";
+import type { Db } from "../../../src/env";
 import { PREFIXES, call, db, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { ORIGIN, PASSWORD, sessionCookieOf, sessionsOf, withPassword } from "./fixtures";
 import { bodyOf } from "../../support/api";
@@ -127,6 +130,35 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
     await expectError(await call("POST", "/api/v1/auth/sessions/", { apiKey: key }), 400, "invalid_credentials");
     expect(await sessionsOf(owner.userId)).toHaveLength(0);
     await expectError(await asKey(), 401, "not_authenticated");
+  });
+
+  it("400 for a password changed between the sign-in's check and its session, which is not created", async () => {
+    const owner = await withPassword(await seedOwner());
+    // The change commits after this sign-in verified the old password and before it writes its session: the change
+    // ends the sessions there are, and the one written after it would have lasted 12 hours on the old password.
+    const racing = new Proxy(db(), {
+      get(target, prop, receiver) {
+        if (prop !== "batch") return Reflect.get(target, prop, receiver);
+        return async (statements: Parameters<Db["batch"]>[0]) => {
+          await changePassword(target, owner.userId, PASSWORD, "staple battery horse", null);
+          return target.batch(statements);
+        };
+      },
+    });
+    const body = { email: owner.email, password: PASSWORD };
+    await expect(signIn(env, racing, body, { userAgent: null, client: null })).rejects.toMatchObject({
+      status: 400,
+      code: "invalid_credentials",
+    });
+    expect(await sessionsOf(owner.userId)).toHaveLength(0);
+    // Unraced, the same sign-in with the new password works.
+    const now = await signIn(
+      env,
+      db(),
+      { ...body, password: "staple battery horse" },
+      { userAgent: null, client: null },
+    );
+    expect(now.state.user.id).toBe(owner.userId);
   });
 
   it("429 after 10 failed sign-ins for an e-mail in 15 minutes, the right one too; successes are free", async () => {
