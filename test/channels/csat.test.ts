@@ -139,6 +139,25 @@ describe("Telegram: typing and the rating question", () => {
     expect(await messagesOf(owner, conversation.id)).toHaveLength(before);
   });
 
+  it('after the question, a photo captioned "2" is a message with its photo, not the rating', async () => {
+    const { owner, inbox, postUpdate, conversation } = await askedThenNoted();
+    const photo = textUpdate("", from);
+    const { text: _text, ...message } = photo.message;
+    await postUpdate({
+      ...photo,
+      message: { ...message, caption: "2", photo: [{ file_id: "dent", file_unique_id: "d", width: 800, height: 600 }] },
+    });
+    // The chat's conversation is resolved: the photo opens the next one, and the question stays unanswered.
+    const conversations = await eventually(async () => {
+      const all = await conversationsOf(owner, inbox.inboxId);
+      return all.length === 2 && all;
+    });
+    const next = conversations.find((c) => c.id !== conversation.id)!;
+    const [kept] = await messagesWhen(owner, next.id, (m) => m.length >= 1);
+    expect(kept).toMatchObject({ senderType: "contact", content: "2", attachments: [{ type: "image" }] });
+    expect(await csatOf(owner, conversation.id)).toBeNull();
+  });
+
   it("resolving again after the note does not ask twice", async () => {
     const { owner, token, conversation } = await askedThenNoted();
     await owner.fetch("POST", `/conversations/${conversation.id}/resolve/`);

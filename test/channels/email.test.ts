@@ -444,6 +444,55 @@ describe("e-mail inbox", () => {
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(png);
   });
 
+  /** A plain-text mail of `text` to a new e-mail inbox, and its message once taken in. */
+  async function longMail(text: string) {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const mail = [
+      "MIME-Version: 1.0",
+      "Date: Mon, 2 Dec 2024 10:00:00 +0900",
+      `Message-ID: ${mailId()}`,
+      "Subject: My order list",
+      `From: Jane Visitor <${visitor}>`,
+      `To: ${address}`,
+      'Content-Type: text/plain; charset="UTF-8"',
+      "",
+      text,
+      "",
+    ].join("\r\n");
+    await deliver(mail, visitor, address);
+    const conversation = await onlyConversation(owner, inboxId);
+    const [incoming] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
+    return { owner, incoming };
+  }
+  const orderLines = (n: number) =>
+    Array.from({ length: n }, (_, i) => `Line ${i + 1} of the order list: one blue teapot, boxed.`).join("\n");
+
+  it("a text longer than a message holds is cut, saying so; the whole of it is the message's message.txt", async () => {
+    const text = orderLines(2_000);
+    const { owner, incoming } = await longMail(text);
+    expect(incoming.content.length).toBeLessThanOrEqual(32_000);
+    expect(incoming.content.startsWith("Line 1 of the order list")).toBe(true);
+    expect(incoming.content.endsWith("\n\n(The message goes on: the whole of it is in message.txt.)")).toBe(true);
+    expect(incoming.attachments).toMatchObject([{ filename: "message.txt" }]);
+    const attachment = await bodyOf<"GET /attachments/{id}/">(
+      await owner.fetch("GET", `/attachments/${incoming.attachments[0].id}/`),
+    );
+    expect(await (await SELF.fetch(attachment.file)).text()).toBe(text);
+  });
+
+  it("a text too long even for a file of the message is cut, saying how much is not kept", async () => {
+    const text = orderLines(40_000);
+    const { incoming } = await longMail(text);
+    expect(incoming.content.length).toBeLessThanOrEqual(32_000);
+    const rest = (text.length - 30_000).toLocaleString("en-US");
+    expect(incoming.content.endsWith(`\n\n(The message goes on for ${rest} more characters, too many to keep.)`)).toBe(
+      true,
+    );
+    expect(incoming.attachments).toEqual([]);
+  });
+
   it("taken over: the assistant stays silent, the human's reply goes out in the thread", async () => {
     const { owner, inboxId, address, visitor, root, ours } = await threadBegun("I want a refund.");
     const conversation = await onlyConversation(owner, inboxId);

@@ -10,6 +10,7 @@ import { client } from "../../src/db/prepared";
 import { data, db, type Actor } from "../harness";
 import { conversationsOf, eventually, lastIs, messagesOf, messagesWhen, onlyConversation } from "./support";
 import { sent, telegram, telegramInbox, textUpdate, type TelegramUser } from "./telegram-support";
+import { objectsUnder, uploadRowsOf } from "../support/upload-bytes";
 
 const QUESTION = /How would you rate this conversation\?/;
 
@@ -178,5 +179,94 @@ describe("two runs of one chat at once", () => {
     const types = (await messagesOf(owner, conversation.id)).map((m) => m.senderType);
     expect(types).toEqual(["contact", "chatbot", "contact", "chatbot"]);
     expect((await sent(token, "sendMessage")).length - sendsBefore).toBe(1);
+  });
+});
+
+/** A Telegram message of two photos as the webhook keeps it (pending, not yet queued). */
+async function keptPhotos(owner: Actor, inboxId: string, from: TelegramUser) {
+  const now = Date.now();
+  const eventId = String(Math.floor(Math.random() * 1e9));
+  const event = {
+    eventId,
+    threadKey: String(from.id),
+    sender: { id: String(from.id), name: from.first_name },
+    text: "Both sides of the box",
+    attachments: [
+      { kind: "image", ref: `front-${eventId}` },
+      { kind: "image", ref: `back-${eventId}` },
+    ],
+    at: now,
+  };
+  await (await data(owner.organizationId)).insert(channelEvents).values({
+    inboxId,
+    eventId,
+    organizationId: owner.organizationId,
+    payload: { ...event, receivedAt: now },
+    threadKey: event.threadKey,
+    at: now,
+    receivedAt: now,
+  });
+  return eventId;
+}
+
+/** What the organization stores of a channel's files: its upload rows, R2 objects and attachment rows. */
+async function storedFiles(owner: Actor) {
+  const attachmentRows = await client(await data(owner.organizationId))
+    .prepare("select key from attachments where organization_id = ? order by key")
+    .bind(owner.organizationId)
+    .all<{ key: string }>();
+  return {
+    uploads: await uploadRowsOf(owner.organizationId),
+    objects: (await objectsUnder(`uploads/${owner.organizationId}/attachment/`)).sort(),
+    attachments: attachmentRows.results.map((r) => r.key),
+  };
+}
+
+describe("a channel message's files over several runs of its event", () => {
+  it("a run failing after its first file was stored: the next stores and counts each file once", async () => {
+    const from: TelegramUser = { id: 7401000 + Math.floor(Math.random() * 1000), first_name: "Ed" };
+    const { owner, token, inbox } = await telegramInbox();
+    const eventId = await keptPhotos(owner, inbox.inboxId, from);
+    // The first photo comes; Telegram is down for the second: the run fails, to be tried again.
+    await telegram.script(token, [
+      { status: 200, body: { ok: true, result: { file_id: "f", file_unique_id: "uf", file_path: "photos/f.png" } } },
+      { status: 200, headers: { "content-type": "image/png" }, body: "front of the box" },
+      { status: 503, body: { ok: false, error_code: 503, description: "Service Unavailable" } },
+    ]);
+    expect(await takeInAgain(owner, inbox.inboxId, eventId)).toEqual(new Set([eventId]));
+    expect(await takeInAgain(owner, inbox.inboxId, eventId)).toEqual(new Set());
+
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const [message] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
+    expect(message.attachments).toHaveLength(2);
+    const files = await storedFiles(owner);
+    expect(files.uploads).toHaveLength(2);
+    expect(files).toEqual({ uploads: files.uploads, objects: files.uploads, attachments: files.uploads });
+  });
+
+  it("a run that outlived its chat's lease, beside the one that took the chat over: each file counted once", async () => {
+    const from: TelegramUser = { id: 7402000 + Math.floor(Math.random() * 1000), first_name: "Flo" };
+    const { owner, token, inbox } = await telegramInbox();
+    const eventId = await keptPhotos(owner, inbox.inboxId, from);
+    // The first run waits on its first file past its lease (as a run of a chat of many files may): another takes
+    // the chat and the event in; then the first goes on.
+    const { held, release } = await telegram.hold(token, `/bot${token}/getFile`);
+    const first = takeInAgain(owner, inbox.inboxId, eventId);
+    await held;
+    await client(await data(owner.organizationId))
+      .prepare("update channel_threads set lease_until = 1 where inbox_id = ?")
+      .bind(inbox.inboxId)
+      .run();
+    expect(await takeInAgain(owner, inbox.inboxId, eventId)).toEqual(new Set());
+    await release();
+    await first;
+
+    const conversation = await onlyConversation(owner, inbox.inboxId);
+    const messages = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
+    expect(messages.filter((m) => m.senderType === "contact")).toHaveLength(1);
+    expect(messages[0].attachments).toHaveLength(2);
+    const files = await storedFiles(owner);
+    expect(files.uploads).toHaveLength(2);
+    expect(files).toEqual({ uploads: files.uploads, objects: files.uploads, attachments: files.uploads });
   });
 });

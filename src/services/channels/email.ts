@@ -37,6 +37,11 @@ export interface EmailThread {
 
 /** Base64 carried in one event (stored as a row of channel_events, where D1 keeps at most 2 MB a value). */
 const INLINE_BUDGET = 1_400_000;
+/**
+ * Characters of a mail's text that its message holds: a message's content is at most 32,000 characters (as the API's
+ * and the widget's, routes/messages/schema.ts), less room for the notes said after the text.
+ */
+const MAX_TEXT = 30_000;
 /** References kept in a reply: the thread's root and the latest ones (Cloudflare refuses more than 100). */
 const MAX_REFERENCES = 20;
 
@@ -174,6 +179,18 @@ export async function readMail(raw: string | ArrayBuffer, inboxAddress?: string)
   let text = newText(mail.text ?? (mail.html ? htmlToText(mail.html) : ""));
   // A question written in the subject alone.
   if (!text && !attachments.length) text = bareSubject(mail.subject);
+  // A text past what a message holds is cut, saying so: whole as a file of the message when it fits in the event.
+  if (text.length > MAX_TEXT) {
+    const kept = cut(text, MAX_TEXT);
+    const whole = wholeText(text, budget);
+    if (whole) attachments.push(whole);
+    const rest = (text.length - kept.length).toLocaleString("en-US");
+    text = `${kept}\n\n${
+      whole
+        ? `(The message goes on: the whole of it is in ${whole.filename}.)`
+        : `(The message goes on for ${rest} more characters, too many to keep.)`
+    }`;
+  }
   if (dropped.length) text += `${text ? "\n\n" : ""}(Attachments too large to keep: ${dropped.join(", ")})`;
   if (!text && !attachments.length) return leftOut("Nothing to read: no text, no subject and no file.");
 
@@ -202,6 +219,23 @@ export async function readMail(raw: string | ArrayBuffer, inboxAddress?: string)
     fromInbox: !!inbox && from === inbox,
   };
 }
+
+/**
+ * A mail's text too long for its message, whole as a file of the message (message.txt), when it fits in what is left of
+ * the event's inline bytes (`budget`, base64); else none, and the message says how much is not kept. Neither the text
+ * past the cut nor the raw message is kept anywhere else.
+ */
+function wholeText(text: string, budget: number): InboundAttachment | null {
+  const bytes = new TextEncoder().encode(text);
+  if (Math.ceil(bytes.byteLength / 3) * 4 > budget) return null;
+  let binary = "";
+  for (let i = 0; i < bytes.byteLength; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  const filename = "message.txt";
+  return { kind: "file", ref: filename, filename, contentType: "text/plain; charset=utf-8", inline: btoa(binary) };
+}
+
+/** The first `n` characters of `text`, never half of a character written as two (a surrogate pair). */
+const cut = (text: string, n: number) => text.slice(0, /[\uD800-\uDBFF]/.test(text[n - 1] ?? "") ? n - 1 : n);
 
 /**
  * The connected e-mail inbox whose address is `to` (case does not matter), if there is one. Only a

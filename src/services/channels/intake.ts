@@ -30,7 +30,7 @@ import { extractAttachment } from "../uploads/reading";
 import { fileTypeOf } from "../parsing";
 import { contentTypeFor, mediaType } from "../uploads/file-specs";
 import { inferType } from "../uploads/attachments";
-import { newUploadKey } from "../uploads/store";
+import { safeFilename } from "../uploads/store";
 import { countUploads, type NewUpload, uploadRoom } from "../uploads/allowance";
 import { chunk } from "../../lib/sql";
 import { MESSAGE_URL_TTL_SECONDS } from "../uploads/settings";
@@ -312,7 +312,7 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
       adapter,
       ctx,
       conversation,
-      event.attachments,
+      { id: `${row.inboxId}\n${row.eventId}`, at: event.receivedAt, files: event.attachments },
       row.attempts + 1 >= FILE_ATTEMPTS,
     );
     const origin = channel.row.origin;
@@ -384,7 +384,8 @@ async function posted(env: Bindings, data: Db, channel: ChannelConfig, event: St
 /**
  * The answer to the satisfaction question of the chat's resolved conversation (services/conversation/csat.ts):
  * kept as its rating, no message. A rating button tapped when no question waits is dropped: it is
- * no question of the visitor's.
+ * no question of the visitor's. Typed, the answer is a bare digit and nothing else: a digit captioning a file (a
+ * photo captioned "2") or a reaction is a message, which taken as the rating lost what came with it.
  */
 async function ratingAnswer(
   env: Bindings,
@@ -393,7 +394,8 @@ async function ratingAnswer(
   event: StoredEvent,
   waitUntil: (p: Promise<unknown>) => void,
 ): Promise<boolean> {
-  if (event.rating === undefined && !/^\s*[1-5]\s*$/.test(event.text)) return false;
+  const typed = !event.attachments.length && !event.reaction && /^\s*[1-5]\s*$/.test(event.text);
+  if (event.rating === undefined && !typed) return false;
   const current = await threadConversation(env, data, channel, event);
   const rated = current
     ? await channelRating(env, await conversationDb(env, channel.organizationId, current.id), waitUntil, current, event)
@@ -566,6 +568,11 @@ async function conversationOf(
  * organization's stored uploads, uploads/allowance.ts). One the platform refuses, or cannot give now after a few
  * attempts (`giveUp`), is said in the message instead ("[image not received: ...]"), as is one past the plan's upload
  * bytes ("[image not kept: ...]").
+ * A file's attachment id and R2 key are named by its event (`event.id`: inbox and platform id) and its place in it, so
+ * a later run of the event (the queue's redelivery after a run failed past the files, a run that outlived its chat's
+ * lease) takes the attachment an earlier run stored and counted, without downloading or counting it again, and writes
+ * a file an earlier run put in R2 but never counted over the same object. Named at random, each run counted the
+ * bytes again and left the earlier objects and attachments behind, named by no message.
  */
 async function takeFiles(
   env: Bindings,
@@ -573,17 +580,34 @@ async function takeFiles(
   adapter: AnyChannelAdapter,
   ctx: PlatformContext,
   conversation: ConversationRow,
-  files: InboundAttachment[],
+  event: { id: string; at: number; files: InboundAttachment[] },
   giveUp: boolean,
 ): Promise<{ rows: AttachmentRow[]; missing: string[] }> {
+  const { files } = event;
   const rows: AttachmentRow[] = [];
   const uploadRows: NewUpload[] = [];
   const missing: string[] = [];
   const kinds = new Map<string, InboundAttachment["kind"]>();
-  // Read once, and only when files came and the plan caps uploads.
-  const room = files.length ? await uploadRoom(env, conversation.organizationId, data) : null;
+  const names = await Promise.all(
+    files.map(async (_, i) => ({
+      id: await stableUuidv7(`attachment\n${event.id}\n${i}`, event.at),
+      folder: await stableUuidv7(`file\n${event.id}\n${i}`, event.at),
+    })),
+  );
+  const earlier = await storedAttachments(
+    data,
+    conversation.organizationId,
+    names.map((n) => n.id),
+  );
+  // Read once, and only when files are to be taken and the plan caps uploads.
+  const room = earlier.size < files.length ? await uploadRoom(env, conversation.organizationId, data) : null;
   let left = room ? room.left : Number.POSITIVE_INFINITY;
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
+    const taken = earlier.get(names[i].id);
+    if (taken) {
+      rows.push(taken);
+      continue;
+    }
     let bytes: Uint8Array;
     let contentType = mediaType(file.contentType) || "";
     let name = file.filename ?? "";
@@ -626,7 +650,7 @@ async function takeFiles(
     left -= bytes.byteLength;
     const filename = name || `${file.kind}${extensionFor(contentType)}`;
     contentType ||= contentTypeFor(filename);
-    const key = newUploadKey(conversation.organizationId, "attachment", filename);
+    const key = `uploads/${conversation.organizationId}/attachment/${names[i].folder}/${safeFilename(filename)}`;
     kinds.set(key, file.kind);
     await env.FILES.put(key, bytes, { httpMetadata: { contentType } });
     const now = Date.now();
@@ -644,7 +668,7 @@ async function takeFiles(
       createdAt: now,
     });
     const row: AttachmentRow = {
-      id: uuidv7(now),
+      id: names[i].id,
       organizationId: conversation.organizationId,
       conversationId: conversation.id,
       key,
@@ -667,10 +691,22 @@ async function takeFiles(
   // refused, and no counted file is left without its attachment.
   // The conversation row may not exist yet (its object stores it with the message): no foreign key from attachments to
   // it. D1 binds at most 100 parameters a statement: 6 attachments (15 columns) per insert.
-  const keys = rows.map((row) => row.key);
-  const attach = rows.length
+  // Another run of the event may have stored some of them meanwhile (one that outlived its lease): those are taken as
+  // stored, not counted again. A row of a key left not arrived (a refused count whose removal died) goes first, or
+  // the key would be refused as taken at every run.
+  const mine = rows.filter((row) => !earlier.has(row.id));
+  const meanwhile = await storedAttachments(
+    data,
+    conversation.organizationId,
+    mine.map((row) => row.id),
+    mine.map((row) => row.key),
+  );
+  const adding = mine.filter((row) => !meanwhile.has(row.id));
+  const counting = uploadRows.filter((upload) => adding.some((row) => row.key === upload.key));
+  const keys = adding.map((row) => row.key);
+  const attach = adding.length
     ? [
-        ...chunk(rows, 6).map((part) => data.insert(attachments).values(part)),
+        ...chunk(adding, 6).map((part) => data.insert(attachments).values(part)),
         data.delete(attachments).where(
           and(
             inArray(attachments.key, keys),
@@ -684,11 +720,46 @@ async function takeFiles(
         ),
       ]
     : [];
-  const { refused, plan } = await countUploads(env, data, uploadRows, [], attach);
+  const { refused, plan } = await countUploads(env, data, counting, [], attach);
   const gone = new Set(refused.map((upload) => upload.key));
   if (plan) for (const { key } of refused) missing.push(pastRoom(kinds.get(key), plan));
-  const kept = rows.filter((row) => !gone.has(row.key));
-  return { rows: kept, missing };
+  // What this run put in R2 under another name than the stored attachment's (the platform named the file otherwise).
+  const beside = mine.filter((row) => meanwhile.has(row.id) && meanwhile.get(row.id)?.key !== row.key);
+  if (beside.length) await env.FILES.delete(beside.map((row) => row.key));
+  // The chat's conversation may have changed since another run stored its files (resolved meanwhile): they go with
+  // the message to this one.
+  const stored = new Map([...earlier, ...meanwhile]);
+  const moved = [...stored.values()].filter((row) => row.conversationId !== conversation.id).map((row) => row.id);
+  if (moved.length)
+    await data.update(attachments).set({ conversationId: conversation.id }).where(inArray(attachments.id, moved));
+  const kept = rows.map((row) => ({ ...(stored.get(row.id) ?? row), conversationId: conversation.id }));
+  return { rows: kept.filter((row) => !gone.has(row.key)), missing };
+}
+
+/**
+ * The attachments stored under `ids` (an event's files, named by the event: takeFiles), by id. With `keys`, the upload
+ * rows of those keys left not arrived are removed in the same round trip.
+ */
+async function storedAttachments(
+  data: Db,
+  organizationId: string,
+  ids: string[],
+  keys: string[] = [],
+): Promise<Map<string, AttachmentRow>> {
+  if (!ids.length) return new Map();
+  const read = data
+    .select()
+    .from(attachments)
+    .where(and(eq(attachments.organizationId, organizationId), inArray(attachments.id, ids)));
+  const found = keys.length
+    ? (
+        await data.batch([
+          read,
+          data.delete(uploads).where(and(inArray(uploads.key, keys), isNull(uploads.uploadedAt))),
+        ])
+      )[0]
+    : await read;
+  return new Map(found.map((row) => [row.id, row as AttachmentRow]));
 }
 
 const pastRoom = (kind: string | undefined, plan: { planName: string }) =>
