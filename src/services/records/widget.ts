@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { nameText, oneLine } from "../../lib/openapi";
-import { wellFormed } from "../../lib/text";
+import { hasVisibleCharacter, wellFormed } from "../../lib/text";
 import { CONVERSATION_STATUSES, THEME_MODES, WEB_CHAT_ACCESS_TYPES, type WebChatSettings } from "../../db/schema";
 import type { ConversationRow, MessageRow } from "../conversations";
 import type { PublicWebChat } from "../widget/web-chats";
@@ -207,7 +207,8 @@ export const SessionBody = z
           example: 1767225600,
         }),
         name: oneLine(z.string().max(200))
-          .transform(wellFormed)
+          // A name of only invisible characters (zero-width, BOM) is none: the visitor is "Visitor 1A2B", not a blank.
+          .transform((name) => (hasVisibleCharacter(name) ? wellFormed(name) : ""))
           .optional()
           .openapi({ description: "The visitor's name", example: "Ada" }),
         email: z

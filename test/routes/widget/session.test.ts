@@ -112,6 +112,12 @@ describe("POST /web-chats/{id}/public/session/", () => {
       400,
       "invalid",
     );
+    // A name of only invisible characters (a zero-width space and a BOM) is no name: asked for again.
+    await expectError(
+      await client().post(pub(chat.id, "session/"), { contact: { name: " \u200b\ufeff " } }),
+      400,
+      "invalid",
+    );
     expect(await contactsOf(owner.organizationId)).toBe(before);
     const session = await startSession(chat.id, { contact: { name: "Ada", email: "ada@example.com" } });
     expect(session.contact).toMatchObject({ name: "Ada", email: "ada@example.com" });
