@@ -104,14 +104,24 @@ export async function orgAccess(c: Ctx, organizationId: string): Promise<OrgAcce
 
 /**
  * The organization a request acts in when its path names none: `X-Organization-Id`, else the
- * key's organization, else the caller's oldest membership.
+ * key's organization, else the caller's oldest membership. An API key made in an organization its user is no longer
+ * a member of acts in none of theirs (403): it is an integration of that organization, and in the oldest membership
+ * it would carry that organization's traffic (its customers, its messages) into another. A console session is the
+ * person: one whose organization was left falls back to the oldest membership, as the switcher's list does.
  */
 export async function currentAccess(c: Ctx): Promise<OrgAccess> {
-  const wanted = c.req.header("X-Organization-Id") ?? c.var.principal.defaultOrganizationId;
+  const named = c.req.header("X-Organization-Id");
+  const { defaultOrganizationId, apiKeyId } = c.var.principal;
+  const wanted = named ?? defaultOrganizationId;
   if (wanted) {
     const access = isUuid(wanted) ? await loadAccess(c, wanted) : null;
     if (access) return access;
-    if (c.req.header("X-Organization-Id")) throw notFound("Organization not found.");
+    if (named) throw notFound("Organization not found.");
+    if (apiKeyId)
+      throw forbidden(
+        "This API key was made in an organization you are no longer a member of; it acts in no other unless " +
+          "`X-Organization-Id` names one. Make a key in the organization it should act in.",
+      );
   }
   const first = await remembered.remember(`${c.var.principal.userId}:*`, async () => {
     const [row] = await c.var.db

@@ -1,13 +1,14 @@
-import { and, asc, count, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, exists, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { contains } from "../lib/sql";
-import { chatbotGroups, groupMembers, groups, inboxes, members, users } from "../db/schema";
+import { chatbotGroups, chatbots, groupMembers, groups, inboxes, members, users } from "../db/schema";
 import { type PageWindow, paginate } from "../db/paginate";
 import { memberRecord } from "./records/members";
 import type { ChangeActor } from "./conversations";
 import { afterRelease, releaseAssigned } from "./assignment/release";
+import { deleteChatbot } from "./chatbots/store";
 
 export type MemberRow = typeof members.$inferSelect;
 export interface MemberView {
@@ -174,10 +175,28 @@ export async function memberToRemove(db: Db, organizationId: string, id: string)
   return target;
 }
 
+/** The personal assistants `userId` made that the organization hosts: their default inbox is one of its inboxes. */
+const hostedPersonalChatbots = (db: Db, organizationId: string, userId: string) =>
+  db
+    .select({ id: chatbots.id, organizationId: chatbots.organizationId })
+    .from(chatbots)
+    .innerJoin(inboxes, and(eq(inboxes.chatbotId, chatbots.id), eq(inboxes.isDefault, true)))
+    .where(
+      and(
+        isNull(chatbots.organizationId),
+        eq(chatbots.createdById, userId),
+        eq(inboxes.organizationId, organizationId),
+      ),
+    );
+
 /**
  * Removes a member from the organization; the owner cannot be removed (400). The conversations they were assigned are
  * released first (assignment/release.ts; `actor`: who removes them), while they are offline, so round-robin gives them
  * none meanwhile; once they are gone, those still waiting go to the agents who remain (in `background`).
+ * The personal assistants they made while acting here are deleted as an assistant's delete does (with their default
+ * inbox and its conversations, purged): the organization hosts them (a plan place, its words, its data plane), yet
+ * only their creator sees them, so once they left nobody could remove them. Before the membership, so a failure
+ * leaves a removal that can be done again.
  */
 export async function removeMember(
   env: Bindings,
@@ -190,6 +209,8 @@ export async function removeMember(
   if (target.isOwner) throw badRequest("The owner of the organization cannot be removed.");
   await db.update(members).set({ availability: "offline" }).where(eq(members.id, target.id));
   const released = await releaseAssigned(env, organizationId, target.userId, actor);
+  for (const chatbot of await hostedPersonalChatbots(db, organizationId, target.userId))
+    await deleteChatbot(env, db, chatbot);
   await db.delete(members).where(and(eq(members.id, target.id), eq(members.organizationId, organizationId)));
   if (released.length) background.waitUntil(afterRelease(env, db, organizationId, released));
 }

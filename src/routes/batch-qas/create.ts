@@ -7,6 +7,7 @@ import { parseQuestions } from "../../services/batch-qa/parse";
 import { checkFile, fileSpecs } from "../../services/uploads/file-specs";
 import { keyOfFile } from "../../services/uploads/urls";
 import { authorize } from "../../services/access";
+import { requireMonthlyWords } from "../../services/monthly-words";
 import { batchQaRecordOf, webChatAssistant } from "../../services/batch-qa/views";
 import { BatchQaSchema } from "../../services/records/batch-qas";
 import { BATCH_QA_TAG, BatchQaCreateBody, WebChatParams } from "./schema";
@@ -23,7 +24,8 @@ const route = createRoute({
     "questions in the first column " +
     "and expected answers in the second; at most 1,000 questions. Answered in the background, without storing " +
     "conversations; " +
-    "follow `GET .../batch-qas/{id}/` and download the results with `export-excel/`.",
+    "follow `GET .../batch-qas/{id}/` and download the results with `export-excel/`. Refused (403) once the plan's " +
+    "words of the month are used, as a completion is; questions still waiting when they run out fail, saying so.",
   request: { params: WebChatParams, ...jsonBody(BatchQaCreateBody) },
   responses: { 201: json(BatchQaSchema, "The batch, pending"), ...errorResponses(400, 403, 404, 413, 415) },
 });
@@ -34,6 +36,8 @@ export const registerCreateBatchQa = (r: Router) =>
     const access = await authorize(c, "chatbot.manage");
     const { chatbot } = await webChatAssistant(c.var.db, access, c.var.principal.userId, webchatPk);
     if (!chatbot) throw badRequest("The web chat has no assistant (or not one you may use).");
+    // Its point is the assistant's answers, as a completion's is: refused before anything is read or stored.
+    await requireMonthlyWords(c.env, c.var.db, access.organizationId);
     const body = c.req.valid("json");
     const key = await keyOfFile(c.env, new URL(c.req.url).origin, body.file);
     const own =

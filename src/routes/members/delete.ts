@@ -15,7 +15,8 @@ const route = createRoute({
     "Needs `member.manage`, except to leave: a member may remove themselves. The owner cannot be removed (400). " +
     "The unresolved conversations assigned to the member are unassigned (a `conversation.updated` lifecycle event " +
     "with `changes.assignee` and reason `operator` each); those waiting for a person go round-robin to the agents " +
-    "who remain, as after an unassignment.",
+    "who remain, as after an unassignment. Their personal assistants hosted by the organization (default inbox " +
+    "in it) are deleted, with that inbox and its conversations, as an assistant's delete does.",
   request: { params: MemberParams },
   responses: { 204: noContent, ...errorResponses(400, 403, 404) },
 });

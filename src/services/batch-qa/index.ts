@@ -8,6 +8,7 @@ import { scoreAnswer } from "../evaluation/judge";
 import { lexicalScores } from "../evaluation/metrics";
 import { contextTexts } from "../records/chatbot-records";
 import { failureText } from "../statistics/failures";
+import { monthlyWordsRefusal } from "../monthly-words";
 import type { MessageRow } from "../conversations";
 import type { QaRow } from "./parse";
 import { logError, logWarn } from "../../lib/log";
@@ -139,7 +140,8 @@ export const batchQaItemsOf = (db: Db, batchQaId: string) =>
  * Answers the next questions of a batch with its assistant, as a completion would (retrieval,
  * model, reply mode), but without a conversation: nothing is stored besides the item. Each item is
  * written once (conditional on still pending) together with the batch's counts, recomputed from the
- * items, so a redelivered job never counts twice. Returns whether questions remain.
+ * items, so a redelivered job never counts twice. Once the plan's words of the month are used, the questions still
+ * pending fail with the refusal's detail. Returns whether questions remain.
  */
 export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Promise<boolean> {
   const [batch] = await db.select().from(batchQas).where(eq(batchQas.id, batchQaId));
@@ -162,7 +164,15 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
     .where(and(eq(batchQaItems.batchQaId, batchQaId), eq(batchQaItems.status, "pending")))
     .orderBy(asc(batchQaItems.position))
     .limit(ITEMS_PER_JOB + 1);
+  let refused = false;
   for (const item of items.slice(0, ITEMS_PER_JOB)) {
+    // Checked before each answer, as a conversation's reply is: a run outlasts the month's last words.
+    const refusal = await monthlyWordsRefusal(env, db, batch.organizationId);
+    if (refusal) {
+      await failPendingItems(db, batchQaId, refusal.detail);
+      refused = true;
+      break;
+    }
     const started = Date.now();
     const incoming = questionMessage(batch, item);
     let update: Partial<BatchQaItemRow>;
@@ -202,19 +212,10 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
         .update(batchQaItems)
         .set(update)
         .where(and(eq(batchQaItems.id, item.id), eq(batchQaItems.status, "pending"))),
-      db
-        .update(batchQas)
-        .set({
-          completed: sql`(SELECT count(*) FROM batch_qa_items
-            WHERE batch_qa_id = ${batchQaId} AND status <> 'pending')`,
-          failed: sql`(SELECT count(*) FROM batch_qa_items WHERE batch_qa_id = ${batchQaId} AND status = 'failed')`,
-          // Progress, which the housekeeping's look for stalled batches reads (requeueStalledBatchQas).
-          updatedAt: Date.now(),
-        })
-        .where(eq(batchQas.id, batchQaId)),
+      countItems(db, batchQaId),
     ]);
   }
-  const remaining = items.length > ITEMS_PER_JOB;
+  const remaining = !refused && items.length > ITEMS_PER_JOB;
   if (!remaining)
     await db
       .update(batchQas)
@@ -222,6 +223,32 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
       .where(and(eq(batchQas.id, batchQaId), eq(batchQas.completed, batchQas.total)));
   return remaining;
 }
+
+/** The batch's counts, recomputed from its items, and its progress. */
+const countItems = (db: Db, batchQaId: string) =>
+  db
+    .update(batchQas)
+    .set({
+      completed: sql`(SELECT count(*) FROM batch_qa_items
+        WHERE batch_qa_id = ${batchQaId} AND status <> 'pending')`,
+      failed: sql`(SELECT count(*) FROM batch_qa_items WHERE batch_qa_id = ${batchQaId} AND status = 'failed')`,
+      // Progress, which the housekeeping's look for stalled batches reads (requeueStalledBatchQas).
+      updatedAt: Date.now(),
+    })
+    .where(eq(batchQas.id, batchQaId));
+
+/**
+ * Fails every question of the batch still pending with `error` (the plan's words of the month are used): none would
+ * be answered this month, and the run ends with them shown as failed, saying why, rather than waiting.
+ */
+const failPendingItems = (db: Db, batchQaId: string, error: string) =>
+  db.batch([
+    db
+      .update(batchQaItems)
+      .set({ status: "failed", error, answeredAt: Date.now() })
+      .where(and(eq(batchQaItems.batchQaId, batchQaId), eq(batchQaItems.status, "pending"))),
+    countItems(db, batchQaId),
+  ]);
 
 /**
  * Cron: batches pending or running with no answer written for STALLED_BATCH_MS are sent to the queue again (a job

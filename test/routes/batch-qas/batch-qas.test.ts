@@ -16,6 +16,7 @@ import {
   PREFIXES,
   seedMember,
   seedOwner,
+  type Settings,
 } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { expectDenied, expectNotFound } from "../../support/refusals";
@@ -27,11 +28,25 @@ import type { Body } from "../../support/api";
 import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
 import { createBatchQa, requeueStalledBatchQas, runBatchQa, STALLED_BATCH_MS } from "../../../src/services/batch-qa";
 import { lexicalScores } from "../../../src/services/evaluation/metrics";
-import { batchQaItems } from "../../../src/db/schema";
+import { batchQaItems, organizationUsage } from "../../../src/db/schema";
+import { currentMonth } from "../../../src/services/organizations";
 import { upstreamModel } from "../chat-completions/fixtures";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
 
 type Batch = Body<"GET /web-chats/{webchatPk}/batch-qas/{id}/">;
+
+/** An operator's plan of 5 words a month, every organization's. */
+const TINY: Settings = {
+  PLANS: JSON.stringify({ tiny: { planName: "Tiny", monthlyWords: 5 } }),
+  DEFAULT_PLAN: "tiny",
+};
+
+/** The organization's words of this month, past TINY's. */
+const useWordsOfMonth = async (organizationId: string) =>
+  (await data(organizationId))
+    .insert(organizationUsage)
+    .values({ organizationId, month: currentMonth(), wordsCount: 50, conversationsCount: 1 });
+
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 async function webChatWithBot(owner: Actor) {
@@ -373,6 +388,60 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
     const refused = await expectError(await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file }), 400);
     expect(refused.detail).toContain("file: The workbook is damaged");
     expect(await countRows(env.DB, "batch_qas WHERE organization_id = ?", owner.organizationId)).toBe(0);
+  });
+
+  it("403 once the plan's words of the month are used, as for a completion, and nothing is written", async () => {
+    const owner = await seedOwner();
+    const { bot, webChatId } = await webChatWithBot(owner);
+    await useWordsOfMonth(owner.organizationId);
+    const completion = await owner.fetch(
+      "POST",
+      `/chatbots/${bot.id}/completions/`,
+      { message: { content: "Where is my parcel?" } },
+      { settings: TINY },
+    );
+    await expectError(completion, 403, "permission_denied");
+    const file = await upload(owner, "q.csv", "question\nWhere is my parcel?\nWhen do you open?\n", "text/csv");
+    const refused = await expectError(
+      await owner.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file }, { settings: TINY }),
+      403,
+      "permission_denied",
+    );
+    expect(refused.detail).toContain("words");
+    expect(await countRows(env.DB, "batch_qas WHERE organization_id = ?", owner.organizationId)).toBe(0);
+  });
+
+  it("a run fails the questions still waiting once the plan's words of the month are used, saying why", async () => {
+    const owner = await seedOwner();
+    const { bot, webChatId } = await webChatWithBot(owner);
+    // The batch written as the route writes it, while words remained; they are used before its job runs.
+    const batch = await createBatchQa(
+      env.DB,
+      {
+        organizationId: owner.organizationId,
+        webChatId,
+        chatbotId: bot.id,
+        createdById: owner.userId,
+        file: `uploads/${owner.organizationId}/batch-qa/x/q.csv`,
+        filename: "q.csv",
+      },
+      [
+        { question: "Where is my parcel?", expectedAnswer: null },
+        { question: "When do you open?", expectedAnswer: null },
+      ],
+    );
+    await useWordsOfMonth(owner.organizationId);
+    expect(await runBatchQa(bindingsWith(TINY), db(), batch.id)).toBe(false);
+    const items = await db().select().from(batchQaItems).where(eq(batchQaItems.batchQaId, batch.id));
+    expect(items.map((i) => [i.status, i.answer])).toEqual([
+      ["failed", null],
+      ["failed", null],
+    ]);
+    for (const item of items) expect(item.error).toMatch(/^The Tiny plan's 5 words of \d{4}-\d{2} are used/);
+    const shown = await ok<"GET /web-chats/{webchatPk}/batch-qas/{id}/">(
+      await owner.fetch("GET", `/web-chats/${webChatId}/batch-qas/${batch.id}/`),
+    );
+    expect(shown).toMatchObject({ status: "done", total: 2, completed: 2, failed: 2 });
   });
 
   it("401, 403 without chatbot.manage / chatbot.view, 404 for another organization's web chat or batch", async () => {

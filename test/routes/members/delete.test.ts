@@ -1,8 +1,25 @@
 import { eq } from "drizzle-orm";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { members } from "../../../src/db/schema";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { chatbots, inboxes, members } from "../../../src/db/schema";
+import { runPurges } from "../../../src/services/purges";
+import { dataDbs } from "../../../src/services/shards";
+import {
+  CONFIGURED_PLANS,
+  NO_SUCH_ID,
+  PREFIXES,
+  call,
+  countInParts,
+  db,
+  expectError,
+  seedMember,
+  seedOwner,
+  setPlan,
+  unique,
+} from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
+import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
+import { ownOrganizationOf } from "../chatbots/helpers";
 import { memberIdOf } from "./helpers";
 
 const path = (orgId: string, id: string) => `/organizations/${orgId}/members/${id}/`;
@@ -24,6 +41,48 @@ describe("DELETE /organizations/{organizationPk}/members/{id}/", () => {
     expect((await member.fetch("DELETE", path(owner.organizationId, member.memberId))).status).toBe(204);
     expect(await exists(member.memberId)).toBe(false);
   });
+
+  it(
+    "a removed member's personal assistants hosted here go with them (default inbox, conversations purged), " +
+      "freeing their plan place; those hosted by their own organization stay",
+    async () => {
+      const settings = CONFIGURED_PLANS;
+      const owner = await seedOwner();
+      await setPlan(owner.organizationId, "free");
+      const member = await seedMember(owner, ["chatbot.manage", "conversation.manage"]);
+      const hosted = await createChatbot(member, { name: unique("mine"), organization: "" }, settings);
+      const own = await ownOrganizationOf(member.userId);
+      const elsewhere = await member.fetch(
+        "POST",
+        "/chatbots/",
+        { name: unique("mine"), largeLanguageModel: LOCAL_LLM, organization: "" },
+        { headers: { "X-Organization-Id": own } },
+      );
+      expect(elsewhere.status, await elsewhere.clone().text()).toBe(201);
+      const asked = await member.fetch("POST", `/chatbots/${hosted.id}/completions/`, { message: { content: "hi" } });
+      expect(asked.status, await asked.clone().text()).toBe(200);
+      const inInbox = () =>
+        countInParts(owner.organizationId, "conversations", "inbox_id = ?", hosted.defaultInbox!.id);
+      expect(await inInbox()).toBe(1);
+      // Free plan: 3 assistants, the member's personal one hosted here among them.
+      for (let i = 0; i < 2; i++) await createChatbot(owner, {}, settings);
+      const body = { name: unique("fourth"), largeLanguageModel: LOCAL_LLM };
+      await expectError(await owner.fetch("POST", "/chatbots/", body, { settings }), 403, "permission_denied");
+
+      expect((await owner.fetch("DELETE", path(owner.organizationId, member.memberId))).status).toBe(204);
+      // Only its creator could see it: nobody here could have deleted it once they left.
+      expect(await db().select().from(chatbots).where(eq(chatbots.id, hosted.id))).toEqual([]);
+      expect(await db().select().from(inboxes).where(eq(inboxes.id, hosted.defaultInbox!.id))).toEqual([]);
+      for (const plane of dataDbs(env)) await runPurges(plane, Date.now());
+      expect(await inInbox()).toBe(0);
+      const { id: ownId } = (await elsewhere.json()) as { id: string };
+      expect(await db().select({ id: chatbots.id }).from(chatbots).where(eq(chatbots.id, ownId))).toEqual([
+        { id: ownId },
+      ]);
+      const third = await owner.fetch("POST", "/chatbots/", body, { settings });
+      expect(third.status, await third.clone().text()).toBe(201);
+    },
+  );
 
   it("400 for the owner, even by themselves or a member manager, and the owner stays", async () => {
     const owner = await seedOwner();
