@@ -140,12 +140,18 @@ export const uuidParam = (name: string, description: string) =>
 
 export const IdParams = z.object({ id: uuidParam("id", "Resource id") });
 
-/** An optional day in a list's query, `YYYY-MM-DD` (a day of the calendar, read as UTC by `parseDate`). */
+/**
+ * An optional day in a list's query, `YYYY-MM-DD` (a day of the calendar, read as UTC by `parseDate`). `Date.parse`
+ * takes 2026-11-31 as December 1st: a day that does not read back as written is refused, as statistics refuse it.
+ */
 export const dayQuery = (description: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "Not a date")
+    .refine((v) => {
+      const t = Date.parse(`${v}T00:00:00Z`);
+      return !Number.isNaN(t) && new Date(t).toISOString().startsWith(v);
+    }, "Not a day of the calendar")
     .optional()
     .openapi({ description, example: "2026-01-31" });
 

@@ -118,6 +118,8 @@ describe("conversations", () => {
     expect(rest.results.map((c) => c.id)).toEqual([ids[0]]);
     await expectError(await owner.fetch("GET", "/conversations/?status=closed"), 400, "invalid");
     await expectError(await owner.fetch("GET", "/conversations/?startDate=yesterday"), 400, "invalid");
+    // A day the calendar does not have is refused, not read as the next month's (December 1st).
+    await expectError(await owner.fetch("GET", "/conversations/?endDate=2026-11-31"), 400, "invalid");
   });
 
   it("filters the organization's conversations by assistant, inbox, status, progress, contact and date", async () => {

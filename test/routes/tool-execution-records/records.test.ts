@@ -152,6 +152,7 @@ describe("tool execution records", () => {
       "status=done",
       "toolType=x",
       "startDate=2026-13-45",
+      "startDate=2026-02-30",
       "endDate=yesterday",
       "chatbot=nope",
       "page=0",
