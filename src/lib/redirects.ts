@@ -19,3 +19,12 @@ export function credentialsStay(from: string | null | undefined, to: string | nu
   if (!from || !to || !URL.canParse(from) || !URL.canParse(to)) return false;
   return keepsCredentials(new URL(from), new URL(to));
 }
+
+/**
+ * The method a request sent with `method` goes on with after a redirect answered `status` (RFC 9110, 15.4): a 303
+ * (See Other) points at another resource that answers for the request, fetched with GET and no body; 301, 302, 307
+ * and 308 keep the method and the body. RFC 9110 lets a client keep a POST over 301 and 302 (browsers make it a GET,
+ * a habit of old HTML forms): a request that moved is still meant for the new place, where a GET would carry nothing.
+ */
+export const redirectedMethod = (status: number, method: string): string =>
+  status === 303 && method !== "GET" && method !== "HEAD" ? "GET" : method;

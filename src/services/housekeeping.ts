@@ -8,6 +8,7 @@ import { requeueChannelWork, showState, unshownDeliveries } from "./channels/out
 import { pruneChannelRows } from "./channels/retention";
 import { SESSION_IDLE_MS } from "./console-sessions";
 import { requeueStrandedDeliveries } from "./webhooks/delivery";
+import { sealLegacyHeaders } from "./webhooks/headers";
 import { moveEndedDeliveries } from "./webhooks/segments";
 import { moveSettledRecords } from "./statistics/record-segments";
 import { moveFinishedToolRecords } from "./tools/record-segments";
@@ -102,4 +103,5 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   for (const data of dataDbs(env)) await moveFinishedToolRecords(env, data, now);
   for (const data of dataDbs(env)) await pruneChannelRows(data, now);
   await sealLegacyDatabaseUrls(env, db);
+  await sealLegacyHeaders(env, db);
 }

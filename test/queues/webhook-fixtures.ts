@@ -94,14 +94,14 @@ export async function visitorMessages(owner: Actor, chatbotId: string, n: number
 /**
  * The queue consumer on these attempts with the clock at `now`: how the tests move time. (Wake-ups it
  * queues for later attempts reach the real consumer, whose clock is behind ours: it finds them not due
- * and leaves them.)
+ * and leaves them.) `settings` override the worker's (a longer WEBHOOK_TIMEOUT_MS).
  */
-export async function consumeAt(attempts: { id: string }[], now: number) {
+export async function consumeAt(attempts: { id: string }[], now: number, settings: Partial<typeof env> = {}) {
   const batch = createMessageBatch(
     "webhook-deliveries",
     attempts.map((a, i) => ({ id: `${a.id}-${i}`, timestamp: new Date(), attempts: 1, body: { deliveryId: a.id } })),
   );
-  await consumeWebhookDeliveries(batch, env, now);
+  await consumeWebhookDeliveries(batch, { ...env, ...settings }, now);
 }
 
 /** Checks a delivery's `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`) with the secret. */

@@ -157,6 +157,34 @@ describe("retryFailedDeliveries: failed deliveries retried on a schedule (CONTRA
     expect(await received(key)).toHaveLength(1);
   });
 
+  it("a consumer slower than its lease writes nothing over the attempt another consumer took again", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const { key, hook } = await switchedWebhook(owner, bot.defaultInbox!.id, "down", { retryFailedDeliveries: true });
+    await visitorMessages(owner, bot.id, 1);
+    const [, second] = await firstAttempts(hook.id, 1, true);
+    // The first consumer claims attempt 2 and waits on the receiver (a time-out longer than the tests' 1.5 s).
+    await setMode(key, "hang");
+    const now = second.scheduledAt;
+    const slow = consumeAt([second], now, { WEBHOOK_TIMEOUT_MS: "4000" });
+    await waitFor(
+      () => received(key),
+      (r) => r.length === 2,
+    );
+    // Past its 60 s lease on the clock, another consumer claims the attempt again and gets it through.
+    await setMode(key, "ok");
+    await consumeAt([second], now + 61_000);
+    // The first one times out: its failure (and the attempt 3 it would add) is not written over the success.
+    await slow;
+    const attempts = await attemptsOf(hook.id);
+    expect(attempts.map((a) => [a.attempt, a.status, a.responseStatus])).toEqual([
+      [1, "failure", 503],
+      [2, "success", 200],
+    ]);
+    expect(attempts[1]).toMatchObject({ attempts: 1, error: null, leaseUntil: null });
+    expect(await received(key)).toHaveLength(3);
+  });
+
   it("a failure no retry can mend (the URL refused at delivery) is not retried", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);

@@ -8,7 +8,7 @@
 //   /slow/...?ms=N       200 after N ms (default 2,000)
 //   /close/...           closes the connection without answering (workerd logs "Network connection
 //                        lost" as an uncaught exception even though the caller catches it)
-//   /redirect/...?to=URL 302 to URL
+//   /redirect/...?to=URL 302 to URL (`&status=N`: N instead, e.g. 303 or 307)
 //   /echo/...            200 {method, path, query, headers, body (parsed JSON when it is)} (api tool tests)
 //   /big/...?bytes=N     200 text/plain of N bytes ("x" repeated)
 //   /chunked/...?bytes=N 200 text/plain of N bytes in 64 KiB writes, without Content-Length; the record's
@@ -91,8 +91,8 @@ export async function startReceiver() {
       res.on("close", () => clearInterval(drip));
     } else if (fault === "malformed") reply(200, '{"temperature": 21, "unit": ');
     else if (fault === "redirect") {
-      record.status = 302;
-      res.writeHead(302, { Location: url.searchParams.get("to") ?? "/" });
+      record.status = Number(url.searchParams.get("status") ?? 302);
+      res.writeHead(record.status, { Location: url.searchParams.get("to") ?? "/" });
       res.end();
     } else ok();
   }

@@ -22,7 +22,12 @@ export const webhooks = sqliteTable(
     isEnabled: bool("is_enabled").notNull().default(true),
     url: text("url").notNull(),
     method: text("method", { enum: WEBHOOK_METHODS }).notNull().default("POST"),
+    /** Custom headers in clear, as written before they were sealed; null once sealed (services/webhooks/headers.ts). */
     headers: json<Record<string, string>>("headers"),
+    /** The custom headers, one JSON object AES-GCM sealed (lib/crypto.ts): the values are write-only credentials. */
+    headersSealed: text("headers_sealed"),
+    /** Their names with each value masked, as the record shows them (the values sealed are not opened to list). */
+    headersMasked: json<Record<string, string>>("headers_masked"),
     templatePreset: text("template_preset", { enum: WEBHOOK_PRESETS }).notNull().default("service_standard"),
     customTemplate: text("custom_template"),
     /** AES-GCM sealed (lib/crypto.ts): sent as X-Webhook-Secret and used to sign; never returned. */
@@ -71,7 +76,8 @@ export const webhookDeliveries = sqliteTable(
     attempt: integer("attempt").notNull().default(1),
     /** While `pending`: not sent before this time (a scheduled retry). */
     scheduledAt: integer("scheduled_at").notNull().default(0),
-    /** While `sending`: until when the claiming consumer owns it. */
+    /** While `sending`: until when the claiming consumer owns it; also which claim it is (each sets a later one), so
+     * a consumer completes the attempt only while it is the one it took (services/webhooks/completion.ts). */
     leaseUntil: integer("lease_until"),
     /** Times this attempt was sent: 1 once done; 2 only when a consumer died mid-send and its lease lapsed. */
     attempts: integer("attempts").notNull().default(0),

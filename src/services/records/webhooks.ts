@@ -2,9 +2,10 @@ import { z } from "@hono/zod-openapi";
 import type { Bindings } from "../../env";
 import { WEBHOOK_DIRECTIONS, WEBHOOK_METHODS, WEBHOOK_PRESETS } from "../../db/schema";
 import { IdName, NameField, Timestamp, Timestamps } from "../../lib/openapi";
-import { looksMasked, maskedHeaders } from "../../lib/masked-headers";
+import { looksMasked } from "../../lib/masked-headers";
 import { ms, timestampsOf } from "../../lib/time";
 import { secretTokenPreview, type WebhookView } from "../webhooks/config";
+import { shownHeaders } from "../webhooks/headers";
 
 // The route schemas take this enum from here (routes do not import db/schema).
 export { WEBHOOK_DIRECTIONS };
@@ -92,7 +93,7 @@ export async function webhookRecord(
     disabledReason: w.disabledReason,
     url: w.url,
     method: w.method,
-    headers: maskedHeaders(w.headers ?? {}),
+    headers: shownHeaders(w),
     templatePreset: w.templatePreset,
     customTemplate: w.customTemplate,
     hasSecretToken: !!w.secretTokenSealed,

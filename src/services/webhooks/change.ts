@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { webhooks } from "../../db/schema";
+import { cannotOpen } from "../../lib/crypto";
 import { conflict } from "../../lib/errors";
 import { credentialsStay } from "../../lib/redirects";
 import type { WebhookInput } from "../records/webhooks";
@@ -12,6 +13,7 @@ import {
   type WebhookRow,
   type WebhookView,
 } from "./config";
+import { openedHeaders, sealedHeaders } from "./headers";
 
 /** Reads and checks of a change that keeps finding the webhook changed under it, before it answers 409. */
 const TRIES = 3;
@@ -70,11 +72,24 @@ const asRead = (w: WebhookRow) => [
 async function columnsOf(env: Pick<Bindings, "ENCRYPTION_KEY">, current: WebhookRow, body: WebhookInput) {
   const { secretToken, headers, ...changes } = body;
   const stay = credentialsStay(current.url, changes.url ?? current.url);
+  const stored = headers ? await storedHeaders(env, current) : null;
   return {
     ...changes,
-    headers: headers ? headersToStore(headers, current.headers, stay) : headers === null || !stay ? {} : undefined,
+    ...(headers
+      ? await sealedHeaders(env, headersToStore(headers, stored, stay))
+      : headers === null || !stay
+        ? await sealedHeaders(env, {})
+        : {}),
     secretTokenSealed: secretToken === undefined && !stay ? null : await sealSecretToken(secretToken, env),
     ...(changes.isEnabled && !current.isEnabled ? { disabledAt: null, disabledReason: null, failingSince: null } : {}),
     updatedAt: Date.now(),
   };
+}
+
+/** The headers stored, to keep those sent back masked; none when their seal no longer opens (each must be given). */
+async function storedHeaders(env: Pick<Bindings, "ENCRYPTION_KEY">, current: WebhookRow) {
+  return openedHeaders(current, env).catch((err) => {
+    if (!cannotOpen(err)) throw err;
+    return null;
+  });
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { webhookDeliveries, webhooks } from "../../db/schema";
@@ -27,6 +27,10 @@ export interface FinishedAttempt {
  * consumer stopped between the two batches leaves the attempt leased, and it is made and recorded again (health's
  * writes hold for any number of completions). A health batch that fails is logged, and the next completion writes
  * it. Then the queue is told when the new attempts are due.
+ * An attempt is written, and its next one added, only while its lease is still the one this consumer took (`held`):
+ * a consumer slower than its lease finds the attempt claimed again by another, whose result stands. The slow one's
+ * push did happen, so it still counts for the webhook's health, but it writes no result over the other's and adds
+ * no attempt of its own (the event would be retried after it was delivered).
  */
 export async function completeAttempts(
   env: Bindings,
@@ -38,57 +42,106 @@ export async function completeAttempts(
   if (!finished.length) return;
   const policy = retryPolicy(env);
   const writes: BatchItem<"sqlite">[] = [];
-  const next: { id: string; organizationId: string; scheduledAt: number }[] = [];
+  const recorded: { id: string; write: number }[] = [];
+  const added: number[] = [];
   for (const { delivery, webhook, outcome } of finished) {
-    writes.push(
-      data
-        .update(webhookDeliveries)
-        .set({
-          status: succeeded(outcome) ? "success" : "failure",
-          leaseUntil: null,
-          attempts: delivery.attempts + 1,
-          deliveredAt: now,
-          url: webhook?.url ?? delivery.url,
-          requestBody: outcome.requestBody ?? null,
-          responseStatus: outcome.responseStatus ?? null,
-          responseBody: outcome.responseBody ?? null,
-          durationMs: outcome.durationMs ?? null,
-          error: outcome.error ?? null,
-        })
-        .where(eq(webhookDeliveries.id, delivery.id)),
-    );
     const dueAt =
       outcome.retryable && webhook?.retryFailedDeliveries && webhook.isEnabled
         ? nextAttemptAt(policy, delivery.attempt, now)
         : null;
-    if (dueAt === null) continue;
-    const id = uuidv7(now);
-    next.push({ id, organizationId: delivery.organizationId, scheduledAt: dueAt });
-    writes.push(
-      data
-        .insert(webhookDeliveries)
-        .values({
-          id,
-          organizationId: delivery.organizationId,
-          webhookId: delivery.webhookId,
-          inboxId: delivery.inboxId,
-          chatbotId: delivery.chatbotId,
-          messageId: delivery.messageId,
-          conversationEventId: delivery.conversationEventId,
-          conversationId: delivery.conversationId,
-          event: delivery.event,
-          attempt: delivery.attempt + 1,
-          scheduledAt: dueAt,
-          url: webhook!.url,
-          createdAt: now,
-        })
-        // A redelivery by hand may have taken this attempt number first; the event is on its way then.
-        .onConflictDoNothing(),
-    );
+    // Before the attempt's own write, which ends the lease the insert checks (one batch: one transaction).
+    if (dueAt !== null) added.push(writes.push(nextAttempt(data, delivery, webhook!.url, dueAt, now)) - 1);
+    recorded.push({
+      id: delivery.id,
+      write:
+        writes.push(
+          data
+            .update(webhookDeliveries)
+            .set({
+              status: succeeded(outcome) ? "success" : "failure",
+              leaseUntil: null,
+              attempts: delivery.attempts + 1,
+              deliveredAt: now,
+              url: webhook?.url ?? delivery.url,
+              requestBody: outcome.requestBody ?? null,
+              responseStatus: outcome.responseStatus ?? null,
+              responseBody: outcome.responseBody ?? null,
+              durationMs: outcome.durationMs ?? null,
+              error: outcome.error ?? null,
+            })
+            .where(held(delivery))
+            .returning({ id: webhookDeliveries.id }),
+        ) - 1,
+    });
   }
   await writeHealth(db, finished, now, policy.disableAfterMs);
-  await data.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  await scheduleDeliveries(env, next, now);
+  const results = (await data.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[][];
+  for (const { id, write } of recorded)
+    if (!results[write].length)
+      logWarn("webhook attempt ended after its lease was taken over; the later claim's result stands", {
+        deliveryId: id,
+      });
+  await scheduleDeliveries(
+    env,
+    added.flatMap((i) => results[i] as { id: string; organizationId: string; scheduledAt: number }[]),
+    now,
+  );
+}
+
+/** The attempt is still claimed with the lease `delivery` was claimed with (each claim sets a later one). */
+const held = (delivery: DeliveryRow) =>
+  and(
+    eq(webhookDeliveries.id, delivery.id),
+    eq(webhookDeliveries.status, "sending"),
+    delivery.leaseUntil === null
+      ? isNull(webhookDeliveries.leaseUntil)
+      : eq(webhookDeliveries.leaseUntil, delivery.leaseUntil),
+  );
+
+/**
+ * The next attempt of `delivery`'s event, due at `dueAt`, copied from the attempt's row while it is `held`: an
+ * INSERT ... SELECT, so a consumer whose lease was taken over adds none. Resolves to the row added, if any.
+ */
+function nextAttempt(data: Db, delivery: DeliveryRow, url: string, dueAt: number, now: number) {
+  const columns = getTableColumns(webhookDeliveries);
+  const fresh: Partial<Record<keyof typeof columns, SQL>> = {
+    id: sql`${uuidv7(now)}`,
+    status: sql`'pending'`,
+    attempt: sql`${columns.attempt} + 1`,
+    scheduledAt: sql`${dueAt}`,
+    attempts: sql`0`,
+    url: sql`${url}`,
+    createdAt: sql`${now}`,
+  };
+  // The event's columns are copied, those of how an attempt went start empty; in the table's order (insert-select).
+  const event = new Set<string>([
+    "organizationId",
+    "webhookId",
+    "inboxId",
+    "chatbotId",
+    "messageId",
+    "conversationEventId",
+    "conversationId",
+    "event",
+  ]);
+  const fields = Object.fromEntries(
+    Object.entries(columns).map(([key, column]) => [
+      key,
+      fresh[key as keyof typeof columns] ?? (event.has(key) ? column : sql`null`),
+    ]),
+  ) as typeof columns;
+  return (
+    data
+      .insert(webhookDeliveries)
+      .select(data.select(fields).from(webhookDeliveries).where(held(delivery)))
+      // A redelivery by hand may have taken this attempt number first; the event is on its way then.
+      .onConflictDoNothing()
+      .returning({
+        id: webhookDeliveries.id,
+        organizationId: webhookDeliveries.organizationId,
+        scheduledAt: webhookDeliveries.scheduledAt,
+      })
+  );
 }
 
 /** The webhooks' health after `finished` (healthWrites), logging the webhooks it disabled; a failure only logged. */

@@ -16,6 +16,7 @@ import { looksMasked, unmaskedHeaders } from "../../lib/masked-headers";
 import { inList } from "../../lib/sql";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { parseDate } from "../../lib/time";
+import { sealedHeaders } from "./headers";
 import { validateCustomTemplate } from "./templates";
 import {
   deliveryViews,
@@ -335,9 +336,12 @@ export function listWebhooks(
   );
 }
 
-type WebhookValues = Omit<typeof webhooks.$inferInsert, "id" | "organizationId" | "inboxId" | "secretTokenSealed">;
+type WebhookValues = Omit<
+  typeof webhooks.$inferInsert,
+  "id" | "organizationId" | "inboxId" | "secretTokenSealed" | "headersSealed" | "headersMasked"
+>;
 
-/** Stores a new webhook of an inbox (its secret token sealed) and returns its id. */
+/** Stores a new webhook of an inbox (its secret token and its headers sealed) and returns its id. */
 export async function insertWebhook(
   db: Db,
   env: Pick<Bindings, "ENCRYPTION_KEY">,
@@ -347,12 +351,13 @@ export async function insertWebhook(
   secretToken: string | null | undefined,
 ): Promise<string> {
   const id = uuidv7();
+  const { headers, ...rest } = values;
   await db.insert(webhooks).values({
-    ...values,
+    ...rest,
     id,
     organizationId,
     inboxId,
-    headers: values.headers && headersToStore(values.headers, null, true),
+    ...(await sealedHeaders(env, headersToStore(headers ?? {}, null, true))),
     secretTokenSealed: (await sealSecretToken(secretToken, env)) ?? null,
   });
   return id;

@@ -51,14 +51,21 @@ export async function deliverAll(
   try {
     await sendClaimed(env, db, data, claimed, now);
   } catch (err) {
-    // Give the claims back, so that retrying the messages (and at last the dead-letter queue) finds them.
+    // Give the claims back, so that retrying the messages (and at last the dead-letter queue) finds them: those still
+    // ours only, as a claim another consumer took once our lease lapsed is its to complete (completion.ts, `held`).
     await inChunks(
       claimed.map((d) => d.id),
       (part) =>
         data
           .update(webhookDeliveries)
           .set({ status: "pending", leaseUntil: null })
-          .where(and(inArray(webhookDeliveries.id, part), eq(webhookDeliveries.status, "sending")))
+          .where(
+            and(
+              inArray(webhookDeliveries.id, part),
+              eq(webhookDeliveries.status, "sending"),
+              eq(webhookDeliveries.leaseUntil, now + LEASE_MS),
+            ),
+          )
           .returning({ id: webhookDeliveries.id }),
     ).catch((notGiven) =>
       // Claims not given back are claimable again once their lease ends (`claimable`).

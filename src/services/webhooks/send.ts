@@ -1,10 +1,11 @@
 import type { Bindings } from "../../env";
-import { decryptSecret } from "../../lib/crypto";
+import { cannotOpen, decryptSecret } from "../../lib/crypto";
 import { describeFetchFailure } from "../../lib/outbound-errors";
-import { keepsCredentials } from "../../lib/redirects";
+import { keepsCredentials, redirectedMethod } from "../../lib/redirects";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { WebhookRow } from "./config";
 import type { DeliveryData } from "./conversation-payloads";
+import { openedHeaders } from "./headers";
 import { buildPayload } from "./payloads";
 import { signature } from "./signature";
 import { TemplateError } from "./templates";
@@ -31,7 +32,8 @@ export const succeeded = (o: Outcome) =>
   o.responseStatus !== undefined && o.responseStatus >= 200 && o.responseStatus < 300;
 
 /**
- * Pushes one event to one webhook: headers, signature, SSRF check before each hop, time-out.
+ * Pushes one event to one webhook: headers, signature, SSRF check before each hop, time-out. Redirects are followed
+ * with the same method and body (307, 308, and 301 and 302 too: lib/redirects.ts), except a 303.
  * `eventId` is the id the receiver deduplicates by (webhook-id header, signature): the message's, or
  * the lifecycle event's.
  */
@@ -44,9 +46,19 @@ export async function send(env: Bindings, eventId: string, webhook: WebhookRow, 
     if (!(err instanceof TemplateError)) throw err;
     return { error: `The payload could not be built: ${err.message}` };
   }
+  let custom: Record<string, string>;
+  try {
+    custom = await openedHeaders(webhook, env);
+  } catch (err) {
+    if (!cannotOpen(err)) throw err;
+    return {
+      requestBody: body,
+      error: "The custom headers could not be opened (ENCRYPTION_KEY unset or changed since); save them again.",
+    };
+  }
   let headers: Headers;
   try {
-    headers = new Headers(webhook.headers ?? {});
+    headers = new Headers(custom);
   } catch (err) {
     return { requestBody: body, error: `Invalid custom headers: ${(err as Error).message}` };
   }
@@ -74,6 +86,18 @@ export async function send(env: Bindings, eventId: string, webhook: WebhookRow, 
       const location = res.headers.get("Location");
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel();
+        // A 303 asks for a GET of another page, which would carry no event and, answering 200, pass for a delivery
+        // (a sign-in page in front of the receiver, say): the push ends there, a failure naming where it pointed.
+        if (redirectedMethod(res.status, webhook.method) !== webhook.method)
+          return {
+            requestBody: body,
+            responseStatus: res.status,
+            durationMs: Date.now() - started,
+            error:
+              `The receiver answered ${res.status} (See Other, to ${new URL(location, url)}); ` +
+              "a push is not sent on as a GET.",
+            retryable: true,
+          };
         if (hop >= MAX_REDIRECTS)
           return {
             requestBody: body,
@@ -84,7 +108,7 @@ export async function send(env: Bindings, eventId: string, webhook: WebhookRow, 
           };
         url = new URL(location, url).toString();
         if (!keepsCredentials(new URL(webhook.url), new URL(url)))
-          for (const name of [...Object.keys(webhook.headers ?? {}), "X-Webhook-Secret"]) headers.delete(name);
+          for (const name of [...Object.keys(custom), "X-Webhook-Secret"]) headers.delete(name);
         continue;
       }
       const text = (await res.text()).slice(0, RESPONSE_KEPT_CHARS);

@@ -5,7 +5,15 @@ import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, type Ac
 import { expectInvalid } from "../../support/refusals";
 import { HOSTILE } from "../../support/hostile-urls";
 import { bodyOf } from "../../support/api";
-import { HOOK_URL, createInbox, createWebhook, storedWebhook, storedWebhooks, webhooksPath } from "./fixtures";
+import {
+  HOOK_URL,
+  createInbox,
+  createWebhook,
+  storedHeaders,
+  storedWebhook,
+  storedWebhooks,
+  webhooksPath,
+} from "./fixtures";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}, "text": {{ message.content | tojson }}}';
 
@@ -53,7 +61,10 @@ describe("POST /inboxes/{inboxId}/webhooks/", () => {
       expect(hook.createdAt).toMatch(/^\d+$/);
       const row = await storedWebhook(hook.id);
       expect(row.organizationId).toBe(owner.organizationId);
-      expect(row.headers).toEqual(body.headers);
+      // Sealed at rest, as the secret is: no value is in the row in clear.
+      expect(JSON.stringify(row)).not.toContain("Bearer 123");
+      expect(JSON.stringify(row)).not.toContain("acme");
+      expect(await storedHeaders(hook.id)).toEqual(body.headers);
       expect(row.secretTokenSealed).not.toContain(secret);
       expect(await decryptSecret(row.secretTokenSealed!, env.ENCRYPTION_KEY)).toBe(secret);
       // Read back through the API: still never in full.

@@ -5,6 +5,7 @@ import { webhookDeliveries, webhooks } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { data, db, seedOwner, unique, type Actor, conversationData } from "../../harness";
 import { dataDbs } from "../../../src/services/shards";
+import { openedHeaders } from "../../../src/services/webhooks/headers";
 import { createChatbot, type ChatbotRecord } from "../../fixtures/chatbots";
 
 export type { WebhookRecord } from "../../../src/services/records/webhooks";
@@ -73,6 +74,8 @@ export async function webhooksOfTwoOrganizations(owner: Actor) {
 
 export const storedWebhooks = (inboxId: string) => db().select().from(webhooks).where(eq(webhooks.inboxId, inboxId));
 export const storedWebhook = async (id: string) => (await db().select().from(webhooks).where(eq(webhooks.id, id)))[0];
+/** The custom headers a webhook has stored, opened from their seal. */
+export const storedHeaders = async (id: string) => openedHeaders(await storedWebhook(id), env);
 
 /**
  * An assistant with one conversation of `turns` completions (two messages each) in its default

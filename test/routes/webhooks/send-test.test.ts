@@ -124,6 +124,36 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
     },
   );
 
+  it("a 303 (See Other) ends the push, not followed as a GET; 301, 302, 307, 308 keep method and body", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const to = (path: string) => encodeURIComponent(`${env.TEST_RECEIVER_URL}${path}`);
+    const redirect = (status: number, path: string) =>
+      `${env.TEST_RECEIVER_URL}/redirect/x?status=${status}&to=${to(path)}`;
+    const testSend = async (url: string) => {
+      const hook = await createWebhook(owner, inbox.id, { url });
+      const res = await owner.fetch("POST", sendTestPath(inbox.id, hook.id));
+      expect(res.status, await res.clone().text()).toBe(200);
+      return bodyOf<"POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/">(res);
+    };
+    const seeOther = `/ok/${unique("see-other")}`;
+    const ended = await testSend(redirect(303, seeOther));
+    expect(ended).toMatchObject({ ok: false, statusCode: 303 });
+    expect(ended.error).toContain(`See Other, to ${env.TEST_RECEIVER_URL}${seeOther}`);
+    expect(await received(seeOther)).toEqual([]);
+    for (const status of [301, 302, 307, 308]) {
+      const moved = `/ok/${unique("moved")}`;
+      const result = await testSend(redirect(status, moved));
+      expect(result).toMatchObject({ ok: true, statusCode: 200 });
+      const [sent] = await received(moved);
+      expect({ status, method: sent.method, body: sent.body }).toEqual({
+        status,
+        method: "POST",
+        body: result.requestBody,
+      });
+    }
+  });
+
   it("400 for a malformed body; nothing is sent", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);

@@ -10,11 +10,13 @@ import {
   createInbox,
   createWebhook,
   ownersWebhook,
+  storedHeaders,
   storedWebhook,
   webhooksOfTwoOrganizations,
   webhooksPath,
 } from "./fixtures";
 import type { McpTestServer } from "../../support/mcp-server.mjs";
+import { sealLegacyHeaders } from "../../../src/services/webhooks/headers";
 import { bodyOf } from "../../support/api";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
@@ -73,7 +75,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       name: "Only name",
     });
     expect((await storedWebhook(hook.id)).secretTokenSealed).toBeNull();
-    expect((await storedWebhook(hook.id)).headers).toEqual({ "X-B": "2" });
+    expect(await storedHeaders(hook.id)).toEqual({ "X-B": "2" });
   });
 
   it("PATCH switches retries on and off; isEnabled true re-enables one disabled by failures, clears why", async () => {
@@ -159,12 +161,12 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       headers: { ...shown.headers, "X-Team": "support" },
     });
     expect(await given.json()).toMatchObject({ hasSecretToken: true, headers: { "X-Team": "••••" } });
-    expect((await storedWebhook(again.hook.id)).headers).toEqual({ "X-Team": "support" });
+    expect(await storedHeaders(again.hook.id)).toEqual({ "X-Team": "support" });
 
     // Another path of the same server keeps both.
     const near = await ownersWebhook(settings);
     expect((await near.owner.fetch("PATCH", near.path, { url: `${env.TEST_RECEIVER_URL}/ok/other` })).status).toBe(200);
-    expect(await storedWebhook(near.hook.id)).toMatchObject({ headers: settings.headers });
+    expect(await storedHeaders(near.hook.id)).toEqual(settings.headers);
     expect((await storedWebhook(near.hook.id)).secretTokenSealed).not.toBeNull();
   });
 
@@ -178,10 +180,50 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
       headers: { ...shown.headers, "X-B": "2" },
     });
     expect(saved.status, await saved.clone().text()).toBe(200);
-    expect((await storedWebhook(hook.id)).headers).toEqual({ ...headers, "X-B": "2" });
+    expect(await storedHeaders(hook.id)).toEqual({ ...headers, "X-B": "2" });
     const err = await expectError(await owner.fetch("PATCH", path, { headers: { "X-C": "…abcd" } }), 400, "invalid");
     expect(Object.keys(err.errors!)).toEqual(["headers"]);
-    expect((await storedWebhook(hook.id)).headers).toEqual({ ...headers, "X-B": "2" });
+    expect(await storedHeaders(hook.id)).toEqual({ ...headers, "X-B": "2" });
+  });
+
+  it("headers stored in clear before sealing are sent, shown masked and kept, and the cron seals them", async () => {
+    const token = "Bearer legacy-token-0123456789";
+    const received = `/ok/${unique("legacy")}`;
+    const legacy = async () => {
+      const made = await ownersWebhook({ url: `${env.TEST_RECEIVER_URL}${received}` });
+      // As a row written before migration 0056: the values in clear, nothing sealed.
+      await db()
+        .update(webhooks)
+        .set({ headers: { Authorization: token }, headersSealed: null, headersMasked: null })
+        .where(eq(webhooks.id, made.hook.id));
+      return made;
+    };
+    const { owner, hook, path } = await legacy();
+    const shown = await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/">(await owner.fetch("GET", path));
+    expect(shown.headers).toEqual({ Authorization: "…6789" });
+    const sentWith = async () => {
+      expect((await owner.fetch("POST", `${path}send-test/`)).status).toBe(200);
+      const requests = await (
+        await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(received)}`)
+      ).json<{ headers: Record<string, string> }[]>();
+      return requests.at(-1)!.headers.authorization;
+    };
+    expect(await sentWith()).toBe(token);
+
+    await sealLegacyHeaders(env, db(), 10_000);
+    const row = await storedWebhook(hook.id);
+    expect(row.headers).toBeNull();
+    expect(JSON.stringify(row)).not.toContain("legacy-token");
+    expect(await storedHeaders(hook.id)).toEqual({ Authorization: token });
+    expect(await bodyOf<"GET /inboxes/{inboxId}/webhooks/{webhookId}/">(await owner.fetch("GET", path))).toEqual(shown);
+    expect(await sentWith()).toBe(token);
+
+    // The form sending the mask back keeps the clear value, sealed from then on.
+    const other = await legacy();
+    const saved = await other.owner.fetch("PATCH", other.path, { headers: shown.headers, name: "Renamed" });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    expect((await storedWebhook(other.hook.id)).headers).toBeNull();
+    expect(await storedHeaders(other.hook.id)).toEqual({ Authorization: token });
   });
 
   it("two changes at once cannot make a webhook of a combination either one alone is refused", async () => {
