@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { notConfigured, notFound } from "../lib/errors";
+import { fromBase64 } from "../lib/base64";
 import { staticFiles, type StaticFile, type StaticFront } from "../vendored";
 
 /** A file ready to answer with: its headers and its bytes, encoded once per isolate. */
@@ -13,10 +14,7 @@ interface Served {
 const fronts = new Map<StaticFront, Promise<Map<string, Served>>>();
 
 function encode(file: StaticFile): Served {
-  const bytes =
-    file.base64 !== undefined
-      ? Uint8Array.from(atob(file.base64), (ch) => ch.charCodeAt(0))
-      : new TextEncoder().encode(file.body ?? "");
+  const bytes = file.base64 !== undefined ? fromBase64(file.base64) : new TextEncoder().encode(file.body ?? "");
   return { headers: file.headers, bytes };
 }
 

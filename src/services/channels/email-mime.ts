@@ -5,6 +5,7 @@
 // node build ends lines with os.EOL ("\n") where RFC 5322 asks for CRLF.
 import { toTelegramHtml } from "./markdown";
 import { ownValue } from "../../lib/json";
+import { toBase64 } from "../../lib/base64";
 
 /** The Message-IDs in a header (Message-ID, In-Reply-To, References), angle brackets kept, in order. */
 export function messageIds(header: string | undefined): string[] {
@@ -140,13 +141,6 @@ export function toEmailHtml(markdown: string): string {
   return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n${body}\n</body></html>`;
 }
 
-const utf8Base64 = (s: string) => {
-  const bytes = new TextEncoder().encode(s);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-};
-
 /** A header value as RFC 2047 encoded words where it is not plain ASCII (each word under 76 characters). */
 export function encodeWord(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : encodedWords(value);
@@ -165,7 +159,7 @@ function encodedWords(value: string): string {
     chunk += ch;
   }
   if (chunk) words.push(chunk);
-  return words.map((w) => `=?utf-8?B?${utf8Base64(w)}?=`).join("\r\n ");
+  return words.map((w) => `=?utf-8?B?${toBase64(w)}?=`).join("\r\n ");
 }
 
 /**
@@ -234,7 +228,7 @@ export function replyMime(m: ReplyMime): string {
       `Content-Type: ${type}; charset=utf-8`,
       "Content-Transfer-Encoding: base64",
       "",
-      wrap76(utf8Base64(body)),
+      wrap76(toBase64(body)),
     ].join("\r\n");
   return [...headers, "", part("text/plain", m.text), part("text/html", m.html), `--${boundary}--`, ""].join("\r\n");
 }

@@ -9,6 +9,7 @@ import { getDb } from "../../db";
 import { inboxChannels } from "../../db/schema";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../lib/errors";
+import { toBase64 } from "../../lib/base64";
 import { vendored } from "../../vendored";
 import { bareSubject, htmlToText, messageIds, newText, replyMime, replySubject, toEmailHtml } from "./email-mime";
 import { toPlainText, withCitations } from "./markdown";
@@ -228,10 +229,8 @@ export async function readMail(raw: string | ArrayBuffer, inboxAddress?: string)
 function wholeText(text: string, budget: number): InboundAttachment | null {
   const bytes = new TextEncoder().encode(text);
   if (Math.ceil(bytes.byteLength / 3) * 4 > budget) return null;
-  let binary = "";
-  for (let i = 0; i < bytes.byteLength; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   const filename = "message.txt";
-  return { kind: "file", ref: filename, filename, contentType: "text/plain; charset=utf-8", inline: btoa(binary) };
+  return { kind: "file", ref: filename, filename, contentType: "text/plain; charset=utf-8", inline: toBase64(bytes) };
 }
 
 /** The first `n` characters of `text`, never half of a character written as two (a surrogate pair). */

@@ -33,6 +33,7 @@ import { inferType } from "../uploads/attachments";
 import { safeFilename } from "../uploads/store";
 import { countUploads, type NewUpload, uploadRoom } from "../uploads/allowance";
 import { chunk } from "../../lib/sql";
+import { fromBase64 } from "../../lib/base64";
 import { MESSAGE_URL_TTL_SECONDS } from "../uploads/settings";
 import { signedDownloadUrl } from "../uploads/urls";
 import { storedMessages } from "../messages";
@@ -611,7 +612,7 @@ async function takeFiles(
     let bytes: Uint8Array;
     let contentType = mediaType(file.contentType) || "";
     let name = file.filename ?? "";
-    if (file.inline !== undefined) bytes = Uint8Array.from(atob(file.inline), (c) => c.charCodeAt(0));
+    if (file.inline !== undefined) bytes = fromBase64(file.inline);
     else {
       if (!adapter.download) continue;
       let response: Response;

@@ -9,6 +9,7 @@ import { badRequest } from "../../lib/errors";
 import { logWarn } from "../../lib/log";
 import { firstGraphemes } from "../../lib/text";
 import { sha256Hex, verifyHmacSha256 } from "../../lib/crypto";
+import { fromBase64 } from "../../lib/base64";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { fetchAnswer, refusal } from "./http";
 import { splitMessage, toPlainText, withCitations } from "./markdown";
@@ -70,7 +71,7 @@ async function verify(
   if (!signature || !secret) return false;
   let mac: Uint8Array;
   try {
-    mac = Uint8Array.from(atob(signature), (c) => c.charCodeAt(0));
+    mac = fromBase64(signature);
   } catch {
     return false; // not base64: not LINE's
   }

@@ -1,3 +1,4 @@
+import { toBase64 } from "../../lib/base64";
 import { hmacSha256 } from "../../lib/crypto";
 /**
  * Standard Webhooks signature: `v1,<base64 HMAC-SHA256(secret, "<id>.<timestamp>.<body>")>`.
@@ -6,5 +7,5 @@ import { hmacSha256 } from "../../lib/crypto";
  */
 export async function signature(secret: string, id: string, timestamp: number, body: string): Promise<string> {
   const mac = await hmacSha256(secret, `${id}.${timestamp}.${body}`);
-  return `v1,${btoa(String.fromCharCode(...mac))}`;
+  return `v1,${toBase64(mac)}`;
 }
