@@ -34,5 +34,5 @@ export const registerCheckSqlDatabase = (r: Router) =>
       await refreshSqlDatabase(c.env, db, row.id);
       row = await getSqlDatabase(db, access, row.id);
     }
-    return c.json(sqlDatabaseRecord(await sqlDatabaseView(db, access, row)), 200);
+    return c.json(sqlDatabaseRecord(await sqlDatabaseView(db, access, c.var.principal.userId, row)), 200);
   });

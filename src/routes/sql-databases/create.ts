@@ -23,7 +23,8 @@ const route = createRoute({
     "It is saved without being reached: the connection is checked in the " +
     "background, then `status` is connected (tables discovered, limited to `includeTables`) or failed with " +
     "`errorMessage`. mysql, oracle and mssql are " +
-    "stored with status failed: not supported in this deployment. Non-owners must give it to one of their own groups.",
+    "stored with status failed: not supported in this deployment. Non-owners must give it to one of their own " +
+    "groups. Giving `chatbots` also needs `chatbot.manage`.",
   request: jsonBody(SqlDatabaseWrite),
   responses: { 201: json(SqlDatabaseSchema, "The created SQL database"), ...errorResponses(400, 403, 409, 503) },
 });

@@ -21,5 +21,5 @@ export const registerGetSqlDatabase = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await authorize(c, "sql_database.view");
     const row = await getSqlDatabase(c.var.db, access, c.req.valid("param").id);
-    return c.json(sqlDatabaseRecord(await sqlDatabaseView(c.var.db, access, row)), 200);
+    return c.json(sqlDatabaseRecord(await sqlDatabaseView(c.var.db, access, c.var.principal.userId, row)), 200);
   });

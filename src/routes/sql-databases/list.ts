@@ -26,6 +26,6 @@ export const registerListSqlDatabases = (r: Router) =>
     const access = await authorize(c, "sql_database.view");
     const q = c.req.valid("query");
     const p = pageParams(q);
-    const page = await listSqlDatabases(c.var.db, access, q, p);
+    const page = await listSqlDatabases(c.var.db, access, c.var.principal.userId, q, p);
     return c.json(pageResponse(c, p, page.count, page.items), 200);
   });

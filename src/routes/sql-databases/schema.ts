@@ -90,11 +90,18 @@ export const SqlAskOutcome = z
     columns: z
       .array(z.string())
       .openapi({ description: "The result's column names, in order; [] without rows", example: ["region", "total"] }),
-    rows: z
-      .array(z.array(z.any()))
-      .openapi({ description: "The rows, each in the order of `columns`", example: [["north", 200]] }),
+    rows: z.array(z.array(z.any())).openapi({
+      description:
+        "The rows, each in the order of `columns`; a value longer than 64 KiB is cut, ending `… (value cut at " +
+        "65536 bytes)`",
+      example: [["north", 200]],
+    }),
     rowCount: z.number().int().openapi({ description: "Rows returned in `rows`; 0 on failure", example: 1 }),
-    truncated: z.boolean().openapi({ description: "More rows exist than the row limit returns", example: false }),
+    truncated: z.boolean().openapi({
+      description:
+        "The result was cut: more rows exist than the row limit returns or than 1 MiB holds, or a value was cut",
+      example: false,
+    }),
     durationMs: z.number().int().nullable().openapi({ description: "Time the query took", example: 12 }),
     error: z.string().nullable().openapi({ description: "Why there are no rows", example: null }),
     model: IdName,

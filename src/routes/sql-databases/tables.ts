@@ -26,7 +26,8 @@ const create = createRoute({
     `or multipart \`file\` (.csv or .xlsx, at most ${TABULAR_LIMITS.bytes} bytes, ${TABULAR_LIMITS.rows} ` +
     `rows). Column names come from the header row ` +
     "(lower-cased, letters, digits and underscores), types (INTEGER, REAL, TEXT) from the values. A table of " +
-    "the same name is 409 unless `replace`. " +
+    "the same name is 409 unless `replace`, and so is one a file is still being loaded into (two uploads never " +
+    "fill one table). " +
     "Managed databases only (400 otherwise).",
   middleware: [
     acceptOnly(["json", "multipart"], { required: true, maxMultipartBytes: TABULAR_LIMITS.bytes + 64 * 1024 }),

@@ -17,7 +17,8 @@ const routeFor = (method: "put" | "patch") =>
       "Needs `sql_database.manage` and a database you can see. " +
       (method === "put" ? "`name` and `databaseType` are required; " : "") +
       "fields left out keep their value (a `databaseUrl` left out, or sent back masked, keeps the stored " +
-      "one). `databaseType` cannot change. " +
+      "one). `databaseType` cannot change. `chatbots`, when given, replaces the assistants you can see (links to " +
+      "others stay; adding or removing one needs `chatbot.manage`). " +
       "A new connection string or `includeTables` checks the connection again in the background.",
     request: { params: IdParams, ...jsonBody(method === "put" ? SqlDatabaseWrite : SqlDatabasePatch) },
     responses: { 200: json(SqlDatabaseSchema, "The updated SQL database"), ...errorResponses(400, 403, 404, 409, 503) },

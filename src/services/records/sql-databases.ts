@@ -154,12 +154,11 @@ const writeFields = {
       example: { tables: ["sales"] },
     }),
   isActive: z.boolean().optional().openapi({ description: "When false, skipped in text-to-SQL", example: true }),
-  chatbots: z
-    .array(IdRef)
-    .max(100)
-    .nullable()
-    .optional()
-    .openapi({ description: "Assistants (`[{id}]`) that query it in agent replies; replaces the list", example: [] }),
+  chatbots: z.array(IdRef).max(100).nullable().optional().openapi({
+    description:
+      "Assistants (`[{id}]`) that query it in agent replies; replaces those you can see (links to others stay)",
+    example: [],
+  }),
   groups: GroupRefs("Groups (`[{id}]`); non-owners must pick one of their own"),
 };
 

@@ -1,7 +1,8 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../env";
-import { sqlDatabaseGroups, sqlDatabases } from "../../db/schema";
-import { can, type OrgAccess } from "../access";
+import { chatbots, sqlDatabaseGroups, sqlDatabases } from "../../db/schema";
+import { can, type OrgAccess, withPermission } from "../access";
+import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { groupLinksOf, reachableThroughGroups } from "../links";
 import { findById } from "../../db/find";
 
@@ -31,3 +32,14 @@ export async function getSqlDatabase(db: Db, access: OrgAccess, id: string): Pro
       .where(and(eq(sqlDatabases.id, id), visibleSqlDatabasesCondition(access))),
   );
 }
+
+/**
+ * The assistants of the organization a SQL database's editor may link it to (those they see, or that are given to one
+ * of their groups): the ones its record lists and a PUT or PATCH of `chatbots` replaces; links to the others stay
+ * (docs/decisions.md, "Links to what the caller cannot see").
+ */
+export const linkableChatbotsCondition = (access: OrgAccess, userId: string): SQL =>
+  and(
+    eq(chatbots.organizationId, access.organizationId),
+    visibleChatbotsCondition(withPermission(access, "chatbot.view"), userId),
+  )!;

@@ -9,6 +9,7 @@ import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import type { SqlDatabaseRow } from "./access";
 import { queryPostgres } from "./postgres";
+import { ResultBudget } from "./result-size";
 import { managedDatabase } from "./write";
 import type { SqlTableRow } from "./views";
 
@@ -203,7 +204,12 @@ async function execute(
   limit: number,
   timeoutMs: number,
 ): Promise<QueryResult> {
-  if (database.databaseType === "managed") return managedDatabase(env, database.id).query(statement, limit);
+  if (database.databaseType === "managed") {
+    const result: QueryResult = await managedDatabase(env, database.id).query(statement, limit);
+    const budget = new ResultBudget();
+    const rows = budget.takeAll(result.rows);
+    return { ...result, rows, truncated: result.truncated || budget.truncated };
+  }
   if (!database.databaseUrlSealed) throw new Error("No databaseUrl is set.");
   const url = await decryptSecret(database.databaseUrlSealed, env.ENCRYPTION_KEY);
   return queryPostgres(env, url, database.organizationId, statement, limit, timeoutMs);
@@ -238,7 +244,7 @@ function forModel(o: {
       r.map((v) => (v === null ? "NULL" : typeof v === "object" ? JSON.stringify(v) : String(v))).join(" | "),
     ),
   ];
-  const more = o.truncated ? " (more exist; only these are shown)" : "";
+  const more = o.truncated ? " (more exist, or long values were cut; only these are shown)" : "";
   let text = `${o.rowCount} row${o.rowCount === 1 ? "" : "s"}${more}:\n${lines.join("\n")}`;
   if (text.length > MODEL_CHARS) text = `${text.slice(0, MODEL_CHARS)}\n[truncated]`;
   return text;

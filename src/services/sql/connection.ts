@@ -55,7 +55,7 @@ export function parsePostgresUrl(url: string): PostgresTarget {
   const sslmode = asHttp.searchParams.get("sslmode") ?? "disable";
   // Own keys only: `in` would take "constructor" (Object.prototype's) for a mode.
   if (!Object.hasOwn(SSL_MODES, sslmode)) throw new ConnectionError(`Unknown sslmode "${sslmode.slice(0, 40)}".`);
-  const database = decodeURIComponent(asHttp.pathname.replace(/^\//, ""));
+  const database = decoded(asHttp.pathname.replace(/^\//, ""), "database name");
   if (!database || database.includes("/"))
     throw new ConnectionError(
       "The connection string must name one database: postgresql://user:password@host:5432/database.",
@@ -64,11 +64,23 @@ export function parsePostgresUrl(url: string): PostgresTarget {
   return {
     host: asHttp.hostname.replace(/^\[|\]$/g, ""),
     port: Number(asHttp.port || 5432),
-    user: decodeURIComponent(asHttp.username),
-    password: decodeURIComponent(asHttp.password),
+    user: decoded(asHttp.username, "user"),
+    password: decoded(asHttp.password, "password"),
     database,
     ssl: SSL_MODES[sslmode],
   };
+}
+
+/** A part of the connection string percent-decoded: a stray `%` (a password's `100%`) is a ConnectionError (400). */
+function decoded(part: string, what: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new ConnectionError(
+      `The connection string's ${what} is not valid percent-encoding: percent-encode special characters ` +
+        "(% as %25, @ as %40, / as %2F, : as %3A).",
+    );
+  }
 }
 
 /** Why the host may not be reached (private, loopback, metadata... unless OUTBOUND_ALLOWED_HOSTS lists it), or null. */

@@ -43,6 +43,7 @@ export interface SqlDatabaseFilter {
 export async function listSqlDatabases(
   db: Db,
   access: OrgAccess,
+  userId: string,
   q: SqlDatabaseFilter,
   window: PageWindow,
 ): Promise<Page<SqlDatabaseListRecord>> {
@@ -58,7 +59,10 @@ export async function listSqlDatabases(
     q.query ? or(contains(sqlDatabases.name, q.query), contains(sqlDatabases.description, q.query)) : undefined,
   );
   const page = await newestFirstPage(db, sqlDatabases, where, window);
-  return mapPage({ count: page.count, items: await sqlDatabaseViews(db, access, page.items) }, sqlDatabaseListRecord);
+  return mapPage(
+    { count: page.count, items: await sqlDatabaseViews(db, access, userId, page.items) },
+    sqlDatabaseListRecord,
+  );
 }
 
 /** A SQL database's settings as written (PUT, PATCH): the body once parsed; fields left out keep their value. */
@@ -126,7 +130,7 @@ export async function createSqlDatabase(
     includeTables: body.includeTables,
   });
   const groupIds = await checkSqlGroups(db, access, referencedIds(body.groups), true);
-  const chatbotIds = await checkSqlChatbots(db, access, writer.userId, referencedIds(body.chatbots));
+  const chatbots = await checkSqlChatbots(db, access, writer.userId, referencedIds(body.chatbots));
   const unsupported = UNSUPPORTED_TYPES.includes(body.databaseType);
   const id = uuidv7();
   const [row] = await writeWithLinks(
@@ -148,11 +152,11 @@ export async function createSqlDatabase(
         errorMessage: unsupported ? notSupportedMessage(body.databaseType) : null,
       })
       .returning(),
-    sqlLinkStatements(db, id, { groupIds, chatbotIds }, false),
+    sqlLinkStatements(db, id, { groupIds, chatbots }, false),
     () => nameTaken(body.name),
   );
   if (row.status === "pending") writer.waitUntil(refreshSqlDatabase(env, db, id));
-  return sqlDatabaseRecord(await sqlDatabaseView(db, access, row));
+  return sqlDatabaseRecord(await sqlDatabaseView(db, access, writer.userId, row));
 }
 
 /**
@@ -191,7 +195,7 @@ export async function updateSqlDatabase(
           false,
           await groupIdsOf(db, sqlDatabaseGroupLinks, current.id),
         );
-  const chatbotIds = await checkSqlChatbots(db, access, writer.userId, referencedIds(body.chatbots));
+  const chatbots = await checkSqlChatbots(db, access, writer.userId, referencedIds(body.chatbots), current.id);
   const recheck =
     !managed &&
     !UNSUPPORTED_TYPES.includes(current.databaseType) &&
@@ -214,9 +218,9 @@ export async function updateSqlDatabase(
       .set({ ...values, updatedAt: Date.now() })
       .where(eq(sqlDatabases.id, current.id))
       .returning(),
-    sqlLinkStatements(db, current.id, { groupIds, chatbotIds }, true),
+    sqlLinkStatements(db, current.id, { groupIds, chatbots }, true),
     () => nameTaken(body.name),
   );
   if (recheck) writer.waitUntil(refreshSqlDatabase(env, db, current.id));
-  return sqlDatabaseRecord(await sqlDatabaseView(db, access, row));
+  return sqlDatabaseRecord(await sqlDatabaseView(db, access, writer.userId, row));
 }

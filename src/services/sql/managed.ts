@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { sqlDatabaseTables, type SqlColumn } from "../../db/schema";
-import { ApiError, conflict, fieldError } from "../../lib/errors";
+import { ApiError, conflict, fieldError, isUniqueViolation } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import type { OrgAccess } from "../access";
 import { findVisibleFile } from "../knowledge/files";
@@ -76,14 +76,6 @@ export async function createManagedTable(
     if (options.tableName) throw fieldError("tableName", "Names starting with sqlite_ are reserved by SQLite.");
     name = `table_${name}`.slice(0, 63);
   }
-  const [existing] = await db
-    .select({ id: sqlDatabaseTables.id })
-    .from(sqlDatabaseTables)
-    .where(and(eq(sqlDatabaseTables.sqlDatabaseId, database.id), eq(sqlDatabaseTables.tableName, name)));
-  if (existing && !options.replace) throw conflict(`The table "${name}" already exists; send replace to overwrite it.`);
-  const stub = managedDatabase(env, database.id);
-  const [first, ...rest] = chunks(table.rows, ROWS_PER_CALL);
-  const id = existing?.id ?? uuidv7();
   const now = Date.now();
   const columns: SqlColumn[] = table.columns.map((c) => ({
     id: uuidv7(),
@@ -95,40 +87,135 @@ export async function createManagedTable(
     createdAt: now,
     updatedAt: now,
   }));
+  const claim = await claimTableName(db, database.id, name, !!options.replace, {
+    columns,
+    sourceFileId: source.fileId,
+    sourceFileName: source.filename,
+    isFromKnowledgeBase: source.fromKnowledgeBase,
+  });
+  const stub = managedDatabase(env, database.id);
+  const [first, ...rest] = chunks(table.rows, ROWS_PER_CALL);
+  const ours = and(eq(sqlDatabaseTables.id, claim.id), eq(sqlDatabaseTables.updatedAt, claim.claimedAt));
   try {
-    await stub.createTable(name, table.columns, first ?? [], !!existing);
+    // The name is this request's (the claim): a table of that name in the object is replaced, whoever left it.
+    await stub.createTable(name, table.columns, first ?? [], true);
     for (const part of rest) await stub.appendRows(name, table.columns.length, part);
-    const values = {
-      tableName: name,
-      description: options.description ?? "",
-      status: "ready" as const,
-      errorMessage: null,
-      sourceFileId: source.fileId,
-      sourceFileName: source.filename,
-      isFromKnowledgeBase: source.fromKnowledgeBase,
-      rowCount: table.rows.length,
-      columns,
-      updatedAt: now,
-    };
-    const [row] = existing
-      ? await db.update(sqlDatabaseTables).set(values).where(eq(sqlDatabaseTables.id, id)).returning()
-      : await db
-          .insert(sqlDatabaseTables)
-          .values({ ...values, id, sqlDatabaseId: database.id, createdAt: now })
-          .returning();
+    const [row] = await db
+      .update(sqlDatabaseTables)
+      .set({
+        description: options.description ?? "",
+        status: "ready",
+        errorMessage: null,
+        sourceFileId: source.fileId,
+        sourceFileName: source.filename,
+        isFromKnowledgeBase: source.fromKnowledgeBase,
+        rowCount: table.rows.length,
+        columns,
+        updatedAt: Math.max(Date.now(), claim.claimedAt + 1),
+      })
+      .where(ours)
+      .returning();
+    if (!row) throw conflict(`The table "${name}" was deleted or replaced while this file was loading.`);
     return row;
   } catch (err) {
-    // The rows are useless without their record (and the record must not promise rows that are not there).
-    if (!existing)
-      await stub.dropTable(name).catch((dropped) =>
-        logError("managed table's rows left without their record (not dropped)", {
-          sqlDatabaseId: database.id,
-          table: name,
-          error: String(dropped),
-        }),
-      );
+    await releaseClaim(db, stub, { sqlDatabaseId: database.id, name, created: claim.created, ours }, err);
     throw err;
   }
+}
+
+/** What a table's record says while a file loads into it (the table is not offered to models meanwhile). */
+const LOADING = "A file is being loaded into this table.";
+/** What a replaced table's record says when loading its new file failed (the reason is logged, not shown). */
+const NOT_LOADED = "Loading the file did not finish; upload it again with replace, or delete the table.";
+/** A load that has not finished after this long is taken for dead: a replace may take its table over. */
+const LOAD_CLAIM_MS = 15 * 60_000;
+
+interface TableClaim {
+  id: string;
+  /** The record's updatedAt while the claim is this request's. */
+  claimedAt: number;
+  /** The record was inserted by this request (a new table), not a replaced one's. */
+  created: boolean;
+}
+
+/**
+ * Makes the table name this request's before anything is loaded: a new name by inserting its record (the unique
+ * name makes a second upload of the same name at once a 409, not a CREATE TABLE failing in the object), a taken
+ * one, with `replace`, by marking its record loading where it is still as read. Two loads never fill one table.
+ */
+async function claimTableName(
+  db: Db,
+  sqlDatabaseId: string,
+  name: string,
+  replace: boolean,
+  values: Pick<SqlTableRow, "columns" | "sourceFileId" | "sourceFileName" | "isFromKnowledgeBase">,
+): Promise<TableClaim> {
+  const taken = () => conflict(`The table "${name}" already exists; send replace to overwrite it.`);
+  const busy = () => conflict(`A file is being loaded into the table "${name}"; try again once it is done.`);
+  const [existing] = await db
+    .select()
+    .from(sqlDatabaseTables)
+    .where(and(eq(sqlDatabaseTables.sqlDatabaseId, sqlDatabaseId), eq(sqlDatabaseTables.tableName, name)));
+  if (!existing) {
+    const id = uuidv7();
+    const claimedAt = Date.now();
+    try {
+      await db.insert(sqlDatabaseTables).values({
+        ...values,
+        id,
+        sqlDatabaseId,
+        tableName: name,
+        status: "failed",
+        errorMessage: LOADING,
+        createdAt: claimedAt,
+        updatedAt: claimedAt,
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      throw replace ? busy() : taken();
+    }
+    return { id, claimedAt, created: true };
+  }
+  if (!replace) throw taken();
+  if (existing.errorMessage === LOADING && existing.updatedAt > Date.now() - LOAD_CLAIM_MS) throw busy();
+  const claimedAt = Math.max(Date.now(), existing.updatedAt + 1);
+  const [claimed] = await db
+    .update(sqlDatabaseTables)
+    .set({ status: "failed", errorMessage: LOADING, updatedAt: claimedAt })
+    .where(and(eq(sqlDatabaseTables.id, existing.id), eq(sqlDatabaseTables.updatedAt, existing.updatedAt)))
+    .returning({ id: sqlDatabaseTables.id });
+  if (!claimed) throw busy();
+  return { id: existing.id, claimedAt, created: false };
+}
+
+/**
+ * After a failed load, while the claim is still this request's (`ours`): a table it created goes, record and rows
+ * (they are useless without each other); a replaced one's record says it failed (its rows may be part of the
+ * file). A claim lost meanwhile (the table deleted) is left to whoever holds the name now.
+ */
+async function releaseClaim(
+  db: Db,
+  stub: ReturnType<typeof managedDatabase>,
+  load: { sqlDatabaseId: string; name: string; created: boolean; ours: SQL | undefined },
+  err: unknown,
+) {
+  const log = (what: string) => (failed: unknown) =>
+    logError(what, { sqlDatabaseId: load.sqlDatabaseId, table: load.name, error: String(failed), cause: String(err) });
+  if (load.created) {
+    const released = await db
+      .delete(sqlDatabaseTables)
+      .where(load.ours)
+      .returning({ id: sqlDatabaseTables.id })
+      .catch(log("managed table's record left loading (not deleted)"));
+    if (released?.length)
+      await stub.dropTable(load.name).catch(log("managed table's rows left without their record (not dropped)"));
+    return;
+  }
+  await db
+    .update(sqlDatabaseTables)
+    .set({ status: "failed", errorMessage: NOT_LOADED, updatedAt: Date.now() })
+    .where(load.ours)
+    .catch(log("replaced managed table's record left loading"));
 }
 
 export async function dropManagedTable(env: Bindings, db: Db, database: SqlDatabaseRow, tableId: string) {

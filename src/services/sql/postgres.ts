@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import { postgresTarget, type ConnectionEnv } from "./connection";
 import { workersSocket } from "./pg-socket";
+import { ResultBudget } from "./result-size";
 import { vendored } from "../../vendored";
 
 export interface DiscoveredTable {
@@ -10,6 +11,22 @@ export interface DiscoveredTable {
 }
 
 const CONNECT_TIMEOUT_S = 10;
+/** Rows read from PostgreSQL at a time: a result is read only as far as its byte budget goes. */
+const ROWS_PER_READ = 20;
+
+/**
+ * date, timestamp and timestamptz as the driver reads them (a Date), except what a Date cannot hold: `infinity`,
+ * `-infinity`, BC dates and years past 275760 stay PostgreSQL's text (an invalid Date failed the whole query).
+ */
+const dates = {
+  to: 1184,
+  from: [1082, 1114, 1184],
+  serialize: (x: Date | string) => (x instanceof Date ? x : new Date(x)).toISOString(),
+  parse: (x: string) => {
+    const date = new Date(x);
+    return / BC$/i.test(x) || Number.isNaN(date.getTime()) ? x : date;
+  },
+};
 
 /**
  * A one-connection client for one task, the caller ends it: to the binding's host for
@@ -33,6 +50,7 @@ export async function connectPostgres(env: ConnectionEnv, url: string, organizat
     connect_timeout: CONNECT_TIMEOUT_S,
     idle_timeout: 5,
     onnotice: () => undefined,
+    types: { date: dates },
     socket: workersSocket as never,
     connection: { application_name: "assistant-platform" },
   } as postgres.Options<Record<string, postgres.PostgresType>>);
@@ -77,7 +95,7 @@ export async function discoverPostgres(
 /**
  * Runs a checked SELECT read-only: a READ ONLY transaction with a statement timeout, the query
  * wrapped as a subquery (no statement chains or top-level data-modifying CTEs can survive that) and
- * cut at `maxRows`.
+ * cut at `maxRows`. Rows are read a few at a time and stop at the result's byte budget (result-size.ts).
  */
 export async function queryPostgres(
   env: ConnectionEnv,
@@ -92,10 +110,24 @@ export async function queryPostgres(
     return await sql.begin("read only", async (tx) => {
       await tx.unsafe(`set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
       await tx.unsafe("set local idle_in_transaction_session_timeout = 30000");
-      const rows = await tx.unsafe(`select * from (${statement}) as model_query limit ${maxRows + 1}`).values();
-      const columns = (rows as unknown as { columns?: { name: string }[] }).columns?.map((c) => c.name) ?? [];
-      const all = [...rows] as unknown[][];
-      return { columns, rows: all.slice(0, maxRows), truncated: all.length > maxRows };
+      const query = tx.unsafe(`select * from (${statement}) as model_query limit ${maxRows + 1}`).values();
+      const budget = new ResultBudget();
+      const rows: unknown[][] = [];
+      let more = false;
+      read: for await (const part of query.cursor(ROWS_PER_READ)) {
+        for (const row of part as unknown as unknown[][]) {
+          const kept = rows.length < maxRows ? budget.take(row) : null;
+          if (!kept) {
+            more = true;
+            break read;
+          }
+          rows.push(kept);
+        }
+      }
+      // The columns of the query's description: there even when no row came back.
+      const described = (query as unknown as { statement?: { columns?: { name: string }[] } }).statement;
+      const columns = described?.columns?.map((c) => c.name) ?? [];
+      return { columns, rows, truncated: more || budget.truncated };
     });
   } finally {
     await sql.end({ timeout: 1 }).catch(() => undefined);

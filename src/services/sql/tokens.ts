@@ -44,9 +44,12 @@ export function tokenize(sql: string): Token[] {
       out.push({ kind: "string", text: sql.slice(i, j), start: i, end: j });
       i = j;
     } else if (c === '"' || c === "`") {
-      const k = sql.indexOf(c, i + 1);
+      // A doubled quote is one quote of the name (`"we""ird"` is the table we"ird, as PostgreSQL and SQLite read it).
+      let j = i + 1;
+      let k = sql.indexOf(c, j);
+      for (; k >= 0 && sql[k + 1] === c; k = sql.indexOf(c, j)) j = k + 2;
       if (k < 0) throw new SqlRefused("Unterminated quoted identifier.");
-      out.push({ kind: "quoted", text: sql.slice(i + 1, k), start: i, end: k + 1 });
+      out.push({ kind: "quoted", text: sql.slice(i + 1, k).replaceAll(c + c, c), start: i, end: k + 1 });
       i = k + 1;
     } else if (c === "$") {
       throw new SqlRefused("Dollar-quoted strings and parameters are not allowed.");

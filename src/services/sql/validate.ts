@@ -50,7 +50,9 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
       if (next === "update" || next === "share" || next === "no" || next === "key")
         throw new SqlRefused("Locking clauses (FOR UPDATE/SHARE) are not allowed.");
     }
-    if (CATALOG.test(t.text)) throw new SqlRefused(`System catalogs are not allowed: ${t.text.slice(0, 60)}.`);
+    // A qualifier (`pg_catalog.x`, `information_schema.tables`): catalogs as schemas. Other words may be columns
+    // (`sys` of a blood pressure table); tables and schemas are checked where the grammar puts them, below.
+    if (tokens[i + 1]?.kind === "symbol" && tokens[i + 1].text === ".") refuseCatalog(t.text);
   }
   // CTEs and tables by their place in the grammar, not by the words around them (statement.ts).
   const names = readStatementNames(tokens, dialect);
@@ -72,6 +74,8 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
         `${[...allowed].join(", ") || "none"}.`,
     );
   const read = (table: string, schema?: string) => {
+    refuseCatalog(table);
+    if (schema && schema !== "null") refuseCatalog(schema);
     if (schema && schema !== "null" && schema.toLowerCase() !== "public" && schema.toLowerCase() !== "main")
       throw new SqlRefused(`Tables of schema ${schema.slice(0, 60)} are not allowed.`);
     const name = table.toLowerCase();
@@ -90,13 +94,26 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
     throw refuse(r.name);
   }
 
+  for (const cte of names.cteNames) refuseCatalog(cte);
+
   const sql = tokensToSql(raw, tokens);
+  // The parser ends a quoted name at its first quote even when doubled (`"we""ird"` is table we"ird): it reads a
+  // stand-in (a NUL, which no query holds) for each such name, given back by `named`.
+  const standIns = new Map<string, string>();
+  const parsed = tokensToSql(raw, tokens, (t) => {
+    const quote = raw[t.start];
+    if (t.kind !== "quoted" || !t.text.includes(quote)) return undefined;
+    const standIn = `\u0000${standIns.size}`;
+    standIns.set(standIn, t.text);
+    return `${quote}${standIn}${quote}`;
+  });
+  const named = (name: string | undefined) => (name === undefined ? undefined : (standIns.get(name) ?? name));
   const parser = dialect === "postgresql" ? new pgParser.Parser() : new sqliteParser.Parser();
   let ast: unknown;
   let tableList: string[];
   try {
-    ast = parser.astify(sql, { database: dialect === "postgresql" ? "postgresql" : "sqlite" });
-    tableList = parser.tableList(sql, { database: dialect === "postgresql" ? "postgresql" : "sqlite" });
+    ast = parser.astify(parsed, { database: dialect === "postgresql" ? "postgresql" : "sqlite" });
+    tableList = parser.tableList(parsed, { database: dialect === "postgresql" ? "postgresql" : "sqlite" });
   } catch (err) {
     throw new SqlRefused(
       `The query could not be parsed: ${String((err as Error).message)
@@ -111,7 +128,8 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
   if (statement.into?.expr) throw new SqlRefused("SELECT INTO is not allowed.");
   // The parser's list is flat (no scopes): a second look, where any CTE name of the statement may stand.
   for (const entry of tableList) {
-    const [action, schema, table] = entry.split("::");
+    const [action, rawSchema, rawTable] = entry.split("::");
+    const [schema, table] = [named(rawSchema), named(rawTable)];
     if (action.toLowerCase() !== "select") throw new SqlRefused("Only reading is allowed.");
     if (names.cteNames.has((table ?? "").toLowerCase()) && (!schema || schema === "null")) continue;
     read(table ?? "", schema);
@@ -119,13 +137,20 @@ export function checkReadOnlySql(text: string, dialect: SqlDialect, allowedTable
   return { sql, tables: [...tables] };
 }
 
-/** The statement as written, with comments (and the gaps around them) turned into single spaces and the trailing `;`
- * gone. */
-function tokensToSql(raw: string, tokens: Token[]): string {
+/** Why a name may not be read as a table or schema: a catalog of PostgreSQL or SQLite (or another engine's). */
+function refuseCatalog(name: string): void {
+  if (CATALOG.test(name)) throw new SqlRefused(`System catalogs are not allowed: ${name.slice(0, 60)}.`);
+}
+
+/**
+ * The statement as written, with comments (and the gaps around them) turned into single spaces and the trailing `;`
+ * gone; `instead` may give another text for a token.
+ */
+function tokensToSql(raw: string, tokens: Token[], instead?: (t: Token) => string | undefined): string {
   let out = "";
   for (const [i, t] of tokens.entries()) {
     if (i > 0 && t.start > tokens[i - 1].end) out += " ";
-    out += raw.slice(t.start, t.end);
+    out += instead?.(t) ?? raw.slice(t.start, t.end);
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { chatbots, sqlDatabaseChatbots, sqlDatabaseTables } from "../../db/schem
 import { inChunks } from "../../lib/sql";
 import { can, type OrgAccess } from "../access";
 import { creatorsOf, groupNameLinks, type IdName, linkedNames } from "../view-parts";
-import { type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
+import { linkableChatbotsCondition, type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 
 export type SqlTableRow = typeof sqlDatabaseTables.$inferSelect;
 
@@ -17,7 +17,12 @@ export interface SqlDatabaseView {
   canManage: boolean;
 }
 
-export async function sqlDatabaseViews(db: Db, access: OrgAccess, rows: SqlDatabaseRow[]): Promise<SqlDatabaseView[]> {
+export async function sqlDatabaseViews(
+  db: Db,
+  access: OrgAccess,
+  userId: string,
+  rows: SqlDatabaseRow[],
+): Promise<SqlDatabaseView[]> {
   const ids = rows.map((r) => r.id);
   const [tables, botsOf, groupsOf, createdBy] = await Promise.all([
     inChunks(ids, (part) =>
@@ -27,15 +32,21 @@ export async function sqlDatabaseViews(db: Db, access: OrgAccess, rows: SqlDatab
         .where(inArray(sqlDatabaseTables.sqlDatabaseId, part))
         .orderBy(asc(sqlDatabaseTables.tableName)),
     ),
-    linkedNames(db, ids, {
-      table: sqlDatabaseChatbots,
-      owner: sqlDatabaseChatbots.sqlDatabaseId,
-      target: chatbots,
-      on: eq(chatbots.id, sqlDatabaseChatbots.chatbotId),
-      id: chatbots.id,
-      name: chatbots.name,
-      orderBy: [asc(chatbots.name)],
-    }),
+    linkedNames(
+      db,
+      ids,
+      {
+        table: sqlDatabaseChatbots,
+        owner: sqlDatabaseChatbots.sqlDatabaseId,
+        target: chatbots,
+        on: eq(chatbots.id, sqlDatabaseChatbots.chatbotId),
+        id: chatbots.id,
+        name: chatbots.name,
+        orderBy: [asc(chatbots.name)],
+      },
+      // Only the assistants the caller may link: the list is what a PUT or PATCH may send back.
+      linkableChatbotsCondition(access, userId),
+    ),
     linkedNames(db, ids, groupNameLinks(sqlDatabaseGroupLinks)),
     creatorsOf(db, rows),
   ]);
@@ -50,5 +61,5 @@ export async function sqlDatabaseViews(db: Db, access: OrgAccess, rows: SqlDatab
   }));
 }
 
-export const sqlDatabaseView = async (db: Db, access: OrgAccess, row: SqlDatabaseRow) =>
-  (await sqlDatabaseViews(db, access, [row]))[0];
+export const sqlDatabaseView = async (db: Db, access: OrgAccess, userId: string, row: SqlDatabaseRow) =>
+  (await sqlDatabaseViews(db, access, userId, [row]))[0];

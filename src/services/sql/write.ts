@@ -12,11 +12,11 @@ import {
 import { decryptSecret } from "../../lib/crypto";
 import { isD1Error } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
-import { type OrgAccess, withPermission } from "../access";
+import { type OrgAccess, requirePermission } from "../access";
 import { checkGroupAssignment } from "../groups";
 import { linkStatements, linksOf, requireKnownIds } from "../links";
-import { visibleChatbotsCondition } from "../chatbots/visibility";
-import { type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
+import { chunk } from "../../lib/sql";
+import { linkableChatbotsCondition, type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 import { discoverPostgres } from "./postgres";
 import { logError, logWarn } from "../../lib/log";
 
@@ -34,44 +34,68 @@ export const checkSqlGroups = (
   current: string[] = [],
 ) => checkGroupAssignment(db, access, wanted, creating, current, "a SQL database");
 
-/** `chatbots: [{id}]`: assistants of the organization the caller can see, else 400 naming them. */
+/** What a create or update changes in a SQL database's assistant links. */
+export interface SqlChatbotLinks {
+  add: string[];
+  remove: string[];
+}
+
+/**
+ * `chatbots: [{id}]`: assistants the caller may link (linkableChatbotsCondition), else 400 naming them. The list
+ * replaces the links to those assistants only (`sqlDatabaseId`: the database updated); adding or removing one changes
+ * what the assistant answers with, so it needs `chatbot.manage`, as for knowledge bases. Sending back what the record
+ * lists changes nothing and needs neither.
+ */
 export async function checkSqlChatbots(
   db: Db,
   access: OrgAccess,
   userId: string,
   wanted: string[] | undefined,
-): Promise<string[] | undefined> {
+  sqlDatabaseId?: string,
+): Promise<SqlChatbotLinks | undefined> {
   if (wanted === undefined) return undefined;
   const ids = [...new Set(wanted)];
-  const visible = withPermission(access, "chatbot.view");
+  const linkable = linkableChatbotsCondition(access, userId);
   await requireKnownIds(
     ids,
     (part) =>
       db
         .select({ id: chatbots.id })
         .from(chatbots)
-        .where(
-          and(
-            inArray(chatbots.id, part),
-            eq(chatbots.organizationId, access.organizationId),
-            visibleChatbotsCondition(visible, userId),
-          ),
-        ),
+        .where(and(inArray(chatbots.id, part), linkable)),
     "chatbots",
     "Not assistants of this organization",
   );
-  return ids;
+  const current = sqlDatabaseId
+    ? (
+        await db
+          .select({ id: chatbots.id })
+          .from(sqlDatabaseChatbots)
+          .innerJoin(chatbots, eq(chatbots.id, sqlDatabaseChatbots.chatbotId))
+          .where(and(eq(sqlDatabaseChatbots.sqlDatabaseId, sqlDatabaseId), linkable))
+      ).map((b) => b.id)
+    : [];
+  const links = { add: ids.filter((id) => !current.includes(id)), remove: current.filter((id) => !ids.includes(id)) };
+  if (links.add.length + links.remove.length) requirePermission(access, "chatbot.manage");
+  return links;
 }
 
-/** Statements setting (or, with `replace`, replacing) the groups and assistants given. */
+const chatbotLinks = linksOf(sqlDatabaseChatbots, "sqlDatabaseId", "chatbotId");
+
+/** Statements setting (or, with `replaceGroups`, replacing) the groups given, and adding and removing assistants. */
 export const sqlLinkStatements = (
   db: Db,
   id: string,
-  links: { groupIds?: string[]; chatbotIds?: string[] },
-  replace: boolean,
+  links: { groupIds?: string[]; chatbots?: SqlChatbotLinks },
+  replaceGroups: boolean,
 ): BatchItem<"sqlite">[] => [
-  ...linkStatements(db, sqlDatabaseGroupLinks, id, links.groupIds, replace),
-  ...linkStatements(db, linksOf(sqlDatabaseChatbots, "sqlDatabaseId", "chatbotId"), id, links.chatbotIds, replace),
+  ...linkStatements(db, sqlDatabaseGroupLinks, id, links.groupIds, replaceGroups),
+  ...chunk(links.chatbots?.remove ?? [], 40).map((part) =>
+    db
+      .delete(sqlDatabaseChatbots)
+      .where(and(eq(sqlDatabaseChatbots.sqlDatabaseId, id), inArray(sqlDatabaseChatbots.chatbotId, part))),
+  ),
+  ...linkStatements(db, chatbotLinks, id, links.chatbots?.add, false),
 ];
 
 const describeError = (err: unknown) => {

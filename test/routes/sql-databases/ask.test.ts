@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
 import {
+  askSql,
   createDatabase,
   createTable,
   MANAGED_TOTALS,
+  ownPostgres,
   POSTGRES_TOTALS,
   postgresMissing,
   postgresUrl,
@@ -111,5 +113,92 @@ describe("POST /sql-databases/{id}/ask/", () => {
     const stranger = await seedOwner();
     await expectError(await stranger.fetch("POST", `/sql-databases/${database.id}/ask/`, body), 404, "not_found");
     await expectError(await owner.fetch("POST", `/sql-databases/${NO_SUCH_ID}/ask/`, body), 404, "not_found");
+  });
+
+  it("a column named sys (a CSV of blood pressure: SYS, DIA) can be queried by name", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner);
+    await createTable(owner, database.id, "Day,SYS,DIA\n2026-01-01,120,80\n2026-01-02,130,84\n", {
+      tableName: "readings",
+    });
+    const outcome = await askSql(owner, database.id, "select avg(sys) as systolic from readings");
+    // Catalog names are refused where a table or schema stands, not as any word: `sys` here is a column.
+    expect({ status: outcome.status, error: outcome.error, rows: outcome.rows }).toEqual({
+      status: "success",
+      error: null,
+      rows: [[125]],
+    });
+    const catalog = await askSql(owner, database.id, "select * from sqlite_master");
+    expect(catalog).toMatchObject({ status: "failure", error: expect.stringMatching(/System catalogs/) });
+  });
+
+  it("a managed database's long values are cut, and the result says so", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner);
+    await createTable(owner, database.id);
+    const outcome = await askSql(owner, database.id, "select printf('%.*c', 200000, 'x') as big from sales");
+    expect(outcome).toMatchObject({ status: "success", rowCount: 4, truncated: true });
+    const big = outcome.rows[0][0] as string;
+    expect(big.startsWith("x".repeat(65536))).toBe(true);
+    expect(big.slice(65536)).toBe("… (value cut at 65536 bytes)");
+  });
+});
+
+describe.skipIf(!!postgresMissing())("POST /sql-databases/{id}/ask/: PostgreSQL values", () => {
+  it("a table holding an 'infinity' date (or a BC date) can be queried; other dates read as before", async () => {
+    const owner = await seedOwner();
+    const url = await ownPostgres(
+      `create table contracts (id int primary key, name text, valid_to date, signed_at timestamptz);
+       insert into contracts values (1, 'open-ended', 'infinity', '-infinity'), (2, 'ends', '2026-01-01', null),
+         (3, 'ancient', '0044-03-15 BC', '2026-01-02 10:00:00+02');`,
+    );
+    const database = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: url });
+    expect((await settled(owner, database.id)).status).toBe("connected");
+    const outcome = await askSql(owner, database.id, "select id, valid_to, signed_at from contracts order by id");
+    // The driver read dates into Date, and 'infinity' made an invalid one: the whole query failed.
+    expect({ status: outcome.status, error: outcome.error, rows: outcome.rows }).toEqual({
+      status: "success",
+      error: null,
+      rows: [
+        [1, "infinity", "-infinity"],
+        [2, "2026-01-01T00:00:00.000Z", null],
+        [3, "0044-03-15 BC", "2026-01-02T08:00:00.000Z"],
+      ],
+    });
+  });
+
+  it("a table named with a double quote (discovered and offered) can be queried as PostgreSQL spells it", async () => {
+    const owner = await seedOwner();
+    const url = await ownPostgres(`create table "we""ird" (id int); insert into "we""ird" values (1);`);
+    const database = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: url });
+    const checked = await settled(owner, database.id);
+    expect(checked.tables.map((t) => t.tableName)).toEqual(['we"ird']);
+    const outcome = await askSql(owner, database.id, 'select id from "we""ird"');
+    // A quoted name ended at its first quote: `"we""ird"` was read as table `we` aliased `ird`, and refused.
+    expect({ status: outcome.status, error: outcome.error, rows: outcome.rows }).toEqual({
+      status: "success",
+      error: null,
+      rows: [[1]],
+    });
+  });
+
+  it("a result's size is capped, not only its row count (4 rows of 5 MB each)", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: postgresUrl() });
+    expect((await settled(owner, database.id)).status).toBe("connected");
+    const res = await owner.fetch("POST", `/sql-databases/${database.id}/ask/`, {
+      question: `sql: "select lpad('x', 5000000, 'y') as big from sales"`,
+    });
+    const text = await res.text();
+    // Every value was held whole and returned: one query could bring gigabytes (PostgreSQL allows 1 GB a value).
+    expect(text.length).toBeLessThan(2 * 1024 * 1024);
+    const outcome = JSON.parse(text) as Awaited<ReturnType<typeof askSql>>;
+    expect(outcome).toMatchObject({ status: "success", truncated: true });
+    expect(outcome.rows.length).toBeGreaterThan(0);
+    expect(String(outcome.rows[0][0])).toMatch(/… \(value cut at 65536 bytes\)$/);
+    // 64 rows of 60,000 bytes each stop at the result's 1 MiB, uncut.
+    const many = await askSql(owner, database.id, "select lpad('x', 60000, 'y') as v from sales a, sales b, sales c");
+    expect(many).toMatchObject({ status: "success", rowCount: 17, truncated: true });
+    expect(many.rows.every(([v]) => String(v).length === 60_000)).toBe(true);
   });
 });

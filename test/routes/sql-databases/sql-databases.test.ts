@@ -146,6 +146,40 @@ describe("SQL databases: CRUD", () => {
     await expectError(await owner.fetch("PATCH", `/sql-databases/${taken.id}/`, { name: "" }), 400, "invalid");
   });
 
+  it("a literal % in a connection string (postgresql://bot:100%@host/db) is a 400 on databaseUrl, no 500", async () => {
+    const owner = await seedOwner();
+    const refused = async (res: Response) => {
+      const error = await expectError(res, 400, "invalid");
+      expect(Object.keys(error.errors ?? {})).toEqual(["databaseUrl"]);
+      expect(error.errors!.databaseUrl[0]).toContain("percent-encode special characters");
+    };
+    // decodeURIComponent threw a URIError, which the connection check let through.
+    await refused(
+      await owner.fetch("POST", "/sql-databases/", {
+        name: unique("db"),
+        databaseType: "postgresql",
+        databaseUrl: "postgresql://bot:100%@db.example.com:5432/shop",
+      }),
+    );
+    expect(await count(owner.organizationId)).toBe(0);
+    // The same on update, and for a database name; the stored connection string stays.
+    const existing = await createDatabase(owner, {
+      databaseType: "postgresql",
+      databaseUrl: "postgresql://bot:s3cret@db.example.com:5432/shop",
+      isActive: false,
+    });
+    await refused(
+      await owner.fetch("PATCH", `/sql-databases/${existing.id}/`, {
+        databaseUrl: "postgresql://bot:s3cret@db.example.com:5432/sh%op",
+      }),
+    );
+    // Percent-encoded, it is saved.
+    const encoded = await owner.fetch("PATCH", `/sql-databases/${existing.id}/`, {
+      databaseUrl: "postgresql://bot:100%25@db.example.com:5432/shop",
+    });
+    expect(encoded.status, await encoded.clone().text()).toBe(200);
+  });
+
   it("503 not_configured when ENCRYPTION_KEY is missing, without storing", async () => {
     const owner = await seedOwner();
     const res = await owner.fetch(
@@ -381,6 +415,75 @@ describe("SQL databases: CRUD", () => {
   });
 });
 
+describe("SQL databases: the assistants linked to them", () => {
+  it("a member's record of a database lists only the assistants they can see", async () => {
+    const owner = await seedOwner();
+    const hidden = await createChatbot(owner, { name: unique("hidden-bot") });
+    const shown = await createChatbot(owner, { name: unique("shown-bot") });
+    const member = await seedMember(owner, ["sql_database.view", "sql_database.manage", "chatbot.view"]);
+    expect((await owner.fetch("PATCH", `/chatbots/${shown.id}/`, { groups: [{ id: member.groupId }] })).status).toBe(
+      200,
+    );
+    expect((await member.fetch("GET", `/chatbots/${hidden.id}/`)).status).toBe(404);
+    const database = await createDatabase(owner, {
+      groups: [{ id: member.groupId }],
+      chatbots: [{ id: hidden.id }, { id: shown.id }],
+    });
+    // The names of every linked assistant were read, those the member cannot open too (unlike knowledge bases).
+    const read = await bodyOf<"GET /sql-databases/{id}/">(await member.fetch("GET", `/sql-databases/${database.id}/`));
+    expect(read.chatbots.map((b) => b.id)).toEqual([shown.id]);
+    const listed = await bodyOf<"GET /sql-databases/">(await member.fetch("GET", "/sql-databases/"));
+    expect(listed.results.find((d) => d.id === database.id)?.chatbots.map((b) => b.id)).toEqual([shown.id]);
+    const all = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${database.id}/`));
+    expect(all.chatbots.map((b) => b.id).sort()).toEqual([hidden.id, shown.id].sort());
+  });
+
+  it("a member's PATCH of chatbots replaces the links they see; a change of links needs chatbot.manage", async () => {
+    const owner = await seedOwner();
+    const hidden = await createChatbot(owner, { name: unique("hidden-bot") });
+    const shown = await createChatbot(owner, { name: unique("shown-bot") });
+    const member = await seedMember(owner, ["sql_database.view", "sql_database.manage", "chatbot.view"]);
+    const manager = await seedMember(owner, [
+      "sql_database.view",
+      "sql_database.manage",
+      "chatbot.view",
+      "chatbot.manage",
+    ]);
+    const groups = [{ id: member.groupId }, { id: manager.groupId }];
+    expect((await owner.fetch("PATCH", `/chatbots/${shown.id}/`, { groups })).status).toBe(200);
+    const database = await createDatabase(owner, { groups, chatbots: [{ id: hidden.id }, { id: shown.id }] });
+    const linked = async () =>
+      (await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${database.id}/`))).chatbots
+        .map((b) => b.id)
+        .sort();
+    const patch = (chatbots: { id: string }[]) =>
+      member.fetch("PATCH", `/sql-databases/${database.id}/`, { description: "x", chatbots });
+    // Sending back what the record lists changes no link: no chatbot.manage needed.
+    const unchanged = await patch([{ id: shown.id }]);
+    expect(unchanged.status, await unchanged.clone().text()).toBe(200);
+    // Removing one changes what the assistant answers with.
+    await expectDenied(await patch([]));
+    expect(await linked()).toEqual([hidden.id, shown.id].sort());
+
+    const emptied = await manager.fetch("PATCH", `/sql-databases/${database.id}/`, { chatbots: [] });
+    expect(emptied.status, await emptied.clone().text()).toBe(200);
+    // Every assistant link was deleted, the hidden assistant's too: it silently lost its query_database tool.
+    expect(await linked()).toEqual([hidden.id]);
+    const readded = await manager.fetch("PATCH", `/sql-databases/${database.id}/`, { chatbots: [{ id: shown.id }] });
+    expect(readded.status, await readded.clone().text()).toBe(200);
+    expect(await linked()).toEqual([hidden.id, shown.id].sort());
+    // Creating one with assistants needs it as well.
+    await expectDenied(
+      await member.fetch("POST", "/sql-databases/", {
+        name: unique("db"),
+        databaseType: "managed",
+        groups: [{ id: member.groupId }],
+        chatbots: [{ id: shown.id }],
+      }),
+    );
+  });
+});
+
 describe("managed tables from CSV and XLSX", () => {
   it("creates a typed table from an uploaded CSV, replaces and deletes it", async () => {
     const owner = await seedOwner();
@@ -412,6 +515,43 @@ describe("managed tables from CSV and XLSX", () => {
     expect((await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`)).status).toBe(204);
     expect(await db().select().from(sqlDatabaseTables).where(eq(sqlDatabaseTables.id, table.id))).toEqual([]);
     await expectNotFound(await owner.fetch("DELETE", `/sql-databases/${database.id}/tables/${table.id}/`));
+  });
+
+  it("two uploads of one new table name at once: one 201 and one 409, and the table keeps its rows", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner);
+    const upload = () =>
+      owner.fetch("POST", `/sql-databases/${database.id}/tables/`, csvForm(SALES_CSV, { tableName: "sales" }));
+    const statuses = (await Promise.all([upload(), upload()])).map((r) => r.status).sort();
+    // Both passed an "exists?" read; the second's CREATE TABLE failed in the object (a 500), and its clean-up dropped
+    // the table the first had filled, whose record said ready with 4 rows.
+    expect(statuses).toEqual([201, 409]);
+    expect(await managedDatabase(env, database.id).count("sales")).toBe(4);
+    const detail = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${database.id}/`));
+    expect(detail.tables).toMatchObject([{ tableName: "sales", status: "ready", rowCount: 4 }]);
+  });
+
+  it("two replacing uploads of over 5,000 rows at once: one loads, the other is a 409; rows never mix", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner);
+    await createTable(owner, database.id);
+    const csv = (tag: string) => `tag,n\n${Array.from({ length: 6_000 }, (_, i) => `${tag},${i}`).join("\n")}\n`;
+    const upload = (tag: string) =>
+      owner.fetch(
+        "POST",
+        `/sql-databases/${database.id}/tables/`,
+        csvForm(csv(tag), { tableName: "sales", replace: "true" }),
+      );
+    const statuses = (await Promise.all([upload("a"), upload("b")])).map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409]);
+    const stored: QueryResult = await managedDatabase(env, database.id).query(
+      'SELECT tag, count(*) FROM "sales" GROUP BY tag',
+      10,
+    );
+    expect(stored.rows).toHaveLength(1);
+    expect(stored.rows[0][1]).toBe(6_000);
+    const detail = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${database.id}/`));
+    expect(detail.tables).toMatchObject([{ tableName: "sales", status: "ready", rowCount: 6_000 }]);
   });
 
   it("keeps values as written (long numbers, leading zeros, decimals); a cell past the header is refused", async () => {

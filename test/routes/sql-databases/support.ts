@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { unique, type Actor } from "../../harness";
 import { type Body, bodyOf } from "../../support/api";
+import { connectPostgres } from "../../../src/services/sql/postgres";
 
 export type SqlDatabase = Body<"GET /sql-databases/{id}/">;
 export type SqlTable = SqlDatabase["tables"][number];
@@ -74,3 +75,32 @@ export const HYPERDRIVE_URL = `hyperdrive://${TEST_HYPERDRIVE}`;
 /** Why PostgreSQL tests are skipped (empty when a server runs). */
 export const postgresMissing = () =>
   env.TEST_POSTGRES_URL ? "" : env.TEST_POSTGRES_UNAVAILABLE || "no PostgreSQL server";
+
+/** A database of its own in the throwaway cluster (the shared `shop` keeps only its seed), `seed` run in it. */
+export async function ownPostgres(seed: string): Promise<string> {
+  const admin = await connectPostgres(env, postgresUrl(), "tests");
+  const name = `own_${unique("x").replace(/\W/g, "_").toLowerCase()}`.slice(0, 60);
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end({ timeout: 1 });
+  }
+  const url = postgresUrl().replace(/\/[^/?]+(\?|$)/, `/${name}$1`);
+  const own = await connectPostgres(env, url, "tests");
+  try {
+    await own.unsafe(seed);
+  } finally {
+    await own.end({ timeout: 1 });
+  }
+  return url;
+}
+
+export type AskOutcome = Body<"POST /sql-databases/{id}/ask/">;
+
+/** Asks the built-in model, which runs the SQL the question spells (`sql: "..."`, or unquoted up to a comma). */
+export async function askSql(actor: Actor, id: string, sql: string): Promise<AskOutcome> {
+  const question = sql.includes('"') ? `sql: ${sql}` : `sql: "${sql}"`;
+  const res = await actor.fetch("POST", `/sql-databases/${id}/ask/`, { question });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return await bodyOf<"POST /sql-databases/{id}/ask/">(res);
+}

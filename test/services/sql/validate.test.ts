@@ -174,4 +174,36 @@ describe("checkReadOnlySql", () => {
     expect(tables("select * from sales where amount is distinct from region")).toEqual(["sales"]);
     expect(tables("select * from (values (1, 'a')) as v(id, name), sales")).toEqual(["sales"]);
   });
+
+  it("refuses catalogs where a table or schema stands, not as any word: a column may be named sys or pg_x", () => {
+    const allowed = ["readings"];
+    for (const dialect of ["postgresql", "sqlite"] as const) {
+      const check = (sql: string) => checkReadOnlySql(sql, dialect, allowed).tables;
+      expect(check("select avg(sys) as systolic, max(pg_level) from readings")).toEqual(["readings"]);
+      expect(check('select "SYS", readings.sys from readings')).toEqual(["readings"]);
+      for (const sql of [
+        "select * from sys.objects",
+        "select * from readings r join pg_catalog.pg_user u on true",
+        "select * from pg_user",
+        "select * from readings where sys in (select sys from sqlite_master)",
+        "select information_schema.tables.table_name from readings",
+        "select * from readings where exists (table pg_shadow)",
+      ])
+        expect(() => checkReadOnlySql(sql, dialect, allowed), sql).toThrow(/System catalogs are not allowed/);
+    }
+  });
+
+  it('reads a doubled quote inside a quoted name as one quote: "we""ird" is the table we"ird', () => {
+    const allowed = ['we"ird', "sales"];
+    expect(checkReadOnlySql('select id from "we""ird"', "postgresql", allowed)).toEqual({
+      sql: 'select id from "we""ird"',
+      tables: ['we"ird'],
+    });
+    expect(
+      checkReadOnlySql('select w.id from "we""ird" as w join sales s on s.id = w.id', "sqlite", allowed).tables,
+    ).toEqual(['we"ird', "sales"]);
+    // The table `we` aliased `ird` is not the one allowed; a name cut short is still refused.
+    expect(() => checkReadOnlySql('select id from "we" "ird"', "postgresql", allowed)).toThrow(/we is not one/);
+    expect(() => checkReadOnlySql('select id from "we""', "postgresql", allowed)).toThrow(/Unterminated/);
+  });
 });
