@@ -101,8 +101,8 @@ describe("a channel event taken in again", () => {
   });
 });
 
-/** A Telegram photo with a caption as the webhook keeps it: pending, not yet queued. */
-async function keptPhoto(owner: Actor, inboxId: string, from: TelegramUser, caption: string) {
+/** Telegram photos (one per name in `photos`) with a caption as the webhook keeps them: pending, not yet queued. */
+async function keptPhoto(owner: Actor, inboxId: string, from: TelegramUser, caption: string, photos = ["AgACAgQ"]) {
   const now = Date.now();
   const eventId = String(Math.floor(Math.random() * 1e9));
   const event = {
@@ -110,7 +110,7 @@ async function keptPhoto(owner: Actor, inboxId: string, from: TelegramUser, capt
     threadKey: String(from.id),
     sender: { id: String(from.id), name: from.first_name },
     text: caption,
-    attachments: [{ kind: "image", ref: `AgACAgQ-${eventId}` }],
+    attachments: photos.map((name) => ({ kind: "image", ref: `${name}-${eventId}` })),
     at: now,
   };
   await (await data(owner.organizationId)).insert(channelEvents).values({
@@ -182,33 +182,6 @@ describe("two runs of one chat at once", () => {
   });
 });
 
-/** A Telegram message of two photos as the webhook keeps it (pending, not yet queued). */
-async function keptPhotos(owner: Actor, inboxId: string, from: TelegramUser) {
-  const now = Date.now();
-  const eventId = String(Math.floor(Math.random() * 1e9));
-  const event = {
-    eventId,
-    threadKey: String(from.id),
-    sender: { id: String(from.id), name: from.first_name },
-    text: "Both sides of the box",
-    attachments: [
-      { kind: "image", ref: `front-${eventId}` },
-      { kind: "image", ref: `back-${eventId}` },
-    ],
-    at: now,
-  };
-  await (await data(owner.organizationId)).insert(channelEvents).values({
-    inboxId,
-    eventId,
-    organizationId: owner.organizationId,
-    payload: { ...event, receivedAt: now },
-    threadKey: event.threadKey,
-    at: now,
-    receivedAt: now,
-  });
-  return eventId;
-}
-
 /** What the organization stores of a channel's files: its upload rows, R2 objects and attachment rows. */
 async function storedFiles(owner: Actor) {
   const attachmentRows = await client(await data(owner.organizationId))
@@ -226,7 +199,7 @@ describe("a channel message's files over several runs of its event", () => {
   it("a run failing after its first file was stored: the next stores and counts each file once", async () => {
     const from: TelegramUser = { id: 7401000 + Math.floor(Math.random() * 1000), first_name: "Ed" };
     const { owner, token, inbox } = await telegramInbox();
-    const eventId = await keptPhotos(owner, inbox.inboxId, from);
+    const eventId = await keptPhoto(owner, inbox.inboxId, from, "Both sides of the box", ["front", "back"]);
     // The first photo comes; Telegram is down for the second: the run fails, to be tried again.
     await telegram.script(token, [
       { status: 200, body: { ok: true, result: { file_id: "f", file_unique_id: "uf", file_path: "photos/f.png" } } },
@@ -247,7 +220,7 @@ describe("a channel message's files over several runs of its event", () => {
   it("a run that outlived its chat's lease, beside the one that took the chat over: each file counted once", async () => {
     const from: TelegramUser = { id: 7402000 + Math.floor(Math.random() * 1000), first_name: "Flo" };
     const { owner, token, inbox } = await telegramInbox();
-    const eventId = await keptPhotos(owner, inbox.inboxId, from);
+    const eventId = await keptPhoto(owner, inbox.inboxId, from, "Both sides of the box", ["front", "back"]);
     // The first run waits on its first file past its lease (as a run of a chat of many files may): another takes
     // the chat and the event in; then the first goes on.
     const { held, release } = await telegram.hold(token, `/bot${token}/getFile`);
