@@ -4,7 +4,8 @@ import { models, type MODEL_KINDS, type MODEL_PROVIDERS } from "../db/schema";
 import { type PageWindow, paginate } from "../db/paginate";
 import { cannotOpen, decryptSecret, encryptSecret } from "../lib/crypto";
 import { usableSecret } from "../lib/placeholders";
-import { fieldError, forbidden, notFound } from "../lib/errors";
+import { conflict, fieldError, forbidden, notFound } from "../lib/errors";
+import { credentialsStay } from "../lib/redirects";
 import { ModelError } from "./llm/types";
 import { rowById } from "../db/find";
 import type { ModelCreateInput } from "./records/models";
@@ -171,23 +172,36 @@ export async function createModel(
   return row;
 }
 
-/** Changes a model; `apiKey` undefined keeps the stored key, null removes it. */
+/**
+ * Changes a model; `apiKey` undefined keeps the stored key, null removes it. Pointed at another server
+ * (credentialsStay), the stored key stays behind unless the change gives a new one: it was typed for the provider the
+ * model had, and whoever may edit the base URL could otherwise collect it at their own server (as tools and webhooks,
+ * docs/decisions.md, "Credentials stay with their server"). The write applies only while the base URL is as read
+ * (409 otherwise): a change at once that moves the model would otherwise keep the key the move dropped.
+ */
 export async function updateModel(
   db: Db,
   env: Pick<Bindings, "ENCRYPTION_KEY">,
-  id: string,
+  current: ModelRow,
   values: Partial<ModelCreateInput>,
   apiKey: string | null | undefined,
 ): Promise<ModelRow> {
-  const apiKeyEncrypted =
+  const stay = values.baseUrl === undefined || credentialsStay(current.baseUrl, values.baseUrl);
+  const given =
     apiKey === undefined ? undefined : apiKey === null ? null : await encryptSecret(apiKey, env.ENCRYPTION_KEY);
+  // Only a write whose key follows from the base URL (a new key, a move) depends on it as read.
+  const asRead = apiKey || values.baseUrl !== undefined ? sameBaseUrl(current.baseUrl) : undefined;
   const [row] = await db
     .update(models)
-    .set({ ...values, apiKeyEncrypted, updatedAt: Date.now() })
-    .where(eq(models.id, id))
+    .set({ ...values, apiKeyEncrypted: given === undefined && !stay ? null : given, updatedAt: Date.now() })
+    .where(and(eq(models.id, current.id), asRead))
     .returning();
+  if (!row) throw conflict("The model is being changed by another request at the same time; read it again and retry.");
   return row;
 }
+
+const sameBaseUrl = (baseUrl: string | null) =>
+  baseUrl === null ? isNull(models.baseUrl) : eq(models.baseUrl, baseUrl);
 
 export async function deleteModel(db: Db, id: string) {
   await db.delete(models).where(eq(models.id, id));

@@ -74,10 +74,7 @@ export const registerCreateChatCompletion = (r: Router) =>
         throw modelApiError(err);
       });
       c.executionCtx.waitUntil(record(answerWords(answer.content, answer.toolCalls)));
-      return c.json(
-        completionRecord(head, answer.content, answer.toolCalls, usageOf(answer.usage, request, answer.content)),
-        200,
-      );
+      return c.json(completionRecord(head, answer, usageOf(answer.usage, request, answer.content)), 200);
     }
 
     const unexpected = (err: unknown) => {

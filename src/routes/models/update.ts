@@ -15,13 +15,15 @@ export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
       tags: [MODELS_TAG],
       summary: `Update a ${k.noun} of the organization`,
       description:
-        "Organization owners only; built-in models cannot be changed (403). `apiKey: null` removes the stored key." +
+        "Organization owners only; built-in models cannot be changed (403). `apiKey: null` removes the stored key. " +
+        "Pointed at another server (`baseUrl` to another host or port, other than only to https), the model keeps " +
+        "no stored key: it is removed unless the request gives a new `apiKey`." +
         (k.kind === "embedding"
           ? " `provider`, `modelName` and `dimensions` cannot change while a knowledge base using the model holds " +
             "indexed files or FAQs (400 naming the field): its stored vectors would no longer match."
           : ""),
       request: { params: IdParams, ...jsonBody(ModelPatch) },
-      responses: { 200: json(ModelSchema, `The updated ${k.noun}`), ...errorResponses(400, 403, 404) },
+      responses: { 200: json(ModelSchema, `The updated ${k.noun}`), ...errorResponses(400, 403, 404, 409) },
     }),
     async (c) => {
       const access = await currentAccess(c);
@@ -35,7 +37,7 @@ export const registerUpdateModel = (r: Router, k: ModelKindRoute) =>
         dimensions: merged.dimensions ?? null,
       });
       await requireEmbeddingUnchanged(c.var.db, current, body);
-      const row = await updateModel(c.var.db, c.env, current.id, body, apiKey);
+      const row = await updateModel(c.var.db, c.env, current, body, apiKey);
       return c.json(await modelRecord(row, c.env), 200);
     },
   );

@@ -1,11 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { IdParams, errorResponses, json, jsonBody } from "../../lib/openapi";
-import { fieldError } from "../../lib/errors";
 import { authorize } from "../../services/access";
-import { getToolToManage } from "../../services/tools/access";
-import { toolGroupIds, updateTool } from "../../services/tools/store";
-import { checkToolGroups, checkToolRules, toolColumns } from "../../services/tools/write";
+import { changeTool } from "../../services/tools/change";
 import { toolView } from "../../services/tools/views";
 import { toolRecord, ToolSchema, ToolPatch, ToolWrite } from "../../services/records/tools";
 import { TOOLS_TAG } from "./schema";
@@ -23,7 +20,8 @@ const routeFor = (method: "put" | "patch") =>
       "replaces the list. A header value sent back as the record shows it (masked) keeps the stored one while " +
       "the tool's URL stays at its origin (or only moves to https). Pointed at another server, a tool keeps none " +
       "of its stored header values (only those the body gives), and an mcp tool's members' credentials are " +
-      "deleted.",
+      "deleted. A change made while others change the tool's URLs or headers is checked again against theirs (409 " +
+      "when it keeps finding them changed).",
     request: { params: IdParams, ...jsonBody(method === "put" ? ToolWrite : ToolPatch) },
     responses: { 200: json(ToolSchema, "The updated tool"), ...errorResponses(400, 403, 404, 409) },
   });
@@ -31,21 +29,10 @@ const routeFor = (method: "put" | "patch") =>
 export function registerUpdateTool(r: Router) {
   for (const route of [routeFor("put"), routeFor("patch")]) {
     r.openapi(route, async (c) => {
-      const db = c.var.db;
       const access = await authorize(c, "tool.manage");
-      const current = await getToolToManage(db, access, c.req.valid("param").id, c.var.principal.isStaff, "change");
-      const body = c.req.valid("json");
-      if (body.isGlobal !== undefined && body.isGlobal !== (current.organizationId === null))
-        throw fieldError("isGlobal", "Cannot be changed after creation.");
-      const columns = toolColumns(body, current);
-      const merged = { ...current, ...columns };
-      await checkToolRules(c.env, merged);
-      const groupIds =
-        current.organizationId === null
-          ? undefined
-          : await checkToolGroups(db, access, body, false, await toolGroupIds(db, current.id));
-      const row = await updateTool(db, current, columns, groupIds, merged.name);
-      return c.json(toolRecord(await toolView(db, access, c.var.principal.isStaff, row)), 200);
+      const { id } = c.req.valid("param");
+      const row = await changeTool(c.var.db, c.env, access, id, c.var.principal.isStaff, c.req.valid("json"));
+      return c.json(toolRecord(await toolView(c.var.db, access, c.var.principal.isStaff, row)), 200);
     });
   }
 }

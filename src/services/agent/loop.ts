@@ -78,7 +78,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopResult> {
         text += event.text;
         events.text(event.text);
       } else if (event.type === "tool_call") asked.push({ id: event.id, name: event.name, arguments: event.arguments });
-      else usage = addUsage(usage, event.usage);
+      else if (event.type === "usage") usage = addUsage(usage, event.usage);
     }
     content += text;
     if (!asked.length || !offer) return { content, usage, calls, payload, pending: [], turns };
@@ -121,12 +121,15 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopResult> {
 }
 
 function begin(call: ToolCall, tool: AgentTool | undefined): ToolCallTrace {
-  let input: Record<string, unknown> = {};
+  // Arguments that are not a JSON object (unparseable, or an array, a string, a number) are kept as they came and the
+  // call fails (execute): a tool's arguments are an object by its schema, and one made up around them ({value}) would
+  // send the tool what the model never meant.
+  let input: Record<string, unknown> = { _raw: call.arguments.slice(0, 10_000) };
   try {
     const parsed = call.arguments.trim() ? JSON.parse(call.arguments) : {};
-    input = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { value: parsed };
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) input = parsed;
   } catch {
-    input = { _raw: call.arguments.slice(0, 10_000) };
+    // Kept as they came.
   }
   return {
     id: uuidv7(),

@@ -3,15 +3,12 @@ import type { Db } from "../../env";
 import { toolExecutionRecords } from "../../db/schema";
 import type { ToolCallTrace } from "./types";
 import { logError } from "../../lib/log";
+import { STORED_OUTPUT_BYTES, withinBytes } from "./output-size";
 
-const MAX_STORED_CHARS = 1024 * 1024;
-
-/** A value as stored: JSON of at most 1 MiB (a longer one is kept as its truncated text). */
+/** A value as stored: JSON of at most STORED_OUTPUT_BYTES (a longer one is kept as its truncated text). */
 function storable(value: unknown): unknown {
-  if (value === undefined) return null;
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  if (text === undefined) return null;
-  return text.length > MAX_STORED_CHARS ? text.slice(0, MAX_STORED_CHARS) : value;
+  if (value === undefined || JSON.stringify(value) === undefined) return null;
+  return withinBytes(value, STORED_OUTPUT_BYTES);
 }
 
 /**

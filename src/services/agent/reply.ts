@@ -4,6 +4,7 @@ import { replyModel } from "../llm/fallback";
 import type { ReplyInput, Reply } from "../conversation/replies";
 import { citationNode, citedFiles } from "../knowledge/retrieval";
 import { DEFAULT_MAX_TOOL_CALLS, runAgentLoop } from "./loop";
+import { withOutputsWithin } from "./output-size";
 import { ToolRecorder } from "./recorder";
 import { toolsForReply } from "./registry";
 import { withTextProtocol, nativeToolCalling } from "./text-protocol";
@@ -113,7 +114,9 @@ export async function agentReply(
     },
   }).finally(() => Promise.allSettled(ctx.cleanups!.map((close) => close())));
   await recorder.flush();
-  const contentPayload: Record<string, unknown> = { toolCalls: result.calls.map((t) => callView(t, true)) };
+  const contentPayload: Record<string, unknown> = {
+    toolCalls: withOutputsWithin(result.calls.map((t) => callView(t, true))),
+  };
   if (result.payload.flex) contentPayload.flex = result.payload.flex;
   if (result.payload.quickReplies) contentPayload.quickReplies = result.payload.quickReplies;
   if (result.pending.length) contentPayload.pendingToolCalls = result.pending.map((t) => t.id);

@@ -6,6 +6,7 @@ import { citationNode, retrievePassages, type RetrievedPassage } from "../knowle
 import type { Reply, ReplyInput } from "../conversation/replies";
 import { conversationPrompt } from "../conversation/prompt";
 import { runAgentLoop } from "./loop";
+import { STORED_OUTPUT_BYTES, withOutputsWithin } from "./output-size";
 import { ToolRecorder } from "./recorder";
 import { assistantToolsProvider } from "./registry";
 import type { AgentOptions } from "./reply";
@@ -131,10 +132,12 @@ export async function workflowReply(
       }),
     );
     steps[steps.length - 1].output = { intent: result.calls[0]?.name ?? "none" };
+    // The message holds the call twice (its step and toolCalls), so its output takes half of what a reply's may.
+    const calls = withOutputsWithin(result.calls, STORED_OUTPUT_BYTES / 2);
     steps.push({
       name: "call_tool",
-      status: result.calls.length ? (result.calls[0].status === "success" ? "success" : "failure") : "skipped",
-      output: result.calls[0] ?? null,
+      status: calls.length ? (calls[0].status === "success" ? "success" : "failure") : "skipped",
+      output: calls[0] ?? null,
       durationMs: result.calls[0]?.durationMs ?? 0,
     });
     steps.push({ name: "answer", status: "success", output: { characters: result.content.length }, durationMs: 0 });
@@ -144,7 +147,7 @@ export async function workflowReply(
       citations: [],
       citationNodes: [],
       usage: result.usage,
-      contentPayload: { workflow: { id: workflow.id, name: workflow.name }, steps, toolCalls: result.calls },
+      contentPayload: { workflow: { id: workflow.id, name: workflow.name }, steps, toolCalls: calls },
       modelId: model.fallbackAnswered(),
     };
   } else {

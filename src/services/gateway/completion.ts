@@ -2,7 +2,15 @@
 // completion object or chunks.
 import { ApiError } from "../../lib/errors";
 import { countWords } from "../llm/text";
-import { modelApiError, type ChatMessage, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "../llm";
+import {
+  modelApiError,
+  type ChatMessage,
+  type ChatModel,
+  type ChatRequest,
+  type CutReason,
+  type ToolCall,
+  type Usage,
+} from "../llm";
 import { withOpenAiError } from "../../lib/openai-errors";
 import { eventText } from "../sse";
 import type { ChatCompletionInput, ChatCompletionRecord } from "./schema";
@@ -66,12 +74,16 @@ const toolCallRecord = (t: ToolCall) => ({
   function: { name: t.name, arguments: t.arguments },
 });
 
+/** OpenAI's finish reason: the provider's when it cut the answer (max_tokens, its filter), else what it holds. */
+const finishReason = (cut: CutReason | undefined, toolCalls: ToolCall[]) =>
+  cut ?? (toolCalls.length ? "tool_calls" : "stop");
+
 export function completionRecord(
   head: CompletionHead,
-  content: string,
-  toolCalls: ToolCall[],
+  answer: { content: string; toolCalls: ToolCall[]; cut?: CutReason },
   usage: ReturnType<typeof usageOf>,
 ): ChatCompletionRecord {
+  const { content, toolCalls } = answer;
   const calls = toolCalls.length > 0;
   return {
     ...head,
@@ -84,7 +96,7 @@ export function completionRecord(
           content: calls && !content ? null : content,
           ...(calls ? { tool_calls: toolCalls.map(toolCallRecord) } : {}),
         },
-        finish_reason: calls ? "tool_calls" : "stop",
+        finish_reason: finishReason(answer.cut, toolCalls),
       },
     ],
     usage,
@@ -110,6 +122,7 @@ export async function streamChunks(
   let content = "";
   const toolCalls: ToolCall[] = [];
   let usage: Usage | null = null;
+  let cut: CutReason | undefined;
   let first = true;
   const role = () => (first ? ((first = false), { role: "assistant" }) : {});
   try {
@@ -121,10 +134,11 @@ export async function streamChunks(
         const call = { id: e.id, name: e.name, arguments: e.arguments };
         chunk({ ...role(), tool_calls: [{ index: toolCalls.length, ...toolCallRecord(call) }] });
         toolCalls.push(call);
-      } else usage = e.usage;
+      } else if (e.type === "usage") usage = e.usage;
+      else cut = e.reason;
     }
     if (request.signal?.aborted) return { content, toolCalls };
-    chunk(first ? { role: "assistant", content: "" } : {}, toolCalls.length ? "tool_calls" : "stop");
+    chunk(first ? { role: "assistant", content: "" } : {}, finishReason(cut, toolCalls));
     if (includeUsage) event([], { usage: usageOf(usage, request, content) });
     send("data: [DONE]\n\n");
   } catch (err) {

@@ -180,9 +180,12 @@ export const ChatCompletion = z
                 .openapi({ description: "Present when the model calls tools" }),
             })
             .openapi({ description: "The model's answer" }),
-          finish_reason: z
-            .enum(["stop", "tool_calls"])
-            .openapi({ description: "`tool_calls` when the model calls tools, else `stop`", example: "stop" }),
+          finish_reason: z.enum(["stop", "length", "tool_calls", "content_filter"]).openapi({
+            description:
+              "`length` when the provider stopped at `max_tokens` (or its own limit), `content_filter` when its " +
+              "filter cut the answer; else `tool_calls` when the model calls tools, and `stop`",
+            example: "stop",
+          }),
         }),
       )
       .openapi({ description: "The answer, as one choice" }),
@@ -196,7 +199,8 @@ export const ChatCompletionStream = z.string().openapi({
   description:
     'Server-sent events: `data: {"id", "object": "chat.completion.chunk", "created", "model", "choices": ' +
     '[{"index": 0, "delta": {"role"?, "content"}, "finish_reason": null}]}` per delta, a chunk with ' +
-    '`finish_reason` "stop" (or "tool_calls"), a usage chunk (`choices: []`) when ' +
+    '`finish_reason` "stop" (or "tool_calls", or "length" / "content_filter" when the provider cut the answer), ' +
+    "a usage chunk (`choices: []`) when " +
     "`stream_options.include_usage`, then `data: [DONE]`. A failure after the stream started is `event: " +
     'error` with `data: {"detail", "code", "error": {"message", "type", "code"}}`.',
   example:

@@ -11,3 +11,14 @@ export function modelApiError(err: unknown): unknown {
   const status = err.status as ContentfulStatusCode;
   return new ApiError(status, status >= 500 ? "upstream_error" : "model_unavailable", err.message);
 }
+
+/** The most of a provider's message an error shows. */
+const SHOWN_CHARACTERS = 300;
+
+/**
+ * A provider's message as an error may show it: the API key hidden wherever it appears, then cut. In that order: a
+ * message cut first may keep most of a long key (a JWT, a proxy's token) past the point where it no longer matches
+ * the key, and that part would show.
+ */
+export const providerText = (text: string, apiKey: string | null | undefined): string =>
+  (apiKey ? text.split(apiKey).join("***") : text).slice(0, SHOWN_CHARACTERS);

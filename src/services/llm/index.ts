@@ -5,7 +5,15 @@ import { DEFAULT_TIMEOUT_MS, openAiCompatibleChatModel } from "./openai-compatib
 import { countSetting, retryPolicy, withRetries } from "./retries";
 import { workersAiChatModel } from "./workers-ai";
 import { lazy } from "../../lib/lazy";
-import { ModelError, type ChatEvent, type ChatModel, type ChatRequest, type ToolCall, type Usage } from "./types";
+import {
+  ModelError,
+  type ChatEvent,
+  type ChatModel,
+  type ChatRequest,
+  type CutReason,
+  type ToolCall,
+  type Usage,
+} from "./types";
 
 export * from "./types";
 export { modelApiError } from "./errors";
@@ -64,18 +72,20 @@ export function answering(model: ChatModel): ChatModel {
   };
 }
 
-/** Runs a chat to the end and returns its text, the tool calls it asked for, and usage. */
+/** Runs a chat to the end and returns its text, the tool calls it asked for, usage, and why it was cut (if it was). */
 export async function complete(
   model: ChatModel,
   request: ChatRequest,
-): Promise<{ content: string; toolCalls: ToolCall[]; usage: Usage | null }> {
+): Promise<{ content: string; toolCalls: ToolCall[]; usage: Usage | null; cut?: CutReason }> {
   let content = "";
   const toolCalls: ToolCall[] = [];
   let usage: Usage | null = null;
+  let cut: CutReason | undefined;
   for await (const event of model.stream(request) as AsyncIterable<ChatEvent>) {
     if (event.type === "delta") content += event.text;
     else if (event.type === "tool_call") toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
-    else usage = event.usage;
+    else if (event.type === "usage") usage = event.usage;
+    else cut = event.reason;
   }
-  return { content, toolCalls, usage };
+  return { content, toolCalls, usage, ...(cut && { cut }) };
 }

@@ -1,3 +1,4 @@
+import { providerText } from "./errors";
 import { promptMessages } from "./prompt";
 import { parseSse } from "./sse";
 import {
@@ -93,7 +94,7 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
   // Upstream messages may echo what they were sent; the key must never reach our callers.
-  const scrub = (text: string) => (o.apiKey ? text.split(o.apiKey).join("***") : text);
+  const scrub = (text: string) => providerText(text, o.apiKey);
   // A lost connection may be asked again (withRetries does, before the first token); a time-out
   // has spent the answer's whole time and is not.
   const failure = (err: unknown) =>
@@ -140,10 +141,7 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
         }
         const chunk = parseJson(sse.data);
         if (sse.event === "error" || chunk?.error)
-          throw new ModelError(
-            `The model provider failed: ${scrub(errorMessage(chunk) ?? sse.data.slice(0, 300))}`,
-            502,
-          );
+          throw new ModelError(`The model provider failed: ${scrub(errorMessage(chunk) ?? sse.data)}`, 502);
         if (chunk) yield* state.take(chunk, false);
       }
     }
@@ -160,11 +158,12 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
 // biome-ignore lint/suspicious/noExplicitAny: a provider's JSON, each field read with a check of its own
 type Json = Record<string, any>;
 
-/** Accumulates what arrives chunk by chunk: tool-call fragments and the usage. */
+/** Accumulates what arrives chunk by chunk: tool-call fragments, the usage and whether the answer was cut. */
 class ChunkState {
   done = false;
   private calls = new Map<number, ToolCall>();
   private usage: Usage | null = null;
+  private finishReason: string | null = null;
 
   *take(chunk: Json, whole: boolean): Generator<ChatEvent> {
     if (chunk.usage) this.usage = mapUsage(chunk.usage);
@@ -173,7 +172,10 @@ class ChunkState {
       const part: Json = (whole ? choice.message : choice.delta) ?? {};
       if (typeof part.content === "string" && part.content) yield { type: "delta", text: part.content };
       for (const call of objects(part.tool_calls)) this.addCall(call);
-      if (choice.finish_reason) this.done = true;
+      if (choice.finish_reason) {
+        this.done = true;
+        this.finishReason = String(choice.finish_reason);
+      }
     }
     if (whole) this.done = true;
   }
@@ -192,6 +194,8 @@ class ChunkState {
       yield { type: "tool_call", ...call, id: call.id || `call_${index}` };
     }
     if (this.usage) yield { type: "usage", usage: this.usage };
+    const reason = this.finishReason;
+    if (reason === "length" || reason === "content_filter") yield { type: "cut", reason };
   }
 }
 
@@ -217,7 +221,7 @@ function parseJson(text: string): Json | null {
 const errorMessage = (body: Json | null): string | undefined => {
   const e = body?.error ?? body;
   const message = typeof e === "string" ? e : (e?.message ?? e?.detail);
-  return typeof message === "string" ? message.slice(0, 300) : undefined;
+  return typeof message === "string" ? message : undefined;
 };
 
 /** The wait a 429 asks for: OpenAI's `retry-after-ms`, else `Retry-After` in seconds or as a date. */
@@ -231,9 +235,9 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | null 
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-/** ": <message>" from an upstream error body, key scrubbed; "." when it says nothing useful. */
+/** ": <message>" from an upstream error body, key scrubbed and cut (scrub); "." when it says nothing useful. */
 async function upstreamDetail(res: Response, scrub: (s: string) => string): Promise<string> {
   const text = await res.text().catch(() => "");
-  const message = errorMessage(parseJson(text)) ?? text.trim().slice(0, 300);
+  const message = errorMessage(parseJson(text)) ?? text.trim();
   return message ? `: ${scrub(message)}` : ".";
 }

@@ -78,15 +78,22 @@ export interface Usage {
   totalTokens: number;
 }
 
+/**
+ * Why the provider ended an answer, where it is not what the answer shows (text: stop; calls: tool_calls): it ran
+ * into `maxTokens`, or its content filter cut it. An OpenAI client reads "stop" as an answer complete.
+ */
+export type CutReason = "length" | "content_filter";
+
 export type ChatEvent =
   | { type: "delta"; text: string }
   | ({ type: "tool_call" } & ToolCall)
-  | { type: "usage"; usage: Usage };
+  | { type: "usage"; usage: Usage }
+  | { type: "cut"; reason: CutReason };
 
 export interface ChatModel {
   /**
    * Streams the answer as text deltas, then the tool calls it asks for (if any, each complete),
-   * then (where the provider reports it) one usage event.
+   * then (where the provider reports it) one usage event, and one cut event when the answer was cut.
    */
   stream(request: ChatRequest): AsyncIterable<ChatEvent>;
 }

@@ -54,9 +54,12 @@ export async function insertTool(
 }
 
 /**
- * Updates a tool and replaces its group links (when given) in one batch; 409 when its name is taken. A change that
- * points an mcp tool at another server (credentialsStay) deletes its members' credentials in the same batch: they
- * were given for the server it had.
+ * Updates a tool and replaces its group links (when given) in one batch; 409 when its name is taken. The update
+ * applies only while the tool's URLs and headers are as `current` holds them (asRead): the header values to store
+ * were resolved against those (headerColumns), and another change may have moved the tool meanwhile. Undefined when
+ * they changed, and the caller reads again; the rest of the batch has run then (the links the change asks for, and
+ * credentials deleted for a move: dropping them is the safe side). A change that points an mcp tool at another
+ * server (credentialsStay) deletes its members' credentials in the same batch: they were given for the server it had.
  */
 export async function updateTool(
   db: Db,
@@ -64,7 +67,7 @@ export async function updateTool(
   columns: Partial<typeof tools.$inferInsert>,
   groupIds: string[] | undefined,
   name: string | null,
-): Promise<ToolRow> {
+): Promise<ToolRow | undefined> {
   const id = current.id;
   const moved = columns.mcpUrl !== undefined && !credentialsStay(current.mcpUrl, columns.mcpUrl);
   const [row] = await writeWithLinks(
@@ -72,13 +75,19 @@ export async function updateTool(
     db
       .update(tools)
       .set({ ...columns, updatedAt: Date.now() })
-      .where(eq(tools.id, id))
+      .where(and(eq(tools.id, id), ...asRead(current)))
       .returning(),
     [...groupLinkStatements(db, id, groupIds, true), ...(moved ? [deleteCredentialsFor(db, { toolId: id })] : [])],
     () => nameTaken(name),
   );
   return row;
 }
+
+/** The columns headerColumns resolves a change against, as they were read. */
+const asRead = (t: ToolRow) =>
+  (["apiUrl", "mcpUrl", "rawHeaders", "rawMcpHeader"] as const).map((field) =>
+    t[field] === null ? isNull(tools[field]) : eq(tools[field], t[field]),
+  );
 
 /**
  * Deletes the tool; its execution records stay without it (its purge, services/purges.ts, in each of `datas`: the

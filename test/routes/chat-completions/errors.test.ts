@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, expectError, seedOwner } from "../../harness";
-import { gatewayOwner, PATH, upstreamModel } from "./fixtures";
+import { call, expectError, seedMember, seedOwner } from "../../harness";
+import { gatewayOwner, PATH, QUESTION, upstreamModel } from "./fixtures";
 
 describe("gateway errors carry the OpenAI shape too", () => {
   it("for errors raised before the route (401, malformed JSON) and not elsewhere", async () => {
@@ -30,5 +30,20 @@ describe("gateway errors carry the OpenAI shape too", () => {
       const refused = await expectError(res, 400);
       expect(refused.detail).toContain("cannot be decrypted; store it again");
     }
+  });
+
+  it("a provider's error echoing a long API key shows none of it: the key is hidden before the text is cut", async () => {
+    const owner = await gatewayOwner();
+    // A JWT-style key (Zhipu, a proxy's token): 320 characters; the upstream answers 401 echoing the key it got.
+    const key = `eyJhbGciOiJIUzI1NiJ9.${"a1B2c3D4".repeat(37)}.sig`.slice(0, 320);
+    const model = await upstreamModel(owner, { apiKey: key });
+    // Any member may use the gateway; the key is write-only, set by an owner.
+    const member = await seedMember(owner);
+    const res = await member.fetch("POST", PATH, { model: model.id, messages: QUESTION });
+    const text = await res.text();
+    expect(res.status, text).toBe(502);
+    // "Incorrect API key provided: <key>" cut at 300 characters first no longer holds the whole key to hide.
+    expect(text).not.toContain(key.slice(0, 40));
+    expect(text).toContain("Incorrect API key provided: ***");
   });
 });

@@ -1,4 +1,8 @@
-import { describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { models } from "../../../src/db/schema";
+import { db } from "../../harness";
+import { answerAt, completionChunk as chunk, forgetAnswers, sse } from "../../support/answer-at";
 import {
   PATH,
   QUESTION,
@@ -99,6 +103,32 @@ describe("POST /chat/completions (streaming)", () => {
     await reader.cancel();
     await vi.waitFor(async () => expect((await lastUpstreamRequest(model.modelName)).aborted).toBe(true), {
       timeout: 3000,
+    });
+  });
+
+  describe("an answer the provider cut", () => {
+    afterEach(forgetAnswers);
+
+    it("says finish_reason length when the provider stopped at max_tokens, streamed and not", async () => {
+      const owner = await gatewayOwner();
+      const model = await upstreamModel(owner);
+      const base = `https://cut-${crypto.randomUUID()}.example.com/v1`;
+      await db().update(models).set({ baseUrl: base }).where(eq(models.id, model.id));
+      answerAt(base, () =>
+        sse(`${chunk({ role: "assistant", content: "We are open from" })}${chunk({}, "length")}data: [DONE]\n\n`),
+      );
+      const whole = await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION, max_tokens: 4 });
+      expect(whole.status).toBe(200);
+      const answer = await whole.json<{ choices: { finish_reason: string }[] }>();
+      const streamed = await owner.fetch("POST", PATH, {
+        model: model.id,
+        messages: QUESTION,
+        max_tokens: 4,
+        stream: true,
+      });
+      const last = chunks(await readEvents(streamed)).at(-1);
+      // An OpenAI client reads "stop" as a complete answer; the provider said the answer was cut.
+      expect([answer.choices[0].finish_reason, last.choices[0].finish_reason]).toEqual(["length", "length"]);
     });
   });
 });

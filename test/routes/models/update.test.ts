@@ -39,6 +39,24 @@ describe("PATCH a model", () => {
     expect((await storedModel(model.id)).apiKeyEncrypted).toBeNull();
   });
 
+  it("a model pointed at another host does not take its stored, write-only API key there", async () => {
+    const owner = await seedOwner();
+    const model = await createModel(owner, KINDS[0], { apiKey: "sk-secret-value" });
+    const path = `/large-language-models/${model.id}/`;
+    // Another path on the same server keeps the key; so does the host moving to https.
+    const along = await owner.fetch("PATCH", path, { baseUrl: "https://llm.example.com/v2" });
+    expect(await along.json()).toMatchObject({ hasApiKey: true });
+    // Another host: the key typed for the first provider would go to whatever host the base URL now names.
+    const elsewhere = `https://collector-${crypto.randomUUID()}.example.net/v1`;
+    const moved = await owner.fetch("PATCH", path, { baseUrl: elsewhere });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect(await moved.json()).toMatchObject({ baseUrl: elsewhere, hasApiKey: false, apiKeyPreview: null });
+    expect((await storedModel(model.id)).apiKeyEncrypted).toBeNull();
+    // A key given with the move is the new host's.
+    const given = await owner.fetch("PATCH", path, { baseUrl: "https://llm.example.com/v1", apiKey: "sk-new-value" });
+    expect(await given.json()).toMatchObject({ hasApiKey: true });
+  });
+
   it("rules are checked on the result: 400 naming the field, and nothing written", async () => {
     const owner = await seedOwner();
     const model = await createModel(owner, KINDS[1]);

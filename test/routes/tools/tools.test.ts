@@ -1,10 +1,13 @@
+import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { tools } from "../../../src/db/schema";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
 import { expectDenied, expectNotFound, expectUnknownIds } from "../../support/refusals";
-import { weatherToolBody } from "../../fixtures/tools";
+import { createTool, weatherToolBody } from "../../fixtures/tools";
 import { bodyOf } from "../../support/api";
+import type { McpTestServer } from "../../support/mcp-server.mjs";
+import { agentWith } from "../../support/tool-calls";
 
 const apiToolBody = (overrides: Record<string, unknown> = {}) =>
   weatherToolBody({ name: unique("get_weather").replace(/[^A-Za-z0-9_-]/g, "_"), ...overrides });
@@ -270,6 +273,35 @@ describe("tools CRUD", () => {
       });
     },
   );
+
+  it("two changes at once (move the URL; send the masked header back) give the new host no secret", async () => {
+    const owner = await seedOwner();
+    const secret = `tool-secret-${crypto.randomUUID()}`;
+    const tool = await createTool(owner, weatherToolBody({ rawHeaders: { "X-Api-Key": secret } }));
+    const masked = (tool as unknown as { rawHeaders: Record<string, string> }).rawHeaders["X-Api-Key"];
+    expect(masked).not.toBe(secret);
+    const collect = `/collect-${unique("tool")}`;
+    // Each alone is fine: moved, the stored header is dropped; sent back masked at the same URL, it is kept. At once,
+    // the second read the tool before the first moved it: its write finds the URL changed, and it reads again.
+    const [moved, resent] = await Promise.all([
+      owner.fetch("PATCH", `/tools/${tool.id}/`, { apiUrl: `${env.TEST_MCP_URL}${collect}` }),
+      owner.fetch("PATCH", `/tools/${tool.id}/`, { rawHeaders: { "X-Api-Key": masked } }),
+    ]);
+    expect([moved.status, resent.status]).toEqual([200, 200]);
+    const [row] = await db().select().from(tools).where(eq(tools.id, tool.id));
+    expect(row.apiUrl).toBe(`${env.TEST_MCP_URL}${collect}`);
+    expect(JSON.stringify(row.rawHeaders)).not.toContain(secret);
+    // The tool's next call goes to the new host (the MCP test server records each request's headers) without it.
+    const bot = await agentWith(owner, [tool]);
+    const asked = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "Use get_weather with city: Paris" },
+    });
+    expect(asked.status, await asked.clone().text()).toBe(200);
+    const stats = await (await fetch(`${env.TEST_MCP_URL}/stats`)).json<McpTestServer["stats"]>();
+    const atNewHost = stats.requests.filter((r) => r.path.startsWith(collect));
+    expect(atNewHost.length).toBeGreaterThan(0);
+    expect(atNewHost.map((r) => r.apiKey)).not.toContain(secret);
+  });
 
   it("assistants take tools: [{id}] on create and update, and show them", async () => {
     const owner = await seedOwner();

@@ -64,6 +64,11 @@ describe("openai_compatible embedding model (against the local upstream)", () =>
     const secret = `sk-secret-${crypto.randomUUID()}`;
     const leaked = await failure(model("any", { apiKey: secret }).embed(["x"]));
     expect(leaked.message).not.toContain(secret);
+    // A long key (a JWT, 320 characters) is hidden before the message is cut, which would leave most of it unmatched.
+    const long = `eyJhbGciOiJIUzI1NiJ9.${"a1B2c3D4".repeat(37)}.sig`.slice(0, 320);
+    const cut = await failure(model("any", { apiKey: long }).embed(["x"]));
+    expect(cut.message).toContain("***");
+    expect(cut.message).not.toContain(long.slice(0, 40));
   });
 
   it("an answer of the wrong shape is a 502 ModelError, not a crash", async () => {

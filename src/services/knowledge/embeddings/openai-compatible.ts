@@ -1,3 +1,4 @@
+import { providerText } from "../../llm/errors";
 import { ModelError } from "../../llm/types";
 import type { EmbeddingModel } from "./types";
 
@@ -75,7 +76,7 @@ export async function postJson(
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<Json> {
   // Upstream messages may echo what they were sent; the key must never reach our callers.
-  const scrub = (text: string) => (apiKey ? text.split(apiKey).join("***") : text);
+  const scrub = (text: string) => providerText(text, apiKey);
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
   if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -98,10 +99,7 @@ export async function postJson(
     const e = (body as Json | null)?.error ?? body;
     const message = typeof e === "string" ? e : (e?.message ?? e?.detail);
     const detail = typeof message === "string" ? message : text.trim();
-    throw new ModelError(
-      `The model provider answered ${res.status}${detail ? `: ${scrub(detail.slice(0, 300))}` : "."}`,
-      502,
-    );
+    throw new ModelError(`The model provider answered ${res.status}${detail ? `: ${scrub(detail)}` : "."}`, 502);
   }
   if (!body || typeof body !== "object")
     throw new ModelError("The model provider answered with something other than a JSON object.", 502);
