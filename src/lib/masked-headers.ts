@@ -1,4 +1,5 @@
 import { maskSecret } from "./crypto";
+import { fieldError } from "./errors";
 
 type HeaderObject = Record<string, unknown>;
 
@@ -30,4 +31,20 @@ export function unmaskedHeaders<T extends HeaderObject>(sent: T, stored: HeaderO
     else if (stay) out[name] = kept;
   }
   return out as T;
+}
+
+/**
+ * unmaskedHeaders, then a 400 on `field` for a masked value naming no stored one: stored, the mask would be sent to
+ * the server as is (a header value a receiver or an API refuses), as if it were the credential.
+ */
+export function headersToStore<T extends HeaderObject>(
+  field: string,
+  sent: T,
+  stored: HeaderObject | null,
+  stay: boolean,
+): T {
+  const headers = unmaskedHeaders(sent, stored, stay);
+  const masked = Object.keys(headers).find((name) => looksMasked(headers[name]));
+  if (masked) throw fieldError(field, `The value of "${masked}" is a masked one; give the value itself.`);
+  return headers;
 }

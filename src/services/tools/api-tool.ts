@@ -1,6 +1,6 @@
 import { readAtMost } from "../../lib/http";
 import { describeFetchFailure, timedOutAfter } from "../../lib/outbound-errors";
-import { keepsCredentials } from "../../lib/redirects";
+import { keepsCredentials, redirectedMethod } from "../../lib/redirects";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import type { ToolRow } from "./access";
 import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
@@ -31,7 +31,7 @@ export async function callApi(
   args: Record<string, unknown>,
   ctx: ToolContext,
 ): Promise<ToolOutcome> {
-  const method = (row.httpMethod ?? "get").toUpperCase();
+  let method = (row.httpMethod ?? "get").toUpperCase();
   const timeoutMs = Number(ctx.env.TOOL_TIMEOUT_MS) || API_TOOL_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
@@ -59,6 +59,12 @@ export async function callApi(
         await res.body?.cancel();
         if (hop >= MAX_REDIRECTS) return { status: "failure", error: `More than ${MAX_REDIRECTS} redirects.` };
         url = new URL(res.headers.get("Location")!, url);
+        // A 303 (See Other) asks for the answer elsewhere by GET: the call's body stays behind (RFC 9110 15.4.4).
+        method = redirectedMethod(res.status, method);
+        if (method === "GET" && body !== undefined) {
+          body = undefined;
+          delete headers["Content-Type"];
+        }
         if (!keepsCredentials(new URL(row.apiUrl!), url))
           for (const name of Object.keys(row.rawHeaders ?? {})) delete headers[name];
         continue;

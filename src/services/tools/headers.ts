@@ -1,4 +1,4 @@
-import { unmaskedHeaders } from "../../lib/masked-headers";
+import { headersToStore } from "../../lib/masked-headers";
 import { credentialsStay } from "../../lib/redirects";
 import type { tools } from "../../db/schema";
 import type { ToolRow } from "./access";
@@ -10,18 +10,18 @@ export const HEADER_FIELDS = [
 ] as const;
 
 /**
- * The header columns of a change to `current`: masked values resolved (unmaskedHeaders), and the stored headers
- * dropped when the change points the tool at another server (credentialsStay) without giving new ones.
+ * The header columns of a create, or of a change to `current`: masked values resolved (headersToStore: a mask naming
+ * no stored value is a 400), and the stored headers dropped when the change points the tool at another server
+ * (credentialsStay) without giving new ones.
  */
-export function headerColumns(columns: Partial<typeof tools.$inferInsert>, current: ToolRow) {
+export function headerColumns(columns: Partial<typeof tools.$inferInsert>, current?: ToolRow) {
   const out = { ...columns };
   for (const [field, urlField] of HEADER_FIELDS) {
-    const stay = credentialsStay(
-      current[urlField],
-      columns[urlField] === undefined ? current[urlField] : columns[urlField],
-    );
+    const stay =
+      !current ||
+      credentialsStay(current[urlField], columns[urlField] === undefined ? current[urlField] : columns[urlField]);
     const sent = columns[field];
-    if (sent) out[field] = unmaskedHeaders(sent, current[field], stay);
+    if (sent) out[field] = headersToStore(field, sent, current?.[field] ?? null, stay);
     else if (sent === undefined && !stay) out[field] = null;
   }
   return out;

@@ -26,7 +26,8 @@ type Columns = Partial<typeof tools.$inferInsert>;
 
 /**
  * The columns a body sets; for a change of `current`, its header values are resolved against the stored ones
- * (headerColumns: a masked value sent back keeps the stored value while the tool's server stays).
+ * (headerColumns: a masked value sent back keeps the stored value while the tool's server stays; a mask naming none
+ * is a 400).
  */
 export function toolColumns(b: ToolInput, current?: ToolRow): Columns {
   const values: Columns = {
@@ -48,7 +49,7 @@ export function toolColumns(b: ToolInput, current?: ToolRow): Columns {
     quickReplyConfig: b.quickReplyConfig,
   };
   const columns = definedFields(values);
-  return current ? headerColumns(columns, current) : columns;
+  return headerColumns(columns, current);
 }
 
 type Checked = Omit<ToolRow, "id" | "organizationId" | "createdById" | "createdAt" | "updatedAt">;

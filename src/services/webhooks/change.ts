@@ -3,16 +3,10 @@ import type { Bindings, Db } from "../../env";
 import { webhooks } from "../../db/schema";
 import { cannotOpen } from "../../lib/crypto";
 import { conflict } from "../../lib/errors";
+import { headersToStore } from "../../lib/masked-headers";
 import { credentialsStay } from "../../lib/redirects";
 import type { WebhookInput } from "../records/webhooks";
-import {
-  checkWebhookRules,
-  getWebhook,
-  headersToStore,
-  sealSecretToken,
-  type WebhookRow,
-  type WebhookView,
-} from "./config";
+import { checkWebhookRules, getWebhook, sealSecretToken, type WebhookRow, type WebhookView } from "./config";
 import { openedHeaders, sealedHeaders } from "./headers";
 
 /** Reads and checks of a change that keeps finding the webhook changed under it, before it answers 409. */
@@ -76,7 +70,7 @@ async function columnsOf(env: Pick<Bindings, "ENCRYPTION_KEY">, current: Webhook
   return {
     ...changes,
     ...(headers
-      ? await sealedHeaders(env, headersToStore(headers, stored, stay))
+      ? await sealedHeaders(env, headersToStore("headers", headers, stored, stay))
       : headers === null || !stay
         ? await sealedHeaders(env, {})
         : {}),

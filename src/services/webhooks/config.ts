@@ -12,7 +12,7 @@ import { cannotOpen, decryptSecret, encryptSecret, maskSecret } from "../../lib/
 import { fieldError, notFound } from "../../lib/errors";
 import { mapPage, type Page, type PageWindow, paginate } from "../../db/paginate";
 import { isUuid, uuidv7 } from "../../lib/ids";
-import { looksMasked, unmaskedHeaders } from "../../lib/masked-headers";
+import { headersToStore } from "../../lib/masked-headers";
 import { inList } from "../../lib/sql";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
 import { parseDate } from "../../lib/time";
@@ -118,22 +118,6 @@ export function checkWebhookRules(
 export async function sealSecretToken(value: string | null | undefined, env: Pick<Bindings, "ENCRYPTION_KEY">) {
   if (value === undefined || value === null) return value;
   return encryptSecret(value, env.ENCRYPTION_KEY);
-}
-
-/**
- * Custom headers as sent -> the column: a masked value sent back keeps the stored one, or is dropped where the URL
- * moved to another server (unmaskedHeaders, `stay`). A mask naming no stored value would be sent to the receiver as
- * is (and `fetch` refuses its characters): 400.
- */
-export function headersToStore(
-  sent: Record<string, string>,
-  stored: Record<string, string> | null,
-  stay: boolean,
-): Record<string, string> {
-  const headers = unmaskedHeaders(sent, stored, stay);
-  const masked = Object.keys(headers).find((name) => looksMasked(headers[name]));
-  if (masked) throw fieldError("headers", `The value of "${masked}" is a masked one; give the value itself.`);
-  return headers;
 }
 
 /** The secret is decrypted only to mask it; a seal that no longer opens still shows that one is set. */
@@ -357,7 +341,7 @@ export async function insertWebhook(
     id,
     organizationId,
     inboxId,
-    ...(await sealedHeaders(env, headersToStore(headers ?? {}, null, true))),
+    ...(await sealedHeaders(env, headersToStore("headers", headers ?? {}, null, true))),
     secretTokenSealed: (await sealSecretToken(secretToken, env)) ?? null,
   });
   return id;

@@ -9,8 +9,11 @@ import { type ToolCall, agentWith } from "../../support/tool-calls";
 type Reply = { message: { contentPayload: { toolCalls: ToolCall[] } } };
 
 /** Asks an agent on the built-in model, which calls get_weather with the city the question spells. */
-async function callThrough(owner: Actor, apiUrl: string): Promise<ToolCall> {
-  const tool = await createTool(owner, weatherToolBody({ apiUrl, rawHeaders: { "X-Api-Key": "tool-secret" } }));
+async function callThrough(owner: Actor, apiUrl: string, httpMethod = "get"): Promise<ToolCall> {
+  const tool = await createTool(
+    owner,
+    weatherToolBody({ apiUrl, httpMethod, rawHeaders: { "X-Api-Key": "tool-secret" } }),
+  );
   const bot = await agentWith(owner, [tool]);
   const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
     message: { content: "Use get_weather with city: Paris" },
@@ -20,7 +23,8 @@ async function callThrough(owner: Actor, apiUrl: string): Promise<ToolCall> {
   return reply.message.contentPayload.toolCalls[0];
 }
 
-const redirectTo = (target: string) => `${env.TEST_RECEIVER_URL}/redirect/x?to=${encodeURIComponent(target)}`;
+const redirectTo = (target: string, status = 302) =>
+  `${env.TEST_RECEIVER_URL}/redirect/x?to=${encodeURIComponent(target)}&status=${status}`;
 
 describe("api tools behind a redirect", () => {
   it("a redirect to another origin does not carry the tool's headers; one within the origin does", async () => {
@@ -36,5 +40,21 @@ describe("api tools behind a redirect", () => {
     const near = await callThrough(await seedOwner(), redirectTo(`${env.TEST_RECEIVER_URL}/echo/weather`));
     expect(near).toMatchObject({ status: "success", output: { path: "/echo/weather" } });
     expect((near.output as { headers: Record<string, string> }).headers["x-api-key"]).toBe("tool-secret");
+  });
+
+  it("a POST tool goes on as a GET without its body after a 303, and as a POST with it after a 307", async () => {
+    const owner = await seedOwner();
+    const echo = `${env.TEST_RECEIVER_URL}/echo/weather`;
+    type Echo = { method: string; body: unknown; headers: Record<string, string> };
+    const seeOther = await callThrough(owner, redirectTo(echo, 303), "post");
+    expect(seeOther.status).toBe("success");
+    const got = seeOther.output as Echo;
+    expect({ method: got.method, body: got.body, type: got.headers["content-type"] }).toEqual({
+      method: "GET",
+      body: null,
+      type: undefined,
+    });
+    const temporary = (await callThrough(await seedOwner(), redirectTo(echo, 307), "post")).output as Echo;
+    expect({ method: temporary.method, body: temporary.body }).toEqual({ method: "POST", body: { city: "Paris" } });
   });
 });
