@@ -111,14 +111,18 @@ function pageUrl(c: Context, params: Record<string, string | null>): string {
   return url.toString();
 }
 
-/** Builds `{count, next, previous, results}`; a page past the end is 404 "Invalid page.". */
+/**
+ * Builds `{count, next, previous, results}`; a page past the end is 404 "Invalid page.". A GET's link to page 1 has no
+ * `page`; a POST's says `page=1`, since without it the body's page would be read again (`bodyPageParams`).
+ */
 export function pageResponse<T>(c: Context, p: PageParams, count: number, results: T[]) {
   if (p.page > 1 && p.offset >= count) throw new ApiError(404, "not_found", "Invalid page.");
   const hasNext = p.offset + results.length < count;
   return {
     count,
     next: hasNext ? pageUrl(c, { page: String(p.page + 1) }) : null,
-    previous: p.page > 1 ? pageUrl(c, { page: p.page === 2 ? null : String(p.page - 1) }) : null,
+    previous:
+      p.page > 1 ? pageUrl(c, { page: p.page === 2 && c.req.method === "GET" ? null : String(p.page - 1) }) : null,
     results,
   };
 }

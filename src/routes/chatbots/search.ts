@@ -4,6 +4,7 @@ import { IdParams, errorResponses, json } from "../../lib/openapi";
 import { fieldError } from "../../lib/errors";
 import { bodyPageParams, pageOf, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
+import { modelApiError } from "../../services/llm/errors";
 import { searchableKnowledgeOf } from "../../services/chatbots/knowledge";
 import { queryScope } from "../../services/knowledge/query-scope";
 import { searchKnowledge, serverTiming } from "../../services/knowledge/retrieval/search";
@@ -53,13 +54,18 @@ export const registerSearchChatbot = (r: Router) =>
     const query = body.query ?? q.query?.trim();
     if (!query) throw fieldError("query", "Required, in the body or the query string.");
     const timings: Record<string, number> = {};
+    const requested = body.largeLanguageModel ?? q.largeLanguageModel;
     const hits = await searchKnowledge(c.env, db, knowledgeBases, {
       query,
       method: body.searchMethod,
       scope: queryScope(body.queryMetadata),
       timings,
       limit: bot.numberOfRetrievedChunks,
-      languageModelId: body.largeLanguageModel ?? q.largeLanguageModel ?? bot.largeLanguageModelId,
+      languageModelId: bot.largeLanguageModelId,
+      requestedLanguageModel: requested ? { id: requested, organizationId: access.organizationId } : undefined,
+    }).catch((err) => {
+      // A provider's failure (HyDE's model, an embedding model) is the documented 502, not a server error.
+      throw modelApiError(err);
     });
     c.header("Server-Timing", serverTiming(timings));
     const p = bodyPageParams(c, q, body);

@@ -43,10 +43,15 @@ export const ChatbotSearchBody = z
     query: query.optional(),
     searchMethod,
     queryMetadata,
-    largeLanguageModel: z.uuid().optional().openapi({
-      description: "Model that writes HyDE's hypothetical answer (default: the assistant's)",
-      example: "00000000-0000-7000-8000-000000000001",
-    }),
+    largeLanguageModel: z
+      .uuid()
+      .optional()
+      .openapi({
+        description:
+          "Language model that writes HyDE's hypothetical answer (default: the assistant's); one the organization " +
+          "may use, else 400",
+        example: "00000000-0000-7000-8000-000000000001",
+      }),
     replyMode: z
       .string()
       .max(50)

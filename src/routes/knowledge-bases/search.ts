@@ -3,6 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
 import { bodyPageParams, PageQuery, pageOf, pageResponse } from "../../lib/pagination";
 import { currentAccess } from "../../services/access";
+import { modelApiError } from "../../services/llm/errors";
 import { getKnowledgeBaseForRead } from "../../services/knowledge/knowledge-bases";
 import { queryScope } from "../../services/knowledge/query-scope";
 import { searchKnowledge, serverTiming } from "../../services/knowledge/retrieval/search";
@@ -48,6 +49,9 @@ export const registerSearchKnowledgeBase = (r: Router) =>
       scope: queryScope(body.queryMetadata),
       timings,
       limit: kb.numberOfRetrievedChunks,
+    }).catch((err) => {
+      // A provider's failure (the embedding model, HyDE's, the reranker) is the documented 502, not a server error.
+      throw modelApiError(err);
     });
     c.header("Server-Timing", serverTiming(timings));
     const p = bodyPageParams(c, c.req.valid("query"), body);

@@ -8,6 +8,7 @@ import { sendAll } from "../../lib/queues";
 import { ModelError } from "../llm/types";
 import { modelById } from "../models";
 import { embeddingModelFor } from "./embeddings";
+import type { EmbeddingModel } from "./embeddings/types";
 import { knowledgeBaseEmbeddingModel, refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
 import { vectorStoreFor } from "./vector-store";
 import { indexedTerms } from "./retrieval/terms";
@@ -35,19 +36,41 @@ export async function embedderOf(env: Bindings, db: Db, kb: Pick<KnowledgeBaseRo
 /** What an FAQ is searched by: its question and its answer. */
 export const faqText = (faq: { question: string; answer: string }) => `${faq.question}\n${faq.answer}`;
 
+/** FAQs' texts with their vectors and the model that made them: embedded before the rows are written (`embedFaqs`). */
+export interface EmbeddedFaqs {
+  embedder: EmbeddingModel;
+  texts: string[];
+  vectors: number[][];
+}
+
 /**
- * Indexes FAQs that were just written (or rewritten): their FTS rows in one batch, their vectors in
- * the knowledge base's store. Called after the rows exist; a failure leaves them keyword-searchable
- * only, and the caller reports it.
+ * Embeds FAQs about to be written, before anything is: a provider that fails then leaves no FAQ stored (a client's
+ * retry would add a second one) and none half-indexed. Rejects with the model's error (ModelError).
+ */
+export async function embedFaqs(
+  env: Bindings,
+  db: Db,
+  kb: KnowledgeBaseRow,
+  faqsToWrite: { question: string; answer: string }[],
+): Promise<EmbeddedFaqs> {
+  const texts = faqsToWrite.map(faqText);
+  const embedder = await embedderOf(env, db, kb);
+  return { embedder, texts, vectors: texts.length ? await embedder.embed(texts, "document") : [] };
+}
+
+/**
+ * Indexes FAQs just written with the vectors `embedFaqs` made for them (same order): their FTS rows in one batch, their
+ * keyword entries and vectors. Answers the ids whose rows are still there: an FAQ deleted meanwhile (its delete may
+ * have cleared the index before this wrote to it) has what was added removed again, so a deleted FAQ is never found.
  */
 export async function indexFaqs(
   env: Bindings,
   db: Db,
   kb: KnowledgeBaseRow,
-  rows: { id: string; question: string; answer: string }[],
-) {
-  if (!rows.length) return;
-  const texts = rows.map(faqText);
+  rows: { id: string }[],
+  { embedder, texts, vectors }: EmbeddedFaqs,
+): Promise<Set<string>> {
+  if (!rows.length) return new Set();
   const data = JSON.stringify(
     rows.map((r, i) => ({ id: r.id, terms: indexedTerms(texts[i], kb.id), words: countWords(texts[i]) })),
   );
@@ -70,8 +93,6 @@ export async function indexFaqs(
     kb.id,
     rows.map((r, i) => ({ id: r.id, type: "faq" as const, sourceId: r.id, text: texts[i] })),
   );
-  const embedder = await embedderOf(env, db, kb);
-  const vectors = await embedder.embed(texts, "document");
   const records = rows.map((r, i) => ({ id: r.id, values: vectors[i], type: "faq" as const, sourceId: r.id }));
   await vectorStoreFor(env).upsert(kb.id, records);
   await refreshKnowledgeBaseEmbedding(
@@ -80,6 +101,19 @@ export async function indexFaqs(
     embedder,
     records.map(({ values: _, ...r }, i) => ({ ...r, text: texts[i] })),
   );
+  const ids = rows.map((r) => r.id);
+  const live = new Set(
+    (
+      await db
+        .select({ id: faqs.id })
+        .from(faqs)
+        .where(sql`${faqs.id} in (select value from json_each(${JSON.stringify(ids)}))`)
+    ).map((r) => r.id),
+  );
+  const gone = ids.filter((id) => !live.has(id));
+  if (gone.length)
+    await Promise.all([vectorStoreFor(env).deleteByIds(kb.id, gone), removeKeywordTexts(env, kb.id, gone)]);
+  return live;
 }
 
 /** Deletes FAQs of a knowledge base with their index rows and vectors. */

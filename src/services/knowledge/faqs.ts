@@ -3,11 +3,12 @@ import { and, eq, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { type PageWindow, newestFirstPage } from "../../db/paginate";
-import { faqLabels, faqs } from "../../db/schema";
+import { faqLabels, faqs, knowledgeBaseLabels } from "../../db/schema";
 import { uuidv7 } from "../../lib/ids";
-import { chunk, contains } from "../../lib/sql";
+import { contains } from "../../lib/sql";
+import { notFound } from "../../lib/errors";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
-import { deleteFaqs, indexFaqs } from "./content";
+import { deleteFaqs, embedFaqs, indexFaqs } from "./content";
 import { checkLabels } from "./files";
 import { modelApiError } from "../llm/errors";
 import { faqRecord, faqRecords, type FaqPatch, type FaqWrite } from "../records/faqs";
@@ -26,7 +27,10 @@ export async function getFaq(db: Db, kb: KnowledgeBaseRow, faqId: string): Promi
   );
 }
 
-/** Statements replacing an FAQ's labels; 40 links per insert keeps each under D1's 100 bound parameters. */
+/**
+ * Statements replacing an FAQ's labels. The links are inserted only while the FAQ (and each label) still exists: an
+ * FAQ deleted (or a label removed) since it was read gets no link, rather than failing the batch on a foreign key.
+ */
 export function labelLinkStatements(
   db: Db,
   faqId: string,
@@ -35,8 +39,20 @@ export function labelLinkStatements(
 ): BatchItem<"sqlite">[] {
   if (labelIds === undefined) return [];
   const out: BatchItem<"sqlite">[] = replace ? [db.delete(faqLabels).where(eq(faqLabels.faqId, faqId))] : [];
-  for (const part of chunk(labelIds, 40))
-    out.push(db.insert(faqLabels).values(part.map((labelId) => ({ faqId, labelId }))));
+  if (labelIds.length)
+    out.push(
+      db.insert(faqLabels).select(
+        db
+          .select({ faqId: faqs.id, labelId: knowledgeBaseLabels.id })
+          .from(faqs)
+          // One bound parameter however many labels (D1 binds at most 100).
+          .innerJoin(
+            knowledgeBaseLabels,
+            sql`${knowledgeBaseLabels.id} in (select value from json_each(${JSON.stringify(labelIds)}))`,
+          )
+          .where(eq(faqs.id, faqId)),
+      ),
+    );
   return out;
 }
 
@@ -50,8 +66,9 @@ export async function listFaqs(
   const where = and(
     eq(faqs.knowledgeBaseId, kb.id),
     filters.query ? or(contains(faqs.question, filters.query), contains(faqs.answer, filters.query)) : undefined,
-    // One bound parameter however many labels are asked for (D1 binds at most 100).
-    filters.labels
+    // One bound parameter however many labels are asked for (D1 binds at most 100). No label ids (`labels=,`, as
+    // `labels=`) is no filter, as on the file list.
+    filters.labels?.length
       ? sql`exists (select 1 from ${faqLabels} where ${faqLabels.faqId} = ${faqs.id}
           and ${faqLabels.labelId} in (select value from json_each(${JSON.stringify(filters.labels)})))`
       : undefined,
@@ -68,9 +85,16 @@ export type FaqInput = z.output<typeof FaqPatch>;
 /** A new FAQ: the POST body once parsed (question and answer required). */
 export type FaqCreateInput = z.output<typeof FaqWrite>;
 
-/** Creates an FAQ with its labels (labels of this knowledge base, else 400) and indexes it at once. */
+/**
+ * Creates an FAQ with its labels (labels of this knowledge base, else 400) and indexes it at once. It is embedded
+ * first: a provider that fails (502) leaves no FAQ behind, nor one that indexing failed for after its row was written,
+ * so a client's retry does not make a second one (nor does a half-made FAQ hold the base's embedding model).
+ */
 export async function createFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, body: FaqCreateInput) {
   const labelIds = await checkLabels(db, kb.id, body.labels);
+  const embedded = await embedFaqs(env, db, kb, [body]).catch((err) => {
+    throw modelApiError(err);
+  });
   const id = uuidv7();
   const [[row]] = await db.batch([
     db
@@ -86,16 +110,18 @@ export async function createFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, bod
       .returning(),
     ...labelLinkStatements(db, id, labelIds, false),
   ]);
-  await indexFaqs(env, db, kb, [row]).catch((err) => {
-    throw modelApiError(err);
+  await indexFaqs(env, db, kb, [row], embedded).catch(async (err) => {
+    await deleteFaqs(env, db, kb.id, [id]);
+    throw err;
   });
   // Indexing counted the embedded tokens on the row.
   return faqRecord(db, kb, await getFaq(db, kb, id));
 }
 
 /**
- * Writes the given fields of an FAQ and its labels in one batch (atomic), then re-indexes it when
- * its searchable text changed. For PUT, PATCH and update-metadata.
+ * Writes the given fields of an FAQ and its labels in one batch (atomic), then re-indexes it when its searchable text
+ * changed, embedded before anything is written (a provider's failure, 502, changes nothing). An FAQ deleted meanwhile
+ * is a 404: nothing written, no labels linked, nothing left indexed. For PUT, PATCH and update-metadata.
  */
 export async function updateFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, current: FaqRow, body: FaqInput) {
   const labelIds = await checkLabels(db, kb.id, body.labels);
@@ -105,6 +131,13 @@ export async function updateFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, cur
     answerMediaUrls: body.answerMediaUrls === null ? {} : body.answerMediaUrls,
     rawUserDefineMetadata: body.rawUserDefineMetadata === null ? {} : body.rawUserDefineMetadata,
   });
+  const text = { question: values.question ?? current.question, answer: values.answer ?? current.answer };
+  const changed = text.question !== current.question || text.answer !== current.answer;
+  const embedded = changed
+    ? await embedFaqs(env, db, kb, [text]).catch((err) => {
+        throw modelApiError(err);
+      })
+    : null;
   const [[row]] = await db.batch([
     db
       .update(faqs)
@@ -113,13 +146,10 @@ export async function updateFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, cur
       .returning(),
     ...labelLinkStatements(db, current.id, labelIds, true),
   ]);
-  if (row.question !== current.question || row.answer !== current.answer) {
-    await indexFaqs(env, db, kb, [row]).catch((err) => {
-      throw modelApiError(err);
-    });
-    return faqRecord(db, kb, await getFaq(db, kb, row.id));
-  }
-  return faqRecord(db, kb, row);
+  if (!row) throw notFound("FAQ not found.");
+  if (!embedded) return faqRecord(db, kb, row);
+  if (!(await indexFaqs(env, db, kb, [row], embedded)).has(row.id)) throw notFound("FAQ not found.");
+  return faqRecord(db, kb, await getFaq(db, kb, row.id));
 }
 
 /** Deletes the FAQs of this knowledge base among `ids`; other ids are ignored. */

@@ -158,18 +158,16 @@ async function fileRecords(db: Db, kb: KnowledgeBaseRow, rows: FileRow[], origin
 export const fileRecordOf = async (db: Db, kb: KnowledgeBaseRow, row: FileRow, origin: string) =>
   (await fileRecords(db, kb, [row], origin))[0];
 
-/** A page of a knowledge base's files, newest first; `labels` is a comma-separated list of label ids (any of). */
+/** A page of a knowledge base's files, newest first; `labels`: files carrying any of these label ids. */
 export async function listFiles(
   db: Db,
   kb: KnowledgeBaseRow,
-  filters: { query?: string; status?: FileRow["status"]; labels?: string },
+  filters: { query?: string; status?: FileRow["status"]; labels?: string[] },
   window: PageWindow,
   origin: string,
 ) {
-  const labelIds = (filters.labels ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+  // No label ids (`labels=,`, as `labels=`) is no filter, as on the FAQ list.
+  const labelIds = filters.labels ?? [];
   const where = and(
     eq(knowledgeBaseFiles.knowledgeBaseId, kb.id),
     filters.query ? contains(knowledgeBaseFiles.filename, filters.query) : undefined,

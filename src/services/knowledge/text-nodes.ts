@@ -12,6 +12,7 @@ import { contains } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import { visibleKnowledgeBasesCondition, type KnowledgeBaseRow } from "./knowledge-bases";
 import { embedderOf } from "./content";
+import { modelApiError } from "../llm/errors";
 import { refreshKnowledgeBaseEmbedding } from "./embeddings/knowledge-base";
 import { indexKeywordTexts, removeKeywordTexts } from "./retrieval/knowledge-index";
 import { indexedTerms } from "./retrieval/terms";
@@ -80,8 +81,13 @@ export async function getVisibleTextNode(db: Db, access: OrgAccess, userId: stri
   return found;
 }
 
-/** Rewrites a node's text and indexes it again: FTS (with the row, atomically), the base's keyword index, its vector
- * and the built-in embedding. */
+/**
+ * Rewrites a node's text and indexes it again: FTS (with the row, atomically), the base's keyword index, its vector
+ * and the built-in embedding. The text is embedded before anything is written, so a provider that fails (502) leaves
+ * the node as it was rather than its new text beside its old vector. A node deleted meanwhile is a 404 with nothing
+ * left indexed: its UPDATE matches no row, or, deleted while this indexed it, what was added is removed again (the
+ * delete may have cleared the index before this wrote to it), so a deleted passage never crowds out live ones.
+ */
 export async function rewriteTextNode(
   env: Bindings,
   db: Db,
@@ -89,9 +95,14 @@ export async function rewriteTextNode(
   node: TextNodeRow,
   text: string,
 ): Promise<TextNodeRow> {
+  const { embedder, values } = await embedDocument(env, db, kb, text);
   const now = Date.now();
-  await env.DB.batch([
-    env.DB.prepare("update text_nodes set text = ?2, updated_at = ?3 where id = ?1").bind(node.id, text, now),
+  const [updated] = await env.DB.batch<{ id: string }>([
+    env.DB.prepare("update text_nodes set text = ?2, updated_at = ?3 where id = ?1 returning id").bind(
+      node.id,
+      text,
+      now,
+    ),
     env.DB.prepare("delete from text_nodes_fts where rowid = (select rowid from text_nodes where id = ?1)").bind(
       node.id,
     ),
@@ -100,13 +111,28 @@ export async function rewriteTextNode(
       indexedTerms(text, kb.id),
     ),
   ]);
+  if (!updated.results.length) throw notFound("Text node not found.");
   const indexed = { id: node.id, type: "text_node" as const, sourceId: node.fileId, text };
   await indexKeywordTexts(env, kb.id, [indexed]);
-  const embedder = await embedderOf(env, db, kb);
-  const [values] = await embedder.embed([text], "document");
   await vectorStoreFor(env).upsert(kb.id, [{ id: node.id, values, type: "text_node", sourceId: node.fileId }]);
   await refreshKnowledgeBaseEmbedding(env, db, embedder, [indexed]);
+  const [still] = await db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.id, node.id));
+  if (!still) {
+    await Promise.all([vectorStoreFor(env).deleteByIds(kb.id, [node.id]), removeKeywordTexts(env, kb.id, [node.id])]);
+    throw notFound("Text node not found.");
+  }
   return { ...node, text, updatedAt: now };
+}
+
+/** A text's document vector from the base's embedding model; a provider's failure as the API reports it (502). */
+async function embedDocument(env: Bindings, db: Db, kb: KnowledgeBaseRow, text: string) {
+  try {
+    const embedder = await embedderOf(env, db, kb);
+    const [values] = await embedder.embed([text], "document");
+    return { embedder, values };
+  } catch (err) {
+    throw modelApiError(err);
+  }
 }
 
 /** Removes a node (its FTS row goes by trigger) and its file's count of it, then its vector and keyword entries. */

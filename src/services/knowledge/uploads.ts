@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { Bindings } from "../../env";
-import { getDb } from "../../db";
-import { knowledgeBases } from "../../db/schema";
+import type { Bindings, Db } from "../../env";
+import { knowledgeBaseFiles, knowledgeBases } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { readAtMost } from "../../lib/http";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
@@ -10,7 +9,9 @@ import { objectPrefixOf } from "./content";
 import { BUILT_IN_PARSER } from "./files";
 import { checkFile, fileSpecs } from "../uploads/file-specs";
 import { shownFilename } from "../uploads/store";
-import { keyOfFile } from "../uploads/urls";
+import { keyOfFile, knowledgeBaseFileOfUrl } from "../uploads/urls";
+import type { OrgAccess } from "../access";
+import { getVisibleKnowledgeBase, visibleKnowledgeBasesCondition } from "./knowledge-bases";
 
 /** A file to add to a knowledge base, read and checked, not yet stored. */
 export interface Upload {
@@ -60,15 +61,22 @@ export async function readUpload(env: Bindings, file: File): Promise<Upload> {
   };
 }
 
+/** Who names a reference: what they may read decides which objects they may copy. */
+export interface ReferenceCaller {
+  access: OrgAccess;
+  userId: string;
+}
+
 /**
- * A JSON reference: the key of an object of this organization in the service's storage (uploads of the
- * organization, or another of its knowledge bases' files), or an absolute URL of one (CONTRACT section 10: our object
- * route on `origin`, or R2's endpoint); any other http(s) URL is fetched under the same SSRF rules as webhooks (no
- * redirects followed).
+ * A JSON reference: the key of an object the caller may read in the service's storage (uploads of the organization,
+ * or a file of a knowledge base they can see), or an absolute URL of one (CONTRACT section 10: our object route on
+ * `origin`, or R2's endpoint, or a knowledge base file's own `file` URL); any other http(s) URL is fetched under the
+ * same SSRF rules as webhooks (no redirects followed).
  */
 export async function fetchReference(
   env: Bindings,
-  organizationId: string,
+  db: Db,
+  caller: ReferenceCaller,
   origin: string,
   ref: { file: string; filename: string; parser?: string | null },
   field: string,
@@ -77,8 +85,9 @@ export async function fetchReference(
   let bytes: ArrayBuffer;
   let contentType: string;
   // A link is fetched (its bytes new to the organization); anything else names an object already in storage.
-  const key = await keyOfFile(env, origin, ref.file);
-  const fetched = key === null && /^https?:\/\//i.test(ref.file);
+  const named = knowledgeBaseFileOfUrl(origin, ref.file);
+  const key = named ? await visibleFileKey(db, caller, named) : await keyOfFile(env, origin, ref.file);
+  const fetched = !named && key === null && /^https?:\/\//i.test(ref.file);
   if (fetched) {
     const problem = webhookUrlProblem(ref.file, outboundAllowedHosts(env));
     if (problem) throw fieldError(field, problem);
@@ -94,8 +103,7 @@ export async function fetchReference(
     const read = await readAtMost(res.body, fileSpecs(env).knowledgeBaseFile.file.max_size + 1);
     bytes = read.bytes.buffer as ArrayBuffer;
   } else {
-    if (key === null || !(await ownsKey(env, organizationId, key)))
-      throw fieldError(field, "No uploaded object with this key.");
+    if (key === null || !(await mayCopy(db, caller, key))) throw fieldError(field, "No uploaded object with this key.");
     const object = await env.FILES.get(key);
     if (!object) throw fieldError(field, "No uploaded object with this key.");
     contentType = object.httpMetadata?.contentType ?? "";
@@ -106,15 +114,34 @@ export async function fetchReference(
   return { filename, ...type, size: bytes.byteLength, bytes, parserId, from: key ?? undefined };
 }
 
-/** Keys a caller may name: `uploads/<organization>/...`, or a file of one of the organization's knowledge bases. */
-async function ownsKey(env: Bindings, organizationId: string, key: string): Promise<boolean> {
+/**
+ * Keys a caller may name: `uploads/<organization>/...`, or a file of a knowledge base they can see. A file of one
+ * hidden from them is answered as a key that does not exist: copied, it could be downloaded from their own base.
+ */
+async function mayCopy(db: Db, { access, userId }: ReferenceCaller, key: string): Promise<boolean> {
   if (key.split("/").some((s) => s === "" || s === "." || s === "..")) return false;
-  if (key.startsWith(`uploads/${organizationId}/`)) return true;
+  if (key.startsWith(`uploads/${access.organizationId}/`)) return true;
   const kbId = /^knowledge-bases\/([0-9a-f-]{36})\//.exec(key)?.[1];
   if (!kbId || !key.startsWith(objectPrefixOf(kbId))) return false;
-  const [kb] = await getDb(env.DB)
-    .select({ id: knowledgeBases.id })
-    .from(knowledgeBases)
-    .where(and(eq(knowledgeBases.id, kbId), eq(knowledgeBases.organizationId, organizationId)));
-  return !!kb;
+  return !!(await getVisibleKnowledgeBase(db, access, userId, kbId));
+}
+
+/** The object key of a knowledge base file named by its URL, when the caller can see its knowledge base; else null. */
+async function visibleFileKey(
+  db: Db,
+  { access, userId }: ReferenceCaller,
+  named: { knowledgeBaseId: string; fileId: string },
+): Promise<string | null> {
+  const [row] = await db
+    .select({ objectKey: knowledgeBaseFiles.objectKey })
+    .from(knowledgeBaseFiles)
+    .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
+    .where(
+      and(
+        eq(knowledgeBaseFiles.id, named.fileId),
+        eq(knowledgeBaseFiles.knowledgeBaseId, named.knowledgeBaseId),
+        visibleKnowledgeBasesCondition(access, userId),
+      ),
+    );
+  return row?.objectKey ?? null;
 }

@@ -26,6 +26,28 @@ export async function signedDownloadUrl(
   return presignUrl(creds, "GET", objectUrl(creds, origin, key), ttlSeconds);
 }
 
+const KNOWLEDGE_BASE_FILE_PATH_RE =
+  /^\/api(?:\/v1)?\/knowledge-bases\/([0-9a-f-]{36})\/files\/([0-9a-f-]{36})\/download\/?$/i;
+
+/**
+ * The knowledge base file a URL names when it is that file's own `file` URL (its download route on this origin, under
+ * either prefix), else null. Its object key is read with the caller's view of the knowledge base, so only a service
+ * that has both resolves it (knowledge/uploads.ts).
+ */
+export function knowledgeBaseFileOfUrl(
+  origin: string,
+  file: string,
+): { knowledgeBaseId: string; fileId: string } | null {
+  let url: URL;
+  try {
+    url = new URL(file);
+  } catch {
+    return null;
+  }
+  const m = url.origin === origin ? KNOWLEDGE_BASE_FILE_PATH_RE.exec(url.pathname) : null;
+  return m ? { knowledgeBaseId: m[1].toLowerCase(), fileId: m[2].toLowerCase() } : null;
+}
+
 /**
  * The object key a client's `file` names: a bare key, or an absolute URL of one of our objects (our
  * own object route on this origin, or the bucket at R2's endpoint). Anything else is null: it is

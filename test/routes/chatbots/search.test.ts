@@ -5,6 +5,7 @@ import { NO_SUCH_ID, call, expectError, seedMember, seedOwner, type Actor } from
 import { createChatbot } from "../../fixtures/chatbots";
 import { createFaq, createKnowledgeBase } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
+import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
 
 const searchOf = (botId: string) => `/chatbots/${botId}/search/`;
 
@@ -99,5 +100,37 @@ describe("POST /chatbots/{id}/search/", () => {
     const outsider = await seedMember(owner, ["chatbot.view"]);
     await expectError(await outsider.fetch("POST", searchOf(bot.id), { query: "refund" }), 404, "not_found");
     await expectError(await owner.fetch("POST", searchOf(NO_SUCH_ID), { query: "refund" }), 404, "not_found");
+  });
+});
+
+describe("POST /chatbots/{id}/search/: HyDE's language model", () => {
+  // Models that fail at once (fail-500 for their first 99 requests): a test need not wait for a long answer.
+  const failing = () => `fail-500x99-${crypto.randomUUID()}`;
+
+  it("a largeLanguageModel of another organization is 400 naming it, never asked (with that one's key)", async () => {
+    const victim = await seedOwner("victim");
+    const modelName = failing();
+    const theirs = await upstreamModel(victim, { modelName });
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const kb = await createKnowledgeBase(owner, { enableHyde: true, chatbots: [{ id: bot.id }] });
+    await createFaq(owner, kb.id, { question: "How do refunds work?", answer: "Refunds take 14 days." });
+    for (const [body, query] of [
+      [{ query: "refund", largeLanguageModel: theirs.id }, ""],
+      [{ query: "refund" }, `?largeLanguageModel=${theirs.id}`],
+    ] as const) {
+      const error = await expectError(await owner.fetch("POST", `${searchOf(bot.id)}${query}`, body), 400, "invalid");
+      expect(error.errors?.largeLanguageModel).toBeTruthy();
+    }
+    expect(await upstreamRequestCount(modelName)).toBe(0);
+  });
+
+  it("a failing HyDE model is the documented 502 (upstream_error), not a 500", async () => {
+    const owner = await seedOwner();
+    const model = await upstreamModel(owner, { modelName: failing() });
+    const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+    const kb = await createKnowledgeBase(owner, { enableHyde: true, chatbots: [{ id: bot.id }] });
+    await createFaq(owner, kb.id, { question: "How do refunds work?", answer: "Refunds take 14 days." });
+    await expectError(await owner.fetch("POST", searchOf(bot.id), { query: "refund" }), 502, "upstream_error");
   });
 });

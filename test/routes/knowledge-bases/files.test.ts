@@ -2,7 +2,14 @@ import { matchExpression } from "../../../src/services/knowledge/retrieval/terms
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { countRows, NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
-import { createKnowledgeBase, createLabel, ingest, uploadFiles, waitForFile } from "../../fixtures/knowledge";
+import {
+  createFaq,
+  createKnowledgeBase,
+  createLabel,
+  ingest,
+  uploadFiles,
+  waitForFile,
+} from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
 import { bodyOf, pageOf } from "../../support/api";
 import { uploadKey } from "../attachments/support";
@@ -307,6 +314,48 @@ describe("files: metadata, delete, batch delete, download", () => {
     expect(
       (await bodyOf<"PATCH /knowledge-bases/{knowledgeBaseId}/files/{fileId}/update-metadata/">(res)).labels,
     ).toHaveLength(60);
+  });
+
+  it("the list's `labels` takes repeated keys and commas, as the FAQ list does; no label ids: no filter", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const [one, two, unused] = [
+      await createLabel(owner, kb.id),
+      await createLabel(owner, kb.id),
+      await createLabel(owner, kb.id),
+    ];
+    const [a, b] = await uploadFiles(owner, kb.id, [
+      { name: "a.txt", content: "one" },
+      { name: "b.txt", content: "two" },
+    ]);
+    await uploadFiles(owner, kb.id, [{ name: "c.txt", content: "none" }]);
+    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${a.id}/update-metadata/`, {
+      labels: [{ id: one.id }],
+    });
+    await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/${b.id}/update-metadata/`, {
+      labels: [{ id: two.id }],
+    });
+    for (const [id, label] of [
+      ["a", one],
+      ["b", two],
+    ] as const)
+      await createFaq(owner, kb.id, { question: `${id}?`, answer: id, labels: [{ id: label.id }] });
+    await createFaq(owner, kb.id, { question: "c?", answer: "c" });
+    const counts = async (query: string) => {
+      const [files, faqs] = await Promise.all(
+        ["files", "faqs"].map(async (list) => {
+          const res = await owner.fetch("GET", `/knowledge-bases/${kb.id}/${list}/${query}`);
+          expect(res.status, await res.clone().text()).toBe(200);
+          return (await res.json<{ count: number }>()).count;
+        }),
+      );
+      return { files, faqs };
+    };
+    expect(await counts(`?labels=${one.id}&labels=${two.id}`)).toEqual({ files: 2, faqs: 2 });
+    expect(await counts(`?labels=${one.id},${two.id}`)).toEqual({ files: 2, faqs: 2 });
+    expect(await counts(`?labels=${unused.id}`)).toEqual({ files: 0, faqs: 0 });
+    for (const none of ["?labels=", "?labels=,", "?labels=,&labels="])
+      expect(await counts(none), none).toEqual({ files: 3, faqs: 3 });
   });
 
   it("batch-delete removes this knowledge base's files; an id of no file of it is 400 and deletes none", async () => {

@@ -4,6 +4,7 @@ import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "
 import { expectNotFound } from "../../support/refusals";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
+import { upstreamModel } from "../chat-completions/fixtures";
 
 const ARTICLES = [
   {
@@ -209,6 +210,14 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     const followed = await owner.fetch("POST", first.next!.replace(/^https?:\/\/[^/]+\/api\/v1/, ""), body);
     const next = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(followed);
     expect(next.results.map((r) => r.text)).toEqual(second.results.map((r) => r.text));
+    // `previous` of the body's page 2 names page 1: without it, the same body asked page 2 again.
+    expect(second.previous).toMatch(/[?&]page=1\b/);
+    const back = await owner.fetch("POST", second.previous!.replace(/^https?:\/\/[^/]+\/api\/v1/, ""), {
+      ...body,
+      page: 2,
+    });
+    const previous = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(back);
+    expect(previous.results.map((r) => r.text)).toEqual(first.results.map((r) => r.text));
     // A page size out of range is clamped to 1..100, as in the query string.
     const clamped = await search(owner, kb.id, { ...body, pageSize: 101 });
     expect(clamped.results.map((r) => r.text)).toEqual(all.results.map((r) => r.text));
@@ -277,4 +286,19 @@ describe("POST /knowledge-bases/{id}/search/", () => {
       expect((await outsider.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "x" })).status).toBe(200);
     },
   );
+
+  it("an embedding provider that fails is the documented 502 (upstream_error), not a 500", async () => {
+    const owner = await seedOwner();
+    const embedder = await upstreamModel(owner, {
+      path: "/embedding-models/",
+      modelName: `fail-500x99-${crypto.randomUUID()}`,
+      dimensions: 8,
+    });
+    const kb = await createKnowledgeBase(owner, { embeddingModel: embedder.id });
+    await expectError(
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "refund" }),
+      502,
+      "upstream_error",
+    );
+  });
 });

@@ -1,8 +1,10 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
+import { upstreamModel } from "../chat-completions/fixtures";
 
 type Owner = Awaited<ReturnType<typeof seedOwner>>;
 
@@ -97,6 +99,63 @@ describe("PATCH /chatbot-text-nodes/{id}/", () => {
       expect(unchanged.text).toBe(refundsNode.text);
     },
   );
+
+  it("an embedding provider that fails is a 502 (upstream_error), and the passage stays as it was", async () => {
+    const owner = await seedOwner();
+    // The first request (the file's ingestion) is answered, every later one fails.
+    const embedder = await upstreamModel(owner, {
+      path: "/embedding-models/",
+      modelName: `fail-500from2-${crypto.randomUUID()}`,
+      dimensions: 8,
+    });
+    const kb = await createKnowledgeBase(owner, { embeddingModel: embedder.id });
+    const [file] = await ingest(owner, kb.id, [{ name: "hours.txt", content: "Our office opens at nine." }]);
+    const nodes = await bodyOf<"GET /chatbot-text-nodes/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${file.id}`),
+    );
+    const node = nodes.results[0] as { id: string; text: string };
+    const res = await owner.fetch("PATCH", `/chatbot-text-nodes/${node.id}/`, { text: "We open at ten now." });
+    await expectError(res, 502, "upstream_error");
+    const after = await bodyOf<"GET /chatbot-text-nodes/{id}/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/${node.id}/`),
+    );
+    expect(after.text).toBe(node.text);
+    expect(await found(owner, kb.id, "ten", "keyword")).toEqual([]);
+  });
+
+  it("racing the node's DELETE, it leaves no deleted passage in the index to crowd out live ones", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner, { numberOfRetrievedChunks: 1, sentenceWindowSize: 0 });
+    const [live] = await ingest(owner, kb.id, [
+      {
+        name: "live.txt",
+        content: "A refund is paid to the original card within fourteen working days of the return.",
+      },
+    ]);
+    const [doomed] = await ingest(owner, kb.id, [{ name: "doomed.txt", content: "Parcels ship from Rotterdam." }]);
+    const nodes = await bodyOf<"GET /chatbot-text-nodes/">(
+      await owner.fetch("GET", `/chatbot-text-nodes/?knowledgeBaseFile=${doomed.id}`),
+    );
+    const id = (nodes.results[0] as { id: string }).id;
+    const [patched, deleted] = await Promise.all([
+      owner.fetch("PATCH", `/chatbot-text-nodes/${id}/`, { text: "Refund refund refund." }),
+      owner.fetch("DELETE", `/chatbot-text-nodes/${id}/`),
+    ]);
+    expect(deleted.status).toBe(204);
+    // 404 when the delete came first (or finished while the PATCH indexed); 200 only if the PATCH was done before it.
+    expect([200, 404]).toContain(patched.status);
+    expect((await owner.fetch("GET", `/chatbot-text-nodes/${id}/`)).status).toBe(404);
+    const index = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
+    expect({ keywords: (await index.keywordStatus()).documents, vectors: await index.count() }).toEqual({
+      keywords: 1,
+      vectors: 1,
+    });
+    for (const method of ["keyword", "vector"])
+      expect(
+        (await found(owner, kb.id, "refund", method)).map((r) => r.knowledgeBaseFile?.id),
+        method,
+      ).toEqual([live.id]);
+  });
 });
 
 describe("DELETE /chatbot-text-nodes/{id}/", () => {

@@ -26,7 +26,8 @@ const route = createRoute({
     "Needs `knowledge_base.manage`. Either multipart/form-data with 1 to 20 `file` parts, or JSON `{files: " +
     "[{file, filename, parser?}]}` where `file` is an " +
     "http(s) URL the service fetches (private and internal addresses are refused) or the key of an object " +
-    "uploaded to this service's storage for the organization (its absolute URL names it too). " +
+    "uploaded to this service's storage for the organization (its absolute URL names it too), or a file of a " +
+    "knowledge base you can see (its key, or its record's `file` URL). " +
     "Types and size limits: `GET /api/parsers/supported-file-types/` (400 for another type, 413 over the limit). " +
     "Every file is checked before any is stored. Files start `initial` and are parsed, chunked, embedded and " +
     "indexed in the background.",
@@ -65,7 +66,7 @@ export const registerCreateFiles = (r: Router) =>
       ? await multipartUploads(c)
       : await Promise.all(
           (c.req.valid("json") as z.infer<typeof FileReferences>).files.map((ref, i) =>
-            fetchReference(c.env, access.organizationId, origin, ref, `files.${i}.file`),
+            fetchReference(c.env, c.var.db, { access, userId }, origin, ref, `files.${i}.file`),
           ),
         );
     return c.json(await addFiles(c.env, c.var.db, c.var.data, kb, userId, uploads, origin), 201);

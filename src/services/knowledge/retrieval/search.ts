@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { modelById } from "../../models";
+import { fieldError } from "../../../lib/errors";
+import { getModel, modelById, type ModelRow } from "../../models";
 import type { Bindings, Db } from "../../../env";
 import type { KnowledgeBaseRow } from "../knowledge-bases";
 import { embedderOf } from "../content";
@@ -26,8 +27,15 @@ export interface SearchOptions {
   scope?: QueryScope;
   /** Results overall; each knowledge base also keeps at most its own numberOfRetrievedChunks. */
   limit: number;
-  /** The language model that writes HyDE's hypothetical answer (enableHyde); the built-in one when absent. */
+  /** The language model that writes HyDE's hypothetical answer (enableHyde), as stored on an assistant (checked when
+   * it was stored); the built-in one when absent. */
   languageModelId?: string | null;
+  /**
+   * A language model the caller names for this search instead (the assistant search's `largeLanguageModel`): used only
+   * when the organization may use it, else 400 naming the field before any model is asked. Read unchecked, any
+   * organization's model (and its provider key) would answer.
+   */
+  requestedLanguageModel?: { id: string; organizationId: string };
   /** Filled with the milliseconds each stage took (summed over bases), for a Server-Timing header. */
   timings?: Record<string, number>;
 }
@@ -65,6 +73,12 @@ export async function searchKnowledge(
   options: SearchOptions,
 ): Promise<SearchHit[]> {
   const method = options.method ?? "hybrid";
+  const languageModel = await hydeModel(db, bases, options);
+  // One hypothetical answer per search, however many of its bases use HyDE.
+  let hyde: Promise<string> | undefined;
+  const hypothesis = languageModel
+    ? () => (hyde ??= hypotheticalAnswer(env, languageModel, options.query))
+    : () => null;
   const timed = async <T>(stage: string, run: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
@@ -78,7 +92,9 @@ export async function searchKnowledge(
       const filter = await sourceFilter(db, options.scope ?? { mode: "unrestricted" }, kb.id);
       if (filter.nothing || kb.vectorDatabaseType) return [];
       const pool = Math.min(100, Math.max(30, 3 * Math.max(kb.numberOfRetrievedChunks, options.limit)));
-      const [keyword, vector] = await timed("index", () => candidates(env, db, kb, options, method, filter, pool));
+      const [keyword, vector] = await timed("index", () =>
+        candidates(env, db, kb, options, method, filter, pool, hypothesis),
+      );
       const fused = method === "hybrid" ? fuse(keyword, vector, kb.enableRrf ?? true) : null;
       let ranked: Candidate[] = fused ?? (method === "keyword" ? keyword : vector);
       if (fused?.length && (options.rerank ?? kb.enableRerank))
@@ -117,6 +133,7 @@ async function candidates(
   method: SearchMethod,
   filter: SourceFilter,
   pool: number,
+  hypothesis: () => Promise<string> | null,
 ): Promise<[Candidate[], Candidate[]]> {
   const vectorFilter: VectorFilter = {};
   if (filter.allow || filter.deny.size)
@@ -131,7 +148,8 @@ async function candidates(
       topK: pool,
     };
   if (method !== "keyword") {
-    const text = kb.enableHyde ? `${options.query}\n${await hypotheticalAnswer(env, db, options)}` : options.query;
+    const answer = kb.enableHyde ? hypothesis() : null;
+    const text = answer ? `${options.query}\n${await answer}` : options.query;
     const embedder = await embedderOf(env, db, kb);
     const scan = !env.VECTORIZE;
     request.vector = isKnowledgeBaseModel(embedder)
@@ -227,17 +245,31 @@ async function keywordCandidatesFts(
   return results;
 }
 
+/**
+ * The model that writes HyDE's answer: the requested one, checked against the organization (400 when it may not use
+ * it, whether or not a base uses HyDE), else the stored or built-in one; null when no base uses HyDE.
+ */
+async function hydeModel(db: Db, bases: KnowledgeBaseRow[], options: SearchOptions): Promise<ModelRow | null> {
+  const requested = options.requestedLanguageModel;
+  if (requested) {
+    const row = await getModel(db, requested.organizationId, requested.id, "llm");
+    if (!row)
+      throw fieldError("largeLanguageModel", "No language model with this id is available to the organization.");
+    return row;
+  }
+  if (!bases.some((kb) => kb.enableHyde)) return null;
+  return modelById(db, options.languageModelId ?? LOCAL_LLM);
+}
+
 /** HyDE: the language model's short answer to the question, searched for together with the question. */
-async function hypotheticalAnswer(env: Bindings, db: Db, options: SearchOptions): Promise<string> {
-  const row = await modelById(db, options.languageModelId ?? LOCAL_LLM);
-  if (!row) return "";
+async function hypotheticalAnswer(env: Bindings, row: ModelRow, query: string): Promise<string> {
   const model = await chatModelFor(env, row);
   const system =
     "Write a short passage, as a help-centre article would, that answers the question. Do not say you are unsure.";
   const { content } = await complete(model, {
     messages: [
       { role: "system", content: system },
-      { role: "user", content: options.query },
+      { role: "user", content: query },
     ],
     maxTokens: 200,
   });

@@ -1,0 +1,83 @@
+// FAQ writes that fail or race: a provider failing under a create or an update, a PATCH racing the FAQ's DELETE.
+// The everyday FAQ routes are in faqs.test.ts.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { expectError, seedOwner, type Actor } from "../../harness";
+import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
+import { bodyOf } from "../../support/api";
+import { upstreamModel } from "../chat-completions/fixtures";
+
+const faqsOf = (kbId: string) => `/knowledge-bases/${kbId}/faqs/`;
+
+/** A knowledge base whose embedding model answers `modelName`'s way on the local upstream. */
+async function baseEmbeddingWith(owner: Actor, modelName: string) {
+  const embedder = await upstreamModel(owner, { path: "/embedding-models/", modelName, dimensions: 8 });
+  return await createKnowledgeBase(owner, { embeddingModel: embedder.id });
+}
+
+describe("FAQ writes when the embedding provider fails", () => {
+  it("a create answered 502 stores no FAQ, so a client's retry makes no duplicate", async () => {
+    const owner = await seedOwner();
+    const kb = await baseEmbeddingWith(owner, `fail-500x99-${crypto.randomUUID()}`);
+    for (let attempt = 0; attempt < 2; attempt++)
+      await expectError(
+        await owner.fetch("POST", faqsOf(kb.id), { question: "Open?", answer: "At 9." }),
+        502,
+        "upstream_error",
+      );
+    const listed = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/faqs/">(
+      await owner.fetch("GET", faqsOf(kb.id)),
+    );
+    const record = await bodyOf<"GET /knowledge-bases/{id}/">(await owner.fetch("GET", `/knowledge-bases/${kb.id}/`));
+    // Vectors never stored are not counted, and the base's embedding model may still be changed.
+    expect({ faqs: listed.count, chunksCount: record.chunksCount, bytes: record.vectorStorageSize }).toEqual({
+      faqs: 0,
+      chunksCount: 0,
+      bytes: 0,
+    });
+  });
+
+  it("an update answered 502 leaves the FAQ as it was", async () => {
+    const owner = await seedOwner();
+    // The first request (the create) is answered, every later one fails.
+    const kb = await baseEmbeddingWith(owner, `fail-500from2-${crypto.randomUUID()}`);
+    const faq = await createFaq(owner, kb.id, { question: "Open?", answer: "At nine." });
+    await expectError(
+      await owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/`, { answer: "At ten." }),
+      502,
+      "upstream_error",
+    );
+    const after = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/faqs/{faqId}/">(
+      await owner.fetch("GET", `${faqsOf(kb.id)}${faq.id}/`),
+    );
+    expect(after.answer).toBe("At nine.");
+  });
+});
+
+describe("an FAQ PATCH racing the FAQ's DELETE", () => {
+  it("is a 404 (or 200 when it came first), never a 500; no label link or index entry outlives the FAQ", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const label = await createLabel(owner, kb.id);
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const faq = await createFaq(owner, kb.id, { question: "Open?", answer: "At nine." });
+      const [patched, deleted] = await Promise.all([
+        owner.fetch("PATCH", `${faqsOf(kb.id)}${faq.id}/`, { answer: "At ten.", labels: [{ id: label.id }] }),
+        owner.fetch("DELETE", `${faqsOf(kb.id)}${faq.id}/`),
+      ]);
+      expect(deleted.status).toBe(204);
+      statuses.push(patched.status);
+    }
+    expect(statuses.filter((s) => s !== 200 && s !== 404)).toEqual([]);
+    const links = await env.DB.prepare("SELECT count(*) AS n FROM faq_labels WHERE label_id = ?")
+      .bind(label.id)
+      .first<{ n: number }>();
+    expect(links?.n).toBe(0);
+    const index = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
+    expect({ keywords: (await index.keywordStatus()).documents, vectors: await index.count() }).toEqual({
+      keywords: 0,
+      vectors: 0,
+    });
+  });
+});
