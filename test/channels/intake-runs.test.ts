@@ -217,7 +217,7 @@ describe("a channel message's files over several runs of its event", () => {
     expect(files).toEqual({ uploads: files.uploads, objects: files.uploads, attachments: files.uploads });
   });
 
-  it("a run that outlived its chat's lease, beside the one that took the chat over: each file counted once", async () => {
+  it("a run past its chat's lease, beside the one that took the chat over: each file counted once", async () => {
     const from: TelegramUser = { id: 7402000 + Math.floor(Math.random() * 1000), first_name: "Flo" };
     const { owner, token, inbox } = await telegramInbox();
     const eventId = await keptPhoto(owner, inbox.inboxId, from, "Both sides of the box", ["front", "back"]);

@@ -35,7 +35,7 @@ describe("names", () => {
     }
   });
 
-  it("refuses a name of only invisible characters (zero-width, joiners, BOM, soft hyphen), naming the field", async () => {
+  it("refuses a name of only invisible characters (zero-width, joiners, BOM, soft hyphen), naming it", async () => {
     const owner = await seedOwner();
     const invisible = ["\u200B", "\u200C\u200D", " \u2060 ", "\uFEFF\u200B", "\u00AD"];
     const lists = [...writes(owner), { path: "/inboxes/", body: { channelType: "telegram" }, list: "/inboxes/" }];

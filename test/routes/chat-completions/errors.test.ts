@@ -32,7 +32,7 @@ describe("gateway errors carry the OpenAI shape too", () => {
     }
   });
 
-  it("a provider's error echoing a long API key shows none of it: the key is hidden before the text is cut", async () => {
+  it("a provider's error echoing a long API key shows none of it: hidden before the text is cut", async () => {
     const owner = await gatewayOwner();
     // A JWT-style key (Zhipu, a proxy's token): 320 characters; the upstream answers 401 echoing the key it got.
     const key = `eyJhbGciOiJIUzI1NiJ9.${"a1B2c3D4".repeat(37)}.sig`.slice(0, 320);
