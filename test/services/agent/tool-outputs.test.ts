@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { models, toolExecutionRecords } from "../../../src/db/schema";
 import { jsonBytes, withinBytes, withOutputsWithin } from "../../../src/services/agent/output-size";
-import { data, db, seedOwner, type Actor } from "../../harness";
+import { conversationData, db, seedOwner, type Actor } from "../../harness";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
 import { answerAt, completionChunk as chunk, forgetAnswers, sse } from "../../support/answer-at";
 import { objectMessages } from "../../support/object-messages";
@@ -47,7 +47,8 @@ describe("tool outputs as stored", () => {
     answerAt(api, () => new Response('"'.repeat(1_000_000), { headers: { "Content-Type": "text/plain" } }));
     const tool = await createTool(owner, weatherToolBody({ apiUrl: api }));
     const reply = await askWeather(owner, [tool]);
-    const [record] = await (await data(owner.organizationId))
+    // On the conversation's part (an organization may have two: the "two-parts" project).
+    const [record] = await (await conversationData(owner.organizationId, reply.conversationId))
       .select()
       .from(toolExecutionRecords)
       .where(eq(toolExecutionRecords.messageId, reply.message.id));
