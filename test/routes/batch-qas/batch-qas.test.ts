@@ -56,6 +56,14 @@ async function webChatWithBot(owner: Actor) {
   return { bot, webChatId: inbox.channel.id };
 }
 
+/** A batch of `questions` written as the route writes it, but not queued: the test runs its job. */
+async function unqueuedBatch(owner: Actor, questions: { question: string; expectedAnswer: string | null }[]) {
+  const { bot, webChatId } = await webChatWithBot(owner);
+  const file = `uploads/${owner.organizationId}/batch-qa/x/q.csv`;
+  const written = { organizationId: owner.organizationId, webChatId, chatbotId: bot.id, createdById: owner.userId };
+  return { webChatId, batch: await createBatchQa(env.DB, { ...written, file, filename: "q.csv" }, questions) };
+}
+
 async function upload(owner: Actor, filename: string, body: string | Uint8Array, contentType: string) {
   const key = `uploads/${owner.organizationId}/batch-qa/${crypto.randomUUID()}/${filename}`;
   await env.FILES.put(key, body, { httpMetadata: { contentType } });
@@ -243,23 +251,10 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
 
   it("keeps an answer when the judge model then fails: the item is done, scored as without a judge", async () => {
     const owner = await seedOwner();
-    const { bot, webChatId } = await webChatWithBot(owner);
     // The judge's provider answers 500 (the in-test upstream's fault model).
     const judge = await upstreamModel(owner, { modelName: `fail-500-${crypto.randomUUID()}` });
-    // The batch written as the route writes it, but not queued: this test runs its job.
     const question = { question: "Where is my parcel?", expectedAnswer: "On its way." };
-    const batch = await createBatchQa(
-      env.DB,
-      {
-        organizationId: owner.organizationId,
-        webChatId,
-        chatbotId: bot.id,
-        createdById: owner.userId,
-        file: `uploads/${owner.organizationId}/batch-qa/x/q.csv`,
-        filename: "q.csv",
-      },
-      [question],
-    );
+    const { batch } = await unqueuedBatch(owner, [question]);
     await runBatchQa(bindingsWith({ EVALUATION_MODEL: judge.id }), db(), batch.id);
     const [item] = await db().select().from(batchQaItems).where(eq(batchQaItems.batchQaId, batch.id));
     expect({ status: item.status, error: item.error }).toEqual({ status: "done", error: null });
@@ -413,23 +408,11 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
 
   it("a run fails the questions still waiting once the plan's words of the month are used, saying why", async () => {
     const owner = await seedOwner();
-    const { bot, webChatId } = await webChatWithBot(owner);
-    // The batch written as the route writes it, while words remained; they are used before its job runs.
-    const batch = await createBatchQa(
-      env.DB,
-      {
-        organizationId: owner.organizationId,
-        webChatId,
-        chatbotId: bot.id,
-        createdById: owner.userId,
-        file: `uploads/${owner.organizationId}/batch-qa/x/q.csv`,
-        filename: "q.csv",
-      },
-      [
-        { question: "Where is my parcel?", expectedAnswer: null },
-        { question: "When do you open?", expectedAnswer: null },
-      ],
-    );
+    // The batch written while words remained; they are used before its job runs.
+    const { webChatId, batch } = await unqueuedBatch(owner, [
+      { question: "Where is my parcel?", expectedAnswer: null },
+      { question: "When do you open?", expectedAnswer: null },
+    ]);
     await useWordsOfMonth(owner.organizationId);
     expect(await runBatchQa(bindingsWith(TINY), db(), batch.id)).toBe(false);
     const items = await db().select().from(batchQaItems).where(eq(batchQaItems.batchQaId, batch.id));
