@@ -42,10 +42,12 @@ export interface Bindings {
   BOOTSTRAP_PASSWORD?: string;
   JSON_BODY_LIMIT_BYTES?: string;
   RATE_LIMIT_PER_MINUTE?: string;
-  /** Failed sign-ins (console sessions, login) allowed per 15 minutes per e-mail (default 10) and per client address
-   * (default 50), src/services/sign-in-limits.ts. */
+  /** Failed sign-ins (console sessions, login) allowed per 15 minutes per e-mail from one client address (default
+   * 10), per client address (default 50) and per e-mail from every address (default 100),
+   * src/services/sign-in-limits.ts. */
   SIGN_IN_FAILURES_PER_EMAIL?: string;
   SIGN_IN_FAILURES_PER_CLIENT?: string;
+  SIGN_IN_FAILURES_PER_ACCOUNT?: string;
   /** Comma-separated `host` or `host:port` that outbound calls may reach although private (CONTRACT section 11). */
   OUTBOUND_ALLOWED_HOSTS?: string;
   /** Alias of OUTBOUND_ALLOWED_HOSTS. */

@@ -5,7 +5,10 @@ import { addShared } from "./rate-limit";
 
 /** Failed sign-ins are counted in fixed windows of this length. */
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+/** Per e-mail from one client address (from anywhere when the address is not known). */
 export const DEFAULT_FAILURES_PER_EMAIL = 10;
+/** Per e-mail from every address together: guessing spread over many addresses stays bounded. */
+export const DEFAULT_FAILURES_PER_ACCOUNT = 100;
 /** Higher than per e-mail: an office or a carrier puts many people behind one address. */
 export const DEFAULT_FAILURES_PER_CLIENT = 50;
 
@@ -17,18 +20,39 @@ export interface SignInAttempt {
   client: string | null;
 }
 
+/**
+ * The address a client is counted by: an IPv6 address by its /64, the block one subscriber or one server is given,
+ * so that stepping through it does not make a new client at each request.
+ */
+export function clientOf(address: string): string {
+  if (!address.includes(":")) return address;
+  const [head, tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
+
+/**
+ * Which counts an attempt takes its place in. Per e-mail, the count is the e-mail's from one address: a stranger's
+ * failures from elsewhere then hold back neither the account's owner nor their office, while the count of every
+ * address together (`SIGN_IN_FAILURES_PER_ACCOUNT`) still bounds guessing spread over many (docs/decisions.md,
+ * "Rate limiting").
+ */
 function countersOf(env: Bindings, who: SignInAttempt): [string, number][] {
   const counters: [string, number][] = [];
-  if (who.email)
-    counters.push([
-      `sign-in:email:${who.email.toLowerCase()}`,
-      Number(env.SIGN_IN_FAILURES_PER_EMAIL) || DEFAULT_FAILURES_PER_EMAIL,
-    ]);
-  if (who.client)
-    counters.push([
-      `sign-in:client:${who.client}`,
-      Number(env.SIGN_IN_FAILURES_PER_CLIENT) || DEFAULT_FAILURES_PER_CLIENT,
-    ]);
+  const email = who.email?.toLowerCase();
+  const client = who.client ? clientOf(who.client) : null;
+  const perEmail = Number(env.SIGN_IN_FAILURES_PER_EMAIL) || DEFAULT_FAILURES_PER_EMAIL;
+  if (email && client) {
+    counters.push([`sign-in:email:${email}:client:${client}`, perEmail]);
+    counters.push([`sign-in:email:${email}`, Number(env.SIGN_IN_FAILURES_PER_ACCOUNT) || DEFAULT_FAILURES_PER_ACCOUNT]);
+  } else if (email) counters.push([`sign-in:email:${email}`, perEmail]);
+  if (client)
+    counters.push([`sign-in:client:${client}`, Number(env.SIGN_IN_FAILURES_PER_CLIENT) || DEFAULT_FAILURES_PER_CLIENT]);
   return counters;
 }
 

@@ -21,8 +21,10 @@ const route = createRoute({
     "when the deployment sets them " +
     "(with no user yet, this creates them as the first request with `BOOTSTRAP_API_KEY` does). A sign-in sent " +
     "from another site's page (`Origin` of another origin) is 403. After " +
-    "`SIGN_IN_FAILURES_PER_EMAIL` (default 10) failed sign-ins for one e-mail, or `SIGN_IN_FAILURES_PER_CLIENT` " +
-    "(default 50) from one address, in 15 minutes, sign-ins are 429 with `Retry-After` until the 15 minutes end.",
+    "`SIGN_IN_FAILURES_PER_EMAIL` (default 10) failed sign-ins for one e-mail from one address, " +
+    "`SIGN_IN_FAILURES_PER_ACCOUNT` (default 100) for one e-mail from every address, or " +
+    "`SIGN_IN_FAILURES_PER_CLIENT` (default 50) from one address, in 15 minutes, those sign-ins are 429 with " +
+    "`Retry-After` until the 15 minutes end (an IPv6 address counts by its /64).",
   security: [],
   request: jsonBody(SignIn),
   responses: {

@@ -4,7 +4,7 @@ import { count, eq } from "drizzle-orm";
 import { apiKeys, consoleSessions } from "../../../src/db/schema";
 import { sha256Hex } from "../../../src/lib/crypto";
 import { env } from "cloudflare:workers";
-import { limitFailedSignIns, SIGN_IN_WINDOW_MS } from "../../../src/services/sign-in-limits";
+import { clientOf, limitFailedSignIns, SIGN_IN_WINDOW_MS } from "../../../src/services/sign-in-limits";
 import { changePassword } from "../../../src/services/auth";
 import { signIn } from "../../../src/services/console-sessions";
 import type { Db } from "../../../src/env";
@@ -192,6 +192,54 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
     await expectError(await from(client, { email: owner.email, password: PASSWORD }), 429, "throttled");
     await expectError(await from(client, { apiKey: owner.key }), 429, "throttled");
     expect((await from(`${client}-other`, { email: owner.email, password: PASSWORD })).status).toBe(201);
+  });
+
+  it(
+    "a stranger's failures from one address hold back only it; the count over every address holds back the " +
+      "account",
+    async () => {
+      const owner = await withPassword(await seedOwner());
+      const from = (client: string, password: string) =>
+        call(
+          "POST",
+          "/api/v1/auth/sessions/",
+          { email: owner.email, password },
+          { Origin: ORIGIN, "CF-Connecting-IP": client },
+        );
+      const stranger = `203.0.113.${Math.floor(Math.random() * 250)}-${unique("stranger")}`;
+      for (let i = 0; i < 10; i++) await expectError(await from(stranger, `guess-${i}`), 400, "invalid_credentials");
+      await expectError(await from(stranger, PASSWORD), 429, "throttled");
+      expect((await from(`${stranger}-owner`, PASSWORD)).status).toBe(201);
+      // Spread over addresses of one IPv6 /64, the guesses are one client's.
+      const block = `2001:db8:${Math.floor(Math.random() * 65535).toString(16)}:7`;
+      for (let i = 1; i <= 10; i++) await expectError(await from(`${block}::${i.toString(16)}`, "nope"), 400);
+      await expectError(await from(`${block}:ffff::1`, PASSWORD), 429, "throttled");
+      // Guessing over many addresses stops at the account's count (`SIGN_IN_FAILURES_PER_ACCOUNT`), whoever comes next.
+      const spread = { ...env, SIGN_IN_FAILURES_PER_ACCOUNT: "12" };
+      const email = `${unique("spread")}@example.com`;
+      for (let i = 0; i < 12; i++)
+        await limitFailedSignIns(spread, { email, client: `192.0.2.${i}` }, async () => undefined);
+      await expect(
+        limitFailedSignIns(spread, { email, client: "198.51.100.7" }, async () => "user"),
+      ).rejects.toMatchObject({
+        status: 429,
+      });
+      expect(
+        await limitFailedSignIns(
+          env,
+          { email: `${unique("fresh")}@example.com`, client: "198.51.100.7" },
+          async () => "user",
+        ),
+      ).toBe("user");
+    },
+  );
+
+  it("an IPv6 client counts by its /64, however the address is written; IPv4 as it is", () => {
+    expect(clientOf("2001:DB8:0:12:abcd::1")).toBe("2001:db8:0:12::/64");
+    expect(clientOf("2001:db8::12:0:0:1")).toBe("2001:db8:0:0::/64");
+    expect(clientOf("2001:0db8:0000:0012:0000:0000:0000:0001")).toBe("2001:db8:0:12::/64");
+    expect(clientOf("::1")).toBe("0:0:0:0::/64");
+    expect(clientOf("203.0.113.9")).toBe("203.0.113.9");
   });
 
   it("failed sign-ins count for 15 minutes: the next window starts afresh", async () => {
