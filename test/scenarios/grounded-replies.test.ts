@@ -5,6 +5,7 @@ import { createFaq, createKnowledgeBase, ingest } from "../fixtures/knowledge";
 import { makeDocx, makePdf } from "../fixtures/documents";
 import { readEvents, storedReply, type StreamEvent } from "../support/sse";
 import { bodyOf } from "../support/api";
+import { standIn } from "../support/bindings";
 
 async function ask(owner: Actor, chatbotId: string, content: string, extra: Record<string, unknown> = {}) {
   const res = await owner.fetch("POST", `/chatbots/${chatbotId}/completions/`, { message: { content, ...extra } });
@@ -97,6 +98,24 @@ describe("replies grounded in a knowledge base", () => {
     const unanswerable = await ask(owner, bot.id, "Which football club won the league?");
     expect(unanswerable.content).toBe("I cannot answer that from the handbook.");
     expect(unanswerable.message!.citations).toEqual([]);
+  });
+
+  it("a cited file shows its status now: one being reparsed (its passages kept meanwhile) is not `done`", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const [file] = await ingest(owner, kb.id, [{ name: "warranty.txt", content: "The warranty lasts five years." }]);
+    const bot = await createChatbot(owner, { knowledgeBases: [{ id: kb.id }] });
+    const citedStatus = async () =>
+      (await ask(owner, bot.id, "How long does the warranty last?")).message!.citations.find((c) => c.id === file.id)
+        ?.status;
+    expect(await citedStatus()).toBe("done");
+    // The reparse's job is held, so the file stays queued with its old passages searchable.
+    const held = { send: async () => {}, sendBatch: async () => {} };
+    const res = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/files/batch-reparse/`, [{ id: file.id }], {
+      settings: { INGESTION_QUEUE: standIn("INGESTION_QUEUE", held) },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await citedStatus()).toBe("initial");
   });
 
   it("FAQ hits count in hitsCount", async () => {

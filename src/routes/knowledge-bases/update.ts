@@ -23,8 +23,8 @@ const routeFor = (method: "put" | "patch") =>
       "fields left out keep their value; `groups`, when given, replaces the list, and `chatbots` the " +
       "assistants you can see " +
       "(links to others stay; adding or removing one needs `chatbot.manage`). " +
-      "The embedding model cannot change while the knowledge base holds indexed content (its vectors would no " +
-      "longer match). " +
+      "The embedding model cannot change while the knowledge base holds indexed content or files being processed " +
+      "(its vectors would no longer match). " +
       "Store credentials: a string replaces, null clears, absent keeps. Setting up or changing an Elasticsearch or " +
       "OpenSearch store needs the organization's `canUseCustomElasticsearch` (403 otherwise).",
     request: { params: IdParams, ...jsonBody(method === "put" ? KnowledgeBaseWrite : KnowledgeBasePatch) },

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { and, asc, eq, exists, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, exists, inArray, not, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { type PageWindow, newestFirstPage } from "../../db/paginate";
@@ -283,20 +283,25 @@ export async function checkKnowledgeBaseUpdate(
   current: KnowledgeBaseRow,
   body: KnowledgeBaseInput,
 ): Promise<KnowledgeBaseLinks> {
-  if (
-    body.embeddingModel &&
-    body.embeddingModel !== current.embeddingModelId &&
-    (await hasIndexedContent(db, current.id))
-  ) {
-    throw fieldError(
-      "embeddingModel",
-      "Cannot change while the knowledge base holds indexed files or FAQs; create a new knowledge base instead.",
-    );
-  }
+  if (changesEmbeddingModel(current, body) && (await hasIndexedContent(db, current.id))) throw embeddingModelFixed();
   return checkKnowledgeBaseReferences(db, access, userId, body, await currentLinks(db, access, userId, current.id));
 }
 
-/** Writes the fields a PUT or PATCH gives and the links checkKnowledgeBaseUpdate returned. */
+const changesEmbeddingModel = (current: KnowledgeBaseRow, body: KnowledgeBaseInput) =>
+  !!body.embeddingModel && body.embeddingModel !== current.embeddingModelId;
+
+const embeddingModelFixed = () =>
+  fieldError(
+    "embeddingModel",
+    "Cannot change while the knowledge base holds indexed files or FAQs, or files being processed; create a new " +
+      "knowledge base instead.",
+  );
+
+/**
+ * Writes the fields a PUT or PATCH gives and the links checkKnowledgeBaseUpdate returned. A new embedding model is
+ * written first, on its own, only while the base still holds no content: a file added since the check would
+ * otherwise be embedded by the old model and its passages searched with the new one (400, nothing written).
+ */
 export async function updateKnowledgeBase(
   env: Bindings,
   db: Db,
@@ -309,6 +314,14 @@ export async function updateKnowledgeBase(
   const { storedCredentials, ...store } = await resolveVectorDatabase(env, current, body);
   await requireStoreFeature(db, access.organizationId, current, body, store);
   const values = definedFields(knowledgeBaseColumns(body));
+  if (changesEmbeddingModel(current, body)) {
+    const [changed] = await db
+      .update(knowledgeBases)
+      .set({ embeddingModelId: body.embeddingModel })
+      .where(and(eq(knowledgeBases.id, current.id), not(holdsIndexedContent(db))))
+      .returning({ id: knowledgeBases.id });
+    if (!changed) throw embeddingModelFixed();
+  }
   const [[row]] = await db.batch([
     db
       .update(knowledgeBases)
@@ -462,16 +475,29 @@ export const knowledgeBasesOfChatbot = (db: Db, chatbotId: string) =>
     );
 
 /**
- * Knowledge bases holding indexed content (text nodes or FAQs, whose vectors their embedding model made), as a
- * condition of a query over `knowledge_bases`: then their embedding model is fixed.
+ * Knowledge bases holding indexed content (text nodes or FAQs, whose vectors their embedding model made) or files
+ * being processed (their ingestion has read the model, or will, and embeds with it), as a condition of a query over
+ * `knowledge_bases`: then their embedding model is fixed. Counting only what was indexed let the model change under a
+ * running ingestion, whose passages then sat beside others of the new model in one index.
  */
-export const holdsIndexedContent = (db: Db) =>
+export const holdsIndexedContent = (db: Db): SQL =>
   or(
     exists(db.select({ id: textNodes.id }).from(textNodes).where(eq(textNodes.knowledgeBaseId, knowledgeBases.id))),
     exists(db.select({ id: faqs.id }).from(faqs).where(eq(faqs.knowledgeBaseId, knowledgeBases.id))),
-  );
+    exists(
+      db
+        .select({ id: knowledgeBaseFiles.id })
+        .from(knowledgeBaseFiles)
+        .where(
+          and(
+            eq(knowledgeBaseFiles.knowledgeBaseId, knowledgeBases.id),
+            inArray(knowledgeBaseFiles.status, ["initial", "processing"]),
+          ),
+        ),
+    ),
+  )!;
 
-/** Whether the knowledge base holds any indexed content (then its embedding model is fixed). */
+/** Whether the knowledge base holds indexed content or files being processed (then its embedding model is fixed). */
 export async function hasIndexedContent(db: Db, knowledgeBaseId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: knowledgeBases.id })

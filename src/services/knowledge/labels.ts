@@ -2,7 +2,7 @@ import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { faqLabels, knowledgeBaseFileLabels, knowledgeBaseLabels } from "../../db/schema";
 import { type PageWindow, mapPage, paginate } from "../../db/paginate";
-import { conflict, isUniqueViolation } from "../../lib/errors";
+import { conflict, isUniqueViolation, notFound } from "../../lib/errors";
 import { contains } from "../../lib/sql";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { labelRecord } from "../records/knowledge-labels";
@@ -62,7 +62,10 @@ export async function createLabel(db: Db, kb: KnowledgeBaseRow, name: string) {
   return labelRecord(kb, { ...row, filesCount: 0, faqsCount: 0 });
 }
 
-/** Renames a label (409 when the knowledge base has another of this name). */
+/**
+ * Renames a label (409 when the knowledge base has another of this name). A label deleted since it was read is a 404:
+ * its UPDATE matches no row, so nothing is written.
+ */
 export async function renameLabel(db: Db, kb: KnowledgeBaseRow, current: LabelRow, name: string) {
   const [row] = await db
     .update(knowledgeBaseLabels)
@@ -70,6 +73,7 @@ export async function renameLabel(db: Db, kb: KnowledgeBaseRow, current: LabelRo
     .where(eq(knowledgeBaseLabels.id, current.id))
     .returning()
     .catch(duplicateName);
+  if (!row) throw notFound("Label not found.");
   return labelRecord(kb, { ...row, filesCount: current.filesCount, faqsCount: current.faqsCount });
 }
 

@@ -7,6 +7,7 @@ import { cleanupUploads } from "../../../src/services/uploads/cleanup";
 import { call, data, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied, expectInvalid } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
+import { createKnowledgeBase } from "../../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { PNG, requestsMultipart, uploadKey } from "./support";
 import { bodyOf } from "../../support/api";
@@ -341,6 +342,30 @@ describe("the assistant reads attachments", () => {
       });
     },
   );
+
+  it("a conversation's attachment goes into a knowledge base by key only with conversation.view", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const key = await uploadKey(owner, "contract.txt", new TextEncoder().encode("Contract 4711."), "text/plain");
+    const sent = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "Here is my contract.", attachments: [{ file: key, filename: "contract.txt" }] },
+    });
+    expect(sent.status, await sent.clone().text()).toBe(200);
+    const add = (actor: Actor, kbId: string, file: string) =>
+      actor.fetch("POST", `/knowledge-bases/${kbId}/files/`, { files: [{ file, filename: "contract.txt" }] });
+    const manager = await seedMember(owner, ["knowledge_base.manage", "knowledge_base.view"]);
+    const hidden = await createKnowledgeBase(manager);
+    for (const file of [key, `http://localhost/api/v1/uploads/${key}`]) {
+      const refused = await expectError(await add(manager, hidden.id, file), 400, "invalid");
+      expect(refused.errors?.["files.0.file"]).toEqual(["No uploaded object with this key."]);
+    }
+    expect(await env.FILES.head(key)).not.toBeNull();
+    const reader = await seedMember(owner, ["knowledge_base.manage", "knowledge_base.view", "conversation.view"]);
+    const res = await add(reader, (await createKnowledgeBase(reader)).id, key);
+    expect(res.status, await res.clone().text()).toBe(201);
+    // The attachment keeps its object: the file has a copy of its own.
+    expect(await env.FILES.head(key)).not.toBeNull();
+  });
 
   it(
     "documents are read and answered from (local model, deterministic); waitForAttachments false answers " +

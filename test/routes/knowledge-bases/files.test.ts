@@ -165,6 +165,37 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     expect(await countRows(env.DB, "knowledge_base_files WHERE knowledge_base_id = ?", kb.id)).toBe(3);
   });
 
+  it("an upload key names the caller's own uploads: another member's is a key of nothing, and stays", async () => {
+    const owner = await seedOwner();
+    const model = { model_name: "knowledge-base-file", field_name: "file" };
+    const text = (words: string) => new TextEncoder().encode(words);
+    // The owner's upload, not attached to anything yet (copying it would also have removed it).
+    const theirs = await uploadKey(
+      owner,
+      "draft.txt",
+      text("A draft of the price list."),
+      "text/plain",
+      undefined,
+      model,
+    );
+    const manager = await seedMember(owner, ["knowledge_base.manage", "knowledge_base.view"]);
+    const kb = await createKnowledgeBase(manager);
+    for (const file of [theirs, `http://localhost/api/v1/uploads/${theirs}`]) {
+      const res = await manager.fetch("POST", `/knowledge-bases/${kb.id}/files/`, {
+        files: [{ file, filename: "a.txt" }],
+      });
+      const refused = await expectError(res, 400, "invalid");
+      expect(refused.errors?.["files.0.file"]).toEqual(["No uploaded object with this key."]);
+    }
+    expect(await countRows(env.DB, "knowledge_base_files WHERE knowledge_base_id = ?", kb.id)).toBe(0);
+    expect(await env.FILES.head(theirs)).not.toBeNull();
+    const mine = await uploadKey(manager, "mine.txt", text("Mine."), "text/plain", undefined, model);
+    const res = await manager.fetch("POST", `/knowledge-bases/${kb.id}/files/`, {
+      files: [{ file: mine, filename: "mine.txt" }],
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+  });
+
   it("400 for an unsupported type or no file part, nothing written; 413 over the size limit", async () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner);

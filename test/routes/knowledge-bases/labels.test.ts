@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { countRows, NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { eq } from "drizzle-orm";
+import { knowledgeBases } from "../../../src/db/schema";
+import { ApiError } from "../../../src/lib/errors";
+import { getLabel, renameLabel } from "../../../src/services/knowledge/labels";
+import { countRows, db, NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createFaq, createKnowledgeBase, createLabel, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
@@ -189,6 +193,22 @@ describe("knowledge base labels", () => {
       await owner.fetch("GET", labelsOf(kb.id)),
     );
     expect(page.results.map((l) => l.name)).toEqual(["seen"]);
+  });
+
+  it("a rename racing the label's delete is a 404 and writes nothing, never a 500 or a 200", async () => {
+    const { owner, kb } = await setup();
+    const label = await createLabel(owner, kb.id, "Billing");
+    const [row] = await db().select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id));
+    // The rename has read the label (as its route does) when the delete goes through.
+    const read = await getLabel(db(), row, label.id);
+    expect((await owner.fetch("DELETE", `${labelsOf(kb.id)}${label.id}/`)).status).toBe(204);
+    const renamed = await renameLabel(db(), row, read, "Payments").then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(renamed).toBeInstanceOf(ApiError);
+    expect(renamed).toMatchObject({ status: 404 });
+    expect(await countRows(env.DB, "knowledge_base_labels WHERE knowledge_base_id = ?", kb.id)).toBe(0);
   });
 
   it("404 for another organization's knowledge base, another knowledge base's label and malformed ids", async () => {

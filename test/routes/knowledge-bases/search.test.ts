@@ -1,6 +1,8 @@
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { rebuildKeywordIndex } from "../../../src/services/knowledge/retrieval/knowledge-index";
+import type { Bindings } from "../../../src/env";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
 import { expectNotFound } from "../../support/refusals";
 import { createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
@@ -93,6 +95,42 @@ describe("POST /knowledge-bases/{id}/search/", () => {
       expect(after.results.map((r) => r.id)).toEqual(before.results.map((r) => r.id));
     },
   );
+
+  it("a file deleted while the keyword index is filled from D1 is not put back in keyword search", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner, { sentenceWindowSize: 0 });
+    const [refunds, shipping] = await ingest(owner, kb.id, ARTICLES.slice(0, 2));
+    const stub = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
+    await runInDurableObject(stub, (_, state) => {
+      for (const table of ["keyword_documents", "keyword_terms", "keyword_blocks"])
+        state.storage.sql.exec(`DELETE FROM ${table}`);
+      state.storage.sql.exec("DELETE FROM keyword_state");
+    });
+    await evictDurableObject(stub);
+    // The rebuild has read its page of texts from D1 when the file's delete goes through (rows, then index entries);
+    // only then does the page reach the index.
+    let deleted = false;
+    const racing = {
+      async indexKeywords(documents: Parameters<typeof stub.indexKeywords>[0]) {
+        if (!deleted) {
+          deleted = true;
+          expect((await owner.fetch("DELETE", `/knowledge-bases/${kb.id}/files/${shipping.id}/`)).status).toBe(204);
+        }
+        return stub.indexKeywords(documents);
+      },
+      removeKeywords: (ids: string[]) => stub.removeKeywords(ids),
+      markKeywordsComplete: () => stub.markKeywordsComplete(),
+    };
+    const bindings = {
+      ...env,
+      VECTOR_INDEX: { idFromName: (name: string) => env.VECTOR_INDEX.idFromName(name), get: () => racing },
+    } as unknown as Bindings;
+    await rebuildKeywordIndex(bindings, db(), kb.id);
+    expect(deleted).toBe(true);
+    expect(await stub.keywordStatus()).toEqual({ complete: true, documents: 1 });
+    const found = await search(owner, kb.id, { query: "Rotterdam warehouse shipping refund", searchMethod: "keyword" });
+    expect(found.results.map((r) => r.knowledgeBaseFile?.id)).toEqual([refunds.id]);
+  });
 
   it("Chinese text is found by keyword and by vector search", async () => {
     const owner = await seedOwner();

@@ -1,14 +1,26 @@
 import { eq } from "drizzle-orm";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { knowledgeBases } from "../../../src/db/schema";
+import { knowledgeBaseFiles, knowledgeBases } from "../../../src/db/schema";
 import { readCredentials } from "../../../src/services/knowledge/vector-database";
-import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { ingestFile } from "../../../src/services/knowledge/ingestion";
+import {
+  NO_SUCH_ID,
+  PREFIXES,
+  bindingsWith,
+  call,
+  db,
+  expectError,
+  seedMember,
+  seedOwner,
+  type Actor,
+} from "../../harness";
 import { expectInvalid } from "../../support/refusals";
 import { LOCAL_EMBEDDING, LOCAL_RERANKER, createChatbot } from "../../fixtures/chatbots";
 import { allowCustomElasticsearch, createFaq, createKnowledgeBase, ingest } from "../../fixtures/knowledge";
 import { createGroup } from "../groups/helpers";
 import { bodyOf } from "../../support/api";
+import { standIn } from "../../support/bindings";
 
 const WORKERS_EMBEDDING = "00000000-0000-7000-8000-000000000012";
 const WORKERS_RERANKER = "00000000-0000-7000-8000-000000000013";
@@ -247,6 +259,35 @@ describe("PUT and PATCH /knowledge-bases/{id}/", () => {
       "embeddingModel",
     );
     expect((await get(owner, withFaq.id)).embeddingModel.id).toBe(LOCAL_EMBEDDING);
+  });
+
+  it("the embedding model cannot change while a file is queued or ingested (the old model's passages)", async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const form = new FormData();
+    form.append("file", new File(["The warranty lasts three years."], "a.txt", { type: "text/plain" }));
+    // The file's job is held: this test runs its ingestion.
+    const held = standIn("INGESTION_QUEUE", { send: async () => {}, sendBatch: async () => {} });
+    const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, form, {
+      settings: { INGESTION_QUEUE: held },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const [file] = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/files/">(res);
+    const change = () => owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { embeddingModel: WORKERS_EMBEDDING });
+    await expectInvalid(await change(), "embeddingModel");
+    // The ingestion has read the base's model when the change comes (it reads the file's bytes next).
+    let during: Response | undefined;
+    const files = standIn("FILES", {
+      get: async (key: string) => {
+        during ??= await change();
+        return env.FILES.get(key);
+      },
+    });
+    const [row] = await db().select().from(knowledgeBaseFiles).where(eq(knowledgeBaseFiles.id, file.id));
+    await ingestFile(bindingsWith({ FILES: files }), db(), file.id, row.generation, { attempt: 1, isLast: true });
+    expect(during).toBeDefined();
+    await expectInvalid(during!, "embeddingModel");
+    expect(await get(owner, kb.id)).toMatchObject({ embeddingModel: { id: LOCAL_EMBEDDING }, chunksCount: 1 });
   });
 
   it("groups and chatbots, when given, replace the lists", async () => {

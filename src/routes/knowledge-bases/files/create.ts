@@ -25,9 +25,9 @@ const route = createRoute({
   description:
     "Needs `knowledge_base.manage`. Either multipart/form-data with 1 to 20 `file` parts, or JSON `{files: " +
     "[{file, filename, parser?}]}` where `file` is an " +
-    "http(s) URL the service fetches (private and internal addresses are refused) or the key of an object " +
-    "uploaded to this service's storage for the organization (its absolute URL names it too), or a file of a " +
-    "knowledge base you can see (its key, or its record's `file` URL). " +
+    "http(s) URL the service fetches (private and internal addresses are refused), the key of an upload to this " +
+    "service's storage that you made, or of a conversation's attachment when you have `conversation.view` (its " +
+    "absolute URL names it too), or a file of a knowledge base you can see (its key, or its record's `file` URL). " +
     "Types and size limits: `GET /api/parsers/supported-file-types/` (400 for another type, 413 over the limit). " +
     "Every file is checked before any is stored. Files start `initial` and are parsed, chunked, embedded and " +
     "indexed in the background.",
@@ -66,7 +66,7 @@ export const registerCreateFiles = (r: Router) =>
       ? await multipartUploads(c)
       : await Promise.all(
           (c.req.valid("json") as z.infer<typeof FileReferences>).files.map((ref, i) =>
-            fetchReference(c.env, c.var.db, { access, userId }, origin, ref, `files.${i}.file`),
+            fetchReference(c.env, c.var.db, { access, userId, data: c.var.data }, origin, ref, `files.${i}.file`),
           ),
         );
     return c.json(await addFiles(c.env, c.var.db, c.var.data, kb, userId, uploads, origin), 201);

@@ -16,11 +16,17 @@ const parser = z
   });
 
 export const FileReference = z.object({
-  file: z.string().trim().min(1).max(2000).openapi({
-    description:
-      "An http(s) URL to fetch, or the key (or absolute URL) of an object uploaded to this service's storage",
-    example: "https://example.com/handbook.pdf",
-  }),
+  file: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .openapi({
+      description:
+        "An http(s) URL to fetch, or the key (or absolute URL) of an object in this service's storage: an upload " +
+        "you made, a conversation's attachment (with `conversation.view`), or a file of a knowledge base you can see",
+      example: "https://example.com/handbook.pdf",
+    }),
   filename: nameText(255).openapi({
     description: "Name, with the extension that gives its type",
     example: "handbook.pdf",

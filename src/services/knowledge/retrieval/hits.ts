@@ -14,7 +14,8 @@ export interface SearchHit {
   /** The text node's own text (no window), or the FAQ's answer. */
   nodeText: string;
   knowledgeBase: { id: string; name: string };
-  file: { id: string; filename: string; fileType: string; size: number; createdAt: number } | null;
+  /** A text node's file; `status` is its processing status now (a file being reparsed keeps its passages till then). */
+  file: { id: string; filename: string; fileType: string; size: number; status: string; createdAt: number } | null;
   pageStart: number | null;
   pageEnd: number | null;
   startCharIdx: number | null;
@@ -34,6 +35,7 @@ type NodeRow = {
   filename: string;
   fileType: string;
   size: number;
+  fileStatus: string;
   fileCreatedAt: number;
   previous: string | null;
   next: string | null;
@@ -53,7 +55,7 @@ export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
       : db.all<NodeRow>(sql`
       select t.id, t.text, t.file_id as fileId, t.page_start as pageStart, t.page_end as pageEnd,
              t.start_char_idx as start, t.end_char_idx as end,
-             f.filename, f.file_type as fileType, f.size, f.created_at as fileCreatedAt,
+             f.filename, f.file_type as fileType, f.size, f.status as fileStatus, f.created_at as fileCreatedAt,
              p.text as previous, n.text as next
       from text_nodes as t join knowledge_base_files as f on f.id = t.file_id
       left join text_nodes as p on p.file_id = t.file_id and p.position = t.position - 1
@@ -85,6 +87,7 @@ export async function loadHits(db: Db, ranked: Ranked[]): Promise<SearchHit[]> {
           filename: node.filename,
           fileType: node.fileType,
           size: node.size,
+          status: node.fileStatus,
           createdAt: node.fileCreatedAt,
         },
         pageStart: node.pageStart,

@@ -126,7 +126,7 @@ const toPassage = (hit: SearchHit, i: number): RetrievedPassage => ({
         filename: hit.file.filename,
         fileType: hit.file.fileType,
         size: hit.file.size,
-        status: "done",
+        status: hit.file.status,
         knowledgeBase: hit.knowledgeBase,
         createdAt: String(hit.file.createdAt),
       }

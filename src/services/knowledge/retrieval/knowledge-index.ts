@@ -59,10 +59,38 @@ export async function startKeywordIndex(env: Pick<Bindings, "VECTOR_INDEX">, kno
  * from D1, page by page, and added; added twice is the same as once), then marks it complete. Run by
  * the ingestion queue (job `keywords`), sent when a search finds the index incomplete; until then
  * searches use the FTS5 index in D1.
+ * A text deleted or rewritten after its page was read has had its delete or edit reach the index before this page
+ * did: each page is read again from D1 once indexed, texts gone are removed and texts changed indexed as they are now.
+ * Deletes and edits write D1 before the index, so one that this second read misses reaches the index after it.
  */
 export async function rebuildKeywordIndex(env: Bindings, db: Db, knowledgeBaseId: string) {
-  for await (const page of knowledgeBaseTexts(db, knowledgeBaseId)) await indexKeywordTexts(env, knowledgeBaseId, page);
+  for await (const page of knowledgeBaseTexts(db, knowledgeBaseId)) {
+    await indexKeywordTexts(env, knowledgeBaseId, page);
+    const now = new Map((await currentTexts(db, page)).map((t) => [t.id, t.text]));
+    const gone = page.filter((t) => !now.has(t.id)).map((t) => t.id);
+    const changed = page.flatMap((t) => {
+      const text = now.get(t.id);
+      return text !== undefined && text !== t.text ? [{ ...t, text }] : [];
+    });
+    if (gone.length) await removeKeywordTexts(env, knowledgeBaseId, gone);
+    if (changed.length) await indexKeywordTexts(env, knowledgeBaseId, changed);
+  }
   await knowledgeIndexOf(env, knowledgeBaseId).markKeywordsComplete();
+}
+
+/** The texts of these ids as D1 holds them now (those deleted are missing), as `knowledgeBaseTexts` reads them. */
+async function currentTexts(db: Db, texts: IndexedText[]): Promise<{ id: string; text: string }[]> {
+  const ids = (type: IndexedText["type"]) => JSON.stringify(texts.filter((t) => t.type === type).map((t) => t.id));
+  const [nodes, faqs] = await Promise.all([
+    db.all<{ id: string; text: string }>(
+      sql`select id, text from text_nodes where id in (select value from json_each(${ids("text_node")}))`,
+    ),
+    db.all<{ id: string; text: string }>(
+      sql`select id, question || char(10) || answer as text from faqs
+        where id in (select value from json_each(${ids("faq")}))`,
+    ),
+  ]);
+  return [...nodes, ...faqs];
 }
 
 /**
