@@ -28,6 +28,7 @@ import { allShards, dataDbs } from "./shards";
 import { takeOverHandedOver } from "./conversation/handed-over";
 import { forgetDeletedConversations } from "./conversation/forget";
 import { runPurges } from "./purges";
+import { deleteLeftPersonalChatbots } from "./members";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -47,7 +48,8 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * their storage (src/services/conversation/forget.ts); moves delivered webhook deliveries to their R2 segments
  * (src/services/webhooks/segments.ts), settled chatbot records to theirs (src/services/statistics/record-segments.ts)
  * and finished tool execution records to theirs (src/services/tools/record-segments.ts); removes channel events and
- * sent channel deliveries past their time (src/services/channels/retention.ts).
+ * sent channel deliveries past their time (src/services/channels/retention.ts); deletes the personal assistants whose
+ * creator left the organization hosting them, as earlier removals let them stay (src/services/members.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -74,6 +76,8 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   for (const data of dataDbs(env)) await rollUpDays(client(data), now);
   // The backfill reads D1 `messages`: their objects take them over once it is done.
   if (!(await backfillSearchTerms(env.DB))) await takeOverHandedOver(env);
+  // Before the purges, which then delete their data-plane rows in the same run.
+  await deleteLeftPersonalChatbots(env, db);
   // Before the forgetting: the conversations a purge deletes are forgotten in the same run.
   for (const data of dataDbs(env)) await runPurges(data, now);
   for (const data of dataDbs(env)) await forgetDeletedConversations(env, data);

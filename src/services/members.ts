@@ -1,4 +1,4 @@
-import { and, asc, count, eq, exists, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, exists, inArray, isNull, notExists, or, sql, type SQL } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
@@ -190,13 +190,35 @@ const hostedPersonalChatbots = (db: Db, organizationId: string, userId: string) 
     );
 
 /**
+ * Personal assistants whose creator is no longer a member of the organization hosting them, deleted as a removal
+ * deletes them (`removeMember`), `limit` at a time: removals made before it did so left them there, counted against
+ * the plan, and nobody could delete them. Run by the housekeeping cron; answers how many went.
+ */
+export async function deleteLeftPersonalChatbots(env: Bindings, db: Db, limit = 20): Promise<number> {
+  const creatorStays = db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.organizationId, inboxes.organizationId), eq(members.userId, chatbots.createdById)));
+  const left = await db
+    .select({ id: chatbots.id, organizationId: chatbots.organizationId })
+    .from(chatbots)
+    .innerJoin(inboxes, and(eq(inboxes.chatbotId, chatbots.id), eq(inboxes.isDefault, true)))
+    .where(and(isNull(chatbots.organizationId), notExists(creatorStays)))
+    .limit(limit);
+  for (const chatbot of left) await deleteChatbot(env, db, chatbot);
+  return left.length;
+}
+
+/**
  * Removes a member from the organization; the owner cannot be removed (400). The conversations they were assigned are
  * released first (assignment/release.ts; `actor`: who removes them), while they are offline, so round-robin gives them
  * none meanwhile; once they are gone, those still waiting go to the agents who remain (in `background`).
  * The personal assistants they made while acting here are deleted as an assistant's delete does (with their default
  * inbox and its conversations, purged): the organization hosts them (a plan place, its words, its data plane), yet
  * only their creator sees them, so once they left nobody could remove them. Before the membership, so a failure
- * leaves a removal that can be done again.
+ * leaves a removal that can be done again. Coming online meanwhile (their console, `availability/`) sets them online
+ * again, and round-robin then gave them conversations, the released ones first: once the membership is gone nothing
+ * can choose them, so what they hold then is released once more.
  */
 export async function removeMember(
   env: Bindings,
@@ -212,7 +234,11 @@ export async function removeMember(
   for (const chatbot of await hostedPersonalChatbots(db, organizationId, target.userId))
     await deleteChatbot(env, db, chatbot);
   await db.delete(members).where(and(eq(members.id, target.id), eq(members.organizationId, organizationId)));
-  if (released.length) background.waitUntil(afterRelease(env, db, organizationId, released));
+  try {
+    released.push(...(await releaseAssigned(env, organizationId, target.userId, actor)));
+  } finally {
+    if (released.length) background.waitUntil(afterRelease(env, db, organizationId, released));
+  }
 }
 
 export type MetadataType = "string" | "number" | "boolean" | "array" | "object";

@@ -22,6 +22,7 @@ import { storedSizes } from "./uploads/store";
 import { removePublishedFiles } from "./uploads/web-chat-images";
 import { forgetOrganizationConversations } from "./conversation/forget";
 import { deleteOrganizationData } from "./purges";
+import { organizationChannelsLeaving } from "./channels/disconnect";
 import { dataDb, dataDbs } from "./shards";
 import { dataParts } from "./shards/parts";
 import { onEachPart } from "./shards/parts-sum";
@@ -151,6 +152,10 @@ export async function updateOrganization(
     .where(eq(organizations.id, organizationId));
   if (!org) throw notFound();
   const changes: Record<string, unknown> = definedFields(body);
+  // The spec's one move of the approval status: a paid plan's activation approves the organization, whatever it was
+  // (pending, rejected). An approval status sent with it is staff's own word on it, and stands.
+  if (typeof body.planId === "string" && plans.plans.get(body.planId)!.paid && body.approvalStatus === undefined)
+    changes.approvalStatus = "approved";
   const stored: NewUpload[] = [];
   if (logos) {
     const plan = planOf(plans, org.planId);
@@ -212,7 +217,8 @@ async function requireLogosRoom(
  * the rest (ON DELETE CASCADE; its search terms, which reference nothing, by their own delete: it leads their
  * key); what lives outside D1 is removed too: knowledge bases' vectors and file bytes (purge jobs, as when a base
  * is deleted), and, once the rows are gone, its public files (logos, web chat images), skill packages, uploads and
- * managed SQL databases.
+ * managed SQL databases, and its channels' registrations with their platforms (a Telegram bot's webhook, as a
+ * channel's disconnect removes it: channels/disconnect.ts).
  * Returns the removal of the latter, for the caller to wait on in the background.
  */
 export async function deleteOrganization(
@@ -228,6 +234,7 @@ export async function deleteOrganization(
       .where(and(eq(sqlDatabases.organizationId, organizationId), eq(sqlDatabases.databaseType, "managed"))),
     db.select({ id: webChats.id }).from(webChats).where(eq(webChats.organizationId, organizationId)),
   ]);
+  const leavePlatforms = await organizationChannelsLeaving(env, db, organizationId);
   for (const base of bases) await deleteKnowledgeBase(env, db, base.id);
   // Every data plane, not only the one the directory names: a move of it under way has copied rows to its shard, and
   // its parts are in others.
@@ -248,5 +255,6 @@ export async function deleteOrganization(
         `${TOOL_RECORD_SEGMENT_PREFIX}${organizationId}/`,
       ].map((prefix) => deletePrefix(env.FILES, prefix)),
       ...managed.map((row) => managedDatabase(env, row.id).destroy()),
+      leavePlatforms(),
     ]);
 }

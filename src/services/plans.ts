@@ -13,7 +13,8 @@ import { notConfigured } from "../lib/errors";
  * `{"free": {"planName": "Free", "createChatbotLimit": 3, "monthlyWords": 100000}, "enterprise": {"planName":
  * "Enterprise", "logoUploads": true}}`;
  * `DEFAULT_PLAN` names the plan new organizations get (default: the first one listed).
- * A quota left out (or null) is unlimited.
+ * A quota left out (or null) is unlimited. `paid` says whether staff putting an organization on the plan approves it
+ * (the spec's "paid plan activation"); left out, every plan is paid but a `free` or `trial` one (its `planType`).
  */
 const quota = z.number().int().nonnegative().nullable().default(null);
 const PlanConfig = z
@@ -25,6 +26,7 @@ const PlanConfig = z
     uploadBytes: quota,
     /** Organization logos as multipart uploads ("enterprise plan only" in the spec). */
     logoUploads: z.boolean().default(false),
+    paid: z.boolean().optional(),
   })
   .strict();
 const PlansConfig = z.record(
@@ -41,6 +43,8 @@ export interface Plan {
   monthlyWords: number | null;
   uploadBytes: number | null;
   logoUploads: boolean;
+  /** Whether being put on it approves the organization. */
+  paid: boolean;
 }
 
 export interface PlanSettings {
@@ -58,6 +62,7 @@ export const SELF_HOSTED: Plan = {
   monthlyWords: null,
   uploadBytes: null,
   logoUploads: true,
+  paid: false,
 };
 
 const UNCONFIGURED: PlanSettings = {
@@ -77,6 +82,8 @@ export function planSettingsProblem(env: Pick<Bindings, "PLANS" | "DEFAULT_PLAN"
 }
 
 const parsed = new Map<string, PlanSettings>();
+/** Plan types that cost nothing: putting an organization on one leaves its approval as it was. */
+const UNPAID_TYPES = new Set(["free", "trial"]);
 
 function parse(raw: string | undefined, defaultId: string | undefined): PlanSettings {
   if (!raw?.trim()) {
@@ -99,14 +106,16 @@ function parse(raw: string | undefined, defaultId: string | undefined): PlanSett
   }
   const plans = new Map<string, Plan>();
   for (const [id, p] of Object.entries(result.data)) {
+    const planType = p.planType ?? id;
     plans.set(id, {
       id,
       planName: p.planName ?? id,
-      planType: p.planType ?? id,
+      planType,
       createChatbotLimit: p.createChatbotLimit,
       monthlyWords: p.monthlyWords,
       uploadBytes: p.uploadBytes,
       logoUploads: p.logoUploads,
+      paid: p.paid ?? !UNPAID_TYPES.has(planType),
     });
   }
   if (!plans.size) throw new Error("PLANS lists no plan.");

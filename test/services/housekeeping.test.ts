@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { apiKeys, consoleSessions, knowledgeBaseFiles } from "../../src/db/schema";
+import { apiKeys, chatbots, consoleSessions, inboxes, knowledgeBaseFiles, members } from "../../src/db/schema";
 import { newSession } from "../../src/services/console-sessions";
 import { uuidv7 } from "../../src/lib/ids";
 import { createKnowledgeBase, waitForFile } from "../fixtures/knowledge";
 import { runHousekeeping } from "../../src/services/housekeeping";
-import { db, seedOwner } from "../harness";
+import { db, seedMember, seedOwner } from "../harness";
 import { bodyOf } from "../support/api";
 import { createChatbot } from "../fixtures/chatbots";
 import { storedDatabaseUrl } from "../routes/chatbots/helpers";
@@ -98,6 +98,31 @@ describe("housekeeping cron: stranded knowledge-base files", () => {
     await runHousekeeping(env);
     expect((await waitForFile(owner, kb.id, fileId)).status).toBe("done");
   });
+
+  it(
+    "deletes the personal assistants a member removed before removals took them left in the organization, with " +
+      "their default inbox; those of members who stay remain",
+    async () => {
+      const owner = await seedOwner();
+      const left = await seedMember(owner, ["chatbot.manage"]);
+      const stays = await seedMember(owner, ["chatbot.manage"]);
+      const orphan = await createChatbot(left, { organization: "" });
+      const kept = await createChatbot(stays, { organization: "" });
+      // The membership alone goes, as a removal did before it deleted their personal assistants.
+      await db().delete(members).where(eq(members.id, left.memberId));
+      const counted = async () =>
+        (await bodyOf<"GET /organizations/{id}/">(await owner.fetch("GET", `/organizations/${owner.organizationId}/`)))
+          .usageStatistics.chatbotsCount;
+      const before = await counted();
+      await runHousekeeping(env);
+      expect(await db().select().from(chatbots).where(eq(chatbots.id, orphan.id))).toEqual([]);
+      expect(await db().select().from(inboxes).where(eq(inboxes.id, orphan.defaultInbox!.id))).toEqual([]);
+      expect(await db().select({ id: chatbots.id }).from(chatbots).where(eq(chatbots.id, kept.id))).toEqual([
+        { id: kept.id },
+      ]);
+      expect(await counted()).toBe(before - 1);
+    },
+  );
 
   it("seals an assistant's connection string an earlier version stored in clear; its record is unchanged", async () => {
     const owner = await seedOwner();

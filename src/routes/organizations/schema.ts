@@ -69,7 +69,12 @@ export const OrganizationStaffWrite = z.object({
     .min(1)
     .max(40)
     .optional()
-    .openapi({ description: "Staff only: one of the plans the operator configured (`PLANS`)", example: "enterprise" }),
+    .openapi({
+      description:
+        "Staff only: one of the plans the operator configured (`PLANS`); a paid one (not `free` or `trial`, unless " +
+        "`PLANS` says `paid`) also approves the organization, unless `approvalStatus` is sent with it",
+      example: "enterprise",
+    }),
   planExpiredAt: z
     .number()
     .int()

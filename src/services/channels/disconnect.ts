@@ -1,8 +1,11 @@
 // Disconnecting a messaging inbox from its platform: what connect registered with the platform is removed where the
 // platform lets us (Telegram's webhook), then the channel is forgotten in one write, whatever the platform answered
 // (docs/decisions.md, "Disconnecting a channel").
+import { eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
+import { inboxChannels } from "../../db/schema";
 import { cannotOpen } from "../../lib/crypto";
+import { logWarn } from "../../lib/log";
 import { CHANNEL_FIELDS } from "./fields";
 import { platformContext } from "./http";
 import { adapterFor } from "./platforms";
@@ -14,15 +17,11 @@ import {
   record,
   rowOf,
   type ChannelRecord,
+  type ChannelRow,
 } from "./settings";
 import { PlatformError, type ChannelConfig, type ChannelPlatform } from "./types";
 
-export interface Disconnected extends ChannelRecord {
-  /** What was done, and what is left to do on the platform's side. */
-  detail: string;
-  /** The platform's refusal to remove what connect registered there, in its words; null when there was none. */
-  platformRefusal: string | null;
-}
+export interface Disconnected extends ChannelRecord, PlatformLeft {}
 
 const NAMES: Record<ChannelPlatform, string> = {
   line: "LINE",
@@ -48,10 +47,52 @@ const LEFT_ON_PLATFORM: Record<ChannelPlatform, (config: ChannelConfig) => strin
 /** What becomes of what the platform still sends. */
 const REFUSED_MEANWHILE = "Whatever it still sends to this inbox is refused.";
 
+/** What asking the platform to remove what connect registered there came to. */
+export interface PlatformLeft {
+  /** What was done, and what is left to do on the platform's side. */
+  detail: string;
+  /** The platform's refusal to remove what connect registered there, in its words; null when there was none. */
+  platformRefusal: string | null;
+}
+
 /**
- * Asks the platform to remove what connect registered there (its module's `disconnect`), then forgets the channel.
- * A refusal, an outage or secrets this deployment cannot open never keep the channel: the business wants it off, and
- * the answer says what was left on the platform's side (`platformRefusal`).
+ * Asks the platform to remove what connect registered there for the channel `row` (its module's `disconnect`). A
+ * refusal, an outage or secrets this deployment cannot open are said in the answer (`platformRefusal`), never thrown:
+ * the business wants the channel off whatever the platform answers.
+ */
+export async function leavePlatform(env: Bindings, row: ChannelRow, platform: ChannelPlatform): Promise<PlatformLeft> {
+  const name = NAMES[platform];
+  const adapter = await adapterFor(platform);
+  let config: ChannelConfig | null = null;
+  let detail = "";
+  let platformRefusal: string | null = null;
+  try {
+    config = await configOf(env, row);
+  } catch (err) {
+    if (!cannotOpen(err)) throw err;
+    const why = `the stored secrets could not be opened (${String((err as Error).message ?? err)})`;
+    // Said as a refusal only where the platform would have been asked: its webhook is still there.
+    if (adapter.disconnect) platformRefusal = `${name} was not asked to remove its webhook: ${why}.`;
+    detail = `Disconnected (${why}). ${REFUSED_MEANWHILE}`;
+  }
+  const complete = config && CHANNEL_FIELDS[platform].every((f) => f.optional || config.credentials[f.name]);
+  if (config && adapter.disconnect && complete) {
+    try {
+      detail = `Disconnected. ${await adapter.disconnect(platformContext(env, config))}`;
+    } catch (err) {
+      if (!(err instanceof PlatformError)) throw err;
+      platformRefusal = err.message;
+      detail =
+        `Disconnected here, but ${name} did not remove its webhook (${err.message}); remove it on ${name}'s ` +
+        `side. ${REFUSED_MEANWHILE}`;
+    }
+  } else if (config) detail = `Disconnected. ${LEFT_ON_PLATFORM[platform](config)} ${REFUSED_MEANWHILE}`;
+  return { detail, platformRefusal };
+}
+
+/**
+ * Asks the platform to remove what connect registered there, then forgets the channel (`leavePlatform`). The answer
+ * says what was left on the platform's side.
  */
 export async function disconnectChannel(
   env: Bindings,
@@ -62,35 +103,45 @@ export async function disconnectChannel(
 ): Promise<Disconnected> {
   const inbox = await messagingInbox(db, organizationId, inboxId);
   const row = await rowOf(db, inbox.id);
-  let detail = "The channel was not set up: there was nothing to forget.";
-  let platformRefusal: string | null = null;
-  if (row && isChannelPlatform(row.channelType)) {
-    const platform = row.channelType;
-    const name = NAMES[platform];
-    const adapter = await adapterFor(platform);
-    let config: ChannelConfig | null = null;
-    try {
-      config = await configOf(env, row);
-    } catch (err) {
-      if (!cannotOpen(err)) throw err;
-      const why = `the stored secrets could not be opened (${String((err as Error).message ?? err)})`;
-      // Said as a refusal only where the platform would have been asked: its webhook is still there.
-      if (adapter.disconnect) platformRefusal = `${name} was not asked to remove its webhook: ${why}.`;
-      detail = `Disconnected (${why}). ${REFUSED_MEANWHILE}`;
-    }
-    const complete = config && CHANNEL_FIELDS[platform].every((f) => f.optional || config.credentials[f.name]);
-    if (config && adapter.disconnect && complete) {
-      try {
-        detail = `Disconnected. ${await adapter.disconnect(platformContext(env, config))}`;
-      } catch (err) {
-        if (!(err instanceof PlatformError)) throw err;
-        platformRefusal = err.message;
-        detail =
-          `Disconnected here, but ${name} did not remove its webhook (${err.message}); remove it on ${name}'s ` +
-          `side. ${REFUSED_MEANWHILE}`;
-      }
-    } else if (config) detail = `Disconnected. ${LEFT_ON_PLATFORM[platform](config)} ${REFUSED_MEANWHILE}`;
-  }
+  let left: PlatformLeft = {
+    detail: "The channel was not set up: there was nothing to forget.",
+    platformRefusal: null,
+  };
+  if (row && isChannelPlatform(row.channelType)) left = await leavePlatform(env, row, row.channelType);
   if (row) await forgetChannel(db, organizationId, inbox.id);
-  return { ...record(origin, inbox.id, inbox.channelType, null, {}), detail, platformRefusal };
+  return { ...record(origin, inbox.id, inbox.channelType, null, {}), ...left };
+}
+
+/**
+ * An organization being deleted takes its channels' rows with it, yet a Telegram bot's webhook kept pointing at us:
+ * the bot went on sending what we refuse. Its channels are read before the delete; the answer, run once the rows are
+ * gone (in the background, as the organization's stored files), asks each platform as a disconnect does. What a
+ * platform refused or did not allow is logged, as nobody is left to tell.
+ */
+export async function organizationChannelsLeaving(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+): Promise<() => Promise<void>> {
+  const rows = await db.select().from(inboxChannels).where(eq(inboxChannels.organizationId, organizationId));
+  return async () => {
+    for (const row of rows) {
+      if (!isChannelPlatform(row.channelType)) continue;
+      try {
+        const { platformRefusal } = await leavePlatform(env, row, row.channelType);
+        if (platformRefusal)
+          logWarn("a deleted organization's channel left on its platform", {
+            organizationId,
+            inboxId: row.inboxId,
+            platformRefusal,
+          });
+      } catch (err) {
+        logWarn("a deleted organization's channel left on its platform", {
+          organizationId,
+          inboxId: row.inboxId,
+          error: String(err),
+        });
+      }
+    }
+  };
 }

@@ -136,7 +136,8 @@ export const OrganizationSchema = z
     approvalStatus: z.enum(["pending", "approved", "rejected"]).openapi({
       description:
         "Platform staff's approval of the organization: new organizations start `pending` (the first, made at " +
-        "bootstrap, `approved`); only staff change it. It is recorded, and nothing here checks it",
+        "bootstrap, `approved`); only staff change it, and putting it on a paid plan approves it. It is recorded, " +
+        "and nothing here checks it",
       example: "approved",
     }),
     companyName: z

@@ -4,6 +4,9 @@ import { env } from "cloudflare:workers";
 import { conversations, members } from "../../../src/db/schema";
 import { conversationObject } from "../../../src/services/conversations";
 import { autoAssign } from "../../../src/services/assignment/round-robin";
+import { setAvailability as comeBack } from "../../../src/services/assignment/availability";
+import { removeMember } from "../../../src/services/members";
+import type { Db } from "../../../src/env";
 import { conversationData, db, expectError, parts, seedMember, seedOwner, waitFor } from "../../harness";
 import { client as d1 } from "../../../src/db/prepared";
 import { liveEvents } from "../../support/sse";
@@ -329,6 +332,49 @@ describe("a member who can no longer be assigned", () => {
     );
     expect(after.status).toBe("queued");
     expect(after.assignee?.id, "still assigned to a user who is no longer a member").toBe(staying.userId);
+  });
+
+  it("a member coming online between their conversations' release and their removal is given none again", async () => {
+    const owner = await seedOwner();
+    const leaving = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+    const id = await handedOff(talk);
+    expect((await settledAssignment(owner, id)).assignee?.id).toBe(leaving.userId);
+    // Their console tab comes back (availability/ or presence) once the release is done, before the membership goes.
+    const control = db();
+    const racing = new Proxy(control, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (prop !== "delete") return typeof value === "function" ? value.bind(target) : value;
+        return (table: Parameters<Db["delete"]>[0]) =>
+          table !== members
+            ? target.delete(table)
+            : {
+                where: async (where: Parameters<ReturnType<Db["delete"]>["where"]>[0]) => {
+                  await comeBack(env, target, owner.organizationId, leaving.memberId, "online");
+                  return await target.delete(table).where(where);
+                },
+              };
+      },
+    }) as Db;
+    const background: Promise<unknown>[] = [];
+    const target = { id: leaving.memberId, userId: leaving.userId, isOwner: false };
+    await removeMember(
+      env,
+      racing,
+      owner.organizationId,
+      target,
+      { name: "Owner", avatar: null },
+      {
+        waitUntil: (promise) => background.push(promise),
+      },
+    );
+    await Promise.all(background);
+
+    expect(await db().select().from(members).where(eq(members.id, leaving.memberId))).toEqual([]);
+    const data = await conversationData(owner.organizationId, id);
+    const [row] = await data.select().from(conversations).where(eq(conversations.id, id));
+    expect(row, "assigned to a user who is no longer a member").toMatchObject({ status: "queued", assigneeId: null });
   });
 
   it("a release that finds the conversation reassigned since it read it leaves the new assignee", async () => {

@@ -145,6 +145,29 @@ describe("PUT and PATCH /organizations/{id}/ (JSON)", () => {
     expect((await row(elsewhere.organizationId)).planId).toBe("self-hosted");
   });
 
+  it(
+    "staff putting an organization on a paid plan approve it, pending or rejected; a free or trial plan, or an " +
+      "approval status sent with it, leaves the approval to staff",
+    async () => {
+      const staff = await seedStaff();
+      const plans = { free: { planName: "Free" }, trial: { planName: "Trial", planType: "trial" }, pro: {} };
+      const patch = async (body: Record<string, unknown>, more: Record<string, unknown> = {}) => {
+        const settings = { PLANS: JSON.stringify({ ...plans, ...more }), DEFAULT_PLAN: "free" };
+        const res = await staff.fetch("PATCH", path(staff.organizationId), body, { settings });
+        expect(res.status, await res.clone().text()).toBe(200);
+        return ((await res.json()) as { approvalStatus: string }).approvalStatus;
+      };
+      expect(await patch({ approvalStatus: "rejected" })).toBe("rejected");
+      for (const planId of ["free", "trial"]) expect(await patch({ planId }), planId).toBe("rejected");
+      expect(await patch({ planId: "pro" })).toBe("approved");
+      expect((await row(staff.organizationId)).approvalStatus).toBe("approved");
+      expect(await patch({ approvalStatus: "pending", planId: "free" })).toBe("pending");
+      expect(await patch({ planId: "pro", approvalStatus: "rejected" })).toBe("rejected");
+      // The operator says which plans are paid where their type does not.
+      expect(await patch({ planId: "partner" }, { partner: { planName: "Partner", paid: false } })).toBe("rejected");
+    },
+  );
+
   it("401 without a key", async () => {
     const owner = await seedOwner();
     await expectError(
