@@ -19,6 +19,8 @@
 //                     data holding null), streamed or not: the caller keeps what it can read and fails cleanly
 //   empty             a complete chat answer with no text (streamed or not)
 //   stray-tool        a chat answer that only calls a tool `lookup_order`, whether the request offered tools or not
+//   error-200         a chat request answered 200 with a JSON error body `{error: {message, type, code}}`, streamed or
+//                     not, as some OpenAI-compatible providers (and proxies in front of them) answer
 // A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
 // outlast); with `from<N>` instead (`fail-500from2-<id>`) the first N-1 are answered and the later ones fail
@@ -105,7 +107,7 @@ function rerank(body) {
   return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
 }
 
-const FAULTS = "fail-500|fail-429|fail-connect|hang|malformed|empty|stray-tool|fail-midstream|fail-truncated";
+const FAULTS = "fail-500|fail-429|fail-connect|hang|malformed|empty|stray-tool|fail-midstream|fail-truncated|error-200";
 const FAULT = new RegExp(`^(${FAULTS})(?:x(\\d+)|from(\\d+))?(?:-.*)?$`);
 
 /**
@@ -216,6 +218,10 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       if (fault === "fail-connect") return req.socket.destroy();
       if (fault === "hang") return; // the socket stays open, unanswered, until the client leaves
       if (fault === "malformed") return sendMalformed(res, route, body.stream === true);
+      if (fault === "error-200" && route === "chat")
+        return sendJson(res, 200, {
+          error: { message: "The provider is overloaded, try later.", type: "server_error", code: "overloaded" },
+        });
       if ((fault === "empty" || fault === "stray-tool") && route === "chat")
         return sendNoText(res, body.stream === true, fault === "stray-tool");
       if (route !== "chat") return sendJson(res, 200, route === "embeddings" ? embeddings(body) : rerank(body));

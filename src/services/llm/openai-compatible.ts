@@ -131,8 +131,15 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
   try {
     if (!res.body) throw new Error("empty response");
     if (/application\/json/i.test(res.headers.get("Content-Type") ?? "")) {
-      // A provider that ignores `stream: true` answers with one completion object.
-      yield* state.take(await res.json(), true);
+      // A provider that ignores `stream: true` answers with one completion object. Some answer a failure with a 200
+      // and an error body instead of a completion: read as one, it was an empty answer, the provider's words lost.
+      const whole: Json | null = await res.json();
+      if (whole?.error && !Array.isArray(whole.choices))
+        throw new ModelError(
+          `The model provider failed: ${scrub(errorMessage(whole) ?? JSON.stringify(whole.error))}`,
+          502,
+        );
+      if (whole) yield* state.take(whole, true);
     } else {
       for await (const sse of parseSse(res.body)) {
         if (sse.data === "[DONE]") {

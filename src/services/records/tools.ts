@@ -142,7 +142,8 @@ const fields = {
     .openapi({ description: "api, function, mcp, desktop, flex or quick_reply", example: "api" }),
   apiUrl: str(
     2000,
-    "api tools (required): http(s) URL, checked by the outbound address guard",
+    "api tools (required): http(s) URL, checked by the outbound address guard; query parameters in it are fixed " +
+      "(GET and DELETE send the model's arguments beside them, one of the same name dropped)",
     "https://api.example.com/weather",
   ),
   httpMethod: z

@@ -12,7 +12,10 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 const MODEL_CHARS = 16_000;
 const MAX_REDIRECTS = 3;
 
-/** An api tool: one HTTP call per use, arguments as the query (GET, DELETE) or a JSON body. */
+/**
+ * An api tool: one HTTP call per use, arguments as the query (GET, DELETE; beside the parameters fixed in its URL,
+ * which they do not replace) or a JSON body.
+ */
 export function apiTool(row: ToolRow): AgentTool {
   return {
     name: row.name!,
@@ -43,8 +46,12 @@ export async function callApi(
   for (const [k, v] of Object.entries(row.rawHeaders ?? {})) if (typeof v === "string") headers[k] = v;
   let body: string | undefined;
   if (method === "GET" || method === "DELETE") {
+    // What the tool's author fixed in the URL (a key, a tenant, a mode) stays: the arguments come from a conversation
+    // a visitor steers, so one of the same name is dropped rather than sent over it.
+    const fixed = new Set(url.searchParams.keys());
     for (const [k, v] of Object.entries(args))
-      if (v !== undefined && v !== null) url.searchParams.set(k, typeof v === "string" ? v : JSON.stringify(v));
+      if (v !== undefined && v !== null && !fixed.has(k))
+        url.searchParams.set(k, typeof v === "string" ? v : JSON.stringify(v));
   } else {
     body = JSON.stringify(args);
     headers["Content-Type"] = "application/json";

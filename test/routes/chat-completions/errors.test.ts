@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, seedMember, seedOwner } from "../../harness";
+import { readEvents } from "../../support/sse";
 import { gatewayOwner, PATH, QUESTION, upstreamModel } from "./fixtures";
 
 describe("gateway errors carry the OpenAI shape too", () => {
@@ -45,5 +46,22 @@ describe("gateway errors carry the OpenAI shape too", () => {
     // "Incorrect API key provided: <key>" cut at 300 characters first no longer holds the whole key to hide.
     expect(text).not.toContain(key.slice(0, 40));
     expect(text).toContain("Incorrect API key provided: ***");
+  });
+
+  it("a provider answering 200 with an error body: 502 with its message, streamed or not", async () => {
+    const owner = await gatewayOwner();
+    const model = await upstreamModel(owner, { modelName: `error-200-${crypto.randomUUID()}` });
+    const said = "The model provider failed: The provider is overloaded, try later.";
+    const whole = await expectError(
+      await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION }),
+      502,
+      "upstream_error",
+    );
+    expect(whole).toMatchObject({ detail: said, error: { message: said } });
+    const streamed = await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION, stream: true });
+    expect(streamed.status).toBe(200);
+    const events = await readEvents(streamed);
+    expect(events.map((e) => e.event)).toEqual(["error"]);
+    expect(events[0].data).toMatchObject({ code: "upstream_error", detail: said });
   });
 });

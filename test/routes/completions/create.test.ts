@@ -6,6 +6,7 @@ import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot, createUnanswering } from "../../fixtures/chatbots";
 import { chunksOf, readEvents, storedReply, type StreamEvent } from "../../support/sse";
 import { bodyOf } from "../../support/api";
+import { upstreamModel } from "../chat-completions/fixtures";
 
 const completions = (chatbotId: string) => `/chatbots/${chatbotId}/completions/`;
 
@@ -154,6 +155,15 @@ describe("POST /chatbots/{chatbotId}/completions/", () => {
     const res = await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } });
     const body = await expectError(res, 502, "upstream_error");
     expect(body.detail).toContain("rawOutputFormat cannot be used");
+  });
+
+  it("a provider answering 200 with an error body is a 502 with its message, not an empty answer", async () => {
+    const owner = await seedOwner();
+    const model = await upstreamModel(owner, { modelName: `error-200-${crypto.randomUUID()}` });
+    const bot = await createChatbot(owner, { largeLanguageModel: model.id });
+    const res = await owner.fetch("POST", completions(bot.id), { message: { content: "hi" } });
+    const body = await expectError(res, 502, "upstream_error");
+    expect(body.detail).toBe("The model provider failed: The provider is overloaded, try later.");
   });
 
   it("template mode answers with the unanswerable text when nothing relevant is found", async () => {

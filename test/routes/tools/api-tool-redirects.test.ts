@@ -8,15 +8,24 @@ import { type ToolCall, agentWith } from "../../support/tool-calls";
 
 type Reply = { message: { contentPayload: { toolCalls: ToolCall[] } } };
 
-/** Asks an agent on the built-in model, which calls get_weather with the city the question spells. */
-async function callThrough(owner: Actor, apiUrl: string, httpMethod = "get"): Promise<ToolCall> {
+/**
+ * Asks an agent on the built-in model, which calls get_weather with the arguments the question spells (the city;
+ * `spelled` adds more, which `fields` of the tool, such as its rawParametersSchema, let it send).
+ */
+async function callThrough(
+  owner: Actor,
+  apiUrl: string,
+  httpMethod = "get",
+  spelled = "",
+  fields: Record<string, unknown> = {},
+): Promise<ToolCall> {
   const tool = await createTool(
     owner,
-    weatherToolBody({ apiUrl, httpMethod, rawHeaders: { "X-Api-Key": "tool-secret" } }),
+    weatherToolBody({ apiUrl, httpMethod, rawHeaders: { "X-Api-Key": "tool-secret" }, ...fields }),
   );
   const bot = await agentWith(owner, [tool]);
   const res = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
-    message: { content: "Use get_weather with city: Paris" },
+    message: { content: `Use get_weather with city: Paris${spelled}` },
   });
   expect(res.status, await res.clone().text()).toBe(200);
   const reply = await refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
@@ -56,5 +65,27 @@ describe("api tools behind a redirect", () => {
     });
     const temporary = (await callThrough(await seedOwner(), redirectTo(echo, 307), "post")).output as Echo;
     expect({ method: temporary.method, body: temporary.body }).toEqual({ method: "POST", body: { city: "Paris" } });
+  });
+});
+
+describe("api tools' query", () => {
+  it("parameters fixed in the tool's URL win over the model's arguments of the same names", async () => {
+    const owner = await seedOwner();
+    const properties = { city: { type: "string" }, api_key: { type: "string" }, units: { type: "string" } };
+    const call = await callThrough(
+      owner,
+      `${env.TEST_RECEIVER_URL}/echo/weather?api_key=fixed&lang=en`,
+      "get",
+      ", api_key: stolen, units: metric",
+      { rawParametersSchema: { type: "object", properties, required: ["city"] } },
+    );
+    expect(call).toMatchObject({ status: "success", input: { city: "Paris", api_key: "stolen", units: "metric" } });
+    // The tool's author fixed api_key and lang; the model adds what the URL leaves open.
+    expect((call.output as { query: Record<string, string> }).query).toEqual({
+      api_key: "fixed",
+      lang: "en",
+      city: "Paris",
+      units: "metric",
+    });
   });
 });
