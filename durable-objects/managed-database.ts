@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../src/env";
+import { keptRows } from "../src/services/sql/result-size";
 
 export interface ManagedColumn {
   name: string;
@@ -58,14 +59,17 @@ export class ManagedDatabase extends DurableObject<Bindings> {
     await this.ctx.storage.deleteAll();
   }
 
-  /** Runs a checked read-only query, at most `maxRows` rows; any write it could make is rolled back. */
+  /**
+   * Runs a checked read-only query, at most `maxRows` rows and the result's byte budget (result-size.ts); any write it
+   * could make is rolled back. Rows are read one at a time and stop at the budget here, so what crosses to the Worker
+   * is bounded (an RPC message is), not every row whole.
+   */
   query(statement: string, maxRows: number): QueryResult {
     let result: QueryResult = { columns: [], rows: [], truncated: false };
     try {
       this.ctx.storage.transactionSync(() => {
         const cursor = this.ctx.storage.sql.exec(`SELECT * FROM (${statement}) LIMIT ${maxRows + 1}`);
-        const rows = [...cursor.raw()] as unknown[][];
-        result = { columns: cursor.columnNames, rows: rows.slice(0, maxRows), truncated: rows.length > maxRows };
+        result = { columns: cursor.columnNames, ...keptRows(cursor.raw() as Iterable<unknown[]>, maxRows) };
         throw new Rollback();
       });
     } catch (err) {

@@ -9,7 +9,6 @@ import type { AgentTool, ToolContext, ToolOutcome } from "../agent/types";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import type { SqlDatabaseRow } from "./access";
 import { queryPostgres } from "./postgres";
-import { ResultBudget } from "./result-size";
 import { managedDatabase } from "./write";
 import type { SqlTableRow } from "./views";
 
@@ -205,10 +204,8 @@ async function execute(
   timeoutMs: number,
 ): Promise<QueryResult> {
   if (database.databaseType === "managed") {
-    const result: QueryResult = await managedDatabase(env, database.id).query(statement, limit);
-    const budget = new ResultBudget();
-    const rows = budget.takeAll(result.rows);
-    return { ...result, rows, truncated: result.truncated || budget.truncated };
+    // Capped in rows and bytes inside the object (result-size.ts), before its answer crosses to the Worker.
+    return await managedDatabase(env, database.id).query(statement, limit);
   }
   if (!database.databaseUrlSealed) throw new Error("No databaseUrl is set.");
   const url = await decryptSecret(database.databaseUrlSealed, env.ENCRYPTION_KEY);

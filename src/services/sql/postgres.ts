@@ -56,7 +56,7 @@ export async function connectPostgres(env: ConnectionEnv, url: string, organizat
   } as postgres.Options<Record<string, postgres.PostgresType>>);
 }
 
-/** The tables and columns of the `public` schema (and any schema the user owns other than the catalogs). */
+/** The tables and columns of the `public` schema, where queries resolve their names (queryPostgres). */
 export async function discoverPostgres(
   env: ConnectionEnv,
   url: string,
@@ -110,6 +110,9 @@ export async function queryPostgres(
     return await sql.begin("read only", async (tx) => {
       await tx.unsafe(`set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
       await tx.unsafe("set local idle_in_transaction_session_timeout = 30000");
+      // Names resolve in `public`, the schema whose tables are discovered and offered: the default path ("$user",
+      // public) read a schema named after the connecting role first, whose `sales` shadowed the listed one.
+      await tx.unsafe("set local search_path = public, pg_temp");
       const query = tx.unsafe(`select * from (${statement}) as model_query limit ${maxRows + 1}`).values();
       const budget = new ResultBudget();
       const rows: unknown[][] = [];

@@ -57,15 +57,19 @@ export class ResultBudget {
     if (kept.some((k) => k.cut)) this.truncated = true;
     return kept.map((k) => k.value);
   }
+}
 
-  /** The rows that fit, in order. */
-  takeAll(rows: unknown[][]): unknown[][] {
-    const out: unknown[][] = [];
-    for (const row of rows) {
-      const kept = this.take(row);
-      if (!kept) break;
-      out.push(kept);
-    }
-    return out;
+/**
+ * At most `maxRows` of `rows`, read one at a time and stopping at the first that does not fit the budget (a
+ * managed database's cursor: nothing past the budget is read into memory). `truncated`: rows were left out or cut.
+ */
+export function keptRows(rows: Iterable<unknown[]>, maxRows: number): { rows: unknown[][]; truncated: boolean } {
+  const budget = new ResultBudget();
+  const kept: unknown[][] = [];
+  for (const row of rows) {
+    const fits = kept.length < maxRows ? budget.take(row) : null;
+    if (!fits) return { rows: kept, truncated: true };
+    kept.push(fits);
   }
+  return { rows: kept, truncated: budget.truncated };
 }

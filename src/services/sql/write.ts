@@ -1,4 +1,4 @@
-import { and, eq, inArray, notInArray } from "drizzle-orm";
+import { and, eq, exists, getTableColumns, inArray, isNull, lte, not, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import {
@@ -15,7 +15,7 @@ import { uuidv7 } from "../../lib/ids";
 import { type OrgAccess, requirePermission } from "../access";
 import { checkGroupAssignment } from "../groups";
 import { linkStatements, linksOf, requireKnownIds } from "../links";
-import { chunk } from "../../lib/sql";
+import { chunk, inList } from "../../lib/sql";
 import { linkableChatbotsCondition, type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 import { discoverPostgres } from "./postgres";
 import { logError, logWarn } from "../../lib/log";
@@ -127,14 +127,17 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  * code met while storing the failure.
  */
 export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Promise<void> {
+  // The check's start, stored as `checkedAt`: a check stores its outcome only when no check that started after it
+  // (after a change of settings, say) has stored one, so a slow check never overwrites a newer one's tables.
+  const now = Date.now();
   const [row] = await db.select().from(sqlDatabases).where(eq(sqlDatabases.id, id));
   if (!row || row.databaseType === "managed") return;
-  const now = Date.now();
+  const newest = and(eq(sqlDatabases.id, id), or(isNull(sqlDatabases.checkedAt), lte(sqlDatabases.checkedAt, now)));
   const fail = (message: string) =>
     db
       .update(sqlDatabases)
       .set({ status: "failed", errorMessage: message, checkedAt: now, updatedAt: now })
-      .where(eq(sqlDatabases.id, id));
+      .where(newest);
   try {
     if (UNSUPPORTED_TYPES.includes(row.databaseType)) return void (await fail(notSupportedMessage(row.databaseType)));
     if (!row.databaseUrlSealed) return void (await fail("No databaseUrl is set."));
@@ -148,7 +151,7 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
       db
         .update(sqlDatabases)
         .set({ status: "connected", errorMessage: null, checkedAt: now, updatedAt: now })
-        .where(eq(sqlDatabases.id, id)),
+        .where(newest),
       ...replaceTableStatements(db, id, kept, now),
     ]);
   } catch (err) {
@@ -166,14 +169,18 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
   }
 }
 
-/** Statements making the stored tables of an external database the discovered ones (descriptions of kept tables stay).
- * */
+/**
+ * Statements making the stored tables of an external database the discovered ones (a table still there keeps its row:
+ * its id and description). They run after the check's status in its batch and write only while the
+ * record holds that check (`checkedAt` its start), so a check a newer one has overtaken writes nothing.
+ */
 function replaceTableStatements(
   db: Db,
   id: string,
   tables: Awaited<ReturnType<typeof discoverPostgres>>,
   now: number,
 ): BatchItem<"sqlite">[] {
+  const thisCheck = and(eq(sqlDatabases.id, id), eq(sqlDatabases.checkedAt, now));
   const names = tables.map((t) => t.tableName);
   const column = (c: (typeof tables)[number]["columns"][number]): SqlColumn => ({
     id: uuidv7(),
@@ -183,32 +190,50 @@ function replaceTableStatements(
     ...c,
   });
   return [
-    db
-      .delete(sqlDatabaseTables)
-      .where(
-        and(
-          eq(sqlDatabaseTables.sqlDatabaseId, id),
-          names.length ? notInArray(sqlDatabaseTables.tableName, names.slice(0, 90)) : undefined,
-        ),
+    db.delete(sqlDatabaseTables).where(
+      and(
+        eq(sqlDatabaseTables.sqlDatabaseId, id),
+        // All the names in one parameter: D1 binds at most 100, and a cut list deleted the tables past it.
+        names.length ? not(inList(sqlDatabaseTables.tableName, names)) : undefined,
+        exists(db.select({ id: sqlDatabases.id }).from(sqlDatabases).where(thisCheck)),
       ),
-    ...tables.map((t) =>
-      db
+    ),
+    ...tables.map((t) => {
+      const columns = t.columns.map(column);
+      const row: typeof sqlDatabaseTables.$inferSelect = {
+        id: uuidv7(),
+        sqlDatabaseId: id,
+        tableName: t.tableName,
+        description: "",
+        status: "ready",
+        errorMessage: null,
+        sourceFileId: null,
+        sourceFileName: null,
+        isFromKnowledgeBase: false,
+        rowCount: null,
+        columns,
+        createdAt: now,
+        updatedAt: now,
+      };
+      return db
         .insert(sqlDatabaseTables)
-        .values({
-          sqlDatabaseId: id,
-          tableName: t.tableName,
-          columns: t.columns.map(column),
-          status: "ready",
-          createdAt: now,
-          updatedAt: now,
-        })
+        .select(db.select(selectedValues(row)).from(sqlDatabases).where(thisCheck))
         .onConflictDoUpdate({
           target: [sqlDatabaseTables.sqlDatabaseId, sqlDatabaseTables.tableName],
-          set: { columns: t.columns.map(column), status: "ready", errorMessage: null, updatedAt: now },
-        }),
-    ),
+          set: { columns, status: "ready", errorMessage: null, updatedAt: now },
+        });
+    }),
   ];
 }
+
+/** A table row's values as the fields of a SELECT, in the table's column order (what an INSERT ... SELECT needs). */
+const selectedValues = (row: typeof sqlDatabaseTables.$inferSelect) =>
+  Object.fromEntries(
+    Object.entries(getTableColumns(sqlDatabaseTables)).map(([key, c]) => [
+      key,
+      sql`${sql.param(row[key as keyof typeof row], c)}`.as(key),
+    ]),
+  ) as Record<keyof typeof row, SQL.Aliased>;
 
 /** The managed database's object. */
 export const managedDatabase = (env: Bindings, id: string) =>

@@ -1,5 +1,8 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import type { QueryResult } from "../../../durable-objects/managed-database";
+import { managedDatabase } from "../../../src/services/sql/write";
+import { call, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, unique } from "../../harness";
 import {
   askSql,
   createDatabase,
@@ -142,6 +145,18 @@ describe("POST /sql-databases/{id}/ask/", () => {
     expect(big.startsWith("x".repeat(65536))).toBe(true);
     expect(big.slice(65536)).toBe("… (value cut at 65536 bytes)");
   });
+
+  it("a managed database's object returns at most the result's byte budget, not every row whole", async () => {
+    const owner = await seedOwner();
+    const database = await createDatabase(owner);
+    await createTable(owner, database.id);
+    // 64 rows of 60,000 bytes: the object sent all 3.8 MB to the Worker, which kept 17 (RPC messages are bounded).
+    const sent: QueryResult = await managedDatabase(env, database.id).query(
+      "select printf('%.*c', 60000, 'x') as v from sales a, sales b, sales c",
+      200,
+    );
+    expect({ rows: sent.rows.length, truncated: sent.truncated }).toEqual({ rows: 17, truncated: true });
+  });
 });
 
 describe.skipIf(!!postgresMissing())("POST /sql-databases/{id}/ask/: PostgreSQL values", () => {
@@ -180,6 +195,24 @@ describe.skipIf(!!postgresMissing())("POST /sql-databases/{id}/ask/: PostgreSQL 
       error: null,
       rows: [[1]],
     });
+  });
+
+  it("a schema named after the connecting role does not shadow the public table the database lists", async () => {
+    const owner = await seedOwner();
+    const role = `r_${unique("role").replace(/\W/g, "_").toLowerCase()}`.slice(0, 40);
+    const url = await ownPostgres(
+      `create role ${role} login password 'pw';
+       create table sales (region text); insert into sales values ('listed');
+       create schema ${role} authorization ${role};
+       create table ${role}.sales (region text); insert into ${role}.sales values ('shadow');
+       grant select on sales, ${role}.sales to ${role};`,
+    );
+    const asRole = url.replace(/\/\/[^@]+@/, `//${role}:pw@`);
+    const database = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: asRole });
+    expect((await settled(owner, database.id)).tables.map((t) => t.tableName)).toEqual(["sales"]);
+    // PostgreSQL's default search_path ("$user", public) read the role's own schema first.
+    const outcome = await askSql(owner, database.id, "select region from sales");
+    expect({ status: outcome.status, rows: outcome.rows }).toEqual({ status: "success", rows: [["listed"]] });
   });
 
   it("a result's size is capped, not only its row count (4 rows of 5 MB each)", async () => {

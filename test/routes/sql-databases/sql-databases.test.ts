@@ -4,6 +4,7 @@ import writeXlsxFile from "write-excel-file/node";
 import { describe, expect, it } from "vitest";
 import { sqlDatabases, sqlDatabaseTables } from "../../../src/db/schema";
 import { managedDatabase } from "../../../src/services/sql/write";
+import { connectPostgres } from "../../../src/services/sql/postgres";
 import type { QueryResult } from "../../../durable-objects/managed-database";
 import {
   call,
@@ -24,6 +25,7 @@ import {
   createTable,
   csvForm,
   HYPERDRIVE_URL,
+  ownPostgres,
   postgresMissing,
   postgresUrl,
   SALES_CSV,
@@ -755,6 +757,64 @@ describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () 
       ).toMatchObject({ status: "connected", errorMessage: null });
     },
   );
+
+  it("a database of over 90 tables keeps its table records across checks (none deleted and added again)", async () => {
+    const owner = await seedOwner();
+    const url = await ownPostgres(
+      "do $$ begin for i in 1..91 loop execute format('create table t%s (id int)', lpad(i::text, 3, '0')); " +
+        "end loop; end $$;",
+    );
+    const created = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: url });
+    const first = await settled(owner, created.id);
+    expect(first.tables).toHaveLength(91);
+    const res = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`);
+    const again = await bodyOf<"POST /sql-databases/{id}/check-connection/">(res);
+    // The tables past the 90th were deleted and inserted again at every check: new ids and creation times.
+    const ids = (d: typeof first) => d.tables.map((t) => [t.tableName, t.id, t.createdAt]);
+    expect(ids(again)).toEqual(ids(first));
+  });
+
+  it("a slow check that started first never overwrites the tables of a check started after it", async () => {
+    const owner = await seedOwner();
+    const before = await ownPostgres("create table before_change (id int);");
+    const created = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: before });
+    expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["before_change"]);
+    // A catalog lock in that database holds a check of it until released: the slow check.
+    const admin = await connectPostgres(env, before, "tests");
+    const watcher = await connectPostgres(env, postgresUrl(), "tests");
+    let release: () => void = () => undefined;
+    const locked = new Promise<void>((ready) => {
+      void admin
+        .begin(async (tx) => {
+          await tx.unsafe("lock table pg_catalog.pg_attribute in access exclusive mode");
+          ready();
+          await new Promise<void>((r) => (release = r));
+        })
+        .catch(() => undefined);
+    });
+    try {
+      await locked;
+      const slow = owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`);
+      // Until the check waits for the lock, so it started before the change below.
+      for (let waiting = 0; !waiting; await new Promise((r) => setTimeout(r, 20))) {
+        [{ waiting }] = await watcher<
+          { waiting: number }[]
+        >`select count(*)::int as waiting from pg_locks where not granted`;
+      }
+      // Settings changed meanwhile: the check they start (of the shared cluster's database) ends first.
+      const patched = await owner.fetch("PATCH", `/sql-databases/${created.id}/`, { databaseUrl: postgresUrl() });
+      expect(patched.status).toBe(200);
+      expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["sales", "secrets"]);
+      release();
+      expect((await slow).status).toBe(200);
+    } finally {
+      release();
+      await Promise.all([admin.end({ timeout: 1 }), watcher.end({ timeout: 1 })]);
+    }
+    // The slow check finished last and stored the old database's tables over the new one's.
+    const read = await bodyOf<"GET /sql-databases/{id}/">(await owner.fetch("GET", `/sql-databases/${created.id}/`));
+    expect(read).toMatchObject({ status: "connected", tables: [{ tableName: "sales" }, { tableName: "secrets" }] });
+  });
 
   it("a wrong password is a failed status with the server's reason", async () => {
     const owner = await seedOwner();
