@@ -26,7 +26,7 @@ export async function xlsxDownload(
   filename: string,
   sheet = "Members",
 ): Promise<Response> {
-  const data: Row[] = [header.map((value) => ({ value, fontWeight: "bold" as const })), ...rows];
+  const data: Row[] = [header.map((value) => ({ value, fontWeight: "bold" as const })), ...rows.map(withinCellLimit)];
   const columns = header.map((h) => ({ width: Math.min(Math.max(h.length + 2, 14), 40) }));
   // Imported by the first download: the writer (a module of its own, src/vendor/xlsx.js) and
   // node:stream are evaluated when imported, not at every cold start (docs/decisions.md, "Cold start").
@@ -46,6 +46,28 @@ export async function xlsxDownload(
     },
   });
 }
+
+/** Excel's limit on a cell's text: a longer one makes Excel call the file damaged and drop the cell on repair. */
+const MAX_CELL_CHARS = 32_767;
+const CUT_MARKER = "… (cut)";
+
+/** The text cut to Excel's limit, the marker (within the limit) showing it was. */
+function cutToCell(text: string): string {
+  if (text.length <= MAX_CELL_CHARS) return text;
+  let end = MAX_CELL_CHARS - CUT_MARKER.length;
+  // Not between the two halves of a surrogate pair: a lone half is not a character XML can hold.
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return text.slice(0, end) + CUT_MARKER;
+}
+
+const withinCellLimit = (row: Row): Row =>
+  row.map((cell) => {
+    if (typeof cell === "string") return cutToCell(cell);
+    if (cell && typeof cell === "object" && "value" in cell && typeof cell.value === "string")
+      return { ...cell, value: cutToCell(cell.value) };
+    return cell;
+  });
 
 /** A metadata value as a cell: scalars keep their type, structures are written as JSON. */
 export const cellOf = (value: unknown): string | number | boolean | null => {

@@ -18,6 +18,11 @@ export interface SandboxLimits {
 type Ending = { status: "success"; output: unknown } | { status: "failure" | "timeout"; error: string };
 export type SandboxOutcome = Ending & { logs: string[]; durationMs: number };
 
+const timeout = (timeoutMs: number): Ending => ({
+  status: "timeout",
+  error: `The function did not finish within ${timeoutMs / 1000} s.`,
+});
+
 export const DEFAULT_FUNCTION_TIMEOUT_MS = 5_000;
 const DEFAULT_MEMORY_BYTES = 32 * 1024 * 1024;
 const MAX_LOG_LINES = 50;
@@ -74,9 +79,7 @@ export async function runFunction(
   const timeoutMs = limits.timeoutMs ?? DEFAULT_FUNCTION_TIMEOUT_MS;
   const now = limits.now ?? Date.now;
   const deadline = now() + timeoutMs;
-  const runtime = module.newRuntime();
-  runtime.setMemoryLimit(limits.memoryBytes ?? DEFAULT_MEMORY_BYTES);
-  runtime.setMaxStackSize(1024 * 1024);
+  const runtime = limitedRuntime(module, limits.memoryBytes);
   let timedOut = false;
   let checks = 0;
   const checksAllowed = timeoutMs * CHECKS_PER_MS;
@@ -114,6 +117,9 @@ export async function runFunction(
     }
     const output = readOutput(vm, result);
     result.dispose();
+    // Serialising runs the result's own code (getters, toJSON, a proxy's traps): a loop there is the call's too.
+    if (output instanceof Unserialisable) return done(failure(vm, output.error, timedOut));
+    if (timedOut) return done(timeout(timeoutMs));
     if (output === OVERSIZED)
       return done({
         status: "failure",
@@ -123,7 +129,7 @@ export async function runFunction(
   } catch (err) {
     return done(
       timedOut
-        ? { status: "timeout", error: `The function did not finish within ${timeoutMs / 1000} s.` }
+        ? timeout(timeoutMs)
         : { status: "failure", error: String((err as Error)?.message ?? err).slice(0, 1000) },
     );
   } finally {
@@ -136,10 +142,28 @@ export async function runFunction(
   }
 }
 
+/** A runtime of its own with a heap and a stack limit: what QuickJS checks to end a deep recursion itself. */
+function limitedRuntime(module: QuickJSWASMModule, memoryBytes = DEFAULT_MEMORY_BYTES, stackBytes = 1024 * 1024) {
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(memoryBytes);
+  runtime.setMaxStackSize(stackBytes);
+  return runtime;
+}
+
+/**
+ * The compiler's stack. QuickJS's parser recurses per level of nesting, each level taking far more of the host's stack
+ * (the WebAssembly frames) than of its own: with 1 MiB, 700 nested brackets overflowed the host's stack first, a
+ * RangeError that leaves the interpreter's stack pointer where it was for the calls after it. With 16 KiB QuickJS
+ * stops first (about 250 brackets, 150 blocks, 1,000 unary operators deep; measured up to 45,000), which no
+ * hand-written function nears.
+ */
+const COMPILE_STACK_BYTES = 16 * 1024;
+
 /** The syntax error of `code`, or null when it compiles. */
 export async function compileProblem(code: string): Promise<string | null> {
-  const module = await quickJs();
-  const vm = module.newContext();
+  const module = loaded ?? (await quickJs());
+  const runtime = limitedRuntime(module, DEFAULT_MEMORY_BYTES, COMPILE_STACK_BYTES);
+  const vm = runtime.newContext();
   try {
     const result = vm.evalCode(`${PRELUDE}\n${code}`, "tool.js", { compileOnly: true });
     if (!result.error) {
@@ -149,8 +173,16 @@ export async function compileProblem(code: string): Promise<string | null> {
     const error = vm.dump(result.error);
     result.error.dispose();
     return `Does not compile: ${errorText(error)}`;
+  } catch (err) {
+    // Whatever else stops the compiler (the host's own limits) is the code's problem too, told at functionCode.
+    return `Does not compile: ${String((err as Error)?.message ?? err).slice(0, 1000)}`;
   } finally {
-    vm.dispose();
+    try {
+      vm.dispose();
+      runtime.dispose();
+    } catch {
+      // As after a call: a runtime stopped midway may refuse to free cleanly.
+    }
   }
 }
 
@@ -170,7 +202,7 @@ function installGlobals(vm: QuickJSContext, args: Record<string, unknown>, logs:
       if (logs.length < MAX_LOG_LINES)
         logs.push(
           parts
-            .map((p) => String(vm.dump(p)))
+            .map((p) => logText(vm.dump(p)))
             .join(" ")
             .slice(0, 1000),
         );
@@ -180,6 +212,16 @@ function installGlobals(vm: QuickJSContext, args: Record<string, unknown>, logs:
   }
   vm.setProp(vm.global, "console", console);
   console.dispose();
+}
+
+/** A logged value as a line shows it: an object (dumped as JSON already) as its JSON, anything else as its text. */
+function logText(dumped: unknown): string {
+  if (dumped === null || typeof dumped !== "object") return String(dumped);
+  try {
+    return JSON.stringify(dumped);
+  } catch {
+    return String(dumped);
+  }
 }
 
 /**
@@ -229,6 +271,11 @@ function errorText(dumped: unknown): string {
 /** A result too large to keep: the call fails rather than hand the model a cut-off value. */
 const OVERSIZED = Symbol("oversized");
 
+/** A result JSON cannot hold (cyclic, a BigInt inside, a throwing toJSON): its error, not a stand-in string. */
+class Unserialisable {
+  constructor(readonly error: QuickJSHandle) {}
+}
+
 function readOutput(vm: QuickJSContext, h: QuickJSHandle): unknown {
   if (vm.typeof(h) === "undefined") return null;
   const json = vm.getProp(vm.global, "JSON");
@@ -236,11 +283,9 @@ function readOutput(vm: QuickJSContext, h: QuickJSHandle): unknown {
   const text = vm.callFunction(stringify, json, h);
   json.dispose();
   stringify.dispose();
-  if (text.error) {
-    text.error.dispose();
-    return String(vm.dump(h)).slice(0, MAX_OUTPUT_CHARS);
-  }
-  const s = vm.getString(text.value);
+  if (text.error) return new Unserialisable(text.error);
+  // JSON.stringify gives undefined for a function or a symbol, as for undefined itself: no output.
+  const s = vm.typeof(text.value) === "undefined" ? undefined : vm.getString(text.value);
   text.value.dispose();
   if (s === undefined) return null;
   if (s.length > MAX_OUTPUT_CHARS) return OVERSIZED;

@@ -317,6 +317,32 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
     expect(rows.map((r) => r.length)).toEqual([8, 8]);
     expect(rows[1][1]).toBe("Opening hours?");
   });
+
+  it("cuts a text cell to Excel's 32,767 characters, saying so (Excel called the file damaged)", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const answer = `${"Long answer. ".repeat(3_500)}end`; // 45,503 characters
+    const conversation = await seedConversation(owner.organizationId, bot.id, bot.defaultInbox!.id, [
+      { at: utc("2026-05-01T09:00:00Z"), question: "Tell me everything", answer },
+    ]);
+    // A reply citing many long passages: the Context cell joins them all (48,144 characters).
+    const passages = Array.from({ length: 12 }, (_, i) => ({ node: { text: `Passage ${i} ${"x".repeat(4_000)}` } }));
+    await client(await conversationData(owner.organizationId, conversation))
+      .prepare("UPDATE chatbot_records SET context = ? WHERE conversation_id = ?")
+      .bind(JSON.stringify(passages), conversation)
+      .run();
+    const res = await owner.fetch("GET", exportPath(bot.id, "?startDate=2026-05-01&endDate=2026-05-01"));
+    expect(res.status).toBe(200);
+    const rows = readXlsx(await res.arrayBuffer());
+    expect(rows).toHaveLength(2);
+    const [question, cutAnswer, context] = rows[1].slice(1, 4) as string[];
+    expect(question).toBe("Tell me everything");
+    for (const cell of [cutAnswer, context]) {
+      expect(cell).toHaveLength(32_767);
+      expect(cell.endsWith("… (cut)")).toBe(true);
+    }
+    expect(answer.startsWith(cutAnswer.slice(0, -"… (cut)".length))).toBe(true);
+  });
 });
 
 const fetchUrl = (key: string, url: string) =>

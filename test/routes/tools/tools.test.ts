@@ -135,6 +135,14 @@ describe("tools CRUD", () => {
     expect((await expectError(patched, 400)).detail).toContain("rawParametersSchema");
   });
 
+  it("400 naming functionCode for code nested too deeply to compile (it was a 500)", async () => {
+    const owner = await seedOwner();
+    // 90,000 characters, under the field's 100,000: QuickJS's parser recurses per bracket.
+    const functionCode = `function main() { return ${"[".repeat(45_000)}${"]".repeat(45_000)}; }`;
+    const body = await expectError(await owner.fetch("POST", "/tools/", { ...BODIES.function(), functionCode }), 400);
+    expect(body.detail).toContain("functionCode: Does not compile");
+  });
+
   it("allows a loopback apiUrl only when OUTBOUND_ALLOWED_HOSTS names it", async () => {
     const owner = await seedOwner();
     const body = { ...apiToolBody(), apiUrl: "http://127.0.0.1:9/x" };

@@ -27,6 +27,43 @@ describe("function tool sandbox (QuickJS in WebAssembly)", () => {
       expect(await runFunction(code, {}), code).toMatchObject({ status: "success", output: null });
   });
 
+  it("a main returning a function or a symbol (nothing in JSON) has null as its output", async () => {
+    for (const code of ["function main() { return () => 1; }", "function main() { return Symbol('x'); }"])
+      expect(await runFunction(code, {}, { timeoutMs: 1000 }), code).toMatchObject({ status: "success", output: null });
+  });
+
+  it("a result JSON cannot hold (cyclic, a BigInt inside, a throwing toJSON) fails with JSON's error", async () => {
+    for (const [code, error] of [
+      ["function main() { const o = { id: 1 }; o.self = o; return o; }", /^TypeError: circular reference/],
+      ["function main() { return { id: 1, big: 10n }; }", /^TypeError: .*BigInt/i],
+      ["function main() { return { toJSON() { throw new Error('nope'); } }; }", /^Error: nope$/],
+    ] as const) {
+      const out = await runFunction(code, {}, { timeoutMs: 1000 });
+      // It was a success with the output "[object Object]": the model was told the tool answered that string.
+      expect(out, code).toMatchObject({ status: "failure", error: expect.stringMatching(error) });
+    }
+  });
+
+  it("a result whose getter, toJSON or proxy trap runs until the limit is a timeout, not a success", async () => {
+    for (const code of [
+      "function main() { return { get total() { for (;;) {} } }; }",
+      "function main() { return { toJSON() { for (;;) {} } }; }",
+      "function main() { return new Proxy({}, { ownKeys() { for (;;) {} } }); }",
+    ]) {
+      const out = await runFunction(code, {}, { timeoutMs: 200 });
+      // Serialising the result runs its code after main returned: it was a success, "[object Object]" (or "").
+      expect(out.status, `${code} -> ${JSON.stringify(out)}`).toBe("timeout");
+    }
+  });
+
+  it("console.log of an object or array logs its JSON, of anything else its text", async () => {
+    const out = await runFunction(
+      "function main() { console.log('order', { id: 7 }, [1, 2], null, undefined, 10n, Symbol('s')); return 1; }",
+      {},
+    );
+    expect(out.logs).toEqual(['order {"id":7} [1,2] null undefined 10 Symbol(s)']);
+  });
+
   it("ends an endless loop as timeout", async () => {
     const out = await runFunction("function main() { for (;;) {} }", {}, { timeoutMs: 200 });
     expect(out.status).toBe("timeout");
@@ -92,5 +129,15 @@ describe("function tool sandbox (QuickJS in WebAssembly)", () => {
   it("tells a syntax error at save time", async () => {
     expect(await compileProblem("function main( {")).toMatch(/Does not compile/);
     expect(await compileProblem("function main(a) { return a; }")).toBeNull();
+  });
+
+  it("tells code nested deeper than the compiler's stack as not compiling, and compiles on after it", async () => {
+    // The parser recurses per bracket: with no stack limit of its own it overflowed the host's (a RangeError, which
+    // leaves the interpreter's stack pointer behind); QuickJS's own limit stops it first.
+    const nested = (depth: number) => `function main() { return ${"[".repeat(depth)}${"]".repeat(depth)}; }`;
+    for (const code of [nested(45_000), `function main() { ${"if (1) {".repeat(5_000)}${"}".repeat(5_000)} }`])
+      expect(await compileProblem(code)).toMatch(/^Does not compile: \w+Error: stack overflow/);
+    expect(await compileProblem(nested(100))).toBeNull();
+    expect(await runFunction(nested(3), {})).toMatchObject({ output: [[[]]] });
   });
 });
