@@ -141,19 +141,21 @@ export const uuidParam = (name: string, description: string) =>
 export const IdParams = z.object({ id: uuidParam("id", "Resource id") });
 
 /**
- * An optional day in a list's query, `YYYY-MM-DD` (a day of the calendar, read as UTC by `parseDate`). `Date.parse`
- * takes 2026-11-31 as December 1st: a day that does not read back as written is refused, as statistics refuse it.
+ * A day of the calendar, `YYYY-MM-DD`. `Date.parse` takes 2026-11-31 as December 1st: a day that does not read back
+ * as written is refused, as statistics refuse it.
  */
-export const dayQuery = (description: string) =>
+export const calendarDay = () =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
     .refine((v) => {
       const t = Date.parse(`${v}T00:00:00Z`);
       return !Number.isNaN(t) && new Date(t).toISOString().startsWith(v);
-    }, "Not a day of the calendar")
-    .optional()
-    .openapi({ description, example: "2026-01-31" });
+    }, "Not a day of the calendar");
+
+/** An optional day in a list's query, `YYYY-MM-DD` (a `calendarDay`, read as UTC by `parseDate`). */
+export const dayQuery = (description: string) =>
+  calendarDay().optional().openapi({ description, example: "2026-01-31" });
 
 /** `{id, name}` references; in requests only `id` is read. */
 export const IdName = z
@@ -192,10 +194,12 @@ export const manyLines = (text: z.ZodString) =>
 /**
  * A name a write gives: trimmed, 1 to `max` characters, on one line, with a character that shows (a name of only
  * zero-width characters passed `min(1)` and showed as a blank row nobody could tell apart or click). A refinement,
- * not a pattern: the OpenAPI document stays as it was. docs/decisions.md, "Names are one line".
+ * not a pattern: the OpenAPI document stays as it was. In Unicode's composed form (NFC): "Café" typed on one system
+ * and pasted from another's file name (NFD) is one name to a unique index, not two rows that read the same.
+ * docs/decisions.md, "Names are one line".
  */
 export const nameText = (max: number) =>
-  oneLine(z.string().trim().min(1).max(max)).refine(
+  oneLine(z.string().trim().normalize("NFC").min(1).max(max)).refine(
     // "" is min(1)'s to refuse, with its own message.
     (name) => name === "" || hasVisibleCharacter(name),
     "Must contain a visible character, not only spaces or invisible ones (such as U+200B, a zero-width space).",

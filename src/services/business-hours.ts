@@ -60,13 +60,19 @@ function offsetAt(at: number, timeZone: string): number {
  * the offset is read at the instant it gives, not at the day's start, so a day that changes clocks gets its openings
  * right. A time the clock skips (02:30 the night summer time starts; 00:00 in Santiago) is the jump over it, where
  * the clock first reads past it: the two offsets around the jump put it on either side of it, by the zone's side of
- * UTC, and it is found between them.
+ * UTC, and it is found between them. A time the clock reads twice (01:30 the night it goes back) is the first
+ * reading, when the team is already in.
  */
 function instantOf(day: number, minute: number, timeZone: string): number {
   const wall = day + minute * 60_000;
   const guess = wall - offsetAt(wall - offsetAt(wall, timeZone), timeZone);
   const other = wall - offsetAt(guess, timeZone);
-  if (other === guess) return guess;
+  if (other === guess) {
+    // At or east of UTC the guess lands after the clocks went back, on the second reading: the offset a day before
+    // gives the first, which is one when the clock reads `wall` there too.
+    const first = wall - offsetAt(guess - 86_400_000, timeZone);
+    return first < guess && first + offsetAt(first, timeZone) === wall ? first : guess;
+  }
   // In a gap: the clock reads before `wall` at the earlier of the two, after it at the later; halve to the minute.
   let [before, after] = guess < other ? [guess, other] : [other, guess];
   while (after - before > 60_000) {

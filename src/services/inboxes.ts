@@ -296,7 +296,7 @@ export async function updateInbox(
   const chatbotId = body.chatbot === undefined ? undefined : (body.chatbot?.id ?? null);
   if (body.businessHours) requireUsableHours(body.businessHours);
   if (body.assignment?.teamId) await requireTeamOf(db, organizationId, body.assignment.teamId, "assignment.teamId");
-  await db
+  const [written] = await db
     .update(inboxes)
     .set({
       name: body.name,
@@ -305,8 +305,12 @@ export async function updateInbox(
       assignment: body.assignment,
       updatedAt: Date.now(),
     })
-    .where(eq(inboxes.id, id));
-  return inboxRecord((await getInbox(db, parts, organizationId, id))!);
+    .where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId)))
+    .returning({ id: inboxes.id });
+  // A DELETE between the read above and this write (or the read below) leaves nothing to answer: it is gone.
+  const updated = written && (await getInbox(db, parts, organizationId, id));
+  if (!updated) throw notFound();
+  return inboxRecord(updated);
 }
 
 /**

@@ -67,9 +67,11 @@ export async function updateLabel(db: Db, organizationId: string, id: string, in
     db
       .update(labels)
       .set({ ...input, ...(input.color ? { color: input.color.toLowerCase() } : {}), updatedAt: Date.now() })
-      .where(eq(labels.id, current.id))
+      .where(and(eq(labels.id, current.id), eq(labels.organizationId, organizationId)))
       .returning(),
   );
+  // Deleted since it was read (a DELETE at the same time): the label is gone, as for a GET now.
+  if (!row) throw notFound("Label not found.");
   return row;
 }
 

@@ -109,6 +109,25 @@ describe("business hours, on an injected clock", () => {
     expect(iso(nextOpening(skipped, Date.parse("2026-03-28T20:00:00Z")))).toBe("2026-04-05T00:10:00.000Z");
   });
 
+  it.each([
+    // zone, weekday, period, asked at (UTC), first reading of the opening minute (UTC)
+    ["Europe/London", "sun", ["01:30", "06:00"], "2026-10-25T00:00:00Z", "2026-10-25T00:30:00.000Z"],
+    ["Europe/Berlin", "sun", ["02:30", "06:00"], "2026-10-25T00:00:00Z", "2026-10-25T00:30:00.000Z"],
+    ["Australia/Sydney", "sun", ["02:30", "06:00"], "2026-04-04T15:00:00Z", "2026-04-04T15:30:00.000Z"],
+    ["America/New_York", "sun", ["01:30", "06:00"], "2026-11-01T04:00:00Z", "2026-11-01T05:30:00.000Z"],
+  ] as const)(
+    "nextOpening the night %s's clocks go back: the first time the clock reads it",
+    (timeZone, day, period, at, first) => {
+      // The hour before the change is read twice; the team is in from the first reading, as isOpen says.
+      const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+      const hours: BusinessHours = { timeZone, weekly: { [day]: [[...period]] }, holidays: [] };
+      const asked = Date.parse(at);
+      expect(isOpen(hours, asked)).toBe(false);
+      expect(isOpen(hours, Date.parse(first))).toBe(true);
+      expect(iso(nextOpening(hours, asked))).toBe(first);
+    },
+  );
+
   it("names what cannot be used", () => {
     expect(businessHoursProblem(taipei)).toBeNull();
     expect(businessHoursProblem({ ...taipei, timeZone: "Mars/Olympus" })).toMatch(/^timeZone:/);

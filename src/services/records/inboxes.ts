@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CHANNEL_TYPES } from "../../db/schema";
-import { IdName, IdRef, NameField, Timestamps } from "../../lib/openapi";
+import { calendarDay, IdName, IdRef, NameField, Timestamps } from "../../lib/openapi";
 import { timestampsOf } from "../../lib/time";
 import { DEFAULT_CAPACITY, MAX_CAPACITY, assignmentOf } from "../assignment/settings";
 import { WEEKDAYS, type Weekday } from "../business-hours";
@@ -45,7 +45,8 @@ export const BusinessHoursSchema = z
         example: { mon: [["09:00", "18:00"]], tue: [["09:00", "18:00"]] },
       }),
     holidays: z
-      .array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD"))
+      // A day the calendar does not have (2026-02-30) would be stored and never matched.
+      .array(calendarDay())
       .max(366)
       .default([])
       .openapi({ description: "Closed all day (local dates)", example: ["2026-12-25"] }),

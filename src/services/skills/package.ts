@@ -156,7 +156,8 @@ export function readSkillPackage(zip: Uint8Array): SkillPackage {
     throw new SkillPackageError("SKILL.md is not UTF-8 text.");
   }
   const { data, body } = splitFrontMatter(markdown);
-  const name = text(data.name);
+  // In Unicode's composed form, as every name the API takes (lib/openapi.ts `nameText`): one name to the unique index.
+  const name = text(data.name).normalize("NFC");
   const description = text(data.description);
   const whenToUse = text(data.when_to_use ?? data.whenToUse ?? data["when-to-use"]);
   // A name of only zero-width characters is no name, as in the API (lib/openapi.ts `nameText`).

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { inboxes } from "../../../src/db/schema";
-import { PREFIXES, call, db, expectError, seedMember, seedOwner } from "../../harness";
+import { readAccess } from "../../../src/services/access";
+import { updateInbox } from "../../../src/services/inboxes";
+import { PREFIXES, call, db, expectError, parts, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound, expectInvalid } from "../../support/refusals";
 import { createInbox, seedChatbot } from "./fixtures";
 import { bodyOf } from "../../support/api";
+import { updatingAfter } from "../../support/races";
 
 const stored = async (id: string) => (await db().select().from(inboxes).where(eq(inboxes.id, id)))[0];
 
@@ -53,6 +56,20 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
     expect(await stored(inbox.id)).toMatchObject({ name: inbox.name, channelType: "web", chatbotId: null });
   });
 
+  it("400 at the field for a holiday that is no day of the calendar, nothing written", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const hours = { timeZone: "Asia/Taipei", weekly: { mon: [["09:00", "18:00"]] }, holidays: ["2026-12-25"] };
+    const path = `/inboxes/${inbox.id}/`;
+    expect((await owner.fetch("PATCH", path, { businessHours: hours })).status).toBe(200);
+    for (const day of ["2026-02-30", "2026-13-01", "2026-12-00"]) {
+      // Stored, it would be a closed day that never comes (the list day filters refuse such days too).
+      const businessHours = { ...hours, holidays: [day] };
+      await expectInvalid(await owner.fetch("PATCH", path, { businessHours }), "businessHours.holidays.0");
+    }
+    expect((await stored(inbox.id)).businessHours).toEqual(hours);
+  });
+
   it("a new assistant must be one the caller sees, as for POST; the one an inbox keeps need not be", async () => {
     const owner = await seedOwner();
     const hidden = await seedChatbot(owner); // created by the owner, given to no group
@@ -72,6 +89,19 @@ describe("PUT and PATCH /inboxes/{id}/", () => {
     const res = await member.fetch("PATCH", `/inboxes/${inbox.id}/`, { name: "Renamed", chatbot: { id: hidden.id } });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await stored(inbox.id)).toMatchObject({ name: "Renamed", chatbotId: hidden.id });
+  });
+
+  it("a PATCH whose inbox is deleted meanwhile is a 404, not a 500", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const deleted = async () => expect((await owner.fetch("DELETE", `/inboxes/${inbox.id}/`)).status).toBe(204);
+    const access = (await readAccess(db(), owner.userId, owner.organizationId))!;
+    const raced = updatingAfter(db(), deleted);
+    const update = updateInbox(raced, await parts(owner.organizationId), access, owner.userId, inbox.id, {
+      name: "New",
+    });
+    await expect(update).rejects.toMatchObject({ status: 404 });
+    expect(await stored(inbox.id)).toBeUndefined();
   });
 
   it("403 for a member with inbox.view only", async () => {

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
+import { updateLabel } from "../../../src/services/labels";
+import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { bodyOf } from "../../support/api";
+import { updatingAfter } from "../../support/races";
 
 const createLabel = async (actor: Actor, body: Record<string, unknown>) => {
   const res = await actor.fetch("POST", "/labels/", body);
@@ -92,6 +94,26 @@ describe("/labels/", () => {
     await expectError(await owner.fetch("PATCH", `/labels/${other.id}/`, { name: "Billing" }), 409, "conflict");
     await owner.fetch("DELETE", `/labels/${other.id}/`);
     expect(await labelsOf(owner.organizationId)).toEqual(before);
+  });
+
+  it("a name differing only by Unicode normalisation (NFC/NFD) is the same name: 409; kept as NFC", async () => {
+    const owner = await seedOwner();
+    const nfc = "Café".normalize("NFC");
+    const nfd = "Café".normalize("NFD");
+    expect(nfc).not.toBe(nfd);
+    // A Mac's file names and some input give NFD: the same name, which the list could not tell apart.
+    expect((await createLabel(owner, { name: nfd, color: "#000000" })).name).toBe(nfc);
+    await expectError(await owner.fetch("POST", "/labels/", { name: nfc, color: "#ffffff" }), 409, "conflict");
+    expect(await labelsOf(owner.organizationId)).toEqual([{ name: nfc, color: "#000000", description: "" }]);
+  });
+
+  it("a PATCH whose label is deleted meanwhile is a 404, not a 500", async () => {
+    const owner = await seedOwner();
+    const label = await createLabel(owner, { name: "Billing", color: "#000000" });
+    const deleted = async () => expect((await owner.fetch("DELETE", `/labels/${label.id}/`)).status).toBe(204);
+    const update = updateLabel(updatingAfter(db(), deleted), owner.organizationId, label.id, { color: "#ffffff" });
+    await expect(update).rejects.toMatchObject({ status: 404 });
+    expect(await labelsOf(owner.organizationId)).toEqual([]);
   });
 
   it("the same name in two organizations; another organization's label is a 404", async () => {

@@ -2,12 +2,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "../../../src/lib/crypto";
 import { PREFIXES, call, data, db, expectError, seedMember, seedOwner } from "../../harness";
-import type { Db } from "../../../src/env";
 import { replaceIdentitySecret, updateWebChat } from "../../../src/services/web-chats";
 import { expectDenied, expectNotFound, expectInvalid } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
 import { storedWebChat } from "./fixtures";
 import { bodyOf } from "../../support/api";
+import { updatingAfter } from "../../support/races";
 
 describe("PATCH /web-chats/{id}/", () => {
   it.each(PREFIXES)("changes only the given fields; themes merge key by key (%s)", async (prefix) => {
@@ -90,33 +90,6 @@ describe("PATCH /web-chats/{id}/", () => {
     );
   });
 });
-
-/** `real`, with `before` run ahead of its first UPDATE, once the statement is awaited: after the writer's reads. */
-function updatingAfter(real: Db, before: () => Promise<unknown>): Db {
-  let pending = true;
-  const deferred = <T extends object>(target: T): T =>
-    new Proxy(target, {
-      get(t, key) {
-        const value = Reflect.get(t, key, t);
-        if (key === "then")
-          return (ok: (v: unknown) => unknown, fail: (e: unknown) => unknown) =>
-            before().then(() => (value as PromiseLike<unknown>["then"]).call(t, ok, fail));
-        if (typeof value !== "function") return value;
-        return (...args: unknown[]) => {
-          const out = value.apply(t, args);
-          return out && typeof out === "object" ? deferred(out) : out;
-        };
-      },
-    });
-  return new Proxy(real, {
-    get(t, key) {
-      const value = Reflect.get(t, key, t);
-      if (key !== "update" || !pending) return typeof value === "function" ? value.bind(t) : value;
-      pending = false;
-      return (...args: Parameters<Db["update"]>) => deferred(t.update(...args));
-    },
-  });
-}
 
 describe("PATCH /web-chats/{id}/ beside other writes of the settings", () => {
   it("leaves an identity secret replaced between its read and its write as it is", async () => {

@@ -19,4 +19,8 @@ describe("readSkillPackage", () => {
       expect(() => readSkillPackage(packageNamed(name)), name).toThrow("has no name");
     expect(readSkillPackage(packageNamed("expense-report")).name).toBe("expense-report");
   });
+
+  it('reads the name in Unicode\'s composed form (NFC), as the API stores names: NFD "Café" is "Café"', () => {
+    expect(readSkillPackage(packageNamed("Café".normalize("NFD"))).name).toBe("Café".normalize("NFC"));
+  });
 });

@@ -10,8 +10,12 @@ export function slashQuery(text: string, caret: number): { start: number; query:
 
 /**
  * `{{contact.name}}` and `{{agent.name}}` filled in; a variable without a value (an anonymous
- * visitor) or unknown stays as written, for the member to see and edit.
+ * visitor) or unknown stays as written, for the member to see and edit. Only the values' own keys are
+ * variables: `{{constructor}}` read an object's inherited member and inserted its source.
  */
 export function fillVariables(content: string, values: Record<string, string | null | undefined>): string {
-  return content.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (whole, name: string) => values[name] || whole);
+  return content.replace(
+    /\{\{\s*([\w.]+)\s*\}\}/g,
+    (whole, name: string) => (Object.hasOwn(values, name) && values[name]) || whole,
+  );
 }
