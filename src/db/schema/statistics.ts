@@ -9,7 +9,8 @@ import { belongsTo, evaluationScores, json, segmentSpan } from "./columns";
  * (migration 0009), so nothing is stored without its counts; failed replies are added by
  * `failedReplyWrites` in one batch with their record.
  * `memberId` is the member whose API key started the conversation ('' for visitors, widgets and
- * older rows); `modelId` is the language model of an assistant reply ('' for everything else).
+ * older rows); `modelId` is the language model of an assistant reply ('' for everything else). An AI gateway answer
+ * counts under no assistant (`chatbotId` '') as a request of its model by the member whose key asked.
  * Day and month answers add up hour rows, in any timezone. The same counters make usage_hourly_tests.
  */
 const hourlyCounters = () => ({

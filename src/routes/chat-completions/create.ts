@@ -3,11 +3,9 @@ import type { Router } from "../../lib/openapi";
 import { errorResponsesOf, jsonBody } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
 import { chatModelFor, complete, modelApiError } from "../../services/llm";
-import { usageIncrement } from "../../services/usage";
 import { requireMonthlyWords } from "../../services/monthly-words";
 import { gatewayAccess, findChatModel } from "../../services/gateway/access";
 import {
-  answerWords,
   chatRequest,
   completionHead,
   completionRecord,
@@ -15,6 +13,7 @@ import {
   usageOf,
 } from "../../services/gateway/completion";
 import { eventStream } from "../../services/gateway/event-stream";
+import { type GatewayAnswer, recordGatewayAnswer } from "../../services/gateway/usage";
 import {
   AI_GATEWAY_TAG,
   ChatCompletion,
@@ -65,15 +64,14 @@ export const registerCreateChatCompletion = (r: Router) =>
     const abort = new AbortController();
     const request = chatRequest(body, abort.signal);
     const head = completionHead(row.name);
-    const record = async (words: number) => {
-      if (words > 0) await usageIncrement(c.var.data, access.organizationId, { words }).run();
-    };
+    const caller = { organizationId: access.organizationId, userId: c.var.principal.userId, modelId: row.id };
+    const record = (answer: GatewayAnswer) => recordGatewayAnswer(c.var.data, caller, answer);
 
     if (!body.stream) {
       const answer = await complete(model, request).catch((err) => {
         throw modelApiError(err);
       });
-      c.executionCtx.waitUntil(record(answerWords(answer.content, answer.toolCalls)));
+      c.executionCtx.waitUntil(record(answer));
       return c.json(completionRecord(head, answer, usageOf(answer.usage, request, answer.content)), 200);
     }
 
@@ -93,6 +91,6 @@ export const registerCreateChatCompletion = (r: Router) =>
     const { response, finished } = eventStream(abort, (send) =>
       streamChunks(model, request, head, includeUsage, send, unexpected),
     );
-    c.executionCtx.waitUntil(finished.then((answer) => record(answerWords(answer.content, answer.toolCalls))));
+    c.executionCtx.waitUntil(finished.then(record));
     return response;
   });

@@ -105,7 +105,7 @@ export function completionRecord(
 
 /**
  * Streams the answer as OpenAI chunks through `send`, one chunk per delta as the model yields it.
- * Failures become an `event: error`. Resolves with what was answered, for usage accounting.
+ * Failures become an `event: error`. Resolves with what was answered and the provider's usage, for usage accounting.
  */
 export async function streamChunks(
   model: ChatModel,
@@ -114,7 +114,7 @@ export async function streamChunks(
   includeUsage: boolean,
   send: (text: string) => void,
   onUnexpected: (err: unknown) => ApiError,
-): Promise<{ content: string; toolCalls: ToolCall[] }> {
+): Promise<{ content: string; toolCalls: ToolCall[]; usage: Usage | null }> {
   const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
     send(`data: ${JSON.stringify({ ...head, object: "chat.completion.chunk", choices, ...extra })}\n\n`);
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
@@ -137,7 +137,7 @@ export async function streamChunks(
       } else if (e.type === "usage") usage = e.usage;
       else cut = e.reason;
     }
-    if (request.signal?.aborted) return { content, toolCalls };
+    if (request.signal?.aborted) return { content, toolCalls, usage };
     chunk(first ? { role: "assistant", content: "" } : {}, finishReason(cut, toolCalls));
     if (includeUsage) event([], { usage: usageOf(usage, request, content) });
     send("data: [DONE]\n\n");
@@ -146,5 +146,5 @@ export async function streamChunks(
     const apiError = known instanceof ApiError ? known : onUnexpected(err);
     send(eventText(withOpenAiError(apiError.status, { detail: apiError.detail, code: apiError.code }), "error"));
   }
-  return { content, toolCalls };
+  return { content, toolCalls, usage };
 }

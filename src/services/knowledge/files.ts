@@ -5,7 +5,7 @@ import { type PageWindow, newestFirstPage } from "../../db/paginate";
 import { knowledgeBaseFileLabels, knowledgeBaseFiles, knowledgeBaseLabels, knowledgeBases } from "../../db/schema";
 import { fieldError, notFound } from "../../lib/errors";
 import { isUuid, uuidv7 } from "../../lib/ids";
-import { chunk, contains } from "../../lib/sql";
+import { chunk, contains, inList } from "../../lib/sql";
 import { sendAll } from "../../lib/queues";
 import type { OrgAccess } from "../access";
 import { type KnowledgeBaseRow, visibleKnowledgeBasesCondition } from "./knowledge-bases";
@@ -15,7 +15,12 @@ import { fileRecord } from "../records/knowledge-files";
 import { linkedNames } from "../view-parts";
 import { findById } from "../../db/find";
 import { deleteObjectsIfUnused, unattachedUploads } from "../uploads/attachments";
-import { requireUploadRoom } from "../uploads/allowance";
+import {
+  type ControlPlaneCap,
+  pastControlPlaneCap,
+  pastControlPlaneRoom,
+  requireControlPlaneRoom,
+} from "../uploads/allowance";
 
 export { FILE_STATUSES } from "../../db/schema";
 
@@ -181,11 +186,19 @@ export async function listFiles(
   return { count: page.count, items: await fileRecords(db, kb, page.items, origin) };
 }
 
+/** At the end of the batch writing files `ids`: deletes them again when they took the organization past its cap. */
+const takeBackPastCap = (db: Db, capped: ControlPlaneCap, ids: string[]) =>
+  db
+    .delete(knowledgeBaseFiles)
+    .where(and(inList(knowledgeBaseFiles.id, ids), pastControlPlaneCap(db, capped)))
+    .returning({ id: knowledgeBaseFiles.id });
+
 /**
  * Stores the uploads' bytes, inserts their rows (all or none) and queues their parsing. An upload of the organization
  * copied into a file is then removed, unless an attachment names it: its bytes are the file's now, not stored twice
  * (its data plane `data` holds the uploads). Bytes that would take the organization past its plan's upload bytes are
- * refused (403) before anything is stored.
+ * refused (403) before anything is stored, or, when other writes took the room meanwhile, taken back in the batch
+ * that wrote them (their objects removed).
  */
 export async function addFiles(
   env: Bindings,
@@ -201,8 +214,9 @@ export async function addFiles(
     kb.organizationId,
     uploads.flatMap((u) => (u.from ? [u.from] : [])),
   );
-  const adding = uploads.reduce((n, u) => n + u.size, 0) - consumed.reduce((n, u) => n + (u.size ?? 0), 0);
-  await requireUploadRoom(env, kb.organizationId, adding, data);
+  const freeing = consumed.reduce((n, u) => n + (u.size ?? 0), 0);
+  const bytes = uploads.reduce((n, u) => n + u.size, 0);
+  const capped = await requireControlPlaneRoom(env, kb.organizationId, bytes, { data, freeing });
   const rows = uploads.map((u) => newFile(kb.id, userId, u));
   await Promise.all(
     rows.map((row, i) =>
@@ -211,7 +225,15 @@ export async function addFiles(
   );
   // D1 binds at most 100 parameters per statement (a file row has ~20): four rows per INSERT, all in one atomic batch.
   const [first, ...rest] = chunk(rows, 4).map((part) => db.insert(knowledgeBaseFiles).values(part).returning());
-  const inserted = (await db.batch([first, ...rest])).flat();
+  // Other writes may have taken the room since the check: the batch then takes these rows back.
+  const ids = rows.map((row) => row.id);
+  const takeBack = capped ? [takeBackPastCap(db, capped, ids)] : [];
+  const written = await db.batch([first, ...rest, ...takeBack]);
+  if (capped && written[written.length - 1].length) {
+    await env.FILES.delete(rows.map((row) => row.objectKey));
+    throw await pastControlPlaneRoom(env, capped, bytes - freeing);
+  }
+  const inserted = (written.slice(0, written.length - takeBack.length) as FileRow[][]).flat();
   await deleteObjectsIfUnused(
     env,
     data,

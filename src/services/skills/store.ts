@@ -11,7 +11,7 @@ import { type SkillRow, skillGroupLinks, visibleSkillsCondition } from "./access
 import type { SkillPackage } from "./package";
 import { skillObjectKey } from "./storage";
 import { skillLinkStatements } from "./write";
-import { requireUploadRoom } from "../uploads/allowance";
+import { pastControlPlaneCap, pastControlPlaneRoom, requireControlPlaneRoom } from "../uploads/allowance";
 
 type SkillLinks = { groupIds?: string[]; toolIds?: string[] };
 
@@ -89,7 +89,8 @@ export async function requireFreeSkillName(db: Db, organizationId: string | null
 /**
  * Stores an uploaded package: the zip and its resources in R2, then the skill, its resource rows and
  * links in one batch. Nothing half-written: the objects go when the rows could not be stored. An organization's
- * package that would take it past its plan's upload bytes is refused (403) before anything is stored.
+ * package that would take it past its plan's upload bytes is refused (403) before anything is stored, or, when other
+ * writes took the room meanwhile, taken back in that batch.
  */
 export async function storeSkillPackage(
   env: Bindings,
@@ -104,7 +105,7 @@ export async function storeSkillPackage(
   },
 ): Promise<{ id: string; resourceCount: number }> {
   const { organizationId, filename, bytes, pkg } = upload;
-  if (organizationId) await requireUploadRoom(env, organizationId, bytes.byteLength);
+  const capped = organizationId ? await requireControlPlaneRoom(env, organizationId, bytes.byteLength) : null;
   const id = uuidv7();
   const now = Date.now();
   const packageKey = skillObjectKey(organizationId, id, "package", filename);
@@ -125,7 +126,7 @@ export async function storeSkillPackage(
       await env.FILES.put(resources[i].objectKey, res.bytes, { httpMetadata: { contentType: res.mimeType } });
       written.push(resources[i].objectKey);
     }
-    await db.batch([
+    const stored = await db.batch([
       db.insert(skills).values({
         id,
         organizationId,
@@ -145,7 +146,18 @@ export async function storeSkillPackage(
       // A resource row has 7 columns: 10 rows stay under D1's 100 bound parameters.
       ...chunk(resources, 10).map((part) => db.insert(skillResources).values(part)),
       ...skillLinkStatements(db, id, upload.links, false),
+      // Its resources and links go with it (their keys cascade).
+      ...(capped
+        ? [
+            db
+              .delete(skills)
+              .where(and(eq(skills.id, id), pastControlPlaneCap(db, capped)))
+              .returning({ id: skills.id }),
+          ]
+        : []),
     ]);
+    if (capped && (stored[stored.length - 1] as { id: string }[]).length)
+      throw await pastControlPlaneRoom(env, capped, bytes.byteLength);
   } catch (err) {
     await Promise.allSettled(chunk(written, 500).map((keys) => env.FILES.delete(keys)));
     throw isUniqueViolation(err) ? nameTaken(pkg.name) : err;

@@ -8,6 +8,7 @@
 // (configuration, which stays in the control plane while these tables move to the organization's shard) is bound
 // from the row its caller read: its model is a reply's when the reply names none, its evaluation setting marks the
 // record. A deleted assistant sets the conversation's `chatbot_id` null, which then counts nothing.
+// An AI gateway answer, which stores no message, adds its own hour row here too (`gatewayFigureWrite`).
 import { sqlStatement } from "../../db/prepared";
 import { messages } from "../../db/schema";
 import type { Db } from "../../env";
@@ -95,6 +96,15 @@ const feedbackRollup = (table: "usage_hourly" | "usage_hourly_tests") =>
   "likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes";
 const FEEDBACK = feedbackRollup("usage_hourly");
 const FEEDBACK_TESTS = feedbackRollup("usage_hourly_tests");
+
+// An AI gateway answer has no assistant nor conversation: it counts under no assistant ('') for the member whose key
+// asked, as a model request with its tokens and words but no message nor reply (no reply time to average).
+const GATEWAY =
+  "INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, requests, input_tokens, " +
+  "output_tokens, words) VALUES (?1, '', ?2, ?3, ?4, 1, ?5, ?6, ?7) " +
+  "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET requests = requests + 1, " +
+  "input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, " +
+  "words = words + excluded.words";
 
 /** The tool calls an agent reply made (`contentPayload.toolCalls`, as SQLite's json_array_length counts them). */
 function toolCallsOf(payload: unknown): number {
@@ -236,3 +246,27 @@ export function feedbackFigureWrites(
     ...(conversation.isTest ? [sqlStatement(db, FEEDBACK_TESTS).bind(...values)] : []),
   ];
 }
+
+/** What an AI gateway answer adds to the hourly rollups, so the usage figures add up to the month's words. */
+export const gatewayFigureWrite = (
+  db: Db,
+  answer: {
+    organizationId: string;
+    /** The user whose key asked (`member_id` holds user ids). */
+    userId: string;
+    modelId: string;
+    inputTokens: number;
+    outputTokens: number;
+    words: number;
+    at: number;
+  },
+) =>
+  sqlStatement(db, GATEWAY).bind(
+    answer.organizationId,
+    hourOf(answer.at),
+    answer.userId,
+    answer.modelId,
+    answer.inputTokens,
+    answer.outputTokens,
+    answer.words,
+  );

@@ -2,7 +2,7 @@
 // uploaded is read from the rows that hold their sizes, when it is shown or an upload is checked, and never counted
 // apart: a removal frees its bytes with its row, whichever path or cascade takes it.
 import type { BatchItem } from "drizzle-orm/batch";
-import { and, eq, inArray, sql, sum } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql, sum } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { getDb } from "../../db";
 import { knowledgeBaseFiles, knowledgeBases, skills, uploads } from "../../db/schema";
@@ -23,30 +23,40 @@ import { markUploaded, type UploadRow } from "./store";
  */
 export async function storedUploadBytes(db: Db, parts: Db[], organizationId: string): Promise<number> {
   const [inParts, inControl] = await Promise.all([
-    onEachPart(parts, (data) =>
-      data
-        .select({ bytes: sum(uploads.size) })
-        .from(uploads)
-        .where(eq(uploads.organizationId, organizationId)),
-    ),
+    dataPlaneBytes(parts, organizationId),
     controlPlaneBytes(db, organizationId),
   ]);
-  return inParts.flat().reduce((n, r) => n + Number(r.bytes ?? 0), inControl);
+  return inParts + inControl;
 }
 
-/** The bytes of the organization's knowledge base files and uploaded skill packages (the control plane's part). */
-async function controlPlaneBytes(db: Db, organizationId: string): Promise<number> {
-  const [[files], [packages]] = await db.batch([
+/** The bytes of the organization's `uploads` rows in its data plane (`parts`). */
+async function dataPlaneBytes(parts: Db[], organizationId: string): Promise<number> {
+  const inParts = await onEachPart(parts, (data) =>
+    data
+      .select({ bytes: sum(uploads.size) })
+      .from(uploads)
+      .where(eq(uploads.organizationId, organizationId)),
+  );
+  return inParts.flat().reduce((n, r) => n + Number(r.bytes ?? 0), 0);
+}
+
+/** The reads of the bytes of the organization's knowledge base files and of its uploaded skill packages. */
+const controlPlaneSums = (db: Db, organizationId: string) =>
+  [
     db
-      .select({ bytes: sum(knowledgeBaseFiles.size) })
+      .select({ bytes: sql<number>`coalesce(sum(${knowledgeBaseFiles.size}), 0)` })
       .from(knowledgeBaseFiles)
       .innerJoin(knowledgeBases, eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId))
       .where(eq(knowledgeBases.organizationId, organizationId)),
     db
-      .select({ bytes: sum(skills.packageSize) })
+      .select({ bytes: sql<number>`coalesce(sum(${skills.packageSize}), 0)` })
       .from(skills)
       .where(eq(skills.organizationId, organizationId)),
-  ]);
+  ] as const;
+
+/** The bytes of the organization's knowledge base files and uploaded skill packages (the control plane's part). */
+async function controlPlaneBytes(db: Db, organizationId: string): Promise<number> {
+  const [[files], [packages]] = await db.batch(controlPlaneSums(db, organizationId));
   return Number(files?.bytes ?? 0) + Number(packages?.bytes ?? 0);
 }
 
@@ -60,8 +70,8 @@ export interface UploadRoom {
 /**
  * The room the organization's plan leaves for uploads; null when nothing limits them: no `PLANS`, or a plan without
  * `uploadBytes` (then nothing is read but the plan, remembered per isolate). `data`: its data plane, when the caller
- * has it. Read, not reserved: two uploads checked at one moment may both pass this check; `countArrival` is the
- * one that holds.
+ * has it. Read, not reserved: two uploads checked at one moment may both pass this check; `countArrival` (and
+ * `pastControlPlaneCap` for the control plane's rows) is what holds.
  */
 export async function uploadRoom(env: Bindings, organizationId: string, data?: Db): Promise<UploadRoom | null> {
   const db = getDb(env.DB);
@@ -100,6 +110,63 @@ export async function requireUploadRoom(env: Bindings, organizationId: string, b
   const room = await uploadRoom(env, organizationId, data);
   if (room && bytes > room.left) throw pastUploadBytes(room, bytes);
 }
+
+/** The cap a control plane write holds the organization's knowledge base files and skill packages to. */
+export interface ControlPlaneCap {
+  plan: Plan & { uploadBytes: number };
+  organizationId: string;
+  /** The plan's bytes less the data plane's (read at the check). */
+  cap: number;
+  /** The organization's data plane, for the refusal's figures. */
+  data: Db;
+}
+
+/**
+ * `requireUploadRoom` for bytes stored in the control plane (knowledge base files, skill packages), with the cap that
+ * the write's batch then holds them to (`pastControlPlaneCap`); null when nothing caps them or the write adds
+ * nothing. The check reads, it does not reserve: two writes checked at one moment could both pass it, so the batch
+ * that writes the rows takes them back when they are past the cap. `freeing`: bytes of data plane uploads the write
+ * removes (a file made from an upload), which leave their room to it.
+ */
+export async function requireControlPlaneRoom(
+  env: Bindings,
+  organizationId: string,
+  bytes: number,
+  { data, freeing = 0 }: { data?: Db; freeing?: number } = {},
+): Promise<ControlPlaneCap | null> {
+  if (bytes - freeing <= 0) return null;
+  const db = getDb(env.DB);
+  const plan = await configuredPlanOf(env, db, organizationId);
+  if (!plan || plan.uploadBytes === null) return null;
+  const dataPlane = data ?? (await dataDb(env, organizationId));
+  const [inData, inControl] = await Promise.all([
+    dataPlaneBytes([dataPlane], organizationId),
+    controlPlaneBytes(db, organizationId),
+  ]);
+  const capped = {
+    plan: { ...plan, uploadBytes: plan.uploadBytes },
+    organizationId,
+    cap: plan.uploadBytes - (inData - freeing),
+    data: dataPlane,
+  };
+  if (inControl + bytes > capped.cap)
+    throw pastUploadBytes(roomOf(plan, plan.uploadBytes, inData + inControl), bytes - freeing);
+  return capped;
+}
+
+/**
+ * For the end of the batch that writes knowledge base files or a skill package: whether the organization's control
+ * plane bytes, those rows included, are past the cap; a statement taking them back when so makes the cap hold as
+ * `countArrival` does in the data plane (the data plane's part is read before, as there the control plane's is).
+ */
+export function pastControlPlaneCap(db: Db, { organizationId, cap }: ControlPlaneCap): SQL {
+  const [files, packages] = controlPlaneSums(db, organizationId);
+  return sql`(${files}) + (${packages}) > ${cap}`;
+}
+
+/** The 403 of rows taken back past the cap (`pastControlPlaneCap`), as the organization stands now. */
+export const pastControlPlaneRoom = (env: Bindings, capped: ControlPlaneCap, size: number) =>
+  refusal(env, capped.data, capped.plan, capped.organizationId, size);
 
 /**
  * Counts the `size` bytes that arrived under `key` in the organization's data plane `data` (its upload row) when

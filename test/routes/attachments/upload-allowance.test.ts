@@ -286,6 +286,61 @@ describe("a plan's upload bytes", () => {
     expect(listed.filter((skill) => skill.createdBy?.name !== "System")).toEqual([]);
     expect(await used(owner)).toBe(950);
   });
+
+  const FILES_TOGETHER =
+    "two knowledge base files sent at once cannot both take the last room: one is 403, its object removed and no " +
+    "row left";
+  it(FILES_TOGETHER, async () => {
+    const owner = await seedOwner();
+    const kb = await createKnowledgeBase(owner);
+    const files = `/knowledge-bases/${kb.id}/files/`;
+    const form = (name: string) => {
+      const f = new FormData();
+      f.append("file", new File([text(600)], name, { type: "text/plain" }));
+      return f;
+    };
+    // 600 bytes each: either fits the plan's 1,000 alone, not both.
+    const answers = await Promise.all([
+      owner.fetch("POST", files, form("a.txt"), { settings: SMALL }),
+      owner.fetch("POST", files, form("b.txt"), { settings: SMALL }),
+    ]);
+    const refused = answers.find((r) => r.status === 403);
+    if (refused) expect((await expectError(refused, 403, "permission_denied")).detail).toMatch(PLAN_DETAIL);
+    const listed = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/files/">(await owner.fetch("GET", files));
+    expect({
+      statuses: answers.map((r) => r.status).sort(),
+      files: listed.count,
+      objects: (await objectsUnder(`knowledge-bases/${kb.id}/`)).length,
+      used: await used(owner),
+    }).toEqual({ statuses: [201, 403], files: 1, objects: 1, used: 600 });
+  });
+
+  it("two skill packages sent at once cannot both take the last room: one is 403, nothing of it stored", async () => {
+    const owner = await seedOwner();
+    // Random bytes do not compress: each package is over 500 bytes, so either fits the plan's 1,000 alone, not both.
+    const pkg = (name: string) =>
+      zip({
+        "SKILL.md": skillMd(`name: ${name}\ndescription: Files an expense report`),
+        "reference/noise.bin": crypto.getRandomValues(new Uint8Array(480)),
+      });
+    const packages = [pkg("expenses"), pkg("invoices")];
+    expect(packages.every((p) => p.length > 500 && p.length < 1_000)).toBe(true);
+    const answers = await Promise.all(
+      packages.map((p) => owner.fetch("POST", "/skills/upload/", uploadForm(p), { settings: SMALL })),
+    );
+    const refused = answers.find((r) => r.status === 403);
+    if (refused) expect((await expectError(refused, 403, "permission_denied")).detail).toMatch(PLAN_DETAIL);
+    const kept = answers.findIndex((r) => r.status === 201);
+    const listed = (await bodyOf<"GET /skills/">(await owner.fetch("GET", "/skills/"))).results;
+    const objects = await objectsUnder(`skills/${owner.organizationId}/`);
+    expect({
+      statuses: answers.map((r) => r.status).sort(),
+      skills: listed.filter((skill) => skill.createdBy?.name !== "System").length,
+      // The kept skill's package and its resource.
+      objects: objects.length,
+      used: await used(owner),
+    }).toEqual({ statuses: [201, 403], skills: 1, objects: 2, used: packages[kept]?.length });
+  });
 });
 
 describe("a plan's upload bytes and a channel's media", () => {

@@ -1,11 +1,13 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { call, expectError, NO_SUCH_ID, PREFIXES, parts, seedMember, seedOwner } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { expectDenied, expectInvalid, expectNotFound } from "../../support/refusals";
 import { LOCAL_LLM, createChatbot } from "../../fixtures/chatbots";
 import { ok, okList, okPage, seedConversation, sumOverParts, utc } from "./helpers";
 import { rollBackTo, rollUpDays } from "../../../src/services/statistics/rollup";
+import { currentMonth } from "../../../src/services/organizations";
+import { enableGateway, QUESTION } from "../chat-completions/fixtures";
 
 const base = (orgId: string) => `/organizations/${orgId}/usage-statistics`;
 const RANGE = "startDate=2026-06-01&endDate=2026-06-30";
@@ -256,6 +258,62 @@ describe("usage summaries: deleted assistants and removed members", () => {
     );
     // Counted as 2 active members of 1 before.
     expect(summary).toMatchObject({ membersCount: 1, activeMembersCount: 1, total: { wordsCount: 8 } });
+  });
+});
+
+describe("usage statistics and the AI gateway", () => {
+  const AGREE =
+    "count a member's gateway answers as the month's words do: the summaries and the member's row add up to them, " +
+    "each answer a request of its model but no reply";
+  it(AGREE, async () => {
+    const owner = await seedOwner("gateway");
+    await enableGateway(owner.organizationId);
+    // The month's words over the organization's parts (the gateway writes to its first, a conversation to its own).
+    const wordsUsed = async () =>
+      (
+        await sumOverParts<"words">(
+          owner.organizationId,
+          "SELECT sum(words_count) AS words FROM organization_usage WHERE organization_id = ? AND month = ?",
+          owner.organizationId,
+          currentMonth(),
+        )
+      ).words;
+    const bot = await createChatbot(owner);
+    const completion = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "What are your opening hours?" },
+    });
+    expect(completion.status, await completion.clone().text()).toBe(200);
+    const replyWords = await wordsUsed();
+    expect(replyWords).toBeGreaterThan(0);
+    for (const stream of [false, true]) {
+      const res = await owner.fetch("POST", "/chat/completions", { model: "Local LLM", messages: QUESTION, stream });
+      expect(res.status, await res.clone().text()).toBe(200);
+      await res.text();
+    }
+    // Each answer is 7 words, counted once it is sent.
+    await vi.waitFor(async () => expect(await wordsUsed()).toBe(replyWords + 14));
+    // The range defaults to this month: every figure is this month's words of the organization's answers.
+    const [members, chatbots, rows] = await Promise.all([
+      ok<"GET /organizations/{organizationPk}/usage-statistics/members/summary/">(
+        await owner.fetch("GET", `${base(owner.organizationId)}/members/summary/`),
+      ),
+      ok<"GET /organizations/{organizationPk}/usage-statistics/chatbots/summary/">(
+        await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/summary/`),
+      ),
+      okPage<"GET /organizations/{organizationPk}/usage-statistics/members/">(
+        await owner.fetch("GET", `${base(owner.organizationId)}/members/`),
+      ),
+    ]);
+    const month = members.usageStatistics.currentMonthUsedWordsCountTotal;
+    expect(month).toBe(replyWords + 14);
+    expect({
+      members: members.total.wordsCount,
+      chatbots: chatbots.total.wordsCount,
+      member: rows.results.map((r) => r.wordsCount),
+    }).toEqual({ members: month, chatbots: month, member: [month] });
+    // The completion's reply, then the two gateway answers: requests of the model, not replies of an assistant.
+    expect(members.total).toMatchObject({ requestsCount: 3, repliesCount: 1 });
+    expect(chatbots.total).toMatchObject({ requestsCount: 3, repliesCount: 1 });
   });
 });
 
