@@ -8,7 +8,8 @@
 //   fail-midstream    streams three words, then drops the connection (not streamed: half the answer, then drops it)
 //   fail-truncated    streams three words, then ends the response cleanly but early (no finish, no [DONE];
 //                     not streamed: half the answer)
-//   delay-<ms>        uses <ms> instead of tokenDelayMs between words
+//   delay-<ms>        uses <ms> instead of tokenDelayMs between words; embeddings and rerank answer after <ms> (there
+//                     the name may carry a suffix, `delay-600-<id>`, so a test can count its own requests)
 //   story-<ms>        the same when the last user message asks for a story, tokenDelayMs otherwise: a long reply to
 //                     write behind, and quick answers to the rest of the conversation
 //   fail-429          429 with `Retry-After: 1` (seconds) and an OpenAI-style rate-limit body
@@ -19,8 +20,9 @@
 //                     data holding null), streamed or not: the caller keeps what it can read and fails cleanly
 //   empty             a complete chat answer with no text (streamed or not)
 //   stray-tool        a chat answer that only calls a tool `lookup_order`, whether the request offered tools or not
-//   error-200         a chat request answered 200 with a JSON error body `{error: {message, type, code}}`, streamed or
-//                     not, as some OpenAI-compatible providers (and proxies in front of them) answer
+//   error-200         a request answered 200 with a JSON error body `{error: {message, type, code}}` (chat, streamed
+//                     or not; embeddings; rerank), as some OpenAI-compatible providers (and proxies in front of them)
+//                     answer
 // A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
 // outlast); with `from<N>` instead (`fail-500from2-<id>`) the first N-1 are answered and the later ones fail
@@ -218,13 +220,17 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       if (fault === "fail-connect") return req.socket.destroy();
       if (fault === "hang") return; // the socket stays open, unanswered, until the client leaves
       if (fault === "malformed") return sendMalformed(res, route, body.stream === true);
-      if (fault === "error-200" && route === "chat")
+      if (fault === "error-200")
         return sendJson(res, 200, {
           error: { message: "The provider is overloaded, try later.", type: "server_error", code: "overloaded" },
         });
       if ((fault === "empty" || fault === "stray-tool") && route === "chat")
         return sendNoText(res, body.stream === true, fault === "stray-tool");
-      if (route !== "chat") return sendJson(res, 200, route === "embeddings" ? embeddings(body) : rerank(body));
+      if (route !== "chat") {
+        const wait = /^delay-(\d+)(?:-.*)?$/.exec(model);
+        if (wait) await sleep(Number(wait[1]));
+        return sendJson(res, 200, route === "embeddings" ? embeddings(body) : rerank(body));
+      }
 
       const messages = Array.isArray(body.messages) ? body.messages : [];
       const userText = String([...messages].reverse().find((m) => m.role === "user")?.content ?? "");

@@ -3,10 +3,11 @@ import { and, eq, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { type PageWindow, newestFirstPage } from "../../db/paginate";
-import { faqLabels, faqs, knowledgeBaseLabels } from "../../db/schema";
+import { faqLabels, faqs, knowledgeBaseLabels, knowledgeBases } from "../../db/schema";
+import { selectedRow } from "../../db/insert-select";
 import { uuidv7 } from "../../lib/ids";
 import { contains } from "../../lib/sql";
-import { notFound } from "../../lib/errors";
+import { conflict, notFound } from "../../lib/errors";
 import type { KnowledgeBaseRow } from "./knowledge-bases";
 import { deleteFaqs, embedFaqs, indexFaqs } from "./content";
 import { checkLabels } from "./files";
@@ -89,6 +90,9 @@ export type FaqCreateInput = z.output<typeof FaqWrite>;
  * Creates an FAQ with its labels (labels of this knowledge base, else 400) and indexes it at once. It is embedded
  * first: a provider that fails (502) leaves no FAQ behind, nor one that indexing failed for after its row was written,
  * so a client's retry does not make a second one (nor does a half-made FAQ hold the base's embedding model).
+ * The row is inserted only while the base's embedding model is still the one that embedded it (409 otherwise, nothing
+ * stored): the base held nothing while the model was changed, so the change's check could not count this FAQ, whose
+ * vector of the old model would then be searched with the new one's.
  */
 export async function createFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, body: FaqCreateInput) {
   const labelIds = await checkLabels(db, kb.id, body.labels);
@@ -96,26 +100,52 @@ export async function createFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, bod
     throw modelApiError(err);
   });
   const id = uuidv7();
+  const now = Date.now();
+  const values: FaqRow = {
+    id,
+    knowledgeBaseId: kb.id,
+    question: body.question,
+    answer: body.answer,
+    answerMediaUrls: body.answerMediaUrls ?? {},
+    hitsCount: 0,
+    embeddingTokensCount: 0,
+    rawUserDefineMetadata: body.rawUserDefineMetadata ?? {},
+    createdAt: now,
+    updatedAt: now,
+  };
   const [[row]] = await db.batch([
     db
       .insert(faqs)
-      .values({
-        id,
-        knowledgeBaseId: kb.id,
-        question: body.question,
-        answer: body.answer,
-        answerMediaUrls: body.answerMediaUrls ?? {},
-        rawUserDefineMetadata: body.rawUserDefineMetadata ?? {},
-      })
+      .select(
+        db
+          .select(selectedRow(faqs, values))
+          .from(knowledgeBases)
+          .where(and(eq(knowledgeBases.id, kb.id), eq(knowledgeBases.embeddingModelId, kb.embeddingModelId))),
+      )
       .returning(),
+    // Joined to the FAQ: none is linked when it was not inserted.
     ...labelLinkStatements(db, id, labelIds, false),
   ]);
+  if (!row) throw await faqNotStored(db, kb.id);
   await indexFaqs(env, db, kb, [row], embedded).catch(async (err) => {
     await deleteFaqs(env, db, kb.id, [id]);
     throw err;
   });
   // Indexing counted the embedded tokens on the row.
   return faqRecord(db, kb, await getFaq(db, kb, id));
+}
+
+/** Why an FAQ's row was not inserted: its knowledge base is gone (404), or its embedding model changed (409). */
+async function faqNotStored(db: Db, knowledgeBaseId: string) {
+  const [base] = await db
+    .select({ id: knowledgeBases.id })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.id, knowledgeBaseId));
+  return base
+    ? conflict(
+        "The knowledge base's embedding model changed while the FAQ was embedded; nothing was stored, send it again.",
+      )
+    : notFound("Knowledge base not found.");
 }
 
 /**

@@ -41,7 +41,7 @@ export async function upstreamModel(
   opts: {
     modelName?: string;
     apiKey?: string;
-    path?: "/large-language-models/" | "/embedding-models/";
+    path?: "/large-language-models/" | "/embedding-models/" | "/reranker-models/";
     dimensions?: number;
   } = {},
 ) {

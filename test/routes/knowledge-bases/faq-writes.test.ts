@@ -1,11 +1,13 @@
-// FAQ writes that fail or race: a provider failing under a create or an update, a PATCH racing the FAQ's DELETE.
+// FAQ writes that fail or race: a provider failing under a create or an update, a PATCH racing the FAQ's DELETE, a
+// create racing a change of the embedding model.
 // The everyday FAQ routes are in faqs.test.ts.
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { expectError, seedOwner, type Actor } from "../../harness";
 import { createFaq, createKnowledgeBase, createLabel } from "../../fixtures/knowledge";
 import { bodyOf } from "../../support/api";
-import { upstreamModel } from "../chat-completions/fixtures";
+import { upstreamModel, upstreamRequestCount } from "../chat-completions/fixtures";
+import { LOCAL_EMBEDDING } from "../../fixtures/chatbots";
 
 const faqsOf = (kbId: string) => `/knowledge-bases/${kbId}/faqs/`;
 
@@ -35,6 +37,21 @@ describe("FAQ writes when the embedding provider fails", () => {
       chunksCount: 0,
       bytes: 0,
     });
+  });
+
+  it("a provider answering 200 with an error body: 502 with its message, no FAQ stored", async () => {
+    const owner = await seedOwner();
+    const kb = await baseEmbeddingWith(owner, `error-200-${crypto.randomUUID()}`);
+    const body = await expectError(
+      await owner.fetch("POST", faqsOf(kb.id), { question: "Open?", answer: "At 9." }),
+      502,
+      "upstream_error",
+    );
+    expect(body.detail).toBe("The model provider failed: The provider is overloaded, try later.");
+    const listed = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/faqs/">(
+      await owner.fetch("GET", faqsOf(kb.id)),
+    );
+    expect(listed.count).toBe(0);
   });
 
   it("an update answered 502 leaves the FAQ as it was", async () => {
@@ -79,5 +96,35 @@ describe("an FAQ PATCH racing the FAQ's DELETE", () => {
       keywords: 0,
       vectors: 0,
     });
+  });
+});
+
+describe("an FAQ create racing a change of its knowledge base's embedding model", () => {
+  it("is a 409 with nothing stored or indexed: no FAQ of the old model sits beside the new", async () => {
+    const owner = await seedOwner();
+    // The embedding answers after 600 ms: the model changes while it is under way, the base still empty.
+    const name = `delay-600-${crypto.randomUUID()}`;
+    const kb = await baseEmbeddingWith(owner, name);
+    const label = await createLabel(owner, kb.id);
+    const created = owner.fetch("POST", faqsOf(kb.id), {
+      question: "Open?",
+      answer: "At 9.",
+      labels: [{ id: label.id }],
+    });
+    await vi.waitFor(async () => expect(await upstreamRequestCount(name)).toBe(1), { interval: 10 });
+    const changed = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { embeddingModel: LOCAL_EMBEDDING });
+    expect(changed.status, await changed.clone().text()).toBe(200);
+    await expectError(await created, 409, "conflict");
+    const listed = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/faqs/">(
+      await owner.fetch("GET", faqsOf(kb.id)),
+    );
+    expect(listed.count).toBe(0);
+    const index = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
+    expect({ keywords: (await index.keywordStatus()).documents, vectors: await index.count() }).toEqual({
+      keywords: 0,
+      vectors: 0,
+    });
+    // Sent again, it is embedded by the new model and stored.
+    await createFaq(owner, kb.id, { question: "Open?", answer: "At 9." });
   });
 });

@@ -325,6 +325,22 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     },
   );
 
+  it("a reranker answering 200 with an error body: 502 (upstream_error) with the provider's message", async () => {
+    const owner = await seedOwner();
+    const reranker = await upstreamModel(owner, {
+      path: "/reranker-models/",
+      modelName: `error-200-${crypto.randomUUID()}`,
+    });
+    const kb = await createKnowledgeBase(owner, { rerankerModel: reranker.id, enableRerank: true });
+    await createFaq(owner, kb.id, { question: "How long does a refund take?", answer: "Fourteen days." });
+    const body = await expectError(
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "refund" }),
+      502,
+      "upstream_error",
+    );
+    expect(body.detail).toBe("The model provider failed: The provider is overloaded, try later.");
+  });
+
   it("an embedding provider that fails is the documented 502 (upstream_error), not a 500", async () => {
     const owner = await seedOwner();
     const embedder = await upstreamModel(owner, {

@@ -71,6 +71,14 @@ describe("openai_compatible embedding model (against the local upstream)", () =>
     expect(cut.message).not.toContain(long.slice(0, 40));
   });
 
+  it("a 200 with an error body is a 502 ModelError with the provider's message, not 'no vectors'", async () => {
+    const err = await failure(model(`error-200-${crypto.randomUUID()}`).embed(["x"]));
+    expect(err).toMatchObject({
+      status: 502,
+      message: "The model provider failed: The provider is overloaded, try later.",
+    });
+  });
+
   it("an answer of the wrong shape is a 502 ModelError, not a crash", async () => {
     const err = await failure(model("malformed").embed(["x"]));
     expect(err).toMatchObject({ status: 502, message: "The embedding provider returned a malformed vector." });

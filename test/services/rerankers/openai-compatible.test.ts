@@ -36,6 +36,14 @@ describe("openai_compatible reranker (against the local upstream)", () => {
     expect(err.message).not.toContain(secret);
   });
 
+  it("a 200 with an error body is a 502 ModelError with the provider's message", async () => {
+    const err = await failure(reranker(`error-200-${crypto.randomUUID()}`).rerank("q", ["d"]));
+    expect(err).toMatchObject({
+      status: 502,
+      message: "The model provider failed: The provider is overloaded, try later.",
+    });
+  });
+
   it("maps raw logits into 0..1 without changing their order, and leaves 0..1 scores alone", () => {
     expect(toUnitRange([0.2, 0.9])).toEqual([0.2, 0.9]);
     const mapped = toUnitRange([-3, 0.5, 4]);

@@ -29,6 +29,7 @@ export function openAiCompatibleEmbeddingModel(o: OpenAiCompatibleEmbeddingOptio
           `${o.baseUrl.replace(/\/+$/, "")}/embeddings`,
           o.apiKey,
           { model: o.model, input },
+          "data",
           o.timeoutMs,
         );
         out.push(...readEmbeddings(body, input.length, o.dimensions));
@@ -68,11 +69,15 @@ export function checkedVector(values: unknown, dimensions: number): number[] {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** POSTs JSON and returns the JSON answer; every failure is a ModelError that never shows the key. */
+/**
+ * POSTs JSON and returns the JSON answer, which holds its list in `answerField` (`data`, `results`); every failure is
+ * a ModelError that never shows the key.
+ */
 export async function postJson(
   url: string,
   apiKey: string | null,
   payload: unknown,
+  answerField: string,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<Json> {
   // Upstream messages may echo what they were sent; the key must never reach our callers.
@@ -96,12 +101,25 @@ export async function postJson(
     // Reported below with the status or as a malformed answer.
   }
   if (!res.ok) {
-    const e = (body as Json | null)?.error ?? body;
-    const message = typeof e === "string" ? e : (e?.message ?? e?.detail);
-    const detail = typeof message === "string" ? message : text.trim();
+    const detail = errorMessage(body) ?? text.trim();
     throw new ModelError(`The model provider answered ${res.status}${detail ? `: ${scrub(detail)}` : "."}`, 502);
   }
   if (!body || typeof body !== "object")
     throw new ModelError("The model provider answered with something other than a JSON object.", 502);
-  return body as Json;
+  const answer = body as Json;
+  // Some providers (and proxies in front of them) answer a failure with a 200 and an error body: read as an answer, it
+  // had no vectors or scores, and the provider's words were lost.
+  if (answer.error && !Array.isArray(answer[answerField]))
+    throw new ModelError(
+      `The model provider failed: ${scrub(errorMessage(answer) ?? JSON.stringify(answer.error))}`,
+      502,
+    );
+  return answer;
+}
+
+/** The message of a provider's error body: `{error: {message}}`, `{error: "..."}`, `{detail: "..."}`. */
+function errorMessage(body: unknown): string | undefined {
+  const e = (body as Json | null)?.error ?? body;
+  const message = typeof e === "string" ? e : (e?.message ?? e?.detail);
+  return typeof message === "string" ? message : undefined;
 }

@@ -25,6 +25,7 @@ export function openAiCompatibleReranker(o: OpenAiCompatibleRerankerOptions): Re
         url,
         o.apiKey,
         { model: o.model, query, documents, top_n: documents.length },
+        "results",
         o.timeoutMs,
       );
       if (!Array.isArray(body.results)) throw new ModelError("The reranker answered without results.", 502);
