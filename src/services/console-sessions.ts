@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, exists, getTableColumns, gt, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, gt, isNull, or, sql } from "drizzle-orm";
+import { selectedRow } from "../db/insert-select";
 import { generateCookie } from "hono/cookie";
 import type { Bindings, Db } from "../env";
 import { apiKeys, consoleSessions, groupMembers, groupPermissions, members, organizations, users } from "../db/schema";
@@ -234,13 +235,7 @@ export async function signIn(
  * there are, and would otherwise miss this one, made with the old password.
  */
 function insertSession(db: Db, values: SessionRow, now: number, passwordHash: string | null) {
-  const columns = getTableColumns(consoleSessions);
-  const row = Object.fromEntries(
-    Object.entries(columns).map(([field, column]) => [
-      field,
-      sql`${values[field as keyof SessionRow]}`.as(column.name),
-    ]),
-  ) as Record<keyof SessionRow, SQL.Aliased>;
+  const row = selectedRow(consoleSessions, values);
   if (!values.apiKeyId) {
     const unchanged = passwordHash === null ? sql`0` : eq(users.passwordHash, passwordHash);
     return db.insert(consoleSessions).select(

@@ -1,4 +1,5 @@
-import { and, eq, exists, getTableColumns, inArray, isNull, lte, not, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, inArray, isNull, lte, not, or } from "drizzle-orm";
+import { selectedRow } from "../../db/insert-select";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import {
@@ -217,7 +218,7 @@ function replaceTableStatements(
       };
       return db
         .insert(sqlDatabaseTables)
-        .select(db.select(selectedValues(row)).from(sqlDatabases).where(thisCheck))
+        .select(db.select(selectedRow(sqlDatabaseTables, row)).from(sqlDatabases).where(thisCheck))
         .onConflictDoUpdate({
           target: [sqlDatabaseTables.sqlDatabaseId, sqlDatabaseTables.tableName],
           set: { columns, status: "ready", errorMessage: null, updatedAt: now },
@@ -225,15 +226,6 @@ function replaceTableStatements(
     }),
   ];
 }
-
-/** A table row's values as the fields of a SELECT, in the table's column order (what an INSERT ... SELECT needs). */
-const selectedValues = (row: typeof sqlDatabaseTables.$inferSelect) =>
-  Object.fromEntries(
-    Object.entries(getTableColumns(sqlDatabaseTables)).map(([key, c]) => [
-      key,
-      sql`${sql.param(row[key as keyof typeof row], c)}`.as(key),
-    ]),
-  ) as Record<keyof typeof row, SQL.Aliased>;
 
 /** The managed database's object. */
 export const managedDatabase = (env: Bindings, id: string) =>
