@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../env";
+import type { Bindings, Db } from "../env";
 import {
   chatbots,
   conversations,
@@ -24,6 +24,7 @@ import { addByKey, onEachPart } from "./shards/parts-sum";
 import { rowById } from "../db/find";
 import type { OrgAccess } from "./access";
 import { getVisibleChatbot } from "./chatbots/visibility";
+import { inboxChannelLeaving } from "./channels/disconnect";
 
 export type InboxRow = typeof inboxes.$inferSelect;
 export type WebChatRow = typeof webChats.$inferSelect;
@@ -315,20 +316,24 @@ export async function updateInbox(
 
 /**
  * Deletes an inbox and its web chat (an assistant's default inbox goes only with its assistant); answers the web chat
- * removed, if any. The data plane (`data`) first: the purges and the conversations named to forget; then the control
- * rows (`db`).
+ * removed, if any, and `leavePlatform`: its channel's row went with it, yet what connect registered on the platform
+ * (a Telegram bot's webhook) stays until asked, so the caller runs this once the answer is given, as a disconnect
+ * asks (channels/disconnect.ts; a refusal is logged, never undoes the delete). The data plane (`data`) first: the
+ * purges and the conversations named to forget; then the control rows (`db`).
  */
 export async function deleteInbox(
+  env: Bindings,
   db: Db,
   parts: Db[],
   organizationId: string,
   inboxId: string,
-): Promise<{ id: string } | null> {
+): Promise<{ webChat: { id: string } | null; leavePlatform: () => Promise<void> }> {
   const view = await findInbox(db, organizationId, inboxId);
   if (!view) throw notFound();
   if (view.inbox.isDefault)
     throw badRequest("An assistant's default inbox is deleted with its assistant.", undefined, "default_inbox");
   const id = view.inbox.id;
+  const leavePlatform = await inboxChannelLeaving(env, db, organizationId, id);
   // Its webhooks go with it in `DB`, so their deliveries are purged too.
   const hooks = await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, id));
   await writePurges(parts, [
@@ -341,7 +346,7 @@ export async function deleteInbox(
     db.delete(webChats).where(eq(webChats.inboxId, id)),
     db.delete(inboxes).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId))),
   ]);
-  return view.channel;
+  return { webChat: view.channel, leavePlatform };
 }
 
 /** A page of the organization's web chats, newest first, those of one inbox when given. */

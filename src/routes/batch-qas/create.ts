@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, json, jsonBody } from "../../lib/openapi";
-import { badRequest, fieldError } from "../../lib/errors";
+import { badRequest } from "../../lib/errors";
 import { createBatchQa, startBatchQa } from "../../services/batch-qa";
-import { parseQuestions } from "../../services/batch-qa/parse";
-import { checkFile, fileSpecs } from "../../services/uploads/file-specs";
-import { keyOfFile } from "../../services/uploads/urls";
+import { readBatchQaFile } from "../../services/batch-qa/file";
 import { authorize } from "../../services/access";
 import { requireMonthlyWords } from "../../services/monthly-words";
 import { batchQaRecordOf, webChatAssistant } from "../../services/batch-qa/views";
@@ -18,8 +16,8 @@ const route = createRoute({
   tags: [BATCH_QA_TAG],
   summary: "Run a spreadsheet of questions through a web chat's assistant",
   description:
-    "Needs `chatbot.manage` and access to the web chat's assistant. `file` is an uploaded .xlsx (first sheet) " +
-    "or .csv within the " +
+    "Needs `chatbot.manage` and access to the web chat's assistant. `file` is an .xlsx (first sheet) or .csv " +
+    "you uploaded (or a conversation's attachment, with `conversation.view`) within the " +
     "`batchQa` file spec: a header row naming a `question` column (and optionally `expected answer`), or " +
     "questions in the first column " +
     "and expected answers in the second; at most 1,000 questions. Answered in the background, without storing " +
@@ -38,23 +36,12 @@ export const registerCreateBatchQa = (r: Router) =>
     if (!chatbot) throw badRequest("The web chat has no assistant (or not one you may use).");
     // Its point is the assistant's answers, as a completion's is: refused before anything is read or stored.
     await requireMonthlyWords(c.env, c.var.db, access.organizationId);
-    const body = c.req.valid("json");
-    const key = await keyOfFile(c.env, new URL(c.req.url).origin, body.file);
-    const own =
-      key?.startsWith(`uploads/${access.organizationId}/`) &&
-      !key.split("/").some((s) => s === "" || s === "." || s === "..")
-        ? key
-        : null;
-    const object = own ? await c.env.FILES.get(own) : null;
-    if (!object) throw fieldError("file", "No uploaded object of your organization with this key.");
-    const filename = body.filename ?? key!.split("/").pop()!;
-    checkFile(
-      fileSpecs(c.env).batchQa.file,
-      { filename, contentType: object.httpMetadata?.contentType ?? null, size: object.size },
-      "file",
-      true,
+    const { key, filename, rows } = await readBatchQaFile(
+      c.env,
+      { access, userId: c.var.principal.userId, data: c.var.data },
+      new URL(c.req.url).origin,
+      c.req.valid("json"),
     );
-    const rows = parseQuestions(filename, await object.arrayBuffer());
     const batch = await createBatchQa(
       c.env.DB,
       {
@@ -62,7 +49,7 @@ export const registerCreateBatchQa = (r: Router) =>
         webChatId: webchatPk,
         chatbotId: chatbot.id,
         createdById: c.var.principal.userId,
-        file: key!,
+        file: key,
         filename,
       },
       rows,

@@ -1,7 +1,7 @@
 // Disconnecting a messaging inbox from its platform: what connect registered with the platform is removed where the
 // platform lets us (Telegram's webhook), then the channel is forgotten in one write, whatever the platform answered
 // (docs/decisions.md, "Disconnecting a channel").
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { inboxChannels } from "../../db/schema";
 import { cannotOpen } from "../../lib/crypto";
@@ -113,10 +113,31 @@ export async function disconnectChannel(
 }
 
 /**
+ * Asks each platform of `rows`, channels whose rows are gone with what held them, as a disconnect does
+ * (`leavePlatform`). What a platform refused or did not allow is logged (`message`, with `fields`), as nobody is left
+ * to tell; nothing is thrown.
+ */
+async function leavePlatforms(
+  env: Bindings,
+  rows: ChannelRow[],
+  message: string,
+  fields: Record<string, unknown>,
+): Promise<void> {
+  for (const row of rows) {
+    if (!isChannelPlatform(row.channelType)) continue;
+    try {
+      const { platformRefusal } = await leavePlatform(env, row, row.channelType);
+      if (platformRefusal) logWarn(message, { ...fields, inboxId: row.inboxId, platformRefusal });
+    } catch (err) {
+      logWarn(message, { ...fields, inboxId: row.inboxId, error: String(err) });
+    }
+  }
+}
+
+/**
  * An organization being deleted takes its channels' rows with it, yet a Telegram bot's webhook kept pointing at us:
  * the bot went on sending what we refuse. Its channels are read before the delete; the answer, run once the rows are
- * gone (in the background, as the organization's stored files), asks each platform as a disconnect does. What a
- * platform refused or did not allow is logged, as nobody is left to tell.
+ * gone (in the background, as the organization's stored files), asks each platform as a disconnect does.
  */
 export async function organizationChannelsLeaving(
   env: Bindings,
@@ -124,24 +145,22 @@ export async function organizationChannelsLeaving(
   organizationId: string,
 ): Promise<() => Promise<void>> {
   const rows = await db.select().from(inboxChannels).where(eq(inboxChannels.organizationId, organizationId));
-  return async () => {
-    for (const row of rows) {
-      if (!isChannelPlatform(row.channelType)) continue;
-      try {
-        const { platformRefusal } = await leavePlatform(env, row, row.channelType);
-        if (platformRefusal)
-          logWarn("a deleted organization's channel left on its platform", {
-            organizationId,
-            inboxId: row.inboxId,
-            platformRefusal,
-          });
-      } catch (err) {
-        logWarn("a deleted organization's channel left on its platform", {
-          organizationId,
-          inboxId: row.inboxId,
-          error: String(err),
-        });
-      }
-    }
-  };
+  return () => leavePlatforms(env, rows, "a deleted organization's channel left on its platform", { organizationId });
+}
+
+/**
+ * `organizationChannelsLeaving` for one inbox being deleted: its channel's row goes with it (ON DELETE CASCADE), and
+ * the platform is asked once it is gone, the inbox's delete answered whatever the platform says.
+ */
+export async function inboxChannelLeaving(
+  env: Bindings,
+  db: Db,
+  organizationId: string,
+  inboxId: string,
+): Promise<() => Promise<void>> {
+  const rows = await db
+    .select()
+    .from(inboxChannels)
+    .where(and(eq(inboxChannels.inboxId, inboxId), eq(inboxChannels.organizationId, organizationId)));
+  return () => leavePlatforms(env, rows, "a deleted inbox's channel left on its platform", { organizationId });
 }

@@ -1,6 +1,6 @@
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
-import { attachments, knowledgeBaseFiles, knowledgeBases, uploads } from "../../db/schema";
+import { knowledgeBaseFiles, knowledgeBases } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { readAtMost } from "../../lib/http";
 import { outboundAllowedHosts, webhookUrlProblem } from "../../lib/ssrf";
@@ -10,7 +10,7 @@ import { BUILT_IN_PARSER } from "./files";
 import { checkFile, fileSpecs } from "../uploads/file-specs";
 import { shownFilename } from "../uploads/store";
 import { keyOfFile, knowledgeBaseFileOfUrl } from "../uploads/urls";
-import { can, type OrgAccess } from "../access";
+import { mayUseUpload, type UploadCaller } from "../uploads/usable";
 import { getVisibleKnowledgeBase, visibleKnowledgeBasesCondition } from "./knowledge-bases";
 
 /** A file to add to a knowledge base, read and checked, not yet stored. */
@@ -61,14 +61,6 @@ export async function readUpload(env: Bindings, file: File): Promise<Upload> {
   };
 }
 
-/** Who names a reference: what they may read decides which objects they may copy. */
-export interface ReferenceCaller {
-  access: OrgAccess;
-  userId: string;
-  /** The organization's data plane, where its uploads and attachments are. */
-  data: Db;
-}
-
 /**
  * A JSON reference: the key of an object the caller may read in the service's storage (uploads of the organization,
  * or a file of a knowledge base they can see), or an absolute URL of one (CONTRACT section 10: our object route on
@@ -78,7 +70,7 @@ export interface ReferenceCaller {
 export async function fetchReference(
   env: Bindings,
   db: Db,
-  caller: ReferenceCaller,
+  caller: UploadCaller,
   origin: string,
   ref: { file: string; filename: string; parser?: string | null },
   field: string,
@@ -120,47 +112,20 @@ export async function fetchReference(
  * Keys a caller may name: an upload of the organization they made or may see, or a file of a knowledge base they can
  * see. Anything else is answered as a key that does not exist: copied, it could be downloaded from their own base.
  */
-async function mayCopy(db: Db, caller: ReferenceCaller, key: string): Promise<boolean> {
+async function mayCopy(db: Db, caller: UploadCaller, key: string): Promise<boolean> {
   const { access, userId } = caller;
   if (key.split("/").some((s) => s === "" || s === "." || s === "..")) return false;
-  if (key.startsWith(`uploads/${access.organizationId}/`)) return mayCopyUpload(caller, key);
+  // The rule every route naming an upload by key follows (uploads/usable.ts).
+  if (key.startsWith(`uploads/${access.organizationId}/`)) return mayUseUpload(caller, key);
   const kbId = /^knowledge-bases\/([0-9a-f-]{36})\//.exec(key)?.[1];
   if (!kbId || !key.startsWith(objectPrefixOf(kbId))) return false;
   return !!(await getVisibleKnowledgeBase(db, access, userId, kbId));
 }
 
-/**
- * An upload the caller asked for, or a conversation's attachment when they may read conversations
- * (`conversation.view`). The organization alone let a member who may manage knowledge bases but not read
- * conversations copy a visitor's attachment by its key into a base and download it from there; and the copy
- * removes an upload no attachment names, so another member's upload not yet sent would have been taken from them.
- */
-async function mayCopyUpload({ access, userId, data }: ReferenceCaller, key: string): Promise<boolean> {
-  const [upload] = await data
-    .select({ createdBy: uploads.createdBy })
-    .from(uploads)
-    .where(and(eq(uploads.key, key), eq(uploads.organizationId, access.organizationId)));
-  if (!upload) return false;
-  if (upload.createdBy === userId) return true;
-  if (!can(access, "conversation.view")) return false;
-  const [attached] = await data
-    .select({ id: attachments.id })
-    .from(attachments)
-    .where(
-      and(
-        eq(attachments.key, key),
-        eq(attachments.organizationId, access.organizationId),
-        isNotNull(attachments.conversationId),
-      ),
-    )
-    .limit(1);
-  return !!attached;
-}
-
 /** The object key of a knowledge base file named by its URL, when the caller can see its knowledge base; else null. */
 async function visibleFileKey(
   db: Db,
-  { access, userId }: ReferenceCaller,
+  { access, userId }: UploadCaller,
   named: { knowledgeBaseId: string; fileId: string },
 ): Promise<string | null> {
   const [row] = await db

@@ -11,6 +11,7 @@ import { createKnowledgeBase } from "../../fixtures/knowledge";
 import { lastUpstreamRequest, upstreamModel } from "../chat-completions/fixtures";
 import { PNG, requestsMultipart, uploadKey } from "./support";
 import { bodyOf } from "../../support/api";
+import type { Permission } from "../../../src/services/permissions";
 
 async function conversationOf(owner: Actor) {
   const bot = await createChatbot(owner);
@@ -365,6 +366,32 @@ describe("the assistant reads attachments", () => {
     expect(res.status, await res.clone().text()).toBe(201);
     // The attachment keeps its object: the file has a copy of its own.
     expect(await env.FILES.head(key)).not.toBeNull();
+  });
+
+  it("a conversation's attachment runs as a batch QA file by key only with conversation.view", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const csv = new TextEncoder().encode("Question\nWhat is my account number?\n");
+    const key = await uploadKey(owner, "questions.csv", csv, "text/csv");
+    const sent = await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, {
+      message: { content: "Here are my questions.", attachments: [{ file: key, filename: "questions.csv" }] },
+    });
+    expect(sent.status, await sent.clone().text()).toBe(200);
+    const inbox = await bodyOf<"POST /inboxes/">(
+      await owner.fetch("POST", "/inboxes/", { name: "Site", channelType: "web", chatbot: { id: bot.id } }),
+    );
+    const run = (actor: Actor) => actor.fetch("POST", `/web-chats/${inbox.channel!.id}/batch-qas/`, { file: key });
+    // Both given the assistant through their group: the attachment alone is what stands in the way.
+    const member = async (permissions: Permission[]) => {
+      const actor = await seedMember(owner, ["chatbot.manage", "chatbot.view", ...permissions]);
+      const given = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: actor.groupId }] });
+      expect(given.status, await given.clone().text()).toBe(200);
+      return actor;
+    };
+    const refused = await expectError(await run(await member([])), 400, "invalid");
+    expect(refused.errors?.file).toEqual(["No uploaded object of your organization with this key."]);
+    const res = await run(await member(["conversation.view"]));
+    expect(res.status, await res.clone().text()).toBe(201);
   });
 
   it(

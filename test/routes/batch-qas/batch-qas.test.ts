@@ -28,7 +28,7 @@ import type { Body } from "../../support/api";
 import { consumeChatbotEvaluation } from "../../../src/queues/chatbot-evaluation";
 import { createBatchQa, requeueStalledBatchQas, runBatchQa, STALLED_BATCH_MS } from "../../../src/services/batch-qa";
 import { lexicalScores } from "../../../src/services/evaluation/metrics";
-import { batchQaItems, organizationUsage } from "../../../src/db/schema";
+import { batchQaItems, organizationUsage, uploads } from "../../../src/db/schema";
 import { currentMonth } from "../../../src/services/organizations";
 import { upstreamModel } from "../chat-completions/fixtures";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
@@ -64,9 +64,23 @@ async function unqueuedBatch(owner: Actor, questions: { question: string; expect
   return { webChatId, batch: await createBatchQa(env.DB, { ...written, file, filename: "q.csv" }, questions) };
 }
 
-async function upload(owner: Actor, filename: string, body: string | Uint8Array, contentType: string) {
-  const key = `uploads/${owner.organizationId}/batch-qa/${crypto.randomUUID()}/${filename}`;
+/** A file `actor` uploaded: its object, and its upload row as the signed upload leaves it. */
+async function upload(actor: Actor, filename: string, body: string | Uint8Array, contentType: string) {
+  const key = `uploads/${actor.organizationId}/batch-qa/${crypto.randomUUID()}/${filename}`;
   await env.FILES.put(key, body, { httpMetadata: { contentType } });
+  const size = typeof body === "string" ? new TextEncoder().encode(body).length : body.length;
+  await (await data(actor.organizationId)).insert(uploads).values({
+    key,
+    organizationId: actor.organizationId,
+    modelName: "batch-qa",
+    fieldName: "file",
+    filename,
+    contentType,
+    maxSize: size,
+    size,
+    createdBy: actor.userId,
+    uploadedAt: Date.now(),
+  });
   return key;
 }
 
@@ -365,6 +379,27 @@ describe("batch QA: POST /web-chats/{webchatPk}/batch-qas/, GET .../{id}/, GET .
       415,
     );
     expect(await countRows(env.DB, "batch_qas WHERE organization_id = ?", owner.organizationId)).toBe(0);
+  });
+
+  it("another member's upload is a key of nothing: only the caller's own file is run", async () => {
+    const owner = await seedOwner();
+    const { bot, webChatId } = await webChatWithBot(owner);
+    const theirs = await upload(owner, "drafts.csv", "Our unannounced prices?\n", "text/csv");
+    const manager = await seedMember(owner, ["chatbot.manage", "chatbot.view"]);
+    // Given the assistant through a group: the file alone is what stands in the way.
+    const given = await owner.fetch("PATCH", `/chatbots/${bot.id}/`, { groups: [{ id: manager.groupId }] });
+    expect(given.status, await given.clone().text()).toBe(200);
+    for (const file of [theirs, `http://localhost/api/v1/uploads/${theirs}`]) {
+      const refused = await expectError(
+        await manager.fetch("POST", `/web-chats/${webChatId}/batch-qas/`, { file }),
+        400,
+        "invalid",
+      );
+      expect(refused.errors?.file).toEqual(["No uploaded object of your organization with this key."]);
+    }
+    expect(await countRows(env.DB, "batch_qas WHERE organization_id = ?", owner.organizationId)).toBe(0);
+    const mine = await upload(manager, "mine.csv", "Hello?\n", "text/csv");
+    expect((await startBatch(manager, webChatId, { file: mine })).total).toBe(1);
   });
 
   it("400 naming the file for a damaged .xlsx: a cell's character reference out of Unicode's range", async () => {

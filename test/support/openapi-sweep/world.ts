@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { groupMembers, organizations, webhookDeliveries } from "../../../src/db/schema";
+import { groupMembers, organizations, uploads, webhookDeliveries } from "../../../src/db/schema";
 import { uuidv7 } from "../../../src/lib/ids";
 import { strToU8, zipSync } from "fflate";
 import { objectPrefixOf } from "../../../src/services/knowledge/content";
@@ -103,6 +103,27 @@ export interface World {
 /** A client address per request, so the widget's per-client limit never throttles the sweep. */
 const anyOctet = () => Math.floor(Math.random() * 250);
 export const anyClient = () => ({ "CF-Connecting-IP": `10.${anyOctet()}.${anyOctet()}.${anyOctet()}` });
+
+/**
+ * An object the owner uploaded, with its upload row as the signed upload leaves it: routes naming an upload by key
+ * take only the caller's own (services/uploads/usable.ts).
+ */
+async function ownerUpload(owner: Actor, key: string, body: string, contentType: string, modelName: string) {
+  await env.FILES.put(key, body, { httpMetadata: { contentType } });
+  const size = new TextEncoder().encode(body).length;
+  await (await dataPlane(owner.organizationId)).insert(uploads).values({
+    key,
+    organizationId: owner.organizationId,
+    modelName,
+    fieldName: "file",
+    filename: key.split("/").pop()!,
+    contentType,
+    maxSize: size,
+    size,
+    createdBy: owner.userId,
+    uploadedAt: Date.now(),
+  });
+}
 
 /** A function tool and the record of a real call of it: an agent assistant asked with the tool forced (the local model
  * calls it). */
@@ -315,9 +336,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
   const widget = await visitor(owner, inbox.channel.id);
   const tools = await toolWithRecord(owner);
   const batchQaFile = `uploads/${org}/batch-qa/${uuidv7()}/questions.csv`;
-  await env.FILES.put(batchQaFile, "Question\nHow long do refunds take?\n", {
-    httpMetadata: { contentType: "text/csv" },
-  });
+  await ownerUpload(owner, batchQaFile, "Question\nHow long do refunds take?\n", "text/csv", "batch-qa");
   const batchQa = await owner
     .fetch("POST", `/web-chats/${inbox.channel.id}/batch-qas/`, { file: batchQaFile })
     .then((r) => created(r, r.status === 202 ? 202 : 201));
@@ -346,7 +365,7 @@ export async function buildWorld(owner: Actor): Promise<World> {
   const publicFile = `organizations/${org}/${uuidv7()}-sweep.png`;
   await env.FILES.put(`public/${publicFile}`, "PNG", { httpMetadata: { contentType: "image/png" } });
   const upload = `uploads/${org}/${uuidv7()}/sweep.txt`;
-  await env.FILES.put(upload, "Uploaded for the sweep.", { httpMetadata: { contentType: "text/plain" } });
+  await ownerUpload(owner, upload, "Uploaded for the sweep.", "text/plain", "knowledge-base-file");
   // The AI gateway is a feature of the organization (403 without it): on, so its handler is reached.
   await db().update(organizations).set({ canUseAiGateway: true }).where(eq(organizations.id, org));
   return {
