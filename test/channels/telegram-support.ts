@@ -1,6 +1,8 @@
 // Telegram's side of its end-to-end tests (telegram.test.ts, csat.test.ts): updates shaped as the Bot API
 // documents them, signed by its stand-in (test/support/platforms/telegram.mjs) with the webhook's secret token.
+import { expect, vi } from "vitest";
 import { seedOwner, unique } from "../harness";
+import { bodyOf } from "../support/api";
 import { channelInbox, post, standIn, type ChannelInbox, type Scripted } from "./support";
 
 export const telegram = standIn("telegram");
@@ -68,4 +70,40 @@ export async function telegramInbox(options: { connect?: boolean } = {}) {
   /** Posts `update` to the inbox's webhook, signed with the bot's secret token. */
   const postUpdate = async (update: unknown) => post(inbox.path, await telegram.sign({ token, update }));
   return { owner, token, inbox, postUpdate };
+}
+
+/**
+ * Two Telegram inboxes of one organization, the second's bot refusing `deleteWebhook` (401); `expectLeft` runs a
+ * delete (organization, inbox) and expects both bots asked to drop their webhook and the refusal logged, not thrown.
+ */
+export async function botsOneRefusing() {
+  const { owner, token, inbox } = await telegramInbox();
+  const refusing = newToken();
+  const other = await channelInbox(owner, "telegram", { botToken: refusing });
+  const { webhookUrl } = await bodyOf<"GET /inboxes/{id}/channel/">(
+    await owner.fetch("GET", `/inboxes/${other.inboxId}/channel/`),
+  );
+  await telegram.script(refusing, [
+    { status: 200, body: { ok: true, result: { url: webhookUrl, pending_update_count: 0 } } },
+    { status: 401, body: { ok: false, error_code: 401, description: "Unauthorized" } },
+  ]);
+  const expectLeft = async (act: () => Promise<void>) => {
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      await act();
+      expect(await sent(token, "deleteWebhook")).toHaveLength(1);
+      expect(await sent(refusing, "deleteWebhook")).toHaveLength(1);
+      const logged = warnings.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+      expect(logged).toContainEqual(
+        expect.objectContaining({
+          organizationId: owner.organizationId,
+          inboxId: other.inboxId,
+          platformRefusal: "Telegram answered 401: Unauthorized",
+        }),
+      );
+    } finally {
+      warnings.mockRestore();
+    }
+  };
+  return { owner, inbox, other, expectLeft };
 }

@@ -44,6 +44,18 @@ const search = async (
   return await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(res);
 };
 
+/** The base's index object, its keyword index emptied and marked incomplete (as a base indexed before it existed). */
+async function withoutKeywordIndex(kbId: string) {
+  const stub = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kbId));
+  await runInDurableObject(stub, (_, state) => {
+    for (const table of ["keyword_documents", "keyword_terms", "keyword_blocks"])
+      state.storage.sql.exec(`DELETE FROM ${table}`);
+    state.storage.sql.exec("DELETE FROM keyword_state");
+  });
+  await evictDurableObject(stub);
+  return stub;
+}
+
 describe("POST /knowledge-bases/{id}/search/", () => {
   it.each(PREFIXES)("finds the passage that answers, best first, with scores and highlights (%s)", async (prefix) => {
     const owner = await seedOwner();
@@ -73,13 +85,7 @@ describe("POST /knowledge-bases/{id}/search/", () => {
       const before = await search(owner, kb.id, query);
       expect(before.results[0].knowledgeBaseFile?.filename).toBe("refunds.txt");
       // As a base indexed before the keyword index existed: its index object knows none of its texts.
-      const stub = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
-      await runInDurableObject(stub, (_, state) => {
-        for (const table of ["keyword_documents", "keyword_terms", "keyword_blocks"])
-          state.storage.sql.exec(`DELETE FROM ${table}`);
-        state.storage.sql.exec("DELETE FROM keyword_state");
-      });
-      await evictDurableObject(stub);
+      const stub = await withoutKeywordIndex(kb.id);
       expect(await stub.keywordStatus()).toEqual({ complete: false, documents: 0 });
       const during = await search(owner, kb.id, query);
       expect(during.results.map((r) => r.knowledgeBaseFile?.filename).slice(0, 2)).toEqual([
@@ -100,13 +106,7 @@ describe("POST /knowledge-bases/{id}/search/", () => {
     const owner = await seedOwner();
     const kb = await createKnowledgeBase(owner, { sentenceWindowSize: 0 });
     const [refunds, shipping] = await ingest(owner, kb.id, ARTICLES.slice(0, 2));
-    const stub = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
-    await runInDurableObject(stub, (_, state) => {
-      for (const table of ["keyword_documents", "keyword_terms", "keyword_blocks"])
-        state.storage.sql.exec(`DELETE FROM ${table}`);
-      state.storage.sql.exec("DELETE FROM keyword_state");
-    });
-    await evictDurableObject(stub);
+    const stub = await withoutKeywordIndex(kb.id);
     // The rebuild has read its page of texts from D1 when the file's delete goes through (rows, then index entries);
     // only then does the page reach the index.
     let deleted = false;
