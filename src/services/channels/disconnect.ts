@@ -115,7 +115,7 @@ export async function disconnectChannel(
 /**
  * Asks each platform of `rows`, channels whose rows are gone with what held them, as a disconnect does
  * (`leavePlatform`). What a platform refused or did not allow is logged (`message`, with `fields`), as nobody is left
- * to tell; nothing is thrown.
+ * to tell. Any other error is ours, not the platform's: the other platforms are still asked, then it is thrown.
  */
 async function leavePlatforms(
   env: Bindings,
@@ -123,15 +123,17 @@ async function leavePlatforms(
   message: string,
   fields: Record<string, unknown>,
 ): Promise<void> {
+  const errors: unknown[] = [];
   for (const row of rows) {
     if (!isChannelPlatform(row.channelType)) continue;
     try {
       const { platformRefusal } = await leavePlatform(env, row, row.channelType);
       if (platformRefusal) logWarn(message, { ...fields, inboxId: row.inboxId, platformRefusal });
     } catch (err) {
-      logWarn(message, { ...fields, inboxId: row.inboxId, error: String(err) });
+      errors.push(err);
     }
   }
+  if (errors.length) throw errors[0];
 }
 
 /**
