@@ -174,8 +174,10 @@ export async function compileProblem(code: string): Promise<string | null> {
     result.error.dispose();
     return `Does not compile: ${errorText(error)}`;
   } catch (err) {
-    // Whatever else stops the compiler (the host's own limits) is the code's problem too, told at functionCode.
-    return `Does not compile: ${String((err as Error)?.message ?? err).slice(0, 1000)}`;
+    // The host's own limits stopping the compiler (its stack: a RangeError; a trap in the interpreter) are the code's
+    // problem too, told at functionCode; anything else is ours.
+    if (!(err instanceof RangeError || err instanceof WebAssembly.RuntimeError)) throw err;
+    return `Does not compile: ${String(err.message).slice(0, 1000)}`;
   } finally {
     try {
       vm.dispose();
