@@ -187,8 +187,12 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
     const from = (client: string, body: Record<string, unknown>) =>
       call("POST", "/api/v1/auth/sessions/", body, { Origin: ORIGIN, "CF-Connecting-IP": client });
     const client = `198.51.100.${Math.floor(Math.random() * 250)}-${unique("client")}`;
-    for (let i = 0; i < 50; i++)
+    for (let i = 0; i < 5; i++)
       await expectError(await from(client, { email: `${unique("nobody")}@example.com`, password: "x" }), 400);
+    // The other 45 counted as the route counts them, without a password hash each (5 s of a test run).
+    const nobody = async () => undefined;
+    for (let i = 5; i < 50; i++)
+      await limitFailedSignIns(env, { email: `${unique("nobody")}@example.com`, client }, nobody);
     await expectError(await from(client, { email: owner.email, password: PASSWORD }), 429, "throttled");
     await expectError(await from(client, { apiKey: owner.key }), 429, "throttled");
     expect((await from(`${client}-other`, { email: owner.email, password: PASSWORD })).status).toBe(201);
