@@ -66,7 +66,10 @@ export async function startKeywordIndex(env: Pick<Bindings, "VECTOR_INDEX">, kno
 export async function rebuildKeywordIndex(env: Bindings, db: Db, knowledgeBaseId: string) {
   for await (const page of knowledgeBaseTexts(db, knowledgeBaseId)) {
     await indexKeywordTexts(env, knowledgeBaseId, page);
-    const now = new Map((await currentTexts(db, page)).map((t) => [t.id, t.text]));
+    const now = await textsOf(
+      db,
+      page.map((t) => t.id),
+    );
     const gone = page.filter((t) => !now.has(t.id)).map((t) => t.id);
     const changed = page.flatMap((t) => {
       const text = now.get(t.id);
@@ -78,19 +81,16 @@ export async function rebuildKeywordIndex(env: Bindings, db: Db, knowledgeBaseId
   await knowledgeIndexOf(env, knowledgeBaseId).markKeywordsComplete();
 }
 
-/** The texts of these ids as D1 holds them now (those deleted are missing), as `knowledgeBaseTexts` reads them. */
-async function currentTexts(db: Db, texts: IndexedText[]): Promise<{ id: string; text: string }[]> {
-  const ids = (type: IndexedText["type"]) => JSON.stringify(texts.filter((t) => t.type === type).map((t) => t.id));
-  const [nodes, faqs] = await Promise.all([
-    db.all<{ id: string; text: string }>(
-      sql`select id, text from text_nodes where id in (select value from json_each(${ids("text_node")}))`,
-    ),
-    db.all<{ id: string; text: string }>(
-      sql`select id, question || char(10) || answer as text from faqs
-        where id in (select value from json_each(${ids("faq")}))`,
-    ),
-  ]);
-  return [...nodes, ...faqs];
+/**
+ * The searchable texts of these passages and FAQs (ids of either) as D1 holds them now, by id: a text node's text, an
+ * FAQ's question and answer, as `knowledgeBaseTexts` reads them. Those deleted are missing.
+ */
+export async function textsOf(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const list = JSON.stringify(ids);
+  const rows = await db.all<{ id: string; text: string }>(sql`
+    select id, text from text_nodes where id in (select value from json_each(${list}))
+    union all select id, question || char(10) || answer from faqs where id in (select value from json_each(${list}))`);
+  return new Map(rows.map((r) => [r.id, r.text]));
 }
 
 /**

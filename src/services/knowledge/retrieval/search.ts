@@ -1,11 +1,10 @@
-import { sql } from "drizzle-orm";
 import { fieldError } from "../../../lib/errors";
 import { getModel, modelById, type ModelRow } from "../../models";
 import type { Bindings, Db } from "../../../env";
 import type { KnowledgeBaseRow } from "../knowledge-bases";
 import { embedderOf } from "../content";
 import { isKnowledgeBaseModel } from "../embeddings/knowledge-base";
-import { knowledgeIndexOf } from "./knowledge-index";
+import { knowledgeIndexOf, textsOf } from "./knowledge-index";
 import { feedbackPassages, meanDirection, steered } from "./feedback";
 import type { IndexSearch } from "../../../../durable-objects/vector-index";
 import { rerankerFor } from "../rerankers";
@@ -303,7 +302,10 @@ async function rerank(
 ): Promise<Candidate[]> {
   const row = await modelById(db, kb.rerankerModelId);
   if (!row) return candidates;
-  const texts = await candidateTexts(db, candidates);
+  const texts = await textsOf(
+    db,
+    candidates.map((c) => c.id),
+  );
   const scores = await (await rerankerFor(env, row)).rerank(
     query,
     candidates.map((c) => texts.get(c.id) ?? ""),
@@ -322,12 +324,4 @@ async function rerank(
   return candidates
     .map((c, i) => ({ ...c, score: scores[i] > 0 ? 0.5 * scores[i] + 0.5 * (c.score / top) : 0 }))
     .sort((a, b) => b.score - a.score);
-}
-
-async function candidateTexts(db: Db, candidates: Candidate[]): Promise<Map<string, string>> {
-  const ids = JSON.stringify(candidates.map((c) => c.id));
-  const rows = await db.all<{ id: string; text: string }>(sql`
-    select id, text from text_nodes where id in (select value from json_each(${ids}))
-    union all select id, question || char(10) || answer from faqs where id in (select value from json_each(${ids}))`);
-  return new Map(rows.map((r) => [r.id, r.text]));
 }
