@@ -185,8 +185,22 @@ describe("Private notes and canned responses in Chromium", () => {
     await page.reload();
     await page.getByRole("heading", { name: first.title }).waitFor();
     expect(await page.getByRole("radio", { name: "Reply" }).isChecked()).toBe(true);
-    expect(await page.getByRole("combobox", { name: "Your reply" }).inputValue()).toBe("");
+    const replyBox = page.getByRole("combobox", { name: "Your reply" });
+    expect(await replyBox.inputValue()).toBe("");
     expect(await files.count()).toBe(0);
+
+    // A reply begun stays a reply over a hand-back (where the box takes notes only) and the next take-over: drawing
+    // the box changes nothing kept.
+    await replyBox.fill("Half a reply");
+    await page.getByRole("button", { name: "Hand back to the assistant" }).click();
+    await page.getByRole("button", { name: "Take over" }).waitFor();
+    expect(await noteBox.inputValue()).toBe("Half a reply");
+    await page.getByRole("button", { name: "Take over" }).click();
+    await page.getByRole("button", { name: "Hand back to the assistant" }).waitFor();
+    expect(await page.getByRole("radio", { name: "Reply" }).isChecked()).toBe(true);
+    expect(await replyBox.inputValue()).toBe("Half a reply");
+    await replyBox.fill("");
+    await expect.poll(() => marked(first)).toBe(0);
 
     // In Chinese and dark, the list's mark reads as such, axe clean.
     const kept = await page.evaluate(() =>

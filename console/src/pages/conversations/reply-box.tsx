@@ -86,8 +86,12 @@ export function ReplyBox({
   const [draft, setDraft] = useState(kept?.text ?? "");
   const attachments = useAttachments(kept?.files ?? []);
   const ready = attachments.ready;
+  // Kept when the member changes it, not when the box is drawn: drawing it writes nothing, so a draft another tab keeps
+  // meanwhile is not overwritten by the empty one this box began with.
+  const drawn = useRef(true);
   useEffect(() => {
-    keepDraft(userId, c.id, { text: draft, mode: note ? "note" : "reply", files: ready });
+    if (drawn.current) drawn.current = false;
+    else keepDraft(userId, c.id, { text: draft, mode: note ? "note" : "reply", files: ready });
   }, [userId, c.id, draft, note, ready]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
