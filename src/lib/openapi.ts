@@ -128,8 +128,8 @@ export const IdempotencyHeaders = z.object({
       description:
         "A key of yours (a UUID) for this message: sent again with the same request within 24 hours, it " +
         "returns the first request's outcome " +
-        "(header `Idempotent-Replayed: true`) instead of storing the message twice; with a different request " +
-        "it is 422 `idempotency_key_reused`, " +
+        "(header `Idempotent-Replayed: true`) instead of storing the message twice; with a different request, " +
+        "or in another organization, it is 422 `idempotency_key_reused`, " +
         "while the first is under way 409 `idempotency_in_progress`",
       example: "6f1c8e0a-3b2d-4c5e-9f7a-1b2c3d4e5f60",
     }),

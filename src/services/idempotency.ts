@@ -52,8 +52,8 @@ const sorted = (value: unknown): unknown =>
 
 /**
  * Claims the key for this request, or says what an earlier request with it left: its outcome to
- * replay, or a refusal (422 for another request under the same key, 409 while the first is under
- * way or never finished). A key older than 24 hours is free again.
+ * replay, or a refusal (422 for another request under the same key, or the same one in another
+ * organization; 409 while the first is under way or never finished). A key older than 24 hours is free again.
  */
 export async function claimKey(db: Db, scope: KeyScope, hash: string, now = Date.now()): Promise<StoredOutcome | null> {
   const claimed = await db
@@ -78,6 +78,15 @@ export async function claimKey(db: Db, scope: KeyScope, hash: string, now = Date
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.owner, scope.owner), eq(idempotencyKeys.key, scope.key)));
   if (!earlier) return claimKey(db, scope, hash, now); // expired and removed in between
+  // A user's key is one row whatever organization the request acts in: the same method, path and body sent in
+  // another organization is another request, never answered with the other organization's outcome.
+  if (earlier.organizationId !== scope.organizationId) {
+    throw new ApiError(
+      422,
+      "idempotency_key_reused",
+      "This Idempotency-Key was used in another organization in the last 24 hours; send a new key with this request.",
+    );
+  }
   if (earlier.requestHash !== hash) {
     throw new ApiError(
       422,

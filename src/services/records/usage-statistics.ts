@@ -80,7 +80,13 @@ const summary = (entity: "members" | "chatbots") =>
       example: "UTC",
     }),
     total: UsageCountsSchema,
-    [`${entity}Count`]: n(entity === "members" ? "Members of the organization" : "Assistants of the organization", 8),
+    [`${entity}Count`]: n(
+      entity === "members"
+        ? "Members of the organization"
+        : "Assistants the organization has: its own and the personal ones its default inboxes host (as " +
+            "`usageStatistics.chatbotsCount`)",
+      8,
+    ),
     [`active${entity === "members" ? "Members" : "Chatbots"}Count`]: n(
       entity === "members"
         ? "Current members with usage in the range (a removed member's usage stays in `total`, not here)"

@@ -90,7 +90,10 @@ export async function chatbotUsagePage(db: Db, range: UsageRange, order: UsageOr
   return { count, items: rows.map((r) => ({ id: r.id, name: r.name, ...usageCounts(r) })) };
 }
 
-/** The summary of a scope: totals and series, entity counts, and the organization's usage and plan. */
+/**
+ * The summary of a scope: totals and series, entity counts, and the organization's usage and plan. The assistants are
+ * counted as the organization's record counts them (its own and the personal ones it hosts), so the two agree.
+ */
 export async function usageSummary(
   db: Db,
   plans: PlanSettings,
@@ -99,13 +102,14 @@ export async function usageSummary(
   timeGranularity: Granularity,
 ) {
   const organizationId = range.query.organizationId;
-  const table = scope === "members" ? "members" : "chatbots";
-  const [series, entities, organization] = await Promise.all([
+  const [series, members, organization] = await Promise.all([
     usageSeries(db, range.parts, scope, range.query, range.list()),
-    client(db)
-      .prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`)
-      .bind(organizationId)
-      .first<{ n: number }>(),
+    scope === "members"
+      ? client(db)
+          .prepare("SELECT count(*) AS n FROM members WHERE organization_id = ?")
+          .bind(organizationId)
+          .first<{ n: number }>()
+      : null,
     getOrganizationRecord(db, range.parts, organizationId, plans),
   ]);
   if (!organization) throw notFound();
@@ -115,7 +119,7 @@ export async function usageSummary(
     timeGranularity,
     timezone: range.timezone,
     total: series.total,
-    count: entities?.n ?? 0,
+    count: scope === "members" ? (members?.n ?? 0) : organization.usageStatistics.chatbotsCount,
     active: series.active,
     results: bucketRows(series.results),
     usageStatistics: organization.usageStatistics,

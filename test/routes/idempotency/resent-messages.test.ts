@@ -10,7 +10,8 @@ import { client, pub, seedWebChat, startSession } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
 import { objectMessages } from "../../support/object-messages";
 import { client as dbClient } from "../../../src/db/prepared";
-import { dataDbs } from "../../../src/services/shards";
+import { dataDbs, placement } from "../../../src/services/shards";
+import { ownOrganizationOf } from "../chatbots/helpers";
 
 // A message resent with the same Idempotency-Key (after a time-out, a restart) is stored once: the
 // repeat gets the first request's outcome (docs/decisions.md, "Resent messages").
@@ -25,6 +26,15 @@ const count = async (from: string, ...binds: unknown[]) => {
 const conversationsOf = (owner: Actor) => count("conversations WHERE organization_id = ?", owner.organizationId);
 const messagesIn = async (conversationId: string) => (await objectMessages(conversationId)).length;
 const keyRows = (k: string) => count("idempotency_keys WHERE key = ?", k);
+/** A member of an organization who owns one of their own, the two in one data plane (where their keys could meet). */
+async function memberOfTwoOrganizationsInOnePlane() {
+  const owner = await seedOwner();
+  for (;;) {
+    const member = await seedMember(owner, ["conversation.manage", "chatbot.manage"]);
+    const own = await ownOrganizationOf(member.userId);
+    if (placement(own) === placement(owner.organizationId)) return { owner, member, own };
+  }
+}
 
 describe("Idempotency-Key on completions", () => {
   it(
@@ -201,6 +211,33 @@ describe("Idempotency-Key on completions", () => {
     expect(res.headers.get("Idempotent-Replayed")).toBeNull();
     expect((await bodyOf<"POST /chatbots/{chatbotId}/completions/">(res)).conversationId).not.toBe(mine.conversationId);
   });
+  it(
+    "a key repeated in another organization of the same user is another request: refused, never answered with " +
+      "the first organization's outcome",
+    async () => {
+      const { owner, member, own } = await memberOfTwoOrganizationsInOnePlane();
+      // A personal assistant is its maker's in every organization: one path and one body in both.
+      const bot = await createChatbot(member, { organization: null });
+      const k = key();
+      const body = { message: { content: "same words" } };
+      const first = await member.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
+      expect(first.status, await first.clone().text()).toBe(200);
+      const answer = await first.json();
+
+      const elsewhere = await member.fetch("POST", `/chatbots/${bot.id}/completions/`, body, {
+        headers: { "Idempotency-Key": k, "X-Organization-Id": own },
+      });
+      expect(elsewhere.headers.get("Idempotent-Replayed")).toBeNull();
+      const refused = await expectError(elsewhere, 422, "idempotency_key_reused");
+      expect(refused.detail).toMatch(/another organization/);
+      // The first organization's key is as it was: its repeat is still replayed.
+      const again = await member.fetch("POST", `/chatbots/${bot.id}/completions/`, body, withKey(k));
+      expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(await again.json()).toEqual(answer);
+      expect(await conversationsOf(owner)).toBe(1);
+      expect(await keyRows(k)).toBe(1);
+    },
+  );
 });
 
 describe("Idempotency-Key on POST /messages/", () => {

@@ -220,6 +220,19 @@ describe("GET .../usage-statistics/{members,chatbots}/summary/", () => {
     });
     expect(chatbots.organizationPlan).toMatchObject({ id: expect.any(String) });
   });
+
+  it("counts the assistants the organization has as its record does: the personal ones it hosts too", async () => {
+    const owner = await seedOwner();
+    await createChatbot(owner);
+    // Made while acting in the organization: a place of its plan, though only its maker sees it.
+    const member = await seedMember(owner, ["chatbot.manage"]);
+    await createChatbot(member, { organization: null });
+    const summary = await ok<"GET /organizations/{organizationPk}/usage-statistics/chatbots/summary/">(
+      await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/summary/?${RANGE}`),
+    );
+    expect(summary.usageStatistics.chatbotsCount).toBe(2);
+    expect(summary.chatbotsCount).toBe(2);
+  });
 });
 
 describe("usage summaries: deleted assistants and removed members", () => {
