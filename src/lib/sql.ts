@@ -1,11 +1,32 @@
-import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { unicodeForms } from "./text";
 
 /**
  * Case-insensitive (ASCII, as LIKE) "contains" filter for list `query` parameters. Not LIKE: D1 refuses a LIKE
  * pattern over 50 bytes, which one pasted link or a Chinese sentence of 17 characters passes, and `%` and `_` a
- * user types would need escaping.
+ * user types would need escaping. The text in either Unicode form (`unicodeForms`): a name is found whether it was
+ * typed or stored composed or decomposed.
  */
-export const contains = (expr: SQLWrapper, text: string): SQL => sql`instr(lower(${expr}), lower(${text})) > 0`;
+export const contains = (expr: SQLWrapper, text: string): SQL =>
+  or(...unicodeForms(text).map((form) => sql`instr(lower(${expr}), lower(${form})) > 0`))!;
+
+/** The trigram tokenizer of the full-text indexes (contacts_fts) matches nothing shorter. */
+const TRIGRAM = 3;
+
+/**
+ * Whether a full-text (trigram) index can find `word` in each of its Unicode forms: "ét" is 2 characters composed
+ * but 3 decomposed. When not, the word is looked for with `contains`.
+ */
+export const trigramSearchable = (word: string) => unicodeForms(word).every((form) => [...form].length >= TRIGRAM);
+
+/**
+ * `word` as an FTS5 query in either Unicode form (see `contains`): each form a phrase (in double quotes, its own
+ * quotes doubled, so no query syntax applies), joined by OR.
+ */
+export function ftsWord(word: string): string {
+  const phrases = unicodeForms(word).map((form) => `"${form.replace(/"/g, '""')}"`);
+  return phrases.length === 1 ? phrases[0] : `(${phrases.join(" OR ")})`;
+}
 
 /** `column IN (...)` with the whole list bound as one JSON parameter (D1 binds at most 100). */
 export const inList = (column: SQLWrapper, values: string[]): SQL =>

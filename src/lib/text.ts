@@ -40,3 +40,10 @@ export const wellFormed = (text: string) =>
  */
 export const hasVisibleCharacter = (text: string) =>
   /[^\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}]/u.test(text);
+
+/**
+ * `text` in Unicode's composed (NFC) and decomposed (NFD) forms, once when they are the same: the forms a search looks
+ * for. "Café" typed on a Mac may arrive decomposed, and names stored before they were kept in NFC may be in either
+ * (D1 has no Unicode normalisation to compare them by).
+ */
+export const unicodeForms = (text: string) => [...new Set([text.normalize("NFC"), text.normalize("NFD")])];

@@ -7,7 +7,8 @@ import { type PageWindow, newestFirstPage } from "../db/paginate";
 import { encryptSecret } from "../lib/crypto";
 import { fieldError } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
-import { chunk, contains, inList } from "../lib/sql";
+import { unicodeForms } from "../lib/text";
+import { chunk, contains, ftsWord, inList, trigramSearchable } from "../lib/sql";
 import { type ContactCreate, type ContactUpdate, contactRecord } from "./records/contacts";
 import { type ContactFilters, MAX_SEARCH_TERMS } from "./contact-list-query";
 
@@ -106,23 +107,18 @@ export async function findContact(data: Db, organizationId: string, id: string):
   return row;
 }
 
-/** The trigram tokenizer cannot match anything shorter; such words are matched by `contains` (lib/sql.ts). */
-const TRIGRAM = 3;
-
 /** Leaf values of the metadata, as the full-text index sees them (migration 0003). */
 const metadataContains = (term: string) =>
   sql`EXISTS (SELECT 1 FROM json_tree(CASE WHEN json_valid(${contacts.metadata}) THEN ${contacts.metadata} END) AS m
     WHERE m.type NOT IN ('object', 'array', 'null')
     AND ${contains(sql`CASE WHEN m.type IN ('true', 'false') THEN m.type ELSE CAST(m.value AS TEXT) END`, term)})`;
 
-/** An FTS5 phrase: the word in double quotes, its own quotes doubled, so no query syntax applies. */
-const phrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
-
 function searchCondition(search: string): SQL | undefined {
   const words = search.split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_TERMS);
-  const long = words.filter((w) => [...w].length >= TRIGRAM);
+  // A word the trigram index cannot find (shorter than 3 characters in one of its Unicode forms) by `contains`.
+  const long = words.filter(trigramSearchable);
   const parts: (SQL | undefined)[] = words
-    .filter((w) => [...w].length < TRIGRAM)
+    .filter((w) => !trigramSearchable(w))
     .map((w) =>
       or(
         contains(contacts.name, w),
@@ -135,7 +131,7 @@ function searchCondition(search: string): SQL | undefined {
   if (long.length) {
     parts.push(
       sql`${contacts.id} IN
-        (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${long.map(phrase).join(" ")})`,
+        (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${long.map(ftsWord).join(" ")})`,
     );
   }
   return and(...parts);
@@ -186,7 +182,11 @@ export async function contactConditions(db: Db, data: Db, organizationId: string
             .from(contactTags)
             .innerJoin(tags, eq(tags.id, contactTags.tagId))
             .where(
-              and(eq(tags.organizationId, organizationId), or(inList(tags.name, f.tags), inList(tags.id, f.tags))),
+              and(
+                eq(tags.organizationId, organizationId),
+                // A name in either Unicode form: tags stored before names were kept in NFC may be decomposed.
+                or(inList(tags.name, f.tags.flatMap(unicodeForms)), inList(tags.id, f.tags)),
+              ),
             ),
         )
       : undefined,

@@ -1,8 +1,12 @@
 // Two requests at once interleave at their awaits: a write that lands between a service's read and its own write.
 import type { Db } from "../../src/env";
+import { client } from "../../src/db/prepared";
 
-/** `real`, with `before` run ahead of its first UPDATE, once the statement is awaited: after the writer's reads. */
-export function updatingAfter(real: Db, before: () => Promise<unknown>): Db {
+type Before = () => Promise<unknown>;
+
+/** `real`, with `before` run ahead of its first `method` statement, once the statement is awaited: after the writer's
+ * reads. */
+function statementAfter(method: "update" | "delete", real: Db, before: Before): Db {
   let pending = true;
   const deferred = <T extends object>(target: T): T =>
     new Proxy(target, {
@@ -23,9 +27,58 @@ export function updatingAfter(real: Db, before: () => Promise<unknown>): Db {
   return new Proxy(real, {
     get(t, key) {
       const value = Reflect.get(t, key, t);
-      if (key !== "update" || !pending) return typeof value === "function" ? value.bind(t) : value;
+      if (key !== method || !pending) return typeof value === "function" ? value.bind(t) : value;
       pending = false;
-      return (...args: Parameters<Db["update"]>) => deferred(t.update(...args));
+      return (...args: Parameters<Db[typeof method]>) =>
+        deferred((t[method] as (...a: typeof args) => object)(...args));
+    },
+  });
+}
+
+/** `real`, with `before` run ahead of its first UPDATE, once the statement is awaited: after the writer's reads. */
+export const updatingAfter = (real: Db, before: Before): Db => statementAfter("update", real, before);
+
+/** `real`, with `before` run ahead of its first DELETE, once the statement is awaited. */
+export const deletingAfter = (real: Db, before: Before): Db => statementAfter("delete", real, before);
+
+/** `real`, with `before` run ahead of its first batch: after the writer's reads, before its writes. */
+export function batchingAfter(real: Db, before: Before): Db {
+  let pending = true;
+  return new Proxy(real, {
+    get(t, key) {
+      const value = Reflect.get(t, key, t);
+      if (key !== "batch" || !pending) return typeof value === "function" ? value.bind(t) : value;
+      pending = false;
+      return async (...args: Parameters<Db["batch"]>) => {
+        await before();
+        return t.batch(...args);
+      };
+    },
+  });
+}
+
+/**
+ * `real`, with `before` run ahead of the first batch on its D1 binding (`batch` of src/db/prepared.ts, which a service
+ * writing D1 directly uses, not drizzle's): after the writer's reads, before its writes.
+ */
+export function d1BatchingAfter(real: Db, before: Before): Db {
+  let pending = true;
+  const d1 = new Proxy(client(real), {
+    get(t, key) {
+      const value = Reflect.get(t, key, t);
+      if (key !== "batch" || !pending) return typeof value === "function" ? value.bind(t) : value;
+      pending = false;
+      return async (statements: D1PreparedStatement[]) => {
+        await before();
+        return await t.batch(statements);
+      };
+    },
+  });
+  return new Proxy(real, {
+    get(t, key) {
+      if (key === "$client") return d1;
+      const value = Reflect.get(t, key, t);
+      return typeof value === "function" ? value.bind(t) : value;
     },
   });
 }

@@ -7,15 +7,15 @@ import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../../env";
 import { conversations, groupMembers, inboxes, members, type InboxAssignment } from "../../db/schema";
 import { inList } from "../../lib/sql";
-import type { ConversationRow } from "../conversations";
+import { stateWrite, type ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
 import { assignmentOf, mayServe } from "./settings";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { conversationDb, dataParts } from "../shards/parts";
 import { batch, prepared, ph } from "../../db/prepared";
-import { assignmentEventWrites } from "../webhooks/conversation-events";
+import { assignmentEventWrites, changeEventWrites } from "../webhooks/conversation-events";
 import { createdDeliveries, enqueueDeliveries } from "../webhooks/emit";
-import { outboxConfig } from "../conversation/outbox-config";
+import { outboxConfig, type OutboxConfig } from "../conversation/outbox-config";
 import { logWarn } from "../../lib/log";
 
 /** Waiting conversations looked at when an agent comes online. */
@@ -198,8 +198,37 @@ async function assignIn(
   ]);
   if (!result.meta.changes) return false;
   deliveries.push(...createdDeliveries(outbox));
-  await db.update(members).set({ lastAssignedAt: now }).where(eq(members.id, agent.memberId));
-  return true;
+  // The member's row is written after the conversation, and only while they may still be chosen: a removal (or a loss
+  // of `conversation.manage`) that came after the agents were read releases what they hold once it is made, and a
+  // write that landed after that release finds the row gone (or the right lost) here, so it is taken back. Not one
+  // statement: the member is on the control plane, the conversation in its part.
+  const [chosen] = await db
+    .update(members)
+    .set({ lastAssignedAt: now })
+    .where(and(eq(members.id, agent.memberId), mayServe(db)))
+    .returning({ id: members.id });
+  if (chosen) return true;
+  await takeBack(data, conversation.id, agent.userId, config, now, deliveries);
+  return false;
+}
+
+/**
+ * `assignIn`'s write undone, for an agent no longer to be chosen when it landed: unassigned again (reason
+ * `auto_assignment`), only while still theirs (the removal's own release may have come first), with its lifecycle
+ * event in the same batch. On D1 directly, as the assignment was.
+ */
+async function takeBack(
+  data: Db,
+  conversationId: string,
+  userId: string,
+  config: OutboxConfig,
+  now: number,
+  deliveries: string[],
+) {
+  const change = { assigneeId: null, whileAssignee: userId };
+  const event = changeEventWrites(data, conversationId, change, "auto_assignment", config, now);
+  const [, , outbox] = await batch(data, [event.before, stateWrite(data, conversationId, change), event.after]);
+  deliveries.push(...createdDeliveries(outbox));
 }
 
 const readRow = async (data: Db, id: string) =>

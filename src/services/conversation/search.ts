@@ -1,6 +1,6 @@
 import { and, or, sql, type SQL } from "drizzle-orm";
 import { conversations } from "../../db/schema";
-import { contains } from "../../lib/sql";
+import { contains, ftsWord, trigramSearchable } from "../../lib/sql";
 import { searchWordTerms } from "../knowledge/retrieval/terms";
 import { CONVERSATION_ID_TEXT } from "./search-terms";
 import type { Bindings } from "../../env";
@@ -9,25 +9,20 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 
 /** At most this many words of a keyword are searched; the rest are ignored. */
 export const MAX_KEYWORD_WORDS = 10;
-/** The trigram tokenizer of contact names cannot match anything shorter: such words are matched by `contains`. */
-const TRIGRAM = 3;
 /** Above every character: `term < prefix || LAST` holds for every term that starts with `prefix`. */
 const LAST = "\u{10FFFF}";
-
-/** An FTS5 phrase: the word in double quotes, its own quotes doubled, so no query syntax applies. */
-const phrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
 
 /**
  * The word in the conversation's title, or in its contact's name (the trigram index `contacts_fts`,
  * migration 0003).
  */
 function titleOrContact(word: string): SQL[] {
-  const contact =
-    [...word].length < TRIGRAM
-      ? sql`EXISTS (SELECT 1 FROM contacts c WHERE c.id = ${conversations.contactId}
+  // A word the trigram index of contact names cannot find (lib/sql.ts `trigramSearchable`) by `contains`.
+  const contact = !trigramSearchable(word)
+    ? sql`EXISTS (SELECT 1 FROM contacts c WHERE c.id = ${conversations.contactId}
         AND ${contains(sql`c.name`, word)})`
-      : sql`${conversations.contactId} IN
-      (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${`{name} : ${phrase(word)}`})`;
+    : sql`${conversations.contactId} IN
+      (SELECT contact_id FROM contacts_fts WHERE contacts_fts MATCH ${`{name} : ${ftsWord(word)}`})`;
   return [contains(conversations.title, word), contact];
 }
 

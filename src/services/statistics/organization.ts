@@ -1,6 +1,7 @@
 import type { Db } from "../../env";
 import { client } from "../../db/prepared";
 import { compareSql } from "../../lib/sql";
+import { unicodeForms } from "../../lib/text";
 import type { UsageCounts } from "../records/usage-statistics";
 import { addByKey, countDistinct, onEachPart } from "../shards/parts-sum";
 import type { Bucket } from "./buckets";
@@ -98,27 +99,34 @@ export interface UsageQuery {
 }
 
 /**
+ * `column` contains the search text (ASCII case ignored, in either Unicode form, as lib/sql.ts `contains`): one `?` a
+ * form of `forms`.
+ */
+const containsAny = (column: string, forms: string[]) =>
+  forms.map(() => `instr(lower(${column}), lower(?)) > 0`).join(" OR ");
+
+/**
  * The entities of the scope (members with their user, or the organization's assistants) matching
  * `search`, as SQL selecting `id, name, email, created_at, user_id` with its bound values.
  */
-/** A member's id, user id, name or e-mail (ASCII case ignored, as lib/sql.ts `contains`): bound four times. */
-const MEMBER_SEARCH =
-  " AND (m.id = ? OR us.id = ? OR instr(lower(us.name), lower(?)) > 0 OR instr(lower(us.email), lower(?)) > 0)";
-
 function entities(scope: UsageScope, q: UsageQuery): { sql: string; binds: unknown[] } {
   const search = q.search || null;
+  const forms = search ? unicodeForms(search) : [];
   if (scope === "members") {
+    // A member's id, user id, name or e-mail.
+    const named = `${containsAny("us.name", forms)} OR ${containsAny("us.email", forms)}`;
+    const where = ` AND (m.id = ? OR us.id = ? OR ${named})`;
     return {
       sql: `SELECT m.id AS id, us.name AS name, us.email AS email, m.created_at AS created_at, us.id AS user_id
         FROM members m JOIN users us ON us.id = m.user_id
-        WHERE m.organization_id = ?${search ? MEMBER_SEARCH : ""}`,
-      binds: search ? [q.organizationId, search, search, search, search] : [q.organizationId],
+        WHERE m.organization_id = ?${search ? where : ""}`,
+      binds: search ? [q.organizationId, search, search, ...forms, ...forms] : [q.organizationId],
     };
   }
   return {
     sql: `SELECT b.id AS id, b.name AS name, NULL AS email, b.created_at AS created_at, b.id AS user_id FROM chatbots b
-      WHERE b.organization_id = ?${search ? " AND (b.id = ? OR instr(lower(b.name), lower(?)) > 0)" : ""}`,
-    binds: search ? [q.organizationId, search, search] : [q.organizationId],
+      WHERE b.organization_id = ?${search ? ` AND (b.id = ? OR ${containsAny("b.name", forms)})` : ""}`,
+    binds: search ? [q.organizationId, search, ...forms] : [q.organizationId],
   };
 }
 

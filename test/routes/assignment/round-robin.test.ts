@@ -7,7 +7,8 @@ import { autoAssign } from "../../../src/services/assignment/round-robin";
 import { setAvailability as comeBack } from "../../../src/services/assignment/availability";
 import { removeMember } from "../../../src/services/members";
 import type { Db } from "../../../src/env";
-import { conversationData, db, expectError, parts, seedMember, seedOwner, waitFor } from "../../harness";
+import { conversationData, db, expectError, parts, seedMember, seedOwner, waitFor, type Actor } from "../../harness";
+import { d1BatchingAfter } from "../../support/races";
 import { client as d1 } from "../../../src/db/prepared";
 import { liveEvents } from "../../support/sse";
 import {
@@ -20,6 +21,7 @@ import {
   settledAssignment,
 } from "./fixtures";
 
+type Agent = Awaited<ReturnType<typeof seedAgent>>;
 const ROUND_ROBIN = { mode: "round_robin", teamId: null, capacity: 5 };
 /** `autoAssign` as the service calls it: on the conversation's part, the agent's load counted in every part. */
 const assign = async (organizationId: string, conversationId: string, now?: number) =>
@@ -375,6 +377,62 @@ describe("a member who can no longer be assigned", () => {
     const data = await conversationData(owner.organizationId, id);
     const [row] = await data.select().from(conversations).where(eq(conversations.id, id));
     expect(row, "assigned to a user who is no longer a member").toMatchObject({ status: "queued", assigneeId: null });
+  });
+
+  /**
+   * A queued conversation of a round-robin inbox with one online agent, assigned by a round-robin that reads the agent
+   * as eligible, then has `change` run whole before its write.
+   */
+  async function assignedAcross(change: (owner: Actor, agent: Agent) => Promise<unknown>) {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "offline");
+    // Handed off in a manual inbox, so that no assignment comes before the one raced here.
+    const { inboxId, talk } = await assistantWithInbox(owner, null);
+    const id = await handedOff(talk);
+    expect((await owner.fetch("PATCH", `/inboxes/${inboxId}/`, { assignment: ROUND_ROBIN })).status).toBe(200);
+    // Online as the round-robin reads it; written straight, as coming online through the API assigns at once.
+    await db().update(members).set({ availability: "online" }).where(eq(members.id, agent.memberId));
+    const data = await conversationData(owner.organizationId, id);
+    const event = await autoAssign(
+      db(),
+      d1BatchingAfter(data, () => change(owner, agent)),
+      id,
+    );
+    const [row] = await data.select().from(conversations).where(eq(conversations.id, id));
+    return { owner, agent, id, event, row: row! };
+  }
+
+  it("a round-robin that read a member as eligible before their removal, writing after it, leaves none", async () => {
+    const background: Promise<unknown>[] = [];
+    // The whole removal (offline, release, delete, the release after the delete) between the read and the write.
+    const removal = (owner: Actor, agent: Agent) =>
+      removeMember(
+        env,
+        db(),
+        owner.organizationId,
+        { id: agent.memberId, userId: agent.userId, isOwner: false },
+        { name: "Owner", avatar: null },
+        { waitUntil: (promise) => background.push(promise) },
+      );
+    const { owner, agent, id, event, row } = await assignedAcross(removal);
+    await Promise.all(background);
+    expect(await db().select().from(members).where(eq(members.id, agent.memberId))).toEqual([]);
+    expect(row, "assigned to a user who is no longer a member").toMatchObject({ status: "queued", assigneeId: null });
+    expect(event).toBeNull();
+    // The write landed and was taken back: both told, for the webhooks that follow the assignee.
+    expect(await assigneeEvents(owner.organizationId, id)).toEqual([
+      [[null, agent.userId], "auto_assignment"],
+      [[agent.userId, null], "auto_assignment"],
+    ]);
+  });
+
+  it("nor one that read them as eligible before their groups stopped granting conversation.manage", async () => {
+    const demotion = async (owner: Actor, agent: Agent) => {
+      const path = `/organizations/${owner.organizationId}/members/${agent.memberId}/update-groups/`;
+      expect((await owner.fetch("POST", path, { groups: [] })).status).toBe(200);
+    };
+    const { row } = await assignedAcross(demotion);
+    expect(row, "assigned to a member who may not serve it").toMatchObject({ status: "queued", assigneeId: null });
   });
 
   it("a release that finds the conversation reassigned since it read it leaves the new assignee", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { contacts, tags } from "../../../src/db/schema";
 import { PREFIXES, call, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createInbox } from "../inboxes/fixtures";
@@ -124,6 +125,40 @@ describe("GET /contacts/", () => {
       ["nobody", []],
     ];
     for (const [term, expected] of cases) expect(ids(await list(`?search=${q(term)}`)), term).toEqual(expected);
+  });
+
+  it("query, search and tags find a name whatever Unicode form it was typed or stored in (NFC, NFD)", async () => {
+    const owner = await seedOwner();
+    const typed = await createContact(owner, { name: "Zoë Café", tags: ["Crème"] });
+    const old = await createContact(owner, { name: "Renée Noël", tags: ["Forêt"] });
+    // Stored before names were kept in NFC, as a Mac's input gave them: decomposed (the search index follows).
+    const plane = await data(owner.organizationId);
+    await plane
+      .update(contacts)
+      .set({ name: "Renée Noël".normalize("NFD") })
+      .where(eq(contacts.id, old.id));
+    await plane
+      .update(tags)
+      .set({ name: "Forêt".normalize("NFD") })
+      .where(eq(tags.id, old.tags[0].id));
+    const list = lister(owner);
+    const nfd = (text: string) => q(text.normalize("NFD"));
+    const nfc = (text: string) => q(text.normalize("NFC"));
+    const cases: [string, string[]][] = [
+      [`query=${nfd("café")}`, [typed.id]],
+      [`query=${nfc("noël")}`, [old.id]],
+      [`search=${nfd("café")}`, [typed.id]], // the trigram index
+      [`search=${nfc("noël")}`, [old.id]],
+      [`search=${nfc("ë")}`, [old.id, typed.id]], // shorter: by substring
+      // 2 characters composed, 3 decomposed: the index cannot find the composed form, the substring can.
+      [`search=${nfd("oë")}`, [old.id, typed.id]],
+      [`search=${nfc("oë")}`, [old.id, typed.id]],
+      [`tags=${nfd("Crème")}`, [typed.id]],
+      [`tags=${nfc("Forêt")}`, [old.id]],
+      [`tags=${nfc("Forêt")},${nfd("Crème")}`, [old.id, typed.id]],
+    ];
+    for (const [filter, expected] of cases)
+      expect(ids(await list(`?${filter}`)), decodeURIComponent(filter)).toEqual(expected);
   });
 
   it("search follows updates and deletes, and treats query syntax as text", async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { seedOwner, type Actor } from "../../harness";
+import { eq } from "drizzle-orm";
+import { contacts } from "../../../src/db/schema";
+import { conversationData, data, seedOwner, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
 
@@ -94,6 +96,23 @@ describe("GET /conversations/?keyword= (full-text)", () => {
     expect(await search(owner, "物流 marmalade")).toEqual([]);
     // Stopwords are no terms: the other words decide.
     expect(await search(owner, "where were the deliveries")).toEqual([english]);
+  });
+
+  it("finds a contact's name in whichever Unicode form it was typed or stored (composed or decomposed)", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const contact = await bodyOf<"POST /contacts/">(
+      await owner.fetch("POST", "/contacts/", { name: "Renée Noël", inboxes: [{ id: bot.defaultInbox!.id }] }),
+    );
+    const id = await started(owner, bot, "hi there", contact.id);
+    expect(await search(owner, "noël".normalize("NFD")), "typed decomposed").toEqual([id]);
+    expect(await search(owner, "oë".normalize("NFD")), "shorter than a trigram composed").toEqual([id]);
+    // Stored before names were kept in NFC, as a Mac's input gave it: decomposed, where the conversation reads it.
+    const name = "Renée Noël".normalize("NFD");
+    for (const plane of new Set([await data(owner.organizationId), await conversationData(owner.organizationId, id)]))
+      await plane.update(contacts).set({ name }).where(eq(contacts.id, contact.id));
+    expect(await search(owner, "noël".normalize("NFC")), "stored decomposed").toEqual([id]);
+    expect(await search(owner, "oë".normalize("NFC")), "stored decomposed").toEqual([id]);
   });
 
   it("one organization never finds another's conversations", async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { eq } from "drizzle-orm";
+import { knowledgeBases } from "../../../src/db/schema";
+import { PREFIXES, call, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectInvalid } from "../../support/refusals";
 import { LOCAL_EMBEDDING, LOCAL_RERANKER } from "../../fixtures/chatbots";
 import { createKnowledgeBase } from "../../fixtures/knowledge";
@@ -54,6 +56,21 @@ describe("GET /knowledge-bases/", () => {
     expect(await ids(owner, `?query=help&rerankerModel=${LOCAL_RERANKER}`)).toEqual([help.id]);
     const counted = await page(await owner.fetch("GET", `/knowledge-bases/?embeddingModel=${LOCAL_EMBEDDING}`));
     expect(counted.count).toBe(2);
+  });
+
+  it("`query` finds a name in whichever Unicode form it was typed or stored (composed NFC or decomposed)", async () => {
+    const owner = await seedOwner();
+    const typed = await createKnowledgeBase(owner, { name: "Résumés" });
+    const old = await createKnowledgeBase(owner, { name: "Übersicht" });
+    // Stored before names were kept in NFC, as a Mac's input gave it: decomposed.
+    await db()
+      .update(knowledgeBases)
+      .set({ name: "Übersicht".normalize("NFD") })
+      .where(eq(knowledgeBases.id, old.id));
+    const search = (query: string) => ids(owner, `?query=${encodeURIComponent(query)}`);
+    expect(await search("résumé".normalize("NFD")), "typed decomposed").toEqual([typed.id]);
+    expect(await search("Übersicht".normalize("NFC")), "stored decomposed").toEqual([old.id]);
+    expect(await search("Übersicht".normalize("NFD"))).toEqual([old.id]);
   });
 
   it("owners see all; a viewer sees those of their groups and their own; another organization's never", async () => {
