@@ -50,6 +50,28 @@ const quickJsWasm = {
   },
 };
 
+/**
+ * write-excel-file removes from every text what it takes for invalid in XML, silently, and more than XML forbids:
+ * U+FFFD, the C1 controls and the noncharacters went too. Its remover is replaced by src/lib/xml-characters.ts, which
+ * keeps what XML allows and puts U+FFFD for the rest, so a cell shows where a character could not be written.
+ */
+const xmlCharacters = {
+  name: "xml-characters",
+  setup(build) {
+    let replaced = false;
+    build.onResolve({ filter: /\/removeInvalidXmlCharacters\.js$/ }, (args) => {
+      if (!args.importer.includes(`${path.sep}write-excel-file${path.sep}`)) return undefined;
+      replaced = true;
+      return { path: path.join(root, "src", "lib", "xml-characters.ts") };
+    });
+    // A new version that moved the remover would drop the characters again without a word.
+    build.onEnd((result) => {
+      if (!replaced && result.errors.length === 0)
+        throw new Error("build-vendor: write-excel-file's removeInvalidXmlCharacters.js was not found to replace");
+    });
+  },
+};
+
 export async function buildVendor({ quiet = false } = {}) {
   const { build } = await import("esbuild");
   mkdirSync(out, { recursive: true });
@@ -78,8 +100,10 @@ export async function buildVendor({ quiet = false } = {}) {
     manifest[name] = js.length;
     if (!quiet) console.log(`src/vendor/${name}.js: ${js.length} bytes`);
   };
-  for (const [name, source] of Object.entries(VENDOR_MODULES))
-    write(name, await bundle({ stdin: { contents: source, resolveDir: root, loader: "js" } }));
+  for (const [name, source] of Object.entries(VENDOR_MODULES)) {
+    const plugins = name === "xlsx" ? [xmlCharacters] : [];
+    write(name, await bundle({ stdin: { contents: source, resolveDir: root, loader: "js" }, plugins }));
+  }
   for (const [name, file] of Object.entries(ISOLATE_MODULES)) {
     const text = Buffer.from(await bundle({ entryPoints: [path.join(root, file)], plugins: [quickJsWasm] })).toString();
     // The isolate runs on the worker's own runtime: a new date is a new isolate, as new code is.

@@ -23,6 +23,8 @@
 //   error-200         a request answered 200 with a JSON error body `{error: {message, type, code}}` (chat, streamed
 //                     or not; embeddings; rerank), as some OpenAI-compatible providers (and proxies in front of them)
 //                     answer
+//   error-200-text    the same body as text/plain (chat, streamed or not), as providers that do not label their JSON
+//                     answer: the body tells, not the Content-Type
 // A fault name may carry `x<N>` and any suffix (`fail-429x2-<id>`): only the first N requests with
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
 // outlast); with `from<N>` instead (`fail-500from2-<id>`) the first N-1 are answered and the later ones fail
@@ -109,7 +111,11 @@ function rerank(body) {
   return { model: body.model, results: results.slice(0, body.top_n ?? results.length) };
 }
 
-const FAULTS = "fail-500|fail-429|fail-connect|hang|malformed|empty|stray-tool|fail-midstream|fail-truncated|error-200";
+// `error-200-text` before `error-200`, which would take "-text" for a suffix.
+const FAULTS = [
+  "fail-500|fail-429|fail-connect|hang|malformed|empty|stray-tool|fail-midstream|fail-truncated",
+  "error-200-text|error-200",
+].join("|");
 const FAULT = new RegExp(`^(${FAULTS})(?:x(\\d+)|from(\\d+))?(?:-.*)?$`);
 
 /**
@@ -220,10 +226,12 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       if (fault === "fail-connect") return req.socket.destroy();
       if (fault === "hang") return; // the socket stays open, unanswered, until the client leaves
       if (fault === "malformed") return sendMalformed(res, route, body.stream === true);
-      if (fault === "error-200")
-        return sendJson(res, 200, {
-          error: { message: "The provider is overloaded, try later.", type: "server_error", code: "overloaded" },
-        });
+      if (fault === "error-200" || fault === "error-200-text") {
+        const error = { message: "The provider is overloaded, try later.", type: "server_error", code: "overloaded" };
+        if (fault === "error-200") return sendJson(res, 200, { error });
+        res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
+        return res.end(JSON.stringify({ error }));
+      }
       if ((fault === "empty" || fault === "stray-tool") && route === "chat")
         return sendNoText(res, body.stream === true, fault === "stray-tool");
       if (route !== "chat") {

@@ -1,6 +1,6 @@
 import { providerText } from "./errors";
 import { promptMessages } from "./prompt";
-import { parseSse } from "./sse";
+import { parseSse, startsAsJsonObject } from "./sse";
 import {
   ModelError,
   type ChatEvent,
@@ -130,10 +130,16 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
   const state = new ChunkState();
   try {
     if (!res.body) throw new Error("empty response");
-    if (/application\/json/i.test(res.headers.get("Content-Type") ?? "")) {
+    let body = res.body;
+    const type = res.headers.get("Content-Type") ?? "";
+    let json = /application\/json/i.test(type);
+    // Some send their JSON as text/plain or with no type at all: read as an event stream, it held no event, and a
+    // provider's error ended as a stream that ended early, its words lost.
+    if (!json && !/text\/event-stream/i.test(type)) ({ json, body } = await startsAsJsonObject(body));
+    if (json) {
       // A provider that ignores `stream: true` answers with one completion object. Some answer a failure with a 200
       // and an error body instead of a completion: read as one, it was an empty answer, the provider's words lost.
-      const whole: Json | null = await res.json();
+      const whole: Json | null = JSON.parse(await new Response(body).text());
       if (whole?.error && !Array.isArray(whole.choices))
         throw new ModelError(
           `The model provider failed: ${scrub(errorMessage(whole) ?? JSON.stringify(whole.error))}`,
@@ -141,7 +147,7 @@ async function* streamChat(o: OpenAiCompatibleOptions, request: ChatRequest): As
         );
       if (whole) yield* state.take(whole, true);
     } else {
-      for await (const sse of parseSse(res.body)) {
+      for await (const sse of parseSse(body)) {
         if (sse.data === "[DONE]") {
           state.done = true;
           break;

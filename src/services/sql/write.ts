@@ -1,4 +1,4 @@
-import { and, eq, exists, inArray, isNull, lte, not, or } from "drizzle-orm";
+import { and, eq, exists, inArray, isNotNull, isNull, lte, ne, not, or } from "drizzle-orm";
 import { selectedRow } from "../../db/insert-select";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
@@ -148,12 +148,16 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
       ? new Set(row.includeTables.tables.map((t) => t.toLowerCase()))
       : null;
     const kept = discovered.filter((t) => !include || include.has(t.tableName.toLowerCase()));
+    const stored = await db
+      .select({ tableName: sqlDatabaseTables.tableName, columns: sqlDatabaseTables.columns })
+      .from(sqlDatabaseTables)
+      .where(eq(sqlDatabaseTables.sqlDatabaseId, id));
     await db.batch([
       db
         .update(sqlDatabases)
         .set({ status: "connected", errorMessage: null, checkedAt: now, updatedAt: now })
         .where(newest),
-      ...replaceTableStatements(db, id, kept, now),
+      ...replaceTableStatements(db, id, kept, new Map(stored.map((t) => [t.tableName, t.columns])), now),
     ]);
   } catch (err) {
     // The check's failure is the database's status, and logged (a fault of ours looks like the database's otherwise);
@@ -170,26 +174,24 @@ export async function refreshSqlDatabase(env: Bindings, db: Db, id: string): Pro
   }
 }
 
+type DiscoveredTable = Awaited<ReturnType<typeof discoverPostgres>>[number];
+
 /**
  * Statements making the stored tables of an external database the discovered ones (a table still there keeps its row:
- * its id and description). They run after the check's status in its batch and write only while the
- * record holds that check (`checkedAt` its start), so a check a newer one has overtaken writes nothing.
+ * its id and description; a column still there keeps its own, see `columnsOf`). They run after the check's status in
+ * its batch and write only while the record holds that check (`checkedAt` its start), so a check a newer one has
+ * overtaken writes nothing. A table whose columns are as stored is not written (its `updatedAt` stays): the update
+ * compares with the row as it is then, not as `stored` read it, so a check stored in between is still replaced.
  */
 function replaceTableStatements(
   db: Db,
   id: string,
-  tables: Awaited<ReturnType<typeof discoverPostgres>>,
+  tables: DiscoveredTable[],
+  stored: Map<string, SqlColumn[]>,
   now: number,
 ): BatchItem<"sqlite">[] {
   const thisCheck = and(eq(sqlDatabases.id, id), eq(sqlDatabases.checkedAt, now));
   const names = tables.map((t) => t.tableName);
-  const column = (c: (typeof tables)[number]["columns"][number]): SqlColumn => ({
-    id: uuidv7(),
-    description: "",
-    createdAt: now,
-    updatedAt: now,
-    ...c,
-  });
   return [
     db.delete(sqlDatabaseTables).where(
       and(
@@ -200,7 +202,7 @@ function replaceTableStatements(
       ),
     ),
     ...tables.map((t) => {
-      const columns = t.columns.map(column);
+      const columns = columnsOf(t.columns, stored.get(t.tableName) ?? [], now);
       const row: typeof sqlDatabaseTables.$inferSelect = {
         id: uuidv7(),
         sqlDatabaseId: id,
@@ -222,9 +224,32 @@ function replaceTableStatements(
         .onConflictDoUpdate({
           target: [sqlDatabaseTables.sqlDatabaseId, sqlDatabaseTables.tableName],
           set: { columns, status: "ready", errorMessage: null, updatedAt: now },
+          setWhere: or(
+            ne(sqlDatabaseTables.columns, columns),
+            ne(sqlDatabaseTables.status, "ready"),
+            isNotNull(sqlDatabaseTables.errorMessage),
+          ),
         });
     }),
   ];
+}
+
+/**
+ * A table's discovered columns, each matched by name with a stored one: kept as stored (its id, what was written on it,
+ * its times) when the database describes it as before, else the stored one with the database's description and
+ * `updatedAt` now; a new name is a new column. Every check gave every column a new id.
+ */
+function columnsOf(discovered: DiscoveredTable["columns"], stored: SqlColumn[], now: number): SqlColumn[] {
+  const byName = new Map(stored.map((c) => [c.columnName, c]));
+  return discovered.map((c) => {
+    const before = byName.get(c.columnName);
+    if (!before) return { id: uuidv7(), description: "", createdAt: now, updatedAt: now, ...c };
+    const same =
+      before.columnType === c.columnType &&
+      before.isNullable === c.isNullable &&
+      before.isPrimaryKey === c.isPrimaryKey;
+    return same ? before : { ...before, ...c, updatedAt: now };
+  });
 }
 
 /** The managed database's object. */

@@ -48,20 +48,24 @@ describe("gateway errors carry the OpenAI shape too", () => {
     expect(text).toContain("Incorrect API key provided: ***");
   });
 
-  it("a provider answering 200 with an error body: 502 with its message, streamed or not", async () => {
-    const owner = await gatewayOwner();
-    const model = await upstreamModel(owner, { modelName: `error-200-${crypto.randomUUID()}` });
-    const said = "The model provider failed: The provider is overloaded, try later.";
-    const whole = await expectError(
-      await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION }),
-      502,
-      "upstream_error",
-    );
-    expect(whole).toMatchObject({ detail: said, error: { message: said } });
-    const streamed = await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION, stream: true });
-    expect(streamed.status).toBe(200);
-    const events = await readEvents(streamed);
-    expect(events.map((e) => e.event)).toEqual(["error"]);
-    expect(events[0].data).toMatchObject({ code: "upstream_error", detail: said });
-  });
+  // error-200 answers as application/json, error-200-text the same body as text/plain.
+  it.each(["error-200", "error-200-text"])(
+    "a provider answering 200 with an error body (%s): 502 with its message, streamed or not",
+    async (fault) => {
+      const owner = await gatewayOwner();
+      const model = await upstreamModel(owner, { modelName: `${fault}-${crypto.randomUUID()}` });
+      const said = "The model provider failed: The provider is overloaded, try later.";
+      const whole = await expectError(
+        await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION }),
+        502,
+        "upstream_error",
+      );
+      expect(whole).toMatchObject({ detail: said, error: { message: said } });
+      const streamed = await owner.fetch("POST", PATH, { model: model.id, messages: QUESTION, stream: true });
+      expect(streamed.status).toBe(200);
+      const events = await readEvents(streamed);
+      expect(events.map((e) => e.event)).toEqual(["error"]);
+      expect(events[0].data).toMatchObject({ code: "upstream_error", detail: said });
+    },
+  );
 });

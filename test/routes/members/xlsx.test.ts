@@ -18,4 +18,23 @@ describe("members spreadsheet writer in the Workers runtime", () => {
     expect(parsed).toHaveLength(4001);
     expect(parsed[4000]).toEqual(["Member 3999", "member-3999@example.com", "Sales, West", false, 3999]);
   });
+
+  it("keeps every character XML allows and shows U+FFFD for each one it does not", async () => {
+    const cells = [
+      "kept \uFFFD",
+      "C1 \u0085\u009F",
+      "C0 \u0001 tab\t",
+      "lone \uD800 and x\uDC00",
+      "pair \u{1F600} \uFFFE",
+    ];
+    const res = await xlsxDownload(["A", "B", "C", "D", "E"], [cells], "chars.xlsx");
+    const parsed = readXlsx(await res.arrayBuffer());
+    expect(parsed[1]).toEqual([
+      "kept \uFFFD",
+      "C1 \u0085\u009F",
+      "C0 \uFFFD tab\t",
+      "lone \uFFFD and x\uFFFD",
+      "pair \u{1F600} \uFFFD",
+    ]);
+  });
 });

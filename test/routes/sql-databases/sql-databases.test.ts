@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import writeXlsxFile from "write-excel-file/node";
 import { describe, expect, it } from "vitest";
 import { sqlDatabases, sqlDatabaseTables } from "../../../src/db/schema";
@@ -772,6 +772,46 @@ describe.skipIf(!!postgresMissing())("PostgreSQL databases (a real server)", () 
     // The tables past the 90th were deleted and inserted again at every check: new ids and creation times.
     const ids = (d: typeof first) => d.tables.map((t) => [t.tableName, t.id, t.createdAt]);
     expect(ids(again)).toEqual(ids(first));
+  });
+
+  it("a check keeps each column's id and description; a table with unchanged columns is not written", async () => {
+    const owner = await seedOwner();
+    const url = await ownPostgres(
+      "create table sales (id int primary key, region text, amount int); create table notes (id int, body text);",
+    );
+    const created = await createDatabase(owner, { databaseType: "postgresql", databaseUrl: url });
+    expect((await settled(owner, created.id)).tables.map((t) => t.tableName)).toEqual(["notes", "sales"]);
+    const stored = async (tableName: string) =>
+      (
+        await db()
+          .select()
+          .from(sqlDatabaseTables)
+          .where(and(eq(sqlDatabaseTables.sqlDatabaseId, created.id), eq(sqlDatabaseTables.tableName, tableName)))
+      )[0];
+    // What a user may write on a column: no route sets a description yet, the record has the field.
+    const first = await stored("sales");
+    const described = first.columns.map((c) => (c.columnName === "region" ? { ...c, description: "Where sold" } : c));
+    await db().update(sqlDatabaseTables).set({ columns: described }).where(eq(sqlDatabaseTables.id, first.id));
+    const [sales, notes] = [await stored("sales"), await stored("notes")];
+    const own = await connectPostgres(env, url, "tests");
+    try {
+      await own.unsafe("alter table sales alter column amount type bigint; alter table sales add column sold_on date;");
+    } finally {
+      await own.end({ timeout: 1 });
+    }
+    const res = await owner.fetch("POST", `/sql-databases/${created.id}/check-connection/`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    // Every column had a new id at every check, and every table was written again.
+    expect(await stored("notes")).toEqual(notes);
+    const after = await stored("sales");
+    const [id, region, amount] = sales.columns;
+    expect(after.columns.slice(0, 2)).toEqual([id, region]);
+    expect(after.columns[1].description).toBe("Where sold");
+    expect(after.columns[2]).toMatchObject({ id: amount.id, createdAt: amount.createdAt, columnType: "bigint" });
+    expect(after.columns[2].updatedAt).toBeGreaterThan(amount.updatedAt);
+    expect(after.columns[3]).toMatchObject({ columnName: "sold_on", columnType: "date", description: "" });
+    expect(sales.columns.map((c) => c.id)).not.toContain(after.columns[3].id);
+    expect(after.updatedAt).toBeGreaterThan(sales.updatedAt);
   });
 
   it("a slow check that started first never overwrites the tables of a check started after it", async () => {

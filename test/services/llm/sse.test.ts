@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSse, type SseEvent } from "../../../src/services/llm/sse";
+import { parseSse, startsAsJsonObject, type SseEvent } from "../../../src/services/llm/sse";
 
 /** A byte stream delivering `parts` one read each. */
 function streamOf(parts: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
@@ -72,5 +72,30 @@ describe("parseSse", () => {
 
   it("ignores events without data and unknown fields", async () => {
     expect(await collect(["event: ping\n\nid: 4\nretry: 10\n\ndata: x\n\n"])).toEqual([{ event: null, data: "x" }]);
+  });
+});
+
+describe("startsAsJsonObject", () => {
+  it("tells a JSON object after blank reads and white space, and gives the whole body again", async () => {
+    const told = await startsAsJsonObject(streamOf(["", " \r\n", '\t{"error": ', '{"message": "x"}}']));
+    expect(told.json).toBe(true);
+    expect(JSON.parse(await new Response(told.body).text())).toEqual({ error: { message: "x" } });
+    expect((await startsAsJsonObject(streamOf([]))).json).toBe(false);
+  });
+
+  it("leaves an event stream to be read as it arrives, its first read first", async () => {
+    const encoder = new TextEncoder();
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const told = startsAsJsonObject(new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) }));
+    // Told from the first read alone, while the rest has not arrived.
+    controller.enqueue(encoder.encode('data: {"n":1}\n\n'));
+    const { json, body } = await told;
+    expect(json).toBe(false);
+    const events = parseSse(body);
+    expect((await events.next()).value).toEqual({ event: null, data: '{"n":1}' });
+    controller.enqueue(encoder.encode('data: {"n":2}\n\n'));
+    controller.close();
+    expect((await events.next()).value).toEqual({ event: null, data: '{"n":2}' });
+    expect((await events.next()).done).toBe(true);
   });
 });
