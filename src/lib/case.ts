@@ -16,11 +16,11 @@ const OPAQUE_FIELDS = new Set([
   "includeTables",
   "flexTemplateJson",
   "flexSchema",
-  "quickReplyConfig",
   "answerMediaUrls",
   "preChatFieldIndex",
   "contentPayload",
-  "canvas",
+  // A canvas's own fields are ours (`canvas_type` is `canvasType`); its type's object is the client's.
+  "canvasType",
   "mcpCredentials",
   "apiCredentials",
   "contactConnectors",

@@ -101,8 +101,14 @@ export const contactRecord = ({ contact: c, inboxes, tags }: ContactView): Conta
 // Request bodies, beside the record (docs/decisions.md, "One word per concept, and where a record's shape is
 // written").
 
-/** An http(s) URL or a path on this site; no other schemes (`javascript:` avatars end up in pages). */
-const isAvatar = (v: string) => (v.startsWith("/") && !v.startsWith("//")) || z.httpUrl().safeParse(v).success;
+/**
+ * An http(s) URL or a relative path (the spec's "uri or relative path": `/a.png`, `avatars/a.png`); no other scheme
+ * (`javascript:` avatars end up in pages), no host of its own (`//host`), no white space or backslash (which browsers
+ * read as a slash, so `/\\host` would name a host).
+ */
+const isAvatar = (v: string) =>
+  z.httpUrl().safeParse(v).success ||
+  (v !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(v) && !v.startsWith("//") && !/[\s\\]/.test(v));
 
 /** A name, as every name (one line), and without a comma: the contacts list's `tags` filter splits its values on
  * commas, so a tag "a,b" could never be found by its name. */
@@ -135,10 +141,10 @@ const fields = {
     .string()
     .trim()
     .max(2048)
-    .refine(isAvatar, "Must be an http(s) URL or a path starting with /.")
+    .refine(isAvatar, "Must be an http(s) URL or a relative path (no other scheme, no host).")
     .nullable()
     .optional()
-    .openapi({ description: "http(s) URL or relative path starting with /", example: "https://cdn.example.com/a.png" }),
+    .openapi({ description: "http(s) URL or relative path", example: "https://cdn.example.com/a.png" }),
   phoneNumber: z.string().trim().max(50).nullable().optional().openapi({
     description:
       "Phone number as free text (not checked), at most 50 characters; the contacts search finds it. Null clears it",

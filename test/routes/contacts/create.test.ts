@@ -75,6 +75,15 @@ describe("POST /contacts/", () => {
     expect(await got.json()).toEqual(contact);
   });
 
+  it("an avatar is an http(s) URL or a relative path, rooted or not (the spec: uri or relative path)", async () => {
+    const owner = await seedOwner();
+    for (const avatar of ["https://cdn.example.com/a.png", "/files/public/a.png", "contact-avatars/ada.png"]) {
+      const res = await owner.fetch("POST", "/contacts/", { name: "Ada", avatar });
+      expect(res.status, await res.clone().text()).toBe(201);
+      expect((await bodyOf<"POST /contacts/">(res)).avatar).toBe(avatar);
+    }
+  });
+
   it("chatbotFileIds alone is stored as knowledgeBaseFileIds", async () => {
     const owner = await seedOwner();
     const contact = await createContact(owner, {
@@ -175,6 +184,9 @@ describe("POST /contacts/", () => {
     [{}, "name"],
     [{ name: "x", email: "not-an-email" }, "email"],
     [{ name: "x", avatar: "javascript:alert(1)" }, "avatar"],
+    [{ name: "x", avatar: "data:image/png;base64,iVBORw0KGgo=" }, "avatar"],
+    [{ name: "x", avatar: "//evil.example/a.png" }, "avatar"],
+    [{ name: "x", avatar: "/\\evil.example/a.png" }, "avatar"],
     [{ name: "x", metadata: ["not", "an", "object"] }, "metadata"],
     [{ name: "x", inboxes: [{ id: "nope" }] }, "inboxes.0.id"],
     [{ name: "x", tags: [""] }, "tags.0"],

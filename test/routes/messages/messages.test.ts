@@ -32,7 +32,8 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
       content: "Can I pay by card?",
       content_payload: { content: "Can I pay by card?" },
       attachments: [{ type: "image", filename: "card.png", file: "https://cdn.example.com/card.png" }],
-      canvas: { name: "c", title: "T", content: "x", canvasType: { type: "markdown" } },
+      // The canvas's own fields in snake_case too; its type's object as the client's.
+      canvas: { name: "c", title: "T", content: "x", canvas_type: { type: "markdown", line_numbers: true } },
       metadata: { time_zone: "Europe/Paris" },
       query_metadata: {
         knowledge_bases: [
@@ -62,7 +63,7 @@ describe("POST /messages/ (receipt, then an asynchronous reply)", () => {
       name: "c",
       title: "T",
       content: "x",
-      canvasType: { type: "markdown" },
+      canvasType: { type: "markdown", line_numbers: true },
       createdAt: expect.stringMatching(/^\d+$/),
     });
     expect(Math.abs(Number(receipt.canvas!.createdAt) - sent)).toBeLessThan(60_000);

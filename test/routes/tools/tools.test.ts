@@ -83,6 +83,17 @@ describe("tools CRUD", () => {
     expect((await list("?isGlobal=true")).results.every((t) => t.isGlobal)).toBe(true);
   });
 
+  it("a quick-reply configuration's fields in snake_case are its camelCase ones (max_items is maxItems)", async () => {
+    const owner = await seedOwner();
+    const res = await owner.fetch("POST", "/tools/", {
+      ...BODIES.quick_reply(),
+      quickReplyConfig: undefined,
+      quick_reply_config: { mode: "dynamic", max_items: 3 },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect((await bodyOf<"POST /tools/">(res)).quickReplyConfig).toEqual({ mode: "dynamic", maxItems: 3 });
+  });
+
   it("400 for bad input, nothing written", async () => {
     const owner = await seedOwner();
     const cases: Record<string, unknown>[] = [
