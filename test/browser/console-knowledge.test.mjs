@@ -6,7 +6,8 @@
 // driven from the keyboard alone, and by every method (vector; hybrid with and without rerank: the
 // score the API gives shown per result), FAQs imported from a CSV and an XLSX file, a text node edited
 // and deleted, the settings changed; a member who may only look sees no controls and the API refuses
-// them anyway; axe-core in both themes; the screenshots of docs/console/ (files, FAQs, text nodes, search).
+// them anyway, and a base outside their groups is not found, under a heading; axe-core in both themes; the
+// screenshots of docs/console/ (files, FAQs, text nodes, search).
 import writeXlsxFile from "write-excel-file/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -614,6 +615,12 @@ describe("Knowledge bases in Chromium", () => {
     await page.getByRole("link", { name: "All knowledge bases" }).click();
     await page.getByRole("row", { name: /Shared with readers/ }).waitFor();
     expect(await page.getByRole("button", { name: "Create knowledge base" }).count()).toBe(0);
+    // A base not given to their groups is not found, under the page's one heading.
+    const hidden = await seededBase("Not for readers");
+    await page.goto(`${app.base}/console/knowledge-bases/${hidden.id}`);
+    await page.getByRole("heading", { level: 1, name: "Knowledge base not found" }).waitFor();
+    await page.locator("main [role=alert]").waitFor();
+    expect(await page.locator("main h1").count()).toBe(1);
 
     const cookie = await sessionCookie(context);
     const write = (path, method, body) =>

@@ -2,7 +2,8 @@
 // a registered user added as a member (a bad e-mail shows at its field), a group created with
 // permissions ticked in the matrix (from the keyboard), the member put in it with an assistant and a
 // knowledge base, and the member's own console and API access follow; the organization's settings
-// saved and a logo uploaded through the API. axe in both themes, screenshots of docs/console/.
+// saved and a logo uploaded through the API; a member who may see members but not groups gets no groups' list. axe
+// in both themes, screenshots of docs/console/.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   axeViolations,
@@ -16,6 +17,7 @@ import {
   register,
   signInOwner,
   LOCAL_KB_MODELS,
+  memberInNewGroup,
 } from "./console-helpers.mjs";
 
 const PNG = Buffer.from(
@@ -294,5 +296,21 @@ describe("Members, groups and the organization in Chromium", () => {
     await Promise.all(
       created.map((g) => app.server.api(`/organizations/${organizationId}/groups/${g.id}/`, { method: "DELETE" })),
     );
+  });
+
+  it("a member who may see members but not groups gets them, without a groups' list the API refuses", async () => {
+    const { registered } = await memberInNewGroup(app, {
+      email: "mia@example.com",
+      name: "Mia Viewer",
+      company: "Mia's",
+      group: "Member readers",
+      permissions: ["member.view"],
+    });
+    const { context, page, errors } = await signedIn(registered.apiKey, "/console/members");
+    await page.getByRole("row", { name: /Mia Viewer/ }).waitFor();
+    expect(await page.getByRole("region", { name: "Groups", exact: true }).count()).toBe(0);
+    expect(await page.locator("main [role=alert]").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -4,7 +4,8 @@
 // connector and a member's own credential for it (set, removed); desktop, flex and quick-reply tools
 // (keyboard only) with a group picked; a skill zip (built with fflate) uploaded with a progress bar; a managed SQL
 // database with a table from a CSV and a question answered with its SQL and rows; a batch QA upload with its
-// results table and .xlsx; axe-core in both themes; screenshots into docs/console/.
+// results table and .xlsx, read by a member only with inbox.view as well; axe-core in both themes; screenshots into
+// docs/console/.
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpServer } from "../support/mcp-server.mjs";
@@ -19,6 +20,10 @@ import {
   ownerScreenshots,
   tabAndPress,
   downloadedBytes,
+  memberInNewGroup,
+  openPage,
+  permissionIds,
+  signInContext,
 } from "./console-helpers.mjs";
 
 let app, receiver, mcp;
@@ -129,6 +134,11 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await page.getByRole("heading", { name: "Connectors", level: 2 }).waitFor();
     expect(page.url()).toBe(`${app.base}/console/tools/connectors`);
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-selected"))).toBe("true");
+    // The navigation's entry is the page's address without a tab: it opens the tools tab again.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tools and connectors" }).click();
+    await page.getByRole("heading", { name: "Tools", level: 2 }).waitFor();
+    expect(page.url()).toBe(`${app.base}/console/tools`);
+    expect(await page.getByRole("tab", { name: "Tools", exact: true }).getAttribute("aria-selected")).toBe("true");
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -366,7 +376,7 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     await context.close();
   });
 
-  it("a batch QA upload runs through the web chat's assistant; its results table and .xlsx", async () => {
+  it("a batch QA run through the web chat's assistant: results table, .xlsx, and who may read them", async () => {
     const bot = await app.server.api("/chatbots/", {
       body: { name: "Helpdesk", largeLanguageModel: LOCAL_LLM },
     });
@@ -400,6 +410,37 @@ describe("Tools, skills, SQL databases and batch QA in Chromium", () => {
     for (const q of ["Where is my parcel?", "Can I pay by card?", "Do you ship abroad?"]) expect(strings).toContain(q);
     expect(errors).toEqual([]);
     await context.close();
+
+    // A member who sees the assistant (chatbot.view) is not offered the page without inbox.view: it starts from the
+    // web chats' list. With both, they read the run.
+    const { organization, group, registered } = await memberInNewGroup(app, {
+      email: "qa@example.com",
+      name: "Quinn Analyst",
+      company: "QA Ltd",
+      group: "Quality",
+      permissions: ["chatbot.view"],
+    });
+    const groups = `/organizations/${organization.id}/groups/${group.id}/`;
+    await app.server.api(`${groups}group-chatbots/bulk-create/`, { body: { chatbots: [bot.id] } });
+    const member = await openPage(app.browser);
+    await signInContext(member.context, app.base, { apiKey: registered.apiKey });
+    await member.context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
+    await member.page.goto(`${app.base}/console/batch-qa`);
+    await member.page.getByRole("heading", { level: 1, name: "Not available" }).waitFor();
+    expect(await member.page.locator("main li").allTextContents()).toEqual(["Inboxes and web chats: View"]);
+    const nav = member.page.getByRole("navigation", { name: "Main" });
+    expect(await nav.getByRole("link", { name: "Batch QA" }).count()).toBe(0);
+    await app.server.api(groups, {
+      method: "PATCH",
+      body: { permissions: await permissionIds(app, ["chatbot.view", "inbox.view"]) },
+    });
+    await member.page.reload();
+    const runs = member.page.getByRole("region", { name: "Runs" }).first();
+    await expect.poll(() => runs.textContent()).toContain("questions.csv");
+    expect(await member.page.locator("main [role=alert]").count()).toBe(0);
+    await nav.getByRole("link", { name: "Batch QA" }).waitFor();
+    expect(member.errors).toEqual([]);
+    await member.context.close();
   });
 
   it.each(["light", "dark"])(

@@ -4,10 +4,22 @@
 // status; a delivery failed during an outage is redelivered from its record, and another with
 // "redeliver failed events"; a webhook disabled in its form says so; lifecycle events ticked in
 // the form reach the receiver. Keyboard-only test send,
-// axe-core in both themes with the dialogs open, the screenshots of docs/console/.
+// axe-core in both themes with the dialogs open, the screenshots of docs/console/. A member who may manage webhooks
+// but not see inboxes is not offered the page (it starts from the inboxes' list); with inbox.view too, they use it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/webhook-receiver.mjs";
-import { axeViolations, ownerOn, startConsole, dialog, LOCAL_LLM, ownerScreenshots } from "./console-helpers.mjs";
+import {
+  axeViolations,
+  ownerOn,
+  startConsole,
+  dialog,
+  LOCAL_LLM,
+  ownerScreenshots,
+  memberInNewGroup,
+  openPage,
+  permissionIds,
+  signInContext,
+} from "./console-helpers.mjs";
 
 let app, receiver, bot, inboxId;
 
@@ -283,6 +295,37 @@ describe("Webhooks in Chromium", () => {
       await context.close();
     },
   );
+
+  it("webhook.manage alone: the page is not offered and names inbox.view; with both, the member uses it", async () => {
+    const { organization, group, registered } = await memberInNewGroup(app, {
+      email: "hooks@example.com",
+      name: "Hook Keeper",
+      company: "Hooks Ltd",
+      group: "Integrations",
+      permissions: ["webhook.manage"],
+    });
+    const { context, page, errors } = await openPage(app.browser);
+    await signInContext(context, app.base, { apiKey: registered.apiKey });
+    await context.addInitScript((id) => localStorage.setItem("console.organization", id), organization.id);
+    await page.goto(`${app.base}/console/webhooks`);
+    // The page lists the inboxes first, which the API refuses without inbox.view: the shell says what is missing.
+    await page.getByRole("heading", { level: 1, name: "Not available" }).waitFor();
+    expect(await page.locator("main li").allTextContents()).toEqual(["Inboxes and web chats: View"]);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.getByRole("link", { name: "Webhooks" }).count()).toBe(0);
+
+    await app.server.api(`/organizations/${organization.id}/groups/${group.id}/`, {
+      method: "PATCH",
+      body: { permissions: await permissionIds(app, ["webhook.manage", "inbox.view"]) },
+    });
+    await page.reload();
+    await page.getByRole("heading", { name: /^Webhooks of / }).waitFor();
+    expect(await page.getByRole("button", { name: "Add webhook" }).isVisible()).toBe(true);
+    expect(await page.locator("main [role=alert]").count()).toBe(0);
+    await nav.getByRole("link", { name: "Webhooks" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   it("takes the screenshots of docs/console/", async () => {
     await ownerScreenshots(app, "/console/webhooks", "webhooks", {

@@ -1,8 +1,10 @@
 // THE PAGE REGISTRY. A page is a folder (pages/<name>/ with page.tsx, its strings.ts and any
 // .css) plus one line here: its path (`/x/*` hands the page everything below /x), its chunk
 // (loaded the first time it is visited), its entry in the navigation (omit for none) and what the
-// member needs to see it (a permission codename, "owner", or null for everyone). Order is the
-// navigation's; the start page is the first one the member may see.
+// member needs to see it (a permission codename, "owner", a list of them that must all hold, or null
+// for everyone). A page that first lists what another permission guards names that one too, so no
+// member is offered a page the API then refuses. Order is the navigation's; the start page is the
+// first one the member may see.
 import type { PageEntry } from "./types";
 
 export const PAGES: PageEntry[] = [
@@ -52,7 +54,8 @@ export const PAGES: PageEntry[] = [
     path: "/webhooks/*",
     load: () => import("./webhooks/page"),
     nav: { en: "Webhooks", "zh-TW": "Webhook" },
-    requires: "webhook.manage",
+    // A webhook belongs to an inbox: the page starts from the inboxes' list.
+    requires: ["webhook.manage", "inbox.view"],
   },
   {
     path: "/web-chats/*",
@@ -88,7 +91,8 @@ export const PAGES: PageEntry[] = [
     path: "/batch-qa",
     load: () => import("./batch-qa/page"),
     nav: { en: "Batch QA", "zh-TW": "批次問答" },
-    requires: "chatbot.view",
+    // A run belongs to a web chat: the page starts from the web chats' list.
+    requires: ["chatbot.view", "inbox.view"],
   },
   {
     path: "/members/*",

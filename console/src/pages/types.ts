@@ -1,6 +1,6 @@
 import type { ComponentType } from "preact";
 import type { Locale } from "../i18n";
-import type { Requirement } from "../shell/session";
+import type { Requirements } from "../shell/session";
 
 /** What every page receives: its path's parameters (`rest` for a `/x/*` page) and the organization it shows. */
 export interface PageProps {
@@ -12,5 +12,6 @@ export interface PageEntry {
   path: string;
   load: () => Promise<{ default: ComponentType<PageProps> }>;
   nav?: Record<Locale, string>;
-  requires: Requirement | null;
+  /** What the member needs to see the page: one permission, or every permission of a list. */
+  requires: Requirements;
 }

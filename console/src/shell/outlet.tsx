@@ -6,7 +6,8 @@ import { ErrorAlert, Loading } from "../components/alert";
 import { PageHeader } from "../components/page-header";
 import { Button } from "../components/button";
 import { currentPath, matchPath, navigate } from "./router";
-import { can, membership } from "./session";
+import { can, membership, missing, type Requirement } from "./session";
+import { permissionLabel } from "./permission-names";
 import { t } from "./strings";
 import { t as common } from "../components/strings";
 import { isImportFailure } from "./import-failure";
@@ -53,7 +54,8 @@ export function Outlet() {
   for (const entry of PAGES) {
     const params = matchPath(entry.path, path);
     if (!params) continue;
-    if (!can(entry.requires)) return <Message title={t("deniedTitle")} text={t("deniedText")} />;
+    const lacking = missing(entry.requires);
+    if (lacking.length) return <Denied lacking={lacking} />;
     // Keyed by organization: switching organizations starts the page afresh.
     return <Lazy key={`${entry.path}@${organizationId}`} entry={entry} props={{ params, organizationId }} />;
   }
@@ -85,6 +87,22 @@ function Lazy({ entry, props }: { entry: PageEntry; props: PageProps }) {
       </ErrorAlert>
     );
   return <Loading />;
+}
+
+/** A page the member's groups do not allow: which permissions it needs that they lack, so they know what to ask for. */
+function Denied({ lacking }: { lacking: Requirement[] }) {
+  return (
+    <>
+      <PageHeader title={t("deniedTitle")} />
+      <p>{t("deniedText")}</p>
+      <ul>
+        {lacking.map((r) => (
+          <li key={r}>{permissionLabel(r)}</li>
+        ))}
+      </ul>
+      <p>{t("deniedAsk")}</p>
+    </>
+  );
 }
 
 function Message({ title, text }: { title: string; text: string }) {

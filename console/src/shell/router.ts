@@ -14,14 +14,17 @@ export const currentSearch = signal(location.search);
 /** Set by navigation; the page title takes focus once the new page shows it (FocusOnArrival). */
 export const arrived = signal(false);
 
-/** Goes to a console path, with its query if it has one (`/conversations?contact=...`). */
-export function navigate(path: string, { replace = false } = {}) {
+/**
+ * Goes to a console path, with its query if it has one (`/conversations?contact=...`). `arrive: false` is a page
+ * changing its own view (a tab): the focus stays where the member is instead of going to the page's title.
+ */
+export function navigate(path: string, { replace = false, arrive = true } = {}) {
   const url = BASE + (path === "/" ? "/" : path);
   if (replace) history.replaceState(null, "", url);
   else history.pushState(null, "", url);
   currentPath.value = own(location.pathname);
   currentSearch.value = location.search;
-  arrived.value = true;
+  arrived.value = arrive;
 }
 
 addEventListener("popstate", () => {

@@ -9,6 +9,8 @@ export type SessionState = Schemas["ConsoleSessionState"];
 export type Membership = SessionState["memberships"][number];
 /** A permission codename of the catalogue (`chatbot.manage`), or `owner` for what only owners may do. */
 export type Requirement = string | "owner";
+/** One requirement, or a list of them that must all hold (a page that lists what another permission guards). */
+export type Requirements = Requirement | readonly Requirement[] | null | undefined;
 
 /** undefined while loading; null when signed out. */
 export const session = signal<SessionState | null | undefined>(undefined);
@@ -33,12 +35,17 @@ export function signedIn(state: SessionState) {
   actInOrganization(membership.value?.organization.id ?? null);
 }
 
-/** Whether the current member may do what `requirement` names (no requirement: yes). */
-export function can(requirement: Requirement | null | undefined): boolean {
-  if (!requirement) return true;
+/** What of `requirements` the current member lacks, in their order (none: they may). */
+export function missing(requirements: Requirements): Requirement[] {
+  const all = !requirements ? [] : typeof requirements === "string" ? [requirements] : requirements;
   const m = membership.value;
-  if (!m) return false;
-  return m.isOwner || (requirement !== "owner" && m.permissions.includes(requirement));
+  if (m?.isOwner) return [];
+  return all.filter((r) => !m || r === "owner" || !m.permissions.includes(r));
+}
+
+/** Whether the current member may do what `requirements` name, all of them (no requirement: yes). */
+export function can(requirements: Requirements): boolean {
+  return missing(requirements).length === 0;
 }
 
 export async function loadSession() {

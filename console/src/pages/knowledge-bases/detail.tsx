@@ -1,3 +1,4 @@
+import { ApiProblem } from "../../api/client";
 import { ErrorAlert, Loading, Notice, PageHeader, useResource } from "../../components";
 import { followLink } from "../../shell/router";
 import { can } from "../../shell/session";
@@ -22,18 +23,32 @@ export type Tab = keyof typeof TABS;
 /** One knowledge base: its sections as sub-pages (links, so each has its own address). */
 export function KnowledgeBaseDetail({ id, tab, organizationId }: { id: string; tab: Tab; organizationId: string }) {
   const kb = useResource(() => getKnowledgeBase(id), [organizationId, id]);
-  if (!kb.data) return kb.error ? <ErrorAlert error={kb.error} /> : <Loading />;
+  const back = (
+    <p class="kb-back">
+      <a href={baseLink("")} onClick={followLink}>
+        ← {t("back")}
+      </a>
+    </p>
+  );
+  // A base that cannot be shown (not found: another organization's, or not given to the member's groups) still has
+  // the page's one heading. None while loading: it would take the arrival's focus, then leave with it.
+  if (!kb.data)
+    return kb.error ? (
+      <>
+        {back}
+        <PageHeader title={kb.error instanceof ApiProblem && kb.error.status === 404 ? t("notFound") : t("title")} />
+        <ErrorAlert error={kb.error} />
+      </>
+    ) : (
+      <Loading />
+    );
   const base = kb.data;
   // The record says what this member may do with this base; the API decides each request anyway.
   const editable = base.canUpdate && can("knowledge_base.manage");
   const current: Tab = tab in TABS ? tab : "files";
   return (
     <>
-      <p class="kb-back">
-        <a href={baseLink("")} onClick={followLink}>
-          ← {t("back")}
-        </a>
-      </p>
+      {back}
       <PageHeader title={base.name} />
       {base.description && <p class="muted">{base.description}</p>}
       {!editable && <Notice>{t("readOnly")}</Notice>}

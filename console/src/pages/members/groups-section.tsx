@@ -18,7 +18,8 @@ import {
 import { useState } from "preact/hooks";
 import { BASE, followLink, navigate } from "../../shell/router";
 import { can } from "../../shell/session";
-import { PermissionMatrix, permissionLabel } from "./matrix";
+import { permissionLabel } from "../../shell/permission-names";
+import { PermissionMatrix } from "./matrix";
 import { createGroup, deleteGroup, listGroupsPage, PAGE_SIZE, permissionCatalogue, type Group } from "./api";
 import { t } from "./strings";
 

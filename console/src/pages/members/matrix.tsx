@@ -1,22 +1,6 @@
 import { t } from "./strings";
 import type { Permission } from "./api";
-
-const ACTIONS = ["view", "manage"] as const;
-
-/** "chatbot.manage" -> ["chatbot", "manage"]. */
-const split = (codename: string) => codename.split(".") as [string, string];
-const resourceLabel = (resource: string) => {
-  const key = `r.${resource}` as Parameters<typeof t>[0];
-  // A resource the catalogue gained after these strings has no entry (t gives undefined): its codename, not nothing.
-  return t(key) || resource;
-};
-
-/** A permission as people read it: its resource and action in the console's language ("Assistants: Manage"). */
-export function permissionLabel(codename: string) {
-  const [resource, action] = split(codename);
-  const actionLabel = (ACTIONS as readonly string[]).includes(action) ? t(action as (typeof ACTIONS)[number]) : action;
-  return `${resourceLabel(resource)}: ${actionLabel}`;
-}
+import { ACTIONS, actionLabel, resourceLabel, splitPermission as split } from "../../shell/permission-names";
 
 /**
  * The permission catalogue as a table: a row per resource, a column per action, a checkbox per
@@ -52,7 +36,7 @@ export function PermissionMatrix({
             <th scope="col">{t("resource")}</th>
             {ACTIONS.map((a) => (
               <th key={a} scope="col">
-                {t(a)}
+                {actionLabel(a)}
               </th>
             ))}
           </tr>
@@ -68,7 +52,7 @@ export function PermissionMatrix({
                   const p = find(resource, action);
                   if (!p)
                     return (
-                      <td key={action} data-label={t(action)}>
+                      <td key={action} data-label={actionLabel(action)}>
                         <span class="muted" aria-hidden="true">
                           —
                         </span>
@@ -76,10 +60,10 @@ export function PermissionMatrix({
                     );
                   const byManage = action === "view" && implied;
                   return (
-                    <td key={action} data-label={t(action)}>
+                    <td key={action} data-label={actionLabel(action)}>
                       <input
                         type="checkbox"
-                        aria-label={`${resourceLabel(resource)}: ${t(action)}`}
+                        aria-label={`${resourceLabel(resource)}: ${actionLabel(action)}`}
                         title={p.name}
                         checked={selected.has(p.id) || byManage}
                         disabled={disabled || byManage}

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { PageHeader } from "../../components";
+import { can } from "../../shell/session";
 import type { PageProps } from "../types";
 import { GroupPage } from "./group-page";
 import { GroupsSection } from "./groups-section";
@@ -15,7 +16,8 @@ export default function MembersPage({ params, organizationId }: PageProps) {
     <>
       <PageHeader title={t("title")} />
       <MembersSection organizationId={organizationId} groupsChanged={() => setVersion((v) => v + 1)} />
-      <GroupsSection organizationId={organizationId} version={version} />
+      {/* The page needs member.view; the groups' list needs group.view, which not everyone who sees members has. */}
+      {can("group.view") && <GroupsSection organizationId={organizationId} version={version} />}
     </>
   );
 }

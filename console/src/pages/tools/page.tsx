@@ -1,6 +1,6 @@
-import { useRef, useState } from "preact/hooks";
+import { useRef } from "preact/hooks";
 import { PageHeader } from "../../components";
-import { BASE } from "../../shell/router";
+import { navigate } from "../../shell/router";
 import type { PageProps } from "../types";
 import { ConnectorsSection } from "./connectors-section";
 import { ToolsSection } from "./tools-section";
@@ -11,14 +11,14 @@ type Tab = (typeof TABS)[number];
 
 /**
  * Tools (api, function, MCP) and connectors, as two tabs (the WAI tabs pattern: arrow keys move
- * between tabs). The tab is in the URL (`/tools/connectors`), so a link or a reload opens it.
+ * between tabs). The tab is the address (`/tools/connectors`), so a link, a reload or the navigation's
+ * entry (`/tools`) opens its tab; choosing one goes there through the router, which the page follows.
  */
 export default function ToolsPage({ params, organizationId }: PageProps) {
-  const [tab, setTab] = useState<Tab>(params.rest === "connectors" ? "connectors" : "tools");
+  const tab: Tab = params.rest === "connectors" ? "connectors" : "tools";
   const refs = useRef<Record<Tab, HTMLButtonElement | null>>({ tools: null, connectors: null });
   const choose = (next: Tab, focus = false) => {
-    setTab(next);
-    history.replaceState(null, "", `${BASE}/tools${next === "tools" ? "" : "/connectors"}`);
+    navigate(`/tools${next === "tools" ? "" : "/connectors"}`, { replace: true, arrive: false });
     if (focus) refs.current[next]?.focus();
   };
   const onKey = (event: KeyboardEvent) => {
