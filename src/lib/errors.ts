@@ -32,6 +32,7 @@ export type ErrorCode =
   | `channel_${"not_supported" | "not_configured" | "connect_failed"}`
   | "not_a_messaging_inbox"
   | "conversation_not_resolved"
+  | "export_too_large"
   | `mcp_${"timeout" | "unreachable" | "unauthorized" | "not_mcp" | "too_large"}`
   | S3ErrorCode;
 

@@ -81,11 +81,16 @@ export async function listGroups(db: Db, organizationId: string, query: string |
  * their `assignment.teamId`, in the batch that deletes it: the setting has no key to clear it, and a round-robin
  * inbox naming a team no longer there would leave every handoff waiting while agents are online. Without a team it
  * assigns to every member who may serve (docs/decisions.md, "Assignment").
+ *
+ * Returns the ids of the members the group had when it went, read by the batch that deletes it: a member added
+ * after an earlier read would lose the group's permissions unseen, keeping conversations they may no longer serve.
  */
-export async function deleteGroup(db: Db, parts: Db[], organizationId: string, id: string) {
+export async function deleteGroup(db: Db, parts: Db[], organizationId: string, id: string): Promise<string[]> {
   const group = await findGroup(db, organizationId, id);
   await writePurges(parts, [{ organizationId, kind: "group", id: group.id }]);
-  await db.batch([
+  // One transaction: no member joins between this read and the delete that takes their membership along.
+  const [left] = await db.batch([
+    db.select({ id: groupMembers.memberId }).from(groupMembers).where(eq(groupMembers.groupId, group.id)),
     db
       .update(inboxes)
       .set({ assignment: sql`json_set(${inboxes.assignment}, '$.teamId', null)`, updatedAt: Date.now() })
@@ -97,6 +102,7 @@ export async function deleteGroup(db: Db, parts: Db[], organizationId: string, i
       ),
     db.delete(groups).where(and(eq(groups.id, group.id), eq(groups.organizationId, organizationId))),
   ]);
+  return left.map((m) => m.id);
 }
 
 export const groupRecord = async (db: Db, row: GroupRow) => (await groupRecords(db, [row]))[0];

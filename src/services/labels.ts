@@ -75,17 +75,31 @@ export async function updateLabel(db: Db, organizationId: string, id: string, in
   return row;
 }
 
-/** Conversations lose the label with it (its purge in the data plane `data`, services/purges.ts). */
+/**
+ * Conversations lose the label with it (its purge in each part of the data plane, `parts`, services/purges.ts). The
+ * purge is written again once the label is gone: the housekeeping may have run the first before the label went, and
+ * a set that found the label still there (`setConversationLabels` checks after writing) linked it after that run.
+ */
 export async function deleteLabel(db: Db, parts: Db[], organizationId: string, id: string): Promise<void> {
   const label = await getLabel(db, organizationId, id);
-  await writePurges(parts, [{ organizationId, kind: "label", id: label.id }]);
+  const purge = [{ organizationId, kind: "label" as const, id: label.id }];
+  await writePurges(parts, purge);
   await db.delete(labels).where(eq(labels.id, label.id));
+  await writePurges(parts, purge);
 }
+
+/** Which of `ids` are labels of the organization now. */
+const labelsAmong = (db: Db, organizationId: string, ids: string[]) =>
+  db
+    .select({ id: labels.id })
+    .from(labels)
+    .where(and(eq(labels.organizationId, organizationId), inArray(labels.id, ids)));
 
 /**
  * Sets a conversation's labels to exactly `labelIds` (an empty list removes them all). Ids that are
  * not the organization's labels (read on the control plane, `db`) are a 400 naming them, and nothing is written in
- * the data plane (`data`).
+ * the data plane (`data`). A label deleted after that read is not linked: the labels are read again once the links
+ * are written, and links to those gone are removed (the label's purge may have run before they were written).
  */
 export async function setConversationLabels(
   db: Db,
@@ -95,12 +109,7 @@ export async function setConversationLabels(
   labelIds: string[],
 ): Promise<void> {
   const wanted = [...new Set(labelIds)];
-  const found = wanted.length
-    ? await db
-        .select({ id: labels.id })
-        .from(labels)
-        .where(and(eq(labels.organizationId, organizationId), inArray(labels.id, wanted)))
-    : [];
+  const found = wanted.length ? await labelsAmong(db, organizationId, wanted) : [];
   const known = new Set(found.map((l) => l.id));
   const unknown = wanted.filter((id) => !known.has(id));
   if (unknown.length) {
@@ -119,6 +128,13 @@ export async function setConversationLabels(
         ]
       : []),
   ]);
+  if (!wanted.length) return;
+  const still = new Set((await labelsAmong(db, organizationId, wanted)).map((l) => l.id));
+  const gone = wanted.filter((id) => !still.has(id));
+  if (gone.length)
+    await data
+      .delete(conversationLabels)
+      .where(and(eq(conversationLabels.conversationId, conversationId), inArray(conversationLabels.labelId, gone)));
 }
 
 export interface LabelRef {

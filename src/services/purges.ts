@@ -4,6 +4,7 @@
 // first, then deletes its row in `DB`; the housekeeping cron deletes or unlinks the rows by pages (an inbox may hold
 // more conversations than one batch should take), then drops the purge. An organization's delete takes its data rows
 // by pages before its `DB` row. Until the keys are dropped they still cascade, so this code finds the rows gone.
+import { sql } from "drizzle-orm";
 import { client } from "../db/prepared";
 import { purges } from "../db/schema";
 import type { Db } from "../env";
@@ -95,15 +96,21 @@ const PAGES: Record<PurgeKind, Page[]> = {
   group: [unlinkBy("conversations", "team_id")],
 };
 
-/** Writes the purges in each part of the organization's data plane (`parts`), before the control delete's batch (an
- * empty list writes nothing). */
+/**
+ * Writes the purges in each part of the organization's data plane (`parts`), before the control delete's batch (an
+ * empty list writes nothing). A purge written again moves its `since` on, even within the millisecond: a run that
+ * read it before then does not drop it (`runPurges`), so the rows written before this write are purged by a later run.
+ */
 export async function writePurges(parts: Db[], list: Purge[], now = Date.now()) {
   if (!list.length) return;
   for (const data of parts)
     await data
       .insert(purges)
       .values(list.map((p) => ({ ...p, since: now })))
-      .onConflictDoNothing();
+      .onConflictDoUpdate({
+        target: [purges.kind, purges.id],
+        set: { since: sql`max(excluded.since, ${purges.since} + 1)` },
+      });
 }
 
 /**
@@ -130,23 +137,26 @@ export async function purgeRows(
 
 /**
  * Cron step, on each data plane (`dataDbs`): works off its purges, oldest first, `pages` pages of `size` rows at most
- * a run; a purge through is dropped, one left unfinished goes on where the next run finds its rows. Returns the purges
- * dropped.
+ * a run; a purge through is dropped, one left unfinished goes on where the next run finds its rows. A purge written
+ * again since this run read it (its `since` moved on) is kept for the next run. Returns the purges dropped.
  */
 export async function runPurges(data: Db, now: number, { pages = PAGES_PER_RUN, size = PAGE } = {}): Promise<number> {
   const d1 = client(data);
   const { results } = await d1
-    .prepare("SELECT kind, id FROM purges ORDER BY since LIMIT ?1")
+    .prepare("SELECT kind, id, since FROM purges ORDER BY since LIMIT ?1")
     .bind(pages)
-    .all<{ kind: PurgeKind; id: string }>();
+    .all<{ kind: PurgeKind; id: string; since: number }>();
   let left = pages;
   let dropped = 0;
   for (const purge of results) {
     const { done, used } = await purgeRows(data, purge, now, { pages: left, size });
     left -= used;
     if (!done) break;
-    await d1.prepare("DELETE FROM purges WHERE kind = ?1 AND id = ?2").bind(purge.kind, purge.id).run();
-    dropped++;
+    dropped += await changed(
+      d1
+        .prepare("DELETE FROM purges WHERE kind = ?1 AND id = ?2 AND since = ?3")
+        .bind(purge.kind, purge.id, purge.since),
+    );
   }
   return dropped;
 }

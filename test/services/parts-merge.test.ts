@@ -11,7 +11,7 @@ import { conversationHandoffs, members, toolExecutionRecords } from "../../src/d
 import { uuidv7 } from "../../src/lib/ids";
 import { assignWaiting, autoAssign } from "../../src/services/assignment/round-robin";
 import { conversationDb, dataParts } from "../../src/services/shards/parts";
-import { exportChatbotRecords } from "../../src/services/statistics/records";
+import { chatbotRecordPages } from "../../src/services/statistics/records";
 import type { PublicWebChat } from "../../src/services/widget/web-chats";
 import { visitorConversations } from "../../src/services/widget/visitors";
 import { data, db, seedOwner, type Actor } from "../harness";
@@ -261,7 +261,10 @@ async function answers(w: World) {
   const parts = await dataParts(env, org);
   const chat = { inboxId, webChat: { organizationId: org } } as unknown as PublicWebChat;
   const deliveries = `/inboxes/${inboxId}/webhooks/${webhook.id}/records/`;
-  const exported = await exportChatbotRecords(env, parts, { chatbotId: bot.id, start: DAY0, end: DAY0 + 24 * H });
+  // Pages of 3: each part's first 3 past the page before, merged.
+  const exported = [];
+  for await (const page of chatbotRecordPages(env, parts, { chatbotId: bot.id, start: DAY0, end: DAY0 + 24 * H }, 3))
+    exported.push(...page);
   return {
     conversations: await walkCursor(owner, ""),
     queued: await walkCursor(owner, "status=queued"),

@@ -8,6 +8,7 @@ import { attachments, toolExecutionRecords, uploads } from "../../src/db/schema"
 import { DATA_TABLES } from "../../src/db/planes";
 import { client } from "../../src/db/prepared";
 import { uuidv7 } from "../../src/lib/ids";
+import type { Db } from "../../src/env";
 import { deleteOrganizationData, purgeRows, runPurges, writePurges, type PurgeKind } from "../../src/services/purges";
 import { dataDbs } from "../../src/services/shards";
 import { createChatbot } from "../fixtures/chatbots";
@@ -62,6 +63,26 @@ async function createLabel(owner: Actor) {
   const res = await owner.fetch("POST", "/labels/", { name: unique("label"), color: "#1f77b4" });
   expect(res.status, await res.clone().text()).toBe(201);
   return await res.json<{ id: string }>();
+}
+
+/** `part`, with `before` run ahead of a run's drop of the purge of `id` (once): after its last page. */
+function droppingAfter(part: Db, id: string, before: () => Promise<unknown>): Db {
+  let pending = true;
+  const d1 = client(part);
+  const prepare = (query: string) => {
+    const statement = d1.prepare(query);
+    if (!query.startsWith("DELETE FROM purges")) return statement;
+    return {
+      bind: (...values: unknown[]) => {
+        const bound = statement.bind(...values);
+        if (!pending || values[1] !== id) return bound;
+        pending = false;
+        return { run: async () => (await before(), bound.run()) };
+      },
+    };
+  };
+  const watched = new Proxy(d1, { get: (t, key) => (key === "prepare" ? prepare : Reflect.get(t, key, t)) });
+  return new Proxy(part, { get: (t, key) => (key === "$client" ? watched : Reflect.get(t, key, t)) });
 }
 
 const toolRecord = (
@@ -244,6 +265,30 @@ describe("purges", () => {
     expect(await count("chatbots WHERE id = ?1", bot.id)).toBe(1);
     expect(await count("tools WHERE id = ?1", tool.id)).toBe(1);
     expect(await count("groups WHERE id = ?1", group.id)).toBe(1);
+  });
+
+  it("one written again while a run works it off stays, and the next run takes rows written meanwhile", async () => {
+    // A label's delete writes its purge again once the label is gone: a set that read the label before linked it,
+    // perhaps after this run's pages.
+    const owner = await seedOwner();
+    const label = await createLabel(owner);
+    const [conversation] = await conversationsIn(owner, (await createInbox(owner)).id, 1);
+    const part = await conversationData(owner.organizationId, conversation);
+    const purge = [{ organizationId: owner.organizationId, kind: "label" as const, id: label.id }];
+    await writePurges(await parts(owner.organizationId), purge, NOW);
+    const linked = async () => {
+      await part
+        .insert(conversationLabels)
+        .values({ conversationId: conversation, labelId: label.id, organizationId: owner.organizationId });
+      // Within the millisecond of the first write, as a delete may be.
+      await writePurges(await parts(owner.organizationId), purge, NOW);
+    };
+    await runPurges(droppingAfter(part, label.id, linked), NOW);
+    expect(await purgeOf(owner, "label", label.id)).toEqual(await inEachPart(owner, 1));
+    expect(await dataCount(owner, "conversation_labels WHERE label_id = ?1", label.id)).toBe(1);
+    await runPurgesOf(owner);
+    expect(await purgeOf(owner, "label", label.id)).toEqual(await inEachPart(owner, 0));
+    expect(await dataCount(owner, "conversation_labels WHERE label_id = ?1", label.id)).toBe(0);
   });
 
   it("are written by the control deletes, and the cron drops them once through", async () => {

@@ -82,3 +82,31 @@ export function d1BatchingAfter(real: Db, before: Before): Db {
     },
   });
 }
+
+/**
+ * Runs `request` (a request through `fetch`, whose services open their own database) with `before` run ahead of the
+ * first batch sent to the binding `d1` that `matches` (by the statements' SQL), then sent.
+ */
+export async function whileBatching<T>(
+  d1: D1Database,
+  matches: (sql: string[]) => boolean,
+  before: Before,
+  request: () => Promise<T>,
+): Promise<T> {
+  const real = d1.batch;
+  const patched = d1 as { batch?: (statements: D1PreparedStatement[]) => Promise<D1Result[]> };
+  // The binding's method is its class's: the patch is an own property, deleted to restore it.
+  const restore = () => delete patched.batch;
+  patched.batch = async (statements) => {
+    if (!matches(statements.map((s) => (s as D1PreparedStatement & { statement: string }).statement)))
+      return real.call(d1, statements);
+    restore();
+    await before();
+    return real.call(d1, statements);
+  };
+  try {
+    return await request();
+  } finally {
+    restore();
+  }
+}

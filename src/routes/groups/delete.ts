@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { dataParts } from "../../services/shards/parts";
 import { errorResponses, noContent } from "../../lib/openapi";
 import { orgAccess, requirePermission } from "../../services/access";
-import { deleteGroup, groupMemberIds } from "../../services/groups";
+import { deleteGroup } from "../../services/groups";
 import { actorOf, releaseUnserving } from "../../services/assignment/release";
 import { GroupParams } from "./schema";
 
@@ -25,8 +25,8 @@ export const registerDeleteGroup = (r: Router) =>
     const { organizationPk, id } = c.req.valid("param");
     const access = await orgAccess(c, organizationPk);
     requirePermission(access, "group.manage");
-    const memberIds = await groupMemberIds(c.var.db, id);
-    await deleteGroup(c.var.db, await dataParts(c.env, access.organizationId), access.organizationId, id);
+    const parts = await dataParts(c.env, access.organizationId);
+    const memberIds = await deleteGroup(c.var.db, parts, access.organizationId, id);
     // Members left without conversation.manage may serve no conversation: theirs go to those who may.
     const actor = actorOf(c.var.principal.user);
     await releaseUnserving(c.env, c.var.db, access.organizationId, memberIds, actor, c.executionCtx);

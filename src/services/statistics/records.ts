@@ -3,7 +3,7 @@ import type { Bindings, Db } from "../../env";
 import { chatbotRecordSegments, chatbotRecords, contacts } from "../../db/schema";
 import type { Page, PageWindow } from "../../db/paginate";
 import { contains, inChunks } from "../../lib/sql";
-import { pageAcrossParts, sqlOrder } from "../shards/parts-merge";
+import { firstAcrossParts, pageAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { hourOf } from "./buckets";
 import { readRecordSegment, type RecordLine } from "./record-segments";
 
@@ -15,12 +15,22 @@ export interface RecordFilters {
   botMessage?: string;
 }
 
+/** A record's place in the list's order (`createdAt`, then id, descending): where an export's next page starts. */
+export interface RecordKey {
+  createdAt: number;
+  id: string;
+}
+
+/** The filters, and for an export's page the last record of the page before (`after`: only records past it). */
+type RecordWindowFilters = RecordFilters & { after?: RecordKey };
+
 type Bucket = Pick<Bindings, "FILES">;
 
-/** Most rows an export holds: a year of a busy assistant; narrow the dates for more. */
-export const EXPORT_LIMIT = 50_000;
+/** Records an export reads at a time from each part: what it holds is a page and the segments it opens, whatever
+ * the number of records. */
+export const EXPORT_PAGE = 100;
 
-function where(f: RecordFilters): SQL {
+function where(f: RecordWindowFilters): SQL {
   const parts: SQL[] = [
     eq(chatbotRecords.chatbotId, f.chatbotId),
     gte(chatbotRecords.createdAt, f.start),
@@ -28,8 +38,15 @@ function where(f: RecordFilters): SQL {
   ];
   if (f.userMessage) parts.push(contains(chatbotRecords.inputMessage, f.userMessage));
   if (f.botMessage) parts.push(contains(chatbotRecords.outputMessage, f.botMessage));
+  // A row value: SQLite compares it as the list orders, and ranges over the assistant's index on `createdAt`.
+  if (f.after)
+    parts.push(sql`(${chatbotRecords.createdAt}, ${chatbotRecords.id}) < (${f.after.createdAt}, ${f.after.id})`);
   return and(...parts)!;
 }
+
+/** Whether a record comes after `key` in the list's order, as `where` compares (ids are ASCII: the same order). */
+const isAfter = (r: RecordKey, key: RecordKey | undefined) =>
+  !key || r.createdAt < key.createdAt || (r.createdAt === key.createdAt && r.id < key.id);
 
 /** SQLite's LIKE of `contains` (lib/sql.ts): ASCII letters match either case, every other character itself. */
 const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -37,12 +54,13 @@ export const holds = (text: string | null, part: string) =>
   text !== null && asciiLower(text).includes(asciiLower(part));
 
 /** `where` for a moved record. */
-const matches = (line: RecordLine, f: RecordFilters) =>
+const matches = (line: RecordLine, f: RecordWindowFilters) =>
   line.chatbotId === f.chatbotId &&
   line.createdAt >= f.start &&
   line.createdAt < f.end &&
   (!f.userMessage || holds(line.inputMessage, f.userMessage)) &&
-  (!f.botMessage || holds(line.outputMessage, f.botMessage));
+  (!f.botMessage || holds(line.outputMessage, f.botMessage)) &&
+  isAfter(line, f.after);
 
 /** The list's order, newest question first: `createdAt`, then id, descending. */
 const newestFirst = (a: { id: string; createdAt: number }, b: { id: string; createdAt: number }) =>
@@ -75,11 +93,14 @@ const s = chatbotRecordSegments;
  * Segments are read newest first until the window is known; for the total, only those whose count is not the
  * list's: with a message filter, across an end of the range (days in a timezone off whole hours), or holding a
  * time of a D1 row (which may replace one of their records).
+ *
+ * With `f.after` (an export's page), the window is of the records past that one, and segments whose records all come
+ * before it are not listed.
  */
 async function recordsWindow(
   env: Bucket,
   db: Db,
-  f: RecordFilters,
+  f: RecordWindowFilters,
   { offset, limit }: PageWindow,
   counted: boolean,
 ): Promise<Page<ChatbotRecordView>> {
@@ -89,6 +110,7 @@ async function recordsWindow(
     lt(s.hour, f.end),
     gte(s.maxCreatedAt, f.start),
     lt(s.minCreatedAt, f.end),
+    f.after ? lte(s.minCreatedAt, f.after.createdAt) : undefined,
   );
   const newest = sql`(select max(${s.maxCreatedAt}) from ${s} where ${inRange})`;
   const order = [desc(chatbotRecords.createdAt), desc(chatbotRecords.id)];
@@ -249,13 +271,28 @@ const viewOrder = sqlOrder((v: ChatbotRecordView) => [v.record.createdAt, v.reco
 export const listChatbotRecords = (env: Bucket, parts: Db[], f: RecordFilters, window: PageWindow) =>
   pageAcrossParts(parts, window, (db, w) => recordsWindow(env, db, f, w, true), viewOrder);
 
-/** Every record matching, newest first, up to EXPORT_LIMIT, from each data part (`parts`). */
-export const exportChatbotRecords = async (env: Bucket, parts: Db[], f: RecordFilters) =>
-  (
-    await pageAcrossParts(
+/**
+ * Every record matching, newest first, from each data part (`parts`), a page of `size` at a time: each page is the
+ * first `size` records past the last one of the page before (a keyset on `createdAt` and id, not an offset), so no
+ * record is read twice or missed, those of one millisecond included, and no more than a page is held at once.
+ */
+export async function* chatbotRecordPages(
+  env: Bucket,
+  parts: Db[],
+  f: RecordFilters,
+  size = EXPORT_PAGE,
+): AsyncGenerator<ChatbotRecordView[]> {
+  let after: RecordKey | undefined;
+  for (;;) {
+    const page = await firstAcrossParts(
       parts,
-      { offset: 0, limit: EXPORT_LIMIT },
-      (db, w) => recordsWindow(env, db, f, w, false),
+      async (db) => (await recordsWindow(env, db, { ...f, after }, { offset: 0, limit: size }, false)).items,
       viewOrder,
-    )
-  ).items;
+      size,
+    );
+    if (page.length) yield page;
+    if (page.length < size) return;
+    const last = page[page.length - 1].record;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}

@@ -8,7 +8,8 @@ import { setAvailability as comeBack } from "../../../src/services/assignment/av
 import { removeMember } from "../../../src/services/members";
 import type { Db } from "../../../src/env";
 import { conversationData, db, expectError, parts, seedMember, seedOwner, waitFor, type Actor } from "../../harness";
-import { d1BatchingAfter } from "../../support/races";
+import { d1BatchingAfter, whileBatching } from "../../support/races";
+import { createGroup } from "../groups/helpers";
 import { client as d1 } from "../../../src/db/prepared";
 import { liveEvents } from "../../support/sse";
 import {
@@ -480,5 +481,25 @@ describe("a member who can no longer be assigned", () => {
       [[demoted.userId, null], "operator"],
       [[null, other.userId], "auto_assignment"],
     ]);
+  });
+
+  it("one who joins a group as it is deleted, so losing conversation.manage, loses their conversations", async () => {
+    const owner = await seedOwner();
+    const joining = await seedAgent(owner, "online");
+    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
+    const id = await handedOff(talk);
+    expect((await settledAssignment(owner, id)).assignee?.id).toBe(joining.userId);
+    const team = await createGroup(owner, ["conversation.manage"]);
+    // After the delete began, before its batch: the agent's groups become the team alone (they may still serve).
+    const joins = async () => {
+      const path = `/organizations/${owner.organizationId}/members/${joining.memberId}/update-groups/`;
+      expect((await owner.fetch("POST", path, { groups: [team.id] })).status).toBe(200);
+    };
+    const deletes = (sql: string[]) => sql.some((s) => /^delete from "groups"/i.test(s));
+    const res = await whileBatching(env.DB, deletes, joins, () =>
+      owner.fetch("DELETE", `/organizations/${owner.organizationId}/groups/${team.id}/`),
+    );
+    expect(res.status).toBe(204);
+    expect((await getConversation(owner, id)).assignee?.id).not.toBe(joining.userId);
   });
 });

@@ -13,7 +13,8 @@ import {
 } from "../../../src/services/statistics/record-segments";
 import { messageFigureWrites } from "../../../src/services/statistics/message-figures";
 import { runHousekeeping } from "../../../src/services/housekeeping";
-import { data, seedOwner, type Actor } from "../../harness";
+import { chatbotRecordPages } from "../../../src/services/statistics/records";
+import { data, parts, seedOwner, type Actor } from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { bodyOf, problemWithoutRequestOf } from "../../support/api";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -225,6 +226,29 @@ describe("chatbot records moved to R2 segments", () => {
     expect(await moveSettledRecords(env, await data(owner.organizationId))).toBe(1);
     expect(await d1Ids(owner.organizationId, bot.id)).toHaveLength(2);
     expect(await answers(owner, seeded)).toEqual(scored);
+  });
+
+  it("the export's pages, each read past the last record of the one before, give the list's records once", async () => {
+    const owner = await seedOwner();
+    const { bot } = await seedRecords(owner);
+    await moveSettledRecords(env, await data(owner.organizationId));
+    expect((await segmentsOf(owner.organizationId, bot.id)).length).toBeGreaterThan(0);
+    const range = { chatbotId: bot.id, start: utc("2026-05-01T00:00:00Z"), end: Date.now() + 86_400_000 };
+    for (const [filters, query] of [
+      [range, ""],
+      [{ ...range, userMessage: "refund" }, "&userMessage=refund"],
+    ] as const) {
+      const listed = await bodyOf<"GET /chatbots/{chatbotPk}/records/">(
+        await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=2026-05-01&endDate=${today()}${query}`),
+      );
+      // Pages of one and two split the two records of one millisecond, D1's rows and the segments' lines.
+      for (const size of [1, 2, 5]) {
+        const ids: string[] = [];
+        for await (const page of chatbotRecordPages(env, await parts(owner.organizationId), filters, size))
+          ids.push(...page.map((view) => view.record.id));
+        expect(ids, `pages of ${size}${query}`).toEqual(listed.results.map((r) => r.id));
+      }
+    }
   });
 
   it("a page among D1's records reads no segment, and a segment outside the dates is never opened", async () => {

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { call, conversationData, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner } from "../../harness";
+import Papa from "papaparse";
+import {
+  call,
+  conversationData,
+  data,
+  expectError,
+  NO_SUCH_ID,
+  PREFIXES,
+  seedMember,
+  seedOwner,
+  type Actor,
+} from "../../harness";
 import { client } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
 import { upstreamModel } from "../chat-completions/fixtures";
@@ -20,6 +31,7 @@ type Page = { count: number; next: string | null; previous: string | null; resul
 
 const list = (id: string, query: string) => `/chatbots/${id}/records/${query}`;
 const exportPath = (id: string, query: string) => `/chatbots/${id}/records/export-excel/${query}`;
+const csvPath = (id: string, query: string) => `/chatbots/${id}/records/export-csv/${query}`;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 async function seeded() {
@@ -318,6 +330,27 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
     expect(rows[1][1]).toBe("Opening hours?");
   });
 
+  it("holds at most 8 MiB of cells: past that a 400 export_too_large naming the limit and the CSV", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    // 280 answers of 30,000 characters: 8.4 MB of text, past 8 MiB (though far from 50,000 rows).
+    const answer = "Long answer. ".repeat(2_308).slice(0, 30_000);
+    const at = utc("2026-05-01T09:00:00Z");
+    await insertRecords(
+      owner,
+      bot.id,
+      Array.from({ length: 280 }, (_, i) => ({ createdAt: at + i * 1000, question: `q${i}`, answer })),
+    );
+    const q = "?startDate=2026-05-01&endDate=2026-05-01";
+    const refused = await expectError(await owner.fetch("GET", exportPath(bot.id, q)), 400, "export_too_large");
+    expect(refused.detail).toContain("8 MiB");
+    expect(refused.detail).toContain("export-csv/");
+    // The CSV streams them all.
+    const [, ...rows] = await csvRows(await owner.fetch("GET", csvPath(bot.id, q)));
+    expect(rows).toHaveLength(280);
+    expect(rows.every((r) => r[2] === answer)).toBe(true);
+  });
+
   it("cuts a text cell to Excel's 32,767 characters, saying so (Excel called the file damaged)", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
@@ -342,6 +375,106 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
       expect(cell.endsWith("… (cut)")).toBe(true);
     }
     expect(answer.startsWith(cutAnswer.slice(0, -"… (cut)".length))).toBe(true);
+  });
+});
+
+/** Records of `chatbotId` straight into the organization's shard, in one batch: `createdAt` and the question. */
+async function insertRecords(
+  owner: Actor,
+  chatbotId: string,
+  rows: { createdAt: number; question: string; answer?: string }[],
+) {
+  const d1 = client(await data(owner.organizationId));
+  const insert = d1.prepare(
+    "INSERT INTO chatbot_records (id, organization_id, chatbot_id, conversation_id, input_message, output_message, " +
+      "reply_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, 1500, ?)",
+  );
+  const records = rows.map((r) => ({ id: crypto.randomUUID(), ...r }));
+  await d1.batch(
+    records.map((r) =>
+      insert.bind(
+        r.id,
+        owner.organizationId,
+        chatbotId,
+        crypto.randomUUID(),
+        r.question,
+        r.answer ?? "ok",
+        r.createdAt,
+      ),
+    ),
+  );
+  return records;
+}
+
+/** A CSV answer's rows (its byte order mark checked and dropped), each a list of fields. */
+async function csvRows(res: Response) {
+  if (res.status !== 200) expect(res.status, await res.text()).toBe(200);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes.subarray(3));
+  const parsed = Papa.parse<string[]>(text, { newline: "\r\n", skipEmptyLines: true });
+  expect(parsed.errors).toEqual([]);
+  return parsed.data;
+}
+
+describe("GET /chatbots/{chatbotPk}/records/export-csv/", () => {
+  it("every record once, newest first, over several pages, those of one millisecond included", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    // 250 records over pages of 100, seven to a millisecond: a millisecond's records cross each page's end.
+    const at = utc("2026-05-01T09:00:00Z");
+    const tricky = ['He said "hi", then\nleft', '=HYPERLINK("http://x")', "-1 or +1?", "@home, 100%"];
+    const seeded = await insertRecords(
+      owner,
+      bot.id,
+      Array.from({ length: 250 }, (_, i) => ({ createdAt: at + Math.floor(i / 7), question: tricky[i] ?? `q${i}` })),
+    );
+    const newestFirst = [...seeded].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+    const q = "?startDate=2026-05-01&endDate=2026-05-01";
+    const res = await owner.fetch("GET", csvPath(bot.id, q));
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="records-2026-05-01-2026-05-01.csv"');
+    const [header, ...rows] = await csvRows(res);
+    expect(header).toEqual([
+      "Asked at",
+      "Question",
+      "Answer",
+      "Context",
+      "Reply time (s)",
+      "Error",
+      "Conversation",
+      "Contact",
+    ]);
+    // A text that would run as a formula starts with '; the rest as stored.
+    const shown = (question: string) => (/^[=+\-@]/.test(question) ? `'${question}` : question);
+    expect(rows.map((r) => r[1])).toEqual(newestFirst.map((r) => shown(r.question)));
+    expect(rows[0]).toEqual([
+      new Date(newestFirst[0].createdAt).toISOString(),
+      newestFirst[0].question,
+      "ok",
+      "",
+      "1.5",
+      "",
+      expect.any(String),
+      "",
+    ]);
+    // The spreadsheet reads the same pages.
+    const sheet = readXlsx(await (await owner.fetch("GET", exportPath(bot.id, q))).arrayBuffer());
+    expect(sheet.slice(1).map((r) => r[1])).toEqual(newestFirst.map((r) => r.question));
+  });
+
+  it("filters like the list; 400, 401, 403 and 404 as the .xlsx export", async () => {
+    const { owner, bot } = await seeded();
+    const [, ...rows] = await csvRows(
+      await owner.fetch("GET", csvPath(bot.id, "?startDate=2026-05-01&endDate=2026-05-02&botMessage=30 days")),
+    );
+    expect(rows.map((r) => r[1])).toEqual(["100% sure?", "How do I get a refund?"]);
+    await expectError(await owner.fetch("GET", csvPath(bot.id, "?startDate=2026-05-03&endDate=2026-05-02")), 400);
+    const q = "?startDate=2026-05-01&endDate=2026-05-02";
+    await expectError(await call("GET", `/api/v1${csvPath(bot.id, q)}`), 401, "not_authenticated");
+    const manager = await seedMember(owner, ["chatbot.manage"]);
+    await expectError(await manager.fetch("GET", csvPath(bot.id, q)), 403, "permission_denied");
+    await expectError(await (await seedOwner()).fetch("GET", csvPath(bot.id, q)), 404, "not_found");
   });
 });
 

@@ -6,12 +6,17 @@ import {
   PREFIXES,
   call,
   conversationData,
+  db,
   expectError,
+  parts,
   seedMember,
   seedOwner,
   type Actor,
 } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
+import { batchingAfter, deletingAfter } from "../../support/races";
+import { deleteLabel, setConversationLabels } from "../../../src/services/labels";
+import { runPurges } from "../../../src/services/purges";
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
 import { bodyOf } from "../../support/api";
@@ -35,6 +40,11 @@ const linksOf = async (actor: Actor, conversationId: string) =>
       .where(eq(conversationLabels.conversationId, conversationId))
       .orderBy(conversationLabels.labelId)
   ).map((r) => r.labelId);
+
+/** The housekeeping's step that deletes a deleted label's links, on every part of `actor`'s data plane. */
+const runPurgesOf = async (actor: Actor) => {
+  for (const part of await parts(actor.organizationId)) await runPurges(part, Date.now());
+};
 
 /** An owner's conversation and their label "Mine", and the owner of another organization, for refusals. */
 async function labelledAndStranger() {
@@ -176,6 +186,38 @@ describe("PUT /conversations/{id}/labels/", () => {
     expect(seen.results.map((c) => [c.id, c.labels.map((l) => l.name)])).toEqual([[id, ["Mine"]]]);
     const agent = await seedMember(owner, ["conversation.manage"]);
     expect((await agent.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [] })).status).toBe(200);
+  });
+
+  it("a label deleted while it is being set leaves no link, even with its purge run before the write", async () => {
+    const owner = await seedOwner();
+    const id = await conversation(owner, await createChatbot(owner));
+    const [kept, doomed] = [await label(owner, "Kept"), await label(owner, "Doomed")];
+    // After the set read the labels, before it writes: the delete, and the housekeeping's run of its purge.
+    const deleted = async () => {
+      expect((await owner.fetch("DELETE", `/labels/${doomed.id}/`)).status).toBe(204);
+      await runPurgesOf(owner);
+    };
+    const data = batchingAfter(await conversationData(owner.organizationId, id), deleted);
+    await setConversationLabels(db(), data, owner.organizationId, id, [kept.id, doomed.id]);
+    expect(await linksOf(owner, id)).toEqual([kept.id]);
+    const view = await bodyOf<"GET /conversations/{id}/">(await owner.fetch("GET", `/conversations/${id}/`));
+    expect(view.labels.map((l) => l.name)).toEqual(["Kept"]);
+  });
+
+  it("a label set while it is being deleted leaves no link once the purges have run", async () => {
+    const owner = await seedOwner();
+    const id = await conversation(owner, await createChatbot(owner));
+    const [kept, doomed] = [await label(owner, "Kept"), await label(owner, "Doomed")];
+    // After the delete wrote its purge, before it deletes the label: the housekeeping runs the purge (nothing to
+    // take yet), then a set links the label, which still exists.
+    const linked = async () => {
+      await runPurgesOf(owner);
+      const res = await owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds: [kept.id, doomed.id] });
+      expect(res.status).toBe(200);
+    };
+    await deleteLabel(deletingAfter(db(), linked), await parts(owner.organizationId), owner.organizationId, doomed.id);
+    await runPurgesOf(owner);
+    expect(await linksOf(owner, id)).toEqual([kept.id]);
   });
 
   it("a label change is a conversation.updated on the live inbox stream", async () => {
