@@ -291,7 +291,7 @@ describe("Statistics in Chromium", () => {
     await context.close();
   });
 
-  it("filters the questions and answers, and downloads the same rows as a valid .xlsx", async () => {
+  it("filters the questions and answers, and downloads the same rows as a valid .xlsx and as CSV", async () => {
     const { context, page } = await statisticsPage();
     const range = await rangeOf(page);
     const records = page.getByRole("region", { name: "Questions and answers" });
@@ -320,6 +320,18 @@ describe("Statistics in Chromium", () => {
     const rows = readXlsx(await downloadedBytes(download));
     expect(rows[0].slice(0, 3)).toEqual(["Asked at", "Question", "Answer"]);
     expect(rows.slice(1).map((r) => [r[1], r[2]])).toEqual(api.results.map((r) => [r.inputMessage, r.outputMessage]));
+    // The same rows as CSV, which holds every record however many (UTF-8 with its byte order mark).
+    const [csv] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download .csv" }).click(),
+    ]);
+    expect(csv.suggestedFilename()).toBe(`records-${range.startDate}-${range.endDate}.csv`);
+    const text = (await downloadedBytes(csv)).toString("utf8");
+    expect(text.startsWith("\uFEFFAsked at,Question,Answer,")).toBe(true);
+    // Each record's line starts with its time (an answer's own line breaks are inside quotes), in the list's order.
+    expect(text.match(/\r\n\d{4}-\d\d-\d\dT/g)).toHaveLength(api.count);
+    const at = api.results.map((r) => text.indexOf(`,${r.inputMessage},`));
+    expect(at.every((i, n) => i > 0 && (n === 0 || i > at[n - 1]))).toBe(true);
     await context.close();
   });
 

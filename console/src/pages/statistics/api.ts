@@ -148,16 +148,23 @@ export const exportHumanStatistics = (organizationPk: string, query: QueryOf<typ
     "human-statistics.xlsx",
   );
 
+/** An assistant's records as .xlsx (at most 8 MiB of cells) or as CSV (every one, streamed by the API). */
 export const exportChatbotRecords = (
   chatbotPk: string,
   query: QueryOf<"/api/v1/chatbots/{chatbotPk}/records/export-excel/">,
+  as: "xlsx" | "csv" = "xlsx",
 ) =>
   save(
-    api.GET("/api/v1/chatbots/{chatbotPk}/records/export-excel/", {
-      params: { path: { chatbotPk }, query },
-      parseAs: "blob",
-    }),
-    "records.xlsx",
+    as === "csv"
+      ? api.GET("/api/v1/chatbots/{chatbotPk}/records/export-csv/", {
+          params: { path: { chatbotPk }, query },
+          parseAs: "blob",
+        })
+      : api.GET("/api/v1/chatbots/{chatbotPk}/records/export-excel/", {
+          params: { path: { chatbotPk }, query },
+          parseAs: "blob",
+        }),
+    `records.${as}`,
   );
 
 /** A download button's state: `exporting` while `run` saves the file, its problem kept; `done` is said (a toast). */

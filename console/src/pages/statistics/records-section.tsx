@@ -67,7 +67,9 @@ export function RecordsSection({
     });
   };
 
-  const { exporting, exportError, download } = useDownload(() => exportChatbotRecords(bot, query), t("exported"));
+  const xlsx = useDownload(() => exportChatbotRecords(bot, query), t("exported"));
+  // Every record, however many: the .xlsx holds at most 8 MiB of cells (the API says so past it).
+  const csv = useDownload(() => exportChatbotRecords(bot, query, "csv"), t("exportedCsv"));
 
   type Row = NonNullable<typeof records.data>["results"][number];
   const columns: Column<Row>[] = [
@@ -90,9 +92,14 @@ export function RecordsSection({
     <section aria-labelledby="stats-records" class="section">
       <SectionHead id="stats-records" title={t("records")}>
         {bot && (
-          <Button onClick={download} busy={exporting}>
-            {t("exportXlsx")}
-          </Button>
+          <>
+            <Button onClick={xlsx.download} busy={xlsx.exporting}>
+              {t("exportXlsx")}
+            </Button>
+            <Button onClick={csv.download} busy={csv.exporting}>
+              {t("exportCsv")}
+            </Button>
+          </>
         )}
       </SectionHead>
       <p class="muted">{t("recordsIntro")}</p>
@@ -121,7 +128,7 @@ export function RecordsSection({
           <Button type="submit">{t("filter")}</Button>
         </form>
       )}
-      <ErrorAlert error={records.error ?? exportError} />
+      <ErrorAlert error={records.error ?? xlsx.exportError ?? csv.exportError} />
       {data === undefined ? (
         records.loading && bot && <Loading />
       ) : data.count === 0 ? (
