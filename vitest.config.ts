@@ -39,6 +39,18 @@ const ONE_PART_TESTS = [
   "test/services/parts-sums.test.ts",
 ];
 /**
+ * Not run again in "two-parts": scenarios of a model or tool that fails, hangs or times out. Their conversations are
+ * written and read through the API as every other file's, which two-parts runs; what they check is the provider's or
+ * tool's fault and how the reply ends, the same with one part or two, and most of their time is the timeouts they
+ * wait out (docs/decisions.md, "One organization over several parts").
+ */
+const FAULT_SCENARIOS = [
+  "test/routes/completions/model-faults.test.ts",
+  "test/routes/completions/fallback-model.test.ts",
+  "test/routes/completions/fallback-model-agent.test.ts",
+  "test/scenarios/tool-faults.test.ts",
+];
+/**
  * Compare the time in the ids the server makes with the clock: in a shared worker another file's ids made in the
  * future leave `uuidv7()`'s never-backwards clock ahead (src/lib/ids.ts).
  */
@@ -256,7 +268,12 @@ export default defineConfig(async () => {
             name: "two-parts",
             isolate: false,
             setupFiles: ["./test/support/two-parts-setup.ts"],
-            exclude: [...sharedExclude, ...ONE_PART_TESTS, ...NO_CONVERSATION_FOLDERS.map((folder) => `${folder}**`)],
+            exclude: [
+              ...sharedExclude,
+              ...ONE_PART_TESTS,
+              ...FAULT_SCENARIOS,
+              ...NO_CONVERSATION_FOLDERS.map((folder) => `${folder}**`),
+            ],
           },
         },
       ],

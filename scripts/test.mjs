@@ -10,11 +10,11 @@ import { createInterface } from "node:readline";
 import { buildAssets } from "./build-assets.mjs";
 
 /**
- * Browser files run beside the Workers suite: the widget's conversation of several minutes, which mostly waits, and
- * one that computes. More slow the Workers suite more than they save (docs/decisions.md, "The test run in two
- * stages").
+ * Browser files run beside the Workers suite: the widget's two longest, which mostly wait (on replies, on a visitor's
+ * retries, on a conversation of several minutes). More slow the Workers suite more than they save (docs/decisions.md,
+ * "The test run in two stages").
  */
-const BESIDE_WORKERS = ["test/browser/widget-live.test.mjs", "test/browser/console-knowledge.test.mjs"];
+const BESIDE_WORKERS = ["test/browser/widget-live.test.mjs", "test/browser/widget.test.mjs"];
 const NODE_CONFIG = ["--config", "vitest.node.config.mjs"];
 
 /**

@@ -33,8 +33,9 @@ const apiTool = (owner: Actor, name: string, apiUrl: string) =>
 describe("api tools that cannot reach their API", () => {
   it("record why, with the host or port, and the model is told", async () => {
     const owner = await seedOwner();
-    // The upstream's `parallel-tools` model calls every tool at once, then answers with what each said.
-    const model = await upstreamModel(owner, { modelName: "parallel-tools" });
+    // The upstream's `parallel-tools` model calls every tool at once, then answers with what each said (its words
+    // 5 ms apart, `-pace-`: what is checked is what they say).
+    const model = await upstreamModel(owner, { modelName: "parallel-tools-pace-5" });
     const tools = [
       await apiTool(owner, "nowhere_api", "http://no-such-host.invalid/x"),
       await apiTool(owner, "closed_api", "http://127.0.0.1:19/x"),

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { seedOwner, type Actor } from "../harness";
+import { seedOwner, unique, type Actor } from "../harness";
 import { agentWith } from "../support/tool-calls";
 import { createTool } from "../fixtures/tools";
 import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/fixtures";
@@ -18,6 +18,13 @@ const TOOL_TIMEOUT_MS = Number(env.TOOL_TIMEOUT_MS);
 const FUNCTION_TIMEOUT_MS = Number(env.FUNCTION_TOOL_TIMEOUT_MS);
 /** Scheduling on a loaded machine (two cores shared by several test runs); a hang would be unbounded. */
 const SLACK_MS = 2_500;
+/**
+ * The upstream's words 5 ms apart (`-pace-5`, test/support/openai-upstream.mjs), not 50: an answer here repeats every
+ * tool's error ("Result: Error (timeout): The API at ..."), 60 to 90 words, several seconds a turn at 50 ms, and what
+ * these tests check is in the words, not in their pace.
+ */
+const PARALLEL_TOOLS = "parallel-tools-pace-5";
+const pacedModel = (owner: Actor) => upstreamModel(owner, { modelName: `${unique("echo")}-pace-5` });
 
 type ToolCall = { id: string; name: string; status: string; output: unknown; error: string | null; durationMs: number };
 type Reply = {
@@ -94,9 +101,9 @@ function expectEndings(
 describe("tool answers that are slow, hang, too large or malformed", () => {
   it("api tools: each a recorded timeout or failure within the timeout; the model told; the reply ends", async () => {
     const owner = await seedOwner();
-    // The upstream's `parallel-tools` model calls every tool at once, then answers "Result: " and what each tool
+    // The upstream's `parallel-tools` model (here paced) calls every tool at once, then answers "Result: " and what each tool
     // message said.
-    const model = await upstreamModel(owner, { modelName: "parallel-tools" });
+    const model = await upstreamModel(owner, { modelName: PARALLEL_TOOLS });
     const tools = await Promise.all([
       apiTool(owner, "trickling_api", "/trickle/x?ms=20000"),
       apiTool(owner, "slow_but_in_time_api", "/trickle/x?ms=300"),
@@ -149,7 +156,7 @@ describe("tool answers that are slow, hang, too large or malformed", () => {
       "or failure within the limit",
     async () => {
       const owner = await seedOwner();
-      const model = await upstreamModel(owner, { modelName: "parallel-tools" });
+      const model = await upstreamModel(owner, { modelName: PARALLEL_TOOLS });
       const tools = await Promise.all([
         functionTool(owner, "spin", "function main() { for (;;) {} }"),
         functionTool(owner, "async_spin", "async function main() { for (;;) await null; }"),
@@ -192,7 +199,7 @@ describe("MCP servers that hang or answer malformed", () => {
       "the reply",
     async () => {
       const owner = await seedOwner();
-      const model = await upstreamModel(owner);
+      const model = await pacedModel(owner);
       const tool = await mcpTool(owner, "faults", "/faults/mcp");
       const bot = await agentWith(owner, [tool], model);
       const started = Date.now();
@@ -221,7 +228,7 @@ describe("MCP servers that hang or answer malformed", () => {
 
   it("a malformed tool result is a recorded failure the model is told about", async () => {
     const owner = await seedOwner();
-    const model = await upstreamModel(owner);
+    const model = await pacedModel(owner);
     const tool = await mcpTool(owner, "faults", "/faults/mcp");
     const bot = await agentWith(owner, [tool], model);
     const { reply, calls } = await ask(owner, bot.id, "use faults__malformed");
@@ -235,7 +242,7 @@ describe("MCP servers that hang or answer malformed", () => {
       "timeout; the reply completes",
     async () => {
       const owner = await seedOwner();
-      const model = await upstreamModel(owner);
+      const model = await pacedModel(owner);
       const tools = await Promise.all([
         mcpTool(owner, "handshake", "/hang"),
         mcpTool(owner, "listing", "/hang-list/mcp"),

@@ -29,7 +29,9 @@
 // that exact model name fail, the later ones are answered normally (a fault the caller's retries
 // outlast); with `from<N>` instead (`fail-500from2-<id>`) the first N-1 are answered and the later ones fail
 // (a model that dies between an agent's rounds). GET /request-count?model=<name> says how many requests that name
-// has received.
+// has received. A name ending in `-pace-<ms>` (`parallel-tools-pace-5`, `echo-<id>-pace-5`) behaves as the name would
+// and puts <ms> between words and argument fragments: for tests whose long answers ("Result: " and every tool's
+// error) say what they check in the words, not in their pace.
 // When the request carries `tools`, the answer is a call of a tool, its arguments streamed in fragments:
 // the tool `tool_choice` names, else the first tool whose name the last user message mentions, else the
 // first tool; arguments are the JSON after `ARGS ` in the user message (default {"city": "Paris"}); the
@@ -243,7 +245,12 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
       const messages = Array.isArray(body.messages) ? body.messages : [];
       const userText = String([...messages].reverse().find((m) => m.role === "user")?.content ?? "");
       const paced = /^(delay|story)-(\d+)$/.exec(model);
-      const delay = paced && (paced[1] === "delay" || /story/i.test(userText)) ? Number(paced[2]) : tokenDelayMs;
+      const pace = /-pace-(\d+)$/.exec(model);
+      const delay = pace
+        ? Number(pace[1])
+        : paced && (paced[1] === "delay" || /story/i.test(userText))
+          ? Number(paced[2])
+          : tokenDelayMs;
       // `words-<N>`: an answer of N words, for benches that want replies of a realistic length.
       const words = /^words-(\d+)$/.exec(model);
       const n = words
@@ -262,12 +269,11 @@ export async function startUpstream({ tokenDelayMs = 50, port: listenOn = 0 } = 
         tools.find((t) => userText.includes(t.name)) ??
         tools.find((t) => t.name !== "handoff") ??
         null;
-      const called =
-        model === "parallel-tools"
-          ? tools.filter((t) => t.name !== "handoff" || userText.includes("handoff"))
-          : chosen
-            ? [chosen]
-            : [];
+      const called = /^parallel-tools(-pace-\d+)?$/.test(model)
+        ? tools.filter((t) => t.name !== "handoff" || userText.includes("handoff"))
+        : chosen
+          ? [chosen]
+          : [];
       const tool = called[0] ?? null;
       const argsText = /ARGS (\{.*\})/.exec(userText)?.[1] ?? '{"city": "Paris"}';
       if (afterTools) {
