@@ -71,13 +71,26 @@ function pruneOldWindows(current: number) {
 }
 
 /**
- * Adds `count` (negative: gives back) to `key` in its current window of `size` ms and returns the total of every
- * isolate, asked of the key's RateLimiter object and awaited: for what is rare and must not be overshot, as failed
- * sign-ins (src/services/sign-in-limits.ts), where takeToken's batching would let each isolate go past the limit.
- * A key keeps one window size. `retryAfter`: seconds to the window's end.
+ * Adds `count` (negative: gives back) to `key` and returns its count over the last `size` ms, of every isolate, asked
+ * of the key's RateLimiter object and awaited: for what is rare and must not be overshot, as failed sign-ins
+ * (src/services/sign-in-limits.ts), where takeToken's batching would let each isolate go past the limit. The count
+ * slides: the current window's total plus the share of the window before that is still within `size` (a fixed window
+ * let twice the limit through across its edge, and forgot everything at it). A key keeps one window size.
+ * `retryAfter(limit)`: seconds until one more would keep the count within `limit`, this one given back.
  */
-export async function addShared(env: Bindings, key: string, count: number, size: number, now = Date.now()) {
+export async function addSliding(env: Bindings, key: string, count: number, size: number, now = Date.now()) {
   const window = Math.floor(now / size);
-  const total = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)).add(window, count);
-  return { total, retryAfter: Math.max(1, Math.ceil(((window + 1) * size - now) / 1000)) };
+  const { total, previous } = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)).addSliding(window, count);
+  const elapsed = (now - window * size) / size;
+  const retryAfter = (limit: number) => {
+    // Given back, this one's place is the next one's: `total` stays what it is now.
+    const waited =
+      total <= limit
+        ? previous > 0
+          ? Math.max(0, 1 - (limit - total) / previous - elapsed)
+          : 0
+        : 1 - elapsed + Math.max(0, 1 - (limit - 1) / Math.max(1, total - 1));
+    return Math.max(1, Math.ceil((waited * size) / 1000));
+  };
+  return { total: total + previous * (1 - elapsed), retryAfter };
 }

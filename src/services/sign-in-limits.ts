@@ -1,9 +1,9 @@
 import type { Bindings } from "../env";
 import { ApiError } from "../lib/errors";
 import { logWarn } from "../lib/log";
-import { addShared } from "./rate-limit";
+import { addSliding } from "./rate-limit";
 
-/** Failed sign-ins are counted in fixed windows of this length. */
+/** Failed sign-ins are counted over the last this long (a sliding window: `addSliding`). */
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 /** Per e-mail from one client address (from anywhere when the address is not known). */
 export const DEFAULT_FAILURES_PER_EMAIL = 10;
@@ -67,7 +67,7 @@ const tooManyFailures = (retryAfter: number) =>
 
 /**
  * Checks credentials with `check` (the user, or undefined when they are wrong) unless too many sign-ins failed in the
- * last window for this e-mail or this client (429 `throttled` with Retry-After, whatever the credentials), so a
+ * last 15 minutes for this e-mail or this client (429 `throttled` with Retry-After, whatever the credentials), so a
  * password cannot be guessed at the worker's speed. Each attempt takes its place in the counts before the check and
  * gives it back when it succeeds: attempts at once cannot all pass under the limit, and a success does not count.
  * The counts are the shared RateLimiter objects', awaited (docs/decisions.md, "Rate limiting"); one that cannot be
@@ -81,13 +81,19 @@ export async function limitFailedSignIns<T>(
 ): Promise<T | undefined> {
   const counters = countersOf(env, who);
   const add = (count: number) =>
-    Promise.all(counters.map(([key]) => addShared(env, key, count, SIGN_IN_WINDOW_MS, now))).catch((err) => {
+    Promise.all(counters.map(([key]) => addSliding(env, key, count, SIGN_IN_WINDOW_MS, now))).catch((err) => {
       logWarn("sign-in limit unavailable", { error: String(err) });
       return null;
     });
   const taken = await add(1);
-  const over = taken?.filter(({ total }, i) => total > counters[i][1]) ?? [];
-  if (over.length) throw tooManyFailures(Math.max(...over.map((o) => o.retryAfter)));
+  const over = taken?.flatMap(({ total, retryAfter }, i) =>
+    total > counters[i][1] ? [retryAfter(counters[i][1])] : [],
+  );
+  if (over?.length) {
+    // A refused attempt checks nothing, so it does not count: retrying while held back does not hold back longer.
+    await add(-1);
+    throw tooManyFailures(Math.max(...over));
+  }
   const found = await check();
   if (found !== undefined && taken) await add(-1);
   return found;
