@@ -101,8 +101,8 @@ function expectEndings(
 describe("tool answers that are slow, hang, too large or malformed", () => {
   it("api tools: each a recorded timeout or failure within the timeout; the model told; the reply ends", async () => {
     const owner = await seedOwner();
-    // The upstream's `parallel-tools` model (here paced) calls every tool at once, then answers "Result: " and what each tool
-    // message said.
+    // The upstream's `parallel-tools` model (here paced) calls every tool at once, then answers "Result: " and what
+    // each tool message said.
     const model = await upstreamModel(owner, { modelName: PARALLEL_TOOLS });
     const tools = await Promise.all([
       apiTool(owner, "trickling_api", "/trickle/x?ms=20000"),

@@ -247,7 +247,7 @@ describe("POST /auth/sessions/ (console sign-in)", () => {
     expect(clientOf("203.0.113.9")).toBe("203.0.113.9");
   });
 
-  it("failed sign-ins count over the last 15 minutes, across a window's edge; a refused one does not count", async () => {
+  it("failed sign-ins count over the last 15 minutes, across a window's edge; refused ones do not count", async () => {
     const who = { email: `${unique("window")}@example.com`, client: null };
     const fail = async () => undefined;
     const start = Math.ceil(Date.now() / SIGN_IN_WINDOW_MS) * SIGN_IN_WINDOW_MS;
