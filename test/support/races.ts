@@ -41,39 +41,32 @@ export const updatingAfter = (real: Db, before: Before): Db => statementAfter("u
 /** `real`, with `before` run ahead of its first DELETE, once the statement is awaited. */
 export const deletingAfter = (real: Db, before: Before): Db => statementAfter("delete", real, before);
 
-/** `real`, with `before` run ahead of its first batch: after the writer's reads, before its writes. */
-export function batchingAfter(real: Db, before: Before): Db {
+/** `target`, with `before` run ahead of its first `batch` call: after the writer's reads, before its writes. */
+function firstBatchAfter<T extends object>(target: T, before: Before): T {
   let pending = true;
-  return new Proxy(real, {
+  return new Proxy(target, {
     get(t, key) {
       const value = Reflect.get(t, key, t);
-      if (key !== "batch" || !pending) return typeof value === "function" ? value.bind(t) : value;
+      if (typeof value !== "function") return value;
+      if (key !== "batch" || !pending) return value.bind(t);
       pending = false;
-      return async (...args: Parameters<Db["batch"]>) => {
+      return async (...args: unknown[]) => {
         await before();
-        return t.batch(...args);
+        return await value.apply(t, args);
       };
     },
   });
 }
 
+/** `real`, with `before` run ahead of its first (drizzle) batch. */
+export const batchingAfter = (real: Db, before: Before): Db => firstBatchAfter(real, before);
+
 /**
  * `real`, with `before` run ahead of the first batch on its D1 binding (`batch` of src/db/prepared.ts, which a service
- * writing D1 directly uses, not drizzle's): after the writer's reads, before its writes.
+ * writing D1 directly uses, not drizzle's).
  */
 export function d1BatchingAfter(real: Db, before: Before): Db {
-  let pending = true;
-  const d1 = new Proxy(client(real), {
-    get(t, key) {
-      const value = Reflect.get(t, key, t);
-      if (key !== "batch" || !pending) return typeof value === "function" ? value.bind(t) : value;
-      pending = false;
-      return async (statements: D1PreparedStatement[]) => {
-        await before();
-        return await t.batch(statements);
-      };
-    },
-  });
+  const d1 = firstBatchAfter(client(real), before);
   return new Proxy(real, {
     get(t, key) {
       if (key === "$client") return d1;
