@@ -12,6 +12,7 @@ import { handsOff } from "./conversation/handoff";
 import { type FiguredAssistant, messageFigureWrites, type Question, stretchWrites } from "./statistics/message-figures";
 import { logError } from "../lib/log";
 import { clip } from "../lib/text";
+import { purgeLinksGone } from "./conversation/created-links";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -175,12 +176,14 @@ export function newConversationWrites(
 
 /**
  * Stores a conversation created on its own (without a message) in its part of the organization's data plane, with a
- * copy of its contact when that part is not the contact's (services/shards/contact-copies.ts); answers the part.
+ * copy of its contact when that part is not the contact's (services/shards/contact-copies.ts); answers the part. Its
+ * inbox and assistant, read before, are read again once it is stored (conversation/created-links.ts).
  */
 export async function storeConversation(env: Bindings, row: ConversationRow): Promise<Db> {
   const part = await conversationDb(env, row.organizationId, row.id);
   const copies = await contactCopyWrites(env, part, row.organizationId, row.id, row.contactId);
   await batch(part, [...copies, ...conversationInserts(part, row)]);
+  await purgeLinksGone(env, row, part);
   return part;
 }
 

@@ -87,7 +87,8 @@ export async function listGroups(db: Db, organizationId: string, query: string |
  */
 export async function deleteGroup(db: Db, parts: Db[], organizationId: string, id: string): Promise<string[]> {
   const group = await findGroup(db, organizationId, id);
-  await writePurges(parts, [{ organizationId, kind: "group", id: group.id }]);
+  const purge = [{ organizationId, kind: "group" as const, id: group.id }];
+  await writePurges(parts, purge);
   // One transaction: no member joins between this read and the delete that takes their membership along.
   const [left] = await db.batch([
     db.select({ id: groupMembers.memberId }).from(groupMembers).where(eq(groupMembers.groupId, group.id)),
@@ -102,6 +103,8 @@ export async function deleteGroup(db: Db, parts: Db[], organizationId: string, i
       ),
     db.delete(groups).where(and(eq(groups.id, group.id), eq(groups.organizationId, organizationId))),
   ]);
+  // Again once the group is gone: an assignment that found it after the housekeeping ran the first wrote after it.
+  await writePurges(parts, purge);
   return left.map((m) => m.id);
 }
 

@@ -319,7 +319,7 @@ export async function updateInbox(
  * removed, if any, and `leavePlatform`: its channel's row went with it, yet what connect registered on the platform
  * (a Telegram bot's webhook) stays until asked, so the caller runs this once the answer is given, as a disconnect
  * asks (channels/disconnect.ts; a refusal is logged, never undoes the delete). The data plane (`data`) first: the
- * purges and the conversations named to forget; then the control rows (`db`).
+ * purges and the conversations named to forget; then the control rows (`db`); then the purges again.
  */
 export async function deleteInbox(
   env: Bindings,
@@ -336,16 +336,20 @@ export async function deleteInbox(
   const leavePlatform = await inboxChannelLeaving(env, db, organizationId, id);
   // Its webhooks go with it in `DB`, so their deliveries are purged too.
   const hooks = await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, id));
-  await writePurges(parts, [
-    { organizationId, kind: "inbox", id },
+  const purge = [
+    { organizationId, kind: "inbox" as const, id },
     ...hooks.map((hook) => ({ organizationId, kind: "webhook" as const, id: hook.id })),
-  ]);
+  ];
+  await writePurges(parts, purge);
   // While the keys cascade, the delete takes the conversations: they are named first.
   for (const data of parts) await forgetInboxConversations(data, id);
   await db.batch([
     db.delete(webChats).where(eq(webChats.inboxId, id)),
     db.delete(inboxes).where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId))),
   ]);
+  // Again once the inbox is gone: the housekeeping may have run the first before, and a writer that still found the
+  // inbox wrote its rows after that run (docs/decisions.md, "A deleted label leaves no link").
+  await writePurges(parts, purge);
   return { webChat: view.channel, leavePlatform };
 }
 

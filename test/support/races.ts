@@ -103,3 +103,26 @@ export async function whileBatching<T>(
     restore();
   }
 }
+
+/**
+ * `whileBatching` on each of `d1s` (an organization's parts: the write's part is not known ahead), `before` run once,
+ * ahead of the first batch that `matches` on any of them.
+ */
+export async function whileBatchingAny<T>(
+  d1s: D1Database[],
+  matches: (sql: string[]) => boolean,
+  before: Before,
+  request: () => Promise<T>,
+): Promise<T> {
+  let pending = true;
+  const once = async () => {
+    if (!pending) return;
+    pending = false;
+    await before();
+  };
+  const run = [...new Set(d1s)].reduceRight<() => Promise<T>>(
+    (inner, d1) => () => whileBatching(d1, matches, once, inner),
+    request,
+  );
+  return await run();
+}

@@ -131,8 +131,8 @@ export async function updateChatbot(
  * Deletes the assistant with its default inbox (and that inbox's conversations); other inboxes stay, without
  * assistant. Its data-plane rows, its default inbox's and that inbox's webhooks' are purged (services/purges.ts): the
  * purges and the conversations named to forget in each part of the data plane of the organization hosting it first,
- * then the control rows (`db`). The host is the default inbox's organization: a personal assistant has none of its
- * own, and its creator may delete it while acting in another organization.
+ * then the control rows (`db`), then the purges again. The host is the default inbox's organization: a personal
+ * assistant has none of its own, and its creator may delete it while acting in another organization.
  */
 export async function deleteChatbot(env: Bindings, db: Db, chatbot: Pick<ChatbotRow, "id" | "organizationId">) {
   const { id } = chatbot;
@@ -143,15 +143,18 @@ export async function deleteChatbot(env: Bindings, db: Db, chatbot: Pick<Chatbot
   const organizationId = inbox?.organizationId ?? chatbot.organizationId;
   const parts = organizationId ? await dataParts(env, organizationId) : [];
   const hooks = inbox ? await db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.inboxId, inbox.id)) : [];
-  await writePurges(parts, [
-    { organizationId, kind: "chatbot", id },
+  const purge = [
+    { organizationId, kind: "chatbot" as const, id },
     ...(inbox ? [{ organizationId, kind: "inbox" as const, id: inbox.id }] : []),
     ...hooks.map((hook) => ({ organizationId, kind: "webhook" as const, id: hook.id })),
-  ]);
+  ];
+  await writePurges(parts, purge);
   // While the keys cascade, the inbox's delete takes its conversations: they are named first.
   if (inbox) for (const data of parts) await forgetInboxConversations(data, inbox.id);
   await db.batch([
     db.delete(inboxes).where(and(eq(inboxes.chatbotId, id), eq(inboxes.isDefault, true))),
     db.delete(chatbots).where(eq(chatbots.id, id)),
   ]);
+  // Again once the rows are gone: a writer that found them after the housekeeping ran the first wrote after that run.
+  await writePurges(parts, purge);
 }

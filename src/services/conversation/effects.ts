@@ -14,6 +14,7 @@ import { liveInboxEffect } from "./inbox-events";
 import { channelEffect } from "../channels/outbound";
 import { autoAssignmentEffect } from "../assignment/effect";
 import { searchTermsEffect } from "./search-terms";
+import { createdLinksEffect } from "./created-links";
 import type { OutboxConfig } from "./outbox-config";
 
 /** A message as its effects see it, once stored: `conversation` is the state it left. */
@@ -88,6 +89,7 @@ const EFFECTS: MessageEffect[] = [
   evaluationEffect,
   autoAssignmentEffect,
   searchTermsEffect,
+  createdLinksEffect,
 ];
 
 /** Adds an effect for a test, after the others; returns its removal. Tests only: production effects are in EFFECTS. */

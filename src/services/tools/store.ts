@@ -91,9 +91,12 @@ const asRead = (t: ToolRow) =>
 
 /**
  * Deletes the tool; its execution records stay without it (its purge, services/purges.ts, in each of `datas`: the
- * data planes that may hold its records, its organization's or, for a global tool, every one).
+ * data planes that may hold its records, its organization's or, for a global tool, every one). The purge is written
+ * again once the tool is gone: a call that found the tool after the housekeeping ran the first recorded after it.
  */
 export async function deleteTool(db: Db, datas: Db[], tool: { id: string; organizationId: string | null }) {
-  await writePurges(datas, [{ organizationId: tool.organizationId, kind: "tool", id: tool.id }]);
+  const purge = [{ organizationId: tool.organizationId, kind: "tool" as const, id: tool.id }];
+  await writePurges(datas, purge);
   await db.delete(tools).where(eq(tools.id, tool.id));
+  await writePurges(datas, purge);
 }

@@ -347,8 +347,14 @@ export async function insertWebhook(
   return id;
 }
 
-/** Deletes the organization's webhook; its deliveries are purged (services/purges.ts: the purge on `data` first). */
+/**
+ * Deletes the organization's webhook; its deliveries are purged (services/purges.ts: the purge on `data` first, and
+ * again once the webhook is gone: a delivery queued by a message that found it after the housekeeping ran the first
+ * was written after that run).
+ */
 export async function deleteWebhook(db: Db, parts: Db[], organizationId: string, id: string) {
-  await writePurges(parts, [{ organizationId, kind: "webhook", id }]);
+  const purge = [{ organizationId, kind: "webhook" as const, id }];
+  await writePurges(parts, purge);
   await db.delete(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.organizationId, organizationId)));
+  await writePurges(parts, purge);
 }

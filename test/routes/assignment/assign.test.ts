@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUCH_ID, PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { deleteGroup } from "../../../src/services/groups";
+import {
+  NO_SUCH_ID,
+  PREFIXES,
+  call,
+  conversationRow,
+  db,
+  expectError,
+  parts,
+  seedMember,
+  seedOwner,
+} from "../../harness";
+import { batchingAfter } from "../../support/races";
+import { purgedThrough } from "../../support/purges";
 import { liveEvents } from "../../support/sse";
 import { assistantWithInbox, getConversation, handedOff, seedAgent, seedTeam } from "./fixtures";
 
@@ -170,6 +183,23 @@ describe("POST /conversations/{id}/assign/", () => {
     expect((await owner.fetch("POST", path, { teamId: null })).status).toBe(200);
     const kept = await getConversation(owner, id);
     expect([kept.assignee?.id, kept.team]).toEqual([agent.userId, null]);
+  });
+
+  it("a team given while it is deleted is unlinked, even with its purge run before the team went", async () => {
+    const owner = await seedOwner();
+    const team = await seedTeam(owner, []);
+    const { talk } = await assistantWithInbox(owner, null);
+    const { conversationId: id } = await talk("hello");
+    // After the delete wrote its purge, before it deletes the team: the housekeeping runs the purge (nothing to take
+    // yet), then the conversation is given the team, which still exists.
+    const assigned = async () => {
+      await purgedThrough(owner.organizationId, "group", team);
+      expect((await owner.fetch("POST", `/conversations/${id}/assign/`, { teamId: team })).status).toBe(200);
+    };
+    await deleteGroup(batchingAfter(db(), assigned), await parts(owner.organizationId), owner.organizationId, team);
+    expect((await conversationRow(owner.organizationId, id)).teamId).toBe(team);
+    await purgedThrough(owner.organizationId, "group", team);
+    expect((await conversationRow(owner.organizationId, id)).teamId).toBeNull();
   });
 
   it("401 without a key, 403 without conversation.manage, 404 for a foreign or missing conversation", async () => {

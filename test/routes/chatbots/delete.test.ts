@@ -4,10 +4,30 @@ import { runPurges } from "../../../src/services/purges";
 import { dataDbs, placement } from "../../../src/services/shards";
 import { describe, expect, it } from "vitest";
 import { conversations } from "../../../src/db/schema";
-import { PREFIXES, call, countInParts, data, expectError, seedMember, seedOwner, unique } from "../../harness";
+import { PREFIXES, call, countInParts, data, db, expectError, seedMember, seedOwner, unique } from "../../harness";
+import type { Actor } from "../../harness";
+import { deleteChatbot } from "../../../src/services/chatbots/store";
+import { SHARDS, shardDb } from "../../../src/services/shards";
+import { batchingAfter, whileBatchingAny } from "../../support/races";
+import { purgedThrough } from "../../support/purges";
 import { createChatbot } from "../../fixtures/chatbots";
 import { createInbox } from "../inboxes/fixtures";
 import { inboxesOf, linksOf, ok, ownOrganizationOf, storedChatbot } from "./helpers";
+
+/** A completion of `bot`'s, starting a conversation in its default inbox; `settings` waits for its after-work. */
+const asked = async (owner: Actor, bot: { id: string }) =>
+  (await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, { message: { content: "hello" } }, { settings: {} }))
+    .status;
+/** What the assistant's purges take in `owner`'s data plane: its default inbox's conversations, its words. */
+const leftOf = async (owner: Actor, bot: { id: string; defaultInbox: { id: string } | null }) => ({
+  conversations: await countInParts(owner.organizationId, "conversations", "inbox_id = ?", bot.defaultInbox!.id),
+  words: await countInParts(owner.organizationId, "chatbot_words", "chatbot_id = ?", bot.id),
+});
+/** Runs the assistant's purges and its default inbox's through. */
+const purgedAll = async (owner: Actor, bot: { id: string; defaultInbox: { id: string } | null }) => {
+  await purgedThrough(owner.organizationId, "chatbot", bot.id);
+  await purgedThrough(owner.organizationId, "inbox", bot.defaultInbox!.id);
+};
 
 describe("DELETE /chatbots/{id}/", () => {
   it.each(PREFIXES)(
@@ -39,6 +59,38 @@ describe("DELETE /chatbots/{id}/", () => {
       await expectError(await owner.fetch("DELETE", `/chatbots/${bot.id}/`), 404, "not_found");
     },
   );
+
+  it("a conversation started as the assistant is deleted goes with it, even with the purges run before", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    // After the delete wrote its purges, before it deletes the assistant: the housekeeping runs them (nothing to take
+    // yet), then a completion starts a conversation with the assistant, which still exists.
+    const started = async () => {
+      await purgedAll(owner, bot);
+      expect(await asked(owner, bot)).toBe(200);
+    };
+    await deleteChatbot(env, batchingAfter(db(), started), { id: bot.id, organizationId: owner.organizationId });
+    expect((await leftOf(owner, bot)).conversations).toBe(1);
+    await purgedAll(owner, bot);
+    expect(await leftOf(owner, bot)).toEqual({ conversations: 0, words: 0 });
+  });
+
+  it("a conversation stored after its assistant's delete and the purges' run goes at the next run", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    // After the completion read the assistant, before its first turn stores the conversation: the delete, and the
+    // housekeeping's run of its purges.
+    const deleted = async () => {
+      expect((await owner.fetch("DELETE", `/chatbots/${bot.id}/`)).status).toBe(204);
+      await purgedAll(owner, bot);
+    };
+    const shards = SHARDS.map((name) => shardDb(env, name));
+    const storesConversation = (sql: string[]) => sql.some((s) => /^insert into "conversations"/i.test(s));
+    await whileBatchingAny(shards, storesConversation, deleted, () => asked(owner, bot));
+    expect((await leftOf(owner, bot)).conversations).toBe(1);
+    await purgedAll(owner, bot);
+    expect(await leftOf(owner, bot)).toEqual({ conversations: 0, words: 0 });
+  });
 
   it("a manager who sees the assistant may delete it", async () => {
     const owner = await seedOwner();

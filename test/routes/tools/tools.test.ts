@@ -3,6 +3,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { tools } from "../../../src/db/schema";
 import { db, expectError, NO_SUCH_ID, PREFIXES, seedMember, seedOwner, seedStaff, unique } from "../../harness";
+import { countInParts, parts } from "../../harness";
+import { deleteTool } from "../../../src/services/tools/store";
+import { deletingAfter } from "../../support/races";
+import { purgedThrough } from "../../support/purges";
 import { expectDenied, expectNotFound, expectUnknownIds } from "../../support/refusals";
 import { createTool, weatherToolBody } from "../../fixtures/tools";
 import { bodyOf } from "../../support/api";
@@ -328,6 +332,25 @@ describe("tools CRUD", () => {
     const atNewHost = stats.requests.filter((r) => r.path.startsWith(collect));
     expect(atNewHost.length).toBeGreaterThan(0);
     expect(atNewHost.map((r) => r.apiKey)).not.toContain(secret);
+  });
+
+  it("a call recorded as the tool is deleted loses it, even with the purge run before the tool went", async () => {
+    const owner = await seedOwner();
+    const tool = await createTool(owner, weatherToolBody());
+    const bot = await agentWith(owner, [tool]);
+    const records = () => countInParts(owner.organizationId, "tool_execution_records", "tool_id = ?", tool.id);
+    // After the delete wrote its purge, before it deletes the tool: the housekeeping runs the purge (nothing to take
+    // yet), then the assistant calls the tool, which still exists, and records the call.
+    const called = async () => {
+      await purgedThrough(owner.organizationId, "tool", tool.id);
+      const asked = { message: { content: "Use get_weather with city: Paris" } };
+      expect((await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, asked, { settings: {} })).status).toBe(200);
+    };
+    const held = { id: tool.id, organizationId: owner.organizationId };
+    await deleteTool(deletingAfter(db(), called), await parts(owner.organizationId), held);
+    expect(await records()).toBeGreaterThan(0);
+    await purgedThrough(owner.organizationId, "tool", tool.id);
+    expect(await records()).toBe(0);
   });
 
   it("assistants take tools: [{id}] on create and update, and show them", async () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, data, expectError, seedMember, seedOwner } from "../../harness";
+import { PREFIXES, call, countInParts, data, db, expectError, parts, seedMember, seedOwner } from "../../harness";
+import { deleteWebhook } from "../../../src/services/webhooks/config";
+import { createChatbot } from "../../fixtures/chatbots";
+import { deletingAfter } from "../../support/races";
+import { purgedThrough } from "../../support/purges";
 import { runPurges } from "../../../src/services/purges";
 import { expectDenied, expectNotFound } from "../../support/refusals";
 import {
@@ -14,6 +18,25 @@ import {
 } from "./fixtures";
 
 describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
+  it("a delivery queued as the webhook is deleted goes with it, even with the purge run before it went", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const hook = await createWebhook(owner, bot.defaultInbox!.id);
+    const deliveries = () => countInParts(owner.organizationId, "webhook_deliveries", "webhook_id = ?", hook.id);
+    // After the delete wrote its purge, before it deletes the webhook: the housekeeping runs the purge (nothing to
+    // take yet), then a message in its inbox queues a delivery to the webhook, which still exists.
+    const queued = async () => {
+      await purgedThrough(owner.organizationId, "webhook", hook.id);
+      const asked = { message: { content: "hello" } };
+      expect((await owner.fetch("POST", `/chatbots/${bot.id}/completions/`, asked, { settings: {} })).status).toBe(200);
+    };
+    const { organizationId } = owner;
+    await deleteWebhook(deletingAfter(db(), queued), await parts(organizationId), organizationId, hook.id);
+    expect(await deliveries()).toBeGreaterThan(0);
+    await purgedThrough(organizationId, "webhook", hook.id);
+    expect(await deliveries()).toBe(0);
+  });
+
   it.each(PREFIXES)("deletes the webhook with its delivery records (%s)", async (prefix) => {
     const owner = await seedOwner();
     const { bot, inboxId, messageIds } = await seedConversation(owner, 1);
