@@ -29,6 +29,17 @@ const principalOf = (
   via: Pick<Principal, "apiKeyId" | "session" | "defaultOrganizationId">,
 ): Principal => ({ userId: user.id, email: user.email, name: user.name, isStaff: user.isStaff, user, ...via });
 
+/** Writes a key's or a session's last use after the response (its row's `lastUsedAt`), so no request waits on it. */
+function recordUse(c: Context<AppEnv>, table: typeof apiKeys | typeof consoleSessions, id: string, now: number) {
+  c.executionCtx.waitUntil(
+    c.var.db
+      .update(table)
+      .set({ lastUsedAt: now })
+      .where(eq(table.id, id))
+      .then(() => undefined),
+  );
+}
+
 /**
  * Resolves the caller (the principal) on every route except the public ones: an API key in
  * `Authorization`, else the operator console's session cookie (CONTRACT section 16) where `consoleSession` allows it.
@@ -59,13 +70,7 @@ export const authenticate = (
     );
     if (!row.lastUsedAt || now - row.lastUsedAt > LAST_USED_RESOLUTION_MS) {
       row.lastUsedAt = now;
-      c.executionCtx.waitUntil(
-        db
-          .update(apiKeys)
-          .set({ lastUsedAt: now })
-          .where(eq(apiKeys.id, row.apiKeyId))
-          .then(() => undefined),
-      );
+      recordUse(c, apiKeys, row.apiKeyId, now);
     }
     await next();
   });
@@ -95,13 +100,7 @@ async function withSession(c: Context<AppEnv>, token: string, next: () => Promis
   const touch = now - session.lastUsedAt > SESSION_TOUCH_MS;
   if (touch) {
     session.lastUsedAt = now;
-    c.executionCtx.waitUntil(
-      db
-        .update(consoleSessions)
-        .set({ lastUsedAt: now })
-        .where(eq(consoleSessions.id, session.id))
-        .then(() => undefined),
-    );
+    recordUse(c, consoleSessions, session.id, now);
   }
   await next();
   // The cookie's Max-Age slides with the session, unless the handler set the cookie itself (sign-out).

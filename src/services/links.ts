@@ -2,7 +2,7 @@
 // resource that has them reads and writes them the same way.
 import { and, eq, inArray, isNull, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { AnySQLiteColumn, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../env";
 import { groupMembers } from "../db/schema";
 import { type ApiError, fieldError, isUniqueViolation } from "../lib/errors";
@@ -138,6 +138,26 @@ export async function requireKnownIds(
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length) throw fieldError(field, `${lead}: ${unknown.slice(0, 5).join(", ")}.`);
 }
+
+/** `requireKnownIds` over the rows of `table` (by their `id`) that `condition` lets the caller link. */
+export const requireKnownRows = (
+  db: Db,
+  table: SQLiteTable & { id: AnySQLiteColumn<{ data: string; notNull: true }> },
+  ids: string[],
+  condition: SQL | undefined,
+  field: string,
+  lead: string,
+) =>
+  requireKnownIds(
+    ids,
+    (part) =>
+      db
+        .select({ id: table.id })
+        .from(table)
+        .where(and(inArray(table.id, part), condition)),
+    field,
+    lead,
+  );
 
 /**
  * Links resources to a group in bulk (its members, its assistants). Each of `ids` must be one `known` reads, else a

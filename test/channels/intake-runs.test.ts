@@ -4,11 +4,10 @@
 // other leaves it to it.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { channelEvents } from "../../src/db/schema";
 import { takeInEvents } from "../../src/services/channels/intake";
 import { client } from "../../src/db/prepared";
 import { data, db, type Actor } from "../harness";
-import { conversationsOf, eventually, lastIs, messagesOf, messagesWhen, onlyConversation } from "./support";
+import { conversationsOf, eventually, keepEvent, lastIs, messagesOf, messagesWhen, onlyConversation } from "./support";
 import { sent, telegram, telegramInbox, textUpdate, type TelegramUser } from "./telegram-support";
 import { objectsUnder, uploadRowsOf } from "../support/upload-bytes";
 
@@ -76,17 +75,8 @@ describe("a channel event taken in again", () => {
       attachments: [],
       at: now,
     };
-    await (await data(owner.organizationId)).insert(channelEvents).values({
-      inboxId: inbox.inboxId,
-      eventId: event.eventId,
-      organizationId: owner.organizationId,
-      payload: { ...event, receivedAt: now },
-      threadKey: event.threadKey,
-      at: now,
-      receivedAt: now,
-      // A run named its message, then died before posting it.
-      messageId: crypto.randomUUID(),
-    });
+    // A run named its message, then died before posting it.
+    await keepEvent(owner.organizationId, inbox.inboxId, event, { messageId: crypto.randomUUID() });
 
     expect(await takeInAgain(owner, inbox.inboxId, event.eventId)).toEqual(new Set());
     const messages = await messagesWhen(owner, conversation.id, (m) => m.length === 4 && lastIs("sent")(m));
@@ -113,15 +103,7 @@ async function keptPhoto(owner: Actor, inboxId: string, from: TelegramUser, capt
     attachments: photos.map((name) => ({ kind: "image", ref: `${name}-${eventId}` })),
     at: now,
   };
-  await (await data(owner.organizationId)).insert(channelEvents).values({
-    inboxId,
-    eventId,
-    organizationId: owner.organizationId,
-    payload: { ...event, receivedAt: now },
-    threadKey: event.threadKey,
-    at: now,
-    receivedAt: now,
-  });
+  await keepEvent(owner.organizationId, inboxId, event);
   return eventId;
 }
 

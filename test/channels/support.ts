@@ -8,6 +8,7 @@ import type { Actor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { countRows, data, unique } from "../harness";
 import { client } from "../../src/db/prepared";
+import { channelEvents } from "../../src/db/schema";
 import type { ChannelPlatform } from "../../src/services/channels/types";
 import { bodyOf, refinedBodyOf, type Schemas } from "../support/api";
 import type { GraphBody, LineBody, RecordedRequest, SlackBody, TelegramBody } from "../support/platforms/recorded";
@@ -143,6 +144,28 @@ export const storedEvents = async (organizationId: string, inboxId: string) =>
   countRows(client(await data(organizationId)), "channel_events WHERE inbox_id = ?", inboxId);
 
 /** The inbox's events set aside (status `ignored`), with their reasons, in the order they came. */
+/**
+ * An event stored as a channel's webhook keeps it for the intake (pending, not yet queued), come at `event.at`;
+ * `columns` adds to its row (a message a run named before it died, say).
+ */
+export async function keepEvent(
+  organizationId: string,
+  inboxId: string,
+  event: { eventId: string; threadKey: string; at: number } & Record<string, unknown>,
+  columns: { messageId?: string } = {},
+) {
+  await (await data(organizationId)).insert(channelEvents).values({
+    inboxId,
+    eventId: event.eventId,
+    organizationId,
+    payload: { ...event, receivedAt: event.at },
+    threadKey: event.threadKey,
+    at: event.at,
+    receivedAt: event.at,
+    ...columns,
+  });
+}
+
 export const setAside = async (organizationId: string, inboxId: string) =>
   (
     await client(await data(organizationId))

@@ -34,6 +34,12 @@ const mcpTool = (owner: Actor, extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
+/** A connector "Crm" of the registry's custom entry, on the test MCP server's endpoint that checks credentials. */
+async function crmConnector(owner: Actor, extra: Record<string, unknown> = {}) {
+  const body = { mcpRegistryId: CUSTOM_ENTRY, displayName: "Crm", urlVariables: { serverUrl: mcp("/auth/mcp") } };
+  return bodyOf<"POST /connectors/">(await post(owner, "/connectors/", { ...body, ...extra }));
+}
+
 async function ask(actor: Actor, botId: string, content: string, extra: Record<string, unknown> = {}) {
   const res = await post(actor, `/chatbots/${botId}/completions/`, { message: { content, ...extra } }, 200);
   return refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
@@ -227,14 +233,7 @@ describe("agent replies calling MCP tools", () => {
     async () => {
       const owner = await seedOwner();
       const model = await upstreamModel(owner);
-      const connector = await bodyOf<"POST /connectors/">(
-        await post(owner, "/connectors/", {
-          mcpRegistryId: CUSTOM_ENTRY,
-          displayName: "Crm",
-          urlVariables: { serverUrl: mcp("/auth/mcp") },
-          authHeaders: { Authorization: "Bearer good-token" },
-        }),
-      );
+      const connector = await crmConnector(owner, { authHeaders: { Authorization: "Bearer good-token" } });
       const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
       const first = await ask(owner, bot.id, "use Crm__whoami");
       expect(first.message.contentPayload.toolCalls[0]).toMatchObject({
@@ -275,14 +274,7 @@ describe("agent replies calling MCP tools", () => {
   it("a member's personal connector credential is not sent to a server the connector was moved to", async () => {
     const owner = await seedOwner();
     const model = await upstreamModel(owner);
-    const connector = await bodyOf<"POST /connectors/">(
-      await post(owner, "/connectors/", {
-        mcpRegistryId: CUSTOM_ENTRY,
-        displayName: "Crm",
-        urlVariables: { serverUrl: mcp("/auth/mcp") },
-        authHeaders: { "X-Service": "service-secret" },
-      }),
-    );
+    const connector = await crmConnector(owner, { authHeaders: { "X-Service": "service-secret" } });
     // The owner's personal token for the CRM server.
     const secret = `Bearer owner-personal-${crypto.randomUUID()}`;
     await post(owner, `/connectors/${connector.id}/credentials/`, { headers: { Authorization: secret } });
@@ -357,13 +349,7 @@ describe("agent replies calling MCP tools", () => {
     const manager = await seedMember(owner, ["tool.view", "tool.manage"]);
     const model = await upstreamModel(owner);
     const tool = await mcpTool(owner, { name: "who", mcpAllowedTools: ["whoami"], groups: [{ id: manager.groupId! }] });
-    const connector = await bodyOf<"POST /connectors/">(
-      await post(owner, "/connectors/", {
-        mcpRegistryId: CUSTOM_ENTRY,
-        displayName: "Crm",
-        urlVariables: { serverUrl: mcp("/auth/mcp") },
-      }),
-    );
+    const connector = await crmConnector(owner);
     const bot = await agentWith(owner, [tool], model);
     const secret = `Bearer contact-${crypto.randomUUID()}`;
     const contact = await bodyOf<"POST /contacts/">(

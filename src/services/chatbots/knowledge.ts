@@ -1,7 +1,7 @@
-import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbotKnowledgeBases, faqs, knowledgeBaseFiles, knowledgeBases } from "../../db/schema";
-import { type PageWindow, mapPage, paginate } from "../../db/paginate";
+import { type Page, type PageWindow, mapPage, paginate } from "../../db/paginate";
 import { contains } from "../../lib/sql";
 import type { OrgAccess } from "../access";
 import type { FaqRow } from "../knowledge/faqs";
@@ -57,6 +57,37 @@ interface ChatbotKnowledgeQuery {
   query?: string;
 }
 
+/**
+ * A page of an assistant's knowledge items, files or FAQs, newest first, each with its knowledge base: the items of
+ * the bases in scope whose `search` column contains the query (all without one); none for built-in knowledge.
+ */
+async function knowledgeItemsPage<T extends typeof knowledgeBaseFiles | typeof faqs>(
+  of: ChatbotKnowledgeOf,
+  q: ChatbotKnowledgeQuery,
+  window: PageWindow,
+  items: T,
+  search: SQLWrapper,
+): Promise<Page<{ item: T["$inferSelect"]; kb: KnowledgeBaseRow }>> {
+  const db = of.db;
+  const { scope } = await chatbotKnowledgeScope(of, q.source);
+  if (!scope) return { count: 0, items: [] };
+  const where = and(scope, q.query ? contains(search, q.query) : undefined);
+  const join = eq(knowledgeBases.id, items.knowledgeBaseId);
+  return paginate(
+    window,
+    db.select({ n: count() }).from(items).innerJoin(knowledgeBases, join).where(where),
+    ({ limit, offset }) =>
+      db
+        .select({ item: items, kb: knowledgeBases })
+        .from(items)
+        .innerJoin(knowledgeBases, join)
+        .where(where)
+        .orderBy(desc(items.createdAt), desc(items.id))
+        .limit(limit)
+        .offset(offset),
+  );
+}
+
 /** A page of the files of an assistant's knowledge, newest first, as records (URLs under `origin`). */
 export async function listChatbotKnowledgeFiles(
   of: ChatbotKnowledgeOf,
@@ -64,59 +95,25 @@ export async function listChatbotKnowledgeFiles(
   window: PageWindow,
   origin: string,
 ) {
-  const db = of.db;
-  const { scope } = await chatbotKnowledgeScope(of, q.source);
-  if (!scope) return { count: 0, items: [] };
-  const where = and(scope, q.query ? contains(knowledgeBaseFiles.filename, q.query) : undefined);
-  const join = eq(knowledgeBases.id, knowledgeBaseFiles.knowledgeBaseId);
-  const page = await paginate(
-    window,
-    db.select({ n: count() }).from(knowledgeBaseFiles).innerJoin(knowledgeBases, join).where(where),
-    ({ limit, offset }) =>
-      db
-        .select({ file: knowledgeBaseFiles, kb: { id: knowledgeBases.id, name: knowledgeBases.name } })
-        .from(knowledgeBaseFiles)
-        .innerJoin(knowledgeBases, join)
-        .where(where)
-        .orderBy(desc(knowledgeBaseFiles.createdAt), desc(knowledgeBaseFiles.id))
-        .limit(limit)
-        .offset(offset),
-  );
+  const page = await knowledgeItemsPage(of, q, window, knowledgeBaseFiles, knowledgeBaseFiles.filename);
   const labels = await fileLabels(
-    db,
-    page.items.map((r) => r.file.id),
+    of.db,
+    page.items.map((r) => r.item.id),
   );
-  return mapPage(page, ({ file, kb }) => fileRecord(origin, file, kb, labels(file.id)));
+  return mapPage(page, ({ item, kb }) => fileRecord(origin, item, { id: kb.id, name: kb.name }, labels(item.id)));
 }
 
 /** A page of the FAQs of an assistant's knowledge, newest first, as records. */
 export async function listChatbotKnowledgeFaqs(of: ChatbotKnowledgeOf, q: ChatbotKnowledgeQuery, window: PageWindow) {
-  const db = of.db;
-  const { scope } = await chatbotKnowledgeScope(of, q.source);
-  if (!scope) return { count: 0, items: [] };
-  const where = and(scope, q.query ? contains(faqs.question, q.query) : undefined);
-  const join = eq(knowledgeBases.id, faqs.knowledgeBaseId);
-  const page = await paginate(
-    window,
-    db.select({ n: count() }).from(faqs).innerJoin(knowledgeBases, join).where(where),
-    ({ limit, offset }) =>
-      db
-        .select({ faq: faqs, kb: knowledgeBases })
-        .from(faqs)
-        .innerJoin(knowledgeBases, join)
-        .where(where)
-        .orderBy(desc(faqs.createdAt), desc(faqs.id))
-        .limit(limit)
-        .offset(offset),
-  );
+  const page = await knowledgeItemsPage(of, q, window, faqs, faqs.question);
   // `faqRecords` maps the FAQs of one knowledge base; group the page by base, then keep its order.
   const byBase = new Map<string, { kb: KnowledgeBaseRow; rows: FaqRow[] }>();
-  for (const { faq, kb } of page.items)
-    (byBase.get(kb.id) ?? byBase.set(kb.id, { kb, rows: [] }).get(kb.id)!).rows.push(faq);
+  for (const { item, kb } of page.items)
+    (byBase.get(kb.id) ?? byBase.set(kb.id, { kb, rows: [] }).get(kb.id)!).rows.push(item);
   const mapped = new Map(
-    (await Promise.all([...byBase.values()].map(({ kb, rows }) => faqRecords(db, kb, rows))))
+    (await Promise.all([...byBase.values()].map(({ kb, rows }) => faqRecords(of.db, kb, rows))))
       .flat()
       .map((f) => [f.id, f]),
   );
-  return mapPage(page, ({ faq }) => mapped.get(faq.id)!);
+  return mapPage(page, ({ item }) => mapped.get(item.id)!);
 }

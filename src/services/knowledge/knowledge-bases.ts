@@ -23,7 +23,7 @@ import { visibleChatbotsCondition } from "../chatbots/visibility";
 import { requireOrganizationGroups } from "../groups";
 import { getModel } from "../models";
 import { knowledgeBaseRecord, type KnowledgeBasePatch, type KnowledgeBaseWrite } from "../records/knowledge-bases";
-import { groupIdsOf, groupLinksOf, linkStatements, linksOf, reachableThroughGroups, requireKnownIds } from "../links";
+import { groupIdsOf, groupLinksOf, linkStatements, linksOf, reachableThroughGroups, requireKnownRows } from "../links";
 import { groupNameLinks, type IdName, linkedNames } from "../view-parts";
 import { startKeywordIndex } from "./retrieval/knowledge-index";
 import {
@@ -371,13 +371,11 @@ export async function checkKnowledgeBaseReferences(
   }
   if (body.chatbots !== undefined) {
     const wanted = [...new Set((body.chatbots ?? []).map((b) => b.id))];
-    await requireKnownIds(
+    await requireKnownRows(
+      db,
+      chatbots,
       wanted,
-      (part) =>
-        db
-          .select({ id: chatbots.id })
-          .from(chatbots)
-          .where(and(inArray(chatbots.id, part), visibleChatbotsCondition(access, userId))),
+      visibleChatbotsCondition(access, userId),
       "chatbots",
       "Unknown assistants",
     );
@@ -518,13 +516,11 @@ export async function checkChatbotKnowledgeBases(
 ): Promise<string[] | undefined> {
   if (wanted === undefined) return undefined;
   const ids = [...new Set((wanted ?? []).map((k) => k.id))];
-  await requireKnownIds(
+  await requireKnownRows(
+    db,
+    knowledgeBases,
     ids,
-    (part) =>
-      db
-        .select({ id: knowledgeBases.id })
-        .from(knowledgeBases)
-        .where(and(inArray(knowledgeBases.id, part), visibleKnowledgeBasesCondition(access, userId))),
+    visibleKnowledgeBasesCondition(access, userId),
     "knowledgeBases",
     "Unknown knowledge bases",
   );

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, type SQLWrapper } from "drizzle-orm";
+import { eq, isNull, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../../env";
 import { chatbotSkills, skillResources, skills, skillTools, tools } from "../../db/schema";
@@ -7,7 +7,7 @@ import { isUuid } from "../../lib/ids";
 import { chunk } from "../../lib/sql";
 import { type OrgAccess, withPermission } from "../access";
 import { checkGroupAssignment } from "../groups";
-import { linkStatements, linksOf, requireKnownIds } from "../links";
+import { linkStatements, linksOf, requireKnownRows } from "../links";
 import { checkVisibleTools } from "../tools/chatbot-tools";
 import { skillGroupLinks, visibleSkillsCondition } from "./access";
 
@@ -32,13 +32,11 @@ export async function checkAttachedTools(
 ) {
   const ids = await checkVisibleTools(db, access, wanted, "attachedToolIds");
   if (ids?.length && globalSkill)
-    await requireKnownIds(
+    await requireKnownRows(
+      db,
+      tools,
       ids,
-      (part) =>
-        db
-          .select({ id: tools.id })
-          .from(tools)
-          .where(and(inArray(tools.id, part), isNull(tools.organizationId))),
+      isNull(tools.organizationId),
       "attachedToolIds",
       "A global skill takes global tools only, not",
     );
@@ -108,16 +106,7 @@ export async function checkChatbotSkills(
   if (body.skills === undefined) return undefined;
   const wanted = [...new Set((body.skills ?? []).map((s) => s.id))];
   const visible = withPermission(access, "skill.view");
-  await requireKnownIds(
-    wanted,
-    (ids) =>
-      db
-        .select({ id: skills.id })
-        .from(skills)
-        .where(and(inArray(skills.id, ids), visibleSkillsCondition(visible))),
-    "skills",
-    "Unknown skill",
-  );
+  await requireKnownRows(db, skills, wanted, visibleSkillsCondition(visible), "skills", "Unknown skill");
   return wanted;
 }
 

@@ -15,7 +15,7 @@ import { isD1Error } from "../../lib/errors";
 import { uuidv7 } from "../../lib/ids";
 import { type OrgAccess, requirePermission } from "../access";
 import { checkGroupAssignment } from "../groups";
-import { linkStatements, linksOf, requireKnownIds } from "../links";
+import { linkStatements, linksOf, requireKnownRows } from "../links";
 import { chunk, inList } from "../../lib/sql";
 import { linkableChatbotsCondition, type SqlDatabaseRow, sqlDatabaseGroupLinks } from "./access";
 import { discoverPostgres } from "./postgres";
@@ -57,16 +57,7 @@ export async function checkSqlChatbots(
   if (wanted === undefined) return undefined;
   const ids = [...new Set(wanted)];
   const linkable = linkableChatbotsCondition(access, userId);
-  await requireKnownIds(
-    ids,
-    (part) =>
-      db
-        .select({ id: chatbots.id })
-        .from(chatbots)
-        .where(and(inArray(chatbots.id, part), linkable)),
-    "chatbots",
-    "Not assistants of this organization",
-  );
+  await requireKnownRows(db, chatbots, ids, linkable, "chatbots", "Not assistants of this organization");
   const current = sqlDatabaseId
     ? (
         await db

@@ -49,17 +49,32 @@ type Conversation = Pick<
   "id" | "organizationId" | "chatbotId" | "contactId" | "createdById" | "isTest"
 >;
 
-const rollup = (table: "usage_hourly" | "usage_hourly_tests") =>
-  `INSERT INTO ${table} (organization_id, chatbot_id, hour, member_id, model_id, incoming_messages, ` +
-  "outgoing_messages, replies, reply_ms, tool_calls, requests, input_tokens, output_tokens, words, likes, dislikes) " +
-  "VALUES (?1, ?15, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?7, ?10, ?11, ?12, ?13, ?14) " +
-  "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
-  "incoming_messages = incoming_messages + excluded.incoming_messages, " +
-  "outgoing_messages = outgoing_messages + excluded.outgoing_messages, replies = replies + excluded.replies, " +
-  "reply_ms = reply_ms + excluded.reply_ms, tool_calls = tool_calls + excluded.tool_calls, " +
-  "requests = requests + excluded.requests, input_tokens = input_tokens + excluded.input_tokens, " +
-  "output_tokens = output_tokens + excluded.output_tokens, words = words + excluded.words, " +
-  "likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes";
+type HourlyTable = "usage_hourly" | "usage_hourly_tests";
+
+/**
+ * Adds to the counters of an hourly row (one an assistant, hour, member and model), making it when there is none:
+ * `values` binds the row's key, then the counters in their order.
+ */
+const addToHour = (table: HourlyTable, counters: string[], values: string) =>
+  `INSERT INTO ${table} (organization_id, chatbot_id, hour, member_id, model_id, ${counters.join(", ")}) ` +
+  `VALUES (${values}) ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET ` +
+  counters.map((c) => `${c} = ${c} + excluded.${c}`).join(", ");
+
+const MESSAGE_COUNTERS = [
+  "incoming_messages",
+  "outgoing_messages",
+  "replies",
+  "reply_ms",
+  "tool_calls",
+  "requests",
+  "input_tokens",
+  "output_tokens",
+  "words",
+  "likes",
+  "dislikes",
+];
+const rollup = (table: HourlyTable) =>
+  addToHour(table, MESSAGE_COUNTERS, "?1, ?15, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?7, ?10, ?11, ?12, ?13, ?14");
 const ROLLUP = rollup("usage_hourly");
 const ROLLUP_TESTS = rollup("usage_hourly_tests");
 
@@ -89,22 +104,17 @@ const HANDOFF_REASON =
   "UPDATE conversation_handoffs SET reason = ?1 WHERE conversation_id = ?2 AND ended_at IS NULL " +
   "AND reason = 'operator' AND assigned_at IS NULL AND first_response_at IS NULL";
 
-const feedbackRollup = (table: "usage_hourly" | "usage_hourly_tests") =>
-  `INSERT INTO ${table} (organization_id, chatbot_id, hour, member_id, model_id, likes, dislikes) ` +
-  "VALUES (?1, ?7, ?2, ?3, ?4, ?5, ?6) " +
-  "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET " +
-  "likes = likes + excluded.likes, dislikes = dislikes + excluded.dislikes";
+const feedbackRollup = (table: HourlyTable) => addToHour(table, ["likes", "dislikes"], "?1, ?7, ?2, ?3, ?4, ?5, ?6");
 const FEEDBACK = feedbackRollup("usage_hourly");
 const FEEDBACK_TESTS = feedbackRollup("usage_hourly_tests");
 
 // An AI gateway answer has no assistant nor conversation: it counts under no assistant ('') for the member whose key
 // asked, as a model request with its tokens and words but no message nor reply (no reply time to average).
-const GATEWAY =
-  "INSERT INTO usage_hourly (organization_id, chatbot_id, hour, member_id, model_id, requests, input_tokens, " +
-  "output_tokens, words) VALUES (?1, '', ?2, ?3, ?4, 1, ?5, ?6, ?7) " +
-  "ON CONFLICT (chatbot_id, hour, member_id, model_id) DO UPDATE SET requests = requests + 1, " +
-  "input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, " +
-  "words = words + excluded.words";
+const GATEWAY = addToHour(
+  "usage_hourly",
+  ["requests", "input_tokens", "output_tokens", "words"],
+  "?1, '', ?2, ?3, ?4, 1, ?5, ?6, ?7",
+);
 
 /** The tool calls an agent reply made (`contentPayload.toolCalls`, as SQLite's json_array_length counts them). */
 function toolCallsOf(payload: unknown): number {

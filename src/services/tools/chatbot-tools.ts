@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, or, type SQL, type SQLWrapper } from "dr
 import type { Db } from "../../env";
 import { chatbotTools, tools } from "../../db/schema";
 import { type OrgAccess, withPermission } from "../access";
-import { linkStatements, linksOf, referencedIds, requireKnownIds } from "../links";
+import { linkStatements, linksOf, referencedIds, requireKnownRows } from "../links";
 import { visibleToolsCondition } from "./access";
 import { linkedNames } from "../view-parts";
 
@@ -64,16 +64,7 @@ export async function checkVisibleTools(
   if (wanted === undefined) return undefined;
   const ids = [...new Set(wanted)];
   const visible = withPermission(access, "tool.view");
-  await requireKnownIds(
-    ids,
-    (part) =>
-      db
-        .select({ id: tools.id })
-        .from(tools)
-        .where(and(inArray(tools.id, part), visibleToolsCondition(visible))),
-    field,
-    "Unknown tool",
-  );
+  await requireKnownRows(db, tools, ids, visibleToolsCondition(visible), field, "Unknown tool");
   return ids;
 }
 

@@ -22,6 +22,7 @@ import { expectDenied, expectNotFound } from "../../support/refusals";
 import { bodyOf } from "../../support/api";
 import {
   conversationsOf,
+  keepEvent,
   messagesWhen,
   onlyConversation,
   post,
@@ -215,15 +216,7 @@ describe("DELETE /inboxes/{id}/channel/", () => {
       at: now,
     };
     const plane = await data(owner.organizationId);
-    await plane.insert(channelEvents).values({
-      inboxId: inbox.inboxId,
-      eventId,
-      organizationId: owner.organizationId,
-      payload: { ...event, receivedAt: now },
-      threadKey: event.threadKey,
-      at: now,
-      receivedAt: now,
-    });
+    await keepEvent(owner.organizationId, inbox.inboxId, event);
     await disconnect(owner, inbox.inboxId);
     // Another bot connected to the inbox.
     const next = newToken();

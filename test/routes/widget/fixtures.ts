@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { call, unique, type Actor, type Settings } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
 import { bodyOf } from "../../support/api";
+import { identityDigest } from "../../../src/services/widget/tokens";
 
 export const pub = (webChatId: string, rest = "") => `/api/v1/web-chats/${webChatId}/public/${rest}`;
 
@@ -48,6 +49,20 @@ export type Session = {
   contact: { id: string; name: string; email: string | null; identified: boolean };
   conversations: { id: string }[];
 };
+
+/** A new identity secret of the web chat (the one before it stops vouching for anyone). */
+export async function newIdentitySecret(owner: Actor, webChatId: string): Promise<string> {
+  const res = await owner.fetch("POST", `/web-chats/${webChatId}/identity-secret/`);
+  return (await bodyOf<"POST /web-chats/{id}/identity-secret/">(res)).secret;
+}
+
+/** A session's `contact` signed with the web chat's identity secret; with `expiresAt` (epoch s) it lapses then. */
+export async function signedContact(secret: string, sourceId: string, expiresAt?: number) {
+  const identityToken = await identityDigest(secret, sourceId, expiresAt);
+  return expiresAt === undefined
+    ? { sourceId, identityToken }
+    : { sourceId, identityToken, identityExpiresAt: expiresAt };
+}
 
 export async function startSession(webChatId: string, body: unknown = {}, c = client()): Promise<Session> {
   const res = await c.post(pub(webChatId, "session/"), body);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { countRows, NO_SUCH_ID, call, data, expectError, seedOwner } from "../../harness";
 import { identityDigest, signVisitorToken } from "../../../src/services/widget/tokens";
-import { client, pub, seedWebChat, startSession } from "./fixtures";
+import { client, newIdentitySecret, pub, seedWebChat, signedContact, startSession } from "./fixtures";
 import { client as d1Of } from "../../../src/db/prepared";
 import { bodyOf } from "../../support/api";
 import { createInbox } from "../inboxes/fixtures";
@@ -131,9 +131,7 @@ describe("POST /web-chats/{id}/public/session/", () => {
       401,
       "not_authenticated",
     );
-    const { secret } = await bodyOf<"POST /web-chats/{id}/identity-secret/">(
-      await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
-    );
+    const secret = await newIdentitySecret(owner, chat.id);
     expect(secret).toMatch(/^wcs_/);
     // Nothing identifies the visitor: refused.
     await expectError(await client().post(pub(chat.id, "session/"), {}), 401, "not_authenticated");
@@ -157,27 +155,19 @@ describe("POST /web-chats/{id}/public/session/", () => {
     const past = Math.floor(Date.now() / 1000) - 10;
     await expectError(
       await client().post(pub(chat.id, "session/"), {
-        contact: {
-          sourceId: "user-1",
-          identityToken: await identityDigest(secret, "user-1", past),
-          identityExpiresAt: past,
-        },
+        contact: await signedContact(secret, "user-1", past),
       }),
       401,
       "not_authenticated",
     );
     // Good.
     const good = await startSession(chat.id, {
-      contact: { sourceId: "user-1", name: "Grace", identityToken: await identityDigest(secret, "user-1") },
+      contact: { name: "Grace", ...(await signedContact(secret, "user-1")) },
     });
     expect(good.contact).toMatchObject({ name: "Grace", identified: true });
     const future = Math.floor(Date.now() / 1000) + 600;
     const timed = await startSession(chat.id, {
-      contact: {
-        sourceId: "user-1",
-        identityToken: await identityDigest(secret, "user-1", future),
-        identityExpiresAt: future,
-      },
+      contact: await signedContact(secret, "user-1", future),
     });
     expect(timed.contact.id).toBe(good.contact.id);
     // A renewal without the identity is not enough for a private web chat.
@@ -203,19 +193,10 @@ describe("POST /web-chats/{id}/public/session/", () => {
   it("a new identity secret ends the sessions the old one vouched for", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, { accessType: "private" });
-    const newSecret = async () =>
-      (
-        await bodyOf<"POST /web-chats/{id}/identity-secret/">(
-          await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
-        )
-      ).secret;
+    const newSecret = () => newIdentitySecret(owner, chat.id);
     const visitor = client();
     const signIn = async (secret: string) =>
-      startSession(
-        chat.id,
-        { contact: { sourceId: "user-7", identityToken: await identityDigest(secret, "user-7") } },
-        visitor,
-      );
+      startSession(chat.id, { contact: await signedContact(secret, "user-7") }, visitor);
     const old = await signIn(await newSecret());
     expect((await visitor.get(pub(chat.id, "conversations/"), old.token)).status).toBe(200);
     const secret = await newSecret();
@@ -229,16 +210,10 @@ describe("POST /web-chats/{id}/public/session/", () => {
   it("an identity's token lapses with the identity", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, { accessType: "private" });
-    const { secret } = await bodyOf<"POST /web-chats/{id}/identity-secret/">(
-      await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
-    );
+    const secret = await newIdentitySecret(owner, chat.id);
     const until = Math.floor(Date.now() / 1000) + 60;
     const session = await startSession(chat.id, {
-      contact: {
-        sourceId: "user-8",
-        identityToken: await identityDigest(secret, "user-8", until),
-        identityExpiresAt: until,
-      },
+      contact: await signedContact(secret, "user-8", until),
     });
     expect(Number(session.expiresAt)).toBe(until * 1000);
   });
@@ -246,10 +221,8 @@ describe("POST /web-chats/{id}/public/session/", () => {
   it("two first sessions of one signed identity at once make one contact (not two, one losing its chats)", async () => {
     const owner = await seedOwner();
     const chat = await seedWebChat(owner, { accessType: "private" });
-    const { secret } = await bodyOf<"POST /web-chats/{id}/identity-secret/">(
-      await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
-    );
-    const body = { contact: { sourceId: "site-user-7", identityToken: await identityDigest(secret, "site-user-7") } };
+    const secret = await newIdentitySecret(owner, chat.id);
+    const body = { contact: await signedContact(secret, "site-user-7") };
     const [a, b] = await Promise.all([startSession(chat.id, body), startSession(chat.id, body)]);
     const made = await count(
       owner.organizationId,
@@ -278,11 +251,9 @@ describe("POST /web-chats/{id}/public/session/", () => {
       sourceId: "4242",
       inboxes: [{ id: telegram.id }],
     });
-    const { secret } = await bodyOf<"POST /web-chats/{id}/identity-secret/">(
-      await owner.fetch("POST", `/web-chats/${chat.id}/identity-secret/`),
-    );
+    const secret = await newIdentitySecret(owner, chat.id);
     const session = await startSession(chat.id, {
-      contact: { sourceId: "4242", name: "Site user", identityToken: await identityDigest(secret, "4242") },
+      contact: { name: "Site user", ...(await signedContact(secret, "4242")) },
     });
     expect(session.contact.id).not.toBe(person.id);
     expect((await storedContact(owner.organizationId, person.id)).name).toBe("Telegram person");
@@ -293,13 +264,13 @@ describe("POST /web-chats/{id}/public/session/", () => {
       inboxes: [{ id: chat.inboxId }],
     });
     const signed = await startSession(chat.id, {
-      contact: { sourceId: "site-9", identityToken: await identityDigest(secret, "site-9") },
+      contact: await signedContact(secret, "site-9"),
     });
     expect(signed.contact).toMatchObject({ id: customer.id, name: "Customer" });
     // So is one the business made without an inbox: it belongs to no platform whose ids could collide.
     const unlinked = await createContact(owner, { name: "Unlinked", sourceId: "site-10" });
     const third = await startSession(chat.id, {
-      contact: { sourceId: "site-10", identityToken: await identityDigest(secret, "site-10") },
+      contact: await signedContact(secret, "site-10"),
     });
     expect(third.contact).toMatchObject({ id: unlinked.id, name: "Unlinked" });
   });
