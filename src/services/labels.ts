@@ -118,16 +118,26 @@ export async function setConversationLabels(
   }
   const now = Date.now();
   // One batch: the old set goes and the new one comes together (D1 runs a batch as a transaction).
-  await data.batch([
-    data.delete(conversationLabels).where(eq(conversationLabels.conversationId, conversationId)),
-    ...(wanted.length
-      ? [
-          data
-            .insert(conversationLabels)
-            .values(wanted.map((labelId) => ({ conversationId, labelId, organizationId, createdAt: now }))),
-        ]
-      : []),
-  ]);
+  await data
+    .batch([
+      data.delete(conversationLabels).where(eq(conversationLabels.conversationId, conversationId)),
+      ...(wanted.length
+        ? [
+            data
+              .insert(conversationLabels)
+              .values(wanted.map((labelId) => ({ conversationId, labelId, organizationId, createdAt: now }))),
+          ]
+        : []),
+    ])
+    .catch(async (err) => {
+      // The conversation deleted since the caller found it: the links' key to it refuses them (nothing is written),
+      // and the set is a 404, as a read after the delete is.
+      const [left] = await data
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(eq(conversations.id, conversationId));
+      throw left ? err : notFound();
+    });
   if (!wanted.length) return;
   const still = new Set((await labelsAmong(db, organizationId, wanted)).map((l) => l.id));
   const gone = wanted.filter((id) => !still.has(id));

@@ -13,6 +13,8 @@ import { deleteOrganization } from "../../src/services/organizations";
 import { type Actor, db, fromBeforeTheShards, seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
+import { rollUpDays, settledThrough } from "../../src/services/statistics/rollup";
+import { seedConversation } from "../routes/statistics/helpers";
 
 const directory = (actor: Actor) =>
   env.DB.prepare("SELECT shard, data_plane, cursor FROM organization_shards WHERE organization_id = ?1")
@@ -319,6 +321,67 @@ describe("moving an organization's data plane to its shard", () => {
           table,
         ).toEqual([]);
     }
+  });
+
+  it("answers the same usage after the move when the shard rolled up days DB had not", async () => {
+    const DAY = 86_400_000;
+    const owner = await seedOwner();
+    await fromBeforeTheShards(owner.organizationId);
+    const bot = await createChatbot(owner);
+    const now = Date.now();
+    const day = settledThrough(now) - 3 * DAY;
+    await rollUpDays(env.DB, now); // DB's watermark exists, and the seeding below rolls it back to `day`
+    await seedConversation(owner.organizationId, bot.id, bot.defaultInbox!.id, [
+      { at: day + 10 * 3_600_000, words: 4 },
+      { at: day + DAY + 5 * 3_600_000, words: 6 },
+    ]);
+    const { shard } = (await directory(owner))!;
+    const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const range = `startDate=${date(day)}&endDate=${date(day + DAY)}`;
+    const queries = [
+      `members/?${range}`,
+      `chatbots/?${range}&includeTime=true`,
+      `chatbots/summary/?${range}`,
+      `members/summary/?${range}&timeGranularity=day`,
+    ];
+    // Each request's background rollup done before the next step (`settings`: the worker's own fetch waits for it).
+    const usage = () =>
+      Promise.all(
+        queries.map(async (q) => {
+          const path = `/organizations/${owner.organizationId}/usage-statistics/${q}`;
+          const res = await owner.fetch("GET", path, undefined, { settings: {} });
+          expect(res.status, await res.clone().text()).toBe(200);
+          return res.json();
+        }),
+      );
+    const expected = await usage();
+    const series = expected[1] as { messagesCount: number }[];
+    expect(series.reduce((n, b) => n + b.messagesCount, 0)).toBe(4);
+    // DB has not rolled up the two days (as before that answer's background rollup); the shard has, for its other
+    // organizations, before the move switches.
+    await env.DB.batch([
+      env.DB.prepare("UPDATE usage_rollup SET through = min(through, ?1) WHERE id = 'daily'").bind(day),
+      env.DB.prepare("DELETE FROM usage_daily_members WHERE organization_id = ?1").bind(owner.organizationId),
+      env.DB.prepare("DELETE FROM usage_daily_chatbots WHERE organization_id = ?1").bind(owner.organizationId),
+    ]);
+    const shardDays = shardDb(env, shard);
+    expect(await rollUpDays(shardDays, now)).toBeGreaterThan(day + DAY);
+
+    let clock = now;
+    expect(await startDataPlaneMove(env, owner.organizationId, clock)).toBe(true);
+    clock += MOVE_GRACE_MS;
+    for (let i = 0; i < 20 && (await directory(owner))!.data_plane !== "shard"; i++)
+      await advanceDataPlaneMoves(env, clock);
+    expect((await directory(owner))!.data_plane).toBe("shard");
+    expect(await usage()).toEqual(expected);
+    // Once the shard has rolled those days up again, its daily rows hold the organization's too.
+    await rollUpDays(shardDays, now);
+    expect(await usage()).toEqual(expected);
+    const rolled = await shardDays
+      .prepare("SELECT sum(incoming_messages) AS n FROM usage_daily_chatbots WHERE organization_id = ?1")
+      .bind(owner.organizationId)
+      .first<number>("n");
+    expect(rolled).toBe(2);
   });
 
   it("starts only for an organization whose data plane is in DB", async () => {

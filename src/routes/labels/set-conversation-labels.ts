@@ -31,7 +31,9 @@ export const registerSetConversationLabels = (r: Router) =>
     const data = await conversationData(c, id);
     if (!(await findConversation(db, data, access.organizationId, id))) throw notFound();
     await setConversationLabels(db, data, access.organizationId, id, c.req.valid("json").labelIds);
-    const view = (await findConversation(db, data, access.organizationId, id))!;
+    // Deleted since (its links went with it): a 404, as a read after the delete is.
+    const view = await findConversation(db, data, access.organizationId, id);
+    if (!view) throw notFound();
     // Labels are not part of the stream's conversation record: the console reads the record again on this event.
     c.executionCtx.waitUntil(
       publishInboxEvents(c.env, access.organizationId, conversationEvent("conversation.updated", view.conversation)),

@@ -14,6 +14,7 @@
 // Conversation objects and R2 segments do not move: they are addressed by id and key, not by database.
 import { DATA_TABLES } from "../../db/planes";
 import type { Bindings } from "../../env";
+import { rollBackTo } from "../statistics/rollup";
 import { organizationPlacement, setDirectory, shardDb } from ".";
 import { MOVE_GRACE_MS } from "./move";
 
@@ -284,6 +285,16 @@ async function finish(env: Bindings, move: Move, shard: D1Database, now: number,
     await setDirectory(env, org, "data_plane = 'moving', cursor = NULL, since = ?2", [now]);
     return;
   }
+  // The shard's daily rollups of days `DB` had not rolled up for the organization (or did once fenced: dropped) lack
+  // its copied hour rows; the shard rolls them up again, and answers read the hour rows of those days meanwhile. `DB`
+  // rolls up whole days in order, so those are the days after the last it has daily rows of.
+  const notRolledUp = await env.DB.prepare(
+    "SELECT min(hour) AS hour FROM usage_hourly WHERE organization_id = ?1 AND hour >= coalesce((SELECT max(day) " +
+      "FROM usage_daily_members WHERE organization_id = ?1) + 86400000, 0)",
+  )
+    .bind(org)
+    .first<number | null>("hour");
+  if (notRolledUp !== null) await rollBackTo(shard, notRolledUp);
   // The rows in `DB` stay until every isolate has seen the switch (a read there meanwhile is of the rows as they were).
   const cleaning: Cursor = { step: "clean", table: MOVED_TABLES.length - 1 };
   await setDirectory(env, org, "data_plane = 'shard', cursor = ?2, since = ?3", [JSON.stringify(cleaning), now]);

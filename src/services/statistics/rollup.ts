@@ -78,10 +78,11 @@ export async function rollUpIfBehind(d1: D1Database, now = Date.now()): Promise<
 
 /**
  * Hour rows written for days already rolled up (an import of history) need those days rolled up
- * again: moves the watermark back to the day holding `hour`. No writer needs it today (tests set their history with
- * it): every hour row is written in the hour of something stored now (a message, a new conversation, a failed reply),
- * and the one count added to an old hour, a rating's, is not in the daily tables. The data plane's move copies old
- * hour rows into a shard with the daily rows `DB` rolled up; only days the shard rolled up before `DB` did would miss.
+ * again: moves the watermark back to the day holding `hour`. No writer needs it but the data plane's move (tests set
+ * their history with it): every hour row is written in the hour of something stored now (a message, a new
+ * conversation, a failed reply), and the one count added to an old hour, a rating's, is not in the daily tables. The
+ * move copies old hour rows into a shard with the daily rows `DB` rolled up, and at the switch rolls the shard back
+ * to the first day `DB` had not rolled up for the organization (services/shards/data-plane-move.ts).
  */
 export async function rollBackTo(d1: D1Database, hour: number): Promise<void> {
   await d1

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { conversationLabels } from "../../../src/db/schema";
@@ -14,9 +15,11 @@ import {
   type Actor,
 } from "../../harness";
 import { expectDenied, expectNotFound } from "../../support/refusals";
-import { batchingAfter, deletingAfter } from "../../support/races";
+import { batchingAfter, deletingAfter, whileBatchingAny } from "../../support/races";
 import { deleteLabel, setConversationLabels } from "../../../src/services/labels";
 import { runPurges } from "../../../src/services/purges";
+import { SHARDS, shardDb } from "../../../src/services/shards";
+import { createInbox } from "../inboxes/fixtures";
 import { createChatbot } from "../../fixtures/chatbots";
 import { liveEvents } from "../../support/sse";
 import { bodyOf } from "../../support/api";
@@ -219,6 +222,36 @@ describe("PUT /conversations/{id}/labels/", () => {
     await runPurgesOf(owner);
     expect(await linksOf(owner, id)).toEqual([kept.id]);
   });
+
+  it.each([
+    { set: "a label", names: ["VIP"] },
+    { set: "none", names: [] },
+  ])(
+    "a conversation deleted while its labels are set ($set) is a 404 as a read after, and keeps no link",
+    async ({ names }) => {
+      const owner = await seedOwner();
+      const inbox = await createInbox(owner);
+      const created = await owner.fetch("POST", "/conversations/", { webChat: inbox.channel!.id });
+      const { id } = await bodyOf<"POST /conversations/">(created);
+      const labelIds = await Promise.all(names.map(async (name) => (await label(owner, name)).id));
+      // After the set found the conversation and its labels, before it writes: the inbox's delete, and the
+      // housekeeping's run of its purge, which deletes the conversation.
+      const deleted = async () => {
+        expect((await owner.fetch("DELETE", `/inboxes/${inbox.id}/`)).status).toBe(204);
+        await runPurgesOf(owner);
+      };
+      const writesLabels = (sql: string[]) => sql.some((s) => /conversation_labels/i.test(s));
+      const res = await whileBatchingAny(
+        SHARDS.map((name) => shardDb(env, name)),
+        writesLabels,
+        deleted,
+        () => owner.fetch("PUT", `/conversations/${id}/labels/`, { labelIds }),
+      );
+      await expectNotFound(res);
+      await expectNotFound(await owner.fetch("GET", `/conversations/${id}/`));
+      expect(await linksOf(owner, id)).toEqual([]);
+    },
+  );
 
   it("a label change is a conversation.updated on the live inbox stream", async () => {
     const owner = await seedOwner();
