@@ -45,7 +45,7 @@ export async function createContact(
   await data.batch([
     data.insert(contacts).values({ ...columns, name: body.name, id, organizationId }),
     ...inboxLinkStatements(data, id, links?.ids ?? []),
-    ...tagStatements(data, organizationId, id, tagNames(body) ?? []),
+    ...(await tagStatements(data, organizationId, id, tagNames(body) ?? [])),
   ]);
   return contactRecord((await getContact(db, data, organizationId, id))!);
 }
@@ -67,6 +67,7 @@ export async function updateContact(
   const links = inboxChange(body);
   if (links) await requireInboxesOf(db, organizationId, links.ids, links.field);
   const names = tagNames(body);
+  const tagging = names && (await tagStatements(data, organizationId, id, names));
   const columns = await contactColumns(await withCredentialServers(db, organizationId, body), secret);
   // A DELETE may land between the read above and this batch: the update then changes no row, and a link to the
   // contact breaks its foreign key, which rolls the whole batch back (the tags it created too).
@@ -83,12 +84,7 @@ export async function updateContact(
             ...inboxLinkStatements(data, id, links.ids),
           ]
         : []),
-      ...(names
-        ? [
-            data.delete(contactTags).where(eq(contactTags.contactId, id)),
-            ...tagStatements(data, organizationId, id, names),
-          ]
-        : []),
+      ...(tagging ? [data.delete(contactTags).where(eq(contactTags.contactId, id)), ...tagging] : []),
     ])
     .catch(async (error) => {
       if (!(await findContact(data, organizationId, id))) throw notFound();

@@ -302,15 +302,41 @@ export function inboxLinkStatements(data: Db, contactId: string, inboxIds: strin
 }
 
 /**
- * Statements tagging a contact by tag names: missing tags are created in the organization
- * (existing ones kept, so concurrent writers cannot collide), then linked by name.
+ * The names to tag with, each as a tag of the organization already holds it: tags stored before names were kept in
+ * NFC may be decomposed, and one name must stay one tag whatever its form (the composed one wins if both are
+ * stored). A name no tag holds yet is given composed, the form a new tag is stored in.
  */
-export function tagStatements(data: Db, organizationId: string, contactId: string, names: string[]): Statement[] {
+async function storedTagNames(data: Db, organizationId: string, names: string[]): Promise<string[]> {
+  const composed = [...new Set(names.map((name) => name.normalize("NFC")))];
+  const found = await data
+    .select({ name: tags.name })
+    .from(tags)
+    .where(and(eq(tags.organizationId, organizationId), inList(tags.name, composed.flatMap(unicodeForms))));
+  const stored = new Map<string, string>();
+  for (const { name } of found) {
+    const key = name.normalize("NFC");
+    if (!stored.has(key) || name === key) stored.set(key, name);
+  }
+  return composed.map((name) => stored.get(name) ?? name);
+}
+
+/**
+ * Statements tagging a contact by tag names: missing tags are created in the organization
+ * (existing ones kept, so concurrent writers cannot collide), then linked by name. Tags are only ever created
+ * composed and never deleted apart from their organization, so the forms read first still hold at the batch.
+ */
+export async function tagStatements(
+  data: Db,
+  organizationId: string,
+  contactId: string,
+  names: string[],
+): Promise<Statement[]> {
   if (!names.length) return [];
+  const stored = await storedTagNames(data, organizationId, names);
   const now = Date.now();
   return [
     // Five parameters a row: 15 rows stay under D1's 100.
-    ...chunk(names, 15).map((part) =>
+    ...chunk(stored, 15).map((part) =>
       data
         .insert(tags)
         .values(part.map((name) => ({ id: uuidv7(), organizationId, name, createdAt: now, updatedAt: now })))
@@ -320,7 +346,7 @@ export function tagStatements(data: Db, organizationId: string, contactId: strin
       data
         .select({ contactId: sql<string>`${contactId}`.as("contact_id"), tagId: tags.id })
         .from(tags)
-        .where(and(eq(tags.organizationId, organizationId), inList(tags.name, names))),
+        .where(and(eq(tags.organizationId, organizationId), inList(tags.name, stored))),
     ),
   ];
 }

@@ -6,7 +6,7 @@ import { forbidden } from "../../lib/errors";
 import { type Plan, planOf, type PlanSettings } from "../plans";
 
 /** Assistants counted against an organization's plan: its own and the personal ones it hosts (their default inbox). */
-const counted = (organizationId: string) =>
+export const countedChatbotsCondition = (organizationId: string) =>
   or(
     eq(chatbots.organizationId, organizationId),
     and(
@@ -18,7 +18,7 @@ const counted = (organizationId: string) =>
 
 /** How many assistants count against an organization's plan. */
 export async function countedChatbots(db: Db, organizationId: string): Promise<number> {
-  const [{ n }] = await db.select({ n: count() }).from(chatbots).where(counted(organizationId));
+  const [{ n }] = await db.select({ n: count() }).from(chatbots).where(countedChatbotsCondition(organizationId));
   return n;
 }
 
@@ -70,16 +70,13 @@ export async function requireChatbotQuota(
  * reads, it does not reserve: of assistants created at once, those written past the limit are taken back in the
  * transaction that wrote them (their links cascade; the default inbox is `takeBackInbox`'s).
  */
-export const takeBackPastQuota = (db: Db, quota: ChatbotQuota, id: string) =>
-  db
+export const takeBackPastQuota = (db: Db, quota: ChatbotQuota, id: string) => {
+  const countedNow = db.select({ n: count() }).from(chatbots).where(countedChatbotsCondition(quota.organizationId));
+  return db
     .delete(chatbots)
-    .where(
-      and(
-        eq(chatbots.id, id),
-        sql`(${db.select({ n: count() }).from(chatbots).where(counted(quota.organizationId))}) > ${quota.limit}`,
-      ),
-    )
+    .where(and(eq(chatbots.id, id), sql`(${countedNow}) > ${quota.limit}`))
     .returning({ id: chatbots.id });
+};
 
 /** After `takeBackPastQuota`: the default inbox `inboxId`, when its assistant was taken back. */
 export const takeBackInbox = (db: Db, inboxId: string, chatbotId: string) =>

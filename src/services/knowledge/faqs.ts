@@ -90,12 +90,25 @@ export type FaqCreateInput = z.output<typeof FaqWrite>;
  * Creates an FAQ with its labels (labels of this knowledge base, else 400) and indexes it at once. It is embedded
  * first: a provider that fails (502) leaves no FAQ behind, nor one that indexing failed for after its row was written,
  * so a client's retry does not make a second one (nor does a half-made FAQ hold the base's embedding model).
- * The row is inserted only while the base's embedding model is still the one that embedded it (409 otherwise, nothing
- * stored): the base held nothing while the model was changed, so the change's check could not count this FAQ, whose
- * vector of the old model would then be searched with the new one's.
+ * The row is inserted only while the base's embedding model is still the one that embedded it: the base held nothing
+ * while the model was changed, so the change's check could not count this FAQ, whose vector of the old model would
+ * then be searched with the new one's. When it changed, the FAQ is embedded again by the new model once (a 409,
+ * nothing stored, if it changed again meanwhile).
  */
 export async function createFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, body: FaqCreateInput) {
   const labelIds = await checkLabels(db, kb.id, body.labels);
+  const first = await storeFaq(env, db, kb, body, labelIds);
+  if (first.stored) return first.stored;
+  const [base] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id));
+  if (!base) throw notFound("Knowledge base not found.");
+  const again = await storeFaq(env, db, base, body, labelIds);
+  if (again.stored) return again.stored;
+  throw await faqNotStored(db, kb.id);
+}
+
+/** Embeds, stores and indexes a new FAQ by `kb`'s embedding model; `stored` is null when that model is no longer the
+ * base's (or the base is gone), and then nothing is stored. */
+async function storeFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, body: FaqCreateInput, labelIds?: string[]) {
   const embedded = await embedFaqs(env, db, kb, [body]).catch((err) => {
     throw modelApiError(err);
   });
@@ -126,13 +139,13 @@ export async function createFaq(env: Bindings, db: Db, kb: KnowledgeBaseRow, bod
     // Joined to the FAQ: none is linked when it was not inserted.
     ...labelLinkStatements(db, id, labelIds, false),
   ]);
-  if (!row) throw await faqNotStored(db, kb.id);
+  if (!row) return { stored: null };
   await indexFaqs(env, db, kb, [row], embedded).catch(async (err) => {
     await deleteFaqs(env, db, kb.id, [id]);
     throw err;
   });
   // Indexing counted the embedded tokens on the row.
-  return faqRecord(db, kb, await getFaq(db, kb, id));
+  return { stored: await faqRecord(db, kb, await getFaq(db, kb, id)) };
 }
 
 /** Why an FAQ's row was not inserted: its knowledge base is gone (404), or its embedding model changed (409). */

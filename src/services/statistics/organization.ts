@@ -123,10 +123,16 @@ function entities(scope: UsageScope, q: UsageQuery): { sql: string; binds: unkno
       binds: search ? [q.organizationId, search, search, ...forms, ...forms] : [q.organizationId],
     };
   }
+  // The assistants the organization's record counts (chatbots/quota.ts): its own, and the personal ones its default
+  // inboxes host, whose traffic is the organization's; each part read by its own index.
+  const matching = search ? ` AND (b.id = ? OR ${containsAny("b.name", forms)})` : "";
+  const columns = "b.id AS id, b.name AS name, NULL AS email, b.created_at AS created_at, b.id AS user_id";
+  const binds = search ? [q.organizationId, search, ...forms] : [q.organizationId];
   return {
-    sql: `SELECT b.id AS id, b.name AS name, NULL AS email, b.created_at AS created_at, b.id AS user_id FROM chatbots b
-      WHERE b.organization_id = ?${search ? ` AND (b.id = ? OR ${containsAny("b.name", forms)})` : ""}`,
-    binds: search ? [q.organizationId, search, ...forms] : [q.organizationId],
+    sql: `SELECT ${columns} FROM chatbots b WHERE b.organization_id = ?${matching}
+      UNION ALL SELECT ${columns} FROM inboxes i JOIN chatbots b ON b.id = i.chatbot_id
+      WHERE i.organization_id = ? AND i.is_default = 1 AND b.organization_id IS NULL${matching}`,
+    binds: [...binds, ...binds],
   };
 }
 

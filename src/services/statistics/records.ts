@@ -95,7 +95,8 @@ const s = chatbotRecordSegments;
  * time of a D1 row (which may replace one of their records).
  *
  * With `f.after` (an export's page), the window is of the records past that one, and segments whose records all come
- * before it are not listed.
+ * before it are not listed. Without `counted` (an export's page, whose window is the first), the answer's count is not
+ * the total.
  */
 async function recordsWindow(
   env: Bucket,
@@ -114,7 +115,7 @@ async function recordsWindow(
   );
   const newest = sql`(select max(${s.maxCreatedAt}) from ${s} where ${inRange})`;
   const order = [desc(chatbotRecords.createdAt), desc(chatbotRecords.id)];
-  const [segments, page, [{ count }], older, times] = await db.batch([
+  const [segments, page, older, times, counts] = await db.batch([
     db
       .select({ key: s.key, records: s.records, min: s.minCreatedAt, max: s.maxCreatedAt })
       .from(s)
@@ -125,7 +126,6 @@ async function recordsWindow(
       .orderBy(...order)
       .limit(limit)
       .offset(offset),
-    db.select({ count: sql<number>`count(*)` }).from(chatbotRecords).where(where(f)),
     selectRecords(db)
       .where(and(where(f), lte(chatbotRecords.createdAt, newest)))
       .orderBy(...order),
@@ -140,8 +140,14 @@ async function recordsWindow(
           lte(chatbotRecords.createdAt, newest),
         ),
       ),
-  ]);
-  if (!segments.length) return { count, items: page };
+    // Only a list counts: an export's pages want no total, and counting the whole list again for each page read
+    // about n^2 / page rows for an export of n records.
+    ...(counted ? [db.select({ count: sql<number>`count(*)` }).from(chatbotRecords).where(where(f))] : []),
+  ] as const);
+  if (!segments.length) return { count: counts?.[0].count ?? page.length, items: page };
+  // Without the count (an export's page: the first window past `f.after`), D1's rows newer than every segment, which
+  // the merge places first, are the page's newer than the newest segment: all of them unless the page holds fewer.
+  const count = counts?.[0].count ?? older.length + page.filter((r) => r.record.createdAt > segments[0].max).length;
   const inD1 = new Set(times.map((t) => t.id));
   const filtered = Boolean(f.userMessage || f.botMessage);
   return mergeWindow({

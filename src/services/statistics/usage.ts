@@ -1,6 +1,9 @@
 // What the usage-statistics endpoints answer: the request's range and buckets, the organization's
 // figures in total, over time and per member or assistant (read in ./organization).
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../env";
+import { chatbots } from "../../db/schema";
+import { countedChatbotsCondition } from "../chatbots/quota";
 import { client } from "../../db/prepared";
 import { fieldError, notFound } from "../../lib/errors";
 import { getOrganizationRecord } from "../organizations";
@@ -40,10 +43,11 @@ export async function usageRange(
   const timezone = checkTimezone(q.timezone);
   const { startDate, endDate, start, end } = daysOrMonthToDate(timezone, q.startDate, q.endDate);
   if (q.chatbot) {
-    const found = await client(db)
-      .prepare("SELECT 1 AS x FROM chatbots WHERE id = ? AND organization_id = ?")
-      .bind(q.chatbot, organizationId)
-      .first();
+    // One of the assistants the summary counts and the list names: a personal one it hosts too.
+    const [found] = await db
+      .select({ id: chatbots.id })
+      .from(chatbots)
+      .where(and(eq(chatbots.id, q.chatbot), countedChatbotsCondition(organizationId)));
     if (!found) throw notFound("Assistant not found.");
   }
   for (const data of parts)

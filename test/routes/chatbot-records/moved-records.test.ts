@@ -251,6 +251,38 @@ describe("chatbot records moved to R2 segments", () => {
     }
   });
 
+  it("an export counts no records: each of its pages reads its own window only", async () => {
+    const owner = await seedOwner();
+    const { bot } = await seedRecords(owner);
+    await moveSettledRecords(env, await data(owner.organizationId));
+    const range = { chatbotId: bot.id, start: utc("2026-05-01T00:00:00Z"), end: Date.now() + 86_400_000 };
+    const listed = await bodyOf<"GET /chatbots/{chatbotPk}/records/">(
+      await owner.fetch("GET", `/chatbots/${bot.id}/records/?startDate=2026-05-01&endDate=${today()}`),
+    );
+    // Every statement of the parts' batches, as SQL.
+    const statements: string[] = [];
+    const watched = (await parts(owner.organizationId)).map(
+      (part) =>
+        new Proxy(part, {
+          get: (target, key, receiver) =>
+            key === "batch"
+              ? (batch: Parameters<typeof target.batch>[0]) => {
+                  for (const query of batch)
+                    statements.push((query as unknown as { toSQL(): { sql: string } }).toSQL().sql);
+                  return target.batch(batch);
+                }
+              : Reflect.get(target, key, receiver),
+        }),
+    );
+    const ids: string[] = [];
+    for await (const page of chatbotRecordPages(env, watched, range, 2))
+      ids.push(...page.map((view) => view.record.id));
+    expect(ids).toEqual(listed.results.map((r) => r.id));
+    expect(statements.length).toBeGreaterThan(ids.length / 2);
+    // Each page counted the whole list again before.
+    expect(statements.filter((text) => /\bcount\(/i.test(text))).toEqual([]);
+  });
+
   it("a page among D1's records reads no segment, and a segment outside the dates is never opened", async () => {
     const { owner, bot, before } = await seededOrganization();
     const list = async (q: string) =>

@@ -166,6 +166,24 @@ describe("POST /contacts/", () => {
     expect((await tagsOf(owner.organizationId)).map((t) => t.name).sort()).toEqual(["new", "vip"]);
   });
 
+  it("a tag stored decomposed (NFD) is reused by its composed name (NFC), on create and update", async () => {
+    const owner = await seedOwner();
+    const plane = await data(owner.organizationId);
+    // Stored before names were kept in NFC: "café" with a combining accent.
+    const [old] = await plane
+      .insert(tags)
+      .values({ id: crypto.randomUUID(), organizationId: owner.organizationId, name: "cafe\u0301" })
+      .returning();
+    const created = await createContact(owner, { tags: ["caf\u00e9", "new"] });
+    expect(created.tags.find((t) => t.name.normalize("NFC") === "caf\u00e9")?.id).toBe(old.id);
+    const other = await createContact(owner);
+    const res = await owner.fetch("PATCH", `/contacts/${other.id}/`, { tags: ["caf\u00e9"] });
+    expect(res.status).toBe(200);
+    expect((await bodyOf<"PATCH /contacts/{id}/">(res)).tags.map((t) => t.id)).toEqual([old.id]);
+    // No second tag of the name; a new one is stored composed.
+    expect((await tagsOf(owner.organizationId)).map((t) => t.name).sort()).toEqual(["cafe\u0301", "new"]);
+  });
+
   it("a tag name is one line, as every name, and holds no comma, which the tags filter splits on", async () => {
     const owner = await seedOwner();
     for (const name of ["x\u0000y", "line\nbreak", "tab\there", "a,b"]) {

@@ -100,30 +100,64 @@ describe("an FAQ PATCH racing the FAQ's DELETE", () => {
 });
 
 describe("an FAQ create racing a change of its knowledge base's embedding model", () => {
-  it("is a 409 with nothing stored or indexed: no FAQ of the old model sits beside the new", async () => {
+  /** An FAQ create whose embedding (by `name`, answering after 600 ms) is under way: the base still empty. */
+  async function createUnderWay(owner: Actor, kbId: string, name: string, labelId: string) {
+    const created = owner.fetch("POST", faqsOf(kbId), {
+      question: "Open?",
+      answer: "At 9.",
+      labels: [{ id: labelId }],
+    });
+    await vi.waitFor(async () => expect(await upstreamRequestCount(name)).toBe(1), { interval: 10 });
+    // In an object: an async function's answer that is a promise would be waited for.
+    return { created };
+  }
+  const changeModel = async (owner: Actor, kbId: string, embeddingModel: string) => {
+    const changed = await owner.fetch("PATCH", `/knowledge-bases/${kbId}/`, { embeddingModel });
+    expect(changed.status, await changed.clone().text()).toBe(200);
+  };
+  const indexed = async (kbId: string) => {
+    const index = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kbId));
+    return { keywords: (await index.keywordStatus()).documents, vectors: await index.count() };
+  };
+
+  it("is embedded again by the new model and stored: no FAQ of the old model sits beside the new", async () => {
     const owner = await seedOwner();
-    // The embedding answers after 600 ms: the model changes while it is under way, the base still empty.
     const name = `delay-600-${crypto.randomUUID()}`;
     const kb = await baseEmbeddingWith(owner, name);
     const label = await createLabel(owner, kb.id);
-    const created = owner.fetch("POST", faqsOf(kb.id), {
-      question: "Open?",
-      answer: "At 9.",
-      labels: [{ id: label.id }],
-    });
-    await vi.waitFor(async () => expect(await upstreamRequestCount(name)).toBe(1), { interval: 10 });
-    const changed = await owner.fetch("PATCH", `/knowledge-bases/${kb.id}/`, { embeddingModel: LOCAL_EMBEDDING });
-    expect(changed.status, await changed.clone().text()).toBe(200);
+    const { created: creating } = await createUnderWay(owner, kb.id, name, label.id);
+    await changeModel(owner, kb.id, LOCAL_EMBEDDING);
+    const created = await creating;
+    // Was a 409 asking the client to send it again.
+    expect(created.status, await created.clone().text()).toBe(201);
+    const faq = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/faqs/">(created);
+    expect(faq.labels.map((l) => l.id)).toEqual([label.id]);
+    // Embedded once by the old model only: the stored vector is the new model's (LOCAL_EMBEDDING calls no upstream).
+    expect(await upstreamRequestCount(name)).toBe(1);
+    expect(await indexed(kb.id)).toEqual({ keywords: 1, vectors: 1 });
+    const found = await bodyOf<"POST /knowledge-bases/{knowledgeBaseId}/search/">(
+      await owner.fetch("POST", `/knowledge-bases/${kb.id}/search/`, { query: "Open?", searchMethod: "vector" }),
+    );
+    expect(found.results.length).toBeGreaterThan(0);
+  });
+
+  it("changed again during the retry, it is a 409 with nothing stored or indexed", async () => {
+    const owner = await seedOwner();
+    const first = `delay-600-${crypto.randomUUID()}`;
+    const second = `delay-600-${crypto.randomUUID()}`;
+    const kb = await baseEmbeddingWith(owner, first);
+    const next = await upstreamModel(owner, { path: "/embedding-models/", modelName: second, dimensions: 8 });
+    const label = await createLabel(owner, kb.id);
+    const { created } = await createUnderWay(owner, kb.id, first, label.id);
+    await changeModel(owner, kb.id, next.id);
+    await vi.waitFor(async () => expect(await upstreamRequestCount(second)).toBe(1), { interval: 10 });
+    await changeModel(owner, kb.id, LOCAL_EMBEDDING);
     await expectError(await created, 409, "conflict");
     const listed = await bodyOf<"GET /knowledge-bases/{knowledgeBaseId}/faqs/">(
       await owner.fetch("GET", faqsOf(kb.id)),
     );
     expect(listed.count).toBe(0);
-    const index = env.VECTOR_INDEX.get(env.VECTOR_INDEX.idFromName(kb.id));
-    expect({ keywords: (await index.keywordStatus()).documents, vectors: await index.count() }).toEqual({
-      keywords: 0,
-      vectors: 0,
-    });
+    expect(await indexed(kb.id)).toEqual({ keywords: 0, vectors: 0 });
     // Sent again, it is embedded by the new model and stored.
     await createFaq(owner, kb.id, { question: "Open?", answer: "At 9." });
   });

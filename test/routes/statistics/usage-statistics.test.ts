@@ -233,6 +233,35 @@ describe("GET .../usage-statistics/{members,chatbots}/summary/", () => {
     expect(summary.usageStatistics.chatbotsCount).toBe(2);
     expect(summary.chatbotsCount).toBe(2);
   });
+
+  it("a personal assistant it hosts is active and listed with its usage, as it is counted", async () => {
+    const owner = await seedOwner();
+    const member = await seedMember(owner, ["chatbot.manage"]);
+    const personal = await createChatbot(member, { organization: null, name: "Own desk" });
+    await seedConversation(
+      owner.organizationId,
+      personal.id,
+      personal.defaultInbox!.id,
+      [{ at: utc("2026-06-03T08:00:00Z"), words: 7 }],
+      { modelId: LOCAL_LLM, createdById: member.userId },
+    );
+    const summary = await ok<"GET /organizations/{organizationPk}/usage-statistics/chatbots/summary/">(
+      await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/summary/?${RANGE}`),
+    );
+    // Read 0 active of 1 before: the count had it, the active ones did not.
+    expect(summary).toMatchObject({ chatbotsCount: 1, activeChatbotsCount: 1, total: { wordsCount: 7 } });
+    const page = await okPage<"GET /organizations/{organizationPk}/usage-statistics/chatbots/">(
+      await owner.fetch("GET", `${base(owner.organizationId)}/chatbots/?${RANGE}&search=own`),
+    );
+    expect(page.results.map((r) => [r.id, r.name, r.wordsCount])).toEqual([[personal.id, "Own desk", 7]]);
+    const series = await okList<"GET /organizations/{organizationPk}/usage-statistics/chatbots/">(
+      await owner.fetch(
+        "GET",
+        `${base(owner.organizationId)}/chatbots/?${RANGE}&includeTime=true&chatbot=${personal.id}`,
+      ),
+    );
+    expect(series.reduce((n, d) => n + d.wordsCount, 0)).toBe(7);
+  });
 });
 
 describe("usage summaries: deleted assistants and removed members", () => {

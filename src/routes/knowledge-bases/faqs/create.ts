@@ -14,8 +14,9 @@ const route = createRoute({
   description:
     "Needs `knowledge_base.manage` and a knowledge base you can see. `labels` must be labels of this " +
     "knowledge base (400). " +
-    "The FAQ is indexed at once for keyword and vector search with the knowledge base's embedding model; 409 when " +
-    "that model changed while the FAQ was embedded (nothing is stored: send it again).",
+    "The FAQ is indexed at once for keyword and vector search with the knowledge base's embedding model. When " +
+    "that model changed while the FAQ was embedded, it is embedded again by the new one; 409 when the model " +
+    "changed again meanwhile (nothing is stored: send it again).",
   request: { params: FaqsParams, ...jsonBody(FaqWrite) },
   responses: { 201: json(FaqSchema, "The created FAQ"), ...errorResponses(400, 403, 404, 409, 502) },
 });
