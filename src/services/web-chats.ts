@@ -89,18 +89,27 @@ export async function createWebChat(
     isActive: true,
     settings: defaultWebChatSettings(),
   };
+  // Checked before the images are published: a refused write leaves nothing behind.
+  if (input.customDomain) await requireDomainFree(db, input.customDomain.domain, null);
   const id = uuidv7();
   const images = await publishWebChatImages(env, data, { organizationId, webChatId: id, origin }, input);
   const stored = applyWebChatInput(fresh, { ...input, ...images.urls }, false);
-  if (stored.settings.customDomain) await requireDomainFree(db, stored.settings.customDomain.domain, null);
   try {
     await db.insert(webChats).values({ ...stored, id, organizationId, inboxId: inbox.inbox.id });
   } catch (err) {
+    await images.discard();
     if (isUniqueViolation(err)) throw alreadyHasOne();
     throw err;
   }
   await images.done();
-  return webChatRecord((await getWebChat(db, organizationId, id))!);
+  return await writtenWebChat(db, organizationId, id);
+}
+
+/** The web chat as a write left it; 404 when its inbox was deleted meanwhile (the web chat goes with it). */
+async function writtenWebChat(db: Db, organizationId: string, id: string): Promise<WebChatRecord> {
+  const view = await getWebChat(db, organizationId, id);
+  if (!view) throw notFound();
+  return webChatRecord(view);
 }
 
 /**
@@ -137,19 +146,30 @@ export async function updateWebChat(
   if (!view) throw notFound();
   if (input.inbox && input.inbox.id !== view.inbox.id)
     throw fieldError("inbox", "The inbox of a web chat cannot change.");
+  // Checked before the images are published: a refused write leaves nothing behind.
+  const domain = input.customDomain?.domain;
+  if (domain && domain !== view.webChat.settings.customDomain?.domain) await requireDomainFree(db, domain, id);
   const images = await publishWebChatImages(env, data, { organizationId, webChatId: id, origin }, input);
   const stored = applyWebChatInput(view.webChat, { ...input, ...images.urls }, mergeThemes);
-  const domain = stored.settings.customDomain?.domain;
-  if (domain && domain !== view.webChat.settings.customDomain?.domain) await requireDomainFree(db, domain, id);
-  await db
+  // None when its inbox was deleted since the read (the web chat goes with it): 404, the copies gone again.
+  const written = await db
     .update(webChats)
     .set({ ...changesOf(view.webChat, stored), updatedAt: Date.now() })
-    .where(eq(webChats.id, id));
+    .where(eq(webChats.id, id))
+    .returning({ id: webChats.id })
+    .catch(async (err) => {
+      await images.discard();
+      throw err;
+    });
+  if (!written.length) {
+    await images.discard();
+    throw notFound();
+  }
   await images.done();
   // The public files of images this write replaced or cleared (a visitor's cached page may show one a moment longer).
   const replaced = replacedWebChatImages(id, view.webChat.settings, stored.settings);
   await removePublishedFiles(env, data, replaced);
-  return webChatRecord((await getWebChat(db, organizationId, id))!);
+  return await writtenWebChat(db, organizationId, id);
 }
 
 /**
@@ -183,7 +203,7 @@ export async function verifyWebChatDomain(env: Bindings, db: Db, organizationId:
     )
     .returning({ id: webChats.id });
   if (!changed && verified) await requireDomainFree(db, domain.domain, id);
-  const record = webChatRecord((await getWebChat(db, organizationId, id))!);
+  const record = await writtenWebChat(db, organizationId, id);
   return {
     ...record,
     verification: { recordName: challengeName(domain.domain), recordValue: challengeValue(domain.id) },

@@ -20,9 +20,10 @@ const routeFor = (method: "put" | "patch") =>
       "from empty urlVariables. " +
       "Members' credentials and the stored `authHeaders` stay while the server's origin stays (or only moves to " +
       "https); a connector pointed at another server drops its members' credentials, and its `authHeaders` " +
-      "unless the body gives new ones.",
+      "unless the body gives new ones. A change made while others change the connector's server or headers is " +
+      "applied again to theirs (409 when it keeps finding them changed).",
     request: { params: IdParams, ...jsonBody(method === "put" ? ConnectorWrite : ConnectorPatch) },
-    responses: { 200: json(ConnectorSchema, "The updated connector"), ...errorResponses(400, 403, 404, 503) },
+    responses: { 200: json(ConnectorSchema, "The updated connector"), ...errorResponses(400, 403, 404, 409, 503) },
   });
 
 export function registerUpdateConnector(r: Router) {

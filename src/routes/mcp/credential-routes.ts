@@ -6,22 +6,29 @@ import { IdParams, errorResponses, json, jsonBody, noContent } from "../../lib/o
 import { ms } from "../../lib/time";
 import { authorize, type OrgAccess } from "../../services/access";
 import { checkHeaders } from "../../services/mcp/connectors";
-import { type CredentialTarget, revokeMemberCredential, storeMemberCredential } from "../../services/mcp/credentials";
+import {
+  type CredentialTarget,
+  revokeMemberCredential,
+  storeMemberCredential,
+  type TargetAsRead,
+} from "../../services/mcp/credentials";
+import { conflict } from "../../lib/errors";
 import { CredentialStatusSchema, CredentialWrite } from "./schema";
 
 /** The connector or MCP tool named in the path, once the caller may use it (else 403 / 404). */
-export type TargetOf = (c: Context<AppEnv>, access: OrgAccess, id: string) => Promise<CredentialTarget>;
+export type TargetOf<T = CredentialTarget> = (c: Context<AppEnv>, access: OrgAccess, id: string) => Promise<T>;
 
-interface Operation {
+interface Operation<T = CredentialTarget> {
   summary: string;
   description: string;
-  target: TargetOf;
+  target: TargetOf<T>;
 }
 
 interface CredentialRoutes {
   path: string;
   tag: string;
-  store: Operation;
+  /** Its target with the server URL read: the one the credential is given for. */
+  store: Operation<TargetAsRead>;
   remove: Operation;
 }
 
@@ -37,7 +44,7 @@ export function registerCredentialRoutes(r: Router, { path, tag, store, remove }
     summary: store.summary,
     description: store.description,
     request: { params: IdParams, ...jsonBody(CredentialWrite) },
-    responses: { 201: json(CredentialStatusSchema, "Stored"), ...errorResponses(400, 403, 404, 503) },
+    responses: { 201: json(CredentialStatusSchema, "Stored"), ...errorResponses(400, 403, 404, 409, 503) },
   });
   const deleteRoute = createRoute({
     method: "delete",
@@ -51,10 +58,17 @@ export function registerCredentialRoutes(r: Router, { path, tag, store, remove }
 
   r.openapi(storeRoute, async (c) => {
     const access = await authorize(c, "tool.view");
-    const target = await store.target(c, access, c.req.valid("param").id);
+    const id = c.req.valid("param").id;
+    const target = await store.target(c, access, id);
     const { headers } = c.req.valid("json");
     checkHeaders("headers", headers);
     const row = await storeMemberCredential(c.var.db, c.env, access.organizationId, access.memberId, target, headers);
+    if (!row) {
+      await store.target(c, access, id); // 404 once it is gone
+      throw conflict(
+        "The connector or tool was pointed at another server while the credential was stored; nothing was stored.",
+      );
+    }
     return c.json({ hasCredential: true, createdAt: ms(row.createdAt), updatedAt: ms(row.updatedAt) }, 201);
   });
   r.openapi(deleteRoute, async (c) => {

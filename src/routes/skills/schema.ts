@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { GroupRefs, NameField } from "../../lib/openapi";
 import { PageQuery } from "../../lib/pagination";
+import { SKILL_LIMITS } from "../../services/skills/package";
 
 export const SKILLS_TAG = "Skills";
 const EXAMPLE_ID = "0190a5c2-7d1e-7c55-9a0b-3f6c0a1b2c3d";
@@ -56,7 +57,7 @@ const fields = {
   }),
   instructions: z
     .string()
-    .max(200_000)
+    .max(SKILL_LIMITS.instructionsChars)
     .nullable()
     .optional()
     .openapi({ description: "Markdown instructions", example: "1. Ask for the receipt." }),

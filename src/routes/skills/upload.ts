@@ -22,7 +22,8 @@ const route = createRoute({
     `\`.DS_Store\` are left out). At most ${SKILL_LIMITS.zipBytes} bytes zipped, ` +
     `${SKILL_LIMITS.entries} entries, ${SKILL_LIMITS.expandedBytes} bytes expanded ` +
     `(${SKILL_LIMITS.fileBytes} per file). A bad zip, a zip bomb, unsafe paths (\`../\`, absolute), a missing ` +
-    `SKILL.md, name or description, or unknown ` +
+    "SKILL.md, name or description, a name a skill's edit would refuse (more than one line), instructions longer " +
+    `than the ${SKILL_LIMITS.instructionsChars} characters an edit takes, or unknown ` +
     "tool ids are 400 and nothing is stored. `name` is unique in the organization, a global skill's among the " +
     "global skills (409). Non-owners must give " +
     "the skill to one of their own groups. A zip that would take the organization past its plan's upload bytes is " +

@@ -15,11 +15,12 @@ export const registerToolCredentials = (r: Router) =>
         "encrypted at rest (503 " +
         "`not_configured` without ENCRYPTION_KEY). Conversations you start, and `available-tools` with this " +
         "`toolId`, send these headers instead " +
-        "of the tool's `rawMcpHeader` (a contact's own credential still comes first).",
+        "of the tool's `rawMcpHeader` (a contact's own credential still comes first). It is given for the tool's " +
+        "server as this request finds it: 409, nothing stored, when the tool is pointed at another server meanwhile.",
       target: async (c, access, id) => {
         const tool = await getToolForRead(c.var.db, access, id);
         if (tool.toolType !== "mcp") throw fieldError("id", "Only mcp tools take personal credentials.");
-        return { toolId: tool.id };
+        return { toolId: tool.id, serverUrl: tool.mcpUrl };
       },
     },
     remove: {

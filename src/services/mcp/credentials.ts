@@ -5,6 +5,8 @@ import { cannotOpen, decryptSecret, encryptSecret } from "../../lib/crypto";
 import { isObject, ownValue } from "../../lib/json";
 import { credentialsStay } from "../../lib/redirects";
 import { inList } from "../../lib/sql";
+import { uuidv7 } from "../../lib/ids";
+import { selectedRow } from "../../db/insert-select";
 
 export type Headers = Record<string, string>;
 
@@ -45,34 +47,58 @@ const credentialsFor = (organizationId: string, target: CredentialTarget, member
     eq(targetColumn(target), targetId(target)),
   );
 
-/** Stores (or replaces) the member's credential for the target. 503 without ENCRYPTION_KEY. */
+/** A target as a credential's write read it, with the server URL it had then: the one the credential is given for. */
+export type TargetAsRead = CredentialTarget & { serverUrl: string | null };
+
+/** The row to insert, selected from the target's row while it is at the server it was read at (none otherwise). */
+function whileAtServer(db: Db, row: typeof mcpCredentials.$inferSelect, t: TargetAsRead) {
+  const fields = selectedRow(mcpCredentials, row);
+  if (t.toolId)
+    return db
+      .select(fields)
+      .from(tools)
+      .where(and(eq(tools.id, t.toolId), t.serverUrl === null ? isNull(tools.mcpUrl) : eq(tools.mcpUrl, t.serverUrl)));
+  return db
+    .select(fields)
+    .from(connectors)
+    .where(and(eq(connectors.id, targetId(t)), eq(connectors.serverUrl, t.serverUrl ?? "")));
+}
+
+/**
+ * Stores (or replaces) the member's credential for the target. 503 without ENCRYPTION_KEY. Only while the target is
+ * at the server it was read at (one statement, INSERT ... SELECT): the member gave the credential for that server, and
+ * a change pointing the target at another meanwhile (whose batch deletes its members' credentials) would otherwise
+ * leave this one to be sent there. Undefined when nothing was stored: the target moved or is gone.
+ */
 export async function storeMemberCredential(
   db: Db,
   env: Bindings,
   organizationId: string,
   memberId: string,
-  target: CredentialTarget,
+  target: TargetAsRead,
   headers: Headers,
 ) {
   const headersSealed = await sealHeaders(headers, env);
   const now = Date.now();
-  const [row] = await db
+  const row = {
+    id: uuidv7(),
+    organizationId,
+    memberId,
+    toolId: target.toolId ?? null,
+    connectorId: target.connectorId ?? null,
+    headersSealed,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const [stored] = await db
     .insert(mcpCredentials)
-    .values({
-      organizationId,
-      memberId,
-      toolId: target.toolId ?? null,
-      connectorId: target.connectorId ?? null,
-      headersSealed,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .select(whileAtServer(db, row, target))
     .onConflictDoUpdate({
       target: [mcpCredentials.memberId, targetColumn(target)],
       set: { headersSealed, updatedAt: now },
     })
     .returning({ id: mcpCredentials.id, createdAt: mcpCredentials.createdAt, updatedAt: mcpCredentials.updatedAt });
-  return row;
+  return stored as typeof stored | undefined;
 }
 
 /** Removes the member's credential for the target; whether there was one. */

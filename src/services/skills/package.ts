@@ -1,6 +1,7 @@
 import { unzipSync } from "fflate";
 import { parse as parseYaml } from "yaml";
 import { ownValue } from "../../lib/json";
+import { nameText } from "../../lib/openapi";
 import { hasVisibleCharacter } from "../../lib/text";
 
 /** Limits of a skill package (against zip bombs and oversized uploads). */
@@ -18,7 +19,13 @@ export const SKILL_LIMITS = {
   skillMdBytes: 512 * 1024,
   /** Path length inside the package. */
   pathChars: 300,
+  /** The instructions (SKILL.md's body), in characters: what the skill's PUT takes, as the console sends them back
+   * whole with every edit. */
+  instructionsChars: 200_000,
 } as const;
+
+/** A skill's name as the API takes every name (trimmed, composed, one line): the skill's PUT takes it back. */
+const SkillName = nameText(200);
 
 export class SkillPackageError extends Error {}
 
@@ -164,11 +171,20 @@ export function readSkillPackage(zip: Uint8Array): SkillPackage {
   if (!hasVisibleCharacter(name)) throw new SkillPackageError("The front matter of SKILL.md has no name.");
   if (!description) throw new SkillPackageError("The front matter of SKILL.md has no description.");
   if (name.length > 200) throw new SkillPackageError("The skill's name is longer than 200 characters.");
+  const named = SkillName.safeParse(name);
+  if (!named.success)
+    throw new SkillPackageError(`The skill's name in SKILL.md: ${named.error.issues[0]?.message ?? "Not a name."}`);
   if (description.length > 10_000)
     throw new SkillPackageError("The skill's description is longer than 10,000 characters.");
+  const instructions = body.trim();
+  if (instructions.length > SKILL_LIMITS.instructionsChars)
+    throw new SkillPackageError(
+      `The instructions (SKILL.md's body) are longer than ${SKILL_LIMITS.instructionsChars} characters: a skill ` +
+        "takes no more when it is saved.",
+    );
   const resources = paths
     .filter((p) => p !== `${prefix}SKILL.md`)
     .map((p) => ({ path: p.slice(prefix.length), bytes: files[p], mimeType: mimeTypeOf(p) }))
     .filter((r) => r.path);
-  return { name, description, whenToUse: whenToUse.slice(0, 2000), instructions: body.trim(), resources };
+  return { name, description, whenToUse: whenToUse.slice(0, 2000), instructions, resources };
 }

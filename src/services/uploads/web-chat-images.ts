@@ -35,6 +35,8 @@ export interface PublishedImages {
    * replaced, cleared or their web chat deleted.
    */
   done: () => Promise<void>;
+  /** When the web chat's write is refused or fails: the public copies go (no row counts them yet), uploads stay. */
+  discard: () => Promise<void>;
 }
 
 /**
@@ -73,9 +75,15 @@ export async function publishWebChatImages(
   }
   const urls: PublishedImages["urls"] = {};
   const published: (typeof uploads.$inferInsert)[] = [];
+  const discard = async () => {
+    if (published.length) await env.FILES.delete(published.map((p) => p.key));
+  };
   for (const { field, key, upload, size, contentType } of found) {
     const object = await env.FILES.get(key);
-    if (!object) throw fieldError(field, "The uploaded image is gone; upload it again.");
+    if (!object) {
+      await discard();
+      throw fieldError(field, "The uploaded image is gone; upload it again.");
+    }
     const path = `web-chats/${scope.webChatId}/${uuidv7()}-${safeFilename(upload.filename)}`;
     await env.FILES.put(`public/${path}`, await object.arrayBuffer(), { httpMetadata: { contentType } });
     urls[field] = `${scope.origin}/api/v1/files/public/${path}`;
@@ -107,6 +115,7 @@ export async function publishWebChatImages(
       ]);
       if (removed.length) await env.FILES.delete(removed.map((r) => r.key));
     },
+    discard,
   };
 }
 

@@ -5,6 +5,10 @@ import { expectDenied, expectNotFound } from "../../support/refusals";
 import { connectors, mcpCredentials } from "../../../src/db/schema";
 import { eq } from "drizzle-orm";
 import { bodyOf } from "../../support/api";
+import { updatingAfter } from "../../support/races";
+import { getConnector } from "../../../src/services/mcp/connectors";
+import { updateConnector } from "../../../src/services/mcp/connector-write";
+import { openHeaders, storeMemberCredential } from "../../../src/services/mcp/credentials";
 
 const CUSTOM = "00000000-0000-7000-8100-000000000001";
 const GITHUB = "00000000-0000-7000-8100-000000000002";
@@ -229,6 +233,71 @@ describe("connectors", () => {
       "not_configured",
     );
     expect(await (await owner.fetch("GET", `/connectors/${made.id}/authorized-members/`)).json()).toEqual([]);
+  });
+});
+
+const storedConnector = async (id: string) => (await db().select().from(connectors).where(eq(connectors.id, id)))[0];
+
+describe("connectors: two writes at once", () => {
+  it("a PATCH of isEnabled racing a move to another server sends the new server's secret nowhere else", async () => {
+    const owner = await seedOwner();
+    const made = await create(owner, { authHeaders: { Authorization: "Bearer for-the-custom-server" } });
+    const current = await storedConnector(made.id);
+    // Meanwhile another PATCH moves the connector to GitHub's server with GitHub's token.
+    const move = async () => {
+      const res = await owner.fetch("PATCH", `/connectors/${made.id}/`, {
+        mcpRegistryId: GITHUB,
+        authHeaders: { Authorization: "Bearer github-token" },
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    const record = await updateConnector(env, updatingAfter(db(), move), current, { isEnabled: false });
+    const after = await storedConnector(made.id);
+    // The PATCH applies to the connector as the move left it: GitHub's server with GitHub's token, now disabled (it
+    // wrote back the custom server's URL and registry entry it had read, pairing them with GitHub's token).
+    expect({ serverUrl: after.serverUrl, isEnabled: after.isEnabled }).toEqual({
+      serverUrl: "https://api.githubcopilot.com/mcp/",
+      isEnabled: false,
+    });
+    expect(await openHeaders(after.authHeadersSealed, env)).toEqual({ Authorization: "Bearer github-token" });
+    expect(record).toMatchObject({ mcpRegistryId: GITHUB, isEnabled: false, hasAuthHeaders: true });
+  });
+
+  it("a PATCH racing the connector's delete is a 404, not a 500", async () => {
+    const owner = await seedOwner();
+    const made = await create(owner, { authHeaders: { A: "b" } });
+    const current = await storedConnector(made.id);
+    const remove = async () => expect((await owner.fetch("DELETE", `/connectors/${made.id}/`)).status).toBe(204);
+    const outcome = await updateConnector(env, updatingAfter(db(), remove), current, { displayName: "Renamed" }).then(
+      () => "written",
+      (err: unknown) => err,
+    );
+    // It was a TypeError (connectorRecord of the undefined row the UPDATE returned), which the API answers 500.
+    expect(outcome).toMatchObject({ status: 404 });
+  });
+
+  it("a member's credential stored while the connector moves to another server is not kept there", async () => {
+    const owner = await seedOwner();
+    const made = await create(owner);
+    const viewer = await seedMember(owner, ["tool.view"]);
+    // The credential's write read the connector at the custom server (as POST .../credentials/ does); meanwhile an
+    // owner points it at GitHub's server, whose batch deletes the members' credentials it holds.
+    const { connector } = await getConnector(db(), owner.organizationId, made.id);
+    const moved = await owner.fetch("PATCH", `/connectors/${made.id}/`, { mcpRegistryId: GITHUB });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    const target = { connectorId: connector.id, serverUrl: connector.serverUrl };
+    const stored = await storeMemberCredential(db(), env, owner.organizationId, viewer.memberId, target, {
+      Authorization: "Bearer for-the-custom-server",
+    });
+    // It was stored after the move's delete, and sent to GitHub's server in the viewer's conversations.
+    expect(stored).toBeUndefined();
+    expect(await db().select().from(mcpCredentials).where(eq(mcpCredentials.connectorId, made.id))).toEqual([]);
+    // Through the API, one given for the server it has now is stored; one given for the old server still is not.
+    const again = await viewer.fetch("POST", `/connectors/${made.id}/credentials/`, { headers: { A: "b" } });
+    expect(again.status, await again.clone().text()).toBe(201);
+    expect(
+      await storeMemberCredential(db(), env, owner.organizationId, viewer.memberId, target, { A: "c" }),
+    ).toBeUndefined();
   });
 });
 

@@ -169,6 +169,39 @@ describe("POST /skills/upload/", () => {
     expect(listed.objects).toEqual([]);
   });
 
+  it("a package's name holding a line break is refused, as every name the API takes is one line", async () => {
+    const owner = await seedOwner();
+    const name = `expense\nreport ${crypto.randomUUID().slice(0, 8)}`;
+    const bytes = zip({ "SKILL.md": skillMd(`name: ${JSON.stringify(name)}\ndescription: Files an expense report`) });
+    const res = await owner.fetch("POST", "/skills/upload/", uploadForm(bytes));
+    const made = res.status === 201 ? ((await res.clone().json()) as { id: string; name: string }) : null;
+    // It was 201 with the name as given (a line break inside). The skill's own PUT, which requires the name and which
+    // the console sends back whole, then refused that very name: the skill could not be edited without renaming it.
+    if (made) {
+      const put = await owner.fetch("PUT", `/skills/${made.id}/`, { name: made.name, description: "Files it" });
+      expect({ upload: res.status, name: made.name, put: put.status }).toEqual({ upload: 400 });
+    }
+    const body = await expectError(res, 400, "invalid");
+    expect(body.detail).toMatch(/name.*control characters/);
+    expect(await countSkills(owner.organizationId)).toBe(0);
+  });
+
+  it("instructions longer than the skill's PUT takes are refused: the console sends them back whole", async () => {
+    const owner = await seedOwner();
+    const name = unique("long");
+    const instructions = `# Steps\n${"x".repeat(200_000)}`;
+    const bytes = zip({ "SKILL.md": skillMd(`name: ${name}\ndescription: Files an expense report`, instructions) });
+    const res = await owner.fetch("POST", "/skills/upload/", uploadForm(bytes));
+    const made = res.status === 201 ? ((await res.clone().json()) as { id: string }) : null;
+    // It was 201 (SKILL.md within its 512 KiB), and every save of the skill as stored a 400 at its instructions.
+    if (made) {
+      const put = await owner.fetch("PUT", `/skills/${made.id}/`, { name, description: "Files it", instructions });
+      expect({ upload: res.status, put: put.status }).toEqual({ upload: 400 });
+    }
+    expect((await expectError(res, 400, "invalid")).detail).toMatch(/longer than 200000 characters/);
+    expect(await countSkills(owner.organizationId)).toBe(0);
+  });
+
   it("409 on a second skill of the same name, without storing its objects", async () => {
     const owner = await seedOwner();
     const name = unique("dup");

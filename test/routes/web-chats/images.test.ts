@@ -1,10 +1,10 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { uploads } from "../../../src/db/schema";
+import { uploads, webChats } from "../../../src/db/schema";
 import { organizationOfKey } from "../../../src/services/uploads/store";
-import { PREFIXES, data, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { PREFIXES, data, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
 import { expectDenied, expectNotFound, expectInvalid } from "../../support/refusals";
 import { PNG, postForm, presign } from "../attachments/support";
 import { createInbox, seedBareWebInbox } from "../inboxes/fixtures";
@@ -143,6 +143,28 @@ describe("web chat images through the upload flow", () => {
     expect((await storedWebChat(id)).settings.avatar).toBeUndefined();
     expect(await uploadRow(logoKey)).toBeDefined();
     expect((await env.FILES.list({ prefix: `public/web-chats/${id}/` })).objects).toEqual([]);
+  });
+
+  it("409 for a custom domain another web chat serves: no published copy of its image is left behind", async () => {
+    const owner = await seedOwner();
+    const domain = `chat-${crypto.randomUUID().slice(0, 8)}.example.com`;
+    // Another organization's web chat serves the domain (its claim verified).
+    const other = await seedOwner();
+    const theirs = (await createInbox(other)).channel!.id;
+    await other.fetch("PATCH", `/web-chats/${theirs}/`, { customDomain: { domain } });
+    await db()
+      .update(webChats)
+      .set({ settings: sql`json_set(${webChats.settings}, '$.customDomain.status', 'active')` })
+      .where(eq(webChats.id, theirs));
+    const id = (await createInbox(owner)).channel!.id;
+    const avatar = await uploadImage(owner, "avatar");
+    const res = await owner.fetch("PATCH", `/web-chats/${id}/`, { avatar, customDomain: { domain } });
+    expect(res.status, await res.clone().text()).toBe(409);
+    // The image was copied under public/web-chats/<id>/ before the domain was checked, and stayed there, served to
+    // anyone, with no upload row counting its bytes (the web chat showing no avatar).
+    expect((await env.FILES.list({ prefix: `public/web-chats/${id}/` })).objects).toEqual([]);
+    expect((await storedWebChat(id)).settings.avatar).toBeUndefined();
+    expect(await uploadRow(avatar)).toBeDefined();
   });
 
   it("403 for a member without inbox.manage: the upload is refused and the write too", async () => {

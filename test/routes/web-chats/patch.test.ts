@@ -117,4 +117,26 @@ describe("PATCH /web-chats/{id}/ beside other writes of the settings", () => {
     expect(await decryptSecret(stored.identitySecretSealed!, env.ENCRYPTION_KEY)).toBe(secret);
     expect(stored.description).toBe("About us");
   });
+
+  it("a PATCH racing its inbox's delete is a 404, not a 500", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const id = inbox.channel!.id;
+    const remove = async () => expect((await owner.fetch("DELETE", `/inboxes/${inbox.id}/`)).status).toBe(204);
+    const outcome = await updateWebChat(
+      env,
+      updatingAfter(db(), remove),
+      await data(owner.organizationId),
+      owner.organizationId,
+      id,
+      { description: "About us" },
+      true,
+      "http://localhost",
+    ).then(
+      () => "written",
+      (err: unknown) => err,
+    );
+    // It was webChatRecord of the null the final read gave: a TypeError, which the API answers 500.
+    expect(outcome).toMatchObject({ status: 404 });
+  });
 });
