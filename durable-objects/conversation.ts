@@ -58,6 +58,7 @@ import { contactCopyWrites } from "../src/services/shards/contact-copies";
 import { outboxConfig, type OutboxConfig } from "../src/services/conversation/outbox-config";
 import { bodyEvaluated } from "./conversation-entry";
 import { logError } from "../src/lib/log";
+import { purgeTeamIfGone } from "../src/services/assignment/settings";
 
 export type { SenderInput } from "../src/services/conversations";
 export type { TurnError, TurnResult } from "../src/services/conversation/turn-result";
@@ -378,6 +379,15 @@ export class Conversation extends DurableObject<Bindings> {
     const [, state, outbox] = await this.#writes.write(statements, null);
     // A change whose condition no longer held (`whileWaiting`, `whileAssignee`) changed nothing: nothing to tell.
     if (!state.meta.changes) return false;
+    // The team, checked by the caller before the write, may have been deleted since. Logged, not thrown: the change
+    // is made.
+    if (change.teamId)
+      await purgeTeamIfGone(
+        this.#db,
+        await this.#open(conversation.organizationId, conversationId),
+        conversation.organizationId,
+        change.teamId,
+      ).catch((err) => logError("assigned team not checked", { conversationId, error: String(err) }));
     const deliveries = createdDeliveries(outbox);
     // Should the queue refuse, the housekeeping cron queues the pending outbox rows again.
     if (deliveries.length)

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { and, eq, notExists, sql } from "drizzle-orm";
+import { and, eq, notExists, type SQL, sql } from "drizzle-orm";
 import type { Bindings, Db } from "../env";
 import { inboxes, webChats, type WebChatSettings } from "../db/schema";
 import { badRequest, conflict, fieldError, isUniqueViolation, notFound } from "../lib/errors";
@@ -66,9 +66,10 @@ export function applyWebChatInput(current: StoredWebChat, input: WebChatInput, m
 }
 
 const alreadyHasOne = () => conflict("This inbox already has a web chat.");
+const notWebInbox = () => fieldError("inbox", "Must be a web inbox of this organization.");
 
 /**
- * Creates the web chat of a web inbox without one (400 for another inbox, 409 when it has one);
+ * Creates the web chat of a web inbox without one (400 for another inbox or one deleted meanwhile, 409 when it has one);
  * unset fields take a new web chat's defaults, uploaded images are published with the write (their upload rows are
  * in `data`, the organization's data plane).
  */
@@ -80,8 +81,9 @@ export async function createWebChat(
   input: z.output<typeof WebChatCreate>,
   origin: string,
 ): Promise<WebChatRecord> {
-  const inbox = await findInbox(db, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));
-  if (!inbox) throw fieldError("inbox", "Must be a web inbox of this organization.");
+  const webInbox = () => findInbox(db, organizationId, input.inbox.id, eq(inboxes.channelType, "web"));
+  const inbox = await webInbox();
+  if (!inbox) throw notWebInbox();
   if (inbox.channel) throw alreadyHasOne();
   const fresh = {
     name: inbox.inbox.name,
@@ -99,6 +101,8 @@ export async function createWebChat(
   } catch (err) {
     await images.discard();
     if (isUniqueViolation(err)) throw alreadyHasOne();
+    // The inbox deleted since the read breaks the insert's foreign key: the answer a create naming no inbox gets.
+    if (!(await webInbox())) throw notWebInbox();
     throw err;
   }
   await images.done();
@@ -112,18 +116,47 @@ async function writtenWebChat(db: Db, organizationId: string, id: string): Promi
   return webChatRecord(view);
 }
 
+const jsonPath = (key: string) => `$."${key}"`;
+const jsonValue = (value: unknown) => sql`json(${JSON.stringify(value ?? null)})`;
+
+/**
+ * A theme as a PATCH leaves it: each key it changed set (or removed) in the theme the row holds when the UPDATE runs,
+ * so a key another PATCH changed since the read stays as that one left it.
+ */
+function mergedTheme(key: "theme" | "darkTheme", read: Theme, stored: Theme): SQL {
+  const set = Object.entries(stored).filter(([name, value]) => read[name] !== value);
+  const removed = Object.keys(read).filter((name) => !(name in stored));
+  let theme = sql`coalesce(json_extract(${webChats.settings}, ${jsonPath(key)}), '{}')`;
+  if (set.length)
+    theme = sql`json_set(${theme}, ${sql.join(
+      set.map(([name, value]) => sql`${jsonPath(name)}, ${jsonValue(value)}`),
+      sql`, `,
+    )})`;
+  if (removed.length)
+    theme = sql`json_remove(${theme}, ${sql.join(
+      removed.map((name) => sql`${jsonPath(name)}`),
+      sql`, `,
+    )})`;
+  return sql`json(${theme})`;
+}
+
 /**
  * What a write changed, as the UPDATE's values: the columns that differ, and the settings' keys that differ set in the
- * stored JSON (json_set, each key whole), the others left as the row holds them. A write of the settings read before
- * would undo one made since by another statement (a new identity secret, a domain's verified status).
+ * stored JSON (json_set, each key whole, but a PATCH's themes key by key), the others left as the row holds them. A
+ * write of the settings read before would undo one made since by another statement (a new identity secret, a domain's
+ * verified status, another PATCH's theme key).
  */
-function changesOf(read: StoredWebChat, stored: StoredWebChat) {
+function changesOf(read: StoredWebChat, stored: StoredWebChat, mergeThemes: boolean) {
   const columns = (["name", "accessType", "isActive"] as const).filter((key) => read[key] !== stored[key]);
   const before = new Map(Object.entries(read.settings));
   const changed = Object.entries(stored.settings).filter(
     ([key, value]) => JSON.stringify(value) !== JSON.stringify(before.get(key)),
   );
-  const values = changed.map(([key, value]) => sql`${`$."${key}"`}, json(${JSON.stringify(value ?? null)})`);
+  const values = changed.map(([key, value]) => {
+    const merged = mergeThemes && (key === "theme" || key === "darkTheme");
+    const written = merged ? mergedTheme(key, read.settings[key] ?? {}, value as Theme) : jsonValue(value);
+    return sql`${jsonPath(key)}, ${written}`;
+  });
   return {
     ...Object.fromEntries(columns.map((key) => [key, stored[key]])),
     ...(values.length ? { settings: sql`json_set(${webChats.settings}, ${sql.join(values, sql`, `)})` } : {}),
@@ -154,7 +187,7 @@ export async function updateWebChat(
   // None when its inbox was deleted since the read (the web chat goes with it): 404, the copies gone again.
   const written = await db
     .update(webChats)
-    .set({ ...changesOf(view.webChat, stored), updatedAt: Date.now() })
+    .set({ ...changesOf(view.webChat, stored, mergeThemes), updatedAt: Date.now() })
     .where(eq(webChats.id, id))
     .returning({ id: webChats.id })
     .catch(async (err) => {

@@ -6,7 +6,7 @@ type Before = () => Promise<unknown>;
 
 /** `real`, with `before` run ahead of its first `method` statement, once the statement is awaited: after the writer's
  * reads. */
-function statementAfter(method: "update" | "delete", real: Db, before: Before): Db {
+function statementAfter(method: "insert" | "update" | "delete", real: Db, before: Before): Db {
   let pending = true;
   const deferred = <T extends object>(target: T): T =>
     new Proxy(target, {
@@ -37,6 +37,9 @@ function statementAfter(method: "update" | "delete", real: Db, before: Before): 
 
 /** `real`, with `before` run ahead of its first UPDATE, once the statement is awaited: after the writer's reads. */
 export const updatingAfter = (real: Db, before: Before): Db => statementAfter("update", real, before);
+
+/** `real`, with `before` run ahead of its first INSERT, once the statement is awaited: after the writer's reads. */
+export const insertingAfter = (real: Db, before: Before): Db => statementAfter("insert", real, before);
 
 /** `real`, with `before` run ahead of its first DELETE, once the statement is awaited. */
 export const deletingAfter = (real: Db, before: Before): Db => statementAfter("delete", real, before);

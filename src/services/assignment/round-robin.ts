@@ -9,7 +9,7 @@ import { conversations, groupMembers, inboxes, members, type InboxAssignment } f
 import { inList } from "../../lib/sql";
 import { stateWrite, type ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
-import { assignmentOf, mayServe } from "./settings";
+import { assignmentOf, mayServe, purgeTeamIfGone } from "./settings";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { conversationDb, dataParts } from "../shards/parts";
 import { batch, prepared, ph } from "../../db/prepared";
@@ -198,6 +198,8 @@ async function assignIn(
   ]);
   if (!result.meta.changes) return false;
   deliveries.push(...createdDeliveries(outbox));
+  // The inbox's team, read before the write, may have been deleted since.
+  await purgeTeamIfGone(db, data, conversation.organizationId, assignment.teamId);
   // The member's row is written after the conversation, and only while they may still be chosen: a removal (or a loss
   // of `conversation.manage`) that came after the agents were read releases what they hold once it is made, and a
   // write that landed after that release finds the row gone (or the right lost) here, so it is taken back. Not one

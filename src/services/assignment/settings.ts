@@ -3,6 +3,7 @@ import type { Db } from "../../env";
 import { groupMembers, groupPermissions, groups, members, type InboxAssignment } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { PERMISSIONS } from "../permissions";
+import { writePurges } from "../purges";
 
 /** Conversations an agent serves at once when neither they nor the inbox say otherwise. */
 export const DEFAULT_CAPACITY = 5;
@@ -23,6 +24,18 @@ export async function requireTeamOf(db: Db, organizationId: string, teamId: stri
     .from(groups)
     .where(and(eq(groups.id, teamId), eq(groups.organizationId, organizationId)));
   if (!team) throw fieldError(field, "No such team (group) in your organization.");
+}
+
+/**
+ * After a write that may have given a conversation the team `teamId` (in the conversation's part, `part`): the team's
+ * purge written there again when the team is gone from `DB`. The group's delete writes its purge before and after its
+ * row goes (services/groups.ts), but a write that read the team before the delete and landed after the housekeeping's
+ * run of the second purge would link the conversation to a deleted team for good. One control read per assignment.
+ */
+export async function purgeTeamIfGone(db: Db, part: Db, organizationId: string, teamId: string | null | undefined) {
+  if (!teamId) return;
+  const [team] = await db.select({ id: groups.id }).from(groups).where(eq(groups.id, teamId));
+  if (!team) await writePurges([part], [{ organizationId, kind: "group", id: teamId }]);
 }
 
 const MANAGE_CONVERSATIONS = PERMISSIONS.find((p) => p.codename === "conversation.manage")!.id;

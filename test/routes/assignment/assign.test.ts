@@ -1,4 +1,7 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { assignmentChange } from "../../../src/services/assignment/manual";
+import { conversationObject } from "../../../src/services/conversations";
 import { deleteGroup } from "../../../src/services/groups";
 import {
   NO_SUCH_ID,
@@ -200,6 +203,23 @@ describe("POST /conversations/{id}/assign/", () => {
     expect((await conversationRow(owner.organizationId, id)).teamId).toBe(team);
     await purgedThrough(owner.organizationId, "group", team);
     expect((await conversationRow(owner.organizationId, id)).teamId).toBeNull();
+  });
+
+  it("a team read before its delete and given after its purge's last run is unlinked by the next run", async () => {
+    const owner = await seedOwner();
+    const team = await seedTeam(owner, []);
+    const { talk } = await assistantWithInbox(owner, null);
+    const { conversationId: id } = await talk("hello");
+    // The route's steps, with the whole delete (both purge writes, the housekeeping's run) between its check of the
+    // team and the object's write.
+    const before = await conversationRow(owner.organizationId, id);
+    const change = await assignmentChange(db(), before, { teamId: team });
+    const del = await owner.fetch("DELETE", `/organizations/${owner.organizationId}/groups/${team}/`);
+    expect(del.status, await del.clone().text()).toBe(204);
+    await purgedThrough(owner.organizationId, "group", team);
+    expect(await conversationObject(env, id).change(before, change, { name: "Owner", avatar: null })).toBe(true);
+    await purgedThrough(owner.organizationId, "group", team);
+    expect((await conversationRow(owner.organizationId, id)).teamId, "linked to a deleted team").toBeNull();
   });
 
   it("401 without a key, 403 without conversation.manage, 404 for a foreign or missing conversation", async () => {

@@ -9,6 +9,7 @@ import { removeMember } from "../../../src/services/members";
 import type { Db } from "../../../src/env";
 import { conversationData, db, expectError, parts, seedMember, seedOwner, waitFor, type Actor } from "../../harness";
 import { d1BatchingAfter, whileBatching } from "../../support/races";
+import { purgedThrough } from "../../support/purges";
 import { createGroup } from "../groups/helpers";
 import { client as d1 } from "../../../src/db/prepared";
 import { liveEvents } from "../../support/sse";
@@ -434,6 +435,28 @@ describe("a member who can no longer be assigned", () => {
     };
     const { row } = await assignedAcross(demotion);
     expect(row, "assigned to a member who may not serve it").toMatchObject({ status: "queued", assigneeId: null });
+  });
+
+  it("a round-robin that read its inbox's team before the team's delete, writing after its purge ran, links none", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "offline");
+    const team = await seedTeam(owner, [agent.memberId]);
+    const { inboxId, talk } = await assistantWithInbox(owner, null);
+    const id = await handedOff(talk);
+    const roundRobin = { assignment: { ...ROUND_ROBIN, teamId: team } };
+    expect((await owner.fetch("PATCH", `/inboxes/${inboxId}/`, roundRobin)).status).toBe(200);
+    await db().update(members).set({ availability: "online" }).where(eq(members.id, agent.memberId));
+    // The whole delete (both purge writes, the housekeeping's run) between the round-robin's reads and its write.
+    const remove = async () => {
+      const del = await owner.fetch("DELETE", `/organizations/${owner.organizationId}/groups/${team}/`);
+      expect(del.status, await del.clone().text()).toBe(204);
+      await purgedThrough(owner.organizationId, "group", team);
+    };
+    const data = await conversationData(owner.organizationId, id);
+    await autoAssign(db(), d1BatchingAfter(data, remove), id);
+    await purgedThrough(owner.organizationId, "group", team);
+    const [row] = await data.select().from(conversations).where(eq(conversations.id, id));
+    expect(row).toMatchObject({ assigneeId: agent.userId, teamId: null });
   });
 
   it("a release that finds the conversation reassigned since it read it leaves the new assignee", async () => {

@@ -1,7 +1,11 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { webChats } from "../../../src/db/schema";
-import { PREFIXES, call, db, expectError, seedMember, seedOwner, unique } from "../../harness";
+import { uploads, webChats } from "../../../src/db/schema";
+import { createWebChat } from "../../../src/services/web-chats";
+import { PREFIXES, call, data, db, expectError, seedMember, seedOwner, unique } from "../../harness";
+import { insertingAfter } from "../../support/races";
+import { PNG, postForm, presign } from "../attachments/support";
 import { expectDenied } from "../../support/refusals";
 import { createInbox, seedBareWebInbox } from "../inboxes/fixtures";
 import { bodyOf } from "../../support/api";
@@ -98,5 +102,37 @@ describe("POST /web-chats/", () => {
       401,
       "not_authenticated",
     );
+  });
+});
+
+describe("POST /web-chats/ beside its inbox's delete", () => {
+  it("an inbox deleted between the read and the insert is a 400 naming inbox; nothing left behind", async () => {
+    const owner = await seedOwner();
+    const inbox = await seedBareWebInbox(owner);
+    const { organizationId } = owner;
+    const p = await presign(owner, {
+      modelName: "web-chat",
+      fieldName: "avatar",
+      filename: "a.png",
+      fileSize: PNG.length,
+    });
+    expect((await postForm(p.url, p.fields, { filename: "a.png", bytes: PNG })).status).toBe(204);
+    const remove = async () => expect((await owner.fetch("DELETE", `/inboxes/${inbox.id}/`)).status).toBe(204);
+    const outcome = await createWebChat(
+      env,
+      insertingAfter(db(), remove),
+      await data(organizationId),
+      organizationId,
+      { inbox: { id: inbox.id }, avatar: p.fields.key },
+      "http://localhost",
+    ).then(
+      () => "written",
+      (err: unknown) => err,
+    );
+    // The insert broke its foreign key to the inbox: an error of D1, which the API answered 500.
+    expect(outcome).toMatchObject({ status: 400, errors: { inbox: [expect.any(String)] } });
+    expect(await chatsOf(inbox.id)).toHaveLength(0);
+    const upload = await (await data(organizationId)).select().from(uploads).where(eq(uploads.key, p.fields.key));
+    expect(upload, "the upload stays the caller's, not consumed by a refused write").toHaveLength(1);
   });
 });

@@ -118,6 +118,38 @@ describe("PATCH /web-chats/{id}/ beside other writes of the settings", () => {
     expect(stored.description).toBe("About us");
   });
 
+  it("two PATCHes of different theme keys at once keep both", async () => {
+    const owner = await seedOwner();
+    const inbox = await createInbox(owner);
+    const id = inbox.channel!.id;
+    const path = `/web-chats/${id}/`;
+    await owner.fetch("PATCH", path, { theme: { navbarTextColor: "#222" }, darkTheme: { primaryColor: "#000" } });
+    // The other PATCH lands between this one's read and its write.
+    const other = async () => {
+      const body = {
+        theme: { conversationBackgroundColor: "#333", navbarTextColor: null },
+        darkTheme: { navbarTextColor: "#fff" },
+      };
+      expect((await owner.fetch("PATCH", path, body)).status).toBe(200);
+    };
+    const patched = await updateWebChat(
+      env,
+      updatingAfter(db(), other),
+      await data(owner.organizationId),
+      owner.organizationId,
+      id,
+      { theme: { primaryColor: "#111" }, darkTheme: { primaryColor: null } },
+      true,
+      "http://localhost",
+    );
+    const both = { primaryColor: "#111", conversationBackgroundColor: "#333" };
+    expect(patched.theme).toEqual(both);
+    expect(patched.darkTheme).toEqual({ navbarTextColor: "#fff" });
+    const stored = (await storedWebChat(id)).settings;
+    expect(stored.theme).toEqual(both);
+    expect(stored.darkTheme).toEqual({ navbarTextColor: "#fff" });
+  });
+
   it("a PATCH racing its inbox's delete is a 404, not a 500", async () => {
     const owner = await seedOwner();
     const inbox = await createInbox(owner);
