@@ -69,9 +69,9 @@ const alreadyHasOne = () => conflict("This inbox already has a web chat.");
 const notWebInbox = () => fieldError("inbox", "Must be a web inbox of this organization.");
 
 /**
- * Creates the web chat of a web inbox without one (400 for another inbox or one deleted meanwhile, 409 when it has one);
- * unset fields take a new web chat's defaults, uploaded images are published with the write (their upload rows are
- * in `data`, the organization's data plane).
+ * Creates the web chat of a web inbox without one (400 for another inbox or one deleted meanwhile, 409 when it has
+ * one); unset fields take a new web chat's defaults, uploaded images are published with the write (their upload
+ * rows are in `data`, the organization's data plane).
  */
 export async function createWebChat(
   env: Bindings,
