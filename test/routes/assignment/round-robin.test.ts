@@ -437,7 +437,7 @@ describe("a member who can no longer be assigned", () => {
     expect(row, "assigned to a member who may not serve it").toMatchObject({ status: "queued", assigneeId: null });
   });
 
-  it("a round-robin that read its inbox's team before its delete, writing after its purge ran, links none", async () => {
+  it("a round-robin reading its inbox's team before its delete, writing after its purge ran, links none", async () => {
     const owner = await seedOwner();
     const agent = await seedAgent(owner, "offline");
     const team = await seedTeam(owner, [agent.memberId]);
