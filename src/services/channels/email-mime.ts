@@ -34,17 +34,25 @@ const ATTRIBUTION = [
   /^am\b.{0,300}\bschrieb\b.{0,200}:\s*$/i,
   /^el\b.{0,300}\bescribió:\s*$/i,
   /^\d{4}年\d{1,2}月\d{1,2}日.{0,200}[<＜][^>＞]+[>＞].{0,20}[:：]\s*$/,
-  /^.{0,300}写道[:：]\s*$/,
-  /^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|元のメッセージ)\s*-{2,}\s*$/i,
+  /^.{0,300}(写道|寫道)[:：]\s*$/,
+  /^.{0,300}님이\s*작성\s*[:：]\s*$/,
+  /^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original)\s*-{2,}\s*$/i,
+  /^-{2,}\s*(元のメッセージ|原始郵件|原始邮件|원본 메시지)\s*-{2,}\s*$/,
 ];
-const OUTLOOK_HEADER = /^(from|von|de|差出人)\s*:\s*.+$/i;
-const OUTLOOK_NEXT = /^(sent|gesendet|envoyé|送信日時|date|to)\s*:/i;
+/**
+ * Outlook's block above the history it does not quote ("From: ..." then "Sent: ..."), in the languages of the common
+ * clients: Chinese, Spanish and Korean ones put the whole history, our own answer with it, into the visitor's text.
+ */
+const OUTLOOK_HEADER = /^(from|von|de|da|van|差出人|寄件者|发件人|發件人|보낸\s*사람)\s*[:：]\s*.+$/i;
+const OUTLOOK_NEXT =
+  /^(sent|gesendet|envoyé|enviado|enviada em|inviato|verzonden|送信日時|寄件日期|发送时间|發送時間|보낸\s*날짜|date|to)\s*[:：]/i;
 
 /**
  * The text someone wrote in a reply: the quoted history removed (lines starting with ">" and the
  * attribution line above them), so the assistant reads only the new message. Where the history is
  * not marked with ">" (a reply written in HTML, Outlook's "From: ... Sent: ..." block), everything
- * from the attribution on is history: clients put their reply above it.
+ * from the attribution on is history: clients put their reply above it. A signature (under its "-- " line)
+ * is kept: it is the visitor's own (a phone number, a company) and the team may need it.
  */
 export function newText(text: string): string {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
@@ -74,12 +82,28 @@ export function newText(text: string): string {
     }
     if (!quoted(lines[i])) out.push(lines[i]);
   }
-  return out
-    .join("\n")
+  return tidy(out.join("\n"));
+}
+
+const tidy = (text: string) =>
+  text
+    .replace(/\r\n?/g, "\n")
     .replace(/[ \t]+$/gm, "")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-}
+
+/**
+ * A subject saying its message forwards another (Fwd:, FW:, and the prefixes Outlook writes in other languages): the
+ * first prefix only, so "Re: Fwd: ..." is a reply.
+ */
+export const isForward = (subject: string | undefined) =>
+  /^\s*(fwd?|wg|tr|rv|enc|转发|轉寄|転送|전달)\s*[:：]/i.test(subject ?? "");
+
+/**
+ * The text of a forward, whole: its header block ("From: ... Sent: ...", Gmail's "Forwarded message") and the mail
+ * under it are what the visitor sends, not this thread's history, and were cut as such by `newText`.
+ */
+export const forwardedText = (text: string) => tidy(text);
 
 const ENTITIES: Record<string, string> = {
   ...{ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", hellip: "…", ndash: "–", mdash: "—" },
@@ -96,14 +120,17 @@ const decodeEntities = (s: string) =>
 
 /**
  * The text of a message sent as HTML alone (postal-mime gives no text part then): the quoted history
- * (blockquote, Gmail's and Outlook's quote containers) left out, blocks as lines, links written out.
+ * (blockquote, Gmail's and Outlook's quote containers) left out unless it is what a forward forwards (`forward`),
+ * blocks as lines, links written out.
  */
-export function htmlToText(html: string): string {
-  return decodeEntities(
-    html
-      .replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, "")
+export function htmlToText(html: string, forward = false): string {
+  const withoutHistory = (h: string) =>
+    h
       .replace(/<blockquote\b[\s\S]*<\/blockquote\s*>/gi, "")
-      .replace(/<div\b[^>]*\b(gmail_quote|divRplyFwdMsg|moz-cite-prefix)\b[\s\S]*$/i, "")
+      .replace(/<div\b[^>]*\b(gmail_quote|divRplyFwdMsg|moz-cite-prefix)\b[\s\S]*$/i, "");
+  const body = html.replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, "");
+  return decodeEntities(
+    (forward ? body : withoutHistory(body))
       .replace(/\s*\n\s*/g, " ")
       .replace(/<a\b[^>]*\bhref\s*=\s*["']?([^"'\s>]+)[^>]*>([\s\S]*?)<\/a\s*>/gi, (_, url: string, text: string) => {
         const t = text.replace(/<[^>]*>/g, "").trim();

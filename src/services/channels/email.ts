@@ -11,7 +11,17 @@ import type { Bindings } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { toBase64 } from "../../lib/base64";
 import { vendored } from "../../vendored";
-import { bareSubject, htmlToText, messageIds, newText, replyMime, replySubject, toEmailHtml } from "./email-mime";
+import {
+  bareSubject,
+  forwardedText,
+  htmlToText,
+  isForward,
+  messageIds,
+  newText,
+  replyMime,
+  replySubject,
+  toEmailHtml,
+} from "./email-mime";
 import { toPlainText, withCitations } from "./markdown";
 import {
   PlatformError,
@@ -57,8 +67,11 @@ const kindOf = (mime: string): InboundAttachmentKind => {
 
 /**
  * Messages nobody should answer automatically: auto-replies and out-of-office notes (RFC 3834
- * Auto-Submitted, Microsoft's X-Auto-Response-Suppress), bulk and list mail, bounces. Answering them
- * is how two robots write to each other forever.
+ * Auto-Submitted, Microsoft's X-Auto-Response-Suppress, the X-Autoreply/X-Autorespond of responders
+ * older than RFC 3834), bulk and list mail, bounces. Answering them is how two robots write to each other
+ * forever. Every report is a machine's (RFC 6522 multipart/report: delivery reports, read receipts, abuse
+ * feedback), whatever address it names: an Exchange server's bounce comes from "MicrosoftExchange...@",
+ * no mailer-daemon, and a read receipt from the visitor's own address.
  */
 function automatic(mail: Email): boolean {
   const header = (name: string) =>
@@ -70,6 +83,8 @@ function automatic(mail: Email): boolean {
   if (submitted && submitted !== "no") return true;
   if (/\b(all|oof|autoreply)\b/.test(header("x-auto-response-suppress") ?? "")) return true;
   if (/^(bulk|junk|list|auto_reply)$/.test(header("precedence") ?? "")) return true;
+  if (/^multipart\/report\b/.test(header("content-type") ?? "")) return true;
+  if (header("x-autoreply") || header("x-autorespond")) return true;
   const from = mail.from && "address" in mail.from ? (mail.from.address ?? "") : "";
   return /^(mailer-daemon|postmaster)@/i.test(from) || !!header("list-id");
 }
@@ -177,7 +192,10 @@ export async function readMail(raw: string | ArrayBuffer, inboxAddress?: string)
     });
   });
 
-  let text = newText(mail.text ?? (mail.html ? htmlToText(mail.html) : ""));
+  // A forward is what it forwards: its header block and the mail under it are no history of this thread.
+  const forward = isForward(mail.subject);
+  const body = mail.text ?? (mail.html ? htmlToText(mail.html, forward) : "");
+  let text = forward ? forwardedText(body) : newText(body);
   // A question written in the subject alone.
   if (!text && !attachments.length) text = bareSubject(mail.subject);
   // A text past what a message holds is cut, saying so: whole as a file of the message when it fits in the event.
