@@ -1,8 +1,8 @@
 // What real mail carries besides the visitor's new words, through the Worker's email handler and the channel queue:
 // the history an Outlook in another language puts under its header block, the attribution lines of Gmail in
-// Traditional Chinese and Korean (a signature under its "-- " line stays: it is the visitor's); a forward, whose header block and mail are what
-// the visitor sends; and mail no person wrote that names no mailer-daemon (a delivery report, a read receipt, an
-// auto-reply older than RFC 3834), which is set aside, never answered.
+// Traditional Chinese and Korean (a signature under its "-- " line stays: it is the visitor's); a forward, whose
+// header block and mail are what the visitor sends; and mail no person wrote that names no mailer-daemon (a delivery
+// report, a read receipt, an auto-reply older than RFC 3834), which is set aside, never answered.
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
 import { deliver, emailInbox, mailId, sentTo, visitorAddress } from "./email-support";
