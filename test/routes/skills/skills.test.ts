@@ -174,7 +174,7 @@ describe("POST /skills/upload/", () => {
     const name = `expense\nreport ${crypto.randomUUID().slice(0, 8)}`;
     const bytes = zip({ "SKILL.md": skillMd(`name: ${JSON.stringify(name)}\ndescription: Files an expense report`) });
     const res = await owner.fetch("POST", "/skills/upload/", uploadForm(bytes));
-    const made = res.status === 201 ? ((await res.clone().json()) as { id: string; name: string }) : null;
+    const made = res.status === 201 ? await bodyOf<"POST /skills/upload/">(res.clone()) : null;
     // It was 201 with the name as given (a line break inside). The skill's own PUT, which requires the name and which
     // the console sends back whole, then refused that very name: the skill could not be edited without renaming it.
     if (made) {
@@ -192,7 +192,7 @@ describe("POST /skills/upload/", () => {
     const instructions = `# Steps\n${"x".repeat(200_000)}`;
     const bytes = zip({ "SKILL.md": skillMd(`name: ${name}\ndescription: Files an expense report`, instructions) });
     const res = await owner.fetch("POST", "/skills/upload/", uploadForm(bytes));
-    const made = res.status === 201 ? ((await res.clone().json()) as { id: string }) : null;
+    const made = res.status === 201 ? await bodyOf<"POST /skills/upload/">(res.clone()) : null;
     // It was 201 (SKILL.md within its 512 KiB), and every save of the skill as stored a 400 at its instructions.
     if (made) {
       const put = await owner.fetch("PUT", `/skills/${made.id}/`, { name, description: "Files it", instructions });
