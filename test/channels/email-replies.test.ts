@@ -2,10 +2,11 @@
 // the history an Outlook in another language puts under its header block, the attribution lines of Gmail in
 // Traditional Chinese and Korean (a signature under its "-- " line stays: it is the visitor's); a forward, whose
 // header block and mail are what the visitor sends; and mail no person wrote that names no mailer-daemon (a delivery
-// report, a read receipt, an auto-reply older than RFC 3834), which is set aside, never answered.
+// report, a read receipt, an auto-reply older than RFC 3834), which is set aside, never answered. An answer in HTML
+// written between quotes keeps each of its parts; a From with no address to answer falls back to the envelope sender.
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
-import { deliver, emailInbox, mailId, sentTo, visitorAddress } from "./email-support";
+import { deliver, emailInbox, mailId, replies, sentTo, visitorAddress } from "./email-support";
 import { conversationsOf, eventually, messagesWhen, onlyConversation, setAside } from "./support";
 
 /** A plain-text message from `from` to `to`, its body's lines as given. */
@@ -74,6 +75,63 @@ describe("e-mail: only the visitor's new words are their message", () => {
   it("a signature under its '-- ' line stays: a phone number or a company is the visitor's to give", async () => {
     const content = await stored(["Do you ship to Japan?", "", "-- ", "Jane Doe", "ACME Corp | +1 555 0100"], "Japan");
     expect(content).toBe("Do you ship to Japan?\n\n--\nJane Doe\nACME Corp | +1 555 0100");
+  });
+});
+
+describe("e-mail: an answer in HTML alone, written between the quotes", () => {
+  it("keeps each part of the visitor's text: only the quotes are left out", async () => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const html =
+      "<div>Is the blue one in stock?</div><blockquote>We have three colours.</blockquote>" +
+      "<div>And the red one?</div><blockquote>Red ships tomorrow.</blockquote>";
+    const raw = plain(visitor, address, "Re: Colours", [html]).replace("text/plain", "text/html");
+    expect(await deliver(raw, visitor, address)).toEqual({ rejected: null });
+    const conversation = await onlyConversation(owner, inboxId);
+    const [incoming] = await messagesWhen(owner, conversation.id, (m) => m.length >= 1);
+    expect(incoming.content).toBe("Is the blue one in stock?\n\nAnd the red one?");
+  });
+});
+
+describe("e-mail: a From that names no address to answer", () => {
+  it.each([
+    ["no From at all", ""],
+    ["a From naming a group, no mailbox", "From: undisclosed-recipients:;"],
+    ["a From that is no address", "From: Jane <jane at example dot com>"],
+  ])("%s: answered at the envelope sender", async (_, from) => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const raw = plain(visitor, address, "Sundays", ["Are you open on Sundays?"]).replace(
+      `From: Visitor <${visitor}>\r\n`,
+      from && `${from}\r\n`,
+    );
+    expect(await deliver(raw, visitor, address)).toEqual({ rejected: null });
+    const [sent] = await replies(visitor, 1);
+    expect(sent).toMatchObject({ from: address, to: visitor });
+    const conversation = await onlyConversation(owner, inboxId);
+    expect((await messagesWhen(owner, conversation.id, (m) => m.length >= 1))[0].content).toBe(
+      "Are you open on Sundays?",
+    );
+  });
+
+  it.each([
+    ["a bounce's null sender", ""],
+    ["a bounce's null sender, bracketed", "<>"],
+    ["a mailer-daemon", "MAILER-DAEMON@mx.example.com"],
+    ["a postmaster", "postmaster@mail.example.com"],
+  ])("not when the envelope sender is %s: set aside", async (_, envelope) => {
+    const owner = await seedOwner();
+    const { inboxId, address } = await emailInbox(owner);
+    const visitor = visitorAddress();
+    const raw = plain(visitor, address, "Sundays", ["Are you open on Sundays?"]).replace(
+      `From: Visitor <${visitor}>\r\n`,
+      "",
+    );
+    expect(await deliver(raw, envelope, address)).toEqual({ rejected: null });
+    expect((await firstOutcome(owner, inboxId)).error).toMatch(/No address to answer/);
+    expect(await conversationsOf(owner, inboxId)).toEqual([]);
   });
 });
 

@@ -141,7 +141,7 @@ export async function receiveEmail(
   const raw = await new Response(message.raw).arrayBuffer();
   let read;
   try {
-    read = await readMail(raw, channel.config.credentials.address);
+    read = await readMail(raw, channel.config.credentials.address, message.from);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     message.setReject(err.detail);

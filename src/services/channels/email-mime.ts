@@ -119,15 +119,32 @@ const decodeEntities = (s: string) =>
   });
 
 /**
+ * `html` without its blockquote elements, each on its own with the ones nested in it: an answer written between two
+ * quotes is the visitor's, and one removal from the first opening tag to the last closing one took it away. What
+ * follows a blockquote never closed is kept (it may be the visitor's words); a stray closing tag goes with the tags.
+ */
+function withoutBlockquotes(html: string): string {
+  let kept = "";
+  let from = 0;
+  let depth = 0;
+  for (const tag of html.matchAll(/<(\/?)blockquote\b[^>]*>/gi)) {
+    if (!tag[1]) {
+      if (depth++ > 0) continue;
+      kept += html.slice(from, tag.index);
+      from = tag.index;
+    } else if (depth > 0 && --depth === 0) from = tag.index + tag[0].length;
+  }
+  return kept + html.slice(from);
+}
+
+/**
  * The text of a message sent as HTML alone (postal-mime gives no text part then): the quoted history
  * (blockquote, Gmail's and Outlook's quote containers) left out unless it is what a forward forwards (`forward`),
  * blocks as lines, links written out.
  */
 export function htmlToText(html: string, forward = false): string {
   const withoutHistory = (h: string) =>
-    h
-      .replace(/<blockquote\b[\s\S]*<\/blockquote\s*>/gi, "")
-      .replace(/<div\b[^>]*\b(gmail_quote|divRplyFwdMsg|moz-cite-prefix)\b[\s\S]*$/i, "");
+    withoutBlockquotes(h).replace(/<div\b[^>]*\b(gmail_quote|divRplyFwdMsg|moz-cite-prefix)\b[\s\S]*$/i, "");
   const body = html.replace(/<(head|style|script|title)\b[\s\S]*?<\/\1\s*>/gi, "");
   return decodeEntities(
     (forward ? body : withoutHistory(body))

@@ -102,10 +102,15 @@ async function eventIdOf(mail: Email, raw: string | ArrayBuffer): Promise<string
  * The person a message is from, the contact its answers go to (RFC 5322 3.6.2): the first Reply-To mailbox when the
  * message has one, else From (else Sender). A website's contact form mails from the shop's own or a no-reply address
  * with the customer in Reply-To. The name is that mailbox's, else another field's for the same address, never the
- * name of a different address (the form's "Website").
+ * name of a different address (the form's "Website"). With none of them usable (no From, a group, a From that is
+ * no address), the envelope sender (`envelope`, SMTP's MAIL FROM): the person's server gave it, and without it the
+ * mail was set aside unanswered. Not a bounce's (empty, "<>") nor a mailer-daemon's or postmaster's: a machine's.
  */
-function personOf(mail: Email): { address: string; name?: string } | undefined {
-  const mailboxes = [...(mail.replyTo ?? []), mail.from, mail.sender].filter(
+function personOf(mail: Email, envelope = ""): { address: string; name?: string } | undefined {
+  const returnPath = envelope.trim().replace(/^<(.*)>$/, "$1");
+  const fallback =
+    returnPath && !/^(mailer-daemon|postmaster)@/i.test(returnPath) ? { address: returnPath } : undefined;
+  const mailboxes = [...(mail.replyTo ?? []), mail.from, mail.sender, fallback].filter(
     (a): a is Mailbox => !!a && "address" in a && !!a.address && isAddress(a.address),
   );
   if (!mailboxes.length) return undefined;
@@ -132,10 +137,14 @@ export async function readEmail(raw: string | ArrayBuffer, inboxAddress?: string
 
 /**
  * Reads one message (the raw MIME as Email Routing delivered it: its bytes, which postal-mime decodes in each part's
- * own charset; a string is taken as UTF-8). Its thread (`threadKey`) is the thread's root Message-ID; the chat is
- * that root and the person together (email-handler.ts `chatOf`).
+ * own charset; a string is taken as UTF-8), with its envelope sender when it came by SMTP. Its thread (`threadKey`)
+ * is the thread's root Message-ID; the chat is that root and the person together (email-handler.ts `chatOf`).
  */
-export async function readMail(raw: string | ArrayBuffer, inboxAddress?: string): Promise<ReadEmail> {
+export async function readMail(
+  raw: string | ArrayBuffer,
+  inboxAddress?: string,
+  envelopeSender?: string,
+): Promise<ReadEmail> {
   const { default: PostalMime } = await vendored("postalMime");
   let mail: Email;
   try {
@@ -153,8 +162,8 @@ export async function readMail(raw: string | ArrayBuffer, inboxAddress?: string)
   const leftOut = (reason: string): ReadEmail => ({
     dropped: { eventId, reason, ...(at === undefined ? {} : { at }) },
   });
-  const person = personOf(mail);
-  if (!person) return leftOut("No address to answer: no valid Reply-To, From or Sender.");
+  const person = personOf(mail, envelopeSender);
+  if (!person) return leftOut("No address to answer: no valid Reply-To, From, Sender or envelope sender.");
   if (automatic(mail))
     return leftOut("An auto-reply, list mail or bounce: not answered, so that two robots never write to each other.");
   const inbox = inboxAddress?.trim().toLowerCase();

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
 import { email, isAddress, readEmail } from "../../../src/services/channels/email";
-import { newText, replySubject, toEmailHtml } from "../../../src/services/channels/email-mime";
+import { htmlToText, newText, replySubject, toEmailHtml } from "../../../src/services/channels/email-mime";
 import { platformContext } from "../../../src/services/channels/http";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
 import { unique } from "../../harness";
@@ -201,6 +201,17 @@ describe("htmlToText", () => {
     expect(event.text).toBe(
       "Is the blue one in stock?\nSee this page (https://shop.example/p/1).\n\n• size M\n• size L",
     );
+  });
+
+  it("keeps the new text between two quotes: each blockquote is left out on its own, a nested one with it", () => {
+    const html =
+      "<div>Is the blue one in stock?</div><blockquote>We have three colours.</blockquote>" +
+      "<div>And the red one?</div><blockquote>Red ships tomorrow.</blockquote><div>Thanks, Jane</div>";
+    expect(htmlToText(html)).toBe("Is the blue one in stock?\n\nAnd the red one?\n\nThanks, Jane");
+    const nested =
+      "<div>Answering inline:</div><blockquote>Your order<blockquote>Order 1234?</blockquote>ships Monday." +
+      "</blockquote><div>Monday works.</div><blockquote>Anything else?</blockquote>";
+    expect(htmlToText(nested)).toBe("Answering inline:\n\nMonday works.");
   });
 
   it("decodes only the entities it knows: a sender's &constructor; stays as written", async () => {
