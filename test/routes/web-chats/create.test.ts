@@ -5,10 +5,10 @@ import { uploads, webChats } from "../../../src/db/schema";
 import { createWebChat } from "../../../src/services/web-chats";
 import { PREFIXES, call, data, db, expectError, seedMember, seedOwner, unique } from "../../harness";
 import { insertingAfter } from "../../support/races";
-import { PNG, postForm, presign } from "../attachments/support";
 import { expectDenied } from "../../support/refusals";
 import { createInbox, seedBareWebInbox } from "../inboxes/fixtures";
 import { bodyOf } from "../../support/api";
+import { uploadImage } from "./fixtures";
 
 const chatsOf = (inboxId: string) => db().select().from(webChats).where(eq(webChats.inboxId, inboxId));
 
@@ -110,20 +110,14 @@ describe("POST /web-chats/ beside its inbox's delete", () => {
     const owner = await seedOwner();
     const inbox = await seedBareWebInbox(owner);
     const { organizationId } = owner;
-    const p = await presign(owner, {
-      modelName: "web-chat",
-      fieldName: "avatar",
-      filename: "a.png",
-      fileSize: PNG.length,
-    });
-    expect((await postForm(p.url, p.fields, { filename: "a.png", bytes: PNG })).status).toBe(204);
+    const key = await uploadImage(owner, "avatar", "a.png");
     const remove = async () => expect((await owner.fetch("DELETE", `/inboxes/${inbox.id}/`)).status).toBe(204);
     const outcome = await createWebChat(
       env,
       insertingAfter(db(), remove),
       await data(organizationId),
       organizationId,
-      { inbox: { id: inbox.id }, avatar: p.fields.key },
+      { inbox: { id: inbox.id }, avatar: key },
       "http://localhost",
     ).then(
       () => "written",
@@ -132,7 +126,7 @@ describe("POST /web-chats/ beside its inbox's delete", () => {
     // The insert broke its foreign key to the inbox: an error of D1, which the API answered 500.
     expect(outcome).toMatchObject({ status: 400, errors: { inbox: [expect.any(String)] } });
     expect(await chatsOf(inbox.id)).toHaveLength(0);
-    const upload = await (await data(organizationId)).select().from(uploads).where(eq(uploads.key, p.fields.key));
+    const upload = await (await data(organizationId)).select().from(uploads).where(eq(uploads.key, key));
     expect(upload, "the upload stays the caller's, not consumed by a refused write").toHaveLength(1);
   });
 });

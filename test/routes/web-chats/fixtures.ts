@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
+import { expect } from "vitest";
 import { webChats } from "../../../src/db/schema";
-import { db } from "../../harness";
+import { db, type Actor } from "../../harness";
+import { PNG, postForm, presign } from "../attachments/support";
 
 export type WebChatRecord = Record<string, unknown> & {
   id: string;
@@ -25,3 +27,11 @@ export const fullBody = (inboxId: string, extra: Record<string, unknown> = {}) =
   inbox: { id: inboxId },
   ...extra,
 });
+
+/** The three steps of the API's upload flow, up to the key a web chat write takes. */
+export async function uploadImage(actor: Actor, fieldName: string, filename = "avatar.png", bytes = PNG) {
+  const p = await presign(actor, { modelName: "web-chat", fieldName, filename, fileSize: bytes.length });
+  const up = await postForm(p.url, p.fields, { filename, bytes });
+  expect(up.status, await up.clone().text()).toBe(204);
+  return p.fields.key;
+}

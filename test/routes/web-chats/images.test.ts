@@ -4,20 +4,12 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { uploads, webChats } from "../../../src/db/schema";
 import { organizationOfKey } from "../../../src/services/uploads/store";
-import { PREFIXES, data, db, expectError, seedMember, seedOwner, type Actor } from "../../harness";
+import { PREFIXES, data, db, expectError, seedMember, seedOwner } from "../../harness";
 import { expectDenied, expectNotFound, expectInvalid } from "../../support/refusals";
 import { PNG, postForm, presign } from "../attachments/support";
 import { createInbox, seedBareWebInbox } from "../inboxes/fixtures";
-import { storedWebChat } from "./fixtures";
+import { storedWebChat, uploadImage } from "./fixtures";
 import { bodyOf } from "../../support/api";
-
-/** The three steps of the API's upload flow, up to the key a web chat write takes. */
-async function uploadImage(actor: Actor, fieldName: string, filename = "avatar.png", bytes = PNG) {
-  const p = await presign(actor, { modelName: "web-chat", fieldName, filename, fileSize: bytes.length });
-  const up = await postForm(p.url, p.fields, { filename, bytes });
-  expect(up.status, await up.clone().text()).toBe(204);
-  return p.fields.key;
-}
 
 /** An upload's row, in the data plane of the organization its key names. */
 const uploadRow = async (key: string) =>
