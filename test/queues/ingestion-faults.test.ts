@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
-import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import type { IngestionJob } from "../../src/services/knowledge/content";
 import { knowledgeIndexOf } from "../../src/services/knowledge/retrieval/knowledge-index";
 import { countRows, bindingsWith, fetchWithSettings, seedOwner, unique, type Actor, type Settings } from "../harness";
@@ -9,6 +8,7 @@ import { createKnowledgeBase } from "../fixtures/knowledge";
 import { vectorizeStandIn } from "../support/vectorize-stand-in";
 import { bodyOf, healthOf } from "../support/api";
 import { standIn } from "../support/bindings";
+import { runQueue } from "../support/queues";
 
 /**
  * Ingestion that dies part-way (INGESTION_FAULT, src/services/knowledge/ingestion-fault.ts) and files that can
@@ -31,17 +31,12 @@ function holdingQueue() {
 /** Runs the real queue consumer on jobs delivered for the `attempts`-th time, with `settings` over the test bindings.
  * */
 async function deliver(jobs: IngestionJob[], attempts: number, settings: Settings = {}) {
-  const batch = createMessageBatch(
-    "knowledge-ingestion",
-    jobs.map((body) => ({ id: unique("delivery"), timestamp: new Date(), attempts, body })),
-  );
-  const ctx = createExecutionContext();
-  await worker.queue!(batch, bindingsWith(settings), ctx);
-  const result = await getQueueResult(batch, ctx);
+  const messages = jobs.map((body) => ({ id: unique("delivery"), body, attempts }));
+  const result = await runQueue("knowledge-ingestion", messages, bindingsWith(settings));
   const retried = new Set(result.retryMessages.map((m) => m.msgId));
   return {
     acked: result.explicitAcks.length,
-    retried: batch.messages.filter((m) => retried.has(m.id)).map((m) => m.body),
+    retried: messages.filter((m) => retried.has(m.id)).map((m) => m.body),
   };
 }
 

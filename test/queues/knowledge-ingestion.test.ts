@@ -1,8 +1,6 @@
 import { env } from "cloudflare:workers";
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import worker from "../../src/index";
 import { knowledgeBaseFiles } from "../../src/db/schema";
 import { db, seedOwner, unique } from "../harness";
 import { upstreamModel } from "../routes/chat-completions/fixtures";
@@ -10,20 +8,15 @@ import { createKnowledgeBase, uploadFiles } from "../fixtures/knowledge";
 import { bodyOf } from "../support/api";
 import { type IngestionJob, objectPrefixOf } from "../../src/services/knowledge/content";
 import { vectorStoreFor } from "../../src/services/knowledge/vector-store";
+import { runQueue } from "../support/queues";
 
 /** Runs the queue consumer on one ingestion job delivered for the `attempts`-th time. */
 async function deliver(fileId: string, generation: number, attempts: number) {
   return deliverJob({ kind: "file", fileId, generation }, attempts);
 }
 
-async function deliverJob(body: IngestionJob, attempts: number) {
-  const batch = createMessageBatch("knowledge-ingestion", [
-    { id: unique("delivery"), timestamp: new Date(), attempts, body },
-  ]);
-  const ctx = createExecutionContext();
-  await worker.queue!(batch, env, ctx);
-  return getQueueResult(batch, ctx);
-}
+const deliverJob = (body: IngestionJob, attempts: number) =>
+  runQueue("knowledge-ingestion", [{ id: unique("delivery"), body, attempts }]);
 
 const fileRow = async (id: string) =>
   (await db().select().from(knowledgeBaseFiles).where(eq(knowledgeBaseFiles.id, id)))[0];

@@ -9,7 +9,6 @@ import {
   attemptsOf,
   consumeAt,
   received,
-  receivedAt,
   setMode,
   switchedWebhook,
   verifySignature,
@@ -17,8 +16,9 @@ import {
 import { assistantWithInbox, handedOff, seedAgent, settledAssignment } from "../routes/assignment/fixtures";
 import { bodyOf } from "../support/api";
 import { liveEvents } from "../support/sse";
+import { receivedAt } from "../support/received";
+import type { ReceivedRequest } from "../support/webhook-receiver.mjs";
 
-type Received = { method: string; path: string; headers: Record<string, string>; body: string };
 /** The standard payload's conversation (the spec's "Standard payload"), which a lifecycle event carries too. */
 const STANDARD_CONVERSATION_KEYS = [
   "assignee",
@@ -51,7 +51,7 @@ type Payload = {
 };
 const payloadOf = (r: { body: string }): Payload => JSON.parse(r.body);
 
-const lifecycle = (requests: Received[]) =>
+const lifecycle = (requests: ReceivedRequest[]) =>
   requests.map((r) => ({ ...r, payload: payloadOf(r) })).filter((r) => r.payload.event === "conversation.updated");
 
 async function talk(owner: Actor, botId: string, content: string, conversation?: string) {

@@ -1,24 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { sql } from "drizzle-orm";
-import worker from "../../src/index";
 import { DEAD_LETTERED } from "../../src/services/webhooks/dead-letters";
 import { RETRY_SCHEDULE_SECONDS } from "../../src/services/webhooks/retries";
 import { conversationData, db, seedOwner } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
+import { runQueue } from "../support/queues";
 import { attemptsOf, received, switchedWebhook, visitorMessages, waitFor } from "./webhook-fixtures";
-
-/** Runs the worker's queue handler (the consumer of that queue) on one batch, as the platform would. */
-async function runQueue(queue: string, bodies: { id: string; body: unknown; attempts?: number }[]) {
-  const batch = createMessageBatch(
-    queue,
-    bodies.map(({ id, body, attempts = 1 }) => ({ id, timestamp: new Date(), attempts, body })),
-  );
-  const ctx = createExecutionContext();
-  await worker.queue!(batch, env, ctx);
-  return getQueueResult(batch, ctx);
-}
 
 /**
  * Two webhooks of one inbox whose first attempts the real consumer has finished; then a second

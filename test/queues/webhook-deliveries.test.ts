@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext } from "cloudflare:test";
 import { eq, type SQL } from "drizzle-orm";
 import worker from "../../src/index";
 import { conversationData, db, fromEveryPart, seedOwner, type Actor, waitFor } from "../harness";
@@ -11,13 +11,11 @@ import { uuidv7 } from "../../src/lib/ids";
 import { runHousekeeping } from "../../src/services/housekeeping";
 import { deliver } from "../../src/services/webhooks/delivery";
 import { bodyOf } from "../support/api";
+import { runQueue } from "../support/queues";
 import { verifySignature } from "./webhook-fixtures";
-
-type Received = { method: string; path: string; headers: Record<string, string>; body: string };
+import { receivedAt } from "../support/received";
 
 const receiver = (path: string) => `${env.TEST_RECEIVER_URL}${path}`;
-const received = async (path: string): Promise<Received[]> =>
-  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
 
 async function addWebhook(
   owner: Actor,
@@ -117,7 +115,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
 
     const reply = await talk(owner, bot.id, 'Say "hi"\nplease');
     const [hit] = await waitFor(
-      () => received(`/ok/${standard}`),
+      () => receivedAt(`/ok/${standard}`),
       (r) => r.length > 0,
     );
     expect(hit.method).toBe("POST");
@@ -156,7 +154,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(payload.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
 
     const [old] = await waitFor(
-      () => received(`/ok/${legacy}`),
+      () => receivedAt(`/ok/${legacy}`),
       (r) => r.length > 0,
     );
     expect(old.method).toBe("PUT");
@@ -172,7 +170,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(old.headers["x-webhook-secret"]).toBeUndefined();
 
     const [g] = await waitFor(
-      () => received(`/ok/${genesys}`),
+      () => receivedAt(`/ok/${genesys}`),
       (r) => r.length > 0,
     );
     expect(JSON.parse(g.body)).toMatchObject({
@@ -182,13 +180,13 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     });
 
     const [c] = await waitFor(
-      () => received(`/ok/${custom}`),
+      () => receivedAt(`/ok/${custom}`),
       (r) => r.length > 0,
     );
     expect(JSON.parse(c.body)).toEqual({ text: reply.message!.content, who: bot.name, kind: "chatbot", inbox: "api" });
 
     await new Promise((r) => setTimeout(r, 500));
-    expect(await received(`/ok/${disabled}`)).toEqual([]);
+    expect(await receivedAt(`/ok/${disabled}`)).toEqual([]);
     const records = await deliveries(owner, eq(webhookDeliveries.webhookId, standard));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({
@@ -220,13 +218,13 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
 
     const second = await talk(owner, bot.id, "two", first.conversationId);
     await waitFor(
-      () => received(`/fail/${failing}`),
+      () => receivedAt(`/fail/${failing}`),
       (r) => r.length >= 2,
     );
     await new Promise((r) => setTimeout(r, 1000));
-    const failed = await received(`/fail/${failing}`);
+    const failed = await receivedAt(`/fail/${failing}`);
     expect(failed.map((r) => JSON.parse(r.body).id)).toEqual([first.message!.id, second.message!.id]);
-    expect(await received(`/hang/${hanging}`)).toHaveLength(2);
+    expect(await receivedAt(`/hang/${hanging}`)).toHaveLength(2);
   });
 
   it("a custom template that fails to render at delivery: a recorded failure saying why, nothing sent", async () => {
@@ -241,17 +239,14 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const record = await failedAttempt(owner, reply.message!.id);
     expect(record).toMatchObject({ status: "failure", attempts: 1, responseStatus: null });
     expect(record.error).toBe("The payload could not be built: range() step must not be zero.");
-    expect(await received(`/ok/${hook}`)).toEqual([]);
+    expect(await receivedAt(`/ok/${hook}`)).toEqual([]);
   });
 
   it("a redelivered queue message or a second consumer does not push twice or add a record", async () => {
     const { owner, hook, reply, record } = await deliveredOnce("once");
-    const batch = createMessageBatch("webhook-deliveries", [
-      { id: "redelivered", timestamp: new Date(), attempts: 2, body: { deliveryId: record.id } },
-    ]);
-    const ctx = createExecutionContext();
-    await worker.queue!(batch, env, ctx);
-    expect(await getQueueResult(batch, ctx)).toMatchObject({
+    expect(
+      await runQueue("webhook-deliveries", [{ id: "redelivered", attempts: 2, body: { deliveryId: record.id } }]),
+    ).toMatchObject({
       outcome: "ok",
       retryBatch: { retry: false },
       retryMessages: [],
@@ -260,7 +255,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     expect(
       await deliver(env, db(), await conversationData(owner.organizationId, record.conversationId!), record.id),
     ).toBe("skipped");
-    expect(await received(`/ok/${hook}`)).toHaveLength(1);
+    expect(await receivedAt(`/ok/${hook}`)).toHaveLength(1);
     expect(await deliveries(owner, eq(webhookDeliveries.messageId, reply.message!.id))).toHaveLength(1);
   });
 
@@ -291,7 +286,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       retryAll: ended,
     };
     await expect(worker.queue!(batch, env, createExecutionContext())).resolves.toBeUndefined();
-    expect(await received(`/ok/${hook}`)).toHaveLength(1);
+    expect(await receivedAt(`/ok/${hook}`)).toHaveLength(1);
     const [record] = await deliveries(owner, eq(webhookDeliveries.id, id));
     expect(record.status).toBe("success");
   });
@@ -304,7 +299,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     const id = await pendingDelivery(owner, bot, hook, reply, { createdAt: Date.now() - 5 * 60_000, named: true });
     await runHousekeeping(env);
     const [hit] = await waitFor(
-      () => received(`/ok/${hook}`),
+      () => receivedAt(`/ok/${hook}`),
       (r) => r.length > 0,
     );
     expect(JSON.parse(hit.body).id).toBe(reply.message!.id);
@@ -340,7 +335,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
     );
     const [refused] = await deliveries(other, eq(webhookDeliveries.id, foreign));
     expect(refused).toMatchObject({ status: "failure", error: "The message no longer exists." });
-    expect(await received(`/ok/${otherHook}`)).toEqual([]);
+    expect(await receivedAt(`/ok/${otherHook}`)).toEqual([]);
   });
 
   it("a webhook disabled after its event was recorded sends nothing, and the record says why", async () => {
@@ -359,7 +354,7 @@ describe("webhook deliveries through the queue, to a real receiver", () => {
       attempts: 1,
       error: "The webhook was disabled before delivery.",
     });
-    expect(await received(`/ok/${hook}`)).toEqual([]);
+    expect(await receivedAt(`/ok/${hook}`)).toEqual([]);
   });
 
   it("redirects to internal addresses are refused at delivery", async () => {

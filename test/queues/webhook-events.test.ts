@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { seedOwner } from "../harness";
+import { seedOwner, waitFor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf } from "../support/api";
+import { receivedAt } from "../support/received";
 
-type Received = { method: string; path: string; body: string };
 type Payload = {
   id: string;
   type: string;
@@ -14,21 +14,16 @@ type Payload = {
   conversation: { id: string; auto_reply_enabled: boolean };
 };
 
-const received = async (path: string): Promise<Payload[]> =>
-  (await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json<Received[]>()).map(
-    (r) => JSON.parse(r.body),
-  );
+const received = async (path: string) => (await receivedAt(path)).map((r): Payload => JSON.parse(r.body));
 
 // The queue is shared with every test file of the project, some of whose receivers hang until the time-out: under a
 // full run on two cores an event can take several seconds. Waiting longer costs nothing when it has arrived.
-async function waitForCount(path: string, n: number, ms = 20_000): Promise<Payload[]> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const got = await received(path);
-    if (got.length >= n || Date.now() > until) return got;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitForCount = (path: string, n: number) =>
+  waitFor(
+    () => received(path),
+    (got) => got.length >= n,
+    20_000,
+  );
 
 describe("every message path emits its event to the inbox's webhooks", () => {
   it("completions, the messages API, its asynchronous reply and a human agent's reply: incoming to incoming " +

@@ -6,7 +6,8 @@ import { webhookDeliveries } from "../../src/db/schema";
 import { consumeWebhookDeliveries } from "../../src/queues/webhook-deliveries";
 import { unique, type Actor } from "../harness";
 import { dataDbs } from "../../src/services/shards";
-import type { FaultMode, ReceivedRequest } from "../support/webhook-receiver.mjs";
+import type { FaultMode } from "../support/webhook-receiver.mjs";
+import { receivedAt } from "../support/received";
 import { waitFor } from "../harness";
 import { bodyOf } from "../support/api";
 import { hmacSha256Key } from "../support/hmac";
@@ -56,13 +57,8 @@ export async function addWebhook(owner: Actor, inboxId: string, body: Record<str
   return { ...(await bodyOf<"POST /inboxes/{inboxId}/webhooks/">(res)), path };
 }
 
-/** What the receiver got at `path`. */
-export const receivedAt = async (path: string): Promise<ReceivedRequest[]> =>
-  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
-
 /** What the receiver got on `/switch/<key>/`. */
-export const received = async (key: string): Promise<ReceivedRequest[]> =>
-  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(`/switch/${key}`)}`)).json();
+export const received = (key: string) => receivedAt(`/switch/${key}`);
 
 /** Every attempt of the webhook, by event then attempt, from whichever data plane holds them. */
 export const attemptsOf = async (webhookId: string): Promise<Attempt[]> =>

@@ -7,7 +7,8 @@ import { seedOwner, waitFor } from "../harness";
 import { createChatbot } from "../fixtures/chatbots";
 import { bodyOf, documentOf } from "../support/api";
 import { SchemaKit, type Schema } from "../support/openapi-sweep/schema";
-import { addWebhook, receivedAt } from "./webhook-fixtures";
+import { addWebhook } from "./webhook-fixtures";
+import { receivedAt } from "../support/received";
 
 let kit: SchemaKit;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });

@@ -7,6 +7,7 @@ import { lastUpstreamRequest, upstreamModel } from "../routes/chat-completions/f
 import { readEvents } from "../support/sse";
 import { bodyOf, refinedBodyOf } from "../support/api";
 import type { McpTestServer } from "../support/mcp-server.mjs";
+import { receivedAt } from "../support/received";
 import { type ToolCall, agentWith } from "../support/tool-calls";
 
 type Reply = {
@@ -43,12 +44,6 @@ async function crmConnector(owner: Actor, extra: Record<string, unknown> = {}) {
 async function ask(actor: Actor, botId: string, content: string, extra: Record<string, unknown> = {}) {
   const res = await post(actor, `/chatbots/${botId}/completions/`, { message: { content, ...extra } }, 200);
   return refinedBodyOf<"POST /chatbots/{chatbotId}/completions/", Reply>(res);
-}
-
-/** What the webhook receiver (test/support/webhook-receiver.mjs) recorded under `path`. */
-async function received(path: string) {
-  const res = await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`);
-  return res.json<{ method: string; path: string; headers: Record<string, string> }[]>();
 }
 
 async function mcpStats() {
@@ -291,7 +286,7 @@ describe("agent replies calling MCP tools", () => {
     // The owner's next agent reply connects to the connector's (new) server, with neither credential.
     const bot = await createChatbot(owner, { largeLanguageModel: model.id, replyMode: "agent" });
     await ask(owner, bot.id, "hello");
-    const requests = await received(marker);
+    const requests = await receivedAt(marker);
     expect(requests.length, "the reply connected to the moved connector").toBeGreaterThan(0);
     expect(requests.map((r) => r.headers.authorization ?? null)).not.toContain(secret);
     expect(requests.map((r) => r.headers["x-service"] ?? null)).not.toContain("service-secret");
@@ -334,7 +329,7 @@ describe("agent replies calling MCP tools", () => {
       expect(moved.status, await moved.clone().text()).toBe(200);
       expect(await moved.json()).toMatchObject({ rawMcpHeader: {} });
       expect(await whoami()).toBeNull();
-      const requests = await received(marker);
+      const requests = await receivedAt(marker);
       expect(requests.length, "the reply connected to the moved tool's server").toBeGreaterThan(0);
       expect(requests.map((r) => r.headers.authorization ?? null)).not.toContain(secret);
       expect(requests.map((r) => r.headers["x-api-key"] ?? null)).not.toContain("default-secret");
@@ -379,7 +374,7 @@ describe("agent replies calling MCP tools", () => {
     }
     await reply("hello");
     for (const server of ["tool", "crm"]) {
-      const requests = await received(`${marker}/${server}`);
+      const requests = await receivedAt(`${marker}/${server}`);
       expect(requests.length, `the reply connected to the moved ${server}`).toBeGreaterThan(0);
       expect(requests.map((r) => r.headers.authorization ?? "").filter((h) => h.startsWith(secret))).toEqual([]);
     }

@@ -38,17 +38,19 @@ const assign = async (organizationId: string, conversationId: string, now?: numb
 const memberRow = async (memberId: string) => (await db().select().from(members).where(eq(members.id, memberId)))[0]!;
 
 /**
- * An owner's one online agent and a round-robin inbox (`talk`, assistantWithInbox's) giving each agent one conversation
- * at most, the agent's place taken: a first handed-off conversation, `served`, assigned to them.
+ * An owner's one online agent and a round-robin inbox (`talk`, assistantWithInbox's) giving each agent `capacity`
+ * conversations at most: a first handed-off conversation, `served`, assigned to the agent.
  */
-async function agentAtCapacity() {
+async function agentServing(capacity = ROUND_ROBIN.capacity) {
   const owner = await seedOwner();
   const agent = await seedAgent(owner, "online");
-  const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity: 1 });
+  const { talk } = await assistantWithInbox(owner, { ...ROUND_ROBIN, capacity });
   const served = await handedOff(talk);
   expect((await settledAssignment(owner, served)).assignee?.id).toBe(agent.userId);
   return { owner, agent, talk, served };
 }
+/** agentServing with the agent's one place taken. */
+const agentAtCapacity = () => agentServing(1);
 describe("automatic (round-robin) assignment", () => {
   it(
     "a handoff goes to the online agent (offline and busy ones skipped), stays queued, and is told with reason " +
@@ -316,11 +318,7 @@ const assigneeEvents = async (organizationId: string, id: string) =>
 
 describe("a member who can no longer be assigned", () => {
   it("removing a member releases the queued conversation they were assigned, for another agent to take", async () => {
-    const owner = await seedOwner();
-    const leaving = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
-    const id = await handedOff(talk);
-    expect((await settledAssignment(owner, id)).assignee?.id).toBe(leaving.userId);
+    const { owner, agent: leaving, served: id } = await agentServing();
 
     const removed = await owner.fetch("DELETE", `/organizations/${owner.organizationId}/members/${leaving.memberId}/`);
     expect(removed.status).toBe(204);
@@ -339,11 +337,7 @@ describe("a member who can no longer be assigned", () => {
   });
 
   it("a member coming online between their conversations' release and their removal is given none again", async () => {
-    const owner = await seedOwner();
-    const leaving = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
-    const id = await handedOff(talk);
-    expect((await settledAssignment(owner, id)).assignee?.id).toBe(leaving.userId);
+    const { owner, agent: leaving, served: id } = await agentServing();
     // Their console tab comes back (availability/ or presence) once the release is done, before the membership goes.
     const control = db();
     const racing = new Proxy(control, {
@@ -460,11 +454,7 @@ describe("a member who can no longer be assigned", () => {
   });
 
   it("a release that finds the conversation reassigned since it read it leaves the new assignee", async () => {
-    const owner = await seedOwner();
-    const leaving = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
-    const id = await handedOff(talk);
-    expect((await settledAssignment(owner, id)).assignee?.id).toBe(leaving.userId);
+    const { owner, agent: leaving, served: id } = await agentServing();
     const data = await conversationData(owner.organizationId, id);
     const [read] = await data.select().from(conversations).where(eq(conversations.id, id));
     const other = await seedAgent(owner, "offline");
@@ -483,11 +473,7 @@ describe("a member who can no longer be assigned", () => {
   });
 
   it("a member whose groups no longer grant conversation.manage loses their conversations to one who may", async () => {
-    const owner = await seedOwner();
-    const demoted = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
-    const id = await handedOff(talk);
-    expect((await settledAssignment(owner, id)).assignee?.id).toBe(demoted.userId);
+    const { owner, agent: demoted, served: id } = await agentServing();
     const other = await seedAgent(owner, "online");
 
     const path = `/organizations/${owner.organizationId}/members/${demoted.memberId}/update-groups/`;
@@ -507,11 +493,7 @@ describe("a member who can no longer be assigned", () => {
   });
 
   it("one who joins a group as it is deleted, so losing conversation.manage, loses their conversations", async () => {
-    const owner = await seedOwner();
-    const joining = await seedAgent(owner, "online");
-    const { talk } = await assistantWithInbox(owner, ROUND_ROBIN);
-    const id = await handedOff(talk);
-    expect((await settledAssignment(owner, id)).assignee?.id).toBe(joining.userId);
+    const { owner, agent: joining, served: id } = await agentServing();
     const team = await createGroup(owner, ["conversation.manage"]);
     // After the delete began, before its batch: the agent's groups become the team alone (they may still serve).
     const joins = async () => {

@@ -33,6 +33,12 @@ const list = (id: string, query: string) => `/chatbots/${id}/records/${query}`;
 const exportPath = (id: string, query: string) => `/chatbots/${id}/records/export-excel/${query}`;
 const csvPath = (id: string, query: string) => `/chatbots/${id}/records/export-csv/${query}`;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+/** The list, the .xlsx and the CSV: one access check and one query check each. */
+const PATHS = [list, exportPath, csvPath];
+
+/** The records' page `query` asks `actor` for, once its status is 200. */
+const listed = async (actor: Actor, chatbotId: string, query: string, init?: { prefix: string }) =>
+  ok<"GET /chatbots/{chatbotPk}/records/">(await actor.fetch("GET", list(chatbotId, query), undefined, init));
 
 async function seeded() {
   const owner = await seedOwner();
@@ -75,9 +81,7 @@ async function score(organizationId: string, conversationId: string, set: string
 describe("GET /chatbots/{chatbotPk}/records/", () => {
   it.each(PREFIXES)("one record per answered question in the date range, newest first (%s)", async (prefix) => {
     const { owner, bot, contact } = await seeded();
-    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(
-      await owner.fetch("GET", list(bot.id, "?startDate=2026-05-01&endDate=2026-05-02"), undefined, { prefix }),
-    );
+    const page = await listed(owner, bot.id, "?startDate=2026-05-01&endDate=2026-05-02", { prefix });
     expect(page.count).toBe(3);
     expect(page.results.map((r) => [r.inputMessage, r.outputMessage, r.replyTime])).toEqual([
       ["Opening hours?", "Nine to five.", 2],
@@ -98,45 +102,18 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
   it("filters by question and answer text (literally), pages, and reads dates in a timezone", async () => {
     const { owner, bot } = await seeded();
     const q = "?startDate=2026-05-01&endDate=2026-05-02";
-    expect(
-      (
-        await ok<"GET /chatbots/{chatbotPk}/records/">(
-          await owner.fetch("GET", list(bot.id, `${q}&userMessage=REFUND`)),
-        )
-      ).results.map((r) => r.inputMessage),
-    ).toEqual(["How do I get a refund?"]);
-    expect(
-      (
-        await ok<"GET /chatbots/{chatbotPk}/records/">(
-          await owner.fetch("GET", list(bot.id, `${q}&user_message=${encodeURIComponent("100%")}`)),
-        )
-      ).count,
-    ).toBe(1);
-    expect(
-      (
-        await ok<"GET /chatbots/{chatbotPk}/records/">(
-          await owner.fetch("GET", list(bot.id, `${q}&userMessage=${encodeURIComponent("%")}`)),
-        )
-      ).count,
-    ).toBe(1);
-    expect(
-      (
-        await ok<"GET /chatbots/{chatbotPk}/records/">(
-          await owner.fetch("GET", list(bot.id, `${q}&botMessage=30 days`)),
-        )
-      ).count,
-    ).toBe(2);
-    const first = await ok<"GET /chatbots/{chatbotPk}/records/">(
-      await owner.fetch("GET", list(bot.id, `${q}&pageSize=2`)),
-    );
+    const refunds = await listed(owner, bot.id, `${q}&userMessage=REFUND`);
+    expect(refunds.results.map((r) => r.inputMessage)).toEqual(["How do I get a refund?"]);
+    expect((await listed(owner, bot.id, `${q}&user_message=${encodeURIComponent("100%")}`)).count).toBe(1);
+    expect((await listed(owner, bot.id, `${q}&userMessage=${encodeURIComponent("%")}`)).count).toBe(1);
+    expect((await listed(owner, bot.id, `${q}&botMessage=30 days`)).count).toBe(2);
+    const first = await listed(owner, bot.id, `${q}&pageSize=2`);
     expect(first.results).toHaveLength(2);
     const second = await ok<"GET /chatbots/{chatbotPk}/records/">(await fetchUrl(owner.key, first.next!));
     expect(second.results.map((r) => r.inputMessage)).toEqual(["How do I get a refund?"]);
     await expectError(await owner.fetch("GET", list(bot.id, `${q}&page=9`)), 404);
     // In Taipei 2026-05-03 begins at 16:00 UTC on 2 May: the question of 23:59 UTC is asked then.
-    const taipei = await ok<"GET /chatbots/{chatbotPk}/records/">(
-      await owner.fetch("GET", list(bot.id, "?startDate=2026-05-03&endDate=2026-05-03&timezone=Asia/Taipei")),
-    );
+    const taipei = await listed(owner, bot.id, "?startDate=2026-05-03&endDate=2026-05-03&timezone=Asia/Taipei");
     expect(taipei.results.map((r) => r.inputMessage)).toEqual(["Outside the range", "Opening hours?"]);
   });
 
@@ -162,7 +139,7 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
         { at: utc(`${local}:00${offset}`), question, answer: "a" },
       ]);
     const q = `?startDate=2026-05-02&endDate=2026-05-02&timezone=${zone}`;
-    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(await owner.fetch("GET", list(bot.id, q)));
+    const page = await listed(owner, bot.id, q);
     const inside = ["last quarter hour", "noon", "first quarter hour"];
     expect(page.results.map((r) => r.inputMessage)).toEqual(inside);
     expect(page.count).toBe(3);
@@ -183,9 +160,7 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
         .status,
     ).toBe(502);
     const today = new Date().toISOString().slice(0, 10);
-    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(
-      await owner.fetch("GET", list(bot.id, `?startDate=${today}&endDate=${today}`)),
-    );
+    const page = await listed(owner, bot.id, `?startDate=${today}&endDate=${today}`);
     expect(page.results).toEqual([
       expect.objectContaining({
         inputMessage: "Where is my parcel?",
@@ -195,9 +170,7 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     ]);
     let failed: Page | null = null;
     for (let i = 0; i < 50 && !failed?.count; i++) {
-      failed = await ok<"GET /chatbots/{chatbotPk}/records/">(
-        await owner.fetch("GET", list(failing.id, `?startDate=${today}&endDate=${today}`)),
-      );
+      failed = await listed(owner, failing.id, `?startDate=${today}&endDate=${today}`);
       if (!failed.count) await new Promise((r) => setTimeout(r, 20));
     }
     expect(failed!.results).toEqual([
@@ -220,9 +193,7 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
       await owner.fetch("PATCH", `/chatbots/${bot.id}/enable-evaluation/`, {}),
     );
     await score(owner.organizationId, hours, "faithfulness = 0.855, evaluation_status = 'done'");
-    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(
-      await owner.fetch("GET", list(bot.id, "?startDate=2026-05-01&endDate=2026-05-02")),
-    );
+    const page = await listed(owner, bot.id, "?startDate=2026-05-01&endDate=2026-05-02");
     expect(page.results[0]).toMatchObject({
       evaluationStatus: "done",
       faithfulness: 0.855,
@@ -239,10 +210,12 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     ["?startDate=2026-05-03&endDate=2026-05-02", "endDate"],
     ["?startDate=2026-05-01&endDate=2026-05-02&pageSize=x", "pageSize"],
     ["?startDate=2026-05-01&endDate=2026-05-02&timezone=Nowhere", "timezone"],
-  ])("400 for %s", async (query, field) => {
+  ])("400 for %s, from the list and both exports", async (query, field) => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
-    for (const path of [list(bot.id, query), exportPath(bot.id, query.replace("&pageSize=x", "&timezone=Nowhere"))]) {
+    // The exports take the list's filters, not its page size.
+    const exported = query.replace("&pageSize=x", "&timezone=Nowhere");
+    for (const path of PATHS.map((p) => p(bot.id, p === list ? query : exported))) {
       const res = await owner.fetch("GET", path);
       const body = await problemOf(res.clone());
       await expectError(res, 400);
@@ -250,17 +223,16 @@ describe("GET /chatbots/{chatbotPk}/records/", () => {
     }
   });
 
-  it("401, 403 without conversation.view, 404 for another organization's assistant", async () => {
+  it("401, 403 without conversation.view, 404 for another organization's assistant: list and exports", async () => {
     const { owner, bot } = await seeded();
     const q = "?startDate=2026-05-01&endDate=2026-05-02";
-    for (const path of [list(bot.id, q), exportPath(bot.id, q)]) {
-      await expectError(await call("GET", `/api/v1${path}`), 401, "not_authenticated");
-      await expectError(await (await seedOwner()).fetch("GET", path), 404, "not_found");
-    }
     const manager = await seedMember(owner, ["chatbot.manage", "statistics.view"]);
     const own = await createChatbot(manager);
-    await expectError(await manager.fetch("GET", list(own.id, q)), 403, "permission_denied");
-    await expectError(await manager.fetch("GET", exportPath(own.id, q)), 403, "permission_denied");
+    for (const path of PATHS) {
+      await expectError(await call("GET", `/api/v1${path(bot.id, q)}`), 401, "not_authenticated");
+      await expectError(await (await seedOwner()).fetch("GET", path(bot.id, q)), 404, "not_found");
+      await expectError(await manager.fetch("GET", path(own.id, q)), 403, "permission_denied");
+    }
     await expectError(await owner.fetch("GET", list(NO_SUCH_ID, q)), 404, "not_found");
     const viewer = await seedMember(owner, ["conversation.view"]);
     // Not one of the assistants they may see.
@@ -281,7 +253,7 @@ describe("GET /chatbots/{chatbotPk}/records/export-excel/", () => {
     expect(res.headers.get("Content-Type")).toBe(XLSX);
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="records-2026-05-01-2026-05-02.xlsx"');
     const rows = readXlsx(await res.arrayBuffer());
-    const page = await ok<"GET /chatbots/{chatbotPk}/records/">(await owner.fetch("GET", list(bot.id, q)));
+    const page = await listed(owner, bot.id, q);
     expect(rows[0]).toEqual([
       "Asked at",
       "Question",
@@ -463,18 +435,12 @@ describe("GET /chatbots/{chatbotPk}/records/export-csv/", () => {
     expect(sheet.slice(1).map((r) => r[1])).toEqual(newestFirst.map((r) => r.question));
   });
 
-  it("filters like the list; 400, 401, 403 and 404 as the .xlsx export", async () => {
+  it("filters like the list (its 400, 401, 403 and 404: with the list's, above)", async () => {
     const { owner, bot } = await seeded();
     const [, ...rows] = await csvRows(
       await owner.fetch("GET", csvPath(bot.id, "?startDate=2026-05-01&endDate=2026-05-02&botMessage=30 days")),
     );
     expect(rows.map((r) => r[1])).toEqual(["100% sure?", "How do I get a refund?"]);
-    await expectError(await owner.fetch("GET", csvPath(bot.id, "?startDate=2026-05-03&endDate=2026-05-02")), 400);
-    const q = "?startDate=2026-05-01&endDate=2026-05-02";
-    await expectError(await call("GET", `/api/v1${csvPath(bot.id, q)}`), 401, "not_authenticated");
-    const manager = await seedMember(owner, ["chatbot.manage"]);
-    await expectError(await manager.fetch("GET", csvPath(bot.id, q)), 403, "permission_denied");
-    await expectError(await (await seedOwner()).fetch("GET", csvPath(bot.id, q)), 404, "not_found");
   });
 });
 

@@ -9,6 +9,7 @@ import {
   seedMember,
   seedOwner,
   type Actor,
+  waitFor,
 } from "../../harness";
 import { client as d1 } from "../../../src/db/prepared";
 import { createChatbot } from "../../fixtures/chatbots";
@@ -18,7 +19,7 @@ import { startedConversation } from "../../support/conversation-search";
 import { liveEvents } from "../../support/sse";
 import { client, pub, startSession, visitorConversation } from "../widget/fixtures";
 import { bodyOf } from "../../support/api";
-import type { ReceivedRequest } from "../../support/webhook-receiver.mjs";
+import { receivedAt } from "../../support/received";
 
 async function conversationOf(owner: Actor) {
   const { bot, conversationId } = await startedConversation(owner);
@@ -33,10 +34,7 @@ async function conversationOf(owner: Actor) {
 }
 
 /** The bodies the webhook receiver got at `path`, parsed (the test asserts what they hold). */
-const received = async (path: string) =>
-  (
-    await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json<ReceivedRequest[]>()
-  ).map((r): unknown => JSON.parse(r.body));
+const received = async (path: string) => (await receivedAt(path)).map((r): unknown => JSON.parse(r.body));
 
 describe("human takeover", () => {
   it.each(PREFIXES)(
@@ -87,11 +85,11 @@ describe("human takeover", () => {
     const agent = await bodyOf<"POST /messages/outgoing/">(
       await owner.fetch("POST", "/messages/outgoing/", { conversation: id, content: "Sam here" }),
     );
-    let got: unknown[] = [];
-    for (let i = 0; i < 80 && !got.length; i++) {
-      got = await received(`/ok/${tag}`);
-      if (!got.length) await new Promise((r) => setTimeout(r, 100));
-    }
+    const got = await waitFor(
+      () => received(`/ok/${tag}`),
+      (bodies) => bodies.length > 0,
+      8_000,
+    );
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({
       id: agent.id,

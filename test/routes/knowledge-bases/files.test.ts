@@ -12,6 +12,7 @@ import {
 } from "../../fixtures/knowledge";
 import { makePdf } from "../../fixtures/documents";
 import { bodyOf, pageOf } from "../../support/api";
+import { receivedAt } from "../../support/received";
 import { uploadKey } from "../attachments/support";
 
 const nodesOf = async (fileId: string) =>
@@ -267,9 +268,7 @@ describe("POST /knowledge-bases/{id}/files/ (multipart) and ingestion", () => {
     const res = await owner.fetch("POST", `/knowledge-bases/${kb.id}/files/`, { files }, { settings });
     expect((await expectError(res, 413, "payload_too_large")).detail).toContain("at most 100 bytes");
     // It stopped reading: the 64 MiB were not taken whole to be refused.
-    const [served] = await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json<
-      { complete: boolean }[]
-    >();
+    const [served] = await receivedAt(path);
     expect(served.complete).toBe(false);
   });
 

@@ -15,7 +15,7 @@ import { expectDenied, expectNotFound } from "../../support/refusals";
 import { createChatbot } from "../../fixtures/chatbots";
 import { HOOK_URL, at, createWebhook, insertDelivery, seedConversation, webhooksPath } from "./fixtures";
 import { bodyOf } from "../../support/api";
-import type { ReceivedRequest } from "../../support/webhook-receiver.mjs";
+import { receivedAt } from "../../support/received";
 
 const recordsPath = (inboxId: string, webhookId: string, recordId?: string) =>
   `${webhooksPath(inboxId, webhookId)}records/${recordId ? `${recordId}/` : ""}`;
@@ -216,9 +216,7 @@ describe("webhook records of a real delivery", () => {
       const page = await waitFor(list, (p) => p.results[0]?.status === "success");
       expect(page.count).toBe(1);
       const [record] = page.results;
-      const received = await (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json<
-        ReceivedRequest[]
-      >();
+      const received = await receivedAt(path);
       expect(received).toHaveLength(1);
       expect(record).toMatchObject({
         message: message!.id,

@@ -6,12 +6,10 @@ import { NO_SUCH_ID, PREFIXES, call, db, expectError, seedMember, seedOwner, uni
 import { createInbox, createWebhook, storedWebhook, webhooksPath, webhooksOfTwoOrganizations } from "./fixtures";
 import { bodyOf } from "../../support/api";
 import { attemptsOf } from "../../queues/webhook-fixtures";
+import { receivedAt } from "../../support/received";
 import type { McpTestServer } from "../../support/mcp-server.mjs";
 
 const sendTestPath = (inboxId: string, webhookId: string) => `${webhooksPath(inboxId, webhookId)}send-test/`;
-type Received = { method: string; headers: Record<string, string>; body: string };
-const received = async (path: string): Promise<Received[]> =>
-  (await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(path)}`)).json();
 const deliveriesOf = attemptsOf;
 
 describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
@@ -32,7 +30,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
       const result = await bodyOf<"POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/">(res);
       expect(result).toMatchObject({ ok: true, statusCode: 200, response: '{"message":"ok"}', error: null });
       expect(typeof result.durationMs).toBe("number");
-      const [sent] = await received(path);
+      const [sent] = await receivedAt(path);
       expect(sent.method).toBe("PUT");
       expect(sent.headers["x-team"]).toBe("support");
       expect(sent.headers["x-webhook-secret"]).toBe("s3cret-token");
@@ -116,7 +114,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
         url: `${env.TEST_RECEIVER_URL}/redirect/x?to=${encodeURIComponent(`${env.TEST_RECEIVER_URL}${here}`)}`,
       });
       expect((await owner.fetch("POST", sendTestPath(inbox.id, near.id))).status).toBe(200);
-      const [kept] = await received(here);
+      const [kept] = await receivedAt(here);
       expect(kept.headers).toMatchObject({
         authorization: "Bearer receiver-token",
         "x-webhook-secret": "s3cret-token",
@@ -140,12 +138,12 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
     const ended = await testSend(redirect(303, seeOther));
     expect(ended).toMatchObject({ ok: false, statusCode: 303 });
     expect(ended.error).toContain(`See Other, to ${env.TEST_RECEIVER_URL}${seeOther}`);
-    expect(await received(seeOther)).toEqual([]);
+    expect(await receivedAt(seeOther)).toEqual([]);
     for (const status of [301, 302, 307, 308]) {
       const moved = `/ok/${unique("moved")}`;
       const result = await testSend(redirect(status, moved));
       expect(result).toMatchObject({ ok: true, statusCode: 200 });
-      const [sent] = await received(moved);
+      const [sent] = await receivedAt(moved);
       expect({ status, method: sent.method, body: sent.body }).toEqual({
         status,
         method: "POST",
@@ -165,7 +163,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
       }),
       400,
     );
-    expect(await received(path)).toEqual([]);
+    expect(await receivedAt(path)).toEqual([]);
   });
 
   it("403 without webhook.manage, and nothing is sent", async () => {
@@ -175,7 +173,7 @@ describe("POST /inboxes/{inboxId}/webhooks/{webhookId}/send-test/", () => {
     const hook = await createWebhook(owner, inbox.id, { url: `${env.TEST_RECEIVER_URL}${path}` });
     const member = await seedMember(owner, ["inbox.manage", "conversation.manage"]);
     await expectError(await member.fetch("POST", sendTestPath(inbox.id, hook.id)), 403, "permission_denied");
-    expect(await received(path)).toEqual([]);
+    expect(await receivedAt(path)).toEqual([]);
     const manager = await seedMember(owner, ["webhook.manage"]);
     expect((await manager.fetch("POST", sendTestPath(inbox.id, hook.id))).status).toBe(200);
   });

@@ -18,6 +18,7 @@ import {
 import type { McpTestServer } from "../../support/mcp-server.mjs";
 import { sealLegacyHeaders } from "../../../src/services/webhooks/headers";
 import { bodyOf } from "../../support/api";
+import { receivedAt } from "../../support/received";
 
 const VALID_TEMPLATE = '{"id": {{ message.id | tojson }}}';
 
@@ -203,9 +204,7 @@ describe("PUT and PATCH /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     expect(shown.headers).toEqual({ Authorization: "…6789" });
     const sentWith = async () => {
       expect((await owner.fetch("POST", `${path}send-test/`)).status).toBe(200);
-      const requests = await (
-        await fetch(`${env.TEST_RECEIVER_URL}/requests?path=${encodeURIComponent(received)}`)
-      ).json<{ headers: Record<string, string> }[]>();
+      const requests = await receivedAt(received);
       return requests.at(-1)!.headers.authorization;
     };
     expect(await sentWith()).toBe(token);

@@ -95,35 +95,30 @@ describe("checkReadOnlySql", () => {
         "sales",
       ]);
 
-      const other = /secrets is not one this assistant may read/;
-      refuse("select s.* from sales, secrets as s", dialect, other);
-      refuse("select s.value from sales, secrets as s limit 1", dialect, other);
-      refuse("select * from sales, secrets s", dialect, other);
-      refuse("select * from sales, secrets", dialect, other);
-      refuse("select * from sales as a, customers b, secrets as c", dialect, other);
-      refuse("select * from sales, (select value from secrets) as t", dialect, other);
-      refuse("select * from sales, lateral (select value from secrets) as t", dialect, other);
-      refuse("select * from sales cross join lateral (select value from secrets) t", dialect, other);
-      refuse("select * from sales join secrets as s on true", dialect, other);
-      refuse("select * from (sales join secrets on true)", dialect, other);
-      refuse("with t as (select 1) select * from t, secrets as x", dialect, other);
-      // A CTE hides a table only after its own definition, inside the query its WITH belongs to.
-      refuse("with secrets as (select * from secrets) select * from secrets", dialect, other);
-      refuse("with a as (select * from secrets), secrets as (select 1) select * from a", dialect, other);
-      refuse(
+      // Each reads the table secrets, which is not one of TABLES, however it names or hides it.
+      for (const sql of [
+        "select s.* from sales, secrets as s",
+        "select s.value from sales, secrets as s limit 1",
+        "select * from sales, secrets s",
+        "select * from sales, secrets",
+        "select * from sales as a, customers b, secrets as c",
+        "select * from sales, (select value from secrets) as t",
+        "select * from sales, lateral (select value from secrets) as t",
+        "select * from sales cross join lateral (select value from secrets) t",
+        "select * from sales join secrets as s on true",
+        "select * from (sales join secrets on true)",
+        "with t as (select 1) select * from t, secrets as x",
+        // A CTE hides a table only after its own definition, inside the query its WITH belongs to.
+        "with secrets as (select * from secrets) select * from secrets",
+        "with a as (select * from secrets), secrets as (select 1) select * from a",
         "select * from (with secrets as (select * from sales) select * from secrets) as t, secrets",
-        dialect,
-        other,
-      );
-      refuse(
         "select * from sales where exists (with secrets as (select 1) select 1) and exists (table secrets)",
-        dialect,
-        other,
-      );
-      refuse("with t as (select 1) select * from sales union select value from secrets", dialect, other);
-      refuse("select * from sales where amount is distinct from 1 and id in (select id from secrets)", dialect, other);
-      refuse("select * from sales s, secrets as t, lateral (select 1) as x", dialect, other);
-      refuse("with t as materialized (select * from secrets) select * from t", dialect, other);
+        "with t as (select 1) select * from sales union select value from secrets",
+        "select * from sales where amount is distinct from 1 and id in (select id from secrets)",
+        "select * from sales s, secrets as t, lateral (select 1) as x",
+        "with t as materialized (select * from secrets) select * from t",
+      ])
+        refuse(sql, dialect, /secrets is not one this assistant may read/);
 
       // A call is checked whatever alias follows, and wherever it stands.
       refuse(
