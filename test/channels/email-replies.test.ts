@@ -3,28 +3,12 @@
 // Traditional Chinese and Korean (a signature under its "-- " line stays: it is the visitor's); a forward, whose
 // header block and mail are what the visitor sends; and mail no person wrote that names no mailer-daemon (a delivery
 // report, a read receipt, an auto-reply older than RFC 3834), which is set aside, never answered. An answer in HTML
-// written between quotes keeps each of its parts; a From with no address to answer falls back to the envelope sender.
+// written between quotes keeps each of its parts; a From with no address to answer falls back to the envelope sender,
+// and mail with none at all is refused at SMTP. The mail app's footer ("Sent from my iPhone") is not the visitor's.
 import { describe, expect, it } from "vitest";
 import { seedOwner, type Actor } from "../harness";
-import { deliver, emailInbox, mailId, replies, sentTo, visitorAddress } from "./email-support";
-import { conversationsOf, eventually, messagesWhen, onlyConversation, setAside } from "./support";
-
-/** A plain-text message from `from` to `to`, its body's lines as given. */
-const plain = (from: string, to: string, subject: string, body: string[], extra: string[] = []) =>
-  [
-    "MIME-Version: 1.0",
-    "Date: Tue, 3 Dec 2024 10:00:00 +0800",
-    `Message-ID: ${mailId()}`,
-    `Subject: ${subject}`,
-    `From: Visitor <${from}>`,
-    `To: ${to}`,
-    ...extra,
-    'Content-Type: text/plain; charset="UTF-8"',
-    "Content-Transfer-Encoding: 8bit",
-    "",
-    ...body,
-    "",
-  ].join("\r\n");
+import { deliver, emailInbox, mailId, plain, replies, sentTo, visitorAddress } from "./email-support";
+import { conversationsOf, eventually, messagesWhen, onlyConversation, setAside, storedEvents } from "./support";
 
 /** The visitor's message as the conversation stores it. */
 async function stored(body: string[], subject = "RE: Delivery") {
@@ -76,6 +60,28 @@ describe("e-mail: only the visitor's new words are their message", () => {
     const content = await stored(["Do you ship to Japan?", "", "-- ", "Jane Doe", "ACME Corp | +1 555 0100"], "Japan");
     expect(content).toBe("Do you ship to Japan?\n\n--\nJane Doe\nACME Corp | +1 555 0100");
   });
+
+  it.each([
+    ["iOS Mail", ["Sent from my iPhone"]],
+    ["Outlook for iOS, its link in angle brackets", ["Get Outlook for iOS<https://aka.ms/o0ukef>"]],
+    [
+      "Mail for Windows, its link inside",
+      ["Sent from Mail<https://go.microsoft.com/fwlink/?LinkId=550986> for Windows"],
+    ],
+    ["iOS Mail in German", ["Von meinem iPhone gesendet"]],
+    ["iOS Mail in Japanese, under the signature", ["-- ", "山田 太郎", "", "iPhoneから送信"]],
+    ["iOS Mail in Simplified Chinese, the quoted history under it", ["发自我的iPhone", "", "> We ship tomorrow."]],
+  ])("%s: the mail app's footer at the end is not the visitor's text", async (_, footer) => {
+    const content = await stored(["When do you ship?", "", ...footer]);
+    const signature = footer[0] === "-- " ? "\n\n--\n山田 太郎" : "";
+    expect(content).toBe(`When do you ship?${signature}`);
+  });
+
+  it("a sentence that only starts like a footer stays", async () => {
+    expect(await stored(["Sent from my office on Monday, order 1234, by post."])).toBe(
+      "Sent from my office on Monday, order 1234, by post.",
+    );
+  });
 });
 
 describe("e-mail: an answer in HTML alone, written between the quotes", () => {
@@ -121,18 +127,24 @@ describe("e-mail: a From that names no address to answer", () => {
     ["a bounce's null sender, bracketed", "<>"],
     ["a mailer-daemon", "MAILER-DAEMON@mx.example.com"],
     ["a postmaster", "postmaster@mail.example.com"],
-  ])("not when the envelope sender is %s: set aside", async (_, envelope) => {
-    const owner = await seedOwner();
-    const { inboxId, address } = await emailInbox(owner);
-    const visitor = visitorAddress();
-    const raw = plain(visitor, address, "Sundays", ["Are you open on Sundays?"]).replace(
-      `From: Visitor <${visitor}>\r\n`,
-      "",
-    );
-    expect(await deliver(raw, envelope, address)).toEqual({ rejected: null });
-    expect((await firstOutcome(owner, inboxId)).error).toMatch(/No address to answer/);
-    expect(await conversationsOf(owner, inboxId)).toEqual([]);
-  });
+  ])(
+    "not when the envelope sender is %s: refused at SMTP, so the sending server tells its sender",
+    async (_, envelope) => {
+      const owner = await seedOwner();
+      const { inboxId, address } = await emailInbox(owner);
+      const visitor = visitorAddress();
+      const raw = plain(visitor, address, "Sundays", ["Are you open on Sundays?"]).replace(
+        `From: Visitor <${visitor}>\r\n`,
+        "",
+      );
+      expect(await deliver(raw, envelope, address)).toEqual({
+        rejected: "No address to answer: no valid Reply-To, From, Sender or envelope sender.",
+      });
+      // Refused, as mail to an address no inbox has: nothing kept, not even set aside.
+      expect(await storedEvents(owner.organizationId, inboxId)).toBe(0);
+      expect(await conversationsOf(owner, inboxId)).toEqual([]);
+    },
+  );
 });
 
 describe("e-mail: a forward keeps what it forwards", () => {

@@ -47,3 +47,20 @@ export async function emailInbox(owner: Actor) {
 
 export const visitorAddress = () => `${unique("jane")}@example.com`.toLowerCase();
 export const mailId = () => `<${crypto.randomUUID()}@mail.example.com>`;
+
+/** A plain-text message from `from` to `to`, its body's lines as given, `extra` header lines before its type. */
+export const plain = (from: string, to: string, subject: string, body: string[], extra: string[] = []) =>
+  [
+    "MIME-Version: 1.0",
+    "Date: Tue, 3 Dec 2024 10:00:00 +0800",
+    `Message-ID: ${mailId()}`,
+    `Subject: ${subject}`,
+    `From: Visitor <${from}>`,
+    `To: ${to}`,
+    ...extra,
+    'Content-Type: text/plain; charset="UTF-8"',
+    "Content-Transfer-Encoding: 8bit",
+    "",
+    ...body,
+    "",
+  ].join("\r\n");

@@ -2,7 +2,8 @@
 // an address routed to this Worker. The inbox is the one whose address is the envelope recipient; its
 // message is read (email.ts) and kept like a webhook's events (inbound.ts `keep`: by Message-ID, so a
 // redelivery is the same row; the channel queue makes it a message and the reply goes back by EMAIL), in
-// its sender's own chat of the thread (`chatOf`); one left out on purpose is kept set aside (`setAside`).
+// its sender's own chat of the thread (`chatOf`); one left out on purpose is kept set aside (`setAside`); one with no
+// address to answer at all is refused (`setReject`), as mail to an address no inbox has.
 // Locally, `wrangler dev` (Miniflare 5) hands a raw message to this handler with
 // curl -X POST 'http://localhost:8787/cdn-cgi/local/email?from=jane@example.com&to=support@shop.example' --data-binary
 // @message.eml
@@ -145,6 +146,11 @@ export async function receiveEmail(
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     message.setReject(err.detail);
+    return;
+  }
+  // No one to answer: refused at the SMTP level, as an unknown address is, so the sending server tells its sender.
+  if ("refused" in read) {
+    message.setReject(read.refused);
     return;
   }
   // A failure to store is thrown, not swallowed: the delivery fails instead of passing for handled.

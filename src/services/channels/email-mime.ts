@@ -6,6 +6,7 @@
 import { toTelegramHtml } from "./markdown";
 import { ownValue } from "../../lib/json";
 import { toBase64 } from "../../lib/base64";
+import { withoutFooter } from "./email-footer";
 
 /** The Message-IDs in a header (Message-ID, In-Reply-To, References), angle brackets kept, in order. */
 export function messageIds(header: string | undefined): string[] {
@@ -52,7 +53,8 @@ const OUTLOOK_NEXT =
  * attribution line above them), so the assistant reads only the new message. Where the history is
  * not marked with ">" (a reply written in HTML, Outlook's "From: ... Sent: ..." block), everything
  * from the attribution on is history: clients put their reply above it. A signature (under its "-- " line)
- * is kept: it is the visitor's own (a phone number, a company) and the team may need it.
+ * is kept: it is the visitor's own (a phone number, a company) and the team may need it. The mail app's footer at the
+ * end ("Sent from my iPhone") is not: it says nothing the visitor meant to say.
  */
 export function newText(text: string): string {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
@@ -82,7 +84,7 @@ export function newText(text: string): string {
     }
     if (!quoted(lines[i])) out.push(lines[i]);
   }
-  return tidy(out.join("\n"));
+  return tidy(withoutFooter(out).join("\n"));
 }
 
 const tidy = (text: string) =>

@@ -22,6 +22,8 @@ import {
   replySubject,
   toEmailHtml,
 } from "./email-mime";
+import { canSendTo, canonicalAddress, isAddress } from "./email-address";
+import { automatic } from "./email-automatic";
 import { toPlainText, withCitations } from "./markdown";
 import {
   PlatformError,
@@ -56,38 +58,10 @@ const MAX_TEXT = 30_000;
 /** References kept in a reply: the thread's root and the latest ones (Cloudflare refuses more than 100). */
 const MAX_REFERENCES = 20;
 
-const ADDRESS =
-  /^[^\s@<>()[\]",;:\\]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
-export const isAddress = (s: string) => ADDRESS.test(s);
-
 const kindOf = (mime: string): InboundAttachmentKind => {
   const top = mime.split("/")[0];
   return top === "image" || top === "audio" || top === "video" ? top : "file";
 };
-
-/**
- * Messages nobody should answer automatically: auto-replies and out-of-office notes (RFC 3834
- * Auto-Submitted, Microsoft's X-Auto-Response-Suppress, the X-Autoreply/X-Autorespond of responders
- * older than RFC 3834), bulk and list mail, bounces. Answering them is how two robots write to each other
- * forever. Every report is a machine's (RFC 6522 multipart/report: delivery reports, read receipts, abuse
- * feedback), whatever address it names: an Exchange server's bounce comes from "MicrosoftExchange...@",
- * no mailer-daemon, and a read receipt from the visitor's own address.
- */
-function automatic(mail: Email): boolean {
-  const header = (name: string) =>
-    mail.headers
-      .find((h) => h.key === name)
-      ?.value.trim()
-      .toLowerCase();
-  const submitted = header("auto-submitted");
-  if (submitted && submitted !== "no") return true;
-  if (/\b(all|oof|autoreply)\b/.test(header("x-auto-response-suppress") ?? "")) return true;
-  if (/^(bulk|junk|list|auto_reply)$/.test(header("precedence") ?? "")) return true;
-  if (/^multipart\/report\b/.test(header("content-type") ?? "")) return true;
-  if (header("x-autoreply") || header("x-autorespond")) return true;
-  const from = mail.from && "address" in mail.from ? (mail.from.address ?? "") : "";
-  return /^(mailer-daemon|postmaster)@/i.test(from) || !!header("list-id");
-}
 
 /** The Message-ID the message has, or one made from its bytes (the same message gets the same id). */
 async function eventIdOf(mail: Email, raw: string | ArrayBuffer): Promise<string> {
@@ -105,17 +79,20 @@ async function eventIdOf(mail: Email, raw: string | ArrayBuffer): Promise<string
  * name of a different address (the form's "Website"). With none of them usable (no From, a group, a From that is
  * no address), the envelope sender (`envelope`, SMTP's MAIL FROM): the person's server gave it, and without it the
  * mail was set aside unanswered. Not a bounce's (empty, "<>") nor a mailer-daemon's or postmaster's: a machine's.
+ * With no one at all, the mail is refused (`readMail`). Each address in its one form (`canonicalAddress`): an
+ * internationalised domain was no address, and the mail went to the envelope sender (a forwarder's) or was set aside.
  */
 function personOf(mail: Email, envelope = ""): { address: string; name?: string } | undefined {
   const returnPath = envelope.trim().replace(/^<(.*)>$/, "$1");
   const fallback =
     returnPath && !/^(mailer-daemon|postmaster)@/i.test(returnPath) ? { address: returnPath } : undefined;
-  const mailboxes = [...(mail.replyTo ?? []), mail.from, mail.sender, fallback].filter(
-    (a): a is Mailbox => !!a && "address" in a && !!a.address && isAddress(a.address),
-  );
+  const mailboxes = [...(mail.replyTo ?? []), mail.from, mail.sender, fallback]
+    .filter((a): a is Mailbox | { address: string } => !!a && "address" in a && !!a.address)
+    .map((m) => ({ address: canonicalAddress(m.address), name: "name" in m ? m.name : undefined }))
+    .filter((m): m is { address: string; name: string | undefined } => !!m.address);
   if (!mailboxes.length) return undefined;
-  const address = mailboxes[0].address.toLowerCase();
-  const name = mailboxes.find((m) => m.address.toLowerCase() === address && m.name)?.name;
+  const { address } = mailboxes[0];
+  const name = mailboxes.find((m) => m.address === address && m.name)?.name;
   return { address, ...(name ? { name } : {}) };
 }
 
@@ -126,8 +103,12 @@ export interface DroppedEmail {
   at?: number;
 }
 
-/** What one message is: an event, and whether it came From the inbox's own address; or left out, and why. */
-export type ReadEmail = { event: InboundEvent; fromInbox: boolean } | { dropped: DroppedEmail };
+/**
+ * What one message is: an event, and whether it came From the inbox's own address; or left out, and why; or refused,
+ * and why: a mail with no address to answer at all, which the handler refuses at SMTP (`setReject`), so the server
+ * that brought it tells its sender, rather than keeping what no one can be answered about.
+ */
+export type ReadEmail = { event: InboundEvent; fromInbox: boolean } | { dropped: DroppedEmail } | { refused: string };
 
 /** Reads one message into its event (none when it is not to be answered): `readMail`'s answer, for the adapter. */
 export async function readEmail(raw: string | ArrayBuffer, inboxAddress?: string): Promise<InboundEvent[]> {
@@ -163,15 +144,15 @@ export async function readMail(
     dropped: { eventId, reason, ...(at === undefined ? {} : { at }) },
   });
   const person = personOf(mail, envelopeSender);
-  if (!person) return leftOut("No address to answer: no valid Reply-To, From, Sender or envelope sender.");
+  if (!person) return { refused: "No address to answer: no valid Reply-To, From, Sender or envelope sender." };
   if (automatic(mail))
     return leftOut("An auto-reply, list mail or bounce: not answered, so that two robots never write to each other.");
-  const inbox = inboxAddress?.trim().toLowerCase();
+  const inbox = inboxAddress && (canonicalAddress(inboxAddress) ?? inboxAddress.trim().toLowerCase());
   // Answers would go to the inbox itself: a mail the inbox sent (ours carry no Reply-To), or one written for it (a
   // mailing sent from its address, a colleague's mail asking for answers at it). From the inbox's address with someone
   // else in Reply-To (a website's form) is that person's; the handler still leaves out one of our own replies.
   if (person.address === inbox) return leftOut("Answers would go to this inbox's own address: not answered.");
-  const from = mail.from && "address" in mail.from ? (mail.from.address ?? "").toLowerCase() : "";
+  const from = mail.from && "address" in mail.from ? canonicalAddress(mail.from.address ?? "") : undefined;
   const { address } = person;
 
   const references = messageIds(mail.references);
@@ -344,6 +325,13 @@ export const email: ChannelAdapter<Promise<InboundEvent[]>> = {
     const from = (ctx.channel.credentials.address ?? "").trim();
     if (!isAddress(from)) throw new PlatformError(`the inbox's address "${from}" is not an e-mail address`, 400);
     const thread = threadOf(message.thread);
+    // Kept as a failed delivery saying why, not tried again: Email Service would refuse it every time, or lose it.
+    if (!canSendTo(thread.address))
+      throw new PlatformError(
+        `Email Service cannot send to ${thread.address}: the part before the @ is not ASCII, and Cloudflare's ` +
+          "e-mail does not carry internationalised addresses (SMTPUTF8, RFC 6531); answer from another mailbox",
+        400,
+      );
     let markdown = withCitations(message.text, message.citations);
     // Files a human agent attached, as links: the message stays small and every client shows them.
     if (message.attachments.length) {

@@ -4,7 +4,8 @@
 import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
-import { email, isAddress, readEmail } from "../../../src/services/channels/email";
+import { email, readEmail } from "../../../src/services/channels/email";
+import { canonicalAddress, isAddress } from "../../../src/services/channels/email-address";
 import { htmlToText, newText, replySubject, toEmailHtml } from "../../../src/services/channels/email-mime";
 import { platformContext } from "../../../src/services/channels/http";
 import { PlatformError, type ChannelConfig, type OutboundMessage } from "../../../src/services/channels/types";
@@ -184,6 +185,35 @@ describe("newText", () => {
   it("keeps a message without history as it is", () => {
     expect(newText("Line one\nLine two\n\n-- \nJane")).toBe("Line one\nLine two\n\n--\nJane");
   });
+
+  it("leaves out the mail app's footer at the end, in the languages of the common clients", () => {
+    const footers = [
+      "Sent from my iPhone",
+      "Sent from my Android",
+      "Sent from my Samsung Galaxy smartphone.",
+      "Get Outlook for iOS<https://aka.ms/o0ukef>",
+      "Get Outlook for Android (https://aka.ms/AAb9ysg)",
+      "Sent from Mail for Windows",
+      "Sent from Yahoo Mail on Android",
+      "Von meinem iPhone gesendet",
+      "Envoyé de mon iPhone",
+      "Enviado desde mi iPhone",
+      "Enviado do meu iPhone",
+      "Inviato da iPhone",
+      "Verzonden vanaf mijn iPhone",
+      "iPhoneから送信",
+      "從我的 iPhone 傳送",
+      "发自我的iPhone",
+      "나의 iPhone에서 보냄",
+    ];
+    for (const footer of footers) expect(newText(`Ok.\n\n${footer}\n`), footer).toBe("Ok.");
+    // A signature stays; the "-- " of one that was the footer alone goes with it.
+    expect(newText("Ok.\n\n-- \nJane\n\nSent from my iPhone")).toBe("Ok.\n\n--\nJane");
+    expect(newText("Ok.\n\n-- \nSent from my Android device with K-9 Mail.")).toBe("Ok.");
+    // Only at the end, and only the whole line.
+    expect(newText("Sent from my iPhone\nOk.")).toBe("Sent from my iPhone\nOk.");
+    expect(newText("Ok.\n明日から送信")).toBe("Ok.\n明日から送信");
+  });
 });
 
 describe("htmlToText", () => {
@@ -357,5 +387,15 @@ describe("connect", () => {
   it("knows a well-formed address", () => {
     expect(["a@example.org", "first.last+tag@sub.example.co.jp"].every(isAddress)).toBe(true);
     expect(["a@", "@example.org", "a b@example.org", "a@example", "<a@example.org>"].some(isAddress)).toBe(false);
+  });
+
+  it("keeps an address in one form: its domain in ASCII, its local part in NFC and lower case", () => {
+    expect(canonicalAddress("J@Müller.DE")).toBe("j@xn--mller-kva.de");
+    expect(canonicalAddress(" j@xn--mller-kva.de ")).toBe("j@xn--mller-kva.de");
+    // "ö" written as o and a combining diaeresis is the same person as "ö" written as one character.
+    expect(canonicalAddress("Jo\u0308rg@example.com")).toBe("jörg@example.com");
+    // What the URL parser would read a host out of is no domain.
+    for (const bad of ["a@example.com/x", "a@ex%41mple.com", "a@example.com:25", "a@[192.0.2.1]", "a@", "@müller.de"])
+      expect(canonicalAddress(bad), bad).toBeUndefined();
   });
 });
