@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, ne, not, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Bindings, Db } from "../env";
 import {
@@ -14,7 +14,7 @@ import { mapPage, type PageWindow, paginate } from "../db/paginate";
 import { badRequest, conflict, fieldError, notFound } from "../lib/errors";
 import { isUuid, uuidv7 } from "../lib/ids";
 import { contains, inList } from "../lib/sql";
-import { requireTeamOf } from "./assignment/settings";
+import { liveAssignment, noSuchTeam, requireTeamOf, teamExists } from "./assignment/settings";
 import { type InboxInput, inboxRecord } from "./records/inboxes";
 import { webChatRecord } from "./records/web-chats";
 import { businessHoursProblem, type BusinessHours } from "./business-hours";
@@ -37,11 +37,14 @@ export interface InboxView {
   unreadConversationsCount: number;
 }
 
-/** Inboxes joined with their assistant and web chat; callers add the organization filter. */
+/**
+ * Inboxes joined with their assistant and web chat, their assignment as it holds now (`liveAssignment`: no team gone);
+ * callers add the organization filter.
+ */
 const selectInboxRows = (db: Db) =>
   db
     .select({
-      inbox: inboxes,
+      inbox: { ...getTableColumns(inboxes), assignment: liveAssignment },
       chatbot: { id: chatbots.id, name: chatbots.name },
       channel: { id: webChats.id, name: webChats.name },
     })
@@ -175,10 +178,23 @@ export function inboxInserts(
   return { id, statements };
 }
 
-/** Creates an inbox (and, for a `web` inbox, its web chat) in one batch; the new inbox as read back. */
+/**
+ * Creates an inbox (and, for a `web` inbox, its web chat) in one batch; the new inbox as read back. Its team is checked
+ * in that batch (`teamExists`): the inbox is deleted again, its web chat by its key, when the team is no group of the
+ * organization (400, nothing written), so a group deleted since any earlier read is never named.
+ */
 export async function createInbox(db: Db, parts: Db[], values: Parameters<typeof inboxInserts>[1]): Promise<InboxView> {
   const { id, statements } = inboxInserts(db, values);
-  await db.batch(statements);
+  const teamId = values.assignment?.teamId;
+  if (!teamId) await db.batch(statements);
+  else {
+    const undo = db
+      .delete(inboxes)
+      .where(and(eq(inboxes.id, id), not(teamExists(db, values.organizationId, teamId))))
+      .returning({ id: inboxes.id });
+    const [undone] = (await db.batch([...statements, undo])).at(-1) as { id: string }[];
+    if (undone) throw noSuchTeam("assignment.teamId");
+  }
   return (await getInbox(db, parts, values.organizationId, id))!;
 }
 
@@ -296,7 +312,7 @@ export async function updateInbox(
   if (body.chatbot && chatbotChanges) await requireVisibleChatbotOf(db, access, userId, body.chatbot.id);
   const chatbotId = body.chatbot === undefined ? undefined : (body.chatbot?.id ?? null);
   if (body.businessHours) requireUsableHours(body.businessHours);
-  if (body.assignment?.teamId) await requireTeamOf(db, organizationId, body.assignment.teamId, "assignment.teamId");
+  const teamId = body.assignment?.teamId;
   const [written] = await db
     .update(inboxes)
     .set({
@@ -306,8 +322,16 @@ export async function updateInbox(
       assignment: body.assignment,
       updatedAt: Date.now(),
     })
-    .where(and(eq(inboxes.id, id), eq(inboxes.organizationId, organizationId)))
+    .where(
+      and(
+        eq(inboxes.id, id),
+        eq(inboxes.organizationId, organizationId),
+        teamId ? teamExists(db, organizationId, teamId) : undefined,
+      ),
+    )
     .returning({ id: inboxes.id });
+  // Nothing written: no such team (400), or the inbox deleted since it was read.
+  if (!written && teamId) await requireTeamOf(db, organizationId, teamId, "assignment.teamId");
   // A DELETE between the read above and this write (or the read below) leaves nothing to answer: it is gone.
   const updated = written && (await getInbox(db, parts, organizationId, id));
   if (!updated) throw notFound();

@@ -103,15 +103,18 @@ const PAGES: Record<PurgeKind, Page[]> = {
  */
 export async function writePurges(parts: Db[], list: Purge[], now = Date.now()) {
   if (!list.length) return;
-  for (const data of parts)
-    await data
-      .insert(purges)
-      .values(list.map((p) => ({ ...p, since: now })))
-      .onConflictDoUpdate({
-        target: [purges.kind, purges.id],
-        set: { since: sql`max(excluded.since, ${purges.since} + 1)` },
-      });
+  for (const data of parts) await purgeWrite(data, list, now);
 }
+
+/** `writePurges`'s statement in one part (`data`), for a batch; `list` not empty. */
+export const purgeWrite = (data: Db, list: Purge[], now = Date.now()) =>
+  data
+    .insert(purges)
+    .values(list.map((p) => ({ ...p, since: now })))
+    .onConflictDoUpdate({
+      target: [purges.kind, purges.id],
+      set: { since: sql`max(excluded.since, ${purges.since} + 1)` },
+    });
 
 /**
  * Deletes or unlinks the rows of one purge, `pages` pages of `size` rows at most; answers whether it is through (its

@@ -9,7 +9,6 @@ import { currentAccess, orgAccess, requirePermission, type OrgAccess } from "../
 import { getVisibleChatbot } from "../../services/chatbots/visibility";
 import { chatbotOrganization, createInbox } from "../../services/inboxes";
 import { InboxWrite, inboxRecord } from "../../services/records/inboxes";
-import { requireTeamOf } from "../../services/assignment/settings";
 import { INBOXES_TAG, InboxSchema } from "./schema";
 
 const route = createRoute({
@@ -48,8 +47,6 @@ export const registerCreateInbox = (r: Router) =>
     requirePermission(access, "inbox.manage");
     if (chatbotId && !(await getVisibleChatbot(c.var.db, access, c.var.principal.userId, chatbotId)))
       throw noSuchChatbot();
-    if (body.assignment?.teamId)
-      await requireTeamOf(c.var.db, access.organizationId, body.assignment.teamId, "assignment.teamId");
     const inbox = await createInbox(c.var.db, await dataParts(c.env, access.organizationId), {
       organizationId: access.organizationId,
       name: body.name,

@@ -9,7 +9,7 @@ import { conversations, groupMembers, inboxes, members, type InboxAssignment } f
 import { inList } from "../../lib/sql";
 import { stateWrite, type ConversationRow } from "../conversations";
 import { lifecycleEvent, publishInboxEvents, type InboxEvent } from "../conversation/inbox-events";
-import { assignmentOf, mayServe, purgeTeamIfGone } from "./settings";
+import { assignmentOf, liveAssignment, mayServe, purgeTeamIfGone } from "./settings";
 import { firstAcrossParts, sqlOrder } from "../shards/parts-merge";
 import { conversationDb, dataParts } from "../shards/parts";
 import { batch, prepared, ph } from "../../db/prepared";
@@ -253,10 +253,7 @@ export async function autoAssign(
 ): Promise<InboxEvent | null> {
   const [before] = await data.select().from(conversations).where(eq(conversations.id, conversationId));
   if (!before) return null;
-  const [inbox] = await db
-    .select({ assignment: inboxes.assignment })
-    .from(inboxes)
-    .where(eq(inboxes.id, before.inboxId));
+  const [inbox] = await db.select({ assignment: liveAssignment }).from(inboxes).where(eq(inboxes.id, before.inboxId));
   if (!inbox) return null;
   const assignment = assignmentOf(inbox.assignment);
   if (assignment.mode !== "round_robin" || before.status !== "queued" || before.assigneeId) return null;
@@ -306,7 +303,7 @@ export async function assignWaiting(
   // The round-robin inboxes first, then their conversations: two reads, as the two will live in two databases
   // (docs/scale.md §5 step 4).
   const roundRobin = await db
-    .select({ id: inboxes.id, assignment: inboxes.assignment })
+    .select({ id: inboxes.id, assignment: liveAssignment })
     .from(inboxes)
     .where(
       and(

@@ -1,6 +1,6 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../env";
-import { groupMembers, groupPermissions, groups, members, type InboxAssignment } from "../../db/schema";
+import { groupMembers, groupPermissions, groups, inboxes, members, type InboxAssignment } from "../../db/schema";
 import { fieldError } from "../../lib/errors";
 import { PERMISSIONS } from "../permissions";
 import { writePurges } from "../purges";
@@ -17,13 +17,36 @@ export const assignmentOf = (stored: InboxAssignment | null | undefined): InboxA
   ...stored,
 });
 
+/**
+ * An inbox's assignment as its readers take it (a column for a select from `inboxes`): a team (group) no longer there
+ * reads as none, as the group's delete leaves the inboxes it clears. The inbox writes check their team in the statement
+ * that writes it (`teamExists`), so only a row written before they did can name one gone; one lookup by key in the
+ * statement that reads the inbox, never a read of its own.
+ */
+export const liveAssignment = sql<InboxAssignment | null>`json_set(${inboxes.assignment}, '$.teamId', (
+  select ${groups.id} from ${groups}
+  where ${groups.id} = json_extract(${inboxes.assignment}, '$.teamId')
+    and ${groups.organizationId} = ${inboxes.organizationId}))`.mapWith(inboxes.assignment);
+
+const teamOf = (organizationId: string, teamId: string) =>
+  and(eq(groups.id, teamId), eq(groups.organizationId, organizationId));
+
+/**
+ * `teamId` is a group of the organization, as a condition of the statement writing it: a group's delete clears its id
+ * from the inboxes naming it in the batch deleting it (services/groups.ts), so a write checked apart from it, before
+ * the delete, and made after would keep the id for good; checked in its own statement, it runs wholly before the delete
+ * (which clears it) or after (and finds no team).
+ */
+export const teamExists = (db: Db, organizationId: string, teamId: string) =>
+  exists(db.select({ id: groups.id }).from(groups).where(teamOf(organizationId, teamId)));
+
+/** The refusal of a team that is no group of the caller's organization, on `field`. */
+export const noSuchTeam = (field: string) => fieldError(field, "No such team (group) in your organization.");
+
 /** 400 on `field` unless `teamId` is a group of the organization. */
 export async function requireTeamOf(db: Db, organizationId: string, teamId: string, field: string): Promise<void> {
-  const [team] = await db
-    .select({ id: groups.id })
-    .from(groups)
-    .where(and(eq(groups.id, teamId), eq(groups.organizationId, organizationId)));
-  if (!team) throw fieldError(field, "No such team (group) in your organization.");
+  const [team] = await db.select({ id: groups.id }).from(groups).where(teamOf(organizationId, teamId));
+  if (!team) throw noSuchTeam(field);
 }
 
 /**

@@ -9,6 +9,7 @@ import { scheduleDeliveries } from "./emit";
 import { nextAttemptAt, retryPolicy } from "./retries";
 import { succeeded, type Outcome } from "./send";
 import { logWarn } from "../../lib/log";
+import { purgeWrite, type Purge } from "../purges";
 
 /** One finished attempt: `attempted` is false when nothing went out (webhook gone or disabled, message gone). */
 export interface FinishedAttempt {
@@ -23,10 +24,10 @@ export interface FinishedAttempt {
  * clears `failingSince`, a failure starts it, and a webhook with no success for the disable window is disabled with
  * why. Then, in one batch on the data plane (`data`), each attempt's own row (never overwritten later) and the next
  * attempt of each retryable failure of a webhook with `retryFailedDeliveries` (its own pending row, due on the
- * schedule). Health goes first so that an attempt recorded as failed always has its webhook's health beside it: a
- * consumer stopped between the two batches leaves the attempt leased, and it is made and recorded again (health's
- * writes hold for any number of completions). A health batch that fails is logged, and the next completion writes
- * it. Then the queue is told when the new attempts are due.
+ * schedule), and the purge of each webhook found gone (`goneWebhooks`). Health goes first so that an attempt
+ * recorded as failed always has its webhook's health beside it: a consumer stopped between the two batches leaves the
+ * attempt leased, and it is made and recorded again (health's writes hold for any number of completions). A health
+ * batch that fails is logged, and the next completion writes it. Then the queue is told when the new attempts are due.
  * An attempt is written, and its next one added, only while its lease is still the one this consumer took (`held`):
  * a consumer slower than its lease finds the attempt claimed again by another, whose result stands. The slow one's
  * push did happen, so it still counts for the webhook's health, but it writes no result over the other's and adds
@@ -74,6 +75,8 @@ export async function completeAttempts(
         ) - 1,
     });
   }
+  const gone = goneWebhooks(finished);
+  if (gone.length) writes.push(purgeWrite(data, gone, now));
   await writeHealth(db, finished, now, policy.disableAfterMs);
   const results = (await data.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[][];
   for (const { id, write } of recorded)
@@ -86,6 +89,24 @@ export async function completeAttempts(
     added.flatMap((i) => results[i] as { id: string; organizationId: string; scheduledAt: number }[]),
     now,
   );
+}
+
+/**
+ * The purges of the webhooks the attempts found gone (no row when their sender read them), for this part: an attempt
+ * written by a message that read its webhook before the delete, stored after the housekeeping ran the delete's second
+ * purge, would stay for good (docs/decisions.md, "Every control delete writes its purge twice"). Every attempt comes
+ * here, and the webhooks were read already to send them: no read of its own.
+ */
+function goneWebhooks(finished: FinishedAttempt[]): Purge[] {
+  const gone = new Map<string, Purge>();
+  for (const { delivery, webhook } of finished)
+    if (!webhook)
+      gone.set(delivery.webhookId, {
+        organizationId: delivery.organizationId,
+        kind: "webhook",
+        id: delivery.webhookId,
+      });
+  return [...gone.values()];
 }
 
 /** The attempt is still claimed with the lease `delivery` was claimed with (each claim sets a later one). */

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, expectError, seedMember, seedOwner } from "../../harness";
+import { eq } from "drizzle-orm";
+import { env } from "cloudflare:workers";
+import { groups, inboxes, webChats } from "../../../src/db/schema";
+import { readAccess } from "../../../src/services/access";
+import { updateInbox } from "../../../src/services/inboxes";
+import { PREFIXES, call, db, expectError, parts, seedMember, seedOwner, unique, type Actor } from "../../harness";
 import { createChatbot } from "../../fixtures/chatbots";
-import { seedTeam } from "./fixtures";
+import { bodyOf } from "../../support/api";
+import { expectInvalid } from "../../support/refusals";
+import { updatingAfter, whileBatching } from "../../support/races";
+import { assistantWithInbox, handedOff, seedAgent, seedTeam, settledAssignment } from "./fixtures";
 
 describe("the inbox's assignment setting", () => {
   it.each(PREFIXES)("manual with capacity 5 by default; written with create, PATCH and PUT (%s)", async (prefix) => {
@@ -77,4 +85,63 @@ describe("the inbox's assignment setting", () => {
       });
     },
   );
+});
+
+describe("an inbox's team and the group's delete", () => {
+  const groupPath = (owner: Actor, team: string) => `/organizations/${owner.organizationId}/groups/${team}/`;
+  const deleteTeam = (owner: Actor, team: string) => async () => {
+    const del = await owner.fetch("DELETE", groupPath(owner, team));
+    expect(del.status, await del.clone().text()).toBe(204);
+  };
+  const stored = async (inboxId: string) => (await db().select().from(inboxes).where(eq(inboxes.id, inboxId)))[0];
+
+  it("a PATCH that found its team before the group's delete and writes after it: 400, the team not kept", async () => {
+    const owner = await seedOwner();
+    const team = await seedTeam(owner, []);
+    const { id: inboxId, name } = (await createChatbot(owner)).defaultInbox!;
+    const access = (await readAccess(db(), owner.userId, owner.organizationId))!;
+    // The whole delete between the PATCH's check of the team and its write.
+    const raced = updatingAfter(db(), deleteTeam(owner, team));
+    const update = updateInbox(raced, await parts(owner.organizationId), access, owner.userId, inboxId, {
+      name: "Support",
+      assignment: { mode: "round_robin", teamId: team, capacity: 5 },
+    });
+    await expect(update).rejects.toMatchObject({ status: 400, errors: { "assignment.teamId": expect.anything() } });
+    // Nothing of the PATCH written: the statement that would have named the team wrote none of it.
+    expect(await stored(inboxId)).toMatchObject({ name, assignment: null });
+  });
+
+  it("a POST whose team is deleted between its check and its write: 400 on assignment.teamId, no inbox", async () => {
+    const owner = await seedOwner();
+    const team = await seedTeam(owner, []);
+    const name = unique("raced");
+    const inserts = (sql: string[]) => sql.some((s) => /^insert into "inboxes"/i.test(s));
+    const res = await whileBatching(env.DB, inserts, deleteTeam(owner, team), () =>
+      owner.fetch("POST", "/inboxes/", {
+        name,
+        channelType: "web",
+        assignment: { mode: "round_robin", teamId: team, capacity: 5 },
+      }),
+    );
+    await expectInvalid(res, "assignment.teamId");
+    expect(await db().select().from(inboxes).where(eq(inboxes.name, name))).toEqual([]);
+    expect(await db().select().from(webChats).where(eq(webChats.name, name))).toEqual([]);
+  });
+
+  it("an inbox naming a gone team (written before the writes checked it) reads and assigns with none", async () => {
+    const owner = await seedOwner();
+    const agent = await seedAgent(owner, "online");
+    const team = await seedTeam(owner, [agent.memberId]);
+    const { inboxId, talk } = await assistantWithInbox(owner, { mode: "round_robin", teamId: team, capacity: 5 });
+    // The group's row gone without its delete's clearing of the inbox: what a write racing the delete left.
+    await db().delete(groups).where(eq(groups.id, team));
+    expect((await stored(inboxId))?.assignment?.teamId).toBe(team);
+    const read = await owner.fetch("GET", `/inboxes/${inboxId}/`);
+    expect(read.status, await read.clone().text()).toBe(200);
+    expect(await read.json()).toMatchObject({ assignment: { mode: "round_robin", teamId: null, capacity: 5 } });
+    const listed = await bodyOf<"GET /inboxes/">(await owner.fetch("GET", "/inboxes/"));
+    expect(listed.results.find((i) => i.id === inboxId)?.assignment.teamId).toBeNull();
+    // Round-robin reads it as the delete would have left it: everyone who may serve (the agent has their own group).
+    expect((await settledAssignment(owner, await handedOff(talk))).assignee?.id).toBe(agent.userId);
+  });
 });

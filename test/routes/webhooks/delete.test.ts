@@ -1,8 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { PREFIXES, call, countInParts, data, db, expectError, parts, seedMember, seedOwner } from "../../harness";
+import { eq } from "drizzle-orm";
+import { env } from "cloudflare:workers";
+import {
+  PREFIXES,
+  call,
+  countInParts,
+  data,
+  db,
+  expectError,
+  fromEveryPart,
+  parts,
+  seedMember,
+  seedOwner,
+  waitFor,
+} from "../../harness";
+import { webhookDeliveries } from "../../../src/db/schema";
+import { SHARDS, shardDb } from "../../../src/services/shards";
 import { deleteWebhook } from "../../../src/services/webhooks/config";
 import { createChatbot } from "../../fixtures/chatbots";
-import { deletingAfter } from "../../support/races";
+import { deletingAfter, whileBatchingAny } from "../../support/races";
 import { purgedThrough } from "../../support/purges";
 import { runPurges } from "../../../src/services/purges";
 import { expectDenied, expectNotFound } from "../../support/refusals";
@@ -16,6 +32,9 @@ import {
   webhooksPath,
   webhooksOfTwoOrganizations,
 } from "./fixtures";
+
+/** The shards' bindings, where the parts of an organization's data plane are. */
+const shards = () => SHARDS.map((name) => shardDb(env, name));
 
 describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
   it("a delivery queued as the webhook is deleted goes with it, even with the purge run before it went", async () => {
@@ -35,6 +54,35 @@ describe("DELETE /inboxes/{inboxId}/webhooks/{webhookId}/", () => {
     expect(await deliveries()).toBeGreaterThan(0);
     await purgedThrough(organizationId, "webhook", hook.id);
     expect(await deliveries()).toBe(0);
+  });
+
+  it("a delivery stored after the delete and its purges' runs goes once the consumer finds the hook gone", async () => {
+    const owner = await seedOwner();
+    const bot = await createChatbot(owner);
+    const inboxId = bot.defaultInbox!.id;
+    const hook = await createWebhook(owner, inboxId);
+    const { organizationId } = owner;
+    const records = () =>
+      fromEveryPart(organizationId, (part) =>
+        part.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id)),
+      );
+    // After the reply read its inbox's webhooks, before the batch storing it (with its outbox): the whole delete, and
+    // the housekeeping's runs of both its purges.
+    const deleted = async () => {
+      expect((await owner.fetch("DELETE", webhooksPath(inboxId, hook.id))).status).toBe(204);
+      await purgedThrough(organizationId, "webhook", hook.id);
+    };
+    const writesDeliveries = (sql: string[]) => sql.some((s) => /^insert into "webhook_deliveries"/i.test(s));
+    const asked = { message: { content: "hello" } };
+    const res = await whileBatchingAny(shards(), writesDeliveries, deleted, () =>
+      owner.fetch("POST", `/chatbots/${bot.id}/completions/`, asked, { settings: {} }),
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    // The queue's consumer reads the webhook to send it (no read of its own for this): gone, it writes its purge.
+    const [record] = await waitFor(records, (rows) => rows[0]?.status === "failure");
+    expect(record).toMatchObject({ error: "The webhook was deleted.", responseStatus: null });
+    await purgedThrough(organizationId, "webhook", hook.id);
+    expect(await records()).toEqual([]);
   });
 
   it.each(PREFIXES)("deletes the webhook with its delivery records (%s)", async (prefix) => {
