@@ -105,6 +105,9 @@ export interface Bindings {
   PLANS?: string;
   /** Plan id of new organizations (default: the first of PLANS). */
   DEFAULT_PLAN?: string;
+  /** Days after its plan lapsed that the cron deletes an organization with its data (src/services/plans.ts);
+   * unset: never. */
+  LAPSED_PLAN_CLEANUP_DAYS?: string;
   /** R2's S3 API (all three, or none): presigned PUT and download URLs then point at R2 itself
    * (src/services/uploads/settings.ts). */
   R2_ACCOUNT_ID?: string;

@@ -29,6 +29,7 @@ import { takeOverHandedOver } from "./conversation/handed-over";
 import { forgetDeletedConversations } from "./conversation/forget";
 import { runPurges } from "./purges";
 import { deleteLeftPersonalChatbots } from "./members";
+import { deleteLapsedOrganizations } from "./lapsed-plan-cleanup";
 
 const KEEP_DEAD_KEYS_MS = 30 * 86_400_000;
 /** A file queued or processing this long has lost its queue message (or its consumer died). */
@@ -49,7 +50,9 @@ const STRANDED_FILE_MS = 30 * 60_000;
  * (src/services/webhooks/segments.ts), settled chatbot records to theirs (src/services/statistics/record-segments.ts)
  * and finished tool execution records to theirs (src/services/tools/record-segments.ts); removes channel events and
  * sent channel deliveries past their time (src/services/channels/retention.ts); deletes the personal assistants whose
- * creator left the organization hosting them, as earlier removals let them stay (src/services/members.ts).
+ * creator left the organization hosting them, as earlier removals let them stay (src/services/members.ts); with
+ * `LAPSED_PLAN_CLEANUP_DAYS`, deletes the organizations whose plan lapsed longer ago
+ * (src/services/lapsed-plan-cleanup.ts).
  */
 export async function runHousekeeping(env: Bindings, now = Date.now()) {
   const db = getDb(env.DB);
@@ -108,4 +111,6 @@ export async function runHousekeeping(env: Bindings, now = Date.now()) {
   for (const data of dataDbs(env)) await pruneChannelRows(data, now);
   await sealLegacyDatabaseUrls(env, db);
   await sealLegacyHeaders(env, db);
+  // Last: a malformed LAPSED_PLAN_CLEANUP_DAYS throws (naming it) after the rest of the run is done.
+  await deleteLapsedOrganizations(env, db, now);
 }

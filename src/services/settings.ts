@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import { ApiError } from "../lib/errors";
 import { isPlaceholder, MIN_PASSWORD_LENGTH } from "../lib/placeholders";
 
-import { planSettingsProblem } from "./plans";
+import { lapsedPlanCleanupProblem, planSettingsProblem } from "./plans";
 import { fileSpecs } from "./uploads/file-specs";
 import { ingestionFaultProblem } from "./knowledge/ingestion-fault";
 import { countSetting } from "./llm/retries";
@@ -52,6 +52,8 @@ export function settingProblems(env: Bindings): SettingProblem[] {
   }
   const plans = planSettingsProblem(env);
   if (plans) problems.push({ name: "PLANS", problem: plans });
+  const cleanup = lapsedPlanCleanupProblem(env);
+  if (cleanup) problems.push({ name: "LAPSED_PLAN_CLEANUP_DAYS", problem: cleanup });
   try {
     fileSpecs(env);
   } catch (err) {

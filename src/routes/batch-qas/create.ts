@@ -5,7 +5,7 @@ import { badRequest } from "../../lib/errors";
 import { createBatchQa, startBatchQa } from "../../services/batch-qa";
 import { readBatchQaFile } from "../../services/batch-qa/file";
 import { authorize } from "../../services/access";
-import { requireMonthlyWords } from "../../services/monthly-words";
+import { requireAssistantAnswers } from "../../services/assistant-refusal";
 import { batchQaRecordOf, webChatAssistant } from "../../services/batch-qa/views";
 import { BatchQaSchema } from "../../services/records/batch-qas";
 import { BATCH_QA_TAG, BatchQaCreateBody, WebChatParams } from "./schema";
@@ -23,7 +23,8 @@ const route = createRoute({
     "and expected answers in the second; at most 1,000 questions. Answered in the background, without storing " +
     "conversations; " +
     "follow `GET .../batch-qas/{id}/` and download the results with `export-excel/`. Refused (403) once the plan's " +
-    "words of the month are used, as a completion is; questions still waiting when they run out fail, saying so.",
+    "words of the month are used or the plan has expired, as a completion is; questions still waiting then fail, " +
+    "saying why.",
   request: { params: WebChatParams, ...jsonBody(BatchQaCreateBody) },
   responses: { 201: json(BatchQaSchema, "The batch, pending"), ...errorResponses(400, 403, 404, 413, 415) },
 });
@@ -35,7 +36,7 @@ export const registerCreateBatchQa = (r: Router) =>
     const { chatbot } = await webChatAssistant(c.var.db, access, c.var.principal.userId, webchatPk);
     if (!chatbot) throw badRequest("The web chat has no assistant (or not one you may use).");
     // Its point is the assistant's answers, as a completion's is: refused before anything is read or stored.
-    await requireMonthlyWords(c.env, c.var.db, access.organizationId);
+    await requireAssistantAnswers(c.env, c.var.db, access.organizationId);
     const { key, filename, rows } = await readBatchQaFile(
       c.env,
       { access, userId: c.var.principal.userId, data: c.var.data },

@@ -3,7 +3,7 @@ import type { Router } from "../../lib/openapi";
 import { errorResponsesOf, jsonBody } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
 import { chatModelFor, complete, modelApiError } from "../../services/llm";
-import { requireMonthlyWords } from "../../services/monthly-words";
+import { requireAssistantAnswers } from "../../services/assistant-refusal";
 import { gatewayAccess, findChatModel } from "../../services/gateway/access";
 import {
   chatRequest,
@@ -35,7 +35,8 @@ const route = createRoute({
     "`canUseAiGateway` is on (403 otherwise); any member may call it. Responses use OpenAI's snake_case; " +
     "error bodies carry " +
     "`{detail, code}` and OpenAI's `error: {message, type, code}`. The words of each answer count towards the " +
-    "organization's usage and its plan's monthly words: once those are used, 403 until the next month.",
+    "organization's usage and its plan's monthly words: once those are used, 403 until the next month; " +
+    "403 too once the organization's plan has expired (`organizationPlan.expiredAt`), until it is renewed.",
   request: jsonBody(ChatCompletionRequest),
   responses: {
     200: {
@@ -53,10 +54,10 @@ export const registerCreateChatCompletion = (r: Router) =>
   r.openapi(route, async (c) => {
     const access = await gatewayAccess(c);
     const body = c.req.valid("json");
-    // Its words count towards the month's, so once they are used it is refused as a completion is (403).
+    // Its words count towards the month's, so once they are used (or the plan lapsed) it is refused as a completion is.
     const [row] = await Promise.all([
       findChatModel(c.var.db, access.organizationId, body.model),
-      requireMonthlyWords(c.env, c.var.db, access.organizationId),
+      requireAssistantAnswers(c.env, c.var.db, access.organizationId),
     ]);
     const model = await chatModelFor(c.env, row).catch((err) => {
       throw modelApiError(err);

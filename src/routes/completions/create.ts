@@ -87,7 +87,9 @@ const route = createRoute({
     "the stored `message`; " +
     "in agent mode `event: tool_call` and `event: tool_result` as tools run; failures after the stream " +
     "started are `event: error` with `{detail, code}`; " +
-    "a `: ping` comment every 10 s. The `text/event-stream` schema gives each event's `data`.",
+    "a `: ping` comment every 10 s. The `text/event-stream` schema gives each event's `data`. 403 " +
+    "`permission_denied`, with nothing stored, once the plan's words of the month are used or the organization's " +
+    "plan has expired (`organizationPlan.expiredAt`).",
   request: {
     params: z.object({ chatbotId: uuidParam("chatbotId", "Assistant id") }),
     headers: IdempotencyHeaders,

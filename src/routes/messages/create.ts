@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Router } from "../../lib/openapi";
 import { errorResponses, IdempotencyHeaders, json, jsonBody } from "../../lib/openapi";
 import { authorize, requireConversation } from "../../services/access";
-import { monthlyWordsRefusal } from "../../services/monthly-words";
+import { assistantRefusal } from "../../services/assistant-refusal";
 import { conversationObject } from "../../services/conversations";
 import { storedCanvas } from "../../services/conversation/canvas";
 import { requireContact } from "../../services/contacts";
@@ -20,7 +20,9 @@ const route = createRoute({
     "conversation was handed to a " +
     "human, the assistant's reply is produced in the background, appears in the message list and is delivered " +
     "through the inbox's " +
-    "outgoing webhooks. Messages of one conversation are strictly ordered, one reply at a time.",
+    "outgoing webhooks. Messages of one conversation are strictly ordered, one reply at a time. Once the plan's " +
+    "words of the month are used or the organization's plan has expired, the message is stored all the same and the " +
+    "assistant does not answer it.",
   request: { headers: IdempotencyHeaders, ...jsonBody(MessageCreate) },
   responses: { 201: json(MessageSchema, "The incoming message"), ...errorResponses(400, 403, 404, 409, 422) },
 });
@@ -49,8 +51,8 @@ export const registerCreateMessage = (r: Router) =>
     const receipt = await conversationObject(c.env, conversationId).post({
       organizationId: access.organizationId,
       conversationId,
-      // The message is taken either way; without words left the assistant does not answer it.
-      refusal: await monthlyWordsRefusal(c.env, c.var.db, access.organizationId),
+      // The message is taken either way; without words left, or on a lapsed plan, the assistant does not answer it.
+      refusal: await assistantRefusal(c.env, c.var.db, access.organizationId),
       conversation: view.conversation,
       sender: {
         type: "contact",

@@ -9,7 +9,7 @@ import { toolExecutionRecord, ToolExecutionRecordSchema } from "../../services/r
 import { conversationObject } from "../../services/conversations";
 import { DesktopResultBody, RECORDS_TAG } from "./schema";
 import { logError } from "../../lib/log";
-import { requireMonthlyWords } from "../../services/monthly-words";
+import { requireAssistantAnswers } from "../../services/assistant-refusal";
 
 const route = createRoute({
   method: "post",
@@ -24,8 +24,9 @@ const route = createRoute({
     "When it is the last pending call of its reply, the assistant continues that reply in a new message " +
     "(asynchronously: " +
     "it appears in the message list and goes out through webhooks); otherwise the conversation's next message " +
-    "reads the results. Once the plan's words of the month are used that continuation is refused as a message's " +
-    "answer is: 403 `permission_denied`, the result stored all the same (the record is no longer pending).",
+    "reads the results. Once the plan's words of the month are used, or the plan has expired, that continuation is " +
+    "refused as a message's answer is: 403 `permission_denied`, the result stored all the same (the record is no " +
+    "longer pending).",
   request: { params: IdParams, ...jsonBody(DesktopResultBody) },
   responses: { 200: json(ToolExecutionRecordSchema, "The completed record"), ...errorResponses(400, 403, 404) },
 });
@@ -57,10 +58,10 @@ export const registerDesktopResult = (r: Router) =>
     if (!row) throw badRequest("Only a pending desktop tool call takes a result.");
     if (!lastOfReply || !row.messageId || !row.conversationId) return c.json(toolExecutionRecord(row), 200);
     // The last result of a reply's desktop calls lets the reply continue. That is the assistant answering: without
-    // words left this month it is refused as a visitor's message's answer is, the result stored all the same (a
-    // later message reads it). Otherwise the conversation's object takes the continuation as owed (retried by its
-    // alarm) before this answers; should that call fail, the result stays stored as well.
-    await requireMonthlyWords(c.env, db, row.organizationId);
+    // words left this month, or on a lapsed plan, it is refused as a visitor's message's answer is, the result stored
+    // all the same (a later message reads it). Otherwise the conversation's object takes the continuation as owed
+    // (retried by its alarm) before this answers; should that call fail, the result stays stored as well.
+    await requireAssistantAnswers(c.env, db, row.organizationId);
     await conversationObject(c.env, row.conversationId)
       .resume(row.organizationId, row.conversationId, row.messageId)
       .catch((err) =>

@@ -8,7 +8,7 @@ import { scoreAnswer } from "../evaluation/judge";
 import { lexicalScores } from "../evaluation/metrics";
 import { contextTexts } from "../records/chatbot-records";
 import { failureText } from "../statistics/failures";
-import { monthlyWordsRefusal } from "../monthly-words";
+import { assistantRefusal } from "../assistant-refusal";
 import type { MessageRow } from "../conversations";
 import type { QaRow } from "./parse";
 import { logError, logWarn } from "../../lib/log";
@@ -140,8 +140,8 @@ export const batchQaItemsOf = (db: Db, batchQaId: string) =>
  * Answers the next questions of a batch with its assistant, as a completion would (retrieval,
  * model, reply mode), but without a conversation: nothing is stored besides the item. Each item is
  * written once (conditional on still pending) together with the batch's counts, recomputed from the
- * items, so a redelivered job never counts twice. Once the plan's words of the month are used, the questions still
- * pending fail with the refusal's detail. Returns whether questions remain.
+ * items, so a redelivered job never counts twice. Once the plan's words of the month are used or the plan lapsed, the
+ * questions still pending fail with the refusal's detail. Returns whether questions remain.
  */
 export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Promise<boolean> {
   const [batch] = await db.select().from(batchQas).where(eq(batchQas.id, batchQaId));
@@ -166,8 +166,8 @@ export async function runBatchQa(env: Bindings, db: Db, batchQaId: string): Prom
     .limit(ITEMS_PER_JOB + 1);
   let refused = false;
   for (const item of items.slice(0, ITEMS_PER_JOB)) {
-    // Checked before each answer, as a conversation's reply is: a run outlasts the month's last words.
-    const refusal = await monthlyWordsRefusal(env, db, batch.organizationId);
+    // Checked before each answer, as a conversation's reply is: a run may outlast the month's last words, or the plan.
+    const refusal = await assistantRefusal(env, db, batch.organizationId);
     if (refusal) {
       await failPendingItems(db, batchQaId, refusal.detail);
       refused = true;
@@ -238,8 +238,8 @@ const countItems = (db: Db, batchQaId: string) =>
     .where(eq(batchQas.id, batchQaId));
 
 /**
- * Fails every question of the batch still pending with `error` (the plan's words of the month are used): none would
- * be answered this month, and the run ends with them shown as failed, saying why, rather than waiting.
+ * Fails every question of the batch still pending with `error` (the plan's words of the month are used, or the plan
+ * lapsed): none would be answered now, and the run ends with them shown as failed, saying why, rather than waiting.
  */
 const failPendingItems = (db: Db, batchQaId: string, error: string) =>
   db.batch([

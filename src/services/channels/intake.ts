@@ -24,7 +24,7 @@ import { type JsonObject, ownValue } from "../../lib/json";
 import { conversationObject, newConversation, type ConversationRow } from "../conversations";
 import { channelRating } from "../conversation/csat";
 import { conversationDb } from "../shards/parts";
-import { monthlyWordsRefusal } from "../monthly-words";
+import { assistantRefusal } from "../assistant-refusal";
 import { messageAttachment, type AttachmentRow } from "../records/attachments";
 import { extractAttachment } from "../uploads/reading";
 import { fileTypeOf } from "../parsing";
@@ -349,7 +349,7 @@ async function takeIn(env: Bindings, db: Db, data: Db, row: EventRow, waitUntil:
     await conversationObject(env, conversation.id).post({
       organizationId: conversation.organizationId,
       conversationId: conversation.id,
-      refusal: replies ? await monthlyWordsRefusal(env, db, conversation.organizationId) : undefined,
+      refusal: replies ? await assistantRefusal(env, db, conversation.organizationId) : undefined,
       ...(event.reaction ? { silent: true } : {}),
       ...(created ? { created: conversation } : { conversation }),
       sender: { type: "contact", id: contact.id, name: contact.name, avatar: contact.avatar },

@@ -3,7 +3,7 @@ import { and, count, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../env";
 import { chatbots, inboxes, organizations } from "../../db/schema";
 import { forbidden } from "../../lib/errors";
-import { type Plan, planOf, type PlanSettings } from "../plans";
+import { type Plan, planLapsed, planOf, type PlanSettings } from "../plans";
 
 /** Assistants counted against an organization's plan: its own and the personal ones it hosts (their default inbox). */
 export const countedChatbotsCondition = (organizationId: string) =>
@@ -56,7 +56,7 @@ export async function requireChatbotQuota(
     countedChatbots(db, organizationId),
   ]);
   const plan = planOf(plans, org.planId);
-  if (org.expiredAt !== null && org.expiredAt <= now)
+  if (planLapsed(org.expiredAt, now))
     throw forbidden("The organization's plan has expired; no assistant can be created.");
   if (plan.createChatbotLimit === null) return null;
   const quota = { organizationId, plan, limit: plan.createChatbotLimit };

@@ -19,7 +19,7 @@ import { interruptible } from "../sse";
 import { resolveMessageAttachments, type MessageAttachmentInput } from "../uploads/attachments";
 import { extractAttachment } from "../uploads/reading";
 import { conversationDb } from "../shards/parts";
-import { requireMonthlyWords } from "../monthly-words";
+import { requireAssistantAnswers } from "../assistant-refusal";
 import { answerFirstTurn, answersWithoutObject, streamFirstTurn } from "./first-turn";
 import type { TurnResult } from "./turn-result";
 
@@ -66,8 +66,9 @@ export async function complete(
       data,
       requested ? await conversationDb(env, access.organizationId, requested) : data,
     ),
-    // A completion asks for the assistant's answer: refused before anything is stored when the plan's words are used.
-    requireMonthlyWords(env, db, access.organizationId),
+    // A completion asks for the assistant's answer: refused before anything is stored once the plan's words are used
+    // or the plan lapsed.
+    requireAssistantAnswers(env, db, access.organizationId),
   ]);
   if (!found) throw notFound("Assistant not found.");
   const { chatbot, model, defaultInboxId, knowledgeBases, conversation, contact } = found;

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { organizations } from "../../db/schema";
 import { Timestamp } from "../../lib/openapi";
 import { ms } from "../../lib/time";
-import { CLEANUP_AFTER_DAYS, planOf, type PlanSettings } from "../plans";
+import { planLapsed, planOf, type PlanSettings } from "../plans";
 
 const flag = (description: string) => z.boolean().openapi({ description, example: false });
 const decimal = (description: string) => z.string().openapi({ description, example: "0.00" });
@@ -128,11 +128,19 @@ export const OrganizationSchema = z
       .number()
       .int()
       .openapi({ description: "Days since the plan lapsed (0 while active)", example: 0 }),
-    cleanupRemainingDays: days("Days until data of a lapsed plan is cleaned up"),
+    cleanupRemainingDays: days(
+      "Days until the organization is deleted with its data, its plan having lapsed (0: at the next cleanup run); " +
+        "null while the plan is active, or when the operator's cleanup (`LAPSED_PLAN_CLEANUP_DAYS`) is disabled",
+    ),
     estimatedCleanupDate: z
       .string()
       .nullable()
-      .openapi({ description: "ISO date of the cleanup of a lapsed plan", example: null }),
+      .openapi({
+        description:
+          "ISO date (UTC) from which the organization of a lapsed plan is deleted with its data; null while the plan " +
+          "is active, or when cleanup is disabled",
+        example: null,
+      }),
     approvalStatus: z.enum(["pending", "approved", "rejected"]).openapi({
       description:
         "Platform staff's approval of the organization: new organizations start `pending` (the first, made at " +
@@ -183,8 +191,10 @@ export function organizationRecordOf(
   const { chatbotsCount } = usage;
   const plan = planOf(plans, org.planId);
   const expiredAt = org.planExpiredAt;
-  const lapsed = expiredAt !== null && expiredAt <= now;
+  const lapsed = planLapsed(expiredAt, now);
   const noActivePlanDays = lapsed ? Math.floor((now - expiredAt) / DAY) : 0;
+  // The cleanup's countdown, when the operator set one (src/services/plans.ts, `cleanupAfterDays`).
+  const cleanupDays = lapsed ? plans.cleanupAfterDays : null;
   const isTrial = plan.planType === "trial";
   return {
     id: org.id,
@@ -224,8 +234,9 @@ export function organizationRecordOf(
     showTrialBanner: isTrial && !lapsed,
     expirationDays: expiredAt !== null && !lapsed ? Math.ceil((expiredAt - now) / DAY) : null,
     noActivePlanDays,
-    cleanupRemainingDays: lapsed ? Math.max(0, CLEANUP_AFTER_DAYS - noActivePlanDays) : null,
-    estimatedCleanupDate: lapsed ? new Date(expiredAt + CLEANUP_AFTER_DAYS * DAY).toISOString().slice(0, 10) : null,
+    cleanupRemainingDays: cleanupDays === null ? null : Math.max(0, cleanupDays - noActivePlanDays),
+    estimatedCleanupDate:
+      cleanupDays === null ? null : new Date(expiredAt! + cleanupDays * DAY).toISOString().slice(0, 10),
     approvalStatus: org.approvalStatus,
     companyName: org.companyName,
     taxId: org.taxId,

@@ -7,7 +7,7 @@ import { conversationObject, newConversation, newConversationId, type Conversati
 import type { QueryMetadata } from "../knowledge/query-scope";
 import type { AttachmentRow } from "../records/attachments";
 import type { SendBody } from "../records/widget";
-import { monthlyWordsRefusal } from "../monthly-words";
+import { assistantRefusal } from "../assistant-refusal";
 import { interruptible } from "../sse";
 import { widgetEvents } from "./event-ids";
 import { forgetAttachments, requireFileUpload, visitorAttachments } from "./uploads";
@@ -52,7 +52,7 @@ export async function sendVisitorMessage(
   const [contact, conversation, refusal] = await Promise.all([
     visitorContact(data, chat, visitor),
     body.conversation ? visitorConversation(env, chat, visitor, body.conversation) : Promise.resolve(undefined),
-    monthlyWordsRefusal(env, db, chat.webChat.organizationId),
+    assistantRefusal(env, db, chat.webChat.organizationId),
   ]);
   if (!contact) throw unauthenticated("The visitor no longer exists; start a new session.");
   let created: ConversationRow | undefined;
