@@ -72,7 +72,7 @@ describe("the cleanup of organizations whose plan lapsed (LAPSED_PLAN_CLEANUP_DA
     expect(record).toMatchObject({ noActivePlanDays: 200, cleanupRemainingDays: null, estimatedCleanupDate: null });
   });
 
-  it("set, the cron deletes an organization lapsed longer ago with its data; within the days or renewed, kept", async () => {
+  it("set: an organization lapsed longer ago deleted with its data; within the days or renewed: kept", async () => {
     const now = Date.now();
     const past = await organizationWithData(now - 31 * DAY);
     const within = await organizationWithData(now - 29 * DAY);
@@ -102,7 +102,7 @@ describe("the cleanup of organizations whose plan lapsed (LAPSED_PLAN_CLEANUP_DA
     for (const kept of [renewed, runsOn]) expect(await leftOf(kept)).toEqual(WHOLE);
   });
 
-  it("a malformed value is an error naming it: the cron deletes nothing, the record is 503, /health names it", async () => {
+  it("a malformed value: an error naming it; the cron deletes nothing, the record 503, /health names it", async () => {
     const lapsed = await organizationWithData(Date.now() - 31 * DAY);
     for (const value of ["thirty", "30d", "0", "-5", "1.5", "1e3"]) {
       const settings = { ...PLANS, LAPSED_PLAN_CLEANUP_DAYS: value };

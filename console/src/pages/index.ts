@@ -4,30 +4,37 @@
 // member needs to see it (a permission codename, "owner", a list of them that must all hold, or null
 // for everyone). A page that first lists what another permission guards names that one too, so no
 // member is offered a page the API then refuses. Order is the navigation's; the start page is the
-// first one the member may see.
+// first one the member may see. A page that shows one record by its address names that address (`record`):
+// another record's is a fresh page, never the last one's state under the new address.
 import type { PageEntry } from "./types";
 
 export const PAGES: PageEntry[] = [
   {
     path: "/assistants/*",
+    record: "/assistants/:id",
     load: () => import("./assistants/page"),
     nav: { en: "Assistants", "zh-TW": "助理" },
     requires: "chatbot.view",
   },
   {
     path: "/knowledge-bases/*",
+    // Its tabs (`/knowledge-bases/<id>/faqs`) are views of one base: only another base is a fresh page.
+    record: "/knowledge-bases/:id/*",
     load: () => import("./knowledge-bases/page"),
     nav: { en: "Knowledge bases", "zh-TW": "知識庫" },
     requires: "knowledge_base.view",
   },
   {
     path: "/conversations/*",
+    // No `record`: the open conversation is a view beside the list, which keeps its filters, pages and place; the
+    // page follows the address's conversation itself (and the tab's one live stream is the organization's).
     load: () => import("./conversations/page"),
     nav: { en: "Conversations", "zh-TW": "對話" },
     requires: "conversation.view",
   },
   {
     path: "/contacts/*",
+    record: "/contacts/:id",
     load: () => import("./contacts/page"),
     nav: { en: "Contacts", "zh-TW": "聯絡人" },
     requires: "contact.view",
@@ -59,12 +66,14 @@ export const PAGES: PageEntry[] = [
   },
   {
     path: "/web-chats/*",
+    record: "/web-chats/:id",
     load: () => import("./web-chats/page"),
     nav: { en: "Web chat", "zh-TW": "網頁聊天" },
     requires: "inbox.view",
   },
   {
     path: "/channels/*",
+    record: "/channels/:inboxId",
     load: () => import("./channels/page"),
     nav: { en: "Channels", "zh-TW": "通路" },
     requires: "inbox.view",
@@ -83,6 +92,7 @@ export const PAGES: PageEntry[] = [
   },
   {
     path: "/sql-databases/*",
+    record: "/sql-databases/:id",
     load: () => import("./sql-databases/page"),
     nav: { en: "SQL databases", "zh-TW": "SQL 資料庫" },
     requires: "sql_database.view",
@@ -96,6 +106,7 @@ export const PAGES: PageEntry[] = [
   },
   {
     path: "/members/*",
+    record: "/members/groups/:id",
     load: () => import("./members/page"),
     nav: { en: "Members", "zh-TW": "成員" },
     requires: "member.view",

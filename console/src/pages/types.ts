@@ -14,4 +14,10 @@ export interface PageEntry {
   nav?: Record<Locale, string>;
   /** What the member needs to see the page: one permission, or every permission of a list. */
   requires: Requirements;
+  /**
+   * The address of one record on this page (`/assistants/:id`): another record's address mounts the page afresh
+   * (shell/outlet.tsx). None where every address below the page is a view of one mounted page (the inbox's open
+   * conversation, the tools' tabs).
+   */
+  record?: string;
 }

@@ -56,10 +56,21 @@ export function Outlet() {
     if (!params) continue;
     const lacking = missing(entry.requires);
     if (lacking.length) return <Denied lacking={lacking} />;
-    // Keyed by organization: switching organizations starts the page afresh.
-    return <Lazy key={`${entry.path}@${organizationId}`} entry={entry} props={{ params, organizationId }} />;
+    return <Lazy key={mountKey(entry, path, organizationId)} entry={entry} props={{ params, organizationId }} />;
   }
   return <Message title={t("notFoundTitle")} text={t("notFoundText")} />;
+}
+
+/**
+ * What the page is mounted for: its organization, and the record its address names (the entry's `record`). Another of
+ * either starts the page afresh, so no state of the last one (a form's draft, an open dialog, a read still on its way)
+ * shows or is saved under the new address (docs/decisions.md, "Console: one record's page per address"). A query
+ * (`?contact=`, a list's page) or a sub-path that is a view of the same record (a tab) keeps the page mounted.
+ */
+function mountKey(entry: PageEntry, path: string, organizationId: string): string {
+  const record = entry.record ? matchPath(entry.record, path) : null;
+  const ids = record ? Object.entries(record).filter(([name]) => name !== "rest") : [];
+  return [entry.path, organizationId, ...ids.map(([, id]) => id)].join("@");
 }
 
 function Lazy({ entry, props }: { entry: PageEntry; props: PageProps }) {

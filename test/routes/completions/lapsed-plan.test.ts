@@ -38,7 +38,7 @@ const lapsedDetail = (expiredAt: number) =>
   `The organization's plan has expired (the Basic plan, on ${new Date(expiredAt).toISOString().slice(0, 10)} UTC)`;
 
 describe("a lapsed plan (planExpiredAt in the past): the assistants stop answering", () => {
-  it("a completion is 403 naming the expiry and stores nothing; before the expiry, or renewed, it answers", async () => {
+  it("a completion is 403 naming the expiry, storing nothing; before the expiry, or renewed, it answers", async () => {
     const owner = await seedOwner();
     const bot = await createChatbot(owner);
     const conversations = () =>

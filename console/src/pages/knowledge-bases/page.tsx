@@ -6,7 +6,7 @@ import { KnowledgeBaseList } from "./list";
 export default function KnowledgePage({ params, organizationId }: PageProps) {
   const [id, tab] = (params.rest ?? "").split("/");
   return id ? (
-    <KnowledgeBaseDetail key={id} id={id} tab={(tab || "files") as Tab} organizationId={organizationId} />
+    <KnowledgeBaseDetail id={id} tab={(tab || "files") as Tab} organizationId={organizationId} />
   ) : (
     <KnowledgeBaseList organizationId={organizationId} />
   );
