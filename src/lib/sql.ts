@@ -1,14 +1,35 @@
 import { or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { unicodeForms } from "./text";
 
+/** What SQLite's `lower()` makes of `text`: it folds ASCII letters only. */
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** `text` with the first letter of each word upper case ("мария" -> "Мария"). */
+const capitalised = (text: string) =>
+  text.replace(/(^|[^\p{L}\p{M}])(\p{L})/gu, (_, before, letter) => before + letter.toUpperCase());
+
 /**
- * Case-insensitive (ASCII, as LIKE) "contains" filter for list `query` parameters. Not LIKE: D1 refuses a LIKE
- * pattern over 50 bytes, which one pasted link or a Chinese sentence of 17 characters passes, and `%` and `_` a
- * user types would need escaping. The text in either Unicode form (`unicodeForms`): a name is found whether it was
- * typed or stored composed or decomposed.
+ * The spellings of `text` a `contains` looks for, each as `lower()` leaves it: in either Unicode form
+ * (`unicodeForms`), and, for letters beyond ASCII, which `lower()` does not fold, as typed, lower case, upper case and
+ * capitalised, the cases names are written in (docs/decisions.md, "Validation messages"). ASCII text is one spelling.
+ */
+function caseSpellings(text: string): string[] {
+  const spellings = new Set<string>();
+  for (const form of unicodeForms(text)) {
+    const lower = form.toLowerCase();
+    for (const spelling of [form, lower, form.toUpperCase(), capitalised(lower)]) spellings.add(asciiLower(spelling));
+  }
+  return [...spellings];
+}
+
+/**
+ * Case-insensitive "contains" filter for list `query` parameters. Not LIKE: D1 refuses a LIKE pattern over 50 bytes,
+ * which one pasted link or a Chinese sentence of 17 characters passes, and `%` and `_` a user types would need
+ * escaping. The text in each of its `caseSpellings`: a name is found whether it was typed or stored composed or
+ * decomposed, and "мария" finds "Мария" though D1's `lower()` folds ASCII only.
  */
 export const contains = (expr: SQLWrapper, text: string): SQL =>
-  or(...unicodeForms(text).map((form) => sql`instr(lower(${expr}), lower(${form})) > 0`))!;
+  or(...caseSpellings(text).map((spelling) => sql`instr(lower(${expr}), ${spelling}) > 0`))!;
 
 /** The trigram tokenizer of the full-text indexes (contacts_fts) matches nothing shorter. */
 const TRIGRAM = 3;

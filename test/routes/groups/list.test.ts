@@ -63,6 +63,25 @@ describe("GET /organizations/{organizationPk}/groups/", () => {
     expect(await names("nothing")).toEqual([]);
   });
 
+  it("`query` folds the case of letters beyond ASCII, which D1's lower() leaves: lower, upper, title", async () => {
+    const owner = await seedOwner();
+    await createGroup(owner, [], "Мария Иванова");
+    await createGroup(owner, [], "Équipe Müller");
+    await createGroup(owner, [], "ΟΜΑΔΑ");
+    const names = async (q: string) =>
+      (
+        await bodyOf<"GET /organizations/{organizationPk}/groups/">(
+          await owner.fetch("GET", `${groupsPath(owner.organizationId)}?query=${encodeURIComponent(q)}`),
+        )
+      ).results.map((g) => g.name);
+    for (const q of ["мария", "МАРИЯ", "мария иванова", "ария", "Иван"])
+      expect(await names(q), q).toEqual(["Мария Иванова"]);
+    for (const q of ["équipe", "ÉQUIPE MÜLLER", "müller", "MÜLLER"])
+      expect(await names(q), q).toEqual(["Équipe Müller"]);
+    expect(await names("ομαδα")).toEqual(["ΟΜΑΔΑ"]);
+    expect(await names("ÉQUIPE".normalize("NFD"))).toEqual(["Équipe Müller"]);
+  });
+
   it("member with group.view may list; without it 403; non-member 404; 401 without a key", async () => {
     const owner = await seedOwner();
     await createGroup(owner, []);
